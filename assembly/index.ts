@@ -1,0 +1,464 @@
+// The 9×9 kernel: band bitboards per digit, constraint propagation, counting to a limit.
+//
+// Glossary
+//   band   three rows of boxes: band 0 is rows 1–3, band 1 rows 4–6, band 2 rows 7–9.
+//   slot   one (digit, band) pair; slot = digit * 3 + band, 27 slots.
+//   triad  three cells of one row inside one box.
+//   guess  a tentative placement made while another candidate of the cell remains.
+//
+// State: one 27-bit mask per slot holds the cells of the band where the digit may still go
+// (the cell where it is placed stays set), plus one 27-bit mask per band of unsolved cells.
+//
+//   slot mask, bit = row * 9 + column inside the band:
+//        box 0     box 1     box 2
+//      ┌─────────┬─────────┬─────────┐
+//   r0 │  0  1  2│  3  4  5│  6  7  8│
+//   r1 │  9 10 11│ 12 13 14│ 15 16 17│
+//   r2 │ 18 19 20│ 21 22 23│ 24 25 26│
+//      └─────────┴─────────┴─────────┘
+//
+//   state (128 bytes):  candidates[27] u32 │ unsolved[3] u32 │ pad
+//
+// Propagation for a slot whose mask changed (the rules are exact, never heuristic):
+//   1. row/box permutation: the digit takes one cell in each row and in each box of the band,
+//      so only the triads that lie on some row→box permutation survive (table PERMUTATION).
+//      This covers locked candidates (pointing and claiming) and hidden singles in boxes.
+//   2. column locks: k rows of the band whose candidates lie in only k columns own those
+//      columns; the digit leaves them in the other two bands (k = 1, 2, 3).
+//   3. a row with a single candidate places the digit there: the cell leaves the other digits.
+//   4. (per digit) the vertical twin of rule 1 over each stack of boxes: columns × bands.
+// When no slot is left to revisit, cells with one candidate (naked singles) are placed; a cell
+// with none is a contradiction. Then the search branches on a cell with the fewest candidates
+// (two, when there is one) on an explicit stack of states: no recursion, no allocation.
+//
+// Batch layout in linear memory (see src/wasm.ts), n puzzles from `base`:
+//   puzzles n×81 u8 │ solutions n×81 u8 │ (align 4) counts n×i32 │ guesses n×i32
+
+const CELLS: i32 = 81;
+const SLOTS: i32 = 27;
+const BAND_CELLS: u32 = 0x7ffffff;
+const STATE_BYTES: usize = 128;
+const UNSOLVED_OFFSET: usize = 108;
+const MAX_DEPTH: i32 = 82;
+
+// ── tables ──────────────────────────────────────────────────────────────────────────────────
+
+/** ROW_BOXES[row bits] = which of the three boxes a 9-bit row touches (3 bits). */
+const ROW_BOXES: usize = memory.data(512);
+/** MATCHED[3×3 bit matrix] = the entries of the matrix that lie on some permutation (9 bits). */
+const MATCHED: usize = memory.data(512 * 2, 2);
+/** PERMUTATION[row×box matrix] = MATCHED spread to the 27-bit cell mask of its triads. */
+const PERMUTATION: usize = memory.data(512 * 4, 4);
+/** States of the search stack: slot `depth` is the working state. */
+const STATES: usize = memory.data(<i32>STATE_BYTES * MAX_DEPTH, 16);
+/** Per search level: band, cell bit and untried digits of the branch cell. */
+const FRAME_BAND: usize = memory.data(MAX_DEPTH * 4, 4);
+const FRAME_BIT: usize = memory.data(MAX_DEPTH * 4, 4);
+const FRAME_DIGITS: usize = memory.data(MAX_DEPTH * 4, 4);
+
+function buildTables(): void {
+  for (let row: u32 = 0; row < 512; row++) {
+    let boxes: u32 = 0;
+    for (let box: u32 = 0; box < 3; box++) if ((row >> (box * 3)) & 7) boxes |= <u32>1 << box;
+    store<u8>(ROW_BOXES + row, <u8>boxes);
+  }
+  // The six permutations of three rows onto three boxes, as box of row 0, 1, 2.
+  const perms: StaticArray<u32> = [0, 1, 2, 0, 2, 1, 1, 0, 2, 1, 2, 0, 2, 0, 1, 2, 1, 0];
+  for (let matrix: u32 = 0; matrix < 512; matrix++) {
+    let matched: u32 = 0;
+    for (let p = 0; p < 6; p++) {
+      let entries: u32 = 0;
+      for (let row: u32 = 0; row < 3; row++) entries |= <u32>1 << (row * 3 + perms[p * 3 + row]);
+      if ((matrix & entries) == entries) matched |= entries;
+    }
+    let cells: u32 = 0;
+    for (let entry: u32 = 0; entry < 9; entry++) {
+      if ((matched >> entry) & 1) cells |= <u32>7 << ((entry / 3) * 9 + (entry % 3) * 3);
+    }
+    store<u16>(MATCHED + (matrix << 1), <u16>matched);
+    store<u32>(PERMUTATION + (matrix << 2), cells);
+  }
+}
+buildTables();
+
+// ── state access ────────────────────────────────────────────────────────────────────────────
+
+/** Slots to revisit, one bit per slot. */
+let dirty: u32 = 0;
+/** Guesses taken by the current search. */
+let guesses: i32 = 0;
+
+/** The candidate mask of `slot` in state `st`. */
+@inline function candidates(st: usize, slot: u32): u32 {
+  return load<u32>(st + (<usize>slot << 2));
+}
+
+/** Narrows the mask of `slot` to `mask` bits and marks the slot dirty when it changed. */
+@inline function narrow(st: usize, slot: u32, mask: u32): void {
+  const at = st + (<usize>slot << 2);
+  const old = load<u32>(at);
+  const next = old & mask;
+  if (next != old) {
+    store<u32>(at, next);
+    dirty |= <u32>1 << slot;
+  }
+}
+
+@inline function unsolved(st: usize, band: u32): u32 {
+  return load<u32>(st + UNSOLVED_OFFSET + (<usize>band << 2));
+}
+
+@inline function setUnsolved(st: usize, band: u32, cells: u32): void {
+  store<u32>(st + UNSOLVED_OFFSET + (<usize>band << 2), cells);
+}
+
+/** The three rows of a band spread a 9-bit column set to all three rows. */
+@inline function spreadColumns(columns: u32): u32 {
+  return columns * 0x40201;
+}
+
+/**
+ * Places `digit` on the cell `bit` of `band`: the digit leaves the rest of the row, the other
+ * digits leave the cell. False when the digit was no longer a candidate there.
+ */
+function place(st: usize, digit: u32, band: u32, bit: u32): bool {
+  const slot = digit * 3 + band;
+  if (!(candidates(st, slot) & bit)) return false;
+  const row = ctz(bit) / 9;
+  narrow(st, slot, ~(<u32>0x1ff << (row * 9)) | bit);
+  for (let other: u32 = band; other < <u32>SLOTS; other += 3) {
+    if (other != slot) narrow(st, other, ~bit);
+  }
+  setUnsolved(st, band, unsolved(st, band) & ~bit);
+  return true;
+}
+
+// ── propagation ─────────────────────────────────────────────────────────────────────────────
+
+/** Applies rules 1–3 to one slot. False on a contradiction. */
+function reviseSlot(st: usize, slot: u32): bool {
+  const band = slot % 3;
+  const digitBase = slot - band;
+  let cells = candidates(st, slot);
+  // 1. row/box permutation
+  const matrix =
+    <u32>load<u8>(ROW_BOXES + (cells & 0x1ff)) |
+    (<u32>load<u8>(ROW_BOXES + ((cells >> 9) & 0x1ff)) << 3) |
+    (<u32>load<u8>(ROW_BOXES + (cells >> 18)) << 6);
+  cells &= load<u32>(PERMUTATION + (matrix << 2));
+  if (cells == 0) return false;
+  store<u32>(st + (<usize>slot << 2), cells);
+  // 2. column locks
+  const row0 = cells & 0x1ff;
+  const row1 = (cells >> 9) & 0x1ff;
+  const row2 = cells >> 18;
+  const single0 = (row0 & (row0 - 1)) == 0;
+  const single1 = (row1 & (row1 - 1)) == 0;
+  const single2 = (row2 & (row2 - 1)) == 0;
+  let locked: u32 = (single0 ? row0 : 0) | (single1 ? row1 : 0) | (single2 ? row2 : 0);
+  const pair01 = row0 | row1;
+  const pair02 = row0 | row2;
+  const pair12 = row1 | row2;
+  const all = pair01 | row2;
+  const allCount = popcnt(all);
+  if (allCount < 3) return false;
+  if (allCount == 3) locked = all;
+  else {
+    const count01 = popcnt(pair01);
+    const count02 = popcnt(pair02);
+    const count12 = popcnt(pair12);
+    if (count01 < 2 || count02 < 2 || count12 < 2) return false;
+    if (count01 == 2) locked |= pair01;
+    if (count02 == 2) locked |= pair02;
+    if (count12 == 2) locked |= pair12;
+  }
+  if (locked) {
+    const keep = ~spreadColumns(locked);
+    const other1 = band == 0 ? 1 : 0;
+    const other2 = band == 2 ? 1 : 2;
+    narrow(st, digitBase + other1, keep);
+    narrow(st, digitBase + other2, keep);
+  }
+  // 3. rows with a single candidate are placed
+  const placedRows: u32 = (single0 ? 0x1ff : 0) | (single1 ? 0x1ff << 9 : 0) | (single2 ? 0x1ff << 18 : 0);
+  const open = unsolved(st, band);
+  const placed = cells & placedRows & open;
+  if (placed) {
+    setUnsolved(st, band, open & ~placed);
+    for (let other: u32 = band; other < <u32>SLOTS; other += 3) {
+      if (other != slot) narrow(st, other, ~placed);
+    }
+  }
+  return true;
+}
+
+/** The columns (9 bits) where a band mask has a candidate. */
+@inline function columnsOf(cells: u32): u32 {
+  return (cells | (cells >> 9) | (cells >> 18)) & 0x1ff;
+}
+
+/**
+ * 4. column/box permutation, the vertical twin of rule 1: in each stack of boxes the digit
+ * takes one cell in each column and in each box, so for every stack only the (band, column)
+ * pairs on some band→column permutation survive. This covers locked candidates along
+ * columns and hidden singles in columns. False on a contradiction.
+ */
+function reviseDigit(st: usize, digit: u32): bool {
+  const slot = digit * 3;
+  const columns0 = columnsOf(candidates(st, slot));
+  const columns1 = columnsOf(candidates(st, slot + 1));
+  const columns2 = columnsOf(candidates(st, slot + 2));
+  let keep0: u32 = 0;
+  let keep1: u32 = 0;
+  let keep2: u32 = 0;
+  for (let shift: u32 = 0; shift < 9; shift += 3) {
+    const matrix = ((columns0 >> shift) & 7) | (((columns1 >> shift) & 7) << 3) | (((columns2 >> shift) & 7) << 6);
+    const matched = <u32>load<u16>(MATCHED + (matrix << 1));
+    if (!matched) return false;
+    keep0 |= (matched & 7) << shift;
+    keep1 |= ((matched >> 3) & 7) << shift;
+    keep2 |= ((matched >> 6) & 7) << shift;
+  }
+  narrow(st, slot, spreadColumns(keep0));
+  narrow(st, slot + 1, spreadColumns(keep1));
+  narrow(st, slot + 2, spreadColumns(keep2));
+  return true;
+}
+
+/** Digits whose slots changed since their last column/box revision, one bit per digit. */
+let dirtyDigits: u32 = 0;
+
+/** Revisits dirty slots and digits until none is left. False on a contradiction. */
+@inline function reviseDirty(st: usize): bool {
+  while (dirty) {
+    while (dirty) {
+      const slot = ctz(dirty);
+      dirty &= dirty - 1;
+      if (!reviseSlot(st, slot)) return false;
+      dirtyDigits |= <u32>1 << (slot / 3);
+    }
+    while (dirtyDigits) {
+      const digit = ctz(dirtyDigits);
+      dirtyDigits &= dirtyDigits - 1;
+      if (!reviseDigit(st, digit)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Propagates to a fixed point: slot rules, then naked singles, until nothing changes.
+ * False on a contradiction.
+ */
+function propagate(st: usize): bool {
+  while (true) {
+    if (!reviseDirty(st)) {
+      dirtyDigits = 0;
+      return false;
+    }
+    let placedAny = false;
+    for (let band: u32 = 0; band < 3; band++) {
+      const open = unsolved(st, band);
+      if (!open) continue;
+      let once: u32 = 0;
+      let twice: u32 = 0;
+      for (let slot = band; slot < <u32>SLOTS; slot += 3) {
+        const cells = candidates(st, slot);
+        twice |= once & cells;
+        once |= cells;
+      }
+      if (open & ~once) return false;
+      let singles = open & ~twice;
+      while (singles) {
+        const bit = singles & (0 - singles);
+        singles ^= bit;
+        let slot = band;
+        while (slot < <u32>SLOTS && !(candidates(st, slot) & bit)) slot += 3;
+        if (slot >= <u32>SLOTS) return false; // an earlier single took its last candidate
+        place(st, slot / 3, band, bit);
+        placedAny = true;
+      }
+    }
+    if (!placedAny) return true;
+  }
+}
+
+// ── search ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Picks the branch cell of a propagated state: the first cell with two candidates, else the
+ * first with the fewest. Writes the frame at `depth`.
+ */
+function chooseBranch(st: usize, depth: i32): void {
+  let bestBand: u32 = 0;
+  let bestBit: u32 = 0;
+  let bestCount: u32 = 10;
+  for (let band: u32 = 0; band < 3 && bestCount > 2; band++) {
+    const open = unsolved(st, band);
+    if (!open) continue;
+    let once: u32 = 0;
+    let twice: u32 = 0;
+    let thrice: u32 = 0;
+    for (let slot = band; slot < <u32>SLOTS; slot += 3) {
+      const cells = candidates(st, slot);
+      thrice |= twice & cells;
+      twice |= once & cells;
+      once |= cells;
+    }
+    const pairs = open & twice & ~thrice;
+    if (pairs) {
+      bestBand = band;
+      bestBit = pairs & (0 - pairs);
+      bestCount = 2;
+    }
+  }
+  if (bestCount > 2) {
+    for (let band: u32 = 0; band < 3; band++) {
+      let rest = unsolved(st, band);
+      while (rest) {
+        const bit = rest & (0 - rest);
+        rest ^= bit;
+        let count: u32 = 0;
+        for (let slot = band; slot < <u32>SLOTS; slot += 3) count += (candidates(st, slot) & bit) != 0 ? 1 : 0;
+        if (count < bestCount) {
+          bestCount = count;
+          bestBand = band;
+          bestBit = bit;
+        }
+      }
+    }
+  }
+  let digits: u32 = 0;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    if (candidates(st, digit * 3 + bestBand) & bestBit) digits |= <u32>1 << digit;
+  }
+  const at = <usize>depth << 2;
+  store<u32>(FRAME_BAND + at, bestBand);
+  store<u32>(FRAME_BIT + at, bestBit);
+  store<u32>(FRAME_DIGITS + at, digits);
+}
+
+@inline function stateAt(depth: i32): usize {
+  return STATES + <usize>depth * STATE_BYTES;
+}
+
+/** Writes the placed digits of a solved state as 81 bytes 1–9. */
+function writeSolution(st: usize, out: usize): void {
+  for (let slot: u32 = 0; slot < <u32>SLOTS; slot++) {
+    const digit = <u8>(slot / 3 + 1);
+    const base = out + <usize>(slot % 3) * 27;
+    let cells = candidates(st, slot);
+    while (cells) {
+      store<u8>(base + ctz(cells), digit);
+      cells &= cells - 1;
+    }
+  }
+}
+
+/** Loads 81 puzzle bytes into the root state. -1 for a byte over 9, 0 for clashing clues, 1 ok. */
+function loadPuzzle(puzzle: usize): i32 {
+  const st = stateAt(0);
+  for (let slot: u32 = 0; slot < <u32>SLOTS; slot++) store<u32>(st + (<usize>slot << 2), BAND_CELLS);
+  for (let band: u32 = 0; band < 3; band++) setUnsolved(st, band, BAND_CELLS);
+  dirty = 0;
+  for (let cell = 0; cell < CELLS; cell++) {
+    if (<u32>load<u8>(puzzle + cell) > 9) return -1;
+  }
+  for (let cell = 0; cell < CELLS; cell++) {
+    const value = <u32>load<u8>(puzzle + cell);
+    if (value == 0) continue;
+    const band = <u32>cell / 27;
+    if (!place(st, value - 1, band, <u32>1 << (<u32>cell % 27))) return 0;
+  }
+  dirty = (<u32>1 << SLOTS) - 1;
+  return 1;
+}
+
+/**
+ * Counts the solutions of the 81-byte puzzle at `puzzle` up to `limit`, writing the first into
+ * the 81 bytes at `solution`. Returns the count, or -1 when a byte is over 9. Sets `guesses`.
+ */
+function countSolutions(puzzle: usize, solution: usize, limit: i32): i32 {
+  guesses = 0;
+  const loaded = loadPuzzle(puzzle);
+  if (loaded <= 0) return loaded;
+  let count = 0;
+  let depth = 0;
+  let st = stateAt(0);
+  while (true) {
+    let alive = propagate(st);
+    if (alive) {
+      if ((unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2)) == 0) {
+        if (count == 0) writeSolution(st, solution);
+        if (++count >= limit) return count;
+        alive = false;
+      } else {
+        chooseBranch(st, depth);
+        const at = <usize>depth << 2;
+        const digits = load<u32>(FRAME_DIGITS + at);
+        const digit = ctz(digits);
+        store<u32>(FRAME_DIGITS + at, digits & (digits - 1));
+        memory.copy(stateAt(depth + 1), st, STATE_BYTES);
+        depth++;
+        st = stateAt(depth);
+        guesses++;
+        dirty = 0;
+        place(st, digit, load<u32>(FRAME_BAND + at), load<u32>(FRAME_BIT + at));
+        continue;
+      }
+    }
+    // Backtrack to the deepest branch with an untried digit.
+    if (depth == 0) return count;
+    const at = <usize>(depth - 1) << 2;
+    const digits = load<u32>(FRAME_DIGITS + at);
+    const digit = ctz(digits);
+    const rest = digits & (digits - 1);
+    if (rest) {
+      store<u32>(FRAME_DIGITS + at, rest);
+      memory.copy(stateAt(depth), stateAt(depth - 1), STATE_BYTES);
+      guesses++;
+    } else {
+      depth--; // the last digit of this branch is no guess: work in the parent state
+    }
+    st = stateAt(depth);
+    dirty = 0;
+    place(st, digit, load<u32>(FRAME_BAND + at), load<u32>(FRAME_BIT + at));
+  }
+  return count;
+}
+
+// ── exports ─────────────────────────────────────────────────────────────────────────────────
+
+let batchBase: usize = 0;
+let batchCapacity: i32 = 0;
+
+/** Byte offsets of a batch of `count` puzzles: solutions, then 4-byte aligned counts and guesses. */
+@inline function solutionsAt(base: usize, count: i32): usize {
+  return base + <usize>count * CELLS;
+}
+@inline function countsAt(base: usize, count: i32): usize {
+  return (solutionsAt(base, count) + <usize>count * CELLS + 3) & ~(<usize>3);
+}
+
+/** Room for a batch of `count` puzzles (grow-only); returns its base. May grow memory. */
+export function reserve(count: i32): usize {
+  if (count > batchCapacity) {
+    batchBase = heap.alloc(countsAt(0, count) + <usize>count * 8);
+    batchCapacity = count;
+  }
+  return batchBase;
+}
+
+/** Solves the `count` puzzles of the batch at `base` (layout above), counting up to `limit`. */
+export function solveBatch(base: usize, count: i32, limit: i32): i32 {
+  const solutions = solutionsAt(base, count);
+  const counts = countsAt(base, count);
+  const guessCounts = counts + <usize>count * 4;
+  for (let i = 0; i < count; i++) {
+    const offset = <usize>i * CELLS;
+    const found = countSolutions(base + offset, solutions + offset, limit);
+    store<i32>(counts + (<usize>i << 2), found);
+    store<i32>(guessCounts + (<usize>i << 2), guesses);
+  }
+  return count;
+}

@@ -1,0 +1,349 @@
+/**
+ * The TS twin: the WASM kernel's algorithm (assembly/index.ts) in plain TypeScript over typed
+ * arrays, step for step, so the bench shows what WebAssembly itself buys. It takes the same
+ * guesses as the kernel on every puzzle (a test checks it).
+ *
+ * See assembly/index.ts for the glossary, the band bitboard layout and the four rules. Here a
+ * state is 32 words of one Uint32Array: words 0–26 the slot masks (slot = digit * 3 + band),
+ * words 27–29 the unsolved cells of each band. State `depth` starts at word `depth * 32`.
+ */
+import { CELLS, type Grid } from "../puzzle.js";
+import type { SearchStats, SolverEngine } from "../solver.js";
+
+const SLOTS = 27;
+const BAND_CELLS = 0x7ffffff;
+const STATE_WORDS = 32;
+const UNSOLVED = 27;
+const MAX_DEPTH = 82;
+
+/** ROW_BOXES[row bits] = which of the three boxes a 9-bit row touches (3 bits). */
+const ROW_BOXES = new Uint8Array(512);
+/** MATCHED[3×3 bit matrix] = the entries of the matrix that lie on some permutation. */
+const MATCHED = new Uint16Array(512);
+/** PERMUTATION[row×box matrix] = MATCHED spread to the 27-bit cell mask of its triads. */
+const PERMUTATION = new Uint32Array(512);
+
+(function buildTables() {
+  for (let row = 0; row < 512; row++) {
+    let boxes = 0;
+    for (let box = 0; box < 3; box++) if ((row >> (box * 3)) & 7) boxes |= 1 << box;
+    ROW_BOXES[row] = boxes;
+  }
+  const perms = [0, 1, 2, 0, 2, 1, 1, 0, 2, 1, 2, 0, 2, 0, 1, 2, 1, 0];
+  for (let matrix = 0; matrix < 512; matrix++) {
+    let matched = 0;
+    for (let p = 0; p < 6; p++) {
+      let entries = 0;
+      for (let row = 0; row < 3; row++) entries |= 1 << (row * 3 + perms[p * 3 + row]);
+      if ((matrix & entries) === entries) matched |= entries;
+    }
+    let cells = 0;
+    for (let entry = 0; entry < 9; entry++) {
+      if ((matched >> entry) & 1) cells |= 7 << (((entry / 3) | 0) * 9 + (entry % 3) * 3);
+    }
+    MATCHED[matrix] = matched;
+    PERMUTATION[matrix] = cells;
+  }
+})();
+
+const ctz = (x: number): number => 31 - Math.clz32(x & -x);
+
+function popcnt(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+const spreadColumns = (columns: number): number => columns * 0x40201;
+const columnsOf = (cells: number): number => (cells | (cells >>> 9) | (cells >>> 18)) & 0x1ff;
+
+export class BitmaskEngine implements SolverEngine {
+  private readonly states = new Uint32Array(STATE_WORDS * MAX_DEPTH);
+  private readonly frameBand = new Uint32Array(MAX_DEPTH);
+  private readonly frameBit = new Uint32Array(MAX_DEPTH);
+  private readonly frameDigits = new Uint32Array(MAX_DEPTH);
+  /** Slots to revisit, one bit per slot. */
+  private dirty = 0;
+  /** Digits whose slots changed since their last column/box revision. */
+  private dirtyDigits = 0;
+
+  /** Narrows slot `slot` of the state at word `st` to `mask` and marks it dirty when it changed. */
+  private narrow(st: number, slot: number, mask: number): void {
+    const s = this.states;
+    const old = s[st + slot];
+    const next = (old & mask) >>> 0;
+    if (next !== old) {
+      s[st + slot] = next;
+      this.dirty |= 1 << slot;
+    }
+  }
+
+  /** Places `digit` on cell `bit` of `band`. False when the digit was no longer a candidate there. */
+  private place(st: number, digit: number, band: number, bit: number): boolean {
+    const s = this.states;
+    const slot = digit * 3 + band;
+    if (!(s[st + slot] & bit)) return false;
+    const row = (ctz(bit) / 9) | 0;
+    this.narrow(st, slot, ~(0x1ff << (row * 9)) | bit);
+    for (let other = band; other < SLOTS; other += 3) {
+      if (other !== slot) this.narrow(st, other, ~bit);
+    }
+    s[st + UNSOLVED + band] &= ~bit;
+    return true;
+  }
+
+  /** Rules 1–3 for one slot. False on a contradiction. */
+  private reviseSlot(st: number, slot: number): boolean {
+    const s = this.states;
+    const band = slot % 3;
+    const digitBase = slot - band;
+    let cells = s[st + slot];
+    const matrix = ROW_BOXES[cells & 0x1ff] | (ROW_BOXES[(cells >>> 9) & 0x1ff] << 3) | (ROW_BOXES[cells >>> 18] << 6);
+    cells &= PERMUTATION[matrix];
+    if (cells === 0) return false;
+    s[st + slot] = cells;
+    const row0 = cells & 0x1ff;
+    const row1 = (cells >>> 9) & 0x1ff;
+    const row2 = cells >>> 18;
+    const single0 = (row0 & (row0 - 1)) === 0;
+    const single1 = (row1 & (row1 - 1)) === 0;
+    const single2 = (row2 & (row2 - 1)) === 0;
+    let locked = (single0 ? row0 : 0) | (single1 ? row1 : 0) | (single2 ? row2 : 0);
+    const pair01 = row0 | row1;
+    const pair02 = row0 | row2;
+    const pair12 = row1 | row2;
+    const all = pair01 | row2;
+    const allCount = popcnt(all);
+    if (allCount < 3) return false;
+    if (allCount === 3) locked = all;
+    else {
+      const count01 = popcnt(pair01);
+      const count02 = popcnt(pair02);
+      const count12 = popcnt(pair12);
+      if (count01 < 2 || count02 < 2 || count12 < 2) return false;
+      if (count01 === 2) locked |= pair01;
+      if (count02 === 2) locked |= pair02;
+      if (count12 === 2) locked |= pair12;
+    }
+    if (locked) {
+      const keep = ~spreadColumns(locked);
+      this.narrow(st, digitBase + (band === 0 ? 1 : 0), keep);
+      this.narrow(st, digitBase + (band === 2 ? 1 : 2), keep);
+    }
+    const placedRows = (single0 ? 0x1ff : 0) | (single1 ? 0x1ff << 9 : 0) | (single2 ? 0x1ff << 18 : 0);
+    const open = s[st + UNSOLVED + band];
+    const placed = cells & placedRows & open;
+    if (placed) {
+      s[st + UNSOLVED + band] = open & ~placed;
+      for (let other = band; other < SLOTS; other += 3) {
+        if (other !== slot) this.narrow(st, other, ~placed);
+      }
+    }
+    return true;
+  }
+
+  /** Rule 4, the column/box permutation of one digit over the three stacks. */
+  private reviseDigit(st: number, digit: number): boolean {
+    const s = this.states;
+    const slot = digit * 3;
+    const columns0 = columnsOf(s[st + slot]);
+    const columns1 = columnsOf(s[st + slot + 1]);
+    const columns2 = columnsOf(s[st + slot + 2]);
+    let keep0 = 0;
+    let keep1 = 0;
+    let keep2 = 0;
+    for (let shift = 0; shift < 9; shift += 3) {
+      const matrix = ((columns0 >>> shift) & 7) | (((columns1 >>> shift) & 7) << 3) | (((columns2 >>> shift) & 7) << 6);
+      const matched = MATCHED[matrix];
+      if (!matched) return false;
+      keep0 |= (matched & 7) << shift;
+      keep1 |= ((matched >>> 3) & 7) << shift;
+      keep2 |= ((matched >>> 6) & 7) << shift;
+    }
+    this.narrow(st, slot, spreadColumns(keep0));
+    this.narrow(st, slot + 1, spreadColumns(keep1));
+    this.narrow(st, slot + 2, spreadColumns(keep2));
+    return true;
+  }
+
+  private reviseDirty(st: number): boolean {
+    while (this.dirty) {
+      while (this.dirty) {
+        const slot = ctz(this.dirty);
+        this.dirty &= this.dirty - 1;
+        if (!this.reviseSlot(st, slot)) return false;
+        this.dirtyDigits |= 1 << ((slot / 3) | 0);
+      }
+      while (this.dirtyDigits) {
+        const digit = ctz(this.dirtyDigits);
+        this.dirtyDigits &= this.dirtyDigits - 1;
+        if (!this.reviseDigit(st, digit)) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Propagates to a fixed point: slot and digit rules, then naked singles. False on a contradiction. */
+  private propagate(st: number): boolean {
+    const s = this.states;
+    for (;;) {
+      if (!this.reviseDirty(st)) {
+        this.dirtyDigits = 0;
+        return false;
+      }
+      let placedAny = false;
+      for (let band = 0; band < 3; band++) {
+        const open = s[st + UNSOLVED + band];
+        if (!open) continue;
+        let once = 0;
+        let twice = 0;
+        for (let slot = band; slot < SLOTS; slot += 3) {
+          const cells = s[st + slot];
+          twice |= once & cells;
+          once |= cells;
+        }
+        if (open & ~once) return false;
+        let singles = open & ~twice;
+        while (singles) {
+          const bit = singles & -singles;
+          singles ^= bit;
+          let slot = band;
+          while (slot < SLOTS && !(s[st + slot] & bit)) slot += 3;
+          if (slot >= SLOTS) return false;
+          this.place(st, (slot / 3) | 0, band, bit);
+          placedAny = true;
+        }
+      }
+      if (!placedAny) return true;
+    }
+  }
+
+  /** The first cell with two candidates, else the first with the fewest; written as frame `depth`. */
+  private chooseBranch(st: number, depth: number): void {
+    const s = this.states;
+    let bestBand = 0;
+    let bestBit = 0;
+    let bestCount = 10;
+    for (let band = 0; band < 3 && bestCount > 2; band++) {
+      const open = s[st + UNSOLVED + band];
+      if (!open) continue;
+      let once = 0;
+      let twice = 0;
+      let thrice = 0;
+      for (let slot = band; slot < SLOTS; slot += 3) {
+        const cells = s[st + slot];
+        thrice |= twice & cells;
+        twice |= once & cells;
+        once |= cells;
+      }
+      const pairs = open & twice & ~thrice;
+      if (pairs) {
+        bestBand = band;
+        bestBit = pairs & -pairs;
+        bestCount = 2;
+      }
+    }
+    if (bestCount > 2) {
+      for (let band = 0; band < 3; band++) {
+        let rest = s[st + UNSOLVED + band];
+        while (rest) {
+          const bit = rest & -rest;
+          rest ^= bit;
+          let count = 0;
+          for (let slot = band; slot < SLOTS; slot += 3) if (s[st + slot] & bit) count++;
+          if (count < bestCount) {
+            bestCount = count;
+            bestBand = band;
+            bestBit = bit;
+          }
+        }
+      }
+    }
+    let digits = 0;
+    for (let digit = 0; digit < 9; digit++) if (s[st + digit * 3 + bestBand] & bestBit) digits |= 1 << digit;
+    this.frameBand[depth] = bestBand;
+    this.frameBit[depth] = bestBit;
+    this.frameDigits[depth] = digits;
+  }
+
+  private writeSolution(st: number, out: Grid): void {
+    for (let slot = 0; slot < SLOTS; slot++) {
+      const digit = ((slot / 3) | 0) + 1;
+      const base = (slot % 3) * 27;
+      let cells = this.states[st + slot];
+      while (cells) {
+        out[base + ctz(cells)] = digit;
+        cells &= cells - 1;
+      }
+    }
+  }
+
+  /** Loads the clues into state 0: -1 for a byte over 9, 0 for clashing clues, 1 ok. */
+  private loadPuzzle(puzzle: Grid): number {
+    const s = this.states;
+    s.fill(BAND_CELLS, 0, SLOTS + 3);
+    this.dirty = 0;
+    for (let cell = 0; cell < CELLS; cell++) if (puzzle[cell] > 9) return -1;
+    for (let cell = 0; cell < CELLS; cell++) {
+      const value = puzzle[cell];
+      if (value === 0) continue;
+      if (!this.place(0, value - 1, (cell / 27) | 0, 1 << (cell % 27))) return 0;
+    }
+    this.dirty = (1 << SLOTS) - 1;
+    return 1;
+  }
+
+  /** Counts solutions up to `limit`; `budget` caps the guesses (a puzzle over it times out). */
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget = Infinity): number {
+    stats.guesses = 0;
+    stats.timedOut = false;
+    const loaded = this.loadPuzzle(puzzle);
+    if (loaded <= 0) return loaded;
+    const s = this.states;
+    let guesses = 0;
+    let count = 0;
+    let depth = 0;
+    let st = 0;
+    for (;;) {
+      let alive = this.propagate(st);
+      if (alive) {
+        if ((s[st + UNSOLVED] | s[st + UNSOLVED + 1] | s[st + UNSOLVED + 2]) === 0) {
+          if (count === 0) this.writeSolution(st, solution);
+          if (++count >= limit) break;
+          alive = false;
+        } else {
+          if (guesses >= budget) {
+            stats.timedOut = true;
+            break;
+          }
+          this.chooseBranch(st, depth);
+          const digits = this.frameDigits[depth];
+          this.frameDigits[depth] = digits & (digits - 1);
+          s.copyWithin(st + STATE_WORDS, st, st + STATE_WORDS);
+          const frame = depth++;
+          st = depth * STATE_WORDS;
+          guesses++;
+          this.dirty = 0;
+          this.place(st, ctz(digits), this.frameBand[frame], this.frameBit[frame]);
+          continue;
+        }
+      }
+      if (depth === 0) break;
+      const frame = depth - 1;
+      const digits = this.frameDigits[frame];
+      const rest = digits & (digits - 1);
+      if (rest) {
+        this.frameDigits[frame] = rest;
+        s.copyWithin(depth * STATE_WORDS, frame * STATE_WORDS, depth * STATE_WORDS);
+        guesses++;
+      } else {
+        depth--;
+      }
+      st = depth * STATE_WORDS;
+      this.dirty = 0;
+      this.place(st, ctz(digits), this.frameBand[frame], this.frameBit[frame]);
+    }
+    stats.guesses = guesses;
+    return count;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Loading the WASM kernel and batching puzzles through its linear memory.
+ *
+ * Batch layout in linear memory (n puzzles, from the pointer `reserve(n)` returns):
+ *
+ *   base ─► ┌──────────────────────┐
+ *           │ puzzles   n × 81 u8  │  written by the host (0 empty, 1–9)
+ *           ├──────────────────────┤
+ *           │ solutions n × 81 u8  │  first solution of each puzzle
+ *           ├──────────────────────┤  (4-byte aligned)
+ *           │ counts    n × i32    │  solutions found up to the limit, -1 for bad bytes
+ *           ├──────────────────────┤
+ *           │ guesses   n × i32    │
+ *           └──────────────────────┘
+ *
+ * One `solveBatch` call solves all n; nothing crosses the boundary per puzzle.
+ * `reserve` may grow memory, which detaches every old view, so views are re-created
+ * after each reserve.
+ */
+import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CELLS, type Grid } from "./puzzle.js";
+import type { BatchResult, SearchStats, SolverEngine } from "./solver.js";
+
+/** The root of this package (the folder with package.json), from src/ or dist/src/. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("sudoku-wasm: package.json not found above " + import.meta.url);
+    dir = parent;
+  }
+  return dir;
+}
+
+/** A build of the kernel: `release` (optimised, used by default) or `debug` (asserts on). */
+export type KernelBuild = "release" | "debug";
+
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  reserve(count: number): number;
+  solveBatch(base: number, count: number, limit: number): number;
+}
+
+/** Compiles build/<build>.wasm once; the Module can be posted to worker threads and instantiated there. */
+export async function compileKernel(build: KernelBuild = "release"): Promise<WebAssembly.Module> {
+  const path = join(packageRoot(), "build", `${build}.wasm`);
+  if (!existsSync(path)) throw new Error(`sudoku-wasm: ${path} is missing; run \`npm run build\` first`);
+  return WebAssembly.compile(await readFile(path));
+}
+
+/** Byte offsets of each region of a batch of `count` puzzles at `base`. */
+export function batchLayout(base: number, count: number) {
+  const solutions = base + count * CELLS;
+  const counts = (solutions + count * CELLS + 3) & ~3;
+  const guesses = counts + count * 4;
+  return { puzzles: base, solutions, counts, guesses, end: guesses + count * 4 };
+}
+
+/** One instance of the WASM kernel with its own linear memory. Not thread-safe; one per worker. */
+export class WasmKernel implements SolverEngine {
+  private base = 0;
+  private capacity = 0;
+
+  private constructor(private readonly exports: KernelExports) {}
+
+  /** Instantiates a compiled kernel (from {@link compileKernel}, or compiles the release build). */
+  static async create(module?: WebAssembly.Module, build: KernelBuild = "release"): Promise<WasmKernel> {
+    const mod = module ?? (await compileKernel(build));
+    const bindings = await import(join(packageRoot(), "build", `${build}.js`));
+    return new WasmKernel((await bindings.instantiate(mod, {})) as KernelExports);
+  }
+
+  /** Makes room for `count` puzzles; returns a view to write them into (valid until the next call). */
+  input(count: number): Uint8Array {
+    if (count > this.capacity) {
+      this.base = this.exports.reserve(count);
+      this.capacity = count;
+    }
+    return new Uint8Array(this.exports.memory.buffer, this.base, count * CELLS);
+  }
+
+  /**
+   * Solves the `count` puzzles last written into {@link input}. The result arrays are views into
+   * linear memory: read them before the next call.
+   */
+  run(count: number, limit: number): BatchResult {
+    if (count > this.capacity) throw new RangeError(`run(${count}) after input(${this.capacity})`);
+    this.exports.solveBatch(this.base, count, limit);
+    const at = batchLayout(this.base, count);
+    const buffer = this.exports.memory.buffer;
+    return {
+      counts: new Int32Array(buffer, at.counts, count),
+      guesses: new Int32Array(buffer, at.guesses, count),
+      solutions: new Uint8Array(buffer, at.solutions, count * CELLS),
+    };
+  }
+
+  /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
+  solveBatch(puzzles: Uint8Array, count: number, limit: number): BatchResult {
+    this.input(count).set(puzzles.subarray(0, count * CELLS));
+    const views = this.run(count, limit);
+    return { counts: views.counts.slice(), guesses: views.guesses.slice(), solutions: views.solutions.slice() };
+  }
+
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats): number {
+    this.input(1).set(puzzle);
+    const result = this.run(1, limit);
+    const count = result.counts[0];
+    if (count > 0) solution.set(result.solutions);
+    stats.guesses = result.guesses[0];
+    stats.timedOut = false;
+    return count;
+  }
+}
+
+/** The registry's `wasm` engine: the release kernel. */
+export function loadWasmEngine(build: KernelBuild = "release"): Promise<WasmKernel> {
+  return WasmKernel.create(undefined, build);
+}

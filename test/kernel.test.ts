@@ -1,0 +1,162 @@
+// The WASM kernel (debug and release builds) and its TS twin: fixture, agreement, properties,
+// batches and memory growth.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { createSolver, formatPuzzle, isValidSolution, parsePuzzle, type Grid } from "../src/index.js";
+import { WasmKernel, type KernelBuild } from "../src/wasm.js";
+import { BitmaskEngine } from "../src/solvers/bitmask.js";
+import { loadFixture } from "./fixture.js";
+
+const fixture = loadFixture();
+const solvable = fixture.filter((c) => c.count === 1);
+
+/** A solved grid from the fixture, to derive random valid grids from. */
+const baseSolution = parsePuzzle(solvable[0].solution!);
+
+/**
+ * A valid grid from the base solution by symmetries that keep Sudoku rules: relabel digits,
+ * permute bands, rows inside bands, stacks and columns inside stacks, and transpose.
+ */
+function transformGrid(grid: Grid, digits: number[], rowOrder: number[], colOrder: number[], transpose: boolean): Grid {
+  const out = new Uint8Array(81);
+  for (let r = 0; r < 9; r++) {
+    for (let c = 0; c < 9; c++) {
+      const from = transpose ? colOrder[c] * 9 + rowOrder[r] : rowOrder[r] * 9 + colOrder[c];
+      out[r * 9 + c] = digits[grid[from] - 1];
+    }
+  }
+  return out;
+}
+
+/** Orders of 9 lines that keep bands (or stacks) together: a band order and a row order in each. */
+const lineOrder = fc
+  .tuple(fc.shuffledSubarray([0, 1, 2], { minLength: 3 }), fc.array(fc.shuffledSubarray([0, 1, 2], { minLength: 3 }), { minLength: 3, maxLength: 3 }))
+  .map(([bands, inner]) => bands.flatMap((band, i) => inner[i].map((row) => band * 3 + row)));
+
+const randomGrid = fc
+  .tuple(fc.shuffledSubarray([1, 2, 3, 4, 5, 6, 7, 8, 9], { minLength: 9 }), lineOrder, lineOrder, fc.boolean())
+  .map(([digits, rows, cols, transpose]) => transformGrid(baseSolution, digits, rows, cols, transpose));
+
+const builds: KernelBuild[] = ["debug", "release"];
+
+describe.each(builds)("WASM kernel, %s build", (build) => {
+  it("passes the shared fixture", async () => {
+    const kernel = await WasmKernel.create(undefined, build);
+    const solution = new Uint8Array(81);
+    const stats = { guesses: 0, timedOut: false };
+    for (const c of fixture) {
+      if (c.count === "invalid") continue;
+      const count = kernel.countSolutions(parsePuzzle(c.puzzle), 2, solution, stats);
+      expect(count, `fixture line ${c.line}`).toBe(c.count);
+      if (c.solution) expect(formatPuzzle(solution), `fixture line ${c.line}`).toBe(c.solution);
+    }
+  });
+
+  it("gives -1 for bytes over 9 and never traps", async () => {
+    const kernel = await WasmKernel.create(undefined, build);
+    const puzzles = new Uint8Array(81 * 3);
+    puzzles.set(parsePuzzle(solvable[0].puzzle), 0);
+    puzzles.set(parsePuzzle(solvable[0].puzzle), 81);
+    puzzles[81 + 40] = 10;
+    puzzles.set(parsePuzzle(solvable[1].puzzle), 162);
+    puzzles[162 + 80] = 255;
+    const result = kernel.solveBatch(puzzles, 3, 2);
+    expect(Array.from(result.counts)).toEqual([1, -1, -1]);
+  });
+
+  it("solves a batch that grows memory, with views re-created", async () => {
+    const kernel = await WasmKernel.create(undefined, build);
+    const small = kernel.solveBatch(parsePuzzle(solvable[0].puzzle), 1, 2);
+    expect(small.counts[0]).toBe(1);
+    const count = 60_000; // about 10 MB of batch: far past the initial 128 KiB
+    const easy = fixture.find((c) => c.count === 1 && c.puzzle.split(".").length === 2)!; // one empty cell
+    const hard = solvable[0];
+    const puzzles = new Uint8Array(count * 81);
+    for (let i = 0; i < count; i++) puzzles.set(parsePuzzle((i % 1000 === 999 ? hard : easy).puzzle), i * 81);
+    const before = kernel.input(1).buffer.byteLength;
+    const result = kernel.solveBatch(puzzles, count, 2);
+    expect(kernel.input(1).buffer.byteLength).toBeGreaterThan(before);
+    for (let i = 0; i < count; i++) {
+      const expected = (i % 1000 === 999 ? hard : easy).solution!;
+      expect(result.counts[i]).toBe(1);
+      if (i % 500 === 499) expect(formatPuzzle(result.solutions.subarray(i * 81, i * 81 + 81))).toBe(expected);
+    }
+  });
+});
+
+describe("WASM kernel and TS twin", () => {
+  it("agree on count, solution and guesses for every fixture line", async () => {
+    const wasm = await createSolver();
+    const twin = await createSolver({ solver: "bitmask" });
+    for (const c of fixture) {
+      for (const limit of [1, 2, 3]) {
+        expect(twin.solve(c.puzzle, { limit }), `fixture line ${c.line}, limit ${limit}`).toEqual(wasm.solve(c.puzzle, { limit }));
+      }
+    }
+  });
+
+  it("agree on puzzles carved from random valid grids, and keep the clues", async () => {
+    const wasm = await createSolver();
+    const twin = await createSolver({ solver: "bitmask" });
+    fc.assert(
+      fc.property(randomGrid, fc.array(fc.integer({ min: 0, max: 80 }), { maxLength: 64 }), (grid, holes) => {
+        const puzzle = grid.slice();
+        for (const cell of holes) puzzle[cell] = 0;
+        const record = wasm.solve(puzzle, { limit: 2 });
+        expect(record.count).toBeGreaterThanOrEqual(1); // the grid itself is a solution
+        const solution = parsePuzzle(record.solution!);
+        expect(isValidSolution(puzzle, solution)).toBe(true);
+        if (record.count === 1) expect(record.solution).toBe(formatPuzzle(grid));
+        expect(twin.solve(puzzle, { limit: 2 })).toEqual(record);
+      }),
+      { numRuns: 300, seed: 20261130 },
+    );
+  });
+
+  it("count every solution of a puzzle with few clues exactly", async () => {
+    // Emptying a whole band leaves exactly the grids that refill it: count them both ways.
+    const wasm = await createSolver();
+    const twin = await createSolver({ solver: "bitmask" });
+    const puzzle = baseSolution.slice();
+    puzzle.fill(0, 0, 27);
+    const all = wasm.solve(puzzle, { limit: 1000 });
+    expect(all.count).toBeGreaterThanOrEqual(1);
+    expect(all.count).toBeLessThan(1000);
+    expect(twin.solve(puzzle, { limit: 1000 }).count).toBe(all.count);
+  });
+});
+
+describe("batches", () => {
+  it("a 10,000-puzzle batch equals the one-by-one results", async () => {
+    const solver = await createSolver();
+    const lines: string[] = [];
+    const rng = fc.sample(fc.tuple(fc.integer({ min: 0, max: solvable.length - 1 }), fc.shuffledSubarray([1, 2, 3, 4, 5, 6, 7, 8, 9], { minLength: 9 })), {
+      numRuns: 10_000,
+      seed: 7,
+    });
+    for (const [index, digits] of rng) {
+      const grid = parsePuzzle(fixture.filter((c) => c.count !== "invalid")[index].puzzle).map((v) => (v ? digits[v - 1] : 0));
+      lines.push(formatPuzzle(grid));
+    }
+    lines.push("not a puzzle", ".".repeat(81));
+    const batch = solver.solveMany(lines, { limit: 2 });
+    expect(batch).toHaveLength(lines.length);
+    lines.forEach((line, i) => expect(batch[i]).toEqual(solver.solve(line, { limit: 2 })));
+    expect(batch.at(-2)!.status).toBe("invalid");
+    expect(batch.at(-1)!.status).toBe("multiple");
+  });
+});
+
+describe("TS twin budget", () => {
+  it("stops at its guess budget and reports a timeout", () => {
+    const engine = new BitmaskEngine();
+    const stats = { guesses: 0, timedOut: false };
+    const hard = parsePuzzle(fixture.find((c) => c.line > 0 && c.count === 1 && c.puzzle.startsWith("........8"))!.puzzle);
+    engine.countSolutions(hard, 2, new Uint8Array(81), stats, Infinity);
+    const full = stats.guesses;
+    expect(full).toBeGreaterThan(2);
+    engine.countSolutions(hard, 2, new Uint8Array(81), stats, 2);
+    expect(stats.timedOut).toBe(true);
+    expect(stats.guesses).toBe(2);
+  });
+});

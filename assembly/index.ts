@@ -23,10 +23,9 @@
 //   1. row/box permutation: the digit takes one cell in each row and in each box of the band,
 //      so only the triads that lie on some row→box permutation survive (table PERMUTATION).
 //      This covers locked candidates (pointing and claiming) and hidden singles in boxes.
-//   2. column locks: k rows of the band whose candidates lie in only k columns own those
-//      columns; the digit leaves them in the other two bands (k = 1, 2, 3).
-//   3. a row with a single candidate places the digit there: the cell leaves the other digits.
-//   4. (per digit) the vertical twin of rule 1 over each stack of boxes: columns × bands.
+//   2. a row with a single candidate places the digit there: the cell leaves the other digits.
+//   3. (per digit) the vertical twin of rule 1 over each stack of boxes: bands × columns.
+//      With rule 1 it also clears the columns a band owns from the other bands.
 // When no slot is left to revisit, cells with one candidate (naked singles) are placed; a cell
 // with none is a contradiction. Then the search branches on a cell with the fewest candidates
 // (two, when there is one) on an explicit stack of states: no recursion, no allocation.
@@ -135,10 +134,9 @@ function place(st: usize, digit: u32, band: u32, bit: u32): bool {
 
 // ── propagation ─────────────────────────────────────────────────────────────────────────────
 
-/** Applies rules 1–3 to one slot. False on a contradiction. */
+/** Applies rules 1 and 2 to one slot. False on a contradiction. */
 function reviseSlot(st: usize, slot: u32): bool {
   const band = slot % 3;
-  const digitBase = slot - band;
   let cells = candidates(st, slot);
   // 1. row/box permutation
   const matrix =
@@ -148,41 +146,13 @@ function reviseSlot(st: usize, slot: u32): bool {
   cells &= load<u32>(PERMUTATION + (matrix << 2));
   if (cells == 0) return false;
   store<u32>(st + (<usize>slot << 2), cells);
-  // 2. column locks
+  // 2. rows with a single candidate are placed
   const row0 = cells & 0x1ff;
-  const row1 = (cells >> 9) & 0x1ff;
-  const row2 = cells >> 18;
-  const single0 = (row0 & (row0 - 1)) == 0;
-  const single1 = (row1 & (row1 - 1)) == 0;
-  const single2 = (row2 & (row2 - 1)) == 0;
-  let locked: u32 = (single0 ? row0 : 0) | (single1 ? row1 : 0) | (single2 ? row2 : 0);
-  const pair01 = row0 | row1;
-  const pair02 = row0 | row2;
-  const pair12 = row1 | row2;
-  const all = pair01 | row2;
-  const allCount = popcnt(all);
-  if (allCount < 3) return false;
-  if (allCount == 3) locked = all;
-  else {
-    const count01 = popcnt(pair01);
-    const count02 = popcnt(pair02);
-    const count12 = popcnt(pair12);
-    if (count01 < 2 || count02 < 2 || count12 < 2) return false;
-    if (count01 == 2) locked |= pair01;
-    if (count02 == 2) locked |= pair02;
-    if (count12 == 2) locked |= pair12;
-  }
-  if (locked) {
-    const keep = ~spreadColumns(locked);
-    const other1 = band == 0 ? 1 : 0;
-    const other2 = band == 2 ? 1 : 2;
-    narrow(st, digitBase + other1, keep);
-    narrow(st, digitBase + other2, keep);
-  }
-  // 3. rows with a single candidate are placed
-  const placedRows: u32 = (single0 ? 0x1ff : 0) | (single1 ? 0x1ff << 9 : 0) | (single2 ? 0x1ff << 18 : 0);
+  const row1 = cells & (0x1ff << 9);
+  const row2 = cells & (0x1ff << 18);
+  const singles = ((row0 & (row0 - 1)) == 0 ? row0 : 0) | ((row1 & (row1 - 1)) == 0 ? row1 : 0) | ((row2 & (row2 - 1)) == 0 ? row2 : 0);
   const open = unsolved(st, band);
-  const placed = cells & placedRows & open;
+  const placed = singles & open;
   if (placed) {
     setUnsolved(st, band, open & ~placed);
     for (let other: u32 = band; other < <u32>SLOTS; other += 3) {
@@ -198,7 +168,7 @@ function reviseSlot(st: usize, slot: u32): bool {
 }
 
 /**
- * 4. column/box permutation, the vertical twin of rule 1: in each stack of boxes the digit
+ * 3. column/box permutation, the vertical twin of rule 1: in each stack of boxes the digit
  * takes one cell in each column and in each box, so for every stack only the (band, column)
  * pairs on some band→column permutation survive. This covers locked candidates along
  * columns and hidden singles in columns. False on a contradiction.

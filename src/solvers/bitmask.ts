@@ -3,7 +3,7 @@
  * arrays, step for step, so the bench shows what WebAssembly itself buys. It takes the same
  * guesses as the kernel on every puzzle (a test checks it).
  *
- * See assembly/index.ts for the glossary, the band bitboard layout and the four rules. Here a
+ * See assembly/index.ts for the glossary, the band bitboard layout and the three rules. Here a
  * state is 32 words of one Uint32Array: words 0–26 the slot masks (slot = digit * 3 + band),
  * words 27–29 the unsolved cells of each band. State `depth` starts at word `depth * 32`.
  */
@@ -48,12 +48,6 @@ const PERMUTATION = new Uint32Array(512);
 
 const ctz = (x: number): number => 31 - Math.clz32(x & -x);
 
-function popcnt(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
 const spreadColumns = (columns: number): number => columns * 0x40201;
 const columnsOf = (cells: number): number => (cells | (cells >>> 9) | (cells >>> 18)) & 0x1ff;
 
@@ -92,47 +86,21 @@ export class BitmaskEngine implements SolverEngine {
     return true;
   }
 
-  /** Rules 1–3 for one slot. False on a contradiction. */
+  /** Rules 1 and 2 for one slot. False on a contradiction. */
   private reviseSlot(st: number, slot: number): boolean {
     const s = this.states;
     const band = slot % 3;
-    const digitBase = slot - band;
     let cells = s[st + slot];
     const matrix = ROW_BOXES[cells & 0x1ff] | (ROW_BOXES[(cells >>> 9) & 0x1ff] << 3) | (ROW_BOXES[cells >>> 18] << 6);
     cells &= PERMUTATION[matrix];
     if (cells === 0) return false;
     s[st + slot] = cells;
     const row0 = cells & 0x1ff;
-    const row1 = (cells >>> 9) & 0x1ff;
-    const row2 = cells >>> 18;
-    const single0 = (row0 & (row0 - 1)) === 0;
-    const single1 = (row1 & (row1 - 1)) === 0;
-    const single2 = (row2 & (row2 - 1)) === 0;
-    let locked = (single0 ? row0 : 0) | (single1 ? row1 : 0) | (single2 ? row2 : 0);
-    const pair01 = row0 | row1;
-    const pair02 = row0 | row2;
-    const pair12 = row1 | row2;
-    const all = pair01 | row2;
-    const allCount = popcnt(all);
-    if (allCount < 3) return false;
-    if (allCount === 3) locked = all;
-    else {
-      const count01 = popcnt(pair01);
-      const count02 = popcnt(pair02);
-      const count12 = popcnt(pair12);
-      if (count01 < 2 || count02 < 2 || count12 < 2) return false;
-      if (count01 === 2) locked |= pair01;
-      if (count02 === 2) locked |= pair02;
-      if (count12 === 2) locked |= pair12;
-    }
-    if (locked) {
-      const keep = ~spreadColumns(locked);
-      this.narrow(st, digitBase + (band === 0 ? 1 : 0), keep);
-      this.narrow(st, digitBase + (band === 2 ? 1 : 2), keep);
-    }
-    const placedRows = (single0 ? 0x1ff : 0) | (single1 ? 0x1ff << 9 : 0) | (single2 ? 0x1ff << 18 : 0);
+    const row1 = cells & (0x1ff << 9);
+    const row2 = cells & (0x1ff << 18);
+    const singles = ((row0 & (row0 - 1)) === 0 ? row0 : 0) | ((row1 & (row1 - 1)) === 0 ? row1 : 0) | ((row2 & (row2 - 1)) === 0 ? row2 : 0);
     const open = s[st + UNSOLVED + band];
-    const placed = cells & placedRows & open;
+    const placed = singles & open;
     if (placed) {
       s[st + UNSOLVED + band] = open & ~placed;
       for (let other = band; other < SLOTS; other += 3) {
@@ -142,7 +110,7 @@ export class BitmaskEngine implements SolverEngine {
     return true;
   }
 
-  /** Rule 4, the column/box permutation of one digit over the three stacks. */
+  /** Rule 3, the column/box permutation of one digit over the three stacks. */
   private reviseDigit(st: number, digit: number): boolean {
     const s = this.states;
     const slot = digit * 3;

@@ -28,10 +28,21 @@
 //      With rule 1 it also clears the columns a band owns from the other bands.
 // When no slot is left to revisit, cells with one candidate (naked singles) are placed; a cell
 // with none is a contradiction. Then the search branches on a cell with the fewest candidates
-// (two, when there is one) on an explicit stack of states: no recursion, no allocation.
+// (two, when there is one; ties go to the cell with the fewest candidates at the root) on an
+// explicit stack of states: no recursion, no allocation.
+//
+// Variants, chosen at compile time (asc --use NAME=value; see the asbuild:variants script), so
+// the hot loop carries no flag checks:
+//   PROPAGATION  3 rules 1–3 + naked singles (default) │ 2 naked + hidden singles, peers
+//                eliminated on placement │ 1 naked singles only │ 0 none (forward checking)
+//   CELL_ORDER   0 ranked: a two-candidate cell, the first in the root's order (default) │
+//                1 static: the root's order (cells by candidate count after the root's
+//                propagation, computed once per puzzle) │ 2 first: a two-candidate cell, the
+//                first in band order
 //
 // Batch layout in linear memory (see src/wasm.ts), n puzzles from `base`:
-//   puzzles n×81 u8 │ solutions n×81 u8 │ (align 4) counts n×i32 │ guesses n×i32
+//   puzzles n×81 u8 │ solutions n×81 u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
+//   nodes counts the states propagated; it is negative when the search hit the node budget.
 
 const CELLS: i32 = 81;
 const SLOTS: i32 = 27;
@@ -39,6 +50,15 @@ const BAND_CELLS: u32 = 0x7ffffff;
 const STATE_BYTES: usize = 128;
 const UNSOLVED_OFFSET: usize = 108;
 const MAX_DEPTH: i32 = 82;
+
+/** Propagation level of this build (see the header). */
+const LEVEL: i32 = isDefined(PROPAGATION) ? PROPAGATION : 3;
+/** Cell order of this build: 0 ranked (default), 1 static, 2 first in band order. */
+const ORDER: i32 = isDefined(CELL_ORDER) ? CELL_ORDER : 0;
+/** The cells of box 0 in a band mask; shift by 3 per box. */
+const BOX_CELLS: u32 = 0x1c0e07;
+/** The cells of column 0 in a band mask; shift by 1 per column. */
+const COLUMN_CELLS: u32 = 0x40201;
 
 // ── tables ──────────────────────────────────────────────────────────────────────────────────
 
@@ -54,6 +74,9 @@ const STATES: usize = memory.data(<i32>STATE_BYTES * MAX_DEPTH, 16);
 const FRAME_BAND: usize = memory.data(MAX_DEPTH * 4, 4);
 const FRAME_BIT: usize = memory.data(MAX_DEPTH * 4, 4);
 const FRAME_DIGITS: usize = memory.data(MAX_DEPTH * 4, 4);
+/** The root's cell order of the current puzzle: band << 5 | bit index, and its length. */
+const CELL_ORDER_STACK: usize = memory.data(CELLS * 4, 4);
+let cellOrderLength: i32 = 0;
 
 function buildTables(): void {
   for (let row: u32 = 0; row < 512; row++) {
@@ -86,6 +109,8 @@ buildTables();
 let dirty: u32 = 0;
 /** Guesses taken by the current search. */
 let guesses: i32 = 0;
+/** States propagated by the current search. */
+let nodes: i32 = 0;
 
 /** The candidate mask of `slot` in state `st`. */
 @inline function candidates(st: usize, slot: u32): u32 {
@@ -123,8 +148,17 @@ let guesses: i32 = 0;
 function place(st: usize, digit: u32, band: u32, bit: u32): bool {
   const slot = digit * 3 + band;
   if (!(candidates(st, slot) & bit)) return false;
-  const row = ctz(bit) / 9;
-  narrow(st, slot, ~(<u32>0x1ff << (row * 9)) | bit);
+  const index = ctz(bit);
+  const row = index / 9;
+  if (LEVEL == 3) {
+    narrow(st, slot, ~(<u32>0x1ff << (row * 9)) | bit); // rules 1–3 clear the box and column
+  } else {
+    const column = index % 9;
+    narrow(st, slot, ~((<u32>0x1ff << (row * 9)) | (BOX_CELLS << (column / 3 * 3))) | bit);
+    const columnCells = ~(COLUMN_CELLS << column);
+    const digitBase = slot - band;
+    for (let other: u32 = 0; other < 3; other++) if (other != band) narrow(st, digitBase + other, columnCells);
+  }
   for (let other: u32 = band; other < <u32>SLOTS; other += 3) {
     if (other != slot) narrow(st, other, ~bit);
   }
@@ -217,14 +251,57 @@ let dirtyDigits: u32 = 0;
 }
 
 /**
- * Propagates to a fixed point: slot rules, then naked singles, until nothing changes.
- * False on a contradiction.
+ * Places hidden singles (a digit with one place left in a row, box or column) for every digit.
+ * Returns -1 on a contradiction (a unit where a digit has no place), else how many it placed.
+ */
+function placeHiddenSingles(st: usize): i32 {
+  let placedCount = 0;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    const slot = digit * 3;
+    for (let band: u32 = 0; band < 3; band++) {
+      for (let unit: u32 = 0; unit < 6; unit++) {
+        const cells = candidates(st, slot + band) & (unit < 3 ? <u32>0x1ff << (unit * 9) : BOX_CELLS << ((unit - 3) * 3));
+        if (!cells) return -1;
+        if ((cells & (cells - 1)) == 0 && (cells & unsolved(st, band))) {
+          place(st, digit, band, cells);
+          placedCount++;
+        }
+      }
+    }
+    for (let column: u32 = 0; column < 9; column++) {
+      const mask = COLUMN_CELLS << column;
+      const in0 = candidates(st, slot) & mask;
+      const in1 = candidates(st, slot + 1) & mask;
+      const in2 = candidates(st, slot + 2) & mask;
+      const places = popcnt(in0) + popcnt(in1) + popcnt(in2);
+      if (places == 0) return -1;
+      if (places == 1) {
+        const band: u32 = in0 ? 0 : in1 ? 1 : 2;
+        const bit = in0 | in1 | in2;
+        if (bit & unsolved(st, band)) {
+          place(st, digit, band, bit);
+          placedCount++;
+        }
+      }
+    }
+  }
+  return placedCount;
+}
+
+/**
+ * Propagates to a fixed point: the slot rules, then naked singles (then hidden singles at
+ * level 2), until nothing changes. False on a contradiction.
  */
 function propagate(st: usize): bool {
+  nodes++;
   while (true) {
-    if (!reviseDirty(st)) {
-      dirtyDigits = 0;
-      return false;
+    if (LEVEL == 3) {
+      if (!reviseDirty(st)) {
+        dirtyDigits = 0;
+        return false;
+      }
+    } else {
+      dirty = 0;
     }
     let placedAny = false;
     for (let band: u32 = 0; band < 3; band++) {
@@ -238,6 +315,7 @@ function propagate(st: usize): bool {
         once |= cells;
       }
       if (open & ~once) return false;
+      if (LEVEL == 0) continue;
       let singles = open & ~twice;
       while (singles) {
         const bit = singles & (0 - singles);
@@ -249,6 +327,11 @@ function propagate(st: usize): bool {
         placedAny = true;
       }
     }
+    if (LEVEL == 2 && !placedAny) {
+      const hidden = placeHiddenSingles(st);
+      if (hidden < 0) return false;
+      placedAny = hidden > 0;
+    }
     if (!placedAny) return true;
   }
 }
@@ -256,33 +339,67 @@ function propagate(st: usize): bool {
 // ── search ──────────────────────────────────────────────────────────────────────────────────
 
 /**
- * Picks the branch cell of a propagated state: the first cell with two candidates, else the
- * first with the fewest. Writes the frame at `depth`.
+ * The cells of `band` with two candidates (with one, at level 0, where no propagation places
+ * them: those come first).
+ */
+function branchCells(st: usize, band: u32): u32 {
+  const open = unsolved(st, band);
+  if (!open) return 0;
+  let once: u32 = 0;
+  let twice: u32 = 0;
+  let thrice: u32 = 0;
+  for (let slot = band; slot < <u32>SLOTS; slot += 3) {
+    const cells = candidates(st, slot);
+    thrice |= twice & cells;
+    twice |= once & cells;
+    once |= cells;
+  }
+  const forced = LEVEL == 0 ? open & ~twice : 0;
+  return forced ? forced : open & twice & ~thrice;
+}
+
+/**
+ * Picks the branch cell of a propagated state and writes it as the frame at `depth`.
+ * Ranked (default): of the cells with two candidates, the first in the root's order (fewest
+ * candidates at the root first); first: the first such cell in band order; both fall back to
+ * the first cell with the fewest candidates. Static: the first unsolved cell of the root's order.
  */
 function chooseBranch(st: usize, depth: i32): void {
   let bestBand: u32 = 0;
   let bestBit: u32 = 0;
-  let bestCount: u32 = 10;
-  for (let band: u32 = 0; band < 3 && bestCount > 2; band++) {
-    const open = unsolved(st, band);
-    if (!open) continue;
-    let once: u32 = 0;
-    let twice: u32 = 0;
-    let thrice: u32 = 0;
-    for (let slot = band; slot < <u32>SLOTS; slot += 3) {
-      const cells = candidates(st, slot);
-      thrice |= twice & cells;
-      twice |= once & cells;
-      once |= cells;
+  if (ORDER == 1) {
+    for (let i = 0; i < cellOrderLength; i++) {
+      const entry = load<u32>(CELL_ORDER_STACK + (<usize>i << 2));
+      const bit = <u32>1 << (entry & 31);
+      if (unsolved(st, entry >> 5) & bit) {
+        bestBand = entry >> 5;
+        bestBit = bit;
+        break;
+      }
     }
-    const pairs = open & twice & ~thrice;
-    if (pairs) {
-      bestBand = band;
+  } else {
+    const pairs0 = branchCells(st, 0);
+    const pairs1 = branchCells(st, 1);
+    const pairs2 = branchCells(st, 2);
+    if (ORDER == 0) {
+      for (let i = 0; i < cellOrderLength; i++) {
+        const entry = load<u32>(CELL_ORDER_STACK + (<usize>i << 2));
+        const band = entry >> 5;
+        const bit = <u32>1 << (entry & 31);
+        if ((band == 0 ? pairs0 : band == 1 ? pairs1 : pairs2) & bit) {
+          bestBand = band;
+          bestBit = bit;
+          break;
+        }
+      }
+    } else if (pairs0 | pairs1 | pairs2) {
+      bestBand = pairs0 ? 0 : pairs1 ? 1 : 2;
+      const pairs = pairs0 ? pairs0 : pairs1 ? pairs1 : pairs2;
       bestBit = pairs & (0 - pairs);
-      bestCount = 2;
     }
   }
-  if (bestCount > 2) {
+  if (bestBit == 0) {
+    let bestCount: u32 = 10;
     for (let band: u32 = 0; band < 3; band++) {
       let rest = unsolved(st, band);
       while (rest) {
@@ -306,6 +423,26 @@ function chooseBranch(st: usize, depth: i32): void {
   store<u32>(FRAME_BAND + at, bestBand);
   store<u32>(FRAME_BIT + at, bestBit);
   store<u32>(FRAME_DIGITS + at, digits);
+}
+
+/** Records the root's order: its unsolved cells by candidate count, then by index. */
+function computeCellOrder(st: usize): void {
+  cellOrderLength = 0;
+  for (let count: u32 = 1; count <= 9; count++) {
+    for (let band: u32 = 0; band < 3; band++) {
+      let rest = unsolved(st, band);
+      while (rest) {
+        const bit = rest & (0 - rest);
+        rest ^= bit;
+        let candidatesHere: u32 = 0;
+        for (let slot = band; slot < <u32>SLOTS; slot += 3) candidatesHere += (candidates(st, slot) & bit) != 0 ? 1 : 0;
+        if (candidatesHere == count) {
+          store<u32>(CELL_ORDER_STACK + (<usize>cellOrderLength << 2), (band << 5) | ctz(bit));
+          cellOrderLength++;
+        }
+      }
+    }
+  }
 }
 
 @inline function stateAt(depth: i32): usize {
@@ -346,10 +483,12 @@ function loadPuzzle(puzzle: usize): i32 {
 
 /**
  * Counts the solutions of the 81-byte puzzle at `puzzle` up to `limit`, writing the first into
- * the 81 bytes at `solution`. Returns the count, or -1 when a byte is over 9. Sets `guesses`.
+ * the 81 bytes at `solution`. Returns the count, or -1 when a byte is over 9. Sets `guesses`
+ * and `nodes`; stops early, with `nodes` negated, once more than `budget` nodes (0: no cap).
  */
-function countSolutions(puzzle: usize, solution: usize, limit: i32): i32 {
+function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
+  nodes = 0;
   const loaded = loadPuzzle(puzzle);
   if (loaded <= 0) return loaded;
   let count = 0;
@@ -357,23 +496,33 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32): i32 {
   let st = stateAt(0);
   while (true) {
     let alive = propagate(st);
+    if (ORDER != 2 && nodes == 1 && alive) computeCellOrder(st);
     if (alive) {
       if ((unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2)) == 0) {
         if (count == 0) writeSolution(st, solution);
         if (++count >= limit) return count;
         alive = false;
+      } else if (budget > 0 && nodes >= budget) {
+        nodes = -nodes;
+        return count;
       } else {
         chooseBranch(st, depth);
         const at = <usize>depth << 2;
         const digits = load<u32>(FRAME_DIGITS + at);
         const digit = ctz(digits);
+        const band = load<u32>(FRAME_BAND + at);
+        const bit = load<u32>(FRAME_BIT + at);
+        dirty = 0;
+        if ((digits & (digits - 1)) == 0) {
+          place(st, digit, band, bit); // a forced cell: no guess, no new level
+          continue;
+        }
         store<u32>(FRAME_DIGITS + at, digits & (digits - 1));
         memory.copy(stateAt(depth + 1), st, STATE_BYTES);
         depth++;
         st = stateAt(depth);
         guesses++;
-        dirty = 0;
-        place(st, digit, load<u32>(FRAME_BAND + at), load<u32>(FRAME_BIT + at));
+        place(st, digit, band, bit);
         continue;
       }
     }
@@ -413,22 +562,27 @@ let batchCapacity: i32 = 0;
 /** Room for a batch of `count` puzzles (grow-only); returns its base. May grow memory. */
 export function reserve(count: i32): usize {
   if (count > batchCapacity) {
-    batchBase = heap.alloc(countsAt(0, count) + <usize>count * 8);
+    batchBase = heap.alloc(countsAt(0, count) + <usize>count * 12);
     batchCapacity = count;
   }
   return batchBase;
 }
 
-/** Solves the `count` puzzles of the batch at `base` (layout above), counting up to `limit`. */
-export function solveBatch(base: usize, count: i32, limit: i32): i32 {
+/**
+ * Solves the `count` puzzles of the batch at `base` (layout above), counting up to `limit`;
+ * `budget` caps the nodes of each search (0: no cap).
+ */
+export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i32 {
   const solutions = solutionsAt(base, count);
   const counts = countsAt(base, count);
   const guessCounts = counts + <usize>count * 4;
+  const nodeCounts = guessCounts + <usize>count * 4;
   for (let i = 0; i < count; i++) {
     const offset = <usize>i * CELLS;
-    const found = countSolutions(base + offset, solutions + offset, limit);
+    const found = countSolutions(base + offset, solutions + offset, limit, budget);
     store<i32>(counts + (<usize>i << 2), found);
     store<i32>(guessCounts + (<usize>i << 2), guesses);
+    store<i32>(nodeCounts + (<usize>i << 2), nodes);
   }
   return count;
 }

@@ -3,6 +3,7 @@
  * `createSolver({ solver: id })` (index.ts) and `--solvers a,b` select from it.
  */
 import type { SolverEngine } from "./solver.js";
+import { kernelVariants, variantBuild } from "./wasm.js";
 
 export interface SolverCapabilities {
   /** Reports guesses (branch points); false shows as `n/a`. */
@@ -33,14 +34,16 @@ export interface SolverInfo {
 }
 
 export const solvers: readonly SolverInfo[] = [
-  {
-    id: "wasm",
-    description: "band bitboards per digit, box/row permutation and column locks, naked singles, bivalue branching (AssemblyScript → WASM)",
-    source: "this project; representation after JCZSolve's band layout",
-    external: false,
-    capabilities: { guesses: true, batch: true, budget: false },
-    load: async () => (await import("./wasm.js")).loadWasmEngine(),
-  },
+  ...kernelVariants().map(
+    (variant): SolverInfo => ({
+      id: variant.name === "" ? "wasm" : `wasm:${variant.name}`,
+      description: variant.description + " (AssemblyScript → WASM)",
+      source: variant.name === "" ? "this project; band layout after JCZSolve" : "this project: a compile-time variant of the wasm kernel",
+      external: false,
+      capabilities: { guesses: true, batch: true, budget: true },
+      load: async () => (await import("./wasm.js")).loadWasmEngine(variantBuild(variant.name)),
+    }),
+  ),
   {
     id: "bitmask",
     description: "the WASM kernel's algorithm line for line in plain TypeScript over typed arrays (the TS twin)",

@@ -29,7 +29,7 @@ export interface SolverEngine {
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number;
 
   /** Present on engines that solve a whole batch in one call (the WASM kernel). */
-  solveBatch?(puzzles: Uint8Array, count: number, limit: number): BatchResult;
+  solveBatch?(puzzles: Uint8Array, count: number, limit: number, budget?: number): BatchResult;
 }
 
 /** Per-puzzle results of one batch, in parallel arrays indexed by puzzle. */
@@ -37,6 +37,8 @@ export interface BatchResult {
   /** Solutions found, up to the limit; -1 where the input bytes were invalid. */
   counts: Int32Array;
   guesses: Int32Array;
+  /** Search nodes (states propagated) per puzzle, negative where the budget stopped the search; WASM only. */
+  nodes?: Int32Array;
   /** count × 81 bytes: the first solution of each puzzle (undefined content when count is 0). */
   solutions: Uint8Array;
 }
@@ -129,9 +131,7 @@ export class Solver {
    */
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions = {}): SolveRecord[] {
     const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
-    if (!this.engine.solveBatch || options.budget !== undefined) {
-      return Array.from(puzzles, (puzzle) => this.solve(puzzle, options));
-    }
+    if (!this.engine.solveBatch) return Array.from(puzzles, (puzzle) => this.solve(puzzle, options));
     const records: SolveRecord[] = [];
     const grids: Grid[] = [];
     const slots: number[] = [];
@@ -147,11 +147,11 @@ export class Solver {
     }
     const packed = new Uint8Array(grids.length * CELLS);
     grids.forEach((grid, i) => packed.set(grid, i * CELLS));
-    const batch = this.engine.solveBatch(packed, grids.length, limit);
+    const batch = this.engine.solveBatch(packed, grids.length, limit, options.budget ?? Infinity);
     for (let i = 0; i < grids.length; i++) {
       const count = batch.counts[i];
       records[slots[i]] = {
-        status: statusOf(count),
+        status: statusOf(count, batch.nodes !== undefined && batch.nodes[i] < 0),
         count,
         solution: count > 0 ? formatPuzzle(batch.solutions.subarray(i * CELLS, (i + 1) * CELLS)) : null,
         guesses: batch.guesses[i],

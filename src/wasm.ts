@@ -11,6 +11,8 @@
  *           │ counts    n × i32    │  solutions found up to the limit, -1 for bad bytes
  *           ├──────────────────────┤
  *           │ guesses   n × i32    │
+ *           ├──────────────────────┤
+ *           │ nodes     n × i32    │  states propagated; negative when the budget stopped it
  *           └──────────────────────┘
  *
  * One `solveBatch` call solves all n; nothing crosses the boundary per puzzle.
@@ -18,7 +20,7 @@
  * after each reserve.
  */
 import { readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CELLS, type Grid } from "./puzzle.js";
@@ -35,13 +37,36 @@ export function packageRoot(): string {
   return dir;
 }
 
-/** A build of the kernel: `release` (optimised, used by default) or `debug` (asserts on). */
-export type KernelBuild = "release" | "debug";
+/**
+ * A build of the kernel: `release` (optimised, the default), `debug` (asserts on), or
+ * `variants/<name>` (a compile-time variant, see {@link kernelVariants}).
+ */
+export type KernelBuild = "release" | "debug" | `variants/${string}`;
+
+/** One compile-time variant of the kernel, as listed in assembly/variants.json. */
+export interface KernelVariant {
+  /** "" for the default kernel, else the suffix of its registry id `wasm:<name>`. */
+  name: string;
+  /** The asc `--use` constants that make it. */
+  use: Record<string, number>;
+  description: string;
+}
+
+/** The kernel variants, the default first. */
+export function kernelVariants(): KernelVariant[] {
+  const text = readFileSync(join(packageRoot(), "assembly", "variants.json"), "utf8");
+  return (JSON.parse(text) as { variants: KernelVariant[] }).variants;
+}
+
+/** The build of a variant: `release` for the default, else `variants/<name>`. */
+export function variantBuild(name: string): KernelBuild {
+  return name === "" ? "release" : `variants/${name}`;
+}
 
 interface KernelExports {
   memory: WebAssembly.Memory;
   reserve(count: number): number;
-  solveBatch(base: number, count: number, limit: number): number;
+  solveBatch(base: number, count: number, limit: number, budget: number): number;
 }
 
 /** Compiles build/<build>.wasm once; the Module can be posted to worker threads and instantiated there. */
@@ -56,7 +81,8 @@ export function batchLayout(base: number, count: number) {
   const solutions = base + count * CELLS;
   const counts = (solutions + count * CELLS + 3) & ~3;
   const guesses = counts + count * 4;
-  return { puzzles: base, solutions, counts, guesses, end: guesses + count * 4 };
+  const nodes = guesses + count * 4;
+  return { puzzles: base, solutions, counts, guesses, nodes, end: nodes + count * 4 };
 }
 
 /** One instance of the WASM kernel with its own linear memory. Not thread-safe; one per worker. */
@@ -83,35 +109,42 @@ export class WasmKernel implements SolverEngine {
   }
 
   /**
-   * Solves the `count` puzzles last written into {@link input}. The result arrays are views into
-   * linear memory: read them before the next call.
+   * Solves the `count` puzzles last written into {@link input}, each search capped at `budget`
+   * nodes (Infinity: no cap). The result arrays are views into linear memory: read them before
+   * the next call.
    */
-  run(count: number, limit: number): BatchResult {
+  run(count: number, limit: number, budget = Infinity): BatchResult {
     if (count > this.capacity) throw new RangeError(`run(${count}) after input(${this.capacity})`);
-    this.exports.solveBatch(this.base, count, limit);
+    this.exports.solveBatch(this.base, count, limit, Number.isFinite(budget) ? Math.min(budget, 0x7fffffff) : 0);
     const at = batchLayout(this.base, count);
     const buffer = this.exports.memory.buffer;
     return {
       counts: new Int32Array(buffer, at.counts, count),
       guesses: new Int32Array(buffer, at.guesses, count),
+      nodes: new Int32Array(buffer, at.nodes, count),
       solutions: new Uint8Array(buffer, at.solutions, count * CELLS),
     };
   }
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
-  solveBatch(puzzles: Uint8Array, count: number, limit: number): BatchResult {
+  solveBatch(puzzles: Uint8Array, count: number, limit: number, budget = Infinity): BatchResult {
     this.input(count).set(puzzles.subarray(0, count * CELLS));
-    const views = this.run(count, limit);
-    return { counts: views.counts.slice(), guesses: views.guesses.slice(), solutions: views.solutions.slice() };
+    const views = this.run(count, limit, budget);
+    return {
+      counts: views.counts.slice(),
+      guesses: views.guesses.slice(),
+      nodes: views.nodes!.slice(),
+      solutions: views.solutions.slice(),
+    };
   }
 
-  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats): number {
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget = Infinity): number {
     this.input(1).set(puzzle);
-    const result = this.run(1, limit);
+    const result = this.run(1, limit, budget);
     const count = result.counts[0];
-    if (count > 0) solution.set(result.solutions);
+    if (count > 0) solution.set(result.solutions.subarray(0, CELLS));
     stats.guesses = result.guesses[0];
-    stats.timedOut = false;
+    stats.timedOut = result.nodes![0] < 0;
     return count;
   }
 }

@@ -56,6 +56,11 @@ export class BitmaskEngine implements SolverEngine {
   private readonly frameBand = new Uint32Array(MAX_DEPTH);
   private readonly frameBit = new Uint32Array(MAX_DEPTH);
   private readonly frameDigits = new Uint32Array(MAX_DEPTH);
+  /** The root's cell order: band << 5 | bit index. */
+  private readonly cellOrder = new Uint32Array(CELLS);
+  private cellOrderLength = 0;
+  /** chooseBranch's scratch: the two-candidate cells of each band. */
+  private readonly pairs = new Uint32Array(3);
   /** Slots to revisit, one bit per slot. */
   private dirty = 0;
   /** Digits whose slots changed since their last column/box revision. */
@@ -186,32 +191,44 @@ export class BitmaskEngine implements SolverEngine {
     }
   }
 
-  /** The first cell with two candidates, else the first with the fewest; written as frame `depth`. */
+  /** The cells of `band` with two candidates. */
+  private branchCells(st: number, band: number): number {
+    const s = this.states;
+    const open = s[st + UNSOLVED + band];
+    if (!open) return 0;
+    let once = 0;
+    let twice = 0;
+    let thrice = 0;
+    for (let slot = band; slot < SLOTS; slot += 3) {
+      const cells = s[st + slot];
+      thrice |= twice & cells;
+      twice |= once & cells;
+      once |= cells;
+    }
+    return open & twice & ~thrice;
+  }
+
+  /**
+   * Of the cells with two candidates, the first in the root's order; else the first cell with
+   * the fewest candidates. Written as frame `depth`.
+   */
   private chooseBranch(st: number, depth: number): void {
     const s = this.states;
+    const pairs = this.pairs;
+    for (let band = 0; band < 3; band++) pairs[band] = this.branchCells(st, band);
     let bestBand = 0;
     let bestBit = 0;
-    let bestCount = 10;
-    for (let band = 0; band < 3 && bestCount > 2; band++) {
-      const open = s[st + UNSOLVED + band];
-      if (!open) continue;
-      let once = 0;
-      let twice = 0;
-      let thrice = 0;
-      for (let slot = band; slot < SLOTS; slot += 3) {
-        const cells = s[st + slot];
-        thrice |= twice & cells;
-        twice |= once & cells;
-        once |= cells;
-      }
-      const pairs = open & twice & ~thrice;
-      if (pairs) {
-        bestBand = band;
-        bestBit = pairs & -pairs;
-        bestCount = 2;
+    for (let i = 0; i < this.cellOrderLength; i++) {
+      const entry = this.cellOrder[i];
+      const bit = 1 << (entry & 31);
+      if (pairs[entry >>> 5] & bit) {
+        bestBand = entry >>> 5;
+        bestBit = bit;
+        break;
       }
     }
-    if (bestCount > 2) {
+    if (bestBit === 0) {
+      let bestCount = 10;
       for (let band = 0; band < 3; band++) {
         let rest = s[st + UNSOLVED + band];
         while (rest) {
@@ -232,6 +249,24 @@ export class BitmaskEngine implements SolverEngine {
     this.frameBand[depth] = bestBand;
     this.frameBit[depth] = bestBit;
     this.frameDigits[depth] = digits;
+  }
+
+  /** Records the root's order: its unsolved cells by candidate count, then by index. */
+  private computeCellOrder(st: number): void {
+    const s = this.states;
+    this.cellOrderLength = 0;
+    for (let count = 1; count <= 9; count++) {
+      for (let band = 0; band < 3; band++) {
+        let rest = s[st + UNSOLVED + band];
+        while (rest) {
+          const bit = rest & -rest;
+          rest ^= bit;
+          let here = 0;
+          for (let slot = band; slot < SLOTS; slot += 3) if (s[st + slot] & bit) here++;
+          if (here === count) this.cellOrder[this.cellOrderLength++] = (band << 5) | ctz(bit);
+        }
+      }
+    }
   }
 
   private writeSolution(st: number, out: Grid): void {
@@ -272,8 +307,9 @@ export class BitmaskEngine implements SolverEngine {
     let count = 0;
     let depth = 0;
     let st = 0;
-    for (;;) {
+    for (let nodes = 1; ; nodes++) {
       let alive = this.propagate(st);
+      if (nodes === 1 && alive) this.computeCellOrder(st);
       if (alive) {
         if ((s[st + UNSOLVED] | s[st + UNSOLVED + 1] | s[st + UNSOLVED + 2]) === 0) {
           if (count === 0) this.writeSolution(st, solution);

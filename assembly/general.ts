@@ -1,0 +1,511 @@
+// The general kernel: N×N Sudoku for box sizes 2–5 (4×4, 9×9, 16×16, 25×25), counting to a limit.
+//
+// Glossary
+//   box size  B, the side of a box; N = B² symbols, N² cells, 3N units.
+//   unit      a row, a column or a box: N cells that take every symbol once.
+//   peer      another cell sharing a unit with a cell: 3(N-1) - 2(B-1) of them (64 at N = 25).
+//   mask      the candidates of a cell, one bit per symbol (bit s-1 for symbol s), N ≤ 25 bits.
+//   placed    a cell whose mask has one bit; it enters the queue the moment it gets there.
+//   guess     a tentative placement made while another candidate of the cell remains.
+//
+// State (one per search level, STATE_BYTES apart; only the first N² + 1 + 4N words are used):
+//
+//   word:  0        …   N²-1       N²         N²+1 … N²+4N
+//        ┌────────┬───┬──────────┬──────────┬──────────────┐
+//        │ mask 0 │ … │ mask N²-1│ unplaced │ locked × 4N  │
+//        └────────┴───┴──────────┴──────────┴──────────────┘
+//   unplaced  cells not yet placed;
+//   locked    per row, column, box (cut into rows) and box (cut into columns): the symbols
+//             already found confined to one segment of it, whose crossing unit was cleared.
+//
+// Propagation (exact rules only):
+//   naked singles   a placed cell's symbol leaves its peers (the queue of placed cells);
+//   hidden singles  a symbol with one cell left in a unit is placed there; a symbol with no
+//                   cell left is a contradiction. Only units whose cells changed ("dirty") are
+//                   scanned, one at a time in the order rows, columns, boxes, the queue drained
+//                   after each.
+// Then the search branches on the first cell with the fewest candidates, trying its symbols
+// from the lowest, on an explicit stack of states: no recursion, no allocation during search.
+//
+// Batch layout in linear memory (see src/general.ts), n puzzles of C = N² bytes from `base`:
+//   puzzles n×C u8 │ solutions n×C u8 │ (align 4) counts n×i32 │ guesses n×i32
+// A puzzle byte is 0 (empty) or a symbol 1..N; a byte over N gives count -1 for that puzzle.
+
+const MIN_BOX: i32 = 2;
+const MAX_BOX: i32 = 5;
+const MAX_SIZE: i32 = 25;
+const MAX_CELLS: i32 = 625;
+const MAX_PEERS: i32 = 64;
+const MAX_UNITS: i32 = 75;
+/** 625 + 1 + 100 words rounded up to 16 bytes. */
+const STATE_BYTES: usize = 2912;
+/** Search levels: the root plus one per guess, and at most one guess per cell. */
+const MAX_DEPTH: i32 = MAX_CELLS + 1;
+
+// ── tables and stacks (allocated once; the tables are rebuilt when the box size changes) ────
+
+/** PEERS[cell * MAX_PEERS + i], u16: the peers of each cell. */
+const PEERS: usize = heap.alloc(<usize>(MAX_CELLS * MAX_PEERS * 2));
+/** UNIT_CELLS[unit * MAX_SIZE + i], u16: rows 0..N-1, columns N..2N-1, boxes 2N..3N-1. */
+const UNIT_CELLS: usize = heap.alloc(<usize>(MAX_UNITS * MAX_SIZE * 2));
+/** CELL_UNITS[cell], u32: row | column << 8 | box << 16. */
+const CELL_UNITS: usize = heap.alloc(<usize>(MAX_CELLS * 4));
+/** The queue of placed cells whose symbol has not yet left their peers, u16. */
+const QUEUE: usize = heap.alloc(<usize>(MAX_CELLS * 2));
+/** The search stack of states; state `depth` is the working state. */
+const STATES: usize = heap.alloc(STATE_BYTES * <usize>MAX_DEPTH);
+/** Per search level: the branch cell and its untried symbols. */
+const FRAME_CELL: usize = heap.alloc(<usize>(MAX_DEPTH * 4));
+const FRAME_SYMBOLS: usize = heap.alloc(<usize>(MAX_DEPTH * 4));
+
+/** The box size the tables hold (0 before the first batch). */
+let currentBox: i32 = 0;
+let size: i32 = 0;
+let cells: i32 = 0;
+let peerCount: i32 = 0;
+/** Every symbol: the low N bits. */
+let allSymbols: u32 = 0;
+
+/** Builds the peer, unit and cell tables for box size `b`. */
+function configure(b: i32): void {
+  if (b == currentBox) return;
+  currentBox = b;
+  size = b * b;
+  cells = size * size;
+  peerCount = 3 * (size - 1) - 2 * (b - 1);
+  allSymbols = (<u32>1 << <u32>size) - 1;
+  for (let cell = 0; cell < cells; cell++) {
+    const row = cell / size;
+    const column = cell % size;
+    const boxIndex = (row / b) * b + column / b;
+    store<u32>(CELL_UNITS + (<usize>cell << 2), <u32>row | (<u32>column << 8) | (<u32>boxIndex << 16));
+    const rowBase = UNIT_CELLS + (<usize>(row * MAX_SIZE) << 1);
+    const columnBase = UNIT_CELLS + (<usize>((size + column) * MAX_SIZE) << 1);
+    const boxBase = UNIT_CELLS + (<usize>((2 * size + boxIndex) * MAX_SIZE) << 1);
+    store<u16>(rowBase + (<usize>column << 1), <u16>cell);
+    store<u16>(columnBase + (<usize>row << 1), <u16>cell);
+    store<u16>(boxBase + (<usize>((row % b) * b + column % b) << 1), <u16>cell);
+  }
+  for (let cell = 0; cell < cells; cell++) {
+    const row = cell / size;
+    const column = cell % size;
+    const top = (row / b) * b;
+    const left = (column / b) * b;
+    const out = PEERS + (<usize>(cell * MAX_PEERS) << 1);
+    let n = 0;
+    for (let other = 0; other < cells; other++) {
+      if (other == cell) continue;
+      const otherRow = other / size;
+      const otherColumn = other % size;
+      const sameBox = otherRow >= top && otherRow < top + b && otherColumn >= left && otherColumn < left + b;
+      if (otherRow == row || otherColumn == column || sameBox) {
+        store<u16>(out + (<usize>n << 1), <u16>other);
+        n++;
+      }
+    }
+  }
+}
+
+// ── state access ────────────────────────────────────────────────────────────────────────────
+
+/** Unscanned units, one bit per row, column and box. */
+let dirtyRows: u32 = 0;
+let dirtyColumns: u32 = 0;
+let dirtyBoxes: u32 = 0;
+let queueHead: i32 = 0;
+let queueTail: i32 = 0;
+/** Guesses taken by the current search. */
+let guesses: i32 = 0;
+
+@inline function stateAt(depth: i32): usize {
+  return STATES + <usize>depth * STATE_BYTES;
+}
+
+/** The candidate mask of `cell` in state `st`. */
+@inline function maskOf(st: usize, cell: i32): u32 {
+  return load<u32>(st + (<usize>cell << 2));
+}
+
+@inline function setMask(st: usize, cell: i32, mask: u32): void {
+  store<u32>(st + (<usize>cell << 2), mask);
+}
+
+@inline function unplaced(st: usize): i32 {
+  return load<i32>(st + (<usize>cells << 2));
+}
+
+@inline function setUnplaced(st: usize, count: i32): void {
+  store<i32>(st + (<usize>cells << 2), count);
+}
+
+/** The locked-symbols word `slot` (0..4N-1) of state `st`. */
+@inline function lockedAt(st: usize, slot: i32): usize {
+  return st + (<usize>(cells + 1 + slot) << 2);
+}
+
+@inline function isSingle(mask: u32): bool {
+  return (mask & (mask - 1)) == 0;
+}
+
+/** Marks the row, column and box of `cell` for a hidden-single scan. */
+@inline function markDirty(cell: i32): void {
+  const units = load<u32>(CELL_UNITS + (<usize>cell << 2));
+  dirtyRows |= <u32>1 << (units & 0xff);
+  dirtyColumns |= <u32>1 << ((units >> 8) & 0xff);
+  dirtyBoxes |= <u32>1 << (units >> 16);
+}
+
+/** Places the one-bit `symbol` on `cell` (a candidate there) and queues it for its peers. */
+@inline function place(st: usize, cell: i32, symbol: u32): void {
+  assert(queueTail < cells && (maskOf(st, cell) & symbol) != 0);
+  setMask(st, cell, symbol);
+  setUnplaced(st, unplaced(st) - 1);
+  store<u16>(QUEUE + (<usize>queueTail << 1), <u16>cell);
+  queueTail++;
+  markDirty(cell);
+}
+
+/** Clears the queue and the dirty units before a placement in a fresh state. */
+@inline function resetWork(): void {
+  queueHead = 0;
+  queueTail = 0;
+  dirtyRows = 0;
+  dirtyColumns = 0;
+  dirtyBoxes = 0;
+}
+
+// ── propagation ─────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Removes `symbols` from the candidates of `cell`: marks its units dirty and queues it when one
+ * candidate is left. False when none is left.
+ */
+@inline function eliminate(st: usize, cell: i32, symbols: u32): bool {
+  let mask = maskOf(st, cell);
+  if (!(mask & symbols)) return true;
+  mask &= ~symbols;
+  if (mask == 0) return false;
+  setMask(st, cell, mask);
+  markDirty(cell);
+  if (isSingle(mask)) {
+    setUnplaced(st, unplaced(st) - 1);
+    store<u16>(QUEUE + (<usize>queueTail << 1), <u16>cell);
+    queueTail++;
+  }
+  return true;
+}
+
+/** Naked singles: each queued cell's symbol leaves its peers. False on a contradiction. */
+function drainQueue(st: usize): bool {
+  while (queueHead < queueTail) {
+    const cell = <i32>load<u16>(QUEUE + (<usize>queueHead << 1));
+    queueHead++;
+    const symbol = maskOf(st, cell);
+    const peers = PEERS + (<usize>(cell * MAX_PEERS) << 1);
+    for (let i = 0; i < peerCount; i++) {
+      if (!eliminate(st, <i32>load<u16>(peers + (<usize>i << 1)), symbol)) return false;
+    }
+  }
+  return true;
+}
+
+/** Takes the next dirty unit (rows, then columns, then boxes), or -1 when none is left. */
+@inline function nextDirtyUnit(): i32 {
+  if (dirtyRows) {
+    const row = ctz(dirtyRows);
+    dirtyRows &= dirtyRows - 1;
+    return <i32>row;
+  }
+  if (dirtyColumns) {
+    const column = ctz(dirtyColumns);
+    dirtyColumns &= dirtyColumns - 1;
+    return size + <i32>column;
+  }
+  if (dirtyBoxes) {
+    const boxIndex = ctz(dirtyBoxes);
+    dirtyBoxes &= dirtyBoxes - 1;
+    return 2 * size + <i32>boxIndex;
+  }
+  return -1;
+}
+
+/** The cell at position `i` of the unit whose cell list starts at `unitCells`. */
+@inline function unitCell(unitCells: usize, i: i32): i32 {
+  return <i32>load<u16>(unitCells + (<usize>i << 1));
+}
+
+/** The candidates of the `box` cells of a unit from position `first`, `stride` apart. */
+@inline function segmentMask(st: usize, unitCells: usize, first: i32, stride: i32): u32 {
+  let mask: u32 = 0;
+  for (let k = 0; k < currentBox; k++) mask |= maskOf(st, unitCell(unitCells, first + k * stride));
+  return mask;
+}
+
+/**
+ * Removes `symbols` from the cells of unit `target` that lie outside the unit whose index, in
+ * the CELL_UNITS field at `shift` (0 row, 8 column, 16 box), is `source`. False on a contradiction.
+ */
+function eliminateOutside(st: usize, target: i32, symbols: u32, shift: u32, source: u32): bool {
+  const unitCells = UNIT_CELLS + (<usize>(target * MAX_SIZE) << 1);
+  for (let i = 0; i < size; i++) {
+    const cell = unitCell(unitCells, i);
+    if (((load<u32>(CELL_UNITS + (<usize>cell << 2)) >> shift) & 0xff) == source) continue;
+    if (!eliminate(st, cell, symbols)) return false;
+  }
+  return true;
+}
+
+/**
+ * Locked candidates of one orientation: the unit is cut into `box` segments (segment k starts at
+ * position k * `step` and runs `stride` apart); a symbol whose cells all lie in one segment leaves
+ * the rest of the crossing unit (`crossing(k)`, computed by the caller's kind). False on a
+ * contradiction.
+ */
+function lockSegments(st: usize, unit: i32, slot: i32, unitCells: usize, step: i32, stride: i32, open: u32): bool {
+  let once: u32 = 0;
+  let twice: u32 = 0;
+  for (let k = 0; k < currentBox; k++) {
+    const mask = segmentMask(st, unitCells, k * step, stride);
+    twice |= once & mask;
+    once |= mask;
+  }
+  const lockedWord = lockedAt(st, slot);
+  const locked = load<u32>(lockedWord);
+  const confined = once & ~twice & open & ~locked;
+  if (!confined) return true;
+  store<u32>(lockedWord, locked | confined);
+  for (let k = 0; k < currentBox; k++) {
+    const symbols = segmentMask(st, unitCells, k * step, stride) & confined;
+    if (!symbols) continue;
+    if (!eliminateOutside(st, crossingUnit(unit, k, stride), symbols, crossingShift(unit), <u32>unitIndex(unit))) return false;
+  }
+  return true;
+}
+
+/** The index of a unit within its kind (row, column or box number). */
+@inline function unitIndex(unit: i32): i32 {
+  return unit < size ? unit : unit < 2 * size ? unit - size : unit - 2 * size;
+}
+
+/** The CELL_UNITS field of the unit's own kind, to skip its cells in the crossing unit. */
+@inline function crossingShift(unit: i32): u32 {
+  return unit < size ? 0 : unit < 2 * size ? 8 : 16;
+}
+
+/**
+ * The unit crossing segment `k` of `unit`: a box for a row or a column; for a box, its row
+ * `k` (segments of stride 1) or its column `k` (segments of stride `box`).
+ */
+function crossingUnit(unit: i32, k: i32, stride: i32): i32 {
+  const b = currentBox;
+  if (unit < size) return 2 * size + (unit / b) * b + k;
+  if (unit < 2 * size) return 2 * size + k * b + (unit - size) / b;
+  const boxIndex = unit - 2 * size;
+  if (stride == 1) return (boxIndex / b) * b + k;
+  return size + (boxIndex % b) * b + k;
+}
+
+/**
+ * Scans one unit. Hidden singles: places each symbol with one cell left (and returns, the unit
+ * being dirty again). Otherwise locked candidates: a symbol confined to the unit's intersection
+ * with a crossing unit leaves the rest of that unit. False on a contradiction.
+ */
+function scanUnit(st: usize, unit: i32): bool {
+  const unitCells = UNIT_CELLS + (<usize>(unit * MAX_SIZE) << 1);
+  let once: u32 = 0;
+  let twice: u32 = 0;
+  let placed: u32 = 0;
+  for (let i = 0; i < size; i++) {
+    const mask = maskOf(st, unitCell(unitCells, i));
+    twice |= once & mask;
+    once |= mask;
+    placed |= isSingle(mask) ? mask : 0;
+  }
+  if (once != allSymbols) return false;
+  let hidden = once & ~twice & ~placed;
+  if (hidden) {
+    while (hidden) {
+      const symbol = hidden & (0 - hidden);
+      hidden ^= symbol;
+      let i = 0;
+      while (i < size && !(maskOf(st, unitCell(unitCells, i)) & symbol)) i++;
+      if (i == size) return false; // an earlier hidden single of this unit took the same cell
+      place(st, unitCell(unitCells, i), symbol);
+    }
+    return true;
+  }
+  const open = allSymbols & ~placed;
+  if (unit < 2 * size) return lockSegments(st, unit, unit, unitCells, currentBox, 1, open);
+  return (
+    lockSegments(st, unit, unit, unitCells, currentBox, 1, open) &&
+    lockSegments(st, unit, unit + size, unitCells, 1, currentBox, open)
+  );
+}
+
+/** Propagates naked and hidden singles to a fixed point. False on a contradiction. */
+function propagate(st: usize): bool {
+  while (true) {
+    if (!drainQueue(st)) return false;
+    if (unplaced(st) == 0) return true;
+    const unit = nextDirtyUnit();
+    if (unit < 0) return true;
+    if (!scanUnit(st, unit)) return false;
+  }
+  return true;
+}
+
+// ── search ──────────────────────────────────────────────────────────────────────────────────
+
+/** Writes the frame at `depth`: the first cell with the fewest candidates (≥ 2) and its symbols. */
+function chooseBranch(st: usize, depth: i32): void {
+  let bestCell = 0;
+  let bestCount: u32 = 33;
+  for (let cell = 0; cell < cells; cell++) {
+    const mask = maskOf(st, cell);
+    if (isSingle(mask)) continue;
+    const count = popcnt(mask);
+    if (count < bestCount) {
+      bestCount = count;
+      bestCell = cell;
+      if (count == 2) break;
+    }
+  }
+  store<i32>(FRAME_CELL + (<usize>depth << 2), bestCell);
+  store<u32>(FRAME_SYMBOLS + (<usize>depth << 2), maskOf(st, bestCell));
+}
+
+/** Takes the lowest untried symbol of the frame at `depth` (one bit). */
+@inline function takeSymbol(depth: i32): u32 {
+  const at = FRAME_SYMBOLS + (<usize>depth << 2);
+  const symbols = load<u32>(at);
+  store<u32>(at, symbols & (symbols - 1));
+  return symbols & (0 - symbols);
+}
+
+/** Writes the symbols of a solved state as N² bytes 1..N. */
+function writeSolution(st: usize, out: usize): void {
+  for (let cell = 0; cell < cells; cell++) {
+    store<u8>(out + <usize>cell, <u8>(ctz(maskOf(st, cell)) + 1));
+  }
+}
+
+/** Loads N² puzzle bytes into the root state and queues the clues. False for a byte over N. */
+function loadPuzzle(puzzle: usize): bool {
+  for (let cell = 0; cell < cells; cell++) {
+    if (<i32>load<u8>(puzzle + <usize>cell) > size) return false;
+  }
+  const st = stateAt(0);
+  resetWork();
+  setUnplaced(st, cells);
+  for (let cell = 0; cell < cells; cell++) setMask(st, cell, allSymbols);
+  for (let slot = 0; slot < 4 * size; slot++) store<u32>(lockedAt(st, slot), 0);
+  for (let cell = 0; cell < cells; cell++) {
+    const value = <u32>load<u8>(puzzle + <usize>cell);
+    if (value != 0) place(st, cell, <u32>1 << (value - 1));
+  }
+  dirtyRows = allSymbols;
+  dirtyColumns = allSymbols;
+  dirtyBoxes = allSymbols;
+  return true;
+}
+
+/**
+ * Counts the solutions of the puzzle at `puzzle` up to `limit`, writing the first into the N²
+ * bytes at `solution`. Returns the count, or -1 when a byte is over N. Sets `guesses`.
+ */
+function countSolutions(puzzle: usize, solution: usize, limit: i32): i32 {
+  guesses = 0;
+  if (!loadPuzzle(puzzle)) return -1;
+  const copyBytes = <usize>(cells + 1 + 4 * size) << 2;
+  let count = 0;
+  let depth = 0;
+  let st = stateAt(0);
+  while (true) {
+    if (propagate(st)) {
+      if (unplaced(st) == 0) {
+        if (count == 0) writeSolution(st, solution);
+        if (++count >= limit) return count;
+      } else {
+        chooseBranch(st, depth);
+        const symbol = takeSymbol(depth);
+        assert(depth + 1 < MAX_DEPTH);
+        memory.copy(stateAt(depth + 1), st, copyBytes);
+        const cell = load<i32>(FRAME_CELL + (<usize>depth << 2));
+        depth++;
+        st = stateAt(depth);
+        guesses++;
+        resetWork();
+        place(st, cell, symbol);
+        continue;
+      }
+    }
+    // Backtrack to the deepest branch with an untried symbol.
+    if (depth == 0) return count;
+    const frame = depth - 1;
+    const symbol = takeSymbol(frame);
+    if (load<u32>(FRAME_SYMBOLS + (<usize>frame << 2))) {
+      memory.copy(stateAt(depth), stateAt(frame), copyBytes);
+      guesses++;
+    } else {
+      depth = frame; // the last symbol of this branch is no guess: work in the parent state
+    }
+    st = stateAt(depth);
+    resetWork();
+    place(st, load<i32>(FRAME_CELL + (<usize>frame << 2)), symbol);
+  }
+  return count;
+}
+
+// ── exports ─────────────────────────────────────────────────────────────────────────────────
+
+let batchBase: usize = 0;
+let batchBytes: usize = 0;
+
+/** Byte offset of the solutions of a batch of `count` puzzles of `cellCount` cells. */
+@inline function solutionsAt(base: usize, count: i32, cellCount: i32): usize {
+  return base + <usize>count * <usize>cellCount;
+}
+
+/** Byte offset of the counts (4-byte aligned); the guesses follow them. */
+@inline function countsAt(base: usize, count: i32, cellCount: i32): usize {
+  return (solutionsAt(base, count, cellCount) + <usize>count * <usize>cellCount + 3) & ~(<usize>3);
+}
+
+/** True for a supported box size (2–5). */
+@inline function supportedBox(b: i32): bool {
+  return b >= MIN_BOX && b <= MAX_BOX;
+}
+
+/**
+ * Room for a batch of `count` puzzles of box size `b` (grow-only); returns its base, or 0 for
+ * an unsupported box size. May grow memory.
+ */
+export function reserve(count: i32, b: i32): usize {
+  if (!supportedBox(b) || count < 0) return 0;
+  const cellCount = b * b * b * b;
+  const bytes = countsAt(0, count, cellCount) + <usize>count * 8;
+  if (bytes > batchBytes) {
+    batchBase = heap.alloc(bytes);
+    batchBytes = bytes;
+  }
+  return batchBase;
+}
+
+/**
+ * Solves the `count` puzzles of box size `b` in the batch at `base` (layout above), counting
+ * up to `limit`. Returns `count`, or -1 (touching nothing) for an unsupported box size.
+ */
+export function solveBatch(base: usize, count: i32, b: i32, limit: i32): i32 {
+  if (!supportedBox(b)) return -1;
+  configure(b);
+  const solutions = solutionsAt(base, count, cells);
+  const counts = countsAt(base, count, cells);
+  const guessCounts = counts + <usize>count * 4;
+  for (let i = 0; i < count; i++) {
+    const offset = <usize>i * <usize>cells;
+    const found = countSolutions(base + offset, solutions + offset, limit);
+    store<i32>(counts + (<usize>i << 2), found);
+    store<i32>(guessCounts + (<usize>i << 2), guesses);
+  }
+  return count;
+}

@@ -1,0 +1,4 @@
+// Compile-time constants of the kernel variants, set with `asc --use NAME=value`
+// (see assembly/index.ts and the asbuild:variants script). Unset means the default variant.
+declare const PROPAGATION: i32;
+declare const CELL_ORDER: i32;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { createSolver, formatPuzzle, isValidSolution, parsePuzzle, type Grid } from "../src/index.js";
-import { WasmKernel, type KernelBuild } from "../src/wasm.js";
+import { WasmKernel, kernelVariants, variantBuild, type KernelBuild } from "../src/wasm.js";
 import { BitmaskEngine } from "../src/solvers/bitmask.js";
 import { loadFixture } from "./fixture.js";
 
@@ -158,5 +158,36 @@ describe("TS twin budget", () => {
     engine.countSolutions(hard, 2, new Uint8Array(81), stats, 2);
     expect(stats.timedOut).toBe(true);
     expect(stats.guesses).toBe(2);
+  });
+});
+
+describe("kernel variants", () => {
+  it("agree with the default kernel on every count, and on unique solutions", async () => {
+    const variants = kernelVariants();
+    expect(variants[0].name).toBe("");
+    const kernels = await Promise.all(variants.map((v) => WasmKernel.create(undefined, variantBuild(v.name))));
+    const puzzles = fixture.filter((c) => c.count !== "invalid" && !c.puzzle.startsWith("........")); // the hardest take seconds without propagation
+    const packed = new Uint8Array(puzzles.length * 81);
+    puzzles.forEach((c, i) => packed.set(parsePuzzle(c.puzzle), i * 81));
+    const [reference, ...others] = kernels.map((kernel) => kernel.solveBatch(packed, puzzles.length, 2));
+    expect(Array.from(reference.counts)).toEqual(puzzles.map((c) => c.count));
+    others.forEach((result, k) => {
+      const name = variants[k + 1].name;
+      puzzles.forEach((c, i) => {
+        expect(result.nodes![i], `${name} timed out on fixture line ${c.line}`).toBeGreaterThan(0);
+        expect(result.counts[i], `${name} on fixture line ${c.line}`).toBe(c.count);
+        if (c.count === 1) expect(formatPuzzle(result.solutions.subarray(i * 81, i * 81 + 81))).toBe(c.solution);
+      });
+    });
+  });
+
+  it("stop at the node budget and say so", async () => {
+    const kernel = await WasmKernel.create(undefined, variantBuild("none"));
+    const hard = parsePuzzle(solvable[0].puzzle);
+    const stats = { guesses: 0, timedOut: false };
+    kernel.countSolutions(hard, 2, new Uint8Array(81), stats, 50);
+    expect(stats.timedOut).toBe(true);
+    kernel.countSolutions(hard, 2, new Uint8Array(81), stats, Infinity);
+    expect(stats.timedOut).toBe(false);
   });
 });

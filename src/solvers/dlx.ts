@@ -1,0 +1,177 @@
+/**
+ * `dlx`: Knuth's Algorithm X with dancing links, on typed arrays.
+ *
+ * Exact cover matrix: 324 columns, one per constraint (`exactCoverColumns` in units.ts, plus 1
+ * for the root), and one row per (cell, digit) candidate the clues allow, a ring of 4 nodes.
+ *
+ *   node 0           root of the ring of active column headers
+ *   nodes 1–81       "cell c is filled"              1 + cell
+ *   nodes 82–162     "row r holds digit d"           82 + row * 9 + d-1
+ *   nodes 163–243    "column k holds digit d"        163 + column * 9 + d-1
+ *   nodes 244–324    "box b holds digit d"           244 + box * 9 + d-1
+ *   nodes 325…       row nodes, 4 per candidate (≤ 729 candidates)
+ *
+ *   left/right  horizontal ring (headers: active columns; rows: the candidate's 4 nodes)
+ *   up/down     vertical ring through a column header and its row nodes
+ *   columnOf    the header of a row node;  columnSize  row nodes left in a column
+ *   cellOf, digitOf   the candidate a row node stands for
+ *
+ * Columns that the clues already satisfy are left out (the matrix is built for the clues'
+ * complement). Each level chooses the column with the fewest rows (the first on ties);
+ * a guess is a chosen column with two or more rows. Recursion depth ≤ 81.
+ */
+import { CELLS, type Grid } from "../puzzle.js";
+import type { SearchStats, SolverEngine } from "../solver.js";
+import { EXACT_COVER_COLUMNS, SearchTally, candidateMasks, exactCoverColumns } from "./units.js";
+
+const ROOT = 0;
+const COLUMNS = EXACT_COVER_COLUMNS;
+const FIRST_ROW_NODE = COLUMNS + 1;
+const MAX_NODES = FIRST_ROW_NODE + 4 * CELLS * 9;
+
+/** The four header nodes of the columns that placing `digit` in `cell` covers. */
+function constraintColumns(cell: number, digit: number, out: Int32Array): void {
+  exactCoverColumns(cell, digit, out);
+  for (let i = 0; i < 4; i++) out[i] += 1;
+}
+
+/** Algorithm X over Int32Array dancing links, rebuilt in place for every puzzle. */
+export class DlxEngine implements SolverEngine {
+  private readonly left = new Int32Array(MAX_NODES);
+  private readonly right = new Int32Array(MAX_NODES);
+  private readonly up = new Int32Array(MAX_NODES);
+  private readonly down = new Int32Array(MAX_NODES);
+  private readonly columnOf = new Int32Array(MAX_NODES);
+  private readonly columnSize = new Int32Array(COLUMNS + 1);
+  private readonly cellOf = new Uint8Array(MAX_NODES);
+  private readonly digitOf = new Uint8Array(MAX_NODES);
+  private readonly satisfied = new Uint8Array(COLUMNS + 1);
+  private readonly masks = new Uint16Array(CELLS);
+  private readonly rowColumns = new Int32Array(4);
+  private nodeCount = FIRST_ROW_NODE;
+  private readonly grid = new Uint8Array(CELLS);
+  private readonly tally = new SearchTally();
+
+  /** Count the solutions of `puzzle` up to `limit` within `budget` chosen rows. */
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
+    this.grid.set(puzzle);
+    this.build(puzzle);
+    this.tally.start(limit, solution, budget);
+    this.search();
+    return this.tally.finish(stats);
+  }
+
+  /** Link the headers of the columns the clues leave open, then one row per candidate. */
+  private build(puzzle: Grid): void {
+    const { left, right, up, down, columnSize, satisfied, rowColumns } = this;
+    satisfied.fill(0);
+    for (let cell = 0; cell < CELLS; cell++) {
+      if (puzzle[cell] === 0) continue;
+      constraintColumns(cell, puzzle[cell], rowColumns);
+      for (let i = 0; i < 4; i++) satisfied[rowColumns[i]] = 1;
+    }
+    let last = ROOT;
+    for (let column = 1; column <= COLUMNS; column++) {
+      up[column] = down[column] = column;
+      columnSize[column] = 0;
+      if (satisfied[column]) continue;
+      right[last] = column;
+      left[column] = last;
+      last = column;
+    }
+    right[last] = ROOT;
+    left[ROOT] = last;
+
+    this.nodeCount = FIRST_ROW_NODE;
+    candidateMasks(puzzle, this.masks);
+    for (let cell = 0; cell < CELLS; cell++) {
+      for (let digit = 1; digit <= 9; digit++) {
+        if ((this.masks[cell] >> digit) & 1) this.addRow(cell, digit);
+      }
+    }
+  }
+
+  /** Append the 4-node row of candidate (`cell`, `digit`) at the bottom of its columns. */
+  private addRow(cell: number, digit: number): void {
+    const { left, right, up, down, columnOf, columnSize, rowColumns } = this;
+    constraintColumns(cell, digit, rowColumns);
+    const first = this.nodeCount;
+    for (let i = 0; i < 4; i++) {
+      const node = first + i, column = rowColumns[i];
+      columnOf[node] = column;
+      this.cellOf[node] = cell;
+      this.digitOf[node] = digit;
+      up[node] = up[column];
+      down[node] = column;
+      down[up[column]] = node;
+      up[column] = node;
+      columnSize[column]++;
+      left[node] = i === 0 ? first + 3 : node - 1;
+      right[node] = i === 3 ? first : node + 1;
+    }
+    this.nodeCount += 4;
+  }
+
+  /** Unlink `column` from the header ring and every row through it from the other columns. */
+  private cover(column: number): void {
+    const { left, right, up, down, columnOf, columnSize } = this;
+    right[left[column]] = right[column];
+    left[right[column]] = left[column];
+    for (let row = down[column]; row !== column; row = down[row]) {
+      for (let node = right[row]; node !== row; node = right[node]) {
+        down[up[node]] = down[node];
+        up[down[node]] = up[node];
+        columnSize[columnOf[node]]--;
+      }
+    }
+  }
+
+  /** Undo {@link cover} in exactly the reverse order. */
+  private uncover(column: number): void {
+    const { left, right, up, down, columnOf, columnSize } = this;
+    for (let row = up[column]; row !== column; row = up[row]) {
+      for (let node = left[row]; node !== row; node = left[node]) {
+        columnSize[columnOf[node]]++;
+        down[up[node]] = node;
+        up[down[node]] = node;
+      }
+    }
+    right[left[column]] = column;
+    left[right[column]] = column;
+  }
+
+  /** The open column with the fewest rows (the first on ties), or ROOT when none is open. */
+  private smallestColumn(): number {
+    const { right, columnSize } = this;
+    let best = ROOT, bestSize = 0x7fffffff;
+    for (let column = right[ROOT]; column !== ROOT; column = right[column]) {
+      if (columnSize[column] < bestSize) {
+        best = column;
+        bestSize = columnSize[column];
+        if (bestSize === 0) break;
+      }
+    }
+    return best;
+  }
+
+  private search(): void {
+    const { right, left, down, columnOf, grid, tally } = this;
+    const column = this.smallestColumn();
+    if (column === ROOT) {
+      tally.solved(grid);
+      return;
+    }
+    if (this.columnSize[column] === 0) return;
+    if (this.columnSize[column] >= 2) tally.guesses++;
+    this.cover(column);
+    for (let row = down[column]; row !== column; row = down[row]) {
+      if (!tally.placed()) break;
+      grid[this.cellOf[row]] = this.digitOf[row];
+      for (let node = right[row]; node !== row; node = right[node]) this.cover(columnOf[node]);
+      this.search();
+      for (let node = left[row]; node !== row; node = left[node]) this.uncover(columnOf[node]);
+      if (tally.stopped) break;
+    }
+    this.uncover(column);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * `mrv`: the fast Sicily 1317 solver of seed 004 (fewest candidates first).
+ *
+ *   grid[cell]                   81 bytes, 0 = empty
+ *   allowed[cell * 9 + digit-1]  1 while `digit` is still a candidate of `cell`
+ *   candidateCount[cell]         how many `allowed` flags of the cell are set
+ *   trail[0 .. trailTop)         cells whose flag was cleared, undone in reverse on backtrack
+ *
+ * Each level scans all 81 cells for the empty one with the fewest candidates (the first
+ * such in row-major order), returns at once when an empty cell has none, and tries each
+ * candidate: place it, clear that digit from the peers that still allow it, recurse, undo.
+ * Recursion depth ≤ 81. A guess is a chosen cell with two or more candidates.
+ */
+import { CELLS, type Grid } from "../puzzle.js";
+import type { SearchStats, SolverEngine } from "../solver.js";
+import { PEERS, PEER_COUNT, SearchTally, candidateMasks } from "./units.js";
+
+/** Seed 004's solver: per-cell candidate flags and counts, branch on the fewest candidates. */
+export class MrvEngine implements SolverEngine {
+  private readonly grid = new Uint8Array(CELLS);
+  private readonly allowed = new Uint8Array(CELLS * 9);
+  private readonly candidateCount = new Uint8Array(CELLS);
+  /** Every placement clears at most 20 peer flags, and at most 81 placements are stacked. */
+  private readonly trail = new Uint8Array(CELLS * PEER_COUNT);
+  private trailTop = 0;
+  private readonly masks = new Uint16Array(CELLS);
+  private readonly tally = new SearchTally();
+
+  /** Count the solutions of `puzzle` up to `limit` within `budget` placements. */
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
+    this.grid.set(puzzle);
+    candidateMasks(puzzle, this.masks);
+    for (let cell = 0; cell < CELLS; cell++) {
+      let count = 0;
+      for (let digit = 1; digit <= 9; digit++) {
+        const flag = (this.masks[cell] >> digit) & 1;
+        this.allowed[cell * 9 + digit - 1] = flag;
+        count += flag;
+      }
+      this.candidateCount[cell] = count;
+    }
+    this.trailTop = 0;
+    this.tally.start(limit, solution, budget);
+    this.search();
+    return this.tally.finish(stats);
+  }
+
+  /** The empty cell with the fewest candidates, -1 when the grid is full, -2 at a dead end. */
+  private fewestCandidatesCell(): number {
+    const { grid, candidateCount } = this;
+    let best = -1, bestCount = 10;
+    for (let cell = 0; cell < CELLS; cell++) {
+      if (grid[cell] !== 0) continue;
+      const count = candidateCount[cell];
+      if (count === 0) return -2;
+      if (count < bestCount) {
+        best = cell;
+        bestCount = count;
+      }
+    }
+    return best;
+  }
+
+  private search(): void {
+    const { grid, allowed, tally } = this;
+    const cell = this.fewestCandidatesCell();
+    if (cell === -2) return;
+    if (cell === -1) {
+      tally.solved(grid);
+      return;
+    }
+    if (this.candidateCount[cell] >= 2) tally.guesses++;
+    for (let digit = 1; digit <= 9; digit++) {
+      if (allowed[cell * 9 + digit - 1] === 0) continue;
+      if (!tally.placed()) break;
+      grid[cell] = digit;
+      const mark = this.trailTop;
+      this.eliminate(cell, digit);
+      this.search();
+      this.restore(mark, digit);
+      if (tally.stopped) break;
+    }
+    grid[cell] = 0;
+  }
+
+  /** Clear `digit` from the peers of `cell` that still allow it, recording them on the trail. */
+  private eliminate(cell: number, digit: number): void {
+    const { allowed, candidateCount, trail } = this;
+    for (let i = cell * PEER_COUNT, end = i + PEER_COUNT; i < end; i++) {
+      const peer = PEERS[i];
+      const flag = peer * 9 + digit - 1;
+      if (allowed[flag] === 0) continue;
+      allowed[flag] = 0;
+      candidateCount[peer]--;
+      trail[this.trailTop++] = peer;
+    }
+  }
+
+  /** Give `digit` back to the cells recorded on the trail above `mark`. */
+  private restore(mark: number, digit: number): void {
+    const { allowed, candidateCount, trail } = this;
+    while (this.trailTop > mark) {
+      const peer = trail[--this.trailTop];
+      allowed[peer * 9 + digit - 1] = 1;
+      candidateCount[peer]++;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * `tables`: the row/column/box table backtracker of seeds 000 and 003 (POJ 2676).
+ *
+ *   grid[cell]                      81 bytes, 0 = empty
+ *   inRow[row * 10 + digit]         1 when `digit` is already in that row
+ *   inColumn[column * 10 + digit]   same for columns
+ *   inBox[box * 10 + digit]         same for boxes (numbered row-major)
+ *
+ * The search visits cells in row-major order (`search(cell + 1)`), skips clues, and
+ * places each digit whose three table entries are clear. Recursion depth ≤ 81. A guess is
+ * counted when a second digit passes the check at the same visit of a cell.
+ */
+import { CELLS, type Grid } from "../puzzle.js";
+import type { SearchStats, SolverEngine } from "../solver.js";
+import { BOX_OF, COLUMN_OF, ROW_OF, SearchTally } from "./units.js";
+
+/** Seeds 000/003's solver: cells in row-major order, digits checked in boolean tables. */
+export class TablesEngine implements SolverEngine {
+  private readonly grid = new Uint8Array(CELLS);
+  private readonly inRow = new Uint8Array(90);
+  private readonly inColumn = new Uint8Array(90);
+  private readonly inBox = new Uint8Array(90);
+  private readonly tally = new SearchTally();
+
+  /** Count the solutions of `puzzle` up to `limit` within `budget` placements. */
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
+    this.grid.set(puzzle);
+    this.inRow.fill(0);
+    this.inColumn.fill(0);
+    this.inBox.fill(0);
+    for (let cell = 0; cell < CELLS; cell++) {
+      if (puzzle[cell] !== 0) this.mark(cell, puzzle[cell], 1);
+    }
+    this.tally.start(limit, solution, budget);
+    this.search(0);
+    return this.tally.finish(stats);
+  }
+
+  /** Set (1) or clear (0) the table entries of `digit` at `cell`. */
+  private mark(cell: number, digit: number, value: number): void {
+    this.inRow[ROW_OF[cell] * 10 + digit] = value;
+    this.inColumn[COLUMN_OF[cell] * 10 + digit] = value;
+    this.inBox[BOX_OF[cell] * 10 + digit] = value;
+  }
+
+  private search(cell: number): void {
+    const { grid, tally, inRow, inColumn, inBox } = this;
+    if (cell === CELLS) {
+      tally.solved(grid);
+      return;
+    }
+    if (grid[cell] !== 0) {
+      this.search(cell + 1);
+      return;
+    }
+    const row = ROW_OF[cell] * 10, column = COLUMN_OF[cell] * 10, box = BOX_OF[cell] * 10;
+    let fitting = 0;
+    for (let digit = 1; digit <= 9; digit++) {
+      if (inRow[row + digit] | inColumn[column + digit] | inBox[box + digit]) continue;
+      if (++fitting === 2) tally.guesses++;
+      if (!tally.placed()) break;
+      grid[cell] = digit;
+      this.mark(cell, digit, 1);
+      this.search(cell + 1);
+      this.mark(cell, digit, 0);
+      if (tally.stopped) break;
+    }
+    grid[cell] = 0;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Tables and bookkeeping shared by the pure-TypeScript baselines.
+ *
+ *   ROW_OF[cell], COLUMN_OF[cell], BOX_OF[cell]   0–8, from the cell's units in puzzle.ts
+ *   PEERS[cell * 20 + i]                          the 20 peers of a cell, row peers first
+ *   candidate mask                                bit d (1 << d) set when digit d is still free
+ *   exact-cover column                            0–80 cell, 81–161 row-digit, 162–242 column-digit,
+ *                                                 243–323 box-digit (the Sudoku as exact cover)
+ *
+ * A *node* is one digit placement tried by a search; a budget caps the nodes of one search.
+ * {@link SearchTally} counts solutions up to the limit and nodes against the budget, so that
+ * every baseline stops, reports and copies its first solution the same way.
+ */
+import { CELLS, type Grid, SIZE, UNITS } from "../puzzle.js";
+import type { SearchStats } from "../solver.js";
+
+/** Peers per cell: 8 in the row, 8 in the column, 4 more in the box. */
+export const PEER_COUNT = 20;
+
+/** Unit index tables built from `UNITS` (rows 0–8, columns 9–17, boxes 18–26). */
+function unitIndexOf(firstUnit: number): Uint8Array {
+  const table = new Uint8Array(CELLS);
+  for (let index = 0; index < SIZE; index++) {
+    for (const cell of UNITS[firstUnit + index]) table[cell] = index;
+  }
+  return table;
+}
+
+/** The row (0–8) of each cell. */
+export const ROW_OF = unitIndexOf(0);
+/** The column (0–8) of each cell. */
+export const COLUMN_OF = unitIndexOf(SIZE);
+/** The box (0–8) of each cell, boxes numbered row-major. */
+export const BOX_OF = unitIndexOf(2 * SIZE);
+
+/** `PEERS[cell * PEER_COUNT + i]`: the peers of each cell (row, then column, then the rest of the box). */
+export const PEERS: Uint8Array = (() => {
+  const peers = new Uint8Array(CELLS * PEER_COUNT);
+  for (let cell = 0; cell < CELLS; cell++) {
+    const units = [UNITS[ROW_OF[cell]], UNITS[SIZE + COLUMN_OF[cell]], UNITS[2 * SIZE + BOX_OF[cell]]];
+    const seen = new Set<number>([cell]);
+    let next = cell * PEER_COUNT;
+    for (const unit of units) {
+      for (const peer of unit) {
+        if (!seen.has(peer)) {
+          seen.add(peer);
+          peers[next++] = peer;
+        }
+      }
+    }
+  }
+  return peers;
+})();
+
+/** Exact-cover columns: 0–80 "cell filled", then row-digit, column-digit and box-digit, 81 each. */
+export const EXACT_COVER_COLUMNS = 4 * CELLS;
+
+/** Write the 4 exact-cover columns (0-based, ascending) that placing `digit` in `cell` satisfies. */
+export function exactCoverColumns(cell: number, digit: number, out: { [index: number]: number }): void {
+  out[0] = cell;
+  out[1] = CELLS + ROW_OF[cell] * SIZE + digit - 1;
+  out[2] = 2 * CELLS + COLUMN_OF[cell] * SIZE + digit - 1;
+  out[3] = 3 * CELLS + BOX_OF[cell] * SIZE + digit - 1;
+}
+
+/** Digit masks used by the clues of each unit; scratch for {@link candidateMasks}. */
+const usedInUnit = new Uint16Array(3 * SIZE);
+
+/**
+ * Fill `masks` with each cell's candidates given the clues only: bit d set when digit d
+ * appears in none of the cell's units; 0 for clue cells.
+ */
+export function candidateMasks(puzzle: Grid, masks: Uint16Array): void {
+  usedInUnit.fill(0);
+  for (let cell = 0; cell < CELLS; cell++) {
+    const bit = (1 << puzzle[cell]) & ~1;
+    usedInUnit[ROW_OF[cell]] |= bit;
+    usedInUnit[SIZE + COLUMN_OF[cell]] |= bit;
+    usedInUnit[2 * SIZE + BOX_OF[cell]] |= bit;
+  }
+  for (let cell = 0; cell < CELLS; cell++) {
+    const used = usedInUnit[ROW_OF[cell]] | usedInUnit[SIZE + COLUMN_OF[cell]] | usedInUnit[2 * SIZE + BOX_OF[cell]];
+    masks[cell] = puzzle[cell] === 0 ? 0x3fe & ~used : 0;
+  }
+}
+
+/** True when `digit` is in none of the row, column and box of `cell`, checked by scanning the grid. */
+export function fitsByScanning(grid: Grid, cell: number, digit: number): boolean {
+  const rowStart = ROW_OF[cell] * SIZE;
+  const column = COLUMN_OF[cell];
+  for (let i = 0; i < SIZE; i++) {
+    if (grid[rowStart + i] === digit || grid[i * SIZE + column] === digit) return false;
+  }
+  const boxStart = (ROW_OF[cell] - (ROW_OF[cell] % 3)) * SIZE + column - (column % 3);
+  for (let r = 0; r < 3; r++) {
+    const start = boxStart + r * SIZE;
+    if (grid[start] === digit || grid[start + 1] === digit || grid[start + 2] === digit) return false;
+  }
+  return true;
+}
+
+/**
+ * Counts solutions up to a limit and nodes against a budget for one search at a time.
+ * A search calls {@link placed} before each placement and {@link solved} on each complete
+ * grid, and unwinds as soon as {@link stopped} is true.
+ */
+export class SearchTally {
+  /** Solutions found so far. */
+  count = 0;
+  /** Branch points taken (each baseline says what it counts). */
+  guesses = 0;
+  /** Digit placements tried. */
+  nodes = 0;
+  /** True once the limit is reached or the budget is spent: the search must unwind. */
+  stopped = false;
+  /** True when the budget was spent before the limit was reached. */
+  timedOut = false;
+  private limit = 1;
+  private budget = Infinity;
+  private solution: Grid = new Uint8Array(CELLS);
+
+  /** Reset for a new search that writes its first solution into `solution`. */
+  start(limit: number, solution: Grid, budget: number): void {
+    this.count = 0;
+    this.guesses = 0;
+    this.nodes = 0;
+    this.stopped = false;
+    this.timedOut = false;
+    this.limit = limit;
+    this.budget = budget;
+    this.solution = solution;
+  }
+
+  /** Count one placement; false (and the search stops as timed out) when it exceeds the budget. */
+  placed(): boolean {
+    if (++this.nodes <= this.budget) return true;
+    this.stopped = true;
+    this.timedOut = true;
+    return false;
+  }
+
+  /** Count a complete grid; the first one is copied into the caller's solution buffer. */
+  solved(grid: Grid): void {
+    if (this.count === 0) this.solution.set(grid);
+    if (++this.count >= this.limit) this.stopped = true;
+  }
+
+  /** Write the stats of the finished search and return its count. */
+  finish(stats: SearchStats): number {
+    stats.guesses = this.guesses;
+    stats.timedOut = this.timedOut;
+    return this.count;
+  }
+}

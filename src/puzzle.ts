@@ -49,10 +49,10 @@ export function parsePuzzle(text: string, empties: string = ONE_LINE_EMPTY): Gri
   }
   const grid = new Uint8Array(CELLS);
   for (let cell = 0; cell < CELLS; cell++) {
-    const ch = line[cell];
-    if (ch >= "1" && ch <= "9") grid[cell] = ch.charCodeAt(0) - 48;
-    else if (!empties.includes(ch)) {
-      throw new PuzzleError("character", `${describeCell(cell)} contains invalid character '${ch}'`, cell);
+    const code = line.charCodeAt(cell);
+    if (code >= 49 && code <= 57) grid[cell] = code - 48;
+    else if (!empties.includes(line[cell])) {
+      throw new PuzzleError("character", `${describeCell(cell)} contains invalid character '${line[cell]}'`, cell);
     }
   }
   checkClues(grid);
@@ -101,9 +101,30 @@ export function findConflict(grid: Grid): Conflict | null {
   return null;
 }
 
+/** Digits seen so far in each row, column and box: scratch for {@link hasConflict}. */
+const seenInUnit = new Uint16Array(3 * SIZE);
+
+/** True when a clue is repeated in a unit: a quick bitmask pass, without the details. */
+function hasConflict(grid: Grid): boolean {
+  seenInUnit.fill(0);
+  for (let cell = 0; cell < CELLS; cell++) {
+    const digit = grid[cell];
+    if (digit < 1 || digit > SIZE) continue;
+    const bit = 1 << digit;
+    const row = (cell / SIZE) | 0;
+    const column = cell % SIZE;
+    const box = ((row / 3) | 0) * 3 + ((column / 3) | 0);
+    if ((seenInUnit[row] | seenInUnit[SIZE + column] | seenInUnit[2 * SIZE + box]) & bit) return true;
+    seenInUnit[row] |= bit;
+    seenInUnit[SIZE + column] |= bit;
+    seenInUnit[2 * SIZE + box] |= bit;
+  }
+  return false;
+}
+
 /** Throws a "conflict" {@link PuzzleError} when a clue is repeated in a unit. */
 export function checkClues(grid: Grid): void {
-  const conflict = findConflict(grid);
+  const conflict = hasConflict(grid) ? findConflict(grid) : null;
   if (conflict) {
     const { unit, index, digit, cells } = conflict;
     throw new PuzzleError(

@@ -76,7 +76,8 @@ export function invalidRecord(error: string): SolveRecord {
   return { status: "invalid", count: 0, solution: null, guesses: null, error };
 }
 
-function checkLimit(limit: number): number {
+/** `limit` when it is a whole number from 1 to 2^31-1; a RangeError otherwise. */
+export function checkLimit(limit: number): number {
   if (!Number.isInteger(limit) || limit < 1 || limit > 0x7fffffff) {
     throw new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${limit}`);
   }

@@ -1,0 +1,127 @@
+/**
+ * The streaming core of `solve`: inputs → lines → records → batches → solver → output.
+ *
+ *   read a chunk ─► RecordReader ─► BatchBuilder ─► solver.solve(batch) ─┐  (≤ maxInFlight)
+ *        ▲                                                               ▼
+ *        └──── waits while maxInFlight batches are out ◄── OrderedOutput: oldest first,
+ *                                                           waits for the stream's 'drain'
+ *
+ * Memory stays constant: at most `maxInFlight` batches are out, and no chunk is read
+ * while the oldest batch waits to be written. Output follows input order exactly,
+ * whatever order the workers finish in.
+ */
+import { once } from "node:events";
+import type { Readable, Writable } from "node:stream";
+import { readLineChunks } from "../formats/lines.js";
+import { RecordReader } from "../formats/input/reader.js";
+import type { InputFormatName } from "../formats/input/format.js";
+import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
+import { SHAPE_9 } from "../formats/record.js";
+import { type BatchOutcome, BatchBuilder } from "../pool/batch.js";
+import type { BatchSolver } from "../pool/pool.js";
+
+/** One input of a run. */
+export interface SolveInput {
+  /** The name records and errors carry (the path, or `<stdin>`). */
+  name: string;
+  open(): Readable;
+}
+
+/** How records are read, solved and written. */
+export interface StreamSettings {
+  input: InputFormatName;
+  output: OutputFormatName;
+  limit: number;
+  /** Records per batch. */
+  batchSize: number;
+  /** Batches out at once (sent but not yet written). */
+  maxInFlight: number;
+}
+
+/** What a run found. */
+export interface StreamTotals {
+  /** Records per status (see TALLY_STATUSES). */
+  tally: number[];
+  /** The first error messages, at most {@link MAX_REPORTED_ERRORS}. */
+  errors: string[];
+}
+
+/** Error messages kept for the summary. */
+export const MAX_REPORTED_ERRORS = 10;
+
+/** Called after each batch is written: records written so far, input bytes read by then. */
+export type ProgressListener = (done: number, bytesRead: number) => void;
+
+interface PendingBatch {
+  outcome: Promise<BatchOutcome>;
+  bytesRead: number;
+}
+
+/** Writes batch outcomes in submission order, at most `maxInFlight` outstanding. */
+class OrderedOutput {
+  private readonly pending: PendingBatch[] = [];
+  private done = 0;
+  readonly totals: StreamTotals = { tally: [0, 0, 0, 0], errors: [] };
+
+  constructor(
+    private readonly out: Writable,
+    private readonly maxInFlight: number,
+    private readonly onProgress: ProgressListener,
+  ) {}
+
+  /** Queues a batch; waits while too many are outstanding. */
+  async submit(outcome: Promise<BatchOutcome>, bytesRead: number): Promise<void> {
+    outcome.catch(() => {}); // awaited in order below; this only keeps an early failure from being "unhandled"
+    this.pending.push({ outcome, bytesRead });
+    while (this.pending.length >= this.maxInFlight) await this.writeOldest();
+  }
+
+  /** Writes every outstanding batch. */
+  async finish(): Promise<void> {
+    while (this.pending.length > 0) await this.writeOldest();
+  }
+
+  async write(text: string): Promise<void> {
+    if (text.length > 0 && !this.out.write(text)) await once(this.out, "drain");
+  }
+
+  private async writeOldest(): Promise<void> {
+    const { outcome, bytesRead } = this.pending.shift()!;
+    const batch = await outcome;
+    await this.write(batch.text);
+    batch.tally.forEach((n, i) => (this.totals.tally[i] += n));
+    this.done += batch.tally.reduce((sum, n) => sum + n, 0);
+    for (const error of batch.errors) if (this.totals.errors.length < MAX_REPORTED_ERRORS) this.totals.errors.push(error);
+    this.onProgress(this.done, bytesRead);
+  }
+}
+
+/** Solves every record of `inputs` in order and writes one output record each to `out`. */
+export async function solveStreams(
+  inputs: readonly SolveInput[],
+  out: Writable,
+  solver: BatchSolver,
+  settings: StreamSettings,
+  onProgress: ProgressListener = () => {},
+): Promise<StreamTotals> {
+  const output = new OrderedOutput(out, settings.maxInFlight, onProgress);
+  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output);
+  let bytesBefore = 0;
+  await output.write(outputFormats[settings.output].header);
+  for (const input of inputs) {
+    batches.startFile(input.name);
+    const reader = new RecordReader((line, text, error) => batches.add(line, text, error), settings.input, SHAPE_9);
+    let bytesRead = bytesBefore;
+    for await (const chunk of readLineChunks(input.open())) {
+      reader.readLines(chunk.lines);
+      bytesRead = bytesBefore + chunk.bytesRead;
+      for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
+    }
+    reader.end();
+    batches.seal();
+    for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
+    bytesBefore = bytesRead;
+  }
+  await output.finish();
+  return output.totals;
+}

@@ -1,0 +1,177 @@
+/**
+ * `sudoku-wasm solve [FILE...]`: the streaming bulk solver, and the classic judge formats.
+ *
+ * Streaming: records in any supported format (detected per record) from the files or
+ * standard input (`-`), solved in batches by a pool of worker threads, written in input
+ * order in the `--out` format, in constant memory. `--threads 0` solves on the main thread.
+ * Judge mode (`--format NAME`): reads the whole input and writes exactly the judge's
+ * expected output. The options table below makes both the help text and the defaults.
+ */
+import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { once } from "node:events";
+import { finished } from "node:stream/promises";
+import type { Writable } from "node:stream";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
+import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/index.js";
+import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats, solveJudge } from "../formats/judge.js";
+import { EXACT_COUNT_LIMIT } from "../formats/record.js";
+import { createSolver } from "../index.js";
+import { DEFAULT_LIMIT } from "../solver.js";
+import { openBatchSolver } from "../pool/pool.js";
+import { type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
+import { TALLY_STATUSES } from "../pool/batch.js";
+import { ProgressDisplay, summaryLine } from "./progress.js";
+
+/** Parsed flags of the solve command. */
+export interface SolveFlags {
+  output?: string;
+  in: InputFormatName;
+  out: OutputFormatName;
+  format?: JudgeFormatName;
+  limit: number;
+  count?: boolean;
+  threads: number;
+  batch: number;
+  inFlight?: number;
+  progress?: boolean;
+}
+
+/** A commander parser for whole numbers from `min` to `max`. */
+function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (!/^\s*\d+\s*$/.test(text) || value < min || value > max) {
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}, got '${text}'`);
+    }
+    return value;
+  };
+}
+
+interface OptionRow {
+  flags: string;
+  description: string;
+  default?: unknown;
+  choices?: readonly string[];
+  parse?: (text: string) => unknown;
+  conflicts?: string;
+}
+
+/** The options of `solve`: one row each, the source of the help text and the defaults. */
+const SOLVE_OPTIONS: readonly OptionRow[] = [
+  { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
+  { flags: "--in <format>", description: "input format; auto detects it per record (line, grid, csv, colon = puzzle:count[:solution])", default: "auto", choices: INPUT_FORMATS },
+  { flags: "--out <format>", description: "output format: line (solution, or the status word), grid, jsonl, csv", default: "line", choices: OUTPUT_FORMATS },
+  { flags: "--format <judge>", description: "a classic judge problem: read all input, write exactly its expected output", choices: JUDGE_FORMATS },
+  { flags: "--limit <n>", description: "stop counting at N solutions (2 flags every puzzle with several)", default: DEFAULT_LIMIT, parse: wholeNumber(1, 0x7fffffff) },
+  { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT})`, conflicts: "limit" },
+  { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread", default: availableParallelism(), parse: wholeNumber(0, 256) },
+  { flags: "--batch <n>", description: "puzzles per batch sent to a worker", default: 4096, parse: wholeNumber(1, 1 << 20) },
+  { flags: "--in-flight <n>", description: "batches out at once (default: 2 per thread, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
+  { flags: "--progress", description: "show progress on stderr (default: when stderr is a terminal)" },
+  { flags: "--no-progress", description: "never show progress" },
+];
+
+/** Builds a commander Option from a table row. */
+function toOption(row: OptionRow): Option {
+  const option = new Option(row.flags, row.description);
+  if (row.default !== undefined) option.default(row.default);
+  if (row.choices) option.choices(row.choices);
+  if (row.parse) option.argParser(row.parse);
+  if (row.conflicts) option.conflicts(row.conflicts);
+  return option;
+}
+
+/** The `solve` subcommand. */
+export function solveCommand(): Command {
+  const command = new Command("solve")
+    .description("solve puzzles from files or standard input, streaming, on every core")
+    .argument("[files...]", "input files; - or none for standard input")
+    .action(async (files: string[], flags: SolveFlags) => runSolve(files, flags));
+  for (const row of SOLVE_OPTIONS) command.addOption(toOption(row));
+  return command;
+}
+
+/** The inputs named on the command line (standard input for none or `-`); missing files fail early. */
+function openInputs(files: readonly string[]): SolveInput[] {
+  const names = files.length === 0 ? ["-"] : files;
+  return names.map((name) => {
+    if (name === "-") return { name: "<stdin>", open: () => process.stdin };
+    if (!existsSync(name)) throw new InvalidArgumentError(`cannot read '${name}': no such file`);
+    return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }) };
+  });
+}
+
+/** The total size of the input files, or null when standard input is among them. */
+function inputBytes(files: readonly string[]): number | null {
+  if (files.length === 0 || files.includes("-")) return null;
+  return files.reduce((sum, file) => sum + statSync(file).size, 0);
+}
+
+/** Standard output, or the `-o` file once it is open (a bad path fails here, before any work). */
+async function openOutput(path: string | undefined): Promise<Writable> {
+  if (path === undefined) return process.stdout;
+  const stream = createWriteStream(path);
+  await once(stream, "open");
+  return stream;
+}
+
+/** Closes the output (not standard output) and waits until it is flushed. */
+async function closeOutput(out: Writable): Promise<void> {
+  if (out === process.stdout) return;
+  out.end();
+  await finished(out);
+}
+
+/** Runs `solve` with parsed flags. */
+export async function runSolve(files: string[], flags: SolveFlags): Promise<void> {
+  if (flags.format) return runJudge(files, flags.format, flags.output);
+  const inputs = openInputs(files);
+  const out = await openOutput(flags.output);
+  const started = performance.now();
+  const solver = await openBatchSolver(flags.threads);
+  const showProgress = flags.progress ?? process.stderr.isTTY === true;
+  const progress = showProgress ? new ProgressDisplay(inputBytes(files)) : null;
+  try {
+    const totals = await solveStreams(
+      inputs,
+      out,
+      solver,
+      {
+        input: flags.in,
+        output: flags.out,
+        limit: flags.count ? EXACT_COUNT_LIMIT : flags.limit,
+        batchSize: flags.batch,
+        maxInFlight: flags.inFlight ?? Math.max(1, 2 * flags.threads),
+      },
+      (done, bytes) => progress?.update(done, bytes),
+    );
+    await closeOutput(out);
+    progress?.stop();
+    process.stderr.write(errorLines(totals));
+    process.stderr.write(summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads) + "\n");
+  } finally {
+    progress?.stop();
+    await solver.close();
+  }
+}
+
+/** The first error messages of a run, and how many more there were. */
+function errorLines(totals: StreamTotals): string {
+  const invalid = totals.tally[TALLY_STATUSES.indexOf("invalid")];
+  const more = invalid - totals.errors.length;
+  const lines = totals.errors.map((error) => `invalid: ${error}\n`);
+  if (more > 0) lines.push(`… and ${more.toLocaleString("en-US")} more invalid records (--out jsonl gives every reason)\n`);
+  return lines.join("");
+}
+
+/** Judge mode: the whole input (files or standard input) in, the judge's exact output out. */
+async function runJudge(files: string[], name: JudgeFormatName, output: string | undefined): Promise<void> {
+  const judge = judgeFormats[name];
+  const text = files.length === 0 || (files.length === 1 && files[0] === "-") ? readFileSync(0, "utf8") : files.map((file) => readFileSync(file, "utf8")).join("");
+  const result = solveJudge(judge, text, await createSolver());
+  const out = await openOutput(output);
+  out.write(result);
+  await closeOutput(out);
+}

@@ -1,0 +1,212 @@
+/**
+ * Classic online-judge Sudoku problems: each is a reader (the whole input text → grids)
+ * and a writer (results → the exact expected output). Input errors throw a
+ * {@link PuzzleError} whose message names the line, the cell and the reason.
+ *
+ *   name        input                                         output per puzzle
+ *   leetcode37  JSON 9×9 array of "1"–"9" / "."                the same JSON shape, solved
+ *   hdu1426     9 lines of 9 tokens (`?` empty), blank-separated  9 lines "d d … d", blank between
+ *   poj2676     T, then 9 lines of 9 digits (`0` empty)        9 lines of 9 digits
+ *   poj2918     n, then 9 lines of 9 digits, blank lines ok    "Scenario #i:", 9 lines, blank line
+ *   poj3074     81-character lines (`.` empty) until `end`     one 81-digit line
+ *   sicily1317  N, then 9 lines of 9 characters (`_` empty)    "Puzzle i solution is" + 9 lines,
+ *                                                              "Puzzle i has no solution" or
+ *                                                              "Puzzle i has K solutions"; blank between
+ *
+ * These problems promise solvable puzzles; should one have none, the writers print
+ * `no solution` where its grid would go (sicily1317 has its own wording). With several
+ * solutions they print the first one found (sicily1317 prints the exact count).
+ */
+import { type Grid, PuzzleError, SIZE, parsePuzzle } from "../puzzle.js";
+import type { SolveRecord, Solver } from "../solver.js";
+import { rowCells } from "./input/grid.js";
+import { splitLines } from "./lines.js";
+import { EXACT_COUNT_LIMIT } from "./record.js";
+
+/** Judge names for `--format`. */
+export const JUDGE_FORMATS = ["leetcode37", "hdu1426", "poj2676", "poj2918", "poj3074", "sicily1317"] as const;
+export type JudgeFormatName = (typeof JUDGE_FORMATS)[number];
+
+/** One judge problem's reader and writer. */
+export interface JudgeFormat {
+  readonly name: JudgeFormatName;
+  /** Solutions to look for: 1 to find one, {@link EXACT_COUNT_LIMIT} to count them. */
+  readonly limit: number;
+  /** The puzzles of the whole input, in order. */
+  read(text: string): Grid[];
+  /** The whole expected output for the results, in input order. */
+  write(results: readonly SolveRecord[]): string;
+}
+
+const NO_SOLUTION = "no solution";
+
+/** The 9 rows of a solution, each row's digits joined by `separator`. */
+function solutionRows(solution: string, separator = ""): string[] {
+  const rows: string[] = [];
+  for (let row = 0; row < SIZE; row++) rows.push(solution.slice(row * SIZE, (row + 1) * SIZE).split("").join(separator));
+  return rows;
+}
+
+/** The solution's rows as lines, or the `no solution` line. */
+function solutionBlock(result: SolveRecord, separator = ""): string {
+  return result.solution === null ? NO_SOLUTION + "\n" : solutionRows(result.solution, separator).join("\n") + "\n";
+}
+
+/** A PuzzleError from parsing, restated with the 1-based input line of the cell's row. */
+function placedError(error: unknown, rowLines: readonly number[]): never {
+  if (!(error instanceof PuzzleError)) throw error;
+  const line = rowLines[error.cell >= 0 ? Math.floor(error.cell / SIZE) : 0];
+  throw new PuzzleError(error.reason, `line ${line}: ${error.message}`, error.cell);
+}
+
+/** Reads 9 non-blank lines from `lines[at]` on as one grid; returns it and the index after it. */
+function readGridRows(lines: readonly string[], at: number, empties: string): { grid: Grid; next: number } {
+  const rows: string[] = [];
+  const rowLines: number[] = [];
+  let next = at;
+  while (rows.length < SIZE && next < lines.length) {
+    const cells = rowCells(lines[next++]);
+    if (cells.length === 0) continue;
+    if (cells.length !== SIZE) {
+      throw new PuzzleError("length", `line ${next}: expected a row of ${SIZE} cells, got ${cells.length}`);
+    }
+    rows.push(cells);
+    rowLines.push(next);
+  }
+  if (rows.length < SIZE) throw new PuzzleError("length", `line ${next}: the input ends inside a grid (${rows.length} of ${SIZE} rows)`);
+  try {
+    return { grid: parsePuzzle(rows.join(""), empties), next };
+  } catch (error) {
+    placedError(error, rowLines);
+  }
+}
+
+/** Reads grids until the input ends (blank lines between them are skipped). */
+function readAllGrids(lines: readonly string[], at: number, empties: string): Grid[] {
+  const grids: Grid[] = [];
+  for (let next = skipBlank(lines, at); next < lines.length; next = skipBlank(lines, next)) {
+    const read = readGridRows(lines, next, empties);
+    grids.push(read.grid);
+    next = read.next;
+  }
+  return grids;
+}
+
+/** Reads a count line, then that many grids; anything but blank lines after them is an error. */
+function readCountedGrids(text: string, empties: string): Grid[] {
+  const lines = splitLines(text);
+  const first = skipBlank(lines, 0);
+  const count = Number(lines[first]?.trim());
+  if (!Number.isInteger(count) || count < 0) {
+    throw new PuzzleError("length", `line ${first + 1}: expected the number of puzzles, got '${lines[first]?.trim() ?? ""}'`);
+  }
+  const grids: Grid[] = [];
+  let next = first + 1;
+  while (grids.length < count) {
+    const read = readGridRows(lines, next, empties);
+    grids.push(read.grid);
+    next = read.next;
+  }
+  const extra = skipBlank(lines, next);
+  if (extra < lines.length) throw new PuzzleError("length", `line ${extra + 1}: more input after the ${count} puzzles`);
+  return grids;
+}
+
+function skipBlank(lines: readonly string[], at: number): number {
+  while (at < lines.length && lines[at].trim() === "") at++;
+  return at;
+}
+
+/** The JSON value of `text`, or a PuzzleError that says why it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new PuzzleError("character", `line 1: not a JSON board (${(error as Error).message})`);
+  }
+}
+
+const leetcode37: JudgeFormat = {
+  name: "leetcode37",
+  limit: 1,
+  read(text) {
+    const board = parseJson(text);
+    const valid = Array.isArray(board) && board.length === SIZE && board.every((row) => Array.isArray(row) && row.length === SIZE);
+    if (!valid) throw new PuzzleError("length", `line 1: expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
+    const cells = (board as unknown[][]).flat().map((cell, i) => {
+      if (typeof cell !== "string" || cell.length !== 1) {
+        throw new PuzzleError("character", `line 1: board[${Math.floor(i / SIZE)}][${i % SIZE}] is ${JSON.stringify(cell)}, expected one character`, i);
+      }
+      return cell;
+    });
+    try {
+      return [parsePuzzle(cells.join(""), ".")];
+    } catch (error) {
+      placedError(error, Array(SIZE).fill(1));
+    }
+  },
+  write: (results) =>
+    results.map((result) => (result.solution === null ? JSON.stringify(NO_SOLUTION) : JSON.stringify(solutionRows(result.solution).map((row) => row.split(""))))).join("\n") + "\n",
+};
+
+const hdu1426: JudgeFormat = {
+  name: "hdu1426",
+  limit: 1,
+  read: (text) => readAllGrids(splitLines(text), 0, "?"),
+  write: (results) => results.map((result) => solutionBlock(result, " ")).join("\n"),
+};
+
+const poj2676: JudgeFormat = {
+  name: "poj2676",
+  limit: 1,
+  read: (text) => readCountedGrids(text, "0"),
+  write: (results) => results.map((result) => solutionBlock(result)).join(""),
+};
+
+const poj2918: JudgeFormat = {
+  name: "poj2918",
+  limit: 1,
+  read: (text) => readCountedGrids(text, "0"),
+  write: (results) => results.map((result, i) => `Scenario #${i + 1}:\n${solutionBlock(result)}\n`).join(""),
+};
+
+const poj3074: JudgeFormat = {
+  name: "poj3074",
+  limit: 1,
+  read(text) {
+    const grids: Grid[] = [];
+    for (const [i, raw] of splitLines(text).entries()) {
+      const line = raw.trim();
+      if (line === "end") break;
+      if (line === "") continue;
+      try {
+        grids.push(parsePuzzle(line, "."));
+      } catch (error) {
+        placedError(error, Array(SIZE).fill(i + 1));
+      }
+    }
+    return grids;
+  },
+  write: (results) => results.map((result) => (result.solution ?? NO_SOLUTION) + "\n").join(""),
+};
+
+const sicily1317: JudgeFormat = {
+  name: "sicily1317",
+  limit: EXACT_COUNT_LIMIT,
+  read: (text) => readCountedGrids(text, "_"),
+  write: (results) =>
+    results
+      .map((result, i) => {
+        if (result.count === 1) return `Puzzle ${i + 1} solution is\n${solutionBlock(result)}`;
+        return result.count === 0 ? `Puzzle ${i + 1} has no solution\n` : `Puzzle ${i + 1} has ${result.count} solutions\n`;
+      })
+      .join("\n"),
+};
+
+/** Every judge format, by its `--format` name. */
+export const judgeFormats: Readonly<Record<JudgeFormatName, JudgeFormat>> = { leetcode37, hdu1426, poj2676, poj2918, poj3074, sicily1317 };
+
+/** The judge's whole expected output for the whole input `text`, solved by `solver` in one batch. */
+export function solveJudge(judge: JudgeFormat, text: string, solver: Solver): string {
+  return judge.write(solver.solveMany(judge.read(text), { limit: judge.limit }));
+}

@@ -1,0 +1,20 @@
+/**
+ * `grid` output: the solution as N lines of N digits, then a blank line; a record without
+ * exactly one solution prints its status word (and, for `invalid`, the reason) on one line
+ * followed by the blank line.
+ */
+import type { OutputFormat } from "./format.js";
+
+/** The `grid` writer. */
+export const gridOutput: OutputFormat = {
+  name: "grid",
+  header: "",
+  format(record, result) {
+    if (result.status !== "solved") return `${result.status}${result.error ? ": " + result.error : ""}\n\n`;
+    const solution = result.solution!;
+    const size = Math.round(Math.sqrt(solution.length));
+    let text = "";
+    for (let row = 0; row < size; row++) text += solution.slice(row * size, (row + 1) * size) + "\n";
+    return text + "\n";
+  },
+};

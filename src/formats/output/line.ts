@@ -1,0 +1,13 @@
+/**
+ * `line` output: one line per record, the N² digits of the solution when the puzzle has
+ * exactly one, or else the status word alone: `unsolvable`, `multiple` or `invalid`.
+ * (With `--limit 1` a found solution is printed without proof that it is unique.)
+ */
+import type { OutputFormat } from "./format.js";
+
+/** The `line` writer. */
+export const lineOutput: OutputFormat = {
+  name: "line",
+  header: "",
+  format: (_record, result) => (result.status === "solved" ? result.solution! : result.status) + "\n",
+};

@@ -1,0 +1,126 @@
+/**
+ * `sudoku-wasm solve` end to end: spawns bin/sudoku-wasm.mjs, which runs dist/ (built by
+ * `npm run build`, which `pretest` runs) with the WASM kernel in build/.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadFixture } from "./fixture.js";
+
+const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), "sudoku-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI; returns its exit status, standard output and standard error. */
+function cli(args: string[], input?: string) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { input, encoding: "utf8", maxBuffer: 1 << 28 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const fixture = loadFixture();
+const unique = fixture.filter((c) => c.count === 1 && c.puzzle.includes("."));
+const multiple = fixture.find((c) => c.count === 2)!;
+const unsolvable = fixture.find((c) => c.count === 0)!;
+const rows = (grid: string) => Array.from({ length: 9 }, (_, r) => grid.slice(r * 9, r * 9 + 9));
+
+/** One of each status, in several formats, with comments and blank lines between. */
+const MIXED = [
+  "# a mixed corpus",
+  unique[0].puzzle, // line 2: solved
+  unique[1].puzzle.replace(".", "z"), // line 3: invalid character
+  "",
+  `${unsolvable.puzzle}:0`, // line 5: unsolvable
+  ...rows(unique[2].puzzle.replaceAll(".", "0")), // lines 6-14: a grid, solved
+  multiple.puzzle, // line 15: multiple
+  "55" + unique[0].puzzle.slice(2), // line 16: a repeated clue
+  "",
+].join("\n");
+
+describe("solve", () => {
+  const mixed = file("mixed.txt", MIXED);
+
+  it("writes one jsonl record per input record, in order, with every field", () => {
+    const { status, stdout, stderr } = cli(["solve", "--out", "jsonl", "--no-progress", mixed]);
+    expect(status).toBe(0);
+    const records = stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(records.map((r) => [r.index, r.line, r.status, r.count])).toEqual([
+      [0, 2, "solved", 1],
+      [1, 3, "invalid", 0],
+      [2, 5, "unsolvable", 0],
+      [3, 6, "solved", 1],
+      [4, 15, "multiple", 2],
+      [5, 16, "invalid", 0],
+    ]);
+    expect(records[0]).toMatchObject({ file: mixed, puzzle: unique[0].puzzle, solution: unique[0].solution, error: null });
+    expect(typeof records[0].guesses).toBe("number");
+    expect(records[1]).toMatchObject({ solution: null, guesses: null });
+    expect(records[1].error).toMatch(new RegExp(`^${mixed}:3: cell \\d+ \\(row \\d, column \\d\\) contains invalid character 'z'$`));
+    expect(records[3].solution).toBe(unique[2].solution);
+    expect(records[5].error).toBe(`${mixed}:16: cell 2 (row 1, column 2): digit 5 is repeated in row 1 (also at cell 1 (row 1, column 1))`);
+    expect(stderr).toContain("6 puzzles: 2 solved, 1 unsolvable, 1 multiple, 2 invalid");
+  });
+
+  it("line output: the solution or the status word, one line per record", () => {
+    const { stdout } = cli(["solve", "--no-progress", mixed]);
+    expect(stdout).toBe([unique[0].solution, "invalid", "unsolvable", unique[2].solution, "multiple", "invalid", ""].join("\n"));
+  });
+
+  it("csv output: a header and one row per record", () => {
+    const lines = cli(["solve", "--out", "csv", mixed]).stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("index,file,line,puzzle,status,solution,count,guesses,error");
+    expect(lines).toHaveLength(7);
+    expect(lines[5].split(",").slice(0, 7)).toEqual(["4", mixed, "15", multiple.puzzle, "multiple", expect.stringMatching(/^\d{81}$/), "2"]);
+  });
+
+  it("gives the same bytes with 2 threads, 1 thread and the main thread, over thousands of records and many batches", () => {
+    const lines = MIXED.split("\n");
+    const big = file("big.txt", Array.from({ length: 200 }, () => lines.join("\n")).join("\n")); // 1,200 records
+    const run = (threads: string) => cli(["solve", "--out", "jsonl", "--batch", "97", "--threads", threads, big, mixed, big]);
+    const two = run("2");
+    expect(two.status).toBe(0);
+    expect(two.stdout.split("\n")).toHaveLength(2 * 1200 + 6 + 1);
+    expect(run("1").stdout).toBe(two.stdout);
+    expect(run("0").stdout).toBe(two.stdout);
+    const last = JSON.parse(two.stdout.trimEnd().split("\n").at(-1)!);
+    expect(last).toMatchObject({ index: 2405, file: big, line: 200 * lines.length - 1, status: "invalid" });
+  });
+
+  it("reads standard input when no file or - is given, and writes -o FILE", () => {
+    const input = `${unique[0].puzzle}\n${unique[1].puzzle}\n`;
+    const expected = `${unique[0].solution}\n${unique[1].solution}\n`;
+    expect(cli(["solve"], input).stdout).toBe(expected);
+    const out = join(dir, "out.txt");
+    const result = cli(["solve", "-", "-o", out], input);
+    expect(result.stdout).toBe("");
+    expect(readFileSync(out, "utf8")).toBe(expected);
+    expect(cli(["solve", "-", "--out", "jsonl"], input).stdout).toContain('"file":"<stdin>"');
+  });
+
+  it("--count counts exactly past the default limit", () => {
+    const eight = "8596124377.38541.91.43795.8.86147.52.75268.14241593786432981675.1742.893.9873.241";
+    expect(JSON.parse(cli(["solve", "--out", "jsonl"], eight).stdout).count).toBe(2);
+    expect(JSON.parse(cli(["solve", "--count", "--out", "jsonl"], eight).stdout).count).toBe(8);
+  });
+
+  it("judge formats read standard input and write the exact output", () => {
+    const input = `${unique[0].puzzle}\n${unique[1].puzzle}\nend\n`;
+    expect(cli(["solve", "--format", "poj3074"], input).stdout).toBe(`${unique[0].solution}\n${unique[1].solution}\n`);
+  });
+
+  it("fails with a clear message and status 2 on a missing file or a bad option", () => {
+    const missing = cli(["solve", join(dir, "nope.txt")]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("nope.txt': no such file");
+    const badThreads = cli(["solve", "--threads", "many"]);
+    expect(badThreads.status).not.toBe(0);
+    expect(badThreads.stderr).toContain("expected a whole number");
+  });
+});

@@ -1,0 +1,263 @@
+/** The input readers (detection, every format, errors with line and cell), line splitting and the output writers. */
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { RecordReader } from "../src/formats/input/reader.js";
+import type { InputFormatName } from "../src/formats/input/format.js";
+import { readLineChunks, splitLines } from "../src/formats/lines.js";
+import { type PuzzleRecord, SHAPE_9, parseRecord } from "../src/formats/record.js";
+import { outputFormats } from "../src/formats/output/index.js";
+import { formatPuzzle } from "../src/puzzle.js";
+import type { SolveRecord } from "../src/solver.js";
+import { loadFixture } from "./fixture.js";
+
+/** Every record of `text` read as one file, parsed. */
+function readRecords(text: string, format: InputFormatName = "auto", file = "in.txt"): PuzzleRecord[] {
+  const records: PuzzleRecord[] = [];
+  const reader = new RecordReader(
+    (line, cells, error) => records.push(parseRecord({ index: records.length, line, file, text: cells, error })),
+    format,
+    SHAPE_9,
+  );
+  reader.readLines(splitLines(text));
+  reader.end();
+  return records;
+}
+
+const fixture = loadFixture();
+const UNIQUE = fixture.find((c) => c.count === 1 && c.puzzle.includes("."))!.puzzle;
+const SECOND = fixture.filter((c) => c.count === 1)[1].puzzle;
+
+/** The puzzle as 9 rows of 9 characters. */
+function rowsOf(puzzle: string): string[] {
+  return Array.from({ length: 9 }, (_, r) => puzzle.slice(r * 9, r * 9 + 9));
+}
+
+/** A row written `a b c | d e f | g h i`. */
+function spacedRow(row: string): string {
+  return [row.slice(0, 3), row.slice(3, 6), row.slice(6)].map((box) => box.split("").join(" ")).join(" | ");
+}
+
+function gridText(records: PuzzleRecord[]): string[] {
+  return records.map((r) => (r.grid ? formatPuzzle(r.grid) : `invalid ${r.error}`));
+}
+
+describe("one-line format", () => {
+  it.each([".", "0", "_", "?", "-", "*", "x"])("reads '%s' as an empty cell", (empty) => {
+    const records = readRecords(UNIQUE.replaceAll(".", empty) + "\n");
+    expect(gridText(records)).toEqual([UNIQUE]);
+  });
+
+  it("ignores what follows the 81 cells after white space, and trims the line", () => {
+    expect(gridText(readRecords(`  ${UNIQUE}   rating 9.1\n`))).toEqual([UNIQUE]);
+  });
+
+  it("reads a line of the wrong length as one invalid record naming the line", () => {
+    const records = readRecords(`${UNIQUE}\n${UNIQUE.slice(0, 80)}\n${SECOND}\n`);
+    expect(records.map((r) => r.line)).toEqual([1, 2, 3]);
+    expect(records[1].grid).toBeNull();
+    expect(records[1].error).toBe("in.txt:2: expected 81 characters, got 80");
+    expect(records[2].grid && formatPuzzle(records[2].grid)).toBe(SECOND);
+  });
+
+  it("names the file, the line, the cell and the reason of a bad character or a repeated clue", () => {
+    const badCharacter = UNIQUE.slice(0, 9) + "z" + UNIQUE.slice(10);
+    const repeated = "55" + UNIQUE.slice(2);
+    const records = readRecords(`# header\n${badCharacter}\n\n${repeated}\n`, "auto", "data/p.txt");
+    expect(records.map((r) => r.error)).toEqual([
+      "data/p.txt:2: cell 10 (row 2, column 1) contains invalid character 'z'",
+      "data/p.txt:4: cell 2 (row 1, column 2): digit 5 is repeated in row 1 (also at cell 1 (row 1, column 1))",
+    ]);
+  });
+});
+
+describe("grid format", () => {
+  const rows = rowsOf(UNIQUE);
+  const layouts: Record<string, string[]> = {
+    "plain rows": rows,
+    "rows with spaces": rows.map((row) => row.split("").join(" ")),
+    "bars and separator rows": [
+      ...rows.slice(0, 3).map(spacedRow),
+      "------+-------+------",
+      ...rows.slice(3, 6).map(spacedRow),
+      "------+-------+------",
+      ...rows.slice(6).map(spacedRow),
+    ],
+    "a framed grid": [
+      "+-------+-------+-------+",
+      ...rows.slice(0, 3).map((r) => `| ${spacedRow(r)} |`),
+      "+-------+-------+-------+",
+      ...rows.slice(3, 6).map((r) => `| ${spacedRow(r)} |`),
+      "+=======+=======+=======+",
+      ...rows.slice(6).map((r) => `| ${spacedRow(r)} |`),
+      "+-------+-------+-------+",
+    ],
+    "dashes for empties and a plain dashed separator": [
+      ...rows.slice(0, 3).map((r) => r.replaceAll(".", "-").slice(0, 3) + "|" + r.replaceAll(".", "-").slice(3, 6) + "|" + r.replaceAll(".", "-").slice(6)),
+      "-----------",
+      ...rows.slice(3).map((r) => r.replaceAll(".", "-")),
+    ],
+  };
+
+  it.each(Object.entries(layouts))("reads %s", (_name, lines) => {
+    const records = readRecords(["# a grid", ...lines, ""].join("\n"));
+    expect(gridText(records)).toEqual([UNIQUE]);
+    expect(records[0].line).toBe(lines[0].startsWith("+") ? 3 : 2);
+  });
+
+  it("reads grids back to back, with or without blank lines between them", () => {
+    const text = [...rows, ...rowsOf(SECOND), "", ...rows, ""].join("\n");
+    const records = readRecords(text);
+    expect(gridText(records)).toEqual([UNIQUE, SECOND, UNIQUE]);
+    expect(records.map((r) => r.line)).toEqual([1, 10, 20]);
+  });
+
+  it("makes a grid cut short by a blank line one invalid record, and reads on", () => {
+    const records = readRecords([...rows.slice(0, 4), "", UNIQUE, ""].join("\n"));
+    expect(records).toHaveLength(2);
+    expect(records[0].error).toBe("in.txt:1: the grid ends after 4 rows, expected 9");
+    expect(gridText(records.slice(1))).toEqual([UNIQUE]);
+  });
+
+  it("counts a row of the wrong width, names its line, and keeps the next grid aligned", () => {
+    const broken = [...rows];
+    broken[2] = broken[2].slice(0, 8);
+    const records = readRecords([...broken, ...rowsOf(SECOND)].join("\n"));
+    expect(records.map((r) => r.error)).toEqual(["in.txt:1: row 3 of the grid (line 3) has 8 cells, expected 9", null]);
+    expect(records[1].grid && formatPuzzle(records[1].grid)).toBe(SECOND);
+  });
+
+  it("names the cell of a bad character inside a grid", () => {
+    const broken = [...rows];
+    broken[4] = "?" + broken[4].slice(1, 8) + "k";
+    const [record] = readRecords(broken.join("\n"));
+    expect(record.error).toBe("in.txt:1: cell 45 (row 5, column 9) contains invalid character 'k'");
+  });
+
+  it("reads a stray short line as one invalid record", () => {
+    const records = readRecords(`hello\n${UNIQUE}\n`);
+    expect(records).toHaveLength(2);
+    expect(records[0].error).toBe("in.txt:1: expected 81 cells on one line or a grid of 9 rows, got one line of 5 cells");
+    expect(records[1].grid).not.toBeNull();
+  });
+});
+
+describe("csv format", () => {
+  it("takes the Kaggle quizzes column", () => {
+    const records = readRecords(`quizzes,solutions\n${UNIQUE},${fixture[0].solution}\n${SECOND},x\n`);
+    expect(gridText(records)).toEqual([UNIQUE, SECOND]);
+    expect(records.map((r) => r.line)).toEqual([2, 3]);
+  });
+
+  it("takes the puzzle column wherever it is, unquoting fields", () => {
+    const records = readRecords(`id,Puzzle,solution,clues,difficulty\n1,"${UNIQUE}",sol,24,2.5\n2,${SECOND},sol,23,0\n`);
+    expect(gridText(records)).toEqual([UNIQUE, SECOND]);
+  });
+
+  it("takes the first column without a header", () => {
+    expect(gridText(readRecords(`${UNIQUE},anything\n`))).toEqual([UNIQUE]);
+  });
+
+  it("reports a row without the puzzle column", () => {
+    const records = readRecords(`id,clues,puzzle\n7,24\n`);
+    expect(records.map((r) => r.error)).toEqual(["in.txt:2: expected a puzzle in CSV column 3, the row has 2 columns"]);
+  });
+});
+
+describe("puzzle:count[:solution] format", () => {
+  it("takes the part before the first colon", () => {
+    const text = fixture.map((c) => `${c.puzzle}:${c.count}${c.solution ? ":" + c.solution : ""}`).join("\n");
+    const records = readRecords(text);
+    expect(records).toHaveLength(fixture.length);
+    expect(records.map((r) => r.text)).toEqual(fixture.map((c) => c.puzzle));
+    // Valid fixture lines read as grids; `invalid` ones do not (except x, an empty cell here).
+    for (const [i, c] of fixture.entries()) {
+      if (c.count !== "invalid") expect(records[i].grid && formatPuzzle(records[i].grid!)).toBe(c.puzzle.replaceAll("x", "."));
+    }
+  });
+});
+
+describe("detection", () => {
+  it("reads a file mixing every format, in order, skipping comments and blank lines", () => {
+    const text = [
+      "# corpus", //           1
+      UNIQUE, //               2 line
+      "", //                   3
+      `${SECOND}:1`, //        4 colon
+      "quizzes,solutions", //  5 header
+      `${UNIQUE},sol`, //      6 csv
+      ...rowsOf(SECOND), //    7-15 grid
+      "   # indented comment", // 16
+      `${SECOND}\t; note`, //  17 line with a note
+    ].join("\r\n");
+    const records = readRecords(text);
+    expect(gridText(records)).toEqual([UNIQUE, SECOND, UNIQUE, SECOND, SECOND]);
+    expect(records.map((r) => r.line)).toEqual([2, 4, 6, 7, 17]);
+  });
+
+  it("ends a grid in progress at a line of another format", () => {
+    const records = readRecords([...rowsOf(UNIQUE).slice(0, 3), SECOND].join("\n"));
+    expect(records.map((r) => r.error)).toEqual(["in.txt:1: the grid ends after 3 rows, expected 9", null]);
+  });
+
+  it("--in line reads every line as one record, even grid rows", () => {
+    const records = readRecords(rowsOf(UNIQUE).join("\n"), "line");
+    expect(records).toHaveLength(9);
+    expect(records[0].error).toBe("in.txt:1: expected 81 characters, got 9");
+  });
+
+  it("--in grid reads an 81-character line as a row", () => {
+    const records = readRecords(`${UNIQUE}\n\n${rowsOf(UNIQUE).join("\n")}`, "grid");
+    expect(records.map((r) => r.error)).toEqual(["in.txt:1: the grid ends after 1 row, expected 9", null]);
+  });
+
+  it("--in csv and --in colon read headerless lines", () => {
+    expect(gridText(readRecords(`${UNIQUE}`, "csv"))).toEqual([UNIQUE]);
+    expect(gridText(readRecords(`${UNIQUE}`, "colon"))).toEqual([UNIQUE]);
+  });
+});
+
+describe("line splitting", () => {
+  it("keeps lines whole across chunk edges, with CRLF, multi-byte characters and no final line end", async () => {
+    const text = `${UNIQUE}\r\nçé\r\n${SECOND}`;
+    const bytes = Buffer.from(text, "utf8");
+    const pieces = [bytes.subarray(0, 40), bytes.subarray(40, 83), bytes.subarray(83, 84), bytes.subarray(84)];
+    const lines: string[] = [];
+    let bytesRead = 0;
+    for await (const chunk of readLineChunks(Readable.from(pieces))) {
+      lines.push(...chunk.lines);
+      bytesRead = chunk.bytesRead;
+    }
+    expect(lines).toEqual([UNIQUE, "çé", SECOND]);
+    expect(bytesRead).toBe(bytes.length);
+  });
+});
+
+describe("output formats", () => {
+  const [record] = readRecords(`${UNIQUE}\n`);
+  const solution = fixture[0].solution!;
+  const solved: SolveRecord = { status: "solved", count: 1, solution, guesses: 3 };
+  const multiple: SolveRecord = { status: "multiple", count: 2, solution, guesses: 5 };
+  const invalid: SolveRecord = { status: "invalid", count: 0, solution: null, guesses: null, error: 'in.txt:1: cell 1 (row 1, column 1) contains invalid character ","' };
+
+  it("line: the solution, or the status word alone", () => {
+    expect(outputFormats.line.format(record, solved)).toBe(solution + "\n");
+    expect(outputFormats.line.format(record, multiple)).toBe("multiple\n");
+    expect(outputFormats.line.format(record, invalid)).toBe("invalid\n");
+  });
+
+  it("grid: 9 rows and a blank line, or the status line and a blank line", () => {
+    expect(outputFormats.grid.format(record, solved)).toBe(rowsOf(solution).join("\n") + "\n\n");
+    expect(outputFormats.grid.format(record, invalid)).toBe(`invalid: ${invalid.error}\n\n`);
+  });
+
+  it("jsonl: every field", () => {
+    expect(JSON.parse(outputFormats.jsonl.format(record, solved))).toEqual({
+      index: 0, file: "in.txt", line: 1, puzzle: UNIQUE, status: "solved", solution, count: 1, guesses: 3, error: null,
+    });
+  });
+
+  it("csv: a header, then rows with quoted fields where needed", () => {
+    expect(outputFormats.csv.header).toBe("index,file,line,puzzle,status,solution,count,guesses,error\n");
+    expect(outputFormats.csv.format(record, invalid)).toBe(`0,in.txt,1,${UNIQUE},invalid,,0,,"${invalid.error!.replaceAll('"', '""')}"\n`);
+  });
+});

@@ -1,0 +1,111 @@
+/** The classic judge formats: a sample input each → the exact expected output. */
+import { beforeAll, describe, expect, it } from "vitest";
+import { type JudgeFormatName, judgeFormats, solveJudge } from "../src/formats/judge.js";
+import { createSolver } from "../src/index.js";
+import { PuzzleError } from "../src/puzzle.js";
+import type { Solver } from "../src/solver.js";
+import { loadFixture } from "./fixture.js";
+
+let solver: Solver;
+beforeAll(async () => {
+  solver = await createSolver();
+});
+
+function run(name: JudgeFormatName, input: string): string {
+  return solveJudge(judgeFormats[name], input, solver);
+}
+
+const fixture = loadFixture();
+const [first, second] = fixture.filter((c) => c.count === 1 && c.puzzle.includes("."));
+
+/** The 9 rows of an 81-character string. */
+const rows = (grid: string) => Array.from({ length: 9 }, (_, r) => grid.slice(r * 9, r * 9 + 9));
+/** Rows with the given empty character and cells joined by `separator`. */
+const rowsWith = (grid: string, empty: string, separator = "") => rows(grid.replaceAll(".", empty)).map((row) => row.split("").join(separator));
+
+/** The fixture solution with one cell emptied in each of two disjoint deadly rectangles, and in a third: 2 × 2 × 2 = 8 solutions. */
+const EIGHT_SOLUTIONS = "8596124377.38541.91.43795.8.86147.52.75268.14241593786432981675.1742.893.9873.241";
+
+describe("leetcode37", () => {
+  it("solves LeetCode's example board into the same JSON shape", () => {
+    const input =
+      '[["5","3",".",".","7",".",".",".","."],["6",".",".","1","9","5",".",".","."],[".","9","8",".",".",".",".","6","."],' +
+      '["8",".",".",".","6",".",".",".","3"],["4",".",".","8",".","3",".",".","1"],["7",".",".",".","2",".",".",".","6"],' +
+      '[".","6",".",".",".",".","2","8","."],[".",".",".","4","1","9",".",".","5"],[".",".",".",".","8",".",".","7","9"]]\n';
+    const expected =
+      '[["5","3","4","6","7","8","9","1","2"],["6","7","2","1","9","5","3","4","8"],["1","9","8","3","4","2","5","6","7"],' +
+      '["8","5","9","7","6","1","4","2","3"],["4","2","6","8","5","3","7","9","1"],["7","1","3","9","2","4","8","5","6"],' +
+      '["9","6","1","5","3","7","2","8","4"],["2","8","7","4","1","9","6","3","5"],["3","4","5","2","8","6","1","7","9"]]\n';
+    expect(run("leetcode37", input)).toBe(expected);
+  });
+
+  it("names the cell that is not one character", () => {
+    const board = rows(first.puzzle).map((row) => row.split(""));
+    board[2][4] = "10";
+    expect(() => run("leetcode37", JSON.stringify(board))).toThrow('line 1: board[2][4] is "10", expected one character');
+  });
+});
+
+describe("hdu1426", () => {
+  it("reads ?-grids separated by blank lines and writes spaced solutions with a blank line between", () => {
+    const input = [...rowsWith(first.puzzle, "?", " "), "", ...rowsWith(second.puzzle, "?", " "), ""].join("\n");
+    const expected = [...rowsWith(first.solution!, "?", " "), "", ...rowsWith(second.solution!, "?", " "), ""].join("\n");
+    expect(run("hdu1426", input)).toBe(expected);
+  });
+});
+
+describe("poj2676", () => {
+  it("solves POJ's sample", () => {
+    const input = "1\n103000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";
+    const expected = "143628579\n572139468\n986754231\n391542786\n468917352\n725863914\n237481695\n619275843\n854396127\n";
+    expect(run("poj2676", input)).toBe(expected);
+  });
+
+  it("reads T cases and writes 9 lines each, nothing between", () => {
+    const input = ["2", ...rowsWith(first.puzzle, "0"), ...rowsWith(second.puzzle, "0"), ""].join("\n");
+    expect(run("poj2676", input)).toBe([...rows(first.solution!), ...rows(second.solution!), ""].join("\n"));
+  });
+
+  it("names the line of a short row and the count that does not match", () => {
+    const short = ["1", ...rowsWith(first.puzzle, "0")];
+    short[4] = short[4].slice(0, 7);
+    expect(() => run("poj2676", short.join("\n"))).toThrow("line 5: expected a row of 9 cells, got 7");
+    expect(() => run("poj2676", ["2", ...rowsWith(first.puzzle, "0")].join("\n"))).toThrow("the input ends inside a grid (0 of 9 rows)");
+  });
+});
+
+describe("poj2918", () => {
+  it("writes Scenario #i:, the solved rows and a blank line per scenario", () => {
+    const input = ["2", ...rowsWith(first.puzzle, "0"), "", ...rowsWith(second.puzzle, "0"), ""].join("\n");
+    const expected = ["Scenario #1:", ...rows(first.solution!), "", "Scenario #2:", ...rows(second.solution!), "", ""].join("\n");
+    expect(run("poj2918", input)).toBe(expected);
+  });
+});
+
+describe("poj3074", () => {
+  it("solves 81-character lines until `end`, one line each", () => {
+    const input = `${first.puzzle}\n${second.puzzle}\nend\n${first.puzzle}\n`;
+    expect(run("poj3074", input)).toBe(`${first.solution}\n${second.solution}\n`);
+  });
+
+  it("names the line and the cell of a bad character", () => {
+    const bad = first.puzzle.slice(0, 20) + "0" + first.puzzle.slice(21);
+    expect(() => run("poj3074", `${first.puzzle}\n${bad}\nend\n`)).toThrow(PuzzleError);
+    expect(() => run("poj3074", `${first.puzzle}\n${bad}\nend\n`)).toThrow("line 2: cell 21 (row 3, column 3) contains invalid character '0'");
+  });
+});
+
+describe("sicily1317", () => {
+  const unsolvable = fixture.find((c) => c.count === 0)!.puzzle;
+
+  it("prints the unique solution, no solution, or the exact number of solutions, a blank line between puzzles", () => {
+    const input = ["3", ...rowsWith(first.puzzle, "_"), ...rowsWith(unsolvable, "_"), ...rowsWith(EIGHT_SOLUTIONS, "_"), ""].join("\n");
+    const expected = ["Puzzle 1 solution is", ...rows(first.solution!), "", "Puzzle 2 has no solution", "", "Puzzle 3 has 8 solutions", ""].join("\n");
+    expect(run("sicily1317", input)).toBe(expected);
+  });
+
+  it("names the row's line of a repeated clue", () => {
+    const input = ["1", ...rowsWith("55" + first.puzzle.slice(2), "_")].join("\n");
+    expect(() => run("sicily1317", input)).toThrow("line 2: cell 2 (row 1, column 2): digit 5 is repeated in row 1");
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * The environment recorded with every run: CPU, cores, Node and V8, the WASM release
+ * build's flags (from asconfig.json), the git commit and the date.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { availableParallelism, cpus } from "node:os";
+import { join } from "node:path";
+import { packageRoot } from "../src/wasm.js";
+import type { BenchEnvironment } from "./records.js";
+
+/** The settings of a run that the environment repeats. */
+export interface RunSettings {
+  seed: number;
+  limit: number;
+  timeMs: number;
+  budget: number;
+}
+
+/** Describes this machine and build; `now` fixes the date (tests). */
+export function collectEnvironment(settings: RunSettings, now = new Date()): BenchEnvironment {
+  return {
+    cpu: cpus()[0]?.model.trim() || "unknown",
+    cores: availableParallelism(),
+    node: process.version,
+    v8: process.versions.v8,
+    buildFlags: releaseBuildFlags(),
+    commit: gitCommit(),
+    date: now.toISOString(),
+    ...settings,
+    tinybench: packageVersion("tinybench"),
+  };
+}
+
+/** "optimizeLevel=3 shrinkLevel=0 converge noAssert runtime=stub enable=simd", or "unknown". */
+export function releaseBuildFlags(root = packageRoot()): string {
+  try {
+    const config = JSON.parse(readFileSync(join(root, "asconfig.json"), "utf8"));
+    const flags = { ...config.options, ...config.targets?.release };
+    delete flags.outFile;
+    delete flags.textFile;
+    return Object.entries(flags).map(([key, value]) => formatFlag(key, value)).join(" ") || "none";
+  } catch {
+    return "unknown";
+  }
+}
+
+function formatFlag(key: string, value: unknown): string {
+  if (value === true) return key;
+  if (Array.isArray(value)) return `${key}=${value.join(",")}`;
+  return `${key}=${String(value)}`;
+}
+
+/** The commit checked out at the package root, or "unknown" (no git, no commit yet). */
+export function gitCommit(root = packageRoot()): string {
+  try {
+    return execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+function packageVersion(name: string): string {
+  try {
+    return JSON.parse(readFileSync(join(packageRoot(), "node_modules", name, "package.json"), "utf8")).version;
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * `npm run bench -- [options]`: one table of options makes both the help text and the
+ * defaults. A `quick` entry is the value `--quick` uses when the option is not given.
+ */
+import { Command, InvalidArgumentError, Option } from "commander";
+import { availableParallelism } from "node:os";
+import { bundledDatasets } from "../src/datasets.js";
+import { solvers } from "../src/registry.js";
+
+/** The parsed options of one run. */
+export interface BenchOptions {
+  /** Registry ids; undefined for every registered solver. */
+  solvers?: string[];
+  /** Bundled names or file/folder paths; undefined for every bundled dataset. */
+  datasets?: string[];
+  /** tinybench time per row in ms. */
+  time: number;
+  /** Puzzles drawn per dataset. */
+  puzzles: number;
+  /** Solutions counted up to this: 1 or 2. */
+  limit: number;
+  /** Worker threads for the threads row (0: no threads row). */
+  threads: number;
+  /** Work cap per puzzle, in engine-defined nodes, for solvers that honour one. */
+  budget: number;
+  /** Solver id every row is compared with; undefined for the fastest pure-TS baseline. */
+  reference?: string;
+  seed: number;
+  quick: boolean;
+  /** Output files: a path, or true for bench/results/<timestamp>.<ext>. */
+  json?: string | true;
+  markdown?: string | true;
+  csv?: string | true;
+  svg?: string | true;
+  /** An earlier --json file to compare with. */
+  compare?: string;
+}
+
+function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < min || value > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    return value;
+  };
+}
+
+const list = (text: string): string[] => text.split(",").map((item) => item.trim()).filter((item) => item !== "");
+
+interface OptionRow {
+  flags: string;
+  description: string;
+  default?: unknown;
+  /** How the default reads in --help when it is not a plain value. */
+  defaultText?: string;
+  /** The value --quick gives this option when it is not set explicitly. */
+  quick?: unknown;
+  parse?: (text: string) => unknown;
+}
+
+/** Every option of the bench, once. */
+export const OPTION_TABLE: readonly OptionRow[] = [
+  { flags: "--solvers <ids>", description: "comma-separated registry ids (listed below)", defaultText: "all registered", parse: list },
+  { flags: "--datasets <specs>", description: "comma-separated bundled names, files or folders", defaultText: "all bundled", parse: list },
+  { flags: "--time <ms>", description: "tinybench time per row (after warm-up)", default: 500, quick: 100, parse: wholeNumber(1) },
+  { flags: "--puzzles <n>", description: "puzzles drawn per dataset (seeded); slow rows solve a prefix of them", default: 300, quick: 20, parse: wholeNumber(1) },
+  { flags: "--limit <n>", description: "count solutions up to 1 (find one) or 2 (prove uniqueness)", default: 2, parse: wholeNumber(1, 2) },
+  { flags: "--threads <n>", description: "worker threads for the kernel's threads row (0: no threads row)", default: availableParallelism(), parse: wholeNumber(0, 256) },
+  { flags: "--budget <nodes>", description: "work cap per puzzle for solvers that take one (a capped puzzle counts as a timeout)", default: 100_000, quick: 20_000, parse: wholeNumber(1) },
+  { flags: "--reference <id>", description: "solver every row is compared with", defaultText: "the fastest pure-TS baseline of each dataset" },
+  { flags: "--seed <n>", description: "seed of the puzzle draw", default: 1, parse: wholeNumber(0, 0xffffffff) },
+  { flags: "--quick", description: "smoke run (~30 s): few puzzles, short time, every solver and dataset", default: false },
+  { flags: "--json [file]", description: "write the results as JSON (bare flag: bench/results/<timestamp>.json)" },
+  { flags: "--markdown [file]", description: "write the results as a Markdown table" },
+  { flags: "--csv [file]", description: "write the results as CSV" },
+  { flags: "--svg [file]", description: "write the chart here (by default it goes beside the other files, or to bench/results/)" },
+  { flags: "--compare <old.json>", description: "print the change in puzzles/s against an earlier --json file" },
+];
+
+function toOption(row: OptionRow): Option {
+  const quick = row.quick === undefined ? "" : `; --quick: ${row.quick}`;
+  const option =
+    row.default === undefined
+      ? new Option(row.flags, row.defaultText ? `${row.description} (default: ${row.defaultText}${quick})` : row.description)
+      : new Option(row.flags, row.description).default(row.default, `${row.defaultText ?? row.default}${quick}`);
+  return row.parse ? option.argParser(row.parse) : option;
+}
+
+/** The bench's command line: the options table, and the solvers and datasets in the help. */
+export function benchCommand(): Command {
+  const command = new Command("bench").description("Compare every registered solver across puzzle datasets (tinybench).");
+  OPTION_TABLE.forEach((row) => command.addOption(toOption(row)));
+  command.addHelpText("after", () => {
+    const solverLines = solvers.map((s) => `  ${s.id.padEnd(20)} ${s.description}`);
+    const bundled = bundledDatasets();
+    return ["", "Solvers:", ...solverLines, "", `Bundled datasets (easiest first): ${bundled.join(", ") || "none"}`].join("\n");
+  });
+  return command;
+}
+
+/** Parses `argv` (without node and script); --quick fills the options that were not given. */
+export function parseOptions(argv: readonly string[], command = benchCommand()): BenchOptions {
+  command.parse([...argv], { from: "user" });
+  const options = command.opts<Record<string, unknown>>();
+  if (options.quick) {
+    for (const row of OPTION_TABLE) {
+      const key = command.options.find((o) => o.flags === row.flags)!.attributeName();
+      if (row.quick !== undefined && command.getOptionValueSource(key) === "default") options[key] = row.quick;
+    }
+  }
+  return options as unknown as BenchOptions;
+}

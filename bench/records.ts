@@ -1,0 +1,96 @@
+/**
+ * What a benchmark run returns: data only, no formatting.
+ *
+ *   BenchRun
+ *   ├── environment   where and how it ran (CPU, Node/V8, build flags, commit, date, seed, method)
+ *   └── records[]     one per dataset × row, in run order
+ *         row = how a solver was driven: "engine" (its natural entry point: solveBatch when it
+ *         has one, else countSolutions in a loop), "per-puzzle" (countSolutions once per puzzle
+ *         on an engine that also batches) or "threads" (batches spread over worker threads)
+ *
+ * Every writer in bench/report/ turns a BenchRun (or its records) into one output.
+ */
+
+/** How a row drives its solver. */
+export type RowMode = "engine" | "per-puzzle" | "threads";
+
+/** One measured row: a solver, driven one way, on one dataset. */
+export interface BenchRecord {
+  /** Dataset name (file name without extension). */
+  dataset: string;
+  /** Registry id of the solver. */
+  solver: string;
+  mode: RowMode;
+  /** Label shown in tables and the chart, unique within a dataset ("wasm", "wasm per puzzle"). */
+  row: string;
+  /** Puzzles in the dataset file. */
+  datasetSize: number;
+  /** Puzzles drawn from the dataset (seeded) for every row of this dataset. */
+  selected: number;
+  /** Puzzles this row solved per timed batch; fewer than `selected` when the row was sampled. */
+  puzzles: number;
+  /** Puzzles of the batch that hit the work budget (counted as solved work, not verified). */
+  timeouts: number;
+  /** The run's limit: solutions counted up to this. */
+  limit: number;
+  /** What this solver counts up to: `limit`, or 1 for solvers that stop at the first solution. */
+  effectiveLimit: number;
+  /** One call solves the whole batch (solveBatch, or a batch per worker) rather than one call per puzzle. */
+  batchCall: boolean;
+  /** Timed batches tinybench collected. */
+  samples: number;
+  /** Puzzles per second: batch size / mean batch latency. */
+  puzzlesPerSecond: number;
+  /** Mean microseconds per puzzle: mean batch latency / batch size. */
+  meanMicros: number;
+  /** Median microseconds per puzzle from the per-puzzle pass; null where there is none (threads). */
+  p50Micros: number | null;
+  /** 99th percentile microseconds per puzzle from the per-puzzle pass; null where there is none. */
+  p99Micros: number | null;
+  /** Relative margin of error of the mean batch latency (95%), in percent. */
+  rmePercent: number;
+  /** Mean guesses per puzzle; null when the solver cannot report guesses. */
+  guessesPerPuzzle: number | null;
+  /** Share of puzzles solved without a guess, in percent; null when guesses are not reported. */
+  noGuessPercent: number | null;
+  /** Row label of the reference this row is compared with, or null when there is none. */
+  reference: string | null;
+  /**
+   * Reference µs/puzzle / this row's, both on the first `comparedOn` puzzles of the seeded order;
+   * above 1 means faster. Null when there is no reference.
+   */
+  speedup: number | null;
+  /** Puzzles both this row and the reference solved (fewer than `puzzles` when either was sampled). */
+  comparedOn: number | null;
+  /** Worker threads used (threads rows only). */
+  threads: number | null;
+  /** Process CPU time / wall time while timing (threads rows only); near `threads` when they all ran. */
+  cpuPerWall: number | null;
+}
+
+/** Where and how a run was made; recorded with every result. */
+export interface BenchEnvironment {
+  cpu: string;
+  cores: number;
+  node: string;
+  v8: string;
+  /** The release target's compiler flags from asconfig.json. */
+  buildFlags: string;
+  /** Git commit, or "unknown". */
+  commit: string;
+  /** ISO date and time the run started. */
+  date: string;
+  seed: number;
+  limit: number;
+  /** tinybench time budget per row, in ms. */
+  timeMs: number;
+  /** Work cap per puzzle for solvers that honour one (engine-defined search nodes). */
+  budget: number;
+  tinybench: string;
+}
+
+/** A whole run: the environment and the records. */
+export interface BenchRun {
+  environment: BenchEnvironment;
+  records: BenchRecord[];
+}

@@ -1,0 +1,97 @@
+/**
+ * The table's columns, shared by the terminal and Markdown writers: each column has a
+ * header, an alignment and a cell formatter over one record. Missing capabilities show as
+ * `n/a`, never as a made-up zero.
+ */
+import type { BenchEnvironment, BenchRecord } from "../records.js";
+
+/** One column of the results table. */
+export interface Column {
+  header: string;
+  align: "left" | "right";
+  cell(record: BenchRecord): string;
+}
+
+/** A number with thousands separators and `digits` significant digits below 1000. */
+export function formatNumber(value: number | null, digits = 3): string {
+  if (value === null || !Number.isFinite(value)) return "n/a";
+  if (Math.abs(value) >= 10 ** digits) return Math.round(value).toLocaleString("en-US");
+  return Number(value.toPrecision(digits)).toLocaleString("en-US", { maximumFractionDigits: 20 });
+}
+
+/** "12.5%", or "n/a". */
+export function formatPercent(value: number | null, digits = 1): string {
+  return value === null || !Number.isFinite(value) ? "n/a" : `${value.toFixed(digits)}%`;
+}
+
+/** "5.2× faster than bitmask", "1.3× slower than bitmask", "reference", or "n/a". */
+export function formatSpeedup(record: BenchRecord): string {
+  if (record.speedup === null || record.reference === null) return "n/a";
+  if (record.reference === record.row) return "reference";
+  const ratio = record.speedup >= 1 ? record.speedup : 1 / record.speedup;
+  const digits = ratio < 10 ? 2 : ratio < 100 ? 1 : 0;
+  return `${ratio.toFixed(digits)}× ${record.speedup >= 1 ? "faster" : "slower"} than ${record.reference}`;
+}
+
+/** What the reader must know about a row's figures: sampling, timeouts, threads. */
+export function formatNotes(record: BenchRecord): string {
+  const notes: string[] = [];
+  if (record.puzzles < record.selected) notes.push(`sampled ${record.puzzles}`);
+  if (record.timeouts > 0) notes.push(`${record.timeouts} timeout${record.timeouts === 1 ? "" : "s"}`);
+  if (record.effectiveLimit < record.limit) notes.push("stops at 1st solution");
+  if (record.threads !== null) notes.push(`${record.threads} threads via src/pool (text in/out), CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
+  if (record.mode === "engine" && record.batchCall) notes.push("1 call/batch");
+  if (record.comparedOn !== null && record.comparedOn < record.puzzles) notes.push(`compared on ${record.comparedOn}`);
+  return notes.join(", ");
+}
+
+/** The results table's columns, in order. */
+export const COLUMNS: readonly Column[] = [
+  { header: "solver", align: "left", cell: (r) => r.row },
+  { header: "puzzles/s", align: "right", cell: (r) => formatNumber(r.puzzlesPerSecond) },
+  { header: "µs mean", align: "right", cell: (r) => formatNumber(r.meanMicros) },
+  { header: "µs p50", align: "right", cell: (r) => formatNumber(r.p50Micros) },
+  { header: "µs p99", align: "right", cell: (r) => formatNumber(r.p99Micros) },
+  { header: "±", align: "right", cell: (r) => formatPercent(r.rmePercent) },
+  { header: "guesses/puzzle", align: "right", cell: (r) => formatNumber(r.guessesPerPuzzle) },
+  { header: "no guess", align: "right", cell: (r) => formatPercent(r.noGuessPercent) },
+  { header: "relative speed", align: "left", cell: formatSpeedup },
+  { header: "notes", align: "left", cell: formatNotes },
+];
+
+/** "forum_hardest_1106: 300 of 375 puzzles (seed 1), limit 2". */
+export function describeDataset(first: BenchRecord, seed: number): string {
+  const size = (n: number) => n.toLocaleString("en-US");
+  const drawn = first.selected < first.datasetSize ? `${size(first.selected)} of ${size(first.datasetSize)} puzzles (seed ${seed})` : `${size(first.selected)} puzzles`;
+  return `${first.dataset}: ${drawn}, limit ${first.limit}`;
+}
+
+/** The machine and build part of the environment (CPU, Node/V8, WASM flags, commit, date, seed) as lines. */
+export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" | "budget">): string[] {
+  return [
+    `CPU: ${env.cpu} (${env.cores} cores)`,
+    `Node ${env.node}, V8 ${env.v8}, tinybench ${env.tinybench}`,
+    `WASM build: ${env.buildFlags}`,
+    `commit ${env.commit}, ${env.date}, seed ${env.seed}`,
+  ];
+}
+
+/** The environment as "label: value" lines. */
+export function describeEnvironment(env: BenchEnvironment): string[] {
+  return [
+    ...describeMachine(env),
+    `method: ${env.timeMs} ms per row, budget ${formatNumber(env.budget)} nodes/puzzle for solvers that take one; ` +
+      "mean from tinybench batch latency, p50/p99 from a separate per-puzzle hrtime pass",
+  ];
+}
+
+/** Records grouped by dataset, datasets in first-seen order. */
+export function groupByDataset<R extends { dataset: string } = BenchRecord>(records: readonly R[]): Map<string, R[]> {
+  const groups = new Map<string, R[]>();
+  for (const record of records) {
+    const group = groups.get(record.dataset) ?? [];
+    group.push(record);
+    groups.set(record.dataset, group);
+  }
+  return groups;
+}

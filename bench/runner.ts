@@ -1,0 +1,538 @@
+/**
+ * The measuring core: solvers × datasets → records. Nothing here prints.
+ *
+ * Per dataset, `maxPuzzles` puzzles are drawn in one seeded order. Per row (a solver driven
+ * one way) on that dataset:
+ *
+ *   1. verification pass   countSolutions once per puzzle, in the seeded order, each answer
+ *                          checked (count, valid solution keeping the clues, agreement with
+ *                          the other rows). It stops early once the solver has spent
+ *                          PASS_SHARE of the time budget, keeping the prefix it finished:
+ *                          the row is then "sampled" (slow baselines).
+ *   2. batch check         engines with solveBatch: one checked batch call on that prefix.
+ *   3. tinybench           times the batch (warm-up, then samples until `timeMs`); each timed
+ *                          batch's total count must equal the verified total.
+ *   4. per-puzzle pass     process.hrtime.bigint() around each countSolutions call (warm by
+ *                          now; puzzles under 1 ms get 2 more passes, the fastest kept) gives
+ *                          the µs/puzzle percentiles; the mean comes from step 3.
+ *
+ * Answers are only ever checked outside the timed region; a wrong one throws WrongAnswerError.
+ */
+import { Bench } from "tinybench";
+import type { Dataset } from "../src/datasets.js";
+import { CELLS, type Grid, PuzzleError, parsePuzzle } from "../src/puzzle.js";
+import type { SolverInfo } from "../src/registry.js";
+import type { BatchResult, SearchStats, SolverEngine } from "../src/solver.js";
+import type { BenchRecord, RowMode } from "./records.js";
+import { quantile, seededSample } from "./sample.js";
+import { type Answer, CountConsensus, type Expectation, WrongAnswerError, answerProblem, expectationOf } from "./verify.js";
+
+/** Minimum timed batches per row (tinybench `iterations`). */
+const MIN_SAMPLES = 5;
+/** Share of `timeMs` a verification pass may spend before the row is sampled; keeps ≥ MIN_SAMPLES batches in budget. */
+const PASS_SHARE = 1 / MIN_SAMPLES;
+/** Share of `timeMs` spent warming up before timing. */
+const WARMUP_SHARE = 0.2;
+/** A sampled row still solves at least this many puzzles (or the whole selection). */
+const MIN_SAMPLED_PUZZLES = 10;
+/**
+ * Passes over the puzzles that took under SHORT_PUZZLE_MICROS in the per-puzzle timing,
+ * keeping each one's fastest: a scheduler pause of a few ms on a loaded machine would
+ * otherwise dominate a 10 µs sample. Whole passes, so that no puzzle runs twice in a row.
+ */
+const SHORT_PUZZLE_PASSES = 3;
+const SHORT_PUZZLE_MICROS = 1000;
+
+/** What to measure and how. */
+export interface BenchPlan {
+  solvers: readonly SolverInfo[];
+  datasets: readonly Dataset[];
+  /** Count solutions up to this (1 or 2). */
+  limit: number;
+  /** tinybench time budget per row, in ms. */
+  timeMs: number;
+  /** Work cap per puzzle for solvers that honour one (engine-defined nodes). */
+  budget: number;
+  /** Seed of the puzzle draw. */
+  seed: number;
+  /** Puzzles drawn per dataset. */
+  maxPuzzles: number;
+  /** Solver id every row is compared with; default: the fastest pure-TS baseline of each dataset. */
+  reference?: string;
+  /** Extra rows that need more than one engine (the kernel on worker threads); see threads.ts. */
+  extraRows?: readonly ExtraRow[];
+  /** Expected solution counts of a dataset; default {@link expectationOf} its name. */
+  expectationOf?(dataset: Dataset): Expectation;
+}
+
+/** A row driven by something other than one engine in this thread (e.g. a worker pool). */
+export interface ExtraRow {
+  /** Registry id of the solver whose answers it gives (the row follows that solver's rows). */
+  solver: string;
+  mode: RowMode;
+  label: string;
+  threads: number;
+  /** Prepares to solve `grids` again and again; released by `close`. */
+  open(grids: readonly Grid[], limit: number): Promise<BatchRunner>;
+}
+
+/** Solves one prepared batch per call; `close` frees what `open` took. */
+export interface BatchRunner {
+  /** One call that returns every answer, for checking (untimed). */
+  answers(): Promise<BatchResult>;
+  /** One timed call; returns the total solution count. */
+  solve(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Progress callbacks: the number of rows to measure, then each row as it starts. */
+export interface BenchProgress {
+  begin(totalRows: number): void;
+  row(label: string): void;
+  end(): void;
+}
+
+const silentProgress: BenchProgress = { begin() {}, row() {}, end() {} };
+
+/** Runs every row of `plan` on every dataset and returns one record each, in order. */
+export async function runBench(plan: BenchPlan, progress: BenchProgress = silentProgress): Promise<BenchRecord[]> {
+  const engines = new Map<string, SolverEngine>();
+  const rows = planRows(plan);
+  const records: BenchRecord[] = [];
+  const micros = new Map<BenchRecord, Float64Array>();
+  progress.begin(rows.length * plan.datasets.length);
+  try {
+    for (const dataset of plan.datasets) {
+      const draw = drawPuzzles(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
+      for (const row of rows) {
+        progress.row(`${dataset.name} · ${row.label}`);
+        const measured = await measureRow(row, draw, plan, engines);
+        records.push(measured.record);
+        micros.set(measured.record, measured.micros);
+      }
+    }
+  } finally {
+    progress.end();
+  }
+  return applyReference(records, plan.solvers, plan.reference, micros);
+}
+
+// ─── Rows ────────────────────────────────────────────────────────────────────
+
+interface Row {
+  info: SolverInfo;
+  mode: RowMode;
+  label: string;
+  extra?: ExtraRow;
+}
+
+/** Each solver's own row; batch engines also get a once-per-puzzle row; then any extra rows. */
+function planRows(plan: BenchPlan): Row[] {
+  const rows: Row[] = [];
+  for (const info of plan.solvers) {
+    rows.push({ info, mode: "engine", label: info.id });
+    if (info.capabilities.batch) rows.push({ info, mode: "per-puzzle", label: `${info.id} (1 call/puzzle)` });
+    for (const extra of plan.extraRows ?? []) {
+      if (extra.solver === info.id) rows.push({ info, mode: extra.mode, label: extra.label, extra });
+    }
+  }
+  return rows;
+}
+
+/** The highest count a solver can return under `limit` (1 for solvers that stop at the first solution). */
+function effectiveLimit(info: SolverInfo, limit: number): number {
+  return info.capabilities.uniqueness === false ? 1 : limit;
+}
+
+async function loadEngine(info: SolverInfo, engines: Map<string, SolverEngine>): Promise<SolverEngine> {
+  let engine = engines.get(info.id);
+  if (!engine) {
+    engine = await info.load();
+    engines.set(info.id, engine);
+  }
+  return engine;
+}
+
+// ─── Puzzles ─────────────────────────────────────────────────────────────────
+
+/** The puzzles of one dataset that every row solves (a prefix of them when sampled). */
+interface PuzzleDraw {
+  dataset: Dataset;
+  grids: Grid[];
+  /** 1-based line in the dataset file of each grid. */
+  lines: number[];
+  expectation: Expectation;
+  consensus: CountConsensus;
+  /** Puzzles each solver's first row kept (the prefix every later row of that solver uses). */
+  sampleSizes: Map<string, number>;
+  /** Per-puzzle µs of each solver's first row, for rows that time no single puzzle (threads). */
+  solverMicros: Map<string, Float64Array>;
+}
+
+function drawPuzzles(dataset: Dataset, plan: BenchPlan, expectation: Expectation): PuzzleDraw {
+  const picked = seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed);
+  const lines = picked.map((i) => dataset.lines[i] ?? i + 1);
+  const grids = picked.map((i, k) => {
+    try {
+      return parsePuzzle(dataset.puzzles[i]);
+    } catch (error) {
+      if (error instanceof PuzzleError) throw new Error(`${dataset.path} line ${lines[k]}: ${error.message}`);
+      throw error;
+    }
+  });
+  if (grids.length === 0) throw new Error(`${dataset.path}: no puzzles`);
+  return { dataset, grids, lines, expectation, consensus: new CountConsensus(), sampleSizes: new Map(), solverMicros: new Map() };
+}
+
+function pack(grids: readonly Grid[]): Uint8Array {
+  const packed = new Uint8Array(grids.length * CELLS);
+  grids.forEach((grid, i) => packed.set(grid, i * CELLS));
+  return packed;
+}
+
+// ─── Verification and per-puzzle timing ──────────────────────────────────────
+
+/** What a per-puzzle pass saw, one entry per puzzle it finished. */
+interface PassResult {
+  solved: number;
+  micros: Float64Array;
+  counts: Int32Array;
+  guesses: Float64Array;
+  timeouts: number;
+}
+
+/**
+ * Calls countSolutions once per puzzle (reused buffer and stats), timing each call alone.
+ * Each answer goes to `check` after its timing. Stops after `stopAfterMs` of solver time
+ * once `minPuzzles` are done.
+ */
+function perPuzzlePass(
+  engine: SolverEngine,
+  grids: readonly Grid[],
+  limit: number,
+  budget: number,
+  stopAfterMs: number,
+  minPuzzles: number,
+  check: (index: number, answer: Answer) => void,
+): PassResult {
+  const solution = new Uint8Array(CELLS);
+  const stats: SearchStats = { guesses: 0, timedOut: false };
+  const micros = new Float64Array(grids.length);
+  const counts = new Int32Array(grids.length);
+  const guesses = new Float64Array(grids.length);
+  if (grids.length > 0) engine.countSolutions(grids[0], limit, solution, stats, budget); // warm-up: compiles lazily compiled code
+  let spentMicros = 0;
+  let timeouts = 0;
+  let solved = 0;
+  while (solved < grids.length && (solved < minPuzzles || spentMicros < stopAfterMs * 1000)) {
+    const start = process.hrtime.bigint();
+    const count = engine.countSolutions(grids[solved], limit, solution, stats, budget);
+    micros[solved] = Number(process.hrtime.bigint() - start) / 1000;
+    spentMicros += micros[solved];
+    counts[solved] = count;
+    guesses[solved] = stats.guesses;
+    if (stats.timedOut) timeouts++;
+    check(solved, { count, solution, timedOut: stats.timedOut });
+    solved++;
+  }
+  return { solved, micros: micros.subarray(0, solved), counts, guesses: guesses.subarray(0, solved), timeouts };
+}
+
+/**
+ * Per-puzzle µs for the percentiles: one checked pass, then SHORT_PUZZLE_PASSES - 1 more
+ * passes over the short puzzles, keeping each puzzle's fastest time.
+ */
+function timePerPuzzle(
+  engine: SolverEngine,
+  grids: readonly Grid[],
+  limit: number,
+  budget: number,
+  check: (index: number, answer: Answer) => void,
+): Float64Array {
+  const micros = perPuzzlePass(engine, grids, limit, budget, Infinity, 0, check).micros;
+  const solution = new Uint8Array(CELLS);
+  const stats: SearchStats = { guesses: 0, timedOut: false };
+  for (let pass = 1; pass < SHORT_PUZZLE_PASSES; pass++) {
+    for (let i = 0; i < grids.length; i++) {
+      if (micros[i] >= SHORT_PUZZLE_MICROS) continue;
+      const start = process.hrtime.bigint();
+      engine.countSolutions(grids[i], limit, solution, stats, budget);
+      micros[i] = Math.min(micros[i], Number(process.hrtime.bigint() - start) / 1000);
+    }
+  }
+  return micros;
+}
+
+/** A checker that throws WrongAnswerError, and records counts for the cross-row agreement. */
+function answerChecker(draw: PuzzleDraw, row: Row, limit: number) {
+  return (index: number, answer: Answer): void => {
+    const problem =
+      answerProblem(draw.grids[index], answer, draw.expectation, limit) ??
+      (answer.timedOut ? null : draw.consensus.check(index, answer.count, limit, row.label));
+    if (problem) throw new WrongAnswerError(row.label, draw.dataset.name, draw.lines[index], draw.grids[index], problem);
+  };
+}
+
+/** Checks one batch result against the puzzles; returns the total count. */
+function checkBatch(batch: BatchResult, count: number, check: (index: number, answer: Answer) => void): number {
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    check(i, { count: batch.counts[i], solution: batch.solutions.subarray(i * CELLS, (i + 1) * CELLS), timedOut: false });
+    total += batch.counts[i];
+  }
+  return total;
+}
+
+function sumCounts(counts: Int32Array, solved: number): number {
+  let total = 0;
+  for (let i = 0; i < solved; i++) total += counts[i];
+  return total;
+}
+
+// ─── Timing ──────────────────────────────────────────────────────────────────
+
+interface Timing {
+  meanMs: number;
+  rmePercent: number;
+  samples: number;
+  cpuPerWall: number;
+}
+
+/**
+ * tinybench times `solveBatch` (one call = one batch); every call's total count must equal
+ * `expectedTotal`. Statistics come from `task.result.latency` (ms per batch).
+ */
+async function timeBatches(
+  name: string,
+  solveBatch: () => number | Promise<number>,
+  expectedTotal: number,
+  timeMs: number,
+): Promise<Timing> {
+  let wrongTotals = 0;
+  const bench = new Bench({
+    time: timeMs,
+    iterations: MIN_SAMPLES,
+    warmupTime: timeMs * WARMUP_SHARE,
+    warmupIterations: 1,
+    throws: true,
+  });
+  bench.add(name, async () => {
+    if ((await solveBatch()) !== expectedTotal) wrongTotals++;
+  });
+  const cpuBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  await bench.run();
+  const cpu = process.cpuUsage(cpuBefore);
+  const wallMs = performance.now() - wallBefore;
+  const result = bench.tasks[0].result;
+  if (result.state === "errored") throw result.error;
+  if (result.state !== "completed") throw new Error(`${name}: tinybench ended in state ${result.state}`);
+  if (wrongTotals > 0) {
+    throw new Error(`${name}: ${wrongTotals} timed batch(es) counted a different total than the verified ${expectedTotal}`);
+  }
+  return {
+    meanMs: result.latency.mean,
+    rmePercent: result.latency.rme,
+    samples: result.latency.samplesCount,
+    cpuPerWall: (cpu.user + cpu.system) / 1000 / wallMs,
+  };
+}
+
+// ─── Measuring one row ───────────────────────────────────────────────────────
+
+/** One row's record, and the per-puzzle µs of its puzzles (for comparing on shared puzzles). */
+interface MeasuredRow {
+  record: BenchRecord;
+  micros: Float64Array;
+}
+
+async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: Map<string, SolverEngine>): Promise<MeasuredRow> {
+  const engine = await loadEngine(row.info, engines);
+  const limit = effectiveLimit(row.info, plan.limit);
+  const budget = row.info.capabilities.budget ? plan.budget : Infinity;
+  const check = answerChecker(draw, row, limit);
+  const name = `${draw.dataset.name} · ${row.label}`;
+  const decided = draw.sampleSizes.get(row.info.id);
+  let grids = decided === undefined ? draw.grids : draw.grids.slice(0, decided);
+
+  let timing: Timing;
+  let guesses: ArrayLike<number>;
+  let timeouts = 0;
+  if (row.extra) {
+    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, check, plan.timeMs));
+  } else {
+    const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
+    const pass = perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check);
+    grids = grids.slice(0, pass.solved);
+    ({ timing, guesses } = await timeEngineRow(row, engine, name, grids, limit, budget, pass, check, plan.timeMs));
+    timeouts = pass.timeouts;
+  }
+  const timed = row.extra ? null : timePerPuzzle(engine, grids, limit, budget, check);
+  if (timed && decided === undefined) draw.solverMicros.set(row.info.id, timed);
+  draw.sampleSizes.set(row.info.id, grids.length);
+  const batchCall = row.extra !== undefined || (row.mode === "engine" && engine.solveBatch !== undefined);
+  const record = toRecord(row, draw, plan, { puzzles: grids.length, timeouts, batchCall }, timing, timed, guesses);
+  return { record, micros: timed ?? draw.solverMicros.get(row.info.id)! };
+}
+
+/** Times an engine row: one solveBatch call per batch for batch engines' own rows, else a countSolutions loop. */
+async function timeEngineRow(
+  row: Row,
+  engine: SolverEngine,
+  name: string,
+  grids: readonly Grid[],
+  limit: number,
+  budget: number,
+  pass: PassResult,
+  check: (index: number, answer: Answer) => void,
+  timeMs: number,
+): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
+  if (row.mode === "engine" && engine.solveBatch) {
+    const packed = pack(grids);
+    const solveBatch = engine.solveBatch.bind(engine);
+    const batch = solveBatch(packed, grids.length, limit);
+    const total = checkBatch(batch, grids.length, check);
+    const timing = await timeBatches(name, () => totalOf(solveBatch(packed, grids.length, limit)), total, timeMs);
+    return { timing, guesses: Float64Array.from(batch.guesses) };
+  }
+  const loop = countingLoop(engine, grids, limit, budget);
+  return { timing: await timeBatches(name, loop, sumCounts(pass.counts, pass.solved), timeMs), guesses: pass.guesses };
+}
+
+/** Total count of a batch result. */
+function totalOf(batch: BatchResult): number {
+  let total = 0;
+  for (let i = 0; i < batch.counts.length; i++) total += batch.counts[i];
+  return total;
+}
+
+/** The timed body of a non-batch row: countSolutions over the batch with one solution buffer and stats object. */
+function countingLoop(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number): () => number {
+  const solution = new Uint8Array(CELLS);
+  const stats: SearchStats = { guesses: 0, timedOut: false };
+  return () => {
+    let total = 0;
+    for (let i = 0; i < grids.length; i++) total += engine.countSolutions(grids[i], limit, solution, stats, budget);
+    return total;
+  };
+}
+
+async function timeExtraRow(
+  extra: ExtraRow,
+  name: string,
+  grids: readonly Grid[],
+  limit: number,
+  check: (index: number, answer: Answer) => void,
+  timeMs: number,
+): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
+  const runner = await extra.open(grids, limit);
+  try {
+    const batch = await runner.answers();
+    const total = checkBatch(batch, grids.length, check);
+    const timing = await timeBatches(name, () => runner.solve(), total, timeMs);
+    return { timing, guesses: Float64Array.from(batch.guesses) };
+  } finally {
+    await runner.close();
+  }
+}
+
+// ─── Records ─────────────────────────────────────────────────────────────────
+
+function toRecord(
+  row: Row,
+  draw: PuzzleDraw,
+  plan: BenchPlan,
+  { puzzles, timeouts, batchCall }: { puzzles: number; timeouts: number; batchCall: boolean },
+  timing: Timing,
+  micros: Float64Array | null,
+  guesses: ArrayLike<number>,
+): BenchRecord {
+  const sorted = micros ? Float64Array.from(micros).sort() : null;
+  const guessStats = row.info.capabilities.guesses ? summarizeGuesses(guesses) : null;
+  return {
+    dataset: draw.dataset.name,
+    solver: row.info.id,
+    mode: row.mode,
+    row: row.label,
+    datasetSize: draw.dataset.puzzles.length,
+    selected: draw.grids.length,
+    puzzles,
+    timeouts,
+    limit: plan.limit,
+    effectiveLimit: effectiveLimit(row.info, plan.limit),
+    batchCall,
+    samples: timing.samples,
+    puzzlesPerSecond: (puzzles * 1000) / timing.meanMs,
+    meanMicros: (timing.meanMs * 1000) / puzzles,
+    p50Micros: sorted ? quantile(sorted, 0.5) : null,
+    p99Micros: sorted ? quantile(sorted, 0.99) : null,
+    rmePercent: timing.rmePercent,
+    guessesPerPuzzle: guessStats?.mean ?? null,
+    noGuessPercent: guessStats?.noGuessPercent ?? null,
+    reference: null,
+    speedup: null,
+    comparedOn: null,
+    threads: row.extra ? row.extra.threads : null,
+    cpuPerWall: row.mode === "threads" ? timing.cpuPerWall : null,
+  };
+}
+
+/** Mean guesses and the share of zero-guess puzzles, or null when any count is unknown (NaN). */
+function summarizeGuesses(guesses: ArrayLike<number>): { mean: number; noGuessPercent: number } | null {
+  if (guesses.length === 0) return null;
+  let sum = 0;
+  let none = 0;
+  for (let i = 0; i < guesses.length; i++) {
+    if (!Number.isFinite(guesses[i])) return null;
+    sum += guesses[i];
+    if (guesses[i] === 0) none++;
+  }
+  return { mean: sum / guesses.length, noGuessPercent: (100 * none) / guesses.length };
+}
+
+// ─── Reference ───────────────────────────────────────────────────────────────
+
+/** A pure-TypeScript baseline: this project's code, one puzzle per call (not the WASM kernel, not an npm peer). */
+export function isPureTsBaseline(info: SolverInfo): boolean {
+  return !info.external && !info.capabilities.batch;
+}
+
+/**
+ * A row's tinybench mean µs/puzzle, rescaled to its first `shared` puzzles by the per-puzzle
+ * pass (the share of its pass time those puzzles took); the plain mean without `micros`.
+ */
+function meanMicrosOver(record: BenchRecord, shared: number, micros?: Float64Array): number {
+  if (!micros || shared >= micros.length) return record.meanMicros;
+  const sum = (values: Float64Array) => values.reduce((total, value) => total + value, 0);
+  const prefixMean = sum(micros.subarray(0, shared)) / shared;
+  const fullMean = sum(micros) / micros.length;
+  return fullMean > 0 ? (record.meanMicros * prefixMean) / fullMean : record.meanMicros;
+}
+
+/**
+ * Fills `reference`, `speedup` and `comparedOn` of every record: against the `reference`
+ * solver's own row in the same dataset, or by default the fastest pure-TS baseline there.
+ * Every row of a dataset solves a prefix of the same seeded order, so two rows are compared
+ * on the puzzles both solved; `micros` (per-puzzle µs per record) rescales a sampled pair.
+ */
+export function applyReference(
+  records: BenchRecord[],
+  solvers: readonly SolverInfo[],
+  reference?: string,
+  micros = new Map<BenchRecord, Float64Array>(),
+): BenchRecord[] {
+  const baselines = new Set(solvers.filter(isPureTsBaseline).map((info) => info.id));
+  for (const dataset of new Set(records.map((r) => r.dataset))) {
+    const rows = records.filter((r) => r.dataset === dataset);
+    const candidates = rows.filter((r) => r.mode === "engine" && (reference ? r.solver === reference : baselines.has(r.solver)));
+    const best = candidates.reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);
+    for (const r of rows) {
+      if (!best) continue;
+      const shared = Math.min(r.puzzles, best.puzzles);
+      r.reference = best.row;
+      r.comparedOn = shared;
+      r.speedup = meanMicrosOver(best, shared, micros.get(best)) / meanMicrosOver(r, shared, micros.get(r));
+    }
+  }
+  return records;
+}

@@ -1,0 +1,91 @@
+/**
+ * The threads row: the WASM kernel on N worker threads through the CLI's pool (src/pool).
+ *
+ * The row's puzzles are split into CHUNKS_PER_THREAD × N text batches (the pool's unit of
+ * work: puzzle texts in, formatted records out), all submitted at once; one timed call is
+ * one pass over all chunks. Each worker parses its batch, solves it with one kernel call and
+ * formats `line` output, so this row measures end-to-end throughput, text in and text out.
+ * Answers are checked once, untimed, from the pool's `jsonl` output.
+ */
+import { type BatchTask } from "../src/pool/batch.js";
+import { openBatchSolver } from "../src/pool/pool.js";
+import { CELLS, type Grid, formatPuzzle } from "../src/puzzle.js";
+import type { BatchResult } from "../src/solver.js";
+import type { BatchRunner, ExtraRow } from "./runner.js";
+
+/** Batches per worker thread per pass, so that a slow batch does not leave the others idle. */
+const CHUNKS_PER_THREAD = 4;
+/** The registry id of the solver the pool runs. */
+const POOL_SOLVER = "wasm";
+
+/** The `wasm (N threads)` row. */
+export function poolRow(threads: number): ExtraRow {
+  return {
+    solver: POOL_SOLVER,
+    mode: "threads",
+    label: `${POOL_SOLVER} (${threads} threads)`,
+    threads,
+    open: (grids, limit) => openPoolRunner(threads, grids, limit),
+  };
+}
+
+/** Splits `grids` into text batches of near-equal size. */
+function chunkTasks(grids: readonly Grid[], limit: number, chunks: number): BatchTask[] {
+  const tasks: BatchTask[] = [];
+  const size = Math.ceil(grids.length / chunks);
+  for (let first = 0; first < grids.length; first += size) {
+    const part = grids.slice(first, first + size);
+    tasks.push({
+      file: "bench",
+      firstIndex: first,
+      texts: part.map((grid) => formatPuzzle(grid)).join("\n"),
+      lines: Int32Array.from(part, (_, i) => first + i + 1),
+      readErrors: [],
+      limit,
+      output: "line",
+    });
+  }
+  return tasks;
+}
+
+/** Solutions a `line` output text stands for: a solution line is 1, `multiple` is the limit, `unsolvable` 0. */
+export function countFromLineOutput(text: string, limit: number): number {
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    if (line === "multiple") total += limit;
+    else if (line !== "unsolvable") total += line.charCodeAt(0) >= 49 && line.charCodeAt(0) <= 57 ? 1 : NaN;
+  }
+  return total;
+}
+
+/** Parses the pool's `jsonl` output back into batch results. */
+function parseJsonlAnswers(texts: readonly string[], count: number): BatchResult {
+  const result: BatchResult = { counts: new Int32Array(count), guesses: new Int32Array(count), solutions: new Uint8Array(count * CELLS) };
+  let i = 0;
+  for (const text of texts) {
+    for (const line of text.split("\n")) {
+      if (line === "") continue;
+      const record = JSON.parse(line) as { count: number; guesses: number | null; solution: string | null; error: string | null };
+      if (record.error) throw new Error(`the pool rejected puzzle ${i + 1}: ${record.error}`);
+      result.counts[i] = record.count;
+      result.guesses[i] = record.guesses ?? -1;
+      for (let cell = 0; record.solution && cell < CELLS; cell++) result.solutions[i * CELLS + cell] = record.solution.charCodeAt(cell) - 48;
+      i++;
+    }
+  }
+  if (i !== count) throw new Error(`the pool answered ${i} of ${count} puzzles`);
+  return result;
+}
+
+async function openPoolRunner(threads: number, grids: readonly Grid[], limit: number): Promise<BatchRunner> {
+  const pool = await openBatchSolver(threads);
+  const tasks = chunkTasks(grids, limit, threads * CHUNKS_PER_THREAD);
+  // The pool transfers each task's `lines` buffer, so every submission gets its own copy.
+  const submit = (output: BatchTask["output"]) => Promise.all(tasks.map((task) => pool.solve({ ...task, lines: task.lines.slice(), output })));
+  return {
+    answers: async () => parseJsonlAnswers((await submit("jsonl")).map((outcome) => outcome.text), grids.length),
+    solve: async () => (await submit("line")).reduce((total, outcome) => total + countFromLineOutput(outcome.text, limit), 0),
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * Checking answers outside the timed region. A wrong answer is an error that names the
+ * row, the dataset line and the reason, and it fails the run.
+ *
+ * Expected counts: the public datasets (and the bundled slices of them) are all unique
+ * puzzles except serg_benchmark, whose puzzles all have two or more solutions
+ * (/work/shared/datasets/README.md). Other files are "unknown": their counts are only
+ * checked for agreement between solvers.
+ */
+import { type Grid, formatPuzzle, isValidSolution } from "../src/puzzle.js";
+
+export type Expectation = "unique" | "multiple" | "unknown";
+
+/** Dataset names known to hold only puzzles with two or more solutions. */
+const MULTIPLE_SOLUTION_DATASETS = new Set(["serg_benchmark"]);
+
+/** Dataset names known to hold only unique puzzles (the 9×9 files of the shared datasets). */
+const UNIQUE_DATASETS = new Set([
+  "kaggle_bryanpark_10k",
+  "kaggle_radcliffe_3m_sample",
+  "unbiased_1k",
+  "17_clue",
+  "magictour_top1465",
+  "norvig_top95",
+  "norvig_hardest",
+  "forum_hardest_1905_11plus",
+  "forum_hardest_1106",
+  "sudoku_exchange_diabolical",
+  "sudoku_exchange_diabolical_se8plus",
+  "magictour_subig20",
+]);
+
+/** What the solution counts of a dataset should be, from its name; `bundled` names count as unique. */
+export function expectationOf(name: string, bundled: ReadonlySet<string> = new Set()): Expectation {
+  if (MULTIPLE_SOLUTION_DATASETS.has(name)) return "multiple";
+  if (UNIQUE_DATASETS.has(name) || bundled.has(name)) return "unique";
+  return "unknown";
+}
+
+/** The count a correct solver returns under `limit`, or null when it is not known. */
+export function expectedCount(expectation: Expectation, limit: number): number | null {
+  if (expectation === "unique") return 1;
+  if (expectation === "multiple") return Math.min(limit, 2);
+  return null;
+}
+
+/** One solver answer for one puzzle. */
+export interface Answer {
+  count: number;
+  /** The first solution (81 bytes); read only when count > 0. */
+  solution: Grid;
+  timedOut: boolean;
+}
+
+/** Why `answer` is wrong for `puzzle`, or null when it is right (a timed-out count is not checked). */
+export function answerProblem(puzzle: Grid, answer: Answer, expectation: Expectation, limit: number): string | null {
+  const { count, solution, timedOut } = answer;
+  if (!Number.isInteger(count) || count < 0 || count > limit) return `count ${count} is outside 0..${limit}`;
+  if (count > 0 && !isValidSolution(puzzle, solution)) {
+    return `solution ${formatPuzzle(solution)} is not a valid grid that keeps the clues`;
+  }
+  const expected = expectedCount(expectation, limit);
+  if (!timedOut && expected !== null && count !== expected) {
+    return `expected ${expected} solution${expected === 1 ? "" : "s"} (the dataset is ${expectation}), got ${count}`;
+  }
+  return null;
+}
+
+/** A wrong answer from a solver: fails the bench run. */
+export class WrongAnswerError extends Error {
+  constructor(row: string, dataset: string, line: number, puzzle: Grid, problem: string) {
+    super(`${row} on ${dataset} line ${line}: ${problem}\n  puzzle ${formatPuzzle(puzzle)}`);
+    this.name = "WrongAnswerError";
+  }
+}
+
+/**
+ * The counts that rows report for each puzzle of one dataset, so that solvers must agree
+ * even where no expectation is known. Counts are compared after capping at each row's limit.
+ */
+export class CountConsensus {
+  private readonly seen = new Map<number, { count: number; limit: number; row: string }>();
+
+  /** Records `count` (under `limit`) for puzzle `index`; returns a disagreement, or null. */
+  check(index: number, count: number, limit: number, row: string): string | null {
+    const earlier = this.seen.get(index);
+    if (!earlier) {
+      this.seen.set(index, { count, limit, row });
+      return null;
+    }
+    const common = Math.min(limit, earlier.limit);
+    if (Math.min(count, common) === Math.min(earlier.count, common)) return null;
+    return `counted ${count} solution(s) where ${earlier.row} counted ${earlier.count}`;
+  }
+}

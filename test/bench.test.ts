@@ -1,0 +1,210 @@
+/**
+ * The bench: report writers on hand-made records, and the runner on a tiny input
+ * (5 puzzles of Norvig's hardest, a few solvers, 10 ms per row).
+ */
+import { describe, expect, it } from "vitest";
+import { readDataset } from "../src/datasets.js";
+import { findSolver, type SolverInfo } from "../src/registry.js";
+import type { SolverEngine } from "../src/solver.js";
+import type { BenchRecord, BenchRun } from "../bench/records.js";
+import { compareRuns, formatComparison } from "../bench/report/compare.js";
+import { CSV_FIELDS, formatCsv } from "../bench/report/csv.js";
+import { formatJson, parseJson } from "../bench/report/json.js";
+import { formatMarkdown } from "../bench/report/markdown.js";
+import { formatSvg } from "../bench/report/svg.js";
+import { formatTable } from "../bench/report/table.js";
+import { applyReference, runBench } from "../bench/runner.js";
+import { poolRow } from "../bench/threads.js";
+import { WrongAnswerError } from "../bench/verify.js";
+
+const HARDEST = "/work/shared/datasets/norvig_hardest.txt";
+
+function record(dataset: string, row: string, puzzlesPerSecond: number, overrides: Partial<BenchRecord> = {}): BenchRecord {
+  return {
+    dataset, solver: row, mode: "engine", row, datasetSize: 100, selected: 50, puzzles: 50, timeouts: 0, limit: 2,
+    effectiveLimit: 2, batchCall: false, samples: 20, puzzlesPerSecond, meanMicros: 1e6 / puzzlesPerSecond,
+    p50Micros: 1e6 / puzzlesPerSecond / 2, p99Micros: 3e6 / puzzlesPerSecond, rmePercent: 1.5, guessesPerPuzzle: 4.25,
+    noGuessPercent: 30, reference: null, speedup: null, comparedOn: null, threads: null, cpuPerWall: null,
+    ...overrides,
+  };
+}
+
+const handMade: BenchRun = {
+  environment: {
+    cpu: "Test CPU", cores: 2, node: "v20.0.0", v8: "11.3", buildFlags: "optimizeLevel=3", commit: "unknown",
+    date: "2025-01-01T00:00:00.000Z", seed: 7, limit: 2, timeMs: 100, budget: 1000, tinybench: "6.2.5",
+  },
+  records: [
+    record("easy", "wasm", 200_000, { batchCall: true, speedup: 5.2, reference: "mrv", comparedOn: 50 }),
+    record("easy", "mrv", 38_000, { speedup: 1, reference: "mrv", comparedOn: 50 }),
+    record("easy", "npm:dancing-links", 9_000, { guessesPerPuzzle: null, noGuessPercent: null, puzzles: 12, timeouts: 3 }),
+    record("hard", "wasm", 20_000),
+    record("hard", "wasm (2 threads)", 35_000, { mode: "threads", threads: 2, cpuPerWall: 1.9, p50Micros: null, p99Micros: null }),
+    record("hard, \"quoted\"", "mrv", 150),
+  ],
+};
+
+/** Checks that every tag of an XML text is closed in order; returns the element names seen. */
+function checkWellFormed(xml: string): string[] {
+  const open: string[] = [];
+  const seen: string[] = [];
+  for (const [tag, closing, name, selfClosing] of xml.matchAll(/<(\/?)([a-zA-Z][\w:-]*)[^<>]*?(\/?)>/g)) {
+    if (closing) expect(open.pop(), `closing ${tag}`).toBe(name);
+    else if (!selfClosing) open.push(name);
+    seen.push(name);
+  }
+  expect(open).toEqual([]);
+  expect(xml.replace(/<[^<>]*>/g, "")).not.toMatch(/[<>]/);
+  return seen;
+}
+
+describe("report writers", () => {
+  it("round-trips a run through JSON and rejects other files", () => {
+    expect(parseJson(formatJson(handMade))).toEqual(handMade);
+    expect(() => parseJson("{}", "old.json")).toThrow(/old\.json: not a sudoku-wasm-bench/);
+    expect(() => parseJson("nope", "old.json")).toThrow(/old\.json: not JSON/);
+  });
+
+  it("writes one Markdown row per record with its fields, n/a for missing capabilities", () => {
+    const rows = formatMarkdown(handMade).split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| dataset"));
+    expect(rows).toHaveLength(handMade.records.length);
+    handMade.records.forEach((r, i) => {
+      expect(rows[i]).toContain(`| ${r.dataset.replace(/\|/g, "\\|")} |`);
+      expect(rows[i]).toContain(`| ${r.row} |`);
+      expect(rows[i]).toContain(Math.round(r.puzzlesPerSecond).toLocaleString("en-US"));
+    });
+    expect(rows[2]).toMatch(/\| n\/a \| n\/a \|/);
+    expect(rows[2]).toContain("sampled 12, 3 timeouts");
+    expect(rows[0]).toContain("5.20× faster than mrv");
+  });
+
+  it("writes one CSV line per record with every field, quoting where needed", () => {
+    const lines = formatCsv(handMade.records).trimEnd().split("\n");
+    expect(lines[0]).toBe(CSV_FIELDS.join(","));
+    expect(lines).toHaveLength(handMade.records.length + 1);
+    const first = lines[1].split(",");
+    expect(first).toHaveLength(CSV_FIELDS.length);
+    expect(Number(first[CSV_FIELDS.indexOf("puzzlesPerSecond")])).toBe(200_000);
+    expect(lines[3].split(",")[CSV_FIELDS.indexOf("guessesPerPuzzle")]).toBe(""); // null → empty, never 0
+    expect(lines[6]).toMatch(/^"hard, ""quoted""",mrv,/);
+  });
+
+  it("draws a well-formed SVG with one bar per record, taller for faster rows", () => {
+    const svg = formatSvg(handMade.records);
+    const names = checkWellFormed(svg);
+    expect(names[0]).toBe("svg");
+    const bars = [...svg.matchAll(/<rect class="bar"[^>]*height="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(bars).toHaveLength(handMade.records.length);
+    expect(bars[0]).toBeGreaterThan(bars[1]); // 200k > 38k puzzles/s
+    expect(bars[1]).toBeGreaterThan(bars[2]);
+    expect(bars[5]).toBeGreaterThan(0);
+    expect(svg).toContain("hard, &quot;quoted&quot;");
+  });
+
+  it("compares two runs per dataset × row", () => {
+    const after: BenchRun = {
+      ...handMade,
+      records: [record("easy", "wasm", 300_000), record("easy", "mrv", 19_000), record("easy", "bitmask", 50_000)],
+    };
+    const changes = compareRuns(handMade, after);
+    expect(changes.slice(0, 3).map((c) => c.ratio)).toEqual([1.5, 0.5, null]);
+    expect(changes.filter((c) => c.after === null)).toHaveLength(handMade.records.length - 2);
+    const text = formatComparison(handMade, changes);
+    expect(text).toMatch(/easy\s+wasm\s+200,000\s+300,000\s+1\.50× faster/);
+    expect(text).toMatch(/easy\s+mrv\s+38,000\s+19,000\s+2\.00× slower/);
+    expect(text).toMatch(/easy\s+bitmask\s+n\/a\s+50,000\s+new/);
+    expect(text).toMatch(/hard\s+wasm\s+20,000\s+n\/a\s+gone/);
+  });
+
+  it("prints the environment and a table per dataset, n/a where a solver cannot report", () => {
+    const text = formatTable(handMade);
+    expect(text).toContain("CPU: Test CPU (2 cores)");
+    expect(text).toContain("seed 7");
+    const dancing = text.split("\n").find((line) => line.startsWith("npm:dancing-links"))!;
+    expect(dancing).toMatch(/n\/a\s+n\/a/);
+    expect(text).toContain("2 threads via src/pool (text in/out), CPU/wall 1.9");
+  });
+});
+
+describe("reference", () => {
+  const infos = (ids: string[]) => ids.map(findSolver);
+
+  it("defaults to the fastest pure-TS baseline of each dataset", () => {
+    const records = [record("d", "wasm", 100_000), record("d", "mrv", 20_000), record("d", "dlx", 25_000), record("d", "npm:dancing-links", 50_000)];
+    applyReference(records, infos(["wasm", "mrv", "dlx", "npm:dancing-links"]));
+    expect(records.map((r) => r.reference)).toEqual(["dlx", "dlx", "dlx", "dlx"]);
+    expect(records[0].speedup).toBeCloseTo(4);
+    expect(records[1].speedup).toBeCloseTo(0.8);
+  });
+
+  it("compares on the puzzles both rows solved when one was sampled", () => {
+    const fast = record("d", "wasm", 1000, { puzzles: 4, meanMicros: 1000 });
+    const slow = record("d", "mrv", 100, { puzzles: 2, meanMicros: 10_000 });
+    // wasm spent 3× longer per puzzle on its first two puzzles than on average over four.
+    const micros = new Map([[fast, Float64Array.of(1500, 1500, 500, 500)], [slow, Float64Array.of(9000, 11_000)]]);
+    applyReference([fast, slow], infos(["wasm", "mrv"]), "mrv", micros);
+    expect(fast.comparedOn).toBe(2);
+    expect(fast.speedup).toBeCloseTo(10_000 / 1500);
+  });
+});
+
+describe("runner", () => {
+  const dataset = readDataset(HARDEST);
+  const plan = { datasets: [dataset], limit: 2, timeMs: 10, budget: 100_000, seed: 3, maxPuzzles: 5 };
+
+  it("returns one complete record per dataset × row", async () => {
+    const solvers = ["wasm", "dlx", "npm:dancing-links"].map(findSolver);
+    const records = await runBench({ ...plan, solvers, extraRows: [poolRow(1)] });
+    expect(records.map((r) => r.row)).toEqual(["wasm", "wasm (1 call/puzzle)", "wasm (1 threads)", "dlx", "npm:dancing-links"]);
+    for (const r of records) {
+      for (const field of CSV_FIELDS) expect(r[field], `${r.row}.${field}`).not.toBeUndefined();
+      expect(r).toMatchObject({ dataset: "norvig_hardest", datasetSize: 11, selected: 5, puzzles: 5, limit: 2, reference: "dlx", comparedOn: 5 });
+      expect(r.puzzlesPerSecond).toBeGreaterThan(0);
+      expect(r.meanMicros).toBeCloseTo(1e6 / r.puzzlesPerSecond);
+      expect(r.samples).toBeGreaterThanOrEqual(5);
+      expect(Number.isFinite(r.rmePercent)).toBe(true);
+    }
+    const [wasm, perPuzzle, threads, dlx, dancing] = records;
+    expect(wasm.batchCall).toBe(true);
+    expect(perPuzzle.batchCall).toBe(false);
+    expect(wasm.guessesPerPuzzle).toBeGreaterThan(0);
+    expect(threads).toMatchObject({ mode: "threads", threads: 1, p50Micros: null, p99Micros: null });
+    expect(threads.cpuPerWall).toBeGreaterThan(0);
+    expect(dlx.speedup).toBe(1);
+    expect(dlx.p99Micros!).toBeGreaterThanOrEqual(dlx.p50Micros!);
+    expect(dancing.guessesPerPuzzle).toBeNull();
+    expect(dancing.noGuessPercent).toBeNull();
+  });
+
+  /** A registry entry over dlx whose answers `corrupt` spoils. */
+  function brokenSolver(corrupt: (solution: Uint8Array) => number): SolverInfo {
+    const dlx = findSolver("dlx");
+    return {
+      ...dlx,
+      id: "broken",
+      load: async (): Promise<SolverEngine> => {
+        const engine = await dlx.load();
+        return {
+          countSolutions: (puzzle, limit, solution, stats, budget) => {
+            const count = engine.countSolutions(puzzle, limit, solution, stats, budget);
+            return count + corrupt(solution);
+          },
+        };
+      },
+    };
+  }
+
+  it("throws when a solver's solution is wrong", async () => {
+    const swapsTwoCells = brokenSolver((solution) => {
+      [solution[0], solution[1]] = [solution[1], solution[0]];
+      return 0;
+    });
+    await expect(runBench({ ...plan, solvers: [findSolver("dlx"), swapsTwoCells] })).rejects.toThrow(WrongAnswerError);
+    await expect(runBench({ ...plan, solvers: [swapsTwoCells] })).rejects.toThrow(/broken on norvig_hardest line \d+: solution \d{81} is not a valid grid/);
+  });
+
+  it("throws when a solver's count is wrong", async () => {
+    const countsTwo = brokenSolver(() => 1);
+    await expect(runBench({ ...plan, solvers: [countsTwo] })).rejects.toThrow(/expected 1 solution \(the dataset is unique\), got 2/);
+  });
+});

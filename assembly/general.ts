@@ -6,6 +6,8 @@
 //   peer      another cell sharing a unit with a cell: 3(N-1) - 2(B-1) of them (64 at N = 25).
 //   mask      the candidates of a cell, one bit per symbol (bit s-1 for symbol s), N ≤ 25 bits.
 //   placed    a cell whose mask has one bit; it enters the queue the moment it gets there.
+//   segment   the B cells where a unit meets a crossing unit: a line meets a box, a box meets
+//             a row or a column.
 //   guess     a tentative placement made while another candidate of the cell remains.
 //
 // State (one per search level, STATE_BYTES apart; only the first N² + 1 + 4N words are used):
@@ -21,9 +23,12 @@
 // Propagation (exact rules only):
 //   naked singles   a placed cell's symbol leaves its peers (the queue of placed cells);
 //   hidden singles  a symbol with one cell left in a unit is placed there; a symbol with no
-//                   cell left is a contradiction. Only units whose cells changed ("dirty") are
-//                   scanned, one at a time in the order rows, columns, boxes, the queue drained
-//                   after each.
+//                   cell left is a contradiction;
+//   locked          a symbol whose cells in a unit all lie in one segment leaves the rest of
+//   candidates      the crossing unit (pointing and claiming), once per symbol and unit.
+// Only units whose cells changed ("dirty") are scanned, one at a time in the order rows,
+// columns, boxes, the queue drained after each; a scan that finds hidden singles places them
+// and leaves the locked candidates to the next scan of the unit.
 // Then the search branches on the first cell with the fewest candidates, trying its symbols
 // from the lowest, on an explicit stack of states: no recursion, no allocation during search.
 //
@@ -52,6 +57,10 @@ const UNIT_CELLS: usize = heap.alloc(<usize>(MAX_UNITS * MAX_SIZE * 2));
 const CELL_UNITS: usize = heap.alloc(<usize>(MAX_CELLS * 4));
 /** The queue of placed cells whose symbol has not yet left their peers, u16. */
 const QUEUE: usize = heap.alloc(<usize>(MAX_CELLS * 2));
+/** Scratch for the unit being scanned: the candidates of its `box` segments (u32 each). */
+const ROW_SEGMENTS: usize = heap.alloc(<usize>(MAX_BOX * 4));
+/** Scratch for a box being scanned: the candidates of each of its columns. */
+const BOX_COLUMN_SEGMENTS: usize = heap.alloc(<usize>(MAX_BOX * 4));
 /** The search stack of states; state `depth` is the working state. */
 const STATES: usize = heap.alloc(STATE_BYTES * <usize>MAX_DEPTH);
 /** Per search level: the branch cell and its untried symbols. */
@@ -234,13 +243,6 @@ function drainQueue(st: usize): bool {
   return <i32>load<u16>(unitCells + (<usize>i << 1));
 }
 
-/** The candidates of the `box` cells of a unit from position `first`, `stride` apart. */
-@inline function segmentMask(st: usize, unitCells: usize, first: i32, stride: i32): u32 {
-  let mask: u32 = 0;
-  for (let k = 0; k < currentBox; k++) mask |= maskOf(st, unitCell(unitCells, first + k * stride));
-  return mask;
-}
-
 /**
  * Removes `symbols` from the cells of unit `target` that lie outside the unit whose index, in
  * the CELL_UNITS field at `shift` (0 row, 8 column, 16 box), is `source`. False on a contradiction.
@@ -256,16 +258,16 @@ function eliminateOutside(st: usize, target: i32, symbols: u32, shift: u32, sour
 }
 
 /**
- * Locked candidates of one orientation: the unit is cut into `box` segments (segment k starts at
- * position k * `step` and runs `stride` apart); a symbol whose cells all lie in one segment leaves
- * the rest of the crossing unit (`crossing(k)`, computed by the caller's kind). False on a
- * contradiction.
+ * Locked candidates of one orientation: the unit is cut into `box` segments whose candidates are
+ * at SEGMENTS + `segments` (u32 each); a symbol whose cells all lie in segment k leaves the rest
+ * of the unit crossing it there (`crossingUnit`). Symbols already handled are in the state's
+ * locked word `slot`. False on a contradiction.
  */
-function lockSegments(st: usize, unit: i32, slot: i32, unitCells: usize, step: i32, stride: i32, open: u32): bool {
+function lockSegments(st: usize, unit: i32, slot: i32, segments: usize, stride: i32, open: u32): bool {
   let once: u32 = 0;
   let twice: u32 = 0;
   for (let k = 0; k < currentBox; k++) {
-    const mask = segmentMask(st, unitCells, k * step, stride);
+    const mask = load<u32>(segments + (<usize>k << 2));
     twice |= once & mask;
     once |= mask;
   }
@@ -275,7 +277,7 @@ function lockSegments(st: usize, unit: i32, slot: i32, unitCells: usize, step: i
   if (!confined) return true;
   store<u32>(lockedWord, locked | confined);
   for (let k = 0; k < currentBox; k++) {
-    const symbols = segmentMask(st, unitCells, k * step, stride) & confined;
+    const symbols = load<u32>(segments + (<usize>k << 2)) & confined;
     if (!symbols) continue;
     if (!eliminateOutside(st, crossingUnit(unit, k, stride), symbols, crossingShift(unit), <u32>unitIndex(unit))) return false;
   }
@@ -315,11 +317,20 @@ function scanUnit(st: usize, unit: i32): bool {
   let once: u32 = 0;
   let twice: u32 = 0;
   let placed: u32 = 0;
-  for (let i = 0; i < size; i++) {
-    const mask = maskOf(st, unitCell(unitCells, i));
-    twice |= once & mask;
-    once |= mask;
-    placed |= isSingle(mask) ? mask : 0;
+  // Position i = k * box + j: segment k of a line or row k of a box; column j of a box.
+  for (let j = 0; j < currentBox; j++) store<u32>(BOX_COLUMN_SEGMENTS + (<usize>j << 2), 0);
+  for (let k = 0; k < currentBox; k++) {
+    let segment: u32 = 0;
+    for (let j = 0; j < currentBox; j++) {
+      const mask = maskOf(st, unitCell(unitCells, k * currentBox + j));
+      twice |= once & mask;
+      once |= mask;
+      placed |= isSingle(mask) ? mask : 0;
+      segment |= mask;
+      const columnAt = BOX_COLUMN_SEGMENTS + (<usize>j << 2);
+      store<u32>(columnAt, load<u32>(columnAt) | mask);
+    }
+    store<u32>(ROW_SEGMENTS + (<usize>k << 2), segment);
   }
   if (once != allSymbols) return false;
   let hidden = once & ~twice & ~placed;
@@ -335,11 +346,8 @@ function scanUnit(st: usize, unit: i32): bool {
     return true;
   }
   const open = allSymbols & ~placed;
-  if (unit < 2 * size) return lockSegments(st, unit, unit, unitCells, currentBox, 1, open);
-  return (
-    lockSegments(st, unit, unit, unitCells, currentBox, 1, open) &&
-    lockSegments(st, unit, unit + size, unitCells, 1, currentBox, open)
-  );
+  if (unit < 2 * size) return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open);
+  return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open) && lockSegments(st, unit, unit + size, BOX_COLUMN_SEGMENTS, currentBox, open);
 }
 
 /** Propagates naked and hidden singles to a fixed point. False on a contradiction. */

@@ -1,0 +1,228 @@
+/**
+ * N×N grids (box sizes 2–5: 4×4, 9×9, 16×16, 25×25): loading the general WASM kernel
+ * (assembly/general.ts), batching through its memory, and the solver over text lines.
+ *
+ * Batch layout in linear memory (n puzzles of C = N² cells, from the pointer `reserve(n, box)`
+ * returns):
+ *
+ *   base ─► ┌──────────────────────┐
+ *           │ puzzles   n × C u8   │  written by the host (0 empty, 1..N)
+ *           ├──────────────────────┤
+ *           │ solutions n × C u8   │  first solution of each puzzle
+ *           ├──────────────────────┤  (4-byte aligned)
+ *           │ counts    n × i32    │  solutions found up to the limit, -1 for a byte over N
+ *           ├──────────────────────┤
+ *           │ guesses   n × i32    │
+ *           └──────────────────────┘
+ *
+ * One `solveBatch(base, n, box, limit)` call solves all n. `reserve` may grow memory, which
+ * detaches old views, so views are re-created after each call.
+ *
+ *   const solver = await createGeneralSolver();
+ *   solver.solve(line256, { limit: 2 });       // alphabet detected, solution in it
+ *   solver.solveMany(lines, { limit: 2 });     // one batch per grid size, records in input order
+ */
+import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { PuzzleError } from "./puzzle.js";
+import { type Alphabet, type GeneralPuzzle, formatGeneralGrid, parseGeneralPuzzle, shapeOf } from "./puzzle-general.js";
+import { type BatchResult, type SearchStats, type SolveRecord, DEFAULT_LIMIT, checkLimit, invalidRecord, statusOf } from "./solver.js";
+import { type KernelBuild, packageRoot } from "./wasm.js";
+import { GeneralTsEngine } from "./solvers/general-ts.js";
+
+// ── the kernel ──────────────────────────────────────────────────────────────────────────────
+
+interface GeneralKernelExports {
+  memory: WebAssembly.Memory;
+  reserve(count: number, box: number): number;
+  solveBatch(base: number, count: number, box: number, limit: number): number;
+}
+
+/** build/general.wasm (release) or build/general-debug.wasm (debug, asserts on). */
+const fileStem = (build: KernelBuild): string => (build === "release" ? "general" : "general-debug");
+
+/** Compiles the general kernel once; the Module can be posted to worker threads and instantiated there. */
+export async function compileGeneralKernel(build: KernelBuild = "release"): Promise<WebAssembly.Module> {
+  const path = join(packageRoot(), "build", `${fileStem(build)}.wasm`);
+  if (!existsSync(path)) throw new Error(`sudoku-wasm: ${path} is missing; run \`npm run build\` first`);
+  return WebAssembly.compile(await readFile(path));
+}
+
+/** Byte offsets of each region of a batch of `count` puzzles of `cells` cells at `base`. */
+export function generalBatchLayout(base: number, count: number, cells: number) {
+  const solutions = base + count * cells;
+  const counts = (solutions + count * cells + 3) & ~3;
+  const guesses = counts + count * 4;
+  return { puzzles: base, solutions, counts, guesses, end: guesses + count * 4 };
+}
+
+/** Counts N×N puzzles up to a limit; implemented by the WASM kernel and its TS twin. */
+export interface GeneralEngine {
+  /**
+   * Counts the solutions of `puzzle` (N² bytes, 0 empty, 1..N, box size `box`) up to `limit`,
+   * writes the first into `solution` and the guesses into `stats`. -1 when a byte is over N.
+   */
+  countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats): number;
+  /** Present on engines that solve a whole batch in one call (the WASM kernel). */
+  solveBatch?(puzzles: Uint8Array, count: number, box: number, limit: number): BatchResult;
+}
+
+/** One instance of the general WASM kernel with its own linear memory. Not thread-safe; one per worker. */
+export class GeneralKernel implements GeneralEngine {
+  private base = 0;
+  private capacityBytes = 0;
+
+  private constructor(private readonly exports: GeneralKernelExports) {}
+
+  /** Instantiates a compiled kernel (from {@link compileGeneralKernel}, or compiles the given build). */
+  static async create(module?: WebAssembly.Module, build: KernelBuild = "release"): Promise<GeneralKernel> {
+    const mod = module ?? (await compileGeneralKernel(build));
+    const bindings = await import(join(packageRoot(), "build", `${fileStem(build)}.js`));
+    return new GeneralKernel((await bindings.instantiate(mod, {})) as GeneralKernelExports);
+  }
+
+  /** Makes room for `count` puzzles of box size `box`; returns a view to write them into (valid until the next call). */
+  input(count: number, box: number): Uint8Array {
+    const { cells } = shapeOf(box);
+    const bytes = generalBatchLayout(0, count, cells).end;
+    if (bytes > this.capacityBytes) {
+      this.base = this.exports.reserve(count, box);
+      this.capacityBytes = bytes;
+    }
+    return new Uint8Array(this.exports.memory.buffer, this.base, count * cells);
+  }
+
+  /**
+   * Solves the `count` puzzles of box size `box` last written into {@link input}. The result
+   * arrays are views into linear memory: read them before the next call.
+   */
+  run(count: number, box: number, limit: number): BatchResult {
+    const { cells } = shapeOf(box);
+    const at = generalBatchLayout(this.base, count, cells);
+    if (at.end - this.base > this.capacityBytes) throw new RangeError(`run(${count}, ${box}) without input(${count}, ${box}) first`);
+    this.exports.solveBatch(this.base, count, box, limit);
+    const buffer = this.exports.memory.buffer;
+    return {
+      counts: new Int32Array(buffer, at.counts, count),
+      guesses: new Int32Array(buffer, at.guesses, count),
+      solutions: new Uint8Array(buffer, at.solutions, count * cells),
+    };
+  }
+
+  /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
+  solveBatch(puzzles: Uint8Array, count: number, box: number, limit: number): BatchResult {
+    const input = this.input(count, box);
+    input.set(puzzles.subarray(0, input.length));
+    const views = this.run(count, box, limit);
+    return { counts: views.counts.slice(), guesses: views.guesses.slice(), solutions: views.solutions.slice() };
+  }
+
+  countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats): number {
+    const result = this.solveBatch(puzzle, 1, box, limit);
+    const count = result.counts[0];
+    if (count > 0) solution.set(result.solutions);
+    stats.guesses = result.guesses[0];
+    stats.timedOut = false;
+    return count;
+  }
+}
+
+// ── the solver over text ────────────────────────────────────────────────────────────────────
+
+export interface GeneralSolveOptions {
+  /** Stop counting at this many solutions: 1 finds one, 2 proves uniqueness. @default 2 */
+  limit?: number;
+  /** The symbols in order (e.g. "ABCDEFGHIJKLMNOP"); detected per line when absent. @default undefined */
+  alphabet?: Alphabet;
+}
+
+/** The puzzle of a line, or the record saying why it cannot be read. */
+function parseLine(line: string, alphabet: Alphabet | undefined): GeneralPuzzle | SolveRecord {
+  try {
+    return parseGeneralPuzzle(line, { alphabet });
+  } catch (error) {
+    if (error instanceof PuzzleError) return invalidRecord(error.message);
+    throw error;
+  }
+}
+
+/** The record of one solved puzzle; `solution` holds its first solution when count > 0. */
+function recordOf(puzzle: GeneralPuzzle, count: number, guesses: number, solution: Uint8Array): SolveRecord {
+  return {
+    status: statusOf(count),
+    count,
+    solution: count > 0 ? formatGeneralGrid(solution, puzzle.alphabet) : null,
+    guesses,
+  };
+}
+
+/** Solves N×N puzzles given as lines of text; records as {@link Solver} gives them for 9×9. */
+export class GeneralSolver {
+  private readonly stats: SearchStats = { guesses: 0, timedOut: false };
+
+  constructor(
+    readonly id: string,
+    readonly engine: GeneralEngine,
+  ) {}
+
+  /** Solve one puzzle line. Bad input gives an `invalid` record naming the cell, never a throw. */
+  solve(line: string, options: GeneralSolveOptions = {}): SolveRecord {
+    const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
+    const puzzle = parseLine(line, options.alphabet);
+    if (!("grid" in puzzle)) return puzzle;
+    const solution = new Uint8Array(puzzle.shape.cells);
+    const count = this.engine.countSolutions(puzzle.grid, puzzle.shape.box, limit, solution, this.stats);
+    return recordOf(puzzle, count, this.stats.guesses, solution);
+  }
+
+  /**
+   * Solve many puzzle lines, of any mix of sizes; one record each, in input order. An engine with
+   * a batch entry point (the WASM kernel) gets each size's valid puzzles in one call.
+   */
+  solveMany(lines: Iterable<string>, options: GeneralSolveOptions = {}): SolveRecord[] {
+    const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
+    if (!this.engine.solveBatch) return Array.from(lines, (line) => this.solve(line, options));
+    const records: SolveRecord[] = [];
+    const bySize = new Map<number, { puzzles: GeneralPuzzle[]; slots: number[] }>();
+    for (const line of lines) {
+      const puzzle = parseLine(line, options.alphabet);
+      if (!("grid" in puzzle)) {
+        records.push(puzzle);
+        continue;
+      }
+      const group = bySize.get(puzzle.shape.box) ?? { puzzles: [], slots: [] };
+      bySize.set(puzzle.shape.box, group);
+      group.puzzles.push(puzzle);
+      group.slots.push(records.length);
+      records.push(invalidRecord("not solved")); // replaced below
+    }
+    for (const [box, { puzzles, slots }] of bySize) {
+      const { cells } = shapeOf(box);
+      const packed = new Uint8Array(puzzles.length * cells);
+      puzzles.forEach((puzzle, i) => packed.set(puzzle.grid, i * cells));
+      const batch = this.engine.solveBatch(packed, puzzles.length, box, limit);
+      puzzles.forEach((puzzle, i) => {
+        const solution = batch.solutions.subarray(i * cells, (i + 1) * cells);
+        records[slots[i]] = recordOf(puzzle, batch.counts[i], batch.guesses[i], solution);
+      });
+    }
+    return records;
+  }
+}
+
+export interface CreateGeneralSolverOptions {
+  /** `wasm` (the general kernel) or `ts` (its TS twin). @default "wasm" */
+  engine?: "wasm" | "ts";
+  /** Which kernel build the `wasm` engine loads. @default "release" */
+  build?: KernelBuild;
+}
+
+/** A ready {@link GeneralSolver}: the general WASM kernel by default, or its TS twin. */
+export async function createGeneralSolver(options: CreateGeneralSolverOptions = {}): Promise<GeneralSolver> {
+  if (options.engine === "ts") return new GeneralSolver("general-ts", new GeneralTsEngine());
+  const build = options.build ?? "release";
+  return new GeneralSolver(build === "release" ? "general-wasm" : "general-wasm-debug", await GeneralKernel.create(undefined, build));
+}
+
+export { GeneralTsEngine };

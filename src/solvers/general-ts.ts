@@ -1,0 +1,350 @@
+/**
+ * The general kernel's TS twin: assembly/general.ts step for step in plain TypeScript over
+ * typed arrays (box sizes 2–5), so the bench shows what WebAssembly buys on N×N grids. It
+ * takes the same guesses and finds the same first solution as the kernel (a test checks it).
+ *
+ * See assembly/general.ts for the glossary and the rules. Here a state is `cells + 1 + 4N` words
+ * of one Uint32Array, laid out as the kernel's: the candidate mask of each cell (bit s-1 for
+ * symbol s), the count of unplaced cells, then the locked symbols of each unit orientation.
+ * State `depth` starts at word `depth * stride`.
+ */
+import type { SearchStats } from "../solver.js";
+
+/** Box sizes the general solvers handle: 4×4, 9×9, 16×16 and 25×25 grids. */
+export const MIN_BOX = 2;
+export const MAX_BOX = 5;
+
+const ctz = (x: number): number => 31 - Math.clz32(x & -x);
+
+function popcnt(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+const isSingle = (mask: number): boolean => (mask & (mask - 1)) === 0;
+
+/** The peer, unit and cell tables of one box size. */
+class Tables {
+  readonly size: number;
+  readonly cells: number;
+  readonly peerCount: number;
+  readonly allSymbols: number;
+  /** peers[cell * peerCount + i]: the peers of each cell. */
+  readonly peers: Uint16Array;
+  /** unitCells[unit * size + i]: rows 0..N-1, columns N..2N-1, boxes 2N..3N-1. */
+  readonly unitCells: Uint16Array;
+  readonly rowOf: Uint8Array;
+  readonly columnOf: Uint8Array;
+  readonly boxOf: Uint8Array;
+
+  constructor(readonly box: number) {
+    const size = box * box;
+    const cells = size * size;
+    this.size = size;
+    this.cells = cells;
+    this.peerCount = 3 * (size - 1) - 2 * (box - 1);
+    this.allSymbols = 2 ** size - 1;
+    this.peers = new Uint16Array(cells * this.peerCount);
+    this.unitCells = new Uint16Array(3 * size * size);
+    this.rowOf = new Uint8Array(cells);
+    this.columnOf = new Uint8Array(cells);
+    this.boxOf = new Uint8Array(cells);
+    for (let cell = 0; cell < cells; cell++) {
+      const row = Math.floor(cell / size);
+      const column = cell % size;
+      const boxIndex = Math.floor(row / box) * box + Math.floor(column / box);
+      this.rowOf[cell] = row;
+      this.columnOf[cell] = column;
+      this.boxOf[cell] = boxIndex;
+      this.unitCells[row * size + column] = cell;
+      this.unitCells[(size + column) * size + row] = cell;
+      this.unitCells[(2 * size + boxIndex) * size + (row % box) * box + (column % box)] = cell;
+    }
+    for (let cell = 0; cell < cells; cell++) {
+      let n = 0;
+      for (let other = 0; other < cells; other++) {
+        const shares = this.rowOf[other] === this.rowOf[cell] || this.columnOf[other] === this.columnOf[cell] || this.boxOf[other] === this.boxOf[cell];
+        if (other !== cell && shares) this.peers[cell * this.peerCount + n++] = other;
+      }
+    }
+  }
+}
+
+/** Plain-TS twin of the general WASM kernel; one search at a time. */
+export class GeneralTsEngine {
+  private tables = new Tables(MIN_BOX);
+  private states = new Uint32Array(0);
+  private stride = 0;
+  private readonly queue = new Uint16Array(MAX_BOX ** 4);
+  private readonly frameCell = new Int32Array(MAX_BOX ** 4 + 1);
+  private readonly frameSymbols = new Uint32Array(MAX_BOX ** 4 + 1);
+  private queueHead = 0;
+  private queueTail = 0;
+  /** Unscanned units, one bit per row, column and box. */
+  private dirtyRows = 0;
+  private dirtyColumns = 0;
+  private dirtyBoxes = 0;
+
+  /** Builds the tables and the state stack for box size `box` (kept until it changes). */
+  private configure(box: number): void {
+    if (this.tables.box === box && this.states.length > 0) return;
+    this.tables = new Tables(box);
+    this.stride = this.tables.cells + 1 + 4 * this.tables.size;
+    this.states = new Uint32Array(this.stride * (this.tables.cells + 1));
+  }
+
+  private markDirty(cell: number): void {
+    const t = this.tables;
+    this.dirtyRows |= 1 << t.rowOf[cell];
+    this.dirtyColumns |= 1 << t.columnOf[cell];
+    this.dirtyBoxes |= 1 << t.boxOf[cell];
+  }
+
+  private place(st: number, cell: number, symbol: number): void {
+    this.states[st + cell] = symbol;
+    this.states[st + this.tables.cells]--;
+    this.queue[this.queueTail++] = cell;
+    this.markDirty(cell);
+  }
+
+  private resetWork(): void {
+    this.queueHead = this.queueTail = 0;
+    this.dirtyRows = this.dirtyColumns = this.dirtyBoxes = 0;
+  }
+
+  /** Removes `symbols` from `cell`; queues it when one candidate is left. False when none is. */
+  private eliminate(st: number, cell: number, symbols: number): boolean {
+    const s = this.states;
+    let mask = s[st + cell];
+    if (!(mask & symbols)) return true;
+    mask &= ~symbols;
+    if (mask === 0) return false;
+    s[st + cell] = mask;
+    this.markDirty(cell);
+    if (isSingle(mask)) {
+      s[st + this.tables.cells]--;
+      this.queue[this.queueTail++] = cell;
+    }
+    return true;
+  }
+
+  /** Naked singles: each queued cell's symbol leaves its peers. */
+  private drainQueue(st: number): boolean {
+    const { peers, peerCount } = this.tables;
+    while (this.queueHead < this.queueTail) {
+      const cell = this.queue[this.queueHead++];
+      const symbol = this.states[st + cell];
+      const first = cell * peerCount;
+      for (let i = 0; i < peerCount; i++) if (!this.eliminate(st, peers[first + i], symbol)) return false;
+    }
+    return true;
+  }
+
+  private nextDirtyUnit(): number {
+    const size = this.tables.size;
+    if (this.dirtyRows) {
+      const row = ctz(this.dirtyRows);
+      this.dirtyRows &= this.dirtyRows - 1;
+      return row;
+    }
+    if (this.dirtyColumns) {
+      const column = ctz(this.dirtyColumns);
+      this.dirtyColumns &= this.dirtyColumns - 1;
+      return size + column;
+    }
+    if (this.dirtyBoxes) {
+      const boxIndex = ctz(this.dirtyBoxes);
+      this.dirtyBoxes &= this.dirtyBoxes - 1;
+      return 2 * size + boxIndex;
+    }
+    return -1;
+  }
+
+  private segmentMask(st: number, unitFirst: number, first: number, stride: number): number {
+    const { box, unitCells } = this.tables;
+    let mask = 0;
+    for (let k = 0; k < box; k++) mask |= this.states[st + unitCells[unitFirst + first + k * stride]];
+    return mask;
+  }
+
+  /** Removes `symbols` from the cells of unit `target` outside the unit `source` (of kind `kind`). */
+  private eliminateOutside(st: number, target: number, symbols: number, kind: Uint8Array, source: number): boolean {
+    const { size, unitCells } = this.tables;
+    const first = target * size;
+    for (let i = 0; i < size; i++) {
+      const cell = unitCells[first + i];
+      if (kind[cell] === source) continue;
+      if (!this.eliminate(st, cell, symbols)) return false;
+    }
+    return true;
+  }
+
+  /** The unit crossing segment `k` of `unit` (see the kernel's crossingUnit). */
+  private crossingUnit(unit: number, k: number, stride: number): number {
+    const { box, size } = this.tables;
+    if (unit < size) return 2 * size + Math.floor(unit / box) * box + k;
+    if (unit < 2 * size) return 2 * size + k * box + Math.floor((unit - size) / box);
+    const boxIndex = unit - 2 * size;
+    if (stride === 1) return Math.floor(boxIndex / box) * box + k;
+    return size + (boxIndex % box) * box + k;
+  }
+
+  /** Locked candidates of one orientation (see the kernel's lockSegments). */
+  private lockSegments(st: number, unit: number, slot: number, step: number, stride: number, open: number): boolean {
+    const t = this.tables;
+    const unitFirst = unit * t.size;
+    let once = 0;
+    let twice = 0;
+    for (let k = 0; k < t.box; k++) {
+      const mask = this.segmentMask(st, unitFirst, k * step, stride);
+      twice |= once & mask;
+      once |= mask;
+    }
+    const lockedAt = st + t.cells + 1 + slot;
+    const confined = once & ~twice & open & ~this.states[lockedAt];
+    if (!confined) return true;
+    this.states[lockedAt] |= confined;
+    const kind = unit < t.size ? t.rowOf : unit < 2 * t.size ? t.columnOf : t.boxOf;
+    const index = unit < t.size ? unit : unit < 2 * t.size ? unit - t.size : unit - 2 * t.size;
+    for (let k = 0; k < t.box; k++) {
+      const symbols = this.segmentMask(st, unitFirst, k * step, stride) & confined;
+      if (!symbols) continue;
+      if (!this.eliminateOutside(st, this.crossingUnit(unit, k, stride), symbols, kind, index)) return false;
+    }
+    return true;
+  }
+
+  /** Hidden singles of one unit, else its locked candidates (see the kernel's scanUnit). */
+  private scanUnit(st: number, unit: number): boolean {
+    const { box, size, unitCells, allSymbols } = this.tables;
+    const s = this.states;
+    const first = unit * size;
+    let once = 0;
+    let twice = 0;
+    let placed = 0;
+    for (let i = 0; i < size; i++) {
+      const mask = s[st + unitCells[first + i]];
+      twice |= once & mask;
+      once |= mask;
+      if (isSingle(mask)) placed |= mask;
+    }
+    if (once !== allSymbols) return false;
+    let hidden = once & ~twice & ~placed;
+    if (hidden) {
+      while (hidden) {
+        const symbol = hidden & -hidden;
+        hidden ^= symbol;
+        let i = 0;
+        while (i < size && !(s[st + unitCells[first + i]] & symbol)) i++;
+        if (i === size) return false;
+        this.place(st, unitCells[first + i], symbol);
+      }
+      return true;
+    }
+    const open = allSymbols & ~placed;
+    if (unit < 2 * size) return this.lockSegments(st, unit, unit, box, 1, open);
+    return this.lockSegments(st, unit, unit, box, 1, open) && this.lockSegments(st, unit, unit + size, 1, box, open);
+  }
+
+  /** Naked and hidden singles and locked candidates to a fixed point. False on a contradiction. */
+  private propagate(st: number): boolean {
+    const unplacedAt = st + this.tables.cells;
+    for (;;) {
+      if (!this.drainQueue(st)) return false;
+      if (this.states[unplacedAt] === 0) return true;
+      const unit = this.nextDirtyUnit();
+      if (unit < 0) return true;
+      if (!this.scanUnit(st, unit)) return false;
+    }
+  }
+
+  /** Frame `depth`: the first cell with the fewest candidates and its symbols. */
+  private chooseBranch(st: number, depth: number): void {
+    const s = this.states;
+    let bestCell = 0;
+    let bestCount = 33;
+    for (let cell = 0; cell < this.tables.cells; cell++) {
+      const mask = s[st + cell];
+      if (isSingle(mask)) continue;
+      const count = popcnt(mask);
+      if (count < bestCount) {
+        bestCount = count;
+        bestCell = cell;
+        if (count === 2) break;
+      }
+    }
+    this.frameCell[depth] = bestCell;
+    this.frameSymbols[depth] = s[st + bestCell];
+  }
+
+  private takeSymbol(depth: number): number {
+    const symbols = this.frameSymbols[depth];
+    this.frameSymbols[depth] = symbols & (symbols - 1);
+    return symbols & -symbols;
+  }
+
+  /** Loads the puzzle into state 0 and queues its clues; false for a byte over N. */
+  private loadPuzzle(puzzle: Uint8Array): boolean {
+    const { size, cells, allSymbols } = this.tables;
+    for (let cell = 0; cell < cells; cell++) if (puzzle[cell] > size) return false;
+    this.resetWork();
+    this.states.fill(allSymbols, 0, cells);
+    this.states[cells] = cells;
+    this.states.fill(0, cells + 1, this.stride);
+    for (let cell = 0; cell < cells; cell++) if (puzzle[cell] !== 0) this.place(0, cell, 1 << (puzzle[cell] - 1));
+    this.dirtyRows = this.dirtyColumns = this.dirtyBoxes = allSymbols;
+    return true;
+  }
+
+  /**
+   * Counts the solutions of `puzzle` (N² bytes, 0 empty, 1..N; box size `box`) up to `limit`,
+   * writes the first into `solution` and the guesses into `stats`. -1 when a byte is over N.
+   */
+  countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats): number {
+    if (!Number.isInteger(box) || box < MIN_BOX || box > MAX_BOX) throw new RangeError(`box size must be ${MIN_BOX}-${MAX_BOX}, got ${box}`);
+    this.configure(box);
+    stats.guesses = 0;
+    stats.timedOut = false;
+    if (!this.loadPuzzle(puzzle)) return -1;
+    const { cells } = this.tables;
+    const stride = this.stride;
+    const s = this.states;
+    let guesses = 0;
+    let count = 0;
+    let depth = 0;
+    let st = 0;
+    for (;;) {
+      if (this.propagate(st)) {
+        if (s[st + cells] === 0) {
+          if (count === 0) for (let cell = 0; cell < cells; cell++) solution[cell] = ctz(s[st + cell]) + 1;
+          if (++count >= limit) break;
+        } else {
+          this.chooseBranch(st, depth);
+          const symbol = this.takeSymbol(depth);
+          s.copyWithin(st + stride, st, st + stride);
+          const cell = this.frameCell[depth++];
+          st = depth * stride;
+          guesses++;
+          this.resetWork();
+          this.place(st, cell, symbol);
+          continue;
+        }
+      }
+      if (depth === 0) break;
+      const frame = depth - 1;
+      const symbol = this.takeSymbol(frame);
+      if (this.frameSymbols[frame]) {
+        s.copyWithin(depth * stride, frame * stride, depth * stride);
+        guesses++;
+      } else {
+        depth = frame;
+      }
+      st = depth * stride;
+      this.resetWork();
+      this.place(st, this.frameCell[frame], symbol);
+    }
+    stats.guesses = guesses;
+    return count;
+  }
+}

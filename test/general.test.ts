@@ -1,0 +1,240 @@
+// N×N grids: the general WASM kernel (release and debug builds), its TS twin, the N×N puzzle
+// model (alphabets, errors) and the solver over text lines.
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { GeneralKernel, GeneralTsEngine, createGeneralSolver, type GeneralSolver } from "../src/general.js";
+import {
+  findGeneralConflict,
+  formatGeneralGrid,
+  isValidGeneralSolution,
+  parseGeneralPuzzle,
+  shapeOf,
+} from "../src/puzzle-general.js";
+import type { KernelBuild } from "../src/wasm.js";
+import { loadFixture } from "./fixture.js";
+
+const DATASETS = new URL("../../shared/datasets/", import.meta.url);
+const hasDatasets = existsSync(DATASETS);
+const readDataset = (name: string): string[] => readFileSync(new URL(name, DATASETS), "utf8").trim().split("\n");
+
+const HEX_LIKE = "123456789ABCDEFG";
+const POJ = "ABCDEFGHIJKLMNOP";
+/** Rewrites a line from one alphabet to another, keeping empty marks. */
+const translate = (line: string, from: string, to: string): string => line.replace(/[^.\-]/g, (ch) => to[from.indexOf(ch)]);
+
+const EMPTY_4 = ".".repeat(16);
+const UNIQUE_4 = "1...3..1.....14."; // 1 . . . / 3 . . 1 / . . . . / . 1 4 .
+const UNSOLVABLE_4 = "12........3...4."; // cell 3 sees 1 2 in its row and 3 4 in its column
+
+/** Every record is unique, its solution valid for the puzzle of the same line and keeping its clues. */
+function expectUniqueAndValid(solver: GeneralSolver, lines: string[]): void {
+  const records = solver.solveMany(lines, { limit: 2 });
+  expect(records).toHaveLength(lines.length);
+  records.forEach((record, i) => {
+    expect(record.status, `line ${i + 1}: ${record.error ?? ""}`).toBe("solved");
+    const puzzle = parseGeneralPuzzle(lines[i]);
+    const solution = parseGeneralPuzzle(record.solution!, { alphabet: puzzle.alphabet }).grid;
+    expect(isValidGeneralSolution(puzzle.grid, solution, puzzle.shape), `line ${i + 1}`).toBe(true);
+  });
+}
+
+describe.skipIf(!hasDatasets)("shared N×N datasets", () => {
+  it("solves every 16×16 puzzle of sudoku16_kr100 as unique, with valid solutions", async () => {
+    const lines = readDataset("sudoku16_kr100.txt");
+    expect(lines).toHaveLength(99);
+    expectUniqueAndValid(await createGeneralSolver(), lines);
+  });
+
+  it("solves both 25×25 puzzles of sudoku25_misc as unique, with valid solutions", async () => {
+    const lines = readDataset("sudoku25_misc.txt");
+    expect(lines).toHaveLength(2);
+    expectUniqueAndValid(await createGeneralSolver(), lines);
+  });
+
+  it("the TS twin agrees with the kernel on every record, guesses included", async () => {
+    const lines = [...readDataset("sudoku16_kr100.txt"), ...readDataset("sudoku25_misc.txt")];
+    const wasm = (await createGeneralSolver()).solveMany(lines);
+    const ts = (await createGeneralSolver({ engine: "ts" })).solveMany(lines);
+    expect(ts).toEqual(wasm);
+  });
+
+  it("reads the POJ 3076 alphabet A-P and answers in it", async () => {
+    const solver = await createGeneralSolver();
+    const line = readDataset("sudoku16_kr100.txt")[0];
+    const asPoj = translate(line, HEX_LIKE, POJ).replace(/\./g, "-");
+    expect(parseGeneralPuzzle(asPoj).alphabet).toBe(POJ);
+    const record = solver.solve(asPoj);
+    expect(record.status).toBe("solved");
+    expect(record.solution).toMatch(/^[A-P]{256}$/);
+    expect(translate(record.solution!, POJ, HEX_LIKE)).toBe(solver.solve(line).solution);
+  });
+});
+
+const builds: KernelBuild[] = ["release", "debug"];
+
+describe.each(builds)("general WASM kernel, %s build", (build) => {
+  const solver = createGeneralSolver({ build });
+
+  it("counts all 288 4×4 grids and tells unique, multiple and unsolvable 4×4 puzzles apart", async () => {
+    const s = await solver;
+    expect(s.solve(EMPTY_4, { limit: 1000 }).count).toBe(288);
+    expect(s.solve(EMPTY_4)).toMatchObject({ status: "multiple", count: 2 });
+    expect(s.solve(UNIQUE_4)).toMatchObject({ status: "solved", count: 1, solution: "1234342143122143" });
+    expect(s.solve(UNSOLVABLE_4)).toMatchObject({ status: "unsolvable", count: 0, solution: null });
+  });
+
+  it("passes the shared 9×9 fixture", async () => {
+    const s = await solver;
+    for (const c of loadFixture()) {
+      const record = s.solve(c.puzzle);
+      if (c.count === "invalid") {
+        expect(record.status, `fixture line ${c.line}`).toBe("invalid");
+        continue;
+      }
+      expect(record.count, `fixture line ${c.line}`).toBe(c.count);
+      if (c.solution) expect(record.solution, `fixture line ${c.line}`).toBe(c.solution);
+    }
+  });
+
+  it("reports multiple solutions for the empty 16×16 and 25×25 grids, with a valid first one", async () => {
+    const s = await solver;
+    for (const box of [4, 5]) {
+      const { size, cells } = shapeOf(box);
+      const record = s.solve(".".repeat(cells));
+      expect(record).toMatchObject({ status: "multiple", count: 2 });
+      const alphabet = parseGeneralPuzzle(record.solution!).alphabet;
+      expect(alphabet).toHaveLength(size);
+      expect(findGeneralConflict(parseGeneralPuzzle(record.solution!).grid, shapeOf(box))).toBeNull();
+    }
+  });
+
+  it("gives -1 for bytes over N, puzzle by puzzle, and never traps", async () => {
+    const kernel = await GeneralKernel.create(undefined, build);
+    const { cells } = shapeOf(4);
+    const puzzles = new Uint8Array(cells * 3);
+    puzzles[cells + 7] = 17;
+    puzzles[2 * cells + 255] = 255;
+    const result = kernel.solveBatch(puzzles, 3, 4, 2);
+    expect(Array.from(result.counts)).toEqual([2, -1, -1]);
+  });
+
+  it("solves a batch that grows memory, with views re-created", async () => {
+    const kernel = await GeneralKernel.create(undefined, build);
+    const { cells } = shapeOf(4);
+    const first = kernel.solveBatch(new Uint8Array(cells), 1, 4, 1);
+    const puzzle = first.solutions.slice();
+    for (let cell = 0; cell < cells; cell += 3) puzzle[cell] = 0;
+    const count = 2_000; // about 1 MB of batch
+    const puzzles = new Uint8Array(count * cells);
+    for (let i = 0; i < count; i++) puzzles.set(puzzle, i * cells);
+    const before = kernel.input(1, 4).buffer.byteLength;
+    const result = kernel.solveBatch(puzzles, count, 4, 1);
+    expect(kernel.input(1, 4).buffer.byteLength).toBeGreaterThan(before);
+    for (let i = 0; i < count; i += 199) {
+      expect(result.counts[i]).toBe(1);
+      expect(isValidGeneralSolution(puzzle, result.solutions.subarray(i * cells, (i + 1) * cells), shapeOf(4))).toBe(true);
+    }
+  });
+});
+
+describe("the TS twin", () => {
+  it("agrees with the kernel on counts, solutions and guesses for generated puzzles of every size", async () => {
+    const kernel = await GeneralKernel.create();
+    const twin = new GeneralTsEngine();
+    const stats = { guesses: 0, timedOut: false };
+    for (const box of [2, 3, 4, 5]) {
+      const { cells } = shapeOf(box);
+      const full = kernel.solveBatch(new Uint8Array(cells), 1, box, 1).solutions;
+      for (const blankEvery of [2, 3, 5]) {
+        const puzzle = full.map((symbol, cell) => ((cell * 7) % blankEvery === 0 ? 0 : symbol));
+        const wasmSolution = new Uint8Array(cells);
+        const tsSolution = new Uint8Array(cells);
+        const wasmCount = kernel.countSolutions(puzzle, box, 2, wasmSolution, stats);
+        const wasmGuesses = stats.guesses;
+        const tsCount = twin.countSolutions(puzzle, box, 2, tsSolution, stats);
+        expect([tsCount, stats.guesses], `box ${box}, blank every ${blankEvery}`).toEqual([wasmCount, wasmGuesses]);
+        expect(tsSolution).toEqual(wasmSolution);
+        expect(isValidGeneralSolution(puzzle, tsSolution, shapeOf(box))).toBe(true);
+      }
+    }
+  });
+
+  it("gives -1 for a byte over N and rejects an unsupported box size", () => {
+    const twin = new GeneralTsEngine();
+    const puzzle = new Uint8Array(16);
+    puzzle[3] = 5;
+    expect(twin.countSolutions(puzzle, 2, 2, new Uint8Array(16), { guesses: 0, timedOut: false })).toBe(-1);
+    expect(() => twin.countSolutions(puzzle, 6, 2, new Uint8Array(16), { guesses: 0, timedOut: false })).toThrow(RangeError);
+  });
+});
+
+describe("N×N puzzle lines", () => {
+  it("detects the alphabet from the characters and writes solutions in it", async () => {
+    const solver = await createGeneralSolver();
+    expect(parseGeneralPuzzle(UNIQUE_4).alphabet).toBe("1234");
+    expect(parseGeneralPuzzle("G" + ".".repeat(255)).alphabet).toBe(HEX_LIKE);
+    expect(parseGeneralPuzzle("P" + ".".repeat(255)).alphabet).toBe(POJ);
+    expect(parseGeneralPuzzle("Y" + "-".repeat(624)).alphabet).toBe("ABCDEFGHIJKLMNOPQRSTUVWXY");
+    const poj = solver.solve("P" + "-".repeat(255));
+    expect(poj.solution!.startsWith("P")).toBe(true);
+    expect(poj.solution).toMatch(/^[A-P]{256}$/);
+    const hex = solver.solve("9" + "0".repeat(255));
+    expect(hex.solution!.startsWith("9")).toBe(true);
+    expect(hex.solution).toMatch(/^[1-9A-G]{256}$/);
+  });
+
+  it("round-trips a 16×16 puzzle between 1-9A-G and A-P", async () => {
+    const solver = await createGeneralSolver();
+    const full = solver.solve(".".repeat(256), { limit: 1 }).solution!;
+    const puzzle = [...full].map((ch, cell) => (cell % 3 === 0 ? "." : ch)).join("");
+    const asPoj = translate(puzzle, HEX_LIKE, POJ);
+    const parsed = parseGeneralPuzzle(asPoj);
+    expect(parsed.alphabet).toBe(POJ);
+    expect(formatGeneralGrid(parsed.grid, parsed.alphabet)).toBe(asPoj);
+    expect(parsed.grid).toEqual(parseGeneralPuzzle(puzzle).grid);
+    const [hexRecord, pojRecord] = solver.solveMany([puzzle, asPoj], { limit: 1 });
+    expect(translate(hexRecord.solution!, HEX_LIKE, POJ)).toBe(pojRecord.solution);
+  });
+
+  it("takes an explicit alphabet, with 0 as a symbol when the alphabet has it", async () => {
+    const solver = await createGeneralSolver();
+    const hexDigits = "0123456789ABCDEF";
+    const record = solver.solve("0" + ".".repeat(255), { alphabet: hexDigits, limit: 1 });
+    expect(record.solution!.startsWith("0")).toBe(true);
+    expect(record.solution).toMatch(/^[0-9A-F]{256}$/);
+    expect(() => parseGeneralPuzzle(UNIQUE_4, { alphabet: "ABCDEFGHIJKLMNOP" })).toThrow(/expected 256 \(16×16\) characters, got 16/);
+    expect(() => parseGeneralPuzzle(UNIQUE_4, { alphabet: "12345" })).toThrow(/alphabet needs 4, 9, 16 or 25 symbols, got 5/);
+    expect(() => parseGeneralPuzzle(UNIQUE_4, { alphabet: "12.4" })).toThrow(/marks an empty cell/);
+  });
+
+  it("names the cell and the reason for bad input", async () => {
+    const solver = await createGeneralSolver();
+    expect(solver.solve("1".repeat(200)).error).toBe(
+      "expected one of 16 (4×4), 81 (9×9), 256 (16×16), 625 (25×25) characters, got 200",
+    );
+    const badCharacter = ".".repeat(17) + "Z" + ".".repeat(238);
+    expect(solver.solve(badCharacter)).toMatchObject({ status: "invalid", count: 0, solution: null });
+    expect(solver.solve(badCharacter).error).toMatch(/^cell 18 \(row 2, column 2\) contains invalid character 'Z'/);
+    const mixed = "1" + ".".repeat(100) + "P" + ".".repeat(154);
+    expect(solver.solve(mixed).error).toMatch(/^cell 102 \(row 7, column 6\) contains invalid character 'P' \(symbols 1-9A-G or A-P/);
+    expect(solver.solve("5" + ".".repeat(15)).error).toMatch(/^cell 1 \(row 1, column 1\) contains invalid character '5'/);
+    const repeatedInColumn = "A" + ".".repeat(15) + "." + ".".repeat(15) + "A" + ".".repeat(223);
+    expect(solver.solve(repeatedInColumn).error).toBe(
+      "cell 33 (row 3, column 1): symbol 'A' is repeated in column 1 (also at cell 1 (row 1, column 1))",
+    );
+    const repeatedInBox = "3" + ".".repeat(9) + "3" + ".".repeat(70);
+    expect(solver.solve(repeatedInBox).error).toBe(
+      "cell 11 (row 2, column 2): symbol '3' is repeated in box 1 (also at cell 1 (row 1, column 1))",
+    );
+  });
+
+  it("keeps one record per line, in order, across sizes and invalid lines", async () => {
+    const solver = await createGeneralSolver();
+    const lines = [UNIQUE_4, "not a puzzle", ".".repeat(256), UNSOLVABLE_4, "1".repeat(16), ".".repeat(81)];
+    const records = solver.solveMany(lines);
+    expect(records.map((r) => r.status)).toEqual(["solved", "invalid", "multiple", "unsolvable", "invalid", "multiple"]);
+    const ts = (await createGeneralSolver({ engine: "ts" })).solveMany(lines);
+    expect(ts).toEqual(records);
+    expect(() => solver.solveMany(lines, { limit: 0 })).toThrow(RangeError);
+  });
+});

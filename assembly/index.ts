@@ -42,6 +42,7 @@
 //
 // Batch layout in linear memory (see src/wasm.ts), n puzzles from `base`:
 //   puzzles n×81 u8 │ solutions n×81 u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
+//   counts is -1 for a byte over 9 and -2 for a clue repeated in a unit.
 //   nodes counts the states propagated; it is negative when the search hit the node budget.
 
 const CELLS: i32 = 81;
@@ -462,20 +463,34 @@ function writeSolution(st: usize, out: usize): void {
   }
 }
 
-/** Loads 81 puzzle bytes into the root state. -1 for a byte over 9, 0 for clashing clues, 1 ok. */
+/** Digits seen in each row, column and box while loading clues (27 × u16). */
+const SEEN_IN_UNIT: usize = memory.data(27 * 2, 2);
+
+/** Loads 81 puzzle bytes into the root state: 1, or -1 for a byte over 9, -2 for a repeated clue. */
 function loadPuzzle(puzzle: usize): i32 {
   const st = stateAt(0);
   for (let slot: u32 = 0; slot < <u32>SLOTS; slot++) store<u32>(st + (<usize>slot << 2), BAND_CELLS);
   for (let band: u32 = 0; band < 3; band++) setUnsolved(st, band, BAND_CELLS);
+  memory.fill(SEEN_IN_UNIT, 0, 27 * 2);
   dirty = 0;
-  for (let cell = 0; cell < CELLS; cell++) {
-    if (<u32>load<u8>(puzzle + cell) > 9) return -1;
+  for (let cell: u32 = 0; cell < <u32>CELLS; cell++) {
+    const value = <u32>load<u8>(puzzle + cell);
+    if (value > 9) return -1;
+    if (value == 0) continue;
+    const bit = <u16>(<u32>1 << value);
+    const row = cell / 9;
+    const column = cell % 9;
+    const rowAt = SEEN_IN_UNIT + (<usize>row << 1);
+    const columnAt = SEEN_IN_UNIT + (<usize>(9 + column) << 1);
+    const boxAt = SEEN_IN_UNIT + (<usize>(18 + row / 3 * 3 + column / 3) << 1);
+    if ((load<u16>(rowAt) | load<u16>(columnAt) | load<u16>(boxAt)) & bit) return -2;
+    store<u16>(rowAt, load<u16>(rowAt) | bit);
+    store<u16>(columnAt, load<u16>(columnAt) | bit);
+    store<u16>(boxAt, load<u16>(boxAt) | bit);
   }
   for (let cell = 0; cell < CELLS; cell++) {
     const value = <u32>load<u8>(puzzle + cell);
-    if (value == 0) continue;
-    const band = <u32>cell / 27;
-    if (!place(st, value - 1, band, <u32>1 << (<u32>cell % 27))) return 0;
+    if (value != 0) place(st, value - 1, <u32>cell / 27, <u32>1 << (<u32>cell % 27));
   }
   dirty = (<u32>1 << SLOTS) - 1;
   return 1;
@@ -483,14 +498,15 @@ function loadPuzzle(puzzle: usize): i32 {
 
 /**
  * Counts the solutions of the 81-byte puzzle at `puzzle` up to `limit`, writing the first into
- * the 81 bytes at `solution`. Returns the count, or -1 when a byte is over 9. Sets `guesses`
+ * the 81 bytes at `solution`. Returns the count, or -1 when a byte is over 9, -2 when a clue is
+ * repeated in a row, column or box. Sets `guesses`
  * and `nodes`; stops early, with `nodes` negated, once more than `budget` nodes (0: no cap).
  */
 function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
   nodes = 0;
   const loaded = loadPuzzle(puzzle);
-  if (loaded <= 0) return loaded;
+  if (loaded < 0) return loaded;
   let count = 0;
   let depth = 0;
   let st = stateAt(0);

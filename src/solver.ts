@@ -34,7 +34,7 @@ export interface SolverEngine {
 
 /** Per-puzzle results of one batch, in parallel arrays indexed by puzzle. */
 export interface BatchResult {
-  /** Solutions found, up to the limit; -1 where the input bytes were invalid. */
+  /** Solutions found, up to the limit; -1 where a byte was over 9, -2 where a clue is repeated in a unit. */
   counts: Int32Array;
   guesses: Int32Array;
   /** Search nodes (states propagated) per puzzle, negative where the budget stopped the search; WASM only. */

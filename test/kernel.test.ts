@@ -52,8 +52,13 @@ describe.each(builds)("WASM kernel, %s build", (build) => {
     }
   });
 
-  it("gives -1 for bytes over 9 and never traps", async () => {
+  it("gives -1 for bytes over 9, -2 for repeated clues, and never traps", async () => {
     const kernel = await WasmKernel.create(undefined, build);
+    const repeated = fixture.filter((c) => c.count === "invalid" && c.puzzle.length === 81 && !c.puzzle.includes("x"));
+    expect(repeated.length).toBeGreaterThanOrEqual(3);
+    const clashes = new Uint8Array(81 * repeated.length);
+    repeated.forEach((c, i) => clashes.set(Array.from(c.puzzle, (ch) => (ch === "." ? 0 : Number(ch))), i * 81));
+    expect(Array.from(kernel.solveBatch(clashes, repeated.length, 2).counts)).toEqual(repeated.map(() => -2));
     const puzzles = new Uint8Array(81 * 3);
     puzzles.set(parsePuzzle(solvable[0].puzzle), 0);
     puzzles.set(parsePuzzle(solvable[0].puzzle), 81);

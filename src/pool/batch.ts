@@ -3,7 +3,7 @@
  *
  *   main thread                                   worker (or main thread with --threads 0)
  *   BatchBuilder ── BatchTask ──────────────────► solveBatch(kernel, task)
- *     texts  "t0\nt1\n…"   one string per batch      parseRecord each text → grid | error
+ *     texts  "t0\nt1\n…"   one string per batch      each text's cells → kernel.input (or an error)
  *     lines  Int32Array    transferred               kernel.input(n) ← grids, kernel.run(n, limit)
  *     readErrors [[i, msg]] (rare)                   format each record with the --out format
  *                ◄──────────────── BatchOutcome ───  text (the batch's output), tally, errors
@@ -12,7 +12,8 @@
  * records of one file, consecutive in the run, so `firstIndex + i` is record i's index.
  */
 import { type SolveRecord, invalidRecord, statusOf } from "../solver.js";
-import { type PuzzleRecord, type ReadRecord, type GridShape, SHAPE_9, parseRecord } from "../formats/record.js";
+import { type ReadRecord, type GridShape, EMPTIES, SHAPE_9, parseRecord } from "../formats/record.js";
+import { CELLS } from "../puzzle.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
 import type { WasmKernel } from "../wasm.js";
 
@@ -47,6 +48,8 @@ export interface BatchOutcome {
 /** Error messages a batch reports back at most. */
 const ERRORS_PER_BATCH = 10;
 const ASCII_ZERO = 48;
+/** The kernel's count for a clue repeated in a row, column or box. */
+const REPEATED_CLUE = -2;
 
 /** Collects records into batches of at most `size`; a batch never spans two files. */
 export class BatchBuilder {
@@ -103,47 +106,76 @@ export class BatchBuilder {
   }
 }
 
-/** The records of a task, parsed: a grid or an error each. */
-function parseTask(task: BatchTask, shape: GridShape): PuzzleRecord[] {
-  const texts = task.texts.split("\n");
-  const readErrors = new Map(task.readErrors);
-  return texts.map((text, i): PuzzleRecord => {
-    const read: ReadRecord = { index: task.firstIndex + i, line: task.lines[i], file: task.file, text, error: readErrors.get(i) ?? null };
-    return parseRecord(read, shape);
-  });
+/** The value of each ASCII character as a 9×9 cell: 1–9 for digits, 0 for an empty, -1 otherwise. */
+const CELL_VALUE = (() => {
+  const values = new Int8Array(128).fill(-1);
+  for (let digit = 1; digit <= 9; digit++) values[ASCII_ZERO + digit] = digit;
+  for (const empty of EMPTIES) values[empty.charCodeAt(0)] = 0;
+  return values;
+})();
+
+/**
+ * The fast path: writes a 9×9 record's cells straight into the kernel's input at `at`. False
+ * when the text is not 81 cell characters; such records take the slow path (parseRecord),
+ * which names the cell and the reason. Repeated clues are left to the kernel (count -2).
+ */
+function writeCells(text: string, input: Uint8Array, at: number): boolean {
+  if (text.length !== CELLS) return false;
+  for (let cell = 0; cell < CELLS; cell++) {
+    const code = text.charCodeAt(cell);
+    const value = code < 128 ? CELL_VALUE[code] : -1;
+    if (value < 0) return false;
+    input[at + cell] = value;
+  }
+  return true;
 }
 
 /**
- * Solves one batch on `kernel`: parses every text, solves the valid grids in one kernel
- * call, and formats every record with the task's output format. Shared by the worker
- * and the in-process (`--threads 0`) path.
+ * Solves one batch on `kernel`: writes every readable record into the kernel's input (the
+ * rest get their error from parseRecord), solves them in one kernel call, and formats every
+ * record with the task's output format. Shared by the worker and the in-process
+ * (`--threads 0`) path.
  */
 export function solveBatch(kernel: WasmKernel, task: BatchTask, shape: GridShape = SHAPE_9): BatchOutcome {
-  const records = parseTask(task, shape);
-  const slots = new Int32Array(records.length).fill(-1);
-  const input = kernel.input(records.length);
+  const texts = task.texts.split("\n");
+  const readErrors = new Map(task.readErrors);
+  const records: ReadRecord[] = [];
+  const errors = new Map<number, string>();
+  const slots = new Int32Array(texts.length).fill(-1);
+  const input = kernel.input(texts.length);
   let solvable = 0;
-  records.forEach((record, i) => {
-    if (record.grid === null) return;
-    input.set(record.grid, solvable * shape.cells);
-    slots[i] = solvable++;
+  texts.forEach((text, i) => {
+    const read: ReadRecord = { index: task.firstIndex + i, line: task.lines[i], file: task.file, text, error: readErrors.get(i) ?? null };
+    records.push(read);
+    if (read.error === null && shape.cells === CELLS && writeCells(text, input, solvable * CELLS)) {
+      slots[i] = solvable++;
+      return;
+    }
+    const parsed = parseRecord(read, shape);
+    if (parsed.grid === null) errors.set(i, parsed.error!);
+    else {
+      input.set(parsed.grid, solvable * shape.cells);
+      slots[i] = solvable++;
+    }
   });
   const results = solvable > 0 ? kernel.run(solvable, task.limit) : null;
   const solutions = results ? asciiSolutions(results.solutions) : null;
 
   const format = outputFormats[task.output];
   const tally = [0, 0, 0, 0];
-  const errors: string[] = [];
+  const messages: string[] = [];
   let text = "";
   records.forEach((record, i) => {
     const slot = slots[i];
-    const result: SolveRecord =
-      slot < 0 ? invalidRecord(record.error!) : kernelRecord(results!.counts[slot], results!.guesses[slot], solutions!, slot, shape);
+    let result: SolveRecord;
+    if (slot < 0) result = invalidRecord(errors.get(i)!);
+    else if (results!.counts[slot] === REPEATED_CLUE) result = invalidRecord(parseRecord(record, shape).error!);
+    else result = kernelRecord(results!.counts[slot], results!.guesses[slot], solutions!, slot, shape);
     tally[TALLY_STATUSES.indexOf(result.status as (typeof TALLY_STATUSES)[number])]++;
-    if (result.error && errors.length < ERRORS_PER_BATCH) errors.push(result.error);
+    if (result.error && messages.length < ERRORS_PER_BATCH) messages.push(result.error);
     text += format.format(record, result);
   });
-  return { text, tally, errors };
+  return { text, tally, errors: messages };
 }
 
 /** The result of one kernel slot as a {@link SolveRecord}. */

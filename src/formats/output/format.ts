@@ -4,7 +4,7 @@
  * write, so workers can format their own batches and the main thread only concatenates.
  */
 import type { SolveRecord } from "../../solver.js";
-import type { PuzzleRecord } from "../record.js";
+import type { ReadRecord } from "../record.js";
 
 /** Output format names for `--out`. */
 export const OUTPUT_FORMATS = ["line", "grid", "jsonl", "csv"] as const;
@@ -16,5 +16,5 @@ export interface OutputFormat {
   /** Written once before the first record ("" for none). */
   readonly header: string;
   /** The text for one record, ending with a line end. */
-  format(record: PuzzleRecord, result: SolveRecord): string;
+  format(record: ReadRecord, result: SolveRecord): string;
 }

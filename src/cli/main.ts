@@ -1,12 +1,13 @@
 /**
  * The `sudoku-wasm` command line: one commander program, one subcommand per file
- * (`solve` in solve.ts, `generate` in generate.ts). bin/sudoku-wasm.mjs runs the compiled
+ * (`solve` in solve.ts, `generate` in generate.ts, `profile` in profile.ts). bin/sudoku-wasm.mjs runs the compiled
  * form of this file (dist/src/cli/main.js); running that file directly works too.
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { generateCommand } from "./generate.js";
+import { profileCommand } from "./profile.js";
 import { solveCommand } from "./solve.js";
 
 /** The program with every subcommand. */
@@ -14,7 +15,8 @@ export function buildProgram(): Command {
   return new Command("sudoku-wasm")
     .description("the fastest Sudoku solver JavaScript can reach: a WebAssembly kernel on every core")
     .addCommand(solveCommand())
-    .addCommand(generateCommand());
+    .addCommand(generateCommand())
+    .addCommand(profileCommand());
 }
 
 /** Runs the command line; errors print as one `sudoku-wasm: …` line and exit with status 2. */

@@ -1,0 +1,126 @@
+/**
+ * One profile run from parsed options: pick the kernel variants and datasets, record the
+ * environment, measure (under the CPU profiler with --cpu-prof), then hand the records to
+ * the writers: the table on stdout, the JSON file, two pictures per dataset.
+ *
+ * Files go to `--out` (default bench/results/, gitignored), named by the run's start time:
+ *   profile-<stamp>.json                       with a bare --json
+ *   profile-<stamp>-<dataset>-time-cdf.svg     per dataset
+ *   profile-<stamp>-<dataset>-guesses.svg      per dataset
+ *   profile-<stamp>.cpuprofile                 with --cpu-prof
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { bundledDatasets, loadDatasetList } from "../../src/datasets.js";
+import { type SolverInfo, findSolver, solvers } from "../../src/registry.js";
+import { WasmKernel } from "../../src/wasm.js";
+import { collectEnvironment } from "../env.js";
+import { progressBar } from "../progress.js";
+import { groupByDataset } from "../report/format.js";
+import { outputPath, timestamp } from "../report/output.js";
+import { expectationOf } from "../verify.js";
+import { withCpuProfile } from "./cpu-profile.js";
+import { formatProfileJson } from "./json.js";
+import { type ProfileVariant, profileVariants } from "./profiler.js";
+import type { ProfileRecord, ProfileRun } from "./records.js";
+import { formatGuessScatterSvg, formatTimeCdfSvg } from "./svg.js";
+import { formatProfileTable } from "./table.js";
+
+/** The parsed options of one profile run (see the options table in src/cli/profile.ts). */
+export interface ProfileOptions {
+  /** Registry ids of kernel variants; undefined for every one. */
+  variants?: string[];
+  /** Bundled names or file/folder paths; undefined for every bundled dataset. */
+  datasets?: string[];
+  /** A JSON file to write, or true for <out>/profile-<stamp>.json. */
+  json?: string | true;
+  limit: number;
+  budget: number;
+  /** Puzzles drawn per dataset (seeded); undefined for all. */
+  sample?: number;
+  seed: number;
+  cpuProf: boolean;
+  /** Folder of the pictures, the CPU profile and a bare --json. */
+  out: string;
+}
+
+/** True for the registry's WASM kernel variants: `wasm` and `wasm:<name>`. */
+export function isKernelVariant(id: string): boolean {
+  return id === "wasm" || id.startsWith("wasm:");
+}
+
+/** The registry entries of every kernel variant, the default first. */
+export function kernelVariantInfos(): SolverInfo[] {
+  return solvers.filter((info) => isKernelVariant(info.id));
+}
+
+/** The variants `ids` names (every kernel variant when undefined); an id that is not one throws, listing them. */
+export function selectVariants(ids?: readonly string[]): ProfileVariant[] {
+  const infos = ids ? ids.map(findSolver) : kernelVariantInfos();
+  const other = infos.find((info) => !isKernelVariant(info.id));
+  if (other) {
+    throw new Error(`'${other.id}' is not a WASM kernel variant; profile one of: ${kernelVariantInfos().map((i) => i.id).join(", ")}`);
+  }
+  return infos.map((info) => ({ id: info.id, description: info.description, load: () => loadKernel(info) }));
+}
+
+async function loadKernel(info: SolverInfo): Promise<WasmKernel> {
+  const engine = await info.load();
+  if (!(engine instanceof WasmKernel)) throw new Error(`${info.id}: the registry did not load a WASM kernel`);
+  return engine;
+}
+
+/** A dataset name made safe for a file name. */
+function fileSafe(name: string): string {
+  return name.replace(/[^\w.-]+/g, "_");
+}
+
+function writeText(path: string, text: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+/** Writes the JSON (when asked) and both pictures of every dataset; returns the paths, in order. */
+export function writeProfileFiles(run: ProfileRun, options: Pick<ProfileOptions, "json" | "out">, stamp: string): string[] {
+  const written: string[] = [];
+  const folder = resolve(options.out);
+  if (options.json !== undefined) written.push(writeText(outputPath(options.json, "json", `profile-${stamp}`, folder), formatProfileJson(run)));
+  for (const [dataset, records] of groupByDataset<ProfileRecord>(run.records)) {
+    const base = join(folder, `profile-${stamp}-${fileSafe(dataset)}`);
+    written.push(writeText(`${base}-time-cdf.svg`, formatTimeCdfSvg(records)));
+    written.push(writeText(`${base}-guesses.svg`, formatGuessScatterSvg(records)));
+  }
+  return written;
+}
+
+/** Profiles, prints the table through `print`, writes the files; returns the run and every path written. */
+export async function runProfile(
+  options: ProfileOptions,
+  print: (text: string) => void = (text) => process.stdout.write(text),
+): Promise<{ run: ProfileRun; written: string[] }> {
+  const bundled = bundledDatasets();
+  const datasets = loadDatasetList(options.datasets ?? bundled);
+  if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
+  const variants = selectVariants(options.variants);
+  const started = new Date();
+  const stamp = timestamp(started);
+  const { timeMs: _tinybenchTime, ...machine } = collectEnvironment({ seed: options.seed, limit: options.limit, timeMs: 0, budget: options.budget }, started);
+  const plan = {
+    variants,
+    datasets,
+    limit: options.limit,
+    budget: options.budget,
+    seed: options.seed,
+    sample: options.sample,
+    expectationOf: (dataset: { name: string }) => expectationOf(dataset.name, new Set(bundled)),
+  };
+  const measure = () => profileVariants(plan, progressBar());
+  const cpuProfile = options.cpuProf ? join(resolve(options.out), `profile-${stamp}.cpuprofile`) : null;
+  const records = cpuProfile ? await withCpuProfile(cpuProfile, measure) : await measure();
+  const run: ProfileRun = { environment: { ...machine, sample: options.sample ?? null }, records };
+  print(formatProfileTable(run));
+  const written = [...writeProfileFiles(run, options, stamp), ...(cpuProfile ? [cpuProfile] : [])];
+  for (const path of written) print(`wrote ${path}\n`);
+  return { run, written };
+}

@@ -1,0 +1,223 @@
+/**
+ * The profiler (`npm run profile`): records on a handful of fixture puzzles and three kernel
+ * variants, count agreement (a wrapped engine that miscounts must fail the run), timeouts,
+ * the JSON round trip, the pictures, the table, the options and --cpu-prof.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatProfileJson, parseProfileJson } from "../bench/profile/json.js";
+import { HARDEST_COUNT, type ProfilePlan, type ProfiledKernel, profileVariants } from "../bench/profile/profiler.js";
+import type { ProfileRecord, ProfileRun } from "../bench/profile/records.js";
+import { kernelVariantInfos, runProfile, selectVariants } from "../bench/profile/run.js";
+import { formatGuessScatterSvg, formatTimeCdfSvg } from "../bench/profile/svg.js";
+import { formatProfileTable } from "../bench/profile/table.js";
+import { WrongAnswerError } from "../bench/verify.js";
+import { profileCommand } from "../src/cli/profile.js";
+import type { Dataset } from "../src/datasets.js";
+import { loadFixture } from "./fixture.js";
+
+const VARIANTS = ["wasm", "wasm:naked", "wasm:static"];
+
+/** Eight fixture puzzles in file order: four unique, two with several solutions, two with none. */
+const pick = (count: number, n: number) => loadFixture().filter((c) => c.count === count).slice(0, n);
+const cases = [...pick(1, 4), ...pick(2, 2), ...pick(0, 2)].sort((a, b) => a.line - b.line);
+const fixture: Dataset = { name: "fixture", path: "test/fixtures/puzzles.txt", puzzles: cases.map((c) => c.puzzle), lines: cases.map((c) => c.line) };
+
+function plan(overrides: Partial<ProfilePlan> = {}): ProfilePlan {
+  return { variants: selectVariants(VARIANTS), datasets: [fixture], limit: 2, budget: 200_000, seed: 1, ...overrides };
+}
+
+const environment = {
+  cpu: "Test CPU", cores: 2, node: "v20.0.0", v8: "11.3", buildFlags: "optimizeLevel=3", commit: "unknown",
+  date: "2025-01-01T00:00:00.000Z", seed: 1, limit: 2, budget: 200_000, tinybench: "6.2.5", sample: null,
+};
+
+/** Checks that every tag of an XML text is closed in order; returns the element names seen. */
+function checkWellFormed(xml: string): string[] {
+  const open: string[] = [];
+  const seen: string[] = [];
+  for (const [tag, closing, name, selfClosing] of xml.matchAll(/<(\/?)([a-zA-Z][\w:-]*)[^<>]*?(\/?)>/g)) {
+    if (closing) expect(open.pop(), `closing ${tag}`).toBe(name);
+    else if (!selfClosing) open.push(name);
+    seen.push(name);
+  }
+  expect(open).toEqual([]);
+  expect(xml.replace(/<[^<>]*>/g, "")).not.toMatch(/[<>]/);
+  return seen;
+}
+
+let run: ProfileRun;
+
+beforeAll(async () => {
+  run = { environment, records: await profileVariants(plan()) };
+});
+
+describe("profileVariants", () => {
+  it("returns one record per variant × dataset with every field", () => {
+    expect(cases.map((c) => c.count)).toEqual(expect.arrayContaining([0, 1, 2]));
+    expect(run.records.map((r) => r.variant)).toEqual(VARIANTS);
+    for (const record of run.records) {
+      expect(record).toMatchObject({ dataset: "fixture", datasetSize: cases.length, puzzles: cases.length, limit: 2, budget: 200_000, timeouts: 0 });
+      expect(record.description.length).toBeGreaterThan(0);
+      for (const value of [record.puzzlesPerSecond, record.batchMs, record.guessesPerPuzzle, record.nodesPerPuzzle, ...Object.values(record.micros)]) {
+        expect(value).toBeGreaterThan(0);
+        expect(Number.isFinite(value)).toBe(true);
+      }
+      expect(record.batchCalls).toBeGreaterThanOrEqual(1);
+      expect(record.noGuessPercent).toBeGreaterThanOrEqual(0);
+      expect(record.micros.p50).toBeLessThanOrEqual(record.micros.p90);
+      expect(record.micros.p90).toBeLessThanOrEqual(record.micros.p99);
+      expect(record.micros.p99).toBeLessThanOrEqual(record.micros.max);
+      for (const column of Object.values(record.perPuzzle)) expect(column).toHaveLength(cases.length);
+      expect(record.perPuzzle.lines).toEqual(fixture.lines);
+      expect(record.hardestByTime).toHaveLength(Math.min(HARDEST_COUNT, cases.length));
+      expect(record.hardestByTime[0].micros).toBe(record.micros.max);
+      const guesses = record.hardestByGuesses.map((p) => p.guesses);
+      expect(guesses).toEqual([...guesses].sort((a, b) => b - a));
+      expect(guesses[0]).toBe(Math.max(...record.perPuzzle.guesses));
+      for (const puzzle of [...record.hardestByTime, ...record.hardestByGuesses]) expect(fixture.lines).toContain(puzzle.line);
+    }
+  });
+
+  it("counts what the fixture says, the same for every variant", () => {
+    for (const record of run.records) expect(record.perPuzzle.counts, record.variant).toEqual(cases.map((c) => c.count));
+  });
+
+  it("shows what propagation buys: naked singles alone guess more than the full kernel", () => {
+    const [full, naked] = run.records;
+    expect(naked.guessesPerPuzzle).toBeGreaterThan(full.guessesPerPuzzle);
+    expect(naked.nodesPerPuzzle).toBeGreaterThan(full.nodesPerPuzzle);
+  });
+
+  it("fails loudly when a variant miscounts", async () => {
+    const [good, bad] = selectVariants(["wasm", "wasm:static"]);
+    const miscounting = {
+      ...bad,
+      id: "wasm:static (miscounting)",
+      load: async (): Promise<ProfiledKernel> => {
+        const kernel = await bad.load();
+        return {
+          input: (count) => kernel.input(count),
+          run: (count, limit, budget) => {
+            const result = kernel.run(count, limit, budget);
+            for (let i = 0; i < count; i++) if (result.counts[i] === 1) result.counts[i] = 2;
+            return result;
+          },
+        };
+      },
+    };
+    const error = await profileVariants(plan({ variants: [good, miscounting] })).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(WrongAnswerError);
+    expect((error as Error).message).toMatch(/miscounting\) on fixture line \d+: counted 2 solution\(s\) where wasm counted 1/);
+  });
+
+  it("counts timeouts and keeps their puzzles instead of dropping them", async () => {
+    const [record] = await profileVariants(plan({ variants: selectVariants(["wasm:naked"]), budget: 3 }));
+    expect(record.timeouts).toBeGreaterThan(0);
+    expect(record.puzzles).toBe(cases.length);
+    expect(record.perPuzzle.nodes.filter((n) => n < 0)).toHaveLength(record.timeouts);
+    expect(formatProfileTable({ environment, records: [record] })).toMatch(/\d+: [\d,.]+\+/);
+  });
+
+  it("draws a seeded sample in file order", async () => {
+    const sampled = await profileVariants(plan({ variants: selectVariants(["wasm"]), sample: 3, seed: 9 }));
+    const again = await profileVariants(plan({ variants: selectVariants(["wasm"]), sample: 3, seed: 9 }));
+    const lines = sampled[0].perPuzzle.lines;
+    expect(lines).toHaveLength(3);
+    expect(lines).toEqual([...lines].sort((a, b) => a - b));
+    expect(again[0].perPuzzle.lines).toEqual(lines);
+    expect(sampled[0].datasetSize).toBe(cases.length);
+  });
+
+  it("names the file line and the cell of a bad puzzle", async () => {
+    const bad: Dataset = { ...fixture, puzzles: [fixture.puzzles[0], "x" + fixture.puzzles[0].slice(1)], lines: [3, 7] };
+    await expect(profileVariants(plan({ datasets: [bad] }))).rejects.toThrow(/line 7: .*cell 1/);
+  });
+
+  it("refuses an id that is not a kernel variant", () => {
+    expect(() => selectVariants(["mrv"])).toThrow(/not a WASM kernel variant/);
+    expect(() => selectVariants(["nope"])).toThrow(/unknown solver/);
+  });
+});
+
+describe("profile writers", () => {
+  it("round-trips through JSON", () => {
+    const text = formatProfileJson(run);
+    expect(parseProfileJson(text)).toEqual(run);
+    expect(text).toMatch(/"micros": \[[\d.e+-]+(,[\d.e+-]+)*\]/); // per-puzzle columns on one line
+    expect(() => parseProfileJson('{"format":"sudoku-wasm-bench"}', "old.json")).toThrow(/old\.json: not a sudoku-wasm-profile/);
+  });
+
+  it("draws a well-formed time CDF with one line per variant", () => {
+    const svg = formatTimeCdfSvg(run.records);
+    expect(checkWellFormed(svg)[0]).toBe("svg");
+    const lines = [...svg.matchAll(/<path class="cdf" data-variant="([^"]+)"/g)].map((m) => m[1]);
+    expect(lines).toEqual(VARIANTS);
+    // Each step line climbs once per puzzle.
+    const steps = svg.match(/<path class="cdf"[^>]* d="([^"]+)"/)![1].match(/V/g)!;
+    expect(steps).toHaveLength(cases.length);
+  });
+
+  it("draws a well-formed guesses-against-time scatter with one point set per variant", () => {
+    const svg = formatGuessScatterSvg(run.records);
+    checkWellFormed(svg);
+    const groups = [...svg.matchAll(/<g class="points" data-variant="([^"]+)"[^>]*>([\s\S]*?)<\/g>/g)];
+    expect(groups.map((m) => m[1])).toEqual([...VARIANTS].reverse()); // the first variant drawn last, on top
+    for (const group of groups) expect(group[2].match(/<circle /g)).toHaveLength(cases.length);
+  });
+
+  it("prints a row per variant and the hardest puzzles by file line", () => {
+    const text = formatProfileTable(run);
+    expect(text).toContain("CPU: Test CPU (2 cores)");
+    for (const variant of VARIANTS) expect(text).toMatch(new RegExp(`^${variant}\\s+[\\d,.]+\\s`, "m"));
+    expect(text).toMatch(/^wasm\s+[\d,.]+\s+=\s/m);
+    const hardest = run.records[0].hardestByGuesses[0];
+    expect(text).toContain("hardest by guesses");
+    expect(text).toMatch(new RegExp(`^\\s*1\\s+${hardest.line}: ${hardest.guesses}\\s`, "m"));
+  });
+});
+
+describe("profile command", () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), "profile-test-"));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it("lists every kernel variant, the defaults and how to open a CPU profile in its help", () => {
+    const out: string[] = [];
+    const command = profileCommand().configureOutput({ writeOut: (text) => out.push(text) }).exitOverride();
+    expect(() => command.parse(["--help"], { from: "user" })).toThrow(/outputHelp/);
+    const help = out.join("");
+    for (const option of ["--variants", "--datasets", "--json", "--limit", "--budget", "--sample", "--cpu-prof", "--out"]) expect(help).toContain(option);
+    expect(help).toMatch(/--budget <nodes>[\s\S]*default: 200000/);
+    for (const info of kernelVariantInfos()) expect(help).toContain(info.id);
+    expect(help).toMatch(/Chrome DevTools/);
+  });
+
+  it("writes the JSON, two pictures per dataset and a parseable --cpu-prof profile", async () => {
+    const file = join(folder, "tiny.txt");
+    writeFileSync(file, ["# three fixture puzzles", ...cases.slice(0, 3).map((c) => c.puzzle)].join("\n") + "\n");
+    let printed = "";
+    const { run: tiny, written } = await runProfile(
+      { variants: ["wasm", "wasm:first"], datasets: [file], json: true, limit: 1, budget: 1000, seed: 1, cpuProf: true, out: folder },
+      (text) => (printed += text),
+    );
+    expect(tiny.records.map((r: ProfileRecord) => [r.dataset, r.variant, r.limit])).toEqual([["tiny", "wasm", 1], ["tiny", "wasm:first", 1]]);
+    expect(tiny.records[0].perPuzzle.lines).toEqual([2, 3, 4]);
+    expect(written.map((path) => path.slice(folder.length + 1))).toEqual([
+      expect.stringMatching(/^profile-[\dT-]+\.json$/),
+      expect.stringMatching(/^profile-[\dT-]+-tiny-time-cdf\.svg$/),
+      expect.stringMatching(/^profile-[\dT-]+-tiny-guesses\.svg$/),
+      expect.stringMatching(/^profile-[\dT-]+\.cpuprofile$/),
+    ]);
+    expect(parseProfileJson(readFileSync(written[0], "utf8"))).toEqual(tiny);
+    const profile = JSON.parse(readFileSync(written[3], "utf8"));
+    expect(Array.isArray(profile.nodes) && profile.nodes.length).toBeGreaterThan(0);
+    expect(Array.isArray(profile.samples)).toBe(true);
+    expect(profile.endTime).toBeGreaterThan(profile.startTime);
+    for (const path of written) expect(printed).toContain(`wrote ${path}`);
+  });
+});

@@ -1,0 +1,242 @@
+/**
+ * `sudoku-wasm generate`: seeded unique puzzles, one per line in the one-line format.
+ *
+ * The options table below makes both the help text and the defaults. With `--manifest`,
+ * the run is recorded in a JSON manifest (datasets/manifest.json for the bundled corpora):
+ * the exact command that remakes the file, its seed, count, clue range and guesses.
+ */
+import { createHash } from "node:crypto";
+import { createWriteStream, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { finished } from "node:stream/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { SingleBar } from "cli-progress";
+import { createSolver } from "../index.js";
+import { formatPuzzle } from "../puzzle.js";
+import { packageRoot } from "../wasm.js";
+import {
+  GENERATE_DEFAULTS,
+  PuzzleJudge,
+  SYMMETRIES,
+  dependsOnGuesses,
+  generatePuzzles,
+  resolveGenerateOptions,
+  summariseCorpus,
+  type CorpusSummary,
+  type GenerateOptions,
+  type GenerateSettings,
+  type Symmetry,
+} from "../generate.js";
+
+/** Parsed flags of the generate command. */
+interface GenerateFlags {
+  count: number;
+  seed: number;
+  symmetry: Symmetry;
+  minimal?: boolean;
+  clues?: number;
+  harden: number;
+  restarts: number;
+  presentations: number;
+  minGuesses: number;
+  maxGuesses?: number;
+  maxAttempts?: number;
+  solver: string;
+  output?: string;
+  manifest?: string;
+  progress?: boolean;
+  quiet?: boolean;
+}
+
+/** A commander parser for whole numbers from `min` up. */
+function wholeNumber(min: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min) {
+      throw new InvalidArgumentError(`expected a whole number from ${min} up, got '${text}'`);
+    }
+    return value;
+  };
+}
+
+interface OptionRow {
+  flags: string;
+  description: string;
+  defaultValue?: unknown;
+  parse?: (text: string) => unknown;
+  choices?: readonly string[];
+}
+
+/** The options table of `generate`: flags, help, defaults and parsers in one place. */
+const GENERATE_OPTIONS: readonly OptionRow[] = [
+  { flags: "-n, --count <n>", description: "puzzles to make", defaultValue: 100, parse: wholeNumber(1) },
+  { flags: "-s, --seed <seed>", description: "PRNG seed, 0 to 2^32-1 (same seed and options, same output)", defaultValue: GENERATE_DEFAULTS.seed, parse: wholeNumber(0) },
+  { flags: "--symmetry <kind>", description: "symmetry of the clue pattern", defaultValue: GENERATE_DEFAULTS.symmetry, choices: SYMMETRIES },
+  { flags: "--minimal", description: "remove clues until none can go (the default without --clues); with --clues, keep minimal puzzles of exactly that many clues" },
+  { flags: "--clues <n>", description: "stop removing clues at this many", parse: wholeNumber(17) },
+  { flags: "--harden <steps>", description: "hill-climbing moves per climb toward more guesses (0: none)", defaultValue: GENERATE_DEFAULTS.hardenSteps, parse: wholeNumber(0) },
+  { flags: "--restarts <n>", description: "climbs per puzzle, each from a new grid; the hardest is kept", defaultValue: GENERATE_DEFAULTS.restarts, parse: wholeNumber(1) },
+  { flags: "--presentations <k>", description: "climb on the mean guesses over k views of each puzzle (itself and random relabellings), so it cannot win on the solver's tie-breaking order", defaultValue: GENERATE_DEFAULTS.presentations, parse: wholeNumber(1) },
+  { flags: "--min-guesses <n>", description: "keep only puzzles needing at least this many guesses", defaultValue: GENERATE_DEFAULTS.minGuesses, parse: wholeNumber(0) },
+  { flags: "--max-guesses <n>", description: "keep only puzzles needing at most this many guesses", parse: wholeNumber(0) },
+  { flags: "--max-attempts <n>", description: "give up after this many attempts (default 1000 + 100 x count)", parse: wholeNumber(1) },
+  { flags: "--solver <id>", description: "registry solver that counts solutions and guesses", defaultValue: "wasm" },
+  { flags: "-o, --output <file>", description: "write the puzzles to this file instead of standard output" },
+  { flags: "--manifest <file>", description: "record the run (command, seed, count, clue range, guesses) in this JSON manifest; needs --output" },
+  { flags: "--progress", description: "show a progress bar on standard error (default: when it is a terminal and --output is given)" },
+  { flags: "-q, --quiet", description: "print no summary on standard error" },
+];
+
+/** The `generate` subcommand, ready to be added to the main program. */
+export function generateCommand(): Command {
+  const command = new Command("generate").description(
+    "make seeded unique Sudoku puzzles (one per line, '.' for empty), optionally minimal, symmetric or hardened toward more solver guesses",
+  );
+  for (const row of GENERATE_OPTIONS) {
+    const option = new Option(row.flags, row.description);
+    if (row.choices) option.choices(row.choices);
+    if (row.parse) option.argParser(row.parse);
+    if (row.defaultValue !== undefined) option.default(row.defaultValue);
+    command.addOption(option);
+  }
+  return command.action(async (flags: GenerateFlags) => runGenerate(flags, command));
+}
+
+/** The library options that the flags stand for. */
+function toGenerateOptions(flags: GenerateFlags): GenerateOptions {
+  return {
+    count: flags.count,
+    seed: flags.seed,
+    symmetry: flags.symmetry,
+    minimal: flags.minimal,
+    clues: flags.clues,
+    hardenSteps: flags.harden,
+    restarts: flags.restarts,
+    presentations: flags.presentations,
+    minGuesses: flags.minGuesses,
+    maxGuesses: flags.maxGuesses,
+    maxAttempts: flags.maxAttempts,
+  };
+}
+
+/** Generates, writes, and (with --manifest) records one run. */
+async function runGenerate(flags: GenerateFlags, command: Command): Promise<void> {
+  const options = toGenerateOptions(flags);
+  let settings: GenerateSettings;
+  try {
+    settings = resolveGenerateOptions(options);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return command.error(`error: ${error.message}`);
+  }
+  if (flags.manifest && !flags.output) return command.error("error: --manifest needs --output (the manifest records a file)");
+  const kernel = kernelFingerprint(flags.solver); // of the binary about to be loaded, before a rebuild can replace it
+  const judge = new PuzzleJudge((await createSolver({ solver: flags.solver })).engine);
+  const out = flags.output ? createWriteStream(flags.output) : process.stdout;
+  const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
+  const bar = showProgress ? new SingleBar({ format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}" }) : null;
+  bar?.start(settings.count, 0);
+  const made: { clues: number; guesses: number }[] = [];
+  const started = performance.now();
+  for (const generated of generatePuzzles(judge, options)) {
+    out.write(formatPuzzle(generated.puzzle) + "\n");
+    made.push({ clues: generated.clues, guesses: generated.guesses });
+    bar?.increment();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  bar?.stop();
+  if (out !== process.stdout) {
+    out.end();
+    await finished(out);
+  }
+  const summary = summariseCorpus(made);
+  if (flags.manifest && flags.output) recordRun(flags.manifest, flags.output, flags, settings, { ...summary, kernel });
+  if (!flags.quiet) {
+    process.stderr.write(
+      `generated ${summary.count} puzzles in ${seconds.toFixed(2)} s (${(summary.count / seconds).toFixed(1)}/s, ` +
+        `${judge.searches} searches); clues ${summary.clues.min}-${summary.clues.max}; ` +
+        `guesses mean ${summary.guesses.mean}, median ${summary.guesses.median}\n`,
+    );
+  }
+}
+
+// ─── The manifest ───────────────────────────────────────────────────────────
+
+/** One corpus in a manifest: how it was made and what it holds. */
+export interface ManifestEntry extends CorpusSummary {
+  /** The file, relative to the manifest's folder. */
+  file: string;
+  /** The command that remakes the file byte for byte (run from the package root). */
+  command: string;
+  seed: number;
+  /** Registry id of the solver that counted solutions and guesses. */
+  solver: string;
+  /** sha256 of the solver's WASM binary (first 16 hex digits), or null for a TypeScript solver. */
+  kernel: string | null;
+  /** True when the file's content follows the solver's guess counts (hardening or guess filters). */
+  dependsOnGuesses: boolean;
+}
+
+/** A manifest: one entry per corpus, easiest (fewest mean guesses) first. */
+export interface Manifest {
+  description: string;
+  files: ManifestEntry[];
+}
+
+const MANIFEST_DESCRIPTION =
+  "Corpora made by `sudoku-wasm generate`; each entry's command remakes its file. Guesses are the solver's at limit 2 (see datasets/README.md).";
+
+/** A path as written in a command: relative to the package root when inside it. */
+function commandPath(path: string): string {
+  const fromRoot = relative(packageRoot(), resolve(path));
+  return fromRoot.startsWith("..") ? resolve(path) : fromRoot;
+}
+
+/** The canonical command line that remakes a run (defaults left out). */
+function commandLine(flags: GenerateFlags, settings: GenerateSettings): string {
+  const parts = ["sudoku-wasm generate", `--count ${settings.count}`, `--seed ${settings.seed}`];
+  if (settings.symmetry !== GENERATE_DEFAULTS.symmetry) parts.push(`--symmetry ${settings.symmetry}`);
+  if (settings.minimal) parts.push("--minimal");
+  if (settings.clues !== undefined) parts.push(`--clues ${settings.clues}`);
+  if (settings.hardenSteps > 0) {
+    parts.push(`--harden ${settings.hardenSteps}`, `--restarts ${settings.restarts}`, `--presentations ${settings.presentations}`);
+  }
+  if (settings.minGuesses > 0) parts.push(`--min-guesses ${settings.minGuesses}`);
+  if (settings.maxGuesses !== Infinity) parts.push(`--max-guesses ${settings.maxGuesses}`);
+  if (flags.maxAttempts !== undefined) parts.push(`--max-attempts ${flags.maxAttempts}`);
+  if (flags.solver !== "wasm") parts.push(`--solver ${flags.solver}`);
+  if (flags.output) parts.push(`--output ${commandPath(flags.output)}`);
+  if (flags.manifest) parts.push(`--manifest ${commandPath(flags.manifest)}`);
+  return parts.join(" ");
+}
+
+/** First 16 hex digits of the sha256 of the release kernel, or null for solvers that are not WASM. */
+function kernelFingerprint(solver: string): string | null {
+  if (solver !== "wasm") return null;
+  const bytes = readFileSync(join(packageRoot(), "build", "release.wasm"));
+  return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
+}
+
+/** Reads a manifest, or an empty one when the file does not exist yet. */
+export function readManifest(path: string): Manifest {
+  if (!existsSync(path)) return { description: MANIFEST_DESCRIPTION, files: [] };
+  return JSON.parse(readFileSync(path, "utf8")) as Manifest;
+}
+
+/** Adds or replaces the entry of `output` in the manifest at `manifestPath`. */
+function recordRun(
+  manifestPath: string, output: string, flags: GenerateFlags, settings: GenerateSettings, measured: CorpusSummary & { kernel: string | null },
+): void {
+  const manifest = readManifest(manifestPath);
+  const file = relative(dirname(resolve(manifestPath)), resolve(output));
+  const entry: ManifestEntry = {
+    file,
+    command: commandLine(flags, settings),
+    seed: settings.seed,
+    ...measured,
+    solver: flags.solver,
+    dependsOnGuesses: dependsOnGuesses(settings),
+  };
+  manifest.files = [...manifest.files.filter((e) => e.file !== file), entry].sort((a, b) => a.guesses.mean - b.guesses.mean);
+  writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + "\n");
+}

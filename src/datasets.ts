@@ -1,0 +1,93 @@
+/**
+ * Reading puzzle files: the one reader the bench and the CLI use.
+ *
+ * A puzzle file is text with one puzzle per line (the one-line format of puzzle.ts);
+ * blank lines and lines starting with `#` are skipped. Lines are not parsed here: a bad
+ * line reaches the solver, whose record names the cell and the reason, and `lines` says
+ * where it came from. The corpora bundled in datasets/ are listed in datasets/manifest.json,
+ * whose recorded mean guesses order them easiest first.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { basename, extname, join, resolve } from "node:path";
+import { packageRoot } from "./wasm.js";
+
+/** The puzzles of one file. */
+export interface Dataset {
+  /** The file name without `.txt`. */
+  name: string;
+  /** Absolute path of the file. */
+  path: string;
+  /** Puzzle lines, trimmed, in file order. */
+  puzzles: string[];
+  /** The 1-based line of each puzzle in the file. */
+  lines: number[];
+}
+
+const EXTENSION = ".txt";
+
+/** The folder of the bundled corpora. */
+export function datasetsFolder(): string {
+  return join(packageRoot(), "datasets");
+}
+
+/** One manifest entry, as far as the reader needs it (the generator writes the full record). */
+interface ManifestOrderEntry {
+  file: string;
+  guesses?: { mean?: number };
+}
+
+/** Mean guesses per bundled file name from datasets/manifest.json (empty when it is missing). */
+function recordedMeanGuesses(): Map<string, number> {
+  const path = join(datasetsFolder(), "manifest.json");
+  if (!existsSync(path)) return new Map();
+  const manifest = JSON.parse(readFileSync(path, "utf8")) as { files?: ManifestOrderEntry[] };
+  return new Map((manifest.files ?? []).map((entry) => [basename(entry.file, EXTENSION), entry.guesses?.mean ?? Infinity]));
+}
+
+/** Names of the files in datasets/ (without .txt), easiest first: by the manifest's mean guesses, unrecorded files last by name. */
+export function bundledDatasets(): string[] {
+  const folder = datasetsFolder();
+  if (!existsSync(folder)) return [];
+  const meanGuesses = recordedMeanGuesses();
+  const difficulty = (name: string) => meanGuesses.get(name) ?? Infinity;
+  return readdirSync(folder)
+    .filter((file) => extname(file) === EXTENSION)
+    .map((file) => basename(file, EXTENSION))
+    .sort((a, b) => difficulty(a) - difficulty(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Reads one puzzle file, skipping blank lines and `#` comments. */
+export function readDataset(path: string): Dataset {
+  const puzzles: string[] = [];
+  const lines: number[] = [];
+  readFileSync(path, "utf8").split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) return;
+    puzzles.push(line);
+    lines.push(index + 1);
+  });
+  return { name: basename(path, EXTENSION), path: resolve(path), puzzles, lines };
+}
+
+/** Every .txt file in a folder, sorted by name. */
+function readFolder(folder: string): Dataset[] {
+  const files = readdirSync(folder).filter((file) => extname(file) === EXTENSION).sort();
+  if (files.length === 0) throw new Error(`folder '${folder}' holds no ${EXTENSION} puzzle files`);
+  return files.map((file) => readDataset(join(folder, file)));
+}
+
+/**
+ * The datasets a spec names: a bundled name (`hard`), a file path, or a folder path (every
+ * .txt in it, sorted). An unknown spec throws an error that names it and lists the bundled names.
+ */
+export function loadDatasets(spec: string): Dataset[] {
+  if (bundledDatasets().includes(spec)) return [readDataset(join(datasetsFolder(), spec + EXTENSION))];
+  if (existsSync(spec)) return statSync(spec).isDirectory() ? readFolder(spec) : [readDataset(spec)];
+  const known = bundledDatasets();
+  throw new Error(`no dataset '${spec}': not a bundled name (${known.length ? known.join(", ") : "none bundled"}) nor a file or folder`);
+}
+
+/** The datasets of several specs, in the order given. */
+export function loadDatasetList(specs: string[]): Dataset[] {
+  return specs.flatMap(loadDatasets);
+}

@@ -1,0 +1,406 @@
+/**
+ * Seeded generation of unique puzzles, from trivial to very hard.
+ *
+ * Each attempt k draws from its own PRNG stream (`Random.forStream(seed, k)`), so attempt k
+ * never depends on the attempts before it and a longer run extends a shorter one:
+ *
+ *   random solution grid ──► carve: remove clue orbits in random order while the puzzle
+ *     (randomSolution)         stays unique, down to a clue target or until minimal
+ *                                        │  optional, per climb (best of `restarts`)
+ *                                        ▼
+ *                         harden: hill-climb on the engine's guesses (optionally summed
+ *                         over a few relabelled presentations) — move one clue orbit, add
+ *                         orbits back until unique, re-carve to minimal, keep the candidate
+ *                         when it needs at least as many guesses
+ *
+ * Grids are the 81-byte model of puzzle.ts, and every clue is the solution grid's digit.
+ * Clues go and come back in *orbits*: single cells, or under 180° rotational symmetry the
+ * pairs {c, 80 - c} (the centre cell is its own orbit). "Minimal" means no orbit can be
+ * removed without losing uniqueness (with no symmetry: no clue can be).
+ *
+ * Uniqueness is "count up to 2 = 1" through any SolverEngine (the WASM kernel by default).
+ * It does not depend on the engine's heuristics, so output made without hardening or guess
+ * filters is the same for every correct engine. Hardening and guess filters follow the
+ * engine's guess counts, so their output changes when the kernel's heuristics change.
+ */
+import { CELLS, SIZE, type Grid } from "./puzzle.js";
+import { Random, isSeed } from "./prng.js";
+import type { SearchStats, SolverEngine } from "./solver.js";
+
+// ─── Counting through an engine ─────────────────────────────────────────────
+
+/** Counts solutions up to 2 through one engine and keeps the guesses of the last search. */
+export class PuzzleJudge {
+  private readonly solution = new Uint8Array(CELLS);
+  private readonly stats: SearchStats = { guesses: 0, timedOut: false };
+  /** Searches run so far (for rates in reports). */
+  searches = 0;
+
+  constructor(readonly engine: SolverEngine) {}
+
+  /** Solutions of `puzzle` up to 2 (2 means "two or more"). */
+  count(puzzle: Grid): number {
+    this.searches++;
+    return this.engine.countSolutions(puzzle, 2, this.solution, this.stats, Infinity);
+  }
+
+  /** True when `puzzle` has exactly one solution. */
+  isUnique(puzzle: Grid): boolean {
+    return this.count(puzzle) === 1;
+  }
+
+  /** The engine's guesses for a full limit-2 search of `puzzle` (NaN when it cannot tell). */
+  guesses(puzzle: Grid): number {
+    this.count(puzzle);
+    return this.stats.guesses;
+  }
+}
+
+// ─── Solution grids and orbits ──────────────────────────────────────────────
+
+/** Symmetries a generated puzzle's clue pattern can keep. */
+export type Symmetry = "none" | "rotational";
+
+/** Every {@link Symmetry}, for option parsing and help. */
+export const SYMMETRIES: readonly Symmetry[] = ["none", "rotational"];
+
+const ALL_DIGITS = 0b11_1111_1110; // bits 1-9
+
+/** The box (0-8) that a cell is in. */
+function boxOf(cell: number): number {
+  const row = Math.floor(cell / SIZE), column = cell % SIZE;
+  return Math.floor(row / 3) * 3 + Math.floor(column / 3);
+}
+
+/** A random complete valid grid: cells filled in row-major order, each trying its free digits in random order, backtracking on a dead end. */
+export function randomSolution(random: Random): Grid {
+  const grid = new Uint8Array(CELLS);
+  const rowUsed = new Uint16Array(SIZE), columnUsed = new Uint16Array(SIZE), boxUsed = new Uint16Array(SIZE);
+  const fillFrom = (cell: number): boolean => {
+    if (cell === CELLS) return true;
+    const row = Math.floor(cell / SIZE), column = cell % SIZE, box = boxOf(cell);
+    const free = ALL_DIGITS & ~(rowUsed[row] | columnUsed[column] | boxUsed[box]);
+    const digits: number[] = [];
+    for (let digit = 1; digit <= SIZE; digit++) if (free & (1 << digit)) digits.push(digit);
+    for (const digit of random.shuffle(digits)) {
+      const bit = 1 << digit;
+      grid[cell] = digit;
+      rowUsed[row] |= bit; columnUsed[column] |= bit; boxUsed[box] |= bit;
+      if (fillFrom(cell + 1)) return true;
+      rowUsed[row] &= ~bit; columnUsed[column] &= ~bit; boxUsed[box] &= ~bit;
+    }
+    grid[cell] = 0;
+    return false;
+  };
+  fillFrom(0);
+  return grid;
+}
+
+/** The cell orbits of a symmetry: clues are removed and added one orbit at a time. */
+export function symmetryOrbits(symmetry: Symmetry): number[][] {
+  if (symmetry === "none") return Array.from({ length: CELLS }, (_, cell) => [cell]);
+  const centre = (CELLS - 1) / 2;
+  const orbits = Array.from({ length: centre }, (_, cell) => [cell, CELLS - 1 - cell]);
+  orbits.push([centre]);
+  return orbits;
+}
+
+/** Number of clues (non-zero cells) in a grid. */
+export function countClues(grid: Grid): number {
+  let clues = 0;
+  for (let cell = 0; cell < CELLS; cell++) if (grid[cell] !== 0) clues++;
+  return clues;
+}
+
+/** True when the clue pattern of `puzzle` is unchanged by the symmetry. */
+export function hasSymmetry(puzzle: Grid, symmetry: Symmetry): boolean {
+  return symmetryOrbits(symmetry).every((orbit) => orbit.every((cell) => (puzzle[cell] === 0) === (puzzle[orbit[0]] === 0)));
+}
+
+/** Orbits of `puzzle` that hold clues (`filled`) or are empty (`!filled`). */
+function orbitsWhere(puzzle: Grid, orbits: readonly number[][], filled: boolean): number[][] {
+  return orbits.filter((orbit) => (puzzle[orbit[0]] !== 0) === filled);
+}
+
+/** Empties an orbit's cells, or fills them with the solution's digits. */
+function setOrbit(puzzle: Grid, orbit: readonly number[], solution: Grid | null): void {
+  for (const cell of orbit) puzzle[cell] = solution ? solution[cell] : 0;
+}
+
+// ─── Presentations of a puzzle ──────────────────────────────────────────────
+
+/** A validity-preserving relabelling: new cell i takes old cell `cells[i]`, and digit d becomes `digits[d]`. */
+export interface Presentation {
+  cells: Uint8Array;
+  digits: Uint8Array;
+}
+
+/** A random order of the 9 rows (or columns) that keeps bands (stacks) together. */
+function lineOrder(random: Random): number[] {
+  return random.shuffle([0, 1, 2]).flatMap((band) => random.shuffle([0, 1, 2]).map((line) => band * 3 + line));
+}
+
+/** A random presentation: bands, rows in bands, stacks and columns in stacks permuted, digits relabelled, maybe transposed. */
+export function randomPresentation(random: Random): Presentation {
+  const rows = lineOrder(random), columns = lineOrder(random);
+  const transpose = random.below(2) === 1;
+  const cells = new Uint8Array(CELLS);
+  for (let row = 0; row < SIZE; row++) {
+    for (let column = 0; column < SIZE; column++) {
+      cells[row * SIZE + column] = transpose ? columns[column] * SIZE + rows[row] : rows[row] * SIZE + columns[column];
+    }
+  }
+  const digits = Uint8Array.from([0, ...random.shuffle([1, 2, 3, 4, 5, 6, 7, 8, 9])]);
+  return { cells, digits };
+}
+
+/** The grid as seen through a presentation: same solution count, same clue count. */
+export function present(grid: Grid, presentation: Presentation): Grid {
+  const out = new Uint8Array(CELLS);
+  for (let cell = 0; cell < CELLS; cell++) out[cell] = presentation.digits[grid[presentation.cells[cell]]];
+  return out;
+}
+
+// ─── Carving and hardening ──────────────────────────────────────────────────
+
+/**
+ * Removes clue orbits of a unique `puzzle` in random order, each only if the puzzle stays
+ * unique, stopping at `targetClues` (0: go on until minimal). One pass leaves the puzzle
+ * minimal: an orbit needed while more clues were present is still needed with fewer.
+ * Returns the clue count reached.
+ */
+export function carve(
+  puzzle: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge, targetClues = 0,
+): number {
+  let clues = countClues(puzzle);
+  for (const orbit of random.shuffle(orbitsWhere(puzzle, orbits, true))) {
+    if (clues <= targetClues) break;
+    if (clues - orbit.length < targetClues) continue;
+    setOrbit(puzzle, orbit, null);
+    if (judge.isUnique(puzzle)) clues -= orbit.length;
+    else setOrbit(puzzle, orbit, solution);
+  }
+  return clues;
+}
+
+/**
+ * One hill-climbing move from a minimal unique puzzle: drop a random clue orbit, add random
+ * empty orbits (from the solution) until the puzzle is unique again, then carve it back to
+ * minimal. Returns a new grid; `puzzle` is untouched.
+ */
+export function mutate(puzzle: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge): Grid {
+  const candidate = puzzle.slice();
+  const dropped = random.pick(orbitsWhere(candidate, orbits, true));
+  const additions = random.shuffle(orbitsWhere(candidate, orbits, false));
+  setOrbit(candidate, dropped, null);
+  for (const orbit of additions) {
+    setOrbit(candidate, orbit, solution); // a full grid less one orbit is unique, so this ends
+    if (judge.isUnique(candidate)) break;
+  }
+  carve(candidate, solution, orbits, random, judge);
+  return candidate;
+}
+
+/** Result of a climb: where it ended, and the engine's guesses for that puzzle as written. */
+export interface Climb {
+  puzzle: Grid;
+  guesses: number;
+}
+
+/**
+ * Hill-climbs `steps` moves from a minimal unique puzzle, keeping a move when the candidate
+ * needs at least as many guesses as the current puzzle. With `presentations` k > 1, each step
+ * compares the two on the same k views (the puzzle itself, then random relabellings drawn
+ * afresh), so the climb cannot win by exploiting the engine's tie-breaking order: it finds
+ * puzzles that stay hard for any cell and digit order, and for other versions of the kernel.
+ */
+export function harden(
+  start: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge, steps: number, presentations = 1,
+): Climb {
+  let current = start;
+  for (let step = 0; step < steps; step++) {
+    const candidate = mutate(current, solution, orbits, random, judge);
+    const views = Array.from({ length: presentations - 1 }, () => randomPresentation(random));
+    if (viewGuesses(judge, candidate, views) >= viewGuesses(judge, current, views)) current = candidate;
+  }
+  return { puzzle: current, guesses: requireGuesses(judge, current) };
+}
+
+/** The engine's guesses for `puzzle` as written plus its guesses on each view. */
+function viewGuesses(judge: PuzzleJudge, puzzle: Grid, views: readonly Presentation[]): number {
+  return views.reduce((sum, view) => sum + requireGuesses(judge, present(puzzle, view)), requireGuesses(judge, puzzle));
+}
+
+/** The judge's guesses for `puzzle`, or an error when its engine cannot report them. */
+function requireGuesses(judge: PuzzleJudge, puzzle: Grid): number {
+  const guesses = judge.guesses(puzzle);
+  if (Number.isNaN(guesses)) throw new Error("this solver does not report guesses; hardening and guess filters need one that does");
+  return guesses;
+}
+
+// ─── Runs of many puzzles ───────────────────────────────────────────────────
+
+/** What to generate. Every field but `count` has a default. */
+export interface GenerateOptions {
+  /** Puzzles to make. */
+  count: number;
+  /** PRNG seed, a whole number from 0 to 2^32-1. @default 1 */
+  seed?: number;
+  /** Symmetry of the clue pattern. @default "none" */
+  symmetry?: Symmetry;
+  /** Remove clues until none can go. With `clues`, keep only minimal puzzles of exactly that many clues. @default true when `clues` is not given */
+  minimal?: boolean;
+  /** Stop removing clues at this many (attempts stuck above it are dropped). @default undefined (no target) */
+  clues?: number;
+  /** Hill-climbing moves per climb toward more guesses; 0 for none. @default 0 */
+  hardenSteps?: number;
+  /** Independent climbs (each from a new grid) per puzzle, keeping the hardest. @default 1 */
+  restarts?: number;
+  /** Views of each puzzle (itself and random relabellings) whose mean guesses the climb maximises. @default 1 */
+  presentations?: number;
+  /** Keep only puzzles that need at least this many guesses. @default 0 */
+  minGuesses?: number;
+  /** Keep only puzzles that need at most this many guesses. @default Infinity */
+  maxGuesses?: number;
+  /** Attempts allowed before giving up with an error. @default 1000 + 100 × count */
+  maxAttempts?: number;
+}
+
+/** Defaults of the optional {@link GenerateOptions} fields (the CLI's help shows these). */
+export const GENERATE_DEFAULTS = {
+  seed: 1,
+  symmetry: "none" as Symmetry,
+  hardenSteps: 0,
+  restarts: 1,
+  presentations: 1,
+  minGuesses: 0,
+  maxGuesses: Infinity,
+} as const;
+
+/** {@link GenerateOptions} with every default filled in. */
+export type GenerateSettings = Required<Omit<GenerateOptions, "clues">> & { clues: number | undefined };
+
+/** One generated puzzle, its solution and what it cost the engine. */
+export interface GeneratedPuzzle {
+  puzzle: Grid;
+  solution: Grid;
+  clues: number;
+  /** The engine's guesses for a limit-2 search (NaN when the engine cannot tell). */
+  guesses: number;
+  /** The attempt (PRNG stream) it came from. */
+  attempt: number;
+}
+
+/** Throws a RangeError unless `value` is a whole number in [min, max]. */
+function checkWhole(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be a whole number from ${min} to ${max}, got ${value}`);
+  }
+}
+
+/** Fills in the defaults of {@link GenerateOptions} and rejects bad or contradictory values. */
+export function resolveGenerateOptions(options: GenerateOptions): GenerateSettings {
+  const settings: GenerateSettings = {
+    count: options.count,
+    seed: options.seed ?? GENERATE_DEFAULTS.seed,
+    symmetry: options.symmetry ?? GENERATE_DEFAULTS.symmetry,
+    minimal: options.minimal ?? options.clues === undefined,
+    clues: options.clues,
+    hardenSteps: options.hardenSteps ?? GENERATE_DEFAULTS.hardenSteps,
+    restarts: options.restarts ?? GENERATE_DEFAULTS.restarts,
+    presentations: options.presentations ?? GENERATE_DEFAULTS.presentations,
+    minGuesses: options.minGuesses ?? GENERATE_DEFAULTS.minGuesses,
+    maxGuesses: options.maxGuesses ?? GENERATE_DEFAULTS.maxGuesses,
+    maxAttempts: options.maxAttempts ?? 1000 + 100 * options.count,
+  };
+  checkWhole("count", settings.count, 1);
+  if (!isSeed(settings.seed)) throw new RangeError(`seed must be a whole number from 0 to 2^32-1, got ${settings.seed}`);
+  if (!SYMMETRIES.includes(settings.symmetry)) throw new RangeError(`symmetry must be one of ${SYMMETRIES.join(", ")}, got ${settings.symmetry}`);
+  if (settings.clues !== undefined) checkWhole("clues", settings.clues, 17, CELLS);
+  checkWhole("hardenSteps", settings.hardenSteps, 0);
+  checkWhole("restarts", settings.restarts, 1);
+  checkWhole("presentations", settings.presentations, 1);
+  checkWhole("maxAttempts", settings.maxAttempts, 1);
+  if (!(settings.minGuesses >= 0) || !(settings.maxGuesses >= settings.minGuesses)) {
+    throw new RangeError(`guess range ${settings.minGuesses}..${settings.maxGuesses} is empty`);
+  }
+  if (settings.hardenSteps > 0 && !settings.minimal) throw new RangeError("hardening works on minimal puzzles; drop the clue target or add minimal");
+  return settings;
+}
+
+/** True when the settings make output that depends on the engine's guess counts (not only on uniqueness). */
+export function dependsOnGuesses(settings: GenerateSettings): boolean {
+  return settings.hardenSteps > 0 || settings.minGuesses > 0 || settings.maxGuesses !== Infinity;
+}
+
+/** One attempt: a carved (and, if asked, hardened) puzzle, or null when it misses the clue target. */
+export function attemptPuzzle(judge: PuzzleJudge, settings: GenerateSettings, attempt: number): GeneratedPuzzle | null {
+  const random = Random.forStream(settings.seed, attempt);
+  const orbits = symmetryOrbits(settings.symmetry);
+  let best: GeneratedPuzzle | null = null;
+  const climbs = settings.hardenSteps > 0 ? settings.restarts : 1;
+  for (let climb = 0; climb < climbs; climb++) {
+    const solution = randomSolution(random);
+    const puzzle = solution.slice();
+    const target = settings.minimal ? 0 : settings.clues ?? 0;
+    const clues = carve(puzzle, solution, orbits, random, judge, target);
+    if (settings.clues !== undefined && clues !== settings.clues) continue;
+    const climbed = settings.hardenSteps > 0
+      ? harden(puzzle, solution, orbits, random, judge, settings.hardenSteps, settings.presentations)
+      : { puzzle, guesses: dependsOnGuesses(settings) ? requireGuesses(judge, puzzle) : judge.guesses(puzzle) };
+    if (!best || climbed.guesses > best.guesses) {
+      best = { puzzle: climbed.puzzle, solution, clues: countClues(climbed.puzzle), guesses: climbed.guesses, attempt };
+    }
+  }
+  return best;
+}
+
+/**
+ * Generates `count` distinct unique puzzles, in attempt order. Deterministic for equal
+ * options (and, when {@link dependsOnGuesses}, an equal engine). Throws when `maxAttempts`
+ * attempts do not yield enough puzzles.
+ */
+export function* generatePuzzles(judge: PuzzleJudge, options: GenerateOptions): Generator<GeneratedPuzzle> {
+  const settings = resolveGenerateOptions(options);
+  const seen = new Set<string>();
+  let made = 0;
+  for (let attempt = 0; made < settings.count; attempt++) {
+    if (attempt >= settings.maxAttempts) {
+      throw new Error(`made ${made} of ${settings.count} puzzles in ${attempt} attempts; loosen the clue target or guess range`);
+    }
+    const generated = attemptPuzzle(judge, settings, attempt);
+    if (!generated || generated.guesses < settings.minGuesses || generated.guesses > settings.maxGuesses) continue;
+    const key = generated.puzzle.join("");
+    if (seen.has(key)) continue;
+    seen.add(key);
+    made++;
+    yield generated;
+  }
+}
+
+/** Count, clue range and guess statistics of a corpus, as recorded in datasets/manifest.json. */
+export interface CorpusSummary {
+  count: number;
+  clues: { min: number; max: number };
+  guesses: { mean: number; median: number; min: number; max: number };
+}
+
+/** The median of a list of numbers (mean of the two middle values for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Summarises clue counts and guesses of a non-empty list of puzzles. */
+export function summariseCorpus(puzzles: readonly { clues: number; guesses: number }[]): CorpusSummary {
+  const clues = puzzles.map((p) => p.clues);
+  const guesses = puzzles.map((p) => p.guesses);
+  const mean = guesses.reduce((sum, g) => sum + g, 0) / Math.max(1, guesses.length);
+  return {
+    count: puzzles.length,
+    clues: { min: Math.min(...clues), max: Math.max(...clues) },
+    guesses: { mean: Math.round(mean * 100) / 100, median: median(guesses), min: Math.min(...guesses), max: Math.max(...guesses) },
+  };
+}

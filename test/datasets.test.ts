@@ -1,0 +1,84 @@
+/** The puzzle-file reader and the bundled corpora in datasets/ (counts, clue ranges, uniqueness of a sample). */
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createSolver, type Solver } from "../src/index.js";
+import { bundledDatasets, datasetsFolder, loadDatasetList, loadDatasets } from "../src/datasets.js";
+import { readManifest } from "../src/cli/generate.js";
+import { parsePuzzle } from "../src/puzzle.js";
+import { countClues } from "../src/generate.js";
+
+const PUZZLE_A = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4.";
+const PUZZLE_B = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..";
+
+/** A fresh temporary folder holding the given files. */
+function folderWith(files: Record<string, string>): string {
+  const folder = mkdtempSync(join(tmpdir(), "datasets-"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
+  return folder;
+}
+
+describe("reading puzzle files", () => {
+  it("skips comments and blank lines and keeps each puzzle's line number", () => {
+    const folder = folderWith({ "mixed.txt": `# a comment\n\n${PUZZLE_A}\r\n   \n  # indented comment\n  ${PUZZLE_B}  \nnot a puzzle\n` });
+    const [dataset] = loadDatasets(join(folder, "mixed.txt"));
+    expect(dataset.name).toBe("mixed");
+    expect(dataset.path).toBe(join(folder, "mixed.txt"));
+    expect(dataset.puzzles).toEqual([PUZZLE_A, PUZZLE_B, "not a puzzle"]);
+    expect(dataset.lines).toEqual([3, 6, 7]);
+  });
+
+  it("reads every .txt of a folder, sorted by name", () => {
+    const folder = folderWith({ "b.txt": PUZZLE_B + "\n", "a.txt": PUZZLE_A + "\n", "notes.md": "# not puzzles\n" });
+    mkdirSync(join(folder, "sub"));
+    expect(loadDatasets(folder).map((d) => [d.name, d.puzzles])).toEqual([
+      ["a", [PUZZLE_A]],
+      ["b", [PUZZLE_B]],
+    ]);
+  });
+
+  it("rejects an empty folder and unknown names, listing the bundled names", () => {
+    expect(() => loadDatasets(folderWith({}))).toThrow(/holds no \.txt puzzle files/);
+    const unknown = () => loadDatasets("no-such-tier");
+    expect(unknown).toThrow(/no dataset 'no-such-tier'/);
+    for (const name of bundledDatasets()) expect(unknown).toThrow(name);
+  });
+
+  it("loads bundled names and paths in the order given", () => {
+    const folder = folderWith({ "x.txt": PUZZLE_A + "\n" });
+    const [first] = bundledDatasets();
+    const list = loadDatasetList([join(folder, "x.txt"), first]);
+    expect(list.map((d) => d.name)).toEqual(["x", first]);
+    expect(list[1].path).toBe(join(datasetsFolder(), `${first}.txt`));
+  });
+});
+
+describe("bundled corpora", () => {
+  let solver: Solver;
+  beforeAll(async () => {
+    solver = await createSolver();
+  });
+  const manifest = readManifest(join(datasetsFolder(), "manifest.json"));
+
+  it("lists the tiers easiest first, as the manifest's mean guesses order them", () => {
+    const names = bundledDatasets();
+    expect(names).toEqual(expect.arrayContaining(["easy", "medium", "hard", "hardest"]));
+    const means = names.map((name) => manifest.files.find((e) => e.file === `${name}.txt`)!.guesses.mean);
+    expect(means).toEqual([...means].sort((a, b) => a - b));
+  });
+
+  for (const entry of manifest.files) {
+    it(`${entry.file} matches its manifest entry and a sample of it is unique`, () => {
+      const [dataset] = loadDatasets(join(datasetsFolder(), entry.file));
+      expect(dataset.puzzles.length).toBe(entry.count);
+      expect(new Set(dataset.puzzles).size).toBe(entry.count);
+      const clues = dataset.puzzles.map((line) => countClues(parsePuzzle(line)));
+      expect(Math.min(...clues)).toBe(entry.clues.min);
+      expect(Math.max(...clues)).toBe(entry.clues.max);
+      const step = Math.max(1, Math.floor(dataset.puzzles.length / 40));
+      const sample = dataset.puzzles.filter((_, i) => i % step === 0);
+      expect(solver.solveMany(sample, { limit: 2 }).map((record) => record.count)).toEqual(sample.map(() => 1));
+    });
+  }
+});

@@ -1,0 +1,262 @@
+/** The seeded generator: PRNG, solution grids, uniqueness, minimality, symmetry, hardening, the CLI and the manifest. */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createSolver } from "../src/index.js";
+import { CELLS, formatPuzzle, isValidSolution, type Grid } from "../src/puzzle.js";
+import { Random } from "../src/prng.js";
+import {
+  PuzzleJudge,
+  carve,
+  countClues,
+  dependsOnGuesses,
+  generatePuzzles,
+  harden,
+  hasSymmetry,
+  median,
+  present,
+  randomPresentation,
+  randomSolution,
+  resolveGenerateOptions,
+  summariseCorpus,
+  symmetryOrbits,
+  type GenerateOptions,
+  type GeneratedPuzzle,
+} from "../src/generate.js";
+import { generateCommand, readManifest } from "../src/cli/generate.js";
+import { datasetsFolder } from "../src/datasets.js";
+
+let judge: PuzzleJudge;
+beforeAll(async () => {
+  judge = new PuzzleJudge((await createSolver()).engine);
+});
+
+const generate = (options: GenerateOptions): GeneratedPuzzle[] => [...generatePuzzles(judge, options)];
+const lines = (puzzles: GeneratedPuzzle[]) => puzzles.map((p) => formatPuzzle(p.puzzle));
+
+/** True when removing any one orbit of clues from `puzzle` leaves it with two or more solutions. */
+function noOrbitRemovable(puzzle: Grid, orbits: number[][]): boolean {
+  return orbits
+    .filter((orbit) => puzzle[orbit[0]] !== 0)
+    .every((orbit) => {
+      const fewer = puzzle.slice();
+      for (const cell of orbit) fewer[cell] = 0;
+      return judge.count(fewer) === 2;
+    });
+}
+
+/** Runs `sudoku-wasm generate` with the given arguments (commander parses them as the CLI would). */
+async function runCli(args: string[]): Promise<void> {
+  await generateCommand().exitOverride().parseAsync(args, { from: "user" });
+}
+
+describe("Random (xoshiro128**)", () => {
+  it("repeats a sequence for a seed and changes with the seed and the stream", () => {
+    const draw = (random: Random) => Array.from({ length: 8 }, () => random.nextUint32());
+    expect(draw(new Random(42))).toEqual(draw(new Random(42)));
+    expect(draw(new Random(42))).not.toEqual(draw(new Random(43)));
+    expect(draw(Random.forStream(42, 0))).not.toEqual(draw(Random.forStream(42, 1)));
+    expect(draw(Random.forStream(42, 5))).toEqual(draw(Random.forStream(42, 5)));
+  });
+
+  it("draws every value below a bound and shuffles into a permutation", () => {
+    const random = new Random(7);
+    const seen = new Set(Array.from({ length: 500 }, () => random.below(9)));
+    expect([...seen].sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const items = Array.from({ length: 30 }, (_, i) => i);
+    const shuffled = random.shuffle([...items]);
+    expect(shuffled).not.toEqual(items);
+    expect([...shuffled].sort((a, b) => a - b)).toEqual(items);
+  });
+
+  it("rejects seeds outside 0..2^32-1", () => {
+    expect(() => new Random(-1)).toThrow(/seed/);
+    expect(() => new Random(1.5)).toThrow(/seed/);
+    expect(() => Random.forStream(2 ** 32, 0)).toThrow(/seed/);
+  });
+});
+
+describe("randomSolution", () => {
+  it("fills a valid grid, the same for the same seed", () => {
+    const empty = new Uint8Array(CELLS);
+    const grids = [1, 2, 3].map((seed) => randomSolution(new Random(seed)));
+    for (const grid of grids) expect(isValidSolution(empty, grid)).toBe(true);
+    expect(randomSolution(new Random(2))).toEqual(grids[1]);
+    expect(grids[0]).not.toEqual(grids[1]);
+  });
+});
+
+describe("generatePuzzles", () => {
+  it("gives the same puzzles for the same seed and others for another seed", () => {
+    const first = lines(generate({ count: 12, seed: 99 }));
+    expect(lines(generate({ count: 12, seed: 99 }))).toEqual(first);
+    const other = lines(generate({ count: 12, seed: 100 }));
+    expect(other.filter((line) => first.includes(line))).toEqual([]);
+  });
+
+  it("extends a run: the first n of a longer run are the shorter run", () => {
+    expect(lines(generate({ count: 10, seed: 5 })).slice(0, 4)).toEqual(lines(generate({ count: 4, seed: 5 })));
+  });
+
+  it("makes unique minimal puzzles that keep the solution grid's digits", () => {
+    const orbits = symmetryOrbits("none");
+    const made = generate({ count: 25, seed: 3 });
+    expect(new Set(lines(made)).size).toBe(made.length);
+    for (const { puzzle, solution, clues } of made) {
+      expect(isValidSolution(puzzle, solution)).toBe(true); // every clue is the grid's digit
+      expect(judge.count(puzzle)).toBe(1);
+      expect(countClues(puzzle)).toBe(clues);
+      expect(noOrbitRemovable(puzzle, orbits)).toBe(true);
+    }
+  });
+
+  it("keeps 180° rotational symmetry, minimal over symmetric pairs", () => {
+    const orbits = symmetryOrbits("rotational");
+    for (const { puzzle } of generate({ count: 15, seed: 4, symmetry: "rotational" })) {
+      expect(hasSymmetry(puzzle, "rotational")).toBe(true);
+      for (let cell = 0; cell < CELLS; cell++) expect(puzzle[cell] === 0).toBe(puzzle[CELLS - 1 - cell] === 0);
+      expect(judge.count(puzzle)).toBe(1);
+      expect(noOrbitRemovable(puzzle, orbits)).toBe(true);
+    }
+  });
+
+  it("stops at a clue target, symmetric or not", () => {
+    for (const symmetry of ["none", "rotational"] as const) {
+      for (const { puzzle } of generate({ count: 10, seed: 6, clues: 30, symmetry })) {
+        expect(countClues(puzzle)).toBe(30);
+        expect(hasSymmetry(puzzle, symmetry)).toBe(true);
+        expect(judge.count(puzzle)).toBe(1);
+      }
+    }
+  });
+
+  it("keeps only minimal puzzles of the target size when both are asked", () => {
+    for (const { puzzle } of generate({ count: 5, seed: 8, clues: 24, minimal: true })) {
+      expect(countClues(puzzle)).toBe(24);
+      expect(noOrbitRemovable(puzzle, symmetryOrbits("none"))).toBe(true);
+    }
+  });
+
+  it("honours the guess range", () => {
+    const made = generate({ count: 10, seed: 9, minGuesses: 2, maxGuesses: 6 });
+    for (const { puzzle, guesses } of made) {
+      expect(guesses).toBeGreaterThanOrEqual(2);
+      expect(guesses).toBeLessThanOrEqual(6);
+      expect(judge.guesses(puzzle)).toBe(guesses);
+    }
+  });
+
+  it("gives up with an error when the attempts run out", () => {
+    expect(() => generate({ count: 3, seed: 1, clues: 17, maxAttempts: 2 })).toThrow(/made 0 of 3 puzzles in 2 attempts/);
+  });
+
+  it("rejects bad and contradictory options", () => {
+    expect(() => resolveGenerateOptions({ count: 0 })).toThrow(/count/);
+    expect(() => resolveGenerateOptions({ count: 1, clues: 16 })).toThrow(/clues/);
+    expect(() => resolveGenerateOptions({ count: 1, symmetry: "diagonal" as never })).toThrow(/symmetry/);
+    expect(() => resolveGenerateOptions({ count: 1, minGuesses: 5, maxGuesses: 4 })).toThrow(/empty/);
+    expect(() => resolveGenerateOptions({ count: 1, clues: 30, hardenSteps: 5 })).toThrow(/minimal/);
+    expect(dependsOnGuesses(resolveGenerateOptions({ count: 1, clues: 30 }))).toBe(false);
+    expect(dependsOnGuesses(resolveGenerateOptions({ count: 1, hardenSteps: 3 }))).toBe(true);
+  });
+});
+
+describe("harden", () => {
+  it("never ends easier than it starts, and stays unique and minimal", () => {
+    const orbits = symmetryOrbits("none");
+    for (const seed of [11, 12, 13]) {
+      const random = new Random(seed);
+      const solution = randomSolution(random);
+      const start = solution.slice();
+      carve(start, solution, orbits, random, judge);
+      const startGuesses = judge.guesses(start);
+      const climbed = harden(start, solution, orbits, random, judge, 30);
+      expect(climbed.guesses).toBeGreaterThanOrEqual(startGuesses); // one view: the score is the guesses as written
+      expect(judge.guesses(climbed.puzzle)).toBe(climbed.guesses);
+      expect(isValidSolution(climbed.puzzle, solution)).toBe(true);
+      expect(judge.count(climbed.puzzle)).toBe(1);
+      expect(noOrbitRemovable(climbed.puzzle, orbits)).toBe(true);
+    }
+  });
+
+  it("climbs: hardened puzzles need more guesses than plain minimal ones, also when scored over several views", () => {
+    const plain = summariseCorpus(generate({ count: 20, seed: 21 }));
+    for (const presentations of [1, 3]) {
+      const made = generate({ count: 20, seed: 21, hardenSteps: 40, presentations });
+      for (const { puzzle } of made.slice(0, 5)) expect(judge.count(puzzle)).toBe(1);
+      expect(summariseCorpus(made).guesses.mean).toBeGreaterThan(plain.guesses.mean);
+    }
+  });
+});
+
+describe("presentations", () => {
+  it("turn a puzzle into a unique puzzle with as many clues, and its solution into that puzzle's solution", () => {
+    const random = new Random(31);
+    const [{ puzzle, solution }] = generate({ count: 1, seed: 31 });
+    for (let i = 0; i < 5; i++) {
+      const view = randomPresentation(random);
+      expect([...view.cells].sort((a, b) => a - b)).toEqual(Array.from({ length: CELLS }, (_, cell) => cell));
+      const seen = present(puzzle, view);
+      expect(countClues(seen)).toBe(countClues(puzzle));
+      expect(isValidSolution(seen, present(solution, view))).toBe(true);
+      expect(judge.count(seen)).toBe(1);
+    }
+  });
+});
+
+describe("summaries", () => {
+  it("computes the median and the clue and guess ranges", () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(summariseCorpus([{ clues: 22, guesses: 1 }, { clues: 25, guesses: 7 }])).toEqual({
+      count: 2,
+      clues: { min: 22, max: 25 },
+      guesses: { mean: 4, median: 4, min: 1, max: 7 },
+    });
+  });
+});
+
+describe("sudoku-wasm generate", () => {
+  it("writes the puzzles and records the run in a manifest whose command remakes the file", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "generate-"));
+    const output = join(folder, "tiny.txt");
+    const manifest = join(folder, "manifest.json");
+    await runCli(["--count", "6", "--seed", "17", "--symmetry", "rotational", "--output", output, "--manifest", manifest, "--quiet"]);
+    const written = readFileSync(output, "utf8");
+    expect(written.split("\n")).toEqual([...lines(generate({ count: 6, seed: 17, symmetry: "rotational" })), ""]);
+    const [entry] = readManifest(manifest).files;
+    expect(entry).toMatchObject({ file: "tiny.txt", seed: 17, count: 6, solver: "wasm", dependsOnGuesses: false });
+    expect(entry.command).toMatch(/^sudoku-wasm generate --count 6 --seed 17 --symmetry rotational --minimal --output /);
+    const again = join(folder, "again.txt");
+    await runCli([...commandArguments(entry.command, again), "--quiet"]);
+    expect(readFileSync(again, "utf8")).toBe(written);
+  });
+
+  it("regenerates a bundled file byte for byte from its manifest command", async () => {
+    const entries = readManifest(join(datasetsFolder(), "manifest.json")).files.filter((e) => !e.dependsOnGuesses);
+    expect(entries.length).toBeGreaterThan(0);
+    const smallest = entries.reduce((a, b) => (b.count < a.count ? b : a));
+    const output = join(mkdtempSync(join(tmpdir(), "regenerate-")), smallest.file);
+    await runCli([...commandArguments(smallest.command, output), "--quiet"]);
+    expect(readFileSync(output, "utf8")).toBe(readFileSync(join(datasetsFolder(), smallest.file), "utf8"));
+  });
+});
+
+/** The arguments of a recorded `sudoku-wasm generate ...` command, writing to `output` and leaving any manifest alone. */
+function commandArguments(command: string, output: string): string[] {
+  const words = command.split(/\s+/);
+  expect(words.slice(0, 2)).toEqual(["sudoku-wasm", "generate"]);
+  const args: string[] = [];
+  for (let i = 2; i < words.length; i++) {
+    if (words[i] === "--manifest") {
+      i++; // drop the flag and its file
+    } else if (words[i] === "--output") {
+      args.push("--output", output);
+      i++; // in place of the recorded file
+    } else {
+      args.push(words[i]);
+    }
+  }
+  return args;
+}

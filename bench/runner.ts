@@ -17,12 +17,17 @@
  *                          the µs/puzzle percentiles; the mean comes from step 3.
  *
  * Answers are only ever checked outside the timed region; a wrong one throws WrongAnswerError.
+ *
+ * Datasets of 4×4, 16×16 or 25×25 puzzles go to general.ts instead (measureGeneral: the general
+ * WASM kernel, its TS twin and @algorithm.ts/sudoku, verified against each other), whose
+ * records become rows of the same shape here, compared with the TS twin.
  */
 import { Bench } from "tinybench";
-import type { Dataset } from "../src/datasets.js";
-import { CELLS, type Grid, PuzzleError, parsePuzzle } from "../src/puzzle.js";
+import { type Dataset, datasetGrid } from "../src/datasets.js";
+import { CELLS, type Grid } from "../src/puzzle.js";
 import type { SolverInfo } from "../src/registry.js";
 import type { BatchResult, SearchStats, SolverEngine } from "../src/solver.js";
+import { type GeneralBenchRecord, generalContenders, measureGeneral } from "./general.js";
 import type { BenchRecord, RowMode } from "./records.js";
 import { quantile, seededSample } from "./sample.js";
 import { type Answer, CountConsensus, type Expectation, WrongAnswerError, answerProblem, expectationOf } from "./verify.js";
@@ -100,9 +105,14 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
   const rows = planRows(plan);
   const records: BenchRecord[] = [];
   const micros = new Map<BenchRecord, Float64Array>();
-  progress.begin(rows.length * plan.datasets.length);
+  const generalCount = plan.datasets.filter(isGeneralDataset).length;
+  progress.begin(rows.length * (plan.datasets.length - generalCount) + generalContenders.length * generalCount);
   try {
     for (const dataset of plan.datasets) {
+      if (isGeneralDataset(dataset)) {
+        records.push(...(await measureGeneralDataset(dataset, plan, progress)));
+        continue;
+      }
       const draw = drawPuzzles(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
       for (const row of rows) {
         progress.row(`${dataset.name} · ${row.label}`);
@@ -172,14 +182,7 @@ interface PuzzleDraw {
 function drawPuzzles(dataset: Dataset, plan: BenchPlan, expectation: Expectation): PuzzleDraw {
   const picked = seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed);
   const lines = picked.map((i) => dataset.lines[i] ?? i + 1);
-  const grids = picked.map((i, k) => {
-    try {
-      return parsePuzzle(dataset.puzzles[i]);
-    } catch (error) {
-      if (error instanceof PuzzleError) throw new Error(`${dataset.path} line ${lines[k]}: ${error.message}`);
-      throw error;
-    }
-  });
+  const grids = picked.map((i) => datasetGrid(dataset, i));
   if (grids.length === 0) throw new Error(`${dataset.path}: no puzzles`);
   return { dataset, grids, lines, expectation, consensus: new CountConsensus(), sampleSizes: new Map(), solverMicros: new Map() };
 }
@@ -488,6 +491,56 @@ function summarizeGuesses(guesses: ArrayLike<number>): { mean: number; noGuessPe
     if (guesses[i] === 0) none++;
   }
   return { mean: sum / guesses.length, noGuessPercent: (100 * none) / guesses.length };
+}
+
+// ─── N×N datasets ────────────────────────────────────────────────────────────
+
+/** The default reference of N×N rows: the general kernel's pure-TS twin. */
+const GENERAL_REFERENCE = "general-ts";
+
+/** True for a dataset of 4×4, 16×16 or 25×25 puzzles (its first puzzle is not 81 characters). */
+export function isGeneralDataset(dataset: Dataset): boolean {
+  return dataset.puzzles.length > 0 && dataset.puzzles[0].length !== CELLS;
+}
+
+/** Every general contender on an N×N dataset, as bench records compared with the TS twin. */
+async function measureGeneralDataset(dataset: Dataset, plan: BenchPlan, progress: BenchProgress): Promise<BenchRecord[]> {
+  const measured = await measureGeneral(
+    { dataset: dataset.path, limit: plan.limit, timeMs: plan.timeMs, maxPuzzles: plan.maxPuzzles, seed: plan.seed },
+    (message) => progress.row(`${dataset.name} · ${message}`),
+  );
+  const reference = measured.find((r) => r.contender === GENERAL_REFERENCE) ?? null;
+  return measured.map((r) => generalRecord(r, dataset, plan, reference));
+}
+
+/** One general-bench record as a row of the main table. */
+function generalRecord(r: GeneralBenchRecord, dataset: Dataset, plan: BenchPlan, reference: GeneralBenchRecord | null): BenchRecord {
+  return {
+    dataset: dataset.name,
+    solver: r.contender,
+    mode: "engine",
+    row: r.contender,
+    datasetSize: r.datasetSize,
+    selected: r.puzzles,
+    puzzles: r.puzzles,
+    timeouts: 0,
+    limit: plan.limit,
+    effectiveLimit: r.countsToLimit ? plan.limit : 1,
+    batchCall: r.batchCall,
+    samples: r.samples,
+    puzzlesPerSecond: r.puzzlesPerSecond,
+    meanMicros: r.microsPerPuzzle,
+    p50Micros: r.p50Micros,
+    p99Micros: r.p99Micros,
+    rmePercent: r.rmePercent,
+    guessesPerPuzzle: r.guessesPerPuzzle,
+    noGuessPercent: r.noGuessPercent,
+    reference: reference?.contender ?? null,
+    speedup: reference ? reference.microsPerPuzzle / r.microsPerPuzzle : null,
+    comparedOn: reference ? r.puzzles : null,
+    threads: null,
+    cpuPerWall: null,
+  };
 }
 
 // ─── Reference ───────────────────────────────────────────────────────────────

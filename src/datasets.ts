@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
+import { type Grid, PuzzleError, parsePuzzle } from "./puzzle.js";
 import { packageRoot } from "./wasm.js";
 
 /** The puzzles of one file. */
@@ -90,4 +91,14 @@ export function loadDatasets(spec: string): Dataset[] {
 /** The datasets of several specs, in the order given. */
 export function loadDatasetList(specs: string[]): Dataset[] {
   return specs.flatMap(loadDatasets);
+}
+
+/** The grid of puzzle `index` of `dataset`; a bad puzzle throws an Error naming the file and line. */
+export function datasetGrid(dataset: Dataset, index: number): Grid {
+  try {
+    return parsePuzzle(dataset.puzzles[index]);
+  } catch (error) {
+    if (error instanceof PuzzleError) throw new Error(`${dataset.path} line ${dataset.lines[index]}: ${error.message}`);
+    throw error;
+  }
 }

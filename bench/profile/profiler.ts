@@ -21,8 +21,8 @@
  * A wrong or inconsistent answer throws (WrongAnswerError names the variant, dataset line
  * and reason): the run fails loudly rather than report figures of a broken variant.
  */
-import type { Dataset } from "../../src/datasets.js";
-import { CELLS, type Grid, PuzzleError, parsePuzzle } from "../../src/puzzle.js";
+import { type Dataset, datasetGrid } from "../../src/datasets.js";
+import { CELLS, type Grid } from "../../src/puzzle.js";
 import type { WasmKernel } from "../../src/wasm.js";
 import type { BenchProgress } from "../runner.js";
 import { quantile, seededSample } from "../sample.js";
@@ -125,14 +125,7 @@ function drawPuzzles(dataset: Dataset, plan: ProfilePlan): PuzzleDraw {
   const picked = pickPuzzles(dataset.puzzles.length, plan.sample, plan.seed);
   if (picked.length === 0) throw new Error(`${dataset.path}: no puzzles`);
   const lines = picked.map((i) => dataset.lines[i]);
-  const grids = picked.map((i, k) => {
-    try {
-      return parsePuzzle(dataset.puzzles[i]);
-    } catch (error) {
-      if (error instanceof PuzzleError) throw new Error(`${dataset.path} line ${lines[k]}: ${error.message}`);
-      throw error;
-    }
-  });
+  const grids = picked.map((i) => datasetGrid(dataset, i));
   const packed = new Uint8Array(grids.length * CELLS);
   grids.forEach((grid, i) => packed.set(grid, i * CELLS));
   const expectation = plan.expectationOf?.(dataset) ?? expectationOf(dataset.name);

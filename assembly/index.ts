@@ -71,6 +71,8 @@ const MATCHED: usize = memory.data(512 * 2, 2);
 const PERMUTATION: usize = memory.data(512 * 4, 4);
 /** States of the search stack: slot `depth` is the working state. */
 const STATES: usize = memory.data(<i32>STATE_BYTES * MAX_DEPTH, 16);
+/** Per digit, the columns (band 0 | band 1 << 9 | band 2 << 18) rule 3 last left: its fixed point. */
+const SETTLED_COLUMNS: usize = memory.data(9 * 4, 4);
 /** Per search level: band, cell bit and untried digits of the branch cell. */
 const FRAME_BAND: usize = memory.data(MAX_DEPTH * 4, 4);
 const FRAME_BIT: usize = memory.data(MAX_DEPTH * 4, 4);
@@ -103,6 +105,7 @@ function buildTables(): void {
   }
 }
 buildTables();
+memory.fill(SETTLED_COLUMNS, 0xff, 9 * 4); // no column set is settled yet
 
 // ── state access ────────────────────────────────────────────────────────────────────────────
 
@@ -213,6 +216,10 @@ function reviseDigit(st: usize, digit: u32): bool {
   const columns0 = columnsOf(candidates(st, slot));
   const columns1 = columnsOf(candidates(st, slot + 1));
   const columns2 = columnsOf(candidates(st, slot + 2));
+  // The rule reads only the columns, and its result is a fixed point of it: when they are
+  // what it left last time for this digit (in any state), it has nothing to remove.
+  const settledAt = SETTLED_COLUMNS + (<usize>digit << 2);
+  if ((columns0 | (columns1 << 9) | (columns2 << 18)) == load<u32>(settledAt)) return true;
   let keep0: u32 = 0;
   let keep1: u32 = 0;
   let keep2: u32 = 0;
@@ -224,6 +231,7 @@ function reviseDigit(st: usize, digit: u32): bool {
     keep1 |= ((matched >> 3) & 7) << shift;
     keep2 |= ((matched >> 6) & 7) << shift;
   }
+  store<u32>(settledAt, keep0 | (keep1 << 9) | (keep2 << 18));
   narrow(st, slot, spreadColumns(keep0));
   narrow(st, slot + 1, spreadColumns(keep1));
   narrow(st, slot + 2, spreadColumns(keep2));

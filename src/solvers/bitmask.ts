@@ -61,6 +61,8 @@ export class BitmaskEngine implements SolverEngine {
   private cellOrderLength = 0;
   /** chooseBranch's scratch: the two-candidate cells of each band. */
   private readonly pairs = new Uint32Array(3);
+  /** Per digit, the columns (band 0 | band 1 << 9 | band 2 << 18) rule 3 last left: its fixed point. */
+  private readonly settledColumns = new Uint32Array(9).fill(0xffffffff);
   /** Slots to revisit, one bit per slot. */
   private dirty = 0;
   /** Digits whose slots changed since their last column/box revision. */
@@ -122,6 +124,10 @@ export class BitmaskEngine implements SolverEngine {
     const columns0 = columnsOf(s[st + slot]);
     const columns1 = columnsOf(s[st + slot + 1]);
     const columns2 = columnsOf(s[st + slot + 2]);
+    // The rule reads only the columns, and its result is a fixed point of it: when they are
+    // what it left last time for this digit (in any state), it has nothing to remove.
+    const key = columns0 | (columns1 << 9) | (columns2 << 18);
+    if (key === this.settledColumns[digit]) return true;
     let keep0 = 0;
     let keep1 = 0;
     let keep2 = 0;
@@ -133,6 +139,7 @@ export class BitmaskEngine implements SolverEngine {
       keep1 |= ((matched >>> 3) & 7) << shift;
       keep2 |= ((matched >>> 6) & 7) << shift;
     }
+    this.settledColumns[digit] = keep0 | (keep1 << 9) | (keep2 << 18);
     this.narrow(st, slot, spreadColumns(keep0));
     this.narrow(st, slot + 1, spreadColumns(keep1));
     this.narrow(st, slot + 2, spreadColumns(keep2));

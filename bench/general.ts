@@ -9,8 +9,9 @@
  *   2. tinybench           times whole passes over the dataset (no further warm-up), at least
  *                          `iterations` of them and until `timeMs`; puzzles/s from the mean.
  *   3. per-puzzle passes   performance.now() around each puzzle, its fastest of 3 passes (1 for
- *                          passes over SLOW_PASS_MS): the slowest puzzle.
- * Measuring returns records (measureGeneral); formatGeneralTable renders them.
+ *                          passes over SLOW_PASS_MS): the median, 99th percentile and slowest puzzle.
+ * Measuring returns records (measureGeneral); formatGeneralTable renders them, and the main
+ * bench (runner.ts) turns them into rows of its own table for N×N datasets.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +23,7 @@ import { GeneralKernel } from "../src/general.js";
 import { type GeneralPuzzle, isValidGeneralSolution, parseGeneralPuzzle, shapeName } from "../src/puzzle-general.js";
 import { GeneralTsEngine } from "../src/solvers/general-ts.js";
 import { packageRoot } from "../src/wasm.js";
+import { quantile, seededSample } from "./sample.js";
 
 // ── contenders ──────────────────────────────────────────────────────────────────────────────
 
@@ -47,6 +49,8 @@ export interface GeneralContender {
   description: string;
   /** False when it stops at the first solution (counts 0 or 1 whatever the limit). */
   countsToLimit: boolean;
+  /** True when one call solves the whole set (the WASM kernel's batch), false for one call per puzzle. */
+  batchCall: boolean;
   /** Sets the contender up for `puzzles` (all of one box size `box`), counting up to `limit`. */
   prepare(puzzles: readonly GeneralPuzzle[], box: number, limit: number): Promise<PreparedContender>;
 }
@@ -56,6 +60,7 @@ const wasmContender: GeneralContender = {
   id: "general-wasm",
   description: "general WASM kernel: u32 masks, naked/hidden singles, locked candidates, fewest-candidates branching; one batch call",
   countsToLimit: true,
+  batchCall: true,
   async prepare(puzzles, box, limit) {
     const kernel = await GeneralKernel.create();
     const cells = box ** 4;
@@ -80,6 +85,7 @@ const tsContender: GeneralContender = {
   id: "general-ts",
   description: "the general kernel's algorithm in plain TypeScript over typed arrays (TS twin)",
   countsToLimit: true,
+  batchCall: false,
   async prepare(puzzles, box, limit) {
     const engine = new GeneralTsEngine();
     const solution = new Uint8Array(box ** 4);
@@ -100,6 +106,7 @@ const algorithmTsContender: GeneralContender = {
   id: "npm:@algorithm.ts/sudoku",
   description: "@algorithm.ts/sudoku@4.0.3 SudokuSolver (DLX); stops at the first solution, no guesses",
   countsToLimit: false,
+  batchCall: false,
   async prepare(puzzles, box) {
     const solver = new SudokuSolver({ childMatrixWidth: box });
     const boards = puzzles.map((puzzle) => Array.from(puzzle.grid, (symbol) => symbol - 1));
@@ -138,6 +145,10 @@ export interface GeneralBenchOptions {
   iterations?: number;
   /** Contender ids to run. @default all of {@link generalContenders} */
   contenders?: readonly string[];
+  /** At most this many puzzles, drawn in a seeded order (all of them, in file order, when absent). @default Infinity */
+  maxPuzzles?: number;
+  /** Seed of that draw. @default 1 */
+  seed?: number;
 }
 
 /** One contender's figures on one dataset. */
@@ -156,36 +167,56 @@ export interface GeneralBenchRecord {
   samples: number;
   puzzlesPerSecond: number;
   microsPerPuzzle: number;
+  batchCall: boolean;
+  /** Puzzles in the file (`puzzles` of them were drawn). */
+  datasetSize: number;
+  /** Median and 99th percentile µs per puzzle of the per-puzzle passes. */
+  p50Micros: number;
+  p99Micros: number;
   /** The slowest puzzle of the per-puzzle pass: 1-based line and ms. */
   slowest: { line: number; ms: number };
   /** Mean guesses per puzzle, or null when the contender cannot tell. */
   guessesPerPuzzle: number | null;
+  /** Share of puzzles solved without a guess, %, or null when the contender cannot tell. */
+  noGuessPercent: number | null;
 }
 
 /** A contender whose pass over the dataset takes longer than this gets one per-puzzle pass, not three. */
 const SLOW_PASS_MS = 1000;
 
-/** Reads the dataset: every line must parse, and all must share one size. */
-function loadPuzzles(path: string): GeneralPuzzle[] {
-  const lines = readFileSync(path, "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
-  const puzzles = lines.map((line, i) => {
+/** The puzzles drawn from one file, with the 1-based line of each. */
+interface LoadedPuzzles {
+  puzzles: GeneralPuzzle[];
+  lines: number[];
+  /** Puzzle lines in the file. */
+  total: number;
+}
+
+/** Reads the dataset (every line must parse, all of one size) and draws `maxPuzzles` of them in a seeded order. */
+function loadPuzzles(path: string, maxPuzzles: number, seed: number): LoadedPuzzles {
+  const entries = readFileSync(path, "utf8")
+    .split("\n")
+    .map((raw, i) => ({ text: raw.trim(), line: i + 1 }))
+    .filter(({ text }) => text !== "" && !text.startsWith("#"));
+  if (entries.length === 0) throw new Error(`${path}: no puzzles`);
+  const picked = Number.isFinite(maxPuzzles) ? seededSample(entries.length, maxPuzzles, seed).map((i) => entries[i]) : entries;
+  const puzzles = picked.map(({ text, line }) => {
     try {
-      return parseGeneralPuzzle(line);
+      return parseGeneralPuzzle(text);
     } catch (error) {
-      throw new Error(`${path}: puzzle ${i + 1}: ${(error as Error).message}`);
+      throw new Error(`${path}: line ${line}: ${(error as Error).message}`);
     }
   });
-  if (puzzles.length === 0) throw new Error(`${path}: no puzzles`);
   const box = puzzles[0].shape.box;
   const other = puzzles.findIndex((puzzle) => puzzle.shape.box !== box);
-  if (other >= 0) throw new Error(`${path}: puzzle ${other + 1} is not ${shapeName(puzzles[0].shape)} like the first`);
-  return puzzles;
+  if (other >= 0) throw new Error(`${path}: line ${picked[other].line} is not ${shapeName(puzzles[0].shape)} like line ${picked[0].line}`);
+  return { puzzles, lines: picked.map((entry) => entry.line), total: entries.length };
 }
 
 /** Checks one pass of answers: valid solutions keeping the clues, counts agreeing with `reference` where comparable. */
-function verify(contender: GeneralContender, puzzles: readonly GeneralPuzzle[], answers: GeneralAnswer[], reference: GeneralAnswer[] | null): void {
+function verify(contender: GeneralContender, puzzles: readonly GeneralPuzzle[], lines: readonly number[], answers: GeneralAnswer[], reference: GeneralAnswer[] | null): void {
   answers.forEach((answer, i) => {
-    const where = `${contender.id}, puzzle ${i + 1}`;
+    const where = `${contender.id}, line ${lines[i]}`;
     if (answer.count < 0) throw new Error(`${where}: the solver rejected the puzzle`);
     if (answer.count > 0 && !isValidGeneralSolution(puzzles[i].grid, answer.solution!, puzzles[i].shape)) {
       throw new Error(`${where}: the solution is not valid or drops a clue`);
@@ -212,11 +243,11 @@ async function timePasses(id: string, prepared: PreparedContender, expectedTotal
 }
 
 /**
- * Times each puzzle alone (warm by now) and returns the slowest: 1-based line and ms. Each
- * puzzle keeps its fastest of `passes` whole passes, so that a scheduler pause on a loaded
- * machine does not make a puzzle look slow.
+ * Times each puzzle alone (warm by now) and returns its ms. Each puzzle keeps its fastest of
+ * `passes` whole passes, so that a scheduler pause on a loaded machine does not make a
+ * puzzle look slow.
  */
-function slowestPuzzle(prepared: PreparedContender, count: number, passes: number): { line: number; ms: number } {
+function timeEachPuzzle(prepared: PreparedContender, count: number, passes: number): Float64Array {
   const fastest = new Float64Array(count).fill(Infinity);
   for (let pass = 0; pass < passes; pass++) {
     for (let i = 0; i < count; i++) {
@@ -225,14 +256,32 @@ function slowestPuzzle(prepared: PreparedContender, count: number, passes: numbe
       fastest[i] = Math.min(fastest[i], performance.now() - start);
     }
   }
-  const line = fastest.indexOf(Math.max(...fastest)) + 1;
-  return { line, ms: fastest[line - 1] };
+  return fastest;
+}
+
+/** Median, 99th percentile (µs) and the slowest puzzle (its line and ms) of per-puzzle times. */
+function summarizeTimes(millis: Float64Array, lines: readonly number[]) {
+  const slowestAt = millis.indexOf(Math.max(...millis));
+  const sorted = Float64Array.from(millis).sort();
+  return {
+    p50Micros: quantile(sorted, 0.5) * 1000,
+    p99Micros: quantile(sorted, 0.99) * 1000,
+    slowest: { line: lines[slowestAt], ms: millis[slowestAt] },
+  };
+}
+
+/** Mean guesses per puzzle and the share solved without one, or nulls when any answer lacks them. */
+function summarizeGuesses(answers: readonly GeneralAnswer[]): { guessesPerPuzzle: number | null; noGuessPercent: number | null } {
+  if (!answers.every((a) => a.guesses !== null)) return { guessesPerPuzzle: null, noGuessPercent: null };
+  const total = answers.reduce((sum, a) => sum + a.guesses!, 0);
+  const none = answers.filter((a) => a.guesses === 0).length;
+  return { guessesPerPuzzle: total / answers.length, noGuessPercent: (100 * none) / answers.length };
 }
 
 /** Measures each selected contender on the dataset; `onProgress` hears which one starts. */
 export async function measureGeneral(options: GeneralBenchOptions, onProgress: (message: string) => void = () => {}): Promise<GeneralBenchRecord[]> {
   const limit = options.limit ?? 2;
-  const puzzles = loadPuzzles(options.dataset);
+  const { puzzles, lines, total: datasetSize } = loadPuzzles(options.dataset, options.maxPuzzles ?? Infinity, options.seed ?? 1);
   const shape = puzzles[0].shape;
   const selected = options.contenders ? options.contenders.map(findContender) : generalContenders;
   let reference: GeneralAnswer[] | null = null;
@@ -241,12 +290,11 @@ export async function measureGeneral(options: GeneralBenchOptions, onProgress: (
     onProgress(`${contender.id}: ${puzzles.length} ${shapeName(shape)} puzzles`);
     const prepared = await contender.prepare(puzzles, shape.box, limit);
     const answers = puzzles.map((_, i) => prepared.solveOne(i));
-    verify(contender, puzzles, answers, reference);
+    verify(contender, puzzles, lines, answers, reference);
     if (contender.countsToLimit && !reference) reference = answers;
     const total = answers.reduce((sum, answer) => sum + answer.count, 0);
     const timing = await timePasses(contender.id, prepared, total, options.timeMs ?? 2000, options.iterations ?? 3);
-    const slowest = slowestPuzzle(prepared, puzzles.length, timing.meanMs < SLOW_PASS_MS ? 3 : 1);
-    const guesses = answers.every((a) => a.guesses !== null) ? answers.reduce((sum, a) => sum + a.guesses!, 0) / puzzles.length : null;
+    const millis = timeEachPuzzle(prepared, puzzles.length, timing.meanMs < SLOW_PASS_MS ? 3 : 1);
     records.push({
       contender: contender.id,
       dataset: options.dataset,
@@ -254,11 +302,13 @@ export async function measureGeneral(options: GeneralBenchOptions, onProgress: (
       puzzles: puzzles.length,
       limit,
       countsToLimit: contender.countsToLimit,
+      batchCall: contender.batchCall,
+      datasetSize,
       ...timing,
       puzzlesPerSecond: (puzzles.length * 1000) / timing.meanMs,
       microsPerPuzzle: (timing.meanMs * 1000) / puzzles.length,
-      slowest,
-      guessesPerPuzzle: guesses,
+      ...summarizeTimes(millis, lines),
+      ...summarizeGuesses(answers),
     });
   }
   return records;

@@ -124,3 +124,70 @@ describe("solve", () => {
     expect(badThreads.stderr).toContain("expected a whole number");
   });
 });
+
+describe("solve: 4×4, 16×16 and 25×25", () => {
+  /** sudoku16_kr100.txt line 1 (1–9, A–G) and its solution; the same mirrored on the diagonal is a second puzzle. */
+  const SIXTEEN = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+  const SOLUTION = "1GDBC2349A586EF74E6A57F8123CBD9G52C769GBFDE4A18339F81AED76GB24C59426D31FAGBE587C8C7EB6954F12G3ADGF1DE47A5C839B26B3A5G8C269D7EF14263G418EB57FCAD97BE13CAG249D865FF8597DB6C3AG42E1AD4CF5298E617G3BE194AG63D8C5F7B2D78F9E51GB263C4ACAG32B47E1F9D56865B28FDC374A19GE";
+  const transpose = (grid: string) => Array.from({ length: 256 }, (_, i) => grid[(i % 16) * 16 + Math.floor(i / 16)]).join("");
+  const rows16 = (grid: string) => Array.from({ length: 16 }, (_, r) => grid.slice(r * 16, r * 16 + 16));
+  const HEX_LIKE = "123456789ABCDEFG";
+  const POJ = "ABCDEFGHIJKLMNOP";
+  const toPoj = (line: string) => line.replace(/[^.]/g, (ch) => POJ[HEX_LIKE.indexOf(ch)]);
+  const sixteen = file("sixteen.txt", `${SIXTEEN}\n${transpose(SIXTEEN)}\n`);
+
+  it("writes every output format for a 16×16 file, in the input's alphabet", () => {
+    expect(cli(["solve", sixteen]).stdout).toBe(`${SOLUTION}\n${transpose(SOLUTION)}\n`);
+    expect(cli(["solve", "--out", "grid", sixteen]).stdout).toBe([...rows16(SOLUTION), "", ...rows16(transpose(SOLUTION)), "", ""].join("\n"));
+    const records = cli(["solve", "--out", "jsonl", sixteen]).stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(records[1]).toMatchObject({ index: 1, line: 2, puzzle: transpose(SIXTEEN), status: "solved", solution: transpose(SOLUTION), count: 1, error: null });
+    expect(typeof records[0].guesses).toBe("number");
+    const csv = cli(["solve", "--out", "csv", sixteen]).stdout.trimEnd().split("\n");
+    expect(csv).toHaveLength(3);
+    expect(csv[1].split(",").slice(0, 7)).toEqual(["0", sixteen, "1", SIXTEEN, "solved", SOLUTION, "1"]);
+  });
+
+  it("reads a 16×16 grid of 16 lines and a 4×4 line", () => {
+    const grid = file("grid16.txt", [...rows16(SIXTEEN), "", "1...3..1.....14."].join("\n"));
+    const lines = cli(["solve", grid]).stdout.split("\n");
+    expect(lines[0]).toBe(SOLUTION);
+    expect(lines[1]).toMatch(/^[1-4]{16}$/);
+  });
+
+  it("keeps the order of mixed 9×9 and 16×16 lines across batches and threads", () => {
+    const lines = [SIXTEEN, unique[0].puzzle, transpose(SIXTEEN), unique[1].puzzle, multiple.puzzle, SIXTEEN];
+    const mixedSizes = file("mixed-sizes.txt", Array.from({ length: 20 }, () => lines.join("\n")).join("\n") + "\n");
+    const expected = [SOLUTION, unique[0].solution, transpose(SOLUTION), unique[1].solution, "multiple", SOLUTION];
+    const two = cli(["solve", "--threads", "2", "--batch", "4", mixedSizes]);
+    expect(two.status).toBe(0);
+    expect(two.stdout).toBe(Array.from({ length: 20 }, () => expected.join("\n")).join("\n") + "\n");
+    expect(cli(["solve", "--threads", "0", "--batch", "7", mixedSizes]).stdout).toBe(two.stdout);
+  });
+
+  it("names the line and the cell of bad 16×16 input", () => {
+    const bad = file("bad16.txt", `${SIXTEEN}\n${SIXTEEN.slice(0, 17)}Z${SIXTEEN.slice(18)}\n${rows16(SIXTEEN).slice(0, 5).join("\n")}\n`);
+    const { stdout, stderr } = cli(["solve", "--out", "jsonl", bad]);
+    const records = stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(records.map((r) => r.status)).toEqual(["solved", "invalid", "invalid"]);
+    expect(records[1].error).toBe(`${bad}:2: cell 18 (row 2, column 2) contains invalid character 'Z' (symbols 1-9A-G or A-P, empty . -)`);
+    expect(records[2].error).toBe(`${bad}:3: the grid ends after 5 rows, expected 16`);
+    expect(stderr).toContain(`invalid: ${bad}:2: cell 18 (row 2, column 2)`);
+  });
+
+  it("--alphabet gives the symbols; solutions are written in them", () => {
+    const shuffled = "GFEDCBA987654321";
+    const recoded = (line: string) => line.replace(/[^.]/g, (ch) => shuffled[HEX_LIKE.indexOf(ch)]);
+    const input = `${recoded(SIXTEEN)}\n${unique[0].puzzle}\n`;
+    expect(cli(["solve", "--alphabet", shuffled], input).stdout).toBe(`${recoded(SOLUTION)}\n${unique[0].solution}\n`);
+    const wrong = cli(["solve", "--alphabet", "ABCA"]);
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stderr).toContain("repeats a character");
+  });
+
+  it("--format poj3076 reads A–P grids with - for empty and writes the solved grids", () => {
+    const poj = (grid: string) => rows16(toPoj(grid).replaceAll(".", "-"));
+    const input = [...poj(SIXTEEN), "", ...poj(transpose(SIXTEEN)), ""].join("\n");
+    const result = cli(["solve", "--format", "poj3076"], input);
+    expect(result.stdout).toBe([...poj(SOLUTION), "", ...poj(transpose(SOLUTION)), ""].join("\n"));
+  });
+});

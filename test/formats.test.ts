@@ -4,19 +4,19 @@ import { describe, expect, it } from "vitest";
 import { RecordReader } from "../src/formats/input/reader.js";
 import type { InputFormatName } from "../src/formats/input/format.js";
 import { readLineChunks, splitLines } from "../src/formats/lines.js";
-import { type PuzzleRecord, SHAPE_9, parseRecord } from "../src/formats/record.js";
+import { type PuzzleRecord, parseRecord } from "../src/formats/record.js";
 import { outputFormats } from "../src/formats/output/index.js";
 import { formatPuzzle } from "../src/puzzle.js";
 import type { SolveRecord } from "../src/solver.js";
 import { loadFixture } from "./fixture.js";
 
 /** Every record of `text` read as one file, parsed. */
-function readRecords(text: string, format: InputFormatName = "auto", file = "in.txt"): PuzzleRecord[] {
+function readRecords(text: string, format: InputFormatName = "auto", file = "in.txt", alphabet?: string): PuzzleRecord[] {
   const records: PuzzleRecord[] = [];
   const reader = new RecordReader(
-    (line, cells, error) => records.push(parseRecord({ index: records.length, line, file, text: cells, error })),
+    (line, cells, error) => records.push(parseRecord({ index: records.length, line, file, text: cells, error }, alphabet)),
     format,
-    SHAPE_9,
+    { alphabet },
   );
   reader.readLines(splitLines(text));
   reader.end();
@@ -259,5 +259,69 @@ describe("output formats", () => {
   it("csv: a header, then rows with quoted fields where needed", () => {
     expect(outputFormats.csv.header).toBe("index,file,line,puzzle,status,solution,count,guesses,error\n");
     expect(outputFormats.csv.format(record, invalid)).toBe(`0,in.txt,1,${UNIQUE},invalid,,0,,"${invalid.error!.replaceAll('"', '""')}"\n`);
+  });
+});
+
+describe("larger grids", () => {
+  /** sudoku16_kr100.txt line 1 (symbols 1–9, A–G); a 25×25 puzzle made of empties and one clue per row. */
+  const SIXTEEN = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+  const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
+  const TWENTY_FIVE = Array.from({ length: 25 }, (_, r) => ".".repeat(r) + LETTERS[r] + ".".repeat(24 - r)).join("");
+  const FOUR = ["1...3..1.....14.", "..2.1...3..4.2..", "4..3............"];
+  const rowsN = (grid: string, size: number) => Array.from({ length: size }, (_, r) => grid.slice(r * size, r * size + size));
+  const summary = (records: PuzzleRecord[]) => records.map((r) => [r.line, r.box, r.text.length, r.error]);
+
+  it("reads 16×16 and 25×25 one-line puzzles with their alphabets", () => {
+    const records = readRecords(`${SIXTEEN}\n${TWENTY_FIVE}   # a comment\n${UNIQUE}\n`);
+    expect(summary(records)).toEqual([[1, 4, 256, null], [2, 5, 625, null], [3, 3, 81, null]]);
+    expect(records.map((r) => r.alphabet)).toEqual(["123456789ABCDEFG", LETTERS, "123456789"]);
+    expect(records[0].grid![0]).toBe(1);
+    expect(records[0].grid![2]).toBe(13); // D
+  });
+
+  it("reads 16×16 and 25×25 grids, with spaces, bars and separators, the first row setting the size", () => {
+    const spaced = rowsN(SIXTEEN, 16).map((row) => [0, 4, 8, 12].map((c) => row.slice(c, c + 4).split("").join(" ")).join(" | "));
+    const text = [...spaced.slice(0, 8), "--------+---------+---------+--------", ...spaced.slice(8), "", ...rowsN(TWENTY_FIVE, 25), ""].join("\n");
+    const records = readRecords(text);
+    expect(summary(records)).toEqual([[1, 4, 256, null], [19, 5, 625, null]]);
+    expect(records[0].text).toBe(SIXTEEN);
+  });
+
+  it("reads a run of 16-character lines using only 1–4 as 4×4 puzzles, each with its own line", () => {
+    const records = readRecords(["# 4×4", ...FOUR, "", FOUR[0]].join("\n"));
+    expect(summary(records)).toEqual([[2, 2, 16, null], [3, 2, 16, null], [4, 2, 16, null], [6, 2, 16, null]]);
+  });
+
+  it("reads a 16×16 grid whose first row uses only 1–4 as one grid", () => {
+    const rows = rowsN(SIXTEEN, 16);
+    rows[0] = "................";
+    const records = readRecords(rows.join("\n"));
+    expect(summary(records)).toEqual([[1, 4, 256, null]]);
+  });
+
+  it("--alphabet settles a 16-character line: a 4×4 puzzle for 4 symbols, a 16×16 row for 16", () => {
+    expect(summary(readRecords(FOUR.join("\n"), "auto", "in.txt", "1234"))).toEqual([[1, 2, 16, null], [2, 2, 16, null], [3, 2, 16, null]]);
+    const empty16 = Array(16).fill("................").join("\n");
+    expect(summary(readRecords(empty16, "auto", "in.txt", "123456789ABCDEFG"))).toEqual([[1, 4, 256, null]]);
+    const poj = readRecords(SIXTEEN.replace(/[^.]/g, (ch) => "ABCDEFGHIJKLMNOP"["123456789ABCDEFG".indexOf(ch)]), "auto", "in.txt", "ABCDEFGHIJKLMNOP");
+    expect(poj[0].alphabet).toBe("ABCDEFGHIJKLMNOP");
+    expect(poj[0].grid![0]).toBe(1);
+  });
+
+  it("names the file, line, cell and reason of a bad 16×16 record, and a grid cut short", () => {
+    const badLine = SIXTEEN.slice(0, 17) + "Z" + SIXTEEN.slice(18);
+    const rows = rowsN(SIXTEEN, 16);
+    const records = readRecords([badLine, ...rows.slice(0, 3), "", "1D" + SIXTEEN.slice(2)].join("\n"), "auto", "big.txt");
+    expect(records.map((r) => r.error)).toEqual([
+      "big.txt:1: cell 18 (row 2, column 2) contains invalid character 'Z' (symbols 1-9A-G or A-P, empty . -)",
+      "big.txt:2: the grid ends after 3 rows, expected 16",
+      "big.txt:6: cell 3 (row 1, column 3): symbol 'D' is repeated in row 1 (also at cell 2 (row 1, column 2))",
+    ]);
+  });
+
+  it("grid output writes N rows of N symbols", () => {
+    const [record] = readRecords(`${SIXTEEN}\n`);
+    const solution = "G".repeat(256);
+    expect(outputFormats.grid.format(record, { status: "solved", count: 1, solution, guesses: 0 })).toBe(rowsN(solution, 16).join("\n") + "\n\n");
   });
 });

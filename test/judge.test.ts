@@ -3,10 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type JudgeFormatName, judgeFormats, solveJudge } from "../src/formats/judge.js";
 import { createSolver } from "../src/index.js";
 import { PuzzleError } from "../src/puzzle.js";
-import type { Solver } from "../src/solver.js";
+import type { SizedSolver } from "../src/sized.js";
 import { loadFixture } from "./fixture.js";
 
-let solver: Solver;
+let solver: SizedSolver;
 beforeAll(async () => {
   solver = await createSolver();
 });
@@ -107,5 +107,47 @@ describe("sicily1317", () => {
   it("names the row's line of a repeated clue", () => {
     const input = ["1", ...rowsWith("55" + first.puzzle.slice(2), "_")].join("\n");
     expect(() => run("sicily1317", input)).toThrow("line 2: cell 2 (row 1, column 2): digit 5 is repeated in row 1");
+  });
+});
+
+describe("poj3076", () => {
+  /** sudoku16_kr100.txt line 1 (1–9, A–G) and its solution, rewritten in POJ 3076's A–P with `-` empties. */
+  const HEX_LIKE = "123456789ABCDEFG";
+  const POJ = "ABCDEFGHIJKLMNOP";
+  const toPoj = (line: string) => line.replace(/[^.]/g, (ch) => POJ[HEX_LIKE.indexOf(ch)]).replaceAll(".", "-");
+  const puzzle = toPoj(
+    "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E",
+  );
+  const solution = toPoj(
+    "1GDBC2349A586EF74E6A57F8123CBD9G52C769GBFDE4A18339F81AED76GB24C59426D31FAGBE587C8C7EB6954F12G3ADGF1DE47A5C839B26B3A5G8C269D7EF14263G418EB57FCAD97BE13CAG249D865FF8597DB6C3AG42E1AD4CF5298E617G3BE194AG63D8C5F7B2D78F9E51GB263C4ACAG32B47E1F9D56865B28FDC374A19GE",
+  );
+  const rows16 = (grid: string) => Array.from({ length: 16 }, (_, r) => grid.slice(r * 16, r * 16 + 16));
+  /** The grid mirrored on its main diagonal: still a Sudoku, solved by the mirrored solution. */
+  const transpose = (grid: string) => Array.from({ length: 256 }, (_, i) => grid[(i % 16) * 16 + Math.floor(i / 16)]).join("");
+
+  it("solves 16×16 cases separated by blank lines, 16 lines each and a blank line between", () => {
+    const input = [...rows16(puzzle), "", ...rows16(transpose(puzzle)), ""].join("\n");
+    const expected = [...rows16(solution), "", ...rows16(transpose(solution)), ""].join("\n");
+    expect(run("poj3076", input)).toBe(expected);
+  });
+
+  it("reads a last case without a line end and ignores extra blank lines", () => {
+    expect(run("poj3076", ["", ...rows16(puzzle), "", ""].join("\n").trimEnd())).toBe([...rows16(solution), ""].join("\n"));
+  });
+
+  it("names the line and the cell of a bad character, and of a short row", () => {
+    const bad = rows16(puzzle);
+    bad[2] = bad[2].slice(0, 5) + "Q" + bad[2].slice(6);
+    const input = [...rows16(puzzle), "", ...bad].join("\n");
+    expect(() => run("poj3076", input)).toThrow(PuzzleError);
+    expect(() => run("poj3076", input)).toThrow("line 20: cell 38 (row 3, column 6) contains invalid character 'Q'");
+    const short = rows16(puzzle);
+    short[15] = short[15].slice(0, 15);
+    expect(() => run("poj3076", short.join("\n"))).toThrow("line 16: expected a row of 16 cells, got 15");
+  });
+
+  it("names both cells of a repeated letter", () => {
+    const repeated = "AA" + puzzle.slice(2);
+    expect(() => run("poj3076", rows16(repeated).join("\n"))).toThrow(/^line 1: cell 2 \(row 1, column 2\): symbol 'A' is repeated in row 1/);
   });
 });

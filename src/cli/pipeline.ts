@@ -16,7 +16,7 @@ import { readLineChunks } from "../formats/lines.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
-import { SHAPE_9 } from "../formats/record.js";
+import type { Alphabet } from "../puzzle-general.js";
 import { type BatchOutcome, BatchBuilder } from "../pool/batch.js";
 import type { BatchSolver } from "../pool/pool.js";
 
@@ -36,6 +36,8 @@ export interface StreamSettings {
   batchSize: number;
   /** Batches out at once (sent but not yet written). */
   maxInFlight: number;
+  /** The symbols of the grids of its size (`--alphabet`); detected per record when absent. */
+  alphabet?: Alphabet;
 }
 
 /** What a run found. */
@@ -105,12 +107,12 @@ export async function solveStreams(
   onProgress: ProgressListener = () => {},
 ): Promise<StreamTotals> {
   const output = new OrderedOutput(out, settings.maxInFlight, onProgress);
-  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output);
+  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null);
   let bytesBefore = 0;
   await output.write(outputFormats[settings.output].header);
   for (const input of inputs) {
     batches.startFile(input.name);
-    const reader = new RecordReader((line, text, error) => batches.add(line, text, error), settings.input, SHAPE_9);
+    const reader = new RecordReader((line, text, error) => batches.add(line, text, error), settings.input, { alphabet: settings.alphabet });
     let bytesRead = bytesBefore;
     for await (const chunk of readLineChunks(input.open())) {
       reader.readLines(chunk.lines);

@@ -1,7 +1,8 @@
 /**
  * `sudoku-wasm solve [FILE...]`: the streaming bulk solver, and the classic judge formats.
  *
- * Streaming: records in any supported format (detected per record) from the files or
+ * Streaming: records in any supported format and size (4×4, 9×9, 16×16, 25×25; detected per
+ * record, 9×9 on the 9×9 kernel, the others on the general kernel) from the files or
  * standard input (`-`), solved in batches by a pool of worker threads, written in input
  * order in the `--out` format, in constant memory. `--threads 0` solves on the main thread.
  * Judge mode (`--format NAME`): reads the whole input and writes exactly the judge's
@@ -19,6 +20,7 @@ import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats, solveJudge } from ".
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { createSolver } from "../index.js";
 import { DEFAULT_LIMIT } from "../solver.js";
+import { checkAlphabet } from "../puzzle-general.js";
 import { openBatchSolver } from "../pool/pool.js";
 import { type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { TALLY_STATUSES } from "../pool/batch.js";
@@ -36,6 +38,18 @@ export interface SolveFlags {
   batch: number;
   inFlight?: number;
   progress?: boolean;
+  alphabet?: string;
+}
+
+/** A commander parser for `--alphabet`: N distinct symbols for N = 4, 9, 16 or 25, none of them `.` or `-`. */
+function alphabetArgument(text: string): string {
+  try {
+    checkAlphabet(text);
+    return text;
+  } catch (error) {
+    if (error instanceof RangeError) throw new InvalidArgumentError(error.message);
+    throw error;
+  }
 }
 
 /** A commander parser for whole numbers from `min` to `max`. */
@@ -61,9 +75,10 @@ interface OptionRow {
 /** The options of `solve`: one row each, the source of the help text and the defaults. */
 const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
-  { flags: "--in <format>", description: "input format; auto detects it per record (line, grid, csv, colon = puzzle:count[:solution])", default: "auto", choices: INPUT_FORMATS },
+  { flags: "--in <format>", description: "input format; auto detects it per record (line = N² cells, grid = N rows, csv, colon = puzzle:count[:solution]), for 4×4, 9×9, 16×16 and 25×25", default: "auto", choices: INPUT_FORMATS },
   { flags: "--out <format>", description: "output format: line (solution, or the status word), grid, jsonl, csv", default: "line", choices: OUTPUT_FORMATS },
   { flags: "--format <judge>", description: "a classic judge problem: read all input, write exactly its expected output", choices: JUDGE_FORMATS },
+  { flags: "--alphabet <symbols>", description: "the symbols, in order, of the grids with that many (e.g. ABCDEFGHIJKLMNOP for 16×16); default: detected per record", parse: alphabetArgument },
   { flags: "--limit <n>", description: "stop counting at N solutions (2 flags every puzzle with several)", default: DEFAULT_LIMIT, parse: wholeNumber(1, 0x7fffffff) },
   { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT})`, conflicts: "limit" },
   { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread", default: availableParallelism(), parse: wholeNumber(0, 256) },
@@ -144,6 +159,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
         limit: flags.count ? EXACT_COUNT_LIMIT : flags.limit,
         batchSize: flags.batch,
         maxInFlight: flags.inFlight ?? Math.max(1, 2 * flags.threads),
+        alphabet: flags.alphabet,
       },
       (done, bytes) => progress?.update(done, bytes),
     );

@@ -9,6 +9,8 @@
  *   poj2676     T, then 9 lines of 9 digits (`0` empty)        9 lines of 9 digits
  *   poj2918     n, then 9 lines of 9 digits, blank lines ok    "Scenario #i:", 9 lines, blank line
  *   poj3074     81-character lines (`.` empty) until `end`     one 81-digit line
+ *   poj3076     16×16: 16 lines of 16 of `A`–`P` (`-` empty),  16 solved lines, blank between
+ *               cases separated by blank lines
  *   sicily1317  N, then 9 lines of 9 characters (`_` empty)    "Puzzle i solution is" + 9 lines,
  *                                                              "Puzzle i has no solution" or
  *                                                              "Puzzle i has K solutions"; blank between
@@ -18,13 +20,15 @@
  * solutions they print the first one found (sicily1317 prints the exact count).
  */
 import { type Grid, PuzzleError, SIZE, parsePuzzle } from "../puzzle.js";
-import type { SolveRecord, Solver } from "../solver.js";
+import { type Alphabet, parseGeneralPuzzle } from "../puzzle-general.js";
+import type { SizedSolver } from "../sized.js";
+import type { SolveRecord } from "../solver.js";
 import { rowCells } from "./input/grid.js";
 import { splitLines } from "./lines.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
 
 /** Judge names for `--format`. */
-export const JUDGE_FORMATS = ["leetcode37", "hdu1426", "poj2676", "poj2918", "poj3074", "sicily1317"] as const;
+export const JUDGE_FORMATS = ["leetcode37", "hdu1426", "poj2676", "poj2918", "poj3074", "poj3076", "sicily1317"] as const;
 export type JudgeFormatName = (typeof JUDGE_FORMATS)[number];
 
 /** One judge problem's reader and writer. */
@@ -32,18 +36,21 @@ export interface JudgeFormat {
   readonly name: JudgeFormatName;
   /** Solutions to look for: 1 to find one, {@link EXACT_COUNT_LIMIT} to count them. */
   readonly limit: number;
-  /** The puzzles of the whole input, in order. */
-  read(text: string): Grid[];
+  /** The symbols of its puzzles when they are not 9×9 digits (they are then lines of text). */
+  readonly alphabet?: Alphabet;
+  /** The puzzles of the whole input, in order: 9×9 grids, or checked lines in {@link alphabet}. */
+  read(text: string): (Grid | string)[];
   /** The whole expected output for the results, in input order. */
   write(results: readonly SolveRecord[]): string;
 }
 
 const NO_SOLUTION = "no solution";
 
-/** The 9 rows of a solution, each row's digits joined by `separator`. */
+/** The N rows of a solution of N² symbols, each row's symbols joined by `separator`. */
 function solutionRows(solution: string, separator = ""): string[] {
+  const size = Math.round(Math.sqrt(solution.length));
   const rows: string[] = [];
-  for (let row = 0; row < SIZE; row++) rows.push(solution.slice(row * SIZE, (row + 1) * SIZE).split("").join(separator));
+  for (let row = 0; row < size; row++) rows.push(solution.slice(row * size, (row + 1) * size).split("").join(separator));
   return rows;
 }
 
@@ -52,40 +59,52 @@ function solutionBlock(result: SolveRecord, separator = ""): string {
   return result.solution === null ? NO_SOLUTION + "\n" : solutionRows(result.solution, separator).join("\n") + "\n";
 }
 
-/** A PuzzleError from parsing, restated with the 1-based input line of the cell's row. */
-function placedError(error: unknown, rowLines: readonly number[]): never {
+/** A PuzzleError from parsing, restated with the 1-based input line of the cell's row (rows of `size` cells). */
+function placedError(error: unknown, rowLines: readonly number[], size = SIZE): never {
   if (!(error instanceof PuzzleError)) throw error;
-  const line = rowLines[error.cell >= 0 ? Math.floor(error.cell / SIZE) : 0];
+  const line = rowLines[error.cell >= 0 ? Math.floor(error.cell / size) : 0];
   throw new PuzzleError(error.reason, `line ${line}: ${error.message}`, error.cell);
 }
 
-/** Reads 9 non-blank lines from `lines[at]` on as one grid; returns it and the index after it. */
-function readGridRows(lines: readonly string[], at: number, empties: string): { grid: Grid; next: number } {
+/** Turns a grid's cells (its rows joined) into a puzzle, or throws a PuzzleError naming the cell. */
+type CellParser<T> = (cells: string) => T;
+
+/** The 9×9 parser with the given empty marks. */
+const digitGrid =
+  (empties: string): CellParser<Grid> =>
+  (cells) =>
+    parsePuzzle(cells, empties);
+
+/**
+ * Reads `size` non-blank lines from `lines[at]` on as one grid of `size` × `size` cells;
+ * returns it and the index after it.
+ */
+function readGridRows<T>(lines: readonly string[], at: number, size: number, parse: CellParser<T>): { grid: T; next: number } {
   const rows: string[] = [];
   const rowLines: number[] = [];
   let next = at;
-  while (rows.length < SIZE && next < lines.length) {
+  while (rows.length < size && next < lines.length) {
     const cells = rowCells(lines[next++]);
     if (cells.length === 0) continue;
-    if (cells.length !== SIZE) {
-      throw new PuzzleError("length", `line ${next}: expected a row of ${SIZE} cells, got ${cells.length}`);
+    if (cells.length !== size) {
+      throw new PuzzleError("length", `line ${next}: expected a row of ${size} cells, got ${cells.length}`);
     }
     rows.push(cells);
     rowLines.push(next);
   }
-  if (rows.length < SIZE) throw new PuzzleError("length", `line ${next}: the input ends inside a grid (${rows.length} of ${SIZE} rows)`);
+  if (rows.length < size) throw new PuzzleError("length", `line ${next}: the input ends inside a grid (${rows.length} of ${size} rows)`);
   try {
-    return { grid: parsePuzzle(rows.join(""), empties), next };
+    return { grid: parse(rows.join("")), next };
   } catch (error) {
-    placedError(error, rowLines);
+    placedError(error, rowLines, size);
   }
 }
 
-/** Reads grids until the input ends (blank lines between them are skipped). */
-function readAllGrids(lines: readonly string[], at: number, empties: string): Grid[] {
-  const grids: Grid[] = [];
+/** Reads grids of `size` rows until the input ends (blank lines between them are skipped). */
+function readAllGrids<T>(lines: readonly string[], at: number, size: number, parse: CellParser<T>): T[] {
+  const grids: T[] = [];
   for (let next = skipBlank(lines, at); next < lines.length; next = skipBlank(lines, next)) {
-    const read = readGridRows(lines, next, empties);
+    const read = readGridRows(lines, next, size, parse);
     grids.push(read.grid);
     next = read.next;
   }
@@ -103,7 +122,7 @@ function readCountedGrids(text: string, empties: string): Grid[] {
   const grids: Grid[] = [];
   let next = first + 1;
   while (grids.length < count) {
-    const read = readGridRows(lines, next, empties);
+    const read = readGridRows(lines, next, SIZE, digitGrid(empties));
     grids.push(read.grid);
     next = read.next;
   }
@@ -152,7 +171,7 @@ const leetcode37: JudgeFormat = {
 const hdu1426: JudgeFormat = {
   name: "hdu1426",
   limit: 1,
-  read: (text) => readAllGrids(splitLines(text), 0, "?"),
+  read: (text) => readAllGrids(splitLines(text), 0, SIZE, digitGrid("?")),
   write: (results) => results.map((result) => solutionBlock(result, " ")).join("\n"),
 };
 
@@ -190,6 +209,22 @@ const poj3074: JudgeFormat = {
   write: (results) => results.map((result) => (result.solution ?? NO_SOLUTION) + "\n").join(""),
 };
 
+/** POJ 3076's symbols: `A` is 1 … `P` is 16. */
+const POJ3076_ALPHABET: Alphabet = "ABCDEFGHIJKLMNOP";
+const POJ3076_SIZE = POJ3076_ALPHABET.length;
+
+const poj3076: JudgeFormat = {
+  name: "poj3076",
+  limit: 1,
+  alphabet: POJ3076_ALPHABET,
+  read: (text) =>
+    readAllGrids(splitLines(text), 0, POJ3076_SIZE, (cells) => {
+      parseGeneralPuzzle(cells, { alphabet: POJ3076_ALPHABET }); // throws, naming the cell, on a bad puzzle
+      return cells;
+    }),
+  write: (results) => results.map((result) => solutionBlock(result)).join("\n"),
+};
+
 const sicily1317: JudgeFormat = {
   name: "sicily1317",
   limit: EXACT_COUNT_LIMIT,
@@ -204,9 +239,9 @@ const sicily1317: JudgeFormat = {
 };
 
 /** Every judge format, by its `--format` name. */
-export const judgeFormats: Readonly<Record<JudgeFormatName, JudgeFormat>> = { leetcode37, hdu1426, poj2676, poj2918, poj3074, sicily1317 };
+export const judgeFormats: Readonly<Record<JudgeFormatName, JudgeFormat>> = { leetcode37, hdu1426, poj2676, poj2918, poj3074, poj3076, sicily1317 };
 
-/** The judge's whole expected output for the whole input `text`, solved by `solver` in one batch. */
-export function solveJudge(judge: JudgeFormat, text: string, solver: Solver): string {
-  return judge.write(solver.solveMany(judge.read(text), { limit: judge.limit }));
+/** The judge's whole expected output for the whole input `text`, solved by `solver` in one batch per kernel. */
+export function solveJudge(judge: JudgeFormat, text: string, solver: SizedSolver): string {
+  return judge.write(solver.solveMany(judge.read(text), { limit: judge.limit, alphabet: judge.alphabet }));
 }

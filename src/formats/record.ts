@@ -2,15 +2,18 @@
  * Records: one puzzle as the CLI reads it, wherever it came from.
  *
  *   file "a.txt" ─► reader ─► ReadRecord { index, line, file, text | error }
- *                                   │ parseRecord (puzzle.ts parsePuzzle)
+ *                                   │ parseRecord: 81 cells → puzzle.ts parsePuzzle,
+ *                                   │ 16/256/625 cells → puzzle-general.ts parseGeneralPuzzle
  *                                   ▼
- *                             PuzzleRecord { …, grid (N² bytes) | error }
+ *                             PuzzleRecord { …, grid (N² bytes), box, alphabet | error }
  *
  * `text` is the puzzle's cells as written, on one line (a grid's rows joined, separators
- * dropped), so it can be shown back and parsed in a worker. The grid size is a
- * {@link GridShape}; only 9×9 is solvable today, the layout leaves room for 16×16 and 25×25.
+ * dropped), so it can be shown back and parsed in a worker. Grids are 4×4, 9×9, 16×16 or
+ * 25×25 ({@link GRID_SHAPES}); which kernel takes a text is decided by sized.ts.
  */
 import { CELLS, SIZE, type Grid, PuzzleError, parsePuzzle } from "../puzzle.js";
+import { type Alphabet, BOX_SIZES, parseGeneralPuzzle } from "../puzzle-general.js";
+import { alphabetForCells, takesGeneralKernel } from "../sized.js";
 
 /** The side of a grid and its cell count (N and N²). */
 export interface GridShape {
@@ -21,10 +24,24 @@ export interface GridShape {
 /** The classic 9×9 shape. */
 export const SHAPE_9: GridShape = { size: SIZE, cells: CELLS };
 
+/** Every shape the readers recognise: 4×4, 9×9, 16×16, 25×25. */
+export const GRID_SHAPES: readonly GridShape[] = BOX_SIZES.map((box) => ({ size: box * box, cells: box ** 4 }));
+
+/** The shape whose rows have `size` cells, or undefined. */
+export function shapeOfSide(size: number): GridShape | undefined {
+  return GRID_SHAPES.find((shape) => shape.size === size);
+}
+
+/** What the readers know beyond the text: the `--alphabet` given, if any. */
+export interface ReadHints {
+  /** The symbols of the grids with as many symbols (e.g. 16 for `A`–`P`); settles a 16-character line (4×4 or a 16×16 row). */
+  alphabet?: Alphabet;
+}
+
 /** The cap under which solution counts are exact (`--count`, sicily1317). */
 export const EXACT_COUNT_LIMIT = 1_000_000;
 
-/** Every character the readers accept for an empty cell. */
+/** Every character accepted for an empty cell of a 9×9 grid (larger grids: `.`, `-`, or `0` outside the alphabet). */
 export const EMPTIES = ".0_?-*xX";
 
 /** Where a record starts: its 0-based position in the run, its 1-based line, its file. */
@@ -43,7 +60,12 @@ export interface ReadRecord extends RecordPlace {
 
 /** A record after parsing: exactly one of `grid` and `error` is set. */
 export interface PuzzleRecord extends ReadRecord {
+  /** N² bytes: 0 empty, 1..N. */
   grid: Grid | null;
+  /** Box side of the grid (3 for 9×9; 3 too when the record could not be read). */
+  box: number;
+  /** The symbols the record uses, in which its solution is written. */
+  alphabet: Alphabet;
 }
 
 /** Receives each record a reader finds: its start line, its text, and a reader error or null. */
@@ -54,20 +76,24 @@ export function placeMessage(file: string, line: number, reason: string): string
   return `${file}:${line}: ${reason}`;
 }
 
+const DIGITS: Alphabet = "123456789";
+
 /**
- * Parses a record's text with {@link parsePuzzle} (any of {@link EMPTIES} for an empty cell);
- * a {@link PuzzleError} becomes the record's error, prefixed with its file and line.
+ * Parses a record's text: a 9×9 text with {@link parsePuzzle} (any of {@link EMPTIES} for an
+ * empty cell), a 4×4, 16×16 or 25×25 one (or a 9×9 one in another alphabet) with
+ * {@link parseGeneralPuzzle} (`.`, `-` or `0` empty; `alphabet` for the grids of its size).
+ * A {@link PuzzleError} becomes the record's error, prefixed with its file and line.
  */
-export function parseRecord(record: ReadRecord, shape: GridShape = SHAPE_9): PuzzleRecord {
+export function parseRecord(record: ReadRecord, alphabet?: Alphabet): PuzzleRecord {
   const { index, line, file, text } = record;
-  if (record.error !== null) return { index, line, file, text, grid: null, error: placeMessage(file, line, record.error) };
-  if (shape.cells !== CELLS) {
-    return { index, line, file, text, grid: null, error: placeMessage(file, line, `${shape.size}×${shape.size} grids are not supported yet`) };
-  }
+  const invalid = (reason: string): PuzzleRecord => ({ index, line, file, text, grid: null, box: 3, alphabet: DIGITS, error: placeMessage(file, line, reason) });
+  if (record.error !== null) return invalid(record.error);
   try {
-    return { index, line, file, text, grid: parsePuzzle(text, EMPTIES), error: null };
+    if (!takesGeneralKernel(text.length, alphabet)) return { index, line, file, text, grid: parsePuzzle(text, EMPTIES), box: 3, alphabet: DIGITS, error: null };
+    const puzzle = parseGeneralPuzzle(text, { alphabet: alphabetForCells(text.length, alphabet) });
+    return { index, line, file, text, grid: puzzle.grid, box: puzzle.shape.box, alphabet: puzzle.alphabet, error: null };
   } catch (error) {
     if (!(error instanceof PuzzleError)) throw error;
-    return { index, line, file, text, grid: null, error: placeMessage(file, line, error.message) };
+    return invalid(error.message);
   }
 }

@@ -2,20 +2,24 @@
  * Batches: the unit of work that crosses to a worker thread, and what comes back.
  *
  *   main thread                                   worker (or main thread with --threads 0)
- *   BatchBuilder ── BatchTask ──────────────────► solveBatch(kernel, task)
- *     texts  "t0\nt1\n…"   one string per batch      each text's cells → kernel.input (or an error)
- *     lines  Int32Array    transferred               kernel.input(n) ← grids, kernel.run(n, limit)
- *     readErrors [[i, msg]] (rare)                   format each record with the --out format
+ *   BatchBuilder ── BatchTask ──────────────────► solveBatch(kernels, task)
+ *     texts  "t0\nt1\n…"   one string per batch      9×9 text → classic.input (fast path) or parse;
+ *     lines  Int32Array    transferred               4×4/16×16/25×25 → parse → general.input per size
+ *     readErrors [[i, msg]] (rare)                   classic.run(n, limit), general.run(m, box, limit)
+ *     alphabet (--alphabet)                          format each record with the --out format
  *                ◄──────────────── BatchOutcome ───  text (the batch's output), tally, errors
  *
  * Strings cross the thread boundary once per batch, never per puzzle. A batch holds the
  * records of one file, consecutive in the run, so `firstIndex + i` is record i's index.
  */
 import { type SolveRecord, invalidRecord, statusOf } from "../solver.js";
-import { type ReadRecord, type GridShape, EMPTIES, SHAPE_9, parseRecord } from "../formats/record.js";
+import { type ReadRecord, EMPTIES, parseRecord } from "../formats/record.js";
 import { CELLS } from "../puzzle.js";
+import { type Alphabet, formatGeneralGrid } from "../puzzle-general.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
-import type { WasmKernel } from "../wasm.js";
+import { takesGeneralKernel } from "../sized.js";
+import { GeneralKernel } from "../general.js";
+import { WasmKernel } from "../wasm.js";
 
 /** The records of one batch, as columns. */
 export interface BatchTask {
@@ -30,6 +34,25 @@ export interface BatchTask {
   readErrors: [number, string][];
   limit: number;
   output: OutputFormatName;
+  /** The `--alphabet` (symbols of the grids of its size); null or absent for none. */
+  alphabet?: Alphabet | null;
+}
+
+/** The kernels one thread solves on: the 9×9 kernel and the general N×N kernel, each with its own memory. */
+export interface BatchKernels {
+  classic: WasmKernel;
+  general: GeneralKernel;
+}
+
+/** The compiled kernels, posted to each worker (a `WebAssembly.Module` crosses threads without recompiling). */
+export interface KernelModules {
+  classic: WebAssembly.Module;
+  general: WebAssembly.Module;
+}
+
+/** Instantiates both kernels from their compiled modules, each with its own memory. */
+export async function instantiateKernels(modules: KernelModules): Promise<BatchKernels> {
+  return { classic: await WasmKernel.create(modules.classic), general: await GeneralKernel.create(modules.general) };
 }
 
 /** Tally positions, in summary order. */
@@ -64,6 +87,7 @@ export class BatchBuilder {
     private readonly size: number,
     private readonly limit: number,
     private readonly output: OutputFormatName,
+    private readonly alphabet: Alphabet | null = null,
   ) {}
 
   /** Records added from now on come from `file`; the batch of the previous file is sealed. */
@@ -91,6 +115,7 @@ export class BatchBuilder {
       readErrors: this.readErrors,
       limit: this.limit,
       output: this.output,
+      alphabet: this.alphabet,
     });
     this.firstIndex += this.texts.length;
     this.texts = [];
@@ -130,36 +155,53 @@ function writeCells(text: string, input: Uint8Array, at: number): boolean {
   return true;
 }
 
+/** The readable records of one size bound for the general kernel: record positions, grids, alphabets. */
+interface GeneralGroup {
+  positions: number[];
+  grids: Uint8Array[];
+  alphabets: Alphabet[];
+}
+
 /**
- * Solves one batch on `kernel`: writes every readable record into the kernel's input (the
- * rest get their error from parseRecord), solves them in one kernel call, and formats every
- * record with the task's output format. Shared by the worker and the in-process
- * (`--threads 0`) path.
+ * Solves one batch: writes every readable 9×9 record into the 9×9 kernel's input (the fast
+ * path; the rest get their error from parseRecord), groups the other sizes by box size for the
+ * general kernel, solves each group in one kernel call, and formats every record, in order,
+ * with the task's output format. Shared by the worker and the in-process (`--threads 0`) path.
  */
-export function solveBatch(kernel: WasmKernel, task: BatchTask, shape: GridShape = SHAPE_9): BatchOutcome {
+export function solveBatch(kernels: BatchKernels, task: BatchTask): BatchOutcome {
   const texts = task.texts.split("\n");
+  const alphabet = task.alphabet ?? undefined;
   const readErrors = new Map(task.readErrors);
   const records: ReadRecord[] = [];
   const errors = new Map<number, string>();
   const slots = new Int32Array(texts.length).fill(-1);
-  const input = kernel.input(texts.length);
+  const groups = new Map<number, GeneralGroup>();
+  const input = kernels.classic.input(texts.length);
+  const fastPath = !takesGeneralKernel(CELLS, alphabet);
   let solvable = 0;
   texts.forEach((text, i) => {
     const read: ReadRecord = { index: task.firstIndex + i, line: task.lines[i], file: task.file, text, error: readErrors.get(i) ?? null };
     records.push(read);
-    if (read.error === null && shape.cells === CELLS && writeCells(text, input, solvable * CELLS)) {
+    if (read.error === null && fastPath && writeCells(text, input, solvable * CELLS)) {
       slots[i] = solvable++;
       return;
     }
-    const parsed = parseRecord(read, shape);
+    const parsed = parseRecord(read, alphabet);
     if (parsed.grid === null) errors.set(i, parsed.error!);
-    else {
-      input.set(parsed.grid, solvable * shape.cells);
+    else if (!takesGeneralKernel(text.length, alphabet)) {
+      input.set(parsed.grid, solvable * CELLS);
       slots[i] = solvable++;
+    } else {
+      const group = groups.get(parsed.box) ?? { positions: [], grids: [], alphabets: [] };
+      groups.set(parsed.box, group);
+      group.positions.push(i);
+      group.grids.push(parsed.grid);
+      group.alphabets.push(parsed.alphabet);
     }
   });
-  const results = solvable > 0 ? kernel.run(solvable, task.limit) : null;
+  const results = solvable > 0 ? kernels.classic.run(solvable, task.limit) : null;
   const solutions = results ? asciiSolutions(results.solutions) : null;
+  const generalResults = solveGeneralGroups(kernels.general, groups, task.limit);
 
   const format = outputFormats[task.output];
   const tally = [0, 0, 0, 0];
@@ -168,9 +210,10 @@ export function solveBatch(kernel: WasmKernel, task: BatchTask, shape: GridShape
   records.forEach((record, i) => {
     const slot = slots[i];
     let result: SolveRecord;
-    if (slot < 0) result = invalidRecord(errors.get(i)!);
-    else if (results!.counts[slot] === REPEATED_CLUE) result = invalidRecord(parseRecord(record, shape).error!);
-    else result = kernelRecord(results!.counts[slot], results!.guesses[slot], solutions!, slot, shape);
+    if (slot >= 0) {
+      if (results!.counts[slot] === REPEATED_CLUE) result = invalidRecord(parseRecord(record, alphabet).error!);
+      else result = kernelRecord(results!.counts[slot], results!.guesses[slot], solutions!, slot);
+    } else result = generalResults.get(i) ?? invalidRecord(errors.get(i)!);
     tally[TALLY_STATUSES.indexOf(result.status as (typeof TALLY_STATUSES)[number])]++;
     if (result.error && messages.length < ERRORS_PER_BATCH) messages.push(result.error);
     text += format.format(record, result);
@@ -178,14 +221,31 @@ export function solveBatch(kernel: WasmKernel, task: BatchTask, shape: GridShape
   return { text, tally, errors: messages };
 }
 
-/** The result of one kernel slot as a {@link SolveRecord}. */
-function kernelRecord(count: number, guesses: number, solutions: Buffer, slot: number, shape: GridShape): SolveRecord {
+/** Solves each size's group in one general-kernel call; the records by position in the batch. */
+function solveGeneralGroups(kernel: GeneralKernel, groups: ReadonlyMap<number, GeneralGroup>, limit: number): Map<number, SolveRecord> {
+  const records = new Map<number, SolveRecord>();
+  for (const [box, { positions, grids, alphabets }] of groups) {
+    const cells = grids[0].length;
+    const input = kernel.input(grids.length, box);
+    grids.forEach((grid, k) => input.set(grid, k * cells));
+    const { counts, guesses, solutions } = kernel.run(grids.length, box, limit); // views: read before the next call
+    positions.forEach((position, k) => {
+      const count = counts[k];
+      const solution = count > 0 ? formatGeneralGrid(solutions.subarray(k * cells, (k + 1) * cells), alphabets[k]) : null;
+      records.set(position, count < 0 ? invalidRecord("the kernel rejected the puzzle's bytes") : { status: statusOf(count), count, solution, guesses: guesses[k] });
+    });
+  }
+  return records;
+}
+
+/** The result of one 9×9 kernel slot as a {@link SolveRecord}. */
+function kernelRecord(count: number, guesses: number, solutions: Buffer, slot: number): SolveRecord {
   if (count < 0) return invalidRecord("the kernel rejected the puzzle's bytes");
-  const start = slot * shape.cells;
+  const start = slot * CELLS;
   return {
     status: statusOf(count),
     count,
-    solution: count > 0 ? solutions.toString("latin1", start, start + shape.cells) : null,
+    solution: count > 0 ? solutions.toString("latin1", start, start + CELLS) : null,
     guesses,
   };
 }

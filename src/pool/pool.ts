@@ -1,14 +1,16 @@
 /**
  * The batch solvers the CLI can use: a piscina pool of N worker threads, each with its own
- * kernel instance, or (with 0 threads) one kernel on the main thread. Both run
- * {@link solveBatch}, so their output is the same byte for byte.
+ * instances of the 9×9 and the general kernel, or (with 0 threads) one of each on the main
+ * thread. Both kernels are compiled once here and posted as `WebAssembly.Module`s; both paths
+ * run {@link solveBatch}, so their output is the same byte for byte.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
-import { WasmKernel, compileKernel, packageRoot } from "../wasm.js";
-import { type BatchOutcome, type BatchTask, solveBatch } from "./batch.js";
+import { compileGeneralKernel } from "../general.js";
+import { compileKernel, packageRoot } from "../wasm.js";
+import { type BatchOutcome, type BatchTask, type KernelModules, instantiateKernels, solveBatch } from "./batch.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
 export interface BatchSolver {
@@ -32,17 +34,17 @@ function workerFile(): string {
 
 /** A pool of `threads` workers, or the main thread when `threads` is 0. */
 export async function openBatchSolver(threads: number): Promise<BatchSolver> {
-  const module = await compileKernel();
+  const modules: KernelModules = { classic: await compileKernel(), general: await compileGeneralKernel() };
   if (threads === 0) {
-    const kernel = await WasmKernel.create(module);
-    return { threads, solve: async (task) => solveBatch(kernel, task), close: async () => {} };
+    const kernels = await instantiateKernels(modules);
+    return { threads, solve: async (task) => solveBatch(kernels, task), close: async () => {} };
   }
   const pool = new Piscina<BatchTask, BatchOutcome>({
     filename: workerFile(),
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: 60_000,
-    workerData: { module },
+    workerData: modules,
     // A small young generation keeps each worker's heap (and the run's RSS) flat: a batch's
     // garbage is short-lived, and the default lets every worker grow tens of MB before scavenging.
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },

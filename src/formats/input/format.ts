@@ -5,7 +5,7 @@
  * removed. It may hold state across lines (a grid in progress, a CSV header) and reports
  * each record it completes through an {@link EmitRecord} callback, exactly once.
  */
-import type { EmitRecord, GridShape } from "../record.js";
+import type { EmitRecord } from "../record.js";
 
 /** Input format names for `--in`; `auto` detects the format of each record. */
 export const INPUT_FORMATS = ["auto", "line", "grid", "csv", "colon"] as const;
@@ -23,6 +23,3 @@ export interface InputFormat {
   /** Ends a record in progress (at a blank line, another format's line, or the end of the file). */
   flush(emit: EmitRecord): void;
 }
-
-/** Builds a fresh reader (per file) for a grid shape. */
-export type InputFormatFactory = (shape: GridShape) => InputFormat;

@@ -1,19 +1,27 @@
 /**
- * The grid format: N lines of N cells (9 of 9), one row per line, with or without spaces
- * between cells and with or without separators: `|` between boxes, and rows made of
- * `-`, `+`, `=` and `|` between bands (`------+-------+------`). Rows of one grid follow
- * each other; a blank line, a line of another format or the end of the file ends a grid
- * early, which gives one invalid record. A row of the wrong width makes the grid invalid
- * but is still counted, so the next grid starts where it should.
+ * The grid format: N lines of N cells (9 of 9, 16 of 16, 25 of 25, 4 of 4), one row per line,
+ * with or without spaces between cells and with or without separators: `|` between boxes,
+ * and rows made of `-`, `+`, `=` and `|` between bands (`------+-------+------`). The first
+ * row's width sets N (9 when it is no grid width). Rows of one grid follow each other; a
+ * blank line, a line of another format or the end of the file ends a grid early, which gives
+ * one invalid record. A row of the wrong width makes the grid invalid but is still counted,
+ * so the next grid starts where it should.
  *
  *   5 3 . | . 7 . | . . .        53..7....        <- both are row 1
  *   ------+-------+------        (no separators)
+ *
+ * A 16-character line is either a 16×16 row or a whole 4×4 puzzle. With `lineRuns`, a "grid"
+ * of 16-cell rows that all use only `1`–`4` and empty marks is read as that many 4×4 lines (a
+ * 16×16 puzzle whose clues use 4 of its 16 symbols could not have a unique solution anyway).
  */
-import type { EmitRecord, GridShape } from "../record.js";
+import { GENERAL_EMPTY, KNOWN_ALPHABETS } from "../../puzzle-general.js";
+import { type EmitRecord, type GridShape, SHAPE_9, shapeOfSide } from "../record.js";
 import type { InputFormat } from "./format.js";
 
 const WHITE_SPACE_AND_BARS = /[\s|]+/g;
 const SEPARATOR_ONLY = /^[-+=|\s]+$/;
+/** The widest row a grid in progress may claim, relative to its width (wider lines belong to other formats). */
+const ROW_SLACK = 2;
 
 /** A row's cells: the line without white space and `|`. */
 export function rowCells(line: string): string {
@@ -22,30 +30,40 @@ export function rowCells(line: string): string {
 
 /**
  * True for a line between bands: only `-`, `+`, `=`, `|` and spaces, and not a row of N
- * `-` empties (it has `+` or `=`, or another width).
+ * `-` empties (it has `+` or `=`, or another width; any grid width when `size` is not known yet).
  */
-export function isSeparatorRow(line: string, size: number): boolean {
+export function isSeparatorRow(line: string, size?: number): boolean {
   if (!SEPARATOR_ONLY.test(line)) return false;
-  return line.includes("+") || line.includes("=") || rowCells(line).length !== size;
+  const width = rowCells(line).length;
+  return line.includes("+") || line.includes("=") || (size === undefined ? shapeOfSide(width) === undefined : width !== size);
 }
 
-/** True for a line that can be a row: no `,` or `:`, and at most 2N cells. */
-function isRowLike(line: string, size: number): boolean {
+/** True for a line that can be a row: no `,` or `:`, and a grid width, or at most twice the width (9 when not known). */
+function isRowLike(line: string, size?: number): boolean {
   if (line.includes(",") || line.includes(":")) return false;
-  return rowCells(line).length <= 2 * size;
+  const width = rowCells(line).length;
+  return width <= ROW_SLACK * (size ?? SHAPE_9.size) || (size === undefined && shapeOfSide(width) !== undefined);
 }
+
+/** A 16-cell row that reads as a whole 4×4 puzzle: symbols 1–4 and empty marks only. */
+const FOUR_BY_FOUR_LINE = new RegExp(`^[${KNOWN_ALPHABETS.get(4)![0]}${GENERAL_EMPTY.replace("-", "\\-")}0]{16}$`);
 
 /** The grid reader: collects N rows, then emits one record whose text is the rows joined. */
-export function gridFormat(shape: GridShape): InputFormat {
+export function gridFormat(lineRuns = false): InputFormat {
   const rows: string[] = [];
-  let startLine = 0;
+  const rowLines: number[] = [];
+  let shape: GridShape = SHAPE_9;
   let widthError: string | null = null;
 
   function emitGrid(emit: EmitRecord): void {
-    const text = rows.join("");
-    const error = rows.length < shape.size ? shortGridMessage(rows, shape) : widthError;
-    emit(startLine, text, error);
+    if (lineRuns && shape.size === 16 && rows.every((row) => FOUR_BY_FOUR_LINE.test(row))) {
+      rows.forEach((row, i) => emit(rowLines[i], row, null));
+    } else {
+      const error = rows.length < shape.size ? shortGridMessage(rows, shape) : widthError;
+      emit(rowLines[0], rows.join(""), error);
+    }
     rows.length = 0;
+    rowLines.length = 0;
     widthError = null;
   }
 
@@ -54,15 +72,19 @@ export function gridFormat(shape: GridShape): InputFormat {
     get open() {
       return rows.length > 0;
     },
-    claims: (line) => isSeparatorRow(line, shape.size) || isRowLike(line, shape.size),
+    claims(line) {
+      const size = rows.length > 0 ? shape.size : undefined;
+      return isSeparatorRow(line, size) || isRowLike(line, size);
+    },
     read(line, lineNumber, emit) {
-      if (isSeparatorRow(line, shape.size)) return;
+      if (isSeparatorRow(line, rows.length > 0 ? shape.size : undefined)) return;
       const cells = rowCells(line);
-      if (rows.length === 0) startLine = lineNumber;
+      if (rows.length === 0) shape = shapeOfSide(cells.length) ?? SHAPE_9;
       if (cells.length !== shape.size && widthError === null) {
         widthError = `row ${rows.length + 1} of the grid (line ${lineNumber}) has ${cells.length} cells, expected ${shape.size}`;
       }
       rows.push(cells);
+      rowLines.push(lineNumber);
       if (rows.length === shape.size) emitGrid(emit);
     },
     flush(emit) {

@@ -1,9 +1,12 @@
 /**
- * The one-line format: N² cell characters on a line (81 for 9×9), `1`–`9` for clues and any
- * of `.0_?-*x` for an empty cell, optionally followed by white space and anything else
- * (a rating, a comment), which is ignored.
+ * The one-line format: N² cell characters on a line — 81 for 9×9 (`1`–`9` for clues and any
+ * of `.0_?-*x` for an empty cell), 256 for 16×16, 625 for 25×25 (their alphabets, `.` or `-`
+ * empty) — optionally followed by white space and anything else (a rating, a comment), which
+ * is ignored. A 16-character line is a 4×4 puzzle only when the `--alphabet` has 4 symbols;
+ * otherwise detection gives it to the grid reader (a 16×16 row, or a run of 4×4 lines).
  */
-import type { EmitRecord, GridShape } from "../record.js";
+import type { EmitRecord, GridShape, ReadHints } from "../record.js";
+import { GRID_SHAPES, SHAPE_9 } from "../record.js";
 import type { InputFormat } from "./format.js";
 
 /** True when `line` is N² characters, or N² characters then white space. */
@@ -15,13 +18,18 @@ function isOneLine(line: string, cells: number): boolean {
 }
 
 /** The one-line reader. Lines of any other length read as one invalid record each. */
-export function lineFormat(shape: GridShape): InputFormat {
+export function lineFormat(hints: ReadHints = {}): InputFormat {
+  const fourByFour = hints.alphabet?.length === 4;
+  // 9×9 first: the common case is settled by the first test.
+  const shapes: readonly GridShape[] = GRID_SHAPES.filter((shape) => shape.size !== 4 || fourByFour).sort((a, b) => Number(b === SHAPE_9) - Number(a === SHAPE_9));
+  const shapeOf = (line: string) => shapes.find((shape) => isOneLine(line, shape.cells));
   return {
     name: "line",
     open: false,
-    claims: (line) => isOneLine(line, shape.cells),
+    claims: (line) => shapeOf(line) !== undefined,
     read(line, lineNumber, emit: EmitRecord) {
-      emit(lineNumber, line.length > shape.cells && isOneLine(line, shape.cells) ? line.slice(0, shape.cells) : line, null);
+      const shape = shapeOf(line) ?? GRID_SHAPES.find((s) => s.cells === line.length);
+      emit(lineNumber, shape && line.length > shape.cells ? line.slice(0, shape.cells) : line, null);
     },
     flush() {},
   };

@@ -4,11 +4,12 @@
  * Each line is trimmed; blank lines end a grid in progress and are skipped, as are lines
  * starting with `#`. Otherwise the first reader that claims the line reads it, in the order
  * line (N² cells) → colon (`puzzle:count`) → csv (has a comma) → grid (a row or separator).
+ * Grids and lines of every size (4×4, 9×9, 16×16, 25×25) may mix in one file.
  * A grid in progress keeps the lines it claims. A line nobody claims reads as one invalid
  * one-line record, so every non-blank, non-comment line ends up in exactly one record.
  * `--in FMT` skips detection and gives every line to that format's reader.
  */
-import type { EmitRecord, GridShape } from "../record.js";
+import type { EmitRecord, ReadHints } from "../record.js";
 import { colonFormat } from "./colon.js";
 import { csvFormat } from "./csv.js";
 import type { InputFormat, InputFormatName } from "./format.js";
@@ -26,10 +27,11 @@ export class RecordReader {
   constructor(
     private readonly emit: EmitRecord,
     format: InputFormatName = "auto",
-    shape: GridShape,
+    hints: ReadHints = {},
   ) {
-    this.fallback = lineFormat(shape);
-    this.grid = gridFormat(shape);
+    this.fallback = lineFormat(hints);
+    // Detection reads a run of 4×4-looking 16-character lines as 4×4 puzzles unless the alphabet says 16×16.
+    this.grid = gridFormat(format === "auto" && hints.alphabet?.length !== 16);
     this.formats = [this.fallback, colonFormat(), csvFormat(), this.grid];
     this.forced = format === "auto" ? null : this.formats.find((f) => f.name === format)!;
   }

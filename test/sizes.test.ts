@@ -1,0 +1,155 @@
+/**
+ * Puzzle sizes: createSolver routes 81-character lines to the 9×9 engine and 4×4, 16×16 and
+ * 25×25 lines to the general kernel, in input order; the main bench measures N×N datasets.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runBench } from "../bench/runner.js";
+import { readDataset } from "../src/datasets.js";
+import { findSolver } from "../src/registry.js";
+import { createSolver, type SizedSolver } from "../src/index.js";
+import { isValidGeneralSolution, parseGeneralPuzzle } from "../src/puzzle-general.js";
+import { takesGeneralKernel } from "../src/sized.js";
+import type { SolveRecord } from "../src/solver.js";
+import { loadFixture } from "./fixture.js";
+
+/** sudoku16_kr100.txt line 1 (symbols 1–9, A–G) and its solution. */
+const SIXTEEN = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+const SIXTEEN_SOLUTION = "1GDBC2349A586EF74E6A57F8123CBD9G52C769GBFDE4A18339F81AED76GB24C59426D31FAGBE587C8C7EB6954F12G3ADGF1DE47A5C839B26B3A5G8C269D7EF14263G418EB57FCAD97BE13CAG249D865FF8597DB6C3AG42E1AD4CF5298E617G3BE194AG63D8C5F7B2D78F9E51GB263C4ACAG32B47E1F9D56865B28FDC374A19GE";
+/** sudoku25_misc.txt line 1 (symbols A–Y). */
+const TWENTY_FIVE = "A.D.Y.S..JUH.N.FLI......EE.SWX.VL..PF.T.R.YNMJK.AO......UE.TKJ.A.DHXWOR.PVS.GUHR...K.E..X...QVAIFY...MO.VN.R.P...D...S...XTUQL.K.F....O....UYS.D.VN.T.H..U.P...B.C....QWRV...XFD.NRGI.VUS...B.E...FPO.KLV.X.W..K.G..D.N.BL.HES.YIT...E....QI.LR.A..GX...MDM..E.BWNDRV.Q..T.AIUL..HKNW.X........TY.CDM.KUIERVG..KQTX...CDAL..FN.EYM.....PI.QKGJY...MF..R..SD..TFO.SDM..E.RK..IHVPYJG.......B..JSC.A.VIDKO.T..HW.Y.XHMA..DT.QN..R.PVE.K.J..WJ......R.F.P..QA.M..CSL.YE.NK.Q.HXM.SWOI..L.T.V.G..QD.VO.WKLY....RH.G..N.MSFWVH..AYDNB.CGMJKP.......D.Q.C.X.HTWKJYV...LMBRF...GP..FQBU.R...S..H....D.RIYABK..MVD.U.E.WG..O.C.H.UJ..L.TP.S....ONDBRWYKG.";
+const FOUR = "1...3..1.....14.";
+const POJ = "ABCDEFGHIJKLMNOP";
+const HEX_LIKE = "123456789ABCDEFG";
+/** A line rewritten from one alphabet to another, keeping empty marks. */
+const translate = (line: string, from: string, to: string): string => line.replace(/[^.\-]/g, (ch) => to[from.indexOf(ch)]);
+
+const fixture = loadFixture();
+const NINE = fixture.find((c) => c.count === 1 && c.puzzle.includes("."))!;
+const NINE_MULTIPLE = fixture.find((c) => c.count === 2)!;
+
+/** True when the record's solution is a valid solution of `line` in the line's own alphabet. */
+function solves(record: SolveRecord, line: string, alphabet?: string): boolean {
+  const puzzle = parseGeneralPuzzle(line, { alphabet });
+  const solution = parseGeneralPuzzle(record.solution!, { alphabet: puzzle.alphabet });
+  return isValidGeneralSolution(puzzle.grid, solution.grid, puzzle.shape);
+}
+
+let solver: SizedSolver;
+beforeAll(async () => {
+  solver = await createSolver();
+});
+
+describe("routing", () => {
+  it("sends 16, 256 and 625 characters to the general kernel and 81 to the 9×9 one, unless a 9-symbol alphabet is not 1–9", () => {
+    expect([16, 81, 256, 625, 80].map((cells) => takesGeneralKernel(cells))).toEqual([true, false, true, true, false]);
+    expect(takesGeneralKernel(81, "123456789")).toBe(false);
+    expect(takesGeneralKernel(81, "ABCDEFGHI")).toBe(true);
+    expect(takesGeneralKernel(81, POJ)).toBe(false);
+  });
+});
+
+describe("createSolver().solve", () => {
+  it("solves a 16×16 line in its own alphabet", () => {
+    expect(solver.solve(SIXTEEN)).toMatchObject({ status: "solved", count: 1, solution: SIXTEEN_SOLUTION });
+    expect(solves(solver.solve(SIXTEEN), SIXTEEN)).toBe(true);
+  });
+
+  it("solves 25×25 and 4×4 lines", () => {
+    const big = solver.solve(TWENTY_FIVE);
+    expect(big.status).toBe("solved");
+    expect(big.solution).toHaveLength(625);
+    expect(solves(big, TWENTY_FIVE)).toBe(true);
+    const small = solver.solve(FOUR);
+    expect(small.status).toBe("solved");
+    expect(solves(small, FOUR)).toBe(true);
+  });
+
+  it("keeps 9×9 lines on the 9×9 engine, with its records", () => {
+    expect(solver.id).toBe("wasm");
+    expect(solver.solve(NINE.puzzle)).toMatchObject({ status: "solved", count: 1, solution: NINE.solution });
+    expect(solver.solve(`  ${NINE.puzzle}  `).solution).toBe(NINE.solution);
+  });
+
+  it("reads a given alphabet and writes the solution in it", () => {
+    const poj = translate(SIXTEEN, HEX_LIKE, POJ).replaceAll(".", "-");
+    const record = solver.solve(poj, { alphabet: POJ });
+    expect(record.solution).toBe(translate(SIXTEEN_SOLUTION, HEX_LIKE, POJ));
+  });
+
+  it("names the cell and the reason of a bad 16×16 line", () => {
+    const bad = SIXTEEN.slice(0, 20) + "Z" + SIXTEEN.slice(21);
+    const record = solver.solve(bad);
+    expect(record.status).toBe("invalid");
+    expect(record.error).toMatch(/^cell 21 \(row 2, column 5\) contains invalid character 'Z'/);
+  });
+});
+
+describe("createSolver().solveMany", () => {
+  it("keeps input order over a mix of sizes, including invalid records", () => {
+    const lines = [SIXTEEN, NINE.puzzle, FOUR, "123", NINE_MULTIPLE.puzzle, TWENTY_FIVE, SIXTEEN];
+    const records = solver.solveMany(lines);
+    expect(records.map((r) => r.status)).toEqual(["solved", "solved", "solved", "invalid", "multiple", "solved", "solved"]);
+    expect(records[0].solution).toBe(SIXTEEN_SOLUTION);
+    expect(records[1].solution).toBe(NINE.solution);
+    expect(records[3].error).toBe("expected 81 characters, got 3");
+    expect(records[6].solution).toBe(SIXTEEN_SOLUTION);
+    expect(solves(records[2], FOUR)).toBe(true);
+    expect(solves(records[5], TWENTY_FIVE)).toBe(true);
+  });
+
+  it("applies the alphabet only to the puzzles of its size", () => {
+    const poj = translate(SIXTEEN, HEX_LIKE, POJ);
+    const records = solver.solveMany([NINE.puzzle, poj, FOUR], { alphabet: POJ });
+    expect(records.map((r) => r.status)).toEqual(["solved", "solved", "solved"]);
+    expect(records[0].solution).toBe(NINE.solution);
+    expect(records[1].solution).toBe(translate(SIXTEEN_SOLUTION, HEX_LIKE, POJ));
+  });
+
+  it("gives the same records as solve, one by one", () => {
+    const lines = [FOUR, NINE.puzzle, SIXTEEN];
+    expect(solver.solveMany(lines)).toEqual(lines.map((line) => solver.solve(line)));
+  });
+
+  it("solves 16×16 lines with the TS twin when asked", async () => {
+    const twin = await createSolver({ solver: "bitmask", general: "ts" });
+    expect(twin.general.id).toBe("general-ts");
+    expect(twin.solveMany([SIXTEEN, NINE.puzzle]).map((r) => r.solution)).toEqual([SIXTEEN_SOLUTION, NINE.solution]);
+  });
+});
+
+describe("the main bench on an N×N dataset", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sudoku-sizes-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("gives one verified row per general contender beside the 9×9 rows, in the same record shape", async () => {
+    const transpose = (grid: string) => Array.from({ length: 256 }, (_, i) => grid[(i % 16) * 16 + Math.floor(i / 16)]).join("");
+    const sixteen = join(dir, "sixteen.txt");
+    writeFileSync(sixteen, `${SIXTEEN}\n${transpose(SIXTEEN)}\n`);
+    const nine = join(dir, "nine.txt");
+    writeFileSync(nine, `${NINE.puzzle}\n`);
+    const records = await runBench({
+      solvers: [findSolver("wasm"), findSolver("bitmask")],
+      datasets: [readDataset(nine), readDataset(sixteen)],
+      limit: 2,
+      timeMs: 20,
+      budget: Infinity,
+      seed: 1,
+      maxPuzzles: 10,
+    });
+    const rows = records.filter((r) => r.dataset === "sixteen");
+    expect(rows.map((r) => r.row)).toEqual(["general-wasm", "general-ts", "npm:@algorithm.ts/sudoku"]);
+    expect(records.filter((r) => r.dataset === "nine").map((r) => r.solver)).toContain("wasm");
+    for (const row of rows) {
+      expect(Object.keys(row).sort()).toEqual(Object.keys(records[0]).sort());
+      expect(row).toMatchObject({ datasetSize: 2, puzzles: 2, reference: "general-ts", mode: "engine" });
+      expect(row.puzzlesPerSecond).toBeGreaterThan(0);
+    }
+    expect(rows.map((r) => r.effectiveLimit)).toEqual([2, 2, 1]);
+    expect(rows[1].speedup).toBe(1);
+    expect(rows[0].guessesPerPuzzle).toBe(rows[1].guessesPerPuzzle);
+    expect(rows[2].guessesPerPuzzle).toBeNull();
+  });
+});

@@ -9,7 +9,34 @@
  *
  * Glossary: as in puzzle.ts — a *unit* is a row, a column or a box; a *clue* is a given symbol.
  */
-import { type Conflict, type UnitKind, PuzzleError } from "./puzzle.js";
+
+export type PuzzleErrorReason = "length" | "character" | "conflict";
+
+/** A puzzle that cannot be read, with the cell (0-based, or -1) and the reason. */
+export class PuzzleError extends Error {
+  constructor(
+    readonly reason: PuzzleErrorReason,
+    message: string,
+    /** 0-based cell the error is about, or -1 when it is about the whole record. */
+    readonly cell = -1,
+  ) {
+    super(message);
+    this.name = "PuzzleError";
+  }
+}
+
+/** Unit kinds, in the order used by {@link findGeneralConflict}. */
+export type UnitKind = "row" | "column" | "box";
+
+/** A clue repeated in a unit. */
+export interface Conflict {
+  unit: UnitKind;
+  /** 0-based index of the row, column or box. */
+  index: number;
+  digit: number;
+  /** The two 0-based cells that hold the same symbol. */
+  cells: [number, number];
+}
 
 /** The dimensions of one grid size. */
 export interface Shape {

@@ -8,30 +8,29 @@
  * Glossary: a *unit* is a row, a column or a box; the *peers* of a cell are the
  * 20 other cells that share a unit with it; a *clue* is a given digit.
  */
+import {
+  type Conflict,
+  PuzzleError,
+  describeCellOf,
+  findGeneralConflict,
+  isValidGeneralSolution,
+  shapeOf,
+  unitsOf,
+} from "./puzzle-general.js";
 
 export const SIZE = 9;
 export const CELLS = 81;
 
 export type Grid = Uint8Array;
 
-export type PuzzleErrorReason = "length" | "character" | "conflict";
+export { PuzzleError, type PuzzleErrorReason, type UnitKind, type Conflict } from "./puzzle-general.js";
 
-/** A puzzle that cannot be read, with the cell (0-based, or -1) and the reason. */
-export class PuzzleError extends Error {
-  constructor(
-    readonly reason: PuzzleErrorReason,
-    message: string,
-    /** 0-based cell the error is about, or -1 when it is about the whole record. */
-    readonly cell = -1,
-  ) {
-    super(message);
-    this.name = "PuzzleError";
-  }
-}
+/** The 9×9 shape of the general model (puzzle-general.ts), which does the unit work. */
+const SHAPE_9 = shapeOf(3);
 
 /** "cell 17 (row 2, column 8)" for the 0-based cell 16. */
 export function describeCell(cell: number): string {
-  return `cell ${cell + 1} (row ${Math.floor(cell / SIZE) + 1}, column ${(cell % SIZE) + 1})`;
+  return describeCellOf(cell, SIZE);
 }
 
 /** Characters that mean "empty" in the one-line format. */
@@ -59,46 +58,12 @@ export function parsePuzzle(text: string, empties: string = ONE_LINE_EMPTY): Gri
   return grid;
 }
 
-/** Unit kinds, in the order used by {@link findConflict}. */
-export type UnitKind = "row" | "column" | "box";
-
-export interface Conflict {
-  unit: UnitKind;
-  /** 0-based index of the row, column or box. */
-  index: number;
-  digit: number;
-  /** The two 0-based cells that hold the same digit. */
-  cells: [number, number];
-}
-
 /** The cells of each unit: 9 rows, then 9 columns, then 9 boxes. */
-export const UNITS: readonly (readonly number[])[] = (() => {
-  const units: number[][] = [];
-  for (let r = 0; r < SIZE; r++) units.push(Array.from({ length: SIZE }, (_, c) => r * SIZE + c));
-  for (let c = 0; c < SIZE; c++) units.push(Array.from({ length: SIZE }, (_, r) => r * SIZE + c));
-  for (let b = 0; b < SIZE; b++) {
-    const top = Math.floor(b / 3) * 3, left = (b % 3) * 3;
-    units.push(Array.from({ length: SIZE }, (_, i) => (top + Math.floor(i / 3)) * SIZE + left + (i % 3)));
-  }
-  return units;
-})();
+export const UNITS: readonly (readonly number[])[] = unitsOf(3);
 
-const UNIT_KINDS: readonly UnitKind[] = ["row", "column", "box"];
-
-/** The first clue repeated in a unit, or null. Digits outside 1–9 are ignored. */
+/** The first clue repeated in a unit (rows, then columns, then boxes), or null. Digits outside 1–9 are ignored. */
 export function findConflict(grid: Grid): Conflict | null {
-  for (let u = 0; u < UNITS.length; u++) {
-    const seenAt = new Int8Array(SIZE + 1).fill(-1);
-    for (const cell of UNITS[u]) {
-      const digit = grid[cell];
-      if (digit < 1 || digit > SIZE) continue;
-      if (seenAt[digit] >= 0) {
-        return { unit: UNIT_KINDS[Math.floor(u / SIZE)], index: u % SIZE, digit, cells: [UNITS[u][seenAt[digit]], cell] };
-      }
-      seenAt[digit] = UNITS[u].indexOf(cell);
-    }
-  }
-  return null;
+  return findGeneralConflict(grid, SHAPE_9);
 }
 
 /** Digits seen so far in each row, column and box: scratch for {@link hasConflict}. */
@@ -144,9 +109,5 @@ export function formatPuzzle(grid: Grid, empty = "."): string {
 
 /** True when `solution` is a complete valid grid that keeps every clue of `puzzle`. */
 export function isValidSolution(puzzle: Grid, solution: Grid): boolean {
-  for (let cell = 0; cell < CELLS; cell++) {
-    if (solution[cell] < 1 || solution[cell] > SIZE) return false;
-    if (puzzle[cell] !== 0 && puzzle[cell] !== solution[cell]) return false;
-  }
-  return findConflict(solution) === null;
+  return isValidGeneralSolution(puzzle, solution, SHAPE_9);
 }

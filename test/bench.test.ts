@@ -16,6 +16,7 @@ import { formatTable } from "../bench/report/table.js";
 import { applyReference, runBench } from "../bench/runner.js";
 import { poolRow } from "../bench/threads.js";
 import { WrongAnswerError } from "../bench/verify.js";
+import { checkWellFormed } from "./xml.js";
 
 const HARDEST = "/work/shared/datasets/norvig_hardest.txt";
 
@@ -43,20 +44,6 @@ const handMade: BenchRun = {
     record("hard, \"quoted\"", "mrv", 150),
   ],
 };
-
-/** Checks that every tag of an XML text is closed in order; returns the element names seen. */
-function checkWellFormed(xml: string): string[] {
-  const open: string[] = [];
-  const seen: string[] = [];
-  for (const [tag, closing, name, selfClosing] of xml.matchAll(/<(\/?)([a-zA-Z][\w:-]*)[^<>]*?(\/?)>/g)) {
-    if (closing) expect(open.pop(), `closing ${tag}`).toBe(name);
-    else if (!selfClosing) open.push(name);
-    seen.push(name);
-  }
-  expect(open).toEqual([]);
-  expect(xml.replace(/<[^<>]*>/g, "")).not.toMatch(/[<>]/);
-  return seen;
-}
 
 describe("report writers", () => {
   it("round-trips a run through JSON and rejects other files", () => {

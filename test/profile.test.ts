@@ -17,6 +17,7 @@ import { WrongAnswerError } from "../bench/verify.js";
 import { profileCommand } from "../src/cli/profile.js";
 import type { Dataset } from "../src/datasets.js";
 import { loadFixture } from "./fixture.js";
+import { checkWellFormed } from "./xml.js";
 
 const VARIANTS = ["wasm", "wasm:naked", "wasm:static"];
 
@@ -33,20 +34,6 @@ const environment = {
   cpu: "Test CPU", cores: 2, node: "v20.0.0", v8: "11.3", buildFlags: "optimizeLevel=3", commit: "unknown",
   date: "2025-01-01T00:00:00.000Z", seed: 1, limit: 2, budget: 200_000, tinybench: "6.2.5", sample: null,
 };
-
-/** Checks that every tag of an XML text is closed in order; returns the element names seen. */
-function checkWellFormed(xml: string): string[] {
-  const open: string[] = [];
-  const seen: string[] = [];
-  for (const [tag, closing, name, selfClosing] of xml.matchAll(/<(\/?)([a-zA-Z][\w:-]*)[^<>]*?(\/?)>/g)) {
-    if (closing) expect(open.pop(), `closing ${tag}`).toBe(name);
-    else if (!selfClosing) open.push(name);
-    seen.push(name);
-  }
-  expect(open).toEqual([]);
-  expect(xml.replace(/<[^<>]*>/g, "")).not.toMatch(/[<>]/);
-  return seen;
-}
 
 let run: ProfileRun;
 

@@ -157,6 +157,16 @@ describe("csv format", () => {
     expect(gridText(readRecords(`${UNIQUE},anything\n`))).toEqual([UNIQUE]);
   });
 
+  it("keeps commas and doubled quotes inside quoted fields", () => {
+    const records = readRecords(`source,puzzle\n"Le Monde, 3 mai ""difficile""",${UNIQUE}\n`);
+    expect(gridText(records)).toEqual([UNIQUE]);
+  });
+
+  it("names the line of a row with an unclosed quote", () => {
+    const records = readRecords(`source,puzzle\n"unclosed,${UNIQUE}\n`);
+    expect(records[0].error).toMatch(/^in\.txt:2: not a CSV row: Quote Not Closed/);
+  });
+
   it("reports a row without the puzzle column", () => {
     const records = readRecords(`id,clues,puzzle\n7,24\n`);
     expect(records.map((r) => r.error)).toEqual(["in.txt:2: expected a puzzle in CSV column 3, the row has 2 columns"]);

@@ -28,17 +28,18 @@
 //      With rule 1 it also clears the columns a band owns from the other bands.
 // When no slot is left to revisit, cells with one candidate (naked singles) are placed; a cell
 // with none is a contradiction. Then the search branches on a cell with the fewest candidates
-// (two, when there is one; ties go to the cell with the fewest candidates at the root) on an
-// explicit stack of states: no recursion, no allocation.
+// (two, when there is one; ties go to the cell that came first in the root's order: fewest
+// candidates, then most places left for them in its units) on an explicit stack of states:
+// no recursion, no allocation.
 //
 // Variants, chosen at compile time (asc --use NAME=value; see the asbuild:variants script), so
 // the hot loop carries no flag checks:
 //   PROPAGATION  3 rules 1–3 + naked singles (default) │ 2 naked + hidden singles, peers
 //                eliminated on placement │ 1 naked singles only │ 0 none (forward checking)
 //   CELL_ORDER   0 ranked: a two-candidate cell, the first in the root's order (default) │
-//                1 static: the root's order (cells by candidate count after the root's
-//                propagation, computed once per puzzle) │ 2 first: a two-candidate cell, the
-//                first in band order
+//                1 static: the root's order (cells by candidate count, then places left,
+//                after the root's propagation, computed once per puzzle) │ 2 first: a
+//                two-candidate cell, the first in band order
 //
 // Batch layout in linear memory (see src/wasm.ts), n puzzles from `base`:
 //   puzzles n×81 u8 │ solutions n×81 u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
@@ -79,6 +80,8 @@ const FRAME_BIT: usize = memory.data(MAX_DEPTH * 4, 4);
 const FRAME_DIGITS: usize = memory.data(MAX_DEPTH * 4, 4);
 /** The root's cell order of the current puzzle: band << 5 | bit index, and its length. */
 const CELL_ORDER_STACK: usize = memory.data(CELLS * 4, 4);
+/** The sort key of each entry of the cell order (see computeCellOrder). */
+const CELL_ORDER_SCORE: usize = memory.data(CELLS * 4, 4);
 let cellOrderLength: i32 = 0;
 
 function buildTables(): void {
@@ -434,22 +437,44 @@ function chooseBranch(st: usize, depth: i32): void {
   store<u32>(FRAME_DIGITS + at, digits);
 }
 
-/** Records the root's order: its unsolved cells by candidate count, then by index. */
+/**
+ * Records the root's order: its unsolved cells by candidate count, then by the places their
+ * candidates have left in the cell's row, column and box, most first (measured: 9% fewer
+ * guesses on forum_hardest_1905 than by count alone), then by index. Insertion-sorted on a
+ * packed score: count << 16 | (255 - places) << 8 | cell (places ≤ 9 × 27).
+ */
 function computeCellOrder(st: usize): void {
   cellOrderLength = 0;
-  for (let count: u32 = 1; count <= 9; count++) {
-    for (let band: u32 = 0; band < 3; band++) {
-      let rest = unsolved(st, band);
-      while (rest) {
-        const bit = rest & (0 - rest);
-        rest ^= bit;
-        let candidatesHere: u32 = 0;
-        for (let slot = band; slot < <u32>SLOTS; slot += 3) candidatesHere += (candidates(st, slot) & bit) != 0 ? 1 : 0;
-        if (candidatesHere == count) {
-          store<u32>(CELL_ORDER_STACK + (<usize>cellOrderLength << 2), (band << 5) | ctz(bit));
-          cellOrderLength++;
-        }
+  for (let band: u32 = 0; band < 3; band++) {
+    let rest = unsolved(st, band);
+    while (rest) {
+      const bit = rest & (0 - rest);
+      rest ^= bit;
+      const index = ctz(bit);
+      const rowCells = <u32>0x1ff << (index / 9 * 9);
+      const boxCells = BOX_CELLS << (index % 9 / 3 * 3);
+      const columnCells = COLUMN_CELLS << (index % 9);
+      let count: u32 = 0;
+      let places: u32 = 0;
+      for (let slot = band; slot < <u32>SLOTS; slot += 3) {
+        const cells = candidates(st, slot);
+        if (!(cells & bit)) continue;
+        const first = slot - band;
+        count++;
+        places += popcnt(cells & rowCells) + popcnt(cells & boxCells);
+        places += popcnt(candidates(st, first) & columnCells) + popcnt(candidates(st, first + 1) & columnCells);
+        places += popcnt(candidates(st, first + 2) & columnCells);
       }
+      const score = (count << 16) | ((255 - places) << 8) | (band * 27 + index);
+      let at = cellOrderLength;
+      while (at > 0 && load<u32>(CELL_ORDER_SCORE + (<usize>(at - 1) << 2)) > score) {
+        store<u32>(CELL_ORDER_SCORE + (<usize>at << 2), load<u32>(CELL_ORDER_SCORE + (<usize>(at - 1) << 2)));
+        store<u32>(CELL_ORDER_STACK + (<usize>at << 2), load<u32>(CELL_ORDER_STACK + (<usize>(at - 1) << 2)));
+        at--;
+      }
+      store<u32>(CELL_ORDER_SCORE + (<usize>at << 2), score);
+      store<u32>(CELL_ORDER_STACK + (<usize>at << 2), (band << 5) | index);
+      cellOrderLength++;
     }
   }
 }

@@ -48,7 +48,18 @@ const PERMUTATION = new Uint32Array(512);
 
 const ctz = (x: number): number => 31 - Math.clz32(x & -x);
 
-const spreadColumns = (columns: number): number => columns * 0x40201;
+/** The cells of box 0 in a band mask; shift by 3 per box. */
+const BOX_CELLS = 0x1c0e07;
+/** The cells of column 0 in a band mask; shift by 1 per column. */
+const COLUMN_CELLS = 0x40201;
+
+function popcnt(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+const spreadColumns = (columns: number): number => columns * COLUMN_CELLS;
 const columnsOf = (cells: number): number => (cells | (cells >>> 9) | (cells >>> 18)) & 0x1ff;
 
 export class BitmaskEngine implements SolverEngine {
@@ -58,6 +69,8 @@ export class BitmaskEngine implements SolverEngine {
   private readonly frameDigits = new Uint32Array(MAX_DEPTH);
   /** The root's cell order: band << 5 | bit index. */
   private readonly cellOrder = new Uint32Array(CELLS);
+  /** The sort key of each entry of the cell order. */
+  private readonly cellOrderScore = new Uint32Array(CELLS);
   private cellOrderLength = 0;
   /** chooseBranch's scratch: the two-candidate cells of each band. */
   private readonly pairs = new Uint32Array(3);
@@ -258,20 +271,41 @@ export class BitmaskEngine implements SolverEngine {
     this.frameDigits[depth] = digits;
   }
 
-  /** Records the root's order: its unsolved cells by candidate count, then by index. */
+  /**
+   * Records the root's order: its unsolved cells by candidate count, then by the places their
+   * candidates have left in the cell's row, column and box (most first), then by index.
+   */
   private computeCellOrder(st: number): void {
     const s = this.states;
     this.cellOrderLength = 0;
-    for (let count = 1; count <= 9; count++) {
-      for (let band = 0; band < 3; band++) {
-        let rest = s[st + UNSOLVED + band];
-        while (rest) {
-          const bit = rest & -rest;
-          rest ^= bit;
-          let here = 0;
-          for (let slot = band; slot < SLOTS; slot += 3) if (s[st + slot] & bit) here++;
-          if (here === count) this.cellOrder[this.cellOrderLength++] = (band << 5) | ctz(bit);
+    for (let band = 0; band < 3; band++) {
+      let rest = s[st + UNSOLVED + band];
+      while (rest) {
+        const bit = rest & -rest;
+        rest ^= bit;
+        const index = ctz(bit);
+        const rowCells = 0x1ff << (((index / 9) | 0) * 9);
+        const boxCells = BOX_CELLS << ((((index % 9) / 3) | 0) * 3);
+        const columnCells = COLUMN_CELLS << index % 9;
+        let count = 0;
+        let places = 0;
+        for (let slot = band; slot < SLOTS; slot += 3) {
+          const cells = s[st + slot];
+          if (!(cells & bit)) continue;
+          const first = slot - band;
+          count++;
+          places += popcnt(cells & rowCells) + popcnt(cells & boxCells);
+          places += popcnt(s[st + first] & columnCells) + popcnt(s[st + first + 1] & columnCells) + popcnt(s[st + first + 2] & columnCells);
         }
+        const score = (count << 16) | ((255 - places) << 8) | (band * 27 + index);
+        let at = this.cellOrderLength++;
+        while (at > 0 && this.cellOrderScore[at - 1] > score) {
+          this.cellOrderScore[at] = this.cellOrderScore[at - 1];
+          this.cellOrder[at] = this.cellOrder[at - 1];
+          at--;
+        }
+        this.cellOrderScore[at] = score;
+        this.cellOrder[at] = (band << 5) | index;
       }
     }
   }

@@ -9,6 +9,7 @@
 //   segment   the B cells where a unit meets a crossing unit: a line meets a box, a box meets
 //             a row or a column.
 //   guess     a tentative placement made while another candidate of the cell remains.
+//   node      one state propagated (the root, then one per placement tried); the budget caps them.
 //
 // State (one per search level, STATE_BYTES apart; only the first N² + 1 + 4N words are used):
 //
@@ -33,8 +34,10 @@
 // from the lowest, on an explicit stack of states: no recursion, no allocation during search.
 //
 // Batch layout in linear memory (see src/general.ts), n puzzles of C = N² bytes from `base`:
-//   puzzles n×C u8 │ solutions n×C u8 │ (align 4) counts n×i32 │ guesses n×i32
+//   puzzles n×C u8 │ solutions n×C u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
 // A puzzle byte is 0 (empty) or a symbol 1..N; a byte over N gives count -1 for that puzzle.
+// nodes counts the states propagated; it is negative when the search hit the node budget
+// (the count is then the solutions found before it stopped).
 
 const MIN_BOX: i32 = 2;
 const MAX_BOX: i32 = 5;
@@ -125,6 +128,8 @@ let queueHead: i32 = 0;
 let queueTail: i32 = 0;
 /** Guesses taken by the current search. */
 let guesses: i32 = 0;
+/** States propagated by the current search; negated when the budget stopped it. */
+let nodes: i32 = 0;
 
 @inline function stateAt(depth: i32): usize {
   return STATES + <usize>depth * STATE_BYTES;
@@ -352,6 +357,7 @@ function scanUnit(st: usize, unit: i32): bool {
 
 /** Propagates naked and hidden singles to a fixed point. False on a contradiction. */
 function propagate(st: usize): bool {
+  nodes++;
   while (true) {
     if (!drainQueue(st)) return false;
     if (unplaced(st) == 0) return true;
@@ -419,10 +425,12 @@ function loadPuzzle(puzzle: usize): bool {
 
 /**
  * Counts the solutions of the puzzle at `puzzle` up to `limit`, writing the first into the N²
- * bytes at `solution`. Returns the count, or -1 when a byte is over N. Sets `guesses`.
+ * bytes at `solution`. Returns the count, or -1 when a byte is over N. Sets `guesses` and
+ * `nodes`; stops before branching, with `nodes` negated, once `budget` nodes are spent (0: no cap).
  */
-function countSolutions(puzzle: usize, solution: usize, limit: i32): i32 {
+function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
+  nodes = 0;
   if (!loadPuzzle(puzzle)) return -1;
   const copyBytes = <usize>(cells + 1 + 4 * size) << 2;
   let count = 0;
@@ -433,6 +441,9 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32): i32 {
       if (unplaced(st) == 0) {
         if (count == 0) writeSolution(st, solution);
         if (++count >= limit) return count;
+      } else if (budget > 0 && nodes >= budget) {
+        nodes = -nodes;
+        return count;
       } else {
         chooseBranch(st, depth);
         const symbol = takeSymbol(depth);
@@ -474,7 +485,7 @@ let batchBytes: usize = 0;
   return base + <usize>count * <usize>cellCount;
 }
 
-/** Byte offset of the counts (4-byte aligned); the guesses follow them. */
+/** Byte offset of the counts (4-byte aligned); the guesses and then the nodes follow them. */
 @inline function countsAt(base: usize, count: i32, cellCount: i32): usize {
   return (solutionsAt(base, count, cellCount) + <usize>count * <usize>cellCount + 3) & ~(<usize>3);
 }
@@ -491,7 +502,7 @@ let batchBytes: usize = 0;
 export function reserve(count: i32, b: i32): usize {
   if (!supportedBox(b) || count < 0) return 0;
   const cellCount = b * b * b * b;
-  const bytes = countsAt(0, count, cellCount) + <usize>count * 8;
+  const bytes = countsAt(0, count, cellCount) + <usize>count * 12;
   if (bytes > batchBytes) {
     batchBase = heap.alloc(bytes);
     batchBytes = bytes;
@@ -501,19 +512,22 @@ export function reserve(count: i32, b: i32): usize {
 
 /**
  * Solves the `count` puzzles of box size `b` in the batch at `base` (layout above), counting
- * up to `limit`. Returns `count`, or -1 (touching nothing) for an unsupported box size.
+ * up to `limit`; `budget` caps the nodes of each search (0: no cap). Returns `count`, or -1
+ * (touching nothing) for an unsupported box size.
  */
-export function solveBatch(base: usize, count: i32, b: i32, limit: i32): i32 {
+export function solveBatch(base: usize, count: i32, b: i32, limit: i32, budget: i32): i32 {
   if (!supportedBox(b)) return -1;
   configure(b);
   const solutions = solutionsAt(base, count, cells);
   const counts = countsAt(base, count, cells);
   const guessCounts = counts + <usize>count * 4;
+  const nodeCounts = guessCounts + <usize>count * 4;
   for (let i = 0; i < count; i++) {
     const offset = <usize>i * <usize>cells;
-    const found = countSolutions(base + offset, solutions + offset, limit);
+    const found = countSolutions(base + offset, solutions + offset, limit, budget);
     store<i32>(counts + (<usize>i << 2), found);
     store<i32>(guessCounts + (<usize>i << 2), guesses);
+    store<i32>(nodeCounts + (<usize>i << 2), nodes);
   }
   return count;
 }

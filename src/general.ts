@@ -13,21 +13,24 @@
  *           │ counts    n × i32    │  solutions found up to the limit, -1 for a byte over N
  *           ├──────────────────────┤
  *           │ guesses   n × i32    │
+ *           ├──────────────────────┤
+ *           │ nodes     n × i32    │  states propagated; negative when the budget stopped it
  *           └──────────────────────┘
  *
- * One `solveBatch(base, n, box, limit)` call solves all n. `reserve` may grow memory, which
+ * One `solveBatch(base, n, box, limit, budget)` call solves all n (budget 0: no cap). `reserve` may grow memory, which
  * detaches old views, so views are re-created after each call.
  *
  *   const solver = await createGeneralSolver();
  *   solver.solve(line256, { limit: 2 });       // alphabet detected, solution in it
  *   solver.solveMany(lines, { limit: 2 });     // one batch per grid size, records in input order
+ *   solver.solve(line625, { budget: 100_000 }); // status "timeout" past 100,000 search nodes
  */
 import { readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PuzzleError } from "./puzzle.js";
 import { type Alphabet, type GeneralPuzzle, formatGeneralGrid, parseGeneralPuzzle, shapeOf } from "./puzzle-general.js";
-import { type BatchResult, type SearchStats, type SolveRecord, DEFAULT_LIMIT, checkLimit, invalidRecord, statusOf } from "./solver.js";
+import { type BatchResult, type SearchStats, type SolveRecord, DEFAULT_LIMIT, checkLimit, invalidRecord, kernelBudget, statusOf } from "./solver.js";
 import { type KernelBuild, packageRoot } from "./wasm.js";
 import { GeneralTsEngine } from "./solvers/general-ts.js";
 
@@ -36,7 +39,7 @@ import { GeneralTsEngine } from "./solvers/general-ts.js";
 interface GeneralKernelExports {
   memory: WebAssembly.Memory;
   reserve(count: number, box: number): number;
-  solveBatch(base: number, count: number, box: number, limit: number): number;
+  solveBatch(base: number, count: number, box: number, limit: number, budget: number): number;
 }
 
 /** build/general.wasm (release) or build/general-debug.wasm (debug, asserts on). */
@@ -54,18 +57,20 @@ export function generalBatchLayout(base: number, count: number, cells: number) {
   const solutions = base + count * cells;
   const counts = (solutions + count * cells + 3) & ~3;
   const guesses = counts + count * 4;
-  return { puzzles: base, solutions, counts, guesses, end: guesses + count * 4 };
+  const nodes = guesses + count * 4;
+  return { puzzles: base, solutions, counts, guesses, nodes, end: nodes + count * 4 };
 }
 
 /** Counts N×N puzzles up to a limit; implemented by the WASM kernel and its TS twin. */
 export interface GeneralEngine {
   /**
    * Counts the solutions of `puzzle` (N² bytes, 0 empty, 1..N, box size `box`) up to `limit`,
-   * writes the first into `solution` and the guesses into `stats`. -1 when a byte is over N.
+   * writes the first into `solution` and the guesses (and whether `budget` search nodes ran
+   * out; Infinity for no cap) into `stats`. -1 when a byte is over N.
    */
-  countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats): number;
+  countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats, budget?: number): number;
   /** Present on engines that solve a whole batch in one call (the WASM kernel). */
-  solveBatch?(puzzles: Uint8Array, count: number, box: number, limit: number): BatchResult;
+  solveBatch?(puzzles: Uint8Array, count: number, box: number, limit: number, budget?: number): BatchResult;
 }
 
 /** One instance of the general WASM kernel with its own linear memory. Not thread-safe; one per worker. */
@@ -94,36 +99,38 @@ export class GeneralKernel implements GeneralEngine {
   }
 
   /**
-   * Solves the `count` puzzles of box size `box` last written into {@link input}. The result
-   * arrays are views into linear memory: read them before the next call.
+   * Solves the `count` puzzles of box size `box` last written into {@link input}, each search
+   * capped at `budget` nodes (Infinity: no cap). The result arrays are views into linear
+   * memory: read them before the next call.
    */
-  run(count: number, box: number, limit: number): BatchResult {
+  run(count: number, box: number, limit: number, budget = Infinity): BatchResult {
     const { cells } = shapeOf(box);
     const at = generalBatchLayout(this.base, count, cells);
     if (at.end - this.base > this.capacityBytes) throw new RangeError(`run(${count}, ${box}) without input(${count}, ${box}) first`);
-    this.exports.solveBatch(this.base, count, box, limit);
+    this.exports.solveBatch(this.base, count, box, limit, kernelBudget(budget));
     const buffer = this.exports.memory.buffer;
     return {
       counts: new Int32Array(buffer, at.counts, count),
       guesses: new Int32Array(buffer, at.guesses, count),
+      nodes: new Int32Array(buffer, at.nodes, count),
       solutions: new Uint8Array(buffer, at.solutions, count * cells),
     };
   }
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
-  solveBatch(puzzles: Uint8Array, count: number, box: number, limit: number): BatchResult {
+  solveBatch(puzzles: Uint8Array, count: number, box: number, limit: number, budget = Infinity): BatchResult {
     const input = this.input(count, box);
     input.set(puzzles.subarray(0, input.length));
-    const views = this.run(count, box, limit);
-    return { counts: views.counts.slice(), guesses: views.guesses.slice(), solutions: views.solutions.slice() };
+    const views = this.run(count, box, limit, budget);
+    return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes!.slice(), solutions: views.solutions.slice() };
   }
 
-  countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats): number {
-    const result = this.solveBatch(puzzle, 1, box, limit);
+  countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats, budget = Infinity): number {
+    const result = this.solveBatch(puzzle, 1, box, limit, budget);
     const count = result.counts[0];
     if (count > 0) solution.set(result.solutions);
     stats.guesses = result.guesses[0];
-    stats.timedOut = false;
+    stats.timedOut = result.nodes![0] < 0;
     return count;
   }
 }
@@ -135,6 +142,8 @@ export interface GeneralSolveOptions {
   limit?: number;
   /** The symbols in order (e.g. "ABCDEFGHIJKLMNOP"); detected per line when absent. @default undefined */
   alphabet?: Alphabet;
+  /** Search nodes per puzzle (states propagated); a puzzle over it reports `timeout`. @default Infinity */
+  budget?: number;
 }
 
 /** The puzzle of a line, or the record saying why it cannot be read. */
@@ -148,9 +157,9 @@ function parseLine(line: string, alphabet: Alphabet | undefined): GeneralPuzzle 
 }
 
 /** The record of one solved puzzle; `solution` holds its first solution when count > 0. */
-function recordOf(puzzle: GeneralPuzzle, count: number, guesses: number, solution: Uint8Array): SolveRecord {
+function recordOf(puzzle: GeneralPuzzle, count: number, guesses: number, solution: Uint8Array, timedOut: boolean): SolveRecord {
   return {
-    status: statusOf(count),
+    status: statusOf(count, timedOut),
     count,
     solution: count > 0 ? formatGeneralGrid(solution, puzzle.alphabet) : null,
     guesses,
@@ -172,8 +181,8 @@ export class GeneralSolver {
     const puzzle = parseLine(line, options.alphabet);
     if (!("grid" in puzzle)) return puzzle;
     const solution = new Uint8Array(puzzle.shape.cells);
-    const count = this.engine.countSolutions(puzzle.grid, puzzle.shape.box, limit, solution, this.stats);
-    return recordOf(puzzle, count, this.stats.guesses, solution);
+    const count = this.engine.countSolutions(puzzle.grid, puzzle.shape.box, limit, solution, this.stats, options.budget ?? Infinity);
+    return recordOf(puzzle, count, this.stats.guesses, solution, this.stats.timedOut);
   }
 
   /**
@@ -201,10 +210,10 @@ export class GeneralSolver {
       const { cells } = shapeOf(box);
       const packed = new Uint8Array(puzzles.length * cells);
       puzzles.forEach((puzzle, i) => packed.set(puzzle.grid, i * cells));
-      const batch = this.engine.solveBatch(packed, puzzles.length, box, limit);
+      const batch = this.engine.solveBatch(packed, puzzles.length, box, limit, options.budget ?? Infinity);
       puzzles.forEach((puzzle, i) => {
         const solution = batch.solutions.subarray(i * cells, (i + 1) * cells);
-        records[slots[i]] = recordOf(puzzle, batch.counts[i], batch.guesses[i], solution);
+        records[slots[i]] = recordOf(puzzle, batch.counts[i], batch.guesses[i], solution, (batch.nodes?.[i] ?? 0) < 0);
       });
     }
     return records;

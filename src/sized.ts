@@ -57,7 +57,7 @@ export interface SizedSolveOptions extends SolveOptions {
 /**
  * A {@link Solver} that also takes 4×4, 16×16 and 25×25 lines, solving them on a
  * {@link GeneralSolver}; 9×9 puzzles (lines and grids) go to the 9×9 engine as before.
- * The general kernel counts without a budget (`budget` applies to 9×9 only).
+ * `limit` and `budget` apply to both kernels (the general one counts its budget in states propagated).
  */
 export class SizedSolver extends Solver {
   constructor(
@@ -73,7 +73,7 @@ export class SizedSolver extends Solver {
     const route = routeOf(puzzle, options.alphabet);
     if (route === Route.Classic) return super.solve(puzzle, options);
     const alphabet = route === Route.GeneralWithAlphabet ? options.alphabet : undefined;
-    return this.general.solve(puzzle as string, { limit: options.limit, alphabet });
+    return this.general.solve(puzzle as string, { limit: options.limit, budget: options.budget, alphabet });
   }
 
   /** Solve many puzzles of any mix of sizes; one record each, in input order, one batch per kernel and size. */
@@ -85,7 +85,7 @@ export class SizedSolver extends Solver {
       if (items.length === 0) return [];
       if (route === Route.Classic) return super.solveMany(items, options);
       const alphabet = route === Route.GeneralWithAlphabet ? options.alphabet : undefined;
-      return this.general.solveMany(items as string[], { limit: options.limit, alphabet });
+      return this.general.solveMany(items as string[], { limit: options.limit, budget: options.budget, alphabet });
     };
     const results = [Route.Classic, Route.GeneralWithAlphabet, Route.GeneralDetected].map((route) =>
       solveRoute(route, all.filter((_, i) => routes[i] === route)),

@@ -191,3 +191,41 @@ describe("solve: 4×4, 16×16 and 25×25", () => {
     expect(result.stdout).toBe([...poj(SOLUTION), "", ...poj(transpose(SOLUTION)), ""].join("\n"));
   });
 });
+
+describe("solve --budget", () => {
+  /** AI Escargot: 55 guesses on the 9×9 kernel. */
+  const ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
+  const ESCARGOT_SOLUTION = "162857493534129678789643521475312986913586742628794135356478219241935867897261354";
+  /** sudoku16_kr100.txt line 1: 132 guesses on the general kernel. */
+  const SIXTEEN = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+  const corpus = file("budget.txt", `${ESCARGOT}\n${unique[0].puzzle}\n${SIXTEEN}\n1...3..1.....14.\n`);
+
+  it("gives a hard 9×9 and a hard 16×16 puzzle status timeout in jsonl, csv, line and the summary", () => {
+    const { status, stdout, stderr } = cli(["solve", "--out", "jsonl", "--budget", "10", "--no-progress", corpus]);
+    expect(status).toBe(0);
+    const records = stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(records.map((r) => [r.line, r.status])).toEqual([
+      [1, "timeout"],
+      [2, "solved"],
+      [3, "timeout"],
+      [4, "solved"],
+    ]);
+    expect(records[0]).toMatchObject({ count: 0, solution: null, error: null });
+    expect(records[2]).toMatchObject({ count: 0, solution: null, error: null });
+    expect(stderr).toContain("4 puzzles: 2 solved, 0 unsolvable, 0 multiple, 0 invalid, 2 timeout");
+    const line = cli(["solve", "--budget", "10", "--threads", "0", corpus]).stdout.split("\n");
+    expect([line[0], line[1], line[2]]).toEqual(["timeout", unique[0].solution, "timeout"]);
+    const csv = cli(["solve", "--out", "csv", "--budget", "10", corpus]).stdout.trimEnd().split("\n");
+    expect(csv[3].split(",").slice(3, 7)).toEqual([SIXTEEN, "timeout", "", "0"]);
+  });
+
+  it("solves them all with a budget they fit in, or with none", () => {
+    const free = cli(["solve", corpus]);
+    expect(free.stdout.split("\n")[0]).toBe(ESCARGOT_SOLUTION);
+    expect(free.stderr).toContain("4 puzzles: 4 solved, 0 unsolvable, 0 multiple, 0 invalid, 0 timeout");
+    expect(cli(["solve", "--budget", "1000000", corpus]).stdout).toBe(free.stdout);
+    const bad = cli(["solve", "--budget", "0", corpus]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain("expected a whole number from 1");
+  });
+});

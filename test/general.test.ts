@@ -11,6 +11,7 @@ import {
   shapeOf,
 } from "../src/puzzle-general.js";
 import type { KernelBuild } from "../src/wasm.js";
+import { createSolver } from "../src/index.js";
 import { loadFixture } from "./fixture.js";
 
 const DATASETS = new URL("../../shared/datasets/", import.meta.url);
@@ -49,6 +50,29 @@ describe.skipIf(!hasDatasets)("shared N×N datasets", () => {
     const lines = readDataset("sudoku25_misc.txt");
     expect(lines).toHaveLength(2);
     expectUniqueAndValid(await createGeneralSolver(), lines);
+  });
+
+  it("at small budgets the TS twin times out on the same 16×16 puzzles as the kernel, with the same counts and guesses", async () => {
+    const lines = readDataset("sudoku16_kr100.txt");
+    const wasm = await createGeneralSolver();
+    const ts = await createGeneralSolver({ engine: "ts" });
+    for (const budget of [5, 50, 300]) {
+      const records = wasm.solveMany(lines, { budget });
+      const timeouts = records.filter((r) => r.status === "timeout").length;
+      expect(timeouts, `budget ${budget}`).toBeGreaterThan(0);
+      expect(timeouts, `budget ${budget}`).toBeLessThan(lines.length);
+      expect(ts.solveMany(lines, { budget }), `budget ${budget}`).toEqual(records);
+      expect(lines.map((line) => wasm.solve(line, { budget })), `budget ${budget}`).toEqual(records);
+    }
+  });
+
+  it("without a budget (or with one no search reaches) every 16×16 record is as before: solved, none timed out", async () => {
+    const lines = readDataset("sudoku16_kr100.txt");
+    const solver = await createGeneralSolver();
+    const unbounded = solver.solveMany(lines);
+    expect(unbounded.every((r) => r.status === "solved")).toBe(true);
+    expect(solver.solveMany(lines, { budget: Infinity })).toEqual(unbounded);
+    expect(solver.solveMany(lines, { budget: 0x7fffffff })).toEqual(unbounded);
   });
 
   it("the TS twin agrees with the kernel on every record, guesses included", async () => {
@@ -108,6 +132,28 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
     }
   });
 
+  it("stops a search at the node budget: nodes negative, status timeout, the solutions found so far kept", async () => {
+    const kernel = await GeneralKernel.create(undefined, build);
+    const { cells } = shapeOf(2);
+    const puzzles = new Uint8Array(cells * 2);
+    puzzles[cells] = 9; // a byte over N: count -1, no search
+    const capped = kernel.solveBatch(puzzles, 2, 2, 1000, 40);
+    expect(capped.counts[0]).toBeGreaterThan(0);
+    expect(capped.counts[0]).toBeLessThan(288);
+    expect(capped.nodes![0]).toBeLessThan(0);
+    expect(capped.counts[1]).toBe(-1);
+    const free = kernel.solveBatch(puzzles, 2, 2, 1000);
+    expect(free.counts[0]).toBe(288);
+    expect(free.nodes![0]).toBeGreaterThan(40);
+    expect(-capped.nodes![0]).toBeGreaterThanOrEqual(40);
+    expect(-capped.nodes![0]).toBeLessThan(free.nodes![0]);
+    const s = await solver;
+    const record = s.solve(EMPTY_4, { limit: 1000, budget: 40 });
+    expect(record).toMatchObject({ status: "timeout", count: capped.counts[0] });
+    expect(isValidGeneralSolution(new Uint8Array(cells), parseGeneralPuzzle(record.solution!).grid, shapeOf(2))).toBe(true);
+    expect(s.solve(EMPTY_4, { limit: 1000, budget: 100_000 })).toMatchObject({ status: "multiple", count: 288 });
+  });
+
   it("gives -1 for bytes over N, puzzle by puzzle, and never traps", async () => {
     const kernel = await GeneralKernel.create(undefined, build);
     const { cells } = shapeOf(4);
@@ -159,12 +205,49 @@ describe("the TS twin", () => {
     }
   });
 
+  it("honours the kernel's node budget: the same counts, guesses, solutions and timeouts at every budget", async () => {
+    const kernel = await GeneralKernel.create();
+    const twin = new GeneralTsEngine();
+    const stats = { guesses: 0, timedOut: false };
+    for (const box of [2, 3, 4, 5]) {
+      const { cells } = shapeOf(box);
+      const full = kernel.solveBatch(new Uint8Array(cells), 1, box, 1).solutions;
+      const puzzles = [new Uint8Array(cells), full.map((symbol, cell) => ((cell * 7) % 2 === 0 ? 0 : symbol))];
+      for (const [p, puzzle] of puzzles.entries()) {
+        for (const budget of [1, 2, 7, 30, 200]) {
+          const wasmSolution = new Uint8Array(cells);
+          const tsSolution = new Uint8Array(cells);
+          const wasmCount = kernel.countSolutions(puzzle, box, 50, wasmSolution, stats, budget);
+          const wasm = [wasmCount, stats.guesses, stats.timedOut];
+          const tsCount = twin.countSolutions(puzzle, box, 50, tsSolution, stats, budget);
+          expect([tsCount, stats.guesses, stats.timedOut], `box ${box}, puzzle ${p}, budget ${budget}`).toEqual(wasm);
+          if (wasmCount > 0) expect(tsSolution).toEqual(wasmSolution);
+        }
+      }
+    }
+    // The empty grids branch at once: budget 1 stops them before any solution.
+    expect(twin.countSolutions(new Uint8Array(256), 4, 2, new Uint8Array(256), stats, 1)).toBe(0);
+    expect(stats.timedOut).toBe(true);
+  });
+
   it("gives -1 for a byte over N and rejects an unsupported box size", () => {
     const twin = new GeneralTsEngine();
     const puzzle = new Uint8Array(16);
     puzzle[3] = 5;
     expect(twin.countSolutions(puzzle, 2, 2, new Uint8Array(16), { guesses: 0, timedOut: false })).toBe(-1);
     expect(() => twin.countSolutions(puzzle, 6, 2, new Uint8Array(16), { guesses: 0, timedOut: false })).toThrow(RangeError);
+  });
+});
+
+describe("createSolver with a budget", () => {
+  it("passes the budget to the general kernel for 4×4, 16×16 and 25×25 lines, in input order", async () => {
+    const solver = await createSolver();
+    const lines = [EMPTY_4, UNIQUE_4, ".".repeat(256), ".".repeat(625)];
+    const capped = solver.solveMany(lines, { limit: 1000, budget: 3 });
+    expect(capped.map((r) => r.status)).toEqual(["timeout", "solved", "timeout", "timeout"]);
+    expect(capped[0].count).toBeLessThan(288);
+    expect(solver.solve(".".repeat(256), { budget: 3 }).status).toBe("timeout");
+    expect(solver.solveMany(lines, { limit: 1000 }).map((r) => r.status)).toEqual(["multiple", "solved", "multiple", "multiple"]);
   });
 });
 

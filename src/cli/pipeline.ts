@@ -17,7 +17,7 @@ import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
 import type { Alphabet } from "../puzzle-general.js";
-import { type BatchOutcome, BatchBuilder } from "../pool/batch.js";
+import { type BatchOutcome, BatchBuilder, TALLY_STATUSES } from "../pool/batch.js";
 import type { BatchSolver } from "../pool/pool.js";
 
 /** One input of a run. */
@@ -38,6 +38,8 @@ export interface StreamSettings {
   maxInFlight: number;
   /** The symbols of the grids of its size (`--alphabet`); detected per record when absent. */
   alphabet?: Alphabet;
+  /** Search nodes per puzzle (`--budget`); a puzzle over it gets status `timeout`. @default Infinity */
+  budget?: number;
 }
 
 /** What a run found. */
@@ -63,7 +65,7 @@ interface PendingBatch {
 class OrderedOutput {
   private readonly pending: PendingBatch[] = [];
   private done = 0;
-  readonly totals: StreamTotals = { tally: [0, 0, 0, 0], errors: [] };
+  readonly totals: StreamTotals = { tally: TALLY_STATUSES.map(() => 0), errors: [] };
 
   constructor(
     private readonly out: Writable,
@@ -107,7 +109,7 @@ export async function solveStreams(
   onProgress: ProgressListener = () => {},
 ): Promise<StreamTotals> {
   const output = new OrderedOutput(out, settings.maxInFlight, onProgress);
-  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null);
+  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget ?? Infinity);
   let bytesBefore = 0;
   await output.write(outputFormats[settings.output].header);
   for (const input of inputs) {

@@ -33,7 +33,7 @@ export class ProgressDisplay {
   }
 }
 
-/** "9,999 puzzles: 9,990 solved, 0 unsolvable, 5 multiple, 4 invalid in 0.51 s (19,606 puzzles/s, 2 threads)". */
+/** "9,999 puzzles: 9,990 solved, 0 unsolvable, 5 multiple, 4 invalid, 0 timeout in 0.51 s (19,606 puzzles/s, 2 threads)". */
 export function summaryLine(tally: readonly number[], seconds: number, threads: number): string {
   const total = tally.reduce((sum, n) => sum + n, 0);
   const counts = TALLY_STATUSES.map((status, i) => `${tally[i].toLocaleString("en-US")} ${status}`).join(", ");

@@ -39,6 +39,7 @@ export interface SolveFlags {
   inFlight?: number;
   progress?: boolean;
   alphabet?: string;
+  budget?: number;
 }
 
 /** A commander parser for `--alphabet`: N distinct symbols for N = 4, 9, 16 or 25, none of them `.` or `-`. */
@@ -80,6 +81,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--format <judge>", description: "a classic judge problem: read all input, write exactly its expected output", choices: JUDGE_FORMATS },
   { flags: "--alphabet <symbols>", description: "the symbols, in order, of the grids with that many (e.g. ABCDEFGHIJKLMNOP for 16×16); default: detected per record", parse: alphabetArgument },
   { flags: "--limit <n>", description: "stop counting at N solutions (2 flags every puzzle with several)", default: DEFAULT_LIMIT, parse: wholeNumber(1, 0x7fffffff) },
+  { flags: "--budget <nodes>", description: "search nodes per puzzle (states propagated, both kernels); a puzzle over it gets status timeout (default: no cap)", parse: wholeNumber(1, 0x7fffffff) },
   { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT})`, conflicts: "limit" },
   { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread", default: availableParallelism(), parse: wholeNumber(0, 256) },
   { flags: "--batch <n>", description: "puzzles per batch sent to a worker", default: 4096, parse: wholeNumber(1, 1 << 20) },
@@ -160,6 +162,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
         batchSize: flags.batch,
         maxInFlight: flags.inFlight ?? Math.max(1, 2 * flags.threads),
         alphabet: flags.alphabet,
+        budget: flags.budget,
       },
       (done, bytes) => progress?.update(done, bytes),
     );

@@ -5,8 +5,8 @@
  *   BatchBuilder ── BatchTask ──────────────────► solveBatch(kernels, task)
  *     texts  "t0\nt1\n…"   one string per batch      9×9 text → classic.input (fast path) or parse;
  *     lines  Int32Array    transferred               4×4/16×16/25×25 → parse → general.input per size
- *     readErrors [[i, msg]] (rare)                   classic.run(n, limit), general.run(m, box, limit)
- *     alphabet (--alphabet)                          format each record with the --out format
+ *     readErrors [[i, msg]] (rare)                   classic.run(n, limit, budget), general.run(m, box, limit, budget)
+ *     alphabet (--alphabet), budget (--budget)       format each record with the --out format
  *                ◄──────────────── BatchOutcome ───  text (the batch's output), tally, errors
  *
  * Strings cross the thread boundary once per batch, never per puzzle. A batch holds the
@@ -36,6 +36,8 @@ export interface BatchTask {
   output: OutputFormatName;
   /** The `--alphabet` (symbols of the grids of its size); null or absent for none. */
   alphabet?: Alphabet | null;
+  /** Search nodes per puzzle (`--budget`); a puzzle over it gets status `timeout`. @default Infinity */
+  budget?: number;
 }
 
 /** The kernels one thread solves on: the 9×9 kernel and the general N×N kernel, each with its own memory. */
@@ -56,7 +58,7 @@ export async function instantiateKernels(modules: KernelModules): Promise<BatchK
 }
 
 /** Tally positions, in summary order. */
-export const TALLY_STATUSES = ["solved", "unsolvable", "multiple", "invalid"] as const;
+export const TALLY_STATUSES = ["solved", "unsolvable", "multiple", "invalid", "timeout"] as const;
 
 /** What a worker sends back for one batch. */
 export interface BatchOutcome {
@@ -88,6 +90,7 @@ export class BatchBuilder {
     private readonly limit: number,
     private readonly output: OutputFormatName,
     private readonly alphabet: Alphabet | null = null,
+    private readonly budget = Infinity,
   ) {}
 
   /** Records added from now on come from `file`; the batch of the previous file is sealed. */
@@ -116,6 +119,7 @@ export class BatchBuilder {
       limit: this.limit,
       output: this.output,
       alphabet: this.alphabet,
+      budget: this.budget,
     });
     this.firstIndex += this.texts.length;
     this.texts = [];
@@ -199,12 +203,13 @@ export function solveBatch(kernels: BatchKernels, task: BatchTask): BatchOutcome
       group.alphabets.push(parsed.alphabet);
     }
   });
-  const results = solvable > 0 ? kernels.classic.run(solvable, task.limit) : null;
+  const budget = task.budget ?? Infinity;
+  const results = solvable > 0 ? kernels.classic.run(solvable, task.limit, budget) : null;
   const solutions = results ? asciiSolutions(results.solutions) : null;
-  const generalResults = solveGeneralGroups(kernels.general, groups, task.limit);
+  const generalResults = solveGeneralGroups(kernels.general, groups, task.limit, budget);
 
   const format = outputFormats[task.output];
-  const tally = [0, 0, 0, 0];
+  const tally = TALLY_STATUSES.map(() => 0);
   const messages: string[] = [];
   let text = "";
   records.forEach((record, i) => {
@@ -212,7 +217,7 @@ export function solveBatch(kernels: BatchKernels, task: BatchTask): BatchOutcome
     let result: SolveRecord;
     if (slot >= 0) {
       if (results!.counts[slot] === REPEATED_CLUE) result = invalidRecord(parseRecord(record, alphabet).error!);
-      else result = kernelRecord(results!.counts[slot], results!.guesses[slot], solutions!, slot);
+      else result = kernelRecord(results!.counts[slot], results!.guesses[slot], results!.nodes![slot] < 0, solutions!, slot);
     } else result = generalResults.get(i) ?? invalidRecord(errors.get(i)!);
     tally[TALLY_STATUSES.indexOf(result.status as (typeof TALLY_STATUSES)[number])]++;
     if (result.error && messages.length < ERRORS_PER_BATCH) messages.push(result.error);
@@ -222,28 +227,29 @@ export function solveBatch(kernels: BatchKernels, task: BatchTask): BatchOutcome
 }
 
 /** Solves each size's group in one general-kernel call; the records by position in the batch. */
-function solveGeneralGroups(kernel: GeneralKernel, groups: ReadonlyMap<number, GeneralGroup>, limit: number): Map<number, SolveRecord> {
+function solveGeneralGroups(kernel: GeneralKernel, groups: ReadonlyMap<number, GeneralGroup>, limit: number, budget: number): Map<number, SolveRecord> {
   const records = new Map<number, SolveRecord>();
   for (const [box, { positions, grids, alphabets }] of groups) {
     const cells = grids[0].length;
     const input = kernel.input(grids.length, box);
     grids.forEach((grid, k) => input.set(grid, k * cells));
-    const { counts, guesses, solutions } = kernel.run(grids.length, box, limit); // views: read before the next call
+    const { counts, guesses, nodes, solutions } = kernel.run(grids.length, box, limit, budget); // views: read before the next call
     positions.forEach((position, k) => {
       const count = counts[k];
       const solution = count > 0 ? formatGeneralGrid(solutions.subarray(k * cells, (k + 1) * cells), alphabets[k]) : null;
-      records.set(position, count < 0 ? invalidRecord("the kernel rejected the puzzle's bytes") : { status: statusOf(count), count, solution, guesses: guesses[k] });
+      const status = statusOf(count, nodes![k] < 0);
+      records.set(position, count < 0 ? invalidRecord("the kernel rejected the puzzle's bytes") : { status, count, solution, guesses: guesses[k] });
     });
   }
   return records;
 }
 
-/** The result of one 9×9 kernel slot as a {@link SolveRecord}. */
-function kernelRecord(count: number, guesses: number, solutions: Buffer, slot: number): SolveRecord {
+/** The result of one 9×9 kernel slot as a {@link SolveRecord}; `timedOut` when the budget stopped it. */
+function kernelRecord(count: number, guesses: number, timedOut: boolean, solutions: Buffer, slot: number): SolveRecord {
   if (count < 0) return invalidRecord("the kernel rejected the puzzle's bytes");
   const start = slot * CELLS;
   return {
-    status: statusOf(count),
+    status: statusOf(count, timedOut),
     count,
     solution: count > 0 ? solutions.toString("latin1", start, start + CELLS) : null,
     guesses,

@@ -1,14 +1,16 @@
 /**
  * The general kernel's TS twin: assembly/general.ts step for step in plain TypeScript over
  * typed arrays (box sizes 2–5), so the bench shows what WebAssembly buys on N×N grids. It
- * takes the same guesses and finds the same first solution as the kernel (a test checks it).
+ * takes the same guesses and finds the same first solution as the kernel (a test checks it),
+ * and counts search nodes (states propagated) against the same budget, so the same puzzles
+ * time out at a given budget.
  *
  * See assembly/general.ts for the glossary and the rules. Here a state is `cells + 1 + 4N` words
  * of one Uint32Array, laid out as the kernel's: the candidate mask of each cell (bit s-1 for
  * symbol s), the count of unplaced cells, then the locked symbols of each unit orientation.
  * State `depth` starts at word `depth * stride`.
  */
-import type { SearchStats } from "../solver.js";
+import { type SearchStats, kernelBudget } from "../solver.js";
 
 /** Box sizes the general solvers handle: 4×4, 9×9, 16×16 and 25×25 grids. */
 export const MIN_BOX = 2;
@@ -300,8 +302,9 @@ export class GeneralTsEngine {
   /**
    * Counts the solutions of `puzzle` (N² bytes, 0 empty, 1..N; box size `box`) up to `limit`,
    * writes the first into `solution` and the guesses into `stats`. -1 when a byte is over N.
+   * Stops before branching once `budget` nodes are spent (Infinity: no cap), with `stats.timedOut`.
    */
-  countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats): number {
+  countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats, budget = Infinity): number {
     if (!Number.isInteger(box) || box < MIN_BOX || box > MAX_BOX) throw new RangeError(`box size must be ${MIN_BOX}-${MAX_BOX}, got ${box}`);
     this.configure(box);
     stats.guesses = 0;
@@ -310,15 +313,21 @@ export class GeneralTsEngine {
     const { cells } = this.tables;
     const stride = this.stride;
     const s = this.states;
+    const nodeCap = kernelBudget(budget) || Infinity;
     let guesses = 0;
+    let nodes = 0;
     let count = 0;
     let depth = 0;
     let st = 0;
     for (;;) {
+      nodes++;
       if (this.propagate(st)) {
         if (s[st + cells] === 0) {
           if (count === 0) for (let cell = 0; cell < cells; cell++) solution[cell] = ctz(s[st + cell]) + 1;
           if (++count >= limit) break;
+        } else if (nodes >= nodeCap) {
+          stats.timedOut = true;
+          break;
         } else {
           this.chooseBranch(st, depth);
           const symbol = this.takeSymbol(depth);

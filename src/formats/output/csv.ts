@@ -1,6 +1,7 @@
 /**
  * `csv` output: a header, then one row per record with the same columns as `jsonl`
- * (`index,file,line,puzzle,status,solution,count,guesses,error`); empty fields for null.
+ * (`index,file,line,puzzle,status,solution,count,guesses,error`; status as in jsonl, `timeout`
+ * included); empty fields for null.
  * Fields holding a comma, a quote or a line end are quoted (RFC 4180).
  */
 import type { OutputFormat } from "./format.js";

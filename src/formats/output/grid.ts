@@ -1,6 +1,6 @@
 /**
  * `grid` output: the solution as N lines of N symbols (in the input's alphabet), then a blank
- * line; a record without exactly one solution prints its status word (and, for `invalid`,
+ * line; a record without exactly one solution prints its status word (`timeout` included; for `invalid`,
  * the reason) on one line followed by the blank line.
  */
 import type { OutputFormat } from "./format.js";

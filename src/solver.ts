@@ -76,6 +76,15 @@ export function invalidRecord(error: string): SolveRecord {
   return { status: "invalid", count: 0, solution: null, guesses: null, error };
 }
 
+/**
+ * The budget word the kernels take for a node budget: 0 (no cap) for Infinity, NaN or ≤ 0,
+ * else the budget rounded up, at most 2^31-1.
+ */
+export function kernelBudget(budget: number): number {
+  if (!(budget > 0) || !Number.isFinite(budget)) return 0;
+  return Math.min(Math.ceil(budget), 0x7fffffff);
+}
+
 /** `limit` when it is a whole number from 1 to 2^31-1; a RangeError otherwise. */
 export function checkLimit(limit: number): number {
   if (!Number.isInteger(limit) || limit < 1 || limit > 0x7fffffff) {

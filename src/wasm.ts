@@ -24,7 +24,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CELLS, type Grid } from "./puzzle.js";
-import type { BatchResult, SearchStats, SolverEngine } from "./solver.js";
+import { type BatchResult, type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
 /** The root of this package (the folder with package.json), from src/ or dist/src/. */
 export function packageRoot(): string {
@@ -115,7 +115,7 @@ export class WasmKernel implements SolverEngine {
    */
   run(count: number, limit: number, budget = Infinity): BatchResult {
     if (count > this.capacity) throw new RangeError(`run(${count}) after input(${this.capacity})`);
-    this.exports.solveBatch(this.base, count, limit, Number.isFinite(budget) ? Math.min(budget, 0x7fffffff) : 0);
+    this.exports.solveBatch(this.base, count, limit, kernelBudget(budget));
     const at = batchLayout(this.base, count);
     const buffer = this.exports.memory.buffer;
     return {

@@ -152,17 +152,26 @@ describe("batches", () => {
   });
 });
 
-describe("TS twin budget", () => {
-  it("stops at its guess budget and reports a timeout", () => {
-    const engine = new BitmaskEngine();
+describe("budgets", () => {
+  it("stop the kernel and its twin at the same node budget, keeping what they counted", async () => {
+    const kernel = await WasmKernel.create();
+    const twin = new BitmaskEngine();
+    const grids = fixture.filter((c) => c.count !== "invalid").map((c) => parsePuzzle(c.puzzle));
+    const packed = new Uint8Array(grids.length * 81);
+    grids.forEach((grid, i) => packed.set(grid, i * 81));
     const stats = { guesses: 0, timedOut: false };
-    const hard = parsePuzzle(fixture.find((c) => c.line > 0 && c.count === 1 && c.puzzle.startsWith("........8"))!.puzzle);
-    engine.countSolutions(hard, 2, new Uint8Array(81), stats, Infinity);
-    const full = stats.guesses;
-    expect(full).toBeGreaterThan(2);
-    engine.countSolutions(hard, 2, new Uint8Array(81), stats, 2);
-    expect(stats.timedOut).toBe(true);
-    expect(stats.guesses).toBe(2);
+    for (const budget of [1, 3, 10, 40]) {
+      const batch = kernel.solveBatch(packed, grids.length, 2, budget);
+      let timeouts = 0;
+      grids.forEach((grid, i) => {
+        const count = twin.countSolutions(grid, 2, new Uint8Array(81), stats, budget);
+        expect(count, `budget ${budget}, puzzle ${i}`).toBe(batch.counts[i]);
+        expect(stats.timedOut, `budget ${budget}, puzzle ${i}`).toBe(batch.nodes![i] < 0);
+        expect(stats.guesses).toBe(batch.guesses[i]);
+        if (stats.timedOut) timeouts++;
+      });
+      expect(timeouts, `budget ${budget}`).toBeGreaterThan(0); // the hardest fixture lines need more
+    }
   });
 });
 

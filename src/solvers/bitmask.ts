@@ -8,7 +8,7 @@
  * words 27–29 the unsolved cells of each band. State `depth` starts at word `depth * 32`.
  */
 import { CELLS, type Grid } from "../puzzle.js";
-import type { SearchStats, SolverEngine } from "../solver.js";
+import { type SearchStats, type SolverEngine, kernelBudget } from "../solver.js";
 
 const SLOTS = 27;
 const BAND_CELLS = 0x7ffffff;
@@ -337,12 +337,16 @@ export class BitmaskEngine implements SolverEngine {
     return 1;
   }
 
-  /** Counts solutions up to `limit`; `budget` caps the guesses (a puzzle over it times out). */
+  /**
+   * Counts solutions up to `limit`; `budget` caps the search nodes (states propagated) as the
+   * kernel does: the search stops before branching once it has spent them, with `timedOut`.
+   */
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget = Infinity): number {
     stats.guesses = 0;
     stats.timedOut = false;
     const loaded = this.loadPuzzle(puzzle);
     if (loaded <= 0) return loaded;
+    const nodeCap = kernelBudget(budget) || Infinity;
     const s = this.states;
     let guesses = 0;
     let count = 0;
@@ -357,7 +361,7 @@ export class BitmaskEngine implements SolverEngine {
           if (++count >= limit) break;
           alive = false;
         } else {
-          if (guesses >= budget) {
+          if (nodes >= nodeCap) {
             stats.timedOut = true;
             break;
           }

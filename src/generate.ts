@@ -29,14 +29,22 @@ import type { SearchStats, SolverEngine } from "./solver.js";
 
 // ─── Counting through an engine ─────────────────────────────────────────────
 
-/** Counts solutions up to 2 through one engine and keeps the guesses of the last search. */
+/**
+ * Counts solutions up to 2 through one engine, and grades difficulty by the mean guesses of
+ * one or more engines (by default that engine). Grading by several branching orders keeps a
+ * climb from learning the weak spots of one heuristic.
+ */
 export class PuzzleJudge {
   private readonly solution = new Uint8Array(CELLS);
   private readonly stats: SearchStats = { guesses: 0, timedOut: false };
   /** Searches run so far (for rates in reports). */
   searches = 0;
 
-  constructor(readonly engine: SolverEngine) {}
+  constructor(
+    readonly engine: SolverEngine,
+    /** The engines whose mean guesses grade a puzzle. */
+    readonly graders: readonly SolverEngine[] = [engine],
+  ) {}
 
   /** Solutions of `puzzle` up to 2 (2 means "two or more"). */
   count(puzzle: Grid): number {
@@ -49,10 +57,15 @@ export class PuzzleJudge {
     return this.count(puzzle) === 1;
   }
 
-  /** The engine's guesses for a full limit-2 search of `puzzle` (NaN when it cannot tell). */
+  /** The graders' mean guesses for a full limit-2 search of `puzzle` (NaN when one cannot tell). */
   guesses(puzzle: Grid): number {
-    this.count(puzzle);
-    return this.stats.guesses;
+    let total = 0;
+    for (const grader of this.graders) {
+      this.searches++;
+      grader.countSolutions(puzzle, 2, this.solution, this.stats, Infinity);
+      total += this.stats.guesses;
+    }
+    return total / this.graders.length;
   }
 }
 

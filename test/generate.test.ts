@@ -260,3 +260,33 @@ function commandArguments(command: string, output: string): string[] {
   }
   return args;
 }
+
+describe("grading by several engines", () => {
+  it("grades a puzzle by the mean guesses of its graders and counts with the first engine", async () => {
+    const wasm = (await createSolver()).engine;
+    const first = (await createSolver({ solver: "wasm:first" })).engine;
+    const puzzles = generate({ count: 12, seed: 11, minimal: true });
+    const one = new PuzzleJudge(wasm);
+    const other = new PuzzleJudge(first);
+    const both = new PuzzleJudge(wasm, [wasm, first]);
+    let differ = 0;
+    for (const { puzzle } of puzzles) {
+      const [a, b] = [one.guesses(puzzle), other.guesses(puzzle)];
+      expect(both.guesses(puzzle)).toBe((a + b) / 2);
+      expect(both.isUnique(puzzle)).toBe(true);
+      if (a !== b) differ++;
+    }
+    expect(differ).toBeGreaterThan(0); // the two branching orders do disagree somewhere
+  });
+
+  it("records the graders in the command and the manifest", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "graders-"));
+    const output = join(folder, "graded.txt");
+    const manifest = join(folder, "manifest.json");
+    await runCli(["--count", "3", "--seed", "5", "--minimal", "--min-guesses", "1", "--graders", "wasm,wasm:first", "--output", output, "--manifest", manifest, "--quiet"]);
+    const [entry] = readManifest(manifest).files;
+    expect(entry.graders).toEqual(["wasm", "wasm:first"]);
+    expect(entry.command).toContain("--graders wasm,wasm:first");
+    expect(readFileSync(output, "utf8").trim().split("\n")).toHaveLength(3);
+  });
+});

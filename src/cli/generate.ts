@@ -42,6 +42,7 @@ interface GenerateFlags {
   maxGuesses?: number;
   maxAttempts?: number;
   solver: string;
+  graders?: string;
   output?: string;
   manifest?: string;
   progress?: boolean;
@@ -81,6 +82,7 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
   { flags: "--max-guesses <n>", description: "keep only puzzles needing at most this many guesses", parse: wholeNumber(0) },
   { flags: "--max-attempts <n>", description: "give up after this many attempts (default 1000 + 100 x count)", parse: wholeNumber(1) },
   { flags: "--solver <id>", description: "registry solver that counts solutions and guesses", defaultValue: "wasm" },
+  { flags: "--graders <ids>", description: "comma-separated registry solvers whose mean guesses grade difficulty (hardening, guess filters, the summary); default: the --solver" },
   { flags: "-o, --output <file>", description: "write the puzzles to this file instead of standard output" },
   { flags: "--manifest <file>", description: "record the run (command, seed, count, clue range, guesses) in this JSON manifest; needs --output" },
   { flags: "--progress", description: "show a progress bar on standard error (default: when it is a terminal and --output is given)" },
@@ -131,7 +133,10 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   }
   if (flags.manifest && !flags.output) return command.error("error: --manifest needs --output (the manifest records a file)");
   const kernel = kernelFingerprint(flags.solver); // of the binary about to be loaded, before a rebuild can replace it
-  const judge = new PuzzleJudge((await createSolver({ solver: flags.solver })).engine);
+  const engine = (await createSolver({ solver: flags.solver })).engine;
+  const graderIds = flags.graders?.split(",").map((id) => id.trim()) ?? [];
+  const graders = await Promise.all(graderIds.map(async (id) => (id === flags.solver ? engine : (await createSolver({ solver: id })).engine)));
+  const judge = new PuzzleJudge(engine, graders.length > 0 ? graders : [engine]);
   const out = flags.output ? createWriteStream(flags.output) : process.stdout;
   const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
   const bar = showProgress ? new SingleBar({ format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}" }) : null;
@@ -169,8 +174,10 @@ export interface ManifestEntry extends CorpusSummary {
   /** The command that remakes the file byte for byte (run from the package root). */
   command: string;
   seed: number;
-  /** Registry id of the solver that counted solutions and guesses. */
+  /** Registry id of the solver that counted solutions (and guesses, without graders). */
   solver: string;
+  /** Registry ids whose mean guesses graded the puzzles, when not just the solver. */
+  graders?: string[];
   /** sha256 of the solver's WASM binary (first 16 hex digits), or null for a TypeScript solver. */
   kernel: string | null;
   /** True when the file's content follows the solver's guess counts (hardening or guess filters). */
@@ -205,6 +212,7 @@ function commandLine(flags: GenerateFlags, settings: GenerateSettings): string {
   if (settings.maxGuesses !== Infinity) parts.push(`--max-guesses ${settings.maxGuesses}`);
   if (flags.maxAttempts !== undefined) parts.push(`--max-attempts ${flags.maxAttempts}`);
   if (flags.solver !== "wasm") parts.push(`--solver ${flags.solver}`);
+  if (flags.graders) parts.push(`--graders ${flags.graders}`);
   if (flags.output) parts.push(`--output ${commandPath(flags.output)}`);
   if (flags.manifest) parts.push(`--manifest ${commandPath(flags.manifest)}`);
   return parts.join(" ");
@@ -235,6 +243,7 @@ function recordRun(
     seed: settings.seed,
     ...measured,
     solver: flags.solver,
+    ...(flags.graders ? { graders: flags.graders.split(",").map((id) => id.trim()) } : {}),
     dependsOnGuesses: dependsOnGuesses(settings),
   };
   manifest.files = [...manifest.files.filter((e) => e.file !== file), entry].sort((a, b) => a.guesses.mean - b.guesses.mean);

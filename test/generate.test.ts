@@ -290,3 +290,11 @@ describe("grading by several engines", () => {
     expect(readFileSync(output, "utf8").trim().split("\n")).toHaveLength(3);
   });
 });
+
+describe("solver checks", () => {
+  it("refuses a solver that cannot prove uniqueness, and a grader without guesses", async () => {
+    await expect(runCli(["--count", "1", "--solver", "npm:algorithm.ts", "--quiet"])).rejects.toThrow(/cannot prove a puzzle unique/);
+    await expect(runCli(["--count", "1", "--min-guesses", "1", "--graders", "wasm,npm:dancing-links", "--quiet"])).rejects.toThrow(/npm:dancing-links reports no guesses/);
+    await expect(runCli(["--count", "1", "--solver", "nope", "--quiet"])).rejects.toThrow(/unknown solver 'nope'/);
+  });
+});

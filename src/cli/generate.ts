@@ -11,9 +11,9 @@ import { finished } from "node:stream/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { SingleBar } from "cli-progress";
-import { createSolver } from "../index.js";
+import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../puzzle.js";
-import { packageRoot } from "../wasm.js";
+import { kernelVariants, packageRoot, variantBuild } from "../wasm.js";
 import {
   GENERATE_DEFAULTS,
   PuzzleJudge,
@@ -132,11 +132,16 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
     return command.error(`error: ${error.message}`);
   }
   if (flags.manifest && !flags.output) return command.error("error: --manifest needs --output (the manifest records a file)");
+  const graderIds = flags.graders?.split(",").map((id) => id.trim()) ?? [flags.solver];
+  if (findSolver(flags.solver).capabilities.uniqueness === false) {
+    return command.error(`error: ${flags.solver} stops at the first solution, so it cannot prove a puzzle unique`);
+  }
+  const blind = graderIds.find((id) => !findSolver(id).capabilities.guesses);
+  if (blind && dependsOnGuesses(settings)) return command.error(`error: ${blind} reports no guesses, which hardening and guess filters grade by`);
   const kernel = kernelFingerprint(flags.solver); // of the binary about to be loaded, before a rebuild can replace it
   const engine = (await createSolver({ solver: flags.solver })).engine;
-  const graderIds = flags.graders?.split(",").map((id) => id.trim()) ?? [];
   const graders = await Promise.all(graderIds.map(async (id) => (id === flags.solver ? engine : (await createSolver({ solver: id })).engine)));
-  const judge = new PuzzleJudge(engine, graders.length > 0 ? graders : [engine]);
+  const judge = new PuzzleJudge(engine, graders);
   const out = flags.output ? createWriteStream(flags.output) : process.stdout;
   const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
   const bar = showProgress ? new SingleBar({ format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}" }) : null;
@@ -160,7 +165,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
     process.stderr.write(
       `generated ${summary.count} puzzles in ${seconds.toFixed(2)} s (${(summary.count / seconds).toFixed(1)}/s, ` +
         `${judge.searches} searches); clues ${summary.clues.min}-${summary.clues.max}; ` +
-        `guesses mean ${summary.guesses.mean}, median ${summary.guesses.median}\n`,
+        (Number.isNaN(summary.guesses.mean) ? "guesses n/a\n" : `guesses mean ${summary.guesses.mean}, median ${summary.guesses.median}\n`),
     );
   }
 }
@@ -218,10 +223,11 @@ function commandLine(flags: GenerateFlags, settings: GenerateSettings): string {
   return parts.join(" ");
 }
 
-/** First 16 hex digits of the sha256 of the release kernel, or null for solvers that are not WASM. */
+/** First 16 hex digits of the sha256 of the solver's WASM binary, or null for solvers that are not WASM. */
 function kernelFingerprint(solver: string): string | null {
-  if (solver !== "wasm") return null;
-  const bytes = readFileSync(join(packageRoot(), "build", "release.wasm"));
+  const variant = kernelVariants().find((v) => (v.name === "" ? "wasm" : `wasm:${v.name}`) === solver);
+  if (!variant) return null;
+  const bytes = readFileSync(join(packageRoot(), "build", `${variantBuild(variant.name)}.wasm`));
   return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }
 

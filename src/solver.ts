@@ -7,7 +7,7 @@
  * guesses when it can (the shape of tdoku's `solve()`). {@link Solver} wraps an engine
  * with parsing and records; the registry (`registry.ts`) lists every engine once.
  */
-import { CELLS, type Grid, PuzzleError, checkClues, formatPuzzle, parsePuzzle } from "./puzzle.js";
+import { CELLS, type Grid, PuzzleError, checkClues, describeCell, formatPuzzle, parsePuzzle } from "./puzzle.js";
 
 export type Status = "solved" | "unsolvable" | "multiple" | "invalid" | "timeout";
 
@@ -85,6 +85,12 @@ export function kernelBudget(budget: number): number {
   return Math.min(Math.ceil(budget), 0x7fffffff);
 }
 
+/** `budget` when it is at least 1 (Infinity: no cap); a RangeError otherwise. */
+export function checkBudget(budget: number): number {
+  if (!(budget >= 1)) throw new RangeError(`budget must be at least 1 search node (or Infinity), got ${budget}`);
+  return budget;
+}
+
 /** `limit` when it is a whole number from 1 to 2^31-1; a RangeError otherwise. */
 export function checkLimit(limit: number): number {
   if (!Number.isInteger(limit) || limit < 1 || limit > 0x7fffffff) {
@@ -98,7 +104,7 @@ function toGrid(puzzle: string | Grid): Grid {
   if (typeof puzzle === "string") return parsePuzzle(puzzle);
   if (puzzle.length !== CELLS) throw new PuzzleError("length", `expected ${CELLS} cells, got ${puzzle.length}`);
   for (let cell = 0; cell < CELLS; cell++) {
-    if (puzzle[cell] > 9) throw new PuzzleError("character", `cell ${cell + 1} holds ${puzzle[cell]}, not 0-9`, cell);
+    if (puzzle[cell] > 9) throw new PuzzleError("character", `${describeCell(cell)} holds ${puzzle[cell]}, not 0-9`, cell);
   }
   checkClues(puzzle);
   return puzzle;
@@ -119,6 +125,7 @@ export class Solver {
   /** Solve one puzzle (one-line text or 81 bytes). Bad input gives an `invalid` record, never a throw. */
   solve(puzzle: string | Grid, options: SolveOptions = {}): SolveRecord {
     const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
+    const budget = checkBudget(options.budget ?? Infinity);
     let grid: Grid;
     try {
       grid = toGrid(puzzle);
@@ -126,7 +133,7 @@ export class Solver {
       if (error instanceof PuzzleError) return invalidRecord(error.message);
       throw error;
     }
-    const count = this.engine.countSolutions(grid, limit, this.solutionBuffer, this.stats, options.budget ?? Infinity);
+    const count = this.engine.countSolutions(grid, limit, this.solutionBuffer, this.stats, budget);
     return {
       status: statusOf(count, this.stats.timedOut),
       count,
@@ -141,6 +148,7 @@ export class Solver {
    */
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions = {}): SolveRecord[] {
     const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
+    const budget = checkBudget(options.budget ?? Infinity);
     if (!this.engine.solveBatch) return Array.from(puzzles, (puzzle) => this.solve(puzzle, options));
     const records: SolveRecord[] = [];
     const grids: Grid[] = [];
@@ -157,7 +165,7 @@ export class Solver {
     }
     const packed = new Uint8Array(grids.length * CELLS);
     grids.forEach((grid, i) => packed.set(grid, i * CELLS));
-    const batch = this.engine.solveBatch(packed, grids.length, limit, options.budget ?? Infinity);
+    const batch = this.engine.solveBatch(packed, grids.length, limit, budget);
     for (let i = 0; i < grids.length; i++) {
       const count = batch.counts[i];
       records[slots[i]] = {

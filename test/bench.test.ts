@@ -3,7 +3,7 @@
  * (5 puzzles of Norvig's hardest, a few solvers, 10 ms per row).
  */
 import { describe, expect, it } from "vitest";
-import { readDataset } from "../src/datasets.js";
+import { loadDatasets } from "../src/datasets.js";
 import { findSolver, type SolverInfo } from "../src/registry.js";
 import type { SolverEngine } from "../src/solver.js";
 import type { BenchRecord, BenchRun } from "../bench/records.js";
@@ -18,7 +18,6 @@ import { poolRow } from "../bench/threads.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import { checkWellFormed } from "./xml.js";
 
-const HARDEST = "/work/shared/datasets/norvig_hardest.txt";
 
 function record(dataset: string, row: string, puzzlesPerSecond: number, overrides: Partial<BenchRecord> = {}): BenchRecord {
   return {
@@ -136,8 +135,11 @@ describe("reference", () => {
 });
 
 describe("runner", () => {
-  const dataset = readDataset(HARDEST);
-  const plan = { datasets: [dataset], limit: 2, timeMs: 10, budget: 100_000, seed: 3, maxPuzzles: 5 };
+  const [dataset] = loadDatasets("hard"); // bundled, so the test needs no shared datasets
+  const plan = {
+    datasets: [dataset], limit: 2, timeMs: 10, budget: 100_000, seed: 3, maxPuzzles: 5,
+    expectationOf: () => "unique" as const, // the bundled sets are unique (bench.ts says so from the manifest)
+  };
 
   it("returns one complete record per dataset × row", async () => {
     const solvers = ["wasm", "dlx", "npm:dancing-links"].map(findSolver);
@@ -145,7 +147,7 @@ describe("runner", () => {
     expect(records.map((r) => r.row)).toEqual(["wasm", "wasm (1 call/puzzle)", "wasm (1 threads)", "dlx", "npm:dancing-links"]);
     for (const r of records) {
       for (const field of CSV_FIELDS) expect(r[field], `${r.row}.${field}`).not.toBeUndefined();
-      expect(r).toMatchObject({ dataset: "norvig_hardest", datasetSize: 11, selected: 5, puzzles: 5, limit: 2, reference: "dlx", comparedOn: 5 });
+      expect(r).toMatchObject({ dataset: "hard", datasetSize: 1000, selected: 5, puzzles: 5, limit: 2, reference: "dlx", comparedOn: 5 });
       expect(r.puzzlesPerSecond).toBeGreaterThan(0);
       expect(r.meanMicros).toBeCloseTo(1e6 / r.puzzlesPerSecond);
       expect(r.samples).toBeGreaterThanOrEqual(5);
@@ -187,7 +189,7 @@ describe("runner", () => {
       return 0;
     });
     await expect(runBench({ ...plan, solvers: [findSolver("dlx"), swapsTwoCells] })).rejects.toThrow(WrongAnswerError);
-    await expect(runBench({ ...plan, solvers: [swapsTwoCells] })).rejects.toThrow(/broken on norvig_hardest line \d+: solution \d{81} is not a valid grid/);
+    await expect(runBench({ ...plan, solvers: [swapsTwoCells] })).rejects.toThrow(/broken on hard line \d+: solution \d{81} is not a valid grid/);
   });
 
   it("throws when a solver's count is wrong", async () => {

@@ -12,7 +12,7 @@
  * every baseline stops, reports and copies its first solution the same way.
  */
 import { CELLS, type Grid, SIZE, UNITS } from "../puzzle.js";
-import type { SearchStats } from "../solver.js";
+import { type SearchStats, kernelBudget } from "../solver.js";
 
 /** Peers per cell: 8 in the row, 8 in the column, 4 more in the box. */
 export const PEER_COUNT = 20;
@@ -127,7 +127,7 @@ export class SearchTally {
     this.stopped = false;
     this.timedOut = false;
     this.limit = limit;
-    this.budget = budget;
+    this.budget = kernelBudget(budget) || Infinity; // the kernels' rule: 0, NaN, Infinity: no cap
     this.solution = solution;
   }
 

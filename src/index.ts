@@ -43,3 +43,14 @@ export {
   type BatchResult,
 } from "./solver.js";
 export * from "./puzzle.js";
+
+// Lower level: the kernels themselves, for zero-copy batches and worker threads.
+export { WasmKernel, compileKernel, kernelVariants, variantBuild, type KernelBuild, type KernelVariant } from "./wasm.js";
+export {
+  GeneralKernel,
+  GeneralSolver,
+  compileGeneralKernel,
+  createGeneralSolver,
+  type GeneralSolveOptions,
+} from "./general.js";
+export { type Alphabet, type Shape, parseGeneralPuzzle, formatGeneralGrid } from "./puzzle-general.js";

@@ -25,13 +25,10 @@
  *   solver.solveMany(lines, { limit: 2 });     // one batch per grid size, records in input order
  *   solver.solve(line625, { budget: 100_000 }); // status "timeout" past 100,000 search nodes
  */
-import { readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { PuzzleError } from "./puzzle.js";
 import { type Alphabet, type GeneralPuzzle, formatGeneralGrid, parseGeneralPuzzle, shapeOf } from "./puzzle-general.js";
 import { type BatchResult, type SearchStats, type SolveRecord, DEFAULT_LIMIT, checkLimit, invalidRecord, kernelBudget, statusOf } from "./solver.js";
-import { type KernelBuild, packageRoot } from "./wasm.js";
+import { type KernelBuild, batchLayout, batchViews, compileWasmFile, copyBatch, instantiateWasmFile } from "./wasm.js";
 import { GeneralTsEngine } from "./solvers/general-ts.js";
 
 // ── the kernel ──────────────────────────────────────────────────────────────────────────────
@@ -46,19 +43,8 @@ interface GeneralKernelExports {
 const fileStem = (build: KernelBuild): string => (build === "release" ? "general" : "general-debug");
 
 /** Compiles the general kernel once; the Module can be posted to worker threads and instantiated there. */
-export async function compileGeneralKernel(build: KernelBuild = "release"): Promise<WebAssembly.Module> {
-  const path = join(packageRoot(), "build", `${fileStem(build)}.wasm`);
-  if (!existsSync(path)) throw new Error(`sudoku-wasm: ${path} is missing; run \`npm run build\` first`);
-  return WebAssembly.compile(await readFile(path));
-}
-
-/** Byte offsets of each region of a batch of `count` puzzles of `cells` cells at `base`. */
-export function generalBatchLayout(base: number, count: number, cells: number) {
-  const solutions = base + count * cells;
-  const counts = (solutions + count * cells + 3) & ~3;
-  const guesses = counts + count * 4;
-  const nodes = guesses + count * 4;
-  return { puzzles: base, solutions, counts, guesses, nodes, end: nodes + count * 4 };
+export function compileGeneralKernel(build: KernelBuild = "release"): Promise<WebAssembly.Module> {
+  return compileWasmFile(fileStem(build));
 }
 
 /** Counts N×N puzzles up to a limit; implemented by the WASM kernel and its TS twin. */
@@ -83,14 +69,13 @@ export class GeneralKernel implements GeneralEngine {
   /** Instantiates a compiled kernel (from {@link compileGeneralKernel}, or compiles the given build). */
   static async create(module?: WebAssembly.Module, build: KernelBuild = "release"): Promise<GeneralKernel> {
     const mod = module ?? (await compileGeneralKernel(build));
-    const bindings = await import(join(packageRoot(), "build", `${fileStem(build)}.js`));
-    return new GeneralKernel((await bindings.instantiate(mod, {})) as GeneralKernelExports);
+    return new GeneralKernel(await instantiateWasmFile<GeneralKernelExports>(fileStem(build), mod));
   }
 
   /** Makes room for `count` puzzles of box size `box`; returns a view to write them into (valid until the next call). */
   input(count: number, box: number): Uint8Array {
     const { cells } = shapeOf(box);
-    const bytes = generalBatchLayout(0, count, cells).end;
+    const bytes = batchLayout(0, count, cells).end;
     if (bytes > this.capacityBytes) {
       this.base = this.exports.reserve(count, box);
       this.capacityBytes = bytes;
@@ -105,24 +90,16 @@ export class GeneralKernel implements GeneralEngine {
    */
   run(count: number, box: number, limit: number, budget = Infinity): BatchResult {
     const { cells } = shapeOf(box);
-    const at = generalBatchLayout(this.base, count, cells);
-    if (at.end - this.base > this.capacityBytes) throw new RangeError(`run(${count}, ${box}) without input(${count}, ${box}) first`);
+    if (batchLayout(0, count, cells).end > this.capacityBytes) throw new RangeError(`run(${count}, ${box}) without input(${count}, ${box}) first`);
     this.exports.solveBatch(this.base, count, box, limit, kernelBudget(budget));
-    const buffer = this.exports.memory.buffer;
-    return {
-      counts: new Int32Array(buffer, at.counts, count),
-      guesses: new Int32Array(buffer, at.guesses, count),
-      nodes: new Int32Array(buffer, at.nodes, count),
-      solutions: new Uint8Array(buffer, at.solutions, count * cells),
-    };
+    return batchViews(this.exports.memory, this.base, count, cells);
   }
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
   solveBatch(puzzles: Uint8Array, count: number, box: number, limit: number, budget = Infinity): BatchResult {
     const input = this.input(count, box);
     input.set(puzzles.subarray(0, input.length));
-    const views = this.run(count, box, limit, budget);
-    return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes!.slice(), solutions: views.solutions.slice() };
+    return copyBatch(this.run(count, box, limit, budget));
   }
 
   countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats, budget = Infinity): number {

@@ -69,20 +69,47 @@ interface KernelExports {
   solveBatch(base: number, count: number, limit: number, budget: number): number;
 }
 
-/** Compiles build/<build>.wasm once; the Module can be posted to worker threads and instantiated there. */
-export async function compileKernel(build: KernelBuild = "release"): Promise<WebAssembly.Module> {
-  const path = join(packageRoot(), "build", `${build}.wasm`);
+/** Compiles build/<stem>.wasm once; the Module can be posted to worker threads and instantiated there. */
+export async function compileWasmFile(stem: string): Promise<WebAssembly.Module> {
+  const path = join(packageRoot(), "build", `${stem}.wasm`);
   if (!existsSync(path)) throw new Error(`sudoku-wasm: ${path} is missing; run \`npm run build\` first`);
   return WebAssembly.compile(await readFile(path));
 }
 
-/** Byte offsets of each region of a batch of `count` puzzles at `base`. */
-export function batchLayout(base: number, count: number) {
-  const solutions = base + count * CELLS;
-  const counts = (solutions + count * CELLS + 3) & ~3;
+/** Instantiates a compiled module through the raw bindings asc wrote beside it (build/<stem>.js). */
+export async function instantiateWasmFile<Exports>(stem: string, module: WebAssembly.Module): Promise<Exports> {
+  const bindings = await import(join(packageRoot(), "build", `${stem}.js`));
+  return (await bindings.instantiate(module, {})) as Exports;
+}
+
+/** Compiles the 9×9 kernel's build once (see {@link compileWasmFile}). */
+export function compileKernel(build: KernelBuild = "release"): Promise<WebAssembly.Module> {
+  return compileWasmFile(build);
+}
+
+/** Byte offsets of each region of a batch of `count` puzzles of `cells` cells at `base`. */
+export function batchLayout(base: number, count: number, cells = CELLS) {
+  const solutions = base + count * cells;
+  const counts = (solutions + count * cells + 3) & ~3;
   const guesses = counts + count * 4;
   const nodes = guesses + count * 4;
   return { puzzles: base, solutions, counts, guesses, nodes, end: nodes + count * 4 };
+}
+
+/** Views of a solved batch's result regions in linear memory (valid until memory grows). */
+export function batchViews(memory: WebAssembly.Memory, base: number, count: number, cells = CELLS): BatchResult {
+  const at = batchLayout(base, count, cells);
+  return {
+    counts: new Int32Array(memory.buffer, at.counts, count),
+    guesses: new Int32Array(memory.buffer, at.guesses, count),
+    nodes: new Int32Array(memory.buffer, at.nodes, count),
+    solutions: new Uint8Array(memory.buffer, at.solutions, count * cells),
+  };
+}
+
+/** Copies of a batch's result views, safe to keep across kernel calls. */
+export function copyBatch(views: BatchResult): BatchResult {
+  return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes?.slice(), solutions: views.solutions.slice() };
 }
 
 /** One instance of the WASM kernel with its own linear memory. Not thread-safe; one per worker. */
@@ -94,9 +121,7 @@ export class WasmKernel implements SolverEngine {
 
   /** Instantiates a compiled kernel (from {@link compileKernel}, or compiles the release build). */
   static async create(module?: WebAssembly.Module, build: KernelBuild = "release"): Promise<WasmKernel> {
-    const mod = module ?? (await compileKernel(build));
-    const bindings = await import(join(packageRoot(), "build", `${build}.js`));
-    return new WasmKernel((await bindings.instantiate(mod, {})) as KernelExports);
+    return new WasmKernel(await instantiateWasmFile<KernelExports>(build, module ?? (await compileKernel(build))));
   }
 
   /** Makes room for `count` puzzles; returns a view to write them into (valid until the next call). */
@@ -116,26 +141,13 @@ export class WasmKernel implements SolverEngine {
   run(count: number, limit: number, budget = Infinity): BatchResult {
     if (count > this.capacity) throw new RangeError(`run(${count}) after input(${this.capacity})`);
     this.exports.solveBatch(this.base, count, limit, kernelBudget(budget));
-    const at = batchLayout(this.base, count);
-    const buffer = this.exports.memory.buffer;
-    return {
-      counts: new Int32Array(buffer, at.counts, count),
-      guesses: new Int32Array(buffer, at.guesses, count),
-      nodes: new Int32Array(buffer, at.nodes, count),
-      solutions: new Uint8Array(buffer, at.solutions, count * CELLS),
-    };
+    return batchViews(this.exports.memory, this.base, count);
   }
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
   solveBatch(puzzles: Uint8Array, count: number, limit: number, budget = Infinity): BatchResult {
     this.input(count).set(puzzles.subarray(0, count * CELLS));
-    const views = this.run(count, limit, budget);
-    return {
-      counts: views.counts.slice(),
-      guesses: views.guesses.slice(),
-      nodes: views.nodes!.slice(),
-      solutions: views.solutions.slice(),
-    };
+    return copyBatch(this.run(count, limit, budget));
   }
 
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget = Infinity): number {

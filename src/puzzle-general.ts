@@ -72,7 +72,8 @@ export function describeCellOf(cell: number, size: number): string {
 /** The symbols of a grid as characters: the character at index s-1 stands for symbol s. */
 export type Alphabet = string;
 
-const DIGITS = "123456789";
+/** The symbols of a 9×9 grid, and the first nine of the 16×16 and 25×25 alphabets with digits. */
+export const DIGITS: Alphabet = "123456789";
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
 
 /**

@@ -10,12 +10,10 @@
  * `1`–`9` sends 9×9 puzzles to the general kernel, which reads any alphabet.
  */
 import { type GeneralSolver } from "./general.js";
-import { type Alphabet, BOX_SIZES } from "./puzzle-general.js";
+import { type Alphabet, BOX_SIZES, DIGITS } from "./puzzle-general.js";
 import { CELLS, type Grid } from "./puzzle.js";
 import { type SolveOptions, type SolveRecord, Solver } from "./solver.js";
 
-/** The symbols of the 9×9 kernel. */
-const DIGITS: Alphabet = "123456789";
 
 /** Cell counts of the sizes only the general kernel takes: 16 (4×4), 256 (16×16), 625 (25×25). */
 const GENERAL_CELLS: ReadonlySet<number> = new Set(BOX_SIZES.filter((box) => box !== 3).map((box) => box ** 4));

@@ -2,10 +2,11 @@
  * `npm run bench -- [options]`: one table of options makes both the help text and the
  * defaults. A `quick` entry is the value `--quick` uses when the option is not given.
  */
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command } from "commander";
 import { availableParallelism } from "node:os";
 import { bundledDatasets } from "../src/datasets.js";
 import { solvers } from "../src/registry.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
 
 /** The parsed options of one run. */
 export interface BenchOptions {
@@ -36,31 +37,16 @@ export interface BenchOptions {
   compare?: string;
 }
 
-function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
-  return (text: string): number => {
-    const value = Number(text);
-    if (!Number.isInteger(value) || value < min || value > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
-    return value;
-  };
-}
-
-const list = (text: string): string[] => text.split(",").map((item) => item.trim()).filter((item) => item !== "");
-
-interface OptionRow {
-  flags: string;
-  description: string;
-  default?: unknown;
-  /** How the default reads in --help when it is not a plain value. */
-  defaultText?: string;
+/** A row of the bench's table: a shared option row, and the value `--quick` gives it. */
+interface BenchOptionRow extends OptionRow {
   /** The value --quick gives this option when it is not set explicitly. */
   quick?: unknown;
-  parse?: (text: string) => unknown;
 }
 
 /** Every option of the bench, once. */
-export const OPTION_TABLE: readonly OptionRow[] = [
-  { flags: "--solvers <ids>", description: "comma-separated registry ids (listed below)", defaultText: "all registered", parse: list },
-  { flags: "--datasets <specs>", description: "comma-separated bundled names, files or folders", defaultText: "all bundled", parse: list },
+export const OPTION_TABLE: readonly BenchOptionRow[] = [
+  { flags: "--solvers <ids>", description: "comma-separated registry ids (listed below)", defaultText: "all registered", parse: commaList },
+  { flags: "--datasets <specs>", description: "comma-separated bundled names, files or folders", defaultText: "all bundled", parse: commaList },
   { flags: "--time <ms>", description: "tinybench time per row (after warm-up)", default: 500, quick: 100, parse: wholeNumber(1) },
   { flags: "--puzzles <n>", description: "puzzles drawn per dataset (seeded); slow rows solve a prefix of them", default: 300, quick: 20, parse: wholeNumber(1) },
   { flags: "--limit <n>", description: "count solutions up to 1 (find one) or 2 (prove uniqueness)", default: 2, parse: wholeNumber(1, 2) },
@@ -76,19 +62,16 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { flags: "--compare <old.json>", description: "print the change in puzzles/s against an earlier --json file" },
 ];
 
-function toOption(row: OptionRow): Option {
-  const quick = row.quick === undefined ? "" : `; --quick: ${row.quick}`;
-  const option =
-    row.default === undefined
-      ? new Option(row.flags, row.defaultText ? `${row.description} (default: ${row.defaultText}${quick})` : row.description)
-      : new Option(row.flags, row.description).default(row.default, `${row.defaultText ?? row.default}${quick}`);
-  return row.parse ? option.argParser(row.parse) : option;
+/** A row with its `--quick` value added to the default shown in --help. */
+function withQuickDefault(row: BenchOptionRow): OptionRow {
+  if (row.quick === undefined) return row;
+  return { ...row, defaultText: `${row.defaultText ?? String(row.default)}; --quick: ${String(row.quick)}` };
 }
 
 /** The bench's command line: the options table, and the solvers and datasets in the help. */
 export function benchCommand(): Command {
   const command = new Command("bench").description("Compare every registered solver across puzzle datasets (tinybench).");
-  OPTION_TABLE.forEach((row) => command.addOption(toOption(row)));
+  OPTION_TABLE.forEach((row) => command.addOption(toOption(withQuickDefault(row))));
   command.addHelpText("after", () => {
     const solverLines = solvers.map((s) => `  ${s.id.padEnd(20)} ${s.description}`);
     const bundled = bundledDatasets();

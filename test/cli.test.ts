@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { benchCommand, parseOptions } from "../bench/options.js";
+import { commaList, wholeNumber } from "../src/cli/options.js";
 import { loadFixture } from "./fixture.js";
 
 const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
@@ -120,8 +122,8 @@ describe("solve", () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("nope.txt': no such file");
     const badThreads = cli(["solve", "--threads", "many"]);
-    expect(badThreads.status).not.toBe(0);
-    expect(badThreads.stderr).toContain("expected a whole number");
+    expect(badThreads.status).toBe(2);
+    expect(badThreads.stderr).toMatch(/^sudoku-wasm: option '-t, --threads <n>' argument 'many' is invalid\. expected a whole number/);
   });
 });
 
@@ -180,7 +182,7 @@ describe("solve: 4×4, 16×16 and 25×25", () => {
     const input = `${recoded(SIXTEEN)}\n${unique[0].puzzle}\n`;
     expect(cli(["solve", "--alphabet", shuffled], input).stdout).toBe(`${recoded(SOLUTION)}\n${unique[0].solution}\n`);
     const wrong = cli(["solve", "--alphabet", "ABCA"]);
-    expect(wrong.status).not.toBe(0);
+    expect(wrong.status).toBe(2);
     expect(wrong.stderr).toContain("repeats a character");
   });
 
@@ -225,7 +227,95 @@ describe("solve --budget", () => {
     expect(free.stderr).toContain("4 puzzles: 4 solved, 0 unsolvable, 0 multiple, 0 invalid, 0 timeout");
     expect(cli(["solve", "--budget", "1000000", corpus]).stdout).toBe(free.stdout);
     const bad = cli(["solve", "--budget", "0", corpus]);
-    expect(bad.status).not.toBe(0);
+    expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("expected a whole number from 1");
+  });
+});
+
+describe("review fixes", () => {
+  const [first, second] = unique;
+
+  it("every usage error exits 2 with one `sudoku-wasm: …` line; --help exits 0", () => {
+    const cases: [string[], string][] = [
+      [["solve", "--limit", "0"], "sudoku-wasm: option '--limit <n>' argument '0' is invalid. expected a whole number from 1 to 2147483647, got '0'"],
+      [["solve", "--budget", "0"], "sudoku-wasm: option '--budget <nodes>' argument '0' is invalid. expected a whole number from 1 to 2147483647, got '0'"],
+      [["solve", "--count", "--limit", "5"], "sudoku-wasm: option '--count' cannot be used with option '--limit <n>'"],
+      [["solve", "--in", "xml"], "sudoku-wasm: option '--in <format>' argument 'xml' is invalid. Allowed choices are auto, line, grid, csv, colon."],
+      [["solve", "--bogus"], "sudoku-wasm: unknown option '--bogus'"],
+      [["generate", "--count", "0"], "sudoku-wasm: option '-n, --count <n>' argument '0' is invalid. expected a whole number from 1 up, got '0'"],
+      [["generate", "--manifest", join(dir, "m.json")], "sudoku-wasm: --manifest needs --output (the manifest records a file)"],
+      [["bogus"], "sudoku-wasm: unknown command 'bogus'"],
+    ];
+    for (const [args, message] of cases) {
+      const result = cli(args, "");
+      expect({ args, status: result.status, stderr: result.stderr }).toEqual({ args, status: 2, stderr: message + "\n" });
+    }
+    const help = cli(["solve", "--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("a count of 1,000,000 means at least that many");
+    expect(cli(["--help"]).status).toBe(0);
+  });
+
+  it("names a directory given as input and reads nothing", () => {
+    for (const args of [["solve", dir], ["solve", "--format", "poj3074", dir]]) {
+      const result = cli(args);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe(`sudoku-wasm: ${dir} is a directory, not a puzzle file\n`);
+      expect(result.stdout).toBe("");
+    }
+  });
+
+  it("strips a byte order mark, reads a CSV field with a colon as CSV, and keeps every line of a 4×4 run", () => {
+    const bom = file("bom.txt", `\uFEFF# comment\n${first.puzzle}\n`);
+    const bomPuzzle = file("bom-puzzle.txt", `\uFEFF${second.puzzle}\n`);
+    const csv = file("colon.csv", `puzzle,source\n${first.puzzle},http://example.com/a\n`);
+    const four = Array.from({ length: 20 }, (_, i) => (i === 5 ? "1.....3..5.....2" : "1.....3..4.....2"));
+    const run = file("four.txt", four.join("\n") + "\n");
+    const { status, stdout } = cli(["solve", "--out", "jsonl", bom, bomPuzzle, csv, run]);
+    expect(status).toBe(0);
+    const records = stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(records).toHaveLength(23);
+    expect(records.slice(0, 3).map((r) => [r.line, r.puzzle, r.status])).toEqual([
+      [2, first.puzzle, "solved"],
+      [1, second.puzzle, "solved"],
+      [2, first.puzzle, "solved"],
+    ]);
+    expect(records.slice(3).map((r) => r.line)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(records.slice(3).filter((r) => r.status !== "solved").map((r) => r.error)).toEqual([
+      `${run}:6: cell 10 (row 3, column 2) contains invalid character '5' (symbols 1-4, empty . -)`,
+    ]);
+  });
+
+  it("judge mode joins several files, each ending with a line end, and names the file of an error", () => {
+    const noLineEnd = file("a.txt", first.puzzle);
+    const withLineEnd = file("b.txt", `${second.puzzle}\n`);
+    const joined = cli(["solve", "--format", "poj3074", noLineEnd, withLineEnd]);
+    expect(joined.status).toBe(0);
+    expect(joined.stdout).toBe(`${first.solution}\n${second.solution}\n`);
+    const bad = file("bad.txt", `${second.puzzle}\nxx\n`);
+    const failed = cli(["solve", "--format", "poj3074", noLineEnd, bad]);
+    expect(failed.status).toBe(2);
+    expect(failed.stderr).toBe(`sudoku-wasm: ${bad}:2: expected 81 characters, got 2\n`);
+  });
+
+  it("sicily1317 prints a count at the cap as 'at least'", () => {
+    const input = ["1", ...Array(9).fill("_________"), ""].join("\n");
+    expect(cli(["solve", "--format", "sicily1317"], input).stdout).toBe("Puzzle 1 has at least 1000000 solutions\n");
+  });
+});
+
+describe("the shared options helper", () => {
+  it("takes decimal whole numbers in range only, the same rule for every command and the bench", () => {
+    const percent = wholeNumber(0, 100);
+    expect([percent("0"), percent(" 42 "), percent("100")]).toEqual([0, 42, 100]);
+    for (const bad of ["1e3", "-1", "2.5", "0x10", "", "101"]) expect(() => percent(bad)).toThrow(`expected a whole number from 0 to 100, got '${bad}'`);
+    expect(() => wholeNumber(1)("0")).toThrow("expected a whole number from 1 up, got '0'");
+    const bench = () => benchCommand().exitOverride().configureOutput({ outputError: () => {} });
+    expect(() => parseOptions(["--time", "1e3"], bench())).toThrow("expected a whole number from 1 up, got '1e3'");
+    expect(parseOptions(["--time", "1000", "--solvers", "wasm, ts-bitmask,"], bench())).toMatchObject({ time: 1000, solvers: ["wasm", "ts-bitmask"] });
+  });
+
+  it("splits comma lists, trimming and dropping empty items", () => {
+    expect(commaList(" a, b ,,c, ")).toEqual(["a", "b", "c"]);
   });
 });

@@ -335,3 +335,64 @@ describe("larger grids", () => {
     expect(outputFormats.grid.format(record, { status: "solved", count: 1, solution, guesses: 0 })).toBe(rowsN(solution, 16).join("\n") + "\n\n");
   });
 });
+
+describe("review fixes: no record lost or misread", () => {
+  const FOUR_BY_FOUR = "1.....3..4.....2";
+  const BOM = "\uFEFF";
+
+  /** Every record of a byte stream made of `pieces`, read as `readLineChunks` feeds the CLI. */
+  async function readStreamRecords(pieces: Buffer[]): Promise<PuzzleRecord[]> {
+    const records: PuzzleRecord[] = [];
+    const reader = new RecordReader((line, cells, error) => records.push(parseRecord({ index: records.length, line, file: "in.txt", text: cells, error })));
+    for await (const chunk of readLineChunks(Readable.from(pieces))) reader.readLines(chunk.lines);
+    reader.end();
+    return records;
+  }
+
+  it("reads a run of 20 4×4 lines with one bad symbol as 20 records, the bad one naming its line and cell", () => {
+    const lines = Array.from({ length: 20 }, (_, i) => (i === 5 ? FOUR_BY_FOUR.replace("4", "5") : FOUR_BY_FOUR));
+    const records = readRecords(lines.join("\n") + "\n");
+    expect(records).toHaveLength(20);
+    expect(records.map((r) => r.line)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(records.filter((r) => r.error !== null).map((r) => r.error)).toEqual([
+      "in.txt:6: cell 10 (row 3, column 2) contains invalid character '5' (symbols 1-4, empty . -)",
+    ]);
+    expect(records.every((r) => r.error !== null || r.box === 2)).toBe(true);
+  });
+
+  it("keeps a short run of 4×4 lines with a bad one as one record per line", () => {
+    const records = readRecords([FOUR_BY_FOUR, FOUR_BY_FOUR.replace("3", "A"), FOUR_BY_FOUR].join("\n"));
+    expect(records.map((r) => [r.line, r.error === null])).toEqual([[1, true], [2, false], [3, true]]);
+  });
+
+  it("still reads 16 rows that mostly use symbols outside 1–4 as one 16×16 grid, even with a mistake in a row", () => {
+    const sixteen = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+    const rows = Array.from({ length: 16 }, (_, r) => sixteen.slice(r * 16, r * 16 + 16));
+    rows[3] = "Z" + rows[3].slice(1);
+    const records = readRecords(rows.join("\n"));
+    expect(records).toHaveLength(1);
+    expect(records[0].error).toMatch(/^in\.txt:1: cell 49 \(row 4, column 1\) contains invalid character 'Z'/);
+  });
+
+  it("reads a CSV row whose other field holds a colon as CSV", () => {
+    const records = readRecords(`puzzle,source\n${UNIQUE},http://example.com/a\n${SECOND},"seen at 12:30, Le Monde"\n`);
+    expect(gridText(records)).toEqual([UNIQUE, SECOND]);
+    expect(records.map((r) => r.line)).toEqual([2, 3]);
+  });
+
+  it("still reads puzzle:count lines, with or without a comma after the puzzle, as the colon format", () => {
+    const records = readRecords(`${UNIQUE}:1\n${SECOND}:1:note, with a comma\n${UNIQUE.slice(0, 80)}:invalid\n`);
+    expect(records.map((r) => r.text)).toEqual([UNIQUE, SECOND, UNIQUE.slice(0, 80)]);
+    expect(records[2].error).toBe("in.txt:3: expected 81 characters, got 80");
+  });
+
+  it("drops a UTF-8 byte order mark before a comment or a puzzle, even when a chunk edge cuts it", async () => {
+    const commented = Buffer.from(`${BOM}# corpus\n${UNIQUE}\n`, "utf8");
+    expect(gridText(await readStreamRecords([commented]))).toEqual([UNIQUE]);
+    const bare = Buffer.from(`${BOM}${UNIQUE}\n${SECOND}\n`, "utf8");
+    const records = await readStreamRecords([bare.subarray(0, 1), bare.subarray(1, 2), bare.subarray(2)]);
+    expect(records.map((r) => [r.line, r.text])).toEqual([[1, UNIQUE], [2, SECOND]]);
+    expect(gridText(records)).toEqual([UNIQUE, SECOND]);
+    expect(splitLines(`${BOM}${UNIQUE}\n`)).toEqual([UNIQUE]);
+  });
+});

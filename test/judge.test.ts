@@ -1,6 +1,6 @@
 /** The classic judge formats: a sample input each → the exact expected output. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { type JudgeFormatName, judgeFormats, solveJudge } from "../src/formats/judge.js";
+import { type JudgeFormatName, judgeFormats, solveJudge, solveJudgeInputs } from "../src/formats/judge.js";
 import { createSolver } from "../src/index.js";
 import { PuzzleError } from "../src/puzzle.js";
 import type { SizedSolver } from "../src/sized.js";
@@ -149,5 +149,39 @@ describe("poj3076", () => {
   it("names both cells of a repeated letter", () => {
     const repeated = "AA" + puzzle.slice(2);
     expect(() => run("poj3076", rows16(repeated).join("\n"))).toThrow(/^line 1: cell 2 \(row 1, column 2\): symbol 'A' is repeated in row 1/);
+  });
+});
+
+describe("review fixes: the count cap, byte order marks, several inputs", () => {
+  it("sicily1317 says 'at least' when the count reaches the cap", () => {
+    const input = ["1", ...Array(9).fill("_________"), ""].join("\n");
+    expect(run("sicily1317", input)).toBe("Puzzle 1 has at least 1000000 solutions\n");
+  });
+
+  it("drops a byte order mark before the input, for line formats and JSON alike", () => {
+    expect(run("poj3074", `\uFEFF${first.puzzle}\nend\n`)).toBe(`${first.solution}\n`);
+    const board = JSON.stringify(rows(first.puzzle).map((row) => row.split("")));
+    expect(run("leetcode37", `\uFEFF${board}`)).toBe(JSON.stringify(rows(first.solution!).map((row) => row.split(""))) + "\n");
+  });
+
+  it("reads several inputs as one, each ending with a line end, byte order marks dropped", () => {
+    const inputs = [
+      { name: "a.txt", text: first.puzzle },
+      { name: "b.txt", text: `\uFEFF${second.puzzle}\n` },
+    ];
+    expect(solveJudgeInputs(judgeFormats.poj3074, inputs, solver)).toBe(`${first.solution}\n${second.solution}\n`);
+  });
+
+  it("names the input and its own line in an error, or says `line N` for an input without a name", () => {
+    const bad = first.puzzle.slice(0, 20) + "0" + first.puzzle.slice(21);
+    const named = [
+      { name: "a.txt", text: `${first.puzzle}\n\n${second.puzzle}` },
+      { name: "b.txt", text: `${second.puzzle}\n${bad}\n` },
+    ];
+    expect(() => solveJudgeInputs(judgeFormats.poj3074, named, solver)).toThrow(PuzzleError);
+    expect(() => solveJudgeInputs(judgeFormats.poj3074, named, solver)).toThrow(/^b\.txt:2: cell 21 \(row 3, column 3\) contains invalid character '0'$/);
+    expect(() => solveJudgeInputs(judgeFormats.poj3074, [{ text: `${bad}\n` }], solver)).toThrow(/^line 1: cell 21 /);
+    const counted = [{ name: "one.txt", text: "1\n" }, { name: "two.txt", text: rowsWith(first.puzzle, "0").slice(0, 4).join("\n") }];
+    expect(() => solveJudgeInputs(judgeFormats.poj2676, counted, solver)).toThrow("two.txt:4: the input ends inside a grid (4 of 9 rows)");
   });
 });

@@ -9,11 +9,12 @@ import { createHash } from "node:crypto";
 import { createWriteStream, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { finished } from "node:stream/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../puzzle.js";
 import { kernelVariants, packageRoot, variantBuild } from "../wasm.js";
+import { type OptionRow, toOption, wholeNumber } from "./options.js";
 import {
   GENERATE_DEFAULTS,
   PuzzleJudge,
@@ -49,39 +50,20 @@ interface GenerateFlags {
   quiet?: boolean;
 }
 
-/** A commander parser for whole numbers from `min` up. */
-function wholeNumber(min: number): (text: string) => number {
-  return (text) => {
-    const value = Number(text);
-    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min) {
-      throw new InvalidArgumentError(`expected a whole number from ${min} up, got '${text}'`);
-    }
-    return value;
-  };
-}
-
-interface OptionRow {
-  flags: string;
-  description: string;
-  defaultValue?: unknown;
-  parse?: (text: string) => unknown;
-  choices?: readonly string[];
-}
-
 /** The options table of `generate`: flags, help, defaults and parsers in one place. */
 const GENERATE_OPTIONS: readonly OptionRow[] = [
-  { flags: "-n, --count <n>", description: "puzzles to make", defaultValue: 100, parse: wholeNumber(1) },
-  { flags: "-s, --seed <seed>", description: "PRNG seed, 0 to 2^32-1 (same seed and options, same output)", defaultValue: GENERATE_DEFAULTS.seed, parse: wholeNumber(0) },
-  { flags: "--symmetry <kind>", description: "symmetry of the clue pattern", defaultValue: GENERATE_DEFAULTS.symmetry, choices: SYMMETRIES },
+  { flags: "-n, --count <n>", description: "puzzles to make", default: 100, parse: wholeNumber(1) },
+  { flags: "-s, --seed <seed>", description: "PRNG seed, 0 to 2^32-1 (same seed and options, same output)", default: GENERATE_DEFAULTS.seed, parse: wholeNumber(0) },
+  { flags: "--symmetry <kind>", description: "symmetry of the clue pattern", default: GENERATE_DEFAULTS.symmetry, choices: SYMMETRIES },
   { flags: "--minimal", description: "remove clues until none can go (the default without --clues); with --clues, keep minimal puzzles of exactly that many clues" },
   { flags: "--clues <n>", description: "stop removing clues at this many", parse: wholeNumber(17) },
-  { flags: "--harden <steps>", description: "hill-climbing moves per climb toward more guesses (0: none)", defaultValue: GENERATE_DEFAULTS.hardenSteps, parse: wholeNumber(0) },
-  { flags: "--restarts <n>", description: "climbs per puzzle, each from a new grid; the hardest is kept", defaultValue: GENERATE_DEFAULTS.restarts, parse: wholeNumber(1) },
-  { flags: "--presentations <k>", description: "climb on the mean guesses over k views of each puzzle (itself and random relabellings), so it cannot win on the solver's tie-breaking order", defaultValue: GENERATE_DEFAULTS.presentations, parse: wholeNumber(1) },
-  { flags: "--min-guesses <n>", description: "keep only puzzles needing at least this many guesses", defaultValue: GENERATE_DEFAULTS.minGuesses, parse: wholeNumber(0) },
+  { flags: "--harden <steps>", description: "hill-climbing moves per climb toward more guesses (0: none)", default: GENERATE_DEFAULTS.hardenSteps, parse: wholeNumber(0) },
+  { flags: "--restarts <n>", description: "climbs per puzzle, each from a new grid; the hardest is kept", default: GENERATE_DEFAULTS.restarts, parse: wholeNumber(1) },
+  { flags: "--presentations <k>", description: "climb on the mean guesses over k views of each puzzle (itself and random relabellings), so it cannot win on the solver's tie-breaking order", default: GENERATE_DEFAULTS.presentations, parse: wholeNumber(1) },
+  { flags: "--min-guesses <n>", description: "keep only puzzles needing at least this many guesses", default: GENERATE_DEFAULTS.minGuesses, parse: wholeNumber(0) },
   { flags: "--max-guesses <n>", description: "keep only puzzles needing at most this many guesses", parse: wholeNumber(0) },
   { flags: "--max-attempts <n>", description: "give up after this many attempts (default 1000 + 100 x count)", parse: wholeNumber(1) },
-  { flags: "--solver <id>", description: "registry solver that counts solutions and guesses", defaultValue: "wasm" },
+  { flags: "--solver <id>", description: "registry solver that counts solutions and guesses", default: "wasm" },
   { flags: "--graders <ids>", description: "comma-separated registry solvers whose mean guesses grade difficulty (hardening, guess filters, the summary); default: the --solver" },
   { flags: "-o, --output <file>", description: "write the puzzles to this file instead of standard output" },
   { flags: "--manifest <file>", description: "record the run (command, seed, count, clue range, guesses) in this JSON manifest; needs --output" },
@@ -94,13 +76,7 @@ export function generateCommand(): Command {
   const command = new Command("generate").description(
     "make seeded unique Sudoku puzzles (one per line, '.' for empty), optionally minimal, symmetric or hardened toward more solver guesses",
   );
-  for (const row of GENERATE_OPTIONS) {
-    const option = new Option(row.flags, row.description);
-    if (row.choices) option.choices(row.choices);
-    if (row.parse) option.argParser(row.parse);
-    if (row.defaultValue !== undefined) option.default(row.defaultValue);
-    command.addOption(option);
-  }
+  for (const row of GENERATE_OPTIONS) command.addOption(toOption(row));
   return command.action(async (flags: GenerateFlags) => runGenerate(flags, command));
 }
 

@@ -2,34 +2,58 @@
  * The `sudoku-wasm` command line: one commander program, one subcommand per file
  * (`solve` in solve.ts, `generate` in generate.ts, `profile` in profile.ts). bin/sudoku-wasm.mjs runs the compiled
  * form of this file (dist/src/cli/main.js); running that file directly works too.
+ * Exit status: 0 on success (bad puzzles are records, not errors) and for `--help`; 2 for
+ * every error (a bad option or argument, an unreadable input, a judge input error), which
+ * prints one `sudoku-wasm: …` line on standard error.
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Command } from "commander";
+import { Command, CommanderError } from "commander";
 import { generateCommand } from "./generate.js";
 import { profileCommand } from "./profile.js";
 import { solveCommand } from "./solve.js";
 
-/** The program with every subcommand. */
+/** The exit status of every error: bad options, bad arguments, unreadable inputs. */
+export const USAGE_ERROR_STATUS = 2;
+
+/**
+ * The program with every subcommand. Commander throws instead of exiting and prints no
+ * error of its own (help still prints), so {@link main} reports every error once.
+ */
 export function buildProgram(): Command {
-  return new Command("sudoku-wasm")
+  const program = new Command("sudoku-wasm")
     .description("the fastest Sudoku solver JavaScript can reach: a WebAssembly kernel on every core")
     .addCommand(solveCommand())
     .addCommand(generateCommand())
     .addCommand(profileCommand());
+  for (const command of [program, ...program.commands]) {
+    command.exitOverride().configureOutput({ outputError: () => {} });
+  }
+  return program;
 }
 
-/** Runs the command line; errors print as one `sudoku-wasm: …` line and exit with status 2. */
+/** The one line an error prints, without commander's `error: ` prefix. */
+function errorLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `sudoku-wasm: ${message.replace(/^error: /, "")}\n`;
+}
+
+/** Runs the command line; every error prints as one `sudoku-wasm: …` line and exits with status 2 (`--help` exits 0). */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0); // the reader went away (`| head`): stop quietly
     throw error;
   });
+  const program = buildProgram();
   try {
-    await buildProgram().parseAsync([...argv]);
+    await program.parseAsync([...argv]);
   } catch (error) {
-    process.stderr.write(`sudoku-wasm: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 2;
+    if (error instanceof CommanderError && error.exitCode === 0) return; // help or version, already printed
+    // No command given: commander has put the help on stderr, and its message is only a placeholder.
+    const missingCommand = error instanceof CommanderError && error.code === "commander.help";
+    const commands = program.commands.map((command) => command.name()).join(", ");
+    process.stderr.write(missingCommand ? `sudoku-wasm: missing command (one of ${commands})\n` : errorLine(error));
+    process.exitCode = USAGE_ERROR_STATUS;
   }
 }
 

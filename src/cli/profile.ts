@@ -4,50 +4,24 @@
  * puzzle. The options table below makes both the help text and the defaults; the measuring
  * and writing live in bench/profile/.
  */
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command } from "commander";
 import { kernelVariantInfos, runProfile, type ProfileOptions } from "../../bench/profile/run.js";
 import { resultsFolder } from "../../bench/report/output.js";
 import { bundledDatasets } from "../datasets.js";
-
-/** A commander parser for whole numbers from `min` to `max`. */
-function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
-  return (text) => {
-    const value = Number(text);
-    if (!/^\d+$/.test(text.trim()) || value < min || value > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
-    return value;
-  };
-}
-
-const list = (text: string): string[] => text.split(",").map((item) => item.trim()).filter((item) => item !== "");
-
-interface OptionRow {
-  flags: string;
-  description: string;
-  defaultValue?: unknown;
-  /** How the default reads in --help when it is not a plain value. */
-  defaultText?: string;
-  parse?: (text: string) => unknown;
-}
+import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
 
 /** Every option of `profile`, once: flags, help, defaults and parsers. */
 const PROFILE_OPTIONS: readonly OptionRow[] = [
-  { flags: "--variants <ids>", description: "comma-separated kernel variant ids (listed below)", defaultText: "every wasm variant", parse: list },
-  { flags: "--datasets <specs>", description: "comma-separated bundled names, puzzle files or folders", defaultText: "every bundled dataset", parse: list },
-  { flags: "--limit <n>", description: "count solutions up to 1 (find one) or 2 (prove uniqueness)", defaultValue: 2, parse: wholeNumber(1, 2) },
-  { flags: "--budget <nodes>", description: "search nodes per puzzle before it counts as a timeout (shown, never dropped)", defaultValue: 200_000, parse: wholeNumber(1, 0x7fffffff) },
+  { flags: "--variants <ids>", description: "comma-separated kernel variant ids (listed below)", defaultText: "every wasm variant", parse: commaList },
+  { flags: "--datasets <specs>", description: "comma-separated bundled names, puzzle files or folders", defaultText: "every bundled dataset", parse: commaList },
+  { flags: "--limit <n>", description: "count solutions up to 1 (find one) or 2 (prove uniqueness)", default: 2, parse: wholeNumber(1, 2) },
+  { flags: "--budget <nodes>", description: "search nodes per puzzle before it counts as a timeout (shown, never dropped)", default: 200_000, parse: wholeNumber(1, 0x7fffffff) },
   { flags: "--sample <n>", description: "profile at most this many puzzles per dataset, drawn with --seed", defaultText: "every puzzle", parse: wholeNumber(1) },
-  { flags: "--seed <n>", description: "seed of the --sample draw", defaultValue: 1, parse: wholeNumber(0, 0xffffffff) },
+  { flags: "--seed <n>", description: "seed of the --sample draw", default: 1, parse: wholeNumber(0, 0xffffffff) },
   { flags: "--json [file]", description: "write every record (per-puzzle arrays included) as JSON (bare flag: <out>/profile-<time>.json)" },
-  { flags: "--out <dir>", description: "folder of the pictures (two SVGs per dataset) and the CPU profile", defaultValue: resultsFolder(), defaultText: "bench/results/" },
-  { flags: "--cpu-prof", description: "also write a V8 CPU profile of the run to <out>/profile-<time>.cpuprofile", defaultValue: false },
+  { flags: "--out <dir>", description: "folder of the pictures (two SVGs per dataset) and the CPU profile", default: resultsFolder(), defaultText: "bench/results/" },
+  { flags: "--cpu-prof", description: "also write a V8 CPU profile of the run to <out>/profile-<time>.cpuprofile", default: false },
 ];
-
-function toOption(row: OptionRow): Option {
-  const description = row.defaultValue === undefined && row.defaultText ? `${row.description} (default: ${row.defaultText})` : row.description;
-  const option = new Option(row.flags, description);
-  if (row.defaultValue !== undefined) option.default(row.defaultValue, row.defaultText);
-  return row.parse ? option.argParser(row.parse) : option;
-}
 
 /** The help after the options: variants, bundled datasets, how to read the outputs. */
 function helpAfter(): string {

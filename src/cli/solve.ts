@@ -5,18 +5,20 @@
  * record, 9×9 on the 9×9 kernel, the others on the general kernel) from the files or
  * standard input (`-`), solved in batches by a pool of worker threads, written in input
  * order in the `--out` format, in constant memory. `--threads 0` solves on the main thread.
- * Judge mode (`--format NAME`): reads the whole input and writes exactly the judge's
- * expected output. The options table below makes both the help text and the defaults.
+ * Judge mode (`--format NAME`): reads the whole input (several files are joined in order, each
+ * ending with a line end) and writes exactly the judge's expected output. Every named input
+ * must be a readable file (or a pipe) before anything is read. The options table below makes
+ * both the help text and the defaults.
  */
-import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from "node:fs";
+import { type Stats, accessSync, constants, createReadStream, createWriteStream, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import type { Writable } from "node:stream";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
 import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/index.js";
-import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats, solveJudge } from "../formats/judge.js";
+import { JUDGE_FORMATS, type JudgeFormatName, type JudgeInput, judgeFormats, solveJudgeInputs } from "../formats/judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { createSolver } from "../index.js";
 import { DEFAULT_LIMIT } from "../solver.js";
@@ -25,6 +27,7 @@ import { openBatchSolver } from "../pool/pool.js";
 import { type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { TALLY_STATUSES } from "../pool/batch.js";
 import { ProgressDisplay, summaryLine } from "./progress.js";
+import { type OptionRow, toOption, wholeNumber } from "./options.js";
 
 /** Parsed flags of the solve command. */
 export interface SolveFlags {
@@ -53,52 +56,22 @@ function alphabetArgument(text: string): string {
   }
 }
 
-/** A commander parser for whole numbers from `min` to `max`. */
-function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
-  return (text) => {
-    const value = Number(text);
-    if (!/^\s*\d+\s*$/.test(text) || value < min || value > max) {
-      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}, got '${text}'`);
-    }
-    return value;
-  };
-}
-
-interface OptionRow {
-  flags: string;
-  description: string;
-  default?: unknown;
-  choices?: readonly string[];
-  parse?: (text: string) => unknown;
-  conflicts?: string;
-}
-
 /** The options of `solve`: one row each, the source of the help text and the defaults. */
 const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
   { flags: "--in <format>", description: "input format; auto detects it per record (line = N² cells, grid = N rows, csv, colon = puzzle:count[:solution]), for 4×4, 9×9, 16×16 and 25×25", default: "auto", choices: INPUT_FORMATS },
   { flags: "--out <format>", description: "output format: line (solution, or the status word), grid, jsonl, csv", default: "line", choices: OUTPUT_FORMATS },
-  { flags: "--format <judge>", description: "a classic judge problem: read all input, write exactly its expected output", choices: JUDGE_FORMATS },
+  { flags: "--format <judge>", description: "a classic judge problem: read all input (several files are joined in order, errors name the file and line), write exactly its expected output", choices: JUDGE_FORMATS },
   { flags: "--alphabet <symbols>", description: "the symbols, in order, of the grids with that many (e.g. ABCDEFGHIJKLMNOP for 16×16); default: detected per record", parse: alphabetArgument },
   { flags: "--limit <n>", description: "stop counting at N solutions (2 flags every puzzle with several)", default: DEFAULT_LIMIT, parse: wholeNumber(1, 0x7fffffff) },
   { flags: "--budget <nodes>", description: "search nodes per puzzle (states propagated, both kernels); a puzzle over it gets status timeout (default: no cap)", parse: wholeNumber(1, 0x7fffffff) },
-  { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT})`, conflicts: "limit" },
+  { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT}); a count of ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} means at least that many`, conflicts: "limit" },
   { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread", default: availableParallelism(), parse: wholeNumber(0, 256) },
   { flags: "--batch <n>", description: "puzzles per batch sent to a worker", default: 4096, parse: wholeNumber(1, 1 << 20) },
   { flags: "--in-flight <n>", description: "batches out at once (default: 2 per thread, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
   { flags: "--progress", description: "show progress on stderr (default: when stderr is a terminal)" },
   { flags: "--no-progress", description: "never show progress" },
 ];
-
-/** Builds a commander Option from a table row. */
-function toOption(row: OptionRow): Option {
-  const option = new Option(row.flags, row.description);
-  if (row.default !== undefined) option.default(row.default);
-  if (row.choices) option.choices(row.choices);
-  if (row.parse) option.argParser(row.parse);
-  if (row.conflicts) option.conflicts(row.conflicts);
-  return option;
-}
 
 /** The `solve` subcommand. */
 export function solveCommand(): Command {
@@ -110,12 +83,32 @@ export function solveCommand(): Command {
   return command;
 }
 
-/** The inputs named on the command line (standard input for none or `-`); missing files fail early. */
+/** The input names of a run: the files, or `-` (standard input) for none. */
+const inputNames = (files: readonly string[]): readonly string[] => (files.length === 0 ? ["-"] : files);
+
+/** Throws a one-line reason unless `name` is a readable file or pipe (a directory, a missing or unreadable path fails here, before any work). */
+function checkInputFile(name: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(name);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`cannot read '${name}': ${code === "ENOENT" ? "no such file" : (code ?? String(error))}`);
+  }
+  if (stats.isDirectory()) throw new Error(`${name} is a directory, not a puzzle file`);
+  if (!stats.isFile() && !stats.isFIFO()) throw new Error(`${name} is not a regular file or a pipe, not a puzzle file`);
+  try {
+    accessSync(name, constants.R_OK);
+  } catch {
+    throw new Error(`cannot read '${name}': permission denied`);
+  }
+}
+
+/** The inputs named on the command line (standard input for none or `-`), each checked before any is read. */
 function openInputs(files: readonly string[]): SolveInput[] {
-  const names = files.length === 0 ? ["-"] : files;
-  return names.map((name) => {
+  return inputNames(files).map((name) => {
     if (name === "-") return { name: "<stdin>", open: () => process.stdin };
-    if (!existsSync(name)) throw new InvalidArgumentError(`cannot read '${name}': no such file`);
+    checkInputFile(name);
     return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }) };
   });
 }
@@ -185,11 +178,20 @@ function errorLines(totals: StreamTotals): string {
   return lines.join("");
 }
 
-/** Judge mode: the whole input (files or standard input) in, the judge's exact output out. */
+/** The whole text of every input, checked first; standard input alone carries no name (its errors say `line N`). */
+function readJudgeInputs(files: readonly string[]): JudgeInput[] {
+  const names = inputNames(files);
+  names.forEach((name) => name === "-" || checkInputFile(name));
+  return names.map((name) => {
+    if (name !== "-") return { name, text: readFileSync(name, "utf8") };
+    return { name: names.length === 1 ? undefined : "<stdin>", text: readFileSync(0, "utf8") };
+  });
+}
+
+/** Judge mode: the whole input (files joined in order, or standard input) in, the judge's exact output out. */
 async function runJudge(files: string[], name: JudgeFormatName, output: string | undefined): Promise<void> {
   const judge = judgeFormats[name];
-  const text = files.length === 0 || (files.length === 1 && files[0] === "-") ? readFileSync(0, "utf8") : files.map((file) => readFileSync(file, "utf8")).join("");
-  const result = solveJudge(judge, text, await createSolver());
+  const result = solveJudgeInputs(judge, readJudgeInputs(files), await createSolver());
   const out = await openOutput(output);
   out.write(result);
   await closeOutput(out);

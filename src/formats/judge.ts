@@ -17,14 +17,18 @@
  *
  * These problems promise solvable puzzles; should one have none, the writers print
  * `no solution` where its grid would go (sicily1317 has its own wording). With several
- * solutions they print the first one found (sicily1317 prints the exact count).
+ * solutions they print the first one found (sicily1317 prints the count, exact below
+ * {@link EXACT_COUNT_LIMIT}: "has at least 1000000 solutions" at the cap).
+ *
+ * Several inputs (files) are read as one: each ends with a line end and they are joined in
+ * order; an error then names the input and its own line (`b.txt:3: …`).
  */
 import { type Grid, PuzzleError, SIZE, parsePuzzle } from "../puzzle.js";
 import { type Alphabet, parseGeneralPuzzle } from "../puzzle-general.js";
 import type { SizedSolver } from "../sized.js";
 import type { SolveRecord } from "../solver.js";
 import { rowCells } from "./input/grid.js";
-import { splitLines } from "./lines.js";
+import { splitLines, withoutByteOrderMark } from "./lines.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
 
 /** Judge names for `--format`. */
@@ -59,11 +63,25 @@ function solutionBlock(result: SolveRecord, separator = ""): string {
   return result.solution === null ? NO_SOLUTION + "\n" : solutionRows(result.solution, separator).join("\n") + "\n";
 }
 
+/** A judge input error: the 1-based line (of the named input, if any) and the reason without the place. */
+export class JudgeInputError extends PuzzleError {
+  constructor(
+    reason: PuzzleError["reason"],
+    readonly line: number,
+    readonly detail: string,
+    cell = -1,
+    /** The input's name: the message then reads `name:line: detail` instead of `line N: detail`. */
+    readonly input?: string,
+  ) {
+    super(reason, input === undefined ? `line ${line}: ${detail}` : `${input}:${line}: ${detail}`, cell);
+  }
+}
+
 /** A PuzzleError from parsing, restated with the 1-based input line of the cell's row (rows of `size` cells). */
 function placedError(error: unknown, rowLines: readonly number[], size = SIZE): never {
   if (!(error instanceof PuzzleError)) throw error;
   const line = rowLines[error.cell >= 0 ? Math.floor(error.cell / size) : 0];
-  throw new PuzzleError(error.reason, `line ${line}: ${error.message}`, error.cell);
+  throw new JudgeInputError(error.reason, line, error.message, error.cell);
 }
 
 /** Turns a grid's cells (its rows joined) into a puzzle, or throws a PuzzleError naming the cell. */
@@ -87,12 +105,12 @@ function readGridRows<T>(lines: readonly string[], at: number, size: number, par
     const cells = rowCells(lines[next++]);
     if (cells.length === 0) continue;
     if (cells.length !== size) {
-      throw new PuzzleError("length", `line ${next}: expected a row of ${size} cells, got ${cells.length}`);
+      throw new JudgeInputError("length", next, `expected a row of ${size} cells, got ${cells.length}`);
     }
     rows.push(cells);
     rowLines.push(next);
   }
-  if (rows.length < size) throw new PuzzleError("length", `line ${next}: the input ends inside a grid (${rows.length} of ${size} rows)`);
+  if (rows.length < size) throw new JudgeInputError("length", next, `the input ends inside a grid (${rows.length} of ${size} rows)`);
   try {
     return { grid: parse(rows.join("")), next };
   } catch (error) {
@@ -117,7 +135,7 @@ function readCountedGrids(text: string, empties: string): Grid[] {
   const first = skipBlank(lines, 0);
   const count = Number(lines[first]?.trim());
   if (!Number.isInteger(count) || count < 0) {
-    throw new PuzzleError("length", `line ${first + 1}: expected the number of puzzles, got '${lines[first]?.trim() ?? ""}'`);
+    throw new JudgeInputError("length", first + 1, `expected the number of puzzles, got '${lines[first]?.trim() ?? ""}'`);
   }
   const grids: Grid[] = [];
   let next = first + 1;
@@ -127,7 +145,7 @@ function readCountedGrids(text: string, empties: string): Grid[] {
     next = read.next;
   }
   const extra = skipBlank(lines, next);
-  if (extra < lines.length) throw new PuzzleError("length", `line ${extra + 1}: more input after the ${count} puzzles`);
+  if (extra < lines.length) throw new JudgeInputError("length", extra + 1, `more input after the ${count} puzzles`);
   return grids;
 }
 
@@ -141,7 +159,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new PuzzleError("character", `line 1: not a JSON board (${(error as Error).message})`);
+    throw new JudgeInputError("character", 1, `not a JSON board (${(error as Error).message})`);
   }
 }
 
@@ -151,10 +169,10 @@ const leetcode37: JudgeFormat = {
   read(text) {
     const board = parseJson(text);
     const valid = Array.isArray(board) && board.length === SIZE && board.every((row) => Array.isArray(row) && row.length === SIZE);
-    if (!valid) throw new PuzzleError("length", `line 1: expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
+    if (!valid) throw new JudgeInputError("length", 1, `expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
     const cells = (board as unknown[][]).flat().map((cell, i) => {
       if (typeof cell !== "string" || cell.length !== 1) {
-        throw new PuzzleError("character", `line 1: board[${Math.floor(i / SIZE)}][${i % SIZE}] is ${JSON.stringify(cell)}, expected one character`, i);
+        throw new JudgeInputError("character", 1, `board[${Math.floor(i / SIZE)}][${i % SIZE}] is ${JSON.stringify(cell)}, expected one character`, i);
       }
       return cell;
     });
@@ -233,7 +251,8 @@ const sicily1317: JudgeFormat = {
     results
       .map((result, i) => {
         if (result.count === 1) return `Puzzle ${i + 1} solution is\n${solutionBlock(result)}`;
-        return result.count === 0 ? `Puzzle ${i + 1} has no solution\n` : `Puzzle ${i + 1} has ${result.count} solutions\n`;
+        if (result.count === 0) return `Puzzle ${i + 1} has no solution\n`;
+        return `Puzzle ${i + 1} has ${result.count >= EXACT_COUNT_LIMIT ? "at least " : ""}${result.count} solutions\n`;
       })
       .join("\n"),
 };
@@ -243,5 +262,43 @@ export const judgeFormats: Readonly<Record<JudgeFormatName, JudgeFormat>> = { le
 
 /** The judge's whole expected output for the whole input `text`, solved by `solver` in one batch per kernel. */
 export function solveJudge(judge: JudgeFormat, text: string, solver: SizedSolver): string {
-  return judge.write(solver.solveMany(judge.read(text), { limit: judge.limit, alphabet: judge.alphabet }));
+  return judge.write(solver.solveMany(judge.read(withoutByteOrderMark(text)), { limit: judge.limit, alphabet: judge.alphabet }));
+}
+
+/** One input of a judge run: its whole text and, for a file, its name. */
+export interface JudgeInput {
+  /** The name errors carry; without one (standard input alone) they say `line N`. */
+  name?: string;
+  text: string;
+}
+
+/**
+ * {@link solveJudge} over several inputs read as one: each without its byte order mark and
+ * ending with a line end, joined in order. An input error names the input and its own line.
+ */
+export function solveJudgeInputs(judge: JudgeFormat, inputs: readonly JudgeInput[], solver: SizedSolver): string {
+  const texts = inputs.map(({ text }) => {
+    const own = withoutByteOrderMark(text);
+    return own.length === 0 || own.endsWith("\n") ? own : own + "\n";
+  });
+  try {
+    return solveJudge(judge, texts.join(""), solver);
+  } catch (error) {
+    if (!(error instanceof JudgeInputError)) throw error;
+    throw placeInInputs(error, inputs, texts);
+  }
+}
+
+/** The error restated at its input and that input's line (`b.txt:3: …`), or as it is when the input has no name. */
+function placeInInputs(error: JudgeInputError, inputs: readonly JudgeInput[], texts: readonly string[]): JudgeInputError {
+  let before = 0;
+  for (const [i, text] of texts.entries()) {
+    const lines = splitLines(text).length;
+    if (error.line <= before + lines || i === texts.length - 1) {
+      const name = inputs[i].name;
+      return name === undefined ? error : new JudgeInputError(error.reason, error.line - before, error.detail, error.cell, name);
+    }
+    before += lines;
+  }
+  return error;
 }

@@ -1,15 +1,28 @@
 /**
  * The fixture format of tdoku and test/fixtures: `puzzle:count[:solution]` lines.
  * The puzzle is the part before the first colon; the count and solution are not used.
+ * Detection gives this reader a line with a colon only when the line has no comma, or when
+ * the part before the colon is a whole puzzle (N² cells, no comma): a CSV row with a colon
+ * in another field (a URL, a time) stays CSV.
  */
+import { GRID_SHAPES } from "../record.js";
 import type { InputFormat } from "./format.js";
+
+/** True for a line with a colon and no comma, or whose text before the first colon is N² characters (N = 4, 9, 16, 25) without a comma. */
+function isColonLine(line: string): boolean {
+  const end = line.indexOf(":");
+  if (end < 0) return false;
+  if (!line.includes(",")) return true;
+  const puzzle = line.slice(0, end).trim();
+  return !puzzle.includes(",") && GRID_SHAPES.some((shape) => shape.cells === puzzle.length);
+}
 
 /** The `puzzle:count[:solution]` reader. */
 export function colonFormat(): InputFormat {
   return {
     name: "colon",
     open: false,
-    claims: (line) => line.includes(":"),
+    claims: isColonLine,
     read(line, lineNumber, emit) {
       const end = line.indexOf(":");
       emit(lineNumber, (end < 0 ? line : line.slice(0, end)).trim(), null);

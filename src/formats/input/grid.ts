@@ -10,9 +10,12 @@
  *   5 3 . | . 7 . | . . .        53..7....        <- both are row 1
  *   ------+-------+------        (no separators)
  *
- * A 16-character line is either a 16×16 row or a whole 4×4 puzzle. With `lineRuns`, a "grid"
- * of 16-cell rows that all use only `1`–`4` and empty marks is read as that many 4×4 lines (a
- * 16×16 puzzle whose clues use 4 of its 16 symbols could not have a unique solution anyway).
+ * A 16-character line is either a 16×16 row or a whole 4×4 puzzle. With `lineRuns`, a run of
+ * 16-cell rows is one 16×16 grid only when it has at least 2 rows and more than half of them
+ * use a symbol outside `1`–`4`; otherwise each row is its own 4×4 record (so a 4×4 line with a
+ * bad symbol is one invalid record naming its line and cell, and its neighbours stay puzzles).
+ * Real 16×16 rows almost always hold a clue outside `1`–`4`; a 4×4 run has such symbols only
+ * in its mistakes.
  */
 import { GENERAL_EMPTY, KNOWN_ALPHABETS } from "../../puzzle-general.js";
 import { type EmitRecord, type GridShape, SHAPE_9, shapeOfSide } from "../record.js";
@@ -45,8 +48,14 @@ function isRowLike(line: string, size?: number): boolean {
   return width <= ROW_SLACK * (size ?? SHAPE_9.size) || (size === undefined && shapeOfSide(width) !== undefined);
 }
 
-/** A 16-cell row that reads as a whole 4×4 puzzle: symbols 1–4 and empty marks only. */
-const FOUR_BY_FOUR_LINE = new RegExp(`^[${KNOWN_ALPHABETS.get(4)![0]}${GENERAL_EMPTY.replace("-", "\\-")}0]{16}$`);
+/** A row whose cells are all 4×4 symbols (`1`–`4`) or empty marks. */
+const FOUR_BY_FOUR_CELLS = new RegExp(`^[${KNOWN_ALPHABETS.get(4)![0]}${GENERAL_EMPTY.replace("-", "\\-")}0]*$`);
+
+/** True when a run of 16-cell rows reads as 4×4 lines rather than one 16×16 grid (see the file comment). */
+function isRunOfFourByFourLines(rows: readonly string[]): boolean {
+  const foreignRows = rows.filter((row) => !FOUR_BY_FOUR_CELLS.test(row)).length;
+  return rows.length < 2 || foreignRows * 2 <= rows.length;
+}
 
 /** The grid reader: collects N rows, then emits one record whose text is the rows joined. */
 export function gridFormat(lineRuns = false): InputFormat {
@@ -56,7 +65,7 @@ export function gridFormat(lineRuns = false): InputFormat {
   let widthError: string | null = null;
 
   function emitGrid(emit: EmitRecord): void {
-    if (lineRuns && shape.size === 16 && rows.every((row) => FOUR_BY_FOUR_LINE.test(row))) {
+    if (lineRuns && shape.size === 16 && isRunOfFourByFourLines(rows)) {
       rows.forEach((row, i) => emit(rowLines[i], row, null));
     } else {
       const error = rows.length < shape.size ? shortGridMessage(rows, shape) : widthError;

@@ -3,7 +3,7 @@
  *
  * Each line is trimmed; blank lines end a grid in progress and are skipped, as are lines
  * starting with `#`. Otherwise the first reader that claims the line reads it, in the order
- * line (N² cells) → colon (`puzzle:count`) → csv (has a comma) → grid (a row or separator).
+ * line (N² cells) → colon (`puzzle:count`; see colon.ts) → csv (has a comma) → grid (a row or separator).
  * Grids and lines of every size (4×4, 9×9, 16×16, 25×25) may mix in one file.
  * A grid in progress keeps the lines it claims. A line nobody claims reads as one invalid
  * one-line record, so every non-blank, non-comment line ends up in exactly one record.

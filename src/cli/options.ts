@@ -1,0 +1,55 @@
+/**
+ * The options tables of the commands (`solve`, `generate`, `profile`, the bench): one
+ * {@link OptionRow} per option is the source of its help text, its default and its parser.
+ * {@link toOption} turns a row into a commander Option; {@link wholeNumber} and
+ * {@link commaList} are the value parsers the tables share.
+ */
+import { InvalidArgumentError, Option } from "commander";
+
+/** One option of a command: its flags, help, default and parsing. */
+export interface OptionRow {
+  /** Commander flags, e.g. `-t, --threads <n>`. */
+  flags: string;
+  description: string;
+  /** The value when the option is not given. */
+  default?: unknown;
+  /** How the default reads in --help when it is not a plain value (or when there is no default value). */
+  defaultText?: string;
+  /** The only values accepted. */
+  choices?: readonly string[];
+  /** Turns the text given into the value (throws an InvalidArgumentError on bad text). */
+  parse?: (text: string) => unknown;
+  /** An option this one cannot be given with (its attribute name, e.g. `limit`). */
+  conflicts?: string;
+}
+
+/** The commander Option of a table row; a `defaultText` without a default value is shown in the description. */
+export function toOption(row: OptionRow): Option {
+  const noValueDefault = row.default === undefined && row.defaultText !== undefined;
+  const option = new Option(row.flags, noValueDefault ? `${row.description} (default: ${row.defaultText})` : row.description);
+  if (row.default !== undefined) option.default(row.default, row.defaultText);
+  if (row.choices) option.choices(row.choices);
+  if (row.parse) option.argParser(row.parse);
+  if (row.conflicts) option.conflicts(row.conflicts);
+  return option;
+}
+
+/** A parser of whole numbers from `min` to `max` written in decimal digits (no `1e3`, no sign, no fraction). */
+export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
+  const range = max === Number.MAX_SAFE_INTEGER ? `from ${min} up` : `from ${min} to ${max}`;
+  return (text) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`expected a whole number ${range}, got '${text}'`);
+    }
+    return value;
+  };
+}
+
+/** A parser of comma-separated items, trimmed, empty ones dropped (`a, b,` → `["a", "b"]`). */
+export function commaList(text: string): string[] {
+  return text
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}

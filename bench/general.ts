@@ -16,7 +16,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
 import { Bench } from "tinybench";
 import { SudokuSolver } from "@algorithm.ts/sudoku";
 import { GeneralKernel } from "../src/general.js";
@@ -24,6 +24,7 @@ import { type GeneralPuzzle, isValidGeneralSolution, parseGeneralPuzzle, shapeNa
 import { GeneralTsEngine } from "../src/solvers/general-ts.js";
 import { packageRoot } from "../src/wasm.js";
 import { quantile, seededSample } from "./sample.js";
+import { wholeNumber } from "../src/cli/options.js";
 
 // ── contenders ──────────────────────────────────────────────────────────────────────────────
 
@@ -339,20 +340,14 @@ export function formatGeneralTable(records: readonly GeneralBenchRecord[]): stri
 
 // ── command line ────────────────────────────────────────────────────────────────────────────
 
-function positiveInteger(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number ≥ 1");
-  return n;
-}
-
 /** The command's options, defaults and help in one place. */
 function command(): Command {
   return new Command("general")
     .description("N×N solvers (general WASM kernel, TS twin, @algorithm.ts/sudoku) on one dataset")
     .addOption(new Option("--dataset <path>", "puzzle file, one N×N puzzle per line").default(join(packageRoot(), "..", "shared", "datasets", "sudoku16_kr100.txt")))
-    .addOption(new Option("--limit <n>", "count solutions up to n").default(2).argParser(positiveInteger))
-    .addOption(new Option("--time <ms>", "tinybench time budget per solver").default(2000).argParser(positiveInteger))
-    .addOption(new Option("--iterations <n>", "minimum timed passes per solver").default(3).argParser(positiveInteger))
+    .addOption(new Option("--limit <n>", "count solutions up to n").default(2).argParser(wholeNumber(1)))
+    .addOption(new Option("--time <ms>", "tinybench time budget per solver").default(2000).argParser(wholeNumber(1)))
+    .addOption(new Option("--iterations <n>", "minimum timed passes per solver").default(3).argParser(wholeNumber(1)))
     .addOption(new Option("--solvers <ids>", `comma-separated, from ${generalContenders.map((c) => c.id).join(", ")}`).argParser((v) => v.split(",")));
 }
 

@@ -27,7 +27,18 @@
  */
 import { PuzzleError } from "./puzzle.js";
 import { type Alphabet, type GeneralPuzzle, formatGeneralGrid, parseGeneralPuzzle, shapeOf } from "./puzzle-general.js";
-import { type BatchResult, type SearchStats, type SolveRecord, DEFAULT_LIMIT, checkLimit, invalidRecord, kernelBudget, statusOf } from "./solver.js";
+import {
+  type BatchResult,
+  type ReadPuzzle,
+  type SearchStats,
+  type SolveRecord,
+  DEFAULT_LIMIT,
+  checkLimit,
+  invalidRecord,
+  kernelBudget,
+  solveInOrder,
+  statusOf,
+} from "./solver.js";
 import { type KernelBuild, batchLayout, batchViews, compileWasmFile, copyBatch, instantiateWasmFile } from "./wasm.js";
 import { GeneralTsEngine } from "./solvers/general-ts.js";
 
@@ -168,32 +179,22 @@ export class GeneralSolver {
    */
   solveMany(lines: Iterable<string>, options: GeneralSolveOptions = {}): SolveRecord[] {
     const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
-    if (!this.engine.solveBatch) return Array.from(lines, (line) => this.solve(line, options));
-    const records: SolveRecord[] = [];
-    const bySize = new Map<number, { puzzles: GeneralPuzzle[]; slots: number[] }>();
-    for (const line of lines) {
+    const engine = this.engine;
+    if (!engine.solveBatch) return Array.from(lines, (line) => this.solve(line, options));
+    const read = (line: string): ReadPuzzle<GeneralPuzzle> => {
       const puzzle = parseLine(line, options.alphabet);
-      if (!("grid" in puzzle)) {
-        records.push(puzzle);
-        continue;
-      }
-      const group = bySize.get(puzzle.shape.box) ?? { puzzles: [], slots: [] };
-      bySize.set(puzzle.shape.box, group);
-      group.puzzles.push(puzzle);
-      group.slots.push(records.length);
-      records.push(invalidRecord("not solved")); // replaced below
-    }
-    for (const [box, { puzzles, slots }] of bySize) {
-      const { cells } = shapeOf(box);
+      return "grid" in puzzle ? { puzzle } : { record: puzzle };
+    };
+    const solveSize = (puzzles: GeneralPuzzle[]): SolveRecord[] => {
+      const { box, cells } = puzzles[0].shape;
       const packed = new Uint8Array(puzzles.length * cells);
       puzzles.forEach((puzzle, i) => packed.set(puzzle.grid, i * cells));
-      const batch = this.engine.solveBatch(packed, puzzles.length, box, limit, options.budget ?? Infinity);
-      puzzles.forEach((puzzle, i) => {
-        const solution = batch.solutions.subarray(i * cells, (i + 1) * cells);
-        records[slots[i]] = recordOf(puzzle, batch.counts[i], batch.guesses[i], solution, (batch.nodes?.[i] ?? 0) < 0);
-      });
-    }
-    return records;
+      const batch = engine.solveBatch!(packed, puzzles.length, box, limit, options.budget ?? Infinity);
+      return puzzles.map((puzzle, i) =>
+        recordOf(puzzle, batch.counts[i], batch.guesses[i], batch.solutions.subarray(i * cells, (i + 1) * cells), (batch.nodes?.[i] ?? 0) < 0),
+      );
+    };
+    return solveInOrder(lines, read, solveSize, (puzzle) => puzzle.shape.box);
   }
 }
 

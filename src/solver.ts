@@ -149,32 +149,66 @@ export class Solver {
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions = {}): SolveRecord[] {
     const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
     const budget = checkBudget(options.budget ?? Infinity);
-    if (!this.engine.solveBatch) return Array.from(puzzles, (puzzle) => this.solve(puzzle, options));
-    const records: SolveRecord[] = [];
-    const grids: Grid[] = [];
-    const slots: number[] = [];
-    for (const puzzle of puzzles) {
-      try {
-        grids.push(toGrid(puzzle));
-        slots.push(records.length);
-        records.push(invalidRecord("not solved")); // replaced below
-      } catch (error) {
-        if (!(error instanceof PuzzleError)) throw error;
-        records.push(invalidRecord(error.message));
-      }
-    }
-    const packed = new Uint8Array(grids.length * CELLS);
-    grids.forEach((grid, i) => packed.set(grid, i * CELLS));
-    const batch = this.engine.solveBatch(packed, grids.length, limit, budget);
-    for (let i = 0; i < grids.length; i++) {
-      const count = batch.counts[i];
-      records[slots[i]] = {
-        status: statusOf(count, batch.nodes !== undefined && batch.nodes[i] < 0),
-        count,
-        solution: count > 0 ? formatPuzzle(batch.solutions.subarray(i * CELLS, (i + 1) * CELLS)) : null,
-        guesses: batch.guesses[i],
-      };
-    }
-    return records;
+    const engine = this.engine;
+    if (!engine.solveBatch) return Array.from(puzzles, (puzzle) => this.solve(puzzle, options));
+    return solveInOrder(puzzles, readGrid, (grids) => {
+      const packed = new Uint8Array(grids.length * CELLS);
+      grids.forEach((grid, i) => packed.set(grid, i * CELLS));
+      const batch = engine.solveBatch!(packed, grids.length, limit, budget);
+      return grids.map((_, i) => {
+        const count = batch.counts[i];
+        return {
+          status: statusOf(count, batch.nodes !== undefined && batch.nodes[i] < 0),
+          count,
+          solution: count > 0 ? formatPuzzle(batch.solutions.subarray(i * CELLS, (i + 1) * CELLS)) : null,
+          guesses: batch.guesses[i],
+        };
+      });
+    });
   }
+}
+
+/** A puzzle ready to solve, or the record that says why it cannot be. */
+export type ReadPuzzle<P> = { puzzle: P } | { record: SolveRecord };
+
+/** {@link toGrid} as a {@link ReadPuzzle}: a PuzzleError becomes an `invalid` record. */
+function readGrid(puzzle: string | Grid): ReadPuzzle<Grid> {
+  try {
+    return { puzzle: toGrid(puzzle) };
+  } catch (error) {
+    if (!(error instanceof PuzzleError)) throw error;
+    return { record: invalidRecord(error.message) };
+  }
+}
+
+/**
+ * Solves many inputs in batches, one record per input in input order: `read` makes each input a
+ * puzzle or the record of why it cannot be solved; the puzzles are grouped by `groupOf` (one
+ * group by default) and each group goes to `solveGroup` whole, which returns its records in order.
+ */
+export function solveInOrder<I, P>(
+  inputs: Iterable<I>,
+  read: (input: I) => ReadPuzzle<P>,
+  solveGroup: (puzzles: P[]) => SolveRecord[],
+  groupOf: (puzzle: P) => number = () => 0,
+): SolveRecord[] {
+  const records: SolveRecord[] = [];
+  const groups = new Map<number, { puzzles: P[]; slots: number[] }>();
+  for (const input of inputs) {
+    const item = read(input);
+    if ("record" in item) {
+      records.push(item.record);
+      continue;
+    }
+    const key = groupOf(item.puzzle);
+    const group = groups.get(key) ?? { puzzles: [], slots: [] };
+    groups.set(key, group);
+    group.puzzles.push(item.puzzle);
+    group.slots.push(records.length);
+    records.push(invalidRecord("not solved")); // replaced below
+  }
+  for (const { puzzles, slots } of groups.values()) {
+    solveGroup(puzzles).forEach((record, i) => (records[slots[i]] = record));
+  }
+  return records;
 }

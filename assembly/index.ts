@@ -152,7 +152,7 @@ let nodes: i32 = 0;
  * Places `digit` on the cell `bit` of `band`: the digit leaves the rest of the row, the other
  * digits leave the cell. False when the digit was no longer a candidate there.
  */
-function place(st: usize, digit: u32, band: u32, bit: u32): bool {
+@inline function place(st: usize, digit: u32, band: u32, bit: u32): bool {
   const slot = digit * 3 + band;
   if (!(candidates(st, slot) & bit)) return false;
   const index = ctz(bit);
@@ -214,7 +214,7 @@ function reviseSlot(st: usize, slot: u32): bool {
  * pairs on some band→column permutation survive. This covers locked candidates along
  * columns and hidden singles in columns. False on a contradiction.
  */
-function reviseDigit(st: usize, digit: u32): bool {
+@inline function reviseDigit(st: usize, digit: u32): bool {
   const slot = digit * 3;
   const columns0 = columnsOf(candidates(st, slot));
   const columns1 = columnsOf(candidates(st, slot + 1));

@@ -2,6 +2,7 @@
  * The JSON writer and reader of a profile: `{ format, version, environment, records }`, the
  * records exactly as the profiler returned them (per-puzzle arrays included).
  */
+import { parseTaggedRun } from "../report/json.js";
 import type { ProfileRun } from "./records.js";
 
 const FORMAT = "sudoku-wasm-profile";
@@ -21,15 +22,5 @@ export function formatProfileJson(run: ProfileRun): string {
 
 /** Reads a profile written by {@link formatProfileJson}; throws naming `source` when the text is not one. */
 export function parseProfileJson(text: string, source = "JSON"): ProfileRun {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${source}: not JSON (${(error as Error).message})`);
-  }
-  const run = data as Partial<ProfileRun> & { format?: string; version?: number };
-  if (run?.format !== FORMAT || run.version !== VERSION || !Array.isArray(run.records) || typeof run.environment !== "object") {
-    throw new Error(`${source}: not a ${FORMAT} v${VERSION} file`);
-  }
-  return { environment: run.environment!, records: run.records };
+  return parseTaggedRun<ProfileRun>(text, source, FORMAT, VERSION, "file");
 }

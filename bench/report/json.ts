@@ -14,15 +14,29 @@ export function formatJson(run: BenchRun): string {
 
 /** Reads a run written by {@link formatJson}; throws naming `source` when the text is not one. */
 export function parseJson(text: string, source = "JSON"): BenchRun {
+  return parseTaggedRun<BenchRun>(text, source, FORMAT, VERSION, "result file");
+}
+
+/**
+ * Reads `{ format, version, environment, records }` JSON of the given format and version (the
+ * bench's runs and the profiler's); throws naming `source` and what it expected otherwise.
+ */
+export function parseTaggedRun<Run extends { environment: unknown; records: unknown[] }>(
+  text: string,
+  source: string,
+  format: string,
+  version: number,
+  what: string,
+): Run {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     throw new Error(`${source}: not JSON (${(error as Error).message})`);
   }
-  const run = data as Partial<BenchRun> & { format?: string; version?: number };
-  if (run?.format !== FORMAT || run.version !== VERSION || !Array.isArray(run.records) || typeof run.environment !== "object") {
-    throw new Error(`${source}: not a ${FORMAT} v${VERSION} result file`);
+  const run = data as Partial<Run> & { format?: string; version?: number };
+  if (run?.format !== format || run.version !== version || !Array.isArray(run.records) || typeof run.environment !== "object") {
+    throw new Error(`${source}: not a ${format} v${version} ${what}`);
   }
-  return { environment: run.environment!, records: run.records };
+  return { environment: run.environment, records: run.records } as Run;
 }

@@ -3,8 +3,11 @@
 // Glossary
 //   band   three rows of boxes: band 0 is rows 1–3, band 1 rows 4–6, band 2 rows 7–9.
 //   slot   one (digit, band) pair; slot = digit * 3 + band, 27 slots.
-//   triad  three cells of one row inside one box.
-//   guess  a tentative placement made while another candidate of the cell remains.
+//   stack  three columns of boxes (the vertical twin of a band); a line is a band or a stack.
+//   triad  three cells of one row (or of one column) inside one box.
+//   configuration  which triad of each row (or column) of a line a digit takes: one of the
+//          six row→box (band→column) permutations.
+//   guess  an alternative taken while another remains (a cell's digit, a digit's configuration).
 //
 // State: one 27-bit mask per slot holds the cells of the band where the digit may still go
 // (the cell where it is placed stays set), plus one 27-bit mask per band of unsolved cells.
@@ -26,19 +29,28 @@
 //   2. a row with a single candidate places the digit there: the cell leaves the other digits.
 //   3. (per digit) the vertical twin of rule 1 over each stack of boxes: bands × columns.
 //      With rule 1 it also clears the columns a band owns from the other bands.
+//   4. (per band) a triad holds exactly three digits, along rows and along columns: where only
+//      three digits can go, each must; where three must, no other can (reviseTriads).
 // When no slot is left to revisit, cells with one candidate (naked singles) are placed; a cell
-// with none is a contradiction. Then the search branches on a cell with the fewest candidates
-// (two, when there is one; ties go to the cell that came first in the root's order: fewest
-// candidates, then most places left for them in its units) on an explicit stack of states:
-// no recursion, no allocation.
+// with none is a contradiction; then rule 4 runs on the bands that changed. Then the search
+// branches on an explicit stack of states (no recursion, no allocation), on a configuration:
+// a digit's configuration in a band is which of the six row→box permutations its three triads
+// follow (in a stack, band→column). Of the six lines (bands, then stacks) with a digit not yet
+// fixed, the one with the fewest configurations over its digits not yet fixed; in it the digit
+// with the fewest (two when it can); each configuration is one alternative. A guess is every
+// alternative but the last. (Close to the choice of tdoku's DPLL triad solver, which counts the
+// fixed digits too; written anew here.)
 //
 // Variants, chosen at compile time (asc --use NAME=value; see the asbuild:variants script), so
 // the hot loop carries no flag checks:
 //   PROPAGATION  3 rules 1–3 + naked singles (default) │ 2 naked + hidden singles, peers
 //                eliminated on placement │ 1 naked singles only │ 0 none (forward checking)
-//   CELL_ORDER   0 ranked: a two-candidate cell, the first in the root's order (default) │
-//                1 static: the root's order (cells by candidate count, then places left,
-//                after the root's propagation, computed once per puzzle) │ 2 first: a
+//   TRIADS       3 rule 4 on row and column triads (default) │ 1 rows only │ 2 columns only │ 0 none
+//   BRANCHING    0 configurations (default with rule 4) │ 1 cells: a cell with the fewest
+//                candidates (two, when there is one), chosen by CELL_ORDER:
+//   CELL_ORDER   0 ranked: a two-candidate cell, the first in the root's order (fewest
+//                candidates at the root, then most places left for them in its units) │
+//                1 static: the root's order (computed once per puzzle) │ 2 first: a
 //                two-candidate cell, the first in band order
 //
 // Batch layout in linear memory (see src/wasm.ts), n puzzles from `base`:
@@ -57,6 +69,14 @@ const MAX_DEPTH: i32 = 82;
 const LEVEL: i32 = isDefined(PROPAGATION) ? PROPAGATION : 3;
 /** Cell order of this build: 0 ranked (default), 1 static, 2 first in band order. */
 const ORDER: i32 = isDefined(CELL_ORDER) ? CELL_ORDER : 0;
+/** The triad rule of this build (level 3 only): 3 both orientations (default), 1 rows only, 2 columns only, 0 none. */
+const TRIAD: i32 = LEVEL == 3 ? (isDefined(TRIADS) ? TRIADS : 3) : 0;
+/**
+ * What this build branches on: 0 a digit's configurations in a band or stack (the default with
+ * rule 4), 1 cells (the default without it: configurations chosen digit by digit can crowd four
+ * digits into one triad, which rules 1–3 do not see, and the search stalls on near-empty grids).
+ */
+const BRANCH: i32 = isDefined(BRANCHING) ? BRANCHING : TRIAD != 0 ? 0 : 1;
 /** The cells of box 0 in a band mask; shift by 3 per box. */
 const BOX_CELLS: u32 = 0x1c0e07;
 /** The cells of column 0 in a band mask; shift by 1 per column. */
@@ -70,14 +90,31 @@ const ROW_BOXES: usize = memory.data(512);
 const MATCHED: usize = memory.data(512 * 2, 2);
 /** PERMUTATION[row×box matrix] = MATCHED spread to the 27-bit cell mask of its triads. */
 const PERMUTATION: usize = memory.data(512 * 4, 4);
+/** CONFIGURATIONS[3×3 bit matrix] = the permutations (6 bits, numbered as in buildTables) inside it. */
+const CONFIGURATIONS: usize = memory.data(512);
+/** LONE_IN_GROUP[9 bits] = the bits alone in their group of three (bits 0–2, 3–5, 6–8). */
+const LONE_IN_GROUP: usize = memory.data(512 * 2, 2);
+/** ENTRY_CELLS[9 entries of a row×box matrix] = the 27-bit cell mask of those triads. */
+const ENTRY_CELLS: usize = memory.data(512 * 4, 4);
+/** CONFIGURATION_CELLS[permutation] = the 27-bit cell mask of its three triads (row r in box p[r]). */
+const CONFIGURATION_CELLS: usize = memory.data(6 * 4, 4);
+/** CONFIGURATION_COLUMN[permutation * 3 + band] = the column (0–2) inside a stack it gives the band. */
+const CONFIGURATION_COLUMN: usize = memory.data(18);
 /** States of the search stack: slot `depth` is the working state. */
 const STATES: usize = memory.data(<i32>STATE_BYTES * MAX_DEPTH, 16);
 /** Per digit, the columns (band 0 | band 1 << 9 | band 2 << 18) rule 3 last left: its fixed point. */
 const SETTLED_COLUMNS: usize = memory.data(9 * 4, 4);
-/** Per search level: band, cell bit and untried digits of the branch cell. */
+/**
+ * Per search level, what it branches on and the alternatives left to try. A cell: its band,
+ * its bit and its untried digits. A configuration: FRAME_BAND is LINE_FRAME + line (0–2 the
+ * bands, 3–5 the stacks), FRAME_BIT the digit, FRAME_DIGITS its untried configurations.
+ */
 const FRAME_BAND: usize = memory.data(MAX_DEPTH * 4, 4);
 const FRAME_BIT: usize = memory.data(MAX_DEPTH * 4, 4);
 const FRAME_DIGITS: usize = memory.data(MAX_DEPTH * 4, 4);
+const LINE_FRAME: u32 = 8;
+/** The configurations (6 bits) of each digit in each line (line * 9 + digit), chooseConfiguration's scratch. */
+const LINE_CONFIGURATIONS: usize = memory.data(6 * 9);
 /** The root's cell order of the current puzzle: band << 5 | bit index, and its length. */
 const CELL_ORDER_STACK: usize = memory.data(CELLS * 4, 4);
 /** The sort key of each entry of the cell order (see computeCellOrder). */
@@ -94,17 +131,39 @@ function buildTables(): void {
   const perms: StaticArray<u32> = [0, 1, 2, 0, 2, 1, 1, 0, 2, 1, 2, 0, 2, 0, 1, 2, 1, 0];
   for (let matrix: u32 = 0; matrix < 512; matrix++) {
     let matched: u32 = 0;
+    let configurations: u32 = 0;
     for (let p = 0; p < 6; p++) {
       let entries: u32 = 0;
       for (let row: u32 = 0; row < 3; row++) entries |= <u32>1 << (row * 3 + perms[p * 3 + row]);
-      if ((matrix & entries) == entries) matched |= entries;
+      if ((matrix & entries) == entries) {
+        matched |= entries;
+        configurations |= <u32>1 << p;
+      }
     }
+    let lone: u32 = 0;
+    for (let group: u32 = 0; group < 9; group += 3) {
+      const bits = (matrix >> group) & 7;
+      if (bits && (bits & (bits - 1)) == 0) lone |= bits << group;
+    }
+    store<u16>(LONE_IN_GROUP + (matrix << 1), <u16>lone);
+    store<u8>(CONFIGURATIONS + matrix, <u8>configurations);
     let cells: u32 = 0;
+    let entryCells: u32 = 0;
     for (let entry: u32 = 0; entry < 9; entry++) {
       if ((matched >> entry) & 1) cells |= <u32>7 << ((entry / 3) * 9 + (entry % 3) * 3);
+      if ((matrix >> entry) & 1) entryCells |= <u32>7 << ((entry / 3) * 9 + (entry % 3) * 3);
     }
+    store<u32>(ENTRY_CELLS + (matrix << 2), entryCells);
     store<u16>(MATCHED + (matrix << 1), <u16>matched);
     store<u32>(PERMUTATION + (matrix << 2), cells);
+  }
+  for (let p = 0; p < 6; p++) {
+    let cells: u32 = 0;
+    for (let row: u32 = 0; row < 3; row++) {
+      cells |= <u32>7 << (row * 9 + perms[p * 3 + row] * 3);
+      store<u8>(CONFIGURATION_COLUMN + p * 3 + row, <u8>perms[p * 3 + row]);
+    }
+    store<u32>(CONFIGURATION_CELLS + (<usize>p << 2), cells);
   }
 }
 buildTables();
@@ -251,12 +310,114 @@ let dirtyDigits: u32 = 0;
       const slot = ctz(dirty);
       dirty &= dirty - 1;
       if (!reviseSlot(st, slot)) return false;
+      changedSlots |= <u32>1 << slot;
       dirtyDigits |= <u32>1 << (slot / 3);
     }
     while (dirtyDigits) {
       const digit = ctz(dirtyDigits);
       dirtyDigits &= dirtyDigits - 1;
       if (!reviseDigit(st, digit)) return false;
+    }
+  }
+  return true;
+}
+
+/** The row×box matrix of a band mask: bit row * 3 + box is set when the triad holds a candidate. */
+@inline function triadsOf(cells: u32): u32 {
+  return (
+    <u32>load<u8>(ROW_BOXES + (cells & 0x1ff)) |
+    (<u32>load<u8>(ROW_BOXES + ((cells >> 9) & 0x1ff)) << 3) |
+    (<u32>load<u8>(ROW_BOXES + (cells >> 18)) << 6)
+  );
+}
+
+/** Slots revised since the last triad pass, one bit per slot (the rule runs on those bands). */
+let changedSlots: u32 = 0;
+/** The slots of band 0, one bit per slot; shift by the band. */
+const BAND_SLOTS: u32 = 0x1249249;
+
+/**
+ * 4. the triad rule: a triad (three cells of a row, or of a column, inside one box) holds exactly
+ * three digits. Where only three digits can go, each of them must (it leaves the rest of the
+ * triad's row or column and box); where three digits must go, no other can. Runs when rules 1–3
+ * are at their fixed point; there a digit must go to a triad exactly when it is the digit's only
+ * one in its row (or column) of triads (LONE_IN_GROUP), so a band's triads depend on that band's
+ * slots alone and a band whose slots did not change is skipped. False on a contradiction.
+ */
+function reviseTriads(st: usize): bool {
+  const changed = changedSlots;
+  changedSlots = 0;
+  for (let band: u32 = 0; band < 3; band++) {
+    if (!(changed & (BAND_SLOTS << band))) continue;
+    // counts per triad, bit-sliced: rows (bit row * 3 + box) and columns (bit column) of triads
+    let rowsOnce: u32 = 0, rowsTwice: u32 = 0, rowsThrice: u32 = 0, rowsMore: u32 = 0;
+    let rowsMust: u32 = 0, rowsMustTwice: u32 = 0, rowsMustThrice: u32 = 0, rowsMustMore: u32 = 0;
+    let columnsOnce: u32 = 0, columnsTwice: u32 = 0, columnsThrice: u32 = 0, columnsMore: u32 = 0;
+    let columnsMust: u32 = 0, columnsMustTwice: u32 = 0, columnsMustThrice: u32 = 0, columnsMustMore: u32 = 0;
+    for (let slot = band; slot < <u32>SLOTS; slot += 3) {
+      const cells = candidates(st, slot);
+      const rows = triadsOf(cells);
+      const rowsRequired = <u32>load<u16>(LONE_IN_GROUP + (rows << 1));
+      rowsMore |= rowsThrice & rows;
+      rowsThrice |= rowsTwice & rows;
+      rowsTwice |= rowsOnce & rows;
+      rowsOnce |= rows;
+      rowsMustMore |= rowsMustThrice & rowsRequired;
+      rowsMustThrice |= rowsMustTwice & rowsRequired;
+      rowsMustTwice |= rowsMust & rowsRequired;
+      rowsMust |= rowsRequired;
+      if (TRIAD & 2) {
+        const columns = columnsOf(cells);
+        const columnsRequired = <u32>load<u16>(LONE_IN_GROUP + (columns << 1));
+        columnsMore |= columnsThrice & columns;
+        columnsThrice |= columnsTwice & columns;
+        columnsTwice |= columnsOnce & columns;
+        columnsOnce |= columns;
+        columnsMustMore |= columnsMustThrice & columnsRequired;
+        columnsMustThrice |= columnsMustTwice & columnsRequired;
+        columnsMustTwice |= columnsMust & columnsRequired;
+        columnsMust |= columnsRequired;
+      }
+    }
+    const rowsOnlyThree = TRIAD & 1 ? rowsThrice & ~rowsMore & ~rowsMustThrice : 0; // three can go, not yet three must
+    const rowsFull = TRIAD & 1 ? rowsMustThrice & ~rowsMustMore : 0;
+    const columnsOnlyThree = columnsThrice & ~columnsMore & ~columnsMustThrice;
+    const columnsFull = columnsMustThrice & ~columnsMustMore;
+    if (TRIAD & 1 && ((rowsThrice ^ 0x1ff) | rowsMustMore)) return false;
+    if (TRIAD & 2 && ((columnsThrice ^ 0x1ff) | columnsMustMore)) return false;
+    if (!(rowsOnlyThree | rowsFull | columnsOnlyThree | columnsFull)) continue;
+    for (let slot = band; slot < <u32>SLOTS; slot += 3) {
+      const cells = candidates(st, slot);
+      if (TRIAD & 1) {
+        const rows = triadsOf(cells);
+        const required = <u32>load<u16>(LONE_IN_GROUP + (rows << 1));
+        // a triad the digit must take (row r, box x) clears the rest of row r and of box x
+        let keep = rows;
+        let rest = rows & rowsOnlyThree & ~required;
+        while (rest) {
+          const entry = ctz(rest);
+          rest &= rest - 1;
+          keep &= ~((<u32>7 << (entry / 3 * 3)) | (<u32>0x49 << (entry % 3))) | (<u32>1 << entry);
+        }
+        keep &= ~(rows & rowsFull & ~required);
+        if (keep != rows) narrow(st, slot, load<u32>(ENTRY_CELLS + (<usize>keep << 2)));
+      }
+      if (TRIAD & 2) {
+        const columns = columnsOf(cells);
+        const required = <u32>load<u16>(LONE_IN_GROUP + (columns << 1));
+        let rest = columns & columnsOnlyThree & ~required;
+        while (rest) {
+          // a triad the digit must take (band b, column c) clears the rest of column c and of the box
+          const column = ctz(rest);
+          rest &= rest - 1;
+          const bit = <u32>1 << column;
+          narrow(st, slot, ~spreadColumns(<u32>7 << (column / 3 * 3)) | spreadColumns(bit));
+          const first = slot - band;
+          for (let other = first; other < first + 3; other++) if (other != slot) narrow(st, other, ~spreadColumns(bit));
+        }
+        const excluded = columns & columnsFull & ~required;
+        if (excluded) narrow(st, slot, ~spreadColumns(excluded));
+      }
     }
   }
   return true;
@@ -344,6 +505,13 @@ function propagate(st: usize): bool {
       if (hidden < 0) return false;
       placedAny = hidden > 0;
     }
+    if (TRIAD != 0 && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
+      if (!reviseTriads(st)) {
+        dirty = 0;
+        return false;
+      }
+      placedAny = dirty != 0;
+    }
     if (!placedAny) return true;
   }
 }
@@ -376,7 +544,7 @@ function branchCells(st: usize, band: u32): u32 {
  * candidates at the root first); first: the first such cell in band order; both fall back to
  * the first cell with the fewest candidates. Static: the first unsolved cell of the root's order.
  */
-function chooseBranch(st: usize, depth: i32): void {
+function chooseCell(st: usize, depth: i32): void {
   let bestBand: u32 = 0;
   let bestBit: u32 = 0;
   if (ORDER == 1) {
@@ -438,6 +606,107 @@ function chooseBranch(st: usize, depth: i32): void {
 }
 
 /**
+ * The configurations of a digit in a line (a band, or a stack read as bands × columns): the
+ * permutations (of 6) of its three triads that the candidates still allow. The branch: of the
+ * lines with a digit not yet fixed to one configuration, the one with the fewest configurations
+ * over those digits (bands first, then stacks; counting the fixed digits too cost 2% more
+ * guesses on forum_hardest_1905), and in it the digit with the fewest configurations
+ * (two when it can, the lowest digit on ties); each of its configurations is one alternative.
+ * Writes the frame at `depth`; false when every digit is fixed in every line.
+ */
+function chooseConfiguration(st: usize, depth: i32): bool {
+  let bestLine: i32 = -1;
+  let bestTotal: u32 = 1000;
+  for (let band: u32 = 0; band < 3; band++) {
+    let total: u32 = 0;
+    for (let digit: u32 = 0; digit < 9; digit++) {
+      const cells = candidates(st, digit * 3 + band);
+      const matrix =
+        <u32>load<u8>(ROW_BOXES + (cells & 0x1ff)) |
+        (<u32>load<u8>(ROW_BOXES + ((cells >> 9) & 0x1ff)) << 3) |
+        (<u32>load<u8>(ROW_BOXES + (cells >> 18)) << 6);
+      const configurations = <u32>load<u8>(CONFIGURATIONS + matrix);
+      store<u8>(LINE_CONFIGURATIONS + band * 9 + digit, <u8>configurations);
+      const count = popcnt(configurations);
+      total += count > 1 ? count : 0;
+    }
+    if (total > 0 && total < bestTotal) {
+      bestTotal = total;
+      bestLine = band;
+    }
+  }
+  let total0: u32 = 0;
+  let total1: u32 = 0;
+  let total2: u32 = 0;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    const columns0 = columnsOf(candidates(st, digit * 3));
+    const columns1 = columnsOf(candidates(st, digit * 3 + 1));
+    const columns2 = columnsOf(candidates(st, digit * 3 + 2));
+    // stack s: the matrix bands × its three columns
+    const matrix0 = (columns0 & 7) | ((columns1 & 7) << 3) | ((columns2 & 7) << 6);
+    const matrix1 = ((columns0 >> 3) & 7) | (((columns1 >> 3) & 7) << 3) | (((columns2 >> 3) & 7) << 6);
+    const matrix2 = (columns0 >> 6) | ((columns1 >> 6) << 3) | ((columns2 >> 6) << 6);
+    const configurations0 = <u32>load<u8>(CONFIGURATIONS + matrix0);
+    const configurations1 = <u32>load<u8>(CONFIGURATIONS + matrix1);
+    const configurations2 = <u32>load<u8>(CONFIGURATIONS + matrix2);
+    store<u8>(LINE_CONFIGURATIONS + 27 + digit, <u8>configurations0);
+    store<u8>(LINE_CONFIGURATIONS + 36 + digit, <u8>configurations1);
+    store<u8>(LINE_CONFIGURATIONS + 45 + digit, <u8>configurations2);
+    total0 += popcnt(configurations0) > 1 ? popcnt(configurations0) : 0;
+    total1 += popcnt(configurations1) > 1 ? popcnt(configurations1) : 0;
+    total2 += popcnt(configurations2) > 1 ? popcnt(configurations2) : 0;
+  }
+  if (total0 > 0 && total0 < bestTotal) {
+    bestTotal = total0;
+    bestLine = 3;
+  }
+  if (total1 > 0 && total1 < bestTotal) {
+    bestTotal = total1;
+    bestLine = 4;
+  }
+  if (total2 > 0 && total2 < bestTotal) {
+    bestTotal = total2;
+    bestLine = 5;
+  }
+  if (bestLine < 0) return false;
+  let bestDigit: u32 = 0;
+  let bestCount: u32 = 7;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    const count = popcnt(<u32>load<u8>(LINE_CONFIGURATIONS + bestLine * 9 + digit));
+    if (count >= 2 && count < bestCount) {
+      bestCount = count;
+      bestDigit = digit;
+    }
+  }
+  const at = <usize>depth << 2;
+  store<u32>(FRAME_BAND + at, LINE_FRAME + bestLine);
+  store<u32>(FRAME_BIT + at, bestDigit);
+  store<u32>(FRAME_DIGITS + at, <u32>load<u8>(LINE_CONFIGURATIONS + bestLine * 9 + bestDigit));
+  return true;
+}
+
+/** Restricts `digit` to configuration `p` of `line` (0–2 a band, 3–5 a stack). */
+function applyConfiguration(st: usize, digit: u32, line: u32, p: u32): void {
+  const slot = digit * 3;
+  if (line < 3) {
+    narrow(st, slot + line, load<u32>(CONFIGURATION_CELLS + (<usize>p << 2)));
+  } else {
+    const shift = (line - 3) * 3;
+    const others = ~spreadColumns(<u32>7 << shift);
+    for (let band: u32 = 0; band < 3; band++) {
+      const column = <u32>load<u8>(CONFIGURATION_COLUMN + p * 3 + band);
+      narrow(st, slot + band, others | spreadColumns(<u32>1 << (shift + column)));
+    }
+  }
+}
+
+/** Takes alternative `alternative` of a frame: a digit for a cell, a configuration for a line. */
+@inline function applyAlternative(st: usize, band: u32, bit: u32, alternative: u32): void {
+  if (band < LINE_FRAME) place(st, alternative, band, bit);
+  else applyConfiguration(st, bit, band - LINE_FRAME, alternative);
+}
+
+/**
  * Records the root's order: its unsolved cells by candidate count, then by the places their
  * candidates have left in the cell's row, column and box, most first (measured: 9% fewer
  * guesses on forum_hardest_1905 than by count alone), then by index. Insertion-sorted on a
@@ -496,16 +765,17 @@ function writeSolution(st: usize, out: usize): void {
   }
 }
 
-/** Digits seen in each row, column and box while loading clues (27 × u16). */
+/** Digits seen in each row, column and box while checking clues in order (27 × u16). */
 const SEEN_IN_UNIT: usize = memory.data(27 * 2, 2);
+/** While loading: the clue cells of each slot (27 × u32), then each digit's clue columns (9 × u32). */
+const CLUE_CELLS: usize = memory.data(36 * 4, 4);
+/** CELL_PLACE[cell] = band << 5 | the cell's bit index in its band. */
+const CELL_PLACE: usize = memory.data(81);
+for (let cell: u32 = 0; cell < <u32>CELLS; cell++) store<u8>(CELL_PLACE + cell, <u8>(((cell / 27) << 5) | (cell % 27)));
 
-/** Loads 81 puzzle bytes into the root state: 1, or -1 for a byte over 9, -2 for a repeated clue. */
-function loadPuzzle(puzzle: usize): i32 {
-  const st = stateAt(0);
-  for (let slot: u32 = 0; slot < <u32>SLOTS; slot++) store<u32>(st + (<usize>slot << 2), BAND_CELLS);
-  for (let band: u32 = 0; band < 3; band++) setUnsolved(st, band, BAND_CELLS);
+/** The first fault of the 81 puzzle bytes in cell order: -1 a byte over 9, -2 a repeated clue; 1 none. */
+function firstFault(puzzle: usize): i32 {
   memory.fill(SEEN_IN_UNIT, 0, 27 * 2);
-  dirty = 0;
   for (let cell: u32 = 0; cell < <u32>CELLS; cell++) {
     const value = <u32>load<u8>(puzzle + cell);
     if (value > 9) return -1;
@@ -521,11 +791,86 @@ function loadPuzzle(puzzle: usize): i32 {
     store<u16>(columnAt, load<u16>(columnAt) | bit);
     store<u16>(boxAt, load<u16>(boxAt) | bit);
   }
-  for (let cell = 0; cell < CELLS; cell++) {
-    const value = <u32>load<u8>(puzzle + cell);
-    if (value != 0) place(st, value - 1, <u32>cell / 27, <u32>1 << (<u32>cell % 27));
+  return 1;
+}
+
+/** Adds the clue at `cell` (byte value 1–9) to CLUE_CELLS. */
+@inline function addClue(puzzle: usize, cell: usize): void {
+  const value = <u32>load<u8>(puzzle + cell);
+  const place = <u32>load<u8>(CELL_PLACE + cell);
+  const at = CLUE_CELLS + (<usize>((value - 1) * 3 + (place >> 5)) << 2);
+  store<u32>(at, load<u32>(at) | (<u32>1 << (place & 31)));
+}
+
+/**
+ * Loads 81 puzzle bytes into the root state: 1, or -1 for a byte over 9, -2 for a repeated clue.
+ * The clues are gathered per slot (16 bytes at a time), checked for repeats digit by digit, and
+ * each slot loses at once the rows, boxes and columns of its digit's clues and the other clues'
+ * cells: the masks that placing the clues one by one gives.
+ */
+function loadPuzzle(puzzle: usize): i32 {
+  memory.fill(CLUE_CELLS, 0, 27 * 4);
+  const nine = i8x16.splat(9);
+  const zero = i8x16.splat(0);
+  let over: i32 = load<u8>(puzzle + 80) > 9 ? 1 : 0;
+  for (let chunk: usize = 0; chunk < 80; chunk += 16) {
+    const bytes = v128.load(puzzle + chunk);
+    over |= i8x16.bitmask(i8x16.gt_u(bytes, nine));
+    let clues = i8x16.bitmask(i8x16.ne(bytes, zero));
+    while (clues) {
+      addClue(puzzle, chunk + <usize>ctz(clues));
+      clues &= clues - 1;
+    }
+  }
+  if (over) return firstFault(puzzle);
+  if (load<u8>(puzzle + 80)) addClue(puzzle, 80);
+  // repeats: two clues of a digit in one row, box or column
+  let repeated: u32 = 0;
+  let clued0: u32 = 0;
+  let clued1: u32 = 0;
+  let clued2: u32 = 0;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    let columnsBefore: u32 = 0;
+    for (let band: u32 = 0; band < 3; band++) {
+      const cells = load<u32>(CLUE_CELLS + (<usize>(digit * 3 + band) << 2));
+      const row0 = cells & 0x1ff;
+      const row1 = (cells >> 9) & 0x1ff;
+      const row2 = cells >> 18;
+      const boxes0 = <u32>load<u8>(ROW_BOXES + row0);
+      const boxes1 = <u32>load<u8>(ROW_BOXES + row1);
+      const boxes2 = <u32>load<u8>(ROW_BOXES + row2);
+      const columns = row0 | row1 | row2;
+      repeated |= (row0 & (row0 - 1)) | (row1 & (row1 - 1)) | (row2 & (row2 - 1));
+      repeated |= (row0 & row1) | (row0 & row2) | (row1 & row2) | (columns & columnsBefore);
+      repeated |= (boxes0 & boxes1) | (boxes0 & boxes2) | (boxes1 & boxes2);
+      columnsBefore |= columns;
+    }
+    store<u32>(CLUE_CELLS + (<usize>(27 + digit) << 2), columnsBefore);
+  }
+  if (repeated) return -2;
+  for (let slot: u32 = 0; slot < <u32>SLOTS; slot += 3) {
+    clued0 |= load<u32>(CLUE_CELLS + (<usize>slot << 2));
+    clued1 |= load<u32>(CLUE_CELLS + (<usize>(slot + 1) << 2));
+    clued2 |= load<u32>(CLUE_CELLS + (<usize>(slot + 2) << 2));
+  }
+  const st = stateAt(0);
+  setUnsolved(st, 0, BAND_CELLS & ~clued0);
+  setUnsolved(st, 1, BAND_CELLS & ~clued1);
+  setUnsolved(st, 2, BAND_CELLS & ~clued2);
+  for (let slot: u32 = 0; slot < <u32>SLOTS; slot++) {
+    const band = slot % 3;
+    const cells = load<u32>(CLUE_CELLS + (<usize>slot << 2));
+    const columns = load<u32>(CLUE_CELLS + (<usize>(27 + slot / 3) << 2));
+    const boxes = <u32>load<u8>(ROW_BOXES + ((cells | (cells >> 9) | (cells >> 18)) & 0x1ff));
+    const units =
+      ((cells & 0x1ff) ? <u32>0x1ff : 0) | ((cells & (0x1ff << 9)) ? <u32>0x1ff << 9 : 0) | ((cells & (0x1ff << 18)) ? <u32>0x1ff << 18 : 0) |
+      ((boxes & 1) ? BOX_CELLS : 0) | ((boxes & 2) ? BOX_CELLS << 3 : 0) | ((boxes & 4) ? BOX_CELLS << 6 : 0) |
+      spreadColumns(columns);
+    const clued = band == 0 ? clued0 : band == 1 ? clued1 : clued2;
+    store<u32>(st + (<usize>slot << 2), (BAND_CELLS & ~(units | clued)) | cells);
   }
   dirty = (<u32>1 << SLOTS) - 1;
+  changedSlots = 0;
   return 1;
 }
 
@@ -545,7 +890,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
   let st = stateAt(0);
   while (true) {
     let alive = propagate(st);
-    if (ORDER != 2 && nodes == 1 && alive) computeCellOrder(st);
+    if (BRANCH == 1 && ORDER != 2 && nodes == 1 && alive) computeCellOrder(st);
     if (alive) {
       if ((unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2)) == 0) {
         if (count == 0) writeSolution(st, solution);
@@ -555,15 +900,16 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         nodes = -nodes;
         return count;
       } else {
-        chooseBranch(st, depth);
+        if (BRANCH != 0 || !chooseConfiguration(st, depth)) chooseCell(st, depth);
         const at = <usize>depth << 2;
         const digits = load<u32>(FRAME_DIGITS + at);
         const digit = ctz(digits);
         const band = load<u32>(FRAME_BAND + at);
         const bit = load<u32>(FRAME_BIT + at);
         dirty = 0;
-        if ((digits & (digits - 1)) == 0) {
-          place(st, digit, band, bit); // a forced cell: no guess, no new level
+        changedSlots = 0;
+              if ((digits & (digits - 1)) == 0) {
+          applyAlternative(st, band, bit, digit); // forced: no guess, no new level
           continue;
         }
         store<u32>(FRAME_DIGITS + at, digits & (digits - 1));
@@ -571,7 +917,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         depth++;
         st = stateAt(depth);
         guesses++;
-        place(st, digit, band, bit);
+        applyAlternative(st, band, bit, digit);
         continue;
       }
     }
@@ -590,7 +936,8 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
     }
     st = stateAt(depth);
     dirty = 0;
-    place(st, digit, load<u32>(FRAME_BAND + at), load<u32>(FRAME_BIT + at));
+    changedSlots = 0;
+      applyAlternative(st, load<u32>(FRAME_BAND + at), load<u32>(FRAME_BIT + at), digit);
   }
   return count;
 }

@@ -2,3 +2,5 @@
 // (see assembly/index.ts and the asbuild:variants script). Unset means the default variant.
 declare const PROPAGATION: i32;
 declare const CELL_ORDER: i32;
+declare const BRANCHING: i32;
+declare const TRIADS: i32;

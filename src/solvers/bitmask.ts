@@ -3,7 +3,8 @@
  * arrays, step for step, so the bench shows what WebAssembly itself buys. It takes the same
  * guesses as the kernel on every puzzle (a test checks it).
  *
- * See assembly/index.ts for the glossary, the band bitboard layout and the three rules. Here a
+ * See assembly/index.ts for the glossary, the band bitboard layout, the four rules and the
+ * branching on configurations. Here a
  * state is 32 words of one Uint32Array: words 0–26 the slot masks (slot = digit * 3 + band),
  * words 27–29 the unsolved cells of each band. State `depth` starts at word `depth * 32`.
  */
@@ -22,6 +23,20 @@ const ROW_BOXES = new Uint8Array(512);
 const MATCHED = new Uint16Array(512);
 /** PERMUTATION[row×box matrix] = MATCHED spread to the 27-bit cell mask of its triads. */
 const PERMUTATION = new Uint32Array(512);
+/** CONFIGURATIONS[3×3 bit matrix] = the permutations (6 bits) inside it. */
+const CONFIGURATIONS = new Uint8Array(512);
+/** LONE_IN_GROUP[9 bits] = the bits alone in their group of three. */
+const LONE_IN_GROUP = new Uint16Array(512);
+/** ENTRY_CELLS[entries of a row×box matrix] = the 27-bit cell mask of those triads. */
+const ENTRY_CELLS = new Uint32Array(512);
+/** CONFIGURATION_CELLS[permutation] = the cells of its three triads (row r in box p[r]). */
+const CONFIGURATION_CELLS = new Uint32Array(6);
+/** CONFIGURATION_COLUMN[permutation * 3 + band] = the column inside a stack it gives the band. */
+const CONFIGURATION_COLUMN = new Uint8Array(18);
+/** Frame band values from this up are configuration branches on line (value - LINE_FRAME). */
+const LINE_FRAME = 8;
+/** The slots of band 0, one bit per slot; shift by the band. */
+const BAND_SLOTS = 0x1249249;
 
 (function buildTables() {
   for (let row = 0; row < 512; row++) {
@@ -32,24 +47,42 @@ const PERMUTATION = new Uint32Array(512);
   const perms = [0, 1, 2, 0, 2, 1, 1, 0, 2, 1, 2, 0, 2, 0, 1, 2, 1, 0];
   for (let matrix = 0; matrix < 512; matrix++) {
     let matched = 0;
+    let configurations = 0;
     for (let p = 0; p < 6; p++) {
       let entries = 0;
       for (let row = 0; row < 3; row++) entries |= 1 << (row * 3 + perms[p * 3 + row]);
-      if ((matrix & entries) === entries) matched |= entries;
+      if ((matrix & entries) === entries) {
+        matched |= entries;
+        configurations |= 1 << p;
+      }
     }
+    CONFIGURATIONS[matrix] = configurations;
+    let lone = 0;
+    for (let group = 0; group < 9; group += 3) {
+      const bits = (matrix >> group) & 7;
+      if (bits && (bits & (bits - 1)) === 0) lone |= bits << group;
+    }
+    LONE_IN_GROUP[matrix] = lone;
     let cells = 0;
+    let entryCells = 0;
     for (let entry = 0; entry < 9; entry++) {
       if ((matched >> entry) & 1) cells |= 7 << (((entry / 3) | 0) * 9 + (entry % 3) * 3);
+      if ((matrix >> entry) & 1) entryCells |= 7 << (((entry / 3) | 0) * 9 + (entry % 3) * 3);
     }
     MATCHED[matrix] = matched;
     PERMUTATION[matrix] = cells;
+    ENTRY_CELLS[matrix] = entryCells;
+  }
+  for (let p = 0; p < 6; p++) {
+    for (let row = 0; row < 3; row++) {
+      CONFIGURATION_CELLS[p] |= 7 << (row * 9 + perms[p * 3 + row] * 3);
+      CONFIGURATION_COLUMN[p * 3 + row] = perms[p * 3 + row];
+    }
   }
 })();
 
 const ctz = (x: number): number => 31 - Math.clz32(x & -x);
 
-/** The cells of box 0 in a band mask; shift by 3 per box. */
-const BOX_CELLS = 0x1c0e07;
 /** The cells of column 0 in a band mask; shift by 1 per column. */
 const COLUMN_CELLS = 0x40201;
 
@@ -61,19 +94,28 @@ function popcnt(x: number): number {
 
 const spreadColumns = (columns: number): number => columns * COLUMN_CELLS;
 const columnsOf = (cells: number): number => (cells | (cells >>> 9) | (cells >>> 18)) & 0x1ff;
+/** Adds `bits` to the bit-sliced counter at `counts[at..at+3]` (bits seen 1, 2, 3, 4+ times). */
+function countBits(counts: Uint32Array, at: number, bits: number): void {
+  counts[at + 3] |= counts[at + 2] & bits;
+  counts[at + 2] |= counts[at + 1] & bits;
+  counts[at + 1] |= counts[at] & bits;
+  counts[at] |= bits;
+}
+
+/** The row×box matrix of a band mask: bit row * 3 + box is set when the triad holds a candidate. */
+const triadsOf = (cells: number): number => ROW_BOXES[cells & 0x1ff] | (ROW_BOXES[(cells >>> 9) & 0x1ff] << 3) | (ROW_BOXES[cells >>> 18] << 6);
 
 export class BitmaskEngine implements SolverEngine {
   private readonly states = new Uint32Array(STATE_WORDS * MAX_DEPTH);
   private readonly frameBand = new Uint32Array(MAX_DEPTH);
   private readonly frameBit = new Uint32Array(MAX_DEPTH);
   private readonly frameDigits = new Uint32Array(MAX_DEPTH);
-  /** The root's cell order: band << 5 | bit index. */
-  private readonly cellOrder = new Uint32Array(CELLS);
-  /** The sort key of each entry of the cell order. */
-  private readonly cellOrderScore = new Uint32Array(CELLS);
-  private cellOrderLength = 0;
-  /** chooseBranch's scratch: the two-candidate cells of each band. */
-  private readonly pairs = new Uint32Array(3);
+  /** chooseConfiguration's scratch: the configurations of each digit in each line (line * 9 + digit). */
+  private readonly lineConfigurations = new Uint8Array(6 * 9);
+  /** Slots revised since the last triad pass. */
+  private changedSlots = 0;
+  /** reviseTriads' scratch: four bit-sliced counters of four triad sets. */
+  private readonly triadCounts = new Uint32Array(16);
   /** Per digit, the columns (band 0 | band 1 << 9 | band 2 << 18) rule 3 last left: its fixed point. */
   private readonly settledColumns = new Uint32Array(9).fill(0xffffffff);
   /** Slots to revisit, one bit per slot. */
@@ -165,6 +207,7 @@ export class BitmaskEngine implements SolverEngine {
         const slot = ctz(this.dirty);
         this.dirty &= this.dirty - 1;
         if (!this.reviseSlot(st, slot)) return false;
+        this.changedSlots |= 1 << slot;
         this.dirtyDigits |= 1 << ((slot / 3) | 0);
       }
       while (this.dirtyDigits) {
@@ -176,7 +219,61 @@ export class BitmaskEngine implements SolverEngine {
     return true;
   }
 
-  /** Propagates to a fixed point: slot and digit rules, then naked singles. False on a contradiction. */
+  /** Rule 4, the triad rule, on the bands whose slots changed since its last pass. False on a contradiction. */
+  private reviseTriads(st: number): boolean {
+    const s = this.states;
+    const changed = this.changedSlots;
+    this.changedSlots = 0;
+    for (let band = 0; band < 3; band++) {
+      if (!(changed & (BAND_SLOTS << band))) continue;
+      // per triad, bit-sliced: the triads 1, 2, 3, 4+ digits can go to (rows of triads at 0,
+      // columns at 8) and must go to (at 4 and 12)
+      const counts = this.triadCounts.fill(0);
+      for (let slot = band; slot < SLOTS; slot += 3) {
+        const triads = triadsOf(s[st + slot]);
+        const columnSet = columnsOf(s[st + slot]);
+        countBits(counts, 0, triads);
+        countBits(counts, 4, LONE_IN_GROUP[triads]);
+        countBits(counts, 8, columnSet);
+        countBits(counts, 12, LONE_IN_GROUP[columnSet]);
+      }
+      if ((counts[2] ^ 0x1ff) | counts[7] | (counts[10] ^ 0x1ff) | counts[15]) return false;
+      const rowsOnlyThree = counts[2] & ~counts[3] & ~counts[6];
+      const rowsFull = counts[6];
+      const columnsOnlyThree = counts[10] & ~counts[11] & ~counts[14];
+      const columnsFull = counts[14];
+      if (!(rowsOnlyThree | rowsFull | columnsOnlyThree | columnsFull)) continue;
+      for (let slot = band; slot < SLOTS; slot += 3) {
+        const triads = triadsOf(s[st + slot]);
+        const required = LONE_IN_GROUP[triads];
+        let keep = triads;
+        let rest = triads & rowsOnlyThree & ~required;
+        while (rest) {
+          const entry = ctz(rest);
+          rest &= rest - 1;
+          keep &= ~((7 << (((entry / 3) | 0) * 3)) | (0x49 << entry % 3)) | (1 << entry);
+        }
+        keep &= ~(triads & rowsFull & ~required);
+        if (keep !== triads) this.narrow(st, slot, ENTRY_CELLS[keep]);
+        const columnSet = columnsOf(s[st + slot]);
+        const columnsRequired = LONE_IN_GROUP[columnSet];
+        let restColumns = columnSet & columnsOnlyThree & ~columnsRequired;
+        while (restColumns) {
+          const column = ctz(restColumns);
+          restColumns &= restColumns - 1;
+          const bit = 1 << column;
+          this.narrow(st, slot, ~spreadColumns(7 << (((column / 3) | 0) * 3)) | spreadColumns(bit));
+          const first = slot - band;
+          for (let other = first; other < first + 3; other++) if (other !== slot) this.narrow(st, other, ~spreadColumns(bit));
+        }
+        const excluded = columnSet & columnsFull & ~columnsRequired;
+        if (excluded) this.narrow(st, slot, ~spreadColumns(excluded));
+      }
+    }
+    return true;
+  }
+
+  /** Propagates to a fixed point: slot and digit rules, naked singles, then the triad rule. False on a contradiction. */
   private propagate(st: number): boolean {
     const s = this.states;
     for (;;) {
@@ -207,60 +304,92 @@ export class BitmaskEngine implements SolverEngine {
           placedAny = true;
         }
       }
+      if (!placedAny) {
+        if (!this.reviseTriads(st)) {
+          this.dirty = 0;
+          return false;
+        }
+        placedAny = this.dirty !== 0;
+      }
       if (!placedAny) return true;
     }
   }
 
-  /** The cells of `band` with two candidates. */
-  private branchCells(st: number, band: number): number {
-    const s = this.states;
-    const open = s[st + UNSOLVED + band];
-    if (!open) return 0;
-    let once = 0;
-    let twice = 0;
-    let thrice = 0;
-    for (let slot = band; slot < SLOTS; slot += 3) {
-      const cells = s[st + slot];
-      thrice |= twice & cells;
-      twice |= once & cells;
-      once |= cells;
-    }
-    return open & twice & ~thrice;
-  }
-
   /**
-   * Of the cells with two candidates, the first in the root's order; else the first cell with
-   * the fewest candidates. Written as frame `depth`.
+   * The kernel's branch (see chooseConfiguration in assembly/index.ts): of the lines (bands,
+   * then stacks) with a digit not yet fixed to one configuration, the one with the fewest
+   * configurations over those digits; in it the digit with the fewest (the lowest on ties). Written
+   * as frame `depth`; false when every digit is fixed in every line.
    */
-  private chooseBranch(st: number, depth: number): void {
+  private chooseConfiguration(st: number, depth: number): boolean {
     const s = this.states;
-    const pairs = this.pairs;
-    for (let band = 0; band < 3; band++) pairs[band] = this.branchCells(st, band);
-    let bestBand = 0;
-    let bestBit = 0;
-    for (let i = 0; i < this.cellOrderLength; i++) {
-      const entry = this.cellOrder[i];
-      const bit = 1 << (entry & 31);
-      if (pairs[entry >>> 5] & bit) {
-        bestBand = entry >>> 5;
-        bestBit = bit;
-        break;
+    const configurationsOf = this.lineConfigurations;
+    let bestLine = -1;
+    let bestTotal = 1000;
+    for (let band = 0; band < 3; band++) {
+      let total = 0;
+      for (let digit = 0; digit < 9; digit++) {
+        const configurations = CONFIGURATIONS[triadsOf(s[st + digit * 3 + band])];
+        configurationsOf[band * 9 + digit] = configurations;
+        const count = popcnt(configurations);
+        total += count > 1 ? count : 0;
+      }
+      if (total > 0 && total < bestTotal) {
+        bestTotal = total;
+        bestLine = band;
       }
     }
-    if (bestBit === 0) {
-      let bestCount = 10;
-      for (let band = 0; band < 3; band++) {
-        let rest = s[st + UNSOLVED + band];
-        while (rest) {
-          const bit = rest & -rest;
-          rest ^= bit;
-          let count = 0;
-          for (let slot = band; slot < SLOTS; slot += 3) if (s[st + slot] & bit) count++;
-          if (count < bestCount) {
-            bestCount = count;
-            bestBand = band;
-            bestBit = bit;
-          }
+    for (let stack = 0; stack < 3; stack++) {
+      const shift = stack * 3;
+      let total = 0;
+      for (let digit = 0; digit < 9; digit++) {
+        const matrix =
+          ((columnsOf(s[st + digit * 3]) >>> shift) & 7) |
+          (((columnsOf(s[st + digit * 3 + 1]) >>> shift) & 7) << 3) |
+          (((columnsOf(s[st + digit * 3 + 2]) >>> shift) & 7) << 6);
+        const configurations = CONFIGURATIONS[matrix];
+        configurationsOf[(3 + stack) * 9 + digit] = configurations;
+        const count = popcnt(configurations);
+        total += count > 1 ? count : 0;
+      }
+      if (total > 0 && total < bestTotal) {
+        bestTotal = total;
+        bestLine = 3 + stack;
+      }
+    }
+    if (bestLine < 0) return false;
+    let bestDigit = 0;
+    let bestCount = 7;
+    for (let digit = 0; digit < 9; digit++) {
+      const count = popcnt(configurationsOf[bestLine * 9 + digit]);
+      if (count >= 2 && count < bestCount) {
+        bestCount = count;
+        bestDigit = digit;
+      }
+    }
+    this.frameBand[depth] = LINE_FRAME + bestLine;
+    this.frameBit[depth] = bestDigit;
+    this.frameDigits[depth] = configurationsOf[bestLine * 9 + bestDigit];
+    return true;
+  }
+
+  /** The fallback branch: the first cell with the fewest candidates. Written as frame `depth`. */
+  private chooseCell(st: number, depth: number): void {
+    const s = this.states;
+    let bestBand = 0;
+    let bestBit = 0;
+    let bestCount = 10;
+    for (let band = 0; band < 3; band++) {
+      let rest = s[st + UNSOLVED + band];
+      while (rest) {
+        const bit = rest & -rest;
+        rest ^= bit;
+        let count = 0;
+        for (let slot = band; slot < SLOTS; slot += 3) if (s[st + slot] & bit) count++;
+        if (count < bestCount) {
+          bestCount = count;
+          bestBand = band;
+          bestBit = bit;
         }
       }
     }
@@ -271,42 +400,20 @@ export class BitmaskEngine implements SolverEngine {
     this.frameDigits[depth] = digits;
   }
 
-  /**
-   * Records the root's order: its unsolved cells by candidate count, then by the places their
-   * candidates have left in the cell's row, column and box (most first), then by index.
-   */
-  private computeCellOrder(st: number): void {
-    const s = this.states;
-    this.cellOrderLength = 0;
-    for (let band = 0; band < 3; band++) {
-      let rest = s[st + UNSOLVED + band];
-      while (rest) {
-        const bit = rest & -rest;
-        rest ^= bit;
-        const index = ctz(bit);
-        const rowCells = 0x1ff << (((index / 9) | 0) * 9);
-        const boxCells = BOX_CELLS << ((((index % 9) / 3) | 0) * 3);
-        const columnCells = COLUMN_CELLS << index % 9;
-        let count = 0;
-        let places = 0;
-        for (let slot = band; slot < SLOTS; slot += 3) {
-          const cells = s[st + slot];
-          if (!(cells & bit)) continue;
-          const first = slot - band;
-          count++;
-          places += popcnt(cells & rowCells) + popcnt(cells & boxCells);
-          places += popcnt(s[st + first] & columnCells) + popcnt(s[st + first + 1] & columnCells) + popcnt(s[st + first + 2] & columnCells);
-        }
-        const score = (count << 16) | ((255 - places) << 8) | (band * 27 + index);
-        let at = this.cellOrderLength++;
-        while (at > 0 && this.cellOrderScore[at - 1] > score) {
-          this.cellOrderScore[at] = this.cellOrderScore[at - 1];
-          this.cellOrder[at] = this.cellOrder[at - 1];
-          at--;
-        }
-        this.cellOrderScore[at] = score;
-        this.cellOrder[at] = (band << 5) | index;
-      }
+  /** Takes one alternative of a frame: a digit on a cell, or a configuration of a digit in a line. */
+  private applyAlternative(st: number, band: number, bit: number, alternative: number): void {
+    if (band < LINE_FRAME) {
+      this.place(st, alternative, band, bit);
+      return;
+    }
+    const line = band - LINE_FRAME;
+    const slot = bit * 3;
+    if (line < 3) {
+      this.narrow(st, slot + line, CONFIGURATION_CELLS[alternative]);
+    } else {
+      const shift = (line - 3) * 3;
+      const others = ~spreadColumns(7 << shift);
+      for (let b = 0; b < 3; b++) this.narrow(st, slot + b, others | spreadColumns(1 << (shift + CONFIGURATION_COLUMN[alternative * 3 + b])));
     }
   }
 
@@ -334,6 +441,7 @@ export class BitmaskEngine implements SolverEngine {
       if (!this.place(0, value - 1, (cell / 27) | 0, 1 << (cell % 27))) return 0;
     }
     this.dirty = (1 << SLOTS) - 1;
+    this.changedSlots = 0;
     return 1;
   }
 
@@ -354,7 +462,6 @@ export class BitmaskEngine implements SolverEngine {
     let st = 0;
     for (let nodes = 1; ; nodes++) {
       let alive = this.propagate(st);
-      if (nodes === 1 && alive) this.computeCellOrder(st);
       if (alive) {
         if ((s[st + UNSOLVED] | s[st + UNSOLVED + 1] | s[st + UNSOLVED + 2]) === 0) {
           if (count === 0) this.writeSolution(st, solution);
@@ -365,15 +472,20 @@ export class BitmaskEngine implements SolverEngine {
             stats.timedOut = true;
             break;
           }
-          this.chooseBranch(st, depth);
+          if (!this.chooseConfiguration(st, depth)) this.chooseCell(st, depth);
           const digits = this.frameDigits[depth];
+          this.dirty = 0;
+          this.changedSlots = 0;
+          if ((digits & (digits - 1)) === 0) {
+            this.applyAlternative(st, this.frameBand[depth], this.frameBit[depth], ctz(digits)); // forced: no guess
+            continue;
+          }
           this.frameDigits[depth] = digits & (digits - 1);
           s.copyWithin(st + STATE_WORDS, st, st + STATE_WORDS);
           const frame = depth++;
           st = depth * STATE_WORDS;
           guesses++;
-          this.dirty = 0;
-          this.place(st, ctz(digits), this.frameBand[frame], this.frameBit[frame]);
+          this.applyAlternative(st, this.frameBand[frame], this.frameBit[frame], ctz(digits));
           continue;
         }
       }
@@ -390,7 +502,8 @@ export class BitmaskEngine implements SolverEngine {
       }
       st = depth * STATE_WORDS;
       this.dirty = 0;
-      this.place(st, ctz(digits), this.frameBand[frame], this.frameBit[frame]);
+      this.changedSlots = 0;
+      this.applyAlternative(st, this.frameBand[frame], this.frameBit[frame], ctz(digits));
     }
     stats.guesses = guesses;
     return count;

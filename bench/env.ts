@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
-import { packageRoot } from "../src/wasm.js";
+import { packageRoot } from "../src/paths.js";
 import type { BenchEnvironment } from "./records.js";
 
 /** The settings of a run that the environment repeats. */

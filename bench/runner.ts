@@ -29,7 +29,9 @@ import type { SolverInfo } from "../src/registry.js";
 import type { BatchResult, SearchStats, SolverEngine } from "../src/solver.js";
 import { type GeneralBenchRecord, generalContenders, measureGeneral } from "./general.js";
 import type { BenchRecord, RowMode } from "./records.js";
+import { speedRatio } from "./ratios.js";
 import { quantile, seededSample } from "./sample.js";
+import { type RatioEstimate, scaleRatio } from "./statistics.js";
 import { type Answer, CountConsensus, type Expectation, WrongAnswerError, answerProblem, expectationOf } from "./verify.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
@@ -68,6 +70,8 @@ export interface BenchPlan {
   extraRows?: readonly ExtraRow[];
   /** Expected solution counts of a dataset; default {@link expectationOf} its name. */
   expectationOf?(dataset: Dataset): Expectation;
+  /** Stops the run: the row being measured is dropped, the rows finished are returned. */
+  signal?: AbortSignal;
 }
 
 /** A row driven by something other than one engine in this thread (e.g. a worker pool). */
@@ -90,14 +94,19 @@ export interface BatchRunner {
   close(): Promise<void>;
 }
 
-/** Progress callbacks: the number of rows to measure, then each row as it starts. */
+/** Progress callbacks: the number of rows to measure, each row as it starts and as it finishes. */
 export interface BenchProgress {
   begin(totalRows: number): void;
   row(label: string): void;
+  /** A row's record as soon as it is measured (its reference fields are filled at the end). */
+  done?(record: BenchRecord): void;
   end(): void;
 }
 
 const silentProgress: BenchProgress = { begin() {}, row() {}, end() {} };
+
+/** Thrown inside a row when `plan.signal` aborts it. */
+class RowAborted extends Error {}
 
 /** Runs every row of `plan` on every dataset and returns one record each, in order. */
 export async function runBench(plan: BenchPlan, progress: BenchProgress = silentProgress): Promise<BenchRecord[]> {
@@ -115,11 +124,18 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
       }
       const draw = drawPuzzles(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
       for (const row of rows) {
+        if (plan.signal?.aborted) break;
         progress.row(`${dataset.name} · ${row.label}`);
-        const measured = await measureRow(row, draw, plan, engines);
+        const measured = await measureRow(row, draw, plan, engines).catch((error: unknown) => {
+          if (error instanceof RowAborted) return null;
+          throw error;
+        });
+        if (!measured) break;
         records.push(measured.record);
         micros.set(measured.record, measured.micros);
+        progress.done?.(measured.record);
       }
+      if (plan.signal?.aborted) break;
     }
   } finally {
     progress.end();
@@ -140,7 +156,7 @@ interface Row {
 const BOUNDARY_SOLVER = "wasm";
 
 /** Each solver's own row; the default kernel also gets a once-per-puzzle row; then any extra rows. */
-function planRows(plan: BenchPlan): Row[] {
+function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows">): Row[] {
   const rows: Row[] = [];
   for (const info of plan.solvers) {
     rows.push({ info, mode: "engine", label: info.id });
@@ -150,6 +166,11 @@ function planRows(plan: BenchPlan): Row[] {
     }
   }
   return rows;
+}
+
+/** The labels of the rows `plan` measures per dataset, in order. */
+export function rowLabels(plan: Pick<BenchPlan, "solvers" | "extraRows">): string[] {
+  return planRows(plan).map((row) => row.label);
 }
 
 /** The highest count a solver can return under `limit` (1 for solvers that stop at the first solution). */
@@ -301,6 +322,8 @@ interface Timing {
   meanMs: number;
   rmePercent: number;
   samples: number;
+  /** Every timed batch's latency in ms, ascending. */
+  batchMs: number[];
   cpuPerWall: number;
 }
 
@@ -313,24 +336,32 @@ async function timeBatches(
   solveBatch: () => number | Promise<number>,
   expectedTotal: number,
   timeMs: number,
+  signal?: AbortSignal,
 ): Promise<Timing> {
   let wrongTotals = 0;
+  // tinybench leaves its listener on the signal it gets: give it one per row.
+  const rowSignal = new AbortController();
+  const abortRow = () => rowSignal.abort();
+  signal?.addEventListener("abort", abortRow, { once: true });
   const bench = new Bench({
     time: timeMs,
     iterations: MIN_SAMPLES,
     warmupTime: timeMs * WARMUP_SHARE,
     warmupIterations: 1,
     throws: true,
+    retainSamples: true,
+    signal: rowSignal.signal,
   });
   bench.add(name, async () => {
     if ((await solveBatch()) !== expectedTotal) wrongTotals++;
   });
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
-  await bench.run();
+  await bench.run().finally(() => signal?.removeEventListener("abort", abortRow));
   const cpu = process.cpuUsage(cpuBefore);
   const wallMs = performance.now() - wallBefore;
   const result = bench.tasks[0].result;
+  if (signal?.aborted) throw new RowAborted(name);
   if (result.state === "errored") throw result.error;
   if (result.state !== "completed") throw new Error(`${name}: tinybench ended in state ${result.state}`);
   if (wrongTotals > 0) {
@@ -340,6 +371,7 @@ async function timeBatches(
     meanMs: result.latency.mean,
     rmePercent: result.latency.rme,
     samples: result.latency.samplesCount,
+    batchMs: [...(result.latency.samples ?? [])],
     cpuPerWall: (cpu.user + cpu.system) / 1000 / wallMs,
   };
 }
@@ -365,12 +397,12 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   let guesses: ArrayLike<number>;
   let timeouts = 0;
   if (row.extra) {
-    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, check, plan.timeMs));
+    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, check, plan.timeMs, plan.signal));
   } else {
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
     const pass = perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check);
     grids = grids.slice(0, pass.solved);
-    ({ timing, guesses } = await timeEngineRow(row, engine, name, grids, limit, budget, pass, check, plan.timeMs));
+    ({ timing, guesses } = await timeEngineRow(row, engine, name, grids, limit, budget, pass, check, plan.timeMs, plan.signal));
     timeouts = pass.timeouts;
   }
   const timed = row.extra ? null : timePerPuzzle(engine, grids, limit, budget, check);
@@ -392,17 +424,18 @@ async function timeEngineRow(
   pass: PassResult,
   check: (index: number, answer: Answer) => void,
   timeMs: number,
+  signal?: AbortSignal,
 ): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
   if (row.mode === "engine" && engine.solveBatch) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
     const batch = solveBatch(packed, grids.length, limit);
     const total = checkBatch(batch, grids.length, check);
-    const timing = await timeBatches(name, () => totalOf(solveBatch(packed, grids.length, limit)), total, timeMs);
+    const timing = await timeBatches(name, () => totalOf(solveBatch(packed, grids.length, limit)), total, timeMs, signal);
     return { timing, guesses: Float64Array.from(batch.guesses) };
   }
   const loop = countingLoop(engine, grids, limit, budget);
-  return { timing: await timeBatches(name, loop, sumCounts(pass.counts, pass.solved), timeMs), guesses: pass.guesses };
+  return { timing: await timeBatches(name, loop, sumCounts(pass.counts, pass.solved), timeMs, signal), guesses: pass.guesses };
 }
 
 /** Total count of a batch result. */
@@ -430,12 +463,13 @@ async function timeExtraRow(
   limit: number,
   check: (index: number, answer: Answer) => void,
   timeMs: number,
+  signal?: AbortSignal,
 ): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
   const runner = await extra.open(grids, limit);
   try {
     const batch = await runner.answers();
     const total = checkBatch(batch, grids.length, check);
-    const timing = await timeBatches(name, () => runner.solve(), total, timeMs);
+    const timing = await timeBatches(name, () => runner.solve(), total, timeMs, signal);
     return { timing, guesses: Float64Array.from(batch.guesses) };
   } finally {
     await runner.close();
@@ -479,7 +513,9 @@ function toRecord(
     speedup: null,
     comparedOn: null,
     threads: row.extra ? row.extra.threads : null,
-    cpuPerWall: row.mode === "threads" ? timing.cpuPerWall : null,
+    cpuPerWall: timing.cpuPerWall,
+    batchMs: timing.batchMs,
+    passMeanMicros: micros && micros.length > 0 ? micros.reduce((sum, value) => sum + value, 0) / micros.length : null,
   };
 }
 
@@ -566,7 +602,17 @@ function meanMicrosOver(record: BenchRecord, shared: number, micros?: Float64Arr
 }
 
 /**
- * Fills `reference`, `speedup` and `comparedOn` of every record: against the `reference`
+ * The interval of a speedup: the bootstrap (or Welch) interval of the rows' plain mean ratio,
+ * moved onto `speedup` (which may be rescaled to shared puzzles) by the same factor.
+ */
+function intervalOf(estimate: RatioEstimate | null, speedup: number): BenchRecord["speedupInterval"] {
+  if (!estimate) return null;
+  const scaled = scaleRatio(estimate, speedup / estimate.ratio);
+  return { low: scaled.low, high: scaled.high, method: scaled.method };
+}
+
+/**
+ * Fills `reference`, `speedup`, `speedupInterval` and `comparedOn` of every record: against the `reference`
  * solver's own row in the same dataset, or by default the fastest pure-TS baseline there.
  * Every row of a dataset solves a prefix of the same seeded order, so two rows are compared
  * on the puzzles both solved; `micros` (per-puzzle µs per record) rescales a sampled pair.
@@ -588,6 +634,7 @@ export function applyReference(
       r.reference = best.row;
       r.comparedOn = shared;
       r.speedup = meanMicrosOver(best, shared, micros.get(best)) / meanMicrosOver(r, shared, micros.get(r));
+      r.speedupInterval = r === best ? null : intervalOf(speedRatio(best, r), r.speedup);
     }
   }
   return records;

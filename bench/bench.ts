@@ -96,8 +96,8 @@ async function main(argv: readonly string[]): Promise<void> {
   if (options.wide) out.push(...formatTables(records, options.seed));
   const flagNotes = formatFlagNotes(records, width);
   if (flagNotes.length > 0) out.push("", "Flags:", ...flagNotes);
-  const pureTs = new Set(selected.filter(isPureTsBaseline).map((info) => info.id));
-  if (records.length > 0) out.push("", ...formatSummary(records, (r) => r.mode === "engine" && pureTs.has(r.solver), width));
+  const infos = new Map(selected.map((info) => [info.id, info]));
+  if (records.length > 0) out.push("", ...formatSummary(records, (r) => isPureTsBaseline(r, infos.get(r.solver)), width));
   report(out.join("\n") + "\n");
   for (const path of writeReports(run, options, timestamp(started))) if (path !== "-") report(`wrote ${path}\n`);
   if (earlier) report("\n" + formatComparison(earlier, compareRuns(earlier, run), differences));

@@ -27,7 +27,8 @@ import { openBatchSolver } from "../pool/pool.js";
 import { type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { TALLY_STATUSES } from "../pool/batch.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
-import { type OptionRow, toOption, wholeNumber } from "./options.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
+import { solverHelpLines } from "../registry.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
 
 /** Parsed flags of the solve command. */
@@ -46,6 +47,7 @@ export interface SolveFlags {
   budget?: number;
   shard?: Shard;
   resume?: boolean;
+  solver?: string[];
 }
 
 /** A commander parser for `--alphabet`: N distinct symbols for N = 4, 9, 16 or 25, none of them `.` or `-`. */
@@ -68,6 +70,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--alphabet <symbols>", description: "the symbols, in order, of the grids with that many (e.g. ABCDEFGHIJKLMNOP for 16×16); default: detected per record", parse: alphabetArgument },
   { flags: "--limit <n>", description: "stop counting at N solutions (2 flags every puzzle with several)", default: DEFAULT_LIMIT, parse: wholeNumber(1, 0x7fffffff) },
   { flags: "--budget <nodes>", description: "search nodes per puzzle (states propagated, both kernels); a puzzle over it gets status timeout (default: no cap)", parse: wholeNumber(1, 0x7fffffff) },
+  { flags: "--solver <ids>", description: "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)", defaultText: "the fastest of each size", parse: commaList },
   { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT}); a count of ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} means at least that many`, conflicts: "limit" },
   { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread", default: availableParallelism(), parse: wholeNumber(0, 256) },
   { flags: "--batch <n>", description: "puzzles per batch sent to a worker", default: 4096, parse: wholeNumber(1, 1 << 20) },
@@ -95,6 +98,7 @@ export function solveCommand(): Command {
     .action(async (files: string[], flags: SolveFlags) => runSolve(files, flags))
     .addHelpText("after", EXIT_STATUS_HELP);
   for (const row of SOLVE_OPTIONS) command.addOption(toOption(row));
+  command.addHelpText("after", () => ["", "Solvers (id, grid sizes, algorithm):", ...solverHelpLines()].join("\n"));
   return command;
 }
 
@@ -169,7 +173,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
   const out = await openOutput(flags.output, resume);
   const started = performance.now();
-  const solver = await openBatchSolver(flags.threads);
+  const solver = await openBatchSolver(flags.threads, flags.solver);
   const showProgress = flags.progress ?? process.stderr.isTTY === true;
   const progress = showProgress ? new ProgressDisplay(inputBytes(files)) : null;
   const interrupts = new InterruptWatch();
@@ -252,7 +256,7 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   if (flags.shard) throw new Error(`--shard does not apply to --format ${name}: a judge's output is one whole answer, not records to merge`);
   if (flags.resume) throw new Error(`--resume does not apply to --format ${name}: a judge's output is written at once`);
   const judge = judgeFormats[name];
-  const result = solveJudgeInputs(judge, readJudgeInputs(files), await createSolver());
+  const result = solveJudgeInputs(judge, readJudgeInputs(files), await createSolver({ solver: flags.solver }));
   const out = await openOutput(output);
   out.write(result);
   await closeOutput(out);

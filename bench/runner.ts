@@ -18,18 +18,21 @@
  *
  * Answers are only ever checked outside the timed region; a wrong one throws WrongAnswerError.
  *
- * Datasets of 4×4, 16×16 or 25×25 puzzles go to general.ts instead (measureGeneral: the general
- * WASM kernel, its TS twin and @algorithm.ts/sudoku, verified against each other), whose
- * records become rows of the same shape here, compared with the TS twin.
+ * A dataset of 4×4, 16×16 or 25×25 puzzles is an ordinary dataset: its rows are the selected
+ * solvers that take its size (registry `sizes`); a selection of which none does is an error
+ * naming the sizes each takes. Every row mode applies the budget the same way.
  */
 import { Bench } from "tinybench";
 import { type Dataset, datasetGrid } from "../src/datasets.js";
-import { CELLS, type Grid } from "../src/puzzle.js";
-import type { SolverInfo } from "../src/registry.js";
-import type { BatchResult, SearchStats, SolverEngine } from "../src/solver.js";
-import { type GeneralBenchRecord, generalContenders, measureGeneral } from "./general.js";
+import type { Grid } from "../src/puzzle.js";
+import { shapeName, type Shape } from "../src/puzzle-general.js";
+import { type SolverInfo, sizeNames, takesSize } from "../src/registry.js";
+import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solver.js";
+import { datasetShape } from "../src/sized.js";
 import type { BenchRecord, RowMode } from "./records.js";
+import { speedRatio } from "./ratios.js";
 import { quantile, seededSample } from "./sample.js";
+import { type RatioEstimate, scaleRatio } from "./statistics.js";
 import { type Answer, CountConsensus, type Expectation, WrongAnswerError, answerProblem, expectationOf } from "./verify.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
@@ -68,6 +71,8 @@ export interface BenchPlan {
   extraRows?: readonly ExtraRow[];
   /** Expected solution counts of a dataset; default {@link expectationOf} its name. */
   expectationOf?(dataset: Dataset): Expectation;
+  /** Stops the run: the row being measured is dropped, the rows finished are returned. */
+  signal?: AbortSignal;
 }
 
 /** A row driven by something other than one engine in this thread (e.g. a worker pool). */
@@ -77,8 +82,8 @@ export interface ExtraRow {
   mode: RowMode;
   label: string;
   threads: number;
-  /** Prepares to solve `grids` again and again; released by `close`. */
-  open(grids: readonly Grid[], limit: number): Promise<BatchRunner>;
+  /** Prepares to solve `grids` again and again, each capped at `budget` nodes; released by `close`. */
+  open(grids: readonly Grid[], limit: number, budget: number): Promise<BatchRunner>;
 }
 
 /** Solves one prepared batch per call; `close` frees what `open` took. */
@@ -90,14 +95,19 @@ export interface BatchRunner {
   close(): Promise<void>;
 }
 
-/** Progress callbacks: the number of rows to measure, then each row as it starts. */
+/** Progress callbacks: the number of rows to measure, each row as it starts and as it finishes. */
 export interface BenchProgress {
   begin(totalRows: number): void;
   row(label: string): void;
+  /** A row's record as soon as it is measured (its reference fields are filled at the end). */
+  done?(record: BenchRecord): void;
   end(): void;
 }
 
 const silentProgress: BenchProgress = { begin() {}, row() {}, end() {} };
+
+/** Thrown inside a row when `plan.signal` aborts it. */
+class RowAborted extends Error {}
 
 /** Runs every row of `plan` on every dataset and returns one record each, in order. */
 export async function runBench(plan: BenchPlan, progress: BenchProgress = silentProgress): Promise<BenchRecord[]> {
@@ -105,21 +115,24 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
   const rows = planRows(plan);
   const records: BenchRecord[] = [];
   const micros = new Map<BenchRecord, Float64Array>();
-  const generalCount = plan.datasets.filter(isGeneralDataset).length;
-  progress.begin(rows.length * (plan.datasets.length - generalCount) + generalContenders.length * generalCount);
+  const rowsOf = new Map(plan.datasets.map((dataset) => [dataset, rowsForShape(rows, plan.solvers, dataset)]));
+  progress.begin([...rowsOf.values()].reduce((sum, list) => sum + list.length, 0));
   try {
     for (const dataset of plan.datasets) {
-      if (isGeneralDataset(dataset)) {
-        records.push(...(await measureGeneralDataset(dataset, plan, progress)));
-        continue;
-      }
       const draw = drawPuzzles(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
-      for (const row of rows) {
+      for (const row of rowsOf.get(dataset)!) {
+        if (plan.signal?.aborted) break;
         progress.row(`${dataset.name} · ${row.label}`);
-        const measured = await measureRow(row, draw, plan, engines);
+        const measured = await measureRow(row, draw, plan, engines).catch((error: unknown) => {
+          if (error instanceof RowAborted) return null;
+          throw error;
+        });
+        if (!measured) break;
         records.push(measured.record);
         micros.set(measured.record, measured.micros);
+        progress.done?.(measured.record);
       }
+      if (plan.signal?.aborted) break;
     }
   } finally {
     progress.end();
@@ -140,7 +153,7 @@ interface Row {
 const BOUNDARY_SOLVER = "wasm";
 
 /** Each solver's own row; the default kernel also gets a once-per-puzzle row; then any extra rows. */
-function planRows(plan: BenchPlan): Row[] {
+function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows">): Row[] {
   const rows: Row[] = [];
   for (const info of plan.solvers) {
     rows.push({ info, mode: "engine", label: info.id });
@@ -152,16 +165,34 @@ function planRows(plan: BenchPlan): Row[] {
   return rows;
 }
 
+/** The labels of the rows `plan` may measure per dataset, in order. */
+export function rowLabels(plan: Pick<BenchPlan, "solvers" | "extraRows">): string[] {
+  return planRows(plan).map((row) => row.label);
+}
+
+/** The rows whose solver takes the dataset's grid size; an Error when none of the selected solvers does. */
+function rowsForShape(rows: readonly Row[], solvers: readonly SolverInfo[], dataset: Dataset): Row[] {
+  const shape = datasetShape(dataset.puzzles, dataset.path);
+  const taking = rows.filter((row) => takesSize(row.info, shape.size));
+  if (taking.length === 0) {
+    const takes = solvers.map((info) => `${info.id} takes ${sizeNames(info)}`).join("; ");
+    throw new Error(`${dataset.name} holds ${shapeName(shape)} puzzles, which no selected solver takes (${takes})`);
+  }
+  return taking;
+}
+
 /** The highest count a solver can return under `limit` (1 for solvers that stop at the first solution). */
 function effectiveLimit(info: SolverInfo, limit: number): number {
   return info.capabilities.uniqueness === false ? 1 : limit;
 }
 
-async function loadEngine(info: SolverInfo, engines: Map<string, SolverEngine>): Promise<SolverEngine> {
-  let engine = engines.get(info.id);
+/** The row's engine for grids of `shape`, loaded once per run. */
+async function loadEngine(info: SolverInfo, shape: Shape, engines: Map<string, SolverEngine>): Promise<SolverEngine> {
+  const key = `${info.id} ${shape.size}`;
+  let engine = engines.get(key);
   if (!engine) {
-    engine = await info.load();
-    engines.set(info.id, engine);
+    engine = await info.load(shape.size);
+    engines.set(key, engine);
   }
   return engine;
 }
@@ -171,6 +202,8 @@ async function loadEngine(info: SolverInfo, engines: Map<string, SolverEngine>):
 /** The puzzles of one dataset that every row solves (a prefix of them when sampled). */
 interface PuzzleDraw {
   dataset: Dataset;
+  /** The grid size of every puzzle of the dataset. */
+  shape: Shape;
   grids: Grid[];
   /** 1-based line in the dataset file of each grid. */
   lines: number[];
@@ -187,12 +220,13 @@ function drawPuzzles(dataset: Dataset, plan: BenchPlan, expectation: Expectation
   const lines = picked.map((i) => dataset.lines[i] ?? i + 1);
   const grids = picked.map((i) => datasetGrid(dataset, i));
   if (grids.length === 0) throw new Error(`${dataset.path}: no puzzles`);
-  return { dataset, grids, lines, expectation, consensus: new CountConsensus(), sampleSizes: new Map(), solverMicros: new Map() };
+  return { dataset, shape: datasetShape(dataset.puzzles, dataset.path), grids, lines, expectation, consensus: new CountConsensus(), sampleSizes: new Map(), solverMicros: new Map() };
 }
 
 function pack(grids: readonly Grid[]): Uint8Array {
-  const packed = new Uint8Array(grids.length * CELLS);
-  grids.forEach((grid, i) => packed.set(grid, i * CELLS));
+  const cells = grids[0]?.length ?? 0;
+  const packed = new Uint8Array(grids.length * cells);
+  grids.forEach((grid, i) => packed.set(grid, i * cells));
   return packed;
 }
 
@@ -221,7 +255,7 @@ function perPuzzlePass(
   minPuzzles: number,
   check: (index: number, answer: Answer) => void,
 ): PassResult {
-  const solution = new Uint8Array(CELLS);
+  const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   const micros = new Float64Array(grids.length);
   const counts = new Int32Array(grids.length);
@@ -256,7 +290,7 @@ function timePerPuzzle(
   check: (index: number, answer: Answer) => void,
 ): Float64Array {
   const micros = perPuzzlePass(engine, grids, limit, budget, Infinity, 0, check).micros;
-  const solution = new Uint8Array(CELLS);
+  const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   for (let pass = 1; pass < SHORT_PUZZLE_PASSES; pass++) {
     for (let i = 0; i < grids.length; i++) {
@@ -281,9 +315,10 @@ function answerChecker(draw: PuzzleDraw, row: Row, limit: number) {
 
 /** Checks one batch result against the puzzles; returns the total count. */
 function checkBatch(batch: BatchResult, count: number, check: (index: number, answer: Answer) => void): number {
+  const cells = batch.solutions.length / Math.max(count, 1);
   let total = 0;
   for (let i = 0; i < count; i++) {
-    check(i, { count: batch.counts[i], solution: batch.solutions.subarray(i * CELLS, (i + 1) * CELLS), timedOut: false });
+    check(i, { count: batch.counts[i], solution: batch.solutions.subarray(i * cells, (i + 1) * cells), timedOut: batch.nodes[i] < 0 });
     total += batch.counts[i];
   }
   return total;
@@ -301,6 +336,8 @@ interface Timing {
   meanMs: number;
   rmePercent: number;
   samples: number;
+  /** Every timed batch's latency in ms, ascending. */
+  batchMs: number[];
   cpuPerWall: number;
 }
 
@@ -313,24 +350,32 @@ async function timeBatches(
   solveBatch: () => number | Promise<number>,
   expectedTotal: number,
   timeMs: number,
+  signal?: AbortSignal,
 ): Promise<Timing> {
   let wrongTotals = 0;
+  // tinybench leaves its listener on the signal it gets: give it one per row.
+  const rowSignal = new AbortController();
+  const abortRow = () => rowSignal.abort();
+  signal?.addEventListener("abort", abortRow, { once: true });
   const bench = new Bench({
     time: timeMs,
     iterations: MIN_SAMPLES,
     warmupTime: timeMs * WARMUP_SHARE,
     warmupIterations: 1,
     throws: true,
+    retainSamples: true,
+    signal: rowSignal.signal,
   });
   bench.add(name, async () => {
     if ((await solveBatch()) !== expectedTotal) wrongTotals++;
   });
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
-  await bench.run();
+  await bench.run().finally(() => signal?.removeEventListener("abort", abortRow));
   const cpu = process.cpuUsage(cpuBefore);
   const wallMs = performance.now() - wallBefore;
   const result = bench.tasks[0].result;
+  if (signal?.aborted) throw new RowAborted(name);
   if (result.state === "errored") throw result.error;
   if (result.state !== "completed") throw new Error(`${name}: tinybench ended in state ${result.state}`);
   if (wrongTotals > 0) {
@@ -340,6 +385,7 @@ async function timeBatches(
     meanMs: result.latency.mean,
     rmePercent: result.latency.rme,
     samples: result.latency.samplesCount,
+    batchMs: [...(result.latency.samples ?? [])],
     cpuPerWall: (cpu.user + cpu.system) / 1000 / wallMs,
   };
 }
@@ -353,7 +399,7 @@ interface MeasuredRow {
 }
 
 async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: Map<string, SolverEngine>): Promise<MeasuredRow> {
-  const engine = await loadEngine(row.info, engines);
+  const engine = await loadEngine(row.info, draw.shape, engines);
   const limit = effectiveLimit(row.info, plan.limit);
   const budget = row.info.capabilities.budget ? plan.budget : Infinity;
   const check = answerChecker(draw, row, limit);
@@ -365,18 +411,18 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   let guesses: ArrayLike<number>;
   let timeouts = 0;
   if (row.extra) {
-    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, check, plan.timeMs));
+    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, budget, check, plan.timeMs, plan.signal));
   } else {
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
     const pass = perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check);
     grids = grids.slice(0, pass.solved);
-    ({ timing, guesses } = await timeEngineRow(row, engine, name, grids, limit, budget, pass, check, plan.timeMs));
+    ({ timing, guesses } = await timeEngineRow(row, engine, name, grids, limit, budget, pass, check, plan.timeMs, plan.signal));
     timeouts = pass.timeouts;
   }
   const timed = row.extra ? null : timePerPuzzle(engine, grids, limit, budget, check);
   if (timed && decided === undefined) draw.solverMicros.set(row.info.id, timed);
   draw.sampleSizes.set(row.info.id, grids.length);
-  const batchCall = row.extra !== undefined || (row.mode === "engine" && engine.solveBatch !== undefined);
+  const batchCall = row.extra !== undefined || (row.mode === "engine" && solvesBatches(engine));
   const record = toRecord(row, draw, plan, { puzzles: grids.length, timeouts, batchCall }, timing, timed, guesses);
   return { record, micros: timed ?? draw.solverMicros.get(row.info.id)! };
 }
@@ -392,17 +438,18 @@ async function timeEngineRow(
   pass: PassResult,
   check: (index: number, answer: Answer) => void,
   timeMs: number,
+  signal?: AbortSignal,
 ): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
-  if (row.mode === "engine" && engine.solveBatch) {
+  if (row.mode === "engine" && solvesBatches(engine)) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
-    const batch = solveBatch(packed, grids.length, limit);
+    const batch = solveBatch(packed, grids.length, limit, budget);
     const total = checkBatch(batch, grids.length, check);
-    const timing = await timeBatches(name, () => totalOf(solveBatch(packed, grids.length, limit)), total, timeMs);
+    const timing = await timeBatches(name, () => totalOf(solveBatch(packed, grids.length, limit, budget)), total, timeMs, signal);
     return { timing, guesses: Float64Array.from(batch.guesses) };
   }
   const loop = countingLoop(engine, grids, limit, budget);
-  return { timing: await timeBatches(name, loop, sumCounts(pass.counts, pass.solved), timeMs), guesses: pass.guesses };
+  return { timing: await timeBatches(name, loop, sumCounts(pass.counts, pass.solved), timeMs, signal), guesses: pass.guesses };
 }
 
 /** Total count of a batch result. */
@@ -414,7 +461,7 @@ function totalOf(batch: BatchResult): number {
 
 /** The timed body of a non-batch row: countSolutions over the batch with one solution buffer and stats object. */
 function countingLoop(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number): () => number {
-  const solution = new Uint8Array(CELLS);
+  const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   return () => {
     let total = 0;
@@ -428,14 +475,16 @@ async function timeExtraRow(
   name: string,
   grids: readonly Grid[],
   limit: number,
+  budget: number,
   check: (index: number, answer: Answer) => void,
   timeMs: number,
+  signal?: AbortSignal,
 ): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
-  const runner = await extra.open(grids, limit);
+  const runner = await extra.open(grids, limit, budget);
   try {
     const batch = await runner.answers();
     const total = checkBatch(batch, grids.length, check);
-    const timing = await timeBatches(name, () => runner.solve(), total, timeMs);
+    const timing = await timeBatches(name, () => runner.solve(), total, timeMs, signal);
     return { timing, guesses: Float64Array.from(batch.guesses) };
   } finally {
     await runner.close();
@@ -479,7 +528,9 @@ function toRecord(
     speedup: null,
     comparedOn: null,
     threads: row.extra ? row.extra.threads : null,
-    cpuPerWall: row.mode === "threads" ? timing.cpuPerWall : null,
+    cpuPerWall: timing.cpuPerWall,
+    batchMs: timing.batchMs,
+    passMeanMicros: micros && micros.length > 0 ? micros.reduce((sum, value) => sum + value, 0) / micros.length : null,
   };
 }
 
@@ -496,61 +547,11 @@ function summarizeGuesses(guesses: ArrayLike<number>): { mean: number; noGuessPe
   return { mean: sum / guesses.length, noGuessPercent: (100 * none) / guesses.length };
 }
 
-// ─── N×N datasets ────────────────────────────────────────────────────────────
-
-/** The default reference of N×N rows: the general kernel's pure-TS twin. */
-const GENERAL_REFERENCE = "general-ts";
-
-/** True for a dataset of 4×4, 16×16 or 25×25 puzzles (its first puzzle is not 81 characters). */
-export function isGeneralDataset(dataset: Dataset): boolean {
-  return dataset.puzzles.length > 0 && dataset.puzzles[0].length !== CELLS;
-}
-
-/** Every general contender on an N×N dataset, as bench records compared with the TS twin. */
-async function measureGeneralDataset(dataset: Dataset, plan: BenchPlan, progress: BenchProgress): Promise<BenchRecord[]> {
-  const measured = await measureGeneral(
-    { dataset: dataset.path, limit: plan.limit, timeMs: plan.timeMs, maxPuzzles: plan.maxPuzzles, seed: plan.seed },
-    (message) => progress.row(`${dataset.name} · ${message}`),
-  );
-  const reference = measured.find((r) => r.contender === GENERAL_REFERENCE) ?? null;
-  return measured.map((r) => generalRecord(r, dataset, plan, reference));
-}
-
-/** One general-bench record as a row of the main table. */
-function generalRecord(r: GeneralBenchRecord, dataset: Dataset, plan: BenchPlan, reference: GeneralBenchRecord | null): BenchRecord {
-  return {
-    dataset: dataset.name,
-    solver: r.contender,
-    mode: "engine",
-    row: r.contender,
-    datasetSize: r.datasetSize,
-    selected: r.puzzles,
-    puzzles: r.puzzles,
-    timeouts: 0,
-    limit: plan.limit,
-    effectiveLimit: r.countsToLimit ? plan.limit : 1,
-    batchCall: r.batchCall,
-    samples: r.samples,
-    puzzlesPerSecond: r.puzzlesPerSecond,
-    meanMicros: r.microsPerPuzzle,
-    p50Micros: r.p50Micros,
-    p99Micros: r.p99Micros,
-    rmePercent: r.rmePercent,
-    guessesPerPuzzle: r.guessesPerPuzzle,
-    noGuessPercent: r.noGuessPercent,
-    reference: reference?.contender ?? null,
-    speedup: reference ? reference.microsPerPuzzle / r.microsPerPuzzle : null,
-    comparedOn: reference ? r.puzzles : null,
-    threads: null,
-    cpuPerWall: null,
-  };
-}
-
 // ─── Reference ───────────────────────────────────────────────────────────────
 
-/** A pure-TypeScript baseline: this project's code, one puzzle per call (not the WASM kernel, not an npm peer). */
-export function isPureTsBaseline(info: SolverInfo): boolean {
-  return !info.external && !info.capabilities.batch;
+/** A pure-TypeScript baseline's row: this project's code, one puzzle per call (not a WASM kernel, not an npm peer). */
+export function isPureTsBaseline(record: BenchRecord, info: SolverInfo | undefined): boolean {
+  return info !== undefined && !info.external && record.mode === "engine" && !record.batchCall;
 }
 
 /**
@@ -566,7 +567,17 @@ function meanMicrosOver(record: BenchRecord, shared: number, micros?: Float64Arr
 }
 
 /**
- * Fills `reference`, `speedup` and `comparedOn` of every record: against the `reference`
+ * The interval of a speedup: the bootstrap (or Welch) interval of the rows' plain mean ratio,
+ * moved onto `speedup` (which may be rescaled to shared puzzles) by the same factor.
+ */
+function intervalOf(estimate: RatioEstimate | null, speedup: number): BenchRecord["speedupInterval"] {
+  if (!estimate) return null;
+  const scaled = scaleRatio(estimate, speedup / estimate.ratio);
+  return { low: scaled.low, high: scaled.high, method: scaled.method };
+}
+
+/**
+ * Fills `reference`, `speedup`, `speedupInterval` and `comparedOn` of every record: against the `reference`
  * solver's own row in the same dataset, or by default the fastest pure-TS baseline there.
  * Every row of a dataset solves a prefix of the same seeded order, so two rows are compared
  * on the puzzles both solved; `micros` (per-puzzle µs per record) rescales a sampled pair.
@@ -577,10 +588,10 @@ export function applyReference(
   reference?: string,
   micros = new Map<BenchRecord, Float64Array>(),
 ): BenchRecord[] {
-  const baselines = new Set(solvers.filter(isPureTsBaseline).map((info) => info.id));
+  const infos = new Map(solvers.map((info) => [info.id, info]));
   for (const dataset of new Set(records.map((r) => r.dataset))) {
     const rows = records.filter((r) => r.dataset === dataset);
-    const candidates = rows.filter((r) => r.mode === "engine" && (reference ? r.solver === reference : baselines.has(r.solver)));
+    const candidates = rows.filter((r) => r.mode === "engine" && (reference ? r.solver === reference : isPureTsBaseline(r, infos.get(r.solver))));
     const best = candidates.reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);
     for (const r of rows) {
       if (!best) continue;
@@ -588,6 +599,7 @@ export function applyReference(
       r.reference = best.row;
       r.comparedOn = shared;
       r.speedup = meanMicrosOver(best, shared, micros.get(best)) / meanMicrosOver(r, shared, micros.get(r));
+      r.speedupInterval = r === best ? null : intervalOf(speedRatio(best, r), r.speedup);
     }
   }
   return records;

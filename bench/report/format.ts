@@ -3,7 +3,9 @@
  * header, an alignment and a cell formatter over one record. Missing capabilities show as
  * `n/a`, never as a made-up zero.
  */
+import { flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord } from "../records.js";
+import { type RatioEstimate, halfWidth, invertRatio } from "../statistics.js";
 
 /** One column of the results table. */
 export interface Column {
@@ -24,13 +26,30 @@ export function formatPercent(value: number | null, digits = 1): string {
   return value === null || !Number.isFinite(value) ? "n/a" : `${value.toFixed(digits)}%`;
 }
 
-/** "5.2× faster than bitmask", "1.3× slower than bitmask", "reference", or "n/a". */
+/** Intervals wider than this share of the ratio read as a range rather than as "±". */
+const WIDE_INTERVAL = 0.2;
+
+/**
+ * "1.50 ± 0.03×" for ratios ≥ 1 (for ratios below 1 the inverse, to be read "slower"); an
+ * interval wider than ±20%, usually lopsided, reads as its range: "4.05× (1.20–9.30)".
+ */
+export function formatRatio(estimate: RatioEstimate): string {
+  const shown = estimate.ratio >= 1 ? estimate : invertRatio(estimate);
+  const digits = shown.ratio < 10 ? 2 : shown.ratio < 100 ? 1 : 0;
+  const spread = halfWidth(shown);
+  if (spread > WIDE_INTERVAL * shown.ratio) return `${shown.ratio.toFixed(digits)}× (${shown.low.toFixed(digits)}–${shown.high.toFixed(digits)})`;
+  return `${shown.ratio.toFixed(digits)} ± ${spread.toFixed(spread > 0 && spread < 10 ** -digits ? digits + 1 : digits)}×`;
+}
+
+/** "5.20 ± 0.11× faster than bitmask", "1.30× slower than bitmask" (no interval known), "reference", or "n/a". */
 export function formatSpeedup(record: BenchRecord): string {
   if (record.speedup === null || record.reference === null) return "n/a";
   if (record.reference === record.row) return "reference";
+  const direction = record.speedup >= 1 ? "faster" : "slower";
+  if (record.speedupInterval) return `${formatRatio({ ratio: record.speedup, ...record.speedupInterval })} ${direction} than ${record.reference}`;
   const ratio = record.speedup >= 1 ? record.speedup : 1 / record.speedup;
   const digits = ratio < 10 ? 2 : ratio < 100 ? 1 : 0;
-  return `${ratio.toFixed(digits)}× ${record.speedup >= 1 ? "faster" : "slower"} than ${record.reference}`;
+  return `${ratio.toFixed(digits)}× ${direction} than ${record.reference}`;
 }
 
 /** What the reader must know about a row's figures: sampling, timeouts, threads. */
@@ -56,6 +75,7 @@ export const COLUMNS: readonly Column[] = [
   { header: "guesses/puzzle", align: "right", cell: (r) => formatNumber(r.guessesPerPuzzle) },
   { header: "no guess", align: "right", cell: (r) => formatPercent(r.noGuessPercent) },
   { header: "relative speed", align: "left", cell: formatSpeedup },
+  { header: "flags", align: "left", cell: (r) => flagMarks(noiseFlags(r)) },
   { header: "notes", align: "left", cell: formatNotes },
 ];
 
@@ -76,12 +96,16 @@ export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" |
   ];
 }
 
+/** Where each column comes from. */
+export const COLUMN_SOURCES =
+  "puzzles/s, µs mean and ± (95% margin of the mean) come from tinybench's timed batches; " +
+  "µs p50 and p99 from a separate pass that times each puzzle alone (fastest of 3 under 1 ms)";
+
 /** The environment as "label: value" lines. */
 export function describeEnvironment(env: BenchEnvironment): string[] {
   return [
     ...describeMachine(env),
-    `method: ${env.timeMs} ms per row, budget ${formatNumber(env.budget)} nodes/puzzle for solvers that take one; ` +
-      "mean from tinybench batch latency, p50/p99 from a separate per-puzzle hrtime pass",
+    `method: ${env.timeMs} ms per row, budget ${formatNumber(env.budget)} nodes/puzzle for solvers that take one; ${COLUMN_SOURCES}`,
   ];
 }
 

@@ -13,7 +13,7 @@ import { progressBar } from "./progress.js";
 import type { BenchRun } from "./records.js";
 import { compareRuns, formatComparison } from "./report/compare.js";
 import { parseJson } from "./report/json.js";
-import { timestamp, writeReports } from "./report/output.js";
+import { planReports, timestamp, writeReports } from "./report/output.js";
 import { formatTable } from "./report/table.js";
 import { runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
@@ -31,6 +31,7 @@ function selectSolvers(options: BenchOptions): readonly SolverInfo[] {
 
 async function main(argv: readonly string[]): Promise<void> {
   const options = parseOptions(argv);
+  planReports(options, timestamp(new Date())); // two outputs on one path fail now, not after the run
   const earlier = options.compare ? parseJson(readFileSync(options.compare, "utf8"), options.compare) : null;
   const bundled = bundledDatasets();
   const datasets = loadDatasetList(options.datasets ?? bundled);

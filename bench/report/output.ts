@@ -1,7 +1,9 @@
 /**
  * Where the file outputs go and writing them: a given path, or
  * bench/results/<timestamp>.<ext> for a bare flag. The chart is always written: to --svg,
- * else beside the first other file (same name, .svg), else to bench/results/.
+ * else beside the first other file (same name, .svg; `.chart.svg` when that name is itself
+ * a requested file, e.g. `--json x.svg`), else to bench/results/. Two outputs never share a
+ * path: the plan ({@link planReports}) refuses that before the bench runs.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
@@ -46,18 +48,45 @@ function writeText(path: string, text: string): void {
   writeFileSync(path, text);
 }
 
-/** Writes every requested output and the chart; returns the paths written, in order. */
-export function writeReports(run: BenchRun, requests: OutputRequests, stamp: string, folder = resultsFolder()): string[] {
-  const written: string[] = [];
+/** One file the bench will write: its path and the writer of its text. */
+export interface PlannedReport {
+  path: string;
+  write: (run: BenchRun) => string;
+}
+
+/**
+ * The files a run will write, in order, the chart last; a RangeError when two requested
+ * outputs name the same file (checked before the bench runs, so no result is overwritten).
+ */
+export function planReports(requests: OutputRequests, stamp: string, folder = resultsFolder()): PlannedReport[] {
+  const planned: PlannedReport[] = [];
+  const flagOf = new Map<string, string>();
+  const claim = (path: string, flag: string) => {
+    const earlier = flagOf.get(path);
+    if (earlier !== undefined) throw new RangeError(`--${earlier} and --${flag} would both write ${path}; give them different files`);
+    flagOf.set(path, flag);
+  };
   for (const { key, extension, write } of WRITERS) {
     const value = requests[key];
     if (value === undefined) continue;
     const path = outputPath(value, extension, stamp, folder);
-    writeText(path, write(run));
-    written.push(path);
+    claim(path, key);
+    planned.push({ path, write });
   }
-  const beside = written[0] ? written[0].slice(0, written[0].length - extname(written[0]).length) + ".svg" : null;
-  const chart = requests.svg !== undefined ? outputPath(requests.svg, "svg", stamp, folder) : beside ?? join(folder, `${stamp}.svg`);
-  writeText(chart, formatSvg(run.records));
-  return [...written, chart];
+  let chart: string;
+  if (requests.svg !== undefined) chart = outputPath(requests.svg, "svg", stamp, folder);
+  else if (planned.length > 0) {
+    const stem = planned[0].path.slice(0, planned[0].path.length - extname(planned[0].path).length);
+    chart = flagOf.has(stem + ".svg") ? stem + ".chart.svg" : stem + ".svg";
+  } else chart = join(folder, `${stamp}.svg`);
+  claim(chart, "svg");
+  planned.push({ path: chart, write: (run) => formatSvg(run.records) });
+  return planned;
+}
+
+/** Writes every requested output and the chart; returns the paths written, in order. */
+export function writeReports(run: BenchRun, requests: OutputRequests, stamp: string, folder = resultsFolder()): string[] {
+  const planned = planReports(requests, stamp, folder);
+  for (const { path, write } of planned) writeText(path, write(run));
+  return planned.map(({ path }) => path);
 }

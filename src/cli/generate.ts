@@ -14,6 +14,7 @@ import { SingleBar } from "cli-progress";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../puzzle.js";
 import { kernelVariants, packageRoot, variantBuild } from "../wasm.js";
+import { writePaced } from "./errors.js";
 import { type OptionRow, toOption, wholeNumber } from "./options.js";
 import {
   GENERATE_DEFAULTS,
@@ -125,7 +126,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   const made: { clues: number; guesses: number }[] = [];
   const started = performance.now();
   for (const generated of generatePuzzles(judge, options)) {
-    out.write(formatPuzzle(generated.puzzle) + "\n");
+    await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
     made.push({ clues: generated.clues, guesses: generated.guesses });
     bar?.increment();
   }

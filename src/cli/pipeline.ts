@@ -12,7 +12,8 @@
  */
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
-import { readLineChunks } from "../formats/lines.js";
+import { type LineChunk, readLineChunks } from "../formats/lines.js";
+import { InputReadError } from "./errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
@@ -38,7 +39,7 @@ export interface StreamSettings {
   maxInFlight: number;
   /** The symbols of the grids of its size (`--alphabet`); detected per record when absent. */
   alphabet?: Alphabet;
-  /** Search nodes per puzzle (`--budget`); a puzzle over it gets status `timeout`. @default Infinity */
+  /** Search nodes per puzzle (`--budget`; Infinity for none); a puzzle over it gets status `timeout`. @default see BatchTask.budget */
   budget?: number;
 }
 
@@ -100,6 +101,26 @@ class OrderedOutput {
   }
 }
 
+/** The line chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */
+async function* namedChunks(input: SolveInput): AsyncGenerator<LineChunk> {
+  let chunks: AsyncIterator<LineChunk>;
+  let next: IteratorResult<LineChunk>;
+  try {
+    chunks = readLineChunks(input.open())[Symbol.asyncIterator]();
+  } catch (error) {
+    throw new InputReadError(input.name, error);
+  }
+  for (;;) {
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      throw new InputReadError(input.name, error);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
 /** Solves every record of `inputs` in order and writes one output record each to `out`. */
 export async function solveStreams(
   inputs: readonly SolveInput[],
@@ -109,17 +130,26 @@ export async function solveStreams(
   onProgress: ProgressListener = () => {},
 ): Promise<StreamTotals> {
   const output = new OrderedOutput(out, settings.maxInFlight, onProgress);
-  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget ?? Infinity);
+  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget);
   let bytesBefore = 0;
   await output.write(outputFormats[settings.output].header);
   for (const input of inputs) {
     batches.startFile(input.name);
     const reader = new RecordReader((line, text, error) => batches.add(line, text, error), settings.input, { alphabet: settings.alphabet });
     let bytesRead = bytesBefore;
-    for await (const chunk of readLineChunks(input.open())) {
-      reader.readLines(chunk.lines);
-      bytesRead = bytesBefore + chunk.bytesRead;
+    try {
+      for await (const chunk of namedChunks(input)) {
+        reader.readLines(chunk.lines, chunk.longLines);
+        bytesRead = bytesBefore + chunk.bytesRead;
+        for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
+      }
+    } catch (error) {
+      if (!(error instanceof InputReadError)) throw error;
+      // Everything read before the failure is still solved and written; then the run stops.
+      batches.seal();
       for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
+      await output.finish();
+      throw error;
     }
     reader.end();
     batches.seal();

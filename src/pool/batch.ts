@@ -36,9 +36,18 @@ export interface BatchTask {
   output: OutputFormatName;
   /** The `--alphabet` (symbols of the grids of its size); null or absent for none. */
   alphabet?: Alphabet | null;
-  /** Search nodes per puzzle (`--budget`); a puzzle over it gets status `timeout`. @default Infinity */
+  /**
+   * Search nodes per puzzle (`--budget`; Infinity for none); a puzzle over it gets status `timeout`.
+   * @default Infinity for 9×9, {@link LARGE_GRID_BUDGET} for the general kernel's sizes
+   */
   budget?: number;
 }
+
+/**
+ * The budget of a 4×4, 16×16 or 25×25 record when the run sets none: a blanked 25×25 grid can
+ * search for hours, and one record must not stall a run. `--budget none` lifts it.
+ */
+export const LARGE_GRID_BUDGET = 1_000_000;
 
 /** The kernels one thread solves on: the 9×9 kernel and the general N×N kernel, each with its own memory. */
 export interface BatchKernels {
@@ -90,7 +99,7 @@ export class BatchBuilder {
     private readonly limit: number,
     private readonly output: OutputFormatName,
     private readonly alphabet: Alphabet | null = null,
-    private readonly budget = Infinity,
+    private readonly budget?: number,
   ) {}
 
   /** Records added from now on come from `file`; the batch of the previous file is sealed. */
@@ -203,10 +212,9 @@ export function solveBatch(kernels: BatchKernels, task: BatchTask): BatchOutcome
       group.alphabets.push(parsed.alphabet);
     }
   });
-  const budget = task.budget ?? Infinity;
-  const results = solvable > 0 ? kernels.classic.run(solvable, task.limit, budget) : null;
+  const results = solvable > 0 ? kernels.classic.run(solvable, task.limit, task.budget ?? Infinity) : null;
   const solutions = results ? asciiSolutions(results.solutions) : null;
-  const generalResults = solveGeneralGroups(kernels.general, groups, task.limit, budget);
+  const generalResults = solveGeneralGroups(kernels.general, groups, task.limit, task.budget ?? LARGE_GRID_BUDGET);
 
   const format = outputFormats[task.output];
   const tally = TALLY_STATUSES.map(() => 0);

@@ -1,0 +1,188 @@
+/**
+ * Issue 16, the command line end to end: no input lost, every failure one `sudoku-wasm: …`
+ * line with a documented status, closed pipes end the run quietly. Spawns bin/sudoku-wasm.mjs
+ * (dist/, built by `pretest`). The item number of the issue is in each describe title.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { planReports } from "../bench/report/output.js";
+import { loadFixture } from "./fixture.js";
+
+const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), "sudoku-robust-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI; returns its exit status, standard output and standard error. */
+function cli(args: string[], options: { input?: string; cwd?: string; stdio?: ("pipe" | number)[] } = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { input: options.input, cwd: options.cwd, stdio: options.stdio, encoding: "utf8", maxBuffer: 1 << 28 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs a shell pipeline with `$CLI` standing for the command line; returns its status and output. */
+function shell(script: string) {
+  const result = spawnSync("sh", ["-c", script], { cwd: dir, encoding: "utf8", env: { ...process.env, CLI: `${process.execPath} ${BIN}` } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const fixture = loadFixture();
+const UNIQUE = fixture.filter((c) => c.count === 1 && c.puzzle.includes(".")).map((c) => c.puzzle);
+const PUZZLES = Array.from({ length: 200 }, (_, i) => UNIQUE[i % UNIQUE.length]).join("\n") + "\n";
+/** One `sudoku-wasm: …` line and nothing else (no stack trace). */
+const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;
+
+describe("item 1: an output never overwrites an input", () => {
+  it("refuses -o naming an input (also as ./path, through a link, or as standard input) before opening it, and leaves the input whole", () => {
+    const same = file("same.txt", PUZZLES);
+    symlinkSync(same, join(dir, "link.txt"));
+    for (const [args, input] of [
+      [["solve", "same.txt", "-o", "same.txt"]],
+      [["solve", "./same.txt", "-o", "link.txt"]],
+      [["solve", "-o", "same.txt"], "stdin"],
+      [["solve", "same.txt", "-o", "same.txt", "--format", "poj3074"]],
+    ] as [string[], string?][]) {
+      const run = input ? shell(`$CLI ${args.join(" ")} < same.txt`) : cli(args, { cwd: dir });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(ONE_ERROR_LINE);
+      expect(run.stderr).toMatch(/is the same file as .*would destroy the input/);
+      expect(readFileSync(same, "utf8")).toBe(PUZZLES);
+    }
+  });
+
+  it("refuses standard output appended to an input file", () => {
+    const same = file("append.txt", PUZZLES);
+    const run = shell(`$CLI solve append.txt >> append.txt`);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/standard output is the same file as input 'append\.txt'/);
+    expect(readFileSync(same, "utf8")).toBe(PUZZLES);
+  });
+});
+
+describe("item 4: `#` and white space in --alphabet are refused", () => {
+  it("exits 2 with one line naming the symbol, instead of reading lines that start with it as comments", () => {
+    for (const [alphabet, reason] of [["#12345678", /'#', which starts a comment/], [" 12345678", /white space/]] as const) {
+      const run = cli(["solve", "--alphabet", alphabet], { input: "#23456781\n" });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(ONE_ERROR_LINE);
+      expect(run.stderr).toMatch(reason);
+    }
+  });
+});
+
+describe("item 6: a read error names its file, and what was read before it is written", () => {
+  it.runIf(existsSync("/proc/self/mem"))("writes the first file's records, then one line naming the unreadable file, status 2", () => {
+    const good = file("good.txt", PUZZLES);
+    const run = cli(["solve", "--no-progress", "--threads", "0", good, "/proc/self/mem", good]);
+    expect(run.status).toBe(2);
+    expect(run.stdout.trimEnd().split("\n")).toHaveLength(200);
+    expect(run.stderr).toMatch(/^sudoku-wasm: cannot read '\/proc\/self\/mem': EIO \(i\/o error\)\n$/);
+  });
+});
+
+describe("item 7: bench outputs never overwrite each other", () => {
+  it("puts the chart beside a --json file named x.svg as x.chart.svg, and refuses two outputs on one path", () => {
+    const plan = planReports({ json: join(dir, "x.svg") }, "stamp", dir).map((p) => p.path);
+    expect(plan).toEqual([join(dir, "x.svg"), join(dir, "x.chart.svg")]);
+    expect(() => planReports({ json: join(dir, "r.txt"), csv: join(dir, "r.txt") }, "stamp", dir)).toThrow(/--json and --csv would both write/);
+    expect(() => planReports({ json: join(dir, "x.svg"), svg: join(dir, "x.svg") }, "stamp", dir)).toThrow(/--json and --svg/);
+  });
+});
+
+describe("items 8 and 9: a failing or closed standard stream is one line, or quiet", () => {
+  it.runIf(existsSync("/dev/full"))("reports a full disk on standard output as one line with status 2, for solve and generate", () => {
+    const input = file("full.txt", PUZZLES.replaceAll("\n", "\r\n"));
+    for (const command of [`$CLI solve --no-progress ${input} > /dev/full`, "$CLI generate --count 3 --quiet > /dev/full"]) {
+      const run = shell(command);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe("sudoku-wasm: cannot write to standard output: ENOSPC (no space left on device)\n");
+    }
+  });
+
+  it("ends quietly when standard error is a closed pipe (no `node:events` trace)", () => {
+    const bad = file("bad.txt", Array.from({ length: 3000 }, (_, i) => `junk ${i}`).join("\n"));
+    // stderr goes into `head -c 1`, which closes the pipe at once; the status of the CLI is reported on fd 3.
+    const run = shell(`exec 3>&1; { $CLI solve --threads 0 --no-progress ${bad} 2>&1 >/dev/null; echo "status $?" >&3; } | head -c 1 > /dev/null`);
+    expect(run.stdout).toMatch(/^status [02]\n$/);
+    expect(run.stderr).toBe("");
+  });
+});
+
+describe("item 17: generate stops at once when its reader goes away", () => {
+  it("writes far fewer than --count puzzles into a pipe that `head -1` closes", async () => {
+    const child = spawn(process.execPath, [BIN, "generate", "--count", "40000", "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    let first = "";
+    let stderr = "";
+    child.stderr.on("data", (data) => (stderr += data));
+    const status = await new Promise<number | null>((resolve) => {
+      child.stdout.once("data", (data: Buffer) => {
+        first = data.toString();
+        child.stdout.destroy(); // the reader goes away, like `head -1`
+      });
+      child.on("exit", (code) => resolve(code));
+    });
+    expect(first).toMatch(/^[.1-9]{81}\n/);
+    expect(status).toBe(0);
+    expect(stderr).toBe("");
+  });
+});
+
+describe("item 14: --format refuses the options it would ignore", () => {
+  it("exits 2 naming the conflict for --out, --in, --limit and --budget, and still runs without them", () => {
+    for (const option of [["--out", "jsonl"], ["--in", "line"], ["--limit", "5"], ["--budget", "100"], ["--count"], ["--alphabet", "ABCDEFGHI"]]) {
+      const run = cli(["solve", "--format", "poj3074", ...option], { input: `${UNIQUE[0]}\nend\n` });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(ONE_ERROR_LINE);
+      expect(run.stderr).toContain(`cannot be used with option '${option[0]}`);
+    }
+    expect(cli(["solve", "--format", "poj3074"], { input: `${UNIQUE[0]}\nend\n` }).status).toBe(0);
+  });
+});
+
+describe("item 16: a default budget for 16×16 and 25×25, lifted with --budget none", () => {
+  const stall = readFileSync(new URL("./fixtures/stall25.txt", import.meta.url), "utf8");
+
+  it("gives a 25×25 puzzle that would search for minutes status timeout without any --budget, and the run goes on", () => {
+    const input = file("stall.txt", `${stall.trim()}\n${UNIQUE[0]}\n`);
+    const run = cli(["solve", "--no-progress", "--threads", "0", "--out", "jsonl", input]);
+    const records = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(records.map((r) => r.status)).toEqual(["timeout", "solved"]);
+  });
+
+  it("takes `none` for --budget (no cap) and refuses other words", () => {
+    const input = file("none.txt", PUZZLES);
+    const run = cli(["solve", "--no-progress", "--threads", "0", "--budget", "none", input]);
+    expect(run.status).toBe(0);
+    expect(run.stdout.trimEnd().split("\n")).toHaveLength(200);
+    const bad = cli(["solve", "--budget", "lots", input]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/expected a whole number from 1 to 2147483647, got 'lots'/);
+  });
+});
+
+describe("item 18: judge errors show input as escaped, short excerpts", () => {
+  it("escapes a terminal escape sequence and cuts a long line in a judge error", () => {
+    const hostile = cli(["solve", "--format", "poj2676"], { input: "\x1b]0;PWNED\x07\x1b[31mRED\n" });
+    expect(hostile.status).toBe(2);
+    expect(hostile.stderr).toMatch(ONE_ERROR_LINE);
+    expect(hostile.stderr).not.toContain("\x1b");
+    expect(hostile.stderr).toContain("\\x1b]0;PWNED\\x07");
+    const long = cli(["solve", "--format", "poj2676"], { input: "x".repeat(1_000_000) + "\n" });
+    expect(long.stderr).toMatch(ONE_ERROR_LINE);
+    expect(long.stderr.length).toBeLessThan(200);
+  });
+});
+
+describe("item 19: CSV output defuses formulas end to end", () => {
+  it("writes an input line starting with = as a quoted text field behind an apostrophe", () => {
+    const run = cli(["solve", "--out", "csv", "--threads", "0", "--no-progress"], { input: "=1+1\n" });
+    expect(run.stdout.split("\n")[1]).toMatch(/^0,<stdin>,1,"'=1\+1",invalid,/);
+  });
+});

@@ -6,7 +6,7 @@
  */
 import { Readable } from "node:stream";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RecordReader } from "../src/formats/input/reader.js";
 import { readLineChunks } from "../src/formats/lines.js";
 import { parseRecord } from "../src/formats/record.js";

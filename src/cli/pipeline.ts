@@ -41,6 +41,8 @@ export interface StreamSettings {
   alphabet?: Alphabet;
   /** Search nodes per puzzle (`--budget`; Infinity for none); a puzzle over it gets status `timeout`. @default see BatchTask.budget */
   budget?: number;
+  /** Aborted: stop reading, write the batches already sent (whole records, in order), and return. */
+  stop?: AbortSignal;
 }
 
 /** What a run found. */
@@ -49,6 +51,8 @@ export interface StreamTotals {
   tally: number[];
   /** The first error messages, at most {@link MAX_REPORTED_ERRORS}. */
   errors: string[];
+  /** True when `stop` ended the run before the end of its input. */
+  stopped: boolean;
 }
 
 /** Error messages kept for the summary. */
@@ -66,7 +70,7 @@ interface PendingBatch {
 class OrderedOutput {
   private readonly pending: PendingBatch[] = [];
   private done = 0;
-  readonly totals: StreamTotals = { tally: TALLY_STATUSES.map(() => 0), errors: [] };
+  readonly totals: StreamTotals = { tally: TALLY_STATUSES.map(() => 0), errors: [], stopped: false };
 
   constructor(
     private readonly out: Writable,
@@ -102,19 +106,14 @@ class OrderedOutput {
 }
 
 /** The line chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */
-async function* namedChunks(input: SolveInput): AsyncGenerator<LineChunk> {
-  let chunks: AsyncIterator<LineChunk>;
+async function* namedChunks(name: string, stream: Readable): AsyncGenerator<LineChunk> {
+  const chunks = readLineChunks(stream)[Symbol.asyncIterator]();
   let next: IteratorResult<LineChunk>;
-  try {
-    chunks = readLineChunks(input.open())[Symbol.asyncIterator]();
-  } catch (error) {
-    throw new InputReadError(input.name, error);
-  }
   for (;;) {
     try {
       next = await chunks.next();
     } catch (error) {
-      throw new InputReadError(input.name, error);
+      throw new InputReadError(name, error);
     }
     if (next.done) return;
     yield next.value;
@@ -137,19 +136,32 @@ export async function solveStreams(
     batches.startFile(input.name);
     const reader = new RecordReader((line, text, error) => batches.add(line, text, error), settings.input, { alphabet: settings.alphabet });
     let bytesRead = bytesBefore;
+    const stream = input.open();
+    const stopReading = () => stream.destroy();
+    settings.stop?.addEventListener("abort", stopReading, { once: true });
     try {
-      for await (const chunk of namedChunks(input)) {
+      for await (const chunk of namedChunks(input.name, stream)) {
+        if (settings.stop?.aborted) break;
         reader.readLines(chunk.lines, chunk.longLines);
         bytesRead = bytesBefore + chunk.bytesRead;
         for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
       }
     } catch (error) {
-      if (!(error instanceof InputReadError)) throw error;
-      // Everything read before the failure is still solved and written; then the run stops.
-      batches.seal();
-      for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
-      await output.finish();
-      throw error;
+      if (settings.stop?.aborted) {
+        // a stream destroyed by the stop ends as an error
+      } else if (error instanceof InputReadError) {
+        // Everything read before the failure is still solved and written; then the run stops.
+        batches.seal();
+        for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
+        await output.finish();
+        throw error;
+      } else throw error;
+    } finally {
+      settings.stop?.removeEventListener("abort", stopReading);
+    }
+    if (settings.stop?.aborted) {
+      output.totals.stopped = true; // records read but not sent are dropped: the run resumes from the last record written
+      break;
     }
     reader.end();
     batches.seal();

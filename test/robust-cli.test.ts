@@ -8,7 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { planReports } from "../bench/report/output.js";
+import { checkOutputRequests, writeReports } from "../bench/report/output.js";
+import { formatJson } from "../bench/report/json.js";
+import type { BenchRun } from "../bench/records.js";
 import { loadFixture } from "./fixture.js";
 
 const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
@@ -89,10 +91,12 @@ describe("item 6: a read error names its file, and what was read before it is wr
 
 describe("item 7: bench outputs never overwrite each other", () => {
   it("puts the chart beside a --json file named x.svg as x.chart.svg, and refuses two outputs on one path", () => {
-    const plan = planReports({ json: join(dir, "x.svg") }, "stamp", dir).map((p) => p.path);
-    expect(plan).toEqual([join(dir, "x.svg"), join(dir, "x.chart.svg")]);
-    expect(() => planReports({ json: join(dir, "r.txt"), csv: join(dir, "r.txt") }, "stamp", dir)).toThrow(/--json and --csv would both write/);
-    expect(() => planReports({ json: join(dir, "x.svg"), svg: join(dir, "x.svg") }, "stamp", dir)).toThrow(/--json and --svg/);
+    const run = { environment: {}, records: [] } as unknown as BenchRun;
+    const written = writeReports(run, { json: join(dir, "x.svg") }, "stamp", dir, () => {});
+    expect(written).toEqual([join(dir, "x.svg"), join(dir, "x.chart.svg")]);
+    expect(readFileSync(join(dir, "x.svg"), "utf8")).toBe(formatJson(run));
+    expect(() => checkOutputRequests({ json: join(dir, "r.txt"), csv: join(dir, "r.txt") })).toThrow(/--json and --csv would both write/);
+    expect(() => checkOutputRequests({ json: join(dir, "x.svg"), chart: join(dir, "x.svg") })).toThrow(/--json and --chart/);
   });
 });
 

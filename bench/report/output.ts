@@ -1,11 +1,11 @@
 /**
- * Where the file outputs go and writing them: a given path, or
- * bench/results/<timestamp>.<ext> for a bare flag. The chart is always written: to --svg,
- * else beside the first other file (same name, .svg; `.chart.svg` when that name is itself
- * a requested file, e.g. `--json x.svg`), else to bench/results/. Two outputs never share a
- * path: the plan ({@link planReports}) refuses that before the bench runs.
+ * Where the exports go and writing them: a given path, `-` for standard output (one export at
+ * a time), or bench/results/<timestamp>.<ext> for a bare flag. The chart goes to --chart, else
+ * beside the first export written to a regular file (same name, .svg; `.chart.svg` when that
+ * name is itself an export, e.g. `--json x.svg`); --no-chart writes none. Two outputs never
+ * share a path: {@link checkOutputRequests} refuses that before the bench runs.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import { packageRoot } from "../../src/wasm.js";
 import type { BenchRun } from "../records.js";
@@ -14,13 +14,19 @@ import { formatJson } from "./json.js";
 import { formatMarkdown } from "./markdown.js";
 import { formatSvg } from "./svg.js";
 
-/** The output flags: a path, or true for the default path. */
+/** The export flags: a path, `-` for standard output, or true for the default path. */
 export interface OutputRequests {
   json?: string | true;
   markdown?: string | true;
   csv?: string | true;
+  /** A path, or false for no chart; undefined: beside the first file written. */
+  chart?: string | false;
+  /** The old name of --chart; true for bench/results/<timestamp>.svg. */
   svg?: string | true;
 }
+
+/** The value that sends an export to standard output. */
+export const STDOUT = "-";
 
 /** The default folder of result files (gitignored). */
 export function resultsFolder(): string {
@@ -43,50 +49,82 @@ const WRITERS = [
   { key: "csv", extension: "csv", write: (run: BenchRun) => formatCsv(run.records) },
 ] as const;
 
+/** The chart's request: --chart, else the old --svg, else undefined (beside the first file). */
+function chartRequest(requests: OutputRequests): string | true | false | undefined {
+  return requests.chart ?? requests.svg;
+}
+
+/** True when some export goes to standard output (the human-readable report then goes to stderr). */
+export function usesStdout(requests: OutputRequests): boolean {
+  return [requests.json, requests.markdown, requests.csv, chartRequest(requests)].includes(STDOUT);
+}
+
+/** Throws when more than one export asks for standard output, or two name the same file. */
+export function checkOutputRequests(requests: OutputRequests): void {
+  const flags = { json: requests.json, markdown: requests.markdown, csv: requests.csv, chart: chartRequest(requests) };
+  const toStdout = Object.entries(flags).filter(([, value]) => value === STDOUT).map(([flag]) => `--${flag} -`);
+  if (toStdout.length > 1) throw new Error(`only one export can go to standard output, got ${toStdout.join(" and ")}`);
+  const flagOf = new Map<string, string>();
+  for (const [flag, value] of Object.entries(flags)) {
+    if (typeof value !== "string" || value === STDOUT) continue;
+    const path = resolve(value);
+    const earlier = flagOf.get(path);
+    if (earlier !== undefined) throw new Error(`--${earlier} and --${flag} would both write ${path}; give them different files`);
+    flagOf.set(path, flag);
+  }
+}
+
 function writeText(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
 }
 
-/** One file the bench will write: its path and the writer of its text. */
-export interface PlannedReport {
-  path: string;
-  write: (run: BenchRun) => string;
+/** True for a regular file (not /dev/stdout, a pipe or a terminal), beside which a chart may go. */
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**
- * The files a run will write, in order, the chart last; a RangeError when two requested
- * outputs name the same file (checked before the bench runs, so no result is overwritten).
+ * Writes every requested export and the chart; returns the paths written, in order (`-` for
+ * standard output, written through `stdout`).
  */
-export function planReports(requests: OutputRequests, stamp: string, folder = resultsFolder()): PlannedReport[] {
-  const planned: PlannedReport[] = [];
-  const flagOf = new Map<string, string>();
-  const claim = (path: string, flag: string) => {
-    const earlier = flagOf.get(path);
-    if (earlier !== undefined) throw new RangeError(`--${earlier} and --${flag} would both write ${path}; give them different files`);
-    flagOf.set(path, flag);
+export function writeReports(
+  run: BenchRun,
+  requests: OutputRequests,
+  stamp: string,
+  folder = resultsFolder(),
+  stdout: (text: string) => void = (text) => process.stdout.write(text),
+): string[] {
+  checkOutputRequests(requests);
+  const written: string[] = [];
+  const emit = (value: string | true, extension: string, text: string) => {
+    if (value === STDOUT) {
+      stdout(text);
+      written.push(STDOUT);
+      return;
+    }
+    const path = outputPath(value, extension, stamp, folder);
+    writeText(path, text);
+    written.push(path);
   };
   for (const { key, extension, write } of WRITERS) {
     const value = requests[key];
-    if (value === undefined) continue;
-    const path = outputPath(value, extension, stamp, folder);
-    claim(path, key);
-    planned.push({ path, write });
+    if (value !== undefined) emit(value, extension, write(run));
   }
-  let chart: string;
-  if (requests.svg !== undefined) chart = outputPath(requests.svg, "svg", stamp, folder);
-  else if (planned.length > 0) {
-    const stem = planned[0].path.slice(0, planned[0].path.length - extname(planned[0].path).length);
-    chart = flagOf.has(stem + ".svg") ? stem + ".chart.svg" : stem + ".svg";
-  } else chart = join(folder, `${stamp}.svg`);
-  claim(chart, "svg");
-  planned.push({ path: chart, write: (run) => formatSvg(run.records) });
-  return planned;
-}
-
-/** Writes every requested output and the chart; returns the paths written, in order. */
-export function writeReports(run: BenchRun, requests: OutputRequests, stamp: string, folder = resultsFolder()): string[] {
-  const planned = planReports(requests, stamp, folder);
-  for (const { path, write } of planned) writeText(path, write(run));
-  return planned.map(({ path }) => path);
+  const chart = chartRequest(requests);
+  if (chart === false) return written;
+  if (chart !== undefined) {
+    emit(chart, "svg", formatSvg(run));
+  } else {
+    const file = written.find((path) => path !== STDOUT && isRegularFile(path));
+    if (file) {
+      const stem = file.slice(0, file.length - extname(file).length);
+      emit(written.includes(stem + ".svg") ? stem + ".chart.svg" : stem + ".svg", "svg", formatSvg(run)); // never over an export
+    }
+  }
+  return written;
 }

@@ -11,6 +11,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkOutputRequests, writeReports } from "../bench/report/output.js";
 import { formatJson } from "../bench/report/json.js";
 import type { BenchRun } from "../bench/records.js";
+import { LARGE_GRID_BUDGET, solveBatch } from "../src/pool/batch.js";
+import { GRID_SHAPES } from "../src/formats/record.js";
+import type { SolverEngine } from "../src/solver.js";
 import { loadFixture } from "./fixture.js";
 
 const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
@@ -153,13 +156,27 @@ describe("item 14: --format refuses the options it would ignore", () => {
 });
 
 describe("item 16: a default budget for 16×16 and 25×25, lifted with --budget none", () => {
-  const stall = readFileSync(new URL("./fixtures/stall25.txt", import.meta.url), "utf8");
+  /** A batch engine that only records the budget each call gets (every puzzle: unsolvable). */
+  function budgetSpy(cells: number, budgets: number[]): SolverEngine {
+    return {
+      countSolutions: () => 0,
+      solveBatch(_puzzles, count, _limit, budget) {
+        budgets.push(budget);
+        return { counts: new Int32Array(count), guesses: new Int32Array(count), nodes: new Int32Array(count), solutions: new Uint8Array(count * cells) };
+      },
+    };
+  }
 
-  it("gives a 25×25 puzzle that would search for minutes status timeout without any --budget, and the run goes on", () => {
-    const input = file("stall.txt", `${stall.trim()}\n${UNIQUE[0]}\n`);
-    const run = cli(["solve", "--no-progress", "--threads", "0", "--out", "jsonl", input]);
-    const records = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
-    expect(records.map((r) => r.status)).toEqual(["timeout", "solved"]);
+  it("gives 4×4, 16×16 and 25×25 records the default node budget when the run sets none, 9×9 records no cap, and an explicit budget to all", () => {
+    const seen = new Map<number, number[]>(GRID_SHAPES.map((shape) => [shape.size, []]));
+    const engines = new Map(GRID_SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }]));
+    const texts = GRID_SHAPES.map((shape) => ".".repeat(shape.cells)).join("\n");
+    const task = { file: "f", firstIndex: 0, texts, lines: Int32Array.from(GRID_SHAPES, (_, i) => i + 1), readErrors: [], limit: 2, output: "line" as const };
+    solveBatch(engines, task);
+    solveBatch(engines, { ...task, budget: Infinity }); // --budget none
+    solveBatch(engines, { ...task, budget: 500 });
+    expect(seen.get(9)).toEqual([Infinity, Infinity, 500]);
+    for (const size of [4, 16, 25]) expect(seen.get(size)).toEqual([LARGE_GRID_BUDGET, Infinity, 500]);
   });
 
   it("takes `none` for --budget (no cap) and refuses other words", () => {

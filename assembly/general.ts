@@ -333,22 +333,45 @@ function crossingUnit(unit: i32, k: i32, stride: i32): i32 {
  * with a crossing unit leaves the rest of that unit. False on a contradiction.
  */
 function scanUnit(st: usize, unit: i32): bool {
-  const unitCells = UNIT_CELLS + (<usize>(unit * MAX_SIZE) << 1);
+  const b = currentBox;
+  // Position i = k * box + j is the cell base + k * strideK + j * strideJ: segment k of a line
+  // or row k of a box; column j of a box.
+  let base: i32;
+  let strideK: i32;
+  let strideJ: i32;
+  const isBox = unit >= 2 * size;
+  if (unit < size) {
+    base = unit * size;
+    strideK = b;
+    strideJ = 1;
+  } else if (!isBox) {
+    base = unit - size;
+    strideK = b * size;
+    strideJ = size;
+  } else {
+    const boxIndex = unit - 2 * size;
+    base = (boxIndex / b) * b * size + (boxIndex % b) * b;
+    strideK = size;
+    strideJ = 1;
+  }
   let once: u32 = 0;
   let twice: u32 = 0;
   let placed: u32 = 0;
-  // Position i = k * box + j: segment k of a line or row k of a box; column j of a box.
-  for (let j = 0; j < currentBox; j++) store<u32>(BOX_COLUMN_SEGMENTS + (<usize>j << 2), 0);
-  for (let k = 0; k < currentBox; k++) {
+  if (isBox) for (let j = 0; j < b; j++) store<u32>(BOX_COLUMN_SEGMENTS + (<usize>j << 2), 0);
+  for (let k = 0; k < b; k++) {
     let segment: u32 = 0;
-    for (let j = 0; j < currentBox; j++) {
-      const mask = maskOf(st, unitCell(unitCells, k * currentBox + j));
+    let cell = base + k * strideK;
+    for (let j = 0; j < b; j++) {
+      const mask = maskOf(st, cell);
+      cell += strideJ;
       twice |= once & mask;
       once |= mask;
       placed |= isSingle(mask) ? mask : 0;
       segment |= mask;
-      const columnAt = BOX_COLUMN_SEGMENTS + (<usize>j << 2);
-      store<u32>(columnAt, load<u32>(columnAt) | mask);
+      if (isBox) {
+        const columnAt = BOX_COLUMN_SEGMENTS + (<usize>j << 2);
+        store<u32>(columnAt, load<u32>(columnAt) | mask);
+      }
     }
     store<u32>(ROW_SEGMENTS + (<usize>k << 2), segment);
   }
@@ -358,16 +381,27 @@ function scanUnit(st: usize, unit: i32): bool {
     while (hidden) {
       const symbol = hidden & (0 - hidden);
       hidden ^= symbol;
-      let i = 0;
-      while (i < size && !(maskOf(st, unitCell(unitCells, i)) & symbol)) i++;
-      if (i == size) return false; // an earlier hidden single of this unit took the same cell
-      place(st, unitCell(unitCells, i), symbol);
+      const cell = cellWith(st, symbol, base, strideK, strideJ);
+      if (cell < 0) return false; // an earlier hidden single of this unit took the same cell
+      place(st, cell, symbol);
     }
     return true;
   }
   const open = allSymbols & ~placed;
-  if (unit < 2 * size) return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open);
-  return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open) && lockSegments(st, unit, unit + size, BOX_COLUMN_SEGMENTS, currentBox, open);
+  if (!isBox) return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open);
+  return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open) && lockSegments(st, unit, unit + size, BOX_COLUMN_SEGMENTS, b, open);
+}
+
+/** The first cell of a unit (laid out as in scanUnit) with `symbol` among its candidates, or -1. */
+function cellWith(st: usize, symbol: u32, base: i32, strideK: i32, strideJ: i32): i32 {
+  for (let k = 0; k < currentBox; k++) {
+    let cell = base + k * strideK;
+    for (let j = 0; j < currentBox; j++) {
+      if (maskOf(st, cell) & symbol) return cell;
+      cell += strideJ;
+    }
+  }
+  return -1;
 }
 
 /**

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
-import { packageRoot } from "../src/wasm.js";
+import { packageRoot } from "../src/paths.js";
 import type { Dataset } from "../src/datasets.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";
 

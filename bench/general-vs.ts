@@ -18,7 +18,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseGeneralPuzzle } from "../src/puzzle-general.js";
 import { type BatchResult, kernelBudget } from "../src/solver.js";
-import { batchViews, compileWasmFile, instantiateWasmFile, packageRoot } from "../src/wasm.js";
+import { batchViews, compileWasmFile, instantiateWasmFile } from "../src/wasm.js";
+import { packageRoot } from "../src/paths.js";
 import { quantile } from "./sample.js";
 import { commaList, wholeNumber } from "../src/cli/options.js";
 

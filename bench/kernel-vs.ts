@@ -17,7 +17,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadDatasetList, datasetGrid, type Dataset } from "../src/datasets.js";
-import { type KernelBuild, WasmKernel, packageRoot } from "../src/wasm.js";
+import { type KernelBuild, WasmKernel } from "../src/wasm.js";
+import { packageRoot } from "../src/paths.js";
 import { quantile } from "./sample.js";
 import { commaList, wholeNumber } from "../src/cli/options.js";
 

@@ -21,21 +21,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { CELLS, type Grid } from "./puzzle.js";
+import { buildPath, packagePath } from "./paths.js";
 import { type BatchResult, type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
-/** The root of this package (the folder with package.json), from src/ or dist/src/. */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json"))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("sudoku-wasm: package.json not found above " + import.meta.url);
-    dir = parent;
-  }
-  return dir;
-}
 
 /**
  * A build of the kernel: `release` (optimised, the default), `debug` (asserts on), or
@@ -54,7 +43,7 @@ export interface KernelVariant {
 
 /** The kernel variants, the default first. */
 export function kernelVariants(): KernelVariant[] {
-  const text = readFileSync(join(packageRoot(), "assembly", "variants.json"), "utf8");
+  const text = readFileSync(packagePath("assembly", "variants.json"), "utf8");
   return (JSON.parse(text) as { variants: KernelVariant[] }).variants;
 }
 
@@ -69,16 +58,23 @@ interface KernelExports {
   solveBatch(base: number, count: number, limit: number, budget: number): number;
 }
 
-/** Compiles build/<stem>.wasm once; the Module can be posted to worker threads and instantiated there. */
-export async function compileWasmFile(stem: string): Promise<WebAssembly.Module> {
-  const path = join(packageRoot(), "build", `${stem}.wasm`);
-  if (!existsSync(path)) throw new Error(`sudoku-wasm: ${path} is missing; run \`npm run build\` first`);
-  return WebAssembly.compile(await readFile(path));
+const compiled = new Map<string, Promise<WebAssembly.Module>>();
+
+/** Compiles build/<stem>.wasm (once per process); the Module can be posted to worker threads and instantiated there. */
+export function compileWasmFile(stem: string): Promise<WebAssembly.Module> {
+  let module = compiled.get(stem);
+  if (!module) {
+    const path = buildPath(stem, "wasm");
+    if (!existsSync(path)) return Promise.reject(new Error(`sudoku-wasm: ${path} is missing; run \`npm run build\` first`));
+    module = readFile(path).then((bytes) => WebAssembly.compile(bytes));
+    compiled.set(stem, module);
+  }
+  return module;
 }
 
 /** Instantiates a compiled module through the raw bindings asc wrote beside it (build/<stem>.js). */
 export async function instantiateWasmFile<Exports>(stem: string, module: WebAssembly.Module): Promise<Exports> {
-  const bindings = await import(join(packageRoot(), "build", `${stem}.js`));
+  const bindings = await import(buildPath(stem, "js"));
   return (await bindings.instantiate(module, {})) as Exports;
 }
 
@@ -109,15 +105,54 @@ export function batchViews(memory: WebAssembly.Memory, base: number, count: numb
 
 /** Copies of a batch's result views, safe to keep across kernel calls. */
 export function copyBatch(views: BatchResult): BatchResult {
-  return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes?.slice(), solutions: views.solutions.slice() };
+  return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes.slice(), solutions: views.solutions.slice() };
+}
+
+/**
+ * The batch region of one kernel instance: where it starts and how many bytes it holds. Both
+ * kernels (9×9 and N×N) track their room with it, in bytes of {@link batchLayout}, so a batch
+ * of any size and count is checked the same way.
+ */
+export class BatchRoom {
+  private base = 0;
+  private capacityBytes = 0;
+
+  constructor(private readonly memory: WebAssembly.Memory) {}
+
+  /** The base of a batch of `count` puzzles of `cells` cells, calling `reserve` (which may grow memory) when it needs more room. */
+  make(count: number, cells: number, reserve: () => number): number {
+    const bytes = batchLayout(0, count, cells).end;
+    if (bytes > this.capacityBytes) {
+      this.base = reserve();
+      this.capacityBytes = bytes;
+    }
+    return this.base;
+  }
+
+  /** The base of the batch last made, or a RangeError when it holds fewer than `count` puzzles of `cells` cells. */
+  check(count: number, cells: number, call: string): number {
+    if (batchLayout(0, count, cells).end > this.capacityBytes) throw new RangeError(`${call} without a matching input() first`);
+    return this.base;
+  }
+
+  /** A view of the puzzle bytes of the batch at `base` (valid until memory grows). */
+  puzzles(base: number, count: number, cells: number): Uint8Array {
+    return new Uint8Array(this.memory.buffer, base, count * cells);
+  }
+
+  /** Views of the results of the batch at `base`. */
+  results(base: number, count: number, cells: number): BatchResult {
+    return batchViews(this.memory, base, count, cells);
+  }
 }
 
 /** One instance of the WASM kernel with its own linear memory. Not thread-safe; one per worker. */
 export class WasmKernel implements SolverEngine {
-  private base = 0;
-  private capacity = 0;
+  private readonly room: BatchRoom;
 
-  private constructor(private readonly exports: KernelExports) {}
+  private constructor(private readonly exports: KernelExports) {
+    this.room = new BatchRoom(exports.memory);
+  }
 
   /** Instantiates a compiled kernel (from {@link compileKernel}, or compiles the release build). */
   static async create(module?: WebAssembly.Module, build: KernelBuild = "release"): Promise<WasmKernel> {
@@ -126,11 +161,8 @@ export class WasmKernel implements SolverEngine {
 
   /** Makes room for `count` puzzles; returns a view to write them into (valid until the next call). */
   input(count: number): Uint8Array {
-    if (count > this.capacity) {
-      this.base = this.exports.reserve(count);
-      this.capacity = count;
-    }
-    return new Uint8Array(this.exports.memory.buffer, this.base, count * CELLS);
+    const base = this.room.make(count, CELLS, () => this.exports.reserve(count));
+    return this.room.puzzles(base, count, CELLS);
   }
 
   /**
@@ -139,9 +171,9 @@ export class WasmKernel implements SolverEngine {
    * the next call.
    */
   run(count: number, limit: number, budget = Infinity): BatchResult {
-    if (count > this.capacity) throw new RangeError(`run(${count}) after input(${this.capacity})`);
-    this.exports.solveBatch(this.base, count, limit, kernelBudget(budget));
-    return batchViews(this.exports.memory, this.base, count);
+    const base = this.room.check(count, CELLS, `run(${count})`);
+    this.exports.solveBatch(base, count, limit, kernelBudget(budget));
+    return this.room.results(base, count, CELLS);
   }
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
@@ -156,7 +188,7 @@ export class WasmKernel implements SolverEngine {
     const count = result.counts[0];
     if (count > 0) solution.set(result.solutions.subarray(0, CELLS));
     stats.guesses = result.guesses[0];
-    stats.timedOut = result.nodes![0] < 0;
+    stats.timedOut = result.nodes[0] < 0;
     return count;
   }
 }

@@ -8,12 +8,13 @@
 import { createHash } from "node:crypto";
 import { createWriteStream, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { finished } from "node:stream/promises";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../puzzle.js";
-import { kernelVariants, packageRoot, variantBuild } from "../wasm.js";
+import { buildPath, packageRoot } from "../paths.js";
+import { solvers } from "../registry.js";
 import { type OptionRow, toOption, wholeNumber } from "./options.js";
 import {
   GENERATE_DEFAULTS,
@@ -233,9 +234,9 @@ function commandLine(flags: GenerateFlags, settings: GenerateSettings): string {
 
 /** First 16 hex digits of the sha256 of the solver's WASM binary, or null for solvers that are not WASM. */
 function kernelFingerprint(solver: string): string | null {
-  const variant = kernelVariants().find((v) => (v.name === "" ? "wasm" : `wasm:${v.name}`) === solver);
-  if (!variant) return null;
-  const bytes = readFileSync(join(packageRoot(), "build", `${variantBuild(variant.name)}.wasm`));
+  const build = solvers.find((info) => info.id === solver)?.kernelBuild;
+  if (build === undefined) return null;
+  const bytes = readFileSync(buildPath(build, "wasm"));
   return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }
 

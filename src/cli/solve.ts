@@ -27,7 +27,8 @@ import { openBatchSolver } from "../pool/pool.js";
 import { type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { TALLY_STATUSES } from "../pool/batch.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
-import { type OptionRow, toOption, wholeNumber } from "./options.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
+import { solverHelpLines } from "../registry.js";
 
 /** Parsed flags of the solve command. */
 export interface SolveFlags {
@@ -43,6 +44,7 @@ export interface SolveFlags {
   progress?: boolean;
   alphabet?: string;
   budget?: number;
+  solver?: string[];
 }
 
 /** A commander parser for `--alphabet`: N distinct symbols for N = 4, 9, 16 or 25, none of them `.` or `-`. */
@@ -65,6 +67,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--alphabet <symbols>", description: "the symbols, in order, of the grids with that many (e.g. ABCDEFGHIJKLMNOP for 16×16); default: detected per record", parse: alphabetArgument },
   { flags: "--limit <n>", description: "stop counting at N solutions (2 flags every puzzle with several)", default: DEFAULT_LIMIT, parse: wholeNumber(1, 0x7fffffff) },
   { flags: "--budget <nodes>", description: "search nodes per puzzle (states propagated, both kernels); a puzzle over it gets status timeout (default: no cap)", parse: wholeNumber(1, 0x7fffffff) },
+  { flags: "--solver <ids>", description: "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)", defaultText: "the fastest of each size", parse: commaList },
   { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT}); a count of ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} means at least that many`, conflicts: "limit" },
   { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread", default: availableParallelism(), parse: wholeNumber(0, 256) },
   { flags: "--batch <n>", description: "puzzles per batch sent to a worker", default: 4096, parse: wholeNumber(1, 1 << 20) },
@@ -90,6 +93,7 @@ export function solveCommand(): Command {
     .action(async (files: string[], flags: SolveFlags) => runSolve(files, flags))
     .addHelpText("after", EXIT_STATUS_HELP);
   for (const row of SOLVE_OPTIONS) command.addOption(toOption(row));
+  command.addHelpText("after", () => ["", "Solvers (id, grid sizes, algorithm):", ...solverHelpLines()].join("\n"));
   return command;
 }
 
@@ -154,11 +158,11 @@ export const FAILED_RECORDS_STATUS = 1;
  * whole, in order, and the count is printed); usage and I/O errors throw (status 2, main.ts).
  */
 export async function runSolve(files: string[], flags: SolveFlags): Promise<void> {
-  if (flags.format) return runJudge(files, flags.format, flags.output);
+  if (flags.format) return runJudge(files, flags.format, flags.output, flags.solver);
   const inputs = openInputs(files);
   const out = await openOutput(flags.output);
   const started = performance.now();
-  const solver = await openBatchSolver(flags.threads);
+  const solver = await openBatchSolver(flags.threads, flags.solver);
   const showProgress = flags.progress ?? process.stderr.isTTY === true;
   const progress = showProgress ? new ProgressDisplay(inputBytes(files)) : null;
   const interrupts = new InterruptWatch();
@@ -224,9 +228,9 @@ function readJudgeInputs(files: readonly string[]): JudgeInput[] {
 }
 
 /** Judge mode: the whole input (files joined in order, or standard input) in, the judge's exact output out. */
-async function runJudge(files: string[], name: JudgeFormatName, output: string | undefined): Promise<void> {
+async function runJudge(files: string[], name: JudgeFormatName, output: string | undefined, solverIds?: readonly string[]): Promise<void> {
   const judge = judgeFormats[name];
-  const result = solveJudgeInputs(judge, readJudgeInputs(files), await createSolver());
+  const result = solveJudgeInputs(judge, readJudgeInputs(files), await createSolver({ solver: solverIds }));
   const out = await openOutput(output);
   out.write(result);
   await closeOutput(out);

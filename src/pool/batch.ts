@@ -10,7 +10,8 @@
  *                ◄──────────────── BatchOutcome ───  text (the batch's output), tally, errors
  *
  * Strings cross the thread boundary once per batch, never per puzzle. A batch holds the
- * records of one file, consecutive in the run, so `firstIndex + i` is record i's index.
+ * records of one file, consecutive in the run (or in its shard), so `firstIndex + i × indexStep`
+ * is record i's index.
  */
 import { type SizeEngine, type SolveRecord, REJECTED, STATUSES, SolutionWriter, batchRecords, invalidRecord, solvePacked, solvesBatches } from "../solver.js";
 import { type ReadRecord, EMPTIES, parseRecord } from "../formats/record.js";
@@ -25,6 +26,8 @@ export interface BatchTask {
   file: string;
   /** Run-wide 0-based index of the first record. */
   firstIndex: number;
+  /** How far apart the indexes of consecutive records are (N with `--shard K/N`). @default 1 */
+  indexStep?: number;
   /** Each record's text, joined by "\n" (texts never hold a line end). */
   texts: string;
   /** Each record's 1-based start line in its file. */
@@ -89,6 +92,7 @@ const REPEATED_CLUE = -2;
 export class BatchBuilder {
   private file = "";
   private firstIndex = 0;
+  private indexStep = 1;
   private texts: string[] = [];
   private lines: number[] = [];
   private readErrors: [number, string][] = [];
@@ -101,6 +105,12 @@ export class BatchBuilder {
     private readonly alphabet: Alphabet | null = null,
     private readonly budget = Infinity,
   ) {}
+
+  /** The next record added has index `first`, each one after it `step` more (a shard, a resumed run); call before any is added. */
+  numberFrom(first: number, step: number): void {
+    this.firstIndex = first;
+    this.indexStep = step;
+  }
 
   /** Records added from now on come from `file`; the batch of the previous file is sealed. */
   startFile(file: string): void {
@@ -122,6 +132,7 @@ export class BatchBuilder {
     this.ready.push({
       file: this.file,
       firstIndex: this.firstIndex,
+      indexStep: this.indexStep,
       texts: this.texts.join("\n"),
       lines: Int32Array.from(this.lines),
       readErrors: this.readErrors,
@@ -130,7 +141,7 @@ export class BatchBuilder {
       alphabet: this.alphabet,
       budget: this.budget,
     });
-    this.firstIndex += this.texts.length;
+    this.firstIndex += this.texts.length * this.indexStep;
     this.texts = [];
     this.lines = [];
     this.readErrors = [];
@@ -220,7 +231,7 @@ export function solveBatch(engines: BatchEngines, task: BatchTask): BatchOutcome
   const groups = new Map<string, Group>([[`9 ${DIGITS}`, digits]]);
   const fastPath = readsNineByNineAsDigits(alphabet);
   texts.forEach((text, i) => {
-    const read: ReadRecord = { index: task.firstIndex + i, line: task.lines[i], file: task.file, text, error: readErrors.get(i) ?? null };
+    const read: ReadRecord = { index: task.firstIndex + i * (task.indexStep ?? 1), line: task.lines[i], file: task.file, text, error: readErrors.get(i) ?? null };
     reads.push(read);
     if (read.error === null && fastPath && text.length === CELLS) {
       const at = digits.next(i);

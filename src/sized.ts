@@ -102,7 +102,7 @@ function readBytes(values: CellValues): GeneralPuzzle {
     const value = values[cell];
     if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > shape.size) {
       const shown = typeof value === "string" ? `'${excerpt(value)}'` : typeof value === "number" || typeof value === "bigint" ? String(value) : typeof value;
-      throw new PuzzleError("character", `${name(cell)} holds ${shown}, not a whole number 0-${shape.size}`, cell);
+      throw new PuzzleError("character", `${name(cell)} holds ${shown}, not 0-${shape.size}`, cell);
     }
   }
   const grid = values instanceof Uint8Array ? values : Uint8Array.from(values as ArrayLike<number>);

@@ -39,7 +39,7 @@ describe("item 12: the library never throws for a bad puzzle value or type", () 
       cells[3] = value;
       const record = solver.solve(cells as never);
       expect(record).toMatchObject({ status: "invalid", count: 0, solution: null });
-      expect(record.error).toBe(`cell 4 (row 1, column 4) holds ${shown}, not a whole number 0-9`);
+      expect(record.error).toBe(`cell 4 (row 1, column 4) holds ${shown}, not 0-9`);
     }
     const signed = Int8Array.from(GRID);
     signed[0] = -1;

@@ -19,9 +19,15 @@ import { runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
 import { expectationOf } from "./verify.js";
 
+/** Every registry entry that can load here; a skipped one (a missing optional package) is said on stderr. */
+function availableSolvers(): readonly SolverInfo[] {
+  for (const info of solvers) if (info.unavailable) process.stderr.write(`skipping ${info.id}: ${info.unavailable}\n`);
+  return solvers.filter((info) => !info.unavailable);
+}
+
 /** The selected registry entries; the reference must be one of them. */
 function selectSolvers(options: BenchOptions): readonly SolverInfo[] {
-  const selected = options.solvers ? options.solvers.map(findSolver) : solvers;
+  const selected = options.solvers ? options.solvers.map(findSolver) : availableSolvers();
   if (options.reference && !selected.some((info) => info.id === options.reference)) {
     findSolver(options.reference);
     throw new Error(`--reference ${options.reference} is not among the selected solvers (${selected.map((s) => s.id).join(", ")})`);

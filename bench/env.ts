@@ -6,7 +6,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
-import { packageRoot } from "../src/wasm.js";
+import { buildFacts } from "../build/facts.js";
+import { packageRoot } from "../src/paths.js";
 import type { BenchEnvironment } from "./records.js";
 
 /** The settings of a run that the environment repeats. */
@@ -32,33 +33,22 @@ export function collectEnvironment(settings: RunSettings, now = new Date()): Ben
   };
 }
 
-/** "optimizeLevel=3 shrinkLevel=0 converge noAssert runtime=stub enable=simd", or "unknown". */
-export function releaseBuildFlags(root = packageRoot()): string {
-  try {
-    const config = JSON.parse(readFileSync(join(root, "asconfig.json"), "utf8"));
-    const flags = { ...config.options, ...config.targets?.release };
-    delete flags.outFile;
-    delete flags.textFile;
-    return Object.entries(flags).map(([key, value]) => formatFlag(key, value)).join(" ") || "none";
-  } catch {
-    return "unknown";
-  }
+/** The release kernel's asc flags, recorded when it was built (scripts/build-facts.mjs). */
+export function releaseBuildFlags(): string {
+  return buildFacts.flags.release ?? "unknown";
 }
 
-function formatFlag(key: string, value: unknown): string {
-  if (value === true) return key;
-  if (Array.isArray(value)) return `${key}=${value.join(",")}`;
-  return `${key}=${String(value)}`;
-}
-
-/** The commit checked out at the package root, or "unknown" (no git, no commit yet). */
+/**
+ * The commit checked out at the package root; outside a checkout (an installed package) the
+ * one recorded at build time; else "unknown".
+ */
 export function gitCommit(root = packageRoot()): string {
   try {
     return execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
       .toString()
       .trim();
   } catch {
-    return "unknown";
+    return buildFacts.commit ?? "unknown";
   }
 }
 

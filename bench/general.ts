@@ -22,7 +22,7 @@ import { SudokuSolver } from "@algorithm.ts/sudoku";
 import { GeneralKernel } from "../src/general.js";
 import { type GeneralPuzzle, isValidGeneralSolution, parseGeneralPuzzle, shapeName } from "../src/puzzle-general.js";
 import { GeneralTsEngine } from "../src/solvers/general-ts.js";
-import { packageRoot } from "../src/wasm.js";
+import { packageRoot } from "../src/paths.js";
 import { quantile, seededSample } from "./sample.js";
 import { wholeNumber } from "../src/cli/options.js";
 

@@ -73,7 +73,7 @@ export function benchCommand(): Command {
   const command = new Command("bench").description("Compare every registered solver across puzzle datasets (tinybench).");
   OPTION_TABLE.forEach((row) => command.addOption(toOption(withQuickDefault(row))));
   command.addHelpText("after", () => {
-    const solverLines = solvers.map((s) => `  ${s.id.padEnd(20)} ${s.description}`);
+    const solverLines = solvers.map((s) => `  ${s.id.padEnd(20)} ${s.unavailable ? `(unavailable: ${s.unavailable}) ` : ""}${s.description}`);
     const bundled = bundledDatasets();
     return ["", "Solvers:", ...solverLines, "", `Bundled datasets (easiest first): ${bundled.join(", ") || "none"}`].join("\n");
   });

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import { type Grid, PuzzleError, parsePuzzle } from "./puzzle.js";
-import { packageRoot } from "./wasm.js";
+import { packageRoot } from "./paths.js";
 
 /** The puzzles of one file. */
 export interface Dataset {

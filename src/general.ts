@@ -39,7 +39,9 @@ import {
   solveInOrder,
   statusOf,
 } from "./solver.js";
-import { type KernelBuild, batchLayout, batchViews, compileWasmFile, copyBatch, instantiateWasmFile } from "./wasm.js";
+import { instantiate as instantiateGeneralKernel } from "../build/general.js";
+import { type KernelSource, type WasmModule, compileSource } from "./kernel-source.js";
+import { type KernelBuild, batchLayout, batchViews, compileWasmFile, copyBatch } from "./wasm.js";
 import { GeneralTsEngine } from "./solvers/general-ts.js";
 
 // ── the kernel ──────────────────────────────────────────────────────────────────────────────
@@ -54,7 +56,7 @@ interface GeneralKernelExports {
 const fileStem = (build: KernelBuild): string => (build === "release" ? "general" : "general-debug");
 
 /** Compiles the general kernel once; the Module can be posted to worker threads and instantiated there. */
-export function compileGeneralKernel(build: KernelBuild = "release"): Promise<WebAssembly.Module> {
+export function compileGeneralKernel(build: KernelBuild = "release"): Promise<WasmModule> {
   return compileWasmFile(fileStem(build));
 }
 
@@ -77,10 +79,13 @@ export class GeneralKernel implements GeneralEngine {
 
   private constructor(private readonly exports: GeneralKernelExports) {}
 
-  /** Instantiates a compiled kernel (from {@link compileGeneralKernel}, or compiles the given build). */
-  static async create(module?: WebAssembly.Module, build: KernelBuild = "release"): Promise<GeneralKernel> {
-    const mod = module ?? (await compileGeneralKernel(build));
-    return new GeneralKernel(await instantiateWasmFile<GeneralKernelExports>(fileStem(build), mod));
+  /**
+   * Instantiates the kernel from `source` (a module from {@link compileGeneralKernel}, its bytes,
+   * a fetch Response or a URL), or else from `build`'s file beside this package.
+   */
+  static async create(source?: KernelSource, build: KernelBuild = "release"): Promise<GeneralKernel> {
+    const module = source === undefined ? await compileGeneralKernel(build) : await compileSource(source);
+    return new GeneralKernel((await instantiateGeneralKernel(module, { env: {} })) as GeneralKernelExports);
   }
 
   /** Makes room for `count` puzzles of box size `box`; returns a view to write them into (valid until the next call). */
@@ -203,13 +208,15 @@ export interface CreateGeneralSolverOptions {
   engine?: "wasm" | "ts";
   /** Which kernel build the `wasm` engine loads. @default "release" */
   build?: KernelBuild;
+  /** Where the `wasm` engine's kernel comes from instead of `build`'s file (see {@link KernelSource}). @default undefined */
+  kernel?: KernelSource;
 }
 
 /** A ready {@link GeneralSolver}: the general WASM kernel by default, or its TS twin. */
 export async function createGeneralSolver(options: CreateGeneralSolverOptions = {}): Promise<GeneralSolver> {
   if (options.engine === "ts") return new GeneralSolver("general-ts", new GeneralTsEngine());
   const build = options.build ?? "release";
-  return new GeneralSolver(build === "release" ? "general-wasm" : "general-wasm-debug", await GeneralKernel.create(undefined, build));
+  return new GeneralSolver(build === "release" ? "general-wasm" : "general-wasm-debug", await GeneralKernel.create(options.kernel, build));
 }
 
 export { GeneralTsEngine };

@@ -3,7 +3,29 @@
  * `createSolver({ solver: id })` (index.ts) and `--solvers a,b` select from it.
  */
 import type { SolverEngine } from "./solver.js";
-import { kernelVariants, variantBuild } from "./wasm.js";
+import { ALGORITHM_TS_PEER, AlgorithmTsPackageEngine } from "./solvers/npm-algorithm-ts.js";
+import { DANCING_LINKS_PEER, DancingLinksPackageEngine } from "./solvers/npm-dancing-links.js";
+import { type PeerPackage, missingPeerMessage, peerInstalled } from "./solvers/peer.js";
+import { kernelVariants, loadWasmEngine, variantBuild } from "./wasm.js";
+
+/** The ids of the solvers this package registers (`wasm:<variant>` for each kernel variant). */
+export type BuiltinSolverId =
+  | "wasm"
+  | `wasm:${string}`
+  | "bitmask"
+  | "scan"
+  | "tables"
+  | "queue"
+  | "mrv"
+  | "dlx"
+  | "npm:dancing-links"
+  | "npm:algorithm.ts";
+
+/**
+ * A registry id: one of {@link BuiltinSolverId} (editors complete them), or any other string
+ * for a solver registered elsewhere (checked at run time by {@link findSolver}).
+ */
+export type SolverId = BuiltinSolverId | (string & Record<never, never>);
 
 export interface SolverCapabilities {
   /** Reports guesses (branch points); false shows as `n/a`. */
@@ -29,8 +51,17 @@ export interface SolverInfo {
   /** An outside reference (npm package) rather than this project's code. */
   external: boolean;
   capabilities: SolverCapabilities;
+  /** The optional npm package an external solver wraps (see solvers/peer.ts). */
+  peer?: PeerPackage;
+  /** Set when the solver cannot load here: why, with the command that fixes it (a missing optional package). */
+  readonly unavailable?: string;
   /** Builds a ready engine (loads WASM, imports a package, ...). */
   load(): Promise<SolverEngine>;
+}
+
+/** The fields of an entry over an optional peer package: `peer`, and `unavailable` when it is not installed. */
+function peerFields(peer: PeerPackage): Pick<SolverInfo, "peer" | "unavailable"> {
+  return peerInstalled(peer) ? { peer } : { peer, unavailable: missingPeerMessage(peer) };
 }
 
 export const solvers: readonly SolverInfo[] = [
@@ -41,7 +72,7 @@ export const solvers: readonly SolverInfo[] = [
       source: variant.name === "" ? "this project; band layout after JCZSolve" : "this project: a compile-time variant of the wasm kernel",
       external: false,
       capabilities: { guesses: true, batch: true, budget: true },
-      load: async () => (await import("./wasm.js")).loadWasmEngine(variantBuild(variant.name)),
+      load: () => loadWasmEngine(variantBuild(variant.name)),
     }),
   ),
   {
@@ -95,23 +126,25 @@ export const solvers: readonly SolverInfo[] = [
   {
     id: "npm:dancing-links",
     description: "the dancing-links package's DLX on the Sudoku's exact-cover encoding (no guesses; budget ignored)",
-    source: "npm dancing-links@4.3.10",
+    source: "npm dancing-links@4.3.10 (optional peer)",
     external: true,
     capabilities: { guesses: false, batch: false, budget: false },
-    load: async () => new (await import("./solvers/npm-dancing-links.js")).DancingLinksPackageEngine(),
+    ...peerFields(DANCING_LINKS_PEER),
+    load: () => DancingLinksPackageEngine.load("npm:dancing-links"), // imports the package itself
   },
   {
     id: "npm:algorithm.ts",
     description: "@algorithm.ts/sudoku's SudokuSolver (DLX over arrays); stops at the first solution, so counts 0 or 1 and cannot prove uniqueness (no guesses; budget ignored)",
-    source: "npm @algorithm.ts/sudoku@4.0.3",
+    source: "npm @algorithm.ts/sudoku@4.0.3 (optional peer)",
     external: true,
     capabilities: { guesses: false, batch: false, budget: false, uniqueness: false },
-    load: async () => new (await import("./solvers/npm-algorithm-ts.js")).AlgorithmTsPackageEngine(),
+    ...peerFields(ALGORITHM_TS_PEER),
+    load: () => AlgorithmTsPackageEngine.load("npm:algorithm.ts"), // imports the package itself
   },
 ];
 
 /** The registry entry for `id`, or a RangeError that lists the known ids. */
-export function findSolver(id: string): SolverInfo {
+export function findSolver(id: SolverId): SolverInfo {
   const info = solvers.find((s) => s.id === id);
   if (!info) throw new RangeError(`unknown solver '${id}'; known: ${solvers.map((s) => s.id).join(", ")}`);
   return info;

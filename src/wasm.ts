@@ -19,23 +19,13 @@
  * `reserve` may grow memory, which detaches every old view, so views are re-created
  * after each reserve.
  */
-import { readFile } from "node:fs/promises";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { buildFacts } from "../build/facts.js";
+import { instantiate as instantiateSudokuKernel } from "../build/release.js";
+import { type KernelSource, type WasmModule, compileSource } from "./kernel-source.js";
 import { CELLS, type Grid } from "./puzzle.js";
 import { type BatchResult, type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
-/** The root of this package (the folder with package.json), from src/ or dist/src/. */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json"))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("sudoku-wasm: package.json not found above " + import.meta.url);
-    dir = parent;
-  }
-  return dir;
-}
+export type { KernelSource, ResponseLike, WasmModule } from "./kernel-source.js";
 
 /**
  * A build of the kernel: `release` (optimised, the default), `debug` (asserts on), or
@@ -52,10 +42,9 @@ export interface KernelVariant {
   description: string;
 }
 
-/** The kernel variants, the default first. */
+/** The kernel variants, the default first (recorded at build time from assembly/variants.json). */
 export function kernelVariants(): KernelVariant[] {
-  const text = readFileSync(join(packageRoot(), "assembly", "variants.json"), "utf8");
-  return (JSON.parse(text) as { variants: KernelVariant[] }).variants;
+  return buildFacts.variants;
 }
 
 /** The build of a variant: `release` for the default, else `variants/<name>`. */
@@ -69,21 +58,24 @@ interface KernelExports {
   solveBatch(base: number, count: number, limit: number, budget: number): number;
 }
 
-/** Compiles build/<stem>.wasm once; the Module can be posted to worker threads and instantiated there. */
-export async function compileWasmFile(stem: string): Promise<WebAssembly.Module> {
-  const path = join(packageRoot(), "build", `${stem}.wasm`);
-  if (!existsSync(path)) throw new Error(`sudoku-wasm: ${path} is missing; run \`npm run build\` first`);
-  return WebAssembly.compile(await readFile(path));
+/**
+ * Where build/<stem>.wasm is. The two kernels createSolver loads are written as literal
+ * `new URL(…, import.meta.url)` so that Vite, webpack and Rollup copy them into a bundle; the
+ * debug builds and variants are computed, so no bundler copies them unasked.
+ */
+export function kernelUrl(stem: string): URL {
+  if (stem === "release") return new URL("../build/release.wasm", import.meta.url);
+  if (stem === "general") return new URL("../build/general.wasm", import.meta.url);
+  return new URL("../build/" + stem + ".wasm", import.meta.url);
 }
 
-/** Instantiates a compiled module through the raw bindings asc wrote beside it (build/<stem>.js). */
-export async function instantiateWasmFile<Exports>(stem: string, module: WebAssembly.Module): Promise<Exports> {
-  const bindings = await import(join(packageRoot(), "build", `${stem}.js`));
-  return (await bindings.instantiate(module, {})) as Exports;
+/** Compiles build/<stem>.wasm once; the Module can be posted to worker threads and instantiated there. */
+export function compileWasmFile(stem: string): Promise<WasmModule> {
+  return compileSource(kernelUrl(stem));
 }
 
 /** Compiles the 9×9 kernel's build once (see {@link compileWasmFile}). */
-export function compileKernel(build: KernelBuild = "release"): Promise<WebAssembly.Module> {
+export function compileKernel(build: KernelBuild = "release"): Promise<WasmModule> {
   return compileWasmFile(build);
 }
 
@@ -119,9 +111,14 @@ export class WasmKernel implements SolverEngine {
 
   private constructor(private readonly exports: KernelExports) {}
 
-  /** Instantiates a compiled kernel (from {@link compileKernel}, or compiles the release build). */
-  static async create(module?: WebAssembly.Module, build: KernelBuild = "release"): Promise<WasmKernel> {
-    return new WasmKernel(await instantiateWasmFile<KernelExports>(build, module ?? (await compileKernel(build))));
+  /**
+   * Instantiates the kernel from `source` (a module from {@link compileKernel}, its bytes, a
+   * fetch Response or a URL), or else from `build`'s file beside this package.
+   * All 9×9 builds export the same functions, so the release build's bindings serve each.
+   */
+  static async create(source?: KernelSource, build: KernelBuild = "release"): Promise<WasmKernel> {
+    const module = source === undefined ? await compileKernel(build) : await compileSource(source);
+    return new WasmKernel((await instantiateSudokuKernel(module, { env: {} })) as KernelExports);
   }
 
   /** Makes room for `count` puzzles; returns a view to write them into (valid until the next call). */

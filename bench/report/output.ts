@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
-import { packageRoot } from "../../src/wasm.js";
+import { packageRoot } from "../../src/paths.js";
 import type { BenchRun } from "../records.js";
 import { formatCsv } from "./csv.js";
 import { formatJson } from "./json.js";

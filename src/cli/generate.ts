@@ -8,12 +8,13 @@
 import { createHash } from "node:crypto";
 import { createWriteStream, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { finished } from "node:stream/promises";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../puzzle.js";
-import { kernelVariants, packageRoot, variantBuild } from "../wasm.js";
+import { packageRoot } from "../paths.js";
+import { kernelUrl, kernelVariants, variantBuild } from "../wasm.js";
 import { type OptionRow, toOption, wholeNumber } from "./options.js";
 import {
   GENERATE_DEFAULTS,
@@ -203,7 +204,7 @@ function commandLine(flags: GenerateFlags, settings: GenerateSettings): string {
 function kernelFingerprint(solver: string): string | null {
   const variant = kernelVariants().find((v) => (v.name === "" ? "wasm" : `wasm:${v.name}`) === solver);
   if (!variant) return null;
-  const bytes = readFileSync(join(packageRoot(), "build", `${variantBuild(variant.name)}.wasm`));
+  const bytes = readFileSync(kernelUrl(variantBuild(variant.name)));
   return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }
 

@@ -9,7 +9,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { compileGeneralKernel } from "../general.js";
-import { compileKernel, packageRoot } from "../wasm.js";
+import { packageRoot } from "../paths.js";
+import { compileKernel } from "../wasm.js";
 import { type BatchOutcome, type BatchTask, type KernelModules, instantiateKernels, solveBatch } from "./batch.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */

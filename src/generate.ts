@@ -26,25 +26,51 @@
 import { CELLS, SIZE, type Grid } from "./puzzle.js";
 import { Random, isSeed } from "./prng.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
+import { combineGrades, graderWeights } from "./grade.js";
 
 // ─── Counting through an engine ─────────────────────────────────────────────
 
+/** A grader named by its registry id, whose family (the id before any ':') sets its weight. */
+export interface Grader {
+  id: string;
+  engine: SolverEngine;
+}
+
 /**
- * Counts solutions up to 2 through one engine, and grades difficulty by the mean guesses of
- * one or more engines (by default that engine). Grading by several branching orders keeps a
- * climb from learning the weak spots of one heuristic.
+ * The puzzles that put graders on one scale (src/grade.ts): the first `count` minimal puzzles
+ * of `seed`, no symmetry. Making them depends only on uniqueness, so every correct counting
+ * engine makes the same ones, and a grader's reference mean depends on that grader alone.
+ */
+export const GRADING_REFERENCE = { seed: 0, count: 200 } as const;
+
+/** The reference puzzles, made once per process. */
+let referencePuzzles: Grid[] | null = null;
+
+/**
+ * Counts solutions up to 2 through one engine, and grades difficulty by the guesses of one or
+ * more graders (by default that engine). With several graders the grade combines them as
+ * src/grade.ts says: each relative to its mean on the reference puzzles, every family
+ * weighing the same, in the first grader's guesses. Grading by several branching orders keeps
+ * a climb from learning the weak spots of one heuristic; grading by several families keeps it
+ * from learning the weak spots of one kind of solver.
  */
 export class PuzzleJudge {
   private readonly solution = new Uint8Array(CELLS);
   private readonly stats: SearchStats = { guesses: 0, timedOut: false };
-  /** Searches run so far (for rates in reports). */
+  private readonly graderEngines: readonly SolverEngine[];
+  private readonly weights: readonly number[];
+  private means: number[] | null = null;
+  /** Searches run so far (for rates in reports), the reference's included. */
   searches = 0;
 
   constructor(
     readonly engine: SolverEngine,
-    /** The engines whose mean guesses grade a puzzle. */
-    readonly graders: readonly SolverEngine[] = [engine],
-  ) {}
+    /** The graders; a bare engine is a family of its own. */
+    readonly graders: readonly (SolverEngine | Grader)[] = [engine],
+  ) {
+    this.graderEngines = graders.map((g) => ("engine" in g ? g.engine : g));
+    this.weights = graderWeights(graders.map((g, i) => ("engine" in g ? g.id : `#${i}`)));
+  }
 
   /** Solutions of `puzzle` up to 2 (2 means "two or more"). */
   count(puzzle: Grid): number {
@@ -57,15 +83,34 @@ export class PuzzleJudge {
     return this.count(puzzle) === 1;
   }
 
-  /** The graders' mean guesses for a full limit-2 search of `puzzle` (NaN when one cannot tell). */
-  guesses(puzzle: Grid): number {
-    let total = 0;
-    for (const grader of this.graders) {
+  /** Each grader's guesses for a full limit-2 search of `puzzle` (NaN from one that cannot tell). */
+  costs(puzzle: Grid): number[] {
+    return this.graderEngines.map((grader) => {
       this.searches++;
       grader.countSolutions(puzzle, 2, this.solution, this.stats, Infinity);
-      total += this.stats.guesses;
+      return this.stats.guesses;
+    });
+  }
+
+  /** Each grader's mean guesses on the {@link GRADING_REFERENCE} puzzles (made and searched on first use). */
+  referenceMeans(): number[] {
+    if (!this.means) {
+      if (!referencePuzzles) {
+        const maker = new PuzzleJudge(this.engine);
+        referencePuzzles = [...generatePuzzles(maker, { count: GRADING_REFERENCE.count, seed: GRADING_REFERENCE.seed })].map((p) => p.puzzle);
+        this.searches += maker.searches;
+      }
+      const totals = this.graderEngines.map(() => 0);
+      for (const puzzle of referencePuzzles) this.costs(puzzle).forEach((cost, g) => (totals[g] += cost));
+      this.means = totals.map((total) => total / referencePuzzles!.length);
     }
-    return total / this.graders.length;
+    return this.means;
+  }
+
+  /** The graders' grade of `puzzle`, in the first grader's guesses (NaN when one cannot tell); with one grader, its guesses. */
+  guesses(puzzle: Grid): number {
+    const costs = this.costs(puzzle);
+    return costs.length === 1 ? costs[0] : combineGrades(costs, this.referenceMeans(), this.weights);
   }
 }
 
@@ -411,9 +456,10 @@ export function summariseCorpus(puzzles: readonly { clues: number; guesses: numb
   const clues = puzzles.map((p) => p.clues);
   const guesses = puzzles.map((p) => p.guesses);
   const mean = guesses.reduce((sum, g) => sum + g, 0) / Math.max(1, guesses.length);
+  const round = (value: number) => Math.round(value * 100) / 100; // grades of several graders are fractions
   return {
     count: puzzles.length,
     clues: { min: Math.min(...clues), max: Math.max(...clues) },
-    guesses: { mean: Math.round(mean * 100) / 100, median: median(guesses), min: Math.min(...guesses), max: Math.max(...guesses) },
+    guesses: { mean: round(mean), median: round(median(guesses)), min: round(Math.min(...guesses)), max: round(Math.max(...guesses)) },
   };
 }

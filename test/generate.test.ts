@@ -7,6 +7,7 @@ import { createSolver } from "../src/index.js";
 import { CELLS, formatPuzzle, isValidSolution, type Grid } from "../src/puzzle.js";
 import { Random } from "../src/prng.js";
 import {
+  GRADING_REFERENCE,
   PuzzleJudge,
   carve,
   countClues,
@@ -26,6 +27,8 @@ import {
 } from "../src/generate.js";
 import { generateCommand, readManifest } from "../src/cli/generate.js";
 import { datasetsFolder } from "../src/datasets.js";
+import { combineGrades, familyOf, graderWeights } from "../src/grade.js";
+import type { SolverEngine } from "../src/solver.js";
 
 let judge: PuzzleJudge;
 beforeAll(async () => {
@@ -262,32 +265,91 @@ function commandArguments(command: string, output: string): string[] {
 }
 
 describe("grading by several engines", () => {
-  it("grades a puzzle by the mean guesses of its graders and counts with the first engine", async () => {
+  it("grades by one engine's guesses, and by several as the weighted geometric mean of their guesses on one scale", async () => {
     const wasm = (await createSolver()).engine;
     const first = (await createSolver({ solver: "wasm:first" })).engine;
     const puzzles = generate({ count: 12, seed: 11, minimal: true });
     const one = new PuzzleJudge(wasm);
     const other = new PuzzleJudge(first);
-    const both = new PuzzleJudge(wasm, [wasm, first]);
+    const both = new PuzzleJudge(wasm, [{ id: "wasm", engine: wasm }, { id: "wasm:first", engine: first }]);
+    const [meanWasm, meanFirst] = both.referenceMeans();
+    expect(meanWasm).toBeGreaterThan(0);
     let differ = 0;
     for (const { puzzle } of puzzles) {
       const [a, b] = [one.guesses(puzzle), other.guesses(puzzle)];
-      expect(both.guesses(puzzle)).toBe((a + b) / 2);
+      expect(one.costs(puzzle)).toEqual([a]); // one grader: the grade is its guesses
+      // one family: the two share its weight; b is put on wasm's scale by the reference means
+      expect(both.guesses(puzzle)).toBeCloseTo(Math.sqrt((a + 1) * ((b * meanWasm) / meanFirst + 1)) - 1, 5);
       expect(both.isUnique(puzzle)).toBe(true);
       if (a !== b) differ++;
     }
     expect(differ).toBeGreaterThan(0); // the two branching orders do disagree somewhere
   });
 
-  it("records the graders in the command and the manifest", async () => {
+  it("weighs families, not graders: each family weighs the same, its graders share the weight", () => {
+    expect(familyOf("wasm:first")).toBe("wasm");
+    expect(familyOf("dlx")).toBe("dlx");
+    expect(graderWeights(["wasm", "wasm:first", "wasm:static", "dlx"])).toEqual([1 / 6, 1 / 6, 1 / 6, 1 / 2]);
+    expect(graderWeights(["dlx", "mrv"])).toEqual([1 / 2, 1 / 2]);
+    // three kernel variants at 10 guesses and dlx at 40, all with reference mean 2: (11^(1/2) * 41^(1/2)) - 1
+    expect(combineGrades([10, 10, 10, 40], [2, 2, 2, 2], graderWeights(["wasm", "wasm:first", "wasm:static", "dlx"]))).toBeCloseTo(Math.sqrt(11 * 41) - 1, 5);
+    expect(combineGrades([0, 0], [1.5, 3], [0.5, 0.5])).toBe(0); // no guess from anyone: grade 0
+    expect(combineGrades([7], [3], [1])).toBe(7);
+    expect(combineGrades([3, NaN], [1, 1], [0.5, 0.5])).toBeNaN();
+  });
+
+  it("a grader of another family changes the grade, and scaling a grader's guesses does not", async () => {
+    const wasm = (await createSolver()).engine;
+    const dlx = (await createSolver({ solver: "dlx" })).engine;
+    /** dlx with every guess counted four times over: the same difficulty on another scale. */
+    const dlxTimesFour: SolverEngine = {
+      countSolutions(puzzle, limit, solution, stats, budget) {
+        const count = dlx.countSolutions(puzzle, limit, solution, stats, budget);
+        stats.guesses *= 4;
+        return count;
+      },
+    };
+    const kernelOnly = new PuzzleJudge(wasm, [{ id: "wasm", engine: wasm }]);
+    const mixed = new PuzzleJudge(wasm, [{ id: "wasm", engine: wasm }, { id: "dlx", engine: dlx }]);
+    const scaled = new PuzzleJudge(wasm, [{ id: "wasm", engine: wasm }, { id: "dlx", engine: dlxTimesFour }]);
+    const [, dlxMean] = mixed.referenceMeans();
+    expect(scaled.referenceMeans()[1]).toBe(4 * dlxMean);
+    let changed = 0;
+    for (const { puzzle } of generate({ count: 15, seed: 12, hardenSteps: 5 })) {
+      if (mixed.guesses(puzzle) !== kernelOnly.guesses(puzzle)) changed++;
+      expect(scaled.guesses(puzzle)).toBe(mixed.guesses(puzzle));
+    }
+    expect(changed).toBeGreaterThan(0);
+  });
+
+  it("gives the same puzzles for a seed when graded by two families, and others than one family gives", async () => {
+    const wasm = (await createSolver()).engine;
+    const dlx = (await createSolver({ solver: "dlx" })).engine;
+    const graders = [{ id: "wasm", engine: wasm }, { id: "dlx", engine: dlx }];
+    const options: GenerateOptions = { count: 4, seed: 13, hardenSteps: 15, presentations: 2, minGuesses: 1 };
+    const run = () => lines([...generatePuzzles(new PuzzleJudge(wasm, graders), options)]);
+    const mixed = run();
+    expect(run()).toEqual(mixed);
+    expect(lines(generate(options))).not.toEqual(mixed);
+  });
+
+  it("records the graders, their guesses and reference means in the command and the manifest", async () => {
     const folder = mkdtempSync(join(tmpdir(), "graders-"));
     const output = join(folder, "graded.txt");
     const manifest = join(folder, "manifest.json");
-    await runCli(["--count", "3", "--seed", "5", "--minimal", "--min-guesses", "1", "--graders", "wasm,wasm:first", "--output", output, "--manifest", manifest, "--quiet"]);
+    const args = ["--count", "3", "--seed", "5", "--minimal", "--min-guesses", "1", "--graders", "wasm,wasm:first,dlx", "--output", output, "--manifest", manifest, "--quiet"];
+    await runCli(args);
     const [entry] = readManifest(manifest).files;
-    expect(entry.graders).toEqual(["wasm", "wasm:first"]);
-    expect(entry.command).toContain("--graders wasm,wasm:first");
-    expect(readFileSync(output, "utf8").trim().split("\n")).toHaveLength(3);
+    expect(entry.graders).toEqual(["wasm", "wasm:first", "dlx"]);
+    expect(entry.command).toContain("--graders wasm,wasm:first,dlx");
+    expect(Object.keys(entry.grading!.graders)).toEqual(["wasm", "wasm:first", "dlx"]);
+    expect(entry.grading!.reference).toEqual(GRADING_REFERENCE);
+    for (const figures of Object.values(entry.grading!.graders)) expect(figures.reference).toBeGreaterThan(0);
+    const written = readFileSync(output, "utf8");
+    expect(written.trim().split("\n")).toHaveLength(3);
+    const again = join(folder, "again.txt");
+    await runCli([...commandArguments(entry.command, again), "--quiet"]);
+    expect(readFileSync(again, "utf8")).toBe(written);
   });
 });
 

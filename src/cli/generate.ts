@@ -18,10 +18,12 @@ import { kernelUrl, kernelVariants, variantBuild } from "../wasm.js";
 import { type OptionRow, toOption, wholeNumber } from "./options.js";
 import {
   GENERATE_DEFAULTS,
+  GRADING_REFERENCE,
   PuzzleJudge,
   SYMMETRIES,
   dependsOnGuesses,
   generatePuzzles,
+  median,
   resolveGenerateOptions,
   summariseCorpus,
   type CorpusSummary,
@@ -65,7 +67,7 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
   { flags: "--max-guesses <n>", description: "keep only puzzles needing at most this many guesses", parse: wholeNumber(0) },
   { flags: "--max-attempts <n>", description: "give up after this many attempts (default 1000 + 100 x count)", parse: wholeNumber(1) },
   { flags: "--solver <id>", description: "registry solver that counts solutions and guesses", default: "wasm" },
-  { flags: "--graders <ids>", description: "comma-separated registry solvers whose mean guesses grade difficulty (hardening, guess filters, the summary); default: the --solver" },
+  { flags: "--graders <ids>", description: "comma-separated registry solvers whose guesses grade difficulty (hardening, guess filters, the summary): each relative to its mean on fixed reference puzzles, every family (id before ':') weighing the same, in the first one's guesses; e.g. wasm,wasm:first,wasm:static,dlx; default: the --solver" },
   { flags: "-o, --output <file>", description: "write the puzzles to this file instead of standard output" },
   { flags: "--manifest <file>", description: "record the run (command, seed, count, clue range, guesses) in this JSON manifest; needs --output" },
   { flags: "--progress", description: "show a progress bar on standard error (default: when it is a terminal and --output is given)" },
@@ -117,17 +119,21 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   if (blind && dependsOnGuesses(settings)) return command.error(`error: ${blind} reports no guesses, which hardening and guess filters grade by`);
   const kernel = kernelFingerprint(flags.solver); // of the binary about to be loaded, before a rebuild can replace it
   const engine = (await createSolver({ solver: flags.solver })).engine;
-  const graders = await Promise.all(graderIds.map(async (id) => (id === flags.solver ? engine : (await createSolver({ solver: id })).engine)));
+  const graders = await Promise.all(
+    graderIds.map(async (id) => ({ id, engine: id === flags.solver ? engine : (await createSolver({ solver: id })).engine })),
+  );
   const judge = new PuzzleJudge(engine, graders);
   const out = flags.output ? createWriteStream(flags.output) : process.stdout;
   const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
   const bar = showProgress ? new SingleBar({ format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}" }) : null;
   bar?.start(settings.count, 0);
   const made: { clues: number; guesses: number }[] = [];
+  const costs: number[][] = graders.map(() => []);
   const started = performance.now();
   for (const generated of generatePuzzles(judge, options)) {
     out.write(formatPuzzle(generated.puzzle) + "\n");
     made.push({ clues: generated.clues, guesses: generated.guesses });
+    if (graders.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
     bar?.increment();
   }
   const seconds = (performance.now() - started) / 1000;
@@ -137,13 +143,18 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
     await finished(out);
   }
   const summary = summariseCorpus(made);
-  if (flags.manifest && flags.output) recordRun(flags.manifest, flags.output, flags, settings, { ...summary, kernel });
+  const grading = graders.length > 1 ? gradingSummary(graderIds, judge.referenceMeans(), costs) : undefined;
+  if (flags.manifest && flags.output) recordRun(flags.manifest, flags.output, flags, settings, { ...summary, kernel, ...(grading ? { grading } : {}) });
   if (!flags.quiet) {
     process.stderr.write(
       `generated ${summary.count} puzzles in ${seconds.toFixed(2)} s (${(summary.count / seconds).toFixed(1)}/s, ` +
         `${judge.searches} searches); clues ${summary.clues.min}-${summary.clues.max}; ` +
-        (Number.isNaN(summary.guesses.mean) ? "guesses n/a\n" : `guesses mean ${summary.guesses.mean}, median ${summary.guesses.median}\n`),
+        (Number.isNaN(summary.guesses.mean) ? "guesses n/a\n" : `${grading ? "grade" : "guesses"} mean ${summary.guesses.mean}, median ${summary.guesses.median}\n`),
     );
+    if (grading) {
+      const each = Object.entries(grading.graders).map(([id, g]) => `${id} ${g.mean} (median ${g.median}, reference ${g.reference})`);
+      process.stderr.write(`guesses per grader, mean: ${each.join("; ")}\n`);
+    }
   }
 }
 
@@ -158,12 +169,33 @@ export interface ManifestEntry extends CorpusSummary {
   seed: number;
   /** Registry id of the solver that counted solutions (and guesses, without graders). */
   solver: string;
-  /** Registry ids whose mean guesses graded the puzzles, when not just the solver. */
+  /** Registry ids whose guesses graded the puzzles, when not just the solver. */
   graders?: string[];
+  /** With several graders: each one's guesses on the corpus and on the reference (the summary's guesses are then grades). */
+  grading?: GradingSummary;
   /** sha256 of the solver's WASM binary (first 16 hex digits), or null for a TypeScript solver. */
   kernel: string | null;
   /** True when the file's content follows the solver's guess counts (hardening or guess filters). */
   dependsOnGuesses: boolean;
+}
+
+/** How several graders graded a corpus: per grader, its guesses on the corpus and its reference mean. */
+export interface GradingSummary {
+  /** The reference puzzles (GRADING_REFERENCE in src/generate.ts). */
+  reference: { seed: number; count: number };
+  /** Per grader id: mean and median guesses on the corpus, and mean guesses on the reference. */
+  graders: Record<string, { mean: number; median: number; reference: number }>;
+}
+
+/** Per-grader figures of a run graded by several graders. */
+function gradingSummary(ids: readonly string[], referenceMeans: readonly number[], costs: readonly number[][]): GradingSummary {
+  const round = (value: number) => Math.round(value * 100) / 100;
+  const graders: GradingSummary["graders"] = {};
+  ids.forEach((id, g) => {
+    const mean = costs[g].reduce((sum, cost) => sum + cost, 0) / Math.max(1, costs[g].length);
+    graders[id] = { mean: round(mean), median: median(costs[g]), reference: round(referenceMeans[g]) };
+  });
+  return { reference: { ...GRADING_REFERENCE }, graders };
 }
 
 /** A manifest: one entry per corpus, easiest (fewest mean guesses) first. */
@@ -216,7 +248,7 @@ export function readManifest(path: string): Manifest {
 
 /** Adds or replaces the entry of `output` in the manifest at `manifestPath`. */
 function recordRun(
-  manifestPath: string, output: string, flags: GenerateFlags, settings: GenerateSettings, measured: CorpusSummary & { kernel: string | null },
+  manifestPath: string, output: string, flags: GenerateFlags, settings: GenerateSettings, measured: CorpusSummary & { kernel: string | null; grading?: GradingSummary },
 ): void {
   const manifest = readManifest(manifestPath);
   const file = relative(dirname(resolve(manifestPath)), resolve(output));

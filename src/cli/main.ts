@@ -2,9 +2,9 @@
  * The `sudoku-wasm` command line: one commander program, one subcommand per file
  * (`solve` in solve.ts, `generate` in generate.ts, `profile` in profile.ts). bin/sudoku-wasm.mjs runs the compiled
  * form of this file (dist/src/cli/main.js); running that file directly works too.
- * Exit status: 0 on success (bad puzzles are records, not errors) and for `--help`; 2 for
- * every error (a bad option or argument, an unreadable input, a judge input error), which
- * prints one `sudoku-wasm: …` line on standard error.
+ * Exit status: 0 on success and for `--help`; 2 for every error (a bad option or argument, an
+ * unreadable input, a judge input error), which prints one `sudoku-wasm: …` line on standard
+ * error. `solve` also exits 1 when a record is invalid or timed out, 130/143 on SIGINT/SIGTERM.
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -40,6 +40,8 @@ export interface StreamSettings {
   alphabet?: Alphabet;
   /** Search nodes per puzzle (`--budget`); a puzzle over it gets status `timeout`. @default Infinity */
   budget?: number;
+  /** Aborted: stop reading, write the batches already sent (whole records, in order), and return. */
+  stop?: AbortSignal;
 }
 
 /** What a run found. */
@@ -48,6 +50,8 @@ export interface StreamTotals {
   tally: number[];
   /** The first error messages, at most {@link MAX_REPORTED_ERRORS}. */
   errors: string[];
+  /** True when `stop` ended the run before the end of its input. */
+  stopped: boolean;
 }
 
 /** Error messages kept for the summary. */
@@ -65,7 +69,7 @@ interface PendingBatch {
 class OrderedOutput {
   private readonly pending: PendingBatch[] = [];
   private done = 0;
-  readonly totals: StreamTotals = { tally: TALLY_STATUSES.map(() => 0), errors: [] };
+  readonly totals: StreamTotals = { tally: TALLY_STATUSES.map(() => 0), errors: [], stopped: false };
 
   constructor(
     private readonly out: Writable,
@@ -116,10 +120,24 @@ export async function solveStreams(
     batches.startFile(input.name);
     const reader = new RecordReader((line, text, error) => batches.add(line, text, error), settings.input, { alphabet: settings.alphabet });
     let bytesRead = bytesBefore;
-    for await (const chunk of readLineChunks(input.open())) {
-      reader.readLines(chunk.lines);
-      bytesRead = bytesBefore + chunk.bytesRead;
-      for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
+    const stream = input.open();
+    const stopReading = () => stream.destroy();
+    settings.stop?.addEventListener("abort", stopReading, { once: true });
+    try {
+      for await (const chunk of readLineChunks(stream)) {
+        if (settings.stop?.aborted) break;
+        reader.readLines(chunk.lines);
+        bytesRead = bytesBefore + chunk.bytesRead;
+        for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
+      }
+    } catch (error) {
+      if (!settings.stop?.aborted) throw error; // a stream destroyed by the stop ends as an error
+    } finally {
+      settings.stop?.removeEventListener("abort", stopReading);
+    }
+    if (settings.stop?.aborted) {
+      output.totals.stopped = true; // records read but not sent are dropped: the run resumes from the last record written
+      break;
     }
     reader.end();
     batches.seal();

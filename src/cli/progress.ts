@@ -1,15 +1,89 @@
 /**
- * Progress and the closing summary of `solve`, both on stderr. Progress is a cli-progress
- * bar over the bytes read (so the ETA holds for any format) when the input size is known,
- * and a running count otherwise; the summary is one line of counts, time and rate.
+ * What a long command shows and does on the way: progress on stderr, a closing summary line,
+ * and a clean stop on Ctrl-C (SIGINT) or SIGTERM. Shared by `solve` and the bench.
+ *
+ * - {@link ProgressDisplay}: a cli-progress bar over the bytes read (so the ETA holds for any
+ *   format) when the input size is known, a running count otherwise. It hides the cursor while
+ *   it draws on a terminal and always shows it again: on {@link ProgressDisplay.stop}, and on
+ *   any exit of the process before that.
+ * - {@link InterruptWatch}: the first SIGINT/SIGTERM is only noted (`signal`, `aborted`), so the
+ *   command can finish what it has and say where it stopped; a second one runs the cleanups
+ *   (restoring the cursor) and exits at once. The status is 128 + the signal's number
+ *   ({@link signalExitStatus}: 130 for SIGINT, 143 for SIGTERM), as shells report it.
  */
+import { constants } from "node:os";
 import { Presets, SingleBar } from "cli-progress";
 import { TALLY_STATUSES } from "../pool/batch.js";
 
-/** Shows how far a run has got. */
+/** The escape sequence that shows the terminal's cursor (cli-progress hides it with `?25l`). */
+const SHOW_CURSOR = "\x1B[?25h";
+
+/** The signals a run stops cleanly on. */
+export const INTERRUPT_SIGNALS = ["SIGINT", "SIGTERM"] as const;
+export type InterruptSignal = (typeof INTERRUPT_SIGNALS)[number];
+
+/** The exit status of a process stopped by `signal`: 128 + its number (SIGINT 130, SIGTERM 143). */
+export function signalExitStatus(signal: InterruptSignal): number {
+  return 128 + constants.signals[signal];
+}
+
+/**
+ * Notes the first SIGINT or SIGTERM while it is open, so a command can stop reading, finish
+ * and write what it has, and exit with {@link InterruptWatch.exitStatus}. A second signal runs the
+ * cleanups given (e.g. restoring the cursor) and exits the process at once with that status.
+ * Close it when the command ends: the signals' default action (exit) comes back.
+ */
+export class InterruptWatch {
+  /** The first signal received, or null. */
+  signal: InterruptSignal | null = null;
+  private readonly controller = new AbortController();
+  private readonly cleanups: (() => void)[] = [];
+  private readonly listener = (signal: InterruptSignal): void => this.receive(signal);
+
+  constructor() {
+    for (const signal of INTERRUPT_SIGNALS) process.on(signal, this.listener);
+  }
+
+  /** Aborted at the first signal (pass it to whatever waits: reads, timers, `once`). */
+  get aborted(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** 130 or 143 once a signal came, else null. */
+  get exitStatus(): number | null {
+    return this.signal === null ? null : signalExitStatus(this.signal);
+  }
+
+  /** Runs `cleanup` before a forced exit (a second signal). */
+  onForcedExit(cleanup: () => void): void {
+    this.cleanups.push(cleanup);
+  }
+
+  /** Stops watching: the signals exit the process again. */
+  close(): void {
+    for (const signal of INTERRUPT_SIGNALS) process.removeListener(signal, this.listener);
+  }
+
+  private receive(signal: InterruptSignal): void {
+    if (this.signal === null) {
+      this.signal = signal;
+      this.controller.abort(signal);
+      return;
+    }
+    for (const cleanup of this.cleanups) cleanup();
+    process.exit(signalExitStatus(this.signal));
+  }
+}
+
+/** Shows how far a run has got, on stderr. */
 export class ProgressDisplay {
   private readonly bar: SingleBar;
   private readonly started = performance.now();
+  private running = true;
+  /** Shows the cursor if the process exits while the bar still hides it. */
+  private readonly restoreOnExit = (): void => {
+    if (this.running && process.stderr.isTTY) process.stderr.write(SHOW_CURSOR);
+  };
 
   /** `totalBytes` is the input size, or null when it is unknown (standard input). */
   constructor(private readonly totalBytes: number | null) {
@@ -18,6 +92,7 @@ export class ProgressDisplay {
         ? "solve | {done} puzzles | {rate} puzzles/s"
         : "solve [{bar}] {percentage}% | {done} puzzles | {rate} puzzles/s | ETA {eta_formatted}";
     this.bar = new SingleBar({ format, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000, hideCursor: true, fps: 5 }, Presets.shades_classic);
+    process.once("exit", this.restoreOnExit);
     this.bar.start(totalBytes ?? 0, 0, { done: "0", rate: "0" });
   }
 
@@ -28,8 +103,12 @@ export class ProgressDisplay {
     this.bar.update(this.totalBytes === null ? 0 : Math.min(bytesRead, this.totalBytes), payload);
   }
 
+  /** Draws the last state, ends the line and shows the cursor again; a second call does nothing. */
   stop(): void {
+    if (!this.running) return;
+    this.running = false;
     this.bar.stop();
+    process.removeListener("exit", this.restoreOnExit);
   }
 }
 

@@ -26,7 +26,7 @@ import { checkAlphabet } from "../puzzle-general.js";
 import { openBatchSolver } from "../pool/pool.js";
 import { type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { TALLY_STATUSES } from "../pool/batch.js";
-import { ProgressDisplay, summaryLine } from "./progress.js";
+import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, toOption, wholeNumber } from "./options.js";
 
 /** Parsed flags of the solve command. */
@@ -73,12 +73,22 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--no-progress", description: "never show progress" },
 ];
 
+/** The end of `solve --help`: what the exit status says. */
+const EXIT_STATUS_HELP = `
+Exit status:
+  0    every record solved, unsolvable or multiple (those are answers)
+  1    some record invalid or over its --budget (timeout); every record is still written
+  2    a usage or I/O error (bad option, unreadable input, unwritable output)
+  130  stopped by SIGINT (Ctrl-C), 143 by SIGTERM: the records of the batches already sent
+       are written whole, in order, and their count is printed`;
+
 /** The `solve` subcommand. */
 export function solveCommand(): Command {
   const command = new Command("solve")
     .description("solve puzzles from files or standard input, streaming, on every core")
     .argument("[files...]", "input files; - or none for standard input")
-    .action(async (files: string[], flags: SolveFlags) => runSolve(files, flags));
+    .action(async (files: string[], flags: SolveFlags) => runSolve(files, flags))
+    .addHelpText("after", EXIT_STATUS_HELP);
   for (const row of SOLVE_OPTIONS) command.addOption(toOption(row));
   return command;
 }
@@ -134,7 +144,15 @@ async function closeOutput(out: Writable): Promise<void> {
   await finished(out);
 }
 
-/** Runs `solve` with parsed flags. */
+/** The exit status of a run whose records include an `invalid` or a `timeout` one. */
+export const FAILED_RECORDS_STATUS = 1;
+
+/**
+ * Runs `solve` with parsed flags. The exit status says what happened: 0 when every record is
+ * solved, unsolvable or multiple; {@link FAILED_RECORDS_STATUS} when any is invalid or timed out;
+ * 130/143 when SIGINT/SIGTERM stopped it (the records of the batches already sent are written
+ * whole, in order, and the count is printed); usage and I/O errors throw (status 2, main.ts).
+ */
 export async function runSolve(files: string[], flags: SolveFlags): Promise<void> {
   if (flags.format) return runJudge(files, flags.format, flags.output);
   const inputs = openInputs(files);
@@ -143,6 +161,8 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   const solver = await openBatchSolver(flags.threads);
   const showProgress = flags.progress ?? process.stderr.isTTY === true;
   const progress = showProgress ? new ProgressDisplay(inputBytes(files)) : null;
+  const interrupts = new InterruptWatch();
+  interrupts.onForcedExit(() => progress?.stop());
   try {
     const totals = await solveStreams(
       inputs,
@@ -156,6 +176,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
         maxInFlight: flags.inFlight ?? Math.max(1, 2 * flags.threads),
         alphabet: flags.alphabet,
         budget: flags.budget,
+        stop: interrupts.aborted,
       },
       (done, bytes) => progress?.update(done, bytes),
     );
@@ -163,10 +184,24 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
     progress?.stop();
     process.stderr.write(errorLines(totals));
     process.stderr.write(summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads) + "\n");
+    if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output));
+    process.exitCode = interrupts.exitStatus ?? (failedRecords(totals) > 0 ? FAILED_RECORDS_STATUS : 0);
   } finally {
+    interrupts.close();
     progress?.stop();
     await solver.close();
   }
+}
+
+/** Records that got no answer: invalid ones and those over the budget. */
+function failedRecords(totals: StreamTotals): number {
+  return totals.tally[TALLY_STATUSES.indexOf("invalid")] + totals.tally[TALLY_STATUSES.indexOf("timeout")];
+}
+
+/** What an interrupted run says last: the signal and how many records it wrote, whole and in order. */
+function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined): string {
+  const written = totals.tally.reduce((sum, n) => sum + n, 0).toLocaleString("en-US");
+  return `sudoku-wasm: stopped by ${signal}: the first ${written} records written whole to ${output ?? "standard output"}\n`;
 }
 
 /** The first error messages of a run, and how many more there were. */

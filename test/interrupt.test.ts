@@ -1,0 +1,80 @@
+/**
+ * Clean interrupts of `sudoku-wasm solve`: SIGINT/SIGTERM stop the reading, the batches
+ * already sent are written whole and in order, the count is printed, the cursor comes back, and
+ * the status is 130/143. The runs read a file and then standard input, which the test holds open
+ * and never writes: the run is certain to be waiting when the signal comes, with no timing guess.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { writePuzzles } from "./corpus.js";
+import { signalExitStatus } from "../src/cli/progress.js";
+
+const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), "sudoku-interrupt-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Puzzles in the file before standard input: several batches, so some are written before the wait. */
+const PUZZLES = 10_000;
+const corpus = writePuzzles(join(dir, "corpus.txt"), PUZZLES, 7);
+const expected = spawnSync(process.execPath, [BIN, "solve", "--no-progress", "--threads", "0", corpus], { encoding: "utf8", maxBuffer: 1 << 26 }).stdout;
+
+/** Resolves once `path` holds some records. */
+async function outputStarted(path: string, child: ChildProcess): Promise<void> {
+  while (!(existsSync(path) && statSync(path).size > 0)) {
+    if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Checks that `path` holds the first records of the run, whole, as many as the `stopped by` line on stderr says. */
+function expectWholeRecords(path: string, stderr: string, signal: string): void {
+  const said = new RegExp(`stopped by ${signal}: the first ([\\d,]+) records written whole to `).exec(stderr);
+  expect(said, stderr).not.toBeNull();
+  const written = Number(said![1].replaceAll(",", ""));
+  expect(written).toBeGreaterThan(0);
+  expect(readFileSync(path, "utf8")).toBe(expected.slice(0, written * 82));
+}
+
+/** The exit status of a child that exits. */
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+}
+
+describe("solve: clean interrupts", () => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    it(`${signal}: stops reading, writes whole records, says how many, exits ${signalExitStatus(signal)} (progress forced on)`, async () => {
+      const out = join(dir, `${signal}.txt`);
+      const child = spawn(process.execPath, [BIN, "solve", "--progress", "--batch", "1000", "-o", out, corpus, "-"], { stdio: ["pipe", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr!.on("data", (data) => (stderr += data));
+      await outputStarted(out, child);
+      child.kill(signal);
+      const status = await exited(child);
+      expect(status).toBe(signalExitStatus(signal));
+      expectWholeRecords(out, stderr, signal);
+      child.stdin!.destroy();
+    });
+  }
+
+  const script = spawnSync("script", ["--version"]).status === 0;
+  it.skipIf(!script)("in a terminal: the bar hides the cursor and Ctrl-C shows it again (util-linux script gives the pseudo-terminal)", async () => {
+    const out = join(dir, "tty.txt");
+    // The shell prints its pid, then becomes the CLI (exec), whose standard input and error are the terminal.
+    const command = `echo PID $$; exec "${process.execPath}" "${BIN}" solve --batch 1000 -o "${out}" "${corpus}" -`;
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
+    let terminal = "";
+    child.stdout!.on("data", (data) => (terminal += data));
+    await outputStarted(out, child);
+    const pid = Number(/PID (\d+)/.exec(terminal)![1]);
+    process.kill(pid, "SIGINT");
+    const status = await exited(child);
+    expect(status).toBe(130);
+    const hidden = terminal.indexOf("\x1B[?25l");
+    expect(hidden).toBeGreaterThan(0);
+    expect(terminal.indexOf("\x1B[?25h", hidden)).toBeGreaterThan(hidden);
+    expectWholeRecords(out, terminal, "SIGINT");
+  });
+});

@@ -89,7 +89,7 @@ export function batchLayout(base: number, count: number, cells = CELLS) {
 }
 
 /** Views of a solved batch's result regions in linear memory (valid until memory grows). */
-export function batchViews(memory: WebAssembly.Memory, base: number, count: number, cells = CELLS): BatchResult {
+export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: number, count: number, cells = CELLS): BatchResult {
   const at = batchLayout(base, count, cells);
   return {
     counts: new Int32Array(memory.buffer, at.counts, count),

@@ -5,7 +5,6 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
-import { packageRoot } from "../../src/paths.js";
 import type { BenchRun } from "../records.js";
 import { formatCsv } from "./csv.js";
 import { formatJson } from "./json.js";
@@ -20,9 +19,12 @@ export interface OutputRequests {
   svg?: string | true;
 }
 
-/** The default folder of result files (gitignored). */
+/**
+ * The default folder of result files: bench/results/ under the working folder (in the repo,
+ * where npm scripts run, the gitignored one), never inside an installed package.
+ */
 export function resultsFolder(): string {
-  return join(packageRoot(), "bench", "results");
+  return resolve("bench", "results");
 }
 
 /** "2025-11-30T08-41-07" (a file-name-safe UTC time). */

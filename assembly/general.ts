@@ -8,6 +8,7 @@
 //   placed    a cell whose mask has one bit; it enters the queue the moment it gets there.
 //   segment   the B cells where a unit meets a crossing unit: a line meets a box, a box meets
 //             a row or a column.
+//   triad     a segment seen from a line (row or column): its B cells hold B different symbols.
 //   guess     a tentative placement made while another candidate of the cell remains.
 //   node      one state propagated (the root, then one per placement tried); the budget caps them.
 //
@@ -27,11 +28,18 @@
 //                   cell left is a contradiction;
 //   locked          a symbol whose cells in a unit all lie in one segment leaves the rest of
 //   candidates      the crossing unit (pointing and claiming), once per symbol and unit.
+//   triads          a triad whose cells have only B candidates between them holds exactly
+//                   those: they leave the rest of its line and of its box (a naked set); a
+//                   triad where B symbols are known to lie (each confined to it within its
+//                   line or within its box) holds only those: its cells lose the others.
 // Only units whose cells changed ("dirty") are scanned, one at a time in the order rows,
 // columns, boxes, the queue drained after each; a scan that finds hidden singles places them
-// and leaves the locked candidates to the next scan of the unit.
-// Then the search branches on the first cell with the fewest candidates, trying its symbols
-// from the lowest, on an explicit stack of states: no recursion, no allocation during search.
+// and leaves the locked candidates to the next scan of the unit. The triads of a line whose
+// cells changed are scanned only when no unit is dirty (the cheaper rules first).
+// Then the search branches on the cell with the fewest candidates, ties going to the cell
+// whose row, column and box have the most unplaced cells (the first of those), trying its
+// symbols from the lowest, on an explicit stack of states: no recursion, no allocation during
+// search.
 //
 // Batch layout in linear memory (see src/general.ts), n puzzles of C = N² bytes from `base`:
 //   puzzles n×C u8 │ solutions n×C u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
@@ -124,6 +132,9 @@ function configure(b: i32): void {
 let dirtyRows: u32 = 0;
 let dirtyColumns: u32 = 0;
 let dirtyBoxes: u32 = 0;
+/** Lines whose triads are unscanned, one bit per row and column. */
+let triadRows: u32 = 0;
+let triadColumns: u32 = 0;
 let queueHead: i32 = 0;
 let queueTail: i32 = 0;
 /** Guesses taken by the current search. */
@@ -167,6 +178,8 @@ let nodes: i32 = 0;
   dirtyRows |= <u32>1 << (units & 0xff);
   dirtyColumns |= <u32>1 << ((units >> 8) & 0xff);
   dirtyBoxes |= <u32>1 << (units >> 16);
+  triadRows |= <u32>1 << (units & 0xff);
+  triadColumns |= <u32>1 << ((units >> 8) & 0xff);
 }
 
 /** Places the one-bit `symbol` on `cell` (a candidate there) and queues it for its peers. */
@@ -186,6 +199,8 @@ let nodes: i32 = 0;
   dirtyRows = 0;
   dirtyColumns = 0;
   dirtyBoxes = 0;
+  triadRows = 0;
+  triadColumns = 0;
 }
 
 // ── propagation ─────────────────────────────────────────────────────────────────────────────
@@ -355,33 +370,139 @@ function scanUnit(st: usize, unit: i32): bool {
   return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open) && lockSegments(st, unit, unit + size, BOX_COLUMN_SEGMENTS, currentBox, open);
 }
 
-/** Propagates naked and hidden singles to a fixed point. False on a contradiction. */
+/**
+ * Triads of a line (row or column) whose segment candidates scanUnit left at ROW_SEGMENTS:
+ * segment k, where the line meets a box, holds exactly `box` symbols. When its cells'
+ * candidates are only `box` symbols, those leave the rest of the line and the rest of the box;
+ * when `box` symbols are known to lie in it (confined to it within the line or within the box),
+ * its cells lose every other candidate. `placed`: the line's placed symbols. False on a
+ * contradiction.
+ */
+function scanTriads(st: usize, unit: i32, placed: u32): bool {
+  const b = currentBox;
+  const isRow = unit < size;
+  const line = isRow ? unit : unit - size;
+  const lineShift: u32 = isRow ? 0 : 8;
+  // A cell of the line's band (rows) or stack (columns): (line', position) → cell.
+  const bandStart = (line / b) * b;
+  for (let k = 0; k < b; k++) {
+    const segment = load<u32>(ROW_SEGMENTS + (<usize>k << 2));
+    const count = <i32>popcnt(segment);
+    if (count < b) return false;
+    if (count == b && (segment & ~placed) == 0) continue; // every cell placed
+    let lineOthers: u32 = 0;
+    for (let other = 0; other < b; other++) {
+      if (other != k) lineOthers |= load<u32>(ROW_SEGMENTS + (<usize>other << 2));
+    }
+    let boxOthers: u32 = 0;
+    for (let otherLine = bandStart; otherLine < bandStart + b; otherLine++) {
+      if (otherLine == line) continue;
+      for (let j = k * b; j < k * b + b; j++) {
+        boxOthers |= maskOf(st, isRow ? otherLine * size + j : j * size + otherLine);
+      }
+    }
+    const boxIndex = isRow ? (line / b) * b + k : k * b + line / b;
+    if (count == b) {
+      const outside = segment & (lineOthers | boxOthers);
+      if (outside) {
+        if (!eliminateOutside(st, unit, outside, 16, <u32>boxIndex)) return false;
+        if (!eliminateOutside(st, 2 * size + boxIndex, outside, lineShift, <u32>line)) return false;
+      }
+      continue;
+    }
+    const required = segment & (~lineOthers | ~boxOthers);
+    const requiredCount = <i32>popcnt(required);
+    if (requiredCount > b) return false;
+    if (requiredCount == b && segment != required) {
+      for (let j = k * b; j < k * b + b; j++) {
+        if (!eliminate(st, isRow ? line * size + j : j * size + line, ~required)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+/** Takes the next line whose triads are unscanned (rows, then columns), or -1 when none is left. */
+@inline function nextTriadLine(): i32 {
+  if (triadRows) {
+    const row = ctz(triadRows);
+    triadRows &= triadRows - 1;
+    return <i32>row;
+  }
+  if (triadColumns) {
+    const column = ctz(triadColumns);
+    triadColumns &= triadColumns - 1;
+    return size + <i32>column;
+  }
+  return -1;
+}
+
+/** Gathers a line's segment candidates at ROW_SEGMENTS and its placed symbols, then scans its triads. */
+function triadsOfLine(st: usize, unit: i32): bool {
+  const unitCells = UNIT_CELLS + (<usize>(unit * MAX_SIZE) << 1);
+  let placed: u32 = 0;
+  for (let k = 0; k < currentBox; k++) {
+    let segment: u32 = 0;
+    for (let j = 0; j < currentBox; j++) {
+      const mask = maskOf(st, unitCell(unitCells, k * currentBox + j));
+      segment |= mask;
+      placed |= isSingle(mask) ? mask : 0;
+    }
+    store<u32>(ROW_SEGMENTS + (<usize>k << 2), segment);
+  }
+  return scanTriads(st, unit, placed);
+}
+
+/**
+ * Propagates to a fixed point: naked singles first, then the dirty units (hidden singles,
+ * locked candidates), and the triads of a line only when both are done. False on a contradiction.
+ */
 function propagate(st: usize): bool {
   nodes++;
   while (true) {
     if (!drainQueue(st)) return false;
     if (unplaced(st) == 0) return true;
     const unit = nextDirtyUnit();
-    if (unit < 0) return true;
-    if (!scanUnit(st, unit)) return false;
+    if (unit >= 0) {
+      if (!scanUnit(st, unit)) return false;
+      continue;
+    }
+    const line = nextTriadLine();
+    if (line < 0) return true;
+    if (!triadsOfLine(st, line)) return false;
   }
   return true;
 }
 
 // ── search ──────────────────────────────────────────────────────────────────────────────────
 
-/** Writes the frame at `depth`: the first cell with the fewest candidates (≥ 2) and its symbols. */
+/** Scratch for branching: unplaced cells per unit (rows, columns, boxes), u8 each. */
+const UNIT_OPEN: usize = heap.alloc(<usize>MAX_UNITS);
+
+/** Writes the frame at `depth`: the cell with the fewest candidates (≥ 2), ties to the most unplaced cells in its units. */
 function chooseBranch(st: usize, depth: i32): void {
+  memory.fill(UNIT_OPEN, 0, <usize>(3 * size));
+  for (let cell = 0; cell < cells; cell++) {
+    if (isSingle(maskOf(st, cell))) continue;
+    const units = load<u32>(CELL_UNITS + (<usize>cell << 2));
+    const r = UNIT_OPEN + <usize>(units & 0xff);
+    const c = UNIT_OPEN + <usize>(size + ((units >> 8) & 0xff));
+    const b = UNIT_OPEN + <usize>(2 * size + (units >> 16));
+    store<u8>(r, load<u8>(r) + 1);
+    store<u8>(c, load<u8>(c) + 1);
+    store<u8>(b, load<u8>(b) + 1);
+  }
   let bestCell = 0;
-  let bestCount: u32 = 33;
+  let bestScore: i32 = 0x7fffffff;
   for (let cell = 0; cell < cells; cell++) {
     const mask = maskOf(st, cell);
     if (isSingle(mask)) continue;
-    const count = popcnt(mask);
-    if (count < bestCount) {
-      bestCount = count;
+    const units = load<u32>(CELL_UNITS + (<usize>cell << 2));
+    const degree = <i32>load<u8>(UNIT_OPEN + <usize>(units & 0xff)) + <i32>load<u8>(UNIT_OPEN + <usize>(size + ((units >> 8) & 0xff))) + <i32>load<u8>(UNIT_OPEN + <usize>(2 * size + (units >> 16)));
+    const score = <i32>popcnt(mask) * 256 - degree;
+    if (score < bestScore) {
+      bestScore = score;
       bestCell = cell;
-      if (count == 2) break;
     }
   }
   store<i32>(FRAME_CELL + (<usize>depth << 2), bestCell);
@@ -420,6 +541,8 @@ function loadPuzzle(puzzle: usize): bool {
   dirtyRows = allSymbols;
   dirtyColumns = allSymbols;
   dirtyBoxes = allSymbols;
+  triadRows = allSymbols;
+  triadColumns = allSymbols;
   return true;
 }
 

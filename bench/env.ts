@@ -3,12 +3,14 @@
  * build's flags (from asconfig.json), the git commit and the date.
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
 import { buildFacts } from "../build/facts.js";
 import { packageRoot } from "../src/paths.js";
-import type { BenchEnvironment } from "./records.js";
+import type { Dataset } from "../src/datasets.js";
+import type { BenchEnvironment, DatasetIdentity } from "./records.js";
 
 /** The settings of a run that the environment repeats. */
 export interface RunSettings {
@@ -58,4 +60,10 @@ function packageVersion(name: string): string {
   } catch {
     return "unknown";
   }
+}
+
+/** A dataset's name, content hash (first 16 hex digits of the SHA-256 of its file) and size, with the puzzles drawn from it. */
+export function datasetIdentity(dataset: Dataset, maxPuzzles: number): DatasetIdentity {
+  const sha256 = createHash("sha256").update(readFileSync(dataset.path)).digest("hex").slice(0, 16);
+  return { name: dataset.name, sha256, size: dataset.puzzles.length, drawn: Math.min(maxPuzzles, dataset.puzzles.length) };
 }

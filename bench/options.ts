@@ -28,13 +28,20 @@ export interface BenchOptions {
   reference?: string;
   seed: number;
   quick: boolean;
-  /** Output files: a path, or true for bench/results/<timestamp>.<ext>. */
+  /** Output files: a path, `-` for standard output, or true for bench/results/<timestamp>.<ext>. */
   json?: string | true;
   markdown?: string | true;
   csv?: string | true;
+  /** The chart: a path; false for none; undefined for beside the first file written. */
+  chart?: string | false;
+  /** The old name of --chart. */
   svg?: string | true;
   /** An earlier --json file to compare with. */
   compare?: string;
+  /** Compare even when the runs' settings differ. */
+  compareAnyway: boolean;
+  /** The full table per dataset instead of a compact line per row. */
+  wide: boolean;
 }
 
 /** A row of the bench's table: a shared option row, and the value `--quick` gives it. */
@@ -55,11 +62,15 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
   { flags: "--reference <id>", description: "solver every row is compared with", defaultText: "the fastest pure-TS baseline of each dataset" },
   { flags: "--seed <n>", description: "seed of the puzzle draw", default: 1, parse: wholeNumber(0, 0xffffffff) },
   { flags: "--quick", description: "smoke run (~30 s): few puzzles, short time, every solver and dataset", default: false },
-  { flags: "--json [file]", description: "write the results as JSON (bare flag: bench/results/<timestamp>.json)" },
-  { flags: "--markdown [file]", description: "write the results as a Markdown table" },
-  { flags: "--csv [file]", description: "write the results as CSV" },
-  { flags: "--svg [file]", description: "write the chart here (by default it goes beside the other files, or to bench/results/)" },
-  { flags: "--compare <old.json>", description: "print the change in puzzles/s against an earlier --json file" },
+  { flags: "--wide", description: "print the full table of each dataset (every column) instead of a compact line per row", default: false },
+  { flags: "--json [file]", description: "write the results as JSON (docs/bench-result.schema.json; bare flag: bench/results/<timestamp>.json; -: standard output)" },
+  { flags: "--markdown [file]", description: "write the results as a Markdown table (bare flag: bench/results/; -: standard output)" },
+  { flags: "--csv [file]", description: "write the results as CSV (bare flag: bench/results/; -: standard output)" },
+  { flags: "--chart <file>", description: "write the chart (SVG) here", defaultText: "beside the first file --json/--markdown/--csv writes; none without one" },
+  { flags: "--no-chart", description: "write no chart" },
+  { flags: "--svg [file]", description: "the old name of --chart (bare flag: bench/results/<timestamp>.svg)" },
+  { flags: "--compare <old.json>", description: "judge each row faster, slower or unchanged against an earlier --json file (95% intervals)" },
+  { flags: "--compare-anyway", description: "compare even when the runs' settings differ (limit, budget, seed, puzzles, dataset content)", default: false },
 ];
 
 /** A row with its `--quick` value added to the default shown in --help. */

@@ -66,6 +66,23 @@ export interface BenchRecord {
   threads: number | null;
   /** Process CPU time / wall time while timing (threads rows only); near `threads` when they all ran. */
   cpuPerWall: number | null;
+  /** Latency of every timed batch in ms (tinybench's samples, ascending); absent in files written before v2. */
+  batchMs?: number[];
+  /** Mean µs per puzzle of the per-puzzle pass (the pass behind p50/p99); null where there is none. */
+  passMeanMicros?: number | null;
+  /** The 95% interval of `speedup` and how it was found; null when there is no reference. */
+  speedupInterval?: { low: number; high: number; method: "bootstrap" | "welch" } | null;
+}
+
+/** Which file a dataset's puzzles came from, so that two runs can tell they read the same puzzles. */
+export interface DatasetIdentity {
+  name: string;
+  /** First 16 hex digits of the SHA-256 of the file's bytes. */
+  sha256: string;
+  /** Puzzles in the file. */
+  size: number;
+  /** Puzzles drawn from it for this run. */
+  drawn: number;
 }
 
 /** Where and how a run was made; recorded with every result. */
@@ -87,10 +104,16 @@ export interface BenchEnvironment {
   /** Work cap per puzzle for solvers that honour one (engine-defined search nodes). */
   budget: number;
   tinybench: string;
+  /** Puzzles drawn per dataset (--puzzles); absent in files written before v2. */
+  puzzles?: number;
+  /** The datasets read, with their content hashes; absent in files written before v2. */
+  datasets?: DatasetIdentity[];
 }
 
 /** A whole run: the environment and the records. */
 export interface BenchRun {
   environment: BenchEnvironment;
   records: BenchRecord[];
+  /** Present when the run was interrupted: its records are the rows finished by then. */
+  incomplete?: { signal: string; rowsPlanned: number };
 }

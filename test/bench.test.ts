@@ -76,7 +76,7 @@ describe("report writers", () => {
   });
 
   it("draws a well-formed SVG with one bar per record, taller for faster rows", () => {
-    const svg = formatSvg(handMade.records);
+    const svg = formatSvg(handMade);
     const names = checkWellFormed(svg);
     expect(names[0]).toBe("svg");
     const bars = [...svg.matchAll(/<rect class="bar"[^>]*height="([\d.]+)"/g)].map((m) => Number(m[1]));
@@ -93,13 +93,13 @@ describe("report writers", () => {
       records: [record("easy", "wasm", 300_000), record("easy", "mrv", 19_000), record("easy", "bitmask", 50_000)],
     };
     const changes = compareRuns(handMade, after);
-    expect(changes.slice(0, 3).map((c) => c.ratio)).toEqual([1.5, 0.5, null]);
+    expect(changes.slice(0, 3).map((c) => c.estimate?.ratio ?? null)).toEqual([1.5, 0.5, null]);
     expect(changes.filter((c) => c.after === null)).toHaveLength(handMade.records.length - 2);
     const text = formatComparison(handMade, changes);
-    expect(text).toMatch(/easy\s+wasm\s+200,000\s+300,000\s+1\.50× faster/);
-    expect(text).toMatch(/easy\s+mrv\s+38,000\s+19,000\s+2\.00× slower/);
-    expect(text).toMatch(/easy\s+bitmask\s+n\/a\s+50,000\s+new/);
-    expect(text).toMatch(/hard\s+wasm\s+20,000\s+n\/a\s+gone/);
+    expect(text).toMatch(/wasm\s+200,000\s+300,000\s+1\.50 ± 0\.0\d× faster/);
+    expect(text).toMatch(/mrv\s+38,000\s+19,000\s+2\.00 ± 0\.0\d× slower/);
+    expect(text).toMatch(/bitmask\s+n\/a\s+50,000\s+not run before/);
+    expect(text).toMatch(/wasm\s+20,000\s+n\/a\s+not run now/);
   });
 
   it("prints the environment and a table per dataset, n/a where a solver cannot report", () => {

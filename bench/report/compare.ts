@@ -1,52 +1,160 @@
 /**
- * `--compare OLD.json`: the change in puzzles/s per dataset × row against an earlier run.
- * Rows are matched by dataset name and row label; rows in only one run are listed as such.
+ * `--compare OLD.json`: is each row faster, slower or unchanged against an earlier run?
+ *
+ * 1. Settings. Two runs measure the same experiment only when they drew the same puzzles
+ *    (seed, puzzles per dataset, the same dataset bytes) and asked the same question
+ *    (limit, budget). {@link settingDifferences} names every difference: those are reasons to
+ *    refuse the comparison; a different build, CPU or Node is reported as a warning (often
+ *    it is the point of comparing).
+ * 2. Rows are matched by dataset name and row label. Each match gets the ratio of puzzles/s
+ *    (now / before) with a 95% confidence interval: a percentile bootstrap over both runs'
+ *    timed batches when both files carry them (v2), else Welch's method from their summaries
+ *    (n, mean, margin of error). The verdict is "no change" when the interval holds 1× or the
+ *    change is within NOISE_THRESHOLD (after Criterion.rs), else "faster" or "slower".
+ *    A row only one run has is "not run" on the other side; one with under two timed batches
+ *    on a side is "undecided".
+ *
+ * The interval covers the timing noise inside each run, not run-to-run drift of a busy machine.
  */
-import type { BenchRecord, BenchRun } from "../records.js";
-import { formatNumber } from "./format.js";
+import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
+import { speedRatio } from "../ratios.js";
+import type { RatioEstimate } from "../statistics.js";
+import { alignRows } from "./table.js";
+import { formatNumber, formatRatio, groupByDataset } from "./format.js";
 
-/** One dataset × row in either run; a side is null when that run did not have the row. */
+/** Changes smaller than this share (2%) are "no change" even when the interval excludes 1×. */
+export const NOISE_THRESHOLD = 0.02;
+
+/** What a run was asked to measure, as far as comparing two runs needs it. */
+export interface ComparedSettings extends Pick<BenchEnvironment, "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "cores" | "node"> {
+  /** Per dataset: puzzles drawn, and the content hash when the run recorded one. */
+  datasets: { name: string; drawn: number; sha256?: string }[];
+}
+
+/** The settings of a finished run; for files written before v2, the datasets come from the records, without hashes. */
+export function settingsOf(run: BenchRun): ComparedSettings {
+  const datasets =
+    run.environment.datasets ?? [...groupByDataset(run.records)].map(([name, records]) => ({ name, drawn: records[0].selected }));
+  return { ...run.environment, datasets };
+}
+
+/** One setting that differs between two runs. */
+export interface SettingDifference {
+  setting: string;
+  before: string;
+  after: string;
+  /** "refuse": the runs measured different experiments; "warn": same experiment, different build or machine. */
+  severity: "refuse" | "warn";
+}
+
+/** Every setting in which `after` differs from `before`, for the datasets both runs read. */
+export function settingDifferences(before: ComparedSettings, after: ComparedSettings): SettingDifference[] {
+  const differences: SettingDifference[] = [];
+  const check = (setting: string, a: unknown, b: unknown, severity: SettingDifference["severity"]) => {
+    if (a !== undefined && b !== undefined && a !== b) differences.push({ setting, before: String(a), after: String(b), severity });
+  };
+  check("limit", before.limit, after.limit, "refuse");
+  check("budget", before.budget, after.budget, "refuse");
+  check("seed", before.seed, after.seed, "refuse");
+  const earlier = new Map(before.datasets.map((d) => [d.name, d]));
+  let unhashed = 0;
+  for (const dataset of after.datasets) {
+    const old = earlier.get(dataset.name);
+    if (!old) continue;
+    check(`puzzles drawn from ${dataset.name}`, old.drawn, dataset.drawn, "refuse");
+    check(`content of ${dataset.name} (sha256)`, old.sha256, dataset.sha256, "refuse");
+    if (old.sha256 === undefined || dataset.sha256 === undefined) unhashed++;
+  }
+  if (unhashed > 0) differences.push({ setting: "dataset content", before: "not recorded", after: "cannot be checked", severity: "warn" });
+  check("WASM build flags", before.buildFlags, after.buildFlags, "warn");
+  check("CPU", before.cpu, after.cpu, "warn");
+  check("cores", before.cores, after.cores, "warn");
+  check("Node", before.node, after.node, "warn");
+  return differences;
+}
+
+/** The differences as lines for a message: "limit: 2 → 1". */
+export function describeDifferences(differences: readonly SettingDifference[]): string[] {
+  return differences.map((d) => `${d.setting}: ${d.before} → ${d.after}`);
+}
+
+export type Verdict = "faster" | "slower" | "no change" | "undecided" | "not run before" | "not run now";
+
+/** One dataset × row of either run. */
 export interface Change {
   dataset: string;
   row: string;
+  /** puzzles/s before and now; null on the side that did not run the row. */
   before: number | null;
   after: number | null;
-  /** after / before puzzles/s (above 1: faster now), or null when a side is missing. */
-  ratio: number | null;
+  /** now / before puzzles/s with its interval (above 1: faster now); null when a side is missing. */
+  estimate: RatioEstimate | null;
+  verdict: Verdict;
 }
 
 const keyOf = (r: BenchRecord) => `${r.dataset}\u0000${r.row}`;
 
+/** now / before puzzles/s with a 95% interval (bootstrap over both sides' batches when both have them, else Welch). */
+export function changeEstimate(before: BenchRecord, after: BenchRecord): RatioEstimate | null {
+  return speedRatio(before, after);
+}
+
+/** "no change" when the interval holds 1× or the change is under the noise threshold, else the direction. */
+export function verdictOf(estimate: RatioEstimate, noiseThreshold = NOISE_THRESHOLD): "faster" | "slower" | "no change" {
+  if (!(estimate.low <= 1 && estimate.high >= 1) && Math.abs(estimate.ratio - 1) > noiseThreshold) {
+    return estimate.ratio > 1 ? "faster" : "slower";
+  }
+  return "no change";
+}
+
 /** The changes from `before` to `after`: rows of `after` in order, then rows only `before` had. */
-export function compareRuns(before: BenchRun, after: BenchRun): Change[] {
+export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = NOISE_THRESHOLD): Change[] {
   const old = new Map(before.records.map((r) => [keyOf(r), r]));
   const changes: Change[] = after.records.map((r) => {
     const earlier = old.get(keyOf(r));
     old.delete(keyOf(r));
-    const ratio = earlier ? r.puzzlesPerSecond / earlier.puzzlesPerSecond : null;
-    return { dataset: r.dataset, row: r.row, before: earlier?.puzzlesPerSecond ?? null, after: r.puzzlesPerSecond, ratio };
+    if (!earlier) return { dataset: r.dataset, row: r.row, before: null, after: r.puzzlesPerSecond, estimate: null, verdict: "not run before" };
+    const estimate = changeEstimate(earlier, r);
+    const verdict = estimate ? verdictOf(estimate, noiseThreshold) : "undecided";
+    return { dataset: r.dataset, row: r.row, before: earlier.puzzlesPerSecond, after: r.puzzlesPerSecond, estimate, verdict };
   });
   for (const r of old.values()) {
-    changes.push({ dataset: r.dataset, row: r.row, before: r.puzzlesPerSecond, after: null, ratio: null });
+    changes.push({ dataset: r.dataset, row: r.row, before: r.puzzlesPerSecond, after: null, estimate: null, verdict: "not run now" });
   }
   return changes;
 }
 
-/** "1.25× faster", "1.10× slower", "new", "gone". */
-function describeRatio(change: Change): string {
-  if (change.before === null) return "new";
-  if (change.after === null) return "gone";
-  const ratio = change.ratio!;
-  if (ratio >= 1) return `${ratio.toFixed(2)}× faster`;
-  return `${(1 / ratio).toFixed(2)}× slower`;
+/** The change cell: "1.50 ± 0.03× faster", "no change (1.01 ± 0.02×)", "not run now". */
+function describeChange(change: Change): string {
+  if (!change.estimate) return change.verdict === "undecided" ? "undecided (under 2 timed batches)" : change.verdict;
+  if (change.verdict === "no change") {
+    const direction = change.estimate.ratio >= 1 ? "faster" : "slower";
+    return `no change (${formatRatio(change.estimate)} ${direction})`;
+  }
+  return `${formatRatio(change.estimate)} ${change.verdict}`;
 }
 
-/** The changes as an aligned text table, headed by the earlier run's date and commit. */
-export function formatComparison(before: BenchRun, changes: readonly Change[]): string {
-  const heading = `Compared with ${before.environment.date} (commit ${before.environment.commit}): puzzles/s before → now`;
-  const rows = changes.map((c) => [c.dataset, c.row, formatNumber(c.before), formatNumber(c.after), describeRatio(c)]);
-  const all = [["dataset", "solver", "before", "now", "change"], ...rows];
-  const widths = all[0].map((_, i) => Math.max(...all.map((row) => row[i].length)));
-  const lines = all.map((row) => row.map((cell, i) => (i >= 2 && i <= 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ").trimEnd());
-  return [heading, ...lines].join("\n") + "\n";
+/** The comparison as text: a heading, any setting differences, then one aligned block per dataset. */
+export function formatComparison(before: BenchRun, changes: readonly Change[], differences: readonly SettingDifference[] = []): string {
+  const methods = new Set(changes.flatMap((c) => (c.estimate ? [c.estimate.method] : [])));
+  const method = [...methods].map((m) => (m === "bootstrap" ? "bootstrap over both runs' timed batches" : "Welch, from n, mean and margin")).join("; ");
+  const out = [
+    `Compared with ${before.environment.date} (commit ${before.environment.commit}): puzzles/s before → now`,
+    `± is the 95% interval of the ratio (${method || "no rows in common"}); "no change": it holds 1× or is within ${NOISE_THRESHOLD * 100}%`,
+  ];
+  for (const d of differences) out.push(`${d.severity === "refuse" ? "WARNING, different experiment" : "note"}: ${d.setting} ${d.before} → ${d.after}`);
+  const columns = [
+    { header: "solver", align: "left" as const },
+    { header: "before", align: "right" as const },
+    { header: "now", align: "right" as const },
+    { header: "change", align: "left" as const },
+  ];
+  for (const [dataset, group] of groupByDataset(changes)) {
+    out.push("", dataset);
+    const rows = group.map((c) => [c.row, formatNumber(c.before), formatNumber(c.after), describeChange(c)]);
+    out.push(...alignRows(columns, rows).map((line) => `  ${line}`));
+  }
+  const tally = (verdict: Verdict) => changes.filter((c) => c.verdict === verdict).length;
+  out.push("", `${tally("faster")} faster, ${tally("slower")} slower, ${tally("no change")} no change, ${tally("not run before") + tally("not run now")} not run on one side`);
+  return out.join("\n") + "\n";
 }

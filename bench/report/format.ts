@@ -3,7 +3,9 @@
  * header, an alignment and a cell formatter over one record. Missing capabilities show as
  * `n/a`, never as a made-up zero.
  */
+import { flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord } from "../records.js";
+import { type RatioEstimate, halfWidth, invertRatio } from "../statistics.js";
 
 /** One column of the results table. */
 export interface Column {
@@ -24,13 +26,23 @@ export function formatPercent(value: number | null, digits = 1): string {
   return value === null || !Number.isFinite(value) ? "n/a" : `${value.toFixed(digits)}%`;
 }
 
-/** "5.2× faster than bitmask", "1.3× slower than bitmask", "reference", or "n/a". */
+/** "1.50 ± 0.03×" for ratios ≥ 1; for ratios below 1 the inverse ("2.00 ± 0.10×", to be read "slower"). */
+export function formatRatio(estimate: RatioEstimate): string {
+  const shown = estimate.ratio >= 1 ? estimate : invertRatio(estimate);
+  const digits = shown.ratio < 10 ? 2 : shown.ratio < 100 ? 1 : 0;
+  const spread = halfWidth(shown);
+  return `${shown.ratio.toFixed(digits)} ± ${spread.toFixed(spread > 0 && spread < 10 ** -digits ? digits + 1 : digits)}×`;
+}
+
+/** "5.20 ± 0.11× faster than bitmask", "1.30× slower than bitmask" (no interval known), "reference", or "n/a". */
 export function formatSpeedup(record: BenchRecord): string {
   if (record.speedup === null || record.reference === null) return "n/a";
   if (record.reference === record.row) return "reference";
+  const direction = record.speedup >= 1 ? "faster" : "slower";
+  if (record.speedupInterval) return `${formatRatio({ ratio: record.speedup, ...record.speedupInterval })} ${direction} than ${record.reference}`;
   const ratio = record.speedup >= 1 ? record.speedup : 1 / record.speedup;
   const digits = ratio < 10 ? 2 : ratio < 100 ? 1 : 0;
-  return `${ratio.toFixed(digits)}× ${record.speedup >= 1 ? "faster" : "slower"} than ${record.reference}`;
+  return `${ratio.toFixed(digits)}× ${direction} than ${record.reference}`;
 }
 
 /** What the reader must know about a row's figures: sampling, timeouts, threads. */
@@ -56,6 +68,7 @@ export const COLUMNS: readonly Column[] = [
   { header: "guesses/puzzle", align: "right", cell: (r) => formatNumber(r.guessesPerPuzzle) },
   { header: "no guess", align: "right", cell: (r) => formatPercent(r.noGuessPercent) },
   { header: "relative speed", align: "left", cell: formatSpeedup },
+  { header: "flags", align: "left", cell: (r) => flagMarks(noiseFlags(r)) },
   { header: "notes", align: "left", cell: formatNotes },
 ];
 

@@ -1,31 +1,87 @@
 /**
- * The JSON writer and reader: `{ format, version, environment, records }`, records exactly
- * as the runner returned them (n/a is null). `--compare` reads files written here.
+ * The JSON writer and reader. Schema: docs/bench-result.schema.json (version 2):
+ *
+ *   { format: "sudoku-wasm-bench", version: 2, schema, incomplete?,
+ *     settings:    limit, budget, seed, timeMs, puzzles, datasets[] (name, sha256, size, drawn)
+ *     environment: cpu, cores, node, v8, tinybench, buildFlags, commit, date
+ *     records[]:   every BenchRecord field (n/a is null), the timed batches' latencies
+ *                  (batchMs), their per-puzzle summary (perPuzzleMicros: n, mean, sd, min,
+ *                  max, p50, p75, p99) and the row's noise flags }
+ *
+ * `--compare` reads version 2 files and the version 1 files written before them (no samples,
+ * no dataset hashes, settings inside environment).
  */
-import type { BenchRun } from "../records.js";
+import { noiseFlags } from "../noise.js";
+import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
+import { summarize } from "../statistics.js";
 
 const FORMAT = "sudoku-wasm-bench";
-const VERSION = 1;
+const VERSION = 2;
+/** Where the schema lives, relative to the package root. */
+export const SCHEMA_PATH = "docs/bench-result.schema.json";
 
-/** The run as pretty-printed JSON. */
-export function formatJson(run: BenchRun): string {
-  return JSON.stringify({ format: FORMAT, version: VERSION, ...run }, null, 2) + "\n";
+/** The environment fields that are settings of the run rather than facts about the machine. */
+const SETTING_KEYS = ["limit", "budget", "seed", "timeMs", "puzzles", "datasets"] as const;
+
+/**
+ * An array of numbers as JSON.stringify indents it, one number per line. The line breaks
+ * keep it from matching inside a string value (JSON escapes them there).
+ */
+const NUMBER_ARRAY = /\[\n\s*(-?[\d.eE+-]+(?:,\n\s*-?[\d.eE+-]+)*)\n\s*\]/g;
+
+/** `value` as indented JSON with every array of numbers kept on one line. */
+export function stringifyCompact(value: unknown): string {
+  const text = JSON.stringify(value, null, 2);
+  return text.replace(NUMBER_ARRAY, (_, items: string) => `[${items.replace(/\s+/g, "")}]`) + "\n";
 }
 
-/** Reads a run written by {@link formatJson}; throws naming `source` when the text is not one. */
+/** A record as written: its fields, the per-puzzle summary of its timed batches and its noise flags. */
+function exportRecord(record: BenchRecord): Record<string, unknown> {
+  const perPuzzle = record.batchMs && record.batchMs.length > 0 ? summarize(record.batchMs.map((ms) => (ms * 1000) / record.puzzles)) : null;
+  return { ...record, perPuzzleMicros: perPuzzle, flags: noiseFlags(record) };
+}
+
+/** The run as JSON (schema version 2). */
+export function formatJson(run: BenchRun): string {
+  const settings: Record<string, unknown> = {};
+  const environment: Record<string, unknown> = { ...run.environment };
+  for (const key of SETTING_KEYS) {
+    settings[key] = run.environment[key];
+    delete environment[key];
+  }
+  return stringifyCompact({
+    format: FORMAT,
+    version: VERSION,
+    schema: SCHEMA_PATH,
+    ...(run.incomplete ? { incomplete: run.incomplete } : {}),
+    settings,
+    environment,
+    records: run.records.map(exportRecord),
+  });
+}
+
+/** Reads a run written by {@link formatJson}, or a version 1 file; throws naming `source` when the text is neither. */
 export function parseJson(text: string, source = "JSON"): BenchRun {
-  return parseTaggedRun<BenchRun>(text, source, FORMAT, VERSION, "result file");
+  const data = parseTaggedRun<BenchRun & { settings?: Partial<BenchEnvironment> }>(text, source, FORMAT, [1, VERSION], "result file");
+  const records = data.records.map((record) => {
+    const { perPuzzleMicros: _summary, flags: _flags, ...fields } = record as BenchRecord & { perPuzzleMicros?: unknown; flags?: unknown };
+    return fields as BenchRecord;
+  });
+  const run: BenchRun = { environment: { ...data.environment, ...data.settings }, records };
+  if (data.incomplete) run.incomplete = data.incomplete;
+  return run;
 }
 
 /**
- * Reads `{ format, version, environment, records }` JSON of the given format and version (the
- * bench's runs and the profiler's); throws naming `source` and what it expected otherwise.
+ * Reads `{ format, version, environment, records }` JSON of the given format and version(s)
+ * (the bench's runs and the profiler's); throws naming `source` and what it expected otherwise.
+ * Returns the whole object, so that callers can read their other fields.
  */
 export function parseTaggedRun<Run extends { environment: unknown; records: unknown[] }>(
   text: string,
   source: string,
   format: string,
-  version: number,
+  version: number | readonly number[],
   what: string,
 ): Run {
   let data: unknown;
@@ -34,9 +90,11 @@ export function parseTaggedRun<Run extends { environment: unknown; records: unkn
   } catch (error) {
     throw new Error(`${source}: not JSON (${(error as Error).message})`);
   }
+  const versions = typeof version === "number" ? [version] : version;
   const run = data as Partial<Run> & { format?: string; version?: number };
-  if (run?.format !== format || run.version !== version || !Array.isArray(run.records) || typeof run.environment !== "object") {
-    throw new Error(`${source}: not a ${format} v${version} ${what}`);
+  if (run?.format !== format || !versions.includes(run.version!) || !Array.isArray(run.records) || typeof run.environment !== "object") {
+    throw new Error(`${source}: not a ${format} v${versions.join("/v")} ${what}`);
   }
-  return { environment: run.environment, records: run.records } as Run;
+  const { format: _format, version: _version, ...rest } = run;
+  return rest as Run;
 }

@@ -1,9 +1,9 @@
 /**
- * Where the file outputs go and writing them: a given path, or
- * bench/results/<timestamp>.<ext> for a bare flag. The chart is always written: to --svg,
- * else beside the first other file (same name, .svg), else to bench/results/.
+ * Where the exports go and writing them: a given path, `-` for standard output (one export at
+ * a time), or bench/results/<timestamp>.<ext> for a bare flag. The chart goes to --chart, else
+ * beside the first export written to a regular file (same name, .svg); --no-chart writes none.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import type { BenchRun } from "../records.js";
 import { formatCsv } from "./csv.js";
@@ -11,13 +11,19 @@ import { formatJson } from "./json.js";
 import { formatMarkdown } from "./markdown.js";
 import { formatSvg } from "./svg.js";
 
-/** The output flags: a path, or true for the default path. */
+/** The export flags: a path, `-` for standard output, or true for the default path. */
 export interface OutputRequests {
   json?: string | true;
   markdown?: string | true;
   csv?: string | true;
+  /** A path, or false for no chart; undefined: beside the first file written. */
+  chart?: string | false;
+  /** The old name of --chart; true for bench/results/<timestamp>.svg. */
   svg?: string | true;
 }
+
+/** The value that sends an export to standard output. */
+export const STDOUT = "-";
 
 /**
  * The default folder of result files: bench/results/ under the working folder (in the repo,
@@ -43,23 +49,71 @@ const WRITERS = [
   { key: "csv", extension: "csv", write: (run: BenchRun) => formatCsv(run.records) },
 ] as const;
 
+/** The chart's request: --chart, else the old --svg, else undefined (beside the first file). */
+function chartRequest(requests: OutputRequests): string | true | false | undefined {
+  return requests.chart ?? requests.svg;
+}
+
+/** True when some export goes to standard output (the human-readable report then goes to stderr). */
+export function usesStdout(requests: OutputRequests): boolean {
+  return [requests.json, requests.markdown, requests.csv, chartRequest(requests)].includes(STDOUT);
+}
+
+/** Throws when more than one export asks for standard output. */
+export function checkOutputRequests(requests: OutputRequests): void {
+  const flags = { json: requests.json, markdown: requests.markdown, csv: requests.csv, chart: chartRequest(requests) };
+  const toStdout = Object.entries(flags).filter(([, value]) => value === STDOUT).map(([flag]) => `--${flag} -`);
+  if (toStdout.length > 1) throw new Error(`only one export can go to standard output, got ${toStdout.join(" and ")}`);
+}
+
 function writeText(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
 }
 
-/** Writes every requested output and the chart; returns the paths written, in order. */
-export function writeReports(run: BenchRun, requests: OutputRequests, stamp: string, folder = resultsFolder()): string[] {
+/** True for a regular file (not /dev/stdout, a pipe or a terminal), beside which a chart may go. */
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes every requested export and the chart; returns the paths written, in order (`-` for
+ * standard output, written through `stdout`).
+ */
+export function writeReports(
+  run: BenchRun,
+  requests: OutputRequests,
+  stamp: string,
+  folder = resultsFolder(),
+  stdout: (text: string) => void = (text) => process.stdout.write(text),
+): string[] {
+  checkOutputRequests(requests);
   const written: string[] = [];
+  const emit = (value: string | true, extension: string, text: string) => {
+    if (value === STDOUT) {
+      stdout(text);
+      written.push(STDOUT);
+      return;
+    }
+    const path = outputPath(value, extension, stamp, folder);
+    writeText(path, text);
+    written.push(path);
+  };
   for (const { key, extension, write } of WRITERS) {
     const value = requests[key];
-    if (value === undefined) continue;
-    const path = outputPath(value, extension, stamp, folder);
-    writeText(path, write(run));
-    written.push(path);
+    if (value !== undefined) emit(value, extension, write(run));
   }
-  const beside = written[0] ? written[0].slice(0, written[0].length - extname(written[0]).length) + ".svg" : null;
-  const chart = requests.svg !== undefined ? outputPath(requests.svg, "svg", stamp, folder) : beside ?? join(folder, `${stamp}.svg`);
-  writeText(chart, formatSvg(run.records));
-  return [...written, chart];
+  const chart = chartRequest(requests);
+  if (chart === false) return written;
+  if (chart !== undefined) {
+    emit(chart, "svg", formatSvg(run));
+  } else {
+    const file = written.find((path) => path !== STDOUT && isRegularFile(path));
+    if (file) emit(file.slice(0, file.length - extname(file).length) + ".svg", "svg", formatSvg(run));
+  }
+  return written;
 }

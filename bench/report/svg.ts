@@ -9,20 +9,53 @@
  *   │    └──easy────────hardest──    per record)          │
  *   └────────────────────────────────────────────────────┘
  *
- * Every record is one `<rect class="bar">` with a `<title>` tooltip; colours follow the row label.
+ * Every record is one `<rect class="bar">` with a `<title>` tooltip and a `<path class="error-bar">`
+ * (the 95% margin of its mean); each row label has its own colour; the footer names the machine,
+ * build, commit and date.
  */
-import type { BenchRecord } from "../records.js";
+import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { formatNumber, groupByDataset } from "./format.js";
 
 const BAR_WIDTH = 14;
 const BAR_GAP = 2;
 const GROUP_GAP = 28;
 const PLOT_HEIGHT = 320;
-const MARGIN = { top: 48, right: 230, bottom: 36, left: 64 };
+const MARGIN = { top: 48, right: 230, bottom: 84, left: 64 };
 /** Rough width of one character of a 12px sans-serif label. */
 const CHAR_WIDTH = 7;
-/** Series colours, in order. */
+/** Width of an error bar's caps. */
+const CAP_WIDTH = 8;
+/** Ten well-separated colours (Tableau 10), used in order while they last. */
 export const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#2ca02c"];
+const DISTINCT_PALETTE = PALETTE.slice(0, 10);
+
+/**
+ * `count` distinct colours, one per series: the palette when it suffices, else three lightness
+ * tiers taken in turn, each with hues spread evenly around the wheel and the tiers a third of
+ * a turn apart, so that neighbours in the legend differ in hue and lightness, and series of
+ * one tier differ in hue by at least 360° / ⌈count / 3⌉.
+ */
+export function seriesColours(count: number): string[] {
+  if (count <= DISTINCT_PALETTE.length) return DISTINCT_PALETTE.slice(0, count);
+  const lightness = [0.42, 0.64, 0.3];
+  const perTier = Math.ceil(count / lightness.length);
+  return Array.from({ length: count }, (_, i) => {
+    const tier = i % lightness.length;
+    const hue = (Math.floor(i / lightness.length) * 360) / perTier + tier * (120 + 120 / perTier);
+    return hslToHex(hue % 360, 0.65, lightness[tier]);
+  });
+}
+
+/** An HSL colour (hue in degrees, saturation and lightness 0–1) as #rrggbb. */
+function hslToHex(hue: number, saturation: number, lightness: number): string {
+  const chroma = (1 - Math.abs(2 * lightness - 1)) * saturation;
+  const channel = (n: number) => {
+    const k = (n + hue / 30) % 12;
+    const value = lightness - chroma / 2 * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(value * 255).toString(16).padStart(2, "0");
+  };
+  return `#${channel(0)}${channel(8)}${channel(4)}`;
+}
 
 /** Escapes text for XML content and attribute values. */
 export function escapeXml(text: string): string {
@@ -36,24 +69,47 @@ export function decadeLabel(exponent: number): string {
   return `${10 ** (exponent - unit * 3)}${units[unit]}`;
 }
 
-/** The log10 decades the axis spans, at least one. */
+/**
+ * The range of puzzles/s a record's mean is known to: its margin of error is on the mean batch
+ * time, so the rate lies between rate / (1 + rme) and rate / (1 − rme).
+ */
+export function rateInterval(record: BenchRecord): { low: number; high: number } {
+  const margin = Number.isFinite(record.rmePercent) ? Math.min(record.rmePercent / 100, 0.99) : 0;
+  return { low: record.puzzlesPerSecond / (1 + margin), high: record.puzzlesPerSecond / (1 - margin) };
+}
+
+/** The log10 decades the axis spans (error bars included), at least one. */
 function decades(records: readonly BenchRecord[]): { low: number; high: number } {
-  const rates = records.map((r) => r.puzzlesPerSecond).filter((v) => v > 0 && Number.isFinite(v));
+  const rates = records.flatMap((r) => [rateInterval(r).low, rateInterval(r).high]).filter((v) => v > 0 && Number.isFinite(v));
   if (rates.length === 0) return { low: 0, high: 1 };
   const low = Math.floor(Math.log10(Math.min(...rates)));
   return { low, high: Math.max(low + 1, Math.ceil(Math.log10(Math.max(...rates)))) };
 }
 
-/** The chart of `records` as an SVG document. */
-export function formatSvg(records: readonly BenchRecord[], title = "Puzzles per second (log scale)"): string {
+/** The footer lines: machine, build, commit, date and the run's settings. */
+function footerLines(env: BenchEnvironment, incomplete: boolean): string[] {
+  return [
+    `${env.cpu} (${env.cores} cores) · Node ${env.node} · WASM ${env.buildFlags}`,
+    `commit ${env.commit} · ${env.date} · seed ${env.seed} · limit ${env.limit} · ${env.timeMs} ms per row · error bars: 95% margin of the mean` +
+      (incomplete ? " · INCOMPLETE (interrupted)" : ""),
+  ];
+}
+
+/** The run's chart as an SVG document: one bar per record with its error bar, one colour per row label. */
+export function formatSvg(run: BenchRun, title = "Puzzles per second (log scale)"): string {
+  const records = run.records;
   const groups = [...groupByDataset(records)];
   const labels = [...new Set(records.map((r) => r.row))];
-  const colour = (row: string) => PALETTE[labels.indexOf(row) % PALETTE.length];
+  const colours = seriesColours(labels.length);
+  const colour = (row: string) => colours[labels.indexOf(row)];
   const barsWidth = (rows: readonly BenchRecord[]) => rows.length * (BAR_WIDTH + BAR_GAP) - BAR_GAP;
   const groupWidths = groups.map(([dataset, rows]) => Math.max(barsWidth(rows), dataset.length * CHAR_WIDTH));
   const plotWidth = groupWidths.reduce((sum, w) => sum + w + GROUP_GAP, GROUP_GAP);
-  const width = MARGIN.left + plotWidth + MARGIN.right;
-  const height = MARGIN.top + PLOT_HEIGHT + MARGIN.bottom;
+  const footer = footerLines(run.environment, run.incomplete !== undefined);
+  const legendHeight = labels.length * 20;
+  const width = Math.max(MARGIN.left + plotWidth + MARGIN.right, 24 + Math.max(...footer.map((line) => line.length)) * 6);
+  const height = MARGIN.top + Math.max(PLOT_HEIGHT, legendHeight) + MARGIN.bottom;
+  const plotBottom = MARGIN.top + PLOT_HEIGHT;
   const { low, high } = decades(records);
   const y = (rate: number) => {
     const clamped = Math.max(Math.log10(Math.max(rate, 10 ** low)), low);
@@ -63,7 +119,7 @@ export function formatSvg(records: readonly BenchRecord[], title = "Puzzles per 
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${MARGIN.left}" y="24" font-size="16" font-weight="bold">${escapeXml(title)}</text>`,
+    `<text x="${MARGIN.left}" y="24" font-size="16" font-weight="bold">${escapeXml(title + (run.incomplete ? " — incomplete run" : ""))}</text>`,
   ];
   for (let exponent = low; exponent <= high; exponent++) {
     const at = y(10 ** exponent).toFixed(1);
@@ -77,28 +133,38 @@ export function formatSvg(records: readonly BenchRecord[], title = "Puzzles per 
     let x = groupLeft + (groupWidths[g] - barsWidth(rows)) / 2;
     for (const record of rows) {
       const top = y(record.puzzlesPerSecond);
-      const tip = `${record.dataset} · ${record.row}: ${formatNumber(record.puzzlesPerSecond)} puzzles/s`;
+      const tip = `${record.dataset} · ${record.row}: ${formatNumber(record.puzzlesPerSecond)} puzzles/s ± ${formatNumber(record.rmePercent, 2)}%`;
       parts.push(
-        `<rect class="bar" x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${BAR_WIDTH}" height="${(MARGIN.top + PLOT_HEIGHT - top).toFixed(1)}" fill="${colour(record.row)}"><title>${escapeXml(tip)}</title></rect>`,
+        `<rect class="bar" x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${BAR_WIDTH}" height="${(plotBottom - top).toFixed(1)}" fill="${colour(record.row)}"><title>${escapeXml(tip)}</title></rect>`,
+        errorBar(x + BAR_WIDTH / 2, y(rateInterval(record).high), y(rateInterval(record).low)),
       );
       x += BAR_WIDTH + BAR_GAP;
     }
     const centre = groupLeft + groupWidths[g] / 2;
-    parts.push(`<text x="${centre.toFixed(1)}" y="${MARGIN.top + PLOT_HEIGHT + 18}" text-anchor="middle">${escapeXml(dataset)}</text>`);
+    parts.push(`<text x="${centre.toFixed(1)}" y="${plotBottom + 18}" text-anchor="middle">${escapeXml(dataset)}</text>`);
     groupLeft += groupWidths[g] + GROUP_GAP;
   });
   parts.push(
-    `<line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${MARGIN.top + PLOT_HEIGHT}" stroke="#333333"/>`,
-    `<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${MARGIN.top + PLOT_HEIGHT}" y2="${MARGIN.top + PLOT_HEIGHT}" stroke="#333333"/>`,
+    `<line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${plotBottom}" stroke="#333333"/>`,
+    `<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${plotBottom}" y2="${plotBottom}" stroke="#333333"/>`,
   );
   labels.forEach((label, i) => {
     const top = MARGIN.top + i * 20;
     const left = MARGIN.left + plotWidth + 16;
     parts.push(
-      `<rect x="${left}" y="${top}" width="12" height="12" fill="${colour(label)}"/>`,
+      `<rect class="legend" x="${left}" y="${top}" width="12" height="12" fill="${colour(label)}"/>`,
       `<text x="${left + 18}" y="${top + 10}">${escapeXml(label)}</text>`,
     );
   });
+  const footerTop = height - MARGIN.bottom + 48;
+  footer.forEach((line, i) => parts.push(`<text class="footer" x="12" y="${footerTop + i * 16}" fill="#555555" font-size="11">${escapeXml(line)}</text>`));
   parts.push("</svg>");
   return parts.join("\n") + "\n";
+}
+
+/** A vertical error bar with caps from `top` to `bottom` at `x`. */
+function errorBar(x: number, top: number, bottom: number): string {
+  const half = CAP_WIDTH / 2;
+  const d = `M${(x - half).toFixed(1)} ${top.toFixed(1)}h${CAP_WIDTH}M${x.toFixed(1)} ${top.toFixed(1)}V${bottom.toFixed(1)}M${(x - half).toFixed(1)} ${bottom.toFixed(1)}h${CAP_WIDTH}`;
+  return `<path class="error-bar" d="${d}" stroke="#222222" stroke-width="1" fill="none"/>`;
 }

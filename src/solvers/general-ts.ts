@@ -87,6 +87,13 @@ export class GeneralTsEngine {
   private dirtyRows = 0;
   private dirtyColumns = 0;
   private dirtyBoxes = 0;
+  /** Lines whose triads are unscanned, one bit per row and column. */
+  private triadRows = 0;
+  private triadColumns = 0;
+  /** Scratch: the candidates of each segment of the line whose triads are scanned. */
+  private readonly segments = new Uint32Array(MAX_BOX);
+  /** Scratch for branching: unplaced cells per unit (rows, columns, boxes). */
+  private readonly unitOpen = new Uint8Array(3 * MAX_BOX * MAX_BOX);
 
   /** Builds the tables and the state stack for box size `box` (kept until it changes). */
   private configure(box: number): void {
@@ -101,6 +108,8 @@ export class GeneralTsEngine {
     this.dirtyRows |= 1 << t.rowOf[cell];
     this.dirtyColumns |= 1 << t.columnOf[cell];
     this.dirtyBoxes |= 1 << t.boxOf[cell];
+    this.triadRows |= 1 << t.rowOf[cell];
+    this.triadColumns |= 1 << t.columnOf[cell];
   }
 
   private place(st: number, cell: number, symbol: number): void {
@@ -113,6 +122,7 @@ export class GeneralTsEngine {
   private resetWork(): void {
     this.queueHead = this.queueTail = 0;
     this.dirtyRows = this.dirtyColumns = this.dirtyBoxes = 0;
+    this.triadRows = this.triadColumns = 0;
   }
 
   /** Removes `symbols` from `cell`; queues it when one candidate is left. False when none is. */
@@ -249,31 +259,112 @@ export class GeneralTsEngine {
     return this.lockSegments(st, unit, unit, box, 1, open) && this.lockSegments(st, unit, unit + size, 1, box, open);
   }
 
-  /** Naked and hidden singles and locked candidates to a fixed point. False on a contradiction. */
+  /** The next line whose triads are unscanned (rows, then columns), or -1. */
+  private nextTriadLine(): number {
+    if (this.triadRows) {
+      const row = ctz(this.triadRows);
+      this.triadRows &= this.triadRows - 1;
+      return row;
+    }
+    if (this.triadColumns) {
+      const column = ctz(this.triadColumns);
+      this.triadColumns &= this.triadColumns - 1;
+      return this.tables.size + column;
+    }
+    return -1;
+  }
+
+  /** The triads of a line (see the kernel's triadsOfLine and scanTriads). */
+  private scanTriads(st: number, unit: number): boolean {
+    const t = this.tables;
+    const { box: b, size, unitCells } = t;
+    const s = this.states;
+    const segments = this.segments;
+    const first = unit * size;
+    let placed = 0;
+    for (let k = 0; k < b; k++) {
+      let segment = 0;
+      for (let j = 0; j < b; j++) {
+        const mask = s[st + unitCells[first + k * b + j]];
+        segment |= mask;
+        if (isSingle(mask)) placed |= mask;
+      }
+      segments[k] = segment;
+    }
+    const isRow = unit < size;
+    const line = isRow ? unit : unit - size;
+    const bandStart = Math.floor(line / b) * b;
+    for (let k = 0; k < b; k++) {
+      const segment = segments[k];
+      const count = popcnt(segment);
+      if (count < b) return false;
+      if (count === b && (segment & ~placed) === 0) continue;
+      let lineOthers = 0;
+      for (let other = 0; other < b; other++) if (other !== k) lineOthers |= segments[other];
+      let boxOthers = 0;
+      for (let otherLine = bandStart; otherLine < bandStart + b; otherLine++) {
+        if (otherLine === line) continue;
+        for (let j = k * b; j < k * b + b; j++) boxOthers |= s[st + (isRow ? otherLine * size + j : j * size + otherLine)];
+      }
+      const boxIndex = isRow ? Math.floor(line / b) * b + k : k * b + Math.floor(line / b);
+      if (count === b) {
+        const outside = segment & (lineOthers | boxOthers);
+        if (outside) {
+          if (!this.eliminateOutside(st, unit, outside, t.boxOf, boxIndex)) return false;
+          if (!this.eliminateOutside(st, 2 * size + boxIndex, outside, isRow ? t.rowOf : t.columnOf, line)) return false;
+        }
+        continue;
+      }
+      const required = segment & (~lineOthers | ~boxOthers);
+      const requiredCount = popcnt(required);
+      if (requiredCount > b) return false;
+      if (requiredCount === b && segment !== required) {
+        for (let j = k * b; j < k * b + b; j++) {
+          if (!this.eliminate(st, isRow ? line * size + j : j * size + line, ~required)) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Naked singles, then dirty units, then the triads of a line, to a fixed point (see the kernel's propagate). */
   private propagate(st: number): boolean {
     const unplacedAt = st + this.tables.cells;
     for (;;) {
       if (!this.drainQueue(st)) return false;
       if (this.states[unplacedAt] === 0) return true;
       const unit = this.nextDirtyUnit();
-      if (unit < 0) return true;
-      if (!this.scanUnit(st, unit)) return false;
+      if (unit >= 0) {
+        if (!this.scanUnit(st, unit)) return false;
+        continue;
+      }
+      const line = this.nextTriadLine();
+      if (line < 0) return true;
+      if (!this.scanTriads(st, line)) return false;
     }
   }
 
-  /** Frame `depth`: the first cell with the fewest candidates and its symbols. */
+  /** Frame `depth`: the cell with the fewest candidates, ties to the most unplaced cells in its units. */
   private chooseBranch(st: number, depth: number): void {
     const s = this.states;
+    const { cells, size, rowOf, columnOf, boxOf } = this.tables;
+    const open = this.unitOpen;
+    open.fill(0, 0, 3 * size);
+    for (let cell = 0; cell < cells; cell++) {
+      if (isSingle(s[st + cell])) continue;
+      open[rowOf[cell]]++;
+      open[size + columnOf[cell]]++;
+      open[2 * size + boxOf[cell]]++;
+    }
     let bestCell = 0;
-    let bestCount = 33;
-    for (let cell = 0; cell < this.tables.cells; cell++) {
+    let bestScore = Infinity;
+    for (let cell = 0; cell < cells; cell++) {
       const mask = s[st + cell];
       if (isSingle(mask)) continue;
-      const count = popcnt(mask);
-      if (count < bestCount) {
-        bestCount = count;
+      const score = popcnt(mask) * 256 - (open[rowOf[cell]] + open[size + columnOf[cell]] + open[2 * size + boxOf[cell]]);
+      if (score < bestScore) {
+        bestScore = score;
         bestCell = cell;
-        if (count === 2) break;
       }
     }
     this.frameCell[depth] = bestCell;
@@ -296,6 +387,7 @@ export class GeneralTsEngine {
     this.states.fill(0, cells + 1, this.stride);
     for (let cell = 0; cell < cells; cell++) if (puzzle[cell] !== 0) this.place(0, cell, 1 << (puzzle[cell] - 1));
     this.dirtyRows = this.dirtyColumns = this.dirtyBoxes = allSymbols;
+    this.triadRows = this.triadColumns = allSymbols;
     return true;
   }
 

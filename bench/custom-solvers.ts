@@ -1,0 +1,109 @@
+/**
+ * Bring your own solver: the items of `--solvers` that are not registry ids.
+ *
+ *   ./path/solver.mjs      a JavaScript module (any path with a slash, or ending .mjs/.js/.cjs)
+ *                          whose default export is a SolverEngine (src/solver.ts), or a
+ *                          function, possibly async, returning one. Optional named exports:
+ *                          `id` (the row label; default: the path as given), `description`,
+ *                          `capabilities` ({ guesses, budget, uniqueness }; default: guesses
+ *                          reported, no budget, counts to the limit).
+ *   wasm-abi:./solver.wasm a WebAssembly module with tdoku's C entry point (src/solvers/wasm-abi.ts).
+ *
+ * Each becomes a SolverInfo like the registry's, marked external (so it is never the default
+ * reference), and is verified and timed like every other row.
+ */
+import { basename, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type SolverCapabilities, type SolverInfo, findSolver } from "../src/registry.js";
+import type { SolverEngine } from "../src/solver.js";
+import { loadAbiSolver } from "../src/solvers/wasm-abi.js";
+
+const ABI_PREFIX = "wasm-abi:";
+const README_SECTION = "README: 'Bring your own solver'";
+
+/** True for a --solvers item that names a module file rather than a registry id. */
+export function isModuleSpec(spec: string): boolean {
+  return spec.includes("/") || spec.includes("\\") || /\.(mjs|cjs|js)$/.test(spec);
+}
+
+/** The SolverInfo of one --solvers item: a registry id, a module path or `wasm-abi:PATH`. */
+export async function resolveSolver(spec: string): Promise<SolverInfo> {
+  if (spec.startsWith(ABI_PREFIX)) return abiSolver(spec, spec.slice(ABI_PREFIX.length));
+  if (isModuleSpec(spec)) return moduleSolver(spec);
+  return findSolver(spec);
+}
+
+/** Every --solvers item resolved, in order; a duplicate id is an error. */
+export async function resolveSolvers(specs: readonly string[]): Promise<SolverInfo[]> {
+  const infos: SolverInfo[] = [];
+  for (const spec of specs) {
+    const info = await resolveSolver(spec);
+    if (infos.some((other) => other.id === info.id)) throw new Error(`--solvers: '${info.id}' is given twice`);
+    infos.push(info);
+  }
+  return infos;
+}
+
+function abiSolver(spec: string, path: string): SolverInfo {
+  if (path === "") throw new Error(`--solvers ${spec}: give the module's path, e.g. wasm-abi:./solver.wasm`);
+  const absolute = resolve(path);
+  return {
+    id: spec,
+    description: `a WebAssembly module behind the wasm-abi: solve(puzzle_ptr, limit, flags, solution_ptr, guesses_ptr) (${basename(path)})`,
+    source: absolute,
+    external: true,
+    capabilities: { guesses: true, batch: false, budget: false },
+    load: () => loadAbiSolver(absolute),
+  };
+}
+
+/** What a solver module may export besides its engine. */
+interface SolverModule {
+  default?: unknown;
+  id?: unknown;
+  description?: unknown;
+  capabilities?: Partial<SolverCapabilities>;
+}
+
+function isEngine(value: unknown): value is SolverEngine {
+  return typeof value === "object" && value !== null && typeof (value as SolverEngine).countSolutions === "function";
+}
+
+/** The engine a module's default export gives: the export itself, or what calling it returns. */
+async function engineOf(exported: unknown, spec: string): Promise<SolverEngine> {
+  const engine = typeof exported === "function" ? await (exported as () => unknown)() : exported;
+  if (!isEngine(engine)) {
+    throw new Error(
+      `${spec}: the default export is not a solver engine (an object with countSolutions(puzzle, limit, solution, stats, budget), ` +
+        `or a function returning one); see ${README_SECTION}`,
+    );
+  }
+  return engine;
+}
+
+async function moduleSolver(spec: string): Promise<SolverInfo> {
+  const absolute = resolve(spec);
+  let module: SolverModule;
+  try {
+    module = (await import(pathToFileURL(absolute).href)) as SolverModule;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ERR_MODULE_NOT_FOUND" ? "no such module" : (error as Error).message;
+    throw new Error(`--solvers ${spec}: cannot load it (${reason})`);
+  }
+  if (module.default === undefined) throw new Error(`${spec}: has no default export; see ${README_SECTION}`);
+  const declared = module.capabilities ?? {};
+  return {
+    id: typeof module.id === "string" && module.id !== "" ? module.id : spec,
+    description: typeof module.description === "string" ? module.description : `a solver module (${basename(spec)})`,
+    source: absolute,
+    external: true,
+    capabilities: {
+      guesses: declared.guesses ?? true,
+      batch: false,
+      budget: declared.budget ?? false,
+      ...(declared.uniqueness === false ? { uniqueness: false } : {}),
+    },
+    load: () => engineOf(module.default, spec),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Noise and consistency flags: pure checks over one row's figures that say when its numbers
+ * should not be trusted as they stand, and what to do about it. The reporters print the
+ * flag's mark beside the row and its note once below the table.
+ *
+ *   N  noisy         the mean batch time's 95% margin of error is above NOISY_MARGIN_PERCENT
+ *   D  disagree      the timed batches' mean and the per-puzzle pass's mean (the pass behind
+ *                    p50/p99) differ by more than PASS_RATIO_LIMIT, beyond the batch margin:
+ *                    one of the two passes was disturbed (the percentiles then describe a
+ *                    different regime than the mean)
+ *   P  pre-empted    process CPU time / wall time while timing was below PREEMPTED_SHARE of
+ *                    the threads it ran (1 for a single-thread row): another process had the core
+ */
+
+/** What the checks read from one row (a BenchRecord has these fields). */
+export interface RowFigures {
+  /** Relative 95% margin of error of the mean batch latency, in percent. */
+  rmePercent: number;
+  /** Mean µs per puzzle from the timed batches. */
+  meanMicros: number;
+  /** Mean µs per puzzle from the per-puzzle pass; null where there is none (threads rows). */
+  passMeanMicros?: number | null;
+  /** Process CPU time / wall time while timing; null when not recorded. */
+  cpuPerWall: number | null;
+  /** Worker threads (threads rows); null for one thread. */
+  threads: number | null;
+}
+
+/** A row's margin of error above this (percent) marks it noisy. */
+export const NOISY_MARGIN_PERCENT = 5;
+/** The two passes' means may differ by this factor (times the batch margin) before the row is marked. */
+export const PASS_RATIO_LIMIT = 1.5;
+/** CPU/wall below this share of the threads used marks the row pre-empted. */
+export const PREEMPTED_SHARE = 0.85;
+
+export type NoiseFlag = "noisy" | "disagree" | "preempted";
+
+/** Each flag's mark in the table and what the reader should do about it. */
+export const FLAG_NOTES: Readonly<Record<NoiseFlag, { mark: string; note: string }>> = {
+  noisy: {
+    mark: "N",
+    note: `noisy: ± above ${NOISY_MARGIN_PERCENT}%; give each row more time (--time 2000) or use a quieter machine`,
+  },
+  disagree: {
+    mark: "D",
+    note:
+      `passes disagree: the timed batches' mean and the per-puzzle pass (p50, p99) differ by more than ${PASS_RATIO_LIMIT}×; ` +
+      "one pass was disturbed: rerun, pin the process (taskset -c 1 npm run bench) or use a quieter machine",
+  },
+  preempted: {
+    mark: "P",
+    note:
+      `pre-empted: CPU time / wall time while timing was below ${PREEMPTED_SHARE} per thread, so another process had the core; ` +
+      "use a quieter machine or pin (taskset -c 1)",
+  },
+};
+
+/** The flags a row earns, in the order of FLAG_NOTES. */
+export function noiseFlags(row: RowFigures): NoiseFlag[] {
+  const flags: NoiseFlag[] = [];
+  if (row.rmePercent > NOISY_MARGIN_PERCENT) flags.push("noisy");
+  if (passesDisagree(row)) flags.push("disagree");
+  if (row.cpuPerWall !== null && Number.isFinite(row.cpuPerWall) && row.cpuPerWall < PREEMPTED_SHARE * (row.threads ?? 1)) {
+    flags.push("preempted");
+  }
+  return flags;
+}
+
+/** True when the batch mean and the per-puzzle pass's mean differ beyond PASS_RATIO_LIMIT widened by the batch margin. */
+export function passesDisagree(row: RowFigures): boolean {
+  const pass = row.passMeanMicros;
+  if (pass === null || pass === undefined || !(pass > 0) || !(row.meanMicros > 0)) return false;
+  const allowed = PASS_RATIO_LIMIT * (1 + (Number.isFinite(row.rmePercent) ? row.rmePercent : 0) / 100);
+  const ratio = row.meanMicros / pass;
+  return ratio > allowed || ratio < 1 / allowed;
+}
+
+/** The marks of `flags` as a short cell ("N P"), empty when there are none. */
+export function flagMarks(flags: readonly NoiseFlag[]): string {
+  return flags.map((flag) => FLAG_NOTES[flag].mark).join(" ");
+}

@@ -1,0 +1,158 @@
+/**
+ * Small statistics for the bench's reports: summaries of timing samples and confidence
+ * intervals on the ratio of two means. Pure functions over numbers; nothing here measures.
+ *
+ * Glossary
+ *   sample     one timed batch's latency (ms), or one puzzle's time (µs)
+ *   ratio      mean(numerator) / mean(denominator): for latencies, how many times faster the
+ *              denominator's row is than the numerator's
+ *   interval   a two-sided 95% confidence interval [low, high] around the ratio
+ *   bootstrap  percentile bootstrap: resample both sample sets with replacement, take the
+ *              ratio of the resampled means, keep the 2.5th and 97.5th percentiles. It
+ *              assumes the samples are independent draws, and makes no normality assumption.
+ *   welch      for summaries without samples (n, mean, σ): the delta method on log(ratio)
+ *              with Welch–Satterthwaite degrees of freedom and Student's t.
+ */
+import { Random } from "../src/prng.js";
+import { quantile } from "./sample.js";
+
+/** Confidence level of every interval here. */
+export const CONFIDENCE = 0.95;
+/** Resamples a bootstrap interval draws. */
+export const BOOTSTRAP_RESAMPLES = 2000;
+
+/** What a set of samples says, in the samples' unit. */
+export interface SampleSummary {
+  n: number;
+  mean: number;
+  /** Sample standard deviation (n − 1); 0 for one sample. */
+  sd: number;
+  min: number;
+  max: number;
+  p50: number;
+  p75: number;
+  p99: number;
+  /** Half-width of the 95% confidence interval of the mean, relative to the mean, in percent (Student's t). */
+  rmePercent: number;
+}
+
+/** The summary of `samples` (any order); NaN fields when there are none. */
+export function summarize(samples: ArrayLike<number>): SampleSummary {
+  const sorted = Float64Array.from(samples).sort();
+  const n = sorted.length;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += sorted[i];
+  const mean = n > 0 ? sum / n : NaN;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (sorted[i] - mean) ** 2;
+  const sd = n > 1 ? Math.sqrt(squares / (n - 1)) : n === 1 ? 0 : NaN;
+  const rmePercent = n > 1 ? (100 * studentT95(n - 1) * sd) / Math.sqrt(n) / Math.abs(mean) : NaN;
+  return {
+    n,
+    mean,
+    sd,
+    min: n > 0 ? sorted[0] : NaN,
+    max: n > 0 ? sorted[n - 1] : NaN,
+    p50: quantile(sorted, 0.5),
+    p75: quantile(sorted, 0.75),
+    p99: quantile(sorted, 0.99),
+    rmePercent,
+  };
+}
+
+/** Two-sided 97.5% quantiles of Student's t for 1–30 degrees of freedom. */
+const T95 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/** The critical value of a two-sided 95% interval with `df` degrees of freedom (Cornish–Fisher above 30). */
+export function studentT95(df: number): number {
+  if (!(df >= 1)) return NaN;
+  if (df <= T95.length) return T95[Math.floor(df) - 1];
+  const z = 1.959964;
+  return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2);
+}
+
+/** A ratio with its 95% confidence interval and how that interval was found. */
+export interface RatioEstimate {
+  ratio: number;
+  low: number;
+  high: number;
+  method: "bootstrap" | "welch";
+}
+
+/** Half the interval's width: the "± 0.04" in "1.55 ± 0.04×". */
+export function halfWidth(estimate: RatioEstimate): number {
+  return (estimate.high - estimate.low) / 2;
+}
+
+function meanOf(values: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i];
+  return sum / values.length;
+}
+
+/** The mean of `values.length` draws with replacement from `values`. */
+function resampledMean(values: ArrayLike<number>, random: Random): number {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[random.below(values.length)];
+  return sum / values.length;
+}
+
+/**
+ * mean(numerator) / mean(denominator) with a percentile-bootstrap 95% interval (seeded, so
+ * the same samples give the same interval). Each side needs at least two samples.
+ */
+export function bootstrapRatio(
+  numerator: ArrayLike<number>,
+  denominator: ArrayLike<number>,
+  { resamples = BOOTSTRAP_RESAMPLES, seed = 1 }: { resamples?: number; seed?: number } = {},
+): RatioEstimate {
+  if (numerator.length < 2 || denominator.length < 2) throw new RangeError("a bootstrap ratio needs at least two samples on each side");
+  const random = new Random(seed);
+  const ratios = new Float64Array(resamples);
+  for (let i = 0; i < resamples; i++) ratios[i] = resampledMean(numerator, random) / resampledMean(denominator, random);
+  ratios.sort();
+  const tail = (1 - CONFIDENCE) / 2;
+  return { ratio: meanOf(numerator) / meanOf(denominator), low: quantile(ratios, tail), high: quantile(ratios, 1 - tail), method: "bootstrap" };
+}
+
+/** Sample count, mean and standard deviation: what a summary-only result still carries. */
+export interface MeanAndSpread {
+  n: number;
+  mean: number;
+  sd: number;
+}
+
+/**
+ * numerator.mean / denominator.mean with a 95% interval from the delta method on log(ratio)
+ * (variance of each log mean ≈ σ² / (n · mean²)), Welch–Satterthwaite degrees of freedom and
+ * Student's t. Each side needs n ≥ 2.
+ */
+export function welchRatio(numerator: MeanAndSpread, denominator: MeanAndSpread): RatioEstimate {
+  if (numerator.n < 2 || denominator.n < 2) throw new RangeError("a Welch ratio needs at least two samples on each side");
+  const varianceOfLog = (s: MeanAndSpread) => (s.sd * s.sd) / (s.n * s.mean * s.mean);
+  const a = varianceOfLog(numerator);
+  const b = varianceOfLog(denominator);
+  const df = a + b > 0 ? (a + b) ** 2 / (a ** 2 / (numerator.n - 1) + b ** 2 / (denominator.n - 1)) : Infinity;
+  const spread = studentT95(Math.max(1, df)) * Math.sqrt(a + b);
+  const ratio = numerator.mean / denominator.mean;
+  return { ratio, low: ratio * Math.exp(-spread), high: ratio * Math.exp(spread), method: "welch" };
+}
+
+/** n, mean and σ from a tinybench-style summary (n, mean, relative margin of error in percent). */
+export function spreadFromMargin(n: number, mean: number, rmePercent: number): MeanAndSpread {
+  const sem = n > 1 ? (rmePercent / 100) * Math.abs(mean) / studentT95(n - 1) : NaN;
+  return { n, mean, sd: sem * Math.sqrt(n) };
+}
+
+/** The ratio's interval scaled by `factor` (a ratio measured on one scale, reported on another). */
+export function scaleRatio(estimate: RatioEstimate, factor: number): RatioEstimate {
+  return { ...estimate, ratio: estimate.ratio * factor, low: estimate.low * factor, high: estimate.high * factor };
+}
+
+/** The interval of 1 / ratio (the same comparison read the other way round). */
+export function invertRatio(estimate: RatioEstimate): RatioEstimate {
+  return { ...estimate, ratio: 1 / estimate.ratio, low: 1 / estimate.high, high: 1 / estimate.low };
+}

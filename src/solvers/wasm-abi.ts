@@ -1,0 +1,130 @@
+/**
+ * An engine over any WebAssembly module that exports a C-style Sudoku entry point, the one
+ * tdoku's benchmark driver calls (wasm32, so every pointer and size_t is an i32):
+ *
+ *   size_t solve(const char *puzzle, size_t limit, uint32_t flags, char *solution, size_t *guesses)
+ *
+ *   puzzle    81 ASCII bytes, row by row: '1'–'9' a clue, '.' an empty cell
+ *   limit     count solutions up to this (1 finds one, 2 proves uniqueness)
+ *   flags     0 (reserved; tdoku uses bits for its own options)
+ *   solution  81 bytes the solver fills with the first solution as ASCII digits
+ *   guesses   a u32 the solver sets to its guesses; left at 0xFFFFFFFF it means "cannot tell"
+ *   returns   the number of solutions found, at most `limit`
+ *
+ * Memory: the module exports `memory`. The 81 + 81 + 4 bytes of arguments go where the
+ * module's exported allocator puts them (`malloc(size)`, or `alloc(size)`), called once; a
+ * module without one gets a fixed buffer: the loader grows memory by one 64 KiB page and uses
+ * its start. Allocators that take fresh pages from memory.grow (C's sbrk, Rust's dlmalloc) leave
+ * that page alone; a module whose allocator bumps through all of memory (AssemblyScript's stub
+ * runtime) must export `malloc`.
+ * Imported functions (WASI, `env.abort`, …) are stubbed: calling one is an error naming it.
+ */
+import { readFile } from "node:fs/promises";
+import { CELLS, type Grid } from "../puzzle.js";
+import type { SearchStats, SolverEngine } from "../solver.js";
+
+/** The exports the ABI needs. */
+interface AbiExports {
+  memory: WebAssembly.Memory;
+  solve(puzzle: number, limit: number, flags: number, solution: number, guesses: number): number;
+  malloc?(size: number): number;
+  alloc?(size: number): number;
+}
+
+const PAGE_BYTES = 65536;
+/** Bytes of the argument area: puzzle, solution, then the 4-byte-aligned guesses word. */
+const ARGUMENT_BYTES = CELLS * 2 + 2 + 4;
+/** What the guesses word holds before the call; a solver that leaves it there reports no guesses. */
+const NO_GUESSES = 0xffffffff;
+const DOT = 46;
+const ZERO = 48;
+
+/** Imports that throw when called, naming the import, so a module that needs a host can still load. */
+function stubImports(module: WebAssembly.Module, source: string): WebAssembly.Imports {
+  const imports: Record<string, Record<string, WebAssembly.ImportValue>> = {};
+  for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
+    if (kind !== "function") throw new Error(`${source}: imports ${kind} ${from}.${name}; a wasm-abi solver must define its own (export its memory)`);
+    imports[from] ??= {};
+    imports[from][name] = () => {
+      throw new Error(`${source}: the solver called its import ${from}.${name}, which the wasm-abi host does not provide`);
+    };
+  }
+  return imports;
+}
+
+/** Checks the exports against the ABI; returns them typed. */
+function abiExports(instance: WebAssembly.Instance, source: string): AbiExports {
+  const exports = instance.exports as Partial<AbiExports>;
+  if (!(exports.memory instanceof WebAssembly.Memory)) throw new Error(`${source}: exports no memory (the wasm-abi needs \`memory\`)`);
+  if (typeof exports.solve !== "function") {
+    throw new Error(`${source}: exports no function solve(puzzle_ptr, limit, flags, solution_ptr, guesses_ptr)`);
+  }
+  if (exports.solve.length !== 5) throw new Error(`${source}: solve takes ${exports.solve.length} parameters, the wasm-abi has 5`);
+  return exports as AbiExports;
+}
+
+/** A solver module behind the wasm-abi, as a {@link SolverEngine}. */
+export class WasmAbiEngine implements SolverEngine {
+  private readonly puzzleAt: number;
+  private readonly solutionAt: number;
+  private readonly guessesAt: number;
+
+  constructor(
+    private readonly exports: AbiExports,
+    private readonly source: string,
+  ) {
+    const allocate = exports.malloc ?? exports.alloc;
+    let base: number;
+    if (allocate) {
+      base = allocate(ARGUMENT_BYTES) >>> 0;
+      if (base === 0) throw new Error(`${source}: its allocator returned 0 for ${ARGUMENT_BYTES} bytes`);
+    } else {
+      const pages = exports.memory.grow(1);
+      base = pages * PAGE_BYTES;
+    }
+    this.puzzleAt = base;
+    this.solutionAt = base + CELLS;
+    this.guessesAt = (base + 2 * CELLS + 3) & ~3;
+  }
+
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, _budget: number): number {
+    let bytes = new Uint8Array(this.exports.memory.buffer);
+    for (let cell = 0; cell < CELLS; cell++) bytes[this.puzzleAt + cell] = puzzle[cell] === 0 ? DOT : ZERO + puzzle[cell];
+    new DataView(this.exports.memory.buffer).setUint32(this.guessesAt, NO_GUESSES, true);
+    const count = this.exports.solve(this.puzzleAt, limit, 0, this.solutionAt, this.guessesAt) >>> 0;
+    bytes = new Uint8Array(this.exports.memory.buffer); // the call may have grown memory
+    if (count > 0) {
+      for (let cell = 0; cell < CELLS; cell++) {
+        const digit = bytes[this.solutionAt + cell] - ZERO;
+        if (digit < 1 || digit > 9) {
+          throw new Error(`${this.source}: solve returned ${count} but wrote byte ${bytes[this.solutionAt + cell]} at solution cell ${cell + 1}, not a digit 1-9`);
+        }
+        solution[cell] = digit;
+      }
+    }
+    const guesses = new DataView(this.exports.memory.buffer).getUint32(this.guessesAt, true);
+    stats.guesses = guesses === NO_GUESSES ? NaN : guesses;
+    stats.timedOut = false;
+    return count;
+  }
+}
+
+/** Compiles and instantiates a wasm-abi module from its bytes; `source` names it in errors. */
+export async function instantiateAbiSolver(bytes: BufferSource, source: string): Promise<WasmAbiEngine> {
+  let module: WebAssembly.Module;
+  try {
+    module = await WebAssembly.compile(bytes);
+  } catch (error) {
+    throw new Error(`${source}: not a WebAssembly module (${(error as Error).message})`);
+  }
+  const instance = await WebAssembly.instantiate(module, stubImports(module, source));
+  return new WasmAbiEngine(abiExports(instance, source), source);
+}
+
+/** Loads a wasm-abi solver from a .wasm file. */
+export async function loadAbiSolver(path: string): Promise<WasmAbiEngine> {
+  const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`${path}: cannot read the wasm-abi solver (${error.code ?? error.message})`);
+  });
+  return instantiateAbiSolver(bytes, path);
+}

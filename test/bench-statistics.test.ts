@@ -1,0 +1,219 @@
+/**
+ * The bench's judgement: summaries and ratio intervals, noise flags, `--compare` (settings and
+ * verdicts), the JSON schema and the chart. All on hand-made samples: nothing here is timed.
+ */
+import { readFileSync } from "node:fs";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { Random } from "../src/prng.js";
+import { noiseFlags, flagMarks } from "../bench/noise.js";
+import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.js";
+import { compareRuns, formatComparison, settingDifferences, settingsOf, verdictOf } from "../bench/report/compare.js";
+import { formatJson, parseJson } from "../bench/report/json.js";
+import { formatSvg, seriesColours } from "../bench/report/svg.js";
+import { bootstrapRatio, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
+import { checkWellFormed } from "./xml.js";
+
+/** `n` samples around `mean` with relative spread `spread` (seeded, uniform). */
+function samplesAround(mean: number, spread: number, n: number, seed = 1): number[] {
+  const random = new Random(seed);
+  return Array.from({ length: n }, () => mean * (1 + spread * (random.nextUint32() / 2 ** 32 - 0.5) * 2));
+}
+
+const environment: BenchEnvironment = {
+  cpu: "Test CPU", cores: 2, node: "v20.0.0", v8: "11.3", buildFlags: "optimizeLevel=3", commit: "abc",
+  date: "2025-01-01T00:00:00.000Z", seed: 1, limit: 2, timeMs: 100, budget: 1000, tinybench: "6.2.5", puzzles: 50,
+  datasets: [{ name: "easy", sha256: "0123456789abcdef", size: 100, drawn: 50 }],
+};
+
+/** A record whose figures come from `batchMs` (batches of 50 puzzles). */
+function measured(dataset: string, row: string, batchMs: number[], overrides: Partial<BenchRecord> = {}): BenchRecord {
+  const summary = summarize(batchMs);
+  const meanMicros = (summary.mean * 1000) / 50;
+  return {
+    dataset, solver: row, mode: "engine", row, datasetSize: 100, selected: 50, puzzles: 50, timeouts: 0, limit: 2,
+    effectiveLimit: 2, batchCall: false, samples: batchMs.length, puzzlesPerSecond: 1e6 / meanMicros, meanMicros,
+    p50Micros: meanMicros, p99Micros: meanMicros * 2, rmePercent: summary.rmePercent, guessesPerPuzzle: 1,
+    noGuessPercent: 50, reference: null, speedup: null, comparedOn: null, threads: null, cpuPerWall: 0.99,
+    batchMs, passMeanMicros: meanMicros,
+    ...overrides,
+  };
+}
+
+describe("statistics", () => {
+  it("summarizes samples: mean, σ, extremes, percentiles and the 95% margin", () => {
+    const s = summarize([4, 1, 3, 2, 5]);
+    expect(s).toMatchObject({ n: 5, mean: 3, min: 1, max: 5, p50: 3, p75: 4 });
+    expect(s.sd).toBeCloseTo(Math.sqrt(2.5));
+    expect(s.rmePercent).toBeCloseTo((100 * 2.776 * Math.sqrt(2.5)) / Math.sqrt(5) / 3, 2);
+    expect(studentT95(1)).toBeCloseTo(12.706);
+    expect(studentT95(1000)).toBeCloseTo(1.962, 2);
+  });
+
+  it("gives a bootstrap interval that holds the ratio, tight for steady samples and wide for noisy ones", () => {
+    const steady = bootstrapRatio(samplesAround(2, 0.01, 50, 1), samplesAround(1, 0.01, 50, 2));
+    expect(steady.method).toBe("bootstrap");
+    expect(steady.ratio).toBeCloseTo(2, 1);
+    expect(steady.low).toBeLessThan(steady.ratio);
+    expect(steady.high).toBeGreaterThan(steady.ratio);
+    expect(steady.high - steady.low).toBeLessThan(0.02);
+    const noisy = bootstrapRatio(samplesAround(2, 0.9, 50, 1), samplesAround(1, 0.9, 50, 2));
+    expect(noisy.high - noisy.low).toBeGreaterThan(10 * (steady.high - steady.low));
+    // Seeded: the same samples give the same interval.
+    expect(bootstrapRatio(samplesAround(2, 0.9, 50, 1), samplesAround(1, 0.9, 50, 2))).toEqual(noisy);
+  });
+
+  it("gives a Welch interval from summaries that agrees with the bootstrap on well-behaved samples", () => {
+    const a = samplesAround(3, 0.2, 200, 5);
+    const b = samplesAround(2, 0.2, 200, 6);
+    const welch = welchRatio(summarize(a), summarize(b));
+    const boot = bootstrapRatio(a, b);
+    expect(welch.method).toBe("welch");
+    expect(welch.low).toBeCloseTo(boot.low, 1);
+    expect(welch.high).toBeCloseTo(boot.high, 1);
+    // σ recovered from a tinybench-style margin of error gives the same interval.
+    const fromMargin = welchRatio(spreadFromMargin(200, summarize(a).mean, summarize(a).rmePercent), summarize(b));
+    expect(fromMargin.low).toBeCloseTo(welch.low, 6);
+  });
+});
+
+describe("noise flags", () => {
+  it("marks a row whose injected samples are noisy, and leaves a steady one alone", () => {
+    const steady = measured("easy", "steady", samplesAround(5, 0.02, 40));
+    const noisy = measured("easy", "noisy", [...samplesAround(5, 0.02, 30), 40, 45, 60, 38]); // a few pre-empted batches
+    expect(noiseFlags(steady)).toEqual([]);
+    expect(noiseFlags(noisy)).toContain("noisy");
+    expect(flagMarks(noiseFlags(noisy))).toBe("N");
+  });
+
+  it("marks passes that disagree and rows that were pre-empted", () => {
+    const row = measured("easy", "x", samplesAround(5, 0.02, 40));
+    expect(noiseFlags({ ...row, passMeanMicros: row.meanMicros / 3 })).toEqual(["disagree"]);
+    expect(noiseFlags({ ...row, passMeanMicros: row.meanMicros * 1.2 })).toEqual([]);
+    expect(noiseFlags({ ...row, cpuPerWall: 0.5 })).toEqual(["preempted"]);
+    expect(noiseFlags({ ...row, threads: 2, cpuPerWall: 1.9 })).toEqual([]);
+    expect(noiseFlags({ ...row, threads: 2, cpuPerWall: 1.0 })).toEqual(["preempted"]);
+  });
+});
+
+describe("--compare", () => {
+  const before: BenchRun = {
+    environment,
+    records: [
+      measured("easy", "wasm", samplesAround(5, 0.3, 60, 1)),
+      measured("easy", "bitmask", samplesAround(10, 0.05, 60, 2)),
+      measured("easy", "scan", samplesAround(50, 0.05, 60, 3)),
+    ],
+  };
+
+  it("classifies a row within noise as no change, and a clear change by its direction", () => {
+    const after: BenchRun = {
+      environment,
+      records: [
+        measured("easy", "wasm", samplesAround(5 / 1.01, 0.3, 60, 11)), // 1% faster inside ±30% noise
+        measured("easy", "bitmask", samplesAround(5, 0.05, 60, 12)), // 2× faster
+        measured("easy", "mrv", samplesAround(20, 0.05, 60, 13)),
+      ],
+    };
+    const changes = compareRuns(before, after);
+    expect(changes.map((c) => [c.row, c.verdict])).toEqual([
+      ["wasm", "no change"],
+      ["bitmask", "faster"],
+      ["mrv", "not run before"],
+      ["scan", "not run now"],
+    ]);
+    expect(changes[0].estimate!.method).toBe("bootstrap");
+    expect(changes[1].estimate!.ratio).toBeCloseTo(2, 1);
+    const text = formatComparison(before, changes);
+    expect(text).toMatch(/wasm\s+[\d,]+\s+[\d,]+\s+no change \(1\.\d\d ± 0\.\d\d× (faster|slower)\)/);
+    expect(text).toMatch(/bitmask\s+[\d,]+\s+[\d,]+\s+(1\.9\d|2\.0\d) ± 0\.0\d× faster/);
+    expect(text).toMatch(/scan\s+[\d,]+\s+n\/a\s+not run now/);
+    expect(text).not.toContain("gone");
+    expect(text).toContain("bootstrap");
+  });
+
+  it("calls a change under the noise threshold no change even when its interval excludes 1×", () => {
+    expect(verdictOf({ ratio: 1.01, low: 1.005, high: 1.015, method: "bootstrap" })).toBe("no change");
+    expect(verdictOf({ ratio: 1.05, low: 1.03, high: 1.07, method: "bootstrap" })).toBe("faster");
+    expect(verdictOf({ ratio: 0.9, low: 0.85, high: 0.95, method: "welch" })).toBe("slower");
+  });
+
+  it("falls back to Welch when a file carries no samples (version 1)", () => {
+    const old = { ...before, records: before.records.map(({ batchMs: _samples, ...r }) => r) };
+    const [wasm] = compareRuns(old, before);
+    expect(wasm.estimate!.method).toBe("welch");
+    expect(wasm.verdict).toBe("no change");
+  });
+
+  it("names the settings that make two runs different experiments, and warns on the build", () => {
+    const after = settingsOf({ ...before, environment: { ...environment, limit: 1, buildFlags: "optimizeLevel=2", datasets: [{ name: "easy", sha256: "fedcba9876543210", size: 100, drawn: 20 }] } });
+    const differences = settingDifferences(settingsOf(before), after);
+    expect(differences.filter((d) => d.severity === "refuse").map((d) => d.setting)).toEqual([
+      "limit", "puzzles drawn from easy", "content of easy (sha256)",
+    ]);
+    expect(differences.filter((d) => d.severity === "warn").map((d) => d.setting)).toEqual(["WASM build flags"]);
+    expect(settingDifferences(settingsOf(before), settingsOf(before))).toEqual([]);
+  });
+
+  it("reads the puzzles drawn of a version 1 file from its records, and says its content cannot be checked", () => {
+    const { datasets: _datasets, puzzles: _puzzles, ...v1 } = environment;
+    const old: BenchRun = { environment: v1, records: before.records.map((r) => ({ ...r, selected: 300 })) };
+    const differences = settingDifferences(settingsOf(old), settingsOf(before));
+    expect(differences).toEqual([
+      { setting: "puzzles drawn from easy", before: "300", after: "50", severity: "refuse" },
+      { setting: "dataset content", before: "not recorded", after: "cannot be checked", severity: "warn" },
+    ]);
+  });
+});
+
+describe("JSON export", () => {
+  const run: BenchRun = {
+    environment,
+    records: [measured("easy", "wasm", samplesAround(5, 0.3, 20)), measured("easy", "scan", [1, 2], { p50Micros: null, guessesPerPuzzle: null })],
+    incomplete: { signal: "SIGINT", rowsPlanned: 5 },
+  };
+
+  it("validates against the documented schema, with settings, samples, their summary and flags", () => {
+    const schema = JSON.parse(readFileSync(new URL("../docs/bench-result.schema.json", import.meta.url), "utf8"));
+    const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(schema);
+    const written = JSON.parse(formatJson(run));
+    expect(validate(written), JSON.stringify(validate.errors)).toBe(true);
+    expect(written).toMatchObject({ format: "sudoku-wasm-bench", version: 2, incomplete: { signal: "SIGINT" }, settings: { limit: 2, seed: 1, puzzles: 50 } });
+    expect(written.environment.limit).toBeUndefined();
+    expect(written.records[0].batchMs).toHaveLength(20);
+    expect(written.records[0].perPuzzleMicros).toMatchObject({ n: 20, min: expect.any(Number), max: expect.any(Number), p99: expect.any(Number) });
+    expect(written.records[0].flags).toContain("noisy");
+    // The schema is not a rubber stamp: a record without its flags fails.
+    delete written.records[0].flags;
+    expect(validate(written)).toBe(false);
+  });
+
+  it("round-trips through the reader", () => {
+    expect(parseJson(formatJson(run))).toEqual(run);
+  });
+});
+
+describe("chart", () => {
+  it("gives every series its own colour, however many there are", () => {
+    for (let count = 3; count <= 30; count++) {
+      const colours = seriesColours(count);
+      expect(new Set(colours).size).toBe(count);
+      const rgb = colours.map((c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)));
+      for (let i = 0; i < count; i++) {
+        for (let j = i + 1; j < count; j++) expect(Math.hypot(...rgb[i].map((v, k) => v - rgb[j][k]))).toBeGreaterThan(25);
+      }
+    }
+  });
+
+  it("draws an error bar per bar and a footer with machine, commit and date", () => {
+    const rows = Array.from({ length: 17 }, (_, i) => measured("easy", `solver ${i}`, samplesAround(1 + i, 0.1, 10, i + 1)));
+    const svg = formatSvg({ environment, records: rows });
+    checkWellFormed(svg);
+    expect(svg.match(/class="error-bar"/g)).toHaveLength(17);
+    const fills = [...svg.matchAll(/<rect class="bar"[^>]*fill="(#[0-9a-f]{6})"/g)].map((m) => m[1]);
+    expect(new Set(fills).size).toBe(17);
+    expect(svg).toContain("Test CPU (2 cores)");
+    expect(svg).toContain("commit abc");
+    expect(svg).toContain("2025-01-01T00:00:00.000Z");
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * No needless rebuild: the sources hash that decides whether `npm run bench` builds, and
+ * `--help` answering from dist/ without a build.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = new URL("..", import.meta.url).pathname;
+const folder = mkdtempSync(join(tmpdir(), "sudoku-stamp-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** sourcesHash of the package at `at`, computed by scripts/build-stamp.mjs in a child process. */
+function hashOf(at: string): string {
+  const script = `import(${JSON.stringify(join(root, "scripts/build-stamp.mjs"))}).then((m) => process.stdout.write(m.sourcesHash(process.argv[1])))`;
+  return execFileSync(process.execPath, ["--input-type=module", "-e", script, at]).toString();
+}
+
+function write(path: string, text: string): void {
+  mkdirSync(join(folder, path, ".."), { recursive: true });
+  writeFileSync(join(folder, path), text);
+}
+
+describe("build stamp", () => {
+  it("changes with a source's bytes or name, not with results or unrelated files", () => {
+    write("package.json", "{}");
+    write("assembly/index.ts", "export const a = 1;");
+    write("src/main.ts", "export {};");
+    const first = hashOf(folder);
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    write("bench/results/run.json", "{}");
+    write("notes.txt", "not a source");
+    write("test/x.test.ts", "tests are not built");
+    expect(hashOf(folder)).toBe(first);
+    write("assembly/index.ts", "export const a = 2;");
+    const second = hashOf(folder);
+    expect(second).not.toBe(first);
+    rmSync(join(folder, "src/main.ts"));
+    write("src/renamed.ts", "export {};");
+    expect(hashOf(folder)).not.toBe(second);
+  });
+
+  it("answers --help from dist/ without building", () => {
+    const result = spawnSync(process.execPath, ["scripts/run-built.mjs", "dist/bench/bench.js", "--help"], { cwd: root, encoding: "utf8" });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/Usage: bench/);
+    expect(result.stdout).toContain("--solvers");
+    expect(result.stderr).not.toContain("npm run build");
+  });
+});

@@ -4,7 +4,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
 import { buildFacts } from "../build/facts.js";
@@ -41,10 +41,11 @@ export function releaseBuildFlags(): string {
 }
 
 /**
- * The commit checked out at the package root; outside a checkout (an installed package) the
- * one recorded at build time; else "unknown".
+ * The commit checked out at the package root; in an installed package (no .git of its own,
+ * though it may sit inside someone else's checkout) the one recorded at build time; else "unknown".
  */
 export function gitCommit(root = packageRoot()): string {
+  if (!existsSync(join(root, ".git"))) return buildFacts.commit ?? "unknown";
   try {
     return execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
       .toString()

@@ -10,10 +10,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { createServer, type Server } from "node:http";
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, extname, join, posix } from "node:path";
+import { extname, join, posix, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { build } from "esbuild";
+import { build as viteBuild } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isValidSolution, parsePuzzle } from "../src/puzzle.js";
 import { chromiumRequired, hasChromium, launchChromium } from "./browser.js";
@@ -202,31 +203,53 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
       expect(inputs.filter((path) => path.startsWith("node:") || !path.includes("node_modules/sudoku-wasm/") && path !== "bundled.mjs")).toEqual([]);
       writeFileSync(join(out, "index.html"), `<!doctype html><script type="module" src="./browser.js"></script>`);
       const server = await serve(out);
-      const { context, close } = await launchChromium();
       try {
-        const page = await context.newPage();
-        const errors: string[] = [];
-        page.on("pageerror", (error) => errors.push(error.message));
-        await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`);
-        await page.waitForFunction(() => (globalThis as { result?: unknown }).result !== undefined, undefined, { timeout: 30_000 });
-        expectSolved(JSON.stringify(await page.evaluate(() => (globalThis as { result?: unknown }).result)));
-        expect(errors).toEqual([]);
+        expectSolved(await resultInChromium(`http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`));
       } finally {
-        await close();
         server.close();
       }
     }, 60_000);
   });
+
+  it.skipIf(!hasChromium && !chromiumRequired)("bundled by Vite without configuration: the kernels are copied and load in Chromium", async () => {
+    const root = join(app, "vite-app");
+    mkdirSync(root);
+    writeFileSync(join(root, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
+    writeFileSync(join(root, "main.js"), `import { createSolver } from "sudoku-wasm";\n${SOLVE_BODY.replace("KERNELS", "")}`);
+    await viteBuild({ root, configFile: false, logLevel: "silent", build: { outDir: "dist", target: "es2022" } });
+    const server = await serve(join(root, "dist"));
+    try {
+      expectSolved(await resultInChromium(`http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`));
+    } finally {
+      server.close();
+    }
+  }, 60_000);
 });
 
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
+
+/** Opens `url` in headless Chromium and returns what the page's script left in `globalThis.result`. */
+async function resultInChromium(url: string): Promise<string> {
+  const { context, close } = await launchChromium();
+  try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(url);
+    await page.waitForFunction(() => (globalThis as { result?: unknown }).result !== undefined, undefined, { timeout: 30_000 });
+    expect(errors).toEqual([]);
+    return JSON.stringify(await page.evaluate(() => (globalThis as { result?: unknown }).result));
+  } finally {
+    await close();
+  }
+}
 
 /** A static file server on a free port of 127.0.0.1. */
 function serve(folder: string): Promise<Server> {
   const server = createServer((request, response) => {
     try {
       const path = join(folder, decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname));
-      if (dirname(path) !== folder) throw new Error("outside");
+      if (!path.startsWith(folder + sep)) throw new Error("outside");
       const body = readFileSync(path);
       response.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
     } catch {

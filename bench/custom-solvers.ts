@@ -6,7 +6,8 @@
  *                          function, possibly async, returning one. Optional named exports:
  *                          `id` (the row label; default: the path as given), `description`,
  *                          `capabilities` ({ guesses, budget, uniqueness }; default: guesses
- *                          reported, no budget, counts to the limit).
+ *                          reported, no budget, counts to the limit), `sizes` (grid sides it
+ *                          takes, default [9]; a function export is called with the side).
  *   wasm-abi:./solver.wasm a WebAssembly module with tdoku's C entry point (src/solvers/wasm-abi.ts).
  *
  * Each becomes a SolverInfo like the registry's, marked external (so it is never the default
@@ -52,7 +53,8 @@ function abiSolver(spec: string, path: string): SolverInfo {
     description: `a WebAssembly module behind the wasm-abi: solve(puzzle_ptr, limit, flags, solution_ptr, guesses_ptr) (${basename(path)})`,
     source: absolute,
     external: true,
-    capabilities: { guesses: true, batch: false, budget: false },
+    sizes: [9],
+    capabilities: { guesses: true, budget: false },
     load: () => loadAbiSolver(absolute),
   };
 }
@@ -63,6 +65,7 @@ interface SolverModule {
   id?: unknown;
   description?: unknown;
   capabilities?: Partial<SolverCapabilities>;
+  sizes?: unknown;
 }
 
 function isEngine(value: unknown): value is SolverEngine {
@@ -70,8 +73,8 @@ function isEngine(value: unknown): value is SolverEngine {
 }
 
 /** The engine a module's default export gives: the export itself, or what calling it returns. */
-async function engineOf(exported: unknown, spec: string): Promise<SolverEngine> {
-  const engine = typeof exported === "function" ? await (exported as () => unknown)() : exported;
+async function engineOf(exported: unknown, spec: string, size: number): Promise<SolverEngine> {
+  const engine = typeof exported === "function" ? await (exported as (size: number) => unknown)(size) : exported;
   if (!isEngine(engine)) {
     throw new Error(
       `${spec}: the default export is not a solver engine (an object with countSolutions(puzzle, limit, solution, stats, budget), ` +
@@ -98,12 +101,12 @@ async function moduleSolver(spec: string): Promise<SolverInfo> {
     description: typeof module.description === "string" ? module.description : `a solver module (${basename(spec)})`,
     source: absolute,
     external: true,
+    sizes: Array.isArray(module.sizes) && module.sizes.every((size) => [4, 9, 16, 25].includes(size)) ? (module.sizes as number[]) : [9],
     capabilities: {
       guesses: declared.guesses ?? true,
-      batch: false,
       budget: declared.budget ?? false,
       ...(declared.uniqueness === false ? { uniqueness: false } : {}),
     },
-    load: () => engineOf(module.default, spec),
+    load: (size) => engineOf(module.default, spec, size),
   };
 }

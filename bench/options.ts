@@ -5,7 +5,7 @@
 import { Command } from "commander";
 import { availableParallelism } from "node:os";
 import { bundledDatasets } from "../src/datasets.js";
-import { solvers } from "../src/registry.js";
+import { solverHelpLines } from "../src/registry.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
 
 /** The parsed options of one run. */
@@ -52,7 +52,7 @@ interface BenchOptionRow extends OptionRow {
 
 /** Every option of the bench, once. */
 export const OPTION_TABLE: readonly BenchOptionRow[] = [
-  { flags: "--solvers <ids>", description: "comma-separated registry ids (listed below)", defaultText: "all registered", parse: commaList },
+  { flags: "--solvers <ids>", description: "comma-separated registry ids (listed below with the grid sizes they take); each runs on the datasets of those sizes", defaultText: "all registered", parse: commaList },
   { flags: "--datasets <specs>", description: "comma-separated bundled names, files or folders", defaultText: "all bundled", parse: commaList },
   { flags: "--time <ms>", description: "tinybench time per row (after warm-up)", default: 500, quick: 100, parse: wholeNumber(1) },
   { flags: "--puzzles <n>", description: "puzzles drawn per dataset (seeded); slow rows solve a prefix of them", default: 300, quick: 20, parse: wholeNumber(1) },
@@ -84,9 +84,9 @@ export function benchCommand(): Command {
   const command = new Command("bench").description("Compare every registered solver across puzzle datasets (tinybench).");
   OPTION_TABLE.forEach((row) => command.addOption(toOption(withQuickDefault(row))));
   command.addHelpText("after", () => {
-    const solverLines = solvers.map((s) => `  ${s.id.padEnd(20)} ${s.unavailable ? `(unavailable: ${s.unavailable}) ` : ""}${s.description}`);
+    const solverLines = solverHelpLines();
     const bundled = bundledDatasets();
-    return ["", "Solvers:", ...solverLines, "", `Bundled datasets (easiest first): ${bundled.join(", ") || "none"}`].join("\n");
+    return ["", "Solvers (id, grid sizes, algorithm):", ...solverLines, "", `Bundled datasets (easiest first): ${bundled.join(", ") || "none"}`].join("\n");
   });
   return command;
 }

@@ -18,16 +18,17 @@
  *
  * Answers are only ever checked outside the timed region; a wrong one throws WrongAnswerError.
  *
- * Datasets of 4×4, 16×16 or 25×25 puzzles go to general.ts instead (measureGeneral: the general
- * WASM kernel, its TS twin and @algorithm.ts/sudoku, verified against each other), whose
- * records become rows of the same shape here, compared with the TS twin.
+ * A dataset of 4×4, 16×16 or 25×25 puzzles is an ordinary dataset: its rows are the selected
+ * solvers that take its size (registry `sizes`); a selection of which none does is an error
+ * naming the sizes each takes. Every row mode applies the budget the same way.
  */
 import { Bench } from "tinybench";
 import { type Dataset, datasetGrid } from "../src/datasets.js";
-import { CELLS, type Grid } from "../src/puzzle.js";
-import type { SolverInfo } from "../src/registry.js";
-import type { BatchResult, SearchStats, SolverEngine } from "../src/solver.js";
-import { type GeneralBenchRecord, generalContenders, measureGeneral } from "./general.js";
+import type { Grid } from "../src/puzzle.js";
+import { shapeName, type Shape } from "../src/puzzle-general.js";
+import { type SolverInfo, sizeNames, takesSize } from "../src/registry.js";
+import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solver.js";
+import { datasetShape } from "../src/sized.js";
 import type { BenchRecord, RowMode } from "./records.js";
 import { quantile, seededSample } from "./sample.js";
 import { type Answer, CountConsensus, type Expectation, WrongAnswerError, answerProblem, expectationOf } from "./verify.js";
@@ -77,8 +78,8 @@ export interface ExtraRow {
   mode: RowMode;
   label: string;
   threads: number;
-  /** Prepares to solve `grids` again and again; released by `close`. */
-  open(grids: readonly Grid[], limit: number): Promise<BatchRunner>;
+  /** Prepares to solve `grids` again and again, each capped at `budget` nodes; released by `close`. */
+  open(grids: readonly Grid[], limit: number, budget: number): Promise<BatchRunner>;
 }
 
 /** Solves one prepared batch per call; `close` frees what `open` took. */
@@ -105,16 +106,12 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
   const rows = planRows(plan);
   const records: BenchRecord[] = [];
   const micros = new Map<BenchRecord, Float64Array>();
-  const generalCount = plan.datasets.filter(isGeneralDataset).length;
-  progress.begin(rows.length * (plan.datasets.length - generalCount) + generalContenders.length * generalCount);
+  const rowsOf = new Map(plan.datasets.map((dataset) => [dataset, rowsForShape(rows, plan.solvers, dataset)]));
+  progress.begin([...rowsOf.values()].reduce((sum, list) => sum + list.length, 0));
   try {
     for (const dataset of plan.datasets) {
-      if (isGeneralDataset(dataset)) {
-        records.push(...(await measureGeneralDataset(dataset, plan, progress)));
-        continue;
-      }
       const draw = drawPuzzles(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
-      for (const row of rows) {
+      for (const row of rowsOf.get(dataset)!) {
         progress.row(`${dataset.name} · ${row.label}`);
         const measured = await measureRow(row, draw, plan, engines);
         records.push(measured.record);
@@ -152,16 +149,29 @@ function planRows(plan: BenchPlan): Row[] {
   return rows;
 }
 
+/** The rows whose solver takes the dataset's grid size; an Error when none of the selected solvers does. */
+function rowsForShape(rows: readonly Row[], solvers: readonly SolverInfo[], dataset: Dataset): Row[] {
+  const shape = datasetShape(dataset.puzzles, dataset.path);
+  const taking = rows.filter((row) => takesSize(row.info, shape.size));
+  if (taking.length === 0) {
+    const takes = solvers.map((info) => `${info.id} takes ${sizeNames(info)}`).join("; ");
+    throw new Error(`${dataset.name} holds ${shapeName(shape)} puzzles, which no selected solver takes (${takes})`);
+  }
+  return taking;
+}
+
 /** The highest count a solver can return under `limit` (1 for solvers that stop at the first solution). */
 function effectiveLimit(info: SolverInfo, limit: number): number {
   return info.capabilities.uniqueness === false ? 1 : limit;
 }
 
-async function loadEngine(info: SolverInfo, engines: Map<string, SolverEngine>): Promise<SolverEngine> {
-  let engine = engines.get(info.id);
+/** The row's engine for grids of `shape`, loaded once per run. */
+async function loadEngine(info: SolverInfo, shape: Shape, engines: Map<string, SolverEngine>): Promise<SolverEngine> {
+  const key = `${info.id} ${shape.size}`;
+  let engine = engines.get(key);
   if (!engine) {
-    engine = await info.load();
-    engines.set(info.id, engine);
+    engine = await info.load(shape.size);
+    engines.set(key, engine);
   }
   return engine;
 }
@@ -171,6 +181,8 @@ async function loadEngine(info: SolverInfo, engines: Map<string, SolverEngine>):
 /** The puzzles of one dataset that every row solves (a prefix of them when sampled). */
 interface PuzzleDraw {
   dataset: Dataset;
+  /** The grid size of every puzzle of the dataset. */
+  shape: Shape;
   grids: Grid[];
   /** 1-based line in the dataset file of each grid. */
   lines: number[];
@@ -187,12 +199,13 @@ function drawPuzzles(dataset: Dataset, plan: BenchPlan, expectation: Expectation
   const lines = picked.map((i) => dataset.lines[i] ?? i + 1);
   const grids = picked.map((i) => datasetGrid(dataset, i));
   if (grids.length === 0) throw new Error(`${dataset.path}: no puzzles`);
-  return { dataset, grids, lines, expectation, consensus: new CountConsensus(), sampleSizes: new Map(), solverMicros: new Map() };
+  return { dataset, shape: datasetShape(dataset.puzzles, dataset.path), grids, lines, expectation, consensus: new CountConsensus(), sampleSizes: new Map(), solverMicros: new Map() };
 }
 
 function pack(grids: readonly Grid[]): Uint8Array {
-  const packed = new Uint8Array(grids.length * CELLS);
-  grids.forEach((grid, i) => packed.set(grid, i * CELLS));
+  const cells = grids[0]?.length ?? 0;
+  const packed = new Uint8Array(grids.length * cells);
+  grids.forEach((grid, i) => packed.set(grid, i * cells));
   return packed;
 }
 
@@ -221,7 +234,7 @@ function perPuzzlePass(
   minPuzzles: number,
   check: (index: number, answer: Answer) => void,
 ): PassResult {
-  const solution = new Uint8Array(CELLS);
+  const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   const micros = new Float64Array(grids.length);
   const counts = new Int32Array(grids.length);
@@ -256,7 +269,7 @@ function timePerPuzzle(
   check: (index: number, answer: Answer) => void,
 ): Float64Array {
   const micros = perPuzzlePass(engine, grids, limit, budget, Infinity, 0, check).micros;
-  const solution = new Uint8Array(CELLS);
+  const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   for (let pass = 1; pass < SHORT_PUZZLE_PASSES; pass++) {
     for (let i = 0; i < grids.length; i++) {
@@ -281,9 +294,10 @@ function answerChecker(draw: PuzzleDraw, row: Row, limit: number) {
 
 /** Checks one batch result against the puzzles; returns the total count. */
 function checkBatch(batch: BatchResult, count: number, check: (index: number, answer: Answer) => void): number {
+  const cells = batch.solutions.length / Math.max(count, 1);
   let total = 0;
   for (let i = 0; i < count; i++) {
-    check(i, { count: batch.counts[i], solution: batch.solutions.subarray(i * CELLS, (i + 1) * CELLS), timedOut: false });
+    check(i, { count: batch.counts[i], solution: batch.solutions.subarray(i * cells, (i + 1) * cells), timedOut: batch.nodes[i] < 0 });
     total += batch.counts[i];
   }
   return total;
@@ -353,7 +367,7 @@ interface MeasuredRow {
 }
 
 async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: Map<string, SolverEngine>): Promise<MeasuredRow> {
-  const engine = await loadEngine(row.info, engines);
+  const engine = await loadEngine(row.info, draw.shape, engines);
   const limit = effectiveLimit(row.info, plan.limit);
   const budget = row.info.capabilities.budget ? plan.budget : Infinity;
   const check = answerChecker(draw, row, limit);
@@ -365,7 +379,7 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   let guesses: ArrayLike<number>;
   let timeouts = 0;
   if (row.extra) {
-    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, check, plan.timeMs));
+    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, budget, check, plan.timeMs));
   } else {
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
     const pass = perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check);
@@ -376,7 +390,7 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   const timed = row.extra ? null : timePerPuzzle(engine, grids, limit, budget, check);
   if (timed && decided === undefined) draw.solverMicros.set(row.info.id, timed);
   draw.sampleSizes.set(row.info.id, grids.length);
-  const batchCall = row.extra !== undefined || (row.mode === "engine" && engine.solveBatch !== undefined);
+  const batchCall = row.extra !== undefined || (row.mode === "engine" && solvesBatches(engine));
   const record = toRecord(row, draw, plan, { puzzles: grids.length, timeouts, batchCall }, timing, timed, guesses);
   return { record, micros: timed ?? draw.solverMicros.get(row.info.id)! };
 }
@@ -393,12 +407,12 @@ async function timeEngineRow(
   check: (index: number, answer: Answer) => void,
   timeMs: number,
 ): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
-  if (row.mode === "engine" && engine.solveBatch) {
+  if (row.mode === "engine" && solvesBatches(engine)) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
-    const batch = solveBatch(packed, grids.length, limit);
+    const batch = solveBatch(packed, grids.length, limit, budget);
     const total = checkBatch(batch, grids.length, check);
-    const timing = await timeBatches(name, () => totalOf(solveBatch(packed, grids.length, limit)), total, timeMs);
+    const timing = await timeBatches(name, () => totalOf(solveBatch(packed, grids.length, limit, budget)), total, timeMs);
     return { timing, guesses: Float64Array.from(batch.guesses) };
   }
   const loop = countingLoop(engine, grids, limit, budget);
@@ -414,7 +428,7 @@ function totalOf(batch: BatchResult): number {
 
 /** The timed body of a non-batch row: countSolutions over the batch with one solution buffer and stats object. */
 function countingLoop(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number): () => number {
-  const solution = new Uint8Array(CELLS);
+  const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   return () => {
     let total = 0;
@@ -428,10 +442,11 @@ async function timeExtraRow(
   name: string,
   grids: readonly Grid[],
   limit: number,
+  budget: number,
   check: (index: number, answer: Answer) => void,
   timeMs: number,
 ): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
-  const runner = await extra.open(grids, limit);
+  const runner = await extra.open(grids, limit, budget);
   try {
     const batch = await runner.answers();
     const total = checkBatch(batch, grids.length, check);
@@ -496,61 +511,11 @@ function summarizeGuesses(guesses: ArrayLike<number>): { mean: number; noGuessPe
   return { mean: sum / guesses.length, noGuessPercent: (100 * none) / guesses.length };
 }
 
-// ─── N×N datasets ────────────────────────────────────────────────────────────
-
-/** The default reference of N×N rows: the general kernel's pure-TS twin. */
-const GENERAL_REFERENCE = "general-ts";
-
-/** True for a dataset of 4×4, 16×16 or 25×25 puzzles (its first puzzle is not 81 characters). */
-export function isGeneralDataset(dataset: Dataset): boolean {
-  return dataset.puzzles.length > 0 && dataset.puzzles[0].length !== CELLS;
-}
-
-/** Every general contender on an N×N dataset, as bench records compared with the TS twin. */
-async function measureGeneralDataset(dataset: Dataset, plan: BenchPlan, progress: BenchProgress): Promise<BenchRecord[]> {
-  const measured = await measureGeneral(
-    { dataset: dataset.path, limit: plan.limit, timeMs: plan.timeMs, maxPuzzles: plan.maxPuzzles, seed: plan.seed },
-    (message) => progress.row(`${dataset.name} · ${message}`),
-  );
-  const reference = measured.find((r) => r.contender === GENERAL_REFERENCE) ?? null;
-  return measured.map((r) => generalRecord(r, dataset, plan, reference));
-}
-
-/** One general-bench record as a row of the main table. */
-function generalRecord(r: GeneralBenchRecord, dataset: Dataset, plan: BenchPlan, reference: GeneralBenchRecord | null): BenchRecord {
-  return {
-    dataset: dataset.name,
-    solver: r.contender,
-    mode: "engine",
-    row: r.contender,
-    datasetSize: r.datasetSize,
-    selected: r.puzzles,
-    puzzles: r.puzzles,
-    timeouts: 0,
-    limit: plan.limit,
-    effectiveLimit: r.countsToLimit ? plan.limit : 1,
-    batchCall: r.batchCall,
-    samples: r.samples,
-    puzzlesPerSecond: r.puzzlesPerSecond,
-    meanMicros: r.microsPerPuzzle,
-    p50Micros: r.p50Micros,
-    p99Micros: r.p99Micros,
-    rmePercent: r.rmePercent,
-    guessesPerPuzzle: r.guessesPerPuzzle,
-    noGuessPercent: r.noGuessPercent,
-    reference: reference?.contender ?? null,
-    speedup: reference ? reference.microsPerPuzzle / r.microsPerPuzzle : null,
-    comparedOn: reference ? r.puzzles : null,
-    threads: null,
-    cpuPerWall: null,
-  };
-}
-
 // ─── Reference ───────────────────────────────────────────────────────────────
 
-/** A pure-TypeScript baseline: this project's code, one puzzle per call (not the WASM kernel, not an npm peer). */
-export function isPureTsBaseline(info: SolverInfo): boolean {
-  return !info.external && !info.capabilities.batch;
+/** A pure-TypeScript baseline's row: this project's code, one puzzle per call (not a WASM kernel, not an npm peer). */
+function isPureTsBaseline(record: BenchRecord, info: SolverInfo | undefined): boolean {
+  return info !== undefined && !info.external && record.mode === "engine" && !record.batchCall;
 }
 
 /**
@@ -577,10 +542,10 @@ export function applyReference(
   reference?: string,
   micros = new Map<BenchRecord, Float64Array>(),
 ): BenchRecord[] {
-  const baselines = new Set(solvers.filter(isPureTsBaseline).map((info) => info.id));
+  const infos = new Map(solvers.map((info) => [info.id, info]));
   for (const dataset of new Set(records.map((r) => r.dataset))) {
     const rows = records.filter((r) => r.dataset === dataset);
-    const candidates = rows.filter((r) => r.mode === "engine" && (reference ? r.solver === reference : baselines.has(r.solver)));
+    const candidates = rows.filter((r) => r.mode === "engine" && (reference ? r.solver === reference : isPureTsBaseline(r, infos.get(r.solver))));
     const best = candidates.reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);
     for (const r of rows) {
       if (!best) continue;

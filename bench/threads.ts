@@ -25,12 +25,12 @@ export function poolRow(threads: number): ExtraRow {
     mode: "threads",
     label: `${POOL_SOLVER} (${threads} threads)`,
     threads,
-    open: (grids, limit) => openPoolRunner(threads, grids, limit),
+    open: (grids, limit, budget) => openPoolRunner(threads, grids, limit, budget),
   };
 }
 
 /** Splits `grids` into text batches of near-equal size. */
-function chunkTasks(grids: readonly Grid[], limit: number, chunks: number): BatchTask[] {
+function chunkTasks(grids: readonly Grid[], limit: number, budget: number, chunks: number): BatchTask[] {
   const tasks: BatchTask[] = [];
   const size = Math.ceil(grids.length / chunks);
   for (let first = 0; first < grids.length; first += size) {
@@ -42,6 +42,7 @@ function chunkTasks(grids: readonly Grid[], limit: number, chunks: number): Batc
       lines: Int32Array.from(part, (_, i) => first + i + 1),
       readErrors: [],
       limit,
+      budget,
       output: "line",
     });
   }
@@ -61,15 +62,16 @@ export function countFromLineOutput(text: string, limit: number): number {
 
 /** Parses the pool's `jsonl` output back into batch results. */
 function parseJsonlAnswers(texts: readonly string[], count: number): BatchResult {
-  const result: BatchResult = { counts: new Int32Array(count), guesses: new Int32Array(count), solutions: new Uint8Array(count * CELLS) };
+  const result: BatchResult = { counts: new Int32Array(count), guesses: new Int32Array(count), nodes: new Int32Array(count), solutions: new Uint8Array(count * CELLS) };
   let i = 0;
   for (const text of texts) {
     for (const line of text.split("\n")) {
       if (line === "") continue;
-      const record = JSON.parse(line) as { count: number; guesses: number | null; solution: string | null; error: string | null };
+      const record = JSON.parse(line) as { status: string; count: number; guesses: number | null; solution: string | null; error: string | null };
       if (record.error) throw new Error(`the pool rejected puzzle ${i + 1}: ${record.error}`);
       result.counts[i] = record.count;
       result.guesses[i] = record.guesses ?? -1;
+      result.nodes[i] = record.status === "timeout" ? -1 : 1;
       for (let cell = 0; record.solution && cell < CELLS; cell++) result.solutions[i * CELLS + cell] = record.solution.charCodeAt(cell) - 48;
       i++;
     }
@@ -78,9 +80,9 @@ function parseJsonlAnswers(texts: readonly string[], count: number): BatchResult
   return result;
 }
 
-async function openPoolRunner(threads: number, grids: readonly Grid[], limit: number): Promise<BatchRunner> {
-  const pool = await openBatchSolver(threads);
-  const tasks = chunkTasks(grids, limit, threads * CHUNKS_PER_THREAD);
+async function openPoolRunner(threads: number, grids: readonly Grid[], limit: number, budget: number): Promise<BatchRunner> {
+  const pool = await openBatchSolver(threads, [POOL_SOLVER]);
+  const tasks = chunkTasks(grids, limit, budget, threads * CHUNKS_PER_THREAD);
   // The pool transfers each task's `lines` buffer, so every submission gets its own copy.
   const submit = (output: BatchTask["output"]) => Promise.all(tasks.map((task) => pool.solve({ ...task, lines: task.lines.slice(), output })));
   return {

@@ -7,7 +7,8 @@
  * (/work/shared/datasets/README.md). Other files are "unknown": their counts are only
  * checked for agreement between solvers.
  */
-import { type Grid, formatPuzzle, isValidSolution } from "../src/puzzle.js";
+import type { Grid } from "../src/puzzle.js";
+import { formatSizedGrid, isValidSizedSolution } from "../src/sized.js";
 
 export type Expectation = "unique" | "multiple" | "unknown";
 
@@ -47,7 +48,7 @@ export function expectedCount(expectation: Expectation, limit: number): number |
 /** One solver answer for one puzzle. */
 export interface Answer {
   count: number;
-  /** The first solution (81 bytes); read only when count > 0. */
+  /** The first solution (N² bytes); read only when count > 0. */
   solution: Grid;
   timedOut: boolean;
 }
@@ -56,8 +57,8 @@ export interface Answer {
 export function answerProblem(puzzle: Grid, answer: Answer, expectation: Expectation, limit: number): string | null {
   const { count, solution, timedOut } = answer;
   if (!Number.isInteger(count) || count < 0 || count > limit) return `count ${count} is outside 0..${limit}`;
-  if (count > 0 && !isValidSolution(puzzle, solution)) {
-    return `solution ${formatPuzzle(solution)} is not a valid grid that keeps the clues`;
+  if (count > 0 && !isValidSizedSolution(puzzle, solution)) {
+    return `solution ${formatSizedGrid(solution)} is not a valid grid that keeps the clues`;
   }
   const expected = expectedCount(expectation, limit);
   if (!timedOut && expected !== null && count !== expected) {
@@ -69,7 +70,7 @@ export function answerProblem(puzzle: Grid, answer: Answer, expectation: Expecta
 /** A wrong answer from a solver: fails the bench run. */
 export class WrongAnswerError extends Error {
   constructor(row: string, dataset: string, line: number, puzzle: Grid, problem: string) {
-    super(`${row} on ${dataset} line ${line}: ${problem}\n  puzzle ${formatPuzzle(puzzle)}`);
+    super(`${row} on ${dataset} line ${line}: ${problem}\n  puzzle ${formatSizedGrid(puzzle)}`);
     this.name = "WrongAnswerError";
   }
 }

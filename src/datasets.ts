@@ -9,7 +9,8 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
-import { type Grid, PuzzleError, parsePuzzle } from "./puzzle.js";
+import { type Grid, PuzzleError } from "./puzzle.js";
+import { readSizedPuzzle } from "./sized.js";
 import { packageRoot } from "./paths.js";
 
 /** The puzzles of one file. */
@@ -93,10 +94,10 @@ export function loadDatasetList(specs: string[]): Dataset[] {
   return specs.flatMap(loadDatasets);
 }
 
-/** The grid of puzzle `index` of `dataset`; a bad puzzle throws an Error naming the file and line. */
+/** The grid of puzzle `index` of `dataset` (N² bytes, any size); a bad puzzle throws an Error naming the file and line. */
 export function datasetGrid(dataset: Dataset, index: number): Grid {
   try {
-    return parsePuzzle(dataset.puzzles[index]);
+    return readSizedPuzzle(dataset.puzzles[index]).grid;
   } catch (error) {
     if (error instanceof PuzzleError) throw new Error(`${dataset.path} line ${dataset.lines[index]}: ${error.message}`);
     throw error;

@@ -1,22 +1,25 @@
 /**
  * sudoku-wasm: the library entry point.
  *
- *   const solver = await createSolver();              // the WASM kernel
+ *   const solver = await createSolver();              // the fastest engine of each grid size
  *   solver.solve(line, { limit: 2 });                 // one record
- *   solver.solveMany(lines, { limit: 2 });            // records in input order, one batch
- *   solver.solve(line256, { alphabet: "ABCDEFGHIJKLMNOP" }); // 4×4, 16×16, 25×25: the general kernel
+ *   solver.solveMany(lines, { limit: 2 });            // records in input order, one batch per size
+ *   solver.solve(line256, { alphabet: "ABCDEFGHIJKLMNOP" }); // 4×4, 16×16, 25×25 too
  */
-import { createGeneralSolver } from "./general.js";
 import type { KernelSource } from "./kernel-source.js";
-import { type SolverId, findSolver } from "./registry.js";
-import { SizedSolver } from "./sized.js";
-import { Solver } from "./solver.js";
-import { WasmKernel } from "./wasm.js";
+import { type SolverId, type SolverInfo, findSolver, solversBySize } from "./registry.js";
+import { type SizeEngine, Solver } from "./solver.js";
 
 export interface CreateSolverOptions {
-  /** A registry id for 9×9 puzzles (see `solvers`). @default "wasm" */
-  solver?: SolverId;
-  /** The engine for 4×4, 16×16 and 25×25 puzzles: the general WASM kernel or its TS twin. @default "wasm" */
+  /**
+   * A registry id (see `solvers`), or several: each grid size gets the first listed that takes
+   * it, the other sizes their default (the first registry row that takes them). @default each size's default
+   */
+  solver?: SolverId | readonly SolverId[];
+  /**
+   * Deprecated: the engine of 4×4, 16×16 and 25×25 puzzles when `solver` takes none of them;
+   * `"ts"` is `solver: [..., "general-ts"]`. @default "wasm"
+   */
   general?: "wasm" | "ts";
   /**
    * Where the WASM kernels come from, when not from the files beside this package (a bundler
@@ -26,26 +29,45 @@ export interface CreateSolverOptions {
   kernels?: { wasm?: KernelSource; general?: KernelSource };
 }
 
-/**
- * A ready solver for a registry entry (by default the fastest WASM kernel) that routes 4×4,
- * 16×16 and 25×25 lines to the general kernel; 81-character lines stay on the 9×9 engine.
- */
-export async function createSolver(options: CreateSolverOptions = {}): Promise<SizedSolver> {
-  const info = findSolver(options.solver ?? "wasm");
-  const wasmSource = info.id === "wasm" ? options.kernels?.wasm : undefined;
-  const engine = wasmSource === undefined ? await info.load() : await WasmKernel.create(wasmSource);
-  const classic = new Solver(info.id, engine, info.capabilities.guesses);
-  return new SizedSolver(classic, await createGeneralSolver({ engine: options.general ?? "wasm", kernel: options.kernels?.general }));
+/** The engine of one size of one registry row; the `wasm` and `general-wasm` rows take their kernel from `kernels` when given. */
+async function sizeEngine(info: SolverInfo, size: number, kernels: CreateSolverOptions["kernels"] = {}): Promise<SizeEngine> {
+  const kernel = info.id === "wasm" ? kernels.wasm : info.id === "general-wasm" ? kernels.general : undefined;
+  return { id: info.id, engine: await info.load(size, { kernel }), reportsGuesses: info.capabilities.guesses };
 }
 
-export { SizedSolver, type SizedSolveOptions } from "./sized.js";
+/**
+ * A ready {@link Solver}: each grid size on the engine `solver` names for it (by default the
+ * fastest: the WASM kernel for 9×9, the general WASM kernel for 4×4, 16×16 and 25×25).
+ */
+export async function createSolver(options: CreateSolverOptions = {}): Promise<Solver> {
+  const ids = typeof options.solver === "string" ? [options.solver] : [...(options.solver ?? [])];
+  for (const id of ids) findSolver(id); // an unknown id fails here, naming the known ones
+  if (options.general === "ts") ids.push("general-ts");
+  else if (options.general !== undefined && options.general !== "wasm") throw new RangeError(`general must be 'wasm' or 'ts', got '${options.general as string}'`);
+  const bySize = solversBySize(ids);
+  const engines = await Promise.all([...bySize].map(async ([size, info]) => [size, await sizeEngine(info, size, options.kernels)] as const));
+  return new Solver(new Map(engines));
+}
 
-export { solvers, findSolver, type SolverInfo, type SolverCapabilities, type SolverId, type BuiltinSolverId } from "./registry.js";
+export {
+  solvers,
+  findSolver,
+  solversBySize,
+  takesSize,
+  type SolverInfo,
+  type SolverCapabilities,
+  type SolverId,
+  type BuiltinSolverId,
+  type LoadOptions,
+} from "./registry.js";
 export { type PeerPackage, installCommand } from "./solvers/peer.js";
 export {
   Solver,
   DEFAULT_LIMIT,
+  STATUSES,
   statusOf,
+  solvesBatches,
+  type SizeEngine,
   type SolverEngine,
   type SearchStats,
   type SolveOptions,
@@ -70,11 +92,5 @@ export {
 } from "./wasm.js";
 export { compileSource } from "./kernel-source.js";
 export { buildFacts } from "../build/facts.js";
-export {
-  GeneralKernel,
-  GeneralSolver,
-  compileGeneralKernel,
-  createGeneralSolver,
-  type GeneralSolveOptions,
-} from "./general.js";
+export { GeneralKernel, compileGeneralKernel, type GeneralBuild } from "./general.js";
 export { type Alphabet, type Shape, parseGeneralPuzzle, formatGeneralGrid } from "./puzzle-general.js";

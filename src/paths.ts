@@ -1,19 +1,28 @@
 /**
- * Node only: where this package sits on disk. The library itself never needs this (kernels load
- * by URL, see kernel-source.ts); the CLI, the worker pool and the bench use it for files that are
- * not kernels (bundled datasets, the compiled worker).
+ * Where this package's files are: its root (the folder with package.json, from src/ or
+ * dist/src/) and the files under it. Nothing here loads anything; wasm.ts loads the kernels,
+ * datasets.ts reads the corpora, the bench writes its results, all from these paths.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+let root: string | undefined;
+
 /** The root of this package (the folder with package.json), from src/ or dist/src/. */
 export function packageRoot(): string {
+  if (root !== undefined) return root;
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, "package.json"))) {
     const parent = dirname(dir);
     if (parent === dir) throw new Error("sudoku-wasm: package.json not found above " + import.meta.url);
     dir = parent;
   }
-  return dir;
+  return (root = dir);
 }
+
+/** A path under the package root. */
+export const packagePath = (...parts: string[]): string => join(packageRoot(), ...parts);
+
+/** build/<stem>.<extension>: a compiled kernel (`wasm`) or the bindings asc wrote beside it (`js`). */
+export const buildPath = (stem: string, extension: "wasm" | "js"): string => packagePath("build", `${stem}.${extension}`);

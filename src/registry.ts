@@ -1,17 +1,25 @@
 /**
- * The solver registry: every solver the library, the bench and the CLI can reach, listed once.
- * `createSolver({ solver: id })` (index.ts) and `--solvers a,b` select from it.
+ * The solver registry: every solver the library, the bench and the CLI can reach, of every grid
+ * size, listed once. `createSolver({ solver: id })` (index.ts), `--solvers a,b` (bench, profiler)
+ * and `solve --solver` select from it; `--help` lists it with the sizes each row takes.
+ *
+ * Adding a solver is one file (an engine, see solver.ts) and one row here. The default engine of
+ * a size is the first row that takes it (so the fastest come first).
  */
+import { GeneralKernel, engineForBox } from "./general.js";
+import type { KernelSource } from "./kernel-source.js";
 import type { SolverEngine } from "./solver.js";
 import { ALGORITHM_TS_PEER, AlgorithmTsPackageEngine } from "./solvers/npm-algorithm-ts.js";
 import { DANCING_LINKS_PEER, DancingLinksPackageEngine } from "./solvers/npm-dancing-links.js";
 import { type PeerPackage, missingPeerMessage, peerInstalled } from "./solvers/peer.js";
-import { kernelVariants, loadWasmEngine, variantBuild } from "./wasm.js";
+import { type KernelBuild, WasmKernel, kernelVariants, variantBuild } from "./wasm.js";
 
 /** The ids of the solvers this package registers (`wasm:<variant>` for each kernel variant). */
 export type BuiltinSolverId =
   | "wasm"
   | `wasm:${string}`
+  | "general-wasm"
+  | "general-ts"
   | "bitmask"
   | "scan"
   | "tables"
@@ -27,11 +35,15 @@ export type BuiltinSolverId =
  */
 export type SolverId = BuiltinSolverId | (string & Record<never, never>);
 
+/** How to load an engine. */
+export interface LoadOptions {
+  /** Where a WASM row's kernel comes from instead of the file beside this package (see {@link KernelSource}). @default undefined */
+  kernel?: KernelSource;
+}
+
 export interface SolverCapabilities {
-  /** Reports guesses (branch points); false shows as `n/a`. */
+  /** Reports guesses (branch points); false shows as `n/a`. Whether it solves batches is the engine's (`solvesBatches`). */
   guesses: boolean;
-  /** Solves a whole batch through one call (`SolverEngine.solveBatch`). */
-  batch: boolean;
   /** Honours a work budget (a puzzle over it reports `timeout`). */
   budget: boolean;
   /**
@@ -50,37 +62,72 @@ export interface SolverInfo {
   source: string;
   /** An outside reference (npm package) rather than this project's code. */
   external: boolean;
+  /** The grid sizes it takes, as sides N: `[9]`, `[4, 9, 16, 25]`. */
+  sizes: readonly number[];
   capabilities: SolverCapabilities;
+  /** The build of the 9×9 WASM kernel it runs (profiled and fingerprinted), for its kernel variants only. */
+  kernelBuild?: KernelBuild;
   /** The optional npm package an external solver wraps (see solvers/peer.ts). */
   peer?: PeerPackage;
   /** Set when the solver cannot load here: why, with the command that fixes it (a missing optional package). */
   readonly unavailable?: string;
-  /** Builds a ready engine (loads WASM, imports a package, ...). */
-  load(): Promise<SolverEngine>;
+  /** Builds a ready engine for grids of side `size` (one of {@link sizes}): loads WASM, imports a package, ... */
+  load(size: number, options?: LoadOptions): Promise<SolverEngine>;
 }
 
-/** The fields of an entry over an optional peer package: `peer`, and `unavailable` when it is not installed. */
+/** The fields of a row over an optional peer package: `peer`, and `unavailable` when it is not installed. */
 function peerFields(peer: PeerPackage): Pick<SolverInfo, "peer" | "unavailable"> {
   return peerInstalled(peer) ? { peer } : { peer, unavailable: missingPeerMessage(peer) };
 }
 
+/** Sides of the grids the N×N solvers take: 4×4, 9×9, 16×16, 25×25. */
+const ANY_SIZE: readonly number[] = [4, 9, 16, 25];
+const NINE: readonly number[] = [9];
+
+/** The box size of a grid of side `size`. */
+const boxOf = (size: number): number => Math.round(Math.sqrt(size));
+
+/** The registry id of a 9×9 kernel variant: `wasm`, or `wasm:<name>`. */
+export const variantId = (name: string): string => (name === "" ? "wasm" : `wasm:${name}`);
+
 export const solvers: readonly SolverInfo[] = [
   ...kernelVariants().map(
     (variant): SolverInfo => ({
-      id: variant.name === "" ? "wasm" : `wasm:${variant.name}`,
+      id: variantId(variant.name),
       description: variant.description + " (AssemblyScript → WASM)",
       source: variant.name === "" ? "this project; band layout after JCZSolve" : "this project: a compile-time variant of the wasm kernel",
       external: false,
-      capabilities: { guesses: true, batch: true, budget: true },
-      load: () => loadWasmEngine(variantBuild(variant.name)),
+      sizes: NINE,
+      capabilities: { guesses: true, budget: true },
+      kernelBuild: variantBuild(variant.name),
+      load: (_size, options) => WasmKernel.create(variant.name === "" ? options?.kernel : undefined, variantBuild(variant.name)),
     }),
   ),
+  {
+    id: "general-wasm",
+    description: "general N×N WASM kernel: u32 masks, naked/hidden singles, locked candidates, fewest-candidates branching",
+    source: "this project (assembly/general.ts)",
+    external: false,
+    sizes: ANY_SIZE,
+    capabilities: { guesses: true, budget: true },
+    load: async (size, options) => engineForBox(await GeneralKernel.create(options?.kernel), boxOf(size)),
+  },
+  {
+    id: "general-ts",
+    description: "the general N×N kernel's algorithm in plain TypeScript over typed arrays (its TS twin)",
+    source: "this project (twin of assembly/general.ts)",
+    external: false,
+    sizes: ANY_SIZE,
+    capabilities: { guesses: true, budget: true },
+    load: async (size) => engineForBox(new (await import("./solvers/general-ts.js")).GeneralTsEngine(), boxOf(size)),
+  },
   {
     id: "bitmask",
     description: "the WASM kernel's algorithm line for line in plain TypeScript over typed arrays (the TS twin)",
     source: "this project (twin of assembly/index.ts)",
     external: false,
-    capabilities: { guesses: true, batch: false, budget: true },
+    sizes: NINE,
+    capabilities: { guesses: true, budget: true },
     load: async () => new (await import("./solvers/bitmask.js")).BitmaskEngine(),
   },
   {
@@ -88,7 +135,8 @@ export const solvers: readonly SolverInfo[] = [
     description: "backtracking on the first empty cell found by scanning the grid; a digit is checked by scanning its row, column and box (guess: a second digit passes at one cell)",
     source: "seed 001 (LeetCode 37)",
     external: false,
-    capabilities: { guesses: true, batch: false, budget: true },
+    sizes: NINE,
+    capabilities: { guesses: true, budget: true },
     load: async () => new (await import("./solvers/scan.js")).ScanEngine(),
   },
   {
@@ -96,7 +144,8 @@ export const solvers: readonly SolverInfo[] = [
     description: "backtracking over cells in row-major order with row/column/box boolean tables (guess: a second digit passes at one cell)",
     source: "seeds 000 and 003 (POJ 2676)",
     external: false,
-    capabilities: { guesses: true, batch: false, budget: true },
+    sizes: NINE,
+    capabilities: { guesses: true, budget: true },
     load: async () => new (await import("./solvers/tables.js")).TablesEngine(),
   },
   {
@@ -104,7 +153,8 @@ export const solvers: readonly SolverInfo[] = [
     description: "depth-first over the list of empty cells built up front; a digit is checked by scanning (guess: a second digit passes at one cell)",
     source: "seed 002 (HDU 1426)",
     external: false,
-    capabilities: { guesses: true, batch: false, budget: true },
+    sizes: NINE,
+    capabilities: { guesses: true, budget: true },
     load: async () => new (await import("./solvers/queue.js")).QueueEngine(),
   },
   {
@@ -112,7 +162,8 @@ export const solvers: readonly SolverInfo[] = [
     description: "per-cell candidate flags and counts, branch on the cell with the fewest candidates, undo from a trail on backtrack",
     source: "seed 004 (Sicily 1317, the fast version)",
     external: false,
-    capabilities: { guesses: true, batch: false, budget: true },
+    sizes: NINE,
+    capabilities: { guesses: true, budget: true },
     load: async () => new (await import("./solvers/mrv.js")).MrvEngine(),
   },
   {
@@ -120,7 +171,8 @@ export const solvers: readonly SolverInfo[] = [
     description: "Knuth's Algorithm X with dancing links on Int32Arrays, 324 columns, rows for the clues' complement, fewest-rows column first",
     source: "Knuth, \"Dancing Links\" (2000)",
     external: false,
-    capabilities: { guesses: true, batch: false, budget: true },
+    sizes: NINE,
+    capabilities: { guesses: true, budget: true },
     load: async () => new (await import("./solvers/dlx.js")).DlxEngine(),
   },
   {
@@ -128,7 +180,8 @@ export const solvers: readonly SolverInfo[] = [
     description: "the dancing-links package's DLX on the Sudoku's exact-cover encoding (no guesses; budget ignored)",
     source: "npm dancing-links@4.3.10 (optional peer)",
     external: true,
-    capabilities: { guesses: false, batch: false, budget: false },
+    sizes: NINE,
+    capabilities: { guesses: false, budget: false },
     ...peerFields(DANCING_LINKS_PEER),
     load: () => DancingLinksPackageEngine.load("npm:dancing-links"), // imports the package itself
   },
@@ -137,9 +190,10 @@ export const solvers: readonly SolverInfo[] = [
     description: "@algorithm.ts/sudoku's SudokuSolver (DLX over arrays); stops at the first solution, so counts 0 or 1 and cannot prove uniqueness (no guesses; budget ignored)",
     source: "npm @algorithm.ts/sudoku@4.0.3 (optional peer)",
     external: true,
-    capabilities: { guesses: false, batch: false, budget: false, uniqueness: false },
+    sizes: ANY_SIZE,
+    capabilities: { guesses: false, budget: false, uniqueness: false },
     ...peerFields(ALGORITHM_TS_PEER),
-    load: () => AlgorithmTsPackageEngine.load("npm:algorithm.ts"), // imports the package itself
+    load: (size) => AlgorithmTsPackageEngine.load("npm:algorithm.ts", boxOf(size)), // imports the package itself
   },
 ];
 
@@ -148,4 +202,36 @@ export function findSolver(id: SolverId): SolverInfo {
   const info = solvers.find((s) => s.id === id);
   if (!info) throw new RangeError(`unknown solver '${id}'; known: ${solvers.map((s) => s.id).join(", ")}`);
   return info;
+}
+
+/** True when the row takes grids of side `size`. */
+export const takesSize = (info: SolverInfo, size: number): boolean => info.sizes.includes(size);
+
+/** "4×4, 9×9" for a row's sizes. */
+export const sizeNames = (info: SolverInfo): string => info.sizes.map((size) => `${size}×${size}`).join(", ");
+
+/** Every grid side some row takes, ascending. */
+export const gridSides = (): number[] => [...new Set(solvers.flatMap((info) => info.sizes))].sort((a, b) => a - b);
+
+/** The default row of grids of side `size`: the first row that takes it. */
+export function defaultSolver(size: number): SolverInfo {
+  const info = solvers.find((s) => takesSize(s, size));
+  if (!info) throw new RangeError(`no solver takes ${size}×${size} grids`);
+  return info;
+}
+
+/**
+ * The row for each size: for each side, the first of `ids` that takes it, else the size's
+ * default. Every id must exist and take at least one size.
+ */
+export function solversBySize(ids: readonly string[] = []): Map<number, SolverInfo> {
+  const chosen = ids.map(findSolver);
+  return new Map(gridSides().map((size) => [size, chosen.find((info) => takesSize(info, size)) ?? defaultSolver(size)]));
+}
+
+/** The registry as help lines: id, the sizes it takes, its description. */
+export function solverHelpLines(rows: readonly SolverInfo[] = solvers): string[] {
+  const idWidth = Math.max(...rows.map((info) => info.id.length));
+  const sizeWidth = Math.max(...rows.map((info) => sizeNames(info).length));
+  return rows.map((info) => `  ${info.id.padEnd(idWidth)}  ${sizeNames(info).padEnd(sizeWidth)}  ${info.unavailable ? `(unavailable: ${info.unavailable}) ` : ""}${info.description}`);
 }

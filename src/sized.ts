@@ -1,94 +1,103 @@
 /**
- * Routing puzzles by size: 81-cell 9×9 puzzles go to the 9×9 kernel (the benchmarked path),
- * 4×4, 16×16 and 25×25 puzzles (16, 256, 625 cells) to the general N×N kernel.
+ * Puzzles of any size, read in one place: a line of text (or N² bytes) becomes a checked grid,
+ * its shape (box size) and the alphabet its solution is written in, or the PuzzleError that
+ * names the cell and the reason. The library's Solver and the CLI's records both read here;
+ * the shape then picks the engine (one per grid size, see solver.ts).
  *
- *   "…81 digits…"    ─► Solver (registry engine, 9×9)   ─┐
- *   "…256 symbols…"  ─► GeneralSolver (N×N)             ─┴─► records in input order
- *
- * An alphabet (e.g. `ABCDEFGHIJKLMNOP`) applies to the puzzles with as many symbols as it
- * has; puzzles of other sizes keep their default symbols. A 9-symbol alphabet other than
- * `1`–`9` sends 9×9 puzzles to the general kernel, which reads any alphabet.
+ *   "…81 digits…"          ─► parsePuzzle (9×9, `1`–`9`, any of `empties` empty)
+ *   "…16/256/625 symbols…" ─► parseGeneralPuzzle (alphabet given or detected)
+ *   "…81 symbols…" + a 9-symbol alphabet other than 1–9 ─► parseGeneralPuzzle
  */
-import { type GeneralSolver } from "./general.js";
-import { type Alphabet, BOX_SIZES, DIGITS } from "./puzzle-general.js";
-import { CELLS, type Grid } from "./puzzle.js";
-import { type SolveOptions, type SolveRecord, Solver } from "./solver.js";
+import { CELLS, type Grid, ONE_LINE_EMPTY, PuzzleError, checkClues, describeCell, parsePuzzle } from "./puzzle.js";
+import {
+  type Alphabet,
+  type GeneralPuzzle,
+  type Shape,
+  BOX_SIZES,
+  DIGITS,
+  KNOWN_ALPHABETS,
+  checkGeneralClues,
+  describeCellOf,
+  formatGeneralGrid,
+  isValidGeneralSolution,
+  parseGeneralPuzzle,
+  shapeOf,
+} from "./puzzle-general.js";
 
+/** Every shape handled: 4×4, 9×9, 16×16, 25×25. */
+export const SHAPES: readonly Shape[] = BOX_SIZES.map(shapeOf);
 
-/** Cell counts of the sizes only the general kernel takes: 16 (4×4), 256 (16×16), 625 (25×25). */
-const GENERAL_CELLS: ReadonlySet<number> = new Set(BOX_SIZES.filter((box) => box !== 3).map((box) => box ** 4));
+/** The 9×9 shape. */
+export const SHAPE_9: Shape = shapeOf(3);
+
+/** The shape whose rows have `size` cells, or undefined. */
+export function shapeOfSide(size: number): Shape | undefined {
+  return SHAPES.find((shape) => shape.size === size);
+}
+
+/** The shape of `cells` cells (16, 81, 256, 625), or undefined. */
+export function shapeOfCells(cells: number): Shape | undefined {
+  return SHAPES.find((shape) => shape.cells === cells);
+}
 
 /** `alphabet` when it is the alphabet of grids of `cells` cells (N symbols for N² cells), else undefined. */
 export function alphabetForCells(cells: number, alphabet: Alphabet | undefined): Alphabet | undefined {
   return alphabet !== undefined && alphabet.length * alphabet.length === cells ? alphabet : undefined;
 }
 
-/** True when a puzzle of `cells` characters goes to the general kernel rather than the 9×9 one. */
-export function takesGeneralKernel(cells: number, alphabet?: Alphabet): boolean {
+/** True when a text of `cells` characters is read by the N×N parser rather than the 9×9 one. */
+function readsAsGeneral(cells: number, alphabet: Alphabet | undefined): boolean {
   if (cells === CELLS) return alphabet !== undefined && alphabet.length === 9 && alphabet !== DIGITS;
-  return GENERAL_CELLS.has(cells);
+  return shapeOfCells(cells) !== undefined;
 }
 
-/** Which solver takes a puzzle. */
-const enum Route {
-  Classic,
-  /** The general kernel, reading the given alphabet. */
-  GeneralWithAlphabet,
-  /** The general kernel, detecting the alphabet. */
-  GeneralDetected,
-}
-
-/** The route of one puzzle (a line, surrounding white space ignored, or a 9×9 grid of bytes). */
-function routeOf(puzzle: string | Grid, alphabet: Alphabet | undefined): Route {
-  if (typeof puzzle !== "string") return Route.Classic;
-  if (puzzle.length === CELLS && alphabet === undefined) return Route.Classic; // the common 9×9 line, decided at once
-  const cells = puzzle.trim().length;
-  if (!takesGeneralKernel(cells, alphabet)) return Route.Classic;
-  return alphabetForCells(cells, alphabet) === undefined ? Route.GeneralDetected : Route.GeneralWithAlphabet;
-}
-
-export interface SizedSolveOptions extends SolveOptions {
-  /** The symbols of the puzzles of its size, e.g. "ABCDEFGHIJKLMNOP" for 16×16; detected when absent. @default undefined */
-  alphabet?: Alphabet;
-}
+/** True when 81-character lines are read with digits (the CLI's fast path applies). */
+export const readsNineByNineAsDigits = (alphabet: Alphabet | undefined): boolean => !readsAsGeneral(CELLS, alphabet);
 
 /**
- * A {@link Solver} that also takes 4×4, 16×16 and 25×25 lines, solving them on a
- * {@link GeneralSolver}; 9×9 puzzles (lines and grids) go to the 9×9 engine as before.
- * `limit` and `budget` apply to both kernels (the general one counts its budget in states propagated).
+ * Reads one puzzle of any supported size. A 9×9 line is read with {@link parsePuzzle} (digits,
+ * any of `empties` empty); a 4×4, 16×16 or 25×25 one (or a 9×9 one in another alphabet) with
+ * {@link parseGeneralPuzzle}, `alphabet` applying to the lines with as many symbols. Bytes: N²
+ * of them, 0 empty and 1..N, checked for repeated clues. Throws a {@link PuzzleError}.
  */
-export class SizedSolver extends Solver {
-  constructor(
-    classic: Solver,
-    /** Solves the puzzles of the other sizes. */
-    readonly general: GeneralSolver,
-  ) {
-    super(classic.id, classic.engine, classic.reportsGuesses);
-  }
+export function readSizedPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: string = ONE_LINE_EMPTY): GeneralPuzzle {
+  if (typeof puzzle !== "string") return readBytes(puzzle);
+  if (puzzle.length === CELLS && alphabet === undefined) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
+  const cells = puzzle.trim().length;
+  if (!readsAsGeneral(cells, alphabet)) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
+  return parseGeneralPuzzle(puzzle, { alphabet: alphabetForCells(cells, alphabet) });
+}
 
-  /** Solve one puzzle of any supported size; bad input gives an `invalid` record, never a throw. */
-  override solve(puzzle: string | Grid, options: SizedSolveOptions = {}): SolveRecord {
-    const route = routeOf(puzzle, options.alphabet);
-    if (route === Route.Classic) return super.solve(puzzle, options);
-    const alphabet = route === Route.GeneralWithAlphabet ? options.alphabet : undefined;
-    return this.general.solve(puzzle as string, { limit: options.limit, budget: options.budget, alphabet });
+/** N² bytes as a puzzle: the shape from the length, every byte 0..N, no clue repeated. */
+function readBytes(grid: Grid): GeneralPuzzle {
+  const shape = shapeOfCells(grid.length);
+  if (!shape) throw new PuzzleError("length", `expected ${SHAPES.map((s) => s.cells).join(", ")} cells, got ${grid.length}`);
+  const name = (cell: number) => (shape.cells === CELLS ? describeCell(cell) : describeCellOf(cell, shape.size));
+  for (let cell = 0; cell < grid.length; cell++) {
+    if (grid[cell] > shape.size) throw new PuzzleError("character", `${name(cell)} holds ${grid[cell]}, not 0-${shape.size}`, cell);
   }
+  const alphabet = KNOWN_ALPHABETS.get(shape.size)![0];
+  if (shape.cells === CELLS) checkClues(grid);
+  else checkGeneralClues(grid, shape, alphabet);
+  return { shape, alphabet, grid };
+}
 
-  /** Solve many puzzles of any mix of sizes; one record each, in input order, one batch per kernel and size. */
-  override solveMany(puzzles: Iterable<string | Grid>, options: SizedSolveOptions = {}): SolveRecord[] {
-    const all = Array.from(puzzles);
-    const routes = all.map((puzzle) => routeOf(puzzle, options.alphabet));
-    if (!routes.some((route) => route !== Route.Classic)) return super.solveMany(all, options);
-    const solveRoute = (route: Route, items: (string | Grid)[]): SolveRecord[] => {
-      if (items.length === 0) return [];
-      if (route === Route.Classic) return super.solveMany(items, options);
-      const alphabet = route === Route.GeneralWithAlphabet ? options.alphabet : undefined;
-      return this.general.solveMany(items as string[], { limit: options.limit, budget: options.budget, alphabet });
-    };
-    const results = [Route.Classic, Route.GeneralWithAlphabet, Route.GeneralDetected].map((route) =>
-      solveRoute(route, all.filter((_, i) => routes[i] === route)),
-    );
-    const next = [0, 0, 0];
-    return routes.map((route) => results[route][next[route]++]);
-  }
+/** The shape of a file's puzzle lines (all of one size, judged by the first); an Error naming the file otherwise. */
+export function datasetShape(puzzles: readonly string[], path: string): Shape {
+  const shape = shapeOfCells(puzzles[0]?.length ?? 0);
+  if (!shape) throw new Error(`${path}: the first puzzle has ${puzzles[0]?.length ?? 0} characters, not one of ${SHAPES.map((s) => s.cells).join(", ")}`);
+  return shape;
+}
+
+/** The text of a grid of any size in its size's first known alphabet (digits for 9×9), `.` for empty cells. */
+export function formatSizedGrid(grid: Grid): string {
+  const shape = shapeOfCells(grid.length);
+  if (!shape) return Array.from(grid).join(",");
+  return formatGeneralGrid(grid, KNOWN_ALPHABETS.get(shape.size)![0]);
+}
+
+/** True when `solution` is a complete valid grid of the puzzle's size that keeps every clue of `puzzle`. */
+export function isValidSizedSolution(puzzle: Grid, solution: Grid): boolean {
+  const shape = shapeOfCells(puzzle.length);
+  return shape !== undefined && isValidGeneralSolution(puzzle, solution, shape);
 }

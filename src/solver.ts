@@ -1,15 +1,23 @@
 /**
- * The one solver contract.
+ * The one solver contract, for every grid size.
  *
- * Every solver — the WASM kernel, the TypeScript baselines and the npm peers used for
- * comparison — is a {@link SolverEngine}: it counts the solutions of a validated 81-byte
- * grid up to a limit, writes the first one into a caller-owned buffer and reports its
- * guesses when it can (the shape of tdoku's `solve()`). {@link Solver} wraps an engine
- * with parsing and records; the registry (`registry.ts`) lists every engine once.
+ * Every solver — the WASM kernels, the TypeScript baselines and the npm peers used for
+ * comparison — is a {@link SolverEngine} for one grid size (the registry's `load(size)` makes
+ * it): it counts the solutions of a validated N²-byte grid up to a limit, writes the first one
+ * into a caller-owned buffer, reports its guesses when it can and honours a node budget (the
+ * shape of tdoku's `solve()`). {@link Solver} holds one engine per size and routes each puzzle
+ * to the engine of its size; {@link batchRecords} is the one place kernel output becomes
+ * records (Solver, the CLI's workers and judge mode all go through it).
  */
-import { CELLS, type Grid, PuzzleError, checkClues, describeCell, formatPuzzle, parsePuzzle } from "./puzzle.js";
+import type { Grid } from "./puzzle.js";
+import { PuzzleError } from "./puzzle.js";
+import { type Alphabet, type GeneralPuzzle, shapeName } from "./puzzle-general.js";
+import { readSizedPuzzle } from "./sized.js";
 
-export type Status = "solved" | "unsolvable" | "multiple" | "invalid" | "timeout";
+/** Every status a record can have, in the order of the CLI's summary. */
+export const STATUSES = ["solved", "unsolvable", "multiple", "invalid", "timeout"] as const;
+
+export type Status = (typeof STATUSES)[number];
 
 /** What one search reports besides its count. Reused across calls: engines overwrite every field. */
 export interface SearchStats {
@@ -21,15 +29,25 @@ export interface SearchStats {
 
 export interface SolverEngine {
   /**
-   * Count the solutions of `puzzle` (81 bytes, 0 empty, clues already checked) up to `limit`,
+   * Count the solutions of `puzzle` (N² bytes for the size the engine was loaded for, 0 empty,
+   * 1..N, clues already checked) up to `limit`,
    * write the first solution found into `solution` (untouched when none) and fill `stats`.
    * `budget` caps the work (search nodes, engine-defined); Infinity for no cap.
    * Returns the number of solutions found, at most `limit`.
    */
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number;
 
-  /** Present on engines that solve a whole batch in one call (the WASM kernel). */
-  solveBatch?(puzzles: Uint8Array, count: number, limit: number, budget?: number): BatchResult;
+  /**
+   * Present on engines that solve a whole batch in one call (the WASM kernels): `count` puzzles
+   * of N² bytes each, packed; `budget` as for countSolutions. Its presence is the engine's batch
+   * capability ({@link solvesBatches}).
+   */
+  solveBatch?(puzzles: Uint8Array, count: number, limit: number, budget: number): BatchResult;
+}
+
+/** True when the engine solves a whole batch in one call. */
+export function solvesBatches(engine: SolverEngine): engine is SolverEngine & Required<Pick<SolverEngine, "solveBatch">> {
+  return engine.solveBatch !== undefined;
 }
 
 /** Per-puzzle results of one batch, in parallel arrays indexed by puzzle. */
@@ -37,9 +55,9 @@ export interface BatchResult {
   /** Solutions found, up to the limit; -1 where a byte was over 9, -2 where a clue is repeated in a unit. */
   counts: Int32Array;
   guesses: Int32Array;
-  /** Search nodes (states propagated) per puzzle, negative where the budget stopped the search; WASM only. */
-  nodes?: Int32Array;
-  /** count × 81 bytes: the first solution of each puzzle (undefined content when count is 0). */
+  /** Search nodes (states propagated) per puzzle, negative where the budget stopped the search. */
+  nodes: Int32Array;
+  /** count × N² bytes: the first solution of each puzzle (undefined content when count is 0). */
   solutions: Uint8Array;
 }
 
@@ -48,6 +66,8 @@ export interface SolveOptions {
   limit?: number;
   /** Work cap per puzzle in engine-defined search nodes; a puzzle over it reports `timeout`. @default Infinity */
   budget?: number;
+  /** The symbols of the puzzles of its size, e.g. "ABCDEFGHIJKLMNOP" for 16×16; detected when absent. @default undefined */
+  alphabet?: Alphabet;
 }
 
 /** The result of solving one puzzle. */
@@ -55,7 +75,7 @@ export interface SolveRecord {
   status: Status;
   /** Solutions found, up to the limit (so 2 means "at least 2" with the default limit). */
   count: number;
-  /** The first solution found as 81 digits, or null. */
+  /** The first solution found as N² symbols (81 digits for 9×9), or null. */
   solution: string | null;
   /** Guesses taken, or null when the solver cannot report them. */
   guesses: number | null;
@@ -99,85 +119,180 @@ export function checkLimit(limit: number): number {
   return limit;
 }
 
-/** Turns a puzzle given as text or bytes into a checked grid, or a PuzzleError. */
-function toGrid(puzzle: string | Grid): Grid {
-  if (typeof puzzle === "string") return parsePuzzle(puzzle);
-  if (puzzle.length !== CELLS) throw new PuzzleError("length", `expected ${CELLS} cells, got ${puzzle.length}`);
-  for (let cell = 0; cell < CELLS; cell++) {
-    if (puzzle[cell] > 9) throw new PuzzleError("character", `${describeCell(cell)} holds ${puzzle[cell]}, not 0-9`, cell);
+// ── records ─────────────────────────────────────────────────────────────────────────────────
+
+/** The record of a puzzle the engine rejected (a negative count: a byte over N, a repeated clue). */
+export const REJECTED = "the kernel rejected the puzzle's bytes";
+
+const latin1 = new TextDecoder("latin1");
+
+/** Writes solutions (N² bytes, 1..N) as text in one alphabet; one per alphabet, reused across records. */
+export class SolutionWriter {
+  /** Character code of each symbol (index = symbol); null when a symbol is outside Latin-1. */
+  private readonly codes: Uint8Array | null;
+  private scratch = new Uint8Array(0);
+
+  constructor(readonly alphabet: Alphabet) {
+    const codes = new Uint8Array(alphabet.length + 1);
+    codes[0] = 46; // "." (never in a solution)
+    for (let s = 0; s < alphabet.length; s++) codes[s + 1] = alphabet.charCodeAt(s);
+    this.codes = [...alphabet].every((ch) => ch.charCodeAt(0) < 256) ? codes : null;
   }
-  checkClues(puzzle);
-  return puzzle;
+
+  /** The text of the `cells` bytes of `solutions` from `start`. */
+  text(solutions: Uint8Array, start: number, cells: number): string {
+    const codes = this.codes;
+    if (codes === null) {
+      let out = "";
+      for (let cell = 0; cell < cells; cell++) out += this.alphabet[solutions[start + cell] - 1];
+      return out;
+    }
+    if (this.scratch.length < cells) this.scratch = new Uint8Array(cells);
+    const scratch = this.scratch;
+    for (let cell = 0; cell < cells; cell++) scratch[cell] = codes[solutions[start + cell]];
+    return latin1.decode(scratch.subarray(0, cells));
+  }
 }
 
-/** The user-facing solver: parsing, records and batches over one engine. */
-export class Solver {
-  private readonly solutionBuffer = new Uint8Array(CELLS);
-  private readonly stats: SearchStats = { guesses: 0, timedOut: false };
+/** How {@link batchRecords} writes records: the solution text, whether guesses are reported, rejected puzzles. */
+export interface RecordStyle {
+  /** Cells per puzzle (N²). */
+  cells: number;
+  /** The writer of puzzle i's solution. */
+  writer: SolutionWriter;
+  /** False when the engine cannot report guesses (they show as null). */
+  reportsGuesses: boolean;
+  /** The record of puzzle i when the engine rejected it (count < 0). @default an `invalid` record saying so */
+  rejected?(i: number, count: number): SolveRecord;
+}
 
-  constructor(
-    readonly id: string,
-    readonly engine: SolverEngine,
-    /** False when the engine reports no guesses (they show as null). */
-    readonly reportsGuesses = true,
-  ) {}
-
-  /** Solve one puzzle (one-line text or 81 bytes). Bad input gives an `invalid` record, never a throw. */
-  solve(puzzle: string | Grid, options: SolveOptions = {}): SolveRecord {
-    const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
-    const budget = checkBudget(options.budget ?? Infinity);
-    let grid: Grid;
-    try {
-      grid = toGrid(puzzle);
-    } catch (error) {
-      if (error instanceof PuzzleError) return invalidRecord(error.message);
-      throw error;
+/**
+ * The one function that turns kernel output into records: record i of `count` solved puzzles,
+ * from `counts[i]`, `guesses[i]`, `nodes[i]` (negative: the budget stopped it) and solution i.
+ */
+export function batchRecords(result: BatchResult, count: number, style: RecordStyle): SolveRecord[] {
+  const { counts, guesses, nodes, solutions } = result;
+  const { cells, writer, reportsGuesses } = style;
+  const records = new Array<SolveRecord>(count);
+  for (let i = 0; i < count; i++) {
+    const found = counts[i];
+    if (found < 0) {
+      records[i] = style.rejected?.(i, found) ?? invalidRecord(REJECTED);
+      continue;
     }
-    const count = this.engine.countSolutions(grid, limit, this.solutionBuffer, this.stats, budget);
-    return {
-      status: statusOf(count, this.stats.timedOut),
-      count,
-      solution: count > 0 ? formatPuzzle(this.solutionBuffer) : null,
-      guesses: this.reportsGuesses ? this.stats.guesses : null,
+    records[i] = {
+      status: statusOf(found, nodes[i] < 0),
+      count: found,
+      solution: found > 0 ? writer.text(solutions, i * cells, cells) : null,
+      guesses: reportsGuesses ? guesses[i] : null,
     };
   }
+  return records;
+}
 
-  /**
-   * Solve many puzzles; one record each, in input order. Engines with a batch entry point
-   * (the WASM kernel) get every valid puzzle in one call.
-   */
-  solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions = {}): SolveRecord[] {
-    const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
-    const budget = checkBudget(options.budget ?? Infinity);
-    const engine = this.engine;
-    if (!engine.solveBatch) return Array.from(puzzles, (puzzle) => this.solve(puzzle, options));
-    return solveInOrder(puzzles, readGrid, (grids) => {
-      const packed = new Uint8Array(grids.length * CELLS);
-      grids.forEach((grid, i) => packed.set(grid, i * CELLS));
-      const batch = engine.solveBatch!(packed, grids.length, limit, budget);
-      return grids.map((_, i) => {
-        const count = batch.counts[i];
-        return {
-          status: statusOf(count, batch.nodes !== undefined && batch.nodes[i] < 0),
-          count,
-          solution: count > 0 ? formatPuzzle(batch.solutions.subarray(i * CELLS, (i + 1) * CELLS)) : null,
-          guesses: batch.guesses[i],
-        };
-      });
-    });
+/**
+ * Solves `puzzles` (packed, N² bytes each) on `engine`: one solveBatch call when the engine has
+ * one, else one countSolutions call per puzzle into result arrays of the same layout.
+ */
+export function solvePacked(engine: SolverEngine, puzzles: Uint8Array, count: number, cells: number, limit: number, budget: number): BatchResult {
+  if (solvesBatches(engine)) return engine.solveBatch(puzzles, count, limit, budget);
+  const result: BatchResult = {
+    counts: new Int32Array(count),
+    guesses: new Int32Array(count),
+    nodes: new Int32Array(count),
+    solutions: new Uint8Array(count * cells),
+  };
+  const stats: SearchStats = { guesses: 0, timedOut: false };
+  for (let i = 0; i < count; i++) {
+    const solution = result.solutions.subarray(i * cells, (i + 1) * cells);
+    result.counts[i] = engine.countSolutions(puzzles.subarray(i * cells, (i + 1) * cells), limit, solution, stats, budget);
+    result.guesses[i] = Number.isFinite(stats.guesses) ? stats.guesses : 0;
+    result.nodes[i] = stats.timedOut ? -1 : 1;
   }
+  return result;
+}
+
+// ── the solver ──────────────────────────────────────────────────────────────────────────────
+
+/** The engine a {@link Solver} uses for one grid size. */
+export interface SizeEngine {
+  /** Registry id of the solver. */
+  id: string;
+  engine: SolverEngine;
+  /** False when the engine reports no guesses (they show as null). */
+  reportsGuesses: boolean;
 }
 
 /** A puzzle ready to solve, or the record that says why it cannot be. */
 export type ReadPuzzle<P> = { puzzle: P } | { record: SolveRecord };
 
-/** {@link toGrid} as a {@link ReadPuzzle}: a PuzzleError becomes an `invalid` record. */
-function readGrid(puzzle: string | Grid): ReadPuzzle<Grid> {
+/** {@link readSizedPuzzle} as a {@link ReadPuzzle}: a PuzzleError becomes an `invalid` record. */
+function readPuzzle(puzzle: string | Grid, alphabet: Alphabet | undefined): ReadPuzzle<GeneralPuzzle> {
   try {
-    return { puzzle: toGrid(puzzle) };
+    return { puzzle: readSizedPuzzle(puzzle, alphabet) };
   } catch (error) {
     if (!(error instanceof PuzzleError)) throw error;
     return { record: invalidRecord(error.message) };
+  }
+}
+
+/**
+ * The user-facing solver: parsing, records and batches over one engine per grid size
+ * (side N → engine). Each puzzle goes to the engine of its size; a size without one gives an
+ * `invalid` record saying so.
+ */
+export class Solver {
+  private readonly writers = new Map<Alphabet, SolutionWriter>();
+
+  constructor(
+    /** The engine of each grid size, by side N (4, 9, 16, 25). */
+    readonly engines: ReadonlyMap<number, SizeEngine>,
+  ) {}
+
+  /** The id of the 9×9 engine (the first engine when there is none). */
+  get id(): string {
+    return this.nineByNine().id;
+  }
+
+  /** The 9×9 engine (the first engine when there is none). */
+  get engine(): SolverEngine {
+    return this.nineByNine().engine;
+  }
+
+  private nineByNine(): SizeEngine {
+    const entry = this.engines.get(9) ?? this.engines.values().next().value;
+    if (!entry) throw new RangeError("a Solver needs at least one engine");
+    return entry;
+  }
+
+  private writer(alphabet: Alphabet): SolutionWriter {
+    let writer = this.writers.get(alphabet);
+    if (!writer) this.writers.set(alphabet, (writer = new SolutionWriter(alphabet)));
+    return writer;
+  }
+
+  /** Solve one puzzle (a line of text, or N² bytes). Bad input gives an `invalid` record, never a throw. */
+  solve(puzzle: string | Grid, options: SolveOptions = {}): SolveRecord {
+    return this.solveMany([puzzle], options)[0];
+  }
+
+  /**
+   * Solve many puzzles of any mix of sizes; one record each, in input order. Each size's valid
+   * puzzles go to its engine together: in one call when it solves batches.
+   */
+  solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions = {}): SolveRecord[] {
+    const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
+    const budget = checkBudget(options.budget ?? Infinity);
+    const solveGroup = (group: GeneralPuzzle[]): SolveRecord[] => {
+      const { shape, alphabet } = group[0];
+      const entry = this.engines.get(shape.size);
+      if (!entry) return group.map(() => invalidRecord(`no solver for ${shapeName(shape)} puzzles in this Solver`));
+      const packed = new Uint8Array(group.length * shape.cells);
+      group.forEach((puzzle, i) => packed.set(puzzle.grid, i * shape.cells));
+      const result = solvePacked(entry.engine, packed, group.length, shape.cells, limit, budget);
+      return batchRecords(result, group.length, { cells: shape.cells, writer: this.writer(alphabet), reportsGuesses: entry.reportsGuesses });
+    };
+    return solveInOrder(puzzles, (puzzle) => readPuzzle(puzzle, options.alphabet), solveGroup, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`);
   }
 }
 
@@ -190,10 +305,10 @@ export function solveInOrder<I, P>(
   inputs: Iterable<I>,
   read: (input: I) => ReadPuzzle<P>,
   solveGroup: (puzzles: P[]) => SolveRecord[],
-  groupOf: (puzzle: P) => number = () => 0,
+  groupOf: (puzzle: P) => number | string = () => 0,
 ): SolveRecord[] {
   const records: SolveRecord[] = [];
-  const groups = new Map<number, { puzzles: P[]; slots: number[] }>();
+  const groups = new Map<number | string, { puzzles: P[]; slots: number[] }>();
   for (const input of inputs) {
     const item = read(input);
     if ("record" in item) {

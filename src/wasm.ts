@@ -69,9 +69,17 @@ export function kernelUrl(stem: string): URL {
   return new URL("../build/" + stem + ".wasm", import.meta.url);
 }
 
-/** Compiles build/<stem>.wasm once; the Module can be posted to worker threads and instantiated there. */
+const compiled = new Map<string, Promise<WasmModule>>();
+
+/** Compiles build/<stem>.wasm (once per process); the Module can be posted to worker threads and instantiated there. */
 export function compileWasmFile(stem: string): Promise<WasmModule> {
-  return compileSource(kernelUrl(stem));
+  let module = compiled.get(stem);
+  if (!module) {
+    module = compileSource(kernelUrl(stem));
+    module.catch(() => compiled.delete(stem)); // a failed load is not cached
+    compiled.set(stem, module);
+  }
+  return module;
 }
 
 /** Compiles the 9×9 kernel's build once (see {@link compileWasmFile}). */
@@ -101,15 +109,54 @@ export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: numbe
 
 /** Copies of a batch's result views, safe to keep across kernel calls. */
 export function copyBatch(views: BatchResult): BatchResult {
-  return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes?.slice(), solutions: views.solutions.slice() };
+  return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes.slice(), solutions: views.solutions.slice() };
+}
+
+/**
+ * The batch region of one kernel instance: where it starts and how many bytes it holds. Both
+ * kernels (9×9 and N×N) track their room with it, in bytes of {@link batchLayout}, so a batch
+ * of any size and count is checked the same way.
+ */
+export class BatchRoom {
+  private base = 0;
+  private capacityBytes = 0;
+
+  constructor(private readonly memory: { readonly buffer: ArrayBuffer }) {}
+
+  /** The base of a batch of `count` puzzles of `cells` cells, calling `reserve` (which may grow memory) when it needs more room. */
+  make(count: number, cells: number, reserve: () => number): number {
+    const bytes = batchLayout(0, count, cells).end;
+    if (bytes > this.capacityBytes) {
+      this.base = reserve();
+      this.capacityBytes = bytes;
+    }
+    return this.base;
+  }
+
+  /** The base of the batch last made, or a RangeError when it holds fewer than `count` puzzles of `cells` cells. */
+  check(count: number, cells: number, call: string): number {
+    if (batchLayout(0, count, cells).end > this.capacityBytes) throw new RangeError(`${call} without a matching input() first`);
+    return this.base;
+  }
+
+  /** A view of the puzzle bytes of the batch at `base` (valid until memory grows). */
+  puzzles(base: number, count: number, cells: number): Uint8Array {
+    return new Uint8Array(this.memory.buffer, base, count * cells);
+  }
+
+  /** Views of the results of the batch at `base`. */
+  results(base: number, count: number, cells: number): BatchResult {
+    return batchViews(this.memory, base, count, cells);
+  }
 }
 
 /** One instance of the WASM kernel with its own linear memory. Not thread-safe; one per worker. */
 export class WasmKernel implements SolverEngine {
-  private base = 0;
-  private capacity = 0;
+  private readonly room: BatchRoom;
 
-  private constructor(private readonly exports: KernelExports) {}
+  private constructor(private readonly exports: KernelExports) {
+    this.room = new BatchRoom(exports.memory);
+  }
 
   /**
    * Instantiates the kernel from `source` (a module from {@link compileKernel}, its bytes, a
@@ -123,11 +170,8 @@ export class WasmKernel implements SolverEngine {
 
   /** Makes room for `count` puzzles; returns a view to write them into (valid until the next call). */
   input(count: number): Uint8Array {
-    if (count > this.capacity) {
-      this.base = this.exports.reserve(count);
-      this.capacity = count;
-    }
-    return new Uint8Array(this.exports.memory.buffer, this.base, count * CELLS);
+    const base = this.room.make(count, CELLS, () => this.exports.reserve(count));
+    return this.room.puzzles(base, count, CELLS);
   }
 
   /**
@@ -136,9 +180,9 @@ export class WasmKernel implements SolverEngine {
    * the next call.
    */
   run(count: number, limit: number, budget = Infinity): BatchResult {
-    if (count > this.capacity) throw new RangeError(`run(${count}) after input(${this.capacity})`);
-    this.exports.solveBatch(this.base, count, limit, kernelBudget(budget));
-    return batchViews(this.exports.memory, this.base, count);
+    const base = this.room.check(count, CELLS, `run(${count})`);
+    this.exports.solveBatch(base, count, limit, kernelBudget(budget));
+    return this.room.results(base, count, CELLS);
   }
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
@@ -153,7 +197,7 @@ export class WasmKernel implements SolverEngine {
     const count = result.counts[0];
     if (count > 0) solution.set(result.solutions.subarray(0, CELLS));
     stats.guesses = result.guesses[0];
-    stats.timedOut = result.nodes![0] < 0;
+    stats.timedOut = result.nodes[0] < 0;
     return count;
   }
 }

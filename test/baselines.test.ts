@@ -13,6 +13,7 @@ import {
   isValidSolution,
   parsePuzzle,
   solvers,
+  solvesBatches,
   type SearchStats,
   type Solver,
 } from "../src/index.js";
@@ -61,19 +62,21 @@ describe("registry entries", () => {
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
   });
 
-  it.each(BASELINES)("%s is ours, reports guesses and honours a budget", (id) => {
+  it.each(BASELINES)("%s is ours, reports guesses, honours a budget and solves one puzzle per call", async (id) => {
     const info = findSolver(id);
     expect(info.external).toBe(false);
-    expect(info.capabilities).toMatchObject({ guesses: true, batch: false, budget: true });
+    expect(info.capabilities).toMatchObject({ guesses: true, budget: true });
+    expect(solvesBatches(await info.load(9))).toBe(false);
     expect(info.capabilities.uniqueness).not.toBe(false);
     expect(info.description.length).toBeGreaterThan(20);
     expect(info.source.length).toBeGreaterThan(5);
   });
 
-  it.each(PACKAGES)("%s is external, without guesses or budget", (id) => {
+  it.each(PACKAGES)("%s is external, without guesses or budget, one puzzle per call", async (id) => {
     const info = findSolver(id);
     expect(info.external).toBe(true);
-    expect(info.capabilities).toMatchObject({ guesses: false, batch: false, budget: false });
+    expect(info.capabilities).toMatchObject({ guesses: false, budget: false });
+    expect(solvesBatches(await info.load(9))).toBe(false);
     expect(info.source).toMatch(/^npm /);
   });
 
@@ -157,7 +160,7 @@ describe("guesses", () => {
   });
 
   it.each(PACKAGES)("%s sets NaN in the stats, which the record shows as null", async (id) => {
-    const engine = await findSolver(id).load();
+    const engine = await findSolver(id).load(9);
     const stats: SearchStats = { guesses: 7, timedOut: true };
     const count = engine.countSolutions(parsePuzzle(HARD), 2, new Uint8Array(CELLS), stats, Infinity);
     expect(count).toBe(1);
@@ -168,7 +171,7 @@ describe("guesses", () => {
 
 describe.each([...BASELINES, ...PACKAGES])("engine hygiene: %s", (id) => {
   it("leaves the puzzle and, without a solution, the solution buffer untouched", async () => {
-    const engine = await findSolver(id).load();
+    const engine = await findSolver(id).load(9);
     const stats: SearchStats = { guesses: 0, timedOut: false };
     const puzzle = parsePuzzle(UNSOLVABLE);
     const buffer = new Uint8Array(CELLS).fill(7);
@@ -191,7 +194,7 @@ describe("one budget rule for every engine", () => {
   it("reads 0, NaN and Infinity as no cap, as the kernels do", async () => {
     const grid = parsePuzzle(ONE_EMPTY);
     for (const info of solvers.filter((s) => s.capabilities.budget)) {
-      const engine = await info.load();
+      const engine = await info.load(9);
       for (const budget of [0, Number.NaN, Infinity]) {
         const stats = { guesses: 0, timedOut: false };
         expect(engine.countSolutions(grid, 2, new Uint8Array(81), stats, budget), `${info.id}, budget ${budget}`).toBe(1);

@@ -3,11 +3,14 @@
  * `sudoku-wasm merge`, `--resume` after a kill, batches sized to the work in flight.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadFixture } from "./fixture.js";
+import { relabelledPuzzles } from "./corpus.js";
+import { Random } from "../src/prng.js";
+import { USAGE_ERROR_STATUS, buildProgram } from "../src/cli/main.js";
 
 const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "sudoku-bulk-"));
@@ -53,5 +56,129 @@ describe("solve: exit status", () => {
   it("2 for usage and I/O errors", () => {
     expect(cli(["solve", "--threads", "x"]).status).toBe(2);
     expect(cli(["solve", join(dir, "missing.txt")]).status).toBe(2);
+  });
+});
+
+/** A corpus with every status and two files, so shards cross file edges. */
+const MIXED = [solved, "# a comment", unsolvable, "", multiple, solved.replace(".", "z"), "55" + solved.slice(2)];
+const part1 = file("part1.txt", Array.from({ length: 150 }, () => MIXED.join("\n")).join("\n") + "\n" + relabelledPuzzles(700, 3));
+const part2 = file("part2.txt", relabelledPuzzles(333, 4));
+const FORMATS = ["line", "grid", "jsonl", "csv"] as const;
+
+/**
+ * Runs the CLI in this process, on the main thread (no start-up: these tests run it often),
+ * always with `-o`; returns the exit status main.ts would give and what went to stderr.
+ */
+async function run(args: string[]): Promise<{ status: number; stderr: string }> {
+  const write = process.stderr.write;
+  let stderr = "";
+  process.stderr.write = ((chunk: string) => (stderr += chunk, true)) as typeof process.stderr.write;
+  try {
+    await buildProgram().parseAsync(["node", "sudoku-wasm", ...args]);
+    return { status: Number(process.exitCode ?? 0), stderr };
+  } catch (error) {
+    return { status: USAGE_ERROR_STATUS, stderr: stderr + String(error) };
+  } finally {
+    process.stderr.write = write;
+    process.exitCode = undefined;
+  }
+}
+
+/** The output of a main-thread run of `args` (written with -o to a scratch file). */
+async function output(args: string[]): Promise<string> {
+  const path = join(dir, "scratch.out");
+  const { status, stderr } = await run(["solve", "--threads", "0", ...args, "-o", path]);
+  expect(status, stderr).toBeLessThan(2);
+  return readFileSync(path, "utf8");
+}
+
+describe("solve --shard K/N and merge", () => {
+  for (const out of FORMATS) {
+    it(`${out}: the N shard outputs merge into the one-run output, byte for byte`, async () => {
+      const whole = await output(["--out", out, part1, part2]);
+      for (const count of [1, 2, 3, 7]) {
+        const shards: string[] = [];
+        for (let k = 0; k < count; k++) {
+          const path = join(dir, `shard-${out}-${k}-of-${count}`);
+          const { status } = await run(["solve", "--out", out, "--batch", "64", "--threads", "0", "--shard", `${k}/${count}`, "-o", path, part1, part2]);
+          expect(status).toBe(1); // the invalid records
+          shards.push(path);
+        }
+        const merged = join(dir, `merged.${out}`);
+        expect((await run(["merge", "-o", merged, ...shards])).stderr).toContain(`${out} records from ${count} shards`);
+        expect(readFileSync(merged, "utf8")).toBe(whole);
+        await run(["merge", "--out", out, "-o", merged, ...shards]);
+        expect(readFileSync(merged, "utf8")).toBe(whole);
+      }
+    });
+  }
+
+  it("records keep the index and line of the whole run (and merge, spawned, writes standard output)", async () => {
+    const records = async (args: string[]) => (await output(["--out", "jsonl", ...args, part1, part2])).trimEnd().split("\n").map((line) => JSON.parse(line));
+    const whole = await records([]);
+    const shard = await records(["--shard", "2/5"]);
+    expect(shard).toEqual(whole.filter((record) => record.index % 5 === 2));
+    expect(shard.length).toBeGreaterThan(100);
+    const shards = [0, 1].map((k) => join(dir, `spawned-${k}`));
+    shards.forEach((path, k) => cli(["solve", "--shard", `${k}/2`, "-o", path, part2]));
+    expect(cli(["merge", ...shards]).stdout).toBe(cli(["solve", part2]).stdout);
+  });
+
+  it("merge refuses shards out of order, missing or cut off; solve refuses a bad --shard and judge formats", async () => {
+    const shards: string[] = [];
+    for (const k of [0, 1, 2]) {
+      shards.push(join(dir, `order-${k}.jsonl`));
+      await run(["solve", "--out", "jsonl", "--threads", "0", "--shard", `${k}/3`, "-o", shards[k], part2]);
+    }
+    const merged = join(dir, "refused");
+    const swapped = cli(["merge", "-o", merged, shards[1], shards[0], shards[2]]);
+    expect(swapped.status).toBe(2);
+    expect(swapped.stderr).toMatch(/^sudoku-wasm: .*order-1\.jsonl: record 1 has index 1, expected 0: give the N shards of one run, shard 0 first\n$/);
+    expect((await run(["merge", "-o", merged, shards[0], shards[2]])).status).toBe(2);
+    const lines = [0, 1].map((k) => file(`uneven-${k}.txt`, k === 0 ? "a\nb\nc\n" : "a\n"));
+    expect((await run(["merge", "-o", merged, ...lines])).stderr).toContain("has more records than its place allows");
+    const cut = file("cut.txt", "a\nb");
+    expect((await run(["merge", "-o", merged, lines[0], cut])).stderr).toContain("ends with a cut-off record");
+    for (const bad of ["3/3", "1/0", "-1/2", "a/b", "1"]) {
+      const refused = await run(["solve", "--shard", bad, "-o", merged, part2]);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain("expected K/N with 0 ≤ K < N");
+    }
+    const judge = cli(["solve", "--format", "poj2676", "--shard", "0/2"], "1\n" + solved.replaceAll(".", "0").match(/.{9}/g)!.join("\n") + "\n");
+    expect(judge.status).toBe(2);
+    expect(judge.stderr).toContain("--shard does not apply to --format poj2676");
+  });
+});
+
+describe("solve --resume", () => {
+  const random = new Random(15);
+  for (const out of FORMATS) {
+    it(`${out}: an output cut anywhere (whole records or not, shard or not) is finished into the uninterrupted one`, async () => {
+      for (const shard of [undefined, "1/3"]) {
+        const shardArgs = shard ? ["--shard", shard] : [];
+        const whole = await output(["--out", out, ...shardArgs, part1, part2]);
+        const bytes = Buffer.from(whole);
+        for (const cutAt of [0, 1, bytes.length - 1, random.below(bytes.length), random.below(bytes.length), random.below(bytes.length)]) {
+          const path = join(dir, `resume.${out}`);
+          writeFileSync(path, bytes.subarray(0, cutAt));
+          const resumed = await run(["solve", "--out", out, "--threads", "0", "--batch", "100", ...shardArgs, "--resume", "-o", path, part1, part2]);
+          expect([0, 1], resumed.stderr).toContain(resumed.status); // 1 when the records this run solved include invalid ones
+          expect(readFileSync(path, "utf8"), `cut at byte ${cutAt}`).toBe(whole);
+        }
+      }
+    });
+  }
+
+  it("starts afresh without the file; needs -o; refuses a jsonl or csv output of another run", async () => {
+    const path = join(dir, "fresh.jsonl");
+    rmSync(path, { force: true });
+    expect((await run(["solve", "--out", "jsonl", "--threads", "0", "--resume", "-o", path, part2])).status).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(await output(["--out", "jsonl", part2]));
+    const noOutput = cli(["solve", "--resume", part2]);
+    expect(noOutput.status).toBe(2);
+    expect(noOutput.stderr).toContain("--resume needs -o FILE");
+    const other = await run(["solve", "--out", "jsonl", "--threads", "0", "--shard", "1/2", "--resume", "-o", path, part2]);
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain(`--resume: ${path} ends with record index 332, but this run's record 332 has index 665`);
   });
 });

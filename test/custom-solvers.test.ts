@@ -45,10 +45,10 @@ describe("wasm-abi", () => {
   it("round-trips the fixture through a module built for the ABI, with the kernel's guesses", async () => {
     const info = await resolveSolver(`wasm-abi:${wasmPath}`);
     expect(info).toMatchObject({ id: `wasm-abi:${wasmPath}`, external: true, capabilities: { guesses: true, budget: false } });
-    const engine = await info.load();
+    const engine = await info.load(9);
     expect(fixtureMismatches(engine)).toEqual([]);
     // Same guesses as the kernel itself, puzzle by puzzle.
-    const kernel = await findSolver("wasm").load();
+    const kernel = await findSolver("wasm").load(9);
     const a: SearchStats = { guesses: 0, timedOut: false };
     const b: SearchStats = { guesses: 0, timedOut: false };
     const solution = new Uint8Array(CELLS);
@@ -75,7 +75,7 @@ describe("wasm-abi", () => {
     // (module (memory (export "memory") 1)): a memory but no solve.
     const memoryOnly = Uint8Array.from([0, 97, 115, 109, 1, 0, 0, 0, 5, 3, 1, 0, 1, 7, 10, 1, 6, 109, 101, 109, 111, 114, 121, 2, 0]);
     await expect(instantiateAbiSolver(memoryOnly, "empty.wasm")).rejects.toThrow(/empty\.wasm: exports no function solve\(puzzle_ptr/);
-    await expect((await resolveSolver("wasm-abi:./missing.wasm")).load()).rejects.toThrow(/missing\.wasm: cannot read the wasm-abi solver \(ENOENT\)/);
+    await expect((await resolveSolver("wasm-abi:./missing.wasm")).load(9)).rejects.toThrow(/missing\.wasm: cannot read the wasm-abi solver \(ENOENT\)/);
   });
 });
 
@@ -84,13 +84,13 @@ describe("solver modules", () => {
     const info = await resolveSolver("./examples/my-solver.mjs");
     expect(info).toMatchObject({ id: "./examples/my-solver.mjs", external: true, capabilities: { guesses: true, budget: true } });
     expect(info.description).toMatch(/fewest candidates/);
-    expect(fixtureMismatches(await info.load())).toEqual([]);
+    expect(fixtureMismatches(await info.load(9))).toEqual([]);
   });
 
   it("explains a module whose default export is not an engine, and a missing one", async () => {
     const path = join(folder, "not-an-engine.mjs");
     writeFileSync(path, "export default { solve() {} };\n");
-    await expect((await resolveSolver(path)).load()).rejects.toThrow(/not a solver engine \(an object with countSolutions/);
+    await expect((await resolveSolver(path)).load(9)).rejects.toThrow(/not a solver engine \(an object with countSolutions/);
     await expect(resolveSolver("./nowhere/solver.mjs")).rejects.toThrow(/--solvers \.\/nowhere\/solver\.mjs: cannot load it \(no such module\)/);
     await expect(resolveSolvers(["wasm", "wasm"])).rejects.toThrow(/'wasm' is given twice/);
     expect((await resolveSolver("bitmask")).id).toBe("bitmask");

@@ -3,10 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type JudgeFormatName, judgeFormats, solveJudge, solveJudgeInputs } from "../src/formats/judge.js";
 import { createSolver } from "../src/index.js";
 import { PuzzleError } from "../src/puzzle.js";
-import type { SizedSolver } from "../src/sized.js";
+import type { Solver } from "../src/solver.js";
 import { loadFixture } from "./fixture.js";
 
-let solver: SizedSolver;
+let solver: Solver;
 beforeAll(async () => {
   solver = await createSolver();
 });

@@ -1,6 +1,7 @@
 /**
- * Puzzle sizes: createSolver routes 81-character lines to the 9×9 engine and 4×4, 16×16 and
- * 25×25 lines to the general kernel, in input order; the main bench measures N×N datasets.
+ * Puzzle sizes: createSolver routes each puzzle to the engine of its size (by default the 9×9
+ * kernel for 81 characters, the general kernel for 4×4, 16×16 and 25×25), in input order; the
+ * main bench measures N×N datasets with the registry rows that take them.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBench } from "../bench/runner.js";
 import { readDataset } from "../src/datasets.js";
 import { findSolver } from "../src/registry.js";
-import { createSolver, type SizedSolver } from "../src/index.js";
+import { createSolver, type Solver } from "../src/index.js";
 import { isValidGeneralSolution, parseGeneralPuzzle } from "../src/puzzle-general.js";
-import { takesGeneralKernel } from "../src/sized.js";
+import { readSizedPuzzle } from "../src/sized.js";
 import type { SolveRecord } from "../src/solver.js";
 import { loadFixture } from "./fixture.js";
 
@@ -37,17 +38,28 @@ function solves(record: SolveRecord, line: string, alphabet?: string): boolean {
   return isValidGeneralSolution(puzzle.grid, solution.grid, puzzle.shape);
 }
 
-let solver: SizedSolver;
+let solver: Solver;
 beforeAll(async () => {
   solver = await createSolver();
 });
 
-describe("routing", () => {
-  it("sends 16, 256 and 625 characters to the general kernel and 81 to the 9×9 one, unless a 9-symbol alphabet is not 1–9", () => {
-    expect([16, 81, 256, 625, 80].map((cells) => takesGeneralKernel(cells))).toEqual([true, false, true, true, false]);
-    expect(takesGeneralKernel(81, "123456789")).toBe(false);
-    expect(takesGeneralKernel(81, "ABCDEFGHI")).toBe(true);
-    expect(takesGeneralKernel(81, POJ)).toBe(false);
+describe("reading any size", () => {
+  it("reads 16, 81, 256 and 625 characters as 4×4, 9×9, 16×16 and 25×25, a 9-symbol alphabet other than 1–9 on 81", () => {
+    const sizes = [FOUR, NINE.puzzle, SIXTEEN, TWENTY_FIVE].map((line) => readSizedPuzzle(line).shape.size);
+    expect(sizes).toEqual([4, 9, 16, 25]);
+    expect(() => readSizedPuzzle("1".repeat(80))).toThrow("expected 81 characters, got 80");
+    const letters = translate(NINE.puzzle, "123456789", "ABCDEFGHI");
+    expect(readSizedPuzzle(letters, "ABCDEFGHI")).toMatchObject({ alphabet: "ABCDEFGHI", grid: readSizedPuzzle(NINE.puzzle).grid });
+    expect(readSizedPuzzle(NINE.puzzle, POJ).alphabet).toBe("123456789");
+  });
+
+  it("reads N² bytes of any size, naming a byte over N", () => {
+    const grid = readSizedPuzzle(SIXTEEN).grid;
+    expect(readSizedPuzzle(grid).shape.size).toBe(16);
+    expect(solver.solve(grid).solution).toBe(SIXTEEN_SOLUTION);
+    const bad = grid.slice();
+    bad[3] = 17;
+    expect(solver.solve(bad)).toMatchObject({ status: "invalid", error: "cell 4 (row 1, column 4) holds 17, not 0-16" });
   });
 });
 
@@ -113,10 +125,19 @@ describe("createSolver().solveMany", () => {
     expect(solver.solveMany(lines)).toEqual(lines.map((line) => solver.solve(line)));
   });
 
-  it("solves 16×16 lines with the TS twin when asked", async () => {
-    const twin = await createSolver({ solver: "bitmask", general: "ts" });
-    expect(twin.general.id).toBe("general-ts");
-    expect(twin.solveMany([SIXTEEN, NINE.puzzle]).map((r) => r.solution)).toEqual([SIXTEEN_SOLUTION, NINE.solution]);
+  it("solves 16×16 lines with the TS twin when asked (by id, or by the deprecated general option)", async () => {
+    for (const twin of [await createSolver({ solver: ["bitmask", "general-ts"] }), await createSolver({ solver: "bitmask", general: "ts" })]) {
+      expect(twin.engines.get(16)!.id).toBe("general-ts");
+      expect(twin.engines.get(9)!.id).toBe("bitmask");
+      expect(twin.solveMany([SIXTEEN, NINE.puzzle]).map((r) => r.solution)).toEqual([SIXTEEN_SOLUTION, NINE.solution]);
+    }
+  });
+
+  it("puts every size on one N×N solver when it is the only one named", async () => {
+    const ts = await createSolver({ solver: "general-ts" });
+    expect([...ts.engines.values()].map((entry) => entry.id)).toEqual(["general-ts", "general-ts", "general-ts", "general-ts"]);
+    expect(ts.solveMany([NINE.puzzle, SIXTEEN]).map((r) => r.solution)).toEqual([NINE.solution, SIXTEEN_SOLUTION]);
+    await expect(createSolver({ solver: "nope" })).rejects.toThrow(/unknown solver 'nope'; known: wasm/);
   });
 });
 
@@ -124,14 +145,14 @@ describe("the main bench on an N×N dataset", () => {
   const dir = mkdtempSync(join(tmpdir(), "sudoku-sizes-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("gives one verified row per general contender beside the 9×9 rows, in the same record shape", async () => {
+  it("gives one verified row per selected solver that takes 16×16, beside the 9×9 rows, in the same record shape", async () => {
     const transpose = (grid: string) => Array.from({ length: 256 }, (_, i) => grid[(i % 16) * 16 + Math.floor(i / 16)]).join("");
     const sixteen = join(dir, "sixteen.txt");
     writeFileSync(sixteen, `${SIXTEEN}\n${transpose(SIXTEEN)}\n`);
     const nine = join(dir, "nine.txt");
     writeFileSync(nine, `${NINE.puzzle}\n`);
     const records = await runBench({
-      solvers: [findSolver("wasm"), findSolver("bitmask")],
+      solvers: ["wasm", "bitmask", "general-wasm", "general-ts", "npm:algorithm.ts"].map(findSolver),
       datasets: [readDataset(nine), readDataset(sixteen)],
       limit: 2,
       timeMs: 20,
@@ -140,7 +161,7 @@ describe("the main bench on an N×N dataset", () => {
       maxPuzzles: 10,
     });
     const rows = records.filter((r) => r.dataset === "sixteen");
-    expect(rows.map((r) => r.row)).toEqual(["general-wasm", "general-ts", "npm:@algorithm.ts/sudoku"]);
+    expect(rows.map((r) => r.row)).toEqual(["general-wasm", "general-ts", "npm:algorithm.ts"]);
     expect(records.filter((r) => r.dataset === "nine").map((r) => r.solver)).toContain("wasm");
     for (const row of rows) {
       expect(Object.keys(row).sort()).toEqual(Object.keys(records[0]).sort());
@@ -151,5 +172,12 @@ describe("the main bench on an N×N dataset", () => {
     expect(rows[1].speedup).toBe(1);
     expect(rows[0].guessesPerPuzzle).toBe(rows[1].guessesPerPuzzle);
     expect(rows[2].guessesPerPuzzle).toBeNull();
+  });
+
+  it("says which sizes the selected solvers take when none takes the dataset's", async () => {
+    const sixteen = join(dir, "sixteen-only.txt");
+    writeFileSync(sixteen, `${SIXTEEN}\n`);
+    const plan = { datasets: [readDataset(sixteen)], limit: 2, timeMs: 10, budget: Infinity, seed: 1, maxPuzzles: 1 };
+    await expect(runBench({ ...plan, solvers: [findSolver("dlx")] })).rejects.toThrow("sixteen-only holds 16×16 puzzles, which no selected solver takes (dlx takes 9×9)");
   });
 });

@@ -148,7 +148,7 @@ export async function runWebBench(plan: WebBenchPlan, onRow: (row: WebBenchRow) 
   for (const id of plan.solvers) {
     const info = findSolver(id);
     if (info.unavailable) throw new WebBenchError(`${id} ${info.unavailable}`);
-    engines.set(id, await info.load());
+    engines.set(id, await info.load(9));
   }
   const rows: WebBenchRow[] = [];
   for (const dataset of plan.datasets) {

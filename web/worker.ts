@@ -2,12 +2,12 @@
  * The page's Web Worker: the library (WASM kernels included) runs here, off the main thread.
  * It solves pasted puzzles of any size through createSolver() and runs the benchmark.
  */
-import { buildFacts, createSolver, solvers, type SizedSolver } from "../src/index.js";
+import { type Solver, buildFacts, createSolver, solvers } from "../src/index.js";
 import { runWebBench } from "./bench.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
 
 const post = (message: FromWorker) => (self as unknown as Worker).postMessage(message);
-let solver: Promise<SizedSolver> | undefined;
+let solver: Promise<Solver> | undefined;
 
 async function handle(message: ToWorker): Promise<void> {
   if (message.type === "solve") {
@@ -31,5 +31,5 @@ self.addEventListener("message", (event: MessageEvent<ToWorker>) => {
 post({
   type: "ready",
   kernel: `sudoku-wasm ${buildFacts.version} (${buildFacts.commit ?? "no commit"}${buildFacts.dirty ? ", modified" : ""}), asc ${buildFacts.assemblyscript} ${buildFacts.flags.release}`,
-  solvers: solvers.filter((s) => !s.external && !s.id.startsWith("wasm:")).map((s) => ({ id: s.id, description: s.description })),
+  solvers: solvers.filter((s) => !s.external && !s.id.startsWith("wasm:") && s.sizes.includes(9)).map((s) => ({ id: s.id, description: s.description })),
 });

@@ -44,14 +44,14 @@ export interface ProfileOptions {
   out: string;
 }
 
-/** True for the registry's WASM kernel variants: `wasm` and `wasm:<name>`. */
+/** True for the registry's 9×9 WASM kernel variants (the rows with a kernel build: `wasm`, `wasm:<name>`). */
 export function isKernelVariant(id: string): boolean {
-  return id === "wasm" || id.startsWith("wasm:");
+  return solvers.some((info) => info.id === id && info.kernelBuild !== undefined);
 }
 
 /** The registry entries of every kernel variant, the default first. */
 export function kernelVariantInfos(): SolverInfo[] {
-  return solvers.filter((info) => isKernelVariant(info.id));
+  return solvers.filter((info) => info.kernelBuild !== undefined);
 }
 
 /** The variants `ids` names (every kernel variant when undefined); an id that is not one throws, listing them. */
@@ -65,7 +65,7 @@ export function selectVariants(ids?: readonly string[]): ProfileVariant[] {
 }
 
 async function loadKernel(info: SolverInfo): Promise<WasmKernel> {
-  const engine = await info.load();
+  const engine = await info.load(9);
   if (!(engine instanceof WasmKernel)) throw new Error(`${info.id}: the registry did not load a WASM kernel`);
   return engine;
 }

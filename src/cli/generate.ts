@@ -14,7 +14,8 @@ import { SingleBar } from "cli-progress";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../puzzle.js";
 import { packageRoot } from "../paths.js";
-import { kernelUrl, kernelVariants, variantBuild } from "../wasm.js";
+import { solvers } from "../registry.js";
+import { kernelUrl } from "../wasm.js";
 import { type OptionRow, toOption, wholeNumber } from "./options.js";
 import {
   GENERATE_DEFAULTS,
@@ -234,9 +235,9 @@ function commandLine(flags: GenerateFlags, settings: GenerateSettings): string {
 
 /** First 16 hex digits of the sha256 of the solver's WASM binary, or null for solvers that are not WASM. */
 function kernelFingerprint(solver: string): string | null {
-  const variant = kernelVariants().find((v) => (v.name === "" ? "wasm" : `wasm:${v.name}`) === solver);
-  if (!variant) return null;
-  const bytes = readFileSync(kernelUrl(variantBuild(variant.name)));
+  const build = solvers.find((info) => info.id === solver)?.kernelBuild;
+  if (build === undefined) return null;
+  const bytes = readFileSync(kernelUrl(build));
   return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }
 

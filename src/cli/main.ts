@@ -1,6 +1,6 @@
 /**
  * The `sudoku-wasm` command line: one commander program, one subcommand per file
- * (`solve` in solve.ts, `generate` in generate.ts, `profile` in profile.ts). bin/sudoku-wasm.mjs runs the compiled
+ * (`solve` in solve.ts, `merge` in merge.ts, `generate` in generate.ts, `profile` in profile.ts). bin/sudoku-wasm.mjs runs the compiled
  * form of this file (dist/src/cli/main.js); running that file directly works too.
  * Exit status: 0 on success and for `--help`; 2 for every error (a bad option or argument, an
  * unreadable input, a judge input error), which prints one `sudoku-wasm: …` line on standard
@@ -10,6 +10,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { generateCommand } from "./generate.js";
+import { mergeCommand } from "./merge.js";
 import { profileCommand } from "./profile.js";
 import { solveCommand } from "./solve.js";
 
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   const program = new Command("sudoku-wasm")
     .description("the fastest Sudoku solver JavaScript can reach: a WebAssembly kernel on every core")
     .addCommand(solveCommand())
+    .addCommand(mergeCommand())
     .addCommand(generateCommand())
     .addCommand(profileCommand());
   for (const command of [program, ...program.commands]) {

@@ -19,6 +19,7 @@ import { type OutputFormatName, outputFormats } from "../formats/output/index.js
 import type { Alphabet } from "../puzzle-general.js";
 import { type BatchOutcome, BatchBuilder, TALLY_STATUSES } from "../pool/batch.js";
 import type { BatchSolver } from "../pool/pool.js";
+import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
 
 /** One input of a run. */
 export interface SolveInput {
@@ -40,6 +41,12 @@ export interface StreamSettings {
   alphabet?: Alphabet;
   /** Search nodes per puzzle (`--budget`); a puzzle over it gets status `timeout`. @default Infinity */
   budget?: number;
+  /** The records this run takes (`--shard K/N`): index mod N = K. @default the whole run */
+  shard?: Shard;
+  /** Records of this run (of its shard) already written by an earlier one (`--resume`): read, not solved. @default 0 */
+  skip?: number;
+  /** False when the output already has its header (`--resume`). @default true */
+  header?: boolean;
   /** Aborted: stop reading, write the batches already sent (whole records, in order), and return. */
   stop?: AbortSignal;
 }
@@ -114,11 +121,14 @@ export async function solveStreams(
 ): Promise<StreamTotals> {
   const output = new OrderedOutput(out, settings.maxInFlight, onProgress);
   const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget ?? Infinity);
+  const shard = settings.shard ?? WHOLE_RUN;
+  const selection = new RecordSelection(shard, settings.skip ?? 0);
+  batches.numberFrom(selection.firstIndex, shard.count);
   let bytesBefore = 0;
-  await output.write(outputFormats[settings.output].header);
+  if (settings.header ?? true) await output.write(outputFormats[settings.output].header);
   for (const input of inputs) {
     batches.startFile(input.name);
-    const reader = new RecordReader((line, text, error) => batches.add(line, text, error), settings.input, { alphabet: settings.alphabet });
+    const reader = new RecordReader((line, text, error) => selection.take() && batches.add(line, text, error), settings.input, { alphabet: settings.alphabet });
     let bytesRead = bytesBefore;
     const stream = input.open();
     const stopReading = () => stream.destroy();

@@ -10,7 +10,7 @@
  * must be a readable file (or a pipe) before anything is read. The options table below makes
  * both the help text and the defaults.
  */
-import { type Stats, accessSync, constants, createReadStream, createWriteStream, readFileSync, statSync } from "node:fs";
+import { type Stats, accessSync, constants, createReadStream, createWriteStream, existsSync, readFileSync, statSync, truncateSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import { finished } from "node:stream/promises";
@@ -27,7 +27,9 @@ import { openBatchSolver } from "../pool/pool.js";
 import { type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { TALLY_STATUSES } from "../pool/batch.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
-import { type OptionRow, toOption, wholeNumber } from "./options.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
+import { solverHelpLines } from "../registry.js";
+import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
 
 /** Parsed flags of the solve command. */
 export interface SolveFlags {
@@ -43,6 +45,9 @@ export interface SolveFlags {
   progress?: boolean;
   alphabet?: string;
   budget?: number;
+  shard?: Shard;
+  resume?: boolean;
+  solver?: string[];
 }
 
 /** A commander parser for `--alphabet`: N distinct symbols for N = 4, 9, 16 or 25, none of them `.` or `-`. */
@@ -65,10 +70,13 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--alphabet <symbols>", description: "the symbols, in order, of the grids with that many (e.g. ABCDEFGHIJKLMNOP for 16×16); default: detected per record", parse: alphabetArgument },
   { flags: "--limit <n>", description: "stop counting at N solutions (2 flags every puzzle with several)", default: DEFAULT_LIMIT, parse: wholeNumber(1, 0x7fffffff) },
   { flags: "--budget <nodes>", description: "search nodes per puzzle (states propagated, both kernels); a puzzle over it gets status timeout (default: no cap)", parse: wholeNumber(1, 0x7fffffff) },
+  { flags: "--solver <ids>", description: "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)", defaultText: "the fastest of each size", parse: commaList },
   { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT}); a count of ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} means at least that many`, conflicts: "limit" },
   { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread", default: availableParallelism(), parse: wholeNumber(0, 256) },
   { flags: "--batch <n>", description: "puzzles per batch sent to a worker", default: 4096, parse: wholeNumber(1, 1 << 20) },
   { flags: "--in-flight <n>", description: "batches out at once (default: 2 per thread, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
+  { flags: "--shard <K/N>", description: "solve only the records whose index (over all inputs, from 0) is K mod N; records keep their index and line, and `sudoku-wasm merge` joins the N outputs into the one-run output", parse: shardArgument },
+  { flags: "--resume", description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records (a cut-off last one is removed), skip as many inputs, append" },
   { flags: "--progress", description: "show progress on stderr (default: when stderr is a terminal)" },
   { flags: "--no-progress", description: "never show progress" },
 ];
@@ -90,6 +98,7 @@ export function solveCommand(): Command {
     .action(async (files: string[], flags: SolveFlags) => runSolve(files, flags))
     .addHelpText("after", EXIT_STATUS_HELP);
   for (const row of SOLVE_OPTIONS) command.addOption(toOption(row));
+  command.addHelpText("after", () => ["", "Solvers (id, grid sizes, algorithm):", ...solverHelpLines()].join("\n"));
   return command;
 }
 
@@ -129,16 +138,20 @@ function inputBytes(files: readonly string[]): number | null {
   return files.reduce((sum, file) => sum + statSync(file).size, 0);
 }
 
-/** Standard output, or the `-o` file once it is open (a bad path fails here, before any work). */
-async function openOutput(path: string | undefined): Promise<Writable> {
+/**
+ * Standard output, or the `-o` file once it is open (a bad path fails here, before any work).
+ * With a resume point the file is cut to its complete records and written on from there.
+ */
+export async function openOutput(path: string | undefined, resume?: ResumePoint): Promise<Writable> {
   if (path === undefined) return process.stdout;
-  const stream = createWriteStream(path);
+  if (resume && existsSync(path)) truncateSync(path, resume.bytes);
+  const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
   await once(stream, "open");
   return stream;
 }
 
 /** Closes the output (not standard output) and waits until it is flushed. */
-async function closeOutput(out: Writable): Promise<void> {
+export async function closeOutput(out: Writable): Promise<void> {
   if (out === process.stdout) return;
   out.end();
   await finished(out);
@@ -154,11 +167,13 @@ export const FAILED_RECORDS_STATUS = 1;
  * whole, in order, and the count is printed); usage and I/O errors throw (status 2, main.ts).
  */
 export async function runSolve(files: string[], flags: SolveFlags): Promise<void> {
-  if (flags.format) return runJudge(files, flags.format, flags.output);
+  if (flags.format) return runJudge(files, flags.format, flags.output, flags);
   const inputs = openInputs(files);
-  const out = await openOutput(flags.output);
+  const shard = flags.shard ?? WHOLE_RUN;
+  const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
+  const out = await openOutput(flags.output, resume);
   const started = performance.now();
-  const solver = await openBatchSolver(flags.threads);
+  const solver = await openBatchSolver(flags.threads, flags.solver);
   const showProgress = flags.progress ?? process.stderr.isTTY === true;
   const progress = showProgress ? new ProgressDisplay(inputBytes(files)) : null;
   const interrupts = new InterruptWatch();
@@ -176,6 +191,9 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
         maxInFlight: flags.inFlight ?? Math.max(1, 2 * flags.threads),
         alphabet: flags.alphabet,
         budget: flags.budget,
+        shard,
+        skip: resume?.records ?? 0,
+        header: (resume?.bytes ?? 0) === 0,
         stop: interrupts.aborted,
       },
       (done, bytes) => progress?.update(done, bytes),
@@ -184,7 +202,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
     progress?.stop();
     process.stderr.write(errorLines(totals));
     process.stderr.write(summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads) + "\n");
-    if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output));
+    if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
     process.exitCode = interrupts.exitStatus ?? (failedRecords(totals) > 0 ? FAILED_RECORDS_STATUS : 0);
   } finally {
     interrupts.close();
@@ -198,10 +216,20 @@ function failedRecords(totals: StreamTotals): number {
   return totals.tally[TALLY_STATUSES.indexOf("invalid")] + totals.tally[TALLY_STATUSES.indexOf("timeout")];
 }
 
-/** What an interrupted run says last: the signal and how many records it wrote, whole and in order. */
-function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined): string {
-  const written = totals.tally.reduce((sum, n) => sum + n, 0).toLocaleString("en-US");
-  return `sudoku-wasm: stopped by ${signal}: the first ${written} records written whole to ${output ?? "standard output"}\n`;
+/** The point a `--resume` run starts from: the complete records of its `-o` file, checked against the run when they carry an index. */
+function findResumePoint(flags: SolveFlags, shard: Shard): ResumePoint {
+  if (flags.output === undefined) throw new Error("--resume needs -o FILE: the output of the run to go on with");
+  const point = resumePoint(flags.output, flags.out);
+  checkResumeIndex(flags.output, flags.out, point, shard.index + (point.records - 1) * shard.count);
+  return point;
+}
+
+/** What an interrupted run says last: the signal, the records written (whole, in order) and how to go on. */
+function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number): string {
+  const written = (before + totals.tally.reduce((sum, n) => sum + n, 0)).toLocaleString("en-US");
+  const where = output ?? "standard output";
+  const next = output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`;
+  return `sudoku-wasm: stopped by ${signal}: the first ${written} records written whole to ${where}; ${next}\n`;
 }
 
 /** The first error messages of a run, and how many more there were. */
@@ -224,9 +252,11 @@ function readJudgeInputs(files: readonly string[]): JudgeInput[] {
 }
 
 /** Judge mode: the whole input (files joined in order, or standard input) in, the judge's exact output out. */
-async function runJudge(files: string[], name: JudgeFormatName, output: string | undefined): Promise<void> {
+async function runJudge(files: string[], name: JudgeFormatName, output: string | undefined, flags: SolveFlags): Promise<void> {
+  if (flags.shard) throw new Error(`--shard does not apply to --format ${name}: a judge's output is one whole answer, not records to merge`);
+  if (flags.resume) throw new Error(`--resume does not apply to --format ${name}: a judge's output is written at once`);
   const judge = judgeFormats[name];
-  const result = solveJudgeInputs(judge, readJudgeInputs(files), await createSolver());
+  const result = solveJudgeInputs(judge, readJudgeInputs(files), await createSolver({ solver: flags.solver }));
   const out = await openOutput(output);
   out.write(result);
   await closeOutput(out);

@@ -25,7 +25,7 @@
  */
 import { type Grid, PuzzleError, SIZE, parsePuzzle } from "../puzzle.js";
 import { type Alphabet, parseGeneralPuzzle } from "../puzzle-general.js";
-import type { SizedSolver } from "../sized.js";
+import type { Solver } from "../solver.js";
 import type { SolveRecord } from "../solver.js";
 import { rowCells } from "./input/grid.js";
 import { splitLines, withoutByteOrderMark } from "./lines.js";
@@ -261,7 +261,7 @@ const sicily1317: JudgeFormat = {
 export const judgeFormats: Readonly<Record<JudgeFormatName, JudgeFormat>> = { leetcode37, hdu1426, poj2676, poj2918, poj3074, poj3076, sicily1317 };
 
 /** The judge's whole expected output for the whole input `text`, solved by `solver` in one batch per kernel. */
-export function solveJudge(judge: JudgeFormat, text: string, solver: SizedSolver): string {
+export function solveJudge(judge: JudgeFormat, text: string, solver: Solver): string {
   return judge.write(solver.solveMany(judge.read(withoutByteOrderMark(text)), { limit: judge.limit, alphabet: judge.alphabet }));
 }
 
@@ -276,7 +276,7 @@ export interface JudgeInput {
  * {@link solveJudge} over several inputs read as one: each without its byte order mark and
  * ending with a line end, joined in order. An input error names the input and its own line.
  */
-export function solveJudgeInputs(judge: JudgeFormat, inputs: readonly JudgeInput[], solver: SizedSolver): string {
+export function solveJudgeInputs(judge: JudgeFormat, inputs: readonly JudgeInput[], solver: Solver): string {
   const texts = inputs.map(({ text }) => {
     const own = withoutByteOrderMark(text);
     return own.length === 0 || own.endsWith("\n") ? own : own + "\n";

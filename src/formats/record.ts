@@ -9,28 +9,19 @@
  *
  * `text` is the puzzle's cells as written, on one line (a grid's rows joined, separators
  * dropped), so it can be shown back and parsed in a worker. Grids are 4×4, 9×9, 16×16 or
- * 25×25 ({@link GRID_SHAPES}); which kernel takes a text is decided by sized.ts.
+ * 25×25 ({@link GRID_SHAPES}); sized.ts reads every size, so the CLI and the library agree.
  */
-import { CELLS, SIZE, type Grid, PuzzleError, parsePuzzle } from "../puzzle.js";
-import { type Alphabet, BOX_SIZES, parseGeneralPuzzle } from "../puzzle-general.js";
-import { alphabetForCells, takesGeneralKernel } from "../sized.js";
+import { type Grid, PuzzleError } from "../puzzle.js";
+import { type Alphabet, type Shape, DIGITS } from "../puzzle-general.js";
+import { SHAPES, readSizedPuzzle } from "../sized.js";
 
-/** The side of a grid and its cell count (N and N²). */
-export interface GridShape {
-  size: number;
-  cells: number;
-}
-
-/** The classic 9×9 shape. */
-export const SHAPE_9: GridShape = { size: SIZE, cells: CELLS };
+/** The side of a grid, its cell count and box size (the one shape model, puzzle-general.ts). */
+export type GridShape = Shape;
 
 /** Every shape the readers recognise: 4×4, 9×9, 16×16, 25×25. */
-export const GRID_SHAPES: readonly GridShape[] = BOX_SIZES.map((box) => ({ size: box * box, cells: box ** 4 }));
+export const GRID_SHAPES: readonly Shape[] = SHAPES;
 
-/** The shape whose rows have `size` cells, or undefined. */
-export function shapeOfSide(size: number): GridShape | undefined {
-  return GRID_SHAPES.find((shape) => shape.size === size);
-}
+export { SHAPE_9, shapeOfSide } from "../sized.js";
 
 /** What the readers know beyond the text: the `--alphabet` given, if any. */
 export interface ReadHints {
@@ -76,8 +67,6 @@ export function placeMessage(file: string, line: number, reason: string): string
   return `${file}:${line}: ${reason}`;
 }
 
-const DIGITS: Alphabet = "123456789";
-
 /**
  * Parses a record's text: a 9×9 text with {@link parsePuzzle} (any of {@link EMPTIES} for an
  * empty cell), a 4×4, 16×16 or 25×25 one (or a 9×9 one in another alphabet) with
@@ -89,8 +78,7 @@ export function parseRecord(record: ReadRecord, alphabet?: Alphabet): PuzzleReco
   const invalid = (reason: string): PuzzleRecord => ({ index, line, file, text, grid: null, box: 3, alphabet: DIGITS, error: placeMessage(file, line, reason) });
   if (record.error !== null) return invalid(record.error);
   try {
-    if (!takesGeneralKernel(text.length, alphabet)) return { index, line, file, text, grid: parsePuzzle(text, EMPTIES), box: 3, alphabet: DIGITS, error: null };
-    const puzzle = parseGeneralPuzzle(text, { alphabet: alphabetForCells(text.length, alphabet) });
+    const puzzle = readSizedPuzzle(text, alphabet, EMPTIES);
     return { index, line, file, text, grid: puzzle.grid, box: puzzle.shape.box, alphabet: puzzle.alphabet, error: null };
   } catch (error) {
     if (!(error instanceof PuzzleError)) throw error;

@@ -2,30 +2,32 @@
  * Batches: the unit of work that crosses to a worker thread, and what comes back.
  *
  *   main thread                                   worker (or main thread with --threads 0)
- *   BatchBuilder ── BatchTask ──────────────────► solveBatch(kernels, task)
- *     texts  "t0\nt1\n…"   one string per batch      9×9 text → classic.input (fast path) or parse;
- *     lines  Int32Array    transferred               4×4/16×16/25×25 → parse → general.input per size
- *     readErrors [[i, msg]] (rare)                   classic.run(n, limit, budget), general.run(m, box, limit, budget)
- *     alphabet (--alphabet), budget (--budget)       format each record with the --out format
+ *   BatchBuilder ── BatchTask ──────────────────► solveBatch(engines, task)
+ *     texts  "t0\nt1\n…"   one string per batch      9×9 digits → packed at once (fast path), else parse;
+ *     lines  Int32Array    transferred               grouped by size and alphabet, one engine call per group
+ *     readErrors [[i, msg]] (rare)                   (the engine of each size: `solve --solver`, registry ids)
+ *     alphabet (--alphabet), budget (--budget)       batchRecords, then each record in the --out format
  *                ◄──────────────── BatchOutcome ───  text (the batch's output), tally, errors
  *
  * Strings cross the thread boundary once per batch, never per puzzle. A batch holds the
- * records of one file, consecutive in the run, so `firstIndex + i` is record i's index.
+ * records of one file, consecutive in the run (or in its shard), so `firstIndex + i × indexStep`
+ * is record i's index.
  */
-import { type SolveRecord, invalidRecord, statusOf } from "../solver.js";
+import { type SizeEngine, type SolveRecord, REJECTED, STATUSES, SolutionWriter, batchRecords, invalidRecord, solvePacked, solvesBatches } from "../solver.js";
 import { type ReadRecord, EMPTIES, parseRecord } from "../formats/record.js";
 import { CELLS } from "../puzzle.js";
-import { type Alphabet, formatGeneralGrid } from "../puzzle-general.js";
+import { type Alphabet, type Shape, DIGITS } from "../puzzle-general.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
-import { takesGeneralKernel } from "../sized.js";
-import { GeneralKernel } from "../general.js";
-import { WasmKernel } from "../wasm.js";
+import { SHAPE_9, readsNineByNineAsDigits, shapeOfSide } from "../sized.js";
+import { solvers, solversBySize } from "../registry.js";
 
 /** The records of one batch, as columns. */
 export interface BatchTask {
   file: string;
   /** Run-wide 0-based index of the first record. */
   firstIndex: number;
+  /** How far apart the indexes of consecutive records are (N with `--shard K/N`). @default 1 */
+  indexStep?: number;
   /** Each record's text, joined by "\n" (texts never hold a line end). */
   texts: string;
   /** Each record's 1-based start line in its file. */
@@ -40,25 +42,35 @@ export interface BatchTask {
   budget?: number;
 }
 
-/** The kernels one thread solves on: the 9×9 kernel and the general N×N kernel, each with its own memory. */
-export interface BatchKernels {
-  classic: WasmKernel;
-  general: GeneralKernel;
+/** The engines one thread solves on, by grid side N; each WASM engine has its own memory. */
+export type BatchEngines = ReadonlyMap<number, SizeEngine>;
+
+/**
+ * Loads the engine of every size for `solve --solver ids` (registry ids; each size gets the first
+ * that takes it, else its default). Every engine must solve batches: a RangeError names the ones that do.
+ */
+export async function loadBatchEngines(ids: readonly string[] = []): Promise<BatchEngines> {
+  const engines = new Map<number, SizeEngine>();
+  for (const [size, info] of solversBySize(ids)) {
+    const engine = await info.load(size);
+    if (!solvesBatches(engine)) {
+      const batchIds = await batchSolverIds();
+      throw new RangeError(`solver '${info.id}' solves one puzzle per call; --solver takes one that solves batches: ${batchIds.join(", ")}`);
+    }
+    engines.set(size, { id: info.id, engine, reportsGuesses: info.capabilities.guesses });
+  }
+  return engines;
 }
 
-/** The compiled kernels, posted to each worker (a `WebAssembly.Module` crosses threads without recompiling). */
-export interface KernelModules {
-  classic: WebAssembly.Module;
-  general: WebAssembly.Module;
+/** The registry ids whose engines solve batches (loads each row's engine of its first size once). */
+async function batchSolverIds(): Promise<string[]> {
+  const ids: string[] = [];
+  for (const info of solvers) if (solvesBatches(await info.load(info.sizes[0]))) ids.push(info.id);
+  return ids;
 }
 
-/** Instantiates both kernels from their compiled modules, each with its own memory. */
-export async function instantiateKernels(modules: KernelModules): Promise<BatchKernels> {
-  return { classic: await WasmKernel.create(modules.classic), general: await GeneralKernel.create(modules.general) };
-}
-
-/** Tally positions, in summary order. */
-export const TALLY_STATUSES = ["solved", "unsolvable", "multiple", "invalid", "timeout"] as const;
+/** Tally positions, in summary order (the statuses of solver.ts). */
+export const TALLY_STATUSES = STATUSES;
 
 /** What a worker sends back for one batch. */
 export interface BatchOutcome {
@@ -73,13 +85,14 @@ export interface BatchOutcome {
 /** Error messages a batch reports back at most. */
 const ERRORS_PER_BATCH = 10;
 const ASCII_ZERO = 48;
-/** The kernel's count for a clue repeated in a row, column or box. */
+/** The kernels' count for a clue repeated in a row, column or box. */
 const REPEATED_CLUE = -2;
 
 /** Collects records into batches of at most `size`; a batch never spans two files. */
 export class BatchBuilder {
   private file = "";
   private firstIndex = 0;
+  private indexStep = 1;
   private texts: string[] = [];
   private lines: number[] = [];
   private readErrors: [number, string][] = [];
@@ -92,6 +105,12 @@ export class BatchBuilder {
     private readonly alphabet: Alphabet | null = null,
     private readonly budget = Infinity,
   ) {}
+
+  /** The next record added has index `first`, each one after it `step` more (a shard, a resumed run); call before any is added. */
+  numberFrom(first: number, step: number): void {
+    this.firstIndex = first;
+    this.indexStep = step;
+  }
 
   /** Records added from now on come from `file`; the batch of the previous file is sealed. */
   startFile(file: string): void {
@@ -113,6 +132,7 @@ export class BatchBuilder {
     this.ready.push({
       file: this.file,
       firstIndex: this.firstIndex,
+      indexStep: this.indexStep,
       texts: this.texts.join("\n"),
       lines: Int32Array.from(this.lines),
       readErrors: this.readErrors,
@@ -121,7 +141,7 @@ export class BatchBuilder {
       alphabet: this.alphabet,
       budget: this.budget,
     });
-    this.firstIndex += this.texts.length;
+    this.firstIndex += this.texts.length * this.indexStep;
     this.texts = [];
     this.lines = [];
     this.readErrors = [];
@@ -144,9 +164,9 @@ const CELL_VALUE = (() => {
 })();
 
 /**
- * The fast path: writes a 9×9 record's cells straight into the kernel's input at `at`. False
- * when the text is not 81 cell characters; such records take the slow path (parseRecord),
- * which names the cell and the reason. Repeated clues are left to the kernel (count -2).
+ * The fast path: writes a 9×9 record's cells straight into `input` at `at`. False when the text
+ * is not 81 cell characters; such records take the slow path (parseRecord), which names the
+ * cell and the reason. Repeated clues are left to the kernel (count -2).
  */
 function writeCells(text: string, input: Uint8Array, at: number): boolean {
   if (text.length !== CELLS) return false;
@@ -159,105 +179,99 @@ function writeCells(text: string, input: Uint8Array, at: number): boolean {
   return true;
 }
 
-/** The readable records of one size bound for the general kernel: record positions, grids, alphabets. */
-interface GeneralGroup {
-  positions: number[];
-  grids: Uint8Array[];
-  alphabets: Alphabet[];
+/** The readable records of one size and alphabet: their positions in the batch and their packed grids. */
+class Group {
+  readonly positions: number[] = [];
+  packed: Uint8Array;
+
+  constructor(
+    readonly shape: Shape,
+    readonly alphabet: Alphabet,
+    room: number,
+  ) {
+    this.packed = new Uint8Array(room * shape.cells);
+  }
+
+  /** Room for one more grid; returns its offset in `packed`. */
+  next(position: number): number {
+    const at = this.positions.length * this.shape.cells;
+    if (at + this.shape.cells > this.packed.length) {
+      const grown = new Uint8Array(Math.max(this.packed.length * 2, at + this.shape.cells));
+      grown.set(this.packed);
+      this.packed = grown;
+    }
+    this.positions.push(position);
+    return at;
+  }
+}
+
+const writers = new Map<Alphabet, SolutionWriter>();
+
+/** The solution writer of `alphabet`, made once per thread. */
+function writerOf(alphabet: Alphabet): SolutionWriter {
+  let writer = writers.get(alphabet);
+  if (!writer) writers.set(alphabet, (writer = new SolutionWriter(alphabet)));
+  return writer;
 }
 
 /**
- * Solves one batch: writes every readable 9×9 record into the 9×9 kernel's input (the fast
- * path; the rest get their error from parseRecord), groups the other sizes by box size for the
- * general kernel, solves each group in one kernel call, and formats every record, in order,
- * with the task's output format. Shared by the worker and the in-process (`--threads 0`) path.
+ * Solves one batch: packs every readable record into the group of its size and alphabet (9×9
+ * digits straight from the text, the fast path; the rest through parseRecord, which gives the
+ * unreadable ones their error), solves each group in one engine call, turns the output into
+ * records with {@link batchRecords} and formats every record, in order, with the task's output
+ * format. Shared by the worker and the in-process (`--threads 0`) path.
  */
-export function solveBatch(kernels: BatchKernels, task: BatchTask): BatchOutcome {
+export function solveBatch(engines: BatchEngines, task: BatchTask): BatchOutcome {
   const texts = task.texts.split("\n");
   const alphabet = task.alphabet ?? undefined;
   const readErrors = new Map(task.readErrors);
-  const records: ReadRecord[] = [];
-  const errors = new Map<number, string>();
-  const slots = new Int32Array(texts.length).fill(-1);
-  const groups = new Map<number, GeneralGroup>();
-  const input = kernels.classic.input(texts.length);
-  const fastPath = !takesGeneralKernel(CELLS, alphabet);
-  let solvable = 0;
+  const reads: ReadRecord[] = [];
+  const results = new Array<SolveRecord | undefined>(texts.length);
+  const digits = new Group(SHAPE_9, DIGITS, texts.length);
+  const groups = new Map<string, Group>([[`9 ${DIGITS}`, digits]]);
+  const fastPath = readsNineByNineAsDigits(alphabet);
   texts.forEach((text, i) => {
-    const read: ReadRecord = { index: task.firstIndex + i, line: task.lines[i], file: task.file, text, error: readErrors.get(i) ?? null };
-    records.push(read);
-    if (read.error === null && fastPath && writeCells(text, input, solvable * CELLS)) {
-      slots[i] = solvable++;
-      return;
+    const read: ReadRecord = { index: task.firstIndex + i * (task.indexStep ?? 1), line: task.lines[i], file: task.file, text, error: readErrors.get(i) ?? null };
+    reads.push(read);
+    if (read.error === null && fastPath && text.length === CELLS) {
+      const at = digits.next(i);
+      if (writeCells(text, digits.packed, at)) return;
+      digits.positions.pop();
     }
     const parsed = parseRecord(read, alphabet);
-    if (parsed.grid === null) errors.set(i, parsed.error!);
-    else if (!takesGeneralKernel(text.length, alphabet)) {
-      input.set(parsed.grid, solvable * CELLS);
-      slots[i] = solvable++;
-    } else {
-      const group = groups.get(parsed.box) ?? { positions: [], grids: [], alphabets: [] };
-      groups.set(parsed.box, group);
-      group.positions.push(i);
-      group.grids.push(parsed.grid);
-      group.alphabets.push(parsed.alphabet);
+    if (parsed.grid === null) {
+      results[i] = invalidRecord(parsed.error!);
+      return;
     }
+    const shape = shapeOfSide(parsed.box * parsed.box)!;
+    const key = `${shape.size} ${parsed.alphabet}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = new Group(shape, parsed.alphabet, 16)));
+    const at = group.next(i); // may grow `packed`: take the offset first
+    group.packed.set(parsed.grid, at);
   });
   const budget = task.budget ?? Infinity;
-  const results = solvable > 0 ? kernels.classic.run(solvable, task.limit, budget) : null;
-  const solutions = results ? asciiSolutions(results.solutions) : null;
-  const generalResults = solveGeneralGroups(kernels.general, groups, task.limit, budget);
+  for (const group of groups.values()) {
+    const count = group.positions.length;
+    if (count === 0) continue;
+    const { cells } = group.shape;
+    const entry = engines.get(group.shape.size)!;
+    const output = solvePacked(entry.engine, group.packed, count, cells, task.limit, budget);
+    const rejected = (k: number, found: number): SolveRecord =>
+      invalidRecord(found === REPEATED_CLUE ? parseRecord(reads[group.positions[k]], alphabet).error! : REJECTED);
+    const records = batchRecords(output, count, { cells, writer: writerOf(group.alphabet), reportsGuesses: entry.reportsGuesses, rejected });
+    group.positions.forEach((position, k) => (results[position] = records[k]));
+  }
 
   const format = outputFormats[task.output];
   const tally = TALLY_STATUSES.map(() => 0);
   const messages: string[] = [];
   let text = "";
-  records.forEach((record, i) => {
-    const slot = slots[i];
-    let result: SolveRecord;
-    if (slot >= 0) {
-      if (results!.counts[slot] === REPEATED_CLUE) result = invalidRecord(parseRecord(record, alphabet).error!);
-      else result = kernelRecord(results!.counts[slot], results!.guesses[slot], results!.nodes![slot] < 0, solutions!, slot);
-    } else result = generalResults.get(i) ?? invalidRecord(errors.get(i)!);
-    tally[TALLY_STATUSES.indexOf(result.status as (typeof TALLY_STATUSES)[number])]++;
+  reads.forEach((record, i) => {
+    const result = results[i]!;
+    tally[TALLY_STATUSES.indexOf(result.status)]++;
     if (result.error && messages.length < ERRORS_PER_BATCH) messages.push(result.error);
     text += format.format(record, result);
   });
   return { text, tally, errors: messages };
-}
-
-/** Solves each size's group in one general-kernel call; the records by position in the batch. */
-function solveGeneralGroups(kernel: GeneralKernel, groups: ReadonlyMap<number, GeneralGroup>, limit: number, budget: number): Map<number, SolveRecord> {
-  const records = new Map<number, SolveRecord>();
-  for (const [box, { positions, grids, alphabets }] of groups) {
-    const cells = grids[0].length;
-    const input = kernel.input(grids.length, box);
-    grids.forEach((grid, k) => input.set(grid, k * cells));
-    const { counts, guesses, nodes, solutions } = kernel.run(grids.length, box, limit, budget); // views: read before the next call
-    positions.forEach((position, k) => {
-      const count = counts[k];
-      const solution = count > 0 ? formatGeneralGrid(solutions.subarray(k * cells, (k + 1) * cells), alphabets[k]) : null;
-      const status = statusOf(count, nodes![k] < 0);
-      records.set(position, count < 0 ? invalidRecord("the kernel rejected the puzzle's bytes") : { status, count, solution, guesses: guesses[k] });
-    });
-  }
-  return records;
-}
-
-/** The result of one 9×9 kernel slot as a {@link SolveRecord}; `timedOut` when the budget stopped it. */
-function kernelRecord(count: number, guesses: number, timedOut: boolean, solutions: Buffer, slot: number): SolveRecord {
-  if (count < 0) return invalidRecord("the kernel rejected the puzzle's bytes");
-  const start = slot * CELLS;
-  return {
-    status: statusOf(count, timedOut),
-    count,
-    solution: count > 0 ? solutions.toString("latin1", start, start + CELLS) : null,
-    guesses,
-  };
-}
-
-/** Turns the kernel's solution digits (1–9) into ASCII in place; returns a Buffer over them (no copy). */
-function asciiSolutions(solutions: Uint8Array): Buffer {
-  for (let i = 0; i < solutions.length; i++) solutions[i] += ASCII_ZERO;
-  return Buffer.from(solutions.buffer, solutions.byteOffset, solutions.length);
 }

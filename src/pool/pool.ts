@@ -1,17 +1,15 @@
 /**
  * The batch solvers the CLI can use: a piscina pool of N worker threads, each with its own
- * instances of the 9×9 and the general kernel, or (with 0 threads) one of each on the main
- * thread. Both kernels are compiled once here and posted as `WebAssembly.Module`s; both paths
- * run {@link solveBatch}, so their output is the same byte for byte.
+ * engine of each grid size (registry ids, `solve --solver`), or (with 0 threads) one of each on
+ * the main thread. The engines are loaded here first (a bad id fails before any worker starts);
+ * both paths run {@link solveBatch}, so their output is the same byte for byte.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
-import { compileGeneralKernel } from "../general.js";
 import { packageRoot } from "../paths.js";
-import { compileKernel } from "../wasm.js";
-import { type BatchOutcome, type BatchTask, type KernelModules, instantiateKernels, solveBatch } from "./batch.js";
+import { type BatchOutcome, type BatchTask, loadBatchEngines, solveBatch } from "./batch.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
 export interface BatchSolver {
@@ -33,19 +31,16 @@ function workerFile(): string {
   return path;
 }
 
-/** A pool of `threads` workers, or the main thread when `threads` is 0. */
-export async function openBatchSolver(threads: number): Promise<BatchSolver> {
-  const modules: KernelModules = { classic: await compileKernel(), general: await compileGeneralKernel() };
-  if (threads === 0) {
-    const kernels = await instantiateKernels(modules);
-    return { threads, solve: async (task) => solveBatch(kernels, task), close: async () => {} };
-  }
+/** A pool of `threads` workers, or the main thread when `threads` is 0, solving on the engines `solverIds` name (registry ids; default: each size's fastest). */
+export async function openBatchSolver(threads: number, solverIds: readonly string[] = []): Promise<BatchSolver> {
+  const engines = await loadBatchEngines(solverIds);
+  if (threads === 0) return { threads, solve: async (task) => solveBatch(engines, task), close: async () => {} };
   const pool = new Piscina<BatchTask, BatchOutcome>({
     filename: workerFile(),
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: 60_000,
-    workerData: modules,
+    workerData: { solvers: [...solverIds] },
     // A small young generation keeps each worker's heap (and the run's RSS) flat: a batch's
     // garbage is short-lived, and the default lets every worker grow tens of MB before scavenging.
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },

@@ -1,44 +1,51 @@
 /**
  * `npm:algorithm.ts`: a thin adapter over `@algorithm.ts/sudoku` (its `SudokuSolver`, a DLX
- * over plain arrays), used only as an outside reference. The package is an optional peer
- * (see peer.ts): imported when this solver is loaded.
+ * over plain arrays), used only as an outside reference, for every box size it takes (2–5 here).
+ * The package is an optional peer (see peer.ts): imported when this solver is loaded.
  *
- * The package takes a board of 81 numbers, -1 for empty and 0–8 for digits 1–9, and its
+ * The package takes a board of N² numbers, -1 for empty and 0..N-1 for symbols 1..N, and its
  * `solve()` answers only "is there a solution" (it stops at the first). So this adapter
  * counts at most 1 whatever the limit: it cannot prove uniqueness, and a puzzle with several
  * solutions comes back with count 1. No guesses, no work cap (the budget is ignored).
  */
-import { CELLS, type Grid } from "../puzzle.js";
+import type { Grid } from "../puzzle.js";
 import type { SearchStats, SolverEngine } from "../solver.js";
 import { type PeerPackage, importPeer } from "./peer.js";
 
 /** The package this adapter was written for. */
 export const ALGORITHM_TS_PEER: PeerPackage = { name: "@algorithm.ts/sudoku", version: "4.0.3" };
 
-/** The part of `@algorithm.ts/sudoku@4` this adapter uses. */
+/** The part of `@algorithm.ts/sudoku@4` this adapter uses (its own types stay out of ours, so it need not be installed). */
 interface AlgorithmTsModule {
   SudokuSolver: new (options: { childMatrixWidth: number }) => { solve(board: number[], answer: number[]): boolean };
 }
 
-/** `@algorithm.ts/sudoku@4` behind the contract; counts 0 or 1, no guesses, no budget. */
+/** `@algorithm.ts/sudoku@4` behind the contract for box size `box`; counts 0 or 1, no guesses, no budget. */
 export class AlgorithmTsPackageEngine implements SolverEngine {
-  private readonly board: number[] = new Array<number>(CELLS).fill(-1);
-  private readonly answer: number[] = new Array<number>(CELLS).fill(-1);
+  private readonly board: number[];
+  private readonly answer: number[];
 
-  private constructor(private readonly solver: InstanceType<AlgorithmTsModule["SudokuSolver"]>) {}
+  private constructor(
+    private readonly solver: InstanceType<AlgorithmTsModule["SudokuSolver"]>,
+    box: number,
+  ) {
+    this.board = new Array<number>(box ** 4).fill(-1);
+    this.answer = new Array<number>(box ** 4).fill(-1);
+  }
 
-  /** Imports the package (an Error with the install command when it is missing). */
-  static async load(solverId: string): Promise<AlgorithmTsPackageEngine> {
+  /** Imports the package (an Error with the install command when it is missing) and makes an engine for box size `box`. */
+  static async load(solverId: string, box = 3): Promise<AlgorithmTsPackageEngine> {
     const { SudokuSolver } = await importPeer<AlgorithmTsModule>(solverId, ALGORITHM_TS_PEER);
-    return new AlgorithmTsPackageEngine(new SudokuSolver({ childMatrixWidth: 3 }));
+    return new AlgorithmTsPackageEngine(new SudokuSolver({ childMatrixWidth: box }), box);
   }
 
   /** 1 when the package finds a solution (written to `solution`), else 0; `limit` ≥ 1 is capped to 1. */
   countSolutions(puzzle: Grid, _limit: number, solution: Grid, stats: SearchStats, _budget: number): number {
-    for (let cell = 0; cell < CELLS; cell++) this.board[cell] = puzzle[cell] - 1;
+    const cells = this.board.length;
+    for (let cell = 0; cell < cells; cell++) this.board[cell] = puzzle[cell] - 1;
     const found = this.solver.solve(this.board, this.answer);
     if (found) {
-      for (let cell = 0; cell < CELLS; cell++) solution[cell] = this.answer[cell] + 1;
+      for (let cell = 0; cell < cells; cell++) solution[cell] = this.answer[cell] + 1;
     }
     stats.guesses = NaN;
     stats.timedOut = false;

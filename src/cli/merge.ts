@@ -1,0 +1,167 @@
+/**
+ * `sudoku-wasm merge SHARD0 … SHARD(N-1)`: joins the outputs of `solve --shard K/N`, K = 0 … N-1,
+ * into the output of one run, byte for byte. Shard K holds records K, K+N, K+2N, … in order,
+ * so taking one record from each file in turn restores the run's order; the csv header is
+ * written once. Records are copied as bytes. The files must be the N shards of one run, given
+ * in shard order: jsonl and csv records must carry the index the merge expects, and the record
+ * counts must be those of N shards (shard K has one more than shard K+1 or as many).
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import type { Writable } from "node:stream";
+import { Command } from "commander";
+import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/index.js";
+import { RecordEnds } from "../formats/output/split.js";
+import { type OptionRow, toOption } from "./options.js";
+import { closeOutput, openOutput } from "./solve.js";
+
+/** Parsed flags of the merge command. */
+interface MergeFlags {
+  output?: string;
+  out: OutputFormatName | "auto";
+}
+
+const MERGE_OPTIONS: readonly OptionRow[] = [
+  { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
+  { flags: "--out <format>", description: "the --out format the shards were written in; auto tells csv by its header, jsonl by '{', grid by its empty lines, else line", default: "auto", choices: ["auto", ...OUTPUT_FORMATS] },
+];
+
+/** The `merge` subcommand. */
+export function mergeCommand(): Command {
+  const command = new Command("merge")
+    .description("join the outputs of `solve --shard K/N` (given in shard order, K = 0 … N-1) into the output of one run")
+    .argument("<shards...>", "the N shard outputs, shard 0 first")
+    .action(async (files: string[], flags: MergeFlags) => runMerge(files, flags));
+  for (const row of MERGE_OPTIONS) command.addOption(toOption(row));
+  return command;
+}
+
+const CHUNK_BYTES = 1 << 20;
+/** Bytes merged before they are written out. */
+const WRITE_BYTES = 1 << 20;
+
+/** The records of one output file, read a chunk at a time. */
+class RecordFile {
+  private readonly fd: number;
+  private readonly ends: RecordEnds;
+  private buffer = Buffer.alloc(0);
+  /** File offset of buffer[0]. */
+  private bufferStart = 0;
+  private position = 0;
+  private queue: number[] = [];
+  private recordStart = 0;
+  private atEnd = false;
+  /** Records taken so far. */
+  taken = 0;
+
+  constructor(
+    readonly path: string,
+    format: OutputFormatName,
+  ) {
+    this.fd = openSync(path, "r");
+    this.ends = new RecordEnds(format);
+  }
+
+  /** The next record's bytes, or null at the end of the file (a cut-off last record is an error). */
+  next(): Buffer | null {
+    while (this.queue.length === 0 && !this.atEnd) this.fill();
+    if (this.queue.length === 0) {
+      if (this.bufferStart + this.buffer.length > Math.max(this.recordStart, this.ends.headerEnd ?? 0)) {
+        throw new Error(`${this.path} ends with a cut-off record: finish that shard (solve --resume) before merging`);
+      }
+      return null;
+    }
+    const end = this.queue.shift()!;
+    const start = this.taken === 0 ? (this.ends.headerEnd ?? 0) : this.recordStart;
+    this.recordStart = end;
+    this.taken++;
+    return this.buffer.subarray(start - this.bufferStart, end - this.bufferStart);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  /** Reads the next chunk, keeping the bytes of the records not yet taken. */
+  private fill(): void {
+    const keepFrom = this.taken === 0 ? 0 : this.recordStart;
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    const read = readSync(this.fd, chunk, 0, CHUNK_BYTES, this.position);
+    if (read === 0) {
+      this.atEnd = true;
+      return;
+    }
+    this.position += read;
+    this.buffer = Buffer.concat([this.buffer.subarray(keepFrom - this.bufferStart), chunk.subarray(0, read)]);
+    this.bufferStart = keepFrom;
+    this.queue.push(...this.ends.scan(chunk.subarray(0, read)));
+  }
+}
+
+/** The format of a shard output, told from its first bytes. */
+export function detectOutputFormat(path: string): OutputFormatName {
+  const fd = openSync(path, "r");
+  const head = Buffer.alloc(1 << 16);
+  const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
+  closeSync(fd);
+  if (text.startsWith(outputFormats.csv.header)) return "csv";
+  if (text.startsWith("{")) return "jsonl";
+  const lines = text.split("\n");
+  return lines.slice(0, 27).some((line, i) => line === "" && i < lines.length - 1) ? "grid" : "line";
+}
+
+/** The index a jsonl or csv record carries. */
+function recordIndex(record: Buffer, format: "jsonl" | "csv"): number {
+  const text = record.toString("utf8");
+  if (format === "csv") return Number(text.slice(0, text.indexOf(",")));
+  try {
+    return (JSON.parse(text) as { index: number }).index;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Merges the shard outputs `paths` (shard 0 first) into `out`. */
+export async function mergeShards(paths: readonly string[], out: Writable, format: OutputFormatName): Promise<number> {
+  const files = paths.map((path) => new RecordFile(path, format));
+  const pieces: Buffer[] = [];
+  let pending = 0;
+  let index = 0;
+  const flush = async (): Promise<void> => {
+    const text = Buffer.concat(pieces);
+    pieces.length = 0;
+    pending = 0;
+    if (text.length > 0 && !out.write(text)) await new Promise((resolve) => out.once("drain", resolve));
+  };
+  try {
+    pieces.push(Buffer.from(outputFormats[format].header));
+    for (;;) {
+      const file = files[index % files.length];
+      const record = file.next();
+      if (record === null) break;
+      if (format === "jsonl" || format === "csv") {
+        const found = recordIndex(record, format);
+        if (found !== index) throw new Error(`${file.path}: record ${file.taken} has index ${found}, expected ${index}: give the N shards of one run, shard 0 first`);
+      }
+      pieces.push(record); // a view of the file's buffer, which each read replaces rather than reuses
+      pending += record.length;
+      index++;
+      if (pending >= WRITE_BYTES) await flush();
+    }
+    for (const file of files) {
+      if (file.next() !== null) throw new Error(`${file.path} has more records than its place allows: give the N shards of one run, shard 0 first`);
+    }
+    await flush();
+    return index;
+  } finally {
+    for (const file of files) file.close();
+  }
+}
+
+/** Runs `merge` with parsed flags. */
+async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
+  const format = flags.out === "auto" ? detectOutputFormat(files[0]) : flags.out;
+  const out = await openOutput(flags.output);
+  const records = await mergeShards(files, out, format);
+  await closeOutput(out);
+  process.stderr.write(`merged ${records.toLocaleString("en-US")} ${format} records from ${files.length} shards\n`);
+}

@@ -1,0 +1,129 @@
+/**
+ * Runs that go on where they stopped, and runs split over machines.
+ *
+ * - `--shard K/N`: the run takes the records whose index (counted over all inputs, after
+ *   comments and blank lines) is K mod N; {@link RecordSelection} picks them.
+ * - `--resume` with `-o FILE`: {@link resumePoint} counts the complete records FILE already holds
+ *   (a partial last one, from a kill, is cut off), and the run skips that many of its records and
+ *   appends. The last record of a jsonl or csv file must carry the index this run gives it there.
+ * - {@link resumeCommand}: the command line that goes on after an interrupt.
+ */
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { InvalidArgumentError } from "commander";
+import { RecordEnds } from "../formats/output/split.js";
+import type { OutputFormatName } from "../formats/output/format.js";
+
+/** A run's share of the records: index mod `count` = `index`. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** The whole run as one shard. */
+export const WHOLE_RUN: Shard = { index: 0, count: 1 };
+
+/** A commander parser for `--shard K/N` (0 ≤ K < N). */
+export function shardArgument(text: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || !Number.isSafeInteger(count) || count < 1 || index >= count) {
+    throw new InvalidArgumentError(`expected K/N with 0 ≤ K < N (e.g. 0/4 for the first of 4 shards), got '${text}'`);
+  }
+  return { index, count };
+}
+
+/** Decides, record by record in run order, which records this run solves: its shard's, past the first `skip` of them. */
+export class RecordSelection {
+  /** Index of the next record read, over all inputs. */
+  private next = 0;
+
+  constructor(
+    private readonly shard: Shard,
+    private readonly skip: number,
+  ) {}
+
+  /** The index of this run's first record (its shard's record number `skip`). */
+  get firstIndex(): number {
+    return this.shard.index + this.skip * this.shard.count;
+  }
+
+  /** True when the next record read is one this run solves. */
+  take(): boolean {
+    const index = this.next++;
+    return index >= this.firstIndex && index % this.shard.count === this.shard.index;
+  }
+}
+
+/** How far an earlier run got in its output file. */
+export interface ResumePoint {
+  /** Complete records in the file. */
+  records: number;
+  /** The bytes they take (with the csv header): the file is cut to this length. */
+  bytes: number;
+  /** The last complete record's text, or null. */
+  last: string | null;
+}
+
+const CHUNK_BYTES = 1 << 20;
+
+/** The complete records of output file `path` in `format` (none when it is missing). */
+export function resumePoint(path: string, format: OutputFormatName): ResumePoint {
+  if (!existsSync(path)) return { records: 0, bytes: 0, last: null };
+  if (!statSync(path).isFile()) throw new Error(`--resume: ${path} is not a regular file`);
+  const ends = new RecordEnds(format);
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  const fd = openSync(path, "r");
+  let records = 0;
+  let [lastStart, lastEnd] = [0, 0];
+  try {
+    for (let position = 0; ; ) {
+      const read = readSync(fd, buffer, 0, CHUNK_BYTES, position);
+      if (read === 0) break;
+      for (const end of ends.scan(buffer.subarray(0, read))) {
+        [lastStart, lastEnd] = [records === 0 ? (ends.headerEnd ?? 0) : lastEnd, end];
+        records++;
+      }
+      position += read;
+    }
+    const last = records === 0 ? null : Buffer.alloc(lastEnd - lastStart);
+    if (last) readSync(fd, last, 0, last.length, lastStart);
+    const bytes = records > 0 ? lastEnd : (ends.headerEnd ?? 0);
+    return { records, bytes, last: last?.toString("utf8") ?? null };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Throws unless the last record of a jsonl or csv output carries `index`, the index this run
+ * gives its record number `point.records - 1` (line and grid records carry none to check).
+ */
+export function checkResumeIndex(path: string, format: OutputFormatName, point: ResumePoint, index: number): void {
+  if (point.last === null || (format !== "jsonl" && format !== "csv")) return;
+  const found = format === "jsonl" ? jsonIndex(point.last) : Number(point.last.slice(0, point.last.indexOf(",")));
+  if (found !== index) {
+    throw new Error(
+      `--resume: ${path} ends with record index ${found}, but this run's record ${point.records - 1} has index ${index}; was it written with other inputs or another --shard?`,
+    );
+  }
+}
+
+function jsonIndex(text: string): number {
+  try {
+    return (JSON.parse(text) as { index: number }).index;
+  } catch {
+    return NaN;
+  }
+}
+
+/** A word as a POSIX shell reads it back: bare when it is safe, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The command that goes on after an interrupt: `sudoku-wasm` with the same arguments, plus `--resume`. */
+export function resumeCommand(args: readonly string[]): string {
+  const words = args.includes("--resume") ? args : [...args, "--resume"];
+  return ["sudoku-wasm", ...words].map(shellWord).join(" ");
+}

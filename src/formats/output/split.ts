@@ -1,0 +1,55 @@
+/**
+ * Where the records of an output file end, read back as bytes: what `--resume` counts and
+ * `merge` interleaves. Every delimiter is ASCII, so bytes are scanned as they are (UTF-8 is
+ * never cut inside a character) and records are copied byte for byte.
+ *
+ *   line, jsonl   one record per line (JSON escapes its line ends)
+ *   grid          a record ends with an empty line (N rows or one status line, then "\n")
+ *   csv           a header line, then one record per line end outside double quotes (RFC 4180)
+ */
+import type { OutputFormatName } from "./format.js";
+
+const NEWLINE = 10;
+const QUOTE = 34;
+
+/** Finds the record ends of one output file, a chunk at a time. */
+export class RecordEnds {
+  /** Bytes scanned so far. */
+  private offset = 0;
+  private quoted = false;
+  private lineStart = true;
+  private headerLeft: boolean;
+  /** Where the csv header ends, once it has (null before that, and for the other formats). */
+  headerEnd: number | null = null;
+
+  constructor(private readonly format: OutputFormatName) {
+    this.headerLeft = format === "csv";
+  }
+
+  /**
+   * The offsets (counted from the start of the file) just past each record that ends in `chunk`,
+   * in order. The csv header ends no record.
+   */
+  scan(chunk: Uint8Array): number[] {
+    const ends: number[] = [];
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i];
+      if (byte === QUOTE && this.format === "csv") this.quoted = !this.quoted; // "" toggles twice
+      if (byte !== NEWLINE) {
+        this.lineStart = false;
+        continue;
+      }
+      if (this.quoted) continue;
+      const end = this.offset + i + 1;
+      if (this.format === "grid") {
+        if (this.lineStart) ends.push(end); // an empty line closes the grid
+        this.lineStart = true;
+      } else if (this.headerLeft) {
+        this.headerLeft = false;
+        this.headerEnd = end;
+      } else ends.push(end);
+    }
+    this.offset += chunk.length;
+    return ends;
+  }
+}

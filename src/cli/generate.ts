@@ -16,6 +16,7 @@ import { formatPuzzle } from "../puzzle.js";
 import { packageRoot } from "../paths.js";
 import { solvers } from "../registry.js";
 import { kernelUrl } from "../wasm.js";
+import { writePaced } from "./errors.js";
 import { type OptionRow, toOption, wholeNumber } from "./options.js";
 import {
   GENERATE_DEFAULTS,
@@ -132,7 +133,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   const costs: number[][] = graders.map(() => []);
   const started = performance.now();
   for (const generated of generatePuzzles(judge, options)) {
-    out.write(formatPuzzle(generated.puzzle) + "\n");
+    await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
     made.push({ clues: generated.clues, guesses: generated.guesses });
     if (graders.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
     bar?.increment();

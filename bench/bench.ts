@@ -5,18 +5,21 @@
  * run; progress on stderr. A wrong answer exits non-zero. Options: options.ts (`--help`).
  */
 import { readFileSync } from "node:fs";
-import { bundledDatasets, loadDatasetList } from "../src/datasets.js";
+import { InterruptWatch } from "../src/cli/progress.js";
+import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets.js";
 import { type SolverInfo, findSolver, solvers } from "../src/registry.js";
 import { resolveSolvers } from "./custom-solvers.js";
 import { collectEnvironment, datasetIdentity } from "./env.js";
 import { type BenchOptions, parseOptions } from "./options.js";
-import { progressBar } from "./progress.js";
-import type { BenchRun } from "./records.js";
+import { LiveReport } from "./progress.js";
+import type { BenchRecord, BenchRun } from "./records.js";
+import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
+import { describeEnvironment } from "./report/format.js";
 import { compareRuns, describeDifferences, formatComparison, settingDifferences, settingsOf } from "./report/compare.js";
 import { parseJson } from "./report/json.js";
 import { checkOutputRequests, timestamp, usesStdout, writeReports } from "./report/output.js";
-import { formatTable } from "./report/table.js";
-import { runBench } from "./runner.js";
+import { formatTables } from "./report/table.js";
+import { isPureTsBaseline, rowLabels, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
 import { expectationOf } from "./verify.js";
 
@@ -30,10 +33,18 @@ async function selectSolvers(options: BenchOptions): Promise<readonly SolverInfo
   return selected;
 }
 
+/** The width of the terminal the report goes to, or undefined when it is not a terminal. */
+function reportColumns(toStderr: boolean): number | undefined {
+  const stream = toStderr ? process.stderr : process.stdout;
+  return stream.isTTY ? stream.columns : undefined;
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const options = parseOptions(argv);
   checkOutputRequests(options);
-  const report = usesStdout(options) ? (text: string) => process.stderr.write(text) : (text: string) => process.stdout.write(text);
+  const toStderr = usesStdout(options);
+  const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(text);
+  const width = Math.min(reportColumns(toStderr) ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
   const earlier = options.compare ? parseJson(readFileSync(options.compare, "utf8"), options.compare) : null;
   const bundled = bundledDatasets();
   const datasets = loadDatasetList(options.datasets ?? bundled);
@@ -52,25 +63,46 @@ async function main(argv: readonly string[]): Promise<void> {
         "run with the same settings, or add --compare-anyway",
     );
   }
-  const records = await runBench(
-    {
-      solvers: await selectSolvers(options),
-      datasets,
-      limit: options.limit,
-      timeMs: options.time,
-      budget: options.budget,
-      seed: options.seed,
-      maxPuzzles: options.puzzles,
-      reference: options.reference,
-      extraRows: options.threads > 0 ? [poolRow(options.threads)] : [],
-      expectationOf: (dataset) => expectationOf(dataset.name, new Set(bundled)),
-    },
-    progressBar(),
-  );
+  const selected = await selectSolvers(options);
+  const plan = {
+    solvers: selected,
+    datasets,
+    limit: options.limit,
+    timeMs: options.time,
+    budget: options.budget,
+    seed: options.seed,
+    maxPuzzles: options.puzzles,
+    reference: options.reference,
+    extraRows: options.threads > 0 ? [poolRow(options.threads)] : [],
+    expectationOf: (dataset: Dataset) => expectationOf(dataset.name, new Set(bundled)),
+  };
+
+  report(describeEnvironment(environment).flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
+  const watch = new InterruptWatch();
+  const live = new LiveReport(options.wide ? undefined : { write: report, labels: rowLabels(plan), columns: width, seed: options.seed });
+  watch.onForcedExit(() => live.end());
+  let records: BenchRecord[];
+  try {
+    records = await runBench({ ...plan, signal: watch.aborted }, live);
+  } finally {
+    live.end();
+  }
   const run: BenchRun = { environment, records };
-  report(formatTable(run));
+  const out: string[] = [];
+  if (watch.signal) {
+    run.incomplete = { signal: watch.signal, rowsPlanned: live.totalRows };
+    out.push("", `interrupted by ${watch.signal}: ${records.length} of ${live.totalRows} rows finished; the exports below hold them, marked incomplete`);
+  }
+  if (options.wide) out.push(...formatTables(records, options.seed));
+  const flagNotes = formatFlagNotes(records, width);
+  if (flagNotes.length > 0) out.push("", "Flags:", ...flagNotes);
+  const infos = new Map(selected.map((info) => [info.id, info]));
+  if (records.length > 0) out.push("", ...formatSummary(records, (r) => isPureTsBaseline(r, infos.get(r.solver)), width));
+  report(out.join("\n") + "\n");
   for (const path of writeReports(run, options, timestamp(started))) if (path !== "-") report(`wrote ${path}\n`);
   if (earlier) report("\n" + formatComparison(earlier, compareRuns(earlier, run), differences));
+  watch.close();
+  if (watch.exitStatus !== null) process.exitCode = watch.exitStatus;
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {

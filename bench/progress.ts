@@ -1,21 +1,125 @@
 /**
- * Progress on stderr while the bench runs: one cli-progress bar over every row, with the
- * row being measured. cli-progress stays quiet when stderr is not a TTY.
+ * What the bench shows while it runs: a progress line on stderr (rows done of all, elapsed
+ * time, ETA, the row being measured; a cli-progress bar, drawn only on a terminal) and, when
+ * asked, each row's compact line on the report stream as soon as the row finishes, under its
+ * dataset's heading. The bar hides the cursor while it draws and always shows it again: on
+ * `end`, and on any exit of the process before that.
  */
 import cliProgress from "cli-progress";
+import { restoreCursorOnExit } from "../src/cli/progress.js";
+import type { BenchRecord } from "./records.js";
+import { CompactLayout } from "./report/compact.js";
+import { describeDataset } from "./report/format.js";
 import type { BenchProgress } from "./runner.js";
 
-/** A progress bar on stderr for runBench. */
+/** Where and how finished rows are printed. */
+export interface RowPrinting {
+  /** Writes report text (stdout, or stderr when an export takes stdout). */
+  write(text: string): void;
+  /** Row labels the run will print (for the label column's width). */
+  labels: readonly string[];
+  /** Terminal width of the report stream, undefined when it is not a terminal. */
+  columns: number | undefined;
+  seed: number;
+}
+
+/** "42s", "3m 05s", "1h 02m". */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return "?";
+  const whole = Math.round(seconds);
+  if (whole < 60) return `${whole}s`;
+  if (whole < 3600) return `${Math.floor(whole / 60)}m ${String(whole % 60).padStart(2, "0")}s`;
+  return `${Math.floor(whole / 3600)}h ${String(Math.floor((whole % 3600) / 60)).padStart(2, "0")}m`;
+}
+
+/** How often the elapsed time and ETA are refreshed while a row runs. */
+const REFRESH_MS = 1000;
+
+/**
+ * The bench's live view, as the runner's progress callbacks. The bar is stopped (its line
+ * cleared) around every row printed and started again below it, since cli-progress returns
+ * the cursor to where the bar started; elapsed time and ETA (the mean time of the rows so far
+ * times the rows left) are kept here, across those restarts.
+ */
+export class LiveReport implements BenchProgress {
+  private readonly bar: cliProgress.SingleBar;
+  private readonly layout: CompactLayout | null;
+  private readonly tty = process.stderr.isTTY === true;
+  private readonly started = performance.now();
+  private running = false;
+  private finished = 0;
+  private label = "";
+  /** Rows the run planned (set by `begin`). */
+  totalRows = 0;
+  private dataset: string | null = null;
+  private releaseCursor: () => void = () => {};
+  private refresh: NodeJS.Timeout | null = null;
+
+  /** With `rows`, each finished row is printed; without, only the progress line shows. */
+  constructor(private readonly rows?: RowPrinting) {
+    this.layout = rows ? new CompactLayout(rows.labels, rows.columns) : null;
+    this.bar = new cliProgress.SingleBar(
+      {
+        stream: process.stderr,
+        format: "bench {bar} {value}/{total} rows | {spent} elapsed | ETA {left} | {row}",
+        barsize: 16,
+        hideCursor: true,
+        clearOnComplete: true,
+        fps: 4,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+  }
+
+  /** The payload of the progress line: elapsed time, ETA and the row being measured. */
+  private payload(): { spent: string; left: string; row: string } {
+    const seconds = (performance.now() - this.started) / 1000;
+    const eta = this.finished === 0 ? NaN : (seconds / this.finished) * (this.totalRows - this.finished);
+    return { spent: formatDuration(seconds), left: formatDuration(eta), row: this.label };
+  }
+
+  begin(totalRows: number): void {
+    this.totalRows = totalRows;
+    this.running = true;
+    this.releaseCursor = restoreCursorOnExit(() => this.running && this.tty);
+    this.bar.start(totalRows, 0, this.payload());
+    this.refresh = setInterval(() => this.bar.update(this.finished, this.payload()), REFRESH_MS);
+    this.refresh.unref();
+  }
+
+  row(label: string): void {
+    this.label = label;
+    this.bar.update(this.finished, this.payload());
+  }
+
+  done(record: BenchRecord): void {
+    this.finished++;
+    if (this.rows && this.layout) {
+      const lines: string[] = [];
+      if (record.dataset !== this.dataset) {
+        this.dataset = record.dataset;
+        lines.push("", describeDataset(record, this.rows.seed), this.layout.header());
+      }
+      lines.push(this.layout.line(record));
+      this.bar.stop(); // clears the bar's line and puts the cursor at its start
+      this.rows.write(lines.join("\n") + "\n");
+      this.bar.start(this.totalRows, this.finished, this.payload());
+    } else {
+      this.bar.update(this.finished, this.payload());
+    }
+  }
+
+  /** Stops the bar and shows the cursor; a second call does nothing. */
+  end(): void {
+    if (!this.running) return;
+    if (this.refresh) clearInterval(this.refresh);
+    this.bar.stop();
+    this.running = false;
+    this.releaseCursor();
+  }
+}
+
+/** The progress line alone (the profiler's). */
 export function progressBar(): BenchProgress {
-  const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: "bench {bar} {value}/{total} rows | {row}", hideCursor: true, clearOnComplete: true },
-    cliProgress.Presets.shades_classic,
-  );
-  let finishedRows = -1;
-  return {
-    begin: (totalRows) => bar.start(totalRows, 0, { row: "" }),
-    // Each row that starts means the one before it finished.
-    row: (label) => bar.update(++finishedRows, { row: label }),
-    end: () => bar.stop(),
-  };
+  return new LiveReport();
 }

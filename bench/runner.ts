@@ -30,7 +30,9 @@ import { type SolverInfo, sizeNames, takesSize } from "../src/registry.js";
 import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solver.js";
 import { datasetShape } from "../src/sized.js";
 import type { BenchRecord, RowMode } from "./records.js";
+import { speedRatio } from "./ratios.js";
 import { quantile, seededSample } from "./sample.js";
+import { type RatioEstimate, scaleRatio } from "./statistics.js";
 import { type Answer, CountConsensus, type Expectation, WrongAnswerError, answerProblem, expectationOf } from "./verify.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
@@ -69,6 +71,8 @@ export interface BenchPlan {
   extraRows?: readonly ExtraRow[];
   /** Expected solution counts of a dataset; default {@link expectationOf} its name. */
   expectationOf?(dataset: Dataset): Expectation;
+  /** Stops the run: the row being measured is dropped, the rows finished are returned. */
+  signal?: AbortSignal;
 }
 
 /** A row driven by something other than one engine in this thread (e.g. a worker pool). */
@@ -91,14 +95,19 @@ export interface BatchRunner {
   close(): Promise<void>;
 }
 
-/** Progress callbacks: the number of rows to measure, then each row as it starts. */
+/** Progress callbacks: the number of rows to measure, each row as it starts and as it finishes. */
 export interface BenchProgress {
   begin(totalRows: number): void;
   row(label: string): void;
+  /** A row's record as soon as it is measured (its reference fields are filled at the end). */
+  done?(record: BenchRecord): void;
   end(): void;
 }
 
 const silentProgress: BenchProgress = { begin() {}, row() {}, end() {} };
+
+/** Thrown inside a row when `plan.signal` aborts it. */
+class RowAborted extends Error {}
 
 /** Runs every row of `plan` on every dataset and returns one record each, in order. */
 export async function runBench(plan: BenchPlan, progress: BenchProgress = silentProgress): Promise<BenchRecord[]> {
@@ -112,11 +121,18 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
     for (const dataset of plan.datasets) {
       const draw = drawPuzzles(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
       for (const row of rowsOf.get(dataset)!) {
+        if (plan.signal?.aborted) break;
         progress.row(`${dataset.name} · ${row.label}`);
-        const measured = await measureRow(row, draw, plan, engines);
+        const measured = await measureRow(row, draw, plan, engines).catch((error: unknown) => {
+          if (error instanceof RowAborted) return null;
+          throw error;
+        });
+        if (!measured) break;
         records.push(measured.record);
         micros.set(measured.record, measured.micros);
+        progress.done?.(measured.record);
       }
+      if (plan.signal?.aborted) break;
     }
   } finally {
     progress.end();
@@ -137,7 +153,7 @@ interface Row {
 const BOUNDARY_SOLVER = "wasm";
 
 /** Each solver's own row; the default kernel also gets a once-per-puzzle row; then any extra rows. */
-function planRows(plan: BenchPlan): Row[] {
+function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows">): Row[] {
   const rows: Row[] = [];
   for (const info of plan.solvers) {
     rows.push({ info, mode: "engine", label: info.id });
@@ -147,6 +163,11 @@ function planRows(plan: BenchPlan): Row[] {
     }
   }
   return rows;
+}
+
+/** The labels of the rows `plan` may measure per dataset, in order. */
+export function rowLabels(plan: Pick<BenchPlan, "solvers" | "extraRows">): string[] {
+  return planRows(plan).map((row) => row.label);
 }
 
 /** The rows whose solver takes the dataset's grid size; an Error when none of the selected solvers does. */
@@ -315,6 +336,8 @@ interface Timing {
   meanMs: number;
   rmePercent: number;
   samples: number;
+  /** Every timed batch's latency in ms, ascending. */
+  batchMs: number[];
   cpuPerWall: number;
 }
 
@@ -327,24 +350,32 @@ async function timeBatches(
   solveBatch: () => number | Promise<number>,
   expectedTotal: number,
   timeMs: number,
+  signal?: AbortSignal,
 ): Promise<Timing> {
   let wrongTotals = 0;
+  // tinybench leaves its listener on the signal it gets: give it one per row.
+  const rowSignal = new AbortController();
+  const abortRow = () => rowSignal.abort();
+  signal?.addEventListener("abort", abortRow, { once: true });
   const bench = new Bench({
     time: timeMs,
     iterations: MIN_SAMPLES,
     warmupTime: timeMs * WARMUP_SHARE,
     warmupIterations: 1,
     throws: true,
+    retainSamples: true,
+    signal: rowSignal.signal,
   });
   bench.add(name, async () => {
     if ((await solveBatch()) !== expectedTotal) wrongTotals++;
   });
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
-  await bench.run();
+  await bench.run().finally(() => signal?.removeEventListener("abort", abortRow));
   const cpu = process.cpuUsage(cpuBefore);
   const wallMs = performance.now() - wallBefore;
   const result = bench.tasks[0].result;
+  if (signal?.aborted) throw new RowAborted(name);
   if (result.state === "errored") throw result.error;
   if (result.state !== "completed") throw new Error(`${name}: tinybench ended in state ${result.state}`);
   if (wrongTotals > 0) {
@@ -354,6 +385,7 @@ async function timeBatches(
     meanMs: result.latency.mean,
     rmePercent: result.latency.rme,
     samples: result.latency.samplesCount,
+    batchMs: [...(result.latency.samples ?? [])],
     cpuPerWall: (cpu.user + cpu.system) / 1000 / wallMs,
   };
 }
@@ -379,12 +411,12 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   let guesses: ArrayLike<number>;
   let timeouts = 0;
   if (row.extra) {
-    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, budget, check, plan.timeMs));
+    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, budget, check, plan.timeMs, plan.signal));
   } else {
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
     const pass = perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check);
     grids = grids.slice(0, pass.solved);
-    ({ timing, guesses } = await timeEngineRow(row, engine, name, grids, limit, budget, pass, check, plan.timeMs));
+    ({ timing, guesses } = await timeEngineRow(row, engine, name, grids, limit, budget, pass, check, plan.timeMs, plan.signal));
     timeouts = pass.timeouts;
   }
   const timed = row.extra ? null : timePerPuzzle(engine, grids, limit, budget, check);
@@ -406,17 +438,18 @@ async function timeEngineRow(
   pass: PassResult,
   check: (index: number, answer: Answer) => void,
   timeMs: number,
+  signal?: AbortSignal,
 ): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
   if (row.mode === "engine" && solvesBatches(engine)) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
     const batch = solveBatch(packed, grids.length, limit, budget);
     const total = checkBatch(batch, grids.length, check);
-    const timing = await timeBatches(name, () => totalOf(solveBatch(packed, grids.length, limit, budget)), total, timeMs);
+    const timing = await timeBatches(name, () => totalOf(solveBatch(packed, grids.length, limit, budget)), total, timeMs, signal);
     return { timing, guesses: Float64Array.from(batch.guesses) };
   }
   const loop = countingLoop(engine, grids, limit, budget);
-  return { timing: await timeBatches(name, loop, sumCounts(pass.counts, pass.solved), timeMs), guesses: pass.guesses };
+  return { timing: await timeBatches(name, loop, sumCounts(pass.counts, pass.solved), timeMs, signal), guesses: pass.guesses };
 }
 
 /** Total count of a batch result. */
@@ -445,12 +478,13 @@ async function timeExtraRow(
   budget: number,
   check: (index: number, answer: Answer) => void,
   timeMs: number,
+  signal?: AbortSignal,
 ): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
   const runner = await extra.open(grids, limit, budget);
   try {
     const batch = await runner.answers();
     const total = checkBatch(batch, grids.length, check);
-    const timing = await timeBatches(name, () => runner.solve(), total, timeMs);
+    const timing = await timeBatches(name, () => runner.solve(), total, timeMs, signal);
     return { timing, guesses: Float64Array.from(batch.guesses) };
   } finally {
     await runner.close();
@@ -494,7 +528,9 @@ function toRecord(
     speedup: null,
     comparedOn: null,
     threads: row.extra ? row.extra.threads : null,
-    cpuPerWall: row.mode === "threads" ? timing.cpuPerWall : null,
+    cpuPerWall: timing.cpuPerWall,
+    batchMs: timing.batchMs,
+    passMeanMicros: micros && micros.length > 0 ? micros.reduce((sum, value) => sum + value, 0) / micros.length : null,
   };
 }
 
@@ -514,7 +550,7 @@ function summarizeGuesses(guesses: ArrayLike<number>): { mean: number; noGuessPe
 // ─── Reference ───────────────────────────────────────────────────────────────
 
 /** A pure-TypeScript baseline's row: this project's code, one puzzle per call (not a WASM kernel, not an npm peer). */
-function isPureTsBaseline(record: BenchRecord, info: SolverInfo | undefined): boolean {
+export function isPureTsBaseline(record: BenchRecord, info: SolverInfo | undefined): boolean {
   return info !== undefined && !info.external && record.mode === "engine" && !record.batchCall;
 }
 
@@ -531,7 +567,17 @@ function meanMicrosOver(record: BenchRecord, shared: number, micros?: Float64Arr
 }
 
 /**
- * Fills `reference`, `speedup` and `comparedOn` of every record: against the `reference`
+ * The interval of a speedup: the bootstrap (or Welch) interval of the rows' plain mean ratio,
+ * moved onto `speedup` (which may be rescaled to shared puzzles) by the same factor.
+ */
+function intervalOf(estimate: RatioEstimate | null, speedup: number): BenchRecord["speedupInterval"] {
+  if (!estimate) return null;
+  const scaled = scaleRatio(estimate, speedup / estimate.ratio);
+  return { low: scaled.low, high: scaled.high, method: scaled.method };
+}
+
+/**
+ * Fills `reference`, `speedup`, `speedupInterval` and `comparedOn` of every record: against the `reference`
  * solver's own row in the same dataset, or by default the fastest pure-TS baseline there.
  * Every row of a dataset solves a prefix of the same seeded order, so two rows are compared
  * on the puzzles both solved; `micros` (per-puzzle µs per record) rescales a sampled pair.
@@ -553,6 +599,7 @@ export function applyReference(
       r.reference = best.row;
       r.comparedOn = shared;
       r.speedup = meanMicrosOver(best, shared, micros.get(best)) / meanMicrosOver(r, shared, micros.get(r));
+      r.speedupInterval = r === best ? null : intervalOf(speedRatio(best, r), r.speedup);
     }
   }
   return records;

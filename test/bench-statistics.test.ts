@@ -10,6 +10,7 @@ import { noiseFlags, flagMarks } from "../bench/noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.js";
 import { compareRuns, formatComparison, settingDifferences, settingsOf, verdictOf } from "../bench/report/compare.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
+import { CompactLayout, formatFlagNotes, formatSummary, wrap } from "../bench/report/compact.js";
 import { formatSvg, seriesColours } from "../bench/report/svg.js";
 import { bootstrapRatio, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
 import { checkWellFormed } from "./xml.js";
@@ -215,5 +216,48 @@ describe("chart", () => {
     expect(svg).toContain("Test CPU (2 cores)");
     expect(svg).toContain("commit abc");
     expect(svg).toContain("2025-01-01T00:00:00.000Z");
+  });
+});
+
+describe("compact view", () => {
+  const rows = [
+    measured("easy", "wasm", samplesAround(1, 0.02, 40, 1), { batchCall: true, reference: "bitmask", speedup: 5, speedupInterval: { low: 4.9, high: 5.1, method: "bootstrap" } }),
+    measured("easy", "bitmask", samplesAround(5, 0.02, 40, 2), { reference: "bitmask", speedup: 1 }),
+    measured("easy", "wasm-abi:./a/very/long/path/to/solver.wasm", [...samplesAround(3, 0.02, 30, 3), 40, 45, 60], { puzzles: 10, timeouts: 3, cpuPerWall: 0.4 }),
+  ];
+
+  for (const columns of [80, 100, 120]) {
+    it(`fits a ${columns}-column terminal, aligned, and marks the noisy row`, () => {
+      const layout = new CompactLayout(rows.map((r) => r.row), columns);
+      const lines = [layout.header(), ...rows.flatMap((r) => layout.line(r).split("\n"))];
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
+      const flagsAt = layout.header().indexOf("flags");
+      const noisy = layout.line(rows[2]).split("\n")[0];
+      expect(noisy.slice(flagsAt, flagsAt + 5).trim()).toBe("N P");
+      expect(layout.line(rows[0]).slice(flagsAt, flagsAt + 5).trim()).toBe("");
+      expect(noisy).toMatch(/^ {2}wasm-abi:\.\/a…solver\.wasm/);
+      expect(layout.line(rows[2])).toContain("3 timeouts"); // notes wrap, never cut
+      if (columns >= 120) expect(layout.header()).toContain("µs p99");
+    });
+  }
+
+  it("explains each flag once, naming the rows it marks", () => {
+    const notes = formatFlagNotes(rows, 100).join("\n");
+    expect(notes).toMatch(/N {2}noisy: ± above 5%; give each row more time \(--time 2000\)/);
+    expect(notes).toMatch(/1 row: easy · wasm-abi:\.\/a\/very\/long\/path\/to\/solver\.wasm/);
+    expect(notes).toMatch(/P {2}pre-empted/);
+    expect(notes).toContain("(CPU/wall 0.4)");
+    expect(formatFlagNotes(rows.slice(0, 2))).toEqual([]);
+  });
+
+  it("closes with the fastest row per dataset against the reference and the fastest pure-TS row", () => {
+    const [summary] = formatSummary(rows, (r) => r.row === "bitmask", 200).slice(1);
+    expect(summary).toMatch(/^ {2}easy: wasm, [\d,]+\/s; 5\.00 ± 0\.10× faster than bitmask \(reference, the fastest pure TS\)$/);
+    const other = formatSummary(rows, (r) => r.row.startsWith("wasm-abi"), 200)[1];
+    expect(other).toMatch(/faster than bitmask \(reference\); [\d.]+× \([\d.]+–[\d.]+\) faster than wasm-abi:\S+ \(the fastest pure TS\)/);
+  });
+
+  it("wraps long lines at spaces, keeping their indent", () => {
+    expect(wrap("  one two three four", 10, "    ")).toEqual(["  one two", "    three", "    four"]);
   });
 });

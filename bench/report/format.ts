@@ -26,11 +26,18 @@ export function formatPercent(value: number | null, digits = 1): string {
   return value === null || !Number.isFinite(value) ? "n/a" : `${value.toFixed(digits)}%`;
 }
 
-/** "1.50 ± 0.03×" for ratios ≥ 1; for ratios below 1 the inverse ("2.00 ± 0.10×", to be read "slower"). */
+/** Intervals wider than this share of the ratio read as a range rather than as "±". */
+const WIDE_INTERVAL = 0.2;
+
+/**
+ * "1.50 ± 0.03×" for ratios ≥ 1 (for ratios below 1 the inverse, to be read "slower"); an
+ * interval wider than ±20%, usually lopsided, reads as its range: "4.05× (1.20–9.30)".
+ */
 export function formatRatio(estimate: RatioEstimate): string {
   const shown = estimate.ratio >= 1 ? estimate : invertRatio(estimate);
   const digits = shown.ratio < 10 ? 2 : shown.ratio < 100 ? 1 : 0;
   const spread = halfWidth(shown);
+  if (spread > WIDE_INTERVAL * shown.ratio) return `${shown.ratio.toFixed(digits)}× (${shown.low.toFixed(digits)}–${shown.high.toFixed(digits)})`;
   return `${shown.ratio.toFixed(digits)} ± ${spread.toFixed(spread > 0 && spread < 10 ** -digits ? digits + 1 : digits)}×`;
 }
 
@@ -89,12 +96,16 @@ export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" |
   ];
 }
 
+/** Where each column comes from. */
+export const COLUMN_SOURCES =
+  "puzzles/s, µs mean and ± (95% margin of the mean) come from tinybench's timed batches; " +
+  "µs p50 and p99 from a separate pass that times each puzzle alone (fastest of 3 under 1 ms)";
+
 /** The environment as "label: value" lines. */
 export function describeEnvironment(env: BenchEnvironment): string[] {
   return [
     ...describeMachine(env),
-    `method: ${env.timeMs} ms per row, budget ${formatNumber(env.budget)} nodes/puzzle for solvers that take one; ` +
-      "mean from tinybench batch latency, p50/p99 from a separate per-puzzle hrtime pass",
+    `method: ${env.timeMs} ms per row, budget ${formatNumber(env.budget)} nodes/puzzle for solvers that take one; ${COLUMN_SOURCES}`,
   ];
 }
 

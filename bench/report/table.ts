@@ -2,7 +2,7 @@
  * The terminal writer: the environment header, then one aligned table per dataset
  * (columns from format.ts), as plain text.
  */
-import type { BenchRun } from "../records.js";
+import type { BenchRecord, BenchRun } from "../records.js";
 import { COLUMNS, type Column, describeDataset, describeEnvironment, groupByDataset } from "./format.js";
 
 /** Pads every cell of a column to the column's widest cell; the first line is the headers. */
@@ -12,12 +12,17 @@ export function alignRows(columns: readonly Pick<Column, "header" | "align">[], 
   return [columns.map((c) => c.header), ...rows].map((row) => row.map(pad).join("  ").trimEnd());
 }
 
+/** One full table per dataset (the --wide view), each headed by its dataset line. */
+export function formatTables(records: readonly BenchRecord[], seed: number): string[] {
+  const out: string[] = [];
+  for (const [, group] of groupByDataset(records)) {
+    out.push("", describeDataset(group[0], seed));
+    out.push(...alignRows(COLUMNS, group.map((record) => COLUMNS.map((column) => column.cell(record)))));
+  }
+  return out;
+}
+
 /** The whole run as a text table for the terminal. */
 export function formatTable(run: BenchRun): string {
-  const out = describeEnvironment(run.environment);
-  for (const [, records] of groupByDataset(run.records)) {
-    out.push("", describeDataset(records[0], run.environment.seed));
-    out.push(...alignRows(COLUMNS, records.map((record) => COLUMNS.map((column) => column.cell(record)))));
-  }
-  return out.join("\n") + "\n";
+  return [...describeEnvironment(run.environment), ...formatTables(run.records, run.environment.seed)].join("\n") + "\n";
 }

@@ -75,15 +75,25 @@ export class InterruptWatch {
   }
 }
 
+/**
+ * Shows the cursor on stderr if the process exits while `hidden()` says a bar still hides it;
+ * returns the function that stops watching (call it once the bar has shown the cursor itself).
+ */
+export function restoreCursorOnExit(hidden: () => boolean): () => void {
+  const restore = (): void => {
+    if (hidden() && process.stderr.isTTY) process.stderr.write(SHOW_CURSOR);
+  };
+  process.once("exit", restore);
+  return () => process.removeListener("exit", restore);
+}
+
 /** Shows how far a run has got, on stderr. */
 export class ProgressDisplay {
   private readonly bar: SingleBar;
   private readonly started = performance.now();
   private running = true;
-  /** Shows the cursor if the process exits while the bar still hides it. */
-  private readonly restoreOnExit = (): void => {
-    if (this.running && process.stderr.isTTY) process.stderr.write(SHOW_CURSOR);
-  };
+  /** Stops the exit hook that shows the cursor if the process exits while the bar still hides it. */
+  private readonly releaseCursor: () => void;
 
   /** `totalBytes` is the input size, or null when it is unknown (standard input). */
   constructor(private readonly totalBytes: number | null) {
@@ -92,7 +102,7 @@ export class ProgressDisplay {
         ? "solve | {done} puzzles | {rate} puzzles/s"
         : "solve [{bar}] {percentage}% | {done} puzzles | {rate} puzzles/s | ETA {eta_formatted}";
     this.bar = new SingleBar({ format, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000, hideCursor: true, fps: 5 }, Presets.shades_classic);
-    process.once("exit", this.restoreOnExit);
+    this.releaseCursor = restoreCursorOnExit(() => this.running);
     this.bar.start(totalBytes ?? 0, 0, { done: "0", rate: "0" });
   }
 
@@ -108,7 +118,7 @@ export class ProgressDisplay {
     if (!this.running) return;
     this.running = false;
     this.bar.stop();
-    process.removeListener("exit", this.restoreOnExit);
+    this.releaseCursor();
   }
 }
 

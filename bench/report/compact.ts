@@ -1,0 +1,187 @@
+/**
+ * The compact terminal view: one line per row, printed as the row finishes, in columns that
+ * fit the terminal (up to 100 columns unless it is wider; 80 is the smallest it plans for),
+ * then the flags' notes and a closing summary per dataset. `--wide` and `--markdown` give
+ * the full table instead (table.ts, markdown.ts).
+ *
+ *   easy: 300 of 1,000 puzzles (seed 1), limit 2
+ *     solver               puzzles/s      ±  µs mean  µs p50  µs p99  guesses  flags  notes
+ *     wasm                   240,598   1.0%     4.16    3.41    9.02     0.03         1 call/batch
+ */
+import { FLAG_NOTES, type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
+import type { BenchRecord } from "../records.js";
+import { speedRatio } from "../ratios.js";
+import { formatNumber, formatPercent, formatRatio, groupByDataset } from "./format.js";
+
+/** One column of the compact view: fixed width, so that lines align while they stream. */
+interface CompactColumn {
+  header: string;
+  width: number;
+  /** Columns of lower priority go first when the terminal is narrow. */
+  priority: number;
+  cell(record: BenchRecord): string;
+}
+
+/** The solver label's width: the longest planned label, within these bounds. */
+const LABEL_WIDTH = { min: 12, max: 24 };
+const INDENT = "  ";
+/** Room the notes need for their longest phrase ("CPU/wall 0.91"). */
+const NOTES_ROOM = 13;
+/** Terminals narrower than this get one space between columns instead of two. */
+const WIDE_GAP_FROM = 100;
+/** The narrowest width the layout plans for, and the widest it uses. */
+export const COMPACT_WIDTH = { min: 80, max: 140, unknown: 100 };
+
+const COLUMNS: readonly CompactColumn[] = [
+  { header: "puzzles/s", width: 9, priority: 10, cell: (r) => formatNumber(r.puzzlesPerSecond) },
+  { header: "±", width: 6, priority: 9, cell: (r) => formatPercent(r.rmePercent) },
+  { header: "µs mean", width: 7, priority: 5, cell: (r) => formatNumber(r.meanMicros) },
+  { header: "µs p50", width: 7, priority: 7, cell: (r) => formatNumber(r.p50Micros) },
+  { header: "µs p99", width: 7, priority: 4, cell: (r) => formatNumber(r.p99Micros) },
+  { header: "guesses", width: 7, priority: 6, cell: (r) => formatNumber(r.guessesPerPuzzle) },
+  { header: "no guess", width: 8, priority: 3, cell: (r) => formatPercent(r.noGuessPercent) },
+  { header: "flags", width: 5, priority: 10, cell: (r) => flagMarks(noiseFlags(r)) },
+];
+
+/** The notes of the compact view, each a whole phrase (the full wording is in --wide and the exports). */
+function compactNotes(record: BenchRecord): string[] {
+  const notes: string[] = [];
+  if (record.puzzles < record.selected) notes.push(`sampled ${record.puzzles}`);
+  if (record.timeouts > 0) notes.push(`${record.timeouts} timeout${record.timeouts === 1 ? "" : "s"}`);
+  if (record.effectiveLimit < record.limit) notes.push("stops at 1st");
+  if (record.threads !== null) notes.push(`CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
+  if (record.mode === "engine" && record.batchCall) notes.push("1 call/batch");
+  return notes;
+}
+
+/** Packs phrases into lines of at most `width` characters, separated by ", " (a longer phrase stays whole). */
+function packPhrases(phrases: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  for (const phrase of phrases) {
+    const last = lines.length - 1;
+    if (last >= 0 && (lines[last] + ", " + phrase).length <= width) lines[last] += ", " + phrase;
+    else {
+      if (last >= 0) lines[last] += ",";
+      lines.push(phrase);
+    }
+  }
+  return lines;
+}
+
+/** Fits `text` in `width` characters, eliding its middle (labels keep their start and end). */
+export function fit(text: string, width: number): string {
+  if (text.length <= width) return text;
+  const head = Math.ceil((width - 1) / 2);
+  return text.slice(0, head) + "…" + text.slice(text.length - (width - 1 - head));
+}
+
+/** The compact layout for a terminal `columns` wide and the row labels the run will print. */
+export class CompactLayout {
+  private readonly labelWidth: number;
+  private readonly columns: readonly CompactColumn[];
+  private readonly notesWidth: number;
+  private readonly gap: string;
+
+  constructor(labels: readonly string[], columns: number | undefined) {
+    const width = Math.min(Math.max(columns ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.min), COMPACT_WIDTH.max);
+    this.labelWidth = Math.min(Math.max(LABEL_WIDTH.min, ...labels.map((label) => label.length)), LABEL_WIDTH.max);
+    this.gap = width < WIDE_GAP_FROM ? " " : "  ";
+    const GAP = this.gap;
+    const used = (list: readonly CompactColumn[]) => INDENT.length + this.labelWidth + list.reduce((sum, c) => sum + GAP.length + c.width, 0);
+    const kept = [...COLUMNS];
+    // Drop the least important columns until the line fits, keeping room for the notes.
+    while (used(kept) + GAP.length + NOTES_ROOM > width && kept.length > 1) {
+      const lowest = kept.reduce((a, c) => (c.priority < a.priority ? c : a));
+      kept.splice(kept.indexOf(lowest), 1);
+    }
+    this.columns = kept;
+    this.notesWidth = Math.max(0, width - used(kept) - GAP.length);
+  }
+
+  /** The header line of a dataset's block. */
+  header(): string {
+    const cells = this.columns.map((c) => (c.header === "flags" ? c.header.padEnd(c.width) : c.header.padStart(c.width)));
+    return (INDENT + ["solver".padEnd(this.labelWidth), ...cells, this.notesWidth > 0 ? "notes" : ""].join(this.gap)).trimEnd();
+  }
+
+  /** One row's line, and continuation lines when its notes do not fit. */
+  line(record: BenchRecord): string {
+    const cells = this.columns.map((c) => (c.header === "flags" ? c.cell(record).padEnd(c.width) : c.cell(record).padStart(c.width)));
+    const first = INDENT + [fit(record.row, this.labelWidth).padEnd(this.labelWidth), ...cells].join(this.gap) + this.gap;
+    if (this.notesWidth === 0) return first.trimEnd();
+    const notes = packPhrases(compactNotes(record), this.notesWidth);
+    const pad = " ".repeat(first.length);
+    return notes.length === 0 ? first.trimEnd() : notes.map((note, i) => (i === 0 ? first : pad) + note).join("\n");
+  }
+}
+
+/** The notes of the flags raised, each with the rows it marks; empty when none was. */
+export function formatFlagNotes(records: readonly BenchRecord[], width: number = COMPACT_WIDTH.unknown): string[] {
+  const lines: string[] = [];
+  for (const flag of Object.keys(FLAG_NOTES) as NoiseFlag[]) {
+    const marked = records.filter((r) => noiseFlags(r).includes(flag));
+    if (marked.length === 0) continue;
+    const { mark, note } = FLAG_NOTES[flag];
+    lines.push(...wrap(`  ${mark}  ${note}.`, width, "     "));
+    const rows = marked.map((r) => `${r.dataset} · ${r.row}${flag === "preempted" ? ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})` : ""}`);
+    const shown = rows.length > 6 ? [...rows.slice(0, 6), `${rows.length - 6} more`] : rows;
+    lines.push(...wrap(`     ${marked.length} row${marked.length === 1 ? "" : "s"}: ${shown.join(", ")}`, width, "     "));
+  }
+  return lines;
+}
+
+/**
+ * Splits `text` at spaces into lines of at most `width` characters (a longer word stays whole);
+ * the first line keeps the text's leading spaces, the others start with `indent`.
+ */
+export function wrap(text: string, width: number, indent = ""): string[] {
+  const lead = /^ */.exec(text)![0];
+  const lines: string[] = [];
+  let line = lead;
+  for (const word of text.slice(lead.length).split(" ")) {
+    const start = lines.length === 0 ? lead : indent;
+    if (line !== start && (line + " " + word).length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else {
+      line = line === start ? line + word : `${line} ${word}`;
+    }
+  }
+  if (line.trim() !== "") lines.push(line);
+  return lines;
+}
+
+/** Which rows count as pure-TypeScript baselines (by solver id), for the summary's second comparison. */
+export type IsPureTs = (record: BenchRecord) => boolean;
+
+/** The closing summary: per dataset, the fastest row and how it stands against the reference and the fastest pure-TS row. */
+export function formatSummary(records: readonly BenchRecord[], isPureTs: IsPureTs, width: number = COMPACT_WIDTH.unknown): string[] {
+  const lines = wrap("Summary: the fastest row of each dataset; ratios of mean µs per puzzle with their 95% intervals", width, "  ");
+  for (const [dataset, rows] of groupByDataset(records)) {
+    const fastest = rows.reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
+    const pureTs = rows.filter(isPureTs).reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);
+    const parts: string[] = [];
+    const against = (label: string, what: string, record: BenchRecord) => {
+      if (record === fastest) return `the fastest is the ${what}`;
+      return `${ratioText(fastest, record)} than ${label} (${what})`;
+    };
+    const reference = rows.find((r) => r.row === fastest.reference);
+    if (reference) parts.push(against(reference.row, reference === pureTs ? "reference, the fastest pure TS" : "reference", reference));
+    if (pureTs && pureTs !== reference) parts.push(against(pureTs.row, "the fastest pure TS", pureTs));
+    lines.push(...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s; ${parts.join("; ") || "no reference"}`, width, "      "));
+  }
+  return lines;
+}
+
+/** "1.55 ± 0.04× faster" for the fastest row against `other`, from its recorded speedup when `other` is its reference. */
+function ratioText(fastest: BenchRecord, other: BenchRecord): string {
+  if (fastest.reference === other.row && fastest.speedup !== null) {
+    const ratio = fastest.speedup;
+    const interval = fastest.speedupInterval;
+    const text = interval ? formatRatio({ ratio, ...interval }) : `${formatNumber(ratio, 3)}×`;
+    return `${text} ${ratio >= 1 ? "faster" : "slower"}`;
+  }
+  const estimate = speedRatio(other, fastest);
+  if (!estimate) return `${formatNumber(other.meanMicros / fastest.meanMicros, 3)}× faster`;
+  return `${formatRatio(estimate)} ${estimate.ratio >= 1 ? "faster" : "slower"}`;
+}

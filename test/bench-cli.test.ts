@@ -1,0 +1,93 @@
+/**
+ * `npm run bench` as a user meets it (dist/bench/bench.js, built by `npm test`): rows appear as
+ * they finish, Ctrl-C (SIGINT) or SIGTERM in the middle of a run keeps the finished rows, prints
+ * them with the summary, writes the exports marked incomplete and exits 130/143 with the cursor
+ * shown; --compare across another limit refuses before measuring.
+ *
+ * The signal is sent as soon as the first row's line is out, while the next row is being timed
+ * (each row takes at least --time), so no timing guess decides the outcome.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { signalExitStatus } from "../src/cli/progress.js";
+
+const BENCH = new URL("../dist/bench/bench.js", import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), "sudoku-bench-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A run of three rows (wasm, wasm once per puzzle, bitmask), each timed for 1 s. */
+const ARGS = ["--solvers", "wasm,bitmask", "--datasets", "easy", "--threads", "0", "--time", "1000", "--puzzles", "30"];
+
+/** Resolves with the output once `text()` matches `pattern`. */
+async function waitFor(text: () => string, pattern: RegExp, child: ChildProcess): Promise<void> {
+  while (!pattern.test(text())) {
+    if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}:\n${text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+}
+
+/** The first row's line in the compact view. */
+const FIRST_ROW = /\n {2}wasm +[\d,]+ /;
+
+describe("bench: interrupts", () => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    it(`${signal} mid-run prints the finished rows, writes them marked incomplete and exits ${signalExitStatus(signal)}`, async () => {
+      const json = join(dir, `${signal}.json`);
+      const child = spawn(process.execPath, [BENCH, ...ARGS, "--json", json], { stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      child.stdout!.on("data", (data) => (stdout += data));
+      await waitFor(() => stdout, FIRST_ROW, child);
+      child.kill(signal);
+      expect(await exited(child)).toBe(signalExitStatus(signal));
+      expect(stdout).toMatch(new RegExp(`interrupted by ${signal}: [12] of 3 rows finished`));
+      expect(stdout).toMatch(/Summary: .*\n {2}easy: wasm/);
+      expect(stdout).toContain(`wrote ${json}`);
+      const written = JSON.parse(readFileSync(json, "utf8"));
+      expect(written.incomplete).toEqual({ signal, rowsPlanned: 3 });
+      expect(written.records.length).toBeGreaterThanOrEqual(1);
+      expect(written.records.length).toBeLessThan(3);
+      expect(written.records[0]).toMatchObject({ row: "wasm", dataset: "easy" });
+      expect(written.records[0].batchMs.length).toBe(written.records[0].samples);
+      expect(readFileSync(json.replace(/\.json$/, ".svg"), "utf8")).toContain("incomplete");
+    });
+  }
+
+  const script = spawnSync("script", ["--version"]).status === 0;
+  it.skipIf(!script)("in a terminal: the progress line hides the cursor and Ctrl-C shows it again (script gives the pseudo-terminal)", async () => {
+    const command = `echo PID $$; exec "${process.execPath}" "${BENCH}" ${ARGS.join(" ")}`;
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, COLUMNS: "100" } });
+    let terminal = "";
+    child.stdout!.on("data", (data) => (terminal += data));
+    await waitFor(() => terminal, FIRST_ROW, child);
+    process.kill(Number(/PID (\d+)/.exec(terminal)![1]), "SIGINT");
+    expect(await exited(child)).toBe(130);
+    const hidden = terminal.indexOf("\x1B[?25l");
+    expect(hidden).toBeGreaterThan(0);
+    expect(terminal.indexOf("\x1B[?25h", hidden)).toBeGreaterThan(hidden);
+    expect(terminal).toMatch(/bench .* rows \| .* elapsed \| ETA /);
+    expect(terminal).toContain("interrupted by SIGINT");
+  });
+});
+
+describe("bench: --compare", () => {
+  it("refuses, before measuring, to compare with a run of another limit, naming the difference", () => {
+    const json = join(dir, "limit1.json");
+    const first = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--limit", "1", "--json", json], { encoding: "utf8" });
+    expect(first.status, first.stderr).toBe(0);
+    const second = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--compare", json], { encoding: "utf8" });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toMatch(/--compare .*limit1\.json: the runs measure different experiments \(limit: 1 → 2\); run with the same settings, or add --compare-anyway/);
+    expect(second.stdout).not.toMatch(/ {2}wasm +[\d,]+ /); // nothing was measured
+    const anyway = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--compare", json, "--compare-anyway"], { encoding: "utf8" });
+    expect(anyway.status, anyway.stderr).toBe(0);
+    expect(anyway.stdout).toContain("WARNING, different experiment: limit 1 → 2");
+    expect(anyway.stdout).toMatch(/wasm +[\d,]+ +[\d,]+ +(no change|[\d.]+.*(faster|slower))/);
+  });
+});

@@ -19,6 +19,7 @@
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import { type LineChunk, readLineChunks } from "../formats/lines.js";
+import { InputReadError } from "./errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
@@ -49,7 +50,7 @@ export interface StreamSettings {
   maxInFlight: number;
   /** The symbols of the grids of its size (`--alphabet`); detected per record when absent. */
   alphabet?: Alphabet;
-  /** Search nodes per puzzle (`--budget`); a puzzle over it gets status `timeout`. @default Infinity */
+  /** Search nodes per puzzle (`--budget`; Infinity for none); a puzzle over it gets status `timeout`. @default see BatchTask.budget */
   budget?: number;
   /** The records this run takes (`--shard K/N`): index mod N = K. @default the whole run */
   shard?: Shard;
@@ -143,6 +144,21 @@ class OrderedOutput {
   }
 }
 
+/** The line chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */
+async function* namedChunks(name: string, stream: Readable): AsyncGenerator<LineChunk> {
+  const chunks = readLineChunks(stream)[Symbol.asyncIterator]();
+  let next: IteratorResult<LineChunk>;
+  for (;;) {
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      throw new InputReadError(name, error);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
 const noop = (): void => {};
 
 /** How long the input may wait before the records read are sent and the batches solved are written. */
@@ -197,7 +213,7 @@ export async function solveStreams(
   onProgress: ProgressListener = () => {},
 ): Promise<StreamTotals> {
   const output = new OrderedOutput(out, settings.maxInFlight, onProgress);
-  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget ?? Infinity);
+  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget);
   const shard = settings.shard ?? WHOLE_RUN;
   const selection = new RecordSelection(shard, settings.skip ?? 0);
   batches.numberFrom(selection.firstIndex, shard.count);
@@ -232,7 +248,7 @@ export async function solveStreams(
     const stream = input.open();
     const stopReading = () => stream.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
-    const chunks = readLineChunks(stream);
+    const chunks = namedChunks(input.name, stream);
     try {
       for (;;) {
         const next = chunks.next();
@@ -247,13 +263,20 @@ export async function solveStreams(
           step = await Promise.race([next, output.oldestSolved().then(() => "solved" as const), stopped]);
         }
         if (step === "stop" || step.done) break;
-        reader.readLines(step.value.lines);
+        reader.readLines(step.value.lines, step.value.longLines);
         read.bytes = bytesBefore + step.value.bytesRead;
         await send();
         batches.capacity = batchCapacity(read, settings.batchSize, workers, shard.count);
       }
     } catch (error) {
-      if (!settings.stop?.aborted) throw error; // a stream destroyed by the stop may end as an error
+      if (settings.stop?.aborted) {
+        // a stream destroyed by the stop may end as an error
+      } else if (error instanceof InputReadError) {
+        // Everything read before the failure is still solved and written; then the run stops.
+        await sendHeld(false);
+        await output.finish();
+        throw error;
+      } else throw error;
     } finally {
       settings.stop?.removeEventListener("abort", stopReading);
     }

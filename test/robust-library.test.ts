@@ -3,6 +3,7 @@
  * value or type (an `invalid` record with the reason instead), and options follow one rule for
  * every grid size. The item number of the issue is in each describe title.
  */
+import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Solver, createSolver } from "../src/index.js";
 import { loadFixture } from "./fixture.js";
@@ -64,5 +65,41 @@ describe("item 13: one budget and limit rule for every grid size", () => {
 
   it("gives status timeout at budget 1 on every size", () => {
     for (const puzzle of [".".repeat(81), EMPTY_16, EMPTY_25]) expect(solver.solve(puzzle, { budget: 1 }).status).toBe("timeout");
+  });
+});
+
+describe("item 10: stored solutions are flat strings (memory bounded by the work, not by string pieces)", () => {
+  /**
+   * Heap bytes per kept result, measured in a child with --expose-gc: 20,000 formatted grids and
+   * 20,000 solveMany records. A string built with `+=` per cell is a rope of N² pieces (2,250
+   * bytes for 81 cells, measured before the fix); a flat 81-character string takes about 100.
+   */
+  it("keeps a formatted 9×9 grid in about its own size, and a solveMany record in a few hundred bytes", () => {
+    const dist = new URL("../dist/src/index.js", import.meta.url).href;
+    const easy = new URL("../datasets/easy.txt", import.meta.url).pathname;
+    const script = `
+      const { createSolver, formatPuzzle, formatGeneralGrid } = await import(${JSON.stringify(dist)});
+      const solver = await createSolver();
+      const n = 20000;
+      const grid = new Uint8Array(81).map((_, i) => 1 + ((i * 7 + Math.floor(i / 9)) % 9));
+      const perItem = (make) => {
+        gc(); const before = process.memoryUsage().heapUsed;
+        const kept = make();
+        gc(); const after = process.memoryUsage().heapUsed;
+        return (after - before) / kept.length;
+      };
+      const lines = (await import("node:fs")).readFileSync(${JSON.stringify(easy)}, "utf8").trim().split("\\n");
+      const puzzles = Array.from({ length: n }, (_, i) => lines[i % lines.length]);
+      console.log(JSON.stringify({
+        formatPuzzle: perItem(() => Array.from({ length: n }, () => formatPuzzle(grid))),
+        formatGeneralGrid: perItem(() => Array.from({ length: n }, () => formatGeneralGrid(grid, "ABCDEFGHI"))),
+        record: perItem(() => solver.solveMany(puzzles)),
+      }));`;
+    const run = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    const perItem = JSON.parse(run.stdout) as Record<string, number>;
+    expect(perItem.formatPuzzle).toBeLessThan(400);
+    expect(perItem.formatGeneralGrid).toBeLessThan(400);
+    expect(perItem.record).toBeLessThan(600);
   });
 });

@@ -19,12 +19,13 @@
  * `reserve` may grow memory, which detaches every old view, so views are re-created
  * after each reserve.
  */
-import { readFile } from "node:fs/promises";
-import { existsSync, readFileSync } from "node:fs";
+import { buildFacts } from "../build/facts.js";
+import { instantiate as instantiateSudokuKernel } from "../build/release.js";
+import { type KernelSource, type WasmModule, compileSource } from "./kernel-source.js";
 import { CELLS, type Grid } from "./puzzle.js";
-import { buildPath, packagePath } from "./paths.js";
 import { type BatchResult, type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
+export type { KernelSource, ResponseLike, WasmModule } from "./kernel-source.js";
 
 /**
  * A build of the kernel: `release` (optimised, the default), `debug` (asserts on), or
@@ -41,10 +42,9 @@ export interface KernelVariant {
   description: string;
 }
 
-/** The kernel variants, the default first. */
+/** The kernel variants, the default first (recorded at build time from assembly/variants.json). */
 export function kernelVariants(): KernelVariant[] {
-  const text = readFileSync(packagePath("assembly", "variants.json"), "utf8");
-  return (JSON.parse(text) as { variants: KernelVariant[] }).variants;
+  return buildFacts.variants;
 }
 
 /** The build of a variant: `release` for the default, else `variants/<name>`. */
@@ -58,42 +58,46 @@ interface KernelExports {
   solveBatch(base: number, count: number, limit: number, budget: number): number;
 }
 
-const compiled = new Map<string, Promise<WebAssembly.Module>>();
+/**
+ * Where build/<stem>.wasm is. The two kernels createSolver loads are written as literal
+ * `new URL(…, import.meta.url)` so that Vite, webpack and Rollup copy them into a bundle; the
+ * debug builds and variants are computed, so no bundler copies them unasked.
+ */
+export function kernelUrl(stem: string): URL {
+  if (stem === "release") return new URL("../build/release.wasm", import.meta.url);
+  if (stem === "general") return new URL("../build/general.wasm", import.meta.url);
+  return new URL("../build/" + stem + ".wasm", import.meta.url);
+}
+
+const compiled = new Map<string, Promise<WasmModule>>();
 
 /** Compiles build/<stem>.wasm (once per process); the Module can be posted to worker threads and instantiated there. */
-export function compileWasmFile(stem: string): Promise<WebAssembly.Module> {
+export function compileWasmFile(stem: string): Promise<WasmModule> {
   let module = compiled.get(stem);
   if (!module) {
-    const path = buildPath(stem, "wasm");
-    if (!existsSync(path)) return Promise.reject(new Error(`sudoku-wasm: ${path} is missing; run \`npm run build\` first`));
-    module = readFile(path).then((bytes) => WebAssembly.compile(bytes));
+    module = compileSource(kernelUrl(stem));
+    module.catch(() => compiled.delete(stem)); // a failed load is not cached
     compiled.set(stem, module);
   }
   return module;
 }
 
-/** Instantiates a compiled module through the raw bindings asc wrote beside it (build/<stem>.js). */
-export async function instantiateWasmFile<Exports>(stem: string, module: WebAssembly.Module): Promise<Exports> {
-  const bindings = await import(buildPath(stem, "js"));
-  return (await bindings.instantiate(module, {})) as Exports;
-}
-
 /** Compiles the 9×9 kernel's build once (see {@link compileWasmFile}). */
-export function compileKernel(build: KernelBuild = "release"): Promise<WebAssembly.Module> {
+export function compileKernel(build: KernelBuild = "release"): Promise<WasmModule> {
   return compileWasmFile(build);
 }
 
 /** Byte offsets of each region of a batch of `count` puzzles of `cells` cells at `base`. */
 export function batchLayout(base: number, count: number, cells = CELLS) {
   const solutions = base + count * cells;
-  const counts = (solutions + count * cells + 3) & ~3;
+  const counts = Math.ceil((solutions + count * cells) / 4) * 4; // not `& ~3`: exact past 2^31
   const guesses = counts + count * 4;
   const nodes = guesses + count * 4;
   return { puzzles: base, solutions, counts, guesses, nodes, end: nodes + count * 4 };
 }
 
 /** Views of a solved batch's result regions in linear memory (valid until memory grows). */
-export function batchViews(memory: WebAssembly.Memory, base: number, count: number, cells = CELLS): BatchResult {
+export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: number, count: number, cells = CELLS): BatchResult {
   const at = batchLayout(base, count, cells);
   return {
     counts: new Int32Array(memory.buffer, at.counts, count),
@@ -108,6 +112,20 @@ export function copyBatch(views: BatchResult): BatchResult {
   return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes.slice(), solutions: views.solutions.slice() };
 }
 
+/** The largest batch in bytes (all regions): one heap block of the kernels' stub runtime, 2^30 minus its header. */
+export const MAX_BATCH_BYTES = 2 ** 30 - 64;
+
+/** The bytes of a batch of `count` puzzles of `cells` cells, or a RangeError naming the limit. */
+export function checkedBatchBytes(count: number, cells: number): number {
+  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`a batch holds a whole number of puzzles from 0, got ${count}`);
+  const bytes = batchLayout(0, count, cells).end;
+  if (bytes > MAX_BATCH_BYTES) {
+    const most = Math.floor((MAX_BATCH_BYTES - 3) / (2 * cells + 12));
+    throw new RangeError(`a batch of ${count} puzzles of ${cells} cells needs ${bytes} bytes, over the limit of ${MAX_BATCH_BYTES} bytes (2^30 - 64): at most ${most} such puzzles a batch`);
+  }
+  return bytes;
+}
+
 /**
  * The batch region of one kernel instance: where it starts and how many bytes it holds. Both
  * kernels (9×9 and N×N) track their room with it, in bytes of {@link batchLayout}, so a batch
@@ -117,16 +135,28 @@ export class BatchRoom {
   private base = 0;
   private capacityBytes = 0;
 
-  constructor(private readonly memory: WebAssembly.Memory) {}
+  constructor(private readonly memory: { readonly buffer: ArrayBuffer }) {}
 
-  /** The base of a batch of `count` puzzles of `cells` cells, calling `reserve` (which may grow memory) when it needs more room. */
+  /**
+   * The base of a batch of `count` puzzles of `cells` cells, calling `reserve` (which may grow
+   * memory) when it needs more room. A count that is not a whole number from 0, or a batch over
+   * {@link MAX_BATCH_BYTES}, is a RangeError naming the limit (the kernel checks the same limit,
+   * in 64 bits, and returns 0 for it).
+   */
   make(count: number, cells: number, reserve: () => number): number {
-    const bytes = batchLayout(0, count, cells).end;
+    const bytes = checkedBatchBytes(count, cells);
     if (bytes > this.capacityBytes) {
-      this.base = reserve();
+      const base = reserve();
+      if (base === 0) throw new RangeError(`the kernel could not reserve a batch of ${count} puzzles (${bytes} bytes; at most ${MAX_BATCH_BYTES} bytes a batch)`);
+      this.base = base;
       this.capacityBytes = bytes;
     }
     return this.base;
+  }
+
+  /** Throws when the kernel refused to solve a batch (`solveBatch` returned a negative number). */
+  static checkSolved(returned: number, call: string): void {
+    if (returned < 0) throw new RangeError(`${call}: the kernel refused the batch (not the batch last reserved, or past it)`);
   }
 
   /** The base of the batch last made, or a RangeError when it holds fewer than `count` puzzles of `cells` cells. */
@@ -154,9 +184,14 @@ export class WasmKernel implements SolverEngine {
     this.room = new BatchRoom(exports.memory);
   }
 
-  /** Instantiates a compiled kernel (from {@link compileKernel}, or compiles the release build). */
-  static async create(module?: WebAssembly.Module, build: KernelBuild = "release"): Promise<WasmKernel> {
-    return new WasmKernel(await instantiateWasmFile<KernelExports>(build, module ?? (await compileKernel(build))));
+  /**
+   * Instantiates the kernel from `source` (a module from {@link compileKernel}, its bytes, a
+   * fetch Response or a URL), or else from `build`'s file beside this package.
+   * All 9×9 builds export the same functions, so the release build's bindings serve each.
+   */
+  static async create(source?: KernelSource, build: KernelBuild = "release"): Promise<WasmKernel> {
+    const module = source === undefined ? await compileKernel(build) : await compileSource(source);
+    return new WasmKernel((await instantiateSudokuKernel(module, { env: {} })) as KernelExports);
   }
 
   /** Makes room for `count` puzzles; returns a view to write them into (valid until the next call). */
@@ -172,7 +207,7 @@ export class WasmKernel implements SolverEngine {
    */
   run(count: number, limit: number, budget = Infinity): BatchResult {
     const base = this.room.check(count, CELLS, `run(${count})`);
-    this.exports.solveBatch(base, count, limit, kernelBudget(budget));
+    BatchRoom.checkSolved(this.exports.solveBatch(base, count, limit, kernelBudget(budget)), `run(${count})`);
     return this.room.results(base, count, CELLS);
   }
 

@@ -124,13 +124,26 @@ export function checkLimit(limit: number): number {
 /** The record of a puzzle the engine rejected (a negative count: a byte over N, a repeated clue). */
 export const REJECTED = "the kernel rejected the puzzle's bytes";
 
+/** Latin-1 text of bytes: Node's Buffer where there is one (faster per call), else a TextDecoder. */
+interface Latin1Text {
+  toString(encoding: "latin1", start: number, end: number): string;
+}
+const NodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): Latin1Text } }).Buffer;
 const latin1 = new TextDecoder("latin1");
 
-/** Writes solutions (N² bytes, 1..N) as text in one alphabet; one per alphabet, reused across records. */
+/**
+ * Writes the solutions of a batch (N² bytes each, 1..N) as text in one alphabet: {@link load}
+ * maps a whole batch to character codes in one pass, then {@link text} reads each puzzle's.
+ * One per alphabet, reused across batches.
+ */
 export class SolutionWriter {
   /** Character code of each symbol (index = symbol); null when a symbol is outside Latin-1. */
   private readonly codes: Uint8Array | null;
-  private scratch = new Uint8Array(0);
+  private scratch: Uint8Array = new Uint8Array(0);
+  /** The scratch as a Node Buffer (same bytes), when there is Buffer. */
+  private scratchText: Latin1Text | null = null;
+  private solutions: Uint8Array = new Uint8Array(0);
+  private cells = 0;
 
   constructor(readonly alphabet: Alphabet) {
     const codes = new Uint8Array(alphabet.length + 1);
@@ -139,18 +152,31 @@ export class SolutionWriter {
     this.codes = [...alphabet].every((ch) => ch.charCodeAt(0) < 256) ? codes : null;
   }
 
-  /** The text of the `cells` bytes of `solutions` from `start`. */
-  text(solutions: Uint8Array, start: number, cells: number): string {
+  /** Takes the `count` solutions of `cells` cells in `solutions` (read before the next load). */
+  load(solutions: Uint8Array, count: number, cells: number): void {
+    this.solutions = solutions;
+    this.cells = cells;
     const codes = this.codes;
-    if (codes === null) {
+    if (codes === null) return;
+    const bytes = count * cells;
+    if (this.scratch.length < bytes) {
+      this.scratch = new Uint8Array(bytes);
+      this.scratchText = NodeBuffer ? NodeBuffer.from(this.scratch.buffer, 0, bytes) : null;
+    }
+    const scratch = this.scratch;
+    for (let i = 0; i < bytes; i++) scratch[i] = codes[solutions[i]];
+  }
+
+  /** The text of solution `i` of the batch last loaded. */
+  text(i: number): string {
+    const start = i * this.cells;
+    const end = start + this.cells;
+    if (this.codes === null) {
       let out = "";
-      for (let cell = 0; cell < cells; cell++) out += this.alphabet[solutions[start + cell] - 1];
+      for (let cell = start; cell < end; cell++) out += this.alphabet[this.solutions[cell] - 1];
       return out;
     }
-    if (this.scratch.length < cells) this.scratch = new Uint8Array(cells);
-    const scratch = this.scratch;
-    for (let cell = 0; cell < cells; cell++) scratch[cell] = codes[solutions[start + cell]];
-    return latin1.decode(scratch.subarray(0, cells));
+    return this.scratchText ? this.scratchText.toString("latin1", start, end) : latin1.decode(this.scratch.subarray(start, end));
   }
 }
 
@@ -174,6 +200,7 @@ export function batchRecords(result: BatchResult, count: number, style: RecordSt
   const { counts, guesses, nodes, solutions } = result;
   const { cells, writer, reportsGuesses } = style;
   const records = new Array<SolveRecord>(count);
+  writer.load(solutions, count, cells);
   for (let i = 0; i < count; i++) {
     const found = counts[i];
     if (found < 0) {
@@ -183,7 +210,7 @@ export function batchRecords(result: BatchResult, count: number, style: RecordSt
     records[i] = {
       status: statusOf(found, nodes[i] < 0),
       count: found,
-      solution: found > 0 ? writer.text(solutions, i * cells, cells) : null,
+      solution: found > 0 ? writer.text(i) : null,
       guesses: reportsGuesses ? guesses[i] : null,
     };
   }

@@ -1,11 +1,13 @@
 /**
- * One fixture, every solver: each entry of the registry solves every line of
- * test/fixtures/puzzles.txt with limit 2 through `createSolver` + `solve`, and must give the
- * line's count (or `invalid` with an error naming the cell or the length), the line's
- * solution when it has one, and only valid solutions that keep the clues.
+ * One fixture, every solver, every size: each entry of the registry solves every line of
+ * test/fixtures/puzzles.txt of the grid sizes it takes (registry `sizes`) with limit 2 through
+ * `createSolver` + `solve`, and must give the line's count (or `invalid` with an error naming
+ * the cell or the length), the line's solution when it has one, and only valid solutions that
+ * keep the clues.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSolver, isValidSolution, parsePuzzle, statusOf, solvers, type Solver, type SolverInfo } from "../src/index.js";
+import { createSolver, statusOf, solvers, type Solver, type SolverInfo } from "../src/index.js";
+import { isValidSizedSolution, readSizedPuzzle } from "../src/sized.js";
 import { type FixtureCase, loadFixture } from "./fixture.js";
 
 /** Work cap (search nodes) for solvers that honour one; the propagating ones never come near it. */
@@ -40,7 +42,7 @@ const BEYOND_BUDGET: Record<string, ReadonlySet<string>> = {
   ]),
 };
 
-const cases = loadFixture();
+const cases = loadFixture("all");
 
 /** The count `info` must report for a fixture count under limit 2. */
 function expectedCount(info: SolverInfo, count: number): number {
@@ -52,14 +54,14 @@ function checkInvalid(solver: Solver, fixture: FixtureCase): void {
   expect(record.status).toBe("invalid");
   expect(record.count).toBe(0);
   expect(record.solution).toBeNull();
-  expect(record.error).toMatch(/cell \d+ \(row \d, column \d\)|expected 81 characters/);
+  expect(record.error).toMatch(/cell \d+ \(row \d+, column \d+\)|expected 81 characters/);
 }
 
 function checkSolved(info: SolverInfo, solver: Solver, fixture: FixtureCase & { count: number }): void {
   const budget = info.capabilities.budget ? BUDGET : undefined;
   const record = solver.solve(fixture.puzzle, { limit: 2, budget });
-  const grid = parsePuzzle(fixture.puzzle);
-  if (record.solution !== null) expect(isValidSolution(grid, parsePuzzle(record.solution))).toBe(true);
+  const puzzle = readSizedPuzzle(fixture.puzzle);
+  if (record.solution !== null) expect(isValidSizedSolution(puzzle.grid, readSizedPuzzle(record.solution, puzzle.alphabet).grid)).toBe(true);
   expect(record.count > 0).toBe(record.solution !== null);
   if (BEYOND_BUDGET[info.id]?.has(fixture.puzzle)) {
     expect(record.status).toBe("timeout");
@@ -83,7 +85,11 @@ describe.each(solvers.map((info) => [info.id, info] as const))("%s on the shared
     solver = await createSolver({ solver: info.id });
   });
 
-  it.each(cases)("line $line (count $count)", (fixture) => {
+  it("runs on every size it takes, on its own engine", () => {
+    for (const size of info.sizes) expect(solver.engines.get(size)?.id, `${size}×${size}`).toBe(info.id);
+  });
+
+  it.each(cases.filter((fixture) => info.sizes.includes(fixture.size)))("line $line ($size×$size, count $count)", (fixture) => {
     if (fixture.count === "invalid") checkInvalid(solver, fixture);
     else checkSolved(info, solver, { ...fixture, count: fixture.count });
   });

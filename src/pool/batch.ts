@@ -233,10 +233,9 @@ export function solveBatch(engines: BatchEngines, task: BatchTask): BatchOutcome
   texts.forEach((text, i) => {
     const read: ReadRecord = { index: task.firstIndex + i * (task.indexStep ?? 1), line: task.lines[i], file: task.file, text, error: readErrors.get(i) ?? null };
     reads.push(read);
-    if (read.error === null && fastPath && text.length === CELLS) {
-      const at = digits.next(i);
-      if (writeCells(text, digits.packed, at)) return;
-      digits.positions.pop();
+    if (read.error === null && fastPath && writeCells(text, digits.packed, digits.positions.length * CELLS)) {
+      digits.positions.push(i); // `packed` has room for every text of the batch
+      return;
     }
     const parsed = parseRecord(read, alphabet);
     if (parsed.grid === null) {

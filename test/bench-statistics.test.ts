@@ -129,7 +129,7 @@ describe("--compare", () => {
     expect(changes[0].estimate!.method).toBe("bootstrap");
     expect(changes[1].estimate!.ratio).toBeCloseTo(2, 1);
     const text = formatComparison(before, changes);
-    expect(text).toMatch(/wasm\s+[\d,]+\s+[\d,]+\s+no change \(1\.\d\d ± 0\.\d\d× (faster|slower)\)/);
+    expect(text).toMatch(/wasm\s+[\d,]+\s+[\d,]+\s+no change: 1\.\d\d ± 0\.\d\d× (faster|slower)/);
     expect(text).toMatch(/bitmask\s+[\d,]+\s+[\d,]+\s+(1\.9\d|2\.0\d) ± 0\.0\d× faster/);
     expect(text).toMatch(/scan\s+[\d,]+\s+n\/a\s+not run now/);
     expect(text).not.toContain("gone");

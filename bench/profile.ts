@@ -1,9 +1,9 @@
 /**
- * `npm run profile -- [options]`: the kernel variants puzzle by puzzle (the same command as
- * `sudoku-wasm profile`; options and help in src/cli/profile.ts, the work in bench/profile/).
+ * `npm run profile -- [options]`: the kernel variants puzzle by puzzle (options and help in
+ * bench/profile/command.ts, the work beside it in bench/profile/).
  * Prints the tables on stdout, progress on stderr; a wrong or disagreeing count exits non-zero.
  */
-import { profileCommand } from "../src/cli/profile.js";
+import { profileCommand } from "./profile/command.js";
 
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(0); // the reader went away (`| head`): stop quietly

@@ -14,7 +14,7 @@ import { kernelVariantInfos, runProfile, selectVariants } from "../bench/profile
 import { formatGuessScatterSvg, formatTimeCdfSvg } from "../bench/profile/svg.js";
 import { formatProfileTable } from "../bench/profile/table.js";
 import { WrongAnswerError } from "../bench/verify.js";
-import { profileCommand } from "../src/cli/profile.js";
+import { profileCommand } from "../bench/profile/command.js";
 import type { Dataset } from "../src/datasets.js";
 import { loadFixture } from "./fixture.js";
 import { checkWellFormed } from "./xml.js";

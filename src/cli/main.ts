@@ -1,6 +1,7 @@
 /**
  * The `sudoku-wasm` command line: one commander program, one subcommand per file
- * (`solve` in solve.ts, `merge` in merge.ts, `generate` in generate.ts, `profile` in profile.ts). bin/sudoku-wasm.mjs runs the compiled
+ * (`solve` in solve.ts, `merge` in merge.ts, `generate` in generate.ts; the kernel profiler is
+ * a bench tool, `npm run profile`). bin/sudoku-wasm.mjs runs the compiled
  * form of this file (dist/src/cli/main.js); running that file directly works too.
  * Exit status: 0 on success and for `--help`; 2 for every error (a bad option or argument, an
  * unreadable input, a judge input error), which prints one `sudoku-wasm: …` line on standard
@@ -11,7 +12,6 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { generateCommand } from "./generate.js";
 import { mergeCommand } from "./merge.js";
-import { profileCommand } from "./profile.js";
 import { solveCommand } from "./solve.js";
 
 /** The exit status of every error: bad options, bad arguments, unreadable inputs. */
@@ -26,8 +26,7 @@ export function buildProgram(): Command {
     .description("the fastest Sudoku solver JavaScript can reach: a WebAssembly kernel on every core")
     .addCommand(solveCommand())
     .addCommand(mergeCommand())
-    .addCommand(generateCommand())
-    .addCommand(profileCommand());
+    .addCommand(generateCommand());
   for (const command of [program, ...program.commands]) {
     command.exitOverride().configureOutput({ outputError: () => {} });
   }

@@ -1,14 +1,14 @@
 /**
- * `sudoku-wasm profile` (and `npm run profile`): every WASM kernel variant on every dataset,
- * puzzle by puzzle — what each propagation level and cell order buys, down to the hardest
- * puzzle. The options table below makes both the help text and the defaults; the measuring
- * and writing live in bench/profile/.
+ * `npm run profile`: every WASM kernel variant on every dataset, puzzle by puzzle — what each
+ * propagation level and cell order buys, down to the hardest puzzle. The options table below
+ * makes both the help text and the defaults; the measuring and writing live beside it in
+ * bench/profile/ (the profiler is a bench tool: nothing in src/ imports it).
  */
 import { Command } from "commander";
-import { kernelVariantInfos, runProfile, type ProfileOptions } from "../../bench/profile/run.js";
-import { resultsFolder } from "../../bench/report/output.js";
-import { bundledDatasets } from "../datasets.js";
-import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
+import { kernelVariantInfos, runProfile, type ProfileOptions } from "./run.js";
+import { resultsFolder } from "../report/output.js";
+import { bundledDatasets } from "../../src/datasets.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "../../src/cli/options.js";
 
 /** Every option of `profile`, once: flags, help, defaults and parsers. */
 const PROFILE_OPTIONS: readonly OptionRow[] = [

@@ -12,6 +12,7 @@ import { noiseFlags, flagMarks } from "../bench/noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.js";
 import { compareRuns, formatComparison, settingDifferences, settingsOf, verdictOf } from "../bench/report/compare.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
+import { formatMarkdown } from "../bench/report/markdown.js";
 import { writeReports } from "../bench/report/output.js";
 import { CompactLayout, formatFlagNotes, formatSummary, wrap } from "../bench/report/compact.js";
 import { formatSvg, seriesColours } from "../bench/report/svg.js";
@@ -194,6 +195,11 @@ describe("JSON export", () => {
 
   it("round-trips through the reader", () => {
     expect(parseJson(formatJson(run))).toEqual(run);
+  });
+
+  it("marks an interrupted run in the Markdown too", () => {
+    expect(formatMarkdown(run)).toContain("**Incomplete:** interrupted by SIGINT after 2 of 5 rows.");
+    expect(formatMarkdown({ ...run, incomplete: undefined })).not.toContain("Incomplete");
   });
 });
 

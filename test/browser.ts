@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import { type BrowserContext, type Page, chromium } from "playwright-core";
 
 /** The browser binary: $CHROMIUM, else Debian's. */
 export const CHROMIUM_PATH = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -36,4 +36,23 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Opens `url` in a fresh headless Chromium, runs `use` on the page, and closes the browser;
+ * fails when the page threw an uncaught error meanwhile.
+ */
+export async function withPage<T>(url: string, use: (page: Page) => Promise<T>): Promise<T> {
+  const { context, close } = await launchChromium();
+  try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(url);
+    const result = await use(page);
+    if (errors.length > 0) throw new Error(`the page threw: ${errors.join("; ")}`);
+    return result;
+  } finally {
+    await close();
+  }
 }

@@ -17,7 +17,7 @@ import { build } from "esbuild";
 import { build as viteBuild } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isValidSolution, parsePuzzle } from "../src/puzzle.js";
-import { chromiumRequired, hasChromium, launchChromium } from "./browser.js";
+import { chromiumRequired, hasChromium, withPage } from "./browser.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -228,20 +228,12 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
 
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
 
-/** Opens `url` in headless Chromium and returns what the page's script left in `globalThis.result`. */
-async function resultInChromium(url: string): Promise<string> {
-  const { context, close } = await launchChromium();
-  try {
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(error.message));
-    await page.goto(url);
+/** What the page at `url` leaves in `globalThis.result`, as JSON (from headless Chromium). */
+function resultInChromium(url: string): Promise<string> {
+  return withPage(url, async (page) => {
     await page.waitForFunction(() => (globalThis as { result?: unknown }).result !== undefined, undefined, { timeout: 30_000 });
-    expect(errors).toEqual([]);
     return JSON.stringify(await page.evaluate(() => (globalThis as { result?: unknown }).result));
-  } finally {
-    await close();
-  }
+  });
 }
 
 /** A static file server on a free port of 127.0.0.1. */

@@ -10,7 +10,7 @@ import type { PreviewServer } from "vite";
 import { build, preview } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isValidSolution, parsePuzzle } from "../src/puzzle.js";
-import { chromiumRequired, hasChromium, launchChromium } from "./browser.js";
+import { chromiumRequired, hasChromium, withPage } from "./browser.js";
 
 const CONFIG = fileURLToPath(new URL("../web/vite.config.ts", import.meta.url));
 const SCREENSHOT = fileURLToPath(new URL("../dist/e2e/web-chromium.png", import.meta.url));
@@ -31,12 +31,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)("the web page in headless Chr
   afterAll(async () => server?.close());
 
   it("solves pasted puzzles in the worker, runs a short bench whose answers, table and chart check out", async () => {
-    const { context, close } = await launchChromium();
-    try {
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
-      await page.goto(url);
+    await withPage(url, async (page) => {
       await page.waitForSelector("#solve:not([disabled])");
       expect(await page.textContent("#env")).toMatch(/Chromium.*\(V8\)/);
 
@@ -69,10 +64,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)("the web page in headless Chr
 
       mkdirSync(fileURLToPath(new URL("../dist/e2e/", import.meta.url)), { recursive: true });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
-      expect(errors).toEqual([]);
-    } finally {
-      await close();
-    }
+    });
   });
 });
 

@@ -333,22 +333,45 @@ function crossingUnit(unit: i32, k: i32, stride: i32): i32 {
  * with a crossing unit leaves the rest of that unit. False on a contradiction.
  */
 function scanUnit(st: usize, unit: i32): bool {
-  const unitCells = UNIT_CELLS + (<usize>(unit * MAX_SIZE) << 1);
+  const b = currentBox;
+  // Position i = k * box + j is the cell base + k * strideK + j * strideJ: segment k of a line
+  // or row k of a box; column j of a box.
+  let base: i32;
+  let strideK: i32;
+  let strideJ: i32;
+  const isBox = unit >= 2 * size;
+  if (unit < size) {
+    base = unit * size;
+    strideK = b;
+    strideJ = 1;
+  } else if (!isBox) {
+    base = unit - size;
+    strideK = b * size;
+    strideJ = size;
+  } else {
+    const boxIndex = unit - 2 * size;
+    base = (boxIndex / b) * b * size + (boxIndex % b) * b;
+    strideK = size;
+    strideJ = 1;
+  }
   let once: u32 = 0;
   let twice: u32 = 0;
   let placed: u32 = 0;
-  // Position i = k * box + j: segment k of a line or row k of a box; column j of a box.
-  for (let j = 0; j < currentBox; j++) store<u32>(BOX_COLUMN_SEGMENTS + (<usize>j << 2), 0);
-  for (let k = 0; k < currentBox; k++) {
+  if (isBox) for (let j = 0; j < b; j++) store<u32>(BOX_COLUMN_SEGMENTS + (<usize>j << 2), 0);
+  for (let k = 0; k < b; k++) {
     let segment: u32 = 0;
-    for (let j = 0; j < currentBox; j++) {
-      const mask = maskOf(st, unitCell(unitCells, k * currentBox + j));
+    let cell = base + k * strideK;
+    for (let j = 0; j < b; j++) {
+      const mask = maskOf(st, cell);
+      cell += strideJ;
       twice |= once & mask;
       once |= mask;
       placed |= isSingle(mask) ? mask : 0;
       segment |= mask;
-      const columnAt = BOX_COLUMN_SEGMENTS + (<usize>j << 2);
-      store<u32>(columnAt, load<u32>(columnAt) | mask);
+      if (isBox) {
+        const columnAt = BOX_COLUMN_SEGMENTS + (<usize>j << 2);
+        store<u32>(columnAt, load<u32>(columnAt) | mask);
+      }
     }
     store<u32>(ROW_SEGMENTS + (<usize>k << 2), segment);
   }
@@ -358,16 +381,27 @@ function scanUnit(st: usize, unit: i32): bool {
     while (hidden) {
       const symbol = hidden & (0 - hidden);
       hidden ^= symbol;
-      let i = 0;
-      while (i < size && !(maskOf(st, unitCell(unitCells, i)) & symbol)) i++;
-      if (i == size) return false; // an earlier hidden single of this unit took the same cell
-      place(st, unitCell(unitCells, i), symbol);
+      const cell = cellWith(st, symbol, base, strideK, strideJ);
+      if (cell < 0) return false; // an earlier hidden single of this unit took the same cell
+      place(st, cell, symbol);
     }
     return true;
   }
   const open = allSymbols & ~placed;
-  if (unit < 2 * size) return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open);
-  return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open) && lockSegments(st, unit, unit + size, BOX_COLUMN_SEGMENTS, currentBox, open);
+  if (!isBox) return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open);
+  return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open) && lockSegments(st, unit, unit + size, BOX_COLUMN_SEGMENTS, b, open);
+}
+
+/** The first cell of a unit (laid out as in scanUnit) with `symbol` among its candidates, or -1. */
+function cellWith(st: usize, symbol: u32, base: i32, strideK: i32, strideJ: i32): i32 {
+  for (let k = 0; k < currentBox; k++) {
+    let cell = base + k * strideK;
+    for (let j = 0; j < currentBox; j++) {
+      if (maskOf(st, cell) & symbol) return cell;
+      cell += strideJ;
+    }
+  }
+  return -1;
 }
 
 /**
@@ -524,26 +558,65 @@ function writeSolution(st: usize, out: usize): void {
   }
 }
 
-/** Loads N² puzzle bytes into the root state and queues the clues. False for a byte over N. */
-function loadPuzzle(puzzle: usize): bool {
+/** Scratch for loading a puzzle: the clue symbols of each unit (rows, columns, boxes), u32 each. */
+const UNIT_CLUES: usize = heap.alloc(<usize>(MAX_UNITS * 4));
+
+/**
+ * Loads N² puzzle bytes into the root state: a clue's cell holds its symbol, every other cell
+ * the symbols no clue in its row, column or box has (queued when that leaves one). Returns -1
+ * for a byte over N, 0 when two clues of a unit share a symbol or a cell is left with none, 1
+ * otherwise.
+ */
+function loadPuzzle(puzzle: usize): i32 {
   for (let cell = 0; cell < cells; cell++) {
-    if (<i32>load<u8>(puzzle + <usize>cell) > size) return false;
+    if (<i32>load<u8>(puzzle + <usize>cell) > size) return -1;
   }
   const st = stateAt(0);
   resetWork();
-  setUnplaced(st, cells);
-  for (let cell = 0; cell < cells; cell++) setMask(st, cell, allSymbols);
+  memory.fill(UNIT_CLUES, 0, <usize>(12 * size));
   for (let slot = 0; slot < 4 * size; slot++) store<u32>(lockedAt(st, slot), 0);
   for (let cell = 0; cell < cells; cell++) {
     const value = <u32>load<u8>(puzzle + <usize>cell);
-    if (value != 0) place(st, cell, <u32>1 << (value - 1));
+    if (value == 0) continue;
+    const symbol = <u32>1 << (value - 1);
+    const units = load<u32>(CELL_UNITS + (<usize>cell << 2));
+    const row = UNIT_CLUES + (<usize>(units & 0xff) << 2);
+    const column = UNIT_CLUES + (<usize>(size + ((units >> 8) & 0xff)) << 2);
+    const boxAt = UNIT_CLUES + (<usize>(2 * size + (units >> 16)) << 2);
+    if ((load<u32>(row) | load<u32>(column) | load<u32>(boxAt)) & symbol) return 0;
+    store<u32>(row, load<u32>(row) | symbol);
+    store<u32>(column, load<u32>(column) | symbol);
+    store<u32>(boxAt, load<u32>(boxAt) | symbol);
   }
+  let open = 0;
+  for (let cell = 0; cell < cells; cell++) {
+    const value = <u32>load<u8>(puzzle + <usize>cell);
+    if (value != 0) {
+      setMask(st, cell, <u32>1 << (value - 1));
+      continue;
+    }
+    const units = load<u32>(CELL_UNITS + (<usize>cell << 2));
+    const taken =
+      load<u32>(UNIT_CLUES + (<usize>(units & 0xff) << 2)) |
+      load<u32>(UNIT_CLUES + (<usize>(size + ((units >> 8) & 0xff)) << 2)) |
+      load<u32>(UNIT_CLUES + (<usize>(2 * size + (units >> 16)) << 2));
+    const mask = allSymbols & ~taken;
+    if (mask == 0) return 0;
+    setMask(st, cell, mask);
+    if (isSingle(mask)) {
+      store<u16>(QUEUE + (<usize>queueTail << 1), <u16>cell);
+      queueTail++;
+    } else {
+      open++;
+    }
+  }
+  setUnplaced(st, open);
   dirtyRows = allSymbols;
   dirtyColumns = allSymbols;
   dirtyBoxes = allSymbols;
   triadRows = allSymbols;
   triadColumns = allSymbols;
-  return true;
+  return 1;
 }
 
 /**
@@ -554,7 +627,11 @@ function loadPuzzle(puzzle: usize): bool {
 function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
   nodes = 0;
-  if (!loadPuzzle(puzzle)) return -1;
+  const loaded = loadPuzzle(puzzle);
+  if (loaded <= 0) {
+    nodes = 1 + loaded; // a contradiction among the clues is found by the root's state, as in propagate
+    return loaded;
+  }
   const copyBytes = <usize>(cells + 1 + 4 * size) << 2;
   let count = 0;
   let depth = 0;

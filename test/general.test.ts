@@ -239,6 +239,42 @@ describe("the TS twin", () => {
     expect(stats.timedOut).toBe(true);
   });
 
+  it("finds no solution when two clues of a row, a column or a box share a symbol, or a cell has no candidate, in every size, as the kernel", async () => {
+    const kernel = await GeneralKernel.create();
+    const twin = new GeneralTsEngine();
+    const stats = { guesses: 0, timedOut: false };
+    for (const box of [2, 3, 4, 5]) {
+      const { size, cells } = shapeOf(box);
+      const full = kernel.solveBatch(new Uint8Array(cells), 1, box, 1).solutions;
+      const firstRow = full.map((symbol, cell) => (cell < size ? symbol : 0));
+      const clash = (cell: number) => firstRow.map((symbol, c) => (c === cell ? full[0] : symbol));
+      const rowClash = clash(1).map((symbol, c) => (c === 1 || c < size ? symbol : 0));
+      // Row 0 given, and row 1 outside the first box holds row 0's symbols of the next box
+      // (the last box those of box 1): no clue clashes, but cell (1, 0) sees every symbol.
+      const noCandidate = full.map((symbol, c) => {
+        const column = c - size;
+        if (c < size) return symbol;
+        if (column < box || column >= size) return 0;
+        return full[column + box < size ? column + box : column + 2 * box - size];
+      });
+      const puzzles: [string, Uint8Array, number][] = [
+        ["first row only", firstRow, 2],
+        ["row clash", rowClash, 0],
+        ["column clash", firstRow.map((symbol, c) => (c === size ? full[0] : symbol)), 0],
+        ["box clash", firstRow.map((symbol, c) => (c === size + 1 ? full[0] : symbol)), 0],
+      ];
+      if (box > 2) {
+        expect(findGeneralConflict(noCandidate, shapeOf(box))).toBeNull();
+        puzzles.push(["no candidate", noCandidate, 0]);
+      }
+      for (const [name, puzzle, expected] of puzzles) {
+        const solution = new Uint8Array(cells);
+        expect(kernel.countSolutions(puzzle, box, 2, solution, stats), `box ${box}, ${name}`).toBe(expected);
+        expect(twin.countSolutions(puzzle, box, 2, solution, stats), `twin, box ${box}, ${name}`).toBe(expected);
+      }
+    }
+  });
+
   it("gives -1 for a byte over N and rejects an unsupported box size", () => {
     const twin = new GeneralTsEngine();
     const puzzle = new Uint8Array(16);

@@ -94,6 +94,8 @@ export class GeneralTsEngine {
   private readonly segments = new Uint32Array(MAX_BOX);
   /** Scratch for branching: unplaced cells per unit (rows, columns, boxes). */
   private readonly unitOpen = new Uint8Array(3 * MAX_BOX * MAX_BOX);
+  /** Scratch for loading a puzzle: the clue symbols of each unit (rows, columns, boxes). */
+  private readonly unitClues = new Uint32Array(3 * MAX_BOX * MAX_BOX);
 
   /** Builds the tables and the state stack for box size `box` (kept until it changes). */
   private configure(box: number): void {
@@ -377,18 +379,43 @@ export class GeneralTsEngine {
     return symbols & -symbols;
   }
 
-  /** Loads the puzzle into state 0 and queues its clues; false for a byte over N. */
-  private loadPuzzle(puzzle: Uint8Array): boolean {
-    const { size, cells, allSymbols } = this.tables;
-    for (let cell = 0; cell < cells; cell++) if (puzzle[cell] > size) return false;
+  /**
+   * Loads the puzzle into state 0 (see the kernel's loadPuzzle): -1 for a byte over N, 0 when
+   * two clues of a unit share a symbol or a cell has none left, 1 otherwise.
+   */
+  private loadPuzzle(puzzle: Uint8Array): number {
+    const { size, cells, allSymbols, rowOf, columnOf, boxOf } = this.tables;
+    for (let cell = 0; cell < cells; cell++) if (puzzle[cell] > size) return -1;
     this.resetWork();
-    this.states.fill(allSymbols, 0, cells);
-    this.states[cells] = cells;
-    this.states.fill(0, cells + 1, this.stride);
-    for (let cell = 0; cell < cells; cell++) if (puzzle[cell] !== 0) this.place(0, cell, 1 << (puzzle[cell] - 1));
+    const clues = this.unitClues;
+    clues.fill(0, 0, 3 * size);
+    const s = this.states;
+    s.fill(0, cells + 1, this.stride);
+    for (let cell = 0; cell < cells; cell++) {
+      if (puzzle[cell] === 0) continue;
+      const symbol = 1 << (puzzle[cell] - 1);
+      const row = rowOf[cell], column = size + columnOf[cell], box = 2 * size + boxOf[cell];
+      if ((clues[row] | clues[column] | clues[box]) & symbol) return 0;
+      clues[row] |= symbol;
+      clues[column] |= symbol;
+      clues[box] |= symbol;
+    }
+    let open = 0;
+    for (let cell = 0; cell < cells; cell++) {
+      if (puzzle[cell] !== 0) {
+        s[cell] = 1 << (puzzle[cell] - 1);
+        continue;
+      }
+      const mask = allSymbols & ~(clues[rowOf[cell]] | clues[size + columnOf[cell]] | clues[2 * size + boxOf[cell]]);
+      if (mask === 0) return 0;
+      s[cell] = mask;
+      if (isSingle(mask)) this.queue[this.queueTail++] = cell;
+      else open++;
+    }
+    s[cells] = open;
     this.dirtyRows = this.dirtyColumns = this.dirtyBoxes = allSymbols;
     this.triadRows = this.triadColumns = allSymbols;
-    return true;
+    return 1;
   }
 
   /**
@@ -401,7 +428,8 @@ export class GeneralTsEngine {
     this.configure(box);
     stats.guesses = 0;
     stats.timedOut = false;
-    if (!this.loadPuzzle(puzzle)) return -1;
+    const loaded = this.loadPuzzle(puzzle);
+    if (loaded <= 0) return loaded;
     const { cells } = this.tables;
     const stride = this.stride;
     const s = this.states;

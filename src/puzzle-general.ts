@@ -9,6 +9,7 @@
  *
  * Glossary: as in puzzle.ts — a *unit* is a row, a column or a box; a *clue* is a given symbol.
  */
+import { excerpt, quoteCharacter } from "./excerpt.js";
 
 export type PuzzleErrorReason = "length" | "character" | "conflict";
 
@@ -110,11 +111,13 @@ export function checkAlphabet(alphabet: Alphabet): Shape {
   const shape = SHAPES.find((s) => s.size === alphabet.length);
   if (!shape) {
     const sizes = SHAPES.map((s) => s.size);
-    throw new RangeError(`an alphabet needs ${sizes.slice(0, -1).join(", ")} or ${sizes.at(-1)} symbols, got ${alphabet.length} ('${alphabet}')`);
+    throw new RangeError(`an alphabet needs ${sizes.slice(0, -1).join(", ")} or ${sizes.at(-1)} symbols, got ${alphabet.length} ('${excerpt(alphabet)}')`);
   }
-  if (new Set(alphabet).size !== alphabet.length) throw new RangeError(`alphabet '${alphabet}' repeats a character`);
+  const space = [...alphabet].find((ch) => /\s/.test(ch));
+  if (space !== undefined) throw new RangeError(`alphabet '${excerpt(alphabet)}' holds white space (${quoteCharacter(space)}), which separates cells`);
+  if (new Set(alphabet).size !== alphabet.length) throw new RangeError(`alphabet '${excerpt(alphabet)}' repeats a character`);
   const mark = [...GENERAL_EMPTY].find((ch) => alphabet.includes(ch));
-  if (mark) throw new RangeError(`alphabet '${alphabet}' uses '${mark}', which marks an empty cell`);
+  if (mark) throw new RangeError(`alphabet '${excerpt(alphabet)}' uses '${mark}', which marks an empty cell`);
   return shape;
 }
 
@@ -147,7 +150,7 @@ function foreignCharacter(line: string, cell: number, size: number, alphabets: r
   const allowed = alphabets.map(alphabetName).join(" or ");
   return new PuzzleError(
     "character",
-    `${describeCellOf(cell, size)} contains invalid character '${line[cell]}' (symbols ${allowed}, empty ${[...GENERAL_EMPTY].join(" ")})`,
+    `${describeCellOf(cell, size)} contains invalid character ${quoteCharacter(line[cell])} (symbols ${allowed}, empty ${[...GENERAL_EMPTY].join(" ")})`,
     cell,
   );
 }

@@ -17,6 +17,7 @@ import {
   shapeOf,
   unitsOf,
 } from "./puzzle-general.js";
+import { quoteCharacter } from "./excerpt.js";
 
 export const SIZE = 9;
 export const CELLS = 81;
@@ -51,7 +52,7 @@ export function parsePuzzle(text: string, empties: string = ONE_LINE_EMPTY): Gri
     const code = line.charCodeAt(cell);
     if (code >= 49 && code <= 57) grid[cell] = code - 48;
     else if (!empties.includes(line[cell])) {
-      throw new PuzzleError("character", `${describeCell(cell)} contains invalid character '${line[cell]}'`, cell);
+      throw new PuzzleError("character", `${describeCell(cell)} contains invalid character ${quoteCharacter(line[cell])}`, cell);
     }
   }
   checkClues(grid);

@@ -1,7 +1,9 @@
 /**
  * Where the exports go and writing them: a given path, `-` for standard output (one export at
  * a time), or bench/results/<timestamp>.<ext> for a bare flag. The chart goes to --chart, else
- * beside the first export written to a regular file (same name, .svg); --no-chart writes none.
+ * beside the first export written to a regular file (same name, .svg; `.chart.svg` when that
+ * name is itself an export, e.g. `--json x.svg`); --no-chart writes none. Two outputs never
+ * share a path: {@link checkOutputRequests} refuses that before the bench runs.
  */
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
@@ -57,11 +59,19 @@ export function usesStdout(requests: OutputRequests): boolean {
   return [requests.json, requests.markdown, requests.csv, chartRequest(requests)].includes(STDOUT);
 }
 
-/** Throws when more than one export asks for standard output. */
+/** Throws when more than one export asks for standard output, or two name the same file. */
 export function checkOutputRequests(requests: OutputRequests): void {
   const flags = { json: requests.json, markdown: requests.markdown, csv: requests.csv, chart: chartRequest(requests) };
   const toStdout = Object.entries(flags).filter(([, value]) => value === STDOUT).map(([flag]) => `--${flag} -`);
   if (toStdout.length > 1) throw new Error(`only one export can go to standard output, got ${toStdout.join(" and ")}`);
+  const flagOf = new Map<string, string>();
+  for (const [flag, value] of Object.entries(flags)) {
+    if (typeof value !== "string" || value === STDOUT) continue;
+    const path = resolve(value);
+    const earlier = flagOf.get(path);
+    if (earlier !== undefined) throw new Error(`--${earlier} and --${flag} would both write ${path}; give them different files`);
+    flagOf.set(path, flag);
+  }
 }
 
 function writeText(path: string, text: string): void {
@@ -111,7 +121,10 @@ export function writeReports(
     emit(chart, "svg", formatSvg(run));
   } else {
     const file = written.find((path) => path !== STDOUT && isRegularFile(path));
-    if (file) emit(file.slice(0, file.length - extname(file).length) + ".svg", "svg", formatSvg(run));
+    if (file) {
+      const stem = file.slice(0, file.length - extname(file).length);
+      emit(written.includes(stem + ".svg") ? stem + ".chart.svg" : stem + ".svg", "svg", formatSvg(run)); // never over an export
+    }
   }
   return written;
 }

@@ -15,6 +15,7 @@ import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../puzzle.js";
 import { buildPath, packageRoot } from "../paths.js";
 import { solvers } from "../registry.js";
+import { writePaced } from "./errors.js";
 import { type OptionRow, toOption, wholeNumber } from "./options.js";
 import {
   GENERATE_DEFAULTS,
@@ -131,7 +132,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   const costs: number[][] = graders.map(() => []);
   const started = performance.now();
   for (const generated of generatePuzzles(judge, options)) {
-    out.write(formatPuzzle(generated.puzzle) + "\n");
+    await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
     made.push({ clues: generated.clues, guesses: generated.guesses });
     if (graders.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
     bar?.increment();

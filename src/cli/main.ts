@@ -13,9 +13,9 @@ import { Command, CommanderError } from "commander";
 import { generateCommand } from "./generate.js";
 import { mergeCommand } from "./merge.js";
 import { solveCommand } from "./solve.js";
+import { USAGE_ERROR_STATUS, errorLine, guardStandardStreams, writeStderr } from "./errors.js";
 
-/** The exit status of every error: bad options, bad arguments, unreadable inputs. */
-export const USAGE_ERROR_STATUS = 2;
+export { USAGE_ERROR_STATUS } from "./errors.js";
 
 /**
  * The program with every subcommand. Commander throws instead of exiting and prints no
@@ -33,18 +33,9 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** The one line an error prints, without commander's `error: ` prefix. */
-function errorLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return `sudoku-wasm: ${message.replace(/^error: /, "")}\n`;
-}
-
 /** Runs the command line; every error prints as one `sudoku-wasm: …` line and exits with status 2 (`--help` exits 0). */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(0); // the reader went away (`| head`): stop quietly
-    throw error;
-  });
+  guardStandardStreams();
   const program = buildProgram();
   try {
     await program.parseAsync([...argv]);
@@ -53,7 +44,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     // No command given: commander has put the help on stderr, and its message is only a placeholder.
     const missingCommand = error instanceof CommanderError && error.code === "commander.help";
     const commands = program.commands.map((command) => command.name()).join(", ");
-    process.stderr.write(missingCommand ? `sudoku-wasm: missing command (one of ${commands})\n` : errorLine(error));
+    writeStderr(missingCommand ? `sudoku-wasm: missing command (one of ${commands})\n` : errorLine(error));
     process.exitCode = USAGE_ERROR_STATUS;
   }
 }

@@ -19,8 +19,8 @@ export interface OptionRow {
   choices?: readonly string[];
   /** Turns the text given into the value (throws an InvalidArgumentError on bad text). */
   parse?: (text: string) => unknown;
-  /** An option this one cannot be given with (its attribute name, e.g. `limit`). */
-  conflicts?: string;
+  /** Options this one cannot be given with (attribute names, e.g. `limit`). */
+  conflicts?: string | string[];
 }
 
 /** The commander Option of a table row; a `defaultText` without a default value is shown in the description. */

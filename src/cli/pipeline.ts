@@ -12,7 +12,8 @@
  */
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
-import { readLineChunks } from "../formats/lines.js";
+import { type LineChunk, readLineChunks } from "../formats/lines.js";
+import { InputReadError } from "./errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
@@ -39,7 +40,7 @@ export interface StreamSettings {
   maxInFlight: number;
   /** The symbols of the grids of its size (`--alphabet`); detected per record when absent. */
   alphabet?: Alphabet;
-  /** Search nodes per puzzle (`--budget`); a puzzle over it gets status `timeout`. @default Infinity */
+  /** Search nodes per puzzle (`--budget`; Infinity for none); a puzzle over it gets status `timeout`. @default see BatchTask.budget */
   budget?: number;
   /** The records this run takes (`--shard K/N`): index mod N = K. @default the whole run */
   shard?: Shard;
@@ -111,6 +112,21 @@ class OrderedOutput {
   }
 }
 
+/** The line chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */
+async function* namedChunks(name: string, stream: Readable): AsyncGenerator<LineChunk> {
+  const chunks = readLineChunks(stream)[Symbol.asyncIterator]();
+  let next: IteratorResult<LineChunk>;
+  for (;;) {
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      throw new InputReadError(name, error);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
 /** Solves every record of `inputs` in order and writes one output record each to `out`. */
 export async function solveStreams(
   inputs: readonly SolveInput[],
@@ -120,7 +136,7 @@ export async function solveStreams(
   onProgress: ProgressListener = () => {},
 ): Promise<StreamTotals> {
   const output = new OrderedOutput(out, settings.maxInFlight, onProgress);
-  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget ?? Infinity);
+  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget);
   const shard = settings.shard ?? WHOLE_RUN;
   const selection = new RecordSelection(shard, settings.skip ?? 0);
   batches.numberFrom(selection.firstIndex, shard.count);
@@ -134,14 +150,22 @@ export async function solveStreams(
     const stopReading = () => stream.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
     try {
-      for await (const chunk of readLineChunks(stream)) {
+      for await (const chunk of namedChunks(input.name, stream)) {
         if (settings.stop?.aborted) break;
-        reader.readLines(chunk.lines);
+        reader.readLines(chunk.lines, chunk.longLines);
         bytesRead = bytesBefore + chunk.bytesRead;
         for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
       }
     } catch (error) {
-      if (!settings.stop?.aborted) throw error; // a stream destroyed by the stop ends as an error
+      if (settings.stop?.aborted) {
+        // a stream destroyed by the stop ends as an error
+      } else if (error instanceof InputReadError) {
+        // Everything read before the failure is still solved and written; then the run stops.
+        batches.seal();
+        for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
+        await output.finish();
+        throw error;
+      } else throw error;
     } finally {
       settings.stop?.removeEventListener("abort", stopReading);
     }

@@ -29,6 +29,9 @@ import { TALLY_STATUSES } from "../pool/batch.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
 import { solverHelpLines } from "../registry.js";
+import { checkOutputIsNoInput } from "./same-file.js";
+import { escapeText, excerpt } from "../excerpt.js";
+import { LARGE_GRID_BUDGET } from "../pool/batch.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
 
 /** Parsed flags of the solve command. */
@@ -50,9 +53,10 @@ export interface SolveFlags {
   solver?: string[];
 }
 
-/** A commander parser for `--alphabet`: N distinct symbols for N = 4, 9, 16 or 25, none of them `.` or `-`. */
+/** A commander parser for `--alphabet`: N distinct symbols for N = 4, 9, 16 or 25, none of them `.`, `-`, `#` (comments) or white space. */
 function alphabetArgument(text: string): string {
   try {
+    if (text.includes("#")) throw new RangeError(`alphabet '${excerpt(text)}' uses '#', which starts a comment line`);
     checkAlphabet(text);
     return text;
   } catch (error) {
@@ -61,15 +65,23 @@ function alphabetArgument(text: string): string {
   }
 }
 
+/** Options a judge format sets itself; giving one with `--format` is a usage error, not silently ignored. */
+const JUDGE_CONFLICTS = ["in", "out", "limit", "count", "budget", "alphabet"];
+
+/** A commander parser for `--budget`: a whole number of search nodes, or `none` for no cap (Infinity). */
+function budgetArgument(text: string): number {
+  return text.trim() === "none" ? Infinity : wholeNumber(1, 0x7fffffff)(text);
+}
+
 /** The options of `solve`: one row each, the source of the help text and the defaults. */
 const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
   { flags: "--in <format>", description: "input format; auto detects it per record (line = N² cells, grid = N rows, csv, colon = puzzle:count[:solution]), for 4×4, 9×9, 16×16 and 25×25", default: "auto", choices: INPUT_FORMATS },
   { flags: "--out <format>", description: "output format: line (solution, or the status word), grid, jsonl, csv", default: "line", choices: OUTPUT_FORMATS },
-  { flags: "--format <judge>", description: "a classic judge problem: read all input (several files are joined in order, errors name the file and line), write exactly its expected output", choices: JUDGE_FORMATS },
+  { flags: "--format <judge>", description: "a classic judge problem: read all input (several files are joined in order, errors name the file and line), write exactly its expected output (its own input, output, limit and alphabet: not with --in, --out, --limit, --count, --budget, --alphabet)", choices: JUDGE_FORMATS, conflicts: JUDGE_CONFLICTS },
   { flags: "--alphabet <symbols>", description: "the symbols, in order, of the grids with that many (e.g. ABCDEFGHIJKLMNOP for 16×16); default: detected per record", parse: alphabetArgument },
   { flags: "--limit <n>", description: "stop counting at N solutions (2 flags every puzzle with several)", default: DEFAULT_LIMIT, parse: wholeNumber(1, 0x7fffffff) },
-  { flags: "--budget <nodes>", description: "search nodes per puzzle (states propagated, both kernels); a puzzle over it gets status timeout (default: no cap)", parse: wholeNumber(1, 0x7fffffff) },
+  { flags: "--budget <nodes>", description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${LARGE_GRID_BUDGET.toLocaleString("en-US")} for 16×16 and 25×25)`, parse: budgetArgument },
   { flags: "--solver <ids>", description: "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)", defaultText: "the fastest of each size", parse: commaList },
   { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT}); a count of ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} means at least that many`, conflicts: "limit" },
   { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread", default: availableParallelism(), parse: wholeNumber(0, 256) },
@@ -167,6 +179,7 @@ export const FAILED_RECORDS_STATUS = 1;
  * whole, in order, and the count is printed); usage and I/O errors throw (status 2, main.ts).
  */
 export async function runSolve(files: string[], flags: SolveFlags): Promise<void> {
+  checkOutputIsNoInput(inputNames(files), flags.output);
   if (flags.format) return runJudge(files, flags.format, flags.output, flags);
   const inputs = openInputs(files);
   const shard = flags.shard ?? WHOLE_RUN;
@@ -236,7 +249,7 @@ function interruptedLine(signal: string, totals: StreamTotals, output: string | 
 function errorLines(totals: StreamTotals): string {
   const invalid = totals.tally[TALLY_STATUSES.indexOf("invalid")];
   const more = invalid - totals.errors.length;
-  const lines = totals.errors.map((error) => `invalid: ${error}\n`);
+  const lines = totals.errors.map((error) => `invalid: ${escapeText(error)}\n`);
   if (more > 0) lines.push(`… and ${more.toLocaleString("en-US")} more invalid records (--out jsonl gives every reason)\n`);
   return lines.join("");
 }

@@ -27,6 +27,7 @@ import { type Grid, PuzzleError, SIZE, parsePuzzle } from "../puzzle.js";
 import { type Alphabet, parseGeneralPuzzle } from "../puzzle-general.js";
 import type { Solver } from "../solver.js";
 import type { SolveRecord } from "../solver.js";
+import { excerpt } from "../excerpt.js";
 import { rowCells } from "./input/grid.js";
 import { splitLines, withoutByteOrderMark } from "./lines.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
@@ -135,7 +136,7 @@ function readCountedGrids(text: string, empties: string): Grid[] {
   const first = skipBlank(lines, 0);
   const count = Number(lines[first]?.trim());
   if (!Number.isInteger(count) || count < 0) {
-    throw new JudgeInputError("length", first + 1, `expected the number of puzzles, got '${lines[first]?.trim() ?? ""}'`);
+    throw new JudgeInputError("length", first + 1, `expected the number of puzzles, got '${excerpt(lines[first]?.trim() ?? "")}'`);
   }
   const grids: Grid[] = [];
   let next = first + 1;
@@ -159,7 +160,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new JudgeInputError("character", 1, `not a JSON board (${(error as Error).message})`);
+    throw new JudgeInputError("character", 1, `not a JSON board (${excerpt((error as Error).message, 200)})`);
   }
 }
 
@@ -172,7 +173,7 @@ const leetcode37: JudgeFormat = {
     if (!valid) throw new JudgeInputError("length", 1, `expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
     const cells = (board as unknown[][]).flat().map((cell, i) => {
       if (typeof cell !== "string" || cell.length !== 1) {
-        throw new JudgeInputError("character", 1, `board[${Math.floor(i / SIZE)}][${i % SIZE}] is ${JSON.stringify(cell)}, expected one character`, i);
+        throw new JudgeInputError("character", 1, `board[${Math.floor(i / SIZE)}][${i % SIZE}] is ${excerpt(JSON.stringify(cell) ?? String(cell))}, expected one character`, i);
       }
       return cell;
     });

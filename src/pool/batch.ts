@@ -38,9 +38,18 @@ export interface BatchTask {
   output: OutputFormatName;
   /** The `--alphabet` (symbols of the grids of its size); null or absent for none. */
   alphabet?: Alphabet | null;
-  /** Search nodes per puzzle (`--budget`); a puzzle over it gets status `timeout`. @default Infinity */
+  /**
+   * Search nodes per puzzle (`--budget`; Infinity for none); a puzzle over it gets status `timeout`.
+   * @default Infinity for 9×9, {@link LARGE_GRID_BUDGET} for the general kernel's sizes
+   */
   budget?: number;
 }
+
+/**
+ * The budget of a 4×4, 16×16 or 25×25 record when the run sets none: a blanked 25×25 grid can
+ * search for hours, and one record must not stall a run. `--budget none` lifts it.
+ */
+export const LARGE_GRID_BUDGET = 1_000_000;
 
 /** The engines one thread solves on, by grid side N; each WASM engine has its own memory. */
 export type BatchEngines = ReadonlyMap<number, SizeEngine>;
@@ -103,7 +112,7 @@ export class BatchBuilder {
     private readonly limit: number,
     private readonly output: OutputFormatName,
     private readonly alphabet: Alphabet | null = null,
-    private readonly budget = Infinity,
+    private readonly budget?: number,
   ) {}
 
   /** The next record added has index `first`, each one after it `step` more (a shard, a resumed run); call before any is added. */
@@ -249,12 +258,12 @@ export function solveBatch(engines: BatchEngines, task: BatchTask): BatchOutcome
     const at = group.next(i); // may grow `packed`: take the offset first
     group.packed.set(parsed.grid, at);
   });
-  const budget = task.budget ?? Infinity;
   for (const group of groups.values()) {
     const count = group.positions.length;
     if (count === 0) continue;
     const { cells } = group.shape;
     const entry = engines.get(group.shape.size)!;
+    const budget = task.budget ?? (group.shape.size === SHAPE_9.size ? Infinity : LARGE_GRID_BUDGET);
     const output = solvePacked(entry.engine, group.packed, count, cells, task.limit, budget);
     const rejected = (k: number, found: number): SolveRecord =>
       invalidRecord(found === REPEATED_CLUE ? parseRecord(reads[group.positions[k]], alphabet).error! : REJECTED);

@@ -6,6 +6,7 @@
  * quoted fields may hold commas and doubled quotes; a record stays on one line.
  */
 import { parse } from "csv-parse/sync";
+import { excerpt } from "../../excerpt.js";
 import type { InputFormat } from "./format.js";
 
 /** Header names that mark the puzzle column. */
@@ -34,7 +35,7 @@ export function csvFormat(): InputFormat {
       try {
         fields = csvFields(line);
       } catch (error) {
-        emit(lineNumber, line, `not a CSV row: ${(error as Error).message}`);
+        emit(lineNumber, line, `not a CSV row: ${excerpt((error as Error).message, 200)}`);
         return;
       }
       const named = fields.findIndex((field) => PUZZLE_COLUMNS.includes(field.toLowerCase()));

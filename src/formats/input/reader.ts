@@ -2,18 +2,26 @@
  * Format detection: turns one file's lines into records, one format per record.
  *
  * Each line is trimmed; blank lines end a grid in progress and are skipped, as are lines
- * starting with `#`. Otherwise the first reader that claims the line reads it, in the order
+ * starting with `#` (`--alphabet` refuses `#`, so a row never starts with a comment mark).
+ * Otherwise the first reader that claims the line reads it, in the order
  * line (N² cells) → colon (`puzzle:count`; see colon.ts) → csv (has a comma) → grid (a row or separator).
  * Grids and lines of every size (4×4, 9×9, 16×16, 25×25) may mix in one file.
  * A grid in progress keeps the lines it claims. A line nobody claims reads as one invalid
- * one-line record, so every non-blank, non-comment line ends up in exactly one record.
+ * one-line record, so every non-blank, non-comment line ends up in exactly one record, with
+ * one exception: a *header*, a line with a word in it (two lowercase letters in a row, not
+ * both `x` or symbols of the `--alphabet`), not a CSV or N² line, directly followed by the
+ * first row of a grid, is a title and is skipped (Project Euler 96: `Grid 01`, then 9 rows).
+ * A row with a typo is no header (rows hold no words), so a typo never shifts later grids.
+ * A line over the maximum length (lines.ts) is one invalid record saying so.
  * `--in FMT` skips detection and gives every line to that format's reader.
  */
-import type { EmitRecord, ReadHints } from "../record.js";
+import { type EmitRecord, type ReadHints, shapeOfSide } from "../record.js";
+import { type LongLine, MAX_LINE_LENGTH } from "../lines.js";
+import { EXCERPT_LENGTH, escapeText } from "../../excerpt.js";
 import { colonFormat } from "./colon.js";
 import { csvFormat } from "./csv.js";
 import type { InputFormat, InputFormatName } from "./format.js";
-import { gridFormat } from "./grid.js";
+import { gridFormat, isSeparatorRow, rowCells } from "./grid.js";
 import { lineFormat } from "./line.js";
 
 /** Reads the lines of one file (in order, in pieces) and emits its records. */
@@ -23,6 +31,7 @@ export class RecordReader {
   private readonly grid: InputFormat;
   private readonly fallback: InputFormat;
   private readonly forced: InputFormat | null;
+  private readonly alphabet: string;
 
   constructor(
     private readonly emit: EmitRecord,
@@ -30,33 +39,88 @@ export class RecordReader {
     hints: ReadHints = {},
   ) {
     this.fallback = lineFormat(hints);
+    this.alphabet = hints.alphabet ?? "";
     // Detection reads a run of 4×4-looking 16-character lines as 4×4 puzzles unless the alphabet says 16×16.
     this.grid = gridFormat(format === "auto" && hints.alphabet?.length !== 16);
     this.formats = [this.fallback, colonFormat(), csvFormat(), this.grid];
     this.forced = format === "auto" ? null : this.formats.find((f) => f.name === format)!;
   }
 
-  /** Reads the next lines of the file (without their line ends). */
-  readLines(lines: readonly string[]): void {
-    for (const raw of lines) this.readLine(raw);
+  /** A possible header (see the file comment), held until the next line shows whether a grid starts. */
+  private held: { line: string; lineNumber: number } | null = null;
+
+  /** Reads the next lines of the file (without their line ends); `longLines` are the ones cut at the maximum length. */
+  readLines(lines: readonly string[], longLines?: readonly LongLine[]): void {
+    if (longLines === undefined || longLines.length === 0) {
+      for (const raw of lines) this.readLine(raw);
+      return;
+    }
+    const long = new Map(longLines.map(({ at, length }) => [at, length]));
+    lines.forEach((raw, i) => {
+      const length = long.get(i);
+      if (length === undefined) this.readLine(raw);
+      else this.readLongLine(raw, length);
+    });
   }
 
   /** The end of the file: finishes a grid in progress. */
   end(): void {
+    this.releaseHeld();
     this.grid.flush(this.emit);
   }
 
   private readLine(raw: string): void {
     const lineNumber = ++this.lineNumber;
     const line = needsTrim(raw) ? raw.trim() : raw;
-    if (line.length === 0) return this.grid.flush(this.emit);
+    if (line.length === 0) {
+      this.releaseHeld();
+      return this.grid.flush(this.emit);
+    }
     if (line.charCodeAt(0) === 35 /* # */) return;
-    if (this.forced) return this.forced.read(line, lineNumber, this.emit);
+    if (this.held !== null) {
+      if (this.startsGrid(line)) this.held = null; // it was a header
+      else this.releaseHeld();
+    }
+    if (this.forced) {
+      if (this.forced === this.grid && this.mayBeHeader(line)) return void (this.held = { line, lineNumber });
+      return this.forced.read(line, lineNumber, this.emit);
+    }
     if (this.grid.open) {
       if (this.grid.claims(line)) return this.grid.read(line, lineNumber, this.emit);
       this.grid.flush(this.emit);
     }
     const reader = this.formats.find((format) => format.claims(line)) ?? this.fallback;
+    if ((reader === this.grid || reader === this.fallback || reader.name === "colon") && this.mayBeHeader(line)) return void (this.held = { line, lineNumber });
+    reader.read(line, lineNumber, this.emit);
+  }
+
+  /** A line over the maximum length: one invalid record (it ends a grid in progress). */
+  private readLongLine(start: string, length: number): void {
+    const lineNumber = ++this.lineNumber;
+    this.releaseHeld();
+    this.grid.flush(this.emit);
+    const limit = MAX_LINE_LENGTH.toLocaleString("en-US");
+    this.emit(lineNumber, start.trim(), `the line is ${length.toLocaleString("en-US")} characters long, over the limit of ${limit} for one record (it starts '${escapeText(start.trim().slice(0, EXCERPT_LENGTH))}…')`);
+  }
+
+  /** True for a line that could be a header: no grid is open and the line has a word in it. */
+  private mayBeHeader(line: string): boolean {
+    return !this.grid.open && hasWord(line, this.alphabet);
+  }
+
+  /** True when `line` would start a grid: a row of a grid width, while no grid is open. */
+  private startsGrid(line: string): boolean {
+    if (this.grid.open || isSeparatorRow(line)) return false;
+    const claimed = this.forced ?? this.formats.find((format) => format.claims(line));
+    return claimed === this.grid && shapeOfSide(rowCells(line).length) !== undefined;
+  }
+
+  /** Reads a held line as an ordinary line after all: it was no header. */
+  private releaseHeld(): void {
+    if (this.held === null) return;
+    const { line, lineNumber } = this.held;
+    this.held = null;
+    const reader = this.forced ?? this.formats.find((format) => format.claims(line)) ?? this.fallback;
     reader.read(line, lineNumber, this.emit);
   }
 }
@@ -64,4 +128,17 @@ export class RecordReader {
 /** True when the line starts or ends with white space (most lines do not; trim is skipped). */
 function needsTrim(line: string): boolean {
   return line.length > 0 && (line.charCodeAt(0) <= 32 || line.charCodeAt(line.length - 1) <= 32);
+}
+
+/** True when `line` has two lowercase letters in a row, not both `x` (an empty mark) and not both symbols of `alphabet`. */
+export function hasWord(line: string, alphabet = ""): boolean {
+  for (let i = 1; i < line.length; i++) {
+    const a = line.charCodeAt(i - 1);
+    const b = line.charCodeAt(i);
+    if (a < 97 || a > 122 || b < 97 || b > 122) continue;
+    if (a === 120 && b === 120) continue;
+    if (alphabet.includes(line[i - 1]) && alphabet.includes(line[i])) continue;
+    return true;
+  }
+  return false;
 }

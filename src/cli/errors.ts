@@ -1,0 +1,100 @@
+/**
+ * Failures of the command line as one `sudoku-wasm: …` line each, on every stream:
+ *
+ * - an input that fails while it is read is an {@link InputReadError} naming the file (the
+ *   records read before it are still written);
+ * - standard output that fails (a full disk: ENOSPC) prints one line and exits with status 2;
+ * - a closed pipe on standard output or standard error (`| head`) ends the run at once, quietly,
+ *   with status 0: the reader has all it asked for, and there is nobody left to tell;
+ * - every other error is one line from {@link errorLine}, with status 2.
+ */
+import { escapeText } from "../excerpt.js";
+
+/** The exit status of every error: bad options, bad arguments, unreadable inputs, unwritable outputs. */
+export const USAGE_ERROR_STATUS = 2;
+
+/** The longest error line printed, in characters (input excerpts in it are already short). */
+const MAX_MESSAGE_LENGTH = 2000;
+
+/** `ENOSPC (no space left on device)` for a system error; the message for any other error. */
+export function describeError(error: unknown): string {
+  const { code, message } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof code === "string" && /^E[A-Z0-9]+$/.test(code) && typeof message === "string") {
+    const detail = message.startsWith(`${code}: `) ? message.slice(code.length + 2).replace(/, \w+(?: '.*')?$/, "") : message;
+    return `${code} (${detail})`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A failure while an input was being read (not while it was checked or opened). */
+export class InputReadError extends Error {
+  constructor(
+    readonly input: string,
+    cause: unknown,
+  ) {
+    super(`cannot read '${input}': ${describeError(cause)}`, { cause });
+    this.name = "InputReadError";
+  }
+}
+
+/** The one line an error prints: `sudoku-wasm: reason`, control characters escaped, cut when long. */
+export function errorLine(error: unknown): string {
+  const message = describeMessage(error).replace(/^error: /, "");
+  const cut = message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
+  return `sudoku-wasm: ${escapeText(cut)}\n`;
+}
+
+function describeMessage(error: unknown): string {
+  if (error instanceof InputReadError) return error.message;
+  return describeError(error);
+}
+
+/** Writes to standard error, ignoring a closed or failing standard error (there is nowhere else to report). */
+export function writeStderr(text: string): void {
+  try {
+    process.stderr.write(text);
+  } catch {
+    // stderr is gone; the exit status still tells
+  }
+}
+
+let guarded = false;
+
+/**
+ * Installs the handlers that turn a failing standard stream into one line and an exit:
+ * EPIPE on either stream exits 0 at once; any other standard output failure prints
+ * `sudoku-wasm: cannot write to standard output: …` and exits 2 (a failing standard error exits 2 silently).
+ */
+export function guardStandardStreams(): void {
+  if (guarded) return;
+  guarded = true;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => failedStandardStream("output", error));
+  process.stderr.on("error", (error: NodeJS.ErrnoException) => failedStandardStream("error", error));
+}
+
+/** What to do when standard output or standard error fails. */
+export function failedStandardStream(stream: "output" | "error", error: NodeJS.ErrnoException): never {
+  if (error.code === "EPIPE") process.exit(0);
+  if (stream === "error") process.exit(USAGE_ERROR_STATUS);
+  writeStderr(`sudoku-wasm: cannot write to standard output: ${describeError(error)}\n`);
+  process.exit(USAGE_ERROR_STATUS);
+}
+
+/** Writes made by {@link writePaced} since it last gave the event loop a turn. */
+let writesSinceTurn = 0;
+const WRITES_PER_TURN = 64;
+
+/**
+ * Writes `text` to `out` for a loop that produces output synchronously: waits for 'drain' when
+ * the stream is full, and gives the event loop a turn every few writes, so a closed pipe
+ * (EPIPE, reported asynchronously) ends the run at once instead of after all the work.
+ */
+export async function writePaced(out: NodeJS.WritableStream, text: string): Promise<void> {
+  if (!out.write(text)) {
+    writesSinceTurn = 0;
+    await new Promise<void>((resolve) => out.once("drain", resolve));
+  } else if (++writesSinceTurn >= WRITES_PER_TURN) {
+    writesSinceTurn = 0;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}

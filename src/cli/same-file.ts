@@ -1,0 +1,45 @@
+/**
+ * No output overwrites an input: before anything is opened for writing, the output (`-o FILE`,
+ * or standard output when it is a regular file) is compared with every input (files, and
+ * standard input when it is redirected from a file). Two names are the same file when they
+ * have the same device and inode, so links, `./a.txt` and `a.txt`, and `< a.txt` are caught.
+ */
+import { type Stats, fstatSync, statSync } from "node:fs";
+
+/** The file behind a path, or null when there is none yet (a new output file). */
+function statOf(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The file behind an open descriptor, or null when it is not a regular file (a terminal, a pipe). */
+function regularFileOf(fd: number): Stats | null {
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFile() ? stats : null;
+  } catch {
+    return null;
+  }
+}
+
+const sameFile = (a: Stats, b: Stats): boolean => a.dev === b.dev && a.ino === b.ino;
+
+/**
+ * Throws a one-line reason when the output is one of the inputs. `inputs` are the names given
+ * (`-` for standard input); `output` is the `-o` path, or undefined for standard output.
+ */
+export function checkOutputIsNoInput(inputs: readonly string[], output: string | undefined): void {
+  const target = output === undefined ? regularFileOf(1) : statOf(output);
+  if (target === null || !target.isFile()) return;
+  const where = output === undefined ? "standard output" : `the output '${output}'`;
+  for (const name of inputs) {
+    const source = name === "-" ? regularFileOf(0) : statOf(name);
+    if (source !== null && sameFile(source, target)) {
+      const input = name === "-" ? "standard input" : `input '${name}'`;
+      throw new Error(`${where} is the same file as ${input}; writing it would destroy the input (choose another output file)`);
+    }
+  }
+}

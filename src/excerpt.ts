@@ -1,0 +1,48 @@
+/**
+ * Text from the input is data: before a message shows any of it, control characters,
+ * invisible characters and lone surrogates are written as escapes (`\x1b`, `\u200b`), and
+ * long text is cut to a short excerpt that says how much was left out. A terminal then
+ * never sees an escape sequence from the input, and a 50 MB line never becomes a 50 MB message.
+ */
+
+/** Characters of the input a message shows at most. */
+export const EXCERPT_LENGTH = 40;
+
+/**
+ * C0 and C1 controls, DEL, soft hyphen, zero-width and bidirectional marks, line and paragraph
+ * separators, the byte order mark and interlinear annotations: characters a terminal acts on
+ * or a reader cannot see; and lone surrogate halves.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+const NAMED: Readonly<Record<string, string>> = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+/** One unsafe character as an escape: `\t`, `\x1b`, `\u200b`. */
+function escapeCharacter(ch: string): string {
+  const named = NAMED[ch];
+  if (named) return named;
+  const code = ch.charCodeAt(0);
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+/** `text` with every unsafe character escaped (see the file comment); safe text is returned as is. */
+export function escapeText(text: string): string {
+  return text.replace(UNSAFE, escapeCharacter);
+}
+
+/**
+ * Input text fit for a message: at most `max` characters of it, escaped, and when it was
+ * longer, `… (N more characters)` after the cut. A cut never splits a surrogate pair.
+ */
+export function excerpt(text: string, max = EXCERPT_LENGTH): string {
+  if (text.length <= max) return escapeText(text);
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${escapeText(text.slice(0, end))}… (${(text.length - end).toLocaleString("en-US")} more characters)`;
+}
+
+/** One character of the input, quoted for a message: `'x'`, `'\x00'`, `'\u200b'`. */
+export function quoteCharacter(ch: string): string {
+  return `'${escapeText(ch)}'`;
+}

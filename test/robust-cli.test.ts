@@ -1,0 +1,211 @@
+/**
+ * Issue 16, the command line end to end: no input lost, every failure one `sudoku-wasm: …`
+ * line with a documented status, closed pipes end the run quietly. Spawns bin/sudoku-wasm.mjs
+ * (dist/, built by `pretest`). The item number of the issue is in each describe title.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkOutputRequests, writeReports } from "../bench/report/output.js";
+import { formatJson } from "../bench/report/json.js";
+import type { BenchRun } from "../bench/records.js";
+import { LARGE_GRID_BUDGET, solveBatch } from "../src/pool/batch.js";
+import { GRID_SHAPES } from "../src/formats/record.js";
+import type { SolverEngine } from "../src/solver.js";
+import { loadFixture } from "./fixture.js";
+
+const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), "sudoku-robust-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI; returns its exit status, standard output and standard error. */
+function cli(args: string[], options: { input?: string; cwd?: string; stdio?: ("pipe" | number)[] } = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { input: options.input, cwd: options.cwd, stdio: options.stdio, encoding: "utf8", maxBuffer: 1 << 28 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs a shell pipeline with `$CLI` standing for the command line; returns its status and output. */
+function shell(script: string) {
+  const result = spawnSync("sh", ["-c", script], { cwd: dir, encoding: "utf8", env: { ...process.env, CLI: `${process.execPath} ${BIN}` } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const fixture = loadFixture();
+const UNIQUE = fixture.filter((c) => c.count === 1 && c.puzzle.includes(".")).map((c) => c.puzzle);
+const PUZZLES = Array.from({ length: 200 }, (_, i) => UNIQUE[i % UNIQUE.length]).join("\n") + "\n";
+/** One `sudoku-wasm: …` line and nothing else (no stack trace). */
+const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;
+
+describe("item 1: an output never overwrites an input", () => {
+  it("refuses -o naming an input (also as ./path, through a link, or as standard input) before opening it, and leaves the input whole", () => {
+    const same = file("same.txt", PUZZLES);
+    symlinkSync(same, join(dir, "link.txt"));
+    for (const [args, input] of [
+      [["solve", "same.txt", "-o", "same.txt"]],
+      [["solve", "./same.txt", "-o", "link.txt"]],
+      [["solve", "-o", "same.txt"], "stdin"],
+      [["solve", "same.txt", "-o", "same.txt", "--format", "poj3074"]],
+    ] as [string[], string?][]) {
+      const run = input ? shell(`$CLI ${args.join(" ")} < same.txt`) : cli(args, { cwd: dir });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(ONE_ERROR_LINE);
+      expect(run.stderr).toMatch(/is the same file as .*would destroy the input/);
+      expect(readFileSync(same, "utf8")).toBe(PUZZLES);
+    }
+  });
+
+  it("refuses standard output appended to an input file", () => {
+    const same = file("append.txt", PUZZLES);
+    const run = shell(`$CLI solve append.txt >> append.txt`);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/standard output is the same file as input 'append\.txt'/);
+    expect(readFileSync(same, "utf8")).toBe(PUZZLES);
+  });
+});
+
+describe("item 4: `#` and white space in --alphabet are refused", () => {
+  it("exits 2 with one line naming the symbol, instead of reading lines that start with it as comments", () => {
+    for (const [alphabet, reason] of [["#12345678", /'#', which starts a comment/], [" 12345678", /white space/]] as const) {
+      const run = cli(["solve", "--alphabet", alphabet], { input: "#23456781\n" });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(ONE_ERROR_LINE);
+      expect(run.stderr).toMatch(reason);
+    }
+  });
+});
+
+describe("item 6: a read error names its file, and what was read before it is written", () => {
+  it.runIf(existsSync("/proc/self/mem"))("writes the first file's records, then one line naming the unreadable file, status 2", () => {
+    const good = file("good.txt", PUZZLES);
+    const run = cli(["solve", "--no-progress", "--threads", "0", good, "/proc/self/mem", good]);
+    expect(run.status).toBe(2);
+    expect(run.stdout.trimEnd().split("\n")).toHaveLength(200);
+    expect(run.stderr).toMatch(/^sudoku-wasm: cannot read '\/proc\/self\/mem': EIO \(i\/o error\)\n$/);
+  });
+});
+
+describe("item 7: bench outputs never overwrite each other", () => {
+  it("puts the chart beside a --json file named x.svg as x.chart.svg, and refuses two outputs on one path", () => {
+    const run = { environment: {}, records: [] } as unknown as BenchRun;
+    const written = writeReports(run, { json: join(dir, "x.svg") }, "stamp", dir, () => {});
+    expect(written).toEqual([join(dir, "x.svg"), join(dir, "x.chart.svg")]);
+    expect(readFileSync(join(dir, "x.svg"), "utf8")).toBe(formatJson(run));
+    expect(() => checkOutputRequests({ json: join(dir, "r.txt"), csv: join(dir, "r.txt") })).toThrow(/--json and --csv would both write/);
+    expect(() => checkOutputRequests({ json: join(dir, "x.svg"), chart: join(dir, "x.svg") })).toThrow(/--json and --chart/);
+  });
+});
+
+describe("items 8 and 9: a failing or closed standard stream is one line, or quiet", () => {
+  it.runIf(existsSync("/dev/full"))("reports a full disk on standard output as one line with status 2, for solve and generate", () => {
+    const input = file("full.txt", PUZZLES.replaceAll("\n", "\r\n"));
+    for (const command of [`$CLI solve --no-progress ${input} > /dev/full`, "$CLI generate --count 3 --quiet > /dev/full"]) {
+      const run = shell(command);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe("sudoku-wasm: cannot write to standard output: ENOSPC (no space left on device)\n");
+    }
+  });
+
+  it("ends quietly with status 0 when standard error is a closed pipe (no `node:events` trace, no endless run)", () => {
+    // A command that keeps writing to stderr, as a long run's progress does, behind the CLI's stream guard.
+    const errors = new URL("../dist/src/cli/errors.js", import.meta.url).href;
+    const script = `const { guardStandardStreams } = await import("${errors}"); guardStandardStreams(); setInterval(() => process.stderr.write("progress ".repeat(100)), 1);`;
+    writeFileSync(join(dir, "noisy.mjs"), script);
+    const run = shell(`exec 3>&1; { ${process.execPath} noisy.mjs 2>&1 >/dev/null; echo "status $?" >&3; } | head -c 1 > /dev/null`);
+    expect(run.stdout).toBe("status 0\n");
+    expect(run.stderr).toBe("");
+  });
+});
+
+describe("item 17: generate stops at once when its reader goes away", () => {
+  it("writes far fewer than --count puzzles into a pipe that `head -1` closes", async () => {
+    const child = spawn(process.execPath, [BIN, "generate", "--count", "40000", "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    let first = "";
+    let stderr = "";
+    child.stderr.on("data", (data) => (stderr += data));
+    const status = await new Promise<number | null>((resolve) => {
+      child.stdout.once("data", (data: Buffer) => {
+        first = data.toString();
+        child.stdout.destroy(); // the reader goes away, like `head -1`
+      });
+      child.on("exit", (code) => resolve(code));
+    });
+    expect(first).toMatch(/^[.1-9]{81}\n/);
+    expect(status).toBe(0);
+    expect(stderr).toBe("");
+  });
+});
+
+describe("item 14: --format refuses the options it would ignore", () => {
+  it("exits 2 naming the conflict for --out, --in, --limit and --budget, and still runs without them", () => {
+    for (const option of [["--out", "jsonl"], ["--in", "line"], ["--limit", "5"], ["--budget", "100"], ["--count"], ["--alphabet", "ABCDEFGHI"]]) {
+      const run = cli(["solve", "--format", "poj3074", ...option], { input: `${UNIQUE[0]}\nend\n` });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(ONE_ERROR_LINE);
+      expect(run.stderr).toContain(`cannot be used with option '${option[0]}`);
+    }
+    expect(cli(["solve", "--format", "poj3074"], { input: `${UNIQUE[0]}\nend\n` }).status).toBe(0);
+  });
+});
+
+describe("item 16: a default budget for 16×16 and 25×25, lifted with --budget none", () => {
+  /** A batch engine that only records the budget each call gets (every puzzle: unsolvable). */
+  function budgetSpy(cells: number, budgets: number[]): SolverEngine {
+    return {
+      countSolutions: () => 0,
+      solveBatch(_puzzles, count, _limit, budget) {
+        budgets.push(budget);
+        return { counts: new Int32Array(count), guesses: new Int32Array(count), nodes: new Int32Array(count), solutions: new Uint8Array(count * cells) };
+      },
+    };
+  }
+
+  it("gives 4×4, 16×16 and 25×25 records the default node budget when the run sets none, 9×9 records no cap, and an explicit budget to all", () => {
+    const seen = new Map<number, number[]>(GRID_SHAPES.map((shape) => [shape.size, []]));
+    const engines = new Map(GRID_SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }]));
+    const texts = GRID_SHAPES.map((shape) => ".".repeat(shape.cells)).join("\n");
+    const task = { file: "f", firstIndex: 0, texts, lines: Int32Array.from(GRID_SHAPES, (_, i) => i + 1), readErrors: [], limit: 2, output: "line" as const };
+    solveBatch(engines, task);
+    solveBatch(engines, { ...task, budget: Infinity }); // --budget none
+    solveBatch(engines, { ...task, budget: 500 });
+    expect(seen.get(9)).toEqual([Infinity, Infinity, 500]);
+    for (const size of [4, 16, 25]) expect(seen.get(size)).toEqual([LARGE_GRID_BUDGET, Infinity, 500]);
+  });
+
+  it("takes `none` for --budget (no cap) and refuses other words", () => {
+    const input = file("none.txt", PUZZLES);
+    const run = cli(["solve", "--no-progress", "--threads", "0", "--budget", "none", input]);
+    expect(run.status).toBe(0);
+    expect(run.stdout.trimEnd().split("\n")).toHaveLength(200);
+    const bad = cli(["solve", "--budget", "lots", input]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/expected a whole number from 1 to 2147483647, got 'lots'/);
+  });
+});
+
+describe("item 18: judge errors show input as escaped, short excerpts", () => {
+  it("escapes a terminal escape sequence and cuts a long line in a judge error", () => {
+    const hostile = cli(["solve", "--format", "poj2676"], { input: "\x1b]0;PWNED\x07\x1b[31mRED\n" });
+    expect(hostile.status).toBe(2);
+    expect(hostile.stderr).toMatch(ONE_ERROR_LINE);
+    expect(hostile.stderr).not.toContain("\x1b");
+    expect(hostile.stderr).toContain("\\x1b]0;PWNED\\x07");
+    const long = cli(["solve", "--format", "poj2676"], { input: "x".repeat(1_000_000) + "\n" });
+    expect(long.stderr).toMatch(ONE_ERROR_LINE);
+    expect(long.stderr.length).toBeLessThan(200);
+  });
+});
+
+describe("item 19: CSV output defuses formulas end to end", () => {
+  it("writes an input line starting with = as a quoted text field behind an apostrophe", () => {
+    const run = cli(["solve", "--out", "csv", "--threads", "0", "--no-progress"], { input: "=1+1\n" });
+    expect(run.stdout.split("\n")[1]).toMatch(/^0,<stdin>,1,"'=1\+1",invalid,/);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Issue 16, the input side: what an adversarial run found in line reading, detection,
+ * messages and CSV output. Each test names the behaviour it protects; the item number of
+ * the issue is in the describe title.
+ */
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { RecordReader } from "../src/formats/input/reader.js";
+import { type LineChunk, MAX_LINE_LENGTH, readLineChunks, splitLines } from "../src/formats/lines.js";
+import { parseRecord } from "../src/formats/record.js";
+import { csvOutput } from "../src/formats/output/csv.js";
+import { EXCERPT_LENGTH, escapeText, excerpt } from "../src/excerpt.js";
+import { parsePuzzle, PuzzleError } from "../src/puzzle.js";
+import { parseGeneralPuzzle, checkAlphabet } from "../src/puzzle-general.js";
+import { loadFixture } from "./fixture.js";
+
+const fixture = loadFixture();
+const UNIQUE = fixture.filter((c) => c.count === 1 && c.puzzle.includes(".")).map((c) => c.puzzle);
+const rowsOf = (puzzle: string) => Array.from({ length: 9 }, (_, r) => puzzle.slice(r * 9, r * 9 + 9));
+
+/** The records of a stream of `pieces`, as the CLI reads them: chunks through readLineChunks into a RecordReader. */
+async function streamRecords(pieces: (string | Buffer)[], alphabet?: string) {
+  const records: { line: number; text: string; error: string | null }[] = [];
+  const reader = new RecordReader((line, text, error) => records.push({ line, text, error }), "auto", { alphabet });
+  for await (const chunk of readLineChunks(Readable.from(pieces))) reader.readLines(chunk.lines, chunk.longLines);
+  reader.end();
+  return records.map((record, index) => ({ ...record, parsed: parseRecord({ ...record, index, file: "in.txt" }, alphabet) }));
+}
+
+/** Every line of `pieces` through readLineChunks. */
+async function allLines(pieces: (string | Buffer)[]): Promise<LineChunk[]> {
+  const chunks: LineChunk[] = [];
+  for await (const chunk of readLineChunks(Readable.from(pieces))) chunks.push(chunk);
+  return chunks;
+}
+
+describe("item 3: a header line before each grid is a title, not a record", () => {
+  it("reads the Project Euler 96 layout (`Grid 01` then 9 rows, 50 times) as 50 puzzles, all readable", async () => {
+    const puzzles = Array.from({ length: 50 }, (_, i) => UNIQUE[i % UNIQUE.length]);
+    const text = puzzles.flatMap((p, i) => [`Grid ${String(i + 1).padStart(2, "0")}`, ...rowsOf(p.replaceAll(".", "0"))]).join("\n") + "\n";
+    const records = await streamRecords([text]);
+    expect(records).toHaveLength(50);
+    expect(records.every((r) => r.parsed.error === null)).toBe(true);
+    expect(records.map((r) => r.line)).toEqual(puzzles.map((_, i) => i * 10 + 2));
+  });
+
+  it("skips one note line before a grid, and keeps a note line that no grid follows as an invalid record", async () => {
+    const records = await streamRecords([["a note on this one", ...rowsOf(UNIQUE[0]), "a stray note", "", UNIQUE[1]].join("\n")]);
+    expect(records.map((r) => [r.line, r.parsed.error === null])).toEqual([[2, true], [11, false], [13, true]]);
+  });
+
+  it("never takes a row with a typo for a header: later grids keep their places", async () => {
+    const [a, b] = [rowsOf(UNIQUE[0]), rowsOf(UNIQUE[1])];
+    const records = await streamRecords([[a[0].slice(1), ...a.slice(1), ...b].join("\n")]);
+    expect(records.map((r) => [r.line, r.parsed.error === null])).toEqual([[1, false], [10, true]]);
+  });
+});
+
+describe("item 4: comment syntax never collides with an alphabet symbol", () => {
+  it("refuses `#` in an alphabet given to the CLI and white space in any alphabet", () => {
+    expect(() => checkAlphabet(" 12345678")).toThrow(/white space/);
+    expect(() => checkAlphabet("1234\t6789")).toThrow(/white space/);
+    // `#` is refused by the CLI's --alphabet parser (robust-cli.test.ts); the library has no comments.
+    expect(checkAlphabet("#12345678").size).toBe(9);
+  });
+});
+
+describe("item 5: CR, LF and CRLF all end lines", () => {
+  it("reads CR-only files (old Mac) line by line, whatever the chunk edges", async () => {
+    const text = UNIQUE.slice(0, 5).join("\r") + "\r";
+    for (const pieces of [[text], text.match(/[\s\S]{1,7}/g)!]) {
+      const records = await streamRecords(pieces);
+      expect(records.map((r) => [r.line, r.text])).toEqual(UNIQUE.slice(0, 5).map((p, i) => [i + 1, p]));
+    }
+  });
+
+  it("reads a CRLF split between two chunks as one line end, and mixed line ends in one file", async () => {
+    const lines = (await allLines(["a\r", "\nb\rc\r\n\rd\n", "e"])).flatMap((c) => c.lines);
+    expect(lines).toEqual(["a", "b", "c", "", "d", "e"]);
+    expect(splitLines("a\rb\r\nc\nd")).toEqual(["a", "b", "c", "d"]);
+  });
+});
+
+describe("item 15: line reading is linear, with a maximum record length", () => {
+  it("reads a line spread over many chunks whole, building it once", async () => {
+    const pieces = Array.from({ length: 2000 }, () => "x".repeat(100));
+    const chunks = await allLines([...pieces, "\nnext"]);
+    expect(chunks.flatMap((c) => c.lines).map((l) => l.length)).toEqual([200_000, 4]);
+    expect(chunks.every((c) => c.longLines === undefined)).toBe(true);
+  });
+
+  it("makes a line over the maximum one invalid record saying so, keeping only its start, and reads on", async () => {
+    const long = MAX_LINE_LENGTH + 5;
+    const pieces = [UNIQUE[0] + "\n", ...Array.from({ length: Math.ceil(long / 65536) }, (_, i) => "7".repeat(Math.min(65536, long - i * 65536))), "\n" + UNIQUE[1]];
+    const records = await streamRecords(pieces);
+    expect(records.map((r) => r.line)).toEqual([1, 2, 3]);
+    expect(records[1].text.length).toBeLessThan(100);
+    expect(records[1].parsed.error).toMatch(/in\.txt:2: the line is 1,048,581 characters long, over the limit of 1,048,576/);
+    expect(records[2].parsed.error).toBeNull();
+  });
+});
+
+describe("item 18: text from the input is data in every message", () => {
+  it("escapes control, zero-width and bidirectional characters and cuts long excerpts", () => {
+    expect(escapeText("\x1b]0;PWNED\x07\x1b[31mRED")).toBe("\\x1b]0;PWNED\\x07\\x1b[31mRED");
+    expect(escapeText("a\u0000b\u200bc\u202ed\u009b")).toBe("a\\x00b\\u200bc\\u202ed\\x9b");
+    const cut = excerpt("y".repeat(50_000_000 / 1000));
+    expect(cut.length).toBeLessThan(EXCERPT_LENGTH + 40);
+    expect(cut).toMatch(/… \(49,960 more characters\)$/);
+  });
+
+  it("names a NUL or zero-width cell character by its escape in 9×9 and N×N messages", () => {
+    const withNul = "\u0000" + UNIQUE[0].slice(1);
+    expect(() => parsePuzzle(withNul)).toThrow("contains invalid character '\\x00'");
+    const general = "\u200b" + ".".repeat(255);
+    try {
+      parseGeneralPuzzle(general);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(PuzzleError);
+      expect((error as Error).message).toContain("'\\u200b'");
+      expect((error as Error).message).not.toContain("\u200b");
+    }
+  });
+});
+
+describe("item 19: CSV fields a spreadsheet would evaluate are defused (OWASP)", () => {
+  it("quotes a puzzle or file name starting with = + - @ tab or CR behind a leading apostrophe", () => {
+    const row = (text: string, file = "in.txt") =>
+      csvOutput.format({ index: 0, line: 1, file, text, error: null }, { status: "invalid", count: 0, solution: null, guesses: null, error: "bad" });
+    expect(row('=HYPERLINK("http://x","y")')).toContain(`"'=HYPERLINK(""http://x"",""y"")"`);
+    for (const start of ["+", "-", "@", "\t", "\r"]) expect(row(`${start}1+2`)).toContain(`"'${start}1+2"`);
+    expect(row("..3", "=cmd|' /C calc'!A0")).toMatch(/^0,"'=cmd\|' \/C calc'!A0",1,\.\.3,/);
+    expect(row("123")).toBe("0,in.txt,1,123,invalid,,0,,bad\n");
+  });
+});

@@ -64,7 +64,7 @@ export const solvers: readonly SolverInfo[] = [
   ),
   {
     id: "general-wasm",
-    description: "general N×N WASM kernel: u32 masks, naked/hidden singles, locked candidates, fewest-candidates branching",
+    description: "general N×N WASM kernel: u32 masks, naked/hidden singles, locked candidates, triads, fewest-candidates branching (ties: busiest units)",
     source: "this project (assembly/general.ts)",
     external: false,
     sizes: ANY_SIZE,

@@ -140,7 +140,11 @@ export class DlxEngine implements SolverEngine {
     left[right[column]] = column;
   }
 
-  /** The open column with the fewest rows (the first on ties), or ROOT when none is open. */
+  /**
+   * The open column with the fewest rows (the first on ties), or ROOT when none is open; the
+   * first with at most one row at once. Columns of one row are forced, so the order they are
+   * taken in changes the nodes but not the state the search branches from, nor its guesses.
+   */
   private smallestColumn(): number {
     const { right, columnSize } = this;
     let best = ROOT, bestSize = 0x7fffffff;
@@ -148,7 +152,7 @@ export class DlxEngine implements SolverEngine {
       if (columnSize[column] < bestSize) {
         best = column;
         bestSize = columnSize[column];
-        if (bestSize === 0) break;
+        if (bestSize <= 1) break;
       }
     }
     return best;

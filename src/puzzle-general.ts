@@ -11,7 +11,8 @@
  */
 import { excerpt, quoteCharacter } from "./excerpt.js";
 
-export type PuzzleErrorReason = "length" | "character" | "conflict";
+/** Why a puzzle cannot be read: its length, a cell's character or value, a repeated clue, or a value that is no puzzle at all (`type`). */
+export type PuzzleErrorReason = "length" | "character" | "conflict" | "type";
 
 /** A puzzle that cannot be read, with the cell (0-based, or -1) and the reason. */
 export class PuzzleError extends Error {

@@ -23,6 +23,7 @@ import {
   parseGeneralPuzzle,
   shapeOf,
 } from "./puzzle-general.js";
+import { excerpt } from "./excerpt.js";
 
 /** Every shape handled: 4×4, 9×9, 16×16, 25×25. */
 export const SHAPES: readonly Shape[] = BOX_SIZES.map(shapeOf);
@@ -61,21 +62,50 @@ export const readsNineByNineAsDigits = (alphabet: Alphabet | undefined): boolean
  * of them, 0 empty and 1..N, checked for repeated clues. Throws a {@link PuzzleError}.
  */
 export function readSizedPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: string = ONE_LINE_EMPTY): GeneralPuzzle {
-  if (typeof puzzle !== "string") return readBytes(puzzle);
+  if (puzzle instanceof String) puzzle = puzzle.valueOf(); // new String(line)
+  if (typeof puzzle !== "string") return readBytes(asCellValues(puzzle));
   if (puzzle.length === CELLS && alphabet === undefined) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
   const cells = puzzle.trim().length;
   if (!readsAsGeneral(cells, alphabet)) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
   return parseGeneralPuzzle(puzzle, { alphabet: alphabetForCells(cells, alphabet) });
 }
 
-/** N² bytes as a puzzle: the shape from the length, every byte 0..N, no clue repeated. */
-function readBytes(grid: Grid): GeneralPuzzle {
-  const shape = shapeOfCells(grid.length);
-  if (!shape) throw new PuzzleError("length", `expected ${SHAPES.map((s) => s.cells).join(", ")} cells, got ${grid.length}`);
+/** What the library accepts besides text: N² cell values, as a Uint8Array or any array of numbers. */
+type CellValues = ArrayLike<unknown>;
+
+/** `puzzle` as cell values, or a PuzzleError (`type`) when it is neither text nor an array of cells (undefined, a number, an object). */
+function asCellValues(puzzle: unknown): CellValues {
+  const isArrayLike = Array.isArray(puzzle) || ArrayBuffer.isView(puzzle);
+  if (!isArrayLike || puzzle instanceof DataView) throw new PuzzleError("type", `expected a puzzle as text or an array of cell values, got ${describeValue(puzzle)}`);
+  return puzzle as CellValues;
+}
+
+/** "undefined", "null", "the number 5", "an object", "a Map": what a value that is no puzzle is, for a message. */
+function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return `the ${typeof value} ${String(value)}`;
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const name = (value as object).constructor?.name;
+  return name && name !== "Object" ? `a ${name}` : "an object";
+}
+
+/**
+ * N² cell values as a puzzle: the shape from the length, every value a whole number 0..N (a
+ * PuzzleError naming the first cell that is not), no clue repeated. The grid is a Uint8Array
+ * (the caller's own when it is one, else a copy).
+ */
+function readBytes(values: CellValues): GeneralPuzzle {
+  const shape = shapeOfCells(values.length);
+  if (!shape) throw new PuzzleError("length", `expected ${SHAPES.map((s) => s.cells).join(", ")} cells, got ${values.length}`);
   const name = (cell: number) => (shape.cells === CELLS ? describeCell(cell) : describeCellOf(cell, shape.size));
-  for (let cell = 0; cell < grid.length; cell++) {
-    if (grid[cell] > shape.size) throw new PuzzleError("character", `${name(cell)} holds ${grid[cell]}, not 0-${shape.size}`, cell);
+  for (let cell = 0; cell < values.length; cell++) {
+    const value = values[cell];
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > shape.size) {
+      const shown = typeof value === "string" ? `'${excerpt(value)}'` : typeof value === "number" || typeof value === "bigint" ? String(value) : typeof value;
+      throw new PuzzleError("character", `${name(cell)} holds ${shown}, not 0-${shape.size}`, cell);
+    }
   }
+  const grid = values instanceof Uint8Array ? values : Uint8Array.from(values as ArrayLike<number>);
   const alphabet = KNOWN_ALPHABETS.get(shape.size)![0];
   if (shape.cells === CELLS) checkClues(grid);
   else checkGeneralClues(grid, shape, alphabet);

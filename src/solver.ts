@@ -299,7 +299,7 @@ export class Solver {
   }
 
   /** Solve one puzzle (a line of text, or N² bytes). Bad input gives an `invalid` record, never a throw. */
-  solve(puzzle: string | Grid, options: SolveOptions = {}): SolveRecord {
+  solve(puzzle: string | Grid, options: SolveOptions | null = {}): SolveRecord {
     return this.solveMany([puzzle], options)[0];
   }
 
@@ -307,7 +307,8 @@ export class Solver {
    * Solve many puzzles of any mix of sizes; one record each, in input order. Each size's valid
    * puzzles go to its engine together: in one call when it solves batches.
    */
-  solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions = {}): SolveRecord[] {
+  solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
+    options ??= {}; // solve(p, null) reads like solve(p)
     const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
     const budget = checkBudget(options.budget ?? Infinity);
     const solveGroup = (group: GeneralPuzzle[]): SolveRecord[] => {
@@ -319,7 +320,8 @@ export class Solver {
       const result = solvePacked(entry.engine, packed, group.length, shape.cells, limit, budget);
       return batchRecords(result, group.length, { cells: shape.cells, writer: this.writer(alphabet), reportsGuesses: entry.reportsGuesses });
     };
-    return solveInOrder(puzzles, (puzzle) => readPuzzle(puzzle, options.alphabet), solveGroup, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`);
+    const alphabet = options.alphabet;
+    return solveInOrder(puzzles, (puzzle) => readPuzzle(puzzle, alphabet), solveGroup, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`);
   }
 }
 

@@ -6,7 +6,8 @@
  */
 import { Readable } from "node:stream";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Solver, STATUSES, createSolver } from "../src/index.js";
 import { RecordReader } from "../src/formats/input/reader.js";
 import { readLineChunks } from "../src/formats/lines.js";
 import { parseRecord } from "../src/formats/record.js";
@@ -74,6 +75,63 @@ describe("fuzz: the CLI's reader", () => {
         expect(records.map((r) => r.line)).toEqual(lines.map((_, i) => i + 1));
       }),
       { numRuns: 500, seed: SEED },
+    );
+  });
+});
+
+describe("fuzz: the library's solve and solveMany", () => {
+  let solver: Solver;
+  beforeAll(async () => {
+    solver = await createSolver();
+  });
+
+  /** Cell values of every kind, in arrays of the lengths that matter (16, 81, 256) and others. */
+  const cellValue = fc.oneof(fc.integer({ min: 0, max: 9 }), fc.integer(), fc.double(), fc.string({ maxLength: 2 }), fc.constantFrom(null, undefined, true, -1, 1.5, -1e10, 255, 256));
+  const cells = fc.oneof(
+    fc.constantFrom(16, 81, 256).chain((n) => fc.array(cellValue, { minLength: n, maxLength: n })),
+    fc.array(cellValue, { maxLength: 100 }),
+  );
+  const bytes = fc.oneof(
+    fc.constantFrom(16, 81, 256, 625).chain((n) => fc.uint8Array({ minLength: n, maxLength: n, max: 30 })),
+    fc.int8Array({ maxLength: 90 }),
+    fc.uint8Array({ maxLength: 700 }),
+  );
+  const text = fc.oneof(
+    puzzleish,
+    fc.string({ unit: "binary", maxLength: 700 }),
+    fc.constantFrom(16, 81, 256, 625).chain((n) => fc.string({ unit: fc.constantFrom(".", "0", "1", "2", "3", "4", "5", "9", "A", "G", "P", "Y", "x", " "), minLength: n, maxLength: n })),
+  );
+  const anyPuzzle = fc.oneof(text, bytes, cells, fc.anything(), fc.double(), fc.integer());
+
+  /** A record as the README promises it: a known status, and the fields that status implies. */
+  function expectWellFormed(record: unknown): void {
+    const { status, count, solution, error } = record as Record<string, unknown>;
+    expect(STATUSES).toContain(status);
+    expect(typeof count).toBe("number");
+    if (status === "invalid") expect(typeof error).toBe("string");
+    if (status === "solved") expect(typeof solution).toBe("string");
+  }
+
+  it("gives one well-formed record for any value, never a throw or a trap", () => {
+    fc.assert(
+      fc.property(anyPuzzle, fc.option(fc.constantFrom("ABCDEFGHIJKLMNOP", "1234", "123456789")), (puzzle, alphabet) => {
+        expectWellFormed(solver.solve(puzzle as never, { budget: 20_000, alphabet: alphabet ?? undefined }));
+      }),
+      { numRuns: 2000, seed: SEED },
+    );
+  });
+
+  it("gives solveMany one record per input, in order, each the record solve gives", () => {
+    fc.assert(
+      fc.property(fc.array(anyPuzzle, { maxLength: 12 }), (puzzles) => {
+        const records = solver.solveMany(puzzles as never[], { budget: 20_000 });
+        expect(records).toHaveLength(puzzles.length);
+        records.forEach((record, i) => {
+          expectWellFormed(record);
+          expect(record.status).toBe(solver.solve(puzzles[i] as never, { budget: 20_000 }).status);
+        });
+      }),
+      { numRuns: 300, seed: SEED },
     );
   });
 });

@@ -9,6 +9,12 @@
  * Memory stays constant: at most `maxInFlight` batches are out, and no chunk is read
  * while the oldest batch waits to be written. Output follows input order exactly,
  * whatever order the workers finish in.
+ *
+ * Batches are sized to the work in flight ({@link batchCapacity}): about a (2 × workers)th of
+ * the records still to come, between {@link MIN_BATCH} and `batchSize`, so a small file still
+ * reaches every worker and the last batches shrink as the input runs out. When the input ends,
+ * or pauses for {@link INPUT_PAUSE_MS} (a slow producer on a pipe), the records read are sent
+ * at once, split over the idle workers, and each batch is written as soon as it is solved.
  */
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
@@ -34,8 +40,12 @@ export interface StreamSettings {
   input: InputFormatName;
   output: OutputFormatName;
   limit: number;
-  /** Records per batch. */
+  /** Records per batch at most (`--batch`); batches are smaller near the start and end of the input, and at pauses. */
   batchSize: number;
+  /** Workers solving batches (0: the main thread). @default 1 */
+  workers?: number;
+  /** The size of all the inputs in bytes, when known (files); sizes the batches to the records left. */
+  totalBytes?: number | null;
   /** Batches out at once (sent but not yet written). */
   maxInFlight: number;
   /** The symbols of the grids of its size (`--alphabet`); detected per record when absent. */
@@ -71,6 +81,7 @@ export type ProgressListener = (done: number, bytesRead: number) => void;
 interface PendingBatch {
   outcome: Promise<BatchOutcome>;
   bytesRead: number;
+  settled: boolean;
 }
 
 /** Writes batch outcomes in submission order, at most `maxInFlight` outstanding. */
@@ -87,9 +98,30 @@ class OrderedOutput {
 
   /** Queues a batch; waits while too many are outstanding. */
   async submit(outcome: Promise<BatchOutcome>, bytesRead: number): Promise<void> {
-    outcome.catch(() => {}); // awaited in order below; this only keeps an early failure from being "unhandled"
-    this.pending.push({ outcome, bytesRead });
+    const batch: PendingBatch = { outcome, bytesRead, settled: false };
+    // Awaited in order below; this marks it settled and keeps an early failure from being "unhandled".
+    outcome.then(
+      () => (batch.settled = true),
+      () => (batch.settled = true),
+    );
+    this.pending.push(batch);
     while (this.pending.length >= this.maxInFlight) await this.writeOldest();
+  }
+
+  /** Batches sent and not yet solved. */
+  get solving(): number {
+    return this.pending.reduce((count, batch) => count + (batch.settled ? 0 : 1), 0);
+  }
+
+  /** Settles when the oldest batch out is solved (never when none is out). */
+  oldestSolved(): Promise<unknown> {
+    const oldest = this.pending[0];
+    return oldest ? oldest.outcome.then(noop, noop) : new Promise(noop);
+  }
+
+  /** Writes the solved batches at the head of the queue, oldest first. */
+  async writeSolved(): Promise<void> {
+    while (this.pending.length > 0 && this.pending[0].settled) await this.writeOldest();
   }
 
   /** Writes every outstanding batch. */
@@ -127,6 +159,51 @@ async function* namedChunks(name: string, stream: Readable): AsyncGenerator<Line
   }
 }
 
+const noop = (): void => {};
+
+/** How long the input may wait before the records read are sent and the batches solved are written. */
+export const INPUT_PAUSE_MS = 50;
+/** The smallest batch sized to the work (a batch sent at a pause or at the end may be smaller). */
+export const MIN_BATCH = 64;
+/** Bytes per record assumed before the first chunk is read: one 9×9 line. */
+const BYTES_PER_RECORD_GUESS = 82;
+
+/** What the batch sizing knows of the input so far. */
+export interface ReadSoFar {
+  /** Records read, over all inputs (in and out of the shard). */
+  records: number;
+  bytes: number;
+  /** The size of all inputs, or null when unknown (standard input). */
+  totalBytes: number | null;
+}
+
+/**
+ * Records per batch for the records still to come: about a (2 × workers)th of them, so every
+ * worker gets a share of what is left, between {@link MIN_BATCH} and `batchSize`. The records to
+ * come are the bytes left at the bytes per record read so far, for a file; for standard input
+ * as many as were read (so batches grow geometrically from the smallest). Divided by the shard
+ * count: a shard solves one record in N.
+ */
+export function batchCapacity(read: ReadSoFar, batchSize: number, workers: number, shards = 1): number {
+  let toCome: number;
+  if (read.totalBytes === null) toCome = read.records;
+  else {
+    const bytesPerRecord = read.records > 0 ? read.bytes / read.records : BYTES_PER_RECORD_GUESS;
+    toCome = Math.max(0, read.totalBytes - read.bytes) / bytesPerRecord;
+  }
+  const share = Math.ceil(toCome / shards / (2 * Math.max(1, workers)));
+  return Math.max(Math.min(MIN_BATCH, batchSize), Math.min(batchSize, share));
+}
+
+type Step = IteratorResult<LineChunk> | "pause" | "solved" | "stop";
+
+/** Settles with "pause" after `ms` (cancelled with the returned function). */
+function pauseAfter(ms: number): [Promise<"pause">, () => void] {
+  let timer: NodeJS.Timeout | undefined;
+  const paused = new Promise<"pause">((resolve) => (timer = setTimeout(() => resolve("pause"), ms)));
+  return [paused, () => clearTimeout(timer)];
+}
+
 /** Solves every record of `inputs` in order and writes one output record each to `out`. */
 export async function solveStreams(
   inputs: readonly SolveInput[],
@@ -140,29 +217,63 @@ export async function solveStreams(
   const shard = settings.shard ?? WHOLE_RUN;
   const selection = new RecordSelection(shard, settings.skip ?? 0);
   batches.numberFrom(selection.firstIndex, shard.count);
-  let bytesBefore = 0;
+  const workers = settings.workers ?? 1;
+  const read: ReadSoFar = { records: 0, bytes: 0, totalBytes: settings.totalBytes ?? null };
+  const stopped = new Promise<"stop">((resolve) => settings.stop?.addEventListener("abort", () => resolve("stop"), { once: true }));
+  /** Sends the batches sealed so far. */
+  const send = async (): Promise<void> => {
+    for (const task of batches.takeReady()) await output.submit(solver.solve(task), read.bytes);
+  };
+  /** Sends what is held, split over the idle workers; at a pause (`whenIdle`), only if a worker is idle. */
+  const sendHeld = async (whenIdle: boolean): Promise<void> => {
+    const idle = workers - output.solving;
+    if (whenIdle && workers > 0 && idle <= 0) return;
+    batches.seal(Math.max(1, idle));
+    await send();
+  };
+
   if (settings.header ?? true) await output.write(outputFormats[settings.output].header);
+  let bytesBefore = 0;
   for (const input of inputs) {
     batches.startFile(input.name);
-    const reader = new RecordReader((line, text, error) => selection.take() && batches.add(line, text, error), settings.input, { alphabet: settings.alphabet });
-    let bytesRead = bytesBefore;
+    batches.capacity = batchCapacity(read, settings.batchSize, workers, shard.count);
+    const reader = new RecordReader(
+      (line, text, error) => {
+        read.records++;
+        if (selection.take()) batches.add(line, text, error);
+      },
+      settings.input,
+      { alphabet: settings.alphabet },
+    );
     const stream = input.open();
     const stopReading = () => stream.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
+    const chunks = namedChunks(input.name, stream);
     try {
-      for await (const chunk of namedChunks(input.name, stream)) {
-        if (settings.stop?.aborted) break;
-        reader.readLines(chunk.lines, chunk.longLines);
-        bytesRead = bytesBefore + chunk.bytesRead;
-        for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
+      for (;;) {
+        const next = chunks.next();
+        next.catch(noop); // a stream destroyed by the stop rejects it, maybe after the loop has left
+        const [paused, cancel] = pauseAfter(INPUT_PAUSE_MS);
+        let step: Step = await Promise.race([next, paused, stopped]);
+        cancel();
+        while (step === "pause" || step === "solved") {
+          // The input waits: send what is read, and write each batch as it is solved.
+          await sendHeld(true);
+          await output.writeSolved();
+          step = await Promise.race([next, output.oldestSolved().then(() => "solved" as const), stopped]);
+        }
+        if (step === "stop" || step.done) break;
+        reader.readLines(step.value.lines, step.value.longLines);
+        read.bytes = bytesBefore + step.value.bytesRead;
+        await send();
+        batches.capacity = batchCapacity(read, settings.batchSize, workers, shard.count);
       }
     } catch (error) {
       if (settings.stop?.aborted) {
-        // a stream destroyed by the stop ends as an error
+        // a stream destroyed by the stop may end as an error
       } else if (error instanceof InputReadError) {
         // Everything read before the failure is still solved and written; then the run stops.
-        batches.seal();
-        for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
+        await sendHeld(false);
         await output.finish();
         throw error;
       } else throw error;
@@ -170,13 +281,13 @@ export async function solveStreams(
       settings.stop?.removeEventListener("abort", stopReading);
     }
     if (settings.stop?.aborted) {
+      stream.destroy();
       output.totals.stopped = true; // records read but not sent are dropped: the run resumes from the last record written
       break;
     }
     reader.end();
-    batches.seal();
-    for (const task of batches.takeReady()) await output.submit(solver.solve(task), bytesRead);
-    bytesBefore = bytesRead;
+    await sendHeld(false);
+    bytesBefore = read.bytes;
   }
   await output.finish();
   return output.totals;

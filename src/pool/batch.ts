@@ -97,7 +97,7 @@ const ASCII_ZERO = 48;
 /** The kernels' count for a clue repeated in a row, column or box. */
 const REPEATED_CLUE = -2;
 
-/** Collects records into batches of at most `size`; a batch never spans two files. */
+/** Collects records into batches of at most `size` (see {@link BatchBuilder.capacity}); a batch never spans two files. */
 export class BatchBuilder {
   private file = "";
   private firstIndex = 0;
@@ -108,7 +108,7 @@ export class BatchBuilder {
   private ready: BatchTask[] = [];
 
   constructor(
-    private readonly size: number,
+    private size: number,
     private readonly limit: number,
     private readonly output: OutputFormatName,
     private readonly alphabet: Alphabet | null = null,
@@ -132,25 +132,42 @@ export class BatchBuilder {
     if (error !== null) this.readErrors.push([this.texts.length, error]);
     this.texts.push(text);
     this.lines.push(line);
-    if (this.texts.length === this.size) this.seal();
+    if (this.texts.length >= this.size) this.seal();
   }
 
-  /** Seals the batch in progress, if any; it becomes ready. */
-  seal(): void {
-    if (this.texts.length === 0) return;
-    this.ready.push({
-      file: this.file,
-      firstIndex: this.firstIndex,
-      indexStep: this.indexStep,
-      texts: this.texts.join("\n"),
-      lines: Int32Array.from(this.lines),
-      readErrors: this.readErrors,
-      limit: this.limit,
-      output: this.output,
-      alphabet: this.alphabet,
-      budget: this.budget,
-    });
-    this.firstIndex += this.texts.length * this.indexStep;
+  /** Records per batch from now on; a batch in progress that reaches it is sealed. */
+  set capacity(size: number) {
+    this.size = size;
+    if (this.texts.length >= size) this.seal();
+  }
+
+  /** Records added but not yet in a sealed batch. */
+  get held(): number {
+    return this.texts.length;
+  }
+
+  /** Seals the records in progress, if any, as up to `parts` batches of near-equal size (one per idle worker); they become ready. */
+  seal(parts = 1): void {
+    const count = this.texts.length;
+    if (count === 0) return;
+    const pieces = Math.max(1, Math.min(parts, count));
+    for (let piece = 0, start = 0; piece < pieces; piece++) {
+      const end = Math.round(((piece + 1) * count) / pieces);
+      this.ready.push({
+        file: this.file,
+        firstIndex: this.firstIndex + start * this.indexStep,
+        indexStep: this.indexStep,
+        texts: this.texts.slice(start, end).join("\n"),
+        lines: Int32Array.from(this.lines.slice(start, end)),
+        readErrors: this.readErrors.filter(([at]) => at >= start && at < end).map(([at, message]) => [at - start, message]),
+        limit: this.limit,
+        output: this.output,
+        alphabet: this.alphabet,
+        budget: this.budget,
+      });
+      start = end;
+    }
+    this.firstIndex += count * this.indexStep;
     this.texts = [];
     this.lines = [];
     this.readErrors = [];

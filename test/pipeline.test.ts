@@ -1,0 +1,83 @@
+/**
+ * The streaming core's batching: batches sized to the work in flight (a small file reaches
+ * every worker, the last batches shrink) and a pause in the input sends what was read and
+ * writes what was solved, so a slow producer on a pipe sees its records. The solver is the
+ * main-thread one, wrapped to record the batches it gets; the test decides when input comes.
+ */
+import { PassThrough, Readable, Writable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { relabelledPuzzles } from "./corpus.js";
+import { type BatchSolver, openBatchSolver } from "../src/pool/pool.js";
+import type { BatchTask } from "../src/pool/batch.js";
+import { MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";
+
+const inner = await openBatchSolver(0);
+afterAll(() => inner.close());
+
+/** The main-thread solver, posing as `workers` threads; records the size of each batch it gets. */
+function recordingSolver(workers: number): BatchSolver & { sizes: number[] } {
+  const sizes: number[] = [];
+  return { threads: workers, sizes, solve: (task: BatchTask) => (sizes.push(task.lines.length), inner.solve(task)), close: async () => {} };
+}
+
+/** A Writable that keeps what it is given. */
+function collector(): Writable & { text: string } {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      sink.text += chunk;
+      done();
+    },
+  }) as Writable & { text: string };
+  sink.text = "";
+  return sink;
+}
+
+const settings = { input: "auto", output: "line", limit: 2, batchSize: 4096, maxInFlight: 4 } as const;
+
+describe("batches sized to the work in flight", () => {
+  it("a 1,000-puzzle file with the default --batch reaches every worker; the last batches shrink", async () => {
+    const text = relabelledPuzzles(1000, 5);
+    const solver = recordingSolver(2);
+    const out = collector();
+    await solveStreams([{ name: "small.txt", open: () => Readable.from([Buffer.from(text)]) }], out, solver, { ...settings, workers: 2, totalBytes: text.length });
+    expect(solver.sizes.reduce((a, b) => a + b, 0)).toBe(1000);
+    expect(solver.sizes.length).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...solver.sizes)).toBeLessThanOrEqual(250);
+    expect(out.text.split("\n")).toHaveLength(1001);
+    // The same bytes as one batch.
+    const single = collector();
+    await solveStreams([{ name: "small.txt", open: () => Readable.from([Buffer.from(text)]) }], single, inner, { ...settings, batchSize: 1 << 20 });
+    expect(out.text).toBe(single.text);
+  });
+
+  it("batchCapacity: a share of what is left per worker, between the smallest batch and --batch", () => {
+    const file = (records: number, bytes: number) => ({ records, bytes, totalBytes: 82_000_000 });
+    expect(batchCapacity(file(0, 0), 4096, 2)).toBe(4096); // a million lines ahead
+    expect(batchCapacity(file(999_000, 81_918_000), 4096, 2)).toBe(250); // a thousand left: 250 per batch
+    expect(batchCapacity(file(999_990, 81_999_180), 4096, 2)).toBe(MIN_BATCH);
+    expect(batchCapacity(file(0, 0), 100, 2)).toBe(100); // --batch caps it
+    expect(batchCapacity(file(990_000, 81_180_000), 4096, 2)).toBe(2500);
+    expect(batchCapacity(file(990_000, 81_180_000), 4096, 2, 4)).toBe(625); // a shard solves a quarter of what is left
+    const stdin = (records: number) => ({ records, bytes: records * 82, totalBytes: null });
+    expect([0, 1000, 10_000, 100_000].map((n) => batchCapacity(stdin(n), 4096, 2))).toEqual([MIN_BATCH, 250, 2500, 4096]);
+    expect(batchCapacity(stdin(0), 10, 2)).toBe(10);
+  });
+});
+
+describe("a pause in the input", () => {
+  it("sends the records read and writes them solved before more input comes (a slow producer sees its records)", async () => {
+    const lines = relabelledPuzzles(30, 6).split("\n");
+    const input = new PassThrough();
+    const out = collector();
+    const written = new Promise<void>((resolve) => {
+      const check = setInterval(() => out.text.split("\n").length > 10 && (clearInterval(check), resolve()), 5);
+    });
+    const run = solveStreams([{ name: "<stdin>", open: () => input }], out, recordingSolver(2), { ...settings, workers: 2, totalBytes: null });
+    input.write(lines.slice(0, 10).join("\n") + "\n");
+    await written; // resolves only if the first 10 are written while the input stays open
+    expect(out.text.split("\n")).toHaveLength(11);
+    input.end(lines.slice(10).join("\n"));
+    await run;
+    expect(out.text.split("\n")).toHaveLength(31);
+  });
+});

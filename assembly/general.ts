@@ -695,17 +695,28 @@ let batchBytes: usize = 0;
   return b >= MIN_BOX && b <= MAX_BOX;
 }
 
+/** The largest batch in bytes: one heap block of the stub runtime (2^30 minus its header). */
+const MAX_BATCH_BYTES: u64 = (1 << 30) - 64;
+
+/** The bytes of a batch of `count` puzzles of `cellCount` cells (the layout above), in 64 bits. */
+@inline function batchBytesOf(count: i32, cellCount: i32): u64 {
+  return ((<u64>count * <u64>(2 * cellCount) + 3) & ~(<u64>3)) + <u64>count * 12;
+}
+
 /**
- * Room for a batch of `count` puzzles of box size `b` (grow-only); returns its base, or 0 for
- * an unsupported box size. May grow memory.
+ * Room for a batch of `count` puzzles of box size `b`; returns its base, or 0 for an unsupported
+ * box size, a negative count or a batch over {@link MAX_BATCH_BYTES}. A larger batch replaces the
+ * block of the last one, so memory is bounded by the largest batch. May grow memory.
  */
 export function reserve(count: i32, b: i32): usize {
   if (!supportedBox(b) || count < 0) return 0;
   const cellCount = b * b * b * b;
-  const bytes = countsAt(0, count, cellCount) + <usize>count * 12;
-  if (bytes > batchBytes) {
-    batchBase = heap.alloc(bytes);
-    batchBytes = bytes;
+  const bytes = batchBytesOf(count, cellCount); // 64 bits: nothing wraps
+  if (bytes > MAX_BATCH_BYTES) return 0;
+  if (<usize>bytes > batchBytes) {
+    if (batchBase != 0) heap.free(batchBase); // the last block on the heap: its memory is reused
+    batchBase = heap.alloc(<usize>bytes);
+    batchBytes = <usize>bytes;
   }
   return batchBase;
 }
@@ -717,6 +728,7 @@ export function reserve(count: i32, b: i32): usize {
  */
 export function solveBatch(base: usize, count: i32, b: i32, limit: i32, budget: i32): i32 {
   if (!supportedBox(b)) return -1;
+  if (base != batchBase || count < 0 || batchBytesOf(count, b * b * b * b) > <u64>batchBytes) return -1; // only the reserved batch, never past it
   configure(b);
   const solutions = solutionsAt(base, count, cells);
   const counts = countsAt(base, count, cells);

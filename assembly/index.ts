@@ -608,10 +608,23 @@ let batchCapacity: i32 = 0;
   return (solutionsAt(base, count) + <usize>count * CELLS + 3) & ~(<usize>3);
 }
 
-/** Room for a batch of `count` puzzles (grow-only); returns its base. May grow memory. */
+/** The largest batch in bytes: one heap block of the stub runtime (2^30 minus its header). */
+const MAX_BATCH_BYTES: u64 = (1 << 30) - 64;
+
+/**
+ * Room for a batch of `count` puzzles; returns its base, or 0 when `count` is negative or the
+ * batch would be over {@link MAX_BATCH_BYTES} (sizes are computed in 64 bits, so nothing wraps).
+ * A larger batch replaces the block of the last one (the last block on the heap, so freeing it
+ * gives its memory back): memory is bounded by the largest batch, not by the sum of batches.
+ * May grow memory.
+ */
 export function reserve(count: i32): usize {
+  if (count < 0) return 0;
+  const bytes = ((<u64>count * (2 * CELLS) + 3) & ~(<u64>3)) + <u64>count * 12; // the layout above, in 64 bits
+  if (bytes > MAX_BATCH_BYTES) return 0;
   if (count > batchCapacity) {
-    batchBase = heap.alloc(countsAt(0, count) + <usize>count * 12);
+    if (batchBase != 0) heap.free(batchBase);
+    batchBase = heap.alloc(<usize>bytes);
     batchCapacity = count;
   }
   return batchBase;
@@ -622,6 +635,7 @@ export function reserve(count: i32): usize {
  * `budget` caps the nodes of each search (0: no cap).
  */
 export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i32 {
+  if (base != batchBase || count < 0 || count > batchCapacity) return -1; // only the reserved batch, never past it
   const solutions = solutionsAt(base, count);
   const counts = countsAt(base, count);
   const guessCounts = counts + <usize>count * 4;

@@ -81,7 +81,7 @@ export class GeneralKernel {
   run(count: number, box: number, limit: number, budget = Infinity): BatchResult {
     const { cells } = shapeOf(box);
     const base = this.room.check(count, cells, `run(${count}, ${box})`);
-    this.exports.solveBatch(base, count, box, limit, kernelBudget(budget));
+    BatchRoom.checkSolved(this.exports.solveBatch(base, count, box, limit, kernelBudget(budget)), `run(${count}, ${box})`);
     return this.room.results(base, count, cells);
   }
 

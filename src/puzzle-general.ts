@@ -205,9 +205,10 @@ export function parseGeneralPuzzle(text: string, options: ParseOptions = {}): Ge
 
 /** The line of a grid in `alphabet`, `empty` for empty cells. */
 export function formatGeneralGrid(grid: Uint8Array, alphabet: Alphabet, empty = "."): string {
-  let out = "";
-  for (let cell = 0; cell < grid.length; cell++) out += grid[cell] === 0 ? empty : alphabet[grid[cell] - 1];
-  return out;
+  // One array joined once: a flat string, not a rope of N² pieces (see formatPuzzle).
+  const symbols = new Array<string>(grid.length);
+  for (let cell = 0; cell < grid.length; cell++) symbols[cell] = grid[cell] === 0 ? empty : alphabet[grid[cell] - 1];
+  return symbols.join("");
 }
 
 // ── units and conflicts ─────────────────────────────────────────────────────────────────────

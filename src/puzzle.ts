@@ -103,9 +103,10 @@ export function checkClues(grid: Grid): void {
 
 /** The one-line text of a grid, `.` for empty cells. */
 export function formatPuzzle(grid: Grid, empty = "."): string {
-  let out = "";
-  for (let cell = 0; cell < CELLS; cell++) out += grid[cell] === 0 ? empty : String.fromCharCode(48 + grid[cell]);
-  return out;
+  // One array joined once: a flat string (`+=` per cell builds a rope of 81 pieces, ~20× the memory when kept).
+  const symbols = new Array<string>(CELLS);
+  for (let cell = 0; cell < CELLS; cell++) symbols[cell] = grid[cell] === 0 ? empty : String.fromCharCode(48 + grid[cell]);
+  return symbols.join("");
 }
 
 /** True when `solution` is a complete valid grid that keeps every clue of `puzzle`. */

@@ -86,7 +86,7 @@ export function compileKernel(build: KernelBuild = "release"): Promise<WebAssemb
 /** Byte offsets of each region of a batch of `count` puzzles of `cells` cells at `base`. */
 export function batchLayout(base: number, count: number, cells = CELLS) {
   const solutions = base + count * cells;
-  const counts = (solutions + count * cells + 3) & ~3;
+  const counts = Math.ceil((solutions + count * cells) / 4) * 4; // not `& ~3`: exact past 2^31
   const guesses = counts + count * 4;
   const nodes = guesses + count * 4;
   return { puzzles: base, solutions, counts, guesses, nodes, end: nodes + count * 4 };
@@ -108,6 +108,20 @@ export function copyBatch(views: BatchResult): BatchResult {
   return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes.slice(), solutions: views.solutions.slice() };
 }
 
+/** The largest batch in bytes (all regions): one heap block of the kernels' stub runtime, 2^30 minus its header. */
+export const MAX_BATCH_BYTES = 2 ** 30 - 64;
+
+/** The bytes of a batch of `count` puzzles of `cells` cells, or a RangeError naming the limit. */
+export function checkedBatchBytes(count: number, cells: number): number {
+  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`a batch holds a whole number of puzzles from 0, got ${count}`);
+  const bytes = batchLayout(0, count, cells).end;
+  if (bytes > MAX_BATCH_BYTES) {
+    const most = Math.floor((MAX_BATCH_BYTES - 3) / (2 * cells + 12));
+    throw new RangeError(`a batch of ${count} puzzles of ${cells} cells needs ${bytes} bytes, over the limit of ${MAX_BATCH_BYTES} bytes (2^30 - 64): at most ${most} such puzzles a batch`);
+  }
+  return bytes;
+}
+
 /**
  * The batch region of one kernel instance: where it starts and how many bytes it holds. Both
  * kernels (9×9 and N×N) track their room with it, in bytes of {@link batchLayout}, so a batch
@@ -119,14 +133,26 @@ export class BatchRoom {
 
   constructor(private readonly memory: WebAssembly.Memory) {}
 
-  /** The base of a batch of `count` puzzles of `cells` cells, calling `reserve` (which may grow memory) when it needs more room. */
+  /**
+   * The base of a batch of `count` puzzles of `cells` cells, calling `reserve` (which may grow
+   * memory) when it needs more room. A count that is not a whole number from 0, or a batch over
+   * {@link MAX_BATCH_BYTES}, is a RangeError naming the limit (the kernel checks the same limit,
+   * in 64 bits, and returns 0 for it).
+   */
   make(count: number, cells: number, reserve: () => number): number {
-    const bytes = batchLayout(0, count, cells).end;
+    const bytes = checkedBatchBytes(count, cells);
     if (bytes > this.capacityBytes) {
-      this.base = reserve();
+      const base = reserve();
+      if (base === 0) throw new RangeError(`the kernel could not reserve a batch of ${count} puzzles (${bytes} bytes; at most ${MAX_BATCH_BYTES} bytes a batch)`);
+      this.base = base;
       this.capacityBytes = bytes;
     }
     return this.base;
+  }
+
+  /** Throws when the kernel refused to solve a batch (`solveBatch` returned a negative number). */
+  static checkSolved(returned: number, call: string): void {
+    if (returned < 0) throw new RangeError(`${call}: the kernel refused the batch (not the batch last reserved, or past it)`);
   }
 
   /** The base of the batch last made, or a RangeError when it holds fewer than `count` puzzles of `cells` cells. */
@@ -172,7 +198,7 @@ export class WasmKernel implements SolverEngine {
    */
   run(count: number, limit: number, budget = Infinity): BatchResult {
     const base = this.room.check(count, CELLS, `run(${count})`);
-    this.exports.solveBatch(base, count, limit, kernelBudget(budget));
+    BatchRoom.checkSolved(this.exports.solveBatch(base, count, limit, kernelBudget(budget)), `run(${count})`);
     return this.room.results(base, count, CELLS);
   }
 

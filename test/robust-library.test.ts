@@ -3,8 +3,9 @@
  * value or type (an `invalid` record with the reason instead), and options follow one rule for
  * every grid size. The item number of the issue is in each describe title.
  */
+import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Solver, createSolver } from "../src/index.js";
+import { GeneralKernel, type Solver, WasmKernel, createSolver } from "../src/index.js";
 import { loadFixture } from "./fixture.js";
 
 let solver: Solver;
@@ -64,5 +65,84 @@ describe("item 13: one budget and limit rule for every grid size", () => {
 
   it("gives status timeout at budget 1 on every size", () => {
     for (const puzzle of [".".repeat(81), EMPTY_16, EMPTY_25]) expect(solver.solve(puzzle, { budget: 1 }).status).toBe("timeout");
+  });
+});
+
+describe("item 10: stored solutions are flat strings (memory bounded by the work, not by string pieces)", () => {
+  /**
+   * Heap bytes per kept result, measured in a child with --expose-gc: 20,000 formatted grids and
+   * 20,000 solveMany records. A string built with `+=` per cell is a rope of N² pieces (2,250
+   * bytes for 81 cells, measured before the fix); a flat 81-character string takes about 100.
+   */
+  it("keeps a formatted 9×9 grid in about its own size, and a solveMany record in a few hundred bytes", () => {
+    const dist = new URL("../dist/src/index.js", import.meta.url).href;
+    const easy = new URL("../datasets/easy.txt", import.meta.url).pathname;
+    const script = `
+      const { createSolver, formatPuzzle, formatGeneralGrid } = await import(${JSON.stringify(dist)});
+      const solver = await createSolver();
+      const n = 20000;
+      const grid = new Uint8Array(81).map((_, i) => 1 + ((i * 7 + Math.floor(i / 9)) % 9));
+      const perItem = (make) => {
+        gc(); const before = process.memoryUsage().heapUsed;
+        const kept = make();
+        gc(); const after = process.memoryUsage().heapUsed;
+        return (after - before) / kept.length;
+      };
+      const lines = (await import("node:fs")).readFileSync(${JSON.stringify(easy)}, "utf8").trim().split("\\n");
+      const puzzles = Array.from({ length: n }, (_, i) => lines[i % lines.length]);
+      console.log(JSON.stringify({
+        formatPuzzle: perItem(() => Array.from({ length: n }, () => formatPuzzle(grid))),
+        formatGeneralGrid: perItem(() => Array.from({ length: n }, () => formatGeneralGrid(grid, "ABCDEFGHI"))),
+        record: perItem(() => solver.solveMany(puzzles)),
+      }));`;
+    const run = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    const perItem = JSON.parse(run.stdout) as Record<string, number>;
+    expect(perItem.formatPuzzle).toBeLessThan(400);
+    expect(perItem.formatGeneralGrid).toBeLessThan(400);
+    expect(perItem.record).toBeLessThan(600);
+  });
+});
+
+describe("item 11: kernel memory is reused between batches, and sizes are checked in host and kernel", () => {
+  /** The raw exports of a kernel instance (memory, reserve, solveBatch), for what the host hides. */
+  type RawKernel = { memory: WebAssembly.Memory; reserve(...args: number[]): number; solveBatch(...args: number[]): number };
+  const raw = (kernel: WasmKernel | GeneralKernel): RawKernel => (kernel as unknown as { exports: RawKernel }).exports;
+
+  it("keeps memory at about the largest batch when batches grow (the old block is reused, not left behind)", async () => {
+    const kernel = await WasmKernel.create();
+    for (let count = 2000; count <= 40_000; count += 2000) kernel.input(count);
+    // 20 growing batches: 73 MB if each took a fresh block; the largest alone is 7 MB.
+    expect(raw(kernel).memory.buffer.byteLength).toBeLessThan(24 << 20);
+    const general = await GeneralKernel.create();
+    for (let count = 200; count <= 4000; count += 200) general.input(count, 4);
+    expect(raw(general).memory.buffer.byteLength).toBeLessThan(24 << 20);
+  });
+
+  it("refuses a batch that cannot fit with a RangeError naming the limit, before touching memory", async () => {
+    const kernel = await WasmKernel.create();
+    const before = raw(kernel).memory.buffer.byteLength;
+    expect(() => kernel.input(30e6)).toThrow(/a batch of 30000000 puzzles of 81 cells needs 5220000000 bytes, over the limit of 1073741760 bytes \(2\^30 - 64\): at most 6170929/);
+    expect(() => kernel.input(10e6)).toThrow(RangeError);
+    expect(() => kernel.input(-1)).toThrow(/a whole number of puzzles from 0, got -1/);
+    expect(() => kernel.input(1.5)).toThrow(/got 1\.5/);
+    expect(raw(kernel).memory.buffer.byteLength).toBe(before);
+    expect(() => kernel.run(10e6, 2)).toThrow(RangeError);
+    const general = await GeneralKernel.create();
+    expect(() => general.input(2e6, 5)).toThrow(/puzzles of 625 cells needs .* over the limit of 1073741760 bytes/);
+  });
+
+  it("has the kernels check sizes themselves: reserve returns 0 past the limit, solveBatch refuses a batch past the reserved one", async () => {
+    const kernel = raw(await WasmKernel.create());
+    expect(kernel.reserve(30e6)).toBe(0); // 30e6 × 174 bytes wraps past 2^32 in 32-bit arithmetic
+    expect(kernel.reserve(-5)).toBe(0);
+    const base = kernel.reserve(10);
+    expect(base).toBeGreaterThan(0);
+    expect(kernel.solveBatch(base, 11, 2, 0)).toBe(-1);
+    expect(kernel.solveBatch(base + 81, 10, 2, 0)).toBe(-1);
+    const general = raw(await GeneralKernel.create());
+    expect(general.reserve(2e6, 5)).toBe(0);
+    const at = general.reserve(4, 4);
+    expect(general.solveBatch(at, 5, 4, 2, 0)).toBe(-1);
   });
 });

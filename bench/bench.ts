@@ -23,9 +23,15 @@ import { isPureTsBaseline, rowLabels, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
 import { expectationOf } from "./verify.js";
 
+/** Every registry entry that can load here; a skipped one (a missing optional package) is said on stderr. */
+function availableSolvers(): readonly SolverInfo[] {
+  for (const info of solvers) if (info.unavailable) process.stderr.write(`skipping ${info.id}: ${info.unavailable}\n`);
+  return solvers.filter((info) => !info.unavailable);
+}
+
 /** The selected solvers (registry ids, module paths, wasm-abi: modules); the reference must be one of them. */
 async function selectSolvers(options: BenchOptions): Promise<readonly SolverInfo[]> {
-  const selected = options.solvers ? await resolveSolvers(options.solvers) : solvers;
+  const selected = options.solvers ? await resolveSolvers(options.solvers) : availableSolvers();
   if (options.reference && !selected.some((info) => info.id === options.reference)) {
     findSolver(options.reference);
     throw new Error(`--reference ${options.reference} is not among the selected solvers (${selected.map((s) => s.id).join(", ")})`);

@@ -4,9 +4,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
+import { buildFacts } from "../build/facts.js";
 import { packageRoot } from "../src/paths.js";
 import type { Dataset } from "../src/datasets.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";
@@ -34,33 +35,23 @@ export function collectEnvironment(settings: RunSettings, now = new Date()): Ben
   };
 }
 
-/** "optimizeLevel=3 shrinkLevel=0 converge noAssert runtime=stub enable=simd", or "unknown". */
-export function releaseBuildFlags(root = packageRoot()): string {
-  try {
-    const config = JSON.parse(readFileSync(join(root, "asconfig.json"), "utf8"));
-    const flags = { ...config.options, ...config.targets?.release };
-    delete flags.outFile;
-    delete flags.textFile;
-    return Object.entries(flags).map(([key, value]) => formatFlag(key, value)).join(" ") || "none";
-  } catch {
-    return "unknown";
-  }
+/** The release kernel's asc flags, recorded when it was built (scripts/build-facts.mjs). */
+export function releaseBuildFlags(): string {
+  return buildFacts.flags.release ?? "unknown";
 }
 
-function formatFlag(key: string, value: unknown): string {
-  if (value === true) return key;
-  if (Array.isArray(value)) return `${key}=${value.join(",")}`;
-  return `${key}=${String(value)}`;
-}
-
-/** The commit checked out at the package root, or "unknown" (no git, no commit yet). */
+/**
+ * The commit checked out at the package root; in an installed package (no .git of its own,
+ * though it may sit inside someone else's checkout) the one recorded at build time; else "unknown".
+ */
 export function gitCommit(root = packageRoot()): string {
+  if (!existsSync(join(root, ".git"))) return buildFacts.commit ?? "unknown";
   try {
     return execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
       .toString()
       .trim();
   } catch {
-    return "unknown";
+    return buildFacts.commit ?? "unknown";
   }
 }
 

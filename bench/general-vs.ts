@@ -16,10 +16,13 @@ import asc from "assemblyscript/asc";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseGeneralPuzzle } from "../src/puzzle-general.js";
 import { type BatchResult, kernelBudget } from "../src/solver.js";
-import { batchViews, compileWasmFile, instantiateWasmFile } from "../src/wasm.js";
+import { instantiate as instantiateGeneralKernel } from "../build/general.js";
+import { compileSource } from "../src/kernel-source.js";
 import { packageRoot } from "../src/paths.js";
+import { batchViews, kernelUrl } from "../src/wasm.js";
 import { quantile } from "./sample.js";
 import { commaList, wholeNumber } from "../src/cli/options.js";
 
@@ -38,8 +41,8 @@ class Contender {
   private base = 0;
   private constructor(readonly name: string, private readonly exports: GeneralExports) {}
 
-  static async load(name: string, stem: string): Promise<Contender> {
-    return new Contender(name, await instantiateWasmFile<GeneralExports>(stem, await compileWasmFile(stem)));
+  static async load(name: string, kernel: URL): Promise<Contender> {
+    return new Contender(name, (await instantiateGeneralKernel(await compileSource(kernel), { env: {} })) as GeneralExports);
   }
 
   /** Writes the puzzles (N² bytes each, all of box size `box`) into linear memory. */
@@ -55,8 +58,8 @@ class Contender {
   }
 }
 
-/** Builds the general kernel of `commit` into build/ref/general-<commit>.wasm unless it is there; returns its stem. */
-async function buildReferenceGeneralKernel(commit: string): Promise<string> {
+/** Builds the general kernel of `commit` into build/ref/general-<commit>.wasm unless it is there; returns the file's URL. */
+async function buildReferenceGeneralKernel(commit: string): Promise<URL> {
   const root = packageRoot();
   const hash = execFileSync("git", ["rev-parse", "--short=12", commit], { cwd: root }).toString().trim();
   const stem = `ref/general-${hash}`;
@@ -68,7 +71,7 @@ async function buildReferenceGeneralKernel(commit: string): Promise<string> {
     const { error, stderr } = await asc.main([source, "--config", join(root, "asconfig.json"), "--target", "general", "-o", out]);
     if (error) throw new Error(`building the general kernel of ${hash}: ${stderr.toString()}`);
   }
-  return stem;
+  return pathToFileURL(join(root, "build", `${stem}.wasm`));
 }
 
 const cpuSeconds = (): number => {
@@ -178,7 +181,7 @@ async function main(): Promise<void> {
   const options = { ...program.opts<{ ref: string; datasets: string[]; rounds: number; limit: number }>(), runSeconds: 0.5 };
   const kernels: [Contender, Contender] = [
     await Contender.load(options.ref, await buildReferenceGeneralKernel(options.ref)),
-    await Contender.load("new", "general"),
+    await Contender.load("new", kernelUrl("general")),
   ];
   const records = options.datasets.map((path) => {
     const record = versus(kernels, path, options);

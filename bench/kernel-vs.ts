@@ -16,9 +16,10 @@ import asc from "assemblyscript/asc";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { loadDatasetList, datasetGrid, type Dataset } from "../src/datasets.js";
-import { type KernelBuild, WasmKernel } from "../src/wasm.js";
 import { packageRoot } from "../src/paths.js";
+import { type KernelBuild, WasmKernel } from "../src/wasm.js";
 import { quantile } from "./sample.js";
 import { commaList, wholeNumber } from "../src/cli/options.js";
 
@@ -51,8 +52,8 @@ export interface VersusRecord {
   ratioMax: number;
 }
 
-/** Builds the kernel of `commit` into build/ref/<commit>.wasm unless it is there; returns its build stem. */
-export async function buildReferenceKernel(commit: string): Promise<KernelBuild> {
+/** Builds the kernel of `commit` into build/ref/<commit>.wasm unless it is there; returns the file's URL. */
+export async function buildReferenceKernel(commit: string): Promise<URL> {
   const root = packageRoot();
   const hash = execFileSync("git", ["rev-parse", "--short=12", commit], { cwd: root }).toString().trim();
   const stem = `ref/${hash}`;
@@ -65,7 +66,7 @@ export async function buildReferenceKernel(commit: string): Promise<KernelBuild>
     const { error, stderr } = await asc.main([source, "--config", join(root, "asconfig.json"), "--target", "release", "-o", wasm]);
     if (error) throw new Error(`building the kernel of ${hash}: ${stderr.toString()}`);
   }
-  return stem as KernelBuild;
+  return pathToFileURL(wasm);
 }
 
 function cpuSeconds(): number {
@@ -167,7 +168,7 @@ async function main(): Promise<void> {
     .option("--limit <n>", "count solutions up to this", wholeNumber(1), 2)
     .parse(process.argv.slice(2), { from: "user" });
   const options = { ...program.opts<{ ref: string; build: string; datasets: string[]; puzzles: number; rounds: number; limit: number }>(), runSeconds: 0.3 };
-  const old = await WasmKernel.create(undefined, await buildReferenceKernel(options.ref));
+  const old = await WasmKernel.create(await buildReferenceKernel(options.ref));
   const current = await WasmKernel.create(undefined, options.build as KernelBuild);
   const records: VersusRecord[] = [];
   for (const dataset of loadDatasetList(options.datasets)) {

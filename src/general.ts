@@ -27,7 +27,9 @@
  */
 import { shapeOf } from "./puzzle-general.js";
 import { type BatchResult, type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
-import { BatchRoom, compileWasmFile, copyBatch, instantiateWasmFile } from "./wasm.js";
+import { instantiate as instantiateGeneralKernel } from "../build/general.js";
+import { type KernelSource, type WasmModule, compileSource } from "./kernel-source.js";
+import { BatchRoom, compileWasmFile, copyBatch } from "./wasm.js";
 
 // ── the kernel ──────────────────────────────────────────────────────────────────────────────
 
@@ -48,7 +50,7 @@ function fileStem(build: GeneralBuild): string {
 }
 
 /** Compiles the general kernel once; the Module can be posted to worker threads and instantiated there. */
-export function compileGeneralKernel(build: GeneralBuild = "release"): Promise<WebAssembly.Module> {
+export function compileGeneralKernel(build: GeneralBuild = "release"): Promise<WasmModule> {
   return compileWasmFile(fileStem(build));
 }
 
@@ -60,10 +62,13 @@ export class GeneralKernel {
     this.room = new BatchRoom(exports.memory);
   }
 
-  /** Instantiates a compiled kernel (from {@link compileGeneralKernel}, or compiles the given build). */
-  static async create(module?: WebAssembly.Module, build: GeneralBuild = "release"): Promise<GeneralKernel> {
-    const mod = module ?? (await compileGeneralKernel(build));
-    return new GeneralKernel(await instantiateWasmFile<GeneralKernelExports>(fileStem(build), mod));
+  /**
+   * Instantiates the kernel from `source` (a module from {@link compileGeneralKernel}, its bytes,
+   * a fetch Response or a URL), or else from `build`'s file beside this package.
+   */
+  static async create(source?: KernelSource, build: GeneralBuild = "release"): Promise<GeneralKernel> {
+    const module = source === undefined ? await compileGeneralKernel(build) : await compileSource(source);
+    return new GeneralKernel((await instantiateGeneralKernel(module, { env: {} })) as GeneralKernelExports);
   }
 
   /** Makes room for `count` puzzles of box size `box`; returns a view to write them into (valid until the next call). */

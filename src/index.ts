@@ -6,7 +6,8 @@
  *   solver.solveMany(lines, { limit: 2 });            // records in input order, one batch per size
  *   solver.solve(line256, { alphabet: "ABCDEFGHIJKLMNOP" }); // 4×4, 16×16, 25×25 too
  */
-import { type SolverInfo, findSolver, solversBySize } from "./registry.js";
+import type { KernelSource } from "./kernel-source.js";
+import { type SolverId, type SolverInfo, findSolver, solversBySize } from "./registry.js";
 import { type SizeEngine, Solver } from "./solver.js";
 
 export interface CreateSolverOptions {
@@ -14,17 +15,24 @@ export interface CreateSolverOptions {
    * A registry id (see `solvers`), or several: each grid size gets the first listed that takes
    * it, the other sizes their default (the first registry row that takes them). @default each size's default
    */
-  solver?: string | readonly string[];
+  solver?: SolverId | readonly SolverId[];
   /**
    * Deprecated: the engine of 4×4, 16×16 and 25×25 puzzles when `solver` takes none of them;
    * `"ts"` is `solver: [..., "general-ts"]`. @default "wasm"
    */
   general?: "wasm" | "ts";
+  /**
+   * Where the WASM kernels come from, when not from the files beside this package (a bundler
+   * that does not copy them, an offline cache): a URL, bytes, a fetch Response or a compiled
+   * WebAssembly.Module, for the 9×9 kernel (`wasm`) and the N×N one (`general`). @default {}
+   */
+  kernels?: { wasm?: KernelSource; general?: KernelSource };
 }
 
-/** The engine of one size of one registry row. */
-async function sizeEngine(info: SolverInfo, size: number): Promise<SizeEngine> {
-  return { id: info.id, engine: await info.load(size), reportsGuesses: info.capabilities.guesses };
+/** The engine of one size of one registry row; the `wasm` and `general-wasm` rows take their kernel from `kernels` when given. */
+async function sizeEngine(info: SolverInfo, size: number, kernels: CreateSolverOptions["kernels"] = {}): Promise<SizeEngine> {
+  const kernel = info.id === "wasm" ? kernels.wasm : info.id === "general-wasm" ? kernels.general : undefined;
+  return { id: info.id, engine: await info.load(size, { kernel }), reportsGuesses: info.capabilities.guesses };
 }
 
 /**
@@ -37,11 +45,22 @@ export async function createSolver(options: CreateSolverOptions = {}): Promise<S
   if (options.general === "ts") ids.push("general-ts");
   else if (options.general !== undefined && options.general !== "wasm") throw new RangeError(`general must be 'wasm' or 'ts', got '${options.general as string}'`);
   const bySize = solversBySize(ids);
-  const engines = await Promise.all([...bySize].map(async ([size, info]) => [size, await sizeEngine(info, size)] as const));
+  const engines = await Promise.all([...bySize].map(async ([size, info]) => [size, await sizeEngine(info, size, options.kernels)] as const));
   return new Solver(new Map(engines));
 }
 
-export { solvers, findSolver, solversBySize, takesSize, type SolverInfo, type SolverCapabilities } from "./registry.js";
+export {
+  solvers,
+  findSolver,
+  solversBySize,
+  takesSize,
+  type SolverInfo,
+  type SolverCapabilities,
+  type SolverId,
+  type BuiltinSolverId,
+  type LoadOptions,
+} from "./registry.js";
+export { type PeerPackage, installCommand } from "./solvers/peer.js";
 export {
   Solver,
   DEFAULT_LIMIT,
@@ -59,6 +78,19 @@ export {
 export * from "./puzzle.js";
 
 // Lower level: the kernels themselves, for zero-copy batches and worker threads.
-export { WasmKernel, compileKernel, kernelVariants, variantBuild, type KernelBuild, type KernelVariant } from "./wasm.js";
+export {
+  WasmKernel,
+  compileKernel,
+  kernelUrl,
+  kernelVariants,
+  variantBuild,
+  type KernelBuild,
+  type KernelVariant,
+  type KernelSource,
+  type ResponseLike,
+  type WasmModule,
+} from "./wasm.js";
+export { compileSource } from "./kernel-source.js";
+export { buildFacts } from "../build/facts.js";
 export { GeneralKernel, compileGeneralKernel, type GeneralBuild } from "./general.js";
 export { type Alphabet, type Shape, parseGeneralPuzzle, formatGeneralGrid } from "./puzzle-general.js";

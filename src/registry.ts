@@ -6,8 +6,40 @@
  * Adding a solver is one file (an engine, see solver.ts) and one row here. The default engine of
  * a size is the first row that takes it (so the fastest come first).
  */
+import { GeneralKernel, engineForBox } from "./general.js";
+import type { KernelSource } from "./kernel-source.js";
 import type { SolverEngine } from "./solver.js";
-import { type KernelBuild, kernelVariants, variantBuild } from "./wasm.js";
+import { ALGORITHM_TS_PEER, AlgorithmTsPackageEngine } from "./solvers/npm-algorithm-ts.js";
+import { DANCING_LINKS_PEER, DancingLinksPackageEngine } from "./solvers/npm-dancing-links.js";
+import { type PeerPackage, missingPeerMessage, peerInstalled } from "./solvers/peer.js";
+import { type KernelBuild, WasmKernel, kernelVariants, variantBuild } from "./wasm.js";
+
+/** The ids of the solvers this package registers (`wasm:<variant>` for each kernel variant). */
+export type BuiltinSolverId =
+  | "wasm"
+  | `wasm:${string}`
+  | "general-wasm"
+  | "general-ts"
+  | "bitmask"
+  | "scan"
+  | "tables"
+  | "queue"
+  | "mrv"
+  | "dlx"
+  | "npm:dancing-links"
+  | "npm:algorithm.ts";
+
+/**
+ * A registry id: one of {@link BuiltinSolverId} (editors complete them), or any other string
+ * for a solver registered elsewhere (checked at run time by {@link findSolver}).
+ */
+export type SolverId = BuiltinSolverId | (string & Record<never, never>);
+
+/** How to load an engine. */
+export interface LoadOptions {
+  /** Where a WASM row's kernel comes from instead of the file beside this package (see {@link KernelSource}). @default undefined */
+  kernel?: KernelSource;
+}
 
 export interface SolverCapabilities {
   /** Reports guesses (branch points); false shows as `n/a`. Whether it solves batches is the engine's (`solvesBatches`). */
@@ -35,8 +67,17 @@ export interface SolverInfo {
   capabilities: SolverCapabilities;
   /** The build of the 9×9 WASM kernel it runs (profiled and fingerprinted), for its kernel variants only. */
   kernelBuild?: KernelBuild;
+  /** The optional npm package an external solver wraps (see solvers/peer.ts). */
+  peer?: PeerPackage;
+  /** Set when the solver cannot load here: why, with the command that fixes it (a missing optional package). */
+  readonly unavailable?: string;
   /** Builds a ready engine for grids of side `size` (one of {@link sizes}): loads WASM, imports a package, ... */
-  load(size: number): Promise<SolverEngine>;
+  load(size: number, options?: LoadOptions): Promise<SolverEngine>;
+}
+
+/** The fields of a row over an optional peer package: `peer`, and `unavailable` when it is not installed. */
+function peerFields(peer: PeerPackage): Pick<SolverInfo, "peer" | "unavailable"> {
+  return peerInstalled(peer) ? { peer } : { peer, unavailable: missingPeerMessage(peer) };
 }
 
 /** Sides of the grids the N×N solvers take: 4×4, 9×9, 16×16, 25×25. */
@@ -59,7 +100,7 @@ export const solvers: readonly SolverInfo[] = [
       sizes: NINE,
       capabilities: { guesses: true, budget: true },
       kernelBuild: variantBuild(variant.name),
-      load: async () => (await import("./wasm.js")).loadWasmEngine(variantBuild(variant.name)),
+      load: (_size, options) => WasmKernel.create(variant.name === "" ? options?.kernel : undefined, variantBuild(variant.name)),
     }),
   ),
   {
@@ -69,10 +110,7 @@ export const solvers: readonly SolverInfo[] = [
     external: false,
     sizes: ANY_SIZE,
     capabilities: { guesses: true, budget: true },
-    load: async (size) => {
-      const { GeneralKernel, engineForBox } = await import("./general.js");
-      return engineForBox(await GeneralKernel.create(), boxOf(size));
-    },
+    load: async (size, options) => engineForBox(await GeneralKernel.create(options?.kernel), boxOf(size)),
   },
   {
     id: "general-ts",
@@ -81,10 +119,7 @@ export const solvers: readonly SolverInfo[] = [
     external: false,
     sizes: ANY_SIZE,
     capabilities: { guesses: true, budget: true },
-    load: async (size) => {
-      const [{ engineForBox }, { GeneralTsEngine }] = await Promise.all([import("./general.js"), import("./solvers/general-ts.js")]);
-      return engineForBox(new GeneralTsEngine(), boxOf(size));
-    },
+    load: async (size) => engineForBox(new (await import("./solvers/general-ts.js")).GeneralTsEngine(), boxOf(size)),
   },
   {
     id: "bitmask",
@@ -143,25 +178,27 @@ export const solvers: readonly SolverInfo[] = [
   {
     id: "npm:dancing-links",
     description: "the dancing-links package's DLX on the Sudoku's exact-cover encoding (no guesses; budget ignored)",
-    source: "npm dancing-links@4.3.10",
+    source: "npm dancing-links@4.3.10 (optional peer)",
     external: true,
     sizes: NINE,
     capabilities: { guesses: false, budget: false },
-    load: async () => new (await import("./solvers/npm-dancing-links.js")).DancingLinksPackageEngine(),
+    ...peerFields(DANCING_LINKS_PEER),
+    load: () => DancingLinksPackageEngine.load("npm:dancing-links"), // imports the package itself
   },
   {
     id: "npm:algorithm.ts",
     description: "@algorithm.ts/sudoku's SudokuSolver (DLX over arrays); stops at the first solution, so counts 0 or 1 and cannot prove uniqueness (no guesses; budget ignored)",
-    source: "npm @algorithm.ts/sudoku@4.0.3",
+    source: "npm @algorithm.ts/sudoku@4.0.3 (optional peer)",
     external: true,
     sizes: ANY_SIZE,
     capabilities: { guesses: false, budget: false, uniqueness: false },
-    load: async (size) => new (await import("./solvers/npm-algorithm-ts.js")).AlgorithmTsPackageEngine(boxOf(size)),
+    ...peerFields(ALGORITHM_TS_PEER),
+    load: (size) => AlgorithmTsPackageEngine.load("npm:algorithm.ts", boxOf(size)), // imports the package itself
   },
 ];
 
 /** The registry entry for `id`, or a RangeError that lists the known ids. */
-export function findSolver(id: string): SolverInfo {
+export function findSolver(id: SolverId): SolverInfo {
   const info = solvers.find((s) => s.id === id);
   if (!info) throw new RangeError(`unknown solver '${id}'; known: ${solvers.map((s) => s.id).join(", ")}`);
   return info;
@@ -196,5 +233,5 @@ export function solversBySize(ids: readonly string[] = []): Map<number, SolverIn
 export function solverHelpLines(rows: readonly SolverInfo[] = solvers): string[] {
   const idWidth = Math.max(...rows.map((info) => info.id.length));
   const sizeWidth = Math.max(...rows.map((info) => sizeNames(info).length));
-  return rows.map((info) => `  ${info.id.padEnd(idWidth)}  ${sizeNames(info).padEnd(sizeWidth)}  ${info.description}`);
+  return rows.map((info) => `  ${info.id.padEnd(idWidth)}  ${sizeNames(info).padEnd(sizeWidth)}  ${info.unavailable ? `(unavailable: ${info.unavailable}) ` : ""}${info.description}`);
 }

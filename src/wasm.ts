@@ -19,12 +19,13 @@
  * `reserve` may grow memory, which detaches every old view, so views are re-created
  * after each reserve.
  */
-import { readFile } from "node:fs/promises";
-import { existsSync, readFileSync } from "node:fs";
+import { buildFacts } from "../build/facts.js";
+import { instantiate as instantiateSudokuKernel } from "../build/release.js";
+import { type KernelSource, type WasmModule, compileSource } from "./kernel-source.js";
 import { CELLS, type Grid } from "./puzzle.js";
-import { buildPath, packagePath } from "./paths.js";
 import { type BatchResult, type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
+export type { KernelSource, ResponseLike, WasmModule } from "./kernel-source.js";
 
 /**
  * A build of the kernel: `release` (optimised, the default), `debug` (asserts on), or
@@ -41,10 +42,9 @@ export interface KernelVariant {
   description: string;
 }
 
-/** The kernel variants, the default first. */
+/** The kernel variants, the default first (recorded at build time from assembly/variants.json). */
 export function kernelVariants(): KernelVariant[] {
-  const text = readFileSync(packagePath("assembly", "variants.json"), "utf8");
-  return (JSON.parse(text) as { variants: KernelVariant[] }).variants;
+  return buildFacts.variants;
 }
 
 /** The build of a variant: `release` for the default, else `variants/<name>`. */
@@ -58,28 +58,32 @@ interface KernelExports {
   solveBatch(base: number, count: number, limit: number, budget: number): number;
 }
 
-const compiled = new Map<string, Promise<WebAssembly.Module>>();
+/**
+ * Where build/<stem>.wasm is. The two kernels createSolver loads are written as literal
+ * `new URL(…, import.meta.url)` so that Vite, webpack and Rollup copy them into a bundle; the
+ * debug builds and variants are computed, so no bundler copies them unasked.
+ */
+export function kernelUrl(stem: string): URL {
+  if (stem === "release") return new URL("../build/release.wasm", import.meta.url);
+  if (stem === "general") return new URL("../build/general.wasm", import.meta.url);
+  return new URL("../build/" + stem + ".wasm", import.meta.url);
+}
+
+const compiled = new Map<string, Promise<WasmModule>>();
 
 /** Compiles build/<stem>.wasm (once per process); the Module can be posted to worker threads and instantiated there. */
-export function compileWasmFile(stem: string): Promise<WebAssembly.Module> {
+export function compileWasmFile(stem: string): Promise<WasmModule> {
   let module = compiled.get(stem);
   if (!module) {
-    const path = buildPath(stem, "wasm");
-    if (!existsSync(path)) return Promise.reject(new Error(`sudoku-wasm: ${path} is missing; run \`npm run build\` first`));
-    module = readFile(path).then((bytes) => WebAssembly.compile(bytes));
+    module = compileSource(kernelUrl(stem));
+    module.catch(() => compiled.delete(stem)); // a failed load is not cached
     compiled.set(stem, module);
   }
   return module;
 }
 
-/** Instantiates a compiled module through the raw bindings asc wrote beside it (build/<stem>.js). */
-export async function instantiateWasmFile<Exports>(stem: string, module: WebAssembly.Module): Promise<Exports> {
-  const bindings = await import(buildPath(stem, "js"));
-  return (await bindings.instantiate(module, {})) as Exports;
-}
-
 /** Compiles the 9×9 kernel's build once (see {@link compileWasmFile}). */
-export function compileKernel(build: KernelBuild = "release"): Promise<WebAssembly.Module> {
+export function compileKernel(build: KernelBuild = "release"): Promise<WasmModule> {
   return compileWasmFile(build);
 }
 
@@ -93,7 +97,7 @@ export function batchLayout(base: number, count: number, cells = CELLS) {
 }
 
 /** Views of a solved batch's result regions in linear memory (valid until memory grows). */
-export function batchViews(memory: WebAssembly.Memory, base: number, count: number, cells = CELLS): BatchResult {
+export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: number, count: number, cells = CELLS): BatchResult {
   const at = batchLayout(base, count, cells);
   return {
     counts: new Int32Array(memory.buffer, at.counts, count),
@@ -131,7 +135,7 @@ export class BatchRoom {
   private base = 0;
   private capacityBytes = 0;
 
-  constructor(private readonly memory: WebAssembly.Memory) {}
+  constructor(private readonly memory: { readonly buffer: ArrayBuffer }) {}
 
   /**
    * The base of a batch of `count` puzzles of `cells` cells, calling `reserve` (which may grow
@@ -180,9 +184,14 @@ export class WasmKernel implements SolverEngine {
     this.room = new BatchRoom(exports.memory);
   }
 
-  /** Instantiates a compiled kernel (from {@link compileKernel}, or compiles the release build). */
-  static async create(module?: WebAssembly.Module, build: KernelBuild = "release"): Promise<WasmKernel> {
-    return new WasmKernel(await instantiateWasmFile<KernelExports>(build, module ?? (await compileKernel(build))));
+  /**
+   * Instantiates the kernel from `source` (a module from {@link compileKernel}, its bytes, a
+   * fetch Response or a URL), or else from `build`'s file beside this package.
+   * All 9×9 builds export the same functions, so the release build's bindings serve each.
+   */
+  static async create(source?: KernelSource, build: KernelBuild = "release"): Promise<WasmKernel> {
+    const module = source === undefined ? await compileKernel(build) : await compileSource(source);
+    return new WasmKernel((await instantiateSudokuKernel(module, { env: {} })) as KernelExports);
   }
 
   /** Makes room for `count` puzzles; returns a view to write them into (valid until the next call). */

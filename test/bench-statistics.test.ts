@@ -2,14 +2,18 @@
  * The bench's judgement: summaries and ratio intervals, noise flags, `--compare` (settings and
  * verdicts), the JSON schema and the chart. All on hand-made samples: nothing here is timed.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../src/prng.js";
 import { noiseFlags, flagMarks } from "../bench/noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.js";
 import { compareRuns, formatComparison, settingDifferences, settingsOf, verdictOf } from "../bench/report/compare.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
+import { formatMarkdown } from "../bench/report/markdown.js";
+import { writeReports } from "../bench/report/output.js";
 import { CompactLayout, formatFlagNotes, formatSummary, wrap } from "../bench/report/compact.js";
 import { formatSvg, seriesColours } from "../bench/report/svg.js";
 import { bootstrapRatio, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
@@ -126,7 +130,7 @@ describe("--compare", () => {
     expect(changes[0].estimate!.method).toBe("bootstrap");
     expect(changes[1].estimate!.ratio).toBeCloseTo(2, 1);
     const text = formatComparison(before, changes);
-    expect(text).toMatch(/wasm\s+[\d,]+\s+[\d,]+\s+no change \(1\.\d\d ± 0\.\d\d× (faster|slower)\)/);
+    expect(text).toMatch(/wasm\s+[\d,]+\s+[\d,]+\s+no change: 1\.\d\d ± 0\.\d\d× (faster|slower)/);
     expect(text).toMatch(/bitmask\s+[\d,]+\s+[\d,]+\s+(1\.9\d|2\.0\d) ± 0\.0\d× faster/);
     expect(text).toMatch(/scan\s+[\d,]+\s+n\/a\s+not run now/);
     expect(text).not.toContain("gone");
@@ -191,6 +195,11 @@ describe("JSON export", () => {
 
   it("round-trips through the reader", () => {
     expect(parseJson(formatJson(run))).toEqual(run);
+  });
+
+  it("marks an interrupted run in the Markdown too", () => {
+    expect(formatMarkdown(run)).toContain("**Incomplete:** interrupted by SIGINT after 2 of 5 rows.");
+    expect(formatMarkdown({ ...run, incomplete: undefined })).not.toContain("Incomplete");
   });
 });
 
@@ -259,5 +268,31 @@ describe("compact view", () => {
 
   it("wraps long lines at spaces, keeping their indent", () => {
     expect(wrap("  one two three four", 10, "    ")).toEqual(["  one two", "    three", "    four"]);
+  });
+});
+
+describe("exports", () => {
+  const run: BenchRun = { environment, records: [measured("easy", "wasm", samplesAround(5, 0.02, 10))] };
+  const folder = mkdtempSync(join(tmpdir(), "sudoku-exports-"));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it("sends one export to standard output with '-', and no chart beside it", () => {
+    let stdout = "";
+    const written = writeReports(run, { json: "-" }, "stamp", folder, (text) => (stdout += text));
+    expect(written).toEqual(["-"]);
+    expect(JSON.parse(stdout).version).toBe(2);
+    expect(readdirSync(folder)).toEqual([]);
+    expect(() => writeReports(run, { json: "-", csv: "-" }, "stamp", folder)).toThrow(/only one export can go to standard output, got --json - and --csv -/);
+  });
+
+  it("puts the chart beside the first file, or where --chart says, or nowhere with --no-chart or without a file", () => {
+    expect(writeReports(run, {}, "a", folder)).toEqual([]);
+    expect(writeReports(run, { json: true }, "b", folder)).toEqual([join(folder, "b.json"), join(folder, "b.svg")]);
+    expect(writeReports(run, { csv: true, chart: false }, "c", folder)).toEqual([join(folder, "c.csv")]);
+    const chart = join(folder, "chart.svg");
+    expect(writeReports(run, { chart }, "d", folder)).toEqual([chart]);
+    expect(readFileSync(chart, "utf8")).toContain("<svg");
+    // A device is no place for a chart beside it (`--json /dev/stdout` once wrote /dev/stdout.svg).
+    expect(writeReports(run, { markdown: "/dev/null" }, "e", folder)).toEqual(["/dev/null"]);
   });
 });

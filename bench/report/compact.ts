@@ -168,7 +168,8 @@ export function formatSummary(records: readonly BenchRecord[], isPureTs: IsPureT
     const reference = rows.find((r) => r.row === fastest.reference);
     if (reference) parts.push(against(reference.row, reference === pureTs ? "reference, the fastest pure TS" : "reference", reference));
     if (pureTs && pureTs !== reference) parts.push(against(pureTs.row, "the fastest pure TS", pureTs));
-    lines.push(...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s; ${parts.join("; ") || "no reference"}`, width, "      "));
+    const comparisons = parts.join("; ") || "no reference (no pure-TS baseline selected; --reference ID names one)";
+    lines.push(...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s; ${comparisons}`, width, "      "));
   }
   return lines;
 }

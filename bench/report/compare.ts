@@ -124,12 +124,12 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
   return changes;
 }
 
-/** The change cell: "1.50 ± 0.03× faster", "no change (1.01 ± 0.02×)", "not run now". */
+/** The change cell: "1.50 ± 0.03× faster", "no change: 1.01 ± 0.02× faster", "not run now". */
 function describeChange(change: Change): string {
   if (!change.estimate) return change.verdict === "undecided" ? "undecided (under 2 timed batches)" : change.verdict;
   if (change.verdict === "no change") {
     const direction = change.estimate.ratio >= 1 ? "faster" : "slower";
-    return `no change (${formatRatio(change.estimate)} ${direction})`;
+    return `no change: ${formatRatio(change.estimate)} ${direction}`;
   }
   return `${formatRatio(change.estimate)} ${change.verdict}`;
 }

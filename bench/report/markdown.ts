@@ -22,5 +22,8 @@ export function formatMarkdown(run: BenchRun): string {
   const rule = `|${MARKDOWN_COLUMNS.map((c) => (c.align === "right" ? "---:" : ":---")).join("|")}|`;
   const rows = run.records.map((record) => `| ${MARKDOWN_COLUMNS.map((c) => escapeCell(c.cell(record))).join(" | ")} |`);
   const environment = describeEnvironment(run.environment).map((line) => `- ${line}`);
-  return ["# sudoku-wasm benchmark", "", ...environment, "", header, rule, ...rows, ""].join("\n");
+  const incomplete = run.incomplete
+    ? [`**Incomplete:** interrupted by ${run.incomplete.signal} after ${run.records.length} of ${run.incomplete.rowsPlanned} rows.`, ""]
+    : [];
+  return ["# sudoku-wasm benchmark", "", ...incomplete, ...environment, "", header, rule, ...rows, ""].join("\n");
 }

@@ -7,7 +7,6 @@
  */
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
-import { packageRoot } from "../../src/paths.js";
 import type { BenchRun } from "../records.js";
 import { formatCsv } from "./csv.js";
 import { formatJson } from "./json.js";
@@ -28,9 +27,12 @@ export interface OutputRequests {
 /** The value that sends an export to standard output. */
 export const STDOUT = "-";
 
-/** The default folder of result files (gitignored). */
+/**
+ * The default folder of result files: bench/results/ under the working folder (in the repo,
+ * where npm scripts run, the gitignored one), never inside an installed package.
+ */
 export function resultsFolder(): string {
-  return join(packageRoot(), "bench", "results");
+  return resolve("bench", "results");
 }
 
 /** "2025-11-30T08-41-07" (a file-name-safe UTC time). */

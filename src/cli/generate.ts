@@ -13,8 +13,9 @@ import { Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../puzzle.js";
-import { buildPath, packageRoot } from "../paths.js";
+import { packageRoot } from "../paths.js";
 import { solvers } from "../registry.js";
+import { kernelUrl } from "../wasm.js";
 import { writePaced } from "./errors.js";
 import { type OptionRow, toOption, wholeNumber } from "./options.js";
 import {
@@ -237,7 +238,7 @@ function commandLine(flags: GenerateFlags, settings: GenerateSettings): string {
 function kernelFingerprint(solver: string): string | null {
   const build = solvers.find((info) => info.id === solver)?.kernelBuild;
   if (build === undefined) return null;
-  const bytes = readFileSync(buildPath(build, "wasm"));
+  const bytes = readFileSync(kernelUrl(build));
   return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }
 

@@ -1,26 +1,42 @@
 /**
  * `npm:algorithm.ts`: a thin adapter over `@algorithm.ts/sudoku` (its `SudokuSolver`, a DLX
  * over plain arrays), used only as an outside reference, for every box size it takes (2–5 here).
+ * The package is an optional peer (see peer.ts): imported when this solver is loaded.
  *
  * The package takes a board of N² numbers, -1 for empty and 0..N-1 for symbols 1..N, and its
  * `solve()` answers only "is there a solution" (it stops at the first). So this adapter
  * counts at most 1 whatever the limit: it cannot prove uniqueness, and a puzzle with several
  * solutions comes back with count 1. No guesses, no work cap (the budget is ignored).
  */
-import { SudokuSolver } from "@algorithm.ts/sudoku";
 import type { Grid } from "../puzzle.js";
 import type { SearchStats, SolverEngine } from "../solver.js";
+import { type PeerPackage, importPeer } from "./peer.js";
+
+/** The package this adapter was written for. */
+export const ALGORITHM_TS_PEER: PeerPackage = { name: "@algorithm.ts/sudoku", version: "4.0.3" };
+
+/** The part of `@algorithm.ts/sudoku@4` this adapter uses (its own types stay out of ours, so it need not be installed). */
+interface AlgorithmTsModule {
+  SudokuSolver: new (options: { childMatrixWidth: number }) => { solve(board: number[], answer: number[]): boolean };
+}
 
 /** `@algorithm.ts/sudoku@4` behind the contract for box size `box`; counts 0 or 1, no guesses, no budget. */
 export class AlgorithmTsPackageEngine implements SolverEngine {
-  private readonly solver: SudokuSolver;
   private readonly board: number[];
   private readonly answer: number[];
 
-  constructor(box = 3) {
-    this.solver = new SudokuSolver({ childMatrixWidth: box });
+  private constructor(
+    private readonly solver: InstanceType<AlgorithmTsModule["SudokuSolver"]>,
+    box: number,
+  ) {
     this.board = new Array<number>(box ** 4).fill(-1);
     this.answer = new Array<number>(box ** 4).fill(-1);
+  }
+
+  /** Imports the package (an Error with the install command when it is missing) and makes an engine for box size `box`. */
+  static async load(solverId: string, box = 3): Promise<AlgorithmTsPackageEngine> {
+    const { SudokuSolver } = await importPeer<AlgorithmTsModule>(solverId, ALGORITHM_TS_PEER);
+    return new AlgorithmTsPackageEngine(new SudokuSolver({ childMatrixWidth: box }), box);
   }
 
   /** 1 when the package finds a solution (written to `solution`), else 0; `limit` ≥ 1 is capped to 1. */

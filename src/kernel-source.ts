@@ -1,0 +1,96 @@
+/**
+ * How a kernel's bytes arrive and become a compiled module, the same in Node, browsers, Web
+ * Workers, Deno and Bun. Instantiating and batching live in wasm.ts and general.ts.
+ *
+ *   source                          becomes a module through
+ *   ──────────────────────────────  ─────────────────────────────────────────────────────────
+ *   WebAssembly.Module              itself (e.g. one posted to a worker)
+ *   bytes (ArrayBuffer, a view)     WebAssembly.compile
+ *   Response, or a promise of one   WebAssembly.compileStreaming (bytes when the server does not
+ *                                   send application/wasm)
+ *   URL or absolute URL string
+ *     file:                         node:fs, reached through process.getBuiltinModule, so no
+ *                                   bundler meets a Node import on the way to the browser
+ *     anything else                 fetch, then as a Response
+ *
+ * The default source of each kernel is `new URL("../build/<kernel>.wasm", import.meta.url)`
+ * (see wasm.ts): from src/ that is the asc output in build/, from dist/src/ the copy
+ * `npm run build` puts in dist/build/, and in a bundle the file the bundler copied.
+ */
+
+/** A compiled module: `WebAssembly.Module` wherever the lib in use declares it, else `object`. */
+export type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : object;
+
+/** The part of a fetch `Response` a kernel source needs (the DOM lib and @types/node both satisfy it). */
+export interface ResponseLike {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+/**
+ * Where a kernel comes from: a compiled module, its bytes, a fetch response (or its promise),
+ * or a URL (a `URL`, or an absolute URL string: `file:`, `https:`, a `blob:` …).
+ */
+export type KernelSource = WasmModule | ArrayBuffer | ArrayBufferView | ResponseLike | PromiseLike<ResponseLike> | URL | string;
+
+/** Compiles a kernel from any {@link KernelSource}; errors name the source. */
+export async function compileSource(source: KernelSource): Promise<WasmModule> {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source as BufferSource);
+  if (typeof source === "string" || source instanceof URL) return compileUrl(new URL(source));
+  if (isPromiseLike(source)) return compileResponse(await source);
+  if (isResponseLike(source)) return compileResponse(source);
+  throw new TypeError("sudoku-wasm: a kernel source is a WebAssembly.Module, bytes, a Response or a URL");
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<ResponseLike> {
+  return typeof (value as PromiseLike<unknown>).then === "function";
+}
+
+function isResponseLike(value: unknown): value is ResponseLike {
+  return typeof (value as ResponseLike).arrayBuffer === "function";
+}
+
+/** Reads a file: URL with Node's fs, or fetches any other URL. */
+async function compileUrl(url: URL): Promise<WebAssembly.Module> {
+  if (url.protocol === "file:") {
+    const fs = nodeFs();
+    if (fs) return WebAssembly.compile((await readKernelFile(fs, url)) as Uint8Array<ArrayBuffer>);
+    // Deno and Bun fetch file: URLs; a browser refuses, and the error below says which URL.
+  }
+  let response: ResponseLike;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new Error(`sudoku-wasm: cannot fetch the kernel ${url.href} (${(error as Error).message}); pass its bytes or URL to the loader instead`);
+  }
+  return compileResponse(response);
+}
+
+/** fs/promises when this runs on Node (20.16+ has process.getBuiltinModule), else undefined. */
+function nodeFs(): typeof import("node:fs/promises") | undefined {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return process?.getBuiltinModule?.("node:fs/promises") as typeof import("node:fs/promises") | undefined;
+}
+
+async function readKernelFile(fs: typeof import("node:fs/promises"), url: URL): Promise<Uint8Array> {
+  try {
+    return await fs.readFile(url);
+  } catch (error) {
+    const missing = (error as { code?: string }).code === "ENOENT";
+    throw new Error(`sudoku-wasm: ${missing ? "missing kernel" : "cannot read the kernel"} ${url.href}${missing ? "; run `npm run build` first" : ""}`, { cause: error });
+  }
+}
+
+/** Streams a fetched kernel into the compiler, or compiles its bytes when streaming cannot be used. */
+async function compileResponse(response: ResponseLike): Promise<WebAssembly.Module> {
+  if (!response.ok) throw new Error(`sudoku-wasm: fetching the kernel ${response.url} gave HTTP ${response.status}`);
+  const wasmType = response.headers.get("content-type")?.split(";")[0].trim() === "application/wasm";
+  if (wasmType && typeof WebAssembly.compileStreaming === "function" && typeof Response === "function" && response instanceof Response) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}

@@ -1,0 +1,252 @@
+/**
+ * The package as a user gets it: `npm pack`, then a fresh folder with only that tarball
+ * installed. From there an ES module script, a CommonJS script, the type checker (strict, with
+ * and without the DOM lib), esbuild bundles for Node and for the browser (run in headless
+ * Chromium) and `npm exec sudoku-wasm -- solve` must all work, and the tarball must hold
+ * nothing that needs a devDependency.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { builtinModules, createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { extname, join, posix, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { build } from "esbuild";
+import { build as viteBuild } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isValidSolution, parsePuzzle } from "../src/puzzle.js";
+import { chromiumRequired, hasChromium, withPage } from "./browser.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+const FOUR = "..3..4.22...4..1";
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+
+let work: string;
+let app: string;
+let shipped: string[];
+
+/** The standard output of a command; a failure throws with its output, so the test report shows why. */
+function run(command: string, args: string[], options: { cwd?: string; input?: string } = {}): string {
+  try {
+    return execFileSync(command, args, { cwd: options.cwd ?? app, input: options.input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`);
+  }
+}
+
+/** {@link run}, without blocking: for commands that may run side by side. */
+async function runAsync(command: string, args: string[]): Promise<string> {
+  try {
+    return (await promisify(execFile)(command, args, { cwd: app, encoding: "utf8" })).stdout;
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`);
+  }
+}
+
+/** Checks the JSON line a solve script prints: the 9×9 puzzle solved correctly, and the 4×4 one. */
+function expectSolved(output: string): void {
+  const { nine, four } = JSON.parse(output.trim().split("\n").at(-1)!);
+  expect(nine.status).toBe("solved");
+  expect(isValidSolution(parsePuzzle(PUZZLE), parsePuzzle(nine.solution))).toBe(true);
+  expect(four).toMatchObject({ status: "solved", solution: "1234341221434321" });
+}
+
+const SOLVE_BODY = `
+const solver = await createSolver(KERNELS);
+const print = (r) => ({ status: r.status, solution: r.solution });
+const result = { nine: print(solver.solve(${JSON.stringify(PUZZLE)})), four: print(solver.solve(${JSON.stringify(FOUR)})) };
+globalThis.result = result;
+console.log(JSON.stringify(result));
+`;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), "sudoku-wasm-package-"));
+  const [packed] = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT }));
+  shipped = packed.files.map((file: { path: string }) => file.path);
+  console.log(`tarball ${packed.filename}: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${shipped.length} files`);
+  app = join(work, "app");
+  mkdirSync(app);
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "fresh-app", version: "1.0.0", private: true }));
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, packed.filename)]);
+}, 300_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("the packed tarball", () => {
+  it("holds LICENSE, the metadata and the kernels, and no source maps or declarations of bench code", () => {
+    expect(shipped).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "bin/sudoku-wasm.mjs", "dist/src/index.js", "dist/src/index.d.ts", "dist/build/release.wasm", "dist/build/general.wasm", "dist/build/facts.js"]));
+    expect(shipped.filter((path) => path.endsWith(".map") || path.endsWith(".wat"))).toEqual([]);
+    expect(shipped.filter((path) => path.startsWith("dist/bench/") && path.endsWith(".d.ts"))).toEqual([]);
+    expect(manifest.repository).toBeDefined();
+    expect(manifest.bugs).toBeDefined();
+    expect(manifest.homepage).toBeDefined();
+  });
+
+  it("imports only shipped files, dependencies, optional peers and Node builtins from every module", () => {
+    const allowed = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})]);
+    const problems: string[] = [];
+    for (const path of shipped.filter((p) => p.endsWith(".js") || p.endsWith(".mjs"))) {
+      const text = readFileSync(join(app, "node_modules", "sudoku-wasm", path), "utf8");
+      for (const [, specifier] of text.matchAll(/(?:^|[\s;])(?:import|export)\s[^"';]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm)) {
+        if (specifier === undefined) continue;
+        if (specifier.startsWith(".")) {
+          const target = posix.join(posix.dirname(path), specifier);
+          if (!shipped.includes(target)) problems.push(`${path} imports ${specifier}, which is not shipped`);
+        } else {
+          const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0];
+          if (!allowed.has(name) && !builtinModules.includes(specifier.replace(/^node:/, ""))) problems.push(`${path} imports ${specifier}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("a fresh folder with only the tarball installed", () => {
+  it("runs an ES module script", () => {
+    writeFileSync(join(app, "esm.mjs"), `import { createSolver } from "sudoku-wasm";\n${SOLVE_BODY.replace("KERNELS", "")}`);
+    expectSolved(run("node", ["esm.mjs"]));
+  });
+
+  it("runs a CommonJS script: require() of the ES module entry (Node ≥ 20.19)", () => {
+    writeFileSync(
+      join(app, "cjs.cjs"),
+      `const { createSolver } = require("sudoku-wasm");\n(async () => {\n${SOLVE_BODY.replace("KERNELS", "")}\n})();`,
+    );
+    expectSolved(run("node", ["cjs.cjs"]));
+  });
+
+  it("lists the npm solvers as unavailable with their install command, and says so when one is asked for", () => {
+    writeFileSync(
+      join(app, "peers.mjs"),
+      `import { createSolver, solvers } from "sudoku-wasm";
+const rows = solvers.filter((s) => s.peer).map((s) => ({ id: s.id, unavailable: s.unavailable }));
+let error = null;
+try { await createSolver({ solver: "npm:dancing-links" }); } catch (e) { error = e.message; }
+console.log(JSON.stringify({ rows, error }));`,
+    );
+    const { rows, error } = JSON.parse(run("node", ["peers.mjs"]));
+    expect(rows).toEqual([
+      { id: "npm:dancing-links", unavailable: expect.stringContaining("npm install dancing-links@4.3.10") },
+      { id: "npm:algorithm.ts", unavailable: expect.stringContaining("npm install @algorithm.ts/sudoku@4.0.3") },
+    ]);
+    expect(error).toContain("npm install dancing-links@4.3.10");
+  });
+
+  it("type-checks under --strict with --lib es2022 --types node, and with the DOM lib, without skipLibCheck", async () => {
+    writeFileSync(
+      join(app, "check.mts"),
+      `import { createSolver, solvers, compileKernel, WasmKernel, type SolverId, type SolveRecord, type KernelSource } from "sudoku-wasm";
+const id: SolverId = "bitmask";
+const source: KernelSource = new URL("https://example.org/release.wasm");
+const solver = await createSolver({ solver: id, general: "ts", kernels: { general: source } });
+const record: SolveRecord = solver.solve("${PUZZLE}", { limit: 2 });
+const status: "solved" | "unsolvable" | "multiple" | "invalid" | "timeout" | "error" = record.status;
+const unavailable: string | undefined = solvers[0].unavailable;
+const kernel = await WasmKernel.create(await compileKernel());
+kernel.input(1).fill(0);
+// @ts-expect-error a record has no such field
+record.nope;
+// @ts-expect-error general is "wasm" or "ts"
+await createSolver({ general: "gpu" });
+console.log(status, unavailable, kernel.run(1, 2).counts[0]);
+`,
+    );
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    const common = ["--strict", "--noEmit", "--target", "es2022", "check.mts"];
+    const node = ["--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types"), "--module", "nodenext", "--moduleResolution", "nodenext"];
+    // A browser project: the DOM lib and no Node types at all (`types: []` needs a tsconfig).
+    const browser = { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], types: [], module: "esnext", moduleResolution: "bundler" };
+    writeFileSync(join(app, "tsconfig.browser.json"), JSON.stringify({ compilerOptions: browser, files: ["check.mts"] }));
+    await Promise.all([
+      runAsync("node", [tsc, ...common, "--lib", "es2022", ...node]),
+      runAsync("node", [tsc, ...common, "--lib", "es2022,dom", ...node]),
+      runAsync("node", [tsc, "-p", "tsconfig.browser.json"]),
+    ]);
+  }, 120_000);
+
+  it("runs `npm exec sudoku-wasm -- solve` on standard input", () => {
+    const output = run("npm", ["exec", "--offline", "sudoku-wasm", "--", "solve", "--threads", "1"], { input: `${PUZZLE}\n${FOUR}\n` });
+    const [nine, four] = output.trim().split("\n");
+    expect(isValidSolution(parsePuzzle(PUZZLE), parsePuzzle(nine))).toBe(true);
+    expect(four).toBe("1234341221434321");
+  }, 60_000);
+
+  describe("bundled by esbuild", () => {
+    let out: string;
+    beforeAll(() => {
+      out = join(app, "out");
+      mkdirSync(out);
+      // esbuild does not copy what `new URL(…, import.meta.url)` points at: copy the kernels
+      // (exported as sudoku-wasm/kernels/*.wasm) beside the bundle and pass their URLs.
+      const require = createRequire(join(app, "package.json"));
+      for (const kernel of ["release", "general"]) copyFileSync(require.resolve(`sudoku-wasm/kernels/${kernel}.wasm`), join(out, `${kernel}.wasm`));
+      const kernels = `{ kernels: { wasm: new URL("./release.wasm", import.meta.url), general: new URL("./general.wasm", import.meta.url) } }`;
+      writeFileSync(join(app, "bundled.mjs"), `import { createSolver } from "sudoku-wasm";\n${SOLVE_BODY.replace("KERNELS", kernels)}`);
+    });
+
+    it("for Node: builds and solves", async () => {
+      await build({ absWorkingDir: app, entryPoints: ["bundled.mjs"], bundle: true, platform: "node", format: "esm", outfile: join(out, "node.mjs"), logLevel: "silent" });
+      expectSolved(run("node", [join(out, "node.mjs")]));
+    });
+
+    it.skipIf(!hasChromium && !chromiumRequired)("for the browser: builds with no Node module in it, and solves in Chromium", async () => {
+      const result = await build({ absWorkingDir: app, entryPoints: ["bundled.mjs"], bundle: true, platform: "browser", format: "esm", outfile: join(out, "browser.js"), metafile: true, logLevel: "silent" });
+      const inputs = Object.keys(result.metafile.inputs);
+      expect(inputs.filter((path) => path.startsWith("node:") || !path.includes("node_modules/sudoku-wasm/") && path !== "bundled.mjs")).toEqual([]);
+      writeFileSync(join(out, "index.html"), `<!doctype html><script type="module" src="./browser.js"></script>`);
+      const server = await serve(out);
+      try {
+        expectSolved(await resultInChromium(`http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`));
+      } finally {
+        server.close();
+      }
+    }, 60_000);
+  });
+
+  it.skipIf(!hasChromium && !chromiumRequired)("bundled by Vite without configuration: the kernels are copied and load in Chromium", async () => {
+    const root = join(app, "vite-app");
+    mkdirSync(root);
+    writeFileSync(join(root, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
+    writeFileSync(join(root, "main.js"), `import { createSolver } from "sudoku-wasm";\n${SOLVE_BODY.replace("KERNELS", "")}`);
+    await viteBuild({ root, configFile: false, logLevel: "silent", build: { outDir: "dist", target: "es2022" } });
+    const server = await serve(join(root, "dist"));
+    try {
+      expectSolved(await resultInChromium(`http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`));
+    } finally {
+      server.close();
+    }
+  }, 60_000);
+});
+
+const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
+
+/** What the page at `url` leaves in `globalThis.result`, as JSON (from headless Chromium). */
+function resultInChromium(url: string): Promise<string> {
+  return withPage(url, async (page) => {
+    await page.waitForFunction(() => (globalThis as { result?: unknown }).result !== undefined, undefined, { timeout: 30_000 });
+    return JSON.stringify(await page.evaluate(() => (globalThis as { result?: unknown }).result));
+  });
+}
+
+/** A static file server on a free port of 127.0.0.1. */
+function serve(folder: string): Promise<Server> {
+  const server = createServer((request, response) => {
+    try {
+      const path = join(folder, decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname));
+      if (!path.startsWith(folder + sep)) throw new Error("outside");
+      const body = readFileSync(path);
+      response.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}

@@ -1,0 +1,15 @@
+/** Messages between the page (main.ts) and its worker (worker.ts). */
+import type { SolveRecord } from "../src/index.js";
+import type { WebBenchPlan, WebBenchRow } from "./bench.js";
+
+export type ToWorker =
+  | { type: "solve"; text: string; limit: number }
+  | { type: "bench"; plan: WebBenchPlan };
+
+export type FromWorker =
+  | { type: "ready"; kernel: string; solvers: { id: string; description: string }[] }
+  | { type: "solved"; records: SolveRecord[]; lines: number[]; milliseconds: number }
+  | { type: "progress"; text: string }
+  | { type: "row"; row: WebBenchRow }
+  | { type: "benchDone"; rows: WebBenchRow[] }
+  | { type: "error"; message: string };

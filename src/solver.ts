@@ -15,7 +15,7 @@ import { type Alphabet, type GeneralPuzzle, shapeName } from "./puzzle-general.j
 import { readSizedPuzzle } from "./sized.js";
 
 /** Every status a record can have, in the order of the CLI's summary. */
-export const STATUSES = ["solved", "unsolvable", "multiple", "invalid", "timeout"] as const;
+export const STATUSES = ["solved", "unsolvable", "multiple", "invalid", "timeout", "error"] as const;
 
 export type Status = (typeof STATUSES)[number];
 

@@ -148,7 +148,7 @@ const id: SolverId = "bitmask";
 const source: KernelSource = new URL("https://example.org/release.wasm");
 const solver = await createSolver({ solver: id, general: "ts", kernels: { general: source } });
 const record: SolveRecord = solver.solve("${PUZZLE}", { limit: 2 });
-const status: "solved" | "unsolvable" | "multiple" | "invalid" | "timeout" = record.status;
+const status: "solved" | "unsolvable" | "multiple" | "invalid" | "timeout" | "error" = record.status;
 const unavailable: string | undefined = solvers[0].unavailable;
 const kernel = await WasmKernel.create(await compileKernel());
 kernel.input(1).fill(0);

@@ -11,9 +11,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkOutputRequests, writeReports } from "../bench/report/output.js";
 import { formatJson } from "../bench/report/json.js";
 import type { BenchRun } from "../bench/records.js";
-import { LARGE_GRID_BUDGET, solveBatch } from "../src/pool/batch.js";
+import { type BatchTask, LARGE_GRID_BUDGET, solveBatch } from "../src/pool/batch.js";
+import { withRetry } from "../src/pool/pool.js";
 import { GRID_SHAPES } from "../src/formats/record.js";
-import type { SolverEngine } from "../src/solver.js";
+import { STATUSES, type SolverEngine } from "../src/solver.js";
 import { loadFixture } from "./fixture.js";
 
 const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
@@ -207,5 +208,40 @@ describe("item 19: CSV output defuses formulas end to end", () => {
   it("writes an input line starting with = as a quoted text field behind an apostrophe", () => {
     const run = cli(["solve", "--out", "csv", "--threads", "0", "--no-progress"], { input: "=1+1\n" });
     expect(run.stdout.split("\n")[1]).toMatch(/^0,<stdin>,1,"'=1\+1",invalid,/);
+  });
+});
+
+describe("item 2: a batch the solver fails on is retried, then written as `error` records; nothing after it is lost", () => {
+  const task = (texts: string[]): BatchTask => ({ file: "in.txt", firstIndex: 7, texts: texts.join("\n"), lines: Int32Array.from(texts, (_, i) => 10 + i), readErrors: [], limit: 2, output: "jsonl" });
+
+  it("runs a failed batch once more and keeps the second outcome", async () => {
+    let attempts = 0;
+    const outcome = await withRetry(task(["a", "b"]), async (attempt) => {
+      if (attempts++ === 0) throw new Error("worker died");
+      return { text: `${attempt.lines.join(",")}\n`, tally: [], errors: [] };
+    });
+    expect(attempts).toBe(2);
+    expect(outcome.text).toBe("10,11\n"); // the retry got its own copy of the line numbers
+  });
+
+  it("writes one `error` record per record, naming its file and line, when the retry fails too", async () => {
+    const outcome = await withRetry(task(["a", "b", "c"]), async () => {
+      throw new RangeError("Invalid string length");
+    });
+    const records = outcome.text.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(records.map((r) => [r.index, r.line, r.status])).toEqual([[7, 10, "error"], [8, 11, "error"], [9, 12, "error"]]);
+    expect(records[1].error).toBe("in.txt:11: the solver failed on this record's batch (twice): Invalid string length");
+    expect(outcome.tally[STATUSES.indexOf("error")]).toBe(3);
+  });
+
+  it("splits a batch's output that is too long for one string (the NUL lines that broke jsonl) into pieces, every record kept", () => {
+    const nul = "\u0000".repeat(1_000_000); // 6,000,000 characters each in JSON
+    const engines = new Map(GRID_SHAPES.map((shape) => [shape.size, { id: "none", engine: { countSolutions: () => 0 }, reportsGuesses: false }]));
+    const outcome = solveBatch(engines, task(Array.from({ length: 12 }, () => nul)));
+    const pieces = [outcome.text, ...(outcome.more ?? [])];
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.every((piece) => piece.endsWith("\n"))).toBe(true);
+    expect(pieces.reduce((n, piece) => n + piece.split("\n").length - 1, 0)).toBe(12);
+    expect(outcome.tally[STATUSES.indexOf("invalid")]).toBe(12);
   });
 });

@@ -137,6 +137,7 @@ class OrderedOutput {
     const { outcome, bytesRead } = this.pending.shift()!;
     const batch = await outcome;
     await this.write(batch.text);
+    for (const piece of batch.more ?? []) await this.write(piece); // output too long for one string
     batch.tally.forEach((n, i) => (this.totals.tally[i] += n));
     this.done += batch.tally.reduce((sum, n) => sum + n, 0);
     for (const error of batch.errors) if (this.totals.errors.length < MAX_REPORTED_ERRORS) this.totals.errors.push(error);

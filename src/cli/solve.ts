@@ -227,9 +227,9 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   }
 }
 
-/** Records that got no answer: invalid ones and those over the budget. */
+/** Records that got no answer: invalid ones, those over the budget, and those the solver failed on (`error`). */
 function failedRecords(totals: StreamTotals): number {
-  return totals.tally[TALLY_STATUSES.indexOf("invalid")] + totals.tally[TALLY_STATUSES.indexOf("timeout")];
+  return (["invalid", "timeout", "error"] as const).reduce((sum, status) => sum + totals.tally[TALLY_STATUSES.indexOf(status)], 0);
 }
 
 /** The point a `--resume` run starts from: the complete records of its `-o` file, checked against the run when they carry an index. */
@@ -250,10 +250,10 @@ function interruptedLine(signal: string, totals: StreamTotals, output: string | 
 
 /** The first error messages of a run, and how many more there were. */
 function errorLines(totals: StreamTotals): string {
-  const invalid = totals.tally[TALLY_STATUSES.indexOf("invalid")];
-  const more = invalid - totals.errors.length;
-  const lines = totals.errors.map((error) => `invalid: ${escapeText(error)}\n`);
-  if (more > 0) lines.push(`… and ${more.toLocaleString("en-US")} more invalid records (--out jsonl gives every reason)\n`);
+  const failed = totals.tally[TALLY_STATUSES.indexOf("invalid")] + totals.tally[TALLY_STATUSES.indexOf("error")];
+  const more = failed - totals.errors.length;
+  const lines = totals.errors.map((error) => `${escapeText(error)}\n`); // each starts with its status: `invalid: …`, `error: …`
+  if (more > 0) lines.push(`… and ${more.toLocaleString("en-US")} more invalid or error records (--out jsonl gives every reason)\n`);
   return lines.join("");
 }
 

@@ -14,7 +14,8 @@
  * is record i's index.
  */
 import { type SizeEngine, type SolveRecord, REJECTED, STATUSES, SolutionWriter, batchRecords, invalidRecord, solvePacked, solvesBatches } from "../solver.js";
-import { type ReadRecord, EMPTIES, parseRecord } from "../formats/record.js";
+import { type ReadRecord, EMPTIES, parseRecord, placeMessage } from "../formats/record.js";
+import { excerpt } from "../excerpt.js";
 import { CELLS } from "../puzzle.js";
 import { type Alphabet, type Shape, DIGITS } from "../puzzle-general.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
@@ -83,8 +84,10 @@ export const TALLY_STATUSES = STATUSES;
 
 /** What a worker sends back for one batch. */
 export interface BatchOutcome {
-  /** The batch's output text, one output record per input record, in order. */
+  /** The batch's output text, one output record per input record, in order (the first piece when it is long). */
   text: string;
+  /** The rest of the output text, in order, when it is too long for one string (records of millions of characters). */
+  more?: string[];
   /** Records per status, in {@link TALLY_STATUSES} order. */
   tally: number[];
   /** The first few error messages of the batch (for the summary on stderr). */
@@ -288,15 +291,49 @@ export function solveBatch(engines: BatchEngines, task: BatchTask): BatchOutcome
     group.positions.forEach((position, k) => (results[position] = records[k]));
   }
 
+  return formatOutcome(task, reads, (i) => results[i]!);
+}
+
+/** The output text of a batch in pieces of at most about this many characters (V8 strings end near 2^29). */
+const OUTPUT_PIECE_LENGTH = 1 << 26;
+
+/** Formats every record of a batch, in order, with the task's output format; tallies and collects the first errors. */
+function formatOutcome(task: BatchTask, reads: readonly ReadRecord[], resultOf: (i: number) => SolveRecord): BatchOutcome {
   const format = outputFormats[task.output];
   const tally = TALLY_STATUSES.map(() => 0);
   const messages: string[] = [];
+  const pieces: string[] = [];
   let text = "";
   reads.forEach((record, i) => {
-    const result = results[i]!;
+    const result = resultOf(i);
     tally[TALLY_STATUSES.indexOf(result.status)]++;
-    if (result.error && messages.length < ERRORS_PER_BATCH) messages.push(result.error);
-    text += format.format(record, result);
+    if (result.error && messages.length < ERRORS_PER_BATCH) messages.push(`${result.status}: ${result.error}`);
+    const formatted = format.format(record, result);
+    if (text.length + formatted.length > OUTPUT_PIECE_LENGTH && text.length > 0) {
+      pieces.push(text);
+      text = "";
+    }
+    text += formatted;
   });
-  return { text, tally, errors: messages };
+  if (pieces.length === 0) return { text, tally, errors: messages };
+  pieces.push(text);
+  return { text: pieces[0], more: pieces.slice(1), tally, errors: messages };
+}
+
+/**
+ * The outcome of a batch the solver failed on twice (a worker that threw or died): every record
+ * of it, in order, with status `error` and a message naming its file, its line and the reason.
+ * The run goes on with the next batch.
+ */
+export function failedBatch(task: BatchTask, lines: Int32Array, failure: unknown): BatchOutcome {
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  const texts = task.texts.split("\n");
+  const reads = texts.map((text, i): ReadRecord => ({ index: task.firstIndex + i, line: lines[i], file: task.file, text, error: null }));
+  return formatOutcome(task, reads, (i) => ({
+    status: "error",
+    count: 0,
+    solution: null,
+    guesses: null,
+    error: placeMessage(task.file, lines[i], `the solver failed on this record's batch (twice): ${excerpt(reason, 200)}`),
+  }));
 }

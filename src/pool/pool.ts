@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
-import { type BatchOutcome, type BatchTask, loadBatchEngines, solveBatch } from "./batch.js";
+import { type BatchOutcome, type BatchTask, failedBatch, loadBatchEngines, solveBatch } from "./batch.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
 export interface BatchSolver {
@@ -31,10 +31,29 @@ function workerFile(): string {
   return path;
 }
 
+/**
+ * Runs a batch; when the solver throws or its worker dies, runs it once more (piscina replaces a
+ * dead worker), and when that fails too, gives every record of the batch status `error` naming
+ * its line and the reason: no batch, and nothing after it, is lost. Each attempt gets its own
+ * copy of the line numbers (they are transferred to the worker).
+ */
+export async function withRetry(task: BatchTask, run: (attempt: BatchTask) => Promise<BatchOutcome>): Promise<BatchOutcome> {
+  const lines = task.lines.slice();
+  try {
+    return await run(task);
+  } catch {
+    try {
+      return await run({ ...task, lines: lines.slice() });
+    } catch (error) {
+      return failedBatch(task, lines, error);
+    }
+  }
+}
+
 /** A pool of `threads` workers, or the main thread when `threads` is 0, solving on the engines `solverIds` name (registry ids; default: each size's fastest). */
 export async function openBatchSolver(threads: number, solverIds: readonly string[] = []): Promise<BatchSolver> {
   const engines = await loadBatchEngines(solverIds);
-  if (threads === 0) return { threads, solve: async (task) => solveBatch(engines, task), close: async () => {} };
+  if (threads === 0) return { threads, solve: (task) => withRetry(task, async (attempt) => solveBatch(engines, attempt)), close: async () => {} };
   const pool = new Piscina<BatchTask, BatchOutcome>({
     filename: workerFile(),
     minThreads: threads,
@@ -47,7 +66,7 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   });
   return {
     threads,
-    solve: (task) => pool.run(task, { transferList: [task.lines.buffer as ArrayBuffer] }),
+    solve: (task) => withRetry(task, (attempt) => pool.run(attempt, { transferList: [attempt.lines.buffer as ArrayBuffer] })),
     close: () => pool.destroy(),
   };
 }

@@ -17,23 +17,27 @@
  *                          the µs/puzzle percentiles; the mean comes from step 3.
  *
  * Answers are only ever checked outside the timed region; a wrong one throws WrongAnswerError.
+ * The draw, the answer checks and the per-puzzle retiming are the measuring core's
+ * (bench/measure/), shared with the profiler.
  *
  * A dataset of 4×4, 16×16 or 25×25 puzzles is an ordinary dataset: its rows are the selected
  * solvers that take its size (registry `sizes`); a selection of which none does is an error
  * naming the sizes each takes. Every row mode applies the budget the same way.
  */
 import { Bench } from "tinybench";
-import { type Dataset, datasetGrid } from "../src/datasets.js";
+import type { Dataset } from "../src/datasets.js";
 import type { Grid } from "../src/puzzle.js";
 import { shapeName, type Shape } from "../src/puzzle-general.js";
 import { type SolverInfo, sizeNames, takesSize } from "../src/registry.js";
 import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solver.js";
 import { datasetShape } from "../src/sized.js";
+import { type AnswerCheck, type Draw, answerChecker, checkBatch, drawPuzzles, pack } from "./measure/draw.js";
+import { type MeasureProgress, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
 import type { BenchRecord, RowMode } from "./records.js";
 import { speedRatio } from "./ratios.js";
 import { quantile, seededSample } from "./sample.js";
 import { type RatioEstimate, scaleRatio } from "./statistics.js";
-import { type Answer, CountConsensus, type Expectation, WrongAnswerError, answerProblem, expectationOf } from "./verify.js";
+import { type Expectation, expectationOf } from "./verify.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
 const MIN_SAMPLES = 5;
@@ -95,16 +99,8 @@ export interface BatchRunner {
   close(): Promise<void>;
 }
 
-/** Progress callbacks: the number of rows to measure, each row as it starts and as it finishes. */
-export interface BenchProgress {
-  begin(totalRows: number): void;
-  row(label: string): void;
-  /** A row's record as soon as it is measured (its reference fields are filled at the end). */
-  done?(record: BenchRecord): void;
-  end(): void;
-}
-
-const silentProgress: BenchProgress = { begin() {}, row() {}, end() {} };
+/** Progress callbacks: the number of rows to measure, each row as it starts and as it finishes (its reference fields are filled at the end). */
+export type BenchProgress = MeasureProgress<BenchRecord>;
 
 /** Thrown inside a row when `plan.signal` aborts it. */
 class RowAborted extends Error {}
@@ -119,7 +115,7 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
   progress.begin([...rowsOf.values()].reduce((sum, list) => sum + list.length, 0));
   try {
     for (const dataset of plan.datasets) {
-      const draw = drawPuzzles(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
+      const draw = drawSeeded(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
       for (const row of rowsOf.get(dataset)!) {
         if (plan.signal?.aborted) break;
         progress.row(`${dataset.name} · ${row.label}`);
@@ -200,34 +196,17 @@ async function loadEngine(info: SolverInfo, shape: Shape, engines: Map<string, S
 // ─── Puzzles ─────────────────────────────────────────────────────────────────
 
 /** The puzzles of one dataset that every row solves (a prefix of them when sampled). */
-interface PuzzleDraw {
-  dataset: Dataset;
-  /** The grid size of every puzzle of the dataset. */
-  shape: Shape;
-  grids: Grid[];
-  /** 1-based line in the dataset file of each grid. */
-  lines: number[];
-  expectation: Expectation;
-  consensus: CountConsensus;
+interface PuzzleDraw extends Draw {
   /** Puzzles each solver's first row kept (the prefix every later row of that solver uses). */
   sampleSizes: Map<string, number>;
   /** Per-puzzle µs of each solver's first row, for rows that time no single puzzle (threads). */
   solverMicros: Map<string, Float64Array>;
 }
 
-function drawPuzzles(dataset: Dataset, plan: BenchPlan, expectation: Expectation): PuzzleDraw {
+/** `maxPuzzles` puzzles of the dataset in one seeded order. */
+function drawSeeded(dataset: Dataset, plan: BenchPlan, expectation: Expectation): PuzzleDraw {
   const picked = seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed);
-  const lines = picked.map((i) => dataset.lines[i] ?? i + 1);
-  const grids = picked.map((i) => datasetGrid(dataset, i));
-  if (grids.length === 0) throw new Error(`${dataset.path}: no puzzles`);
-  return { dataset, shape: datasetShape(dataset.puzzles, dataset.path), grids, lines, expectation, consensus: new CountConsensus(), sampleSizes: new Map(), solverMicros: new Map() };
-}
-
-function pack(grids: readonly Grid[]): Uint8Array {
-  const cells = grids[0]?.length ?? 0;
-  const packed = new Uint8Array(grids.length * cells);
-  grids.forEach((grid, i) => packed.set(grid, i * cells));
-  return packed;
+  return { ...drawPuzzles(dataset, picked, expectation), sampleSizes: new Map(), solverMicros: new Map() };
 }
 
 // ─── Verification and per-puzzle timing ──────────────────────────────────────
@@ -253,7 +232,7 @@ function perPuzzlePass(
   budget: number,
   stopAfterMs: number,
   minPuzzles: number,
-  check: (index: number, answer: Answer) => void,
+  check: AnswerCheck,
 ): PassResult {
   const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
@@ -267,7 +246,7 @@ function perPuzzlePass(
   while (solved < grids.length && (solved < minPuzzles || spentMicros < stopAfterMs * 1000)) {
     const start = process.hrtime.bigint();
     const count = engine.countSolutions(grids[solved], limit, solution, stats, budget);
-    micros[solved] = Number(process.hrtime.bigint() - start) / 1000;
+    micros[solved] = microsSince(start);
     spentMicros += micros[solved];
     counts[solved] = count;
     guesses[solved] = stats.guesses;
@@ -287,47 +266,17 @@ function timePerPuzzle(
   grids: readonly Grid[],
   limit: number,
   budget: number,
-  check: (index: number, answer: Answer) => void,
+  check: AnswerCheck,
 ): Float64Array {
   const micros = perPuzzlePass(engine, grids, limit, budget, Infinity, 0, check).micros;
   const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
-  for (let pass = 1; pass < SHORT_PUZZLE_PASSES; pass++) {
-    for (let i = 0; i < grids.length; i++) {
-      if (micros[i] >= SHORT_PUZZLE_MICROS) continue;
-      const start = process.hrtime.bigint();
-      engine.countSolutions(grids[i], limit, solution, stats, budget);
-      micros[i] = Math.min(micros[i], Number(process.hrtime.bigint() - start) / 1000);
-    }
-  }
-  return micros;
-}
-
-/** A checker that throws WrongAnswerError, and records counts for the cross-row agreement. */
-function answerChecker(draw: PuzzleDraw, row: Row, limit: number) {
-  return (index: number, answer: Answer): void => {
-    const problem =
-      answerProblem(draw.grids[index], answer, draw.expectation, limit) ??
-      (answer.timedOut ? null : draw.consensus.check(index, answer.count, limit, row.label));
-    if (problem) throw new WrongAnswerError(row.label, draw.dataset.name, draw.lines[index], draw.grids[index], problem);
-  };
-}
-
-/** Checks one batch result against the puzzles; returns the total count. */
-function checkBatch(batch: BatchResult, count: number, check: (index: number, answer: Answer) => void): number {
-  const cells = batch.solutions.length / Math.max(count, 1);
-  let total = 0;
-  for (let i = 0; i < count; i++) {
-    check(i, { count: batch.counts[i], solution: batch.solutions.subarray(i * cells, (i + 1) * cells), timedOut: batch.nodes[i] < 0 });
-    total += batch.counts[i];
-  }
-  return total;
-}
-
-function sumCounts(counts: Int32Array, solved: number): number {
-  let total = 0;
-  for (let i = 0; i < solved; i++) total += counts[i];
-  return total;
+  return retimeFastest(
+    micros,
+    SHORT_PUZZLE_PASSES,
+    (_, time) => time < SHORT_PUZZLE_MICROS,
+    (i) => engine.countSolutions(grids[i], limit, solution, stats, budget),
+  );
 }
 
 // ─── Timing ──────────────────────────────────────────────────────────────────
@@ -402,7 +351,7 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   const engine = await loadEngine(row.info, draw.shape, engines);
   const limit = effectiveLimit(row.info, plan.limit);
   const budget = row.info.capabilities.budget ? plan.budget : Infinity;
-  const check = answerChecker(draw, row, limit);
+  const check = answerChecker(draw, row.label, limit);
   const name = `${draw.dataset.name} · ${row.label}`;
   const decided = draw.sampleSizes.get(row.info.id);
   let grids = decided === undefined ? draw.grids : draw.grids.slice(0, decided);
@@ -436,7 +385,7 @@ async function timeEngineRow(
   limit: number,
   budget: number,
   pass: PassResult,
-  check: (index: number, answer: Answer) => void,
+  check: AnswerCheck,
   timeMs: number,
   signal?: AbortSignal,
 ): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
@@ -449,7 +398,7 @@ async function timeEngineRow(
     return { timing, guesses: Float64Array.from(batch.guesses) };
   }
   const loop = countingLoop(engine, grids, limit, budget);
-  return { timing: await timeBatches(name, loop, sumCounts(pass.counts, pass.solved), timeMs, signal), guesses: pass.guesses };
+  return { timing: await timeBatches(name, loop, sumOf(pass.counts, pass.solved), timeMs, signal), guesses: pass.guesses };
 }
 
 /** Total count of a batch result. */
@@ -476,7 +425,7 @@ async function timeExtraRow(
   grids: readonly Grid[],
   limit: number,
   budget: number,
-  check: (index: number, answer: Answer) => void,
+  check: AnswerCheck,
   timeMs: number,
   signal?: AbortSignal,
 ): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {

@@ -21,12 +21,13 @@
  * A wrong or inconsistent answer throws (WrongAnswerError names the variant, dataset line
  * and reason): the run fails loudly rather than report figures of a broken variant.
  */
-import { type Dataset, datasetGrid } from "../../src/datasets.js";
+import type { Dataset } from "../../src/datasets.js";
 import { CELLS, type Grid } from "../../src/puzzle.js";
 import type { WasmKernel } from "../../src/wasm.js";
-import type { BenchProgress } from "../runner.js";
+import { type Draw, answerChecker, checkBatch, drawPuzzles } from "../measure/draw.js";
+import { type MeasureProgress, microsSince, retimeFastest, silentProgress, sumOf } from "../measure/timing.js";
 import { quantile, seededSample } from "../sample.js";
-import { CountConsensus, type Expectation, WrongAnswerError, answerProblem, expectationOf } from "../verify.js";
+import { type Expectation, expectationOf } from "../verify.js";
 import type { HardPuzzle, PerPuzzle, ProfileRecord } from "./records.js";
 
 /** Puzzles in the warm-up batch. */
@@ -77,17 +78,15 @@ export interface ProfilePlan {
   expectationOf?(dataset: Dataset): Expectation;
 }
 
-const silentProgress: BenchProgress = { begin() {}, row() {}, end() {} };
-
 /** Profiles every variant on every dataset; one record each, datasets outermost. */
-export async function profileVariants(plan: ProfilePlan, progress: BenchProgress = silentProgress): Promise<ProfileRecord[]> {
+export async function profileVariants(plan: ProfilePlan, progress: MeasureProgress<never> = silentProgress): Promise<ProfileRecord[]> {
   const kernels = new Map<string, ProfiledKernel>();
   for (const variant of plan.variants) kernels.set(variant.id, await variant.load());
   const records: ProfileRecord[] = [];
   progress.begin(plan.variants.length * plan.datasets.length);
   try {
     for (const dataset of plan.datasets) {
-      const draw = drawPuzzles(dataset, plan);
+      const draw = drawInFileOrder(dataset, plan);
       for (const variant of plan.variants) {
         progress.row(`${dataset.name} · ${variant.id}`);
         const measured = measureVariant(kernels.get(variant.id)!, variant.id, draw, plan);
@@ -102,18 +101,8 @@ export async function profileVariants(plan: ProfilePlan, progress: BenchProgress
 
 // ─── Puzzles ─────────────────────────────────────────────────────────────────
 
-/** The parsed puzzles of one dataset that every variant solves, and what their counts must be. */
-interface PuzzleDraw {
-  dataset: Dataset;
-  grids: Grid[];
-  /** 1-based file line of each grid. */
-  lines: number[];
-  /** Every grid, back to back (n × 81 bytes). */
-  packed: Uint8Array;
-  expectation: Expectation;
-  /** Counts seen so far on each puzzle, so that every variant must agree. */
-  consensus: CountConsensus;
-}
+/** The parsed puzzles of one dataset that every variant solves (the measuring core's draw). */
+type PuzzleDraw = Draw;
 
 /** The puzzle indices to profile: all, or a seeded sample put back in file order. */
 function pickPuzzles(size: number, sample: number | undefined, seed: number): number[] {
@@ -121,15 +110,9 @@ function pickPuzzles(size: number, sample: number | undefined, seed: number): nu
   return seededSample(size, sample, seed).sort((a, b) => a - b);
 }
 
-function drawPuzzles(dataset: Dataset, plan: ProfilePlan): PuzzleDraw {
+function drawInFileOrder(dataset: Dataset, plan: ProfilePlan): PuzzleDraw {
   const picked = pickPuzzles(dataset.puzzles.length, plan.sample, plan.seed);
-  if (picked.length === 0) throw new Error(`${dataset.path}: no puzzles`);
-  const lines = picked.map((i) => dataset.lines[i]);
-  const grids = picked.map((i) => datasetGrid(dataset, i));
-  const packed = new Uint8Array(grids.length * CELLS);
-  grids.forEach((grid, i) => packed.set(grid, i * CELLS));
-  const expectation = plan.expectationOf?.(dataset) ?? expectationOf(dataset.name);
-  return { dataset, grids, lines, packed, expectation, consensus: new CountConsensus() };
+  return drawPuzzles(dataset, picked, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
 }
 
 // ─── Measuring one variant ───────────────────────────────────────────────────
@@ -172,28 +155,15 @@ function timeBatch(kernel: ProfiledKernel, variant: string, draw: PuzzleDraw, pl
     kernel.input(count).set(draw.packed); // run(1) below and earlier variants' calls overwrite the region
     const start = process.hrtime.bigint();
     const result = kernel.run(count, plan.limit, plan.budget);
-    batchMs.push(Number(process.hrtime.bigint() - start) / 1e6);
+    batchMs.push(microsSince(start) / 1000);
     if (answers === null) {
-      checkAnswers(result, variant, draw, plan.limit);
-      answers = { counts: result.counts.slice(), guesses: result.guesses.slice(), nodes: result.nodes!.slice() };
+      checkBatch(result, count, answerChecker(draw, variant, plan.limit));
+      answers = { counts: result.counts.slice(), guesses: result.guesses.slice(), nodes: result.nodes.slice() };
     } else if (!sameValues(result.counts, answers.counts)) {
       throw new Error(`${variant} on ${draw.dataset.name}: timed batch ${batchMs.length} counted differently from the first`);
     }
   }
   return { batchMs, ...answers! };
-}
-
-/** Checks every answer of a batch: solution and count, and agreement with the variants before. */
-function checkAnswers(result: ReturnType<ProfiledKernel["run"]>, variant: string, draw: PuzzleDraw, limit: number): void {
-  for (let i = 0; i < draw.grids.length; i++) {
-    const count = result.counts[i];
-    const timedOut = result.nodes![i] < 0;
-    const solution = result.solutions.subarray(i * CELLS, (i + 1) * CELLS);
-    const problem =
-      answerProblem(draw.grids[i], { count, solution, timedOut }, draw.expectation, limit) ??
-      (timedOut ? null : draw.consensus.check(i, count, limit, variant));
-    if (problem) throw new WrongAnswerError(variant, draw.dataset.name, draw.lines[i], draw.grids[i], problem);
-  }
 }
 
 /**
@@ -208,35 +178,29 @@ function timeEachPuzzle(
   nodes: Int32Array,
   check: (index: number, answer: number[]) => void,
 ): Float64Array {
-  const micros = new Float64Array(grids.length).fill(Infinity);
+  const micros = new Float64Array(grids.length);
   const nodesOf = (i: number) => Math.max(1, Math.abs(nodes[i]));
-  let spikeMicrosPerNode = Infinity;
-  for (let pass = 0; pass < TIMING_PASSES; pass++) {
-    if (pass === 1) spikeMicrosPerNode = SPIKE_FACTOR * quantile(micros.map((m, i) => m / nodesOf(i)).sort(), 0.5);
-    for (let i = 0; i < grids.length; i++) {
-      if (pass > 0 && micros[i] >= SHORT_PUZZLE_MICROS && micros[i] <= spikeMicrosPerNode * nodesOf(i)) continue;
-      kernel.input(1).set(grids[i]);
-      const start = process.hrtime.bigint();
-      const result = kernel.run(1, plan.limit, plan.budget);
-      micros[i] = Math.min(micros[i], Number(process.hrtime.bigint() - start) / 1000);
-      if (pass === 0) check(i, [result.counts[0], result.guesses[0], result.nodes![0]]);
-    }
+  const solveOne = (i: number) => {
+    kernel.input(1).set(grids[i]);
+    return kernel.run(1, plan.limit, plan.budget);
+  };
+  for (let i = 0; i < grids.length; i++) {
+    kernel.input(1).set(grids[i]);
+    const start = process.hrtime.bigint();
+    const result = kernel.run(1, plan.limit, plan.budget);
+    micros[i] = microsSince(start);
+    check(i, [result.counts[0], result.guesses[0], result.nodes[0]]);
   }
-  return micros;
+  const spikeMicrosPerNode = SPIKE_FACTOR * quantile(micros.map((m, i) => m / nodesOf(i)).sort(), 0.5);
+  return retimeFastest(micros, TIMING_PASSES, (i, time) => time < SHORT_PUZZLE_MICROS || time > spikeMicrosPerNode * nodesOf(i), solveOne);
 }
 
 /** True while the timed batch calls so far are too few or too short, and under the cap. */
 function wantsAnotherBatch(batchMs: readonly number[]): boolean {
   if (batchMs.length === 0) return true;
-  const total = sum(batchMs);
+  const total = sumOf(batchMs);
   if (total >= BATCH_TIME_CAP_MS || batchMs.length >= MAX_BATCH_CALLS) return false;
   return batchMs.length < MIN_BATCH_CALLS || total < MIN_BATCH_MS;
-}
-
-function sum(values: ArrayLike<number>): number {
-  let total = 0;
-  for (let i = 0; i < values.length; i++) total += values[i];
-  return total;
 }
 
 function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
@@ -277,8 +241,8 @@ function summarise(variant: ProfileVariant, draw: PuzzleDraw, plan: ProfilePlan,
     batchCalls: batchMs.length,
     batchMs: medianBatchMs,
     puzzlesPerSecond: (puzzles * 1000) / medianBatchMs,
-    guessesPerPuzzle: sum(guesses) / puzzles,
-    nodesPerPuzzle: sum(nodes.map(Math.abs)) / puzzles,
+    guessesPerPuzzle: sumOf(guesses) / puzzles,
+    nodesPerPuzzle: sumOf(nodes.map(Math.abs)) / puzzles,
     noGuessPercent: (100 * noGuess) / puzzles,
     timeouts,
     micros: {

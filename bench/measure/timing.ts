@@ -1,0 +1,49 @@
+/**
+ * Timing one puzzle at a time, for the bench and the profiler: process.hrtime around each call,
+ * and later passes that retime the puzzles a scheduler pause could have spoiled, keeping each
+ * puzzle's fastest time. Whole passes, so that no puzzle runs twice in a row.
+ */
+
+/** µs since `start` (a process.hrtime.bigint() reading). */
+export const microsSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1000;
+
+/**
+ * Retimes puzzles in `passes - 1` more whole passes: each puzzle `retime(i, micros[i], pass)`
+ * accepts is solved again by `solveOne(i)` and keeps the fastest time. `micros` holds the first
+ * pass's µs and is updated in place.
+ */
+export function retimeFastest(
+  micros: Float64Array,
+  passes: number,
+  retime: (index: number, micros: number, pass: number) => boolean,
+  solveOne: (index: number) => void,
+): Float64Array {
+  for (let pass = 1; pass < passes; pass++) {
+    for (let i = 0; i < micros.length; i++) {
+      if (!retime(i, micros[i], pass)) continue;
+      const start = process.hrtime.bigint();
+      solveOne(i);
+      micros[i] = Math.min(micros[i], microsSince(start));
+    }
+  }
+  return micros;
+}
+
+/** Progress callbacks of a measuring run: the number of rows, each row as it starts (and as it finishes), the end. */
+export interface MeasureProgress<R> {
+  begin(totalRows: number): void;
+  row(label: string): void;
+  /** A row's record as soon as it is measured. */
+  done?(record: R): void;
+  end(): void;
+}
+
+/** Progress that shows nothing. */
+export const silentProgress: MeasureProgress<never> = { begin() {}, row() {}, end() {} };
+
+/** Sum of the first `count` values (all by default). */
+export function sumOf(values: ArrayLike<number>, count = values.length): number {
+  let total = 0;
+  for (let i = 0; i < count; i++) total += values[i];
+  return total;
+}

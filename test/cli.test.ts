@@ -232,9 +232,7 @@ describe("solve --budget", () => {
   });
 });
 
-describe("review fixes", () => {
-  const [first, second] = unique;
-
+describe("usage errors: exit status 2 and one line naming the problem", () => {
   it("every usage error exits 2 with one `sudoku-wasm: …` line; --help exits 0", () => {
     const cases: [string[], string][] = [
       [["solve", "--limit", "0"], "sudoku-wasm: option '--limit <n>' argument '0' is invalid. expected a whole number from 1 to 2147483647, got '0'"],
@@ -264,6 +262,11 @@ describe("review fixes", () => {
       expect(result.stdout).toBe("");
     }
   });
+
+});
+
+describe("solve reads every file given: byte order marks, CSV fields with colons, 4×4 runs, judge formats", () => {
+  const [first, second] = unique;
 
   it("strips a byte order mark, reads a CSV field with a colon as CSV, and keeps every line of a 4×4 run", () => {
     const bom = file("bom.txt", `\uFEFF# comment\n${first.puzzle}\n`);
@@ -298,6 +301,9 @@ describe("review fixes", () => {
     expect(failed.stderr).toBe(`sudoku-wasm: ${bad}:2: expected 81 characters, got 2\n`);
   });
 
+});
+
+describe("solve --format sicily1317: the count cap", () => {
   it("sicily1317 prints a count at the cap as 'at least'", () => {
     const input = ["1", ...Array(9).fill("_________"), ""].join("\n");
     expect(cli(["solve", "--format", "sicily1317"], input).stdout).toBe("Puzzle 1 has at least 1000000 solutions\n");

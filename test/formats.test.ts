@@ -336,18 +336,8 @@ describe("larger grids", () => {
   });
 });
 
-describe("review fixes: no record lost or misread", () => {
+describe("detection: one record per 4×4 line, one 16×16 grid per 16 rows, even with a bad symbol", () => {
   const FOUR_BY_FOUR = "1.....3..4.....2";
-  const BOM = "\uFEFF";
-
-  /** Every record of a byte stream made of `pieces`, read as `readLineChunks` feeds the CLI. */
-  async function readStreamRecords(pieces: Buffer[]): Promise<PuzzleRecord[]> {
-    const records: PuzzleRecord[] = [];
-    const reader = new RecordReader((line, cells, error) => records.push(parseRecord({ index: records.length, line, file: "in.txt", text: cells, error })));
-    for await (const chunk of readLineChunks(Readable.from(pieces))) reader.readLines(chunk.lines);
-    reader.end();
-    return records;
-  }
 
   it("reads a run of 20 4×4 lines with one bad symbol as 20 records, the bad one naming its line and cell", () => {
     const lines = Array.from({ length: 20 }, (_, i) => (i === 5 ? FOUR_BY_FOUR.replace("4", "5") : FOUR_BY_FOUR));
@@ -374,6 +364,9 @@ describe("review fixes: no record lost or misread", () => {
     expect(records[0].error).toMatch(/^in\.txt:1: cell 49 \(row 4, column 1\) contains invalid character 'Z'/);
   });
 
+});
+
+describe("detection: CSV beside the colon format", () => {
   it("reads a CSV row whose other field holds a colon as CSV", () => {
     const records = readRecords(`puzzle,source\n${UNIQUE},http://example.com/a\n${SECOND},"seen at 12:30, Le Monde"\n`);
     expect(gridText(records)).toEqual([UNIQUE, SECOND]);
@@ -385,6 +378,20 @@ describe("review fixes: no record lost or misread", () => {
     expect(records.map((r) => r.text)).toEqual([UNIQUE, SECOND, UNIQUE.slice(0, 80)]);
     expect(records[2].error).toBe("in.txt:3: expected 81 characters, got 80");
   });
+
+});
+
+describe("streamed input: byte order marks", () => {
+  const BOM = "\uFEFF";
+
+  /** Every record of a byte stream made of `pieces`, read as `readLineChunks` feeds the CLI. */
+  async function readStreamRecords(pieces: Buffer[]): Promise<PuzzleRecord[]> {
+    const records: PuzzleRecord[] = [];
+    const reader = new RecordReader((line, cells, error) => records.push(parseRecord({ index: records.length, line, file: "in.txt", text: cells, error })));
+    for await (const chunk of readLineChunks(Readable.from(pieces))) reader.readLines(chunk.lines);
+    reader.end();
+    return records;
+  }
 
   it("drops a UTF-8 byte order mark before a comment or a puzzle, even when a chunk edge cuts it", async () => {
     const commented = Buffer.from(`${BOM}# corpus\n${UNIQUE}\n`, "utf8");

@@ -45,7 +45,7 @@ const PUZZLES = Array.from({ length: 200 }, (_, i) => UNIQUE[i % UNIQUE.length])
 /** One `sudoku-wasm: …` line and nothing else (no stack trace). */
 const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;
 
-describe("item 1: an output never overwrites an input", () => {
+describe("an output never overwrites an input", () => {
   it("refuses -o naming an input (also as ./path, through a link, or as standard input) before opening it, and leaves the input whole", () => {
     const same = file("same.txt", PUZZLES);
     symlinkSync(same, join(dir, "link.txt"));
@@ -72,7 +72,7 @@ describe("item 1: an output never overwrites an input", () => {
   });
 });
 
-describe("item 4: `#` and white space in --alphabet are refused", () => {
+describe("`#` and white space in --alphabet are refused", () => {
   it("exits 2 with one line naming the symbol, instead of reading lines that start with it as comments", () => {
     for (const [alphabet, reason] of [["#12345678", /'#', which starts a comment/], [" 12345678", /white space/]] as const) {
       const run = cli(["solve", "--alphabet", alphabet], { input: "#23456781\n" });
@@ -83,7 +83,7 @@ describe("item 4: `#` and white space in --alphabet are refused", () => {
   });
 });
 
-describe("item 6: a read error names its file, and what was read before it is written", () => {
+describe("a read error names its file, and what was read before it is written", () => {
   it.runIf(existsSync("/proc/self/mem"))("writes the first file's records, then one line naming the unreadable file, status 2", () => {
     const good = file("good.txt", PUZZLES);
     const run = cli(["solve", "--no-progress", "--threads", "0", good, "/proc/self/mem", good]);
@@ -93,7 +93,7 @@ describe("item 6: a read error names its file, and what was read before it is wr
   });
 });
 
-describe("item 7: bench outputs never overwrite each other", () => {
+describe("bench outputs never overwrite each other", () => {
   it("puts the chart beside a --json file named x.svg as x.chart.svg, and refuses two outputs on one path", () => {
     const run = { environment: {}, records: [] } as unknown as BenchRun;
     const written = writeReports(run, { json: join(dir, "x.svg") }, "stamp", dir, () => {});
@@ -104,7 +104,7 @@ describe("item 7: bench outputs never overwrite each other", () => {
   });
 });
 
-describe("items 8 and 9: a failing or closed standard stream is one line, or quiet", () => {
+describe("a failing or closed standard stream is one line, or quiet", () => {
   it.runIf(existsSync("/dev/full"))("reports a full disk on standard output as one line with status 2, for solve and generate", () => {
     const input = file("full.txt", PUZZLES.replaceAll("\n", "\r\n"));
     for (const command of [`$CLI solve --no-progress ${input} > /dev/full`, "$CLI generate --count 3 --quiet > /dev/full"]) {
@@ -125,7 +125,7 @@ describe("items 8 and 9: a failing or closed standard stream is one line, or qui
   });
 });
 
-describe("item 17: generate stops at once when its reader goes away", () => {
+describe("generate stops at once when its reader goes away", () => {
   it("writes far fewer than --count puzzles into a pipe that `head -1` closes", async () => {
     const child = spawn(process.execPath, [BIN, "generate", "--count", "40000", "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
     let first = "";
@@ -144,7 +144,7 @@ describe("item 17: generate stops at once when its reader goes away", () => {
   });
 });
 
-describe("item 14: --format refuses the options it would ignore", () => {
+describe("--format refuses the options it would ignore", () => {
   it("exits 2 naming the conflict for --out, --in, --limit and --budget, and still runs without them", () => {
     for (const option of [["--out", "jsonl"], ["--in", "line"], ["--limit", "5"], ["--budget", "100"], ["--count"], ["--alphabet", "ABCDEFGHI"]]) {
       const run = cli(["solve", "--format", "poj3074", ...option], { input: `${UNIQUE[0]}\nend\n` });
@@ -156,7 +156,7 @@ describe("item 14: --format refuses the options it would ignore", () => {
   });
 });
 
-describe("item 16: a default budget for 16×16 and 25×25, lifted with --budget none", () => {
+describe("a default budget for 16×16 and 25×25, lifted with --budget none", () => {
   /** A batch engine that only records the budget each call gets (every puzzle: unsolvable). */
   function budgetSpy(cells: number, budgets: number[]): SolverEngine {
     return {
@@ -191,7 +191,7 @@ describe("item 16: a default budget for 16×16 and 25×25, lifted with --budget 
   });
 });
 
-describe("item 18: judge errors show input as escaped, short excerpts", () => {
+describe("judge errors show input as escaped, short excerpts", () => {
   it("escapes a terminal escape sequence and cuts a long line in a judge error", () => {
     const hostile = cli(["solve", "--format", "poj2676"], { input: "\x1b]0;PWNED\x07\x1b[31mRED\n" });
     expect(hostile.status).toBe(2);
@@ -204,14 +204,14 @@ describe("item 18: judge errors show input as escaped, short excerpts", () => {
   });
 });
 
-describe("item 19: CSV output defuses formulas end to end", () => {
+describe("CSV output defuses formulas end to end", () => {
   it("writes an input line starting with = as a quoted text field behind an apostrophe", () => {
     const run = cli(["solve", "--out", "csv", "--threads", "0", "--no-progress"], { input: "=1+1\n" });
     expect(run.stdout.split("\n")[1]).toMatch(/^0,<stdin>,1,"'=1\+1",invalid,/);
   });
 });
 
-describe("item 2: a batch the solver fails on is retried, then written as `error` records; nothing after it is lost", () => {
+describe("a batch the solver fails on is retried, then written as `error` records; nothing after it is lost", () => {
   const task = (texts: string[]): BatchTask => ({ file: "in.txt", firstIndex: 7, texts: texts.join("\n"), lines: Int32Array.from(texts, (_, i) => 10 + i), readErrors: [], limit: 2, output: "jsonl" });
 
   it("runs a failed batch once more and keeps the second outcome", async () => {

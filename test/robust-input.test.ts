@@ -34,7 +34,7 @@ async function allLines(pieces: (string | Buffer)[]): Promise<LineChunk[]> {
   return chunks;
 }
 
-describe("item 3: a header line before each grid is a title, not a record", () => {
+describe("a header line before each grid is a title, not a record", () => {
   it("reads the Project Euler 96 layout (`Grid 01` then 9 rows, 50 times) as 50 puzzles, all readable", async () => {
     const puzzles = Array.from({ length: 50 }, (_, i) => UNIQUE[i % UNIQUE.length]);
     const text = puzzles.flatMap((p, i) => [`Grid ${String(i + 1).padStart(2, "0")}`, ...rowsOf(p.replaceAll(".", "0"))]).join("\n") + "\n";
@@ -56,7 +56,7 @@ describe("item 3: a header line before each grid is a title, not a record", () =
   });
 });
 
-describe("item 4: comment syntax never collides with an alphabet symbol", () => {
+describe("comment syntax never collides with an alphabet symbol", () => {
   it("refuses `#` in an alphabet given to the CLI and white space in any alphabet", () => {
     expect(() => checkAlphabet(" 12345678")).toThrow(/white space/);
     expect(() => checkAlphabet("1234\t6789")).toThrow(/white space/);
@@ -65,7 +65,7 @@ describe("item 4: comment syntax never collides with an alphabet symbol", () => 
   });
 });
 
-describe("item 5: CR, LF and CRLF all end lines", () => {
+describe("CR, LF and CRLF all end lines", () => {
   it("reads CR-only files (old Mac) line by line, whatever the chunk edges", async () => {
     const text = UNIQUE.slice(0, 5).join("\r") + "\r";
     for (const pieces of [[text], text.match(/[\s\S]{1,7}/g)!]) {
@@ -81,7 +81,7 @@ describe("item 5: CR, LF and CRLF all end lines", () => {
   });
 });
 
-describe("item 15: line reading is linear, with a maximum record length", () => {
+describe("line reading is linear, with a maximum record length", () => {
   it("reads a line spread over many chunks whole, building it once", async () => {
     const pieces = Array.from({ length: 2000 }, () => "x".repeat(100));
     const chunks = await allLines([...pieces, "\nnext"]);
@@ -100,7 +100,7 @@ describe("item 15: line reading is linear, with a maximum record length", () => 
   });
 });
 
-describe("item 18: text from the input is data in every message", () => {
+describe("text from the input is data in every message", () => {
   it("escapes control, zero-width and bidirectional characters and cuts long excerpts", () => {
     expect(escapeText("\x1b]0;PWNED\x07\x1b[31mRED")).toBe("\\x1b]0;PWNED\\x07\\x1b[31mRED");
     expect(escapeText("a\u0000b\u200bc\u202ed\u009b")).toBe("a\\x00b\\u200bc\\u202ed\\x9b");
@@ -124,7 +124,7 @@ describe("item 18: text from the input is data in every message", () => {
   });
 });
 
-describe("item 19: CSV fields a spreadsheet would evaluate are defused (OWASP)", () => {
+describe("CSV fields a spreadsheet would evaluate are defused (OWASP)", () => {
   it("quotes a puzzle or file name starting with = + - @ tab or CR behind a leading apostrophe", () => {
     const row = (text: string, file = "in.txt") =>
       csvOutput.format({ index: 0, line: 1, file, text, error: null }, { status: "invalid", count: 0, solution: null, guesses: null, error: "bad" });

@@ -18,7 +18,7 @@ const GRID = Uint8Array.from(P, (ch) => (ch === "." ? 0 : Number(ch)));
 const EMPTY_16 = ".".repeat(256);
 const EMPTY_25 = ".".repeat(625);
 
-describe("item 12: the library never throws for a bad puzzle value or type", () => {
+describe("the library never throws for a bad puzzle value or type", () => {
   it("gives an invalid record naming the type for undefined, null, numbers and objects, alone or inside a batch", () => {
     for (const value of [undefined, null, 42, {}, new Map(), Symbol("p"), () => P]) {
       const record = solver.solve(value as never);
@@ -54,7 +54,7 @@ describe("item 12: the library never throws for a bad puzzle value or type", () 
   });
 });
 
-describe("item 13: one budget and limit rule for every grid size", () => {
+describe("one budget and limit rule for every grid size", () => {
   it("refuses the same budgets (0, -1, NaN, 0.5) and limits with the same RangeError for 9×9, 16×16 and 25×25", () => {
     for (const puzzle of [P, EMPTY_16, EMPTY_25]) {
       for (const budget of [0, -1, NaN, 0.5]) expect(() => solver.solve(puzzle, { budget })).toThrow(`budget must be at least 1 search node (or Infinity), got ${budget}`);
@@ -68,7 +68,7 @@ describe("item 13: one budget and limit rule for every grid size", () => {
   });
 });
 
-describe("item 10: stored solutions are flat strings (memory bounded by the work, not by string pieces)", () => {
+describe("stored solutions are flat strings (memory bounded by the work, not by string pieces)", () => {
   /**
    * Heap bytes per kept result, measured in a child with --expose-gc: 20,000 formatted grids and
    * 20,000 solveMany records. A string built with `+=` per cell is a rope of N² pieces (2,250
@@ -104,7 +104,7 @@ describe("item 10: stored solutions are flat strings (memory bounded by the work
   });
 });
 
-describe("item 11: kernel memory is reused between batches, and sizes are checked in host and kernel", () => {
+describe("kernel memory is reused between batches, and sizes are checked in host and kernel", () => {
   /** The raw exports of a kernel instance (memory, reserve, solveBatch), for what the host hides. */
   type RawKernel = { memory: WebAssembly.Memory; reserve(...args: number[]): number; solveBatch(...args: number[]): number };
   const raw = (kernel: WasmKernel | GeneralKernel): RawKernel => (kernel as unknown as { exports: RawKernel }).exports;

@@ -752,6 +752,37 @@ function computeCellOrder(st: usize): void {
   return STATES + <usize>depth * STATE_BYTES;
 }
 
+// ── invariants (debug build only) ───────────────────────────────────────────────────────────
+// The debug build checks them with assert(); every call sits behind `if (!ASC_NO_ASSERT)`, a
+// compile-time constant that is true for the release targets (noAssert), so release code is unchanged.
+
+/**
+ * Traps unless a propagated, live state is consistent: masks inside their band, and each placed
+ * cell held by exactly one digit, whose row in that band holds no other cell.
+ */
+function checkState(st: usize): void {
+  for (let band: u32 = 0; band < 3; band++) {
+    const open = unsolved(st, band);
+    assert((open & ~BAND_CELLS) == 0, "unsolved cells outside the band");
+    let placed = BAND_CELLS & ~open;
+    while (placed) {
+      const bit = placed & (0 - placed);
+      const row = <u32>0x1ff << (ctz(bit) / 9 * 9);
+      let holders = 0;
+      for (let slot = band; slot < <u32>SLOTS; slot += 3) {
+        const cells = candidates(st, slot);
+        assert((cells & ~BAND_CELLS) == 0, "candidates outside the band");
+        if (cells & bit) {
+          holders++;
+          assert((cells & row) == bit, "a placed digit has another cell in its row");
+        }
+      }
+      assert(holders == 1, "a placed cell holds other candidates, or none");
+      placed &= placed - 1;
+    }
+  }
+}
+
 /** Writes the placed digits of a solved state as 81 bytes 1–9. */
 function writeSolution(st: usize, out: usize): void {
   for (let slot: u32 = 0; slot < <u32>SLOTS; slot++) {
@@ -890,6 +921,11 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
   let st = stateAt(0);
   while (true) {
     let alive = propagate(st);
+    if (!ASC_NO_ASSERT) {
+      assert(depth >= 0 && depth < MAX_DEPTH, "search depth out of bounds");
+      assert(count >= 0 && guesses >= 0 && nodes > 0, "a negative count");
+      if (alive) checkState(st);
+    }
     if (BRANCH == 1 && ORDER != 2 && nodes == 1 && alive) computeCellOrder(st);
     if (alive) {
       if ((unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2)) == 0) {
@@ -913,6 +949,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
           continue;
         }
         store<u32>(FRAME_DIGITS + at, digits & (digits - 1));
+        if (!ASC_NO_ASSERT) assert(depth + 1 < MAX_DEPTH, "search stack overflow");
         memory.copy(stateAt(depth + 1), st, STATE_BYTES);
         depth++;
         st = stateAt(depth);
@@ -993,6 +1030,7 @@ export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i3
     store<i32>(counts + (<usize>i << 2), found);
     store<i32>(guessCounts + (<usize>i << 2), guesses);
     store<i32>(nodeCounts + (<usize>i << 2), nodes);
+    if (!ASC_NO_ASSERT) assert(found >= -2 && guesses >= 0 && (nodes >= 0 || budget > 0), "a result out of range");
   }
   return count;
 }

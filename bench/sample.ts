@@ -5,17 +5,11 @@
  */
 import { Random } from "../src/prng.js";
 
+export { quantile } from "../src/quantile.js";
+
 /** The first `count` indices of a seeded random permutation of 0..size-1. */
 export function seededSample(size: number, count: number, seed: number): number[] {
   const order = Array.from({ length: size }, (_, i) => i);
   return new Random(seed).shuffle(order).slice(0, Math.min(count, size));
 }
 
-/** The q-quantile (0–1) of ascending values, interpolating linearly between order statistics. */
-export function quantile(sorted: ArrayLike<number>, q: number): number {
-  if (sorted.length === 0) return NaN;
-  const at = (sorted.length - 1) * q;
-  const low = Math.floor(at);
-  const high = Math.min(low + 1, sorted.length - 1);
-  return sorted[low] + (sorted[high] - sorted[low]) * (at - low);
-}

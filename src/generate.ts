@@ -27,6 +27,9 @@ import { CELLS, SIZE, type Grid } from "./puzzle.js";
 import { Random, isSeed } from "./prng.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
 import { combineGrades, graderWeights } from "./grade.js";
+import { median } from "./quantile.js";
+
+export { median };
 
 // ─── Counting through an engine ─────────────────────────────────────────────
 
@@ -441,14 +444,6 @@ export interface CorpusSummary {
   count: number;
   clues: { min: number; max: number };
   guesses: { mean: number; median: number; min: number; max: number };
-}
-
-/** The median of a list of numbers (mean of the two middle values for an even count). */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Summarises clue counts and guesses of a non-empty list of puzzles. */

@@ -75,6 +75,12 @@ describe("report writers", () => {
     expect(lines[6]).toMatch(/^"hard, ""quoted""",mrv,/);
   });
 
+  it("defuses a CSV cell a spreadsheet would read as a formula, as the CLI's csv output does", () => {
+    const lines = formatCsv([{ ...handMade.records[0], dataset: "=HYPERLINK(1)", batchCall: true }]).trimEnd().split("\n");
+    expect(lines[1]).toMatch(/^"'=HYPERLINK\(1\)",/);
+    expect(lines[1].split(",")[CSV_FIELDS.indexOf("batchCall")]).toBe("true");
+  });
+
   it("draws a well-formed SVG with one bar per record, taller for faster rows", () => {
     const svg = formatSvg(handMade);
     const names = checkWellFormed(svg);

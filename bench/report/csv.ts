@@ -1,7 +1,9 @@
 /**
  * The CSV writer: a header of every record field, then one line per record with raw
- * numbers (empty cells for n/a), RFC 4180 quoting.
+ * numbers (empty cells for n/a), RFC 4180 quoting; text a spreadsheet would read as a formula
+ * (a dataset named `=x.txt`) is defused as in the CLI's `csv` output.
  */
+import { csvField } from "../../src/formats/output/csv.js";
 import type { BenchRecord } from "../records.js";
 
 /** Record fields in column order. */
@@ -11,11 +13,9 @@ export const CSV_FIELDS: readonly (keyof BenchRecord)[] = [
   "guessesPerPuzzle", "noGuessPercent", "reference", "speedup", "comparedOn", "threads", "cpuPerWall",
 ];
 
-/** One CSV cell: null is empty; text with a comma, quote or line break is quoted. */
+/** One CSV cell, written as the CLI's `csv` output writes a field; null is empty, other values as text. */
 function csvCell(value: BenchRecord[keyof BenchRecord]): string {
-  if (value === null) return "";
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return csvField(value === null || typeof value === "number" ? value : String(value));
 }
 
 /** The records as CSV text. */

@@ -12,17 +12,14 @@
  * with its range), and exact guesses and nodes per puzzle of each.
  */
 import { Command } from "commander";
-import asc from "assemblyscript/asc";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { parseGeneralPuzzle } from "../src/puzzle-general.js";
 import { type BatchResult, kernelBudget } from "../src/solver.js";
 import { instantiate as instantiateGeneralKernel } from "../build/general.js";
 import { compileSource } from "../src/kernel-source.js";
-import { packageRoot } from "../src/paths.js";
 import { batchViews, kernelUrl } from "../src/wasm.js";
+import { buildKernelAtCommit, cpuSeconds } from "./measure/reference.js";
 import { quantile } from "./sample.js";
 import { commaList, wholeNumber } from "../src/cli/options.js";
 
@@ -57,27 +54,6 @@ class Contender {
     return batchViews(this.exports.memory, this.base, count, box ** 4);
   }
 }
-
-/** Builds the general kernel of `commit` into build/ref/general-<commit>.wasm unless it is there; returns the file's URL. */
-async function buildReferenceGeneralKernel(commit: string): Promise<URL> {
-  const root = packageRoot();
-  const hash = execFileSync("git", ["rev-parse", "--short=12", commit], { cwd: root }).toString().trim();
-  const stem = `ref/general-${hash}`;
-  if (!existsSync(join(root, "build", `${stem}.wasm`))) {
-    mkdirSync(join(root, "build", "ref"), { recursive: true });
-    const source = join(root, "build", `${stem}.ts`);
-    writeFileSync(source, execFileSync("git", ["show", `${hash}:assembly/general.ts`], { cwd: root }));
-    const out = join(root, "build", `${stem}.wasm`);
-    const { error, stderr } = await asc.main([source, "--config", join(root, "asconfig.json"), "--target", "general", "-o", out]);
-    if (error) throw new Error(`building the general kernel of ${hash}: ${stderr.toString()}`);
-  }
-  return pathToFileURL(join(root, "build", `${stem}.wasm`));
-}
-
-const cpuSeconds = (): number => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e6;
-};
 
 function mean(values: ArrayLike<number>): number {
   let sum = 0;
@@ -180,7 +156,7 @@ async function main(): Promise<void> {
     .parse(process.argv.slice(2), { from: "user" });
   const options = { ...program.opts<{ ref: string; datasets: string[]; rounds: number; limit: number }>(), runSeconds: 0.5 };
   const kernels: [Contender, Contender] = [
-    await Contender.load(options.ref, await buildReferenceGeneralKernel(options.ref)),
+    await Contender.load(options.ref, await buildKernelAtCommit(options.ref, "assembly/general.ts", "general", "general-")),
     await Contender.load("new", kernelUrl("general")),
   ];
   const records = options.datasets.map((path) => {

@@ -12,14 +12,9 @@
  * per-round ratios, with its range), and exact guesses/puzzle (mean, median) of each.
  */
 import { Command } from "commander";
-import asc from "assemblyscript/asc";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { loadDatasetList, datasetGrid, type Dataset } from "../src/datasets.js";
-import { packageRoot } from "../src/paths.js";
 import { type KernelBuild, WasmKernel } from "../src/wasm.js";
+import { buildKernelAtCommit, cpuSeconds } from "./measure/reference.js";
 import { quantile } from "./sample.js";
 import { commaList, wholeNumber } from "../src/cli/options.js";
 
@@ -52,26 +47,9 @@ export interface VersusRecord {
   ratioMax: number;
 }
 
-/** Builds the kernel of `commit` into build/ref/<commit>.wasm unless it is there; returns the file's URL. */
-export async function buildReferenceKernel(commit: string): Promise<URL> {
-  const root = packageRoot();
-  const hash = execFileSync("git", ["rev-parse", "--short=12", commit], { cwd: root }).toString().trim();
-  const stem = `ref/${hash}`;
-  const wasm = join(root, "build", `${stem}.wasm`);
-  if (!existsSync(wasm)) {
-    const folder = join(root, "build", "ref");
-    mkdirSync(folder, { recursive: true });
-    const source = join(folder, `${hash}.ts`);
-    writeFileSync(source, execFileSync("git", ["show", `${hash}:assembly/index.ts`], { cwd: root }));
-    const { error, stderr } = await asc.main([source, "--config", join(root, "asconfig.json"), "--target", "release", "-o", wasm]);
-    if (error) throw new Error(`building the kernel of ${hash}: ${stderr.toString()}`);
-  }
-  return pathToFileURL(wasm);
-}
-
-function cpuSeconds(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e6;
+/** Builds the 9×9 kernel of `commit` into build/ref/<commit>.wasm unless it is there; returns the file's URL. */
+export function buildReferenceKernel(commit: string): Promise<URL> {
+  return buildKernelAtCommit(commit, "assembly/index.ts", "release");
 }
 
 function guessFigures(guesses: Int32Array): { mean: number; median: number } {

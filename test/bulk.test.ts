@@ -2,31 +2,17 @@
  * Bulk runs of `sudoku-wasm solve`: the exit status a script reads, `--shard K/N` and
  * `sudoku-wasm merge`, `--resume` after a kill, batches sized to the work in flight.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 import { relabelledPuzzles } from "./corpus.js";
 import { Random } from "../src/prng.js";
 import { USAGE_ERROR_STATUS, buildProgram } from "../src/cli/main.js";
 
-const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), "sudoku-bulk-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs the CLI; returns its exit status, standard output and standard error. */
-function cli(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { input, encoding: "utf8", maxBuffer: 1 << 28 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const { dir, file } = scratchFolder("sudoku-bulk-");
+const cli = (args: string[], input?: string) => runCli(args, { input });
 
 const fixture = loadFixture();
 const solved = fixture.find((c) => c.count === 1 && c.puzzle.includes("."))!.puzzle;

@@ -2,30 +2,16 @@
  * `sudoku-wasm solve` end to end: spawns bin/sudoku-wasm.mjs, which runs dist/ (built by
  * `npm run build`, which `pretest` runs) with the WASM kernel in build/.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { benchCommand, parseOptions } from "../bench/options.js";
 import { commaList, wholeNumber } from "../src/cli/options.js";
+import { runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 
-const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), "sudoku-cli-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs the CLI; returns its exit status, standard output and standard error. */
-function cli(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { input, encoding: "utf8", maxBuffer: 1 << 28 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const { dir, file } = scratchFolder("sudoku-cli-");
+const cli = (args: string[], input?: string) => runCli(args, { input });
 
 const fixture = loadFixture();
 const unique = fixture.filter((c) => c.count === 1 && c.puzzle.includes("."));

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writePuzzles } from "./corpus.js";
 import { Random } from "../src/prng.js";
+import { BIN } from "./cli-run.js";
 
-const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "sudoku-hosts-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

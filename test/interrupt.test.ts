@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writePuzzles } from "./corpus.js";
 import { signalExitStatus } from "../src/cli/progress.js";
+import { BIN } from "./cli-run.js";
 
-const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "sudoku-interrupt-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

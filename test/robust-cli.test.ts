@@ -1,13 +1,12 @@
 /**
  * Issue 16, the command line end to end: no input lost, every failure one `sudoku-wasm: …`
  * line with a documented status, closed pipes end the run quietly. Spawns bin/sudoku-wasm.mjs
- * (dist/, built by `pretest`). The item number of the issue is in each describe title.
+ * (dist/, built by `pretest`).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkOutputRequests, writeReports } from "../bench/report/output.js";
 import { formatJson } from "../bench/report/json.js";
 import type { BenchRun } from "../bench/records.js";
@@ -15,28 +14,16 @@ import { type BatchTask, LARGE_GRID_BUDGET, solveBatch } from "../src/pool/batch
 import { withRetry } from "../src/pool/pool.js";
 import { GRID_SHAPES } from "../src/formats/record.js";
 import { STATUSES, type SolverEngine } from "../src/solver.js";
+import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 
-const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), "sudoku-robust-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs the CLI; returns its exit status, standard output and standard error. */
-function cli(args: string[], options: { input?: string; cwd?: string; stdio?: ("pipe" | number)[] } = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { input: options.input, cwd: options.cwd, stdio: options.stdio, encoding: "utf8", maxBuffer: 1 << 28 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const { dir, file } = scratchFolder("sudoku-robust-");
+const cli = runCli;
 
 /** Runs a shell pipeline with `$CLI` standing for the command line; returns its status and output. */
 function shell(script: string) {
   const result = spawnSync("sh", ["-c", script], { cwd: dir, encoding: "utf8", env: { ...process.env, CLI: `${process.execPath} ${BIN}` } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
 }
 
 const fixture = loadFixture();

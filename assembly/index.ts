@@ -944,7 +944,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         const bit = load<u32>(FRAME_BIT + at);
         dirty = 0;
         changedSlots = 0;
-              if ((digits & (digits - 1)) == 0) {
+        if ((digits & (digits - 1)) == 0) {
           applyAlternative(st, band, bit, digit); // forced: no guess, no new level
           continue;
         }
@@ -974,7 +974,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
     st = stateAt(depth);
     dirty = 0;
     changedSlots = 0;
-      applyAlternative(st, load<u32>(FRAME_BAND + at), load<u32>(FRAME_BIT + at), digit);
+    applyAlternative(st, load<u32>(FRAME_BAND + at), load<u32>(FRAME_BIT + at), digit);
   }
   return count;
 }

@@ -121,6 +121,11 @@ describe("solve --shard K/N and merge", () => {
     expect(swapped.status).toBe(2);
     expect(swapped.stderr).toMatch(/^sudoku-wasm: .*order-1\.jsonl: record 1 has index 1, expected 0: give the N shards of one run, shard 0 first\n$/);
     expect((await run(["merge", "-o", merged, shards[0], shards[2]])).status).toBe(2);
+    for (const order of [[shards[0], join(dir, "absent.jsonl")], [join(dir, "absent.jsonl"), shards[0]]]) {
+      const absent = cli(["merge", "-o", merged, ...order]);
+      expect(absent.status).toBe(2);
+      expect(absent.stderr).toBe(`sudoku-wasm: cannot read '${join(dir, "absent.jsonl")}': ENOENT (no such file or directory)\n`);
+    }
     const lines = [0, 1].map((k) => file(`uneven-${k}.txt`, k === 0 ? "a\nb\nc\n" : "a\n"));
     expect((await run(["merge", "-o", merged, ...lines])).stderr).toContain("has more records than its place allows");
     const cut = file("cut.txt", "a\nb");

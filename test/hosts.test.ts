@@ -58,10 +58,14 @@ describe("solve --resume after SIGKILL", () => {
   });
 });
 
-/** An ssh stand-in: `ssh HOST [--] COMMAND…` runs COMMAND here through a shell, as sshd would, and logs the host. */
+/**
+ * An ssh stand-in: `ssh HOST [--] COMMAND…` runs COMMAND here through a shell, as sshd would, and
+ * logs the host. Like sshd it sets SHELL (the login shell): GNU parallel's remote worker runs each
+ * job through $SHELL and, with SHELL unset (a bare CI environment), silently runs nothing.
+ */
 function fakeSsh(log: string): string {
   const path = join(dir, "fake-ssh");
-  writeFileSync(path, `#!/bin/sh\nhost=$1; shift\n[ "$1" = "--" ] && shift\necho "$host" >> '${log}'\nexec sh -c "$*"\n`);
+  writeFileSync(path, `#!/bin/sh\nhost=$1; shift\n[ "$1" = "--" ] && shift\necho "$host" >> '${log}'\nSHELL=/bin/sh exec sh -c "$*"\n`);
   chmodSync(path, 0o755);
   return path;
 }

@@ -11,6 +11,7 @@ import type { Writable } from "node:stream";
 import { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/index.js";
 import { RecordEnds } from "../formats/output/split.js";
+import { InputReadError } from "./errors.js";
 import { type OptionRow, toOption } from "./options.js";
 import { closeOutput, openOutput } from "./solve.js";
 
@@ -57,7 +58,7 @@ class RecordFile {
     readonly path: string,
     format: OutputFormatName,
   ) {
-    this.fd = openSync(path, "r");
+    this.fd = openShard(path);
     this.ends = new RecordEnds(format);
   }
 
@@ -97,9 +98,18 @@ class RecordFile {
   }
 }
 
+/** Opens a shard output for reading; a failure names the file. */
+function openShard(path: string): number {
+  try {
+    return openSync(path, "r");
+  } catch (error) {
+    throw new InputReadError(path, error);
+  }
+}
+
 /** The format of a shard output, told from its first bytes. */
 export function detectOutputFormat(path: string): OutputFormatName {
-  const fd = openSync(path, "r");
+  const fd = openShard(path);
   const head = Buffer.alloc(1 << 16);
   const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
   closeSync(fd);

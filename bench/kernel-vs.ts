@@ -14,6 +14,7 @@
 import { Command } from "commander";
 import { loadDatasetList, datasetGrid, type Dataset } from "../src/datasets.js";
 import { type KernelBuild, WasmKernel } from "../src/wasm.js";
+import { summarizeGuesses } from "./measure/guesses.js";
 import { buildKernelAtCommit, cpuSeconds } from "./measure/reference.js";
 import { quantile } from "./sample.js";
 import { commaList, wholeNumber } from "../src/cli/options.js";
@@ -52,12 +53,8 @@ export function buildReferenceKernel(commit: string): Promise<URL> {
   return buildKernelAtCommit(commit, "assembly/index.ts", "release");
 }
 
-function guessFigures(guesses: Int32Array): { mean: number; median: number } {
-  let sum = 0;
-  for (const g of guesses) sum += g;
-  const sorted = Float64Array.from(guesses).sort();
-  return { mean: sum / guesses.length, median: quantile(sorted, 0.5) };
-}
+/** Mean and median guesses (the measuring core's summary; a kernel always counts them). */
+const guessFigures = (guesses: Int32Array) => summarizeGuesses(guesses)!;
 
 /** Times both kernels on the first `options.puzzles` puzzles of `dataset` (all when 0). */
 export function versus(old: WasmKernel, current: WasmKernel, dataset: Dataset, options: { puzzles: number; rounds: number; limit: number; runSeconds: number }): VersusRecord {

@@ -11,7 +11,7 @@
  *                          the row is then "sampled" (slow baselines).
  *   2. batch check         engines with solveBatch: one checked batch call on that prefix.
  *   3. tinybench           times the batch (warm-up, then samples until `timeMs`); each timed
- *                          batch's total count must equal the verified total.
+ *                          batch's total count must equal the verified total (measure/batches.ts).
  *   4. per-puzzle pass     process.hrtime.bigint() around each countSolutions call (warm by
  *                          now; puzzles under 1 ms get 2 more passes, the fastest kept) gives
  *                          the µs/puzzle percentiles; the mean comes from step 3.
@@ -24,7 +24,6 @@
  * solvers that take its size (registry `sizes`); a selection of which none does is an error
  * naming the sizes each takes. Every row mode applies the budget the same way.
  */
-import { Bench } from "tinybench";
 import type { Dataset } from "../src/datasets.js";
 import type { Grid } from "../src/puzzle.js";
 import { shapeName, type Shape } from "../src/puzzle-general.js";
@@ -32,6 +31,8 @@ import { type SolverInfo, sizeNames, takesSize } from "../src/registry.js";
 import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solver.js";
 import { datasetShape } from "../src/sized.js";
 import { type AnswerCheck, type Draw, answerChecker, checkBatch, drawPuzzles, pack } from "./measure/draw.js";
+import { type BatchTiming, TimingAborted, timeBatches } from "./measure/batches.js";
+import { summarizeGuesses } from "./measure/guesses.js";
 import { type MeasureProgress, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
 import type { BenchRecord, RowMode } from "./records.js";
 import { speedRatio } from "./ratios.js";
@@ -102,9 +103,6 @@ export interface BatchRunner {
 /** Progress callbacks: the number of rows to measure, each row as it starts and as it finishes (its reference fields are filled at the end). */
 export type BenchProgress = MeasureProgress<BenchRecord>;
 
-/** Thrown inside a row when `plan.signal` aborts it. */
-class RowAborted extends Error {}
-
 /** Runs every row of `plan` on every dataset and returns one record each, in order. */
 export async function runBench(plan: BenchPlan, progress: BenchProgress = silentProgress): Promise<BenchRecord[]> {
   const engines = new Map<string, SolverEngine>();
@@ -120,7 +118,7 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
         if (plan.signal?.aborted) break;
         progress.row(`${dataset.name} · ${row.label}`);
         const measured = await measureRow(row, draw, plan, engines).catch((error: unknown) => {
-          if (error instanceof RowAborted) return null;
+          if (error instanceof TimingAborted) return null;
           throw error;
         });
         if (!measured) break;
@@ -217,6 +215,8 @@ interface PassResult {
   micros: Float64Array;
   counts: Int32Array;
   guesses: Float64Array;
+  /** 1 where the budget stopped the puzzle. */
+  timedOut: Uint8Array;
   timeouts: number;
 }
 
@@ -239,6 +239,7 @@ function perPuzzlePass(
   const micros = new Float64Array(grids.length);
   const counts = new Int32Array(grids.length);
   const guesses = new Float64Array(grids.length);
+  const timedOut = new Uint8Array(grids.length);
   if (grids.length > 0) engine.countSolutions(grids[0], limit, solution, stats, budget); // warm-up: compiles lazily compiled code
   let spentMicros = 0;
   let timeouts = 0;
@@ -250,11 +251,14 @@ function perPuzzlePass(
     spentMicros += micros[solved];
     counts[solved] = count;
     guesses[solved] = stats.guesses;
-    if (stats.timedOut) timeouts++;
+    if (stats.timedOut) {
+      timedOut[solved] = 1;
+      timeouts++;
+    }
     check(solved, { count, solution, timedOut: stats.timedOut });
     solved++;
   }
-  return { solved, micros: micros.subarray(0, solved), counts, guesses: guesses.subarray(0, solved), timeouts };
+  return { solved, micros: micros.subarray(0, solved), counts, guesses: guesses.subarray(0, solved), timedOut, timeouts };
 }
 
 /**
@@ -281,62 +285,21 @@ function timePerPuzzle(
 
 // ─── Timing ──────────────────────────────────────────────────────────────────
 
-interface Timing {
-  meanMs: number;
-  rmePercent: number;
-  samples: number;
-  /** Every timed batch's latency in ms, ascending. */
-  batchMs: number[];
-  cpuPerWall: number;
+/** A row's batch timing (measure/batches.ts): warm-up, then at least MIN_SAMPLES batches and `timeMs`. */
+function timeRowBatches(name: string, solveBatch: () => number | Promise<number>, expectedTotal: number, timeMs: number, signal?: AbortSignal): Promise<BatchTiming> {
+  return timeBatches(name, solveBatch, expectedTotal, { timeMs, minCalls: MIN_SAMPLES, warmupMs: timeMs * WARMUP_SHARE, signal });
 }
 
-/**
- * tinybench times `solveBatch` (one call = one batch); every call's total count must equal
- * `expectedTotal`. Statistics come from `task.result.latency` (ms per batch).
- */
-async function timeBatches(
-  name: string,
-  solveBatch: () => number | Promise<number>,
-  expectedTotal: number,
-  timeMs: number,
-  signal?: AbortSignal,
-): Promise<Timing> {
-  let wrongTotals = 0;
-  // tinybench leaves its listener on the signal it gets: give it one per row.
-  const rowSignal = new AbortController();
-  const abortRow = () => rowSignal.abort();
-  signal?.addEventListener("abort", abortRow, { once: true });
-  const bench = new Bench({
-    time: timeMs,
-    iterations: MIN_SAMPLES,
-    warmupTime: timeMs * WARMUP_SHARE,
-    warmupIterations: 1,
-    throws: true,
-    retainSamples: true,
-    signal: rowSignal.signal,
-  });
-  bench.add(name, async () => {
-    if ((await solveBatch()) !== expectedTotal) wrongTotals++;
-  });
-  const cpuBefore = process.cpuUsage();
-  const wallBefore = performance.now();
-  await bench.run().finally(() => signal?.removeEventListener("abort", abortRow));
-  const cpu = process.cpuUsage(cpuBefore);
-  const wallMs = performance.now() - wallBefore;
-  const result = bench.tasks[0].result;
-  if (signal?.aborted) throw new RowAborted(name);
-  if (result.state === "errored") throw result.error;
-  if (result.state !== "completed") throw new Error(`${name}: tinybench ended in state ${result.state}`);
-  if (wrongTotals > 0) {
-    throw new Error(`${name}: ${wrongTotals} timed batch(es) counted a different total than the verified ${expectedTotal}`);
-  }
-  return {
-    meanMs: result.latency.mean,
-    rmePercent: result.latency.rme,
-    samples: result.latency.samplesCount,
-    batchMs: [...(result.latency.samples ?? [])],
-    cpuPerWall: (cpu.user + cpu.system) / 1000 / wallMs,
-  };
+/** Per-puzzle guesses, and whether the budget stopped each puzzle. */
+interface RowGuesses {
+  guesses: ArrayLike<number>;
+  timedOut(index: number): boolean;
+}
+
+/** The guesses of a batch's answers (nodes < 0: stopped by the budget). */
+function batchGuesses(batch: BatchResult): RowGuesses {
+  const nodes = Int32Array.from(batch.nodes);
+  return { guesses: Float64Array.from(batch.guesses), timedOut: (i) => nodes[i] < 0 };
 }
 
 // ─── Measuring one row ───────────────────────────────────────────────────────
@@ -356,8 +319,8 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   const decided = draw.sampleSizes.get(row.info.id);
   let grids = decided === undefined ? draw.grids : draw.grids.slice(0, decided);
 
-  let timing: Timing;
-  let guesses: ArrayLike<number>;
+  let timing: BatchTiming;
+  let guesses: RowGuesses;
   let timeouts = 0;
   if (row.extra) {
     ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, budget, check, plan.timeMs, plan.signal));
@@ -388,17 +351,19 @@ async function timeEngineRow(
   check: AnswerCheck,
   timeMs: number,
   signal?: AbortSignal,
-): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
+): Promise<{ timing: BatchTiming; guesses: RowGuesses }> {
   if (row.mode === "engine" && solvesBatches(engine)) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
     const batch = solveBatch(packed, grids.length, limit, budget);
     const total = checkBatch(batch, grids.length, check);
-    const timing = await timeBatches(name, () => totalOf(solveBatch(packed, grids.length, limit, budget)), total, timeMs, signal);
-    return { timing, guesses: Float64Array.from(batch.guesses) };
+    const guesses = batchGuesses(batch); // before the timed calls reuse the kernel's regions
+    const timing = await timeRowBatches(name, () => totalOf(solveBatch(packed, grids.length, limit, budget)), total, timeMs, signal);
+    return { timing, guesses };
   }
   const loop = countingLoop(engine, grids, limit, budget);
-  return { timing: await timeBatches(name, loop, sumOf(pass.counts, pass.solved), timeMs, signal), guesses: pass.guesses };
+  const guesses = { guesses: pass.guesses, timedOut: (i: number) => pass.timedOut[i] === 1 };
+  return { timing: await timeRowBatches(name, loop, sumOf(pass.counts, pass.solved), timeMs, signal), guesses };
 }
 
 /** Total count of a batch result. */
@@ -428,13 +393,14 @@ async function timeExtraRow(
   check: AnswerCheck,
   timeMs: number,
   signal?: AbortSignal,
-): Promise<{ timing: Timing; guesses: ArrayLike<number> }> {
+): Promise<{ timing: BatchTiming; guesses: RowGuesses }> {
   const runner = await extra.open(grids, limit, budget);
   try {
     const batch = await runner.answers();
     const total = checkBatch(batch, grids.length, check);
-    const timing = await timeBatches(name, () => runner.solve(), total, timeMs, signal);
-    return { timing, guesses: Float64Array.from(batch.guesses) };
+    const guesses = batchGuesses(batch);
+    const timing = await timeRowBatches(name, () => runner.solve(), total, timeMs, signal);
+    return { timing, guesses };
   } finally {
     await runner.close();
   }
@@ -447,12 +413,12 @@ function toRecord(
   draw: PuzzleDraw,
   plan: BenchPlan,
   { puzzles, timeouts, batchCall }: { puzzles: number; timeouts: number; batchCall: boolean },
-  timing: Timing,
+  timing: BatchTiming,
   micros: Float64Array | null,
-  guesses: ArrayLike<number>,
+  guesses: RowGuesses,
 ): BenchRecord {
   const sorted = micros ? Float64Array.from(micros).sort() : null;
-  const guessStats = row.info.capabilities.guesses ? summarizeGuesses(guesses) : null;
+  const guessStats = row.info.capabilities.guesses ? summarizeGuesses(guesses.guesses, guesses.timedOut) : null;
   return {
     dataset: draw.dataset.name,
     solver: row.info.id,
@@ -481,19 +447,6 @@ function toRecord(
     batchMs: timing.batchMs,
     passMeanMicros: micros && micros.length > 0 ? micros.reduce((sum, value) => sum + value, 0) / micros.length : null,
   };
-}
-
-/** Mean guesses and the share of zero-guess puzzles, or null when any count is unknown (NaN). */
-function summarizeGuesses(guesses: ArrayLike<number>): { mean: number; noGuessPercent: number } | null {
-  if (guesses.length === 0) return null;
-  let sum = 0;
-  let none = 0;
-  for (let i = 0; i < guesses.length; i++) {
-    if (!Number.isFinite(guesses[i])) return null;
-    sum += guesses[i];
-    if (guesses[i] === 0) none++;
-  }
-  return { mean: sum / guesses.length, noGuessPercent: (100 * none) / guesses.length };
 }
 
 // ─── Reference ───────────────────────────────────────────────────────────────

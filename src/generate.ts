@@ -24,7 +24,8 @@
  * engine's guess counts, so their output changes when the kernel's heuristics change.
  */
 import { CELLS, SIZE, type Grid } from "./puzzle.js";
-import { Random, isSeed } from "./prng.js";
+import { Random, checkSeed } from "./prng.js";
+import { checkWhole } from "./whole-number.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
 import { combineGrades, graderWeights } from "./grade.js";
 import { median } from "./quantile.js";
@@ -352,13 +353,6 @@ export interface GeneratedPuzzle {
   attempt: number;
 }
 
-/** Throws a RangeError unless `value` is a whole number in [min, max]. */
-function checkWhole(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${name} must be a whole number from ${min} to ${max}, got ${value}`);
-  }
-}
-
 /** Fills in the defaults of {@link GenerateOptions} and rejects bad or contradictory values. */
 export function resolveGenerateOptions(options: GenerateOptions): GenerateSettings {
   const settings: GenerateSettings = {
@@ -375,7 +369,7 @@ export function resolveGenerateOptions(options: GenerateOptions): GenerateSettin
     maxAttempts: options.maxAttempts ?? 1000 + 100 * options.count,
   };
   checkWhole("count", settings.count, 1);
-  if (!isSeed(settings.seed)) throw new RangeError(`seed must be a whole number from 0 to 2^32-1, got ${settings.seed}`);
+  checkSeed(settings.seed);
   if (!SYMMETRIES.includes(settings.symmetry)) throw new RangeError(`symmetry must be one of ${SYMMETRIES.join(", ")}, got ${settings.symmetry}`);
   if (settings.clues !== undefined) checkWhole("clues", settings.clues, 17, CELLS);
   checkWhole("hardenSteps", settings.hardenSteps, 0);

@@ -6,6 +6,7 @@
  * 32-bit integer; nothing here touches Math.random. `Random.forStream(seed, stream)` gives
  * independent sequences per stream, so puzzle k of a run never depends on puzzles 0..k-1.
  */
+import { checkWhole } from "./whole-number.js";
 
 const GOLDEN_GAMMA = 0x9e3779b9;
 
@@ -22,9 +23,9 @@ function rotateLeft(value: number, bits: number): number {
   return (value << bits) | (value >>> (32 - bits));
 }
 
-/** True when `seed` is a whole number from 0 to 2^32-1. */
-export function isSeed(seed: number): boolean {
-  return Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff;
+/** `seed` when it is a whole number from 0 to 2^32-1; a RangeError otherwise. */
+export function checkSeed(seed: number): number {
+  return checkWhole("seed", seed, 0, 0xffffffff, "2^32-1");
 }
 
 /** xoshiro128** over a 4-word state; deterministic for a given seed and stream. */
@@ -33,7 +34,7 @@ export class Random {
 
   /** A generator for `seed` (0 to 2^32-1); equal seeds give equal sequences. */
   constructor(seed: number) {
-    if (!isSeed(seed)) throw new RangeError(`seed must be a whole number from 0 to 2^32-1, got ${seed}`);
+    checkSeed(seed);
     let weyl = seed;
     for (let i = 0; i < 4; i++) {
       weyl = (weyl + GOLDEN_GAMMA) >>> 0;
@@ -44,7 +45,7 @@ export class Random {
 
   /** Sequence number `stream` of `seed`: a generator unrelated to the other streams of the same seed. */
   static forStream(seed: number, stream: number): Random {
-    if (!isSeed(seed)) throw new RangeError(`seed must be a whole number from 0 to 2^32-1, got ${seed}`);
+    checkSeed(seed);
     return new Random(mix32(seed ^ mix32(stream + GOLDEN_GAMMA)));
   }
 
@@ -64,9 +65,7 @@ export class Random {
 
   /** A uniform whole number from 0 to `bound - 1` (rejection sampling, no modulo bias). */
   below(bound: number): number {
-    if (!Number.isInteger(bound) || bound < 1 || bound > 0x100000000) {
-      throw new RangeError(`bound must be a whole number from 1 to 2^32, got ${bound}`);
-    }
+    checkWhole("bound", bound, 1, 0x100000000, "2^32");
     const unbiasedLimit = 0x100000000 - (0x100000000 % bound);
     let value = this.nextUint32();
     while (value >= unbiasedLimit) value = this.nextUint32();

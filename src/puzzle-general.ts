@@ -9,6 +9,7 @@
  *
  * Glossary: as in puzzle.ts — a *unit* is a row, a column or a box; a *clue* is a given symbol.
  */
+import { EMPTY_MARKS, isEmptySymbol } from "./empty-cells.js";
 import { excerpt, quoteCharacter } from "./excerpt.js";
 
 /** Why a puzzle cannot be read: its length, a cell's character or value, a repeated clue, or a value that is no puzzle at all (`type`). */
@@ -61,6 +62,9 @@ export function shapeOf(box: number): Shape {
 
 const SHAPES: readonly Shape[] = BOX_SIZES.map(shapeOf);
 
+/** The largest shape handled (25×25): what buffers sized for any grid hold. */
+export const LARGEST_SHAPE: Shape = SHAPES[SHAPES.length - 1];
+
 /** "16×16" for a shape. */
 export const shapeName = (shape: Shape): string => `${shape.size}×${shape.size}`;
 
@@ -90,11 +94,6 @@ export const KNOWN_ALPHABETS: ReadonlyMap<number, readonly Alphabet[]> = new Map
   [25, [LETTERS, DIGITS + LETTERS.slice(0, 16)]],
 ]);
 
-/** Characters that always mean "empty"; `0` does too when the alphabet does not use it. */
-export const GENERAL_EMPTY = ".-";
-
-const isEmptyCharacter = (ch: string, alphabet: Alphabet): boolean => GENERAL_EMPTY.includes(ch) || (ch === "0" && !alphabet.includes("0"));
-
 /** "1-9A-G" for "123456789ABCDEFG": runs of consecutive characters joined by a dash. */
 export function alphabetName(alphabet: Alphabet): string {
   let name = "";
@@ -117,7 +116,7 @@ export function checkAlphabet(alphabet: Alphabet): Shape {
   const space = [...alphabet].find((ch) => /\s/.test(ch));
   if (space !== undefined) throw new RangeError(`alphabet '${excerpt(alphabet)}' holds white space (${quoteCharacter(space)}), which separates cells`);
   if (new Set(alphabet).size !== alphabet.length) throw new RangeError(`alphabet '${excerpt(alphabet)}' repeats a character`);
-  const mark = [...GENERAL_EMPTY].find((ch) => alphabet.includes(ch));
+  const mark = [...EMPTY_MARKS.symbols].find((ch) => alphabet.includes(ch));
   if (mark) throw new RangeError(`alphabet '${excerpt(alphabet)}' uses '${mark}', which marks an empty cell`);
   return shape;
 }
@@ -126,7 +125,7 @@ export function checkAlphabet(alphabet: Alphabet): Shape {
 function firstForeignCell(line: string, alphabet: Alphabet): number {
   for (let cell = 0; cell < line.length; cell++) {
     const ch = line[cell];
-    if (!isEmptyCharacter(ch, alphabet) && !alphabet.includes(ch)) return cell;
+    if (!isEmptySymbol(ch, alphabet) && !alphabet.includes(ch)) return cell;
   }
   return -1;
 }
@@ -151,7 +150,7 @@ function foreignCharacter(line: string, cell: number, size: number, alphabets: r
   const allowed = alphabets.map(alphabetName).join(" or ");
   return new PuzzleError(
     "character",
-    `${describeCellOf(cell, size)} contains invalid character ${quoteCharacter(line[cell])} (symbols ${allowed}, empty ${[...GENERAL_EMPTY].join(" ")})`,
+    `${describeCellOf(cell, size)} contains invalid character ${quoteCharacter(line[cell])} (symbols ${allowed}, empty ${[...EMPTY_MARKS.symbols].join(" ")})`,
     cell,
   );
 }
@@ -194,7 +193,7 @@ export function parseGeneralPuzzle(text: string, options: ParseOptions = {}): Ge
   const grid = new Uint8Array(shape.cells);
   for (let cell = 0; cell < shape.cells; cell++) {
     const ch = line[cell];
-    if (isEmptyCharacter(ch, alphabet)) continue;
+    if (isEmptySymbol(ch, alphabet)) continue;
     const symbol = alphabet.indexOf(ch) + 1;
     if (symbol === 0) throw foreignCharacter(line, cell, shape.size, [alphabet]);
     grid[cell] = symbol;

@@ -17,6 +17,7 @@ import {
   shapeOf,
   unitsOf,
 } from "./puzzle-general.js";
+import { EMPTY_MARKS } from "./empty-cells.js";
 import { quoteCharacter } from "./excerpt.js";
 
 export const SIZE = 9;
@@ -34,8 +35,8 @@ export function describeCell(cell: number): string {
   return describeCellOf(cell, SIZE);
 }
 
-/** Characters that mean "empty" in the one-line format. */
-export const ONE_LINE_EMPTY = ".0";
+/** Characters that mean "empty" in the one-line format: the library's 9×9 set of empty-cells.ts. */
+export const ONE_LINE_EMPTY = EMPTY_MARKS.digits;
 
 /**
  * Parse the one-line format: 81 characters, `1`–`9` for clues, and any character of

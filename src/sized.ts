@@ -8,7 +8,7 @@
  *   "…16/256/625 symbols…" ─► parseGeneralPuzzle (alphabet given or detected)
  *   "…81 symbols…" + a 9-symbol alphabet other than 1–9 ─► parseGeneralPuzzle
  */
-import { CELLS, type Grid, ONE_LINE_EMPTY, PuzzleError, checkClues, describeCell, parsePuzzle } from "./puzzle.js";
+import { CELLS, type Grid, PuzzleError, checkClues, describeCell, parsePuzzle } from "./puzzle.js";
 import {
   type Alphabet,
   type GeneralPuzzle,
@@ -23,7 +23,9 @@ import {
   parseGeneralPuzzle,
   shapeOf,
 } from "./puzzle-general.js";
+import { EMPTY_MARKS } from "./empty-cells.js";
 import { excerpt } from "./excerpt.js";
+import { isWhole } from "./whole-number.js";
 
 /** Every shape handled: 4×4, 9×9, 16×16, 25×25. */
 export const SHAPES: readonly Shape[] = BOX_SIZES.map(shapeOf);
@@ -61,7 +63,7 @@ export const readsNineByNineAsDigits = (alphabet: Alphabet | undefined): boolean
  * {@link parseGeneralPuzzle}, `alphabet` applying to the lines with as many symbols. Bytes: N²
  * of them, 0 empty and 1..N, checked for repeated clues. Throws a {@link PuzzleError}.
  */
-export function readSizedPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: string = ONE_LINE_EMPTY): GeneralPuzzle {
+export function readSizedPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: string = EMPTY_MARKS.digits): GeneralPuzzle {
   if (puzzle instanceof String) puzzle = puzzle.valueOf(); // new String(line)
   if (typeof puzzle !== "string") return readBytes(asCellValues(puzzle));
   if (puzzle.length === CELLS && alphabet === undefined) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
@@ -100,7 +102,7 @@ function readBytes(values: CellValues): GeneralPuzzle {
   const name = (cell: number) => (shape.cells === CELLS ? describeCell(cell) : describeCellOf(cell, shape.size));
   for (let cell = 0; cell < values.length; cell++) {
     const value = values[cell];
-    if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > shape.size) {
+    if (typeof value !== "number" || !isWhole(value, 0, shape.size)) {
       const shown = typeof value === "string" ? `'${excerpt(value)}'` : typeof value === "number" || typeof value === "bigint" ? String(value) : typeof value;
       throw new PuzzleError("character", `${name(cell)} holds ${shown}, not 0-${shape.size}`, cell);
     }

@@ -13,6 +13,7 @@ import type { Grid } from "./puzzle.js";
 import { PuzzleError } from "./puzzle.js";
 import { type Alphabet, type GeneralPuzzle, shapeName } from "./puzzle-general.js";
 import { readSizedPuzzle } from "./sized.js";
+import { checkWhole } from "./whole-number.js";
 
 /** Every status a record can have, in the order of the CLI's summary. */
 export const STATUSES = ["solved", "unsolvable", "multiple", "invalid", "timeout", "error"] as const;
@@ -113,10 +114,7 @@ export function checkBudget(budget: number): number {
 
 /** `limit` when it is a whole number from 1 to 2^31-1; a RangeError otherwise. */
 export function checkLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit < 1 || limit > 0x7fffffff) {
-    throw new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${limit}`);
-  }
-  return limit;
+  return checkWhole("limit", limit, 1, 0x7fffffff, "2^31-1");
 }
 
 // ── records ─────────────────────────────────────────────────────────────────────────────────

@@ -24,6 +24,7 @@ import { instantiate as instantiateSudokuKernel } from "../build/release.js";
 import { type KernelSource, type WasmModule, compileSource } from "./kernel-source.js";
 import { CELLS, type Grid } from "./puzzle.js";
 import { type BatchResult, type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
+import { isWhole } from "./whole-number.js";
 
 export type { KernelSource, ResponseLike, WasmModule } from "./kernel-source.js";
 
@@ -117,7 +118,7 @@ export const MAX_BATCH_BYTES = 2 ** 30 - 64;
 
 /** The bytes of a batch of `count` puzzles of `cells` cells, or a RangeError naming the limit. */
 export function checkedBatchBytes(count: number, cells: number): number {
-  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`a batch holds a whole number of puzzles from 0, got ${count}`);
+  if (!isWhole(count, 0)) throw new RangeError(`a batch holds a whole number of puzzles from 0, got ${count}`);
   const bytes = batchLayout(0, count, cells).end;
   if (bytes > MAX_BATCH_BYTES) {
     const most = Math.floor((MAX_BATCH_BYTES - 3) / (2 * cells + 12));

@@ -6,13 +6,16 @@
  *
  *   1. warm-up        one untimed run() on the first WARMUP_PUZZLES puzzles, so V8 has
  *                     tiered the kernel up before anything is timed.
- *   2. batch timing   run(n) on all puzzles, timed alone with process.hrtime.bigint(); repeated
- *                     until there are MIN_BATCH_CALLS calls and MIN_BATCH_MS of them, stopping
- *                     early once they reach BATCH_TIME_CAP_MS; puzzles/s comes from the median
- *                     call. The first call's answers are checked after its timing (solution valid, count as
- *                     the dataset expects, every variant agreeing on every puzzle none timed
- *                     out on); each later call must give the same counts.
- *   3. per puzzle     each puzzle alone: input(1) written, then hrtime around run(1, limit,
+ *   2. check          one untimed run(n) on all puzzles, its answers checked (solution valid,
+ *                     count as the dataset expects, every variant agreeing on every puzzle none
+ *                     timed out on).
+ *   3. batch timing   tinybench times run(n) on all puzzles (the bench's wrapper,
+ *                     measure/batches.ts; the puzzles are written in again before each call,
+ *                     outside its timing): at least MIN_BATCH_CALLS calls and MIN_BATCH_MS of
+ *                     them, fewer calls when one takes over BATCH_TIME_CAP_MS / MIN_BATCH_CALLS
+ *                     (a variant whose call takes BATCH_TIME_CAP_MS runs once); each must count
+ *                     the checked total. puzzles/s comes from the median call.
+ *   4. per puzzle     each puzzle alone: input(1) written, then hrtime around run(1, limit,
  *                     budget). Puzzles under SHORT_PUZZLE_MICROS, or whose µs per node is over
  *                     SPIKE_FACTOR × the median, get more passes, the fastest kept, so a
  *                     scheduler pause on a loaded machine does not pass for a hard puzzle.
@@ -25,6 +28,8 @@ import type { Dataset } from "../../src/datasets.js";
 import { CELLS, type Grid } from "../../src/puzzle.js";
 import type { WasmKernel } from "../../src/wasm.js";
 import { type Draw, answerChecker, checkBatch, drawPuzzles } from "../measure/draw.js";
+import { timeBatches } from "../measure/batches.js";
+import { summarizeGuesses } from "../measure/guesses.js";
 import { type MeasureProgress, microsSince, retimeFastest, silentProgress, sumOf } from "../measure/timing.js";
 import { quantile, seededSample } from "../sample.js";
 import { type Expectation, expectationOf } from "../verify.js";
@@ -35,9 +40,8 @@ const WARMUP_PUZZLES = 64;
 /** Timed whole-batch calls per variant × dataset: at least MIN_BATCH_CALLS and MIN_BATCH_MS in all… */
 const MIN_BATCH_CALLS = 3;
 const MIN_BATCH_MS = 300;
-/** …but none after the calls so far took BATCH_TIME_CAP_MS (slow variants run once), and at most MAX_BATCH_CALLS. */
+/** …but fewer calls when MIN_BATCH_CALLS of them would take over BATCH_TIME_CAP_MS (at least one). */
 const BATCH_TIME_CAP_MS = 2000;
-const MAX_BATCH_CALLS = 100;
 /** Passes of the per-puzzle timing; a puzzle retimed in a later pass keeps its fastest time. */
 const TIMING_PASSES = 3;
 /** Puzzles faster than this are always retimed (a pause of a few ms would swamp them). */
@@ -89,7 +93,7 @@ export async function profileVariants(plan: ProfilePlan, progress: MeasureProgre
       const draw = drawInFileOrder(dataset, plan);
       for (const variant of plan.variants) {
         progress.row(`${dataset.name} · ${variant.id}`);
-        const measured = measureVariant(kernels.get(variant.id)!, variant.id, draw, plan);
+        const measured = await measureVariant(kernels.get(variant.id)!, variant.id, draw, plan);
         records.push(summarise(variant, draw, plan, measured));
       }
     }
@@ -119,8 +123,10 @@ function drawInFileOrder(dataset: Dataset, plan: ProfilePlan): PuzzleDraw {
 
 /** One variant's raw measurements on one dataset. */
 interface Measured {
-  /** ms of each timed whole-batch call. */
+  /** ms of each timed whole-batch call, ascending. */
   batchMs: number[];
+  /** Their median (tinybench's). */
+  medianMs: number;
   counts: Int32Array;
   guesses: Int32Array;
   nodes: Int32Array;
@@ -128,12 +134,12 @@ interface Measured {
   micros: Float64Array;
 }
 
-function measureVariant(kernel: ProfiledKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Measured {
+async function measureVariant(kernel: ProfiledKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Promise<Measured> {
   const count = draw.grids.length;
   const warmup = Math.min(count, WARMUP_PUZZLES);
   kernel.input(warmup).set(draw.packed.subarray(0, warmup * CELLS));
   kernel.run(warmup, plan.limit, plan.budget);
-  const batch = timeBatch(kernel, variant, draw, plan);
+  const batch = await timeBatch(kernel, variant, draw, plan);
   const micros = timeEachPuzzle(kernel, draw.grids, plan, batch.nodes, (index, alone) => {
     const inBatch = [batch.counts[index], batch.guesses[index], batch.nodes[index]];
     if (alone.some((value, k) => value !== inBatch[k])) {
@@ -146,24 +152,26 @@ function measureVariant(kernel: ProfiledKernel, variant: string, draw: PuzzleDra
   return { ...batch, micros };
 }
 
-/** Times whole-batch run(n) calls; returns their ms and the first call's (checked) answers. */
-function timeBatch(kernel: ProfiledKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Omit<Measured, "micros"> {
+/** Checks one whole-batch run(n) call, then times more (see the file comment); returns their ms and the checked answers. */
+async function timeBatch(kernel: ProfiledKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Promise<Omit<Measured, "micros">> {
   const count = draw.grids.length;
-  const batchMs: number[] = [];
-  let answers: Omit<Measured, "micros" | "batchMs"> | null = null;
-  while (wantsAnotherBatch(batchMs)) {
-    kernel.input(count).set(draw.packed); // run(1) below and earlier variants' calls overwrite the region
-    const start = process.hrtime.bigint();
-    const result = kernel.run(count, plan.limit, plan.budget);
-    batchMs.push(microsSince(start) / 1000);
-    if (answers === null) {
-      checkBatch(result, count, answerChecker(draw, variant, plan.limit));
-      answers = { counts: result.counts.slice(), guesses: result.guesses.slice(), nodes: result.nodes.slice() };
-    } else if (!sameValues(result.counts, answers.counts)) {
-      throw new Error(`${variant} on ${draw.dataset.name}: timed batch ${batchMs.length} counted differently from the first`);
-    }
-  }
-  return { batchMs, ...answers! };
+  // run(1) below and earlier variants' calls overwrite the input region
+  const writePuzzles = () => kernel.input(count).set(draw.packed);
+  writePuzzles();
+  const start = process.hrtime.bigint();
+  const result = kernel.run(count, plan.limit, plan.budget);
+  const checkedMs = microsSince(start) / 1000;
+  const total = checkBatch(result, count, answerChecker(draw, variant, plan.limit));
+  const answers = { counts: result.counts.slice(), guesses: result.guesses.slice(), nodes: result.nodes.slice() };
+  const minCalls = Math.max(1, Math.min(MIN_BATCH_CALLS, Math.floor(BATCH_TIME_CAP_MS / checkedMs)));
+  const solveBatch = () => sumOf(kernel.run(count, plan.limit, plan.budget).counts);
+  const timing = await timeBatches(`${variant} on ${draw.dataset.name}`, solveBatch, total, {
+    timeMs: MIN_BATCH_MS,
+    minCalls,
+    warmupMs: 0, // the warm-up batch and the checked call came first
+    beforeEach: writePuzzles,
+  });
+  return { batchMs: timing.batchMs, medianMs: timing.medianMs, ...answers };
 }
 
 /**
@@ -195,28 +203,12 @@ function timeEachPuzzle(
   return retimeFastest(micros, TIMING_PASSES, (i, time) => time < SHORT_PUZZLE_MICROS || time > spikeMicrosPerNode * nodesOf(i), solveOne);
 }
 
-/** True while the timed batch calls so far are too few or too short, and under the cap. */
-function wantsAnotherBatch(batchMs: readonly number[]): boolean {
-  if (batchMs.length === 0) return true;
-  const total = sumOf(batchMs);
-  if (total >= BATCH_TIME_CAP_MS || batchMs.length >= MAX_BATCH_CALLS) return false;
-  return batchMs.length < MIN_BATCH_CALLS || total < MIN_BATCH_MS;
-}
-
-function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 // ─── Records ─────────────────────────────────────────────────────────────────
 
 function summarise(variant: ProfileVariant, draw: PuzzleDraw, plan: ProfilePlan, measured: Measured): ProfileRecord {
-  const { counts, guesses, nodes, micros, batchMs } = measured;
+  const { counts, guesses, nodes, micros, batchMs, medianMs: medianBatchMs } = measured;
   const puzzles = draw.grids.length;
   const sortedMicros = Float64Array.from(micros).sort();
-  const sortedBatchMs = Float64Array.from(batchMs).sort();
-  const medianBatchMs = quantile(sortedBatchMs, 0.5);
   const perPuzzle: PerPuzzle = {
     lines: [...draw.lines],
     micros: Array.from(micros),
@@ -224,12 +216,8 @@ function summarise(variant: ProfileVariant, draw: PuzzleDraw, plan: ProfilePlan,
     guesses: Array.from(guesses),
     nodes: Array.from(nodes),
   };
-  let timeouts = 0;
-  let noGuess = 0;
-  for (let i = 0; i < puzzles; i++) {
-    if (nodes[i] < 0) timeouts++;
-    else if (guesses[i] === 0) noGuess++;
-  }
+  const guessSummary = summarizeGuesses(guesses, (i) => nodes[i] < 0)!;
+  const timeouts = nodes.filter((n) => n < 0).length;
   return {
     dataset: draw.dataset.name,
     variant: variant.id,
@@ -241,9 +229,9 @@ function summarise(variant: ProfileVariant, draw: PuzzleDraw, plan: ProfilePlan,
     batchCalls: batchMs.length,
     batchMs: medianBatchMs,
     puzzlesPerSecond: (puzzles * 1000) / medianBatchMs,
-    guessesPerPuzzle: sumOf(guesses) / puzzles,
+    guessesPerPuzzle: guessSummary.mean,
     nodesPerPuzzle: sumOf(nodes.map(Math.abs)) / puzzles,
-    noGuessPercent: (100 * noGuess) / puzzles,
+    noGuessPercent: guessSummary.noGuessPercent,
     timeouts,
     micros: {
       p50: quantile(sortedMicros, 0.5),

@@ -3,16 +3,9 @@
  * one row per variant, and the 10 hardest puzzles of each variant by time and by guesses
  * as file lines (a rank per row, a variant per column).
  */
-import { describeMachine, formatNumber, formatPercent, groupByDataset } from "../report/format.js";
-import { alignRows } from "../report/table.js";
+import { type Column, describeMachine, formatNumber, formatPercent, groupByDataset } from "../report/format.js";
+import { alignRows, tableLines } from "../report/table.js";
 import type { HardPuzzle, ProfileEnvironment, ProfileRecord, ProfileRun } from "./records.js";
-
-/** One column of the per-variant table. */
-interface ProfileColumn {
-  header: string;
-  align: "left" | "right";
-  cell(record: ProfileRecord, first: ProfileRecord): string;
-}
 
 /** "2.31× slower", "1.05× faster", "=" (the first variant of the table). */
 function formatRelative(record: ProfileRecord, first: ProfileRecord): string {
@@ -23,7 +16,7 @@ function formatRelative(record: ProfileRecord, first: ProfileRecord): string {
 }
 
 /** The per-variant table's columns, in order. */
-export const PROFILE_COLUMNS: readonly ProfileColumn[] = [
+export const PROFILE_COLUMNS: readonly Column<ProfileRecord>[] = [
   { header: "variant", align: "left", cell: (r) => r.variant },
   { header: "puzzles/s", align: "right", cell: (r) => formatNumber(r.puzzlesPerSecond) },
   { header: "vs first", align: "right", cell: formatRelative },
@@ -43,7 +36,7 @@ export function describeProfileEnvironment(env: ProfileEnvironment): string[] {
   return [
     ...describeMachine(env),
     `method: ${sample}, limit ${env.limit}, budget ${formatNumber(env.budget)} nodes/puzzle; puzzles/s from the median ` +
-      "of 3+ whole-batch run(n) calls over 300+ ms (fewer once they pass 2 s); µs per puzzle from hrtime around run(1) " +
+      "of tinybench's whole-batch run(n) calls after a checked one (3+ calls over 300+ ms; fewer when 3 would pass 2 s); µs per puzzle from hrtime around run(1) " +
       "on each puzzle alone after a warm-up (fastest of 3 passes for puzzles under 1 ms or 4× the median µs/node)",
   ];
 }
@@ -70,7 +63,7 @@ function datasetSection(records: readonly ProfileRecord[]): string[] {
   return [
     "",
     `${first.dataset}: ${drawn}, limit ${first.limit}, budget ${size(first.budget)} nodes`,
-    ...alignRows(PROFILE_COLUMNS, records.map((record) => PROFILE_COLUMNS.map((column) => column.cell(record, first)))),
+    ...tableLines(PROFILE_COLUMNS, records),
     "",
     `${first.dataset}: hardest by time (file line: µs alone; + = stopped by the budget)`,
     ...hardestTable(records, (r) => r.hardestByTime, (p) => p.micros),

@@ -7,11 +7,12 @@ import { flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord } from "../records.js";
 import { type RatioEstimate, halfWidth, invertRatio } from "../statistics.js";
 
-/** One column of the results table. */
-export interface Column {
+/** One column of a table of records (the bench's by default; the profiler's too): header, alignment, cell. */
+export interface Column<R = BenchRecord> {
   header: string;
   align: "left" | "right";
-  cell(record: BenchRecord): string;
+  /** The cell of `record`; `first` is the first record of its table (for relative figures). */
+  cell(record: R, first: R): string;
 }
 
 /** A number with thousands separators and `digits` significant digits below 1000. */

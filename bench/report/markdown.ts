@@ -20,7 +20,7 @@ function escapeCell(text: string): string {
 export function formatMarkdown(run: BenchRun): string {
   const header = `| ${MARKDOWN_COLUMNS.map((c) => c.header).join(" | ")} |`;
   const rule = `|${MARKDOWN_COLUMNS.map((c) => (c.align === "right" ? "---:" : ":---")).join("|")}|`;
-  const rows = run.records.map((record) => `| ${MARKDOWN_COLUMNS.map((c) => escapeCell(c.cell(record))).join(" | ")} |`);
+  const rows = run.records.map((record) => `| ${MARKDOWN_COLUMNS.map((c) => escapeCell(c.cell(record, run.records[0]))).join(" | ")} |`);
   const environment = describeEnvironment(run.environment).map((line) => `- ${line}`);
   const incomplete = run.incomplete
     ? [`**Incomplete:** interrupted by ${run.incomplete.signal} after ${run.records.length} of ${run.incomplete.rowsPlanned} rows.`, ""]

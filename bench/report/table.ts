@@ -1,6 +1,7 @@
 /**
  * The terminal writer: the environment header, then one aligned table per dataset
- * (columns from format.ts), as plain text.
+ * (columns from format.ts), as plain text. Its table writer (tableLines, alignRows) also
+ * writes the profiler's tables (profile/table.ts).
  */
 import type { BenchRecord, BenchRun } from "../records.js";
 import { COLUMNS, type Column, describeDataset, describeEnvironment, groupByDataset } from "./format.js";
@@ -12,12 +13,17 @@ export function alignRows(columns: readonly Pick<Column, "header" | "align">[], 
   return [columns.map((c) => c.header), ...rows].map((row) => row.map(pad).join("  ").trimEnd());
 }
 
+/** A table of `records`: the header line, then one line per record, every column aligned. */
+export function tableLines<R>(columns: readonly Column<R>[], records: readonly R[]): string[] {
+  return alignRows(columns, records.map((record) => columns.map((column) => column.cell(record, records[0]))));
+}
+
 /** One full table per dataset (the --wide view), each headed by its dataset line. */
 export function formatTables(records: readonly BenchRecord[], seed: number): string[] {
   const out: string[] = [];
   for (const [, group] of groupByDataset(records)) {
     out.push("", describeDataset(group[0], seed));
-    out.push(...alignRows(COLUMNS, group.map((record) => COLUMNS.map((column) => column.cell(record)))));
+    out.push(...tableLines(COLUMNS, group));
   }
   return out;
 }

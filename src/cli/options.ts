@@ -5,6 +5,7 @@
  * {@link commaList} are the value parsers the tables share.
  */
 import { InvalidArgumentError, Option } from "commander";
+import { isWhole } from "../whole-number.js";
 
 /** One option of a command: its flags, help, default and parsing. */
 export interface OptionRow {
@@ -39,7 +40,7 @@ export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (text: 
   const range = max === Number.MAX_SAFE_INTEGER ? `from ${min} up` : `from ${min} to ${max}`;
   return (text) => {
     const value = Number(text);
-    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    if (!/^\d+$/.test(text.trim()) || !isWhole(value, min, max)) {
       throw new InvalidArgumentError(`expected a whole number ${range}, got '${text}'`);
     }
     return value;

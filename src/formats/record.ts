@@ -11,6 +11,7 @@
  * dropped), so it can be shown back and parsed in a worker. Grids are 4×4, 9×9, 16×16 or
  * 25×25 ({@link GRID_SHAPES}); sized.ts reads every size, so the CLI and the library agree.
  */
+import { EMPTY_MARKS } from "../empty-cells.js";
 import { type Grid, PuzzleError } from "../puzzle.js";
 import { type Alphabet, type Shape, DIGITS } from "../puzzle-general.js";
 import { SHAPES, readSizedPuzzle } from "../sized.js";
@@ -31,9 +32,6 @@ export interface ReadHints {
 
 /** The cap under which solution counts are exact (`--count`, sicily1317). */
 export const EXACT_COUNT_LIMIT = 1_000_000;
-
-/** Every character accepted for an empty cell of a 9×9 grid (larger grids: `.`, `-`, or `0` outside the alphabet). */
-export const EMPTIES = ".0_?-*xX";
 
 /** Where a record starts: its 0-based position in the run, its 1-based line, its file. */
 export interface RecordPlace {
@@ -68,8 +66,8 @@ export function placeMessage(file: string, line: number, reason: string): string
 }
 
 /**
- * Parses a record's text: a 9×9 text with {@link parsePuzzle} (any of {@link EMPTIES} for an
- * empty cell), a 4×4, 16×16 or 25×25 one (or a 9×9 one in another alphabet) with
+ * Parses a record's text: a 9×9 text with {@link parsePuzzle} (the CLI's 9×9 empty marks,
+ * `EMPTY_MARKS.records`), a 4×4, 16×16 or 25×25 one (or a 9×9 one in another alphabet) with
  * {@link parseGeneralPuzzle} (`.`, `-` or `0` empty; `alphabet` for the grids of its size).
  * A {@link PuzzleError} becomes the record's error, prefixed with its file and line.
  */
@@ -78,7 +76,7 @@ export function parseRecord(record: ReadRecord, alphabet?: Alphabet): PuzzleReco
   const invalid = (reason: string): PuzzleRecord => ({ index, line, file, text, grid: null, box: 3, alphabet: DIGITS, error: placeMessage(file, line, reason) });
   if (record.error !== null) return invalid(record.error);
   try {
-    const puzzle = readSizedPuzzle(text, alphabet, EMPTIES);
+    const puzzle = readSizedPuzzle(text, alphabet, EMPTY_MARKS.records);
     return { index, line, file, text, grid: puzzle.grid, box: puzzle.shape.box, alphabet: puzzle.alphabet, error: null };
   } catch (error) {
     if (!(error instanceof PuzzleError)) throw error;

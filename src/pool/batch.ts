@@ -14,7 +14,8 @@
  * is record i's index.
  */
 import { type SizeEngine, type SolveRecord, REJECTED, STATUSES, SolutionWriter, batchRecords, invalidRecord, solvePacked, solvesBatches } from "../solver.js";
-import { type ReadRecord, EMPTIES, parseRecord, placeMessage } from "../formats/record.js";
+import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
+import { EMPTY_MARKS } from "../empty-cells.js";
 import { excerpt } from "../excerpt.js";
 import { CELLS } from "../puzzle.js";
 import { type Alphabet, type Shape, DIGITS } from "../puzzle-general.js";
@@ -188,7 +189,7 @@ export class BatchBuilder {
 const CELL_VALUE = (() => {
   const values = new Int8Array(128).fill(-1);
   for (let digit = 1; digit <= 9; digit++) values[ASCII_ZERO + digit] = digit;
-  for (const empty of EMPTIES) values[empty.charCodeAt(0)] = 0;
+  for (const empty of EMPTY_MARKS.records) values[empty.charCodeAt(0)] = 0;
   return values;
 })();
 

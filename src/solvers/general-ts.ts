@@ -10,11 +10,11 @@
  * symbol s), the count of unplaced cells, then the locked symbols of each unit orientation.
  * State `depth` starts at word `depth * stride`.
  */
+import { type Shape, BOX_SIZES, LARGEST_SHAPE, shapeOf } from "../puzzle-general.js";
 import { type SearchStats, kernelBudget } from "../solver.js";
 
-/** Box sizes the general solvers handle: 4×4, 9×9, 16×16 and 25×25 grids. */
-export const MIN_BOX = 2;
-export const MAX_BOX = 5;
+/** Scratch sized for any grid handled (the shape model's box sizes, puzzle-general.ts). */
+const { box: MAX_BOX, size: MAX_SIZE, cells: MAX_CELLS } = LARGEST_SHAPE;
 
 const ctz = (x: number): number => 31 - Math.clz32(x & -x);
 
@@ -28,6 +28,7 @@ const isSingle = (mask: number): boolean => (mask & (mask - 1)) === 0;
 
 /** The peer, unit and cell tables of one box size. */
 class Tables {
+  readonly box: number;
   readonly size: number;
   readonly cells: number;
   readonly peerCount: number;
@@ -40,9 +41,8 @@ class Tables {
   readonly columnOf: Uint8Array;
   readonly boxOf: Uint8Array;
 
-  constructor(readonly box: number) {
-    const size = box * box;
-    const cells = size * size;
+  constructor({ box, size, cells }: Shape) {
+    this.box = box;
     this.size = size;
     this.cells = cells;
     this.peerCount = 3 * (size - 1) - 2 * (box - 1);
@@ -75,12 +75,12 @@ class Tables {
 
 /** Plain-TS twin of the general WASM kernel; one search at a time. */
 export class GeneralTsEngine {
-  private tables = new Tables(MIN_BOX);
+  private tables = new Tables(shapeOf(BOX_SIZES[0]));
   private states = new Uint32Array(0);
   private stride = 0;
-  private readonly queue = new Uint16Array(MAX_BOX ** 4);
-  private readonly frameCell = new Int32Array(MAX_BOX ** 4 + 1);
-  private readonly frameSymbols = new Uint32Array(MAX_BOX ** 4 + 1);
+  private readonly queue = new Uint16Array(MAX_CELLS);
+  private readonly frameCell = new Int32Array(MAX_CELLS + 1);
+  private readonly frameSymbols = new Uint32Array(MAX_CELLS + 1);
   private queueHead = 0;
   private queueTail = 0;
   /** Unscanned units, one bit per row, column and box. */
@@ -93,14 +93,14 @@ export class GeneralTsEngine {
   /** Scratch: the candidates of each segment of the line whose triads are scanned. */
   private readonly segments = new Uint32Array(MAX_BOX);
   /** Scratch for branching: unplaced cells per unit (rows, columns, boxes). */
-  private readonly unitOpen = new Uint8Array(3 * MAX_BOX * MAX_BOX);
+  private readonly unitOpen = new Uint8Array(3 * MAX_SIZE);
   /** Scratch for loading a puzzle: the clue symbols of each unit (rows, columns, boxes). */
-  private readonly unitClues = new Uint32Array(3 * MAX_BOX * MAX_BOX);
+  private readonly unitClues = new Uint32Array(3 * MAX_SIZE);
 
-  /** Builds the tables and the state stack for box size `box` (kept until it changes). */
+  /** Builds the tables and the state stack for box size `box` (kept until it changes); a RangeError outside BOX_SIZES. */
   private configure(box: number): void {
     if (this.tables.box === box && this.states.length > 0) return;
-    this.tables = new Tables(box);
+    this.tables = new Tables(shapeOf(box));
     this.stride = this.tables.cells + 1 + 4 * this.tables.size;
     this.states = new Uint32Array(this.stride * (this.tables.cells + 1));
   }
@@ -424,7 +424,6 @@ export class GeneralTsEngine {
    * Stops before branching once `budget` nodes are spent (Infinity: no cap), with `stats.timedOut`.
    */
   countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats, budget = Infinity): number {
-    if (!Number.isInteger(box) || box < MIN_BOX || box > MAX_BOX) throw new RangeError(`box size must be ${MIN_BOX}-${MAX_BOX}, got ${box}`);
     this.configure(box);
     stats.guesses = 0;
     stats.timedOut = false;

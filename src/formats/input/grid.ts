@@ -17,7 +17,8 @@
  * Real 16×16 rows almost always hold a clue outside `1`–`4`; a 4×4 run has such symbols only
  * in its mistakes.
  */
-import { GENERAL_EMPTY, KNOWN_ALPHABETS } from "../../puzzle-general.js";
+import { KNOWN_ALPHABETS } from "../../puzzle-general.js";
+import { symbolEmpties } from "../../empty-cells.js";
 import { type EmitRecord, type GridShape, SHAPE_9, shapeOfSide } from "../record.js";
 import type { InputFormat } from "./format.js";
 
@@ -49,7 +50,7 @@ function isRowLike(line: string, size?: number): boolean {
 }
 
 /** A row whose cells are all 4×4 symbols (`1`–`4`) or empty marks. */
-const FOUR_BY_FOUR_CELLS = new RegExp(`^[${KNOWN_ALPHABETS.get(4)![0]}${GENERAL_EMPTY.replace("-", "\\-")}0]*$`);
+const FOUR_BY_FOUR_CELLS = new RegExp(`^[${KNOWN_ALPHABETS.get(4)![0]}${symbolEmpties(KNOWN_ALPHABETS.get(4)![0]).replace("-", "\\-")}]*$`);
 
 /** True when a run of 16-cell rows reads as 4×4 lines rather than one 16×16 grid (see the file comment). */
 function isRunOfFourByFourLines(rows: readonly string[]): boolean {

@@ -1,0 +1,101 @@
+/**
+ * Timing whole batches, for the bench's rows and the profiler's variants alike: tinybench calls
+ * one batch function again and again — warm-up first when asked, then at least `minCalls` calls
+ * and `timeMs` of them — and every timed call's total count must equal the verified total.
+ * Statistics come from tinybench's latency (ms per call); CPU over wall time is taken around the
+ * whole run. The caller checks the answers before, outside the timing.
+ *
+ * One wrapper serves both: the bench times a row's batch call (or its countSolutions loop, or a
+ * worker pool's batch) and reports the mean; the profiler times a kernel's run(n) — the puzzles
+ * written in again by `beforeEach`, outside the timing — and reports the median.
+ */
+import { Bench } from "tinybench";
+
+/** How to time a batch function. */
+export interface BatchTimingOptions {
+  /** Least ms of timed calls (tinybench `time`). */
+  timeMs: number;
+  /** Least timed calls (tinybench `iterations`). */
+  minCalls: number;
+  /** ms of untimed warm-up calls first (at least one); 0 for no warm-up. */
+  warmupMs: number;
+  /** Runs before every call, warm-up included, outside its timing (e.g. writing the puzzles in again). */
+  beforeEach?(): void;
+  /** Stops the timing: {@link timeBatches} then throws {@link TimingAborted}. */
+  signal?: AbortSignal;
+}
+
+/** What tinybench measured. */
+export interface BatchTiming {
+  /** Mean ms per call. */
+  meanMs: number;
+  /** Median ms per call. */
+  medianMs: number;
+  /** Relative margin of error of the mean, in percent. */
+  rmePercent: number;
+  /** Timed calls. */
+  samples: number;
+  /** Every timed call's ms, ascending. */
+  batchMs: number[];
+  /** Process CPU time over wall time while timing (1 = one core busy the whole time). */
+  cpuPerWall: number;
+}
+
+/** Thrown by {@link timeBatches} when its signal aborts the timing. */
+export class TimingAborted extends Error {}
+
+/**
+ * Times `solveBatch` (one call = one batch) with tinybench; every call's total count must equal
+ * `expectedTotal`, or it throws naming `name`.
+ */
+export async function timeBatches(
+  name: string,
+  solveBatch: () => number | Promise<number>,
+  expectedTotal: number,
+  options: BatchTimingOptions,
+): Promise<BatchTiming> {
+  const { signal } = options;
+  let wrongTotals = 0;
+  // tinybench leaves its listener on the signal it gets: give it one per timing.
+  const own = new AbortController();
+  const abort = () => own.abort();
+  signal?.addEventListener("abort", abort, { once: true });
+  const bench = new Bench({
+    time: options.timeMs,
+    iterations: options.minCalls,
+    warmup: options.warmupMs > 0,
+    warmupTime: options.warmupMs,
+    warmupIterations: 1,
+    throws: true,
+    retainSamples: true,
+    signal: own.signal,
+  });
+  const beforeEach = options.beforeEach;
+  bench.add(
+    name,
+    async () => {
+      if ((await solveBatch()) !== expectedTotal) wrongTotals++;
+    },
+    beforeEach ? { beforeEach: () => beforeEach() } : {},
+  );
+  const cpuBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  await bench.run().finally(() => signal?.removeEventListener("abort", abort));
+  const cpu = process.cpuUsage(cpuBefore);
+  const wallMs = performance.now() - wallBefore;
+  const result = bench.tasks[0].result;
+  if (signal?.aborted) throw new TimingAborted(name);
+  if (result.state === "errored") throw result.error;
+  if (result.state !== "completed") throw new Error(`${name}: tinybench ended in state ${result.state}`);
+  if (wrongTotals > 0) {
+    throw new Error(`${name}: ${wrongTotals} timed batch(es) counted a different total than the verified ${expectedTotal}`);
+  }
+  return {
+    meanMs: result.latency.mean,
+    medianMs: result.latency.p50,
+    rmePercent: result.latency.rme,
+    samples: result.latency.samplesCount,
+    batchMs: [...(result.latency.samples ?? [])],
+    cpuPerWall: (cpu.user + cpu.system) / 1000 / wallMs,
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Which characters each reader takes for an empty cell. The sets are written out here, not
+ * taken from src/empty-cells.ts, so that a change to what a reader accepts fails a test
+ * instead of passing silently.
+ */
+import { describe, expect, it } from "vitest";
+import { parseRecord } from "../src/formats/record.js";
+import { parsePuzzle } from "../src/puzzle.js";
+import { parseGeneralPuzzle } from "../src/puzzle-general.js";
+import { readSizedPuzzle } from "../src/sized.js";
+import { runCli, scratchFolder } from "./cli-run.js";
+import { loadFixture } from "./fixture.js";
+
+/** Every printable ASCII character that is no 9×9 digit: the candidates for an empty mark. */
+const CANDIDATES = Array.from({ length: 0x7e - 0x20 }, (_, i) => String.fromCharCode(0x21 + i)).filter((ch) => !/[1-9]/.test(ch));
+
+const NINE = loadFixture().find((c) => c.count === 1 && c.puzzle.includes("."))!.puzzle;
+const FOUR = loadFixture(4).find((c) => c.count === 1 && c.puzzle.includes("."))!.puzzle;
+
+/** The puzzle with every `.` written as `mark`. */
+const marked = (puzzle: string, mark: string) => puzzle.replaceAll(".", mark);
+
+/** The candidates `accepts` takes for an empty cell, as one sorted string. */
+function accepted(accepts: (mark: string) => boolean): string {
+  return CANDIDATES.filter(accepts).sort().join("");
+}
+
+const reads = (read: () => unknown): boolean => {
+  try {
+    read();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("empty cells", () => {
+  it("the library's 9×9 text takes . and 0 only", () => {
+    expect(accepted((mark) => reads(() => parsePuzzle(marked(NINE, mark))))).toBe(".0");
+    expect(accepted((mark) => reads(() => readSizedPuzzle(marked(NINE, mark))))).toBe(".0");
+  });
+
+  it("the CLI's 9×9 records take . 0 _ ? - * x X", () => {
+    const record = (mark: string) => parseRecord({ index: 0, line: 1, file: "in.txt", text: marked(NINE, mark), error: null });
+    expect(accepted((mark) => record(mark).error === null)).toBe("*-.0?X_x");
+  });
+
+  it("the CLI's batch fast path takes the same marks as its records (one run over every candidate)", () => {
+    const { file } = scratchFolder("empty-cells-");
+    const input = file("marks.txt", CANDIDATES.map((mark) => marked(NINE, mark)).join("\n") + "\n");
+    const { stdout, status } = runCli(["solve", "--threads", "0", "--out", "jsonl", input]);
+    expect(status).toBe(1); // the candidates that are no empty mark
+    const statuses = stdout.trim().split("\n").map((line) => JSON.parse(line).status as string);
+    expect(statuses).toHaveLength(CANDIDATES.length);
+    expect(accepted((mark) => statuses[CANDIDATES.indexOf(mark)] === "solved")).toBe("*-.0?X_x");
+  });
+
+  it("N×N text takes . and -, and 0 when the alphabet does not use it", () => {
+    expect(accepted((mark) => reads(() => readSizedPuzzle(marked(FOUR, mark))))).toBe("-.0");
+    expect(accepted((mark) => reads(() => parseGeneralPuzzle(marked(FOUR, mark))))).toBe("-.0");
+    const withZero = FOUR.replace(/[1-4]/g, (d) => String(Number(d) - 1)); // the same puzzle in the alphabet 0123
+    expect(accepted((mark) => mark !== "0" && reads(() => parseGeneralPuzzle(marked(withZero, mark), { alphabet: "0123" })))).toBe("-.");
+    expect(parseGeneralPuzzle(withZero, { alphabet: "0123" }).grid).toEqual(parseGeneralPuzzle(FOUR).grid); // there 0 is a symbol
+  });
+});

@@ -92,6 +92,16 @@ function popcnt(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
+/** The branch's line score, as the kernel's (weights and measurements in assembly/index.ts). */
+const CONFIGURATION_WEIGHT = 4;
+const FIXED_WEIGHT = 3;
+const ALL_FIXED_SCORE = 9 * FIXED_WEIGHT;
+/** A digit's part of its line's score: 4 per configuration while it has several, 3 once fixed. */
+function lineScore(configurations: number): number {
+  const count = popcnt(configurations);
+  return count > 1 ? count * CONFIGURATION_WEIGHT : FIXED_WEIGHT;
+}
+
 const spreadColumns = (columns: number): number => columns * COLUMN_CELLS;
 const columnsOf = (cells: number): number => (cells | (cells >>> 9) | (cells >>> 18)) & 0x1ff;
 /** Adds `bits` to the bit-sliced counter at `counts[at..at+3]` (bits seen 1, 2, 3, 4+ times). */
@@ -317,31 +327,30 @@ export class BitmaskEngine implements SolverEngine {
 
   /**
    * The kernel's branch (see chooseConfiguration in assembly/index.ts): of the lines (bands,
-   * then stacks) with a digit not yet fixed to one configuration, the one with the fewest
-   * configurations over those digits; in it the digit with the fewest (the lowest on ties). Written
-   * as frame `depth`; false when every digit is fixed in every line.
+   * then stacks) with a digit not yet fixed to one configuration, the one with the lowest score
+   * ({@link lineScore}); in it the digit with the fewest configurations (the lowest on ties).
+   * Written as frame `depth`; false when every digit is fixed in every line.
    */
   private chooseConfiguration(st: number, depth: number): boolean {
     const s = this.states;
     const configurationsOf = this.lineConfigurations;
     let bestLine = -1;
-    let bestTotal = 1000;
+    let bestScore = 1000;
     for (let band = 0; band < 3; band++) {
-      let total = 0;
+      let score = 0;
       for (let digit = 0; digit < 9; digit++) {
         const configurations = CONFIGURATIONS[triadsOf(s[st + digit * 3 + band])];
         configurationsOf[band * 9 + digit] = configurations;
-        const count = popcnt(configurations);
-        total += count > 1 ? count : 0;
+        score += lineScore(configurations);
       }
-      if (total > 0 && total < bestTotal) {
-        bestTotal = total;
+      if (score > ALL_FIXED_SCORE && score < bestScore) {
+        bestScore = score;
         bestLine = band;
       }
     }
     for (let stack = 0; stack < 3; stack++) {
       const shift = stack * 3;
-      let total = 0;
+      let score = 0;
       for (let digit = 0; digit < 9; digit++) {
         const matrix =
           ((columnsOf(s[st + digit * 3]) >>> shift) & 7) |
@@ -349,11 +358,10 @@ export class BitmaskEngine implements SolverEngine {
           (((columnsOf(s[st + digit * 3 + 2]) >>> shift) & 7) << 6);
         const configurations = CONFIGURATIONS[matrix];
         configurationsOf[(3 + stack) * 9 + digit] = configurations;
-        const count = popcnt(configurations);
-        total += count > 1 ? count : 0;
+        score += lineScore(configurations);
       }
-      if (total > 0 && total < bestTotal) {
-        bestTotal = total;
+      if (score > ALL_FIXED_SCORE && score < bestScore) {
+        bestScore = score;
         bestLine = 3 + stack;
       }
     }

@@ -355,10 +355,11 @@ function reviseTriads(st: usize, changed: u32): u32 {
         columnsMust |= columnsRequired;
       }
     }
-    const rowsOnlyThree = TRIAD & 1 ? rowsThrice & ~rowsMore & ~rowsMustThrice : 0; // three can go, not yet three must
-    const rowsFull = TRIAD & 1 ? rowsMustThrice & ~rowsMustMore : 0;
+    // three can go, not yet three must; three must, and a fourth still can (else nothing to clear)
+    const rowsOnlyThree = TRIAD & 1 ? rowsThrice & ~rowsMore & ~rowsMustThrice : 0;
+    const rowsFull = TRIAD & 1 ? rowsMustThrice & ~rowsMustMore & rowsMore : 0;
     const columnsOnlyThree = columnsThrice & ~columnsMore & ~columnsMustThrice;
-    const columnsFull = columnsMustThrice & ~columnsMustMore;
+    const columnsFull = columnsMustThrice & ~columnsMustMore & columnsMore;
     if (TRIAD & 1 && ((rowsThrice ^ 0x1ff) | rowsMustMore)) return CONTRADICTION;
     if (TRIAD & 2 && ((columnsThrice ^ 0x1ff) | columnsMustMore)) return CONTRADICTION;
     if (!(rowsOnlyThree | rowsFull | columnsOnlyThree | columnsFull)) continue;

@@ -609,7 +609,8 @@ function chooseCell(st: usize, depth: i32): void {
  * 0.384 (any weight from 0.7 to 0.86 gives about the same).
  */
 const CONFIGURATION_WEIGHT: u32 = 4;
-const FIXED_WEIGHT: u32 = 3;
+/** 3 by default; the `unweighted` variant sets 0: fixed digits not counted (the score before). */
+const FIXED_WEIGHT: u32 = isDefined(FIXED_DIGIT_WEIGHT) ? FIXED_DIGIT_WEIGHT : 3;
 /** The score of a line whose nine digits are all fixed: nothing to branch on there. */
 const ALL_FIXED_SCORE: u32 = 9 * FIXED_WEIGHT;
 

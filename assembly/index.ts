@@ -355,10 +355,11 @@ function reviseTriads(st: usize, changed: u32): u32 {
         columnsMust |= columnsRequired;
       }
     }
-    const rowsOnlyThree = TRIAD & 1 ? rowsThrice & ~rowsMore & ~rowsMustThrice : 0; // three can go, not yet three must
-    const rowsFull = TRIAD & 1 ? rowsMustThrice & ~rowsMustMore : 0;
+    // three can go, not yet three must; three must, and a fourth still can (else nothing to clear)
+    const rowsOnlyThree = TRIAD & 1 ? rowsThrice & ~rowsMore & ~rowsMustThrice : 0;
+    const rowsFull = TRIAD & 1 ? rowsMustThrice & ~rowsMustMore & rowsMore : 0;
     const columnsOnlyThree = columnsThrice & ~columnsMore & ~columnsMustThrice;
-    const columnsFull = columnsMustThrice & ~columnsMustMore;
+    const columnsFull = columnsMustThrice & ~columnsMustMore & columnsMore;
     if (TRIAD & 1 && ((rowsThrice ^ 0x1ff) | rowsMustMore)) return CONTRADICTION;
     if (TRIAD & 2 && ((columnsThrice ^ 0x1ff) | columnsMustMore)) return CONTRADICTION;
     if (!(rowsOnlyThree | rowsFull | columnsOnlyThree | columnsFull)) continue;
@@ -608,7 +609,8 @@ function chooseCell(st: usize, depth: i32): void {
  * 0.384 (any weight from 0.7 to 0.86 gives about the same).
  */
 const CONFIGURATION_WEIGHT: u32 = 4;
-const FIXED_WEIGHT: u32 = 3;
+/** 3 by default; the `unweighted` variant sets 0: fixed digits not counted (the score before). */
+const FIXED_WEIGHT: u32 = isDefined(FIXED_DIGIT_WEIGHT) ? FIXED_DIGIT_WEIGHT : 3;
 /** The score of a line whose nine digits are all fixed: nothing to branch on there. */
 const ALL_FIXED_SCORE: u32 = 9 * FIXED_WEIGHT;
 

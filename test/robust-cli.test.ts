@@ -105,6 +105,17 @@ describe("a failing or closed standard stream is one line, or quiet", () => {
     }
   });
 
+  it.runIf(existsSync("/dev/full"))("stops the worker pools before it exits on a failed standard output (an exit with workers starting can abort)", () => {
+    const errors = new URL("../dist/src/cli/errors.js", import.meta.url).href;
+    const script = `const { guardStandardStreams, stopBeforeStreamExit } = await import("${errors}"); guardStandardStreams();
+stopBeforeStreamExit(() => new Promise((resolve) => setTimeout(() => { process.stderr.write("pool stopped\\n"); resolve(); }, 200)));
+process.stdout.write("x"); setInterval(() => {}, 1000);`;
+    writeFileSync(join(dir, "full-with-pool.mjs"), script);
+    const run = shell(`${process.execPath} full-with-pool.mjs > /dev/full`);
+    expect(run.stderr).toBe("sudoku-wasm: cannot write to standard output: ENOSPC (no space left on device)\npool stopped\n");
+    expect(run.status).toBe(2);
+  });
+
   it("ends quietly with status 0 when standard error is a closed pipe (no `node:events` trace, no endless run)", () => {
     // A command that keeps writing to stderr, as a long run's progress does, behind the CLI's stream guard.
     const errors = new URL("../dist/src/cli/errors.js", import.meta.url).href;

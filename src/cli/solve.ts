@@ -31,6 +31,7 @@ import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
 import { solverHelpLines } from "../registry.js";
 import { checkOutputIsNoInput } from "./same-file.js";
+import { stopBeforeStreamExit } from "./errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
 import { LARGE_GRID_BUDGET } from "../pool/batch.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
@@ -188,6 +189,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   const out = await openOutput(flags.output, resume);
   const started = performance.now();
   const solver = await openBatchSolver(flags.threads, flags.solver);
+  const unregister = stopBeforeStreamExit(() => solver.close());
   const showProgress = flags.progress ?? process.stderr.isTTY === true;
   const totalBytes = inputBytes(files);
   const progress = showProgress ? new ProgressDisplay(totalBytes) : null;
@@ -224,6 +226,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   } finally {
     interrupts.close();
     progress?.stop();
+    unregister();
     await solver.close();
   }
 }

@@ -74,21 +74,36 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
     // garbage is short-lived, and the default lets every worker grow tens of MB before scavenging.
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   };
-  const pool = new Piscina<BatchTask, BatchOutcome>({ ...settings, minThreads: threads, maxThreads: threads });
-  const runOn = (workers: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => workers.run(attempt, { transferList: [attempt.lines.buffer as ArrayBuffer] });
+  let closing = false;
+  let closed: Promise<void> | undefined;
+  /** A piscina pool of these workers; once closing, a worker that still answers a batch (piscina's "Unexpected message") is let go quietly. */
+  const workers = (minThreads: number, maxThreads: number) =>
+    new Piscina<BatchTask, BatchOutcome>({ ...settings, minThreads, maxThreads }).on("error", (error) => {
+      if (!closing) throw error;
+    });
+  const pool = workers(threads, threads);
+  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: [attempt.lines.buffer as ArrayBuffer] });
+  const retries = new Set<Piscina<BatchTask, BatchOutcome>>();
   /** Runs `attempt` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
   const onFreshWorker = async (attempt: BatchTask): Promise<BatchOutcome> => {
-    const fresh = new Piscina<BatchTask, BatchOutcome>({ ...settings, minThreads: 0, maxThreads: 1 });
+    if (closing) throw new Error("the worker pool was closed"); // a batch cut off by close() starts no worker
+    const fresh = workers(0, 1);
+    retries.add(fresh);
     try {
       return await runOn(fresh, attempt);
     } finally {
+      retries.delete(fresh);
       await fresh.destroy();
     }
   };
   return {
     threads,
     solve: (task) => withRetry(task, (attempt) => runOn(pool, attempt), onFreshWorker),
-    close: () => pool.destroy(),
+    // Every worker, the retries' too; once, however often it is called.
+    close: () => {
+      closing = true;
+      return (closed ??= Promise.all([pool, ...retries].map((each) => each.destroy())).then(() => {}));
+    },
   };
 }
 

@@ -248,10 +248,11 @@ export class BitmaskEngine implements SolverEngine {
         countBits(counts, 12, LONE_IN_GROUP[columnSet]);
       }
       if ((counts[2] ^ 0x1ff) | counts[7] | (counts[10] ^ 0x1ff) | counts[15]) return false;
+      // three can go, not yet three must; three must, and a fourth still can (else nothing to clear)
       const rowsOnlyThree = counts[2] & ~counts[3] & ~counts[6];
-      const rowsFull = counts[6];
+      const rowsFull = counts[6] & counts[3];
       const columnsOnlyThree = counts[10] & ~counts[11] & ~counts[14];
-      const columnsFull = counts[14];
+      const columnsFull = counts[14] & counts[11];
       if (!(rowsOnlyThree | rowsFull | columnsOnlyThree | columnsFull)) continue;
       for (let slot = band; slot < SLOTS; slot += 3) {
         const triads = triadsOf(s[st + slot]);

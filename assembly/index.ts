@@ -355,10 +355,11 @@ function reviseTriads(st: usize, changed: u32): u32 {
         columnsMust |= columnsRequired;
       }
     }
-    const rowsOnlyThree = TRIAD & 1 ? rowsThrice & ~rowsMore & ~rowsMustThrice : 0; // three can go, not yet three must
-    const rowsFull = TRIAD & 1 ? rowsMustThrice & ~rowsMustMore : 0;
+    // three can go, not yet three must; three must, and a fourth still can (else nothing to clear)
+    const rowsOnlyThree = TRIAD & 1 ? rowsThrice & ~rowsMore & ~rowsMustThrice : 0;
+    const rowsFull = TRIAD & 1 ? rowsMustThrice & ~rowsMustMore & rowsMore : 0;
     const columnsOnlyThree = columnsThrice & ~columnsMore & ~columnsMustThrice;
-    const columnsFull = columnsMustThrice & ~columnsMustMore;
+    const columnsFull = columnsMustThrice & ~columnsMustMore & columnsMore;
     if (TRIAD & 1 && ((rowsThrice ^ 0x1ff) | rowsMustMore)) return CONTRADICTION;
     if (TRIAD & 2 && ((columnsThrice ^ 0x1ff) | columnsMustMore)) return CONTRADICTION;
     if (!(rowsOnlyThree | rowsFull | columnsOnlyThree | columnsFull)) continue;
@@ -447,24 +448,22 @@ function propagate(st: usize, dirty: u32): bool {
   let revised: u32 = 0; // slots revised since the last triad pass: the rule runs on their bands
   while (true) {
     if (LEVEL == 3) {
-      // rules 1–3: dirty slots, then the digits of the slots revised, until none is left
+      // rules 1–3: each dirty slot (rules 1–2), and a digit (rule 3) as soon as none of its
+      // slots is dirty, until nothing is left. The order never changes the fixed point, only the
+      // work: revising each digit as soon as it can (rather than after every dirty slot) solved
+      // kaggle 1.10× and 17_clue 1.14× faster, hard sets within ±2%.
       while (dirty) {
-        let digits: u32 = 0;
-        while (dirty) {
-          const slot = ctz(dirty);
-          dirty &= dirty - 1;
-          const changed = reviseSlot(st, slot);
-          if (changed == CONTRADICTION) return false;
-          dirty |= changed;
-          revised |= <u32>1 << slot;
-          digits |= <u32>1 << (slot / 3);
-        }
-        while (digits) {
-          const digit = ctz(digits);
-          digits &= digits - 1;
-          const changed = reviseDigit(st, digit);
-          if (changed == CONTRADICTION) return false;
-          dirty |= changed;
+        const slot = ctz(dirty);
+        dirty &= dirty - 1;
+        const changed = reviseSlot(st, slot);
+        if (changed == CONTRADICTION) return false;
+        dirty |= changed;
+        revised |= <u32>1 << slot;
+        const digit = slot / 3;
+        if (!(dirty & (<u32>7 << (digit * 3)))) {
+          const more = reviseDigit(st, digit);
+          if (more == CONTRADICTION) return false;
+          dirty |= more;
         }
       }
     } else {
@@ -608,7 +607,8 @@ function chooseCell(st: usize, depth: i32): void {
  * 0.384 (any weight from 0.7 to 0.86 gives about the same).
  */
 const CONFIGURATION_WEIGHT: u32 = 4;
-const FIXED_WEIGHT: u32 = 3;
+/** 3 by default; the `unweighted` variant sets 0: fixed digits not counted (the score before). */
+const FIXED_WEIGHT: u32 = isDefined(FIXED_DIGIT_WEIGHT) ? FIXED_DIGIT_WEIGHT : 3;
 /** The score of a line whose nine digits are all fixed: nothing to branch on there. */
 const ALL_FIXED_SCORE: u32 = 9 * FIXED_WEIGHT;
 
@@ -811,8 +811,8 @@ function writeSolution(st: usize, out: usize): void {
 
 /** Digits seen in each row, column and box while checking clues in order (27 × u16). */
 const SEEN_IN_UNIT: usize = memory.data(27 * 2, 2);
-/** While loading: the clue cells of each slot (27 × u32), then each digit's clue columns (9 × u32). */
-const CLUE_CELLS: usize = memory.data(36 * 4, 4);
+/** While loading: the clue cells of each slot (27 × u32). */
+const CLUE_CELLS: usize = memory.data(27 * 4, 4);
 /** CELL_PLACE[cell] = band << 5 | the cell's bit index in its band. */
 const CELL_PLACE: usize = memory.data(81);
 for (let cell: u32 = 0; cell < <u32>CELLS; cell++) store<u8>(CELL_PLACE + cell, <u8>(((cell / 27) << 5) | (cell % 27)));
@@ -846,6 +846,25 @@ function firstFault(puzzle: usize): i32 {
   store<u32>(at, load<u32>(at) | (<u32>1 << (place & 31)));
 }
 
+/** The bits of a digit's clue cells in one band that repeat it in a row or a box (0: none). */
+@inline function repeatsInBand(cells: u32): u32 {
+  const row0 = cells & 0x1ff;
+  const row1 = (cells >> 9) & 0x1ff;
+  const row2 = cells >> 18;
+  const boxes0 = <u32>load<u8>(ROW_BOXES + row0);
+  const boxes1 = <u32>load<u8>(ROW_BOXES + row1);
+  const boxes2 = <u32>load<u8>(ROW_BOXES + row2);
+  return (row0 & (row0 - 1)) | (row1 & (row1 - 1)) | (row2 & (row2 - 1)) | (row0 & row1) | (row0 & row2) | (row1 & row2) |
+    (boxes0 & boxes1) | (boxes0 & boxes2) | (boxes1 & boxes2);
+}
+
+/** The rows and boxes of a band that hold one of a digit's clue cells, as a band mask. */
+@inline function clueUnits(cells: u32): u32 {
+  const boxes = <u32>load<u8>(ROW_BOXES + columnsOf(cells));
+  return ((cells & 0x1ff) ? <u32>0x1ff : 0) | ((cells & (0x1ff << 9)) ? <u32>0x1ff << 9 : 0) | ((cells & (0x1ff << 18)) ? <u32>0x1ff << 18 : 0) |
+    ((boxes & 1) ? BOX_CELLS : 0) | ((boxes & 2) ? BOX_CELLS << 3 : 0) | ((boxes & 4) ? BOX_CELLS << 6 : 0);
+}
+
 /**
  * Loads 81 puzzle bytes into the root state: 1, or -1 for a byte over 9, -2 for a repeated clue.
  * The clues are gathered per slot (16 bytes at a time), checked for repeats digit by digit, and
@@ -868,50 +887,40 @@ function loadPuzzle(puzzle: usize): i32 {
   }
   if (over) return firstFault(puzzle);
   if (load<u8>(puzzle + 80)) addClue(puzzle, 80);
-  // repeats: two clues of a digit in one row, box or column
+  // repeats: two clues of a digit in one row, box or column; and each band's clue cells
   let repeated: u32 = 0;
   let clued0: u32 = 0;
   let clued1: u32 = 0;
   let clued2: u32 = 0;
   for (let digit: u32 = 0; digit < 9; digit++) {
-    let columnsBefore: u32 = 0;
-    for (let band: u32 = 0; band < 3; band++) {
-      const cells = load<u32>(CLUE_CELLS + (<usize>(digit * 3 + band) << 2));
-      const row0 = cells & 0x1ff;
-      const row1 = (cells >> 9) & 0x1ff;
-      const row2 = cells >> 18;
-      const boxes0 = <u32>load<u8>(ROW_BOXES + row0);
-      const boxes1 = <u32>load<u8>(ROW_BOXES + row1);
-      const boxes2 = <u32>load<u8>(ROW_BOXES + row2);
-      const columns = row0 | row1 | row2;
-      repeated |= (row0 & (row0 - 1)) | (row1 & (row1 - 1)) | (row2 & (row2 - 1));
-      repeated |= (row0 & row1) | (row0 & row2) | (row1 & row2) | (columns & columnsBefore);
-      repeated |= (boxes0 & boxes1) | (boxes0 & boxes2) | (boxes1 & boxes2);
-      columnsBefore |= columns;
-    }
-    store<u32>(CLUE_CELLS + (<usize>(27 + digit) << 2), columnsBefore);
+    const at = CLUE_CELLS + <usize>digit * 12;
+    const cells0 = load<u32>(at);
+    const cells1 = load<u32>(at, 4);
+    const cells2 = load<u32>(at, 8);
+    const columns0 = columnsOf(cells0);
+    const columns1 = columnsOf(cells1);
+    const columns2 = columnsOf(cells2);
+    repeated |= repeatsInBand(cells0) | repeatsInBand(cells1) | repeatsInBand(cells2);
+    repeated |= (columns0 & columns1) | (columns0 & columns2) | (columns1 & columns2);
+    clued0 |= cells0;
+    clued1 |= cells1;
+    clued2 |= cells2;
   }
   if (repeated) return -2;
-  for (let slot: u32 = 0; slot < <u32>SLOTS; slot += 3) {
-    clued0 |= load<u32>(CLUE_CELLS + (<usize>slot << 2));
-    clued1 |= load<u32>(CLUE_CELLS + (<usize>(slot + 1) << 2));
-    clued2 |= load<u32>(CLUE_CELLS + (<usize>(slot + 2) << 2));
-  }
   const st = stateAt(0);
   setUnsolved(st, 0, BAND_CELLS & ~clued0);
   setUnsolved(st, 1, BAND_CELLS & ~clued1);
   setUnsolved(st, 2, BAND_CELLS & ~clued2);
-  for (let slot: u32 = 0; slot < <u32>SLOTS; slot++) {
-    const band = slot % 3;
-    const cells = load<u32>(CLUE_CELLS + (<usize>slot << 2));
-    const columns = load<u32>(CLUE_CELLS + (<usize>(27 + slot / 3) << 2));
-    const boxes = <u32>load<u8>(ROW_BOXES + ((cells | (cells >> 9) | (cells >> 18)) & 0x1ff));
-    const units =
-      ((cells & 0x1ff) ? <u32>0x1ff : 0) | ((cells & (0x1ff << 9)) ? <u32>0x1ff << 9 : 0) | ((cells & (0x1ff << 18)) ? <u32>0x1ff << 18 : 0) |
-      ((boxes & 1) ? BOX_CELLS : 0) | ((boxes & 2) ? BOX_CELLS << 3 : 0) | ((boxes & 4) ? BOX_CELLS << 6 : 0) |
-      spreadColumns(columns);
-    const clued = band == 0 ? clued0 : band == 1 ? clued1 : clued2;
-    store<u32>(st + (<usize>slot << 2), (BAND_CELLS & ~(units | clued)) | cells);
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    const at = CLUE_CELLS + <usize>digit * 12;
+    const cells0 = load<u32>(at);
+    const cells1 = load<u32>(at, 4);
+    const cells2 = load<u32>(at, 8);
+    const columns = spreadColumns(columnsOf(cells0 | cells1 | cells2));
+    const masks = st + <usize>digit * 12; // the digit's three slots
+    store<u32>(masks, (BAND_CELLS & ~(clueUnits(cells0) | columns | clued0)) | cells0);
+    store<u32>(masks, (BAND_CELLS & ~(clueUnits(cells1) | columns | clued1)) | cells1, 4);
+    store<u32>(masks, (BAND_CELLS & ~(clueUnits(cells2) | columns | clued2)) | cells2, 8);
   }
   return 1;
 }

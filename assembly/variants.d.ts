@@ -4,3 +4,4 @@ declare const PROPAGATION: i32;
 declare const CELL_ORDER: i32;
 declare const BRANCHING: i32;
 declare const TRIADS: i32;
+declare const FIXED_DIGIT_WEIGHT: u32;

@@ -33,7 +33,7 @@ import { datasetShape } from "../src/sized.js";
 import { type AnswerCheck, type Draw, answerChecker, checkBatch, drawPuzzles, pack } from "./measure/draw.js";
 import { type BatchTiming, TimingAborted, timeBatches } from "./measure/batches.js";
 import { summarizeGuesses } from "./measure/guesses.js";
-import { type MeasureProgress, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
+import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
 import type { BenchRecord, RowMode } from "./records.js";
 import { speedRatio } from "./ratios.js";
 import { quantile, seededSample } from "./sample.js";
@@ -48,13 +48,6 @@ const PASS_SHARE = 1 / MIN_SAMPLES;
 const WARMUP_SHARE = 0.2;
 /** A sampled row still solves at least this many puzzles (or the whole selection). */
 const MIN_SAMPLED_PUZZLES = 10;
-/**
- * Passes over the puzzles that took under SHORT_PUZZLE_MICROS in the per-puzzle timing,
- * keeping each one's fastest: a scheduler pause of a few ms on a loaded machine would
- * otherwise dominate a 10 µs sample. Whole passes, so that no puzzle runs twice in a row.
- */
-const SHORT_PUZZLE_PASSES = 3;
-const SHORT_PUZZLE_MICROS = 1000;
 
 /** What to measure and how. */
 export interface BenchPlan {
@@ -262,7 +255,7 @@ function perPuzzlePass(
 }
 
 /**
- * Per-puzzle µs for the percentiles: one checked pass, then SHORT_PUZZLE_PASSES - 1 more
+ * Per-puzzle µs for the percentiles: one checked pass, then TIMING_PASSES - 1 more
  * passes over the short puzzles, keeping each puzzle's fastest time.
  */
 function timePerPuzzle(
@@ -277,7 +270,7 @@ function timePerPuzzle(
   const stats: SearchStats = { guesses: 0, timedOut: false };
   return retimeFastest(
     micros,
-    SHORT_PUZZLE_PASSES,
+    TIMING_PASSES,
     (_, time) => time < SHORT_PUZZLE_MICROS,
     (i) => engine.countSolutions(grids[i], limit, solution, stats, budget),
   );

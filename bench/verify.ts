@@ -9,6 +9,7 @@
  */
 import type { Grid } from "../src/puzzle.js";
 import { formatSizedGrid, isValidSizedSolution } from "../src/sized.js";
+import { isWhole } from "../src/whole-number.js";
 
 export type Expectation = "unique" | "multiple" | "unknown";
 
@@ -56,7 +57,7 @@ export interface Answer {
 /** Why `answer` is wrong for `puzzle`, or null when it is right (a timed-out count is not checked). */
 export function answerProblem(puzzle: Grid, answer: Answer, expectation: Expectation, limit: number): string | null {
   const { count, solution, timedOut } = answer;
-  if (!Number.isInteger(count) || count < 0 || count > limit) return `count ${count} is outside 0..${limit}`;
+  if (!isWhole(count, 0, limit)) return `count ${count} is outside 0..${limit}`;
   if (count > 0 && !isValidSizedSolution(puzzle, solution)) {
     return `solution ${formatSizedGrid(solution)} is not a valid grid that keeps the clues`;
   }

@@ -5,11 +5,10 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, scratchFolder } from "./cli-run.js";
+import { runCli, runCliInProcess as run, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 import { relabelledPuzzles } from "./corpus.js";
 import { Random } from "../src/prng.js";
-import { USAGE_ERROR_STATUS, buildProgram } from "../src/cli/main.js";
 
 const { dir, file } = scratchFolder("sudoku-bulk-");
 const cli = (args: string[], input?: string) => runCli(args, { input });
@@ -50,25 +49,6 @@ const MIXED = [solved, "# a comment", unsolvable, "", multiple, solved.replace("
 const part1 = file("part1.txt", Array.from({ length: 150 }, () => MIXED.join("\n")).join("\n") + "\n" + relabelledPuzzles(700, 3));
 const part2 = file("part2.txt", relabelledPuzzles(333, 4));
 const FORMATS = ["line", "grid", "jsonl", "csv"] as const;
-
-/**
- * Runs the CLI in this process, on the main thread (no start-up: these tests run it often),
- * always with `-o`; returns the exit status main.ts would give and what went to stderr.
- */
-async function run(args: string[]): Promise<{ status: number; stderr: string }> {
-  const write = process.stderr.write;
-  let stderr = "";
-  process.stderr.write = ((chunk: string) => (stderr += chunk, true)) as typeof process.stderr.write;
-  try {
-    await buildProgram().parseAsync(["node", "sudoku-wasm", ...args]);
-    return { status: Number(process.exitCode ?? 0), stderr };
-  } catch (error) {
-    return { status: USAGE_ERROR_STATUS, stderr: stderr + String(error) };
-  } finally {
-    process.stderr.write = write;
-    process.exitCode = undefined;
-  }
-}
 
 /** The output of a main-thread run of `args` (written with -o to a scratch file). */
 async function output(args: string[]): Promise<string> {

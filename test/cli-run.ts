@@ -1,13 +1,15 @@
 /**
  * What the command-line tests share: the CLI's entry point, a scratch folder removed after the
- * file's tests, and a synchronous run that returns status, standard output and standard error.
- * The CLI runs dist/ (built by `npm run build`, which `pretest` runs).
+ * file's tests, a synchronous run that returns status, standard output and standard error, and
+ * an in-process run for tests that call the CLI often. The spawned CLI runs dist/ (built by
+ * `npm run build`, which `pretest` runs); the in-process one runs src/.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
+import { USAGE_ERROR_STATUS, buildProgram } from "../src/cli/main.js";
 
 /** bin/sudoku-wasm.mjs, as a file path. */
 export const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;
@@ -36,4 +38,24 @@ export function scratchFolder(prefix: string) {
     return path;
   };
   return { dir, file };
+}
+
+/**
+ * Runs the CLI in this process (no start-up: for tests that run it often); returns the exit
+ * status main.ts would give and what went to standard error. Output must go to a file (`-o`):
+ * standard output is the test runner's.
+ */
+export async function runCliInProcess(args: string[]): Promise<{ status: number; stderr: string }> {
+  const write = process.stderr.write;
+  let stderr = "";
+  process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
+  try {
+    await buildProgram().parseAsync(["node", "sudoku-wasm", ...args]);
+    return { status: Number(process.exitCode ?? 0), stderr };
+  } catch (error) {
+    return { status: USAGE_ERROR_STATUS, stderr: stderr + String(error) };
+  } finally {
+    process.stderr.write = write;
+    process.exitCode = undefined;
+  }
 }

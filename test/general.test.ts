@@ -192,22 +192,29 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
   });
 });
 
+/** A complete grid of box size `box`: the kernel's first solution of the empty grid. */
+const fullGrid = (kernel: GeneralKernel, box: number): Uint8Array => kernel.solveBatch(new Uint8Array(shapeOf(box).cells), 1, box, 1).solutions;
+
+/** `puzzle` solved by the kernel and by its twin: each one's [count, guesses, timed out] and first solution. */
+function onKernelAndTwin(kernel: GeneralKernel, twin: GeneralTsEngine, puzzle: Uint8Array, box: number, limit: number, budget = Infinity) {
+  const stats = { guesses: 0, timedOut: false };
+  const wasmSolution = new Uint8Array(puzzle.length);
+  const tsSolution = new Uint8Array(puzzle.length);
+  const wasm = [kernel.countSolutions(puzzle, box, limit, wasmSolution, stats, budget), stats.guesses, stats.timedOut];
+  const ts = [twin.countSolutions(puzzle, box, limit, tsSolution, stats, budget), stats.guesses, stats.timedOut];
+  return { wasm, ts, wasmSolution, tsSolution };
+}
+
 describe("the TS twin", () => {
   it("agrees with the kernel on counts, solutions and guesses for generated puzzles of every size", async () => {
     const kernel = await GeneralKernel.create();
     const twin = new GeneralTsEngine();
-    const stats = { guesses: 0, timedOut: false };
     for (const box of [2, 3, 4, 5]) {
-      const { cells } = shapeOf(box);
-      const full = kernel.solveBatch(new Uint8Array(cells), 1, box, 1).solutions;
+      const full = fullGrid(kernel, box);
       for (const blankEvery of [2, 3, 5]) {
         const puzzle = full.map((symbol, cell) => ((cell * 7) % blankEvery === 0 ? 0 : symbol));
-        const wasmSolution = new Uint8Array(cells);
-        const tsSolution = new Uint8Array(cells);
-        const wasmCount = kernel.countSolutions(puzzle, box, 2, wasmSolution, stats);
-        const wasmGuesses = stats.guesses;
-        const tsCount = twin.countSolutions(puzzle, box, 2, tsSolution, stats);
-        expect([tsCount, stats.guesses], `box ${box}, blank every ${blankEvery}`).toEqual([wasmCount, wasmGuesses]);
+        const { wasm, ts, wasmSolution, tsSolution } = onKernelAndTwin(kernel, twin, puzzle, box, 2);
+        expect(ts, `box ${box}, blank every ${blankEvery}`).toEqual(wasm);
         expect(tsSolution).toEqual(wasmSolution);
         expect(isValidGeneralSolution(puzzle, tsSolution, shapeOf(box))).toBe(true);
       }
@@ -217,24 +224,19 @@ describe("the TS twin", () => {
   it("honours the kernel's node budget: the same counts, guesses, solutions and timeouts at every budget", async () => {
     const kernel = await GeneralKernel.create();
     const twin = new GeneralTsEngine();
-    const stats = { guesses: 0, timedOut: false };
     for (const box of [2, 3, 4, 5]) {
-      const { cells } = shapeOf(box);
-      const full = kernel.solveBatch(new Uint8Array(cells), 1, box, 1).solutions;
-      const puzzles = [new Uint8Array(cells), full.map((symbol, cell) => ((cell * 7) % 2 === 0 ? 0 : symbol))];
+      const full = fullGrid(kernel, box);
+      const puzzles = [new Uint8Array(full.length), full.map((symbol, cell) => ((cell * 7) % 2 === 0 ? 0 : symbol))];
       for (const [p, puzzle] of puzzles.entries()) {
         for (const budget of [1, 2, 7, 30, 200]) {
-          const wasmSolution = new Uint8Array(cells);
-          const tsSolution = new Uint8Array(cells);
-          const wasmCount = kernel.countSolutions(puzzle, box, 50, wasmSolution, stats, budget);
-          const wasm = [wasmCount, stats.guesses, stats.timedOut];
-          const tsCount = twin.countSolutions(puzzle, box, 50, tsSolution, stats, budget);
-          expect([tsCount, stats.guesses, stats.timedOut], `box ${box}, puzzle ${p}, budget ${budget}`).toEqual(wasm);
-          if (wasmCount > 0) expect(tsSolution).toEqual(wasmSolution);
+          const { wasm, ts, wasmSolution, tsSolution } = onKernelAndTwin(kernel, twin, puzzle, box, 50, budget);
+          expect(ts, `box ${box}, puzzle ${p}, budget ${budget}`).toEqual(wasm);
+          if ((wasm[0] as number) > 0) expect(tsSolution).toEqual(wasmSolution);
         }
       }
     }
     // The empty grids branch at once: budget 1 stops them before any solution.
+    const stats = { guesses: 0, timedOut: false };
     expect(twin.countSolutions(new Uint8Array(256), 4, 2, new Uint8Array(256), stats, 1)).toBe(0);
     expect(stats.timedOut).toBe(true);
   });

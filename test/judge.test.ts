@@ -1,6 +1,8 @@
 /** The classic judge formats: a sample input each → the exact expected output. */
+import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type JudgeFormatName, judgeFormats, solveJudge, solveJudgeInputs } from "../src/formats/judge.js";
+import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats, solveJudge, solveJudgeInputs } from "../src/formats/judge.js";
+import { streamJudge } from "../src/cli/judge.js";
 import { createSolver } from "../src/index.js";
 import { PuzzleError } from "../src/puzzle.js";
 import type { Solver } from "../src/solver.js";
@@ -115,44 +117,45 @@ describe("sicily1317", () => {
   });
 });
 
+/** sudoku16_kr100.txt line 1 (1–9, A–G) and its solution, rewritten in POJ 3076's A–P with `-` empties. */
+const HEX_LIKE = "123456789ABCDEFG";
+const POJ = "ABCDEFGHIJKLMNOP";
+const toPoj = (line: string) => line.replace(/[^.]/g, (ch) => POJ[HEX_LIKE.indexOf(ch)]).replaceAll(".", "-");
+const poj3076Puzzle = toPoj(
+  "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E",
+);
+const poj3076Solution = toPoj(
+  "1GDBC2349A586EF74E6A57F8123CBD9G52C769GBFDE4A18339F81AED76GB24C59426D31FAGBE587C8C7EB6954F12G3ADGF1DE47A5C839B26B3A5G8C269D7EF14263G418EB57FCAD97BE13CAG249D865FF8597DB6C3AG42E1AD4CF5298E617G3BE194AG63D8C5F7B2D78F9E51GB263C4ACAG32B47E1F9D56865B28FDC374A19GE",
+);
+const rows16 = (grid: string) => Array.from({ length: 16 }, (_, r) => grid.slice(r * 16, r * 16 + 16));
+
 describe("poj3076", () => {
-  /** sudoku16_kr100.txt line 1 (1–9, A–G) and its solution, rewritten in POJ 3076's A–P with `-` empties. */
-  const HEX_LIKE = "123456789ABCDEFG";
-  const POJ = "ABCDEFGHIJKLMNOP";
-  const toPoj = (line: string) => line.replace(/[^.]/g, (ch) => POJ[HEX_LIKE.indexOf(ch)]).replaceAll(".", "-");
-  const puzzle = toPoj(
-    "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E",
-  );
-  const solution = toPoj(
-    "1GDBC2349A586EF74E6A57F8123CBD9G52C769GBFDE4A18339F81AED76GB24C59426D31FAGBE587C8C7EB6954F12G3ADGF1DE47A5C839B26B3A5G8C269D7EF14263G418EB57FCAD97BE13CAG249D865FF8597DB6C3AG42E1AD4CF5298E617G3BE194AG63D8C5F7B2D78F9E51GB263C4ACAG32B47E1F9D56865B28FDC374A19GE",
-  );
-  const rows16 = (grid: string) => Array.from({ length: 16 }, (_, r) => grid.slice(r * 16, r * 16 + 16));
   /** The grid mirrored on its main diagonal: still a Sudoku, solved by the mirrored solution. */
   const transpose = (grid: string) => Array.from({ length: 256 }, (_, i) => grid[(i % 16) * 16 + Math.floor(i / 16)]).join("");
 
   it("solves 16×16 cases separated by blank lines, 16 lines each and a blank line between", () => {
-    const input = [...rows16(puzzle), "", ...rows16(transpose(puzzle)), ""].join("\n");
-    const expected = [...rows16(solution), "", ...rows16(transpose(solution)), ""].join("\n");
+    const input = [...rows16(poj3076Puzzle), "", ...rows16(transpose(poj3076Puzzle)), ""].join("\n");
+    const expected = [...rows16(poj3076Solution), "", ...rows16(transpose(poj3076Solution)), ""].join("\n");
     expect(run("poj3076", input)).toBe(expected);
   });
 
   it("reads a last case without a line end and ignores extra blank lines", () => {
-    expect(run("poj3076", ["", ...rows16(puzzle), "", ""].join("\n").trimEnd())).toBe([...rows16(solution), ""].join("\n"));
+    expect(run("poj3076", ["", ...rows16(poj3076Puzzle), "", ""].join("\n").trimEnd())).toBe([...rows16(poj3076Solution), ""].join("\n"));
   });
 
   it("names the line and the cell of a bad character, and of a short row", () => {
-    const bad = rows16(puzzle);
+    const bad = rows16(poj3076Puzzle);
     bad[2] = bad[2].slice(0, 5) + "Q" + bad[2].slice(6);
-    const input = [...rows16(puzzle), "", ...bad].join("\n");
+    const input = [...rows16(poj3076Puzzle), "", ...bad].join("\n");
     expect(() => run("poj3076", input)).toThrow(PuzzleError);
     expect(() => run("poj3076", input)).toThrow("line 20: cell 38 (row 3, column 6) contains invalid character 'Q'");
-    const short = rows16(puzzle);
+    const short = rows16(poj3076Puzzle);
     short[15] = short[15].slice(0, 15);
     expect(() => run("poj3076", short.join("\n"))).toThrow("line 16: expected a row of 16 cells, got 15");
   });
 
   it("names both cells of a repeated letter", () => {
-    const repeated = "AA" + puzzle.slice(2);
+    const repeated = "AA" + poj3076Puzzle.slice(2);
     expect(() => run("poj3076", rows16(repeated).join("\n"))).toThrow(/^line 1: cell 2 \(row 1, column 2\): symbol 'A' is repeated in row 1/);
   });
 });
@@ -185,5 +188,70 @@ describe("judge input: several inputs read as one", () => {
     expect(() => solveJudgeInputs(judgeFormats.poj3074, [{ text: `${bad}\n` }], solver)).toThrow(/^line 1: cell 21 /);
     const counted = [{ name: "one.txt", text: "1\n" }, { name: "two.txt", text: rowsWith(first.puzzle, "0").slice(0, 4).join("\n") }];
     expect(() => solveJudgeInputs(judgeFormats.poj2676, counted, solver)).toThrow("two.txt:4: the input ends inside a grid (4 of 9 rows)");
+  });
+});
+
+describe("judge input streams: puzzles are solved and written batch by batch as their lines arrive", () => {
+  /** Each judge's input of `count` puzzles (the two unique fixture puzzles in turn) as lines. */
+  const inputLines = (name: JudgeFormatName, count: number): string[] => {
+    const puzzles = Array.from({ length: count }, (_, i) => (i % 2 === 0 ? first : second).puzzle);
+    switch (name) {
+      case "poj3074":
+        return [...puzzles, "end"];
+      case "hdu1426":
+        return puzzles.flatMap((p) => [...rowsWith(p, "?", " "), ""]);
+      case "poj3076":
+        return Array.from({ length: count }, () => [...rows16(poj3076Puzzle), ""]).flat();
+      case "leetcode37":
+        return [];
+      default: {
+        const empty = name === "sicily1317" ? "_" : "0";
+        return [String(count), ...puzzles.flatMap((p) => [...rowsWith(p, empty), ""])];
+      }
+    }
+  };
+  const streamed = JUDGE_FORMATS.filter((name) => inputLines(name, 1).length > 0);
+
+  it.each(streamed)("%s: the first batch's output is written before the last line is read, and the whole equals the one-batch output", async (name) => {
+    const lines = inputLines(name, 12);
+    let linesRead = 0;
+    const writes: { text: string; linesRead: number }[] = [];
+    /** One line per chunk, counted as it is taken. */
+    async function* source() {
+      for (const line of lines) {
+        linesRead++;
+        yield Buffer.from(`${line}\n`);
+      }
+    }
+    await streamJudge(judgeFormats[name], [{ name: "in.txt", open: () => Readable.from(source()) }], solver, 4, async (text) => {
+      writes.push({ text, linesRead });
+    });
+    expect(writes).toHaveLength(3); // 12 puzzles in batches of 4
+    expect(writes[0].linesRead).toBeLessThan(lines.length / 2);
+    expect(writes.map((w) => w.text).join("")).toBe(run(name, lines.join("\n") + "\n"));
+  });
+
+  it("stops reading at poj3074's `end` line: the rest of the input is never read", async () => {
+    let pulled = 0;
+    async function* source() {
+      yield Buffer.from(`${first.puzzle}\nend\n`);
+      for (let i = 0; i < 1000; i++) {
+        pulled++;
+        yield Buffer.from(`${second.puzzle}\n`);
+      }
+    }
+    let output = "";
+    await streamJudge(judgeFormats.poj3074, [{ open: () => Readable.from(source()) }], solver, 4, async (text) => void (output += text));
+    expect(output).toBe(`${first.solution}\n`);
+    expect(pulled).toBeLessThan(1000);
+  });
+
+  it("names the file and line of a bad puzzle; the whole batches before it are written, none of the one it is in", async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => (i === 8 ? "x" : (i % 2 === 0 ? first : second).puzzle));
+    const writes: string[] = [];
+    const oneLineChunks = () => Readable.from(lines.map((line) => Buffer.from(`${line}\n`)));
+    const failing = streamJudge(judgeFormats.poj3074, [{ name: "big.txt", open: oneLineChunks }], solver, 4, async (text) => void writes.push(text));
+    await expect(failing).rejects.toThrow("big.txt:9: expected 81 characters, got 1");
+    expect(writes.join("")).toBe(`${first.solution}\n${second.solution}\n`.repeat(4));
   });
 });

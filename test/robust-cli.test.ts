@@ -6,16 +6,20 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { checkOutputRequests, writeReports } from "../bench/report/output.js";
 import { formatJson } from "../bench/report/json.js";
 import type { BenchRun } from "../bench/records.js";
 import { type BatchTask, LARGE_GRID_BUDGET, solveBatch } from "../src/pool/batch.js";
-import { withRetry } from "../src/pool/pool.js";
+import { mainThreadSolver, openWorkerPool, withRetry } from "../src/pool/pool.js";
 import { GRID_SHAPES } from "../src/formats/record.js";
 import { STATUSES, type SolverEngine } from "../src/solver.js";
+import { judgeFormats, solveJudge } from "../src/formats/judge.js";
+import { createSolver } from "../src/index.js";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
+import { relabelledPuzzles, writePuzzles } from "./corpus.js";
 
 const { dir, file } = scratchFolder("sudoku-robust-");
 const cli = runCli;
@@ -101,6 +105,18 @@ describe("a failing or closed standard stream is one line, or quiet", () => {
     }
   });
 
+  it.runIf(existsSync("/dev/full"))("stops the worker pools before it exits on a failed standard output (an exit with workers starting can abort)", () => {
+    const errors = new URL("../dist/src/cli/errors.js", import.meta.url).href;
+    const script = `const { guardStandardStreams, stopBeforeStreamExit } = await import("${errors}"); guardStandardStreams();
+const { writeSync } = await import("node:fs"); // not process.stderr: once a stream failed, the run writes nothing more
+stopBeforeStreamExit(() => new Promise((resolve) => setTimeout(() => { writeSync(2, "pool stopped\\n"); resolve(); }, 200)));
+process.stdout.write("x"); setInterval(() => {}, 1000);`;
+    writeFileSync(join(dir, "full-with-pool.mjs"), script);
+    const run = shell(`${process.execPath} full-with-pool.mjs > /dev/full`);
+    expect(run.stderr).toBe("sudoku-wasm: cannot write to standard output: ENOSPC (no space left on device)\npool stopped\n");
+    expect(run.status).toBe(2);
+  });
+
   it("ends quietly with status 0 when standard error is a closed pipe (no `node:events` trace, no endless run)", () => {
     // A command that keeps writing to stderr, as a long run's progress does, behind the CLI's stream guard.
     const errors = new URL("../dist/src/cli/errors.js", import.meta.url).href;
@@ -113,8 +129,10 @@ describe("a failing or closed standard stream is one line, or quiet", () => {
 });
 
 describe("generate stops at once when its reader goes away", () => {
-  it("writes far fewer than --count puzzles into a pipe that `head -1` closes", async () => {
-    const child = spawn(process.execPath, [BIN, "generate", "--count", "40000", "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+  it("ends, status 0, when the pipe that `head -1` reads is closed, long before its --count", async () => {
+    // A count that takes days to make: only stopping at the closed pipe ends this run (without it the test never ends).
+    const child = spawn(process.execPath, [BIN, "generate", "--count", "1000000000", "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    onTestFinished(() => void child.kill()); // no-op once it has exited
     let first = "";
     let stderr = "";
     child.stderr.on("data", (data) => (stderr += data));
@@ -211,6 +229,83 @@ describe("a batch the solver fails on is retried, then written as `error` record
     expect(outcome.text).toBe("10,11\n"); // the retry got its own copy of the line numbers
   });
 
+  it("retries a failed batch on a freshly started worker, and ends the worker that failed", async () => {
+    // A worker that breaks on the first "break" batch of the run (counted across workers) and then fails every batch;
+    // each outcome says which worker solved it and how many batches that worker had solved before.
+    const retire = new URL("../dist/src/pool/retire.js", import.meta.url).href;
+    const worker = file(
+      "breaking-worker.mjs",
+      `import { threadId, workerData } from "node:worker_threads";
+import { retiringOnFailure } from "${retire}";
+const counts = new Int32Array(workerData.counts); // [batches "break" seen, failures]
+let solved = 0;
+let broken = false;
+export default retiringOnFailure((task) => {
+  if (broken) {
+    Atomics.add(counts, 1, 1);
+    throw new Error("worker " + threadId + " is broken");
+  }
+  if (task.texts === "break" && Atomics.add(counts, 0, 1) === 0) {
+    Atomics.add(counts, 1, 1);
+    broken = true;
+    throw new Error("worker " + threadId + " broke");
+  }
+  return { text: task.texts + " " + threadId + " " + solved++, tally: [], errors: [] };
+});
+`,
+    );
+    const counts = new SharedArrayBuffer(8);
+    const pool = openWorkerPool(1, { filename: worker, workerData: { counts } });
+    try {
+      const solved = async (texts: string) => (await pool.solve(task([texts]))).text.split(" ");
+      const [, first, before] = await solved("a");
+      expect(before).toBe("0");
+      await solved("a"); // the pool's worker has now solved two batches
+      const [text, retried, retriedBefore] = await solved("break");
+      expect(text).toBe("break"); // solved, not written as `error` records
+      expect(retried).not.toBe(first);
+      expect(retriedBefore).toBe("0"); // a worker that had solved nothing: started for the retry
+      const [, next, nextBefore] = await solved("b");
+      expect(next).not.toBe(first); // the worker that broke was ended, not given the next batch
+      expect(next).not.toBe(retried); // the retry's worker was ended after it
+      expect(nextBefore).toBe("0");
+      expect(new Int32Array(counts)[1]).toBe(1); // one failure in all: no batch went to the broken worker
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("with --threads 0, retries a failed batch on freshly loaded engines, which replace the ones that failed", async () => {
+    let loads = 0;
+    let breakNext = false;
+    const calls: number[] = []; // which load's engines each engine call ran on
+    /** Engines (every puzzle: unsolvable) that fail once `breakNext` is set, and on every call after. */
+    const load = async () => {
+      const id = ++loads;
+      let broken = false;
+      const engine: SolverEngine = {
+        countSolutions: () => 0,
+        solveBatch(_puzzles, count) {
+          calls.push(id);
+          if (broken || breakNext) {
+            breakNext = false;
+            broken = true;
+            throw new Error(`engines ${id} broke`);
+          }
+          return { counts: new Int32Array(count), guesses: new Int32Array(count), nodes: new Int32Array(count), solutions: new Uint8Array(count * 81) };
+        },
+      };
+      return new Map(GRID_SHAPES.map((shape) => [shape.size, { id: "spy", engine, reportsGuesses: false }]));
+    };
+    const solver = mainThreadSolver(await load(), load);
+    const puzzle = { ...task([UNIQUE[0]]), output: "line" as const };
+    expect((await solver.solve(puzzle)).text).toBe("unsolvable\n");
+    breakNext = true;
+    expect((await solver.solve(puzzle)).text).toBe("unsolvable\n"); // not `error`: the retry ran on new engines
+    expect((await solver.solve(puzzle)).text).toBe("unsolvable\n");
+    expect(calls).toEqual([1, 1, 2, 2]);
+  });
+
   it("writes one `error` record per record, naming its file and line, when the retry fails too", async () => {
     const outcome = await withRetry(task(["a", "b", "c"]), async () => {
       throw new RangeError("Invalid string length");
@@ -230,5 +325,37 @@ describe("a batch the solver fails on is retried, then written as `error` record
     expect(pieces.every((piece) => piece.endsWith("\n"))).toBe(true);
     expect(pieces.reduce((n, piece) => n + piece.split("\n").length - 1, 0)).toBe(12);
     expect(outcome.tally[STATUSES.indexOf("invalid")]).toBe(12);
+  });
+});
+
+describe("judge mode holds a batch, not its whole input", () => {
+  /** The heap the judge runs get: the 300,000-line input's text alone takes 24.6 MB of it (holding every record took over 400 MB). */
+  const HEAP_MB = 32;
+
+  /** `solve --format poj3074` over `count` puzzle lines in a child with a small heap; its exit status and peak RSS (KB, reported on fd 3 as it exits). */
+  function judgeRun(count: number) {
+    const hook = file("report-max-rss.mjs", 'import { writeSync } from "node:fs";\nprocess.on("exit", () => writeSync(3, String(process.resourceUsage().maxRSS)));\n');
+    const input = writePuzzles(join(dir, `judge-${count}.txt`), count);
+    const output = join(dir, `judge-${count}.out`);
+    const args = [`--max-old-space-size=${HEAP_MB}`, "--import", pathToFileURL(hook).href, BIN, "solve", "--format", "poj3074", input, "-o", output];
+    const run = spawnSync(process.execPath, args, { stdio: ["ignore", "pipe", "pipe", "pipe"], encoding: "utf8" });
+    return { status: run.status, stderr: run.stderr, maxRssKb: Number(run.output[3]), output };
+  }
+
+  it("solves 300,000 poj3074 lines in a 32 MB heap, at about the peak RSS of 3,000, with the output of solving the input whole", async () => {
+    const count = 300_000;
+    const small = judgeRun(3_000);
+    const large = judgeRun(count);
+    expect(large.stderr).toBe("");
+    expect(large.status).toBe(0);
+    expect(small.status).toBe(0);
+    // Holding every record took 545 MB here at 300,000 lines (and 2.7 GB at 2 million); streaming takes ~50 MB more than at 3,000.
+    expect(large.maxRssKb - small.maxRssKb).toBeLessThan(150 * 1024);
+    const solver = await createSolver();
+    const text = relabelledPuzzles(count);
+    const piece = 10_000 * 82; // whole lines of 82 bytes
+    let expected = "";
+    for (let at = 0; at < text.length; at += piece) expected += solveJudge(judgeFormats.poj3074, text.slice(at, at + piece), solver);
+    expect(readFileSync(large.output, "utf8") === expected).toBe(true); // not toBe: a 24 MB diff helps nobody
   });
 });

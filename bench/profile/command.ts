@@ -8,6 +8,7 @@ import { Command } from "commander";
 import { kernelVariantInfos, runProfile, type ProfileOptions } from "./run.js";
 import { resultsFolder } from "../report/output.js";
 import { bundledDatasets } from "../../src/datasets.js";
+import { solverHelpLines } from "../../src/registry.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../../src/cli/options.js";
 
 /** Every option of `profile`, once: flags, help, defaults and parsers. */
@@ -25,11 +26,10 @@ const PROFILE_OPTIONS: readonly OptionRow[] = [
 
 /** The help after the options: variants, bundled datasets, how to read the outputs. */
 function helpAfter(): string {
-  const variants = kernelVariantInfos().map((info) => `  ${info.id.padEnd(18)} ${info.description}`);
   return [
     "",
-    "Kernel variants:",
-    ...variants,
+    "Kernel variants (id, grid sizes, algorithm):",
+    ...solverHelpLines(kernelVariantInfos()),
     "",
     `Bundled datasets (easiest first): ${bundledDatasets().join(", ") || "none"}`,
     "",

@@ -30,7 +30,7 @@ import type { WasmKernel } from "../../src/wasm.js";
 import { type Draw, answerChecker, checkBatch, drawPuzzles } from "../measure/draw.js";
 import { timeBatches } from "../measure/batches.js";
 import { summarizeGuesses } from "../measure/guesses.js";
-import { type MeasureProgress, microsSince, retimeFastest, silentProgress, sumOf } from "../measure/timing.js";
+import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "../measure/timing.js";
 import { quantile, seededSample } from "../sample.js";
 import { type Expectation, expectationOf } from "../verify.js";
 import type { HardPuzzle, PerPuzzle, ProfileRecord } from "./records.js";
@@ -42,10 +42,6 @@ const MIN_BATCH_CALLS = 3;
 const MIN_BATCH_MS = 300;
 /** …but fewer calls when MIN_BATCH_CALLS of them would take over BATCH_TIME_CAP_MS (at least one). */
 const BATCH_TIME_CAP_MS = 2000;
-/** Passes of the per-puzzle timing; a puzzle retimed in a later pass keeps its fastest time. */
-const TIMING_PASSES = 3;
-/** Puzzles faster than this are always retimed (a pause of a few ms would swamp them). */
-const SHORT_PUZZLE_MICROS = 1000;
 /**
  * Slower puzzles are retimed when their µs per search node is over this many times the
  * variant's median: nodes are exact, so such a time is a pause of the machine, not a hard puzzle.

@@ -3,7 +3,8 @@
  *
  * - an input that fails while it is read is an {@link InputReadError} naming the file (the
  *   records read before it are still written);
- * - standard output that fails (a full disk: ENOSPC) prints one line and exits with status 2;
+ * - standard output that fails (a full disk: ENOSPC) prints one line and exits with status 2,
+ *   after the worker threads are stopped;
  * - a closed pipe on standard output or standard error (`| head`) ends the run at once, quietly,
  *   with status 0: the reader has all it asked for, and there is nobody left to tell;
  * - every other error is one line from {@link errorLine}, with status 2.
@@ -72,12 +73,50 @@ export function guardStandardStreams(): void {
   process.stderr.on("error", (error: NodeJS.ErrnoException) => failedStandardStream("error", error));
 }
 
-/** What to do when standard output or standard error fails. */
-export function failedStandardStream(stream: "output" | "error", error: NodeJS.ErrnoException): never {
-  if (error.code === "EPIPE") process.exit(0);
-  if (stream === "error") process.exit(USAGE_ERROR_STATUS);
-  writeStderr(`sudoku-wasm: cannot write to standard output: ${describeError(error)}\n`);
-  process.exit(USAGE_ERROR_STATUS);
+/** What to do when standard output or standard error fails: report it (standard output, not EPIPE) and exit. */
+export function failedStandardStream(stream: "output" | "error", error: NodeJS.ErrnoException): void {
+  if (exiting) return; // a later failure of a stream that already failed
+  if (error.code === "EPIPE") return exitAfterStopping(0);
+  if (stream === "output") writeStderr(`sudoku-wasm: cannot write to standard output: ${describeError(error)}\n`);
+  exitAfterStopping(USAGE_ERROR_STATUS);
+}
+
+/** What must stop before the process exits on a failed standard stream: worker pools (see {@link stopBeforeStreamExit}). */
+const stoppers = new Set<() => Promise<unknown>>();
+/** How long the stoppers get before the process exits anyway, in ms. */
+const STOP_WAIT_MS = 2000;
+let exiting = false;
+
+/**
+ * Registers `stop` (a pool's close) to run, and be waited for, before a failed standard stream
+ * ends the process; returns the function that removes it. process.exit() while worker threads
+ * run or start (one still compiling its WebAssembly) can abort the whole process (status 134
+ * instead of 2); ended first, they cannot.
+ */
+export function stopBeforeStreamExit(stop: () => Promise<unknown>): () => void {
+  stoppers.add(stop);
+  return () => stoppers.delete(stop);
+}
+
+/** How long the process idles before it exits, in ms (see {@link exitAfterStopping}). */
+const EXIT_GRACE_MS = 100;
+
+/**
+ * Exits with `status` once every registered stopper has finished (at most {@link STOP_WAIT_MS})
+ * and the process has idled for {@link EXIT_GRACE_MS}. Nothing more is written to standard
+ * output or standard error meanwhile: every write says "full" (so writers wait for a 'drain'
+ * that never comes, and the run goes quiet). process.exit() straight from a busy run can hang
+ * for good or abort (status 134): V8's background compiler may be waiting for a garbage
+ * collection that the main thread, shutting the platform down, never runs. Idle first, it has
+ * had it.
+ */
+function exitAfterStopping(status: number): void {
+  exiting = true;
+  process.exitCode = status;
+  for (const stream of [process.stdout, process.stderr]) stream.write = () => false;
+  const stopped = Promise.allSettled([...stoppers].map((stop) => stop()));
+  const waited = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref());
+  void Promise.race([stopped, waited]).then(() => setTimeout(() => process.exit(status), EXIT_GRACE_MS));
 }
 
 /** Writes made by {@link writePaced} since it last gave the event loop a turn. */

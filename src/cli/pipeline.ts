@@ -146,7 +146,7 @@ class OrderedOutput {
 }
 
 /** The line chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */
-async function* namedChunks(name: string, stream: Readable): AsyncGenerator<LineChunk> {
+export async function* namedChunks(name: string, stream: Readable): AsyncGenerator<LineChunk> {
   const chunks = readLineChunks(stream)[Symbol.asyncIterator]();
   let next: IteratorResult<LineChunk>;
   for (;;) {

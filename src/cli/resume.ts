@@ -11,6 +11,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { InvalidArgumentError } from "commander";
 import { RecordEnds } from "../formats/output/split.js";
+import { isWhole } from "../whole-number.js";
 import type { OutputFormatName } from "../formats/output/format.js";
 
 /** A run's share of the records: index mod `count` = `index`. */
@@ -27,7 +28,7 @@ export function shardArgument(text: string): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || !Number.isSafeInteger(count) || count < 1 || index >= count) {
+  if (!match || !isWhole(count, 1) || index >= count) {
     throw new InvalidArgumentError(`expected K/N with 0 ≤ K < N (e.g. 0/4 for the first of 4 shards), got '${text}'`);
   }
   return { index, count };

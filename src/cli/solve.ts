@@ -5,12 +5,12 @@
  * record, 9×9 on the 9×9 kernel, the others on the general kernel) from the files or
  * standard input (`-`), solved in batches by a pool of worker threads, written in input
  * order in the `--out` format, in constant memory. `--threads 0` solves on the main thread.
- * Judge mode (`--format NAME`): reads the whole input (several files are joined in order, each
- * ending with a line end) and writes exactly the judge's expected output. Every named input
+ * Judge mode (`--format NAME`): reads the input as one (several files are joined in order, each
+ * ending with a line end), streaming, and writes exactly the judge's expected output. Every named input
  * must be a readable file (or a pipe) before anything is read. The options table below makes
  * both the help text and the defaults.
  */
-import { type Stats, accessSync, constants, createReadStream, createWriteStream, existsSync, readFileSync, statSync, truncateSync } from "node:fs";
+import { type Stats, accessSync, constants, createReadStream, createWriteStream, existsSync, statSync, truncateSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import { finished } from "node:stream/promises";
@@ -18,7 +18,8 @@ import type { Writable } from "node:stream";
 import { Command, InvalidArgumentError } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
 import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/index.js";
-import { JUDGE_FORMATS, type JudgeFormatName, type JudgeInput, judgeFormats, solveJudgeInputs } from "../formats/judge.js";
+import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../formats/judge.js";
+import { type JudgeSource, streamJudge } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { createSolver } from "../index.js";
 import { DEFAULT_LIMIT } from "../solver.js";
@@ -30,6 +31,7 @@ import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
 import { solverHelpLines } from "../registry.js";
 import { checkOutputIsNoInput } from "./same-file.js";
+import { stopBeforeStreamExit } from "./errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
 import { LARGE_GRID_BUDGET } from "../pool/batch.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
@@ -78,7 +80,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
   { flags: "--in <format>", description: "input format; auto detects it per record (line = N² cells, grid = N rows, csv, colon = puzzle:count[:solution]), for 4×4, 9×9, 16×16 and 25×25", default: "auto", choices: INPUT_FORMATS },
   { flags: "--out <format>", description: "output format: line (solution, or the status word), grid, jsonl, csv", default: "line", choices: OUTPUT_FORMATS },
-  { flags: "--format <judge>", description: "a classic judge problem: read all input (several files are joined in order, errors name the file and line), write exactly its expected output (its own input, output, limit and alphabet: not with --in, --out, --limit, --count, --budget, --alphabet)", choices: JUDGE_FORMATS, conflicts: JUDGE_CONFLICTS },
+  { flags: "--format <judge>", description: "a classic judge problem: read the input as one (several files are joined in order, errors name the file and line), write exactly its expected output, streaming in batches of --batch puzzles (its own input, output, limit and alphabet: not with --in, --out, --limit, --count, --budget, --alphabet)", choices: JUDGE_FORMATS, conflicts: JUDGE_CONFLICTS },
   { flags: "--alphabet <symbols>", description: "the symbols, in order, of the grids with that many (e.g. ABCDEFGHIJKLMNOP for 16×16); default: detected per record", parse: alphabetArgument },
   { flags: "--limit <n>", description: "stop counting at N solutions (2 flags every puzzle with several)", default: DEFAULT_LIMIT, parse: wholeNumber(1, 0x7fffffff) },
   { flags: "--budget <nodes>", description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${LARGE_GRID_BUDGET.toLocaleString("en-US")} for 16×16 and 25×25)`, parse: budgetArgument },
@@ -187,6 +189,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   const out = await openOutput(flags.output, resume);
   const started = performance.now();
   const solver = await openBatchSolver(flags.threads, flags.solver);
+  const unregister = stopBeforeStreamExit(() => solver.close());
   const showProgress = flags.progress ?? process.stderr.isTTY === true;
   const totalBytes = inputBytes(files);
   const progress = showProgress ? new ProgressDisplay(totalBytes) : null;
@@ -223,6 +226,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   } finally {
     interrupts.close();
     progress?.stop();
+    unregister();
     await solver.close();
   }
 }
@@ -257,23 +261,34 @@ function errorLines(totals: StreamTotals): string {
   return lines.join("");
 }
 
-/** The whole text of every input, checked first; standard input alone carries no name (its errors say `line N`). */
-function readJudgeInputs(files: readonly string[]): JudgeInput[] {
+/** The inputs of a judge run, each checked before any is read; standard input alone carries no name (its errors say `line N`). */
+function judgeSources(files: readonly string[]): JudgeSource[] {
   const names = inputNames(files);
   names.forEach((name) => name === "-" || checkInputFile(name));
   return names.map((name) => {
-    if (name !== "-") return { name, text: readFileSync(name, "utf8") };
-    return { name: names.length === 1 ? undefined : "<stdin>", text: readFileSync(0, "utf8") };
+    if (name !== "-") return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }) };
+    return { name: names.length === 1 ? undefined : "<stdin>", open: () => process.stdin };
   });
 }
 
-/** Judge mode: the whole input (files joined in order, or standard input) in, the judge's exact output out. */
+/**
+ * Judge mode: the input (files joined in order, or standard input) in, the judge's exact output
+ * out, streaming in batches of `--batch` puzzles. The output is opened when its first batch is
+ * ready, so an input error in the first batch leaves it untouched.
+ */
 async function runJudge(files: string[], name: JudgeFormatName, output: string | undefined, flags: SolveFlags): Promise<void> {
   if (flags.shard) throw new Error(`--shard does not apply to --format ${name}: a judge's output is one whole answer, not records to merge`);
   if (flags.resume) throw new Error(`--resume does not apply to --format ${name}: a judge's output is written at once`);
-  const judge = judgeFormats[name];
-  const result = solveJudgeInputs(judge, readJudgeInputs(files), await createSolver({ solver: flags.solver }));
-  const out = await openOutput(output);
-  out.write(result);
-  await closeOutput(out);
+  const inputs = judgeSources(files);
+  const solver = await createSolver({ solver: flags.solver });
+  let out: Writable | undefined;
+  try {
+    await streamJudge(judgeFormats[name], inputs, solver, flags.batch, async (text) => {
+      out ??= await openOutput(output);
+      if (!out.write(text)) await once(out, "drain");
+    });
+    out ??= await openOutput(output); // no puzzles: the output is empty, and still made
+  } finally {
+    if (out) await closeOutput(out);
+  }
 }

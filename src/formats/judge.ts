@@ -1,7 +1,8 @@
 /**
- * Classic online-judge Sudoku problems: each is a reader (the whole input text → grids)
- * and a writer (results → the exact expected output). Input errors throw a
- * {@link PuzzleError} whose message names the line, the cell and the reason.
+ * Classic online-judge Sudoku problems: each is a reader (lines in, one at a time → puzzles,
+ * each as soon as its last line is read) and a writer (one result → its part of the exact
+ * expected output), so a judge input of any length streams (src/cli/judge.ts). Input errors
+ * throw a {@link PuzzleError} whose message names the line, the cell and the reason.
  *
  *   name        input                                         output per puzzle
  *   leetcode37  JSON 9×9 array of "1"–"9" / "."                the same JSON shape, solved
@@ -29,12 +30,45 @@ import type { Solver } from "../solver.js";
 import type { SolveRecord } from "../solver.js";
 import { excerpt } from "../excerpt.js";
 import { rowCells } from "./input/grid.js";
-import { splitLines, withoutByteOrderMark } from "./lines.js";
+import { MAX_LINE_LENGTH, splitLines } from "./lines.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
 
 /** Judge names for `--format`. */
 export const JUDGE_FORMATS = ["leetcode37", "hdu1426", "poj2676", "poj2918", "poj3074", "poj3076", "sicily1317"] as const;
 export type JudgeFormatName = (typeof JUDGE_FORMATS)[number];
+
+/**
+ * One line of judge input: its text (without its line end), its 1-based number in its input,
+ * and that input's name (none for standard input read alone: errors then say `line N`).
+ */
+export interface JudgeLine {
+  text: string;
+  line: number;
+  input?: string;
+}
+
+/**
+ * A judge's reader, a coroutine fed one line at a time: each `yield` takes the next line, or
+ * null once the input has ended. It hands each puzzle, as soon as its last line is read, to the
+ * `emit` it was made with, and throws a {@link JudgeInputError} naming the line of a bad one.
+ * It returns when it needs no more input (poj3074's `end` line), so the rest is never read.
+ */
+export type JudgeReader = Generator<void, void, JudgeLine | null>;
+
+/** Where a reader is: the last line fed to it, and the input being read with its lines so far. */
+export interface JudgeCursor {
+  /** The last line fed to the reader (line 0 of the first input before any). */
+  last: JudgeLine;
+  /** The input being read (the last one begun) and how many lines of it were read. */
+  input?: string;
+  lines: number;
+}
+
+/** The place after the last line of the input being read: where an input that ended too soon is reported. */
+const afterInput = (cursor: JudgeCursor): JudgeLine => ({ text: "", line: cursor.lines + 1, input: cursor.input });
+
+/** A puzzle of a judge input: a 9×9 grid, or a checked line in the judge's {@link JudgeFormat.alphabet}. */
+export type JudgePuzzle = Grid | string;
 
 /** One judge problem's reader and writer. */
 export interface JudgeFormat {
@@ -43,10 +77,12 @@ export interface JudgeFormat {
   readonly limit: number;
   /** The symbols of its puzzles when they are not 9×9 digits (they are then lines of text). */
   readonly alphabet?: Alphabet;
-  /** The puzzles of the whole input, in order: 9×9 grids, or checked lines in {@link alphabet}. */
-  read(text: string): (Grid | string)[];
-  /** The whole expected output for the results, in input order. */
-  write(results: readonly SolveRecord[]): string;
+  /** A reader of the whole input, line by line, handing each puzzle to `emit` in order. */
+  reader(emit: (puzzle: JudgePuzzle) => void, cursor: JudgeCursor): JudgeReader;
+  /** The expected output for one result; `index` is its puzzle's 0-based place in the input. */
+  record(result: SolveRecord, index: number): string;
+  /** What goes between the outputs of two puzzles (a blank line for some judges). @default "" */
+  readonly between?: string;
 }
 
 const NO_SOLUTION = "no solution";
@@ -78,11 +114,15 @@ export class JudgeInputError extends PuzzleError {
   }
 }
 
-/** A PuzzleError from parsing, restated with the 1-based input line of the cell's row (rows of `size` cells). */
-function placedError(error: unknown, rowLines: readonly number[], size = SIZE): never {
+/** A judge input error at `place` (its line and input). */
+function errorAt(place: JudgeLine, reason: PuzzleError["reason"], detail: string, cell = -1): JudgeInputError {
+  return new JudgeInputError(reason, place.line, detail, cell, place.input);
+}
+
+/** A PuzzleError from parsing, restated at the line of the cell's row (rows of `size` cells). */
+function placedError(error: unknown, rowPlaces: readonly JudgeLine[], size = SIZE): never {
   if (!(error instanceof PuzzleError)) throw error;
-  const line = rowLines[error.cell >= 0 ? Math.floor(error.cell / size) : 0];
-  throw new JudgeInputError(error.reason, line, error.message, error.cell);
+  throw errorAt(rowPlaces[error.cell >= 0 ? Math.floor(error.cell / size) : 0], error.reason, error.message, error.cell);
 }
 
 /** Turns a grid's cells (its rows joined) into a puzzle, or throws a PuzzleError naming the cell. */
@@ -94,138 +134,145 @@ const digitGrid =
   (cells) =>
     parsePuzzle(cells, empties);
 
+const isBlank = (line: JudgeLine): boolean => line.text.trim() === "";
+
 /**
- * Reads `size` non-blank lines from `lines[at]` on as one grid of `size` × `size` cells;
- * returns it and the index after it.
+ * Reads `size` rows as one grid of `size` × `size` cells, from `first` on (or the next line):
+ * lines without cells (blank, or only `|`) are skipped. Returns the parsed grid.
  */
-function readGridRows<T>(lines: readonly string[], at: number, size: number, parse: CellParser<T>): { grid: T; next: number } {
+function* gridRows<T>(size: number, parse: CellParser<T>, cursor: JudgeCursor, first?: JudgeLine): Generator<void, T, JudgeLine | null> {
   const rows: string[] = [];
-  const rowLines: number[] = [];
-  let next = at;
-  while (rows.length < size && next < lines.length) {
-    const cells = rowCells(lines[next++]);
-    if (cells.length === 0) continue;
-    if (cells.length !== size) {
-      throw new JudgeInputError("length", next, `expected a row of ${size} cells, got ${cells.length}`);
+  const rowPlaces: JudgeLine[] = [];
+  let line = first ?? (yield);
+  for (;;) {
+    if (line === null) throw errorAt(cursor.last, "length", `the input ends inside a grid (${rows.length} of ${size} rows)`);
+    const cells = rowCells(line.text);
+    if (cells.length > 0) {
+      if (cells.length !== size) throw errorAt(line, "length", `expected a row of ${size} cells, got ${cells.length}`);
+      rows.push(cells);
+      rowPlaces.push(line);
+      if (rows.length === size) break;
     }
-    rows.push(cells);
-    rowLines.push(next);
+    line = yield;
   }
-  if (rows.length < size) throw new JudgeInputError("length", next, `the input ends inside a grid (${rows.length} of ${size} rows)`);
   try {
-    return { grid: parse(rows.join("")), next };
+    return parse(rows.join(""));
   } catch (error) {
-    placedError(error, rowLines, size);
+    placedError(error, rowPlaces, size);
   }
 }
 
 /** Reads grids of `size` rows until the input ends (blank lines between them are skipped). */
-function readAllGrids<T>(lines: readonly string[], at: number, size: number, parse: CellParser<T>): T[] {
-  const grids: T[] = [];
-  for (let next = skipBlank(lines, at); next < lines.length; next = skipBlank(lines, next)) {
-    const read = readGridRows(lines, next, size, parse);
-    grids.push(read.grid);
-    next = read.next;
+function* allGrids<T extends JudgePuzzle>(size: number, parse: CellParser<T>, emit: (puzzle: T) => void, cursor: JudgeCursor): JudgeReader {
+  for (let line = yield; line !== null; line = yield) {
+    if (!isBlank(line)) emit(yield* gridRows(size, parse, cursor, line));
   }
-  return grids;
 }
 
 /** Reads a count line, then that many grids; anything but blank lines after them is an error. */
-function readCountedGrids(text: string, empties: string): Grid[] {
-  const lines = splitLines(text);
-  const first = skipBlank(lines, 0);
-  const count = Number(lines[first]?.trim());
+function* countedGrids(empties: string, emit: (puzzle: Grid) => void, cursor: JudgeCursor): JudgeReader {
+  let line = yield;
+  while (line !== null && isBlank(line)) line = yield;
+  const text = line?.text.trim() ?? "";
+  const count = Number(line === null ? undefined : text);
   if (!Number.isInteger(count) || count < 0) {
-    throw new JudgeInputError("length", first + 1, `expected the number of puzzles, got '${excerpt(lines[first]?.trim() ?? "")}'`);
+    throw errorAt(line ?? afterInput(cursor), "length", `expected the number of puzzles, got '${excerpt(text)}'`);
   }
-  const grids: Grid[] = [];
-  let next = first + 1;
-  while (grids.length < count) {
-    const read = readGridRows(lines, next, SIZE, digitGrid(empties));
-    grids.push(read.grid);
-    next = read.next;
+  for (let read = 0; read < count; read++) emit(yield* gridRows(SIZE, digitGrid(empties), cursor));
+  for (line = yield; line !== null; line = yield) {
+    if (!isBlank(line)) throw errorAt(line, "length", `more input after the ${count} puzzles`);
   }
-  const extra = skipBlank(lines, next);
-  if (extra < lines.length) throw new JudgeInputError("length", extra + 1, `more input after the ${count} puzzles`);
-  return grids;
 }
 
-function skipBlank(lines: readonly string[], at: number): number {
-  while (at < lines.length && lines[at].trim() === "") at++;
-  return at;
-}
+/** The longest JSON board text read, in characters (a board is a few hundred). */
+const MAX_BOARD_TEXT = MAX_LINE_LENGTH;
 
-/** The JSON value of `text`, or a PuzzleError that says why it is not JSON. */
-function parseJson(text: string): unknown {
+/** The JSON value of `text`, or a judge input error at `place` that says why it is not JSON. */
+function parseJson(text: string, place: JudgeLine): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new JudgeInputError("character", 1, `not a JSON board (${excerpt((error as Error).message, 200)})`);
+    throw errorAt(place, "character", `not a JSON board (${excerpt((error as Error).message, 200)})`);
+  }
+}
+
+/** LeetCode 37's board (a JSON array of 9 rows of 9 one-character strings) as a grid; errors at `place`. */
+function readBoard(text: string, place: JudgeLine): Grid {
+  const board = parseJson(text, place);
+  const valid = Array.isArray(board) && board.length === SIZE && board.every((row) => Array.isArray(row) && row.length === SIZE);
+  if (!valid) throw errorAt(place, "length", `expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
+  const cells = (board as unknown[][]).flat().map((cell, i) => {
+    if (typeof cell !== "string" || cell.length !== 1) {
+      throw errorAt(place, "character", `board[${Math.floor(i / SIZE)}][${i % SIZE}] is ${excerpt(JSON.stringify(cell) ?? String(cell))}, expected one character`, i);
+    }
+    return cell;
+  });
+  try {
+    return parsePuzzle(cells.join(""), ".");
+  } catch (error) {
+    placedError(error, Array(SIZE).fill(place));
   }
 }
 
 const leetcode37: JudgeFormat = {
   name: "leetcode37",
   limit: 1,
-  read(text) {
-    const board = parseJson(text);
-    const valid = Array.isArray(board) && board.length === SIZE && board.every((row) => Array.isArray(row) && row.length === SIZE);
-    if (!valid) throw new JudgeInputError("length", 1, `expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
-    const cells = (board as unknown[][]).flat().map((cell, i) => {
-      if (typeof cell !== "string" || cell.length !== 1) {
-        throw new JudgeInputError("character", 1, `board[${Math.floor(i / SIZE)}][${i % SIZE}] is ${excerpt(JSON.stringify(cell) ?? String(cell))}, expected one character`, i);
-      }
-      return cell;
-    });
-    try {
-      return [parsePuzzle(cells.join(""), ".")];
-    } catch (error) {
-      placedError(error, Array(SIZE).fill(1));
+  *reader(emit, cursor) {
+    // One board: the whole input is its JSON text; errors name its first line.
+    const lines: string[] = [];
+    let first: JudgeLine | undefined;
+    let length = 0;
+    for (let line = yield; line !== null; line = yield) {
+      first ??= line;
+      lines.push(line.text);
+      length += line.text.length + 1;
+      if (length > MAX_BOARD_TEXT) throw errorAt(first, "length", `not a JSON board (over ${MAX_BOARD_TEXT.toLocaleString("en-US")} characters)`);
     }
+    emit(readBoard(lines.join("\n"), first ?? afterInput(cursor)));
   },
-  write: (results) =>
-    results.map((result) => (result.solution === null ? JSON.stringify(NO_SOLUTION) : JSON.stringify(solutionRows(result.solution).map((row) => row.split(""))))).join("\n") + "\n",
+  record: (result) => (result.solution === null ? JSON.stringify(NO_SOLUTION) : JSON.stringify(solutionRows(result.solution).map((row) => row.split("")))) + "\n",
 };
 
 const hdu1426: JudgeFormat = {
   name: "hdu1426",
   limit: 1,
-  read: (text) => readAllGrids(splitLines(text), 0, SIZE, digitGrid("?")),
-  write: (results) => results.map((result) => solutionBlock(result, " ")).join("\n"),
+  reader: (emit, cursor) => allGrids(SIZE, digitGrid("?"), emit, cursor),
+  record: (result) => solutionBlock(result, " "),
+  between: "\n",
 };
 
 const poj2676: JudgeFormat = {
   name: "poj2676",
   limit: 1,
-  read: (text) => readCountedGrids(text, "0"),
-  write: (results) => results.map((result) => solutionBlock(result)).join(""),
+  reader: (emit, cursor) => countedGrids("0", emit, cursor),
+  record: (result) => solutionBlock(result),
 };
 
 const poj2918: JudgeFormat = {
   name: "poj2918",
   limit: 1,
-  read: (text) => readCountedGrids(text, "0"),
-  write: (results) => results.map((result, i) => `Scenario #${i + 1}:\n${solutionBlock(result)}\n`).join(""),
+  reader: (emit, cursor) => countedGrids("0", emit, cursor),
+  record: (result, i) => `Scenario #${i + 1}:\n${solutionBlock(result)}\n`,
 };
 
 const poj3074: JudgeFormat = {
   name: "poj3074",
   limit: 1,
-  read(text) {
-    const grids: Grid[] = [];
-    for (const [i, raw] of splitLines(text).entries()) {
-      const line = raw.trim();
-      if (line === "end") break;
-      if (line === "") continue;
+  *reader(emit) {
+    for (let line = yield; line !== null; line = yield) {
+      const text = line.text.trim();
+      if (text === "end") return;
+      if (text === "") continue;
+      let grid: Grid;
       try {
-        grids.push(parsePuzzle(line, "."));
+        grid = parsePuzzle(text, ".");
       } catch (error) {
-        placedError(error, Array(SIZE).fill(i + 1));
+        placedError(error, Array(SIZE).fill(line));
       }
+      emit(grid);
     }
-    return grids;
   },
-  write: (results) => results.map((result) => (result.solution ?? NO_SOLUTION) + "\n").join(""),
+  record: (result) => (result.solution ?? NO_SOLUTION) + "\n",
 };
 
 /** POJ 3076's symbols: `A` is 1 … `P` is 16. */
@@ -236,34 +283,105 @@ const poj3076: JudgeFormat = {
   name: "poj3076",
   limit: 1,
   alphabet: POJ3076_ALPHABET,
-  read: (text) =>
-    readAllGrids(splitLines(text), 0, POJ3076_SIZE, (cells) => {
-      parseGeneralPuzzle(cells, { alphabet: POJ3076_ALPHABET }); // throws, naming the cell, on a bad puzzle
-      return cells;
-    }),
-  write: (results) => results.map((result) => solutionBlock(result)).join("\n"),
+  reader: (emit, cursor) =>
+    allGrids(
+      POJ3076_SIZE,
+      (cells) => {
+        parseGeneralPuzzle(cells, { alphabet: POJ3076_ALPHABET }); // throws, naming the cell, on a bad puzzle
+        return cells;
+      },
+      emit,
+      cursor,
+    ),
+  record: (result) => solutionBlock(result),
+  between: "\n",
 };
 
 const sicily1317: JudgeFormat = {
   name: "sicily1317",
   limit: EXACT_COUNT_LIMIT,
-  read: (text) => readCountedGrids(text, "_"),
-  write: (results) =>
-    results
-      .map((result, i) => {
-        if (result.count === 1) return `Puzzle ${i + 1} solution is\n${solutionBlock(result)}`;
-        if (result.count === 0) return `Puzzle ${i + 1} has no solution\n`;
-        return `Puzzle ${i + 1} has ${result.count >= EXACT_COUNT_LIMIT ? "at least " : ""}${result.count} solutions\n`;
-      })
-      .join("\n"),
+  reader: (emit, cursor) => countedGrids("_", emit, cursor),
+  record(result, i) {
+    if (result.count === 1) return `Puzzle ${i + 1} solution is\n${solutionBlock(result)}`;
+    if (result.count === 0) return `Puzzle ${i + 1} has no solution\n`;
+    return `Puzzle ${i + 1} has ${result.count >= EXACT_COUNT_LIMIT ? "at least " : ""}${result.count} solutions\n`;
+  },
+  between: "\n",
 };
 
 /** Every judge format, by its `--format` name. */
 export const judgeFormats: Readonly<Record<JudgeFormatName, JudgeFormat>> = { leetcode37, hdu1426, poj2676, poj2918, poj3074, poj3076, sicily1317 };
 
+/**
+ * One pass of a judge over its input, in any number of steps: lines go in ({@link read}, then
+ * {@link end}), the puzzles read so far wait in {@link puzzles} until they are taken, solved and
+ * written ({@link output}, which numbers them and puts the judge's separator between them).
+ * Both the whole-text functions below and the streaming CLI (src/cli/judge.ts) run on it.
+ */
+export class JudgeRun {
+  /** Puzzles read and not yet taken, in input order. */
+  readonly puzzles: JudgePuzzle[] = [];
+  private readonly cursor: JudgeCursor;
+  private readonly reader: JudgeReader;
+  private finished = false;
+  private written = 0;
+
+  constructor(
+    readonly judge: JudgeFormat,
+    /** The name of the first input (for an error before any line). */
+    firstInput?: string,
+  ) {
+    this.cursor = { last: { text: "", line: 0, input: firstInput }, input: firstInput, lines: 0 };
+    this.reader = judge.reader((puzzle) => this.puzzles.push(puzzle), this.cursor);
+    this.reader.next(); // runs it to its first request for a line
+  }
+
+  /** The lines fed from now on come from the input `name` (none: standard input alone). */
+  startInput(name?: string): void {
+    this.cursor.input = name;
+    this.cursor.lines = 0;
+  }
+
+  /** Feeds the next line of the input being read; false once the judge needs no more input (the rest is not read). */
+  read(line: JudgeLine): boolean {
+    if (this.finished) return false;
+    this.cursor.last = line;
+    this.cursor.lines = line.line;
+    this.finished = this.reader.next(line).done === true;
+    return !this.finished;
+  }
+
+  /** Tells the reader the input has ended (an unfinished grid or a missing count throws here). */
+  end(): void {
+    if (!this.finished) this.reader.next(null);
+    this.finished = true;
+  }
+
+  /** The first `count` puzzles read (all of them by default), no longer held. */
+  take(count = this.puzzles.length): JudgePuzzle[] {
+    return this.puzzles.splice(0, count);
+  }
+
+  /** Solves `puzzles` (taken in order) with `solver` in one batch per kernel. */
+  solve(puzzles: readonly JudgePuzzle[], solver: Solver): SolveRecord[] {
+    return solver.solveMany(puzzles, { limit: this.judge.limit, alphabet: this.judge.alphabet });
+  }
+
+  /** The judge's output for the next results, in order. */
+  output(results: readonly SolveRecord[]): string {
+    const between = this.judge.between ?? "";
+    let text = "";
+    for (const result of results) {
+      if (this.written > 0) text += between;
+      text += this.judge.record(result, this.written++);
+    }
+    return text;
+  }
+}
+
 /** The judge's whole expected output for the whole input `text`, solved by `solver` in one batch per kernel. */
 export function solveJudge(judge: JudgeFormat, text: string, solver: Solver): string {
-  return judge.write(solver.solveMany(judge.read(withoutByteOrderMark(text)), { limit: judge.limit, alphabet: judge.alphabet }));
+  return solveJudgeInputs(judge, [{ text }], solver);
 }
 
 /** One input of a judge run: its whole text and, for a file, its name. */
@@ -278,28 +396,11 @@ export interface JudgeInput {
  * ending with a line end, joined in order. An input error names the input and its own line.
  */
 export function solveJudgeInputs(judge: JudgeFormat, inputs: readonly JudgeInput[], solver: Solver): string {
-  const texts = inputs.map(({ text }) => {
-    const own = withoutByteOrderMark(text);
-    return own.length === 0 || own.endsWith("\n") ? own : own + "\n";
-  });
-  try {
-    return solveJudge(judge, texts.join(""), solver);
-  } catch (error) {
-    if (!(error instanceof JudgeInputError)) throw error;
-    throw placeInInputs(error, inputs, texts);
+  const run = new JudgeRun(judge, inputs[0]?.name);
+  read: for (const { name, text } of inputs) {
+    run.startInput(name);
+    for (const [i, line] of splitLines(text).entries()) if (!run.read({ text: line, line: i + 1, input: name })) break read;
   }
-}
-
-/** The error restated at its input and that input's line (`b.txt:3: …`), or as it is when the input has no name. */
-function placeInInputs(error: JudgeInputError, inputs: readonly JudgeInput[], texts: readonly string[]): JudgeInputError {
-  let before = 0;
-  for (const [i, text] of texts.entries()) {
-    const lines = splitLines(text).length;
-    if (error.line <= before + lines || i === texts.length - 1) {
-      const name = inputs[i].name;
-      return name === undefined ? error : new JudgeInputError(error.reason, error.line - before, error.detail, error.cell, name);
-    }
-    before += lines;
-  }
-  return error;
+  run.end();
+  return run.output(run.solve(run.take(), solver));
 }

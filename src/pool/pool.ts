@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
-import { type BatchOutcome, type BatchTask, failedBatch, loadBatchEngines, solveBatch } from "./batch.js";
+import { type BatchEngines, type BatchOutcome, type BatchTask, failedBatch, loadBatchEngines, solveBatch } from "./batch.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
 export interface BatchSolver {
@@ -32,41 +32,98 @@ function workerFile(): string {
 }
 
 /**
- * Runs a batch; when the solver throws or its worker dies, runs it once more (piscina replaces a
- * dead worker), and when that fails too, gives every record of the batch status `error` naming
- * its line and the reason: no batch, and nothing after it, is lost. Each attempt gets its own
- * copy of the line numbers (they are transferred to the worker).
+ * Runs a batch; when the solver throws or its worker dies, runs it once more with `retry` (a
+ * freshly started worker, see {@link openWorkerPool}), and when that fails too, gives every
+ * record of the batch status `error` naming its line and the reason: no batch, and nothing after
+ * it, is lost. Each attempt gets its own copy of the line numbers (they are transferred to the worker).
  */
-export async function withRetry(task: BatchTask, run: (attempt: BatchTask) => Promise<BatchOutcome>): Promise<BatchOutcome> {
+export async function withRetry(
+  task: BatchTask,
+  run: (attempt: BatchTask) => Promise<BatchOutcome>,
+  retry: (attempt: BatchTask) => Promise<BatchOutcome> = run,
+): Promise<BatchOutcome> {
   const lines = task.lines.slice();
   try {
     return await run(task);
   } catch {
     try {
-      return await run({ ...task, lines: lines.slice() });
+      return await retry({ ...task, lines: lines.slice() });
     } catch (error) {
       return failedBatch(task, lines, error);
     }
   }
 }
 
-/** A pool of `threads` workers, or the main thread when `threads` is 0, solving on the engines `solverIds` name (registry ids; default: each size's fastest). */
-export async function openBatchSolver(threads: number, solverIds: readonly string[] = []): Promise<BatchSolver> {
-  const engines = await loadBatchEngines(solverIds);
-  if (threads === 0) return { threads, solve: (task) => withRetry(task, async (attempt) => solveBatch(engines, attempt)), close: async () => {} };
-  const pool = new Piscina<BatchTask, BatchOutcome>({
-    filename: workerFile(),
-    minThreads: threads,
-    maxThreads: threads,
+/** The worker module a pool runs and the data each worker starts with. */
+export interface WorkerSpec {
+  filename: string;
+  workerData: unknown;
+}
+
+/**
+ * A pool of `threads` piscina workers running `worker` (a module whose default export solves a
+ * {@link BatchTask}). A batch that fails is retried on a worker started for that retry alone
+ * (and ended after it), never on one that has solved or failed anything before; the worker that
+ * failed ends itself (retire.ts) and piscina replaces it.
+ */
+export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver {
+  const settings = {
+    ...worker,
     idleTimeout: 60_000,
-    workerData: { solvers: [...solverIds] },
     // A small young generation keeps each worker's heap (and the run's RSS) flat: a batch's
     // garbage is short-lived, and the default lets every worker grow tens of MB before scavenging.
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
-  });
+  };
+  let closing = false;
+  let closed: Promise<void> | undefined;
+  /** A piscina pool of these workers; once closing, a worker that still answers a batch (piscina's "Unexpected message") is let go quietly. */
+  const workers = (minThreads: number, maxThreads: number) =>
+    new Piscina<BatchTask, BatchOutcome>({ ...settings, minThreads, maxThreads }).on("error", (error) => {
+      if (!closing) throw error;
+    });
+  const pool = workers(threads, threads);
+  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: [attempt.lines.buffer as ArrayBuffer] });
+  const retries = new Set<Piscina<BatchTask, BatchOutcome>>();
+  /** Runs `attempt` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
+  const onFreshWorker = async (attempt: BatchTask): Promise<BatchOutcome> => {
+    if (closing) throw new Error("the worker pool was closed"); // a batch cut off by close() starts no worker
+    const fresh = workers(0, 1);
+    retries.add(fresh);
+    try {
+      return await runOn(fresh, attempt);
+    } finally {
+      retries.delete(fresh);
+      await fresh.destroy();
+    }
+  };
   return {
     threads,
-    solve: (task) => withRetry(task, (attempt) => pool.run(attempt, { transferList: [attempt.lines.buffer as ArrayBuffer] })),
-    close: () => pool.destroy(),
+    solve: (task) => withRetry(task, (attempt) => runOn(pool, attempt), onFreshWorker),
+    // Every worker, the retries' too; once, however often it is called.
+    close: () => {
+      closing = true;
+      return (closed ??= Promise.all([pool, ...retries].map((each) => each.destroy())).then(() => {}));
+    },
   };
+}
+
+/**
+ * Solves on the main thread, on `engines`; a failed batch is retried on engines freshly made by
+ * `load` (the main thread's fresh worker), which then replace the ones that failed.
+ */
+export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
+  let current = engines;
+  const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
+    current = await load();
+    return solveBatch(current, attempt);
+  };
+  return { threads: 0, solve: (task) => withRetry(task, async (attempt) => solveBatch(current, attempt), onFreshEngines), close: async () => {} };
+}
+
+/** A pool of `threads` workers, or the main thread when `threads` is 0, solving on the engines `solverIds` name (registry ids; default: each size's fastest). */
+export async function openBatchSolver(threads: number, solverIds: readonly string[] = []): Promise<BatchSolver> {
+  const load = () => loadBatchEngines(solverIds);
+  const engines = await load(); // a bad id fails here, before any worker starts
+  if (threads === 0) return mainThreadSolver(engines, load);
+  return openWorkerPool(threads, { filename: workerFile(), workerData: { solvers: [...solverIds] } });
 }

@@ -1,14 +1,14 @@
 /**
  * The piscina worker: loads the engine of each grid size once, from the registry ids the pool
- * passes in `workerData` (`solve --solver`), then solves one {@link BatchTask} per call. Runs as
- * compiled JS (dist/src/pool/worker.js).
+ * passes in `workerData` (`solve --solver`), then solves one {@link BatchTask} per call. A batch
+ * it fails on ends it (piscina starts another; see retire.ts). Runs as compiled JS
+ * (dist/src/pool/worker.js).
  */
 import { workerData } from "node:worker_threads";
-import { type BatchOutcome, type BatchTask, loadBatchEngines, solveBatch } from "./batch.js";
+import { type BatchTask, loadBatchEngines, solveBatch } from "./batch.js";
+import { retiringOnFailure } from "./retire.js";
 
 const engines = await loadBatchEngines((workerData as { solvers: string[] }).solvers);
 
 /** Solves one batch (piscina calls the default export once per task). */
-export default function solveTask(task: BatchTask): BatchOutcome {
-  return solveBatch(engines, task);
-}
+export default retiringOnFailure((task: BatchTask) => solveBatch(engines, task));

@@ -130,8 +130,6 @@ export class BitmaskEngine implements SolverEngine {
   private readonly settledColumns = new Uint32Array(9).fill(0xffffffff);
   /** Slots to revisit, one bit per slot. */
   private dirty = 0;
-  /** Digits whose slots changed since their last column/box revision. */
-  private dirtyDigits = 0;
 
   /** Narrows slot `slot` of the state at word `st` to `mask` and marks it dirty when it changed. */
   private narrow(st: number, slot: number, mask: number): void {
@@ -211,20 +209,18 @@ export class BitmaskEngine implements SolverEngine {
     return true;
   }
 
+  /**
+   * Revises each dirty slot (rules 1–2), and a digit (rule 3) as soon as none of its slots is
+   * dirty, until nothing is left (the kernel's order). False on a contradiction.
+   */
   private reviseDirty(st: number): boolean {
     while (this.dirty) {
-      while (this.dirty) {
-        const slot = ctz(this.dirty);
-        this.dirty &= this.dirty - 1;
-        if (!this.reviseSlot(st, slot)) return false;
-        this.changedSlots |= 1 << slot;
-        this.dirtyDigits |= 1 << ((slot / 3) | 0);
-      }
-      while (this.dirtyDigits) {
-        const digit = ctz(this.dirtyDigits);
-        this.dirtyDigits &= this.dirtyDigits - 1;
-        if (!this.reviseDigit(st, digit)) return false;
-      }
+      const slot = ctz(this.dirty);
+      this.dirty &= this.dirty - 1;
+      if (!this.reviseSlot(st, slot)) return false;
+      this.changedSlots |= 1 << slot;
+      const digit = (slot / 3) | 0;
+      if (!(this.dirty & (7 << (digit * 3))) && !this.reviseDigit(st, digit)) return false;
     }
     return true;
   }
@@ -248,10 +244,11 @@ export class BitmaskEngine implements SolverEngine {
         countBits(counts, 12, LONE_IN_GROUP[columnSet]);
       }
       if ((counts[2] ^ 0x1ff) | counts[7] | (counts[10] ^ 0x1ff) | counts[15]) return false;
+      // three can go, not yet three must; three must, and a fourth still can (else nothing to clear)
       const rowsOnlyThree = counts[2] & ~counts[3] & ~counts[6];
-      const rowsFull = counts[6];
+      const rowsFull = counts[6] & counts[3];
       const columnsOnlyThree = counts[10] & ~counts[11] & ~counts[14];
-      const columnsFull = counts[14];
+      const columnsFull = counts[14] & counts[11];
       if (!(rowsOnlyThree | rowsFull | columnsOnlyThree | columnsFull)) continue;
       for (let slot = band; slot < SLOTS; slot += 3) {
         const triads = triadsOf(s[st + slot]);
@@ -287,10 +284,7 @@ export class BitmaskEngine implements SolverEngine {
   private propagate(st: number): boolean {
     const s = this.states;
     for (;;) {
-      if (!this.reviseDirty(st)) {
-        this.dirtyDigits = 0;
-        return false;
-      }
+      if (!this.reviseDirty(st)) return false;
       let placedAny = false;
       for (let band = 0; band < 3; band++) {
         const open = s[st + UNSOLVED + band];

@@ -1,0 +1,22 @@
+/**
+ * A worker that fails a batch is not given another: its task function, wrapped here, ends the
+ * worker instead of throwing. The error is thrown outside the task (uncaught), so piscina sees
+ * the worker die with it: it fails the task with that error and starts a new worker in its place.
+ * Whatever state the failure left behind (a trapped kernel, a heap near its limit) goes with it.
+ */
+
+/** `solve`, ending its worker thread, with the error, when it throws. */
+export function retiringOnFailure<Task, Outcome>(solve: (task: Task) => Outcome): (task: Task) => Outcome | Promise<never> {
+  return (task) => {
+    try {
+      return solve(task);
+    } catch (error) {
+      // Never settles: the uncaught error ends the thread, and piscina fails the task with it.
+      return new Promise<never>(() =>
+        setImmediate(() => {
+          throw error;
+        }),
+      );
+    }
+  };
+}

@@ -280,17 +280,33 @@ export function harden(
   start: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge, steps: number, presentations = 1,
 ): Climb {
   let current = start;
+  let currentGuesses = requireGuesses(judge, current); // as written: the same puzzle every step, so graded once
   for (let step = 0; step < steps; step++) {
     const candidate = mutate(current, solution, orbits, random, judge);
     const views = Array.from({ length: presentations - 1 }, () => randomPresentation(random));
-    if (viewGuesses(judge, candidate, views) >= viewGuesses(judge, current, views)) current = candidate;
+    const candidateGuesses = requireGuesses(judge, candidate);
+    const bar = views.reduce((sum, view) => sum + requireGuesses(judge, present(current, view)), currentGuesses);
+    if (reaches(judge, candidate, views, candidateGuesses, bar)) {
+      current = candidate;
+      currentGuesses = candidateGuesses;
+    }
   }
-  return { puzzle: current, guesses: requireGuesses(judge, current) };
+  return { puzzle: current, guesses: currentGuesses };
 }
 
-/** The engine's guesses for `puzzle` as written plus its guesses on each view. */
-function viewGuesses(judge: PuzzleJudge, puzzle: Grid, views: readonly Presentation[]): number {
-  return views.reduce((sum, view) => sum + requireGuesses(judge, present(puzzle, view)), requireGuesses(judge, puzzle));
+/**
+ * True when `puzzle`'s guesses as written (`asWritten`) plus its guesses on each view reach
+ * `bar`. Grades are never negative, so the sum only grows view by view: the views are graded
+ * in order only until the sum reaches the bar, and the answer is the full sum's (the same
+ * additions in the same order), at the cost of fewer searches.
+ */
+function reaches(judge: PuzzleJudge, puzzle: Grid, views: readonly Presentation[], asWritten: number, bar: number): boolean {
+  let sum = asWritten;
+  for (const view of views) {
+    if (sum >= bar) return true;
+    sum += requireGuesses(judge, present(puzzle, view));
+  }
+  return sum >= bar;
 }
 
 /** The judge's guesses for `puzzle`, or an error when its engine cannot report them. */

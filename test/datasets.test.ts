@@ -68,6 +68,18 @@ describe("bundled corpora", () => {
     expect(means).toEqual([...means].sort((a, b) => a - b));
   });
 
+  it("grades the guess-graded tiers by two families, each tier harder than the one before for every grader", () => {
+    const graded = ["medium", "hard", "hardest"].map((name) => manifest.files.find((e) => e.file === `${name}.txt`)!);
+    const graders = graded[0].graders!;
+    expect(new Set(graders.map((id) => id.split(":")[0])).size).toBeGreaterThanOrEqual(2);
+    for (const entry of graded) expect(entry.graders).toEqual(graders);
+    for (const id of graders) {
+      const means = graded.map((entry) => entry.grading!.graders[id].mean);
+      expect(means, id).toEqual([...means].sort((a, b) => a - b));
+      expect(new Set(means).size, id).toBe(means.length);
+    }
+  });
+
   for (const entry of manifest.files) {
     it(`${entry.file} matches its manifest entry and a sample of it is unique`, () => {
       const [dataset] = loadDatasets(join(datasetsFolder(), entry.file));

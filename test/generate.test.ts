@@ -16,6 +16,7 @@ import {
   harden,
   hasSymmetry,
   median,
+  mutate,
   present,
   randomPresentation,
   randomSolution,
@@ -189,6 +190,50 @@ describe("harden", () => {
       const made = generate({ count: 20, seed: 21, hardenSteps: 40, presentations });
       for (const { puzzle } of made.slice(0, 5)) expect(judge.count(puzzle)).toBe(1);
       expect(summariseCorpus(made).guesses.mean).toBeGreaterThan(plain.guesses.mean);
+    }
+  });
+});
+
+describe("harden's search savings", () => {
+  /** The climb's rule spelled out: grade candidate and current on every view, keep the candidate when its sum is at least the current's. */
+  function plainClimb(start: Grid, solution: Grid, random: Random, scorer: PuzzleJudge, steps: number, presentations: number): Grid {
+    const orbits = symmetryOrbits("none");
+    let current = start;
+    for (let step = 0; step < steps; step++) {
+      const candidate = mutate(current, solution, orbits, random, scorer);
+      const views = Array.from({ length: presentations - 1 }, () => randomPresentation(random));
+      const score = (puzzle: Grid) => views.reduce((sum, view) => sum + scorer.guesses(present(puzzle, view)), scorer.guesses(puzzle));
+      if (score(candidate) >= score(current)) current = candidate;
+    }
+    return current;
+  }
+
+  it("makes the climb's puzzles with fewer searches: the current puzzle is graded once as written, and a candidate's views only until it reaches the current's sum", async () => {
+    const wasm = (await createSolver()).engine;
+    const dlx = (await createSolver({ solver: "dlx" })).engine;
+    const graders = [{ id: "wasm", engine: wasm }, { id: "dlx", engine: dlx }];
+    const orbits = symmetryOrbits("none");
+    for (const seed of [41, 42, 43]) {
+      const setup = () => {
+        const random = new Random(seed);
+        const solution = randomSolution(random);
+        const start = solution.slice();
+        carve(start, solution, orbits, random, judge);
+        return { random, solution, start };
+      };
+      const plainJudge = new PuzzleJudge(wasm, graders), fastJudge = new PuzzleJudge(wasm, graders);
+      plainJudge.referenceMeans();
+      fastJudge.referenceMeans();
+      const [plainSearches, fastSearches] = [plainJudge.searches, fastJudge.searches];
+      const a = setup();
+      const expected = plainClimb(a.start, a.solution, a.random, plainJudge, 25, 4);
+      const b = setup();
+      const climbed = harden(b.start, b.solution, orbits, b.random, fastJudge, 25, 4);
+      expect(formatPuzzle(climbed.puzzle)).toBe(formatPuzzle(expected));
+      expect(climbed.guesses).toBe(fastJudge.guesses(expected));
+      expect(b.random.nextUint32()).toBe(a.random.nextUint32()); // the same draws: later attempts are unchanged too
+      // the plain rule grades the current puzzle as written every step (2 searches); the climb once, at the start, and skips some candidate views too
+      expect(fastJudge.searches - fastSearches).toBeLessThan(plainJudge.searches - plainSearches - 2 * (25 - 1));
     }
   });
 });

@@ -84,9 +84,22 @@ describe("CR, LF and CRLF all end lines", () => {
 describe("line reading is linear, with a maximum record length", () => {
   it("reads a line spread over many chunks whole, building it once", async () => {
     const pieces = Array.from({ length: 2000 }, () => "x".repeat(100));
-    const chunks = await allLines([...pieces, "\nnext"]);
+    // Counts the characters split into lines: each chunk once is linear; splitting the line so far again with every chunk is quadratic (200 million here).
+    const split = String.prototype.split;
+    let charactersSplit = 0;
+    String.prototype.split = function (this: string, ...args: Parameters<typeof split>) {
+      charactersSplit += this.length;
+      return split.apply(this, args);
+    } as typeof split;
+    let chunks: LineChunk[];
+    try {
+      chunks = await allLines([...pieces, "\nnext"]);
+    } finally {
+      String.prototype.split = split;
+    }
     expect(chunks.flatMap((c) => c.lines).map((l) => l.length)).toEqual([200_000, 4]);
     expect(chunks.every((c) => c.longLines === undefined)).toBe(true);
+    expect(charactersSplit).toBeLessThan(2 * 200_005);
   });
 
   it("makes a line over the maximum one invalid record saying so, keeping only its start, and reads on", async () => {

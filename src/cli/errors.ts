@@ -98,14 +98,25 @@ export function stopBeforeStreamExit(stop: () => Promise<unknown>): () => void {
   return () => stoppers.delete(stop);
 }
 
-/** Exits with `status`: at once, or once every registered stopper has finished (at most {@link STOP_WAIT_MS}). */
+/** How long the process idles before it exits, in ms (see {@link exitAfterStopping}). */
+const EXIT_GRACE_MS = 100;
+
+/**
+ * Exits with `status` once every registered stopper has finished (at most {@link STOP_WAIT_MS})
+ * and the process has idled for {@link EXIT_GRACE_MS}. Nothing more is written to standard
+ * output or standard error meanwhile: every write says "full" (so writers wait for a 'drain'
+ * that never comes, and the run goes quiet). process.exit() straight from a busy run can hang
+ * for good or abort (status 134): V8's background compiler may be waiting for a garbage
+ * collection that the main thread, shutting the platform down, never runs. Idle first, it has
+ * had it.
+ */
 function exitAfterStopping(status: number): void {
   exiting = true;
-  process.exitCode = status; // also if the run ends by itself meanwhile
-  if (stoppers.size === 0) process.exit(status);
+  process.exitCode = status;
+  for (const stream of [process.stdout, process.stderr]) stream.write = () => false;
   const stopped = Promise.allSettled([...stoppers].map((stop) => stop()));
   const waited = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref());
-  void Promise.race([stopped, waited]).then(() => process.exit(status));
+  void Promise.race([stopped, waited]).then(() => setTimeout(() => process.exit(status), EXIT_GRACE_MS));
 }
 
 /** Writes made by {@link writePaced} since it last gave the event loop a turn. */

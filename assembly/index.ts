@@ -20,7 +20,9 @@
 //   r2 │ 18 19 20│ 21 22 23│ 24 25 26│
 //      └─────────┴─────────┴─────────┘
 //
-//   state (128 bytes):  candidates[27] u32 │ unsolved[3] u32 │ pad
+//   state (192 bytes):  candidates[27] u32 │ unsolved[3] u32 │ pad │ triads[27] u16 │ pad
+//   (triads: each slot's row×box matrix as rule 1 last left it, read by the triad rule and the
+//   branch choice instead of recomputing it: 2–4% faster on the hard sets)
 //
 // Propagation for a slot whose mask changed (the rules are exact, never heuristic):
 //   1. row/box permutation: the digit takes one cell in each row and in each box of the band,
@@ -61,8 +63,10 @@
 const CELLS: i32 = 81;
 const SLOTS: i32 = 27;
 const BAND_CELLS: u32 = 0x7ffffff;
-const STATE_BYTES: usize = 128;
+const STATE_BYTES: usize = 192;
 const UNSOLVED_OFFSET: usize = 108;
+/** Per slot (u16): its row×box triad matrix as rule 1 last left it (see reviseSlot). */
+const TRIADS_OFFSET: usize = 128;
 const MAX_DEPTH: i32 = 82;
 
 /** Propagation level of this build (see the header). */
@@ -249,6 +253,7 @@ const CONTRADICTION: u32 = 0x80000000;
   cells &= load<u32>(PERMUTATION + (matrix << 2));
   if (cells == 0) return CONTRADICTION;
   store<u32>(st + (<usize>slot << 2), cells);
+  store<u16>(st + TRIADS_OFFSET + (<usize>slot << 1), load<u16>(MATCHED + (matrix << 1)));
   // 2. rows with a single candidate are placed
   const row0 = cells & 0x1ff;
   const row1 = cells & (0x1ff << 9);
@@ -301,6 +306,15 @@ const CONTRADICTION: u32 = 0x80000000;
   return narrow(st, slot, spreadColumns(keep0)) | narrow(st, slot + 1, spreadColumns(keep1)) | narrow(st, slot + 2, spreadColumns(keep2));
 }
 
+/**
+ * The row×box matrix of `slot`, read from the state where rule 1 left it: valid when the slot was
+ * revised after it last changed (always at a fixed point of rules 1–3; in the triad rule, for
+ * every slot not in `narrowed`).
+ */
+@inline function triadsAt(st: usize, slot: u32, narrowed: u32): u32 {
+  return narrowed & (<u32>1 << slot) ? triadsOf(candidates(st, slot)) : <u32>load<u16>(st + TRIADS_OFFSET + (<usize>slot << 1));
+}
+
 /** The row×box matrix of a band mask: bit row * 3 + box is set when the triad holds a candidate. */
 @inline function triadsOf(cells: u32): u32 {
   return (
@@ -332,7 +346,7 @@ function reviseTriads(st: usize, changed: u32): u32 {
     let columnsMust: u32 = 0, columnsMustTwice: u32 = 0, columnsMustThrice: u32 = 0, columnsMustMore: u32 = 0;
     for (let slot = band; slot < <u32>SLOTS; slot += 3) {
       const cells = candidates(st, slot);
-      const rows = triadsOf(cells);
+      const rows = triadsAt(st, slot, dirty);
       const rowsRequired = <u32>load<u16>(LONE_IN_GROUP + (rows << 1));
       rowsMore |= rowsThrice & rows;
       rowsThrice |= rowsTwice & rows;
@@ -366,7 +380,7 @@ function reviseTriads(st: usize, changed: u32): u32 {
     for (let slot = band; slot < <u32>SLOTS; slot += 3) {
       const cells = candidates(st, slot);
       if (TRIAD & 1) {
-        const rows = triadsOf(cells);
+        const rows = triadsAt(st, slot, dirty);
         const required = <u32>load<u16>(LONE_IN_GROUP + (rows << 1));
         // a triad the digit must take (row r, box x) clears the rest of row r and of box x
         let keep = rows;
@@ -633,11 +647,7 @@ function chooseConfiguration(st: usize, depth: i32): bool {
   for (let band: u32 = 0; band < 3; band++) {
     let score: u32 = 0;
     for (let digit: u32 = 0; digit < 9; digit++) {
-      const cells = candidates(st, digit * 3 + band);
-      const matrix =
-        <u32>load<u8>(ROW_BOXES + (cells & 0x1ff)) |
-        (<u32>load<u8>(ROW_BOXES + ((cells >> 9) & 0x1ff)) << 3) |
-        (<u32>load<u8>(ROW_BOXES + (cells >> 18)) << 6);
+      const matrix = triadsAt(st, digit * 3 + band, 0); // a fixed point: every slot revised
       const configurations = <u32>load<u8>(CONFIGURATIONS + matrix);
       store<u8>(LINE_CONFIGURATIONS + band * 9 + digit, <u8>configurations);
       score += lineScore(configurations);
@@ -770,8 +780,9 @@ function computeCellOrder(st: usize): void {
 // compile-time constant that is true for the release targets (noAssert), so release code is unchanged.
 
 /**
- * Traps unless a propagated, live state is consistent: masks inside their band, and each placed
- * cell held by exactly one digit, whose row in that band holds no other cell.
+ * Traps unless a propagated, live state is consistent: masks inside their band, each placed cell
+ * held by exactly one digit, whose row in that band holds no other cell, and every slot's cached
+ * triad matrix current.
  */
 function checkState(st: usize): void {
   for (let band: u32 = 0; band < 3; band++) {
@@ -793,6 +804,9 @@ function checkState(st: usize): void {
       assert(holders == 1, "a placed cell holds other candidates, or none");
       placed &= placed - 1;
     }
+  }
+  for (let slot: u32 = 0; slot < <u32>SLOTS; slot++) {
+    assert(triadsAt(st, slot, 0) == triadsOf(candidates(st, slot)), "a stale triad matrix");
   }
 }
 

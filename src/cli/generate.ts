@@ -69,7 +69,7 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
   { flags: "--max-guesses <n>", description: "keep only puzzles needing at most this many guesses", parse: wholeNumber(0) },
   { flags: "--max-attempts <n>", description: "give up after this many attempts (default 1000 + 100 x count)", parse: wholeNumber(1) },
   { flags: "--solver <id>", description: "registry solver that counts solutions and guesses", default: "wasm" },
-  { flags: "--graders <ids>", description: "comma-separated registry solvers whose guesses grade difficulty (hardening, guess filters, the summary): each relative to its mean on fixed reference puzzles, every family (id before ':') weighing the same, in the first one's guesses; e.g. wasm,wasm:first,wasm:static,dlx; default: the --solver" },
+  { flags: "--graders <ids>", description: "comma-separated registry solvers whose guesses grade difficulty (hardening, guess filters, the summary): each relative to its mean on fixed reference puzzles, every family (id before ':') weighing the same, in the first one's guesses; e.g. wasm,wasm:cells,wasm:first,dlx (the bundled tiers); default: the --solver" },
   { flags: "-o, --output <file>", description: "write the puzzles to this file instead of standard output" },
   { flags: "--manifest <file>", description: "record the run (command, seed, count, clue range, guesses) in this JSON manifest; needs --output" },
   { flags: "--progress", description: "show a progress bar on standard error (default: when it is a terminal and --output is given)" },

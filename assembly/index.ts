@@ -38,10 +38,10 @@
 // branches on an explicit stack of states (no recursion, no allocation), on a configuration:
 // a digit's configuration in a band is which of the six row→box permutations its three triads
 // follow (in a stack, band→column). Of the six lines (bands, then stacks) with a digit not yet
-// fixed, the one with the fewest configurations over its digits not yet fixed; in it the digit
-// with the fewest (two when it can); each configuration is one alternative. A guess is every
-// alternative but the last. (Close to the choice of tdoku's DPLL triad solver, which counts the
-// fixed digits too; written anew here.)
+// fixed, the one with the fewest configurations over its digits, a fixed digit counting ¾ of
+// one (lineScore); in it the digit with the fewest (two when it can); each configuration is one
+// alternative. A guess is every alternative but the last. (Close to the choice of tdoku's DPLL
+// triad solver, which counts a fixed digit as one; written anew here.)
 //
 // Variants, chosen at compile time (asc --use NAME=value; see the asbuild:variants script), so
 // the hot loop carries no flag checks:
@@ -280,7 +280,7 @@ const CONTRADICTION: u32 = 0x80000000;
  * 3. column/box permutation, the vertical twin of rule 1: in each stack of boxes the digit
  * takes one cell in each column and in each box, so for every stack only the (band, column)
  * pairs on some band→column permutation survive. This covers locked candidates along
- * columns and hidden singles in columns. False on a contradiction.
+ * columns and hidden singles in columns. Returns the slots it changed, or CONTRADICTION.
  */
 @inline function reviseDigit(st: usize, digit: u32): u32 {
   const slot = digit * 3;
@@ -333,7 +333,8 @@ const BAND_SLOTS: u32 = 0x1249249;
  * triad's row or column and box); where three digits must go, no other can. Runs when rules 1–3
  * are at their fixed point; there a digit must go to a triad exactly when it is the digit's only
  * one in its row (or column) of triads (LONE_IN_GROUP), so a band's triads depend on that band's
- * slots alone and a band whose slots did not change is skipped. False on a contradiction.
+ * slots alone and a band whose slots did not change is skipped. Returns the slots it changed,
+ * or CONTRADICTION.
  */
 function reviseTriads(st: usize, changed: u32): u32 {
   let dirty: u32 = 0;

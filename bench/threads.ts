@@ -23,7 +23,7 @@ export function poolRow(threads: number): ExtraRow {
   return {
     solver: POOL_SOLVER,
     mode: "threads",
-    label: `${POOL_SOLVER} (${threads} threads)`,
+    label: `${POOL_SOLVER} (${threads} ${threads === 1 ? "thread" : "threads"})`,
     threads,
     open: (grids, limit, budget) => openPoolRunner(threads, grids, limit, budget),
   };

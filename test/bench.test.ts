@@ -150,7 +150,7 @@ describe("runner", () => {
   it("returns one complete record per dataset × row", async () => {
     const solvers = ["wasm", "dlx", "npm:dancing-links"].map(findSolver);
     const records = await runBench({ ...plan, solvers, extraRows: [poolRow(1)] });
-    expect(records.map((r) => r.row)).toEqual(["wasm", "wasm (1 call/puzzle)", "wasm (1 threads)", "dlx", "npm:dancing-links"]);
+    expect(records.map((r) => r.row)).toEqual(["wasm", "wasm (1 call/puzzle)", "wasm (1 thread)", "dlx", "npm:dancing-links"]);
     for (const r of records) {
       for (const field of CSV_FIELDS) expect(r[field], `${r.row}.${field}`).not.toBeUndefined();
       expect(r).toMatchObject({ dataset: "hard", datasetSize: 300, selected: 5, puzzles: 5, limit: 2, reference: "dlx", comparedOn: 5 });

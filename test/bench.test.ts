@@ -198,6 +198,30 @@ describe("runner", () => {
     await expect(runBench({ ...plan, solvers: [swapsTwoCells] })).rejects.toThrow(/broken on hard line \d+: solution \d{81} is not a valid grid/);
   });
 
+  it("does not sample a row because the clock ran while the process waited (the pass's budget is CPU time too)", async () => {
+    // the kernel, one puzzle a call, each call also blocked 5 ms without using the CPU, as when
+    // another process holds the core
+    const kernel = findSolver("wasm");
+    const blocked = new Int32Array(new SharedArrayBuffer(4));
+    const waits: SolverInfo = {
+      ...kernel,
+      id: "waits",
+      load: async (): Promise<SolverEngine> => {
+        const engine = await kernel.load(9);
+        return {
+          countSolutions: (puzzle, limit, solution, stats, budget) => {
+            Atomics.wait(blocked, 0, 0, 5);
+            return engine.countSolutions(puzzle, limit, solution, stats, budget);
+          },
+        };
+      },
+    };
+    // 20 puzzles × 5 ms is 100 ms by the clock, past the checking pass's 1/5 of 400 ms (the clock
+    // alone stopped it after about 15); its CPU time, about 20 µs a puzzle, is far from it
+    const [record] = await runBench({ ...plan, timeMs: 400, maxPuzzles: 20, solvers: [waits] });
+    expect(record).toMatchObject({ row: "waits", selected: 20, puzzles: 20 });
+  });
+
   it("throws when a solver's count is wrong", async () => {
     const countsTwo = brokenSolver(() => 1);
     await expect(runBench({ ...plan, solvers: [countsTwo] })).rejects.toThrow(/expected 1 solution \(the dataset is unique\), got 2/);

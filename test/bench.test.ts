@@ -171,23 +171,28 @@ describe("runner", () => {
     expect(dancing.noGuessPercent).toBeNull();
   });
 
-  /** A registry entry over dlx whose answers `corrupt` spoils. */
-  function brokenSolver(corrupt: (solution: Uint8Array) => number): SolverInfo {
-    const dlx = findSolver("dlx");
+  /**
+   * A registry entry `id` over the registry's `base` whose engine solves one puzzle a call, each
+   * call going through `call` (given the wrapped engine's call).
+   */
+  function wrappedSolver(base: string, id: string, call: (solve: () => number, solution: Uint8Array) => number): SolverInfo {
+    const info = findSolver(base);
     return {
-      ...dlx,
-      id: "broken",
+      ...info,
+      id,
       load: async (): Promise<SolverEngine> => {
-        const engine = await dlx.load(9);
+        const engine = await info.load(9);
         return {
-          countSolutions: (puzzle, limit, solution, stats, budget) => {
-            const count = engine.countSolutions(puzzle, limit, solution, stats, budget);
-            return count + corrupt(solution);
-          },
+          countSolutions: (puzzle, limit, solution, stats, budget) =>
+            call(() => engine.countSolutions(puzzle, limit, solution, stats, budget), solution),
         };
       },
     };
   }
+
+  /** dlx, with answers that `corrupt` spoils. */
+  const brokenSolver = (corrupt: (solution: Uint8Array) => number): SolverInfo =>
+    wrappedSolver("dlx", "broken", (solve, solution) => solve() + corrupt(solution));
 
   it("throws when a solver's solution is wrong", async () => {
     const swapsTwoCells = brokenSolver((solution) => {
@@ -201,21 +206,11 @@ describe("runner", () => {
   it("does not sample a row because the clock ran while the process waited (the pass's budget is CPU time too)", async () => {
     // the kernel, one puzzle a call, each call also blocked 5 ms without using the CPU, as when
     // another process holds the core
-    const kernel = findSolver("wasm");
     const blocked = new Int32Array(new SharedArrayBuffer(4));
-    const waits: SolverInfo = {
-      ...kernel,
-      id: "waits",
-      load: async (): Promise<SolverEngine> => {
-        const engine = await kernel.load(9);
-        return {
-          countSolutions: (puzzle, limit, solution, stats, budget) => {
-            Atomics.wait(blocked, 0, 0, 5);
-            return engine.countSolutions(puzzle, limit, solution, stats, budget);
-          },
-        };
-      },
-    };
+    const waits = wrappedSolver("wasm", "waits", (solve) => {
+      Atomics.wait(blocked, 0, 0, 5);
+      return solve();
+    });
     // 20 puzzles × 5 ms is 100 ms by the clock, past the checking pass's 1/5 of 400 ms (the clock
     // alone stopped it after about 15); its CPU time, about 20 µs a puzzle, is far from it
     const [record] = await runBench({ ...plan, timeMs: 400, maxPuzzles: 20, solvers: [waits] });

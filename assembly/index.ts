@@ -340,43 +340,34 @@ function reviseTriads(st: usize, changed: u32): u32 {
   let dirty: u32 = 0;
   for (let band: u32 = 0; band < 3; band++) {
     if (!(changed & (BAND_SLOTS << band))) continue;
-    // counts per triad, bit-sliced: rows (bit row * 3 + box) and columns (bit column) of triads
-    let rowsOnce: u32 = 0, rowsTwice: u32 = 0, rowsThrice: u32 = 0, rowsMore: u32 = 0;
-    let rowsMust: u32 = 0, rowsMustTwice: u32 = 0, rowsMustThrice: u32 = 0, rowsMustMore: u32 = 0;
-    let columnsOnce: u32 = 0, columnsTwice: u32 = 0, columnsThrice: u32 = 0, columnsMore: u32 = 0;
-    let columnsMust: u32 = 0, columnsMustTwice: u32 = 0, columnsMustThrice: u32 = 0, columnsMustMore: u32 = 0;
+    // counts per triad, bit-sliced, rows and columns of triads side by side in one word: the row
+    // triads at bits 0–8 (bit row * 3 + box), the column triads at bits 16–24 (16 + column)
+    let once: u32 = 0, twice: u32 = 0, thrice: u32 = 0, more: u32 = 0;
+    let must: u32 = 0, mustTwice: u32 = 0, mustThrice: u32 = 0, mustMore: u32 = 0;
     for (let slot = band; slot < <u32>SLOTS; slot += 3) {
-      const cells = candidates(st, slot);
-      const rows = triadsAt(st, slot, dirty);
-      const rowsRequired = <u32>load<u16>(LONE_IN_GROUP + (rows << 1));
-      rowsMore |= rowsThrice & rows;
-      rowsThrice |= rowsTwice & rows;
-      rowsTwice |= rowsOnce & rows;
-      rowsOnce |= rows;
-      rowsMustMore |= rowsMustThrice & rowsRequired;
-      rowsMustThrice |= rowsMustTwice & rowsRequired;
-      rowsMustTwice |= rowsMust & rowsRequired;
-      rowsMust |= rowsRequired;
-      if (TRIAD & 2) {
-        const columns = columnsOf(cells);
-        const columnsRequired = <u32>load<u16>(LONE_IN_GROUP + (columns << 1));
-        columnsMore |= columnsThrice & columns;
-        columnsThrice |= columnsTwice & columns;
-        columnsTwice |= columnsOnce & columns;
-        columnsOnce |= columns;
-        columnsMustMore |= columnsMustThrice & columnsRequired;
-        columnsMustThrice |= columnsMustTwice & columnsRequired;
-        columnsMustTwice |= columnsMust & columnsRequired;
-        columnsMust |= columnsRequired;
-      }
+      const rows = TRIAD & 1 ? triadsAt(st, slot, dirty) : 0;
+      const columns = TRIAD & 2 ? columnsOf(candidates(st, slot)) : 0;
+      const triads = rows | (columns << 16);
+      const required = <u32>load<u16>(LONE_IN_GROUP + (rows << 1)) | (<u32>load<u16>(LONE_IN_GROUP + (columns << 1)) << 16);
+      more |= thrice & triads;
+      thrice |= twice & triads;
+      twice |= once & triads;
+      once |= triads;
+      mustMore |= mustThrice & required;
+      mustThrice |= mustTwice & required;
+      mustTwice |= must & required;
+      must |= required;
     }
+    // every triad takes three digits: some can go to each, no four must
+    const all = (TRIAD & 1 ? <u32>0x1ff : 0) | (TRIAD & 2 ? <u32>0x1ff << 16 : 0);
+    if (((thrice & all) ^ all) | mustMore) return CONTRADICTION;
     // three can go, not yet three must; three must, and a fourth still can (else nothing to clear)
-    const rowsOnlyThree = TRIAD & 1 ? rowsThrice & ~rowsMore & ~rowsMustThrice : 0;
-    const rowsFull = TRIAD & 1 ? rowsMustThrice & ~rowsMustMore & rowsMore : 0;
-    const columnsOnlyThree = columnsThrice & ~columnsMore & ~columnsMustThrice;
-    const columnsFull = columnsMustThrice & ~columnsMustMore & columnsMore;
-    if (TRIAD & 1 && ((rowsThrice ^ 0x1ff) | rowsMustMore)) return CONTRADICTION;
-    if (TRIAD & 2 && ((columnsThrice ^ 0x1ff) | columnsMustMore)) return CONTRADICTION;
+    const onlyThree = thrice & ~more & ~mustThrice;
+    const full = mustThrice & ~mustMore & more;
+    const rowsOnlyThree = onlyThree & 0x1ff;
+    const rowsFull = full & 0x1ff;
+    const columnsOnlyThree = onlyThree >> 16;
+    const columnsFull = full >> 16;
     if (!(rowsOnlyThree | rowsFull | columnsOnlyThree | columnsFull)) continue;
     for (let slot = band; slot < <u32>SLOTS; slot += 3) {
       const cells = candidates(st, slot);

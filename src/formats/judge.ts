@@ -26,12 +26,12 @@
  */
 import { type Grid, PuzzleError, SIZE, parsePuzzle } from "../puzzle.js";
 import { type Alphabet, parseGeneralPuzzle } from "../puzzle-general.js";
-import type { Solver } from "../solver.js";
-import type { SolveRecord } from "../solver.js";
+import type { SolveRecord, Solver } from "../solver.js";
 import { excerpt } from "../excerpt.js";
 import { rowCells } from "./input/grid.js";
 import { MAX_LINE_LENGTH, splitLines } from "./lines.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
+import { isWhole } from "../whole-number.js";
 
 /** Judge names for `--format`. */
 export const JUDGE_FORMATS = ["leetcode37", "hdu1426", "poj2676", "poj2918", "poj3074", "poj3076", "sicily1317"] as const;
@@ -175,7 +175,7 @@ function* countedGrids(empties: string, emit: (puzzle: Grid) => void, cursor: Ju
   while (line !== null && isBlank(line)) line = yield;
   const text = line?.text.trim() ?? "";
   const count = Number(line === null ? undefined : text);
-  if (!Number.isInteger(count) || count < 0) {
+  if (!isWhole(count, 0)) {
     throw errorAt(line ?? afterInput(cursor), "length", `expected the number of puzzles, got '${excerpt(text)}'`);
   }
   for (let read = 0; read < count; read++) emit(yield* gridRows(SIZE, digitGrid(empties), cursor));

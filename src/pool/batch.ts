@@ -73,10 +73,13 @@ export async function loadBatchEngines(ids: readonly string[] = []): Promise<Bat
   return engines;
 }
 
-/** The registry ids whose engines solve batches (loads each row's engine of its first size once). */
+/**
+ * The registry ids whose engines solve batches (loads each row's engine of its first size once;
+ * rows whose optional package is not installed are left out, not loaded).
+ */
 async function batchSolverIds(): Promise<string[]> {
   const ids: string[] = [];
-  for (const info of solvers) if (solvesBatches(await info.load(info.sizes[0]))) ids.push(info.id);
+  for (const info of solvers) if (!info.unavailable && solvesBatches(await info.load(info.sizes[0]))) ids.push(info.id);
   return ids;
 }
 

@@ -38,6 +38,16 @@ function run(command: string, args: string[], options: { cwd?: string; input?: s
   }
 }
 
+/** The standard error of a command that must fail (in `app`); one that succeeds throws. */
+function runFailure(command: string, args: string[], input: string): string {
+  try {
+    execFileSync(command, args, { cwd: app, input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+  } catch (error) {
+    return (error as { stderr: string }).stderr;
+  }
+  throw new Error(`${command} ${args.join(" ")} succeeded; it should have failed`);
+}
+
 /** {@link run}, without blocking: for commands that may run side by side. */
 async function runAsync(command: string, args: string[]): Promise<string> {
   try {
@@ -177,6 +187,12 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
     const [nine, four] = output.trim().split("\n");
     expect(isValidSolution(parsePuzzle(PUZZLE), parsePuzzle(nine))).toBe(true);
     expect(four).toBe("1234341221434321");
+  }, 60_000);
+
+  it("refuses `solve --solver mrv` for what it is, not for an optional package that is missing", () => {
+    const error = runFailure("npm", ["exec", "--offline", "sudoku-wasm", "--", "solve", "--solver", "mrv"], `${PUZZLE}\n`);
+    expect(error).toContain("solver 'mrv' solves one puzzle per call; --solver takes one that solves batches: wasm,");
+    expect(error).not.toContain("optional package");
   }, 60_000);
 
   describe("bundled by esbuild", () => {

@@ -193,7 +193,7 @@ function describeTies(fastest: BenchRecord, rows: readonly BenchRecord[]): strin
  * from) and how it stands against the reference and the fastest pure-TS row.
  */
 export function formatSummary(records: readonly BenchRecord[], isPureTs: IsPureTs, width: number = COMPACT_WIDTH.unknown): string[] {
-  const lines = wrap("Summary: the fastest row of each dataset, with the rows it is tied with; ratios of mean µs per puzzle with their 95% intervals", width, "  ");
+  const lines = wrap("Summary: per dataset, the fastest row and any tied with it; ratios of mean µs/puzzle, 95% intervals", width, "  ");
   for (const [dataset, rows] of groupByDataset(records)) {
     const fastest = rows.reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
     const pureTs = rows.filter(isPureTs).reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);

@@ -15,7 +15,7 @@ import { formatJson, parseJson } from "../bench/report/json.js";
 import { formatMarkdown } from "../bench/report/markdown.js";
 import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeReports } from "../bench/report/output.js";
 import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
-import { formatSvg, seriesColours } from "../bench/report/svg.js";
+import { formatSvg, labDistance, seriesColours, toLab } from "../bench/report/svg.js";
 import { BOOTSTRAP_MAX_SAMPLES, bootstrapRatio, ratioOfMeans, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
 import { checkWellFormed } from "./xml.js";
 
@@ -225,14 +225,19 @@ describe("JSON export", () => {
 });
 
 describe("chart", () => {
-  it("gives every series its own colour, however many there are", () => {
+  it("gives every series its own colour, however many there are, far apart to the eye (CIELAB)", () => {
+    expect(toLab("#ffffff")[0]).toBeCloseTo(100, 1);
+    expect(labDistance(toLab("#000000"), toLab("#ffffff"))).toBeCloseTo(100, 1);
+    expect(labDistance(toLab("#ff0000"), [53.24, 80.09, 67.2])).toBeLessThan(0.1); // sRGB red's published Lab
     for (let count = 3; count <= 30; count++) {
       const colours = seriesColours(count);
       expect(new Set(colours).size).toBe(count);
-      const rgb = colours.map((c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)));
-      for (let i = 0; i < count; i++) {
-        for (let j = i + 1; j < count; j++) expect(Math.hypot(...rgb[i].map((v, k) => v - rgb[j][k]))).toBeGreaterThan(25);
-      }
+      const labs = colours.map(toLab);
+      let closest = Infinity;
+      for (let i = 0; i < count; i++) for (let j = i + 1; j < count; j++) closest = Math.min(closest, labDistance(labs[i], labs[j]));
+      // Tableau 10 up to ten series (its closest pair, teal and grey, is ΔE 25.9); beyond, the max–min pick.
+      expect(closest, `${count} series`).toBeGreaterThan(count <= 10 ? 25 : 30);
+      if (count > 10) for (const lab of labs) expect(lab[0]).toBeLessThanOrEqual(80); // no picked bar fades into the page
     }
   });
 

@@ -17,7 +17,7 @@ import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/co
 import { describeEnvironment } from "./report/format.js";
 import { compareRuns, describeDifferences, formatComparison, settingDifferences, settingsOf } from "./report/compare.js";
 import { parseJson } from "./report/json.js";
-import { checkOutputRequests, timestamp, usesStdout, writeReports } from "./report/output.js";
+import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
 import { formatTables } from "./report/table.js";
 import { isPureTsBaseline, rowLabels, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
@@ -46,7 +46,7 @@ function reportColumns(toStderr: boolean): number | undefined {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const options = parseOptions(argv);
+  const options = withStdoutAliases(parseOptions(argv));
   checkOutputRequests(options);
   const toStderr = usesStdout(options);
   const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(text);

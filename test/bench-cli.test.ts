@@ -76,6 +76,16 @@ describe("bench: interrupts", () => {
   });
 });
 
+describe("bench: exports", () => {
+  it("--json /dev/stdout is standard output: the JSON alone there, the report on stderr, no chart", () => {
+    const run = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--time", "20", "--json", "/dev/stdout"], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).records.map((r: { row: string }) => r.row)).toEqual(["wasm", "wasm (1 call/puzzle)"]);
+    expect(run.stderr).toMatch(/\n {2}wasm +[\d,]+ /);
+    expect(run.stderr).not.toContain("wrote");
+  });
+});
+
 describe("bench: --compare", () => {
   it("refuses, before measuring, to compare with a run of another limit, naming the difference", () => {
     const json = join(dir, "limit1.json");

@@ -2,7 +2,7 @@
  * The bench's judgement: summaries and ratio intervals, noise flags, `--compare` (settings and
  * verdicts), the JSON schema and the chart. All on hand-made samples: nothing here is timed.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -13,10 +13,10 @@ import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.j
 import { compareRuns, formatComparison, settingDifferences, settingsOf, verdictOf } from "../bench/report/compare.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
 import { formatMarkdown } from "../bench/report/markdown.js";
-import { writeReports } from "../bench/report/output.js";
+import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeReports } from "../bench/report/output.js";
 import { CompactLayout, formatFlagNotes, formatSummary, wrap } from "../bench/report/compact.js";
 import { formatSvg, seriesColours } from "../bench/report/svg.js";
-import { bootstrapRatio, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
+import { BOOTSTRAP_MAX_SAMPLES, bootstrapRatio, ratioOfMeans, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
 import { checkWellFormed } from "./xml.js";
 
 /** `n` samples around `mean` with relative spread `spread` (seeded, uniform). */
@@ -79,6 +79,20 @@ describe("statistics", () => {
     // σ recovered from a tinybench-style margin of error gives the same interval.
     const fromMargin = welchRatio(spreadFromMargin(200, summarize(a).mean, summarize(a).rmePercent), summarize(b));
     expect(fromMargin.low).toBeCloseTo(welch.low, 6);
+  });
+
+  it("takes Welch from the samples' summaries past BOOTSTRAP_MAX_SAMPLES on a side, the bootstrap up to it", () => {
+    const few = samplesAround(3, 0.2, BOOTSTRAP_MAX_SAMPLES, 7);
+    const many = samplesAround(2, 0.2, BOOTSTRAP_MAX_SAMPLES + 1, 8);
+    expect(ratioOfMeans(few, few.map((x) => x / 1.5)).method).toBe("bootstrap");
+    const switched = ratioOfMeans(few, many);
+    expect(switched).toEqual(welchRatio(summarize(few), summarize(many)));
+    // Skewed batch times (a few pre-empted batches), as a busy machine gives: the two still agree at the cap.
+    const skewed = (seed: number) => samplesAround(1, 0.05, BOOTSTRAP_MAX_SAMPLES, seed).map((x, i) => (i % 25 === 0 ? x * 4 : x));
+    const boot = bootstrapRatio(skewed(9), skewed(10));
+    const welch = welchRatio(summarize(skewed(9)), summarize(skewed(10)));
+    expect(Math.abs(welch.low - boot.low)).toBeLessThan(0.1 * (boot.high - boot.low));
+    expect(Math.abs(welch.high - boot.high)).toBeLessThan(0.1 * (boot.high - boot.low));
   });
 });
 
@@ -282,7 +296,7 @@ describe("exports", () => {
     expect(written).toEqual(["-"]);
     expect(JSON.parse(stdout).version).toBe(2);
     expect(readdirSync(folder)).toEqual([]);
-    expect(() => writeReports(run, { json: "-", csv: "-" }, "stamp", folder)).toThrow(/only one export can go to standard output, got --json - and --csv -/);
+    expect(() => writeReports(run, { json: "-", csv: "-" }, "stamp", folder)).toThrow(/only one export can go to standard output .*, got --json - and --csv -/);
   });
 
   it("puts the chart beside the first file, or where --chart says, or nowhere with --no-chart or without a file", () => {
@@ -294,5 +308,21 @@ describe("exports", () => {
     expect(readFileSync(chart, "utf8")).toContain("<svg");
     // A device is no place for a chart beside it (`--json /dev/stdout` once wrote /dev/stdout.svg).
     expect(writeReports(run, { markdown: "/dev/null" }, "e", folder)).toEqual(["/dev/null"]);
+  });
+
+  it("takes a path naming standard output (its device, or the file it is redirected to) for '-'", () => {
+    const redirected = join(folder, "redirected.txt");
+    const other = join(folder, "other.txt");
+    writeFileSync(other, "");
+    const fd = openSync(redirected, "w"); // stands for a standard output redirected to this file
+    try {
+      expect(namesStandardOutput(redirected, fd)).toBe(true);
+      expect(namesStandardOutput(other, fd)).toBe(false);
+      expect(namesStandardOutput(join(folder, "absent.json"), fd)).toBe(false);
+      expect(withStdoutAliases({ json: redirected, csv: other, chart: false }, fd)).toMatchObject({ json: "-", csv: other, chart: false });
+      expect(() => checkOutputRequests(withStdoutAliases({ json: redirected, csv: "-" }, fd))).toThrow(/only one export can go to standard output/);
+    } finally {
+      closeSync(fd);
+    }
   });
 });

@@ -17,7 +17,7 @@ import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/co
 import { describeEnvironment } from "./report/format.js";
 import { compareRuns, describeDifferences, formatComparison, settingDifferences, settingsOf } from "./report/compare.js";
 import { parseJson } from "./report/json.js";
-import { checkOutputRequests, timestamp, usesStdout, writeReports } from "./report/output.js";
+import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
 import { formatTables } from "./report/table.js";
 import { isPureTsBaseline, rowLabels, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
@@ -39,6 +39,15 @@ async function selectSolvers(options: BenchOptions): Promise<readonly SolverInfo
   return selected;
 }
 
+/** What a --quick run's figures are good for. */
+function quickCaveat(options: BenchOptions): string {
+  return (
+    `--quick: a smoke run (${options.puzzles} puzzles per dataset, ${options.time} ms per row) that shows every row works; ` +
+    "its figures are rough and rows close in speed can swap places (wasm and its 1 call/puzzle row among them): " +
+    "measure with the default settings, or --time 2000"
+  );
+}
+
 /** The width of the terminal the report goes to, or undefined when it is not a terminal. */
 function reportColumns(toStderr: boolean): number | undefined {
   const stream = toStderr ? process.stderr : process.stdout;
@@ -46,7 +55,7 @@ function reportColumns(toStderr: boolean): number | undefined {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const options = parseOptions(argv);
+  const options = withStdoutAliases(parseOptions(argv));
   checkOutputRequests(options);
   const toStderr = usesStdout(options);
   const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(text);
@@ -83,7 +92,8 @@ async function main(argv: readonly string[]): Promise<void> {
     expectationOf: (dataset: Dataset) => expectationOf(dataset.name, new Set(bundled)),
   };
 
-  report(describeEnvironment(environment).flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
+  const header = [...describeEnvironment(environment), ...(options.quick ? [quickCaveat(options)] : [])];
+  report(header.flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
   const watch = new InterruptWatch();
   const live = new LiveReport(options.wide ? undefined : { write: report, labels: rowLabels(plan), columns: width, seed: options.seed });
   watch.onForcedExit(() => live.end());

@@ -5,9 +5,10 @@
  *
  *   N  noisy         the mean batch time's 95% margin of error is above NOISY_MARGIN_PERCENT
  *   D  disagree      the timed batches' mean and the per-puzzle pass's mean (the pass behind
- *                    p50/p99) differ by more than PASS_RATIO_LIMIT, beyond the batch margin:
- *                    one of the two passes was disturbed (the percentiles then describe a
- *                    different regime than the mean)
+ *                    p50/p99) differ by more than PASS_RATIO_LIMIT, or the batches' mean lies
+ *                    above the pass's p99 (where the pass's own mean does not), beyond the
+ *                    batch margin: one of the two passes was disturbed (the percentiles then
+ *                    describe a different regime than the mean)
  *   P  pre-empted    process CPU time / wall time while timing was below PREEMPTED_SHARE of
  *                    the threads it ran (1 for a single-thread row): another process had the core
  */
@@ -20,6 +21,8 @@ export interface RowFigures {
   meanMicros: number;
   /** Mean µs per puzzle from the per-puzzle pass; null where there is none (threads rows). */
   passMeanMicros?: number | null;
+  /** 99th percentile µs per puzzle from the per-puzzle pass; null where there is none. */
+  p99Micros?: number | null;
   /** Process CPU time / wall time while timing; null when not recorded. */
   cpuPerWall: number | null;
   /** Worker threads (threads rows); null for one thread. */
@@ -44,7 +47,8 @@ export const FLAG_NOTES: Readonly<Record<NoiseFlag, { mark: string; note: string
   disagree: {
     mark: "D",
     note:
-      `passes disagree: the timed batches' mean and the per-puzzle pass (p50, p99) differ by more than ${PASS_RATIO_LIMIT}×; ` +
+      `passes disagree: the timed batches' mean and the per-puzzle pass (p50, p99) differ by more than ${PASS_RATIO_LIMIT}×, ` +
+      "or the mean lies above the pass's p99; " +
       "one pass was disturbed: rerun, pin the process (taskset -c 1 npm run bench) or use a quieter machine",
   },
   preempted: {
@@ -66,13 +70,19 @@ export function noiseFlags(row: RowFigures): NoiseFlag[] {
   return flags;
 }
 
-/** True when the batch mean and the per-puzzle pass's mean differ beyond PASS_RATIO_LIMIT widened by the batch margin. */
+/**
+ * True when the batch mean and the per-puzzle pass's mean differ beyond PASS_RATIO_LIMIT, or the
+ * batch mean lies above the pass's p99 while the pass's mean does not, each widened by the batch margin.
+ */
 export function passesDisagree(row: RowFigures): boolean {
   const pass = row.passMeanMicros;
   if (pass === null || pass === undefined || !(pass > 0) || !(row.meanMicros > 0)) return false;
-  const allowed = PASS_RATIO_LIMIT * (1 + (Number.isFinite(row.rmePercent) ? row.rmePercent : 0) / 100);
+  const margin = 1 + (Number.isFinite(row.rmePercent) ? row.rmePercent : 0) / 100;
+  const allowed = PASS_RATIO_LIMIT * margin;
   const ratio = row.meanMicros / pass;
-  return ratio > allowed || ratio < 1 / allowed;
+  const p99 = row.p99Micros;
+  const aboveP99 = p99 !== null && p99 !== undefined && p99 > 0 && pass <= p99 && row.meanMicros > p99 * margin;
+  return ratio > allowed || ratio < 1 / allowed || aboveP99;
 }
 
 /** The marks of `flags` as a short cell ("N P"), empty when there are none. */

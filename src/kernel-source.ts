@@ -36,6 +36,10 @@ export interface ResponseLike {
  */
 export type KernelSource = WasmModule | ArrayBuffer | ArrayBufferView | ResponseLike | PromiseLike<ResponseLike> | URL | string;
 
+/** What to do when a kernel is not where the package looks (a bundler that does not copy it, e.g. esbuild). */
+const PASS_KERNELS =
+  "serve the kernel at that URL, or pass it yourself (a URL, bytes, a Response or a WebAssembly.Module): createSolver({ kernels: { wasm, general } }) or WasmKernel.create(source)";
+
 /** Compiles a kernel from any {@link KernelSource}; errors name the source. */
 export async function compileSource(source: KernelSource): Promise<WasmModule> {
   if (source instanceof WebAssembly.Module) return source;
@@ -65,7 +69,7 @@ async function compileUrl(url: URL): Promise<WebAssembly.Module> {
   try {
     response = await fetch(url);
   } catch (error) {
-    throw new Error(`sudoku-wasm: cannot fetch the kernel ${url.href} (${(error as Error).message}); pass its bytes or URL to the loader instead`);
+    throw new Error(`sudoku-wasm: cannot fetch the kernel ${url.href} (${(error as Error).message}); ${PASS_KERNELS}`);
   }
   return compileResponse(response);
 }
@@ -87,7 +91,7 @@ async function readKernelFile(fs: typeof import("node:fs/promises"), url: URL): 
 
 /** Streams a fetched kernel into the compiler, or compiles its bytes when streaming cannot be used. */
 async function compileResponse(response: ResponseLike): Promise<WebAssembly.Module> {
-  if (!response.ok) throw new Error(`sudoku-wasm: fetching the kernel ${response.url} gave HTTP ${response.status}`);
+  if (!response.ok) throw new Error(`sudoku-wasm: fetching the kernel ${response.url} gave HTTP ${response.status}; ${PASS_KERNELS}`);
   const wasmType = response.headers.get("content-type")?.split(";")[0].trim() === "application/wasm";
   if (wasmType && typeof WebAssembly.compileStreaming === "function" && typeof Response === "function" && response instanceof Response) {
     return WebAssembly.compileStreaming(response);

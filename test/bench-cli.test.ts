@@ -47,7 +47,7 @@ describe("bench: interrupts", () => {
       child.kill(signal);
       expect(await exited(child)).toBe(signalExitStatus(signal));
       expect(stdout).toMatch(new RegExp(`interrupted by ${signal}: [12] of 3 rows finished`));
-      expect(stdout).toMatch(/Summary: .*\n {2}easy: wasm/);
+      expect(stdout).toMatch(/Summary: .*\n(?: {2}\S.*\n)? {2}easy: wasm/); // the heading may wrap
       expect(stdout).toContain(`wrote ${json}`);
       const written = JSON.parse(readFileSync(json, "utf8"));
       expect(written.incomplete).toEqual({ signal, rowsPlanned: 3 });
@@ -73,6 +73,16 @@ describe("bench: interrupts", () => {
     expect(terminal.indexOf("\x1B[?25h", hidden)).toBeGreaterThan(hidden);
     expect(terminal).toMatch(/bench .* rows \| .* elapsed \| ETA /);
     expect(terminal).toContain("interrupted by SIGINT");
+  });
+});
+
+describe("bench: exports", () => {
+  it("--json /dev/stdout is standard output: the JSON alone there, the report on stderr, no chart", () => {
+    const run = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--time", "20", "--json", "/dev/stdout"], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).records.map((r: { row: string }) => r.row)).toEqual(["wasm", "wasm (1 call/puzzle)"]);
+    expect(run.stderr).toMatch(/\n {2}wasm +[\d,]+ /);
+    expect(run.stderr).not.toContain("wrote");
   });
 });
 

@@ -2,7 +2,7 @@
  * The bench's judgement: summaries and ratio intervals, noise flags, `--compare` (settings and
  * verdicts), the JSON schema and the chart. All on hand-made samples: nothing here is timed.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -13,11 +13,13 @@ import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.j
 import { compareRuns, formatComparison, settingDifferences, settingsOf, verdictOf } from "../bench/report/compare.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
 import { formatMarkdown } from "../bench/report/markdown.js";
-import { writeReports } from "../bench/report/output.js";
-import { CompactLayout, formatFlagNotes, formatSummary, wrap } from "../bench/report/compact.js";
-import { formatSvg, seriesColours } from "../bench/report/svg.js";
-import { bootstrapRatio, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
+import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeReports } from "../bench/report/output.js";
+import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
+import { formatSvg, labDistance, seriesColours, toLab } from "../bench/report/svg.js";
+import { BOOTSTRAP_MAX_SAMPLES, bootstrapRatio, ratioOfMeans, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
 import { checkWellFormed } from "./xml.js";
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** `n` samples around `mean` with relative spread `spread` (seeded, uniform). */
 function samplesAround(mean: number, spread: number, n: number, seed = 1): number[] {
@@ -80,6 +82,20 @@ describe("statistics", () => {
     const fromMargin = welchRatio(spreadFromMargin(200, summarize(a).mean, summarize(a).rmePercent), summarize(b));
     expect(fromMargin.low).toBeCloseTo(welch.low, 6);
   });
+
+  it("takes Welch from the samples' summaries past BOOTSTRAP_MAX_SAMPLES on a side, the bootstrap up to it", () => {
+    const few = samplesAround(3, 0.2, BOOTSTRAP_MAX_SAMPLES, 7);
+    const many = samplesAround(2, 0.2, BOOTSTRAP_MAX_SAMPLES + 1, 8);
+    expect(ratioOfMeans(few, few.map((x) => x / 1.5)).method).toBe("bootstrap");
+    const switched = ratioOfMeans(few, many);
+    expect(switched).toEqual(welchRatio(summarize(few), summarize(many)));
+    // Skewed batch times (a few pre-empted batches), as a busy machine gives: the two still agree at the cap.
+    const skewed = (seed: number) => samplesAround(1, 0.05, BOOTSTRAP_MAX_SAMPLES, seed).map((x, i) => (i % 25 === 0 ? x * 4 : x));
+    const boot = bootstrapRatio(skewed(9), skewed(10));
+    const welch = welchRatio(summarize(skewed(9)), summarize(skewed(10)));
+    expect(Math.abs(welch.low - boot.low)).toBeLessThan(0.1 * (boot.high - boot.low));
+    expect(Math.abs(welch.high - boot.high)).toBeLessThan(0.1 * (boot.high - boot.low));
+  });
 });
 
 describe("noise flags", () => {
@@ -95,6 +111,11 @@ describe("noise flags", () => {
     const row = measured("easy", "x", samplesAround(5, 0.02, 40));
     expect(noiseFlags({ ...row, passMeanMicros: row.meanMicros / 3 })).toEqual(["disagree"]);
     expect(noiseFlags({ ...row, passMeanMicros: row.meanMicros * 1.2 })).toEqual([]);
+    // A mean above p99 from the other pass, within PASS_RATIO_LIMIT of the pass's mean (the issue's "mean above p99").
+    expect(noiseFlags({ ...row, passMeanMicros: row.meanMicros / 1.3, p99Micros: row.meanMicros / 1.2 })).toEqual(["disagree"]);
+    expect(noiseFlags({ ...row, passMeanMicros: row.meanMicros / 1.3, p99Micros: row.meanMicros * 1.01 })).toEqual([]);
+    // A heavy tail whose own mean lies above its p99 is the pass agreeing with itself, not a disagreement.
+    expect(noiseFlags({ ...row, passMeanMicros: row.meanMicros, p99Micros: row.meanMicros / 1.2 })).toEqual([]);
     expect(noiseFlags({ ...row, cpuPerWall: 0.5 })).toEqual(["preempted"]);
     expect(noiseFlags({ ...row, threads: 2, cpuPerWall: 1.9 })).toEqual([]);
     expect(noiseFlags({ ...row, threads: 2, cpuPerWall: 1.0 })).toEqual(["preempted"]);
@@ -204,14 +225,19 @@ describe("JSON export", () => {
 });
 
 describe("chart", () => {
-  it("gives every series its own colour, however many there are", () => {
+  it("gives every series its own colour, however many there are, far apart to the eye (CIELAB)", () => {
+    expect(toLab("#ffffff")[0]).toBeCloseTo(100, 1);
+    expect(labDistance(toLab("#000000"), toLab("#ffffff"))).toBeCloseTo(100, 1);
+    expect(labDistance(toLab("#ff0000"), [53.24, 80.09, 67.2])).toBeLessThan(0.1); // sRGB red's published Lab
     for (let count = 3; count <= 30; count++) {
       const colours = seriesColours(count);
       expect(new Set(colours).size).toBe(count);
-      const rgb = colours.map((c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)));
-      for (let i = 0; i < count; i++) {
-        for (let j = i + 1; j < count; j++) expect(Math.hypot(...rgb[i].map((v, k) => v - rgb[j][k]))).toBeGreaterThan(25);
-      }
+      const labs = colours.map(toLab);
+      let closest = Infinity;
+      for (let i = 0; i < count; i++) for (let j = i + 1; j < count; j++) closest = Math.min(closest, labDistance(labs[i], labs[j]));
+      // Tableau 10 up to ten series (its closest pair, teal and grey, is ΔE 25.9); beyond, the max–min pick.
+      expect(closest, `${count} series`).toBeGreaterThan(count <= 10 ? 25 : 30);
+      if (count > 10) for (const lab of labs) expect(lab[0]).toBeLessThanOrEqual(80); // no picked bar fades into the page
     }
   });
 
@@ -256,6 +282,11 @@ describe("compact view", () => {
     expect(notes).toMatch(/1 row: easy · wasm-abi:\.\/a\/very\/long\/path\/to\/solver\.wasm/);
     expect(notes).toMatch(/P {2}pre-empted/);
     expect(notes).toContain("(CPU/wall 0.4)");
+    // A row's name never breaks across lines.
+    const many = Array.from({ length: 5 }, (_, i) => ({ ...rows[2], dataset: "hardest", row: `wasm (${i + 1} call/puzzle)` }));
+    const wrapped = formatFlagNotes(many, 80);
+    for (const line of wrapped) expect(line.length).toBeLessThanOrEqual(80);
+    expect(wrapped.join("\n").match(/hardest · wasm \(\d call\/puzzle\)/g)?.length).toBe(10);
     expect(formatFlagNotes(rows.slice(0, 2))).toEqual([]);
   });
 
@@ -264,6 +295,20 @@ describe("compact view", () => {
     expect(summary).toMatch(/^ {2}easy: wasm, [\d,]+\/s; 5\.00 ± 0\.10× faster than bitmask \(reference, the fastest pure TS\)$/);
     const other = formatSummary(rows, (r) => r.row.startsWith("wasm-abi"), 200)[1];
     expect(other).toMatch(/faster than bitmask \(reference\); [\d.]+× \([\d.]+–[\d.]+\) faster than wasm-abi:\S+ \(the fastest pure TS\)/);
+  });
+
+  it("names the rows the fastest is tied with (interval holding 1×), and none when it stands alone", () => {
+    const close = [
+      measured("hard", "wasm", samplesAround(1, 0.3, 40, 4)),
+      measured("hard", "wasm (1 call/puzzle)", samplesAround(1.01, 0.3, 40, 5)),
+      measured("hard", "bitmask", samplesAround(5, 0.02, 40, 6)),
+    ];
+    const fastest = close.reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
+    const tied = close.find((r) => r !== fastest && r.row !== "bitmask")!;
+    expect(tiedWithFastest(fastest, close).map((t) => t.record)).toEqual([tied]);
+    const [line] = formatSummary(close, (r) => r.row === "bitmask", 300).slice(-1);
+    expect(line).toMatch(new RegExp(`^  hard: ${escapeRegExp(fastest.row)}, [\\d,]+/s, tied within noise with ${escapeRegExp(tied.row)} at 1\\.\\d\\d ± 0\\.\\d\\d×; `));
+    expect(formatSummary(rows, (r) => r.row === "bitmask", 200)[1]).not.toContain("tied");
   });
 
   it("wraps long lines at spaces, keeping their indent", () => {
@@ -282,7 +327,7 @@ describe("exports", () => {
     expect(written).toEqual(["-"]);
     expect(JSON.parse(stdout).version).toBe(2);
     expect(readdirSync(folder)).toEqual([]);
-    expect(() => writeReports(run, { json: "-", csv: "-" }, "stamp", folder)).toThrow(/only one export can go to standard output, got --json - and --csv -/);
+    expect(() => writeReports(run, { json: "-", csv: "-" }, "stamp", folder)).toThrow(/only one export can go to standard output .*, got --json - and --csv -/);
   });
 
   it("puts the chart beside the first file, or where --chart says, or nowhere with --no-chart or without a file", () => {
@@ -294,5 +339,21 @@ describe("exports", () => {
     expect(readFileSync(chart, "utf8")).toContain("<svg");
     // A device is no place for a chart beside it (`--json /dev/stdout` once wrote /dev/stdout.svg).
     expect(writeReports(run, { markdown: "/dev/null" }, "e", folder)).toEqual(["/dev/null"]);
+  });
+
+  it("takes a path naming standard output (its device, or the file it is redirected to) for '-'", () => {
+    const redirected = join(folder, "redirected.txt");
+    const other = join(folder, "other.txt");
+    writeFileSync(other, "");
+    const fd = openSync(redirected, "w"); // stands for a standard output redirected to this file
+    try {
+      expect(namesStandardOutput(redirected, fd)).toBe(true);
+      expect(namesStandardOutput(other, fd)).toBe(false);
+      expect(namesStandardOutput(join(folder, "absent.json"), fd)).toBe(false);
+      expect(withStdoutAliases({ json: redirected, csv: other, chart: false }, fd)).toMatchObject({ json: "-", csv: other, chart: false });
+      expect(() => checkOutputRequests(withStdoutAliases({ json: redirected, csv: "-" }, fd))).toThrow(/only one export can go to standard output/);
+    } finally {
+      closeSync(fd);
+    }
   });
 });

@@ -1,21 +1,29 @@
 /**
- * Headless Chromium for the browser tests: Debian's `chromium` (apt-get install chromium; .ci/run
- * installs it), driven by playwright-core, whose own browser downloads are not used. Tests that
- * need it are skipped only when no Chromium is installed here.
+ * Headless browsers for the browser tests, driven by puppeteer-core (its own browser downloads
+ * are not used): Debian's `chromium` over the DevTools protocol, and Debian's `firefox-esr`
+ * over WebDriver BiDi. Chromium is the one every machine must have (.ci/run installs it); Firefox
+ * is a second browser, tested where it is installed (`apt-get install firefox-esr`).
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, type Page, chromium } from "playwright-core";
+import puppeteer, { type Browser, type LaunchOptions, type Page } from "puppeteer-core";
 
-/** The browser binary: $CHROMIUM, else Debian's. */
+export type { Page } from "puppeteer-core";
+
+/** The Chromium binary: $CHROMIUM, else Debian's. */
 export const CHROMIUM_PATH = process.env.CHROMIUM ?? "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM_PATH);
 /** Set by .ci/run, which installs Chromium: there a missing browser fails the tests instead of skipping them. */
 export const chromiumRequired = process.env.SUDOKU_WASM_REQUIRE_CHROMIUM === "1";
 
-const FLAGS = [
-  "--headless",
+/** The Firefox binary: $FIREFOX, else Debian's ESR. */
+export const FIREFOX_PATH = process.env.FIREFOX ?? "/usr/bin/firefox-esr";
+export const hasFirefox = existsSync(FIREFOX_PATH);
+
+export type BrowserName = "chromium" | "firefox";
+
+const CHROMIUM_FLAGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
@@ -25,29 +33,36 @@ const FLAGS = [
   "--disable-sync",
 ];
 
-/** A headless Chromium with a fresh profile (--user-data-dir in a new temporary folder); `close` removes it. */
-export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), "sudoku-wasm-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+/** How to launch each browser headless with a fresh profile in `profile`. */
+function launchOptions(name: BrowserName, profile: string): LaunchOptions {
+  return name === "chromium"
+    ? { browser: "chrome", executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS, userDataDir: profile }
+    : { browser: "firefox", executablePath: FIREFOX_PATH, headless: true, userDataDir: profile };
+}
+
+/** A headless browser with a fresh profile (a new temporary folder); `close` removes it. */
+export async function launchBrowser(name: BrowserName = "chromium"): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), `sudoku-wasm-${name}-`));
+  const browser = await puppeteer.launch(launchOptions(name, profile));
   return {
-    context,
+    browser,
     close: async () => {
-      await context.close();
+      await browser.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };
 }
 
 /**
- * Opens `url` in a fresh headless Chromium, runs `use` on the page, and closes the browser;
- * fails when the page threw an uncaught error meanwhile.
+ * Opens `url` in a fresh headless browser (Chromium unless named), runs `use` on the page, and
+ * closes the browser; fails when the page threw an uncaught error meanwhile.
  */
-export async function withPage<T>(url: string, use: (page: Page) => Promise<T>): Promise<T> {
-  const { context, close } = await launchChromium();
+export async function withPage<T>(url: string, use: (page: Page) => Promise<T>, name: BrowserName = "chromium"): Promise<T> {
+  const { browser, close } = await launchBrowser(name);
   try {
-    const page = await context.newPage();
+    const page = await browser.newPage();
     const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("pageerror", (error) => errors.push(error instanceof Error ? error.message : String(error)));
     await page.goto(url);
     const result = await use(page);
     if (errors.length > 0) throw new Error(`the page threw: ${errors.join("; ")}`);

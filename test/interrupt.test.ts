@@ -5,10 +5,10 @@
  * and never writes: the run is certain to be waiting when the signal comes, with no timing guess.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { writePuzzles } from "./corpus.js";
 import { signalExitStatus } from "../src/cli/progress.js";
 import { BIN } from "./cli-run.js";
@@ -77,5 +77,46 @@ describe("solve: clean interrupts", () => {
     expect(hidden).toBeGreaterThan(0);
     expect(terminal.indexOf("\x1B[?25h", hidden)).toBeGreaterThan(hidden);
     expectWholeRecords(out, terminal, "SIGINT");
+  });
+
+  /** After the corpus, an empty grid counted to 2^31 - 1 solutions: a batch of many minutes, which a first signal waits for. */
+  const stuckArgs = (out: string): string[] => {
+    const endless = join(dir, "endless.txt");
+    writeFileSync(endless, ".".repeat(81) + "\n");
+    return ["solve", "--threads", "1", "--batch", "1000", "--limit", "2147483647", "--budget", "none", "-o", out, corpus, endless];
+  };
+
+  it("a second signal ends a run stuck in a batch at once: it dies of the signal that came first, as if uncaught (no exit teardown to hang in)", async () => {
+    const out = join(dir, "forced.txt");
+    const child = spawn(process.execPath, [BIN, ...stuckArgs(out), "--progress"], { stdio: ["ignore", "ignore", "pipe"] });
+    onTestFinished(() => void child.kill("SIGKILL"));
+    let stderr = "";
+    child.stderr!.on("data", (data) => (stderr += data));
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+    await outputStarted(out, child);
+    process.kill(child.pid!, "SIGINT");
+    process.kill(child.pid!, "SIGTERM"); // another kind: two of one kind may arrive as one
+    expect(await ended).toBeOneOf(["SIGINT", "SIGTERM"]);
+    const written = readFileSync(out, "utf8");
+    expect(written.length % 82).toBe(0);
+    expect(written).toBe(expected.slice(0, written.length));
+    expect(stderr).not.toContain("records written whole"); // it did not wait for the batch
+  });
+
+  it.skipIf(!script)("in a terminal, a second signal shows the cursor again too (status 130 or 143 to the shell)", async () => {
+    const out = join(dir, "forced-tty.txt");
+    const command = `echo PID $$; exec "${process.execPath}" "${BIN}" ${stuckArgs(out).map((arg) => `"${arg}"`).join(" ")}`;
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
+    onTestFinished(() => void child.kill("SIGKILL"));
+    let terminal = "";
+    child.stdout!.on("data", (data) => (terminal += data));
+    await outputStarted(out, child);
+    const pid = Number(/PID (\d+)/.exec(terminal)![1]);
+    process.kill(pid, "SIGINT");
+    process.kill(pid, "SIGTERM");
+    expect(await exited(child)).toBeOneOf([130, 143]);
+    const hidden = terminal.indexOf("\x1B[?25l");
+    expect(hidden).toBeGreaterThan(0);
+    expect(terminal.indexOf("\x1B[?25h", hidden)).toBeGreaterThan(hidden);
   });
 });

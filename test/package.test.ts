@@ -2,7 +2,7 @@
  * The package as a user gets it: `npm pack`, then a fresh folder with only that tarball
  * installed. From there an ES module script, a CommonJS script, the type checker (strict, with
  * and without the DOM lib), esbuild bundles for Node and for the browser (run in headless
- * Chromium) and `npm exec sudoku-wasm -- solve` must all work, and the tarball must hold
+ * Chromium, and in Firefox ESR where it is installed) and `npm exec sudoku-wasm -- solve` must all work, and the tarball must hold
  * nothing that needs a devDependency.
  */
 import { execFile, execFileSync } from "node:child_process";
@@ -17,7 +17,7 @@ import { build } from "esbuild";
 import { build as viteBuild } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isValidSolution, parsePuzzle } from "../src/puzzle.js";
-import { chromiumRequired, hasChromium, withPage } from "./browser.js";
+import { type BrowserName, FIREFOX_PATH, chromiumRequired, hasChromium, hasFirefox, withPage } from "./browser.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -36,6 +36,16 @@ function run(command: string, args: string[], options: { cwd?: string; input?: s
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`${command} ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`);
   }
+}
+
+/** The standard error of a command that must fail (in `app`); one that succeeds throws. */
+function runFailure(command: string, args: string[], input: string): string {
+  try {
+    execFileSync(command, args, { cwd: app, input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+  } catch (error) {
+    return (error as { stderr: string }).stderr;
+  }
+  throw new Error(`${command} ${args.join(" ")} succeeded; it should have failed`);
 }
 
 /** {@link run}, without blocking: for commands that may run side by side. */
@@ -179,6 +189,12 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
     expect(four).toBe("1234341221434321");
   }, 60_000);
 
+  it("refuses `solve --solver mrv` for what it is, not for an optional package that is missing", () => {
+    const error = runFailure("npm", ["exec", "--offline", "sudoku-wasm", "--", "solve", "--solver", "mrv"], `${PUZZLE}\n`);
+    expect(error).toContain("solver 'mrv' solves one puzzle per call; --solver takes one that solves batches: wasm,");
+    expect(error).not.toContain("optional package");
+  }, 60_000);
+
   describe("bundled by esbuild", () => {
     let out: string;
     beforeAll(() => {
@@ -197,17 +213,23 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
       expectSolved(run("node", [join(out, "node.mjs")]));
     });
 
-    it.skipIf(!hasChromium && !chromiumRequired)("for the browser: builds with no Node module in it, and solves in Chromium", async () => {
+    /** Bundles bundled.mjs for the browser into out/browser.js with a page that loads it; returns the bundle's inputs. */
+    async function browserBundle(): Promise<string[]> {
       const result = await build({ absWorkingDir: app, entryPoints: ["bundled.mjs"], bundle: true, platform: "browser", format: "esm", outfile: join(out, "browser.js"), metafile: true, logLevel: "silent" });
-      const inputs = Object.keys(result.metafile.inputs);
-      expect(inputs.filter((path) => path.startsWith("node:") || !path.includes("node_modules/sudoku-wasm/") && path !== "bundled.mjs")).toEqual([]);
       writeFileSync(join(out, "index.html"), `<!doctype html><script type="module" src="./browser.js"></script>`);
-      const server = await serve(out);
-      try {
-        expectSolved(await resultInChromium(`http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`));
-      } finally {
-        server.close();
-      }
+      return Object.keys(result.metafile.inputs);
+    }
+
+    it.skipIf(!hasChromium && !chromiumRequired)("for the browser: builds with no Node module in it, and solves in Chromium", async () => {
+      const inputs = await browserBundle();
+      expect(inputs.filter((path) => path.startsWith("node:") || !path.includes("node_modules/sudoku-wasm/") && path !== "bundled.mjs")).toEqual([]);
+      expectSolved(await resultInBrowser(out, "chromium"));
+    }, 60_000);
+
+    it("for the browser: solves in Firefox ESR too", async (context) => {
+      if (!hasFirefox) context.skip(`no Firefox ESR at ${FIREFOX_PATH} (apt-get install firefox-esr)`);
+      await browserBundle();
+      expectSolved(await resultInBrowser(out, "firefox"));
     }, 60_000);
   });
 
@@ -217,23 +239,27 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
     writeFileSync(join(root, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
     writeFileSync(join(root, "main.js"), `import { createSolver } from "sudoku-wasm";\n${SOLVE_BODY.replace("KERNELS", "")}`);
     await viteBuild({ root, configFile: false, logLevel: "silent", build: { outDir: "dist", target: "es2022" } });
-    const server = await serve(join(root, "dist"));
-    try {
-      expectSolved(await resultInChromium(`http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`));
-    } finally {
-      server.close();
-    }
+    expectSolved(await resultInBrowser(join(root, "dist"), "chromium"));
   }, 60_000);
 });
 
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
 
-/** What the page at `url` leaves in `globalThis.result`, as JSON (from headless Chromium). */
-function resultInChromium(url: string): Promise<string> {
-  return withPage(url, async (page) => {
-    await page.waitForFunction(() => (globalThis as { result?: unknown }).result !== undefined, undefined, { timeout: 30_000 });
-    return JSON.stringify(await page.evaluate(() => (globalThis as { result?: unknown }).result));
-  });
+/** What `folder`/index.html, served over HTTP, leaves in `globalThis.result`, as JSON (from the headless browser named). */
+async function resultInBrowser(folder: string, name: BrowserName): Promise<string> {
+  const server = await serve(folder);
+  try {
+    return await withPage(
+      `http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`,
+      async (page) => {
+        await page.waitForFunction(() => (globalThis as { result?: unknown }).result !== undefined, { timeout: 30_000 });
+        return JSON.stringify(await page.evaluate(() => (globalThis as { result?: unknown }).result));
+      },
+      name,
+    );
+  } finally {
+    server.close();
+  }
 }
 
 /** A static file server on a free port of 127.0.0.1. */

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzles } from "./corpus.js";
 import { type BatchSolver, openBatchSolver } from "../src/pool/pool.js";
 import type { BatchTask } from "../src/pool/batch.js";
-import { MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";
+import { INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";
 
 const inner = await openBatchSolver(0);
 afterAll(() => inner.close());
@@ -79,5 +79,26 @@ describe("a pause in the input", () => {
     input.end(lines.slice(10).join("\n"));
     await run;
     expect(out.text.split("\n")).toHaveLength(31);
+  });
+
+  it("a producer that never pauses but trickles (a line every fifth of the pause) sees its first records before it has sent a batch's worth", async () => {
+    const lines = relabelledPuzzles(2000, 8).split("\n");
+    const input = new PassThrough();
+    const out = collector();
+    const solver = recordingSolver(2);
+    const run = solveStreams([{ name: "<stdin>", open: () => input }], out, solver, { ...settings, workers: 2, totalBytes: null });
+    let given = 0;
+    const firstOutput = await new Promise<number>((resolve) => {
+      const trickle = setInterval(() => {
+        if (out.text.length > 0 || given === lines.length - 1) return void (clearInterval(trickle), resolve(given));
+        input.write(lines[given++] + "\n");
+      }, INPUT_PAUSE_MS / 5);
+    });
+    expect(out.text, "nothing written while the producer trickled").not.toBe("");
+    expect(firstOutput).toBeLessThan(MIN_BATCH);
+    input.end(lines.slice(given).join("\n"));
+    await run;
+    expect(out.text.split("\n")).toHaveLength(2001);
+    expect(solver.sizes.reduce((a, b) => a + b, 0)).toBe(2000);
   });
 });

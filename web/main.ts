@@ -10,6 +10,7 @@ import type { SolveRecord } from "../src/index.js";
 import type { WebBenchPlan, WebBenchRow, WebDataset } from "./bench.js";
 import { barChart } from "./chart.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
+import { versusWasm } from "./versus.js";
 
 const TIERS: Record<string, string> = { easy: easyUrl, medium: mediumUrl, hard: hardUrl, hardest: hardestUrl };
 /** The rows ticked at first: the kernel, its TS twin and the fastest pure-TS baselines. */
@@ -91,7 +92,7 @@ function addBenchRow(row: WebBenchRow): void {
   cell(tr, `${number(row.rmePercent, 1)}%`);
   cell(tr, row.guessesPerPuzzle === null ? "n/a" : number(row.guessesPerPuzzle, 2));
   cell(tr, `${row.verified}/${row.puzzles}${row.timeouts ? ` (${row.timeouts} over budget)` : ""}`);
-  cell(tr, wasm && wasm !== row ? `${number(wasm.puzzlesPerSecond / row.puzzlesPerSecond, 2)}× slower` : wasm === row ? "—" : "n/a");
+  cell(tr, wasm && wasm !== row ? versusWasm(wasm.puzzlesPerSecond, row.puzzlesPerSecond) : wasm === row ? "—" : "n/a");
   table.hidden = false;
   $("bench-chart").innerHTML = barChart(benchRows);
 }

@@ -11,6 +11,8 @@
 import { FLAG_NOTES, type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchRecord } from "../records.js";
 import { speedRatio } from "../ratios.js";
+import type { RatioEstimate } from "../statistics.js";
+import { verdictOf } from "./compare.js";
 import { formatNumber, formatPercent, formatRatio, groupByDataset } from "./format.js";
 
 /** One column of the compact view: fixed width, so that lines align while they stream. */
@@ -115,6 +117,8 @@ export class CompactLayout {
   }
 }
 
+const NO_BREAK = "\u00a0";
+
 /** The notes of the flags raised, each with the rows it marks; empty when none was. */
 export function formatFlagNotes(records: readonly BenchRecord[], width: number = COMPACT_WIDTH.unknown): string[] {
   const lines: string[] = [];
@@ -123,9 +127,11 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
     if (marked.length === 0) continue;
     const { mark, note } = FLAG_NOTES[flag];
     lines.push(...wrap(`  ${mark}  ${note}.`, width, "     "));
-    const rows = marked.map((r) => `${r.dataset} · ${r.row}${flag === "preempted" ? ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})` : ""}`);
+    // Each row's name is kept on one line: its spaces are no-break ones while wrapping.
+    const rows = marked.map((r) => `${r.dataset} · ${r.row}${flag === "preempted" ? ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})` : ""}`.replaceAll(" ", NO_BREAK));
     const shown = rows.length > 6 ? [...rows.slice(0, 6), `${rows.length - 6} more`] : rows;
-    lines.push(...wrap(`     ${marked.length} row${marked.length === 1 ? "" : "s"}: ${shown.join(", ")}`, width, "     "));
+    const wrapped = wrap(`     ${marked.length} row${marked.length === 1 ? "" : "s"}: ${shown.join(", ")}`, width, "     ");
+    lines.push(...wrapped.map((line) => line.replaceAll(NO_BREAK, " ")));
   }
   return lines;
 }
@@ -154,9 +160,40 @@ export function wrap(text: string, width: number, indent = ""): string[] {
 /** Which rows count as pure-TypeScript baselines (by solver id), for the summary's second comparison. */
 export type IsPureTs = (record: BenchRecord) => boolean;
 
-/** The closing summary: per dataset, the fastest row and how it stands against the reference and the fastest pure-TS row. */
+/** At most this many rows are named as tied with the fastest. */
+const TIES_SHOWN = 3;
+/** Rows slower than the fastest by more than this factor are not checked for a tie. */
+const TIE_SEARCH_RATIO = 2;
+
+/**
+ * The rows the fastest is not told apart from: their ratio to it is "no change" by --compare's
+ * rule (the 95% interval holds 1×, or the gap is under 2%), nearest first.
+ */
+export function tiedWithFastest(fastest: BenchRecord, rows: readonly BenchRecord[]): { record: BenchRecord; estimate: RatioEstimate }[] {
+  const ties: { record: BenchRecord; estimate: RatioEstimate }[] = [];
+  for (const record of rows) {
+    if (record === fastest || record.puzzlesPerSecond * TIE_SEARCH_RATIO < fastest.puzzlesPerSecond) continue;
+    const estimate = speedRatio(record, fastest);
+    if (estimate && verdictOf(estimate) === "no change") ties.push({ record, estimate });
+  }
+  return ties.sort((a, b) => a.estimate.ratio - b.estimate.ratio);
+}
+
+/** ", tied within noise with wasm at 1.01 ± 0.03×, …", or "" when the fastest stands alone. */
+function describeTies(fastest: BenchRecord, rows: readonly BenchRecord[]): string {
+  const ties = tiedWithFastest(fastest, rows);
+  if (ties.length === 0) return "";
+  const named = ties.slice(0, TIES_SHOWN).map(({ record, estimate }) => `${record.row} at ${formatRatio(estimate)}`);
+  if (ties.length > TIES_SHOWN) named.push(`${ties.length - TIES_SHOWN} more`);
+  return `, tied within noise with ${named.join(", ")}`;
+}
+
+/**
+ * The closing summary: per dataset, the fastest row (and the rows it cannot be told apart
+ * from) and how it stands against the reference and the fastest pure-TS row.
+ */
 export function formatSummary(records: readonly BenchRecord[], isPureTs: IsPureTs, width: number = COMPACT_WIDTH.unknown): string[] {
-  const lines = wrap("Summary: the fastest row of each dataset; ratios of mean µs per puzzle with their 95% intervals", width, "  ");
+  const lines = wrap("Summary: per dataset, the fastest row and any tied with it; ratios of mean µs/puzzle, 95% intervals", width, "  ");
   for (const [dataset, rows] of groupByDataset(records)) {
     const fastest = rows.reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
     const pureTs = rows.filter(isPureTs).reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);
@@ -169,7 +206,7 @@ export function formatSummary(records: readonly BenchRecord[], isPureTs: IsPureT
     if (reference) parts.push(against(reference.row, reference === pureTs ? "reference, the fastest pure TS" : "reference", reference));
     if (pureTs && pureTs !== reference) parts.push(against(pureTs.row, "the fastest pure TS", pureTs));
     const comparisons = parts.join("; ") || "no reference (no pure-TS baseline selected; --reference ID names one)";
-    lines.push(...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s; ${comparisons}`, width, "      "));
+    lines.push(...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s${describeTies(fastest, rows)}; ${comparisons}`, width, "      "));
   }
   return lines;
 }

@@ -8,8 +8,9 @@
  *    it is the point of comparing).
  * 2. Rows are matched by dataset name and row label. Each match gets the ratio of puzzles/s
  *    (now / before) with a 95% confidence interval: a percentile bootstrap over both runs'
- *    timed batches when both files carry them (v2), else Welch's method from their summaries
- *    (n, mean, margin of error). The verdict is "no change" when the interval holds 1× or the
+ *    timed batches when both files carry them (v2; Welch on their n, mean and σ past
+ *    BOOTSTRAP_MAX_SAMPLES batches), else Welch's method from their summaries (n, mean,
+ *    margin of error). The verdict is "no change" when the interval holds 1× or the
  *    change is within NOISE_THRESHOLD (after Criterion.rs), else "faster" or "slower".
  *    A row only one run has is "not run" on the other side; one with under two timed batches
  *    on a side is "undecided".
@@ -18,7 +19,7 @@
  */
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { speedRatio } from "../ratios.js";
-import type { RatioEstimate } from "../statistics.js";
+import { BOOTSTRAP_MAX_SAMPLES, type RatioEstimate } from "../statistics.js";
 import { alignRows } from "./table.js";
 import { formatNumber, formatRatio, groupByDataset } from "./format.js";
 
@@ -137,7 +138,7 @@ function describeChange(change: Change): string {
 /** The comparison as text: a heading, any setting differences, then one aligned block per dataset. */
 export function formatComparison(before: BenchRun, changes: readonly Change[], differences: readonly SettingDifference[] = []): string {
   const methods = new Set(changes.flatMap((c) => (c.estimate ? [c.estimate.method] : [])));
-  const method = [...methods].map((m) => (m === "bootstrap" ? "bootstrap over both runs' timed batches" : "Welch, from n, mean and margin")).join("; ");
+  const method = [...methods].map((m) => (m === "bootstrap" ? "bootstrap over both runs' timed batches" : `Welch, from n, mean and σ (rows over ${BOOTSTRAP_MAX_SAMPLES} batches, or files without them)`)).join("; ");
   const out = [
     `Compared with ${before.environment.date} (commit ${before.environment.commit}): puzzles/s before → now`,
     `± is the 95% interval of the ratio (${method || "no rows in common"}); "no change": it holds 1× or is within ${NOISE_THRESHOLD * 100}%`,

@@ -1,11 +1,12 @@
 /**
  * Where the exports go and writing them: a given path, `-` for standard output (one export at
- * a time), or bench/results/<timestamp>.<ext> for a bare flag. The chart goes to --chart, else
+ * a time; a path naming standard output, such as /dev/stdout, counts as `-`), or
+ * bench/results/<timestamp>.<ext> for a bare flag. The chart goes to --chart, else
  * beside the first export written to a regular file (same name, .svg; `.chart.svg` when that
  * name is itself an export, e.g. `--json x.svg`); --no-chart writes none. Two outputs never
  * share a path: {@link checkOutputRequests} refuses that before the bench runs.
  */
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { fstatSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import type { BenchRun } from "../records.js";
 import { formatCsv } from "./csv.js";
@@ -56,6 +57,35 @@ function chartRequest(requests: OutputRequests): string | true | false | undefin
   return requests.chart ?? requests.svg;
 }
 
+/**
+ * True when `path` is the file standard output (descriptor `fd`) already writes to:
+ * /dev/stdout, /proc/self/fd/1, or the very file the shell redirected it to. Writing such a
+ * path as a file would interleave the export with the report, or truncate what the report
+ * wrote there already.
+ */
+export function namesStandardOutput(path: string, fd = 1): boolean {
+  try {
+    const output = fstatSync(fd);
+    const target = statSync(path);
+    return output.dev === target.dev && output.ino === target.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** The requests with every path that {@link namesStandardOutput} replaced by `-`, which sends the report to stderr. */
+export function withStdoutAliases<R extends OutputRequests>(requests: R, fd = 1): R {
+  const aliased = (value: string | true | false | undefined) => (typeof value === "string" && value !== STDOUT && namesStandardOutput(value, fd) ? STDOUT : value);
+  return {
+    ...requests,
+    json: aliased(requests.json),
+    markdown: aliased(requests.markdown),
+    csv: aliased(requests.csv),
+    chart: aliased(requests.chart),
+    svg: aliased(requests.svg),
+  };
+}
+
 /** True when some export goes to standard output (the human-readable report then goes to stderr). */
 export function usesStdout(requests: OutputRequests): boolean {
   return [requests.json, requests.markdown, requests.csv, chartRequest(requests)].includes(STDOUT);
@@ -65,7 +95,7 @@ export function usesStdout(requests: OutputRequests): boolean {
 export function checkOutputRequests(requests: OutputRequests): void {
   const flags = { json: requests.json, markdown: requests.markdown, csv: requests.csv, chart: chartRequest(requests) };
   const toStdout = Object.entries(flags).filter(([, value]) => value === STDOUT).map(([flag]) => `--${flag} -`);
-  if (toStdout.length > 1) throw new Error(`only one export can go to standard output, got ${toStdout.join(" and ")}`);
+  if (toStdout.length > 1) throw new Error(`only one export can go to standard output (- or a path naming it, such as /dev/stdout), got ${toStdout.join(" and ")}`);
   const flagOf = new Map<string, string>();
   for (const [flag, value] of Object.entries(flags)) {
     if (typeof value !== "string" || value === STDOUT) continue;

@@ -30,31 +30,69 @@ export const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "
 const DISTINCT_PALETTE = PALETTE.slice(0, 10);
 
 /**
- * `count` distinct colours, one per series: the palette when it suffices, else three lightness
- * tiers taken in turn, each with hues spread evenly around the wheel and the tiers a third of
- * a turn apart, so that neighbours in the legend differ in hue and lightness, and series of
- * one tier differ in hue by at least 360° / ⌈count / 3⌉.
+ * `count` colours, one per series, as far apart as the eye tells them: Tableau 10 while it
+ * suffices; beyond it, a greedy max–min pick in CIELAB: from Tableau's blue, each next colour
+ * is the candidate farthest (CIE76 ΔE) from every colour picked so far. The candidates are an
+ * sRGB grid of 16 levels per channel with lightness 25–80, so that no bar fades into the white
+ * page or into black. A default run's 23 series are then at least ΔE 36 apart (hue-wheel
+ * tiers, before: 16.7, wasm and wasm:static two shades of one red).
  */
 export function seriesColours(count: number): string[] {
   if (count <= DISTINCT_PALETTE.length) return DISTINCT_PALETTE.slice(0, count);
-  const lightness = [0.42, 0.64, 0.3];
-  const perTier = Math.ceil(count / lightness.length);
-  return Array.from({ length: count }, (_, i) => {
-    const tier = i % lightness.length;
-    const hue = (Math.floor(i / lightness.length) * 360) / perTier + tier * (120 + 120 / perTier);
-    return hslToHex(hue % 360, 0.65, lightness[tier]);
-  });
+  const candidates = colourCandidates();
+  const first = toLab(DISTINCT_PALETTE[0]);
+  const picked = [DISTINCT_PALETTE[0]];
+  const nearest = candidates.map((candidate) => labDistance(candidate.lab, first));
+  while (picked.length < count) {
+    let best = 0;
+    for (let i = 1; i < candidates.length; i++) if (nearest[i] > nearest[best]) best = i;
+    picked.push(candidates[best].hex);
+    const chosen = candidates[best].lab;
+    for (let i = 0; i < candidates.length; i++) nearest[i] = Math.min(nearest[i], labDistance(candidates[i].lab, chosen));
+  }
+  return picked;
 }
 
-/** An HSL colour (hue in degrees, saturation and lightness 0–1) as #rrggbb. */
-function hslToHex(hue: number, saturation: number, lightness: number): string {
-  const chroma = (1 - Math.abs(2 * lightness - 1)) * saturation;
-  const channel = (n: number) => {
-    const k = (n + hue / 30) % 12;
-    const value = lightness - chroma / 2 * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-    return Math.round(value * 255).toString(16).padStart(2, "0");
-  };
-  return `#${channel(0)}${channel(8)}${channel(4)}`;
+/** A colour in CIELAB (D65): lightness 0–100, then a* and b*. */
+type Lab = [number, number, number];
+
+let candidateCache: { hex: string; lab: Lab }[] | null = null;
+
+/** The sRGB grid the series colours are picked from, with each colour's CIELAB. */
+function colourCandidates(): { hex: string; lab: Lab }[] {
+  if (!candidateCache) {
+    candidateCache = [];
+    const levels = Array.from({ length: 16 }, (_, i) => (i * 17).toString(16).padStart(2, "0"));
+    for (const r of levels) {
+      for (const g of levels) {
+        for (const b of levels) {
+          const hex = `#${r}${g}${b}`;
+          const lab = toLab(hex);
+          if (lab[0] >= 25 && lab[0] <= 80) candidateCache.push({ hex, lab });
+        }
+      }
+    }
+  }
+  return candidateCache;
+}
+
+/** #rrggbb (sRGB) in CIELAB under D65. */
+export function toLab(hex: string): Lab {
+  const linear = [1, 3, 5].map((i) => {
+    const channel = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  });
+  const [r, g, b] = linear;
+  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116);
+  const x = f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047);
+  const y = f(0.2126 * r + 0.7152 * g + 0.0722 * b);
+  const z = f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883);
+  return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
+}
+
+/** CIE76 colour difference ΔE: the straight-line distance in CIELAB (about 2.3 is just noticeable). */
+export function labDistance(a: Lab, b: Lab): number {
+  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 }
 
 /** Escapes text for XML content and attribute values. */

@@ -13,8 +13,9 @@
  * Batches are sized to the work in flight ({@link batchCapacity}): about a (2 × workers)th of
  * the records still to come, between {@link MIN_BATCH} and `batchSize`, so a small file still
  * reaches every worker and the last batches shrink as the input runs out. When the input ends,
- * or pauses for {@link INPUT_PAUSE_MS} (a slow producer on a pipe), the records read are sent
- * at once, split over the idle workers, and each batch is written as soon as it is solved.
+ * or a record read has waited {@link INPUT_PAUSE_MS} unsent (a slow producer on a pipe, whether
+ * it pauses or trickles), the records read are sent at once, split over the idle workers; each
+ * batch is written as soon as it is solved and the batches before it are written.
  */
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
@@ -162,7 +163,7 @@ export async function* namedChunks(name: string, stream: Readable): AsyncGenerat
 
 const noop = (): void => {};
 
-/** How long the input may wait before the records read are sent and the batches solved are written. */
+/** How long a record read may wait unsent while a worker is idle (a slow producer's records are not held back). */
 export const INPUT_PAUSE_MS = 50;
 /** The smallest batch sized to the work (a batch sent at a pause or at the end may be smaller). */
 export const MIN_BATCH = 64;
@@ -225,6 +226,11 @@ export async function solveStreams(
   const send = async (): Promise<void> => {
     for (const task of batches.takeReady()) await output.submit(solver.solve(task), read.bytes);
   };
+  /** True when the oldest record held (read, not yet sent) was read INPUT_PAUSE_MS ago or more. */
+  const heldTooLong = (): boolean => batches.heldSince !== null && performance.now() - batches.heldSince >= INPUT_PAUSE_MS;
+  /** Settles with "pause" when the records held have waited INPUT_PAUSE_MS (never when none are held, or they have and wait for an idle worker). */
+  const heldTimer = (): [Promise<"pause">, () => void] =>
+    batches.heldSince === null || heldTooLong() ? [new Promise(noop), noop] : pauseAfter(batches.heldSince + INPUT_PAUSE_MS - performance.now());
   /** Sends what is held, split over the idle workers; at a pause (`whenIdle`), only if a worker is idle. */
   const sendHeld = async (whenIdle: boolean): Promise<void> => {
     const idle = workers - output.solving;
@@ -254,14 +260,16 @@ export async function solveStreams(
       for (;;) {
         const next = chunks.next();
         next.catch(noop); // a stream destroyed by the stop rejects it, maybe after the loop has left
-        const [paused, cancel] = pauseAfter(INPUT_PAUSE_MS);
-        let step: Step = await Promise.race([next, paused, stopped]);
-        cancel();
-        while (step === "pause" || step === "solved") {
-          // The input waits: send what is read, and write each batch as it is solved.
-          await sendHeld(true);
-          await output.writeSolved();
-          step = await Promise.race([next, output.oldestSolved().then(() => "solved" as const), stopped]);
+        let step: Step;
+        for (;;) {
+          // While the next chunk is awaited: write each batch once it is solved, and send the
+          // records held for INPUT_PAUSE_MS to an idle worker.
+          const [paused, cancel] = heldTimer();
+          step = await Promise.race([next, paused, output.oldestSolved().then(() => "solved" as const), stopped]);
+          cancel();
+          if (step === "solved") await output.writeSolved();
+          else if (step !== "pause") break;
+          if (heldTooLong()) await sendHeld(true);
         }
         if (step === "stop" || step.done) break;
         reader.readLines(step.value.lines, step.value.longLines);

@@ -7,9 +7,10 @@
  *   it draws on a terminal and always shows it again: on {@link ProgressDisplay.stop}, and on
  *   any exit of the process before that.
  * - {@link InterruptWatch}: the first SIGINT/SIGTERM is only noted (`signal`, `aborted`), so the
- *   command can finish what it has and say where it stopped; a second one runs the cleanups
- *   (restoring the cursor) and exits at once. The status is 128 + the signal's number
- *   ({@link signalExitStatus}: 130 for SIGINT, 143 for SIGTERM), as shells report it.
+ *   command can finish what it has and say where it stopped, and exit with status 128 + the
+ *   signal's number ({@link signalExitStatus}: 130 for SIGINT, 143 for SIGTERM), as shells
+ *   report a process the signal ended; a second one runs the cleanups (restoring the cursor)
+ *   and ends the process at once with the first signal itself (the shell sees the same status).
  */
 import { constants } from "node:os";
 import { Presets, SingleBar } from "cli-progress";
@@ -17,6 +18,9 @@ import { TALLY_STATUSES } from "../pool/batch.js";
 
 /** The escape sequence that shows the terminal's cursor (cli-progress hides it with `?25l`). */
 const SHOW_CURSOR = "\x1B[?25h";
+
+/** How long a forced stop waits for its own signal to end the process before it calls process.exit(), in ms. */
+const FORCED_EXIT_FALLBACK_MS = 1000;
 
 /** The signals a run stops cleanly on. */
 export const INTERRUPT_SIGNALS = ["SIGINT", "SIGTERM"] as const;
@@ -30,7 +34,8 @@ export function signalExitStatus(signal: InterruptSignal): number {
 /**
  * Notes the first SIGINT or SIGTERM while it is open, so a command can stop reading, finish
  * and write what it has, and exit with {@link InterruptWatch.exitStatus}. A second signal runs the
- * cleanups given (e.g. restoring the cursor) and exits the process at once with that status.
+ * cleanups given (e.g. restoring the cursor) and ends the process at once by the first signal
+ * (a shell sees that same status).
  * Close it when the command ends: the signals' default action (exit) comes back.
  */
 export class InterruptWatch {
@@ -71,7 +76,13 @@ export class InterruptWatch {
       return;
     }
     for (const cleanup of this.cleanups) cleanup();
-    process.exit(signalExitStatus(this.signal));
+    // Die of the first signal as if it had not been caught (the shell sees 128 + its number):
+    // no exit teardown, which process.exit() runs and which can hang while worker threads are
+    // busy (nodejs/node#54918). Should the signal not end the process, exit after all.
+    const first = this.signal;
+    this.close();
+    process.kill(process.pid, first);
+    setTimeout(() => process.exit(signalExitStatus(first)), FORCED_EXIT_FALLBACK_MS);
   }
 }
 

@@ -25,7 +25,7 @@ import { createSolver } from "../index.js";
 import { DEFAULT_LIMIT } from "../solver.js";
 import { checkAlphabet } from "../puzzle-general.js";
 import { openBatchSolver } from "../pool/pool.js";
-import { type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
+import { INPUT_PAUSE_MS, type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { TALLY_STATUSES } from "../pool/batch.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
@@ -87,7 +87,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--solver <ids>", description: "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)", defaultText: "the fastest of each size", parse: commaList },
   { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT}); a count of ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} means at least that many`, conflicts: "limit" },
   { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread", default: availableParallelism(), parse: wholeNumber(0, 256) },
-  { flags: "--batch <n>", description: "puzzles per batch sent to a worker, at most: batches are sized to the work left so every worker has some, and what is read is sent when the input pauses", default: 4096, parse: wholeNumber(1, 1 << 20) },
+  { flags: "--batch <n>", description: `puzzles per batch sent to a worker, at most: batches are sized to the work left so every worker has some, and a record read waits at most ${INPUT_PAUSE_MS} ms while a worker is idle`, default: 4096, parse: wholeNumber(1, 1 << 20) },
   { flags: "--in-flight <n>", description: "batches out at once (default: 2 per thread, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
   { flags: "--shard <K/N>", description: "solve only the records whose index (over all inputs, from 0) is K mod N; records keep their index and line, and `sudoku-wasm merge` joins the N outputs into the one-run output", parse: shardArgument },
   { flags: "--resume", description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records (a cut-off last one is removed), skip as many inputs, append" },

@@ -73,10 +73,13 @@ export async function loadBatchEngines(ids: readonly string[] = []): Promise<Bat
   return engines;
 }
 
-/** The registry ids whose engines solve batches (loads each row's engine of its first size once). */
+/**
+ * The registry ids whose engines solve batches (loads each row's engine of its first size once;
+ * rows whose optional package is not installed are left out, not loaded).
+ */
 async function batchSolverIds(): Promise<string[]> {
   const ids: string[] = [];
-  for (const info of solvers) if (solvesBatches(await info.load(info.sizes[0]))) ids.push(info.id);
+  for (const info of solvers) if (!info.unavailable && solvesBatches(await info.load(info.sizes[0]))) ids.push(info.id);
   return ids;
 }
 
@@ -110,6 +113,8 @@ export class BatchBuilder {
   private lines: number[] = [];
   private readErrors: [number, string][] = [];
   private ready: BatchTask[] = [];
+  /** When the oldest record not yet in a sealed batch was added (performance.now()), or null when none is. */
+  heldSince: number | null = null;
 
   constructor(
     private size: number,
@@ -134,6 +139,7 @@ export class BatchBuilder {
   /** Adds one record (an {@link EmitRecord} callback). */
   add(line: number, text: string, error: string | null): void {
     if (error !== null) this.readErrors.push([this.texts.length, error]);
+    if (this.texts.length === 0) this.heldSince = performance.now();
     this.texts.push(text);
     this.lines.push(line);
     if (this.texts.length >= this.size) this.seal();
@@ -172,6 +178,7 @@ export class BatchBuilder {
       start = end;
     }
     this.firstIndex += count * this.indexStep;
+    this.heldSince = null;
     this.texts = [];
     this.lines = [];
     this.readErrors = [];

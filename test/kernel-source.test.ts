@@ -1,0 +1,59 @@
+/**
+ * Every way a kernel can arrive (src/kernel-source.ts): a compiled module, bytes, a fetch
+ * Response (streamed when served as application/wasm, else read as bytes) or its promise, a URL
+ * or URL string; and the errors when it cannot, which name the kernel and say how to pass one.
+ */
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WasmKernel, compileSource, kernelUrl } from "../src/index.js";
+
+const PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+const url = kernelUrl("release");
+const bytes = readFileSync(url);
+
+/** Solves PUZZLE on a kernel made from `source`: 1 solution. */
+async function solutions(source: Parameters<typeof compileSource>[0]): Promise<number> {
+  const kernel = await WasmKernel.create(source);
+  const input = kernel.input(1);
+  for (let i = 0; i < 81; i++) input[i] = PUZZLE[i] === "." ? 0 : Number(PUZZLE[i]);
+  return kernel.run(1, 2).counts[0];
+}
+
+describe("kernel sources", () => {
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    // /typed.wasm as application/wasm, /plain.wasm as octet-stream, anything else 404.
+    server = createServer((request, response) => {
+      const type = request.url === "/typed.wasm" ? "application/wasm" : request.url === "/plain.wasm" ? "application/octet-stream" : undefined;
+      if (type) response.writeHead(200, { "content-type": type }).end(bytes);
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => server?.close());
+
+  it("takes a module, bytes (ArrayBuffer or a view), a file URL and its string", async () => {
+    const module = await WebAssembly.compile(bytes);
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    for (const source of [module, bytes, new Uint8Array(buffer), buffer, url, url.href]) expect(await solutions(source)).toBe(1);
+    expect(await compileSource(module)).toBe(module);
+  });
+
+  it("takes a fetch Response, streamed or not, and a promise of one", async () => {
+    for (const path of ["/typed.wasm", "/plain.wasm"]) {
+      expect(await solutions(await fetch(base + path))).toBe(1);
+      expect(await solutions(fetch(base + path))).toBe(1);
+      expect(await solutions(new URL(base + path))).toBe(1);
+    }
+  });
+
+  it("names the kernel and says how to pass one when it is not there", async () => {
+    await expect(compileSource(`${base}/gone.wasm`)).rejects.toThrow(new RegExp(`fetching the kernel ${base}/gone.wasm gave HTTP 404; .*createSolver\\(\\{ kernels`));
+    await expect(compileSource("http://127.0.0.1:1/release.wasm")).rejects.toThrow(/cannot fetch the kernel http:\/\/127\.0\.0\.1:1\/release\.wasm .*createSolver\(\{ kernels/);
+    await expect(compileSource(new URL("./no-such-kernel.wasm", url))).rejects.toThrow(/missing kernel file:.*no-such-kernel\.wasm/);
+    await expect(compileSource(42 as never)).rejects.toThrow(/a kernel source is a WebAssembly.Module, bytes, a Response or a URL/);
+  });
+});

@@ -110,6 +110,10 @@ describe("noise flags", () => {
   it("marks passes that disagree and rows that were pre-empted", () => {
     const row = measured("easy", "x", samplesAround(5, 0.02, 40));
     expect(noiseFlags({ ...row, passMeanMicros: row.meanMicros / 3 })).toEqual(["disagree"]);
+    expect(noiseFlags({ ...row, passMeanMicros: row.meanMicros * 3 })).toEqual(["disagree"]);
+    // A batch row's pass times single calls: slower than the batch is expected; faster is not.
+    expect(noiseFlags({ ...row, batchCall: true, passMeanMicros: row.meanMicros * 1.7, p99Micros: row.meanMicros * 2 })).toEqual([]);
+    expect(noiseFlags({ ...row, batchCall: true, passMeanMicros: row.meanMicros / 3 })).toEqual(["disagree"]);
     expect(noiseFlags({ ...row, passMeanMicros: row.meanMicros * 1.2 })).toEqual([]);
     // A mean above p99 from the other pass, within PASS_RATIO_LIMIT of the pass's mean (the issue's "mean above p99").
     expect(noiseFlags({ ...row, passMeanMicros: row.meanMicros / 1.3, p99Micros: row.meanMicros / 1.2 })).toEqual(["disagree"]);
@@ -309,6 +313,11 @@ describe("compact view", () => {
     const [line] = formatSummary(close, (r) => r.row === "bitmask", 300).slice(-1);
     expect(line).toMatch(new RegExp(`^  hard: ${escapeRegExp(fastest.row)}, [\\d,]+/s, tied within noise with ${escapeRegExp(tied.row)} at 1\\.\\d\\d ± 0\\.\\d\\d×; `));
     expect(formatSummary(rows, (r) => r.row === "bitmask", 200)[1]).not.toContain("tied");
+    // Without a reference, the summary says so once, not on every dataset's line.
+    const unreferenced = formatSummary([...rows.map((r) => ({ ...r, reference: null })), ...close], () => false, 200);
+    expect(unreferenced.slice(1, 3).join("\n")).not.toContain("reference");
+    expect(unreferenced[3]).toBe("  No reference: no pure-TS baseline was selected; --reference ID names one.");
+    expect(formatSummary([...rows, ...close], () => false, 200)[3]).toBe("  No reference on hard: no pure-TS baseline was selected; --reference ID names one.");
   });
 
   it("wraps long lines at spaces, keeping their indent", () => {

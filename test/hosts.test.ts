@@ -2,7 +2,8 @@
  * Bulk runs past one process: a million-puzzle run killed with SIGKILL (its last record then torn,
  * as a kill mid-write leaves it) and resumed, and GNU
  * parallel spreading shards over two "hosts" (an ssh stand-in runs each host's commands
- * here, through the same quoting real ssh gets) whose outputs merge into the one-run output.
+ * here, through the same quoting real ssh gets) whose outputs merge into the one-run output,
+ * and GNU parallel's --pipepart handing jobs byte ranges of one file, their output kept in order.
  * Outputs are compared by SHA-256, byte for byte.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -96,6 +97,23 @@ describe("GNU parallel across hosts", () => {
     const merged = join(dir, "merged.jsonl");
     expect(solveTo(["merge", "-o", merged, ...[0, 1, 2, 3].map(shard)])).toContain("merged 100,000 jsonl records from 4 shards");
     expect(await sha256(merged)).toBe(await sha256(single));
+  });
+  it.skipIf(!hasParallel)("--pipepart: 6 jobs, 2 at a time, each reading its own byte range of one file, write (kept in order by -k) the one-run output of 100,000 puzzles", async () => {
+    const input = writePuzzles(join(dir, "hundred-k-lines.txt"), 100_000, 13);
+    const single = join(dir, "single.txt");
+    solveTo(["solve", "--no-progress", "-o", single, input]);
+    const joblog = join(dir, "pipepart.log");
+    const piped = join(dir, "piped.txt");
+    const run = spawnSync(
+      "sh",
+      ["-c", 'out=$1; shift; exec "$@" > "$out"', "sh", piped,
+        "parallel", "--will-cite", "--pipepart", "-a", input, "--block", "-3", "-k", "-j", "2", "--joblog", joblog, "--halt", "now,fail=1",
+        process.execPath, BIN, "solve", "--no-progress", "--threads", "1"],
+      { encoding: "utf8" },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(joblog, "utf8").trim().split("\n").length - 1).toBe(6); // a header, then one row per job: 3 blocks per job slot
+    expect(await sha256(piped)).toBe(await sha256(single));
   });
   if (!hasParallel) it.skip("GNU parallel is not installed (Debian: apt-get install parallel); .ci/run installs it", () => {});
 });

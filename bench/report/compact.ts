@@ -194,6 +194,7 @@ function describeTies(fastest: BenchRecord, rows: readonly BenchRecord[]): strin
  */
 export function formatSummary(records: readonly BenchRecord[], isPureTs: IsPureTs, width: number = COMPACT_WIDTH.unknown): string[] {
   const lines = wrap("Summary: per dataset, the fastest row and any tied with it; ratios of mean µs/puzzle, 95% intervals", width, "  ");
+  const unreferenced: string[] = [];
   for (const [dataset, rows] of groupByDataset(records)) {
     const fastest = rows.reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
     const pureTs = rows.filter(isPureTs).reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);
@@ -205,8 +206,13 @@ export function formatSummary(records: readonly BenchRecord[], isPureTs: IsPureT
     const reference = rows.find((r) => r.row === fastest.reference);
     if (reference) parts.push(against(reference.row, reference === pureTs ? "reference, the fastest pure TS" : "reference", reference));
     if (pureTs && pureTs !== reference) parts.push(against(pureTs.row, "the fastest pure TS", pureTs));
-    const comparisons = parts.join("; ") || "no reference (no pure-TS baseline selected; --reference ID names one)";
-    lines.push(...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s${describeTies(fastest, rows)}; ${comparisons}`, width, "      "));
+    if (parts.length === 0) unreferenced.push(dataset);
+    const comparisons = parts.length > 0 ? `; ${parts.join("; ")}` : "";
+    lines.push(...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s${describeTies(fastest, rows)}${comparisons}`, width, "      "));
+  }
+  if (unreferenced.length > 0) {
+    const where = unreferenced.length === groupByDataset(records).size ? "" : ` on ${unreferenced.join(", ")}`;
+    lines.push(...wrap(`  No reference${where}: no pure-TS baseline was selected; --reference ID names one.`, width, "      "));
   }
   return lines;
 }

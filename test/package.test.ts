@@ -189,6 +189,12 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
     expect(four).toBe("1234341221434321");
   }, 60_000);
 
+  it("says which build it is: `sudoku-wasm --version` gives the version, commit, asc version and kernel flags recorded at build time", () => {
+    const line = run("npm", ["exec", "--offline", "sudoku-wasm", "--", "--version"]).trim();
+    const asc = JSON.parse(readFileSync(join(ROOT, "node_modules", "assemblyscript", "package.json"), "utf8")).version;
+    expect(line).toMatch(new RegExp(`^sudoku-wasm ${manifest.version} \\([0-9a-f]{12}(, modified)?\\), asc ${asc} runtime=stub .*optimizeLevel=3`));
+  }, 60_000);
+
   it("refuses `solve --solver mrv` for what it is, not for an optional package that is missing", () => {
     const error = runFailure("npm", ["exec", "--offline", "sudoku-wasm", "--", "solve", "--solver", "mrv"], `${PUZZLE}\n`);
     expect(error).toContain("solver 'mrv' solves one puzzle per call; --solver takes one that solves batches: wasm,");

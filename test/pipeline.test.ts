@@ -81,7 +81,11 @@ describe("a pause in the input", () => {
     expect(out.text.split("\n")).toHaveLength(31);
   });
 
-  it("a producer that never pauses but trickles (a line every fifth of the pause) sees its first records before it has sent a batch's worth", async () => {
+  /**
+   * Gives one line every `every` ms (after keeping the event loop busy for `busy` ms) until the
+   * output has a record; returns how many lines that took, then ends the input and checks the run.
+   */
+  async function trickle(every: number, busy: number): Promise<number> {
     const lines = relabelledPuzzles(2000, 8).split("\n");
     const input = new PassThrough();
     const out = collector();
@@ -89,16 +93,25 @@ describe("a pause in the input", () => {
     const run = solveStreams([{ name: "<stdin>", open: () => input }], out, solver, { ...settings, workers: 2, totalBytes: null });
     let given = 0;
     const firstOutput = await new Promise<number>((resolve) => {
-      const trickle = setInterval(() => {
-        if (out.text.length > 0 || given === lines.length - 1) return void (clearInterval(trickle), resolve(given));
+      const timer = setInterval(() => {
+        if (out.text.length > 0 || given === lines.length - 1) return void (clearInterval(timer), resolve(given));
+        for (const start = performance.now(); performance.now() - start < busy; );
         input.write(lines[given++] + "\n");
-      }, INPUT_PAUSE_MS / 5);
+      }, every);
     });
     expect(out.text, "nothing written while the producer trickled").not.toBe("");
-    expect(firstOutput).toBeLessThan(MIN_BATCH);
     input.end(lines.slice(given).join("\n"));
     await run;
     expect(out.text.split("\n")).toHaveLength(2001);
     expect(solver.sizes.reduce((a, b) => a + b, 0)).toBe(2000);
+    return firstOutput;
+  }
+
+  it("a producer that never pauses but trickles (a line every fifth of the pause) sees its first records before it has sent a batch's worth", async () => {
+    expect(await trickle(INPUT_PAUSE_MS / 5, 0)).toBeLessThan(MIN_BATCH);
+  });
+
+  it("so does one whose every line comes just after the pause, ahead of the timer (the producer keeps the event loop busy meanwhile)", async () => {
+    expect(await trickle(1, INPUT_PAUSE_MS + 5)).toBeLessThan(MIN_BATCH);
   });
 });

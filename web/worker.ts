@@ -2,7 +2,8 @@
  * The page's Web Worker: the library (WASM kernels included) runs here, off the main thread.
  * It solves pasted puzzles of any size through createSolver() and runs the benchmark.
  */
-import { type Solver, buildFacts, createSolver, solvers } from "../src/index.js";
+import { buildLine } from "../src/build-line.js";
+import { type Solver, createSolver, solvers } from "../src/index.js";
 import { runWebBench } from "./bench.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
 
@@ -30,6 +31,6 @@ self.addEventListener("message", (event: MessageEvent<ToWorker>) => {
 
 post({
   type: "ready",
-  kernel: `sudoku-wasm ${buildFacts.version} (${buildFacts.commit ?? "no commit"}${buildFacts.dirty ? ", modified" : ""}), asc ${buildFacts.assemblyscript} ${buildFacts.flags.release}`,
+  kernel: buildLine(),
   solvers: solvers.filter((s) => !s.external && !s.id.startsWith("wasm:") && s.sizes.includes(9)).map((s) => ({ id: s.id, description: s.description })),
 });

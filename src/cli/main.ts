@@ -10,6 +10,7 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
+import { buildLine } from "../build-line.js";
 import { generateCommand } from "./generate.js";
 import { mergeCommand } from "./merge.js";
 import { solveCommand } from "./solve.js";
@@ -24,6 +25,7 @@ export { USAGE_ERROR_STATUS } from "./errors.js";
 export function buildProgram(): Command {
   const program = new Command("sudoku-wasm")
     .description("the fastest Sudoku solver JavaScript can reach: a WebAssembly kernel on every core")
+    .version(buildLine(), "-V, --version", "print the version and the build: commit, asc version, the kernel's flags")
     .addCommand(solveCommand())
     .addCommand(mergeCommand())
     .addCommand(generateCommand());

@@ -228,7 +228,7 @@ export async function solveStreams(
   };
   /** True when the oldest record held (read, not yet sent) was read INPUT_PAUSE_MS ago or more. */
   const heldTooLong = (): boolean => batches.heldSince !== null && performance.now() - batches.heldSince >= INPUT_PAUSE_MS;
-  /** Settles with "pause" when the records held have waited INPUT_PAUSE_MS (never when none are held, or they have and wait for an idle worker). */
+  /** Settles with "pause" when the records held will have waited INPUT_PAUSE_MS (never when none are held, or when they have and wait for an idle worker). */
   const heldTimer = (): [Promise<"pause">, () => void] =>
     batches.heldSince === null || heldTooLong() ? [new Promise(noop), noop] : pauseAfter(batches.heldSince + INPUT_PAUSE_MS - performance.now());
   /** Sends what is held, split over the idle workers; at a pause (`whenIdle`), only if a worker is idle. */
@@ -262,14 +262,15 @@ export async function solveStreams(
         next.catch(noop); // a stream destroyed by the stop rejects it, maybe after the loop has left
         let step: Step;
         for (;;) {
-          // While the next chunk is awaited: write each batch once it is solved, and send the
-          // records held for INPUT_PAUSE_MS to an idle worker.
+          // While the next chunk is awaited: send the records held for INPUT_PAUSE_MS to an idle
+          // worker (if none is idle, the next batch solved frees one), and write each batch once
+          // it is solved.
+          if (heldTooLong()) await sendHeld(true);
           const [paused, cancel] = heldTimer();
           step = await Promise.race([next, paused, output.oldestSolved().then(() => "solved" as const), stopped]);
           cancel();
           if (step === "solved") await output.writeSolved();
           else if (step !== "pause") break;
-          if (heldTooLong()) await sendHeld(true);
         }
         if (step === "stop" || step.done) break;
         reader.readLines(step.value.lines, step.value.longLines);

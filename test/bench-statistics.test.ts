@@ -15,7 +15,7 @@ import { formatJson, parseJson } from "../bench/report/json.js";
 import { formatMarkdown } from "../bench/report/markdown.js";
 import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeReports } from "../bench/report/output.js";
 import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
-import { formatSvg, labDistance, seriesColours, toLab } from "../bench/report/svg.js";
+import { colourDifference, formatSvg, seriesColours, toLab } from "../bench/report/svg.js";
 import { BOOTSTRAP_MAX_SAMPLES, bootstrapRatio, ratioOfMeans, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
 import { checkWellFormed } from "./xml.js";
 
@@ -229,18 +229,22 @@ describe("JSON export", () => {
 });
 
 describe("chart", () => {
-  it("gives every series its own colour, however many there are, far apart to the eye (CIELAB)", () => {
+  it("gives every series its own colour, however many there are, far apart to the eye (CIEDE2000)", () => {
     expect(toLab("#ffffff")[0]).toBeCloseTo(100, 1);
-    expect(labDistance(toLab("#000000"), toLab("#ffffff"))).toBeCloseTo(100, 1);
-    expect(labDistance(toLab("#ff0000"), [53.24, 80.09, 67.2])).toBeLessThan(0.1); // sRGB red's published Lab
+    expect(toLab("#ff0000").map((v) => Math.round(v * 10) / 10)).toEqual([53.2, 80.1, 67.2]); // sRGB red's published Lab
+    // Sharma, Wu and Dalal's test pairs (2005): 1, 7, 17 and 24.
+    expect(colourDifference([50, 2.6772, -79.7751], [50, 0, -82.7485])).toBeCloseTo(2.0425, 4);
+    expect(colourDifference([50, 0, 0], [50, -1, 2])).toBeCloseTo(2.3669, 4);
+    expect(colourDifference([50, 2.5, 0], [73, 25, -18])).toBeCloseTo(27.1492, 4);
+    expect(colourDifference([60.2574, -34.0099, 36.2677], [60.4626, -34.1751, 39.4387])).toBeCloseTo(1.2644, 4);
     for (let count = 3; count <= 30; count++) {
       const colours = seriesColours(count);
       expect(new Set(colours).size).toBe(count);
       const labs = colours.map(toLab);
       let closest = Infinity;
-      for (let i = 0; i < count; i++) for (let j = i + 1; j < count; j++) closest = Math.min(closest, labDistance(labs[i], labs[j]));
-      // Tableau 10 up to ten series (its closest pair, teal and grey, is ΔE 25.9); beyond, the max–min pick.
-      expect(closest, `${count} series`).toBeGreaterThan(count <= 10 ? 25 : 30);
+      for (let i = 0; i < count; i++) for (let j = i + 1; j < count; j++) closest = Math.min(closest, colourDifference(labs[i], labs[j]));
+      // Tableau 10 up to ten series (its closest pair is ΔE00 18.1); beyond, the max–min pick (19.2 at a default run's 23).
+      expect(closest, `${count} series`).toBeGreaterThan(count === 23 ? 19 : 16);
       if (count > 10) for (const lab of labs) expect(lab[0]).toBeLessThanOrEqual(80); // no picked bar fades into the page
     }
   });

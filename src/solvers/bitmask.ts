@@ -210,17 +210,24 @@ export class BitmaskEngine implements SolverEngine {
   }
 
   /**
-   * Revises each dirty slot (rules 1–2), and a digit (rule 3) as soon as none of its slots is
-   * dirty, until nothing is left (the kernel's order). False on a contradiction.
+   * Revises the dirty slots (rules 1–2) in rounds, and a digit (rule 3) as soon as its round has
+   * none of its slots left, until nothing is left (the kernel's order: a round is every dirty slot,
+   * or at the root one digit's; a slot changed again while still in its round is revised once).
+   * False on a contradiction.
    */
-  private reviseDirty(st: number): boolean {
+  private reviseDirty(st: number, root: boolean): boolean {
     while (this.dirty) {
-      const slot = ctz(this.dirty);
-      this.dirty &= this.dirty - 1;
-      if (!this.reviseSlot(st, slot)) return false;
-      this.changedSlots |= 1 << slot;
-      const digit = (slot / 3) | 0;
-      if (!(this.dirty & (7 << (digit * 3))) && !this.reviseDigit(st, digit)) return false;
+      let round = root ? this.dirty & (7 << (((ctz(this.dirty) / 3) | 0) * 3)) : this.dirty;
+      this.dirty &= ~round;
+      while (round) {
+        const slot = ctz(round);
+        round &= round - 1;
+        if (!this.reviseSlot(st, slot)) return false;
+        this.dirty &= ~round;
+        this.changedSlots |= 1 << slot;
+        const digit = (slot / 3) | 0;
+        if (!(round & (7 << (digit * 3))) && !this.reviseDigit(st, digit)) return false;
+      }
     }
     return true;
   }
@@ -280,11 +287,14 @@ export class BitmaskEngine implements SolverEngine {
     return true;
   }
 
-  /** Propagates to a fixed point: slot and digit rules, naked singles, then the triad rule. False on a contradiction. */
-  private propagate(st: number): boolean {
+  /**
+   * Propagates to a fixed point: slot and digit rules, naked singles, then the triad rule. False
+   * on a contradiction. `root`: the puzzle's first state (see reviseDirty).
+   */
+  private propagate(st: number, root: boolean): boolean {
     const s = this.states;
     for (;;) {
-      if (!this.reviseDirty(st)) return false;
+      if (!this.reviseDirty(st, root)) return false;
       let placedAny = false;
       for (let band = 0; band < 3; band++) {
         const open = s[st + UNSOLVED + band];
@@ -463,7 +473,7 @@ export class BitmaskEngine implements SolverEngine {
     let depth = 0;
     let st = 0;
     for (let nodes = 1; ; nodes++) {
-      let alive = this.propagate(st);
+      let alive = this.propagate(st, nodes === 1);
       if (alive) {
         if ((s[st + UNSOLVED] | s[st + UNSOLVED + 1] | s[st + UNSOLVED + 2]) === 0) {
           if (count === 0) this.writeSolution(st, solution);

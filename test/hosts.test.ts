@@ -1,10 +1,10 @@
 /**
- * Bulk runs past one process: a million-puzzle run killed with SIGKILL (its last record then torn,
- * as a kill mid-write leaves it) and resumed, and GNU
- * parallel spreading shards over two "hosts" (an ssh stand-in runs each host's commands
- * here, through the same quoting real ssh gets) whose outputs merge into the one-run output,
- * and GNU parallel's --pipepart handing jobs byte ranges of one file, their output kept in order.
- * Outputs are compared by SHA-256, byte for byte.
+ * Bulk runs past one process: a million-puzzle run killed with SIGKILL (its last record then
+ * torn, as a kill mid-write leaves it) and resumed; GNU parallel spreading shards over two
+ * "hosts" (an ssh stand-in runs each host's commands here, through the same quoting real ssh
+ * gets) whose outputs merge into the one-run output; and GNU parallel's --pipepart handing jobs
+ * byte ranges of one file, their output kept in order. Outputs are compared by SHA-256, byte
+ * for byte.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -2,8 +2,8 @@
  * The package as a user gets it: `npm pack`, then a fresh folder with only that tarball
  * installed. From there an ES module script, a CommonJS script, the type checker (strict, with
  * and without the DOM lib), esbuild bundles for Node and for the browser (run in headless
- * Chromium, and in Firefox ESR where it is installed) and `npm exec sudoku-wasm -- solve` must all work, and the tarball must hold
- * nothing that needs a devDependency.
+ * Chromium, and in Firefox ESR where it is installed) and `npm exec sudoku-wasm -- solve` must
+ * all work, and the tarball must hold nothing that needs a devDependency.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

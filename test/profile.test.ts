@@ -13,6 +13,7 @@ import type { ProfileRecord, ProfileRun } from "../bench/profile/records.js";
 import { kernelVariantInfos, runProfile, selectVariants } from "../bench/profile/run.js";
 import { formatGuessScatterSvg, formatTimeCdfSvg } from "../bench/profile/svg.js";
 import { formatProfileTable } from "../bench/profile/table.js";
+import { colourDifference, toLab } from "../bench/report/svg.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import { profileCommand } from "../bench/profile/command.js";
 import type { Dataset } from "../src/datasets.js";
@@ -153,6 +154,20 @@ describe("profile writers", () => {
     const groups = [...svg.matchAll(/<g class="points" data-variant="([^"]+)"[^>]*>([\s\S]*?)<\/g>/g)];
     expect(groups.map((m) => m[1])).toEqual([...VARIANTS].reverse()); // the first variant drawn last, on top
     for (const group of groups) expect(group[2].match(/<circle /g)).toHaveLength(cases.length);
+  });
+
+  it("gives each variant of a full run its own colour, far apart to the eye, in both pictures", () => {
+    // Every kernel variant (more than Tableau's ten), as a default run has them.
+    const records = kernelVariantInfos().map((info, i) => ({ ...run.records[i % run.records.length], variant: info.id }));
+    expect(records.length).toBeGreaterThan(10);
+    for (const svg of [formatTimeCdfSvg(records), formatGuessScatterSvg(records)]) {
+      const colours = [...svg.matchAll(/<rect x="\d+" y="\d+" width="12" height="12" fill="(#[0-9a-f]{6})"\/>/g)].map((m) => m[1]);
+      expect(colours).toHaveLength(records.length);
+      const labs = colours.map(toLab);
+      for (let i = 0; i < labs.length; i++) {
+        for (let j = i + 1; j < labs.length; j++) expect(colourDifference(labs[i], labs[j]), `${records[i].variant} ~ ${records[j].variant}`).toBeGreaterThan(16);
+      }
+    }
   });
 
   it("prints a row per variant and the hardest puzzles by file line", () => {

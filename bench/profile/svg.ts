@@ -9,9 +9,10 @@
  *
  * The CDF has one `<path class="cdf">` per variant (a step line over its sorted per-puzzle
  * times); the scatter one `<g class="points">` per variant with a `<circle>` per puzzle,
- * hollow where the node budget stopped the search. Colours and escaping are the bench's.
+ * hollow where the node budget stopped the search. Colours (one per variant, far apart to the
+ * eye: seriesColours) and escaping are the bench's.
  */
-import { PALETTE, decadeLabel, escapeXml } from "../report/svg.js";
+import { decadeLabel, escapeXml, seriesColours } from "../report/svg.js";
 import type { ProfileRecord } from "./records.js";
 
 const PLOT = { left: 72, top: 48, width: 560, height: 320 };
@@ -55,7 +56,6 @@ function allMicros(records: readonly ProfileRecord[]): number[] {
   return records.flatMap((r) => r.perPuzzle.micros);
 }
 
-const colourOf = (index: number) => PALETTE[index % PALETTE.length];
 const px = (value: number) => value.toFixed(1);
 
 /** The opening of the document: root element, white background, title. */
@@ -102,13 +102,13 @@ function frame(yTitle: string): string[] {
 }
 
 /** One legend entry per record (colour swatch, variant, timeouts), then any notes. */
-function legend(records: readonly ProfileRecord[], notes: readonly string[] = []): string[] {
+function legend(records: readonly ProfileRecord[], colours: readonly string[], notes: readonly string[] = []): string[] {
   const left = PLOT.left + PLOT.width + 16;
   const parts = records.flatMap((record, i) => {
     const top = PLOT.top + i * 20;
     const timeouts = record.timeouts > 0 ? ` (${record.timeouts} timeouts)` : "";
     return [
-      `<rect x="${left}" y="${top}" width="12" height="12" fill="${colourOf(i)}"/>`,
+      `<rect x="${left}" y="${top}" width="12" height="12" fill="${colours[i]}"/>`,
       `<text x="${left + 18}" y="${top + 10}">${escapeXml(record.variant + timeouts)}</text>`,
     ];
   });
@@ -140,10 +140,11 @@ function cdfPath(record: ProfileRecord, axis: LogAxis, colour: string): string {
 export function formatTimeCdfSvg(records: readonly ProfileRecord[]): string {
   const bottom = PLOT.top + PLOT.height;
   const axis = logAxis(allMicros(records), MIN_MICROS, PLOT.left, PLOT.left + PLOT.width);
+  const colours = seriesColours(records.length);
   const parts = [...openDocument(`${describe(records)}: share of puzzles solved within a time`), ...timeAxis(axis, bottom)];
   for (const share of [0, 0.25, 0.5, 0.75, 1]) parts.push(...horizontalRule(PLOT.top + PLOT.height * (1 - share), `${share * 100}%`));
-  records.forEach((record, i) => parts.push(cdfPath(record, axis, colourOf(i))));
-  parts.push(...frame("puzzles solved (cumulative)"), ...legend(records), "</svg>");
+  records.forEach((record, i) => parts.push(cdfPath(record, axis, colours[i])));
+  parts.push(...frame("puzzles solved (cumulative)"), ...legend(records, colours), "</svg>");
   return parts.join("\n") + "\n";
 }
 
@@ -169,12 +170,13 @@ export function formatGuessScatterSvg(records: readonly ProfileRecord[]): string
   const x = logAxis(allMicros(records), MIN_MICROS, PLOT.left, PLOT.left + PLOT.width);
   const guessAxis = logAxis([1, ...records.flatMap((r) => r.perPuzzle.guesses)], 1, bottom - ZERO_ROW, PLOT.top);
   const y = (guesses: number) => (guesses === 0 ? zeroY : guessAxis.at(guesses));
+  const colours = seriesColours(records.length);
   const parts = [...openDocument(`${describe(records)}: guesses against time per puzzle`), ...timeAxis(x, bottom)];
   for (let exponent = guessAxis.low; exponent <= guessAxis.high; exponent++) parts.push(...horizontalRule(guessAxis.at(10 ** exponent), decadeLabel(exponent)));
   parts.push(...horizontalRule(zeroY, "0"));
   // Last variant first, so that the first (the default kernel) is drawn on top where they overlap.
-  for (let i = records.length - 1; i >= 0; i--) parts.push(pointGroup(records[i], x, y, colourOf(i)));
+  for (let i = records.length - 1; i >= 0; i--) parts.push(pointGroup(records[i], x, y, colours[i]));
   const notes = ["hollow: stopped by the node budget", "bottom row: no guess", "hover a point for its file line"];
-  parts.push(...frame("guesses (log scale)"), ...legend(records, notes), "</svg>");
+  parts.push(...frame("guesses (log scale)"), ...legend(records, colours, notes), "</svg>");
   return parts.join("\n") + "\n";
 }

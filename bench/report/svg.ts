@@ -26,11 +26,11 @@ const CHAR_WIDTH = 7;
 /** Width of an error bar's caps. */
 const CAP_WIDTH = 8;
 /** Ten well-separated colours (Tableau 10), used in order while they last. */
-export const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#2ca02c"];
-const DISTINCT_PALETTE = PALETTE.slice(0, 10);
+const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
 
 /**
- * `count` colours, one per series, as far apart as the eye tells them: Tableau 10 while it
+ * `count` colours, one per series (the bench chart's rows, the profiler's variants), as far
+ * apart as the eye tells them: Tableau 10 while it
  * suffices; beyond it, a greedy max–min pick: from Tableau's blue, each next colour is the
  * candidate farthest (CIEDE2000 ΔE) from every colour picked so far. The candidates are an
  * sRGB grid of 16 levels per channel with lightness 25–80, so that no bar fades into the white
@@ -39,10 +39,10 @@ const DISTINCT_PALETTE = PALETTE.slice(0, 10);
  * ΔE00 10 apart, CIE76 being too generous in the blues).
  */
 export function seriesColours(count: number): string[] {
-  if (count <= DISTINCT_PALETTE.length) return DISTINCT_PALETTE.slice(0, count);
+  if (count <= PALETTE.length) return PALETTE.slice(0, count);
   const candidates = colourCandidates();
-  const first = toLab(DISTINCT_PALETTE[0]);
-  const picked = [DISTINCT_PALETTE[0]];
+  const first = toLab(PALETTE[0]);
+  const picked = [PALETTE[0]];
   const nearest = candidates.map((candidate) => colourDifference(candidate.lab, first));
   while (picked.length < count) {
     let best = 0;

@@ -5,8 +5,7 @@
 import { Command } from "commander";
 import { availableParallelism } from "node:os";
 import { bundledDatasets } from "../src/datasets.js";
-import { solverHelpLines } from "../src/registry.js";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
+import { type OptionRow, commaList, solverHelpLines, toOption, wholeNumber } from "../src/cli/options.js";
 
 /** The parsed options of one run. */
 export interface BenchOptions {

@@ -228,10 +228,3 @@ export function solversBySize(ids: readonly string[] = []): Map<number, SolverIn
   const chosen = ids.map(findSolver);
   return new Map(gridSides().map((size) => [size, chosen.find((info) => takesSize(info, size)) ?? defaultSolver(size)]));
 }
-
-/** The registry as help lines: id, the sizes it takes, its description. */
-export function solverHelpLines(rows: readonly SolverInfo[] = solvers): string[] {
-  const idWidth = Math.max(...rows.map((info) => info.id.length));
-  const sizeWidth = Math.max(...rows.map((info) => sizeNames(info).length));
-  return rows.map((info) => `  ${info.id.padEnd(idWidth)}  ${sizeNames(info).padEnd(sizeWidth)}  ${info.unavailable ? `(unavailable: ${info.unavailable}) ` : ""}${info.description}`);
-}

@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { benchCommand, parseOptions } from "../bench/options.js";
-import { commaList, wholeNumber } from "../src/cli/options.js";
+import { HELP_COLUMNS, commaList, solverHelpLines, wholeNumber } from "../src/cli/options.js";
+import { solvers } from "../src/registry.js";
 import { runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 
@@ -305,6 +306,23 @@ describe("the shared options helper", () => {
     const bench = () => benchCommand().exitOverride().configureOutput({ outputError: () => {} });
     expect(() => parseOptions(["--time", "1e3"], bench())).toThrow("expected a whole number from 1 up, got '1e3'");
     expect(parseOptions(["--time", "1000", "--solvers", "wasm, ts-bitmask,"], bench())).toMatchObject({ time: 1000, solvers: ["wasm", "ts-bitmask"] });
+  });
+
+  it("lists the solvers in --help wrapped to the width, each description under its own column", () => {
+    for (const width of [80, HELP_COLUMNS]) {
+      const lines = solverHelpLines(solvers, width);
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
+      const column = lines[0].indexOf(solvers[0].description.split(" ")[0]);
+      const starts = lines.flatMap((line, i) => (line.startsWith("  ") && !line.startsWith("   ") ? [i] : []));
+      expect(starts.map((i) => lines[i].trim().split(" ")[0])).toEqual(solvers.map((info) => info.id));
+      solvers.forEach((info, k) => {
+        const entry = lines.slice(starts[k], starts[k + 1]);
+        for (const continued of entry.slice(1)) expect(continued.slice(0, column).trim()).toBe("");
+        expect(entry.map((line) => line.slice(column)).join(" ")).toContain(info.description);
+      });
+    }
+    // Piped (not a terminal): every line of the help fits HELP_COLUMNS.
+    for (const line of cli(["solve", "--help"]).stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(HELP_COLUMNS);
   });
 
   it("splits comma lists, trimming and dropping empty items", () => {

@@ -8,8 +8,7 @@ import { Command } from "commander";
 import { kernelVariantInfos, runProfile, type ProfileOptions } from "./run.js";
 import { resultsFolder } from "../report/output.js";
 import { bundledDatasets } from "../../src/datasets.js";
-import { solverHelpLines } from "../../src/registry.js";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../../src/cli/options.js";
+import { type OptionRow, commaList, solverHelpLines, toOption, wholeNumber } from "../../src/cli/options.js";
 
 /** Every option of `profile`, once: flags, help, defaults and parsers. */
 const PROFILE_OPTIONS: readonly OptionRow[] = [
@@ -33,13 +32,14 @@ function helpAfter(): string {
     "",
     `Bundled datasets (easiest first): ${bundledDatasets().join(", ") || "none"}`,
     "",
-    "Output: a table per dataset (puzzles/s from whole-batch calls; guesses, nodes and µs percentiles per puzzle",
-    "solved alone; the 10 hardest puzzles by time and by guesses as file lines), then per dataset two SVGs in",
-    "--out: the time CDF of each variant and guesses against time. Every variant must count the same solutions",
-    "on every puzzle none timed out on, or the run fails.",
+    "Output: a table per dataset (puzzles/s from whole-batch calls; guesses, nodes and µs percentiles",
+    "per puzzle solved alone; the 10 hardest puzzles by time and by guesses as file lines), then per",
+    "dataset two SVGs in --out: the time CDF of each variant and guesses against time. Every variant",
+    "must count the same solutions on every puzzle none timed out on, or the run fails.",
     "",
-    "--cpu-prof: open the .cpuprofile in Chrome DevTools (Performance panel → Load profile, or chrome://inspect →",
-    "Open dedicated DevTools for Node → Profiler → Load) or in VS Code (open the file: flame chart view).",
+    "--cpu-prof: open the .cpuprofile in Chrome DevTools (Performance panel → Load profile, or",
+    "chrome://inspect → Open dedicated DevTools for Node → Profiler → Load) or in VS Code (open the",
+    "file: flame chart view).",
   ].join("\n");
 }
 

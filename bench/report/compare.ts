@@ -138,7 +138,7 @@ function describeChange(change: Change): string {
 /** The comparison as text: a heading, any setting differences, then one aligned block per dataset. */
 export function formatComparison(before: BenchRun, changes: readonly Change[], differences: readonly SettingDifference[] = []): string {
   const methods = new Set(changes.flatMap((c) => (c.estimate ? [c.estimate.method] : [])));
-  const method = [...methods].map((m) => (m === "bootstrap" ? "bootstrap over both runs' timed batches" : `Welch, from n, mean and σ (rows over ${BOOTSTRAP_MAX_SAMPLES} batches, or files without them)`)).join("; ");
+  const method = [...methods].map((m) => (m === "bootstrap" ? "bootstrap over both runs' timed batches" : `Welch from n, mean and σ for rows over ${BOOTSTRAP_MAX_SAMPLES} batches or files without them`)).join("; ");
   const out = [
     `Compared with ${before.environment.date} (commit ${before.environment.commit}): puzzles/s before → now`,
     `± is the 95% interval of the ratio (${method || "no rows in common"}); "no change": it holds 1× or is within ${NOISE_THRESHOLD * 100}%`,

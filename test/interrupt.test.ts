@@ -38,6 +38,24 @@ function expectWholeRecords(path: string, stderr: string, signal: string): void 
   expect(readFileSync(path, "utf8")).toBe(expected.slice(0, written * 82));
 }
 
+/**
+ * Runs `command` in a pseudo-terminal (util-linux script); the command starts with `echo PID $$`
+ * and then execs the CLI, so `pid()` is the CLI's once the terminal has shown something.
+ */
+function inTerminal(command: string): { child: ChildProcess; terminal: () => string; pid: () => number } {
+  const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
+  let terminal = "";
+  child.stdout!.on("data", (data) => (terminal += data));
+  return { child, terminal: () => terminal, pid: () => Number(/PID (\d+)/.exec(terminal)![1]) };
+}
+
+/** Checks that the terminal hid the cursor (the progress bar) and later showed it again. */
+function expectCursorShownAgain(terminal: string): void {
+  const hidden = terminal.indexOf("\x1B[?25l");
+  expect(hidden).toBeGreaterThan(0);
+  expect(terminal.indexOf("\x1B[?25h", hidden)).toBeGreaterThan(hidden);
+}
+
 /** The exit status of a child that exits. */
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.on("exit", (code) => resolve(code)));
@@ -65,18 +83,13 @@ describe("solve: clean interrupts", () => {
     const out = join(dir, "tty.txt");
     // The shell prints its pid, then becomes the CLI (exec), whose standard input and error are the terminal.
     const command = `echo PID $$; exec "${process.execPath}" "${BIN}" solve --batch 1000 -o "${out}" "${corpus}" -`;
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
-    let terminal = "";
-    child.stdout!.on("data", (data) => (terminal += data));
+    const { child, terminal, pid } = inTerminal(command);
     await outputStarted(out, child);
-    const pid = Number(/PID (\d+)/.exec(terminal)![1]);
-    process.kill(pid, "SIGINT");
+    process.kill(pid(), "SIGINT");
     const status = await exited(child);
     expect(status).toBe(130);
-    const hidden = terminal.indexOf("\x1B[?25l");
-    expect(hidden).toBeGreaterThan(0);
-    expect(terminal.indexOf("\x1B[?25h", hidden)).toBeGreaterThan(hidden);
-    expectWholeRecords(out, terminal, "SIGINT");
+    expectCursorShownAgain(terminal());
+    expectWholeRecords(out, terminal(), "SIGINT");
   });
 
   /** After the corpus, an empty grid counted to 2^31 - 1 solutions: a batch of many minutes, which a first signal waits for. */
@@ -106,17 +119,12 @@ describe("solve: clean interrupts", () => {
   it.skipIf(!script)("in a terminal, a second signal shows the cursor again too (status 130 or 143 to the shell)", async () => {
     const out = join(dir, "forced-tty.txt");
     const command = `echo PID $$; exec "${process.execPath}" "${BIN}" ${stuckArgs(out).map((arg) => `"${arg}"`).join(" ")}`;
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
+    const { child, terminal, pid } = inTerminal(command);
     onTestFinished(() => void child.kill("SIGKILL"));
-    let terminal = "";
-    child.stdout!.on("data", (data) => (terminal += data));
     await outputStarted(out, child);
-    const pid = Number(/PID (\d+)/.exec(terminal)![1]);
-    process.kill(pid, "SIGINT");
-    process.kill(pid, "SIGTERM");
+    process.kill(pid(), "SIGINT");
+    process.kill(pid(), "SIGTERM");
     expect(await exited(child)).toBeOneOf([130, 143]);
-    const hidden = terminal.indexOf("\x1B[?25l");
-    expect(hidden).toBeGreaterThan(0);
-    expect(terminal.indexOf("\x1B[?25h", hidden)).toBeGreaterThan(hidden);
+    expectCursorShownAgain(terminal());
   });
 });

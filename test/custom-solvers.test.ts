@@ -4,7 +4,7 @@
  * AssemblyScript wrapper around the project's kernel) and runs through the fixture and the bench.
  */
 import asc from "assemblyscript/asc";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -85,6 +85,13 @@ describe("solver modules", () => {
     expect(info).toMatchObject({ id: "./examples/my-solver.mjs", external: true, capabilities: { guesses: true, budget: true } });
     expect(info.description).toMatch(/fewest candidates/);
     expect(fixtureMismatches(await info.load(9))).toEqual([]);
+  });
+
+  it("is shown in the README as it is (the file below its three-line header)", () => {
+    const file = readFileSync("examples/my-solver.mjs", "utf8").split("\n").slice(3).join("\n");
+    const readme = readFileSync("README.md", "utf8");
+    const start = readme.indexOf("```js\nexport const description") + "```js\n".length;
+    expect(readme.slice(start, readme.indexOf("```", start))).toBe(file);
   });
 
   it("explains a module whose default export is not an engine, and a missing one", async () => {

@@ -80,7 +80,7 @@ describe("bundled corpora", () => {
     }
   });
 
-  it("still takes, in today's kernel, the guesses the manifest recorded for it (kernel changes that keep the guesses keep the tiers)", () => {
+  it("today's kernel still takes, on each file, the wasm guesses the manifest recorded (a kernel change that keeps them keeps the tiers)", () => {
     for (const entry of manifest.files) {
       const [dataset] = loadDatasets(join(datasetsFolder(), entry.file));
       const guesses = solver.solveMany(dataset.puzzles, { limit: 2 }).map((record) => record.guesses!);

@@ -512,7 +512,8 @@ function propagate(st: usize, dirty: u32): bool {
     for (let band: u32 = 0; band < 3; band++) {
       const open = unsolved(st, band);
       if (!open) continue;
-      // the cells with a candidate, and with two (unrolled over the nine digits)
+      // the cells with a candidate, and with two, over the nine digits written out (measured: a
+      // loop, or one helper call per digit on the two sets packed in a u64, 1–3% slower on the hard sets)
       const base = st + (<usize>band << 2);
       let once = load<u32>(base);
       let twice: u32 = 0;

@@ -2,34 +2,33 @@
  * The bench chart: one horizontal bar per row, grouped by dataset, on a log scale of
  * puzzles/s (the solvers span three orders of magnitude), as an SVG string.
  */
+import { escapeXml, seriesColours } from "../bench/report/svg.js";
 import type { WebBenchRow } from "./bench.js";
 
-const COLORS = ["#3867d6", "#20bf6b", "#fa8231", "#8854d0", "#eb3b5a", "#0fb9b1", "#4b6584"];
 const BAR = 16;
 const GAP = 4;
 const LABEL = 170;
 const WIDTH = 760;
 
-const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /** An SVG of `rows` (puzzles/s, log scale); empty when there are none. */
 export function barChart(rows: readonly WebBenchRow[]): string {
   if (rows.length === 0) return "";
   const solvers = [...new Set(rows.map((r) => r.solver))];
+  const colours = seriesColours(solvers.length); // the bench chart's: one per solver, far apart
   const top = Math.ceil(Math.log10(Math.max(...rows.map((r) => r.puzzlesPerSecond))));
   const bottom = Math.min(top - 1, Math.floor(Math.log10(Math.min(...rows.map((r) => r.puzzlesPerSecond)))));
   const scale = (pps: number) => ((Math.log10(pps) - bottom) / (top - bottom)) * (WIDTH - LABEL - 80);
   const parts: string[] = [];
   let y = 24;
   for (const dataset of [...new Set(rows.map((r) => r.dataset))]) {
-    parts.push(`<text x="0" y="${y + 12}" font-weight="bold">${escape(dataset)}</text>`);
+    parts.push(`<text x="0" y="${y + 12}" font-weight="bold">${escapeXml(dataset)}</text>`);
     y += BAR + GAP;
     for (const row of rows.filter((r) => r.dataset === dataset)) {
       const width = Math.max(1, scale(row.puzzlesPerSecond));
-      const color = COLORS[solvers.indexOf(row.solver) % COLORS.length];
+      const color = colours[solvers.indexOf(row.solver)];
       parts.push(
-        `<text x="${LABEL - 6}" y="${y + 12}" text-anchor="end">${escape(row.solver)}</text>`,
-        `<rect class="bar" data-solver="${escape(row.solver)}" x="${LABEL}" y="${y}" width="${width.toFixed(1)}" height="${BAR}" fill="${color}"/>`,
+        `<text x="${LABEL - 6}" y="${y + 12}" text-anchor="end">${escapeXml(row.solver)}</text>`,
+        `<rect class="bar" data-solver="${escapeXml(row.solver)}" x="${LABEL}" y="${y}" width="${width.toFixed(1)}" height="${BAR}" fill="${color}"/>`,
         `<text x="${LABEL + width + 4}" y="${y + 12}">${Math.round(row.puzzlesPerSecond).toLocaleString("en-US")}/s</text>`,
       );
       y += BAR + GAP;

@@ -42,15 +42,24 @@ export function formatRatio(estimate: RatioEstimate): string {
   return `${shown.ratio.toFixed(digits)} ± ${spread.toFixed(spread > 0 && spread < 10 ** -digits ? digits + 1 : digits)}×`;
 }
 
+/**
+ * A speed ratio in words, never below 1×: a `ratio` of 1 or more reads "<ratio>× <above>", one
+ * below 1 its inverse with `below` ("5.20× faster", "1.30× slower"); 2 decimals under 10, 1 under
+ * 100. The bench's rows without an interval and the web page's "vs wasm" cells use it.
+ */
+export function formatTimes(ratio: number, above = "faster", below = "slower"): string {
+  const shown = ratio >= 1 ? ratio : 1 / ratio;
+  const digits = shown < 10 ? 2 : shown < 100 ? 1 : 0;
+  return `${shown.toFixed(digits)}× ${ratio >= 1 ? above : below}`;
+}
+
 /** "5.20 ± 0.11× faster than bitmask", "1.30× slower than bitmask" (no interval known), "reference", or "n/a". */
 export function formatSpeedup(record: BenchRecord): string {
   if (record.speedup === null || record.reference === null) return "n/a";
   if (record.reference === record.row) return "reference";
+  if (!record.speedupInterval) return `${formatTimes(record.speedup)} than ${record.reference}`;
   const direction = record.speedup >= 1 ? "faster" : "slower";
-  if (record.speedupInterval) return `${formatRatio({ ratio: record.speedup, ...record.speedupInterval })} ${direction} than ${record.reference}`;
-  const ratio = record.speedup >= 1 ? record.speedup : 1 / record.speedup;
-  const digits = ratio < 10 ? 2 : ratio < 100 ? 1 : 0;
-  return `${ratio.toFixed(digits)}× ${direction} than ${record.reference}`;
+  return `${formatRatio({ ratio: record.speedup, ...record.speedupInterval })} ${direction} than ${record.reference}`;
 }
 
 /** What the reader must know about a row's figures: sampling, timeouts, threads. */

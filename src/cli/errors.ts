@@ -3,8 +3,10 @@
  *
  * - an input that fails while it is read is an {@link InputReadError} naming the file (the
  *   records read before it are still written);
- * - standard output that fails (a full disk: ENOSPC) prints one line and exits with status 2,
- *   after the worker threads are stopped;
+ * - standard output, or an output file (`-o`, `--manifest`), that fails to open or to take a
+ *   write (a full disk: ENOSPC; a missing folder: ENOENT; a folder: EISDIR) prints one line
+ *   naming it and exits with status 2, after the worker threads are stopped: status 1 means
+ *   "every record written", so a cut-off output must not end with it;
  * - a closed pipe on standard output or standard error (`| head`) ends the run at once, quietly,
  *   with status 0: the reader has all it asked for, and there is nobody left to tell;
  * - every other error is one line from {@link errorLine}, with status 2.
@@ -38,6 +40,17 @@ export class InputReadError extends Error {
   }
 }
 
+/** A failure to open or write an output file; the message names the file. */
+export class OutputWriteError extends Error {
+  constructor(
+    readonly output: string,
+    cause: unknown,
+  ) {
+    super(`cannot write '${output}': ${describeError(cause)}`, { cause });
+    this.name = "OutputWriteError";
+  }
+}
+
 /** The one line an error prints: `sudoku-wasm: reason`, control characters escaped, cut when long. */
 export function errorLine(error: unknown): string {
   const message = describeMessage(error).replace(/^error: /, "");
@@ -46,7 +59,7 @@ export function errorLine(error: unknown): string {
 }
 
 function describeMessage(error: unknown): string {
-  if (error instanceof InputReadError) return error.message;
+  if (error instanceof InputReadError || error instanceof OutputWriteError) return error.message;
   return describeError(error);
 }
 
@@ -79,6 +92,21 @@ export function failedStandardStream(stream: "output" | "error", error: NodeJS.E
   if (error.code === "EPIPE") return exitAfterStopping(0);
   if (stream === "output") writeStderr(`sudoku-wasm: cannot write to standard output: ${describeError(error)}\n`);
   exitAfterStopping(USAGE_ERROR_STATUS);
+}
+
+/**
+ * Watches the write stream of output file `path`: a write that fails (ENOSPC, EIO, EFBIG)
+ * prints `sudoku-wasm: cannot write 'PATH': …` and exits with status 2 once the worker threads
+ * have stopped, as a failing standard output does (without a listener the stream's error was
+ * an uncaught exception: a stack trace and status 1). Returns `stream`.
+ */
+export function guardOutputFile<S extends NodeJS.EventEmitter>(stream: S, path: string): S {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (exiting) return;
+    writeStderr(errorLine(new OutputWriteError(path, error)));
+    exitAfterStopping(USAGE_ERROR_STATUS);
+  });
+  return stream;
 }
 
 /** What must stop before the process exits on a failed standard stream: worker pools (see {@link stopBeforeStreamExit}). */

@@ -14,6 +14,7 @@ import { RecordEnds } from "../formats/output/split.js";
 import { InputReadError } from "./errors.js";
 import { type OptionRow, toOption } from "./options.js";
 import { closeOutput, openOutput } from "./solve.js";
+import { checkOutputIsNoInput } from "./same-file.js";
 
 /** Parsed flags of the merge command. */
 interface MergeFlags {
@@ -169,6 +170,7 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
 
 /** Runs `merge` with parsed flags. */
 async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
+  checkOutputIsNoInput(files, flags.output); // before the output is opened (and emptied)
   const format = flags.out === "auto" ? detectOutputFormat(files[0]) : flags.out;
   const out = await openOutput(flags.output);
   const records = await mergeShards(files, out, format);

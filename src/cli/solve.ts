@@ -30,7 +30,7 @@ import { TALLY_STATUSES } from "../pool/batch.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, solverHelpLines, toOption, wholeNumber } from "./options.js";
 import { checkOutputIsNoInput } from "./same-file.js";
-import { stopBeforeStreamExit } from "./errors.js";
+import { OutputWriteError, guardOutputFile, stopBeforeStreamExit } from "./errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
 import { LARGE_GRID_BUDGET } from "../pool/batch.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
@@ -157,10 +157,14 @@ function inputBytes(files: readonly string[]): number | null {
  */
 export async function openOutput(path: string | undefined, resume?: ResumePoint): Promise<Writable> {
   if (path === undefined) return process.stdout;
-  if (resume && existsSync(path)) truncateSync(path, resume.bytes);
-  const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
-  await once(stream, "open");
-  return stream;
+  try {
+    if (resume && existsSync(path)) truncateSync(path, resume.bytes);
+    const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
+    await once(stream, "open");
+    return guardOutputFile(stream, path); // a failing write (a full disk) ends the run with one line, status 2
+  } catch (error) {
+    throw new OutputWriteError(path, error); // ENOENT, EISDIR, EACCES: one line naming the file
+  }
 }
 
 /** Closes the output (not standard output) and waits until it is flushed. */

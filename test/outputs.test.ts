@@ -1,0 +1,85 @@
+/**
+ * Issue 23, the outputs: nothing written is lost or doubled silently, however the command is
+ * called. `merge` never empties a shard it reads (item 2); an output file that cannot be
+ * opened or written ends the run with one line naming it and status 2, never 1 (item 4).
+ * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`). The item number is in each title.
+ */
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, runCli, scratchFolder } from "./cli-run.js";
+import { relabelledPuzzles } from "./corpus.js";
+
+const { dir, file } = scratchFolder("sudoku-outputs-");
+const PUZZLES = file("puzzles.txt", relabelledPuzzles(300, 23));
+
+/** Solves shards 0 … n-1 of PUZZLES in `format`; returns their paths. */
+function shards(n: number, format = "line", stem = "m"): string[] {
+  return Array.from({ length: n }, (_, k) => {
+    const path = join(dir, `${stem}${k}.${format}`);
+    const run = runCli(["solve", "--no-progress", "--threads", "1", "--out", format, "--shard", `${k}/${n}`, "-o", path, PUZZLES]);
+    expect(run.status, run.stderr).toBe(0);
+    return path;
+  });
+}
+
+/** One `sudoku-wasm: …` line and nothing else (no stack trace). */
+const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;
+
+describe("item 2: merge refuses an output that is one of its shards", () => {
+  it("exits 2 before writing for -o naming a shard (also as ./path) and for standard output appended to one, and leaves every shard whole", () => {
+    const paths = shards(3);
+    const before = paths.map((path) => readFileSync(path, "utf8"));
+    for (const output of [paths[0], join(dir, ".", "m2.line")]) {
+      const run = runCli(["merge", ...paths, "-o", output]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(ONE_ERROR_LINE);
+      expect(run.stderr).toContain(`is the same file as input '${output === paths[0] ? paths[0] : paths[2]}'`);
+    }
+    const fd = openSync(paths[1], "a"); // `>> m1.line`: the shell has not emptied it
+    try {
+      const run = runCli(["merge", ...paths], { stdio: ["pipe", fd, "pipe"] });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe(`sudoku-wasm: standard output is the same file as input '${paths[1]}'; writing it would destroy the input (choose another output file)\n`);
+    } finally {
+      closeSync(fd);
+    }
+    expect(paths.map((path) => readFileSync(path, "utf8"))).toEqual(before);
+    expect(runCli(["merge", ...paths, "-o", join(dir, "merged.line")]).status).toBe(0);
+  });
+});
+
+describe("item 4: an output file that fails is one line naming it, status 2", () => {
+  const full = "sudoku-wasm: cannot write '/dev/full': ENOSPC (no space left on device)\n";
+
+  it("solve (batches of 10, workers and --threads 0), generate and merge to /dev/full: status 2, one line, every run", () => {
+    for (let run = 0; run < 2; run++) {
+      for (const threads of ["2", "0"]) {
+        const solved = runCli(["solve", "--no-progress", "--batch", "10", "--threads", threads, PUZZLES, "-o", "/dev/full"]);
+        expect([solved.status, solved.stderr], `run ${run}, --threads ${threads}`).toEqual([2, full]);
+      }
+    }
+    const generated = runCli(["generate", "-n", "2000", "--quiet", "-o", "/dev/full"]);
+    expect([generated.status, generated.stderr]).toEqual([2, full]);
+    const merged = runCli(["merge", ...shards(2, "line", "f"), "-o", "/dev/full"]);
+    expect([merged.status, merged.stderr]).toEqual([2, full]);
+  });
+
+  it("names the file for a missing folder (ENOENT), a folder (EISDIR) and an unwritable --manifest", () => {
+    const missing = join(dir, "no-such-folder", "out.txt");
+    expect(runCli(["solve", "--no-progress", PUZZLES, "-o", missing])).toMatchObject({ status: 2, stderr: `sudoku-wasm: cannot write '${missing}': ENOENT (no such file or directory)\n` });
+    const folder = join(dir, "a-folder");
+    mkdirSync(folder);
+    expect(runCli(["solve", "--no-progress", PUZZLES, "-o", folder])).toMatchObject({ status: 2, stderr: `sudoku-wasm: cannot write '${folder}': EISDIR (illegal operation on a directory)\n` });
+    expect(runCli(["merge", PUZZLES, "-o", folder])).toMatchObject({ status: 2, stderr: `sudoku-wasm: cannot write '${folder}': EISDIR (illegal operation on a directory)\n` });
+    const manifest = join(dir, "no-such-folder", "manifest.json");
+    const run = runCli(["generate", "-n", "3", "--quiet", "-o", join(dir, "three.txt"), "--manifest", manifest]);
+    expect(run).toMatchObject({ status: 2, stderr: `sudoku-wasm: cannot write '${manifest}': ENOENT (no such file or directory)\n` });
+  });
+
+  it("keeps the README's `[ $? -le 1 ]` recipe from accepting a cut-off output", () => {
+    const result = spawnSync("sh", ["-c", `"$@" -o /dev/full; [ $? -le 1 ] && echo accepted || echo refused`, "sh", process.execPath, BIN, "solve", "--no-progress", PUZZLES], { encoding: "utf8" });
+    expect(result.stdout).toBe("refused\n");
+  });
+});

@@ -51,3 +51,22 @@ describe("item 3: a CSV row whose field equals a column name is a record, not a 
     expect(records[0].puzzle).toBe("123");
   });
 });
+
+describe("item 6: judge mode answers a puzzle whose givens repeat, and writes every puzzle's answer", () => {
+  it("sicily1317 through the CLI: status 0, 'Puzzle 2 has no solution' between the answers of puzzles 1 and 3", () => {
+    const grid = (puzzle: string) => Array.from({ length: 9 }, (_, r) => puzzle.slice(r * 9, r * 9 + 9).replaceAll(".", "_"));
+    const input = ["3", ...grid(P1), ...grid("55" + P2.slice(2)), ...grid(P3), ""].join("\n");
+    const run = runCli(["solve", "--format", "sicily1317"], { input });
+    expect([run.status, run.stderr]).toEqual([0, ""]);
+    expect(run.stdout.split("\n\n").map((answer) => answer.split("\n")[0])).toEqual(["Puzzle 1 solution is", "Puzzle 2 has no solution", "Puzzle 3 solution is"]);
+  });
+});
+
+describe("item 10: errors that say what is wrong", () => {
+  it("refuses poj2676 counts written as 0x2, 1e3, 1.0 or +2, naming the line", () => {
+    for (const count of ["0x2", "1e3", "1.0", "+2"]) {
+      const run = runCli(["solve", "--format", "poj2676"], { input: `${count}\n${P1.replaceAll(".", "0")}\n` });
+      expect([run.status, run.stderr], count).toEqual([2, `sudoku-wasm: line 1: expected the number of puzzles, got '${count}'\n`]);
+    }
+  });
+});

@@ -1,11 +1,12 @@
 /**
  * Issue 23, the outputs: nothing written is lost or doubled silently, however the command is
  * called. `merge` never empties a shard it reads (item 2); an output file that cannot be
- * opened or written ends the run with one line naming it and status 2, never 1 (item 4).
+ * opened or written ends the run with one line naming it and status 2, never 1 (item 4); a grid
+ * record's reason cannot hold the blank line that ends a record (item 8).
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`). The item number is in each title.
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
@@ -81,5 +82,23 @@ describe("item 4: an output file that fails is one line naming it, status 2", ()
   it("keeps the README's `[ $? -le 1 ]` recipe from accepting a cut-off output", () => {
     const result = spawnSync("sh", ["-c", `"$@" -o /dev/full; [ $? -le 1 ] && echo accepted || echo refused`, "sh", process.execPath, BIN, "solve", "--no-progress", PUZZLES], { encoding: "utf8" });
     expect(result.stdout).toBe("refused\n");
+  });
+});
+
+describe("item 8: a grid record is framed by its blank line whatever its reason holds", () => {
+  it("escapes a file name with a blank line in it: merge and --resume count 9 records of 9, and the run resumes to the same bytes", () => {
+    const lines = relabelledPuzzles(9, 8).split("\n");
+    lines[4] = "not a puzzle";
+    const input = file("bad\n\nname.txt", lines.join("\n"));
+    const whole = join(dir, "whole.grid");
+    expect(runCli(["solve", "--no-progress", "--out", "grid", "-o", whole, input]).status).toBe(1);
+    const text = readFileSync(whole, "utf8");
+    expect(text).toContain(`invalid: ${input.replaceAll("\n", "\\n")}:5: `);
+    expect(text.split("\n\n")).toHaveLength(10); // 9 records, each ending with a blank line
+    expect(runCli(["merge", "--out", "grid", "-o", join(dir, "one.grid"), whole]).stderr).toBe("merged 9 grid records from 1 shards\n");
+    const resumed = join(dir, "resumed.grid");
+    writeFileSync(resumed, text.slice(0, text.indexOf("invalid")) + text.slice(text.indexOf("invalid"), text.indexOf("\n\n", text.indexOf("invalid")) + 2));
+    expect(runCli(["solve", "--no-progress", "--out", "grid", "--resume", "-o", resumed, input]).status).toBe(0);
+    expect(readFileSync(resumed, "utf8")).toBe(text);
   });
 });

@@ -2,11 +2,13 @@
  * Issue 23, the outputs: nothing written is lost or doubled silently, however the command is
  * called. `merge` never empties a shard it reads (item 2); an output file that cannot be
  * opened or written ends the run with one line naming it and status 2, never 1 (item 4); a grid
- * record's reason cannot hold the blank line that ends a record (item 8).
+ * record's reason cannot hold the blank line that ends a record (item 8); merge checks each
+ * shard's format, a shard named twice and the round-robin counts of line and grid shards, and
+ * says what it cannot check (item 7).
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`). The item number is in each title.
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
@@ -100,5 +102,42 @@ describe("item 8: a grid record is framed by its blank line whatever its reason 
     writeFileSync(resumed, text.slice(0, text.indexOf("invalid")) + text.slice(text.indexOf("invalid"), text.indexOf("\n\n", text.indexOf("invalid")) + 2));
     expect(runCli(["solve", "--no-progress", "--out", "grid", "--resume", "-o", resumed, input]).status).toBe(0);
     expect(readFileSync(resumed, "utf8")).toBe(text);
+  });
+});
+
+describe("item 7: merge checks every shard's format and the counts of shards without an index", () => {
+  it("refuses shards of different formats, by detection and against --out, before writing", () => {
+    const [line0] = shards(3, "line", "mix");
+    const [, jsonl1, jsonl2] = shards(3, "jsonl", "mix");
+    const merged = join(dir, "mixed.out");
+    const mixed = runCli(["merge", "-o", merged, line0, jsonl1, jsonl2]);
+    expect([mixed.status, mixed.stderr]).toEqual([2, `sudoku-wasm: ${jsonl1} holds jsonl records, but ${line0} holds line: give the N shards of one run, all written with the same --out\n`]);
+    const against = runCli(["merge", "--out", "line", "-o", merged, jsonl1]);
+    expect([against.status, against.stderr]).toEqual([2, `sudoku-wasm: ${jsonl1} holds jsonl records, but --out says line: give the N shards of one run, all written with the same --out\n`]);
+    expect(existsSync(merged)).toBe(false);
+  });
+
+  it("refuses a line or grid shard one record short or named twice, naming the counts, before writing; says what it cannot check", () => {
+    for (const format of ["line", "grid"]) {
+      const paths = shards(3, format, `short-${format}-`);
+      const merged = join(dir, `short.${format}`);
+      const text = readFileSync(paths[1], "utf8");
+      const end = format === "line" ? "\n" : "\n\n";
+      writeFileSync(paths[1], text.slice(0, text.lastIndexOf(end, text.length - end.length - 1) + end.length)); // its last record gone
+      const short = runCli(["merge", "-o", merged, ...paths]);
+      expect(short.status, format).toBe(2);
+      expect(short.stderr).toBe(
+        `sudoku-wasm: ${paths[1]} holds 99 records, fewer than its place needs (100): 3 shards of one run of 299 records hold 100, 100, 99 (shard K of N: ⌈(T−K)/N⌉), these hold 100, 99, 100; give the N shards of one run, shard 0 first, each whole\n`,
+      );
+      expect(existsSync(merged), format).toBe(false);
+      const twice = runCli(["merge", "-o", merged, paths[0], paths[0], paths[2]]);
+      expect([twice.status, twice.stderr]).toEqual([2, `sudoku-wasm: ${paths[0]} is the same file as ${paths[0]}: each of the N shards must be given once\n`]);
+      writeFileSync(paths[1], text);
+      const whole = runCli(["merge", "-o", merged, ...paths]);
+      expect(whole.status).toBe(0);
+      expect(whole.stderr).toBe(
+        `merged 300 ${format} records from 3 shards\nnote: ${format} records carry no index, so merge checked only their counts: not that these are the 3 shards of one run, each once, in shard order (jsonl and csv output are checked record by record)\n`,
+      );
+    }
   });
 });

@@ -4,11 +4,12 @@
  * opened or written ends the run with one line naming it and status 2, never 1 (item 4); a grid
  * record's reason cannot hold the blank line that ends a record (item 8); merge checks each
  * shard's format, a shard named twice and the round-robin counts of line and grid shards, and
- * says what it cannot check (item 7).
+ * says what it cannot check (item 7); a second run writing the same output is refused, and a
+ * crashed run's lock goes stale (item 9).
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`). The item number is in each title.
  */
-import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
@@ -139,5 +140,62 @@ describe("item 7: merge checks every shard's format and the counts of shards wit
         `merged 300 ${format} records from 3 shards\nnote: ${format} records carry no index, so merge checked only their counts: not that these are the 3 shards of one run, each once, in shard order (jsonl and csv output are checked record by record)\n`,
       );
     }
+  });
+});
+
+describe("item 9: one run per output file", () => {
+  /** Waits until `done()` holds, polling. */
+  const until = async (done: () => boolean) => {
+    while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+
+  it("refuses a second --resume run of an output another run is writing; the first writes each record once", async () => {
+    const puzzles = relabelledPuzzles(20_000, 9);
+    const out = join(dir, "locked.txt");
+    // The first run reads standard input, which stays open until the second run has been refused: it holds the lock until then.
+    const first = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "1", "--resume", "-o", out, "-"], { stdio: ["pipe", "ignore", "pipe"] });
+    const exited = new Promise<number | null>((resolve) => first.on("exit", resolve));
+    first.stdin.write(puzzles.slice(0, 82 * 1000));
+    await until(() => existsSync(`${out}.lock`) || (existsSync(out) && statSync(out).size >= 82 * 1000)); // the lock, or on code without one the first records
+    const second = runCli(["solve", "--no-progress", "--threads", "1", "--resume", "-o", out, "-"], { input: puzzles });
+    first.stdin.end(puzzles.slice(82 * 1000));
+    expect(await exited).toBe(0);
+    expect(second.status).toBe(2);
+    expect(second.stderr).toBe(
+      `sudoku-wasm: '${out}' is being written by another run (its lock ${out}.lock is fresh): one run per output file. If no run is writing it, the lock goes stale 30 s after that run stopped, and the next run takes it over\n`,
+    );
+    expect(readFileSync(out, "utf8").split("\n")).toHaveLength(20_001);
+    expect(existsSync(`${out}.lock`)).toBe(false);
+  });
+
+  it("takes over at once the lock of a killed run of this host, and resumes to the one-run output", async () => {
+    const input = file("stale-input.txt", relabelledPuzzles(100_000, 10));
+    const whole = join(dir, "stale-whole.txt");
+    expect(runCli(["solve", "--no-progress", "-o", whole, input]).status).toBe(0);
+    const out = join(dir, "stale.txt");
+    const killed = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "1", "--batch", "256", "-o", out, input], { stdio: "ignore" });
+    const exited = new Promise((resolve) => killed.on("exit", resolve));
+    await until(() => (existsSync(out) && statSync(out).size > 82 * 1000) || killed.exitCode !== null);
+    killed.kill("SIGKILL");
+    await exited;
+    expect(existsSync(`${out}.lock`), "SIGKILL leaves the lock behind").toBe(true);
+    const resumed = runCli(["solve", "--no-progress", "--resume", "-o", out, input]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(readFileSync(out, "utf8")).toBe(readFileSync(whole, "utf8"));
+    expect(existsSync(`${out}.lock`)).toBe(false);
+  });
+
+  it("takes over a lock whose owner it cannot check (another host's) once it is stale, 30 s without a refresh", () => {
+    const out = file("elsewhere.txt", "");
+    mkdirSync(`${out}.lock`);
+    writeFileSync(`${out}.lock.owner`, "another-host 12345\n");
+    const fresh = runCli(["solve", "--no-progress", "--resume", "-o", out, PUZZLES]);
+    expect([fresh.status, fresh.stderr]).toEqual([2, expect.stringContaining("is being written by another run")]);
+    const longAgo = new Date(Date.now() - 31_000);
+    utimesSync(`${out}.lock`, longAgo, longAgo);
+    const resumed = runCli(["solve", "--no-progress", "--resume", "-o", out, PUZZLES]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(readFileSync(out, "utf8").split("\n")).toHaveLength(301);
+    expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
   });
 });

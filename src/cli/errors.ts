@@ -101,12 +101,15 @@ export function failedStandardStream(stream: "output" | "error", error: NodeJS.E
  * an uncaught exception: a stack trace and status 1). Returns `stream`.
  */
 export function guardOutputFile<S extends NodeJS.EventEmitter>(stream: S, path: string): S {
-  stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (exiting) return;
-    writeStderr(errorLine(new OutputWriteError(path, error)));
-    exitAfterStopping(USAGE_ERROR_STATUS);
-  });
+  stream.on("error", (error: NodeJS.ErrnoException) => failedOutput(new OutputWriteError(path, error)));
   return stream;
+}
+
+/** Ends the run on an output that can no longer be written (`error` says why): its line, then status 2 once the worker threads have stopped. */
+export function failedOutput(error: Error): void {
+  if (exiting) return;
+  writeStderr(errorLine(error));
+  exitAfterStopping(USAGE_ERROR_STATUS);
 }
 
 /** What must stop before the process exits on a failed standard stream: worker pools (see {@link stopBeforeStreamExit}). */

@@ -30,6 +30,7 @@ import { TALLY_STATUSES } from "../pool/batch.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, solverHelpLines, toOption, wholeNumber } from "./options.js";
 import { checkOutputIsNoInput } from "./same-file.js";
+import { lockOutput } from "./output-lock.js";
 import { OutputWriteError, guardOutputFile, stopBeforeStreamExit } from "./errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
 import { LARGE_GRID_BUDGET } from "../pool/batch.js";
@@ -188,6 +189,16 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   if (flags.format) return runJudge(files, flags.format, flags.output, flags);
   const inputs = openInputs(files);
   const shard = flags.shard ?? WHOLE_RUN;
+  const releaseLock = await lockOutput(flags.output); // before the resume point is read: a second writer is refused here
+  try {
+    await solveToOutput(inputs, shard, flags, files);
+  } finally {
+    await releaseLock();
+  }
+}
+
+/** The streaming run of {@link runSolve} once its output is locked. */
+async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFlags, files: string[]): Promise<void> {
   const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
   const out = await openOutput(flags.output, resume);
   const started = performance.now();

@@ -206,6 +206,23 @@ function pauseAfter(ms: number): [Promise<"pause">, () => void] {
   return [paused, () => clearTimeout(timer)];
 }
 
+/**
+ * Settles with "stop" when `signal` aborts, for one wait (the listener is removed with the
+ * returned function). One promise per wait, not one for the whole run: every race against a
+ * long-lived promise leaves a reaction on it that holds the race's result (a chunk of lines)
+ * until that promise settles, so the run would keep every chunk it read.
+ */
+function stopAfter(signal: AbortSignal | undefined): [Promise<"stop">, () => void] {
+  if (signal === undefined) return [new Promise(noop), noop];
+  if (signal.aborted) return [Promise.resolve("stop"), noop];
+  let stop = noop;
+  const stopped = new Promise<"stop">((resolve) => {
+    stop = () => resolve("stop");
+    signal.addEventListener("abort", stop, { once: true });
+  });
+  return [stopped, () => signal.removeEventListener("abort", stop)];
+}
+
 /** Solves every record of `inputs` in order and writes one output record each to `out`. */
 export async function solveStreams(
   inputs: readonly SolveInput[],
@@ -221,7 +238,6 @@ export async function solveStreams(
   batches.numberFrom(selection.firstIndex, shard.count);
   const workers = settings.workers ?? 1;
   const read: ReadSoFar = { records: 0, bytes: 0, totalBytes: settings.totalBytes ?? null };
-  const stopped = new Promise<"stop">((resolve) => settings.stop?.addEventListener("abort", () => resolve("stop"), { once: true }));
   /** Sends the batches sealed so far. */
   const send = async (): Promise<void> => {
     for (const task of batches.takeReady()) await output.submit(solver.solve(task), read.bytes);
@@ -266,9 +282,11 @@ export async function solveStreams(
           // worker (if none is idle, the next batch solved frees one), and write each batch once
           // it is solved.
           if (heldTooLong()) await sendHeld(true);
-          const [paused, cancel] = heldTimer();
+          const [paused, cancelPause] = heldTimer();
+          const [stopped, cancelStop] = stopAfter(settings.stop);
           step = await Promise.race([next, paused, output.oldestSolved().then(() => "solved" as const), stopped]);
-          cancel();
+          cancelPause();
+          cancelStop();
           if (step === "solved") await output.writeSolved();
           else if (step !== "pause") break;
         }

@@ -1,0 +1,148 @@
+/**
+ * Memory of `sudoku-wasm solve` on large inputs: a child process runs millions of records under a
+ * small old-space cap (`--max-old-space-size`), so a run that keeps anything per record read
+ * dies of heap before its end. The input is a block of distinct puzzles repeated, streamed from
+ * this process (nothing large on disk for standard input); the output must be the block's own
+ * output repeated, byte for byte, which a lost, doubled or reordered record would change. Peak
+ * RSS is reported, not asserted: it depends on the machine.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createWriteStream, readFileSync } from "node:fs";
+import { once } from "node:events";
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { BIN, runCli, scratchFolder } from "./cli-run.js";
+import { relabelledPuzzleBytes } from "./corpus.js";
+
+const { dir, file } = scratchFolder("sudoku-memory-");
+
+/** The heap cap of every run here, in MB: well under what the input would take if it were kept (~130 bytes a record). */
+const HEAP_MB = 64;
+/** Distinct puzzles in the repeated block. */
+const BLOCK_RECORDS = 10_000;
+const block = relabelledPuzzleBytes(BLOCK_RECORDS, 11);
+
+/** Writes the maximum RSS of the process it is imported into to standard error at exit. */
+const rssReporter = file("report-rss.mjs", 'process.on("exit", () => process.stderr.write(`max-rss-kb ${process.resourceUsage().maxRSS}\\n`));\n');
+
+/** `repeats` copies of `bytes`, streamed in 1 MiB pieces. */
+function repeated(bytes: Buffer, repeats: number): Readable {
+  const copies = Math.max(1, Math.floor((1 << 20) / bytes.length));
+  const piece = Buffer.concat(Array.from({ length: copies }, () => bytes));
+  let left = repeats;
+  return new Readable({
+    read() {
+      if (left <= 0) return void this.push(null);
+      const n = Math.min(copies, left);
+      left -= n;
+      this.push(n === copies ? piece : piece.subarray(0, n * bytes.length));
+    },
+  });
+}
+
+/** The SHA-256 of `bytes` repeated `repeats` times. */
+function repeatedHash(bytes: Buffer, repeats: number): string {
+  const hash = createHash("sha256");
+  for (let i = 0; i < repeats; i++) hash.update(bytes);
+  return hash.digest("hex");
+}
+
+interface CappedRun {
+  status: number | null;
+  stderr: string;
+  /** SHA-256 of standard output. */
+  sha256: string;
+  /** Lines of standard output, and the last of them. */
+  lines: number;
+  lastLine: string;
+  maxRssMb: number;
+}
+
+/** Runs the CLI with `args` under the heap cap, with `input` on standard input (or none). */
+async function cappedRun(args: string[], input: Readable | null): Promise<CappedRun> {
+  const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", rssReporter, BIN, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  const hash = createHash("sha256");
+  let stderr = "";
+  let lines = 0;
+  let tail = Buffer.alloc(0);
+  child.stdout.on("data", (chunk: Buffer) => {
+    hash.update(chunk);
+    for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines++;
+    tail = Buffer.concat([tail, chunk]).subarray(-4096);
+  });
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.on("error", () => {}); // a child that dies early closes its end
+  if (input) input.pipe(child.stdin);
+  else child.stdin.end();
+  const [status] = (await once(child, "close")) as [number | null];
+  const rss = /max-rss-kb (\d+)/.exec(stderr);
+  const lastLine = tail.toString("utf8").replace(/\n$/, "").split("\n").pop()!;
+  return { status, stderr, sha256: hash.digest("hex"), lines, lastLine, maxRssMb: rss ? Number(rss[1]) / 1024 : NaN };
+}
+
+/** The block's own output in `out` (a small run, uncapped), as bytes. */
+function blockOutput(args: string[]): Buffer {
+  const run = runCli(["solve", ...args, file("block.txt", block.toString("latin1"))]);
+  expect(run.status, run.stderr).toBe(0);
+  return Buffer.from(run.stdout, "utf8");
+}
+
+describe(`solve in ${HEAP_MB} MB of heap`, () => {
+  it("3,000,000 records from standard input, line output, two threads: the block's output repeated, byte for byte", async () => {
+    const repeats = 3_000_000 / BLOCK_RECORDS;
+    const expected = repeatedHash(blockOutput([]), repeats);
+    const run = await cappedRun(["solve", "--threads", "2", "-"], repeated(block, repeats));
+    console.log(`solve - (3,000,000 records, --threads 2): max RSS ${run.maxRssMb.toFixed(0)} MB under --max-old-space-size=${HEAP_MB}`);
+    expect(run.status, run.stderr.slice(-2000)).toBe(0);
+    expect(run.stderr).toContain("3,000,000 puzzles: 3,000,000 solved");
+    expect(run.sha256).toBe(expected);
+  }, 300_000);
+
+  for (const out of ["jsonl", "csv"] as const) {
+    it(`1,000,000 records from a file, --out ${out}, --threads 0`, async () => {
+      const repeats = 1_000_000 / BLOCK_RECORDS;
+      const path = `${dir}/million-${out}.txt`;
+      const sink = createWriteStream(path);
+      repeated(block, repeats).pipe(sink);
+      await once(sink, "finish");
+      // Each copy of the block has its own indexes and lines: checked by the count and the last record.
+      const last = blockOutput(["--out", out]).toString("utf8").replace(/\n$/, "").split("\n").pop()!;
+      const run = await cappedRun(["solve", "--threads", "0", "--out", out, path], null);
+      console.log(`solve --out ${out} (1,000,000 records, --threads 0): max RSS ${run.maxRssMb.toFixed(0)} MB`);
+      expect(run.status, run.stderr.slice(-2000)).toBe(0);
+      expect(run.stderr).toContain("1,000,000 puzzles: 1,000,000 solved");
+      expect(run.lines).toBe(1_000_000 + (out === "csv" ? 1 : 0)); // csv: a header
+      // The last record is the block's last, with the run's index, file and line.
+      const fields = (row: string): string[] => (out === "jsonl" ? Object.values(JSON.parse(row)).map(String) : row.split(","));
+      const expected = fields(last);
+      expected.splice(0, 3, String(1_000_000 - 1), path, String(1_000_000));
+      expect(fields(run.lastLine)).toEqual(expected);
+    }, 300_000);
+  }
+
+  it("1,000,000 records with --shard 1/4, then --resume of a cut output: the records of the shard, in order", async () => {
+    const repeats = 1_000_000 / BLOCK_RECORDS;
+    const line = blockOutput([]).toString("utf8").split("\n").slice(0, -1);
+    // Shard 1 of 4 takes records 1, 5, 9, … of each block (10,000 is a multiple of 4).
+    const shardBlock = Buffer.from(line.filter((_, i) => i % 4 === 1).join("\n") + "\n");
+    const shard = await cappedRun(["solve", "--threads", "2", "--shard", "1/4", "-"], repeated(block, repeats));
+    expect(shard.status, shard.stderr.slice(-2000)).toBe(0);
+    expect(shard.sha256).toBe(repeatedHash(shardBlock, repeats));
+
+    const path = `${dir}/million.txt`;
+    const sink = createWriteStream(path);
+    repeated(block, repeats).pipe(sink);
+    await once(sink, "finish");
+    const cut = `${dir}/resumed.out`;
+    const head = Buffer.from(line.slice(0, 1234).join("\n") + "\n");
+    const headSink = createWriteStream(cut);
+    headSink.end(head);
+    await once(headSink, "finish");
+    const resumed = await cappedRun(["solve", "--threads", "2", "--resume", "-o", cut, path], null);
+    console.log(`solve --resume (1,000,000 records): max RSS ${resumed.maxRssMb.toFixed(0)} MB`);
+    expect(resumed.status, resumed.stderr.slice(-2000)).toBe(0);
+    const hash = createHash("sha256").update(readFileSync(cut)).digest("hex");
+    expect(hash).toBe(repeatedHash(Buffer.from(line.join("\n") + "\n"), repeats));
+  }, 300_000);
+});

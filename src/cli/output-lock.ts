@@ -11,9 +11,12 @@
  * machines sharing the folder, where a pid in a file would not. On one machine the next run
  * need not wait: the holder writes its host and pid to `FILE.lock.owner`, and a lock whose
  * owner is a process of this host that no longer runs is taken over at once. (Two runs taking
- * over one dead run's lock in the same instant can both win; everything else is refused.)
+ * over one dead run's lock in the same instant can both win; everything else is refused.) A
+ * fresh lock without an owner file a second after it was seen is one whose holder died between
+ * locking and writing it, and is taken over too.
  */
-import { closeSync, openSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
 import { hostname } from "node:os";
 import lockfile from "proper-lockfile";
 import { OutputWriteError, failedOutput } from "./errors.js";
@@ -49,7 +52,7 @@ export async function lockOutput(path: string | undefined): Promise<ReleaseLock>
     release = await takeLock(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw new OutputWriteError(`${path}.lock`, error);
-    if (!ownerIsGone(owner)) {
+    if (!(await ownerIsGone(owner))) {
       throw new Error(
         `'${path}' is being written by another run (its lock ${path}.lock is fresh): one run per output file. ` +
           `If no run is writing it, the lock goes stale ${STALE_MS / 1000} s after that run stopped, and the next run takes it over`,
@@ -77,13 +80,21 @@ function takeLock(path: string): Promise<() => Promise<void>> {
   });
 }
 
-/** True when the owner file names a process of this host that no longer runs. */
-function ownerIsGone(owner: string): boolean {
+/** How long a fresh lock may be without its owner file before its holder is taken to have died right after locking, in ms. */
+const OWNER_WAIT_MS = 1000;
+
+/**
+ * True when the owner file names a process of this host that no longer runs, or when there
+ * is still none {@link OWNER_WAIT_MS} after the lock was seen (every run writes it at once
+ * after locking, on any host: its holder died in between).
+ */
+async function ownerIsGone(owner: string): Promise<boolean> {
+  if (!existsSync(owner)) await delay(OWNER_WAIT_MS);
   let text: string;
   try {
     text = readFileSync(owner, "utf8");
   } catch {
-    return false; // no owner written (yet): leave it to the mtime
+    return true;
   }
   const [host, pidText] = text.trim().split(" ");
   const pid = Number(pidText);

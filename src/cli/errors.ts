@@ -141,7 +141,7 @@ const EXIT_GRACE_MS = 100;
  * collection that the main thread, shutting the platform down, never runs. Idle first, it has
  * had it.
  */
-function exitAfterStopping(status: number): void {
+export function exitAfterStopping(status: number): void {
   exiting = true;
   process.exitCode = status;
   for (const stream of [process.stdout, process.stderr]) stream.write = () => false;

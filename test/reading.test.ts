@@ -4,10 +4,14 @@
  * givens repeat is answered as the judge expects an unsolvable one (item 6); unclear errors
  * name the encoding, the NUL, the count (item 10). Spawns bin/sudoku-wasm.mjs (dist/).
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./cli-run.js";
+import { runProfile } from "../bench/profile/run.js";
+import { runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 
+const { dir, file } = scratchFolder("sudoku-reading-");
 const fixture = loadFixture();
 const UNIQUE = fixture.filter((c) => c.count === 1 && c.puzzle.includes("."));
 const [P1, P2, P3] = UNIQUE.map((c) => c.puzzle);
@@ -63,6 +67,39 @@ describe("item 6: judge mode answers a puzzle whose givens repeat, and writes ev
 });
 
 describe("item 10: errors that say what is wrong", () => {
+  it("names the encoding of a UTF-16 or UTF-32 file (by its byte order mark) instead of reading garbled records", () => {
+    const text = `${P1}\n${P2}\n`;
+    const encodings: [string, Buffer][] = [
+      ["UTF-16 LE", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")])],
+      ["UTF-16 BE", Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, "utf16le").swap16()])],
+      ["UTF-32 LE", Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), ...[...text].map((ch) => Buffer.from([ch.charCodeAt(0), 0, 0, 0]))])],
+    ];
+    for (const [name, bytes] of encodings) {
+      const path = join(dir, `${name.replace(" ", "")}.txt`);
+      writeFileSync(path, bytes);
+      const run = runCli(["solve", "--no-progress", "--threads", "0", path]);
+      expect([run.status, run.stdout, run.stderr], name).toEqual([
+        2,
+        "",
+        `sudoku-wasm: cannot read '${path}': the input is ${name} text (it starts with the byte order mark ${[...bytes.subarray(0, name.startsWith("UTF-32") ? 4 : 2)].map((b) => b.toString(16).toUpperCase().padStart(2, "0")).join(" ")}); sudoku-wasm reads UTF-8: convert it first, e.g. iconv -f ${name.replace(" ", "")} -t UTF-8\n`,
+      ]);
+    }
+  });
+
+  it("names a trailing NUL in a line of the wrong length", () => {
+    const [record] = jsonlRecords(`${P1}\0\n`);
+    expect(record.error).toBe("<stdin>:1: expected 81 characters, got 82 (character 82 is '\\x00', a NUL)");
+  });
+
+  it("the profiler refuses a 16×16 or 25×25 dataset naming its size, not 'offset is out of bounds'", async () => {
+    for (const size of [16, 25]) {
+      const path = file(`empty-${size}.txt`, `${".".repeat(size * size)}\n`.repeat(3));
+      await expect(runProfile({ variants: ["wasm"], datasets: [path], limit: 2, budget: 1000, seed: 1, cpuProf: false, out: dir }, () => {})).rejects.toThrow(
+        `${path} holds ${size}×${size} puzzles, but the profiler runs the 9×9 kernel's variants only (npm run bench measures every size)`,
+      );
+    }
+  });
+
   it("refuses poj2676 counts written as 0x2, 1e3, 1.0 or +2, naming the line", () => {
     for (const count of ["0x2", "1e3", "1.0", "+2"]) {
       const run = runCli(["solve", "--format", "poj2676"], { input: `${count}\n${P1.replaceAll(".", "0")}\n` });

@@ -21,12 +21,12 @@
  */
 import { buildFacts } from "../build/facts.js";
 import { instantiate as instantiateSudokuKernel } from "../build/release.js";
-import { type KernelSource, type WasmModule, compileSource } from "./kernel-source.js";
+import { type KernelSource, type UrlObject, type WasmModule, compileSource } from "./kernel-source.js";
 import { CELLS, type Grid } from "./puzzle.js";
 import { type BatchResult, type SearchStats, type SolverEngine, checkLimit, kernelBudget } from "./solver.js";
 import { checkWhole, isWhole } from "./whole-number.js";
 
-export type { KernelSource, ResponseLike, WasmModule } from "./kernel-source.js";
+export type { KernelSource, ResponseLike, UrlObject, WasmModule } from "./kernel-source.js";
 
 /**
  * A build of the kernel: `release` (optimised, the default), `debug` (asserts on), or
@@ -64,7 +64,7 @@ interface KernelExports {
  * `new URL(…, import.meta.url)` so that Vite, webpack and Rollup copy them into a bundle; the
  * debug builds and variants are computed, so no bundler copies them unasked.
  */
-export function kernelUrl(stem: string): URL {
+export function kernelUrl(stem: string): UrlObject {
   if (stem === "release") return new URL("../build/release.wasm", import.meta.url);
   if (stem === "general") return new URL("../build/general.wasm", import.meta.url);
   return new URL("../build/" + stem + ".wasm", import.meta.url);

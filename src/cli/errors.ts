@@ -11,6 +11,7 @@
  *   with status 0: the reader has all it asked for, and there is nobody left to tell;
  * - every other error is one line from {@link errorLine}, with status 2.
  */
+import { CommanderError } from "commander";
 import { escapeText } from "../excerpt.js";
 
 /** The exit status of every error: bad options, bad arguments, unreadable inputs, unwritable outputs. */
@@ -51,11 +52,16 @@ export class OutputWriteError extends Error {
   }
 }
 
-/** The one line an error prints: `sudoku-wasm: reason`, control characters escaped, cut when long. */
+/**
+ * What an error prints: `sudoku-wasm: reason`, control characters escaped, cut when long. One
+ * line, except commander's own messages, whose line breaks are its layout, not input text
+ * ("unknown option '--thread'" then "(Did you mean --threads?)" on a line of its own).
+ */
 export function errorLine(error: unknown): string {
   const message = describeMessage(error).replace(/^error: /, "");
   const cut = message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
-  return `sudoku-wasm: ${escapeText(cut)}\n`;
+  const lines = error instanceof CommanderError ? cut.split("\n") : [cut];
+  return `sudoku-wasm: ${lines.map(escapeText).join("\n")}\n`;
 }
 
 function describeMessage(error: unknown): string {

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
-import { writePuzzles } from "./corpus.js";
+import { writePuzzles } from "../bench/corpus.js";
 import { signalExitStatus } from "../src/cli/progress.js";
 import { BIN } from "./cli-run.js";
 

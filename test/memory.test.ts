@@ -13,7 +13,7 @@ import { once } from "node:events";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
-import { relabelledPuzzleBytes } from "./corpus.js";
+import { relabelledPuzzleBytes } from "../bench/corpus.js";
 
 const { dir, file } = scratchFolder("sudoku-memory-");
 

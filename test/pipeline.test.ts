@@ -6,7 +6,7 @@
  */
 import { PassThrough, Readable, Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { relabelledPuzzles } from "./corpus.js";
+import { relabelledPuzzles } from "../bench/corpus.js";
 import { type BatchSolver, openBatchSolver } from "../src/pool/pool.js";
 import type { BatchTask } from "../src/pool/batch.js";
 import { INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, failedBatch, loadBatchEngines, solveBatch } from "./batch.js";
+import { type BatchEngines, type BatchOutcome, type BatchTask, copyTask, failedBatch, loadBatchEngines, solveBatch, taskBuffers } from "./batch.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
 export interface BatchSolver {
@@ -35,21 +35,21 @@ function workerFile(): string {
  * Runs a batch; when the solver throws or its worker dies, runs it once more with `retry` (a
  * freshly started worker, see {@link openWorkerPool}), and when that fails too, gives every
  * record of the batch status `error` naming its line and the reason: no batch, and nothing after
- * it, is lost. Each attempt gets its own copy of the line numbers (they are transferred to the worker).
+ * it, is lost. Each attempt gets its own copy of the task's buffers (they are transferred to the worker).
  */
 export async function withRetry(
   task: BatchTask,
   run: (attempt: BatchTask) => Promise<BatchOutcome>,
   retry: (attempt: BatchTask) => Promise<BatchOutcome> = run,
 ): Promise<BatchOutcome> {
-  const lines = task.lines.slice();
+  const kept = copyTask(task);
   try {
     return await run(task);
   } catch {
     try {
-      return await retry({ ...task, lines: lines.slice() });
+      return await retry(copyTask(kept));
     } catch (error) {
-      return failedBatch(task, lines, error);
+      return failedBatch(kept, error);
     }
   }
 }
@@ -82,7 +82,7 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
       if (!closing) throw error;
     });
   const pool = workers(threads, threads);
-  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: [attempt.lines.buffer as ArrayBuffer] });
+  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: taskBuffers(attempt) });
   const retries = new Set<Piscina<BatchTask, BatchOutcome>>();
   /** Runs `attempt` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
   const onFreshWorker = async (attempt: BatchTask): Promise<BatchOutcome> => {

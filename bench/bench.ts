@@ -5,17 +5,20 @@
  * run; progress on stderr. A wrong answer exits non-zero. Options: options.ts (`--help`).
  */
 import { readFileSync } from "node:fs";
+import { CommanderError } from "commander";
+import { USAGE_ERROR_STATUS } from "../src/cli/errors.js";
 import { InterruptWatch } from "../src/cli/progress.js";
 import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets.js";
 import { type SolverInfo, findSolver, solvers } from "../src/registry.js";
 import { resolveSolvers } from "./custom-solvers.js";
 import { collectEnvironment, datasetIdentity } from "./env.js";
-import { type BenchOptions, parseOptions } from "./options.js";
+import { type BenchOptions, benchCommand, parseOptions } from "./options.js";
+import { type Preset, findPreset } from "./presets.js";
 import { LiveReport } from "./progress.js";
 import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
 import { describeEnvironment } from "./report/format.js";
-import { compareRuns, describeDifferences, formatComparison, settingDifferences, settingsOf } from "./report/compare.js";
+import { type SettingDifference, compareRuns, describeDifferences, formatComparison, regressions, settingDifferences, settingsOf } from "./report/compare.js";
 import { parseJson } from "./report/json.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
 import { formatTables } from "./report/table.js";
@@ -29,9 +32,9 @@ function availableSolvers(): readonly SolverInfo[] {
   return solvers.filter((info) => !info.unavailable);
 }
 
-/** The selected solvers (registry ids, module paths, wasm-abi: modules); the reference must be one of them. */
-async function selectSolvers(options: BenchOptions): Promise<readonly SolverInfo[]> {
-  const selected = options.solvers ? await resolveSolvers(options.solvers) : availableSolvers();
+/** The selected solvers (registry ids, module paths, wasm-abi: modules; else the preset's); the reference must be one of them. */
+async function selectSolvers(options: BenchOptions, preset: Preset): Promise<readonly SolverInfo[]> {
+  const selected = options.solvers ? await resolveSolvers(options.solvers) : availableSolvers().filter((info) => info.sizes.some((size) => preset.takes(info, size)));
   if (options.reference && !selected.some((info) => info.id === options.reference)) {
     findSolver(options.reference);
     throw new Error(`--reference ${options.reference} is not among the selected solvers (${selected.map((s) => s.id).join(", ")})`);
@@ -54,12 +57,49 @@ function reportColumns(toStderr: boolean): number | undefined {
   return stream.isTTY ? stream.columns : undefined;
 }
 
+/**
+ * Exit status: 0 when every row ran; {@link FAILED_STATUS} when a row failed while measuring (a
+ * wrong answer) or, with --fail-on-regression, a row is judged slower; {@link USAGE_ERROR_STATUS},
+ * as in the CLI, for everything refused before measuring (a bad option, an unreadable dataset or
+ * --compare file, runs of different experiments); 130/143 on SIGINT/SIGTERM.
+ */
+const FAILED_STATUS = 1;
+/** True once measuring began: an error from then on is a failed run, not a usage error. */
+let measuring = false;
+
+/** How `later`'s settings differ from `earlier`'s; throws when they measure different experiments (unless --compare-anyway). */
+function checkedDifferences(earlier: BenchRun, later: BenchRun, options: BenchOptions): SettingDifference[] {
+  const differences = settingDifferences(settingsOf(earlier), settingsOf(later));
+  const refusals = differences.filter((d) => d.severity === "refuse");
+  if (refusals.length > 0 && !options.compareAnyway) {
+    throw new Error(
+      `--compare ${options.compare}: the runs measure different experiments (${describeDifferences(refusals).join("; ")}); ` +
+        "run with the same settings, or add --compare-anyway",
+    );
+  }
+  return differences;
+}
+
+/** Prints the comparison of `later` with `earlier`; with --fail-on-regression, a row judged slower by more than that sets exit status 1. */
+function judge(earlier: BenchRun, later: BenchRun, differences: readonly SettingDifference[], options: BenchOptions, report: (text: string) => void): void {
+  const threshold = options.threshold / 100;
+  const changes = compareRuns(earlier, later, threshold);
+  report(formatComparison(earlier, changes, differences, threshold));
+  if (options.failOnRegression === undefined) return;
+  const slower = regressions(changes, options.failOnRegression);
+  if (slower.length === 0) return;
+  const rows = slower.map((c) => `${c.dataset} · ${c.row}`).join(", ");
+  report(`--fail-on-regression ${options.failOnRegression}: ${slower.length} row${slower.length === 1 ? "" : "s"} judged slower by more than ${options.failOnRegression}%: ${rows}\n`);
+  process.exitCode = FAILED_STATUS;
+}
+
 async function main(argv: readonly string[]): Promise<void> {
-  const options = withStdoutAliases(parseOptions(argv));
+  const options = withStdoutAliases(parseOptions(argv, benchCommand().exitOverride().configureOutput({ outputError: () => {} })));
   checkOutputRequests(options);
   const toStderr = usesStdout(options);
   const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(text);
   const width = Math.min(reportColumns(toStderr) ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
+  if (options.failOnRegression !== undefined && !options.compare) throw new Error("--fail-on-regression needs --compare OLD.json: the run to judge against");
   const earlier = options.compare ? parseJson(readFileSync(options.compare, "utf8"), options.compare) : null;
   const bundled = bundledDatasets();
   const datasets = loadDatasetList(options.datasets ?? bundled);
@@ -70,15 +110,18 @@ async function main(argv: readonly string[]): Promise<void> {
     puzzles: options.puzzles,
     datasets: datasets.map((dataset) => datasetIdentity(dataset, options.puzzles)),
   };
-  const differences = earlier ? settingDifferences(settingsOf(earlier), settingsOf({ environment, records: [] })) : [];
-  const refusals = differences.filter((d) => d.severity === "refuse");
-  if (refusals.length > 0 && !options.compareAnyway) {
-    throw new Error(
-      `--compare ${options.compare}: the runs measure different experiments (${describeDifferences(refusals).join("; ")}); ` +
-        "run with the same settings, or add --compare-anyway",
-    );
+  if (options.against) {
+    if (!earlier) throw new Error("--against needs --compare OLD.json: the run to judge it against");
+    const later = parseJson(readFileSync(options.against, "utf8"), options.against);
+    const differences = checkedDifferences(earlier, later, options);
+    judge(earlier, later, differences, options, report);
+    return;
   }
-  const selected = await selectSolvers(options);
+  const differences = earlier ? checkedDifferences(earlier, { environment, records: [] }, options) : [];
+  // --solvers picks the rows itself, with the kernel's once-per-puzzle and threads rows as before presets.
+  const preset = options.solvers ? { ...findPreset("all"), name: "--solvers" } : findPreset(options.preset);
+  const selected = await selectSolvers(options, preset);
+  const threadsRow = options.threads > 0 && (preset.threadsRow || options.threadsGiven);
   const plan = {
     solvers: selected,
     datasets,
@@ -88,7 +131,9 @@ async function main(argv: readonly string[]): Promise<void> {
     seed: options.seed,
     maxPuzzles: options.puzzles,
     reference: options.reference,
-    extraRows: options.threads > 0 ? [poolRow(options.threads)] : [],
+    extraRows: threadsRow ? [poolRow(options.threads)] : [],
+    takes: preset.takes,
+    boundaryRow: preset.boundaryRow,
     expectationOf: (dataset: Dataset) => expectationOf(dataset.name, new Set(bundled)),
   };
 
@@ -98,6 +143,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const live = new LiveReport(options.wide ? undefined : { write: report, labels: rowLabels(plan), columns: width, seed: options.seed });
   watch.onForcedExit(() => live.end());
   let records: BenchRecord[];
+  measuring = true;
   try {
     records = await runBench({ ...plan, signal: watch.aborted }, live);
   } finally {
@@ -116,12 +162,16 @@ async function main(argv: readonly string[]): Promise<void> {
   if (records.length > 0) out.push("", ...formatSummary(records, (r) => isPureTsBaseline(r, infos.get(r.solver)), width));
   report(out.join("\n") + "\n");
   for (const path of writeReports(run, options, timestamp(started))) if (path !== "-") report(`wrote ${path}\n`);
-  if (earlier) report("\n" + formatComparison(earlier, compareRuns(earlier, run), differences));
+  if (earlier) {
+    report("\n");
+    judge(earlier, run, differences, options, report);
+  }
   watch.close();
   if (watch.exitStatus !== null) process.exitCode = watch.exitStatus;
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {
-  process.stderr.write(`bench: ${error.message}\n`);
-  process.exitCode = 1;
+  if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
+  process.stderr.write(`bench: ${error.message.replace(/^error: /, "")}\n`);
+  process.exitCode = measuring ? FAILED_STATUS : USAGE_ERROR_STATUS;
 });

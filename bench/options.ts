@@ -2,10 +2,12 @@
  * `npm run bench -- [options]`: one table of options makes both the help text and the
  * defaults. A `quick` entry is the value `--quick` uses when the option is not given.
  */
-import { Command } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { availableParallelism } from "node:os";
 import { bundledDatasets } from "../src/datasets.js";
 import { type OptionRow, commaList, solverHelpLines, toOption, wholeNumber } from "../src/cli/options.js";
+import { PRESETS } from "./presets.js";
+import { NOISE_THRESHOLD } from "./report/compare.js";
 
 /** The parsed options of one run. */
 export interface BenchOptions {
@@ -37,10 +39,22 @@ export interface BenchOptions {
   svg?: string | true;
   /** An earlier --json file to compare with. */
   compare?: string;
+  /** A --json file to judge against --compare's instead of measuring. */
+  against?: string;
   /** Compare even when the runs' settings differ. */
   compareAnyway: boolean;
   /** The full table per dataset instead of a compact line per row. */
   wide: boolean;
+  /** The rows measured when --solvers is not given (presets.ts): `main` by default, `all` with --quick. */
+  preset: string;
+  /** --preset all. */
+  all: boolean;
+  /** True when --threads was given (a threads row then runs whatever the preset). */
+  threadsGiven: boolean;
+  /** Changes under this share, in percent, are "no change" in --compare. */
+  threshold: number;
+  /** With --compare: exit 1 when a row is judged slower by more than this many percent; undefined: never. */
+  failOnRegression?: number;
 }
 
 /** A row of the bench's table: a shared option row, and the value `--quick` gives it. */
@@ -56,11 +70,13 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
   { flags: "--time <ms>", description: "tinybench time per row (after warm-up)", default: 500, quick: 100, parse: wholeNumber(1) },
   { flags: "--puzzles <n>", description: "puzzles drawn per dataset (seeded); slow rows solve a prefix of them", default: 300, quick: 20, parse: wholeNumber(1) },
   { flags: "--limit <n>", description: "count solutions up to 1 (find one) or 2 (prove uniqueness)", default: 2, parse: wholeNumber(1, 2) },
-  { flags: "--threads <n>", description: "worker threads for the kernel's threads row (0: no threads row)", default: availableParallelism(), parse: wholeNumber(0, 256) },
+  { flags: "--threads <n>", description: "worker threads for the kernel's threads row (0: no threads row; given, the row runs whatever the preset)", default: availableParallelism(), parse: wholeNumber(0, 256) },
   { flags: "--budget <nodes>", description: "work cap per puzzle for solvers that take one (a capped puzzle counts as a timeout)", default: 100_000, quick: 20_000, parse: wholeNumber(1) },
   { flags: "--reference <id>", description: "solver every row is compared with", defaultText: "the fastest pure-TS baseline of each dataset" },
   { flags: "--seed <n>", description: "seed of the puzzle draw", default: 1, parse: wholeNumber(0, 0xffffffff) },
-  { flags: "--quick", description: "smoke run (~30 s): few puzzles, short time, every solver and dataset", default: false },
+  { flags: "--preset <name>", description: `the rows to measure: ${PRESETS.map((p) => `${p.name} (${p.description})`).join("; ")}; --solvers picks its own`, default: "main", quick: "all", choices: PRESETS.map((p) => p.name) },
+  { flags: "--all", description: "every row: --preset all", default: false },
+  { flags: "--quick", description: "smoke run (~30 s): few puzzles, short time, every row (--preset all) on every dataset", default: false },
   { flags: "--wide", description: "print the full table of each dataset (every column) instead of a compact line per row", default: false },
   { flags: "--json [file]", description: "write the results as JSON (docs/bench-result.schema.json; bare flag: bench/results/<timestamp>.json; -: standard output)" },
   { flags: "--markdown [file]", description: "write the results as a Markdown table (bare flag: bench/results/; -: standard output)" },
@@ -69,8 +85,18 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
   { flags: "--no-chart", description: "write no chart" },
   { flags: "--svg [file]", description: "the old name of --chart (bare flag: bench/results/<timestamp>.svg)" },
   { flags: "--compare <old.json>", description: "judge each row faster, slower or unchanged against an earlier --json file (95% intervals)" },
+  { flags: "--against <new.json>", description: "with --compare: judge this --json file (a CLI run or the web page's export) instead of measuring" },
   { flags: "--compare-anyway", description: "compare even when the runs' settings differ (limit, budget, seed, puzzles, dataset content)", default: false },
+  { flags: "--threshold <pct>", description: "--compare: a change is judged only when its whole 95% interval lies beyond this many percent", default: NOISE_THRESHOLD * 100, parse: percentArgument },
+  { flags: "--fail-on-regression [pct]", description: "--compare: exit 1 when a row is judged slower by more than PCT percent (bare flag: the --threshold), for CI", parse: percentArgument },
 ];
+
+/** A parser of a percentage: a number from 0 up to 100 (decimals allowed). */
+function percentArgument(text: string): number {
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(value >= 0 && value < 100)) throw new InvalidArgumentError(`expected a percentage from 0 up to 100, got '${text}'`);
+  return value;
+}
 
 /** A row with its `--quick` value added to the default shown in --help. */
 function withQuickDefault(row: BenchOptionRow): OptionRow {
@@ -94,11 +120,17 @@ export function benchCommand(): Command {
 export function parseOptions(argv: readonly string[], command = benchCommand()): BenchOptions {
   command.parse([...argv], { from: "user" });
   const options = command.opts<Record<string, unknown>>();
+  if (options.all) {
+    if (command.getOptionValueSource("preset") === "cli" && options.preset !== "all") throw new InvalidArgumentError(`--all is --preset all, not --preset ${String(options.preset)}`);
+    options.preset = "all";
+  }
   if (options.quick) {
     for (const row of OPTION_TABLE) {
       const key = command.options.find((o) => o.flags === row.flags)!.attributeName();
       if (row.quick !== undefined && command.getOptionValueSource(key) === "default") options[key] = row.quick;
     }
   }
+  if (options.failOnRegression === true) options.failOnRegression = options.threshold;
+  options.threadsGiven = command.getOptionValueSource("threads") === "cli";
   return options as unknown as BenchOptions;
 }

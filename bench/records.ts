@@ -70,6 +70,12 @@ export interface BenchRecord {
   batchMs?: number[];
   /** Mean µs per puzzle of the per-puzzle pass (the pass behind p50/p99); null where there is none. */
   passMeanMicros?: number | null;
+  /**
+   * Peak resident memory of the bench process (getrusage maxRSS) when the row ended, in MB; for a
+   * threads row it includes its worker threads. It never falls during a run, so a row's own need
+   * shows as the rise over the row before. Absent in files written before it.
+   */
+  peakRssMb?: number;
   /** The 95% interval of `speedup` and how it was found; null when there is no reference. */
   speedupInterval?: { low: number; high: number; method: "bootstrap" | "welch" } | null;
 }

@@ -67,6 +67,10 @@ export interface BenchPlan {
   reference?: string;
   /** Extra rows that need more than one engine (the kernel on worker threads); see threads.ts. */
   extraRows?: readonly ExtraRow[];
+  /** Whether a solver is measured on grids of side `size` (a preset, presets.ts); default: every size it takes. */
+  takes?(info: SolverInfo, size: number): boolean;
+  /** Adds the default kernel's once-per-puzzle row. @default true */
+  boundaryRow?: boolean;
   /** Expected solution counts of a dataset; default {@link expectationOf} its name. */
   expectationOf?(dataset: Dataset): Expectation;
   /** Stops the run: the row being measured is dropped, the rows finished are returned. */
@@ -102,7 +106,7 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
   const rows = planRows(plan);
   const records: BenchRecord[] = [];
   const micros = new Map<BenchRecord, Float64Array>();
-  const rowsOf = new Map(plan.datasets.map((dataset) => [dataset, rowsForShape(rows, plan.solvers, dataset)]));
+  const rowsOf = new Map(plan.datasets.map((dataset) => [dataset, rowsForShape(rows, plan.solvers, dataset, plan.takes)]));
   progress.begin([...rowsOf.values()].reduce((sum, list) => sum + list.length, 0));
   try {
     for (const dataset of plan.datasets) {
@@ -139,12 +143,12 @@ interface Row {
 /** The kernel that also gets a once-per-puzzle row, to show what a boundary crossing costs. */
 const BOUNDARY_SOLVER = "wasm";
 
-/** Each solver's own row; the default kernel also gets a once-per-puzzle row; then any extra rows. */
-function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows">): Row[] {
+/** Each solver's own row; the default kernel also gets a once-per-puzzle row (unless the plan drops it); then any extra rows. */
+function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow">): Row[] {
   const rows: Row[] = [];
   for (const info of plan.solvers) {
     rows.push({ info, mode: "engine", label: info.id });
-    if (info.id === BOUNDARY_SOLVER) rows.push({ info, mode: "per-puzzle", label: `${info.id} (1 call/puzzle)` });
+    if (info.id === BOUNDARY_SOLVER && plan.boundaryRow !== false) rows.push({ info, mode: "per-puzzle", label: `${info.id} (1 call/puzzle)` });
     for (const extra of plan.extraRows ?? []) {
       if (extra.solver === info.id) rows.push({ info, mode: extra.mode, label: extra.label, extra });
     }
@@ -153,14 +157,14 @@ function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows">): Row[] {
 }
 
 /** The labels of the rows `plan` may measure per dataset, in order. */
-export function rowLabels(plan: Pick<BenchPlan, "solvers" | "extraRows">): string[] {
+export function rowLabels(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow">): string[] {
   return planRows(plan).map((row) => row.label);
 }
 
-/** The rows whose solver takes the dataset's grid size; an Error when none of the selected solvers does. */
-function rowsForShape(rows: readonly Row[], solvers: readonly SolverInfo[], dataset: Dataset): Row[] {
+/** The rows whose solver takes the dataset's grid size (and that `chosen` keeps); an Error when none of the selected solvers does. */
+function rowsForShape(rows: readonly Row[], solvers: readonly SolverInfo[], dataset: Dataset, chosen: BenchPlan["takes"] = () => true): Row[] {
   const shape = datasetShape(dataset.puzzles, dataset.path);
-  const taking = rows.filter((row) => takesSize(row.info, shape.size));
+  const taking = rows.filter((row) => takesSize(row.info, shape.size) && chosen(row.info, shape.size));
   if (taking.length === 0) {
     const takes = solvers.map((info) => `${info.id} takes ${sizeNames(info)}`).join("; ");
     throw new Error(`${dataset.name} holds ${shapeName(shape)} puzzles, which no selected solver takes (${takes})`);
@@ -447,6 +451,7 @@ function toRecord(
     cpuPerWall: timing.cpuPerWall,
     batchMs: timing.batchMs,
     passMeanMicros: micros && micros.length > 0 ? micros.reduce((sum, value) => sum + value, 0) / micros.length : null,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
   };
 }
 

@@ -183,3 +183,27 @@ export function scaleRatio(estimate: RatioEstimate, factor: number): RatioEstima
 export function invertRatio(estimate: RatioEstimate): RatioEstimate {
   return { ...estimate, ratio: 1 / estimate.ratio, low: 1 / estimate.high, high: 1 / estimate.low };
 }
+
+/** Samples outside Tukey's fences, as Criterion.rs counts them: mild beyond 1.5 IQR from the quartiles, severe beyond 3 IQR. */
+export interface OutlierCount {
+  /** Beyond 1.5 IQR but within 3 IQR. */
+  mild: number;
+  /** Beyond 3 IQR: a batch that another process very likely disturbed. */
+  severe: number;
+}
+
+/** The outliers among `samples` (any order) on either side; none with fewer than 4 samples. */
+export function tukeyOutliers(samples: ArrayLike<number>): OutlierCount {
+  const count = { mild: 0, severe: 0 };
+  if (samples.length < 4) return count;
+  const sorted = Float64Array.from(samples).sort();
+  const q1 = quantile(sorted, 0.25);
+  const q3 = quantile(sorted, 0.75);
+  const iqr = q3 - q1;
+  for (const value of sorted) {
+    const beyond = value < q1 ? (q1 - value) / iqr : value > q3 ? (value - q3) / iqr : 0;
+    if (beyond > 3) count.severe++;
+    else if (beyond > 1.5) count.mild++;
+  }
+  return count;
+}

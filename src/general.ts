@@ -29,7 +29,7 @@ import { shapeOf } from "./puzzle-general.js";
 import { type BatchResult, type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 import { instantiate as instantiateGeneralKernel } from "../build/general.js";
 import { type KernelSource, type WasmModule, compileSource } from "./kernel-source.js";
-import { BatchRoom, compileWasmFile, copyBatch } from "./wasm.js";
+import { BatchRoom, checkBatchBytes, checkGridBytes, checkRunArguments, compileWasmFile, copyBatch } from "./wasm.js";
 
 // ── the kernel ──────────────────────────────────────────────────────────────────────────────
 
@@ -85,6 +85,7 @@ export class GeneralKernel {
    */
   run(count: number, box: number, limit: number, budget = Infinity): BatchResult {
     const { cells } = shapeOf(box);
+    checkRunArguments(count, limit, budget);
     const base = this.room.check(count, cells, `run(${count}, ${box})`);
     BatchRoom.checkSolved(this.exports.solveBatch(base, count, box, limit, kernelBudget(budget)), `run(${count}, ${box})`);
     return this.room.results(base, count, cells);
@@ -92,12 +93,16 @@ export class GeneralKernel {
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
   solveBatch(puzzles: Uint8Array, count: number, box: number, limit: number, budget = Infinity): BatchResult {
+    checkBatchBytes(puzzles, count, shapeOf(box).cells);
     const input = this.input(count, box);
     input.set(puzzles.subarray(0, input.length));
     return copyBatch(this.run(count, box, limit, budget));
   }
 
   countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats, budget = Infinity): number {
+    const { cells } = shapeOf(box);
+    checkGridBytes("puzzle", puzzle, cells);
+    checkGridBytes("solution", solution, cells, true);
     const result = this.solveBatch(puzzle, 1, box, limit, budget);
     const count = result.counts[0];
     if (count > 0) solution.set(result.solutions);

@@ -35,9 +35,21 @@ async function sizeEngine(info: SolverInfo, size: number, kernels: CreateSolverO
   return { id: info.id, engine: await info.load(size, { kernel }), reportsGuesses: info.capabilities.guesses };
 }
 
+/** The engine of a size whose load failed: each call throws the load's error (see {@link createSolver}). */
+function failedEngine(info: SolverInfo, error: unknown): SizeEngine {
+  const fail = (): never => {
+    throw error;
+  };
+  return { id: info.id, engine: { countSolutions: fail, solveBatch: fail }, reportsGuesses: info.capabilities.guesses };
+}
+
 /**
  * A ready {@link Solver}: each grid size on the engine `solver` names for it (by default the
  * fastest: the WASM kernel for 9×9, the general WASM kernel for 4×4, 16×16 and 25×25).
+ * A size whose default engine cannot load (its kernel missing from a bundle that only ships the
+ * 9×9 one) does not fail the others: its first puzzle throws that error, which says how to pass
+ * the kernel. `solve` is synchronous, so the engines still load here, in parallel; createSolver
+ * itself rejects when a solver named in `solver` cannot load, or when no size's engine can.
  */
 export async function createSolver(options: CreateSolverOptions = {}): Promise<Solver> {
   const ids = typeof options.solver === "string" ? [options.solver] : [...(options.solver ?? [])];
@@ -45,8 +57,13 @@ export async function createSolver(options: CreateSolverOptions = {}): Promise<S
   if (options.general === "ts") ids.push("general-ts");
   else if (options.general !== undefined && options.general !== "wasm") throw new RangeError(`general must be 'wasm' or 'ts', got '${options.general as string}'`);
   const bySize = solversBySize(ids);
-  const engines = await Promise.all([...bySize].map(async ([size, info]) => [size, await sizeEngine(info, size, options.kernels)] as const));
-  return new Solver(new Map(engines));
+  const sizes = [...bySize];
+  const loads = await Promise.allSettled(sizes.map(([size, info]) => sizeEngine(info, size, options.kernels)));
+  const failures = loads.flatMap((load, i) => (load.status === "rejected" ? [{ id: sizes[i][1].id, reason: load.reason as unknown }] : []));
+  const named = failures.find((failure) => ids.includes(failure.id));
+  if (named) throw named.reason; // a solver asked for by name must load
+  if (failures.length > 0 && failures.length === loads.length) throw failures[0].reason;
+  return new Solver(new Map(loads.map((load, i) => [sizes[i][0], load.status === "fulfilled" ? load.value : failedEngine(sizes[i][1], load.reason)])));
 }
 
 export {

@@ -31,14 +31,29 @@ export interface ResponseLike {
 }
 
 /**
+ * A WHATWG `URL` wherever the lib in use declares one (the DOM lib, @types/node), else `never`:
+ * a project on plain `lib: es2022` without either still type-checks these declarations.
+ */
+export type UrlObject = typeof globalThis extends { URL: { prototype: infer U } } ? U : never;
+
+/**
  * Where a kernel comes from: a compiled module, its bytes, a fetch response (or its promise),
  * or a URL (a `URL`, or an absolute URL string: `file:`, `https:`, a `blob:` …).
  */
-export type KernelSource = WasmModule | ArrayBuffer | ArrayBufferView | ResponseLike | PromiseLike<ResponseLike> | URL | string;
+export type KernelSource = WasmModule | ArrayBuffer | ArrayBufferView | ResponseLike | PromiseLike<ResponseLike> | UrlObject | string;
 
 /** What to do when a kernel is not where the package looks (a bundler that does not copy it, e.g. esbuild). */
 const PASS_KERNELS =
   "serve the kernel at that URL, or pass it yourself (a URL, bytes, a Response or a WebAssembly.Module): createSolver({ kernels: { wasm, general } }) or WasmKernel.create(source)";
+
+/**
+ * What to do when a kernel file is not where the package looks in Node: a bundle (esbuild does
+ * not copy it) or a copy of dist/ without build/ beside it; in a clone of this repository the
+ * build makes it.
+ */
+const MISSING_FILE =
+  "copy it there from the package (sudoku-wasm/kernels/<kernel>.wasm) or pass it yourself (a URL, bytes, a Response or a WebAssembly.Module): " +
+  "createSolver({ kernels: { wasm, general } }) or WasmKernel.create(source); in a clone of sudoku-wasm, `npm run build` makes it";
 
 /** Compiles a kernel from any {@link KernelSource}; errors name the source. */
 export async function compileSource(source: KernelSource): Promise<WasmModule> {
@@ -85,7 +100,7 @@ async function readKernelFile(fs: typeof import("node:fs/promises"), url: URL): 
     return await fs.readFile(url);
   } catch (error) {
     const missing = (error as { code?: string }).code === "ENOENT";
-    throw new Error(`sudoku-wasm: ${missing ? "missing kernel" : "cannot read the kernel"} ${url.href}${missing ? "; run `npm run build` first" : ""}`, { cause: error });
+    throw new Error(`sudoku-wasm: ${missing ? "missing kernel" : "cannot read the kernel"} ${url.href}${missing ? `; ${MISSING_FILE}` : ""}`, { cause: error });
   }
 }
 

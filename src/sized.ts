@@ -78,6 +78,9 @@ type CellValues = ArrayLike<unknown>;
 /** `puzzle` as cell values, or a PuzzleError (`type`) when it is neither text nor an array of cells (undefined, a number, an object). */
 function asCellValues(puzzle: unknown): CellValues {
   const isArrayLike = Array.isArray(puzzle) || ArrayBuffer.isView(puzzle);
+  if (puzzle instanceof BigInt64Array || puzzle instanceof BigUint64Array) {
+    throw new PuzzleError("type", `expected a puzzle as text or an array of cell values as numbers, got a ${puzzle.constructor.name} (its cells are bigints)`);
+  }
   if (!isArrayLike || puzzle instanceof DataView) throw new PuzzleError("type", `expected a puzzle as text or an array of cell values, got ${describeValue(puzzle)}`);
   return puzzle as CellValues;
 }
@@ -103,7 +106,7 @@ function readBytes(values: CellValues): GeneralPuzzle {
   for (let cell = 0; cell < values.length; cell++) {
     const value = values[cell];
     if (typeof value !== "number" || !isWhole(value, 0, shape.size)) {
-      const shown = typeof value === "string" ? `'${excerpt(value)}'` : typeof value === "number" || typeof value === "bigint" ? String(value) : typeof value;
+      const shown = typeof value === "string" ? `'${excerpt(value)}'` : typeof value === "number" ? String(value) : typeof value === "bigint" ? `the bigint ${value}n` : typeof value;
       throw new PuzzleError("character", `${name(cell)} holds ${shown}, not 0-${shape.size}`, cell);
     }
   }

@@ -11,7 +11,7 @@
  */
 import type { Grid } from "./puzzle.js";
 import { PuzzleError } from "./puzzle.js";
-import { type Alphabet, type GeneralPuzzle, shapeName } from "./puzzle-general.js";
+import { type Alphabet, type GeneralPuzzle, checkAlphabet, shapeName } from "./puzzle-general.js";
 import { readSizedPuzzle } from "./sized.js";
 import { checkWhole } from "./whole-number.js";
 
@@ -109,9 +109,9 @@ export function kernelBudget(budget: number): number {
   return Math.min(Math.ceil(budget), 0x7fffffff);
 }
 
-/** `budget` when it is at least 1 (Infinity: no cap); a RangeError otherwise. */
+/** `budget` when it is a number of at least 1 (Infinity: no cap); a RangeError otherwise (a string such as "10" too, as for the limit). */
 export function checkBudget(budget: number): number {
-  if (!(budget >= 1)) throw new RangeError(`budget must be at least 1 search node (or Infinity), got ${budget}`);
+  if (typeof budget !== "number" || !(budget >= 1)) throw new RangeError(`budget must be at least 1 search node (or Infinity), got ${budget}`);
   return budget;
 }
 
@@ -330,6 +330,13 @@ function readPuzzle(puzzle: string | Grid, alphabet: Alphabet | undefined): Read
   }
 }
 
+/** The `alphabet` option when it is one ({@link checkAlphabet}: 4, 9, 16 or 25 distinct symbols, no white space or empty mark); a RangeError naming it otherwise. */
+function checkAlphabetOption(alphabet: unknown): Alphabet {
+  if (typeof alphabet !== "string") throw new RangeError(`alphabet must be a string of 4, 9, 16 or 25 symbols, got ${typeof alphabet === "object" ? String(alphabet) : `the ${typeof alphabet} ${String(alphabet)}`}`);
+  checkAlphabet(alphabet);
+  return alphabet;
+}
+
 /**
  * The user-facing solver: parsing, records and batches over one engine per grid size
  * (side N → engine). Each puzzle goes to the engine of its size; a size without one gives an
@@ -386,7 +393,7 @@ export class Solver {
       const result = solveGroup(entry.engine, shape.cells, group.length, fill, limit, budget);
       return batchRecords(result, group.length, { cells: shape.cells, writer: this.writer(alphabet), reportsGuesses: entry.reportsGuesses });
     };
-    const alphabet = options.alphabet;
+    const alphabet = options.alphabet === undefined ? undefined : checkAlphabetOption(options.alphabet);
     return solveInOrder(puzzles, (puzzle) => readPuzzle(puzzle, alphabet), solveShape, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`);
   }
 }

@@ -21,12 +21,12 @@
  */
 import { buildFacts } from "../build/facts.js";
 import { instantiate as instantiateSudokuKernel } from "../build/release.js";
-import { type KernelSource, type WasmModule, compileSource } from "./kernel-source.js";
+import { type KernelSource, type UrlObject, type WasmModule, compileSource } from "./kernel-source.js";
 import { CELLS, type Grid } from "./puzzle.js";
-import { type BatchResult, type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
-import { isWhole } from "./whole-number.js";
+import { type BatchResult, type SearchStats, type SolverEngine, checkLimit, kernelBudget } from "./solver.js";
+import { checkWhole, isWhole } from "./whole-number.js";
 
-export type { KernelSource, ResponseLike, WasmModule } from "./kernel-source.js";
+export type { KernelSource, ResponseLike, UrlObject, WasmModule } from "./kernel-source.js";
 
 /**
  * A build of the kernel: `release` (optimised, the default), `debug` (asserts on), or
@@ -68,7 +68,7 @@ interface KernelExports {
  * `new URL(…, import.meta.url)` so that Vite, webpack and Rollup copy them into a bundle; the
  * debug builds and variants are computed, so no bundler copies them unasked.
  */
-export function kernelUrl(stem: string): URL {
+export function kernelUrl(stem: string): UrlObject {
   if (stem === "release") return new URL("../build/release.wasm", import.meta.url);
   if (stem === "general") return new URL("../build/general.wasm", import.meta.url);
   return new URL("../build/" + stem + ".wasm", import.meta.url);
@@ -115,6 +115,40 @@ export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: numbe
 /** Copies of a batch's result views, safe to keep across kernel calls. */
 export function copyBatch(views: BatchResult): BatchResult {
   return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes.slice(), solutions: views.solutions.slice() };
+}
+
+/**
+ * The arguments of a kernel call, checked once per call before the kernel sees them (it reads
+ * them as i32 and would take a limit of 0, -1, NaN, 0.5 or 2^32+1 as some other limit): a count
+ * of puzzles (a whole number from 0), a limit (1 to 2^31-1) and a budget that is a number (the
+ * engines' one budget rule: 0, NaN and Infinity mean no cap, see {@link kernelBudget}). Each
+ * failure is a RangeError naming the argument and the value.
+ */
+export function checkRunArguments(count: number, limit: number, budget: number): void {
+  checkWhole("count", count, 0);
+  checkLimit(limit);
+  if (typeof budget !== "number") throw new RangeError(`budget must be a number of search nodes (0, NaN or Infinity: no cap), got the ${typeof budget} ${String(budget)}`);
+}
+
+/**
+ * `bytes` when it is a Uint8Array of exactly `cells` bytes (one puzzle, or its solution buffer:
+ * a shorter one would leave the kernel reading a stale byte of the batch before); else a
+ * RangeError naming the argument.
+ */
+export function checkGridBytes(name: string, bytes: Uint8Array, cells: number, atLeast = false): Uint8Array {
+  const length = (bytes as { length?: unknown } | null)?.length;
+  const fits = bytes instanceof Uint8Array && (atLeast ? bytes.length >= cells : bytes.length === cells);
+  if (!fits) {
+    const what = bytes instanceof Uint8Array ? `${length} bytes` : typeof length === "number" ? `a ${(bytes as object).constructor?.name ?? "value"} of ${length}` : String(bytes);
+    throw new RangeError(`${name} must be a Uint8Array of ${atLeast ? "at least " : ""}${cells} bytes, got ${what}`);
+  }
+  return bytes;
+}
+
+/** The puzzles of a batch: a Uint8Array holding at least `count` puzzles of `cells` bytes; else a RangeError. */
+export function checkBatchBytes(puzzles: Uint8Array, count: number, cells: number): void {
+  checkWhole("count", count, 0);
+  checkGridBytes("puzzles", puzzles, count * cells, true);
 }
 
 /** The largest batch in bytes (all regions): one heap block of the kernels' stub runtime, 2^30 minus its header. */
@@ -260,6 +294,7 @@ export class WasmKernel implements SolverEngine {
    * the next call.
    */
   run(count: number, limit: number, budget = Infinity): BatchResult {
+    checkRunArguments(count, limit, budget);
     const base = this.room.check(count, CELLS, `run(${count})`);
     BatchRoom.checkSolved(this.exports.solveBatch(base, count, limit, kernelBudget(budget)), `run(${count})`);
     return this.room.results(base, count, CELLS);
@@ -289,11 +324,14 @@ export class WasmKernel implements SolverEngine {
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
   solveBatch(puzzles: Uint8Array, count: number, limit: number, budget = Infinity): BatchResult {
+    checkBatchBytes(puzzles, count, CELLS);
     this.input(count).set(puzzles.subarray(0, count * CELLS));
     return copyBatch(this.run(count, limit, budget));
   }
 
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget = Infinity): number {
+    checkGridBytes("puzzle", puzzle, CELLS);
+    checkGridBytes("solution", solution, CELLS, true);
     this.input(1).set(puzzle);
     const result = this.run(1, limit, budget);
     const count = result.counts[0];

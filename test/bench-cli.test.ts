@@ -92,12 +92,31 @@ describe("bench: --compare", () => {
     const first = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--limit", "1", "--json", json], { encoding: "utf8" });
     expect(first.status, first.stderr).toBe(0);
     const second = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--compare", json], { encoding: "utf8" });
-    expect(second.status).toBe(1);
+    expect(second.status).toBe(2); // refused before measuring: a usage error, as in the CLI
     expect(second.stderr).toMatch(/--compare .*limit1\.json: the runs measure different experiments \(limit: 1 → 2\); run with the same settings, or add --compare-anyway/);
     expect(second.stdout).not.toMatch(/ {2}wasm +[\d,]+ /); // nothing was measured
     const anyway = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--compare", json, "--compare-anyway"], { encoding: "utf8" });
     expect(anyway.status, anyway.stderr).toBe(0);
     expect(anyway.stdout).toContain("WARNING, different experiment: limit 1 → 2");
-    expect(anyway.stdout).toMatch(/wasm +[\d,]+ +[\d,]+ +(no change|[\d.]+.*(faster|slower))/);
+    expect(anyway.stdout).toMatch(/wasm +[\d,]+ +[\d,]+ +(no change|not judged|[\d.]+.*(faster|slower))/);
   });
+});
+
+describe("bench: presets", () => {
+  const rowsOf = (args: string[]) => {
+    const run = spawnSync(process.execPath, [BENCH, "--datasets", "easy", "--time", "10", "--puzzles", "10", "--json", "-", ...args], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    return JSON.parse(run.stdout).records.map((r: { row: string }) => r.row);
+  };
+
+  it("the default run is the main question: the kernel, its TS twin, the pure-TS baselines and the npm peers", () => {
+    expect(rowsOf([])).toEqual(["wasm", "bitmask", "scan", "tables", "queue", "mrv", "dlx", "npm:dancing-links", "npm:algorithm.ts"]);
+  }, 60_000);
+
+  it("--preset variants is the kernel's variants with the kernel, its twin and its once-per-puzzle row; --threads adds the threads row", () => {
+    const rows = rowsOf(["--preset", "variants", "--threads", "1"]);
+    expect(rows.slice(0, 3)).toEqual(["wasm", "wasm (1 call/puzzle)", "wasm (1 thread)"]);
+    expect(rows.filter((row: string) => row.startsWith("wasm:")).length).toBeGreaterThan(5);
+    expect(rows.at(-1)).toBe("bitmask");
+  }, 120_000);
 });

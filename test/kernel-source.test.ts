@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WasmKernel, compileSource, kernelUrl } from "../src/index.js";
+import { WasmKernel, compileSource, createSolver, kernelUrl } from "../src/index.js";
 
 const PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 const url = kernelUrl("release");
@@ -53,7 +53,22 @@ describe("kernel sources", () => {
   it("names the kernel and says how to pass one when it is not there", async () => {
     await expect(compileSource(`${base}/gone.wasm`)).rejects.toThrow(new RegExp(`fetching the kernel ${base}/gone.wasm gave HTTP 404; .*createSolver\\(\\{ kernels`));
     await expect(compileSource("http://127.0.0.1:1/release.wasm")).rejects.toThrow(/cannot fetch the kernel http:\/\/127\.0\.0\.1:1\/release\.wasm .*createSolver\(\{ kernels/);
-    await expect(compileSource(new URL("./no-such-kernel.wasm", url))).rejects.toThrow(/missing kernel file:.*no-such-kernel\.wasm/);
+    // In Node too (a bundle without the file), it says how to pass it, not only how to build this repository.
+    await expect(compileSource(new URL("./no-such-kernel.wasm", url))).rejects.toThrow(/missing kernel file:.*no-such-kernel\.wasm; copy it there from the package \(sudoku-wasm\/kernels\/.*createSolver\(\{ kernels/);
     await expect(compileSource(42 as never)).rejects.toThrow(/a kernel source is a WebAssembly.Module, bytes, a Response or a URL/);
+  });
+});
+
+describe("createSolver with a kernel missing", () => {
+  const missing = new URL("./no-such-general.wasm", url);
+
+  it("solves 9×9 puzzles without the N×N kernel; the first N×N puzzle throws how to pass it", async () => {
+    const solver = await createSolver({ kernels: { general: missing } });
+    expect(solver.solve(PUZZLE).status).toBe("solved");
+    expect(() => solver.solve("..3..4.22...4..1")).toThrow(/missing kernel file:.*no-such-general\.wasm; .*createSolver\(\{ kernels/);
+  });
+
+  it("rejects when no size's engine loads", async () => {
+    await expect(createSolver({ kernels: { wasm: missing, general: missing } })).rejects.toThrow(/missing kernel file:.*no-such-general\.wasm/);
   });
 });

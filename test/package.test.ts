@@ -27,6 +27,8 @@ const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 let work: string;
 let app: string;
 let shipped: string[];
+let tarball: string;
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
 
 /** The standard output of a command; a failure throws with its output, so the test report shows why. */
 function run(command: string, args: string[], options: { cwd?: string; input?: string } = {}): string {
@@ -77,6 +79,7 @@ console.log(JSON.stringify(result));
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "sudoku-wasm-package-"));
   const [packed] = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT }));
+  tarball = join(work, packed.filename);
   shipped = packed.files.map((file: { path: string }) => file.path);
   console.log(`tarball ${packed.filename}: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${shipped.length} files`);
   app = join(work, "app");
@@ -133,6 +136,32 @@ describe("a fresh folder with only the tarball installed", () => {
     expectSolved(run("node", ["cjs.cjs"]));
   });
 
+  it("runs README's ES module and CommonJS snippets as they are written (copied into a .mjs and a .cjs file)", () => {
+    const blocks = [...README.matchAll(/```js\n(\/\/ (ES module|CommonJS)[^\n]*\n[\s\S]*?)```/g)];
+    expect(blocks.map((block) => block[2])).toEqual(["ES module", "CommonJS"]);
+    for (const [, code, kind] of blocks) {
+      const name = kind === "CommonJS" ? "readme.cjs" : "readme.mjs";
+      writeFileSync(join(app, name), code);
+      expect(run("node", [name])).toMatch(/status: 'solved'/);
+    }
+  });
+
+  it("runs README's Kubernetes recipe with the tarball on the shared volume (two of its shards, then merge)", () => {
+    const yaml = README.slice(README.indexOf("**Kubernetes Indexed Job**"));
+    const script = /- >-\n((?: {14}\S.*\n)+)/.exec(yaml)![1].replace(/\s*\n\s*/g, " ").trim();
+    const volume = join(work, "data");
+    mkdirSync(join(volume, "out"), { recursive: true });
+    copyFileSync(tarball, join(volume, `sudoku-wasm-${manifest.version}.tgz`));
+    writeFileSync(join(volume, "corpus.txt"), `${PUZZLE}\n${FOUR}\n${PUZZLE}\n`);
+    const shards = [0, 1].map((index) => {
+      const command = script.replaceAll("/data/", `${volume}/`).replace(/\/64"/, '/2"');
+      execFileSync("sh", ["-c", command], { cwd: work, env: { ...process.env, JOB_COMPLETION_INDEX: String(index), npm_config_prefer_offline: "true" }, stdio: "pipe" });
+      return join(volume, "out", `shard-${index}.jsonl`);
+    });
+    const merged = run("npm", ["exec", "--offline", "sudoku-wasm", "--", "merge", ...shards]).trim().split("\n").map((line) => JSON.parse(line));
+    expect(merged.map((record: { status: string; index: number }) => [record.index, record.status])).toEqual([[0, "solved"], [1, "solved"], [2, "solved"]]);
+  }, 120_000);
+
   it("lists the npm solvers as unavailable with their install command, and says so when one is asked for", () => {
     writeFileSync(
       join(app, "peers.mjs"),
@@ -150,7 +179,7 @@ console.log(JSON.stringify({ rows, error }));`,
     expect(error).toContain("npm install dancing-links@4.3.10");
   });
 
-  it("type-checks under --strict with --lib es2022 --types node, and with the DOM lib, without skipLibCheck", async () => {
+  it("type-checks under --strict with plain --lib es2022 (no Node or DOM types), with --types node, and with the DOM lib, without skipLibCheck", async () => {
     writeFileSync(
       join(app, "check.mts"),
       `import { createSolver, solvers, compileKernel, WasmKernel, type SolverId, type SolveRecord, type KernelSource } from "sudoku-wasm";
@@ -175,7 +204,12 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
     // A browser project: the DOM lib and no Node types at all (`types: []` needs a tsconfig).
     const browser = { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], types: [], module: "esnext", moduleResolution: "bundler" };
     writeFileSync(join(app, "tsconfig.browser.json"), JSON.stringify({ compilerOptions: browser, files: ["check.mts"] }));
+    // Plain ES2022: neither Node's types nor the DOM's; the declarations must not need their URL.
+    writeFileSync(join(app, "plain.mts"), `import { createSolver, type KernelSource } from "sudoku-wasm";\nconst source: KernelSource = "https://example.org/release.wasm";\nexport const count: number = (await createSolver({ kernels: { wasm: source } })).solve("${PUZZLE}").count;\n`);
+    const plain = { strict: true, noEmit: true, target: "es2022", lib: ["es2022"], types: [], module: "nodenext", moduleResolution: "nodenext" };
+    writeFileSync(join(app, "tsconfig.plain.json"), JSON.stringify({ compilerOptions: plain, files: ["plain.mts"] }));
     await Promise.all([
+      runAsync("node", [tsc, "-p", "tsconfig.plain.json"]),
       runAsync("node", [tsc, ...common, "--lib", "es2022", ...node]),
       runAsync("node", [tsc, ...common, "--lib", "es2022,dom", ...node]),
       runAsync("node", [tsc, "-p", "tsconfig.browser.json"]),

@@ -55,6 +55,17 @@ export interface WebBenchRow {
   timeouts: number;
   /** One call per pass (solveBatch) rather than one per puzzle. */
   batchCall: boolean;
+  /** Every timed pass in ms, ascending (the CLI's `batchMs`: --compare bootstraps over them). */
+  batchMs: number[];
+  /** Puzzles in the dataset file (comments and blank lines left out). */
+  datasetSize: number;
+}
+
+/** Where a run stands, for the page's progress bar: rows finished of all planned, and the row now measured. */
+export interface WebBenchProgress {
+  done: number;
+  total: number;
+  text: string;
 }
 
 /** A puzzle line that cannot be read, or a wrong answer: the run stops with this. */
@@ -62,6 +73,7 @@ export class WebBenchError extends Error {}
 
 interface Sample {
   name: string;
+  size: number;
   lines: number[];
   grids: Uint8Array[];
   packed: Uint8Array;
@@ -82,7 +94,7 @@ function sampleOf(dataset: WebDataset, plan: WebBenchPlan): Sample {
   });
   const packed = new Uint8Array(grids.length * CELLS);
   grids.forEach((grid, i) => packed.set(grid, i * CELLS));
-  return { name: dataset.name, lines: picked.map((p) => p.number), grids, packed, expectation: dataset.expectation };
+  return { name: dataset.name, size: puzzles.length, lines: picked.map((p) => p.number), grids, packed, expectation: dataset.expectation };
 }
 
 /** Solves every puzzle once, checks each answer, and returns the counts (for agreement) and guess totals. */
@@ -142,8 +154,8 @@ function meanAndRme(values: number[]): { mean: number; rme: number } {
   return { mean, rme: mean > 0 ? ((1.96 * Math.sqrt(variance / values.length)) / mean) * 100 : 0 };
 }
 
-/** Runs the plan; `onRow` gets each row as it is measured, `onProgress` a line of status. */
-export async function runWebBench(plan: WebBenchPlan, onRow: (row: WebBenchRow) => void, onProgress: (text: string) => void): Promise<WebBenchRow[]> {
+/** Runs the plan; `onRow` gets each row as it is measured, `onProgress` where the run stands before each row. */
+export async function runWebBench(plan: WebBenchPlan, onRow: (row: WebBenchRow) => void, onProgress: (progress: WebBenchProgress) => void): Promise<WebBenchRow[]> {
   const engines = new Map<string, SolverEngine>();
   for (const id of plan.solvers) {
     const info = findSolver(id);
@@ -155,7 +167,7 @@ export async function runWebBench(plan: WebBenchPlan, onRow: (row: WebBenchRow) 
     const sample = sampleOf(dataset, plan);
     const agreed: (number | null)[] = sample.grids.map(() => null);
     for (const [id, engine] of engines) {
-      onProgress(`${dataset.name}: ${id} (${sample.grids.length} puzzles)`);
+      onProgress({ done: rows.length, total: plan.datasets.length * engines.size, text: `${dataset.name}: ${id} (${sample.grids.length} puzzles)` });
       await new Promise((resolve) => setTimeout(resolve, 0)); // let the progress message out
       const checked = verify(engine, id, sample, plan, agreed);
       const info = findSolver(id);
@@ -174,6 +186,8 @@ export async function runWebBench(plan: WebBenchPlan, onRow: (row: WebBenchRow) 
         verified: checked.verified,
         timeouts: checked.timeouts,
         batchCall: engine.solveBatch !== undefined,
+        batchMs: [...times].sort((a, b) => a - b),
+        datasetSize: sample.size,
       };
       rows.push(row);
       onRow(row);

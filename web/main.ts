@@ -7,8 +7,10 @@ import mediumUrl from "../datasets/medium.txt?url";
 import hardUrl from "../datasets/hard.txt?url";
 import hardestUrl from "../datasets/hardest.txt?url";
 import type { SolveRecord } from "../src/index.js";
-import type { WebBenchPlan, WebBenchRow, WebDataset } from "./bench.js";
-import { barChart } from "./chart.js";
+import type { WebBenchPlan, WebBenchProgress, WebBenchRow, WebDataset } from "./bench.js";
+import { type ChartScale, barChart } from "./chart.js";
+import { type PageEnvironment, contentHash, pageCsv, pageJson, pageRun } from "./export.js";
+import { gridHtml } from "./grid.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
 import { versusWasm } from "./versus.js";
 
@@ -48,8 +50,10 @@ async function browserLine(): Promise<string> {
 
 const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
 const send = (message: ToWorker) => worker.postMessage(message);
-let droppedFile: WebDataset | null = null;
+let droppedFile: { dataset: WebDataset; sha256: string } | null = null;
 let benchRows: WebBenchRow[] = [];
+/** The plan and page facts of the run on screen, for its exports. */
+let benchRun: { plan: WebBenchPlan; page: PageEnvironment; started: number } | null = null;
 
 function cell(row: HTMLTableRowElement, text: string, className?: string): void {
   const td = row.insertCell();
@@ -59,7 +63,13 @@ function cell(row: HTMLTableRowElement, text: string, className?: string): void 
 
 const number = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-function showSolved(records: SolveRecord[], lines: number[], milliseconds: number): void {
+/** Shows the solution of `record` (for `puzzle`, from input line `line`) as a grid; the clues are set apart. */
+function showGrid(puzzle: string, record: SolveRecord, line: number): void {
+  $("grid").innerHTML = record.solution ? gridHtml(puzzle, record.solution) : "";
+  $("grid-caption").textContent = record.solution ? `line ${line}: ${record.status}${record.status === "multiple" ? " (the first solution found)" : ""}; clues in bold` : "";
+}
+
+function showSolved(records: SolveRecord[], lines: number[], puzzles: string[], milliseconds: number): void {
   const table = $<HTMLTableElement>("solve-results");
   const body = table.tBodies[0];
   body.replaceChildren();
@@ -71,8 +81,16 @@ function showSolved(records: SolveRecord[], lines: number[], milliseconds: numbe
     cell(row, String(record.count));
     cell(row, record.guesses === null ? "n/a" : String(record.guesses));
     cell(row, record.solution ?? "", "solution");
+    if (record.solution) {
+      row.classList.add("pickable");
+      row.title = "show as a grid";
+      row.addEventListener("click", () => showGrid(puzzles[i], record, lines[i]));
+    }
   });
   table.hidden = false;
+  const first = records.findIndex((record) => record.solution !== null);
+  if (first >= 0) showGrid(puzzles[first], records[first], lines[first]);
+  else showGrid("", records[0] ?? { solution: null }, 0);
   $("solve-status").textContent = `${records.length} puzzle${records.length === 1 ? "" : "s"} in ${number(milliseconds, 2)} ms`;
 }
 
@@ -91,31 +109,92 @@ function addBenchRow(row: WebBenchRow): void {
   cell(tr, number(row.meanMicros, 1));
   cell(tr, `${number(row.rmePercent, 1)}%`);
   cell(tr, row.guessesPerPuzzle === null ? "n/a" : number(row.guessesPerPuzzle, 2));
-  cell(tr, `${row.verified}/${row.puzzles}${row.timeouts ? ` (${row.timeouts} over budget)` : ""}`);
+  cell(tr, `${row.verified}/${row.puzzles}${row.timeouts ? ` (${row.timeouts} over budget, not checked)` : ""}`);
   cell(tr, wasm && wasm !== row ? versusWasm(wasm.puzzlesPerSecond, row.puzzlesPerSecond) : wasm === row ? "—" : "n/a");
   table.hidden = false;
-  $("bench-chart").innerHTML = barChart(benchRows);
+  drawChart();
 }
 
-async function benchPlan(): Promise<WebBenchPlan> {
+const chartScale = () => $<HTMLSelectElement>("chart-scale").value as ChartScale;
+const drawChart = () => ($("bench-chart").innerHTML = barChart(benchRows, chartScale(), $("bench-chart").clientWidth || undefined));
+
+/** "1 min 05 s", "12 s". */
+function duration(seconds: number): string {
+  const whole = Math.round(seconds);
+  return whole < 60 ? `${whole} s` : `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, "0")} s`;
+}
+
+/** The progress bar and its line: the row being measured, rows done of all, time gone and (after the first row) the time left. */
+function showProgress(progress: WebBenchProgress): void {
+  const bar = $<HTMLProgressElement>("bench-progress");
+  bar.hidden = false;
+  bar.max = progress.total;
+  bar.value = progress.done;
+  const elapsed = (performance.now() - (benchRun?.started ?? performance.now())) / 1000;
+  const left = progress.done > 0 ? `ETA ${duration((elapsed / progress.done) * (progress.total - progress.done))}` : "ETA after the first row";
+  $("bench-status").textContent = `row ${progress.done + 1} of ${progress.total}: ${progress.text} · ${duration(elapsed)} elapsed · ${left}`;
+}
+
+/** What the run's answers came to: checked, and the puzzles over the budget whose answers could not be. */
+function doneLine(rows: readonly WebBenchRow[]): string {
+  const puzzles = rows.reduce((sum, r) => sum + r.puzzles, 0);
+  const verified = rows.reduce((sum, r) => sum + r.verified, 0);
+  const over = rows.filter((r) => r.timeouts > 0);
+  const elapsed = benchRun ? ` in ${duration((performance.now() - benchRun.started) / 1000)}` : "";
+  if (over.length === 0) return `done: ${rows.length} rows${elapsed}, every answer checked (${puzzles.toLocaleString("en-US")} solves)`;
+  const timeouts = over.reduce((sum, r) => sum + r.timeouts, 0);
+  return (
+    `done: ${rows.length} rows${elapsed}; ${verified.toLocaleString("en-US")} of ${puzzles.toLocaleString("en-US")} answers checked: ` +
+    `${timeouts.toLocaleString("en-US")} solves went over the budget of ${benchRun?.plan.budget.toLocaleString("en-US")} nodes (${over.map((r) => `${r.dataset} · ${r.solver}`).join(", ")}) and have no answer to check`
+  );
+}
+
+/** Points the export links at the run on screen, in the bench's JSON and CSV. */
+function offerExports(): void {
+  if (!benchRun) return;
+  const run = pageRun(benchRows, benchRun.plan, benchRun.page);
+  const stamp = benchRun.page.started.toISOString().replace(/[:.]/g, "-");
+  const link = (id: string, text: string, type: string, name: string) => {
+    const anchor = $<HTMLAnchorElement>(id);
+    if (anchor.href) URL.revokeObjectURL(anchor.href);
+    anchor.href = URL.createObjectURL(new Blob([text], { type }));
+    anchor.download = name;
+  };
+  link("export-json", pageJson(run), "application/json", `web-bench-${stamp}.json`);
+  link("export-csv", pageCsv(run), "text/csv", `web-bench-${stamp}.csv`);
+  $("exports").hidden = false;
+}
+
+/** The puzzles of a file's text: its lines that are neither blank nor comments (as the bench counts them). */
+const puzzleCount = (text: string) => text.split("\n").filter((line) => line.trim() !== "" && !line.trim().startsWith("#")).length;
+
+/** The plan the form describes, and each dataset's identity (name, content hash, puzzles) for the exports. */
+async function benchPlan(): Promise<{ plan: WebBenchPlan; identities: PageEnvironment["datasets"] }> {
   const ticked = (container: string) =>
     [...$(container).querySelectorAll<HTMLInputElement>("input[type=checkbox]:checked")].map((box) => box.value);
   const datasets: WebDataset[] = [];
+  const identities: PageEnvironment["datasets"] = [];
   for (const name of ticked("bench-datasets")) {
-    const response = await fetch(TIERS[name]);
-    datasets.push({ name, text: await response.text(), expectation: "unique" });
+    const bytes = await (await fetch(TIERS[name])).arrayBuffer();
+    const text = new TextDecoder().decode(bytes);
+    datasets.push({ name, text, expectation: "unique" });
+    identities.push({ name, sha256: await contentHash(bytes), size: puzzleCount(text) });
   }
-  if (droppedFile) datasets.push(droppedFile);
+  if (droppedFile) {
+    datasets.push(droppedFile.dataset);
+    identities.push({ name: droppedFile.dataset.name, sha256: droppedFile.sha256, size: puzzleCount(droppedFile.dataset.text) });
+  }
   const whole = (id: string) => Number.parseInt($<HTMLInputElement>(id).value, 10);
-  return {
+  const plan = {
     datasets,
     solvers: ticked("bench-solvers"),
     puzzles: whole("bench-puzzles"),
     timeMs: whole("bench-time"),
     seed: whole("bench-seed"),
     limit: Number($<HTMLSelectElement>("bench-limit").value),
-    budget: 100_000,
+    budget: whole("bench-budget"),
   };
+  return { plan, identities };
 }
 
 function checkbox(container: string, value: string, title: string, checked: boolean): void {
@@ -130,7 +209,8 @@ function checkbox(container: string, value: string, title: string, checked: bool
 }
 
 async function takeFile(file: File): Promise<void> {
-  droppedFile = { name: file.name.replace(/\.txt$/, ""), text: await file.text(), expectation: "unknown" };
+  const bytes = await file.arrayBuffer();
+  droppedFile = { dataset: { name: file.name.replace(/\.txt$/, ""), text: new TextDecoder().decode(bytes), expectation: "unknown" }, sha256: await contentHash(bytes) };
   $("dropped").textContent = `${file.name} added (answers checked for validity and agreement between solvers)`;
 }
 
@@ -144,17 +224,19 @@ worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
       $<HTMLButtonElement>("run-bench").disabled = false;
       break;
     case "solved":
-      showSolved(message.records, message.lines, message.milliseconds);
+      showSolved(message.records, message.lines, message.puzzles, message.milliseconds);
       break;
     case "progress":
-      $("bench-status").textContent = `running ${message.text}…`;
+      showProgress(message);
       break;
     case "row":
       addBenchRow(message.row);
       break;
     case "benchDone":
-      $("bench-status").textContent = `done: ${message.rows.length} rows, every answer checked`;
+      showProgress({ done: message.rows.length, total: message.rows.length, text: "" });
+      $("bench-status").textContent = doneLine(message.rows);
       $("bench-status").dataset.done = "true";
+      offerExports();
       $<HTMLButtonElement>("run-bench").disabled = false;
       break;
     case "error": {
@@ -163,6 +245,7 @@ worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
       const target = $(benchRunning ? "bench-status" : "solve-status");
       target.textContent = message.message;
       target.className = "error";
+      $("bench-progress").hidden = true;
       $<HTMLButtonElement>("run-bench").disabled = false;
       break;
     }
@@ -171,7 +254,8 @@ worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
 });
 let benchRunning = false;
 
-$("env").textContent = `${await browserLine()} · ${navigator.hardwareConcurrency ?? "?"} logical cores · timer ${self.crossOriginIsolated ? "fine" : "coarse"} (${navigator.platform})`;
+const browser = await browserLine();
+$("env").textContent = `${browser} · ${navigator.hardwareConcurrency ?? "?"} logical cores · timer ${self.crossOriginIsolated ? "fine" : "coarse"} (${navigator.platform})`;
 $<HTMLTextAreaElement>("puzzles").value = SAMPLE_PUZZLES;
 for (const tier of Object.keys(TIERS)) checkbox("bench-datasets", tier, `datasets/${tier}.txt`, DEFAULT_TIERS.has(tier));
 
@@ -186,9 +270,20 @@ $("run-bench").addEventListener("click", async () => {
   $<HTMLTableElement>("bench-table").tBodies[0].replaceChildren();
   $("bench-chart").replaceChildren();
   $("bench-status").className = "";
+  $("bench-status").textContent = "reading the datasets…";
+  $("exports").hidden = true;
   delete $("bench-status").dataset.done;
   $<HTMLButtonElement>("run-bench").disabled = true;
-  send({ type: "bench", plan: await benchPlan() });
+  const started = new Date();
+  const { plan, identities } = await benchPlan();
+  benchRun = { plan, page: { browser, cores: navigator.hardwareConcurrency ?? 0, started, datasets: identities }, started: performance.now() };
+  send({ type: "bench", plan });
+});
+$("chart-scale").addEventListener("change", drawChart);
+let chartWidth = $("bench-chart").clientWidth;
+window.addEventListener("resize", () => {
+  if ($("bench-chart").clientWidth !== chartWidth) drawChart(); // laid out anew at the page's width
+  chartWidth = $("bench-chart").clientWidth;
 });
 $<HTMLInputElement>("bench-file").addEventListener("change", (event) => {
   const file = (event.target as HTMLInputElement).files?.[0];

@@ -1,6 +1,6 @@
 /** Messages between the page (main.ts) and its worker (worker.ts). */
 import type { SolveRecord } from "../src/index.js";
-import type { WebBenchPlan, WebBenchRow } from "./bench.js";
+import type { WebBenchPlan, WebBenchProgress, WebBenchRow } from "./bench.js";
 
 export type ToWorker =
   | { type: "solve"; text: string; limit: number }
@@ -8,8 +8,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: "ready"; kernel: string; solvers: { id: string; description: string }[] }
-  | { type: "solved"; records: SolveRecord[]; lines: number[]; milliseconds: number }
-  | { type: "progress"; text: string }
+  | { type: "solved"; records: SolveRecord[]; lines: number[]; puzzles: string[]; milliseconds: number }
+  | ({ type: "progress" } & WebBenchProgress)
   | { type: "row"; row: WebBenchRow }
   | { type: "benchDone"; rows: WebBenchRow[] }
   | { type: "error"; message: string };

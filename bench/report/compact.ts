@@ -11,7 +11,7 @@
 import { FLAG_NOTES, type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchRecord } from "../records.js";
 import { speedRatio } from "../ratios.js";
-import type { RatioEstimate } from "../statistics.js";
+import { type RatioEstimate, tukeyOutliers } from "../statistics.js";
 import { verdictOf } from "./compare.js";
 import { formatNumber, formatPercent, formatRatio, groupByDataset } from "./format.js";
 
@@ -53,6 +53,8 @@ function compactNotes(record: BenchRecord): string[] {
   if (record.effectiveLimit < record.limit) notes.push("stops at 1st");
   if (record.threads !== null) notes.push(`CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
   if (record.mode === "engine" && record.batchCall) notes.push("1 call/batch");
+  const severe = record.batchMs ? tukeyOutliers(record.batchMs).severe : 0;
+  if (severe > 0) notes.push(`${severe} outlier${severe === 1 ? "" : "s"}`);
   return notes;
 }
 
@@ -133,6 +135,11 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
     const wrapped = wrap(`     ${marked.length} row${marked.length === 1 ? "" : "s"}: ${shown.join(", ")}`, width, "     ");
     lines.push(...wrapped.map((line) => line.replaceAll(NO_BREAK, " ")));
   }
+  const withOutliers = records.filter((r) => r.batchMs && tukeyOutliers(r.batchMs).severe > 0).length;
+  if (withOutliers > 0) {
+    const note = `  K outliers (notes, ${withOutliers} row${withOutliers === 1 ? "" : "s"}): timed batches more than 3 IQR beyond the quartiles (Tukey's fences; mild ones, beyond 1.5 IQR, are in the JSON), most likely disturbed by another process; many of them: rerun on a quieter machine.`;
+    lines.push(...wrap(note, width, "     "));
+  }
   return lines;
 }
 
@@ -167,7 +174,7 @@ const TIE_SEARCH_RATIO = 2;
 
 /**
  * The rows the fastest is not told apart from: their ratio to it is "no change" by --compare's
- * rule (the 95% interval holds 1×, or the gap is under 2%), nearest first.
+ * rule (the 95% interval does not lie wholly beyond 2%), nearest first.
  */
 export function tiedWithFastest(fastest: BenchRecord, rows: readonly BenchRecord[]): { record: BenchRecord; estimate: RatioEstimate }[] {
   const ties: { record: BenchRecord; estimate: RatioEstimate }[] = [];

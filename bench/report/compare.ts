@@ -10,13 +10,17 @@
  *    (now / before) with a 95% confidence interval: a percentile bootstrap over both runs'
  *    timed batches when both files carry them (v2; Welch on their n, mean and σ past
  *    BOOTSTRAP_MAX_SAMPLES batches), else Welch's method from their summaries (n, mean,
- *    margin of error). The verdict is "no change" when the interval holds 1× or the
- *    change is within NOISE_THRESHOLD (after Criterion.rs), else "faster" or "slower".
+ *    margin of error). A row flagged in either run (noisy, passes disagree, pre-empted:
+ *    noise.ts) is "not judged": its figures are shown with the flags, and no verdict. Any
+ *    other row is "faster" or "slower" only when its whole interval lies beyond the threshold
+ *    (NOISE_THRESHOLD, after Criterion.rs, unless `--threshold`), else "no change".
  *    A row only one run has is "not run" on the other side; one with under two timed batches
  *    on a side is "undecided".
  *
- * The interval covers the timing noise inside each run, not run-to-run drift of a busy machine.
+ * The interval covers the timing noise inside each run, not run-to-run drift of a busy machine:
+ * the flags are what catch a run that another process disturbed.
  */
+import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { speedRatio } from "../ratios.js";
 import { BOOTSTRAP_MAX_SAMPLES, type RatioEstimate } from "../statistics.js";
@@ -79,7 +83,7 @@ export function describeDifferences(differences: readonly SettingDifference[]): 
   return differences.map((d) => `${d.setting}: ${d.before} → ${d.after}`);
 }
 
-export type Verdict = "faster" | "slower" | "no change" | "undecided" | "not run before" | "not run now";
+export type Verdict = "faster" | "slower" | "no change" | "not judged" | "undecided" | "not run before" | "not run now";
 
 /** One dataset × row of either run. */
 export interface Change {
@@ -91,6 +95,8 @@ export interface Change {
   /** now / before puzzles/s with its interval (above 1: faster now); null when a side is missing. */
   estimate: RatioEstimate | null;
   verdict: Verdict;
+  /** The row's noise flags in each run (empty on a side that did not run it); any flag makes it "not judged". */
+  flags: { before: NoiseFlag[]; after: NoiseFlag[] };
 }
 
 const keyOf = (r: BenchRecord) => `${r.dataset}\u0000${r.row}`;
@@ -100,11 +106,10 @@ export function changeEstimate(before: BenchRecord, after: BenchRecord): RatioEs
   return speedRatio(before, after);
 }
 
-/** "no change" when the interval holds 1× or the change is under the noise threshold, else the direction. */
+/** "faster" or "slower" when the whole interval lies beyond the noise threshold on that side, else "no change". */
 export function verdictOf(estimate: RatioEstimate, noiseThreshold = NOISE_THRESHOLD): "faster" | "slower" | "no change" {
-  if (!(estimate.low <= 1 && estimate.high >= 1) && Math.abs(estimate.ratio - 1) > noiseThreshold) {
-    return estimate.ratio > 1 ? "faster" : "slower";
-  }
+  if (estimate.low > 1 + noiseThreshold) return "faster";
+  if (estimate.high < 1 - noiseThreshold) return "slower";
   return "no change";
 }
 
@@ -114,34 +119,49 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
   const changes: Change[] = after.records.map((r) => {
     const earlier = old.get(keyOf(r));
     old.delete(keyOf(r));
-    if (!earlier) return { dataset: r.dataset, row: r.row, before: null, after: r.puzzlesPerSecond, estimate: null, verdict: "not run before" };
+    if (!earlier) {
+      return { dataset: r.dataset, row: r.row, before: null, after: r.puzzlesPerSecond, estimate: null, verdict: "not run before", flags: { before: [], after: noiseFlags(r) } };
+    }
     const estimate = changeEstimate(earlier, r);
-    const verdict = estimate ? verdictOf(estimate, noiseThreshold) : "undecided";
-    return { dataset: r.dataset, row: r.row, before: earlier.puzzlesPerSecond, after: r.puzzlesPerSecond, estimate, verdict };
+    const flags = { before: noiseFlags(earlier), after: noiseFlags(r) };
+    const flagged = flags.before.length > 0 || flags.after.length > 0;
+    const verdict = !estimate ? "undecided" : flagged ? "not judged" : verdictOf(estimate, noiseThreshold);
+    return { dataset: r.dataset, row: r.row, before: earlier.puzzlesPerSecond, after: r.puzzlesPerSecond, estimate, verdict, flags };
   });
   for (const r of old.values()) {
-    changes.push({ dataset: r.dataset, row: r.row, before: r.puzzlesPerSecond, after: null, estimate: null, verdict: "not run now" });
+    changes.push({ dataset: r.dataset, row: r.row, before: r.puzzlesPerSecond, after: null, estimate: null, verdict: "not run now", flags: { before: noiseFlags(r), after: [] } });
   }
   return changes;
 }
 
-/** The change cell: "1.50 ± 0.03× faster", "no change: 1.01 ± 0.02× faster", "not run now". */
+/** The rows judged slower by more than `percent` percent (their whole interval below 1 − percent/100). */
+export function regressions(changes: readonly Change[], percent: number): Change[] {
+  return changes.filter((c) => c.verdict === "slower" && c.estimate !== null && c.estimate.high < 1 - percent / 100);
+}
+
+/** "N P → none": a row's flags in both runs, by their marks. */
+function describeFlags(flags: Change["flags"]): string {
+  const marks = (list: readonly NoiseFlag[]) => flagMarks(list) || "none";
+  return `flags ${marks(flags.before)} → ${marks(flags.after)}`;
+}
+
+/** The change cell: "1.50 ± 0.03× faster", "no change: 1.01 ± 0.02× faster", "not judged (flags N P → none): …", "not run now". */
 function describeChange(change: Change): string {
   if (!change.estimate) return change.verdict === "undecided" ? "undecided (under 2 timed batches)" : change.verdict;
-  if (change.verdict === "no change") {
-    const direction = change.estimate.ratio >= 1 ? "faster" : "slower";
-    return `no change: ${formatRatio(change.estimate)} ${direction}`;
-  }
+  const direction = change.estimate.ratio >= 1 ? "faster" : "slower";
+  if (change.verdict === "not judged") return `not judged (${describeFlags(change.flags)}): ${formatRatio(change.estimate)} ${direction}`;
+  if (change.verdict === "no change") return `no change: ${formatRatio(change.estimate)} ${direction}`;
   return `${formatRatio(change.estimate)} ${change.verdict}`;
 }
 
 /** The comparison as text: a heading, any setting differences, then one aligned block per dataset. */
-export function formatComparison(before: BenchRun, changes: readonly Change[], differences: readonly SettingDifference[] = []): string {
+export function formatComparison(before: BenchRun, changes: readonly Change[], differences: readonly SettingDifference[] = [], noiseThreshold = NOISE_THRESHOLD): string {
   const methods = new Set(changes.flatMap((c) => (c.estimate ? [c.estimate.method] : [])));
   const method = [...methods].map((m) => (m === "bootstrap" ? "bootstrap over both runs' timed batches" : `Welch from n, mean and σ for rows over ${BOOTSTRAP_MAX_SAMPLES} batches or files without them`)).join("; ");
   const out = [
     `Compared with ${before.environment.date} (commit ${before.environment.commit}): puzzles/s before → now`,
-    `± is the 95% interval of the ratio (${method || "no rows in common"}); "no change": it holds 1× or is within ${NOISE_THRESHOLD * 100}%`,
+    `± is the 95% interval of the ratio (${method || "no rows in common"}); faster or slower only when the whole interval lies beyond ${formatNumber(noiseThreshold * 100)}%, else "no change"`,
+    `"not judged": the row carries a noise flag in either run (its figures are not trusted: see Flags); rerun on a quieter machine or with more --time`,
   ];
   for (const d of differences) out.push(`${d.severity === "refuse" ? "WARNING, different experiment" : "note"}: ${d.setting} ${d.before} → ${d.after}`);
   const columns = [
@@ -156,6 +176,10 @@ export function formatComparison(before: BenchRun, changes: readonly Change[], d
     out.push(...alignRows(columns, rows).map((line) => `  ${line}`));
   }
   const tally = (verdict: Verdict) => changes.filter((c) => c.verdict === verdict).length;
-  out.push("", `${tally("faster")} faster, ${tally("slower")} slower, ${tally("no change")} no change, ${tally("not run before") + tally("not run now")} not run on one side`);
+  out.push(
+    "",
+    `${tally("faster")} faster, ${tally("slower")} slower, ${tally("no change")} no change, ${tally("not judged")} not judged (flagged), ` +
+      `${tally("undecided")} undecided, ${tally("not run before") + tally("not run now")} not run on one side`,
+  );
   return out.join("\n") + "\n";
 }

@@ -10,11 +10,12 @@ import type { BenchRecord } from "../records.js";
 export const CSV_FIELDS: readonly (keyof BenchRecord)[] = [
   "dataset", "solver", "mode", "row", "datasetSize", "selected", "puzzles", "timeouts", "limit", "effectiveLimit",
   "batchCall", "samples", "puzzlesPerSecond", "meanMicros", "p50Micros", "p99Micros", "rmePercent",
-  "guessesPerPuzzle", "noGuessPercent", "reference", "speedup", "comparedOn", "threads", "cpuPerWall",
+  "guessesPerPuzzle", "noGuessPercent", "reference", "speedup", "comparedOn", "threads", "cpuPerWall", "peakRssMb",
 ];
 
 /** One CSV cell, written as the CLI's `csv` output writes a field; null is empty, other values as text. */
 function csvCell(value: BenchRecord[keyof BenchRecord]): string {
+  if (value === undefined) return csvField(null);
   return csvField(value === null || typeof value === "number" ? value : String(value));
 }
 

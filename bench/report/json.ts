@@ -6,14 +6,15 @@
  *     environment: cpu, cores, node, v8, tinybench, buildFlags, commit, date
  *     records[]:   every BenchRecord field (n/a is null), the timed batches' latencies
  *                  (batchMs), their per-puzzle summary (perPuzzleMicros: n, mean, sd, min,
- *                  max, p50, p75, p99) and the row's noise flags }
+ *                  max, p50, p75, p99), their outliers (Tukey's fences: mild, severe),
+ *                  the process's peak memory (peakRssMb) and the row's noise flags }
  *
  * `--compare` reads version 2 files and the version 1 files written before them (no samples,
  * no dataset hashes, settings inside environment).
  */
 import { noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
-import { summarize } from "../statistics.js";
+import { summarize, tukeyOutliers } from "../statistics.js";
 
 const FORMAT = "sudoku-wasm-bench";
 const VERSION = 2;
@@ -35,10 +36,10 @@ export function stringifyCompact(value: unknown): string {
   return text.replace(NUMBER_ARRAY, (_, items: string) => `[${items.replace(/\s+/g, "")}]`) + "\n";
 }
 
-/** A record as written: its fields, the per-puzzle summary of its timed batches and its noise flags. */
+/** A record as written: its fields, the per-puzzle summary of its timed batches, their outliers and its noise flags. */
 function exportRecord(record: BenchRecord): Record<string, unknown> {
   const perPuzzle = record.batchMs && record.batchMs.length > 0 ? summarize(record.batchMs.map((ms) => (ms * 1000) / record.puzzles)) : null;
-  return { ...record, perPuzzleMicros: perPuzzle, flags: noiseFlags(record) };
+  return { ...record, perPuzzleMicros: perPuzzle, outliers: record.batchMs ? tukeyOutliers(record.batchMs) : null, flags: noiseFlags(record) };
 }
 
 /** The run as JSON (schema version 2). */
@@ -64,7 +65,7 @@ export function formatJson(run: BenchRun): string {
 export function parseJson(text: string, source = "JSON"): BenchRun {
   const data = parseTaggedRun<BenchRun & { settings?: Partial<BenchEnvironment> }>(text, source, FORMAT, [1, VERSION], "result file");
   const records = data.records.map((record) => {
-    const { perPuzzleMicros: _summary, flags: _flags, ...fields } = record as BenchRecord & { perPuzzleMicros?: unknown; flags?: unknown };
+    const { perPuzzleMicros: _summary, outliers: _outliers, flags: _flags, ...fields } = record as BenchRecord & { perPuzzleMicros?: unknown; outliers?: unknown; flags?: unknown };
     return fields as BenchRecord;
   });
   const run: BenchRun = { environment: { ...data.environment, ...data.settings }, records };

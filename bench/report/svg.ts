@@ -144,7 +144,7 @@ export function decadeLabel(exponent: number): string {
  * The range of puzzles/s a record's mean is known to: its margin of error is on the mean batch
  * time, so the rate lies between rate / (1 + rme) and rate / (1 − rme).
  */
-export function rateInterval(record: BenchRecord): { low: number; high: number } {
+export function rateInterval(record: Pick<BenchRecord, "rmePercent" | "puzzlesPerSecond">): { low: number; high: number } {
   const margin = Number.isFinite(record.rmePercent) ? Math.min(record.rmePercent / 100, 0.99) : 0;
   return { low: record.puzzlesPerSecond / (1 + margin), high: record.puzzlesPerSecond / (1 - margin) };
 }

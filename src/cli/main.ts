@@ -9,7 +9,7 @@
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { buildLine } from "../build-line.js";
 import { generateCommand } from "./generate.js";
 import { mergeCommand } from "./merge.js";
@@ -25,10 +25,16 @@ export { USAGE_ERROR_STATUS } from "./errors.js";
 export function buildProgram(): Command {
   const program = new Command("sudoku-wasm")
     .description("the fastest Sudoku solver JavaScript can reach: a WebAssembly kernel on every core")
-    .version(buildLine(), "-V, --version", "print the version and the build: commit, asc version, the kernel's flags")
+    .version(buildLine(), "-V, --version", "print the version and the build: commit, asc version, the kernel's flags (-v too)")
+    .addOption(new Option("-v", "the same as -V").hideHelp())
     .addCommand(solveCommand())
     .addCommand(mergeCommand())
     .addCommand(generateCommand());
+  // -v as most tools take it: commander's version option has room for one short flag.
+  program.on("option:v", () => {
+    process.stdout.write(`${buildLine()}\n`);
+    throw new CommanderError(0, "commander.version", buildLine());
+  });
   for (const command of [program, ...program.commands]) {
     command.exitOverride().configureOutput({ outputError: () => {} });
   }

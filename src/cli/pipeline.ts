@@ -22,7 +22,7 @@
  */
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
-import { type LineChunk, LineSplitter, readLineChunks } from "../formats/lines.js";
+import { type LineChunk, LineSplitter, readLineChunks, utf8Chunks } from "../formats/lines.js";
 import { InputReadError } from "./errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
@@ -160,13 +160,9 @@ export function namedChunks(name: string, stream: Readable): AsyncGenerator<Line
   return named(name, readLineChunks(stream));
 }
 
-/** The byte chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */
+/** The byte chunks of one input; a failure while reading it (or UTF-16/32 input) is an {@link InputReadError} naming it. */
 export function namedBytes(name: string, stream: Readable): AsyncGenerator<Uint8Array> {
-  return named(name, toBytes(stream));
-}
-
-async function* toBytes(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Uint8Array> {
-  for await (const chunk of stream) yield typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+  return named(name, utf8Chunks(stream));
 }
 
 async function* named<T>(name: string, source: AsyncGenerator<T>): AsyncGenerator<T> {

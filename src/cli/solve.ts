@@ -30,7 +30,8 @@ import { TALLY_STATUSES } from "../pool/batch.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, solverHelpLines, toOption, wholeNumber } from "./options.js";
 import { checkOutputIsNoInput } from "./same-file.js";
-import { stopBeforeStreamExit } from "./errors.js";
+import { lockOutput } from "./output-lock.js";
+import { OutputWriteError, guardOutputFile, stopBeforeStreamExit } from "./errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
 import { LARGE_GRID_BUDGET } from "../pool/batch.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
@@ -52,6 +53,7 @@ export interface SolveFlags {
   shard?: Shard;
   resume?: boolean;
   solver?: string[];
+  quiet?: boolean;
 }
 
 /** A commander parser for `--alphabet`: N distinct symbols for N = 4, 9, 16 or 25, none of them `.`, `-`, `#` (comments) or white space. */
@@ -92,6 +94,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--resume", description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records (a cut-off last one is removed), skip as many inputs, append" },
   { flags: "--progress", description: "show progress on stderr (default: when stderr is a terminal)" },
   { flags: "--no-progress", description: "never show progress" },
+  { flags: "-q, --quiet", description: "write nothing to stderr but errors: no progress, no closing summary, no hint when standard input is a terminal" },
 ];
 
 /** The end of `solve --help`: what the exit status says. */
@@ -136,6 +139,16 @@ function checkInputFile(name: string): void {
   }
 }
 
+/** What `solve` says when it would wait on a terminal for input that nobody may be typing. */
+export const TERMINAL_INPUT_HINT =
+  "sudoku-wasm: reading puzzles from the terminal: type or paste them, one per line (or N rows of a grid), then Ctrl-D; " +
+  "or give files (`sudoku-wasm solve puzzles.txt`) or a pipe (`cat puzzles.txt | sudoku-wasm solve`); --help lists the formats\n";
+
+/** Says how to give input when standard input, named or implied, is a terminal (unless --quiet). */
+function hintTerminalInput(files: readonly string[], quiet: boolean | undefined): void {
+  if (!quiet && process.stdin.isTTY && inputNames(files).includes("-")) process.stderr.write(TERMINAL_INPUT_HINT);
+}
+
 /** The inputs named on the command line (standard input for none or `-`), each checked before any is read. */
 function openInputs(files: readonly string[]): SolveInput[] {
   return inputNames(files).map((name) => {
@@ -157,10 +170,14 @@ function inputBytes(files: readonly string[]): number | null {
  */
 export async function openOutput(path: string | undefined, resume?: ResumePoint): Promise<Writable> {
   if (path === undefined) return process.stdout;
-  if (resume && existsSync(path)) truncateSync(path, resume.bytes);
-  const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
-  await once(stream, "open");
-  return stream;
+  try {
+    if (resume && existsSync(path)) truncateSync(path, resume.bytes);
+    const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
+    await once(stream, "open");
+    return guardOutputFile(stream, path); // a failing write (a full disk) ends the run with one line, status 2
+  } catch (error) {
+    throw new OutputWriteError(path, error); // ENOENT, EISDIR, EACCES: one line naming the file
+  }
 }
 
 /** Closes the output (not standard output) and waits until it is flushed. */
@@ -183,13 +200,24 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   checkOutputIsNoInput(inputNames(files), flags.output);
   if (flags.format) return runJudge(files, flags.format, flags.output, flags);
   const inputs = openInputs(files);
+  hintTerminalInput(files, flags.quiet);
   const shard = flags.shard ?? WHOLE_RUN;
+  const releaseLock = await lockOutput(flags.output); // before the resume point is read: a second writer is refused here
+  try {
+    await solveToOutput(inputs, shard, flags, files);
+  } finally {
+    await releaseLock();
+  }
+}
+
+/** The streaming run of {@link runSolve} once its output is locked. */
+async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFlags, files: string[]): Promise<void> {
   const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
   const out = await openOutput(flags.output, resume);
   const started = performance.now();
   const solver = await openBatchSolver(flags.threads, flags.solver);
   const unregister = stopBeforeStreamExit(() => solver.close());
-  const showProgress = flags.progress ?? process.stderr.isTTY === true;
+  const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
   const totalBytes = inputBytes(files);
   const progress = showProgress ? new ProgressDisplay(totalBytes) : null;
   const interrupts = new InterruptWatch();
@@ -219,7 +247,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
     await closeOutput(out);
     progress?.stop();
     process.stderr.write(errorLines(totals));
-    process.stderr.write(summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads) + "\n");
+    if (!flags.quiet) process.stderr.write(summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads) + "\n");
     if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
     process.exitCode = interrupts.exitStatus ?? (failedRecords(totals) > 0 ? FAILED_RECORDS_STATUS : 0);
   } finally {
@@ -279,6 +307,7 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   if (flags.shard) throw new Error(`--shard does not apply to --format ${name}: a judge's output is one whole answer, not records to merge`);
   if (flags.resume) throw new Error(`--resume does not apply to --format ${name}: a judge's output is written at once`);
   const inputs = judgeSources(files);
+  hintTerminalInput(files, flags.quiet);
   const solver = await createSolver({ solver: flags.solver });
   let out: Writable | undefined;
   try {

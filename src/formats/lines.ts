@@ -254,7 +254,51 @@ export interface LineChunk {
   longLines?: LongLine[];
 }
 
-/** Yields the lines of `stream` in order as text, chunk by chunk (judge mode, tests). */
+/**
+ * Byte order marks of the encodings read as something else, longest first: a file that starts
+ * with one is not UTF-8, and reading it as UTF-8 would give one garbled record per line.
+ */
+const FOREIGN_BYTE_ORDER_MARKS: readonly { name: string; bytes: readonly number[] }[] = [
+  { name: "UTF-32 LE", bytes: [0xff, 0xfe, 0x00, 0x00] },
+  { name: "UTF-32 BE", bytes: [0x00, 0x00, 0xfe, 0xff] },
+  { name: "UTF-16 LE", bytes: [0xff, 0xfe] },
+  { name: "UTF-16 BE", bytes: [0xfe, 0xff] },
+];
+
+/** Throws, naming the encoding, when `head` (the first bytes of an input) starts with a UTF-16 or UTF-32 byte order mark. */
+export function checkUtf8Start(head: Uint8Array): void {
+  const mark = FOREIGN_BYTE_ORDER_MARKS.find(({ bytes }) => head.length >= bytes.length && bytes.every((byte, i) => head[i] === byte));
+  if (mark) {
+    const hex = mark.bytes.map((byte) => byte.toString(16).toUpperCase().padStart(2, "0")).join(" ");
+    throw new Error(`the input is ${mark.name} text (it starts with the byte order mark ${hex}); sudoku-wasm reads UTF-8: convert it first, e.g. iconv -f ${mark.name.replace(" ", "")} -t UTF-8`);
+  }
+}
+
+/**
+ * The chunks of `stream` as bytes; an input that starts with a UTF-16 or UTF-32 byte order mark
+ * throws, naming the encoding, before any of it is read (the first 4 bytes are held for that).
+ */
+export async function* utf8Chunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer> {
+  let head: Buffer | null = Buffer.alloc(0);
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    if (head === null) {
+      yield bytes;
+      continue;
+    }
+    head = Buffer.concat([head, bytes]);
+    if (head.length < 4) continue;
+    checkUtf8Start(head);
+    yield head;
+    head = null;
+  }
+  if (head !== null && head.length > 0) {
+    checkUtf8Start(head);
+    yield head;
+  }
+}
+
+/** Yields the lines of `stream` in order as text, chunk by chunk (judge mode, tests); UTF-16 and UTF-32 input throws (see {@link utf8Chunks}). */
 export async function* readLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<LineChunk> {
   let lines: string[] = [];
   let longLines: LongLine[] = [];
@@ -272,8 +316,8 @@ export async function* readLineChunks(stream: AsyncIterable<Buffer | string>): A
     longLines = [];
     return chunk;
   };
-  for await (const chunk of stream) {
-    splitter.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+  for await (const chunk of utf8Chunks(stream)) {
+    splitter.push(chunk);
     if (lines.length > 0) yield take();
   }
   splitter.end();

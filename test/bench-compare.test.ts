@@ -1,0 +1,127 @@
+/**
+ * `--compare` that holds on a busy machine (bench/report/compare.ts): a row flagged in either
+ * run is "not judged"; a verdict needs its whole interval beyond the threshold; `--against`
+ * judges two files without measuring and `--fail-on-regression` turns a judged slowdown into
+ * exit status 1. The runs compared are one real run and copies of it with their timings scaled
+ * or their CPU share lowered, so no verdict here depends on how fast this machine is today.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { BenchRecord, BenchRun } from "../bench/records.js";
+import { compareRuns, regressions, verdictOf } from "../bench/report/compare.js";
+import { tukeyOutliers } from "../bench/statistics.js";
+import { scratchFolder } from "./cli-run.js";
+
+const BENCH = new URL("../dist/bench/bench.js", import.meta.url).pathname;
+const { dir } = scratchFolder("sudoku-bench-compare-");
+
+/** A record whose figures raise no flag: 20 timed batches around `ms`, one core busy. */
+function steadyRecord(row: string, ms: number, overrides: Partial<BenchRecord> = {}): BenchRecord {
+  const batchMs = Array.from({ length: 20 }, (_, i) => ms * (1 + ((i % 5) - 2) / 200));
+  const meanMicros = (ms * 1000) / 100;
+  return {
+    dataset: "easy", solver: row, mode: "engine", row, datasetSize: 1000, selected: 100, puzzles: 100, timeouts: 0, limit: 2, effectiveLimit: 2,
+    batchCall: false, samples: 20, puzzlesPerSecond: 100_000 / ms, meanMicros, p50Micros: meanMicros, p99Micros: meanMicros * 2, rmePercent: 1,
+    guessesPerPuzzle: null, noGuessPercent: null, reference: null, speedup: null, comparedOn: null, threads: null, cpuPerWall: 1, batchMs,
+    passMeanMicros: meanMicros, ...overrides,
+  };
+}
+
+const runOf = (records: BenchRecord[]): BenchRun => ({ environment: { date: "2026-12-01", commit: "x" } as BenchRun["environment"], records });
+
+describe("--compare verdicts", () => {
+  it("a row flagged in either run is not judged, however far apart the runs are", () => {
+    const before = runOf([steadyRecord("a", 10), steadyRecord("b", 10)]);
+    const after = runOf([steadyRecord("a", 20, { cpuPerWall: 0.4 }), steadyRecord("b", 20)]);
+    const [a, b] = compareRuns(before, after);
+    expect(a).toMatchObject({ verdict: "not judged", flags: { before: [], after: ["preempted"] } });
+    expect(b.verdict).toBe("slower");
+  });
+
+  it("a verdict needs the whole interval beyond the threshold, not only the ratio", () => {
+    expect(verdictOf({ ratio: 0.97, low: 0.96, high: 0.985, method: "bootstrap" })).toBe("no change"); // 3% slower, but the interval reaches 1.5%
+    expect(verdictOf({ ratio: 0.95, low: 0.94, high: 0.97, method: "bootstrap" })).toBe("slower");
+    expect(verdictOf({ ratio: 1.05, low: 1.03, high: 1.07, method: "bootstrap" })).toBe("faster");
+    expect(verdictOf({ ratio: 1.05, low: 1.03, high: 1.07, method: "bootstrap" }, 0.05)).toBe("no change");
+  });
+
+  it("regressions are the rows judged slower by more than the percentage", () => {
+    const changes = compareRuns(runOf([steadyRecord("a", 10), steadyRecord("b", 10)]), runOf([steadyRecord("a", 20), steadyRecord("b", 10.5)]));
+    expect(regressions(changes, 2).map((c) => c.row)).toEqual(["a", "b"]);
+    expect(regressions(changes, 10).map((c) => c.row)).toEqual(["a"]);
+  });
+
+  it("counts outliers as Criterion.rs does: beyond 1.5 IQR mild, beyond 3 IQR severe", () => {
+    const samples = [10, 10, 10, 10, 11, 11, 11, 11, 12.6, 15, 1];
+    expect(tukeyOutliers(samples)).toEqual({ mild: 1, severe: 2 });
+    expect(tukeyOutliers([1, 1, 1])).toEqual({ mild: 0, severe: 0 });
+  });
+});
+
+describe("bench --compare OLD --against NEW", () => {
+  let measured: string;
+  /** The measured run with every record changed by `change`, written to `name`. */
+  const variant = (name: string, change: (record: Record<string, unknown>) => void): string => {
+    const run = JSON.parse(readFileSync(measured, "utf8"));
+    for (const record of run.records) change(record);
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(run));
+    return path;
+  };
+  const bench = (args: string[]) => spawnSync(process.execPath, [BENCH, ...args], { encoding: "utf8" });
+
+  beforeAll(() => {
+    measured = join(dir, "measured.json");
+    const run = bench(["--quick", "--solvers", "bitmask", "--datasets", "easy", "--json", measured, "--no-chart"]);
+    expect(run.status, run.stderr).toBe(0);
+  }, 60_000);
+
+  /**
+   * The measured run made steady (its batches within ±1% of their median, one core busy, the
+   * passes agreeing: no flag), timings × `scale`.
+   */
+  const steady = (name: string, scale: number, cpuPerWall = 1) =>
+    variant(name, (r) => {
+      const batches = r.batchMs as number[];
+      const median = batches[Math.floor(batches.length / 2)];
+      r.batchMs = batches.map((_, i) => median * scale * (1 + ((i % 5) - 2) / 200));
+      for (const key of ["meanMicros", "p50Micros", "p99Micros"]) r[key] = (r[key] as number) * scale;
+      r.passMeanMicros = r.meanMicros;
+      r.puzzlesPerSecond = (r.puzzlesPerSecond as number) / scale;
+      Object.assign(r, { rmePercent: 1, cpuPerWall });
+    });
+
+  it("a file against itself: no change on every row, exit 0 even with --fail-on-regression", () => {
+    const same = steady("same.json", 1);
+    const run = bench(["--compare", same, "--against", same, "--fail-on-regression"]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/0 faster, 0 slower, 1 no change, 0 not judged/);
+  });
+
+  it("twice as slow: judged slower, and --fail-on-regression exits 1 naming the row", () => {
+    const before = steady("before.json", 1);
+    const after = steady("slower.json", 2);
+    const plain = bench(["--compare", before, "--against", after]);
+    expect(plain.status, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/bitmask +[\d,.]+ +[\d,.]+ +2\.\d+.*× slower/);
+    const ci = bench(["--compare", before, "--against", after, "--fail-on-regression", "10"]);
+    expect(ci.status).toBe(1);
+    expect(ci.stdout).toContain("--fail-on-regression 10: 1 row judged slower by more than 10%: easy · bitmask");
+  });
+
+  it("twice as slow but pre-empted in the new run: not judged, with the flags shown, exit 0", () => {
+    const before = steady("before2.json", 1);
+    const after = steady("preempted.json", 2, 0.3);
+    const run = bench(["--compare", before, "--against", after, "--fail-on-regression"]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/bitmask .*not judged \(flags none → P\)/);
+    expect(run.stdout).toMatch(/0 faster, 0 slower, 0 no change, 1 not judged/);
+  });
+
+  it("--fail-on-regression or --against without --compare is a usage error (status 2)", () => {
+    expect(bench(["--fail-on-regression"]).status).toBe(2);
+    expect(bench(["--against", measured]).status).toBe(2);
+  });
+});

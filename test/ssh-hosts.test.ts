@@ -18,7 +18,7 @@ import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } f
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, scratchFolder } from "./cli-run.js";
-import { writePuzzles } from "./corpus.js";
+import { writePuzzles } from "../bench/corpus.js";
 
 const { dir } = scratchFolder("sudoku-ssh-");
 const SSHD = "/usr/sbin/sshd";

@@ -66,6 +66,38 @@ export function copyTask(task: BatchTask): BatchTask {
   return { ...task, lines: task.lines.slice(), cells: task.cells.slice(), textAt: task.textAt.slice(), texts: task.texts.slice(), readErrors: task.readErrors.slice() };
 }
 
+/** Records `start` to `end` of `task` as a task of their own, with buffers of its own. */
+export function sliceTask(task: BatchTask, start: number, end: number): BatchTask {
+  let first = 0; // the first of textAt at or after `start`
+  while (first < task.textAt.length && task.textAt[first] < start) first++;
+  let last = first;
+  while (last < task.textAt.length && task.textAt[last] < end) last++;
+  const fastStart = start - first; // fast records before `start`
+  const fastEnd = end - last;
+  return {
+    ...task,
+    firstIndex: task.firstIndex + start * (task.indexStep ?? 1),
+    lines: task.lines.slice(start, end),
+    cells: task.cells.slice(fastStart * CELLS, fastEnd * CELLS),
+    textAt: task.textAt.slice(first, last).map((at) => at - start),
+    texts: task.texts.slice(first, last),
+    readErrors: task.readErrors.filter(([at]) => at >= start && at < end).map(([at, message]) => [at - start, message]),
+  };
+}
+
+/** One outcome of the outcomes of consecutive slices of a batch, in order. */
+export function joinOutcomes(parts: readonly BatchOutcome[]): BatchOutcome {
+  if (parts.length === 1) return parts[0];
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.bytes.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part.bytes, at);
+    at += part.bytes.length;
+  }
+  const tally = TALLY_STATUSES.map((_, i) => parts.reduce((sum, part) => sum + (part.tally[i] ?? 0), 0));
+  return { bytes, tally, errors: parts.flatMap((part) => part.errors).slice(0, ERRORS_PER_BATCH) };
+}
+
 /** A task of records given as texts (each read as the reader would; none takes the fast path): for tests and benches. */
 export function textTask(settings: Omit<BatchTask, "cells" | "textAt" | "texts" | "lines" | "readErrors"> & { texts: readonly string[]; lines?: Int32Array }): BatchTask {
   const { texts, lines, ...rest } = settings;
@@ -207,29 +239,24 @@ export class BatchBuilder {
   seal(parts = 1): void {
     const count = this.count;
     if (count === 0) return;
+    const whole: BatchTask = {
+      file: this.file,
+      firstIndex: this.firstIndex,
+      indexStep: this.indexStep,
+      lines: this.lines.subarray(0, count),
+      cells: this.cells.subarray(0, this.fastCount * CELLS),
+      textAt: Int32Array.from(this.textAt),
+      texts: this.texts,
+      readErrors: this.readErrors,
+      limit: this.limit,
+      output: this.output,
+      alphabet: this.alphabet,
+      budget: this.budget,
+    };
     const pieces = Math.max(1, Math.min(parts, count));
-    let text = 0; // the next of textAt
-    let fast = 0; // fast records before `start`
     for (let piece = 0, start = 0; piece < pieces; piece++) {
       const end = Math.round(((piece + 1) * count) / pieces);
-      const firstText = text;
-      while (text < this.textAt.length && this.textAt[text] < end) text++;
-      const fastEnd = fast + (end - start) - (text - firstText);
-      this.ready.push({
-        file: this.file,
-        firstIndex: this.firstIndex + start * this.indexStep,
-        indexStep: this.indexStep,
-        lines: this.lines.slice(start, end),
-        cells: this.cells.slice(fast * CELLS, fastEnd * CELLS),
-        textAt: Int32Array.from(this.textAt.slice(firstText, text), (at) => at - start),
-        texts: this.texts.slice(firstText, text),
-        readErrors: this.readErrors.filter(([at]) => at >= start && at < end).map(([at, message]) => [at - start, message]),
-        limit: this.limit,
-        output: this.output,
-        alphabet: this.alphabet,
-        budget: this.budget,
-      });
-      fast = fastEnd;
+      this.ready.push(sliceTask(whole, start, end));
       start = end;
     }
     this.firstIndex += count * this.indexStep;

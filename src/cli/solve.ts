@@ -45,7 +45,8 @@ export interface SolveFlags {
   format?: JudgeFormatName;
   limit: number;
   count?: boolean;
-  threads: number;
+  /** Absent: every core, or the main thread for a small input file (see openRunSolver). */
+  threads?: number;
   batch: number;
   inFlight?: number;
   progress?: boolean;
@@ -88,7 +89,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--budget <nodes>", description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${LARGE_GRID_BUDGET.toLocaleString("en-US")} for 16×16 and 25×25)`, parse: budgetArgument },
   { flags: "--solver <ids>", description: "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)", defaultText: "the fastest of each size", parse: commaList },
   { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT}); a count of ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} means at least that many`, conflicts: "limit" },
-  { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)", default: availableParallelism(), parse: wholeNumber(0, 256) },
+  { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)", defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`, parse: wholeNumber(0, 256) },
   { flags: "--batch <n>", description: `puzzles per batch sent to a worker, at most: batches are sized to the work left so every worker has some, and a record read waits at most ${INPUT_PAUSE_MS} ms while a worker is idle`, default: 4096, parse: wholeNumber(1, 1 << 20) },
   { flags: "--in-flight <n>", description: "batches out at once (default: 2 per thread, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
   { flags: "--shard <K/N>", description: "solve only the records whose index (over all inputs, from 0) is K mod N; records keep their index and line, and `sudoku-wasm merge` joins the N outputs into the one-run output", parse: shardArgument },
@@ -218,15 +219,26 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
 export const LONG_COUNT_LIMIT = 10_000;
 
 /**
- * The batch solver of a run: `--threads` workers, but one instead of the main thread when one
- * puzzle of the run can take minutes (a limit over {@link LONG_COUNT_LIMIT}, `--count`, or
- * `--budget none`, which lifts the cap of the large grids), and then no main-thread solving
- * while the workers start either. A kernel call on the main thread cannot be interrupted; on a
- * worker, a second signal stops it.
+ * Input files up to this size (about 3,000 one-line puzzles) are solved on the main thread:
+ * starting workers and ending them takes longer than they would save (a worker loads its kernels
+ * in tens of milliseconds, far more on a loaded machine).
  */
-function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">, limit: number): Promise<BatchSolver> {
+export const SMALL_INPUT_BYTES = 256 * 1024;
+
+/**
+ * The batch solver of a run: `--threads` workers (default: every core, or the main thread for a
+ * small input file, {@link SMALL_INPUT_BYTES}); but one worker instead of the main thread when one puzzle of the
+ * run can take minutes (a limit over {@link LONG_COUNT_LIMIT}, `--count`, or `--budget none`,
+ * which lifts the cap of the large grids), and then no main-thread solving while it starts
+ * either. A kernel call on the main thread cannot be interrupted; on a worker, a second signal
+ * stops it.
+ */
+function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">, limit: number, totalBytes: number | null = null): Promise<BatchSolver> {
   const long = limit > LONG_COUNT_LIMIT || flags.budget === Infinity;
-  return openBatchSolver(flags.threads > 0 ? flags.threads : long ? 1 : 0, flags.solver, { warmUp: !long });
+  const small = totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES;
+  const chosen = flags.threads ?? (small ? 0 : availableParallelism());
+  const threads = long ? Math.max(1, chosen) : chosen;
+  return openBatchSolver(threads, flags.solver, { warmUp: !long });
 }
 
 /**
@@ -249,10 +261,10 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
   const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
   const out = await openOutput(flags.output, resume);
   const started = performance.now();
-  const solver = await openRunSolver(flags, flags.count ? EXACT_COUNT_LIMIT : flags.limit);
+  const totalBytes = inputBytes(files);
+  const solver = await openRunSolver(flags, flags.count ? EXACT_COUNT_LIMIT : flags.limit, totalBytes);
   const unregister = stopBeforeStreamExit(() => solver.close());
   const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
-  const totalBytes = inputBytes(files);
   const progress = showProgress ? new ProgressDisplay(totalBytes) : null;
   const interrupts = new InterruptWatch();
   interrupts.onForcedExit(() => progress?.stop());
@@ -268,7 +280,7 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
         batchSize: flags.batch,
         workers: solver.threads,
         totalBytes,
-        maxInFlight: flags.inFlight ?? Math.max(1, 2 * flags.threads),
+        maxInFlight: flags.inFlight ?? Math.max(1, 2 * solver.threads),
         alphabet: flags.alphabet,
         budget: flags.budget,
         shard,

@@ -907,9 +907,10 @@ function firstFault(puzzle: usize): i32 {
   return 1;
 }
 
-/** Adds the clue at `cell` (byte value 1–9) to CLUE_CELLS. */
+/** Adds the clue at `cell` (byte value 1–9: any other would write past CLUE_CELLS) to CLUE_CELLS. */
 @inline function addClue(puzzle: usize, cell: usize): void {
   const value = <u32>load<u8>(puzzle + cell);
+  if (!ASC_NO_ASSERT) assert(value - 1 < 9, "a clue byte outside 1-9");
   const place = <u32>load<u8>(CELL_PLACE + cell);
   const at = CLUE_CELLS + (<usize>((value - 1) * 3 + (place >> 5)) << 2);
   store<u32>(at, load<u32>(at) | (<u32>1 << (place & 31)));
@@ -936,25 +937,28 @@ function firstFault(puzzle: usize): i32 {
 
 /**
  * Loads 81 puzzle bytes into the root state: 1, or -1 for a byte over 9, -2 for a repeated clue.
- * The clues are gathered per slot (16 bytes at a time), checked for repeats digit by digit, and
- * each slot loses at once the rows, boxes and columns of its digit's clues and the other clues'
- * cells: the masks that placing the clues one by one gives.
+ * Every byte is checked before any table is touched (a byte over 9 would index CLUE_CELLS past
+ * its end, into the tables after it, which nothing rebuilds). The clues are gathered per slot
+ * (16 bytes at a time), checked for repeats digit by digit, and each slot loses at once the rows,
+ * boxes and columns of its digit's clues and the other clues' cells: the masks that placing the
+ * clues one by one gives.
  */
 function loadPuzzle(puzzle: usize): i32 {
-  memory.fill(CLUE_CELLS, 0, 27 * 4);
   const nine = i8x16.splat(9);
+  const over = v128.or(
+    v128.or(i8x16.gt_u(v128.load(puzzle), nine), i8x16.gt_u(v128.load(puzzle, 16), nine)),
+    v128.or(v128.or(i8x16.gt_u(v128.load(puzzle, 32), nine), i8x16.gt_u(v128.load(puzzle, 48), nine)), i8x16.gt_u(v128.load(puzzle, 64), nine)),
+  );
+  if (v128.any_true(over) || load<u8>(puzzle + 80) > 9) return firstFault(puzzle);
+  memory.fill(CLUE_CELLS, 0, 27 * 4);
   const zero = i8x16.splat(0);
-  let over: i32 = load<u8>(puzzle + 80) > 9 ? 1 : 0;
   for (let chunk: usize = 0; chunk < 80; chunk += 16) {
-    const bytes = v128.load(puzzle + chunk);
-    over |= i8x16.bitmask(i8x16.gt_u(bytes, nine));
-    let clues = i8x16.bitmask(i8x16.ne(bytes, zero));
+    let clues = i8x16.bitmask(i8x16.ne(v128.load(puzzle + chunk), zero));
     while (clues) {
       addClue(puzzle, chunk + <usize>ctz(clues));
       clues &= clues - 1;
     }
   }
-  if (over) return firstFault(puzzle);
   if (load<u8>(puzzle + 80)) addClue(puzzle, 80);
   // repeats: two clues of a digit in one row, box or column; and each band's clue cells
   let repeated: u32 = 0;

@@ -3,12 +3,12 @@
  * bench/profile/command.ts, the work beside it in bench/profile/).
  * Prints the tables on stdout, progress on stderr; a wrong or disagreeing count exits non-zero.
  */
+import { guardStandardStreams } from "../src/cli/errors.js";
 import { profileCommand } from "./profile/command.js";
 
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(0); // the reader went away (`| head`): stop quietly
-  throw error;
-});
+// The reader went away (`| head`): stop quietly, status 0, the way the CLI does (idle first, so
+// the exit cannot race V8's background work, nodejs/node#54918); another failure is one line, status 2.
+guardStandardStreams();
 
 profileCommand()
   .name("npm run profile --")

@@ -39,6 +39,16 @@ export function describeCell(cell: number): string {
 export const ONE_LINE_EMPTY = EMPTY_MARKS.digits;
 
 /**
+ * What a message adds for a line of the wrong length that holds a control character (a NUL
+ * left by a C tool, a stray escape): ` (character 82 is '\x00', a NUL)`, naming the first; "" otherwise.
+ */
+export function controlCharacterNote(line: string): string {
+  const at = line.search(/[\u0000-\u001f\u007f]/);
+  if (at < 0) return "";
+  return ` (character ${at + 1} is ${quoteCharacter(line[at])}${line.charCodeAt(at) === 0 ? ", a NUL" : ", a control character"})`;
+}
+
+/**
  * Parse the one-line format: 81 characters, `1`–`9` for clues, and any character of
  * `empties` (default `.` and `0`) for an empty cell. Surrounding white space is ignored.
  * Throws a {@link PuzzleError} naming the cell and the reason.
@@ -46,7 +56,7 @@ export const ONE_LINE_EMPTY = EMPTY_MARKS.digits;
 export function parsePuzzle(text: string, empties: string = ONE_LINE_EMPTY): Grid {
   const line = text.trim();
   if (line.length !== CELLS) {
-    throw new PuzzleError("length", `expected ${CELLS} characters, got ${line.length}`);
+    throw new PuzzleError("length", `expected ${CELLS} characters, got ${line.length}${controlCharacterNote(line)}`);
   }
   const grid = new Uint8Array(CELLS);
   for (let cell = 0; cell < CELLS; cell++) {

@@ -107,7 +107,7 @@ describe("solve --shard K/N and merge", () => {
       expect(absent.stderr).toBe(`sudoku-wasm: cannot read '${join(dir, "absent.jsonl")}': ENOENT (no such file or directory)\n`);
     }
     const lines = [0, 1].map((k) => file(`uneven-${k}.txt`, k === 0 ? "a\nb\nc\n" : "a\n"));
-    expect((await run(["merge", "-o", merged, ...lines])).stderr).toContain("has more records than its place allows");
+    expect((await run(["merge", "-o", merged, ...lines])).stderr).toContain("holds 3 records, more than its place allows (2)");
     const cut = file("cut.txt", "a\nb");
     expect((await run(["merge", "-o", merged, lines[0], cut])).stderr).toContain("ends with a cut-off record");
     for (const bad of ["3/3", "1/0", "-1/2", "a/b", "1"]) {

@@ -106,9 +106,9 @@ describe("sicily1317", () => {
     expect(run("sicily1317", input)).toBe(expected);
   });
 
-  it("names the row's line of a repeated clue", () => {
-    const input = ["1", ...rowsWith("55" + first.puzzle.slice(2), "_")].join("\n");
-    expect(() => run("sicily1317", input)).toThrow("line 2: cell 2 (row 1, column 2): digit 5 is repeated in row 1");
+  it("answers a puzzle whose givens repeat with 'has no solution' (issue 23 item 6: the run ended with status 2 there)", () => {
+    const input = ["2", ...rowsWith("55" + first.puzzle.slice(2), "_"), ...rowsWith(second.puzzle, "_")].join("\n");
+    expect(run("sicily1317", input)).toBe(["Puzzle 1 has no solution", "", "Puzzle 2 solution is", ...rows(second.solution!), ""].join("\n"));
   });
 
   it("says 'at least' when the count reaches the cap", () => {
@@ -154,9 +154,10 @@ describe("poj3076", () => {
     expect(() => run("poj3076", short.join("\n"))).toThrow("line 16: expected a row of 16 cells, got 15");
   });
 
-  it("names both cells of a repeated letter", () => {
+  it("answers a case whose givens repeat with 'no solution', between the cases around it (issue 23 item 6)", () => {
     const repeated = "AA" + poj3076Puzzle.slice(2);
-    expect(() => run("poj3076", rows16(repeated).join("\n"))).toThrow(/^line 1: cell 2 \(row 1, column 2\): symbol 'A' is repeated in row 1/);
+    const input = [...rows16(poj3076Puzzle), "", ...rows16(repeated), "", ...rows16(poj3076Puzzle)].join("\n");
+    expect(run("poj3076", input)).toBe([...rows16(poj3076Solution), "", "no solution", "", ...rows16(poj3076Solution), ""].join("\n"));
   });
 });
 
@@ -253,5 +254,32 @@ describe("judge input streams: puzzles are solved and written batch by batch as 
     const failing = streamJudge(judgeFormats.poj3074, [{ name: "big.txt", open: oneLineChunks }], solver, 4, async (text) => void writes.push(text));
     await expect(failing).rejects.toThrow("big.txt:9: expected 81 characters, got 1");
     expect(writes.join("")).toBe(`${first.solution}\n${second.solution}\n`.repeat(4));
+  });
+});
+
+describe("issue 23 item 6: a puzzle whose givens repeat is answered as one without a solution, in every 9×9 judge", () => {
+  const unsolvable = fixture.find((c) => c.count === 0 && !c.puzzle.includes("x"))!.puzzle;
+  /** The first puzzle with its first two cells set to 5 and 5: a repeated given in row 1. */
+  const repeated = "55" + first.puzzle.slice(2);
+  /** Each 9×9 judge's input of `puzzles`, as text. */
+  const judgeInput = (name: JudgeFormatName, puzzles: string[]): string => {
+    switch (name) {
+      case "poj3074":
+        return [...puzzles, "end", ""].join("\n");
+      case "hdu1426":
+        return puzzles.map((p) => rowsWith(p, "?", " ").join("\n")).join("\n\n") + "\n";
+      case "leetcode37":
+        return JSON.stringify(rows(puzzles[0]).map((row) => row.split(""))) + "\n";
+      default:
+        return [String(puzzles.length), ...puzzles.flatMap((p) => rowsWith(p, name === "sicily1317" ? "_" : "0")), ""].join("\n");
+    }
+  };
+  const nineByNine = JUDGE_FORMATS.filter((name) => name !== "poj3076");
+
+  it.each(nineByNine)("%s: the output is that of an unsolvable puzzle in its place, the puzzles around it solved", (name) => {
+    const puzzles = name === "leetcode37" ? [[repeated], [unsolvable]] : [[first.puzzle, repeated, second.puzzle], [first.puzzle, unsolvable, second.puzzle]];
+    const output = run(name, judgeInput(name, puzzles[0]));
+    expect(output).toBe(run(name, judgeInput(name, puzzles[1])));
+    if (name !== "leetcode37") expect(output).toContain(name === "hdu1426" ? second.solution!.slice(-9).split("").join(" ") : second.solution!.slice(-9));
   });
 });

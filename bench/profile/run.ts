@@ -12,6 +12,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { bundledDatasets, loadDatasetList } from "../../src/datasets.js";
+import { CELLS } from "../../src/puzzle.js";
+import { datasetShape } from "../../src/sized.js";
 import { type SolverInfo, findSolver, solvers } from "../../src/registry.js";
 import { WasmKernel } from "../../src/wasm.js";
 import { collectEnvironment } from "../env.js";
@@ -102,6 +104,12 @@ export async function runProfile(
   const bundled = bundledDatasets();
   const datasets = loadDatasetList(options.datasets ?? bundled);
   if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
+  for (const dataset of datasets) {
+    const shape = datasetShape(dataset.puzzles, dataset.path); // names the file when its first puzzle is of no size
+    if (shape.cells !== CELLS) {
+      throw new Error(`${dataset.path} holds ${shape.size}×${shape.size} puzzles, but the profiler runs the 9×9 kernel's variants only (npm run bench measures every size)`);
+    }
+  }
   const variants = selectVariants(options.variants);
   const started = new Date();
   const stamp = timestamp(started);

@@ -3,8 +3,10 @@
  *
  * - an input that fails while it is read is an {@link InputReadError} naming the file (the
  *   records read before it are still written);
- * - standard output that fails (a full disk: ENOSPC) prints one line and exits with status 2,
- *   after the worker threads are stopped;
+ * - standard output, or an output file (`-o`, `--manifest`), that fails to open or to take a
+ *   write (a full disk: ENOSPC; a missing folder: ENOENT; a folder: EISDIR) prints one line
+ *   naming it and exits with status 2, after the worker threads are stopped: status 1 means
+ *   "every record written", so a cut-off output must not end with it;
  * - a closed pipe on standard output or standard error (`| head`) ends the run at once, quietly,
  *   with status 0: the reader has all it asked for, and there is nobody left to tell;
  * - every other error is one line from {@link errorLine}, with status 2.
@@ -39,6 +41,17 @@ export class InputReadError extends Error {
   }
 }
 
+/** A failure to open or write an output file; the message names the file. */
+export class OutputWriteError extends Error {
+  constructor(
+    readonly output: string,
+    cause: unknown,
+  ) {
+    super(`cannot write '${output}': ${describeError(cause)}`, { cause });
+    this.name = "OutputWriteError";
+  }
+}
+
 /**
  * What an error prints: `sudoku-wasm: reason`, control characters escaped, cut when long. One
  * line, except commander's own messages, whose line breaks are its layout, not input text
@@ -52,7 +65,7 @@ export function errorLine(error: unknown): string {
 }
 
 function describeMessage(error: unknown): string {
-  if (error instanceof InputReadError) return error.message;
+  if (error instanceof InputReadError || error instanceof OutputWriteError) return error.message;
   return describeError(error);
 }
 
@@ -87,6 +100,24 @@ export function failedStandardStream(stream: "output" | "error", error: NodeJS.E
   exitAfterStopping(USAGE_ERROR_STATUS);
 }
 
+/**
+ * Watches the write stream of output file `path`: a write that fails (ENOSPC, EIO, EFBIG)
+ * prints `sudoku-wasm: cannot write 'PATH': …` and exits with status 2 once the worker threads
+ * have stopped, as a failing standard output does (without a listener the stream's error was
+ * an uncaught exception: a stack trace and status 1). Returns `stream`.
+ */
+export function guardOutputFile<S extends NodeJS.EventEmitter>(stream: S, path: string): S {
+  stream.on("error", (error: NodeJS.ErrnoException) => failedOutput(new OutputWriteError(path, error)));
+  return stream;
+}
+
+/** Ends the run on an output that can no longer be written (`error` says why): its line, then status 2 once the worker threads have stopped. */
+export function failedOutput(error: Error): void {
+  if (exiting) return;
+  writeStderr(errorLine(error));
+  exitAfterStopping(USAGE_ERROR_STATUS);
+}
+
 /** What must stop before the process exits on a failed standard stream: worker pools (see {@link stopBeforeStreamExit}). */
 const stoppers = new Set<() => Promise<unknown>>();
 /** How long the stoppers get before the process exits anyway, in ms. */
@@ -116,7 +147,7 @@ const EXIT_GRACE_MS = 100;
  * collection that the main thread, shutting the platform down, never runs. Idle first, it has
  * had it.
  */
-function exitAfterStopping(status: number): void {
+export function exitAfterStopping(status: number): void {
   exiting = true;
   process.exitCode = status;
   for (const stream of [process.stdout, process.stderr]) stream.write = () => false;

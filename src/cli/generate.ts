@@ -6,8 +6,7 @@
  * the exact command that remakes the file, its seed, count, clue range and guesses.
  */
 import { createHash } from "node:crypto";
-import { createWriteStream, existsSync, readFileSync, writeFileSync } from "node:fs";
-import { finished } from "node:stream/promises";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { Command } from "commander";
 import { SingleBar } from "cli-progress";
@@ -16,7 +15,8 @@ import { formatPuzzle } from "../puzzle.js";
 import { packageRoot } from "../paths.js";
 import { solvers } from "../registry.js";
 import { kernelUrl } from "../wasm.js";
-import { writePaced } from "./errors.js";
+import { OutputWriteError, writePaced } from "./errors.js";
+import { closeOutput, openOutput } from "./solve.js";
 import { type OptionRow, toOption, wholeNumber } from "./options.js";
 import {
   GENERATE_DEFAULTS,
@@ -125,7 +125,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
     graderIds.map(async (id) => ({ id, engine: id === flags.solver ? engine : (await createSolver({ solver: id })).engine })),
   );
   const judge = new PuzzleJudge(engine, graders);
-  const out = flags.output ? createWriteStream(flags.output) : process.stdout;
+  const out = await openOutput(flags.output);
   const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
   const bar = showProgress ? new SingleBar({ format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}" }) : null;
   bar?.start(settings.count, 0);
@@ -140,10 +140,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   }
   const seconds = (performance.now() - started) / 1000;
   bar?.stop();
-  if (out !== process.stdout) {
-    out.end();
-    await finished(out);
-  }
+  await closeOutput(out);
   const summary = summariseCorpus(made);
   const grading = graders.length > 1 ? gradingSummary(graderIds, judge.referenceMeans(), costs) : undefined;
   if (flags.manifest && flags.output) recordRun(flags.manifest, flags.output, flags, settings, { ...summary, kernel, ...(grading ? { grading } : {}) });
@@ -264,5 +261,9 @@ function recordRun(
     dependsOnGuesses: dependsOnGuesses(settings),
   };
   manifest.files = [...manifest.files.filter((e) => e.file !== file), entry].sort((a, b) => a.guesses.mean - b.guesses.mean);
-  writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + "\n");
+  try {
+    writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + "\n");
+  } catch (error) {
+    throw new OutputWriteError(manifestPath, error);
+  }
 }

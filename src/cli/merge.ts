@@ -3,10 +3,13 @@
  * into the output of one run, byte for byte. Shard K holds records K, K+N, K+2N, … in order,
  * so taking one record from each file in turn restores the run's order; the csv header is
  * written once. Records are copied as bytes. The files must be the N shards of one run, given
- * in shard order: jsonl and csv records must carry the index the merge expects, and the record
- * counts must be those of N shards (shard K has one more than shard K+1 or as many).
+ * in shard order, each in the one format (told from its first bytes); a file named twice is
+ * refused. jsonl and csv records must carry the index the merge expects. Line and grid records
+ * carry none: their counts are checked before anything is written (of T records, shard K of N
+ * holds ⌈(T−K)/N⌉), which finds a shard cut short or one too many when the counts do not fit,
+ * but not a shard missing, doubled or out of order when they do; merge says so on stderr.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/index.js";
@@ -14,6 +17,7 @@ import { RecordEnds } from "../formats/output/split.js";
 import { InputReadError } from "./errors.js";
 import { type OptionRow, toOption } from "./options.js";
 import { closeOutput, openOutput } from "./solve.js";
+import { checkOutputIsNoInput } from "./same-file.js";
 
 /** Parsed flags of the merge command. */
 interface MergeFlags {
@@ -67,7 +71,7 @@ class RecordFile {
     while (this.queue.length === 0 && !this.atEnd) this.fill();
     if (this.queue.length === 0) {
       if (this.bufferStart + this.buffer.length > Math.max(this.recordStart, this.ends.headerEnd ?? 0)) {
-        throw new Error(`${this.path} ends with a cut-off record: finish that shard (solve --resume) before merging`);
+        throw cutOffError(this.path);
       }
       return null;
     }
@@ -107,12 +111,13 @@ function openShard(path: string): number {
   }
 }
 
-/** The format of a shard output, told from its first bytes. */
-export function detectOutputFormat(path: string): OutputFormatName {
+/** The format of a shard output, told from its first bytes; null for an empty file (no record to tell by). */
+export function detectOutputFormat(path: string): OutputFormatName | null {
   const fd = openShard(path);
   const head = Buffer.alloc(1 << 16);
   const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
   closeSync(fd);
+  if (text === "") return null;
   if (text.startsWith(outputFormats.csv.header)) return "csv";
   if (text.startsWith("{")) return "jsonl";
   const lines = text.split("\n");
@@ -167,11 +172,97 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
   }
 }
 
+/**
+ * The one format of the shards: `given` (`--out`, unless auto), and the format each non-empty
+ * shard's first bytes show, which must all agree; an Error naming the first shard that differs.
+ */
+export function shardFormat(paths: readonly string[], given: OutputFormatName | "auto"): OutputFormatName {
+  let format: OutputFormatName | null = given === "auto" ? null : given;
+  let from = "--out";
+  for (const path of paths) {
+    const found = detectOutputFormat(path);
+    if (found === null) continue;
+    if (format !== null && found !== format) {
+      throw new Error(`${path} holds ${found} records, but ${from === "--out" ? "--out says" : `${from} holds`} ${format}: give the N shards of one run, all written with the same --out`);
+    }
+    if (format === null) [format, from] = [found, path];
+  }
+  return format ?? "line";
+}
+
+/** Throws unless the same file is named at most once among the shards (by device and inode). */
+function checkDistinctShards(paths: readonly string[]): void {
+  const seen = new Map<string, string>();
+  for (const path of paths) {
+    let key: string;
+    try {
+      const stats = statSync(path);
+      key = `${stats.dev}:${stats.ino}`;
+    } catch (error) {
+      throw new InputReadError(path, error);
+    }
+    const before = seen.get(key);
+    if (before !== undefined) throw new Error(`${path} is the same file as ${before}: each of the N shards must be given once`);
+    seen.set(key, path);
+  }
+}
+
+/** The records of a shard output (a scan for record ends, nothing kept); a cut-off last record is an error. */
+function countRecords(path: string, format: OutputFormatName): number {
+  const fd = openShard(path);
+  const ends = new RecordEnds(format);
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let [records, size, last] = [0, 0, 0];
+  try {
+    for (let read: number; (read = readSync(fd, chunk, 0, CHUNK_BYTES, null)) > 0; size += read) {
+      const found = ends.scan(chunk.subarray(0, read));
+      records += found.length;
+      last = found.at(-1) ?? last;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (size > Math.max(last, ends.headerEnd ?? 0)) throw cutOffError(path);
+  return records;
+}
+
+const cutOffError = (path: string): Error => new Error(`${path} ends with a cut-off record: finish that shard (solve --resume) before merging`);
+
+/** The record count of shard `k` of `n` in a run of `total` records: ⌈(total − k) / n⌉. */
+export const shardCount = (total: number, k: number, n: number): number => Math.max(0, Math.ceil((total - k) / n));
+
+/**
+ * Throws, before anything is written, unless the record counts of line or grid shards are those
+ * of N shards of one run (shard K of N holds ⌈(T−K)/N⌉ of T), naming the counts.
+ */
+function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatName): void {
+  const counts = paths.map((path) => countRecords(path, format));
+  const total = counts.reduce((sum, n) => sum + n, 0);
+  const wrong = counts.findIndex((count, k) => count !== shardCount(total, k, paths.length));
+  if (wrong < 0) return;
+  const expected = counts.map((_, k) => shardCount(total, k, paths.length));
+  const [found, place] = [counts[wrong], expected[wrong]];
+  throw new Error(
+    `${paths[wrong]} holds ${found} records, ${found > place ? "more than its place allows" : "fewer than its place needs"} (${place}): ` +
+      `${paths.length} shards of one run of ${total} records hold ${expected.join(", ")} (shard K of N: ⌈(T−K)/N⌉), these hold ${counts.join(", ")}; ` +
+      `give the N shards of one run, shard 0 first, each whole`,
+  );
+}
+
 /** Runs `merge` with parsed flags. */
 async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
-  const format = flags.out === "auto" ? detectOutputFormat(files[0]) : flags.out;
+  checkOutputIsNoInput(files, flags.output); // before the output is opened (and emptied)
+  checkDistinctShards(files);
+  const format = shardFormat(files, flags.out);
+  const indexless = format === "line" || format === "grid";
+  if (indexless) checkRoundRobinCounts(files, format);
   const out = await openOutput(flags.output);
   const records = await mergeShards(files, out, format);
   await closeOutput(out);
   process.stderr.write(`merged ${records.toLocaleString("en-US")} ${format} records from ${files.length} shards\n`);
+  if (indexless && files.length > 1) {
+    process.stderr.write(
+      `note: ${format} records carry no index, so merge checked only their counts: not that these are the ${files.length} shards of one run, each once, in shard order (jsonl and csv output are checked record by record)\n`,
+    );
+  }
 }

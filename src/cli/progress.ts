@@ -15,11 +15,12 @@
 import { constants } from "node:os";
 import { Presets, SingleBar } from "cli-progress";
 import { TALLY_STATUSES } from "../pool/batch.js";
+import { exitAfterStopping } from "./errors.js";
 
 /** The escape sequence that shows the terminal's cursor (cli-progress hides it with `?25l`). */
 const SHOW_CURSOR = "\x1B[?25h";
 
-/** How long a forced stop waits for its own signal to end the process before it calls process.exit(), in ms. */
+/** How long a forced stop waits for its own signal to end the process before it exits by {@link exitAfterStopping}, in ms. */
 const FORCED_EXIT_FALLBACK_MS = 1000;
 
 /** The signals a run stops cleanly on. */
@@ -77,12 +78,14 @@ export class InterruptWatch {
     }
     for (const cleanup of this.cleanups) cleanup();
     // Die of the first signal as if it had not been caught (the shell sees 128 + its number):
-    // no exit teardown, which process.exit() runs and which can hang while worker threads are
-    // busy (nodejs/node#54918). Should the signal not end the process, exit after all.
+    // no exit teardown, which process.exit() runs and which can hang or abort while worker
+    // threads are busy (nodejs/node#54918). Should the signal not end the process (another
+    // listener took it), exit the way a failed stream does: the worker pools stopped first,
+    // then a moment idle, then process.exit().
     const first = this.signal;
     this.close();
     process.kill(process.pid, first);
-    setTimeout(() => process.exit(signalExitStatus(first)), FORCED_EXIT_FALLBACK_MS);
+    setTimeout(() => exitAfterStopping(signalExitStatus(first)), FORCED_EXIT_FALLBACK_MS);
   }
 }
 

@@ -30,7 +30,8 @@ import { TALLY_STATUSES } from "../pool/batch.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, solverHelpLines, toOption, wholeNumber } from "./options.js";
 import { checkOutputIsNoInput } from "./same-file.js";
-import { stopBeforeStreamExit } from "./errors.js";
+import { lockOutput } from "./output-lock.js";
+import { OutputWriteError, guardOutputFile, stopBeforeStreamExit } from "./errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
 import { LARGE_GRID_BUDGET } from "../pool/batch.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
@@ -169,10 +170,14 @@ function inputBytes(files: readonly string[]): number | null {
  */
 export async function openOutput(path: string | undefined, resume?: ResumePoint): Promise<Writable> {
   if (path === undefined) return process.stdout;
-  if (resume && existsSync(path)) truncateSync(path, resume.bytes);
-  const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
-  await once(stream, "open");
-  return stream;
+  try {
+    if (resume && existsSync(path)) truncateSync(path, resume.bytes);
+    const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
+    await once(stream, "open");
+    return guardOutputFile(stream, path); // a failing write (a full disk) ends the run with one line, status 2
+  } catch (error) {
+    throw new OutputWriteError(path, error); // ENOENT, EISDIR, EACCES: one line naming the file
+  }
 }
 
 /** Closes the output (not standard output) and waits until it is flushed. */
@@ -197,6 +202,16 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   const inputs = openInputs(files);
   hintTerminalInput(files, flags.quiet);
   const shard = flags.shard ?? WHOLE_RUN;
+  const releaseLock = await lockOutput(flags.output); // before the resume point is read: a second writer is refused here
+  try {
+    await solveToOutput(inputs, shard, flags, files);
+  } finally {
+    await releaseLock();
+  }
+}
+
+/** The streaming run of {@link runSolve} once its output is locked. */
+async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFlags, files: string[]): Promise<void> {
   const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
   const out = await openOutput(flags.output, resume);
   const started = performance.now();

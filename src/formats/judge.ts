@@ -17,7 +17,9 @@
  *                                                              "Puzzle i has K solutions"; blank between
  *
  * These problems promise solvable puzzles; should one have none, the writers print
- * `no solution` where its grid would go (sicily1317 has its own wording). With several
+ * `no solution` where its grid would go (sicily1317 has its own wording). A puzzle whose
+ * givens repeat in a unit has none either: it is read, not refused, and answered so (the run
+ * goes on; the puzzles before and after it keep their answers). With several
  * solutions they print the first one found (sicily1317 prints the count, exact below
  * {@link EXACT_COUNT_LIMIT}: "has at least 1000000 solutions" at the cap).
  *
@@ -128,11 +130,27 @@ function placedError(error: unknown, rowPlaces: readonly JudgeLine[], size = SIZ
 /** Turns a grid's cells (its rows joined) into a puzzle, or throws a PuzzleError naming the cell. */
 type CellParser<T> = (cells: string) => T;
 
-/** The 9×9 parser with the given empty marks. */
-const digitGrid =
-  (empties: string): CellParser<Grid> =>
-  (cells) =>
-    parsePuzzle(cells, empties);
+/**
+ * `parse(cells)`, except that a puzzle whose givens repeat (a "conflict" PuzzleError) is
+ * `unsolvable(cells)` instead of an error: a judge answers it as one without a solution, and
+ * the solver, reading it again, reports it so.
+ */
+function readingRepeats<T>(parse: CellParser<T>, unsolvable: CellParser<T>): CellParser<T> {
+  return (cells) => {
+    try {
+      return parse(cells);
+    } catch (error) {
+      if (!(error instanceof PuzzleError) || error.reason !== "conflict") throw error;
+      return unsolvable(cells);
+    }
+  };
+}
+
+/** 9×9 cells that parsePuzzle has read up to their repeated givens, as bytes (0 for an empty mark). */
+const conflictingGrid: CellParser<Grid> = (cells) => Uint8Array.from(cells.trim(), (ch) => (ch >= "1" && ch <= "9" ? ch.charCodeAt(0) - 48 : 0));
+
+/** The 9×9 parser with the given empty marks; repeated givens are read (see {@link readingRepeats}). */
+const digitGrid = (empties: string): CellParser<Grid> => readingRepeats((cells) => parsePuzzle(cells, empties), conflictingGrid);
 
 const isBlank = (line: JudgeLine): boolean => line.text.trim() === "";
 
@@ -174,7 +192,7 @@ function* countedGrids(empties: string, emit: (puzzle: Grid) => void, cursor: Ju
   let line = yield;
   while (line !== null && isBlank(line)) line = yield;
   const text = line?.text.trim() ?? "";
-  const count = Number(line === null ? undefined : text);
+  const count = /^\d+$/.test(text) ? Number(text) : NaN; // digits only: not 0x2, 1e3, 1.0 or +3, which Number() reads as counts
   if (!isWhole(count, 0)) {
     throw errorAt(line ?? afterInput(cursor), "length", `expected the number of puzzles, got '${excerpt(text)}'`);
   }
@@ -208,7 +226,7 @@ function readBoard(text: string, place: JudgeLine): Grid {
     return cell;
   });
   try {
-    return parsePuzzle(cells.join(""), ".");
+    return digitGrid(".")(cells.join(""));
   } catch (error) {
     placedError(error, Array(SIZE).fill(place));
   }
@@ -265,7 +283,7 @@ const poj3074: JudgeFormat = {
       if (text === "") continue;
       let grid: Grid;
       try {
-        grid = parsePuzzle(text, ".");
+        grid = digitGrid(".")(text);
       } catch (error) {
         placedError(error, Array(SIZE).fill(line));
       }
@@ -286,10 +304,13 @@ const poj3076: JudgeFormat = {
   reader: (emit, cursor) =>
     allGrids(
       POJ3076_SIZE,
-      (cells) => {
-        parseGeneralPuzzle(cells, { alphabet: POJ3076_ALPHABET }); // throws, naming the cell, on a bad puzzle
-        return cells;
-      },
+      readingRepeats(
+        (cells) => {
+          parseGeneralPuzzle(cells, { alphabet: POJ3076_ALPHABET }); // throws, naming the cell, on a bad puzzle
+          return cells;
+        },
+        (cells) => cells,
+      ),
       emit,
       cursor,
     ),

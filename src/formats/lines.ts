@@ -75,7 +75,27 @@ class LineAssembler {
   }
 }
 
-/** Yields the lines of `stream` in order, chunk by chunk. */
+/**
+ * Byte order marks of the encodings read as something else, longest first: a file that starts
+ * with one is not UTF-8, and reading it as UTF-8 would give one garbled record per line.
+ */
+const FOREIGN_BYTE_ORDER_MARKS: readonly { name: string; bytes: readonly number[] }[] = [
+  { name: "UTF-32 LE", bytes: [0xff, 0xfe, 0x00, 0x00] },
+  { name: "UTF-32 BE", bytes: [0x00, 0x00, 0xfe, 0xff] },
+  { name: "UTF-16 LE", bytes: [0xff, 0xfe] },
+  { name: "UTF-16 BE", bytes: [0xfe, 0xff] },
+];
+
+/** Throws, naming the encoding, when `head` (the first bytes of an input) starts with a UTF-16 or UTF-32 byte order mark. */
+export function checkUtf8Start(head: Uint8Array): void {
+  const mark = FOREIGN_BYTE_ORDER_MARKS.find(({ bytes }) => head.length >= bytes.length && bytes.every((byte, i) => head[i] === byte));
+  if (mark) {
+    const hex = mark.bytes.map((byte) => byte.toString(16).toUpperCase().padStart(2, "0")).join(" ");
+    throw new Error(`the input is ${mark.name} text (it starts with the byte order mark ${hex}); sudoku-wasm reads UTF-8: convert it first, e.g. iconv -f ${mark.name.replace(" ", "")} -t UTF-8`);
+  }
+}
+
+/** Yields the lines of `stream` in order, chunk by chunk; an input in UTF-16 or UTF-32 (by its byte order mark) throws, naming the encoding. */
 export async function* readLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<LineChunk> {
   const decoder = new StringDecoder("utf8");
   const assembler = new LineAssembler();
@@ -88,6 +108,7 @@ export async function* readLineChunks(stream: AsyncIterable<Buffer | string>): A
     let text = typeof chunk === "string" ? chunk : decoder.write(chunk);
     if (text.length === 0) continue;
     if (atStart) {
+      if (typeof chunk !== "string") checkUtf8Start(chunk);
       text = withoutByteOrderMark(text);
       atStart = false;
     }

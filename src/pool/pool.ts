@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
 import { type BatchEngines, type BatchOutcome, type BatchTask, failedBatch, loadBatchEngines, solveBatch } from "./batch.js";
@@ -61,12 +62,29 @@ export interface WorkerSpec {
 }
 
 /**
+ * Turns off V8's garbage collection of WebAssembly code, for the whole process, before a pool
+ * starts. That collection is engine-wide: when it starts (dead code past a limit, which the
+ * teardown of a worker that ran the kernel can itself produce: tier-up leaves its baseline code
+ * dead), V8 posts a task to every isolate that holds WebAssembly code, worker isolates included.
+ * A worker that piscina is terminating at that moment has left Node's platform but not yet V8's
+ * engine, and the post aborts the process (`NodePlatform::ForIsolate … Assertion failed:
+ * (data.first) != nullptr`); Node's own fix for the main thread (nodejs/node#31795) says no
+ * order of the two steps avoids it. Without the collection nothing is posted; what it would
+ * free is the kernels' replaced baseline code, some hundreds of KB. The flag is read when dead
+ * code is reported, so setting it now (after the main thread compiled its kernels) is in time.
+ */
+function disableWasmCodeCollection(): void {
+  setFlagsFromString("--no-wasm-code-gc");
+}
+
+/**
  * A pool of `threads` piscina workers running `worker` (a module whose default export solves a
  * {@link BatchTask}). A batch that fails is retried on a worker started for that retry alone
  * (and ended after it), never on one that has solved or failed anything before; the worker that
  * failed ends itself (retire.ts) and piscina replaces it.
  */
 export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver {
+  disableWasmCodeCollection();
   const settings = {
     ...worker,
     idleTimeout: 60_000,

@@ -2,7 +2,9 @@
  * CSV with a header: the puzzle is the column named `quizzes` (Kaggle), `puzzle`, `puzzles`,
  * `quiz`, `question`, `grid` or `sudoku` (any case); other columns (`solutions`, `clues`,
  * `difficulty`, …) are ignored. A header may appear again later (concatenated files).
- * Without a header the first column is the puzzle. Fields follow RFC 4180 (csv-parse):
+ * Without a header the first column is the puzzle. A row is a header only when it is one:
+ * it names a puzzle column and every field is a column name ({@link isHeaderRow}), so a data
+ * row whose `source` is `sudoku` or whose `level` is `grid` is still a record. Fields follow RFC 4180 (csv-parse):
  * quoted fields may hold commas and doubled quotes; a record stays on one line.
  */
 import { parse } from "csv-parse/sync";
@@ -23,6 +25,24 @@ export function csvFields(line: string): string[] {
   return fields ?? [];
 }
 
+/** A column name: a letter or `_` first, then letters, digits, `_`, `-`, spaces, parentheses (no `.`, which marks an empty cell). */
+const COLUMN_NAME = /^[\p{L}_][\p{L}\p{N}_ ()-]*$/u;
+/** Lengths of a puzzle on one line (4×4, 9×9, 16×16, 25×25): a field this long is read as a puzzle, never a name. */
+const PUZZLE_LENGTHS = new Set([16, 81, 256, 625]);
+
+/** True when a field can be a column name: empty, or a name ({@link COLUMN_NAME}) that is not as long as a puzzle. */
+const isColumnName = (field: string): boolean => field === "" || (COLUMN_NAME.test(field) && !PUZZLE_LENGTHS.has(field.length));
+
+/**
+ * The puzzle column a header row names, or -1 when the row is not a header: a header names a
+ * puzzle column ({@link PUZZLE_COLUMNS}) and holds nothing but column names (a data row has
+ * a puzzle, an index or other values in it).
+ */
+export function isHeaderRow(fields: readonly string[]): number {
+  const named = fields.findIndex((field) => PUZZLE_COLUMNS.includes(field.toLowerCase()));
+  return named >= 0 && fields.every(isColumnName) ? named : -1;
+}
+
 /** The CSV reader: remembers the puzzle column from the last header line. */
 export function csvFormat(): InputFormat {
   let column = 0;
@@ -38,7 +58,7 @@ export function csvFormat(): InputFormat {
         emit(lineNumber, line, `not a CSV row: ${excerpt((error as Error).message, 200)}`);
         return;
       }
-      const named = fields.findIndex((field) => PUZZLE_COLUMNS.includes(field.toLowerCase()));
+      const named = isHeaderRow(fields);
       if (named >= 0) {
         column = named;
         return;

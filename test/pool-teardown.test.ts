@@ -1,0 +1,47 @@
+/**
+ * Issue 23, item 13: the bench's threads rows once aborted the process on a loaded machine
+ * (`NodePlatform::ForIsolate … Assertion failed: (data.first) != nullptr`). V8's collection of
+ * WebAssembly code posts a task to every isolate holding WebAssembly code; a worker isolate
+ * being terminated by the pool's teardown has left Node's platform but not V8's engine, and a
+ * post to it aborts. The pool turns that collection off before it starts workers (src/pool/pool.ts).
+ *
+ * The abort itself is a rare race. What the test can see every time: under V8's stress mode for
+ * the collection (`--stress-wasm-code-gc`, which starts one at every chance) and its trace, no
+ * collection reaches a worker isolate ("outstanding isolates: 2" or more) while the threads
+ * row's pool is opened, given work and closed with that work in flight, 12 times.
+ */
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { scratchFolder } from "./cli-run.js";
+
+const { dir } = scratchFolder("sudoku-teardown-");
+const dist = (path: string) => new URL(`../dist/${path}`, import.meta.url).href;
+
+describe("item 13: the threads row's pool ends without V8 posting WebAssembly work to a worker it is ending", () => {
+  it("opens, runs and closes the `wasm (2 threads)` row's pool 12 times with batches in flight: status 0, every cycle done, no code collection reaching a worker", () => {
+    const script = `const { poolRow } = await import("${dist("bench/threads.js")}");
+const { parsePuzzle } = await import("${dist("src/puzzle.js")}");
+const { readFileSync } = await import("node:fs");
+const grids = readFileSync(new URL("${dist("../datasets/medium.txt")}"), "latin1").split("\\n").filter((line) => line.length === 81).slice(0, 400).map((line) => parsePuzzle(line));
+const row = poolRow(2);
+let cycles = 0;
+for (let cycle = 0; cycle < 12; cycle++) {
+  const runner = await row.open(grids, 2, Infinity);
+  await runner.solve(); // every worker has run the kernel (tier-up leaves dead baseline code)
+  const inFlight = runner.solve().catch(() => 0); // cut off by close
+  await new Promise((resolve) => setTimeout(resolve, cycle % 4));
+  await runner.close();
+  await inFlight;
+  cycles++;
+}
+process.stdout.write("cycles " + cycles + "\\n");`;
+    writeFileSync(join(dir, "cycles.mjs"), script);
+    const run = spawnSync(process.execPath, ["--stress-wasm-code-gc", "--trace-wasm-code-gc", join(dir, "cycles.mjs")], { encoding: "utf8", maxBuffer: 1 << 26 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("cycles 12\n");
+    const reachingWorkers = run.stdout.split("\n").filter((line) => /outstanding isolates: ([2-9]|\d\d)/.test(line));
+    expect(reachingWorkers, "code collections that waited for a worker isolate").toEqual([]);
+  });
+});

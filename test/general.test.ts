@@ -1,6 +1,6 @@
 // N×N grids: the general WASM kernel (release and debug builds), its TS twin, the N×N puzzle
 // model (alphabets, errors) and the solver over text lines.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type GeneralBuild, GeneralKernel, engineForBox } from "../src/general.js";
 import { GeneralTsEngine } from "../src/solvers/general-ts.js";
@@ -15,11 +15,10 @@ import {
 import { createSolver } from "../src/index.js";
 import { loadFixture } from "./fixture.js";
 import { runCli } from "./cli-run.js";
+import { SHARED_DATASETS, describeWithSharedDatasets } from "./shared.js";
 import { WasmKernel } from "../src/wasm.js";
 
-const DATASETS = new URL("../../shared/datasets/", import.meta.url);
-const hasDatasets = existsSync(DATASETS);
-const readDataset = (name: string): string[] => readFileSync(new URL(name, DATASETS), "utf8").trim().split("\n");
+const readDataset = (name: string): string[] => readFileSync(new URL(name, SHARED_DATASETS), "utf8").trim().split("\n");
 
 const HEX_LIKE = "123456789ABCDEFG";
 const POJ = "ABCDEFGHIJKLMNOP";
@@ -50,7 +49,7 @@ function expectUniqueAndValid(solver: Solver, lines: string[]): void {
   });
 }
 
-describe.skipIf(!hasDatasets)("shared N×N datasets", () => {
+describeWithSharedDatasets("shared N×N datasets", () => {
   it("solves every 16×16 puzzle of sudoku16_kr100 as unique, with valid solutions", async () => {
     const lines = readDataset("sudoku16_kr100.txt");
     expect(lines).toHaveLength(99);

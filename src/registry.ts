@@ -177,13 +177,13 @@ export const solvers: readonly SolverInfo[] = [
   },
   {
     id: "npm:dancing-links",
-    description: "the dancing-links package's DLX on the Sudoku's exact-cover encoding (no guesses; budget ignored)",
+    description: "the dancing-links package's DLX on the Sudoku's exact-cover encoding, 4×4 to 25×25 (no guesses; budget ignored)",
     source: "npm dancing-links@4.3.10 (optional peer)",
     external: true,
-    sizes: NINE,
+    sizes: ANY_SIZE,
     capabilities: { guesses: false, budget: false },
     ...peerFields(DANCING_LINKS_PEER),
-    load: () => DancingLinksPackageEngine.load("npm:dancing-links"), // imports the package itself
+    load: (size) => DancingLinksPackageEngine.load("npm:dancing-links", boxOf(size)), // imports the package itself
   },
   {
     id: "npm:algorithm.ts",

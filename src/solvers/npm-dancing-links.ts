@@ -1,17 +1,22 @@
 /**
  * `npm:dancing-links`: a thin adapter over the `dancing-links` package (Knuth's DLX, the
- * fastest exact-cover solver on npm), used only as an outside reference. The package is an
- * optional peer (see peer.ts): imported when this solver is loaded.
+ * fastest exact-cover solver on npm), used only as an outside reference, for every grid size
+ * (4×4 to 25×25). The package is an optional peer (see peer.ts): imported when this solver is loaded.
  *
- * The Sudoku goes in as exact cover over 324 columns (cell, row-digit, column-digit and
- * box-digit constraints): one sparse row per clue, and one per digit an empty cell can take
- * given the clues. A row's data is `cell * 9 + digit - 1`. The package counts up to the
- * limit itself; it reports no guesses and has no work cap, so the budget is ignored.
+ * A grid of side N (box B, N = B²) goes in as exact cover over 4N² columns:
+ *
+ *   0 … N²−1       cell c is filled                 (c = row·N + column)
+ *   N² … 2N²−1     row r holds digit d              (N² + r·N + d − 1)
+ *   2N² … 3N²−1    column k holds digit d
+ *   3N² … 4N²−1    box b holds digit d              (boxes numbered row-major)
+ *
+ * One sparse row per clue, and one per digit an empty cell can take given the clues; a row's
+ * data is `cell · N + digit − 1`. On 9×9 these are the 324 columns of units.ts. The package
+ * counts up to the limit itself; it reports no guesses and has no work cap, so the budget is ignored.
  */
-import { CELLS, type Grid } from "../puzzle.js";
+import type { Grid } from "../puzzle.js";
 import type { SearchStats, SolverEngine } from "../solver.js";
 import { type PeerPackage, importPeer } from "./peer.js";
-import { EXACT_COVER_COLUMNS, candidateMasks, exactCoverColumns } from "./units.js";
 
 /** The package this adapter was written for. */
 export const DANCING_LINKS_PEER: PeerPackage = { name: "dancing-links", version: "4.3.10" };
@@ -26,38 +31,83 @@ interface DancingLinksModule {
   };
 }
 
-/** A fresh array of the 4 exact-cover columns of placing `digit` in `cell` (the package keeps it). */
-function constraintColumns(cell: number, digit: number): number[] {
-  const columns = new Array<number>(4);
-  exactCoverColumns(cell, digit, columns);
-  return columns;
+/** The exact-cover layout of grids of side `side`: each cell's row, column and box. */
+class CoverLayout {
+  readonly cells: number;
+  readonly columns: number;
+  readonly rowOf: Uint8Array;
+  readonly columnOf: Uint8Array;
+  readonly boxOf: Uint8Array;
+
+  constructor(readonly side: number) {
+    const box = Math.round(Math.sqrt(side));
+    this.cells = side * side;
+    this.columns = 4 * this.cells;
+    this.rowOf = Uint8Array.from({ length: this.cells }, (_, cell) => Math.floor(cell / side));
+    this.columnOf = Uint8Array.from({ length: this.cells }, (_, cell) => cell % side);
+    this.boxOf = Uint8Array.from({ length: this.cells }, (_, cell) => Math.floor(this.rowOf[cell] / box) * box + Math.floor(this.columnOf[cell] / box));
+  }
+
+  /** A fresh array of the 4 columns of placing `digit` in `cell` (the package keeps it). */
+  constraintColumns(cell: number, digit: number): number[] {
+    const { cells, side } = this;
+    return [cell, cells + this.rowOf[cell] * side + digit - 1, 2 * cells + this.columnOf[cell] * side + digit - 1, 3 * cells + this.boxOf[cell] * side + digit - 1];
+  }
+
+  /** Each empty cell's candidates given the clues (bit d set: digit d is in none of its units); 0 for clues. */
+  candidateMasks(puzzle: Grid, used: Uint32Array, masks: Uint32Array): void {
+    const { side } = this;
+    used.fill(0);
+    for (let cell = 0; cell < this.cells; cell++) {
+      if (puzzle[cell] === 0) continue;
+      const bit = 1 << puzzle[cell];
+      used[this.rowOf[cell]] |= bit;
+      used[side + this.columnOf[cell]] |= bit;
+      used[2 * side + this.boxOf[cell]] |= bit;
+    }
+    const all = (2 ** (side + 1) - 2) >>> 0; // bits 1..side
+    for (let cell = 0; cell < this.cells; cell++) {
+      const taken = used[this.rowOf[cell]] | used[side + this.columnOf[cell]] | used[2 * side + this.boxOf[cell]];
+      masks[cell] = puzzle[cell] === 0 ? (all & ~taken) >>> 0 : 0;
+    }
+  }
 }
 
-/** `dancing-links@4` solving the Sudoku's exact-cover encoding; no guesses, no budget. */
+/** `dancing-links@4` solving the exact-cover encoding of grids of one side; no guesses, no budget. */
 export class DancingLinksPackageEngine implements SolverEngine {
-  private readonly masks = new Uint16Array(CELLS);
+  private readonly masks: Uint32Array;
+  /** Digits used per unit (rows, then columns, then boxes); scratch for the candidate masks. */
+  private readonly used: Uint32Array;
 
-  private constructor(private readonly factory: InstanceType<DancingLinksModule["DancingLinks"]>) {}
+  private constructor(
+    private readonly factory: InstanceType<DancingLinksModule["DancingLinks"]>,
+    private readonly layout: CoverLayout,
+  ) {
+    this.masks = new Uint32Array(layout.cells);
+    this.used = new Uint32Array(3 * layout.side);
+  }
 
-  /** Imports the package (an Error with the install command when it is missing). */
-  static async load(solverId: string): Promise<DancingLinksPackageEngine> {
+  /** Imports the package (an Error with the install command when it is missing); an engine for box size `box` (2–5, default 3). */
+  static async load(solverId: string, box = 3): Promise<DancingLinksPackageEngine> {
     const { DancingLinks } = await importPeer<DancingLinksModule>(solverId, DANCING_LINKS_PEER);
-    return new DancingLinksPackageEngine(new DancingLinks());
+    return new DancingLinksPackageEngine(new DancingLinks(), new CoverLayout(box * box));
   }
 
   /** Count up to `limit` with the package's `find(limit)`; `budget` cannot be honoured. */
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, _budget: number): number {
-    const solver = this.factory.createSolver({ columns: EXACT_COVER_COLUMNS });
-    candidateMasks(puzzle, this.masks);
-    for (let cell = 0; cell < CELLS; cell++) {
-      if (puzzle[cell] !== 0) solver.addSparseConstraint(cell * 9 + puzzle[cell] - 1, constraintColumns(cell, puzzle[cell]));
-      for (let digit = 1; digit <= 9; digit++) {
-        if ((this.masks[cell] >> digit) & 1) solver.addSparseConstraint(cell * 9 + digit - 1, constraintColumns(cell, digit));
+    const { layout, masks } = this;
+    const side = layout.side;
+    const solver = this.factory.createSolver({ columns: layout.columns });
+    layout.candidateMasks(puzzle, this.used, masks);
+    for (let cell = 0; cell < layout.cells; cell++) {
+      if (puzzle[cell] !== 0) solver.addSparseConstraint(cell * side + puzzle[cell] - 1, layout.constraintColumns(cell, puzzle[cell]));
+      for (let digit = 1; digit <= side; digit++) {
+        if ((masks[cell] >>> digit) & 1) solver.addSparseConstraint(cell * side + digit - 1, layout.constraintColumns(cell, digit));
       }
     }
     const found = solver.find(limit);
     if (found.length > 0) {
-      for (const { data } of found[0]) solution[Math.floor(data / 9)] = (data % 9) + 1;
+      for (const { data } of found[0]) solution[Math.floor(data / side)] = (data % side) + 1;
     }
     stats.guesses = NaN;
     stats.timedOut = false;

@@ -13,7 +13,7 @@ import { formatJson } from "../bench/report/json.js";
 import type { BenchRun } from "../bench/records.js";
 import { type BatchTask, LARGE_GRID_BUDGET, solveBatch } from "../src/pool/batch.js";
 import { mainThreadSolver, openWorkerPool, withRetry } from "../src/pool/pool.js";
-import { SHAPES as GRID_SHAPES } from "../src/sized.js";
+import { GRID_SHAPES } from "../src/formats/record.js";
 import { STATUSES, type SolverEngine } from "../src/solver.js";
 import { judgeFormats, solveJudge } from "../src/formats/judge.js";
 import { createSolver } from "../src/index.js";

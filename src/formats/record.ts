@@ -13,8 +13,11 @@
  */
 import { EMPTY_MARKS } from "../empty-cells.js";
 import { type Grid, PuzzleError } from "../puzzle.js";
-import { type Alphabet, DIGITS } from "../puzzle-general.js";
-import { readSizedPuzzle } from "../sized.js";
+import { type Alphabet, type Shape, DIGITS } from "../puzzle-general.js";
+import { SHAPES, readSizedPuzzle } from "../sized.js";
+
+/** Every shape the readers recognise: 4×4, 9×9, 16×16, 25×25. */
+export const GRID_SHAPES: readonly Shape[] = SHAPES;
 
 export { SHAPE_9, shapeOfSide } from "../sized.js";
 

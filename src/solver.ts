@@ -350,11 +350,6 @@ export class Solver {
     readonly engines: ReadonlyMap<number, SizeEngine>,
   ) {}
 
-  /** The id of the 9×9 engine (the first engine when there is none). */
-  get id(): string {
-    return this.nineByNine().id;
-  }
-
   /** The 9×9 engine (the first engine when there is none). */
   get engine(): SolverEngine {
     return this.nineByNine().engine;

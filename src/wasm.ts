@@ -341,8 +341,3 @@ export class WasmKernel implements SolverEngine {
     return count;
   }
 }
-
-/** The registry's `wasm` engine: the release kernel. */
-export function loadWasmEngine(build: KernelBuild = "release"): Promise<WasmKernel> {
-  return WasmKernel.create(undefined, build);
-}

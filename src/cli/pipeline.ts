@@ -264,9 +264,18 @@ export async function solveStreams(
   };
   /** True when the oldest record held (read, not yet sent) was read INPUT_PAUSE_MS ago or more. */
   const heldTooLong = (): boolean => batches.heldSince !== null && performance.now() - batches.heldSince >= INPUT_PAUSE_MS;
-  /** Settles with "pause" when the records held will have waited INPUT_PAUSE_MS (never when none are held, or when they have and wait for an idle worker). */
-  const heldTimer = (): [Promise<"pause">, () => void] =>
-    batches.heldSince === null || heldTooLong() ? [new Promise(noop), noop] : pauseAfter(batches.heldSince + INPUT_PAUSE_MS - performance.now());
+  /**
+   * Settles with "pause" when the records held will have waited INPUT_PAUSE_MS, at once when they
+   * have and a worker is idle; never when none are held, or when they have and every worker is
+   * busy (the next batch solved frees one). One reading of the clock decides: with two, the
+   * wait could pass between them and leave a slow producer's records unsent for good.
+   */
+  const heldTimer = (): [Promise<"pause">, () => void] => {
+    if (batches.heldSince === null) return [new Promise(noop), noop];
+    const wait = batches.heldSince + INPUT_PAUSE_MS - performance.now();
+    if (wait > 0) return pauseAfter(wait);
+    return workers === 0 || workers - output.solving > 0 ? [Promise.resolve("pause"), noop] : [new Promise(noop), noop];
+  };
   /** Sends what is held, split over the idle workers; at a pause (`whenIdle`), only if a worker is idle. */
   const sendHeld = async (whenIdle: boolean): Promise<void> => {
     const idle = workers - output.solving;

@@ -22,8 +22,7 @@ import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../formats/ju
 import { type JudgeSolve, type JudgeSource, batchJudgeSolver, streamJudge } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { createSolver } from "../index.js";
-import type { Solver } from "../solver.js";
-import { DEFAULT_LIMIT } from "../solver.js";
+import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, type Solver } from "../solver.js";
 import { checkAlphabet } from "../puzzle-general.js";
 import { type BatchSolver, openBatchSolver } from "../pool/pool.js";
 import { INPUT_PAUSE_MS, type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
@@ -34,7 +33,6 @@ import { checkOutputIsNoInput } from "./same-file.js";
 import { lockOutput } from "./output-lock.js";
 import { OutputWriteError, guardOutputFile, stopBeforeStreamExit } from "./errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
-import { LARGE_GRID_BUDGET } from "../pool/batch.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
 
 /** Parsed flags of the solve command. */

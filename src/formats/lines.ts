@@ -5,8 +5,11 @@
  * decoded whole. The last line needs no line end. A UTF-8 byte order mark (EF BB BF) at the
  * start of the stream is dropped, so the first line reads like any other.
  *
- *   chunk ─► LineSplitter ─► sink.fast(bytes, start)  the reader takes a line straight from the bytes
- *                        └─► sink.line(text)          (or not, -1): the line as a string
+ *   chunk ─► LineSplitter ─┬─ with a ChunkScanner (the kernel's scanLines, 16 bytes a step):
+ *                          │    sink.fastLines(cells, start, n)  a run of 9×9 lines, their cells packed
+ *                          │    sink.line(text)                  every other line
+ *                          └─ without one, per line: sink.fast(bytes, start) takes it from the
+ *                               bytes, or (-1) sink.line(text); so do lines carried across chunks
  *
  * Reading is linear in the input: each byte is scanned once, and a line begun in one chunk is
  * carried into the next. A line over {@link MAX_LINE_LENGTH} characters is not kept at all:

@@ -26,8 +26,6 @@ import { SHAPE_9, shapeOfSide } from "../sized.js";
 import { solvers, solversBySize } from "../registry.js";
 import type { BatchResult } from "../solver.js";
 
-export { LARGE_GRID_BUDGET } from "../solver.js";
-
 /** The records of one batch, as columns. */
 export interface BatchTask {
   file: string;

@@ -43,7 +43,8 @@
 //
 // Batch layout in linear memory (see src/general.ts), n puzzles of C = N² bytes from `base`:
 //   puzzles n×C u8 │ solutions n×C u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
-// A puzzle byte is 0 (empty) or a symbol 1..N; a byte over N gives count -1 for that puzzle.
+// A puzzle byte is 0 (empty) or a symbol 1..N; a byte over N gives count -1 for that puzzle and a
+// clue repeated in a row, column or box count -2 (the 9×9 kernel's codes, assembly/index.ts).
 // nodes counts the states propagated; it is negative when the search hit the node budget
 // (the count is then the solutions found before it stopped).
 
@@ -564,8 +565,8 @@ const UNIT_CLUES: usize = heap.alloc(<usize>(MAX_UNITS * 4));
 /**
  * Loads N² puzzle bytes into the root state: a clue's cell holds its symbol, every other cell
  * the symbols no clue in its row, column or box has (queued when that leaves one). Returns -1
- * for a byte over N, 0 when two clues of a unit share a symbol or a cell is left with none, 1
- * otherwise.
+ * for a byte over N, -2 when two clues of a unit share a symbol, 0 when a cell is left with
+ * none, 1 otherwise.
  */
 function loadPuzzle(puzzle: usize): i32 {
   for (let cell = 0; cell < cells; cell++) {
@@ -583,7 +584,7 @@ function loadPuzzle(puzzle: usize): i32 {
     const row = UNIT_CLUES + (<usize>(units & 0xff) << 2);
     const column = UNIT_CLUES + (<usize>(size + ((units >> 8) & 0xff)) << 2);
     const boxAt = UNIT_CLUES + (<usize>(2 * size + (units >> 16)) << 2);
-    if ((load<u32>(row) | load<u32>(column) | load<u32>(boxAt)) & symbol) return 0;
+    if ((load<u32>(row) | load<u32>(column) | load<u32>(boxAt)) & symbol) return -2;
     store<u32>(row, load<u32>(row) | symbol);
     store<u32>(column, load<u32>(column) | symbol);
     store<u32>(boxAt, load<u32>(boxAt) | symbol);
@@ -621,16 +622,19 @@ function loadPuzzle(puzzle: usize): i32 {
 
 /**
  * Counts the solutions of the puzzle at `puzzle` up to `limit`, writing the first into the N²
- * bytes at `solution`. Returns the count, or -1 when a byte is over N. Sets `guesses` and
- * `nodes`; stops before branching, with `nodes` negated, once `budget` nodes are spent (0: no cap).
+ * bytes at `solution`. Returns the count, or -1 when a byte is over N, -2 when a clue is
+ * repeated in a row, column or box. Sets `guesses` and `nodes` (0 for a puzzle refused, as
+ * there was no search); stops before branching, with `nodes` negated, once `budget` nodes are
+ * spent (0: no cap).
  */
 function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
   nodes = 0;
   const loaded = loadPuzzle(puzzle);
-  if (loaded <= 0) {
-    nodes = 1 + loaded; // a contradiction among the clues is found by the root's state, as in propagate
-    return loaded;
+  if (loaded < 0) return loaded;
+  if (loaded == 0) {
+    nodes = 1; // a cell with no candidate is found by the root's state, as in propagate
+    return 0;
   }
   const copyBytes = <usize>(cells + 1 + 4 * size) << 2;
   let count = 0;

@@ -20,10 +20,13 @@ import { instantiate as instantiateGeneralKernel } from "../build/general.js";
 import { compileSource } from "../src/kernel-source.js";
 import { batchViews, kernelUrl } from "../src/wasm.js";
 import { buildKernelAtCommit, cpuSeconds } from "./measure/reference.js";
-import { quantile } from "./sample.js";
+import { quantile } from "../src/quantile.js";
 import { commaList, wholeNumber } from "../src/cli/options.js";
 
-/** The commit issue 11 measures against. */
+/**
+ * The default old kernel: the last commit before triads, the root set up unit by unit and stride scans
+ * (`git log 0287653.. -- assembly/general.ts` lists what changed since).
+ */
 const DEFAULT_REF = "0287653";
 const DEFAULT_DATASETS = ["../shared/datasets/sudoku16_kr100.txt", "../shared/datasets/sudoku25_misc.txt"];
 

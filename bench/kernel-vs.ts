@@ -16,10 +16,13 @@ import { loadDatasetList, datasetGrid, type Dataset } from "../src/datasets.js";
 import { type KernelBuild, WasmKernel } from "../src/wasm.js";
 import { summarizeGuesses } from "./measure/guesses.js";
 import { buildKernelAtCommit, cpuSeconds } from "./measure/reference.js";
-import { quantile } from "./sample.js";
+import { quantile } from "../src/quantile.js";
 import { commaList, wholeNumber } from "../src/cli/options.js";
 
-/** The commit issue 11 measures against. */
+/**
+ * The default old kernel: the last commit before the triad rule and configuration branching
+ * (`git log 0287653.. -- assembly/index.ts` lists what changed since).
+ */
 const DEFAULT_REF = "0287653";
 const DEFAULT_DATASETS = [
   "forum_hardest_1905_11plus",

@@ -36,7 +36,8 @@ import { summarizeGuesses } from "./measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
 import type { BenchRecord, RowMode } from "./records.js";
 import { speedRatio } from "./ratios.js";
-import { quantile, seededSample } from "./sample.js";
+import { quantile } from "../src/quantile.js";
+import { seededSample } from "./sample.js";
 import { type RatioEstimate, scaleRatio } from "./statistics.js";
 import { type Expectation, expectationOf } from "./verify.js";
 

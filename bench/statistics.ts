@@ -15,7 +15,7 @@
  *              Welch–Satterthwaite degrees of freedom and Student's t.
  */
 import { Random } from "../src/prng.js";
-import { quantile } from "./sample.js";
+import { quantile } from "../src/quantile.js";
 
 /** Confidence level of every interval here. */
 export const CONFIDENCE = 0.95;

@@ -1,13 +1,13 @@
 /**
  * The threads row: the WASM kernel on N worker threads through the CLI's pool (src/pool).
  *
- * The row's puzzles are split into CHUNKS_PER_THREAD × N text batches (the pool's unit of
- * work: puzzle texts in, formatted records out), all submitted at once; one timed call is
- * one pass over all chunks. Each worker parses its batch, solves it with one kernel call and
- * formats `line` output, so this row measures end-to-end throughput, text in and text out.
- * Answers are checked once, untimed, from the pool's `jsonl` output.
+ * The row's puzzles are split into CHUNKS_PER_THREAD × N batches (the pool's unit of work:
+ * the cell bytes of 9×9 lines in, output bytes out, as the CLI sends them), all submitted at
+ * once; one timed call is one pass over all chunks. Each worker solves its batch with one
+ * kernel call and writes `line` output, so this row measures end-to-end throughput, bytes in
+ * and bytes out. Answers are checked once, untimed, from the pool's `jsonl` output.
  */
-import { type BatchTask } from "../src/pool/batch.js";
+import { type BatchTask, copyTask } from "../src/pool/batch.js";
 import { openBatchSolver } from "../src/pool/pool.js";
 import { CELLS, type Grid, formatPuzzle } from "../src/puzzle.js";
 import type { BatchResult } from "../src/solver.js";
@@ -29,7 +29,7 @@ export function poolRow(threads: number): ExtraRow {
   };
 }
 
-/** Splits `grids` into text batches of near-equal size. */
+/** Splits `grids` into batches of near-equal size, each grid as the cell bytes of its line (`.` empty). */
 function chunkTasks(grids: readonly Grid[], limit: number, budget: number, chunks: number): BatchTask[] {
   const tasks: BatchTask[] = [];
   const size = Math.ceil(grids.length / chunks);
@@ -38,8 +38,10 @@ function chunkTasks(grids: readonly Grid[], limit: number, budget: number, chunk
     tasks.push({
       file: "bench",
       firstIndex: first,
-      texts: part.map((grid) => formatPuzzle(grid)).join("\n"),
       lines: Int32Array.from(part, (_, i) => first + i + 1),
+      cells: Buffer.from(part.map((grid) => formatPuzzle(grid)).join(""), "latin1"),
+      textAt: new Int32Array(0),
+      texts: [],
       readErrors: [],
       limit,
       budget,
@@ -49,23 +51,28 @@ function chunkTasks(grids: readonly Grid[], limit: number, budget: number, chunk
   return tasks;
 }
 
-/** Solutions a `line` output text stands for: a solution line is 1, `multiple` is the limit, `unsolvable` 0. */
-export function countFromLineOutput(text: string, limit: number): number {
+const LF = 10;
+
+/** Solutions a `line` output stands for: a solution line is 1, `multiple` (m) is the limit, `unsolvable` (u) 0. */
+export function countFromLineOutput(output: Uint8Array, limit: number): number {
   let total = 0;
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    if (line === "multiple") total += limit;
-    else if (line !== "unsolvable") total += line.charCodeAt(0) >= 49 && line.charCodeAt(0) <= 57 ? 1 : NaN;
+  for (let start = 0; start < output.length; ) {
+    let end = output.indexOf(LF, start);
+    if (end < 0) end = output.length;
+    const first = output[start];
+    if (first === 109 /* m */) total += limit;
+    else if (first !== 117 /* u */) total += first >= 49 && first <= 57 && end - start === CELLS ? 1 : NaN;
+    start = end + 1;
   }
   return total;
 }
 
 /** Parses the pool's `jsonl` output back into batch results. */
-function parseJsonlAnswers(texts: readonly string[], count: number): BatchResult {
+function parseJsonlAnswers(outputs: readonly Uint8Array[], count: number): BatchResult {
   const result: BatchResult = { counts: new Int32Array(count), guesses: new Int32Array(count), nodes: new Int32Array(count), solutions: new Uint8Array(count * CELLS) };
   let i = 0;
-  for (const text of texts) {
-    for (const line of text.split("\n")) {
+  for (const output of outputs) {
+    for (const line of Buffer.from(output.buffer, output.byteOffset, output.byteLength).toString("utf8").split("\n")) {
       if (line === "") continue;
       const record = JSON.parse(line) as { status: string; count: number; guesses: number | null; solution: string | null; error: string | null };
       if (record.error) throw new Error(`the pool rejected puzzle ${i + 1}: ${record.error}`);
@@ -83,11 +90,11 @@ function parseJsonlAnswers(texts: readonly string[], count: number): BatchResult
 async function openPoolRunner(threads: number, grids: readonly Grid[], limit: number, budget: number): Promise<BatchRunner> {
   const pool = await openBatchSolver(threads, [POOL_SOLVER]);
   const tasks = chunkTasks(grids, limit, budget, threads * CHUNKS_PER_THREAD);
-  // The pool transfers each task's `lines` buffer, so every submission gets its own copy.
-  const submit = (output: BatchTask["output"]) => Promise.all(tasks.map((task) => pool.solve({ ...task, lines: task.lines.slice(), output })));
+  // The pool transfers each task's buffers, so every submission gets its own copy.
+  const submit = (output: BatchTask["output"]) => Promise.all(tasks.map((task) => pool.solve({ ...copyTask(task), output })));
   return {
-    answers: async () => parseJsonlAnswers((await submit("jsonl")).map((outcome) => outcome.text), grids.length),
-    solve: async () => (await submit("line")).reduce((total, outcome) => total + countFromLineOutput(outcome.text, limit), 0),
+    answers: async () => parseJsonlAnswers((await submit("jsonl")).map((outcome) => outcome.bytes), grids.length),
+    solve: async () => (await submit("line")).reduce((total, outcome) => total + countFromLineOutput(outcome.bytes, limit), 0),
     close: () => pool.close(),
   };
 }

@@ -22,30 +22,38 @@ const SKIPPED = new Set([join("bench", "results")]);
 const STAMP = join(root, "build", ".sources.sha256");
 const PENDING = STAMP + ".pending";
 
-/** Every source file under `root`, relative to it, sorted. */
-function sourceFiles(root) {
-  const files = SOURCE_FILES.filter((file) => existsSync(join(root, file)));
+/**
+ * The files of `files` that exist and every file under `folders` (but those under SKIPPED), all
+ * relative to `base`, sorted.
+ */
+export function filesIn(base, folders, files) {
+  const found = files.filter((file) => existsSync(join(base, file)));
   const walk = (folder) => {
-    for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
+    for (const entry of readdirSync(join(base, folder), { withFileTypes: true })) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED.has(path)) walk(path);
-      } else if (entry.isFile()) files.push(path);
+      } else if (entry.isFile()) found.push(path);
     }
   };
-  for (const folder of SOURCE_FOLDERS) if (existsSync(join(root, folder))) walk(folder);
-  return files.sort();
+  for (const folder of folders) if (existsSync(join(base, folder))) walk(folder);
+  return found.sort();
+}
+
+/** The hash of the path and bytes of each of `files` (relative to `base`). */
+export function filesHash(base, files) {
+  const hash = createHash("sha256");
+  for (const file of files) {
+    hash.update(file.replaceAll("\\", "/") + "\0");
+    hash.update(readFileSync(join(base, file)));
+    hash.update("\0");
+  }
+  return hash.digest("hex");
 }
 
 /** The hash of every source's path and bytes (of the package at `folder`, this one by default). */
 export function sourcesHash(folder = root) {
-  const hash = createHash("sha256");
-  for (const file of sourceFiles(folder)) {
-    hash.update(file.replaceAll("\\", "/") + "\0");
-    hash.update(readFileSync(join(folder, file)));
-    hash.update("\0");
-  }
-  return hash.digest("hex");
+  return filesHash(folder, filesIn(folder, SOURCE_FOLDERS, SOURCE_FILES));
 }
 
 /** The hash the last successful build saw, or null. */

@@ -13,9 +13,10 @@
  * anything else as a mistake; the CLI reads the blanks that puzzle collections use; N×N
  * alphabets use letters (`X` is a 25×25 symbol), so only marks no alphabet may hold are empty
  * there (checkAlphabet refuses an alphabet with `.` or `-`).
+ *
+ * An alphabet is taken here as the plain string of its symbols (puzzle-general.ts's `Alphabet`)
+ * so that this table, which the puzzle readers import, imports none of them.
  */
-import type { Alphabet } from "./puzzle-general.js";
-
 /** The characters that mark an empty cell, per reader (see the table above). */
 export const EMPTY_MARKS = {
   /** The library's 9×9 one-line text. */
@@ -27,11 +28,11 @@ export const EMPTY_MARKS = {
 } as const;
 
 /** True when `ch` marks an empty cell of N×N text in `alphabet`: `.`, `-`, or `0` when the alphabet has no `0`. */
-export function isEmptySymbol(ch: string, alphabet: Alphabet): boolean {
+export function isEmptySymbol(ch: string, alphabet: string): boolean {
   return EMPTY_MARKS.symbols.includes(ch) || (ch === "0" && !alphabet.includes("0"));
 }
 
 /** Every character that marks an empty cell of N×N text in `alphabet`, in the order above. */
-export function symbolEmpties(alphabet: Alphabet): string {
+export function symbolEmpties(alphabet: string): string {
   return EMPTY_MARKS.symbols + (alphabet.includes("0") ? "" : "0");
 }

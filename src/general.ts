@@ -11,7 +11,7 @@
  *           ├──────────────────────┤
  *           │ solutions n × C u8   │  first solution of each puzzle
  *           ├──────────────────────┤  (4-byte aligned)
- *           │ counts    n × i32    │  solutions found up to the limit, -1 for a byte over N
+ *           │ counts    n × i32    │  solutions up to the limit; -1 bad byte, -2 repeated clue
  *           ├──────────────────────┤
  *           │ guesses   n × i32    │
  *           ├──────────────────────┤

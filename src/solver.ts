@@ -65,7 +65,10 @@ export interface BatchResult {
 export interface SolveOptions {
   /** Stop counting at this many solutions: 1 finds one, 2 proves uniqueness. @default 2 */
   limit?: number;
-  /** Work cap per puzzle in engine-defined search nodes; a puzzle over it reports `timeout`. @default Infinity */
+  /**
+   * Work cap per puzzle in engine-defined search nodes (Infinity: none); a puzzle over it
+   * reports `timeout`. @default none for 9×9, {@link LARGE_GRID_BUDGET} for the other sizes
+   */
   budget?: number;
   /** The symbols of the puzzles of its size, e.g. "ABCDEFGHIJKLMNOP" for 16×16; detected when absent. @default undefined */
   alphabet?: Alphabet;
@@ -237,6 +240,72 @@ export function solvePacked(engine: SolverEngine, puzzles: Uint8Array, count: nu
   return result;
 }
 
+/**
+ * The budget of a 4×4, 16×16 or 25×25 puzzle when the caller sets none: a blanked 25×25 grid
+ * can search for hours, and one puzzle must not stall a batch (or a run). An explicit budget,
+ * Infinity included, lifts it. 9×9 puzzles have no cap by default: the hardest take milliseconds.
+ */
+export const LARGE_GRID_BUDGET = 1_000_000;
+
+/** The node budget of a puzzle of `cells` cells under `budget` (undefined: the default of its size, see {@link LARGE_GRID_BUDGET}). */
+export function budgetFor(cells: number, budget: number | undefined): number {
+  return budget ?? (cells === 81 ? Infinity : LARGE_GRID_BUDGET);
+}
+
+/** An engine whose batch is written straight into its memory and solved there (the 9×9 kernel's `input`/`run`). */
+interface InPlaceEngine {
+  input(count: number): Uint8Array;
+  run(count: number, limit: number, budget: number): BatchResult;
+  /** Reads 9×9 puzzles written as text (81 bytes each) into the batch. */
+  inputText?(text: Uint8Array, count: number): void;
+}
+
+/**
+ * The puzzles of a group: a function that writes them packed (N² bytes each, 0 empty, 1..N)
+ * into the array it is given, or 9×9 puzzles as text, 81 bytes each as in a line (`1`–`9` a
+ * clue, any other byte an empty cell).
+ */
+export type GroupPuzzles = ((packed: Uint8Array) => void) | { text: Uint8Array };
+
+/** The cell of each byte of 9×9 text: 1–9 for the digits, 0 for any other. */
+const TEXT_CELL = (() => {
+  const cells = new Uint8Array(256);
+  for (let digit = 1; digit <= 9; digit++) cells[48 + digit] = digit;
+  return cells;
+})();
+
+/** Writes `puzzles` into `packed` (see {@link GroupPuzzles}). */
+function writePuzzles(puzzles: GroupPuzzles, packed: Uint8Array): void {
+  if (typeof puzzles === "function") return puzzles(packed);
+  const text = puzzles.text;
+  for (let i = 0; i < packed.length; i++) packed[i] = TEXT_CELL[text[i]];
+}
+
+function solvesInPlace(engine: SolverEngine): engine is SolverEngine & InPlaceEngine {
+  const { input, run } = engine as Partial<InPlaceEngine>;
+  return typeof input === "function" && typeof run === "function" && input.length === 1;
+}
+
+/**
+ * The one batch function every solving path ends in (Solver.solveMany and judge mode through it,
+ * the CLI's workers and `--threads 0`, the bench's threads rows): `count` puzzles of `cells`
+ * cells ({@link GroupPuzzles}), solved on `engine` under `limit` and the budget of their size
+ * ({@link budgetFor}). An engine that solves in place gets them written straight into its
+ * memory (text converted there); the results are then views into it, valid until the engine's
+ * next call, so read them first.
+ */
+export function solveGroup(engine: SolverEngine, cells: number, count: number, puzzles: GroupPuzzles, limit: number, budget?: number): BatchResult {
+  const nodes = budgetFor(cells, budget);
+  if (solvesInPlace(engine) && cells === 81) {
+    if (typeof puzzles !== "function" && engine.inputText) engine.inputText(puzzles.text, count);
+    else writePuzzles(puzzles, engine.input(count));
+    return engine.run(count, limit, nodes);
+  }
+  const packed = new Uint8Array(count * cells);
+  writePuzzles(puzzles, packed);
+  return solvePacked(engine, packed, count, cells, limit, nodes);
+}
+
 // ── the solver ──────────────────────────────────────────────────────────────────────────────
 
 /** The engine a {@link Solver} uses for one grid size. */
@@ -281,11 +350,6 @@ export class Solver {
     readonly engines: ReadonlyMap<number, SizeEngine>,
   ) {}
 
-  /** The id of the 9×9 engine (the first engine when there is none). */
-  get id(): string {
-    return this.nineByNine().id;
-  }
-
   /** The 9×9 engine (the first engine when there is none). */
   get engine(): SolverEngine {
     return this.nineByNine().engine;
@@ -315,18 +379,17 @@ export class Solver {
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
     options ??= {}; // solve(p, null) reads like solve(p)
     const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
-    const budget = checkBudget(options.budget ?? Infinity);
-    const solveGroup = (group: GeneralPuzzle[]): SolveRecord[] => {
+    const budget = options.budget === undefined ? undefined : checkBudget(options.budget);
+    const solveShape = (group: GeneralPuzzle[]): SolveRecord[] => {
       const { shape, alphabet } = group[0];
       const entry = this.engines.get(shape.size);
       if (!entry) return group.map(() => invalidRecord(`no solver for ${shapeName(shape)} puzzles in this Solver`));
-      const packed = new Uint8Array(group.length * shape.cells);
-      group.forEach((puzzle, i) => packed.set(puzzle.grid, i * shape.cells));
-      const result = solvePacked(entry.engine, packed, group.length, shape.cells, limit, budget);
+      const fill = (packed: Uint8Array) => group.forEach((puzzle, i) => packed.set(puzzle.grid, i * shape.cells));
+      const result = solveGroup(entry.engine, shape.cells, group.length, fill, limit, budget);
       return batchRecords(result, group.length, { cells: shape.cells, writer: this.writer(alphabet), reportsGuesses: entry.reportsGuesses });
     };
     const alphabet = options.alphabet === undefined ? undefined : checkAlphabetOption(options.alphabet);
-    return solveInOrder(puzzles, (puzzle) => readPuzzle(puzzle, alphabet), solveGroup, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`);
+    return solveInOrder(puzzles, (puzzle) => readPuzzle(puzzle, alphabet), solveShape, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`);
   }
 }
 

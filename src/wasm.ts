@@ -57,6 +57,10 @@ interface KernelExports {
   memory: WebAssembly.Memory;
   reserve(count: number): number;
   solveBatch(base: number, count: number, limit: number, budget: number): number;
+  cellsFromText(base: number, count: number): number;
+  lineOutput(base: number, count: number): number;
+  reserveScan(room: number): number;
+  scanLines(base: number, start: number, length: number): number;
 }
 
 /**
@@ -211,6 +215,55 @@ export class BatchRoom {
   }
 }
 
+/** The lines the kernel found in a chunk (see {@link LineScanner.scan}); views valid until the next scan. */
+export interface ScannedLines {
+  count: number;
+  /** Per line: its start, its end (the position of its `\n` or `\r`), and its number among the fast lines or -1. */
+  table: Int32Array;
+  /** The 81 cell bytes of each fast line, in order. */
+  cells: Uint8Array;
+}
+
+/**
+ * The line reader's scan of a chunk, on an instance of the 9×9 kernel (the reader's own, not a
+ * solving one): finds the complete lines of the chunk and the 9×9 lines of cell bytes among
+ * them (81 of `1`–`9` and the empty marks `.0_?-*xX`, maybe spaces or tabs, then the line end),
+ * copying those lines' cells out, 16 bytes a step. formats/lines.ts reads the lines from it.
+ */
+export class LineScanner {
+  private base = 0;
+  private room = 0;
+
+  private constructor(private readonly exports: KernelExports) {}
+
+  /** A scanner on a fresh instance of the release kernel (or `source`). */
+  static async create(source?: KernelSource): Promise<LineScanner> {
+    const module = source === undefined ? await compileKernel("release") : await compileSource(source);
+    return new LineScanner((await instantiateSudokuKernel(module, { env: {} })) as KernelExports);
+  }
+
+  /** The largest chunk one scan takes (longer chunks are scanned in pieces by the caller). */
+  static readonly MAX_CHUNK = 1 << 20;
+
+  /** Scans the complete lines of `bytes` from `start` (at most {@link LineScanner.MAX_CHUNK} bytes). */
+  scan(bytes: Uint8Array, start: number): ScannedLines {
+    if (bytes.length > this.room) {
+      const room = Math.max(bytes.length, 1 << 16);
+      const base = this.exports.reserveScan(room);
+      if (base === 0) throw new RangeError(`the kernel could not reserve a scan of ${room} bytes (at most 2^24)`);
+      this.base = base;
+      this.room = room;
+    }
+    const buffer = this.exports.memory.buffer;
+    new Uint8Array(buffer, this.base, bytes.length).set(bytes);
+    const count = this.exports.scanLines(this.base, start, bytes.length);
+    if (count < 0) throw new RangeError("scanLines: the kernel refused the chunk");
+    const linesAt = Math.ceil((this.base + this.room) / 4) * 4;
+    const cellsAt = linesAt + (this.room + 1) * 12;
+    return { count, table: new Int32Array(buffer, linesAt, count * 3), cells: new Uint8Array(buffer, cellsAt, this.room) };
+  }
+}
+
 /** One instance of the WASM kernel with its own linear memory. Not thread-safe; one per worker. */
 export class WasmKernel implements SolverEngine {
   private readonly room: BatchRoom;
@@ -247,6 +300,28 @@ export class WasmKernel implements SolverEngine {
     return this.room.results(base, count, CELLS);
   }
 
+  /**
+   * Makes room for `count` puzzles and reads them from `text`: 81 bytes each as written in a
+   * line (`1`–`9` a clue, any other byte an empty cell), converted in the kernel. Then {@link run}.
+   */
+  inputText(text: Uint8Array, count: number): void {
+    this.input(count).set(text.subarray(0, count * CELLS));
+    BatchRoom.checkSolved(this.exports.cellsFromText(this.room.check(count, CELLS, `inputText(${count})`), count), `inputText(${count})`);
+  }
+
+  /**
+   * The `line` output of the `count` puzzles last solved by {@link run}, written by the kernel
+   * over their puzzle bytes (a view, valid until the next call): per puzzle its solution or its
+   * status word, each with "\n". Null when a puzzle was rejected (count < 0), which the kernel
+   * does not word; the results are then untouched. Call it once per run, after reading anything
+   * else the puzzle bytes are needed for.
+   */
+  lineOutput(count: number): Uint8Array | null {
+    const base = this.room.check(count, CELLS, `lineOutput(${count})`);
+    const bytes = this.exports.lineOutput(base, count);
+    return bytes < 0 ? null : new Uint8Array(this.exports.memory.buffer, base, bytes);
+  }
+
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
   solveBatch(puzzles: Uint8Array, count: number, limit: number, budget = Infinity): BatchResult {
     checkBatchBytes(puzzles, count, CELLS);
@@ -265,9 +340,4 @@ export class WasmKernel implements SolverEngine {
     stats.timedOut = result.nodes[0] < 0;
     return count;
   }
-}
-
-/** The registry's `wasm` engine: the release kernel. */
-export function loadWasmEngine(build: KernelBuild = "release"): Promise<WasmKernel> {
-  return WasmKernel.create(undefined, build);
 }

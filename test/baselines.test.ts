@@ -3,7 +3,7 @@
  * entries, budgets that end in `timeout`, limits 1 vs 2, Norvig's 11 hardest, guesses that
  * show as null when a solver cannot report them, and engines that keep no state between puzzles.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   CELLS,
@@ -17,6 +17,7 @@ import {
   type SearchStats,
   type Solver,
 } from "../src/index.js";
+import { SHARED_DATASETS, describeWithSharedDatasets, hasSharedDatasets } from "./shared.js";
 
 /** Our own search engines, in registry order. */
 const BASELINES = ["scan", "tables", "queue", "mrv", "dlx"];
@@ -25,9 +26,8 @@ const PACKAGES = ["npm:dancing-links", "npm:algorithm.ts"];
 /** The baselines that fill cells in row-major order with digits 1–9: one search tree. */
 const ROW_MAJOR = ["scan", "tables", "queue"];
 
-/** Norvig's 11 "hardest", read from the shared datasets beside the repository (skipped without them). */
-const NORVIG_FILE = new URL("../../shared/datasets/norvig_hardest.txt", import.meta.url);
-const NORVIG_HARDEST = existsSync(NORVIG_FILE) ? readFileSync(NORVIG_FILE, "utf8").trim().split("\n") : [];
+/** Norvig's 11 "hardest", read from the shared datasets beside the repository (test/shared.ts). */
+const NORVIG_HARDEST = hasSharedDatasets ? readFileSync(new URL("norvig_hardest.txt", SHARED_DATASETS), "utf8").trim().split("\n") : [];
 /** One of Norvig's hardest (his 8th) that every baseline solves quickly (3,662 row-major placements). */
 const HARD = "...92......68.3...19..7...623..4.1....1...7....8.3..297...8..91...5.72......64...";
 /** Others of Norvig's hardest (his 6th, 7th and 10th), quick for row-major search too. */
@@ -124,7 +124,7 @@ describe.each([...BASELINES, ...PACKAGES])("limits: %s", (id) => {
   });
 });
 
-describe.skipIf(NORVIG_HARDEST.length === 0)("Norvig's 11 hardest, limit 2", () => {
+describeWithSharedDatasets("Norvig's 11 hardest, limit 2", () => {
   const reference = new Map<string, string>();
 
   it.each([...BASELINES, ...PACKAGES])("%s solves each one or reports timeout, never a wrong answer", (id) => {

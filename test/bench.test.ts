@@ -15,6 +15,8 @@ import { formatSvg } from "../bench/report/svg.js";
 import { formatTable } from "../bench/report/table.js";
 import { applyReference, runBench } from "../bench/runner.js";
 import { poolRow } from "../bench/threads.js";
+import { seededSample } from "../bench/sample.js";
+import { createSolver } from "../src/index.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import { checkWellFormed } from "./xml.js";
 
@@ -162,7 +164,11 @@ describe("runner", () => {
     const [wasm, perPuzzle, threads, dlx, dancing] = records;
     expect(wasm.batchCall).toBe(true);
     expect(perPuzzle.batchCall).toBe(false);
-    expect(wasm.guessesPerPuzzle).toBeGreaterThan(0);
+    const drawn = seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed).map((i) => dataset.puzzles[i]);
+    const kernel = await createSolver();
+    const guesses = drawn.map((line) => kernel.solve(line, { limit: plan.limit }).guesses!);
+    expect(wasm.guessesPerPuzzle).toBeCloseTo(guesses.reduce((sum, g) => sum + g, 0) / guesses.length, 9); // the kernel's own, on the puzzles drawn
+    expect(wasm.guessesPerPuzzle).toBeGreaterThan(0); // and the hard tier needs some
     expect(threads).toMatchObject({ mode: "threads", threads: 1, p50Micros: null, p99Micros: null });
     expect(threads.cpuPerWall).toBeGreaterThan(0);
     expect(dlx.speedup).toBe(1);

@@ -1,9 +1,10 @@
 /**
- * No needless rebuild: the sources hash that decides whether `npm run bench` builds, and
- * `--help` answering from dist/ without a build.
+ * No needless rebuild: the sources hash that decides whether `npm run bench` builds,
+ * `--help` answering from dist/ without a build, and the build steps `npm run build` (so
+ * `npm test`) takes again after a change (scripts/build.mjs).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -48,5 +49,41 @@ describe("build stamp", () => {
     expect(result.stdout).toMatch(/Usage: bench/);
     expect(result.stdout).toContain("--solvers");
     expect(result.stderr).not.toContain("npm run build");
+  });
+});
+
+describe("npm run build", () => {
+  /** A copy of this package's sources and of its last build's outputs and record, in the scratch folder. */
+  function copyOfThisBuild(): string {
+    const copy = join(folder, "package");
+    for (const path of ["assembly", "src", "bench", "scripts", "build", "asconfig.json", "tsconfig.json", "tsconfig.build.json", "package.json", "package-lock.json"]) {
+      cpSync(join(root, path), join(copy, path), { recursive: true, filter: (from) => !from.includes(join("bench", "results")) });
+    }
+    mkdirSync(join(copy, "dist/src"), { recursive: true });
+    cpSync(join(root, "dist/src/index.js"), join(copy, "dist/src/index.js"));
+    return copy;
+  }
+
+  /** The steps scripts/build.mjs would take in `at`. */
+  const due = (at: string): string[] => execFileSync(process.execPath, ["scripts/build.mjs", "--dry-run"], { cwd: at, encoding: "utf8" }).split("\n").filter(Boolean);
+
+  it("takes again only the steps whose inputs changed or whose outputs are gone", () => {
+    const copy = copyOfThisBuild();
+    expect(due(copy)).toEqual([]); // pretest built it: nothing is due
+    mkdirSync(join(copy, "test"));
+    writeFileSync(join(copy, "test/x.test.ts"), "// tests are not built");
+    expect(due(copy)).toEqual([]);
+    appendFileSync(join(copy, "src/solver.ts"), "\n");
+    expect(due(copy)).toEqual(["host"]);
+    appendFileSync(join(copy, "assembly/general.ts"), "\n");
+    expect(due(copy)).toEqual(["general", "host"]);
+    appendFileSync(join(copy, "assembly/index.ts"), "\n");
+    expect(due(copy)).toEqual(["kernel", "general", "host"]);
+    cpSync(join(root, "src/solver.ts"), join(copy, "src/solver.ts"));
+    cpSync(join(root, "assembly/general.ts"), join(copy, "assembly/general.ts"));
+    cpSync(join(root, "assembly/index.ts"), join(copy, "assembly/index.ts"));
+    expect(due(copy)).toEqual([]);
+    rmSync(join(copy, "build/variants/first.wasm"));
+    expect(due(copy)).toEqual(["kernel"]);
   });
 });

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, runCliInProcess as run, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
-import { relabelledPuzzles } from "./corpus.js";
+import { relabelledPuzzles } from "../bench/corpus.js";
 import { Random } from "../src/prng.js";
 
 const { dir, file } = scratchFolder("sudoku-bulk-");

@@ -3,10 +3,20 @@
  * test/fixtures/puzzles.txt of the grid sizes it takes (registry `sizes`) with limit 2 through
  * `createSolver` + `solve`, and must give the line's count (or `invalid` with an error naming
  * the cell or the length), the line's solution when it has one, and only valid solutions that
- * keep the clues.
+ * keep the clues. The two kernels' debug builds (asserts on) run it too, as their rows.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSolver, statusOf, solvers, type Solver, type SolverInfo } from "../src/index.js";
+import {
+  type CreateSolverOptions,
+  type Solver,
+  type SolverInfo,
+  compileGeneralKernel,
+  compileKernel,
+  createSolver,
+  findSolver,
+  solvers,
+  statusOf,
+} from "../src/index.js";
 import { isValidSizedSolution, readSizedPuzzle } from "../src/sized.js";
 import { type FixtureCase, loadFixture } from "./fixture.js";
 
@@ -79,10 +89,19 @@ function checkSolved(info: SolverInfo, solver: Solver, fixture: FixtureCase & { 
   }
 }
 
-describe.each(solvers.map((info) => [info.id, info] as const))("%s on the shared fixture", (_id, info) => {
+type Kernels = CreateSolverOptions["kernels"];
+
+/** Each registry row (its kernels from the files beside the package), then the two kernels' rows again on their debug builds. */
+const ROWS: [string, SolverInfo, () => Promise<Kernels>][] = [
+  ...solvers.map((info) => [info.id, info, async () => ({})] as [string, SolverInfo, () => Promise<Kernels>]),
+  ["wasm (debug build)", findSolver("wasm"), async () => ({ wasm: await compileKernel("debug") })],
+  ["general-wasm (debug build)", findSolver("general-wasm"), async () => ({ general: await compileGeneralKernel("debug") })],
+];
+
+describe.each(ROWS)("%s on the shared fixture", (_name, info, kernels) => {
   let solver: Solver;
   beforeAll(async () => {
-    solver = await createSolver({ solver: info.id });
+    solver = await createSolver({ solver: info.id, kernels: await kernels() });
   });
 
   it("runs on every size it takes, on its own engine", () => {

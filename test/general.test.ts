@@ -1,6 +1,6 @@
 // N×N grids: the general WASM kernel (release and debug builds), its TS twin, the N×N puzzle
 // model (alphabets, errors) and the solver over text lines.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type GeneralBuild, GeneralKernel, engineForBox } from "../src/general.js";
 import { GeneralTsEngine } from "../src/solvers/general-ts.js";
@@ -14,10 +14,11 @@ import {
 } from "../src/puzzle-general.js";
 import { createSolver } from "../src/index.js";
 import { loadFixture } from "./fixture.js";
+import { runCli } from "./cli-run.js";
+import { SHARED_DATASETS, describeWithSharedDatasets } from "./shared.js";
+import { WasmKernel } from "../src/wasm.js";
 
-const DATASETS = new URL("../../shared/datasets/", import.meta.url);
-const hasDatasets = existsSync(DATASETS);
-const readDataset = (name: string): string[] => readFileSync(new URL(name, DATASETS), "utf8").trim().split("\n");
+const readDataset = (name: string): string[] => readFileSync(new URL(name, SHARED_DATASETS), "utf8").trim().split("\n");
 
 const HEX_LIKE = "123456789ABCDEFG";
 const POJ = "ABCDEFGHIJKLMNOP";
@@ -48,7 +49,7 @@ function expectUniqueAndValid(solver: Solver, lines: string[]): void {
   });
 }
 
-describe.skipIf(!hasDatasets)("shared N×N datasets", () => {
+describeWithSharedDatasets("shared N×N datasets", () => {
   it("solves every 16×16 puzzle of sudoku16_kr100 as unique, with valid solutions", async () => {
     const lines = readDataset("sudoku16_kr100.txt");
     expect(lines).toHaveLength(99);
@@ -173,6 +174,27 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
     expect(Array.from(result.counts)).toEqual([2, -1, -1]);
   });
 
+  it("gives -2 for a clue repeated in a row, a column or a box, with no search, as the 9×9 kernel does", async () => {
+    const kernel = await GeneralKernel.create(undefined, build);
+    const nineByNine = await WasmKernel.create(undefined, build);
+    for (const box of [2, 3, 4, 5]) {
+      const { size, cells } = shapeOf(box);
+      const repeatedAt = [1, size, size + 1]; // beside cell 0 in its row, below it in its column, diagonally in its box
+      const puzzles = new Uint8Array(cells * (repeatedAt.length + 1));
+      repeatedAt.forEach((cell, i) => {
+        puzzles[i * cells] = 1;
+        puzzles[i * cells + cell] = 1;
+      });
+      puzzles[repeatedAt.length * cells + 1] = size + 1; // and a byte over N after them: still -1
+      const result = kernel.solveBatch(puzzles, repeatedAt.length + 1, box, 2);
+      expect(Array.from(result.counts), `box ${box}`).toEqual([-2, -2, -2, -1]);
+      expect(Array.from(result.nodes), `box ${box}`).toEqual([0, 0, 0, 0]);
+      if (box === 3) expect(result.counts).toEqual(nineByNine.solveBatch(puzzles, repeatedAt.length + 1, 2).counts);
+    }
+    const unsolvable = kernel.solveBatch(parseGeneralPuzzle(UNSOLVABLE_4).grid, 1, 2, 2); // no clue repeated, a cell with no candidate: 0
+    expect([unsolvable.counts[0], unsolvable.nodes[0]]).toEqual([0, 1]);
+  });
+
   it("solves a batch that grows memory, with views re-created", async () => {
     const kernel = await GeneralKernel.create(undefined, build);
     const { cells } = shapeOf(4);
@@ -241,7 +263,7 @@ describe("the TS twin", () => {
     expect(stats.timedOut).toBe(true);
   });
 
-  it("finds no solution when two clues of a row, a column or a box share a symbol, or a cell has no candidate, in every size, as the kernel", async () => {
+  it("gives -2 when two clues of a row, a column or a box share a symbol (the 9×9 kernel's code) and 0 when a cell has no candidate, in every size, as the kernel", async () => {
     const kernel = await GeneralKernel.create();
     const twin = new GeneralTsEngine();
     const stats = { guesses: 0, timedOut: false };
@@ -261,9 +283,9 @@ describe("the TS twin", () => {
       });
       const puzzles: [string, Uint8Array, number][] = [
         ["first row only", firstRow, 2],
-        ["row clash", rowClash, 0],
-        ["column clash", firstRow.map((symbol, c) => (c === size ? full[0] : symbol)), 0],
-        ["box clash", firstRow.map((symbol, c) => (c === size + 1 ? full[0] : symbol)), 0],
+        ["row clash", rowClash, -2],
+        ["column clash", firstRow.map((symbol, c) => (c === size ? full[0] : symbol)), -2],
+        ["box clash", firstRow.map((symbol, c) => (c === size + 1 ? full[0] : symbol)), -2],
       ];
       if (box > 2) {
         expect(findGeneralConflict(noCandidate, shapeOf(box))).toBeNull();
@@ -364,5 +386,17 @@ describe("N×N puzzle lines", () => {
     const ts = (await createGeneralSolver({ engine: "ts" })).solveMany(lines);
     expect(ts).toEqual(records);
     expect(() => solver.solveMany(lines, { limit: 0 })).toThrow(RangeError);
+  });
+});
+
+describe("solve --solver general-wasm on a 9×9 line with a repeated clue", () => {
+  const line = "1.1" + ".".repeat(78);
+  const record = (args: string[]) => JSON.parse(runCli(["solve", "--out", "jsonl", ...args], { input: line + "\n" }).stdout.trim().split("\n")[0]);
+
+  it.each([["0"], ["1"]])("gives the invalid record naming the cell, as the 9×9 kernel does (--threads %s)", (threads) => {
+    const expected = record(["--solver", "wasm", "--threads", threads]);
+    expect(expected).toMatchObject({ status: "invalid", count: 0 });
+    expect(expected.error).toMatch(/cell 3 \(row 1, column 3\): digit 1 is repeated in row 1/);
+    expect(record(["--solver", "general-wasm", "--threads", threads])).toEqual(expected);
   });
 });

@@ -12,7 +12,7 @@ import { chmodSync, createReadStream, existsSync, mkdtempSync, readFileSync, rmS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { writePuzzles } from "./corpus.js";
+import { writePuzzles } from "../bench/corpus.js";
 import { Random } from "../src/prng.js";
 import { BIN } from "./cli-run.js";
 

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
-import { writePuzzles } from "./corpus.js";
+import { writePuzzles } from "../bench/corpus.js";
 import { signalExitStatus } from "../src/cli/progress.js";
 import { BIN } from "./cli-run.js";
 
@@ -93,15 +93,27 @@ describe("solve: clean interrupts", () => {
   });
 
   /** After the corpus, an empty grid counted to 2^31 - 1 solutions: a batch of many minutes, which a first signal waits for. */
-  const stuckArgs = (out: string): string[] => {
+  const stuckArgs = (out: string, threads = "1"): string[] => {
     const endless = join(dir, "endless.txt");
     writeFileSync(endless, ".".repeat(81) + "\n");
-    return ["solve", "--threads", "1", "--batch", "1000", "--limit", "2147483647", "--budget", "none", "-o", out, corpus, endless];
+    return ["solve", "--threads", threads, "--batch", "1000", "--limit", "2147483647", "--budget", "none", "-o", out, corpus, endless];
   };
 
-  it("a second signal ends a run stuck in a batch at once: it dies of the signal that came first, as if uncaught (no exit teardown to hang in)", async () => {
-    const out = join(dir, "forced.txt");
-    const child = spawn(process.execPath, [BIN, ...stuckArgs(out), "--progress"], { stdio: ["ignore", "ignore", "pipe"] });
+  it("--threads 0 with a puzzle that counts for minutes: the run solves on one worker, so two signals end it (on the main thread no signal got through)", async () => {
+    const endless = join(dir, "endless-only.txt");
+    writeFileSync(endless, ".".repeat(81) + "\n");
+    const child = spawn(process.execPath, [BIN, "solve", "--threads", "0", "--limit", "2147483647", endless], { stdio: ["ignore", "ignore", "pipe"] });
+    onTestFinished(() => void child.kill("SIGKILL"));
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // well into the count (start-up takes a fraction of that)
+    process.kill(child.pid!, "SIGINT");
+    process.kill(child.pid!, "SIGTERM");
+    expect(await ended).toBeOneOf(["SIGINT", "SIGTERM"]);
+  });
+
+  it.each(["1", "0"])("a second signal ends a run stuck in a batch at once (--threads %s): it dies of the signal that came first, as if uncaught (no exit teardown to hang in)", async (threads) => {
+    const out = join(dir, `forced-${threads}.txt`);
+    const child = spawn(process.execPath, [BIN, ...stuckArgs(out, threads), "--progress"], { stdio: ["ignore", "ignore", "pipe"] });
     onTestFinished(() => void child.kill("SIGKILL"));
     let stderr = "";
     child.stderr!.on("data", (data) => (stderr += data));

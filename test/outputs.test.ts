@@ -13,7 +13,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, uti
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
-import { relabelledPuzzles } from "./corpus.js";
+import { relabelledPuzzles } from "../bench/corpus.js";
 
 const { dir, file } = scratchFolder("sudoku-outputs-");
 const PUZZLES = file("puzzles.txt", relabelledPuzzles(300, 23));

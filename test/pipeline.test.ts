@@ -6,9 +6,9 @@
  */
 import { PassThrough, Readable, Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { relabelledPuzzles } from "./corpus.js";
-import { type BatchSolver, openBatchSolver } from "../src/pool/pool.js";
-import type { BatchTask } from "../src/pool/batch.js";
+import { relabelledPuzzles } from "../bench/corpus.js";
+import { type BatchSolver, WARM_UP_SLICE, openBatchSolver, warmingUp } from "../src/pool/pool.js";
+import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/batch.js";
 import { INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";
 
 const inner = await openBatchSolver(0);
@@ -113,5 +113,49 @@ describe("a pause in the input", () => {
 
   it("so does one whose every line comes just after the pause, ahead of the timer (the producer keeps the event loop busy meanwhile)", async () => {
     expect(await trickle(1, INPUT_PAUSE_MS + 5)).toBeLessThan(MIN_BATCH);
+  });
+});
+
+describe("the main thread solves while the workers start", () => {
+  /** Stand-in workers: ready once `ready()` has been asked `after` times; they record the tasks they get and answer with the main thread. */
+  function startingWorkers(after: number) {
+    let asked = 0;
+    const tasks: BatchTask[] = [];
+    const workers: BatchSolver = { threads: 2, ready: () => ++asked > after, solve: (task) => (tasks.push(task), inner.solve(task)), close: async () => {} };
+    const started = { count: 0 };
+    const start = () => (started.count++, workers);
+    return { start, tasks, started };
+  }
+  const task = () => {
+    const text = relabelledPuzzles(300, 9);
+    return textTask({ file: "f.txt", firstIndex: 10, indexStep: 3, texts: text.trimEnd().split("\n"), limit: 2, output: "jsonl" });
+  };
+  const text = (outcome: BatchOutcome) => Buffer.from(outcome.bytes).toString("utf8");
+
+  it("solves a small input on the main thread and starts no worker", async () => {
+    const { start, tasks, started } = startingWorkers(0);
+    const whole = text(await inner.solve(task()));
+    expect(text(await warmingUp(start, inner, 2, Infinity).solve(task()))).toBe(whole);
+    expect(started.count).toBe(0);
+    expect(tasks).toHaveLength(0);
+  });
+
+  it("solves on the main thread, a slice at a time, while no worker is ready: the batch's own output", async () => {
+    const { start, tasks, started } = startingWorkers(Infinity);
+    const whole = text(await inner.solve(task()));
+    expect(text(await warmingUp(start, inner, 2, 0).solve(task()))).toBe(whole);
+    expect(started.count).toBe(1);
+    expect(tasks).toHaveLength(0);
+  });
+
+  it("sends the rest of the batch to the workers once one is ready, numbered from where the main thread stopped", async () => {
+    const { start, tasks } = startingWorkers(3);
+    const whole = text(await inner.solve(task()));
+    expect(text(await warmingUp(start, inner, 2, 0).solve(task()))).toBe(whole);
+    const mainSlices = 4; // one before the workers start, three while they are not ready
+    expect(tasks).toHaveLength(1);
+    expect(tasks[0].lines.length).toBe(300 - mainSlices * WARM_UP_SLICE);
+    expect(tasks[0].firstIndex).toBe(10 + mainSlices * WARM_UP_SLICE * 3);
+    expect(tasks[0].lines[0]).toBe(mainSlices * WARM_UP_SLICE + 1);
   });
 });

@@ -170,6 +170,14 @@ describe("profile writers", () => {
     }
   });
 
+  it("fits 100 columns when piped (the method wrapped, the hardest tables split by variant), every variant still shown", () => {
+    const many = { ...run, records: Array.from({ length: 15 }, (_, i) => ({ ...run.records[i % run.records.length], variant: `wasm:variant-${i}` })) };
+    const text = formatProfileTable(many);
+    expect(Math.max(...text.split("\n").map((line) => line.length))).toBeLessThanOrEqual(100);
+    expect(Math.max(...formatProfileTable(many, 400).split("\n").map((line) => line.length))).toBeGreaterThan(100); // a wide terminal gets it all
+    for (let i = 0; i < 15; i++) expect(text.match(new RegExp(`wasm:variant-${i}\\b`, "g"))!.length).toBeGreaterThanOrEqual(3); // its row and both hardest tables
+  });
+
   it("prints a row per variant and the hardest puzzles by file line", () => {
     const text = formatProfileTable(run);
     expect(text).toContain("CPU: Test CPU (2 cores)");

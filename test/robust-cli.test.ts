@@ -11,15 +11,15 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { checkOutputRequests, writeReports } from "../bench/report/output.js";
 import { formatJson } from "../bench/report/json.js";
 import type { BenchRun } from "../bench/records.js";
-import { type BatchTask, LARGE_GRID_BUDGET, solveBatch } from "../src/pool/batch.js";
+import { type BatchOutcome, type BatchTask, solveBatch, textTask } from "../src/pool/batch.js";
 import { mainThreadSolver, openWorkerPool, withRetry } from "../src/pool/pool.js";
 import { GRID_SHAPES } from "../src/formats/record.js";
-import { STATUSES, type SolverEngine } from "../src/solver.js";
+import { LARGE_GRID_BUDGET, STATUSES, Solver, type SolverEngine } from "../src/solver.js";
 import { judgeFormats, solveJudge } from "../src/formats/judge.js";
 import { createSolver } from "../src/index.js";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
-import { relabelledPuzzles, writePuzzles } from "./corpus.js";
+import { relabelledPuzzles, writePuzzles } from "../bench/corpus.js";
 
 const { dir, file } = scratchFolder("sudoku-robust-");
 const cli = runCli;
@@ -195,13 +195,24 @@ describe("a default budget for 16×16 and 25×25, lifted with --budget none", ()
   it("gives 4×4, 16×16 and 25×25 records the default node budget when the run sets none, 9×9 records no cap, and an explicit budget to all", () => {
     const seen = new Map<number, number[]>(GRID_SHAPES.map((shape) => [shape.size, []]));
     const engines = new Map(GRID_SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }]));
-    const texts = GRID_SHAPES.map((shape) => ".".repeat(shape.cells)).join("\n");
-    const task = { file: "f", firstIndex: 0, texts, lines: Int32Array.from(GRID_SHAPES, (_, i) => i + 1), readErrors: [], limit: 2, output: "line" as const };
+    const texts = GRID_SHAPES.map((shape) => ".".repeat(shape.cells));
+    const task = textTask({ file: "f", firstIndex: 0, texts, limit: 2, output: "line" });
     solveBatch(engines, task);
     solveBatch(engines, { ...task, budget: Infinity }); // --budget none
     solveBatch(engines, { ...task, budget: 500 });
     expect(seen.get(9)).toEqual([Infinity, Infinity, 500]);
     for (const size of [4, 16, 25]) expect(seen.get(size)).toEqual([LARGE_GRID_BUDGET, Infinity, 500]);
+  });
+
+  it("gives the library's solveMany the same default budgets (one batch core): none for 9×9, LARGE_GRID_BUDGET for the other sizes", () => {
+    const seen = new Map<number, number[]>(GRID_SHAPES.map((shape) => [shape.size, []]));
+    const solver = new Solver(new Map(GRID_SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }])));
+    const texts = GRID_SHAPES.map((shape) => ".".repeat(shape.cells));
+    solver.solveMany(texts, { alphabet: undefined });
+    solver.solveMany(texts, { budget: Infinity });
+    solver.solveMany(texts, { budget: 500 });
+    expect(seen.get(9)).toEqual([Infinity, Infinity, 500]);
+    for (const size of [16, 25]) expect(seen.get(size)).toEqual([LARGE_GRID_BUDGET, Infinity, 500]);
   });
 
   it("takes `none` for --budget (no cap) and refuses other words", () => {
@@ -236,16 +247,20 @@ describe("CSV output defuses formulas end to end", () => {
 });
 
 describe("a batch the solver fails on is retried, then written as `error` records; nothing after it is lost", () => {
-  const task = (texts: string[]): BatchTask => ({ file: "in.txt", firstIndex: 7, texts: texts.join("\n"), lines: Int32Array.from(texts, (_, i) => 10 + i), readErrors: [], limit: 2, output: "jsonl" });
+  const task = (texts: string[]): BatchTask => textTask({ file: "in.txt", firstIndex: 7, texts, lines: Int32Array.from(texts, (_, i) => 10 + i), limit: 2, output: "jsonl" });
+  /** The output of an outcome as text. */
+  const outputText = (outcome: BatchOutcome): string => Buffer.from(outcome.bytes).toString("utf8");
+  /** An outcome of `output` text. */
+  const textOutcome = (output: string): BatchOutcome => ({ bytes: Buffer.from(output), tally: [], errors: [] });
 
   it("runs a failed batch once more and keeps the second outcome", async () => {
     let attempts = 0;
     const outcome = await withRetry(task(["a", "b"]), async (attempt) => {
       if (attempts++ === 0) throw new Error("worker died");
-      return { text: `${attempt.lines.join(",")}\n`, tally: [], errors: [] };
+      return textOutcome(`${attempt.lines.join(",")}\n`);
     });
     expect(attempts).toBe(2);
-    expect(outcome.text).toBe("10,11\n"); // the retry got its own copy of the line numbers
+    expect(outputText(outcome)).toBe("10,11\n"); // the retry got its own copy of the line numbers
   });
 
   it("retries a failed batch on a freshly started worker, and ends the worker that failed", async () => {
@@ -264,19 +279,19 @@ export default retiringOnFailure((task) => {
     Atomics.add(counts, 1, 1);
     throw new Error("worker " + threadId + " is broken");
   }
-  if (task.texts === "break" && Atomics.add(counts, 0, 1) === 0) {
+  if (task.texts[0] === "break" && Atomics.add(counts, 0, 1) === 0) {
     Atomics.add(counts, 1, 1);
     broken = true;
     throw new Error("worker " + threadId + " broke");
   }
-  return { text: task.texts + " " + threadId + " " + solved++, tally: [], errors: [] };
+  return { bytes: new TextEncoder().encode(task.texts[0] + " " + threadId + " " + solved++), tally: [], errors: [] };
 });
 `,
     );
     const counts = new SharedArrayBuffer(8);
     const pool = openWorkerPool(1, { filename: worker, workerData: { counts } });
     try {
-      const solved = async (texts: string) => (await pool.solve(task([texts]))).text.split(" ");
+      const solved = async (texts: string) => outputText(await pool.solve(task([texts]))).split(" ");
       const [, first, before] = await solved("a");
       expect(before).toBe("0");
       await solved("a"); // the pool's worker has now solved two batches
@@ -318,10 +333,10 @@ export default retiringOnFailure((task) => {
     };
     const solver = mainThreadSolver(await load(), load);
     const puzzle = { ...task([UNIQUE[0]]), output: "line" as const };
-    expect((await solver.solve(puzzle)).text).toBe("unsolvable\n");
+    expect(outputText(await solver.solve(puzzle))).toBe("unsolvable\n");
     breakNext = true;
-    expect((await solver.solve(puzzle)).text).toBe("unsolvable\n"); // not `error`: the retry ran on new engines
-    expect((await solver.solve(puzzle)).text).toBe("unsolvable\n");
+    expect(outputText(await solver.solve(puzzle))).toBe("unsolvable\n"); // not `error`: the retry ran on new engines
+    expect(outputText(await solver.solve(puzzle))).toBe("unsolvable\n");
     expect(calls).toEqual([1, 1, 2, 2]);
   });
 
@@ -329,20 +344,28 @@ export default retiringOnFailure((task) => {
     const outcome = await withRetry(task(["a", "b", "c"]), async () => {
       throw new RangeError("Invalid string length");
     });
-    const records = outcome.text.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const records = outputText(outcome).trimEnd().split("\n").map((line) => JSON.parse(line));
     expect(records.map((r) => [r.index, r.line, r.status])).toEqual([[7, 10, "error"], [8, 11, "error"], [9, 12, "error"]]);
     expect(records[1].error).toBe("in.txt:11: the solver failed on this record's batch (twice): Invalid string length");
     expect(outcome.tally[STATUSES.indexOf("error")]).toBe(3);
   });
 
-  it("splits a batch's output that is too long for one string (the NUL lines that broke jsonl) into pieces, every record kept", () => {
+  it("numbers the `error` records of a failed batch of a shard by the shard's step (--shard 1/4: 1, 5, 9), as merge and --resume expect", async () => {
+    const outcome = await withRetry({ ...task(["a", "b", "c"]), firstIndex: 1, indexStep: 4 }, async () => {
+      throw new Error("worker died");
+    });
+    expect(outputText(outcome).trimEnd().split("\n").map((line) => JSON.parse(line).index)).toEqual([1, 5, 9]);
+  });
+
+  it("keeps a batch's output that is too long for one string (the NUL lines that broke jsonl) as bytes, every record kept", () => {
     const nul = "\u0000".repeat(1_000_000); // 6,000,000 characters each in JSON
     const engines = new Map(GRID_SHAPES.map((shape) => [shape.size, { id: "none", engine: { countSolutions: () => 0 }, reportsGuesses: false }]));
     const outcome = solveBatch(engines, task(Array.from({ length: 12 }, () => nul)));
-    const pieces = [outcome.text, ...(outcome.more ?? [])];
-    expect(pieces.length).toBeGreaterThan(1);
-    expect(pieces.every((piece) => piece.endsWith("\n"))).toBe(true);
-    expect(pieces.reduce((n, piece) => n + piece.split("\n").length - 1, 0)).toBe(12);
+    expect(outcome.bytes.length).toBeGreaterThan(12 * 6_000_000);
+    let records = 0;
+    for (let at = outcome.bytes.indexOf(10); at >= 0; at = outcome.bytes.indexOf(10, at + 1)) records++;
+    expect(records).toBe(12);
+    expect(outcome.bytes[outcome.bytes.length - 1]).toBe(10);
     expect(outcome.tally[STATUSES.indexOf("invalid")]).toBe(12);
   });
 });

@@ -1,17 +1,18 @@
-// Every 9×9 puzzle of the public datasets in ../shared/datasets (when that folder is present):
+// Every 9×9 puzzle of the public datasets in ../shared/datasets (test/shared.ts):
 // solved with limit 2, each solution valid and keeping its clues; serg's all report "multiple".
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { CELLS, findConflict, parsePuzzle } from "../src/puzzle.js";
 import { WasmKernel } from "../src/wasm.js";
+import { SHARED_DATASETS, describeWithSharedDatasets, hasSharedDatasets } from "./shared.js";
 
-const folder = new URL("../../shared/datasets/", import.meta.url).pathname;
-const files = existsSync(folder)
+const folder = SHARED_DATASETS.pathname;
+const files = hasSharedDatasets
   ? readdirSync(folder).filter((f) => f.endsWith(".txt") && !f.startsWith("sudoku16") && !f.startsWith("sudoku25"))
   : [];
 
-describe.skipIf(files.length === 0)("public 9×9 datasets", () => {
+describeWithSharedDatasets("public 9×9 datasets", () => {
   it.each(files)("%s", async (file) => {
     const lines = readFileSync(join(folder, file), "utf8").split("\n").filter((l) => l.trim() !== "");
     const kernel = await WasmKernel.create();

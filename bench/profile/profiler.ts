@@ -31,7 +31,8 @@ import { type Draw, answerChecker, checkBatch, drawPuzzles } from "../measure/dr
 import { timeBatches } from "../measure/batches.js";
 import { summarizeGuesses } from "../measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "../measure/timing.js";
-import { quantile, seededSample } from "../sample.js";
+import { quantile } from "../../src/quantile.js";
+import { seededSample } from "../sample.js";
 import { type Expectation, expectationOf } from "../verify.js";
 import type { HardPuzzle, PerPuzzle, ProfileRecord } from "./records.js";
 

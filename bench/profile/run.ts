@@ -127,7 +127,7 @@ export async function runProfile(
   const cpuProfile = options.cpuProf ? join(resolve(options.out), `profile-${stamp}.cpuprofile`) : null;
   const records = cpuProfile ? await withCpuProfile(cpuProfile, measure) : await measure();
   const run: ProfileRun = { environment: { ...machine, sample: options.sample ?? null }, records };
-  print(formatProfileTable(run));
+  print(formatProfileTable(run, process.stdout.isTTY ? process.stdout.columns : undefined));
   const written = [...writeProfileFiles(run, options, stamp), ...(cpuProfile ? [cpuProfile] : [])];
   for (const path of written) print(`wrote ${path}\n`);
   return { run, written };

@@ -5,6 +5,10 @@
  */
 import { type Column, describeMachine, formatNumber, formatPercent, groupByDataset } from "../report/format.js";
 import { alignRows, tableLines } from "../report/table.js";
+import { wrap } from "../report/compact.js";
+
+/** The width the profile is written for when standard output is no terminal. */
+export const PIPED_WIDTH = 100;
 import type { HardPuzzle, ProfileEnvironment, ProfileRecord, ProfileRun } from "./records.js";
 
 /** "2.31× slower", "1.05× faster", "=" (the first variant of the table). */
@@ -30,15 +34,29 @@ export const PROFILE_COLUMNS: readonly Column<ProfileRecord>[] = [
   { header: "timeouts", align: "right", cell: (r) => `${r.timeouts}` },
 ];
 
-/** The environment of a profile as lines: the bench's machine lines, then the method. */
-export function describeProfileEnvironment(env: ProfileEnvironment): string[] {
+/** Columns left out, in this order, while the variants' table is wider than the terminal (the JSON and Markdown exports keep them). */
+const DROPPED_WHEN_NARROW = ["µs p90", "µs max", "nodes/puzzle"];
+
+/** The variants' table in at most `width` columns, if leaving out {@link DROPPED_WHEN_NARROW} gets it there. */
+function variantTable(records: readonly ProfileRecord[], width: number): string[] {
+  let columns = PROFILE_COLUMNS;
+  let lines = tableLines(columns, records);
+  for (const header of DROPPED_WHEN_NARROW) {
+    if (Math.max(...lines.map((line) => line.length)) <= width) break;
+    columns = columns.filter((column) => column.header !== header);
+    lines = tableLines(columns, records);
+  }
+  return lines;
+}
+
+/** The environment of a profile as lines: the bench's machine lines, then the method (wrapped to `width`). */
+export function describeProfileEnvironment(env: ProfileEnvironment, width = Infinity): string[] {
   const sample = env.sample === null ? "every puzzle" : `a seeded sample of ${formatNumber(env.sample)} puzzles per dataset (seed ${env.seed})`;
-  return [
-    ...describeMachine(env),
+  const method =
     `method: ${sample}, limit ${env.limit}, budget ${formatNumber(env.budget)} nodes/puzzle; puzzles/s from the median ` +
-      "of tinybench's whole-batch run(n) calls after a checked one (3+ calls over 300+ ms; fewer when 3 would pass 2 s); µs per puzzle from hrtime around run(1) " +
-      "on each puzzle alone after a warm-up (fastest of 3 passes for puzzles under 1 ms or 4× the median µs/node)",
-  ];
+    "of tinybench's whole-batch run(n) calls after a checked one (3+ calls over 300+ ms; fewer when 3 would pass 2 s); µs per puzzle from hrtime around run(1) " +
+    "on each puzzle alone after a warm-up (fastest of 3 passes for puzzles under 1 ms or 4× the median µs/node)";
+  return [...describeMachine(env), ...wrap(method, width, "  ")];
 }
 
 /** "line 1234: 812" with a `+` when the budget stopped the search (a lower bound for guesses). */
@@ -55,27 +73,43 @@ function hardestTable(records: readonly ProfileRecord[], list: (r: ProfileRecord
   return alignRows(columns, rows);
 }
 
+/** {@link hardestTable} in as many tables as it takes to fit `width`: as many variants each as fit, a blank line between (one variant that does not fit stays whole). */
+function hardestTables(records: readonly ProfileRecord[], list: (r: ProfileRecord) => HardPuzzle[], value: (p: HardPuzzle) => number, width: number): string[] {
+  const out: string[] = [];
+  for (let first = 0; first < records.length; ) {
+    let count = 1;
+    while (first + count < records.length && Math.max(...hardestTable(records.slice(first, first + count + 1), list, value).map((line) => line.length)) <= width) count++;
+    if (out.length > 0) out.push("");
+    out.push(...hardestTable(records.slice(first, first + count), list, value));
+    first += count;
+  }
+  return out;
+}
+
 /** One dataset's tables. */
-function datasetSection(records: readonly ProfileRecord[]): string[] {
+function datasetSection(records: readonly ProfileRecord[], width: number): string[] {
   const first = records[0];
   const size = (n: number) => n.toLocaleString("en-US");
   const drawn = first.puzzles < first.datasetSize ? `${size(first.puzzles)} of ${size(first.datasetSize)} puzzles` : `${size(first.puzzles)} puzzles`;
   return [
     "",
     `${first.dataset}: ${drawn}, limit ${first.limit}, budget ${size(first.budget)} nodes`,
-    ...tableLines(PROFILE_COLUMNS, records),
+    ...variantTable(records, width),
     "",
     `${first.dataset}: hardest by time (file line: µs alone; + = stopped by the budget)`,
-    ...hardestTable(records, (r) => r.hardestByTime, (p) => p.micros),
+    ...hardestTables(records, (r) => r.hardestByTime, (p) => p.micros, width),
     "",
     `${first.dataset}: hardest by guesses (file line: guesses; + = at least, stopped by the budget)`,
-    ...hardestTable(records, (r) => r.hardestByGuesses, (p) => p.guesses),
+    ...hardestTables(records, (r) => r.hardestByGuesses, (p) => p.guesses, width),
   ];
 }
 
-/** The whole profile as text for the terminal. */
-export function formatProfileTable(run: ProfileRun): string {
-  const out = describeProfileEnvironment(run.environment);
-  for (const [, records] of groupByDataset(run.records)) out.push(...datasetSection(records));
+/**
+ * The whole profile as text for a terminal of `width` columns: the method wrapped, the variants'
+ * table without its less-read columns and the hardest-puzzle tables split by variant as it takes.
+ */
+export function formatProfileTable(run: ProfileRun, width = PIPED_WIDTH): string {
+  const out = describeProfileEnvironment(run.environment, width);
+  for (const [, records] of groupByDataset(run.records)) out.push(...datasetSection(records, width));
   return out.join("\n") + "\n";
 }

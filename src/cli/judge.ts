@@ -13,10 +13,45 @@
  * writes nothing, as when judge mode read all input first).
  */
 import type { Readable } from "node:stream";
-import { type JudgeFormat, JudgeInputError, JudgeRun } from "../formats/judge.js";
+import { type JudgeFormat, type JudgePuzzle, JudgeInputError, JudgeRun } from "../formats/judge.js";
+import { formatPuzzle } from "../puzzle.js";
+import type { Alphabet } from "../puzzle-general.js";
+import type { SolveRecord, Status } from "../solver.js";
+import { textTask } from "../pool/batch.js";
+import type { BatchSolver } from "../pool/pool.js";
 import { MAX_LINE_LENGTH } from "../formats/lines.js";
 import { EXCERPT_LENGTH, escapeText } from "../excerpt.js";
 import type { Solver } from "../solver.js";
+
+/** Solves a judge's puzzles, one record each in order, under the judge's limit and alphabet: on the CLI's batch solver ({@link batchJudgeSolver}). */
+export type JudgeSolve = (puzzles: readonly JudgePuzzle[], limit: number, alphabet: Alphabet | undefined) => Promise<SolveRecord[]>;
+
+/**
+ * Judge puzzles solved on `solver` (the CLI's workers, or the main thread with --threads 0), a
+ * part per thread, through the batch core in `jsonl` and read back as records.
+ */
+export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
+  return async (puzzles, limit, alphabet) => {
+    const texts = puzzles.map((puzzle) => (typeof puzzle === "string" ? puzzle : formatPuzzle(puzzle)));
+    const parts = Math.max(1, Math.min(solver.threads, texts.length));
+    const tasks = Array.from({ length: parts }, (_, part) => {
+      const start = Math.round((part * texts.length) / parts);
+      const end = Math.round(((part + 1) * texts.length) / parts);
+      return textTask({ file: "judge", firstIndex: start, texts: texts.slice(start, end), limit, output: "jsonl", alphabet: alphabet ?? null });
+    });
+    const outcomes = await Promise.all(tasks.map((task) => solver.solve(task)));
+    return outcomes.flatMap((outcome) =>
+      Buffer.from(outcome.bytes.buffer, outcome.bytes.byteOffset, outcome.bytes.byteLength)
+        .toString("utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => {
+          const { status, count, solution, guesses, error } = JSON.parse(line) as { status: Status; count: number; solution: string | null; guesses: number | null; error: string | null };
+          return error === null ? { status, count, solution, guesses } : { status, count, solution, guesses, error };
+        }),
+    );
+  };
+}
 import { namedChunks } from "./pipeline.js";
 
 /** One input of a judge run. */
@@ -35,12 +70,13 @@ export type JudgeWrite = (text: string) => Promise<void>;
  * {@link JudgeInputError} naming the input and line of a bad puzzle, or an InputReadError
  * naming an input that fails while it is read.
  */
-export async function streamJudge(judge: JudgeFormat, inputs: readonly JudgeSource[], solver: Solver, batchSize: number, write: JudgeWrite): Promise<void> {
+export async function streamJudge(judge: JudgeFormat, inputs: readonly JudgeSource[], solver: Solver | JudgeSolve, batchSize: number, write: JudgeWrite): Promise<void> {
   const run = new JudgeRun(judge, inputs[0]?.name);
   const solveBatches = async (whole: boolean): Promise<void> => {
     while (run.puzzles.length >= batchSize || (whole && run.puzzles.length > 0)) {
-      const output = run.output(run.solve(run.take(batchSize), solver));
-      await write(output);
+      const puzzles = run.take(batchSize);
+      const results = typeof solver === "function" ? await solver(puzzles, judge.limit, judge.alphabet) : run.solve(puzzles, solver);
+      await write(run.output(results));
     }
   };
   let wanted = true;

@@ -1,10 +1,13 @@
 /**
- * The streaming core of `solve`: inputs → lines → records → batches → solver → output.
+ * The streaming core of `solve`: inputs → lines → records → batches → solver → output, in bytes.
  *
- *   read a chunk ─► RecordReader ─► BatchBuilder ─► solver.solve(batch) ─┐  (≤ maxInFlight)
- *        ▲                                                               ▼
- *        └──── waits while maxInFlight batches are out ◄── OrderedOutput: oldest first,
- *                                                           waits for the stream's 'drain'
+ *   read a chunk ─► LineSplitter ─► RecordReader ─► BatchBuilder ─► solver.solve(batch) ─┐  (≤ maxInFlight)
+ *        ▲                                                                              ▼
+ *        └──── waits while maxInFlight batches are out ◄──────── OrderedOutput: oldest first,
+ *                                                                 waits for the stream's 'drain'
+ *
+ * A 9×9 line of digits goes from the chunk's bytes into the batch's cell bytes (the reader's
+ * fast path) and comes back as output bytes; only the other records are read as strings.
  *
  * Memory stays constant: at most `maxInFlight` batches are out, and no chunk is read
  * while the oldest batch waits to be written. Output follows input order exactly,
@@ -19,7 +22,7 @@
  */
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
-import { type LineChunk, readLineChunks } from "../formats/lines.js";
+import { type LineChunk, LineSplitter, readLineChunks, utf8Chunks } from "../formats/lines.js";
 import { InputReadError } from "./errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
@@ -28,6 +31,8 @@ import type { Alphabet } from "../puzzle-general.js";
 import { type BatchOutcome, BatchBuilder, TALLY_STATUSES } from "../pool/batch.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
+import { LineScanner } from "../wasm.js";
+import { CELLS } from "../puzzle.js";
 
 /** One input of a run. */
 export interface SolveInput {
@@ -61,6 +66,11 @@ export interface StreamSettings {
   header?: boolean;
   /** Aborted: stop reading, write the batches already sent (whole records, in order), and return. */
   stop?: AbortSignal;
+  /**
+   * False: every record is read as text, none from the bytes (the path the fast one must match
+   * byte for byte; tests compare the two). @default true
+   */
+  fastPath?: boolean;
 }
 
 /** What a run found. */
@@ -130,15 +140,14 @@ class OrderedOutput {
     while (this.pending.length > 0) await this.writeOldest();
   }
 
-  async write(text: string): Promise<void> {
-    if (text.length > 0 && !this.out.write(text)) await once(this.out, "drain");
+  async write(output: string | Uint8Array): Promise<void> {
+    if (output.length > 0 && !this.out.write(output)) await once(this.out, "drain");
   }
 
   private async writeOldest(): Promise<void> {
     const { outcome, bytesRead } = this.pending.shift()!;
     const batch = await outcome;
-    await this.write(batch.text);
-    for (const piece of batch.more ?? []) await this.write(piece); // output too long for one string
+    await this.write(batch.bytes);
     batch.tally.forEach((n, i) => (this.totals.tally[i] += n));
     this.done += batch.tally.reduce((sum, n) => sum + n, 0);
     for (const error of batch.errors) if (this.totals.errors.length < MAX_REPORTED_ERRORS) this.totals.errors.push(error);
@@ -147,9 +156,18 @@ class OrderedOutput {
 }
 
 /** The line chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */
-export async function* namedChunks(name: string, stream: Readable): AsyncGenerator<LineChunk> {
-  const chunks = readLineChunks(stream)[Symbol.asyncIterator]();
-  let next: IteratorResult<LineChunk>;
+export function namedChunks(name: string, stream: Readable): AsyncGenerator<LineChunk> {
+  return named(name, readLineChunks(stream));
+}
+
+/** The byte chunks of one input; a failure while reading it (or UTF-16/32 input) is an {@link InputReadError} naming it. */
+export function namedBytes(name: string, stream: Readable): AsyncGenerator<Uint8Array> {
+  return named(name, utf8Chunks(stream));
+}
+
+async function* named<T>(name: string, source: AsyncGenerator<T>): AsyncGenerator<T> {
+  const chunks = source[Symbol.asyncIterator]();
+  let next: IteratorResult<T>;
   for (;;) {
     try {
       next = await chunks.next();
@@ -197,7 +215,7 @@ export function batchCapacity(read: ReadSoFar, batchSize: number, workers: numbe
   return Math.max(Math.min(MIN_BATCH, batchSize), Math.min(batchSize, share));
 }
 
-type Step = IteratorResult<LineChunk> | "pause" | "solved" | "stop";
+type Step = IteratorResult<Uint8Array> | "pause" | "solved" | "stop";
 
 /** Settles with "pause" after `ms` (cancelled with the returned function). */
 function pauseAfter(ms: number): [Promise<"pause">, () => void] {
@@ -232,6 +250,8 @@ export async function solveStreams(
   onProgress: ProgressListener = () => {},
 ): Promise<StreamTotals> {
   const output = new OrderedOutput(out, settings.maxInFlight, onProgress);
+  const fastPath = settings.fastPath ?? true;
+  const scanner = fastPath ? await LineScanner.create() : null;
   const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget);
   const shard = settings.shard ?? WHOLE_RUN;
   const selection = new RecordSelection(shard, settings.skip ?? 0);
@@ -244,9 +264,18 @@ export async function solveStreams(
   };
   /** True when the oldest record held (read, not yet sent) was read INPUT_PAUSE_MS ago or more. */
   const heldTooLong = (): boolean => batches.heldSince !== null && performance.now() - batches.heldSince >= INPUT_PAUSE_MS;
-  /** Settles with "pause" when the records held will have waited INPUT_PAUSE_MS (never when none are held, or when they have and wait for an idle worker). */
-  const heldTimer = (): [Promise<"pause">, () => void] =>
-    batches.heldSince === null || heldTooLong() ? [new Promise(noop), noop] : pauseAfter(batches.heldSince + INPUT_PAUSE_MS - performance.now());
+  /**
+   * Settles with "pause" when the records held will have waited INPUT_PAUSE_MS, at once when they
+   * have and a worker is idle; never when none are held, or when they have and every worker is
+   * busy (the next batch solved frees one). One reading of the clock decides: with two, the
+   * wait could pass between them and leave a slow producer's records unsent for good.
+   */
+  const heldTimer = (): [Promise<"pause">, () => void] => {
+    if (batches.heldSince === null) return [new Promise(noop), noop];
+    const wait = batches.heldSince + INPUT_PAUSE_MS - performance.now();
+    if (wait > 0) return pauseAfter(wait);
+    return workers === 0 || workers - output.solving > 0 ? [Promise.resolve("pause"), noop] : [new Promise(noop), noop];
+  };
   /** Sends what is held, split over the idle workers; at a pause (`whenIdle`), only if a worker is idle. */
   const sendHeld = async (whenIdle: boolean): Promise<void> => {
     const idle = workers - output.solving;
@@ -267,11 +296,19 @@ export async function solveStreams(
       },
       settings.input,
       { alphabet: settings.alphabet },
+      fastPath
+        ? (line, bytes, start, count) => {
+            read.records += count;
+            if (selection.takeAll(count)) return batches.addCells(line, bytes, start, count);
+            for (let k = 0; k < count; k++) if (selection.take()) batches.addCells(line + k, bytes, start + k * CELLS, 1);
+          }
+        : null,
     );
+    const lines = new LineSplitter(reader, scanner);
     const stream = input.open();
     const stopReading = () => stream.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
-    const chunks = namedChunks(input.name, stream);
+    const chunks = namedBytes(input.name, stream);
     try {
       for (;;) {
         const next = chunks.next();
@@ -291,8 +328,8 @@ export async function solveStreams(
           else if (step !== "pause") break;
         }
         if (step === "stop" || step.done) break;
-        reader.readLines(step.value.lines, step.value.longLines);
-        read.bytes = bytesBefore + step.value.bytesRead;
+        lines.push(step.value);
+        read.bytes = bytesBefore + lines.bytesRead;
         await send();
         batches.capacity = batchCapacity(read, settings.batchSize, workers, shard.count);
       }
@@ -313,6 +350,7 @@ export async function solveStreams(
       output.totals.stopped = true; // records read but not sent are dropped: the run resumes from the last record written
       break;
     }
+    lines.end();
     reader.end();
     await sendHeld(false);
     bytesBefore = read.bytes;

@@ -49,6 +49,13 @@ export class RecordSelection {
     return this.shard.index + this.skip * this.shard.count;
   }
 
+  /** True when the next `count` records read are all ones this run solves (then they are counted as read); false, and nothing counted, otherwise. */
+  takeAll(count: number): boolean {
+    if (this.shard.count !== 1 || this.next < this.firstIndex) return false;
+    this.next += count;
+    return true;
+  }
+
   /** True when the next record read is one this run solves. */
   take(): boolean {
     const index = this.next++;

@@ -19,12 +19,12 @@ import { Command, InvalidArgumentError } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
 import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/index.js";
 import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../formats/judge.js";
-import { type JudgeSource, streamJudge } from "./judge.js";
+import { type JudgeSolve, type JudgeSource, batchJudgeSolver, streamJudge } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { createSolver } from "../index.js";
-import { DEFAULT_LIMIT } from "../solver.js";
+import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, type Solver } from "../solver.js";
 import { checkAlphabet } from "../puzzle-general.js";
-import { openBatchSolver } from "../pool/pool.js";
+import { type BatchSolver, openBatchSolver } from "../pool/pool.js";
 import { INPUT_PAUSE_MS, type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { TALLY_STATUSES } from "../pool/batch.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
@@ -33,7 +33,6 @@ import { checkOutputIsNoInput } from "./same-file.js";
 import { lockOutput } from "./output-lock.js";
 import { OutputWriteError, guardOutputFile, stopBeforeStreamExit } from "./errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
-import { LARGE_GRID_BUDGET } from "../pool/batch.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
 
 /** Parsed flags of the solve command. */
@@ -44,7 +43,8 @@ export interface SolveFlags {
   format?: JudgeFormatName;
   limit: number;
   count?: boolean;
-  threads: number;
+  /** Absent: every core, or the main thread for a small input file (see openRunSolver). */
+  threads?: number;
   batch: number;
   inFlight?: number;
   progress?: boolean;
@@ -87,7 +87,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--budget <nodes>", description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${LARGE_GRID_BUDGET.toLocaleString("en-US")} for 16×16 and 25×25)`, parse: budgetArgument },
   { flags: "--solver <ids>", description: "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)", defaultText: "the fastest of each size", parse: commaList },
   { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT}); a count of ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} means at least that many`, conflicts: "limit" },
-  { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread", default: availableParallelism(), parse: wholeNumber(0, 256) },
+  { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)", defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`, parse: wholeNumber(0, 256) },
   { flags: "--batch <n>", description: `puzzles per batch sent to a worker, at most: batches are sized to the work left so every worker has some, and a record read waits at most ${INPUT_PAUSE_MS} ms while a worker is idle`, default: 4096, parse: wholeNumber(1, 1 << 20) },
   { flags: "--in-flight <n>", description: "batches out at once (default: 2 per thread, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
   { flags: "--shard <K/N>", description: "solve only the records whose index (over all inputs, from 0) is K mod N; records keep their index and line, and `sudoku-wasm merge` joins the N outputs into the one-run output", parse: shardArgument },
@@ -210,15 +210,59 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   }
 }
 
+/**
+ * A limit past which one puzzle can count for minutes (an empty 9×9 grid has billions of
+ * solutions): see {@link solvingThreads}.
+ */
+export const LONG_COUNT_LIMIT = 10_000;
+
+/**
+ * Input files up to this size (about 3,000 one-line puzzles) are solved on the main thread:
+ * starting workers and ending them takes longer than they would save (a worker loads its kernels
+ * in tens of milliseconds, far more on a loaded machine).
+ */
+export const SMALL_INPUT_BYTES = 256 * 1024;
+
+/**
+ * The batch solver of a run: `--threads` workers (default: every core, or the main thread for a
+ * small input file, {@link SMALL_INPUT_BYTES}); but one worker instead of the main thread when one puzzle of the
+ * run can take minutes (a limit over {@link LONG_COUNT_LIMIT}, `--count`, or `--budget none`,
+ * which lifts the cap of the large grids), and then no main-thread solving while it starts
+ * either. A kernel call on the main thread cannot be interrupted; on a worker, a second signal
+ * stops it.
+ */
+function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">, limit: number, totalBytes: number | null = null): Promise<BatchSolver> {
+  const long = limit > LONG_COUNT_LIMIT || flags.budget === Infinity;
+  const small = totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES;
+  const chosen = flags.threads ?? (small ? 0 : availableParallelism());
+  const threads = long ? Math.max(1, chosen) : chosen;
+  return openBatchSolver(threads, flags.solver, { warmUp: !long });
+}
+
+/**
+ * What judge mode solves on: the CLI's batch solver (workers as `--threads` says, see
+ * {@link openRunSolver}), or, for a `--solver` that takes one puzzle per call, a library Solver
+ * on the main thread.
+ */
+async function judgeSolver(flags: SolveFlags, limit: number): Promise<{ solve: Solver | JudgeSolve; close(): Promise<void> }> {
+  try {
+    const solver = await openRunSolver(flags, limit);
+    return { solve: batchJudgeSolver(solver), close: () => solver.close() };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return { solve: await createSolver({ solver: flags.solver }), close: async () => {} }; // an unknown id throws here again
+  }
+}
+
 /** The streaming run of {@link runSolve} once its output is locked. */
 async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFlags, files: string[]): Promise<void> {
   const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
   const out = await openOutput(flags.output, resume);
   const started = performance.now();
-  const solver = await openBatchSolver(flags.threads, flags.solver);
+  const totalBytes = inputBytes(files);
+  const solver = await openRunSolver(flags, flags.count ? EXACT_COUNT_LIMIT : flags.limit, totalBytes);
   const unregister = stopBeforeStreamExit(() => solver.close());
   const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
-  const totalBytes = inputBytes(files);
   const progress = showProgress ? new ProgressDisplay(totalBytes) : null;
   const interrupts = new InterruptWatch();
   interrupts.onForcedExit(() => progress?.stop());
@@ -234,7 +278,7 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
         batchSize: flags.batch,
         workers: solver.threads,
         totalBytes,
-        maxInFlight: flags.inFlight ?? Math.max(1, 2 * flags.threads),
+        maxInFlight: flags.inFlight ?? Math.max(1, 2 * solver.threads),
         alphabet: flags.alphabet,
         budget: flags.budget,
         shard,
@@ -308,15 +352,19 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   if (flags.resume) throw new Error(`--resume does not apply to --format ${name}: a judge's output is written at once`);
   const inputs = judgeSources(files);
   hintTerminalInput(files, flags.quiet);
-  const solver = await createSolver({ solver: flags.solver });
+  const judge = judgeFormats[name];
+  const solver = await judgeSolver(flags, judge.limit);
+  const unregister = stopBeforeStreamExit(() => solver.close());
   let out: Writable | undefined;
   try {
-    await streamJudge(judgeFormats[name], inputs, solver, flags.batch, async (text) => {
+    await streamJudge(judge, inputs, solver.solve, flags.batch, async (text) => {
       out ??= await openOutput(output);
       if (!out.write(text)) await once(out, "drain");
     });
     out ??= await openOutput(output); // no puzzles: the output is empty, and still made
   } finally {
     if (out) await closeOutput(out);
+    unregister();
+    await solver.close();
   }
 }

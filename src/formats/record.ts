@@ -9,15 +9,12 @@
  *
  * `text` is the puzzle's cells as written, on one line (a grid's rows joined, separators
  * dropped), so it can be shown back and parsed in a worker. Grids are 4×4, 9×9, 16×16 or
- * 25×25 ({@link GRID_SHAPES}); sized.ts reads every size, so the CLI and the library agree.
+ * 25×25 (sized.ts's SHAPES); sized.ts reads every size, so the CLI and the library agree.
  */
 import { EMPTY_MARKS } from "../empty-cells.js";
 import { type Grid, PuzzleError } from "../puzzle.js";
 import { type Alphabet, type Shape, DIGITS } from "../puzzle-general.js";
 import { SHAPES, readSizedPuzzle } from "../sized.js";
-
-/** The side of a grid, its cell count and box size (the one shape model, puzzle-general.ts). */
-export type GridShape = Shape;
 
 /** Every shape the readers recognise: 4×4, 9×9, 16×16, 25×25. */
 export const GRID_SHAPES: readonly Shape[] = SHAPES;

@@ -1,27 +1,30 @@
 /**
- * Batches: the unit of work that crosses to a worker thread, and what comes back.
+ * Batches: the unit of work that crosses to a worker thread, and what comes back, in bytes.
  *
- *   main thread                                   worker (or main thread with --threads 0)
- *   BatchBuilder ── BatchTask ──────────────────► solveBatch(engines, task)
- *     texts  "t0\nt1\n…"   one string per batch      9×9 digits → packed at once (fast path), else parse;
- *     lines  Int32Array    transferred               grouped by size and alphabet, one engine call per group
- *     readErrors [[i, msg]] (rare)                   (the engine of each size: `solve --solver`, registry ids)
- *     alphabet (--alphabet), budget (--budget)       batchRecords, then each record in the --out format
- *                ◄──────────────── BatchOutcome ───  text (the batch's output), tally, errors
+ *   main thread                                    worker (or the main thread with --threads 0)
+ *   BatchBuilder ── BatchTask ───────────────────► solveBatch(engines, task)
+ *     cells    81 bytes per 9×9 digit line           fast records: cells → kernel memory → output bytes
+ *     lines    Int32Array                            other records: parseRecord, grouped by size and alphabet
+ *     textAt, texts   the other records (rare)       one solveGroup call per group (solver.ts)
+ *     readErrors, alphabet, budget                   each record in the --out format, in order
+ *     (buffers transferred, not copied)
+ *                ◄─────────────────── BatchOutcome ─ bytes (the batch's output), tally, errors
  *
- * Strings cross the thread boundary once per batch, never per puzzle. A batch holds the
- * records of one file, consecutive in the run (or in its shard), so `firstIndex + i × indexStep`
- * is record i's index.
+ * A fast record (reader.ts: a line of 81 cell bytes) never becomes a string or an object: its
+ * bytes go from the input chunk to `cells`, to the kernel's memory, and its solution from the
+ * kernel's memory to the output bytes ({@link FastRecords}). A batch holds the records of one
+ * file, consecutive in the run (or in its shard), so `firstIndex + i × indexStep` is record i's index.
  */
-import { type SizeEngine, type SolveRecord, REJECTED, STATUSES, SolutionWriter, batchRecords, invalidRecord, solvePacked, solvesBatches } from "../solver.js";
+import { type SizeEngine, type SolveRecord, REJECTED, STATUSES, SolutionWriter, batchRecords, invalidRecord, solveGroup, solvesBatches, statusOf } from "../solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
-import { EMPTY_MARKS } from "../empty-cells.js";
 import { excerpt } from "../excerpt.js";
 import { CELLS } from "../puzzle.js";
 import { type Alphabet, type Shape, DIGITS } from "../puzzle-general.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
-import { SHAPE_9, readsNineByNineAsDigits, shapeOfSide } from "../sized.js";
+import { csvField } from "../formats/output/csv.js";
+import { SHAPE_9, shapeOfSide } from "../sized.js";
 import { solvers, solversBySize } from "../registry.js";
+import type { BatchResult } from "../solver.js";
 
 /** The records of one batch, as columns. */
 export interface BatchTask {
@@ -30,10 +33,14 @@ export interface BatchTask {
   firstIndex: number;
   /** How far apart the indexes of consecutive records are (N with `--shard K/N`). @default 1 */
   indexStep?: number;
-  /** Each record's text, joined by "\n" (texts never hold a line end). */
-  texts: string;
-  /** Each record's 1-based start line in its file. */
+  /** Each record's 1-based start line in its file; its length is the batch's record count. */
   lines: Int32Array;
+  /** The 81 cell bytes, as read, of each fast record (a 9×9 line, see reader.ts), in order. */
+  cells: Uint8Array;
+  /** Positions in the batch of the other records, ascending; every other position is a fast record. */
+  textAt: Int32Array;
+  /** The texts of the other records, in the order of `textAt`. */
+  texts: string[];
   /** Records the reader could not read: [position in the batch, message]. */
   readErrors: [number, string][];
   limit: number;
@@ -42,16 +49,65 @@ export interface BatchTask {
   alphabet?: Alphabet | null;
   /**
    * Search nodes per puzzle (`--budget`; Infinity for none); a puzzle over it gets status `timeout`.
-   * @default Infinity for 9×9, {@link LARGE_GRID_BUDGET} for the general kernel's sizes
+   * @default see budgetFor in solver.ts: none for 9×9, LARGE_GRID_BUDGET for the other sizes
    */
   budget?: number;
 }
 
-/**
- * The budget of a 4×4, 16×16 or 25×25 record when the run sets none: a blanked 25×25 grid can
- * search for hours, and one record must not stall a run. `--budget none` lifts it.
- */
-export const LARGE_GRID_BUDGET = 1_000_000;
+/** The buffers of a task, to transfer to a worker. */
+export function taskBuffers(task: BatchTask): ArrayBuffer[] {
+  return [task.lines.buffer, task.cells.buffer, task.textAt.buffer] as ArrayBuffer[];
+}
+
+/** A copy of `task` with buffers of its own (a task's buffers go with it to the worker). */
+export function copyTask(task: BatchTask): BatchTask {
+  return { ...task, lines: task.lines.slice(), cells: task.cells.slice(), textAt: task.textAt.slice(), texts: task.texts.slice(), readErrors: task.readErrors.slice() };
+}
+
+/** Records `start` to `end` of `task` as a task of their own, with buffers of its own. */
+export function sliceTask(task: BatchTask, start: number, end: number): BatchTask {
+  let first = 0; // the first of textAt at or after `start`
+  while (first < task.textAt.length && task.textAt[first] < start) first++;
+  let last = first;
+  while (last < task.textAt.length && task.textAt[last] < end) last++;
+  const fastStart = start - first; // fast records before `start`
+  const fastEnd = end - last;
+  return {
+    ...task,
+    firstIndex: task.firstIndex + start * (task.indexStep ?? 1),
+    lines: task.lines.slice(start, end),
+    cells: task.cells.slice(fastStart * CELLS, fastEnd * CELLS),
+    textAt: task.textAt.slice(first, last).map((at) => at - start),
+    texts: task.texts.slice(first, last),
+    readErrors: task.readErrors.filter(([at]) => at >= start && at < end).map(([at, message]) => [at - start, message]),
+  };
+}
+
+/** One outcome of the outcomes of consecutive slices of a batch, in order. */
+export function joinOutcomes(parts: readonly BatchOutcome[]): BatchOutcome {
+  if (parts.length === 1) return parts[0];
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.bytes.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part.bytes, at);
+    at += part.bytes.length;
+  }
+  const tally = TALLY_STATUSES.map((_, i) => parts.reduce((sum, part) => sum + (part.tally[i] ?? 0), 0));
+  return { bytes, tally, errors: parts.flatMap((part) => part.errors).slice(0, ERRORS_PER_BATCH) };
+}
+
+/** A task of records given as texts (each read as the reader would; none takes the fast path): for tests and benches. */
+export function textTask(settings: Omit<BatchTask, "cells" | "textAt" | "texts" | "lines" | "readErrors"> & { texts: readonly string[]; lines?: Int32Array }): BatchTask {
+  const { texts, lines, ...rest } = settings;
+  return {
+    ...rest,
+    lines: lines ?? Int32Array.from(texts, (_, i) => i + 1),
+    cells: new Uint8Array(0),
+    textAt: Int32Array.from(texts, (_, i) => i),
+    texts: [...texts],
+    readErrors: [],
+  };
+}
 
 /** The engines one thread solves on, by grid side N; each WASM engine has its own memory. */
 export type BatchEngines = ReadonlyMap<number, SizeEngine>;
@@ -88,10 +144,8 @@ export const TALLY_STATUSES = STATUSES;
 
 /** What a worker sends back for one batch. */
 export interface BatchOutcome {
-  /** The batch's output text, one output record per input record, in order (the first piece when it is long). */
-  text: string;
-  /** The rest of the output text, in order, when it is too long for one string (records of millions of characters). */
-  more?: string[];
+  /** The batch's output, one output record per input record, in order, as UTF-8 bytes. */
+  bytes: Uint8Array;
   /** Records per status, in {@link TALLY_STATUSES} order. */
   tally: number[];
   /** The first few error messages of the batch (for the summary on stderr). */
@@ -100,7 +154,6 @@ export interface BatchOutcome {
 
 /** Error messages a batch reports back at most. */
 const ERRORS_PER_BATCH = 10;
-const ASCII_ZERO = 48;
 /** The kernels' count for a clue repeated in a row, column or box. */
 const REPEATED_CLUE = -2;
 
@@ -109,8 +162,13 @@ export class BatchBuilder {
   private file = "";
   private firstIndex = 0;
   private indexStep = 1;
+  /** Records held (not yet in a sealed batch). */
+  private count = 0;
+  private lines = new Int32Array(64);
+  private cells = new Uint8Array(64 * CELLS);
+  private fastCount = 0;
+  private textAt: number[] = [];
   private texts: string[] = [];
-  private lines: number[] = [];
   private readErrors: [number, string][] = [];
   private ready: BatchTask[] = [];
   /** When the oldest record not yet in a sealed batch was added (performance.now()), or null when none is. */
@@ -136,51 +194,75 @@ export class BatchBuilder {
     this.file = file;
   }
 
-  /** Adds one record (an {@link EmitRecord} callback). */
+  /** Adds one record read as text (an {@link EmitRecord} callback). */
   add(line: number, text: string, error: string | null): void {
-    if (error !== null) this.readErrors.push([this.texts.length, error]);
-    if (this.texts.length === 0) this.heldSince = performance.now();
+    if (error !== null) this.readErrors.push([this.count, error]);
+    this.textAt.push(this.count);
     this.texts.push(text);
-    this.lines.push(line);
-    if (this.texts.length >= this.size) this.seal();
+    this.addLine(line);
+  }
+
+  /** Adds `count` fast records, of the lines from `line` on: their 81 cell bytes each, one after another from `start` of `bytes` (an {@link EmitCells} callback). */
+  addCells(line: number, bytes: Uint8Array, start: number, count: number): void {
+    while (count > 0) {
+      const n = Math.min(count, Math.max(1, this.size - this.count)); // up to where the batch seals
+      const at = this.fastCount * CELLS;
+      if (at + n * CELLS > this.cells.length) this.cells = grown(this.cells, at + n * CELLS);
+      this.cells.set(bytes.subarray(start, start + n * CELLS), at);
+      this.fastCount += n;
+      if (this.count === 0) this.heldSince = performance.now();
+      if (this.count + n > this.lines.length) this.lines = grown(this.lines, this.count + n);
+      for (let k = 0; k < n; k++) this.lines[this.count++] = line + k;
+      if (this.count >= this.size) this.seal();
+      line += n;
+      start += n * CELLS;
+      count -= n;
+    }
+  }
+
+  private addLine(line: number): void {
+    if (this.count === 0) this.heldSince = performance.now();
+    if (this.count === this.lines.length) this.lines = grown(this.lines, this.count + 1);
+    this.lines[this.count++] = line;
+    if (this.count >= this.size) this.seal();
   }
 
   /** Records per batch from now on; a batch in progress that reaches it is sealed. */
   set capacity(size: number) {
     this.size = size;
-    if (this.texts.length >= size) this.seal();
-  }
-
-  /** Records added but not yet in a sealed batch. */
-  get held(): number {
-    return this.texts.length;
+    if (this.count >= size) this.seal();
   }
 
   /** Seals the records in progress, if any, as up to `parts` batches of near-equal size (one per idle worker); they become ready. */
   seal(parts = 1): void {
-    const count = this.texts.length;
+    const count = this.count;
     if (count === 0) return;
+    const whole: BatchTask = {
+      file: this.file,
+      firstIndex: this.firstIndex,
+      indexStep: this.indexStep,
+      lines: this.lines.subarray(0, count),
+      cells: this.cells.subarray(0, this.fastCount * CELLS),
+      textAt: Int32Array.from(this.textAt),
+      texts: this.texts,
+      readErrors: this.readErrors,
+      limit: this.limit,
+      output: this.output,
+      alphabet: this.alphabet,
+      budget: this.budget,
+    };
     const pieces = Math.max(1, Math.min(parts, count));
     for (let piece = 0, start = 0; piece < pieces; piece++) {
       const end = Math.round(((piece + 1) * count) / pieces);
-      this.ready.push({
-        file: this.file,
-        firstIndex: this.firstIndex + start * this.indexStep,
-        indexStep: this.indexStep,
-        texts: this.texts.slice(start, end).join("\n"),
-        lines: Int32Array.from(this.lines.slice(start, end)),
-        readErrors: this.readErrors.filter(([at]) => at >= start && at < end).map(([at, message]) => [at - start, message]),
-        limit: this.limit,
-        output: this.output,
-        alphabet: this.alphabet,
-        budget: this.budget,
-      });
+      this.ready.push(sliceTask(whole, start, end));
       start = end;
     }
     this.firstIndex += count * this.indexStep;
     this.heldSince = null;
+    this.count = 0;
+    this.fastCount = 0;
+    this.textAt = [];
     this.texts = [];
-    this.lines = [];
     this.readErrors = [];
   }
 
@@ -192,54 +274,22 @@ export class BatchBuilder {
   }
 }
 
-/** The value of each ASCII character as a 9×9 cell: 1–9 for digits, 0 for an empty, -1 otherwise. */
-const CELL_VALUE = (() => {
-  const values = new Int8Array(128).fill(-1);
-  for (let digit = 1; digit <= 9; digit++) values[ASCII_ZERO + digit] = digit;
-  for (const empty of EMPTY_MARKS.records) values[empty.charCodeAt(0)] = 0;
-  return values;
-})();
-
-/**
- * The fast path: writes a 9×9 record's cells straight into `input` at `at`. False when the text
- * is not 81 cell characters; such records take the slow path (parseRecord), which names the
- * cell and the reason. Repeated clues are left to the kernel (count -2).
- */
-function writeCells(text: string, input: Uint8Array, at: number): boolean {
-  if (text.length !== CELLS) return false;
-  for (let cell = 0; cell < CELLS; cell++) {
-    const code = text.charCodeAt(cell);
-    const value = code < 128 ? CELL_VALUE[code] : -1;
-    if (value < 0) return false;
-    input[at + cell] = value;
-  }
-  return true;
+/** A copy of `array` with room for at least `least` elements (twice its length, or more). */
+function grown<T extends Int32Array | Uint8Array>(array: T, least: number): T {
+  const copy = new (array.constructor as new (length: number) => T)(Math.max(least, array.length * 2));
+  copy.set(array);
+  return copy;
 }
 
 /** The readable records of one size and alphabet: their positions in the batch and their packed grids. */
 class Group {
   readonly positions: number[] = [];
-  packed: Uint8Array;
+  readonly grids: Uint8Array[] = [];
 
   constructor(
     readonly shape: Shape,
     readonly alphabet: Alphabet,
-    room: number,
-  ) {
-    this.packed = new Uint8Array(room * shape.cells);
-  }
-
-  /** Room for one more grid; returns its offset in `packed`. */
-  next(position: number): number {
-    const at = this.positions.length * this.shape.cells;
-    if (at + this.shape.cells > this.packed.length) {
-      const grown = new Uint8Array(Math.max(this.packed.length * 2, at + this.shape.cells));
-      grown.set(this.packed);
-      this.packed = grown;
-    }
-    this.positions.push(position);
-    return at;
-  }
+  ) {}
 }
 
 const writers = new Map<Alphabet, SolutionWriter>();
@@ -251,97 +301,336 @@ function writerOf(alphabet: Alphabet): SolutionWriter {
   return writer;
 }
 
+/** The ReadRecord of position `i` of a task, its text given. */
+function readRecord(task: BatchTask, i: number, text: string, error: string | null): ReadRecord {
+  return { index: task.firstIndex + i * (task.indexStep ?? 1), line: task.lines[i], file: task.file, text, error };
+}
+
+/** The text of fast record `k` of a task: its 81 cell bytes (ASCII). */
+function fastText(task: BatchTask, k: number): string {
+  let text = "";
+  for (let i = k * CELLS, end = i + CELLS; i < end; i++) text += String.fromCharCode(task.cells[i]);
+  return text;
+}
+
 /**
- * Solves one batch: packs every readable record into the group of its size and alphabet (9×9
- * digits straight from the text, the fast path; the rest through parseRecord, which gives the
- * unreadable ones their error), solves each group in one engine call, turns the output into
- * records with {@link batchRecords} and formats every record, in order, with the task's output
- * format. Shared by the worker and the in-process (`--threads 0`) path.
+ * Solves one batch: the fast records in one {@link solveGroup} call straight from their cell
+ * bytes; the others parsed (parseRecord gives the unreadable ones their error), grouped by size
+ * and alphabet, one solveGroup call per group; then every record, in order, in the task's
+ * output format, as bytes. Shared by the worker and the in-process (`--threads 0`) path.
  */
 export function solveBatch(engines: BatchEngines, task: BatchTask): BatchOutcome {
-  const texts = task.texts.split("\n");
+  const count = task.lines.length;
   const alphabet = task.alphabet ?? undefined;
   const readErrors = new Map(task.readErrors);
-  const reads: ReadRecord[] = [];
-  const results = new Array<SolveRecord | undefined>(texts.length);
-  const digits = new Group(SHAPE_9, DIGITS, texts.length);
-  const groups = new Map<string, Group>([[`9 ${DIGITS}`, digits]]);
-  const fastPath = readsNineByNineAsDigits(alphabet);
-  texts.forEach((text, i) => {
-    const read: ReadRecord = { index: task.firstIndex + i * (task.indexStep ?? 1), line: task.lines[i], file: task.file, text, error: readErrors.get(i) ?? null };
-    reads.push(read);
-    if (read.error === null && fastPath && writeCells(text, digits.packed, digits.positions.length * CELLS)) {
-      digits.positions.push(i); // `packed` has room for every text of the batch
-      return;
-    }
-    const parsed = parseRecord(read, alphabet);
+  // The other records first: their results become records now, before the fast group's call reuses the 9×9 engine's memory.
+  const textRecords = new Array<SolveRecord>(task.texts.length);
+  const groups = new Map<string, Group>();
+  task.texts.forEach((text, t) => {
+    const parsed = parseRecord(readRecord(task, task.textAt[t], text, readErrors.get(task.textAt[t]) ?? null), alphabet);
     if (parsed.grid === null) {
-      results[i] = invalidRecord(parsed.error!);
+      textRecords[t] = invalidRecord(parsed.error!);
       return;
     }
     const shape = shapeOfSide(parsed.box * parsed.box)!;
     const key = `${shape.size} ${parsed.alphabet}`;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = new Group(shape, parsed.alphabet, 16)));
-    const at = group.next(i); // may grow `packed`: take the offset first
-    group.packed.set(parsed.grid, at);
+    if (!group) groups.set(key, (group = new Group(shape, parsed.alphabet)));
+    group.positions.push(t);
+    group.grids.push(parsed.grid);
   });
   for (const group of groups.values()) {
-    const count = group.positions.length;
-    if (count === 0) continue;
     const { cells } = group.shape;
     const entry = engines.get(group.shape.size)!;
-    const budget = task.budget ?? (group.shape.size === SHAPE_9.size ? Infinity : LARGE_GRID_BUDGET);
-    const output = solvePacked(entry.engine, group.packed, count, cells, task.limit, budget);
-    const rejected = (k: number, found: number): SolveRecord =>
-      invalidRecord(found === REPEATED_CLUE ? parseRecord(reads[group.positions[k]], alphabet).error! : REJECTED);
-    const records = batchRecords(output, count, { cells, writer: writerOf(group.alphabet), reportsGuesses: entry.reportsGuesses, rejected });
-    group.positions.forEach((position, k) => (results[position] = records[k]));
+    const fill = (packed: Uint8Array) => group.grids.forEach((grid, k) => packed.set(grid, k * cells));
+    const output = solveGroup(entry.engine, cells, group.grids.length, fill, task.limit, task.budget);
+    const rejected = (k: number, found: number): SolveRecord => {
+      const t = group.positions[k];
+      return invalidRecord(found === REPEATED_CLUE ? parseRecord(readRecord(task, task.textAt[t], task.texts[t], null), alphabet).error! : REJECTED);
+    };
+    const records = batchRecords(output, group.grids.length, { cells, writer: writerOf(group.alphabet), reportsGuesses: entry.reportsGuesses, rejected });
+    group.positions.forEach((t, k) => (textRecords[t] = records[k]));
   }
 
-  return formatOutcome(task, reads, (i) => results[i]!);
-}
-
-/** The output text of a batch in pieces of at most about this many characters (V8 strings end near 2^29). */
-const OUTPUT_PIECE_LENGTH = 1 << 26;
-
-/** Formats every record of a batch, in order, with the task's output format; tallies and collects the first errors. */
-function formatOutcome(task: BatchTask, reads: readonly ReadRecord[], resultOf: (i: number) => SolveRecord): BatchOutcome {
-  const format = outputFormats[task.output];
-  const tally = TALLY_STATUSES.map(() => 0);
-  const messages: string[] = [];
-  const pieces: string[] = [];
-  let text = "";
-  reads.forEach((record, i) => {
-    const result = resultOf(i);
-    tally[TALLY_STATUSES.indexOf(result.status)]++;
-    if (result.error && messages.length < ERRORS_PER_BATCH) messages.push(`${result.status}: ${result.error}`);
-    const formatted = format.format(record, result);
-    if (text.length + formatted.length > OUTPUT_PIECE_LENGTH && text.length > 0) {
-      pieces.push(text);
-      text = "";
+  const fastCount = count - task.texts.length;
+  let fast: FastRecords | null = null;
+  if (fastCount > 0) {
+    const entry = engines.get(SHAPE_9.size)!;
+    const result = solveGroup(entry.engine, CELLS, fastCount, { text: task.cells }, task.limit, task.budget);
+    if (fastCount === count && task.output === "line") {
+      const written = kernelLines(entry.engine, task, result);
+      if (written) return written;
     }
-    text += formatted;
-  });
-  if (pieces.length === 0) return { text, tally, errors: messages };
-  pieces.push(text);
-  return { text: pieces[0], more: pieces.slice(1), tally, errors: messages };
+    fast = new FastRecords(task, result, entry.reportsGuesses);
+  }
+
+  const out = new OutcomeWriter(task, count);
+  let t = 0;
+  let k = 0;
+  for (let i = 0; i < count; i++) {
+    if (t < task.textAt.length && task.textAt[t] === i) {
+      out.record(readRecord(task, i, task.texts[t], null), textRecords[t]);
+      t++;
+    } else {
+      fast!.write(out, i, k++);
+    }
+  }
+  return out.outcome();
 }
+
+/** An engine that writes `line` output itself (the 9×9 kernel). */
+interface LineWriter {
+  lineOutput(count: number): Uint8Array | null;
+}
+
+/**
+ * The outcome of a batch of fast records only, in `line` output, as the kernel writes it (see
+ * WasmKernel.lineOutput); null when the engine does not write lines or a puzzle was rejected.
+ */
+function kernelLines(engine: unknown, task: BatchTask, result: BatchResult): BatchOutcome | null {
+  if (typeof (engine as Partial<LineWriter>).lineOutput !== "function") return null;
+  const count = task.lines.length;
+  const { counts, nodes } = result;
+  let solved = 0;
+  let unsolvable = 0;
+  let timeouts = 0;
+  for (let k = 0; k < count; k++) {
+    if (nodes[k] < 0) timeouts++;
+    else if (counts[k] === 1) solved++;
+    else if (counts[k] === 0) unsolvable++;
+  }
+  const tally = TALLY_STATUSES.map(() => 0);
+  tally[TALLY_STATUSES.indexOf("solved")] = solved;
+  tally[TALLY_STATUSES.indexOf("unsolvable")] = unsolvable;
+  tally[TALLY_STATUSES.indexOf("multiple")] = count - solved - unsolvable - timeouts;
+  tally[TALLY_STATUSES.indexOf("timeout")] = timeouts;
+  const lines = (engine as LineWriter).lineOutput(count);
+  return lines && { bytes: lines.slice(), tally, errors: [] };
+}
+
+const encoder = new TextEncoder();
+
+/** Bytes of ASCII text. */
+function ascii(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+/** The status words and fixed pieces of the byte formats, as bytes. */
+const STATUS_BYTES = Object.fromEntries(STATUSES.map((status) => [status, ascii(status)])) as Record<string, Uint8Array>;
+const NULL_BYTES = ascii("null");
+
+/** A batch's output, written as bytes, with its tally and first error messages. */
+class OutcomeWriter {
+  bytes: Uint8Array;
+  at = 0;
+  readonly tally = TALLY_STATUSES.map(() => 0);
+  readonly errors: string[] = [];
+  private readonly format;
+
+  constructor(
+    readonly task: BatchTask,
+    count: number,
+  ) {
+    this.format = outputFormats[task.output];
+    this.bytes = new Uint8Array(Math.max(64, count * (task.output === "line" ? CELLS + 1 : 2 * CELLS + 160 + 3 * task.file.length)));
+  }
+
+  /** Room for `n` more bytes. */
+  room(n: number): void {
+    if (this.at + n > this.bytes.length) this.bytes = grown(this.bytes, this.at + n);
+  }
+
+  /** Writes a record through its format's text writer (every record that is not a fast one, and any record of `grid` output). */
+  record(read: ReadRecord, result: SolveRecord): void {
+    this.count(result.status, result.error);
+    const text = this.format.format(read, result);
+    this.room(text.length * 3);
+    this.at += encoder.encodeInto(text, this.bytes.subarray(this.at)).written;
+  }
+
+  /** Counts a record's status and keeps its error message while there are few. */
+  count(status: SolveRecord["status"], error: string | undefined): void {
+    this.tally[TALLY_STATUSES.indexOf(status)]++;
+    if (error && this.errors.length < ERRORS_PER_BATCH) this.errors.push(`${status}: ${error}`);
+  }
+
+  /** Bytes as they are (room made first). */
+  put(piece: Uint8Array): void {
+    this.bytes.set(piece, this.at);
+    this.at += piece.length;
+  }
+
+  /** A whole number from 0 in decimal (room made first). */
+  int(value: number): void {
+    if (value < 0) {
+      this.bytes[this.at++] = 45; // "-"
+      value = -value;
+    }
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    for (let i = this.at + digits - 1; i >= this.at; i--) {
+      this.bytes[i] = 48 + (value % 10);
+      value = Math.floor(value / 10);
+    }
+    this.at += digits;
+  }
+
+  outcome(): BatchOutcome {
+    return { bytes: this.bytes.subarray(0, this.at), tally: this.tally, errors: this.errors };
+  }
+}
+
+/**
+ * The fast records of a batch, solved: each written from the kernel's result views (valid until
+ * the 9×9 engine's next call) and the cell bytes, byte for byte what the text writer of its
+ * format would give (`line`, `jsonl`, `csv`); `grid` output and rejected puzzles go through the text writer.
+ */
+class FastRecords {
+  private readonly fileJson: Uint8Array;
+  private readonly fileCsv: Uint8Array;
+  private readonly writer: SolutionWriter;
+
+  constructor(
+    private readonly task: BatchTask,
+    private readonly result: BatchResult,
+    private readonly reportsGuesses: boolean,
+  ) {
+    this.fileJson = ascii(JSON.stringify(task.file));
+    this.fileCsv = ascii(csvField(task.file));
+    this.writer = writerOf(DIGITS);
+  }
+
+  /** Writes fast record `k`, at position `i` of the batch. */
+  write(out: OutcomeWriter, i: number, k: number): void {
+    const { counts, nodes } = this.result;
+    const found = counts[k];
+    const output = this.task.output;
+    if (found < 0 || output === "grid") {
+      const read = readRecord(this.task, i, fastText(this.task, k), null);
+      return out.record(read, this.record(read, k));
+    }
+    const status = statusOf(found, nodes[k] < 0);
+    out.count(status, undefined);
+    if (output === "line") {
+      out.room(CELLS + 1);
+      if (status === "solved") this.solution(out, k);
+      else out.put(STATUS_BYTES[status]);
+      out.bytes[out.at++] = 10;
+    } else if (output === "jsonl") this.jsonl(out, i, k, status, found);
+    else this.csv(out, i, k, status, found);
+  }
+
+  /** The result of fast record `k`, read as `read` (for the text writer). */
+  private record(read: ReadRecord, k: number): SolveRecord {
+    const found = this.result.counts[k];
+    if (found < 0) {
+      const parsed = parseRecord(read);
+      return invalidRecord(found === REPEATED_CLUE && parsed.error ? parsed.error : REJECTED);
+    }
+    this.writer.load(this.result.solutions.subarray(k * CELLS, (k + 1) * CELLS), 1, CELLS);
+    return {
+      status: statusOf(found, this.result.nodes[k] < 0),
+      count: found,
+      solution: found > 0 ? this.writer.text(0) : null,
+      guesses: this.reportsGuesses ? this.result.guesses[k] : null,
+    };
+  }
+
+  /** Solution `k` as 81 digits (room made first). */
+  private solution(out: OutcomeWriter, k: number): void {
+    const solutions = this.result.solutions;
+    const bytes = out.bytes;
+    let at = out.at;
+    for (let i = k * CELLS, end = i + CELLS; i < end; i++) bytes[at++] = 48 + solutions[i];
+    out.at = at;
+  }
+
+  /** Cells of fast record `k` as read (room made first). */
+  private puzzle(out: OutcomeWriter, k: number): void {
+    out.put(this.task.cells.subarray(k * CELLS, (k + 1) * CELLS));
+  }
+
+  /** The jsonl line: JSON.stringify's bytes for {index, file, line, puzzle, status, solution, count, guesses, error}. */
+  private jsonl(out: OutcomeWriter, i: number, k: number, status: SolveRecord["status"], found: number): void {
+    out.room(2 * CELLS + 160 + this.fileJson.length);
+    out.put(JSONL.index);
+    out.int(this.task.firstIndex + i * (this.task.indexStep ?? 1));
+    out.put(JSONL.file);
+    out.put(this.fileJson);
+    out.put(JSONL.line);
+    out.int(this.task.lines[i]);
+    out.put(JSONL.puzzle);
+    this.puzzle(out, k);
+    out.put(JSONL.status);
+    out.put(STATUS_BYTES[status]);
+    if (found > 0) {
+      out.put(JSONL.solution);
+      this.solution(out, k);
+      out.put(JSONL.count);
+    } else out.put(JSONL.noSolution);
+    out.int(found);
+    out.put(JSONL.guesses);
+    if (this.reportsGuesses) out.int(this.result.guesses[k]);
+    else out.put(NULL_BYTES);
+    out.put(JSONL.end);
+  }
+
+  /** The csv row: index,file,line,puzzle,status,solution,count,guesses,error (csvField of each). */
+  private csv(out: OutcomeWriter, i: number, k: number, status: SolveRecord["status"], found: number): void {
+    out.room(2 * CELLS + 64 + this.fileCsv.length);
+    out.int(this.task.firstIndex + i * (this.task.indexStep ?? 1));
+    out.bytes[out.at++] = 44;
+    out.put(this.fileCsv);
+    out.bytes[out.at++] = 44;
+    out.int(this.task.lines[i]);
+    out.bytes[out.at++] = 44;
+    // csvField: a text starting with `-` (an empty mark) could be read as a formula: quoted, behind an apostrophe.
+    const defused = this.task.cells[k * CELLS] === 45;
+    if (defused) out.put(CSV_DEFUSE);
+    this.puzzle(out, k);
+    if (defused) out.bytes[out.at++] = 34;
+    out.bytes[out.at++] = 44;
+    out.put(STATUS_BYTES[status]);
+    out.bytes[out.at++] = 44;
+    if (found > 0) this.solution(out, k);
+    out.bytes[out.at++] = 44;
+    out.int(found);
+    out.bytes[out.at++] = 44;
+    if (this.reportsGuesses) out.int(this.result.guesses[k]);
+    out.put(CSV_END);
+  }
+}
+
+/** The fixed pieces of a jsonl record, in its key order. */
+const JSONL = {
+  index: ascii('{"index":'),
+  file: ascii(',"file":'),
+  line: ascii(',"line":'),
+  puzzle: ascii(',"puzzle":"'),
+  status: ascii('","status":"'),
+  solution: ascii('","solution":"'),
+  count: ascii('","count":'),
+  noSolution: ascii('","solution":null,"count":'),
+  guesses: ascii(',"guesses":'),
+  end: ascii(',"error":null}\n'),
+};
+const CSV_DEFUSE = ascii(`"'`);
+const CSV_END = ascii(",\n");
 
 /**
  * The outcome of a batch the solver failed on twice (a worker that threw or died): every record
  * of it, in order, with status `error` and a message naming its file, its line and the reason.
  * The run goes on with the next batch.
  */
-export function failedBatch(task: BatchTask, lines: Int32Array, failure: unknown): BatchOutcome {
+export function failedBatch(task: BatchTask, failure: unknown): BatchOutcome {
   const reason = failure instanceof Error ? failure.message : String(failure);
-  const texts = task.texts.split("\n");
-  const reads = texts.map((text, i): ReadRecord => ({ index: task.firstIndex + i, line: lines[i], file: task.file, text, error: null }));
-  return formatOutcome(task, reads, (i) => ({
-    status: "error",
-    count: 0,
-    solution: null,
-    guesses: null,
-    error: placeMessage(task.file, lines[i], `the solver failed on this record's batch (twice): ${excerpt(reason, 200)}`),
-  }));
+  const count = task.lines.length;
+  const out = new OutcomeWriter(task, count);
+  for (let i = 0, t = 0, k = 0; i < count; i++) {
+    const isText = t < task.textAt.length && task.textAt[t] === i;
+    const text = isText ? task.texts[t++] : fastText(task, k++);
+    const message = placeMessage(task.file, task.lines[i], `the solver failed on this record's batch (twice): ${excerpt(reason, 200)}`);
+    out.record(readRecord(task, i, text, null), { status: "error", count: 0, solution: null, guesses: null, error: message });
+  }
+  return out.outcome();
 }

@@ -10,12 +10,14 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, failedBatch, loadBatchEngines, solveBatch } from "./batch.js";
+import { type BatchEngines, type BatchOutcome, type BatchTask, copyTask, failedBatch, joinOutcomes, loadBatchEngines, sliceTask, solveBatch, taskBuffers } from "./batch.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
 export interface BatchSolver {
   /** Worker threads in use (0: the main thread). */
   readonly threads: number;
+  /** True once a worker has started and taken (or can take) a batch; absent: always. */
+  ready?(): boolean;
   solve(task: BatchTask): Promise<BatchOutcome>;
   /** Stops the workers. */
   close(): Promise<void>;
@@ -36,21 +38,21 @@ function workerFile(): string {
  * Runs a batch; when the solver throws or its worker dies, runs it once more with `retry` (a
  * freshly started worker, see {@link openWorkerPool}), and when that fails too, gives every
  * record of the batch status `error` naming its line and the reason: no batch, and nothing after
- * it, is lost. Each attempt gets its own copy of the line numbers (they are transferred to the worker).
+ * it, is lost. Each attempt gets its own copy of the task's buffers (they are transferred to the worker).
  */
 export async function withRetry(
   task: BatchTask,
   run: (attempt: BatchTask) => Promise<BatchOutcome>,
   retry: (attempt: BatchTask) => Promise<BatchOutcome> = run,
 ): Promise<BatchOutcome> {
-  const lines = task.lines.slice();
+  const kept = copyTask(task);
   try {
     return await run(task);
   } catch {
     try {
-      return await retry({ ...task, lines: lines.slice() });
+      return await retry(copyTask(kept));
     } catch (error) {
-      return failedBatch(task, lines, error);
+      return failedBatch(kept, error);
     }
   }
 }
@@ -100,7 +102,7 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
       if (!closing) throw error;
     });
   const pool = workers(threads, threads);
-  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: [attempt.lines.buffer as ArrayBuffer] });
+  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: taskBuffers(attempt) });
   const retries = new Set<Piscina<BatchTask, BatchOutcome>>();
   /** Runs `attempt` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
   const onFreshWorker = async (attempt: BatchTask): Promise<BatchOutcome> => {
@@ -114,8 +116,10 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
       await fresh.destroy();
     }
   };
+  let started = false;
   return {
     threads,
+    ready: () => (started ||= pool.idleThreads > 0 || pool.completed > 0),
     solve: (task) => withRetry(task, (attempt) => runOn(pool, attempt), onFreshWorker),
     // Every worker, the retries' too; once, however often it is called.
     close: () => {
@@ -138,10 +142,59 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
   return { threads: 0, solve: (task) => withRetry(task, async (attempt) => solveBatch(current, attempt), onFreshEngines), close: async () => {} };
 }
 
-/** A pool of `threads` workers, or the main thread when `threads` is 0, solving on the engines `solverIds` name (registry ids; default: each size's fastest). */
-export async function openBatchSolver(threads: number, solverIds: readonly string[] = []): Promise<BatchSolver> {
+/** Records the main thread solves at a time while the workers start (see {@link warmingUp}). */
+export const WARM_UP_SLICE = 64;
+
+/**
+ * Main-thread solving time after which the workers are started (see {@link warmingUp}): longer
+ * than a thousand easy puzzles take on a cold start (27 ms measured on a loaded 2-core machine),
+ * shorter than a worker takes to start.
+ */
+export const START_WORKERS_AFTER_MS = 50;
+
+/**
+ * Workers started only once there is work for them, and the main thread until one of them is
+ * ready. Batches are solved on the main thread {@link WARM_UP_SLICE} records at a time; once
+ * that has taken `startAfterMs` in all, `start()` starts the workers, and what is left of a batch
+ * goes to them as soon as one is ready (between slices the event loop takes their messages).
+ * A small input is done before a worker would have started (starting one, and its kernels, takes
+ * longer than solving a thousand easy puzzles); a large one reaches the workers within tens of
+ * milliseconds.
+ */
+export function warmingUp(start: () => BatchSolver, main: BatchSolver, threads: number, startAfterMs = START_WORKERS_AFTER_MS): BatchSolver {
+  let workers: BatchSolver | null = null;
+  let warm = false;
+  let mainMs = 0;
+  const solve = async (task: BatchTask): Promise<BatchOutcome> => {
+    const count = task.lines.length;
+    const parts: BatchOutcome[] = [];
+    let at = 0;
+    while (at < count && !(warm ||= workers?.ready?.() ?? false)) {
+      if (workers === null && mainMs >= startAfterMs) workers = start();
+      const end = Math.min(count, at + WARM_UP_SLICE);
+      const began = performance.now();
+      parts.push(await main.solve(at === 0 && end === count ? task : sliceTask(task, at, end)));
+      mainMs += performance.now() - began;
+      at = end;
+      if (workers !== null) await new Promise((next) => setImmediate(next));
+    }
+    if (at < count) parts.push(await workers!.solve(at === 0 ? task : sliceTask(task, at, count)));
+    return joinOutcomes(parts);
+  };
+  return { threads, ready: () => true, solve, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
+}
+
+/**
+ * A pool of `threads` workers, or the main thread when `threads` is 0, solving on the engines
+ * `solverIds` name (registry ids; default: each size's fastest). The workers start once the main
+ * thread has had work for a moment, and it solves until they are ready ({@link warmingUp}),
+ * unless `warmUp` is false (a run whose puzzles can take minutes: the main thread must stay free).
+ */
+export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean } = {}): Promise<BatchSolver> {
   const load = () => loadBatchEngines(solverIds);
   const engines = await load(); // a bad id fails here, before any worker starts
-  if (threads === 0) return mainThreadSolver(engines, load);
-  return openWorkerPool(threads, { filename: workerFile(), workerData: { solvers: [...solverIds] } });
+  const main = mainThreadSolver(engines, load);
+  if (threads === 0) return main;
+  if (options.warmUp === false) return openWorkerPool(threads, { filename: workerFile(), workerData: { solvers: [...solverIds] } });
+  return warmingUp(() => openWorkerPool(threads, { filename: workerFile(), workerData: { solvers: [...solverIds] } }), main, threads);
 }

@@ -5,10 +5,23 @@
  * (dist/src/pool/worker.js).
  */
 import { workerData } from "node:worker_threads";
-import { type BatchTask, loadBatchEngines, solveBatch } from "./batch.js";
+import { move, transferableSymbol, valueSymbol } from "piscina";
+import { type BatchOutcome, type BatchTask, loadBatchEngines, solveBatch } from "./batch.js";
 import { retiringOnFailure } from "./retire.js";
 
 const engines = await loadBatchEngines((workerData as { solvers: string[] }).solvers);
 
+/** An outcome whose output bytes are transferred to the main thread, not copied. */
+function transferred(outcome: BatchOutcome): BatchOutcome {
+  return move({
+    get [transferableSymbol]() {
+      return [outcome.bytes.buffer];
+    },
+    get [valueSymbol]() {
+      return outcome;
+    },
+  }) as unknown as BatchOutcome; // piscina sends the value, transferring its bytes
+}
+
 /** Solves one batch (piscina calls the default export once per task). */
-export default retiringOnFailure((task: BatchTask) => solveBatch(engines, task));
+export default retiringOnFailure((task: BatchTask) => transferred(solveBatch(engines, task)));

@@ -380,8 +380,8 @@ export class GeneralTsEngine {
   }
 
   /**
-   * Loads the puzzle into state 0 (see the kernel's loadPuzzle): -1 for a byte over N, 0 when
-   * two clues of a unit share a symbol or a cell has none left, 1 otherwise.
+   * Loads the puzzle into state 0 (see the kernel's loadPuzzle): -1 for a byte over N, -2 when
+   * two clues of a unit share a symbol, 0 when a cell has none left, 1 otherwise.
    */
   private loadPuzzle(puzzle: Uint8Array): number {
     const { size, cells, allSymbols, rowOf, columnOf, boxOf } = this.tables;
@@ -395,7 +395,7 @@ export class GeneralTsEngine {
       if (puzzle[cell] === 0) continue;
       const symbol = 1 << (puzzle[cell] - 1);
       const row = rowOf[cell], column = size + columnOf[cell], box = 2 * size + boxOf[cell];
-      if ((clues[row] | clues[column] | clues[box]) & symbol) return 0;
+      if ((clues[row] | clues[column] | clues[box]) & symbol) return -2;
       clues[row] |= symbol;
       clues[column] |= symbol;
       clues[box] |= symbol;
@@ -420,7 +420,8 @@ export class GeneralTsEngine {
 
   /**
    * Counts the solutions of `puzzle` (N² bytes, 0 empty, 1..N; box size `box`) up to `limit`,
-   * writes the first into `solution` and the guesses into `stats`. -1 when a byte is over N.
+   * writes the first into `solution` and the guesses into `stats`. -1 when a byte is over N, -2
+   * when a clue is repeated in a row, column or box (the kernel's codes).
    * Stops before branching once `budget` nodes are spent (Infinity: no cap), with `stats.timedOut`.
    */
   countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats, budget = Infinity): number {

@@ -5,7 +5,7 @@
  * the part before the colon is a whole puzzle (N² cells, no comma): a CSV row with a colon
  * in another field (a URL, a time) stays CSV.
  */
-import { GRID_SHAPES } from "../record.js";
+import { SHAPES } from "../../sized.js";
 import type { InputFormat } from "./format.js";
 
 /** True for a line with a colon and no comma, or whose text before the first colon is N² characters (N = 4, 9, 16, 25) without a comma. */
@@ -14,7 +14,7 @@ function isColonLine(line: string): boolean {
   if (end < 0) return false;
   if (!line.includes(",")) return true;
   const puzzle = line.slice(0, end).trim();
-  return !puzzle.includes(",") && GRID_SHAPES.some((shape) => shape.cells === puzzle.length);
+  return !puzzle.includes(",") && SHAPES.some((shape) => shape.cells === puzzle.length);
 }
 
 /** The `puzzle:count[:solution]` reader. */

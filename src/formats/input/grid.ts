@@ -17,9 +17,9 @@
  * Real 16×16 rows almost always hold a clue outside `1`–`4`; a 4×4 run has such symbols only
  * in its mistakes.
  */
-import { KNOWN_ALPHABETS } from "../../puzzle-general.js";
+import { KNOWN_ALPHABETS, type Shape } from "../../puzzle-general.js";
 import { symbolEmpties } from "../../empty-cells.js";
-import { type EmitRecord, type GridShape, SHAPE_9, shapeOfSide } from "../record.js";
+import { type EmitRecord, SHAPE_9, shapeOfSide } from "../record.js";
 import type { InputFormat } from "./format.js";
 
 const WHITE_SPACE_AND_BARS = /[\s|]+/g;
@@ -62,7 +62,7 @@ function isRunOfFourByFourLines(rows: readonly string[]): boolean {
 export function gridFormat(lineRuns = false): InputFormat {
   const rows: string[] = [];
   const rowLines: number[] = [];
-  let shape: GridShape = SHAPE_9;
+  let shape: Shape = SHAPE_9;
   let widthError: string | null = null;
 
   function emitGrid(emit: EmitRecord): void {
@@ -103,7 +103,7 @@ export function gridFormat(lineRuns = false): InputFormat {
   };
 }
 
-function shortGridMessage(rows: readonly string[], shape: GridShape): string {
+function shortGridMessage(rows: readonly string[], shape: Shape): string {
   if (rows.length === 1 && rows[0].length !== shape.cells) {
     return `expected ${shape.cells} cells on one line or a grid of ${shape.size} rows, got one line of ${rows[0].length} cells`;
   }

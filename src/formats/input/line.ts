@@ -5,8 +5,9 @@
  * is ignored. A 16-character line is a 4×4 puzzle only when the `--alphabet` has 4 symbols;
  * otherwise detection gives it to the grid reader (a 16×16 row, or a run of 4×4 lines).
  */
-import type { EmitRecord, GridShape, ReadHints } from "../record.js";
-import { GRID_SHAPES, SHAPE_9 } from "../record.js";
+import type { Shape } from "../../puzzle-general.js";
+import { SHAPES, SHAPE_9 } from "../../sized.js";
+import type { EmitRecord, ReadHints } from "../record.js";
 import type { InputFormat } from "./format.js";
 
 /** True when `line` is N² characters, or N² characters then white space. */
@@ -21,14 +22,14 @@ function isOneLine(line: string, cells: number): boolean {
 export function lineFormat(hints: ReadHints = {}): InputFormat {
   const fourByFour = hints.alphabet?.length === 4;
   // 9×9 first: the common case is settled by the first test.
-  const shapes: readonly GridShape[] = GRID_SHAPES.filter((shape) => shape.size !== 4 || fourByFour).sort((a, b) => Number(b === SHAPE_9) - Number(a === SHAPE_9));
+  const shapes: readonly Shape[] = SHAPES.filter((shape) => shape.size !== 4 || fourByFour).sort((a, b) => Number(b === SHAPE_9) - Number(a === SHAPE_9));
   const shapeOf = (line: string) => shapes.find((shape) => isOneLine(line, shape.cells));
   return {
     name: "line",
     open: false,
     claims: (line) => shapeOf(line) !== undefined,
     read(line, lineNumber, emit: EmitRecord) {
-      const shape = shapeOf(line) ?? GRID_SHAPES.find((s) => s.cells === line.length);
+      const shape = shapeOf(line) ?? SHAPES.find((s) => s.cells === line.length);
       emit(lineNumber, shape && line.length > shape.cells ? line.slice(0, shape.cells) : line, null);
     },
     flush() {},

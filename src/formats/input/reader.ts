@@ -14,9 +14,17 @@
  * A row with a typo is no header (rows hold no words), so a typo never shifts later grids.
  * A line over the maximum length (lines.ts) is one invalid record saying so.
  * `--in FMT` skips detection and gives every line to that format's reader.
+ *
+ * The fast path: a line of exactly 81 cell bytes (`1`–`9` and the empty marks), maybe white
+ * space after them, read while no grid is open and no header is held, is the record the line
+ * reader would make of it (the 81 characters, no error), so it is read from the bytes and handed
+ * to {@link EmitCells} without ever becoming a string. Every other line takes the path above.
  */
 import { type EmitRecord, type ReadHints, shapeOfSide } from "../record.js";
-import { type LongLine, MAX_LINE_LENGTH } from "../lines.js";
+import { type LineSink, type LongLine, MAX_LINE_LENGTH } from "../lines.js";
+import { EMPTY_MARKS } from "../../empty-cells.js";
+import { CELLS } from "../../puzzle.js";
+import { readsNineByNineAsDigits } from "../../sized.js";
 import { EXCERPT_LENGTH, escapeText } from "../../excerpt.js";
 import { colonFormat } from "./colon.js";
 import { csvFormat } from "./csv.js";
@@ -24,20 +32,49 @@ import type { InputFormat, InputFormatName } from "./format.js";
 import { gridFormat, isSeparatorRow, rowCells } from "./grid.js";
 import { lineFormat } from "./line.js";
 
-/** Reads the lines of one file (in order, in pieces) and emits its records. */
-export class RecordReader {
+/**
+ * Receives `count` records of the fast path, of the lines from `line` on, one after another: their
+ * 81 cell bytes each from `start` of `bytes` (read them before returning).
+ */
+export type EmitCells = (line: number, bytes: Uint8Array, start: number, count: number) => void;
+
+/** 1 for each byte that is a 9×9 cell of the fast path (`1`–`9`, the CLI's empty marks), else 0. */
+const FAST_CELL = (() => {
+  const table = new Uint8Array(256);
+  for (let digit = 1; digit <= 9; digit++) table[48 + digit] = 1;
+  for (const empty of EMPTY_MARKS.records) table[empty.charCodeAt(0)] = 1;
+  return table;
+})();
+
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const TAB = 9;
+
+/** Reads the lines of one file (in order, in pieces) and emits its records; a {@link LineSink} for the file's bytes. */
+export class RecordReader implements LineSink {
   private lineNumber = 0;
+  /** The format and alphabet let the fast path read 9×9 digit lines (it still waits for an idle reader). */
+  private readonly fastFormat: boolean;
+  private readonly emitCells: EmitCells | null;
   private readonly formats: readonly InputFormat[];
   private readonly grid: InputFormat;
   private readonly fallback: InputFormat;
   private readonly forced: InputFormat | null;
   private readonly alphabet: string;
 
+  /**
+   * `emitCells`, when given, takes the records of the fast path (see the file comment); without
+   * it every record goes to `emit`.
+   */
   constructor(
     private readonly emit: EmitRecord,
     format: InputFormatName = "auto",
     hints: ReadHints = {},
+    emitCells: EmitCells | null = null,
   ) {
+    this.emitCells = emitCells;
+    this.fastFormat = emitCells !== null && (format === "auto" || format === "line") && readsNineByNineAsDigits(hints.alphabet);
     this.fallback = lineFormat(hints);
     this.alphabet = hints.alphabet ?? "";
     // Detection reads a run of 4×4-looking 16-character lines as 4×4 puzzles unless the alphabet says 16×16.
@@ -61,6 +98,39 @@ export class RecordReader {
       if (length === undefined) this.readLine(raw);
       else this.readLongLine(raw, length);
     });
+  }
+
+  /** {@link LineSink.line}: one line of text (`length` set for a line over the maximum, holding its start). */
+  line(text: string, length?: number): void {
+    if (length === undefined) this.readLine(text);
+    else this.readLongLine(text, length);
+  }
+
+  /**
+   * {@link LineSink.fast}: reads the line at `start` of `bytes` when it is a fast-path line and
+   * the reader is idle (no grid open, no header held); returns the position of its line end, or -1.
+   */
+  fast(bytes: Uint8Array, start: number, end: number): number {
+    if (!this.fastFormat || this.held !== null || this.grid.open) return -1;
+    let at = start + CELLS;
+    if (at >= end) return -1;
+    for (let i = start; i < at; i++) if (FAST_CELL[bytes[i]] === 0) return -1;
+    let next = bytes[at];
+    while (next === SPACE || next === TAB) {
+      if (++at >= end) return -1;
+      next = bytes[at];
+    }
+    if (next !== LF && next !== CR) return -1;
+    this.emitCells!(++this.lineNumber, bytes, start, 1);
+    return at;
+  }
+
+  /** {@link LineSink.fastLines}: takes a run of fast lines (already checked) when the reader is idle. */
+  fastLines(cells: Uint8Array, start: number, count: number): number {
+    if (!this.fastFormat || this.held !== null || this.grid.open) return 0;
+    this.emitCells!(this.lineNumber + 1, cells, start, count);
+    this.lineNumber += count;
+    return count;
   }
 
   /** The end of the file: finishes a grid in progress. */

@@ -1,15 +1,17 @@
 /**
- * Large test corpora made on the spot: the bundled easy puzzles with their digits relabelled
- * by a seeded permutation per line, so every line of a million differs from its neighbours
+ * Large corpora made on the spot, for the tests and the bulk bench: the bundled easy puzzles with
+ * their digits relabelled by a seeded permutation per line, so every line of a million differs from its neighbours
  * (a lost, doubled or shifted record changes the output) and nothing large is committed.
  * Built as bytes: a million lines take well under a second.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../src/paths.js";
 import { Random } from "../src/prng.js";
 
 const LINE = 82;
 const ZERO = 48;
-const easy = readFileSync(new URL("../datasets/easy.txt", import.meta.url), "latin1")
+const easy = readFileSync(join(packageRoot(), "datasets", "easy.txt"), "latin1")
   .split("\n")
   .filter((line) => line.length === LINE - 1)
   .map((line) => Buffer.from(line, "latin1"));

@@ -1,0 +1,223 @@
+/**
+ * `npm run bulk-bench -- [options]`: how close `sudoku-wasm solve` comes to the kernel on a large
+ * corpus, and what memory it takes, in one run.
+ *
+ * K is the kernel's own rate on the same puzzles: `WasmKernel` `input(n)` / `run(n, limit)` in
+ * this process, one thread, batches of 4,096, the puzzles already in memory as cells. Each CLI
+ * run is a child process (`bin/sudoku-wasm.mjs solve FILE > /dev/null`), timed wall to wall,
+ * start-up included, with its peak RSS and CPU time reported by the child itself as it exits.
+ * The rounds alternate K and the CLI runs; the figures are medians over rounds, each ratio the
+ * median of the per-round ratios (with its range).
+ *
+ * The corpora: `--records` generated easy puzzles (the bundled easy set, digits relabelled per
+ * line; written to a scratch file), and the first `--hard` puzzles of forum_hardest_1905_11plus
+ * (../shared/datasets) for the threads ratio on hard puzzles. Figures and ratios, no verdicts.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { Command } from "commander";
+import { packagePath } from "../src/paths.js";
+import { CELLS } from "../src/puzzle.js";
+import { WasmKernel } from "../src/wasm.js";
+import { wholeNumber } from "../src/cli/options.js";
+import { relabelledPuzzleBytes } from "./corpus.js";
+import { cpuSeconds } from "./measure/reference.js";
+import { quantile } from "../src/quantile.js";
+
+const HARD_SET = "forum_hardest_1905_11plus";
+const KERNEL_BATCH = 4096;
+
+interface Options {
+  records: number;
+  small: number;
+  hard: number;
+  rounds: number;
+  memory: boolean;
+}
+
+/** What one CLI run took. */
+interface CliRun {
+  wallSeconds: number;
+  cpuSeconds: number;
+  maxRssMb: number;
+}
+
+/**
+ * Writes the peak RSS (KB) and CPU time of the process it is imported into to fd 3 as it exits.
+ * The peak is Linux's VmHWM, of this program alone: getrusage's maxRSS also counts the parent's
+ * pages the child had between fork and exec (this bench holds hundreds of MB).
+ */
+const REPORTER = `import { readFileSync, writeSync } from "node:fs";
+process.on("exit", () => {
+  const u = process.resourceUsage();
+  let rss = u.maxRSS;
+  try { rss = Number(/VmHWM:\\s*(\\d+)/.exec(readFileSync("/proc/self/status", "utf8"))[1]); } catch {}
+  writeSync(3, JSON.stringify({ rss, cpu: (u.userCPUTime + u.systemCPUTime) / 1e6 }));
+});
+`;
+
+/** Runs `sudoku-wasm solve ...args` with output to /dev/null; rejects unless it exits 0. */
+function runCli(args: string[], reporter: string, heapMb?: number): Promise<CliRun> {
+  const node = heapMb ? [`--max-old-space-size=${heapMb}`] : [];
+  const started = performance.now();
+  const child = spawn(process.execPath, [...node, "--import", reporter, packagePath("bin", "sudoku-wasm.mjs"), "solve", "--no-progress", ...args], {
+    stdio: ["ignore", "ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  let report = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+  (child.stdio[3] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => (report += chunk));
+  return new Promise((resolve, reject) =>
+    child.on("close", (status) => {
+      const wallSeconds = (performance.now() - started) / 1000;
+      if (status !== 0) return reject(new Error(`solve ${args.join(" ")} exited ${status}: ${stderr.slice(-500)}`));
+      const { rss, cpu } = JSON.parse(report) as { rss: number; cpu: number };
+      resolve({ wallSeconds, cpuSeconds: cpu, maxRssMb: rss / 1024 });
+    }),
+  );
+}
+
+/** The kernel's rate on `grids` (packed cells): puzzles per second of wall time, one thread. */
+function kernelRate(kernel: WasmKernel, grids: Uint8Array, limit: number): { perSecond: number; perCpuSecond: number } {
+  const count = grids.length / CELLS;
+  const cpu = cpuSeconds();
+  const started = performance.now();
+  for (let first = 0; first < count; first += KERNEL_BATCH) {
+    const n = Math.min(KERNEL_BATCH, count - first);
+    kernel.input(n).set(grids.subarray(first * CELLS, (first + n) * CELLS));
+    kernel.run(n, limit);
+  }
+  const wall = (performance.now() - started) / 1000;
+  return { perSecond: count / wall, perCpuSecond: count / (cpuSeconds() - cpu) };
+}
+
+/** The cells of 81-character lines (`.` or `0` empty). */
+function cellsOf(lines: Buffer): Uint8Array {
+  const count = Math.floor(lines.length / (CELLS + 1));
+  const grids = new Uint8Array(count * CELLS);
+  for (let k = 0; k < count; k++) {
+    for (let i = 0; i < CELLS; i++) {
+      const value = lines[k * (CELLS + 1) + i] - 48;
+      grids[k * CELLS + i] = value >= 1 && value <= 9 ? value : 0;
+    }
+  }
+  return grids;
+}
+
+/** The first `count` 81-character lines of a dataset file, each with "\n". */
+function datasetLines(path: string, count: number): Buffer {
+  const lines = readFileSync(path, "latin1")
+    .split(/\r?\n/)
+    .filter((line) => line.length === CELLS)
+    .slice(0, count);
+  return Buffer.from(lines.map((line) => line + "\n").join(""), "latin1");
+}
+
+const median = (values: number[]): number => quantile([...values].sort((a, b) => a - b), 0.5);
+const figure = (n: number) => Math.round(n).toLocaleString("en-US");
+const ratio = (values: number[]) => `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
+
+async function main(argv = process.argv): Promise<void> {
+  const program = new Command("bulk-bench")
+    .description("sudoku-wasm solve against the kernel's own rate on the same puzzles, and its memory")
+    .option("--records <n>", "generated easy records", wholeNumber(1000, 100_000_000), 3_000_000)
+    .option("--small <n>", "records of the small file (start-up: default threads against --threads 0)", wholeNumber(1, 1_000_000), 1000)
+    .option("--hard <n>", `first puzzles of ${HARD_SET} (0: none)`, wholeNumber(0, 1_000_000), 10_000)
+    .option("--rounds <n>", "rounds", wholeNumber(1, 100), 3)
+    .option("--no-memory", "skip the memory runs (1M records against the full count, and the capped heap)")
+    .parse(argv);
+  const options = program.opts<Options>();
+  const scratch = mkdtempSync(join(tmpdir(), "sudoku-bulk-bench-"));
+  try {
+    await measure(options, scratch);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function measure(options: Options, scratch: string): Promise<void> {
+  const reporter = join(scratch, "report.mjs");
+  writeFileSync(reporter, REPORTER);
+  const easyLines = relabelledPuzzleBytes(options.records, 3);
+  const easy = join(scratch, "easy.txt");
+  writeFileSync(easy, easyLines);
+  const small = join(scratch, "small.txt");
+  writeFileSync(small, easyLines.subarray(0, options.small * (CELLS + 1)));
+  const easyGrids = cellsOf(easyLines);
+  const hardPath = join(packagePath(), "..", "shared", "datasets", `${HARD_SET}.txt`);
+  const hardLines = options.hard > 0 ? datasetLines(hardPath, options.hard) : null;
+  const hard = join(scratch, "hard.txt");
+  if (hardLines) writeFileSync(hard, hardLines);
+  const hardGrids = hardLines && cellsOf(hardLines);
+  const kernel = await WasmKernel.create();
+  const limit = 2;
+
+  console.log(`bulk-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.version}, load average ${loadavg().map((n) => n.toFixed(1)).join(" ")}`);
+  console.log(`${figure(options.records)} generated easy records; ${hardLines ? `${figure(hardGrids!.length / CELLS)} of ${HARD_SET}` : "no hard set"}; ${options.rounds} rounds; limit ${limit}`);
+
+  const runs = {
+    "--threads 0": ["--threads", "0", easy],
+    "--threads 2": ["--threads", "2", easy],
+    "--threads 0 --out jsonl": ["--threads", "0", "--out", "jsonl", easy],
+  } as const;
+  type RunName = keyof typeof runs;
+  const k: number[] = [];
+  const kCpu: number[] = [];
+  const kHard: number[] = [];
+  const cli = new Map<RunName, CliRun[]>(Object.keys(runs).map((name) => [name as RunName, []]));
+  const hardRuns: { zero: CliRun[]; two: CliRun[] } = { zero: [], two: [] };
+  const smallRuns: { zero: CliRun[]; auto: CliRun[] } = { zero: [], auto: [] };
+  for (let round = 0; round < options.rounds; round++) {
+    const rate = kernelRate(kernel, easyGrids, limit);
+    k.push(rate.perSecond);
+    kCpu.push(rate.perCpuSecond);
+    for (const [name, args] of Object.entries(runs)) cli.get(name as RunName)!.push(await runCli([...args], reporter));
+    if (hardGrids) {
+      kHard.push(kernelRate(kernel, hardGrids, limit).perSecond);
+      hardRuns.zero.push(await runCli(["--threads", "0", hard], reporter));
+      hardRuns.two.push(await runCli(["--threads", "2", hard], reporter));
+    }
+    smallRuns.zero.push(await runCli(["--threads", "0", small], reporter));
+    smallRuns.auto.push(await runCli([small], reporter));
+    process.stderr.write(`round ${round + 1} of ${options.rounds} done\n`);
+  }
+
+  console.log("");
+  console.log(`K (kernel in process, one thread): ${figure(median(k))} puzzles/s wall, ${figure(median(kCpu))} per CPU-second`);
+  console.log("");
+  console.log("run (easy records)               puzzles/s     ÷ K (range)        CPU s   peak RSS MB");
+  for (const [name, list] of cli) {
+    const perRound = list.map((run, i) => options.records / run.wallSeconds / k[i]);
+    console.log(
+      `${`solve ${name}`.padEnd(32)} ${figure(median(list.map((run) => options.records / run.wallSeconds))).padStart(10)}   ${ratio(perRound).padEnd(18)} ${median(list.map((run) => run.cpuSeconds)).toFixed(2).padStart(6)}   ${figure(median(list.map((run) => run.maxRssMb))).padStart(6)}`,
+    );
+  }
+  if (hardGrids) {
+    const count = hardGrids.length / CELLS;
+    const perRound = hardRuns.two.map((two, i) => hardRuns.zero[i].wallSeconds / two.wallSeconds);
+    console.log("");
+    console.log(`${HARD_SET} (first ${figure(count)}): K ${figure(median(kHard))}/s; --threads 0 ${figure(count / median(hardRuns.zero.map((r) => r.wallSeconds)))}/s, --threads 2 ${figure(count / median(hardRuns.two.map((r) => r.wallSeconds)))}/s: --threads 2 ÷ --threads 0 ${ratio(perRound)}`);
+  }
+  const smallRatio = smallRuns.auto.map((auto, i) => auto.wallSeconds / smallRuns.zero[i].wallSeconds);
+  console.log(`small file (${figure(options.small)} records): default threads ${median(smallRuns.auto.map((r) => r.wallSeconds)).toFixed(3)} s, --threads 0 ${median(smallRuns.zero.map((r) => r.wallSeconds)).toFixed(3)} s: default ÷ --threads 0 wall ${ratio(smallRatio)}`);
+
+  if (options.memory) {
+    console.log("");
+    const million = join(scratch, "million.txt");
+    writeFileSync(million, easyLines.subarray(0, Math.min(options.records, 1_000_000) * (CELLS + 1)));
+    const one = await runCli(["--threads", "2", million], reporter);
+    const all = median(cli.get("--threads 2")!.map((run) => run.maxRssMb));
+    console.log(`peak RSS, --threads 2: ${figure(one.maxRssMb)} MB on ${figure(Math.min(options.records, 1_000_000))} records, ${figure(all)} MB on ${figure(options.records)} (${((all / one.maxRssMb - 1) * 100).toFixed(0)}% more)`);
+    for (const out of ["line", "jsonl", "csv"]) {
+      const capped = await runCli(["--threads", "2", "--out", out, easy], reporter, 64);
+      console.log(`--max-old-space-size=64, --out ${out}: ${figure(options.records)} records done, peak RSS ${figure(capped.maxRssMb)} MB`);
+    }
+  }
+}
+
+await main().catch((error: Error) => {
+  process.stderr.write(`bulk-bench: ${error.message}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * `npm run build` (and so `npm test`'s pretest and `npm ci`'s prepare): runs each build step
+ * whose inputs changed since it last succeeded, or whose outputs are missing; `--all` runs
+ * every step; `--dry-run` prints the steps with inputs that are due, one a line, and runs
+ * nothing. Each step's inputs are hashed (path and bytes, scripts/build-stamp.mjs) and the
+ * hash of its last success is kept in build/.steps.json, so a change to a test builds nothing,
+ * a change under src/ only the host, and a change to one kernel only that kernel (and the host,
+ * whose types read the kernels' bindings).
+ *
+ *   step      runs                                         inputs
+ *   kernel    asbuild:debug, asbuild:release,              assembly/ but general.ts, asconfig.json,
+ *             asbuild:variants                             scripts/build-variants.mjs, package-lock.json
+ *   general   asbuild:general                              assembly/ but index.ts and variants.*,
+ *                                                          asconfig.json, package-lock.json
+ *   facts     scripts/build-facts.mjs (every build: it records the commit)
+ *   host      scripts/clean-dist.mjs, tsc                  src/, bench/, the tsconfigs, package.json,
+ *                                                          package-lock.json, the kernels' bindings
+ *   copy      scripts/copy-kernels.mjs (every build)
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { filesHash, filesIn, root } from "./build-stamp.mjs";
+
+const RECORD = join(root, "build", ".steps.json");
+const LOCK = ["package-lock.json"];
+const variants = JSON.parse(readFileSync(join(root, "assembly", "variants.json"), "utf8")).variants.filter((v) => v.name !== "");
+
+/** The build steps, in order (see the table above); a step without `inputs` runs every time. */
+const STEPS = [
+  {
+    name: "kernel",
+    scripts: ["asbuild:debug", "asbuild:release", "asbuild:variants"],
+    inputs: () => filesIn(root, ["assembly"], ["asconfig.json", "scripts/build-variants.mjs", ...LOCK]).filter((file) => file !== join("assembly", "general.ts")),
+    outputs: ["debug.wasm", "debug.js", "release.wasm", "release.js", "release.d.ts", ...variants.map((v) => `variants/${v.name}.wasm`)].map((file) => join("build", file)),
+  },
+  {
+    name: "general",
+    scripts: ["asbuild:general"],
+    inputs: () => filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](index\.ts|variants\.)/.test(file)),
+    outputs: ["general.wasm", "general.js", "general.d.ts", "general-debug.wasm", "general-debug.js"].map((file) => join("build", file)),
+  },
+  { name: "facts", commands: [["node", "scripts/build-facts.mjs"]] },
+  {
+    name: "host",
+    commands: [["node", "scripts/clean-dist.mjs"], ["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"]],
+    inputs: () => [
+      ...filesIn(root, ["src", "bench"], ["tsconfig.json", "tsconfig.build.json", "package.json", "scripts/clean-dist.mjs", ...LOCK]),
+      ...filesIn(root, [], ["release.d.ts", "release.js", "general.d.ts", "general.js", "facts.d.ts"].map((file) => join("build", file))),
+    ],
+    outputs: [join("dist", "src", "index.js")],
+  },
+  { name: "copy", commands: [["node", "scripts/copy-kernels.mjs"]] },
+];
+
+/** Runs one command in the package root with inherited output; exits with its status when it fails. */
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", shell: process.platform === "win32" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const all = process.argv.includes("--all");
+const dryRun = process.argv.includes("--dry-run");
+const record = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, "utf8")) : {};
+for (const step of STEPS) {
+  const hash = step.inputs ? filesHash(root, step.inputs()) : null;
+  const current = !all && hash !== null && record[step.name] === hash && step.outputs.every((file) => existsSync(join(root, file)));
+  if (dryRun) {
+    if (hash !== null && !current) process.stdout.write(step.name + "\n");
+    continue;
+  }
+  if (current) continue;
+  if (hash !== null) process.stderr.write(`build: ${step.name} (${record[step.name] === undefined ? "no earlier build" : "its inputs or outputs changed"})\n`);
+  for (const script of step.scripts ?? []) run("npm", ["run", "--silent", script]);
+  for (const [command, ...args] of step.commands ?? []) run(command, args);
+  if (hash !== null) {
+    record[step.name] = hash;
+    writeFileSync(RECORD, JSON.stringify(record, null, 2) + "\n"); // after each step: a later failure keeps what succeeded
+  }
+}

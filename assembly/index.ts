@@ -111,6 +111,10 @@ const DIGIT_ROUNDS: bool = BAND_MAJOR && (isDefined(ROUND_ORDER) ? ROUND_ORDER !
 @inline function digitOf(slot: u32): u32 {
   return BAND_MAJOR ? slot % 9 : slot / 3;
 }
+/** The lowest digit with a slot in the set `slots` (not empty). */
+@inline function lowestDigit(slots: u32): u32 {
+  return BAND_MAJOR ? ctz((slots | (slots >> 9) | (slots >> 18)) & 0x1ff) : ctz(slots) / 3;
+}
 /** The three slots of digit 0, one bit per slot; shift by the digit (digitSlots). */
 const DIGIT_SLOTS: u32 = BAND_MAJOR ? 0x40201 : 7;
 /** The slots of one digit, one bit per slot. */
@@ -545,15 +549,16 @@ function propagate(st: usize, dirty: u32): bool {
       // revised once, with its latest mask; one changed after its turn waits for the next
       // round), so which slot comes next never waits for what the last one changed. In the
       // search a round takes every dirty slot (1.06–1.10× on the hard sets); at the root, where
-      // all 27 start dirty, one digit's slots (a whole-board round there revises ~20% more
-      // slots on 17_clue). Rule 3 runs as soon as the round has none of the digit's slots left
+      // all 27 start dirty, the slots of the lowest digit with one dirty (a whole-board round
+      // there revises ~20% more slots on 17_clue; with band-major slots, taking the digit of the
+      // lowest dirty slot, which is band 0's first, revised 14% more). Rule 3 runs as soon as the round has none of the digit's slots left
       // (rather than after every slot: kaggle 1.10×, 17_clue 1.14×).
       while (dirty) {
-        let round = nodes == 1 ? dirty & digitSlots(digitOf(ctz(dirty))) : dirty;
+        let round = nodes == 1 ? dirty & digitSlots(lowestDigit(dirty)) : dirty;
         dirty &= ~round;
         while (round) {
           // the lowest slot; band-major slots in digit order (DIGIT_ROUNDS), as digit-major ones come
-          const digit = DIGIT_ROUNDS ? ctz((round | (round >> 9) | (round >> 18)) & 0x1ff) : digitOf(ctz(round));
+          const digit = DIGIT_ROUNDS ? lowestDigit(round) : digitOf(ctz(round));
           const slot = DIGIT_ROUNDS ? ctz(round & digitSlots(digit)) : ctz(round);
           round &= ~(<u32>1 << slot);
           const changed = reviseSlot(st, slot);
@@ -994,41 +999,65 @@ function firstFault(puzzle: usize): i32 {
   return 1;
 }
 
-/** Adds the clue at `cell` (byte value 1–9: any other would write past CLUE_CELLS) to CLUE_CELLS. */
-@inline function addClue(puzzle: usize, cell: usize): void {
+/** While loading: per digit, the units that hold one of its clues (DIGIT_UNITS, bit layout of CELL_UNITS). */
+const DIGIT_UNITS: usize = memory.data(9 * 4, 4);
+/** CELL_UNITS[cell] = its units as bits: row (0–8), 9 + column, 18 + box. */
+const CELL_UNITS: usize = memory.data(CELLS * 4, 4);
+for (let cell: u32 = 0; cell < <u32>CELLS; cell++) {
+  const row = cell / 9;
+  const column = cell % 9;
+  store<u32>(CELL_UNITS + (<usize>cell << 2), (<u32>1 << row) | (<u32>1 << (9 + column)) | (<u32>1 << (18 + row / 3 * 3 + column / 3)));
+}
+/** ROW_CELLS[3 bits] = the cells of those rows of a band; BOX_CELLS_OF[3 bits] = the cells of those boxes. */
+const ROW_CELLS: usize = memory.data(8 * 4, 4);
+const BOX_CELLS_OF: usize = memory.data(8 * 4, 4);
+for (let bits: u32 = 0; bits < 8; bits++) {
+  let rows: u32 = 0;
+  let boxes: u32 = 0;
+  for (let i: u32 = 0; i < 3; i++) {
+    if ((bits >> i) & 1) {
+      rows |= <u32>0x1ff << (i * 9);
+      boxes |= BOX_CELLS << (i * 3);
+    }
+  }
+  store<u32>(ROW_CELLS + (<usize>bits << 2), rows);
+  store<u32>(BOX_CELLS_OF + (<usize>bits << 2), boxes);
+}
+
+/**
+ * Adds the clue at `cell` (byte value 1–9: any other would write past CLUE_CELLS) to CLUE_CELLS
+ * and DIGIT_UNITS; returns the units where it repeats a clue of its digit (0: none).
+ */
+@inline function addClue(puzzle: usize, cell: usize): u32 {
   const value = <u32>load<u8>(puzzle + cell);
   if (!ASC_NO_ASSERT) assert(value - 1 < 9, "a clue byte outside 1-9");
   const place = <u32>load<u8>(CELL_PLACE + cell);
   const at = CLUE_CELLS + (<usize>((value - 1) * 3 + (place >> 5)) << 2);
   store<u32>(at, load<u32>(at) | (<u32>1 << (place & 31)));
+  const units = load<u32>(CELL_UNITS + (cell << 2));
+  const seenAt = DIGIT_UNITS + (<usize>(value - 1) << 2);
+  const seen = load<u32>(seenAt);
+  store<u32>(seenAt, seen | units);
+  return seen & units;
 }
 
-/** The bits of a digit's clue cells in one band that repeat it in a row or a box (0: none). */
-@inline function repeatsInBand(cells: u32): u32 {
-  const row0 = cells & 0x1ff;
-  const row1 = (cells >> 9) & 0x1ff;
-  const row2 = cells >> 18;
-  const boxes0 = <u32>load<u8>(ROW_BOXES + row0);
-  const boxes1 = <u32>load<u8>(ROW_BOXES + row1);
-  const boxes2 = <u32>load<u8>(ROW_BOXES + row2);
-  return (row0 & (row0 - 1)) | (row1 & (row1 - 1)) | (row2 & (row2 - 1)) | (row0 & row1) | (row0 & row2) | (row1 & row2) |
-    (boxes0 & boxes1) | (boxes0 & boxes2) | (boxes1 & boxes2);
-}
-
-/** The rows and boxes of a band that hold one of a digit's clue cells, as a band mask. */
-@inline function clueUnits(cells: u32): u32 {
-  const boxes = <u32>load<u8>(ROW_BOXES + columnsOf(cells));
-  return ((cells & 0x1ff) ? <u32>0x1ff : 0) | ((cells & (0x1ff << 9)) ? <u32>0x1ff << 9 : 0) | ((cells & (0x1ff << 18)) ? <u32>0x1ff << 18 : 0) |
-    ((boxes & 1) ? BOX_CELLS : 0) | ((boxes & 2) ? BOX_CELLS << 3 : 0) | ((boxes & 4) ? BOX_CELLS << 6 : 0);
+/** Adds the clues of the 16 cells from `first` that `clues` marks (bit i: cell first + i); returns addClue's repeats. */
+@inline function addClues(puzzle: usize, first: usize, clues: u32): u32 {
+  let repeated: u32 = 0;
+  while (clues) {
+    repeated |= addClue(puzzle, first + <usize>ctz(clues));
+    clues &= clues - 1;
+  }
+  return repeated;
 }
 
 /**
  * Loads 81 puzzle bytes into the root state: 1, or -1 for a byte over 9, -2 for a repeated clue.
  * Every byte is checked before any table is touched (a byte over 9 would index CLUE_CELLS past
  * its end, into the tables after it, which nothing rebuilds). The clues are gathered per slot
- * (16 bytes at a time), checked for repeats digit by digit, and each slot loses at once the rows,
- * boxes and columns of its digit's clues and the other clues' cells: the masks that placing the
- * clues one by one gives.
+ * (16 bytes at a time), a repeat seen as a unit that already holds a clue of the digit, and each
+ * slot loses at once the rows, boxes and columns of its digit's clues and the other clues' cells:
+ * the masks that placing the clues one by one gives.
  */
 function loadPuzzle(puzzle: usize): i32 {
   const nine = i8x16.splat(9);
@@ -1038,48 +1067,37 @@ function loadPuzzle(puzzle: usize): i32 {
   );
   if (v128.any_true(over) || load<u8>(puzzle + 80) > 9) return firstFault(puzzle);
   memory.fill(CLUE_CELLS, 0, 27 * 4);
+  memory.fill(DIGIT_UNITS, 0, 9 * 4);
   const zero = i8x16.splat(0);
-  for (let chunk: usize = 0; chunk < 80; chunk += 16) {
-    let clues = i8x16.bitmask(i8x16.ne(v128.load(puzzle + chunk), zero));
-    while (clues) {
-      addClue(puzzle, chunk + <usize>ctz(clues));
-      clues &= clues - 1;
-    }
-  }
-  if (load<u8>(puzzle + 80)) addClue(puzzle, 80);
-  // repeats: two clues of a digit in one row, box or column; and each band's clue cells
   let repeated: u32 = 0;
-  let clued0: u32 = 0;
-  let clued1: u32 = 0;
-  let clued2: u32 = 0;
-  for (let digit: u32 = 0; digit < 9; digit++) {
-    const at = CLUE_CELLS + <usize>digit * 12;
-    const cells0 = load<u32>(at);
-    const cells1 = load<u32>(at, 4);
-    const cells2 = load<u32>(at, 8);
-    const columns0 = columnsOf(cells0);
-    const columns1 = columnsOf(cells1);
-    const columns2 = columnsOf(cells2);
-    repeated |= repeatsInBand(cells0) | repeatsInBand(cells1) | repeatsInBand(cells2);
-    repeated |= (columns0 & columns1) | (columns0 & columns2) | (columns1 & columns2);
-    clued0 |= cells0;
-    clued1 |= cells1;
-    clued2 |= cells2;
-  }
+  // the clue cells, 16 at a time, then as band masks (cells 0–26, 27–53, 54–80)
+  const chunk0 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle), zero));
+  const chunk1 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 16), zero));
+  const chunk2 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 32), zero));
+  const chunk3 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 48), zero));
+  const chunk4 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 64), zero));
+  const clue80 = <u32>(load<u8>(puzzle + 80) != 0);
+  repeated |= addClues(puzzle, 0, chunk0) | addClues(puzzle, 16, chunk1) | addClues(puzzle, 32, chunk2);
+  repeated |= addClues(puzzle, 48, chunk3) | addClues(puzzle, 64, chunk4);
+  if (clue80) repeated |= addClue(puzzle, 80);
   if (repeated) return -2;
+  const clued0 = chunk0 | ((chunk1 & 0x7ff) << 16);
+  const clued1 = (chunk1 >> 11) | (chunk2 << 5) | ((chunk3 & 0x3f) << 21);
+  const clued2 = (chunk3 >> 6) | (chunk4 << 10) | (clue80 << 26);
   const st = stateAt(0);
   setUnsolved(st, 0, BAND_CELLS & ~clued0);
   setUnsolved(st, 1, BAND_CELLS & ~clued1);
   setUnsolved(st, 2, BAND_CELLS & ~clued2);
   for (let digit: u32 = 0; digit < 9; digit++) {
     const at = CLUE_CELLS + <usize>digit * 12;
-    const cells0 = load<u32>(at);
-    const cells1 = load<u32>(at, 4);
-    const cells2 = load<u32>(at, 8);
-    const columns = spreadColumns(columnsOf(cells0 | cells1 | cells2));
-    store<u32>(st + (<usize>slotOf(digit, 0) << 2), (BAND_CELLS & ~(clueUnits(cells0) | columns | clued0)) | cells0);
-    store<u32>(st + (<usize>slotOf(digit, 1) << 2), (BAND_CELLS & ~(clueUnits(cells1) | columns | clued1)) | cells1);
-    store<u32>(st + (<usize>slotOf(digit, 2) << 2), (BAND_CELLS & ~(clueUnits(cells2) | columns | clued2)) | cells2);
+    const units = load<u32>(DIGIT_UNITS + (<usize>digit << 2));
+    const columns = spreadColumns((units >> 9) & 0x1ff);
+    const out0 = load<u32>(ROW_CELLS + (<usize>(units & 7) << 2)) | load<u32>(BOX_CELLS_OF + (<usize>((units >> 18) & 7) << 2));
+    const out1 = load<u32>(ROW_CELLS + (<usize>((units >> 3) & 7) << 2)) | load<u32>(BOX_CELLS_OF + (<usize>((units >> 21) & 7) << 2));
+    const out2 = load<u32>(ROW_CELLS + (<usize>((units >> 6) & 7) << 2)) | load<u32>(BOX_CELLS_OF + (<usize>(units >> 24) << 2));
+    store<u32>(st + (<usize>slotOf(digit, 0) << 2), (BAND_CELLS & ~(out0 | columns | clued0)) | load<u32>(at));
+    store<u32>(st + (<usize>slotOf(digit, 1) << 2), (BAND_CELLS & ~(out1 | columns | clued1)) | load<u32>(at, 4));
+    store<u32>(st + (<usize>slotOf(digit, 2) << 2), (BAND_CELLS & ~(out2 | columns | clued2)) | load<u32>(at, 8));
   }
   return 1;
 }

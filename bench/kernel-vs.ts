@@ -20,10 +20,11 @@ import { quantile } from "../src/quantile.js";
 import { commaList, wholeNumber } from "../src/cli/options.js";
 
 /**
- * The default old kernel: the last commit before the triad rule and configuration branching
- * (`git log 0287653.. -- assembly/index.ts` lists what changed since).
+ * The default old kernel: issue 21's baseline, the kernel before band-major masks (`git log
+ * 3c51558.. -- assembly/index.ts` lists what changed since; 0287653 is the one before the triad
+ * rule and configuration branching).
  */
-const DEFAULT_REF = "0287653";
+const DEFAULT_REF = "3c51558";
 const DEFAULT_DATASETS = [
   "forum_hardest_1905_11plus",
   "forum_hardest_1106",

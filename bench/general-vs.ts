@@ -14,7 +14,7 @@
 import { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { parseGeneralPuzzle } from "../src/puzzle-general.js";
+import { parseSymbols } from "../src/puzzle.js";
 import { type BatchResult, kernelBudget } from "../src/solver.js";
 import { instantiate as instantiateGeneralKernel } from "../build/general.js";
 import { compileSource } from "../src/kernel-source.js";
@@ -78,7 +78,7 @@ interface GeneralVersusRecord {
 }
 
 function versus(kernels: [Contender, Contender], path: string, options: { rounds: number; limit: number; runSeconds: number }): GeneralVersusRecord {
-  const puzzles = readFileSync(path, "utf8").split(/\r?\n/).filter((line) => line.trim() !== "" && !line.startsWith("#")).map((line) => parseGeneralPuzzle(line));
+  const puzzles = readFileSync(path, "utf8").split(/\r?\n/).filter((line) => line.trim() !== "" && !line.startsWith("#")).map((line) => parseSymbols(line));
   const box = puzzles[0].shape.box;
   if (puzzles.some((p) => p.shape.box !== box)) throw new Error(`${path}: mixes grid sizes`);
   const cells = box ** 4;

@@ -7,10 +7,9 @@
  *   answer of puzzle i ─► answerChecker(draw, label, limit) ─► throws WrongAnswerError, or records the count
  */
 import { type Dataset, datasetGrid } from "../../src/datasets.js";
-import type { Grid } from "../../src/puzzle.js";
-import type { Shape } from "../../src/puzzle-general.js";
+import { type Grid, datasetShape } from "../../src/puzzle.js";
+import type { Shape } from "../../src/shape.js";
 import type { BatchResult } from "../../src/solver.js";
-import { datasetShape } from "../../src/sized.js";
 import { type Answer, CountConsensus, type Expectation, WrongAnswerError, answerProblem } from "../verify.js";
 
 /** The parsed puzzles of one dataset that every row (or variant) solves, and what their counts must be. */

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatProfileJson, parseProfileJson } from "../bench/profile/json.js";
-import { HARDEST_COUNT, type ProfilePlan, type ProfiledKernel, profileVariants } from "../bench/profile/profiler.js";
+import { HARDEST_COUNT, type ProfilePlan, profileVariants } from "../bench/profile/profiler.js";
+import type { BatchKernel } from "../bench/measure/kernel.js";
 import type { ProfileRecord, ProfileRun } from "../bench/profile/records.js";
 import { kernelVariantInfos, runProfile, selectVariants } from "../bench/profile/run.js";
 import { formatGuessScatterSvg, formatTimeCdfSvg } from "../bench/profile/svg.js";
@@ -84,7 +85,7 @@ describe("profileVariants", () => {
     const miscounting = {
       ...bad,
       id: "wasm:static (miscounting)",
-      load: async (): Promise<ProfiledKernel> => {
+      load: async (): Promise<BatchKernel> => {
         const kernel = await bad.load();
         return {
           input: (count) => kernel.input(count),

@@ -19,7 +19,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
 import { packagePath } from "../src/paths.js";
-import { CELLS } from "../src/puzzle.js";
+import { CELLS } from "../src/shape.js";
 import { WasmKernel } from "../src/wasm.js";
 import { wholeNumber } from "../src/cli/options.js";
 import { relabelledPuzzleBytes } from "./corpus.js";

@@ -25,11 +25,10 @@
  * naming the sizes each takes. Every row mode applies the budget the same way.
  */
 import type { Dataset } from "../src/datasets.js";
-import type { Grid } from "../src/puzzle.js";
-import { shapeName, type Shape } from "../src/puzzle-general.js";
+import { type Grid, datasetShape } from "../src/puzzle.js";
+import { type Shape, shapeName } from "../src/shape.js";
 import { type SolverInfo, sizeNames, takesSize } from "../src/registry.js";
 import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solver.js";
-import { datasetShape } from "../src/sized.js";
 import { type AnswerCheck, type BatchAnswers, answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
 import { type BatchTiming, TimingAborted, timeBatches } from "./measure/batches.js";

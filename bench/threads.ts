@@ -9,7 +9,8 @@
  */
 import { type BatchTask, copyTask } from "../src/pool/batch.js";
 import { openBatchSolver } from "../src/pool/pool.js";
-import { CELLS, type Grid, formatPuzzle } from "../src/puzzle.js";
+import { type Grid, formatPuzzle } from "../src/puzzle.js";
+import { CELLS } from "../src/shape.js";
 import type { BatchAnswers } from "./measure/check.js";
 import type { BatchRunner, ExtraRow } from "./runner.js";
 

@@ -7,8 +7,7 @@
  * (/work/shared/datasets/README.md). Other files are "unknown": their counts are only
  * checked for agreement between solvers.
  */
-import type { Grid } from "../src/puzzle.js";
-import { formatSizedGrid, isValidSizedSolution } from "../src/sized.js";
+import { type Grid, formatGrid, isValidSolution } from "../src/puzzle.js";
 import { isWhole } from "../src/whole-number.js";
 
 export type Expectation = "unique" | "multiple" | "unknown";
@@ -58,8 +57,8 @@ export interface Answer {
 export function answerProblem(puzzle: Grid, answer: Answer, expectation: Expectation, limit: number): string | null {
   const { count, solution, timedOut } = answer;
   if (!isWhole(count, 0, limit)) return `count ${count} is outside 0..${limit}`;
-  if (count > 0 && !isValidSizedSolution(puzzle, solution)) {
-    return `solution ${formatSizedGrid(solution)} is not a valid grid that keeps the clues`;
+  if (count > 0 && !isValidSolution(puzzle, solution)) {
+    return `solution ${formatGrid(solution)} is not a valid grid that keeps the clues`;
   }
   const expected = expectedCount(expectation, limit);
   if (!timedOut && expected !== null && count !== expected) {
@@ -71,7 +70,7 @@ export function answerProblem(puzzle: Grid, answer: Answer, expectation: Expecta
 /** A wrong answer from a solver: fails the bench run. */
 export class WrongAnswerError extends Error {
   constructor(row: string, dataset: string, line: number, puzzle: Grid, problem: string) {
-    super(`${row} on ${dataset} line ${line}: ${problem}\n  puzzle ${formatSizedGrid(puzzle)}`);
+    super(`${row} on ${dataset} line ${line}: ${problem}\n  puzzle ${formatGrid(puzzle)}`);
     this.name = "WrongAnswerError";
   }
 }

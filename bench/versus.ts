@@ -8,7 +8,7 @@
  */
 import { type Dataset, bundledDatasets } from "../src/datasets.js";
 import { GeneralKernel } from "../src/general.js";
-import type { Shape } from "../src/puzzle-general.js";
+import type { Shape } from "../src/shape.js";
 import { type KernelBuild, WasmKernel } from "../src/wasm.js";
 import { answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
 import { type Draw, drawPuzzles } from "./measure/draw.js";

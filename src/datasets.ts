@@ -10,8 +10,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
-import { type Grid, PuzzleError } from "./puzzle.js";
-import { readSizedPuzzle } from "./sized.js";
+import { type Grid, PuzzleError, readPuzzle } from "./puzzle.js";
 import { packageRoot } from "./paths.js";
 
 /** The puzzles of one file. */
@@ -98,7 +97,7 @@ export function loadDatasetList(specs: string[]): Dataset[] {
 /** The grid of puzzle `index` of `dataset` (N² bytes, any size); a bad puzzle throws an Error naming the file and line. */
 export function datasetGrid(dataset: Dataset, index: number): Grid {
   try {
-    return readSizedPuzzle(dataset.puzzles[index]).grid;
+    return readPuzzle(dataset.puzzles[index]).grid;
   } catch (error) {
     if (error instanceof PuzzleError) throw new Error(`${dataset.path} line ${dataset.lines[index]}: ${error.message}`);
     throw error;

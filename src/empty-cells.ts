@@ -14,7 +14,7 @@
  * alphabets use letters (`X` is a 25×25 symbol), so only marks no alphabet may hold are empty
  * there (checkAlphabet refuses an alphabet with `.` or `-`).
  *
- * An alphabet is taken here as the plain string of its symbols (puzzle-general.ts's `Alphabet`)
+ * An alphabet is taken here as the plain string of its symbols (puzzle.ts's `Alphabet`)
  * so that this table, which the puzzle readers import, imports none of them.
  */
 /** The characters that mark an empty cell, per reader (see the table above). */

@@ -25,7 +25,7 @@
  *   kernel.input(n, 4).set(packed);             // n 16×16 puzzles, 256 bytes each
  *   const { counts, solutions } = kernel.run(n, 4, 2, Infinity);
  */
-import { shapeOf } from "./puzzle-general.js";
+import { shapeOf } from "./shape.js";
 import { type BatchResult, type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 import { instantiate as instantiateGeneralKernel } from "../build/general.js";
 import { type KernelSource, type WasmModule, compileSource } from "./kernel-source.js";

@@ -23,7 +23,8 @@
  * filters is the same for every correct engine. Hardening and guess filters follow the
  * engine's guess counts, so their output changes when the kernel's heuristics change.
  */
-import { CELLS, SIZE, type Grid } from "./puzzle.js";
+import type { Grid } from "./puzzle.js";
+import { CELLS, SIZE } from "./shape.js";
 import { Random, checkSeed } from "./prng.js";
 import { checkWhole } from "./whole-number.js";
 import type { SearchStats, SolverEngine } from "./solver.js";

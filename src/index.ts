@@ -92,7 +92,27 @@ export {
   type Status,
   type BatchResult,
 } from "./solver.js";
-export * from "./puzzle.js";
+export {
+  type Grid,
+  type Alphabet,
+  type Puzzle,
+  type Conflict,
+  type UnitKind,
+  type PuzzleErrorReason,
+  type ParseOptions,
+  PuzzleError,
+  ONE_LINE_EMPTY,
+  controlCharacterNote,
+  readPuzzle,
+  parsePuzzle,
+  parseSymbols,
+  findConflict,
+  checkClues,
+  isValidSolution,
+  formatGrid,
+  formatPuzzle,
+} from "./puzzle.js";
+export { type Shape, SIZE, CELLS, UNITS, SHAPES, describeCell } from "./shape.js";
 
 // Lower level: the kernels themselves, for zero-copy batches and worker threads.
 export {
@@ -110,4 +130,3 @@ export {
 export { compileSource } from "./kernel-source.js";
 export { buildFacts } from "../build/facts.js";
 export { GeneralKernel, compileGeneralKernel, type GeneralBuild } from "./general.js";
-export { type Alphabet, type Shape, parseGeneralPuzzle, formatGeneralGrid } from "./puzzle-general.js";

@@ -1,41 +1,184 @@
 /**
- * The 9×9 puzzle model.
+ * The puzzle model, for every grid size (the shapes of shape.ts: 4×4, 9×9, 16×16, 25×25).
  *
- * A grid is 81 bytes in row-major order: 0 for an empty cell, 1–9 for a digit.
- * Cells are numbered 0–80 (`cell = row * 9 + column`); error messages name them
- * 1-based as "cell 17 (row 2, column 8)" so that a person can find them.
+ * A grid of box size B has N = B² symbols and N² cells, stored as N² bytes in row-major order:
+ * 0 for an empty cell, 1..N for a symbol. On text, symbols are the characters of an
+ * *alphabet* (symbol s is the alphabet's character s-1): `1`–`9` for 9×9, e.g. `1`–`9` then
+ * `A`–`G` for 16×16. Every puzzle is read here, into a checked grid, its shape and its
+ * alphabet, or a PuzzleError naming the cell and the reason:
  *
- * Glossary: a *unit* is a row, a column or a box; the *peers* of a cell are the
- * 20 other cells that share a unit with it; a *clue* is a given digit.
+ *   readPuzzle(text or bytes)
+ *     ├─ 81 characters, digits ───────────────► parsePuzzle   (the 9×9 fast path: `1`–`9`, any of `empties` empty)
+ *     ├─ 16/81/256/625 symbols of an alphabet ─► parseSymbols (alphabet given or detected)
+ *     └─ N² cell values ──────────────────────► readBytes
+ *   each ending in checkClues (no symbol twice in a unit)
+ *
+ * Glossary: a *unit* is a row, a column or a box; the *peers* of a cell are the other cells
+ * that share a unit with it; a *clue* is a given symbol.
  */
-import {
-  type Conflict,
-  PuzzleError,
-  describeCellOf,
-  findGeneralConflict,
-  isValidGeneralSolution,
-  shapeOf,
-  unitsOf,
-} from "./puzzle-general.js";
-import { EMPTY_MARKS } from "./empty-cells.js";
-import { quoteCharacter } from "./excerpt.js";
+import { EMPTY_MARKS, isEmptySymbol } from "./empty-cells.js";
+import { excerpt, quoteCharacter } from "./excerpt.js";
+import { type Shape, CELLS, SHAPES, SHAPE_9, describeCell, shapeName, shapeOfCells, unitsOf } from "./shape.js";
+import { isWhole } from "./whole-number.js";
 
-export const SIZE = 9;
-export const CELLS = 81;
-
+/** N² bytes: 0 empty, 1..N (81 for 9×9). */
 export type Grid = Uint8Array;
 
-export { PuzzleError, type PuzzleErrorReason, type UnitKind, type Conflict } from "./puzzle-general.js";
+/** Why a puzzle cannot be read: its length, a cell's character or value, a repeated clue, or a value that is no puzzle at all (`type`). */
+export type PuzzleErrorReason = "length" | "character" | "conflict" | "type";
 
-/** The 9×9 shape of the general model (puzzle-general.ts), which does the unit work. */
-const SHAPE_9 = shapeOf(3);
-
-/** "cell 17 (row 2, column 8)" for the 0-based cell 16. */
-export function describeCell(cell: number): string {
-  return describeCellOf(cell, SIZE);
+/** A puzzle that cannot be read, with the cell (0-based, or -1) and the reason. */
+export class PuzzleError extends Error {
+  constructor(
+    readonly reason: PuzzleErrorReason,
+    message: string,
+    /** 0-based cell the error is about, or -1 when it is about the whole record. */
+    readonly cell = -1,
+  ) {
+    super(message);
+    this.name = "PuzzleError";
+  }
 }
 
-/** Characters that mean "empty" in the one-line format: the library's 9×9 set of empty-cells.ts. */
+/** Unit kinds, in the order used by {@link findConflict}. */
+export type UnitKind = "row" | "column" | "box";
+
+/** A clue repeated in a unit. */
+export interface Conflict {
+  unit: UnitKind;
+  /** 0-based index of the row, column or box. */
+  index: number;
+  digit: number;
+  /** The two 0-based cells that hold the same symbol. */
+  cells: [number, number];
+}
+
+/** A puzzle read: its shape, the alphabet its solution is written in, and its grid. */
+export interface Puzzle {
+  shape: Shape;
+  /** The alphabet read (or given); solutions are written in it. */
+  alphabet: Alphabet;
+  /** N² bytes: 0 empty, 1..N. */
+  grid: Grid;
+}
+
+// ── alphabets ───────────────────────────────────────────────────────────────────────────────
+
+/** The symbols of a grid as characters: the character at index s-1 stands for symbol s. */
+export type Alphabet = string;
+
+/** The symbols of a 9×9 grid, and the first nine of the 16×16 and 25×25 alphabets with digits. */
+export const DIGITS: Alphabet = "123456789";
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
+
+/**
+ * The alphabets recognised without being named, per symbol count, in the order tried:
+ * 4×4 `1`–`4`; 9×9 `1`–`9`; 16×16 `1`–`9A`–`G` then `A`–`P` (POJ 3076); 25×25 `A`–`Y` then
+ * `1`–`9A`–`P`.
+ */
+export const KNOWN_ALPHABETS: ReadonlyMap<number, readonly Alphabet[]> = new Map([
+  [4, [DIGITS.slice(0, 4)]],
+  [9, [DIGITS]],
+  [16, [DIGITS + LETTERS.slice(0, 7), LETTERS.slice(0, 16)]],
+  [25, [LETTERS, DIGITS + LETTERS.slice(0, 16)]],
+]);
+
+/** The alphabet a grid of `shape` is written in when none is named: its size's first known one (digits for 9×9). */
+export const defaultAlphabet = (shape: Shape): Alphabet => KNOWN_ALPHABETS.get(shape.size)![0];
+
+/** "1-9A-G" for "123456789ABCDEFG": runs of consecutive characters joined by a dash. */
+export function alphabetName(alphabet: Alphabet): string {
+  let name = "";
+  for (let i = 0; i < alphabet.length; ) {
+    let j = i;
+    while (j + 1 < alphabet.length && alphabet.charCodeAt(j + 1) === alphabet.charCodeAt(j) + 1) j++;
+    name += j - i >= 2 ? `${alphabet[i]}-${alphabet[j]}` : alphabet.slice(i, j + 1);
+    i = j + 1;
+  }
+  return name;
+}
+
+/** Checks an explicit alphabet: N distinct characters for a supported N, none of them an empty mark. */
+export function checkAlphabet(alphabet: Alphabet): Shape {
+  const shape = SHAPES.find((s) => s.size === alphabet.length);
+  if (!shape) {
+    const sizes = SHAPES.map((s) => s.size);
+    throw new RangeError(`an alphabet needs ${sizes.slice(0, -1).join(", ")} or ${sizes.at(-1)} symbols, got ${alphabet.length} ('${excerpt(alphabet)}')`);
+  }
+  const space = [...alphabet].find((ch) => /\s/.test(ch));
+  if (space !== undefined) throw new RangeError(`alphabet '${excerpt(alphabet)}' holds white space (${quoteCharacter(space)}), which separates cells`);
+  if (new Set(alphabet).size !== alphabet.length) throw new RangeError(`alphabet '${excerpt(alphabet)}' repeats a character`);
+  const mark = [...EMPTY_MARKS.symbols].find((ch) => alphabet.includes(ch));
+  if (mark) throw new RangeError(`alphabet '${excerpt(alphabet)}' uses '${mark}', which marks an empty cell`);
+  return shape;
+}
+
+/** The first cell (0-based) whose character is neither empty nor in `alphabet`, or -1. */
+function firstForeignCell(line: string, alphabet: Alphabet): number {
+  for (let cell = 0; cell < line.length; cell++) {
+    const ch = line[cell];
+    if (!isEmptySymbol(ch, alphabet) && !alphabet.includes(ch)) return cell;
+  }
+  return -1;
+}
+
+/**
+ * The alphabet of `line` among the known ones of its size: the first that holds every character.
+ * When none does, a "character" PuzzleError at the first cell that the best fitting one rejects.
+ */
+export function detectAlphabet(line: string, size: number): Alphabet {
+  const candidates = KNOWN_ALPHABETS.get(size) ?? [];
+  let best = candidates[0];
+  let bestCell = -1;
+  for (const alphabet of candidates) {
+    const cell = firstForeignCell(line, alphabet);
+    if (cell < 0) return alphabet;
+    if (cell > bestCell) [best, bestCell] = [alphabet, cell];
+  }
+  throw foreignCharacter(line, bestCell, size, candidates.length > 1 ? candidates : [best]);
+}
+
+function foreignCharacter(line: string, cell: number, size: number, alphabets: readonly Alphabet[]): PuzzleError {
+  const allowed = alphabets.map(alphabetName).join(" or ");
+  return new PuzzleError(
+    "character",
+    `${describeCell(cell, size)} contains invalid character ${quoteCharacter(line[cell])} (symbols ${allowed}, empty ${[...EMPTY_MARKS.symbols].join(" ")})`,
+    cell,
+  );
+}
+
+/** `alphabet` when it is the alphabet of grids of `cells` cells (N symbols for N² cells), else undefined. */
+export function alphabetForCells(cells: number, alphabet: Alphabet | undefined): Alphabet | undefined {
+  return alphabet !== undefined && alphabet.length * alphabet.length === cells ? alphabet : undefined;
+}
+
+// ── reading ─────────────────────────────────────────────────────────────────────────────────
+
+/** True when a text of `cells` characters is read by {@link parseSymbols} rather than {@link parsePuzzle}. */
+function readsAsSymbols(cells: number, alphabet: Alphabet | undefined): boolean {
+  if (cells === CELLS) return alphabet !== undefined && alphabet.length === 9 && alphabet !== DIGITS;
+  return shapeOfCells(cells) !== undefined;
+}
+
+/** True when 81-character lines are read with digits (the CLI's fast path applies). */
+export const readsNineByNineAsDigits = (alphabet: Alphabet | undefined): boolean => !readsAsSymbols(CELLS, alphabet);
+
+/**
+ * Reads one puzzle of any supported size. A 9×9 line is read with {@link parsePuzzle} (digits,
+ * any of `empties` empty); a 4×4, 16×16 or 25×25 one (or a 9×9 one in another alphabet) with
+ * {@link parseSymbols}, `alphabet` applying to the lines with as many symbols. Bytes: N² of
+ * them, 0 empty and 1..N, checked for repeated clues. Throws a {@link PuzzleError}.
+ */
+export function readPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: string = EMPTY_MARKS.digits): Puzzle {
+  if (puzzle instanceof String) puzzle = puzzle.valueOf(); // new String(line)
+  if (typeof puzzle !== "string") return readBytes(asCellValues(puzzle));
+  if (puzzle.length === CELLS && alphabet === undefined) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
+  const cells = puzzle.trim().length;
+  if (!readsAsSymbols(cells, alphabet)) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
+  return parseSymbols(puzzle, { alphabet: alphabetForCells(cells, alphabet) });
+}
+
+/** Characters that mean "empty" in the one-line 9×9 format: the library's set of empty-cells.ts. */
 export const ONE_LINE_EMPTY = EMPTY_MARKS.digits;
 
 /**
@@ -49,7 +192,7 @@ export function controlCharacterNote(line: string): string {
 }
 
 /**
- * Parse the one-line format: 81 characters, `1`–`9` for clues, and any character of
+ * Parses the one-line 9×9 format: 81 characters, `1`–`9` for clues, and any character of
  * `empties` (default `.` and `0`) for an empty cell. Surrounding white space is ignored.
  * Throws a {@link PuzzleError} naming the cell and the reason.
  */
@@ -70,57 +213,181 @@ export function parsePuzzle(text: string, empties: string = ONE_LINE_EMPTY): Gri
   return grid;
 }
 
-/** The cells of each unit: 9 rows, then 9 columns, then 9 boxes. */
-export const UNITS: readonly (readonly number[])[] = unitsOf(3);
-
-/** The first clue repeated in a unit (rows, then columns, then boxes), or null. Digits outside 1–9 are ignored. */
-export function findConflict(grid: Grid): Conflict | null {
-  return findGeneralConflict(grid, SHAPE_9);
+export interface ParseOptions {
+  /** The symbols in order (e.g. "ABCDEFGHIJKLMNOP"); detected from the characters when absent. */
+  alphabet?: Alphabet;
 }
 
-/** Digits seen so far in each row, column and box: scratch for {@link hasConflict}. */
-const seenInUnit = new Uint16Array(3 * SIZE);
+/** The shape whose cell count is `length`, or a "length" PuzzleError naming the sizes accepted. */
+function shapeForLength(length: number, expected?: Shape): Shape {
+  const shape = expected ? (expected.cells === length ? expected : undefined) : shapeOfCells(length);
+  if (shape) return shape;
+  const accepted = expected ? [expected] : SHAPES;
+  const list = accepted.map((s) => `${s.cells} (${shapeName(s)})`).join(", ");
+  throw new PuzzleError("length", `expected ${accepted.length > 1 ? "one of " : ""}${list} characters, got ${length}`);
+}
 
-/** True when a clue is repeated in a unit: a quick bitmask pass, without the details. */
-function hasConflict(grid: Grid): boolean {
-  seenInUnit.fill(0);
-  for (let cell = 0; cell < CELLS; cell++) {
-    const digit = grid[cell];
-    if (digit < 1 || digit > SIZE) continue;
-    const bit = 1 << digit;
-    const row = (cell / SIZE) | 0;
-    const column = cell % SIZE;
-    const box = ((row / 3) | 0) * 3 + ((column / 3) | 0);
-    if ((seenInUnit[row] | seenInUnit[SIZE + column] | seenInUnit[2 * SIZE + box]) & bit) return true;
+/**
+ * Parses one line of N² symbols (surrounding white space ignored): symbols of the alphabet,
+ * `.` or `-` (or `0` when the alphabet lacks it) for empty cells. Throws a {@link PuzzleError}
+ * naming the cell and the reason (length, character, or a clue repeated in a unit).
+ */
+export function parseSymbols(text: string, options: ParseOptions = {}): Puzzle {
+  const line = text.trim();
+  const given = options.alphabet === undefined ? undefined : checkAlphabet(options.alphabet);
+  const shape = shapeForLength(line.length, given);
+  const alphabet = options.alphabet ?? detectAlphabet(line, shape.size);
+  const grid = new Uint8Array(shape.cells);
+  for (let cell = 0; cell < shape.cells; cell++) {
+    const ch = line[cell];
+    if (isEmptySymbol(ch, alphabet)) continue;
+    const symbol = alphabet.indexOf(ch) + 1;
+    if (symbol === 0) throw foreignCharacter(line, cell, shape.size, [alphabet]);
+    grid[cell] = symbol;
+  }
+  checkClues(grid, shape, alphabet);
+  return { shape, alphabet, grid };
+}
+
+/** What the library accepts besides text: N² cell values, as a Uint8Array or any array of numbers. */
+type CellValues = ArrayLike<unknown>;
+
+/** `puzzle` as cell values, or a PuzzleError (`type`) when it is neither text nor an array of cells (undefined, a number, an object). */
+function asCellValues(puzzle: unknown): CellValues {
+  const isArrayLike = Array.isArray(puzzle) || ArrayBuffer.isView(puzzle);
+  if (puzzle instanceof BigInt64Array || puzzle instanceof BigUint64Array) {
+    throw new PuzzleError("type", `expected a puzzle as text or an array of cell values as numbers, got a ${puzzle.constructor.name} (its cells are bigints)`);
+  }
+  if (!isArrayLike || puzzle instanceof DataView) throw new PuzzleError("type", `expected a puzzle as text or an array of cell values, got ${describeValue(puzzle)}`);
+  return puzzle as CellValues;
+}
+
+/** "undefined", "null", "the number 5", "an object", "a Map": what a value that is no puzzle is, for a message. */
+function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return `the ${typeof value} ${String(value)}`;
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const name = (value as object).constructor?.name;
+  return name && name !== "Object" ? `a ${name}` : "an object";
+}
+
+/**
+ * N² cell values as a puzzle: the shape from the length, every value a whole number 0..N (a
+ * PuzzleError naming the first cell that is not), no clue repeated. The grid is a Uint8Array
+ * (the caller's own when it is one, else a copy).
+ */
+function readBytes(values: CellValues): Puzzle {
+  const shape = shapeOfCells(values.length);
+  if (!shape) throw new PuzzleError("length", `expected ${SHAPES.map((s) => s.cells).join(", ")} cells, got ${values.length}`);
+  for (let cell = 0; cell < values.length; cell++) {
+    const value = values[cell];
+    if (typeof value !== "number" || !isWhole(value, 0, shape.size)) {
+      const shown = typeof value === "string" ? `'${excerpt(value)}'` : typeof value === "number" ? String(value) : typeof value === "bigint" ? `the bigint ${value}n` : typeof value;
+      throw new PuzzleError("character", `${describeCell(cell, shape.size)} holds ${shown}, not 0-${shape.size}`, cell);
+    }
+  }
+  const grid = values instanceof Uint8Array ? values : Uint8Array.from(values as ArrayLike<number>);
+  const alphabet = defaultAlphabet(shape);
+  checkClues(grid, shape, shape === SHAPE_9 ? undefined : alphabet);
+  return { shape, alphabet, grid };
+}
+
+/** The shape of a file's puzzle lines (all of one size, judged by the first); an Error naming the file otherwise. */
+export function datasetShape(puzzles: readonly string[], path: string): Shape {
+  const shape = shapeOfCells(puzzles[0]?.length ?? 0);
+  if (!shape) throw new Error(`${path}: the first puzzle has ${puzzles[0]?.length ?? 0} characters, not one of ${SHAPES.map((s) => s.cells).join(", ")}`);
+  return shape;
+}
+
+// ── units and conflicts ─────────────────────────────────────────────────────────────────────
+
+const UNIT_KINDS: readonly UnitKind[] = ["row", "column", "box"];
+
+/** The first clue repeated in a unit (in the order rows, columns, boxes), or null. Bytes over N are ignored. */
+export function findConflict(grid: Grid, shape: Shape = shapeOfCells(grid.length) ?? SHAPE_9): Conflict | null {
+  const units = unitsOf(shape.box);
+  const seenAt = new Int32Array(shape.size + 1);
+  for (let u = 0; u < units.length; u++) {
+    seenAt.fill(-1);
+    for (const cell of units[u]) {
+      const digit = grid[cell];
+      if (digit < 1 || digit > shape.size) continue;
+      if (seenAt[digit] >= 0) {
+        return { unit: UNIT_KINDS[Math.floor(u / shape.size)], index: u % shape.size, digit, cells: [seenAt[digit], cell] };
+      }
+      seenAt[digit] = cell;
+    }
+  }
+  return null;
+}
+
+/** Symbols seen so far in each row, column and box (N ≤ 25 bits each): scratch for {@link hasConflict}. */
+const seenInUnit = new Uint32Array(3 * 25);
+
+/** True when a clue is repeated in a unit: one bitmask pass over the cells, without the details {@link findConflict} gives. */
+function hasConflict(grid: Grid, shape: Shape): boolean {
+  const { box, size, cells } = shape;
+  seenInUnit.fill(0, 0, 3 * size);
+  for (let cell = 0; cell < cells; cell++) {
+    const symbol = grid[cell];
+    if (symbol < 1 || symbol > size) continue;
+    const bit = 1 << (symbol - 1);
+    const row = (cell / size) | 0;
+    const column = cell % size;
+    const unitBox = size + size + ((row / box) | 0) * box + ((column / box) | 0);
+    if ((seenInUnit[row] | seenInUnit[size + column] | seenInUnit[unitBox]) & bit) return true;
     seenInUnit[row] |= bit;
-    seenInUnit[SIZE + column] |= bit;
-    seenInUnit[2 * SIZE + box] |= bit;
+    seenInUnit[size + column] |= bit;
+    seenInUnit[unitBox] |= bit;
   }
   return false;
 }
 
-/** Throws a "conflict" {@link PuzzleError} when a clue is repeated in a unit. */
-export function checkClues(grid: Grid): void {
-  const conflict = hasConflict(grid) ? findConflict(grid) : null;
-  if (conflict) {
-    const { unit, index, digit, cells } = conflict;
-    throw new PuzzleError(
-      "conflict",
-      `${describeCell(cells[1])}: digit ${digit} is repeated in ${unit} ${index + 1} (also at ${describeCell(cells[0])})`,
-      cells[1],
-    );
-  }
+/**
+ * Throws a "conflict" {@link PuzzleError} when a clue is repeated in a unit, naming both cells
+ * and the clue: as "symbol 'A'" of `alphabet`, or without one as "digit 5" (9×9 by default).
+ */
+export function checkClues(grid: Grid, shape: Shape = SHAPE_9, alphabet?: Alphabet): void {
+  const conflict = hasConflict(grid, shape) ? findConflict(grid, shape) : null;
+  if (!conflict) return;
+  const { unit, index, digit, cells } = conflict;
+  const clue = alphabet === undefined ? `digit ${digit}` : `symbol '${alphabet[digit - 1]}'`;
+  throw new PuzzleError(
+    "conflict",
+    `${describeCell(cells[1], shape.size)}: ${clue} is repeated in ${unit} ${index + 1} (also at ${describeCell(cells[0], shape.size)})`,
+    cells[1],
+  );
 }
 
-/** The one-line text of a grid, `.` for empty cells. */
-export function formatPuzzle(grid: Grid, empty = "."): string {
-  // One array joined once: a flat string (`+=` per cell builds a rope of 81 pieces, ~20× the memory when kept).
-  const symbols = new Array<string>(CELLS);
-  for (let cell = 0; cell < CELLS; cell++) symbols[cell] = grid[cell] === 0 ? empty : String.fromCharCode(48 + grid[cell]);
+/** True when `solution` is a complete valid grid of the puzzle's shape (from its length) that keeps every clue of `puzzle`. */
+export function isValidSolution(puzzle: Grid, solution: Grid, shape: Shape | undefined = shapeOfCells(puzzle.length)): boolean {
+  if (shape === undefined || solution.length !== shape.cells) return false;
+  for (let cell = 0; cell < shape.cells; cell++) {
+    if (solution[cell] < 1 || solution[cell] > shape.size) return false;
+    if (puzzle[cell] !== 0 && puzzle[cell] !== solution[cell]) return false;
+  }
+  return findConflict(solution, shape) === null;
+}
+
+// ── formatting ──────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The line of a grid in `alphabet` (by default its size's first known one: digits for 9×9),
+ * `empty` for empty cells; a grid of no known size as its values joined by commas.
+ */
+export function formatGrid(grid: Grid, alphabet?: Alphabet, empty = "."): string {
+  if (alphabet === undefined) {
+    const shape = shapeOfCells(grid.length);
+    if (!shape) return Array.from(grid).join(",");
+    alphabet = defaultAlphabet(shape);
+  }
+  // One array joined once: a flat string (`+=` per cell builds a rope of N² pieces, ~20× the memory when kept).
+  const symbols = new Array<string>(grid.length);
+  for (let cell = 0; cell < grid.length; cell++) symbols[cell] = grid[cell] === 0 ? empty : alphabet[grid[cell] - 1];
   return symbols.join("");
 }
 
-/** True when `solution` is a complete valid grid that keeps every clue of `puzzle`. */
-export function isValidSolution(puzzle: Grid, solution: Grid): boolean {
-  return isValidGeneralSolution(puzzle, solution, SHAPE_9);
+/** The one-line text of a 9×9 grid in digits, `empty` (`.`) for empty cells. */
+export function formatPuzzle(grid: Grid, empty = "."): string {
+  return formatGrid(grid, DIGITS, empty);
 }

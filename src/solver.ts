@@ -9,10 +9,8 @@
  * to the engine of its size; {@link batchRecords} is the one place kernel output becomes
  * records (Solver, the CLI's workers and judge mode all go through it).
  */
-import type { Grid } from "./puzzle.js";
-import { PuzzleError } from "./puzzle.js";
-import { type Alphabet, type GeneralPuzzle, checkAlphabet, shapeName } from "./puzzle-general.js";
-import { readSizedPuzzle } from "./sized.js";
+import { type Alphabet, type Grid, type Puzzle, checkAlphabet, PuzzleError, readPuzzle } from "./puzzle.js";
+import { shapeName } from "./shape.js";
 import { checkWhole } from "./whole-number.js";
 
 /** Every status a record can have, in the order of the CLI's summary. */
@@ -320,10 +318,10 @@ export interface SizeEngine {
 /** A puzzle ready to solve, or the record that says why it cannot be. */
 export type ReadPuzzle<P> = { puzzle: P } | { record: SolveRecord };
 
-/** {@link readSizedPuzzle} as a {@link ReadPuzzle}: a PuzzleError becomes an `invalid` record. */
-function readPuzzle(puzzle: string | Grid, alphabet: Alphabet | undefined): ReadPuzzle<GeneralPuzzle> {
+/** {@link readPuzzle} as a {@link ReadPuzzle}: a PuzzleError becomes an `invalid` record. */
+function readOrRecord(puzzle: string | Grid, alphabet: Alphabet | undefined): ReadPuzzle<Puzzle> {
   try {
-    return { puzzle: readSizedPuzzle(puzzle, alphabet) };
+    return { puzzle: readPuzzle(puzzle, alphabet) };
   } catch (error) {
     if (!(error instanceof PuzzleError)) throw error;
     return { record: invalidRecord(error.message) };
@@ -380,7 +378,7 @@ export class Solver {
     options ??= {}; // solve(p, null) reads like solve(p)
     const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
     const budget = options.budget === undefined ? undefined : checkBudget(options.budget);
-    const solveShape = (group: GeneralPuzzle[]): SolveRecord[] => {
+    const solveShape = (group: Puzzle[]): SolveRecord[] => {
       const { shape, alphabet } = group[0];
       const entry = this.engines.get(shape.size);
       if (!entry) return group.map(() => invalidRecord(`no solver for ${shapeName(shape)} puzzles in this Solver`));
@@ -389,7 +387,7 @@ export class Solver {
       return batchRecords(result, group.length, { cells: shape.cells, writer: this.writer(alphabet), reportsGuesses: entry.reportsGuesses });
     };
     const alphabet = options.alphabet === undefined ? undefined : checkAlphabetOption(options.alphabet);
-    return solveInOrder(puzzles, (puzzle) => readPuzzle(puzzle, alphabet), solveShape, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`);
+    return solveInOrder(puzzles, (puzzle) => readOrRecord(puzzle, alphabet), solveShape, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`);
   }
 }
 

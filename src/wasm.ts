@@ -22,7 +22,8 @@
 import { buildFacts } from "../build/facts.js";
 import { instantiate as instantiateSudokuKernel } from "../build/release.js";
 import { type KernelSource, type UrlObject, type WasmModule, compileSource } from "./kernel-source.js";
-import { CELLS, type Grid } from "./puzzle.js";
+import type { Grid } from "./puzzle.js";
+import { CELLS } from "./shape.js";
 import { type BatchResult, type SearchStats, type SolverEngine, checkLimit, kernelBudget } from "./solver.js";
 import { checkWhole, isWhole } from "./whole-number.js";
 

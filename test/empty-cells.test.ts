@@ -5,9 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseRecord } from "../src/formats/record.js";
-import { parsePuzzle } from "../src/puzzle.js";
-import { parseGeneralPuzzle } from "../src/puzzle-general.js";
-import { readSizedPuzzle } from "../src/sized.js";
+import { parsePuzzle, parseSymbols, readPuzzle } from "../src/puzzle.js";
 import { runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 
@@ -37,7 +35,7 @@ const reads = (read: () => unknown): boolean => {
 describe("empty cells", () => {
   it("the library's 9×9 text takes . and 0 only", () => {
     expect(accepted((mark) => reads(() => parsePuzzle(marked(NINE, mark))))).toBe(".0");
-    expect(accepted((mark) => reads(() => readSizedPuzzle(marked(NINE, mark))))).toBe(".0");
+    expect(accepted((mark) => reads(() => readPuzzle(marked(NINE, mark))))).toBe(".0");
   });
 
   it("the CLI's 9×9 records take . 0 _ ? - * x X", () => {
@@ -56,10 +54,10 @@ describe("empty cells", () => {
   });
 
   it("N×N text takes . and -, and 0 when the alphabet does not use it", () => {
-    expect(accepted((mark) => reads(() => readSizedPuzzle(marked(FOUR, mark))))).toBe("-.0");
-    expect(accepted((mark) => reads(() => parseGeneralPuzzle(marked(FOUR, mark))))).toBe("-.0");
+    expect(accepted((mark) => reads(() => readPuzzle(marked(FOUR, mark))))).toBe("-.0");
+    expect(accepted((mark) => reads(() => parseSymbols(marked(FOUR, mark))))).toBe("-.0");
     const withZero = FOUR.replace(/[1-4]/g, (d) => String(Number(d) - 1)); // the same puzzle in the alphabet 0123
-    expect(accepted((mark) => mark !== "0" && reads(() => parseGeneralPuzzle(marked(withZero, mark), { alphabet: "0123" })))).toBe("-.");
-    expect(parseGeneralPuzzle(withZero, { alphabet: "0123" }).grid).toEqual(parseGeneralPuzzle(FOUR).grid); // there 0 is a symbol
+    expect(accepted((mark) => mark !== "0" && reads(() => parseSymbols(marked(withZero, mark), { alphabet: "0123" })))).toBe("-.");
+    expect(parseSymbols(withZero, { alphabet: "0123" }).grid).toEqual(parseSymbols(FOUR).grid); // there 0 is a symbol
   });
 });

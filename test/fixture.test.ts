@@ -17,7 +17,7 @@ import {
   solvers,
   statusOf,
 } from "../src/index.js";
-import { isValidSizedSolution, readSizedPuzzle } from "../src/sized.js";
+import { isValidSolution, readPuzzle } from "../src/puzzle.js";
 import { type FixtureCase, loadFixture } from "./fixture.js";
 
 /** Work cap (search nodes) for solvers that honour one; the propagating ones never come near it. */
@@ -70,8 +70,8 @@ function checkInvalid(solver: Solver, fixture: FixtureCase): void {
 function checkSolved(info: SolverInfo, solver: Solver, fixture: FixtureCase & { count: number }): void {
   const budget = info.capabilities.budget ? BUDGET : undefined;
   const record = solver.solve(fixture.puzzle, { limit: 2, budget });
-  const puzzle = readSizedPuzzle(fixture.puzzle);
-  if (record.solution !== null) expect(isValidSizedSolution(puzzle.grid, readSizedPuzzle(record.solution, puzzle.alphabet).grid)).toBe(true);
+  const puzzle = readPuzzle(fixture.puzzle);
+  if (record.solution !== null) expect(isValidSolution(puzzle.grid, readPuzzle(record.solution, puzzle.alphabet).grid)).toBe(true);
   expect(record.count > 0).toBe(record.solution !== null);
   if (BEYOND_BUDGET[info.id]?.has(fixture.puzzle)) {
     expect(record.status).toBe("timeout");

@@ -5,13 +5,8 @@ import { describe, expect, it } from "vitest";
 import { type GeneralBuild, GeneralKernel, engineForBox } from "../src/general.js";
 import { GeneralTsEngine } from "../src/solvers/general-ts.js";
 import { Solver } from "../src/solver.js";
-import {
-  findGeneralConflict,
-  formatGeneralGrid,
-  isValidGeneralSolution,
-  parseGeneralPuzzle,
-  shapeOf,
-} from "../src/puzzle-general.js";
+import { findConflict, formatGrid, isValidSolution, parseSymbols } from "../src/puzzle.js";
+import { shapeOf } from "../src/shape.js";
 import { createSolver } from "../src/index.js";
 import { loadFixture } from "./fixture.js";
 import { runCli } from "./cli-run.js";
@@ -43,9 +38,9 @@ function expectUniqueAndValid(solver: Solver, lines: string[]): void {
   expect(records).toHaveLength(lines.length);
   records.forEach((record, i) => {
     expect(record.status, `line ${i + 1}: ${record.error ?? ""}`).toBe("solved");
-    const puzzle = parseGeneralPuzzle(lines[i]);
-    const solution = parseGeneralPuzzle(record.solution!, { alphabet: puzzle.alphabet }).grid;
-    expect(isValidGeneralSolution(puzzle.grid, solution, puzzle.shape), `line ${i + 1}`).toBe(true);
+    const puzzle = parseSymbols(lines[i]);
+    const solution = parseSymbols(record.solution!, { alphabet: puzzle.alphabet }).grid;
+    expect(isValidSolution(puzzle.grid, solution, puzzle.shape), `line ${i + 1}`).toBe(true);
   });
 }
 
@@ -96,7 +91,7 @@ describeWithSharedDatasets("shared N×N datasets", () => {
     const solver = await createGeneralSolver();
     const line = readDataset("sudoku16_kr100.txt")[0];
     const asPoj = translate(line, HEX_LIKE, POJ).replace(/\./g, "-");
-    expect(parseGeneralPuzzle(asPoj).alphabet).toBe(POJ);
+    expect(parseSymbols(asPoj).alphabet).toBe(POJ);
     const record = solver.solve(asPoj);
     expect(record.status).toBe("solved");
     expect(record.solution).toMatch(/^[A-P]{256}$/);
@@ -136,9 +131,9 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
       const { size, cells } = shapeOf(box);
       const record = s.solve(".".repeat(cells));
       expect(record).toMatchObject({ status: "multiple", count: 2 });
-      const alphabet = parseGeneralPuzzle(record.solution!).alphabet;
+      const alphabet = parseSymbols(record.solution!).alphabet;
       expect(alphabet).toHaveLength(size);
-      expect(findGeneralConflict(parseGeneralPuzzle(record.solution!).grid, shapeOf(box))).toBeNull();
+      expect(findConflict(parseSymbols(record.solution!).grid, shapeOf(box))).toBeNull();
     }
   });
 
@@ -160,7 +155,7 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
     const s = await solver;
     const record = s.solve(EMPTY_4, { limit: 1000, budget: 40 });
     expect(record).toMatchObject({ status: "timeout", count: capped.counts[0] });
-    expect(isValidGeneralSolution(new Uint8Array(cells), parseGeneralPuzzle(record.solution!).grid, shapeOf(2))).toBe(true);
+    expect(isValidSolution(new Uint8Array(cells), parseSymbols(record.solution!).grid, shapeOf(2))).toBe(true);
     expect(s.solve(EMPTY_4, { limit: 1000, budget: 100_000 })).toMatchObject({ status: "multiple", count: 288 });
   });
 
@@ -191,7 +186,7 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
       expect(Array.from(result.nodes), `box ${box}`).toEqual([0, 0, 0, 0]);
       if (box === 3) expect(result.counts).toEqual(nineByNine.solveBatch(puzzles, repeatedAt.length + 1, 2).counts);
     }
-    const unsolvable = kernel.solveBatch(parseGeneralPuzzle(UNSOLVABLE_4).grid, 1, 2, 2); // no clue repeated, a cell with no candidate: 0
+    const unsolvable = kernel.solveBatch(parseSymbols(UNSOLVABLE_4).grid, 1, 2, 2); // no clue repeated, a cell with no candidate: 0
     expect([unsolvable.counts[0], unsolvable.nodes[0]]).toEqual([0, 1]);
   });
 
@@ -209,7 +204,7 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
     expect(kernel.input(1, 4).buffer.byteLength).toBeGreaterThan(before);
     for (let i = 0; i < count; i += 199) {
       expect(result.counts[i]).toBe(1);
-      expect(isValidGeneralSolution(puzzle, result.solutions.subarray(i * cells, (i + 1) * cells), shapeOf(4))).toBe(true);
+      expect(isValidSolution(puzzle, result.solutions.subarray(i * cells, (i + 1) * cells), shapeOf(4))).toBe(true);
     }
   });
 });
@@ -238,7 +233,7 @@ describe("the TS twin", () => {
         const { wasm, ts, wasmSolution, tsSolution } = onKernelAndTwin(kernel, twin, puzzle, box, 2);
         expect(ts, `box ${box}, blank every ${blankEvery}`).toEqual(wasm);
         expect(tsSolution).toEqual(wasmSolution);
-        expect(isValidGeneralSolution(puzzle, tsSolution, shapeOf(box))).toBe(true);
+        expect(isValidSolution(puzzle, tsSolution, shapeOf(box))).toBe(true);
       }
     }
   });
@@ -288,7 +283,7 @@ describe("the TS twin", () => {
         ["box clash", firstRow.map((symbol, c) => (c === size + 1 ? full[0] : symbol)), -2],
       ];
       if (box > 2) {
-        expect(findGeneralConflict(noCandidate, shapeOf(box))).toBeNull();
+        expect(findConflict(noCandidate, shapeOf(box))).toBeNull();
         puzzles.push(["no candidate", noCandidate, 0]);
       }
       for (const [name, puzzle, expected] of puzzles) {
@@ -323,10 +318,10 @@ describe("createSolver with a budget", () => {
 describe("N×N puzzle lines", () => {
   it("detects the alphabet from the characters and writes solutions in it", async () => {
     const solver = await createGeneralSolver();
-    expect(parseGeneralPuzzle(UNIQUE_4).alphabet).toBe("1234");
-    expect(parseGeneralPuzzle("G" + ".".repeat(255)).alphabet).toBe(HEX_LIKE);
-    expect(parseGeneralPuzzle("P" + ".".repeat(255)).alphabet).toBe(POJ);
-    expect(parseGeneralPuzzle("Y" + "-".repeat(624)).alphabet).toBe("ABCDEFGHIJKLMNOPQRSTUVWXY");
+    expect(parseSymbols(UNIQUE_4).alphabet).toBe("1234");
+    expect(parseSymbols("G" + ".".repeat(255)).alphabet).toBe(HEX_LIKE);
+    expect(parseSymbols("P" + ".".repeat(255)).alphabet).toBe(POJ);
+    expect(parseSymbols("Y" + "-".repeat(624)).alphabet).toBe("ABCDEFGHIJKLMNOPQRSTUVWXY");
     const poj = solver.solve("P" + "-".repeat(255));
     expect(poj.solution!.startsWith("P")).toBe(true);
     expect(poj.solution).toMatch(/^[A-P]{256}$/);
@@ -340,10 +335,10 @@ describe("N×N puzzle lines", () => {
     const full = solver.solve(".".repeat(256), { limit: 1 }).solution!;
     const puzzle = [...full].map((ch, cell) => (cell % 3 === 0 ? "." : ch)).join("");
     const asPoj = translate(puzzle, HEX_LIKE, POJ);
-    const parsed = parseGeneralPuzzle(asPoj);
+    const parsed = parseSymbols(asPoj);
     expect(parsed.alphabet).toBe(POJ);
-    expect(formatGeneralGrid(parsed.grid, parsed.alphabet)).toBe(asPoj);
-    expect(parsed.grid).toEqual(parseGeneralPuzzle(puzzle).grid);
+    expect(formatGrid(parsed.grid, parsed.alphabet)).toBe(asPoj);
+    expect(parsed.grid).toEqual(parseSymbols(puzzle).grid);
     const [hexRecord, pojRecord] = solver.solveMany([puzzle, asPoj], { limit: 1 });
     expect(translate(hexRecord.solution!, HEX_LIKE, POJ)).toBe(pojRecord.solution);
   });
@@ -354,9 +349,9 @@ describe("N×N puzzle lines", () => {
     const record = solver.solve("0" + ".".repeat(255), { alphabet: hexDigits, limit: 1 });
     expect(record.solution!.startsWith("0")).toBe(true);
     expect(record.solution).toMatch(/^[0-9A-F]{256}$/);
-    expect(() => parseGeneralPuzzle(UNIQUE_4, { alphabet: "ABCDEFGHIJKLMNOP" })).toThrow(/expected 256 \(16×16\) characters, got 16/);
-    expect(() => parseGeneralPuzzle(UNIQUE_4, { alphabet: "12345" })).toThrow(/alphabet needs 4, 9, 16 or 25 symbols, got 5/);
-    expect(() => parseGeneralPuzzle(UNIQUE_4, { alphabet: "12.4" })).toThrow(/marks an empty cell/);
+    expect(() => parseSymbols(UNIQUE_4, { alphabet: "ABCDEFGHIJKLMNOP" })).toThrow(/expected 256 \(16×16\) characters, got 16/);
+    expect(() => parseSymbols(UNIQUE_4, { alphabet: "12345" })).toThrow(/alphabet needs 4, 9, 16 or 25 symbols, got 5/);
+    expect(() => parseSymbols(UNIQUE_4, { alphabet: "12.4" })).toThrow(/marks an empty cell/);
   });
 
   it("names the cell and the reason for bad input", async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSolver } from "../src/index.js";
-import { CELLS, formatPuzzle, isValidSolution, type Grid } from "../src/puzzle.js";
+import { type Grid, formatPuzzle, isValidSolution } from "../src/puzzle.js";
+import { CELLS } from "../src/shape.js";
 import { Random } from "../src/prng.js";
 import {
   GRADING_REFERENCE,

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Solver, type SolverEngine, createSolver, findConflict, parseGeneralPuzzle, parsePuzzle } from "../src/index.js";
+import { type Solver, type SolverEngine, createSolver, findConflict, parsePuzzle, parseSymbols } from "../src/index.js";
 import { WasmKernel, kernelVariants, variantBuild } from "../src/wasm.js";
 import { variantId } from "../src/registry.js";
 import { loadFixture, type FixtureCase } from "./fixture.js";
@@ -141,7 +141,7 @@ describe.each([4, 9, 16, 25])("the N×N kernel on side %i after every byte value
     const cases = fixture.filter((c) => c.size === size);
     const goodGeneral = cases.find((c) => c.count === 1)!;
     const cells = size * size;
-    const parsed = parseGeneralPuzzle(goodGeneral.puzzle).grid;
+    const parsed = parseSymbols(goodGeneral.puzzle).grid;
     const answer = solver.solve(goodGeneral.puzzle);
     expect(answer.solution).toBe(goodGeneral.solution);
     const stats = { guesses: 0, timedOut: false };

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createSolver, findSolver } from "../src/index.js";
-import { isValidSizedSolution, readSizedPuzzle } from "../src/sized.js";
+import { isValidSolution, readPuzzle } from "../src/puzzle.js";
 import { loadFixture } from "./fixture.js";
 
 const peer = findSolver("npm:dancing-links");
@@ -21,7 +21,7 @@ describe.skipIf(peer.unavailable !== undefined)("npm:dancing-links on every size
     for (const fixture of cases) {
       const record = solver.solve(fixture.puzzle, { limit: 2 });
       expect(record.count, `fixture line ${fixture.line}`).toBe(fixture.count);
-      if (record.solution) expect(isValidSizedSolution(readSizedPuzzle(fixture.puzzle).grid, readSizedPuzzle(record.solution).grid)).toBe(true);
+      if (record.solution) expect(isValidSolution(readPuzzle(fixture.puzzle).grid, readPuzzle(record.solution).grid)).toBe(true);
     }
   });
 });

@@ -13,7 +13,7 @@ import { formatJson } from "../bench/report/json.js";
 import type { BenchRun } from "../bench/records.js";
 import { type BatchOutcome, type BatchTask, solveBatch, textTask } from "../src/pool/batch.js";
 import { mainThreadSolver, openWorkerPool, withRetry } from "../src/pool/pool.js";
-import { GRID_SHAPES } from "../src/formats/record.js";
+import { SHAPES } from "../src/shape.js";
 import { LARGE_GRID_BUDGET, STATUSES, Solver, type SolverEngine } from "../src/solver.js";
 import { judgeFormats, solveJudge } from "../src/formats/judge.js";
 import { createSolver } from "../src/index.js";
@@ -193,9 +193,9 @@ describe("a default budget for 16×16 and 25×25, lifted with --budget none", ()
   }
 
   it("gives 4×4, 16×16 and 25×25 records the default node budget when the run sets none, 9×9 records no cap, and an explicit budget to all", () => {
-    const seen = new Map<number, number[]>(GRID_SHAPES.map((shape) => [shape.size, []]));
-    const engines = new Map(GRID_SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }]));
-    const texts = GRID_SHAPES.map((shape) => ".".repeat(shape.cells));
+    const seen = new Map<number, number[]>(SHAPES.map((shape) => [shape.size, []]));
+    const engines = new Map(SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }]));
+    const texts = SHAPES.map((shape) => ".".repeat(shape.cells));
     const task = textTask({ file: "f", firstIndex: 0, texts, limit: 2, output: "line" });
     solveBatch(engines, task);
     solveBatch(engines, { ...task, budget: Infinity }); // --budget none
@@ -205,9 +205,9 @@ describe("a default budget for 16×16 and 25×25, lifted with --budget none", ()
   });
 
   it("gives the library's solveMany the same default budgets (one batch core): none for 9×9, LARGE_GRID_BUDGET for the other sizes", () => {
-    const seen = new Map<number, number[]>(GRID_SHAPES.map((shape) => [shape.size, []]));
-    const solver = new Solver(new Map(GRID_SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }])));
-    const texts = GRID_SHAPES.map((shape) => ".".repeat(shape.cells));
+    const seen = new Map<number, number[]>(SHAPES.map((shape) => [shape.size, []]));
+    const solver = new Solver(new Map(SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }])));
+    const texts = SHAPES.map((shape) => ".".repeat(shape.cells));
     solver.solveMany(texts, { alphabet: undefined });
     solver.solveMany(texts, { budget: Infinity });
     solver.solveMany(texts, { budget: 500 });
@@ -329,7 +329,7 @@ export default retiringOnFailure((task) => {
           return { counts: new Int32Array(count), guesses: new Int32Array(count), nodes: new Int32Array(count), solutions: new Uint8Array(count * 81) };
         },
       };
-      return new Map(GRID_SHAPES.map((shape) => [shape.size, { id: "spy", engine, reportsGuesses: false }]));
+      return new Map(SHAPES.map((shape) => [shape.size, { id: "spy", engine, reportsGuesses: false }]));
     };
     const solver = mainThreadSolver(await load(), load);
     const puzzle = { ...task([UNIQUE[0]]), output: "line" as const };
@@ -359,7 +359,7 @@ export default retiringOnFailure((task) => {
 
   it("keeps a batch's output that is too long for one string (the NUL lines that broke jsonl) as bytes, every record kept", () => {
     const nul = "\u0000".repeat(1_000_000); // 6,000,000 characters each in JSON
-    const engines = new Map(GRID_SHAPES.map((shape) => [shape.size, { id: "none", engine: { countSolutions: () => 0 }, reportsGuesses: false }]));
+    const engines = new Map(SHAPES.map((shape) => [shape.size, { id: "none", engine: { countSolutions: () => 0 }, reportsGuesses: false }]));
     const outcome = solveBatch(engines, task(Array.from({ length: 12 }, () => nul)));
     expect(outcome.bytes.length).toBeGreaterThan(12 * 6_000_000);
     let records = 0;

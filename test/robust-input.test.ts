@@ -10,8 +10,7 @@ import { type LineChunk, MAX_LINE_LENGTH, readLineChunks, splitLines } from "../
 import { parseRecord } from "../src/formats/record.js";
 import { csvOutput } from "../src/formats/output/csv.js";
 import { EXCERPT_LENGTH, escapeText, excerpt } from "../src/excerpt.js";
-import { parsePuzzle, PuzzleError } from "../src/puzzle.js";
-import { parseGeneralPuzzle, checkAlphabet } from "../src/puzzle-general.js";
+import { checkAlphabet, parsePuzzle, parseSymbols, PuzzleError } from "../src/puzzle.js";
 import { loadFixture } from "./fixture.js";
 
 const fixture = loadFixture();
@@ -127,7 +126,7 @@ describe("text from the input is data in every message", () => {
     expect(() => parsePuzzle(withNul)).toThrow("contains invalid character '\\x00'");
     const general = "\u200b" + ".".repeat(255);
     try {
-      parseGeneralPuzzle(general);
+      parseSymbols(general);
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(PuzzleError);

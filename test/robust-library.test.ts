@@ -78,7 +78,7 @@ describe("stored solutions are flat strings (memory bounded by the work, not by 
     const dist = new URL("../dist/src/index.js", import.meta.url).href;
     const easy = new URL("../datasets/easy.txt", import.meta.url).pathname;
     const script = `
-      const { createSolver, formatPuzzle, formatGeneralGrid } = await import(${JSON.stringify(dist)});
+      const { createSolver, formatPuzzle, formatGrid } = await import(${JSON.stringify(dist)});
       const solver = await createSolver();
       const n = 20000;
       const grid = new Uint8Array(81).map((_, i) => 1 + ((i * 7 + Math.floor(i / 9)) % 9));
@@ -92,14 +92,14 @@ describe("stored solutions are flat strings (memory bounded by the work, not by 
       const puzzles = Array.from({ length: n }, (_, i) => lines[i % lines.length]);
       console.log(JSON.stringify({
         formatPuzzle: perItem(() => Array.from({ length: n }, () => formatPuzzle(grid))),
-        formatGeneralGrid: perItem(() => Array.from({ length: n }, () => formatGeneralGrid(grid, "ABCDEFGHI"))),
+        formatGrid: perItem(() => Array.from({ length: n }, () => formatGrid(grid, "ABCDEFGHI"))),
         record: perItem(() => solver.solveMany(puzzles)),
       }));`;
     const run = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], { encoding: "utf8" });
     expect(run.stderr).toBe("");
     const perItem = JSON.parse(run.stdout) as Record<string, number>;
     expect(perItem.formatPuzzle).toBeLessThan(400);
-    expect(perItem.formatGeneralGrid).toBeLessThan(400);
+    expect(perItem.formatGrid).toBeLessThan(400);
     expect(perItem.record).toBeLessThan(600);
   });
 });

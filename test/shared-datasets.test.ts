@@ -3,7 +3,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { CELLS, findConflict, parsePuzzle } from "../src/puzzle.js";
+import { findConflict, parsePuzzle } from "../src/puzzle.js";
+import { CELLS } from "../src/shape.js";
 import { WasmKernel } from "../src/wasm.js";
 import { SHARED_DATASETS, describeWithSharedDatasets, hasSharedDatasets } from "./shared.js";
 

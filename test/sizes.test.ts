@@ -11,8 +11,7 @@ import { runBench } from "../bench/runner.js";
 import { readDataset } from "../src/datasets.js";
 import { findSolver } from "../src/registry.js";
 import { createSolver, type Solver } from "../src/index.js";
-import { isValidGeneralSolution, parseGeneralPuzzle } from "../src/puzzle-general.js";
-import { readSizedPuzzle } from "../src/sized.js";
+import { isValidSolution, parseSymbols, readPuzzle } from "../src/puzzle.js";
 import type { SolveRecord } from "../src/solver.js";
 import { loadFixture } from "./fixture.js";
 
@@ -33,9 +32,9 @@ const NINE_MULTIPLE = fixture.find((c) => c.count === 2)!;
 
 /** True when the record's solution is a valid solution of `line` in the line's own alphabet. */
 function solves(record: SolveRecord, line: string, alphabet?: string): boolean {
-  const puzzle = parseGeneralPuzzle(line, { alphabet });
-  const solution = parseGeneralPuzzle(record.solution!, { alphabet: puzzle.alphabet });
-  return isValidGeneralSolution(puzzle.grid, solution.grid, puzzle.shape);
+  const puzzle = parseSymbols(line, { alphabet });
+  const solution = parseSymbols(record.solution!, { alphabet: puzzle.alphabet });
+  return isValidSolution(puzzle.grid, solution.grid, puzzle.shape);
 }
 
 let solver: Solver;
@@ -45,17 +44,17 @@ beforeAll(async () => {
 
 describe("reading any size", () => {
   it("reads 16, 81, 256 and 625 characters as 4×4, 9×9, 16×16 and 25×25, a 9-symbol alphabet other than 1–9 on 81", () => {
-    const sizes = [FOUR, NINE.puzzle, SIXTEEN, TWENTY_FIVE].map((line) => readSizedPuzzle(line).shape.size);
+    const sizes = [FOUR, NINE.puzzle, SIXTEEN, TWENTY_FIVE].map((line) => readPuzzle(line).shape.size);
     expect(sizes).toEqual([4, 9, 16, 25]);
-    expect(() => readSizedPuzzle("1".repeat(80))).toThrow("expected 81 characters, got 80");
+    expect(() => readPuzzle("1".repeat(80))).toThrow("expected 81 characters, got 80");
     const letters = translate(NINE.puzzle, "123456789", "ABCDEFGHI");
-    expect(readSizedPuzzle(letters, "ABCDEFGHI")).toMatchObject({ alphabet: "ABCDEFGHI", grid: readSizedPuzzle(NINE.puzzle).grid });
-    expect(readSizedPuzzle(NINE.puzzle, POJ).alphabet).toBe("123456789");
+    expect(readPuzzle(letters, "ABCDEFGHI")).toMatchObject({ alphabet: "ABCDEFGHI", grid: readPuzzle(NINE.puzzle).grid });
+    expect(readPuzzle(NINE.puzzle, POJ).alphabet).toBe("123456789");
   });
 
   it("reads N² bytes of any size, naming a byte over N", () => {
-    const grid = readSizedPuzzle(SIXTEEN).grid;
-    expect(readSizedPuzzle(grid).shape.size).toBe(16);
+    const grid = readPuzzle(SIXTEEN).grid;
+    expect(readPuzzle(grid).shape.size).toBe(16);
     expect(solver.solve(grid).solution).toBe(SIXTEEN_SOLUTION);
     const bad = grid.slice();
     bad[3] = 17;

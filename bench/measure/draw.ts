@@ -5,9 +5,8 @@
  *   dataset ─► picked indices ─► Draw { grids, lines, packed, shape, expectation, consensus }
  */
 import { type Dataset, datasetGrid } from "../../src/datasets.js";
-import type { Grid } from "../../src/puzzle.js";
-import type { Shape } from "../../src/puzzle-general.js";
-import { datasetShape } from "../../src/sized.js";
+import { type Grid, datasetShape } from "../../src/puzzle.js";
+import type { Shape } from "../../src/shape.js";
 import { CountConsensus, type Expectation } from "../verify.js";
 import type { CheckedPuzzles } from "./check.js";
 

@@ -25,7 +25,8 @@
  * and reason): the run fails loudly rather than report figures of a broken variant.
  */
 import type { Dataset } from "../../src/datasets.js";
-import { CELLS, type Grid } from "../../src/puzzle.js";
+import type { Grid } from "../../src/puzzle.js";
+import { CELLS } from "../../src/shape.js";
 import { answerChecker, batchAnswers, checkAnswers } from "../measure/check.js";
 import { type Draw, drawPuzzles } from "../measure/draw.js";
 import { timeBatches } from "../measure/batches.js";

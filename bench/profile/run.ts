@@ -12,8 +12,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { bundledDatasets, loadDatasetList } from "../../src/datasets.js";
-import { CELLS } from "../../src/puzzle.js";
-import { datasetShape } from "../../src/sized.js";
+import { datasetShape } from "../../src/puzzle.js";
+import { CELLS } from "../../src/shape.js";
 import { type SolverInfo, findSolver, solvers } from "../../src/registry.js";
 import { WasmKernel } from "../../src/wasm.js";
 import { collectEnvironment } from "../env.js";

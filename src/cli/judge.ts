@@ -14,8 +14,7 @@
  */
 import type { Readable } from "node:stream";
 import { type JudgeFormat, type JudgePuzzle, JudgeInputError, JudgeRun } from "../formats/judge.js";
-import { formatPuzzle } from "../puzzle.js";
-import type { Alphabet } from "../puzzle-general.js";
+import { type Alphabet, formatPuzzle } from "../puzzle.js";
 import type { SolveRecord, Status } from "../solver.js";
 import { textTask } from "../pool/batch.js";
 import type { BatchSolver } from "../pool/pool.js";

@@ -27,12 +27,12 @@ import { InputReadError } from "./errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
-import type { Alphabet } from "../puzzle-general.js";
+import type { Alphabet } from "../puzzle.js";
+import { CELLS } from "../shape.js";
 import { type BatchOutcome, BatchBuilder, TALLY_STATUSES } from "../pool/batch.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
 import { LineScanner } from "../wasm.js";
-import { CELLS } from "../puzzle.js";
 
 /** One input of a run. */
 export interface SolveInput {

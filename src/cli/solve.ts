@@ -23,7 +23,7 @@ import { type JudgeSolve, type JudgeSource, batchJudgeSolver, streamJudge } from
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { createSolver } from "../index.js";
 import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, type Solver } from "../solver.js";
-import { checkAlphabet } from "../puzzle-general.js";
+import { checkAlphabet } from "../puzzle.js";
 import { type BatchSolver, openBatchSolver } from "../pool/pool.js";
 import { INPUT_PAUSE_MS, type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { TALLY_STATUSES } from "../pool/batch.js";

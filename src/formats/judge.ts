@@ -26,8 +26,8 @@
  * Several inputs (files) are read as one: each ends with a line end and they are joined in
  * order; an error then names the input and its own line (`b.txt:3: …`).
  */
-import { type Grid, PuzzleError, SIZE, parsePuzzle } from "../puzzle.js";
-import { type Alphabet, parseGeneralPuzzle } from "../puzzle-general.js";
+import { type Alphabet, type Grid, parsePuzzle, parseSymbols, PuzzleError } from "../puzzle.js";
+import { SIZE } from "../shape.js";
 import type { SolveRecord, Solver } from "../solver.js";
 import { excerpt } from "../excerpt.js";
 import { rowCells } from "./input/grid.js";
@@ -306,7 +306,7 @@ const poj3076: JudgeFormat = {
       POJ3076_SIZE,
       readingRepeats(
         (cells) => {
-          parseGeneralPuzzle(cells, { alphabet: POJ3076_ALPHABET }); // throws, naming the cell, on a bad puzzle
+          parseSymbols(cells, { alphabet: POJ3076_ALPHABET }); // throws, naming the cell, on a bad puzzle
           return cells;
         },
         (cells) => cells,

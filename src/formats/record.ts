@@ -2,24 +2,17 @@
  * Records: one puzzle as the CLI reads it, wherever it came from.
  *
  *   file "a.txt" ─► reader ─► ReadRecord { index, line, file, text | error }
- *                                   │ parseRecord: 81 cells → puzzle.ts parsePuzzle,
- *                                   │ 16/256/625 cells → puzzle-general.ts parseGeneralPuzzle
+ *                                   │ parseRecord: puzzle.ts readPuzzle (81 digits → parsePuzzle,
+ *                                   │ 16/256/625 symbols → parseSymbols)
  *                                   ▼
  *                             PuzzleRecord { …, grid (N² bytes), box, alphabet | error }
  *
  * `text` is the puzzle's cells as written, on one line (a grid's rows joined, separators
  * dropped), so it can be shown back and parsed in a worker. Grids are 4×4, 9×9, 16×16 or
- * 25×25 (sized.ts's SHAPES); sized.ts reads every size, so the CLI and the library agree.
+ * 25×25 (shape.ts's SHAPES); puzzle.ts reads every size, so the CLI and the library agree.
  */
 import { EMPTY_MARKS } from "../empty-cells.js";
-import { type Grid, PuzzleError } from "../puzzle.js";
-import { type Alphabet, type Shape, DIGITS } from "../puzzle-general.js";
-import { SHAPES, readSizedPuzzle } from "../sized.js";
-
-/** Every shape the readers recognise: 4×4, 9×9, 16×16, 25×25. */
-export const GRID_SHAPES: readonly Shape[] = SHAPES;
-
-export { SHAPE_9, shapeOfSide } from "../sized.js";
+import { type Alphabet, type Grid, DIGITS, PuzzleError, readPuzzle } from "../puzzle.js";
 
 /** What the readers know beyond the text: the `--alphabet` given, if any. */
 export interface ReadHints {
@@ -65,7 +58,7 @@ export function placeMessage(file: string, line: number, reason: string): string
 /**
  * Parses a record's text: a 9×9 text with {@link parsePuzzle} (the CLI's 9×9 empty marks,
  * `EMPTY_MARKS.records`), a 4×4, 16×16 or 25×25 one (or a 9×9 one in another alphabet) with
- * {@link parseGeneralPuzzle} (`.`, `-` or `0` empty; `alphabet` for the grids of its size).
+ * {@link parseSymbols} (`.`, `-` or `0` empty; `alphabet` for the grids of its size).
  * A {@link PuzzleError} becomes the record's error, prefixed with its file and line.
  */
 export function parseRecord(record: ReadRecord, alphabet?: Alphabet): PuzzleRecord {
@@ -73,7 +66,7 @@ export function parseRecord(record: ReadRecord, alphabet?: Alphabet): PuzzleReco
   const invalid = (reason: string): PuzzleRecord => ({ index, line, file, text, grid: null, box: 3, alphabet: DIGITS, error: placeMessage(file, line, reason) });
   if (record.error !== null) return invalid(record.error);
   try {
-    const puzzle = readSizedPuzzle(text, alphabet, EMPTY_MARKS.records);
+    const puzzle = readPuzzle(text, alphabet, EMPTY_MARKS.records);
     return { index, line, file, text, grid: puzzle.grid, box: puzzle.shape.box, alphabet: puzzle.alphabet, error: null };
   } catch (error) {
     if (!(error instanceof PuzzleError)) throw error;

@@ -18,11 +18,10 @@
 import { type SizeEngine, type SolveRecord, REJECTED, STATUSES, SolutionWriter, batchRecords, invalidRecord, solveGroup, solvesBatches, statusOf } from "../solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
 import { excerpt } from "../excerpt.js";
-import { CELLS } from "../puzzle.js";
-import { type Alphabet, type Shape, DIGITS } from "../puzzle-general.js";
+import { type Alphabet, DIGITS } from "../puzzle.js";
+import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../shape.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
 import { csvField } from "../formats/output/csv.js";
-import { SHAPE_9, shapeOfSide } from "../sized.js";
 import { solvers, solversBySize } from "../registry.js";
 import type { BatchResult } from "../solver.js";
 

@@ -20,7 +20,8 @@
  * complement). Each level chooses the column with the fewest rows (the first on ties);
  * a guess is a chosen column with two or more rows. Recursion depth ≤ 81.
  */
-import { CELLS, type Grid } from "../puzzle.js";
+import type { Grid } from "../puzzle.js";
+import { CELLS } from "../shape.js";
 import type { SearchStats, SolverEngine } from "../solver.js";
 import { EXACT_COVER_COLUMNS, SearchTally, candidateMasks, exactCoverColumns } from "./units.js";
 

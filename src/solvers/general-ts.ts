@@ -10,10 +10,10 @@
  * symbol s), the count of unplaced cells, then the locked symbols of each unit orientation.
  * State `depth` starts at word `depth * stride`.
  */
-import { type Shape, BOX_SIZES, LARGEST_SHAPE, shapeOf } from "../puzzle-general.js";
+import { type Shape, BOX_SIZES, LARGEST_SHAPE, shapeOf } from "../shape.js";
 import { type SearchStats, kernelBudget } from "../solver.js";
 
-/** Scratch sized for any grid handled (the shape model's box sizes, puzzle-general.ts). */
+/** Scratch sized for any grid handled (the box sizes of shape.ts). */
 const { box: MAX_BOX, size: MAX_SIZE, cells: MAX_CELLS } = LARGEST_SHAPE;
 
 const ctz = (x: number): number => 31 - Math.clz32(x & -x);

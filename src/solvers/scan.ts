@@ -7,7 +7,8 @@
  * number of empty cells (≤ 81). A guess is counted when a second digit passes the check
  * at the same visit of a cell.
  */
-import { CELLS, type Grid } from "../puzzle.js";
+import type { Grid } from "../puzzle.js";
+import { CELLS } from "../shape.js";
 import type { SearchStats, SolverEngine } from "../solver.js";
 import { SearchTally, fitsByScanning } from "./units.js";
 

@@ -10,7 +10,8 @@
  * places each digit whose three table entries are clear. Recursion depth ≤ 81. A guess is
  * counted when a second digit passes the check at the same visit of a cell.
  */
-import { CELLS, type Grid } from "../puzzle.js";
+import type { Grid } from "../puzzle.js";
+import { CELLS } from "../shape.js";
 import type { SearchStats, SolverEngine } from "../solver.js";
 import { BOX_OF, COLUMN_OF, ROW_OF, SearchTally } from "./units.js";
 

@@ -11,7 +11,8 @@
  * {@link SearchTally} counts solutions up to the limit and nodes against the budget, so that
  * every baseline stops, reports and copies its first solution the same way.
  */
-import { CELLS, type Grid, SIZE, UNITS } from "../puzzle.js";
+import type { Grid } from "../puzzle.js";
+import { CELLS, SIZE, UNITS } from "../shape.js";
 import { type SearchStats, kernelBudget } from "../solver.js";
 
 /** Peers per cell: 8 in the row, 8 in the column, 4 more in the box. */

@@ -20,7 +20,8 @@
  * Imported functions (WASI, `env.abort`, …) are stubbed: calling one is an error naming it.
  */
 import { readFile } from "node:fs/promises";
-import { CELLS, type Grid } from "../puzzle.js";
+import type { Grid } from "../puzzle.js";
+import { CELLS } from "../shape.js";
 import type { SearchStats, SolverEngine } from "../solver.js";
 
 /** The exports the ABI needs. */

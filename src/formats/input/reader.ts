@@ -20,11 +20,11 @@
  * reader would make of it (the 81 characters, no error), so it is read from the bytes and handed
  * to {@link EmitCells} without ever becoming a string. Every other line takes the path above.
  */
-import { type EmitRecord, type ReadHints, shapeOfSide } from "../record.js";
+import type { EmitRecord, ReadHints } from "../record.js";
 import { type LineSink, type LongLine, MAX_LINE_LENGTH } from "../lines.js";
 import { EMPTY_MARKS } from "../../empty-cells.js";
-import { CELLS } from "../../puzzle.js";
-import { readsNineByNineAsDigits } from "../../sized.js";
+import { readsNineByNineAsDigits } from "../../puzzle.js";
+import { CELLS, shapeOfSide } from "../../shape.js";
 import { EXCERPT_LENGTH, escapeText } from "../../excerpt.js";
 import { colonFormat } from "./colon.js";
 import { csvFormat } from "./csv.js";

@@ -8,11 +8,12 @@
  *   per solver:  checked pass → a wrong answer fails the row, naming the line
  *                timed passes until timeMs                    (solveBatch in one call when the engine has it)
  */
-import { type AnswerCheck, type CheckedPuzzles, answerChecker, batchAnswers, checkAnswers } from "../bench/measure/check.js";
+import { type AnswerCheck, answerChecker, batchAnswers, checkAnswers } from "../bench/measure/check.js";
+import { type Draw, drawPuzzles } from "../bench/measure/draw.js";
 import { timeBatches } from "../bench/measure/batches.js";
-import { CountConsensus, type Expectation } from "../bench/verify.js";
+import type { Expectation } from "../bench/verify.js";
 import { seededSample } from "../bench/sample.js";
-import { CELLS, type SearchStats, type SolverEngine, findSolver, parsePuzzle } from "../src/index.js";
+import { CELLS, type SearchStats, type SolverEngine, findSolver } from "../src/index.js";
 
 /** One puzzle file to bench. */
 export interface WebDataset {
@@ -74,43 +75,24 @@ export interface WebBenchProgress {
 /** A puzzle line that cannot be read, or a solver that cannot run: the run stops with this (a wrong answer stops it with the bench's WrongAnswerError). */
 export class WebBenchError extends Error {}
 
-/** A dataset's sample: the puzzles every solver solves, as the bench's answer check reads them. */
-interface Sample extends CheckedPuzzles {
-  /** Puzzles in the file. */
-  size: number;
-  lines: number[];
-  grids: Uint8Array[];
-  packed: Uint8Array;
-}
+/** A dataset's sample: the bench's draw of it (the puzzles every solver solves, and what their counts must be). */
+type Sample = Draw;
 
 /** Least timed passes per row. */
 const MIN_PASSES = 3;
 /** Share of `timeMs` spent warming up before timing (as the bench's rows). */
 const WARMUP_SHARE = 0.2;
 
+/** The bench's seeded draw of a dropped or bundled file (the page's bench takes 9×9 puzzles only). */
 function sampleOf(dataset: WebDataset, plan: WebBenchPlan): Sample {
   const rows = dataset.text.split("\n").map((line, index) => ({ line: line.trim(), number: index + 1 }));
   const puzzles = rows.filter((row) => row.line !== "" && !row.line.startsWith("#"));
-  const picked = seededSample(puzzles.length, plan.puzzles, plan.seed).map((i) => puzzles[i]);
-  const grids = picked.map(({ line, number }) => {
+  const picked = seededSample(puzzles.length, plan.puzzles, plan.seed);
+  for (const { line, number } of picked.map((i) => puzzles[i])) {
     if (line.length !== CELLS) throw new WebBenchError(`${dataset.name} line ${number}: the page's bench runs 9×9 puzzles (81 characters); this line has ${line.length}`);
-    try {
-      return parsePuzzle(line);
-    } catch (error) {
-      throw new WebBenchError(`${dataset.name} line ${number}: ${(error as Error).message}`);
-    }
-  });
-  const packed = new Uint8Array(grids.length * CELLS);
-  grids.forEach((grid, i) => packed.set(grid, i * CELLS));
-  return {
-    dataset: { name: dataset.name },
-    size: puzzles.length,
-    lines: picked.map((p) => p.number),
-    grids,
-    packed,
-    expectation: dataset.expectation,
-    consensus: new CountConsensus(),
-  };
+  }
+  const file = { name: dataset.name, path: dataset.name, puzzles: puzzles.map((p) => p.line), lines: puzzles.map((p) => p.number) };
+  return drawPuzzles(file, picked, dataset.expectation);
 }
 
 /** What a row's checked pass found: its answers' total count (every timed pass must give it), guesses and timeouts. */
@@ -195,7 +177,7 @@ export async function runWebBench(plan: WebBenchPlan, onRow: (row: WebBenchRow) 
         timeouts: checked.timeouts,
         batchCall: engine.solveBatch !== undefined,
         batchMs: timing.batchMs,
-        datasetSize: sample.size,
+        datasetSize: sample.dataset.puzzles.length,
       };
       rows.push(row);
       onRow(row);

@@ -1,11 +1,12 @@
 /**
  * The puzzles a run measures, drawn once per dataset — for the bench (runner.ts), the profiler
- * (profile/profiler.ts) and kernel-vs alike; their answers are checked by check.ts.
+ * (profile/profiler.ts), kernel-vs and the web page alike; their answers are checked by
+ * check.ts. It reads no file (the dataset's lines are given), so the page's worker runs it too.
  *
  *   dataset ─► picked indices ─► Draw { grids, lines, packed, shape, expectation, consensus }
  */
-import { type Dataset, datasetGrid } from "../../src/datasets.js";
-import { type Grid, datasetShape } from "../../src/puzzle.js";
+import type { Dataset } from "../../src/datasets.js";
+import { type Grid, PuzzleError, datasetShape, readPuzzle } from "../../src/puzzle.js";
 import type { Shape } from "../../src/shape.js";
 import { CountConsensus, type Expectation } from "../verify.js";
 import type { CheckedPuzzles } from "./check.js";
@@ -25,9 +26,19 @@ export interface Draw extends CheckedPuzzles {
 export function drawPuzzles(dataset: Dataset, picked: readonly number[], expectation: Expectation): Draw {
   if (picked.length === 0) throw new Error(`${dataset.path}: no puzzles`);
   const lines = picked.map((i) => dataset.lines[i] ?? i + 1);
-  const grids = picked.map((i) => datasetGrid(dataset, i));
+  const grids = picked.map((i) => gridOf(dataset, i));
   const shape = datasetShape(dataset.puzzles, dataset.path);
   return { dataset, shape, grids, lines, packed: pack(grids), expectation, consensus: new CountConsensus() };
+}
+
+/** Puzzle `index` of the dataset as a grid; a bad line throws naming the file and the line. */
+function gridOf(dataset: Dataset, index: number): Grid {
+  try {
+    return readPuzzle(dataset.puzzles[index]).grid;
+  } catch (error) {
+    if (error instanceof PuzzleError) throw new Error(`${dataset.path} line ${dataset.lines[index]}: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Grids back to back, N² bytes each. */

@@ -158,18 +158,20 @@ const STATES: usize = memory.data(<i32>STATE_BYTES * MAX_DEPTH, 16);
 /** Per digit, the columns (band 0 | band 1 << 9 | band 2 << 18) rule 3 last left: its fixed point. */
 const SETTLED_COLUMNS: usize = memory.data(9 * 4, 4);
 /**
- * Per search level, what it branches on and the alternatives left to try. A cell: its band,
- * its bit and its untried digits. A configuration: FRAME_BAND is LINE_FRAME + line (0–2 the
- * bands, 3–5 the stacks), FRAME_BIT the digit, FRAME_DIGITS its untried configurations.
+ * Per search level (one u32 each), what it branches on and the alternatives left to try:
+ *   FRAME_BAND_OR_LINE    a cell's band (0–2), or LINE_FRAME + a line (0–2 the bands, 3–5 the stacks)
+ *   FRAME_CELL_OR_DIGIT   the cell's bit in its band, or the digit whose configurations are tried
+ *   FRAME_ALTERNATIVES    the untried alternatives: the cell's digits (9 bits) or the digit's
+ *                         configurations in the line (6 bits)
  */
-const FRAME_BAND: usize = memory.data(MAX_DEPTH * 4, 4);
-const FRAME_BIT: usize = memory.data(MAX_DEPTH * 4, 4);
-const FRAME_DIGITS: usize = memory.data(MAX_DEPTH * 4, 4);
+const FRAME_BAND_OR_LINE: usize = memory.data(MAX_DEPTH * 4, 4);
+const FRAME_CELL_OR_DIGIT: usize = memory.data(MAX_DEPTH * 4, 4);
+const FRAME_ALTERNATIVES: usize = memory.data(MAX_DEPTH * 4, 4);
 const LINE_FRAME: u32 = 8;
 /** The configurations (6 bits) of each digit in each line (line * 9 + digit), chooseConfiguration's scratch. */
 const LINE_CONFIGURATIONS: usize = memory.data(6 * 9);
-/** The root's cell order of the current puzzle: band << 5 | bit index, and its length. */
-const CELL_ORDER_STACK: usize = memory.data(CELLS * 4, 4);
+/** The entries of the root's cell order of the current puzzle, first to last: band << 5 | bit index (cellOrderLength of them). */
+const CELL_ORDER_ENTRIES: usize = memory.data(CELLS * 4, 4);
 /** The sort key of each entry of the cell order (see computeCellOrder). */
 const CELL_ORDER_SCORE: usize = memory.data(CELLS * 4, 4);
 let cellOrderLength: i32 = 0;
@@ -698,7 +700,7 @@ function chooseCell(st: usize, depth: i32): void {
   let bestBit: u32 = 0;
   if (ORDER == 1) {
     for (let i = 0; i < cellOrderLength; i++) {
-      const entry = load<u32>(CELL_ORDER_STACK + (<usize>i << 2));
+      const entry = load<u32>(CELL_ORDER_ENTRIES + (<usize>i << 2));
       const bit = <u32>1 << (entry & 31);
       if (unsolved(st, entry >> 5) & bit) {
         bestBand = entry >> 5;
@@ -712,7 +714,7 @@ function chooseCell(st: usize, depth: i32): void {
     const pairs2 = branchCells(st, 2);
     if (ORDER == 0) {
       for (let i = 0; i < cellOrderLength; i++) {
-        const entry = load<u32>(CELL_ORDER_STACK + (<usize>i << 2));
+        const entry = load<u32>(CELL_ORDER_ENTRIES + (<usize>i << 2));
         const band = entry >> 5;
         const bit = <u32>1 << (entry & 31);
         if ((band == 0 ? pairs0 : band == 1 ? pairs1 : pairs2) & bit) {
@@ -749,9 +751,9 @@ function chooseCell(st: usize, depth: i32): void {
     if (candidates(st, slotOf(digit, bestBand)) & bestBit) digits |= <u32>1 << digit;
   }
   const at = <usize>depth << 2;
-  store<u32>(FRAME_BAND + at, bestBand);
-  store<u32>(FRAME_BIT + at, bestBit);
-  store<u32>(FRAME_DIGITS + at, digits);
+  store<u32>(FRAME_BAND_OR_LINE + at, bestBand);
+  store<u32>(FRAME_CELL_OR_DIGIT + at, bestBit);
+  store<u32>(FRAME_ALTERNATIVES + at, digits);
 }
 
 /**
@@ -850,9 +852,9 @@ function chooseConfiguration(st: usize, depth: i32): bool {
     }
   }
   const at = <usize>depth << 2;
-  store<u32>(FRAME_BAND + at, LINE_FRAME + bestLine);
-  store<u32>(FRAME_BIT + at, bestDigit);
-  store<u32>(FRAME_DIGITS + at, <u32>load<u8>(LINE_CONFIGURATIONS + bestLine * 9 + bestDigit));
+  store<u32>(FRAME_BAND_OR_LINE + at, LINE_FRAME + bestLine);
+  store<u32>(FRAME_CELL_OR_DIGIT + at, bestDigit);
+  store<u32>(FRAME_ALTERNATIVES + at, <u32>load<u8>(LINE_CONFIGURATIONS + bestLine * 9 + bestDigit));
   return true;
 }
 
@@ -873,8 +875,8 @@ function applyConfiguration(st: usize, digit: u32, line: u32, p: u32): u32 {
  * Takes alternative `alternative` of a frame: a digit for a cell, a configuration for a line.
  * Returns the slots it changed.
  */
-@inline function applyAlternative(st: usize, band: u32, bit: u32, alternative: u32): u32 {
-  return band < LINE_FRAME ? place(st, alternative, band, bit) : applyConfiguration(st, bit, band - LINE_FRAME, alternative);
+@inline function applyAlternative(st: usize, bandOrLine: u32, cellOrDigit: u32, alternative: u32): u32 {
+  return bandOrLine < LINE_FRAME ? place(st, alternative, bandOrLine, cellOrDigit) : applyConfiguration(st, cellOrDigit, bandOrLine - LINE_FRAME, alternative);
 }
 
 /**
@@ -908,11 +910,11 @@ function computeCellOrder(st: usize): void {
       let at = cellOrderLength;
       while (at > 0 && load<u32>(CELL_ORDER_SCORE + (<usize>(at - 1) << 2)) > score) {
         store<u32>(CELL_ORDER_SCORE + (<usize>at << 2), load<u32>(CELL_ORDER_SCORE + (<usize>(at - 1) << 2)));
-        store<u32>(CELL_ORDER_STACK + (<usize>at << 2), load<u32>(CELL_ORDER_STACK + (<usize>(at - 1) << 2)));
+        store<u32>(CELL_ORDER_ENTRIES + (<usize>at << 2), load<u32>(CELL_ORDER_ENTRIES + (<usize>(at - 1) << 2)));
         at--;
       }
       store<u32>(CELL_ORDER_SCORE + (<usize>at << 2), score);
-      store<u32>(CELL_ORDER_STACK + (<usize>at << 2), (band << 5) | index);
+      store<u32>(CELL_ORDER_ENTRIES + (<usize>at << 2), (band << 5) | index);
       cellOrderLength++;
     }
   }
@@ -1136,39 +1138,39 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
       } else {
         if (BRANCH != 0 || !chooseConfiguration(st, depth)) chooseCell(st, depth);
         const at = <usize>depth << 2;
-        const digits = load<u32>(FRAME_DIGITS + at);
-        const digit = ctz(digits);
-        const band = load<u32>(FRAME_BAND + at);
-        const bit = load<u32>(FRAME_BIT + at);
-        if ((digits & (digits - 1)) == 0) {
-          dirty = applyAlternative(st, band, bit, digit); // forced: no guess, no new level
+        const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
+        const alternative = ctz(alternatives);
+        const bandOrLine = load<u32>(FRAME_BAND_OR_LINE + at);
+        const cellOrDigit = load<u32>(FRAME_CELL_OR_DIGIT + at);
+        if ((alternatives & (alternatives - 1)) == 0) {
+          dirty = applyAlternative(st, bandOrLine, cellOrDigit, alternative); // forced: no guess, no new level
           continue;
         }
-        store<u32>(FRAME_DIGITS + at, digits & (digits - 1));
+        store<u32>(FRAME_ALTERNATIVES + at, alternatives & (alternatives - 1));
         if (!ASC_NO_ASSERT) assert(depth + 1 < MAX_DEPTH, "search stack overflow");
         memory.copy(stateAt(depth + 1), st, STATE_BYTES);
         depth++;
         st = stateAt(depth);
         guesses++;
-        dirty = applyAlternative(st, band, bit, digit);
+        dirty = applyAlternative(st, bandOrLine, cellOrDigit, alternative);
         continue;
       }
     }
-    // Backtrack to the deepest branch with an untried digit.
+    // Backtrack to the deepest branch with an untried alternative.
     if (depth == 0) return count;
     const at = <usize>(depth - 1) << 2;
-    const digits = load<u32>(FRAME_DIGITS + at);
-    const digit = ctz(digits);
-    const rest = digits & (digits - 1);
+    const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
+    const alternative = ctz(alternatives);
+    const rest = alternatives & (alternatives - 1);
     if (rest) {
-      store<u32>(FRAME_DIGITS + at, rest);
+      store<u32>(FRAME_ALTERNATIVES + at, rest);
       memory.copy(stateAt(depth), stateAt(depth - 1), STATE_BYTES);
       guesses++;
     } else {
-      depth--; // the last digit of this branch is no guess: work in the parent state
+      depth--; // the last alternative of this branch is no guess: work in the parent state
     }
     st = stateAt(depth);
-    dirty = applyAlternative(st, load<u32>(FRAME_BAND + at), load<u32>(FRAME_BIT + at), digit);
+    dirty = applyAlternative(st, load<u32>(FRAME_BAND_OR_LINE + at), load<u32>(FRAME_CELL_OR_DIGIT + at), alternative);
   }
   return count;
 }

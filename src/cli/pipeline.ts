@@ -44,8 +44,8 @@ export interface SolveInput {
   /** The name records and errors carry (the path, or `<stdin>`). */
   name: string;
   open(): Readable;
-  /** A regular file's path: the run reads it itself, through one reused buffer ({@link fileChunks}), not through `open()`. */
-  path?: string;
+  /** A regular file's path (or file descriptor): the run reads it itself, through one reused buffer ({@link fileChunks}), not through `open()`. */
+  path?: string | number;
 }
 
 /** How records are read, solved and written. */

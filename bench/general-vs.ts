@@ -33,7 +33,8 @@ const DEFAULT_DATASETS = ["../shared/datasets/sudoku16_kr100.txt", "../shared/da
 interface GeneralExports {
   memory: WebAssembly.Memory;
   reserve(count: number, box: number): number;
-  solveBatch(base: number, count: number, box: number, limit: number, budget: number): number;
+  /** Today's: the box size is the reserved batch's; before issue 22 it was passed here (5 parameters). */
+  solveBatch(base: number, count: number, ...rest: number[]): number;
 }
 
 /** One instance of a general kernel build, holding one batch of puzzles. */
@@ -53,7 +54,9 @@ class Contender {
 
   /** Solves the batch written last; the views are valid until the next call. */
   run(count: number, box: number, limit: number): BatchResult {
-    this.exports.solveBatch(this.base, count, box, limit, kernelBudget(Infinity));
+    const budget = kernelBudget(Infinity);
+    if (this.exports.solveBatch.length === 5) this.exports.solveBatch(this.base, count, box, limit, budget);
+    else this.exports.solveBatch(this.base, count, limit, budget);
     return batchViews(this.exports.memory, this.base, count, box ** 4);
   }
 }

@@ -29,7 +29,8 @@ import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
 import type { Alphabet } from "../puzzle.js";
 import { CELLS } from "../shape.js";
-import { type BatchOutcome, BatchBuilder, TALLY_STATUSES } from "../pool/batch.js";
+import { type BatchOutcome, BatchBuilder } from "../pool/batch.js";
+import { STATUSES } from "../solver.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
 import { LineScanner } from "../wasm.js";
@@ -75,7 +76,7 @@ export interface StreamSettings {
 
 /** What a run found. */
 export interface StreamTotals {
-  /** Records per status (see TALLY_STATUSES). */
+  /** Records per status (see STATUSES). */
   tally: number[];
   /** The first error messages, at most {@link MAX_REPORTED_ERRORS}. */
   errors: string[];
@@ -99,7 +100,7 @@ interface PendingBatch {
 class OrderedOutput {
   private readonly pending: PendingBatch[] = [];
   private done = 0;
-  readonly totals: StreamTotals = { tally: TALLY_STATUSES.map(() => 0), errors: [], stopped: false };
+  readonly totals: StreamTotals = { tally: STATUSES.map(() => 0), errors: [], stopped: false };
 
   constructor(
     private readonly out: Writable,

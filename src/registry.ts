@@ -7,7 +7,7 @@
  * a size is the first row that takes it (so the fastest come first).
  */
 import type { KernelSource } from "./kernel-source.js";
-import { shapeOfSide } from "./shape.js";
+import { SHAPES, SHAPE_9, shapeOfSide } from "./shape.js";
 import type { SolverEngine } from "./solver.js";
 import { ALGORITHM_TS_PEER, AlgorithmTsPackageEngine } from "./solvers/npm-algorithm-ts.js";
 import { DANCING_LINKS_PEER, DancingLinksPackageEngine } from "./solvers/npm-dancing-links.js";
@@ -80,9 +80,9 @@ function peerFields(peer: PeerPackage): Pick<SolverInfo, "peer" | "unavailable">
   return peerInstalled(peer) ? { peer } : { peer, unavailable: missingPeerMessage(peer) };
 }
 
-/** Sides of the grids the N×N solvers take: 4×4, 9×9, 16×16, 25×25. */
-const ANY_SIZE: readonly number[] = [4, 9, 16, 25];
-const NINE: readonly number[] = [9];
+/** Sides of the grids the N×N solvers take: every shape of shape.ts (4×4, 9×9, 16×16, 25×25). */
+const ANY_SIZE: readonly number[] = SHAPES.map((shape) => shape.size);
+const NINE: readonly number[] = [SHAPE_9.size];
 
 /** The box size of a grid of side `size` (one of the shapes of shape.ts); a RangeError for another. */
 function boxOf(size: number): number {

@@ -10,7 +10,7 @@
  * records (Solver, the CLI's workers and judge mode all go through it).
  */
 import { type Alphabet, type Grid, type Puzzle, checkAlphabet, PuzzleError, readPuzzle } from "./puzzle.js";
-import { shapeName } from "./shape.js";
+import { SYMBOL_COUNTS, shapeName } from "./shape.js";
 import { checkWhole } from "./whole-number.js";
 
 /** Every status a record can have, in the order of the CLI's summary. */
@@ -348,9 +348,9 @@ function readOrRecord(puzzle: string | Grid, alphabet: Alphabet | undefined): Re
   }
 }
 
-/** The `alphabet` option when it is one ({@link checkAlphabet}: 4, 9, 16 or 25 distinct symbols, no white space or empty mark); a RangeError naming it otherwise. */
+/** The `alphabet` option when it is one ({@link checkAlphabet}: N distinct symbols of a shape, no white space or empty mark); a RangeError naming it otherwise. */
 function checkAlphabetOption(alphabet: unknown): Alphabet {
-  if (typeof alphabet !== "string") throw new RangeError(`alphabet must be a string of 4, 9, 16 or 25 symbols, got ${typeof alphabet === "object" ? String(alphabet) : `the ${typeof alphabet} ${String(alphabet)}`}`);
+  if (typeof alphabet !== "string") throw new RangeError(`alphabet must be a string of ${SYMBOL_COUNTS} symbols, got ${typeof alphabet === "object" ? String(alphabet) : `the ${typeof alphabet} ${String(alphabet)}`}`);
   checkAlphabet(alphabet);
   return alphabet;
 }

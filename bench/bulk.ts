@@ -143,6 +143,8 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const easyLines = relabelledPuzzleBytes(options.records, 3);
   const easy = join(scratch, "easy.txt");
   writeFileSync(easy, easyLines);
+  const one = join(scratch, "one.txt");
+  writeFileSync(one, easyLines.subarray(0, CELLS + 1));
   const small = join(scratch, "small.txt");
   writeFileSync(small, easyLines.subarray(0, options.small * (CELLS + 1)));
   const easyGrids = cellsOf(easyLines);
@@ -169,6 +171,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const cli = new Map<RunName, CliRun[]>(Object.keys(runs).map((name) => [name as RunName, []]));
   const hardRuns: { zero: CliRun[]; two: CliRun[] } = { zero: [], two: [] };
   const smallRuns: { zero: CliRun[]; auto: CliRun[] } = { zero: [], auto: [] };
+  const startUps: CliRun[] = [];
   for (let round = 0; round < options.rounds; round++) {
     const rate = kernelRate(kernel, easyGrids, limit);
     k.push(rate.perSecond);
@@ -179,6 +182,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
       hardRuns.zero.push(await runCli(["--threads", "0", hard], reporter));
       hardRuns.two.push(await runCli(["--threads", "2", hard], reporter));
     }
+    startUps.push(await runCli(["--threads", "0", one], reporter));
     smallRuns.zero.push(await runCli(["--threads", "0", small], reporter));
     smallRuns.auto.push(await runCli([small], reporter));
     process.stderr.write(`round ${round + 1} of ${options.rounds} done\n`);
@@ -197,8 +201,12 @@ async function measure(options: Options, scratch: string): Promise<void> {
   if (hardGrids) {
     const count = hardGrids.length / CELLS;
     const perRound = hardRuns.two.map((two, i) => hardRuns.zero[i].wallSeconds / two.wallSeconds);
+    // The same with each round's start-up (a 1-record run) taken off both: the solving phases alone.
+    const solving = hardRuns.two.map((two, i) => (hardRuns.zero[i].wallSeconds - startUps[i].wallSeconds) / (two.wallSeconds - startUps[i].wallSeconds));
+    const busy = hardRuns.two.map((two) => two.cpuSeconds / two.wallSeconds);
     console.log("");
     console.log(`${HARD_SET} (first ${figure(count)}): K ${figure(median(kHard))}/s; --threads 0 ${figure(count / median(hardRuns.zero.map((r) => r.wallSeconds)))}/s, --threads 2 ${figure(count / median(hardRuns.two.map((r) => r.wallSeconds)))}/s: --threads 2 ÷ --threads 0 ${ratio(perRound)}`);
+    console.log(`  start-up taken off both (${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s, a 1-record run): ${ratio(solving)}; --threads 2 kept ${ratio(busy)} cores busy (CPU s ÷ wall s)`);
   }
   const smallRatio = smallRuns.auto.map((auto, i) => auto.wallSeconds / smallRuns.zero[i].wallSeconds);
   console.log(`small file (${figure(options.small)} records): default threads ${median(smallRuns.auto.map((r) => r.wallSeconds)).toFixed(3)} s, --threads 0 ${median(smallRuns.zero.map((r) => r.wallSeconds)).toFixed(3)} s: default ÷ --threads 0 wall ${ratio(smallRatio)}`);

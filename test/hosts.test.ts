@@ -4,12 +4,13 @@
  * "hosts" (an ssh stand-in runs each host's commands here, through the same quoting real ssh
  * gets) whose outputs merge into the one-run output; and GNU parallel's --pipepart handing jobs
  * byte ranges of one file, their output kept in order. Outputs are compared by SHA-256, byte
- * for byte.
+ * for byte. Also the output lock as a killed session leaves it: its solve a zombie (taken over
+ * at once), and owner records of a live run, a reused pid and another machine.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writePuzzles } from "../bench/corpus.js";
@@ -60,6 +61,60 @@ describe("solve --resume after SIGKILL", () => {
     const said = solveTo(["solve", "--no-progress", "--resume", "-o", killed, input]);
     expect(said).toContain(`${(1_000_000 - Math.floor(cut / 82)).toLocaleString("en-US")} puzzles: `);
     expect(await sha256(killed), `seed ${seed}, killed at byte ${killedAt} of ${size}, torn at ${cut}`).toBe(await sha256(whole));
+  });
+});
+
+describe("solve --resume after SIGKILL of a whole session", () => {
+  // `kill -9` of an ssh session kills the shell with the solve, so nobody reaps the solve: it
+  // stays a zombie (it still answers kill(pid, 0)) until init gets to it, seconds later in a
+  // container. Here its parent is a `sleep` that never reaps, so it stays one throughout.
+  it.skipIf(!existsSync("/proc/self/stat"))("takes over at once the lock of a killed run that is still a zombie, and resumes to the one-run output", async () => {
+    const input = writePuzzles(join(dir, "zombie-input.txt"), 100_000, 14);
+    const whole = join(dir, "zombie-whole.txt");
+    solveTo(["solve", "--no-progress", "-o", whole, input]);
+    const out = join(dir, "zombie.txt");
+    const session = spawn("sh", ["-c", `"$@" >/dev/null 2>&1 & echo $!; exec sleep 600`, "sh", process.execPath, BIN, "solve", "--no-progress", "--threads", "1", "--batch", "256", "-o", out, input], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const pid = Number(await new Promise<string>((resolve) => session.stdout.once("data", (chunk) => resolve(String(chunk)))));
+      const state = () => readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0];
+      while (state() !== "Z" && !(existsSync(out) && statSync(out).size > 82 * 1000)) await new Promise((resolve) => setTimeout(resolve, 2));
+      expect(state(), "the run ended before the kill").not.toBe("Z");
+      process.kill(pid, "SIGKILL");
+      while (state() !== "Z") await new Promise((resolve) => setTimeout(resolve, 2));
+      expect(readFileSync(`${out}.lock.owner`, "utf8")).toMatch(new RegExp(`^\\S+ ${pid}\\b`));
+      expect(statSync(out).size).toBeLessThan(statSync(whole).size);
+      solveTo(["solve", "--no-progress", "--resume", "-o", out, input]);
+      expect(await sha256(out)).toBe(await sha256(whole));
+      expect(existsSync(`${out}.lock`)).toBe(false);
+    } finally {
+      session.kill("SIGKILL");
+    }
+  });
+});
+
+describe("the output lock's owner record", () => {
+  // `HOST PID SPACE START`: SPACE (boot id / pid namespace) says whether PID can be checked
+  // here at all, START (clock ticks after boot) whether PID is still the process that locked.
+  it.skipIf(!existsSync("/proc/self/stat"))("refuses a live owner; takes over a pid that is now another process's; leaves a pid of another process space to the mtime", () => {
+    const input = writePuzzles(join(dir, "owner-input.txt"), 10, 15);
+    const space = `${readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim()}/${/\d+/.exec(readlinkSync("/proc/self/ns/pid"))?.[0]}`;
+    const start = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /s, "").split(" ")[19];
+    let dead = 4_000_000;
+    while (existsSync(`/proc/${dead}`)) dead--;
+    const cases: [string, number][] = [
+      [`${hostname()} ${process.pid} ${space} ${start}`, 2], // this test's own process: alive, refused
+      [`${hostname()} ${process.pid} ${space} 1`, 0], // the same pid, started at another time: its owner is gone
+      [`${hostname()} ${dead} 00000000-0000-0000-0000-000000000000/1 -`, 2], // another machine of this name: its pid means nothing here
+    ];
+    for (const [k, [owner, status]] of cases.entries()) {
+      const out = join(dir, `owner-${k}.txt`);
+      writeFileSync(out, "");
+      mkdirSync(`${out}.lock`);
+      writeFileSync(`${out}.lock.owner`, `${owner}\n`);
+      const run = spawnSync(process.execPath, [BIN, "solve", "--no-progress", "--resume", "-o", out, input], { encoding: "utf8" });
+      expect([run.status, run.stderr], owner).toEqual([status, status === 2 ? expect.stringContaining("is being written by another run") : expect.any(String)]);
+      expect(readFileSync(out, "utf8").split("\n"), owner).toHaveLength(status === 2 ? 1 : 11);
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { type BatchSolver, WARM_UP_SLICE, openBatchSolver, warmingUp } from "../src/pool/pool.js";
 import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/batch.js";
-import { INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";
+import { BATCH_TARGET_MS, FIRST_BATCH, INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";
 
 const inner = await openBatchSolver(0);
 afterAll(() => inner.close());
@@ -62,6 +62,35 @@ describe("batches sized to the work in flight", () => {
     expect([0, 1000, 10_000, 100_000].map((n) => batchCapacity(stdin(n), 4096, 2))).toEqual([MIN_BATCH, 250, 2500, 4096]);
     expect(batchCapacity(stdin(0), 10, 2)).toBe(10);
   });
+
+  it("batchCapacity with a solving rate: about BATCH_TARGET_MS of work per batch, FIRST_BATCH before any is solved", () => {
+    const file = { records: 0, bytes: 0, totalBytes: 82_000_000 };
+    expect(batchCapacity(file, 4096, 2, 1, null)).toBe(FIRST_BATCH);
+    expect(batchCapacity(file, 4096, 2, 1, 0.1)).toBe(BATCH_TARGET_MS / 0.1); // hard puzzles, 100 µs each
+    expect(batchCapacity(file, 4096, 2, 1, 0.001)).toBe(4096); // easy ones: --batch caps it
+    expect(batchCapacity(file, 4096, 2, 1, 10)).toBe(MIN_BATCH);
+  });
+
+  for (const [kind, msPerRecord] of [["hard", 0.1], ["easy", 0.001]] as const) {
+    it(`batches for workers are sized to the solving time each solved batch reports: ${kind} puzzles`, async () => {
+      const text = relabelledPuzzles(20_000, 8);
+      const recording = recordingSolver(2);
+      // The outcomes say each record took msPerRecord, as a worker's solveBatch measures it.
+      const solver: BatchSolver = { ...recording, solve: async (task) => ({ ...(await recording.solve(task)), solveMs: task.lines.length * msPerRecord }) };
+      const out = collector();
+      const bytes = Buffer.from(text);
+      const chunks = Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, i) => bytes.subarray(i * 65_536, (i + 1) * 65_536)); // as a file is read
+      await solveStreams([{ name: "f.txt", open: () => Readable.from(chunks) }], out, solver, { ...settings, workers: 2, totalBytes: text.length });
+      expect(recording.sizes.reduce((a, b) => a + b, 0)).toBe(20_000);
+      expect(recording.sizes[0]).toBeLessThanOrEqual(FIRST_BATCH);
+      if (kind === "easy") expect(Math.max(...recording.sizes)).toBeGreaterThan(2000); // a share of what is left
+      else {
+        // FIRST_BATCH until the first is solved, then 25 ms / 0.1 ms = 250 (a share of what is left would be up to 2,500)
+        expect(Math.max(...recording.sizes)).toBeLessThanOrEqual(FIRST_BATCH);
+        expect(recording.sizes.filter((size) => size === BATCH_TARGET_MS / msPerRecord).length).toBeGreaterThan(recording.sizes.length / 2);
+      }
+    });
+  }
 });
 
 describe("a pause in the input", () => {

@@ -30,25 +30,30 @@ export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A failure while an input was being read (not while it was checked or opened). */
-export class InputReadError extends Error {
+/** A failure of one file that cannot be read or written; the message names it (`cannot write 'out.txt': ENOSPC (…)`). */
+class FileError extends Error {
   constructor(
-    readonly input: string,
+    readonly file: string,
+    verb: "read" | "write",
     cause: unknown,
   ) {
-    super(`cannot read '${input}': ${describeError(cause)}`, { cause });
-    this.name = "InputReadError";
+    super(`cannot ${verb} '${file}': ${describeError(cause)}`, { cause });
   }
 }
 
-/** A failure to open or write an output file; the message names the file. */
-export class OutputWriteError extends Error {
-  constructor(
-    readonly output: string,
-    cause: unknown,
-  ) {
-    super(`cannot write '${output}': ${describeError(cause)}`, { cause });
-    this.name = "OutputWriteError";
+/** A failure while an input was being read (not while it was checked or opened). */
+export class InputReadError extends FileError {
+  override name = "InputReadError";
+  constructor(input: string, cause: unknown) {
+    super(input, "read", cause);
+  }
+}
+
+/** A failure to open or write an output file. */
+export class OutputWriteError extends FileError {
+  override name = "OutputWriteError";
+  constructor(output: string, cause: unknown) {
+    super(output, "write", cause);
   }
 }
 
@@ -65,7 +70,7 @@ export function errorLine(error: unknown): string {
 }
 
 function describeMessage(error: unknown): string {
-  if (error instanceof InputReadError || error instanceof OutputWriteError) return error.message;
+  if (error instanceof FileError) return error.message;
   return describeError(error);
 }
 

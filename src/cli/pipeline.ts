@@ -15,21 +15,26 @@
  *
  * Batches are sized to the work in flight ({@link batchCapacity}): about a (2 × workers)th of
  * the records still to come, between {@link MIN_BATCH} and `batchSize`, so a small file still
- * reaches every worker and the last batches shrink as the input runs out. When the input ends,
+ * reaches every worker and the last batches shrink as the input runs out; and for workers, to
+ * about {@link BATCH_TARGET_MS} of solving at the rate the solved batches report, so hard
+ * puzzles (40 times an easy one's time) keep both cores busy to the end.
+ *
+ * The batches' buffers are used again (../pool/buffers.ts): an input file is read into one
+ * buffer, and each batch's buffers go back to the pool once its bytes are written. When the input ends,
  * or a record read has waited {@link INPUT_PAUSE_MS} unsent (a slow producer on a pipe, whether
  * it pauses or trickles), the records read are sent at once, split over the idle workers; each
  * batch is written as soon as it is solved and the batches before it are written.
  */
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
-import { type LineChunk, LineSplitter, readLineChunks, utf8Chunks } from "../formats/lines.js";
+import { type LineChunk, LineSplitter, fileChunks, readLineChunks, utf8Chunks } from "../formats/lines.js";
 import { InputReadError } from "./errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
 import type { Alphabet } from "../puzzle.js";
 import { CELLS } from "../shape.js";
-import { type BatchOutcome, BatchBuilder } from "../pool/batch.js";
+import { type BatchOutcome, BatchBuilder, giveBack } from "../pool/batch.js";
 import { STATUSES } from "../solver.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
@@ -40,6 +45,8 @@ export interface SolveInput {
   /** The name records and errors carry (the path, or `<stdin>`). */
   name: string;
   open(): Readable;
+  /** A regular file's path: the run reads it itself, through one reused buffer ({@link fileChunks}), not through `open()`. */
+  path?: string;
 }
 
 /** How records are read, solved and written. */
@@ -100,6 +107,9 @@ interface PendingBatch {
 class OrderedOutput {
   private readonly pending: PendingBatch[] = [];
   private done = 0;
+  /** Records solved so far, and the solving time they took on their threads (see {@link msPerRecord}). */
+  private solvedRecords = 0;
+  private solvingMs = 0;
   readonly totals: StreamTotals = { tally: STATUSES.map(() => 0), errors: [], stopped: false };
 
   constructor(
@@ -113,11 +123,21 @@ class OrderedOutput {
     const batch: PendingBatch = { outcome, bytesRead, settled: false };
     // Awaited in order below; this marks it settled and keeps an early failure from being "unhandled".
     outcome.then(
-      () => (batch.settled = true),
+      (solved) => {
+        batch.settled = true;
+        if (solved.solveMs === undefined) return;
+        this.solvedRecords += solved.tally.reduce((sum, n) => sum + n, 0);
+        this.solvingMs += solved.solveMs;
+      },
       () => (batch.settled = true),
     );
     this.pending.push(batch);
     while (this.pending.length >= this.maxInFlight) await this.writeOldest();
+  }
+
+  /** The solving time per record so far, on the thread that solved it; null before any batch is solved. */
+  get msPerRecord(): number | null {
+    return this.solvedRecords === 0 ? null : this.solvingMs / this.solvedRecords;
   }
 
   /** Batches sent and not yet solved. */
@@ -141,14 +161,16 @@ class OrderedOutput {
     while (this.pending.length > 0) await this.writeOldest();
   }
 
-  async write(output: string | Uint8Array): Promise<void> {
-    if (output.length > 0 && !this.out.write(output)) await once(this.out, "drain");
+  /** Writes `output`; `written` is called once the stream is done with its bytes (at once for none). */
+  async write(output: string | Uint8Array, written: () => void = noop): Promise<void> {
+    if (output.length === 0) return written();
+    if (!this.out.write(output, () => written())) await once(this.out, "drain");
   }
 
   private async writeOldest(): Promise<void> {
     const { outcome, bytesRead } = this.pending.shift()!;
     const batch = await outcome;
-    await this.write(batch.bytes);
+    await this.write(batch.bytes, () => giveBack(batch)); // its buffers serve later batches (buffers.ts)
     batch.tally.forEach((n, i) => (this.totals.tally[i] += n));
     this.done += batch.tally.reduce((sum, n) => sum + n, 0);
     for (const error of batch.errors) if (this.totals.errors.length < MAX_REPORTED_ERRORS) this.totals.errors.push(error);
@@ -162,7 +184,7 @@ export function namedChunks(name: string, stream: Readable): AsyncGenerator<Line
 }
 
 /** The byte chunks of one input; a failure while reading it (or UTF-16/32 input) is an {@link InputReadError} naming it. */
-export function namedBytes(name: string, stream: Readable): AsyncGenerator<Uint8Array> {
+export function namedBytes(name: string, stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
   return named(name, utf8Chunks(stream));
 }
 
@@ -205,7 +227,7 @@ export interface ReadSoFar {
  * as many as were read (so batches grow geometrically from the smallest). Divided by the shard
  * count: a shard solves one record in N.
  */
-export function batchCapacity(read: ReadSoFar, batchSize: number, workers: number, shards = 1): number {
+export function batchCapacity(read: ReadSoFar, batchSize: number, workers: number, shards = 1, msPerRecord?: number | null): number {
   let toCome: number;
   if (read.totalBytes === null) toCome = read.records;
   else {
@@ -213,7 +235,26 @@ export function batchCapacity(read: ReadSoFar, batchSize: number, workers: numbe
     toCome = Math.max(0, read.totalBytes - read.bytes) / bytesPerRecord;
   }
   const share = Math.ceil(toCome / shards / (2 * Math.max(1, workers)));
-  return Math.max(Math.min(MIN_BATCH, batchSize), Math.min(batchSize, share));
+  return Math.max(Math.min(MIN_BATCH, batchSize), Math.min(batchSize, share, timedBatch(msPerRecord)));
+}
+
+/**
+ * Solving time a batch for the workers is sized to, once the rate is known: short, so that every
+ * worker has work to the end of the input and a slow batch holds back the output of the batches
+ * after it (written in order) only briefly; long next to what sending a batch costs (tens of µs).
+ */
+export const BATCH_TARGET_MS = 25;
+/** Records per batch for the workers before any batch is solved: hard puzzles take 40 times as long as easy ones. */
+export const FIRST_BATCH = 256;
+
+/**
+ * The records that take {@link BATCH_TARGET_MS} at `msPerRecord` (null: not known yet, {@link FIRST_BATCH});
+ * no cap when absent (the main thread alone: nothing to balance).
+ */
+function timedBatch(msPerRecord: number | null | undefined): number {
+  if (msPerRecord === undefined) return Infinity;
+  if (msPerRecord === null) return FIRST_BATCH;
+  return Math.max(1, Math.floor(BATCH_TARGET_MS / msPerRecord));
 }
 
 type Step = IteratorResult<Uint8Array> | "pause" | "solved" | "stop";
@@ -259,6 +300,8 @@ export async function solveStreams(
   batches.numberFrom(selection.firstIndex, shard.count);
   const workers = settings.workers ?? 1;
   const read: ReadSoFar = { records: 0, bytes: 0, totalBytes: settings.totalBytes ?? null };
+  /** Records per batch from here on: a share of what is left, and for workers about BATCH_TARGET_MS of solving. */
+  const capacity = () => batchCapacity(read, settings.batchSize, workers, shard.count, workers === 0 ? undefined : output.msPerRecord);
   /** Sends the batches sealed so far. */
   const send = async (): Promise<void> => {
     for (const task of batches.takeReady()) await output.submit(solver.solve(task), read.bytes);
@@ -289,7 +332,7 @@ export async function solveStreams(
   let bytesBefore = 0;
   for (const input of inputs) {
     batches.startFile(input.name);
-    batches.capacity = batchCapacity(read, settings.batchSize, workers, shard.count);
+    batches.capacity = capacity();
     const reader = new RecordReader(
       (line, text, error) => {
         read.records++;
@@ -306,10 +349,10 @@ export async function solveStreams(
         : null,
     );
     const lines = new LineSplitter(reader, scanner);
-    const stream = input.open();
-    const stopReading = () => stream.destroy();
+    const stream = input.path === undefined ? input.open() : null;
+    const stopReading = () => stream?.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
-    const chunks = namedBytes(input.name, stream);
+    const chunks = namedBytes(input.name, stream ?? fileChunks(input.path!));
     try {
       for (;;) {
         const next = chunks.next();
@@ -332,7 +375,7 @@ export async function solveStreams(
         lines.push(step.value);
         read.bytes = bytesBefore + lines.bytesRead;
         await send();
-        batches.capacity = batchCapacity(read, settings.batchSize, workers, shard.count);
+        batches.capacity = capacity();
       }
     } catch (error) {
       if (settings.stop?.aborted) {
@@ -345,9 +388,10 @@ export async function solveStreams(
       } else throw error;
     } finally {
       settings.stop?.removeEventListener("abort", stopReading);
+      if (stream === null) chunks.return(undefined).catch(noop); // closes the file (after a read in progress)
     }
     if (settings.stop?.aborted) {
-      stream.destroy();
+      stream?.destroy();
       output.totals.stopped = true; // records read but not sent are dropped: the run resumes from the last record written
       break;
     }

@@ -25,7 +25,7 @@ import { createSolver } from "../index.js";
 import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES, type Solver } from "../solver.js";
 import { checkAlphabet } from "../puzzle.js";
 import { type BatchSolver, openBatchSolver } from "../pool/pool.js";
-import { INPUT_PAUSE_MS, type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
+import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, solverHelpLines, toOption, wholeNumber } from "./options.js";
 import { checkOutputIsNoInput } from "./same-file.js";
@@ -87,7 +87,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--solver <ids>", description: "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)", defaultText: "the fastest of each size", parse: commaList },
   { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT}); a count of ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} means at least that many`, conflicts: "limit" },
   { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)", defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`, parse: wholeNumber(0, 256) },
-  { flags: "--batch <n>", description: `puzzles per batch sent to a worker, at most: batches are sized to the work left so every worker has some, and a record read waits at most ${INPUT_PAUSE_MS} ms while a worker is idle`, default: 4096, parse: wholeNumber(1, 1 << 20) },
+  { flags: "--batch <n>", description: `puzzles per batch sent to a worker, at most: batches are sized to the work left so every worker has some, and to about ${BATCH_TARGET_MS} ms of solving each; a record read waits at most ${INPUT_PAUSE_MS} ms while a worker is idle`, default: 4096, parse: wholeNumber(1, 1 << 20) },
   { flags: "--in-flight <n>", description: "batches out at once (default: 2 per thread, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
   { flags: "--shard <K/N>", description: "solve only the records whose index (over all inputs, from 0) is K mod N; records keep their index and line, and `sudoku-wasm merge` joins the N outputs into the one-run output", parse: shardArgument },
   { flags: "--resume", description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records (a cut-off last one is removed), skip as many inputs, append" },
@@ -120,8 +120,8 @@ export function solveCommand(): Command {
 /** The input names of a run: the files, or `-` (standard input) for none. */
 const inputNames = (files: readonly string[]): readonly string[] => (files.length === 0 ? ["-"] : files);
 
-/** Throws a one-line reason unless `name` is a readable file or pipe (a directory, a missing or unreadable path fails here, before any work). */
-function checkInputFile(name: string): void {
+/** Throws a one-line reason unless `name` is a readable file or pipe (a directory, a missing or unreadable path fails here, before any work); true for a regular file. */
+function checkInputFile(name: string): boolean {
   let stats: Stats;
   try {
     stats = statSync(name);
@@ -136,6 +136,7 @@ function checkInputFile(name: string): void {
   } catch {
     throw new Error(`cannot read '${name}': permission denied`);
   }
+  return stats.isFile();
 }
 
 /** What `solve` says when it would wait on a terminal for input that nobody may be typing. */
@@ -152,8 +153,8 @@ function hintTerminalInput(files: readonly string[], quiet: boolean | undefined)
 function openInputs(files: readonly string[]): SolveInput[] {
   return inputNames(files).map((name) => {
     if (name === "-") return { name: "<stdin>", open: () => process.stdin };
-    checkInputFile(name);
-    return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }) };
+    const regular = checkInputFile(name);
+    return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }), path: regular ? name : undefined };
   });
 }
 

@@ -16,6 +16,7 @@
  * only its first {@link LONG_LINE_EXCERPT} characters and its length are, and the sink is told
  * its length (the reader makes it one invalid record), so one endless line cannot exhaust memory.
  */
+import { open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 
 /** The longest line kept whole, in characters (a 25×25 grid on one line is 625; CSV rows carry more columns). */
@@ -281,10 +282,10 @@ export function checkUtf8Start(head: Uint8Array): void {
  * The chunks of `stream` as bytes; an input that starts with a UTF-16 or UTF-32 byte order mark
  * throws, naming the encoding, before any of it is read (the first 4 bytes are held for that).
  */
-export async function* utf8Chunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer> {
+export async function* utf8Chunks(stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<Buffer> {
   let head: Buffer | null = Buffer.alloc(0);
   for await (const chunk of stream) {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : asBuffer(chunk);
     if (head === null) {
       yield bytes;
       continue;
@@ -298,6 +299,29 @@ export async function* utf8Chunks(stream: AsyncIterable<Buffer | string>): Async
   if (head !== null && head.length > 0) {
     checkUtf8Start(head);
     yield head;
+  }
+}
+
+/** Bytes a file is read in at a time. */
+export const FILE_CHUNK_BYTES = 1 << 16;
+
+/**
+ * The bytes of the file at `path`, chunk by chunk, all read into one buffer: each chunk is
+ * overwritten by the next, so the consumer is done with it before it asks for the next (as
+ * {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a buffer
+ * per chunk, and those are garbage the run holds until a full collection (see pool/buffers.ts).
+ */
+export async function* fileChunks(path: string, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
   }
 }
 

@@ -24,6 +24,7 @@ import { type OutputFormatName, outputFormats } from "../formats/output/index.js
 import { csvField } from "../formats/output/csv.js";
 import { solvers, solversBySize } from "../registry.js";
 import type { BatchResult } from "../solver.js";
+import { type BufferPool, batchBuffers } from "./buffers.js";
 
 /** The records of one batch, as columns. */
 export interface BatchTask {
@@ -51,20 +52,80 @@ export interface BatchTask {
    * @default see budgetFor in solver.ts: none for 9×9, LARGE_GRID_BUDGET for the other sizes
    */
   budget?: number;
+  /** Room for the batch's output ({@link outputRoom} bytes), written into and handed back (buffers.ts); absent: the solver makes its own. */
+  out?: Uint8Array;
+}
+
+/** The output bytes a batch of `count` records usually fits in (a record that does not fit grows the buffer). */
+export function outputRoom(task: Pick<BatchTask, "output" | "file">, count: number): number {
+  return Math.max(64, count * (task.output === "line" ? CELLS + 1 : 2 * CELLS + 160 + 3 * task.file.length));
+}
+
+/** The distinct buffers of `pieces`, views or buffers (a buffer may appear only once in a transfer list). */
+function buffersOf(pieces: readonly (ArrayBufferView | ArrayBuffer | undefined)[]): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  for (const piece of pieces) {
+    if (piece === undefined) continue;
+    const buffer = (ArrayBuffer.isView(piece) ? piece.buffer : piece) as ArrayBuffer;
+    if (!buffers.includes(buffer)) buffers.push(buffer);
+  }
+  return buffers;
 }
 
 /** The buffers of a task, to transfer to a worker. */
 export function taskBuffers(task: BatchTask): ArrayBuffer[] {
-  return [task.lines.buffer, task.cells.buffer, task.textAt.buffer] as ArrayBuffer[];
+  return buffersOf([task.lines, task.cells, task.textAt, task.out]);
 }
 
-/** A copy of `task` with buffers of its own (a task's buffers go with it to the worker). */
-export function copyTask(task: BatchTask): BatchTask {
-  return { ...task, lines: task.lines.slice(), cells: task.cells.slice(), textAt: task.textAt.slice(), texts: task.texts.slice(), readErrors: task.readErrors.slice() };
+/** The buffers of an outcome and of the task it came from, to hand back (transfer from a worker, then {@link giveBack}). */
+export function outcomeBuffers(outcome: BatchOutcome): ArrayBuffer[] {
+  return buffersOf([outcome.bytes, ...(outcome.spent ?? [])]);
 }
 
-/** Records `start` to `end` of `task` as a task of their own, with buffers of its own. */
-export function sliceTask(task: BatchTask, start: number, end: number): BatchTask {
+/** Gives the buffers of a written outcome, and of its task, back to this thread's pool. */
+export function giveBack(outcome: BatchOutcome): void {
+  for (const buffer of outcomeBuffers(outcome)) batchBuffers.give(buffer);
+}
+
+/** Gives a task's buffers back to this thread's pool (a copy kept for a retry that was not needed). */
+export function giveBackTask(task: BatchTask): void {
+  for (const buffer of taskBuffers(task)) batchBuffers.give(buffer);
+}
+
+/** `source`'s elements in a typed array over a buffer from `pool`, or a copy of their own without one. */
+function copied<T extends Int32Array | Uint8Array>(source: T, pool: BufferPool | undefined): T {
+  if (pool === undefined) return source.slice() as T;
+  const Kind = source.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => T;
+  const copy = new Kind(pool.take(source.byteLength), 0, source.length);
+  copy.set(source);
+  return copy;
+}
+
+/** Output room for `task` from `pool` (none without a pool). */
+function pooledRoom(task: BatchTask, count: number, pool: BufferPool | undefined): Uint8Array | undefined {
+  if (pool === undefined) return undefined;
+  const bytes = outputRoom(task, count);
+  return new Uint8Array(pool.take(bytes), 0, bytes);
+}
+
+/**
+ * A copy of `task` with buffers of its own (a task's buffers go with it to the worker), from
+ * `pool` when given; without output room (a retry, its only use, makes its own).
+ */
+export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
+  return {
+    ...task,
+    lines: copied(task.lines, pool),
+    cells: copied(task.cells, pool),
+    textAt: task.textAt.slice(),
+    texts: task.texts.slice(),
+    readErrors: task.readErrors.slice(),
+    out: undefined,
+  };
+}
+
+/** Records `start` to `end` of `task` as a task of their own, with buffers of its own (from `pool` when given). */
+export function sliceTask(task: BatchTask, start: number, end: number, pool?: BufferPool): BatchTask {
   let first = 0; // the first of textAt at or after `start`
   while (first < task.textAt.length && task.textAt[first] < start) first++;
   let last = first;
@@ -74,11 +135,12 @@ export function sliceTask(task: BatchTask, start: number, end: number): BatchTas
   return {
     ...task,
     firstIndex: task.firstIndex + start * (task.indexStep ?? 1),
-    lines: task.lines.slice(start, end),
-    cells: task.cells.slice(fastStart * CELLS, fastEnd * CELLS),
+    lines: copied(task.lines.subarray(start, end), pool),
+    cells: copied(task.cells.subarray(fastStart * CELLS, fastEnd * CELLS), pool),
     textAt: task.textAt.slice(first, last).map((at) => at - start),
     texts: task.texts.slice(first, last),
     readErrors: task.readErrors.filter(([at]) => at >= start && at < end).map(([at, message]) => [at - start, message]),
+    out: pooledRoom(task, end - start, pool),
   };
 }
 
@@ -92,7 +154,8 @@ export function joinOutcomes(parts: readonly BatchOutcome[]): BatchOutcome {
     at += part.bytes.length;
   }
   const tally = STATUSES.map((_, i) => parts.reduce((sum, part) => sum + (part.tally[i] ?? 0), 0));
-  return { bytes, tally, errors: parts.flatMap((part) => part.errors).slice(0, ERRORS_PER_BATCH) };
+  const solveMs = parts.reduce((sum, part) => sum + (part.solveMs ?? 0), 0);
+  return { bytes, tally, errors: parts.flatMap((part) => part.errors).slice(0, ERRORS_PER_BATCH), spent: parts.flatMap(outcomeBuffers), solveMs };
 }
 
 /** A task of records given as texts (each read as the reader would; none takes the fast path): for tests and benches. */
@@ -146,6 +209,10 @@ export interface BatchOutcome {
   tally: number[];
   /** The first few error messages of the batch (for the summary on stderr). */
   errors: string[];
+  /** The task's buffers, handed back with the outcome to be used again once `bytes` are written (see buffers.ts). */
+  spent?: ArrayBuffer[];
+  /** Milliseconds the batch took to solve, on its thread (batches are sized by it, see pipeline.ts). */
+  solveMs?: number;
 }
 
 /** Error messages a batch reports back at most. */
@@ -250,7 +317,7 @@ export class BatchBuilder {
     const pieces = Math.max(1, Math.min(parts, count));
     for (let piece = 0, start = 0; piece < pieces; piece++) {
       const end = Math.round(((piece + 1) * count) / pieces);
-      this.ready.push(sliceTask(whole, start, end));
+      this.ready.push(sliceTask(whole, start, end, batchBuffers));
       start = end;
     }
     this.firstIndex += count * this.indexStep;
@@ -316,6 +383,7 @@ function fastText(task: BatchTask, k: number): string {
  * output format, as bytes. Shared by the worker and the in-process (`--threads 0`) path.
  */
 export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome {
+  const began = performance.now();
   const count = task.lines.length;
   const alphabet = task.alphabet ?? undefined;
   const readErrors = new Map(task.readErrors);
@@ -355,7 +423,7 @@ export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome 
     const result = solveGroup(entry.engine, CELLS, fastCount, { text: task.cells }, task.limit, task.budget);
     if (fastCount === count && task.output === "line") {
       const written = kernelLines(entry.engine, task, result);
-      if (written) return written;
+      if (written) return { ...written, spent: taskBuffers(task), solveMs: performance.now() - began };
     }
     fast = new FastRecords(task, result, entry.reportsGuesses);
   }
@@ -371,7 +439,7 @@ export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome 
       fast!.write(out, i, k++);
     }
   }
-  return out.outcome();
+  return { ...out.outcome(), spent: taskBuffers(task), solveMs: performance.now() - began };
 }
 
 /** An engine that writes `line` output itself (the 9×9 kernel). */
@@ -401,7 +469,10 @@ function kernelLines(engine: unknown, task: BatchTask, result: BatchResult): Bat
   tally[STATUSES.indexOf("multiple")] = count - solved - unsolvable - timeouts;
   tally[STATUSES.indexOf("timeout")] = timeouts;
   const lines = (engine as LineWriter).lineOutput(count);
-  return lines && { bytes: lines.slice(), tally, errors: [] };
+  if (lines === null) return null;
+  if (task.out === undefined || task.out.length < lines.length) return { bytes: lines.slice(), tally, errors: [] };
+  task.out.set(lines);
+  return { bytes: task.out.subarray(0, lines.length), tally, errors: [] };
 }
 
 const encoder = new TextEncoder();
@@ -428,7 +499,8 @@ class OutcomeWriter {
     count: number,
   ) {
     this.format = outputFormats[task.output];
-    this.bytes = new Uint8Array(Math.max(64, count * (task.output === "line" ? CELLS + 1 : 2 * CELLS + 160 + 3 * task.file.length)));
+    const room = outputRoom(task, count);
+    this.bytes = task.out !== undefined && task.out.length >= room ? task.out : new Uint8Array(room);
   }
 
   /** Room for `n` more bytes. */

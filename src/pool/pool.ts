@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, copyTask, failedBatch, joinOutcomes, loadBatchEngines, sliceTask, solveTask, taskBuffers } from "./batch.js";
+import { type BatchEngines, type BatchOutcome, type BatchTask, copyTask, failedBatch, giveBackTask, joinOutcomes, loadBatchEngines, sliceTask, solveTask, taskBuffers } from "./batch.js";
+import { batchBuffers } from "./buffers.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
 export interface BatchSolver {
@@ -45,15 +46,17 @@ export async function withRetry(
   run: (attempt: BatchTask) => Promise<BatchOutcome>,
   retry: (attempt: BatchTask) => Promise<BatchOutcome> = run,
 ): Promise<BatchOutcome> {
-  const kept = copyTask(task);
+  const kept = copyTask(task, batchBuffers);
   try {
     return await run(task);
   } catch {
     try {
-      return await retry(copyTask(kept));
+      return await retry(copyTask(kept, batchBuffers));
     } catch (error) {
       return failedBatch(kept, error);
     }
+  } finally {
+    giveBackTask(kept);
   }
 }
 
@@ -179,7 +182,9 @@ export function warmingUp(start: () => BatchSolver, main: BatchSolver, threads: 
       if (workers !== null) await new Promise((next) => setImmediate(next));
     }
     if (at < count) parts.push(await workers!.solve(at === 0 ? task : sliceTask(task, at, count)));
-    return joinOutcomes(parts);
+    if (parts.length === 1) return parts[0];
+    const joined = joinOutcomes(parts);
+    return { ...joined, spent: [...joined.spent!, ...taskBuffers(task)] }; // the sliced task's own buffers, too
   };
   return { threads, ready: () => true, solve, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
 }

@@ -6,16 +6,16 @@
  */
 import { workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
-import { type BatchOutcome, type BatchTask, loadBatchEngines, solveTask } from "./batch.js";
+import { type BatchOutcome, type BatchTask, loadBatchEngines, outcomeBuffers, solveTask } from "./batch.js";
 import { retiringOnFailure } from "./retire.js";
 
 const engines = await loadBatchEngines((workerData as { solvers: string[] }).solvers);
 
-/** An outcome whose output bytes are transferred to the main thread, not copied. */
+/** An outcome whose output bytes, and the task's buffers it hands back (buffers.ts), are transferred to the main thread, not copied. */
 function transferred(outcome: BatchOutcome): BatchOutcome {
   return move({
     get [transferableSymbol]() {
-      return [outcome.bytes.buffer];
+      return outcomeBuffers(outcome);
     },
     get [valueSymbol]() {
       return outcome;

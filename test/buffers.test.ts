@@ -1,0 +1,91 @@
+/**
+ * The batch buffers are used again (src/pool/buffers.ts): a run makes as many buffers as it has
+ * batches in flight, not as many as it has batches, on the main thread and through a worker;
+ * and a buffer is never used again while the output stream still holds its bytes. The sink here
+ * reads each chunk's bytes only when it calls back, a turn later, so a buffer handed out again
+ * too early would show in the output, which must equal the text path's byte for byte.
+ */
+import { once } from "node:events";
+import { writeFileSync } from "node:fs";
+import { Writable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { relabelledPuzzleBytes } from "../bench/corpus.js";
+import { type BatchSolver, openBatchSolver } from "../src/pool/pool.js";
+import { batchBuffers, BufferPool } from "../src/pool/buffers.js";
+import { type StreamSettings, solveStreams } from "../src/cli/pipeline.js";
+import { scratchFolder } from "./cli-run.js";
+
+const { dir } = scratchFolder("sudoku-buffers-");
+
+/** A Writable that reads each chunk's bytes only when it calls back, on a later turn (it holds up to 16 KiB, as a file stream does). */
+function lateReader(): Writable & { bytes(): Buffer } {
+  const parts: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Uint8Array, _encoding, done) {
+      setImmediate(() => {
+        parts.push(Buffer.from(chunk)); // a copy, taken late
+        done();
+      });
+    },
+  }) as Writable & { bytes(): Buffer };
+  sink.bytes = () => Buffer.concat(parts);
+  return sink;
+}
+
+/** A file of `records` distinct puzzle lines. */
+function puzzleFile(records: number): string {
+  const path = `${dir}/puzzles-${records}.txt`;
+  writeFileSync(path, relabelledPuzzleBytes(records, records));
+  return path;
+}
+
+/** Solves the file at `path` with `solver`; the output and the buffers the main thread's pool made meanwhile. */
+async function run(path: string, solver: BatchSolver, settings: Partial<StreamSettings>): Promise<{ output: Buffer; made: number }> {
+  const out = lateReader();
+  const before = batchBuffers.made;
+  const input = { name: path, path, open: () => { throw new Error("a file with a path is read through it"); } };
+  await solveStreams([input], out, solver, { input: "auto", output: "line", limit: 2, batchSize: 64, maxInFlight: 4, workers: solver.threads, totalBytes: null, ...settings });
+  out.end();
+  await once(out, "finish");
+  return { output: out.bytes(), made: batchBuffers.made - before };
+}
+
+describe("batch buffers", () => {
+  const main = openBatchSolver(0);
+  const worker = openBatchSolver(1, [], { warmUp: false });
+  afterAll(async () => {
+    await (await main).close();
+    await (await worker).close();
+  });
+
+  for (const [name, solver] of [["the main thread", main], ["one worker", worker]] as const) {
+    for (const output of ["line", "jsonl", "csv"] as const) {
+      it(`${name}, --out ${output}: buffers as many as are in use at once, not one set per batch; the bytes are the text path's`, async () => {
+        const small = puzzleFile(2_000);
+        const large = puzzleFile(20_000);
+        await run(small, await solver, { output }); // the pool's first buffers of each size
+        const { output: bytes, made } = await run(large, await solver, { output });
+        // 313 batches of 64 records, 3 buffers each and 2 for the copy kept for a retry: ~1,500 made
+        // without reuse. With it, as many as are in use at once: the ~12 batches sealed from one
+        // 64 KiB chunk, 4 in flight, and those whose bytes the stream still holds (16 KiB).
+        expect(made).toBeLessThanOrEqual(48);
+        const text = await run(large, await main, { output, fastPath: false, batchSize: 997 });
+        expect(bytes.equals(text.output)).toBe(true);
+        expect(bytes.length).toBeGreaterThan(20_000 * 82 - 1);
+      }, 60_000);
+    }
+  }
+
+  it("a pool hands out powers of two, takes back only its own sizes, and never one buffer twice", () => {
+    const pool = new BufferPool();
+    const a = pool.take(5_000);
+    expect(a.byteLength).toBe(8192);
+    pool.give(a);
+    pool.give(a);
+    pool.give(new ArrayBuffer(5_000)); // not a pool size
+    expect(pool.heldBytes).toBe(8192);
+    expect(pool.take(8192)).toBe(a);
+    expect(pool.take(8192)).not.toBe(a);
+    expect(pool.made).toBe(2);
+  });
+});

@@ -29,6 +29,7 @@ let app: string;
 let shipped: string[];
 let tarball: string;
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const CLI_DOC = readFileSync(join(ROOT, "docs/cli.md"), "utf8");
 
 /** The standard output of a command; a failure throws with its output, so the test report shows why. */
 function run(command: string, args: string[], options: { cwd?: string; input?: string } = {}): string {
@@ -146,8 +147,8 @@ describe("a fresh folder with only the tarball installed", () => {
     }
   });
 
-  it("runs README's Kubernetes recipe with the tarball on the shared volume (two of its shards, then merge)", () => {
-    const yaml = README.slice(README.indexOf("**Kubernetes Indexed Job**"));
+  it("runs docs/cli.md's Kubernetes recipe with the tarball on the shared volume (two of its shards, then merge)", () => {
+    const yaml = CLI_DOC.slice(CLI_DOC.indexOf("**Kubernetes Indexed Job**"));
     const script = /- >-\n((?: {14}\S.*\n)+)/.exec(yaml)![1].replace(/\s*\n\s*/g, " ").trim();
     const volume = join(work, "data");
     mkdirSync(join(volume, "out"), { recursive: true });

@@ -1,5 +1,5 @@
 /**
- * The recipes of README.md's "Beyond one machine" (GNU parallel, a Kubernetes Indexed Job,
+ * The recipes of docs/cli.md's "Beyond one machine" (GNU parallel, a Kubernetes Indexed Job,
  * Spark and Hadoop Streaming) are checked, not run: the shell parses (`bash -n`), the Python
  * compiles, the YAML parses into an Indexed Job whose completion index becomes `--shard K/N`
  * with N = completions, and every `sudoku-wasm solve|merge` option they use exists.
@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { buildProgram } from "../src/cli/main.js";
 
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-const section = readme.slice(readme.indexOf("\n## Beyond one machine"), readme.indexOf("\n## ", readme.indexOf("\n## Beyond one machine") + 1));
+const cliDoc = readFileSync(new URL("../docs/cli.md", import.meta.url), "utf8");
+const section = cliDoc.slice(cliDoc.indexOf("\n## Beyond one machine"), cliDoc.indexOf("\n## ", cliDoc.indexOf("\n## Beyond one machine") + 1));
 const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, language, code]) => ({ language, code }));
 const python = spawnSync("python3", ["--version"]).status === 0;
 const pyyaml = python && spawnSync("python3", ["-c", "import yaml"]).status === 0;
@@ -32,7 +32,7 @@ function usedOptions(text: string): { command: string; option: string }[] {
 const program = buildProgram();
 const known = (command: string) => new Set(program.commands.find((c) => c.name() === command)!.options.map((option) => option.long));
 
-describe("README: Beyond one machine", () => {
+describe("docs/cli.md: Beyond one machine", () => {
   it("has the GNU parallel, Kubernetes, Spark and Hadoop recipes", () => {
     expect(blocks.map((block) => block.language)).toEqual(["sh", "yaml", "python", "sh"]);
   });

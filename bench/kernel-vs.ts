@@ -1,158 +1,63 @@
 /**
- * `npm run kernel-vs -- [options]`: today's 9×9 kernel (build/release.wasm) against the kernel of
- * an earlier commit, in one process, on the same puzzles.
+ * `npm run kernel-vs -- [options]`: today's WASM kernels against the kernels of an earlier
+ * commit, in one process, on the same puzzles, for every grid size: a 9×9 file goes to the 9×9
+ * kernel (build/release.wasm, or the variant `--build` names), a 4×4, 16×16 or 25×25 file to the
+ * N×N kernel (build/general.wasm). `npm run general-vs` is this on the public 16×16 and 25×25 sets.
  *
- * The old kernel is built from git: `git show <commit>:assembly/index.ts` is compiled with this
- * checkout's release settings into build/ref/<commit>.wasm (gitignored, built once). Both kernels
- * get the same batch through `WasmKernel` `input(n)` / `run(n, limit)`, one thread; the rounds
- * alternate which kernel goes first, and each run is timed in process CPU time (the machine may be
- * shared). Answers are checked against each other outside the timed region.
+ * The old kernel is built from git: `git show <commit>:assembly/index.ts` (or `assembly/general.ts`)
+ * is compiled with this checkout's release settings into build/ref/ (gitignored, built once, and
+ * only for the sizes the datasets hold). How both are checked and timed: bench/versus.ts.
  *
  * Prints per dataset: puzzles/s of each (median round), the ratio new ÷ old (median of the
- * per-round ratios, with its range), and exact guesses/puzzle (mean, median) of each.
+ * per-round ratios, with its range), exact guesses/puzzle (mean, median) and nodes/puzzle of each.
  */
 import { Command } from "commander";
-import { loadDatasetList, datasetGrid, type Dataset } from "../src/datasets.js";
-import { type KernelBuild, WasmKernel } from "../src/wasm.js";
-import { summarizeGuesses } from "./measure/guesses.js";
-import { buildKernelAtCommit, cpuSeconds } from "./measure/reference.js";
-import { quantile } from "../src/quantile.js";
-import { commaList, wholeNumber } from "../src/cli/options.js";
+import { loadDatasetList } from "../src/datasets.js";
+import type { KernelBuild } from "../src/wasm.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
+import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from "./versus.js";
 
 /**
- * The default old kernel: the last commit before the triad rule and configuration branching
- * (`git log 0287653.. -- assembly/index.ts` lists what changed since).
+ * The default old kernels: the last commit before the triad rule and configuration branching
+ * (`git log 0287653.. -- assembly/` lists what changed since).
  */
 const DEFAULT_REF = "0287653";
-const DEFAULT_DATASETS = [
-  "forum_hardest_1905_11plus",
-  "forum_hardest_1106",
-  "magictour_top1465",
-  "17_clue",
-  "kaggle_bryanpark_10k",
-].map((name) => `../shared/datasets/${name}.txt`);
+const DEFAULT_DATASETS = ["forum_hardest_1905_11plus", "forum_hardest_1106", "magictour_top1465", "17_clue", "kaggle_bryanpark_10k"].map((name) => `../shared/datasets/${name}.txt`);
 
-/** One kernel's figures on one dataset. */
-export interface KernelFigures {
-  puzzlesPerSecond: number;
-  guessesMean: number;
-  guessesMedian: number;
-}
-
-/** Both kernels on one dataset. */
-export interface VersusRecord {
-  dataset: string;
+/** The options of one run. */
+interface VersusOptions {
+  /** The commit whose kernels are the old side. */
+  ref: string;
+  /** Today's 9×9 kernel build: release or variants/<name>. */
+  build: KernelBuild;
+  datasets: string[];
+  /** The first n puzzles of each file (0: all). */
   puzzles: number;
-  old: KernelFigures;
-  current: KernelFigures;
-  /** new ÷ old puzzles/s: median of the rounds, and the range over rounds. */
-  ratio: number;
-  ratioMin: number;
-  ratioMax: number;
+  rounds: number;
+  limit: number;
 }
 
-/** Builds the 9×9 kernel of `commit` into build/ref/<commit>.wasm unless it is there; returns the file's URL. */
-export function buildReferenceKernel(commit: string): Promise<URL> {
-  return buildKernelAtCommit(commit, "assembly/index.ts", "release");
-}
-
-/** Mean and median guesses (the measuring core's summary; a kernel always counts them). */
-const guessFigures = (guesses: Int32Array) => summarizeGuesses(guesses)!;
-
-/** Times both kernels on the first `options.puzzles` puzzles of `dataset` (all when 0). */
-export function versus(old: WasmKernel, current: WasmKernel, dataset: Dataset, options: { puzzles: number; rounds: number; limit: number; runSeconds: number }): VersusRecord {
-  const n = options.puzzles > 0 ? Math.min(options.puzzles, dataset.puzzles.length) : dataset.puzzles.length;
-  for (const kernel of [old, current]) {
-    const input = kernel.input(n);
-    for (let i = 0; i < n; i++) input.set(datasetGrid(dataset, i), i * 81);
-  }
-  // Answers and guesses, untimed (and a warm-up).
-  const a = old.run(n, options.limit);
-  const oldCounts = a.counts.slice();
-  const oldSolutions = a.solutions.slice();
-  const oldGuesses = guessFigures(a.guesses);
-  const b = current.run(n, options.limit);
-  for (let i = 0; i < n; i++) {
-    if (b.counts[i] !== oldCounts[i]) throw new Error(`${dataset.path} line ${dataset.lines[i]}: count ${b.counts[i]}, the old kernel says ${oldCounts[i]}`);
-    if (b.counts[i] === 1 && !b.solutions.subarray(i * 81, i * 81 + 81).every((v, k) => v === oldSolutions[i * 81 + k])) {
-      throw new Error(`${dataset.path} line ${dataset.lines[i]}: the kernels disagree on the solution`);
-    }
-  }
-  const newGuesses = guessFigures(b.guesses);
-  // Warm-up until V8 has tiered both kernels up, and enough repetitions per timed run that a
-  // run lasts about `runSeconds` even on a small file.
-  let slowest = 0;
-  for (let warm = 0; warm < 3; warm++) {
-    for (const kernel of [old, current]) {
-      const start = cpuSeconds();
-      kernel.run(n, options.limit);
-      slowest = Math.max(slowest, cpuSeconds() - start);
-    }
-  }
-  const repeats = Math.max(1, Math.ceil(options.runSeconds / Math.max(slowest, 1e-4)));
-  const oldTimes: number[] = [];
-  const newTimes: number[] = [];
-  const ratios: number[] = [];
-  for (let round = 0; round < options.rounds; round++) {
-    const order = round % 2 === 0 ? [old, current] : [current, old];
-    const times = new Map<WasmKernel, number>();
-    for (const kernel of order) {
-      const start = cpuSeconds();
-      for (let r = 0; r < repeats; r++) kernel.run(n, options.limit);
-      times.set(kernel, (cpuSeconds() - start) / repeats);
-    }
-    oldTimes.push(times.get(old)!);
-    newTimes.push(times.get(current)!);
-    ratios.push(times.get(old)! / times.get(current)!);
-  }
-  const median = (values: number[]) => quantile(Float64Array.from(values).sort(), 0.5);
-  return {
-    dataset: dataset.name,
-    puzzles: n,
-    old: { puzzlesPerSecond: n / median(oldTimes), guessesMean: oldGuesses.mean, guessesMedian: oldGuesses.median },
-    current: { puzzlesPerSecond: n / median(newTimes), guessesMean: newGuesses.mean, guessesMedian: newGuesses.median },
-    ratio: median(ratios),
-    ratioMin: Math.min(...ratios),
-    ratioMax: Math.max(...ratios),
-  };
-}
-
-/** A Markdown table of the records. */
-export function versusTable(records: VersusRecord[], ref: string): string {
-  const int = (x: number) => Math.round(x).toLocaleString("en-US");
-  const fixed = (x: number, digits = 2) => x.toFixed(digits);
-  const lines = [
-    `| dataset | puzzles | ${ref} puzzles/s | new puzzles/s | new ÷ old (range) | guesses/puzzle old → new | median guesses old → new |`,
-    "|:---|---:|---:|---:|:---|:---|:---|",
-  ];
-  for (const r of records) {
-    lines.push(
-      `| ${r.dataset} | ${int(r.puzzles)} | ${int(r.old.puzzlesPerSecond)} | ${int(r.current.puzzlesPerSecond)} | ` +
-        `**${fixed(r.ratio)}×** (${fixed(r.ratioMin)}–${fixed(r.ratioMax)}) | ${fixed(r.old.guessesMean, 3)} → ${fixed(r.current.guessesMean, 3)} | ` +
-        `${r.old.guessesMedian} → ${r.current.guessesMedian} |`,
-    );
-  }
-  return lines.join("\n");
-}
+/** Every option of kernel-vs, once: flags, help, defaults and parsers. */
+const OPTIONS: readonly OptionRow[] = [
+  { flags: "--ref <commit>", description: "the commit whose kernels (assembly/index.ts, assembly/general.ts) are the old side", default: DEFAULT_REF },
+  { flags: "--build <stem>", description: "the build of today's 9×9 kernel: release or variants/<name>", default: "release" },
+  { flags: "--datasets <list>", description: "comma-separated files or bundled names, each of one grid size", default: DEFAULT_DATASETS, defaultText: "the five public 9×9 sets", parse: commaList },
+  { flags: "--puzzles <n>", description: "the first n puzzles of each file (0: all)", default: 10000, parse: wholeNumber(0) },
+  { flags: "--rounds <n>", description: "timed runs of each kernel per dataset, alternating which goes first", default: 5, parse: wholeNumber(1) },
+  { flags: "--limit <n>", description: "count solutions up to this", default: 2, parse: wholeNumber(1) },
+];
 
 async function main(): Promise<void> {
-  const program = new Command("npm run kernel-vs --")
-    .description("today's kernel (build/release.wasm) against the kernel of an earlier commit, same process, same puzzles")
-    .option("--ref <commit>", "the commit whose assembly/index.ts is the old kernel", DEFAULT_REF)
-    .option("--build <stem>", "the build of today's kernel: release or variants/<name>", "release")
-    .option("--datasets <list>", "comma-separated files or bundled names", commaList, DEFAULT_DATASETS)
-    .option("--puzzles <n>", "the first n puzzles of each file (0: all)", wholeNumber(0), 10000)
-    .option("--rounds <n>", "timed runs of each kernel per dataset, alternating which goes first", wholeNumber(1), 5)
-    .option("--limit <n>", "count solutions up to this", wholeNumber(1), 2)
-    .parse(process.argv.slice(2), { from: "user" });
-  const options = { ...program.opts<{ ref: string; build: string; datasets: string[]; puzzles: number; rounds: number; limit: number }>(), runSeconds: 0.3 };
-  const old = await WasmKernel.create(await buildReferenceKernel(options.ref));
-  const current = await WasmKernel.create(undefined, options.build as KernelBuild);
+  const command = new Command("npm run kernel-vs --").description("today's WASM kernels against the kernels of an earlier commit, same process, same puzzles, every grid size");
+  OPTIONS.forEach((row) => command.addOption(toOption(row)));
+  const options = command.parse(process.argv.slice(2), { from: "user" }).opts<VersusOptions>();
+  const kernels = new KernelPair(options.ref, options.build);
   const records: VersusRecord[] = [];
   for (const dataset of loadDatasetList(options.datasets)) {
-    const record = versus(old, current, dataset, options);
+    const draw = firstPuzzles(dataset, options.puzzles);
+    const record = versus(await kernels.forShape(draw.shape), [options.ref, "today's kernel"], draw, options);
     records.push(record);
-    process.stderr.write(`${dataset.name}: ${record.ratio.toFixed(2)}×\n`);
+    process.stderr.write(`${dataset.name}: ${record.speedup.ratio.toFixed(2)}×\n`);
   }
   process.stdout.write(versusTable(records, options.ref) + "\n");
 }

@@ -17,8 +17,8 @@
  *                          the µs/puzzle percentiles; the mean comes from step 3.
  *
  * Answers are only ever checked outside the timed region; a wrong one throws WrongAnswerError.
- * The draw, the answer checks and the per-puzzle retiming are the measuring core's
- * (bench/measure/), shared with the profiler.
+ * The draw, the answer checks, the batch timing and the per-puzzle retiming are the measuring
+ * core's (bench/measure/), shared with the profiler, kernel-vs and the web page.
  *
  * A dataset of 4×4, 16×16 or 25×25 puzzles is an ordinary dataset: its rows are the selected
  * solvers that take its size (registry `sizes`); a selection of which none does is an error
@@ -29,7 +29,8 @@ import { type Grid, datasetShape } from "../src/puzzle.js";
 import { type Shape, shapeName } from "../src/shape.js";
 import { type SolverInfo, sizeNames, takesSize } from "../src/registry.js";
 import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solver.js";
-import { type AnswerCheck, type Draw, answerChecker, checkBatch, drawPuzzles, pack } from "./measure/draw.js";
+import { type AnswerCheck, type BatchAnswers, answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
+import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
 import { type BatchTiming, TimingAborted, timeBatches } from "./measure/batches.js";
 import { summarizeGuesses } from "./measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
@@ -91,7 +92,7 @@ export interface ExtraRow {
 /** Solves one prepared batch per call; `close` frees what `open` took. */
 export interface BatchRunner {
   /** One call that returns every answer, for checking (untimed). */
-  answers(): Promise<BatchResult>;
+  answers(): Promise<BatchAnswers>;
   /** One timed call; returns the total solution count. */
   solve(): Promise<number>;
   close(): Promise<void>;
@@ -295,17 +296,8 @@ function timeRowBatches(name: string, solveBatch: () => number | Promise<number>
   return timeBatches(name, solveBatch, expectedTotal, { timeMs, minCalls: MIN_SAMPLES, warmupMs: timeMs * WARMUP_SHARE, signal });
 }
 
-/** Per-puzzle guesses, and whether the budget stopped each puzzle. */
-interface RowGuesses {
-  guesses: ArrayLike<number>;
-  timedOut(index: number): boolean;
-}
-
-/** The guesses of a batch's answers (nodes < 0: stopped by the budget). */
-function batchGuesses(batch: BatchResult): RowGuesses {
-  const nodes = Int32Array.from(batch.nodes);
-  return { guesses: Float64Array.from(batch.guesses), timedOut: (i) => nodes[i] < 0 };
-}
+/** Per-puzzle guesses (NaN: unknown), and whether the budget stopped each puzzle. */
+type RowGuesses = Pick<BatchAnswers, "guesses" | "timedOut">;
 
 // ─── Measuring one row ───────────────────────────────────────────────────────
 
@@ -360,11 +352,10 @@ async function timeEngineRow(
   if (row.mode === "engine" && solvesBatches(engine)) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
-    const batch = solveBatch(packed, grids.length, limit, budget);
-    const total = checkBatch(batch, grids.length, check);
-    const guesses = batchGuesses(batch); // before the timed calls reuse the kernel's regions
+    const answers = batchAnswers(solveBatch(packed, grids.length, limit, budget)); // copied: the timed calls reuse the kernel's regions
+    const total = checkAnswers(answers, grids.length, check);
     const timing = await timeRowBatches(name, () => totalOf(solveBatch(packed, grids.length, limit, budget)), total, timeMs, signal);
-    return { timing, guesses };
+    return { timing, guesses: answers };
   }
   const loop = countingLoop(engine, grids, limit, budget);
   const guesses = { guesses: pass.guesses, timedOut: (i: number) => pass.timedOut[i] === 1 };
@@ -401,11 +392,10 @@ async function timeExtraRow(
 ): Promise<{ timing: BatchTiming; guesses: RowGuesses }> {
   const runner = await extra.open(grids, limit, budget);
   try {
-    const batch = await runner.answers();
-    const total = checkBatch(batch, grids.length, check);
-    const guesses = batchGuesses(batch);
+    const answers = await runner.answers();
+    const total = checkAnswers(answers, grids.length, check);
     const timing = await timeRowBatches(name, () => runner.solve(), total, timeMs, signal);
-    return { timing, guesses };
+    return { timing, guesses: answers };
   } finally {
     await runner.close();
   }

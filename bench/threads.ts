@@ -11,7 +11,7 @@ import { type BatchTask, copyTask } from "../src/pool/batch.js";
 import { openBatchSolver } from "../src/pool/pool.js";
 import { type Grid, formatPuzzle } from "../src/puzzle.js";
 import { CELLS } from "../src/shape.js";
-import type { BatchResult } from "../src/solver.js";
+import type { BatchAnswers } from "./measure/check.js";
 import type { BatchRunner, ExtraRow } from "./runner.js";
 
 /** Batches per worker thread per pass, so that a slow batch does not leave the others idle. */
@@ -68,24 +68,27 @@ export function countFromLineOutput(output: Uint8Array, limit: number): number {
   return total;
 }
 
-/** Parses the pool's `jsonl` output back into batch results. */
-function parseJsonlAnswers(outputs: readonly Uint8Array[], count: number): BatchResult {
-  const result: BatchResult = { counts: new Int32Array(count), guesses: new Int32Array(count), nodes: new Int32Array(count), solutions: new Uint8Array(count * CELLS) };
+/** Parses the pool's `jsonl` output back into answers (a record without guesses gives NaN: unknown). */
+function parseJsonlAnswers(outputs: readonly Uint8Array[], count: number): BatchAnswers {
+  const counts = new Int32Array(count);
+  const guesses = new Float64Array(count);
+  const timedOut = new Uint8Array(count);
+  const solutions = new Uint8Array(count * CELLS);
   let i = 0;
   for (const output of outputs) {
     for (const line of Buffer.from(output.buffer, output.byteOffset, output.byteLength).toString("utf8").split("\n")) {
       if (line === "") continue;
       const record = JSON.parse(line) as { status: string; count: number; guesses: number | null; solution: string | null; error: string | null };
       if (record.error) throw new Error(`the pool rejected puzzle ${i + 1}: ${record.error}`);
-      result.counts[i] = record.count;
-      result.guesses[i] = record.guesses ?? -1;
-      result.nodes[i] = record.status === "timeout" ? -1 : 1;
-      for (let cell = 0; record.solution && cell < CELLS; cell++) result.solutions[i * CELLS + cell] = record.solution.charCodeAt(cell) - 48;
+      counts[i] = record.count;
+      guesses[i] = record.guesses ?? NaN;
+      timedOut[i] = record.status === "timeout" ? 1 : 0;
+      for (let cell = 0; record.solution && cell < CELLS; cell++) solutions[i * CELLS + cell] = record.solution.charCodeAt(cell) - 48;
       i++;
     }
   }
   if (i !== count) throw new Error(`the pool answered ${i} of ${count} puzzles`);
-  return result;
+  return { counts, guesses, solutions, timedOut: (index) => timedOut[index] === 1 };
 }
 
 async function openPoolRunner(threads: number, grids: readonly Grid[], limit: number, budget: number): Promise<BatchRunner> {

@@ -10,7 +10,6 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
-import { type Grid, PuzzleError, readPuzzle } from "./puzzle.js";
 import { packageRoot } from "./paths.js";
 
 /** The puzzles of one file. */
@@ -94,12 +93,3 @@ export function loadDatasetList(specs: string[]): Dataset[] {
   return specs.flatMap(loadDatasets);
 }
 
-/** The grid of puzzle `index` of `dataset` (N² bytes, any size); a bad puzzle throws an Error naming the file and line. */
-export function datasetGrid(dataset: Dataset, index: number): Grid {
-  try {
-    return readPuzzle(dataset.puzzles[index]).grid;
-  } catch (error) {
-    if (error instanceof PuzzleError) throw new Error(`${dataset.path} line ${dataset.lines[index]}: ${error.message}`);
-    throw error;
-  }
-}

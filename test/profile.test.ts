@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatProfileJson, parseProfileJson } from "../bench/profile/json.js";
-import { HARDEST_COUNT, type ProfilePlan, type ProfiledKernel, profileVariants } from "../bench/profile/profiler.js";
+import { HARDEST_COUNT, type ProfilePlan, profileVariants } from "../bench/profile/profiler.js";
+import type { BatchKernel } from "../bench/measure/kernel.js";
 import type { ProfileRecord, ProfileRun } from "../bench/profile/records.js";
 import { kernelVariantInfos, runProfile, selectVariants } from "../bench/profile/run.js";
 import { formatGuessScatterSvg, formatTimeCdfSvg } from "../bench/profile/svg.js";
@@ -17,6 +18,7 @@ import { colourDifference, toLab } from "../bench/report/svg.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import { profileCommand } from "../bench/profile/command.js";
 import type { Dataset } from "../src/datasets.js";
+import { parsePuzzle } from "../src/puzzle.js";
 import { loadFixture } from "./fixture.js";
 import { checkWellFormed } from "./xml.js";
 
@@ -38,18 +40,30 @@ const environment = {
 
 let run: ProfileRun;
 
+/** What `variant`'s own kernel says of the fixture cases in one batch: mean guesses and search nodes per puzzle. */
+async function kernelFigures(variant: string) {
+  const kernel = await selectVariants([variant])[0].load();
+  kernel.input(cases.length).set(cases.flatMap((c) => [...parsePuzzle(c.puzzle)]));
+  const { guesses, nodes } = kernel.run(cases.length, 2);
+  const mean = (values: ArrayLike<number>) => Array.from(values).reduce((a, b) => a + Math.abs(b), 0) / values.length;
+  return { guesses: mean(guesses), nodes: mean(nodes) };
+}
+
 beforeAll(async () => {
   run = { environment, records: await profileVariants(plan()) };
 });
 
 describe("profileVariants", () => {
-  it("returns one record per variant × dataset with every field", () => {
+  it("returns one record per variant × dataset with every field, its guesses and nodes those of the variant's own kernel", async () => {
     expect(cases.map((c) => c.count)).toEqual(expect.arrayContaining([0, 1, 2]));
     expect(run.records.map((r) => r.variant)).toEqual(VARIANTS);
     for (const record of run.records) {
       expect(record).toMatchObject({ dataset: "fixture", datasetSize: cases.length, puzzles: cases.length, limit: 2, budget: 200_000, timeouts: 0 });
       expect(record.description.length).toBeGreaterThan(0);
-      for (const value of [record.puzzlesPerSecond, record.batchMs, record.guessesPerPuzzle, record.nodesPerPuzzle, ...Object.values(record.micros)]) {
+      const own = await kernelFigures(record.variant);
+      expect(record.guessesPerPuzzle).toBeCloseTo(own.guesses, 9);
+      expect(record.nodesPerPuzzle).toBeCloseTo(own.nodes, 9);
+      for (const value of [record.puzzlesPerSecond, record.batchMs, ...Object.values(record.micros)]) {
         expect(value).toBeGreaterThan(0);
         expect(Number.isFinite(value)).toBe(true);
       }
@@ -84,7 +98,7 @@ describe("profileVariants", () => {
     const miscounting = {
       ...bad,
       id: "wasm:static (miscounting)",
-      load: async (): Promise<ProfiledKernel> => {
+      load: async (): Promise<BatchKernel> => {
         const kernel = await bad.load();
         return {
           input: (count) => kernel.input(count),
@@ -103,7 +117,14 @@ describe("profileVariants", () => {
 
   it("counts timeouts and keeps their puzzles instead of dropping them", async () => {
     const [record] = await profileVariants(plan({ variants: selectVariants(["wasm:naked"]), budget: 3 }));
-    expect(record.timeouts).toBeGreaterThan(0);
+    // exactly the puzzles whose search needs more than 3 nodes, as the variant's own kernel counts them
+    const kernel = await selectVariants(["wasm:naked"])[0].load();
+    const over = cases.filter((c) => {
+      kernel.input(1).set(parsePuzzle(c.puzzle));
+      return Math.abs(kernel.run(1, 2).nodes[0]) > 3;
+    }).length;
+    expect(record.timeouts).toBe(over);
+    expect(over).toBeGreaterThan(0);
     expect(record.puzzles).toBe(cases.length);
     expect(record.perPuzzle.nodes.filter((n) => n < 0)).toHaveLength(record.timeouts);
     expect(formatProfileTable({ environment, records: [record] })).toMatch(/\d+: [\d,.]+\+/);

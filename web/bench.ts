@@ -1,15 +1,19 @@
 /**
- * The benchmark as the web page runs it (inside the worker): the library's engines on seeded
- * samples of puzzle files, answers checked before timing exactly as `npm run bench` checks
- * them (bench/verify.ts), then repeated timed passes. Measuring returns rows; main.ts draws them.
+ * The benchmark as the web page runs it (inside the worker), through the bench's measuring core:
+ * the library's engines on seeded samples of puzzle files, every answer checked before timing by
+ * the bench's own check (bench/measure/check.ts), then timed by its batch timing
+ * (bench/measure/batches.ts: tinybench, warm-up first). Measuring returns rows; main.ts draws them.
  *
  *   per dataset: seededSample(file, puzzles, seed)            the same draw as `npm run bench --seed`
- *   per solver:  verify pass  → a wrong answer fails the row, naming the line
- *                warm-up pass → timed passes until timeMs     (solveBatch in one call when the engine has it)
+ *   per solver:  checked pass → a wrong answer fails the row, naming the line
+ *                timed passes until timeMs                    (solveBatch in one call when the engine has it)
  */
-import { answerProblem, type Expectation, expectedCount } from "../bench/verify.js";
+import { type AnswerCheck, answerChecker, batchAnswers, checkAnswers } from "../bench/measure/check.js";
+import { type Draw, drawPuzzles } from "../bench/measure/draw.js";
+import { timeBatches } from "../bench/measure/batches.js";
+import type { Expectation } from "../bench/verify.js";
 import { seededSample } from "../bench/sample.js";
-import { CELLS, type SearchStats, type SolverEngine, findSolver, parsePuzzle } from "../src/index.js";
+import { CELLS, type SearchStats, type SolverEngine, findSolver } from "../src/index.js";
 
 /** One puzzle file to bench. */
 export interface WebDataset {
@@ -68,90 +72,74 @@ export interface WebBenchProgress {
   text: string;
 }
 
-/** A puzzle line that cannot be read, or a wrong answer: the run stops with this. */
+/** A puzzle line that cannot be read, or a solver that cannot run: the run stops with this (a wrong answer stops it with the bench's WrongAnswerError). */
 export class WebBenchError extends Error {}
 
-interface Sample {
-  name: string;
-  size: number;
-  lines: number[];
-  grids: Uint8Array[];
-  packed: Uint8Array;
-  expectation: Expectation;
-}
+/** A dataset's sample: the bench's draw of it (the puzzles every solver solves, and what their counts must be). */
+type Sample = Draw;
 
+/** Least timed passes per row. */
+const MIN_PASSES = 3;
+/** Share of `timeMs` spent warming up before timing (as the bench's rows). */
+const WARMUP_SHARE = 0.2;
+
+/** The bench's seeded draw of a dropped or bundled file (the page's bench takes 9×9 puzzles only). */
 function sampleOf(dataset: WebDataset, plan: WebBenchPlan): Sample {
   const rows = dataset.text.split("\n").map((line, index) => ({ line: line.trim(), number: index + 1 }));
   const puzzles = rows.filter((row) => row.line !== "" && !row.line.startsWith("#"));
-  const picked = seededSample(puzzles.length, plan.puzzles, plan.seed).map((i) => puzzles[i]);
-  const grids = picked.map(({ line, number }) => {
+  const picked = seededSample(puzzles.length, plan.puzzles, plan.seed);
+  for (const { line, number } of picked.map((i) => puzzles[i])) {
     if (line.length !== CELLS) throw new WebBenchError(`${dataset.name} line ${number}: the page's bench runs 9×9 puzzles (81 characters); this line has ${line.length}`);
-    try {
-      return parsePuzzle(line);
-    } catch (error) {
-      throw new WebBenchError(`${dataset.name} line ${number}: ${(error as Error).message}`);
-    }
-  });
-  const packed = new Uint8Array(grids.length * CELLS);
-  grids.forEach((grid, i) => packed.set(grid, i * CELLS));
-  return { name: dataset.name, size: puzzles.length, lines: picked.map((p) => p.number), grids, packed, expectation: dataset.expectation };
+  }
+  const file = { name: dataset.name, path: dataset.name, puzzles: puzzles.map((p) => p.line), lines: puzzles.map((p) => p.number) };
+  return drawPuzzles(file, picked, dataset.expectation);
 }
 
-/** Solves every puzzle once, checks each answer, and returns the counts (for agreement) and guess totals. */
-function verify(engine: SolverEngine, id: string, sample: Sample, plan: WebBenchPlan, agreed: (number | null)[]) {
+/** What a row's checked pass found: its answers' total count (every timed pass must give it), guesses and timeouts. */
+interface Checked {
+  total: number;
+  /** Mean guesses per puzzle (read only for a solver that reports guesses; NaN when a batch engine could not count them). */
+  guesses: number;
+  /** Puzzles stopped by the budget (their counts are not held to what the file promises). */
+  timeouts: number;
+}
+
+/** Solves every puzzle once, untimed, each answer checked by the bench's check (and agreeing with the rows before). */
+function checkedPass(engine: SolverEngine, sample: Sample, plan: WebBenchPlan, check: AnswerCheck): Checked {
+  const n = sample.grids.length;
+  if (engine.solveBatch) {
+    const answers = batchAnswers(engine.solveBatch(sample.packed, n, plan.limit, plan.budget), n);
+    let guesses = 0;
+    let timeouts = 0;
+    for (let i = 0; i < n; i++) {
+      guesses += answers.guesses[i];
+      if (answers.timedOut(i)) timeouts++;
+    }
+    return { total: checkAnswers(answers, n, check), guesses: guesses / n, timeouts };
+  }
   const solution = new Uint8Array(CELLS);
   const stats: SearchStats = { guesses: 0, timedOut: false };
+  let total = 0;
   let guesses = 0;
-  let verified = 0;
   let timeouts = 0;
   sample.grids.forEach((grid, i) => {
     const count = engine.countSolutions(grid, plan.limit, solution, stats, plan.budget);
+    check(i, { count, solution, timedOut: stats.timedOut });
+    total += count;
     guesses += stats.guesses;
-    if (stats.timedOut) {
-      timeouts++;
-      return;
-    }
-    const where = `${id} on ${sample.name} line ${sample.lines[i]}`;
-    const problem = answerProblem(grid, { count, solution, timedOut: false }, sample.expectation, plan.limit);
-    if (problem) throw new WebBenchError(`${where}: ${problem}`);
-    const capped = Math.min(count, plan.limit);
-    if (expectedCount(sample.expectation, plan.limit) === null) {
-      if (agreed[i] === null) agreed[i] = capped;
-      else if (agreed[i] !== capped) throw new WebBenchError(`${where}: counts ${capped} solutions, an earlier solver counted ${agreed[i]}`);
-    }
-    verified++;
+    if (stats.timedOut) timeouts++;
   });
-  return { guesses, verified, timeouts };
+  return { total, guesses: guesses / n, timeouts };
 }
 
-/** One pass over the sample: a batch call when the engine has one, else a call per puzzle. */
-function pass(engine: SolverEngine, sample: Sample, plan: WebBenchPlan): void {
-  if (engine.solveBatch) {
-    engine.solveBatch(sample.packed, sample.grids.length, plan.limit, plan.budget);
-    return;
-  }
+/** One pass over the sample, returning its total count: a batch call when the engine has one, else a call per puzzle. */
+function pass(engine: SolverEngine, sample: Sample, plan: WebBenchPlan): number {
+  if (engine.solveBatch) return engine.solveBatch(sample.packed, sample.grids.length, plan.limit, plan.budget).counts.reduce((a, b) => a + b, 0);
   const solution = new Uint8Array(CELLS);
   const stats: SearchStats = { guesses: 0, timedOut: false };
-  for (const grid of sample.grids) engine.countSolutions(grid, plan.limit, solution, stats, plan.budget);
-}
-
-/** Passes until `timeMs` has gone by (at least 3), after one warm-up; the pass times in ms. */
-function timePasses(engine: SolverEngine, sample: Sample, plan: WebBenchPlan): number[] {
-  pass(engine, sample, plan);
-  const times: number[] = [];
-  const start = performance.now();
-  while (times.length < 3 || performance.now() - start < plan.timeMs) {
-    const before = performance.now();
-    pass(engine, sample, plan);
-    times.push(performance.now() - before);
-  }
-  return times;
-}
-
-function meanAndRme(values: number[]): { mean: number; rme: number } {
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length - 1);
-  return { mean, rme: mean > 0 ? ((1.96 * Math.sqrt(variance / values.length)) / mean) * 100 : 0 };
+  let total = 0;
+  for (const grid of sample.grids) total += engine.countSolutions(grid, plan.limit, solution, stats, plan.budget);
+  return total;
 }
 
 /** Runs the plan; `onRow` gets each row as it is measured, `onProgress` where the run stands before each row. */
@@ -165,29 +153,31 @@ export async function runWebBench(plan: WebBenchPlan, onRow: (row: WebBenchRow) 
   const rows: WebBenchRow[] = [];
   for (const dataset of plan.datasets) {
     const sample = sampleOf(dataset, plan);
-    const agreed: (number | null)[] = sample.grids.map(() => null);
     for (const [id, engine] of engines) {
       onProgress({ done: rows.length, total: plan.datasets.length * engines.size, text: `${dataset.name}: ${id} (${sample.grids.length} puzzles)` });
       await new Promise((resolve) => setTimeout(resolve, 0)); // let the progress message out
-      const checked = verify(engine, id, sample, plan, agreed);
+      const checked = checkedPass(engine, sample, plan, answerChecker(sample, id, plan.limit));
       const info = findSolver(id);
-      const times = timePasses(engine, sample, plan);
-      const { mean, rme } = meanAndRme(times);
+      const timing = await timeBatches(`${dataset.name} · ${id}`, () => pass(engine, sample, plan), checked.total, {
+        timeMs: plan.timeMs,
+        minCalls: MIN_PASSES,
+        warmupMs: plan.timeMs * WARMUP_SHARE,
+      });
       const n = sample.grids.length;
       const row: WebBenchRow = {
         dataset: dataset.name,
         solver: id,
         puzzles: n,
-        puzzlesPerSecond: n / (mean / 1000),
-        meanMicros: (mean * 1000) / n,
-        rmePercent: rme,
-        samples: times.length,
-        guessesPerPuzzle: info.capabilities.guesses ? checked.guesses / n : null,
-        verified: checked.verified,
+        puzzlesPerSecond: (n * 1000) / timing.meanMs,
+        meanMicros: (timing.meanMs * 1000) / n,
+        rmePercent: timing.rmePercent,
+        samples: timing.samples,
+        guessesPerPuzzle: info.capabilities.guesses && Number.isFinite(checked.guesses) ? checked.guesses : null,
+        verified: n - checked.timeouts,
         timeouts: checked.timeouts,
         batchCall: engine.solveBatch !== undefined,
-        batchMs: [...times].sort((a, b) => a - b),
-        datasetSize: sample.size,
+        batchMs: timing.batchMs,
+        datasetSize: sample.dataset.puzzles.length,
       };
       rows.push(row);
       onRow(row);

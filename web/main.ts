@@ -12,7 +12,7 @@ import { type ChartScale, barChart } from "./chart.js";
 import { type PageEnvironment, contentHash, pageCsv, pageJson, pageRun } from "./export.js";
 import { gridHtml } from "./grid.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
-import { versusWasm } from "./versus.js";
+import { formatTimes } from "../bench/report/format.js";
 
 const TIERS: Record<string, string> = { easy: easyUrl, medium: mediumUrl, hard: hardUrl, hardest: hardestUrl };
 /** The rows ticked at first: the kernel, its TS twin and the fastest pure-TS baselines. */
@@ -110,7 +110,8 @@ function addBenchRow(row: WebBenchRow): void {
   cell(tr, `${number(row.rmePercent, 1)}%`);
   cell(tr, row.guessesPerPuzzle === null ? "n/a" : number(row.guessesPerPuzzle, 2));
   cell(tr, `${row.verified}/${row.puzzles}${row.timeouts ? ` (${row.timeouts} over budget, not checked)` : ""}`);
-  cell(tr, wasm && wasm !== row ? versusWasm(wasm.puzzlesPerSecond, row.puzzlesPerSecond) : wasm === row ? "—" : "n/a");
+  // "2.47× slower" than the kernel, or "1.56× faster" for a row that beats it (never "0.64× slower")
+  cell(tr, wasm && wasm !== row ? formatTimes(wasm.puzzlesPerSecond / row.puzzlesPerSecond, "slower", "faster") : wasm === row ? "—" : "n/a");
   table.hidden = false;
   drawChart();
 }

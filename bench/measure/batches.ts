@@ -3,11 +3,13 @@
  * one batch function again and again — warm-up first when asked, then at least `minCalls` calls
  * and `timeMs` of them — and every timed call's total count must equal the verified total.
  * Statistics come from tinybench's latency (ms per call); CPU over wall time is taken around the
- * whole run. The caller checks the answers before, outside the timing.
+ * whole run (in Node; a browser has no process CPU clock). The caller checks the answers before,
+ * outside the timing.
  *
- * One wrapper serves both: the bench times a row's batch call (or its countSolutions loop, or a
- * worker pool's batch) and reports the mean; the profiler times a kernel's run(n) — the puzzles
- * written in again by `beforeEach`, outside the timing — and reports the median.
+ * One wrapper serves all: the bench and the web page time a row's batch call (or its
+ * countSolutions loop, or a worker pool's batch) and report the mean; the profiler times a
+ * kernel's run(n) — the puzzles written in again by `beforeEach`, outside the timing — and
+ * reports the median.
  */
 import { Bench } from "tinybench";
 
@@ -37,9 +39,12 @@ export interface BatchTiming {
   samples: number;
   /** Every timed call's ms, ascending. */
   batchMs: number[];
-  /** Process CPU time over wall time while timing (1 = one core busy the whole time). */
-  cpuPerWall: number;
+  /** Process CPU time over wall time while timing (1 = one core busy the whole time); null where there is no CPU clock (a browser). */
+  cpuPerWall: number | null;
 }
+
+/** Node's process CPU clock, when there is one. */
+const cpuClock = (globalThis as { process?: { cpuUsage(since?: { user: number; system: number }): { user: number; system: number } } }).process;
 
 /** Thrown by {@link timeBatches} when its signal aborts the timing. */
 export class TimingAborted extends Error {}
@@ -78,10 +83,10 @@ export async function timeBatches(
     },
     beforeEach ? { beforeEach: () => beforeEach() } : {},
   );
-  const cpuBefore = process.cpuUsage();
+  const cpuBefore = cpuClock?.cpuUsage();
   const wallBefore = performance.now();
   await bench.run().finally(() => signal?.removeEventListener("abort", abort));
-  const cpu = process.cpuUsage(cpuBefore);
+  const cpu = cpuClock?.cpuUsage(cpuBefore);
   const wallMs = performance.now() - wallBefore;
   const result = bench.tasks[0].result;
   if (signal?.aborted) throw new TimingAborted(name);
@@ -96,6 +101,6 @@ export async function timeBatches(
     rmePercent: result.latency.rme,
     samples: result.latency.samplesCount,
     batchMs: [...(result.latency.samples ?? [])],
-    cpuPerWall: (cpu.user + cpu.system) / 1000 / wallMs,
+    cpuPerWall: cpu ? (cpu.user + cpu.system) / 1000 / wallMs : null,
   };
 }

@@ -1,6 +1,7 @@
 /**
- * What `npm run kernel-vs` and `npm run general-vs` share: a kernel built as it was at an earlier
- * commit, and the process CPU clock both time their rounds with (the machine may be shared).
+ * A kernel built as it was at an earlier commit (the old side of `npm run kernel-vs`), and the
+ * process CPU clock that kernel-vs's rounds (measure/interleaved.ts) and the bulk bench time with
+ * (the machine may be shared).
  */
 import asc from "assemblyscript/asc";
 import { execFileSync } from "node:child_process";

@@ -27,9 +27,10 @@
 import type { Dataset } from "../../src/datasets.js";
 import type { Grid } from "../../src/puzzle.js";
 import { CELLS } from "../../src/shape.js";
-import type { WasmKernel } from "../../src/wasm.js";
-import { type Draw, answerChecker, checkBatch, drawPuzzles } from "../measure/draw.js";
+import { answerChecker, batchAnswers, checkAnswers } from "../measure/check.js";
+import { type Draw, drawPuzzles } from "../measure/draw.js";
 import { timeBatches } from "../measure/batches.js";
+import type { BatchKernel } from "../measure/kernel.js";
 import { summarizeGuesses } from "../measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "../measure/timing.js";
 import { quantile } from "../../src/quantile.js";
@@ -52,8 +53,6 @@ const SPIKE_FACTOR = 4;
 /** Length of each hardest-puzzles list. */
 export const HARDEST_COUNT = 10;
 
-/** The part of a kernel the profiler drives: write puzzles in, run a batch. */
-export type ProfiledKernel = Pick<WasmKernel, "input" | "run">;
 
 /** A kernel variant to profile. */
 export interface ProfileVariant {
@@ -61,7 +60,7 @@ export interface ProfileVariant {
   id: string;
   /** Its idea in one line. */
   description: string;
-  load(): Promise<ProfiledKernel>;
+  load(): Promise<BatchKernel>;
 }
 
 /** What to profile and how. */
@@ -82,7 +81,7 @@ export interface ProfilePlan {
 
 /** Profiles every variant on every dataset; one record each, datasets outermost. */
 export async function profileVariants(plan: ProfilePlan, progress: MeasureProgress<never> = silentProgress): Promise<ProfileRecord[]> {
-  const kernels = new Map<string, ProfiledKernel>();
+  const kernels = new Map<string, BatchKernel>();
   for (const variant of plan.variants) kernels.set(variant.id, await variant.load());
   const records: ProfileRecord[] = [];
   progress.begin(plan.variants.length * plan.datasets.length);
@@ -132,7 +131,7 @@ interface Measured {
   micros: Float64Array;
 }
 
-async function measureVariant(kernel: ProfiledKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Promise<Measured> {
+async function measureVariant(kernel: BatchKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Promise<Measured> {
   const count = draw.grids.length;
   const warmup = Math.min(count, WARMUP_PUZZLES);
   kernel.input(warmup).set(draw.packed.subarray(0, warmup * CELLS));
@@ -151,7 +150,7 @@ async function measureVariant(kernel: ProfiledKernel, variant: string, draw: Puz
 }
 
 /** Checks one whole-batch run(n) call, then times more (see the file comment); returns their ms and the checked answers. */
-async function timeBatch(kernel: ProfiledKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Promise<Omit<Measured, "micros">> {
+async function timeBatch(kernel: BatchKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Promise<Omit<Measured, "micros">> {
   const count = draw.grids.length;
   // run(1) below and earlier variants' calls overwrite the input region
   const writePuzzles = () => kernel.input(count).set(draw.packed);
@@ -159,7 +158,7 @@ async function timeBatch(kernel: ProfiledKernel, variant: string, draw: PuzzleDr
   const start = process.hrtime.bigint();
   const result = kernel.run(count, plan.limit, plan.budget);
   const checkedMs = microsSince(start) / 1000;
-  const total = checkBatch(result, count, answerChecker(draw, variant, plan.limit));
+  const total = checkAnswers(batchAnswers(result, count), count, answerChecker(draw, variant, plan.limit));
   const answers = { counts: result.counts.slice(), guesses: result.guesses.slice(), nodes: result.nodes.slice() };
   const minCalls = Math.max(1, Math.min(MIN_BATCH_CALLS, Math.floor(BATCH_TIME_CAP_MS / checkedMs)));
   const solveBatch = () => sumOf(kernel.run(count, plan.limit, plan.budget).counts);
@@ -178,7 +177,7 @@ async function timeBatch(kernel: ProfiledKernel, variant: string, draw: PuzzleDr
  * `check` sees each puzzle's first answer as [count, guesses, nodes], after its timing.
  */
 function timeEachPuzzle(
-  kernel: ProfiledKernel,
+  kernel: BatchKernel,
   grids: readonly Grid[],
   plan: ProfilePlan,
   nodes: Int32Array,

@@ -1,6 +1,7 @@
 /**
- * The Markdown writer: the environment as a list, then one table with a row per record
- * (a dataset column, then the columns of format.ts).
+ * The Markdown writer: the bench's run (the environment as a list, then one table with a row per
+ * record: a dataset column, then the columns of format.ts), and the table writer beneath it that
+ * kernel-vs's table goes through too.
  */
 import type { BenchRun } from "../records.js";
 import { COLUMNS, type Column, describeEnvironment } from "./format.js";
@@ -16,14 +17,18 @@ function escapeCell(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|");
 }
 
+/** A Markdown table of `records`: the header, the alignment rule, one line per record. */
+export function markdownTable<R>(columns: readonly Column<R>[], records: readonly R[]): string[] {
+  const header = `| ${columns.map((c) => escapeCell(c.header)).join(" | ")} |`;
+  const rule = `|${columns.map((c) => (c.align === "right" ? "---:" : ":---")).join("|")}|`;
+  return [header, rule, ...records.map((record) => `| ${columns.map((c) => escapeCell(c.cell(record, records[0]))).join(" | ")} |`)];
+}
+
 /** The whole run as a Markdown document. */
 export function formatMarkdown(run: BenchRun): string {
-  const header = `| ${MARKDOWN_COLUMNS.map((c) => c.header).join(" | ")} |`;
-  const rule = `|${MARKDOWN_COLUMNS.map((c) => (c.align === "right" ? "---:" : ":---")).join("|")}|`;
-  const rows = run.records.map((record) => `| ${MARKDOWN_COLUMNS.map((c) => escapeCell(c.cell(record, run.records[0]))).join(" | ")} |`);
   const environment = describeEnvironment(run.environment).map((line) => `- ${line}`);
   const incomplete = run.incomplete
     ? [`**Incomplete:** interrupted by ${run.incomplete.signal} after ${run.records.length} of ${run.incomplete.rowsPlanned} rows.`, ""]
     : [];
-  return ["# sudoku-wasm benchmark", "", ...incomplete, ...environment, "", header, rule, ...rows, ""].join("\n");
+  return ["# sudoku-wasm benchmark", "", ...incomplete, ...environment, "", ...markdownTable(MARKDOWN_COLUMNS, run.records), ""].join("\n");
 }

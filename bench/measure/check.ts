@@ -1,0 +1,70 @@
+/**
+ * How every answer a run measures is checked — the bench's rows, the profiler's variants,
+ * kernel-vs's two kernels and the web page's rows alike. Answers are checked after their timing,
+ * never inside it. Nothing here reads a file, so the page's worker runs it as it is.
+ *
+ *   answers of puzzle i ─► answerChecker(puzzles, label, limit) ─► throws WrongAnswerError, or records the count
+ */
+import type { Grid } from "../../src/puzzle.js";
+import type { BatchResult } from "../../src/solver.js";
+import { type Answer, type CountConsensus, type Expectation, WrongAnswerError, answerProblem } from "../verify.js";
+
+/** The puzzles answers are checked against (a run's draw of one dataset). */
+export interface CheckedPuzzles {
+  dataset: { name: string };
+  grids: readonly Grid[];
+  /** 1-based line in the dataset file of each grid. */
+  lines: readonly number[];
+  expectation: Expectation;
+  /** Counts seen so far on each puzzle, so that every row must agree. */
+  consensus: CountConsensus;
+}
+
+/** Checks answer `index` of a row: right count and solution, agreeing with earlier rows (unless it timed out). */
+export type AnswerCheck = (index: number, answer: Answer) => void;
+
+/** The checker of a row (or variant, or kernel) labelled `label`: a wrong answer throws {@link WrongAnswerError}. */
+export function answerChecker(puzzles: CheckedPuzzles, label: string, limit: number): AnswerCheck {
+  return (index, answer) => {
+    const problem =
+      answerProblem(puzzles.grids[index], answer, puzzles.expectation, limit) ??
+      (answer.timedOut ? null : puzzles.consensus.check(index, answer.count, limit, label));
+    if (problem) throw new WrongAnswerError(label, puzzles.dataset.name, puzzles.lines[index], puzzles.grids[index], problem);
+  };
+}
+
+/**
+ * A batch's answers as they are checked: per puzzle its count, its first solution, its guesses
+ * (NaN where the solver cannot tell: unknown is never a made-up number) and whether the budget
+ * stopped it.
+ */
+export interface BatchAnswers {
+  counts: ArrayLike<number>;
+  /** count × N² bytes, the first solution of each puzzle. */
+  solutions: Uint8Array;
+  guesses: ArrayLike<number>;
+  timedOut(index: number): boolean;
+}
+
+/** The first `count` answers of a kernel or engine batch (nodes < 0: the budget stopped it), copied out of its regions. */
+export function batchAnswers(batch: BatchResult, count = batch.counts.length): BatchAnswers {
+  const cells = batch.solutions.length / Math.max(batch.counts.length, 1);
+  const nodes = batch.nodes.slice(0, count);
+  return {
+    counts: batch.counts.slice(0, count),
+    solutions: batch.solutions.slice(0, count * cells),
+    guesses: Float64Array.from(batch.guesses.subarray(0, count)),
+    timedOut: (index) => nodes[index] < 0,
+  };
+}
+
+/** Checks the first `count` answers; returns their total count. */
+export function checkAnswers(answers: BatchAnswers, count: number, check: AnswerCheck): number {
+  const cells = answers.solutions.length / Math.max(answers.counts.length, 1);
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    check(i, { count: answers.counts[i], solution: answers.solutions.subarray(i * cells, (i + 1) * cells), timedOut: answers.timedOut(i) });
+    total += answers.counts[i];
+  }
+  return total;
+}

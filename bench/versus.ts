@@ -1,0 +1,121 @@
+/**
+ * Today's WASM kernels against the kernels of an earlier commit, in one process, on the same
+ * puzzles, for every grid size (`npm run kernel-vs`, bench/kernel-vs.ts): a 9×9 dataset goes to
+ * the 9×9 kernel, a 4×4, 16×16 or 25×25 one to the N×N kernel. Both kernels go through the
+ * measuring core (bench/measure/): the draw, the answer check (each answer valid and as the file
+ * expects, both kernels agreeing on every count), the guess summary, and interleaved rounds
+ * timed in process CPU time. The table goes through the bench's Markdown writer.
+ */
+import { type Dataset, bundledDatasets } from "../src/datasets.js";
+import type { Shape } from "../src/shape.js";
+import { type KernelBuild, WasmKernel } from "../src/wasm.js";
+import { answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
+import { type Draw, drawPuzzles } from "./measure/draw.js";
+import { summarizeGuesses } from "./measure/guesses.js";
+import { type RoundRatio, medianOf, roundRatio, timeInterleaved } from "./measure/interleaved.js";
+import { type BatchKernel, kernelAtBoxFrom } from "./measure/kernel.js";
+import { buildKernelAtCommit } from "./measure/reference.js";
+import { type Column, formatNumber } from "./report/format.js";
+import { markdownTable } from "./report/markdown.js";
+import { expectationOf } from "./verify.js";
+
+/** CPU seconds each timed run lasts at least. */
+const RUN_SECONDS = 0.3;
+
+/** One kernel's figures on one dataset. */
+export interface KernelFigures {
+  puzzlesPerSecond: number;
+  guessesMean: number;
+  guessesMedian: number;
+  /** Search nodes (states propagated) per puzzle. */
+  nodesMean: number;
+}
+
+/** Both kernels on one dataset. */
+export interface VersusRecord {
+  dataset: string;
+  puzzles: number;
+  old: KernelFigures;
+  current: KernelFigures;
+  /** new ÷ old puzzles/s: median of the rounds, and the range over rounds. */
+  speedup: RoundRatio;
+}
+
+/** The old and today's kernel of each grid size, each built and loaded when a dataset of its size first needs it. */
+export class KernelPair {
+  private nine?: Promise<[WasmKernel, WasmKernel]>;
+  private readonly general = new Map<number, Promise<[BatchKernel, BatchKernel]>>();
+
+  /** `ref`: the old kernels' commit; `build`: today's 9×9 build (release or variants/<name>). */
+  constructor(private readonly ref: string, private readonly build: KernelBuild) {}
+
+  /** The old and today's kernel for puzzles of `shape`. */
+  async forShape(shape: Shape): Promise<[BatchKernel, BatchKernel]> {
+    if (shape.size === 9) {
+      this.nine ??= Promise.all([WasmKernel.create(await buildKernelAtCommit(this.ref, "assembly/index.ts", "release")), WasmKernel.create(undefined, this.build)]);
+      return this.nine;
+    }
+    let pair = this.general.get(shape.box);
+    if (!pair) {
+      const old = buildKernelAtCommit(this.ref, "assembly/general.ts", "general", "general-");
+      pair = Promise.all([old.then((url) => kernelAtBoxFrom(url, shape.box)), WasmKernel.create(undefined, "general", shape.box)]);
+      this.general.set(shape.box, pair);
+    }
+    return pair;
+  }
+}
+
+/** One kernel's exact figures on the draw, from one checked, untimed call. */
+function checkedFigures(kernel: BatchKernel, label: string, draw: Draw, limit: number): Omit<KernelFigures, "puzzlesPerSecond"> {
+  const n = draw.grids.length;
+  kernel.input(n).set(draw.packed);
+  const result = kernel.run(n, limit);
+  const answers = batchAnswers(result, n);
+  checkAnswers(answers, n, answerChecker(draw, label, limit));
+  const guesses = summarizeGuesses(answers.guesses, answers.timedOut)!;
+  let nodes = 0;
+  for (let i = 0; i < n; i++) nodes += Math.abs(result.nodes[i]);
+  return { guessesMean: guesses.mean, guessesMedian: guesses.median, nodesMean: nodes / n };
+}
+
+/** Times both kernels on `draw`: answers checked first (and agreeing), then interleaved rounds. */
+export function versus([old, current]: readonly [BatchKernel, BatchKernel], labels: readonly [string, string], draw: Draw, options: { rounds: number; limit: number }, runSeconds = RUN_SECONDS): VersusRecord {
+  const n = draw.grids.length;
+  const figures = [old, current].map((kernel, k) => checkedFigures(kernel, labels[k], draw, options.limit));
+  // The puzzles stay in each kernel's input region: each timed call solves them again.
+  const [oldSeconds, newSeconds] = timeInterleaved([() => old.run(n, options.limit), () => current.run(n, options.limit)], { rounds: options.rounds, runSeconds });
+  return {
+    dataset: draw.dataset.name,
+    puzzles: n,
+    old: { puzzlesPerSecond: n / medianOf(oldSeconds), ...figures[0] },
+    current: { puzzlesPerSecond: n / medianOf(newSeconds), ...figures[1] },
+    speedup: roundRatio(oldSeconds, newSeconds),
+  };
+}
+
+/** The first `puzzles` puzzles of `dataset` (all when 0), in file order; their counts must be what the bench expects of the file. */
+export function firstPuzzles(dataset: Dataset, puzzles: number): Draw {
+  const n = puzzles > 0 ? Math.min(puzzles, dataset.puzzles.length) : dataset.puzzles.length;
+  return drawPuzzles(dataset, Array.from({ length: n }, (_, i) => i), expectationOf(dataset.name, new Set(bundledDatasets())));
+}
+
+/** The table's columns (the old kernel's named by its commit). */
+function versusColumns(ref: string): Column<VersusRecord>[] {
+  const ratio = ({ ratio: median, min, max }: RoundRatio) => `**${median.toFixed(2)}×** (${min.toFixed(2)}–${max.toFixed(2)})`;
+  const pair = (old: number, current: number, digits = 4) => `${formatNumber(old, digits)} → ${formatNumber(current, digits)}`;
+  return [
+    { header: "dataset", align: "left", cell: (r) => r.dataset },
+    { header: "puzzles", align: "right", cell: (r) => formatNumber(r.puzzles) },
+    { header: `${ref} puzzles/s`, align: "right", cell: (r) => formatNumber(r.old.puzzlesPerSecond) },
+    { header: "new puzzles/s", align: "right", cell: (r) => formatNumber(r.current.puzzlesPerSecond) },
+    { header: "new ÷ old (range)", align: "left", cell: (r) => ratio(r.speedup) },
+    { header: "guesses/puzzle old → new", align: "left", cell: (r) => pair(r.old.guessesMean, r.current.guessesMean) },
+    { header: "median guesses old → new", align: "left", cell: (r) => pair(r.old.guessesMedian, r.current.guessesMedian) },
+    { header: "nodes/puzzle old → new", align: "left", cell: (r) => pair(r.old.nodesMean, r.current.nodesMean) },
+  ];
+}
+
+/** A Markdown table of the records (the bench's Markdown writer). */
+export function versusTable(records: readonly VersusRecord[], ref: string): string {
+  return markdownTable(versusColumns(ref), records).join("\n");
+}

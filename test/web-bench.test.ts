@@ -1,0 +1,48 @@
+/**
+ * The web page's bench (web/bench.ts), run here in Node: it measures through the bench's core —
+ * the bench's answer check (a wrong count stops the run with the bench's WrongAnswerError,
+ * naming the solver and the line) and its batch timing (tinybench's passes, each giving the
+ * checked total). The page itself, in Chromium and Firefox: test/web.test.ts.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { formatTimes } from "../bench/report/format.js";
+import { WrongAnswerError } from "../bench/verify.js";
+import { type WebBenchPlan, runWebBench } from "../web/bench.js";
+import { loadFixture } from "./fixture.js";
+
+const HARD = readFileSync(new URL("../datasets/hard.txt", import.meta.url), "utf8");
+
+function plan(overrides: Partial<WebBenchPlan>): WebBenchPlan {
+  return { datasets: [], solvers: ["wasm", "bitmask"], puzzles: 20, timeMs: 30, limit: 2, seed: 1, budget: 100_000, ...overrides };
+}
+
+describe("the web page's bench", () => {
+  it("times each row in tinybench passes and reports the guesses of its checked pass", async () => {
+    const rows = await runWebBench(plan({ datasets: [{ name: "hard", text: HARD, expectation: "unique" }] }), () => {}, () => {});
+    expect(rows.map((row) => [row.solver, row.puzzles, row.verified, row.timeouts, row.batchCall])).toEqual([
+      ["wasm", 20, 20, 0, true],
+      ["bitmask", 20, 20, 0, false],
+    ]);
+    for (const row of rows) {
+      expect(row.samples).toBeGreaterThanOrEqual(3);
+      expect(row.batchMs).toHaveLength(row.samples);
+    }
+    expect(rows[1].guessesPerPuzzle).toBe(rows[0].guessesPerPuzzle); // the twin takes the kernel's guesses
+  });
+
+  it("stops with the bench's WrongAnswerError, naming the solver and the line, when a count is not what the file promises", async () => {
+    const several = loadFixture().find((c) => c.count === 2)!.puzzle;
+    const text = `${HARD.split("\n").slice(0, 3).join("\n")}\n${several}\n`;
+    const error = await runWebBench(plan({ puzzles: 4, datasets: [{ name: "claims-unique", text, expectation: "unique" }] }), () => {}, () => {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WrongAnswerError);
+    expect((error as Error).message).toMatch(/^wasm on claims-unique line 4: expected 1 solution \(the dataset is unique\), got 2/);
+  });
+
+  it("words the 'vs wasm' cell as the bench does: slower or faster than the kernel, never a ratio below 1", () => {
+    const versusWasm = (wasm: number, row: number) => formatTimes(wasm / row, "slower", "faster"); // web/main.ts
+    expect(versusWasm(57_256, 23_200)).toBe("2.47× slower");
+    expect(versusWasm(1000, 1000)).toBe("1.00× slower");
+    expect(versusWasm(490, 769)).toBe("1.57× faster");
+  });
+});

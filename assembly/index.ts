@@ -2,7 +2,8 @@
 //
 // Glossary
 //   band   three rows of boxes: band 0 is rows 1–3, band 1 rows 4–6, band 2 rows 7–9.
-//   slot   one (digit, band) pair; slot = digit * 3 + band, 27 slots.
+//   slot   one (digit, band) pair, 27 slots: slot = band * 9 + digit (band-major, the default:
+//          a band's nine masks side by side, four to a v128), or digit * 3 + band (LAYOUT 0).
 //   stack  three columns of boxes (the vertical twin of a band); a line is a band or a stack.
 //   triad  three cells of one row (or of one column) inside one box.
 //   configuration  which triad of each row (or column) of a line a digit takes: one of the
@@ -54,6 +55,13 @@
 //                candidates at the root, then most places left for them in its units) │
 //                1 static: the root's order (computed once per puzzle) │ 2 first: a
 //                two-candidate cell, the first in band order
+//   LAYOUT       2 band-major slots, a band's masks read and narrowed four at a time in v128
+//                (othersLeave, the naked-singles pass) (default) │ 1 band-major, scalar │
+//                0 digit-major (slot = digit * 3 + band), scalar. The same fixed points: same guesses.
+//   ROUND_ORDER  1 band-major slots revised digit by digit in a round, as digit-major ones are
+//                (default) │ 0 in slot order (band by band). Same guesses.
+//   TRIAD_EXIT_EARLY  1 the triad rule returns to rules 1–3 at the first band it narrows (default)
+//                │ 0 it runs over every band that changed. Same guesses.
 //
 // Batch layout in linear memory (see src/wasm.ts), n puzzles from `base`:
 //   puzzles n×81 u8 │ solutions n×81 u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
@@ -81,6 +89,47 @@ const TRIAD: i32 = LEVEL == 3 ? (isDefined(TRIADS) ? TRIADS : 3) : 0;
  * digits into one triad, which rules 1–3 do not see, and the search stalls on near-empty grids).
  */
 const BRANCH: i32 = isDefined(BRANCHING) ? BRANCHING : TRIAD != 0 ? 0 : 1;
+/**
+ * The slot numbering of this build: band-major, slot = band * 9 + digit (LAYOUT 1 and 2, the
+ * default: a band's nine masks side by side, one v128 holds four), or digit-major, slot =
+ * digit * 3 + band (LAYOUT 0).
+ */
+const BAND_MAJOR: bool = isDefined(LAYOUT) ? LAYOUT != 0 : true;
+/** Band-major with a band's masks read and narrowed four at a time in v128 (LAYOUT 2, the default). */
+const BAND_SIMD: bool = isDefined(LAYOUT) ? LAYOUT == 2 : true;
+/** Rounds of rules 1–2 take band-major slots digit by digit, so rule 3 runs as early as with digit-major ones. */
+const DIGIT_ROUNDS: bool = BAND_MAJOR && (isDefined(ROUND_ORDER) ? ROUND_ORDER != 0 : true);
+/** The slot of `digit` in `band`. */
+@inline function slotOf(digit: u32, band: u32): u32 {
+  return BAND_MAJOR ? band * 9 + digit : digit * 3 + band;
+}
+/** The band of a slot. */
+@inline function bandOf(slot: u32): u32 {
+  return BAND_MAJOR ? slot / 9 : slot % 3;
+}
+/** The digit of a slot. */
+@inline function digitOf(slot: u32): u32 {
+  return BAND_MAJOR ? slot % 9 : slot / 3;
+}
+/** The lowest digit with a slot in the set `slots` (not empty). */
+@inline function lowestDigit(slots: u32): u32 {
+  return BAND_MAJOR ? ctz((slots | (slots >> 9) | (slots >> 18)) & 0x1ff) : ctz(slots) / 3;
+}
+/** The three slots of digit 0, one bit per slot; shift by the digit (digitSlots). */
+const DIGIT_SLOTS: u32 = BAND_MAJOR ? 0x40201 : 7;
+/** The slots of one digit, one bit per slot. */
+@inline function digitSlots(digit: u32): u32 {
+  return DIGIT_SLOTS << (BAND_MAJOR ? digit : digit * 3);
+}
+/** The nine slots of band 0, one bit per slot; shift by the band (bandSlots). */
+const BAND_SLOTS: u32 = BAND_MAJOR ? 0x1ff : 0x1249249;
+/** The slots of one band, one bit per slot. */
+@inline function bandSlots(band: u32): u32 {
+  return BAND_SLOTS << (BAND_MAJOR ? band * 9 : band);
+}
+/** Bytes from a digit's mask in a band to the next digit's in that band. */
+const DIGIT_STRIDE: usize = BAND_MAJOR ? 4 : 12;
+
 /** The cells of box 0 in a band mask; shift by 3 per box. */
 const BOX_CELLS: u32 = 0x1c0e07;
 /** The cells of column 0 in a band mask; shift by 1 per column. */
@@ -109,18 +158,20 @@ const STATES: usize = memory.data(<i32>STATE_BYTES * MAX_DEPTH, 16);
 /** Per digit, the columns (band 0 | band 1 << 9 | band 2 << 18) rule 3 last left: its fixed point. */
 const SETTLED_COLUMNS: usize = memory.data(9 * 4, 4);
 /**
- * Per search level, what it branches on and the alternatives left to try. A cell: its band,
- * its bit and its untried digits. A configuration: FRAME_BAND is LINE_FRAME + line (0–2 the
- * bands, 3–5 the stacks), FRAME_BIT the digit, FRAME_DIGITS its untried configurations.
+ * Per search level (one u32 each), what it branches on and the alternatives left to try:
+ *   FRAME_BAND_OR_LINE    a cell's band (0–2), or LINE_FRAME + a line (0–2 the bands, 3–5 the stacks)
+ *   FRAME_CELL_OR_DIGIT   the cell's bit in its band, or the digit whose configurations are tried
+ *   FRAME_ALTERNATIVES    the untried alternatives: the cell's digits (9 bits) or the digit's
+ *                         configurations in the line (6 bits)
  */
-const FRAME_BAND: usize = memory.data(MAX_DEPTH * 4, 4);
-const FRAME_BIT: usize = memory.data(MAX_DEPTH * 4, 4);
-const FRAME_DIGITS: usize = memory.data(MAX_DEPTH * 4, 4);
+const FRAME_BAND_OR_LINE: usize = memory.data(MAX_DEPTH * 4, 4);
+const FRAME_CELL_OR_DIGIT: usize = memory.data(MAX_DEPTH * 4, 4);
+const FRAME_ALTERNATIVES: usize = memory.data(MAX_DEPTH * 4, 4);
 const LINE_FRAME: u32 = 8;
 /** The configurations (6 bits) of each digit in each line (line * 9 + digit), chooseConfiguration's scratch. */
 const LINE_CONFIGURATIONS: usize = memory.data(6 * 9);
-/** The root's cell order of the current puzzle: band << 5 | bit index, and its length. */
-const CELL_ORDER_STACK: usize = memory.data(CELLS * 4, 4);
+/** The entries of the root's cell order of the current puzzle, first to last: band << 5 | bit index (cellOrderLength of them). */
+const CELL_ORDER_ENTRIES: usize = memory.data(CELLS * 4, 4);
 /** The sort key of each entry of the cell order (see computeCellOrder). */
 const CELL_ORDER_SCORE: usize = memory.data(CELLS * 4, 4);
 let cellOrderLength: i32 = 0;
@@ -206,12 +257,12 @@ let nodes: i32 = 0;
   store<u32>(st + UNSOLVED_OFFSET + (<usize>band << 2), cells);
 }
 
-/** Narrows the slot of digit `k` at `base` (the band's first slot) to `mask`: its bit 3k if it changed. */
+/** Narrows the slot of digit `k` at `base` (the band's digit 0) to `mask`: its bit relative to digit 0's if it changed. */
 @inline function narrowAt(base: usize, k: u32, mask: u32): u32 {
-  const old = load<u32>(base + <usize>k * 12);
+  const old = load<u32>(base + <usize>k * DIGIT_STRIDE);
   const next = old & mask;
-  store<u32>(base + <usize>k * 12, next);
-  return <u32>(next != old) << (k * 3);
+  store<u32>(base + <usize>k * DIGIT_STRIDE, next);
+  return <u32>(next != old) << (BAND_MAJOR ? k : k * 3);
 }
 
 /**
@@ -221,14 +272,28 @@ let nodes: i32 = 0;
 @inline function othersLeave(st: usize, band: u32, slot: u32, cells: u32): u32 {
   const at = st + (<usize>slot << 2);
   const own = load<u32>(at);
-  const base = st + (<usize>band << 2);
+  const base = st + (<usize>slotOf(0, band) << 2);
   const keep = ~cells;
+  if (BAND_SIMD) {
+    const keepAll = i32x4.splat(keep);
+    const low = v128.load(base);
+    const high = v128.load(base, 16);
+    const last = load<u32>(base, 32);
+    const lowNext = v128.and(low, keepAll);
+    const highNext = v128.and(high, keepAll);
+    v128.store(base, lowNext);
+    v128.store(base, highNext, 16);
+    store<u32>(base, last & keep, 32);
+    store<u32>(at, own);
+    const changedBand = <u32>i32x4.bitmask(i32x4.ne(low, lowNext)) | (<u32>i32x4.bitmask(i32x4.ne(high, highNext)) << 4) | (<u32>((last & cells) != 0) << 8);
+    return (changedBand << (band * 9)) & ~(<u32>1 << slot);
+  }
   const changed =
     narrowAt(base, 0, keep) | narrowAt(base, 1, keep) | narrowAt(base, 2, keep) |
     narrowAt(base, 3, keep) | narrowAt(base, 4, keep) | narrowAt(base, 5, keep) |
     narrowAt(base, 6, keep) | narrowAt(base, 7, keep) | narrowAt(base, 8, keep);
   store<u32>(at, own);
-  return (changed << band) & ~(<u32>1 << slot);
+  return (changed << slotOf(0, band)) & ~(<u32>1 << slot);
 }
 
 /** The three rows of a band spread a 9-bit column set to all three rows. */
@@ -241,7 +306,7 @@ let nodes: i32 = 0;
  * of the row, the other digits leave the cell. Returns the slots it changed.
  */
 @inline function place(st: usize, digit: u32, band: u32, bit: u32): u32 {
-  const slot = digit * 3 + band;
+  const slot = slotOf(digit, band);
   const index = ctz(bit);
   const row = index / 9;
   let changed: u32 = 0;
@@ -251,8 +316,7 @@ let nodes: i32 = 0;
     const column = index % 9;
     changed = narrow(st, slot, ~((<u32>0x1ff << (row * 9)) | (BOX_CELLS << (column / 3 * 3))) | bit);
     const columnCells = ~(COLUMN_CELLS << column);
-    const digitBase = slot - band;
-    for (let other: u32 = 0; other < 3; other++) if (other != band) changed |= narrow(st, digitBase + other, columnCells);
+    for (let other: u32 = 0; other < 3; other++) if (other != band) changed |= narrow(st, slotOf(digit, other), columnCells);
   }
   changed |= othersLeave(st, band, slot, bit);
   setUnsolved(st, band, unsolved(st, band) & ~bit);
@@ -266,7 +330,7 @@ const CONTRADICTION: u32 = 0x80000000;
 
 /** Applies rules 1 and 2 to one slot; returns the slots it changed, or CONTRADICTION. */
 @inline function reviseSlot(st: usize, slot: u32): u32 {
-  const band = slot % 3;
+  const band = bandOf(slot);
   let cells = candidates(st, slot);
   // 1. row/box permutation
   const matrix =
@@ -310,10 +374,9 @@ const CONTRADICTION: u32 = 0x80000000;
  * columns and hidden singles in columns. Returns the slots it changed, or CONTRADICTION.
  */
 @inline function reviseDigit(st: usize, digit: u32): u32 {
-  const slot = digit * 3;
-  const columns0 = columnsOf(candidates(st, slot));
-  const columns1 = columnsOf(candidates(st, slot + 1));
-  const columns2 = columnsOf(candidates(st, slot + 2));
+  const columns0 = columnsOf(candidates(st, slotOf(digit, 0)));
+  const columns1 = columnsOf(candidates(st, slotOf(digit, 1)));
+  const columns2 = columnsOf(candidates(st, slotOf(digit, 2)));
   // The rule reads only the columns, and its result is a fixed point of it: when they are
   // what it left last time for this digit (in any state), it has nothing to remove.
   const settledAt = SETTLED_COLUMNS + (<usize>digit << 2);
@@ -326,7 +389,7 @@ const CONTRADICTION: u32 = 0x80000000;
   const keep1 = ((matched0 >> 3) & 7) | (matched1 & 0x38) | ((matched2 & 0x38) << 3);
   const keep2 = (matched0 >> 6) | ((matched1 >> 3) & 0x38) | (matched2 & 0x1c0);
   store<u32>(settledAt, keep0 | (keep1 << 9) | (keep2 << 18));
-  return narrow(st, slot, spreadColumns(keep0)) | narrow(st, slot + 1, spreadColumns(keep1)) | narrow(st, slot + 2, spreadColumns(keep2));
+  return narrow(st, slotOf(digit, 0), spreadColumns(keep0)) | narrow(st, slotOf(digit, 1), spreadColumns(keep1)) | narrow(st, slotOf(digit, 2), spreadColumns(keep2));
 }
 
 /**
@@ -347,8 +410,11 @@ const CONTRADICTION: u32 = 0x80000000;
   );
 }
 
-/** The slots of band 0, one bit per slot; shift by the band. */
-const BAND_SLOTS: u32 = 0x1249249;
+
+/** Leave the triad rule at the first band it narrows, back to rules 1–3 (TRIAD_EXIT_EARLY 1, the default); the bands after it wait for the next pass. */
+const TRIAD_EXIT: bool = isDefined(TRIAD_EXIT_EARLY) ? TRIAD_EXIT_EARLY != 0 : true;
+/** Where reviseTriads, leaving early, says how many bands it finished (1–2; 0: all three). */
+const TRIAD_BANDS_SHIFT: u32 = 27;
 
 /**
  * 4. the triad rule: a triad (three cells of a row, or of a column, inside one box) holds exactly
@@ -362,12 +428,13 @@ const BAND_SLOTS: u32 = 0x1249249;
 function reviseTriads(st: usize, changed: u32): u32 {
   let dirty: u32 = 0;
   for (let band: u32 = 0; band < 3; band++) {
-    if (!(changed & (BAND_SLOTS << band))) continue;
+    if (!(changed & bandSlots(band))) continue;
     // counts per triad, bit-sliced, rows and columns of triads side by side in one word: the row
     // triads at bits 0–8 (bit row * 3 + box), the column triads at bits 16–24 (16 + column)
     let once: u32 = 0, twice: u32 = 0, thrice: u32 = 0, more: u32 = 0;
     let must: u32 = 0, mustTwice: u32 = 0, mustThrice: u32 = 0, mustMore: u32 = 0;
-    for (let slot = band; slot < <u32>SLOTS; slot += 3) {
+    for (let digit: u32 = 0; digit < 9; digit++) {
+      const slot = slotOf(digit, band);
       const rows = TRIAD & 1 ? triadsAt(st, slot, dirty) : 0;
       const columns = TRIAD & 2 ? columnsOf(candidates(st, slot)) : 0;
       const triads = rows | (columns << 16);
@@ -392,7 +459,8 @@ function reviseTriads(st: usize, changed: u32): u32 {
     const columnsOnlyThree = onlyThree >> 16;
     const columnsFull = full >> 16;
     if (!(rowsOnlyThree | rowsFull | columnsOnlyThree | columnsFull)) continue;
-    for (let slot = band; slot < <u32>SLOTS; slot += 3) {
+    for (let digit: u32 = 0; digit < 9; digit++) {
+      const slot = slotOf(digit, band);
       const cells = candidates(st, slot);
       if (TRIAD & 1) {
         const rows = triadsAt(st, slot, dirty);
@@ -418,13 +486,13 @@ function reviseTriads(st: usize, changed: u32): u32 {
           rest &= rest - 1;
           const bit = <u32>1 << column;
           dirty |= narrow(st, slot, ~spreadColumns(<u32>7 << (column / 3 * 3)) | spreadColumns(bit));
-          const first = slot - band;
-          for (let other = first; other < first + 3; other++) if (other != slot) dirty |= narrow(st, other, ~spreadColumns(bit));
+          for (let other: u32 = 0; other < 3; other++) if (other != band) dirty |= narrow(st, slotOf(digit, other), ~spreadColumns(bit));
         }
         const excluded = columns & columnsFull & ~required;
         if (excluded) dirty |= narrow(st, slot, ~spreadColumns(excluded));
       }
     }
+    if (TRIAD_EXIT && dirty) return dirty | ((band + 1) << TRIAD_BANDS_SHIFT);
   }
   return dirty;
 }
@@ -436,10 +504,9 @@ function reviseTriads(st: usize, changed: u32): u32 {
 function placeHiddenSingles(st: usize): i32 {
   let placedCount = 0;
   for (let digit: u32 = 0; digit < 9; digit++) {
-    const slot = digit * 3;
     for (let band: u32 = 0; band < 3; band++) {
       for (let unit: u32 = 0; unit < 6; unit++) {
-        const cells = candidates(st, slot + band) & (unit < 3 ? <u32>0x1ff << (unit * 9) : BOX_CELLS << ((unit - 3) * 3));
+        const cells = candidates(st, slotOf(digit, band)) & (unit < 3 ? <u32>0x1ff << (unit * 9) : BOX_CELLS << ((unit - 3) * 3));
         if (!cells) return -1;
         if ((cells & (cells - 1)) == 0 && (cells & unsolved(st, band))) {
           place(st, digit, band, cells);
@@ -449,9 +516,9 @@ function placeHiddenSingles(st: usize): i32 {
     }
     for (let column: u32 = 0; column < 9; column++) {
       const mask = COLUMN_CELLS << column;
-      const in0 = candidates(st, slot) & mask;
-      const in1 = candidates(st, slot + 1) & mask;
-      const in2 = candidates(st, slot + 2) & mask;
+      const in0 = candidates(st, slotOf(digit, 0)) & mask;
+      const in1 = candidates(st, slotOf(digit, 1)) & mask;
+      const in2 = candidates(st, slotOf(digit, 2)) & mask;
       const places = popcnt(in0) + popcnt(in1) + popcnt(in2);
       if (places == 0) return -1;
       if (places == 1) {
@@ -484,21 +551,23 @@ function propagate(st: usize, dirty: u32): bool {
       // revised once, with its latest mask; one changed after its turn waits for the next
       // round), so which slot comes next never waits for what the last one changed. In the
       // search a round takes every dirty slot (1.06–1.10× on the hard sets); at the root, where
-      // all 27 start dirty, one digit's slots (a whole-board round there revises ~20% more
-      // slots on 17_clue). Rule 3 runs as soon as the round has none of the digit's slots left
+      // all 27 start dirty, the slots of the lowest digit with one dirty (a whole-board round
+      // there revises ~20% more slots on 17_clue; with band-major slots, taking the digit of the
+      // lowest dirty slot, which is band 0's first, revised 14% more). Rule 3 runs as soon as the round has none of the digit's slots left
       // (rather than after every slot: kaggle 1.10×, 17_clue 1.14×).
       while (dirty) {
-        let round = nodes == 1 ? dirty & (<u32>7 << (ctz(dirty) / 3 * 3)) : dirty;
+        let round = nodes == 1 ? dirty & digitSlots(lowestDigit(dirty)) : dirty;
         dirty &= ~round;
         while (round) {
-          const slot = ctz(round);
-          round &= round - 1;
+          // the lowest slot; band-major slots in digit order (DIGIT_ROUNDS), as digit-major ones come
+          const digit = DIGIT_ROUNDS ? lowestDigit(round) : digitOf(ctz(round));
+          const slot = DIGIT_ROUNDS ? ctz(round & digitSlots(digit)) : ctz(round);
+          round &= ~(<u32>1 << slot);
           const changed = reviseSlot(st, slot);
           if (changed == CONTRADICTION) return false;
           dirty |= changed & ~round;
           revised |= <u32>1 << slot;
-          const digit = slot / 3;
-          if (!(round & (<u32>7 << (digit * 3)))) {
+          if (!(round & digitSlots(digit))) {
             const more = reviseDigit(st, digit);
             if (more == CONTRADICTION) return false;
             dirty |= more;
@@ -514,43 +583,70 @@ function propagate(st: usize, dirty: u32): bool {
       if (!open) continue;
       // the cells with a candidate, and with two, over the nine digits written out (measured: a
       // loop, or one helper call per digit on the two sets packed in a u64, 1–3% slower on the hard sets)
-      const base = st + (<usize>band << 2);
-      let once = load<u32>(base);
+      const base = st + (<usize>slotOf(0, band) << 2);
+      let once: u32 = 0;
       let twice: u32 = 0;
-      let cells = load<u32>(base + 12);
-      twice |= once & cells;
-      once |= cells;
-      cells = load<u32>(base + 24);
-      twice |= once & cells;
-      once |= cells;
-      cells = load<u32>(base + 36);
-      twice |= once & cells;
-      once |= cells;
-      cells = load<u32>(base + 48);
-      twice |= once & cells;
-      once |= cells;
-      cells = load<u32>(base + 60);
-      twice |= once & cells;
-      once |= cells;
-      cells = load<u32>(base + 72);
-      twice |= once & cells;
-      once |= cells;
-      cells = load<u32>(base + 84);
-      twice |= once & cells;
-      once |= cells;
-      cells = load<u32>(base + 96);
-      twice |= once & cells;
-      once |= cells;
+      if (BAND_SIMD) {
+        // digits 0–3 and 4–7 lane by lane, folded across lanes (2+3 onto 0+1, then 1 onto 0), then digit 8
+        const low = v128.load(base);
+        const high = v128.load(base, 16);
+        let ones = v128.or(low, high);
+        let twos = v128.and(low, high);
+        let turned = i32x4.shuffle(ones, ones, 2, 3, 0, 1);
+        twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 2, 3, 0, 1)), v128.and(ones, turned));
+        ones = v128.or(ones, turned);
+        turned = i32x4.shuffle(ones, ones, 1, 0, 3, 2);
+        twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 1, 0, 3, 2)), v128.and(ones, turned));
+        ones = v128.or(ones, turned);
+        const last = load<u32>(base, 32);
+        once = <u32>i32x4.extract_lane(ones, 0);
+        twice = <u32>i32x4.extract_lane(twos, 0) | (once & last);
+        once |= last;
+      } else {
+        once = load<u32>(base);
+        let cells = load<u32>(base + DIGIT_STRIDE);
+        twice |= once & cells;
+        once |= cells;
+        cells = load<u32>(base + 2 * DIGIT_STRIDE);
+        twice |= once & cells;
+        once |= cells;
+        cells = load<u32>(base + 3 * DIGIT_STRIDE);
+        twice |= once & cells;
+        once |= cells;
+        cells = load<u32>(base + 4 * DIGIT_STRIDE);
+        twice |= once & cells;
+        once |= cells;
+        cells = load<u32>(base + 5 * DIGIT_STRIDE);
+        twice |= once & cells;
+        once |= cells;
+        cells = load<u32>(base + 6 * DIGIT_STRIDE);
+        twice |= once & cells;
+        once |= cells;
+        cells = load<u32>(base + 7 * DIGIT_STRIDE);
+        twice |= once & cells;
+        once |= cells;
+        cells = load<u32>(base + 8 * DIGIT_STRIDE);
+        twice |= once & cells;
+        once |= cells;
+      }
       if (open & ~once) return false;
       if (LEVEL == 0) continue;
       let singles = open & ~twice;
       while (singles) {
         const bit = singles & (0 - singles);
         singles ^= bit;
-        let slot = band;
-        while (slot < <u32>SLOTS && !(candidates(st, slot) & bit)) slot += 3;
-        if (slot >= <u32>SLOTS) return false; // an earlier single took its last candidate
-        dirty |= place(st, slot / 3, band, bit);
+        let digit: u32 = 0;
+        if (BAND_SIMD) {
+          const bits = i32x4.splat(bit);
+          const zero = i32x4.splat(0);
+          const holders = <u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base), bits), zero)) |
+            (<u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base, 16), bits), zero)) << 4) | ((load<u32>(base, 32) & bit) ? <u32>0x100 : 0);
+          digit = ctz(holders); // 32 when none
+        } else {
+          while (digit < 9 && !(candidates(st, slotOf(digit, band)) & bit)) digit++;
+        }
+        if (digit >= 9) return false; // an earlier single took its last candidate
+        dirty |= place(st, digit, band, bit);
         placedAny = true;
       }
     }
@@ -562,8 +658,9 @@ function propagate(st: usize, dirty: u32): bool {
     if (TRIAD != 0 && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
       const changed = reviseTriads(st, revised);
       if (changed == CONTRADICTION) return false;
-      revised = 0;
-      dirty = changed;
+      const finished = changed >> TRIAD_BANDS_SHIFT; // bands 0 .. finished - 1 done; 0: all
+      revised = TRIAD_EXIT && finished ? revised & ~(bandSlots(0) | (finished > 1 ? bandSlots(1) : 0)) : 0;
+      dirty = changed & ((<u32>1 << SLOTS) - 1);
       placedAny = dirty != 0;
     }
     if (!placedAny) return true;
@@ -582,8 +679,8 @@ function branchCells(st: usize, band: u32): u32 {
   let once: u32 = 0;
   let twice: u32 = 0;
   let thrice: u32 = 0;
-  for (let slot = band; slot < <u32>SLOTS; slot += 3) {
-    const cells = candidates(st, slot);
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    const cells = candidates(st, slotOf(digit, band));
     thrice |= twice & cells;
     twice |= once & cells;
     once |= cells;
@@ -603,7 +700,7 @@ function chooseCell(st: usize, depth: i32): void {
   let bestBit: u32 = 0;
   if (ORDER == 1) {
     for (let i = 0; i < cellOrderLength; i++) {
-      const entry = load<u32>(CELL_ORDER_STACK + (<usize>i << 2));
+      const entry = load<u32>(CELL_ORDER_ENTRIES + (<usize>i << 2));
       const bit = <u32>1 << (entry & 31);
       if (unsolved(st, entry >> 5) & bit) {
         bestBand = entry >> 5;
@@ -617,7 +714,7 @@ function chooseCell(st: usize, depth: i32): void {
     const pairs2 = branchCells(st, 2);
     if (ORDER == 0) {
       for (let i = 0; i < cellOrderLength; i++) {
-        const entry = load<u32>(CELL_ORDER_STACK + (<usize>i << 2));
+        const entry = load<u32>(CELL_ORDER_ENTRIES + (<usize>i << 2));
         const band = entry >> 5;
         const bit = <u32>1 << (entry & 31);
         if ((band == 0 ? pairs0 : band == 1 ? pairs1 : pairs2) & bit) {
@@ -640,7 +737,7 @@ function chooseCell(st: usize, depth: i32): void {
         const bit = rest & (0 - rest);
         rest ^= bit;
         let count: u32 = 0;
-        for (let slot = band; slot < <u32>SLOTS; slot += 3) count += (candidates(st, slot) & bit) != 0 ? 1 : 0;
+        for (let digit: u32 = 0; digit < 9; digit++) count += (candidates(st, slotOf(digit, band)) & bit) != 0 ? 1 : 0;
         if (count < bestCount) {
           bestCount = count;
           bestBand = band;
@@ -651,12 +748,12 @@ function chooseCell(st: usize, depth: i32): void {
   }
   let digits: u32 = 0;
   for (let digit: u32 = 0; digit < 9; digit++) {
-    if (candidates(st, digit * 3 + bestBand) & bestBit) digits |= <u32>1 << digit;
+    if (candidates(st, slotOf(digit, bestBand)) & bestBit) digits |= <u32>1 << digit;
   }
   const at = <usize>depth << 2;
-  store<u32>(FRAME_BAND + at, bestBand);
-  store<u32>(FRAME_BIT + at, bestBit);
-  store<u32>(FRAME_DIGITS + at, digits);
+  store<u32>(FRAME_BAND_OR_LINE + at, bestBand);
+  store<u32>(FRAME_CELL_OR_DIGIT + at, bestBit);
+  store<u32>(FRAME_ALTERNATIVES + at, digits);
 }
 
 /**
@@ -692,15 +789,14 @@ function chooseConfiguration(st: usize, depth: i32): bool {
   let score0: u32 = 0, score1: u32 = 0, score2: u32 = 0; // the bands
   let score3: u32 = 0, score4: u32 = 0, score5: u32 = 0; // the stacks
   for (let digit: u32 = 0; digit < 9; digit++) {
-    const slot = digit * 3;
     // bands: the triad matrices rule 1 left (a fixed point: every slot revised)
-    const band0 = <u32>load<u8>(CONFIGURATIONS + triadsAt(st, slot, 0));
-    const band1 = <u32>load<u8>(CONFIGURATIONS + triadsAt(st, slot + 1, 0));
-    const band2 = <u32>load<u8>(CONFIGURATIONS + triadsAt(st, slot + 2, 0));
+    const band0 = <u32>load<u8>(CONFIGURATIONS + triadsAt(st, slotOf(digit, 0), 0));
+    const band1 = <u32>load<u8>(CONFIGURATIONS + triadsAt(st, slotOf(digit, 1), 0));
+    const band2 = <u32>load<u8>(CONFIGURATIONS + triadsAt(st, slotOf(digit, 2), 0));
     // stack s: the matrix bands × its three columns
-    const columns0 = columnsOf(candidates(st, slot));
-    const columns1 = columnsOf(candidates(st, slot + 1));
-    const columns2 = columnsOf(candidates(st, slot + 2));
+    const columns0 = columnsOf(candidates(st, slotOf(digit, 0)));
+    const columns1 = columnsOf(candidates(st, slotOf(digit, 1)));
+    const columns2 = columnsOf(candidates(st, slotOf(digit, 2)));
     const stack0 = <u32>load<u8>(CONFIGURATIONS + ((columns0 & 7) | ((columns1 & 7) << 3) | ((columns2 & 7) << 6)));
     const stack1 = <u32>load<u8>(CONFIGURATIONS + (((columns0 >> 3) & 7) | (((columns1 >> 3) & 7) << 3) | (((columns2 >> 3) & 7) << 6)));
     const stack2 = <u32>load<u8>(CONFIGURATIONS + ((columns0 >> 6) | ((columns1 >> 6) << 3) | ((columns2 >> 6) << 6)));
@@ -756,22 +852,21 @@ function chooseConfiguration(st: usize, depth: i32): bool {
     }
   }
   const at = <usize>depth << 2;
-  store<u32>(FRAME_BAND + at, LINE_FRAME + bestLine);
-  store<u32>(FRAME_BIT + at, bestDigit);
-  store<u32>(FRAME_DIGITS + at, <u32>load<u8>(LINE_CONFIGURATIONS + bestLine * 9 + bestDigit));
+  store<u32>(FRAME_BAND_OR_LINE + at, LINE_FRAME + bestLine);
+  store<u32>(FRAME_CELL_OR_DIGIT + at, bestDigit);
+  store<u32>(FRAME_ALTERNATIVES + at, <u32>load<u8>(LINE_CONFIGURATIONS + bestLine * 9 + bestDigit));
   return true;
 }
 
 /** Restricts `digit` to configuration `p` of `line` (0–2 a band, 3–5 a stack). */
 function applyConfiguration(st: usize, digit: u32, line: u32, p: u32): u32 {
-  const slot = digit * 3;
-  if (line < 3) return narrow(st, slot + line, load<u32>(CONFIGURATION_CELLS + (<usize>p << 2)));
+  if (line < 3) return narrow(st, slotOf(digit, line), load<u32>(CONFIGURATION_CELLS + (<usize>p << 2)));
   const shift = (line - 3) * 3;
   const others = ~spreadColumns(<u32>7 << shift);
   let changed: u32 = 0;
   for (let band: u32 = 0; band < 3; band++) {
     const column = <u32>load<u8>(CONFIGURATION_COLUMN + p * 3 + band);
-    changed |= narrow(st, slot + band, others | spreadColumns(<u32>1 << (shift + column)));
+    changed |= narrow(st, slotOf(digit, band), others | spreadColumns(<u32>1 << (shift + column)));
   }
   return changed;
 }
@@ -780,8 +875,8 @@ function applyConfiguration(st: usize, digit: u32, line: u32, p: u32): u32 {
  * Takes alternative `alternative` of a frame: a digit for a cell, a configuration for a line.
  * Returns the slots it changed.
  */
-@inline function applyAlternative(st: usize, band: u32, bit: u32, alternative: u32): u32 {
-  return band < LINE_FRAME ? place(st, alternative, band, bit) : applyConfiguration(st, bit, band - LINE_FRAME, alternative);
+@inline function applyAlternative(st: usize, bandOrLine: u32, cellOrDigit: u32, alternative: u32): u32 {
+  return bandOrLine < LINE_FRAME ? place(st, alternative, bandOrLine, cellOrDigit) : applyConfiguration(st, cellOrDigit, bandOrLine - LINE_FRAME, alternative);
 }
 
 /**
@@ -803,24 +898,23 @@ function computeCellOrder(st: usize): void {
       const columnCells = COLUMN_CELLS << (index % 9);
       let count: u32 = 0;
       let places: u32 = 0;
-      for (let slot = band; slot < <u32>SLOTS; slot += 3) {
-        const cells = candidates(st, slot);
+      for (let digit: u32 = 0; digit < 9; digit++) {
+        const cells = candidates(st, slotOf(digit, band));
         if (!(cells & bit)) continue;
-        const first = slot - band;
         count++;
         places += popcnt(cells & rowCells) + popcnt(cells & boxCells);
-        places += popcnt(candidates(st, first) & columnCells) + popcnt(candidates(st, first + 1) & columnCells);
-        places += popcnt(candidates(st, first + 2) & columnCells);
+        places += popcnt(candidates(st, slotOf(digit, 0)) & columnCells) + popcnt(candidates(st, slotOf(digit, 1)) & columnCells);
+        places += popcnt(candidates(st, slotOf(digit, 2)) & columnCells);
       }
       const score = (count << 16) | ((255 - places) << 8) | (band * 27 + index);
       let at = cellOrderLength;
       while (at > 0 && load<u32>(CELL_ORDER_SCORE + (<usize>(at - 1) << 2)) > score) {
         store<u32>(CELL_ORDER_SCORE + (<usize>at << 2), load<u32>(CELL_ORDER_SCORE + (<usize>(at - 1) << 2)));
-        store<u32>(CELL_ORDER_STACK + (<usize>at << 2), load<u32>(CELL_ORDER_STACK + (<usize>(at - 1) << 2)));
+        store<u32>(CELL_ORDER_ENTRIES + (<usize>at << 2), load<u32>(CELL_ORDER_ENTRIES + (<usize>(at - 1) << 2)));
         at--;
       }
       store<u32>(CELL_ORDER_SCORE + (<usize>at << 2), score);
-      store<u32>(CELL_ORDER_STACK + (<usize>at << 2), (band << 5) | index);
+      store<u32>(CELL_ORDER_ENTRIES + (<usize>at << 2), (band << 5) | index);
       cellOrderLength++;
     }
   }
@@ -848,8 +942,8 @@ function checkState(st: usize): void {
       const bit = placed & (0 - placed);
       const row = <u32>0x1ff << (ctz(bit) / 9 * 9);
       let holders = 0;
-      for (let slot = band; slot < <u32>SLOTS; slot += 3) {
-        const cells = candidates(st, slot);
+      for (let digit: u32 = 0; digit < 9; digit++) {
+        const cells = candidates(st, slotOf(digit, band));
         assert((cells & ~BAND_CELLS) == 0, "candidates outside the band");
         if (cells & bit) {
           holders++;
@@ -868,8 +962,8 @@ function checkState(st: usize): void {
 /** Writes the placed digits of a solved state as 81 bytes 1–9. */
 function writeSolution(st: usize, out: usize): void {
   for (let slot: u32 = 0; slot < <u32>SLOTS; slot++) {
-    const digit = <u8>(slot / 3 + 1);
-    const base = out + <usize>(slot % 3) * 27;
+    const digit = <u8>(digitOf(slot) + 1);
+    const base = out + <usize>bandOf(slot) * 27;
     let cells = candidates(st, slot);
     while (cells) {
       store<u8>(base + ctz(cells), digit);
@@ -907,41 +1001,65 @@ function firstFault(puzzle: usize): i32 {
   return 1;
 }
 
-/** Adds the clue at `cell` (byte value 1–9: any other would write past CLUE_CELLS) to CLUE_CELLS. */
-@inline function addClue(puzzle: usize, cell: usize): void {
+/** While loading: per digit, the units that hold one of its clues (DIGIT_UNITS, bit layout of CELL_UNITS). */
+const DIGIT_UNITS: usize = memory.data(9 * 4, 4);
+/** CELL_UNITS[cell] = its units as bits: row (0–8), 9 + column, 18 + box. */
+const CELL_UNITS: usize = memory.data(CELLS * 4, 4);
+for (let cell: u32 = 0; cell < <u32>CELLS; cell++) {
+  const row = cell / 9;
+  const column = cell % 9;
+  store<u32>(CELL_UNITS + (<usize>cell << 2), (<u32>1 << row) | (<u32>1 << (9 + column)) | (<u32>1 << (18 + row / 3 * 3 + column / 3)));
+}
+/** ROW_CELLS[3 bits] = the cells of those rows of a band; BOX_CELLS_OF[3 bits] = the cells of those boxes. */
+const ROW_CELLS: usize = memory.data(8 * 4, 4);
+const BOX_CELLS_OF: usize = memory.data(8 * 4, 4);
+for (let bits: u32 = 0; bits < 8; bits++) {
+  let rows: u32 = 0;
+  let boxes: u32 = 0;
+  for (let i: u32 = 0; i < 3; i++) {
+    if ((bits >> i) & 1) {
+      rows |= <u32>0x1ff << (i * 9);
+      boxes |= BOX_CELLS << (i * 3);
+    }
+  }
+  store<u32>(ROW_CELLS + (<usize>bits << 2), rows);
+  store<u32>(BOX_CELLS_OF + (<usize>bits << 2), boxes);
+}
+
+/**
+ * Adds the clue at `cell` (byte value 1–9: any other would write past CLUE_CELLS) to CLUE_CELLS
+ * and DIGIT_UNITS; returns the units where it repeats a clue of its digit (0: none).
+ */
+@inline function addClue(puzzle: usize, cell: usize): u32 {
   const value = <u32>load<u8>(puzzle + cell);
   if (!ASC_NO_ASSERT) assert(value - 1 < 9, "a clue byte outside 1-9");
   const place = <u32>load<u8>(CELL_PLACE + cell);
   const at = CLUE_CELLS + (<usize>((value - 1) * 3 + (place >> 5)) << 2);
   store<u32>(at, load<u32>(at) | (<u32>1 << (place & 31)));
+  const units = load<u32>(CELL_UNITS + (cell << 2));
+  const seenAt = DIGIT_UNITS + (<usize>(value - 1) << 2);
+  const seen = load<u32>(seenAt);
+  store<u32>(seenAt, seen | units);
+  return seen & units;
 }
 
-/** The bits of a digit's clue cells in one band that repeat it in a row or a box (0: none). */
-@inline function repeatsInBand(cells: u32): u32 {
-  const row0 = cells & 0x1ff;
-  const row1 = (cells >> 9) & 0x1ff;
-  const row2 = cells >> 18;
-  const boxes0 = <u32>load<u8>(ROW_BOXES + row0);
-  const boxes1 = <u32>load<u8>(ROW_BOXES + row1);
-  const boxes2 = <u32>load<u8>(ROW_BOXES + row2);
-  return (row0 & (row0 - 1)) | (row1 & (row1 - 1)) | (row2 & (row2 - 1)) | (row0 & row1) | (row0 & row2) | (row1 & row2) |
-    (boxes0 & boxes1) | (boxes0 & boxes2) | (boxes1 & boxes2);
-}
-
-/** The rows and boxes of a band that hold one of a digit's clue cells, as a band mask. */
-@inline function clueUnits(cells: u32): u32 {
-  const boxes = <u32>load<u8>(ROW_BOXES + columnsOf(cells));
-  return ((cells & 0x1ff) ? <u32>0x1ff : 0) | ((cells & (0x1ff << 9)) ? <u32>0x1ff << 9 : 0) | ((cells & (0x1ff << 18)) ? <u32>0x1ff << 18 : 0) |
-    ((boxes & 1) ? BOX_CELLS : 0) | ((boxes & 2) ? BOX_CELLS << 3 : 0) | ((boxes & 4) ? BOX_CELLS << 6 : 0);
+/** Adds the clues of the 16 cells from `first` that `clues` marks (bit i: cell first + i); returns addClue's repeats. */
+@inline function addClues(puzzle: usize, first: usize, clues: u32): u32 {
+  let repeated: u32 = 0;
+  while (clues) {
+    repeated |= addClue(puzzle, first + <usize>ctz(clues));
+    clues &= clues - 1;
+  }
+  return repeated;
 }
 
 /**
  * Loads 81 puzzle bytes into the root state: 1, or -1 for a byte over 9, -2 for a repeated clue.
  * Every byte is checked before any table is touched (a byte over 9 would index CLUE_CELLS past
  * its end, into the tables after it, which nothing rebuilds). The clues are gathered per slot
- * (16 bytes at a time), checked for repeats digit by digit, and each slot loses at once the rows,
- * boxes and columns of its digit's clues and the other clues' cells: the masks that placing the
- * clues one by one gives.
+ * (16 bytes at a time), a repeat seen as a unit that already holds a clue of the digit, and each
+ * slot loses at once the rows, boxes and columns of its digit's clues and the other clues' cells:
+ * the masks that placing the clues one by one gives.
  */
 function loadPuzzle(puzzle: usize): i32 {
   const nine = i8x16.splat(9);
@@ -951,49 +1069,37 @@ function loadPuzzle(puzzle: usize): i32 {
   );
   if (v128.any_true(over) || load<u8>(puzzle + 80) > 9) return firstFault(puzzle);
   memory.fill(CLUE_CELLS, 0, 27 * 4);
+  memory.fill(DIGIT_UNITS, 0, 9 * 4);
   const zero = i8x16.splat(0);
-  for (let chunk: usize = 0; chunk < 80; chunk += 16) {
-    let clues = i8x16.bitmask(i8x16.ne(v128.load(puzzle + chunk), zero));
-    while (clues) {
-      addClue(puzzle, chunk + <usize>ctz(clues));
-      clues &= clues - 1;
-    }
-  }
-  if (load<u8>(puzzle + 80)) addClue(puzzle, 80);
-  // repeats: two clues of a digit in one row, box or column; and each band's clue cells
   let repeated: u32 = 0;
-  let clued0: u32 = 0;
-  let clued1: u32 = 0;
-  let clued2: u32 = 0;
-  for (let digit: u32 = 0; digit < 9; digit++) {
-    const at = CLUE_CELLS + <usize>digit * 12;
-    const cells0 = load<u32>(at);
-    const cells1 = load<u32>(at, 4);
-    const cells2 = load<u32>(at, 8);
-    const columns0 = columnsOf(cells0);
-    const columns1 = columnsOf(cells1);
-    const columns2 = columnsOf(cells2);
-    repeated |= repeatsInBand(cells0) | repeatsInBand(cells1) | repeatsInBand(cells2);
-    repeated |= (columns0 & columns1) | (columns0 & columns2) | (columns1 & columns2);
-    clued0 |= cells0;
-    clued1 |= cells1;
-    clued2 |= cells2;
-  }
+  // the clue cells, 16 at a time, then as band masks (cells 0–26, 27–53, 54–80)
+  const chunk0 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle), zero));
+  const chunk1 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 16), zero));
+  const chunk2 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 32), zero));
+  const chunk3 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 48), zero));
+  const chunk4 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 64), zero));
+  const clue80 = <u32>(load<u8>(puzzle + 80) != 0);
+  repeated |= addClues(puzzle, 0, chunk0) | addClues(puzzle, 16, chunk1) | addClues(puzzle, 32, chunk2);
+  repeated |= addClues(puzzle, 48, chunk3) | addClues(puzzle, 64, chunk4);
+  if (clue80) repeated |= addClue(puzzle, 80);
   if (repeated) return -2;
+  const clued0 = chunk0 | ((chunk1 & 0x7ff) << 16);
+  const clued1 = (chunk1 >> 11) | (chunk2 << 5) | ((chunk3 & 0x3f) << 21);
+  const clued2 = (chunk3 >> 6) | (chunk4 << 10) | (clue80 << 26);
   const st = stateAt(0);
   setUnsolved(st, 0, BAND_CELLS & ~clued0);
   setUnsolved(st, 1, BAND_CELLS & ~clued1);
   setUnsolved(st, 2, BAND_CELLS & ~clued2);
   for (let digit: u32 = 0; digit < 9; digit++) {
     const at = CLUE_CELLS + <usize>digit * 12;
-    const cells0 = load<u32>(at);
-    const cells1 = load<u32>(at, 4);
-    const cells2 = load<u32>(at, 8);
-    const columns = spreadColumns(columnsOf(cells0 | cells1 | cells2));
-    const masks = st + <usize>digit * 12; // the digit's three slots
-    store<u32>(masks, (BAND_CELLS & ~(clueUnits(cells0) | columns | clued0)) | cells0);
-    store<u32>(masks, (BAND_CELLS & ~(clueUnits(cells1) | columns | clued1)) | cells1, 4);
-    store<u32>(masks, (BAND_CELLS & ~(clueUnits(cells2) | columns | clued2)) | cells2, 8);
+    const units = load<u32>(DIGIT_UNITS + (<usize>digit << 2));
+    const columns = spreadColumns((units >> 9) & 0x1ff);
+    const out0 = load<u32>(ROW_CELLS + (<usize>(units & 7) << 2)) | load<u32>(BOX_CELLS_OF + (<usize>((units >> 18) & 7) << 2));
+    const out1 = load<u32>(ROW_CELLS + (<usize>((units >> 3) & 7) << 2)) | load<u32>(BOX_CELLS_OF + (<usize>((units >> 21) & 7) << 2));
+    const out2 = load<u32>(ROW_CELLS + (<usize>((units >> 6) & 7) << 2)) | load<u32>(BOX_CELLS_OF + (<usize>(units >> 24) << 2));
+    store<u32>(st + (<usize>slotOf(digit, 0) << 2), (BAND_CELLS & ~(out0 | columns | clued0)) | load<u32>(at));
+    store<u32>(st + (<usize>slotOf(digit, 1) << 2), (BAND_CELLS & ~(out1 | columns | clued1)) | load<u32>(at, 4));
+    store<u32>(st + (<usize>slotOf(digit, 2) << 2), (BAND_CELLS & ~(out2 | columns | clued2)) | load<u32>(at, 8));
   }
   return 1;
 }
@@ -1032,39 +1138,39 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
       } else {
         if (BRANCH != 0 || !chooseConfiguration(st, depth)) chooseCell(st, depth);
         const at = <usize>depth << 2;
-        const digits = load<u32>(FRAME_DIGITS + at);
-        const digit = ctz(digits);
-        const band = load<u32>(FRAME_BAND + at);
-        const bit = load<u32>(FRAME_BIT + at);
-        if ((digits & (digits - 1)) == 0) {
-          dirty = applyAlternative(st, band, bit, digit); // forced: no guess, no new level
+        const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
+        const alternative = ctz(alternatives);
+        const bandOrLine = load<u32>(FRAME_BAND_OR_LINE + at);
+        const cellOrDigit = load<u32>(FRAME_CELL_OR_DIGIT + at);
+        if ((alternatives & (alternatives - 1)) == 0) {
+          dirty = applyAlternative(st, bandOrLine, cellOrDigit, alternative); // forced: no guess, no new level
           continue;
         }
-        store<u32>(FRAME_DIGITS + at, digits & (digits - 1));
+        store<u32>(FRAME_ALTERNATIVES + at, alternatives & (alternatives - 1));
         if (!ASC_NO_ASSERT) assert(depth + 1 < MAX_DEPTH, "search stack overflow");
         memory.copy(stateAt(depth + 1), st, STATE_BYTES);
         depth++;
         st = stateAt(depth);
         guesses++;
-        dirty = applyAlternative(st, band, bit, digit);
+        dirty = applyAlternative(st, bandOrLine, cellOrDigit, alternative);
         continue;
       }
     }
-    // Backtrack to the deepest branch with an untried digit.
+    // Backtrack to the deepest branch with an untried alternative.
     if (depth == 0) return count;
     const at = <usize>(depth - 1) << 2;
-    const digits = load<u32>(FRAME_DIGITS + at);
-    const digit = ctz(digits);
-    const rest = digits & (digits - 1);
+    const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
+    const alternative = ctz(alternatives);
+    const rest = alternatives & (alternatives - 1);
     if (rest) {
-      store<u32>(FRAME_DIGITS + at, rest);
+      store<u32>(FRAME_ALTERNATIVES + at, rest);
       memory.copy(stateAt(depth), stateAt(depth - 1), STATE_BYTES);
       guesses++;
     } else {
-      depth--; // the last digit of this branch is no guess: work in the parent state
+      depth--; // the last alternative of this branch is no guess: work in the parent state
     }
     st = stateAt(depth);
-    dirty = applyAlternative(st, load<u32>(FRAME_BAND + at), load<u32>(FRAME_BIT + at), digit);
+    dirty = applyAlternative(st, load<u32>(FRAME_BAND_OR_LINE + at), load<u32>(FRAME_CELL_OR_DIGIT + at), alternative);
   }
   return count;
 }

@@ -5,3 +5,6 @@ declare const CELL_ORDER: i32;
 declare const BRANCHING: i32;
 declare const TRIADS: i32;
 declare const FIXED_DIGIT_WEIGHT: u32;
+declare const LAYOUT: i32;
+declare const TRIAD_EXIT_EARLY: i32;
+declare const ROUND_ORDER: i32;

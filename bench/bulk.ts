@@ -35,6 +35,7 @@ interface Options {
   hard: number;
   rounds: number;
   memory: boolean;
+  sizing: boolean;
 }
 
 /** What one CLI run took. */
@@ -127,11 +128,13 @@ async function main(argv = process.argv): Promise<void> {
     .option("--hard <n>", `first puzzles of ${HARD_SET} (0: none)`, wholeNumber(0, 1_000_000), 10_000)
     .option("--rounds <n>", "rounds", wholeNumber(1, 100), 3)
     .option("--no-memory", "skip the memory runs (1M records against the full count, and the capped heap)")
+    .option("--sizing", "also print the sizing table of docs/where-it-stands.md: each bundled tier's rate with --threads 0 and 2")
     .parse(argv);
   const options = program.opts<Options>();
   const scratch = mkdtempSync(join(tmpdir(), "sudoku-bulk-bench-"));
   try {
     await measure(options, scratch);
+    if (options.sizing) await sizing(options, scratch);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -222,6 +225,48 @@ async function measure(options: Options, scratch: string): Promise<void> {
       const capped = await runCli(["--threads", "2", "--out", out, easy], reporter, 64);
       console.log(`--max-old-space-size=64, --out ${out}: ${figure(options.records)} records done, peak RSS ${figure(capped.maxRssMb)} MB`);
     }
+  }
+}
+
+/** The tiers of the sizing table: the bundled sets repeated to `records` lines, and the hard set's first ones. */
+const SIZING_TIERS: readonly { name: string; path: string; records: number }[] = [
+  ...["easy", "medium", "hard"].map((name) => ({ name, path: packagePath("datasets", `${name}.txt`), records: 100_000 })),
+  { name: "hardest", path: packagePath("datasets", "hardest.txt"), records: 20_000 },
+  { name: `\`${HARD_SET}\``, path: join(packagePath(), "..", "shared", "datasets", `${HARD_SET}.txt`), records: 20_000 },
+];
+
+/**
+ * The sizing table: per tier, puzzles per CPU-second of `solve --threads 0` (the whole CLI: read,
+ * parse, solve, format, write) with a 1-record run's CPU time taken off, and puzzles per second
+ * of wall time with `--threads 2` (start-up taken off), the rate of one 2-core machine; then what
+ * 10⁹ such puzzles take. Medians over the rounds.
+ */
+async function sizing(options: Options, scratch: string): Promise<void> {
+  const reporter = join(scratch, "report.mjs");
+  const one = join(scratch, "one.txt");
+  console.log("");
+  console.log(`sizing (medians of ${options.rounds} rounds; start-up, a 1-record run, taken off each):`);
+  console.log("");
+  console.log("| tier | puzzles | puzzles per CPU-second, `--threads 0` | puzzles/s, `--threads 2` (one 2-core machine) | 10⁹ puzzles: machine-hours | machines for 10⁹ in 1 hour |");
+  console.log("|---|---:|---:|---:|---:|---:|");
+  for (const tier of SIZING_TIERS) {
+    const lines = datasetLines(tier.path, Infinity);
+    const have = lines.length / (CELLS + 1);
+    const copies = Math.ceil(tier.records / have);
+    const path = join(scratch, "tier.txt");
+    writeFileSync(path, Buffer.concat(Array.from({ length: copies }, () => lines)).subarray(0, tier.records * (CELLS + 1)));
+    const perCpu: number[] = [];
+    const perMachine: number[] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      const start = await runCli(["--threads", "0", one], reporter);
+      const zero = await runCli(["--threads", "0", path], reporter);
+      const two = await runCli(["--threads", "2", path], reporter);
+      perCpu.push(tier.records / (zero.cpuSeconds - start.cpuSeconds));
+      perMachine.push(tier.records / (two.wallSeconds - start.wallSeconds));
+    }
+    const machine = median(perMachine);
+    const hours = 1e9 / machine / 3600;
+    console.log(`| ${tier.name} | ${figure(tier.records)} | ${figure(median(perCpu))} | ${figure(machine)} | ${hours.toFixed(hours < 10 ? 2 : 1)} | ${Math.ceil(hours)} |`);
   }
 }
 

@@ -18,10 +18,11 @@ import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/opt
 import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from "./versus.js";
 
 /**
- * The default old kernels: the last commit before the triad rule and configuration branching
- * (`git log 0287653.. -- assembly/` lists what changed since).
+ * The default old kernels: issue 21's baseline, the 9×9 kernel before band-major masks (`git log
+ * 3c51558.. -- assembly/` lists what changed since; 0287653, the last commit before the triad
+ * rule and configuration branching, is the baseline `npm run general-vs` passes).
  */
-const DEFAULT_REF = "0287653";
+const DEFAULT_REF = "3c51558";
 const DEFAULT_DATASETS = ["forum_hardest_1905_11plus", "forum_hardest_1106", "magictour_top1465", "17_clue", "kaggle_bryanpark_10k"].map((name) => `../shared/datasets/${name}.txt`);
 
 /** The options of one run. */

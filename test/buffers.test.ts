@@ -6,14 +6,15 @@
  * too early would show in the output, which must equal the text path's byte for byte.
  */
 import { once } from "node:events";
-import { writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, openSync, writeFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzleBytes } from "../bench/corpus.js";
 import { type BatchSolver, openBatchSolver } from "../src/pool/pool.js";
 import { batchBuffers, BufferPool } from "../src/pool/buffers.js";
 import { type StreamSettings, solveStreams } from "../src/cli/pipeline.js";
-import { scratchFolder } from "./cli-run.js";
+import { BIN, scratchFolder } from "./cli-run.js";
 
 const { dir } = scratchFolder("sudoku-buffers-");
 
@@ -75,6 +76,20 @@ describe("batch buffers", () => {
       }, 60_000);
     }
   }
+
+  it("standard input redirected from a file (`solve < FILE`) is read through the one buffer too: the bytes of the file given by name", () => {
+    const path = puzzleFile(30_000);
+    const fd = openSync(path, "r");
+    try {
+      const redirected = spawnSync(process.execPath, [BIN, "solve", "--out", "jsonl", "--threads", "2"], { stdio: [fd, "pipe", "pipe"], maxBuffer: 1 << 28 });
+      const named = spawnSync(process.execPath, [BIN, "solve", "--out", "jsonl", "--threads", "2", path], { maxBuffer: 1 << 28 });
+      expect(redirected.status, redirected.stderr.toString()).toBe(0);
+      expect(redirected.stdout.toString().split(JSON.stringify(path)).length).toBe(1);
+      expect(redirected.stdout.toString()).toBe(named.stdout.toString().replaceAll(JSON.stringify(path), JSON.stringify("<stdin>")));
+    } finally {
+      closeSync(fd);
+    }
+  }, 60_000);
 
   it("a pool hands out powers of two, takes back only its own sizes, and never one buffer twice", () => {
     const pool = new BufferPool();

@@ -17,13 +17,13 @@
  * the records still to come, between {@link MIN_BATCH} and `batchSize`, so a small file still
  * reaches every worker and the last batches shrink as the input runs out; and for workers, to
  * about {@link BATCH_TARGET_MS} of solving at the rate the solved batches report, so hard
- * puzzles (40 times an easy one's time) keep both cores busy to the end.
- *
- * The batches' buffers are used again (../pool/buffers.ts): an input file is read into one
- * buffer, and each batch's buffers go back to the pool once its bytes are written. When the input ends,
+ * puzzles (40 times an easy one's time) keep both cores busy to the end. When the input ends,
  * or a record read has waited {@link INPUT_PAUSE_MS} unsent (a slow producer on a pipe, whether
  * it pauses or trickles), the records read are sent at once, split over the idle workers; each
  * batch is written as soon as it is solved and the batches before it are written.
+ *
+ * The batches' buffers are used again (../pool/buffers.ts): an input file is read into one
+ * buffer, and each batch's buffers go back to the pool once its bytes are written.
  */
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
@@ -45,8 +45,8 @@ export interface SolveInput {
   /** The name records and errors carry (the path, or `<stdin>`). */
   name: string;
   open(): Readable;
-  /** A regular file's path: the run reads it itself, through one reused buffer ({@link fileChunks}), not through `open()`. */
-  path?: string;
+  /** A regular file's path (or file descriptor): the run reads it itself, through one reused buffer ({@link fileChunks}), not through `open()`. */
+  path?: string | number;
 }
 
 /** How records are read, solved and written. */

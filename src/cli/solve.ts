@@ -10,7 +10,7 @@
  * must be a readable file (or a pipe) before anything is read. The options table below makes
  * both the help text and the defaults.
  */
-import { type Stats, accessSync, constants, createReadStream, createWriteStream, existsSync, statSync, truncateSync } from "node:fs";
+import { type Stats, accessSync, constants, createReadStream, createWriteStream, existsSync, fstatSync, statSync, truncateSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import { finished } from "node:stream/promises";
@@ -149,10 +149,19 @@ function hintTerminalInput(files: readonly string[], quiet: boolean | undefined)
   if (!quiet && process.stdin.isTTY && inputNames(files).includes("-")) process.stderr.write(TERMINAL_INPUT_HINT);
 }
 
+/** True when standard input is a regular file (`solve < puzzles.txt`): read through one buffer, as a named file is. */
+function stdinIsFile(): boolean {
+  try {
+    return fstatSync(0).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** The inputs named on the command line (standard input for none or `-`), each checked before any is read. */
 function openInputs(files: readonly string[]): SolveInput[] {
   return inputNames(files).map((name) => {
-    if (name === "-") return { name: "<stdin>", open: () => process.stdin };
+    if (name === "-") return { name: "<stdin>", open: () => process.stdin, path: stdinIsFile() ? 0 : undefined };
     const regular = checkInputFile(name);
     return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }), path: regular ? name : undefined };
   });

@@ -16,6 +16,7 @@
  * only its first {@link LONG_LINE_EXCERPT} characters and its length are, and the sink is told
  * its length (the reader makes it one invalid record), so one endless line cannot exhaust memory.
  */
+import { read } from "node:fs";
 import { open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 
@@ -311,18 +312,25 @@ export const FILE_CHUNK_BYTES = 1 << 16;
  * {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a buffer
  * per chunk, and those are garbage the run holds until a full collection (see pool/buffers.ts).
  */
-export async function* fileChunks(path: string, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
-  const handle = await open(path, "r");
+export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+  // A number is a file descriptor that stays open (standard input redirected from a file).
+  const handle = typeof path === "number" ? null : await open(path, "r");
+  const readInto = handle === null ? (buffer: Buffer) => readAt(path as number, buffer) : (buffer: Buffer) => handle.read(buffer, 0, buffer.length, null);
   try {
     const buffer = Buffer.allocUnsafe(chunkBytes);
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+      const { bytesRead } = await readInto(buffer);
       if (bytesRead === 0) return;
       yield buffer.subarray(0, bytesRead);
     }
   } finally {
-    await handle.close();
+    await handle?.close();
   }
+}
+
+/** Reads from the file descriptor `fd` into `buffer`, at its current position. */
+function readAt(fd: number, buffer: Buffer): Promise<{ bytesRead: number }> {
+  return new Promise((resolve, reject) => read(fd, buffer, 0, buffer.length, null, (error, bytesRead) => (error ? reject(error) : resolve({ bytesRead }))));
 }
 
 /** Yields the lines of `stream` in order as text, chunk by chunk (judge mode, tests); UTF-16 and UTF-32 input throws (see {@link utf8Chunks}). */

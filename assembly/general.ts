@@ -41,7 +41,7 @@
 // symbols from the lowest, on an explicit stack of states: no recursion, no allocation during
 // search.
 //
-// Batch layout in linear memory (see src/general.ts), n puzzles of C = N² bytes from `base`:
+// Batch layout in linear memory (see src/wasm.ts), n puzzles of C = N² bytes from `base`:
 //   puzzles n×C u8 │ solutions n×C u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
 // A puzzle byte is 0 (empty) or a symbol 1..N; a byte over N gives count -1 for that puzzle and a
 // clue repeated in a row, column or box count -2 (the 9×9 kernel's codes, assembly/index.ts).
@@ -683,6 +683,8 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
 
 let batchBase: usize = 0;
 let batchBytes: usize = 0;
+/** The box size of the batch last reserved: what solveBatch solves it as. */
+let batchBox: i32 = 0;
 
 /** Byte offset of the solutions of a batch of `count` puzzles of `cellCount` cells. */
 @inline function solutionsAt(base: usize, count: i32, cellCount: i32): usize {
@@ -708,9 +710,11 @@ const MAX_BATCH_BYTES: u64 = (1 << 30) - 64;
 }
 
 /**
- * Room for a batch of `count` puzzles of box size `b`; returns its base, or 0 for an unsupported
- * box size, a negative count or a batch over {@link MAX_BATCH_BYTES}. A larger batch replaces the
- * block of the last one, so memory is bounded by the largest batch. May grow memory.
+ * Room for a batch of `count` puzzles of box size `b`, which {@link solveBatch} then solves as
+ * puzzles of that size; returns its base, or 0 for an unsupported box size, a negative count or a
+ * batch over {@link MAX_BATCH_BYTES}. A larger batch replaces the block of the last one, so memory
+ * is bounded by the largest batch. May grow memory. (The 9×9 kernel exports the same two entry
+ * points with the same codes; it takes box size 3 only.)
  */
 export function reserve(count: i32, b: i32): usize {
   if (!supportedBox(b) || count < 0) return 0;
@@ -722,17 +726,18 @@ export function reserve(count: i32, b: i32): usize {
     batchBase = heap.alloc(<usize>bytes);
     batchBytes = <usize>bytes;
   }
+  batchBox = b;
   return batchBase;
 }
 
 /**
- * Solves the `count` puzzles of box size `b` in the batch at `base` (layout above), counting
- * up to `limit`; `budget` caps the nodes of each search (0: no cap). Returns `count`, or -1
- * (touching nothing) for an unsupported box size.
+ * Solves the `count` puzzles of the batch at `base` (layout above), of the box size it was
+ * reserved for, counting up to `limit`; `budget` caps the nodes of each search (0: no cap).
+ * Returns `count`, or -1 (touching nothing) when that is not the batch reserved or it holds fewer.
  */
-export function solveBatch(base: usize, count: i32, b: i32, limit: i32, budget: i32): i32 {
-  if (!supportedBox(b)) return -1;
-  if (base != batchBase || count < 0 || batchBytesOf(count, b * b * b * b) > <u64>batchBytes) return -1; // only the reserved batch, never past it
+export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i32 {
+  const b = batchBox;
+  if (!supportedBox(b) || base != batchBase || count < 0 || batchBytesOf(count, b * b * b * b) > <u64>batchBytes) return -1; // only the reserved batch, never past it
   configure(b);
   const solutions = solutionsAt(base, count, cells);
   const counts = countsAt(base, count, cells);

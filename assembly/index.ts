@@ -1194,14 +1194,16 @@ let batchCapacity: i32 = 0;
 const MAX_BATCH_BYTES: u64 = (1 << 30) - 64;
 
 /**
- * Room for a batch of `count` puzzles; returns its base, or 0 when `count` is negative or the
- * batch would be over {@link MAX_BATCH_BYTES} (sizes are computed in 64 bits, so nothing wraps).
+ * Room for a batch of `count` puzzles of box size `box`; returns its base, or 0 when the box size
+ * is not 3 (the N×N kernel, assembly/general.ts, exports the same entry points for every size),
+ * `count` is negative or the batch would be over {@link MAX_BATCH_BYTES} (sizes are computed in
+ * 64 bits, so nothing wraps).
  * A larger batch replaces the block of the last one (the last block on the heap, so freeing it
  * gives its memory back): memory is bounded by the largest batch, not by the sum of batches.
  * May grow memory.
  */
-export function reserve(count: i32): usize {
-  if (count < 0) return 0;
+export function reserve(count: i32, box: i32): usize {
+  if (box != 3 || count < 0) return 0;
   const bytes = ((<u64>count * (2 * CELLS) + 3) & ~(<u64>3)) + <u64>count * 12; // the layout above, in 64 bits
   if (bytes > MAX_BATCH_BYTES) return 0;
   if (count > batchCapacity) {

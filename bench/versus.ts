@@ -7,14 +7,13 @@
  * timed in process CPU time. The table goes through the bench's Markdown writer.
  */
 import { type Dataset, bundledDatasets } from "../src/datasets.js";
-import { GeneralKernel } from "../src/general.js";
 import type { Shape } from "../src/shape.js";
 import { type KernelBuild, WasmKernel } from "../src/wasm.js";
 import { answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
 import { type Draw, drawPuzzles } from "./measure/draw.js";
 import { summarizeGuesses } from "./measure/guesses.js";
 import { type RoundRatio, medianOf, roundRatio, timeInterleaved } from "./measure/interleaved.js";
-import { type BatchKernel, atBox } from "./measure/kernel.js";
+import { type BatchKernel, kernelAtBoxFrom } from "./measure/kernel.js";
 import { buildKernelAtCommit } from "./measure/reference.js";
 import { type Column, formatNumber } from "./report/format.js";
 import { markdownTable } from "./report/markdown.js";
@@ -45,7 +44,7 @@ export interface VersusRecord {
 /** The old and today's kernel of each grid size, each built and loaded when a dataset of its size first needs it. */
 export class KernelPair {
   private nine?: Promise<[WasmKernel, WasmKernel]>;
-  private general?: Promise<[GeneralKernel, GeneralKernel]>;
+  private readonly general = new Map<number, Promise<[BatchKernel, BatchKernel]>>();
 
   /** `ref`: the old kernels' commit; `build`: today's 9×9 build (release or variants/<name>). */
   constructor(private readonly ref: string, private readonly build: KernelBuild) {}
@@ -56,9 +55,13 @@ export class KernelPair {
       this.nine ??= Promise.all([WasmKernel.create(await buildKernelAtCommit(this.ref, "assembly/index.ts", "release")), WasmKernel.create(undefined, this.build)]);
       return this.nine;
     }
-    this.general ??= Promise.all([GeneralKernel.create(await buildKernelAtCommit(this.ref, "assembly/general.ts", "general", "general-")), GeneralKernel.create()]);
-    const [old, current] = await this.general;
-    return [atBox(old, shape.box), atBox(current, shape.box)];
+    let pair = this.general.get(shape.box);
+    if (!pair) {
+      const old = buildKernelAtCommit(this.ref, "assembly/general.ts", "general", "general-");
+      pair = Promise.all([old.then((url) => kernelAtBoxFrom(url, shape.box)), WasmKernel.create(undefined, "general", shape.box)]);
+      this.general.set(shape.box, pair);
+    }
+    return pair;
   }
 }
 

@@ -129,4 +129,3 @@ export {
 } from "./wasm.js";
 export { compileSource } from "./kernel-source.js";
 export { buildFacts } from "../build/facts.js";
-export { GeneralKernel, compileGeneralKernel, type GeneralBuild } from "./general.js";

@@ -18,7 +18,7 @@
  */
 import { EMPTY_MARKS, isEmptySymbol } from "./empty-cells.js";
 import { excerpt, quoteCharacter } from "./excerpt.js";
-import { type Shape, CELLS, SHAPES, SHAPE_9, describeCell, shapeName, shapeOfCells, unitsOf } from "./shape.js";
+import { type Shape, CELLS, SHAPES, SHAPE_9, SYMBOL_COUNTS, describeCell, shapeName, shapeOfCells, shapeOfSide, unitsOf } from "./shape.js";
 import { isWhole } from "./whole-number.js";
 
 /** N² bytes: 0 empty, 1..N (81 for 9×9). */
@@ -100,11 +100,8 @@ export function alphabetName(alphabet: Alphabet): string {
 
 /** Checks an explicit alphabet: N distinct characters for a supported N, none of them an empty mark. */
 export function checkAlphabet(alphabet: Alphabet): Shape {
-  const shape = SHAPES.find((s) => s.size === alphabet.length);
-  if (!shape) {
-    const sizes = SHAPES.map((s) => s.size);
-    throw new RangeError(`an alphabet needs ${sizes.slice(0, -1).join(", ")} or ${sizes.at(-1)} symbols, got ${alphabet.length} ('${excerpt(alphabet)}')`);
-  }
+  const shape = shapeOfSide(alphabet.length);
+  if (!shape) throw new RangeError(`an alphabet needs ${SYMBOL_COUNTS} symbols, got ${alphabet.length} ('${excerpt(alphabet)}')`);
   const space = [...alphabet].find((ch) => /\s/.test(ch));
   if (space !== undefined) throw new RangeError(`alphabet '${excerpt(alphabet)}' holds white space (${quoteCharacter(space)}), which separates cells`);
   if (new Set(alphabet).size !== alphabet.length) throw new RangeError(`alphabet '${excerpt(alphabet)}' repeats a character`);

@@ -6,8 +6,8 @@
  * Adding a solver is one file (an engine, see solver.ts) and one row here. The default engine of
  * a size is the first row that takes it (so the fastest come first).
  */
-import { GeneralKernel, engineForBox } from "./general.js";
 import type { KernelSource } from "./kernel-source.js";
+import { SHAPES, SHAPE_9, shapeOfSide } from "./shape.js";
 import type { SolverEngine } from "./solver.js";
 import { ALGORITHM_TS_PEER, AlgorithmTsPackageEngine } from "./solvers/npm-algorithm-ts.js";
 import { DANCING_LINKS_PEER, DancingLinksPackageEngine } from "./solvers/npm-dancing-links.js";
@@ -80,12 +80,16 @@ function peerFields(peer: PeerPackage): Pick<SolverInfo, "peer" | "unavailable">
   return peerInstalled(peer) ? { peer } : { peer, unavailable: missingPeerMessage(peer) };
 }
 
-/** Sides of the grids the N×N solvers take: 4×4, 9×9, 16×16, 25×25. */
-const ANY_SIZE: readonly number[] = [4, 9, 16, 25];
-const NINE: readonly number[] = [9];
+/** Sides of the grids the N×N solvers take: every shape of shape.ts (4×4, 9×9, 16×16, 25×25). */
+const ANY_SIZE: readonly number[] = SHAPES.map((shape) => shape.size);
+const NINE: readonly number[] = [SHAPE_9.size];
 
-/** The box size of a grid of side `size`. */
-const boxOf = (size: number): number => Math.round(Math.sqrt(size));
+/** The box size of a grid of side `size` (one of the shapes of shape.ts); a RangeError for another. */
+function boxOf(size: number): number {
+  const shape = shapeOfSide(size);
+  if (!shape) throw new RangeError(`no grid has ${size} cells a row`);
+  return shape.box;
+}
 
 /** The registry id of a 9×9 kernel variant: `wasm`, or `wasm:<name>`. */
 export const variantId = (name: string): string => (name === "" ? "wasm" : `wasm:${name}`);
@@ -110,7 +114,7 @@ export const solvers: readonly SolverInfo[] = [
     external: false,
     sizes: ANY_SIZE,
     capabilities: { guesses: true, budget: true },
-    load: async (size, options) => engineForBox(await GeneralKernel.create(options?.kernel), boxOf(size)),
+    load: (size, options) => WasmKernel.create(options?.kernel, "general", boxOf(size)),
   },
   {
     id: "general-ts",
@@ -119,7 +123,7 @@ export const solvers: readonly SolverInfo[] = [
     external: false,
     sizes: ANY_SIZE,
     capabilities: { guesses: true, budget: true },
-    load: async (size) => engineForBox(new (await import("./solvers/general-ts.js")).GeneralTsEngine(), boxOf(size)),
+    load: async (size) => new (await import("./solvers/general-ts.js")).GeneralTsEngine(boxOf(size)),
   },
   {
     id: "bitmask",

@@ -10,7 +10,7 @@
  * records (Solver, the CLI's workers and judge mode all go through it).
  */
 import { type Alphabet, type Grid, type Puzzle, checkAlphabet, PuzzleError, readPuzzle } from "./puzzle.js";
-import { shapeName } from "./shape.js";
+import { SYMBOL_COUNTS, shapeName } from "./shape.js";
 import { checkWhole } from "./whole-number.js";
 
 /** Every status a record can have, in the order of the CLI's summary. */
@@ -18,7 +18,11 @@ export const STATUSES = ["solved", "unsolvable", "multiple", "invalid", "timeout
 
 export type Status = (typeof STATUSES)[number];
 
-/** What one search reports besides its count. Reused across calls: engines overwrite every field. */
+/**
+ * What one search reports besides its count. Reused across calls: engines overwrite every field.
+ * A figure the engine cannot tell is NaN, here and in {@link BatchResult}; a record shows it as
+ * null (JSON has no NaN) and a report as `n/a`.
+ */
 export interface SearchStats {
   /** Branch points taken (a cell tried with more than one candidate left); NaN when the engine cannot tell. */
   guesses: number;
@@ -51,13 +55,23 @@ export function solvesBatches(engine: SolverEngine): engine is SolverEngine & Re
 
 /** Per-puzzle results of one batch, in parallel arrays indexed by puzzle. */
 export interface BatchResult {
-  /** Solutions found, up to the limit; -1 where a byte was over 9, -2 where a clue is repeated in a unit. */
+  /** Solutions found, up to the limit; -1 where a byte was over N, -2 where a clue is repeated in a unit. */
   counts: Int32Array;
-  guesses: Int32Array;
-  /** Search nodes (states propagated) per puzzle, negative where the budget stopped the search. */
-  nodes: Int32Array;
+  /** Guesses per puzzle; NaN where the engine cannot tell (an engine of one puzzle per call, see {@link solvePacked}). */
+  guesses: Int32Array | Float64Array;
+  /**
+   * Search nodes (states propagated) per puzzle, negative where the budget stopped the search.
+   * An engine of one puzzle per call counts none: NaN, or -Infinity where the budget stopped it.
+   */
+  nodes: Int32Array | Float64Array;
   /** count × N² bytes: the first solution of each puzzle (undefined content when count is 0). */
   solutions: Uint8Array;
+}
+
+/** A kernel's results (see wasm.ts): every figure counted, so whole numbers in Int32 views of its memory. */
+export interface KernelResult extends BatchResult {
+  guesses: Int32Array;
+  nodes: Int32Array;
 }
 
 export interface SolveOptions {
@@ -210,7 +224,7 @@ export function batchRecords(result: BatchResult, count: number, style: RecordSt
       status: statusOf(found, nodes[i] < 0),
       count: found,
       solution: found > 0 ? writer.text(i) : null,
-      guesses: reportsGuesses ? guesses[i] : null,
+      guesses: reportsGuesses && !Number.isNaN(guesses[i]) ? guesses[i] : null,
     };
   }
   return records;
@@ -218,22 +232,24 @@ export function batchRecords(result: BatchResult, count: number, style: RecordSt
 
 /**
  * Solves `puzzles` (packed, N² bytes each) on `engine`: one solveBatch call when the engine has
- * one, else one countSolutions call per puzzle into result arrays of the same layout.
+ * one, else one countSolutions call per puzzle into result arrays of the same layout, where the
+ * guesses are the engine's (NaN when it cannot tell) and the nodes, which it does not count, are
+ * NaN (-Infinity where the budget stopped the search).
  */
 export function solvePacked(engine: SolverEngine, puzzles: Uint8Array, count: number, cells: number, limit: number, budget: number): BatchResult {
   if (solvesBatches(engine)) return engine.solveBatch(puzzles, count, limit, budget);
   const result: BatchResult = {
     counts: new Int32Array(count),
-    guesses: new Int32Array(count),
-    nodes: new Int32Array(count),
+    guesses: new Float64Array(count),
+    nodes: new Float64Array(count),
     solutions: new Uint8Array(count * cells),
   };
-  const stats: SearchStats = { guesses: 0, timedOut: false };
+  const stats: SearchStats = { guesses: NaN, timedOut: false };
   for (let i = 0; i < count; i++) {
     const solution = result.solutions.subarray(i * cells, (i + 1) * cells);
     result.counts[i] = engine.countSolutions(puzzles.subarray(i * cells, (i + 1) * cells), limit, solution, stats, budget);
-    result.guesses[i] = Number.isFinite(stats.guesses) ? stats.guesses : 0;
-    result.nodes[i] = stats.timedOut ? -1 : 1;
+    result.guesses[i] = stats.guesses;
+    result.nodes[i] = stats.timedOut ? -Infinity : NaN;
   }
   return result;
 }
@@ -250,7 +266,7 @@ export function budgetFor(cells: number, budget: number | undefined): number {
   return budget ?? (cells === 81 ? Infinity : LARGE_GRID_BUDGET);
 }
 
-/** An engine whose batch is written straight into its memory and solved there (the 9×9 kernel's `input`/`run`). */
+/** An engine whose batch is written straight into its memory and solved there (a kernel's `input`/`run`, wasm.ts). */
 interface InPlaceEngine {
   input(count: number): Uint8Array;
   run(count: number, limit: number, budget: number): BatchResult;
@@ -272,16 +288,20 @@ const TEXT_CELL = (() => {
   return cells;
 })();
 
+/** Writes 9×9 puzzles given as text (see {@link GroupPuzzles}) into `packed` as cells, as many as it holds. */
+export function writeTextCells(text: Uint8Array, packed: Uint8Array): void {
+  for (let i = 0; i < packed.length; i++) packed[i] = TEXT_CELL[text[i]];
+}
+
 /** Writes `puzzles` into `packed` (see {@link GroupPuzzles}). */
 function writePuzzles(puzzles: GroupPuzzles, packed: Uint8Array): void {
   if (typeof puzzles === "function") return puzzles(packed);
-  const text = puzzles.text;
-  for (let i = 0; i < packed.length; i++) packed[i] = TEXT_CELL[text[i]];
+  writeTextCells(puzzles.text, packed);
 }
 
 function solvesInPlace(engine: SolverEngine): engine is SolverEngine & InPlaceEngine {
   const { input, run } = engine as Partial<InPlaceEngine>;
-  return typeof input === "function" && typeof run === "function" && input.length === 1;
+  return typeof input === "function" && typeof run === "function";
 }
 
 /**
@@ -294,7 +314,7 @@ function solvesInPlace(engine: SolverEngine): engine is SolverEngine & InPlaceEn
  */
 export function solveGroup(engine: SolverEngine, cells: number, count: number, puzzles: GroupPuzzles, limit: number, budget?: number): BatchResult {
   const nodes = budgetFor(cells, budget);
-  if (solvesInPlace(engine) && cells === 81) {
+  if (solvesInPlace(engine)) {
     if (typeof puzzles !== "function" && engine.inputText) engine.inputText(puzzles.text, count);
     else writePuzzles(puzzles, engine.input(count));
     return engine.run(count, limit, nodes);
@@ -328,9 +348,9 @@ function readOrRecord(puzzle: string | Grid, alphabet: Alphabet | undefined): Re
   }
 }
 
-/** The `alphabet` option when it is one ({@link checkAlphabet}: 4, 9, 16 or 25 distinct symbols, no white space or empty mark); a RangeError naming it otherwise. */
+/** The `alphabet` option when it is one ({@link checkAlphabet}: N distinct symbols of a shape, no white space or empty mark); a RangeError naming it otherwise. */
 function checkAlphabetOption(alphabet: unknown): Alphabet {
-  if (typeof alphabet !== "string") throw new RangeError(`alphabet must be a string of 4, 9, 16 or 25 symbols, got ${typeof alphabet === "object" ? String(alphabet) : `the ${typeof alphabet} ${String(alphabet)}`}`);
+  if (typeof alphabet !== "string") throw new RangeError(`alphabet must be a string of ${SYMBOL_COUNTS} symbols, got ${typeof alphabet === "object" ? String(alphabet) : `the ${typeof alphabet} ${String(alphabet)}`}`);
   checkAlphabet(alphabet);
   return alphabet;
 }

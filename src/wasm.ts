@@ -1,12 +1,22 @@
 /**
- * Loading the WASM kernel and batching puzzles through its linear memory.
+ * Loading the WASM kernels and batching puzzles through their linear memory: one class,
+ * {@link WasmKernel}, for both kernel files and every grid size.
  *
- * Batch layout in linear memory (n puzzles, from the pointer `reserve(n)` returns):
+ *   kernel file            builds (build/<build>.wasm)              box sizes
+ *   assembly/index.ts      release, debug, variants/<name>          3 (9×9), plus the CLI's byte path
+ *   assembly/general.ts    general, general-debug                   2–5 (4×4 to 25×25)
+ *
+ * Both export the same entry points, with the same codes:
+ *   reserve(count, box) → base          room for a batch of `count` puzzles of box size `box`
+ *                                       (0: a box size the file does not take, or too large)
+ *   solveBatch(base, count, limit, budget) → count, or -1 when that is not the batch reserved
+ *
+ * Batch layout in linear memory (n puzzles of C = N² cells, from the base `reserve` returns):
  *
  *   base ─► ┌──────────────────────┐
- *           │ puzzles   n × 81 u8  │  written by the host (0 empty, 1–9)
+ *           │ puzzles   n × C u8   │  written by the host (0 empty, 1..N)
  *           ├──────────────────────┤
- *           │ solutions n × 81 u8  │  first solution of each puzzle
+ *           │ solutions n × C u8   │  first solution of each puzzle
  *           ├──────────────────────┤  (4-byte aligned)
  *           │ counts    n × i32    │  solutions up to the limit; -1 bad byte, -2 repeated clue
  *           ├──────────────────────┤
@@ -18,22 +28,27 @@
  * One `solveBatch` call solves all n; nothing crosses the boundary per puzzle.
  * `reserve` may grow memory, which detaches every old view, so views are re-created
  * after each reserve.
+ *
+ *   const kernel = await WasmKernel.create(undefined, "general", 4); // 16×16, on the N×N kernel
+ *   kernel.input(n).set(packed);                                    // n puzzles, 256 bytes each
+ *   const { counts, solutions } = kernel.run(n, 2, Infinity);
  */
 import { buildFacts } from "../build/facts.js";
 import { instantiate as instantiateSudokuKernel } from "../build/release.js";
 import { type KernelSource, type UrlObject, type WasmModule, compileSource } from "./kernel-source.js";
 import type { Grid } from "./puzzle.js";
-import { CELLS } from "./shape.js";
-import { type BatchResult, type SearchStats, type SolverEngine, checkLimit, kernelBudget } from "./solver.js";
+import { type Shape, CELLS, SHAPE_9, shapeName, shapeOf } from "./shape.js";
+import { type KernelResult, type SearchStats, type SolverEngine, checkLimit, kernelBudget, writeTextCells } from "./solver.js";
 import { checkWhole, isWhole } from "./whole-number.js";
 
 export type { KernelSource, ResponseLike, UrlObject, WasmModule } from "./kernel-source.js";
 
 /**
- * A build of the kernel: `release` (optimised, the default), `debug` (asserts on), or
- * `variants/<name>` (a compile-time variant, see {@link kernelVariants}).
+ * A build of a kernel, named as its file build/<build>.wasm. The 9×9 kernel's: `release`
+ * (optimised, the default), `debug` (asserts on), `variants/<name>` (a compile-time variant, see
+ * {@link kernelVariants}); the N×N kernel's: `general` (optimised) and `general-debug`.
  */
-export type KernelBuild = "release" | "debug" | `variants/${string}`;
+export type KernelBuild = "release" | "debug" | `variants/${string}` | "general" | "general-debug";
 
 /** One compile-time variant of the kernel, as listed in assembly/variants.json. */
 export interface KernelVariant {
@@ -54,14 +69,31 @@ export function variantBuild(name: string): KernelBuild {
   return name === "" ? "release" : `variants/${name}`;
 }
 
+/** What both kernel files export (see the header), and the 9×9 kernel's byte path besides. */
 interface KernelExports {
   memory: WebAssembly.Memory;
-  reserve(count: number): number;
+  reserve(count: number, box: number): number;
   solveBatch(base: number, count: number, limit: number, budget: number): number;
-  cellsFromText(base: number, count: number): number;
-  lineOutput(base: number, count: number): number;
+  /** The 9×9 kernel only: 9×9 text to cells, in place. */
+  cellsFromText?(base: number, count: number): number;
+  /** The 9×9 kernel only: `line` output over the puzzle bytes. */
+  lineOutput?(base: number, count: number): number;
+}
+
+/** The 9×9 kernel's line scan (the CLI's reader). */
+interface ScanExports {
+  memory: WebAssembly.Memory;
   reserveScan(room: number): number;
   scanLines(base: number, start: number, length: number): number;
+}
+
+/**
+ * An instance of any kernel build. asc writes bindings per file, but both files export the same
+ * entry points with the same types, so the 9×9 release build's bindings (which lift `usize`
+ * results and supply `env.abort` for the debug builds) serve every build of both.
+ */
+async function instantiateKernel(module: WasmModule): Promise<unknown> {
+  return instantiateSudokuKernel(module, { env: {} });
 }
 
 /**
@@ -88,8 +120,11 @@ export function compileWasmFile(stem: string): Promise<WasmModule> {
   return module;
 }
 
-/** Compiles the 9×9 kernel's build once (see {@link compileWasmFile}). */
+/** Compiles a kernel build once (see {@link compileWasmFile}); a RangeError for a build name of neither kernel. */
 export function compileKernel(build: KernelBuild = "release"): Promise<WasmModule> {
+  if (!/^(release|debug|general|general-debug|variants\/[\w-]+)$/.test(build)) {
+    return Promise.reject(new RangeError(`a kernel build is release, debug, variants/<name>, general or general-debug, not '${build as string}'`));
+  }
   return compileWasmFile(build);
 }
 
@@ -103,7 +138,7 @@ export function batchLayout(base: number, count: number, cells = CELLS) {
 }
 
 /** Views of a solved batch's result regions in linear memory (valid until memory grows). */
-export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: number, count: number, cells = CELLS): BatchResult {
+export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: number, count: number, cells = CELLS): KernelResult {
   const at = batchLayout(base, count, cells);
   return {
     counts: new Int32Array(memory.buffer, at.counts, count),
@@ -114,7 +149,7 @@ export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: numbe
 }
 
 /** Copies of a batch's result views, safe to keep across kernel calls. */
-export function copyBatch(views: BatchResult): BatchResult {
+export function copyBatch(views: KernelResult): KernelResult {
   return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes.slice(), solutions: views.solutions.slice() };
 }
 
@@ -167,9 +202,8 @@ export function checkedBatchBytes(count: number, cells: number): number {
 }
 
 /**
- * The batch region of one kernel instance: where it starts and how many bytes it holds. Both
- * kernels (9×9 and N×N) track their room with it, in bytes of {@link batchLayout}, so a batch
- * of any size and count is checked the same way.
+ * The batch region of one kernel instance: where it starts and how many bytes it holds, in
+ * bytes of {@link batchLayout}, so a batch of any size and count is checked the same way.
  */
 export class BatchRoom {
   private base = 0;
@@ -211,7 +245,7 @@ export class BatchRoom {
   }
 
   /** Views of the results of the batch at `base`. */
-  results(base: number, count: number, cells: number): BatchResult {
+  results(base: number, count: number, cells: number): KernelResult {
     return batchViews(this.memory, base, count, cells);
   }
 }
@@ -235,12 +269,12 @@ export class LineScanner {
   private base = 0;
   private room = 0;
 
-  private constructor(private readonly exports: KernelExports) {}
+  private constructor(private readonly exports: ScanExports) {}
 
   /** A scanner on a fresh instance of the release kernel (or `source`). */
   static async create(source?: KernelSource): Promise<LineScanner> {
     const module = source === undefined ? await compileKernel("release") : await compileSource(source);
-    return new LineScanner((await instantiateSudokuKernel(module, { env: {} })) as KernelExports);
+    return new LineScanner((await instantiateKernel(module)) as ScanExports);
   }
 
   /** The largest chunk one scan takes (longer chunks are scanned in pieces by the caller). */
@@ -265,28 +299,46 @@ export class LineScanner {
   }
 }
 
-/** One instance of the WASM kernel with its own linear memory. Not thread-safe; one per worker. */
+/**
+ * One instance of a WASM kernel with its own linear memory, for grids of one box size: the one
+ * host class of both kernel files (see the header) and the {@link SolverEngine} of the `wasm`,
+ * `wasm:<variant>` and `general-wasm` rows. Not thread-safe; one per worker.
+ */
 export class WasmKernel implements SolverEngine {
   private readonly room: BatchRoom;
+  private readonly cells: number;
+  private readonly box: number;
 
-  private constructor(private readonly exports: KernelExports) {
+  private constructor(
+    private readonly exports: KernelExports,
+    /** The grids it solves. */
+    readonly shape: Shape,
+  ) {
     this.room = new BatchRoom(exports.memory);
+    this.cells = shape.cells;
+    this.box = shape.box;
   }
 
   /**
-   * Instantiates the kernel from `source` (a module from {@link compileKernel}, its bytes, a
-   * fetch Response or a URL), or else from `build`'s file beside this package.
-   * All 9×9 builds export the same functions, so the release build's bindings serve each.
+   * Instantiates a kernel for grids of box size `box` (3, 9×9, by default) from `source` (a
+   * module from {@link compileKernel}, its bytes, a fetch Response or a URL), or else from
+   * `build`'s file beside this package. A RangeError when the build does not take that box size
+   * (the 9×9 kernel's builds take 3 only; `general` and `general-debug` take 2–5).
    */
-  static async create(source?: KernelSource, build: KernelBuild = "release"): Promise<WasmKernel> {
+  static async create(source?: KernelSource, build: KernelBuild = "release", box = SHAPE_9.box): Promise<WasmKernel> {
+    const shape = shapeOf(box);
     const module = source === undefined ? await compileKernel(build) : await compileSource(source);
-    return new WasmKernel((await instantiateSudokuKernel(module, { env: {} })) as KernelExports);
+    const exports = (await instantiateKernel(module)) as KernelExports;
+    if (exports.reserve(1, box) === 0) {
+      throw new RangeError(`${source === undefined ? `the kernel build '${build}'` : "this kernel"} does not take ${shapeName(shape)} grids (box size ${box}); the general builds take every size`);
+    }
+    return new WasmKernel(exports, shape);
   }
 
   /** Makes room for `count` puzzles; returns a view to write them into (valid until the next call). */
   input(count: number): Uint8Array {
-    const base = this.room.make(count, CELLS, () => this.exports.reserve(count));
-    return this.room.puzzles(base, count, CELLS);
+    const base = this.room.make(count, this.cells, () => this.exports.reserve(count, this.box));
+    return this.room.puzzles(base, count, this.cells);
   }
 
   /**
@@ -294,49 +346,56 @@ export class WasmKernel implements SolverEngine {
    * nodes (Infinity: no cap). The result arrays are views into linear memory: read them before
    * the next call.
    */
-  run(count: number, limit: number, budget = Infinity): BatchResult {
+  run(count: number, limit: number, budget = Infinity): KernelResult {
     checkRunArguments(count, limit, budget);
-    const base = this.room.check(count, CELLS, `run(${count})`);
+    const base = this.room.check(count, this.cells, `run(${count})`);
     BatchRoom.checkSolved(this.exports.solveBatch(base, count, limit, kernelBudget(budget)), `run(${count})`);
-    return this.room.results(base, count, CELLS);
+    return this.room.results(base, count, this.cells);
   }
 
   /**
-   * Makes room for `count` puzzles and reads them from `text`: 81 bytes each as written in a
-   * line (`1`–`9` a clue, any other byte an empty cell), converted in the kernel. Then {@link run}.
+   * Makes room for `count` 9×9 puzzles and reads them from `text`: 81 bytes each as written in a
+   * line (`1`–`9` a clue, any other byte an empty cell), converted in the 9×9 kernel (here on
+   * the N×N one, which has no such entry point). Then {@link run}.
    */
   inputText(text: Uint8Array, count: number): void {
-    this.input(count).set(text.subarray(0, count * CELLS));
-    BatchRoom.checkSolved(this.exports.cellsFromText(this.room.check(count, CELLS, `inputText(${count})`), count), `inputText(${count})`);
+    if (this.cells !== CELLS) throw new RangeError(`inputText reads 9×9 text; this kernel solves ${shapeName(this.shape)} grids`);
+    const input = this.input(count);
+    const cellsFromText = this.exports.cellsFromText;
+    if (!cellsFromText) return writeTextCells(text, input);
+    input.set(text.subarray(0, count * CELLS));
+    BatchRoom.checkSolved(cellsFromText(this.room.check(count, CELLS, `inputText(${count})`), count), `inputText(${count})`);
   }
 
   /**
-   * The `line` output of the `count` puzzles last solved by {@link run}, written by the kernel
-   * over their puzzle bytes (a view, valid until the next call): per puzzle its solution or its
-   * status word, each with "\n". Null when a puzzle was rejected (count < 0), which the kernel
-   * does not word; the results are then untouched. Call it once per run, after reading anything
-   * else the puzzle bytes are needed for.
+   * The `line` output of the `count` 9×9 puzzles last solved by {@link run}, written by the 9×9
+   * kernel over their puzzle bytes (a view, valid until the next call): per puzzle its solution
+   * or its status word, each with "\n". Null when a puzzle was rejected (count < 0), which the
+   * kernel does not word, or on a kernel without this entry point (the N×N one); the results are
+   * then untouched. Call it once per run, after reading anything else the puzzle bytes are needed for.
    */
   lineOutput(count: number): Uint8Array | null {
+    const lineOutput = this.exports.lineOutput;
+    if (!lineOutput || this.cells !== CELLS) return null;
     const base = this.room.check(count, CELLS, `lineOutput(${count})`);
-    const bytes = this.exports.lineOutput(base, count);
+    const bytes = lineOutput(base, count);
     return bytes < 0 ? null : new Uint8Array(this.exports.memory.buffer, base, bytes);
   }
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
-  solveBatch(puzzles: Uint8Array, count: number, limit: number, budget = Infinity): BatchResult {
-    checkBatchBytes(puzzles, count, CELLS);
-    this.input(count).set(puzzles.subarray(0, count * CELLS));
+  solveBatch(puzzles: Uint8Array, count: number, limit: number, budget = Infinity): KernelResult {
+    checkBatchBytes(puzzles, count, this.cells);
+    this.input(count).set(puzzles.subarray(0, count * this.cells));
     return copyBatch(this.run(count, limit, budget));
   }
 
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget = Infinity): number {
-    checkGridBytes("puzzle", puzzle, CELLS);
-    checkGridBytes("solution", solution, CELLS, true);
+    checkGridBytes("puzzle", puzzle, this.cells);
+    checkGridBytes("solution", solution, this.cells, true);
     this.input(1).set(puzzle);
     const result = this.run(1, limit, budget);
     const count = result.counts[0];
-    if (count > 0) solution.set(result.solutions.subarray(0, CELLS));
+    if (count > 0) solution.set(result.solutions.subarray(0, this.cells));
     stats.guesses = result.guesses[0];
     stats.timedOut = result.nodes[0] < 0;
     return count;

@@ -1,16 +1,18 @@
 /**
- * Issue 23, items 10 and 11: the kernel API (`WasmKernel`, `GeneralKernel`) and the library's
+ * Issue 23, items 10 and 11: the kernel API (`WasmKernel`, on both kernels) and the library's
  * options are checked where they enter, with a RangeError naming the argument and the value;
  * nothing is coerced into another limit, budget or grid.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { GeneralKernel, type Solver, WasmKernel, createSolver } from "../src/index.js";
+import { type Solver, WasmKernel, createSolver } from "../src/index.js";
 
 let kernel: WasmKernel;
-let general: GeneralKernel;
+/** The N×N kernel for 4×4 and 16×16 grids. */
+let general4: WasmKernel;
+let general16: WasmKernel;
 let solver: Solver;
 beforeAll(async () => {
-  [kernel, general, solver] = await Promise.all([WasmKernel.create(), GeneralKernel.create(), createSolver()]);
+  [kernel, general4, general16, solver] = await Promise.all([WasmKernel.create(), WasmKernel.create(undefined, "general", 2), WasmKernel.create(undefined, "general", 4), createSolver()]);
 });
 
 /** Limits the kernels read as i32 and once took as 1 (an empty grid then read as unique). */
@@ -41,16 +43,16 @@ describe("item 11: the kernel API refuses arguments it would coerce", () => {
     expect(kernel.countSolutions(new Uint8Array(81), 2, solution, stats())).toBe(2);
   });
 
-  it("GeneralKernel.run and countSolutions refuse the same limits, budgets and short grids, for 4×4 and 16×16", () => {
+  it("WasmKernel on the N×N kernel: run and countSolutions refuse the same limits, budgets and short grids, for 4×4 and 16×16", () => {
     for (const limit of BAD_LIMITS) {
-      general.input(1, 2).fill(0);
-      expect(() => general.run(1, 2, limit), `limit ${limit}`).toThrow(new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${limit}`));
+      general4.input(1).fill(0);
+      expect(() => general4.run(1, limit), `limit ${limit}`).toThrow(new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${limit}`));
     }
-    for (const budget of BAD_BUDGETS) expect(() => general.run(1, 2, 2, budget as number)).toThrow(/^budget must be a number of search nodes/);
-    expect(() => general.countSolutions(new Uint8Array(255), 4, 2, new Uint8Array(256), stats())).toThrow(new RangeError("puzzle must be a Uint8Array of 256 bytes, got 255 bytes"));
-    expect(() => general.countSolutions(new Uint8Array(16), 2, 2, new Uint8Array(15), stats())).toThrow(/^solution must be a Uint8Array of at least 16 bytes/);
-    expect(() => general.solveBatch(new Uint8Array(31), 2, 2, 2)).toThrow(/^puzzles must be a Uint8Array of at least 32 bytes, got 31 bytes/);
-    expect(general.countSolutions(new Uint8Array(16), 2, 2, new Uint8Array(16), stats())).toBe(2);
+    for (const budget of BAD_BUDGETS) expect(() => general4.run(1, 2, budget as number)).toThrow(/^budget must be a number of search nodes/);
+    expect(() => general16.countSolutions(new Uint8Array(255), 2, new Uint8Array(256), stats())).toThrow(new RangeError("puzzle must be a Uint8Array of 256 bytes, got 255 bytes"));
+    expect(() => general4.countSolutions(new Uint8Array(16), 2, new Uint8Array(15), stats())).toThrow(/^solution must be a Uint8Array of at least 16 bytes/);
+    expect(() => general4.solveBatch(new Uint8Array(31), 2, 2)).toThrow(/^puzzles must be a Uint8Array of at least 32 bytes, got 31 bytes/);
+    expect(general4.countSolutions(new Uint8Array(16), 2, new Uint8Array(16), stats())).toBe(2);
   });
 });
 

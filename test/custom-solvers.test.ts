@@ -14,7 +14,7 @@ import { loadDatasets } from "../src/datasets.js";
 import { formatPuzzle, parsePuzzle } from "../src/puzzle.js";
 import { CELLS } from "../src/shape.js";
 import { findSolver } from "../src/registry.js";
-import type { SearchStats, SolverEngine } from "../src/solver.js";
+import { type SearchStats, type SolverEngine, Solver, solvePacked } from "../src/solver.js";
 import { WasmAbiEngine, instantiateAbiSolver } from "../src/solvers/wasm-abi.js";
 import { loadFixture } from "./fixture.js";
 
@@ -115,5 +115,31 @@ describe("solver modules", () => {
     expect(mine.puzzles).toBe(5);
     expect(abi.guessesPerPuzzle).toBe(wasm.guessesPerPuzzle);
     expect(abi.puzzlesPerSecond).toBeGreaterThan(0);
+  });
+});
+
+describe("a figure an engine cannot tell is unknown end to end", () => {
+  /** A 9×9 engine of one puzzle per call that counts 1 (0 for the second puzzle, which it gives up on) and never knows its guesses. */
+  const unknowing: SolverEngine = {
+    countSolutions(puzzle, _limit, solution, stats) {
+      stats.guesses = NaN;
+      stats.timedOut = puzzle[0] === 9;
+      if (stats.timedOut) return 0;
+      solution.set(parsePuzzle(loadFixture().find((c) => c.solution)!.solution!));
+      return 1;
+    },
+  };
+
+  it("gives NaN guesses and nodes in the batch (-Infinity nodes where the budget stopped it) and null guesses in the record, never an invented 0 or ±1", () => {
+    const puzzles = new Uint8Array(2 * CELLS);
+    puzzles[CELLS] = 9;
+    const result = solvePacked(unknowing, puzzles, 2, CELLS, 2, Infinity);
+    expect(Array.from(result.counts)).toEqual([1, 0]);
+    expect(Array.from(result.guesses)).toEqual([NaN, NaN]);
+    expect(Array.from(result.nodes)).toEqual([NaN, -Infinity]);
+    const solver = new Solver(new Map([[9, { id: "unknowing", engine: unknowing, reportsGuesses: true }]]));
+    const [solved, stopped] = solver.solveMany([".".repeat(CELLS), "9" + ".".repeat(CELLS - 1)]);
+    expect(solved).toMatchObject({ status: "solved", guesses: null });
+    expect(stopped).toMatchObject({ status: "timeout", guesses: null });
   });
 });

@@ -10,7 +10,6 @@ import {
   type CreateSolverOptions,
   type Solver,
   type SolverInfo,
-  compileGeneralKernel,
   compileKernel,
   createSolver,
   findSolver,
@@ -95,7 +94,7 @@ type Kernels = CreateSolverOptions["kernels"];
 const ROWS: [string, SolverInfo, () => Promise<Kernels>][] = [
   ...solvers.map((info) => [info.id, info, async () => ({})] as [string, SolverInfo, () => Promise<Kernels>]),
   ["wasm (debug build)", findSolver("wasm"), async () => ({ wasm: await compileKernel("debug") })],
-  ["general-wasm (debug build)", findSolver("general-wasm"), async () => ({ general: await compileGeneralKernel("debug") })],
+  ["general-wasm (debug build)", findSolver("general-wasm"), async () => ({ general: await compileKernel("general-debug") })],
 ];
 
 describe.each(ROWS)("%s on the shared fixture", (_name, info, kernels) => {

@@ -2,7 +2,6 @@
 // model (alphabets, errors) and the solver over text lines.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type GeneralBuild, GeneralKernel, engineForBox } from "../src/general.js";
 import { GeneralTsEngine } from "../src/solvers/general-ts.js";
 import { Solver } from "../src/solver.js";
 import { findConflict, formatGrid, isValidSolution, parseSymbols } from "../src/puzzle.js";
@@ -11,7 +10,7 @@ import { createSolver } from "../src/index.js";
 import { loadFixture } from "./fixture.js";
 import { runCli } from "./cli-run.js";
 import { SHARED_DATASETS, describeWithSharedDatasets } from "./shared.js";
-import { WasmKernel } from "../src/wasm.js";
+import { type KernelBuild, WasmKernel, batchViews, compileKernel } from "../src/wasm.js";
 
 const readDataset = (name: string): string[] => readFileSync(new URL(name, SHARED_DATASETS), "utf8").trim().split("\n");
 
@@ -24,10 +23,20 @@ const EMPTY_4 = ".".repeat(16);
 const UNIQUE_4 = "1...3..1.....14."; // 1 . . . / 3 . . 1 / . . . . / . 1 4 .
 const UNSOLVABLE_4 = "12........3...4."; // cell 3 sees 1 2 in its row and 3 4 in its column
 
-/** A Solver with the general kernel's `build` for every size (the registry's general-wasm is the release build). */
-async function generalKernelSolver(build: GeneralBuild): Promise<Solver> {
-  const kernel = await GeneralKernel.create(undefined, build);
-  return new Solver(new Map([2, 3, 4, 5].map((box) => [box * box, { id: `general-${build}`, engine: engineForBox(kernel, box), reportsGuesses: true }])));
+const BOXES = [2, 3, 4, 5];
+
+/** The N×N kernel's `build` (the registry's general-wasm is `general`), one instance per box size. */
+async function generalKernels(build: KernelBuild = "general"): Promise<Map<number, WasmKernel>> {
+  return new Map(await Promise.all(BOXES.map(async (box) => [box, await WasmKernel.create(undefined, build, box)] as const)));
+}
+
+/** The TS twin, one engine per box size. */
+const twinEngines = (): Map<number, GeneralTsEngine> => new Map(BOXES.map((box) => [box, new GeneralTsEngine(box)]));
+
+/** A Solver with the N×N kernel's `build` for every size. */
+async function generalKernelSolver(build: KernelBuild): Promise<Solver> {
+  const kernels = await generalKernels(build);
+  return new Solver(new Map(BOXES.map((box) => [box * box, { id: `general-${build}`, engine: kernels.get(box)!, reportsGuesses: true }])));
 }
 
 const createGeneralSolver = (options: { engine?: "ts" } = {}): Promise<Solver> => createSolver({ solver: options.engine === "ts" ? "general-ts" : "general-wasm" });
@@ -99,7 +108,7 @@ describeWithSharedDatasets("shared N×N datasets", () => {
   });
 });
 
-const builds: GeneralBuild[] = ["release", "debug"];
+const builds: KernelBuild[] = ["general", "general-debug"];
 
 describe.each(builds)("general WASM kernel, %s build", (build) => {
   const solver = generalKernelSolver(build);
@@ -138,16 +147,16 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
   });
 
   it("stops a search at the node budget: nodes negative, status timeout, the solutions found so far kept", async () => {
-    const kernel = await GeneralKernel.create(undefined, build);
+    const kernel = await generalKernels(build);
     const { cells } = shapeOf(2);
     const puzzles = new Uint8Array(cells * 2);
     puzzles[cells] = 9; // a byte over N: count -1, no search
-    const capped = kernel.solveBatch(puzzles, 2, 2, 1000, 40);
+    const capped = kernel.get(2)!.solveBatch(puzzles, 2, 1000, 40);
     expect(capped.counts[0]).toBeGreaterThan(0);
     expect(capped.counts[0]).toBeLessThan(288);
     expect(capped.nodes![0]).toBeLessThan(0);
     expect(capped.counts[1]).toBe(-1);
-    const free = kernel.solveBatch(puzzles, 2, 2, 1000);
+    const free = kernel.get(2)!.solveBatch(puzzles, 2, 1000);
     expect(free.counts[0]).toBe(288);
     expect(free.nodes![0]).toBeGreaterThan(40);
     expect(-capped.nodes![0]).toBeGreaterThanOrEqual(40);
@@ -160,18 +169,18 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
   });
 
   it("gives -1 for bytes over N, puzzle by puzzle, and never traps", async () => {
-    const kernel = await GeneralKernel.create(undefined, build);
+    const kernel = await generalKernels(build);
     const { cells } = shapeOf(4);
     const puzzles = new Uint8Array(cells * 3);
     puzzles[cells + 7] = 17;
     puzzles[2 * cells + 255] = 255;
-    const result = kernel.solveBatch(puzzles, 3, 4, 2);
+    const result = kernel.get(4)!.solveBatch(puzzles, 3, 2);
     expect(Array.from(result.counts)).toEqual([2, -1, -1]);
   });
 
   it("gives -2 for a clue repeated in a row, a column or a box, with no search, as the 9×9 kernel does", async () => {
-    const kernel = await GeneralKernel.create(undefined, build);
-    const nineByNine = await WasmKernel.create(undefined, build);
+    const kernel = await generalKernels(build);
+    const nineByNine = await WasmKernel.create(undefined, build === "general" ? "release" : "debug");
     for (const box of [2, 3, 4, 5]) {
       const { size, cells } = shapeOf(box);
       const repeatedAt = [1, size, size + 1]; // beside cell 0 in its row, below it in its column, diagonally in its box
@@ -181,27 +190,27 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
         puzzles[i * cells + cell] = 1;
       });
       puzzles[repeatedAt.length * cells + 1] = size + 1; // and a byte over N after them: still -1
-      const result = kernel.solveBatch(puzzles, repeatedAt.length + 1, box, 2);
+      const result = kernel.get(box)!.solveBatch(puzzles, repeatedAt.length + 1, 2);
       expect(Array.from(result.counts), `box ${box}`).toEqual([-2, -2, -2, -1]);
       expect(Array.from(result.nodes), `box ${box}`).toEqual([0, 0, 0, 0]);
       if (box === 3) expect(result.counts).toEqual(nineByNine.solveBatch(puzzles, repeatedAt.length + 1, 2).counts);
     }
-    const unsolvable = kernel.solveBatch(parseSymbols(UNSOLVABLE_4).grid, 1, 2, 2); // no clue repeated, a cell with no candidate: 0
+    const unsolvable = kernel.get(2)!.solveBatch(parseSymbols(UNSOLVABLE_4).grid, 1, 2); // no clue repeated, a cell with no candidate: 0
     expect([unsolvable.counts[0], unsolvable.nodes[0]]).toEqual([0, 1]);
   });
 
   it("solves a batch that grows memory, with views re-created", async () => {
-    const kernel = await GeneralKernel.create(undefined, build);
+    const kernel = await generalKernels(build);
     const { cells } = shapeOf(4);
-    const first = kernel.solveBatch(new Uint8Array(cells), 1, 4, 1);
+    const first = kernel.get(4)!.solveBatch(new Uint8Array(cells), 1, 1);
     const puzzle = first.solutions.slice();
     for (let cell = 0; cell < cells; cell += 3) puzzle[cell] = 0;
     const count = 2_000; // about 1 MB of batch
     const puzzles = new Uint8Array(count * cells);
     for (let i = 0; i < count; i++) puzzles.set(puzzle, i * cells);
-    const before = kernel.input(1, 4).buffer.byteLength;
-    const result = kernel.solveBatch(puzzles, count, 4, 1);
-    expect(kernel.input(1, 4).buffer.byteLength).toBeGreaterThan(before);
+    const before = kernel.get(4)!.input(1).buffer.byteLength;
+    const result = kernel.get(4)!.solveBatch(puzzles, count, 1);
+    expect(kernel.get(4)!.input(1).buffer.byteLength).toBeGreaterThan(before);
     for (let i = 0; i < count; i += 199) {
       expect(result.counts[i]).toBe(1);
       expect(isValidSolution(puzzle, result.solutions.subarray(i * cells, (i + 1) * cells), shapeOf(4))).toBe(true);
@@ -210,22 +219,55 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
 });
 
 /** A complete grid of box size `box`: the kernel's first solution of the empty grid. */
-const fullGrid = (kernel: GeneralKernel, box: number): Uint8Array => kernel.solveBatch(new Uint8Array(shapeOf(box).cells), 1, box, 1).solutions;
+const fullGrid = (kernel: Map<number, WasmKernel>, box: number): Uint8Array => kernel.get(box)!.solveBatch(new Uint8Array(shapeOf(box).cells), 1, 1).solutions;
 
 /** `puzzle` solved by the kernel and by its twin: each one's [count, guesses, timed out] and first solution. */
-function onKernelAndTwin(kernel: GeneralKernel, twin: GeneralTsEngine, puzzle: Uint8Array, box: number, limit: number, budget = Infinity) {
+function onKernelAndTwin(kernel: Map<number, WasmKernel>, twin: Map<number, GeneralTsEngine>, puzzle: Uint8Array, box: number, limit: number, budget = Infinity) {
   const stats = { guesses: 0, timedOut: false };
   const wasmSolution = new Uint8Array(puzzle.length);
   const tsSolution = new Uint8Array(puzzle.length);
-  const wasm = [kernel.countSolutions(puzzle, box, limit, wasmSolution, stats, budget), stats.guesses, stats.timedOut];
-  const ts = [twin.countSolutions(puzzle, box, limit, tsSolution, stats, budget), stats.guesses, stats.timedOut];
+  const wasm = [kernel.get(box)!.countSolutions(puzzle, limit, wasmSolution, stats, budget), stats.guesses, stats.timedOut];
+  const ts = [twin.get(box)!.countSolutions(puzzle, limit, tsSolution, stats, budget), stats.guesses, stats.timedOut];
   return { wasm, ts, wasmSolution, tsSolution };
 }
 
+describe("one kernel interface for both kernel files", () => {
+  const ALL_BUILDS: KernelBuild[] = ["release", "debug", "general", "general-debug"];
+
+  it("both export reserve(count, box) and solveBatch(base, count, limit, budget), with the same codes", async () => {
+    for (const build of ALL_BUILDS) {
+      const exports = WebAssembly.Module.exports(await compileKernel(build)).map((entry) => entry.name);
+      expect(exports, build).toEqual(expect.arrayContaining(["memory", "reserve", "solveBatch"]));
+      const instance = await WebAssembly.instantiate(await compileKernel(build), { env: { abort: () => {} } });
+      const raw = instance.exports as { reserve: (...args: number[]) => number; solveBatch: (...args: number[]) => number; memory: WebAssembly.Memory };
+      expect([raw.reserve.length, raw.solveBatch.length], build).toEqual([2, 4]);
+      // A 9×9 batch of an empty grid and a grid with a repeated clue: the same counts from every build.
+      const base = raw.reserve(2, 3) >>> 0;
+      expect(base, build).toBeGreaterThan(0);
+      const puzzles = new Uint8Array(raw.memory.buffer, base, 162).fill(0);
+      puzzles[81] = puzzles[82] = 7;
+      expect(raw.solveBatch(base, 2, 2, 0), build).toBe(2);
+      expect(Array.from(batchViews(raw.memory, base, 2).counts), build).toEqual([2, -2]);
+      expect(raw.solveBatch(base, 3, 2, 0), `${build}: past the batch reserved`).toBe(-1);
+    }
+  });
+
+  it("WasmKernel.create takes a box size: the 9×9 builds refuse any but 3, the general builds take 2 to 5", async () => {
+    await expect(WasmKernel.create(undefined, "release", 4)).rejects.toThrow(new RangeError("the kernel build 'release' does not take 16×16 grids (box size 4); the general builds take every size"));
+    await expect(WasmKernel.create(undefined, "general", 6)).rejects.toThrow(/box size must be one of 2, 3, 4, 5, got 6/);
+    for (const box of BOXES) {
+      const kernel = await WasmKernel.create(undefined, "general-debug", box);
+      expect(kernel.shape).toEqual(shapeOf(box));
+      kernel.input(1).fill(0);
+      expect(kernel.run(1, 2).counts[0]).toBe(2);
+    }
+  });
+});
+
 describe("the TS twin", () => {
   it("agrees with the kernel on counts, solutions and guesses for generated puzzles of every size", async () => {
-    const kernel = await GeneralKernel.create();
-    const twin = new GeneralTsEngine();
+    const kernel = await generalKernels();
+    const twin = twinEngines();
     for (const box of [2, 3, 4, 5]) {
       const full = fullGrid(kernel, box);
       for (const blankEvery of [2, 3, 5]) {
@@ -239,8 +281,8 @@ describe("the TS twin", () => {
   });
 
   it("honours the kernel's node budget: the same counts, guesses, solutions and timeouts at every budget", async () => {
-    const kernel = await GeneralKernel.create();
-    const twin = new GeneralTsEngine();
+    const kernel = await generalKernels();
+    const twin = twinEngines();
     for (const box of [2, 3, 4, 5]) {
       const full = fullGrid(kernel, box);
       const puzzles = [new Uint8Array(full.length), full.map((symbol, cell) => ((cell * 7) % 2 === 0 ? 0 : symbol))];
@@ -254,17 +296,17 @@ describe("the TS twin", () => {
     }
     // The empty grids branch at once: budget 1 stops them before any solution.
     const stats = { guesses: 0, timedOut: false };
-    expect(twin.countSolutions(new Uint8Array(256), 4, 2, new Uint8Array(256), stats, 1)).toBe(0);
+    expect(twin.get(4)!.countSolutions(new Uint8Array(256), 2, new Uint8Array(256), stats, 1)).toBe(0);
     expect(stats.timedOut).toBe(true);
   });
 
   it("gives -2 when two clues of a row, a column or a box share a symbol (the 9×9 kernel's code) and 0 when a cell has no candidate, in every size, as the kernel", async () => {
-    const kernel = await GeneralKernel.create();
-    const twin = new GeneralTsEngine();
+    const kernel = await generalKernels();
+    const twin = twinEngines();
     const stats = { guesses: 0, timedOut: false };
     for (const box of [2, 3, 4, 5]) {
       const { size, cells } = shapeOf(box);
-      const full = kernel.solveBatch(new Uint8Array(cells), 1, box, 1).solutions;
+      const full = kernel.get(box)!.solveBatch(new Uint8Array(cells), 1, 1).solutions;
       const firstRow = full.map((symbol, cell) => (cell < size ? symbol : 0));
       const clash = (cell: number) => firstRow.map((symbol, c) => (c === cell ? full[0] : symbol));
       const rowClash = clash(1).map((symbol, c) => (c === 1 || c < size ? symbol : 0));
@@ -288,18 +330,18 @@ describe("the TS twin", () => {
       }
       for (const [name, puzzle, expected] of puzzles) {
         const solution = new Uint8Array(cells);
-        expect(kernel.countSolutions(puzzle, box, 2, solution, stats), `box ${box}, ${name}`).toBe(expected);
-        expect(twin.countSolutions(puzzle, box, 2, solution, stats), `twin, box ${box}, ${name}`).toBe(expected);
+        expect(kernel.get(box)!.countSolutions(puzzle, 2, solution, stats), `box ${box}, ${name}`).toBe(expected);
+        expect(twin.get(box)!.countSolutions(puzzle, 2, solution, stats), `twin, box ${box}, ${name}`).toBe(expected);
       }
     }
   });
 
   it("gives -1 for a byte over N and rejects an unsupported box size", () => {
-    const twin = new GeneralTsEngine();
+    const twin = twinEngines();
     const puzzle = new Uint8Array(16);
     puzzle[3] = 5;
-    expect(twin.countSolutions(puzzle, 2, 2, new Uint8Array(16), { guesses: 0, timedOut: false })).toBe(-1);
-    expect(() => twin.countSolutions(puzzle, 6, 2, new Uint8Array(16), { guesses: 0, timedOut: false })).toThrow(RangeError);
+    expect(twin.get(2)!.countSolutions(puzzle, 2, new Uint8Array(16), { guesses: 0, timedOut: false })).toBe(-1);
+    expect(() => new GeneralTsEngine(6)).toThrow(RangeError);
   });
 });
 

@@ -6,9 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Dataset } from "../src/datasets.js";
-import { GeneralKernel } from "../src/general.js";
 import { WasmKernel } from "../src/wasm.js";
-import { type BatchKernel, atBox } from "../bench/measure/kernel.js";
+import type { BatchKernel } from "../bench/measure/kernel.js";
 import { type Draw, drawPuzzles } from "../bench/measure/draw.js";
 import { loadDatasets } from "../src/datasets.js";
 import { WrongAnswerError } from "../bench/verify.js";
@@ -56,8 +55,8 @@ describe("kernel-vs", () => {
     const cases = loadFixture(4).filter((c) => c.count === 1);
     const dataset: Dataset = { name: "four", path: "four.txt", puzzles: cases.map((c) => c.puzzle), lines: cases.map((c) => c.line) };
     const draw = drawPuzzles(dataset, cases.map((_, i) => i), "unique");
-    const kernel = atBox(await GeneralKernel.create(), 2);
-    const record = versus([kernel, atBox(await GeneralKernel.create(), 2)], ["old", "new"], draw, ROUNDS, RUN_SECONDS);
+    const kernel = await WasmKernel.create(undefined, "general", 2);
+    const record = versus([kernel, await WasmKernel.create(undefined, "general", 2)], ["old", "new"], draw, ROUNDS, RUN_SECONDS);
     expect(record.puzzles).toBe(cases.length);
     expect(record.current.guessesMean).toBeCloseTo(ownFigures(kernel, draw).guessesMean, 9);
   });

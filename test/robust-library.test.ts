@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { GeneralKernel, type Solver, WasmKernel, createSolver } from "../src/index.js";
+import { type Solver, WasmKernel, createSolver } from "../src/index.js";
 import { loadFixture } from "./fixture.js";
 
 let solver: Solver;
@@ -107,15 +107,15 @@ describe("stored solutions are flat strings (memory bounded by the work, not by 
 describe("kernel memory is reused between batches, and sizes are checked in host and kernel", () => {
   /** The raw exports of a kernel instance (memory, reserve, solveBatch), for what the host hides. */
   type RawKernel = { memory: WebAssembly.Memory; reserve(...args: number[]): number; solveBatch(...args: number[]): number };
-  const raw = (kernel: WasmKernel | GeneralKernel): RawKernel => (kernel as unknown as { exports: RawKernel }).exports;
+  const raw = (kernel: WasmKernel): RawKernel => (kernel as unknown as { exports: RawKernel }).exports;
 
   it("keeps memory at about the largest batch when batches grow (the old block is reused, not left behind)", async () => {
     const kernel = await WasmKernel.create();
     for (let count = 2000; count <= 40_000; count += 2000) kernel.input(count);
     // 20 growing batches: 73 MB if each took a fresh block; the largest alone is 7 MB.
     expect(raw(kernel).memory.buffer.byteLength).toBeLessThan(24 << 20);
-    const general = await GeneralKernel.create();
-    for (let count = 200; count <= 4000; count += 200) general.input(count, 4);
+    const general = await WasmKernel.create(undefined, "general", 4);
+    for (let count = 200; count <= 4000; count += 200) general.input(count);
     expect(raw(general).memory.buffer.byteLength).toBeLessThan(24 << 20);
   });
 
@@ -128,21 +128,21 @@ describe("kernel memory is reused between batches, and sizes are checked in host
     expect(() => kernel.input(1.5)).toThrow(/got 1\.5/);
     expect(raw(kernel).memory.buffer.byteLength).toBe(before);
     expect(() => kernel.run(10e6, 2)).toThrow(RangeError);
-    const general = await GeneralKernel.create();
-    expect(() => general.input(2e6, 5)).toThrow(/puzzles of 625 cells needs .* over the limit of 1073741760 bytes/);
+    const general = await WasmKernel.create(undefined, "general", 5);
+    expect(() => general.input(2e6)).toThrow(/puzzles of 625 cells needs .* over the limit of 1073741760 bytes/);
   });
 
   it("has the kernels check sizes themselves: reserve returns 0 past the limit, solveBatch refuses a batch past the reserved one", async () => {
     const kernel = raw(await WasmKernel.create());
-    expect(kernel.reserve(30e6)).toBe(0); // 30e6 × 174 bytes wraps past 2^32 in 32-bit arithmetic
-    expect(kernel.reserve(-5)).toBe(0);
-    const base = kernel.reserve(10);
+    expect(kernel.reserve(30e6, 3)).toBe(0); // 30e6 × 174 bytes wraps past 2^32 in 32-bit arithmetic
+    expect(kernel.reserve(-5, 3)).toBe(0);
+    const base = kernel.reserve(10, 3);
     expect(base).toBeGreaterThan(0);
     expect(kernel.solveBatch(base, 11, 2, 0)).toBe(-1);
     expect(kernel.solveBatch(base + 81, 10, 2, 0)).toBe(-1);
-    const general = raw(await GeneralKernel.create());
+    const general = raw(await WasmKernel.create(undefined, "general", 4));
     expect(general.reserve(2e6, 5)).toBe(0);
     const at = general.reserve(4, 4);
-    expect(general.solveBatch(at, 5, 4, 2, 0)).toBe(-1);
+    expect(general.solveBatch(at, 5, 2, 0)).toBe(-1);
   });
 });

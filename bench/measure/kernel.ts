@@ -1,22 +1,50 @@
 /**
  * A WASM kernel of one grid size as the profiler and kernel-vs drive it: the puzzles written
- * into its memory, then one call solves them all. `WasmKernel` (9×9) is one as it stands; the
- * N×N kernel is one at a given box size ({@link atBox}).
+ * into its memory, then one call solves them all. `WasmKernel` is one as it stands, for either
+ * kernel at its box size; an N×N kernel built from a commit before the one kernel interface
+ * (issue 22) is wrapped by {@link kernelAtBox}.
  */
-import type { GeneralKernel } from "../../src/general.js";
-import type { BatchResult } from "../../src/solver.js";
+import { type WasmModule, compileSource } from "../../src/kernel-source.js";
+import { shapeOf } from "../../src/shape.js";
+import { type KernelResult, kernelBudget } from "../../src/solver.js";
+import { WasmKernel, batchViews } from "../../src/wasm.js";
 
 export interface BatchKernel {
   /** The input region for `count` puzzles (N² bytes each); valid until the next call. */
   input(count: number): Uint8Array;
   /** Solves the `count` puzzles written last; the results are views, valid until the next call. */
-  run(count: number, limit: number, budget?: number): BatchResult;
+  run(count: number, limit: number, budget?: number): KernelResult;
 }
 
-/** The N×N kernel on puzzles of box size `box` (side box²). */
-export function atBox(kernel: GeneralKernel, box: number): BatchKernel {
+/** The raw exports of an N×N kernel build of any commit. */
+interface GeneralExports {
+  memory: WebAssembly.Memory;
+  reserve(count: number, box: number): number;
+  solveBatch(...args: number[]): number;
+}
+
+/**
+ * The N×N kernel `module` at box size `box`: today's builds through WasmKernel; one whose
+ * solveBatch still takes the box (5 parameters: base, count, box, limit, budget) through a
+ * wrapper that passes it.
+ */
+export async function kernelAtBox(module: WasmModule, box: number): Promise<BatchKernel> {
+  const { exports } = (await WebAssembly.instantiate(module, { env: { abort: () => {} } })) as unknown as { exports: GeneralExports };
+  if (exports.solveBatch.length !== 5) return WasmKernel.create(module, "general", box);
+  const { cells } = shapeOf(box);
+  let base = 0;
+  let room = -1;
   return {
-    input: (count) => kernel.input(count, box),
-    run: (count, limit, budget) => kernel.run(count, box, limit, budget),
+    input(count) {
+      if (count > room) [base, room] = [exports.reserve(count, box) >>> 0, count];
+      return new Uint8Array(exports.memory.buffer, base, count * cells);
+    },
+    run(count, limit, budget = Infinity) {
+      exports.solveBatch(base, count, box, limit, kernelBudget(budget));
+      return batchViews(exports.memory, base, count, cells);
+    },
   };
 }
+
+/** {@link kernelAtBox} of the module at `source` (a URL, bytes, a Response). */
+export const kernelAtBoxFrom = async (source: Parameters<typeof compileSource>[0], box: number): Promise<BatchKernel> => kernelAtBox(await compileSource(source), box);

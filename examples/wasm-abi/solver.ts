@@ -23,7 +23,7 @@ export function malloc(size: usize): usize {
 
 /** Counts the solutions of the ASCII puzzle at `puzzle` up to `limit`; see the header. */
 export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, guesses: usize): u32 {
-  const base = reserve(1);
+  const base = reserve(1, 3); // one 9×9 puzzle (box size 3)
   for (let cell: usize = 0; cell < CELLS; cell++) {
     const digit = load<u8>(puzzle + cell) - ZERO;
     store<u8>(base + cell, digit >= 1 && digit <= 9 ? digit : 0);

@@ -34,7 +34,8 @@ import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
 import type { Alphabet } from "../puzzle.js";
 import { CELLS } from "../shape.js";
-import { type BatchOutcome, BatchBuilder, TALLY_STATUSES, giveBack } from "../pool/batch.js";
+import { type BatchOutcome, BatchBuilder, giveBack } from "../pool/batch.js";
+import { STATUSES } from "../solver.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
 import { LineScanner } from "../wasm.js";
@@ -82,7 +83,7 @@ export interface StreamSettings {
 
 /** What a run found. */
 export interface StreamTotals {
-  /** Records per status (see TALLY_STATUSES). */
+  /** Records per status (see STATUSES). */
   tally: number[];
   /** The first error messages, at most {@link MAX_REPORTED_ERRORS}. */
   errors: string[];
@@ -109,7 +110,7 @@ class OrderedOutput {
   /** Records solved so far, and the solving time they took on their threads (see {@link msPerRecord}). */
   private solvedRecords = 0;
   private solvingMs = 0;
-  readonly totals: StreamTotals = { tally: TALLY_STATUSES.map(() => 0), errors: [], stopped: false };
+  readonly totals: StreamTotals = { tally: STATUSES.map(() => 0), errors: [], stopped: false };
 
   constructor(
     private readonly out: Writable,

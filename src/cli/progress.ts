@@ -14,7 +14,7 @@
  */
 import { constants } from "node:os";
 import { Presets, SingleBar } from "cli-progress";
-import { TALLY_STATUSES } from "../pool/batch.js";
+import { STATUSES } from "../solver.js";
 import { exitAfterStopping } from "./errors.js";
 
 /** The escape sequence that shows the terminal's cursor (cli-progress hides it with `?25l`). */
@@ -139,7 +139,7 @@ export class ProgressDisplay {
 /** "9,999 puzzles: 9,990 solved, 0 unsolvable, 5 multiple, 4 invalid, 0 timeout in 0.51 s (19,606 puzzles/s, 2 threads)". */
 export function summaryLine(tally: readonly number[], seconds: number, threads: number): string {
   const total = tally.reduce((sum, n) => sum + n, 0);
-  const counts = TALLY_STATUSES.map((status, i) => `${tally[i].toLocaleString("en-US")} ${status}`).join(", ");
+  const counts = STATUSES.map((status, i) => `${tally[i].toLocaleString("en-US")} ${status}`).join(", ");
   const rate = Math.round(total / Math.max(seconds, 1e-6)).toLocaleString("en-US");
   const where = threads === 0 ? "main thread" : `${threads} thread${threads === 1 ? "" : "s"}`;
   return `${total.toLocaleString("en-US")} puzzle${total === 1 ? "" : "s"}: ${counts} in ${seconds.toFixed(2)} s (${rate} puzzles/s, ${where})`;

@@ -22,11 +22,10 @@ import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../formats/ju
 import { type JudgeSolve, type JudgeSource, batchJudgeSolver, streamJudge } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { createSolver } from "../index.js";
-import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, type Solver } from "../solver.js";
+import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES, type Solver } from "../solver.js";
 import { checkAlphabet } from "../puzzle.js";
 import { type BatchSolver, openBatchSolver } from "../pool/pool.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
-import { TALLY_STATUSES } from "../pool/batch.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, solverHelpLines, toOption, wholeNumber } from "./options.js";
 import { checkOutputIsNoInput } from "./same-file.js";
@@ -314,7 +313,7 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
 
 /** Records that got no answer: invalid ones, those over the budget, and those the solver failed on (`error`). */
 function failedRecords(totals: StreamTotals): number {
-  return (["invalid", "timeout", "error"] as const).reduce((sum, status) => sum + totals.tally[TALLY_STATUSES.indexOf(status)], 0);
+  return (["invalid", "timeout", "error"] as const).reduce((sum, status) => sum + totals.tally[STATUSES.indexOf(status)], 0);
 }
 
 /** The point a `--resume` run starts from: the complete records of its `-o` file, checked against the run when they carry an index. */
@@ -335,7 +334,7 @@ function interruptedLine(signal: string, totals: StreamTotals, output: string | 
 
 /** The first error messages of a run, and how many more there were. */
 function errorLines(totals: StreamTotals): string {
-  const failed = totals.tally[TALLY_STATUSES.indexOf("invalid")] + totals.tally[TALLY_STATUSES.indexOf("error")];
+  const failed = totals.tally[STATUSES.indexOf("invalid")] + totals.tally[STATUSES.indexOf("error")];
   const more = failed - totals.errors.length;
   const lines = totals.errors.map((error) => `${escapeText(error)}\n`); // each starts with its status: `invalid: …`, `error: …`
   if (more > 0) lines.push(`… and ${more.toLocaleString("en-US")} more invalid or error records (--out jsonl gives every reason)\n`);

@@ -2,7 +2,7 @@
  * Batches: the unit of work that crosses to a worker thread, and what comes back, in bytes.
  *
  *   main thread                                    worker (or the main thread with --threads 0)
- *   BatchBuilder ── BatchTask ───────────────────► solveBatch(engines, task)
+ *   BatchBuilder ── BatchTask ───────────────────► solveTask(engines, task)
  *     cells    81 bytes per 9×9 digit line           fast records: cells → kernel memory → output bytes
  *     lines    Int32Array                            other records: parseRecord, grouped by size and alphabet
  *     textAt, texts   the other records (rare)       one solveGroup call per group (solver.ts)
@@ -153,7 +153,7 @@ export function joinOutcomes(parts: readonly BatchOutcome[]): BatchOutcome {
     bytes.set(part.bytes, at);
     at += part.bytes.length;
   }
-  const tally = TALLY_STATUSES.map((_, i) => parts.reduce((sum, part) => sum + (part.tally[i] ?? 0), 0));
+  const tally = STATUSES.map((_, i) => parts.reduce((sum, part) => sum + (part.tally[i] ?? 0), 0));
   const solveMs = parts.reduce((sum, part) => sum + (part.solveMs ?? 0), 0);
   return { bytes, tally, errors: parts.flatMap((part) => part.errors).slice(0, ERRORS_PER_BATCH), spent: parts.flatMap(outcomeBuffers), solveMs };
 }
@@ -201,14 +201,11 @@ async function batchSolverIds(): Promise<string[]> {
   return ids;
 }
 
-/** Tally positions, in summary order (the statuses of solver.ts). */
-export const TALLY_STATUSES = STATUSES;
-
 /** What a worker sends back for one batch. */
 export interface BatchOutcome {
   /** The batch's output, one output record per input record, in order, as UTF-8 bytes. */
   bytes: Uint8Array;
-  /** Records per status, in {@link TALLY_STATUSES} order. */
+  /** Records per status, in {@link STATUSES} order. */
   tally: number[];
   /** The first few error messages of the batch (for the summary on stderr). */
   errors: string[];
@@ -385,7 +382,7 @@ function fastText(task: BatchTask, k: number): string {
  * and alphabet, one solveGroup call per group; then every record, in order, in the task's
  * output format, as bytes. Shared by the worker and the in-process (`--threads 0`) path.
  */
-export function solveBatch(engines: BatchEngines, task: BatchTask): BatchOutcome {
+export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome {
   const began = performance.now();
   const count = task.lines.length;
   const alphabet = task.alphabet ?? undefined;
@@ -466,11 +463,11 @@ function kernelLines(engine: unknown, task: BatchTask, result: BatchResult): Bat
     else if (counts[k] === 1) solved++;
     else if (counts[k] === 0) unsolvable++;
   }
-  const tally = TALLY_STATUSES.map(() => 0);
-  tally[TALLY_STATUSES.indexOf("solved")] = solved;
-  tally[TALLY_STATUSES.indexOf("unsolvable")] = unsolvable;
-  tally[TALLY_STATUSES.indexOf("multiple")] = count - solved - unsolvable - timeouts;
-  tally[TALLY_STATUSES.indexOf("timeout")] = timeouts;
+  const tally = STATUSES.map(() => 0);
+  tally[STATUSES.indexOf("solved")] = solved;
+  tally[STATUSES.indexOf("unsolvable")] = unsolvable;
+  tally[STATUSES.indexOf("multiple")] = count - solved - unsolvable - timeouts;
+  tally[STATUSES.indexOf("timeout")] = timeouts;
   const lines = (engine as LineWriter).lineOutput(count);
   if (lines === null) return null;
   if (task.out === undefined || task.out.length < lines.length) return { bytes: lines.slice(), tally, errors: [] };
@@ -493,7 +490,7 @@ const NULL_BYTES = ascii("null");
 class OutcomeWriter {
   bytes: Uint8Array;
   at = 0;
-  readonly tally = TALLY_STATUSES.map(() => 0);
+  readonly tally = STATUSES.map(() => 0);
   readonly errors: string[] = [];
   private readonly format;
 
@@ -521,7 +518,7 @@ class OutcomeWriter {
 
   /** Counts a record's status and keeps its error message while there are few. */
   count(status: SolveRecord["status"], error: string | undefined): void {
-    this.tally[TALLY_STATUSES.indexOf(status)]++;
+    this.tally[STATUSES.indexOf(status)]++;
     if (error && this.errors.length < ERRORS_PER_BATCH) this.errors.push(`${status}: ${error}`);
   }
 

@@ -2,7 +2,7 @@
  * The batch solvers the CLI can use: a piscina pool of N worker threads, each with its own
  * engine of each grid size (registry ids, `solve --solver`), or (with 0 threads) one of each on
  * the main thread. The engines are loaded here first (a bad id fails before any worker starts);
- * both paths run {@link solveBatch}, so their output is the same byte for byte.
+ * both paths run {@link solveTask}, so their output is the same byte for byte.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, copyTask, failedBatch, giveBackTask, joinOutcomes, loadBatchEngines, sliceTask, solveBatch, taskBuffers } from "./batch.js";
+import { type BatchEngines, type BatchOutcome, type BatchTask, copyTask, failedBatch, giveBackTask, joinOutcomes, loadBatchEngines, sliceTask, solveTask, taskBuffers } from "./batch.js";
 import { batchBuffers } from "./buffers.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
@@ -140,9 +140,9 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
   let current = engines;
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
-    return solveBatch(current, attempt);
+    return solveTask(current, attempt);
   };
-  return { threads: 0, solve: (task) => withRetry(task, async (attempt) => solveBatch(current, attempt), onFreshEngines), close: async () => {} };
+  return { threads: 0, solve: (task) => withRetry(task, async (attempt) => solveTask(current, attempt), onFreshEngines), close: async () => {} };
 }
 
 /** Records the main thread solves at a time while the workers start (see {@link warmingUp}). */

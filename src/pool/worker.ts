@@ -6,7 +6,7 @@
  */
 import { workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
-import { type BatchOutcome, type BatchTask, loadBatchEngines, outcomeBuffers, solveBatch } from "./batch.js";
+import { type BatchOutcome, type BatchTask, loadBatchEngines, outcomeBuffers, solveTask } from "./batch.js";
 import { retiringOnFailure } from "./retire.js";
 
 const engines = await loadBatchEngines((workerData as { solvers: string[] }).solvers);
@@ -24,4 +24,4 @@ function transferred(outcome: BatchOutcome): BatchOutcome {
 }
 
 /** Solves one batch (piscina calls the default export once per task). */
-export default retiringOnFailure((task: BatchTask) => transferred(solveBatch(engines, task)));
+export default retiringOnFailure((task: BatchTask) => transferred(solveTask(engines, task)));

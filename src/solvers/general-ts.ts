@@ -10,8 +10,8 @@
  * symbol s), the count of unplaced cells, then the locked symbols of each unit orientation.
  * State `depth` starts at word `depth * stride`.
  */
-import { type Shape, BOX_SIZES, LARGEST_SHAPE, shapeOf } from "../shape.js";
-import { type SearchStats, kernelBudget } from "../solver.js";
+import { type Shape, LARGEST_SHAPE, shapeOf } from "../shape.js";
+import { type SearchStats, type SolverEngine, kernelBudget } from "../solver.js";
 
 /** Scratch sized for any grid handled (the box sizes of shape.ts). */
 const { box: MAX_BOX, size: MAX_SIZE, cells: MAX_CELLS } = LARGEST_SHAPE;
@@ -73,11 +73,12 @@ class Tables {
   }
 }
 
-/** Plain-TS twin of the general WASM kernel; one search at a time. */
-export class GeneralTsEngine {
-  private tables = new Tables(shapeOf(BOX_SIZES[0]));
-  private states = new Uint32Array(0);
-  private stride = 0;
+/** Plain-TS twin of the general WASM kernel, for grids of one box size; one search at a time. */
+export class GeneralTsEngine implements SolverEngine {
+  private readonly tables: Tables;
+  /** The search stack of states, one per level, {@link stride} words apart. */
+  private readonly states: Uint32Array;
+  private readonly stride: number;
   private readonly queue = new Uint16Array(MAX_CELLS);
   private readonly frameCell = new Int32Array(MAX_CELLS + 1);
   private readonly frameSymbols = new Uint32Array(MAX_CELLS + 1);
@@ -97,9 +98,8 @@ export class GeneralTsEngine {
   /** Scratch for loading a puzzle: the clue symbols of each unit (rows, columns, boxes). */
   private readonly unitClues = new Uint32Array(3 * MAX_SIZE);
 
-  /** Builds the tables and the state stack for box size `box` (kept until it changes); a RangeError outside BOX_SIZES. */
-  private configure(box: number): void {
-    if (this.tables.box === box && this.states.length > 0) return;
+  /** An engine for grids of box size `box` (its tables and state stack); a RangeError outside BOX_SIZES. */
+  constructor(box: number) {
     this.tables = new Tables(shapeOf(box));
     this.stride = this.tables.cells + 1 + 4 * this.tables.size;
     this.states = new Uint32Array(this.stride * (this.tables.cells + 1));
@@ -419,13 +419,12 @@ export class GeneralTsEngine {
   }
 
   /**
-   * Counts the solutions of `puzzle` (N² bytes, 0 empty, 1..N; box size `box`) up to `limit`,
+   * Counts the solutions of `puzzle` (N² bytes, 0 empty, 1..N, of the engine's box size) up to `limit`,
    * writes the first into `solution` and the guesses into `stats`. -1 when a byte is over N, -2
    * when a clue is repeated in a row, column or box (the kernel's codes).
    * Stops before branching once `budget` nodes are spent (Infinity: no cap), with `stats.timedOut`.
    */
-  countSolutions(puzzle: Uint8Array, box: number, limit: number, solution: Uint8Array, stats: SearchStats, budget = Infinity): number {
-    this.configure(box);
+  countSolutions(puzzle: Uint8Array, limit: number, solution: Uint8Array, stats: SearchStats, budget = Infinity): number {
     stats.guesses = 0;
     stats.timedOut = false;
     const loaded = this.loadPuzzle(puzzle);

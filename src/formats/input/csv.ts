@@ -9,6 +9,7 @@
  */
 import { parse } from "csv-parse/sync";
 import { excerpt } from "../../excerpt.js";
+import { SHAPES } from "../../shape.js";
 import type { InputFormat } from "./format.js";
 
 /** Header names that mark the puzzle column. */
@@ -28,7 +29,7 @@ export function csvFields(line: string): string[] {
 /** A column name: a letter or `_` first, then letters, digits, `_`, `-`, spaces, parentheses (no `.`, which marks an empty cell). */
 const COLUMN_NAME = /^[\p{L}_][\p{L}\p{N}_ ()-]*$/u;
 /** Lengths of a puzzle on one line (4×4, 9×9, 16×16, 25×25): a field this long is read as a puzzle, never a name. */
-const PUZZLE_LENGTHS = new Set([16, 81, 256, 625]);
+const PUZZLE_LENGTHS = new Set(SHAPES.map((shape) => shape.cells));
 
 /** True when a field can be a column name: empty, or a name ({@link COLUMN_NAME}) that is not as long as a puzzle. */
 const isColumnName = (field: string): boolean => field === "" || (COLUMN_NAME.test(field) && !PUZZLE_LENGTHS.has(field.length));

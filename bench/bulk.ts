@@ -230,9 +230,11 @@ async function measure(options: Options, scratch: string): Promise<void> {
 
 /** The tiers of the sizing table: the bundled sets repeated to `records` lines, and the hard set's first ones. */
 const SIZING_TIERS: readonly { name: string; path: string; records: number }[] = [
-  ...["easy", "medium", "hard"].map((name) => ({ name, path: packagePath("datasets", `${name}.txt`), records: 100_000 })),
-  { name: "hardest", path: packagePath("datasets", "hardest.txt"), records: 20_000 },
-  { name: `\`${HARD_SET}\``, path: join(packagePath(), "..", "shared", "datasets", `${HARD_SET}.txt`), records: 20_000 },
+  // Seconds of work each, so that a 2-thread run's worker start is a small part of it.
+  ...["easy", "medium"].map((name) => ({ name, path: packagePath("datasets", `${name}.txt`), records: 500_000 })),
+  { name: "hard", path: packagePath("datasets", "hard.txt"), records: 200_000 },
+  { name: "hardest", path: packagePath("datasets", "hardest.txt"), records: 50_000 },
+  { name: `\`${HARD_SET}\``, path: join(packagePath(), "..", "shared", "datasets", `${HARD_SET}.txt`), records: 44_766 },
 ];
 
 /**

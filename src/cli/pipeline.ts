@@ -103,6 +103,9 @@ interface PendingBatch {
   settled: boolean;
 }
 
+/** The records of a batch outcome (its tally counts each once). */
+const recordsIn = (outcome: BatchOutcome): number => outcome.tally.reduce((sum, n) => sum + n, 0);
+
 /** Writes batch outcomes in submission order, at most `maxInFlight` outstanding. */
 class OrderedOutput {
   private readonly pending: PendingBatch[] = [];
@@ -126,7 +129,7 @@ class OrderedOutput {
       (solved) => {
         batch.settled = true;
         if (solved.solveMs === undefined) return;
-        this.solvedRecords += solved.tally.reduce((sum, n) => sum + n, 0);
+        this.solvedRecords += recordsIn(solved);
         this.solvingMs += solved.solveMs;
       },
       () => (batch.settled = true),
@@ -172,7 +175,7 @@ class OrderedOutput {
     const batch = await outcome;
     await this.write(batch.bytes, () => giveBack(batch)); // its buffers serve later batches (buffers.ts)
     batch.tally.forEach((n, i) => (this.totals.tally[i] += n));
-    this.done += batch.tally.reduce((sum, n) => sum + n, 0);
+    this.done += recordsIn(batch);
     for (const error of batch.errors) if (this.totals.errors.length < MAX_REPORTED_ERRORS) this.totals.errors.push(error);
     this.onProgress(this.done, bytesRead);
   }

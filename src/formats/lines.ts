@@ -19,6 +19,7 @@
 import { read } from "node:fs";
 import { open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
+import { promisify } from "node:util";
 
 /** The longest line kept whole, in characters (a 25×25 grid on one line is 625; CSV rows carry more columns). */
 export const MAX_LINE_LENGTH = 1 << 20;
@@ -315,11 +316,11 @@ export const FILE_CHUNK_BYTES = 1 << 16;
 export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
   // A number is a file descriptor that stays open (standard input redirected from a file).
   const handle = typeof path === "number" ? null : await open(path, "r");
-  const readInto = handle === null ? (buffer: Buffer) => readAt(path as number, buffer) : (buffer: Buffer) => handle.read(buffer, 0, buffer.length, null);
+  const fd = handle?.fd ?? (path as number);
   try {
     const buffer = Buffer.allocUnsafe(chunkBytes);
     for (;;) {
-      const { bytesRead } = await readInto(buffer);
+      const { bytesRead } = await readAt(fd, buffer, 0, chunkBytes, null);
       if (bytesRead === 0) return;
       yield buffer.subarray(0, bytesRead);
     }
@@ -328,10 +329,8 @@ export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK
   }
 }
 
-/** Reads from the file descriptor `fd` into `buffer`, at its current position. */
-function readAt(fd: number, buffer: Buffer): Promise<{ bytesRead: number }> {
-  return new Promise((resolve, reject) => read(fd, buffer, 0, buffer.length, null, (error, bytesRead) => (error ? reject(error) : resolve({ bytesRead }))));
-}
+/** fs.read as a promise: reads from the descriptor's current position. */
+const readAt = promisify(read);
 
 /** Yields the lines of `stream` in order as text, chunk by chunk (judge mode, tests); UTF-16 and UTF-32 input throws (see {@link utf8Chunks}). */
 export async function* readLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<LineChunk> {

@@ -8,7 +8,7 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { type BatchSolver, WARM_UP_SLICE, openBatchSolver, warmingUp } from "../src/pool/pool.js";
-import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/batch.js";
+import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/task.js";
 import { BATCH_TARGET_MS, FIRST_BATCH, INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";
 
 const inner = await openBatchSolver(0);
@@ -142,6 +142,21 @@ describe("a pause in the input", () => {
 
   it("so does one whose every line comes just after the pause, ahead of the timer (the producer keeps the event loop busy meanwhile)", async () => {
     expect(await trickle(1, INPUT_PAUSE_MS + 5)).toBeLessThan(MIN_BATCH);
+  });
+});
+
+describe("a worker pool", () => {
+  it("is ready only once a worker has loaded its engines (piscina counts a starting worker as idle), and then solves as the main thread does", async () => {
+    const pool = await openBatchSolver(1, [], { warmUp: false });
+    try {
+      expect(pool.ready!()).toBe(false);
+      while (!pool.ready!()) await new Promise((next) => setTimeout(next, 5));
+      const task = () => textTask({ file: "f.txt", firstIndex: 0, texts: relabelledPuzzles(50, 3).trimEnd().split("\n"), limit: 2, output: "jsonl" });
+      const text = (outcome: BatchOutcome) => Buffer.from(outcome.bytes).toString("utf8");
+      expect(text(await pool.solve(task()))).toBe(text(await inner.solve(task())));
+    } finally {
+      await pool.close();
+    }
   });
 });
 

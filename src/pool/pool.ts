@@ -10,14 +10,16 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, copyTask, failedBatch, giveBackTask, joinOutcomes, loadBatchEngines, sliceTask, solveTask, taskBuffers } from "./batch.js";
+import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
+import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines, solveTask } from "./solve-task.js";
+import { compiledKernels } from "../wasm.js";
 import { batchBuffers } from "./buffers.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
 export interface BatchSolver {
   /** Worker threads in use (0: the main thread). */
   readonly threads: number;
-  /** True once a worker has started and taken (or can take) a batch; absent: always. */
+  /** True once a worker can take a batch at once (it has loaded its engines, or solved one); absent: always. */
   ready?(): boolean;
   solve(task: BatchTask): Promise<BatchOutcome>;
   /** Stops the workers. */
@@ -105,6 +107,10 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
       if (!closing) throw error;
     });
   const pool = workers(threads, threads);
+  let loaded = 0; // workers that have said ENGINES_LOADED (piscina's own idle count includes workers still starting)
+  pool.on("message", (message) => {
+    if (message === ENGINES_LOADED) loaded++;
+  });
   const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: taskBuffers(attempt) });
   const retries = new Set<Piscina<BatchTask, BatchOutcome>>();
   /** Runs `attempt` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
@@ -122,7 +128,7 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   let started = false;
   return {
     threads,
-    ready: () => (started ||= pool.idleThreads > 0 || pool.completed > 0),
+    ready: () => (started ||= loaded > 0 || pool.completed > 0),
     solve: (task) => withRetry(task, (attempt) => runOn(pool, attempt), onFreshWorker),
     // Every worker, the retries' too; once, however often it is called.
     close: () => {
@@ -200,6 +206,9 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   const engines = await load(); // a bad id fails here, before any worker starts
   const main = mainThreadSolver(engines, load);
   if (threads === 0) return main;
-  if (options.warmUp === false) return openWorkerPool(threads, { filename: workerFile(), workerData: { solvers: [...solverIds] } });
-  return warmingUp(() => openWorkerPool(threads, { filename: workerFile(), workerData: { solvers: [...solverIds] } }), main, threads);
+  // The workers instantiate the modules the main thread compiled: no compiling of their own, and
+  // the machine code V8 has optimised by the time they start is theirs too.
+  const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
+  const start = () => openWorkerPool(threads, { filename: workerFile(), workerData });
+  return options.warmUp === false ? start() : warmingUp(start, main, threads);
 }

@@ -42,7 +42,7 @@ const STEPS = [
     name: "kernel",
     scripts: ["asbuild:debug", "asbuild:release", "asbuild:variants"],
     inputs: () => filesIn(root, ["assembly"], ["asconfig.json", "scripts/build-variants.mjs", ...LOCK]).filter((file) => file !== join("assembly", "general.ts")),
-    outputs: () => [...debugBuild("debug"), ...releaseBuild("release"), ...variants.map((v) => releaseBuild(`variants/${v.name}`))].flat(),
+    outputs: () => [...debugBuild("debug"), ...releaseBuild("release"), ...variants.flatMap((v) => [...releaseBuild(`variants/${v.name}`), ...debugBuild(`variants-debug/${v.name}`)])],
   },
   {
     name: "general",

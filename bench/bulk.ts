@@ -24,6 +24,8 @@ import { WasmKernel } from "../src/wasm.js";
 import { wholeNumber } from "../src/cli/options.js";
 import { relabelledPuzzleBytes } from "./corpus.js";
 import { cpuSeconds } from "./measure/reference.js";
+import { markdownTable } from "./report/markdown.js";
+import { SIZING_COLUMNS } from "./sizing.js";
 import { quantile } from "../src/quantile.js";
 
 const HARD_SET = "forum_hardest_1905_11plus";
@@ -254,8 +256,9 @@ async function sizing(options: Options, scratch: string): Promise<void> {
   console.log("");
   console.log(`sizing (medians of ${options.rounds} rounds; start-up, a 1-record run, taken off each):`);
   console.log("");
-  console.log("| tier | puzzles | puzzles per CPU-second, `--threads 0` | puzzles/s, `--threads 2` (one 2-core machine) | 10⁹ puzzles: machine-hours | machines for 10⁹ in 1 hour |");
-  console.log("|---|---:|---:|---:|---:|---:|");
+  const [header, rule] = markdownTable(SIZING_COLUMNS, []);
+  console.log(header);
+  console.log(rule);
   for (const tier of SIZING_TIERS) {
     const lines = datasetLines(tier.path, Infinity);
     const have = lines.length / (CELLS + 1);
@@ -271,9 +274,8 @@ async function sizing(options: Options, scratch: string): Promise<void> {
       perCpu.push(tier.records / (zero.cpuSeconds - start.cpuSeconds));
       perMachine.push(tier.records / (two.wallSeconds - start.wallSeconds));
     }
-    const machine = median(perMachine);
-    const hours = 1e9 / machine / 3600;
-    console.log(`| ${tier.name} | ${figure(tier.records)} | ${figure(median(perCpu))} | ${figure(machine)} | ${hours.toFixed(hours < 10 ? 2 : 1)} | ${Math.ceil(hours)} |`);
+    const row = { tier: tier.name, puzzles: tier.records, perCpuSecond: median(perCpu), perMachineSecond: median(perMachine) };
+    console.log(markdownTable(SIZING_COLUMNS, [row])[2]);
   }
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run build` (and so `npm test`'s pretest and `npm ci`'s prepare): runs each build step
- * whose inputs changed since it last succeeded, or whose outputs are missing; `--all` runs
+ * whose inputs changed since it last succeeded, or any of whose outputs is missing (every file
+ * the step writes, e.g. a deleted dist/src/pool/pool.js makes the host due); `--all` runs
  * every step; `--dry-run` prints the steps with inputs that are due, one a line, and runs
  * nothing. Each step's inputs are hashed (path and bytes, scripts/build-stamp.mjs) and the
  * hash of its last success is kept in build/.steps.json, so a change to a test builds nothing,
@@ -27,19 +28,27 @@ const RECORD = join(root, "build", ".steps.json");
 const LOCK = ["package-lock.json"];
 const variants = JSON.parse(readFileSync(join(root, "assembly", "variants.json"), "utf8")).variants.filter((v) => v.name !== "");
 
-/** The build steps, in order (see the table above); a step without `inputs` runs every time. */
+/** The files asc writes for a release build of build/<stem>.wasm: the module and its raw bindings. */
+const releaseBuild = (stem) => [".wasm", ".js", ".d.ts"].map((end) => join("build", stem + end));
+/** The files asc writes for a debug build (asconfig's debug targets): a release build's, its text and its source map. */
+const debugBuild = (stem) => [...releaseBuild(stem), ...[".wat", ".wasm.map"].map((end) => join("build", stem + end))];
+
+/**
+ * The build steps, in order (see the table above); a step without `inputs` runs every time.
+ * `outputs` lists every file the step writes: one missing makes the step due.
+ */
 const STEPS = [
   {
     name: "kernel",
     scripts: ["asbuild:debug", "asbuild:release", "asbuild:variants"],
     inputs: () => filesIn(root, ["assembly"], ["asconfig.json", "scripts/build-variants.mjs", ...LOCK]).filter((file) => file !== join("assembly", "general.ts")),
-    outputs: ["debug.wasm", "debug.js", "release.wasm", "release.js", "release.d.ts", ...variants.map((v) => `variants/${v.name}.wasm`)].map((file) => join("build", file)),
+    outputs: () => [...debugBuild("debug"), ...releaseBuild("release"), ...variants.flatMap((v) => [...releaseBuild(`variants/${v.name}`), ...debugBuild(`variants-debug/${v.name}`)])],
   },
   {
     name: "general",
     scripts: ["asbuild:general"],
     inputs: () => filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](index\.ts|variants\.)/.test(file)),
-    outputs: ["general.wasm", "general.js", "general.d.ts", "general-debug.wasm", "general-debug.js"].map((file) => join("build", file)),
+    outputs: () => [...releaseBuild("general"), ...debugBuild("general-debug")],
   },
   { name: "facts", commands: [["node", "scripts/build-facts.mjs"]] },
   {
@@ -47,9 +56,9 @@ const STEPS = [
     commands: [["node", "scripts/clean-dist.mjs"], ["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"]],
     inputs: () => [
       ...filesIn(root, ["src", "bench"], ["tsconfig.json", "tsconfig.build.json", "package.json", "scripts/clean-dist.mjs", ...LOCK]),
-      ...filesIn(root, [], ["release.d.ts", "release.js", "general.d.ts", "general.js", "facts.d.ts"].map((file) => join("build", file))),
+      ...filesIn(root, [], ["release.d.ts", "release.js", "facts.d.ts"].map((file) => join("build", file))),
     ],
-    outputs: [join("dist", "src", "index.js")],
+    outputs: () => filesIn(root, ["src", "bench"], []).filter((file) => file.endsWith(".ts")).flatMap((file) => [".js", ".d.ts"].map((end) => join("dist", file.slice(0, -3) + end))),
   },
   { name: "copy", commands: [["node", "scripts/copy-kernels.mjs"]] },
 ];
@@ -65,7 +74,7 @@ const dryRun = process.argv.includes("--dry-run");
 const record = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, "utf8")) : {};
 for (const step of STEPS) {
   const hash = step.inputs ? filesHash(root, step.inputs()) : null;
-  const current = !all && hash !== null && record[step.name] === hash && step.outputs.every((file) => existsSync(join(root, file)));
+  const current = !all && hash !== null && record[step.name] === hash && step.outputs().every((file) => existsSync(join(root, file)));
   if (dryRun) {
     if (hash !== null && !current) process.stdout.write(step.name + "\n");
     continue;

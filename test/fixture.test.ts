@@ -3,7 +3,9 @@
  * test/fixtures/puzzles.txt of the grid sizes it takes (registry `sizes`) with limit 2 through
  * `createSolver` + `solve`, and must give the line's count (or `invalid` with an error naming
  * the cell or the length), the line's solution when it has one, and only valid solutions that
- * keep the clues. The two kernels' debug builds (asserts on) run it too, as their rows.
+ * keep the clues. The debug builds (asserts on) run it too, as the rows of their release builds:
+ * both kernels' and every 9×9 variant's (build/variants-debug/<name>.wasm, which only the tests
+ * use, loaded as the `wasm` row's kernel).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,8 +13,11 @@ import {
   type Solver,
   type SolverInfo,
   compileKernel,
+  compileSource,
   createSolver,
   findSolver,
+  kernelUrl,
+  kernelVariants,
   solvers,
   statusOf,
 } from "../src/index.js";
@@ -90,21 +95,67 @@ function checkSolved(info: SolverInfo, solver: Solver, fixture: FixtureCase & { 
 
 type Kernels = CreateSolverOptions["kernels"];
 
-/** Each registry row (its kernels from the files beside the package), then the two kernels' rows again on their debug builds. */
-const ROWS: [string, SolverInfo, () => Promise<Kernels>][] = [
-  ...solvers.map((info) => [info.id, info, async () => ({})] as [string, SolverInfo, () => Promise<Kernels>]),
-  ["wasm (debug build)", findSolver("wasm"), async () => ({ wasm: await compileKernel("debug") })],
-  ["general-wasm (debug build)", findSolver("general-wasm"), async () => ({ general: await compileKernel("general-debug") })],
+/**
+ * A row: its name, the registry row whose answers it must give, the registry id it is created as
+ * (the row's own, or `wasm` running a variant's debug build) and its kernels.
+ */
+type Row = [string, SolverInfo, string, () => Promise<Kernels>];
+
+/** The debug build of a 9×9 variant, as the `wasm` row's kernel. */
+const variantDebug = (name: string): Row => [
+  `wasm:${name} (debug build)`,
+  findSolver(`wasm:${name}`),
+  "wasm",
+  async () => ({ wasm: await compileSource(kernelUrl(`variants-debug/${name}`)) }),
 ];
 
-describe.each(ROWS)("%s on the shared fixture", (_name, info, kernels) => {
+/**
+ * The variants whose debug builds trap in the kernel's own state check (checkState in
+ * assembly/index.ts: "a stale triad matrix"), not in their search: that check reads the triad
+ * matrices rule 1 caches, and below PROPAGATION 3 no rule keeps (or reads) them. With the check
+ * limited to PROPAGATION 3 these builds give the release builds' counts, solutions and guesses
+ * on every 9×9 fixture line (checked by hand). Until the kernel's check says so, their debug
+ * rows are one test that they trap there; when it fails, move them back to the fixture rows.
+ */
+const STALE_TRIAD_CHECK = new Set(["hidden", "naked", "none", "none-static"]);
+const debugVariants = kernelVariants().filter((variant) => variant.name !== "");
+
+/** Each registry row (its kernels from the files beside the package), then the kernels' rows again on their debug builds. */
+const ROWS: Row[] = [
+  ...solvers.map((info): Row => [info.id, info, info.id, async () => ({})]),
+  ["wasm (debug build)", findSolver("wasm"), "wasm", async () => ({ wasm: await compileKernel("debug") })],
+  ...debugVariants.filter((variant) => !STALE_TRIAD_CHECK.has(variant.name)).map((variant) => variantDebug(variant.name)),
+  ["general-wasm (debug build)", findSolver("general-wasm"), "general-wasm", async () => ({ general: await compileKernel("general-debug") })],
+];
+
+describe("the debug rows", () => {
+  const debugRows = [...ROWS, ...[...STALE_TRIAD_CHECK].map(variantDebug)].filter(([name]) => name.endsWith("(debug build)"));
+  it("cover both kernels and every 9×9 variant", () => {
+    expect(debugRows.map(([, info]) => info.id).sort()).toEqual(["general-wasm", "wasm", ...debugVariants.map((variant) => `wasm:${variant.name}`)].sort());
+  });
+
+  it.each(debugRows)("%s runs a debug build (a name section: asc's debug targets)", async (_name, _info, _id, kernels) => {
+    const modules = Object.values((await kernels()) ?? {}) as WebAssembly.Module[];
+    expect(modules).toHaveLength(1);
+    expect(WebAssembly.Module.customSections(modules[0], "name")).toHaveLength(1);
+  });
+
+  it.each([...STALE_TRIAD_CHECK])("wasm:%s (debug build) traps in the kernel's triad-matrix check, below PROPAGATION 3 (see STALE_TRIAD_CHECK)", async (name) => {
+    const [, , id, kernels] = variantDebug(name);
+    const solver = await createSolver({ solver: id, kernels: await kernels() });
+    const fixture = cases.find((entry) => entry.line === 7)!;
+    expect(() => solver.solve(fixture.puzzle, { limit: 2, budget: BUDGET })).toThrow(/a stale triad matrix/);
+  });
+});
+
+describe.each(ROWS)("%s on the shared fixture", (_name, info, id, kernels) => {
   let solver: Solver;
   beforeAll(async () => {
-    solver = await createSolver({ solver: info.id, kernels: await kernels() });
+    solver = await createSolver({ solver: id, kernels: await kernels() });
   });
 
   it("runs on every size it takes, on its own engine", () => {
-    for (const size of info.sizes) expect(solver.engines.get(size)?.id, `${size}×${size}`).toBe(info.id);
+    for (const size of info.sizes) expect(solver.engines.get(size)?.id, `${size}×${size}`).toBe(id);
   });
 
   it.each(cases.filter((fixture) => info.sizes.includes(fixture.size)))("line $line ($size×$size, count $count)", (fixture) => {

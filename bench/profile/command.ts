@@ -20,6 +20,7 @@ const PROFILE_OPTIONS: readonly OptionRow[] = [
   { flags: "--sample <n>", description: "profile at most this many puzzles per dataset, drawn with --seed", defaultText: "every puzzle", parse: wholeNumber(1) },
   { flags: "--seed <n>", description: "seed of the --sample draw", default: 1, parse: wholeNumber(0, 0xffffffff) },
   { flags: "--json [file]", description: "write every record (per-puzzle arrays included) as JSON (bare flag: <out>/profile-<time>.json)" },
+  { flags: "--markdown", description: "print each dataset's variant table as Markdown (every column) instead of the terminal report", default: false },
   { flags: "--out <dir>", description: "folder of the pictures (two SVGs per dataset) and the CPU profile", default: resultsFolder(), defaultText: "bench/results/" },
   { flags: "--cpu-prof", description: "also write a V8 CPU profile of the run to <out>/profile-<time>.cpuprofile", default: false },
 ];

@@ -1,7 +1,8 @@
 /**
  * One profile run from parsed options: pick the kernel variants and datasets, record the
  * environment, measure (under the CPU profiler with --cpu-prof), then hand the records to
- * the writers: the table on stdout, the JSON file, two pictures per dataset.
+ * the writers: the table on stdout (or, with --markdown, each dataset's variant table as Markdown),
+ * the JSON file, two pictures per dataset.
  *
  * Files go to `--out` (default bench/results/, gitignored), named by the run's start time:
  *   profile-<stamp>.json                       with a bare --json
@@ -26,7 +27,7 @@ import { formatProfileJson } from "./json.js";
 import { type ProfileVariant, profileVariants } from "./profiler.js";
 import type { ProfileRecord, ProfileRun } from "./records.js";
 import { formatGuessScatterSvg, formatTimeCdfSvg } from "./svg.js";
-import { formatProfileTable } from "./table.js";
+import { formatProfileMarkdown, formatProfileTable } from "./table.js";
 
 /** The parsed options of one profile run (see the options table in src/cli/profile.ts). */
 export interface ProfileOptions {
@@ -36,6 +37,8 @@ export interface ProfileOptions {
   datasets?: string[];
   /** A JSON file to write, or true for <out>/profile-<stamp>.json. */
   json?: string | true;
+  /** Print the variants' tables as Markdown instead of the terminal report (the paths written go to stderr). */
+  markdown?: boolean;
   limit: number;
   budget: number;
   /** Puzzles drawn per dataset (seeded); undefined for all. */
@@ -127,8 +130,9 @@ export async function runProfile(
   const cpuProfile = options.cpuProf ? join(resolve(options.out), `profile-${stamp}.cpuprofile`) : null;
   const records = cpuProfile ? await withCpuProfile(cpuProfile, measure) : await measure();
   const run: ProfileRun = { environment: { ...machine, sample: options.sample ?? null }, records };
-  print(formatProfileTable(run, process.stdout.isTTY ? process.stdout.columns : undefined));
+  print(options.markdown ? formatProfileMarkdown(run) : formatProfileTable(run, process.stdout.isTTY ? process.stdout.columns : undefined));
   const written = [...writeProfileFiles(run, options, stamp), ...(cpuProfile ? [cpuProfile] : [])];
-  for (const path of written) print(`wrote ${path}\n`);
+  const note = options.markdown ? (text: string) => process.stderr.write(text) : print;
+  for (const path of written) note(`wrote ${path}\n`);
   return { run, written };
 }

@@ -1,11 +1,13 @@
 /**
  * The terminal writer of a profile: the environment header (the bench's), then per dataset
  * one row per variant, and the 10 hardest puzzles of each variant by time and by guesses
- * as file lines (a rank per row, a variant per column).
+ * as file lines (a rank per row, a variant per column); and the variant tables alone as Markdown
+ * (`--markdown`, through the bench's one Markdown writer).
  */
 import { type Column, describeMachine, formatNumber, formatPercent, groupByDataset } from "../report/format.js";
 import { alignRows, tableLines } from "../report/table.js";
 import { wrap } from "../report/compact.js";
+import { markdownTable } from "../report/markdown.js";
 
 /** The width the profile is written for when standard output is no terminal. */
 export const PIPED_WIDTH = 100;
@@ -33,6 +35,12 @@ export const PROFILE_COLUMNS: readonly Column<ProfileRecord>[] = [
   { header: "µs max", align: "right", cell: (r) => formatNumber(r.micros.max) },
   { header: "timeouts", align: "right", cell: (r) => `${r.timeouts}` },
 ];
+
+/** Each dataset's variant table as Markdown, every column (the dataset's name above each when there are several). */
+export function formatProfileMarkdown(run: ProfileRun): string {
+  const groups = [...groupByDataset<ProfileRecord>(run.records)];
+  return groups.flatMap(([dataset, records]) => [...(groups.length > 1 ? [`**${dataset}**`, ""] : []), ...markdownTable(PROFILE_COLUMNS, records), ""]).join("\n");
+}
 
 /** Columns left out, in this order, while the variants' table is wider than the terminal (the JSON and Markdown exports keep them). */
 const DROPPED_WHEN_NARROW = ["µs p90", "µs max", "nodes/puzzle"];

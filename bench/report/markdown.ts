@@ -6,7 +6,8 @@
 import type { BenchRun } from "../records.js";
 import { COLUMNS, type Column, describeEnvironment } from "./format.js";
 
-const MARKDOWN_COLUMNS: readonly Column[] = [
+/** The columns of the bench's Markdown table: the dataset and its puzzles, then the terminal table's. */
+export const MARKDOWN_COLUMNS: readonly Column[] = [
   { header: "dataset", align: "left", cell: (r) => r.dataset },
   { header: "puzzles", align: "right", cell: (r) => `${r.puzzles}` },
   ...COLUMNS,

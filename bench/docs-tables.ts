@@ -1,0 +1,61 @@
+/**
+ * `npm run docs:tables -- --section NAME [--from FILE]`: rewrites one marked region of README.md
+ * or docs/*.md (see bench/report/regions.ts) from the output of the command its marker names.
+ * Without --from the command runs here, from the package root (`npm run` as `npm run --silent`;
+ * its stderr, the progress, is shown); with --from the output is read from FILE (`-`: standard
+ * input), so a long run taken earlier, or on another machine, goes in without running it again.
+ * `--list` prints every region: name, file, command.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Command } from "commander";
+import { type OptionRow, toOption } from "../src/cli/options.js";
+import { packageRoot } from "../src/paths.js";
+import { allRegions, replaceRegion } from "./report/regions.js";
+
+interface Options {
+  section?: string;
+  from?: string;
+  list: boolean;
+}
+
+/** Every option of docs:tables, once. */
+const OPTIONS: readonly OptionRow[] = [
+  { flags: "--section <name>", description: "the region to rewrite (--list names them)" },
+  { flags: "--from <file>", description: "take the command's output from this file (-: standard input) instead of running it" },
+  { flags: "--list", description: "list every region: name, file, command", default: false },
+];
+
+function main(): void {
+  const command = new Command("npm run docs:tables --").description("rewrite a marked table of README.md or docs/*.md from its script's output");
+  OPTIONS.forEach((row) => command.addOption(toOption(row)));
+  const options = command.parse(process.argv.slice(2), { from: "user" }).opts<Options>();
+  const regions = allRegions();
+  if (options.list) {
+    for (const r of regions) process.stdout.write(`${r.name}\t${r.file}\t${r.command ?? `no script: ${r.reason}`}\n`);
+    return;
+  }
+  if (options.section === undefined) throw new Error("name a region with --section (--list names them)");
+  const region = regions.find((r) => r.name === options.section);
+  if (!region) throw new Error(`no region '${options.section}' (--list names them)`);
+  if (region.command === null) throw new Error(`region '${region.name}' is a table no script prints (${region.reason}): edit it by hand`);
+  let output: string;
+  if (options.from !== undefined) output = readFileSync(options.from === "-" ? 0 : options.from, "utf8");
+  else {
+    process.stderr.write(`docs:tables: ${region.command}\n`);
+    const run = spawnSync(region.command.replace(/^npm run /, "npm run --silent "), { cwd: packageRoot(), shell: true, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 28 });
+    if (run.status !== 0) throw new Error(`'${region.command}' exited with ${run.status ?? run.signal}`);
+    output = run.stdout;
+  }
+  const path = join(packageRoot(), region.file);
+  writeFileSync(path, replaceRegion(readFileSync(path, "utf8"), region.name, output, region.file));
+  process.stderr.write(`docs:tables: ${region.file}: region '${region.name}' rewritten\n`);
+}
+
+try {
+  main();
+} catch (error) {
+  process.stderr.write(`docs:tables: ${(error as Error).message}\n`);
+  process.exitCode = 1;
+}

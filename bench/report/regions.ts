@@ -1,0 +1,104 @@
+/**
+ * The marked regions of README.md and docs/*.md that a script's output fills, so that no figure
+ * table is typed by hand (`npm run docs:tables`, bench/docs-tables.ts, rewrites one):
+ *
+ *   <!-- table NAME: npm run kernel-vs -- --ref 3c51558 --rounds 21 -->
+ *   | dataset | puzzles | … |          the one Markdown table the command prints on stdout
+ *   <!-- /table -->                     (its other lines, progress or an environment, are left out)
+ *
+ *   <!-- output NAME: npm run bench -- … -->
+ *   ```                                 the command's whole stdout, in a fence
+ *   <!-- /output -->
+ *
+ *   <!-- table NAME: no script (REASON) -->
+ *   a table no script of this repository prints, and why; it is edited by hand
+ *
+ * test/docs-tables.test.ts holds every region's header to the one its script writes today.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../../src/paths.js";
+
+/** One marked region of a document. */
+export interface Region {
+  /** The document, relative to the package root. */
+  file: string;
+  kind: "table" | "output";
+  name: string;
+  /** The command whose output fills it, or null for a table no script prints. */
+  command: string | null;
+  /** Why no script prints it (null when one does). */
+  reason: string | null;
+  /** 0-based line indexes of the opening and the closing marker. */
+  from: number;
+  to: number;
+  /** The lines between the markers. */
+  body: string[];
+}
+
+const OPEN = /^<!-- (table|output) ([\w-]+): (.*) -->$/;
+const CLOSE = /^<!-- \/(table|output) -->$/;
+const NO_SCRIPT = /^no script \((.+)\)$/;
+
+/** The documents that may hold regions, relative to `root`: README.md and docs/*.md. */
+export function documents(root = packageRoot()): string[] {
+  const docs = readdirSync(join(root, "docs")).filter((file) => file.endsWith(".md")).sort();
+  return ["README.md", ...docs.map((file) => join("docs", file))];
+}
+
+/** The regions of a Markdown text, in order; a region opened inside another, or left open, throws naming the line. */
+export function regionsOf(text: string, file = "text"): Region[] {
+  const lines = text.split("\n");
+  const regions: Region[] = [];
+  let open: Omit<Region, "to" | "body"> | null = null;
+  lines.forEach((line, index) => {
+    const start = OPEN.exec(line);
+    const end = CLOSE.exec(line);
+    if (start) {
+      if (open) throw new Error(`${file}:${index + 1}: a region opens inside '${open.name}' (line ${open.from + 1})`);
+      const none = NO_SCRIPT.exec(start[3]);
+      open = { file, kind: start[1] as Region["kind"], name: start[2], command: none ? null : start[3], reason: none ? none[1] : null, from: index };
+    } else if (end) {
+      if (!open || open.kind !== end[1]) throw new Error(`${file}:${index + 1}: '${line}' closes no open ${end[1]} region`);
+      regions.push({ ...open, to: index, body: lines.slice(open.from + 1, index) });
+      open = null;
+    }
+  });
+  if (open !== null) throw new Error(`${file}:${(open as Region).from + 1}: region '${(open as Region).name}' is not closed`);
+  return regions;
+}
+
+/** Every region of every document under `root`. */
+export function allRegions(root = packageRoot()): Region[] {
+  return documents(root).flatMap((file) => regionsOf(readFileSync(join(root, file), "utf8"), file));
+}
+
+/** The Markdown tables of a text: each a run of consecutive lines that start with "|". */
+export function tablesOf(text: string): string[][] {
+  const tables: string[][] = [];
+  let current: string[] | null = null;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("|")) current = null;
+    else if (current) current.push(line);
+    else tables.push((current = [line]));
+  }
+  return tables;
+}
+
+/** What a command's output puts in a region of `kind`: its one table (else an error), or all of it in a fence. */
+export function regionBody(kind: Region["kind"], output: string): string[] {
+  if (kind === "output") return ["```", ...output.replace(/\n+$/, "").split("\n"), "```"];
+  const tables = tablesOf(output);
+  if (tables.length !== 1) throw new Error(`the command printed ${tables.length} Markdown tables, not one`);
+  return tables[0];
+}
+
+/** `text` with the body of its region `name` made from a command's `output`; the rest is kept byte for byte. */
+export function replaceRegion(text: string, name: string, output: string, file = "text"): string {
+  const region = regionsOf(text, file).find((r) => r.name === name);
+  if (!region) throw new Error(`${file} has no region '${name}'`);
+  if (region.command === null) throw new Error(`region '${name}' is a table no script prints (${region.reason}): edit it by hand`);
+  const lines = text.split("\n");
+  lines.splice(region.from + 1, region.to - region.from - 1, ...regionBody(region.kind, output));
+  return lines.join("\n");
+}

@@ -104,13 +104,20 @@ const DIGIT_ROUNDS: bool = BAND_MAJOR && (isDefined(ROUND_ORDER) ? ROUND_ORDER !
 @inline function slotOf(digit: u32, band: u32): u32 {
   return BAND_MAJOR ? band * 9 + digit : digit * 3 + band;
 }
+/** SLOT_BAND[slot], SLOT_DIGIT[slot]: a slot's band and digit (one load; V8 divides by 9 or 3 with a multiply and four more instructions). */
+const SLOT_BAND: usize = memory.data(32);
+const SLOT_DIGIT: usize = memory.data(32);
+for (let slot: u32 = 0; slot < 27; slot++) {
+  store<u8>(SLOT_BAND + slot, <u8>(BAND_MAJOR ? slot / 9 : slot % 3));
+  store<u8>(SLOT_DIGIT + slot, <u8>(BAND_MAJOR ? slot % 9 : slot / 3));
+}
 /** The band of a slot. */
 @inline function bandOf(slot: u32): u32 {
-  return BAND_MAJOR ? slot / 9 : slot % 3;
+  return <u32>load<u8>(SLOT_BAND + slot);
 }
 /** The digit of a slot. */
 @inline function digitOf(slot: u32): u32 {
-  return BAND_MAJOR ? slot % 9 : slot / 3;
+  return <u32>load<u8>(SLOT_DIGIT + slot);
 }
 /** The lowest digit with a slot in the set `slots` (not empty). */
 @inline function lowestDigit(slots: u32): u32 {
@@ -169,8 +176,6 @@ const FRAME_BAND_OR_LINE: usize = memory.data(MAX_DEPTH * 4, 4);
 const FRAME_CELL_OR_DIGIT: usize = memory.data(MAX_DEPTH * 4, 4);
 const FRAME_ALTERNATIVES: usize = memory.data(MAX_DEPTH * 4, 4);
 const LINE_FRAME: u32 = 8;
-/** The configurations (6 bits) of each digit in each line (line * 9 + digit), chooseConfiguration's scratch. */
-const LINE_CONFIGURATIONS: usize = memory.data(6 * 9);
 /** The entries of the root's cell order of the current puzzle, first to last: band << 5 | bit index (cellOrderLength of them). */
 const CELL_ORDER_ENTRIES: usize = memory.data(CELLS * 4, 4);
 /** The sort key of each entry of the cell order (see computeCellOrder). */
@@ -541,7 +546,7 @@ function placeHiddenSingles(st: usize): i32 {
  * contradiction.
  */
 function propagate(st: usize, dirty: u32): bool {
-  nodes++;
+  const atRoot = ++nodes == 1; // in a local: V8 reads a global from memory at every use
   let revised: u32 = 0; // slots revised since the last triad pass: the rule runs on their bands
   while (true) {
     if (LEVEL == 3) {
@@ -558,7 +563,7 @@ function propagate(st: usize, dirty: u32): bool {
       // the round has none of the digit's slots left (rather than after every slot: kaggle
       // 1.10×, 17_clue 1.14×).
       while (dirty) {
-        let round = nodes == 1 ? dirty & digitSlots(lowestDigit(dirty)) : dirty;
+        let round = atRoot ? dirty & digitSlots(lowestDigit(dirty)) : dirty;
         dirty &= ~round;
         while (round) {
           // the lowest slot (band-major: band by band), or the lowest slot of the lowest digit (DIGIT_ROUNDS)
@@ -769,6 +774,9 @@ function chooseCell(st: usize, depth: i32): void {
 const CONFIGURATION_WEIGHT: u32 = 4;
 /** 3 by default; the `unweighted` variant sets 0: fixed digits not counted (the score before). */
 const FIXED_WEIGHT: u32 = isDefined(FIXED_DIGIT_WEIGHT) ? FIXED_DIGIT_WEIGHT : 3;
+/** LINE_SCORE[3×3 bit matrix] = a digit's part of its line's score, from the configurations inside it (lineScore). */
+const LINE_SCORE: usize = memory.data(512);
+for (let matrix: u32 = 0; matrix < 512; matrix++) store<u8>(LINE_SCORE + matrix, <u8>lineScore(<u32>load<u8>(CONFIGURATIONS + matrix)));
 /** The score of a line whose nine digits are all fixed: nothing to branch on there. */
 const ALL_FIXED_SCORE: u32 = 9 * FIXED_WEIGHT;
 
@@ -792,29 +800,16 @@ function chooseConfiguration(st: usize, depth: i32): bool {
   let score3: u32 = 0, score4: u32 = 0, score5: u32 = 0; // the stacks
   for (let digit: u32 = 0; digit < 9; digit++) {
     // bands: the triad matrices rule 1 left (a fixed point: every slot revised)
-    const band0 = <u32>load<u8>(CONFIGURATIONS + triadsAt(st, slotOf(digit, 0), 0));
-    const band1 = <u32>load<u8>(CONFIGURATIONS + triadsAt(st, slotOf(digit, 1), 0));
-    const band2 = <u32>load<u8>(CONFIGURATIONS + triadsAt(st, slotOf(digit, 2), 0));
+    score0 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 0), 0));
+    score1 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 1), 0));
+    score2 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 2), 0));
     // stack s: the matrix bands × its three columns
     const columns0 = columnsOf(candidates(st, slotOf(digit, 0)));
     const columns1 = columnsOf(candidates(st, slotOf(digit, 1)));
     const columns2 = columnsOf(candidates(st, slotOf(digit, 2)));
-    const stack0 = <u32>load<u8>(CONFIGURATIONS + ((columns0 & 7) | ((columns1 & 7) << 3) | ((columns2 & 7) << 6)));
-    const stack1 = <u32>load<u8>(CONFIGURATIONS + (((columns0 >> 3) & 7) | (((columns1 >> 3) & 7) << 3) | (((columns2 >> 3) & 7) << 6)));
-    const stack2 = <u32>load<u8>(CONFIGURATIONS + ((columns0 >> 6) | ((columns1 >> 6) << 3) | ((columns2 >> 6) << 6)));
-    const at = LINE_CONFIGURATIONS + digit;
-    store<u8>(at, <u8>band0);
-    store<u8>(at, <u8>band1, 9);
-    store<u8>(at, <u8>band2, 18);
-    store<u8>(at, <u8>stack0, 27);
-    store<u8>(at, <u8>stack1, 36);
-    store<u8>(at, <u8>stack2, 45);
-    score0 += lineScore(band0);
-    score1 += lineScore(band1);
-    score2 += lineScore(band2);
-    score3 += lineScore(stack0);
-    score4 += lineScore(stack1);
-    score5 += lineScore(stack2);
+    score3 += <u32>load<u8>(LINE_SCORE + ((columns0 & 7) | ((columns1 & 7) << 3) | ((columns2 & 7) << 6)));
+    score4 += <u32>load<u8>(LINE_SCORE + (((columns0 >> 3) & 7) | (((columns1 >> 3) & 7) << 3) | (((columns2 >> 3) & 7) << 6)));
+    score5 += <u32>load<u8>(LINE_SCORE + ((columns0 >> 6) | ((columns1 >> 6) << 3) | ((columns2 >> 6) << 6)));
   }
   // the lowest score of a line with a digit not yet fixed; bands first, then stacks, on ties
   let bestLine: i32 = -1;
@@ -846,18 +841,30 @@ function chooseConfiguration(st: usize, depth: i32): bool {
   if (bestLine < 0) return false;
   let bestDigit: u32 = 0;
   let bestCount: u32 = 7;
+  let bestConfigurations: u32 = 0;
   for (let digit: u32 = 0; digit < 9; digit++) {
-    const count = popcnt(<u32>load<u8>(LINE_CONFIGURATIONS + bestLine * 9 + digit));
+    const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, <u32>bestLine, digit));
+    const count = popcnt(configurations);
     if (count >= 2 && count < bestCount) {
       bestCount = count;
       bestDigit = digit;
+      bestConfigurations = configurations;
     }
   }
   const at = <usize>depth << 2;
   store<u32>(FRAME_BAND_OR_LINE + at, LINE_FRAME + bestLine);
   store<u32>(FRAME_CELL_OR_DIGIT + at, bestDigit);
-  store<u32>(FRAME_ALTERNATIVES + at, <u32>load<u8>(LINE_CONFIGURATIONS + bestLine * 9 + bestDigit));
+  store<u32>(FRAME_ALTERNATIVES + at, bestConfigurations);
   return true;
+}
+
+/** The 3×3 matrix of `digit` in `line` (0–2 a band: rows × boxes, from rule 1; 3–5 a stack: bands × columns). */
+@inline function lineMatrix(st: usize, line: u32, digit: u32): u32 {
+  if (line < 3) return triadsAt(st, slotOf(digit, line), 0);
+  const shift = (line - 3) * 3;
+  return ((columnsOf(candidates(st, slotOf(digit, 0))) >> shift) & 7) |
+    (((columnsOf(candidates(st, slotOf(digit, 1))) >> shift) & 7) << 3) |
+    (((columnsOf(candidates(st, slotOf(digit, 2))) >> shift) & 7) << 6);
 }
 
 /** Restricts `digit` to configuration `p` of `line` (0–2 a band, 3–5 a stack). */

@@ -166,6 +166,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
 
   const runs = {
     "--threads 0": ["--threads", "0", easy],
+    "--threads 1": ["--threads", "1", easy],
     "--threads 2": ["--threads", "2", easy],
     "--threads 0 --out jsonl": ["--threads", "0", "--out", "jsonl", easy],
   } as const;
@@ -174,7 +175,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const kCpu: number[] = [];
   const kHard: number[] = [];
   const cli = new Map<RunName, CliRun[]>(Object.keys(runs).map((name) => [name as RunName, []]));
-  const hardRuns: { zero: CliRun[]; two: CliRun[] } = { zero: [], two: [] };
+  const hardRuns: { zero: CliRun[]; one: CliRun[]; two: CliRun[] } = { zero: [], one: [], two: [] };
   const smallRuns: { zero: CliRun[]; auto: CliRun[] } = { zero: [], auto: [] };
   const startUps: CliRun[] = [];
   for (let round = 0; round < options.rounds; round++) {
@@ -185,6 +186,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
     if (hardGrids) {
       kHard.push(kernelRate(kernel, hardGrids, limit).perSecond);
       hardRuns.zero.push(await runCli(["--threads", "0", hard], reporter));
+      hardRuns.one.push(await runCli(["--threads", "1", hard], reporter));
       hardRuns.two.push(await runCli(["--threads", "2", hard], reporter));
     }
     startUps.push(await runCli(["--threads", "0", one], reporter));
@@ -205,13 +207,16 @@ async function measure(options: Options, scratch: string): Promise<void> {
   }
   if (hardGrids) {
     const count = hardGrids.length / CELLS;
-    const perRound = hardRuns.two.map((two, i) => hardRuns.zero[i].wallSeconds / two.wallSeconds);
-    // The same with each round's start-up (a 1-record run) taken off both: the solving phases alone.
-    const solving = hardRuns.two.map((two, i) => (hardRuns.zero[i].wallSeconds - startUps[i].wallSeconds) / (two.wallSeconds - startUps[i].wallSeconds));
-    const busy = hardRuns.two.map((two) => two.cpuSeconds / two.wallSeconds);
+    const rate = (list: CliRun[]) => `${figure(count / median(list.map((r) => r.wallSeconds)))}/s`;
     console.log("");
-    console.log(`${HARD_SET} (first ${figure(count)}): K ${figure(median(kHard))}/s; --threads 0 ${figure(count / median(hardRuns.zero.map((r) => r.wallSeconds)))}/s, --threads 2 ${figure(count / median(hardRuns.two.map((r) => r.wallSeconds)))}/s: --threads 2 ÷ --threads 0 ${ratio(perRound)}`);
-    console.log(`  start-up taken off both (${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s, a 1-record run): ${ratio(solving)}; --threads 2 kept ${ratio(busy)} cores busy (CPU s ÷ wall s)`);
+    console.log(`${HARD_SET} (first ${figure(count)}): K ${figure(median(kHard))}/s; --threads 0 ${rate(hardRuns.zero)}, --threads 1 ${rate(hardRuns.one)}, --threads 2 ${rate(hardRuns.two)}`);
+    for (const [name, list] of [["--threads 1", hardRuns.one], ["--threads 2", hardRuns.two]] as const) {
+      const perRound = list.map((run, i) => hardRuns.zero[i].wallSeconds / run.wallSeconds);
+      // The same with each round's start-up (a 1-record run) taken off both: the solving phases alone.
+      const solving = list.map((run, i) => (hardRuns.zero[i].wallSeconds - startUps[i].wallSeconds) / (run.wallSeconds - startUps[i].wallSeconds));
+      const busy = list.map((run) => run.cpuSeconds / run.wallSeconds);
+      console.log(`  ${name} ÷ --threads 0: ${ratio(perRound)}; start-up (${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s, a 1-record run) taken off both: ${ratio(solving)}; ${ratio(busy)} cores busy (CPU s ÷ wall s)`);
+    }
   }
   const smallRatio = smallRuns.auto.map((auto, i) => auto.wallSeconds / smallRuns.zero[i].wallSeconds);
   console.log(`small file (${figure(options.small)} records): default threads ${median(smallRuns.auto.map((r) => r.wallSeconds)).toFixed(3)} s, --threads 0 ${median(smallRuns.zero.map((r) => r.wallSeconds)).toFixed(3)} s: default ÷ --threads 0 wall ${ratio(smallRatio)}`);

@@ -120,6 +120,28 @@ export function compileWasmFile(stem: string): Promise<WasmModule> {
   return module;
 }
 
+/**
+ * The kernel builds this thread has compiled, by stem, to post to worker threads (a Module is
+ * structured-cloneable): a worker that {@link adoptKernels} them compiles nothing, and V8 shares
+ * one copy of the machine code, the optimised tier included, between the threads.
+ */
+export async function compiledKernels(): Promise<Record<string, WasmModule>> {
+  const modules: Record<string, WasmModule> = {};
+  for (const [stem, module] of compiled) {
+    try {
+      modules[stem] = await module;
+    } catch {
+      // a build that failed to load is not passed on: the worker reports its own error
+    }
+  }
+  return modules;
+}
+
+/** Uses modules another thread compiled ({@link compiledKernels}) for those builds from now on. */
+export function adoptKernels(modules: Readonly<Record<string, WasmModule>>): void {
+  for (const [stem, module] of Object.entries(modules)) compiled.set(stem, Promise.resolve(module));
+}
+
 /** Compiles a kernel build once (see {@link compileWasmFile}); a RangeError for a build name of neither kernel. */
 export function compileKernel(build: KernelBuild = "release"): Promise<WasmModule> {
   if (!/^(release|debug|general|general-debug|variants\/[\w-]+)$/.test(build)) {

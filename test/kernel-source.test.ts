@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WasmKernel, compileSource, createSolver, kernelUrl } from "../src/index.js";
+import { adoptKernels, compileKernel, compiledKernels } from "../src/wasm.js";
 
 const PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 const url = kernelUrl("release");
@@ -56,6 +57,22 @@ describe("kernel sources", () => {
     // In Node too (a bundle without the file), it says how to pass it, not only how to build this repository.
     await expect(compileSource(new URL("./no-such-kernel.wasm", url))).rejects.toThrow(/missing kernel file:.*no-such-kernel\.wasm; copy it there from the package \(sudoku-wasm\/kernels\/.*createSolver\(\{ kernels/);
     await expect(compileSource(42 as never)).rejects.toThrow(/a kernel source is a WebAssembly.Module, bytes, a Response or a URL/);
+  });
+});
+
+describe("kernel modules passed between threads", () => {
+  it("lists the builds compiled here, and a build adopted from another thread is used, not compiled again", async () => {
+    await WasmKernel.create(undefined, "debug");
+    const here = await compiledKernels();
+    expect(here.debug).toBeInstanceOf(WebAssembly.Module);
+    expect(here.debug).toBe(await compileKernel("debug")); // compiled once per process
+    const posted = await WebAssembly.compile(bytes); // as a worker receives it in workerData
+    adoptKernels({ release: posted });
+    expect(await compileKernel("release")).toBe(posted);
+    expect((await compiledKernels()).release).toBe(posted);
+    const kernel = await WasmKernel.create(); // on the adopted module
+    kernel.input(1).set(Array.from(PUZZLE, (c) => (c === "." ? 0 : Number(c))));
+    expect(kernel.run(1, 2).counts[0]).toBe(1);
   });
 });
 

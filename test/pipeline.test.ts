@@ -7,8 +7,8 @@
 import { PassThrough, Readable, Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzles } from "../bench/corpus.js";
-import { type BatchSolver, WARM_UP_SLICE, openBatchSolver, warmingUp } from "../src/pool/pool.js";
-import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/batch.js";
+import { type BatchSolver, openBatchSolver, sharedWithMain } from "../src/pool/pool.js";
+import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/task.js";
 import { BATCH_TARGET_MS, FIRST_BATCH, INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";
 
 const inner = await openBatchSolver(0);
@@ -145,46 +145,125 @@ describe("a pause in the input", () => {
   });
 });
 
-describe("the main thread solves while the workers start", () => {
-  /** Stand-in workers: ready once `ready()` has been asked `after` times; they record the tasks they get and answer with the main thread. */
-  function startingWorkers(after: number) {
+describe("a worker pool", () => {
+  it("is ready only once a worker has loaded its engines (piscina counts a starting worker as idle), and then solves as the main thread does", async () => {
+    const pool = await openBatchSolver(1, [], { warmUp: false });
+    try {
+      expect(pool.room!()).toBe(0);
+      while (pool.room!() === 0) await new Promise((next) => setTimeout(next, 5));
+      expect(pool.room!()).toBe(2); // the worker, its batch and the next
+      const task = () => textTask({ file: "f.txt", firstIndex: 0, texts: relabelledPuzzles(50, 3).trimEnd().split("\n"), limit: 2, output: "jsonl" });
+      const text = (outcome: BatchOutcome) => Buffer.from(outcome.bytes).toString("utf8");
+      expect(text(await pool.solve(task()))).toBe(text(await inner.solve(task())));
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("the main thread solves beside the workers", () => {
+  const SLICE = 64;
+  /**
+   * Stand-in workers: no room until `room()` has been asked `after` times, then room for
+   * `capacity` batches out; they record the tasks they get and answer with the main thread when
+   * the test lets them (`answer()`), or at once.
+   */
+  function stubWorkers(after: number, capacity = Infinity, held = false) {
     let asked = 0;
+    let out = 0;
     const tasks: BatchTask[] = [];
-    const workers: BatchSolver = { threads: 2, ready: () => ++asked > after, solve: (task) => (tasks.push(task), inner.solve(task)), close: async () => {} };
+    const pending: (() => void)[] = [];
+    const workers: BatchSolver = {
+      threads: 2,
+      room: () => (++asked > after ? capacity - out : 0),
+      solve: (task) => {
+        tasks.push(task);
+        out++;
+        const answer = () => inner.solve(task).finally(() => out--);
+        return held ? new Promise((resolve) => pending.push(() => resolve(answer()))) : answer();
+      },
+      close: async () => {},
+    };
     const started = { count: 0 };
     const start = () => (started.count++, workers);
-    return { start, tasks, started };
+    return { start, tasks, started, answer: () => pending.shift()!() };
   }
-  const task = () => {
-    const text = relabelledPuzzles(300, 9);
-    return textTask({ file: "f.txt", firstIndex: 10, indexStep: 3, texts: text.trimEnd().split("\n"), limit: 2, output: "jsonl" });
+  const task = (firstIndex = 10) => {
+    const text = relabelledPuzzles(300, 9 + firstIndex);
+    return textTask({ file: "f.txt", firstIndex, indexStep: 3, texts: text.trimEnd().split("\n"), limit: 2, output: "jsonl" });
   };
   const text = (outcome: BatchOutcome) => Buffer.from(outcome.bytes).toString("utf8");
+  const turn = () => new Promise((next) => setImmediate(next));
 
   it("solves a small input on the main thread and starts no worker", async () => {
-    const { start, tasks, started } = startingWorkers(0);
+    const { start, tasks, started } = stubWorkers(0);
     const whole = text(await inner.solve(task()));
-    expect(text(await warmingUp(start, inner, 2, Infinity).solve(task()))).toBe(whole);
+    expect(text(await sharedWithMain(start, inner, 2, { startAfterMs: Infinity }).solve(task()))).toBe(whole);
     expect(started.count).toBe(0);
     expect(tasks).toHaveLength(0);
   });
 
-  it("solves on the main thread, a slice at a time, while no worker is ready: the batch's own output", async () => {
-    const { start, tasks, started } = startingWorkers(Infinity);
+  it("solves on the main thread, a slice at a time, while no worker has room: the batch's own output", async () => {
+    const { start, tasks, started } = stubWorkers(Infinity);
     const whole = text(await inner.solve(task()));
-    expect(text(await warmingUp(start, inner, 2, 0).solve(task()))).toBe(whole);
+    expect(text(await sharedWithMain(start, inner, 2, { startAfterMs: 0, sliceRecords: SLICE }).solve(task()))).toBe(whole);
     expect(started.count).toBe(1);
     expect(tasks).toHaveLength(0);
   });
 
-  it("sends the rest of the batch to the workers once one is ready, numbered from where the main thread stopped", async () => {
-    const { start, tasks } = startingWorkers(3);
+  it("sends the rest of the batch to the workers once they have room, numbered from where the main thread stopped", async () => {
+    const { start, tasks } = stubWorkers(2);
     const whole = text(await inner.solve(task()));
-    expect(text(await warmingUp(start, inner, 2, 0).solve(task()))).toBe(whole);
-    const mainSlices = 4; // one before the workers start, three while they are not ready
+    expect(text(await sharedWithMain(start, inner, 2, { startAfterMs: 0, sliceRecords: SLICE }).solve(task()))).toBe(whole);
+    const mainSlices = 3; // room is asked after each slice, and there is none the first two times
     expect(tasks).toHaveLength(1);
-    expect(tasks[0].lines.length).toBe(300 - mainSlices * WARM_UP_SLICE);
-    expect(tasks[0].firstIndex).toBe(10 + mainSlices * WARM_UP_SLICE * 3);
-    expect(tasks[0].lines[0]).toBe(mainSlices * WARM_UP_SLICE + 1);
+    expect(tasks[0].lines.length).toBe(300 - mainSlices * SLICE);
+    expect(tasks[0].firstIndex).toBe(10 + mainSlices * SLICE * 3);
+    expect(tasks[0].lines[0]).toBe(mainSlices * SLICE + 1);
+  });
+
+  it("takes a waiting batch while the workers are full, and gives them the rest once one of theirs is answered", async () => {
+    const { start, tasks, answer } = stubWorkers(0, 1, true);
+    const solver = sharedWithMain(start, inner, 2, { startAfterMs: 0, sliceRecords: SLICE });
+    const [a, b] = [task(10), task(1000)];
+    const wholeA = text(await inner.solve(task(10)));
+    const wholeB = text(await inner.solve(task(1000)));
+    const solvedA = solver.solve(a); // the first slice of A on the main thread starts the workers
+    await turn();
+    await turn(); // the rest of A went to the workers, which are now full
+    expect(tasks).toHaveLength(1);
+    const solvedB = solver.solve(b);
+    await turn(); // the main thread solves a slice of B
+    expect(tasks).toHaveLength(1);
+    answer(); // A's part is answered: room for B's rest
+    expect(text(await solvedA)).toBe(wholeA);
+    while (tasks.length < 2) await turn();
+    answer();
+    expect(text(await solvedB)).toBe(wholeB);
+    const mainRecords = tasks[1].lines[0] - 1; // B's records solved on the main thread
+    expect(mainRecords).toBeGreaterThan(0);
+    expect(mainRecords % SLICE).toBe(0);
+    expect(tasks[1].lines.length).toBe(300 - mainRecords);
+    expect(tasks[1].firstIndex).toBe(1000 + mainRecords * 3);
+  });
+
+  it("without mainHelps, leaves a waiting batch to the workers once they have started", async () => {
+    const { start, tasks, answer } = stubWorkers(0, 1, true);
+    const solver = sharedWithMain(start, inner, 2, { startAfterMs: 0, sliceRecords: SLICE, mainHelps: false });
+    const wholeB = text(await inner.solve(task(1000)));
+    const solvedA = solver.solve(task(10));
+    await turn();
+    await turn();
+    const solvedB = solver.solve(task(1000));
+    await turn();
+    await turn();
+    expect(tasks).toHaveLength(1); // B waits whole
+    answer();
+    await solvedA;
+    while (tasks.length < 2) await turn();
+    answer();
+    expect(text(await solvedB)).toBe(wholeB);
+    expect(tasks[1].lines.length).toBe(300);
+    expect(tasks[1].firstIndex).toBe(1000);
   });
 });

@@ -5,24 +5,37 @@
  * both paths run {@link solveTask}, so their output is the same byte for byte.
  */
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, copyTask, failedBatch, giveBackTask, joinOutcomes, loadBatchEngines, sliceTask, solveTask, taskBuffers } from "./batch.js";
+import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
+import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines, solveTask } from "./solve-task.js";
+import { compiledKernels } from "../wasm.js";
 import { batchBuffers } from "./buffers.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
 export interface BatchSolver {
   /** Worker threads in use (0: the main thread). */
   readonly threads: number;
-  /** True once a worker has started and taken (or can take) a batch; absent: always. */
-  ready?(): boolean;
+  /**
+   * Batches it would start on at once now: (workers that have loaded their engines) ×
+   * {@link TASKS_PER_WORKER} − batches out. Absent: any number (the main thread).
+   */
+  room?(): number;
   solve(task: BatchTask): Promise<BatchOutcome>;
   /** Stops the workers. */
   close(): Promise<void>;
 }
+
+/**
+ * Batches a worker holds at once: the one it solves and the next, so that it starts the next the
+ * moment it is done, without waiting for the main thread to hand it over (the main thread may be
+ * busy solving a slice itself, see {@link sharedWithMain}).
+ */
+export const TASKS_PER_WORKER = 2;
 
 /** Young-generation cap per worker, in MB (measured: RSS −90 MB on 300k puzzles, no slowdown). */
 const WORKER_YOUNG_GENERATION_MB = 8;
@@ -101,10 +114,14 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   let closed: Promise<void> | undefined;
   /** A piscina pool of these workers; once closing, a worker that still answers a batch (piscina's "Unexpected message") is let go quietly. */
   const workers = (minThreads: number, maxThreads: number) =>
-    new Piscina<BatchTask, BatchOutcome>({ ...settings, minThreads, maxThreads }).on("error", (error) => {
+    new Piscina<BatchTask, BatchOutcome>({ ...settings, minThreads, maxThreads, concurrentTasksPerWorker: TASKS_PER_WORKER }).on("error", (error) => {
       if (!closing) throw error;
     });
   const pool = workers(threads, threads);
+  let loaded = 0; // workers that have said ENGINES_LOADED (piscina's own idle count includes workers still starting)
+  pool.on("message", (message) => {
+    if (message === ENGINES_LOADED) loaded++;
+  });
   const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: taskBuffers(attempt) });
   const retries = new Set<Piscina<BatchTask, BatchOutcome>>();
   /** Runs `attempt` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
@@ -119,11 +136,20 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
       await fresh.destroy();
     }
   };
-  let started = false;
+  let out = 0; // batches sent and not yet answered
+  /** Workers that can take a batch: those that said so, or (a worker module that does not say it) all once one has answered. */
+  const loadedWorkers = () => (loaded > 0 ? Math.min(loaded, threads) : pool.completed > 0 ? threads : 0);
   return {
     threads,
-    ready: () => (started ||= pool.idleThreads > 0 || pool.completed > 0),
-    solve: (task) => withRetry(task, (attempt) => runOn(pool, attempt), onFreshWorker),
+    room: () => loadedWorkers() * TASKS_PER_WORKER - out,
+    solve: async (task) => {
+      out++;
+      try {
+        return await withRetry(task, (attempt) => runOn(pool, attempt), onFreshWorker);
+      } finally {
+        out--;
+      }
+    },
     // Every worker, the retries' too; once, however often it is called.
     close: () => {
       closing = true;
@@ -145,61 +171,136 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
   return { threads: 0, solve: (task) => withRetry(task, async (attempt) => solveTask(current, attempt), onFreshEngines), close: async () => {} };
 }
 
-/** Records the main thread solves at a time while the workers start (see {@link warmingUp}). */
-export const WARM_UP_SLICE = 64;
+/** Milliseconds of solving in one slice the main thread takes (see {@link sharedWithMain}). */
+export const MAIN_SLICE_MS = 5;
+/** Records in the main thread's first slice, before it knows their solving time. */
+export const FIRST_SLICE = 64;
 
 /**
- * Main-thread solving time after which the workers are started (see {@link warmingUp}): longer
- * than a thousand easy puzzles take on a cold start (27 ms measured on a loaded 2-core machine),
- * shorter than a worker takes to start.
+ * Main-thread solving time after which the workers are started (see {@link sharedWithMain}):
+ * longer than a thousand easy puzzles take on a cold start (27 ms measured on a loaded 2-core
+ * machine), shorter than a worker takes to start.
  */
 export const START_WORKERS_AFTER_MS = 50;
 
+/** When {@link sharedWithMain} starts the workers, and how much the main thread takes at a time. */
+export interface SharingOptions {
+  /** Main-thread solving time after which the workers start. @default START_WORKERS_AFTER_MS */
+  startAfterMs?: number;
+  /** Records per main-thread slice. @default about MAIN_SLICE_MS of solving (FIRST_SLICE at first) */
+  sliceRecords?: number;
+  /**
+   * Whether the main thread also solves once the workers have started, when they have no room:
+   * worth it only when a core is left for it. @default true
+   */
+  mainHelps?: boolean;
+}
+
+/** A batch not yet wholly given out: the records from `at` on are still to solve. */
+interface Shared {
+  task: BatchTask;
+  at: number;
+  parts: Promise<BatchOutcome>[];
+  done(outcome: Promise<BatchOutcome>): void;
+}
+
 /**
- * Workers started only once there is work for them, and the main thread until one of them is
- * ready. Batches are solved on the main thread {@link WARM_UP_SLICE} records at a time; once
- * that has taken `startAfterMs` in all, `start()` starts the workers, and what is left of a batch
- * goes to them as soon as one is ready (between slices the event loop takes their messages).
- * A small input is done before a worker would have started (starting one, and its kernels, takes
- * longer than solving a thousand easy puzzles); a large one reaches the workers within tens of
- * milliseconds.
+ * The workers, with the main thread solving beside them whenever they have no room. A batch goes
+ * to the workers whole while they have room ({@link BatchSolver.room}); otherwise the main thread
+ * solves it a slice at a time (about {@link MAIN_SLICE_MS} each, then the event loop runs: input,
+ * output and the workers' answers wait no longer than that), and the workers take what is left of
+ * it as soon as they have room. So the main thread solves while the workers start (the workers
+ * are started only once it has solved for `startAfterMs`: a small input never starts one), and,
+ * with `mainHelps`, after that too whenever they are all busy and a batch waits (which on hard
+ * puzzles is most of the time). Output is the same as one solver's: a batch's parts are joined
+ * in order.
  */
-export function warmingUp(start: () => BatchSolver, main: BatchSolver, threads: number, startAfterMs = START_WORKERS_AFTER_MS): BatchSolver {
+export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, threads: number, options: SharingOptions = {}): BatchSolver {
+  const startAfterMs = options.startAfterMs ?? START_WORKERS_AFTER_MS;
   let workers: BatchSolver | null = null;
-  let warm = false;
+  const waiting: Shared[] = [];
   let mainMs = 0;
-  const solve = async (task: BatchTask): Promise<BatchOutcome> => {
-    const count = task.lines.length;
-    const parts: BatchOutcome[] = [];
-    let at = 0;
-    while (at < count && !(warm ||= workers?.ready?.() ?? false)) {
-      if (workers === null && mainMs >= startAfterMs) workers = start();
-      const end = Math.min(count, at + WARM_UP_SLICE);
-      const began = performance.now();
-      parts.push(await main.solve(at === 0 && end === count ? task : sliceTask(task, at, end)));
-      mainMs += performance.now() - began;
-      at = end;
-      if (workers !== null) await new Promise((next) => setImmediate(next));
+  let mainRecords = 0;
+  let stepping = false;
+  let warm = false; // the workers have had room
+  const mainHelps = options.mainHelps ?? true;
+
+  /** Gives waiting batches, oldest first, to the workers while they have room; else lets the main thread take a slice. */
+  const handOut = () => {
+    while (workers !== null && waiting.length > 0 && (workers.room?.() ?? Infinity) > 0) {
+      warm = true;
+      const shared = waiting.shift()!;
+      const { task, at } = shared;
+      const part = workers.solve(at === 0 ? task : sliceTask(task, at, task.lines.length));
+      part.then(handOut, handOut); // its room is free again
+      shared.parts.push(part);
+      finish(shared);
     }
-    if (at < count) parts.push(await workers!.solve(at === 0 ? task : sliceTask(task, at, count)));
-    if (parts.length === 1) return parts[0];
-    const joined = joinOutcomes(parts);
-    return { ...joined, spent: [...joined.spent!, ...taskBuffers(task)] }; // the sliced task's own buffers, too
+    if (waiting.length > 0 && !stepping && (mainHelps || !warm)) {
+      stepping = true;
+      setImmediate(mainStep);
+    }
   };
-  return { threads, ready: () => true, solve, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
+
+  /** The main thread solves one slice of the oldest waiting batch. */
+  const mainStep = () => {
+    stepping = false;
+    const shared = waiting[0];
+    if (shared === undefined) return;
+    if (workers === null && mainMs >= startAfterMs) workers = start();
+    const { task, at } = shared;
+    const count = task.lines.length;
+    const slice = options.sliceRecords ?? (mainRecords === 0 ? FIRST_SLICE : Math.max(1, Math.round((MAIN_SLICE_MS * mainRecords) / mainMs)));
+    const end = Math.min(count, at + slice);
+    const began = performance.now();
+    shared.parts.push(main.solve(at === 0 && end === count ? task : sliceTask(task, at, end)));
+    mainMs += performance.now() - began;
+    mainRecords += end - at;
+    shared.at = end;
+    if (end === count) {
+      waiting.shift();
+      finish(shared);
+    }
+    handOut();
+  };
+
+  /** Settles a batch once all its parts are solved: one outcome, its parts' bytes in order. */
+  const finish = (shared: Shared) => {
+    const { task, parts } = shared;
+    shared.done(
+      Promise.all(parts).then((solved) => {
+        if (solved.length === 1) return solved[0];
+        const joined = joinOutcomes(solved);
+        return { ...joined, spent: [...joined.spent!, ...taskBuffers(task)] }; // the sliced task's own buffers, too
+      }),
+    );
+  };
+
+  const solve = (task: BatchTask): Promise<BatchOutcome> =>
+    new Promise((resolve) => {
+      waiting.push({ task, at: 0, parts: [], done: resolve });
+      handOut();
+    });
+  return { threads, solve, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
 }
 
 /**
  * A pool of `threads` workers, or the main thread when `threads` is 0, solving on the engines
  * `solverIds` name (registry ids; default: each size's fastest). The workers start once the main
- * thread has had work for a moment, and it solves until they are ready ({@link warmingUp}),
- * unless `warmUp` is false (a run whose puzzles can take minutes: the main thread must stay free).
+ * thread has had work for a moment, and it solves beside them whenever they have no room
+ * ({@link sharedWithMain}), unless `warmUp` is false (a run whose puzzles can take minutes: the
+ * main thread must stay free).
  */
 export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean } = {}): Promise<BatchSolver> {
   const load = () => loadBatchEngines(solverIds);
   const engines = await load(); // a bad id fails here, before any worker starts
   const main = mainThreadSolver(engines, load);
   if (threads === 0) return main;
-  if (options.warmUp === false) return openWorkerPool(threads, { filename: workerFile(), workerData: { solvers: [...solverIds] } });
-  return warmingUp(() => openWorkerPool(threads, { filename: workerFile(), workerData: { solvers: [...solverIds] } }), main, threads);
+  // The workers instantiate the modules the main thread compiled: no compiling of their own, and
+  // the machine code V8 has optimised by the time they start is theirs too.
+  const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
+  const start = () => openWorkerPool(threads, { filename: workerFile(), workerData });
+  // The main thread solves beside the workers only when a core is left for it: where every core
+  // has a worker, it would take time from them.
+  return options.warmUp === false ? start() : sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });
 }

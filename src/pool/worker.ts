@@ -1,15 +1,20 @@
 /**
  * The piscina worker: loads the engine of each grid size once, from the registry ids the pool
- * passes in `workerData` (`solve --solver`), then solves one {@link BatchTask} per call. A batch
- * it fails on ends it (piscina starts another; see retire.ts). Runs as compiled JS
- * (dist/src/pool/worker.js).
+ * passes in `workerData` (`solve --solver`) and on the kernel modules the main thread compiled,
+ * says so ({@link ENGINES_LOADED}), then solves one {@link BatchTask} per call. A batch it fails
+ * on ends it (piscina starts another; see retire.ts). Runs as compiled JS (dist/src/pool/worker.js).
  */
-import { workerData } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
-import { type BatchOutcome, type BatchTask, loadBatchEngines, outcomeBuffers, solveTask } from "./batch.js";
+import { adoptKernels } from "../wasm.js";
+import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
+import { type WorkerData, ENGINES_LOADED, loadBatchEngines, solveTask } from "./solve-task.js";
 import { retiringOnFailure } from "./retire.js";
 
-const engines = await loadBatchEngines((workerData as { solvers: string[] }).solvers);
+const { solvers, kernels } = workerData as WorkerData;
+adoptKernels(kernels ?? {});
+const engines = await loadBatchEngines(solvers);
+parentPort?.postMessage(ENGINES_LOADED);
 
 /** An outcome whose output bytes, and the task's buffers it hands back (buffers.ts), are transferred to the main thread, not copied. */
 function transferred(outcome: BatchOutcome): BatchOutcome {

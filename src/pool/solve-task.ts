@@ -1,175 +1,34 @@
 /**
- * Batches: the unit of work that crosses to a worker thread, and what comes back, in bytes.
- *
- *   main thread                                    worker (or the main thread with --threads 0)
- *   BatchBuilder ── BatchTask ───────────────────► solveTask(engines, task)
- *     cells    81 bytes per 9×9 digit line           fast records: cells → kernel memory → output bytes
- *     lines    Int32Array                            other records: parseRecord, grouped by size and alphabet
- *     textAt, texts   the other records (rare)       one solveGroup call per group (solver.ts)
- *     readErrors, alphabet, budget                   each record in the --out format, in order
- *     (buffers transferred, not copied)
- *                ◄─────────────────── BatchOutcome ─ bytes (the batch's output), tally, errors
- *
- * A fast record (reader.ts: a line of 81 cell bytes) never becomes a string or an object: its
- * bytes go from the input chunk to `cells`, to the kernel's memory, and its solution from the
- * kernel's memory to the output bytes ({@link FastRecords}). A batch holds the records of one
- * file, consecutive in the run (or in its shard), so `firstIndex + i × indexStep` is record i's index.
+ * The solving side of batching, on whichever thread solves (a worker, or the main thread with
+ * `--threads 0`): the engines of each grid size, and {@link solveTask}, which turns a
+ * {@link BatchTask} into its output bytes. {@link failedBatch} writes a batch that could not be
+ * solved (on the main thread, after a retry failed).
  */
 import { type SizeEngine, type SolveRecord, REJECTED, STATUSES, SolutionWriter, batchRecords, invalidRecord, solveGroup, solvesBatches, statusOf } from "../solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
 import { excerpt } from "../excerpt.js";
 import { type Alphabet, DIGITS } from "../puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../shape.js";
-import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
+import { outputFormats } from "../formats/output/index.js";
 import { csvField } from "../formats/output/csv.js";
 import { solvers, solversBySize } from "../registry.js";
 import type { BatchResult } from "../solver.js";
-import { type BufferPool, batchBuffers } from "./buffers.js";
+import type { WasmModule } from "../kernel-source.js";
+import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, grown, outputRoom, taskBuffers } from "./task.js";
 
-/** The records of one batch, as columns. */
-export interface BatchTask {
-  file: string;
-  /** Run-wide 0-based index of the first record. */
-  firstIndex: number;
-  /** How far apart the indexes of consecutive records are (N with `--shard K/N`). @default 1 */
-  indexStep?: number;
-  /** Each record's 1-based start line in its file; its length is the batch's record count. */
-  lines: Int32Array;
-  /** The 81 cell bytes, as read, of each fast record (a 9×9 line, see reader.ts), in order. */
-  cells: Uint8Array;
-  /** Positions in the batch of the other records, ascending; every other position is a fast record. */
-  textAt: Int32Array;
-  /** The texts of the other records, in the order of `textAt`. */
-  texts: string[];
-  /** Records the reader could not read: [position in the batch, message]. */
-  readErrors: [number, string][];
-  limit: number;
-  output: OutputFormatName;
-  /** The `--alphabet` (symbols of the grids of its size); null or absent for none. */
-  alphabet?: Alphabet | null;
-  /**
-   * Search nodes per puzzle (`--budget`; Infinity for none); a puzzle over it gets status `timeout`.
-   * @default see budgetFor in solver.ts: none for 9×9, LARGE_GRID_BUDGET for the other sizes
-   */
-  budget?: number;
-  /** Room for the batch's output ({@link outputRoom} bytes), written into and handed back (buffers.ts); absent: the solver makes its own. */
-  out?: Uint8Array;
-}
-
-/** The output bytes a batch of `count` records usually fits in (a record that does not fit grows the buffer). */
-export function outputRoom(task: Pick<BatchTask, "output" | "file">, count: number): number {
-  return Math.max(64, count * (task.output === "line" ? CELLS + 1 : 2 * CELLS + 160 + 3 * task.file.length));
-}
-
-/** The distinct buffers of `pieces`, views or buffers (a buffer may appear only once in a transfer list). */
-function buffersOf(pieces: readonly (ArrayBufferView | ArrayBuffer | undefined)[]): ArrayBuffer[] {
-  const buffers: ArrayBuffer[] = [];
-  for (const piece of pieces) {
-    if (piece === undefined) continue;
-    const buffer = (ArrayBuffer.isView(piece) ? piece.buffer : piece) as ArrayBuffer;
-    if (!buffers.includes(buffer)) buffers.push(buffer);
-  }
-  return buffers;
-}
-
-/** The buffers of a task, to transfer to a worker. */
-export function taskBuffers(task: BatchTask): ArrayBuffer[] {
-  return buffersOf([task.lines, task.cells, task.textAt, task.out]);
-}
-
-/** The buffers of an outcome and of the task it came from, to hand back (transfer from a worker, then {@link giveBack}). */
-export function outcomeBuffers(outcome: BatchOutcome): ArrayBuffer[] {
-  return buffersOf([outcome.bytes, ...(outcome.spent ?? [])]);
-}
-
-/** Gives the buffers of a written outcome, and of its task, back to this thread's pool. */
-export function giveBack(outcome: BatchOutcome): void {
-  for (const buffer of outcomeBuffers(outcome)) batchBuffers.give(buffer);
-}
-
-/** Gives a task's buffers back to this thread's pool (a copy kept for a retry that was not needed). */
-export function giveBackTask(task: BatchTask): void {
-  for (const buffer of taskBuffers(task)) batchBuffers.give(buffer);
-}
-
-/** `source`'s elements in a typed array over a buffer from `pool`, or a copy of their own without one. */
-function copied<T extends Int32Array | Uint8Array>(source: T, pool: BufferPool | undefined): T {
-  if (pool === undefined) return source.slice() as T;
-  const Kind = source.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => T;
-  const copy = new Kind(pool.take(source.byteLength), 0, source.length);
-  copy.set(source);
-  return copy;
-}
-
-/** Output room for `task` from `pool` (none without a pool). */
-function pooledRoom(task: BatchTask, count: number, pool: BufferPool | undefined): Uint8Array | undefined {
-  if (pool === undefined) return undefined;
-  const bytes = outputRoom(task, count);
-  return new Uint8Array(pool.take(bytes), 0, bytes);
+/** What each worker starts with (its `workerData`). */
+export interface WorkerData {
+  /** Registry ids (`solve --solver`); each size gets the first that takes it, else its default. */
+  solvers: string[];
+  /** The kernel modules the main thread compiled (wasm.ts compiledKernels): the worker compiles none of them again. */
+  kernels?: Record<string, WasmModule>;
 }
 
 /**
- * A copy of `task` with buffers of its own (a task's buffers go with it to the worker), from
- * `pool` when given; without output room (a retry, its only use, makes its own).
+ * What a worker posts once its engines are loaded. piscina counts a pool's first workers as ready
+ * from the moment they are created, so the pool listens for this instead (see pool.ts).
  */
-export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
-  return {
-    ...task,
-    lines: copied(task.lines, pool),
-    cells: copied(task.cells, pool),
-    textAt: task.textAt.slice(),
-    texts: task.texts.slice(),
-    readErrors: task.readErrors.slice(),
-    out: undefined,
-  };
-}
-
-/** Records `start` to `end` of `task` as a task of their own, with buffers of its own (from `pool` when given). */
-export function sliceTask(task: BatchTask, start: number, end: number, pool?: BufferPool): BatchTask {
-  let first = 0; // the first of textAt at or after `start`
-  while (first < task.textAt.length && task.textAt[first] < start) first++;
-  let last = first;
-  while (last < task.textAt.length && task.textAt[last] < end) last++;
-  const fastStart = start - first; // fast records before `start`
-  const fastEnd = end - last;
-  return {
-    ...task,
-    firstIndex: task.firstIndex + start * (task.indexStep ?? 1),
-    lines: copied(task.lines.subarray(start, end), pool),
-    cells: copied(task.cells.subarray(fastStart * CELLS, fastEnd * CELLS), pool),
-    textAt: task.textAt.slice(first, last).map((at) => at - start),
-    texts: task.texts.slice(first, last),
-    readErrors: task.readErrors.filter(([at]) => at >= start && at < end).map(([at, message]) => [at - start, message]),
-    out: pooledRoom(task, end - start, pool),
-  };
-}
-
-/** One outcome of the outcomes of consecutive slices of a batch, in order. */
-export function joinOutcomes(parts: readonly BatchOutcome[]): BatchOutcome {
-  if (parts.length === 1) return parts[0];
-  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.bytes.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part.bytes, at);
-    at += part.bytes.length;
-  }
-  const tally = STATUSES.map((_, i) => parts.reduce((sum, part) => sum + (part.tally[i] ?? 0), 0));
-  const solveMs = parts.reduce((sum, part) => sum + (part.solveMs ?? 0), 0);
-  return { bytes, tally, errors: parts.flatMap((part) => part.errors).slice(0, ERRORS_PER_BATCH), spent: parts.flatMap(outcomeBuffers), solveMs };
-}
-
-/** A task of records given as texts (each read as the reader would; none takes the fast path): for tests and benches. */
-export function textTask(settings: Omit<BatchTask, "cells" | "textAt" | "texts" | "lines" | "readErrors"> & { texts: readonly string[]; lines?: Int32Array }): BatchTask {
-  const { texts, lines, ...rest } = settings;
-  return {
-    ...rest,
-    lines: lines ?? Int32Array.from(texts, (_, i) => i + 1),
-    cells: new Uint8Array(0),
-    textAt: Int32Array.from(texts, (_, i) => i),
-    texts: [...texts],
-    readErrors: [],
-  };
-}
+export const ENGINES_LOADED = "sudoku-wasm: engines loaded";
 
 /** The engines one thread solves on, by grid side N; each WASM engine has its own memory. */
 export type BatchEngines = ReadonlyMap<number, SizeEngine>;
@@ -201,148 +60,8 @@ async function batchSolverIds(): Promise<string[]> {
   return ids;
 }
 
-/** What a worker sends back for one batch. */
-export interface BatchOutcome {
-  /** The batch's output, one output record per input record, in order, as UTF-8 bytes. */
-  bytes: Uint8Array;
-  /** Records per status, in {@link STATUSES} order. */
-  tally: number[];
-  /** The first few error messages of the batch (for the summary on stderr). */
-  errors: string[];
-  /** The task's buffers, handed back with the outcome to be used again once `bytes` are written (see buffers.ts). */
-  spent?: ArrayBuffer[];
-  /** Milliseconds the batch took to solve, on its thread (batches are sized by it, see pipeline.ts). */
-  solveMs?: number;
-}
-
-/** Error messages a batch reports back at most. */
-const ERRORS_PER_BATCH = 10;
 /** The kernels' count for a clue repeated in a row, column or box. */
 const REPEATED_CLUE = -2;
-
-/** Collects records into batches of at most `size` (see {@link BatchBuilder.capacity}); a batch never spans two files. */
-export class BatchBuilder {
-  private file = "";
-  private firstIndex = 0;
-  private indexStep = 1;
-  /** Records held (not yet in a sealed batch). */
-  private count = 0;
-  private lines = new Int32Array(64);
-  private cells = new Uint8Array(64 * CELLS);
-  private fastCount = 0;
-  private textAt: number[] = [];
-  private texts: string[] = [];
-  private readErrors: [number, string][] = [];
-  private ready: BatchTask[] = [];
-  /** When the oldest record not yet in a sealed batch was added (performance.now()), or null when none is. */
-  heldSince: number | null = null;
-
-  constructor(
-    private size: number,
-    private readonly limit: number,
-    private readonly output: OutputFormatName,
-    private readonly alphabet: Alphabet | null = null,
-    private readonly budget?: number,
-  ) {}
-
-  /** The next record added has index `first`, each one after it `step` more (a shard, a resumed run); call before any is added. */
-  numberFrom(first: number, step: number): void {
-    this.firstIndex = first;
-    this.indexStep = step;
-  }
-
-  /** Records added from now on come from `file`; the batch of the previous file is sealed. */
-  startFile(file: string): void {
-    this.seal();
-    this.file = file;
-  }
-
-  /** Adds one record read as text (an {@link EmitRecord} callback). */
-  add(line: number, text: string, error: string | null): void {
-    if (error !== null) this.readErrors.push([this.count, error]);
-    this.textAt.push(this.count);
-    this.texts.push(text);
-    this.addLine(line);
-  }
-
-  /** Adds `count` fast records, of the lines from `line` on: their 81 cell bytes each, one after another from `start` of `bytes` (an {@link EmitCells} callback). */
-  addCells(line: number, bytes: Uint8Array, start: number, count: number): void {
-    while (count > 0) {
-      const n = Math.min(count, Math.max(1, this.size - this.count)); // up to where the batch seals
-      const at = this.fastCount * CELLS;
-      if (at + n * CELLS > this.cells.length) this.cells = grown(this.cells, at + n * CELLS);
-      this.cells.set(bytes.subarray(start, start + n * CELLS), at);
-      this.fastCount += n;
-      if (this.count === 0) this.heldSince = performance.now();
-      if (this.count + n > this.lines.length) this.lines = grown(this.lines, this.count + n);
-      for (let k = 0; k < n; k++) this.lines[this.count++] = line + k;
-      if (this.count >= this.size) this.seal();
-      line += n;
-      start += n * CELLS;
-      count -= n;
-    }
-  }
-
-  private addLine(line: number): void {
-    if (this.count === 0) this.heldSince = performance.now();
-    if (this.count === this.lines.length) this.lines = grown(this.lines, this.count + 1);
-    this.lines[this.count++] = line;
-    if (this.count >= this.size) this.seal();
-  }
-
-  /** Records per batch from now on; a batch in progress that reaches it is sealed. */
-  set capacity(size: number) {
-    this.size = size;
-    if (this.count >= size) this.seal();
-  }
-
-  /** Seals the records in progress, if any, as up to `parts` batches of near-equal size (one per idle worker); they become ready. */
-  seal(parts = 1): void {
-    const count = this.count;
-    if (count === 0) return;
-    const whole: BatchTask = {
-      file: this.file,
-      firstIndex: this.firstIndex,
-      indexStep: this.indexStep,
-      lines: this.lines.subarray(0, count),
-      cells: this.cells.subarray(0, this.fastCount * CELLS),
-      textAt: Int32Array.from(this.textAt),
-      texts: this.texts,
-      readErrors: this.readErrors,
-      limit: this.limit,
-      output: this.output,
-      alphabet: this.alphabet,
-      budget: this.budget,
-    };
-    const pieces = Math.max(1, Math.min(parts, count));
-    for (let piece = 0, start = 0; piece < pieces; piece++) {
-      const end = Math.round(((piece + 1) * count) / pieces);
-      this.ready.push(sliceTask(whole, start, end, batchBuffers));
-      start = end;
-    }
-    this.firstIndex += count * this.indexStep;
-    this.heldSince = null;
-    this.count = 0;
-    this.fastCount = 0;
-    this.textAt = [];
-    this.texts = [];
-    this.readErrors = [];
-  }
-
-  /** The sealed batches not yet taken, oldest first. */
-  takeReady(): BatchTask[] {
-    const ready = this.ready;
-    this.ready = [];
-    return ready;
-  }
-}
-
-/** A copy of `array` with room for at least `least` elements (twice its length, or more). */
-function grown<T extends Int32Array | Uint8Array>(array: T, least: number): T {
-  const copy = new (array.constructor as new (length: number) => T)(Math.max(least, array.length * 2));
-  copy.set(array);
-  return copy;
-}
 
 /** The readable records of one size and alphabet: their positions in the batch and their packed grids. */
 class Group {

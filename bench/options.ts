@@ -5,7 +5,8 @@
 import { Command, InvalidArgumentError } from "commander";
 import { availableParallelism } from "node:os";
 import { bundledDatasets } from "../src/datasets.js";
-import { type OptionRow, commaList, solverHelpLines, toOption, wholeNumber } from "../src/cli/options.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
+import { solverHelpLines } from "../src/cli/solver-help.js";
 import { PRESETS } from "./presets.js";
 import { NOISE_THRESHOLD } from "./report/compare.js";
 

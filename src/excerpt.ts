@@ -4,6 +4,7 @@
  * long text is cut to a short excerpt that says how much was left out. A terminal then
  * never sees an escape sequence from the input, and a 50 MB line never becomes a 50 MB message.
  */
+import { commaGrouped } from "./whole-number.js";
 
 /** Characters of the input a message shows at most. */
 export const EXCERPT_LENGTH = 40;
@@ -39,7 +40,7 @@ export function excerpt(text: string, max = EXCERPT_LENGTH): string {
   let end = max;
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${escapeText(text.slice(0, end))}… (${(text.length - end).toLocaleString("en-US")} more characters)`;
+  return `${escapeText(text.slice(0, end))}… (${commaGrouped(text.length - end)} more characters)`;
 }
 
 /** One character of the input, quoted for a message: `'x'`, `'\x00'`, `'\u200b'`. */

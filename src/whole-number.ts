@@ -20,3 +20,15 @@ export function checkWhole(name: string, value: number, min: number, max = Numbe
   if (!isWhole(value, min, max)) throw new RangeError(`${name} must be a whole number from ${min} to ${maxText}, got ${value}`);
   return value;
 }
+
+/**
+ * `value` with its digits in groups of three, `1,019,898`: what `value.toLocaleString("en-US")`
+ * writes for a safe integer, without starting ICU's locale data, which costs a command more
+ * than all its modules but one (about 115M instructions, tens of milliseconds); any other
+ * value is left to toLocaleString.
+ */
+export function commaGrouped(value: number): string {
+  if (!Number.isSafeInteger(value)) return value.toLocaleString("en-US");
+  const sign = value < 0 || Object.is(value, -0) ? "-" : "";
+  return sign + String(Math.abs(value)).replace(/\B(?=(\d{3})+$)/g, ",");
+}

@@ -50,7 +50,7 @@ export async function runCliInProcess(args: string[]): Promise<{ status: number;
   let stderr = "";
   process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
   try {
-    await buildProgram().parseAsync(["node", "sudoku-wasm", ...args]);
+    await (await buildProgram()).parseAsync(["node", "sudoku-wasm", ...args]);
     return { status: Number(process.exitCode ?? 0), stderr };
   } catch (error) {
     return { status: USAGE_ERROR_STATUS, stderr: stderr + String(error) };

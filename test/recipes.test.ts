@@ -29,7 +29,7 @@ function usedOptions(text: string): { command: string; option: string }[] {
   );
 }
 
-const program = buildProgram();
+const program = await buildProgram();
 const known = (command: string) => new Set(program.commands.find((c) => c.name() === command)!.options.map((option) => option.long));
 
 describe("docs/cli.md: Beyond one machine", () => {

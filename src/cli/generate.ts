@@ -9,14 +9,13 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { Command } from "commander";
-import { SingleBar } from "cli-progress";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../puzzle.js";
 import { packageRoot } from "../paths.js";
 import { solvers } from "../registry.js";
 import { kernelUrl } from "../wasm.js";
 import { OutputWriteError, writePaced } from "./errors.js";
-import { closeOutput, openOutput } from "./solve.js";
+import { closeOutput, openOutput } from "./output.js";
 import { type OptionRow, toOption, wholeNumber } from "./options.js";
 import {
   GENERATE_DEFAULTS,
@@ -127,7 +126,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   const judge = new PuzzleJudge(engine, graders);
   const out = await openOutput(flags.output);
   const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
-  const bar = showProgress ? new SingleBar({ format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}" }) : null;
+  const bar = showProgress ? new (await import("cli-progress")).SingleBar({ format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}" }) : null;
   bar?.start(settings.count, 0);
   const made: { clues: number; guesses: number }[] = [];
   const costs: number[][] = graders.map(() => []);

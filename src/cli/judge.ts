@@ -20,6 +20,7 @@ import { textTask } from "../pool/task.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { MAX_LINE_LENGTH } from "../formats/lines.js";
 import { EXCERPT_LENGTH, escapeText } from "../excerpt.js";
+import { commaGrouped } from "../whole-number.js";
 import type { Solver } from "../solver.js";
 
 /** Solves a judge's puzzles, one record each in order, under the judge's limit and alphabet: on the CLI's batch solver ({@link batchJudgeSolver}). */
@@ -101,7 +102,7 @@ export async function streamJudge(judge: JudgeFormat, inputs: readonly JudgeSour
 
 /** The error for a line over the longest one read whole: no judge line is near that long. */
 function longLineError(line: number, start: string, length: number, input?: string): JudgeInputError {
-  const limit = MAX_LINE_LENGTH.toLocaleString("en-US");
-  const detail = `the line is ${length.toLocaleString("en-US")} characters long, over the limit of ${limit} (it starts '${escapeText(start.slice(0, EXCERPT_LENGTH))}…')`;
+  const limit = commaGrouped(MAX_LINE_LENGTH);
+  const detail = `the line is ${commaGrouped(length)} characters long, over the limit of ${limit} (it starts '${escapeText(start.slice(0, EXCERPT_LENGTH))}…')`;
   return new JudgeInputError("length", line, detail, -1, input);
 }

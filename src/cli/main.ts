@@ -3,6 +3,8 @@
  * (`solve` in solve.ts, `merge` in merge.ts, `generate` in generate.ts; the kernel profiler is
  * a bench tool, `npm run profile`). bin/sudoku-wasm.mjs runs the compiled
  * form of this file (dist/src/cli/main.js); running that file directly works too.
+ * A run imports the module of the one command it names, and that module what its path uses:
+ * start-up is most of a small run, and most of start-up is reading modules.
  * Exit status: 0 on success and for `--help`; 2 for every error (a bad option or argument, an
  * unreadable input, a judge input error), which prints one `sudoku-wasm: …` line on standard
  * error. `solve` also exits 1 when a record is invalid or timed out, 130/143 on SIGINT/SIGTERM.
@@ -11,25 +13,37 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { buildLine } from "../build-line.js";
-import { generateCommand } from "./generate.js";
-import { mergeCommand } from "./merge.js";
-import { solveCommand } from "./solve.js";
 import { USAGE_ERROR_STATUS, errorLine, guardStandardStreams, writeStderr } from "./errors.js";
 
 export { USAGE_ERROR_STATUS } from "./errors.js";
 
+/** The subcommands in help order, each built by its own module, imported when it is built. */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  solve: async () => (await import("./solve.js")).solveCommand(),
+  merge: async () => (await import("./merge.js")).mergeCommand(),
+  generate: async () => (await import("./generate.js")).generateCommand(),
+};
+
 /**
- * The program with every subcommand. Commander throws instead of exiting and prints no
- * error of its own (help still prints), so {@link main} reports every error once.
+ * The subcommands a command line needs: the one it starts with, or every one when it starts
+ * with none (an option such as `--help` or `-V`, a typo, nothing), whose help or error lists them.
  */
-export function buildProgram(): Command {
+function commandsFor(argv: readonly string[]): string[] {
+  const first = argv[2];
+  return first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+}
+
+/**
+ * The program with the subcommands `names` (default: every one). Commander throws instead of
+ * exiting and prints no error of its own (help still prints), so {@link main} reports every
+ * error once.
+ */
+export async function buildProgram(names: readonly string[] = Object.keys(COMMANDS)): Promise<Command> {
   const program = new Command("sudoku-wasm")
     .description("the fastest Sudoku solver JavaScript can reach: a WebAssembly kernel on every core")
     .version(buildLine(), "-V, --version", "print the version and the build: commit, asc version, the kernel's flags (-v too)")
-    .addOption(new Option("-v", "the same as -V").hideHelp())
-    .addCommand(solveCommand())
-    .addCommand(mergeCommand())
-    .addCommand(generateCommand());
+    .addOption(new Option("-v", "the same as -V").hideHelp());
+  for (const command of await Promise.all(names.map((name) => COMMANDS[name]()))) program.addCommand(command);
   // -v as most tools take it: commander's version option has room for one short flag.
   program.on("option:v", () => {
     process.stdout.write(`${buildLine()}\n`);
@@ -44,7 +58,7 @@ export function buildProgram(): Command {
 /** Runs the command line; every error prints as one `sudoku-wasm: …` line and exits with status 2 (`--help` exits 0). */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   guardStandardStreams();
-  const program = buildProgram();
+  const program = await buildProgram(commandsFor(argv));
   try {
     await program.parseAsync([...argv]);
   } catch (error) {

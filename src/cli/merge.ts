@@ -16,8 +16,9 @@ import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats
 import { RecordEnds } from "../formats/output/split.js";
 import { InputReadError } from "./errors.js";
 import { type OptionRow, toOption } from "./options.js";
-import { closeOutput, openOutput } from "./solve.js";
+import { closeOutput, openOutput } from "./output.js";
 import { checkOutputIsNoInput } from "./same-file.js";
+import { commaGrouped } from "../whole-number.js";
 
 /** Parsed flags of the merge command. */
 interface MergeFlags {
@@ -259,7 +260,7 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   const out = await openOutput(flags.output);
   const records = await mergeShards(files, out, format);
   await closeOutput(out);
-  process.stderr.write(`merged ${records.toLocaleString("en-US")} ${format} records from ${files.length} shards\n`);
+  process.stderr.write(`merged ${commaGrouped(records)} ${format} records from ${files.length} shards\n`);
   if (indexless && files.length > 1) {
     process.stderr.write(
       `note: ${format} records carry no index, so merge checked only their counts: not that these are the ${files.length} shards of one run, each once, in shard order (jsonl and csv output are checked record by record)\n`,

@@ -2,11 +2,10 @@
  * The options tables of the commands (`solve`, `generate`, `profile`, the bench): one
  * {@link OptionRow} per option is the source of its help text, its default and its parser.
  * {@link toOption} turns a row into a commander Option; {@link wholeNumber} and
- * {@link commaList} are the value parsers the tables share; {@link solverHelpLines} lists solvers
- * in their help.
+ * {@link commaList} are the value parsers the tables share (solver-help.ts lists the solvers
+ * in their help: it reads the registry, which a command that solves nothing need not load).
  */
-import { Help, InvalidArgumentError, Option } from "commander";
-import { type SolverInfo, sizeNames, solvers } from "../registry.js";
+import { InvalidArgumentError, Option } from "commander";
 import { isWhole } from "../whole-number.js";
 
 /** One option of a command: its flags, help, default and parsing. */
@@ -55,25 +54,4 @@ export function commaList(text: string): string[] {
     .split(",")
     .map((item) => item.trim())
     .filter((item) => item !== "");
-}
-
-/** The width the solver lists in --help wrap to when standard output is not a terminal. */
-export const HELP_COLUMNS = 100;
-
-/**
- * Registry rows as help lines: id, the grid sizes it takes, and its description wrapped to
- * `width` columns (the terminal's, else {@link HELP_COLUMNS}) under its own column, as
- * commander lays out the options.
- */
-export function solverHelpLines(rows: readonly SolverInfo[] = solvers, width = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : HELP_COLUMNS): string[] {
-  const help = new Help();
-  help.helpWidth = width;
-  help.minWidthToWrap = 30; // commander's 40 would leave the lines unwrapped in an 80-column terminal
-  const idWidth = Math.max(...rows.map((info) => info.id.length));
-  const terms = rows.map((info) => `${info.id.padEnd(idWidth)}  ${sizeNames(info)}`);
-  const termWidth = Math.max(...terms.map((term) => term.length));
-  return rows.flatMap((info, i) => {
-    const description = `${info.unavailable ? `(unavailable: ${info.unavailable}) ` : ""}${info.description}`;
-    return help.formatItem(terms[i], termWidth, description, help).split("\n");
-  });
 }

@@ -21,7 +21,6 @@
 import { closeSync, existsSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { hostname } from "node:os";
-import lockfile from "proper-lockfile";
 import { OutputWriteError, failedOutput } from "./errors.js";
 
 /** After how long without a refresh a lock is stale (another run may take it), in ms. */
@@ -74,8 +73,9 @@ export async function lockOutput(path: string | undefined): Promise<ReleaseLock>
   };
 }
 
-/** proper-lockfile's lock on `path`; a lock lost while held (another run took it) stops the run. */
-function takeLock(path: string): Promise<() => Promise<void>> {
+/** proper-lockfile's lock on `path` (imported here: only a run with `-o` locks); a lock lost while held (another run took it) stops the run. */
+async function takeLock(path: string): Promise<() => Promise<void>> {
+  const { default: lockfile } = await import("proper-lockfile");
   return lockfile.lock(path, {
     stale: STALE_MS,
     update: REFRESH_MS,

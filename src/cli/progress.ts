@@ -3,7 +3,8 @@
  * and a clean stop on Ctrl-C (SIGINT) or SIGTERM. Shared by `solve` and the bench.
  *
  * - {@link ProgressDisplay}: a cli-progress bar over the bytes read (so the ETA holds for any
- *   format) when the input size is known, a running count otherwise. It hides the cursor while
+ *   format) when the input size is known, a running count otherwise; cli-progress is imported
+ *   when the first bar starts, not by a run that draws none. It hides the cursor while
  *   it draws on a terminal and always shows it again: on {@link ProgressDisplay.stop}, and on
  *   any exit of the process before that.
  * - {@link InterruptWatch}: the first SIGINT/SIGTERM is only noted (`signal`, `aborted`), so the
@@ -13,9 +14,10 @@
  *   and ends the process at once with the first signal itself (the shell sees the same status).
  */
 import { constants } from "node:os";
-import { Presets, SingleBar } from "cli-progress";
+import type { SingleBar } from "cli-progress";
 import { STATUSES } from "../solver.js";
 import { exitAfterStopping } from "./errors.js";
+import { commaGrouped } from "../whole-number.js";
 
 /** The escape sequence that shows the terminal's cursor (cli-progress hides it with `?25l`). */
 const SHOW_CURSOR = "\x1B[?25h";
@@ -103,19 +105,26 @@ export function restoreCursorOnExit(hidden: () => boolean): () => void {
 
 /** Shows how far a run has got, on stderr. */
 export class ProgressDisplay {
-  private readonly bar: SingleBar;
   private readonly started = performance.now();
   private running = true;
   /** Stops the exit hook that shows the cursor if the process exits while the bar still hides it. */
   private readonly releaseCursor: () => void;
 
-  /** `totalBytes` is the input size, or null when it is unknown (standard input). */
-  constructor(private readonly totalBytes: number | null) {
+  /** Draws a bar at 0 of `totalBytes`, the input size, or a count when it is null (standard input). */
+  static async start(totalBytes: number | null): Promise<ProgressDisplay> {
+    const { Presets, SingleBar } = await import("cli-progress");
     const format =
       totalBytes === null
         ? "solve | {done} puzzles | {rate} puzzles/s"
         : "solve [{bar}] {percentage}% | {done} puzzles | {rate} puzzles/s | ETA {eta_formatted}";
-    this.bar = new SingleBar({ format, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000, hideCursor: true, fps: 5 }, Presets.shades_classic);
+    const bar = new SingleBar({ format, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000, hideCursor: true, fps: 5 }, Presets.shades_classic);
+    return new ProgressDisplay(bar, totalBytes);
+  }
+
+  private constructor(
+    private readonly bar: SingleBar,
+    private readonly totalBytes: number | null,
+  ) {
     this.releaseCursor = restoreCursorOnExit(() => this.running);
     this.bar.start(totalBytes ?? 0, 0, { done: "0", rate: "0" });
   }
@@ -123,7 +132,7 @@ export class ProgressDisplay {
   /** Records written so far and input bytes read when the last of them was read. */
   update(done: number, bytesRead: number): void {
     const seconds = (performance.now() - this.started) / 1000;
-    const payload = { done: done.toLocaleString("en-US"), rate: Math.round(done / Math.max(seconds, 1e-3)).toLocaleString("en-US") };
+    const payload = { done: commaGrouped(done), rate: commaGrouped(Math.round(done / Math.max(seconds, 1e-3))) };
     this.bar.update(this.totalBytes === null ? 0 : Math.min(bytesRead, this.totalBytes), payload);
   }
 
@@ -139,8 +148,8 @@ export class ProgressDisplay {
 /** "9,999 puzzles: 9,990 solved, 0 unsolvable, 5 multiple, 4 invalid, 0 timeout in 0.51 s (19,606 puzzles/s, 2 threads)". */
 export function summaryLine(tally: readonly number[], seconds: number, threads: number): string {
   const total = tally.reduce((sum, n) => sum + n, 0);
-  const counts = STATUSES.map((status, i) => `${tally[i].toLocaleString("en-US")} ${status}`).join(", ");
-  const rate = Math.round(total / Math.max(seconds, 1e-6)).toLocaleString("en-US");
+  const counts = STATUSES.map((status, i) => `${commaGrouped(tally[i])} ${status}`).join(", ");
+  const rate = commaGrouped(Math.round(total / Math.max(seconds, 1e-6)));
   const where = threads === 0 ? "main thread" : `${threads} thread${threads === 1 ? "" : "s"}`;
-  return `${total.toLocaleString("en-US")} puzzle${total === 1 ? "" : "s"}: ${counts} in ${seconds.toFixed(2)} s (${rate} puzzles/s, ${where})`;
+  return `${commaGrouped(total)} puzzle${total === 1 ? "" : "s"}: ${counts} in ${seconds.toFixed(2)} s (${rate} puzzles/s, ${where})`;
 }

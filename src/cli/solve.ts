@@ -10,28 +10,29 @@
  * must be a readable file (or a pipe) before anything is read. The options table below makes
  * both the help text and the defaults.
  */
-import { type Stats, accessSync, constants, createReadStream, createWriteStream, existsSync, fstatSync, statSync, truncateSync } from "node:fs";
+import { type Stats, accessSync, constants, createReadStream, fstatSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
-import { finished } from "node:stream/promises";
 import type { Writable } from "node:stream";
 import { Command, InvalidArgumentError } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
-import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/index.js";
+import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/format.js";
 import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../formats/judge.js";
-import { type JudgeSolve, type JudgeSource, batchJudgeSolver, streamJudge } from "./judge.js";
+import type { JudgeSolve, JudgeSource } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
-import { createSolver } from "../index.js";
 import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES, type Solver } from "../solver.js";
 import { checkAlphabet } from "../puzzle.js";
 import { type BatchSolver, TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
-import { type OptionRow, commaList, solverHelpLines, toOption, wholeNumber } from "./options.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
+import { solverHelpLines } from "./solver-help.js";
 import { checkOutputIsNoInput } from "./same-file.js";
 import { lockOutput } from "./output-lock.js";
-import { OutputWriteError, guardOutputFile, stopBeforeStreamExit } from "./errors.js";
+import { closeOutput, openOutput } from "./output.js";
+import { stopBeforeStreamExit } from "./errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
+import { commaGrouped } from "../whole-number.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
 
 /** Parsed flags of the solve command. */
@@ -83,9 +84,9 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--format <judge>", description: "a classic judge problem: read the input as one (several files are joined in order, errors name the file and line), write exactly its expected output, streaming in batches of --batch puzzles (its own input, output, limit and alphabet: not with --in, --out, --limit, --count, --budget, --alphabet)", choices: JUDGE_FORMATS, conflicts: JUDGE_CONFLICTS },
   { flags: "--alphabet <symbols>", description: "the symbols, in order, of the grids with that many (e.g. ABCDEFGHIJKLMNOP for 16×16); default: detected per record", parse: alphabetArgument },
   { flags: "--limit <n>", description: "stop counting at N solutions (2 flags every puzzle with several)", default: DEFAULT_LIMIT, parse: wholeNumber(1, 0x7fffffff) },
-  { flags: "--budget <nodes>", description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${LARGE_GRID_BUDGET.toLocaleString("en-US")} for 16×16 and 25×25)`, parse: budgetArgument },
+  { flags: "--budget <nodes>", description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${commaGrouped(LARGE_GRID_BUDGET)} for 16×16 and 25×25)`, parse: budgetArgument },
   { flags: "--solver <ids>", description: "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)", defaultText: "the fastest of each size", parse: commaList },
-  { flags: "--count", description: `count solutions exactly, up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} (--limit ${EXACT_COUNT_LIMIT}); a count of ${EXACT_COUNT_LIMIT.toLocaleString("en-US")} means at least that many`, conflicts: "limit" },
+  { flags: "--count", description: `count solutions exactly, up to ${commaGrouped(EXACT_COUNT_LIMIT)} (--limit ${EXACT_COUNT_LIMIT}); a count of ${commaGrouped(EXACT_COUNT_LIMIT)} means at least that many`, conflicts: "limit" },
   { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)", defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`, parse: wholeNumber(0, 256) },
   { flags: "--batch <n>", description: `puzzles per batch sent to a worker, at most: batches are sized to the work left so every worker has some, and to about ${BATCH_TARGET_MS} ms of solving each; a record read waits at most ${INPUT_PAUSE_MS} ms while a worker is idle`, default: 4096, parse: wholeNumber(1, 1 << 20) },
   { flags: "--in-flight <n>", description: "batches out at once (default: 3 per thread and 2, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
@@ -173,29 +174,6 @@ function inputBytes(files: readonly string[]): number | null {
   return files.reduce((sum, file) => sum + statSync(file).size, 0);
 }
 
-/**
- * Standard output, or the `-o` file once it is open (a bad path fails here, before any work).
- * With a resume point the file is cut to its complete records and written on from there.
- */
-export async function openOutput(path: string | undefined, resume?: ResumePoint): Promise<Writable> {
-  if (path === undefined) return process.stdout;
-  try {
-    if (resume && existsSync(path)) truncateSync(path, resume.bytes);
-    const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
-    await once(stream, "open");
-    return guardOutputFile(stream, path); // a failing write (a full disk) ends the run with one line, status 2
-  } catch (error) {
-    throw new OutputWriteError(path, error); // ENOENT, EISDIR, EACCES: one line naming the file
-  }
-}
-
-/** Closes the output (not standard output) and waits until it is flushed. */
-export async function closeOutput(out: Writable): Promise<void> {
-  if (out === process.stdout) return;
-  out.end();
-  await finished(out);
-}
-
 /** The exit status of a run whose records include an `invalid` or a `timeout` one. */
 export const FAILED_RECORDS_STATUS = 1;
 
@@ -254,11 +232,13 @@ function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">,
  * on the main thread.
  */
 async function judgeSolver(flags: SolveFlags, limit: number): Promise<{ solve: Solver | JudgeSolve; close(): Promise<void> }> {
+  const { batchJudgeSolver } = await import("./judge.js");
   try {
     const solver = await openRunSolver(flags, limit);
     return { solve: batchJudgeSolver(solver), close: () => solver.close() };
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
+    const { createSolver } = await import("../index.js");
     return { solve: await createSolver({ solver: flags.solver }), close: async () => {} }; // an unknown id throws here again
   }
 }
@@ -272,7 +252,7 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
   const solver = await openRunSolver(flags, flags.count ? EXACT_COUNT_LIMIT : flags.limit, totalBytes);
   const unregister = stopBeforeStreamExit(() => solver.close());
   const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
-  const progress = showProgress ? new ProgressDisplay(totalBytes) : null;
+  const progress = showProgress ? await ProgressDisplay.start(totalBytes) : null;
   const interrupts = new InterruptWatch();
   interrupts.onForcedExit(() => progress?.stop());
   try {
@@ -327,7 +307,7 @@ function findResumePoint(flags: SolveFlags, shard: Shard): ResumePoint {
 
 /** What an interrupted run says last: the signal, the records written (whole, in order) and how to go on. */
 function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number): string {
-  const written = (before + totals.tally.reduce((sum, n) => sum + n, 0)).toLocaleString("en-US");
+  const written = commaGrouped(before + totals.tally.reduce((sum, n) => sum + n, 0));
   const where = output ?? "standard output";
   const next = output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`;
   return `sudoku-wasm: stopped by ${signal}: the first ${written} records written whole to ${where}; ${next}\n`;
@@ -338,7 +318,7 @@ function errorLines(totals: StreamTotals): string {
   const failed = totals.tally[STATUSES.indexOf("invalid")] + totals.tally[STATUSES.indexOf("error")];
   const more = failed - totals.errors.length;
   const lines = totals.errors.map((error) => `${escapeText(error)}\n`); // each starts with its status: `invalid: …`, `error: …`
-  if (more > 0) lines.push(`… and ${more.toLocaleString("en-US")} more invalid or error records (--out jsonl gives every reason)\n`);
+  if (more > 0) lines.push(`… and ${commaGrouped(more)} more invalid or error records (--out jsonl gives every reason)\n`);
   return lines.join("");
 }
 
@@ -362,6 +342,7 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   if (flags.resume) throw new Error(`--resume does not apply to --format ${name}: a judge's output is written at once`);
   const inputs = judgeSources(files);
   hintTerminalInput(files, flags.quiet);
+  const { streamJudge } = await import("./judge.js");
   const judge = judgeFormats[name];
   const solver = await judgeSolver(flags, judge.limit);
   const unregister = stopBeforeStreamExit(() => solver.close());

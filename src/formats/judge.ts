@@ -33,7 +33,7 @@ import { excerpt } from "../excerpt.js";
 import { rowCells } from "./input/grid.js";
 import { MAX_LINE_LENGTH, splitLines } from "./lines.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
-import { isWhole } from "../whole-number.js";
+import { commaGrouped, isWhole } from "../whole-number.js";
 
 /** Judge names for `--format`. */
 export const JUDGE_FORMATS = ["leetcode37", "hdu1426", "poj2676", "poj2918", "poj3074", "poj3076", "sicily1317"] as const;
@@ -244,7 +244,7 @@ const leetcode37: JudgeFormat = {
       first ??= line;
       lines.push(line.text);
       length += line.text.length + 1;
-      if (length > MAX_BOARD_TEXT) throw errorAt(first, "length", `not a JSON board (over ${MAX_BOARD_TEXT.toLocaleString("en-US")} characters)`);
+      if (length > MAX_BOARD_TEXT) throw errorAt(first, "length", `not a JSON board (over ${commaGrouped(MAX_BOARD_TEXT)} characters)`);
     }
     emit(readBoard(lines.join("\n"), first ?? afterInput(cursor)));
   },

@@ -7,10 +7,14 @@
  * row whose `source` is `sudoku` or whose `level` is `grid` is still a record. Fields follow RFC 4180 (csv-parse):
  * quoted fields may hold commas and doubled quotes; a record stays on one line.
  */
-import { parse } from "csv-parse/sync";
+import { createRequire } from "node:module";
 import { excerpt } from "../../excerpt.js";
 import { SHAPES } from "../../shape.js";
 import type { InputFormat } from "./format.js";
+
+/** csv-parse's synchronous parser, loaded at the first line with a quote: most inputs have none, and it is read per line. */
+let parseQuoted: (typeof import("csv-parse/sync"))["parse"] | undefined;
+const csvParse = () => (parseQuoted ??= (createRequire(import.meta.url)("csv-parse/sync") as typeof import("csv-parse/sync")).parse);
 
 /** Header names that mark the puzzle column. */
 export const PUZZLE_COLUMNS: readonly string[] = ["quizzes", "quiz", "puzzle", "puzzles", "question", "grid", "sudoku"];
@@ -22,7 +26,7 @@ export const PUZZLE_COLUMNS: readonly string[] = ["quizzes", "quiz", "puzzle", "
  */
 export function csvFields(line: string): string[] {
   if (!line.includes('"')) return line.split(",").map((field) => field.trim());
-  const [fields] = parse(line, { trim: true, relax_column_count: true }) as string[][];
+  const [fields] = csvParse()(line, { trim: true, relax_column_count: true }) as string[][];
   return fields ?? [];
 }
 

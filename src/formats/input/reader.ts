@@ -26,6 +26,7 @@ import { EMPTY_MARKS } from "../../empty-cells.js";
 import { readsNineByNineAsDigits } from "../../puzzle.js";
 import { CELLS, shapeOfSide } from "../../shape.js";
 import { EXCERPT_LENGTH, escapeText } from "../../excerpt.js";
+import { commaGrouped } from "../../whole-number.js";
 import { colonFormat } from "./colon.js";
 import { csvFormat } from "./csv.js";
 import type { InputFormat, InputFormatName } from "./format.js";
@@ -169,8 +170,8 @@ export class RecordReader implements LineSink {
     const lineNumber = ++this.lineNumber;
     this.releaseHeld();
     this.grid.flush(this.emit);
-    const limit = MAX_LINE_LENGTH.toLocaleString("en-US");
-    this.emit(lineNumber, start.trim(), `the line is ${length.toLocaleString("en-US")} characters long, over the limit of ${limit} for one record (it starts '${escapeText(start.trim().slice(0, EXCERPT_LENGTH))}…')`);
+    const limit = commaGrouped(MAX_LINE_LENGTH);
+    this.emit(lineNumber, start.trim(), `the line is ${commaGrouped(length)} characters long, over the limit of ${limit} for one record (it starts '${escapeText(start.trim().slice(0, EXCERPT_LENGTH))}…')`);
   }
 
   /** True for a line that could be a header: no grid is open and the line has a word in it. */

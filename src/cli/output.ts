@@ -1,0 +1,33 @@
+/**
+ * Where a command writes: standard output, or the `-o` file, opened before any work (so a bad
+ * path fails first) and closed once flushed. Shared by `solve`, `merge` and `generate`.
+ */
+import { createWriteStream, existsSync, truncateSync } from "node:fs";
+import { once } from "node:events";
+import { finished } from "node:stream/promises";
+import type { Writable } from "node:stream";
+import { OutputWriteError, guardOutputFile } from "./errors.js";
+import type { ResumePoint } from "./resume.js";
+
+/**
+ * Standard output, or the `-o` file once it is open (a bad path fails here, before any work).
+ * With a resume point the file is cut to its complete records and written on from there.
+ */
+export async function openOutput(path: string | undefined, resume?: ResumePoint): Promise<Writable> {
+  if (path === undefined) return process.stdout;
+  try {
+    if (resume && existsSync(path)) truncateSync(path, resume.bytes);
+    const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
+    await once(stream, "open");
+    return guardOutputFile(stream, path); // a failing write (a full disk) ends the run with one line, status 2
+  } catch (error) {
+    throw new OutputWriteError(path, error); // ENOENT, EISDIR, EACCES: one line naming the file
+  }
+}
+
+/** Closes the output (not standard output) and waits until it is flushed. */
+export async function closeOutput(out: Writable): Promise<void> {
+  if (out === process.stdout) return;
+  out.end();
+  await finished(out);
+}

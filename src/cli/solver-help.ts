@@ -1,0 +1,27 @@
+/**
+ * The registry's rows in a command's help (`solve`, the bench, the profiler), laid out as
+ * commander lays out the options.
+ */
+import { Help } from "commander";
+import { type SolverInfo, sizeNames, solvers } from "../registry.js";
+
+/** The width the solver lists in --help wrap to when standard output is not a terminal. */
+export const HELP_COLUMNS = 100;
+
+/**
+ * Registry rows as help lines: id, the grid sizes it takes, and its description wrapped to
+ * `width` columns (the terminal's, else {@link HELP_COLUMNS}) under its own column, as
+ * commander lays out the options.
+ */
+export function solverHelpLines(rows: readonly SolverInfo[] = solvers, width = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : HELP_COLUMNS): string[] {
+  const help = new Help();
+  help.helpWidth = width;
+  help.minWidthToWrap = 30; // commander's 40 would leave the lines unwrapped in an 80-column terminal
+  const idWidth = Math.max(...rows.map((info) => info.id.length));
+  const terms = rows.map((info) => `${info.id.padEnd(idWidth)}  ${sizeNames(info)}`);
+  const termWidth = Math.max(...terms.map((term) => term.length));
+  return rows.flatMap((info, i) => {
+    const description = `${info.unavailable ? `(unavailable: ${info.unavailable}) ` : ""}${info.description}`;
+    return help.formatItem(terms[i], termWidth, description, help).split("\n");
+  });
+}

@@ -8,3 +8,4 @@ declare const FIXED_DIGIT_WEIGHT: u32;
 declare const LAYOUT: i32;
 declare const TRIAD_EXIT_EARLY: i32;
 declare const ROUND_ORDER: i32;
+declare const PLACE_BRANCH: i32;

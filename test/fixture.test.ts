@@ -109,27 +109,18 @@ const variantDebug = (name: string): Row => [
   async () => ({ wasm: await compileSource(kernelUrl(`variants-debug/${name}`)) }),
 ];
 
-/**
- * The variants whose debug builds trap in the kernel's own state check (checkState in
- * assembly/index.ts: "a stale triad matrix"), not in their search: that check reads the triad
- * matrices rule 1 caches, and below PROPAGATION 3 no rule keeps (or reads) them. With the check
- * limited to PROPAGATION 3 these builds give the release builds' counts, solutions and guesses
- * on every 9×9 fixture line (checked by hand). Until the kernel's check says so, their debug
- * rows are one test that they trap there; when it fails, move them back to the fixture rows.
- */
-const STALE_TRIAD_CHECK = new Set(["hidden", "naked", "none", "none-static"]);
 const debugVariants = kernelVariants().filter((variant) => variant.name !== "");
 
 /** Each registry row (its kernels from the files beside the package), then the kernels' rows again on their debug builds. */
 const ROWS: Row[] = [
   ...solvers.map((info): Row => [info.id, info, info.id, async () => ({})]),
   ["wasm (debug build)", findSolver("wasm"), "wasm", async () => ({ wasm: await compileKernel("debug") })],
-  ...debugVariants.filter((variant) => !STALE_TRIAD_CHECK.has(variant.name)).map((variant) => variantDebug(variant.name)),
+  ...debugVariants.map((variant) => variantDebug(variant.name)),
   ["general-wasm (debug build)", findSolver("general-wasm"), "general-wasm", async () => ({ general: await compileKernel("general-debug") })],
 ];
 
 describe("the debug rows", () => {
-  const debugRows = [...ROWS, ...[...STALE_TRIAD_CHECK].map(variantDebug)].filter(([name]) => name.endsWith("(debug build)"));
+  const debugRows = ROWS.filter(([name]) => name.endsWith("(debug build)"));
   it("cover both kernels and every 9×9 variant", () => {
     expect(debugRows.map(([, info]) => info.id).sort()).toEqual(["general-wasm", "wasm", ...debugVariants.map((variant) => `wasm:${variant.name}`)].sort());
   });
@@ -140,12 +131,6 @@ describe("the debug rows", () => {
     expect(WebAssembly.Module.customSections(modules[0], "name")).toHaveLength(1);
   });
 
-  it.each([...STALE_TRIAD_CHECK])("wasm:%s (debug build) traps in the kernel's triad-matrix check, below PROPAGATION 3 (see STALE_TRIAD_CHECK)", async (name) => {
-    const [, , id, kernels] = variantDebug(name);
-    const solver = await createSolver({ solver: id, kernels: await kernels() });
-    const fixture = cases.find((entry) => entry.line === 7)!;
-    expect(() => solver.solve(fixture.puzzle, { limit: 2, budget: BUDGET })).toThrow(/a stale triad matrix/);
-  });
 });
 
 describe.each(ROWS)("%s on the shared fixture", (_name, info, id, kernels) => {

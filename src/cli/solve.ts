@@ -89,7 +89,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--count", description: `count solutions exactly, up to ${commaGrouped(EXACT_COUNT_LIMIT)} (--limit ${EXACT_COUNT_LIMIT}); a count of ${commaGrouped(EXACT_COUNT_LIMIT)} means at least that many`, conflicts: "limit" },
   { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)", defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`, parse: wholeNumber(0, 256) },
   { flags: "--batch <n>", description: `puzzles per batch sent to a worker, at most: batches are sized to the work left so every worker has some, and to about ${BATCH_TARGET_MS} ms of solving each; a record read waits at most ${INPUT_PAUSE_MS} ms while a worker is idle`, default: 4096, parse: wholeNumber(1, 1 << 20) },
-  { flags: "--in-flight <n>", description: "batches out at once (default: 3 per thread, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
+  { flags: "--in-flight <n>", description: "batches out at once (default: 3 per thread and 2, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
   { flags: "--shard <K/N>", description: "solve only the records whose index (over all inputs, from 0) is K mod N; records keep their index and line, and `sudoku-wasm merge` joins the N outputs into the one-run output", parse: shardArgument },
   { flags: "--resume", description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records (a cut-off last one is removed), skip as many inputs, append" },
   { flags: "--progress", description: "show progress on stderr (default: when stderr is a terminal)" },
@@ -267,7 +267,8 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
         batchSize: flags.batch,
         workers: solver.threads,
         totalBytes,
-        maxInFlight: flags.inFlight ?? Math.max(1, (TASKS_PER_WORKER + 1) * solver.threads),
+        // Workers hold TASKS_PER_WORKER batches each; the rest wait, for the main thread to take when it solves beside them.
+        maxInFlight: flags.inFlight ?? (solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2),
         alphabet: flags.alphabet,
         budget: flags.budget,
         shard,

@@ -7,41 +7,17 @@
  * number of empty cells (≤ 81). A guess is counted when a second digit passes the check
  * at the same visit of a cell.
  */
-import type { Grid } from "../puzzle.js";
 import { CELLS } from "../shape.js";
-import type { SearchStats, SolverEngine } from "../solver.js";
-import { SearchTally, fitsByScanning } from "./units.js";
+import { ScanningBacktracker } from "./units.js";
 
 /** Seed 001's solver: first empty cell by scanning, digits checked by scanning. */
-export class ScanEngine implements SolverEngine {
-  private readonly grid = new Uint8Array(CELLS);
-  private readonly tally = new SearchTally();
+export class ScanEngine extends ScanningBacktracker {
+  protected begin(): void {}
 
-  /** Count the solutions of `puzzle` up to `limit` within `budget` placements. */
-  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
-    this.grid.set(puzzle);
-    this.tally.start(limit, solution, budget);
-    this.search();
-    return this.tally.finish(stats);
-  }
-
-  private search(): void {
-    const { grid, tally } = this;
+  /** The first empty cell from cell 0 (whatever the level), or CELLS. */
+  protected cellAt(): number {
     let cell = 0;
-    while (cell < CELLS && grid[cell] !== 0) cell++;
-    if (cell === CELLS) {
-      tally.solved(grid);
-      return;
-    }
-    let fitting = 0;
-    for (let digit = 1; digit <= 9; digit++) {
-      if (!fitsByScanning(grid, cell, digit)) continue;
-      if (++fitting === 2) tally.guesses++;
-      if (!tally.placed()) break;
-      grid[cell] = digit;
-      this.search();
-      if (tally.stopped) break;
-    }
-    grid[cell] = 0;
+    while (cell < CELLS && this.grid[cell] !== 0) cell++;
+    return cell;
   }
 }

@@ -9,11 +9,12 @@
  *
  * A *node* is one digit placement tried by a search; a budget caps the nodes of one search.
  * {@link SearchTally} counts solutions up to the limit and nodes against the budget, so that
- * every baseline stops, reports and copies its first solution the same way.
+ * every baseline stops, reports and copies its first solution the same way;
+ * {@link ScanningBacktracker} is the search the two scanning baselines share.
  */
 import type { Grid } from "../puzzle.js";
 import { CELLS, SIZE, UNITS } from "../shape.js";
-import { type SearchStats, kernelBudget } from "../solver.js";
+import { type SearchStats, type SolverEngine, kernelBudget } from "../solver.js";
 
 /** Peers per cell: 8 in the row, 8 in the column, 4 more in the box. */
 export const PEER_COUNT = 20;
@@ -151,5 +152,49 @@ export class SearchTally {
     stats.guesses = this.guesses;
     stats.timedOut = this.timedOut;
     return this.count;
+  }
+}
+
+/**
+ * The scanning backtrackers (`scan`, `queue`; they differ only in which cell a level fills): a
+ * depth-first search over one working grid (0 = empty) that fills one empty cell per level with
+ * each digit 1–9 {@link fitsByScanning} allows there, in turn. A guess is counted when a second
+ * digit passes at the same visit of a cell; a node is a placement.
+ */
+export abstract class ScanningBacktracker implements SolverEngine {
+  protected readonly grid = new Uint8Array(CELLS);
+  private readonly tally = new SearchTally();
+
+  /** Gets ready to search the puzzle just copied into the grid. */
+  protected abstract begin(): void;
+  /** The cell level `level` fills (the grid holds the placements of the levels before), or CELLS when none is empty. */
+  protected abstract cellAt(level: number): number;
+
+  /** Count the solutions of `puzzle` up to `limit` within `budget` placements. */
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
+    this.grid.set(puzzle);
+    this.begin();
+    this.tally.start(limit, solution, budget);
+    this.search(0);
+    return this.tally.finish(stats);
+  }
+
+  private search(level: number): void {
+    const { grid, tally } = this;
+    const cell = this.cellAt(level);
+    if (cell === CELLS) {
+      tally.solved(grid);
+      return;
+    }
+    let fitting = 0;
+    for (let digit = 1; digit <= 9; digit++) {
+      if (!fitsByScanning(grid, cell, digit)) continue;
+      if (++fitting === 2) tally.guesses++;
+      if (!tally.placed()) break;
+      grid[cell] = digit;
+      this.search(level + 1);
+      if (tally.stopped) break;
+    }
+    grid[cell] = 0;
   }
 }

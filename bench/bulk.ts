@@ -220,6 +220,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
   }
   const smallRatio = smallRuns.auto.map((auto, i) => auto.wallSeconds / smallRuns.zero[i].wallSeconds);
   console.log(`small file (${figure(options.small)} records): default threads ${median(smallRuns.auto.map((r) => r.wallSeconds)).toFixed(3)} s, --threads 0 ${median(smallRuns.zero.map((r) => r.wallSeconds)).toFixed(3)} s: default ÷ --threads 0 wall ${ratio(smallRatio)}`);
+  console.log(`start-up (a 1-record run, --threads 0): ${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s wall, ${median(startUps.map((r) => r.cpuSeconds)).toFixed(3)} CPU s, peak RSS ${figure(median(startUps.map((r) => r.maxRssMb)))} MB`);
 
   if (options.memory) {
     console.log("");

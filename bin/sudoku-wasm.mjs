@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// The sudoku-wasm command: runs the compiled CLI (dist/src/cli/main.js), which `npm run build` makes.
+// The sudoku-wasm command: runs the bundled CLI (dist/cli/main.mjs, from the compiled dist/src/cli/main.js), which `npm run build` makes.
 import { existsSync } from "node:fs";
 
-const cli = new URL("../dist/src/cli/main.js", import.meta.url);
+const cli = new URL("../dist/cli/main.mjs", import.meta.url);
 if (!existsSync(cli)) {
-  process.stderr.write("sudoku-wasm: dist/src/cli/main.js is missing; run `npm run build` first\n");
+  process.stderr.write("sudoku-wasm: dist/cli/main.mjs is missing; run `npm run build` first\n");
   process.exit(1);
 }
 const { main } = await import(cli.href);

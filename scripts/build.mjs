@@ -18,6 +18,8 @@
  *   host      scripts/clean-dist.mjs, tsc                  src/, bench/, the tsconfigs, package.json,
  *                                                          package-lock.json, the kernels' bindings
  *   copy      scripts/copy-kernels.mjs (every build)
+ *   bundle    scripts/bundle-cli.mjs (every build): the CLI's main thread from dist/src/ as
+ *             dist/cli/*.mjs, which bin/sudoku-wasm.mjs runs
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -61,6 +63,7 @@ const STEPS = [
     outputs: () => filesIn(root, ["src", "bench"], []).filter((file) => file.endsWith(".ts")).flatMap((file) => [".js", ".d.ts"].map((end) => join("dist", file.slice(0, -3) + end))),
   },
   { name: "copy", commands: [["node", "scripts/copy-kernels.mjs"]] },
+  { name: "bundle", commands: [["node", "scripts/bundle-cli.mjs"]] },
 ];
 
 /** Runs one command in the package root with inherited output; exits with its status when it fails. */

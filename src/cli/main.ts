@@ -1,8 +1,9 @@
 /**
  * The `sudoku-wasm` command line: one commander program, one subcommand per file
  * (`solve` in solve.ts, `merge` in merge.ts, `generate` in generate.ts; the kernel profiler is
- * a bench tool, `npm run profile`). bin/sudoku-wasm.mjs runs the compiled
- * form of this file (dist/src/cli/main.js); running that file directly works too.
+ * a bench tool, `npm run profile`). bin/sudoku-wasm.mjs runs the bundle of the compiled
+ * form of this file (dist/cli/main.mjs, from dist/src/cli/main.js: scripts/bundle-cli.mjs);
+ * running either file directly works too.
  * A run imports the module of the one command it names, and that module what its path uses:
  * start-up is most of a small run, and most of start-up is reading modules.
  * Exit status: 0 on success and for `--help`; 2 for every error (a bad option or argument, an

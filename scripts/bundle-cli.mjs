@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`'s bundle step: the command line's main thread, from the modules tsc wrote
+ * (dist/src/cli/main.js and what it imports), as dist/cli/main.mjs and a chunk for each path it
+ * imports lazily (a command, judge mode, the TypeScript baselines), which bin/sudoku-wasm.mjs
+ * runs: a solve reads a few files where it read about 45 (start-up measured in issue 20: 938M
+ * against 885M instructions for one puzzle). Packages stay imports of node_modules: nothing of
+ * theirs is copied into dist/. The chunks sit one folder below dist/, as dist/src/*.js do, so
+ * `new URL("../build/…", import.meta.url)` finds the kernels; the worker threads run
+ * dist/src/pool/worker.js, unbundled, and so does every importer of the library (dist/src/index.js).
+ */
+import { rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const dist = (path) => fileURLToPath(new URL(`../dist/${path}`, import.meta.url));
+const outdir = dist("cli");
+rmSync(outdir, { recursive: true, force: true }); // the chunks' names change with their content: no stale one stays
+await build({
+  entryPoints: [dist("src/cli/main.js")],
+  outdir,
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  logLevel: "warning",
+});

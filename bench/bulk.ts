@@ -26,6 +26,7 @@ import { relabelledPuzzleBytes } from "./corpus.js";
 import { cpuSeconds } from "./measure/reference.js";
 import { markdownTable } from "./report/markdown.js";
 import { SIZING_COLUMNS } from "./sizing.js";
+import { BULK_COLUMNS, type BulkRow, ratioCell } from "./bulk-table.js";
 import { quantile } from "../src/quantile.js";
 
 const HARD_SET = "forum_hardest_1905_11plus";
@@ -38,6 +39,7 @@ interface Options {
   rounds: number;
   memory: boolean;
   sizing: boolean;
+  markdown: boolean;
 }
 
 /** What one CLI run took. */
@@ -130,6 +132,7 @@ async function main(argv = process.argv): Promise<void> {
     .option("--hard <n>", `first puzzles of ${HARD_SET} (0: none)`, wholeNumber(0, 1_000_000), 10_000)
     .option("--rounds <n>", "rounds", wholeNumber(1, 100), 3)
     .option("--no-memory", "skip the memory runs (1M records against the full count, and the capped heap)")
+    .option("--markdown", "print the speed runs as one Markdown table (docs/where-it-stands.md's), not as text")
     .option("--sizing", "also print the sizing table of docs/where-it-stands.md: each bundled tier's rate with --threads 0 and 2")
     .parse(argv);
   const options = program.opts<Options>();
@@ -195,27 +198,45 @@ async function measure(options: Options, scratch: string): Promise<void> {
     process.stderr.write(`round ${round + 1} of ${options.rounds} done\n`);
   }
 
+  const rows: BulkRow[] = [];
+  const wall = (list: CliRun[]) => median(list.map((run) => run.wallSeconds));
+  const cliRow = (run: string, list: CliRun[], count: number, kRates: number[], zero: CliRun[] | null): BulkRow => ({
+    run,
+    perSecond: count / wall(list),
+    perK: list.map((one, i) => count / one.wallSeconds / kRates[i]),
+    perZero: zero && list !== zero ? list.map((one, i) => zero[i].wallSeconds / one.wallSeconds) : null,
+    cpuSeconds: median(list.map((one) => one.cpuSeconds)),
+    rssMb: median(list.map((one) => one.maxRssMb)),
+  });
+  const kernelRow = (run: string, rates: number[]): BulkRow => ({ run, perSecond: median(rates), perK: null, perZero: null, cpuSeconds: null, rssMb: null });
+  rows.push(kernelRow(`K, ${figure(options.records)} easy records`, k));
+  for (const [name, list] of cli) rows.push(cliRow(`\`solve ${name}\``, list, options.records, k, name === "--threads 0 --out jsonl" ? null : cli.get("--threads 0")!));
+  const hardCount = hardGrids ? hardGrids.length / CELLS : 0;
+  if (hardGrids) {
+    rows.push(kernelRow(`K, ${HARD_SET} (first ${figure(hardCount)})`, kHard));
+    for (const [name, list] of [["--threads 0", hardRuns.zero], ["--threads 1", hardRuns.one], ["--threads 2", hardRuns.two]] as const) {
+      rows.push(cliRow(`\`solve ${name}\`, hard`, list, hardCount, kHard, hardRuns.zero));
+    }
+  }
   console.log("");
   console.log(`K (kernel in process, one thread): ${figure(median(k))} puzzles/s wall, ${figure(median(kCpu))} per CPU-second`);
   console.log("");
-  console.log("run (easy records)               puzzles/s     ÷ K (range)        CPU s   peak RSS MB");
-  for (const [name, list] of cli) {
-    const perRound = list.map((run, i) => options.records / run.wallSeconds / k[i]);
-    console.log(
-      `${`solve ${name}`.padEnd(32)} ${figure(median(list.map((run) => options.records / run.wallSeconds))).padStart(10)}   ${ratio(perRound).padEnd(18)} ${median(list.map((run) => run.cpuSeconds)).toFixed(2).padStart(6)}   ${figure(median(list.map((run) => run.maxRssMb))).padStart(6)}`,
-    );
+  if (options.markdown) for (const line of markdownTable(BULK_COLUMNS, rows)) console.log(line);
+  else {
+    console.log("run                                    puzzles/s   ÷ K (range)        ÷ --threads 0 (range)   CPU s   peak RSS MB");
+    for (const row of rows) {
+      const cpu = row.cpuSeconds === null ? "" : row.cpuSeconds.toFixed(2);
+      const rss = row.rssMb === null ? "" : figure(row.rssMb);
+      console.log(`${row.run.replace(/`/g, "").padEnd(38)} ${figure(row.perSecond).padStart(10)}   ${ratioCell(row.perK).padEnd(18)} ${ratioCell(row.perZero).padEnd(23)} ${cpu.padStart(6)}   ${rss.padStart(6)}`);
+    }
   }
   if (hardGrids) {
-    const count = hardGrids.length / CELLS;
-    const rate = (list: CliRun[]) => `${figure(count / median(list.map((r) => r.wallSeconds)))}/s`;
     console.log("");
-    console.log(`${HARD_SET} (first ${figure(count)}): K ${figure(median(kHard))}/s; --threads 0 ${rate(hardRuns.zero)}, --threads 1 ${rate(hardRuns.one)}, --threads 2 ${rate(hardRuns.two)}`);
     for (const [name, list] of [["--threads 1", hardRuns.one], ["--threads 2", hardRuns.two]] as const) {
-      const perRound = list.map((run, i) => hardRuns.zero[i].wallSeconds / run.wallSeconds);
-      // The same with each round's start-up (a 1-record run) taken off both: the solving phases alone.
+      // Each round's start-up (a 1-record run) taken off both: the solving phases alone.
       const solving = list.map((run, i) => (hardRuns.zero[i].wallSeconds - startUps[i].wallSeconds) / (run.wallSeconds - startUps[i].wallSeconds));
       const busy = list.map((run) => run.cpuSeconds / run.wallSeconds);
-      console.log(`  ${name} ÷ --threads 0: ${ratio(perRound)}; start-up (${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s, a 1-record run) taken off both: ${ratio(solving)}; ${ratio(busy)} cores busy (CPU s ÷ wall s)`);
+      console.log(`hard, ${name} ÷ --threads 0 with the start-up (${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s, a 1-record run) taken off both: ${ratioCell(solving)}; ${ratioCell(busy)} cores busy (CPU s ÷ wall s)`);
     }
   }
   const smallRatio = smallRuns.auto.map((auto, i) => auto.wallSeconds / smallRuns.zero[i].wallSeconds);

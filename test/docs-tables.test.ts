@@ -14,6 +14,7 @@ import { COLUMNS } from "../bench/report/format.js";
 import { PROFILE_COLUMNS } from "../bench/profile/table.js";
 import { type Region, allRegions, regionsOf, replaceRegion, tablesOf } from "../bench/report/regions.js";
 import { SIZING_COLUMNS } from "../bench/sizing.js";
+import { BULK_COLUMNS } from "../bench/bulk-table.js";
 import { versusTable } from "../bench/versus.js";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -45,6 +46,7 @@ function expectedHeader(region: Region): string[] {
   if (script === "bench" && !markdown) return COLUMNS.map((column) => column.header);
   if (script === "profile" && markdown && args.includes("--markdown")) return markdownTable(PROFILE_COLUMNS, []);
   if (script === "bulk-bench" && markdown && args.includes("--sizing")) return markdownTable(SIZING_COLUMNS, []);
+  if (script === "bulk-bench" && markdown && args.includes("--markdown")) return markdownTable(BULK_COLUMNS, []);
   throw new Error(`region '${region.name}': no known ${region.kind} of '${region.command}'`);
 }
 
@@ -65,7 +67,7 @@ const scripted = regions.filter((region) => region.command !== null);
 
 describe("the docs' marked tables", () => {
   it("are found, scripted and not", () => {
-    expect(scripted.map((r) => r.name)).toEqual(expect.arrayContaining(["kernel-vs-3c51558", "kernel-vs-0287653", "bench-twin-npm", "bench-run", "profile-magictour", "sizing"]));
+    expect(scripted.map((r) => r.name)).toEqual(expect.arrayContaining(["kernel-vs-3c51558", "kernel-vs-0287653", "bench-twin-npm", "bench-run", "profile-magictour", "sizing", "bulk-speed"]));
     expect(regions.filter((r) => r.command === null).map((r) => r.name)).toEqual(expect.arrayContaining(["tdoku", "many-machines"]));
     expect(new Set(regions.map((r) => r.name)).size).toBe(regions.length); // --section finds one
   });

@@ -19,8 +19,10 @@ export interface BulkRow {
   rssMb: number | null;
 }
 
-const median = (values: number[]): number => quantile([...values].sort((a, b) => a - b), 0.5);
-const figure = (n: number) => Math.round(n).toLocaleString("en-US");
+/** The median of a list of figures. */
+export const median = (values: number[]): number => quantile([...values].sort((a, b) => a - b), 0.5);
+/** A whole figure with thousands separators. */
+export const figure = (n: number): string => Math.round(n).toLocaleString("en-US");
 /** The median of per-round ratios with their range, or empty. */
 export const ratioCell = (values: number[] | null): string =>
   values === null || values.length === 0 ? "" : `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;

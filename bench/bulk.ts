@@ -26,8 +26,7 @@ import { relabelledPuzzleBytes } from "./corpus.js";
 import { cpuSeconds } from "./measure/reference.js";
 import { markdownTable } from "./report/markdown.js";
 import { SIZING_COLUMNS } from "./sizing.js";
-import { BULK_COLUMNS, type BulkRow, ratioCell } from "./bulk-table.js";
-import { quantile } from "../src/quantile.js";
+import { BULK_COLUMNS, type BulkRow, figure, median, ratioCell } from "./bulk-table.js";
 
 const HARD_SET = "forum_hardest_1905_11plus";
 const KERNEL_BATCH = 4096;
@@ -120,9 +119,6 @@ function datasetLines(path: string, count: number): Buffer {
   return Buffer.from(lines.map((line) => line + "\n").join(""), "latin1");
 }
 
-const median = (values: number[]): number => quantile([...values].sort((a, b) => a - b), 0.5);
-const figure = (n: number) => Math.round(n).toLocaleString("en-US");
-const ratio = (values: number[]) => `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
 
 async function main(argv = process.argv): Promise<void> {
   const program = new Command("bulk-bench")
@@ -240,7 +236,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
     }
   }
   const smallRatio = smallRuns.auto.map((auto, i) => auto.wallSeconds / smallRuns.zero[i].wallSeconds);
-  console.log(`small file (${figure(options.small)} records): default threads ${median(smallRuns.auto.map((r) => r.wallSeconds)).toFixed(3)} s, --threads 0 ${median(smallRuns.zero.map((r) => r.wallSeconds)).toFixed(3)} s: default ÷ --threads 0 wall ${ratio(smallRatio)}`);
+  console.log(`small file (${figure(options.small)} records): default threads ${median(smallRuns.auto.map((r) => r.wallSeconds)).toFixed(3)} s, --threads 0 ${median(smallRuns.zero.map((r) => r.wallSeconds)).toFixed(3)} s: default ÷ --threads 0 wall ${ratioCell(smallRatio)}`);
   console.log(`start-up (a 1-record run, --threads 0): ${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s wall, ${median(startUps.map((r) => r.cpuSeconds)).toFixed(3)} CPU s, peak RSS ${figure(median(startUps.map((r) => r.maxRssMb)))} MB`);
 
   if (options.memory) {

@@ -1,9 +1,13 @@
 /** The input readers (detection, every format, errors with line and cell), line splitting and the output writers. */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setImmediate as turn } from "node:timers/promises";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { RecordReader } from "../src/formats/input/reader.js";
 import type { InputFormatName } from "../src/formats/input/format.js";
-import { readLineChunks, splitLines } from "../src/formats/lines.js";
+import { fileChunks, readLineChunks, splitLines } from "../src/formats/lines.js";
 import { type PuzzleRecord, parseRecord } from "../src/formats/record.js";
 import { outputFormats } from "../src/formats/output/index.js";
 import { formatPuzzle } from "../src/puzzle.js";
@@ -239,6 +243,32 @@ describe("line splitting", () => {
     }
     expect(lines).toEqual([UNIQUE, "çé", SECOND]);
     expect(bytesRead).toBe(bytes.length);
+  });
+
+  it("reads a file ahead into a second buffer: a chunk keeps its bytes until the chunk after it is asked for", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sudoku-chunks-"));
+    try {
+      const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 7) % 251));
+      const path = join(dir, "bytes.bin");
+      writeFileSync(path, bytes);
+      let at = 0;
+      let chunks = 0;
+      for await (const chunk of fileChunks(path, 64)) {
+        await turn(); // the read ahead lands meanwhile, and must not land in this chunk's buffer
+        await turn();
+        expect(Buffer.from(chunk).equals(bytes.subarray(at, at + chunk.length)), `chunk ${chunks} at byte ${at}`).toBe(true);
+        at += chunk.length;
+        chunks++;
+      }
+      expect(at).toBe(bytes.length);
+      expect(chunks).toBe(Math.ceil(bytes.length / 64));
+      // Left after one chunk, with the next read under way: the file closes without an error.
+      const early = fileChunks(path, 64);
+      await early.next();
+      await expect(early.return(undefined)).resolves.toEqual({ done: true, value: undefined });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -308,23 +308,33 @@ export async function* utf8Chunks(stream: AsyncIterable<Uint8Array | string>): A
 export const FILE_CHUNK_BYTES = 1 << 16;
 
 /**
- * The bytes of the file at `path`, chunk by chunk, all read into one buffer: each chunk is
- * overwritten by the next, so the consumer is done with it before it asks for the next (as
- * {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a buffer
- * per chunk, and those are garbage the run holds until a full collection (see pool/buffers.ts).
+ * The bytes of the file at `path`, chunk by chunk, read into two buffers in turn: while the
+ * consumer takes one chunk, the next is read into the other buffer, so the run never waits for
+ * the disk (or the page cache) between chunks. A chunk's buffer is overwritten once the consumer
+ * asks for the chunk after the next, so it must be done with a chunk when it asks for the next
+ * (as {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a
+ * buffer per chunk, and those are garbage the run holds until a full collection (see pool/buffers.ts).
  */
 export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
   // A number is a file descriptor that stays open (standard input redirected from a file).
   const handle = typeof path === "number" ? null : await open(path, "r");
   const fd = handle?.fd ?? (path as number);
+  const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
+  let reading: Promise<{ bytesRead: number }> | null = null;
   try {
-    const buffer = Buffer.allocUnsafe(chunkBytes);
+    let which = 0;
+    reading = readAt(fd, buffers[which], 0, chunkBytes, null);
     for (;;) {
-      const { bytesRead } = await readAt(fd, buffer, 0, chunkBytes, null);
+      const { bytesRead } = await reading;
+      reading = null;
       if (bytesRead === 0) return;
-      yield buffer.subarray(0, bytesRead);
+      const chunk = buffers[which].subarray(0, bytesRead);
+      which ^= 1;
+      reading = readAt(fd, buffers[which], 0, chunkBytes, null); // the next chunk, while this one is taken
+      yield chunk;
     }
   } finally {
+    await reading?.catch(() => {}); // a read ahead still under way: done before the file closes
     await handle?.close();
   }
 }

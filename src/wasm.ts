@@ -78,6 +78,35 @@ interface KernelExports {
   cellsFromText?(base: number, count: number): number;
   /** The 9×9 kernel only: `line` output over the puzzle bytes. */
   lineOutput?(base: number, count: number): number;
+  /** The 9×9 kernel only: room for `jsonl` and `csv` records ({@link WasmKernel.recordsOutput}). */
+  reserveRecords?(count: number, piece: number): number;
+  /** The 9×9 kernel only: `jsonl` or `csv` records of the solved batch. */
+  recordsOutput?(base: number, count: number, area: number, piece: number, csv: number, firstIndex: number, step: number, positioned: number, withGuesses: number): number;
+}
+
+/** What the kernel's `jsonl` and `csv` records are written from (see {@link WasmKernel.recordsOutput}). */
+export interface RecordsRequest {
+  output: "jsonl" | "csv";
+  /** The 81 cell bytes of each puzzle as read, one after another. */
+  texts: Uint8Array;
+  /** Each record's line in its file. */
+  lines: Int32Array;
+  /** Each record's position in its batch (its index is `firstIndex + position × step`); null: record k is at position k. */
+  positions: Int32Array | null;
+  firstIndex: number;
+  step: number;
+  /** The file's name as the format writes it, with what stands around it: `,"file":NAME,"line":` (jsonl) or `,NAME,` (csv). */
+  piece: Uint8Array;
+  /** False: no guesses (null in jsonl, an empty field in csv). */
+  guesses: boolean;
+}
+
+/** The kernel's records of a batch: the bytes, where each record ends in them, and the batch's results (views valid until the next call). */
+export interface KernelRecords {
+  bytes: Uint8Array;
+  /** Record k is `bytes[ends[k-1]..ends[k])` (from 0 for the first); empty for a rejected puzzle (count < 0), which the kernel does not word. */
+  ends: Int32Array;
+  result: KernelResult;
 }
 
 /** The 9×9 kernel's line scan (the CLI's reader). */
@@ -402,6 +431,37 @@ export class WasmKernel implements SolverEngine {
     const base = this.room.check(count, CELLS, `lineOutput(${count})`);
     const bytes = lineOutput(base, count);
     return bytes < 0 ? null : new Uint8Array(this.exports.memory.buffer, base, bytes);
+  }
+
+  /**
+   * The `jsonl` or `csv` records of the `count` 9×9 puzzles last solved by {@link run}, written by
+   * the 9×9 kernel from its results and `request` (the puzzles as read, their lines, indexes and
+   * file), byte for byte what the host's writers give; a rejected puzzle gets no bytes (the host
+   * words it). Null on a kernel without this entry point (the N×N one, an older build). May grow
+   * memory: the views of an earlier call are then stale, so the results come back anew.
+   */
+  recordsOutput(count: number, request: RecordsRequest): KernelRecords | null {
+    const { reserveRecords, recordsOutput } = this.exports;
+    if (!reserveRecords || !recordsOutput || this.cells !== CELLS) return null;
+    const base = this.room.check(count, CELLS, `recordsOutput(${count})`);
+    const piece = request.piece.length;
+    const area = reserveRecords(count, piece);
+    if (area === 0) return null;
+    const buffer = this.exports.memory.buffer;
+    new Uint8Array(buffer, area, count * CELLS).set(request.texts.subarray(0, count * CELLS));
+    const linesAt = Math.ceil((area + count * CELLS) / 4) * 4;
+    new Int32Array(buffer, linesAt, count).set(request.lines.subarray(0, count));
+    if (request.positions !== null) new Int32Array(buffer, linesAt + count * 4, count).set(request.positions.subarray(0, count));
+    const pieceAt = linesAt + count * 12;
+    new Uint8Array(buffer, pieceAt, piece).set(request.piece);
+    const flag = (on: boolean) => (on ? 1 : 0);
+    const written = recordsOutput(base, count, area, piece, flag(request.output === "csv"), request.firstIndex, request.step, flag(request.positions !== null), flag(request.guesses));
+    if (written < 0) throw new RangeError(`recordsOutput(${count}): the kernel refused the batch`);
+    return {
+      bytes: new Uint8Array(buffer, pieceAt + piece, written),
+      ends: new Int32Array(buffer, linesAt + count * 8, count),
+      result: this.room.results(base, count, CELLS),
+    };
   }
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */

@@ -16,7 +16,9 @@ import { solveStreams, type StreamSettings } from "../src/cli/pipeline.js";
 import { loadFixture } from "./fixture.js";
 
 const solver = await openBatchSolver(0);
-afterAll(() => solver.close());
+/** The N×N kernel on 9×9 grids: an engine that writes no records itself, so the host writes the fast records' jsonl and csv. */
+const twin = await openBatchSolver(0, ["general-wasm"]);
+afterAll(() => Promise.all([solver.close(), twin.close()]));
 
 const fixture = loadFixture();
 const PUZZLES = fixture.map((c) => c.puzzle).filter((p) => p.length === 81);
@@ -36,7 +38,7 @@ function collector(): Writable & { bytes: () => Buffer } {
 }
 
 /** The output of `bytes`, given in `cuts` pieces, with and without the fast path. */
-async function bothPaths(bytes: Buffer, cuts: number[], settings: Partial<StreamSettings>): Promise<[Buffer, Buffer]> {
+async function bothPaths(bytes: Buffer, cuts: number[], settings: Partial<StreamSettings>, on = solver): Promise<[Buffer, Buffer]> {
   const pieces: Buffer[] = [];
   let at = 0;
   for (const cut of [...cuts].sort((a, b) => a - b)) {
@@ -48,7 +50,7 @@ async function bothPaths(bytes: Buffer, cuts: number[], settings: Partial<Stream
   const run = async (fastPath: boolean) => {
     const out = collector();
     const all: StreamSettings = { input: "auto", output: "line", limit: 2, batchSize: 7, maxInFlight: 3, workers: 0, ...settings, fastPath };
-    await solveStreams([{ name: "in.txt", open: () => Readable.from(pieces.map((piece) => Buffer.from(piece))) }], out, solver, all);
+    await solveStreams([{ name: "in.txt", open: () => Readable.from(pieces.map((piece) => Buffer.from(piece))) }], out, on, all);
     return out.bytes();
   };
   return [await run(true), await run(false)];
@@ -93,6 +95,16 @@ describe("the byte path gives the text path's bytes", () => {
       );
     });
   }
+
+  it("--out jsonl and csv on an engine that writes no records itself (the N×N kernel): the host's fast records, the text path's bytes", async () => {
+    await fc.assert(
+      fc.asyncProperty(input, cuts, fc.constantFrom("jsonl" as const, "csv" as const), async (bytes, at, output) => {
+        const [fast, text] = await bothPaths(bytes, at, { output, shard: { index: 1, count: 2 } }, twin);
+        expect(fast.toString("utf8")).toBe(text.toString("utf8"));
+      }),
+      { numRuns: 30 },
+    );
+  });
 
   it("--shard 2/3 and a resumed run (skip), in jsonl", async () => {
     await fc.assert(

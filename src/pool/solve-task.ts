@@ -13,6 +13,7 @@ import { outputFormats } from "../formats/output/index.js";
 import { csvField } from "../formats/output/csv.js";
 import { solvers, solversBySize } from "../registry.js";
 import type { BatchResult } from "../solver.js";
+import type { KernelRecords, RecordsRequest } from "../wasm.js";
 import type { WasmModule } from "../kernel-source.js";
 import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, grown, outputRoom, taskBuffers } from "./task.js";
 
@@ -144,21 +145,64 @@ export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome 
       const written = kernelLines(entry.engine, task, result);
       if (written) return { ...written, spent: taskBuffers(task), solveMs: performance.now() - began };
     }
-    fast = new FastRecords(task, result, entry.reportsGuesses);
+    const records = kernelRecords(entry.engine, task, fastCount, entry.reportsGuesses);
+    fast = new FastRecords(task, records?.result ?? result, entry.reportsGuesses, records);
   }
 
   const out = new OutcomeWriter(task, count);
   let t = 0;
   let k = 0;
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < count; ) {
     if (t < task.textAt.length && task.textAt[t] === i) {
       out.record(readRecord(task, i, task.texts[t], null), textRecords[t]);
       t++;
+      i++;
     } else {
-      fast!.write(out, i, k++);
+      // The fast records up to the next text record, at once.
+      const run = (t < task.textAt.length ? task.textAt[t] : count) - i;
+      fast!.writeRun(out, i, k, run);
+      i += run;
+      k += run;
     }
   }
   return { ...out.outcome(), spent: taskBuffers(task), solveMs: performance.now() - began };
+}
+
+/** An engine that writes `jsonl` and `csv` records itself (the 9×9 kernel). */
+interface RecordsWriter {
+  recordsOutput(count: number, request: RecordsRequest): KernelRecords | null;
+}
+
+/** The file's name of `task` as its output format (`jsonl` or `csv`) writes it, with what stands around it. */
+function filePiece(task: BatchTask): Uint8Array {
+  return task.output === "jsonl" ? ascii(`,"file":${JSON.stringify(task.file)},"line":`) : ascii(`,${csvField(task.file)},`);
+}
+
+/**
+ * The `jsonl` or `csv` records of the `fastCount` fast records of `task`, solved, as the kernel
+ * writes them (WasmKernel.recordsOutput); null for another output, or when the engine does not
+ * write records.
+ */
+function kernelRecords(engine: unknown, task: BatchTask, fastCount: number, guesses: boolean): KernelRecords | null {
+  const output = task.output;
+  if (output !== "jsonl" && output !== "csv") return null;
+  if (typeof (engine as Partial<RecordsWriter>).recordsOutput !== "function") return null;
+  let lines = task.lines;
+  let positions: Int32Array | null = null;
+  if (fastCount < lines.length) {
+    // Fast records between text records: each one's position in the batch and its line.
+    positions = new Int32Array(fastCount);
+    lines = new Int32Array(fastCount);
+    for (let i = 0, t = 0, k = 0; i < task.lines.length; i++) {
+      if (t < task.textAt.length && task.textAt[t] === i) t++;
+      else {
+        positions[k] = i;
+        lines[k++] = task.lines[i];
+      }
+    }
+  }
+  const request: RecordsRequest = { output, texts: task.cells, lines, positions, firstIndex: task.firstIndex, step: task.indexStep ?? 1, piece: filePiece(task), guesses };
+  return (engine as RecordsWriter).recordsOutput(fastCount, request);
 }
 
 /** An engine that writes `line` output itself (the 9×9 kernel). */
@@ -203,7 +247,6 @@ function ascii(text: string): Uint8Array {
 
 /** The status words and fixed pieces of the byte formats, as bytes. */
 const STATUS_BYTES = Object.fromEntries(STATUSES.map((status) => [status, ascii(status)])) as Record<string, Uint8Array>;
-const NULL_BYTES = ascii("null");
 
 /** A batch's output, written as bytes, with its tally and first error messages. */
 class OutcomeWriter {
@@ -247,44 +290,114 @@ class OutcomeWriter {
     this.at += piece.length;
   }
 
-  /** A whole number from 0 in decimal (room made first). */
-  int(value: number): void {
-    if (value < 0) {
-      this.bytes[this.at++] = 45; // "-"
-      value = -value;
-    }
-    let digits = 1;
-    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    for (let i = this.at + digits - 1; i >= this.at; i--) {
-      this.bytes[i] = 48 + (value % 10);
-      value = Math.floor(value / 10);
-    }
-    this.at += digits;
-  }
-
   outcome(): BatchOutcome {
     return { bytes: this.bytes.subarray(0, this.at), tally: this.tally, errors: this.errors };
   }
 }
 
+/** Positions in {@link STATUSES}, for the tally of fast records. */
+const SOLVED = STATUSES.indexOf("solved");
+const UNSOLVABLE = STATUSES.indexOf("unsolvable");
+const MULTIPLE = STATUSES.indexOf("multiple");
+const TIMEOUT = STATUSES.indexOf("timeout");
+
+/** The status of a fast record (a position in STATUSES): {@link statusOf} without the string. */
+function fastStatus(found: number, timedOut: boolean): number {
+  return timedOut ? TIMEOUT : found === 0 ? UNSOLVABLE : found === 1 ? SOLVED : MULTIPLE;
+}
+
+/** Copies `piece` into `bytes` from `at` and returns the position after it: a loop, which for the few bytes of a fixed piece is faster than set(). */
+function putPiece(bytes: Uint8Array, at: number, piece: Uint8Array): number {
+  const length = piece.length;
+  for (let i = 0; i < length; i++) bytes[at + i] = piece[i];
+  return at + length;
+}
+
+/** Writes `value`, a whole number, in decimal into `bytes` from `at` and returns the position after it. */
+function putInt(bytes: Uint8Array, at: number, value: number): number {
+  if (value < 0) {
+    bytes[at++] = 45; // "-"
+    value = -value;
+  }
+  if (value > 0x7fffffff) {
+    // Past 32 bits: the slow way (an index of over two billion records).
+    const digits = String(value);
+    for (let i = 0; i < digits.length; i++) bytes[at++] = digits.charCodeAt(i);
+    return at;
+  }
+  let digits = 1;
+  for (let rest = value; rest >= 10; rest = (rest / 10) | 0) digits++;
+  for (let i = at + digits - 1; i >= at; i--) {
+    const tenth = (value / 10) | 0;
+    bytes[i] = 48 + value - 10 * tenth;
+    value = tenth;
+  }
+  return at + digits;
+}
+
+/** The jsonl record's fixed pieces around its status, per status (STATUSES order): with a solution, and without one. */
+const JSONL_STATUS = STATUSES.map((status) => ({
+  solution: ascii(`","status":"${status}","solution":"`),
+  none: ascii(`","status":"${status}","solution":null,"count":`),
+}));
+const JSONL_INDEX = ascii('{"index":');
+const JSONL_PUZZLE = ascii(',"puzzle":"');
+const JSONL_COUNT = ascii('","count":');
+const JSONL_GUESSES = ascii(',"guesses":');
+const JSONL_END = ascii(',"error":null}\n');
+/** The csv row's status field with the commas around it, per status. */
+const CSV_STATUS = STATUSES.map((status) => ascii(`,${status},`));
+const NULL_BYTES = ascii("null");
+const CSV_END = ascii(",\n");
+
 /**
  * The fast records of a batch, solved: each written from the kernel's result views (valid until
  * the 9×9 engine's next call) and the cell bytes, byte for byte what the text writer of its
- * format would give (`line`, `jsonl`, `csv`); `grid` output and rejected puzzles go through the text writer.
+ * format would give (`line`, `jsonl`, `csv`); `grid` output and rejected puzzles go through the
+ * text writer. A record is written from fixed pieces made once per batch (the file's name in its
+ * format among them), the cells as read and the solution's digits, with no object per record.
  */
 class FastRecords {
-  private readonly fileJson: Uint8Array;
-  private readonly fileCsv: Uint8Array;
+  /** `,"file":NAME,"line":` (jsonl) or `,NAME,` (csv): the file's name as its format writes it. */
+  private readonly filePiece: Uint8Array;
   private readonly writer: SolutionWriter;
 
   constructor(
     private readonly task: BatchTask,
     private readonly result: BatchResult,
     private readonly reportsGuesses: boolean,
+    /** The records as the kernel wrote them (jsonl, csv), or null: each is written here. */
+    private readonly kernel: KernelRecords | null = null,
   ) {
-    this.fileJson = ascii(JSON.stringify(task.file));
-    this.fileCsv = ascii(csvField(task.file));
+    this.filePiece = task.output === "jsonl" || task.output === "csv" ? filePiece(task) : new Uint8Array(0);
     this.writer = writerOf(DIGITS);
+  }
+
+  /** Writes fast records `k` to `k + n - 1`, at positions `i` on of the batch: the kernel's bytes, a run at a time, where it wrote them. */
+  writeRun(out: OutcomeWriter, i: number, k: number, n: number): void {
+    if (this.kernel === null) {
+      for (let j = 0; j < n; j++) this.write(out, i + j, k + j);
+      return;
+    }
+    const { counts, nodes } = this.result;
+    const { bytes, ends } = this.kernel;
+    let from = k === 0 ? 0 : ends[k - 1]; // the kernel's bytes not yet copied
+    const copy = (to: number) => {
+      out.room(to - from);
+      out.bytes.set(bytes.subarray(from, to), out.at);
+      out.at += to - from;
+    };
+    for (let j = 0; j < n; j++) {
+      const found = counts[k + j];
+      if (found >= 0) {
+        out.tally[fastStatus(found, nodes[k + j] < 0)]++;
+        continue;
+      }
+      copy(ends[k + j]); // the records before it (a rejected one has no bytes)
+      from = ends[k + j];
+      this.write(out, i + j, k + j);
+    }
+    copy(ends[k + n - 1]);
   }
 
   /** Writes fast record `k`, at position `i` of the batch. */
@@ -296,12 +409,12 @@ class FastRecords {
       const read = readRecord(this.task, i, fastText(this.task, k), null);
       return out.record(read, this.record(read, k));
     }
-    const status = statusOf(found, nodes[k] < 0);
-    out.count(status, undefined);
+    const status = fastStatus(found, nodes[k] < 0);
+    out.tally[status]++;
     if (output === "line") {
       out.room(CELLS + 1);
-      if (status === "solved") this.solution(out, k);
-      else out.put(STATUS_BYTES[status]);
+      if (status === SOLVED) out.at = this.solution(out.bytes, out.at, k);
+      else out.put(STATUS_BYTES[STATUSES[status]]);
       out.bytes[out.at++] = 10;
     } else if (output === "jsonl") this.jsonl(out, i, k, status, found);
     else this.csv(out, i, k, status, found);
@@ -323,86 +436,66 @@ class FastRecords {
     };
   }
 
-  /** Solution `k` as 81 digits (room made first). */
-  private solution(out: OutcomeWriter, k: number): void {
+  /** Writes solution `k` as 81 digits into `bytes` from `at` (room made first); returns the position after it. */
+  private solution(bytes: Uint8Array, at: number, k: number): number {
     const solutions = this.result.solutions;
-    const bytes = out.bytes;
-    let at = out.at;
     for (let i = k * CELLS, end = i + CELLS; i < end; i++) bytes[at++] = 48 + solutions[i];
-    out.at = at;
+    return at;
   }
 
-  /** Cells of fast record `k` as read (room made first). */
-  private puzzle(out: OutcomeWriter, k: number): void {
-    out.put(this.task.cells.subarray(k * CELLS, (k + 1) * CELLS));
+  /** Writes the cells of fast record `k` as read into `bytes` from `at` (room made first); returns the position after them. */
+  private puzzle(bytes: Uint8Array, at: number, k: number): number {
+    const cells = this.task.cells;
+    for (let i = k * CELLS, end = i + CELLS; i < end; i++) bytes[at++] = cells[i];
+    return at;
   }
 
   /** The jsonl line: JSON.stringify's bytes for {index, file, line, puzzle, status, solution, count, guesses, error}. */
-  private jsonl(out: OutcomeWriter, i: number, k: number, status: SolveRecord["status"], found: number): void {
-    out.room(2 * CELLS + 160 + this.fileJson.length);
-    out.put(JSONL.index);
-    out.int(this.task.firstIndex + i * (this.task.indexStep ?? 1));
-    out.put(JSONL.file);
-    out.put(this.fileJson);
-    out.put(JSONL.line);
-    out.int(this.task.lines[i]);
-    out.put(JSONL.puzzle);
-    this.puzzle(out, k);
-    out.put(JSONL.status);
-    out.put(STATUS_BYTES[status]);
+  private jsonl(out: OutcomeWriter, i: number, k: number, status: number, found: number): void {
+    out.room(2 * CELLS + 160 + this.filePiece.length);
+    const bytes = out.bytes;
+    let at = putPiece(bytes, out.at, JSONL_INDEX);
+    at = putInt(bytes, at, this.task.firstIndex + i * (this.task.indexStep ?? 1));
+    at = putPiece(bytes, at, this.filePiece);
+    at = putInt(bytes, at, this.task.lines[i]);
+    at = putPiece(bytes, at, JSONL_PUZZLE);
+    at = this.puzzle(bytes, at, k);
     if (found > 0) {
-      out.put(JSONL.solution);
-      this.solution(out, k);
-      out.put(JSONL.count);
-    } else out.put(JSONL.noSolution);
-    out.int(found);
-    out.put(JSONL.guesses);
-    if (this.reportsGuesses) out.int(this.result.guesses[k]);
-    else out.put(NULL_BYTES);
-    out.put(JSONL.end);
+      at = putPiece(bytes, at, JSONL_STATUS[status].solution);
+      at = this.solution(bytes, at, k);
+      at = putPiece(bytes, at, JSONL_COUNT);
+    } else at = putPiece(bytes, at, JSONL_STATUS[status].none);
+    at = putInt(bytes, at, found);
+    at = putPiece(bytes, at, JSONL_GUESSES);
+    at = this.reportsGuesses ? putInt(bytes, at, this.result.guesses[k]) : putPiece(bytes, at, NULL_BYTES);
+    out.at = putPiece(bytes, at, JSONL_END);
   }
 
   /** The csv row: index,file,line,puzzle,status,solution,count,guesses,error (csvField of each). */
-  private csv(out: OutcomeWriter, i: number, k: number, status: SolveRecord["status"], found: number): void {
-    out.room(2 * CELLS + 64 + this.fileCsv.length);
-    out.int(this.task.firstIndex + i * (this.task.indexStep ?? 1));
-    out.bytes[out.at++] = 44;
-    out.put(this.fileCsv);
-    out.bytes[out.at++] = 44;
-    out.int(this.task.lines[i]);
-    out.bytes[out.at++] = 44;
+  private csv(out: OutcomeWriter, i: number, k: number, status: number, found: number): void {
+    out.room(2 * CELLS + 64 + this.filePiece.length);
+    const bytes = out.bytes;
+    let at = putInt(bytes, out.at, this.task.firstIndex + i * (this.task.indexStep ?? 1));
+    at = putPiece(bytes, at, this.filePiece);
+    at = putInt(bytes, at, this.task.lines[i]);
+    bytes[at++] = 44;
     // csvField: a text starting with `-` (an empty mark) could be read as a formula: quoted, behind an apostrophe.
     const defused = this.task.cells[k * CELLS] === 45;
-    if (defused) out.put(CSV_DEFUSE);
-    this.puzzle(out, k);
-    if (defused) out.bytes[out.at++] = 34;
-    out.bytes[out.at++] = 44;
-    out.put(STATUS_BYTES[status]);
-    out.bytes[out.at++] = 44;
-    if (found > 0) this.solution(out, k);
-    out.bytes[out.at++] = 44;
-    out.int(found);
-    out.bytes[out.at++] = 44;
-    if (this.reportsGuesses) out.int(this.result.guesses[k]);
-    out.put(CSV_END);
+    if (defused) {
+      bytes[at++] = 34; // "
+      bytes[at++] = 39; // '
+    }
+    at = this.puzzle(bytes, at, k);
+    if (defused) bytes[at++] = 34;
+    at = putPiece(bytes, at, CSV_STATUS[status]);
+    if (found > 0) at = this.solution(bytes, at, k);
+    bytes[at++] = 44;
+    at = putInt(bytes, at, found);
+    bytes[at++] = 44;
+    if (this.reportsGuesses) at = putInt(bytes, at, this.result.guesses[k]);
+    out.at = putPiece(bytes, at, CSV_END);
   }
 }
-
-/** The fixed pieces of a jsonl record, in its key order. */
-const JSONL = {
-  index: ascii('{"index":'),
-  file: ascii(',"file":'),
-  line: ascii(',"line":'),
-  puzzle: ascii(',"puzzle":"'),
-  status: ascii('","status":"'),
-  solution: ascii('","solution":"'),
-  count: ascii('","count":'),
-  noSolution: ascii('","solution":null,"count":'),
-  guesses: ascii(',"guesses":'),
-  end: ascii(',"error":null}\n'),
-};
-const CSV_DEFUSE = ascii(`"'`);
-const CSV_END = ascii(",\n");
 
 /**
  * The outcome of a batch the solver failed on twice (a worker that threw or died): every record

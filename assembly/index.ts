@@ -1313,7 +1313,10 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
 // ── exports ─────────────────────────────────────────────────────────────────────────────────
 
 let batchBase: usize = 0;
+/** The largest batch reserved so far: the calls below take no larger one. */
 let batchCapacity: i32 = 0;
+/** The puzzles the block at batchBase has room for (a power of two, from roomFor). */
+let batchRoom: i32 = 0;
 
 /** Byte offsets of a batch of `count` puzzles: solutions, then 4-byte aligned counts and guesses. */
 @inline function solutionsAt(base: usize, count: i32): usize {
@@ -1326,24 +1329,38 @@ let batchCapacity: i32 = 0;
 /** The largest batch in bytes: one heap block of the stub runtime (2^30 minus its header). */
 const MAX_BATCH_BYTES: u64 = (1 << 30) - 64;
 
+/** The bytes of a batch of `count` puzzles (the layout above), in 64 bits. */
+@inline function batchBytes(count: i32): u64 {
+  return ((<u64>count * (2 * CELLS) + 3) & ~(<u64>3)) + <u64>count * 12;
+}
+
+/** A block's room for `count` items: the power of two at or above it, from 64 (so that a block grows a few times, not once per batch). */
+@inline function roomFor(count: i32): i32 {
+  return count <= 64 ? 64 : <i32>(<u32>1 << (32 - clz(<u32>(count - 1))));
+}
+
 /**
  * Room for a batch of `count` puzzles of box size `box`; returns its base, or 0 when the box size
  * is not 3 (the N×N kernel, assembly/general.ts, exports the same entry points for every size),
  * `count` is negative or the batch would be over {@link MAX_BATCH_BYTES} (sizes are computed in
  * 64 bits, so nothing wraps).
- * A larger batch replaces the block of the last one (the last block on the heap, so freeing it
- * gives its memory back): memory is bounded by the largest batch, not by the sum of batches.
+ * A larger batch replaces the block of the last one, with room for a power of two of puzzles:
+ * freeing the old block gives its memory back when it is the last on the heap, and when the
+ * records area (reserveRecords) came after it, the blocks left behind are a geometric series,
+ * so memory is bounded by about twice the largest batch, not by the sum of batches.
  * May grow memory.
  */
 export function reserve(count: i32, box: i32): usize {
   if (box != 3 || count < 0) return 0;
-  const bytes = ((<u64>count * (2 * CELLS) + 3) & ~(<u64>3)) + <u64>count * 12; // the layout above, in 64 bits
-  if (bytes > MAX_BATCH_BYTES) return 0;
-  if (count > batchCapacity) {
+  if (batchBytes(count) > MAX_BATCH_BYTES) return 0;
+  if (count > batchRoom) {
+    let room = roomFor(count);
+    if (batchBytes(room) > MAX_BATCH_BYTES) room = count;
     if (batchBase != 0) heap.free(batchBase);
-    batchBase = heap.alloc(<usize>bytes);
-    batchCapacity = count;
+    batchBase = heap.alloc(<usize>batchBytes(room));
+    batchRoom = room;
   }
+  if (count > batchCapacity) batchCapacity = count;
   return batchBase;
 }
 
@@ -1480,26 +1497,35 @@ const RECORD_ROOM: i32 = 2 * CELLS + 160;
   return recordsPieceAt(base, count) + <usize>piece;
 }
 
+/** The bytes of a records area for `count` puzzles and a piece of `piece` bytes (the layout above), in 64 bits. */
+@inline function recordsBytes(count: i32, piece: i32): u64 {
+  return <u64>recordsOutputAt(0, 0, piece) + <u64>count * <u64>(CELLS + 12 + RECORD_ROOM + piece) + 3;
+}
+
 /**
  * Room for the records of `count` puzzles with a file piece of `piece` bytes (layout above);
  * returns its base, or 0 for a count or piece out of range, or an area that would end past 2^31
  * (an i32, as lineOutput's: an entry point with no binding of its own, so that on a kernel
- * without it the host sees none). Grow-only; may grow memory.
+ * without it the host sees none). A larger area replaces the last one, with room for a power
+ * of two of records and of piece bytes (see reserve: memory stays bounded by about twice the
+ * largest). May grow memory.
  */
 export function reserveRecords(count: i32, piece: i32): i32 {
   if (count < 0 || piece < 0 || piece > 1 << 20) return 0;
-  const bytes = <u64>recordsOutputAt(0, count, piece) + <u64>count * <u64>(RECORD_ROOM + piece);
-  if (bytes > MAX_BATCH_BYTES) return 0;
+  if (recordsBytes(count, piece) > MAX_BATCH_BYTES) return 0;
   if (count > recordsCapacity || piece > recordsPiece) {
-    const capacity = max(count, recordsCapacity);
-    const room = max(piece, recordsPiece);
-    const base = heap.alloc(recordsOutputAt(0, capacity, room) + <usize>capacity * <usize>(RECORD_ROOM + room));
-    recordsBase = base;
+    let capacity = max(roomFor(count), recordsCapacity);
+    let room = max(roomFor(piece), recordsPiece);
+    if (recordsBytes(capacity, room) > MAX_BATCH_BYTES) {
+      capacity = max(count, recordsCapacity);
+      room = max(piece, recordsPiece);
+    }
+    if (recordsBase != 0) heap.free(recordsBase);
+    recordsBase = heap.alloc(<usize>recordsBytes(capacity, room));
     recordsCapacity = capacity;
     recordsPiece = room;
   }
-  const end = <u64>recordsOutputAt(recordsBase, recordsCapacity, recordsPiece) + <u64>recordsCapacity * <u64>(RECORD_ROOM + recordsPiece);
-  return end > <u64>i32.MAX_VALUE ? 0 : <i32>recordsBase;
+  return <u64>recordsBase + recordsBytes(recordsCapacity, recordsPiece) > <u64>i32.MAX_VALUE ? 0 : <i32>recordsBase;
 }
 
 // The fixed words of both formats, as bytes.

@@ -263,10 +263,14 @@ function timedBatch(msPerRecord: number | null | undefined): number {
 
 type Step = IteratorResult<Uint8Array> | "pause" | "solved" | "stop";
 
-/** Settles with "pause" after `ms` (cancelled with the returned function). */
+/**
+ * Settles with "pause" after `ms`, rounded up to a whole millisecond (cancelled with the returned
+ * function). Node keeps one list of timers per duration: a fractional duration, new at every
+ * wait, made a list (and a place in its queue of lists) per chunk read.
+ */
 function pauseAfter(ms: number): [Promise<"pause">, () => void] {
   let timer: NodeJS.Timeout | undefined;
-  const paused = new Promise<"pause">((resolve) => (timer = setTimeout(() => resolve("pause"), ms)));
+  const paused = new Promise<"pause">((resolve) => (timer = setTimeout(() => resolve("pause"), Math.ceil(ms))));
   return [paused, () => clearTimeout(timer)];
 }
 

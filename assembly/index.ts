@@ -1346,8 +1346,9 @@ const MAX_BATCH_BYTES: u64 = (1 << 30) - 64;
  * 64 bits, so nothing wraps).
  * A larger batch replaces the block of the last one, with room for a power of two of puzzles:
  * freeing the old block gives its memory back when it is the last on the heap, and when the
- * records area (reserveRecords) came after it, the blocks left behind are a geometric series,
- * so memory is bounded by about twice the largest batch, not by the sum of batches.
+ * records area (reserveRecords) came after it, the blocks left behind are a geometric series:
+ * memory is bounded by a few times the largest batch (a block up to twice what it needs, and
+ * as much again left behind), not by the sum of batches.
  * May grow memory.
  */
 export function reserve(count: i32, box: i32): usize {
@@ -1481,7 +1482,7 @@ let recordsPiece: i32 = 0;
 
 /**
  * The output bytes of one record at most, besides the file's piece: two grids of text, the fixed
- * words and four numbers (305 at most), and the 15 bytes `put` may write past its piece.
+ * words and four numbers (306 at most: a line number past 2^31 is negative, as the host writes it), and the 15 bytes `put` may write past its piece.
  */
 const RECORD_ROOM: i32 = 2 * CELLS + 160;
 
@@ -1507,7 +1508,7 @@ const RECORD_ROOM: i32 = 2 * CELLS + 160;
  * returns its base, or 0 for a count or piece out of range, or an area that would end past 2^31
  * (an i32, as lineOutput's: an entry point with no binding of its own, so that on a kernel
  * without it the host sees none). A larger area replaces the last one, with room for a power
- * of two of records and of piece bytes (see reserve: memory stays bounded by about twice the
+ * of two of records and of piece bytes (see reserve: memory stays bounded by a few times the
  * largest). May grow memory.
  */
 export function reserveRecords(count: i32, piece: i32): i32 {
@@ -1517,15 +1518,18 @@ export function reserveRecords(count: i32, piece: i32): i32 {
     let capacity = max(roomFor(count), recordsCapacity);
     let room = max(roomFor(piece), recordsPiece);
     if (recordsBytes(capacity, room) > MAX_BATCH_BYTES) {
-      capacity = max(count, recordsCapacity);
-      room = max(piece, recordsPiece);
+      capacity = count; // checked above
+      room = piece;
     }
+    // The new block starts at or below the end of memory: one that could end past 2^31 is refused
+    // before anything is freed or allocated, so memory does not grow (the host's views stay valid).
+    if ((<u64>memory.size() << 16) + recordsBytes(capacity, room) + 64 > <u64>i32.MAX_VALUE) return 0;
     if (recordsBase != 0) heap.free(recordsBase);
     recordsBase = heap.alloc(<usize>recordsBytes(capacity, room));
     recordsCapacity = capacity;
     recordsPiece = room;
   }
-  return <u64>recordsBase + recordsBytes(recordsCapacity, recordsPiece) > <u64>i32.MAX_VALUE ? 0 : <i32>recordsBase;
+  return <i32>recordsBase;
 }
 
 // The fixed words of both formats, as bytes.
@@ -1633,7 +1637,7 @@ export function recordsOutput(base: i32, count: i32, area: i32, piece: i32, csv:
     if (found >= 0) {
       const position = positioned != 0 ? <u64>load<i32>(positions + (<usize>k << 2)) : <u64>k;
       const index = first + position * stride;
-      const line = <u64>load<i32>(lines + (<usize>k << 2));
+      const line = load<i32>(lines + (<usize>k << 2)); // signed, as the host's writers print it
       const node = load<i32>(nodeCounts + (<usize>k << 2));
       const text = recordsBase + <usize>k * CELLS;
       const solution = solutions + <usize>k * CELLS;
@@ -1641,7 +1645,7 @@ export function recordsOutput(base: i32, count: i32, area: i32, piece: i32, csv:
         out = put(out, JSON_INDEX, 9);
         out = putNumber(out, index);
         out = put(out, pieceAt, piece);
-        out = putNumber(out, line);
+        out = putSigned(out, line);
         out = put(out, JSON_PUZZLE, 11);
         out = putGrid(out, text, 0);
         out = put(out, JSON_STATUS, 12);
@@ -1660,7 +1664,7 @@ export function recordsOutput(base: i32, count: i32, area: i32, piece: i32, csv:
       } else {
         out = putNumber(out, index);
         out = put(out, pieceAt, piece);
-        out = putNumber(out, line);
+        out = putSigned(out, line);
         store<u8>(out++, 44); // ,
         // A text starting with `-` could be read as a formula: quoted, behind an apostrophe (the host's csvField).
         const defused = load<u8>(text) == 45;

@@ -46,7 +46,7 @@ export interface SolveInput {
   /** The name records and errors carry (the path, or `<stdin>`). */
   name: string;
   open(): Readable;
-  /** A regular file's path (or file descriptor): the run reads it itself, through one reused buffer ({@link fileChunks}), not through `open()`. */
+  /** A regular file's path (or file descriptor): the run reads it itself, through two reused buffers ({@link fileChunks}), not through `open()`. */
   path?: string | number;
 }
 

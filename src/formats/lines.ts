@@ -310,9 +310,9 @@ export const FILE_CHUNK_BYTES = 1 << 16;
 /**
  * The bytes of the file at `path`, chunk by chunk, read into two buffers in turn: while the
  * consumer takes one chunk, the next is read into the other buffer, so the run never waits for
- * the disk (or the page cache) between chunks. A chunk's buffer is overwritten once the consumer
- * asks for the chunk after the next, so it must be done with a chunk when it asks for the next
- * (as {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a
+ * the disk (or the page cache) between chunks. A chunk's buffer is read into again once the
+ * consumer asks for the next chunk, so it must be done with a chunk by then (as
+ * {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a
  * buffer per chunk, and those are garbage the run holds until a full collection (see pool/buffers.ts).
  */
 export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
@@ -323,14 +323,14 @@ export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK
   let reading: Promise<{ bytesRead: number }> | null = null;
   try {
     let which = 0;
-    reading = readAt(fd, buffers[which], 0, chunkBytes, null);
+    reading = readAhead(fd, buffers[which], chunkBytes);
     for (;;) {
       const { bytesRead } = await reading;
       reading = null;
       if (bytesRead === 0) return;
       const chunk = buffers[which].subarray(0, bytesRead);
       which ^= 1;
-      reading = readAt(fd, buffers[which], 0, chunkBytes, null); // the next chunk, while this one is taken
+      reading = readAhead(fd, buffers[which], chunkBytes); // the next chunk, while this one is taken
       yield chunk;
     }
   } finally {
@@ -341,6 +341,17 @@ export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK
 
 /** fs.read as a promise: reads from the descriptor's current position. */
 const readAt = promisify(read);
+
+/**
+ * Starts reading the next `bytes` of `fd` into `buffer`. Its failure is handled at once (and
+ * thrown again where the read is awaited): while the consumer takes the chunk before it, a
+ * failed read must not end the process as an unhandled rejection.
+ */
+function readAhead(fd: number, buffer: Buffer, bytes: number): Promise<{ bytesRead: number }> {
+  const reading = readAt(fd, buffer, 0, bytes, null);
+  reading.catch(() => {});
+  return reading;
+}
 
 /** Yields the lines of `stream` in order as text, chunk by chunk (judge mode, tests); UTF-16 and UTF-32 input throws (see {@link utf8Chunks}). */
 export async function* readLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<LineChunk> {

@@ -1482,7 +1482,8 @@ let recordsPiece: i32 = 0;
 
 /**
  * The output bytes of one record at most, besides the file's piece: two grids of text, the fixed
- * words and four numbers (306 at most: a line number past 2^31 is negative, as the host writes it), and the 15 bytes `put` may write past its piece.
+ * words and four numbers (306 at most: a line number past 2^31 is negative, as the host writes
+ * it), and the 15 bytes `put` may write past its piece.
  */
 const RECORD_ROOM: i32 = 2 * CELLS + 160;
 

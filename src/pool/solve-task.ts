@@ -306,11 +306,10 @@ function fastStatus(found: number, timedOut: boolean): number {
   return timedOut ? TIMEOUT : found === 0 ? UNSOLVABLE : found === 1 ? SOLVED : MULTIPLE;
 }
 
-/** Copies `piece` into `bytes` from `at` and returns the position after it: a loop, which for the few bytes of a fixed piece is faster than set(). */
+/** Copies `piece` into `bytes` from `at` and returns the position after it. */
 function putPiece(bytes: Uint8Array, at: number, piece: Uint8Array): number {
-  const length = piece.length;
-  for (let i = 0; i < length; i++) bytes[at + i] = piece[i];
-  return at + length;
+  bytes.set(piece, at);
+  return at + piece.length;
 }
 
 /** Writes `value`, a whole number, in decimal into `bytes` from `at` and returns the position after it. */
@@ -445,9 +444,8 @@ class FastRecords {
 
   /** Writes the cells of fast record `k` as read into `bytes` from `at` (room made first); returns the position after them. */
   private puzzle(bytes: Uint8Array, at: number, k: number): number {
-    const cells = this.task.cells;
-    for (let i = k * CELLS, end = i + CELLS; i < end; i++) bytes[at++] = cells[i];
-    return at;
+    bytes.set(this.task.cells.subarray(k * CELLS, (k + 1) * CELLS), at);
+    return at + CELLS;
   }
 
   /** The jsonl line: JSON.stringify's bytes for {index, file, line, puzzle, status, solution, count, guesses, error}. */

@@ -231,7 +231,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
       warm = true;
       const shared = waiting.shift()!;
       const { task, at } = shared;
-      const part = workers.solve(at === 0 ? task : sliceTask(task, at, task.lines.length));
+      const part = workers.solve(at === 0 ? task : sliceTask(task, at, task.lines.length, batchBuffers));
       part.then(handOut, handOut); // its room is free again
       shared.parts.push(part);
       finish(shared);
@@ -253,7 +253,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
     const slice = options.sliceRecords ?? (mainRecords === 0 ? FIRST_SLICE : Math.max(1, Math.round((MAIN_SLICE_MS * mainRecords) / mainMs)));
     const end = Math.min(count, at + slice);
     const began = performance.now();
-    shared.parts.push(main.solve(at === 0 && end === count ? task : sliceTask(task, at, end)));
+    shared.parts.push(main.solve(at === 0 && end === count ? task : sliceTask(task, at, end, batchBuffers)));
     mainMs += performance.now() - began;
     mainRecords += end - at;
     shared.at = end;

@@ -144,7 +144,8 @@ export function sliceTask(task: BatchTask, start: number, end: number, pool?: Bu
 /** One outcome of the outcomes of consecutive slices of a batch, in order. */
 export function joinOutcomes(parts: readonly BatchOutcome[]): BatchOutcome {
   if (parts.length === 1) return parts[0];
-  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.bytes.length, 0));
+  const length = parts.reduce((sum, part) => sum + part.bytes.length, 0);
+  const bytes = new Uint8Array(batchBuffers.take(length), 0, length); // given back with the outcome (giveBack)
   let at = 0;
   for (const part of parts) {
     bytes.set(part.bytes, at);

@@ -245,7 +245,7 @@ describe("line splitting", () => {
     expect(bytesRead).toBe(bytes.length);
   });
 
-  it("reads a file ahead into a second buffer: a chunk keeps its bytes until the chunk after it is asked for", async () => {
+  it("reads a file ahead into a second buffer: a chunk keeps its bytes until the next chunk is asked for", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sudoku-chunks-"));
     try {
       const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 7) % 251));

@@ -102,29 +102,21 @@ function blockOutput(args: string[]): Buffer {
 }
 
 describe(`solve in ${HEAP_MB} MB of heap`, () => {
-  it("3,000,000 records from standard input, line output, two threads: the block's output repeated, byte for byte", async () => {
-    const repeats = 3_000_000 / BLOCK_RECORDS;
-    const expected = repeatedHash(blockOutput([]), repeats);
-    const run = await cappedRun(["solve", "--threads", "2", "-"], repeated(block, repeats));
-    console.log(`solve - (3,000,000 records, --threads 2): max RSS ${run.maxRssMb.toFixed(0)} MB under --max-old-space-size=${HEAP_MB}`);
-    expect(run.status, run.stderr.slice(-2000)).toBe(0);
-    expect(run.stderr).toContain("3,000,000 puzzles: 3,000,000 solved");
-    expect(run.sha256).toBe(expected);
-    expect(run.maxRssMb).toBeLessThanOrEqual(PEAK_RSS_MB);
-  }, 300_000);
-
-  it("3,000,000 records from standard input, one worker with the main thread solving beside it: the same bytes, and the slices it takes reuse the pool's buffers", async () => {
-    // With a core left over (--threads under the core count) the main thread solves slices of the
-    // batches the worker has no room for; copied into buffers of their own, not the pool's, they
-    // floated until a full collection: 157–164 MB peak RSS.
-    const repeats = 3_000_000 / BLOCK_RECORDS;
-    const expected = repeatedHash(blockOutput([]), repeats);
-    const run = await cappedRun(["solve", "--threads", "1", "-"], repeated(block, repeats));
-    console.log(`solve - (3,000,000 records, --threads 1): max RSS ${run.maxRssMb.toFixed(0)} MB under --max-old-space-size=${HEAP_MB}`);
-    expect(run.status, run.stderr.slice(-2000)).toBe(0);
-    expect(run.sha256).toBe(expected);
-    expect(run.maxRssMb).toBeLessThanOrEqual(PEAK_RSS_MB);
-  }, 300_000);
+  // Two workers; and one, with the main thread solving slices of the batches it has no room for
+  // (a core left over): copied into buffers of their own, not the pool's, those slices floated
+  // until a full collection (157–164 MB peak RSS).
+  for (const [threads, who] of [[2, "two threads"], [1, "one worker and the main thread beside it"]] as const) {
+    it(`3,000,000 records from standard input, line output, ${who}: the block's output repeated, byte for byte`, async () => {
+      const repeats = 3_000_000 / BLOCK_RECORDS;
+      const expected = repeatedHash(blockOutput([]), repeats);
+      const run = await cappedRun(["solve", "--threads", String(threads), "-"], repeated(block, repeats));
+      console.log(`solve - (3,000,000 records, --threads ${threads}): max RSS ${run.maxRssMb.toFixed(0)} MB under --max-old-space-size=${HEAP_MB}`);
+      expect(run.status, run.stderr.slice(-2000)).toBe(0);
+      expect(run.stderr).toContain("3,000,000 puzzles: 3,000,000 solved");
+      expect(run.sha256).toBe(expected);
+      expect(run.maxRssMb).toBeLessThanOrEqual(PEAK_RSS_MB);
+    }, 300_000);
+  }
 
   for (const out of ["jsonl", "csv"] as const) {
     it(`1,000,000 records from a file, --out ${out}, --threads 0`, async () => {

@@ -368,7 +368,8 @@ class FastRecords {
     /** The records as the kernel wrote them (jsonl, csv), or null: each is written here. */
     private readonly kernel: KernelRecords | null = null,
   ) {
-    this.filePiece = task.output === "jsonl" || task.output === "csv" ? filePiece(task) : new Uint8Array(0);
+    // Only this writer's own jsonl and csv records name the file (the kernel was given its piece).
+    this.filePiece = kernel === null && (task.output === "jsonl" || task.output === "csv") ? filePiece(task) : new Uint8Array(0);
     this.writer = writerOf(DIGITS);
   }
 

@@ -45,7 +45,8 @@ async function run(path: string, solver: BatchSolver, settings: Partial<StreamSe
   const out = lateReader();
   const before = batchBuffers.made;
   const input = { name: path, path, open: () => { throw new Error("a file with a path is read through it"); } };
-  await solveStreams([input], out, solver, { input: "auto", output: "line", limit: 2, batchSize: 64, maxInFlight: 4, workers: solver.threads, totalBytes: null, ...settings });
+  const readBytes = 1 << 16; // the count below is of the batches sealed from one chunk
+  await solveStreams([input], out, solver, { input: "auto", output: "line", limit: 2, batchSize: 64, maxInFlight: 4, workers: solver.threads, totalBytes: null, readBytes, ...settings });
   out.end();
   await once(out, "finish");
   return { output: out.bytes(), made: batchBuffers.made - before };

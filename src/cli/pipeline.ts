@@ -59,6 +59,8 @@ export interface StreamSettings {
   batchSize: number;
   /** Workers solving batches (0: the main thread). @default 1 */
   workers?: number;
+  /** Bytes an input with a `path` is read in at a time. @default FILE_CHUNK_BYTES (see lines.ts) */
+  readBytes?: number;
   /** The size of all the inputs in bytes, when known (files); sizes the batches to the records left. */
   totalBytes?: number | null;
   /** Batches out at once (sent but not yet written). */
@@ -360,7 +362,7 @@ export async function solveStreams(
     const stream = input.path === undefined ? input.open() : null;
     const stopReading = () => stream?.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
-    const chunks = namedBytes(input.name, stream ?? fileChunks(input.path!));
+    const chunks = namedBytes(input.name, stream ?? fileChunks(input.path!, settings.readBytes));
     try {
       for (;;) {
         const next = chunks.next();

@@ -214,6 +214,13 @@ const noop = (): void => {};
 export const INPUT_PAUSE_MS = 50;
 /** The smallest batch sized to the work (a batch sent at a pause or at the end may be smaller). */
 export const MIN_BATCH = 64;
+/**
+ * Bytes of a chunk read that are split into lines at a time (see the read loop): a file is read
+ * in chunks of FILE_CHUNK_BYTES (1 MiB: each read costs a round of the event loop), but the
+ * batches of a whole chunk, sealed at once, would be held beside those in flight: on 3M records
+ * with 2 threads, `--out jsonl` peaked at 142 MB RSS that way, and 121–125 MB fed 64 KiB at a time.
+ */
+const FEED_BYTES = 1 << 16;
 /** Bytes per record assumed before the first chunk is read: one 9×9 line. */
 const BYTES_PER_RECORD_GUESS = 82;
 
@@ -382,10 +389,16 @@ export async function solveStreams(
           else if (step !== "pause") break;
         }
         if (step === "stop" || step.done) break;
-        lines.push(step.value);
-        read.bytes = bytesBefore + lines.bytesRead;
-        await send();
-        batches.capacity = capacity();
+        // A slice at a time: the batches sealed from one slice are sent (waiting, when as many
+        // are out as may be, for the oldest to be written) before the next slice is split, so a
+        // large read holds no more batches at once than a small one.
+        const chunk = step.value;
+        for (let at = 0; at < chunk.length && !settings.stop?.aborted; at += FEED_BYTES) {
+          lines.push(chunk.subarray(at, at + FEED_BYTES));
+          read.bytes = bytesBefore + lines.bytesRead;
+          await send();
+          batches.capacity = capacity();
+        }
       }
     } catch (error) {
       if (settings.stop?.aborted) {

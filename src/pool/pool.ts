@@ -40,10 +40,13 @@ export const TASKS_PER_WORKER = 2;
 /** Young-generation cap per worker, in MB (measured: RSS −90 MB on 300k puzzles, no slowdown). */
 const WORKER_YOUNG_GENERATION_MB = 8;
 
-/** The compiled worker next to this file, or under dist/ when this file runs from src/ (tsx, vitest). */
-function workerFile(): string {
+/**
+ * The compiled worker's entry (worker-entry.cts, which imports worker.ts) next to this file, or
+ * under dist/ when this file runs from src/ (tsx, vitest) or from the bundled CLI.
+ */
+export function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
-  const path = here.endsWith(".js") ? join(dirname(here), "worker.js") : join(packageRoot(), "dist", "src", "pool", "worker.js");
+  const path = here.endsWith(".js") ? join(dirname(here), "worker-entry.cjs") : join(packageRoot(), "dist", "src", "pool", "worker-entry.cjs");
   if (!existsSync(path)) throw new Error(`sudoku-wasm: ${path} is missing; run \`npm run build\` first`);
   return path;
 }

@@ -2,7 +2,8 @@
  * The piscina worker: loads the engine of each grid size once, from the registry ids the pool
  * passes in `workerData` (`solve --solver`) and on the kernel modules the main thread compiled,
  * says so ({@link ENGINES_LOADED}), then solves one {@link BatchTask} per call. A batch it fails
- * on ends it (piscina starts another; see retire.ts). Runs as compiled JS (dist/src/pool/worker.js).
+ * on ends it (piscina starts another; see retire.ts). Runs as compiled JS (dist/src/pool/worker.js),
+ * imported by the entry piscina loads (worker-entry.cts).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";

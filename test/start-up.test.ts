@@ -58,8 +58,8 @@ const ownOf = (modules: readonly string[]): string[] => modules.flatMap((url) =>
 /** The bundle's chunks among `modules`, by name: `main`, `solve` (a lazy path's chunk is named for its module), `chunk` (shared). */
 const chunksOf = (modules: readonly string[]): string[] => modules.flatMap((url) => /\/dist\/cli\/(.+?)(?:-[A-Z0-9]{8})?\.mjs$/.exec(url)?.[1] ?? []);
 
-/** The packages a run loads only on the path that uses them. */
-const ON_THEIR_PATH = ["cli-progress", "csv-parse", "proper-lockfile"];
+/** The packages a run loads only on the path that uses them (piscina: the worker pool). */
+const ON_THEIR_PATH = ["cli-progress", "csv-parse", "proper-lockfile", "piscina"];
 
 const fixture = loadFixture();
 const unique = fixture.filter((c) => c.count === 1 && c.puzzle.includes("."));
@@ -67,7 +67,7 @@ const lines = file("lines.txt", unique.slice(0, 3).map((c) => c.puzzle).join("\n
 const solutions = unique.slice(0, 3).map((c) => c.solution + "\n").join("");
 
 describe("start-up loads what the run's path uses", () => {
-  it("solve --threads 0 of a line file: the bundle, and none of cli-progress, csv-parse, proper-lockfile, nor the other commands", () => {
+  it("solve --threads 0 of a line file: the bundle, and none of cli-progress, csv-parse, proper-lockfile, piscina, nor the other commands", () => {
     const run = loadsOf(BIN, ["solve", "--threads", "0", lines]);
     expect(run.stderr).toMatch(/^3 puzzles: 3 solved/);
     expect(run.stdout).toBe(solutions);

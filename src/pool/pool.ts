@@ -5,11 +5,12 @@
  * both paths run {@link solveTask}, so their output is the same byte for byte.
  */
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
-import { Piscina } from "piscina";
+import type { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
 import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
 import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines, solveTask } from "./solve-task.js";
@@ -36,6 +37,14 @@ export interface BatchSolver {
  * busy solving a slice itself, see {@link sharedWithMain}).
  */
 export const TASKS_PER_WORKER = 2;
+
+const requireCommonJs = createRequire(import.meta.url);
+let piscina: typeof import("piscina") | undefined;
+/**
+ * piscina's pool class, loaded when the first pool opens: loading it takes 14–24 ms (AMD EPYC),
+ * which a run on the main thread (`--threads 0`, a small input file) never needs.
+ */
+const PiscinaPool = (): typeof Piscina => (piscina ??= requireCommonJs("piscina") as typeof import("piscina")).Piscina;
 
 /** Young-generation cap per worker, in MB (measured: RSS −90 MB on 300k puzzles, no slowdown). */
 const WORKER_YOUNG_GENERATION_MB = 8;
@@ -117,7 +126,7 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   let closed: Promise<void> | undefined;
   /** A piscina pool of these workers; once closing, a worker that still answers a batch (piscina's "Unexpected message") is let go quietly. */
   const workers = (minThreads: number, maxThreads: number) =>
-    new Piscina<BatchTask, BatchOutcome>({ ...settings, minThreads, maxThreads, concurrentTasksPerWorker: TASKS_PER_WORKER }).on("error", (error) => {
+    new (PiscinaPool())<BatchTask, BatchOutcome>({ ...settings, minThreads, maxThreads, concurrentTasksPerWorker: TASKS_PER_WORKER }).on("error", (error) => {
       if (!closing) throw error;
     });
   const pool = workers(threads, threads);

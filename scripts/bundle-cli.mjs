@@ -7,7 +7,8 @@
  * against 885M instructions for one puzzle). Packages stay imports of node_modules: nothing of
  * theirs is copied into dist/. The chunks sit one folder below dist/, as dist/src/*.js do, so
  * `new URL("../build/…", import.meta.url)` finds the kernels; the worker threads run
- * dist/src/pool/worker.js, unbundled, and so does every importer of the library (dist/src/index.js).
+ * dist/src/pool/worker-entry.cjs and the worker module it imports, unbundled, and every importer
+ * of the library runs dist/src/index.js.
  */
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";

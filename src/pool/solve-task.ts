@@ -286,8 +286,7 @@ class OutcomeWriter {
 
   /** Bytes as they are (room made first). */
   put(piece: Uint8Array): void {
-    this.bytes.set(piece, this.at);
-    this.at += piece.length;
+    this.at = putPiece(this.bytes, this.at, piece);
   }
 
   outcome(): BatchOutcome {
@@ -384,8 +383,7 @@ class FastRecords {
     let from = k === 0 ? 0 : ends[k - 1]; // the kernel's bytes not yet copied
     const copy = (to: number) => {
       out.room(to - from);
-      out.bytes.set(bytes.subarray(from, to), out.at);
-      out.at += to - from;
+      out.put(bytes.subarray(from, to));
     };
     for (let j = 0; j < n; j++) {
       const found = counts[k + j];

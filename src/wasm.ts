@@ -331,15 +331,23 @@ export class LineScanner {
   /** The largest chunk one scan takes (longer chunks are scanned in pieces by the caller). */
   static readonly MAX_CHUNK = 1 << 20;
 
+  /**
+   * Makes room to scan chunks of up to `bytes` bytes at once. The kernel keeps the largest room
+   * asked for and never frees a smaller one: a caller whose chunks vary in size asks for the
+   * largest first.
+   */
+  reserve(bytes: number): void {
+    if (bytes <= this.room) return;
+    const room = Math.max(bytes, 1 << 16);
+    const base = this.exports.reserveScan(room);
+    if (base === 0) throw new RangeError(`the kernel could not reserve a scan of ${room} bytes (at most 2^24)`);
+    this.base = base;
+    this.room = room;
+  }
+
   /** Scans the complete lines of `bytes` from `start` (at most {@link LineScanner.MAX_CHUNK} bytes). */
   scan(bytes: Uint8Array, start: number): ScannedLines {
-    if (bytes.length > this.room) {
-      const room = Math.max(bytes.length, 1 << 16);
-      const base = this.exports.reserveScan(room);
-      if (base === 0) throw new RangeError(`the kernel could not reserve a scan of ${room} bytes (at most 2^24)`);
-      this.base = base;
-      this.room = room;
-    }
+    this.reserve(bytes.length);
     const buffer = this.exports.memory.buffer;
     new Uint8Array(buffer, this.base, bytes.length).set(bytes);
     const count = this.exports.scanLines(this.base, start, bytes.length);

@@ -12,7 +12,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createWriteStream, readFileSync } from "node:fs";
+import { closeSync, createReadStream, createWriteStream, openSync, readFileSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -72,23 +72,31 @@ interface CappedRun {
   maxRssMb: number;
 }
 
-/** Runs the CLI with `args` under the heap cap, with `input` on standard input (or none). */
-async function cappedRun(args: string[], input: Readable | null): Promise<CappedRun> {
-  const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", rssReporter, BIN, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+/**
+ * Runs the CLI with `args` under the heap cap, with `input` on standard input (or none), and its
+ * standard output a pipe, or the file `outputFile` (which Node writes synchronously, calling back
+ * on the next tick).
+ */
+async function cappedRun(args: string[], input: Readable | null, outputFile?: string): Promise<CappedRun> {
+  const outFd = outputFile === undefined ? null : openSync(outputFile, "w");
+  const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", rssReporter, BIN, ...args], { stdio: ["pipe", outFd ?? "pipe", "pipe"] });
+  if (outFd !== null) closeSync(outFd);
   const hash = createHash("sha256");
   let stderr = "";
   let lines = 0;
   let tail = Buffer.alloc(0);
-  child.stdout.on("data", (chunk: Buffer) => {
+  const take = (chunk: Buffer) => {
     hash.update(chunk);
     for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines++;
     tail = Buffer.concat([tail, chunk]).subarray(-4096);
-  });
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.on("error", () => {}); // a child that dies early closes its end
-  if (input) input.pipe(child.stdin);
-  else child.stdin.end();
+  };
+  child.stdout?.on("data", take);
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin!.on("error", () => {}); // a child that dies early closes its end
+  if (input) input.pipe(child.stdin!);
+  else child.stdin!.end();
   const [status] = (await once(child, "close")) as [number | null];
+  if (outputFile !== undefined) for await (const chunk of createReadStream(outputFile)) take(chunk as Buffer);
   const rss = /max-rss-kb (\d+)/.exec(stderr);
   const lastLine = tail.toString("utf8").replace(/\n$/, "").split("\n").pop()!;
   return { status, stderr, sha256: hash.digest("hex"), lines, lastLine, maxRssMb: rss ? Number(rss[1]) / 1024 : NaN };
@@ -117,6 +125,28 @@ describe(`solve in ${HEAP_MB} MB of heap`, () => {
       expect(run.maxRssMb).toBeLessThanOrEqual(PEAK_RSS_MB);
     }, 300_000);
   }
+
+  it("3,000,000 records from a file, line output, --threads 2 and 0 (the ranges the solving threads read themselves): the block's output repeated", async () => {
+    const repeats = 3_000_000 / BLOCK_RECORDS;
+    const path = `${dir}/three-million.txt`;
+    const sink = createWriteStream(path);
+    repeated(block, repeats).pipe(sink);
+    await once(sink, "finish");
+    const expected = repeatedHash(blockOutput([]), repeats);
+    const output = `${dir}/three-million.out`;
+    // Standard output a file: Node writes it synchronously and hands each buffer back on the next
+    // tick, so ranges solved one after another on the main thread must let the event loop turn
+    // (without that, --threads 0 held every output buffer to the end: 304 MB).
+    for (const threads of [2, 0]) {
+      const run = await cappedRun(["solve", "--threads", String(threads), path], null, output);
+      console.log(`solve FILE > FILE (3,000,000 records, --threads ${threads}): max RSS ${run.maxRssMb.toFixed(0)} MB under --max-old-space-size=${HEAP_MB}`);
+      expect(run.status, run.stderr.slice(-2000)).toBe(0);
+      expect(run.sha256).toBe(expected);
+      expect(run.maxRssMb).toBeLessThanOrEqual(PEAK_RSS_MB);
+    }
+    rmSync(path);
+    rmSync(output);
+  }, 300_000);
 
   for (const out of ["jsonl", "csv"] as const) {
     it(`1,000,000 records from a file, --out ${out}, --threads 0`, async () => {

@@ -24,8 +24,15 @@
  *
  * The batches' buffers are used again (../pool/buffers.ts): an input file is read into one
  * buffer, and each batch's buffers go back to the pool once its bytes are written.
+ *
+ * The ranged phase ({@link solveRanges}): in `line` output, once the reader holds nothing and the
+ * solver takes ranges (workers that have loaded, or the main thread), the rest of a regular
+ * file goes out as byte ranges that the solving threads read, scan and solve themselves, and the
+ * main thread only writes their output, in order. A range whose lines are not all 9×9 lines of
+ * cell bytes falls back, and the run reads on as above from its start.
  */
 import { once } from "node:events";
+import { stat } from "node:fs/promises";
 import type { Readable, Writable } from "node:stream";
 import { type LineChunk, LineSplitter, fileChunks, readLineChunks, utf8Chunks } from "../formats/lines.js";
 import { InputReadError } from "./errors.js";
@@ -35,6 +42,8 @@ import { type OutputFormatName, outputFormats } from "../formats/output/index.js
 import type { Alphabet } from "../puzzle.js";
 import { CELLS } from "../shape.js";
 import { type BatchOutcome, giveBack } from "../pool/task.js";
+import { type RangeOutcome, MAX_RANGE_BYTES, rangeOutputRoom } from "../pool/range-task.js";
+import { batchBuffers } from "../pool/buffers.js";
 import { BatchBuilder } from "../pool/builder.js";
 import { STATUSES } from "../solver.js";
 import type { BatchSolver } from "../pool/pool.js";
@@ -82,6 +91,10 @@ export interface StreamSettings {
    * byte for byte; tests compare the two). @default true
    */
   fastPath?: boolean;
+  /** False: no ranged phase (see {@link solveRanges}); tests compare the two. @default true */
+  ranges?: boolean;
+  /** The largest range of the ranged phase, in bytes (tests make it small). @default MAX_RANGE_BYTES */
+  rangeBytes?: number;
 }
 
 /** What a run found. */
@@ -175,7 +188,17 @@ class OrderedOutput {
 
   private async writeOldest(): Promise<void> {
     const { outcome, bytesRead } = this.pending.shift()!;
-    const batch = await outcome;
+    await this.writeSettled(await outcome, bytesRead);
+  }
+
+  /** Writes a range solved in the ranged phase (no batch may be out), and counts its solving time. */
+  async writeRange(range: RangeOutcome, bytesRead: number): Promise<void> {
+    this.solvedRecords += range.lines;
+    this.solvingMs += range.solveMs ?? 0;
+    await this.writeSettled(range, bytesRead);
+  }
+
+  private async writeSettled(batch: BatchOutcome, bytesRead: number): Promise<void> {
     await this.write(batch.bytes, () => giveBack(batch)); // its buffers serve later batches (buffers.ts)
     batch.tally.forEach((n, i) => (this.totals.tally[i] += n));
     this.done += recordsIn(batch);
@@ -197,14 +220,18 @@ export function namedBytes(name: string, stream: AsyncIterable<Uint8Array | stri
 async function* named<T>(name: string, source: AsyncGenerator<T>): AsyncGenerator<T> {
   const chunks = source[Symbol.asyncIterator]();
   let next: IteratorResult<T>;
-  for (;;) {
-    try {
-      next = await chunks.next();
-    } catch (error) {
-      throw new InputReadError(name, error);
+  try {
+    for (;;) {
+      try {
+        next = await chunks.next();
+      } catch (error) {
+        throw new InputReadError(name, error);
+      }
+      if (next.done) return;
+      yield next.value;
     }
-    if (next.done) return;
-    yield next.value;
+  } finally {
+    await chunks.return(undefined); // a source left early closes its file
   }
 }
 
@@ -269,6 +296,80 @@ function timedBatch(msPerRecord: number | null | undefined): number {
   if (msPerRecord === undefined) return Infinity;
   if (msPerRecord === null) return FIRST_BATCH;
   return Math.max(1, Math.floor(BATCH_TARGET_MS / msPerRecord));
+}
+
+/** The smallest range of the ranged phase, in bytes: the last ranges of a file shrink to a share of what is left, down to this. */
+export const MIN_RANGE_BYTES = 1 << 14;
+
+/** What a ranged phase did. */
+interface RangedPhase {
+  /** The file offset the run reads on from (a line start): the file's end, or the start of the range that fell back. */
+  next: number;
+  /** Records (lines) it wrote. */
+  records: number;
+  fellBack: boolean;
+}
+
+/**
+ * The ranged phase (see ../pool/range-task.ts). From `from`, a line start of file `path` up to
+ * which the run has read, the rest of the file goes to the solver as byte ranges that the
+ * solving thread reads, scans and solves itself, in `line` output; the main thread only writes
+ * their output, in order, after the batches sent before the phase. Each range is sized as a
+ * batch would be: about BATCH_TARGET_MS of solving, a share of what is left near the end. The
+ * phase ends at the end of the file; at the first range that falls back (its lines are not all
+ * 9×9 lines of cell bytes): the run reads the file as before from that range's start, and the
+ * ranges sent after it are dropped; or at a stop, once the ranges sent are written.
+ */
+async function solveRanges(
+  path: string,
+  from: number,
+  solver: BatchSolver,
+  output: OrderedOutput,
+  settings: StreamSettings,
+  read: ReadSoFar,
+  bytesBefore: number,
+): Promise<RangedPhase> {
+  const size = (await stat(path)).size;
+  const largest = Math.min(settings.rangeBytes ?? MAX_RANGE_BYTES, MAX_RANGE_BYTES);
+  const shares = 2 * Math.max(1, settings.workers ?? 1);
+  const out: Promise<RangeOutcome>[] = [];
+  let sendFrom = from;
+  let next = from;
+  let records = 0;
+  let fellBack = false;
+  const rangeBytes = (): number => {
+    const bytesPerRecord = read.records > 0 ? read.bytes / read.records : BYTES_PER_RECORD_GUESS;
+    const msPerRecord = output.msPerRecord;
+    const timed = (msPerRecord === null ? FIRST_BATCH : BATCH_TARGET_MS / msPerRecord) * bytesPerRecord;
+    return Math.min(largest, Math.round(Math.max(MIN_RANGE_BYTES, Math.min(timed, (size - sendFrom) / shares))));
+  };
+  const sendRanges = (): void => {
+    while (!fellBack && !settings.stop?.aborted && out.length < settings.maxInFlight && sendFrom < size) {
+      const to = Math.min(size, sendFrom + rangeBytes());
+      const room = rangeOutputRoom(sendFrom, to);
+      const task = { kind: "range" as const, path, from: sendFrom, to, exact: sendFrom === from, limit: settings.limit, budget: settings.budget, out: new Uint8Array(batchBuffers.take(room), 0, room) };
+      out.push(solver.solveRange!(task));
+      sendFrom = to;
+    }
+  };
+  await output.finish(); // the batches sent before the phase, first
+  sendRanges();
+  while (out.length > 0) {
+    const range = await out.shift()!;
+    // A range that does not start where the last one ended (the file changed) falls back too.
+    if (fellBack || range.fellBack !== undefined || range.start !== next) {
+      fellBack = true;
+      giveBack(range);
+      continue;
+    }
+    records += range.lines;
+    read.records += range.lines;
+    read.bytes = bytesBefore + range.end;
+    next = range.end;
+    await output.writeRange(range, read.bytes);
+    sendRanges();
+  }
+  return { next, records, fellBack };
 }
 
 type Step = IteratorResult<Uint8Array> | "pause" | "solved" | "stop";
@@ -347,6 +448,8 @@ export async function solveStreams(
   };
 
   if (settings.header ?? true) await output.write(outputFormats[settings.output].header);
+  // The ranged phase (solveRanges) serves `line` output of a regular file, on a solver that takes ranges.
+  const ranged = fastPath && (settings.ranges ?? true) && settings.output === "line" && solver.solveRange !== undefined;
   let bytesBefore = 0;
   for (const input of inputs) {
     batches.startFile(input.name);
@@ -370,7 +473,16 @@ export async function solveStreams(
     const stream = input.path === undefined ? input.open() : null;
     const stopReading = () => stream?.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
-    const chunks = namedBytes(input.name, stream ?? fileChunks(input.path!, settings.readBytes));
+    let chunks = namedBytes(input.name, stream ?? fileChunks(input.path!, settings.readBytes));
+    const rangedPath = ranged && typeof input.path === "string" ? input.path : null;
+    /**
+     * The file offset from which a ranged phase may start. After a fallback, the run reads the
+     * usual way for the largest range's bytes, twice as long after each fallback: an input with
+     * a line the phase cannot take every few ranges (comments, grids) soon stops paying for the
+     * ranges solved after that line and dropped.
+     */
+    let rangesFrom = 0;
+    let rangesAgainAfter = Math.min(settings.rangeBytes ?? MAX_RANGE_BYTES, MAX_RANGE_BYTES);
     try {
       for (;;) {
         const next = chunks.next();
@@ -394,11 +506,32 @@ export async function solveStreams(
         // are out as may be, for the oldest to be written) before the next slice is split, so a
         // large read holds no more batches at once than a small one.
         const chunk = step.value;
+        let phaseFrom: number | null = null;
         for (let at = 0; at < chunk.length && !settings.stop?.aborted; at += FEED_BYTES) {
           lines.push(chunk.subarray(at, at + FEED_BYTES));
           read.bytes = bytesBefore + lines.bytesRead;
           await send();
           batches.capacity = capacity();
+          // At a line start, with nothing held by the reader, the rest of the file may go out as ranges.
+          const lineStart = rangedPath === null ? null : lines.lineStart;
+          if (lineStart !== null && lineStart >= rangesFrom && reader.idle && selection.takesAll && (solver.rangesReady?.() ?? true)) {
+            phaseFrom = lineStart;
+            break;
+          }
+        }
+        if (phaseFrom !== null) {
+          batches.seal();
+          await send();
+          const phase = await solveRanges(rangedPath!, phaseFrom, solver, output, settings, read, bytesBefore);
+          reader.skipLines(phase.records);
+          selection.takeAll(phase.records);
+          batches.skipRecords(phase.records);
+          rangesFrom = phase.fellBack ? phase.next + rangesAgainAfter : Infinity;
+          rangesAgainAfter *= 2;
+          // The file is read on from where the phase ended (the bytes read beyond the line start are read again).
+          lines.restartAt(phase.next);
+          chunks.return(undefined).catch(noop);
+          chunks = namedBytes(input.name, fileChunks(rangedPath!, settings.readBytes, phase.next));
         }
       }
     } catch (error) {

@@ -108,6 +108,26 @@ export class LineSplitter {
     private readonly scanner: ChunkScanner | null = null,
   ) {}
 
+  /**
+   * The stream offset of the line in progress (the start of the bytes carried to the next chunk):
+   * every line before it has gone to the sink. Null while that is not a plain line start: at the
+   * stream's start (a byte order mark), inside a line too long to keep, or after a `\r` that a
+   * `\n` in the next chunk may belong to.
+   */
+  get lineStart(): number | null {
+    if (this.atStart || this.long !== null || this.afterCarriageReturn) return null;
+    return this.bytesRead - this.carry.length;
+  }
+
+  /** Goes on from stream offset `offset`, a line start: what is carried is dropped (the caller reads from there again). */
+  restartAt(offset: number): void {
+    this.carry = Buffer.alloc(0);
+    this.long = null;
+    this.afterCarriageReturn = false;
+    this.atStart = false;
+    this.bytesRead = offset;
+  }
+
   /** Splits the next chunk of the stream. */
   push(chunk: Uint8Array): void {
     if (this.scanner !== null && chunk.length > SCAN_PIECE) {
@@ -321,22 +341,24 @@ export const FILE_CHUNK_BYTES = 1 << 20;
  * {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a
  * buffer per chunk, and those are garbage the run holds until a full collection (see pool/buffers.ts).
  */
-export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
-  // A number is a file descriptor that stays open (standard input redirected from a file).
+export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES, from = 0): AsyncGenerator<Uint8Array> {
+  // A number is a file descriptor that stays open (standard input redirected from a file), read from where it stands.
   const handle = typeof path === "number" ? null : await open(path, "r");
   const fd = handle?.fd ?? (path as number);
+  let position = handle === null ? null : from;
   const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
   let reading: Promise<{ bytesRead: number }> | null = null;
   try {
     let which = 0;
-    reading = readAhead(fd, buffers[which], chunkBytes);
+    reading = readAhead(fd, buffers[which], chunkBytes, position);
     for (;;) {
       const { bytesRead } = await reading;
       reading = null;
       if (bytesRead === 0) return;
       const chunk = buffers[which].subarray(0, bytesRead);
       which ^= 1;
-      reading = readAhead(fd, buffers[which], chunkBytes); // the next chunk, while this one is taken
+      if (position !== null) position += bytesRead;
+      reading = readAhead(fd, buffers[which], chunkBytes, position); // the next chunk, while this one is taken
       yield chunk;
     }
   } finally {
@@ -345,16 +367,16 @@ export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK
   }
 }
 
-/** fs.read as a promise: reads from the descriptor's current position. */
+/** fs.read as a promise: reads from `position`, or from the descriptor's current position for null. */
 const readAt = promisify(read);
 
 /**
- * Starts reading the next `bytes` of `fd` into `buffer`. Its failure is handled at once (and
+ * Starts reading the next `bytes` of `fd` (from `position`, or where it stands) into `buffer`. Its failure is handled at once (and
  * thrown again where the read is awaited): while the consumer takes the chunk before it, a
  * failed read must not end the process as an unhandled rejection.
  */
-function readAhead(fd: number, buffer: Buffer, bytes: number): Promise<{ bytesRead: number }> {
-  const reading = readAt(fd, buffer, 0, bytes, null);
+function readAhead(fd: number, buffer: Buffer, bytes: number, position: number | null): Promise<{ bytesRead: number }> {
+  const reading = readAt(fd, buffer, 0, bytes, position);
   reading.catch(() => {});
   return reading;
 }

@@ -12,9 +12,11 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
-import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
+import { SHAPE_9 } from "../shape.js";
+import { type BatchOutcome, type BatchTask, type LineWriter, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
 import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines, solveTask } from "./solve-task.js";
-import { compiledKernels } from "../wasm.js";
+import { LineScanner, compiledKernels } from "../wasm.js";
+import { type RangeOutcome, type RangeTask, rangeNotSolved, solveRange } from "./range-task.js";
 import { batchBuffers } from "./buffers.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
@@ -27,6 +29,15 @@ export interface BatchSolver {
    */
   room?(): number;
   solve(task: BatchTask): Promise<BatchOutcome>;
+  /**
+   * Solves a byte range of a file, read on the solving thread (range-task.ts; the ranged phase of
+   * ../cli/pipeline.ts); a range it cannot solve comes back fallen back, never as a failure.
+   * Absent when the 9×9 engine writes no lines, or when the main thread solves beside the workers
+   * (it would be left without work).
+   */
+  solveRange?(task: RangeTask): Promise<RangeOutcome>;
+  /** True when {@link solveRange} would start at once (workers that have loaded their engines). */
+  rangesReady?(): boolean;
   /** Stops the workers. */
   close(): Promise<void>;
 }
@@ -113,7 +124,7 @@ function disableWasmCodeCollection(): void {
  * (and ended after it), never on one that has solved or failed anything before; the worker that
  * failed ends itself (retire.ts) and piscina replaces it.
  */
-export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver {
+export function openWorkerPool(threads: number, worker: WorkerSpec, options: { ranges?: boolean } = {}): BatchSolver {
   disableWasmCodeCollection();
   const settings = {
     ...worker,
@@ -151,6 +162,17 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   let out = 0; // batches sent and not yet answered
   /** Workers that can take a batch: those that said so, or (a worker module that does not say it) all once one has answered. */
   const loadedWorkers = () => (loaded > 0 ? Math.min(loaded, threads) : pool.completed > 0 ? threads : 0);
+  /** Runs a range on a worker; a failure gives it back to the main thread, which reads it as any input (its batches have their own retry). */
+  const solveOnWorker = async (task: RangeTask): Promise<RangeOutcome> => {
+    out++;
+    try {
+      return await (pool.run(task as unknown as BatchTask, { transferList: [task.out.buffer as ArrayBuffer] }) as Promise<RangeOutcome>);
+    } catch (error) {
+      return rangeNotSolved(task, `the worker failed: ${String(error)}`);
+    } finally {
+      out--;
+    }
+  };
   return {
     threads,
     room: () => loadedWorkers() * TASKS_PER_WORKER - out,
@@ -162,6 +184,7 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
         out--;
       }
     },
+    ...(options.ranges ? { solveRange: solveOnWorker, rangesReady: () => loadedWorkers() > 0 } : {}),
     // Every worker, the retries' too; once, however often it is called.
     close: () => {
       closing = true;
@@ -180,7 +203,29 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
     current = await load();
     return solveTask(current, attempt);
   };
-  return { threads: 0, solve: (task) => withRetry(task, async (attempt) => solveTask(current, attempt), onFreshEngines), close: async () => {} };
+  let scanner: Promise<LineScanner> | undefined;
+  const solveHere = async (task: RangeTask): Promise<RangeOutcome> => {
+    // Each range in a turn of the event loop of its own: otherwise a run of ranges would be one
+    // chain of promise callbacks, in which no signal is heard and no written output's buffer is
+    // handed back (a file or /dev/null as standard output calls back on the next tick).
+    await new Promise(setImmediate);
+    try {
+      return solveRange(current, await (scanner ??= LineScanner.create()), task);
+    } catch (error) {
+      return rangeNotSolved(task, `solving it failed: ${String(error)}`);
+    }
+  };
+  return {
+    threads: 0,
+    solve: (task) => withRetry(task, async (attempt) => solveTask(current, attempt), onFreshEngines),
+    ...(writesLines(engines) ? { solveRange: solveHere, rangesReady: () => true } : {}),
+    close: async () => {},
+  };
+}
+
+/** True when the 9×9 engine of `engines` writes `line` output itself (the kernel): ranges can be solved on them. */
+function writesLines(engines: BatchEngines): boolean {
+  return typeof (engines.get(SHAPE_9.size)?.engine as Partial<LineWriter> | undefined)?.lineOutput === "function";
 }
 
 /** Milliseconds of solving in one slice the main thread takes (see {@link sharedWithMain}). */
@@ -293,7 +338,14 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
       waiting.push({ task, at: 0, parts: [], done: resolve });
       handOut();
     });
-  return { threads, solve, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
+  // Ranges go to the workers alone, once they have started: only where the main thread does not solve beside them.
+  const solveRange = (task: RangeTask): Promise<RangeOutcome> => {
+    const range = workers!.solveRange!(task);
+    range.then(handOut); // its room is free again (never rejects)
+    return range;
+  };
+  const ranges = mainHelps ? {} : { solveRange, rangesReady: () => workers?.rangesReady?.() ?? false };
+  return { threads, solve, ...ranges, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
 }
 
 /**
@@ -311,7 +363,7 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   // The workers instantiate the modules the main thread compiled: no compiling of their own, and
   // the machine code V8 has optimised by the time they start is theirs too.
   const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
-  const start = () => openWorkerPool(threads, { filename: workerFile(), workerData });
+  const start = () => openWorkerPool(threads, { filename: workerFile(), workerData }, { ranges: writesLines(engines) });
   // The main thread solves beside the workers only when a core is left for it: where every core
   // has a worker, it would take time from them.
   return options.warmUp === false ? start() : sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });

@@ -15,7 +15,7 @@ import { solvers, solversBySize } from "../registry.js";
 import type { BatchResult } from "../solver.js";
 import type { KernelRecords, RecordsRequest } from "../wasm.js";
 import type { WasmModule } from "../kernel-source.js";
-import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, grown, outputRoom, taskBuffers } from "./task.js";
+import { type BatchOutcome, type BatchTask, type LineWriter, ERRORS_PER_BATCH, grown, lineTally, outputRoom, taskBuffers } from "./task.js";
 
 /** What each worker starts with (its `workerData`). */
 export interface WorkerData {
@@ -205,11 +205,6 @@ function kernelRecords(engine: unknown, task: BatchTask, fastCount: number, gues
   return (engine as RecordsWriter).recordsOutput(fastCount, request);
 }
 
-/** An engine that writes `line` output itself (the 9×9 kernel). */
-interface LineWriter {
-  lineOutput(count: number): Uint8Array | null;
-}
-
 /**
  * The outcome of a batch of fast records only, in `line` output, as the kernel writes it (see
  * WasmKernel.lineOutput); null when the engine does not write lines or a puzzle was rejected.
@@ -217,20 +212,7 @@ interface LineWriter {
 function kernelLines(engine: unknown, task: BatchTask, result: BatchResult): BatchOutcome | null {
   if (typeof (engine as Partial<LineWriter>).lineOutput !== "function") return null;
   const count = task.lines.length;
-  const { counts, nodes } = result;
-  let solved = 0;
-  let unsolvable = 0;
-  let timeouts = 0;
-  for (let k = 0; k < count; k++) {
-    if (nodes[k] < 0) timeouts++;
-    else if (counts[k] === 1) solved++;
-    else if (counts[k] === 0) unsolvable++;
-  }
-  const tally = STATUSES.map(() => 0);
-  tally[STATUSES.indexOf("solved")] = solved;
-  tally[STATUSES.indexOf("unsolvable")] = unsolvable;
-  tally[STATUSES.indexOf("multiple")] = count - solved - unsolvable - timeouts;
-  tally[STATUSES.indexOf("timeout")] = timeouts;
+  const tally = lineTally(result.counts, result.nodes, count);
   const lines = (engine as LineWriter).lineOutput(count);
   if (lines === null) return null;
   if (task.out === undefined || task.out.length < lines.length) return { bytes: lines.slice(), tally, errors: [] };

@@ -1,20 +1,23 @@
 /**
  * The piscina worker: loads the engine of each grid size once, from the registry ids the pool
  * passes in `workerData` (`solve --solver`) and on the kernel modules the main thread compiled,
- * says so ({@link ENGINES_LOADED}), then solves one {@link BatchTask} per call. A batch it fails
+ * says so ({@link ENGINES_LOADED}), then solves one {@link BatchTask} or {@link RangeTask} per call. A batch it fails
  * on ends it (piscina starts another; see retire.ts). Runs as compiled JS (dist/src/pool/worker.js),
  * imported by the entry piscina loads (worker-entry.cts).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
-import { adoptKernels } from "../wasm.js";
+import { LineScanner, adoptKernels } from "../wasm.js";
 import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
 import { type WorkerData, ENGINES_LOADED, loadBatchEngines, solveTask } from "./solve-task.js";
 import { retiringOnFailure } from "./retire.js";
+import { type RangeTask, solveRange } from "./range-task.js";
 
 const { solvers, kernels } = workerData as WorkerData;
 adoptKernels(kernels ?? {});
 const engines = await loadBatchEngines(solvers);
+/** The kernel's line scan, for the ranges this worker reads itself (range-task.ts). */
+const scanner = await LineScanner.create();
 parentPort?.postMessage(ENGINES_LOADED);
 
 /** An outcome whose output bytes, and the task's buffers it hands back (buffers.ts), are transferred to the main thread, not copied. */
@@ -29,5 +32,5 @@ function transferred(outcome: BatchOutcome): BatchOutcome {
   }) as unknown as BatchOutcome; // piscina sends the value, transferring its bytes
 }
 
-/** Solves one batch (piscina calls the default export once per task). */
-export default retiringOnFailure((task: BatchTask) => transferred(solveTask(engines, task)));
+/** Solves one batch or range (piscina calls the default export once per task). */
+export default retiringOnFailure((task: BatchTask | RangeTask) => transferred("kind" in task ? solveRange(engines, scanner, task) : solveTask(engines, task)));

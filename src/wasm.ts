@@ -426,6 +426,11 @@ export class WasmKernel implements SolverEngine {
     BatchRoom.checkSolved(cellsFromText(this.room.check(count, CELLS, `inputText(${count})`), count), `inputText(${count})`);
   }
 
+  /** True when {@link lineOutput} writes lines: a 9×9 kernel build with that entry point (not the N×N one). */
+  get writesLines(): boolean {
+    return this.exports.lineOutput !== undefined && this.cells === CELLS;
+  }
+
   /**
    * The `line` output of the `count` 9×9 puzzles last solved by {@link run}, written by the 9×9
    * kernel over their puzzle bytes (a view, valid until the next call): per puzzle its solution
@@ -434,8 +439,8 @@ export class WasmKernel implements SolverEngine {
    * then untouched. Call it once per run, after reading anything else the puzzle bytes are needed for.
    */
   lineOutput(count: number): Uint8Array | null {
-    const lineOutput = this.exports.lineOutput;
-    if (!lineOutput || this.cells !== CELLS) return null;
+    if (!this.writesLines) return null;
+    const lineOutput = this.exports.lineOutput!;
     const base = this.room.check(count, CELLS, `lineOutput(${count})`);
     const bytes = lineOutput(base, count);
     return bytes < 0 ? null : new Uint8Array(this.exports.memory.buffer, base, bytes);

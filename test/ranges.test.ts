@@ -7,7 +7,7 @@
  * with the lines that must make a range fall back among them; ranges are made small (tens to
  * thousands of bytes) so that a small file is cut at every kind of place.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -17,12 +17,13 @@ import { type BatchSolver, openBatchSolver } from "../src/pool/pool.js";
 import { type RangeOutcome, type RangeTask, rangeNotSolved, rangeOutputRoom, solveRange } from "../src/pool/range-task.js";
 import { type StreamSettings, type StreamTotals, solveStreams } from "../src/cli/pipeline.js";
 import { loadBatchEngines } from "../src/pool/solve-task.js";
+import { STATUSES } from "../src/solver.js";
 import { LineScanner } from "../src/wasm.js";
 import { loadFixture } from "./fixture.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sudoku-ranges-"));
 const main = await openBatchSolver(0);
-const workers = await openBatchSolver(2, [], { warmUp: false });
+const workers = await openBatchSolver(2, [], { warmUp: false, ranges: true });
 afterAll(async () => {
   await Promise.all([main.close(), workers.close()]);
   rmSync(dir, { recursive: true, force: true });
@@ -55,14 +56,16 @@ function fileOf(bytes: Buffer): string {
 }
 
 /** A solver whose ranges are counted, and of which the ones `drop` picks fall back (as a failed worker's do). */
-function counted(solver: BatchSolver, drop: (task: RangeTask) => boolean = () => false): BatchSolver & { solved: number } {
-  const wrapped: BatchSolver & { solved: number } = {
+function counted(solver: BatchSolver, drop: (task: RangeTask) => boolean = () => false): BatchSolver & { solved: number; fellBack: number } {
+  const wrapped: BatchSolver & { solved: number; fellBack: number } = {
     ...solver,
     solved: 0,
+    fellBack: 0,
     solveRange: async (task) => {
       if (drop(task)) return rangeNotSolved(task, "dropped by the test");
       const outcome = await solver.solveRange!(task);
-      if (outcome.fellBack === undefined && outcome.lines > 0) wrapped.solved++;
+      if (outcome.fellBack !== undefined) wrapped.fellBack++;
+      else if (outcome.lines > 0) wrapped.solved++;
       return outcome;
     },
   };
@@ -112,6 +115,26 @@ describe("the ranged phase writes what the run writes without it", () => {
     expect(solved).toBeGreaterThan(0); // the phase ran
   });
 
+  it("a file of 9×9 lines only (LF or CRLF, with or without a line end after the last): no range falls back", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...READABLE), { minLength: 1, maxLength: 150, size: "max" }),
+        fc.constantFrom("\n", "\r\n"),
+        fc.boolean(),
+        fc.integer({ min: 30, max: 3000 }),
+        async (puzzles, end, lastEnd, rangeBytes) => {
+          const path = fileOf(Buffer.from(puzzles.join(end) + (lastEnd ? end : "")));
+          const ranged = counted(main);
+          const withRanges = await run(path, ranged, { rangeBytes, readBytes: 256 });
+          const without = await run(path, main, { ranges: false });
+          expect(withRanges.bytes.toString("utf8")).toBe(without.bytes.toString("utf8"));
+          expect(ranged.fellBack).toBe(0);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it("with ranges dropped at random (a worker that failed): the main thread reads them, and nothing is lost or doubled", async () => {
     await fc.assert(
       fc.asyncProperty(input, fc.integer({ min: 30, max: 2000 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer(), fc.integer({ min: 16, max: 1024 }), async (bytes, rangeBytes, dropRate, seed, readBytes) => {
@@ -153,6 +176,44 @@ describe("the ranged phase writes what the run writes without it", () => {
     expect(ranged.solved).toBeGreaterThan(10);
   });
 
+  it("reads on after a phase as from the middle of the file: a line starting with the bytes of a UTF-16 byte order mark is one invalid record", async () => {
+    const good = READABLE.slice(0, 40).map((p) => Buffer.from(p + "\n"));
+    const bytes = Buffer.concat([...good.slice(0, 12), Buffer.from([0xff, 0xfe]), Buffer.from("1".repeat(79) + "\n"), ...good.slice(12)]);
+    const path = fileOf(bytes);
+    const withRanges = await run(path, counted(main), { rangeBytes: 300, readBytes: 1024 });
+    const without = await run(path, main, { ranges: false });
+    expect(withRanges.bytes.toString("utf8")).toBe(without.bytes.toString("utf8"));
+    expect(withRanges.totals.tally[STATUSES.indexOf("invalid")]).toBe(1);
+  });
+
+  it("reads a file deleted during the run to its end: the ranges and the reads after them use a descriptor opened before", async () => {
+    const lines = Array.from({ length: 3_000 }, (_, i) => READABLE[i % READABLE.length]);
+    lines[2_000] = "# a comment: the main thread reads on from here";
+    const path = fileOf(Buffer.from(lines.join("\n") + "\n"));
+    const full = await run(path, main, { ranges: false });
+    const out = collector();
+    const settings: StreamSettings = { input: "auto", output: "line", limit: 2, batchSize: 64, maxInFlight: 2, workers: 0, readBytes: 1 << 10, rangeBytes: 4000 };
+    let deleted = false;
+    const ranged = counted(main);
+    const totals = await solveStreams([{ name: path, open: () => { throw new Error("by path"); }, path }], out, ranged, settings, () => {
+      if (!deleted) rmSync(path);
+      deleted = true;
+    });
+    expect(deleted).toBe(true);
+    expect(ranged.solved).toBeGreaterThan(0);
+    expect(totals).toEqual(full.totals);
+    expect(out.bytes().equals(full.bytes)).toBe(true);
+  });
+
+  it("is not offered where it cannot serve: an engine that writes no lines (the N×N kernel), or a run whose puzzles can take minutes (warmUp false)", async () => {
+    const twin = await openBatchSolver(0, ["general-wasm"]);
+    const long = await openBatchSolver(1, [], { warmUp: false });
+    expect(twin.solveRange).toBeUndefined();
+    expect(long.solveRange).toBeUndefined();
+    expect(main.solveRange).toBeDefined();
+    await Promise.all([twin.close(), long.close()]);
+  });
+
   it("stops at an abort: the ranges sent are written whole, in order, and the run says it stopped", async () => {
     const lines = Array.from({ length: 6_000 }, (_, i) => READABLE[i % READABLE.length]);
     const path = fileOf(Buffer.from(lines.join("\n") + "\n"));
@@ -181,18 +242,20 @@ const scanner = await LineScanner.create();
 describe("solveRange", () => {
   /** Solves `path` (of `size` bytes) from `from` as ranges cut at `cuts`, in order. */
   const rangesOf = (path: string, from: number, size: number, cuts: number[]): RangeOutcome[] => {
+    const fd = openSync(path, "r");
     const bounds = [from, ...cuts.filter((cut) => cut > from && cut < size).sort((a, b) => a - b), size];
     const outcomes: RangeOutcome[] = [];
     for (let i = 0; i + 1 < bounds.length; i++) {
       if (bounds[i + 1] === bounds[i]) continue;
       const room = rangeOutputRoom(bounds[i], bounds[i + 1]);
-      const task: RangeTask = { kind: "range", path, from: bounds[i], to: bounds[i + 1], exact: i === 0, limit: 2, out: new Uint8Array(room) };
+      const task: RangeTask = { kind: "range", fd, from: bounds[i], to: bounds[i + 1], exact: i === 0, limit: 2, out: new Uint8Array(room) };
       outcomes.push(solveRange(engines, scanner, task));
     }
+    closeSync(fd);
     return outcomes;
   };
 
-  it("ranges cut anywhere in a file of 9×9 lines (LF or CRLF, a last line with or without its line end): each line once, in order, the chain of starts and ends unbroken", async () => {
+  it("ranges cut anywhere in a file of 9×9 lines (LF or CRLF, a last line with or without its line end): each line once, in order, the chain of starts and ends unbroken; a last line without its line end is left to the main thread", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.constantFrom(...READABLE), { minLength: 1, maxLength: 60 }),
@@ -202,14 +265,15 @@ describe("solveRange", () => {
         async (puzzles, end, lastEnd, cuts) => {
           const text = puzzles.join(end) + (lastEnd ? end : "");
           const path = fileOf(Buffer.from(text));
-          const outcomes = rangesOf(path, 0, text.length, cuts);
+          const outcomes = rangesOf(path, 0, text.length, cuts).filter((o) => o.start >= 0); // -1: after the start of a last line without line end
           expect(outcomes.every((o) => o.fellBack === undefined)).toBe(true);
           for (let i = 1; i < outcomes.length; i++) expect(outcomes[i].start).toBe(outcomes[i - 1].end);
           expect(outcomes[0].start).toBe(0);
-          expect(outcomes.at(-1)!.end).toBe(text.length);
-          expect(outcomes.reduce((sum, o) => sum + o.lines, 0)).toBe(puzzles.length);
-          const whole = await run(path, main, { ranges: false });
-          expect(Buffer.concat(outcomes.map((o) => o.bytes)).toString("utf8")).toBe(whole.bytes.toString("utf8"));
+          const taken = lastEnd ? puzzles.length : puzzles.length - 1;
+          expect(outcomes.at(-1)!.end).toBe(lastEnd ? text.length : text.length - 81);
+          expect(outcomes.reduce((sum, o) => sum + o.lines, 0)).toBe(taken);
+          const whole = (await run(path, main, { ranges: false })).bytes.toString("utf8").split("\n").slice(0, taken);
+          expect(Buffer.concat(outcomes.map((o) => o.bytes)).toString("utf8")).toBe(whole.map((line) => line + "\n").join(""));
         },
       ),
       { numRuns: 60 },

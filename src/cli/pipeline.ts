@@ -32,7 +32,7 @@
  * cell bytes falls back, and the run reads on as above from its start.
  */
 import { once } from "node:events";
-import { stat } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import type { Readable, Writable } from "node:stream";
 import { type LineChunk, LineSplitter, fileChunks, readLineChunks, utf8Chunks } from "../formats/lines.js";
 import { InputReadError } from "./errors.js";
@@ -191,7 +191,7 @@ class OrderedOutput {
     await this.writeSettled(await outcome, bytesRead);
   }
 
-  /** Writes a range solved in the ranged phase (no batch may be out), and counts its solving time. */
+  /** Writes a range solved in the ranged phase (which sends no batch: the batches before it are written first), and counts its solving time. */
   async writeRange(range: RangeOutcome, bytesRead: number): Promise<void> {
     this.solvedRecords += range.lines;
     this.solvingMs += range.solveMs ?? 0;
@@ -298,9 +298,6 @@ function timedBatch(msPerRecord: number | null | undefined): number {
   return Math.max(1, Math.floor(BATCH_TARGET_MS / msPerRecord));
 }
 
-/** The smallest range of the ranged phase, in bytes: the last ranges of a file shrink to a share of what is left, down to this. */
-export const MIN_RANGE_BYTES = 1 << 14;
-
 /** What a ranged phase did. */
 interface RangedPhase {
   /** The file offset the run reads on from (a line start): the file's end, or the start of the range that fell back. */
@@ -321,7 +318,7 @@ interface RangedPhase {
  * ranges sent after it are dropped; or at a stop, once the ranges sent are written.
  */
 async function solveRanges(
-  path: string,
+  file: FileHandle,
   from: number,
   solver: BatchSolver,
   output: OrderedOutput,
@@ -329,7 +326,7 @@ async function solveRanges(
   read: ReadSoFar,
   bytesBefore: number,
 ): Promise<RangedPhase> {
-  const size = (await stat(path)).size;
+  const size = (await file.stat()).size;
   const largest = Math.min(settings.rangeBytes ?? MAX_RANGE_BYTES, MAX_RANGE_BYTES);
   const shares = 2 * Math.max(1, settings.workers ?? 1);
   const out: Promise<RangeOutcome>[] = [];
@@ -341,13 +338,14 @@ async function solveRanges(
     const bytesPerRecord = read.records > 0 ? read.bytes / read.records : BYTES_PER_RECORD_GUESS;
     const msPerRecord = output.msPerRecord;
     const timed = (msPerRecord === null ? FIRST_BATCH : BATCH_TARGET_MS / msPerRecord) * bytesPerRecord;
-    return Math.min(largest, Math.round(Math.max(MIN_RANGE_BYTES, Math.min(timed, (size - sendFrom) / shares))));
+    const least = Math.min(MIN_BATCH, settings.batchSize) * bytesPerRecord; // as batches have
+    return Math.min(largest, Math.round(Math.max(least, Math.min(timed, (size - sendFrom) / shares))));
   };
   const sendRanges = (): void => {
     while (!fellBack && !settings.stop?.aborted && out.length < settings.maxInFlight && sendFrom < size) {
       const to = Math.min(size, sendFrom + rangeBytes());
       const room = rangeOutputRoom(sendFrom, to);
-      const task = { kind: "range" as const, path, from: sendFrom, to, exact: sendFrom === from, limit: settings.limit, budget: settings.budget, out: new Uint8Array(batchBuffers.take(room), 0, room) };
+      const task = { kind: "range" as const, fd: file.fd, from: sendFrom, to, exact: sendFrom === from, limit: settings.limit, budget: settings.budget, out: new Uint8Array(batchBuffers.take(room), 0, room) };
       out.push(solver.solveRange!(task));
       sendFrom = to;
     }
@@ -355,7 +353,17 @@ async function solveRanges(
   await output.finish(); // the batches sent before the phase, first
   sendRanges();
   while (out.length > 0) {
-    const range = await out.shift()!;
+    let range: RangeOutcome;
+    try {
+      range = await out.shift()!;
+    } catch (error) {
+      await Promise.allSettled(out); // no range is out when the file's descriptor closes
+      throw error;
+    }
+    if (range.start < 0 && range.fellBack === undefined) {
+      giveBack(range); // past the start of the file's last line, which has no line end: the reads after the phase take it
+      continue;
+    }
     // A range that does not start where the last one ended (the file changed) falls back too.
     if (fellBack || range.fellBack !== undefined || range.start !== next) {
       fellBack = true;
@@ -366,7 +374,12 @@ async function solveRanges(
     read.records += range.lines;
     read.bytes = bytesBefore + range.end;
     next = range.end;
-    await output.writeRange(range, read.bytes);
+    try {
+      await output.writeRange(range, read.bytes);
+    } catch (error) {
+      await Promise.allSettled(out);
+      throw error;
+    }
     sendRanges();
   }
   return { next, records, fellBack };
@@ -474,7 +487,9 @@ export async function solveStreams(
     const stopReading = () => stream?.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
     let chunks = namedBytes(input.name, stream ?? fileChunks(input.path!, settings.readBytes));
-    const rangedPath = ranged && typeof input.path === "string" ? input.path : null;
+    // A file that may go out as ranges gets a descriptor of its own for them, which the reads
+    // after a phase use too: a file renamed or deleted during the run is still read whole.
+    const rangesFile = ranged && typeof input.path === "string" ? await open(input.path, "r").catch(() => null) : null;
     /**
      * The file offset from which a ranged phase may start. After a fallback, the run reads the
      * usual way for the largest range's bytes, twice as long after each fallback: an input with
@@ -513,7 +528,7 @@ export async function solveStreams(
           await send();
           batches.capacity = capacity();
           // At a line start, with nothing held by the reader, the rest of the file may go out as ranges.
-          const lineStart = rangedPath === null ? null : lines.lineStart;
+          const lineStart = rangesFile === null ? null : lines.lineStart;
           if (lineStart !== null && lineStart >= rangesFrom && reader.idle && selection.takesAll && (solver.rangesReady?.() ?? true)) {
             phaseFrom = lineStart;
             break;
@@ -522,16 +537,19 @@ export async function solveStreams(
         if (phaseFrom !== null) {
           batches.seal();
           await send();
-          const phase = await solveRanges(rangedPath!, phaseFrom, solver, output, settings, read, bytesBefore);
+          const phase = await solveRanges(rangesFile!, phaseFrom, solver, output, settings, read, bytesBefore);
           reader.skipLines(phase.records);
           selection.takeAll(phase.records);
           batches.skipRecords(phase.records);
-          rangesFrom = phase.fellBack ? phase.next + rangesAgainAfter : Infinity;
-          rangesAgainAfter *= 2;
-          // The file is read on from where the phase ended (the bytes read beyond the line start are read again).
+          if (phase.fellBack) {
+            rangesFrom = phase.next + rangesAgainAfter;
+            rangesAgainAfter *= 2;
+          } else rangesFrom = Infinity; // the end of the file: what may follow (a file that grew) is read as usual
+          // The file is read on from where the phase ended (the bytes read past its start are read
+          // again); not the start of a stream, so no byte order mark is looked for.
           lines.restartAt(phase.next);
           chunks.return(undefined).catch(noop);
-          chunks = namedBytes(input.name, fileChunks(rangedPath!, settings.readBytes, phase.next));
+          chunks = named(input.name, fileChunks(rangesFile!.fd, settings.readBytes, phase.next));
         }
       }
     } catch (error) {
@@ -545,7 +563,12 @@ export async function solveStreams(
       } else throw error;
     } finally {
       settings.stop?.removeEventListener("abort", stopReading);
-      if (stream === null) chunks.return(undefined).catch(noop); // closes the file (after a read in progress)
+      const closing = stream === null ? chunks.return(undefined).catch(noop) : null; // closes the file (after a read in progress)
+      if (rangesFile !== null) {
+        // Every range is in by now (solveRanges waits for them), and the read in progress, if any, must be too.
+        await closing;
+        await rangesFile.close();
+      }
     }
     if (settings.stop?.aborted) {
       stream?.destroy();

@@ -334,18 +334,19 @@ export async function* utf8Chunks(stream: AsyncIterable<Uint8Array | string>): A
 export const FILE_CHUNK_BYTES = 1 << 20;
 
 /**
- * The bytes of the file at `path`, chunk by chunk, read into two buffers in turn: while the
+ * The bytes of the file at `path` (from offset `from`, when given), chunk by chunk, read into two buffers in turn: while the
  * consumer takes one chunk, the next is read into the other buffer, so the run never waits for
  * the disk (or the page cache) between chunks. A chunk's buffer is read into again once the
  * consumer asks for the next chunk, so it must be done with a chunk by then (as
  * {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a
  * buffer per chunk, and those are garbage the run holds until a full collection (see pool/buffers.ts).
  */
-export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES, from = 0): AsyncGenerator<Uint8Array> {
-  // A number is a file descriptor that stays open (standard input redirected from a file), read from where it stands.
+export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES, from?: number): AsyncGenerator<Uint8Array> {
+  // A number is a file descriptor that stays open (standard input redirected from a file), read
+  // from where it stands unless `from` is given.
   const handle = typeof path === "number" ? null : await open(path, "r");
   const fd = handle?.fd ?? (path as number);
-  let position = handle === null ? null : from;
+  let position = from ?? (handle === null ? null : 0);
   const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
   let reading: Promise<{ bytesRead: number }> | null = null;
   try {

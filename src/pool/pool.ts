@@ -32,11 +32,14 @@ export interface BatchSolver {
   /**
    * Solves a byte range of a file, read on the solving thread (range-task.ts; the ranged phase of
    * ../cli/pipeline.ts); a range it cannot solve comes back fallen back, never as a failure.
-   * Absent when the 9×9 engine writes no lines, or when the main thread solves beside the workers
-   * (it would be left without work).
+   * Absent when the solver takes no ranges (its 9×9 engine writes no lines; see openBatchSolver).
    */
   solveRange?(task: RangeTask): Promise<RangeOutcome>;
-  /** True when {@link solveRange} would start at once (workers that have loaded their engines). */
+  /**
+   * True when {@link solveRange} may be called: at once on the main thread, once a worker has
+   * loaded its engines; never while the main thread solves beside the workers (with fewer
+   * workers than cores), which ranges would leave without work.
+   */
   rangesReady?(): boolean;
   /** Stops the workers. */
   close(): Promise<void>;
@@ -197,7 +200,7 @@ export function openWorkerPool(threads: number, worker: WorkerSpec, options: { r
  * Solves on the main thread, on `engines`; a failed batch is retried on engines freshly made by
  * `load` (the main thread's fresh worker), which then replace the ones that failed.
  */
-export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
+export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>, ranges = writesLines(engines)): BatchSolver {
   let current = engines;
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
@@ -218,14 +221,15 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
   return {
     threads: 0,
     solve: (task) => withRetry(task, async (attempt) => solveTask(current, attempt), onFreshEngines),
-    ...(writesLines(engines) ? { solveRange: solveHere, rangesReady: () => true } : {}),
+    ...(ranges ? { solveRange: solveHere, rangesReady: () => true } : {}),
     close: async () => {},
   };
 }
 
 /** True when the 9×9 engine of `engines` writes `line` output itself (the kernel): ranges can be solved on them. */
 function writesLines(engines: BatchEngines): boolean {
-  return typeof (engines.get(SHAPE_9.size)?.engine as Partial<LineWriter> | undefined)?.lineOutput === "function";
+  const engine = engines.get(SHAPE_9.size)?.engine as Partial<LineWriter> | undefined;
+  return typeof engine?.lineOutput === "function" && engine.writesLines !== false;
 }
 
 /** Milliseconds of solving in one slice the main thread takes (see {@link sharedWithMain}). */
@@ -353,17 +357,20 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
  * `solverIds` name (registry ids; default: each size's fastest). The workers start once the main
  * thread has had work for a moment, and it solves beside them whenever they have no room
  * ({@link sharedWithMain}), unless `warmUp` is false (a run whose puzzles can take minutes: the
- * main thread must stay free).
+ * main thread must stay free). It takes ranges ({@link BatchSolver.solveRange}) when its 9×9
+ * engine writes lines, unless `ranges` is false; by default not when `warmUp` is false, since a
+ * range holds at least 64 puzzles, and a stop waits for the ranges sent.
  */
-export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean } = {}): Promise<BatchSolver> {
+export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean; ranges?: boolean } = {}): Promise<BatchSolver> {
   const load = () => loadBatchEngines(solverIds);
   const engines = await load(); // a bad id fails here, before any worker starts
-  const main = mainThreadSolver(engines, load);
+  const ranges = (options.ranges ?? options.warmUp !== false) && writesLines(engines);
+  const main = mainThreadSolver(engines, load, ranges);
   if (threads === 0) return main;
   // The workers instantiate the modules the main thread compiled: no compiling of their own, and
   // the machine code V8 has optimised by the time they start is theirs too.
   const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
-  const start = () => openWorkerPool(threads, { filename: workerFile(), workerData }, { ranges: writesLines(engines) });
+  const start = () => openWorkerPool(threads, { filename: workerFile(), workerData }, { ranges });
   // The main thread solves beside the workers only when a core is left for it: where every core
   // has a worker, it would take time from them.
   return options.warmUp === false ? start() : sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });

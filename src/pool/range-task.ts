@@ -10,12 +10,13 @@
  *             ◄──────────────────────── RangeOutcome: bytes, tally, lines, start, end
  *                                         or fellBack: the main thread reads the range itself
  *
- * Which lines a range holds: those that start in [from, to). A line starts at the file's start
- * or after a `\n` (a `\r` ends a line too, but a boundary is only put after a `\n`), so the
- * first line of a range starts after the first `\n` at or after `from - 1`, and its last line
- * is the one before the first line start at or after `to`: the same rule on both sides of a
- * boundary, whichever thread reads it. The first range of a phase starts at `from` itself
- * (`exact`: the main thread has read up to that line start).
+ * Which lines a range holds: those that start in [from, to). Boundaries are put only after a
+ * `\n` (a `\r` alone ends a line too, as in lines.ts, but is never taken for a boundary): a
+ * range's first line starts after the first `\n` at or after `from - 1`, and its last line ends
+ * with the first `\n` at or after `to - 1`, the same rule on both sides of a boundary, whichever
+ * thread reads it. The first range of a phase starts at `from` itself (`exact`: the main thread
+ * has read up to that line start). A last line of the file without a line end is in no range:
+ * the main thread reads it, after the phase, as it reads the end of any file.
  *
  * A range is solved only when every line in it is a 9×9 line of cell bytes (81 of `1`–`9` and
  * the empty marks, maybe spaces or tabs after them): then each line is one record of the line
@@ -23,7 +24,7 @@
  * blank line, a comment, a grid, a header, a puzzle with a clue repeated, whose error names its
  * line) makes the range fall back: the main thread reads it as any input, from its start.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { readSync } from "node:fs";
 import { CELLS, SHAPE_9 } from "../shape.js";
 import { STATUSES, solveGroup } from "../solver.js";
 import type { LineScanner } from "../wasm.js";
@@ -33,8 +34,12 @@ import { type BatchOutcome, type LineWriter, lineTally } from "./task.js";
 /** A byte range of a file to solve, in `line` output. */
 export interface RangeTask {
   kind: "range";
-  /** The file (a path; a range is read by position, so never standard input). */
-  path: string;
+  /**
+   * A descriptor of the file, open on the main thread for the whole phase (a worker shares the
+   * process's descriptors; a range is read by position, so the file is read where it stands even
+   * if it is renamed or deleted meanwhile).
+   */
+  fd: number;
   /** The range is the lines that start in [from, to). */
   from: number;
   to: number;
@@ -51,7 +56,12 @@ export interface RangeTask {
 export interface RangeOutcome extends BatchOutcome {
   /** Records (lines) in the range; 0 when it fell back. */
   lines: number;
-  /** File offsets of its first line's start and of the end of its last line's line end (the next range's start). */
+  /**
+   * File offsets of its first line's start and of the end of its last line end (the next
+   * range's start); when it fell back, where it was found to (at most its first line's start);
+   * -1 for a range after the start of the file's last line, when that line has no line end
+   * (the main thread reads it).
+   */
   start: number;
   end: number;
   /** Why the range was not solved here (then `bytes` is empty and the main thread reads it); absent when it was. */
@@ -65,17 +75,18 @@ export interface RangeOutcome extends BatchOutcome {
 export const RANGE_OVERLAP = 1 << 12;
 
 /**
- * The largest range, so that a range and its overlap fit one 1 MiB read and its output (never
- * more bytes than its lines: 82 per record) one 1 MiB buffer of the pool (buffers.ts).
+ * The largest range, so that the bytes it is read in (the byte before it, the range, its
+ * overlap) fit 1 MiB, and its output (never more bytes than its lines: 82 a record) one 1 MiB
+ * buffer of the pool (buffers.ts).
  */
-export const MAX_RANGE_BYTES = (1 << 20) - RANGE_OVERLAP - 2;
+export const MAX_RANGE_BYTES = (1 << 20) - RANGE_OVERLAP - 1;
 
-/** The most bytes a range is read in: the range, the byte before it, its overlap, and a line end added after the file's last line. */
-const MAX_READ_BYTES = MAX_RANGE_BYTES + RANGE_OVERLAP + 2;
+/** The most bytes a range is read in. */
+const MAX_READ_BYTES = 1 + MAX_RANGE_BYTES + RANGE_OVERLAP;
 
-/** The output room a range of these bounds needs. */
+/** The output room a range of these bounds needs: at most the bytes its lines take (from its first line's start, which may be `from`, to its last line end, at most RANGE_OVERLAP past `to`). */
 export function rangeOutputRoom(from: number, to: number): number {
-  return to - from + RANGE_OVERLAP + 1;
+  return to - from + RANGE_OVERLAP;
 }
 
 const LF = 10;
@@ -96,16 +107,11 @@ function noRecords(task: RangeTask, start: number, end: number, reason?: string)
   return outcome;
 }
 
-/** Reads the bytes of `path` from `position` into `bytes` up to `wanted` (fewer at the file's end); returns how many were read. */
-function readAt(path: string, bytes: Buffer, position: number, wanted: number): number {
-  const fd = openSync(path, "r");
-  try {
-    let length = 0;
-    for (let got = -1; length < wanted && got !== 0; length += got) got = readSync(fd, bytes, length, wanted - length, position + length);
-    return length;
-  } finally {
-    closeSync(fd);
-  }
+/** Reads the bytes of `fd` from `position` into `bytes` up to `wanted` (fewer at the file's end); returns how many were read. */
+function readAt(fd: number, bytes: Buffer, position: number, wanted: number): number {
+  let length = 0;
+  for (let got = -1; length < wanted && got !== 0; length += got) got = readSync(fd, bytes, length, wanted - length, position + length);
+  return length;
 }
 
 /**
@@ -118,51 +124,61 @@ export function solveRange(engines: BatchEngines, scanner: LineScanner, task: Ra
   const exact = task.exact || task.from === 0;
   const readFrom = exact ? task.from : task.from - 1;
   const wanted = task.to + RANGE_OVERLAP - readFrom;
-  if (wanted + 1 > MAX_READ_BYTES) throw new RangeError(`a range is at most ${MAX_RANGE_BYTES} bytes, not ${task.to - task.from}`);
+  if (wanted > MAX_READ_BYTES) throw new RangeError(`a range is at most ${MAX_RANGE_BYTES} bytes, not ${task.to - task.from}`);
   if (readBuffer.length === 0) readBuffer = Buffer.allocUnsafe(MAX_READ_BYTES); // the largest at once: its size never changes
   scanner.reserve(MAX_READ_BYTES);
   const bytes = readBuffer;
-  const length = readAt(task.path, bytes, readFrom, wanted);
+  let length: number;
+  try {
+    length = readAt(task.fd, bytes, readFrom, wanted);
+  } catch (error) {
+    return rangeNotSolved(task, `reading it failed: ${String(error)}`); // the main thread reads it, and reports the failure
+  }
   /** The position after the first `\n` at or after `at` in what was read, or -1. */
   const afterLineEnd = (at: number): number => {
     const lineEnd = at < length ? bytes.indexOf(LF, at) : -1;
     return lineEnd >= 0 && lineEnd < length ? lineEnd + 1 : -1;
   };
   const atEnd = length < wanted; // the file ends before the range's overlap does
-  let start = exact ? 0 : afterLineEnd(0);
+  const start = exact ? 0 : afterLineEnd(0);
   if (start < 0) {
     if (!atEnd) return rangeNotSolved(task, "no line end near the range's start");
-    start = length; // the file's last line starts before the range: none starts in it
+    return noRecords(task, -1, -1); // the file ends in a line begun before the range, which an earlier range left to the main thread
   }
   let end = afterLineEnd(task.to - 1 - readFrom);
-  let scanned = end;
   if (end < 0) {
     if (!atEnd) return noRecords(task, readFrom + start, readFrom + start, "no line end near the range's end");
-    // The file's last line, if it has no line end, is read as if it had one (as lines.ts does).
-    end = length;
-    if (end > start && bytes[end - 1] !== LF && bytes[end - 1] !== CR) {
-      bytes[end] = LF;
-      scanned = end + 1;
+    // At the file's end, the range ends with its last line end: a last line without one is left
+    // to the main thread's reader (which reads on from the range's end), as is a line still
+    // being written to a file that grows.
+    end = start;
+    for (let at = length - 1; at >= start; at--) {
+      if (bytes[at] === LF || bytes[at] === CR) {
+        end = at + 1;
+        break;
+      }
     }
   }
   const startAt = readFrom + start;
   const endAt = readFrom + end;
   if (start >= end) return noRecords(task, startAt, endAt);
-  const { count, table, cells } = scanner.scan(bytes.subarray(0, scanned), start);
+  const { count, table, cells } = scanner.scan(bytes.subarray(0, end), start);
   for (let i = 0; i < count; i++) if (table[3 * i + 2] < 0) return noRecords(task, startAt, startAt, `line ${i + 1} of the range is not a 9×9 line`);
+  // Every byte up to the range's end is in a line the scan took (a `\r\n` is one line end).
   const lastEnd = count === 0 ? -1 : table[3 * count - 2];
-  if (lastEnd + (bytes[lastEnd] === CR && lastEnd + 1 < scanned && bytes[lastEnd + 1] === LF ? 2 : 1) !== scanned) return noRecords(task, startAt, startAt, "the range's last line is not a 9×9 line");
+  if (lastEnd + (bytes[lastEnd] === CR && lastEnd + 1 < end && bytes[lastEnd + 1] === LF ? 2 : 1) !== end) return noRecords(task, startAt, startAt, "the range's last line is not a 9×9 line");
   const entry = engines.get(SHAPE_9.size)!;
   const engine = entry.engine as Partial<LineWriter>;
   if (typeof engine.lineOutput !== "function") return noRecords(task, startAt, startAt, "the 9×9 engine does not write lines");
   const result = solveGroup(entry.engine, CELLS, count, { text: cells.subarray(0, count * CELLS) }, task.limit, task.budget);
+  const tally = lineTally(result.counts, result.nodes, count); // before lineOutput, which may write over the results
   const output = engine.lineOutput(count);
   if (output === null) return noRecords(task, startAt, startAt, "a puzzle has a clue repeated (its error names its line)");
   if (output.length > task.out.length) return noRecords(task, startAt, startAt, "the output does not fit its room");
   task.out.set(output);
   return {
     bytes: task.out.subarray(0, output.length),
-    tally: lineTally(result.counts, result.nodes, count),
+    tally,
     errors: [],
     lines: count,
     start: startAt,

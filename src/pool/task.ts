@@ -196,6 +196,8 @@ export function grown<T extends Int32Array | Uint8Array>(array: T, least: number
 /** An engine that writes `line` output itself (the 9×9 kernel, WasmKernel.lineOutput). */
 export interface LineWriter {
   lineOutput(count: number): Uint8Array | null;
+  /** False when lineOutput always gives null (a kernel build without that entry point). */
+  readonly writesLines?: boolean;
 }
 
 /** Records per status of `count` 9×9 puzzles solved for `line` output (none rejected). */

@@ -16,9 +16,16 @@ import { type RangeTask, solveRange } from "./range-task.js";
 const { solvers, kernels } = workerData as WorkerData;
 adoptKernels(kernels ?? {});
 const engines = await loadBatchEngines(solvers);
-/** The kernel's line scan, for the ranges this worker reads itself (range-task.ts). */
-const scanner = await LineScanner.create();
 parentPort?.postMessage(ENGINES_LOADED);
+
+/** The kernel's line scan, for the ranges this worker reads itself (range-task.ts), made for the first. */
+let scanner: LineScanner | undefined;
+
+/** Solves a range, once the scanner is made. */
+function solveRangeHere(task: RangeTask): BatchOutcome | Promise<BatchOutcome> {
+  if (scanner !== undefined) return transferred(solveRange(engines, scanner, task));
+  return LineScanner.create().then((made) => transferred(solveRange(engines, (scanner = made), task)));
+}
 
 /** An outcome whose output bytes, and the task's buffers it hands back (buffers.ts), are transferred to the main thread, not copied. */
 function transferred(outcome: BatchOutcome): BatchOutcome {
@@ -33,4 +40,4 @@ function transferred(outcome: BatchOutcome): BatchOutcome {
 }
 
 /** Solves one batch or range (piscina calls the default export once per task). */
-export default retiringOnFailure((task: BatchTask | RangeTask) => transferred("kind" in task ? solveRange(engines, scanner, task) : solveTask(engines, task)));
+export default retiringOnFailure((task: BatchTask | RangeTask) => ("kind" in task ? solveRangeHere(task) : transferred(solveTask(engines, task))));

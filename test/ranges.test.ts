@@ -7,7 +7,7 @@
  * with the lines that must make a range fall back among them; ranges are made small (tens to
  * thousands of bytes) so that a small file is cut at every kind of place.
  */
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -203,6 +203,26 @@ describe("the ranged phase writes what the run writes without it", () => {
     expect(ranged.solved).toBeGreaterThan(0);
     expect(totals).toEqual(full.totals);
     expect(out.bytes().equals(full.bytes)).toBe(true);
+  });
+
+  it.skipIf(!existsSync("/proc/self/fdinfo"))("reads standard input redirected from a file (a descriptor) from where it stood, by ranges (Linux tells where)", async () => {
+    const lines = Array.from({ length: 3_000 }, (_, i) => READABLE[i % READABLE.length]);
+    lines[1_500] = "# the main thread reads on from here";
+    const bytes = Buffer.from(lines.join("\n") + "\n");
+    const path = fileOf(bytes);
+    const skipped = 7 * 82 + 40; // the descriptor stands inside line 8: the run reads from there, as from a pipe
+    const rest = fileOf(bytes.subarray(skipped));
+    const expected = await run(rest, main, { ranges: false });
+    const fd = openSync(path, "r");
+    readSync(fd, Buffer.alloc(skipped), 0, skipped, null);
+    const out = collector();
+    const ranged = counted(main);
+    const settings: StreamSettings = { input: "auto", output: "line", limit: 2, batchSize: 64, maxInFlight: 2, workers: 0, readBytes: 1 << 10, rangeBytes: 3000 };
+    const totals = await solveStreams([{ name: "<stdin>", open: () => { throw new Error("by descriptor"); }, path: fd }], out, ranged, settings);
+    closeSync(fd);
+    expect(ranged.solved).toBeGreaterThan(0);
+    expect(out.bytes().toString("utf8")).toBe(expected.bytes.toString("utf8"));
+    expect(totals.tally).toEqual(expected.totals.tally);
   });
 
   it("is not offered where it cannot serve: an engine that writes no lines (the N×N kernel), or a run whose puzzles can take minutes (warmUp false)", async () => {

@@ -32,7 +32,8 @@
  * cell bytes falls back, and the run reads on as above from its start.
  */
 import { once } from "node:events";
-import { type FileHandle, open } from "node:fs/promises";
+import { fstatSync, readFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import type { Readable, Writable } from "node:stream";
 import { type LineChunk, LineSplitter, fileChunks, readLineChunks, utf8Chunks } from "../formats/lines.js";
 import { InputReadError } from "./errors.js";
@@ -308,8 +309,8 @@ interface RangedPhase {
 }
 
 /**
- * The ranged phase (see ../pool/range-task.ts). From `from`, a line start of file `path` up to
- * which the run has read, the rest of the file goes to the solver as byte ranges that the
+ * The ranged phase (see ../pool/range-task.ts). From `from`, a line start of `file` (an offset
+ * in the file) up to which the run has read, the rest of the file goes to the solver as byte ranges that the
  * solving thread reads, scans and solves itself, in `line` output; the main thread only writes
  * their output, in order, after the batches sent before the phase. Each range is sized as a
  * batch would be: about BATCH_TARGET_MS of solving, a share of what is left near the end. The
@@ -318,7 +319,7 @@ interface RangedPhase {
  * ranges sent after it are dropped; or at a stop, once the ranges sent are written.
  */
 async function solveRanges(
-  file: FileHandle,
+  file: RangedFile,
   from: number,
   solver: BatchSolver,
   output: OrderedOutput,
@@ -326,7 +327,7 @@ async function solveRanges(
   read: ReadSoFar,
   bytesBefore: number,
 ): Promise<RangedPhase> {
-  const size = (await file.stat()).size;
+  const size = fstatSync(file.fd).size;
   const largest = Math.min(settings.rangeBytes ?? MAX_RANGE_BYTES, MAX_RANGE_BYTES);
   const shares = 2 * Math.max(1, settings.workers ?? 1);
   const out: Promise<RangeOutcome>[] = [];
@@ -372,7 +373,7 @@ async function solveRanges(
     }
     records += range.lines;
     read.records += range.lines;
-    read.bytes = bytesBefore + range.end;
+    read.bytes = bytesBefore + range.end - file.base;
     next = range.end;
     try {
       await output.writeRange(range, read.bytes);
@@ -383,6 +384,40 @@ async function solveRanges(
     sendRanges();
   }
   return { next, records, fellBack };
+}
+
+/** A file the ranged phase reads by position: a descriptor of it, and the file offset its input starts at. */
+interface RangedFile {
+  fd: number;
+  base: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The file an input's ranges are read from, or null for none. A path gets a descriptor of its
+ * own, which the reads after a phase use too (a file renamed or deleted during the run is still
+ * read whole). Standard input redirected from a regular file is read through its own descriptor,
+ * from where it stood when the run began, which only Linux tells (/proc/self/fdinfo); elsewhere
+ * it gets no ranges.
+ */
+async function rangedFile(input: SolveInput): Promise<RangedFile | null> {
+  if (typeof input.path === "string") {
+    const handle = await open(input.path, "r").catch(() => null);
+    return handle === null ? null : { fd: handle.fd, base: 0, close: () => handle.close() };
+  }
+  if (typeof input.path !== "number") return null;
+  const base = descriptorOffset(input.path);
+  return base === null ? null : { fd: input.path, base, close: async () => {} };
+}
+
+/** Where descriptor `fd` stands in its file (Linux), or null when that cannot be known. */
+function descriptorOffset(fd: number): number | null {
+  try {
+    const position = /^pos:\s*(\d+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"));
+    return position === null ? null : Number(position[1]);
+  } catch {
+    return null;
+  }
 }
 
 type Step = IteratorResult<Uint8Array> | "pause" | "solved" | "stop";
@@ -487,9 +522,7 @@ export async function solveStreams(
     const stopReading = () => stream?.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
     let chunks = namedBytes(input.name, stream ?? fileChunks(input.path!, settings.readBytes));
-    // A file that may go out as ranges gets a descriptor of its own for them, which the reads
-    // after a phase use too: a file renamed or deleted during the run is still read whole.
-    const rangesFile = ranged && typeof input.path === "string" ? await open(input.path, "r").catch(() => null) : null;
+    const rangesFile = ranged ? await rangedFile(input) : null;
     /**
      * The file offset from which a ranged phase may start. After a fallback, the run reads the
      * usual way for the largest range's bytes, twice as long after each fallback: an input with
@@ -529,8 +562,8 @@ export async function solveStreams(
           batches.capacity = capacity();
           // At a line start, with nothing held by the reader, the rest of the file may go out as ranges.
           const lineStart = rangesFile === null ? null : lines.lineStart;
-          if (lineStart !== null && lineStart >= rangesFrom && reader.idle && selection.takesAll && (solver.rangesReady?.() ?? true)) {
-            phaseFrom = lineStart;
+          if (lineStart !== null && rangesFile!.base + lineStart >= rangesFrom && reader.idle && selection.takesAll && (solver.rangesReady?.() ?? true)) {
+            phaseFrom = rangesFile!.base + lineStart; // an offset in the file
             break;
           }
         }
@@ -547,7 +580,7 @@ export async function solveStreams(
           } else rangesFrom = Infinity; // the end of the file: what may follow (a file that grew) is read as usual
           // The file is read on from where the phase ended (the bytes read past its start are read
           // again); not the start of a stream, so no byte order mark is looked for.
-          lines.restartAt(phase.next);
+          lines.restartAt(phase.next - rangesFile!.base);
           chunks.return(undefined).catch(noop);
           chunks = named(input.name, fileChunks(rangesFile!.fd, settings.readBytes, phase.next));
         }

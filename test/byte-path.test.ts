@@ -8,12 +8,13 @@
  * with text after the cells, grids with headers, CSV and colon lines, 16×16 lines, comments,
  * blank lines, CR, LF and CRLF line ends, a byte order mark, no line end at the end.
  */
-import { Readable, Writable } from "node:stream";
+import { Readable } from "node:stream";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { openBatchSolver } from "../src/pool/pool.js";
 import { solveStreams, type StreamSettings } from "../src/cli/pipeline.js";
 import { loadFixture } from "./fixture.js";
+import { byteCollector } from "./sink.js";
 
 const solver = await openBatchSolver(0);
 /** The N×N kernel on 9×9 grids: an engine that writes no records itself, so the host writes the fast records' jsonl and csv. */
@@ -23,19 +24,6 @@ afterAll(() => Promise.all([solver.close(), twin.close()]));
 const fixture = loadFixture();
 const PUZZLES = fixture.map((c) => c.puzzle).filter((p) => p.length === 81);
 const SIXTEEN = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
-
-/** A Writable that keeps the bytes it is given. */
-function collector(): Writable & { bytes: () => Buffer } {
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  }) as Writable & { bytes: () => Buffer };
-  sink.bytes = () => Buffer.concat(chunks);
-  return sink;
-}
 
 /** The output of `bytes`, given in `cuts` pieces, with and without the fast path. */
 async function bothPaths(bytes: Buffer, cuts: number[], settings: Partial<StreamSettings>, on = solver): Promise<[Buffer, Buffer]> {
@@ -48,7 +36,7 @@ async function bothPaths(bytes: Buffer, cuts: number[], settings: Partial<Stream
   }
   if (at < bytes.length) pieces.push(bytes.subarray(at));
   const run = async (fastPath: boolean) => {
-    const out = collector();
+    const out = byteCollector();
     const all: StreamSettings = { input: "auto", output: "line", limit: 2, batchSize: 7, maxInFlight: 3, workers: 0, ...settings, fastPath };
     await solveStreams([{ name: "in.txt", open: () => Readable.from(pieces.map((piece) => Buffer.from(piece))) }], out, on, all);
     return out.bytes();

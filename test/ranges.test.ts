@@ -10,7 +10,6 @@
 import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { type BatchSolver, openBatchSolver } from "../src/pool/pool.js";
@@ -20,6 +19,7 @@ import { loadBatchEngines } from "../src/pool/solve-task.js";
 import { STATUSES } from "../src/solver.js";
 import { LineScanner } from "../src/wasm.js";
 import { loadFixture } from "./fixture.js";
+import { byteCollector } from "./sink.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sudoku-ranges-"));
 const main = await openBatchSolver(0);
@@ -33,19 +33,6 @@ const FIXTURE = loadFixture().filter((c) => c.puzzle.length === 81);
 const PUZZLES = FIXTURE.map((c) => c.puzzle);
 /** Those the kernel does not reject (no clue repeated): a range of them is solved where it is read. */
 const READABLE = FIXTURE.filter((c) => c.count !== "invalid").map((c) => c.puzzle);
-
-/** A Writable that keeps the bytes it is given. */
-function collector(): Writable & { bytes: () => Buffer } {
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  }) as Writable & { bytes: () => Buffer };
-  sink.bytes = () => Buffer.concat(chunks);
-  return sink;
-}
 
 let files = 0;
 /** `bytes` in a file of their own. */
@@ -74,7 +61,7 @@ function counted(solver: BatchSolver, drop: (task: RangeTask) => boolean = () =>
 
 /** A run over the file at `path` in `line` output. */
 async function run(path: string, solver: BatchSolver, settings: Partial<StreamSettings>): Promise<{ bytes: Buffer; totals: StreamTotals }> {
-  const out = collector();
+  const out = byteCollector();
   const all: StreamSettings = { input: "auto", output: "line", limit: 2, batchSize: 64, maxInFlight: 3, workers: solver.threads, readBytes: 1 << 10, ...settings };
   const totals = await solveStreams([{ name: path, open: () => { throw new Error("a file is read by path"); }, path }], out, solver, all);
   return { bytes: out.bytes(), totals };
@@ -191,7 +178,7 @@ describe("the ranged phase writes what the run writes without it", () => {
     lines[2_000] = "# a comment: the main thread reads on from here";
     const path = fileOf(Buffer.from(lines.join("\n") + "\n"));
     const full = await run(path, main, { ranges: false });
-    const out = collector();
+    const out = byteCollector();
     const settings: StreamSettings = { input: "auto", output: "line", limit: 2, batchSize: 64, maxInFlight: 2, workers: 0, readBytes: 1 << 10, rangeBytes: 4000 };
     let deleted = false;
     const ranged = counted(main);
@@ -215,7 +202,7 @@ describe("the ranged phase writes what the run writes without it", () => {
     const expected = await run(rest, main, { ranges: false });
     const fd = openSync(path, "r");
     readSync(fd, Buffer.alloc(skipped), 0, skipped, null);
-    const out = collector();
+    const out = byteCollector();
     const ranged = counted(main);
     const settings: StreamSettings = { input: "auto", output: "line", limit: 2, batchSize: 64, maxInFlight: 2, workers: 0, readBytes: 1 << 10, rangeBytes: 3000 };
     const totals = await solveStreams([{ name: "<stdin>", open: () => { throw new Error("by descriptor"); }, path: fd }], out, ranged, settings);
@@ -239,7 +226,7 @@ describe("the ranged phase writes what the run writes without it", () => {
     const path = fileOf(Buffer.from(lines.join("\n") + "\n"));
     const full = await run(path, main, { ranges: false });
     const stop = new AbortController();
-    const out = collector();
+    const out = byteCollector();
     let written = 0;
     const settings: StreamSettings = { input: "auto", output: "line", limit: 2, batchSize: 64, maxInFlight: 2, workers: 0, readBytes: 1 << 10, rangeBytes: 4000, stop: stop.signal };
     const totals = await solveStreams([{ name: path, open: () => { throw new Error("by path"); }, path }], out, main, settings, (done) => {

@@ -353,35 +353,29 @@ async function solveRanges(
   };
   await output.finish(); // the batches sent before the phase, first
   sendRanges();
-  while (out.length > 0) {
-    let range: RangeOutcome;
-    try {
-      range = await out.shift()!;
-    } catch (error) {
-      await Promise.allSettled(out); // no range is out when the file's descriptor closes
-      throw error;
-    }
-    if (range.start < 0 && range.fellBack === undefined) {
-      giveBack(range); // past the start of the file's last line, which has no line end: the reads after the phase take it
-      continue;
-    }
-    // A range that does not start where the last one ended (the file changed) falls back too.
-    if (fellBack || range.fellBack !== undefined || range.start !== next) {
-      fellBack = true;
-      giveBack(range);
-      continue;
-    }
-    records += range.lines;
-    read.records += range.lines;
-    read.bytes = bytesBefore + range.end - file.base;
-    next = range.end;
-    try {
+  try {
+    while (out.length > 0) {
+      const range = await out.shift()!;
+      if (range.start < 0 && range.fellBack === undefined) {
+        giveBack(range); // past the start of the file's last line, which has no line end: the reads after the phase take it
+        continue;
+      }
+      // A range that does not start where the last one ended (the file changed) falls back too.
+      if (fellBack || range.fellBack !== undefined || range.start !== next) {
+        fellBack = true;
+        giveBack(range);
+        continue;
+      }
+      records += range.lines;
+      read.records += range.lines;
+      read.bytes = bytesBefore + range.end - file.base;
+      next = range.end;
       await output.writeRange(range, read.bytes);
-    } catch (error) {
-      await Promise.allSettled(out);
-      throw error;
+      sendRanges();
     }
-    sendRanges();
+  } catch (error) {
+    await Promise.allSettled(out); // no range is out when the file's descriptor closes
+    throw error;
   }
   return { next, records, fellBack };
 }

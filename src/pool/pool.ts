@@ -13,10 +13,10 @@ import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
 import { SHAPE_9 } from "../shape.js";
-import { type BatchOutcome, type BatchTask, type LineWriter, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
-import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines, solveTask } from "./solve-task.js";
-import { LineScanner, compiledKernels } from "../wasm.js";
-import { type RangeOutcome, type RangeTask, rangeNotSolved, solveRange } from "./range-task.js";
+import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
+import { type BatchEngines, type LineWriter, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines, solveTask } from "./solve-task.js";
+import { compiledKernels } from "../wasm.js";
+import { type RangeOutcome, type RangeTask, rangeNotSolved, solveRangeHere } from "./range-task.js";
 import { batchBuffers } from "./buffers.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
@@ -206,14 +206,13 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
     current = await load();
     return solveTask(current, attempt);
   };
-  let scanner: Promise<LineScanner> | undefined;
   const solveHere = async (task: RangeTask): Promise<RangeOutcome> => {
     // Each range in a turn of the event loop of its own: otherwise a run of ranges would be one
     // chain of promise callbacks, in which no signal is heard and no written output's buffer is
     // handed back (a file or /dev/null as standard output calls back on the next tick).
     await new Promise(setImmediate);
     try {
-      return solveRange(current, await (scanner ??= LineScanner.create()), task);
+      return await solveRangeHere(current, task);
     } catch (error) {
       return rangeNotSolved(task, `solving it failed: ${String(error)}`);
     }

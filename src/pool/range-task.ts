@@ -4,7 +4,7 @@
  * ../cli/pipeline.ts). It serves the common bulk run: a file of 9×9 lines in `line` output.
  *
  *   main thread                         the solving thread (a worker, or the main one)
- *   RangeTask: path, from, to ────────► solveRange: read the bytes → the kernel's scanLines →
+ *   RangeTask: fd, from, to ──────────► solveRange: read the bytes → the kernel's scanLines →
  *     (+ output room, transferred)        every line a 9×9 line of cell bytes? → solve them →
  *                                         the kernel's line output into the room
  *             ◄──────────────────────── RangeOutcome: bytes, tally, lines, start, end
@@ -27,9 +27,9 @@
 import { readSync } from "node:fs";
 import { CELLS, SHAPE_9 } from "../shape.js";
 import { STATUSES, solveGroup } from "../solver.js";
-import type { LineScanner } from "../wasm.js";
-import type { BatchEngines } from "./solve-task.js";
-import { type BatchOutcome, type LineWriter, lineTally } from "./task.js";
+import { LineScanner } from "../wasm.js";
+import { type BatchEngines, kernelLines } from "./solve-task.js";
+import type { BatchOutcome } from "./task.js";
 
 /** A byte range of a file to solve, in `line` output. */
 export interface RangeTask {
@@ -94,6 +94,14 @@ const CR = 13;
 
 /** The buffer ranges are read into on this thread (one range at a time), made at the largest size on first use. */
 let readBuffer = Buffer.alloc(0);
+
+/** This thread's scanner for ranges (a kernel instance of its own), made for the first. */
+let threadScanner: Promise<LineScanner> | undefined;
+
+/** {@link solveRange} with this thread's scanner, made for its first range. */
+export async function solveRangeHere(engines: BatchEngines, task: RangeTask): Promise<RangeOutcome> {
+  return solveRange(engines, await (threadScanner ??= LineScanner.create()), task);
+}
 
 /** A range not solved, for `reason` (the main thread reads it itself). */
 export function rangeNotSolved(task: RangeTask, reason: string): RangeOutcome {
@@ -167,19 +175,13 @@ export function solveRange(engines: BatchEngines, scanner: LineScanner, task: Ra
   // Every byte up to the range's end is in a line the scan took (a `\r\n` is one line end).
   const lastEnd = count === 0 ? -1 : table[3 * count - 2];
   if (lastEnd + (bytes[lastEnd] === CR && lastEnd + 1 < end && bytes[lastEnd + 1] === LF ? 2 : 1) !== end) return noRecords(task, startAt, startAt, "the range's last line is not a 9×9 line");
-  const entry = engines.get(SHAPE_9.size)!;
-  const engine = entry.engine as Partial<LineWriter>;
-  if (typeof engine.lineOutput !== "function") return noRecords(task, startAt, startAt, "the 9×9 engine does not write lines");
-  const result = solveGroup(entry.engine, CELLS, count, { text: cells.subarray(0, count * CELLS) }, task.limit, task.budget);
-  const tally = lineTally(result.counts, result.nodes, count); // before lineOutput, which may write over the results
-  const output = engine.lineOutput(count);
-  if (output === null) return noRecords(task, startAt, startAt, "a puzzle has a clue repeated (its error names its line)");
-  if (output.length > task.out.length) return noRecords(task, startAt, startAt, "the output does not fit its room");
-  task.out.set(output);
+  const { engine } = engines.get(SHAPE_9.size)!;
+  const result = solveGroup(engine, CELLS, count, { text: cells.subarray(0, count * CELLS) }, task.limit, task.budget);
+  const written = kernelLines(engine, count, result, task.out);
+  if (written === null) return noRecords(task, startAt, startAt, "no line output: a clue repeated (its error names its line), or an engine that writes none");
   return {
-    bytes: task.out.subarray(0, output.length),
-    tally,
-    errors: [],
+    ...written,
+    spent: [task.out.buffer as ArrayBuffer], // handed back with the bytes (once, if they are in it)
     lines: count,
     start: startAt,
     end: endAt,

@@ -5,18 +5,23 @@
  * Whatever state the failure left behind (a trapped kernel, a heap near its limit) goes with it.
  */
 
-/** `solve`, ending its worker thread, with the error, when it throws. */
-export function retiringOnFailure<Task, Outcome>(solve: (task: Task) => Outcome): (task: Task) => Outcome | Promise<never> {
+/** `solve`, ending its worker thread, with the error, when it throws or the promise it returns rejects. */
+export function retiringOnFailure<Task, Outcome>(solve: (task: Task) => Outcome | Promise<Outcome>): (task: Task) => Outcome | Promise<Outcome> {
   return (task) => {
     try {
-      return solve(task);
+      const outcome = solve(task);
+      return outcome instanceof Promise ? outcome.catch(retire) : outcome;
     } catch (error) {
-      // Never settles: the uncaught error ends the thread, and piscina fails the task with it.
-      return new Promise<never>(() =>
-        setImmediate(() => {
-          throw error;
-        }),
-      );
+      return retire(error);
     }
   };
+}
+
+/** Never settles: the uncaught `error` ends the thread, and piscina fails the task with it. */
+function retire(error: unknown): Promise<never> {
+  return new Promise<never>(() =>
+    setImmediate(() => {
+      throw error;
+    }),
+  );
 }

@@ -15,7 +15,7 @@ import { solvers, solversBySize } from "../registry.js";
 import type { BatchResult } from "../solver.js";
 import type { KernelRecords, RecordsRequest } from "../wasm.js";
 import type { WasmModule } from "../kernel-source.js";
-import { type BatchOutcome, type BatchTask, type LineWriter, ERRORS_PER_BATCH, grown, lineTally, outputRoom, taskBuffers } from "./task.js";
+import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, grown, outputRoom, taskBuffers } from "./task.js";
 
 /** What each worker starts with (its `workerData`). */
 export interface WorkerData {
@@ -142,7 +142,7 @@ export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome 
     const entry = engines.get(SHAPE_9.size)!;
     const result = solveGroup(entry.engine, CELLS, fastCount, { text: task.cells }, task.limit, task.budget);
     if (fastCount === count && task.output === "line") {
-      const written = kernelLines(entry.engine, task, result);
+      const written = kernelLines(entry.engine, count, result, task.out);
       if (written) return { ...written, spent: taskBuffers(task), solveMs: performance.now() - began };
     }
     const records = kernelRecords(entry.engine, task, fastCount, entry.reportsGuesses);
@@ -205,19 +205,45 @@ function kernelRecords(engine: unknown, task: BatchTask, fastCount: number, gues
   return (engine as RecordsWriter).recordsOutput(fastCount, request);
 }
 
+/** An engine that writes `line` output itself (the 9×9 kernel, WasmKernel.lineOutput). */
+export interface LineWriter {
+  lineOutput(count: number): Uint8Array | null;
+  /** False when lineOutput always gives null (a kernel build without that entry point). */
+  readonly writesLines?: boolean;
+}
+
+/** Records per status of `count` 9×9 puzzles solved for `line` output (none rejected). */
+function lineTally(counts: ArrayLike<number>, nodes: ArrayLike<number>, count: number): number[] {
+  let solved = 0;
+  let unsolvable = 0;
+  let timeouts = 0;
+  for (let k = 0; k < count; k++) {
+    if (nodes[k] < 0) timeouts++;
+    else if (counts[k] === 1) solved++;
+    else if (counts[k] === 0) unsolvable++;
+  }
+  const tally = STATUSES.map(() => 0);
+  tally[STATUSES.indexOf("solved")] = solved;
+  tally[STATUSES.indexOf("unsolvable")] = unsolvable;
+  tally[STATUSES.indexOf("multiple")] = count - solved - unsolvable - timeouts;
+  tally[STATUSES.indexOf("timeout")] = timeouts;
+  return tally;
+}
+
 /**
- * The outcome of a batch of fast records only, in `line` output, as the kernel writes it (see
- * WasmKernel.lineOutput); null when the engine does not write lines or a puzzle was rejected.
+ * The outcome of `count` 9×9 puzzles just solved (`result`), in `line` output, as the kernel
+ * writes it (WasmKernel.lineOutput), copied into `out` when it fits (else a copy of its own);
+ * null when the engine does not write lines or a puzzle was rejected. A batch of fast records
+ * only, and a range (range-task.ts), are written so.
  */
-function kernelLines(engine: unknown, task: BatchTask, result: BatchResult): BatchOutcome | null {
+export function kernelLines(engine: unknown, count: number, result: BatchResult, out?: Uint8Array): BatchOutcome | null {
   if (typeof (engine as Partial<LineWriter>).lineOutput !== "function") return null;
-  const count = task.lines.length;
-  const tally = lineTally(result.counts, result.nodes, count);
+  const tally = lineTally(result.counts, result.nodes, count); // before lineOutput, which may write over the results
   const lines = (engine as LineWriter).lineOutput(count);
   if (lines === null) return null;
-  if (task.out === undefined || task.out.length < lines.length) return { bytes: lines.slice(), tally, errors: [] };
-  task.out.set(lines);
-  return { bytes: task.out.subarray(0, lines.length), tally, errors: [] };
+  if (out === undefined || out.length < lines.length) return { bytes: lines.slice(), tally, errors: [] };
+  out.set(lines);
+  return { bytes: out.subarray(0, lines.length), tally, errors: [] };
 }
 
 const encoder = new TextEncoder();

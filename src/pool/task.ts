@@ -192,28 +192,3 @@ export function grown<T extends Int32Array | Uint8Array>(array: T, least: number
   copy.set(array);
   return copy;
 }
-
-/** An engine that writes `line` output itself (the 9×9 kernel, WasmKernel.lineOutput). */
-export interface LineWriter {
-  lineOutput(count: number): Uint8Array | null;
-  /** False when lineOutput always gives null (a kernel build without that entry point). */
-  readonly writesLines?: boolean;
-}
-
-/** Records per status of `count` 9×9 puzzles solved for `line` output (none rejected). */
-export function lineTally(counts: ArrayLike<number>, nodes: ArrayLike<number>, count: number): number[] {
-  let solved = 0;
-  let unsolvable = 0;
-  let timeouts = 0;
-  for (let k = 0; k < count; k++) {
-    if (nodes[k] < 0) timeouts++;
-    else if (counts[k] === 1) solved++;
-    else if (counts[k] === 0) unsolvable++;
-  }
-  const tally = STATUSES.map(() => 0);
-  tally[STATUSES.indexOf("solved")] = solved;
-  tally[STATUSES.indexOf("unsolvable")] = unsolvable;
-  tally[STATUSES.indexOf("multiple")] = count - solved - unsolvable - timeouts;
-  tally[STATUSES.indexOf("timeout")] = timeouts;
-  return tally;
-}

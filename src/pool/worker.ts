@@ -7,25 +7,16 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
-import { LineScanner, adoptKernels } from "../wasm.js";
+import { adoptKernels } from "../wasm.js";
 import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
 import { type WorkerData, ENGINES_LOADED, loadBatchEngines, solveTask } from "./solve-task.js";
 import { retiringOnFailure } from "./retire.js";
-import { type RangeTask, solveRange } from "./range-task.js";
+import { type RangeTask, solveRangeHere } from "./range-task.js";
 
 const { solvers, kernels } = workerData as WorkerData;
 adoptKernels(kernels ?? {});
 const engines = await loadBatchEngines(solvers);
 parentPort?.postMessage(ENGINES_LOADED);
-
-/** The kernel's line scan, for the ranges this worker reads itself (range-task.ts), made for the first. */
-let scanner: LineScanner | undefined;
-
-/** Solves a range, once the scanner is made. */
-function solveRangeHere(task: RangeTask): BatchOutcome | Promise<BatchOutcome> {
-  if (scanner !== undefined) return transferred(solveRange(engines, scanner, task));
-  return LineScanner.create().then((made) => transferred(solveRange(engines, (scanner = made), task)));
-}
 
 /** An outcome whose output bytes, and the task's buffers it hands back (buffers.ts), are transferred to the main thread, not copied. */
 function transferred(outcome: BatchOutcome): BatchOutcome {
@@ -40,4 +31,4 @@ function transferred(outcome: BatchOutcome): BatchOutcome {
 }
 
 /** Solves one batch or range (piscina calls the default export once per task). */
-export default retiringOnFailure((task: BatchTask | RangeTask) => ("kind" in task ? solveRangeHere(task) : transferred(solveTask(engines, task))));
+export default retiringOnFailure((task: BatchTask | RangeTask) => ("kind" in task ? solveRangeHere(engines, task).then(transferred) : transferred(solveTask(engines, task))));

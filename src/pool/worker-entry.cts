@@ -5,6 +5,7 @@
  * ("FATAL ERROR: v8::Module::IsGraphAsync must be used on an instantiated module", exit 134):
  * a run short enough to end while its workers start, then closes the pool as they load. import()
  * links the same module safely. piscina awaits this module's default export (the handler, once
- * the worker module has loaded its engines) before it takes tasks.
+ * the worker module has loaded its engines) before it takes tasks. The worker module has no
+ * top-level await, for the same reason (worker.ts).
  */
 export default import("./worker.js").then((module) => module.default);

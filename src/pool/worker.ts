@@ -9,14 +9,12 @@ import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { adoptKernels } from "../wasm.js";
 import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
-import { type WorkerData, ENGINES_LOADED, loadBatchEngines, solveTask } from "./solve-task.js";
+import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines, solveTask } from "./solve-task.js";
 import { retiringOnFailure } from "./retire.js";
 import { type RangeTask, solveRangeHere } from "./range-task.js";
 
 const { solvers, kernels } = workerData as WorkerData;
 adoptKernels(kernels ?? {});
-const engines = await loadBatchEngines(solvers);
-parentPort?.postMessage(ENGINES_LOADED);
 
 /** An outcome whose output bytes, and the task's buffers it hands back (buffers.ts), are transferred to the main thread, not copied. */
 function transferred(outcome: BatchOutcome): BatchOutcome {
@@ -30,5 +28,19 @@ function transferred(outcome: BatchOutcome): BatchOutcome {
   }) as unknown as BatchOutcome; // piscina sends the value, transferring its bytes
 }
 
-/** Solves one batch or range (piscina calls the default export once per task). */
-export default retiringOnFailure((task: BatchTask | RangeTask) => ("kind" in task ? solveRangeHere(engines, task).then(transferred) : transferred(solveTask(engines, task))));
+/** The handler that solves one batch or range with `engines` (piscina calls it once per task). */
+function handler(engines: BatchEngines) {
+  return retiringOnFailure((task: BatchTask | RangeTask) => ("kind" in task ? solveRangeHere(engines, task).then(transferred) : transferred(solveTask(engines, task))));
+}
+
+/**
+ * The handler, once the engines have loaded; the entry (worker-entry.cts) hands this promise to
+ * piscina. Not a top-level await: a module with one is evaluated asynchronously, and on Node 20.20
+ * a worker terminated during that evaluation aborts the whole process ("Check failed:
+ * (location_) != nullptr" in SourceTextModule::ExecuteAsyncModule), as a pool closed while its
+ * workers start does. A module without one is evaluated in one synchronous step.
+ */
+export default loadBatchEngines(solvers).then((engines) => {
+  parentPort?.postMessage(ENGINES_LOADED);
+  return handler(engines);
+});

@@ -234,6 +234,10 @@ async function measure(options: Options, scratch: string): Promise<void> {
       const busy = list.map((run) => run.cpuSeconds / run.wallSeconds);
       console.log(`hard, ${name} ÷ --threads 0 with the start-up (${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s, a 1-record run) taken off both: ${ratioCell(solving)}; ${ratioCell(busy)} cores busy (CPU s ÷ wall s)`);
     }
+    // What two threads could give at most, start-up included: --threads 0's solving (its wall
+    // time less the start-up) halved, with no start-up of the workers' own.
+    const ceiling = hardRuns.zero.map((run, i) => run.wallSeconds / (startUps[i].wallSeconds + (run.wallSeconds - startUps[i].wallSeconds) / 2));
+    console.log(`hard, the most 2 threads could give over --threads 0, start-up included (the solving halved, nothing added): ${ratioCell(ceiling)}`);
   }
   const smallRatio = smallRuns.auto.map((auto, i) => auto.wallSeconds / smallRuns.zero[i].wallSeconds);
   console.log(`small file (${figure(options.small)} records): default threads ${median(smallRuns.auto.map((r) => r.wallSeconds)).toFixed(3)} s, --threads 0 ${median(smallRuns.zero.map((r) => r.wallSeconds)).toFixed(3)} s: default ÷ --threads 0 wall ${ratioCell(smallRatio)}`);

@@ -19,7 +19,8 @@
  *                                                          package-lock.json, the kernels' bindings
  *   copy      scripts/copy-kernels.mjs (every build)
  *   bundle    scripts/bundle-cli.mjs (every build): the CLI's main thread from dist/src/ as
- *             dist/cli/*.mjs, which bin/sudoku-wasm.mjs runs
+ *             dist/cli/*.mjs, which bin/sudoku-wasm.mjs runs, and the worker module as
+ *             dist/cli/worker.mjs, which the workers' entry imports
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

@@ -95,7 +95,7 @@ afterAll(() => {
 
 describe("the packed tarball", () => {
   it("holds LICENSE, the metadata and the kernels, and no source maps or declarations of bench code", () => {
-    expect(shipped).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "bin/sudoku-wasm.mjs", "dist/cli/main.mjs", "dist/src/index.js", "dist/src/index.d.ts", "dist/build/release.wasm", "dist/build/general.wasm", "dist/build/facts.js"]));
+    expect(shipped).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "bin/sudoku-wasm.mjs", "dist/cli/main.mjs", "dist/cli/worker.mjs", "dist/src/index.js", "dist/src/index.d.ts", "dist/build/release.wasm", "dist/build/general.wasm", "dist/build/facts.js"]));
     expect(shipped.filter((path) => path.endsWith(".map") || path.endsWith(".wat"))).toEqual([]);
     expect(shipped.filter((path) => path.startsWith("dist/bench/") && path.endsWith(".d.ts"))).toEqual([]);
     expect(manifest.repository).toBeDefined();

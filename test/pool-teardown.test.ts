@@ -76,7 +76,7 @@ process.stdout.write("cycles " + cycles + "\\n");`;
 });
 
 describe("the worker module's evaluation", () => {
-  it("is one synchronous step: require() loads it in a worker thread (it throws ERR_REQUIRE_ASYNC_MODULE for a graph with a top-level await)", () => {
+  it("is one synchronous step: require() loads it (as bundled, what the workers run) in a worker thread (it throws ERR_REQUIRE_ASYNC_MODULE for a graph with a top-level await)", () => {
     // On Node 20.20 a worker terminated while a module with a top-level await evaluates aborts
     // the process ("Check failed: (location_) != nullptr" in SourceTextModule::ExecuteAsyncModule;
     // once in CI, in the test above). That abort is too rare to catch here; its cause is not.
@@ -85,7 +85,7 @@ const { compileKernel, compiledKernels } = await import("${dist("src/wasm.js")}"
 await compileKernel("release");
 const workerData = { solvers: [], kernels: await compiledKernels() };
 const code = \`const { parentPort } = require("node:worker_threads");
-try { parentPort.postMessage("required, default export has then: " + typeof require(\${JSON.stringify(${JSON.stringify(new URL("../dist/src/pool/worker.js", import.meta.url).pathname)})}).default.then); }
+try { parentPort.postMessage("required, default export has then: " + typeof require(\${JSON.stringify(${JSON.stringify(new URL("../dist/cli/worker.mjs", import.meta.url).pathname)})}).default.then); }
 catch (error) { parentPort.postMessage("threw " + error.code); }\`;
 const worker = new Worker(code, { eval: true, workerData });
 worker.on("message", (message) => { if (!String(message).startsWith("sudoku-wasm")) { process.stdout.write(message + "\\n"); worker.terminate(); } });`;

@@ -64,13 +64,16 @@ const PiscinaPool = (): typeof Piscina => (piscina ??= requireCommonJs("piscina"
 const WORKER_YOUNG_GENERATION_MB = 8;
 
 /**
- * The compiled worker's entry (worker-entry.cts, which imports worker.ts) next to this file, or
- * under dist/ when this file runs from src/ (tsx, vitest) or from the bundled CLI.
+ * The compiled worker's entry (worker-entry.cts, which imports worker.ts as bundled in
+ * dist/cli/worker.mjs) next to this file, or under dist/ when this file runs from src/ (tsx,
+ * vitest) or from the bundled CLI.
  */
 export function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
   const path = here.endsWith(".js") ? join(dirname(here), "worker-entry.cjs") : join(packageRoot(), "dist", "src", "pool", "worker-entry.cjs");
-  if (!existsSync(path)) throw new Error(`sudoku-wasm: ${path} is missing; run \`npm run build\` first`);
+  for (const file of [path, join(dirname(path), "..", "..", "cli", "worker.mjs")]) {
+    if (!existsSync(file)) throw new Error(`sudoku-wasm: ${file} is missing; run \`npm run build\` first`);
+  }
   return path;
 }
 

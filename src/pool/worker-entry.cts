@@ -8,4 +8,12 @@
  * the worker module has loaded its engines) before it takes tasks. The worker module has no
  * top-level await, for the same reason (worker.ts).
  */
-export default import("./worker.js").then((module) => module.default);
+
+/**
+ * The worker module (worker.ts) as `npm run build` bundles it, one file (scripts/bundle-cli.mjs):
+ * a worker loads it faster than the modules it is built from. A name in a variable: tsc does not
+ * resolve it (the file exists only in dist/).
+ */
+const bundled = "../../cli/worker.mjs";
+
+export default import(bundled).then((module: { default: unknown }) => module.default);

@@ -71,6 +71,17 @@ describe("wasm-abi", () => {
     expect(fixtureMismatches(engine)).toEqual([]);
   });
 
+  it("runs a WASI reactor's _initialize before solving (the example built with asc --exportStart _initialize, as emscripten's STANDALONE_WASM builds C)", async () => {
+    const reactorPath = join(folder, "abi-reactor.wasm");
+    const { error, stderr } = await asc.main(["examples/wasm-abi/solver.ts", "--target", "release", "--exportStart", "_initialize", "-o", reactorPath]);
+    if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
+    const { readFile } = await import("node:fs/promises");
+    const bytes = await readFile(reactorPath);
+    const exported = WebAssembly.Module.exports(new WebAssembly.Module(bytes)).map((entry) => entry.name);
+    expect(exported).toContain("_initialize");
+    expect(fixtureMismatches(await instantiateAbiSolver(bytes, "reactor.wasm"))).toEqual([]);
+  }, 120_000);
+
   it("names what is wrong with a module that does not follow the ABI", async () => {
     await expect(instantiateAbiSolver(new Uint8Array([1, 2, 3]), "junk.wasm")).rejects.toThrow(/junk\.wasm: not a WebAssembly module/);
     // (module (memory (export "memory") 1)): a memory but no solve.

@@ -119,7 +119,19 @@ export async function instantiateAbiSolver(bytes: BufferSource, source: string):
     throw new Error(`${source}: not a WebAssembly module (${(error as Error).message})`);
   }
   const instance = await WebAssembly.instantiate(module, stubImports(module, source));
-  return new WasmAbiEngine(abiExports(instance, source), source);
+  const exports = abiExports(instance, source);
+  // A WASI reactor (emscripten's STANDALONE_WASM, wasi-sdk's -mexec-model=reactor, asc's
+  // --exportStart _initialize) sets up its memory and globals in `_initialize`, which must run
+  // once before any other export: without it, solve may overflow the stack or read zeros.
+  const initialize = instance.exports._initialize;
+  if (typeof initialize === "function") {
+    try {
+      initialize();
+    } catch (error) {
+      throw new Error(`${source}: its _initialize failed (${(error as Error).message})`);
+    }
+  }
+  return new WasmAbiEngine(exports, source);
 }
 
 /** Loads a wasm-abi solver from a .wasm file. */

@@ -6,7 +6,7 @@
 import asc from "assemblyscript/asc";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, resolve as resolvePath, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSolver, resolveSolvers } from "../bench/custom-solvers.js";
 import { runBench } from "../bench/runner.js";
@@ -80,6 +80,52 @@ describe("wasm-abi", () => {
     const exported = WebAssembly.Module.exports(new WebAssembly.Module(bytes)).map((entry) => entry.name);
     expect(exported).toContain("_initialize");
     expect(fixtureMismatches(await instantiateAbiSolver(bytes, "reactor.wasm"))).toEqual([]);
+  }, 120_000);
+
+  it("gives a reactor's _initialize the random bytes it asks for (env.getentropy, WASI's random_get), and names any other import it calls", async () => {
+    // The example behind a start that asks for 32 random bytes, as emscripten's reactors do, and
+    // traps unless they came (a zero run of 16 bytes has odds of 2^-128). `via` picks the import.
+    const example = relative(folder, resolvePath("examples/wasm-abi/solver")).split(sep).join("/");
+    const build = async (via: string): Promise<Buffer> => {
+      const [from, name] = via.split(".");
+      const source = join(folder, `${name}.ts`);
+      writeFileSync(
+        source,
+        `export { malloc, solve } from "${example}";
+@external("${from}", "${name}") declare function entropy(buffer: usize, length: usize): i32;
+const seed = memory.data(32);
+if (entropy(seed, 32) != 0 || (load<u64>(seed) == 0 && load<u64>(seed, 8) == 0) || (load<u64>(seed, 16) == 0 && load<u64>(seed, 24) == 0)) unreachable();
+`,
+      );
+      const wasm = join(folder, `${name}.wasm`);
+      const { error, stderr } = await asc.main([source, "--target", "release", "--exportStart", "_initialize", "-o", wasm]);
+      if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
+      return readFileSync(wasm);
+    };
+    for (const via of ["env.getentropy", "wasi_snapshot_preview1.random_get"]) {
+      expect(fixtureMismatches(await instantiateAbiSolver(await build(via), via)), via).toEqual([]);
+    }
+    await expect(instantiateAbiSolver(await build("env.seed"), "seeded.wasm")).rejects.toThrow(/seeded\.wasm: its _initialize failed \(seeded\.wasm: the solver called its import env\.seed, which the wasm-abi host does not provide\)/);
+  }, 120_000);
+
+  it("ends the puzzle with a NUL, as a C string: tdoku takes an 82nd byte of '.' or more for its pencilmark form", async () => {
+    // The example behind a solve that, as tdoku does, reads the byte after the 81 cells and
+    // refuses the puzzle when it is not a string's end (the solution once lay right there).
+    const example = relative(folder, resolvePath("examples/wasm-abi/solver")).split(sep).join("/");
+    const source = join(folder, "c-string.ts");
+    writeFileSync(
+      source,
+      `import { solve as solveExample } from "${example}";
+export { malloc } from "${example}";
+export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, guesses: usize): u32 {
+  return load<u8>(puzzle + 81) != 0 ? 0 : solveExample(puzzle, limit, flags, solution, guesses);
+}
+`,
+    );
+    const wasm = join(folder, "c-string.wasm");
+    const { error, stderr } = await asc.main([source, "--target", "release", "-o", wasm]);
+    if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
+    expect(fixtureMismatches(await instantiateAbiSolver(readFileSync(wasm), "c-string.wasm"))).toEqual([]);
   }, 120_000);
 
   it("names what is wrong with a module that does not follow the ABI", async () => {

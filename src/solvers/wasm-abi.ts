@@ -4,20 +4,22 @@
  *
  *   size_t solve(const char *puzzle, size_t limit, uint32_t flags, char *solution, size_t *guesses)
  *
- *   puzzle    81 ASCII bytes, row by row: '1'–'9' a clue, '.' an empty cell
+ *   puzzle    81 ASCII bytes, row by row: '1'–'9' a clue, '.' an empty cell; then a NUL (a C
+ *             string: tdoku takes an 82nd byte of '.' or more for its 729-byte pencilmark form)
  *   limit     count solutions up to this (1 finds one, 2 proves uniqueness)
  *   flags     0 (reserved; tdoku uses bits for its own options)
  *   solution  81 bytes the solver fills with the first solution as ASCII digits
  *   guesses   a u32 the solver sets to its guesses; left at 0xFFFFFFFF it means "cannot tell"
  *   returns   the number of solutions found, at most `limit`
  *
- * Memory: the module exports `memory`. The 81 + 81 + 4 bytes of arguments go where the
+ * Memory: the module exports `memory`. The 82 + 81 + 4 bytes of arguments go where the
  * module's exported allocator puts them (`malloc(size)`, or `alloc(size)`), called once; a
  * module without one gets a fixed buffer: the loader grows memory by one 64 KiB page and uses
  * its start. Allocators that take fresh pages from memory.grow (C's sbrk, Rust's dlmalloc) leave
  * that page alone; a module whose allocator bumps through all of memory (AssemblyScript's stub
  * runtime) must export `malloc`.
- * Imported functions (WASI, `env.abort`, …) are stubbed: calling one is an error naming it.
+ * Imported functions (WASI, `env.abort`, …) are stubbed: calling one is an error naming it, but
+ * for random bytes, which are given; a WASI reactor's `_initialize` runs first.
  */
 import { readFile } from "node:fs/promises";
 import type { Grid } from "../puzzle.js";
@@ -33,22 +35,40 @@ interface AbiExports {
 }
 
 const PAGE_BYTES = 65536;
-/** Bytes of the argument area: puzzle, solution, then the 4-byte-aligned guesses word. */
-const ARGUMENT_BYTES = CELLS * 2 + 2 + 4;
+/** Bytes of the argument area: the puzzle and its NUL, the solution, then the guesses word, 4-byte aligned (up to 3 bytes before it). */
+const ARGUMENT_BYTES = CELLS + 1 + CELLS + 3 + 4;
 /** What the guesses word holds before the call; a solver that leaves it there reports no guesses. */
 const NO_GUESSES = 0xffffffff;
 const DOT = 46;
 const ZERO = 48;
 
-/** Imports that throw when called, naming the import, so a module that needs a host can still load. */
-function stubImports(module: WebAssembly.Module, source: string): WebAssembly.Imports {
+/**
+ * The imports a module may call for random bytes, given: (buffer, length) → 0, the bytes written.
+ * An emscripten STANDALONE_WASM reactor's `_initialize` calls `env.getentropy` (a tdoku build
+ * left with its bytes unwritten solved puzzles wrong, or recursed without end); WASI's is
+ * `random_get`.
+ */
+const ENTROPY_IMPORTS = new Set(["env.getentropy", "wasi_snapshot_preview1.random_get"]);
+
+/**
+ * Imports for `module`: random bytes where {@link ENTROPY_IMPORTS} names one (written into the
+ * memory `memory()` gives once the module is instantiated), and for every other function one that
+ * throws when called, naming the import, so a module that needs a host can still load.
+ */
+function stubImports(module: WebAssembly.Module, source: string, memory: () => WebAssembly.Memory): WebAssembly.Imports {
   const imports: Record<string, Record<string, WebAssembly.ImportValue>> = {};
   for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
     if (kind !== "function") throw new Error(`${source}: imports ${kind} ${from}.${name}; a wasm-abi solver must define its own (export its memory)`);
     imports[from] ??= {};
-    imports[from][name] = () => {
-      throw new Error(`${source}: the solver called its import ${from}.${name}, which the wasm-abi host does not provide`);
-    };
+    imports[from][name] = ENTROPY_IMPORTS.has(`${from}.${name}`)
+      ? (at: number, length: number) => {
+          const bytes = new Uint8Array(memory().buffer, at >>> 0, length >>> 0);
+          for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536)); // at most 64 KiB a call
+          return 0;
+        }
+      : () => {
+          throw new Error(`${source}: the solver called its import ${from}.${name}, which the wasm-abi host does not provide`);
+        };
   }
   return imports;
 }
@@ -84,13 +104,14 @@ export class WasmAbiEngine implements SolverEngine {
       base = pages * PAGE_BYTES;
     }
     this.puzzleAt = base;
-    this.solutionAt = base + CELLS;
-    this.guessesAt = (base + 2 * CELLS + 3) & ~3;
+    this.solutionAt = base + CELLS + 1; // after the puzzle's NUL
+    this.guessesAt = (this.solutionAt + CELLS + 3) & ~3;
   }
 
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, _budget: number): number {
     let bytes = new Uint8Array(this.exports.memory.buffer);
     for (let cell = 0; cell < CELLS; cell++) bytes[this.puzzleAt + cell] = puzzle[cell] === 0 ? DOT : ZERO + puzzle[cell];
+    bytes[this.puzzleAt + CELLS] = 0; // the string's end (the module may have written there)
     new DataView(this.exports.memory.buffer).setUint32(this.guessesAt, NO_GUESSES, true);
     const count = this.exports.solve(this.puzzleAt, limit, 0, this.solutionAt, this.guessesAt) >>> 0;
     bytes = new Uint8Array(this.exports.memory.buffer); // the call may have grown memory
@@ -118,7 +139,13 @@ export async function instantiateAbiSolver(bytes: BufferSource, source: string):
   } catch (error) {
     throw new Error(`${source}: not a WebAssembly module (${(error as Error).message})`);
   }
-  const instance = await WebAssembly.instantiate(module, stubImports(module, source));
+  let memory: WebAssembly.Memory | undefined;
+  const linked = (): WebAssembly.Memory => {
+    if (memory === undefined) throw new Error(`${source}: the solver asked for random bytes while being instantiated, before its memory is known`);
+    return memory;
+  };
+  const instance = await WebAssembly.instantiate(module, stubImports(module, source, linked));
+  memory = instance.exports.memory as WebAssembly.Memory | undefined;
   const exports = abiExports(instance, source);
   // A WASI reactor (emscripten's STANDALONE_WASM, wasi-sdk's -mexec-model=reactor, asc's
   // --exportStart _initialize) sets up its memory and globals in `_initialize`, which must run

@@ -16,4 +16,12 @@
  */
 const bundled = "../../cli/worker.mjs";
 
-export default import(bundled).then((module: { default: unknown }) => module.default);
+/**
+ * When the module or its engines fail to load, a handler that throws that error: piscina would
+ * otherwise reject every task with "No handler function exported", the cause lost.
+ */
+export default import(bundled)
+  .then((module: { default: unknown }) => module.default)
+  .catch((error: unknown) => () => {
+    throw error;
+  });

@@ -12,10 +12,10 @@
  *   guesses   a u32 the solver sets to its guesses; left at 0xFFFFFFFF it means "cannot tell"
  *   returns   the number of solutions found, at most `limit`
  *
- * Memory: the module exports `memory`. The 82 + 81 + 4 bytes of arguments go where the
- * module's exported allocator puts them (`malloc(size)`, or `alloc(size)`), called once; a
- * module without one gets a fixed buffer: the loader grows memory by one 64 KiB page and uses
- * its start. Allocators that take fresh pages from memory.grow (C's sbrk, Rust's dlmalloc) leave
+ * Memory: the module exports `memory`. The 170 bytes of arguments (82 + 81, up to 3 of padding,
+ * 4) go where the module's exported allocator puts them (`malloc(size)`, or `alloc(size)`),
+ * called once; a module without one gets a fixed buffer: the loader grows memory by one 64 KiB
+ * page and uses its start. Allocators that take fresh pages from memory.grow (C's sbrk, Rust's dlmalloc) leave
  * that page alone; a module whose allocator bumps through all of memory (AssemblyScript's stub
  * runtime) must export `malloc`.
  * Imported functions (WASI, `env.abort`, …) are stubbed: calling one is an error naming it, but
@@ -62,7 +62,9 @@ function stubImports(module: WebAssembly.Module, source: string, memory: () => W
     imports[from] ??= {};
     imports[from][name] = ENTROPY_IMPORTS.has(`${from}.${name}`)
       ? (at: number, length: number) => {
-          const bytes = new Uint8Array(memory().buffer, at >>> 0, length >>> 0);
+          const { buffer } = memory();
+          if ((at >>> 0) + (length >>> 0) > buffer.byteLength) throw new Error(`${source}: its import ${from}.${name} asked for ${length >>> 0} random bytes at ${at >>> 0}, past the end of its memory`);
+          const bytes = new Uint8Array(buffer, at >>> 0, length >>> 0);
           for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536)); // at most 64 KiB a call
           return 0;
         }
@@ -105,7 +107,7 @@ export class WasmAbiEngine implements SolverEngine {
     }
     this.puzzleAt = base;
     this.solutionAt = base + CELLS + 1; // after the puzzle's NUL
-    this.guessesAt = (this.solutionAt + CELLS + 3) & ~3;
+    this.guessesAt = ((this.solutionAt + CELLS + 3) & ~3) >>> 0; // unsigned: memory may reach past 2^31
   }
 
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, _budget: number): number {
@@ -155,7 +157,7 @@ export async function instantiateAbiSolver(bytes: BufferSource, source: string):
     try {
       initialize();
     } catch (error) {
-      throw new Error(`${source}: its _initialize failed (${(error as Error).message})`);
+      throw new Error(`${source}: its _initialize failed (${error instanceof Error ? error.message : String(error)})`);
     }
   }
   return new WasmAbiEngine(exports, source);

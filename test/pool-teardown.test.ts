@@ -19,6 +19,12 @@ import { scratchFolder } from "./cli-run.js";
 
 const { dir } = scratchFolder("sudoku-teardown-");
 const dist = (path: string) => new URL(`../dist/${path}`, import.meta.url).href;
+/** The start of a script that opens piscina pools on the built worker: piscina, workerFile, the compiled kernel. */
+const piscinaScript = `const { createRequire } = await import("node:module");
+const { Piscina } = createRequire(${JSON.stringify(import.meta.url)})("piscina");
+const { workerFile } = await import("${dist("src/pool/pool.js")}");
+const { compileKernel, compiledKernels } = await import("${dist("src/wasm.js")}");
+await compileKernel("release");`;
 
 describe("item 13: the threads row's pool ends without V8 posting WebAssembly work to a worker it is ending", () => {
   it("opens, runs and closes the `wasm (2 threads)` row's pool 12 times with batches in flight: status 0, every cycle done, no code collection reaching a worker", () => {
@@ -54,11 +60,7 @@ describe("a pool closed while its workers load their module", () => {
     // terminated while require() links an ES module. The pool's entry is CommonJS, and imports
     // the worker module (src/pool/worker-entry.cts). With the worker module itself (worker.js)
     // as the entry, this test failed 2 runs of 3 with that abort.
-    const script = `const { createRequire } = await import("node:module");
-const { Piscina } = createRequire(${JSON.stringify(import.meta.url)})("piscina");
-const { workerFile } = await import("${dist("src/pool/pool.js")}");
-const { compileKernel, compiledKernels } = await import("${dist("src/wasm.js")}");
-await compileKernel("release");
+    const script = `${piscinaScript}
 const workerData = { solvers: [], kernels: await compiledKernels() };
 let cycles = 0;
 for (let cycle = 0; cycle < 200; cycle++) {
@@ -78,11 +80,7 @@ process.stdout.write("cycles " + cycles + "\\n");`;
 
 describe("the worker module", () => {
   it("whose engines fail to load rejects its tasks with the cause, not piscina's \"No handler function exported\"", () => {
-    const script = `const { createRequire } = await import("node:module");
-const { Piscina } = createRequire(${JSON.stringify(import.meta.url)})("piscina");
-const { workerFile } = await import("${dist("src/pool/pool.js")}");
-const { compileKernel, compiledKernels } = await import("${dist("src/wasm.js")}");
-await compileKernel("release");
+    const script = `${piscinaScript}
 const pool = new Piscina({ filename: workerFile(), workerData: { solvers: ["no-such-solver"], kernels: await compiledKernels() }, minThreads: 1, maxThreads: 1 });
 const outcome = await pool.run({}).then(() => "solved", (error) => error.message.split("\\n")[0]);
 await pool.destroy();

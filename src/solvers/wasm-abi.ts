@@ -15,9 +15,9 @@
  * Memory: the module exports `memory`. The 170 bytes of arguments (82 + 81, up to 3 of padding,
  * 4) go where the module's exported allocator puts them (`malloc(size)`, or `alloc(size)`),
  * called once; a module without one gets a fixed buffer: the loader grows memory by one 64 KiB
- * page and uses its start. Allocators that take fresh pages from memory.grow (C's sbrk, Rust's dlmalloc) leave
- * that page alone; a module whose allocator bumps through all of memory (AssemblyScript's stub
- * runtime) must export `malloc`.
+ * page and uses its start. Allocators that take fresh pages from memory.grow (C's sbrk, Rust's
+ * dlmalloc) leave that page alone; a module whose allocator bumps through all of memory
+ * (AssemblyScript's stub runtime) must export `malloc`.
  * Imported functions (WASI, `env.abort`, …) are stubbed: calling one is an error naming it, but
  * for random bytes, which are given; a WASI reactor's `_initialize` runs first.
  */

@@ -86,7 +86,7 @@ describe("wasm-abi", () => {
     // The example behind a start that asks for 32 random bytes, as emscripten's reactors do, and
     // traps unless they came (a zero run of 16 bytes has odds of 2^-128). `via` picks the import.
     const example = relative(folder, resolvePath("examples/wasm-abi/solver")).split(sep).join("/");
-    const build = async (via: string): Promise<Buffer> => {
+    const build = async (via: string): Promise<Uint8Array<ArrayBuffer>> => {
       const [from, name] = via.split(".");
       const source = join(folder, `${name}.ts`);
       writeFileSync(
@@ -100,7 +100,7 @@ if (entropy(seed, 32) != 0 || (load<u64>(seed) == 0 && load<u64>(seed, 8) == 0) 
       const wasm = join(folder, `${name}.wasm`);
       const { error, stderr } = await asc.main([source, "--target", "release", "--exportStart", "_initialize", "-o", wasm]);
       if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
-      return readFileSync(wasm);
+      return new Uint8Array(readFileSync(wasm));
     };
     for (const via of ["env.getentropy", "wasi_snapshot_preview1.random_get"]) {
       expect(fixtureMismatches(await instantiateAbiSolver(await build(via), via)), via).toEqual([]);

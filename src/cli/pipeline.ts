@@ -310,9 +310,9 @@ interface RangedPhase {
 
 /**
  * The ranged phase (see ../pool/range-task.ts). From `from`, a line start of `file` (an offset
- * in the file) up to which the run has read, the rest of the file goes to the solver as byte ranges that the
- * solving thread reads, scans and solves itself, in `line` output; the main thread only writes
- * their output, in order, after the batches sent before the phase. Each range is sized as a
+ * in the file) up to which the run has read, the rest of the file goes to the solver as byte
+ * ranges that the solving thread reads, scans and solves itself, in `line` output; the main
+ * thread only writes their output, in order, after the batches sent before the phase. Each range is sized as a
  * batch would be: about BATCH_TARGET_MS of solving, a share of what is left near the end. The
  * phase ends at the end of the file; at the first range that falls back (its lines are not all
  * 9×9 lines of cell bytes): the run reads the file as before from that range's start, and the

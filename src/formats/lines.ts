@@ -334,9 +334,9 @@ export async function* utf8Chunks(stream: AsyncIterable<Uint8Array | string>): A
 export const FILE_CHUNK_BYTES = 1 << 20;
 
 /**
- * The bytes of the file at `path` (from offset `from`, when given), chunk by chunk, read into two buffers in turn: while the
- * consumer takes one chunk, the next is read into the other buffer, so the run never waits for
- * the disk (or the page cache) between chunks. A chunk's buffer is read into again once the
+ * The bytes of the file at `path` (from offset `from`, when given), chunk by chunk, read into
+ * two buffers in turn: while the consumer takes one chunk, the next is read into the other
+ * buffer, so the run never waits for the disk (or the page cache) between chunks. A chunk's buffer is read into again once the
  * consumer asks for the next chunk, so it must be done with a chunk by then (as
  * {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a
  * buffer per chunk, and those are garbage the run holds until a full collection (see pool/buffers.ts).
@@ -372,9 +372,10 @@ export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK
 const readAt = promisify(read);
 
 /**
- * Starts reading the next `bytes` of `fd` (from `position`, or where it stands) into `buffer`. Its failure is handled at once (and
- * thrown again where the read is awaited): while the consumer takes the chunk before it, a
- * failed read must not end the process as an unhandled rejection.
+ * Starts reading the next `bytes` of `fd` (from `position`, or where it stands) into `buffer`.
+ * Its failure is handled at once (and thrown again where the read is awaited): while the
+ * consumer takes the chunk before it, a failed read must not end the process as an unhandled
+ * rejection.
  */
 function readAhead(fd: number, buffer: Buffer, bytes: number, position: number | null): Promise<{ bytesRead: number }> {
   const reading = readAt(fd, buffer, 0, bytes, position);

@@ -61,10 +61,11 @@ function stubImports(module: WebAssembly.Module, source: string, memory: () => W
     if (kind !== "function") throw new Error(`${source}: imports ${kind} ${from}.${name}; a wasm-abi solver must define its own (export its memory)`);
     imports[from] ??= {};
     imports[from][name] = ENTROPY_IMPORTS.has(`${from}.${name}`)
-      ? (at: number, length: number) => {
+      ? (pointer: number, size: number) => {
+          const [at, length] = [pointer >>> 0, size >>> 0]; // wasm32's size_t, unsigned
           const { buffer } = memory();
-          if ((at >>> 0) + (length >>> 0) > buffer.byteLength) throw new Error(`${source}: its import ${from}.${name} asked for ${length >>> 0} random bytes at ${at >>> 0}, past the end of its memory`);
-          const bytes = new Uint8Array(buffer, at >>> 0, length >>> 0);
+          if (at + length > buffer.byteLength) throw new Error(`${source}: its import ${from}.${name} asked for ${length} random bytes at ${at}, past the end of its memory`);
+          const bytes = new Uint8Array(buffer, at, length);
           for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536)); // at most 64 KiB a call
           return 0;
         }

@@ -12,7 +12,7 @@
  * per-round ratios, with its range), exact guesses/puzzle (mean, median) and nodes/puzzle of each.
  */
 import { Command } from "commander";
-import { loadDatasetList } from "../src/datasets.js";
+import { DatasetSpecError, loadDatasetList } from "../src/datasets.js";
 import type { KernelBuild } from "../src/wasm.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
 import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from "./versus.js";
@@ -23,7 +23,8 @@ import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from
  * rule and configuration branching, is the baseline `npm run general-vs` passes).
  */
 const DEFAULT_REF = "3c51558";
-const DEFAULT_DATASETS = ["forum_hardest_1905_11plus", "forum_hardest_1106", "magictour_top1465", "17_clue", "kaggle_bryanpark_10k"].map((name) => `../shared/datasets/${name}.txt`);
+/** The default datasets: five public 9×9 sets by name (`npx sudoku-wasm datasets fetch NAME` fetches each). */
+const DEFAULT_DATASETS = ["forum_hardest_1905_11plus", "forum_hardest_1106", "magictour_top1465", "17_clue", "kaggle_bryanpark_10k"];
 
 /** The options of one run. */
 interface VersusOptions {
@@ -42,7 +43,7 @@ interface VersusOptions {
 const OPTIONS: readonly OptionRow[] = [
   { flags: "--ref <commit>", description: "the commit whose kernels (assembly/index.ts, assembly/general.ts) are the old side", default: DEFAULT_REF },
   { flags: "--build <stem>", description: "the build of today's 9×9 kernel: release or variants/<name>", default: "release" },
-  { flags: "--datasets <list>", description: "comma-separated files or bundled names, each of one grid size", default: DEFAULT_DATASETS, defaultText: "the five public 9×9 sets", parse: commaList },
+  { flags: "--datasets <list>", description: "comma-separated public set names, bundled names or files, each of one grid size", default: DEFAULT_DATASETS, defaultText: DEFAULT_DATASETS.join(","), parse: commaList },
   { flags: "--puzzles <n>", description: "the first n puzzles of each file (0: all)", default: 10000, parse: wholeNumber(0) },
   { flags: "--rounds <n>", description: "timed runs of each kernel per dataset, alternating which goes first", default: 5, parse: wholeNumber(1) },
   { flags: "--limit <n>", description: "count solutions up to this", default: 2, parse: wholeNumber(1) },
@@ -65,5 +66,5 @@ async function main(): Promise<void> {
 
 await main().catch((error: Error) => {
   process.stderr.write(`kernel-vs: ${error.message}\n`);
-  process.exitCode = 1;
+  process.exitCode = error instanceof DatasetSpecError ? 2 : 1;
 });

@@ -4,6 +4,7 @@
  * Prints the tables on stdout, progress on stderr; a wrong or disagreeing count exits non-zero.
  */
 import { guardStandardStreams } from "../src/cli/errors.js";
+import { DatasetSpecError } from "../src/datasets.js";
 import { profileCommand } from "./profile/command.js";
 
 // The reader went away (`| head`): stop quietly, status 0, the way the CLI does (idle first, so
@@ -15,5 +16,5 @@ profileCommand()
   .parseAsync(process.argv.slice(2), { from: "user" })
   .catch((error: Error) => {
     process.stderr.write(`profile: ${error.message}\n`);
-    process.exitCode = 1;
+    process.exitCode = error instanceof DatasetSpecError ? 2 : 1;
   });

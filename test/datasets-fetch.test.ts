@@ -139,6 +139,9 @@ describe("datasets fetch against a local server", () => {
     expect(list.stdout).toMatch(/^plain\s+3\s+9x9\s+127\.0\.0\.1:\d+\s+none stated\s+yes$/m);
     expect(list.stdout).toMatch(/^corrupt\s.*\bno$/m);
     expect(list.stdout).toMatch(/^gone cannot be fetched: no public copy is known$/m);
+    expect(list.stdout).toMatch(/^ {2}zipped: this test$/m);
+    const json = JSON.parse((await datasets(["list", "--json", "--catalog", catalogPath], cache)).stdout);
+    expect(json.sets.map((set: { name: string; fetched: boolean }) => [set.name, set.fetched]).slice(0, 3)).toEqual([["plain", true], ["zipped", true], ["corrupt", false]]);
     expect((await datasets(["where", "zipped", "--catalog", catalogPath], cache)).stdout).toBe(`${join(cache, "zipped.txt")}\n`);
   });
 

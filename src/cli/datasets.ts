@@ -67,7 +67,7 @@ function table(rows: readonly string[][], right: ReadonlySet<number>): string {
   return [line(rows[0]), line(widths.map((width) => "-".repeat(width))), ...rows.slice(1).map(line)].join("\n") + "\n";
 }
 
-function listAction(options: { catalog?: string }): void {
+function listAction(options: { catalog?: string; json?: boolean }): void {
   const sets = catalogOf(options);
   const folder = cacheFolder();
   const rows = [["name", "puzzles", "grid", "source", "licence", "fetched"]];
@@ -76,8 +76,15 @@ function listAction(options: { catalog?: string }): void {
     const fetched = set.unavailable !== undefined ? "cannot be fetched" : isCached(set.name, folder) ? "yes" : "no";
     rows.push([set.name, commaGrouped(set.count), `${set.size}x${set.size}`, source, set.licence, fetched]);
   }
+  if (options.json) {
+    const listed = sets.map((set) => ({ ...set, fetched: set.unavailable === undefined && isCached(set.name, folder), path: cachedPath(set.name, folder) }));
+    process.stdout.write(JSON.stringify({ cacheFolder: folder, sets: listed }, null, 2) + "\n");
+    return;
+  }
   let text = table(rows, new Set([1]));
   for (const set of sets.filter((entry) => entry.unavailable !== undefined)) text += `${set.name} cannot be fetched: ${set.unavailable}\n`;
+  text += "\ncredits (as the sources state them):\n";
+  for (const set of sets) text += `  ${set.name}: ${set.credit}\n`;
   text += `\ncache folder: ${folder} (set ${CACHE_VARIABLE} to use another)\n`;
   text += "fetch one: npx sudoku-wasm datasets fetch NAME; every one: npx sudoku-wasm datasets fetch --all\n";
   process.stdout.write(text);
@@ -221,7 +228,8 @@ export function datasetsCommand(): Command {
     });
   command
     .command("list")
-    .description("the public sets: name, puzzles, grid, source, licence, whether fetched")
+    .description("the public sets: name, puzzles, grid, source, licence, whether fetched; then each one's credit")
+    .addOption(toOption({ flags: "--json", description: "print the catalog as JSON instead (URLs, formats, checksums, credits), with each set's path and whether it is fetched" }))
     .addOption(toOption(CATALOG_OPTION))
     .action(listAction);
   command

@@ -134,6 +134,7 @@ async function main(argv = process.argv): Promise<void> {
     .option("--sizing", "also print the sizing table of docs/where-it-stands.md: each bundled tier's rate with --threads 0 and 2")
     .parse(argv);
   const options = program.opts<Options>();
+  if (options.hard > 0 || options.sizing) publicSetPath(HARD_SET); // a set not fetched stops the run before any measuring
   const scratch = mkdtempSync(join(tmpdir(), "sudoku-bulk-bench-"));
   try {
     await measure(options, scratch);

@@ -28,7 +28,7 @@ import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
 import { solverHelpLines } from "./solver-help.js";
 import { checkOutputIsNoInput } from "./same-file.js";
-import { lockOutput } from "./output-lock.js";
+import { type OutputLock, lockOutput } from "./output-lock.js";
 import { closeOutput, openOutput } from "./output.js";
 import { stopBeforeStreamExit } from "./errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
@@ -52,6 +52,7 @@ export interface SolveFlags {
   budget?: number;
   shard?: Shard;
   resume?: boolean;
+  takeLock?: boolean;
   solver?: string[];
   quiet?: boolean;
 }
@@ -92,6 +93,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--in-flight <n>", description: "batches out at once (default: 3 per thread and 2, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
   { flags: "--shard <K/N>", description: "solve only the records whose index (over all inputs, from 0) is K mod N; records keep their index and line, and `sudoku-wasm merge` joins the N outputs into the one-run output", parse: shardArgument },
   { flags: "--resume", description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records (a cut-off last one is removed), skip as many inputs, append" },
+  { flags: "--take-lock", description: "take the lock of -o FILE even from a run that holds it (one that is stopped, or of another machine or container): that run then stops, writing nothing more to FILE" },
   { flags: "--progress", description: "show progress on stderr (default: when stderr is a terminal)" },
   { flags: "--no-progress", description: "never show progress" },
   { flags: "-q, --quiet", description: "write nothing to stderr but errors: no progress, no closing summary, no hint when standard input is a terminal" },
@@ -189,11 +191,12 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   const inputs = openInputs(files);
   hintTerminalInput(files, flags.quiet);
   const shard = flags.shard ?? WHOLE_RUN;
-  const releaseLock = await lockOutput(flags.output); // before the resume point is read: a second writer is refused here
+  if (flags.takeLock && flags.output === undefined) throw new Error("--take-lock needs -o FILE: the output whose lock to take");
+  const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
   try {
-    await solveToOutput(inputs, shard, flags, files);
+    await solveToOutput(inputs, shard, flags, files, lock);
   } finally {
-    await releaseLock();
+    await lock.release();
   }
 }
 
@@ -244,9 +247,10 @@ async function judgeSolver(flags: SolveFlags, limit: number): Promise<{ solve: S
 }
 
 /** The streaming run of {@link runSolve} once its output is locked. */
-async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFlags, files: string[]): Promise<void> {
+async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFlags, files: string[], lock: OutputLock): Promise<void> {
   const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
   const out = await openOutput(flags.output, resume);
+  lock.guard(out);
   const started = performance.now();
   const totalBytes = inputBytes(files);
   const solver = await openRunSolver(flags, flags.count ? EXACT_COUNT_LIMIT : flags.limit, totalBytes);
@@ -279,6 +283,7 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
       (done, bytes) => progress?.update(done, bytes),
     );
     await closeOutput(out);
+    lock.verify(); // no success over bytes another run may have written
     progress?.stop();
     process.stderr.write(errorLines(totals));
     if (!flags.quiet) process.stderr.write(summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads) + "\n");

@@ -9,6 +9,7 @@
  * - {@link resumeCommand}: the command line that goes on after an interrupt.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { RecordEnds } from "../formats/output/split.js";
 import { isWhole } from "../whole-number.js";
@@ -135,8 +136,18 @@ export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The command that goes on after an interrupt: `sudoku-wasm` with the same arguments, plus `--resume`. */
-export function resumeCommand(args: readonly string[]): string {
+/**
+ * The words that ran this command, as the user typed them: `npx sudoku-wasm` under npx (npm
+ * sets npm_command=exec), `sudoku-wasm` through the installed command, else `node SCRIPT`.
+ */
+export function invocation(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (env.npm_command === "exec") return ["npx", "sudoku-wasm"];
+  const script = argv[1] ?? "";
+  return basename(script) === "sudoku-wasm" ? ["sudoku-wasm"] : ["node", script];
+}
+
+/** The command that goes on after an interrupt: the command as it was run ({@link invocation}) with the same arguments, plus `--resume`. */
+export function resumeCommand(args: readonly string[], run: readonly string[] = invocation()): string {
   const words = args.includes("--resume") ? args : [...args, "--resume"];
-  return ["sudoku-wasm", ...words].map(shellWord).join(" ");
+  return [...run, ...words].map(shellWord).join(" ");
 }

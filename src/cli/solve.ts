@@ -10,7 +10,7 @@
  * must be a readable file (or a pipe) before anything is read. The options table below makes
  * both the help text and the defaults.
  */
-import { type Stats, accessSync, constants, createReadStream, fstatSync, statSync } from "node:fs";
+import { type Stats, accessSync, closeSync, constants, createReadStream, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
@@ -139,7 +139,47 @@ function checkInputFile(name: string): boolean {
   } catch {
     throw new Error(`cannot read '${name}': permission denied`);
   }
+  if (stats.isFile()) checkNotBinary(name);
   return stats.isFile();
+}
+
+/** How much of a file is looked at for a NUL byte, the mark of a binary file (as grep and git tell one). */
+const BINARY_PROBE_BYTES = 1 << 16;
+
+/** Throws a one-line reason when the start of file `name` holds a NUL byte: a binary file (a program, an archive), not puzzles. */
+function checkNotBinary(name: string): void {
+  const head = Buffer.alloc(BINARY_PROBE_BYTES);
+  let read = 0;
+  try {
+    const fd = openSync(name, "r");
+    try {
+      read = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return; // the reading reports it, naming the file
+  }
+  const nul = head.subarray(0, read).indexOf(0);
+  if (nul >= 0) throw new Error(`${name} is a binary file (a NUL byte at byte ${commaGrouped(nul + 1)}), not a puzzle file`);
+}
+
+/**
+ * Throws a one-line reason when standard input is named twice (`solve - -`: a stream is read
+ * once; a file would be read on from wherever the first reading left it) or is a directory
+ * (`solve < DIR`, refused as `solve DIR` is).
+ */
+function checkStandardInput(names: readonly string[]): void {
+  const named = names.filter((name) => name === "-").length;
+  if (named > 1) throw new Error(`standard input ('-') is named ${named} times: it can be read once; name it once`);
+  if (named === 0) return;
+  let directory = false;
+  try {
+    directory = fstatSync(0).isDirectory();
+  } catch {
+    // closed or unreadable: the reading says so
+  }
+  if (directory) throw new Error("standard input is a directory, not a puzzle file");
 }
 
 /** What `solve` says when it would wait on a terminal for input that nobody may be typing. */
@@ -186,6 +226,7 @@ export const FAILED_RECORDS_STATUS = 1;
  * whole, in order, and the count is printed); usage and I/O errors throw (status 2, main.ts).
  */
 export async function runSolve(files: string[], flags: SolveFlags): Promise<void> {
+  checkStandardInput(inputNames(files));
   checkOutputIsNoInput(inputNames(files), flags.output);
   if (flags.format) return runJudge(files, flags.format, flags.output, flags);
   const inputs = openInputs(files);
@@ -286,7 +327,14 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
     lock.verify(); // no success over bytes another run may have written
     progress?.stop();
     process.stderr.write(errorLines(totals));
-    if (!flags.quiet) process.stderr.write(summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads) + "\n");
+    const added = totals.tally.reduce((sum, n) => sum + n, 0);
+    if (flags.quiet) {
+      // nothing but errors
+    } else if (resume !== undefined && resume.records > 0 && added === 0 && !totals.stopped) {
+      process.stderr.write(`'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added\n`);
+    } else {
+      process.stderr.write(summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads) + "\n");
+    }
     if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
     process.exitCode = interrupts.exitStatus ?? (failedRecords(totals) > 0 ? FAILED_RECORDS_STATUS : 0);
   } finally {

@@ -142,5 +142,7 @@ describe("unclear messages made clear", () => {
     );
     expect(resumeCommand(args, invocation(["/usr/bin/node", "/usr/local/bin/sudoku-wasm"], {}))).toBe("sudoku-wasm solve -o out.txt in.txt --resume");
     expect(resumeCommand(args, invocation(["/usr/bin/node", "/src/my dir/bin/sudoku-wasm.mjs"], {}))).toBe("node '/src/my dir/bin/sudoku-wasm.mjs' solve -o out.txt in.txt --resume");
+    // A script started from inside an npx or npm run (which set npm_command for every child) is still `node SCRIPT`.
+    expect(resumeCommand(args, invocation(["/usr/bin/node", "/src/bin/sudoku-wasm.mjs"], { npm_command: "exec" }))).toBe("node /src/bin/sudoku-wasm.mjs solve -o out.txt in.txt --resume");
   });
 });

@@ -137,13 +137,14 @@ export function shellWord(word: string): string {
 }
 
 /**
- * The words that ran this command, as the user typed them: `npx sudoku-wasm` under npx (npm
- * sets npm_command=exec), `sudoku-wasm` through the installed command, else `node SCRIPT`.
+ * The words that ran this command, as the user typed them: `npx sudoku-wasm` for the installed
+ * command run by npx (npm sets npm_command=exec), `sudoku-wasm` for the installed command
+ * otherwise, else `node SCRIPT` (`node bin/sudoku-wasm.mjs` in a clone).
  */
 export function invocation(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string[] {
-  if (env.npm_command === "exec") return ["npx", "sudoku-wasm"];
   const script = argv[1] ?? "";
-  return basename(script) === "sudoku-wasm" ? ["sudoku-wasm"] : ["node", script];
+  if (basename(script) !== "sudoku-wasm") return ["node", script];
+  return env.npm_command === "exec" ? ["npx", "sudoku-wasm"] : ["sudoku-wasm"];
 }
 
 /** The command that goes on after an interrupt: the command as it was run ({@link invocation}) with the same arguments, plus `--resume`. */

@@ -146,7 +146,7 @@ function checkInputFile(name: string): boolean {
 /** How much of a file is looked at for a NUL byte, the mark of a binary file (as grep and git tell one). */
 const BINARY_PROBE_BYTES = 1 << 16;
 
-/** Throws a one-line reason when the start of file `name` holds a NUL byte: a binary file (a program, an archive), not puzzles. */
+/** Throws a one-line reason when the start of file `name` holds a NUL byte (and no UTF-16/32 byte order mark): a binary file (a program, an archive), not puzzles. */
 function checkNotBinary(name: string): void {
   const head = Buffer.alloc(BINARY_PROBE_BYTES);
   let read = 0;
@@ -160,6 +160,9 @@ function checkNotBinary(name: string): void {
   } catch {
     return; // the reading reports it, naming the file
   }
+  const [b0, b1, b2, b3] = head;
+  const wideText = (b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff) || (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff);
+  if (wideText) return; // UTF-16 or UTF-32 text (its byte order mark): the reading names the encoding
   const nul = head.subarray(0, read).indexOf(0);
   if (nul >= 0) throw new Error(`${name} is a binary file (a NUL byte at byte ${commaGrouped(nul + 1)}), not a puzzle file`);
 }

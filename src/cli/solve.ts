@@ -330,14 +330,11 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
     lock.verify(); // no success over bytes another run may have written
     progress?.stop();
     process.stderr.write(errorLines(totals));
-    const added = totals.tally.reduce((sum, n) => sum + n, 0);
-    if (flags.quiet) {
-      // nothing but errors
-    } else if (resume !== undefined && resume.records > 0 && added === 0 && !totals.stopped) {
-      process.stderr.write(`'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added\n`);
-    } else {
-      process.stderr.write(summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads) + "\n");
-    }
+    const complete = resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
+    const closing = complete
+      ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
+      : summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads);
+    if (!flags.quiet) process.stderr.write(`${closing}\n`);
     if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
     process.exitCode = interrupts.exitStatus ?? (failedRecords(totals) > 0 ? FAILED_RECORDS_STATUS : 0);
   } finally {

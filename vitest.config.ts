@@ -12,6 +12,7 @@ const SLOW = [
   "test/pool-teardown.test.ts",
   "test/hosts.test.ts",
   "test/ssh-hosts.test.ts",
+  "test/output-lock.test.ts",
   "test/bench-cli.test.ts",
   "test/kernel-bytes.test.ts",
   "test/custom-solvers.test.ts",

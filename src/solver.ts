@@ -133,6 +133,10 @@ export function checkBudget(budget: number): number {
 
 /** `limit` when it is a whole number from 1 to 2^31-1; a RangeError otherwise. */
 export function checkLimit(limit: number): number {
+  if (typeof limit !== "number") {
+    const got = typeof limit === "string" ? `the string ${JSON.stringify(limit)}` : `${/^[aeiou]/.test(typeof limit) ? "an" : "a"} ${typeof limit} (${String(limit)})`;
+    throw new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${got}`);
+  }
   return checkWhole("limit", limit, 1, 0x7fffffff, "2^31-1");
 }
 

@@ -72,7 +72,7 @@ export function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
   const path = here.endsWith(".js") ? join(dirname(here), "worker-entry.cjs") : join(packageRoot(), "dist", "src", "pool", "worker-entry.cjs");
   for (const file of [path, join(dirname(path), "..", "..", "cli", "worker.mjs")]) {
-    if (!existsSync(file)) throw new Error(`sudoku-wasm: ${file} is missing; run \`npm run build\` first`);
+    if (!existsSync(file)) throw new Error(`sudoku-wasm: ${file} is missing: the package is incomplete (in a clone of sudoku-wasm, \`npm run build\` makes it)`);
   }
   return path;
 }
@@ -364,6 +364,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
  * range holds at least 64 puzzles, and a stop waits for the ranges sent.
  */
 export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean; ranges?: boolean } = {}): Promise<BatchSolver> {
+  const filename = threads === 0 ? "" : workerFile(); // a missing worker module fails here, not when the workers start mid-run
   const load = () => loadBatchEngines(solverIds);
   const engines = await load(); // a bad id fails here, before any worker starts
   const ranges = (options.ranges ?? options.warmUp !== false) && writesLines(engines);
@@ -372,7 +373,7 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   // The workers instantiate the modules the main thread compiled: no compiling of their own, and
   // the machine code V8 has optimised by the time they start is theirs too.
   const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
-  const start = () => openWorkerPool(threads, { filename: workerFile(), workerData }, { ranges });
+  const start = () => openWorkerPool(threads, { filename, workerData }, { ranges });
   // The main thread solves beside the workers only when a core is left for it: where every core
   // has a worker, it would take time from them.
   return options.warmUp === false ? start() : sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });

@@ -20,6 +20,7 @@ import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/co
 import { describeEnvironment } from "./report/format.js";
 import { type SettingDifference, compareRuns, describeDifferences, formatComparison, regressions, settingDifferences, settingsOf } from "./report/compare.js";
 import { parseJson } from "./report/json.js";
+import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
 import { formatTables } from "./report/table.js";
 import { isPureTsBaseline, rowLabels, runBench } from "./runner.js";
@@ -99,7 +100,8 @@ async function main(argv: readonly string[]): Promise<void> {
   const toStderr = usesStdout(options);
   const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(text);
   const width = Math.min(reportColumns(toStderr) ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
-  if (options.failOnRegression !== undefined && !options.compare) throw new Error("--fail-on-regression needs --compare OLD.json: the run to judge against");
+  if (options.failOnRegression !== undefined && !options.compare && !options.ref) throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
+  checkRefRequest(options);
   const earlier = options.compare ? parseJson(readFileSync(options.compare, "utf8"), options.compare) : null;
   const bundled = bundledDatasets();
   const datasets = loadDatasetList(options.datasets ?? bundled);
@@ -129,6 +131,7 @@ async function main(argv: readonly string[]): Promise<void> {
     timeMs: options.time,
     budget: options.budget,
     seed: options.seed,
+    rounds: options.rounds,
     maxPuzzles: options.puzzles,
     reference: options.reference,
     extraRows: threadsRow ? [poolRow(options.threads)] : [],
@@ -139,6 +142,11 @@ async function main(argv: readonly string[]): Promise<void> {
 
   const header = [...describeEnvironment(environment), ...(options.quick ? [quickCaveat(options)] : [])];
   report(header.flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
+  if (options.ref) {
+    measuring = true;
+    if (!(await judgeAgainstCommit({ ...options, ref: options.ref }, { ...plan, rounds: options.rounds, threshold: options.threshold / 100 }, report))) process.exitCode = FAILED_STATUS;
+    return;
+  }
   const watch = new InterruptWatch();
   const live = new LiveReport(options.wide ? undefined : { write: report, labels: rowLabels(plan), columns: width, seed: options.seed });
   watch.onForcedExit(() => live.end());

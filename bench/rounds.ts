@@ -1,0 +1,64 @@
+/**
+ * A row timed in rounds: the row's time split into `rounds` independent tinybench runs (the first
+ * one warms up), so that the row carries the spread between rounds as well as the spread between
+ * batches. The batches of one round are alike by construction (same process, same second); the
+ * rounds of a row lie apart in time and catch the load changing around them. `--compare` judges
+ * with the rounds (report/compare.ts): an interval from batches alone is far too narrow between
+ * two runs.
+ */
+import { type BatchTiming, type BatchTimingOptions, timeBatches } from "./measure/batches.js";
+import { summarize } from "./statistics.js";
+
+/** Rounds per row unless `--rounds` says otherwise. */
+export const DEFAULT_ROUNDS = 5;
+
+/** A row's timing over all its rounds, and each round's mean ms per batch. */
+export interface RoundTiming extends BatchTiming {
+  /** Mean ms per batch of each round, in the order they ran. */
+  roundMs: number[];
+}
+
+/** How to time a row in rounds: the batch options for the whole row, and the rounds to split it into. */
+export interface RoundOptions extends BatchTimingOptions {
+  rounds: number;
+}
+
+/**
+ * Times `solveBatch` in `options.rounds` tinybench runs of `timeMs / rounds` each (the warm-up
+ * before the first only), each run at least `ceil(minCalls / rounds)` calls; returns every batch
+ * (ascending) with the whole row's mean, margin and CPU share, and each round's mean.
+ */
+export async function timeRounds(name: string, solveBatch: () => number | Promise<number>, expectedTotal: number, options: RoundOptions): Promise<RoundTiming> {
+  const rounds = Math.max(1, Math.floor(options.rounds));
+  const each: BatchTiming[] = [];
+  for (let round = 0; round < rounds; round++) {
+    each.push(
+      await timeBatches(name, solveBatch, expectedTotal, {
+        ...options,
+        timeMs: options.timeMs / rounds,
+        minCalls: Math.max(1, Math.ceil(options.minCalls / rounds)),
+        warmupMs: round === 0 ? options.warmupMs : 0,
+      }),
+    );
+  }
+  return combineRounds(each);
+}
+
+/** One timing of the rounds together: their batches pooled (mean, median, Student's t margin), the CPU share weighted by each round's time. */
+export function combineRounds(each: readonly BatchTiming[]): RoundTiming {
+  const batchMs = each.flatMap((t) => t.batchMs).sort((a, b) => a - b);
+  const summary = summarize(batchMs);
+  const weights = each.map((t) => t.meanMs * t.samples);
+  const cpuPerWall = each.some((t) => t.cpuPerWall === null)
+    ? null
+    : each.reduce((sum, t, i) => sum + t.cpuPerWall! * weights[i], 0) / weights.reduce((a, b) => a + b, 0);
+  return {
+    meanMs: summary.mean,
+    medianMs: summary.p50,
+    rmePercent: summary.rmePercent,
+    samples: summary.n,
+    batchMs,
+    cpuPerWall,
+    roundMs: each.map((t) => t.meanMs),
+  };
+}

@@ -4,7 +4,6 @@
  * table, writes the exports asked for, and with --compare judges each row against an earlier
  * run; progress on stderr. A wrong answer exits non-zero. Options: options.ts (`--help`).
  */
-import { readFileSync } from "node:fs";
 import { CommanderError } from "commander";
 import { USAGE_ERROR_STATUS } from "../src/cli/errors.js";
 import { InterruptWatch } from "../src/cli/progress.js";
@@ -19,7 +18,7 @@ import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
 import { describeEnvironment } from "./report/format.js";
 import { type SettingDifference, compareRuns, describeDifferences, formatComparison, regressions, settingDifferences, settingsOf } from "./report/compare.js";
-import { parseJson } from "./report/json.js";
+import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
 import { formatTables } from "./report/table.js";
@@ -102,7 +101,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const width = Math.min(reportColumns(toStderr) ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
   if (options.failOnRegression !== undefined && !options.compare && !options.ref) throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
   checkRefRequest(options);
-  const earlier = options.compare ? parseJson(readFileSync(options.compare, "utf8"), options.compare) : null;
+  const earlier = options.compare ? readResultFile(options.compare, "--compare") : null;
   const bundled = bundledDatasets();
   const datasets = loadDatasetList(options.datasets ?? bundled);
   if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
@@ -114,7 +113,7 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   if (options.against) {
     if (!earlier) throw new Error("--against needs --compare OLD.json: the run to judge it against");
-    const later = parseJson(readFileSync(options.against, "utf8"), options.against);
+    const later = readResultFile(options.against, "--against");
     const differences = checkedDifferences(earlier, later, options);
     judge(earlier, later, differences, options, report);
     return;

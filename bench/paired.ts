@@ -215,12 +215,13 @@ async function timePair(
   return change;
 }
 
-/** Throws the usage error of a --ref run asked for what it does not do: another comparison, or exports. */
+/** Throws the usage error of a --ref run asked for what it does not do (another comparison, exports) or naming no commit git knows. */
 export function checkRefRequest(options: { ref?: string; compare?: string; against?: string; json?: unknown; markdown?: unknown; csv?: unknown; svg?: unknown }): void {
   if (!options.ref) return;
   if (options.compare || options.against) throw new Error("--ref COMMIT judges against that commit: leave out --compare and --against");
   const exports = (["json", "markdown", "csv", "svg"] as const).filter((key) => options[key] !== undefined);
   if (exports.length > 0) throw new Error(`--ref prints its verdicts and writes no files: leave out ${exports.map((key) => `--${key}`).join(", ")}`);
+  resolveCommit(options.ref);
 }
 
 /** What `--ref` needs of the bench's options. */

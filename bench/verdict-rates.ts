@@ -65,7 +65,7 @@ function runBench(args: readonly string[], env: Record<string, string> = {}): Pr
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     child.on("error", reject);
-    child.on("close", (status) => (status === 0 || status === 1 ? resolve(out) : reject(new Error(`bench ${args.join(" ")} exited ${status}: ${err.trim().split("\n").pop()}`))));
+    child.on("close", (status) => (status === 0 ? resolve(out) : reject(new Error(`bench ${args.join(" ")} exited ${status}: ${err.trim().split("\n").pop()}`))));
   });
 }
 

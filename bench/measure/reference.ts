@@ -34,7 +34,7 @@ export async function buildKernelAtCommit(commit: string, entry: string, target:
 /** The 12-digit hash of `commit` (a hash, branch, tag or HEAD~2) in this checkout's repository; an Error naming it when git does not know it. */
 export function resolveCommit(commit: string): string {
   const found = spawnSync("git", ["rev-parse", "--verify", "--quiet", "--short=12", `${commit}^{commit}`], { cwd: packageRoot(), encoding: "utf8" });
-  if (found.status !== 0 || !found.stdout.trim()) throw new Error(`no commit '${commit}' in the git repository at ${packageRoot()}`);
+  if (found.status !== 0 || !found.stdout.trim()) throw new Error(`--ref ${commit}: no such commit in the git repository at ${packageRoot()}`);
   return found.stdout.trim();
 }
 

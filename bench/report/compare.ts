@@ -198,7 +198,7 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     if (!estimate) change.verdict = "undecided";
     else if (different) change.reason = change.mismatch = different;
     else if (flagged) change.verdict = "not judged";
-    else if (noRounds) change.reason = `no timing rounds in the ${(earlier.roundMicros?.length ?? 0) < 2 ? "earlier" : "later"} run (a file from before them, or the web page's)`;
+    else if (noRounds) change.reason = `no timing rounds in the ${(earlier.roundMicros?.length ?? 0) < 2 ? "earlier" : "later"} run`;
     else change.verdict = betweenRunsVerdict(estimate, floor);
     if (change.verdict === "not judged" && !change.reason && !flagged) change.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
     return change;
@@ -235,7 +235,8 @@ function compareHeading(before: BenchRun, noiseThreshold: number): string[] {
     `Compared with ${before.environment.date} (commit ${before.environment.commit}): puzzles/s before → now`,
     `± is the 95% interval of the ratio from each row's timing rounds (Welch on the rounds' means); faster or slower only when the whole interval ` +
       `lies beyond ${formatNumber(noiseThreshold * 100)}% or the row's round-to-round spread, whichever is larger, else "no change"`,
-    `"not judged": a noise flag in either run (see Flags), an interval too wide to tell, or rows that timed different work; ` +
+    `"not judged": a noise flag in either run (see Flags), an interval too wide to tell, rows that timed different work, or a file without ` +
+      "timing rounds (written before them, or by the web page); " +
       "two runs at different times drift apart: for a verdict to trust, --ref COMMIT times both commits interleaved in one run",
   ];
 }

@@ -17,7 +17,7 @@ import { LiveReport } from "./progress.js";
 import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
 import { describeEnvironment } from "./report/format.js";
-import { type SettingDifference, compareRuns, describeDifferences, formatComparison, regressions, settingDifferences, settingsOf } from "./report/compare.js";
+import { type SettingDifference, compareRuns, describeDifferences, formatComparison, regressionLine, settingDifferences, settingsOf } from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
@@ -85,11 +85,9 @@ function judge(earlier: BenchRun, later: BenchRun, differences: readonly Setting
   const threshold = options.threshold / 100;
   const changes = compareRuns(earlier, later, threshold);
   report(formatComparison(earlier, changes, differences, threshold));
-  if (options.failOnRegression === undefined) return;
-  const slower = regressions(changes, options.failOnRegression);
-  if (slower.length === 0) return;
-  const rows = slower.map((c) => `${c.dataset} · ${c.row}`).join(", ");
-  report(`--fail-on-regression ${options.failOnRegression}: ${slower.length} row${slower.length === 1 ? "" : "s"} judged slower by more than ${options.failOnRegression}%: ${rows}\n`);
+  const line = options.failOnRegression === undefined ? null : regressionLine(changes, options.failOnRegression);
+  if (line === null) return;
+  report(line + "\n");
   process.exitCode = FAILED_STATUS;
 }
 

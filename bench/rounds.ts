@@ -1,10 +1,12 @@
 /**
- * A row timed in rounds: the row's time split into `rounds` independent tinybench runs (the first
- * one warms up), so that the row carries the spread between rounds as well as the spread between
- * batches. The batches of one round are alike by construction (same process, same second); the
- * rounds of a row lie apart in time and catch the load changing around them. `--compare` judges
- * with the rounds (report/compare.ts): an interval from batches alone is far too narrow between
- * two runs.
+ * A row timed in rounds: the row's time split into `rounds` tinybench runs one after another (the
+ * first one warms up), so that the row records each round's mean as well as every batch. Batches
+ * next to each other are alike (same second, same caches); rounds catch more of what moves a
+ * row between runs (load that comes and goes, a collection, the timer), and `--compare` judges
+ * with them (report/compare.ts): an interval from batches alone is far too narrow between two
+ * runs. The rounds of a row are not spread across the run (a row is measured whole, so that an
+ * interrupted run keeps the rows it finished); what they cannot see, such as the load an hour
+ * later or another process's compiled code, is why `--ref` times both commits in one process.
  */
 import { type BatchTiming, type BatchTimingOptions, timeBatches } from "./measure/batches.js";
 import { summarize } from "./statistics.js";

@@ -18,7 +18,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { Command } from "commander";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
 import { packagePath } from "../src/paths.js";
 import { collectEnvironment } from "./env.js";
@@ -43,14 +43,21 @@ const OPTIONS: readonly OptionRow[] = [
   { flags: "--pairs <n>", description: "pairs of same-commit runs, idle and again busy", default: 5, parse: wholeNumber(0) },
   { flags: "--planted-pairs <n>", description: "pairs of runs with the planted slowdown", default: 10, parse: wholeNumber(0) },
   { flags: "--ref-pairs <n>", description: "runs of --ref HEAD (same commit, interleaved in one process), idle", default: 0, parse: wholeNumber(0) },
-  { flags: "--slowdown <share>", description: "the planted slowdown (0.1: each call spins 10% of its time longer)", default: 0.1, parse: Number },
+  { flags: "--slowdown <share>", description: "the planted slowdown (0.1: each call spins 10% of its time longer)", default: 0.1, parse: shareArgument },
   { flags: "--time <ms>", description: "the bench's --time per row", default: 300, parse: wholeNumber(1) },
   { flags: "--puzzles <n>", description: "the bench's --puzzles", default: 100, parse: wholeNumber(1) },
-  { flags: "--solvers <ids>", description: "the rows of the same-commit runs", default: ["wasm", "bitmask", "dlx"], parse: commaList },
-  { flags: "--datasets <specs>", description: "the datasets of every run", default: ["easy", "medium", "hard"], parse: commaList },
+  { flags: "--solvers <ids>", description: "the rows of the same-commit runs", default: ["wasm", "bitmask", "dlx"], defaultText: "wasm,bitmask,dlx", parse: commaList },
+  { flags: "--datasets <specs>", description: "the datasets of every run", default: ["easy", "medium", "hard"], defaultText: "easy,medium,hard", parse: commaList },
   { flags: "--no-busy", description: "skip the runs with the other core busy" },
   { flags: "--keep", description: "keep the runs' JSON files (their folder is printed)", default: false },
 ];
+
+/** A parser of a slowdown share: a number above 0 and below 10. */
+function shareArgument(text: string): number {
+  const value = Number(text);
+  if (!(value > 0 && value < 10)) throw new InvalidArgumentError(`expected a share above 0 and below 10 (0.1 for 10% slower), got '${text}'`);
+  return value;
+}
 
 const BENCH = packagePath("dist", "bench", "bench.js");
 const PLANTED = packagePath("dist", "bench", "planted.js");
@@ -101,6 +108,7 @@ function describeSame(t: Tally): string {
 async function main(argv: readonly string[]): Promise<void> {
   const command = new Command("npm run verdict-rates --").description("false verdicts of --compare on one commit, and the share of a planted slowdown it finds");
   OPTIONS.forEach((row) => command.addOption(toOption(row)));
+  command.exitOverride().configureOutput({ outputError: () => {} });
   const options = command.parse([...argv], { from: "user" }).opts<RateOptions>();
   const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
   const environment = collectEnvironment({ seed: 1, limit: 2, timeMs: options.time, budget: 100_000 }, new Date());
@@ -166,7 +174,9 @@ async function main(argv: readonly string[]): Promise<void> {
   else rmSync(folder, { recursive: true, force: true });
 }
 
+/** Exit status: 0 when every run finished; 2 for a usage error; 1 when a run of the bench failed. */
 await main(process.argv.slice(2)).catch((error: Error) => {
+  if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
   process.stderr.write(`verdict-rates: ${error.message.replace(/^error: /, "")}\n`);
-  process.exitCode = 2;
+  process.exitCode = error instanceof CommanderError ? 2 : 1;
 });

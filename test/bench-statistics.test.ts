@@ -17,6 +17,7 @@ import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeRepor
 import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
 import { colourDifference, formatSvg, seriesColours, toLab } from "../bench/report/svg.js";
 import { BOOTSTRAP_MAX_SAMPLES, bootstrapRatio, ratioOfMeans, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
+import { combineRounds } from "../bench/rounds.js";
 import { checkWellFormed } from "./xml.js";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -376,5 +377,30 @@ describe("exports", () => {
     } finally {
       closeSync(fd);
     }
+  });
+});
+
+describe("timing rounds", () => {
+  const round = (batchMs: number[], cpuPerWall: number | null) => ({ ...summaryOf(batchMs), batchMs, cpuPerWall });
+  const summaryOf = (batchMs: number[]) => {
+    const s = summarize(batchMs);
+    return { meanMs: s.mean, medianMs: s.p50, rmePercent: s.rmePercent, samples: s.n };
+  };
+
+  it("pools the rounds' batches, keeps each round's mean in order, and weighs the CPU share by each round's time", () => {
+    const combined = combineRounds([round([2, 4], 1), round([10, 10, 10], 0.5), round([3, 3], 1)]);
+    expect(combined.roundMs).toEqual([3, 10, 3]);
+    expect(combined.batchMs).toEqual([2, 3, 3, 4, 10, 10, 10]);
+    expect(combined.samples).toBe(7);
+    expect(combined.meanMs).toBeCloseTo(42 / 7, 10);
+    expect(combined.cpuPerWall).toBeCloseTo((6 * 1 + 30 * 0.5 + 6 * 1) / 42, 10);
+    expect(combineRounds([round([1, 2], null), round([1, 2], 1)]).cpuPerWall).toBeNull();
+  });
+
+  it("writes the rounds to the JSON, as the schema allows, and reads them back", () => {
+    const record = measured("easy", "wasm", samplesAround(5, 0.05, 20));
+    const text = formatJson({ environment, records: [record] });
+    expect(JSON.parse(text).records[0].roundMicros).toEqual(record.roundMicros);
+    expect(parseJson(text).records[0].roundMicros).toEqual(record.roundMicros);
   });
 });

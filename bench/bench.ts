@@ -2,7 +2,9 @@
  * `npm run bench`: every registered solver (or the modules given) across the bundled datasets
  * (or those given), timed by tinybench, answers checked outside the timed region. Prints the
  * table, writes the exports asked for, and with --compare judges each row against an earlier
- * run; progress on stderr. A wrong answer exits non-zero. Options: options.ts (`--help`).
+ * run; with --ref COMMIT it times each row of that commit and of this checkout interleaved and
+ * judges each pair instead (paired.ts). Progress on stderr. A wrong answer exits non-zero.
+ * Options: options.ts (`--help`).
  */
 import { CommanderError } from "commander";
 import { USAGE_ERROR_STATUS } from "../src/cli/errors.js";

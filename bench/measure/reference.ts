@@ -48,8 +48,8 @@ const BUILT_MARK = ".ref-built";
  * The package as it was at `commit`, checked out in a detached git worktree at
  * build/ref/trees/<hash> (or under $SUDOKU_WASM_REF_TREES) and built (`npm run build`), unless that was done before; returns its
  * folder. Its node_modules is a link to this checkout's when both package-lock.json files are the
- * same, else `npm ci` installs its own. `log` gets a line per step (the build's own output is
- * passed to stderr). A failed step throws naming the commit and the step; the next call starts over.
+ * same, else `npm ci` installs its own. `log` gets a line per step; a failed step throws naming
+ * the commit, the step and the last lines it printed, and the next call takes up from that step.
  */
 export function builtWorktree(commit: string, log: (line: string) => void = () => {}): string {
   const root = packageRoot();

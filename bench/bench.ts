@@ -19,7 +19,15 @@ import { LiveReport } from "./progress.js";
 import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
 import { describeEnvironment } from "./report/format.js";
-import { type SettingDifference, compareRuns, describeDifferences, formatComparison, regressionLine, settingDifferences, settingsOf } from "./report/compare.js";
+import {
+  type SettingDifference,
+  compareRuns,
+  describeDifferences,
+  formatComparison,
+  regressionLine,
+  settingDifferences,
+  settingsOf,
+} from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
@@ -99,7 +107,9 @@ async function main(argv: readonly string[]): Promise<void> {
   const toStderr = usesStdout(options);
   const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(text);
   const width = Math.min(reportColumns(toStderr) ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
-  if (options.failOnRegression !== undefined && !options.compare && !options.ref) throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
+  if (options.failOnRegression !== undefined && !options.compare && !options.ref) {
+    throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
+  }
   checkRefRequest(options);
   const earlier = options.compare ? readResultFile(options.compare, "--compare") : null;
   const bundled = bundledDatasets();
@@ -143,7 +153,8 @@ async function main(argv: readonly string[]): Promise<void> {
   report(header.flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
   if (options.ref) {
     measuring = true;
-    if (!(await judgeAgainstCommit({ ...options, ref: options.ref }, { ...plan, rounds: options.rounds, threshold: options.threshold / 100 }, report))) process.exitCode = FAILED_STATUS;
+    const paired = { ...plan, rounds: options.rounds, threshold: options.threshold / 100 };
+    if (!(await judgeAgainstCommit({ ...options, ref: options.ref }, paired, report))) process.exitCode = FAILED_STATUS;
     return;
   }
   const watch = new InterruptWatch();

@@ -204,19 +204,37 @@ async function timePair(
   });
   const seconds = timeInterleaved(calls, { rounds: plan.rounds, runSeconds: roundMs / 1000 });
   wrong.forEach((count, k) => {
-    if (count > 0) throw new Error(`${draw.dataset.name} · ${info.id} (${k === 0 ? "--ref" : "now"}): ${count} timed call(s) counted a different total than the verified ${sides[k].total}`);
+    const side = `${draw.dataset.name} · ${info.id} (${k === 0 ? "--ref" : "now"})`;
+    if (count > 0) throw new Error(`${side}: ${count} timed call(s) counted a different total than the verified ${sides[k].total}`);
   });
   const ratios = seconds[0].map((old, round) => old / seconds[1][round]);
   const estimate = pairedRatio(ratios);
   const perSecond = (side: number[]) => (grids.length * side.length) / side.reduce((sum, t) => sum + t, 0);
   const verdict = betweenRunsVerdict(estimate, plan.threshold);
-  const change: PairedChange = { ...base, before: perSecond(seconds[0]), after: perSecond(seconds[1]), estimate, verdict, floor: plan.threshold, puzzles: grids.length, roundRatios: ratios };
+  const change: PairedChange = {
+    ...base,
+    before: perSecond(seconds[0]),
+    after: perSecond(seconds[1]),
+    estimate,
+    verdict,
+    floor: plan.threshold,
+    puzzles: grids.length,
+    roundRatios: ratios,
+  };
   if (verdict === "not judged") change.reason = `± wider than the ${+(plan.threshold * 100).toFixed(2)}% it would judge`;
   return change;
 }
 
 /** Throws the usage error of a --ref run asked for what it does not do (another comparison, exports) or naming no commit git knows. */
-export function checkRefRequest(options: { ref?: string; compare?: string; against?: string; json?: unknown; markdown?: unknown; csv?: unknown; svg?: unknown }): void {
+export function checkRefRequest(options: {
+  ref?: string;
+  compare?: string;
+  against?: string;
+  json?: unknown;
+  markdown?: unknown;
+  csv?: unknown;
+  svg?: unknown;
+}): void {
   if (!options.ref) return;
   if (options.compare || options.against) throw new Error("--ref COMMIT judges against that commit: leave out --compare and --against");
   const exports = (["json", "markdown", "csv", "svg"] as const).filter((key) => options[key] !== undefined);
@@ -241,7 +259,8 @@ export async function judgeAgainstCommit(request: RefRequest, plan: Omit<PairedP
   const commit = resolveCommit(request.ref);
   const before = await solversIn(tree, request.ref);
   const changes = await runPaired({ ...plan, before }, (c) => {
-    process.stderr.write(`${c.dataset} · ${c.row}: ${c.estimate ? `${formatRatio(c.estimate)} ${c.estimate.ratio >= 1 ? "faster" : "slower"} (${c.verdict})` : c.verdict}\n`);
+    const said = c.estimate ? `${formatRatio(c.estimate)} ${c.estimate.ratio >= 1 ? "faster" : "slower"} (${c.verdict})` : c.verdict;
+    process.stderr.write(`${c.dataset} · ${c.row}: ${said}\n`);
   });
   const threshold = formatNumber(plan.threshold * 100);
   const heading = [

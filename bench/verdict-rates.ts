@@ -72,7 +72,10 @@ function runBench(args: readonly string[], env: Record<string, string> = {}): Pr
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     child.on("error", reject);
-    child.on("close", (status) => (status === 0 ? resolve(out) : reject(new Error(`bench ${args.join(" ")} exited ${status}: ${err.trim().split("\n").pop()}`))));
+    child.on("close", (status) => {
+      if (status === 0) resolve(out);
+      else reject(new Error(`bench ${args.join(" ")} exited ${status}: ${err.trim().split("\n").pop()}`));
+    });
   });
 }
 
@@ -102,17 +105,20 @@ const percent = (part: number, whole: number): string => (whole === 0 ? "n/a" : 
 /** "60 rows: 0 faster, 1 slower (1.7 per 100 rows), 40 no change, 19 not judged". */
 function describeSame(t: Tally): string {
   const wrong = t.faster + t.slower;
-  return `${t.rows} rows: ${wrong} false verdicts = ${percent(wrong, t.rows)} per 100 rows (${t.faster} faster, ${t.slower} slower); ${t["no change"]} no change, ${t["not judged"] + t.undecided} not judged`;
+  const rate = `${wrong} false verdicts = ${percent(wrong, t.rows)} per 100 rows (${t.faster} faster, ${t.slower} slower)`;
+  return `${t.rows} rows: ${rate}; ${t["no change"]} no change, ${t["not judged"] + t.undecided} not judged`;
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const command = new Command("npm run verdict-rates --").description("false verdicts of --compare on one commit, and the share of a planted slowdown it finds");
+  const command = new Command("npm run verdict-rates --");
+  command.description("false verdicts of --compare on one commit, and the share of a planted slowdown it finds");
   OPTIONS.forEach((row) => command.addOption(toOption(row)));
   command.exitOverride().configureOutput({ outputError: () => {} });
   const options = command.parse([...argv], { from: "user" }).opts<RateOptions>();
   const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
   const environment = collectEnvironment({ seed: 1, limit: 2, timeMs: options.time, budget: 100_000 }, new Date());
-  const common = ["--datasets", options.datasets.join(","), "--time", String(options.time), "--puzzles", String(options.puzzles), "--threads", "0", "--no-chart"];
+  const common = ["--datasets", options.datasets.join(","), "--time", String(options.time), "--puzzles", String(options.puzzles)];
+  common.push("--threads", "0", "--no-chart");
   const started = performance.now();
   let runs = 0;
   const out = (line: string) => process.stdout.write(line + "\n");
@@ -135,7 +141,8 @@ async function main(argv: readonly string[]): Promise<void> {
     try {
       const t = emptyTally();
       for (let i = 0; i < options.pairs; i++) tally(await pair(`${condition}-${i}`, ["--solvers", options.solvers.join(","), ...common]), t);
-      out(`same commit, ${condition}${busy ? " (the other core spinning)" : ""}: ${options.pairs} pairs, ${describeSame(t)} [load ${loadBefore} → ${load()}]`);
+      const what = `same commit, ${condition}${busy ? " (the other core spinning)" : ""}`;
+      out(`${what}: ${options.pairs} pairs, ${describeSame(t)} [load ${loadBefore} → ${load()}]`);
     } finally {
       busy?.kill();
     }
@@ -149,10 +156,13 @@ async function main(argv: readonly string[]): Promise<void> {
     const loadBefore = load();
     const t = emptyTally();
     const args = ["--solvers", PLANTED, ...common];
-    for (let i = 0; i < options.plantedPairs; i++) tally(await pair(`planted-${i}`, args, { [SLOWDOWN_VARIABLE]: "0" }, { [SLOWDOWN_VARIABLE]: String(options.slowdown) }), t);
+    const plain = { [SLOWDOWN_VARIABLE]: "0" };
+    const slowed = { [SLOWDOWN_VARIABLE]: String(options.slowdown) };
+    for (let i = 0; i < options.plantedPairs; i++) tally(await pair(`planted-${i}`, args, plain, slowed), t);
     out(
-      `planted ${Math.round(options.slowdown * 100)}% slowdown, idle: ${options.plantedPairs} pairs × ${options.datasets.length} rows: judged slower in ${t.slower} of ${t.rows} ` +
-        `(${percent(t.slower, t.rows)}%); ${t["no change"]} no change, ${t["not judged"] + t.undecided} not judged, ${t.faster} faster [load ${loadBefore} → ${load()}]`,
+      `planted ${Math.round(options.slowdown * 100)}% slowdown, idle: ${options.plantedPairs} pairs × ${options.datasets.length} rows: ` +
+        `judged slower in ${t.slower} of ${t.rows} (${percent(t.slower, t.rows)}%); ${t["no change"]} no change, ` +
+        `${t["not judged"] + t.undecided} not judged, ${t.faster} faster [load ${loadBefore} → ${load()}]`,
     );
   }
   if (options.refPairs > 0) {
@@ -164,12 +174,16 @@ async function main(argv: readonly string[]): Promise<void> {
       const counts = /(\d+) faster, (\d+) slower, (\d+) no change, (\d+) not judged/.exec(text);
       if (!counts) throw new Error(`--ref HEAD printed no tally of verdicts:\n${text}`);
       const [faster, slower, unchanged, unjudged] = counts.slice(1).map(Number);
-      Object.assign(t, { faster: t.faster + faster, slower: t.slower + slower, "no change": t["no change"] + unchanged, "not judged": t["not judged"] + unjudged });
+      t.faster += faster;
+      t.slower += slower;
+      t["no change"] += unchanged;
+      t["not judged"] += unjudged;
       t.rows += faster + slower + unchanged + unjudged;
     }
     out(`--ref HEAD (same commit, one process), idle: ${options.refPairs} runs, ${describeSame(t)} [load ${loadBefore} → ${load()}]`);
   }
-  out(`${runs} bench runs in ${((performance.now() - started) / 1000).toFixed(0)} s; goal: at most 1 false verdict per 100 rows, a 10% slowdown found in 9 of 10 pairs`);
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  out(`${runs} bench runs in ${seconds} s; goal: at most 1 false verdict per 100 rows, a 10% slowdown found in 9 of 10 pairs`);
   if (options.keep) out(`runs kept in ${folder}`);
   else rmSync(folder, { recursive: true, force: true });
 }

@@ -93,7 +93,9 @@ describe("--compare verdicts", () => {
     expect(changes[1].mismatch).toBe("limit 2 → 1");
     expect(regressions(changes, 5).map((c) => c.row)).toEqual(["wasm"]);
     const text = formatComparison(before, changes);
-    expect(text).toContain("WARNING, rows that timed different work are not judged: easy · mrv (timed 100 → 24 puzzles (sampled)); easy · dlx (limit 2 → 1)");
+    expect(text).toContain(
+      "WARNING, rows that timed different work are not judged: easy · mrv (timed 100 → 24 puzzles (sampled)); easy · dlx (limit 2 → 1)",
+    );
     expect(text).toMatch(/mrv .*not judged \(timed 100 → 24 puzzles \(sampled\)\): 3\.\d\d ± 0\.\d\d× slower/);
   });
 
@@ -202,7 +204,8 @@ describe("bench --compare OLD --against NEW", () => {
     const run = bench(["--compare", before, "--against", after, "--fail-on-regression"]);
     expect(run.status, run.stderr).toBe(0);
     const row = halved.records[0];
-    expect(run.stdout).toContain(`WARNING, rows that timed different work are not judged: easy · bitmask (timed ${row.puzzles * 4} → ${row.puzzles} puzzles (sampled))`);
+    const warning = `WARNING, rows that timed different work are not judged: easy · bitmask (timed ${row.puzzles * 4} → ${row.puzzles} puzzles (sampled))`;
+    expect(run.stdout).toContain(warning);
   });
 
   it("--fail-on-regression or --against without --compare is a usage error (status 2)", () => {

@@ -35,7 +35,8 @@ const bench = (args: string[], trees?: string) =>
 describe("bench --ref COMMIT", () => {
   it("times each row of HEAD against HEAD interleaved, pairs them by row and prints one verdict each", () => {
     const trees = readyTrees();
-    const run = bench(["--ref", "HEAD", "--solvers", "wasm,bitmask", "--datasets", "easy", "--time", "60", "--puzzles", "20", "--threads", "0", "--rounds", "3"], trees);
+    const quick = ["--time", "60", "--puzzles", "20", "--threads", "0", "--rounds", "3"];
+    const run = bench(["--ref", "HEAD", "--solvers", "wasm,bitmask", "--datasets", "easy", ...quick], trees);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain(`Compared with commit ${head} (--ref HEAD, built in ${join(trees, head)}), each row of both timed interleaved in this run`);
     expect(run.stdout).toMatch(/over 3 rounds/);
@@ -48,7 +49,8 @@ describe("bench --ref COMMIT", () => {
 
   it("refuses, before measuring, a commit git does not know, another comparison and exports (status 2)", () => {
     const unknown = bench(["--ref", "no-such-commit-xyz", "--solvers", "wasm", "--datasets", "easy"]);
-    expect([unknown.status, unknown.stderr]).toEqual([2, expect.stringMatching(/^bench: --ref no-such-commit-xyz: no such commit in the git repository at .+\n$/)]);
+    const noSuch = /^bench: --ref no-such-commit-xyz: no such commit in the git repository at .+\n$/;
+    expect([unknown.status, unknown.stderr]).toEqual([2, expect.stringMatching(noSuch)]);
     const both = bench(["--ref", "HEAD", "--compare", join(dir, "x.json")]);
     expect([both.status, both.stderr]).toEqual([2, "bench: --ref COMMIT judges against that commit: leave out --compare and --against\n"]);
     const exports = bench(["--ref", "HEAD", "--json", join(dir, "x.json")]);

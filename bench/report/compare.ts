@@ -153,9 +153,14 @@ export function noiseFloor(record: Pick<BenchRecord, "roundMicros">): number {
  */
 export function workDifference(before: BenchRecord, after: BenchRecord): string | null {
   const differences: string[] = [];
-  if (before.puzzles !== after.puzzles) differences.push(`timed ${before.puzzles} → ${after.puzzles} puzzles${after.puzzles < after.selected || before.puzzles < before.selected ? " (sampled)" : ""}`);
+  if (before.puzzles !== after.puzzles) {
+    const sampled = after.puzzles < after.selected || before.puzzles < before.selected;
+    differences.push(`timed ${before.puzzles} → ${after.puzzles} puzzles${sampled ? " (sampled)" : ""}`);
+  }
   else if (before.selected !== after.selected) differences.push(`drew ${before.selected} → ${after.selected} puzzles`);
-  if (before.effectiveLimit !== after.effectiveLimit || before.limit !== after.limit) differences.push(`limit ${before.effectiveLimit} → ${after.effectiveLimit}`);
+  if (before.effectiveLimit !== after.effectiveLimit || before.limit !== after.limit) {
+    differences.push(`limit ${before.effectiveLimit} → ${after.effectiveLimit}`);
+  }
   return differences.length > 0 ? differences.join(", ") : null;
 }
 
@@ -192,7 +197,16 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     const flags = { before: noiseFlags(earlier), after: noiseFlags(r) };
     const flagged = flags.before.length > 0 || flags.after.length > 0;
     const floor = Math.max(noiseThreshold, noiseFloor(earlier), noiseFloor(r));
-    const change: Change = { dataset: r.dataset, row: r.row, before: earlier.puzzlesPerSecond, after: r.puzzlesPerSecond, estimate, verdict: "not judged", flags, floor };
+    const change: Change = {
+      dataset: r.dataset,
+      row: r.row,
+      before: earlier.puzzlesPerSecond,
+      after: r.puzzlesPerSecond,
+      estimate,
+      verdict: "not judged",
+      flags,
+      floor,
+    };
     const different = workDifference(earlier, r);
     const noRounds = !roundsRatio(earlier, r);
     if (!estimate) change.verdict = "undecided";

@@ -43,7 +43,8 @@ export function readResultFile(path: string, option: string): BenchRun {
     text = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(`${source}: cannot read it (${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a folder, not a file" : (error as Error).message})`);
+    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a folder, not a file" : (error as Error).message;
+    throw new Error(`${source}: cannot read it (${reason})`);
   }
   let data: unknown;
   try {
@@ -53,7 +54,10 @@ export function readResultFile(path: string, option: string): BenchRun {
   }
   const tagged = data as { format?: unknown; version?: unknown } | null;
   if (tagged?.format === "sudoku-wasm-bench" && tagged.version === 1) {
-    throw new Error(`${source}: a version 1 result file, written before timing rounds and samples: it cannot be judged; measure the earlier commit again, or use --ref COMMIT`);
+    throw new Error(
+      `${source}: a version 1 result file, written before timing rounds and samples: it cannot be judged; ` +
+        "measure the earlier commit again, or use --ref COMMIT",
+    );
   }
   if (tagged?.format === "sudoku-wasm-bench" && tagged.version === 2 && !validate()(data)) {
     throw new Error(`${source}: not a bench result as ${SCHEMA_PATH} describes: ${describeSchemaError(validate().errors![0])}`);

@@ -68,13 +68,13 @@ describe("--compare verdicts", () => {
     expect(batchesOnly).toMatchObject({ verdict: "not judged", reason: "no timing rounds in the later run" });
   });
 
-  it("raises a row's floor to its rounds' spread: 10% slower is not a verdict when its rounds swing ±12%", () => {
+  it("raises a row's floor to its rounds' range: 10% slower is not a verdict when its rounds swing ±12%", () => {
     const swinging = (micros: number) => [0.88, 1.12, 0.95, 1.05, 1].map((k) => micros * k);
     const before = runOf([steadyRecord("a", 10, { roundMicros: swinging(100) })]);
     const after = runOf([steadyRecord("a", 11, { roundMicros: swinging(110) })]);
     const [a] = compareRuns(before, after);
-    expect(noiseFloor({ roundMicros: swinging(100) })).toBeCloseTo(0.12, 5);
-    expect(a.floor).toBeCloseTo(0.12, 5);
+    expect(noiseFloor({ roundMicros: swinging(100) })).toBeCloseTo(0.24, 5);
+    expect(a.floor).toBeCloseTo(0.24, 5);
     expect(a.verdict).not.toBe("slower");
     expect(betweenRunsVerdict({ ratio: 0.9, low: 0.7, high: 1.15, method: "welch" }, 0.05)).toBe("not judged");
     expect(betweenRunsVerdict({ ratio: 1.0, low: 0.98, high: 1.02, method: "welch" }, 0.05)).toBe("no change");

@@ -14,7 +14,7 @@
  *    spread between rounds, not only between the batches of one round. A row is judged only
  *    when its whole interval lies beyond its noise floor: the larger of the threshold
  *    (BETWEEN_RUNS_THRESHOLD unless `--threshold`) and the spread of either side's rounds
- *    (half their range, relative to their mean). Otherwise it is "no change", or "not judged"
+ *    (their range, relative to their mean). Otherwise it is "no change", or "not judged"
  *    when the interval is too wide to tell a change of that size, when either side carries a
  *    noise flag (noise.ts), or when a side has no rounds (files of runs made before rounds, the
  *    web page's export): batches alone cannot say how far two runs drift apart.
@@ -139,12 +139,16 @@ export function roundsRatio(before: Pick<BenchRecord, "roundMicros">, after: Pic
   return welchRatio(summarize(a), summarize(b));
 }
 
-/** A row's noise floor: half the range of its round means relative to their mean (a share); 0 with under two rounds. */
+/**
+ * A row's noise floor: the range of its round means relative to their mean (a share); 0 with under
+ * two rounds. The whole range, not half of it: two runs a few seconds apart on a shared 2-core
+ * machine moved unflagged rows by several times half their rounds' range (bench/verdict-rates.ts).
+ */
 export function noiseFloor(record: Pick<BenchRecord, "roundMicros">): number {
   const rounds = record.roundMicros;
   if (!rounds || rounds.length < 2) return 0;
   const mean = rounds.reduce((sum, value) => sum + value, 0) / rounds.length;
-  return (Math.max(...rounds) - Math.min(...rounds)) / 2 / mean;
+  return (Math.max(...rounds) - Math.min(...rounds)) / mean;
 }
 
 /**

@@ -75,6 +75,13 @@ export interface BenchRecord {
    * between rounds is what `--compare` judges with. Absent where the row was not timed in rounds.
    */
   roundMicros?: number[];
+  /**
+   * How busy the machine's other cores were while the row was timed (0–1, os.cpus() less this
+   * process's own time); null on one core. A core shared with another (SMT) runs slower when its
+   * sibling is busy, with no sign in this process's CPU share: `--compare` does not judge a row
+   * whose two runs saw the other cores differently busy. Absent in older files.
+   */
+  otherCoresBusy?: number | null;
   /** Mean µs per puzzle of the per-puzzle pass (the pass behind p50/p99); null where there is none. */
   passMeanMicros?: number | null;
   /**

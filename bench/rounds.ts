@@ -8,6 +8,7 @@
  * interrupted run keeps the rows it finished); what they cannot see, such as the load an hour
  * later or another process's compiled code, is why `--ref` times both commits in one process.
  */
+import { cpus } from "node:os";
 import { type BatchTiming, type BatchTimingOptions, timeBatches } from "./measure/batches.js";
 import { summarize } from "./statistics.js";
 
@@ -18,6 +19,34 @@ export const DEFAULT_ROUNDS = 5;
 export interface RoundTiming extends BatchTiming {
   /** Mean ms per batch of each round, in the order they ran. */
   roundMs: number[];
+  /** How busy the machine's other cores were while the rounds ran (0–1), or null on one core. */
+  otherCoresBusy?: number | null;
+}
+
+/** Busy and total ms of every core of the machine so far (os.cpus()). */
+function machineTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const { times } of cpus()) {
+    const all = times.user + times.nice + times.sys + times.irq + times.idle;
+    busy += all - times.idle;
+    total += all;
+  }
+  return { busy, total };
+}
+
+/**
+ * The share of the other cores' time that was busy between `before` and now, this process's own
+ * CPU time (`ownMs`) taken out: on a 2-core machine, how busy the core the row did not run on
+ * was. Null on one core or when the clock did not tick.
+ */
+export function otherCoresBusy(before: { busy: number; total: number }, ownMs: number): number | null {
+  const cores = cpus().length;
+  const now = machineTimes();
+  const total = now.total - before.total;
+  if (cores < 2 || !(total > 0)) return null;
+  const others = total * ((cores - 1) / cores);
+  return Math.min(1, Math.max(0, (now.busy - before.busy - ownMs) / others));
 }
 
 /** How to time a row in rounds: the batch options for the whole row, and the rounds to split it into. */
@@ -33,6 +62,8 @@ export interface RoundOptions extends BatchTimingOptions {
 export async function timeRounds(name: string, solveBatch: () => number | Promise<number>, expectedTotal: number, options: RoundOptions): Promise<RoundTiming> {
   const rounds = Math.max(1, Math.floor(options.rounds));
   const each: BatchTiming[] = [];
+  const machineBefore = machineTimes();
+  const cpuBefore = process.cpuUsage();
   for (let round = 0; round < rounds; round++) {
     each.push(
       await timeBatches(name, solveBatch, expectedTotal, {
@@ -43,7 +74,8 @@ export async function timeRounds(name: string, solveBatch: () => number | Promis
       }),
     );
   }
-  return combineRounds(each);
+  const own = process.cpuUsage(cpuBefore);
+  return { ...combineRounds(each), otherCoresBusy: otherCoresBusy(machineBefore, (own.user + own.system) / 1000) };
 }
 
 /** One timing of the rounds together: their batches pooled (mean, median, Student's t margin), the CPU share weighted by each round's time. */

@@ -447,6 +447,7 @@ function toRecord(
     cpuPerWall: timing.cpuPerWall,
     batchMs: timing.batchMs,
     roundMicros: timing.roundMs.map((ms) => (ms * 1000) / puzzles),
+    otherCoresBusy: timing.otherCoresBusy ?? null,
     passMeanMicros: micros && micros.length > 0 ? micros.reduce((sum, value) => sum + value, 0) / micros.length : null,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   };

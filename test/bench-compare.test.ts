@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BenchRecord, BenchRun } from "../bench/records.js";
-import { BETWEEN_RUNS_THRESHOLD, betweenRunsVerdict, compareRuns, formatComparison, noiseFloor, regressions, verdictOf } from "../bench/report/compare.js";
+import { BETWEEN_RUNS_THRESHOLD, betweenRunsVerdict, compareRuns, formatComparison, noiseFloor, otherLoadDiffers, regressions, verdictOf } from "../bench/report/compare.js";
 import { readResultFile } from "../bench/report/read-result.js";
 import { tukeyOutliers } from "../bench/statistics.js";
 import { scratchFolder } from "./cli-run.js";
@@ -78,6 +78,15 @@ describe("--compare verdicts", () => {
     expect(a.verdict).not.toBe("slower");
     expect(betweenRunsVerdict({ ratio: 0.9, low: 0.7, high: 1.15, method: "welch" }, 0.05)).toBe("not judged");
     expect(betweenRunsVerdict({ ratio: 1.0, low: 0.98, high: 1.02, method: "welch" }, 0.05)).toBe("no change");
+  });
+
+  it("does not judge a row whose two runs saw the other cores differently busy (a shared core slows without pre-empting)", () => {
+    const before = runOf([steadyRecord("a", 10, { otherCoresBusy: 0.05 }), steadyRecord("b", 10, { otherCoresBusy: 0.9 })]);
+    const after = runOf([steadyRecord("a", 14, { otherCoresBusy: 0.95 }), steadyRecord("b", 14, { otherCoresBusy: 1 })]);
+    const [a, b] = compareRuns(before, after);
+    expect(a).toMatchObject({ verdict: "not judged", reason: "other cores 5% → 95% busy" });
+    expect(b.verdict).toBe("slower");
+    expect(otherLoadDiffers({ otherCoresBusy: 0.1 }, { otherCoresBusy: null })).toBe(false);
   });
 
   it("does not judge a row whose two runs timed different puzzles or limits, and names it in a warning", () => {

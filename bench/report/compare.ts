@@ -168,6 +168,18 @@ export function workDifference(before: BenchRecord, after: BenchRecord): string 
   return differences.length > 0 ? differences.join(", ") : null;
 }
 
+/** How far the other cores' busy share (0–1) may differ between two runs of a row before it is not judged. */
+export const OTHER_LOAD_LIMIT = 0.25;
+
+/** True when both runs recorded how busy the other cores were and those shares differ by more than OTHER_LOAD_LIMIT. */
+export function otherLoadDiffers(before: Pick<BenchRecord, "otherCoresBusy">, after: Pick<BenchRecord, "otherCoresBusy">): boolean {
+  const a = before.otherCoresBusy;
+  const b = after.otherCoresBusy;
+  return typeof a === "number" && typeof b === "number" && Math.abs(a - b) > OTHER_LOAD_LIMIT;
+}
+
+const percentBusy = (record: Pick<BenchRecord, "otherCoresBusy">) => `${Math.round((record.otherCoresBusy ?? 0) * 100)}%`;
+
 /**
  * The verdict on an unflagged row with an interval between runs: faster or slower when the whole
  * interval lies beyond `floor` on that side; "not judged" when it is so wide that it reaches past
@@ -216,6 +228,7 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     if (!estimate) change.verdict = "undecided";
     else if (different) change.reason = change.mismatch = different;
     else if (flagged) change.verdict = "not judged";
+    else if (otherLoadDiffers(earlier, r)) change.reason = `other cores ${percentBusy(earlier)} → ${percentBusy(r)} busy`;
     else if (noRounds) change.reason = `no timing rounds in the ${(earlier.roundMicros?.length ?? 0) < 2 ? "earlier" : "later"} run`;
     else change.verdict = betweenRunsVerdict(estimate, floor);
     if (change.verdict === "not judged" && !change.reason && !flagged) change.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;

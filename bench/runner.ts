@@ -31,7 +31,7 @@ import { type SolverInfo, sizeNames, takesSize } from "../src/registry.js";
 import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solver.js";
 import { type AnswerCheck, type BatchAnswers, answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
-import { type BatchTiming, TimingAborted, timeBatches } from "./measure/batches.js";
+import { TimingAborted } from "./measure/batches.js";
 import { summarizeGuesses } from "./measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
 import type { BenchRecord, RowMode } from "./records.js";
@@ -40,6 +40,7 @@ import { quantile } from "../src/quantile.js";
 import { seededSample } from "./sample.js";
 import { type RatioEstimate, scaleRatio } from "./statistics.js";
 import { type Expectation, expectationOf } from "./verify.js";
+import { DEFAULT_ROUNDS, type RoundTiming, timeRounds } from "./rounds.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
 const MIN_SAMPLES = 5;
@@ -62,6 +63,8 @@ export interface BenchPlan {
   budget: number;
   /** Seed of the puzzle draw. */
   seed: number;
+  /** Rounds each row's timing is split into (rounds.ts), for --compare's between-round spread. @default DEFAULT_ROUNDS */
+  rounds?: number;
   /** Puzzles drawn per dataset. */
   maxPuzzles: number;
   /** Solver id every row is compared with; default: the fastest pure-TS baseline of each dataset. */
@@ -291,9 +294,14 @@ function timePerPuzzle(
 
 // ─── Timing ──────────────────────────────────────────────────────────────────
 
-/** A row's batch timing (measure/batches.ts): warm-up, then at least MIN_SAMPLES batches and `timeMs`. */
-function timeRowBatches(name: string, solveBatch: () => number | Promise<number>, expectedTotal: number, timeMs: number, signal?: AbortSignal): Promise<BatchTiming> {
-  return timeBatches(name, solveBatch, expectedTotal, { timeMs, minCalls: MIN_SAMPLES, warmupMs: timeMs * WARMUP_SHARE, signal });
+/** A row's batch timing (measure/batches.ts) in `rounds` rounds (rounds.ts): warm-up, then at least MIN_SAMPLES batches and `timeMs`. */
+function timeRowBatches(
+  name: string,
+  solveBatch: () => number | Promise<number>,
+  expectedTotal: number,
+  { timeMs, rounds = DEFAULT_ROUNDS, signal }: Pick<BenchPlan, "timeMs" | "rounds" | "signal">,
+): Promise<RoundTiming> {
+  return timeRounds(name, solveBatch, expectedTotal, { timeMs, rounds, minCalls: MIN_SAMPLES, warmupMs: timeMs * WARMUP_SHARE, signal });
 }
 
 /** Per-puzzle guesses (NaN: unknown), and whether the budget stopped each puzzle. */
@@ -316,16 +324,16 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   const decided = draw.sampleSizes.get(row.info.id);
   let grids = decided === undefined ? draw.grids : draw.grids.slice(0, decided);
 
-  let timing: BatchTiming;
+  let timing: RoundTiming;
   let guesses: RowGuesses;
   let timeouts = 0;
   if (row.extra) {
-    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, budget, check, plan.timeMs, plan.signal));
+    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, budget, check, plan));
   } else {
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
     const pass = perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check);
     grids = grids.slice(0, pass.solved);
-    ({ timing, guesses } = await timeEngineRow(row, engine, name, grids, limit, budget, pass, check, plan.timeMs, plan.signal));
+    ({ timing, guesses } = await timeEngineRow(row, engine, name, grids, limit, budget, pass, check, plan));
     timeouts = pass.timeouts;
   }
   const timed = row.extra ? null : timePerPuzzle(engine, grids, limit, budget, check);
@@ -346,20 +354,19 @@ async function timeEngineRow(
   budget: number,
   pass: PassResult,
   check: AnswerCheck,
-  timeMs: number,
-  signal?: AbortSignal,
-): Promise<{ timing: BatchTiming; guesses: RowGuesses }> {
+  plan: BenchPlan,
+): Promise<{ timing: RoundTiming; guesses: RowGuesses }> {
   if (row.mode === "engine" && solvesBatches(engine)) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
     const answers = batchAnswers(solveBatch(packed, grids.length, limit, budget)); // copied: the timed calls reuse the kernel's regions
     const total = checkAnswers(answers, grids.length, check);
-    const timing = await timeRowBatches(name, () => totalOf(solveBatch(packed, grids.length, limit, budget)), total, timeMs, signal);
+    const timing = await timeRowBatches(name, () => totalOf(solveBatch(packed, grids.length, limit, budget)), total, plan);
     return { timing, guesses: answers };
   }
   const loop = countingLoop(engine, grids, limit, budget);
   const guesses = { guesses: pass.guesses, timedOut: (i: number) => pass.timedOut[i] === 1 };
-  return { timing: await timeRowBatches(name, loop, sumOf(pass.counts, pass.solved), timeMs, signal), guesses };
+  return { timing: await timeRowBatches(name, loop, sumOf(pass.counts, pass.solved), plan), guesses };
 }
 
 /** Total count of a batch result. */
@@ -387,14 +394,13 @@ async function timeExtraRow(
   limit: number,
   budget: number,
   check: AnswerCheck,
-  timeMs: number,
-  signal?: AbortSignal,
-): Promise<{ timing: BatchTiming; guesses: RowGuesses }> {
+  plan: BenchPlan,
+): Promise<{ timing: RoundTiming; guesses: RowGuesses }> {
   const runner = await extra.open(grids, limit, budget);
   try {
     const answers = await runner.answers();
     const total = checkAnswers(answers, grids.length, check);
-    const timing = await timeRowBatches(name, () => runner.solve(), total, timeMs, signal);
+    const timing = await timeRowBatches(name, () => runner.solve(), total, plan);
     return { timing, guesses: answers };
   } finally {
     await runner.close();
@@ -408,7 +414,7 @@ function toRecord(
   draw: PuzzleDraw,
   plan: BenchPlan,
   { puzzles, timeouts, batchCall }: { puzzles: number; timeouts: number; batchCall: boolean },
-  timing: BatchTiming,
+  timing: RoundTiming,
   micros: Float64Array | null,
   guesses: RowGuesses,
 ): BenchRecord {
@@ -440,6 +446,8 @@ function toRecord(
     threads: row.extra ? row.extra.threads : null,
     cpuPerWall: timing.cpuPerWall,
     batchMs: timing.batchMs,
+    roundMicros: timing.roundMs.map((ms) => (ms * 1000) / puzzles),
+    otherCoresBusy: timing.otherCoresBusy ?? null,
     passMeanMicros: micros && micros.length > 0 ? micros.reduce((sum, value) => sum + value, 0) / micros.length : null,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   };

@@ -99,7 +99,8 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
           trs.map((tr) => {
             const cell = (column: string) => tr.querySelector(`td[data-column="${column}"]`)!.textContent!;
             const pps = Number(tr.getAttribute("data-puzzles-per-second"));
-            return { dataset: tr.getAttribute("data-dataset"), solver: tr.getAttribute("data-solver"), pps, checked: cell("answers checked"), margin: cell("±"), flags: cell("flags") };
+            const [dataset, solver] = [tr.getAttribute("data-dataset"), tr.getAttribute("data-solver")];
+            return { dataset, solver, pps, checked: cell("answers checked"), margin: cell("±"), flags: cell("flags") };
           }),
         );
         const expected = ["easy", "hard"].flatMap((dataset) => ["wasm", "bitmask", "mrv", "dlx"].map((solver) => ({ dataset, solver })));
@@ -160,7 +161,8 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
     );
   });
 
-  it("chromium: a 100,000-line paste shows every result in order while the page stays responsive; the header, empty states and escaping", { timeout: 120_000 }, async (context) => {
+  const LARGE_TEST = "chromium: a 100,000-line paste shows every result in order while the page stays responsive; the header, empty states and escaping";
+  it(LARGE_TEST, { timeout: 120_000 }, async (context) => {
     if (BROWSERS[0].skip) context.skip(BROWSERS[0].skip);
     const folder = mkdtempSync(join(tmpdir(), "sudoku-wasm-web-"));
     const hostile = join(folder, `${MARKUP}.txt`);
@@ -178,7 +180,9 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         expect(await page.$eval("#details", (details) => (details as HTMLDetailsElement).open)).toBe(false);
 
         // An empty box, and one of only blank lines and comments, are said to be so; nothing is shown.
-        for (const [box, said] of [["", "the box is empty: paste puzzles into it, one per line"], [" \n\n  ", "the box is empty: paste puzzles into it, one per line"], ["# a comment\n\n", "no puzzles in the box: only blank lines and comments (lines starting with #)"]]) {
+        const empty = "the box is empty: paste puzzles into it, one per line";
+        const comments = "no puzzles in the box: only blank lines and comments (lines starting with #)";
+        for (const [box, said] of [["", empty], [" \n\n  ", empty], ["# a comment\n\n", comments]]) {
           await fill(page, "#puzzles", box);
           await page.click("#solve");
           await page.waitForFunction((said) => document.getElementById("solve-status")!.textContent === said, {}, said);
@@ -186,7 +190,8 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         }
 
         // Nothing to run: said so, and no run starts.
-        const untick = (container: string) => page.$$eval(`${container} input[type=checkbox]`, (boxes) => boxes.forEach((box) => void ((box as HTMLInputElement).checked = false)));
+        const untick = (container: string) =>
+          page.$$eval(`${container} input[type=checkbox]`, (boxes) => boxes.forEach((box) => void ((box as HTMLInputElement).checked = false)));
         await untick("#bench-solvers");
         await page.click("#run-bench");
         expect(await text(page, "#bench-status")).toBe("nothing to run: tick at least one solver");
@@ -196,7 +201,8 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         expect(await text(page, "#bench-status")).toBe("nothing to run: tick a dataset or drop a puzzle file");
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(await page.$eval("#bench-progress", (bar) => (bar as HTMLElement).hidden)).toBe(true);
-        expect(await page.$eval("#bench-table", (table) => [(table as HTMLElement).hidden, (table as HTMLTableElement).tBodies[0].rows.length])).toEqual([true, 0]);
+        const benchTable = await page.$eval("#bench-table", (table) => [(table as HTMLElement).hidden, (table as HTMLTableElement).tBodies[0].rows.length]);
+        expect(benchTable).toEqual([true, 0]);
 
         // Markup in a file name and in a puzzle line is shown as text: no element is made of it, no handler runs.
         await ((await page.$("#bench-file")) as ElementHandle<HTMLInputElement>).uploadFile(hostile);
@@ -213,6 +219,8 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         await page.click("#solve");
         await page.waitForFunction(() => /^2 puzzles in/.test(document.getElementById("solve-status")!.textContent!));
         expect(await text(page, '#solve-results tr[data-index="0"] td:nth-child(2)')).toContain("invalid");
+        const goTo = () => page.$eval("#solve-find", (element) => getComputedStyle(element).display);
+        expect(await goTo()).toBe("none"); // "go to line" only past 20 results
         await page.click('#solve-results tr[data-index="0"]');
         expect(await text(page, "#grid-caption")).toMatch(/^line 1: invalid: /);
         expect(await page.evaluate(() => [document.querySelectorAll("img").length, (window as { hacked?: number }).hacked ?? 0])).toEqual([0, 0]);
@@ -222,7 +230,9 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         await page.evaluate(
           async (easy, count) => {
             const lines: string[] = [];
-            for (let i = 1; i <= count; i++) lines.push(i % 1000 === 0 ? "# comment" : i % 997 === 0 ? easy[i % easy.length].slice(0, 40) : easy[i % easy.length]);
+            for (let i = 1; i <= count; i++) {
+              lines.push(i % 1000 === 0 ? "# comment" : i % 997 === 0 ? easy[i % easy.length].slice(0, 40) : easy[i % easy.length]);
+            }
             (document.getElementById("puzzles") as HTMLTextAreaElement).value = lines.join("\n");
             await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))); // the box laid out with the paste
             // A heartbeat from the click on: the longest time the page's thread went without running it.
@@ -241,9 +251,11 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         await page.click("#solve");
         await page.waitForFunction(() => /^[\d,]+ puzzles in/.test(document.getElementById("solve-status")!.textContent!), { timeout: 60_000, polling: 100 });
         const invalid = results.filter((line) => line.length !== 81).length;
-        expect(await text(page, "#solve-status")).toMatch(new RegExp(`^${results.length.toLocaleString("en-US")} puzzles in [\\d,.]+ ms: ${(results.length - invalid).toLocaleString("en-US")} solved, ${invalid} invalid$`));
+        const counts = `${(results.length - invalid).toLocaleString("en-US")} solved, ${invalid} invalid`;
+        expect(await text(page, "#solve-status")).toMatch(new RegExp(`^${results.length.toLocaleString("en-US")} puzzles in [\\d,.]+ ms: ${counts}$`));
         // The old page built a row per result (100,000 of them, minutes of a frozen page); this one builds those in view.
         expect(await page.$$eval("#solve-results tbody tr", (rows) => rows.length)).toBeLessThan(100);
+        expect(await goTo()).not.toBe("none");
 
         // Through the whole list, at 13 scroll positions from top to bottom, then in wheel-sized steps through a
         // stretch of it, the rows in view are consecutive results in order, each with its line, status and a valid solution.
@@ -302,7 +314,8 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         const top = await page.evaluate(() => {
           const box = document.getElementById("solve-view")!.getBoundingClientRect();
           const head = document.querySelector("#solve-results thead")!.getBoundingClientRect().height;
-          const row = Array.from(document.querySelectorAll<HTMLTableRowElement>("#solve-results tbody tr[data-index]")).find((tr) => tr.getBoundingClientRect().top >= box.top + head - 1)!;
+          const rows = Array.from(document.querySelectorAll<HTMLTableRowElement>("#solve-results tbody tr[data-index]"));
+          const row = rows.find((tr) => tr.getBoundingClientRect().top >= box.top + head - 1)!;
           return row.cells[0].textContent;
         });
         expect(top).toBe("50001");

@@ -38,7 +38,8 @@ export function flagNotes(rows: readonly WebBenchRow[]): string[] {
   const noisy = rows.filter((row) => rowFlags(row).includes("noisy")).length;
   if (noisy === 0) return [];
   return [
-    `${FLAG_NOTES.noisy.mark} noisy (${noisy} row${noisy === 1 ? "" : "s"}): the ± of the mean is above ${NOISY_MARGIN_PERCENT}%, so the figure is not to be trusted as it stands; ` +
+    `${FLAG_NOTES.noisy.mark} noisy (${noisy} row${noisy === 1 ? "" : "s"}): ` +
+      `the ± of the mean is above ${NOISY_MARGIN_PERCENT}%, so the figure is not to be trusted as it stands; ` +
       "give each row more time (ms per row), close other tabs and programs, and run again",
   ];
 }
@@ -64,7 +65,8 @@ export function doneLine(rows: readonly WebBenchRow[], seconds: number | null, b
   const timeouts = over.reduce((sum, r) => sum + r.timeouts, 0);
   return (
     `done: ${rows.length} rows${elapsed}; ${verified.toLocaleString("en-US")} of ${puzzles.toLocaleString("en-US")} answers checked: ` +
-    `${timeouts.toLocaleString("en-US")} solves went over the budget of ${budget.toLocaleString("en-US")} nodes (${over.map((r) => `${r.dataset} · ${r.solver}`).join(", ")}) and have no answer to check` +
+    `${timeouts.toLocaleString("en-US")} solves went over the budget of ${budget.toLocaleString("en-US")} nodes ` +
+    `(${over.map((r) => `${r.dataset} · ${r.solver}`).join(", ")}) and have no answer to check` +
     flagged
   );
 }

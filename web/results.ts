@@ -132,8 +132,10 @@ function spacer(height: number): string {
 function resultRow({ line, record }: Result, index: number): string {
   const status = escapeXml(record.status + (record.error ? `: ${record.error}` : ""));
   const guesses = record.guesses === null ? "n/a" : record.guesses;
+  const title = record.solution ? "show as a grid" : "show in full";
   return (
-    `<tr class="pickable" data-index="${index}" data-status="${escapeXml(record.status)}" aria-rowindex="${index + 2}" title="${record.solution ? "show as a grid" : "show in full"}">` +
-    `<td>${line}</td><td class="status">${status}</td><td>${record.count}</td><td>${guesses}</td><td class="solution">${escapeXml(record.solution ?? "")}</td></tr>`
+    `<tr class="pickable" data-index="${index}" data-status="${escapeXml(record.status)}" aria-rowindex="${index + 2}" title="${title}">` +
+    `<td>${line}</td><td class="status">${status}</td><td>${record.count}</td><td>${guesses}</td>` +
+    `<td class="solution">${escapeXml(record.solution ?? "")}</td></tr>`
   );
 }

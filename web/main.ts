@@ -56,15 +56,17 @@ let benchRows: WebBenchRow[] = [];
 /** The plan and page facts of the run on screen, for its exports. */
 let benchRun: { plan: WebBenchPlan; page: PageEnvironment; started: number } | null = null;
 
-/** Shows result `result` in full: its solution as a grid (the clues set apart), else its status and message. */
+/** Shows `result` in full below the table: its solution as a grid (the clues set apart), else its status and message. */
 function showResult(result: Result | undefined): void {
-  const record = result?.record;
-  $("grid").innerHTML = record?.solution ? gridHtml(result!.puzzle, record.solution) : "";
-  $("grid-caption").textContent = !result
-    ? ""
-    : record!.solution
-      ? `line ${result.line}: ${record!.status}${record!.status === "multiple" ? " (the first solution found)" : ""}; clues in bold`
-      : `line ${result.line}: ${record!.status}${record!.error ? `: ${record!.error}` : ""}`;
+  const solution = result?.record.solution;
+  $("grid").innerHTML = result && solution ? gridHtml(result.puzzle, solution) : "";
+  $("grid-caption").textContent = result ? resultCaption(result) : "";
+}
+
+/** "line 3: multiple (the first solution found); clues in bold", or "line 4: invalid: cell 17 …". */
+function resultCaption({ line, record }: Result): string {
+  if (record.solution) return `line ${line}: ${record.status}${record.status === "multiple" ? " (the first solution found)" : ""}; clues in bold`;
+  return `line ${line}: ${record.status}${record.error ? `: ${record.error}` : ""}`;
 }
 
 const results = new ResultsTable($("solve-view"), $<HTMLTableElement>("solve-results"), showResult);
@@ -93,7 +95,6 @@ function showSolved(records: SolveRecord[], lines: number[], puzzles: string[], 
 /** Empties the results and says why in the status line. */
 function clearSolved(why: string): void {
   results.show([]);
-  $("solve-results").hidden = true;
   $("solve-find").hidden = true;
   showResult(undefined);
   $("solve-status").textContent = why;
@@ -281,6 +282,7 @@ $("run-bench").addEventListener("click", async () => {
   if (nothing) {
     $("bench-status").className = "error";
     $("bench-status").textContent = nothing;
+    delete $("bench-status").dataset.done;
     return;
   }
   benchRunning = true;

@@ -9,8 +9,8 @@
  * to the engine of its size; {@link batchRecords} is the one place kernel output becomes
  * records (Solver, the CLI's workers and judge mode all go through it).
  */
-import { type Alphabet, type Grid, type Puzzle, checkAlphabet, PuzzleError, readPuzzle } from "./puzzle.js";
-import { SYMBOL_COUNTS, shapeName } from "./shape.js";
+import { type Alphabet, type Grid, type Puzzle, DIGITS, checkAlphabet, PuzzleError, readDigits, readPuzzle, readsNineByNineAsDigits } from "./puzzle.js";
+import { CELLS, SHAPE_9, SYMBOL_COUNTS, shapeName } from "./shape.js";
 import { checkWhole } from "./whole-number.js";
 
 /** Every status a record can have, in the order of the CLI's summary. */
@@ -140,6 +140,8 @@ export const REJECTED = "the kernel rejected the puzzle's bytes";
 /** Latin-1 text of bytes: Node's Buffer where there is one (faster per call), else a TextDecoder. */
 interface Latin1Text {
   toString(encoding: "latin1", start: number, end: number): string;
+  /** Node's own latin1 reader behind toString("latin1"), without its argument handling: a third of a record's cost saved. */
+  latin1Slice?(start: number, end: number): string;
 }
 const NodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): Latin1Text } }).Buffer;
 const latin1 = new TextDecoder("latin1");
@@ -153,6 +155,10 @@ export class SolutionWriter {
   /** Character code of each symbol (index = symbol); null when a symbol is outside Latin-1. */
   private readonly codes: Uint8Array | null;
   private scratch: Uint8Array = new Uint8Array(0);
+  /** The scratch as 32-bit words. */
+  private words: Uint32Array = new Uint32Array(0);
+  /** Code of symbol s minus s, when the alphabet's codes are consecutive (digits, A–Y); -1 otherwise. */
+  private readonly offset: number;
   /** The scratch as a Node Buffer (same bytes), when there is Buffer. */
   private scratchText: Latin1Text | null = null;
   private solutions: Uint8Array = new Uint8Array(0);
@@ -163,6 +169,9 @@ export class SolutionWriter {
     codes[0] = 46; // "." (never in a solution)
     for (let s = 0; s < alphabet.length; s++) codes[s + 1] = alphabet.charCodeAt(s);
     this.codes = [...alphabet].every((ch) => ch.charCodeAt(0) < 256) ? codes : null;
+    const offset = alphabet.charCodeAt(0) - 1;
+    const consecutive = [...alphabet].every((ch, s) => ch.charCodeAt(0) === offset + s + 1);
+    this.offset = this.codes !== null && consecutive && offset + alphabet.length < 256 ? offset : -1;
   }
 
   /** Takes the `count` solutions of `cells` cells in `solutions` (read before the next load). */
@@ -173,11 +182,21 @@ export class SolutionWriter {
     if (codes === null) return;
     const bytes = count * cells;
     if (this.scratch.length < bytes) {
-      this.scratch = new Uint8Array(bytes);
-      this.scratchText = NodeBuffer ? NodeBuffer.from(this.scratch.buffer, 0, bytes) : null;
+      const room = Math.ceil(bytes / 4) * 4;
+      this.scratch = new Uint8Array(room);
+      this.words = new Uint32Array(this.scratch.buffer);
+      this.scratchText = NodeBuffer ? NodeBuffer.from(this.scratch.buffer, 0, room) : null;
     }
     const scratch = this.scratch;
-    for (let i = 0; i < bytes; i++) scratch[i] = codes[solutions[i]];
+    if (this.offset < 0) {
+      for (let i = 0; i < bytes; i++) scratch[i] = codes[solutions[i]];
+      return;
+    }
+    // Consecutive symbols (digits, A–Y): one addition per four cells (no carry: a cell is at most N ≤ 25, and a code under 256).
+    scratch.set(solutions.subarray(0, bytes));
+    const words = this.words;
+    const add = this.offset * 0x01010101;
+    for (let w = 0, end = Math.ceil(bytes / 4); w < end; w++) words[w] += add;
   }
 
   /** The text of solution `i` of the batch last loaded. */
@@ -189,7 +208,9 @@ export class SolutionWriter {
       for (let cell = start; cell < end; cell++) out += this.alphabet[this.solutions[cell] - 1];
       return out;
     }
-    return this.scratchText ? this.scratchText.toString("latin1", start, end) : latin1.decode(this.scratch.subarray(start, end));
+    const text = this.scratchText;
+    if (text === null) return latin1.decode(this.scratch.subarray(start, end));
+    return text.latin1Slice ? text.latin1Slice(start, end) : text.toString("latin1", start, end);
   }
 }
 
@@ -362,6 +383,9 @@ function checkAlphabetOption(alphabet: unknown): Alphabet {
  */
 export class Solver {
   private readonly writers = new Map<Alphabet, SolutionWriter>();
+  /** The one-puzzle input of {@link solve}, reused. */
+  private readonly one: (string | Grid)[] = [""];
+  private readonly digits = new DigitLines();
 
   constructor(
     /** The engine of each grid size, by side N (4, 9, 16, 25). */
@@ -387,12 +411,18 @@ export class Solver {
 
   /** Solve one puzzle (a line of text, or N² bytes). Bad input gives an `invalid` record, never a throw. */
   solve(puzzle: string | Grid, options: SolveOptions | null = {}): SolveRecord {
-    return this.solveMany([puzzle], options)[0];
+    this.one[0] = puzzle;
+    try {
+      return this.solveMany(this.one, options)[0];
+    } finally {
+      this.one[0] = "";
+    }
   }
 
   /**
    * Solve many puzzles of any mix of sizes; one record each, in input order. Each size's valid
-   * puzzles go to its engine together: in one call when it solves batches.
+   * puzzles go to its engine together: in one call when it solves batches. 9×9 lines of digits
+   * (the common case) are read straight into one buffer of cells, without a grid each.
    */
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
     options ??= {}; // solve(p, null) reads like solve(p)
@@ -407,37 +437,142 @@ export class Solver {
       return batchRecords(result, group.length, { cells: shape.cells, writer: this.writer(alphabet), reportsGuesses: entry.reportsGuesses });
     };
     const alphabet = options.alphabet === undefined ? undefined : checkAlphabetOption(options.alphabet);
-    return solveInOrder(puzzles, (puzzle) => readOrRecord(puzzle, alphabet), solveShape, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`);
+    const nine = this.engines.get(SHAPE_9.size);
+    // A batch engine rejects a repeated clue itself (count -2); the others' lines are read the slow way, which checks.
+    const digits = nine !== undefined && solvesBatches(nine.engine) && readsNineByNineAsDigits(alphabet) ? this.digitLines() : null;
+    const solveDigits = (lines: DigitLines): SolveRecord[] => {
+      const { cells, count } = lines;
+      const result = solveGroup(nine!.engine, CELLS, count, (packed) => packed.set(cells.subarray(0, count * CELLS)), limit, budget);
+      // A rejected puzzle (a repeated clue) read again from its cells, which says where.
+      const rejected = (k: number): SolveRecord => {
+        const read = readOrRecord(cells.slice(k * CELLS, (k + 1) * CELLS), undefined);
+        return "record" in read ? read.record : invalidRecord(REJECTED);
+      };
+      return batchRecords(result, count, { cells: CELLS, writer: this.writer(DIGITS), reportsGuesses: nine!.reportsGuesses, rejected });
+    };
+    try {
+      return solveInOrder(puzzles, (puzzle) => readOrRecord(puzzle, alphabet), solveShape, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`, digits, solveDigits);
+    } finally {
+      digits?.release();
+    }
+  }
+
+  /** This solver's buffer of 9×9 digit lines, empty; a buffer of its own for a call made while it is in use (from an engine or an input iterator). */
+  private digitLines(): DigitLines {
+    const lines = this.digits.busy ? new DigitLines() : this.digits;
+    lines.busy = true;
+    lines.count = 0;
+    return lines;
   }
 }
+
+/**
+ * The 9×9 lines of digits of one solveMany call, read into one buffer of cells (81 bytes each,
+ * 0 empty) with each one's position among the inputs: no string, grid or object per puzzle.
+ */
+export class DigitLines {
+  cells = new Uint8Array(64 * CELLS);
+  slots = new Int32Array(64);
+  count = 0;
+  /** True while a solveMany call reads into it. */
+  busy = false;
+
+  /** The buffer size kept between calls: a larger one (a large batch) is let go after it. */
+  private static readonly KEPT = 4096;
+
+  /**
+   * Reads `line` as the next puzzle, the input at position `slot`. False, with nothing kept, when
+   * it is not 81 digits and empty marks (`.`, `0`): the caller reads it the slow way, which says
+   * why. A repeated clue is not looked for: the batch engine rejects it (count -2).
+   */
+  add(line: string, slot: number): boolean {
+    if (line.length !== CELLS) return false;
+    const at = this.count * CELLS;
+    if (this.count === this.slots.length) {
+      this.slots = grown(this.slots, this.count + 1);
+      this.cells = grown(this.cells, at + CELLS);
+    }
+    if (readDigits(line, this.cells, at) >= 0) return false;
+    this.slots[this.count++] = slot;
+    return true;
+  }
+
+  /** Room for `count` puzzles in all. */
+  reserve(count: number): void {
+    if (count <= this.slots.length) return;
+    this.slots = grown(this.slots, count);
+    this.cells = grown(this.cells, count * CELLS);
+  }
+
+  /** Lets a large buffer go once a call is done. */
+  release(): void {
+    if (this.slots.length > DigitLines.KEPT) {
+      this.slots = new Int32Array(64);
+      this.cells = new Uint8Array(64 * CELLS);
+    }
+    this.count = 0;
+    this.busy = false;
+  }
+}
+
+/** A copy of `array` with room for at least `least` elements (twice its length, or more). */
+function grown<T extends Int32Array | Uint8Array>(array: T, least: number): T {
+  const copy = new (array.constructor as new (length: number) => T)(Math.max(least, array.length * 2));
+  copy.set(array);
+  return copy;
+}
+
+/** The placeholder of a record solved later in a batch (replaced before solveInOrder returns). */
+const PENDING: SolveRecord = invalidRecord("not solved");
 
 /**
  * Solves many inputs in batches, one record per input in input order: `read` makes each input a
  * puzzle or the record of why it cannot be solved; the puzzles are grouped by `groupOf` (one
  * group by default) and each group goes to `solveGroup` whole, which returns its records in order.
+ * With `digits`, each 9×9 line of digits it takes goes there instead, and `solveDigits` solves them.
  */
 export function solveInOrder<I, P>(
   inputs: Iterable<I>,
   read: (input: I) => ReadPuzzle<P>,
   solveGroup: (puzzles: P[]) => SolveRecord[],
   groupOf: (puzzle: P) => number | string = () => 0,
+  digits: DigitLines | null = null,
+  solveDigits?: (lines: DigitLines) => SolveRecord[],
 ): SolveRecord[] {
-  const records: SolveRecord[] = [];
-  const groups = new Map<number | string, { puzzles: P[]; slots: number[] }>();
+  // Made at the first input that is not a 9×9 line of digits: until then, records.length is `count`.
+  let records: SolveRecord[] | null = null;
+  let count = 0;
+  let groups: Map<number | string, { puzzles: P[]; slots: number[] }> | null = null;
+  if (digits !== null && Array.isArray(inputs)) digits.reserve(inputs.length);
   for (const input of inputs) {
+    if (digits !== null && typeof input === "string" && digits.add(input, count)) {
+      count++;
+      records?.push(PENDING);
+      continue;
+    }
+    records ??= new Array<SolveRecord>(count).fill(PENDING);
+    count++;
     const item = read(input);
     if ("record" in item) {
       records.push(item.record);
       continue;
     }
     const key = groupOf(item.puzzle);
+    groups ??= new Map();
     const group = groups.get(key) ?? { puzzles: [], slots: [] };
     groups.set(key, group);
     group.puzzles.push(item.puzzle);
     group.slots.push(records.length);
-    records.push(invalidRecord("not solved")); // replaced below
+    records.push(PENDING);
   }
-  for (const { puzzles, slots } of groups.values()) {
+  if (digits !== null && digits.count > 0) {
+    const solved = solveDigits!(digits);
+    if (records === null) return solved; // every input a 9×9 line of digits: the records as they are
+    const slots = digits.slots;
+    for (let k = 0; k < digits.count; k++) records[slots[k]] = solved[k];
+  }
+  records ??= [];
+  for (const { puzzles, slots } of groups?.values() ?? []) {
     solveGroup(puzzles).forEach((record, i) => (records[slots[i]] = record));
   }
   return records;

@@ -376,13 +376,165 @@ function checkAlphabetOption(alphabet: unknown): Alphabet {
   return alphabet;
 }
 
+/** {@link SolveOptions} as {@link Solver.solveMany} has checked them: the limit, the budget (undefined: each size's default) and the alphabet. */
+export interface CheckedOptions {
+  limit: number;
+  budget: number | undefined;
+  alphabet: Alphabet | undefined;
+}
+
+// ── a batch of inputs: read, solved, written as records ────────────────────────────────────
+//
+//   inputs ── readInputs ──► ReadBatch ── solveRead (on the engines' thread) ──► SolvedBatch
+//                            (structured-cloneable: cells bytes, puzzles, records)      │
+//   records in input order ◄──────────────────── batchRecordsInOrder ◄────────────────┘
+//
+// Solver.solveMany runs the three on one thread; a pool (src/pool/library.ts) reads and writes
+// records on the main thread and solves on a worker.
+
+/**
+ * The inputs of one batch, read: the 9×9 lines of digits as cell bytes (81 each, no string, grid
+ * or object per puzzle), every other puzzle read whole, and the records of the inputs that
+ * cannot be solved; each with its position among the inputs.
+ */
+export interface ReadBatch {
+  /** Inputs in all. */
+  count: number;
+  /** The 9×9 lines of digits: 81 cell bytes each (0 empty), `digitCount` of them, at positions `digitSlots`. */
+  cells: Uint8Array;
+  digitSlots: Int32Array;
+  digitCount: number;
+  /** The other puzzles, at positions `puzzleSlots`. */
+  puzzles: Puzzle[];
+  puzzleSlots: number[];
+  /** The records of the inputs that could not be read, at positions `recordSlots`. */
+  records: SolveRecord[];
+  recordSlots: number[];
+}
+
+/** A {@link ReadBatch} solved: the digit lines' results (views valid until the 9×9 engine's next call, or copies) and the other puzzles' records. */
+export interface SolvedBatch {
+  digits: BatchResult | null;
+  puzzles: SolveRecord[];
+}
+
+/**
+ * Reads `inputs` into a batch: with `digits` (only for a 9×9 engine that solves batches, which
+ * rejects a repeated clue itself), each 9×9 line of digits goes there as cell bytes; every other
+ * input is read with {@link readPuzzle} (`alphabet` applying), a bad one becoming its record.
+ */
+export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet | undefined, digits: DigitLines | null): ReadBatch {
+  // The lists of the other inputs are made at the first such input (most batches have none: a solve loop makes no lists).
+  const batch: ReadBatch = { count: 0, cells: EMPTY_CELLS, digitSlots: EMPTY_SLOTS, digitCount: 0, puzzles: NONE, puzzleSlots: NONE, records: NONE, recordSlots: NONE };
+  if (digits !== null && Array.isArray(inputs)) digits.reserve(inputs.length);
+  let count = 0;
+  for (const input of inputs) {
+    if (digits !== null && typeof input === "string" && digits.add(input, count)) {
+      count++;
+      continue;
+    }
+    const item = readOrRecord(input, alphabet);
+    if (batch.records === NONE) Object.assign(batch, { puzzles: [], puzzleSlots: [], records: [], recordSlots: [] });
+    if ("record" in item) {
+      batch.records.push(item.record);
+      batch.recordSlots.push(count++);
+    } else {
+      batch.puzzles.push(item.puzzle);
+      batch.puzzleSlots.push(count++);
+    }
+  }
+  batch.count = count;
+  if (digits !== null) {
+    batch.digitCount = digits.count;
+    batch.cells = digits.cells.subarray(0, digits.count * CELLS);
+    batch.digitSlots = digits.slots.subarray(0, digits.count);
+  }
+  return batch;
+}
+
+const EMPTY_CELLS = new Uint8Array(0);
+/** The lists of a batch without other inputs (never written: see readInputs). */
+const NONE: never[] = [];
+const EMPTY_SLOTS = new Int32Array(0);
+
+/** The solution writer of each alphabet, made once per thread. */
+const writers = new Map<Alphabet, SolutionWriter>();
+
+/** The solution writer of `alphabet` on this thread. */
+export function writerOf(alphabet: Alphabet): SolutionWriter {
+  let writer = writers.get(alphabet);
+  if (!writer) writers.set(alphabet, (writer = new SolutionWriter(alphabet)));
+  return writer;
+}
+
+/**
+ * Solves a read batch on `engines` (one per grid side): the other puzzles grouped by size and
+ * alphabet, one {@link solveGroup} call and their records per group, then the digit lines in one
+ * call, last, so that its results (views into the 9×9 engine, when it is a kernel) stay valid.
+ */
+export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadBatch, options: CheckedOptions): SolvedBatch {
+  const { limit, budget } = options;
+  const records = batch.puzzles.length === 0 ? NONE : new Array<SolveRecord>(batch.puzzles.length);
+  const groups = new Map<string, number[]>();
+  batch.puzzles.forEach((puzzle, k) => {
+    const key = `${puzzle.shape.size} ${puzzle.alphabet}`;
+    const group = groups.get(key);
+    if (group) group.push(k);
+    else groups.set(key, [k]);
+  });
+  for (const members of groups.values()) {
+    const { shape, alphabet } = batch.puzzles[members[0]];
+    const entry = engines.get(shape.size);
+    if (!entry) {
+      for (const k of members) records[k] = invalidRecord(`no solver for ${shapeName(shape)} puzzles in this Solver`);
+      continue;
+    }
+    const fill = (packed: Uint8Array) => members.forEach((k, i) => packed.set(batch.puzzles[k].grid, i * shape.cells));
+    const result = solveGroup(entry.engine, shape.cells, members.length, fill, limit, budget);
+    const solved = batchRecords(result, members.length, { cells: shape.cells, writer: writerOf(alphabet), reportsGuesses: entry.reportsGuesses });
+    members.forEach((k, i) => (records[k] = solved[i]));
+  }
+  let digits: BatchResult | null = null;
+  if (batch.digitCount > 0) {
+    const { cells, digitCount } = batch;
+    digits = solveGroup(engines.get(SHAPE_9.size)!.engine, CELLS, digitCount, (packed) => packed.set(cells.subarray(0, digitCount * CELLS)), limit, budget);
+  }
+  return { digits, puzzles: records };
+}
+
+/** The record of digit line `k` of `cells` that the engine rejected (a repeated clue), read again from its cells, which says where. */
+function rejectedDigits(cells: Uint8Array, k: number): SolveRecord {
+  const read = readOrRecord(cells.slice(k * CELLS, (k + 1) * CELLS), undefined);
+  return "record" in read ? read.record : invalidRecord(REJECTED);
+}
+
+/** The records of a solved batch, one per input, in input order; `reportsGuesses` is the 9×9 engine's. */
+export function batchRecordsInOrder(batch: ReadBatch, solved: SolvedBatch, reportsGuesses: boolean): SolveRecord[] {
+  const { cells, digitCount, digitSlots } = batch;
+  const digits =
+    solved.digits === null
+      ? []
+      : batchRecords(solved.digits, digitCount, { cells: CELLS, writer: writerOf(DIGITS), reportsGuesses, rejected: (k) => rejectedDigits(cells, k) });
+  if (digitCount === batch.count) return digits; // every input a 9×9 line of digits: the records as they are
+  const records = new Array<SolveRecord>(batch.count);
+  for (let k = 0; k < digitCount; k++) records[digitSlots[k]] = digits[k];
+  batch.puzzleSlots.forEach((slot, k) => (records[slot] = solved.puzzles[k]));
+  batch.recordSlots.forEach((slot, k) => (records[slot] = batch.records[k]));
+  return records;
+}
+
+/** True when 9×9 lines of digits are read into cell bytes for `engines` (see {@link readInputs}). */
+export function readsDigitLines(engines: ReadonlyMap<number, SizeEngine>, alphabet: Alphabet | undefined): boolean {
+  const nine = engines.get(SHAPE_9.size);
+  return nine !== undefined && solvesBatches(nine.engine) && readsNineByNineAsDigits(alphabet);
+}
+
 /**
  * The user-facing solver: parsing, records and batches over one engine per grid size
  * (side N → engine). Each puzzle goes to the engine of its size; a size without one gives an
  * `invalid` record saying so.
  */
 export class Solver {
-  private readonly writers = new Map<Alphabet, SolutionWriter>();
   /** The one-puzzle input of {@link solve}, reused. */
   private readonly one: (string | Grid)[] = [""];
   private readonly digits = new DigitLines();
@@ -401,12 +553,6 @@ export class Solver {
     const entry = this.engines.get(9) ?? this.engines.values().next().value;
     if (!entry) throw new RangeError("a Solver needs at least one engine");
     return entry;
-  }
-
-  private writer(alphabet: Alphabet): SolutionWriter {
-    let writer = this.writers.get(alphabet);
-    if (!writer) this.writers.set(alphabet, (writer = new SolutionWriter(alphabet)));
-    return writer;
   }
 
   /** Solve one puzzle (a line of text, or N² bytes). Bad input gives an `invalid` record, never a throw. */
@@ -428,30 +574,12 @@ export class Solver {
     options ??= {}; // solve(p, null) reads like solve(p)
     const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
     const budget = options.budget === undefined ? undefined : checkBudget(options.budget);
-    const solveShape = (group: Puzzle[]): SolveRecord[] => {
-      const { shape, alphabet } = group[0];
-      const entry = this.engines.get(shape.size);
-      if (!entry) return group.map(() => invalidRecord(`no solver for ${shapeName(shape)} puzzles in this Solver`));
-      const fill = (packed: Uint8Array) => group.forEach((puzzle, i) => packed.set(puzzle.grid, i * shape.cells));
-      const result = solveGroup(entry.engine, shape.cells, group.length, fill, limit, budget);
-      return batchRecords(result, group.length, { cells: shape.cells, writer: this.writer(alphabet), reportsGuesses: entry.reportsGuesses });
-    };
     const alphabet = options.alphabet === undefined ? undefined : checkAlphabetOption(options.alphabet);
-    const nine = this.engines.get(SHAPE_9.size);
-    // A batch engine rejects a repeated clue itself (count -2); the others' lines are read the slow way, which checks.
-    const digits = nine !== undefined && solvesBatches(nine.engine) && readsNineByNineAsDigits(alphabet) ? this.digitLines() : null;
-    const solveDigits = (lines: DigitLines): SolveRecord[] => {
-      const { cells, count } = lines;
-      const result = solveGroup(nine!.engine, CELLS, count, (packed) => packed.set(cells.subarray(0, count * CELLS)), limit, budget);
-      // A rejected puzzle (a repeated clue) read again from its cells, which says where.
-      const rejected = (k: number): SolveRecord => {
-        const read = readOrRecord(cells.slice(k * CELLS, (k + 1) * CELLS), undefined);
-        return "record" in read ? read.record : invalidRecord(REJECTED);
-      };
-      return batchRecords(result, count, { cells: CELLS, writer: this.writer(DIGITS), reportsGuesses: nine!.reportsGuesses, rejected });
-    };
+    const checked: CheckedOptions = { limit, budget, alphabet };
+    const digits = readsDigitLines(this.engines, checked.alphabet) ? this.digitLines() : null;
     try {
-      return solveInOrder(puzzles, (puzzle) => readOrRecord(puzzle, alphabet), solveShape, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`, digits, solveDigits);
+      const batch = readInputs(puzzles, checked.alphabet, digits);
+      return batchRecordsInOrder(batch, solveRead(this.engines, batch, checked), this.engines.get(SHAPE_9.size)?.reportsGuesses ?? false);
     } finally {
       digits?.release();
     }
@@ -467,18 +595,23 @@ export class Solver {
 }
 
 /**
- * The 9×9 lines of digits of one solveMany call, read into one buffer of cells (81 bytes each,
- * 0 empty) with each one's position among the inputs: no string, grid or object per puzzle.
+ * The 9×9 lines of digits of a batch, read into one buffer of cells (81 bytes each, 0 empty)
+ * with each one's position among the inputs: no string, grid or object per puzzle.
  */
 export class DigitLines {
-  cells = new Uint8Array(64 * CELLS);
-  slots = new Int32Array(64);
+  cells: Uint8Array;
+  slots: Int32Array;
   count = 0;
   /** True while a solveMany call reads into it. */
   busy = false;
 
   /** The buffer size kept between calls: a larger one (a large batch) is let go after it. */
   private static readonly KEPT = 4096;
+
+  constructor(room = 64) {
+    this.cells = new Uint8Array(room * CELLS);
+    this.slots = new Int32Array(room);
+  }
 
   /**
    * Reads `line` as the next puzzle, the input at position `slot`. False, with nothing kept, when
@@ -488,10 +621,7 @@ export class DigitLines {
   add(line: string, slot: number): boolean {
     if (line.length !== CELLS) return false;
     const at = this.count * CELLS;
-    if (this.count === this.slots.length) {
-      this.slots = grown(this.slots, this.count + 1);
-      this.cells = grown(this.cells, at + CELLS);
-    }
+    if (this.count === this.slots.length) this.reserve(this.count + 1);
     if (readDigits(line, this.cells, at) >= 0) return false;
     this.slots[this.count++] = slot;
     return true;
@@ -520,60 +650,4 @@ function grown<T extends Int32Array | Uint8Array>(array: T, least: number): T {
   const copy = new (array.constructor as new (length: number) => T)(Math.max(least, array.length * 2));
   copy.set(array);
   return copy;
-}
-
-/** The placeholder of a record solved later in a batch (replaced before solveInOrder returns). */
-const PENDING: SolveRecord = invalidRecord("not solved");
-
-/**
- * Solves many inputs in batches, one record per input in input order: `read` makes each input a
- * puzzle or the record of why it cannot be solved; the puzzles are grouped by `groupOf` (one
- * group by default) and each group goes to `solveGroup` whole, which returns its records in order.
- * With `digits`, each 9×9 line of digits it takes goes there instead, and `solveDigits` solves them.
- */
-export function solveInOrder<I, P>(
-  inputs: Iterable<I>,
-  read: (input: I) => ReadPuzzle<P>,
-  solveGroup: (puzzles: P[]) => SolveRecord[],
-  groupOf: (puzzle: P) => number | string = () => 0,
-  digits: DigitLines | null = null,
-  solveDigits?: (lines: DigitLines) => SolveRecord[],
-): SolveRecord[] {
-  // Made at the first input that is not a 9×9 line of digits: until then, records.length is `count`.
-  let records: SolveRecord[] | null = null;
-  let count = 0;
-  let groups: Map<number | string, { puzzles: P[]; slots: number[] }> | null = null;
-  if (digits !== null && Array.isArray(inputs)) digits.reserve(inputs.length);
-  for (const input of inputs) {
-    if (digits !== null && typeof input === "string" && digits.add(input, count)) {
-      count++;
-      records?.push(PENDING);
-      continue;
-    }
-    records ??= new Array<SolveRecord>(count).fill(PENDING);
-    count++;
-    const item = read(input);
-    if ("record" in item) {
-      records.push(item.record);
-      continue;
-    }
-    const key = groupOf(item.puzzle);
-    groups ??= new Map();
-    const group = groups.get(key) ?? { puzzles: [], slots: [] };
-    groups.set(key, group);
-    group.puzzles.push(item.puzzle);
-    group.slots.push(records.length);
-    records.push(PENDING);
-  }
-  if (digits !== null && digits.count > 0) {
-    const solved = solveDigits!(digits);
-    if (records === null) return solved; // every input a 9×9 line of digits: the records as they are
-    const slots = digits.slots;
-    for (let k = 0; k < digits.count; k++) records[slots[k]] = solved[k];
-  }
-  records ??= [];
-  for (const { puzzles, slots } of groups?.values() ?? []) {
-    solveGroup(puzzles).forEach((record, i) => (records[slots[i]] = record));
-  }
-  return records;
 }

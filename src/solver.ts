@@ -478,7 +478,8 @@ export function writerOf(alphabet: Alphabet): SolutionWriter {
  */
 export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadBatch, options: CheckedOptions): SolvedBatch {
   const { limit, budget } = options;
-  const records = batch.puzzles.length === 0 ? NONE : new Array<SolveRecord>(batch.puzzles.length);
+  if (batch.puzzles.length === 0) return { digits: solveDigits(engines, batch, options), puzzles: NONE };
+  const records = new Array<SolveRecord>(batch.puzzles.length);
   const groups = new Map<string, number[]>();
   batch.puzzles.forEach((puzzle, k) => {
     const key = `${puzzle.shape.size} ${puzzle.alphabet}`;
@@ -498,12 +499,14 @@ export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadB
     const solved = batchRecords(result, members.length, { cells: shape.cells, writer: writerOf(alphabet), reportsGuesses: entry.reportsGuesses });
     members.forEach((k, i) => (records[k] = solved[i]));
   }
-  let digits: BatchResult | null = null;
-  if (batch.digitCount > 0) {
-    const { cells, digitCount } = batch;
-    digits = solveGroup(engines.get(SHAPE_9.size)!.engine, CELLS, digitCount, (packed) => packed.set(cells.subarray(0, digitCount * CELLS)), limit, budget);
-  }
-  return { digits, puzzles: records };
+  return { digits: solveDigits(engines, batch, options), puzzles: records };
+}
+
+/** The results of a batch's 9×9 lines of digits, in one call of the 9×9 engine; null when it has none. */
+function solveDigits(engines: ReadonlyMap<number, SizeEngine>, batch: ReadBatch, options: CheckedOptions): BatchResult | null {
+  const { cells, digitCount } = batch;
+  if (digitCount === 0) return null;
+  return solveGroup(engines.get(SHAPE_9.size)!.engine, CELLS, digitCount, (packed) => packed.set(cells.subarray(0, digitCount * CELLS)), options.limit, options.budget);
 }
 
 /** The record of digit line `k` of `cells` that the engine rejected (a repeated clue), read again from its cells, which says where. */

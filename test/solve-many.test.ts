@@ -100,5 +100,8 @@ describe("readDigits", () => {
     expect(readDigits("_".repeat(81), cells, 0, "_")).toBe(-1);
     expect(readDigits("\u00b7".repeat(81), cells, 0, "\u00b7")).toBe(-1);
     expect(readDigits("\u0131".repeat(81), cells, 0)).toBe(0);
+    expect(readDigits("1".repeat(80) + "\u00e9", cells, 0)).toBe(80); // two bytes in UTF-8: past the 81st
+    expect(readDigits("1".repeat(79) + "\u00e9" + "1", cells, 0)).toBe(79);
+    expect(readDigits(UNIQUE.slice(0, 80), cells, 0)).toBe(80);
   });
 });

@@ -8,8 +8,10 @@
  *   pool         createPool({ threads }) then await pool.solveMany(lines), on --records lines,
  *                with a 10 ms interval timer running: its worst lateness is the event loop's
  *
- * K, solveMany and the solve loop run on the first --sample lines; the rounds alternate the
- * paths, and each ratio is the median of the per-round ratios (with its range). The puzzles:
+ * K, solveMany and the solve loop run on the first --sample lines, each for at least --seconds
+ * a round; the rounds alternate the paths, and each ratio is the median of the per-round ratios
+ * (with its range): per CPU second of the process for the paths on one thread (so that what
+ * other processes take of a shared machine does not count), per wall second for the pool. The puzzles:
  * the bundled easy tier with its digits relabelled per line (bench/corpus.ts, like
  * kaggle_bryanpark_10k: easy, unique, few guesses), or --file. Figures and ratios, no verdicts.
  */
@@ -34,15 +36,27 @@ interface Options {
   records: number;
   sample: number;
   rounds: number;
+  seconds: number;
   threads: number;
   file?: string;
 }
 
-/** Puzzles per second of `run`, which solves `count` puzzles. */
-async function rate(count: number, run: () => unknown): Promise<number> {
+/** What a path did in a round: puzzles per second of wall time and per CPU second of the process. */
+interface Rate {
+  wall: number;
+  cpu: number;
+}
+
+/** Runs `run` (which solves `count` puzzles) again and again for at least `seconds` of wall time; its rates. */
+async function rate(count: number, seconds: number, run: () => unknown): Promise<Rate> {
+  const cpu = cpuSeconds();
   const started = performance.now();
-  await run();
-  return count / ((performance.now() - started) / 1000);
+  let solved = 0;
+  do {
+    await run();
+    solved += count;
+  } while (performance.now() - started < seconds * 1000);
+  return { wall: solved / ((performance.now() - started) / 1000), cpu: solved / (cpuSeconds() - cpu) };
 }
 
 /** Runs `run` with a timer set every {@link TIMER_MS} ms; returns the worst lateness of its calls, in ms. */
@@ -68,6 +82,7 @@ async function main(argv = process.argv): Promise<void> {
     .option("--records <n>", "lines of the pool's run", wholeNumber(1000, 50_000_000), 1_000_000)
     .option("--sample <n>", "lines of the kernel, solveMany and solve-loop runs", wholeNumber(100, 10_000_000), 10_000)
     .option("--rounds <n>", "rounds", wholeNumber(1, 100), 5)
+    .option("--seconds <s>", "least wall time of each of K, solveMany and the solve loop per round", Number, 0.5)
     .option("--threads <n>", "the pool's worker threads", wholeNumber(1, 1024), availableParallelism())
     .option("--file <path>", "81-character lines to use instead of the generated easy puzzles (repeated up to --records)")
     .parse(argv);
@@ -94,34 +109,34 @@ async function main(argv = process.argv): Promise<void> {
       kernel.run(n, LIMIT, Infinity);
     }
   };
-  const k: number[] = [];
-  const paths = { solveMany: [] as number[], "solve loop": [] as number[], pool: [] as number[] };
+  const k: Rate[] = [];
+  const single = { solveMany: [] as Rate[], "solve loop": [] as Rate[] };
+  const pooled: Rate[] = [];
   const lateness: number[] = [];
-  const poolCpu: number[] = [];
   for (let round = 0; round < options.rounds; round++) {
-    k.push(await rate(sample.length, kernelRun));
-    paths.solveMany.push(await rate(sample.length, () => solver.solveMany(sample, { limit: LIMIT })));
-    paths["solve loop"].push(await rate(sample.length, () => sample.forEach((line) => solver.solve(line, { limit: LIMIT }))));
-    const cpu = cpuSeconds();
-    const started = performance.now();
+    k.push(await rate(sample.length, options.seconds, kernelRun));
+    single.solveMany.push(await rate(sample.length, options.seconds, () => solver.solveMany(sample, { limit: LIMIT })));
+    single["solve loop"].push(await rate(sample.length, options.seconds, () => sample.forEach((line) => solver.solve(line, { limit: LIMIT }))));
     let records = 0;
-    lateness.push(await withTimer(async () => (records = (await pool.solveMany(lines, { limit: LIMIT })).length)));
-    const seconds = (performance.now() - started) / 1000;
+    let poolRate: Rate = { wall: 0, cpu: 0 };
+    lateness.push(await withTimer(async () => (poolRate = await rate(lines.length, 0, async () => (records = (await pool.solveMany(lines, { limit: LIMIT })).length)))));
     if (records !== lines.length) throw new Error(`the pool gave ${records} records for ${lines.length} lines`);
-    paths.pool.push(lines.length / seconds);
-    poolCpu.push((cpuSeconds() - cpu) / seconds);
+    pooled.push(poolRate);
     process.stderr.write(`round ${round + 1} of ${options.rounds} done\n`);
   }
   await pool.close();
 
+  // One thread's paths against K per CPU second (what the machine's other load takes does not count), the pool per wall second.
+  const perK = (rates: Rate[], by: "wall" | "cpu") => ratioCell(rates.map((r, i) => r[by] / k[i][by]));
   const rows = [
-    ["K (kernel batch)", figure(median(k)), "1"],
-    ...Object.entries(paths).map(([name, rates]) => [name, figure(median(rates)), ratioCell(rates.map((r, i) => r / k[i]))]),
+    ["K (kernel batch)", figure(median(k.map((r) => r.wall))), figure(median(k.map((r) => r.cpu))), "1"],
+    ...Object.entries(single).map(([name, rates]) => [name, figure(median(rates.map((r) => r.wall))), figure(median(rates.map((r) => r.cpu))), perK(rates, "cpu")]),
+    [`pool, ${options.threads} threads`, figure(median(pooled.map((r) => r.wall))), figure(median(pooled.map((r) => r.cpu))), `${perK(pooled, "wall")} of K's wall rate`],
   ];
-  const width = rows.reduce((w, row) => w.map((n, c) => Math.max(n, row[c].length)), [0, 0, 0]);
-  console.log(["path".padEnd(width[0]), "puzzles/s".padStart(width[1]), "÷ K (range)"].join("  "));
-  for (const row of rows) console.log([row[0].padEnd(width[0]), row[1].padStart(width[1]), row[2]].join("  "));
-  console.log(`pool: process CPU ÷ wall ${median(poolCpu).toFixed(2)}; a ${TIMER_MS} ms timer's worst lateness ${median(lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...lateness).toFixed(1)} ms)`);
+  const header = ["path", "puzzles/s", "per CPU s", "÷ K (range)"];
+  const width = [header, ...rows].reduce((w, row) => w.map((n, c) => Math.max(n, row[c].length)), [0, 0, 0, 0]);
+  for (const row of [header, ...rows]) console.log([row[0].padEnd(width[0]), row[1].padStart(width[1]), row[2].padStart(width[2]), row[3]].join("  "));
+  console.log(`pool: a ${TIMER_MS} ms timer's worst lateness ${median(lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...lateness).toFixed(1)} ms)`);
 }
 
 await main();

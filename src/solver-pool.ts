@@ -97,8 +97,30 @@ export class SolverPool {
    * read a batch at a time, and at most two batches per worker (and one being read) are held at
    * once, whatever the input's length. Ending the loop early stops reading the input.
    */
-  async *solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncGenerator<SolveRecord, void, undefined> {
-    for await (const batch of this.batches(puzzles, options)) yield* batch;
+  solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
+    // Each record from the batch in hand, without a generator's delegation per record (yield* costs several promises each).
+    const batches = this.batches(puzzles, options);
+    let batch: SolveRecord[] = [];
+    let at = 0;
+    const next = async (): Promise<IteratorResult<SolveRecord, undefined>> => {
+      while (at === batch.length) {
+        const step = await batches.next();
+        if (step.done) return { done: true, value: undefined };
+        batch = step.value;
+        at = 0;
+      }
+      return { done: false, value: batch[at++] };
+    };
+    return {
+      next: () => (at < batch.length ? Promise.resolve({ done: false, value: batch[at++] }) : next()),
+      return: async () => {
+        await batches.return();
+        return { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
   }
 
   /** Ends the workers. Calls in progress reject (a batch in flight is not waited for), and so does every later call. */

@@ -175,7 +175,7 @@ export class SolutionWriter {
     this.codes = [...alphabet].every((ch) => ch.charCodeAt(0) < 256) ? codes : null;
     const offset = alphabet.charCodeAt(0) - 1;
     const consecutive = [...alphabet].every((ch, s) => ch.charCodeAt(0) === offset + s + 1);
-    this.offset = this.codes !== null && consecutive && offset + alphabet.length < 256 ? offset : -1;
+    this.offset = this.codes !== null && consecutive && offset + 31 < 256 ? offset : -1;
   }
 
   /** Takes the `count` solutions of `cells` cells in `solutions` (read before the next load). */
@@ -196,11 +196,12 @@ export class SolutionWriter {
       for (let i = 0; i < bytes; i++) scratch[i] = codes[solutions[i]];
       return;
     }
-    // Consecutive symbols (digits, A–Y): one addition per four cells (no carry: a cell is at most N ≤ 25, and a code under 256).
+    // Consecutive symbols (digits, A–Y): one addition per four cells. Each byte is masked to 5 bits first (a cell is at most
+    // N ≤ 25; the bytes of a puzzle without a solution are undefined), so no byte carries into the next.
     scratch.set(solutions.subarray(0, bytes));
     const words = this.words;
     const add = this.offset * 0x01010101;
-    for (let w = 0, end = Math.ceil(bytes / 4); w < end; w++) words[w] += add;
+    for (let w = 0, end = Math.ceil(bytes / 4); w < end; w++) words[w] = ((words[w] & 0x1f1f1f1f) + add) >>> 0;
   }
 
   /** The text of solution `i` of the batch last loaded. */
@@ -393,7 +394,7 @@ export interface CheckedOptions {
 //                            (structured-cloneable: cells bytes, puzzles, records)      │
 //   records in input order ◄──────────────────── batchRecordsInOrder ◄────────────────┘
 //
-// Solver.solveMany runs the three on one thread; a pool (src/pool/library.ts) reads and writes
+// Solver.solveMany runs the three on one thread; the pool (src/solver-pool.ts) reads and writes
 // records on the main thread and solves on a worker.
 
 /**
@@ -653,7 +654,7 @@ export class DigitLines {
 }
 
 /** A copy of `array` with room for at least `least` elements (twice its length, or more). */
-function grown<T extends Int32Array | Uint8Array>(array: T, least: number): T {
+export function grown<T extends Int32Array | Uint8Array>(array: T, least: number): T {
   const copy = new (array.constructor as new (length: number) => T)(Math.max(least, array.length * 2));
   copy.set(array);
   return copy;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run build` (and so `npm test`'s pretest and `npm ci`'s prepare): runs each build step
+ * `npm run build` (and so `npm test`'s pretest and `npm pack`'s prepack): runs each build step
  * whose inputs changed since it last succeeded, or any of whose outputs is missing (every file
  * the step writes, e.g. a deleted dist/src/pool/pool.js makes the host due); `--all` runs
  * every step; `--dry-run` prints the steps with inputs that are due, one a line, and runs

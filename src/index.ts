@@ -105,6 +105,7 @@ export {
   controlCharacterNote,
   readPuzzle,
   parsePuzzle,
+  readDigits,
   parseSymbols,
   findConflict,
   checkClues,

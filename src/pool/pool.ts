@@ -18,6 +18,7 @@ import { type BatchEngines, type LineWriter, type WorkerData, ENGINES_LOADED, fa
 import { compiledKernels } from "../wasm.js";
 import { type RangeOutcome, type RangeTask, rangeNotSolved, solveRangeHere } from "./range-task.js";
 import { batchBuffers } from "./buffers.js";
+import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
 export interface BatchSolver {
@@ -41,6 +42,12 @@ export interface BatchSolver {
    * workers than cores), which ranges would leave without work.
    */
   rangesReady?(): boolean;
+  /**
+   * Solves a batch of the library's pool (records-task.ts) on a worker; when the worker throws or
+   * dies, once more on a freshly started one, with `retry` (a copy of the task: its cells are
+   * transferred). Rejects when that fails too. Present on a pool of workers ({@link openWorkerPool}).
+   */
+  solveRecords?(task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome>;
   /** Stops the workers. */
   close(): Promise<void>;
 }
@@ -153,18 +160,19 @@ export function openWorkerPool(threads: number, worker: WorkerSpec, options: { r
   });
   const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: taskBuffers(attempt) });
   const retries = new Set<Piscina<BatchTask, BatchOutcome>>();
-  /** Runs `attempt` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
-  const onFreshWorker = async (attempt: BatchTask): Promise<BatchOutcome> => {
+  /** Runs `run` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
+  const onFresh = async <Outcome>(run: (on: Piscina<BatchTask, BatchOutcome>) => Promise<Outcome>): Promise<Outcome> => {
     if (closing) throw new Error("the worker pool was closed"); // a batch cut off by close() starts no worker
     const fresh = workers(0, 1);
     retries.add(fresh);
     try {
-      return await runOn(fresh, attempt);
+      return await run(fresh);
     } finally {
       retries.delete(fresh);
       await fresh.destroy();
     }
   };
+  const onFreshWorker = (attempt: BatchTask) => onFresh((fresh) => runOn(fresh, attempt));
   let out = 0; // batches sent and not yet answered
   /** Workers that can take a batch: those that said so, or (a worker module that does not say it) all once one has answered. */
   const loadedWorkers = () => (loaded > 0 ? Math.min(loaded, threads) : pool.completed > 0 ? threads : 0);
@@ -179,8 +187,19 @@ export function openWorkerPool(threads: number, worker: WorkerSpec, options: { r
       out--;
     }
   };
+  /** Runs a library batch on `on`, its cells transferred. */
+  const runRecords = (on: Piscina<BatchTask, BatchOutcome>, task: RecordsTask) =>
+    on.run(task as unknown as BatchTask, { transferList: task.cells.byteLength > 0 ? [task.cells.buffer as ArrayBuffer] : [] }) as unknown as Promise<RecordsOutcome>;
+  const solveRecords = async (task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome> => {
+    try {
+      return await runRecords(pool, task);
+    } catch {
+      return onFresh((fresh) => runRecords(fresh, retry));
+    }
+  };
   return {
     threads,
+    solveRecords,
     room: () => loadedWorkers() * TASKS_PER_WORKER - out,
     solve: async (task) => {
       out++;

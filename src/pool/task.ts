@@ -186,9 +186,4 @@ export interface BatchOutcome {
 /** Error messages a batch reports back at most. */
 export const ERRORS_PER_BATCH = 10;
 
-/** A copy of `array` with room for at least `least` elements (twice its length, or more). */
-export function grown<T extends Int32Array | Uint8Array>(array: T, least: number): T {
-  const copy = new (array.constructor as new (length: number) => T)(Math.max(least, array.length * 2));
-  copy.set(array);
-  return copy;
-}
+export { grown } from "../solver.js";

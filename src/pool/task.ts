@@ -22,6 +22,7 @@ import { CELLS } from "../shape.js";
 import type { OutputFormatName } from "../formats/output/index.js";
 import { STATUSES } from "../solver.js";
 import { type BufferPool, batchBuffers } from "./buffers.js";
+import type { CanonRequest } from "./canon-task.js";
 
 /** The records of one batch, as columns. */
 export interface BatchTask {
@@ -51,6 +52,8 @@ export interface BatchTask {
   budget?: number;
   /** Room for the batch's output ({@link outputRoom} bytes), written into and handed back (buffers.ts); absent: the solver makes its own. */
   out?: Uint8Array;
+  /** Set: the batch's work is `canon` (minlex forms, canon-task.ts), not solving. */
+  canon?: CanonRequest;
 }
 
 /** The output bytes a batch of `count` records usually fits in (a record that does not fit grows the buffer). */

@@ -10,7 +10,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { adoptKernels } from "../wasm.js";
 import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
-import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines, solveTask } from "./solve-task.js";
+import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines, runTask } from "./solve-task.js";
 import { retiringOnFailure } from "./retire.js";
 import { type RangeTask, solveRangeHere } from "./range-task.js";
 
@@ -29,9 +29,13 @@ function transferred(outcome: BatchOutcome): BatchOutcome {
   }) as unknown as BatchOutcome; // piscina sends the value, transferring its bytes
 }
 
-/** The handler that solves one batch or range with `engines` (piscina calls it once per task). */
+/** The handler that does one batch (solve or canon) or range with `engines` (piscina calls it once per task). */
 function handler(engines: BatchEngines) {
-  return retiringOnFailure((task: BatchTask | RangeTask) => ("kind" in task ? solveRangeHere(engines, task).then(transferred) : transferred(solveTask(engines, task))));
+  return retiringOnFailure((task: BatchTask | RangeTask) => {
+    if ("kind" in task) return solveRangeHere(engines, task).then(transferred);
+    const outcome = runTask(engines, task); // a solve batch at once, a canon batch once its kernel is loaded
+    return outcome instanceof Promise ? outcome.then(transferred) : transferred(outcome);
+  });
 }
 
 /**

@@ -19,7 +19,7 @@
 //      givens to the right of their stack). Choices that cannot reach it are cut at once.
 //   2. For each choice that can: every column permutation that gives that mask (stack order,
 //      then the columns of each stack, cut stack by stack): the column permutation is fixed
-//      from here on, and the grid is copied with its columns in that order.
+//      from here on.
 //   3. Depth first over rows 2–9: the next row of the current band (or, at a band's start, any
 //      row of a band not yet used), relabelled as it is read and compared cell by cell with
 //      the best form so far: a greater row is cut; a smaller one replaces the rest of the best
@@ -44,8 +44,6 @@ const PERM3 = memory.data<u8>([0, 1, 2, 0, 2, 1, 1, 0, 2, 1, 2, 0, 2, 0, 1, 2, 1
 // Scratch, one copy per instance (the kernel is single-threaded).
 /** The puzzle as digits 0–9, and its transpose. */
 const grids = memory.data(2 * CELLS);
-/** The current (transposition, column permutation) grid: row r of the source with its columns in form order. */
-const permuted = memory.data(CELLS);
 /** The best form so far, labels 0–9 (SENTINEL for rows not yet reached). */
 const best = memory.data(CELLS);
 /** labels[r × 10 + digit]: the label of each digit after rows 0..r-1 of the form (0: not met yet). */
@@ -215,18 +213,13 @@ function firstRow(row: i32): void {
   }
 }
 
-/** With the column permutation fixed: copies the grid in that column order, labels row 1 and searches rows 2–9. */
+/** With the column permutation fixed: labels row 1 and searches rows 2–9. */
 function startRows(row: i32): void {
-  for (let r = 0; r < 9; r++) {
-    const from = source + <usize>r * 9;
-    const to = permuted + <usize>r * 9;
-    for (let c = 0; c < 9; c++) store<u8>(to + c, load<u8>(from + load<u8>(columns + c)));
-  }
   memory.fill(labels + 10, 0, 10);
   let label: u8 = 0;
-  const at = permuted + <usize>row * 9;
+  const at = source + <usize>row * 9;
   for (let c = 0; c < 9; c++) {
-    const value = load<u8>(at + c);
+    const value = load<u8>(at + load<u8>(columns + c));
     if (value != 0) store<u8>(labels + 10 + value, ++label);
   }
   store<u8>(nextLabels + 1, label + 1);
@@ -259,11 +252,11 @@ function tryRow(r: i32, row: i32, band: i32, used: u32): void {
   store<u64>(after, load<u64>(before));
   store<u16>(after + 8, load<u16>(before + 8));
   let next = load<u8>(nextLabels + r);
-  const at = permuted + <usize>row * 9;
+  const at = source + <usize>row * 9;
   const bestRow = best + <usize>r * 9;
   let less = false;
   for (let c = 0; c < 9; c++) {
-    const value = load<u8>(at + c);
+    const value = load<u8>(at + load<u8>(columns + c));
     let out: u8 = 0;
     if (value != 0) {
       out = load<u8>(after + value);

@@ -18,12 +18,17 @@
 //      with the best order of its stacks and columns (stacks by count of givens, fewest first;
 //      givens to the right of their stack). Choices that cannot reach it are cut at once.
 //   2. For each choice that can: every column permutation that gives that mask (stack order,
-//      then the columns of each stack, cut stack by stack): the column permutation is fixed
-//      from here on.
+//      then the column order of each stack among those with the right givens), fixed from here
+//      on. While the stacks are placed, form row 2 is checked as far as it is known (each of the
+//      two rows of the band that can become it): a partial order under which both are already
+//      greater than the best row 2 is cut (row 1's digits take the rank of their column among
+//      its givens; a digit of row 1 in a stack not yet placed leaves the check undecided).
 //   3. Depth first over rows 2–9: the next row of the current band (or, at a band's start, any
-//      row of a band not yet used), relabelled as it is read and compared cell by cell with
-//      the best form so far: a greater row is cut; a smaller one replaces the rest of the best
-//      form (the rows after it are reset to a sentinel above every digit); an equal one goes on.
+//      row of a band not yet used), relabelled as it is read and compared with the best form so
+//      far, a row at a time in v128 (the row's cells through the column order and then through
+//      the labels by swizzles; a digit met for the first time takes the next label): a greater
+//      row is cut; a smaller one replaces the rest of the best form (the rows after it are reset
+//      to a sentinel above every digit); an equal one goes on.
 //      Every geometric map not cut reaches row 9 equal to the best: those are counted.
 //
 // Batch layout in linear memory (see src/canon.ts), n puzzles from `base`:
@@ -33,8 +38,8 @@
 //   repeated in a row, column or box (its form is then not written).
 
 const CELLS: i32 = 81;
-/** Above every label: the best form's rows not yet reached. */
-const SENTINEL: u8 = 10;
+/** A best row not reached yet: 10 (above every label) in bytes 0–8, 0 in the rest. */
+const ROW_SENTINEL: v128 = i8x16(10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0, 0, 0);
 /** The count for a digit repeated in a unit (the solving kernels' code). */
 const REPEATED_CLUE: i32 = -2;
 
@@ -42,23 +47,29 @@ const REPEATED_CLUE: i32 = -2;
 const PERM3 = memory.data<u8>([0, 1, 2, 0, 2, 1, 1, 0, 2, 1, 2, 0, 2, 0, 1, 2, 1, 0]);
 
 // Scratch, one copy per instance (the kernel is single-threaded).
-/** The puzzle as digits 0–9, and its transpose. */
-const grids = memory.data(2 * CELLS);
-/** The best form so far, labels 0–9 (SENTINEL for rows not yet reached). */
-const best = memory.data(CELLS);
-/** labels[r × 10 + digit]: the label of each digit after rows 0..r-1 of the form (0: not met yet). */
-const labels = memory.data(10 * 10);
+/** The puzzle as digits 0–9, and its transpose (16 bytes to spare: a row is read as 16 bytes). */
+const grids = memory.data(2 * CELLS + 16);
+/** The best form so far, one row per 16 bytes: labels 0–9 in bytes 0–8 (ROW_SENTINEL for rows not yet reached), 0 in the rest. */
+const best = memory.data(9 * 16, 16);
+/** labels[16r + digit]: the label of each digit after rows 0..r-1 of the form (UNLABELLED: not met yet; byte 0, empty, is 0). */
+const labels = memory.data(10 * 16, 16);
 /** next[r]: the next label to give after rows 0..r-1. */
 const nextLabels = memory.data(10);
 /** The digits met so far in each row, column and box (bit d for digit d). */
 const rows = memory.data(9 * 4);
 const cols = memory.data(9 * 4);
 const boxes = memory.data(9 * 4);
-/** The column permutation being tried: form column → source column. */
-const columns = memory.data(9);
+/** The column permutation being tried: form column → source column; bytes 9–15 out of a swizzle's range (they read as 0). */
+const columns = memory.data<u8>([0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255]);
+/** A row's cells as read, spare room to patch a row's labels in. */
+const scratch = memory.data(32, 16);
+/** The label byte of a digit not met yet. */
+const UNLABELLED: u8 = 255;
 
 let automorphisms: i32 = 0;
 let source: usize = 0;
+/** The column permutation as a swizzle (see columns). */
+let order: v128 = i8x16.splat(0);
 
 let batchBase: usize = 0;
 let batchRoom: i32 = 0;
@@ -102,7 +113,7 @@ export function canonBatch(base: usize, count: i32): i32 {
     store<i32>(counts + <usize>i * 4, found);
     if (found < 0) continue;
     const form = forms + <usize>i * CELLS;
-    for (let c = 0; c < CELLS; c++) store<u8>(form + c, load<u8>(best + c) + 48);
+    for (let c = 0; c < CELLS; c++) store<u8>(form + c, load<u8>(best + <usize>(c / 9) * 16 + c % 9) + 48);
   }
   return count;
 }
@@ -164,48 +175,110 @@ function canonOne(at: usize): i32 {
   }
   // Row 1 of the form: its mask, givens labelled 1, 2, … in order; the rest not reached yet.
   let label: u8 = 0;
+  memory.fill(best, 0, 16);
   for (let c = 0; c < 9; c++) store<u8>(best + c, (least >> (8 - c)) & 1 ? ++label : 0);
-  memory.fill(best + 9, SENTINEL, CELLS - 9);
+  for (let r = 1; r < 9; r++) v128.store(best + <usize>r * 16, ROW_SENTINEL);
   automorphisms = 0;
   for (let t = 0; t < 2; t++) {
     source = grids + <usize>t * CELLS;
     for (let row = 0; row < 9; row++) {
-      if (rowMask(source, row) == least) firstRow(row);
+      if (rowMask(source, row) == least) firstRow(row, least);
     }
   }
   return automorphisms;
 }
 
-/** True when form columns `3 × stack` to `3 × stack + 2` of source row `row` hold givens where best row 1 does. */
-@inline function stackMatches(row: i32, stack: i32): bool {
-  const at = source + <usize>row * 9;
-  for (let k = 0; k < 3; k++) {
-    const column = 3 * stack + k;
-    if ((load<u8>(at + load<u8>(columns + column)) != 0) != (load<u8>(best + column) != 0)) return false;
-  }
-  return true;
-}
-
-/** Sets form columns of stack position `position` to source stack `stack` in column order `order`. */
+/** Sets form columns of stack position `position` to source stack `stack` in column order `order` (and formColumns the other way). */
 @inline function placeStack(position: i32, stack: i32, order: i32): void {
-  for (let k = 0; k < 3; k++) store<u8>(columns + 3 * position + k, <u8>(3 * stack + load<u8>(PERM3 + 3 * order + k)));
+  for (let k = 0; k < 3; k++) {
+    const column = 3 * stack + load<u8>(PERM3 + 3 * order + k);
+    store<u8>(columns + 3 * position + k, <u8>column);
+    store<u8>(formColumns + column, <u8>(3 * position + k));
+  }
 }
 
-/** Every column permutation under which source row `row` becomes best row 1, each searched on (step 2). */
-function firstRow(row: i32): void {
+/** formColumns[source column]: its form column under the stacks placed so far. */
+const formColumns = memory.data(9);
+/** rowOneColumns[digit]: the source column of the digit in the source row that becomes form row 1 (255: not in it). */
+const rowOneColumns = memory.data(10);
+/** The labels given so far to digits new in form row 2 (0: none yet), while it is checked. */
+const newLabels = memory.data(10);
+
+/**
+ * True when source row `row` as form row 2 is already greater than best row 2 in form columns
+ * 0 to 3 × `position` + 2, whatever the columns still to be placed (stack positions 0 to
+ * `position` are placed: source stacks `s0`, `s1`, …). A digit of form row 1 in a stack not yet
+ * placed has a label not known yet: the comparison stops there, undecided (false). Form row 1's
+ * givens are where `least` says, so a digit of it takes the rank of its column among them.
+ */
+function rowTwoGreater(row: i32, position: i32, s0: i32, s1: i32, least: u32): bool {
+  const at = source + <usize>row * 9;
+  memory.fill(newLabels, 0, 10);
+  let next = <u8>(popcnt(least) + 1);
+  const end = 3 * position + 3;
+  for (let c = 0; c < end; c++) {
+    const digit = load<u8>(at + load<u8>(columns + c));
+    let value: u8 = 0;
+    if (digit != 0) {
+      const column = <i32>load<u8>(rowOneColumns + digit);
+      if (column != 255) {
+        const stack = column / 3;
+        if (position < 2 && stack != s0 && (position == 0 || stack != s1)) return false;
+        value = <u8>popcnt(least >> (8 - <u32>load<u8>(formColumns + column)));
+      } else {
+        value = load<u8>(newLabels + digit);
+        if (value == 0) {
+          value = next++;
+          store<u8>(newLabels + digit, value);
+        }
+      }
+    }
+    const known = load<u8>(best + 16 + c);
+    if (value != known) return value > known;
+  }
+  return false;
+}
+
+/** patterns[6 × stack + order]: the givens of a source row's stack in that column order, 3 bits, the first column highest. */
+const patterns = memory.data(18);
+
+/** Every column permutation under which source row `row` becomes best row 1 (mask `least`), each searched on (step 2). */
+function firstRow(row: i32, least: u32): void {
+  const at = source + <usize>row * 9;
+  for (let stack = 0; stack < 3; stack++) {
+    for (let order = 0; order < 6; order++) {
+      let pattern: u32 = 0;
+      for (let k = 0; k < 3; k++) pattern = (pattern << 1) | <u32>(load<u8>(at + 3 * stack + load<u8>(PERM3 + 3 * order + k)) != 0);
+      store<u8>(patterns + 6 * stack + order, <u8>pattern);
+    }
+  }
+  memory.fill(rowOneColumns, 255, 10);
+  for (let column = 0; column < 9; column++) {
+    const digit = load<u8>(at + column);
+    if (digit != 0) store<u8>(rowOneColumns + digit, <u8>column);
+  }
+  // The two source rows that can become form row 2: the others of the band.
+  const band = row / 3;
+  const ra = 3 * band + (row % 3 == 0 ? 1 : 0);
+  const rb = 3 * band + (row % 3 == 2 ? 1 : 2);
+  const want0 = (least >> 6) & 7;
+  const want1 = (least >> 3) & 7;
+  const want2 = least & 7;
   for (let stacks = 0; stacks < 6; stacks++) {
     const s0 = <i32>load<u8>(PERM3 + 3 * stacks);
     const s1 = <i32>load<u8>(PERM3 + 3 * stacks + 1);
     const s2 = <i32>load<u8>(PERM3 + 3 * stacks + 2);
     for (let o0 = 0; o0 < 6; o0++) {
+      if (<u32>load<u8>(patterns + 6 * s0 + o0) != want0) continue;
       placeStack(0, s0, o0);
-      if (!stackMatches(row, 0)) continue;
+      if (rowTwoGreater(ra, 0, s0, s1, least) && rowTwoGreater(rb, 0, s0, s1, least)) continue;
       for (let o1 = 0; o1 < 6; o1++) {
+        if (<u32>load<u8>(patterns + 6 * s1 + o1) != want1) continue;
         placeStack(1, s1, o1);
-        if (!stackMatches(row, 1)) continue;
+        if (rowTwoGreater(ra, 1, s0, s1, least) && rowTwoGreater(rb, 1, s0, s1, least)) continue;
         for (let o2 = 0; o2 < 6; o2++) {
+          if (<u32>load<u8>(patterns + 6 * s2 + o2) != want2) continue;
           placeStack(2, s2, o2);
-          if (!stackMatches(row, 2)) continue;
           startRows(row);
         }
       }
@@ -215,12 +288,15 @@ function firstRow(row: i32): void {
 
 /** With the column permutation fixed: labels row 1 and searches rows 2–9. */
 function startRows(row: i32): void {
-  memory.fill(labels + 10, 0, 10);
+  order = v128.load(columns);
+  const table = labels + 16;
+  v128.store(table, i8x16.splat(UNLABELLED));
+  store<u8>(table, 0);
   let label: u8 = 0;
   const at = source + <usize>row * 9;
   for (let c = 0; c < 9; c++) {
     const value = load<u8>(at + load<u8>(columns + c));
-    if (value != 0) store<u8>(labels + 10 + value, ++label);
+    if (value != 0) store<u8>(table + value, ++label);
   }
   store<u8>(nextLabels + 1, label + 1);
   searchRows(1, row / 3, <u32>1 << row);
@@ -247,34 +323,36 @@ function searchRows(r: i32, band: i32, used: u32): void {
 
 /** Source row `row` as form row `r`: relabelled and compared with the best form; searched on unless greater. */
 function tryRow(r: i32, row: i32, band: i32, used: u32): void {
-  const before = labels + <usize>r * 10;
-  const after = before + 10;
-  store<u64>(after, load<u64>(before));
-  store<u16>(after + 8, load<u16>(before + 8));
+  const before = labels + <usize>r * 16;
+  const after = before + 16;
+  const table = v128.load(before);
+  const digits = i8x16.swizzle(v128.load(source + <usize>row * 9), order);
+  let out = i8x16.swizzle(table, digits);
+  let fresh = i8x16.bitmask(i8x16.eq(out, i8x16.splat(<i8>UNLABELLED)));
   let next = load<u8>(nextLabels + r);
-  const at = source + <usize>row * 9;
-  const bestRow = best + <usize>r * 9;
-  let less = false;
-  for (let c = 0; c < 9; c++) {
-    const value = load<u8>(at + load<u8>(columns + c));
-    let out: u8 = 0;
-    if (value != 0) {
-      out = load<u8>(after + value);
-      if (out == 0) {
-        out = next++;
-        store<u8>(after + value, out);
-      }
-    }
-    if (!less) {
-      const known = load<u8>(bestRow + c);
-      if (out > known) return;
-      if (out == known) continue;
-      less = true;
-    }
-    store<u8>(bestRow + c, out);
+  v128.store(after, table);
+  if (fresh != 0) {
+    // Digits met for the first time take the next labels, left to right (a row holds each digit once).
+    v128.store(scratch, digits);
+    const patched = scratch + 16;
+    v128.store(patched, out);
+    do {
+      const lane = <usize>ctz(fresh);
+      store<u8>(patched + lane, next);
+      store<u8>(after + load<u8>(scratch + lane), next);
+      next++;
+      fresh &= fresh - 1;
+    } while (fresh != 0);
+    out = v128.load(patched);
   }
-  if (less) {
-    memory.fill(bestRow + 9, SENTINEL, <usize>(CELLS - 9 * (r + 1)));
+  const bestRow = best + <usize>r * 16;
+  const known = v128.load(bestRow);
+  const less = i8x16.bitmask(i8x16.lt_u(out, known));
+  const greater = i8x16.bitmask(i8x16.gt_u(out, known));
+  if ((less | greater) != 0) {
+    if ((greater & ((less | greater) & -(less | greater))) != 0) return; // the first difference is greater
+    v128.store(bestRow, out);
+    for (let later = r + 1; later < 9; later++) v128.store(best + <usize>later * 16, ROW_SENTINEL);
     automorphisms = 0;
   }
   store<u8>(nextLabels + r + 1, next);

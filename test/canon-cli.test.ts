@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
@@ -95,6 +95,29 @@ describe("sudoku-wasm canon", () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^sudoku-wasm: /);
   });
+
+  it("stops on SIGINT with the records of the batches sent written whole, in order, and exits 130", async () => {
+    const block = relabelledPuzzleBytes(20_000, 7);
+    const path = file("interrupted-input.txt", block.toString("latin1"));
+    const output = `${dir}/interrupted.txt`;
+    const expected = runCli(["canon", path]).stdout;
+    // The file, then standard input held open and never written: the run is waiting when the signal comes.
+    const child = spawn(process.execPath, [BIN, "canon", "--no-progress", "--threads", "1", path, "-", "-o", output], { stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = once(child, "close");
+    while (!(existsSync(output) && statSync(output).size >= expected.length)) {
+      if (child.exitCode !== null) throw new Error(`the run ended early: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill("SIGINT");
+    const [status] = await closed;
+    child.stdin.destroy();
+    expect(status, stderr).toBe(130);
+    const written = Number(/stopped by SIGINT: the first ([\d,]+) records written whole/.exec(stderr)![1].replaceAll(",", ""));
+    expect(written).toBe(20_000);
+    expect(readFileSync(output, "utf8")).toBe(expected);
+  }, 120_000);
 
   it("runs 40,000 records from standard input under a 64 MB heap: the block's forms repeated, in order", async () => {
     const block = relabelledPuzzleBytes(1000, 36);

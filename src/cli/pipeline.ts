@@ -50,7 +50,7 @@ import { STATUSES } from "../solver.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
 import { LineScanner } from "../wasm.js";
-import type { CanonRequest } from "../pool/canon-task.js";
+import type { CanonRequest } from "../pool/task.js";
 
 /** One input of a run. */
 export interface SolveInput {

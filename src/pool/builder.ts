@@ -7,8 +7,7 @@ import type { OutputFormatName } from "../formats/output/index.js";
 import type { Alphabet } from "../puzzle.js";
 import { CELLS } from "../shape.js";
 import { batchBuffers } from "./buffers.js";
-import { type BatchTask, grown, sliceTask } from "./task.js";
-import type { CanonRequest } from "./canon-task.js";
+import { type BatchTask, type CanonRequest, grown, sliceTask } from "./task.js";
 
 /** Collects records into batches of at most `size` (see {@link BatchBuilder.capacity}); a batch never spans two files. */
 export class BatchBuilder {

@@ -18,15 +18,12 @@ import { type ReadRecord, parseRecord } from "../formats/record.js";
 import { csvField } from "../formats/output/csv.js";
 import { CELLS, SHAPE_9 } from "../shape.js";
 import { STATUSES, solveGroup } from "../solver.js";
-import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
-import type { BatchEngines } from "./solve-task.js";
+import { type BatchOutcome, type BatchTask, type CanonRequest, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
+import { type BatchEngines, solveTask } from "./solve-task.js";
 
-/** What a canon batch writes besides the form. */
-export interface CanonRequest {
-  /** The number of transformations that map each puzzle onto itself. */
-  automorphisms: boolean;
-  /** Whether each puzzle is minimal: uniquely solvable, and not once any clue is removed. */
-  minimal: boolean;
+/** Does a batch's work on `engines`: its minlex forms when it is a canon batch, else its solutions (solveTask). */
+export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {
+  return task.canon ? canonTask(engines, task) : solveTask(engines, task);
 }
 
 /** The `--out` formats of canon. */

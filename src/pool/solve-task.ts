@@ -16,7 +16,6 @@ import type { BatchResult } from "../solver.js";
 import type { KernelRecords, RecordsRequest } from "../wasm.js";
 import type { WasmModule } from "../kernel-source.js";
 import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, grown, outputRoom, taskBuffers } from "./task.js";
-import { canonTask } from "./canon-task.js";
 
 /** What each worker starts with (its `workerData`). */
 export interface WorkerData {
@@ -501,11 +500,6 @@ class FastRecords {
     if (this.reportsGuesses) at = putInt(bytes, at, this.result.guesses[k]);
     out.at = putPiece(bytes, at, CSV_END);
   }
-}
-
-/** Does a batch's work on `engines`: its minlex forms when it is a canon batch (canon-task.ts), else its solutions ({@link solveTask}). */
-export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {
-  return task.canon ? canonTask(engines, task) : solveTask(engines, task);
 }
 
 /**

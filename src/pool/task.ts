@@ -22,7 +22,14 @@ import { CELLS } from "../shape.js";
 import type { OutputFormatName } from "../formats/output/index.js";
 import { STATUSES } from "../solver.js";
 import { type BufferPool, batchBuffers } from "./buffers.js";
-import type { CanonRequest } from "./canon-task.js";
+
+/** What a canon batch (canon-task.ts) writes besides each form. */
+export interface CanonRequest {
+  /** The number of transformations that map each puzzle onto itself. */
+  automorphisms: boolean;
+  /** Whether each puzzle is minimal: uniquely solvable, and not once any clue is removed. */
+  minimal: boolean;
+}
 
 /** The records of one batch, as columns. */
 export interface BatchTask {

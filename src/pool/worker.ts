@@ -10,7 +10,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { adoptKernels } from "../wasm.js";
 import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
-import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines, runTask } from "./solve-task.js";
+import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines } from "./solve-task.js";
+import { runTask } from "./canon-task.js";
 import { retiringOnFailure } from "./retire.js";
 import { type RangeTask, solveRangeHere } from "./range-task.js";
 

@@ -1,6 +1,6 @@
 /**
  * The `sudoku-wasm` command line: one commander program, one subcommand per file
- * (`solve` in solve.ts, `merge` in merge.ts, `generate` in generate.ts, `datasets` in datasets.ts; the kernel profiler is
+ * (`solve` in solve.ts, `merge` in merge.ts, `canon` in canon.ts, `generate` in generate.ts, `datasets` in datasets.ts; the kernel profiler is
  * a bench tool, `npm run profile`). bin/sudoku-wasm.mjs runs the bundle of the compiled
  * form of this file (dist/cli/main.mjs, from dist/src/cli/main.js: scripts/bundle-cli.mjs);
  * running either file directly works too.
@@ -24,6 +24,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   merge: async () => (await import("./merge.js")).mergeCommand(),
   generate: async () => (await import("./generate.js")).generateCommand(),
   datasets: async () => (await import("./datasets.js")).datasetsCommand(),
+  canon: async () => (await import("./canon.js")).canonCommand(),
 };
 
 /**

@@ -121,7 +121,7 @@ export function solveCommand(): Command {
 }
 
 /** The input names of a run: the files, or `-` (standard input) for none. */
-const inputNames = (files: readonly string[]): readonly string[] => (files.length === 0 ? ["-"] : files);
+export const inputNames = (files: readonly string[]): readonly string[] => (files.length === 0 ? ["-"] : files);
 
 /** Throws a one-line reason unless `name` is a readable file or pipe (a directory, a missing or unreadable path fails here, before any work); true for a regular file. */
 function checkInputFile(name: string): boolean {
@@ -191,7 +191,7 @@ export const TERMINAL_INPUT_HINT =
   "or give files (`sudoku-wasm solve puzzles.txt`) or a pipe (`cat puzzles.txt | sudoku-wasm solve`); --help lists the formats\n";
 
 /** Says how to give input when standard input, named or implied, is a terminal (unless --quiet). */
-function hintTerminalInput(files: readonly string[], quiet: boolean | undefined): void {
+export function hintTerminalInput(files: readonly string[], quiet: boolean | undefined): void {
   if (!quiet && process.stdin.isTTY && inputNames(files).includes("-")) process.stderr.write(TERMINAL_INPUT_HINT);
 }
 
@@ -205,7 +205,7 @@ function stdinIsFile(): boolean {
 }
 
 /** The inputs named on the command line (standard input for none or `-`), each checked before any is read. */
-function openInputs(files: readonly string[]): SolveInput[] {
+export function openInputs(files: readonly string[]): SolveInput[] {
   return inputNames(files).map((name) => {
     if (name === "-") return { name: "<stdin>", open: () => process.stdin, path: stdinIsFile() ? 0 : undefined };
     const regular = checkInputFile(name);
@@ -214,7 +214,7 @@ function openInputs(files: readonly string[]): SolveInput[] {
 }
 
 /** The total size of the input files, or null when standard input is among them. */
-function inputBytes(files: readonly string[]): number | null {
+export function inputBytes(files: readonly string[]): number | null {
   if (files.length === 0 || files.includes("-")) return null;
   return files.reduce((sum, file) => sum + statSync(file).size, 0);
 }
@@ -351,7 +351,7 @@ function failedRecords(totals: StreamTotals): number {
 }
 
 /** The point a `--resume` run starts from: the complete records of its `-o` file, checked against the run when they carry an index. */
-function findResumePoint(flags: SolveFlags, shard: Shard): ResumePoint {
+export function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard): ResumePoint {
   if (flags.output === undefined) throw new Error("--resume needs -o FILE: the output of the run to go on with");
   const point = resumePoint(flags.output, flags.out);
   checkResumeIndex(flags.output, flags.out, point, shard.index + (point.records - 1) * shard.count);
@@ -359,7 +359,7 @@ function findResumePoint(flags: SolveFlags, shard: Shard): ResumePoint {
 }
 
 /** What an interrupted run says last: the signal, the records written (whole, in order) and how to go on. */
-function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number): string {
+export function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number): string {
   const written = commaGrouped(before + totals.tally.reduce((sum, n) => sum + n, 0));
   const where = output ?? "standard output";
   const next = output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`;
@@ -367,7 +367,7 @@ function interruptedLine(signal: string, totals: StreamTotals, output: string | 
 }
 
 /** The first error messages of a run, and how many more there were. */
-function errorLines(totals: StreamTotals): string {
+export function errorLines(totals: StreamTotals): string {
   const failed = totals.tally[STATUSES.indexOf("invalid")] + totals.tally[STATUSES.indexOf("error")];
   const more = failed - totals.errors.length;
   const lines = totals.errors.map((error) => `${escapeText(error)}\n`); // each starts with its status: `invalid: …`, `error: …`

@@ -14,7 +14,8 @@ import type { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
 import { SHAPE_9 } from "../shape.js";
 import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
-import { type BatchEngines, type LineWriter, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines, solveTask } from "./solve-task.js";
+import { type BatchEngines, type LineWriter, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines } from "./solve-task.js";
+import { runTask } from "./canon-task.js";
 import { compiledKernels } from "../wasm.js";
 import { type RangeOutcome, type RangeTask, rangeNotSolved, solveRangeHere } from "./range-task.js";
 import { batchBuffers } from "./buffers.js";
@@ -226,7 +227,7 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
   let current = engines;
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
-    return solveTask(current, attempt);
+    return runTask(current, attempt);
   };
   const solveHere = async (task: RangeTask): Promise<RangeOutcome> => {
     // Each range in a turn of the event loop of its own: otherwise a run of ranges would be one
@@ -241,7 +242,7 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
   };
   return {
     threads: 0,
-    solve: (task) => withRetry(task, async (attempt) => solveTask(current, attempt), onFreshEngines),
+    solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines),
     ...(ranges ? { solveRange: solveHere, rangesReady: () => true } : {}),
     close: async () => {},
   };

@@ -23,6 +23,14 @@ import type { OutputFormatName } from "../formats/output/index.js";
 import { STATUSES } from "../solver.js";
 import { type BufferPool, batchBuffers } from "./buffers.js";
 
+/** What a canon batch (canon-task.ts) writes besides each form. */
+export interface CanonRequest {
+  /** The number of transformations that map each puzzle onto itself. */
+  automorphisms: boolean;
+  /** Whether each puzzle is minimal: uniquely solvable, and not once any clue is removed. */
+  minimal: boolean;
+}
+
 /** The records of one batch, as columns. */
 export interface BatchTask {
   file: string;
@@ -51,6 +59,8 @@ export interface BatchTask {
   budget?: number;
   /** Room for the batch's output ({@link outputRoom} bytes), written into and handed back (buffers.ts); absent: the solver makes its own. */
   out?: Uint8Array;
+  /** Set: the batch's work is `canon` (minlex forms, canon-task.ts), not solving. */
+  canon?: CanonRequest;
 }
 
 /** The output bytes a batch of `count` records usually fits in (a record that does not fit grows the buffer). */

@@ -10,7 +10,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { adoptKernels } from "../wasm.js";
 import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
-import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines, solveTask } from "./solve-task.js";
+import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines } from "./solve-task.js";
+import { runTask } from "./canon-task.js";
 import { retiringOnFailure } from "./retire.js";
 import { type RangeTask, solveRangeHere } from "./range-task.js";
 import { type RecordsOutcome, type RecordsTask, recordsOutcomeBuffers, solveRecordsHere } from "./records-task.js";
@@ -42,11 +43,12 @@ function transferredRecords(outcome: RecordsOutcome): RecordsOutcome {
   }) as unknown as RecordsOutcome;
 }
 
-/** The handler that solves one batch, range or library batch with `engines` (piscina calls it once per task). */
+/** The handler that does one batch (solve or canon), range or library batch with `engines` (piscina calls it once per task). */
 function handler(engines: BatchEngines) {
   return retiringOnFailure((task: BatchTask | RangeTask | RecordsTask) => {
-    if (!("kind" in task)) return transferred(solveTask(engines, task));
-    return task.kind === "records" ? transferredRecords(solveRecordsHere(engines, task)) : solveRangeHere(engines, task).then(transferred);
+    if ("kind" in task) return task.kind === "records" ? transferredRecords(solveRecordsHere(engines, task)) : solveRangeHere(engines, task).then(transferred);
+    const outcome = runTask(engines, task); // a solve batch at once, a canon batch once its kernel is loaded
+    return outcome instanceof Promise ? outcome.then(transferred) : transferred(outcome);
   });
 }
 

@@ -18,7 +18,7 @@ import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/opt
 import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from "./versus.js";
 
 /**
- * The default old kernels: issue 21's baseline, the 9×9 kernel before band-major masks (`git log
+ * The default old kernel: the 9×9 kernel before band-major masks (`git log
  * 3c51558.. -- assembly/` lists what changed since; 0287653, the last commit before the triad
  * rule and configuration branching, is the baseline `npm run general-vs` passes).
  */

@@ -127,16 +127,20 @@ export function kernelBudget(budget: number): number {
 
 /** `budget` when it is a number of at least 1 (Infinity: no cap); a RangeError otherwise (a string such as "10" too, as for the limit). */
 export function checkBudget(budget: number): number {
-  if (typeof budget !== "number" || !(budget >= 1)) throw new RangeError(`budget must be at least 1 search node (or Infinity), got ${budget}`);
+  if (typeof budget !== "number" || !(budget >= 1)) throw new RangeError(`budget must be at least 1 search node (or Infinity), got ${described(budget)}`);
   return budget;
+}
+
+/** A value as an error message shows it: a number as itself, anything else with its type (a string "2" is not the number 2). */
+function described(value: unknown): string {
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
+  return `${/^[aeiou]/.test(typeof value) ? "an" : "a"} ${typeof value} (${String(value)})`;
 }
 
 /** `limit` when it is a whole number from 1 to 2^31-1; a RangeError otherwise. */
 export function checkLimit(limit: number): number {
-  if (typeof limit !== "number") {
-    const got = typeof limit === "string" ? `the string ${JSON.stringify(limit)}` : `${/^[aeiou]/.test(typeof limit) ? "an" : "a"} ${typeof limit} (${String(limit)})`;
-    throw new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${got}`);
-  }
+  if (typeof limit !== "number") throw new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${described(limit)}`);
   return checkWhole("limit", limit, 1, 0x7fffffff, "2^31-1");
 }
 

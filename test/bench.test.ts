@@ -12,7 +12,8 @@ import { CSV_FIELDS, formatCsv } from "../bench/report/csv.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
 import { formatMarkdown } from "../bench/report/markdown.js";
 import { formatSvg } from "../bench/report/svg.js";
-import { formatTable } from "../bench/report/table.js";
+import { describeEnvironment } from "../bench/report/format.js";
+import { formatTables } from "../bench/report/table.js";
 import { applyReference, runBench } from "../bench/runner.js";
 import { poolRow } from "../bench/threads.js";
 import { seededSample } from "../bench/sample.js";
@@ -112,7 +113,7 @@ describe("report writers", () => {
   });
 
   it("prints the environment and a table per dataset, n/a where a solver cannot report", () => {
-    const text = formatTable(handMade);
+    const text = [...describeEnvironment(handMade.environment), ...formatTables(handMade.records, handMade.environment.seed)].join("\n");
     expect(text).toContain("CPU: Test CPU (2 cores)");
     expect(text).toContain("seed 7");
     const dancing = text.split("\n").find((line) => line.startsWith("npm:dancing-links"))!;

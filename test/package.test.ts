@@ -105,7 +105,7 @@ describe("the packed tarball", () => {
   });
 
   it("holds what a user loads and not the repo's own profile kernels (debug builds, the variants)", () => {
-    expect(shipped).toEqual(expect.arrayContaining(["dist/src/solver-pool.js", "dist/src/solver-pool.d.ts", "dist/src/pool/worker-entry.cjs", "dist/build/release.js"]));
+    expect(shipped).toEqual(expect.arrayContaining(["dist/src/solver-pool.js", "dist/src/solver-pool.d.ts", "dist/src/pool/worker-entry.cjs", "dist/build/release.js", "dist/build/canon.wasm", "dist/build/general.wasm"]));
     expect(shipped.filter((path) => /debug\.wasm$|\/variants\//.test(path))).toEqual([]);
   });
 

@@ -3,8 +3,8 @@
  * (columns from format.ts), as plain text. Its table writer (tableLines, alignRows) also
  * writes the profiler's tables (profile/table.ts).
  */
-import type { BenchRecord, BenchRun } from "../records.js";
-import { COLUMNS, type Column, describeDataset, describeEnvironment, groupByDataset } from "./format.js";
+import type { BenchRecord } from "../records.js";
+import { COLUMNS, type Column, describeDataset, groupByDataset } from "./format.js";
 
 /** Pads every cell of a column to the column's widest cell; the first line is the headers. */
 export function alignRows(columns: readonly Pick<Column, "header" | "align">[], rows: string[][]): string[] {
@@ -28,7 +28,3 @@ export function formatTables(records: readonly BenchRecord[], seed: number): str
   return out;
 }
 
-/** The whole run as a text table for the terminal. */
-export function formatTable(run: BenchRun): string {
-  return [...describeEnvironment(run.environment), ...formatTables(run.records, run.environment.seed)].join("\n") + "\n";
-}

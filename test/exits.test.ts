@@ -12,7 +12,7 @@ import { scratchFolder } from "./cli-run.js";
 const { dir } = scratchFolder("sudoku-exits-");
 const dist = (path: string) => new URL(`../dist/src/cli/${path}`, import.meta.url).href;
 
-describe("item 14: a second signal that does not end the process stops the worker pools before it exits", () => {
+describe("a second signal that does not end the process stops the worker pools before it exits", () => {
   it("runs the pools' stop (a registered stopper) and exits 130 when another SIGINT listener keeps the self-kill from ending it", async () => {
     const script = `const { InterruptWatch } = await import("${dist("progress.js")}");
 const { stopBeforeStreamExit } = await import("${dist("errors.js")}");

@@ -31,7 +31,7 @@ function shards(n: number, format = "line", stem = "m"): string[] {
 /** One `sudoku-wasm: …` line and nothing else (no stack trace). */
 const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;
 
-describe("item 2: merge refuses an output that is one of its shards", () => {
+describe("merge refuses an output that is one of its shards", () => {
   it("exits 2 before writing for -o naming a shard (also as ./path) and for standard output appended to one, and leaves every shard whole", () => {
     const paths = shards(3);
     const before = paths.map((path) => readFileSync(path, "utf8"));
@@ -54,7 +54,7 @@ describe("item 2: merge refuses an output that is one of its shards", () => {
   });
 });
 
-describe("item 4: an output file that fails is one line naming it, status 2", () => {
+describe("an output file that fails is one line naming it, status 2", () => {
   const full = "sudoku-wasm: cannot write '/dev/full': ENOSPC (no space left on device)\n";
 
   it("solve (batches of 10, workers and --threads 0), generate and merge to /dev/full: status 2, one line, every run", () => {
@@ -88,7 +88,7 @@ describe("item 4: an output file that fails is one line naming it, status 2", ()
   });
 });
 
-describe("item 8: a grid record is framed by its blank line whatever its reason holds", () => {
+describe("a grid record is framed by its blank line whatever its reason holds", () => {
   it("escapes a file name with a blank line in it: merge and --resume count 9 records of 9, and the run resumes to the same bytes", () => {
     const lines = relabelledPuzzles(9, 8).split("\n");
     lines[4] = "not a puzzle";
@@ -106,7 +106,7 @@ describe("item 8: a grid record is framed by its blank line whatever its reason 
   });
 });
 
-describe("item 7: merge checks every shard's format and the counts of shards without an index", () => {
+describe("merge checks every shard's format and the counts of shards without an index", () => {
   it("refuses shards of different formats, by detection and against --out, before writing", () => {
     const [line0] = shards(3, "line", "mix");
     const [, jsonl1, jsonl2] = shards(3, "jsonl", "mix");
@@ -143,7 +143,7 @@ describe("item 7: merge checks every shard's format and the counts of shards wit
   });
 });
 
-describe("item 9: one run per output file", () => {
+describe("one run per output file", () => {
   /** Waits until `done()` holds, polling. */
   const until = async (done: () => boolean) => {
     while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));

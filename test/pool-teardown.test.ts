@@ -26,7 +26,7 @@ const { workerFile } = await import("${dist("src/pool/pool.js")}");
 const { compileKernel, compiledKernels } = await import("${dist("src/wasm.js")}");
 await compileKernel("release");`;
 
-describe("item 13: the threads row's pool ends without V8 posting WebAssembly work to a worker it is ending", () => {
+describe("the threads row's pool ends without V8 posting WebAssembly work to a worker it is ending", () => {
   it("opens, runs and closes the `wasm (2 threads)` row's pool 12 times with batches in flight: status 0, every cycle done, no code collection reaching a worker", () => {
     const script = `const { poolRow } = await import("${dist("bench/threads.js")}");
 const { parsePuzzle } = await import("${dist("src/puzzle.js")}");

@@ -24,7 +24,7 @@ function jsonlRecords(input: string, ...args: string[]): { line: number; puzzle:
   return run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
 }
 
-describe("item 3: a CSV row whose field equals a column name is a record, not a header", () => {
+describe("a CSV row whose field equals a column name is a record, not a header", () => {
   it("reads rows whose source is `sudoku` or `grid` and whose level is `puzzle` as records, each from the puzzle column", () => {
     const input = `id,puzzle,source\n0,${P1},sudoku\n1,${P2},forum\n2,${P3},grid\n`;
     const records = jsonlRecords(input);
@@ -56,7 +56,7 @@ describe("item 3: a CSV row whose field equals a column name is a record, not a 
   });
 });
 
-describe("item 6: judge mode answers a puzzle whose givens repeat, and writes every puzzle's answer", () => {
+describe("judge mode answers a puzzle whose givens repeat, and writes every puzzle's answer", () => {
   it("sicily1317 through the CLI: status 0, 'Puzzle 2 has no solution' between the answers of puzzles 1 and 3", () => {
     const grid = (puzzle: string) => Array.from({ length: 9 }, (_, r) => puzzle.slice(r * 9, r * 9 + 9).replaceAll(".", "_"));
     const input = ["3", ...grid(P1), ...grid("55" + P2.slice(2)), ...grid(P3), ""].join("\n");
@@ -66,7 +66,7 @@ describe("item 6: judge mode answers a puzzle whose givens repeat, and writes ev
   });
 });
 
-describe("item 10: errors that say what is wrong", () => {
+describe("errors that say what is wrong", () => {
   it("names the encoding of a UTF-16 or UTF-32 file (by its byte order mark) instead of reading garbled records", () => {
     const text = `${P1}\n${P2}\n`;
     const encodings: [string, Buffer][] = [

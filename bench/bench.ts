@@ -51,10 +51,10 @@ function quickCaveat(options: BenchOptions): string {
   );
 }
 
-/** The width of the terminal the report goes to, or undefined when it is not a terminal. */
+/** The width of the terminal the report goes to, or undefined when it is not a terminal (or one that gives no width). */
 function reportColumns(toStderr: boolean): number | undefined {
   const stream = toStderr ? process.stderr : process.stdout;
-  return stream.isTTY ? stream.columns : undefined;
+  return stream.isTTY && stream.columns > 0 ? stream.columns : undefined;
 }
 
 /**

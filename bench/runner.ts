@@ -10,13 +10,17 @@
  *                          PASS_SHARE of the time budget, keeping the prefix it finished:
  *                          the row is then "sampled" (slow baselines).
  *   2. batch check         engines with solveBatch: one checked batch call on that prefix.
- *   3. tinybench           times the batch (warm-up, then samples until `timeMs`); each timed
- *                          batch's total count must equal the verified total (measure/batches.ts).
+ *   3. tinybench           times the batch (warm-up, then samples until `timeMs`); after each
+ *                          timed batch, every answer it gave must be the verified one.
  *   4. per-puzzle pass     process.hrtime.bigint() around each countSolutions call (warm by
  *                          now; puzzles under 1 ms get 2 more passes, the fastest kept) gives
- *                          the µs/puzzle percentiles; the mean comes from step 3.
+ *                          the µs/puzzle percentiles; the mean comes from step 3. Every answer
+ *                          of every pass must be the verified one.
  *
- * Answers are only ever checked outside the timed region; a wrong one throws WrongAnswerError.
+ * Answers are only ever checked outside the timed region; a wrong one, or one that differs from
+ * the verified answer of its puzzle, throws WrongAnswerError. With a signal, the run hands the
+ * event loop a turn between rows and every YIELD_EVERY_MS within one, so Ctrl-C is seen while
+ * synchronous solvers run; the row in progress is then dropped.
  * The draw, the answer checks, the batch timing and the per-puzzle retiming are the measuring
  * core's (bench/measure/), shared with the profiler, kernel-vs and the web page.
  *
@@ -29,9 +33,19 @@ import { type Grid, datasetShape } from "../src/puzzle.js";
 import { type Shape, shapeName } from "../src/shape.js";
 import { type SolverInfo, sizeNames, takesSize } from "../src/registry.js";
 import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solver.js";
-import { type AnswerCheck, type BatchAnswers, answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
+import {
+  type AnswerCheck,
+  type BatchAnswers,
+  type KeptAnswers,
+  type SameAnswerCheck,
+  answerChecker,
+  batchAnswers,
+  checkAnswers,
+  checkSameAnswers,
+  sameAsChecked,
+} from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
-import { type BatchTiming, TimingAborted, timeBatches } from "./measure/batches.js";
+import { type BatchTiming, TimingAborted, eventLoopTurns, timeBatches, yieldToEventLoop } from "./measure/batches.js";
 import { summarizeGuesses } from "./measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
 import type { BenchRecord, RowMode } from "./records.js";
@@ -113,6 +127,7 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
     for (const dataset of plan.datasets) {
       const draw = drawSeeded(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
       for (const row of rowsOf.get(dataset)!) {
+        if (plan.signal) await yieldToEventLoop(); // lets a signal that came during the last row be seen
         if (plan.signal?.aborted) break;
         progress.row(`${dataset.name} · ${row.label}`);
         const measured = await measureRow(row, draw, plan, engines).catch((error: unknown) => {
@@ -212,6 +227,8 @@ interface PassResult {
   solved: number;
   micros: Float64Array;
   counts: Int32Array;
+  /** The first solution of each puzzle, N² bytes each. */
+  solutions: Uint8Array;
   guesses: Float64Array;
   /** 1 where the budget stopped the puzzle. */
   timedOut: Uint8Array;
@@ -223,9 +240,10 @@ interface PassResult {
  * Each answer goes to `check` after its timing. Stops after `stopAfterMs` of solver time
  * once `minPuzzles` are done: time the calls took by the clock and, past that, this process's
  * CPU time too, so a pass on a busy machine (where the clock runs while another process has the
- * core) is not cut short and its row sampled.
+ * core) is not cut short and its row sampled. With `signal`, the event loop gets a turn every
+ * YIELD_EVERY_MS between calls, and an abort stops the pass with {@link TimingAborted}.
  */
-function perPuzzlePass(
+async function perPuzzlePass(
   engine: SolverEngine,
   grids: readonly Grid[],
   limit: number,
@@ -233,8 +251,11 @@ function perPuzzlePass(
   stopAfterMs: number,
   minPuzzles: number,
   check: AnswerCheck,
-): PassResult {
-  const solution = new Uint8Array(grids[0]?.length ?? 0);
+  signal?: AbortSignal,
+): Promise<PassResult> {
+  const cells = grids[0]?.length ?? 0;
+  const solution = new Uint8Array(cells);
+  const solutions = new Uint8Array(grids.length * cells);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   const micros = new Float64Array(grids.length);
   const counts = new Int32Array(grids.length);
@@ -250,7 +271,10 @@ function perPuzzlePass(
     const { user, system } = process.cpuUsage(cpuStart);
     return user + system < stopAfterMs * 1000;
   };
+  const turn = eventLoopTurns();
   while (solved < grids.length && (solved < minPuzzles || withinBudget())) {
+    if (signal) await turn();
+    if (signal?.aborted) throw new TimingAborted("per-puzzle pass");
     const start = process.hrtime.bigint();
     const count = engine.countSolutions(grids[solved], limit, solution, stats, budget);
     micros[solved] = microsSince(start);
@@ -262,38 +286,62 @@ function perPuzzlePass(
       timeouts++;
     }
     check(solved, { count, solution, timedOut: stats.timedOut });
+    solutions.set(solution, solved * cells);
     solved++;
   }
-  return { solved, micros: micros.subarray(0, solved), counts, guesses: guesses.subarray(0, solved), timedOut, timeouts };
+  return { solved, micros: micros.subarray(0, solved), counts, solutions, guesses: guesses.subarray(0, solved), timedOut, timeouts };
+}
+
+/** A pass's answers, as the answers every later call of its row must give. */
+function keptAnswers(pass: PassResult): KeptAnswers {
+  return { counts: pass.counts, solutions: pass.solutions, timedOut: (i) => pass.timedOut[i] === 1 };
 }
 
 /**
  * Per-puzzle µs for the percentiles: one checked pass, then TIMING_PASSES - 1 more
- * passes over the short puzzles, keeping each puzzle's fastest time.
+ * passes over the short puzzles, keeping each puzzle's fastest time. Every answer of every
+ * pass must be the verified one (`same`), checked after its call's timing.
  */
-function timePerPuzzle(
+async function timePerPuzzle(
   engine: SolverEngine,
   grids: readonly Grid[],
   limit: number,
   budget: number,
   check: AnswerCheck,
-): Float64Array {
-  const micros = perPuzzlePass(engine, grids, limit, budget, Infinity, 0, check).micros;
+  same: SameAnswerCheck,
+  signal?: AbortSignal,
+): Promise<Float64Array> {
+  const first = (i: number, answer: Parameters<AnswerCheck>[1]) => (check(i, answer), same(i, answer, "the per-puzzle timing pass"));
+  const micros = (await perPuzzlePass(engine, grids, limit, budget, Infinity, 0, first, signal)).micros;
   const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
+  let count = 0;
   return retimeFastest(
     micros,
     TIMING_PASSES,
     (_, time) => time < SHORT_PUZZLE_MICROS,
-    (i) => engine.countSolutions(grids[i], limit, solution, stats, budget),
+    (i) => void (count = engine.countSolutions(grids[i], limit, solution, stats, budget)),
+    (i, pass) => same(i, { count, solution, timedOut: stats.timedOut }, `retiming pass ${pass + 1}`),
   );
 }
 
 // ─── Timing ──────────────────────────────────────────────────────────────────
 
-/** A row's batch timing (measure/batches.ts): warm-up, then at least MIN_SAMPLES batches and `timeMs`. */
-function timeRowBatches(name: string, solveBatch: () => number | Promise<number>, expectedTotal: number, timeMs: number, signal?: AbortSignal): Promise<BatchTiming> {
-  return timeBatches(name, solveBatch, expectedTotal, { timeMs, minCalls: MIN_SAMPLES, warmupMs: timeMs * WARMUP_SHARE, signal });
+/**
+ * A row's batch timing (measure/batches.ts): warm-up, then at least MIN_SAMPLES batches and
+ * `timeMs`; `afterEach(call)`, outside the timing, checks the answers of call number `call`.
+ */
+function timeRowBatches(
+  name: string,
+  solveBatch: () => number | Promise<number>,
+  expectedTotal: number,
+  timeMs: number,
+  signal?: AbortSignal,
+  afterEach?: (call: number) => void,
+): Promise<BatchTiming> {
+  let calls = 0;
+  const after = afterEach ? () => afterEach(++calls) : undefined;
+  return timeBatches(name, solveBatch, expectedTotal, { timeMs, minCalls: MIN_SAMPLES, warmupMs: timeMs * WARMUP_SHARE, signal, afterEach: after });
 }
 
 /** Per-puzzle guesses (NaN: unknown), and whether the budget stopped each puzzle. */
@@ -319,16 +367,18 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   let timing: BatchTiming;
   let guesses: RowGuesses;
   let timeouts = 0;
+  let same: SameAnswerCheck | null = null;
   if (row.extra) {
     ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, budget, check, plan.timeMs, plan.signal));
   } else {
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
-    const pass = perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check);
+    const pass = await perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check, plan.signal);
     grids = grids.slice(0, pass.solved);
-    ({ timing, guesses } = await timeEngineRow(row, engine, name, grids, limit, budget, pass, check, plan.timeMs, plan.signal));
+    same = sameAsChecked(draw, row.label, limit, keptAnswers(pass));
+    ({ timing, guesses } = await timeEngineRow(row, draw, engine, name, grids, limit, budget, pass, check, same, plan.timeMs, plan.signal));
     timeouts = pass.timeouts;
   }
-  const timed = row.extra ? null : timePerPuzzle(engine, grids, limit, budget, check);
+  const timed = same ? await timePerPuzzle(engine, grids, limit, budget, check, same, plan.signal) : null;
   if (timed && decided === undefined) draw.solverMicros.set(row.info.id, timed);
   draw.sampleSizes.set(row.info.id, grids.length);
   const batchCall = row.extra !== undefined || (row.mode === "engine" && solvesBatches(engine));
@@ -339,6 +389,7 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
 /** Times an engine row: one solveBatch call per batch for batch engines' own rows, else a countSolutions loop. */
 async function timeEngineRow(
   row: Row,
+  draw: PuzzleDraw,
   engine: SolverEngine,
   name: string,
   grids: readonly Grid[],
@@ -346,6 +397,7 @@ async function timeEngineRow(
   budget: number,
   pass: PassResult,
   check: AnswerCheck,
+  same: SameAnswerCheck,
   timeMs: number,
   signal?: AbortSignal,
 ): Promise<{ timing: BatchTiming; guesses: RowGuesses }> {
@@ -354,12 +406,23 @@ async function timeEngineRow(
     const solveBatch = engine.solveBatch.bind(engine);
     const answers = batchAnswers(solveBatch(packed, grids.length, limit, budget)); // copied: the timed calls reuse the kernel's regions
     const total = checkAnswers(answers, grids.length, check);
-    const timing = await timeRowBatches(name, () => totalOf(solveBatch(packed, grids.length, limit, budget)), total, timeMs, signal);
+    // The batch check is this row's own verification: its later calls are held against it.
+    const sameAsBatch = sameAsChecked(draw, row.label, limit, answers);
+    let last: BatchResult | null = null;
+    const timed = () => totalOf((last = solveBatch(packed, grids.length, limit, budget)));
+    const afterEach = (call: number) => checkSameAnswers(keptOf(last!), grids.length, sameAsBatch, `timed batch ${call}`);
+    const timing = await timeRowBatches(name, timed, total, timeMs, signal, afterEach);
     return { timing, guesses: answers };
   }
   const loop = countingLoop(engine, grids, limit, budget);
   const guesses = { guesses: pass.guesses, timedOut: (i: number) => pass.timedOut[i] === 1 };
-  return { timing: await timeRowBatches(name, loop, sumOf(pass.counts, pass.solved), timeMs, signal), guesses };
+  const afterEach = (call: number) => checkSameAnswers(loop.answers, grids.length, same, `timed batch ${call}`);
+  return { timing: await timeRowBatches(name, loop.call, sumOf(pass.counts, pass.solved), timeMs, signal, afterEach), guesses };
+}
+
+/** A batch result's answers, read in place (the kernel's regions). */
+function keptOf(batch: BatchResult): KeptAnswers {
+  return { counts: batch.counts, solutions: batch.solutions, timedOut: (i) => batch.nodes[i] < 0 };
 }
 
 /** Total count of a batch result. */
@@ -369,15 +432,29 @@ function totalOf(batch: BatchResult): number {
   return total;
 }
 
-/** The timed body of a non-batch row: countSolutions over the batch with one solution buffer and stats object. */
-function countingLoop(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number): () => number {
-  const solution = new Uint8Array(grids[0]?.length ?? 0);
+/**
+ * The timed body of a non-batch row: countSolutions over the batch with one stats object, each
+ * puzzle's count, budget stop and solution kept (in buffers made beforehand) for the check after
+ * the call.
+ */
+function countingLoop(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number): { call: () => number; answers: KeptAnswers } {
+  const cells = grids[0]?.length ?? 0;
+  const solutions = new Uint8Array(grids.length * cells);
+  const views = grids.map((_, i) => solutions.subarray(i * cells, (i + 1) * cells));
+  const counts = new Int32Array(grids.length);
+  const stopped = new Uint8Array(grids.length);
   const stats: SearchStats = { guesses: 0, timedOut: false };
-  return () => {
+  const call = () => {
     let total = 0;
-    for (let i = 0; i < grids.length; i++) total += engine.countSolutions(grids[i], limit, solution, stats, budget);
+    for (let i = 0; i < grids.length; i++) {
+      const count = engine.countSolutions(grids[i], limit, views[i], stats, budget);
+      counts[i] = count;
+      stopped[i] = stats.timedOut ? 1 : 0;
+      total += count;
+    }
     return total;
   };
+  return { call, answers: { counts, solutions, timedOut: (i) => stopped[i] === 1 } };
 }
 
 async function timeExtraRow(

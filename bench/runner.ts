@@ -321,7 +321,10 @@ async function timePerPuzzle(
     TIMING_PASSES,
     (_, time) => time < SHORT_PUZZLE_MICROS,
     (i) => void (count = engine.countSolutions(grids[i], limit, solution, stats, budget)),
-    (i, pass) => same(i, { count, solution, timedOut: stats.timedOut }, `retiming pass ${pass + 1}`),
+    (i, pass) => {
+      same(i, { count, solution, timedOut: stats.timedOut }, `retiming pass ${pass + 1}`);
+      solution.fill(0); // the next call must write its solution, not leave this one standing
+    },
   );
 }
 
@@ -416,7 +419,10 @@ async function timeEngineRow(
   }
   const loop = countingLoop(engine, grids, limit, budget);
   const guesses = { guesses: pass.guesses, timedOut: (i: number) => pass.timedOut[i] === 1 };
-  const afterEach = (call: number) => checkSameAnswers(loop.answers, grids.length, same, `timed batch ${call}`);
+  const afterEach = (call: number) => {
+    checkSameAnswers(loop.answers, grids.length, same, `timed batch ${call}`);
+    loop.answers.solutions.fill(0); // the next call must write its solutions, not leave these standing
+  };
   return { timing: await timeRowBatches(name, loop.call, sumOf(pass.counts, pass.solved), timeMs, signal, afterEach), guesses };
 }
 

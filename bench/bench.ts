@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { CommanderError } from "commander";
-import { USAGE_ERROR_STATUS } from "../src/cli/errors.js";
+import { USAGE_ERROR_STATUS, describeError } from "../src/cli/errors.js";
 import { InterruptWatch } from "../src/cli/progress.js";
 import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets.js";
 import { type SolverInfo, findSolver, solvers } from "../src/registry.js";
@@ -17,7 +17,7 @@ import { type Preset, findPreset } from "./presets.js";
 import { LiveReport } from "./progress.js";
 import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
-import { describeEnvironment } from "./report/format.js";
+import { describeEnvironment, terminalSafe } from "./report/format.js";
 import { type SettingDifference, compareRuns, describeDifferences, formatComparison, regressions, settingDifferences, settingsOf } from "./report/compare.js";
 import { parseJson } from "./report/json.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
@@ -97,7 +97,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const options = withStdoutAliases(parseOptions(argv, benchCommand().exitOverride().configureOutput({ outputError: () => {} })));
   checkOutputRequests(options);
   const toStderr = usesStdout(options);
-  const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(text);
+  const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(terminalSafe(text));
   const width = Math.min(reportColumns(toStderr) ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
   if (options.failOnRegression !== undefined && !options.compare) throw new Error("--fail-on-regression needs --compare OLD.json: the run to judge against");
   const earlier = options.compare ? parseJson(readFileSync(options.compare, "utf8"), options.compare) : null;
@@ -170,8 +170,8 @@ async function main(argv: readonly string[]): Promise<void> {
   if (watch.exitStatus !== null) process.exitCode = watch.exitStatus;
 }
 
-main(process.argv.slice(2)).catch((error: Error) => {
+main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
-  process.stderr.write(`bench: ${error.message.replace(/^error: /, "")}\n`);
+  process.stderr.write(`bench: ${terminalSafe(describeError(error).replace(/^error: /, ""))}\n`);
   process.exitCode = measuring ? FAILED_STATUS : USAGE_ERROR_STATUS;
 });

@@ -9,7 +9,7 @@ import cliProgress from "cli-progress";
 import { restoreCursorOnExit } from "../src/cli/progress.js";
 import type { BenchRecord } from "./records.js";
 import { CompactLayout } from "./report/compact.js";
-import { describeDataset } from "./report/format.js";
+import { describeDataset, terminalSafe } from "./report/format.js";
 import type { BenchProgress } from "./runner.js";
 
 /** Where and how finished rows are printed. */
@@ -88,7 +88,7 @@ export class LiveReport implements BenchProgress {
   }
 
   row(label: string): void {
-    this.label = label;
+    this.label = terminalSafe(label);
     this.bar.update(this.finished, this.payload());
   }
 

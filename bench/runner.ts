@@ -28,6 +28,7 @@
  * solvers that take its size (registry `sizes`); a selection of which none does is an error
  * naming the sizes each takes. Every row mode applies the budget the same way.
  */
+import { inspect } from "node:util";
 import type { Dataset } from "../src/datasets.js";
 import { type Grid, datasetShape } from "../src/puzzle.js";
 import { type Shape, shapeName } from "../src/shape.js";
@@ -53,7 +54,7 @@ import { speedRatio } from "./ratios.js";
 import { quantile } from "../src/quantile.js";
 import { seededSample } from "./sample.js";
 import { type RatioEstimate, scaleRatio } from "./statistics.js";
-import { type Expectation, expectationOf } from "./verify.js";
+import { type Expectation, WrongAnswerError, expectationOf } from "./verify.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
 const MIN_SAMPLES = 5;
@@ -132,7 +133,7 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
         progress.row(`${dataset.name} · ${row.label}`);
         const measured = await measureRow(row, draw, plan, engines).catch((error: unknown) => {
           if (error instanceof TimingAborted) return null;
-          throw error;
+          throw error instanceof WrongAnswerError ? error : new RowFailure(`${dataset.name} · ${row.label}`, error);
         });
         if (!measured) break;
         records.push(measured.record);
@@ -145,6 +146,22 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
     progress.end();
   }
   return applyReference(records, plan.solvers, plan.reference, micros);
+}
+
+/** A row that failed for another reason than a wrong answer (its solver threw, or would not load): names the row and what was thrown. */
+export class RowFailure extends Error {
+  constructor(row: string, thrown: unknown) {
+    const said = describeThrown(thrown);
+    super(said.startsWith(`${row}: `) ? said : `${row}: ${said}`, { cause: thrown });
+    this.name = "RowFailure";
+  }
+}
+
+/** What a solver threw, for a message: an Error's message, anything else as a value (`"x"`, `null`, `42`). */
+export function describeThrown(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message;
+  const shown = typeof thrown === "string" ? JSON.stringify(thrown) : inspect(thrown, { depth: 1, breakLength: Infinity });
+  return `threw ${shown.length > 200 ? `${shown.slice(0, 200)}…` : shown} (not an Error)`;
 }
 
 // ─── Rows ────────────────────────────────────────────────────────────────────

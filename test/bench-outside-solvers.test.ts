@@ -5,7 +5,7 @@
  * naming what went wrong, never a stack trace, and never report a figure it did not check.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -23,9 +23,10 @@ function solverModule(name: string, source: string): string {
   return path;
 }
 
-/** A short bench run of the given --solvers on easy (20 puzzles, 100 ms per row), no threads row. */
+/** A short bench run of the given --solvers (20 puzzles, 100 ms per row; on easy unless `more` gives --datasets), no threads row. */
 function bench(solvers: string, ...more: string[]) {
-  const args = [BENCH, "--solvers", solvers, "--datasets", "easy", "--puzzles", "20", "--time", "100", "--threads", "0", ...more];
+  const datasets = more.includes("--datasets") ? [] : ["--datasets", "easy"];
+  const args = [BENCH, "--solvers", solvers, ...datasets, "--puzzles", "20", "--time", "100", "--threads", "0", ...more];
   return spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
 }
 
@@ -54,5 +55,44 @@ export default {
     expect(run.stderr).toMatch(/^bench: cheat on easy line \d+: timed batch \d+: solution .* is not a valid grid that keeps the clues; the row is refused\n/);
     expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(run.stdout).not.toMatch(/\n {2}cheat +[\d,]+ /); // no figure for it
+  });
+});
+
+describe("bench: a solver that throws what is not an Error", () => {
+  for (const [thrown, shown] of [
+    ['"x"', '"x"'],
+    ["null", "null"],
+    ["42", "42"],
+  ] as const) {
+    it(`throw ${thrown}: one line naming the row and the value, status 1, no stack trace`, () => {
+      const path = solverModule(`throws-${shown.replace(/\W/g, "")}.mjs`, `export const id = "thrower";\nexport default { countSolutions() { throw ${thrown}; } };\n`);
+      const run = bench(path);
+      expect(run.status, run.stderr).toBe(1);
+      expect(run.stderr).toBe(`bench: easy · thrower: threw ${shown} (not an Error)\n`);
+    });
+  }
+
+  it("an Error's message is kept, with the row named", () => {
+    const path = solverModule("throws-error.mjs", `export const id = "thrower";\nexport default { countSolutions() { throw new Error("out of cheese"); } };\n`);
+    const run = bench(path);
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toBe("bench: easy · thrower: out of cheese\n");
+  });
+});
+
+describe("bench: dataset file names with terminal escapes", () => {
+  it("are escaped wherever the report shows them", () => {
+    const folder = join(dir, "escapes");
+    mkdirSync(folder);
+    const puzzles = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+    const names = ["title\x1B]0;pwned\x07", "clear\x1B[2J\x1B[H"];
+    for (const name of names) writeFileSync(join(folder, `${name}.txt`), puzzles);
+    const run = bench("bitmask", "--datasets", folder);
+    expect(run.status, run.stderr).toBe(0);
+    const shown = run.stdout + run.stderr;
+    expect(shown).not.toContain("\x1B");
+    expect(shown).not.toContain("\x07");
+    expect(run.stdout).toContain("title\\x1b]0;pwned\\x07");
+    expect(run.stdout).toContain("clear\\x1b[2J\\x1b[H");
   });
 });

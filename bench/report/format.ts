@@ -5,6 +5,7 @@
  */
 import { flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord } from "../records.js";
+import { escapeText } from "../../src/excerpt.js";
 import { type RatioEstimate, halfWidth, invertRatio } from "../statistics.js";
 
 /** One column of a table of records (the bench's by default; the profiler's too): header, alignment, cell. */
@@ -13,6 +14,14 @@ export interface Column<R = BenchRecord> {
   align: "left" | "right";
   /** The cell of `record`; `first` is the first record of its table (for relative figures). */
   cell(record: R, first: R): string;
+}
+
+/**
+ * Report text fit for a terminal: the control characters of every line escaped (`\x1b`), line
+ * breaks kept. Dataset names come from file names, which may hold a terminal's escape sequences.
+ */
+export function terminalSafe(text: string): string {
+  return text.split("\n").map(escapeText).join("\n");
 }
 
 /** A number with thousands separators and `digits` significant digits below 1000. */

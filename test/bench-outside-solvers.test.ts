@@ -26,7 +26,8 @@ function solverModule(name: string, source: string): string {
 /** A short bench run of the given --solvers (20 puzzles, 100 ms per row; on easy unless `more` gives --datasets), no threads row. */
 function bench(solvers: string, ...more: string[]) {
   const datasets = more.includes("--datasets") ? [] : ["--datasets", "easy"];
-  const args = [BENCH, "--solvers", solvers, ...datasets, "--puzzles", "20", "--time", "100", "--threads", "0", ...more];
+  const threads = more.includes("--threads") ? [] : ["--threads", "0"];
+  const args = [BENCH, "--solvers", solvers, ...datasets, "--puzzles", "20", "--time", "100", ...threads, ...more];
   return spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
 }
 
@@ -94,5 +95,14 @@ describe("bench: dataset file names with terminal escapes", () => {
     expect(shown).not.toContain("\x07");
     expect(run.stdout).toContain("title\\x1b]0;pwned\\x07");
     expect(run.stdout).toContain("clear\\x1b[2J\\x1b[H");
+  });
+});
+
+describe("bench: nothing but the report on its streams", () => {
+  it("a threads row prints no deprecation warning (the pool copies a Buffer's bytes into a plain Uint8Array)", () => {
+    const run = bench("wasm", "--threads", "1");
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/wasm \(1 thread\)/);
+    expect(run.stdout + run.stderr).not.toMatch(/DeprecationWarning|DEP0005/);
   });
 });

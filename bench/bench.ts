@@ -9,6 +9,7 @@ import { CommanderError } from "commander";
 import { USAGE_ERROR_STATUS, describeError } from "../src/cli/errors.js";
 import { InterruptWatch } from "../src/cli/progress.js";
 import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets.js";
+import { datasetShape } from "../src/puzzle.js";
 import { type SolverInfo, findSolver, solvers } from "../src/registry.js";
 import { resolveSolvers } from "./custom-solvers.js";
 import { collectEnvironment, datasetIdentity } from "./env.js";
@@ -40,6 +41,12 @@ async function selectSolvers(options: BenchOptions, preset: Preset): Promise<rea
     throw new Error(`--reference ${options.reference} is not among the selected solvers (${selected.map((s) => s.id).join(", ")})`);
   }
   return selected;
+}
+
+/** Refuses, before anything is printed, a dataset without puzzles or whose first puzzle is of no grid size. */
+function checkDataset(dataset: Dataset): void {
+  if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
+  datasetShape(dataset.puzzles, dataset.path);
 }
 
 /** What a --quick run's figures are good for. */
@@ -104,6 +111,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const bundled = bundledDatasets();
   const datasets = loadDatasetList(options.datasets ?? bundled);
   if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
+  for (const dataset of datasets) checkDataset(dataset);
   const started = new Date();
   const environment = {
     ...collectEnvironment({ seed: options.seed, limit: options.limit, timeMs: options.time, budget: options.budget }, started),

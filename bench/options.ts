@@ -66,7 +66,7 @@ interface BenchOptionRow extends OptionRow {
 
 /** Every option of the bench, once. */
 export const OPTION_TABLE: readonly BenchOptionRow[] = [
-  { flags: "--solvers <ids>", description: "comma-separated registry ids (listed below with the grid sizes they take; each runs on the datasets of those sizes), solver modules (./path/solver.mjs) or wasm-abi:./solver.wasm (README: Bring your own solver)", defaultText: "all registered", parse: commaList },
+  { flags: "--solvers <ids>", description: "comma-separated registry ids (listed below with the grid sizes they take; each runs on the datasets of those sizes), solver modules (./path/solver.mjs) or wasm-abi:./solver.wasm (README: Bring your own solver)", defaultText: "the --preset rows (main)", parse: commaList },
   { flags: "--datasets <specs>", description: "comma-separated bundled names, files or folders", defaultText: "all bundled", parse: commaList },
   { flags: "--time <ms>", description: "tinybench time per row (after warm-up)", default: 500, quick: 100, parse: wholeNumber(1) },
   { flags: "--puzzles <n>", description: "puzzles drawn per dataset (seeded); slow rows solve a prefix of them", default: 300, quick: 20, parse: wholeNumber(1) },

@@ -106,3 +106,22 @@ describe("bench: nothing but the report on its streams", () => {
     expect(run.stdout + run.stderr).not.toMatch(/DeprecationWarning|DEP0005/);
   });
 });
+
+describe("bench tools: usage errors", () => {
+  for (const tool of ["bench", "profile", "kernel-vs"]) {
+    it(`${tool} answers an unknown option with one line naming itself, status 2`, () => {
+      const run = spawnSync(process.execPath, [new URL(`../dist/bench/${tool}.js`, import.meta.url).pathname, "--bogus"], { encoding: "utf8" });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe(`${tool}: unknown option '--bogus'\n`);
+    });
+  }
+
+  it("an empty dataset file is refused before the header, in one line, status 2", () => {
+    const empty = join(dir, "empty.txt");
+    writeFileSync(empty, "");
+    const run = bench("wasm", "--datasets", empty);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(`bench: ${empty}: holds no puzzles\n`);
+  });
+});

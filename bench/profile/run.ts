@@ -108,6 +108,7 @@ export async function runProfile(
   const datasets = loadDatasetList(options.datasets ?? bundled);
   if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
   for (const dataset of datasets) {
+    if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
     const shape = datasetShape(dataset.puzzles, dataset.path); // names the file when its first puzzle is of no size
     if (shape.cells !== CELLS) {
       throw new Error(`${dataset.path} holds ${shape.size}×${shape.size} puzzles, but the profiler runs the 9×9 kernel's variants only (npm run bench measures every size)`);

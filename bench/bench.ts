@@ -11,7 +11,8 @@ import { InterruptWatch } from "../src/cli/progress.js";
 import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets.js";
 import { datasetShape } from "../src/puzzle.js";
 import { type SolverInfo, findSolver, solvers } from "../src/registry.js";
-import { resolveSolvers } from "./custom-solvers.js";
+import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
+import { isolatedRow } from "./isolated.js";
 import { collectEnvironment, datasetIdentity } from "./env.js";
 import { type BenchOptions, benchCommand, parseOptions } from "./options.js";
 import { type Preset, findPreset } from "./presets.js";
@@ -130,6 +131,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const preset = options.solvers ? { ...findPreset("all"), name: "--solvers" } : findPreset(options.preset);
   const selected = await selectSolvers(options, preset);
   const threadsRow = options.threads > 0 && (preset.threadsRow || options.threadsGiven);
+  const watch = new InterruptWatch();
   const plan = {
     solvers: selected,
     datasets,
@@ -140,6 +142,7 @@ async function main(argv: readonly string[]): Promise<void> {
     maxPuzzles: options.puzzles,
     reference: options.reference,
     extraRows: threadsRow ? [poolRow(options.threads)] : [],
+    isolate: (info: SolverInfo) => (isOutsideSolver(info) ? isolatedRow(info, options.solverTimeout, watch.aborted) : undefined),
     takes: preset.takes,
     boundaryRow: preset.boundaryRow,
     expectationOf: (dataset: Dataset) => expectationOf(dataset.name, new Set(bundled)),
@@ -147,7 +150,6 @@ async function main(argv: readonly string[]): Promise<void> {
 
   const header = [...describeEnvironment(environment), ...(options.quick ? [quickCaveat(options)] : [])];
   report(header.flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
-  const watch = new InterruptWatch();
   const live = new LiveReport(options.wide ? undefined : { write: report, labels: rowLabels(plan), columns: width, seed: options.seed });
   watch.onForcedExit(() => live.end());
   let records: BenchRecord[];

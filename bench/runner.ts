@@ -46,7 +46,7 @@ import {
   sameAsChecked,
 } from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
-import { type BatchTiming, TimingAborted, eventLoopTurns, timeBatches, yieldToEventLoop } from "./measure/batches.js";
+import { type BatchTiming, type TimedElsewhere, TimingAborted, eventLoopTurns, timeBatches, yieldToEventLoop } from "./measure/batches.js";
 import { summarizeGuesses } from "./measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
 import type { BenchRecord, RowMode } from "./records.js";
@@ -83,6 +83,8 @@ export interface BenchPlan {
   reference?: string;
   /** Extra rows that need more than one engine (the kernel on worker threads); see threads.ts. */
   extraRows?: readonly ExtraRow[];
+  /** The row that measures `info` in place of its engine row, where one is given (outside solvers in a worker: isolated.ts). */
+  isolate?(info: SolverInfo): ExtraRow | undefined;
   /** Whether a solver is measured on grids of side `size` (a preset, presets.ts); default: every size it takes. */
   takes?(info: SolverInfo, size: number): boolean;
   /** Adds the default kernel's once-per-puzzle row. @default true */
@@ -99,7 +101,8 @@ export interface ExtraRow {
   solver: string;
   mode: RowMode;
   label: string;
-  threads: number;
+  /** Worker threads of the row; null for a row of one solver in one worker (not a threads row). */
+  threads: number | null;
   /** Prepares to solve `grids` again and again, each capped at `budget` nodes; released by `close`. */
   open(grids: readonly Grid[], limit: number, budget: number): Promise<BatchRunner>;
 }
@@ -108,8 +111,10 @@ export interface ExtraRow {
 export interface BatchRunner {
   /** One call that returns every answer, for checking (untimed). */
   answers(): Promise<BatchAnswers>;
-  /** One timed call; returns the total solution count. */
-  solve(): Promise<number>;
+  /** One timed call; returns the total solution count (and, when timed where it ran, the ms it took there). */
+  solve(): Promise<number | TimedElsewhere>;
+  /** The answers of the last timed call, where the runner can hold them against the checked ones. */
+  lastAnswers?(): KeptAnswers | null;
   close(): Promise<void>;
 }
 
@@ -177,10 +182,12 @@ interface Row {
 const BOUNDARY_SOLVER = "wasm";
 
 /** Each solver's own row; the default kernel also gets a once-per-puzzle row (unless the plan drops it); then any extra rows. */
-function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow">): Row[] {
+function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow" | "isolate">): Row[] {
   const rows: Row[] = [];
   for (const info of plan.solvers) {
-    rows.push({ info, mode: "engine", label: info.id });
+    const isolated = plan.isolate?.(info);
+    rows.push(isolated ? { info, mode: "engine", label: isolated.label, extra: isolated } : { info, mode: "engine", label: info.id });
+    if (isolated) continue;
     if (info.id === BOUNDARY_SOLVER && plan.boundaryRow !== false) rows.push({ info, mode: "per-puzzle", label: `${info.id} (1 call/puzzle)` });
     for (const extra of plan.extraRows ?? []) {
       if (extra.solver === info.id) rows.push({ info, mode: extra.mode, label: extra.label, extra });
@@ -190,7 +197,7 @@ function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow">
 }
 
 /** The labels of the rows `plan` may measure per dataset, in order. */
-export function rowLabels(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow">): string[] {
+export function rowLabels(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow" | "isolate">): string[] {
   return planRows(plan).map((row) => row.label);
 }
 
@@ -353,7 +360,7 @@ async function timePerPuzzle(
  */
 function timeRowBatches(
   name: string,
-  solveBatch: () => number | Promise<number>,
+  solveBatch: () => number | TimedElsewhere | Promise<number | TimedElsewhere>,
   expectedTotal: number,
   timeMs: number,
   signal?: AbortSignal,
@@ -376,7 +383,6 @@ interface MeasuredRow {
 }
 
 async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: Map<string, SolverEngine>): Promise<MeasuredRow> {
-  const engine = await loadEngine(row.info, draw.shape, engines);
   const limit = effectiveLimit(row.info, plan.limit);
   const budget = row.info.capabilities.budget ? plan.budget : Infinity;
   const check = answerChecker(draw, row.label, limit);
@@ -387,21 +393,25 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   let timing: BatchTiming;
   let guesses: RowGuesses;
   let timeouts = 0;
-  let same: SameAnswerCheck | null = null;
+  let timed: Float64Array | null = null;
+  let batchCall: boolean;
   if (row.extra) {
-    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, budget, check, plan.timeMs, plan.signal));
+    // An extra row loads its own engines (worker threads); one of one outside solver calls it once per puzzle there.
+    ({ timing, guesses } = await timeExtraRow(row, draw, name, grids, limit, budget, check, plan.timeMs, plan.signal));
+    batchCall = row.extra.threads !== null;
   } else {
+    const engine = await loadEngine(row.info, draw.shape, engines);
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
     const pass = await perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check, plan.signal);
     grids = grids.slice(0, pass.solved);
-    same = sameAsChecked(draw, row.label, limit, keptAnswers(pass));
+    const same = sameAsChecked(draw, row.label, limit, keptAnswers(pass));
     ({ timing, guesses } = await timeEngineRow(row, draw, engine, name, grids, limit, budget, pass, check, same, plan.timeMs, plan.signal));
     timeouts = pass.timeouts;
+    timed = await timePerPuzzle(engine, grids, limit, budget, check, same, plan.signal);
+    batchCall = row.mode === "engine" && solvesBatches(engine);
   }
-  const timed = same ? await timePerPuzzle(engine, grids, limit, budget, check, same, plan.signal) : null;
   if (timed && decided === undefined) draw.solverMicros.set(row.info.id, timed);
   draw.sampleSizes.set(row.info.id, grids.length);
-  const batchCall = row.extra !== undefined || (row.mode === "engine" && solvesBatches(engine));
   const record = toRecord(row, draw, plan, { puzzles: grids.length, timeouts, batchCall }, timing, timed, guesses);
   return { record, micros: timed ?? draw.solverMicros.get(row.info.id)! };
 }
@@ -481,7 +491,8 @@ function countingLoop(engine: SolverEngine, grids: readonly Grid[], limit: numbe
 }
 
 async function timeExtraRow(
-  extra: ExtraRow,
+  row: Row,
+  draw: PuzzleDraw,
   name: string,
   grids: readonly Grid[],
   limit: number,
@@ -490,11 +501,16 @@ async function timeExtraRow(
   timeMs: number,
   signal?: AbortSignal,
 ): Promise<{ timing: BatchTiming; guesses: RowGuesses }> {
-  const runner = await extra.open(grids, limit, budget);
+  const runner = await row.extra!.open(grids, limit, budget);
   try {
     const answers = await runner.answers();
     const total = checkAnswers(answers, grids.length, check);
-    const timing = await timeRowBatches(name, () => runner.solve(), total, timeMs, signal);
+    const same = sameAsChecked(draw, row.label, limit, answers);
+    const afterEach = (call: number) => {
+      const last = runner.lastAnswers?.();
+      if (last) checkSameAnswers(last, grids.length, same, `timed batch ${call}`);
+    };
+    const timing = await timeRowBatches(name, () => runner.solve(), total, timeMs, signal, afterEach);
     return { timing, guesses: answers };
   } finally {
     await runner.close();

@@ -4,12 +4,13 @@
  * Error, dataset files whose names carry terminal escapes. Each run must end with one clear line
  * naming what went wrong, never a stack trace, and never report a figure it did not check.
  */
-import { spawnSync } from "node:child_process";
+import asc from "assemblyscript/asc";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const BENCH = new URL("../dist/bench/bench.js", import.meta.url).pathname;
 const EXAMPLE = pathToFileURL(new URL("../examples/my-solver.mjs", import.meta.url).pathname).href;
@@ -32,19 +33,23 @@ function bench(solvers: string, ...more: string[]) {
 }
 
 describe("bench: only checked answers are timed", () => {
-  // Honest on every stats object it sees for at most 21 calls (a checked pass: one warm-up call and
-  // the 20 puzzles), then "1 solution" at once without writing one: the timed loop reuses its stats
-  // object, so only the timed batches and the retimed puzzles get the cheat.
+  // Honest wherever the bench checks, as far as it can tell, and "1 solution" at once, without writing one, elsewhere.
+  // On the bench's own thread: honest on every stats object for at most 21 calls (a checked pass: one warm-up call
+  // and the 20 puzzles), so only the timed loop (which reuses its stats object) and the retimes get the cheat. In a
+  // worker thread (where the bench runs solver modules): honest for the first batch of 20 (the checked one) only.
   const cheat = solverModule(
     "cheat.mjs",
     `import honest from ${JSON.stringify(EXAMPLE)};
+import { isMainThread } from "node:worker_threads";
 export const id = "cheat";
 const calls = new WeakMap();
+let all = 0;
 export default {
   countSolutions(puzzle, limit, solution, stats, budget) {
     const n = (calls.get(stats) ?? 0) + 1;
     calls.set(stats, n);
-    return n > 21 ? 1 : honest.countSolutions(puzzle, limit, solution, stats, budget);
+    const checked = isMainThread ? n <= 21 : ++all <= 20;
+    return checked ? honest.countSolutions(puzzle, limit, solution, stats, budget) : 1;
   },
 };
 `,
@@ -124,4 +129,54 @@ describe("bench tools: usage errors", () => {
     expect(run.stdout).toBe("");
     expect(run.stderr).toBe(`bench: ${empty}: holds no puzzles\n`);
   });
+});
+
+describe("bench: a solver that never returns", () => {
+  const loopingJs = solverModule("loop.mjs", `export const id = "loop";\nexport default { countSolutions() { for (;;); } };\n`);
+  let loopingWasm = "";
+  beforeAll(async () => {
+    // A wasm-abi module whose solve spins until the puzzle's first byte is 255 (never: it is '.' or a digit).
+    const source = join(dir, "loop.ts");
+    writeFileSync(
+      source,
+      `export function malloc(size: usize): usize { return heap.alloc(size); }
+export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, guesses: usize): u32 {
+  let spins: u32 = 0;
+  while (load<u8>(puzzle) != 255) spins++;
+  return spins;
+}
+`,
+    );
+    loopingWasm = join(dir, "loop.wasm");
+    const { error, stderr } = await asc.main([source, "--target", "release", "-o", loopingWasm]);
+    if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
+  }, 60_000);
+
+  it("a JS module: the call past --solver-timeout fails the row, naming it and the limit, status 1", () => {
+    const run = bench(loopingJs, "--solver-timeout", "300");
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toBe("bench: easy · loop: a countSolutions call ran longer than the limit of 300 ms (--solver-timeout); the solver was stopped\n");
+  });
+
+  it("a wasm-abi module: the same", () => {
+    const run = bench(`wasm-abi:${loopingWasm}`, "--solver-timeout", "300");
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toBe(`bench: easy · wasm-abi:${loopingWasm}: a countSolutions call ran longer than the limit of 300 ms (--solver-timeout); the solver was stopped\n`);
+  });
+
+  for (const which of ["JS", "wasm-abi"] as const) {
+    it(`Ctrl-C stops a run whose ${which} solver loops (no time limit near), keeping the rows done, status 130`, async () => {
+      const solver = which === "JS" ? loopingJs : `wasm-abi:${loopingWasm}`;
+      const args = [BENCH, "--solvers", `wasm,${solver}`, "--datasets", "easy", "--puzzles", "20", "--time", "100", "--threads", "0", "--solver-timeout", "600000"];
+      const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      child.stdout!.on("data", (data) => (stdout += data));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      while (!/\n {2}wasm \(1 call\/puzzle\) +[\d,]+ /.test(stdout)) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the looping row has begun
+      child.kill("SIGINT");
+      expect(await exited).toBe(130);
+      expect(stdout).toContain("interrupted by SIGINT: 2 of 3 rows finished");
+    }, 30_000);
+  }
 });

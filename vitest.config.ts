@@ -1,8 +1,28 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Test files left out of the fast inner loop (`npm run test:fast`): they drive a browser, pack
+ * the package, run millions of records under a capped heap, start hosts or network namespaces,
+ * or cycle worker pools hundreds of times. `npm test` runs them with the rest.
+ */
+const SLOW = [
+  "test/web.test.ts",
+  "test/package.test.ts",
+  "test/memory.test.ts",
+  "test/pool-teardown.test.ts",
+  "test/hosts.test.ts",
+  "test/ssh-hosts.test.ts",
+  "test/bench-cli.test.ts",
+  "test/kernel-bytes.test.ts",
+  "test/custom-solvers.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: SLOW } },
+      { extends: true, test: { name: "slow", include: SLOW } },
+    ],
   },
 });

@@ -3,8 +3,8 @@
  * `npm run build`'s bundle step: the command line's main thread, from the modules tsc wrote
  * (dist/src/cli/main.js and what it imports), as dist/cli/main.mjs and a chunk for each path it
  * imports lazily (a command, judge mode, the TypeScript baselines), which bin/sudoku-wasm.mjs
- * runs: a solve reads a few files where it read about 45 (start-up measured in issue 20: 938M
- * against 885M instructions for one puzzle). Packages stay imports of node_modules: nothing of
+ * runs: a solve reads a few files where it read about 45 (start-up: 938M against 885M
+ * instructions for one puzzle, counted by callgrind). Packages stay imports of node_modules: nothing of
  * theirs is copied into dist/. The chunks sit one folder below dist/, as dist/src/*.js do, so
  * `new URL("../build/…", import.meta.url)` finds the kernels. The worker threads run
  * dist/src/pool/worker-entry.cjs, which imports the worker module bundled on its own as

@@ -175,11 +175,6 @@ export function countClues(grid: Grid): number {
   return clues;
 }
 
-/** True when the clue pattern of `puzzle` is unchanged by the symmetry. */
-export function hasSymmetry(puzzle: Grid, symmetry: Symmetry): boolean {
-  return symmetryOrbits(symmetry).every((orbit) => orbit.every((cell) => (puzzle[cell] === 0) === (puzzle[orbit[0]] === 0)));
-}
-
 /** Orbits of `puzzle` that hold clues (`filled`) or are empty (`!filled`). */
 function orbitsWhere(puzzle: Grid, orbits: readonly number[][], filled: boolean): number[][] {
   return orbits.filter((orbit) => (puzzle[orbit[0]] !== 0) === filled);

@@ -1,6 +1,6 @@
 /**
  * How a kernel's bytes arrive and become a compiled module, the same in Node, browsers, Web
- * Workers, Deno and Bun. Instantiating and batching live in wasm.ts and general.ts.
+ * Workers, Deno and Bun. Instantiating and batching live in wasm.ts, for both kernels.
  *
  *   source                          becomes a module through
  *   ──────────────────────────────  ─────────────────────────────────────────────────────────

@@ -23,6 +23,3 @@ export function packageRoot(): string {
 
 /** A path under the package root. */
 export const packagePath = (...parts: string[]): string => join(packageRoot(), ...parts);
-
-/** build/<stem>.<extension>: a compiled kernel (`wasm`) or the bindings asc wrote beside it (`js`). */
-export const buildPath = (stem: string, extension: "wasm" | "js"): string => packagePath("build", `${stem}.${extension}`);

@@ -24,7 +24,11 @@ export type Status = (typeof STATUSES)[number];
  * null (JSON has no NaN) and a report as `n/a`.
  */
 export interface SearchStats {
-  /** Branch points taken (a cell tried with more than one candidate left); NaN when the engine cannot tell. */
+  /**
+   * Guesses: alternatives taken at a branch point while others were left untried. What branches is
+   * engine-defined: a cell's candidates, or (the 9×9 kernel) also a band's digit configurations.
+   * NaN when the engine cannot tell.
+   */
   guesses: number;
   /** True when the search stopped because it ran out of budget before reaching the limit. */
   timedOut: boolean;

@@ -1,5 +1,5 @@
 /**
- * Issue 23, items 10 and 11: the kernel API (`WasmKernel`, on both kernels) and the library's
+ * Arguments: the kernel API (`WasmKernel`, on both kernels) and the library's
  * options are checked where they enter, with a RangeError naming the argument and the value;
  * nothing is coerced into another limit, budget or grid.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 14: the process.exit() paths left open to the V8 shutdown race
+ * Exits: the process.exit() paths left open to the V8 shutdown race
  * (nodejs/node#54918) end the way a failed standard stream does: the worker pools are stopped
  * first, then the process idles a moment, then it exits. Spawns scripts over dist/.
  */

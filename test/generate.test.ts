@@ -15,7 +15,6 @@ import {
   dependsOnGuesses,
   generatePuzzles,
   harden,
-  hasSymmetry,
   median,
   mutate,
   present,
@@ -28,6 +27,11 @@ import {
   type GeneratedPuzzle,
 } from "../src/generate.js";
 import { generateCommand, readManifest } from "../src/cli/generate.js";
+
+/** True when every orbit of `symmetry` is all clues or all empty in `puzzle`. */
+function hasSymmetry(puzzle: Grid, symmetry: Parameters<typeof symmetryOrbits>[0]): boolean {
+  return symmetryOrbits(symmetry).every((orbit) => orbit.every((cell) => (puzzle[cell] === 0) === (puzzle[orbit[0]] === 0)));
+}
 import { datasetsFolder } from "../src/datasets.js";
 import { combineGrades, familyOf, graderWeights } from "../src/grade.js";
 import type { SolverEngine } from "../src/solver.js";

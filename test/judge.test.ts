@@ -106,7 +106,7 @@ describe("sicily1317", () => {
     expect(run("sicily1317", input)).toBe(expected);
   });
 
-  it("answers a puzzle whose givens repeat with 'has no solution' (issue 23 item 6: the run ended with status 2 there)", () => {
+  it("answers a puzzle whose givens repeat with 'has no solution' (the run once ended with status 2 there)", () => {
     const input = ["2", ...rowsWith("55" + first.puzzle.slice(2), "_"), ...rowsWith(second.puzzle, "_")].join("\n");
     expect(run("sicily1317", input)).toBe(["Puzzle 1 has no solution", "", "Puzzle 2 solution is", ...rows(second.solution!), ""].join("\n"));
   });
@@ -154,7 +154,7 @@ describe("poj3076", () => {
     expect(() => run("poj3076", short.join("\n"))).toThrow("line 16: expected a row of 16 cells, got 15");
   });
 
-  it("answers a case whose givens repeat with 'no solution', between the cases around it (issue 23 item 6)", () => {
+  it("answers a case whose givens repeat with 'no solution', between the cases around it", () => {
     const repeated = "AA" + poj3076Puzzle.slice(2);
     const input = [...rows16(poj3076Puzzle), "", ...rows16(repeated), "", ...rows16(poj3076Puzzle)].join("\n");
     expect(run("poj3076", input)).toBe([...rows16(poj3076Solution), "", "no solution", "", ...rows16(poj3076Solution), ""].join("\n"));
@@ -257,7 +257,7 @@ describe("judge input streams: puzzles are solved and written batch by batch as 
   });
 });
 
-describe("issue 23 item 6: a puzzle whose givens repeat is answered as one without a solution, in every 9×9 judge", () => {
+describe("a puzzle whose givens repeat is answered as one without a solution, in every 9×9 judge", () => {
   const unsolvable = fixture.find((c) => c.count === 0 && !c.puzzle.includes("x"))!.puzzle;
   /** The first puzzle with its first two cells set to 5 and 5: a repeated given in row 1. */
   const repeated = "55" + first.puzzle.slice(2);

@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 1: one bad byte changes no later answer. Every byte value 0–255 goes to cells
+ * Bad bytes: one bad byte changes no later answer. Every byte value 0–255 goes to cells
  * 0, 40 and 80 of a puzzle through the public API (`solver.engine.countSolutions`, then the
  * fixture through the same solver after each), and as the first puzzle of `WasmKernel` batches
  * `[bad, good]`; then a sample of a few thousand hard puzzles runs through the same solver. Every

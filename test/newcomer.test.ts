@@ -1,5 +1,5 @@
 /**
- * The rough edges a new user met on a first try (issue 24), each as the command they typed:
+ * The rough edges a new user met on a first try, each as the command they typed:
  * commander's "Did you mean" on a line of its own (not a literal `\n`), `-v` for the version,
  * `solve --quiet`, the hint when `solve` would wait on a terminal, and the bench's exit status
  * for a usage error (2, as the CLI's).

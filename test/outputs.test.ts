@@ -1,11 +1,11 @@
 /**
- * Issue 23, the outputs: nothing written is lost or doubled silently, however the command is
- * called. `merge` never empties a shard it reads (item 2); an output file that cannot be
- * opened or written ends the run with one line naming it and status 2, never 1 (item 4); a grid
- * record's reason cannot hold the blank line that ends a record (item 8); merge checks each
+ * Outputs: nothing written is lost or doubled silently, however the command is
+ * called. `merge` never empties a shard it reads; an output file that cannot be
+ * opened or written ends the run with one line naming it and status 2, never 1; a grid
+ * record's reason cannot hold the blank line that ends a record; merge checks each
  * shard's format, a shard named twice and the round-robin counts of line and grid shards, and
- * says what it cannot check (item 7); a second run writing the same output is refused, and a
- * crashed run's lock goes stale (item 9).
+ * says what it cannot check; a second run writing the same output is refused, and a
+ * crashed run's lock goes stale.
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`). The item number is in each title.
  */
 import { spawn, spawnSync } from "node:child_process";

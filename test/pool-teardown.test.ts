@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 13: the bench's threads rows once aborted the process on a loaded machine
+ * Pool teardown: the bench's threads rows once aborted the process on a loaded machine
  * (`NodePlatform::ForIsolate … Assertion failed: (data.first) != nullptr`). V8's collection of
  * WebAssembly code posts a task to every isolate holding WebAssembly code; a worker isolate
  * being terminated by the pool's teardown has left Node's platform but not V8's engine, and a

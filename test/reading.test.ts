@@ -1,8 +1,8 @@
 /**
- * Issue 23, the inputs: every input record yields one output record and a bad input says what
- * is wrong with it. A CSV row is a header only when it is one (item 3); a judge puzzle whose
- * givens repeat is answered as the judge expects an unsolvable one (item 6); unclear errors
- * name the encoding, the NUL, the count (item 10). Spawns bin/sudoku-wasm.mjs (dist/).
+ * Inputs: every input record yields one output record and a bad input says what
+ * is wrong with it. A CSV row is a header only when it is one; a judge puzzle whose
+ * givens repeat is answered as the judge expects an unsolvable one; unclear errors
+ * name the encoding, the NUL, the count. Spawns bin/sudoku-wasm.mjs (dist/).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * Issue 16, the command line end to end: no input lost, every failure one `sudoku-wasm: …`
+ * The command line end to end: no input lost, every failure one `sudoku-wasm: …`
  * line with a documented status, closed pipes end the run quietly. Spawns bin/sudoku-wasm.mjs
  * (dist/, built by `pretest`).
  */

@@ -1,7 +1,6 @@
 /**
- * Issue 16, the input side: what an adversarial run found in line reading, detection,
- * messages and CSV output. Each test names the behaviour it protects; the item number of
- * the issue is in the describe title.
+ * The input side: what an adversarial run found in line reading, detection,
+ * messages and CSV output. Each test names the behaviour it protects.
  */
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /**
- * Issue 16, the library: `solve` and `solveMany` never throw for a bad puzzle, whatever its
+ * The library: `solve` and `solveMany` never throw for a bad puzzle, whatever its
  * value or type (an `invalid` record with the reason instead), and options follow one rule for
- * every grid size. The item number of the issue is in each describe title.
+ * every grid size.
  */
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
  * A WASM kernel of one grid size as the profiler and kernel-vs drive it: the puzzles written
  * into its memory, then one call solves them all. `WasmKernel` is one as it stands, for either
  * kernel at its box size; an N×N kernel built from a commit before the one kernel interface
- * (issue 22) is wrapped by {@link kernelAtBox}.
+ * is wrapped by {@link kernelAtBox}.
  */
 import { type WasmModule, compileSource } from "../../src/kernel-source.js";
 import { shapeOf } from "../../src/shape.js";

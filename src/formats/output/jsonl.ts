@@ -1,7 +1,7 @@
 /**
  * `jsonl` output: one JSON object per line with the fields
  * `index` (0-based in the run), `file`, `line` (1-based, where the record starts),
- * `puzzle` (the cells as read), `status` (solved | unsolvable | multiple | invalid | timeout),
+ * `puzzle` (the cells as read), `status` (solved | unsolvable | multiple | invalid | timeout | error),
  * `solution` (first solution found, or null), `count` (solutions found up to the limit),
  * `guesses` (or null) and `error` (the reason a record is invalid, or null).
  */

@@ -15,6 +15,8 @@ const SLOW = [
   "test/bench-cli.test.ts",
   "test/kernel-bytes.test.ts",
   "test/custom-solvers.test.ts",
+  "test/bench-outside-solvers.test.ts",
+  "test/wasm-abi-errors.test.ts",
 ];
 
 export default defineConfig({

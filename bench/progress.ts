@@ -32,6 +32,9 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(whole / 3600)}h ${String(Math.floor((whole % 3600) / 60)).padStart(2, "0")}m`;
 }
 
+/** Said above the first table: the mean and the percentiles come from different timings, which is why a batch row's p50 can exceed its mean. */
+const COLUMN_LEGEND = "  (µs mean: the timed batches, as puzzles/s; µs p50, p99: each puzzle timed alone, one call each)";
+
 /** How often the elapsed time and ETA are refreshed while a row runs. */
 const REFRESH_MS = 1000;
 
@@ -97,8 +100,9 @@ export class LiveReport implements BenchProgress {
     if (this.rows && this.layout) {
       const lines: string[] = [];
       if (record.dataset !== this.dataset) {
+        const first = this.dataset === null;
         this.dataset = record.dataset;
-        lines.push("", describeDataset(record, this.rows.seed), this.layout.header());
+        lines.push("", describeDataset(record, this.rows.seed), ...(first ? [COLUMN_LEGEND] : []), this.layout.header());
       }
       lines.push(this.layout.line(record));
       this.bar.stop(); // clears the bar's line and puts the cursor at its start

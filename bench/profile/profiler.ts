@@ -86,8 +86,11 @@ export async function profileVariants(plan: ProfilePlan, progress: MeasureProgre
   const records: ProfileRecord[] = [];
   progress.begin(plan.variants.length * plan.datasets.length);
   try {
+    let warmed = false;
     for (const dataset of plan.datasets) {
       const draw = drawInFileOrder(dataset, plan);
+      if (!warmed) warmUpTimingCode(kernels, draw, plan);
+      warmed = true;
       for (const variant of plan.variants) {
         progress.row(`${dataset.name} · ${variant.id}`);
         const measured = await measureVariant(kernels.get(variant.id)!, variant.id, draw, plan);
@@ -129,6 +132,16 @@ interface Measured {
   nodes: Int32Array;
   /** µs of each puzzle alone. */
   micros: Float64Array;
+}
+
+/**
+ * Runs the per-puzzle timing once, untimed, over a few puzzles with every kernel: its code (the
+ * clock, the copy in, run(1)) is then compiled before the first variant is timed, which would
+ * otherwise pay for it at p50 and read slower than an identical variant after it.
+ */
+function warmUpTimingCode(kernels: ReadonlyMap<string, BatchKernel>, draw: PuzzleDraw, plan: ProfilePlan): void {
+  const grids = draw.grids.slice(0, Math.min(draw.grids.length, WARMUP_PUZZLES));
+  for (const kernel of kernels.values()) timeEachPuzzle(kernel, grids, plan, new Int32Array(grids.length).fill(1), () => {});
 }
 
 async function measureVariant(kernel: BatchKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Promise<Measured> {

@@ -52,6 +52,7 @@ function compactNotes(record: BenchRecord): string[] {
   if (record.timeouts > 0) notes.push(`${record.timeouts} timeout${record.timeouts === 1 ? "" : "s"}`);
   if (record.effectiveLimit < record.limit) notes.push("stops at 1st");
   if (record.threads !== null) notes.push(`CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
+  if (handOffBound(record)) notes.push("hand-off bound");
   if (record.mode === "engine" && record.batchCall) notes.push("1 call/batch");
   const severe = record.batchMs ? tukeyOutliers(record.batchMs).severe : 0;
   if (severe > 0) notes.push(`${severe} outlier${severe === 1 ? "" : "s"}`);
@@ -122,12 +123,13 @@ export class CompactLayout {
 const NO_BREAK = "\u00a0";
 
 /** The notes of the flags raised, each with the rows it marks; empty when none was. */
-export function formatFlagNotes(records: readonly BenchRecord[], width: number = COMPACT_WIDTH.unknown): string[] {
+export function formatFlagNotes(records: readonly BenchRecord[], width: number = COMPACT_WIDTH.unknown, timeMs?: number): string[] {
   const lines: string[] = [];
   for (const flag of Object.keys(FLAG_NOTES) as NoiseFlag[]) {
     const marked = records.filter((r) => noiseFlags(r).includes(flag));
     if (marked.length === 0) continue;
-    const { mark, note } = FLAG_NOTES[flag];
+    const { mark } = FLAG_NOTES[flag];
+    const note = timeMs === undefined ? FLAG_NOTES[flag].note : FLAG_NOTES[flag].note.replace("--time 2000", `--time ${moreTime(timeMs)}`);
     lines.push(...wrap(`  ${mark}  ${note}.`, width, "     "));
     // Each row's name is kept on one line: its spaces are no-break ones while wrapping.
     const rows = marked.map((r) => `${r.dataset} · ${r.row}${flag === "preempted" ? ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})` : ""}`.replaceAll(" ", NO_BREAK));
@@ -141,6 +143,16 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
     lines.push(...wrap(note, width, "     "));
   }
   return lines;
+}
+
+/** The --time to advise a run of `timeMs` per row: 2000, or four times what it had when that was 2000 or more already. */
+export function moreTime(timeMs: number): number {
+  return timeMs < 2000 ? 2000 : 4 * timeMs;
+}
+
+/** Whether a threads row's batch is so short (under 2 ms) that handing it to the threads, not solving, sets its speed. */
+export function handOffBound(record: BenchRecord): boolean {
+  return record.threads !== null && record.meanMicros * record.puzzles < 2000;
 }
 
 /**

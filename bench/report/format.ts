@@ -78,6 +78,9 @@ export function formatNotes(record: BenchRecord): string {
   if (record.timeouts > 0) notes.push(`${record.timeouts} timeout${record.timeouts === 1 ? "" : "s"}`);
   if (record.effectiveLimit < record.limit) notes.push("stops at 1st solution");
   if (record.threads !== null) notes.push(`${record.threads} ${record.threads === 1 ? "thread" : "threads"} via src/pool (text in/out), CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
+  if (record.threads !== null && record.meanMicros * record.puzzles < 2000) {
+    notes.push(`a batch of ${record.puzzles} puzzles takes under 2 ms: handing it to the threads, not solving, sets this speed`);
+  }
   if (record.mode === "engine" && record.batchCall) notes.push("1 call/batch");
   if (record.comparedOn !== null && record.comparedOn < record.puzzles) notes.push(`compared on ${record.comparedOn}`);
   return notes.join(", ");

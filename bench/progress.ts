@@ -10,6 +10,7 @@ import { restoreCursorOnExit } from "../src/cli/progress.js";
 import type { BenchRecord } from "./records.js";
 import { CompactLayout } from "./report/compact.js";
 import { describeDataset, terminalSafe } from "./report/format.js";
+import type { MeasureProgress } from "./measure/timing.js";
 import type { BenchProgress } from "./runner.js";
 
 /** Where and how finished rows are printed. */
@@ -95,6 +96,12 @@ export class LiveReport implements BenchProgress {
     this.bar.update(this.finished, this.payload());
   }
 
+  /** Counts a row done without printing it. */
+  tick(): void {
+    this.finished++;
+    this.bar.update(this.finished, this.payload());
+  }
+
   done(record: BenchRecord): void {
     this.finished++;
     if (this.rows && this.layout) {
@@ -123,7 +130,8 @@ export class LiveReport implements BenchProgress {
   }
 }
 
-/** The progress line alone (the profiler's). */
-export function progressBar(): BenchProgress {
-  return new LiveReport();
+/** The progress line alone (the profiler's): rows done of all, elapsed time, ETA and the row being measured. */
+export function progressBar(): MeasureProgress<unknown> & { end(): void } {
+  const live = new LiveReport();
+  return { begin: (rows) => live.begin(rows), row: (label) => live.row(label), done: () => live.tick(), end: () => live.end() };
 }

@@ -104,6 +104,20 @@ describe("bench: interrupts", () => {
       expect(written.records.length).toBeLessThan(6);
     }, 30_000);
   }
+
+  it.skipIf(!script)("profile in a terminal: Ctrl-C stops it after the variant, prints what finished, shows the cursor, exits 130", async () => {
+    const profile = new URL("../dist/bench/profile.js", import.meta.url).pathname;
+    const args = ["--datasets", "easy,medium", "--sample", "300", "--out", dir];
+    const command = `stty cols 100 rows 40; exec "${process.execPath}" "${profile}" ${args.join(" ")}`;
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
+    let terminal = "";
+    child.stdout!.on("data", (data) => (terminal += data));
+    await waitFor(() => terminal, / [1-9]\d*\/\d+ rows /, child); // a variant has finished
+    child.stdin!.write("\x03");
+    expect(await exited(child)).toBe(130);
+    expect(terminal).toMatch(/interrupted by SIGINT: [1-9]\d* of \d+ variant rows finished/);
+    expect(terminal.lastIndexOf("\x1B[?25h")).toBeGreaterThan(terminal.lastIndexOf("\x1B[?25l"));
+  }, 60_000);
 });
 
 describe("bench: exports", () => {

@@ -28,13 +28,14 @@ describe("bench report: advice and notes that fit the run", () => {
     expect(moreTime(3000)).toBe(12_000);
   });
 
-  it("a threads row whose whole batch takes under 2 ms says the hand-off sets its speed; a longer one does not", () => {
+  it("a threads row whose batch is small (20 puzzles, or under 2 ms) says the hand-off sets its speed; a large one does not", () => {
     const short = record("wasm (2 threads)", 29_113, { mode: "threads", threads: 2, cpuPerWall: 1.2 }); // 20 puzzles: 0.69 ms a batch
     const long = record("wasm (2 threads)", 5_000, { mode: "threads", threads: 2, cpuPerWall: 1.9, puzzles: 300, selected: 300 }); // 60 ms
     const layout = new CompactLayout(["wasm (2 threads)"], 140);
     expect(layout.line(short)).toContain("hand-off bound");
     expect(layout.line(long)).not.toContain("hand-off");
-    expect(formatNotes(short)).toContain("a batch of 20 puzzles takes under 2 ms: handing it to the threads, not solving, sets this speed");
+    expect(formatNotes(short)).toContain("a batch of 20 puzzles is too small to split: handing it to the threads, not solving, sets this speed");
+    expect(formatNotes({ ...short, puzzlesPerSecond: 9_937, meanMicros: 101 })).toContain("too small to split"); // 20 puzzles, 2.02 ms
     expect(formatNotes(long)).not.toContain("handing");
   });
 });

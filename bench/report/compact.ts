@@ -13,7 +13,7 @@ import type { BenchRecord } from "../records.js";
 import { speedRatio } from "../ratios.js";
 import { type RatioEstimate, tukeyOutliers } from "../statistics.js";
 import { verdictOf } from "./compare.js";
-import { formatNumber, formatPercent, formatRatio, groupByDataset } from "./format.js";
+import { formatNumber, formatPercent, formatRatio, groupByDataset, handOffBound } from "./format.js";
 
 /** One column of the compact view: fixed width, so that lines align while they stream. */
 interface CompactColumn {
@@ -150,10 +150,6 @@ export function moreTime(timeMs: number): number {
   return timeMs < 2000 ? 2000 : 4 * timeMs;
 }
 
-/** Whether a threads row's batch is so short (under 2 ms) that handing it to the threads, not solving, sets its speed. */
-export function handOffBound(record: BenchRecord): boolean {
-  return record.threads !== null && record.meanMicros * record.puzzles < 2000;
-}
 
 /**
  * Splits `text` at spaces into lines of at most `width` characters (a longer word stays whole);

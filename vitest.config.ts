@@ -2,8 +2,9 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Test files left out of the fast inner loop (`npm run test:fast`): they drive a browser, pack
- * the package, run millions of records under a capped heap, start hosts or network namespaces,
- * or cycle worker pools hundreds of times. `npm test` runs them with the rest.
+ * the package, run millions of records under a capped heap (the CLI's, the library pool's), start
+ * hosts or network namespaces, or cycle worker pools hundreds of times. `npm test` runs them with
+ * the rest.
  */
 const SLOW = [
   "test/web.test.ts",
@@ -12,11 +13,13 @@ const SLOW = [
   "test/pool-teardown.test.ts",
   "test/hosts.test.ts",
   "test/ssh-hosts.test.ts",
+  "test/output-lock.test.ts",
   "test/bench-cli.test.ts",
   "test/kernel-bytes.test.ts",
   "test/custom-solvers.test.ts",
   "test/bench-outside-solvers.test.ts",
   "test/wasm-abi-errors.test.ts",
+  "test/solver-pool.test.ts",
 ];
 
 export default defineConfig({

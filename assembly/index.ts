@@ -50,11 +50,17 @@
 //                eliminated on placement │ 1 naked singles only │ 0 none (forward checking)
 //   TRIADS       3 rule 4 on row and column triads (default) │ 1 rows only │ 2 columns only │ 0 none
 //   BRANCHING    0 configurations (default with rule 4) │ 1 cells: a cell with the fewest
-//                candidates (two, when there is one), chosen by CELL_ORDER:
+//                candidates (two, when there is one), chosen by CELL_ORDER │ 2 configurations,
+//                but a two-candidate cell (by CELL_ORDER) when the digit chosen has three or more
 //   CELL_ORDER   0 ranked: a two-candidate cell, the first in the root's order (fewest
 //                candidates at the root, then most places left for them in its units) │
 //                1 static: the root's order (computed once per puzzle) │ 2 first: a
-//                two-candidate cell, the first in band order
+//                two-candidate cell, the first in band order │ 3 peers: the two-candidate cell
+//                with the most unsolved peers (row, column, box), the first in band order on ties
+//   CONFIGURATION_CHOICE  0 the line with the lowest score, its digit with the fewest (default) │
+//                1 a digit with two configurations in the lowest-scored line that has one, first
+//   CONFIGURATION_SCORE   0 4 per configuration of a digit not yet fixed (default) │ 1 8, 12, 14,
+//                16, 17 for two to six configurations (less than linear from three)
 //   LAYOUT       2 band-major slots, a band's masks read and narrowed four at a time in v128
 //                (othersLeave, the naked-singles pass, the triad rule's counts, the stack scores
 //                of the branch choice) (default) │ 1 band-major, scalar │ 0 digit-major
@@ -817,6 +823,27 @@ function chooseCell(st: usize, depth: i32): void {
           break;
         }
       }
+    } else if (ORDER == 3) {
+      // the two-candidate cell with the most unsolved peers (row, column, box), the first in band order on ties
+      const open0 = unsolved(st, 0), open1 = unsolved(st, 1), open2 = unsolved(st, 2);
+      let bestPeers: i32 = -1;
+      for (let band: u32 = 0; band < 3; band++) {
+        let rest = band == 0 ? pairs0 : band == 1 ? pairs1 : pairs2;
+        const own = band == 0 ? open0 : band == 1 ? open1 : open2;
+        while (rest) {
+          const bit = rest & (0 - rest);
+          rest ^= bit;
+          const index = ctz(bit);
+          const column = COLUMN_CELLS << (index % 9);
+          const near = (<u32>0x1ff << (index / 9 * 9)) | (BOX_CELLS << (index % 9 / 3 * 3));
+          const peers = <i32>(popcnt(own & near & ~column) + popcnt(open0 & column) + popcnt(open1 & column) + popcnt(open2 & column));
+          if (peers > bestPeers) {
+            bestPeers = peers;
+            bestBand = band;
+            bestBit = bit;
+          }
+        }
+      }
     } else if (pairs0 | pairs1 | pairs2) {
       bestBand = pairs0 ? 0 : pairs1 ? 1 : 2;
       const pairs = pairs0 ? pairs0 : pairs1 ? pairs1 : pairs2;
@@ -888,15 +915,27 @@ function chooseCell(st: usize, depth: i32): void {
 const CONFIGURATION_WEIGHT: u32 = 4;
 /** 3 by default; the `unweighted` variant sets 0: fixed digits not counted (the score before). */
 const FIXED_WEIGHT: u32 = isDefined(FIXED_DIGIT_WEIGHT) ? FIXED_DIGIT_WEIGHT : 3;
+/**
+ * CONFIGURATION_SCORE 1: a digit not yet fixed scores 8, 12, 14, 16, 17 for two to six
+ * configurations (from three on, less than the default's 4 per configuration).
+ */
+const LOG_SCORE: bool = isDefined(CONFIGURATION_SCORE) ? CONFIGURATION_SCORE == 1 : false;
 /** LINE_SCORE[3×3 bit matrix] = a digit's part of its line's score, from the configurations inside it (lineScore). */
 const LINE_SCORE: usize = memory.data(512);
 for (let matrix: u32 = 0; matrix < 512; matrix++) store<u8>(LINE_SCORE + matrix, <u8>lineScore(<u32>load<u8>(CONFIGURATIONS + matrix)));
 /** The score of a line whose nine digits are all fixed: nothing to branch on there. */
 const ALL_FIXED_SCORE: u32 = 9 * FIXED_WEIGHT;
 
+/**
+ * CONFIGURATION_CHOICE 1: branch on a digit with two configurations in the line of lowest score
+ * that has one (lowest digit first), before the plain choice (a line with none, the lowest score).
+ */
+const PAIR_FIRST: bool = isDefined(CONFIGURATION_CHOICE) ? CONFIGURATION_CHOICE == 1 : false;
+
 /** A digit's part of its line's score, from its configurations (6 bits). */
 @inline function lineScore(configurations: u32): u32 {
   const count = popcnt(configurations);
+  if (LOG_SCORE) return count == 1 ? FIXED_WEIGHT : count == 2 ? 8 : count == 3 ? 12 : count == 4 ? 14 : count == 5 ? 16 : 17;
   return count > 1 ? count * CONFIGURATION_WEIGHT : FIXED_WEIGHT;
 }
 
@@ -962,6 +1001,34 @@ function chooseConfiguration(st: usize, depth: i32): bool {
     bestLine = 5;
   }
   if (bestLine < 0) return false;
+  if (PAIR_FIRST) {
+    // the line with the lowest score that holds a digit with two configurations, if any
+    const scores = <u64>score0 | (<u64>score1 << 10) | (<u64>score2 << 20) | (<u64>score3 << 30) | (<u64>score4 << 40) | (<u64>score5 << 50);
+    let tried: u32 = 0;
+    while (true) {
+      let line: i32 = -1;
+      let low: u32 = 1000;
+      for (let l: u32 = 0; l < 6; l++) {
+        const score = <u32>(scores >> (l * 10)) & 0x3ff;
+        if (!((tried >> l) & 1) && score > ALL_FIXED_SCORE && score < low) {
+          low = score;
+          line = <i32>l;
+        }
+      }
+      if (line < 0) break;
+      tried |= <u32>1 << line;
+      for (let digit: u32 = 0; digit < 9; digit++) {
+        const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, <u32>line, digit));
+        if (popcnt(configurations) == 2) {
+          const at = <usize>depth << 2;
+          store<u32>(FRAME_BAND_OR_LINE + at, LINE_FRAME + line);
+          store<u32>(FRAME_CELL_OR_DIGIT + at, digit);
+          store<u32>(FRAME_ALTERNATIVES + at, configurations);
+          return true;
+        }
+      }
+    }
+  }
   let bestDigit: u32 = 0;
   let bestCount: u32 = 7;
   let bestConfigurations: u32 = 0;
@@ -1242,8 +1309,8 @@ function loadPuzzle(puzzle: usize): i32 {
 /**
  * Counts the solutions of the 81-byte puzzle at `puzzle` up to `limit`, writing the first into
  * the 81 bytes at `solution`. Returns the count, or -1 when a byte is over 9, -2 when a clue is
- * repeated in a row, column or box. Sets `guesses`
- * and `nodes`; stops early, with `nodes` negated, once more than `budget` nodes (0: no cap).
+ * repeated in a row, column or box. Sets `guesses` and `nodes`; stops early, with `nodes` negated,
+ * at an unsolved state once `budget` nodes have been propagated (0: no cap).
  */
 function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
@@ -1261,7 +1328,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
       assert(count >= 0 && guesses >= 0 && nodes > 0, "a negative count");
       if (alive) checkState(st);
     }
-    if (BRANCH == 1 && ORDER != 2 && nodes == 1 && alive) computeCellOrder(st);
+    if (BRANCH != 0 && ORDER < 2 && nodes == 1 && alive) computeCellOrder(st);
     if (alive) {
       if ((unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2)) == 0) {
         if (count == 0) writeSolution(st, solution);
@@ -1271,7 +1338,13 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         nodes = -nodes;
         return count;
       } else {
-        if (BRANCH != 0 || !chooseConfiguration(st, depth)) chooseCell(st, depth);
+        if (BRANCH == 2) {
+          // configurations, but a two-candidate cell where the chosen digit has more than two
+          if (!chooseConfiguration(st, depth)) chooseCell(st, depth);
+          else if (popcnt(load<u32>(FRAME_ALTERNATIVES + (<usize>depth << 2))) > 2 && (branchCells(st, 0) | branchCells(st, 1) | branchCells(st, 2))) {
+            chooseCell(st, depth);
+          }
+        } else if (BRANCH != 0 || !chooseConfiguration(st, depth)) chooseCell(st, depth);
         const at = <usize>depth << 2;
         const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
         const alternative = ctz(alternatives);

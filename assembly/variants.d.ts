@@ -9,3 +9,5 @@ declare const LAYOUT: i32;
 declare const TRIAD_EXIT_EARLY: i32;
 declare const ROUND_ORDER: i32;
 declare const PLACE_BRANCH: i32;
+declare const CONFIGURATION_CHOICE: i32;
+declare const CONFIGURATION_SCORE: i32;

@@ -2,9 +2,10 @@
  * `npm run bench`: every registered solver (or the modules given) across the bundled datasets
  * (or those given), timed by tinybench, answers checked outside the timed region. Prints the
  * table, writes the exports asked for, and with --compare judges each row against an earlier
- * run; progress on stderr. A wrong answer exits non-zero. Options: options.ts (`--help`).
+ * run; with --ref COMMIT it times each row of that commit and of this checkout interleaved and
+ * judges each pair instead (paired.ts). Progress on stderr. A wrong answer exits non-zero.
+ * Options: options.ts (`--help`).
  */
-import { readFileSync } from "node:fs";
 import { CommanderError } from "commander";
 import { USAGE_ERROR_STATUS, describeError } from "../src/cli/errors.js";
 import { InterruptWatch } from "../src/cli/progress.js";
@@ -20,8 +21,17 @@ import { LiveReport } from "./progress.js";
 import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
 import { describeEnvironment, terminalSafe } from "./report/format.js";
-import { type SettingDifference, compareRuns, describeDifferences, formatComparison, regressions, settingDifferences, settingsOf } from "./report/compare.js";
-import { parseJson } from "./report/json.js";
+import {
+  type SettingDifference,
+  compareRuns,
+  describeDifferences,
+  formatComparison,
+  regressionLine,
+  settingDifferences,
+  settingsOf,
+} from "./report/compare.js";
+import { readResultFile } from "./report/read-result.js";
+import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
 import { formatTables } from "./report/table.js";
 import { isPureTsBaseline, rowLabels, runBench } from "./runner.js";
@@ -93,11 +103,9 @@ function judge(earlier: BenchRun, later: BenchRun, differences: readonly Setting
   const threshold = options.threshold / 100;
   const changes = compareRuns(earlier, later, threshold);
   report(formatComparison(earlier, changes, differences, threshold));
-  if (options.failOnRegression === undefined) return;
-  const slower = regressions(changes, options.failOnRegression);
-  if (slower.length === 0) return;
-  const rows = slower.map((c) => `${c.dataset} · ${c.row}`).join(", ");
-  report(`--fail-on-regression ${options.failOnRegression}: ${slower.length} row${slower.length === 1 ? "" : "s"} judged slower by more than ${options.failOnRegression}%: ${rows}\n`);
+  const line = options.failOnRegression === undefined ? null : regressionLine(changes, options.failOnRegression);
+  if (line === null) return;
+  report(line + "\n");
   process.exitCode = FAILED_STATUS;
 }
 
@@ -107,8 +115,11 @@ async function main(argv: readonly string[]): Promise<void> {
   const toStderr = usesStdout(options);
   const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(terminalSafe(text));
   const width = Math.min(reportColumns(toStderr) ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
-  if (options.failOnRegression !== undefined && !options.compare) throw new Error("--fail-on-regression needs --compare OLD.json: the run to judge against");
-  const earlier = options.compare ? parseJson(readFileSync(options.compare, "utf8"), options.compare) : null;
+  if (options.failOnRegression !== undefined && !options.compare && !options.ref) {
+    throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
+  }
+  checkRefRequest(options);
+  const earlier = options.compare ? readResultFile(options.compare, "--compare") : null;
   const bundled = bundledDatasets();
   const datasets = loadDatasetList(options.datasets ?? bundled);
   if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
@@ -121,7 +132,7 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   if (options.against) {
     if (!earlier) throw new Error("--against needs --compare OLD.json: the run to judge it against");
-    const later = parseJson(readFileSync(options.against, "utf8"), options.against);
+    const later = readResultFile(options.against, "--against");
     const differences = checkedDifferences(earlier, later, options);
     judge(earlier, later, differences, options, report);
     return;
@@ -139,6 +150,7 @@ async function main(argv: readonly string[]): Promise<void> {
     timeMs: options.time,
     budget: options.budget,
     seed: options.seed,
+    rounds: options.rounds,
     maxPuzzles: options.puzzles,
     reference: options.reference,
     extraRows: threadsRow ? [poolRow(options.threads)] : [],
@@ -150,6 +162,12 @@ async function main(argv: readonly string[]): Promise<void> {
 
   const header = [...describeEnvironment(environment), ...(options.quick ? [quickCaveat(options)] : [])];
   report(header.flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
+  if (options.ref) {
+    measuring = true;
+    const paired = { ...plan, rounds: options.rounds, threshold: options.threshold / 100 };
+    if (!(await judgeAgainstCommit({ ...options, ref: options.ref }, paired, report))) process.exitCode = FAILED_STATUS;
+    return;
+  }
   const live = new LiveReport(options.wide ? undefined : { write: report, labels: rowLabels(plan), columns: width, seed: options.seed });
   watch.onForcedExit(() => live.end());
   let records: BenchRecord[];

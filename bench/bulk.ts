@@ -10,14 +10,16 @@
  * median of the per-round ratios (with its range).
  *
  * The corpora: `--records` generated easy puzzles (the bundled easy set, digits relabelled per
- * line; written to a scratch file), and the first `--hard` puzzles of forum_hardest_1905_11plus
- * (../shared/datasets) for the threads ratio on hard puzzles. Figures and ratios, no verdicts.
+ * line; written to a scratch file), and the first `--hard` puzzles of the public set
+ * forum_hardest_1905_11plus (`npx sudoku-wasm datasets fetch forum_hardest_1905_11plus`) for the
+ * threads ratio on hard puzzles. Figures and ratios, no verdicts.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
+import { DatasetSpecError, loadDatasets } from "../src/datasets.js";
 import { packagePath } from "../src/paths.js";
 import { CELLS } from "../src/shape.js";
 import { WasmKernel } from "../src/wasm.js";
@@ -132,6 +134,7 @@ async function main(argv = process.argv): Promise<void> {
     .option("--sizing", "also print the sizing table of docs/where-it-stands.md: each bundled tier's rate with --threads 0 and 2")
     .parse(argv);
   const options = program.opts<Options>();
+  if (options.hard > 0 || options.sizing) publicSetPath(HARD_SET); // a set not fetched stops the run before any measuring
   const scratch = mkdtempSync(join(tmpdir(), "sudoku-bulk-bench-"));
   try {
     await measure(options, scratch);
@@ -152,8 +155,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const small = join(scratch, "small.txt");
   writeFileSync(small, easyLines.subarray(0, options.small * (CELLS + 1)));
   const easyGrids = cellsOf(easyLines);
-  const hardPath = join(packagePath(), "..", "shared", "datasets", `${HARD_SET}.txt`);
-  const hardLines = options.hard > 0 ? datasetLines(hardPath, options.hard) : null;
+  const hardLines = options.hard > 0 ? datasetLines(publicSetPath(HARD_SET), options.hard) : null;
   const hard = join(scratch, "hard.txt");
   if (hardLines) writeFileSync(hard, hardLines);
   const hardGrids = hardLines && cellsOf(hardLines);
@@ -258,12 +260,21 @@ async function measure(options: Options, scratch: string): Promise<void> {
 }
 
 /** The tiers of the sizing table: the bundled sets repeated to `records` lines, and the hard set's first ones. */
+/** The cached file of a public set (a {@link DatasetSpecError} giving the fetch command when it is not fetched). */
+const publicSetPath = (name: string): string => loadDatasets(name)[0].path;
+
 const SIZING_TIERS: readonly { name: string; path: string; records: number }[] = [
   // Seconds of work each, so that a 2-thread run's worker start is a small part of it.
   ...["easy", "medium"].map((name) => ({ name, path: packagePath("datasets", `${name}.txt`), records: 500_000 })),
   { name: "hard", path: packagePath("datasets", "hard.txt"), records: 200_000 },
   { name: "hardest", path: packagePath("datasets", "hardest.txt"), records: 50_000 },
-  { name: `\`${HARD_SET}\``, path: join(packagePath(), "..", "shared", "datasets", `${HARD_SET}.txt`), records: 44_766 },
+  {
+    name: `\`${HARD_SET}\``,
+    get path() {
+      return publicSetPath(HARD_SET);
+    },
+    records: 44_766,
+  },
 ];
 
 /**
@@ -303,5 +314,5 @@ async function sizing(options: Options, scratch: string): Promise<void> {
 
 await main().catch((error: Error) => {
   process.stderr.write(`bulk-bench: ${error.message}\n`);
-  process.exitCode = 1;
+  process.exitCode = error instanceof DatasetSpecError ? 2 : 1;
 });

@@ -13,11 +13,11 @@
  */
 import { Command, CommanderError } from "commander";
 import { USAGE_ERROR_STATUS, describeError } from "../src/cli/errors.js";
-import { terminalSafe } from "./report/format.js";
-import { loadDatasetList } from "../src/datasets.js";
+import { DatasetSpecError, loadDatasetList } from "../src/datasets.js";
 import type { KernelBuild } from "../src/wasm.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
 import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from "./versus.js";
+import { terminalSafe } from "./report/format.js";
 
 /**
  * The default old kernels: issue 21's baseline, the 9×9 kernel before band-major masks (`git log
@@ -25,7 +25,8 @@ import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from
  * rule and configuration branching, is the baseline `npm run general-vs` passes).
  */
 const DEFAULT_REF = "3c51558";
-const DEFAULT_DATASETS = ["forum_hardest_1905_11plus", "forum_hardest_1106", "magictour_top1465", "17_clue", "kaggle_bryanpark_10k"].map((name) => `../shared/datasets/${name}.txt`);
+/** The default datasets: five public 9×9 sets by name (`npx sudoku-wasm datasets fetch NAME` fetches each). */
+const DEFAULT_DATASETS = ["forum_hardest_1905_11plus", "forum_hardest_1106", "magictour_top1465", "17_clue", "kaggle_bryanpark_10k"];
 
 /** The options of one run. */
 interface VersusOptions {
@@ -44,7 +45,7 @@ interface VersusOptions {
 const OPTIONS: readonly OptionRow[] = [
   { flags: "--ref <commit>", description: "the commit whose kernels (assembly/index.ts, assembly/general.ts) are the old side", default: DEFAULT_REF },
   { flags: "--build <stem>", description: "the build of today's 9×9 kernel: release or variants/<name>", default: "release" },
-  { flags: "--datasets <list>", description: "comma-separated files or bundled names, each of one grid size", default: DEFAULT_DATASETS, defaultText: "the five public 9×9 sets", parse: commaList },
+  { flags: "--datasets <list>", description: "comma-separated public set names, bundled names or files, each of one grid size", default: DEFAULT_DATASETS, defaultText: DEFAULT_DATASETS.join(","), parse: commaList },
   { flags: "--puzzles <n>", description: "the first n puzzles of each file (0: all)", default: 10000, parse: wholeNumber(0) },
   { flags: "--rounds <n>", description: "timed runs of each kernel per dataset, alternating which goes first", default: 5, parse: wholeNumber(1) },
   { flags: "--limit <n>", description: "count solutions up to this", default: 2, parse: wholeNumber(1) },
@@ -66,9 +67,10 @@ async function main(): Promise<void> {
   process.stdout.write(versusTable(records, options.ref) + "\n");
 }
 
-// A usage error (an unknown option, a bad value) exits 2 naming the tool, as the bench and the CLI do; a failed run exits 1.
+// A usage error (an unknown option, a bad value, a dataset name that does not resolve) exits 2 naming
+// the tool, as the bench and the CLI do; a failed run exits 1.
 await main().catch((error: unknown) => {
   if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
   process.stderr.write(`kernel-vs: ${terminalSafe(describeError(error).replace(/^error: /, ""))}\n`);
-  process.exitCode = error instanceof CommanderError ? USAGE_ERROR_STATUS : 1;
+  process.exitCode = error instanceof CommanderError || error instanceof DatasetSpecError ? USAGE_ERROR_STATUS : 1;
 });

@@ -8,7 +8,8 @@ import { bundledDatasets } from "../src/datasets.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
 import { solverHelpLines } from "../src/cli/solver-help.js";
 import { PRESETS } from "./presets.js";
-import { NOISE_THRESHOLD } from "./report/compare.js";
+import { BETWEEN_RUNS_THRESHOLD, REF_THRESHOLD } from "./report/compare.js";
+import { DEFAULT_ROUNDS } from "./rounds.js";
 
 /** The parsed options of one run. */
 export interface BenchOptions {
@@ -56,6 +57,10 @@ export interface BenchOptions {
   threadsGiven: boolean;
   /** Changes under this share, in percent, are "no change" in --compare. */
   threshold: number;
+  /** Rounds each row's timing is split into (its time shared between them). */
+  rounds: number;
+  /** A commit to build in a git worktree and time against this checkout, row by row, in one run. */
+  ref?: string;
   /** With --compare: exit 1 when a row is judged slower by more than this many percent; undefined: never. */
   failOnRegression?: number;
 }
@@ -69,7 +74,7 @@ interface BenchOptionRow extends OptionRow {
 /** Every option of the bench, once. */
 export const OPTION_TABLE: readonly BenchOptionRow[] = [
   { flags: "--solvers <ids>", description: "comma-separated registry ids (listed below with the grid sizes they take; each runs on the datasets of those sizes), solver modules (./path/solver.mjs) or wasm-abi:./solver.wasm (README: Bring your own solver)", defaultText: "the rows of --preset (main; all with --quick)", parse: commaList },
-  { flags: "--datasets <specs>", description: "comma-separated bundled names, files or folders", defaultText: "all bundled", parse: commaList },
+  { flags: "--datasets <specs>", description: "comma-separated public set names (npx sudoku-wasm datasets list), bundled names, files or folders", defaultText: "all bundled", parse: commaList },
   { flags: "--time <ms>", description: "tinybench time per row (after warm-up)", default: 500, quick: 100, parse: wholeNumber(1) },
   { flags: "--puzzles <n>", description: "puzzles drawn per dataset (seeded); slow rows solve a prefix of them", default: 300, quick: 20, parse: wholeNumber(1) },
   { flags: "--limit <n>", description: "count solutions up to 1 (find one) or 2 (prove uniqueness)", default: 2, parse: wholeNumber(1, 2) },
@@ -93,11 +98,13 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
   { flags: "--chart <file>", description: "write the chart (SVG) here", defaultText: "beside the first file --json/--markdown/--csv writes; none without one" },
   { flags: "--no-chart", description: "write no chart" },
   { flags: "--svg [file]", description: "the old name of --chart (bare flag: bench/results/<timestamp>.svg)" },
-  { flags: "--compare <old.json>", description: "judge each row faster, slower or unchanged against an earlier --json file (95% intervals)" },
+  { flags: "--compare <old.json>", description: "judge each row faster, slower or unchanged against an earlier --json file (95% intervals from each row's rounds)" },
+  { flags: "--ref <commit>", description: "build COMMIT in a git worktree and time each row of it and of this checkout interleaved in this run, judging each pair (the verdict to trust on a busy machine and in CI)" },
+  { flags: "--rounds <n>", description: "timing rounds per row, its --time shared between them; --compare and --ref judge with the spread between rounds", default: DEFAULT_ROUNDS, parse: wholeNumber(2, 100) },
   { flags: "--against <new.json>", description: "with --compare: judge this --json file (a CLI run or the web page's export) instead of measuring" },
   { flags: "--compare-anyway", description: "compare even when the runs' settings differ (limit, budget, seed, puzzles, dataset content)", default: false },
-  { flags: "--threshold <pct>", description: "--compare: a change is judged only when its whole 95% interval lies beyond this many percent", default: NOISE_THRESHOLD * 100, parse: percentArgument },
-  { flags: "--fail-on-regression [pct]", description: "--compare: exit 1 when a row is judged slower by more than PCT percent (bare flag: the --threshold), for CI", parse: percentArgument },
+  { flags: "--threshold <pct>", description: "--compare, --ref: a change is judged only when its whole 95% interval lies beyond this many percent (and the row's round-to-round spread)", defaultText: `${BETWEEN_RUNS_THRESHOLD * 100} with --compare, ${REF_THRESHOLD * 100} with --ref`, parse: percentArgument },
+  { flags: "--fail-on-regression [pct]", description: "--compare, --ref: exit 1 when a row is judged slower by more than PCT percent (bare flag: the --threshold), for CI", parse: percentArgument },
 ];
 
 /** A parser of a percentage: a number from 0 up to 100 (decimals allowed). */
@@ -139,6 +146,7 @@ export function parseOptions(argv: readonly string[], command = benchCommand()):
       if (row.quick !== undefined && command.getOptionValueSource(key) === "default") options[key] = row.quick;
     }
   }
+  options.threshold ??= (options.ref ? REF_THRESHOLD : BETWEEN_RUNS_THRESHOLD) * 100;
   if (options.failOnRegression === true) options.failOnRegression = options.threshold;
   options.threadsGiven = command.getOptionValueSource("threads") === "cli";
   return options as unknown as BenchOptions;

@@ -5,6 +5,7 @@
  */
 import { CommanderError } from "commander";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli/errors.js";
+import { DatasetSpecError } from "../src/datasets.js";
 import { terminalSafe } from "./report/format.js";
 import { profileCommand } from "./profile/command.js";
 
@@ -12,7 +13,8 @@ import { profileCommand } from "./profile/command.js";
 // the exit cannot race V8's background work, nodejs/node#54918); another failure is one line, status 2.
 guardStandardStreams();
 
-// A usage error (an unknown option, a bad value) exits 2 naming the tool, as the bench and the CLI do; a failed run exits 1.
+// A usage error (an unknown option, a bad value, a dataset name that does not resolve) exits 2 naming
+// the tool, as the bench and the CLI do; a failed run exits 1.
 profileCommand()
   .name("npm run profile --")
   .exitOverride()
@@ -21,5 +23,5 @@ profileCommand()
   .catch((error: unknown) => {
     if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
     process.stderr.write(`profile: ${terminalSafe(describeError(error).replace(/^error: /, ""))}\n`);
-    process.exitCode = error instanceof CommanderError ? USAGE_ERROR_STATUS : 1;
+    process.exitCode = error instanceof CommanderError || error instanceof DatasetSpecError ? USAGE_ERROR_STATUS : 1;
   });

@@ -11,6 +11,8 @@
  * Every writer in bench/report/ turns a BenchRun (or its records) into one output.
  */
 
+import type { RatioEstimate } from "./statistics.js";
+
 /** How a row drives its solver. */
 export type RowMode = "engine" | "per-puzzle" | "threads";
 
@@ -68,6 +70,18 @@ export interface BenchRecord {
   cpuPerWall: number | null;
   /** Latency of every timed batch in ms (tinybench's samples, ascending); absent in files written before v2. */
   batchMs?: number[];
+  /**
+   * Mean µs per puzzle of each timing round (bench/rounds.ts), in the order they ran: the spread
+   * between rounds is what `--compare` judges with. Absent where the row was not timed in rounds.
+   */
+  roundMicros?: number[];
+  /**
+   * How busy the machine's other cores were while the row was timed (0–1, os.cpus() less this
+   * process's own time); null on one core. A core shared with another (SMT) runs slower when its
+   * sibling is busy, with no sign in this process's CPU share: `--compare` does not judge a row
+   * whose two runs saw the other cores differently busy. Absent in older files.
+   */
+  otherCoresBusy?: number | null;
   /** Mean µs per puzzle of the per-puzzle pass (the pass behind p50/p99); null where there is none. */
   passMeanMicros?: number | null;
   /**
@@ -77,7 +91,7 @@ export interface BenchRecord {
    */
   peakRssMb?: number;
   /** The 95% interval of `speedup` and how it was found; null when there is no reference. */
-  speedupInterval?: { low: number; high: number; method: "bootstrap" | "welch" } | null;
+  speedupInterval?: { low: number; high: number; method: RatioEstimate["method"] } | null;
 }
 
 /** Which file a dataset's puzzles came from, so that two runs can tell they read the same puzzles. */

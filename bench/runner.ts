@@ -10,8 +10,9 @@
  *                          PASS_SHARE of the time budget, keeping the prefix it finished:
  *                          the row is then "sampled" (slow baselines).
  *   2. batch check         engines with solveBatch: one checked batch call on that prefix.
- *   3. tinybench           times the batch (warm-up, then samples until `timeMs`); after each
- *                          timed batch, every answer it gave must be the verified one.
+ *   3. tinybench           times the batch in `rounds` rounds sharing `timeMs` (rounds.ts;
+ *                          warm-up before the first); after each timed batch of every round,
+ *                          every answer it gave must be the verified one.
  *   4. per-puzzle pass     process.hrtime.bigint() around each countSolutions call (warm by
  *                          now; puzzles under 1 ms get 2 more passes, the fastest kept) gives
  *                          the µs/puzzle percentiles; the mean comes from step 3. Every answer
@@ -46,7 +47,7 @@ import {
   sameAsChecked,
 } from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
-import { type BatchTiming, type TimedElsewhere, TimingAborted, eventLoopTurns, timeBatches, yieldToEventLoop } from "./measure/batches.js";
+import { type TimedElsewhere, TimingAborted, eventLoopTurns, yieldToEventLoop } from "./measure/batches.js";
 import { summarizeGuesses } from "./measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
 import type { BenchRecord, RowMode } from "./records.js";
@@ -55,6 +56,7 @@ import { quantile } from "../src/quantile.js";
 import { seededSample } from "./sample.js";
 import { type RatioEstimate, scaleRatio } from "./statistics.js";
 import { type Expectation, WrongAnswerError, expectationOf } from "./verify.js";
+import { DEFAULT_ROUNDS, type RoundTiming, timeRounds } from "./rounds.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
 const MIN_SAMPLES = 5;
@@ -77,6 +79,8 @@ export interface BenchPlan {
   budget: number;
   /** Seed of the puzzle draw. */
   seed: number;
+  /** Rounds each row's timing is split into (rounds.ts), for --compare's between-round spread. @default DEFAULT_ROUNDS */
+  rounds?: number;
   /** Puzzles drawn per dataset. */
   maxPuzzles: number;
   /** Solver id every row is compared with; default: the fastest pure-TS baseline of each dataset. */
@@ -355,20 +359,20 @@ async function timePerPuzzle(
 // ─── Timing ──────────────────────────────────────────────────────────────────
 
 /**
- * A row's batch timing (measure/batches.ts): warm-up, then at least MIN_SAMPLES batches and
- * `timeMs`; `afterEach(call)`, outside the timing, checks the answers of call number `call`.
+ * A row's batch timing (measure/batches.ts) in `rounds` rounds (rounds.ts): warm-up, then at
+ * least MIN_SAMPLES batches and `timeMs` in all; `afterEach(call)`, outside the timing, checks
+ * the answers of call number `call` (counted across the rounds, warm-up included).
  */
 function timeRowBatches(
   name: string,
   solveBatch: () => number | TimedElsewhere | Promise<number | TimedElsewhere>,
   expectedTotal: number,
-  timeMs: number,
-  signal?: AbortSignal,
+  { timeMs, rounds = DEFAULT_ROUNDS, signal }: Pick<BenchPlan, "timeMs" | "rounds" | "signal">,
   afterEach?: (call: number) => void,
-): Promise<BatchTiming> {
+): Promise<RoundTiming> {
   let calls = 0;
   const after = afterEach ? () => afterEach(++calls) : undefined;
-  return timeBatches(name, solveBatch, expectedTotal, { timeMs, minCalls: MIN_SAMPLES, warmupMs: timeMs * WARMUP_SHARE, signal, afterEach: after });
+  return timeRounds(name, solveBatch, expectedTotal, { timeMs, rounds, minCalls: MIN_SAMPLES, warmupMs: timeMs * WARMUP_SHARE, signal, afterEach: after });
 }
 
 /** Per-puzzle guesses (NaN: unknown), and whether the budget stopped each puzzle. */
@@ -390,14 +394,14 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   const decided = draw.sampleSizes.get(row.info.id);
   let grids = decided === undefined ? draw.grids : draw.grids.slice(0, decided);
 
-  let timing: BatchTiming;
+  let timing: RoundTiming;
   let guesses: RowGuesses;
   let timeouts = 0;
   let timed: Float64Array | null = null;
   let batchCall: boolean;
   if (row.extra) {
     // An extra row loads its own engines (worker threads); one of one outside solver calls it once per puzzle there.
-    ({ timing, guesses } = await timeExtraRow(row, draw, name, grids, limit, budget, check, plan.timeMs, plan.signal));
+    ({ timing, guesses } = await timeExtraRow(row, draw, name, grids, limit, budget, check, plan));
     batchCall = row.extra.threads !== null;
   } else {
     const engine = await loadEngine(row.info, draw.shape, engines);
@@ -405,7 +409,7 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
     const pass = await perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check, plan.signal);
     grids = grids.slice(0, pass.solved);
     const same = sameAsChecked(draw, row.label, limit, keptAnswers(pass));
-    ({ timing, guesses } = await timeEngineRow(row, draw, engine, name, grids, limit, budget, pass, check, same, plan.timeMs, plan.signal));
+    ({ timing, guesses } = await timeEngineRow(row, draw, engine, name, grids, limit, budget, pass, check, same, plan));
     timeouts = pass.timeouts;
     timed = await timePerPuzzle(engine, grids, limit, budget, check, same, plan.signal);
     batchCall = row.mode === "engine" && solvesBatches(engine);
@@ -428,9 +432,8 @@ async function timeEngineRow(
   pass: PassResult,
   check: AnswerCheck,
   same: SameAnswerCheck,
-  timeMs: number,
-  signal?: AbortSignal,
-): Promise<{ timing: BatchTiming; guesses: RowGuesses }> {
+  plan: BenchPlan,
+): Promise<{ timing: RoundTiming; guesses: RowGuesses }> {
   if (row.mode === "engine" && solvesBatches(engine)) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
@@ -441,7 +444,7 @@ async function timeEngineRow(
     let last: BatchResult | null = null;
     const timed = () => totalOf((last = solveBatch(packed, grids.length, limit, budget)));
     const afterEach = (call: number) => checkSameAnswers(keptOf(last!), grids.length, sameAsBatch, `timed batch ${call}`);
-    const timing = await timeRowBatches(name, timed, total, timeMs, signal, afterEach);
+    const timing = await timeRowBatches(name, timed, total, plan, afterEach);
     return { timing, guesses: answers };
   }
   const loop = countingLoop(engine, grids, limit, budget);
@@ -450,7 +453,7 @@ async function timeEngineRow(
     checkSameAnswers(loop.answers, grids.length, same, `timed batch ${call}`);
     loop.answers.solutions.fill(0); // the next call must write its solutions, not leave these standing
   };
-  return { timing: await timeRowBatches(name, loop.call, sumOf(pass.counts, pass.solved), timeMs, signal, afterEach), guesses };
+  return { timing: await timeRowBatches(name, loop.call, sumOf(pass.counts, pass.solved), plan, afterEach), guesses };
 }
 
 /** A batch result's answers, read in place (the kernel's regions). */
@@ -498,9 +501,8 @@ async function timeExtraRow(
   limit: number,
   budget: number,
   check: AnswerCheck,
-  timeMs: number,
-  signal?: AbortSignal,
-): Promise<{ timing: BatchTiming; guesses: RowGuesses }> {
+  plan: BenchPlan,
+): Promise<{ timing: RoundTiming; guesses: RowGuesses }> {
   const runner = await row.extra!.open(grids, limit, budget);
   try {
     const answers = await runner.answers();
@@ -510,7 +512,7 @@ async function timeExtraRow(
       const last = runner.lastAnswers?.();
       if (last) checkSameAnswers(last, grids.length, same, `timed batch ${call}`);
     };
-    const timing = await timeRowBatches(name, () => runner.solve(), total, timeMs, signal, afterEach);
+    const timing = await timeRowBatches(name, () => runner.solve(), total, plan, afterEach);
     return { timing, guesses: answers };
   } finally {
     await runner.close();
@@ -524,7 +526,7 @@ function toRecord(
   draw: PuzzleDraw,
   plan: BenchPlan,
   { puzzles, timeouts, batchCall }: { puzzles: number; timeouts: number; batchCall: boolean },
-  timing: BatchTiming,
+  timing: RoundTiming,
   micros: Float64Array | null,
   guesses: RowGuesses,
 ): BenchRecord {
@@ -556,6 +558,8 @@ function toRecord(
     threads: row.extra ? row.extra.threads : null,
     cpuPerWall: timing.cpuPerWall,
     batchMs: timing.batchMs,
+    roundMicros: timing.roundMs.map((ms) => (ms * 1000) / puzzles),
+    otherCoresBusy: timing.otherCoresBusy ?? null,
     passMeanMicros: micros && micros.length > 0 ? micros.reduce((sum, value) => sum + value, 0) / micros.length : null,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   };

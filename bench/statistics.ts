@@ -80,7 +80,7 @@ export interface RatioEstimate {
   ratio: number;
   low: number;
   high: number;
-  method: "bootstrap" | "welch";
+  method: "bootstrap" | "welch" | "paired";
 }
 
 /** Half the interval's width: the "± 0.04" in "1.55 ± 0.04×". */

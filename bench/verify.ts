@@ -2,39 +2,25 @@
  * Checking answers outside the timed region. A wrong answer is an error that names the
  * row, the dataset line and the reason, and it fails the run.
  *
- * Expected counts: the public datasets (and the bundled slices of them) are all unique
- * puzzles except serg_benchmark, whose puzzles all have two or more solutions
- * (/work/shared/datasets/README.md). Other files are "unknown": their counts are only
- * checked for agreement between solvers.
+ * Expected counts: the public sets (src/datasets/catalog.ts records each one's) are all unique
+ * puzzles except serg_benchmark, whose puzzles all have two or more solutions; the bundled
+ * slices of them are unique. Other files are "unknown": their counts are only checked for
+ * agreement between solvers.
  */
+import { PUBLIC_SETS } from "../src/datasets/catalog.js";
 import { type Grid, formatGrid, isValidSolution } from "../src/puzzle.js";
 import { isWhole } from "../src/whole-number.js";
 
 export type Expectation = "unique" | "multiple" | "unknown";
 
-/** Dataset names known to hold only puzzles with two or more solutions. */
-const MULTIPLE_SOLUTION_DATASETS = new Set(["serg_benchmark"]);
-
-/** Dataset names known to hold only unique puzzles (the 9×9 files of the shared datasets). */
-const UNIQUE_DATASETS = new Set([
-  "kaggle_bryanpark_10k",
-  "kaggle_radcliffe_3m_sample",
-  "unbiased_1k",
-  "17_clue",
-  "magictour_top1465",
-  "norvig_top95",
-  "norvig_hardest",
-  "forum_hardest_1905_11plus",
-  "forum_hardest_1106",
-  "sudoku_exchange_diabolical",
-  "sudoku_exchange_diabolical_se8plus",
-  "magictour_subig20",
-]);
+/** The public sets' names by what their puzzles' solution counts are. */
+const PUBLIC_SOLUTIONS = new Map(PUBLIC_SETS.map((set) => [set.name, set.solutions]));
 
 /** What the solution counts of a dataset should be, from its name; `bundled` names count as unique. */
 export function expectationOf(name: string, bundled: ReadonlySet<string> = new Set()): Expectation {
-  if (MULTIPLE_SOLUTION_DATASETS.has(name)) return "multiple";
-  if (UNIQUE_DATASETS.has(name) || bundled.has(name)) return "unique";
+  const publicSolutions = PUBLIC_SOLUTIONS.get(name);
+  if (publicSolutions !== undefined) return publicSolutions;
+  if (bundled.has(name)) return "unique";
   return "unknown";
 }
 

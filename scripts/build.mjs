@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run build` (and so `npm test`'s pretest and `npm ci`'s prepare): runs each build step
+ * `npm run build` (and so `npm test`'s pretest and `npm pack`'s prepack): runs each build step
  * whose inputs changed since it last succeeded, or any of whose outputs is missing (every file
  * the step writes, e.g. a deleted dist/src/pool/pool.js makes the host due); `--all` runs
  * every step; `--dry-run` prints the steps with inputs that are due, one a line, and runs
@@ -10,10 +10,11 @@
  * whose types read the kernels' bindings).
  *
  *   step      runs                                         inputs
- *   kernel    asbuild:debug, asbuild:release,              assembly/ but general.ts, asconfig.json,
+ *   kernel    asbuild:debug, asbuild:release,              assembly/ but general.ts and canon.ts, asconfig.json,
  *             asbuild:variants                             scripts/build-variants.mjs, package-lock.json
- *   general   asbuild:general                              assembly/ but index.ts and variants.*,
+ *   general   asbuild:general                              assembly/ but index.ts, canon.ts and variants.*,
  *                                                          asconfig.json, package-lock.json
+ *   canon     asbuild:canon                                assembly/canon.ts, asconfig.json, package-lock.json
  *   facts     scripts/build-facts.mjs (every build: it records the commit)
  *   host      scripts/clean-dist.mjs, tsc                  src/, bench/, the tsconfigs, package.json,
  *                                                          package-lock.json, the kernels' bindings
@@ -44,14 +45,20 @@ const STEPS = [
   {
     name: "kernel",
     scripts: ["asbuild:debug", "asbuild:release", "asbuild:variants"],
-    inputs: () => filesIn(root, ["assembly"], ["asconfig.json", "scripts/build-variants.mjs", ...LOCK]).filter((file) => file !== join("assembly", "general.ts")),
+    inputs: () => filesIn(root, ["assembly"], ["asconfig.json", "scripts/build-variants.mjs", ...LOCK]).filter((file) => !/^assembly[/\\](general|canon)\.ts$/.test(file)),
     outputs: () => [...debugBuild("debug"), ...releaseBuild("release"), ...variants.flatMap((v) => [...releaseBuild(`variants/${v.name}`), ...debugBuild(`variants-debug/${v.name}`)])],
   },
   {
     name: "general",
     scripts: ["asbuild:general"],
-    inputs: () => filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](index\.ts|variants\.)/.test(file)),
+    inputs: () => filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](index\.ts|canon\.ts|variants\.)/.test(file)),
     outputs: () => [...releaseBuild("general"), ...debugBuild("general-debug")],
+  },
+  {
+    name: "canon",
+    scripts: ["asbuild:canon"],
+    inputs: () => filesIn(root, [], ["assembly/canon.ts", "assembly/tsconfig.json", "asconfig.json", ...LOCK]),
+    outputs: () => [...releaseBuild("canon"), ...debugBuild("canon-debug")],
   },
   { name: "facts", commands: [["node", "scripts/build-facts.mjs"]] },
   {
@@ -59,7 +66,7 @@ const STEPS = [
     commands: [["node", "scripts/clean-dist.mjs"], ["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"]],
     inputs: () => [
       ...filesIn(root, ["src", "bench"], ["tsconfig.json", "tsconfig.build.json", "package.json", "scripts/clean-dist.mjs", ...LOCK]),
-      ...filesIn(root, [], ["release.d.ts", "release.js", "facts.d.ts"].map((file) => join("build", file))),
+      ...filesIn(root, [], ["release.d.ts", "release.js", "canon.d.ts", "canon.js", "facts.d.ts"].map((file) => join("build", file))),
     ],
     outputs: () => filesIn(root, ["src", "bench"], []).filter((file) => file.endsWith(".ts")).flatMap((file) => [".js", ".d.ts"].map((end) => join("dist", file.slice(0, -3) + end))),
   },

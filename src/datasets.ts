@@ -7,10 +7,16 @@
  * line reaches the solver, whose record names the cell and the reason, and `lines` says
  * where it came from. The corpora bundled in datasets/ are listed in datasets/manifest.json,
  * whose recorded mean guesses order them easiest first.
+ *
+ * A name given to `--datasets` is looked up in this order: a public set of the catalog
+ * (src/datasets/catalog.ts), read from the cache folder where `sudoku-wasm datasets fetch` put it;
+ * a bundled tier (easy, medium, hard, hardest); a file or folder path.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import { packageRoot } from "./paths.js";
+import { catalog } from "./datasets/catalog.js";
+import { cachedPath, fetchCommand } from "./datasets/cache.js";
 
 /** The puzzles of one file. */
 export interface Dataset {
@@ -78,14 +84,34 @@ function readFolder(folder: string): Dataset[] {
 }
 
 /**
- * The datasets a spec names: a bundled name (`hard`), a file path, or a folder path (every
- * .txt in it, sorted). An unknown spec throws an error that names it and lists the bundled names.
+ * A `--datasets` name that names nothing to read: a public set not fetched yet (the message gives
+ * the command that fetches it), or neither a public set, a bundled name nor a path. A usage error:
+ * the bench tools exit with status 2 on it.
+ */
+export class DatasetSpecError extends Error {
+  override name = "DatasetSpecError";
+}
+
+/**
+ * The datasets a spec names: a public set's name (`forum_hardest_1905_11plus`, from the cache
+ * folder), a bundled name (`hard`), a file path, or a folder path (every .txt in it, sorted). A
+ * public set not fetched yet, or an unknown spec, throws a {@link DatasetSpecError}: the first
+ * gives the one command that fetches the set, the second lists the names.
  */
 export function loadDatasets(spec: string): Dataset[] {
+  const publicSet = catalog().find((set) => set.name === spec);
+  if (publicSet !== undefined) {
+    const path = cachedPath(publicSet.name);
+    if (existsSync(path)) return [readDataset(path)];
+    const how = publicSet.unavailable === undefined ? `run ${fetchCommand(publicSet.name)}` : `it cannot be fetched: ${publicSet.unavailable}`;
+    throw new DatasetSpecError(`dataset '${spec}' is not fetched yet (no ${path}): ${how}`);
+  }
   if (bundledDatasets().includes(spec)) return [readDataset(join(datasetsFolder(), spec + EXTENSION))];
   if (existsSync(spec)) return statSync(spec).isDirectory() ? readFolder(spec) : [readDataset(spec)];
   const known = bundledDatasets();
-  throw new Error(`no dataset '${spec}': not a bundled name (${known.length ? known.join(", ") : "none bundled"}) nor a file or folder`);
+  throw new DatasetSpecError(
+    `no dataset '${spec}': not a public set (npx sudoku-wasm datasets list), a bundled name (${known.length ? known.join(", ") : "none bundled"}) nor a file or folder`,
+  );
 }
 
 /** The datasets of several specs, in the order given. */

@@ -105,6 +105,7 @@ export {
   controlCharacterNote,
   readPuzzle,
   parsePuzzle,
+  readDigits,
   parseSymbols,
   findConflict,
   checkClues,
@@ -113,6 +114,9 @@ export {
   formatPuzzle,
 } from "./puzzle.js";
 export { type Shape, SIZE, CELLS, UNITS, SHAPES, describeCell } from "./shape.js";
+
+// Canonical forms (minlex): duplicates up to symmetry, automorphism counts.
+export { canonicalize, CanonKernel, GEOMETRIC_MAPS, type Canonical, type CanonResult, type CanonBuild } from "./canon.js";
 
 // Lower level: the kernels themselves, for zero-copy batches and worker threads.
 export {

@@ -9,8 +9,8 @@
  * to the engine of its size; {@link batchRecords} is the one place kernel output becomes
  * records (Solver, the CLI's workers and judge mode all go through it).
  */
-import { type Alphabet, type Grid, type Puzzle, checkAlphabet, PuzzleError, readPuzzle } from "./puzzle.js";
-import { SYMBOL_COUNTS, shapeName } from "./shape.js";
+import { type Alphabet, type Grid, type Puzzle, DIGITS, checkAlphabet, PuzzleError, readDigits, readPuzzle, readsNineByNineAsDigits } from "./puzzle.js";
+import { CELLS, SHAPE_9, SYMBOL_COUNTS, shapeName } from "./shape.js";
 import { checkWhole } from "./whole-number.js";
 
 /** Every status a record can have, in the order of the CLI's summary. */
@@ -133,6 +133,10 @@ export function checkBudget(budget: number): number {
 
 /** `limit` when it is a whole number from 1 to 2^31-1; a RangeError otherwise. */
 export function checkLimit(limit: number): number {
+  if (typeof limit !== "number") {
+    const got = typeof limit === "string" ? `the string ${JSON.stringify(limit)}` : `${/^[aeiou]/.test(typeof limit) ? "an" : "a"} ${typeof limit} (${String(limit)})`;
+    throw new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${got}`);
+  }
   return checkWhole("limit", limit, 1, 0x7fffffff, "2^31-1");
 }
 
@@ -144,6 +148,8 @@ export const REJECTED = "the kernel rejected the puzzle's bytes";
 /** Latin-1 text of bytes: Node's Buffer where there is one (faster per call), else a TextDecoder. */
 interface Latin1Text {
   toString(encoding: "latin1", start: number, end: number): string;
+  /** Node's own latin1 reader behind toString("latin1"), without its argument handling: a third of a record's cost saved. */
+  latin1Slice?(start: number, end: number): string;
 }
 const NodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): Latin1Text } }).Buffer;
 const latin1 = new TextDecoder("latin1");
@@ -157,6 +163,10 @@ export class SolutionWriter {
   /** Character code of each symbol (index = symbol); null when a symbol is outside Latin-1. */
   private readonly codes: Uint8Array | null;
   private scratch: Uint8Array = new Uint8Array(0);
+  /** The scratch as 32-bit words. */
+  private words: Uint32Array = new Uint32Array(0);
+  /** Code of symbol s minus s, when the alphabet's codes are consecutive (digits, A–Y); -1 otherwise. */
+  private readonly offset: number;
   /** The scratch as a Node Buffer (same bytes), when there is Buffer. */
   private scratchText: Latin1Text | null = null;
   private solutions: Uint8Array = new Uint8Array(0);
@@ -167,6 +177,9 @@ export class SolutionWriter {
     codes[0] = 46; // "." (never in a solution)
     for (let s = 0; s < alphabet.length; s++) codes[s + 1] = alphabet.charCodeAt(s);
     this.codes = [...alphabet].every((ch) => ch.charCodeAt(0) < 256) ? codes : null;
+    const offset = alphabet.charCodeAt(0) - 1;
+    const consecutive = [...alphabet].every((ch, s) => ch.charCodeAt(0) === offset + s + 1);
+    this.offset = this.codes !== null && consecutive && offset + 31 < 256 ? offset : -1;
   }
 
   /** Takes the `count` solutions of `cells` cells in `solutions` (read before the next load). */
@@ -177,11 +190,22 @@ export class SolutionWriter {
     if (codes === null) return;
     const bytes = count * cells;
     if (this.scratch.length < bytes) {
-      this.scratch = new Uint8Array(bytes);
-      this.scratchText = NodeBuffer ? NodeBuffer.from(this.scratch.buffer, 0, bytes) : null;
+      const room = Math.ceil(bytes / 4) * 4;
+      this.scratch = new Uint8Array(room);
+      this.words = new Uint32Array(this.scratch.buffer);
+      this.scratchText = NodeBuffer ? NodeBuffer.from(this.scratch.buffer, 0, room) : null;
     }
     const scratch = this.scratch;
-    for (let i = 0; i < bytes; i++) scratch[i] = codes[solutions[i]];
+    if (this.offset < 0) {
+      for (let i = 0; i < bytes; i++) scratch[i] = codes[solutions[i]];
+      return;
+    }
+    // Consecutive symbols (digits, A–Y): one addition per four cells. Each byte is masked to 5 bits first (a cell is at most
+    // N ≤ 25; the bytes of a puzzle without a solution are undefined), so no byte carries into the next.
+    scratch.set(solutions.subarray(0, bytes));
+    const words = this.words;
+    const add = this.offset * 0x01010101;
+    for (let w = 0, end = Math.ceil(bytes / 4); w < end; w++) words[w] = ((words[w] & 0x1f1f1f1f) + add) >>> 0;
   }
 
   /** The text of solution `i` of the batch last loaded. */
@@ -193,7 +217,9 @@ export class SolutionWriter {
       for (let cell = start; cell < end; cell++) out += this.alphabet[this.solutions[cell] - 1];
       return out;
     }
-    return this.scratchText ? this.scratchText.toString("latin1", start, end) : latin1.decode(this.scratch.subarray(start, end));
+    const text = this.scratchText;
+    if (text === null) return latin1.decode(this.scratch.subarray(start, end));
+    return text.latin1Slice ? text.latin1Slice(start, end) : text.toString("latin1", start, end);
   }
 }
 
@@ -359,13 +385,171 @@ function checkAlphabetOption(alphabet: unknown): Alphabet {
   return alphabet;
 }
 
+/** {@link SolveOptions} as {@link Solver.solveMany} has checked them: the limit, the budget (undefined: each size's default) and the alphabet. */
+export interface CheckedOptions {
+  limit: number;
+  budget: number | undefined;
+  alphabet: Alphabet | undefined;
+}
+
+// ── a batch of inputs: read, solved, written as records ────────────────────────────────────
+//
+//   inputs ── readInputs ──► ReadBatch ── solveRead (on the engines' thread) ──► SolvedBatch
+//                            (structured-cloneable: cells bytes, puzzles, records)      │
+//   records in input order ◄──────────────────── batchRecordsInOrder ◄────────────────┘
+//
+// Solver.solveMany runs the three on one thread; the pool (src/solver-pool.ts) reads and writes
+// records on the main thread and solves on a worker.
+
+/**
+ * The inputs of one batch, read: the 9×9 lines of digits as cell bytes (81 each, no string, grid
+ * or object per puzzle), every other puzzle read whole, and the records of the inputs that
+ * cannot be solved; each with its position among the inputs.
+ */
+export interface ReadBatch {
+  /** Inputs in all. */
+  count: number;
+  /** The 9×9 lines of digits: 81 cell bytes each (0 empty), `digitCount` of them, at positions `digitSlots`. */
+  cells: Uint8Array;
+  digitSlots: Int32Array;
+  digitCount: number;
+  /** The other puzzles, at positions `puzzleSlots`. */
+  puzzles: Puzzle[];
+  puzzleSlots: number[];
+  /** The records of the inputs that could not be read, at positions `recordSlots`. */
+  records: SolveRecord[];
+  recordSlots: number[];
+}
+
+/** A {@link ReadBatch} solved: the digit lines' results (views valid until the 9×9 engine's next call, or copies) and the other puzzles' records. */
+export interface SolvedBatch {
+  digits: BatchResult | null;
+  puzzles: SolveRecord[];
+}
+
+/**
+ * Reads `inputs` into a batch: with `digits` (only for a 9×9 engine that solves batches, which
+ * rejects a repeated clue itself), each 9×9 line of digits goes there as cell bytes; every other
+ * input is read with {@link readPuzzle} (`alphabet` applying), a bad one becoming its record.
+ */
+export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet | undefined, digits: DigitLines | null): ReadBatch {
+  // The lists of the other inputs are made at the first such input (most batches have none: a solve loop makes no lists).
+  const batch: ReadBatch = { count: 0, cells: EMPTY_CELLS, digitSlots: EMPTY_SLOTS, digitCount: 0, puzzles: NONE, puzzleSlots: NONE, records: NONE, recordSlots: NONE };
+  if (digits !== null && Array.isArray(inputs)) digits.reserve(inputs.length);
+  let count = 0;
+  for (const input of inputs) {
+    if (digits !== null && typeof input === "string" && digits.add(input, count)) {
+      count++;
+      continue;
+    }
+    const item = readOrRecord(input, alphabet);
+    if (batch.records === NONE) Object.assign(batch, { puzzles: [], puzzleSlots: [], records: [], recordSlots: [] });
+    if ("record" in item) {
+      batch.records.push(item.record);
+      batch.recordSlots.push(count++);
+    } else {
+      batch.puzzles.push(item.puzzle);
+      batch.puzzleSlots.push(count++);
+    }
+  }
+  batch.count = count;
+  if (digits !== null) {
+    batch.digitCount = digits.count;
+    batch.cells = digits.cells.subarray(0, digits.count * CELLS);
+    batch.digitSlots = digits.slots.subarray(0, digits.count);
+  }
+  return batch;
+}
+
+const EMPTY_CELLS = new Uint8Array(0);
+/** The lists of a batch without other inputs (never written: see readInputs). */
+const NONE: never[] = [];
+const EMPTY_SLOTS = new Int32Array(0);
+
+/** The solution writer of each alphabet, made once per thread. */
+const writers = new Map<Alphabet, SolutionWriter>();
+
+/** The solution writer of `alphabet` on this thread. */
+export function writerOf(alphabet: Alphabet): SolutionWriter {
+  let writer = writers.get(alphabet);
+  if (!writer) writers.set(alphabet, (writer = new SolutionWriter(alphabet)));
+  return writer;
+}
+
+/**
+ * Solves a read batch on `engines` (one per grid side): the other puzzles grouped by size and
+ * alphabet, one {@link solveGroup} call and their records per group, then the digit lines in one
+ * call, last, so that its results (views into the 9×9 engine, when it is a kernel) stay valid.
+ */
+export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadBatch, options: CheckedOptions): SolvedBatch {
+  const { limit, budget } = options;
+  if (batch.puzzles.length === 0) return { digits: solveDigits(engines, batch, options), puzzles: NONE };
+  const records = new Array<SolveRecord>(batch.puzzles.length);
+  const groups = new Map<string, number[]>();
+  batch.puzzles.forEach((puzzle, k) => {
+    const key = `${puzzle.shape.size} ${puzzle.alphabet}`;
+    const group = groups.get(key);
+    if (group) group.push(k);
+    else groups.set(key, [k]);
+  });
+  for (const members of groups.values()) {
+    const { shape, alphabet } = batch.puzzles[members[0]];
+    const entry = engines.get(shape.size);
+    if (!entry) {
+      for (const k of members) records[k] = invalidRecord(`no solver for ${shapeName(shape)} puzzles in this Solver`);
+      continue;
+    }
+    const fill = (packed: Uint8Array) => members.forEach((k, i) => packed.set(batch.puzzles[k].grid, i * shape.cells));
+    const result = solveGroup(entry.engine, shape.cells, members.length, fill, limit, budget);
+    const solved = batchRecords(result, members.length, { cells: shape.cells, writer: writerOf(alphabet), reportsGuesses: entry.reportsGuesses });
+    members.forEach((k, i) => (records[k] = solved[i]));
+  }
+  return { digits: solveDigits(engines, batch, options), puzzles: records };
+}
+
+/** The results of a batch's 9×9 lines of digits, in one call of the 9×9 engine; null when it has none. */
+function solveDigits(engines: ReadonlyMap<number, SizeEngine>, batch: ReadBatch, options: CheckedOptions): BatchResult | null {
+  const { cells, digitCount } = batch;
+  if (digitCount === 0) return null;
+  return solveGroup(engines.get(SHAPE_9.size)!.engine, CELLS, digitCount, (packed) => packed.set(cells.subarray(0, digitCount * CELLS)), options.limit, options.budget);
+}
+
+/** The record of digit line `k` of `cells` that the engine rejected (a repeated clue), read again from its cells, which says where. */
+function rejectedDigits(cells: Uint8Array, k: number): SolveRecord {
+  const read = readOrRecord(cells.slice(k * CELLS, (k + 1) * CELLS), undefined);
+  return "record" in read ? read.record : invalidRecord(REJECTED);
+}
+
+/** The records of a solved batch, one per input, in input order; `reportsGuesses` is the 9×9 engine's. */
+export function batchRecordsInOrder(batch: ReadBatch, solved: SolvedBatch, reportsGuesses: boolean): SolveRecord[] {
+  const { cells, digitCount, digitSlots } = batch;
+  const digits =
+    solved.digits === null
+      ? []
+      : batchRecords(solved.digits, digitCount, { cells: CELLS, writer: writerOf(DIGITS), reportsGuesses, rejected: (k) => rejectedDigits(cells, k) });
+  if (digitCount === batch.count) return digits; // every input a 9×9 line of digits: the records as they are
+  const records = new Array<SolveRecord>(batch.count);
+  for (let k = 0; k < digitCount; k++) records[digitSlots[k]] = digits[k];
+  batch.puzzleSlots.forEach((slot, k) => (records[slot] = solved.puzzles[k]));
+  batch.recordSlots.forEach((slot, k) => (records[slot] = batch.records[k]));
+  return records;
+}
+
+/** True when 9×9 lines of digits are read into cell bytes for `engines` (see {@link readInputs}). */
+export function readsDigitLines(engines: ReadonlyMap<number, SizeEngine>, alphabet: Alphabet | undefined): boolean {
+  const nine = engines.get(SHAPE_9.size);
+  return nine !== undefined && solvesBatches(nine.engine) && readsNineByNineAsDigits(alphabet);
+}
+
 /**
  * The user-facing solver: parsing, records and batches over one engine per grid size
  * (side N → engine). Each puzzle goes to the engine of its size; a size without one gives an
  * `invalid` record saying so.
  */
 export class Solver {
-  private readonly writers = new Map<Alphabet, SolutionWriter>();
+  /** The one-puzzle input of {@link solve}, reused. */
+  private readonly one: (string | Grid)[] = [""];
+  private readonly digits = new DigitLines();
 
   constructor(
     /** The engine of each grid size, by side N (4, 9, 16, 25). */
@@ -383,66 +567,104 @@ export class Solver {
     return entry;
   }
 
-  private writer(alphabet: Alphabet): SolutionWriter {
-    let writer = this.writers.get(alphabet);
-    if (!writer) this.writers.set(alphabet, (writer = new SolutionWriter(alphabet)));
-    return writer;
-  }
-
   /** Solve one puzzle (a line of text, or N² bytes). Bad input gives an `invalid` record, never a throw. */
   solve(puzzle: string | Grid, options: SolveOptions | null = {}): SolveRecord {
-    return this.solveMany([puzzle], options)[0];
+    this.one[0] = puzzle;
+    try {
+      return this.solveMany(this.one, options)[0];
+    } finally {
+      this.one[0] = "";
+    }
   }
 
   /**
    * Solve many puzzles of any mix of sizes; one record each, in input order. Each size's valid
-   * puzzles go to its engine together: in one call when it solves batches.
+   * puzzles go to its engine together: in one call when it solves batches. 9×9 lines of digits
+   * (the common case) are read straight into one buffer of cells, without a grid each.
    */
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
     options ??= {}; // solve(p, null) reads like solve(p)
     const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
     const budget = options.budget === undefined ? undefined : checkBudget(options.budget);
-    const solveShape = (group: Puzzle[]): SolveRecord[] => {
-      const { shape, alphabet } = group[0];
-      const entry = this.engines.get(shape.size);
-      if (!entry) return group.map(() => invalidRecord(`no solver for ${shapeName(shape)} puzzles in this Solver`));
-      const fill = (packed: Uint8Array) => group.forEach((puzzle, i) => packed.set(puzzle.grid, i * shape.cells));
-      const result = solveGroup(entry.engine, shape.cells, group.length, fill, limit, budget);
-      return batchRecords(result, group.length, { cells: shape.cells, writer: this.writer(alphabet), reportsGuesses: entry.reportsGuesses });
-    };
     const alphabet = options.alphabet === undefined ? undefined : checkAlphabetOption(options.alphabet);
-    return solveInOrder(puzzles, (puzzle) => readOrRecord(puzzle, alphabet), solveShape, (puzzle) => `${puzzle.shape.size} ${puzzle.alphabet}`);
+    const checked: CheckedOptions = { limit, budget, alphabet };
+    const digits = readsDigitLines(this.engines, checked.alphabet) ? this.digitLines() : null;
+    try {
+      const batch = readInputs(puzzles, checked.alphabet, digits);
+      return batchRecordsInOrder(batch, solveRead(this.engines, batch, checked), this.engines.get(SHAPE_9.size)?.reportsGuesses ?? false);
+    } finally {
+      digits?.release();
+    }
+  }
+
+  /** This solver's buffer of 9×9 digit lines, empty; a buffer of its own for a call made while it is in use (from an engine or an input iterator). */
+  private digitLines(): DigitLines {
+    const lines = this.digits.busy ? new DigitLines() : this.digits;
+    lines.busy = true;
+    lines.count = 0;
+    return lines;
   }
 }
 
 /**
- * Solves many inputs in batches, one record per input in input order: `read` makes each input a
- * puzzle or the record of why it cannot be solved; the puzzles are grouped by `groupOf` (one
- * group by default) and each group goes to `solveGroup` whole, which returns its records in order.
+ * The 9×9 lines of digits of a batch, read into one buffer of cells (81 bytes each, 0 empty)
+ * with each one's position among the inputs: no string, grid or object per puzzle.
  */
-export function solveInOrder<I, P>(
-  inputs: Iterable<I>,
-  read: (input: I) => ReadPuzzle<P>,
-  solveGroup: (puzzles: P[]) => SolveRecord[],
-  groupOf: (puzzle: P) => number | string = () => 0,
-): SolveRecord[] {
-  const records: SolveRecord[] = [];
-  const groups = new Map<number | string, { puzzles: P[]; slots: number[] }>();
-  for (const input of inputs) {
-    const item = read(input);
-    if ("record" in item) {
-      records.push(item.record);
-      continue;
+export class DigitLines {
+  cells: Uint8Array;
+  slots: Int32Array;
+  count = 0;
+  /** True while a solveMany call reads into it. */
+  busy = false;
+
+  /** The buffer size kept between calls: a larger one (a large batch) is let go after it. */
+  private static readonly KEPT = 4096;
+
+  constructor(room = 64) {
+    this.cells = new Uint8Array(room * CELLS);
+    this.slots = new Int32Array(room);
+  }
+
+  /**
+   * Reads `line` as the next puzzle, the input at position `slot`. False, with nothing kept, when
+   * it is not 81 digits and empty marks (`.`, `0`): the caller reads it the slow way, which says
+   * why. A repeated clue is not looked for: the batch engine rejects it (count -2).
+   */
+  add(line: string, slot: number): boolean {
+    if (line.length !== CELLS) return false;
+    const at = this.count * CELLS;
+    if (this.count === this.slots.length) this.reserve(this.count + 1);
+    if (readDigits(line, this.cells, at) >= 0) return false;
+    this.slots[this.count++] = slot;
+    return true;
+  }
+
+  /** Room for `count` puzzles in all. */
+  reserve(count: number): void {
+    if (count <= this.slots.length) return;
+    this.slots = grown(this.slots, count);
+    this.cells = grown(this.cells, count * CELLS);
+  }
+
+  /** Lets a large buffer go once a call is done. */
+  release(): void {
+    if (this.slots.length > DigitLines.KEPT) {
+      this.slots = new Int32Array(64);
+      this.cells = new Uint8Array(64 * CELLS);
     }
-    const key = groupOf(item.puzzle);
-    const group = groups.get(key) ?? { puzzles: [], slots: [] };
-    groups.set(key, group);
-    group.puzzles.push(item.puzzle);
-    group.slots.push(records.length);
-    records.push(invalidRecord("not solved")); // replaced below
+    this.count = 0;
+    this.busy = false;
   }
-  for (const { puzzles, slots } of groups.values()) {
-    solveGroup(puzzles).forEach((record, i) => (records[slots[i]] = record));
-  }
-  return records;
+}
+
+/**
+ * A copy of `array` with room for at least `least` elements (twice its length, or more): a plain
+ * Int32Array or Uint8Array, also for a Node Buffer (whose constructor, called with new, is
+ * deprecated: DEP0005).
+ */
+export function grown<T extends Int32Array | Uint8Array>(array: T, least: number): T {
+  const Kind = (array instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (length: number) => T;
+  const copy = new Kind(Math.max(least, array.length * 2));
+  copy.set(array);
+  return copy;
 }

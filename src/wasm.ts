@@ -188,6 +188,11 @@ export function batchLayout(base: number, count: number, cells = CELLS) {
   return { puzzles: base, solutions, counts, guesses, nodes, end: nodes + count * 4 };
 }
 
+/** The bytes of a batch of `count` puzzles of `cells` cells, all regions: `batchLayout(0, count, cells).end` without the object (once per call). */
+function batchBytes(count: number, cells: number): number {
+  return Math.ceil((2 * count * cells) / 4) * 4 + 12 * count;
+}
+
 /** Views of a solved batch's result regions in linear memory (valid until memory grows). */
 export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: number, count: number, cells = CELLS): KernelResult {
   const at = batchLayout(base, count, cells);
@@ -244,7 +249,7 @@ export const MAX_BATCH_BYTES = 2 ** 30 - 64;
 /** The bytes of a batch of `count` puzzles of `cells` cells, or a RangeError naming the limit. */
 export function checkedBatchBytes(count: number, cells: number): number {
   if (!isWhole(count, 0)) throw new RangeError(`a batch holds a whole number of puzzles from 0, got ${count}`);
-  const bytes = batchLayout(0, count, cells).end;
+  const bytes = batchBytes(count, cells);
   if (bytes > MAX_BATCH_BYTES) {
     const most = Math.floor((MAX_BATCH_BYTES - 3) / (2 * cells + 12));
     throw new RangeError(`a batch of ${count} puzzles of ${cells} cells needs ${bytes} bytes, over the limit of ${MAX_BATCH_BYTES} bytes (2^30 - 64): at most ${most} such puzzles a batch`);
@@ -286,18 +291,33 @@ export class BatchRoom {
 
   /** The base of the batch last made, or a RangeError when it holds fewer than `count` puzzles of `cells` cells. */
   check(count: number, cells: number, call: string): number {
-    if (batchLayout(0, count, cells).end > this.capacityBytes) throw new RangeError(`${call} without a matching input() first`);
+    if (batchBytes(count, cells) > this.capacityBytes) throw new RangeError(`${call} without a matching input() first`);
     return this.base;
   }
 
+  /**
+   * The views last made, and the batch of the results': made again only for another batch or
+   * once memory has grown (which detaches them: their length is then 0), so a run of
+   * one-puzzle calls makes none. Reading `memory.buffer` each call would cost as much as a view.
+   */
+  private puzzleView: Uint8Array | null = null;
+  private resultViews: KernelResult | null = null;
+  private resultsBase = 0;
+
   /** A view of the puzzle bytes of the batch at `base` (valid until memory grows). */
   puzzles(base: number, count: number, cells: number): Uint8Array {
-    return new Uint8Array(this.memory.buffer, base, count * cells);
+    const view = this.puzzleView;
+    const bytes = count * cells;
+    if (view !== null && bytes > 0 && view.length === bytes && view.byteOffset === base) return view;
+    return (this.puzzleView = new Uint8Array(this.memory.buffer, base, bytes));
   }
 
   /** Views of the results of the batch at `base`. */
   results(base: number, count: number, cells: number): KernelResult {
-    return batchViews(this.memory, base, count, cells);
+    const views = this.resultViews;
+    if (views !== null && count > 0 && views.counts.length === count && views.solutions.length === count * cells && this.resultsBase === base) return views;
+    this.resultsBase = base;
+    return (this.resultViews = batchViews(this.memory, base, count, cells));
   }
 }
 

@@ -10,14 +10,18 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BenchRecord, BenchRun } from "../bench/records.js";
-import { compareRuns, regressions, verdictOf } from "../bench/report/compare.js";
+import { BETWEEN_RUNS_THRESHOLD, betweenRunsVerdict, compareRuns, formatComparison, noiseFloor, otherLoadDiffers, regressions, verdictOf } from "../bench/report/compare.js";
+import { readResultFile } from "../bench/report/read-result.js";
 import { tukeyOutliers } from "../bench/statistics.js";
 import { scratchFolder } from "./cli-run.js";
 
 const BENCH = new URL("../dist/bench/bench.js", import.meta.url).pathname;
 const { dir } = scratchFolder("sudoku-bench-compare-");
 
-/** A record whose figures raise no flag: 20 timed batches around `ms`, one core busy. */
+/** Five round means around `micros`, spread ±`spread` (a share) from it. */
+const roundsAround = (micros: number, spread = 0.005) => [-1, -0.5, 0, 0.5, 1].map((k) => micros * (1 + k * spread));
+
+/** A record whose figures raise no flag: 20 timed batches around `ms` in five steady rounds, one core busy. */
 function steadyRecord(row: string, ms: number, overrides: Partial<BenchRecord> = {}): BenchRecord {
   const batchMs = Array.from({ length: 20 }, (_, i) => ms * (1 + ((i % 5) - 2) / 200));
   const meanMicros = (ms * 1000) / 100;
@@ -25,7 +29,7 @@ function steadyRecord(row: string, ms: number, overrides: Partial<BenchRecord> =
     dataset: "easy", solver: row, mode: "engine", row, datasetSize: 1000, selected: 100, puzzles: 100, timeouts: 0, limit: 2, effectiveLimit: 2,
     batchCall: false, samples: 20, puzzlesPerSecond: 100_000 / ms, meanMicros, p50Micros: meanMicros, p99Micros: meanMicros * 2, rmePercent: 1,
     guessesPerPuzzle: null, noGuessPercent: null, reference: null, speedup: null, comparedOn: null, threads: null, cpuPerWall: 1, batchMs,
-    passMeanMicros: meanMicros, ...overrides,
+    passMeanMicros: meanMicros, roundMicros: roundsAround(meanMicros), ...overrides,
   };
 }
 
@@ -48,9 +52,60 @@ describe("--compare verdicts", () => {
   });
 
   it("regressions are the rows judged slower by more than the percentage", () => {
-    const changes = compareRuns(runOf([steadyRecord("a", 10), steadyRecord("b", 10)]), runOf([steadyRecord("a", 20), steadyRecord("b", 10.5)]));
+    const changes = compareRuns(runOf([steadyRecord("a", 10), steadyRecord("b", 10)]), runOf([steadyRecord("a", 20), steadyRecord("b", 10.5)]), 0.02);
     expect(regressions(changes, 2).map((c) => c.row)).toEqual(["a", "b"]);
     expect(regressions(changes, 10).map((c) => c.row)).toEqual(["a"]);
+  });
+
+  it("judges between runs with the rounds: a 10% slowdown is slower, 3% is no change at the 5% floor, steady batches alone judge nothing", () => {
+    const before = runOf([steadyRecord("ten", 10), steadyRecord("three", 10), steadyRecord("batches only", 10)]);
+    const after = runOf([steadyRecord("ten", 11), steadyRecord("three", 10.3), steadyRecord("batches only", 20, { roundMicros: undefined })]);
+    const [ten, three, batchesOnly] = compareRuns(before, after);
+    expect(ten).toMatchObject({ verdict: "slower", floor: BETWEEN_RUNS_THRESHOLD });
+    expect(ten.estimate!.method).toBe("welch");
+    expect(three.verdict).toBe("no change");
+    // Twice as slow by its batches, but a run without rounds cannot say how far runs drift apart.
+    expect(batchesOnly).toMatchObject({ verdict: "not judged", reason: "no timing rounds in the later run" });
+  });
+
+  it("raises a row's floor to its rounds' range: 10% slower is not a verdict when its rounds swing ±12%", () => {
+    const swinging = (micros: number) => [0.88, 1.12, 0.95, 1.05, 1].map((k) => micros * k);
+    const before = runOf([steadyRecord("a", 10, { roundMicros: swinging(100) })]);
+    const after = runOf([steadyRecord("a", 11, { roundMicros: swinging(110) })]);
+    const [a] = compareRuns(before, after);
+    expect(noiseFloor({ roundMicros: swinging(100) })).toBeCloseTo(0.24, 5);
+    expect(a.floor).toBeCloseTo(0.24, 5);
+    expect(a.verdict).not.toBe("slower");
+    expect(betweenRunsVerdict({ ratio: 0.9, low: 0.7, high: 1.15, method: "welch" }, 0.05)).toBe("not judged");
+    expect(betweenRunsVerdict({ ratio: 1.0, low: 0.98, high: 1.02, method: "welch" }, 0.05)).toBe("no change");
+  });
+
+  it("does not judge a row whose two runs saw the other cores differently busy (a shared core slows without pre-empting)", () => {
+    const before = runOf([steadyRecord("a", 10, { otherCoresBusy: 0.05 }), steadyRecord("b", 10, { otherCoresBusy: 0.9 })]);
+    const after = runOf([steadyRecord("a", 14, { otherCoresBusy: 0.95 }), steadyRecord("b", 14, { otherCoresBusy: 1 })]);
+    const [a, b] = compareRuns(before, after);
+    expect(a).toMatchObject({ verdict: "not judged", reason: "other cores 5% → 95% busy" });
+    expect(b.verdict).toBe("slower");
+    expect(otherLoadDiffers({ otherCoresBusy: 0.1 }, { otherCoresBusy: null })).toBe(false);
+  });
+
+  it("does not judge a row whose two runs timed different puzzles or limits, and names it in a warning", () => {
+    const before = runOf([steadyRecord("mrv", 10), steadyRecord("dlx", 10), steadyRecord("wasm", 10)]);
+    const after = runOf([
+      steadyRecord("mrv", 30, { puzzles: 24, selected: 100 }),
+      steadyRecord("dlx", 30, { effectiveLimit: 1 }),
+      steadyRecord("wasm", 30),
+    ]);
+    const changes = compareRuns(before, after);
+    expect(changes.map((c) => c.verdict)).toEqual(["not judged", "not judged", "slower"]);
+    expect(changes[0].mismatch).toBe("timed 100 → 24 puzzles (sampled)");
+    expect(changes[1].mismatch).toBe("limit 2 → 1");
+    expect(regressions(changes, 5).map((c) => c.row)).toEqual(["wasm"]);
+    const text = formatComparison(before, changes);
+    expect(text).toContain(
+      "WARNING, rows that timed different work are not judged: easy · mrv (timed 100 → 24 puzzles (sampled)); easy · dlx (limit 2 → 1)",
+    );
+    expect(text).toMatch(/mrv .*not judged \(timed 100 → 24 puzzles \(sampled\)\): 3\.\d\d ± 0\.\d\d× slower/);
   });
 
   it("counts outliers as Criterion.rs does: beyond 1.5 IQR mild, beyond 3 IQR severe", () => {
@@ -89,6 +144,7 @@ describe("bench --compare OLD --against NEW", () => {
       r.batchMs = batches.map((_, i) => median * scale * (1 + ((i % 5) - 2) / 200));
       for (const key of ["meanMicros", "p50Micros", "p99Micros"]) r[key] = (r[key] as number) * scale;
       r.passMeanMicros = r.meanMicros;
+      r.roundMicros = roundsAround(r.meanMicros as number);
       r.puzzlesPerSecond = (r.puzzlesPerSecond as number) / scale;
       Object.assign(r, { rmePercent: 1, cpuPerWall });
     });
@@ -118,6 +174,47 @@ describe("bench --compare OLD --against NEW", () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/bitmask .*not judged \(flags none → P\)/);
     expect(run.stdout).toMatch(/0 faster, 0 slower, 0 no change, 1 not judged/);
+  });
+
+  it("answers a crafted or corrupt file with one line naming it and what is wrong, status 2", () => {
+    const cases: [string, (run: Record<string, any>) => unknown, RegExp][] = [
+      ["row-number.json", (run) => (run.records[0].row = 5), /records\[0\]\.row must be string$/],
+      ["datasets-number.json", (run) => (run.settings.datasets = 3), /settings\.datasets must be array$/],
+      ["records-string.json", (run) => (run.records = "x"), /: not a sudoku-wasm-bench v1\/v2 result file$|records must be array$/],
+      ["rounds-strings.json", (run) => (run.records[0].roundMicros = ["1", "2"]), /records\[0\]\.roundMicros\[0\] must be number$/],
+      ["version-1.json", (run) => (run.version = 1), /a version 1 result file, written before timing rounds and samples: it cannot be judged/],
+    ];
+    for (const [name, corrupt, reason] of cases) {
+      const path = variant(name, () => {});
+      const run = JSON.parse(readFileSync(path, "utf8"));
+      corrupt(run);
+      writeFileSync(path, JSON.stringify(run));
+      expect(() => readResultFile(path, "--against"), name).toThrow(new RegExp(`^--against ${path}: `));
+      expect(() => readResultFile(path, "--against"), name).toThrow(reason);
+    }
+    // The command: one line on stderr naming the tool, the option and the file; status 2.
+    const result = bench(["--compare", measured, "--against", join(dir, "row-number.json")]);
+    expect([result.status, result.stdout, result.stderr]).toEqual([
+      2, "", `bench: --against ${join(dir, "row-number.json")}: not a bench result as docs/bench-result.schema.json describes: records[0].row must be string\n`,
+    ]);
+    const truncated = join(dir, "truncated.json");
+    writeFileSync(truncated, readFileSync(measured, "utf8").slice(0, 200));
+    expect(() => readResultFile(truncated, "--compare")).toThrow(/^--compare .*truncated\.json: not JSON \(.+\)$/);
+    expect(() => readResultFile(join(dir, "nowhere.json"), "--compare")).toThrow(`--compare ${join(dir, "nowhere.json")}: cannot read it (no such file)`);
+    expect(() => readResultFile(dir, "--compare")).toThrow(`--compare ${dir}: cannot read it (a folder, not a file)`);
+  });
+
+  it("rows that timed different puzzles are named and not judged, so --fail-on-regression does not fail on them", () => {
+    const before = steady("before3.json", 1);
+    const after = variant("sampled.json", (r) => {
+      r.puzzles = Math.max(1, Math.floor((r.puzzles as number) / 4));
+    });
+    const halved = JSON.parse(readFileSync(after, "utf8"));
+    const run = bench(["--compare", before, "--against", after, "--fail-on-regression"]);
+    expect(run.status, run.stderr).toBe(0);
+    const row = halved.records[0];
+    const warning = `WARNING, rows that timed different work are not judged: easy · bitmask (timed ${row.puzzles * 4} → ${row.puzzles} puzzles (sampled))`;
+    expect(run.stdout).toContain(warning);
   });
 
   it("--fail-on-regression or --against without --compare is a usage error (status 2)", () => {

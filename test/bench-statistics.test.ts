@@ -17,6 +17,7 @@ import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeRepor
 import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
 import { colourDifference, formatSvg, seriesColours, toLab } from "../bench/report/svg.js";
 import { BOOTSTRAP_MAX_SAMPLES, bootstrapRatio, ratioOfMeans, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
+import { combineRounds } from "../bench/rounds.js";
 import { checkWellFormed } from "./xml.js";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -34,6 +35,13 @@ const environment: BenchEnvironment = {
 };
 
 /** A record whose figures come from `batchMs` (batches of 50 puzzles). */
+/** The mean µs per puzzle (50 puzzles a batch) of each of up to five rounds of `batchMs`, as bench/rounds.ts records them. */
+function roundsOf(batchMs: readonly number[]): number[] {
+  const rounds = Math.min(5, batchMs.length);
+  const size = Math.ceil(batchMs.length / rounds);
+  return Array.from({ length: rounds }, (_, i) => (summarize(batchMs.slice(i * size, (i + 1) * size)).mean * 1000) / 50);
+}
+
 function measured(dataset: string, row: string, batchMs: number[], overrides: Partial<BenchRecord> = {}): BenchRecord {
   const summary = summarize(batchMs);
   const meanMicros = (summary.mean * 1000) / 50;
@@ -42,7 +50,7 @@ function measured(dataset: string, row: string, batchMs: number[], overrides: Pa
     effectiveLimit: 2, batchCall: false, samples: batchMs.length, puzzlesPerSecond: 1e6 / meanMicros, meanMicros,
     p50Micros: meanMicros, p99Micros: meanMicros * 2, rmePercent: summary.rmePercent, guessesPerPuzzle: 1,
     noGuessPercent: 50, reference: null, speedup: null, comparedOn: null, threads: null, cpuPerWall: 0.99,
-    batchMs, passMeanMicros: meanMicros,
+    batchMs, roundMicros: roundsOf(batchMs), passMeanMicros: meanMicros,
     ...overrides,
   };
 }
@@ -147,19 +155,19 @@ describe("--compare", () => {
     };
     const changes = compareRuns(before, after);
     expect(changes.map((c) => [c.row, c.verdict])).toEqual([
-      ["wasm", "no change"],
+      ["wasm", expect.stringMatching(/^(no change|not judged)$/)],
       ["bitmask", "faster"],
       ["mrv", "not run before"],
       ["scan", "not run now"],
     ]);
-    expect(changes[0].estimate!.method).toBe("bootstrap");
+    expect(changes[0].estimate!.method).toBe("welch");
     expect(changes[1].estimate!.ratio).toBeCloseTo(2, 1);
     const text = formatComparison(before, changes);
-    expect(text).toMatch(/wasm\s+[\d,]+\s+[\d,]+\s+no change: 1\.\d\d ± 0\.\d\d× (faster|slower)/);
-    expect(text).toMatch(/bitmask\s+[\d,]+\s+[\d,]+\s+(1\.9\d|2\.0\d) ± 0\.0\d× faster/);
+    expect(text).toMatch(/wasm\s+[\d,]+\s+[\d,]+\s+(no change|not judged \(± wider than the [\d.]+% it would judge\)): 1\.\d\d ± 0\.\d\d× (faster|slower)/);
+    expect(text).toMatch(/bitmask\s+[\d,]+\s+[\d,]+\s+(1\.9\d|2\.0\d) ± 0\.\d\d× faster/);
     expect(text).toMatch(/scan\s+[\d,]+\s+n\/a\s+not run now/);
     expect(text).not.toContain("gone");
-    expect(text).toContain("bootstrap");
+    expect(text).toContain("timing rounds");
   });
 
   it("calls a change under the noise threshold no change even when its interval excludes 1×", () => {
@@ -168,11 +176,12 @@ describe("--compare", () => {
     expect(verdictOf({ ratio: 0.9, low: 0.85, high: 0.95, method: "welch" })).toBe("slower");
   });
 
-  it("falls back to Welch when a file carries no samples (version 1)", () => {
-    const old = { ...before, records: before.records.map(({ batchMs: _samples, ...r }) => r) };
-    const [wasm] = compareRuns(old, before);
+  it("shows the ratio of a row without timing rounds on a side (an older file) but does not judge it", () => {
+    const old = { ...before, records: before.records.map(({ batchMs: _samples, roundMicros: _rounds, ...r }) => r) };
+    const [wasm, bitmask] = compareRuns(old, before);
     expect(wasm.estimate!.method).toBe("welch");
-    expect(wasm.verdict).toBe("no change");
+    expect(wasm.verdict).toBe("not judged");
+    expect(bitmask).toMatchObject({ verdict: "not judged", reason: expect.stringContaining("no timing rounds in the earlier run") });
   });
 
   it("names the settings that make two runs different experiments, and warns on the build", () => {
@@ -368,5 +377,30 @@ describe("exports", () => {
     } finally {
       closeSync(fd);
     }
+  });
+});
+
+describe("timing rounds", () => {
+  const round = (batchMs: number[], cpuPerWall: number | null) => ({ ...summaryOf(batchMs), batchMs, cpuPerWall });
+  const summaryOf = (batchMs: number[]) => {
+    const s = summarize(batchMs);
+    return { meanMs: s.mean, medianMs: s.p50, rmePercent: s.rmePercent, samples: s.n };
+  };
+
+  it("pools the rounds' batches, keeps each round's mean in order, and weighs the CPU share by each round's time", () => {
+    const combined = combineRounds([round([2, 4], 1), round([10, 10, 10], 0.5), round([3, 3], 1)]);
+    expect(combined.roundMs).toEqual([3, 10, 3]);
+    expect(combined.batchMs).toEqual([2, 3, 3, 4, 10, 10, 10]);
+    expect(combined.samples).toBe(7);
+    expect(combined.meanMs).toBeCloseTo(42 / 7, 10);
+    expect(combined.cpuPerWall).toBeCloseTo((6 * 1 + 30 * 0.5 + 6 * 1) / 42, 10);
+    expect(combineRounds([round([1, 2], null), round([1, 2], 1)]).cpuPerWall).toBeNull();
+  });
+
+  it("writes the rounds to the JSON, as the schema allows, and reads them back", () => {
+    const record = measured("easy", "wasm", samplesAround(5, 0.05, 20));
+    const text = formatJson({ environment, records: [record] });
+    expect(JSON.parse(text).records[0].roundMicros).toEqual(record.roundMicros);
+    expect(parseJson(text).records[0].roundMicros).toEqual(record.roundMicros);
   });
 });

@@ -73,7 +73,7 @@ describe("solve: clean interrupts", () => {
       const status = await exited(child);
       expect(status).toBe(signalExitStatus(signal));
       expectWholeRecords(out, stderr, signal);
-      expect(stderr).toContain(`; to go on: sudoku-wasm solve --progress --batch 1000 -o ${out} ${corpus} - --resume\n`);
+      expect(stderr).toContain(`; to go on: node ${BIN} solve --progress --batch 1000 -o ${out} ${corpus} - --resume\n`);
       child.stdin!.destroy();
     });
   }

@@ -162,7 +162,8 @@ describe("item 9: one run per output file", () => {
     expect(await exited).toBe(0);
     expect(second.status).toBe(2);
     expect(second.stderr).toBe(
-      `sudoku-wasm: '${out}' is being written by another run (its lock ${out}.lock is fresh): one run per output file. If no run is writing it, the lock goes stale 30 s after that run stopped, and the next run takes it over\n`,
+      `sudoku-wasm: '${out}' is being written by another run (pid ${first.pid}): one run per output file; ` +
+        "to take it over anyway (that run then stops, writing nothing more to it), add --take-lock\n",
     );
     expect(readFileSync(out, "utf8").split("\n")).toHaveLength(20_001);
     expect(existsSync(`${out}.lock`)).toBe(false);

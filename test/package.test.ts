@@ -5,7 +5,7 @@
  * Chromium, and in Firefox ESR where it is installed) and `npm exec sudoku-wasm -- solve` must
  * all work, and the tarball must hold nothing that needs a devDependency.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { builtinModules, createRequire } from "node:module";
@@ -28,6 +28,8 @@ let work: string;
 let app: string;
 let shipped: string[];
 let tarball: string;
+/** What `npm install` of the tarball printed on standard error. */
+let installErrors: string;
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 const CLI_DOC = readFileSync(join(ROOT, "docs/cli.md"), "utf8");
 
@@ -86,7 +88,9 @@ beforeAll(() => {
   app = join(work, "app");
   mkdirSync(app);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "fresh-app", version: "1.0.0", private: true }));
-  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, packed.filename)]);
+  const install = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, packed.filename)], { cwd: app, encoding: "utf8" });
+  if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${install.stdout}${install.stderr}`);
+  installErrors = install.stderr;
 }, 300_000);
 
 afterAll(() => {
@@ -98,9 +102,24 @@ describe("the packed tarball", () => {
     expect(shipped).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "bin/sudoku-wasm.mjs", "dist/cli/main.mjs", "dist/cli/worker.mjs", "dist/src/index.js", "dist/src/index.d.ts", "dist/build/release.wasm", "dist/build/general.wasm", "dist/build/facts.js"]));
     expect(shipped.filter((path) => path.endsWith(".map") || path.endsWith(".wat"))).toEqual([]);
     expect(shipped.filter((path) => path.startsWith("dist/bench/") && path.endsWith(".d.ts"))).toEqual([]);
-    expect(manifest.repository).toBeDefined();
-    expect(manifest.bugs).toBeDefined();
-    expect(manifest.homepage).toBeDefined();
+  });
+
+  it("holds what a user loads and not the repo's own profile kernels (debug builds, the variants)", () => {
+    expect(shipped).toEqual(expect.arrayContaining(["dist/src/solver-pool.js", "dist/src/solver-pool.d.ts", "dist/src/pool/worker-entry.cjs", "dist/build/release.js"]));
+    expect(shipped.filter((path) => /debug\.wasm$|\/variants\//.test(path))).toEqual([]);
+  });
+
+  it("names no made-up URL, and `npm publish --dry-run` corrects nothing and warns of nothing but the login it skips", () => {
+    expect(JSON.stringify(manifest)).not.toMatch(/\.example\b|example\.(com|org)/);
+    expect(Object.values(manifest.bin as Record<string, string>).filter((path) => path.startsWith("./"))).toEqual([]); // what `npm pkg fix` would remove
+    const publish = spawnSync("npm", ["publish", "--dry-run", "--json"], { cwd: ROOT, encoding: "utf8" });
+    const warnings = publish.stderr.split("\n").filter((line) => /warn/i.test(line) && !/requires you to be logged in/.test(line));
+    expect(warnings).toEqual([]);
+  }, 120_000);
+
+  it("installs without a warning (no install script: the build runs before packing, `prepack`)", () => {
+    expect(installErrors.split("\n").filter((line) => /warn/i.test(line))).toEqual([]);
+    expect(manifest.scripts.prepare).toBeUndefined();
   });
 
   it("imports only shipped files, dependencies, optional peers and Node builtins from every module", () => {
@@ -136,6 +155,34 @@ describe("a fresh folder with only the tarball installed", () => {
     );
     expectSolved(run("node", ["cjs.cjs"]));
   });
+
+  it("runs the pool (sudoku-wasm/pool) from an ES module and from CommonJS", () => {
+    const body = `const pool = await createPool({ threads: 2 });
+const records = await pool.solveMany([${JSON.stringify(PUZZLE)}, ${JSON.stringify(FOUR)}, "bad"]);
+await pool.close();
+console.log(JSON.stringify(records.map((r) => r.status)));`;
+    writeFileSync(join(app, "pool.mjs"), `import { createPool } from "sudoku-wasm/pool";\n${body}`);
+    writeFileSync(join(app, "pool.cjs"), `const { createPool } = require("sudoku-wasm/pool");\n(async () => {\n${body}\n})();`);
+    for (const file of ["pool.mjs", "pool.cjs"]) expect(JSON.parse(run("node", [file]).trim())).toEqual(["solved", "solved", "invalid"]);
+  }, 60_000);
+
+  it("compiles and runs README's TypeScript snippets: a CommonJS project's .ts (module nodenext), an ES module's .mts (module node16)", async () => {
+    const blocks = [...README.matchAll(/```ts\n(\/\/ TypeScript (in a CommonJS project|as an ES module)[^\n]*\n[\s\S]*?)```/g)];
+    expect(blocks.map((block) => block[2])).toEqual(["in a CommonJS project", "as an ES module"]);
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    for (const [, code, kind] of blocks) {
+      const commonJs = kind === "in a CommonJS project";
+      const folder = join(app, commonJs ? "ts-cjs" : "ts-esm");
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "ts-app", version: "1.0.0", type: "commonjs" })); // as `npm init -y` writes it
+      const file = commonJs ? "main.ts" : "main.mts";
+      writeFileSync(join(folder, file), code);
+      const compilerOptions = { strict: true, target: "es2022", module: commonJs ? "nodenext" : "node16", types: ["node"], typeRoots: [join(ROOT, "node_modules", "@types")], outDir: "out" };
+      writeFileSync(join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions, files: [file] }));
+      run("node", [tsc, "-p", folder]);
+      expect(run("node", [join(folder, "out", commonJs ? "main.js" : "main.mjs")])).toMatch(/solved/);
+    }
+  }, 120_000);
 
   it("runs README's ES module and CommonJS snippets as they are written (copied into a .mjs and a .cjs file)", () => {
     const blocks = [...README.matchAll(/```js\n(\/\/ (ES module|CommonJS)[^\n]*\n[\s\S]*?)```/g)];
@@ -209,7 +256,22 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
     writeFileSync(join(app, "plain.mts"), `import { createSolver, type KernelSource } from "sudoku-wasm";\nconst source: KernelSource = "https://example.org/release.wasm";\nexport const count: number = (await createSolver({ kernels: { wasm: source } })).solve("${PUZZLE}").count;\n`);
     const plain = { strict: true, noEmit: true, target: "es2022", lib: ["es2022"], types: [], module: "nodenext", moduleResolution: "nodenext" };
     writeFileSync(join(app, "tsconfig.plain.json"), JSON.stringify({ compilerOptions: plain, files: ["plain.mts"] }));
+    // The pool (Node only): with Node's types.
+    writeFileSync(
+      join(app, "check-pool.mts"),
+      `import type { SolveRecord } from "sudoku-wasm";
+import { createPool, type SolverPool } from "sudoku-wasm/pool";
+const pool: SolverPool = await createPool({ threads: 1, solver: "wasm", batchSize: 10 });
+const records: SolveRecord[] = await pool.solveMany(["${PUZZLE}"], { limit: 2 });
+const streamed: AsyncIterable<SolveRecord> = pool.solveStream((async function* () { yield "${PUZZLE}"; })());
+// @ts-expect-error threads is a number
+await createPool({ threads: "2" });
+await pool.close();
+console.log(records, streamed);
+`,
+    );
     await Promise.all([
+      runAsync("node", [tsc, "--strict", "--noEmit", "--target", "es2022", "--lib", "es2022", ...node, "check-pool.mts"]),
       runAsync("node", [tsc, "-p", "tsconfig.plain.json"]),
       runAsync("node", [tsc, ...common, "--lib", "es2022", ...node]),
       runAsync("node", [tsc, ...common, "--lib", "es2022,dom", ...node]),

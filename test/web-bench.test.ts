@@ -6,9 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { formatTimes } from "../bench/report/format.js";
 import { WrongAnswerError } from "../bench/verify.js";
-import { type WebBenchPlan, runWebBench } from "../web/bench.js";
+import { type WebBenchPlan, type WebBenchRow, runWebBench } from "../web/bench.js";
+import { BENCH_COLUMNS, benchCells, doneLine, flagNotes } from "../web/bench-table.js";
 import { loadFixture } from "./fixture.js";
 
 const HARD = readFileSync(new URL("../datasets/hard.txt", import.meta.url), "utf8");
@@ -40,9 +40,43 @@ describe("the web page's bench", () => {
   });
 
   it("words the 'vs wasm' cell as the bench does: slower or faster than the kernel, never a ratio below 1", () => {
-    const versusWasm = (wasm: number, row: number) => formatTimes(wasm / row, "slower", "faster"); // web/main.ts
+    const versusWasm = (wasm: number, row: number) => benchCells(measuredRow({ puzzlesPerSecond: row }), measuredRow({ solver: "wasm", puzzlesPerSecond: wasm }))[9];
     expect(versusWasm(57_256, 23_200)).toBe("2.47× slower");
     expect(versusWasm(1000, 1000)).toBe("1.00× slower");
     expect(versusWasm(490, 769)).toBe("1.57× faster");
   });
+
+  it("flags a row whose ± is above 5% as N (noisy), as the bench does, says what to do below the table and in the closing line", () => {
+    const column = (name: (typeof BENCH_COLUMNS)[number]) => BENCH_COLUMNS.indexOf(name);
+    const rows = [measuredRow({ rmePercent: 70.4 }), measuredRow({ solver: "dlx", rmePercent: 128 })];
+    rows.push(measuredRow({ solver: "mrv", rmePercent: 4.9 }), measuredRow({ solver: "wasm", rmePercent: 5 }));
+    expect(rows.map((row) => benchCells(row, undefined)[column("flags")])).toEqual(["N", "N", "", ""]);
+    expect(benchCells(rows[0], undefined)[column("±")]).toBe("70.4%");
+    const notes = flagNotes(rows);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^N noisy \(2 rows\): the ± of the mean is above 5%.*ms per row/);
+    expect(flagNotes(rows.slice(2))).toEqual([]);
+    expect(doneLine(rows, 3, 100_000)).toBe("done: 4 rows in 3 s, every answer checked (80 solves); 2 of them noisy (N, see below the table)");
+    expect(doneLine(rows.slice(2), 3, 100_000)).toBe("done: 2 rows in 3 s, every answer checked (40 solves)");
+  });
 });
+
+/** A measured row with `overrides`: 20 puzzles, all checked, ± 1%. */
+function measuredRow(overrides: Partial<WebBenchRow>): WebBenchRow {
+  return {
+    dataset: "hard",
+    solver: "bitmask",
+    puzzles: 20,
+    puzzlesPerSecond: 10_000,
+    meanMicros: 100,
+    rmePercent: 1,
+    samples: 5,
+    guessesPerPuzzle: null,
+    verified: 20,
+    timeouts: 0,
+    batchCall: false,
+    batchMs: [2, 2, 2, 2, 2],
+    datasetSize: 300,
+    ...overrides,
+  };
+}

@@ -8,11 +8,12 @@ import hardUrl from "../datasets/hard.txt?url";
 import hardestUrl from "../datasets/hardest.txt?url";
 import type { SolveRecord } from "../src/index.js";
 import type { WebBenchPlan, WebBenchProgress, WebBenchRow, WebDataset } from "./bench.js";
+import { BENCH_COLUMNS, benchCells, doneLine, duration, flagNotes, number } from "./bench-table.js";
 import { type ChartScale, barChart } from "./chart.js";
 import { type PageEnvironment, contentHash, pageCsv, pageJson, pageRun } from "./export.js";
 import { gridHtml } from "./grid.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
-import { formatTimes } from "../bench/report/format.js";
+import { type Result, ResultsTable } from "./results.js";
 
 const TIERS: Record<string, string> = { easy: easyUrl, medium: mediumUrl, hard: hardUrl, hardest: hardestUrl };
 /** The rows ticked at first: the kernel, its TS twin and the fastest pure-TS baselines. */
@@ -55,43 +56,48 @@ let benchRows: WebBenchRow[] = [];
 /** The plan and page facts of the run on screen, for its exports. */
 let benchRun: { plan: WebBenchPlan; page: PageEnvironment; started: number } | null = null;
 
-function cell(row: HTMLTableRowElement, text: string, className?: string): void {
-  const td = row.insertCell();
-  td.textContent = text;
-  if (className) td.className = className;
+/** Shows `result` in full below the table: its solution as a grid (the clues set apart), else its status and message. */
+function showResult(result: Result | undefined): void {
+  const solution = result?.record.solution;
+  $("grid").innerHTML = result && solution ? gridHtml(result.puzzle, solution) : "";
+  $("grid-caption").textContent = result ? resultCaption(result) : "";
 }
 
-const number = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+/** "line 3: multiple (the first solution found); clues in bold", or "line 4: invalid: cell 17 …". */
+function resultCaption({ line, record }: Result): string {
+  if (record.solution) return `line ${line}: ${record.status}${record.status === "multiple" ? " (the first solution found)" : ""}; clues in bold`;
+  return `line ${line}: ${record.status}${record.error ? `: ${record.error}` : ""}`;
+}
 
-/** Shows the solution of `record` (for `puzzle`, from input line `line`) as a grid; the clues are set apart. */
-function showGrid(puzzle: string, record: SolveRecord, line: number): void {
-  $("grid").innerHTML = record.solution ? gridHtml(puzzle, record.solution) : "";
-  $("grid-caption").textContent = record.solution ? `line ${line}: ${record.status}${record.status === "multiple" ? " (the first solution found)" : ""}; clues in bold` : "";
+const results = new ResultsTable($("solve-view"), $<HTMLTableElement>("solve-results"), showResult);
+
+/** "12 solved, 3 invalid": how many results have each status, in order of first appearance. */
+function statusCounts(records: readonly SolveRecord[]): string {
+  const counts = new Map<string, number>();
+  for (const record of records) counts.set(record.status, (counts.get(record.status) ?? 0) + 1);
+  return [...counts].map(([status, count]) => `${count.toLocaleString("en-US")} ${status}`).join(", ");
 }
 
 function showSolved(records: SolveRecord[], lines: number[], puzzles: string[], milliseconds: number): void {
-  const table = $<HTMLTableElement>("solve-results");
-  const body = table.tBodies[0];
-  body.replaceChildren();
-  records.forEach((record, i) => {
-    const row = body.insertRow();
-    row.dataset.status = record.status;
-    cell(row, String(lines[i]));
-    cell(row, record.status + (record.error ? `: ${record.error}` : ""));
-    cell(row, String(record.count));
-    cell(row, record.guesses === null ? "n/a" : String(record.guesses));
-    cell(row, record.solution ?? "", "solution");
-    if (record.solution) {
-      row.classList.add("pickable");
-      row.title = "show as a grid";
-      row.addEventListener("click", () => showGrid(puzzles[i], record, lines[i]));
-    }
-  });
-  table.hidden = false;
-  const first = records.findIndex((record) => record.solution !== null);
-  if (first >= 0) showGrid(puzzles[first], records[first], lines[first]);
-  else showGrid("", records[0] ?? { solution: null }, 0);
-  $("solve-status").textContent = `${records.length} puzzle${records.length === 1 ? "" : "s"} in ${number(milliseconds, 2)} ms`;
+  if (records.length === 0) {
+    clearSolved("no puzzles in the box: only blank lines and comments (lines starting with #)");
+    return;
+  }
+  const shown = records.map((record, i): Result => ({ line: lines[i], puzzle: puzzles[i], record }));
+  results.show(shown);
+  $("solve-find").hidden = shown.length <= 20;
+  $<HTMLInputElement>("solve-line").max = String(lines[lines.length - 1]);
+  showResult(shown.find((result) => result.record.solution !== null) ?? shown[0]);
+  const count = records.length.toLocaleString("en-US");
+  $("solve-status").textContent = `${count} puzzle${records.length === 1 ? "" : "s"} in ${number(milliseconds, 2)} ms: ${statusCounts(records)}`;
+}
+
+/** Empties the results and says why in the status line. */
+function clearSolved(why: string): void {
+  results.show([]);
+  $("solve-find").hidden = true;
+  showResult(undefined);
+  $("solve-status").textContent = why;
 }
 
 function addBenchRow(row: WebBenchRow): void {
@@ -102,28 +108,20 @@ function addBenchRow(row: WebBenchRow): void {
   tr.dataset.solver = row.solver;
   tr.dataset.puzzlesPerSecond = String(row.puzzlesPerSecond);
   const wasm = benchRows.find((r) => r.dataset === row.dataset && r.solver === "wasm");
-  cell(tr, row.dataset);
-  cell(tr, row.solver + (row.batchCall ? " (1 call/pass)" : ""));
-  cell(tr, String(row.puzzles));
-  cell(tr, number(row.puzzlesPerSecond));
-  cell(tr, number(row.meanMicros, 1));
-  cell(tr, `${number(row.rmePercent, 1)}%`);
-  cell(tr, row.guessesPerPuzzle === null ? "n/a" : number(row.guessesPerPuzzle, 2));
-  cell(tr, `${row.verified}/${row.puzzles}${row.timeouts ? ` (${row.timeouts} over budget, not checked)` : ""}`);
-  // "2.47× slower" than the kernel, or "1.56× faster" for a row that beats it (never "0.64× slower")
-  cell(tr, wasm && wasm !== row ? formatTimes(wasm.puzzlesPerSecond / row.puzzlesPerSecond, "slower", "faster") : wasm === row ? "—" : "n/a");
+  benchCells(row, wasm).forEach((text, i) => {
+    const td = tr.insertCell();
+    td.textContent = text;
+    td.dataset.column = BENCH_COLUMNS[i];
+  });
   table.hidden = false;
+  const notes = flagNotes(benchRows);
+  $("bench-notes").replaceChildren(...notes.map((note) => Object.assign(document.createElement("li"), { textContent: note })));
+  $("bench-notes").hidden = notes.length === 0;
   drawChart();
 }
 
 const chartScale = () => $<HTMLSelectElement>("chart-scale").value as ChartScale;
 const drawChart = () => ($("bench-chart").innerHTML = barChart(benchRows, chartScale(), $("bench-chart").clientWidth || undefined));
-
-/** "1 min 05 s", "12 s". */
-function duration(seconds: number): string {
-  const whole = Math.round(seconds);
-  return whole < 60 ? `${whole} s` : `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, "0")} s`;
-}
 
 /** The progress bar and its line: the row being measured, rows done of all, time gone and (after the first row) the time left. */
 function showProgress(progress: WebBenchProgress): void {
@@ -134,20 +132,6 @@ function showProgress(progress: WebBenchProgress): void {
   const elapsed = (performance.now() - (benchRun?.started ?? performance.now())) / 1000;
   const left = progress.done > 0 ? `ETA ${duration((elapsed / progress.done) * (progress.total - progress.done))}` : "ETA after the first row";
   $("bench-status").textContent = `row ${progress.done + 1} of ${progress.total}: ${progress.text} · ${duration(elapsed)} elapsed · ${left}`;
-}
-
-/** What the run's answers came to: checked, and the puzzles over the budget whose answers could not be. */
-function doneLine(rows: readonly WebBenchRow[]): string {
-  const puzzles = rows.reduce((sum, r) => sum + r.puzzles, 0);
-  const verified = rows.reduce((sum, r) => sum + r.verified, 0);
-  const over = rows.filter((r) => r.timeouts > 0);
-  const elapsed = benchRun ? ` in ${duration((performance.now() - benchRun.started) / 1000)}` : "";
-  if (over.length === 0) return `done: ${rows.length} rows${elapsed}, every answer checked (${puzzles.toLocaleString("en-US")} solves)`;
-  const timeouts = over.reduce((sum, r) => sum + r.timeouts, 0);
-  return (
-    `done: ${rows.length} rows${elapsed}; ${verified.toLocaleString("en-US")} of ${puzzles.toLocaleString("en-US")} answers checked: ` +
-    `${timeouts.toLocaleString("en-US")} solves went over the budget of ${benchRun?.plan.budget.toLocaleString("en-US")} nodes (${over.map((r) => `${r.dataset} · ${r.solver}`).join(", ")}) and have no answer to check`
-  );
 }
 
 /** Points the export links at the run on screen, in the bench's JSON and CSV. */
@@ -219,7 +203,7 @@ worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
   const message = event.data;
   switch (message.type) {
     case "ready":
-      $("kernel").textContent = `Kernel: ${message.kernel}`;
+      $("kernel").textContent = `Build: ${message.kernel}`;
       for (const solver of message.solvers) checkbox("bench-solvers", solver.id, solver.description, DEFAULT_SOLVERS.has(solver.id));
       $<HTMLButtonElement>("solve").disabled = false;
       $<HTMLButtonElement>("run-bench").disabled = false;
@@ -235,7 +219,7 @@ worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
       break;
     case "benchDone":
       showProgress({ done: message.rows.length, total: message.rows.length, text: "" });
-      $("bench-status").textContent = doneLine(message.rows);
+      $("bench-status").textContent = doneLine(message.rows, benchRun ? (performance.now() - benchRun.started) / 1000 : null, benchRun?.plan.budget ?? 0);
       $("bench-status").dataset.done = "true";
       offerExports();
       $<HTMLButtonElement>("run-bench").disabled = false;
@@ -256,19 +240,55 @@ worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
 let benchRunning = false;
 
 const browser = await browserLine();
-$("env").textContent = `${browser} · ${navigator.hardwareConcurrency ?? "?"} logical cores · timer ${self.crossOriginIsolated ? "fine" : "coarse"} (${navigator.platform})`;
+const cores = navigator.hardwareConcurrency;
+$("env").textContent = `Running in ${browser}, on one thread${cores ? ` of this machine's ${cores} logical cores` : ""}.`;
+$("timer").textContent = self.crossOriginIsolated
+  ? `Timer: fine (the page is cross-origin isolated). Platform: ${navigator.platform}.`
+  : "Timer: coarse (the page is not cross-origin isolated, so the browser rounds its clock; each timed pass covers every drawn puzzle, " +
+    `so the rounding is a small share of it). Platform: ${navigator.platform}.`;
+for (const column of BENCH_COLUMNS) {
+  const th = document.createElement("th");
+  th.textContent = column;
+  if (column === "±") th.title = "the 95% margin of error of the mean pass time";
+  if (column === "flags") th.title = "N: noisy (± above 5%), explained below the table";
+  $<HTMLTableElement>("bench-table").tHead!.rows[0].append(th);
+}
 $<HTMLTextAreaElement>("puzzles").value = SAMPLE_PUZZLES;
 for (const tier of Object.keys(TIERS)) checkbox("bench-datasets", tier, `datasets/${tier}.txt`, DEFAULT_TIERS.has(tier));
 
 $("solve").addEventListener("click", () => {
   $("solve-status").className = "";
+  const text = $<HTMLTextAreaElement>("puzzles").value;
+  if (text.trim() === "") {
+    clearSolved("the box is empty: paste puzzles into it, one per line");
+    return;
+  }
   $("solve-status").textContent = "solving…";
-  send({ type: "solve", text: $<HTMLTextAreaElement>("puzzles").value, limit: Number($<HTMLSelectElement>("solve-limit").value) });
+  send({ type: "solve", text, limit: Number($<HTMLSelectElement>("solve-limit").value) });
 });
+$("solve-line").addEventListener("change", () => {
+  const line = Number.parseInt($<HTMLInputElement>("solve-line").value, 10);
+  if (Number.isFinite(line)) showResult(results.scrollToLine(line));
+});
+/** Why the form describes nothing to run, or null when it does. */
+function nothingToRun(): string | null {
+  const ticked = (container: string) => $(container).querySelectorAll("input[type=checkbox]:checked").length;
+  if (ticked("bench-solvers") === 0) return "nothing to run: tick at least one solver";
+  if (ticked("bench-datasets") === 0 && !droppedFile) return "nothing to run: tick a dataset or drop a puzzle file";
+  return null;
+}
 $("run-bench").addEventListener("click", async () => {
+  const nothing = nothingToRun();
+  if (nothing) {
+    $("bench-status").className = "error";
+    $("bench-status").textContent = nothing;
+    delete $("bench-status").dataset.done;
+    return;
+  }
   benchRunning = true;
   benchRows = [];
   $<HTMLTableElement>("bench-table").tBodies[0].replaceChildren();
+  $("bench-notes").hidden = true;
   $("bench-chart").replaceChildren();
   $("bench-status").className = "";
   $("bench-status").textContent = "reading the datasets…";

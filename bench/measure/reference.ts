@@ -1,11 +1,13 @@
 /**
- * A kernel built as it was at an earlier commit (the old side of `npm run kernel-vs`), and the
- * process CPU clock that kernel-vs's rounds (measure/interleaved.ts) and the bulk bench time with
- * (the machine may be shared).
+ * Code as it was at an earlier commit: one kernel built from its source (the old side of
+ * `npm run kernel-vs`), or the whole package checked out in a git worktree and built (the old
+ * side of `npm run bench -- --ref`); both live under build/ref/ (gitignored), named by the
+ * commit's hash, and are built once. Also the process CPU clock that kernel-vs's rounds
+ * (measure/interleaved.ts) and the bulk bench time with (the machine may be shared).
  */
 import asc from "assemblyscript/asc";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/paths.js";
@@ -16,7 +18,7 @@ import { packageRoot } from "../../src/paths.js";
  */
 export async function buildKernelAtCommit(commit: string, entry: string, target: string, prefix = ""): Promise<URL> {
   const root = packageRoot();
-  const hash = execFileSync("git", ["rev-parse", "--short=12", commit], { cwd: root }).toString().trim();
+  const hash = resolveCommit(commit);
   const folder = join(root, "build", "ref");
   const wasm = join(folder, `${prefix}${hash}.wasm`);
   if (!existsSync(wasm)) {
@@ -27,6 +29,61 @@ export async function buildKernelAtCommit(commit: string, entry: string, target:
     if (error) throw new Error(`building ${entry} of ${hash}: ${stderr.toString()}`);
   }
   return pathToFileURL(wasm);
+}
+
+/** The 12-digit hash of `commit` (a hash, branch, tag or HEAD~2) in this checkout's repository; an Error naming it when git does not know it. */
+export function resolveCommit(commit: string): string {
+  const found = spawnSync("git", ["rev-parse", "--verify", "--quiet", "--short=12", `${commit}^{commit}`], { cwd: packageRoot(), encoding: "utf8" });
+  if (found.status !== 0 || !found.stdout.trim()) throw new Error(`--ref ${commit}: no such commit in the git repository at ${packageRoot()}`);
+  return found.stdout.trim();
+}
+
+/** The environment variable naming the folder of the worktrees (default build/ref/trees). */
+export const REF_TREES_VARIABLE = "SUDOKU_WASM_REF_TREES";
+
+/** The file a built worktree holds once its build succeeded. */
+const BUILT_MARK = ".ref-built";
+
+/**
+ * The package as it was at `commit`, checked out in a detached git worktree at
+ * build/ref/trees/<hash> (or under $SUDOKU_WASM_REF_TREES) and built (`npm run build`), unless that was done before; returns its
+ * folder. Its node_modules is a link to this checkout's when both package-lock.json files are the
+ * same, else `npm ci` installs its own. `log` gets a line per step; a failed step throws naming
+ * the commit, the step and the last lines it printed, and the next call takes up from that step.
+ */
+export function builtWorktree(commit: string, log: (line: string) => void = () => {}): string {
+  const root = packageRoot();
+  const hash = resolveCommit(commit);
+  const trees = process.env[REF_TREES_VARIABLE] || join(root, "build", "ref", "trees");
+  const tree = join(trees, hash);
+  if (existsSync(join(tree, BUILT_MARK))) return tree;
+  const run = (step: string, command: string, args: readonly string[], cwd: string) => {
+    const result = spawnSync(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", shell: process.platform === "win32" });
+    if (result.status !== 0) {
+      const said = `${result.stderr ?? ""}${result.stdout ?? ""}`.trim().split("\n").slice(-5).join("\n");
+      throw new Error(`--ref ${commit}: ${step} failed in ${tree}${said ? `:\n${said}` : ""}`);
+    }
+  };
+  if (!existsSync(join(tree, "package.json"))) {
+    log(`checking out ${hash} in ${tree}`);
+    rmSync(tree, { recursive: true, force: true });
+    run("git worktree prune", "git", ["worktree", "prune"], root);
+    mkdirSync(trees, { recursive: true });
+    run("git worktree add", "git", ["worktree", "add", "--detach", "--force", tree, hash], root);
+  }
+  if (!existsSync(join(tree, "node_modules"))) {
+    const lock = (folder: string) => (existsSync(join(folder, "package-lock.json")) ? readFileSync(join(folder, "package-lock.json"), "utf8") : null);
+    if (lock(tree) !== null && lock(tree) === lock(root) && existsSync(join(root, "node_modules"))) {
+      symlinkSync(join(root, "node_modules"), join(tree, "node_modules"), "junction");
+    } else {
+      log(`installing ${hash}'s dependencies (npm ci)`);
+      run("npm ci", "npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], tree);
+    }
+  }
+  log(`building ${hash} (npm run build)`);
+  run("npm run build", "npm", ["run", "build", "--silent"], tree);
+  writeFileSync(join(tree, BUILT_MARK), `${hash}\n`);
+  return tree;
 }
 
 /** User plus system CPU time of this process, in seconds. */

@@ -6,29 +6,45 @@
  *    (limit, budget). {@link settingDifferences} names every difference: those are reasons to
  *    refuse the comparison; a different build, CPU or Node is reported as a warning (often
  *    it is the point of comparing).
- * 2. Rows are matched by dataset name and row label. Each match gets the ratio of puzzles/s
- *    (now / before) with a 95% confidence interval: a percentile bootstrap over both runs'
- *    timed batches when both files carry them (v2; Welch on their n, mean and σ past
- *    BOOTSTRAP_MAX_SAMPLES batches), else Welch's method from their summaries (n, mean,
- *    margin of error). A row flagged in either run (noisy, passes disagree, pre-empted:
- *    noise.ts) is "not judged": its figures are shown with the flags, and no verdict. Any
- *    other row is "faster" or "slower" only when its whole interval lies beyond the threshold
- *    (NOISE_THRESHOLD, after Criterion.rs, unless `--threshold`), else "no change".
- *    A row only one run has is "not run" on the other side; one with under two timed batches
- *    on a side is "undecided".
+ * 2. Rows are matched by dataset name and row label. A row whose two sides timed different work
+ *    (another number of puzzles, as a sampled row or the web page's draw does; another limit)
+ *    is named in a warning and not judged.
+ * 3. Each match gets the ratio of puzzles/s (now / before) with a 95% interval from the row's
+ *    timing rounds (bench/rounds.ts): Welch's interval on the rounds' means, so it holds the
+ *    spread between rounds, not only between the batches of one round. A row is judged only
+ *    when its whole interval lies beyond its noise floor: the larger of the threshold
+ *    (BETWEEN_RUNS_THRESHOLD unless `--threshold`) and the spread of either side's rounds
+ *    (their range, relative to their mean). Otherwise it is "no change", or "not judged"
+ *    when the interval is too wide to tell a change of that size, when either side carries a
+ *    noise flag (noise.ts), or when a side has no rounds (files of runs made before rounds, the
+ *    web page's export): batches alone cannot say how far two runs drift apart.
+ *    A row only one run has is "not run" on the other side.
  *
- * The interval covers the timing noise inside each run, not run-to-run drift of a busy machine:
- * the flags are what catch a run that another process disturbed.
+ * Two runs made at different times still differ by more than either run can see (the load of
+ * the machine, the compiler's choices in each process): `--ref COMMIT` (bench/paired.ts) times
+ * both commits in one process, row by row, and judges each pair there.
  */
 import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { speedRatio } from "../ratios.js";
-import { BOOTSTRAP_MAX_SAMPLES, type RatioEstimate } from "../statistics.js";
+import { type RatioEstimate, summarize, welchRatio } from "../statistics.js";
 import { alignRows } from "./table.js";
 import { formatNumber, formatRatio, groupByDataset } from "./format.js";
 
-/** Changes smaller than this share (2%) are "no change" even when the interval excludes 1×. */
+/** Within one run: changes smaller than this share (2%) are "no change" even when the interval excludes 1× (compact.ts's ties). */
 export const NOISE_THRESHOLD = 0.02;
+
+/**
+ * Between two runs: the least change `--compare` judges (5%). Two runs of one commit on the 2-core
+ * AMD EPYC differed by up to this much on rows no flag marked (bench/verdict-rates.ts measures it).
+ */
+export const BETWEEN_RUNS_THRESHOLD = 0.05;
+
+/**
+ * With `--ref`: the least change judged between two commits timed interleaved in one process (3%),
+ * where the load moves both sides of each round's ratio alike.
+ */
+export const REF_THRESHOLD = 0.03;
 
 /** What a run was asked to measure, as far as comparing two runs needs it. */
 export interface ComparedSettings extends Pick<BenchEnvironment, "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "cores" | "node"> {
@@ -97,13 +113,84 @@ export interface Change {
   verdict: Verdict;
   /** The row's noise flags in each run (empty on a side that did not run it); any flag makes it "not judged". */
   flags: { before: NoiseFlag[]; after: NoiseFlag[] };
+  /** Why a row with an estimate is "not judged" other than its flags, e.g. "timed 300 → 24 puzzles". */
+  reason?: string;
+  /** How the two sides' work differed (puzzles timed, limit), when it did: the row is then not judged. */
+  mismatch?: string;
+  /** The least change this row is judged on (a share: 0.05 for 5%): the threshold or its rounds' spread. */
+  floor?: number;
 }
 
 const keyOf = (r: BenchRecord) => `${r.dataset}\u0000${r.row}`;
 
-/** now / before puzzles/s with a 95% interval (bootstrap over both sides' batches when both have them, else Welch). */
+/**
+ * now / before puzzles/s with a 95% interval: Welch's on both sides' round means when both were
+ * timed in at least two rounds, else (for display only) the interval from their batches.
+ */
 export function changeEstimate(before: BenchRecord, after: BenchRecord): RatioEstimate | null {
-  return speedRatio(before, after);
+  return roundsRatio(before, after) ?? speedRatio(before, after);
+}
+
+/** Welch's interval of mean(before rounds) / mean(after rounds) in µs per puzzle; null unless both sides have two rounds or more. */
+export function roundsRatio(before: Pick<BenchRecord, "roundMicros">, after: Pick<BenchRecord, "roundMicros">): RatioEstimate | null {
+  const a = before.roundMicros;
+  const b = after.roundMicros;
+  if (!a || !b || a.length < 2 || b.length < 2) return null;
+  return welchRatio(summarize(a), summarize(b));
+}
+
+/**
+ * A row's noise floor: the range of its round means relative to their mean (a share); 0 with under
+ * two rounds. The whole range, not half of it: two runs a few seconds apart on a shared 2-core
+ * machine moved unflagged rows by several times half their rounds' range (bench/verdict-rates.ts).
+ */
+export function noiseFloor(record: Pick<BenchRecord, "roundMicros">): number {
+  const rounds = record.roundMicros;
+  if (!rounds || rounds.length < 2) return 0;
+  const mean = rounds.reduce((sum, value) => sum + value, 0) / rounds.length;
+  return (Math.max(...rounds) - Math.min(...rounds)) / mean;
+}
+
+/**
+ * Why `after` cannot be judged against `before` though both ran: they timed different work
+ * (puzzles per batch, puzzles drawn, limit). Null when they timed the same.
+ */
+export function workDifference(before: BenchRecord, after: BenchRecord): string | null {
+  const differences: string[] = [];
+  if (before.puzzles !== after.puzzles) {
+    const sampled = after.puzzles < after.selected || before.puzzles < before.selected;
+    differences.push(`timed ${before.puzzles} → ${after.puzzles} puzzles${sampled ? " (sampled)" : ""}`);
+  }
+  else if (before.selected !== after.selected) differences.push(`drew ${before.selected} → ${after.selected} puzzles`);
+  if (before.effectiveLimit !== after.effectiveLimit || before.limit !== after.limit) {
+    differences.push(`limit ${before.effectiveLimit} → ${after.effectiveLimit}`);
+  }
+  return differences.length > 0 ? differences.join(", ") : null;
+}
+
+/** How far the other cores' busy share (0–1) may differ between two runs of a row before it is not judged. */
+export const OTHER_LOAD_LIMIT = 0.25;
+
+/** True when both runs recorded how busy the other cores were and those shares differ by more than OTHER_LOAD_LIMIT. */
+export function otherLoadDiffers(before: Pick<BenchRecord, "otherCoresBusy">, after: Pick<BenchRecord, "otherCoresBusy">): boolean {
+  const a = before.otherCoresBusy;
+  const b = after.otherCoresBusy;
+  return typeof a === "number" && typeof b === "number" && Math.abs(a - b) > OTHER_LOAD_LIMIT;
+}
+
+const percentBusy = (record: Pick<BenchRecord, "otherCoresBusy">) => `${Math.round((record.otherCoresBusy ?? 0) * 100)}%`;
+
+/**
+ * The verdict on an unflagged row with an interval between runs: faster or slower when the whole
+ * interval lies beyond `floor` on that side; "not judged" when it is so wide that it reaches past
+ * `floor` on both sides of 1× or half its width is over `floor` (a change of that size could not be
+ * told); else "no change".
+ */
+export function betweenRunsVerdict(estimate: RatioEstimate, floor: number): "faster" | "slower" | "no change" | "not judged" {
+  const judged = verdictOf(estimate, floor);
+  if (judged !== "no change") return judged;
+  const relativeHalfWidth = (estimate.high - estimate.low) / 2 / estimate.ratio;
+  return relativeHalfWidth > floor ? "not judged" : "no change";
 }
 
 /** "faster" or "slower" when the whole interval lies beyond the noise threshold on that side, else "no change". */
@@ -114,7 +201,7 @@ export function verdictOf(estimate: RatioEstimate, noiseThreshold = NOISE_THRESH
 }
 
 /** The changes from `before` to `after`: rows of `after` in order, then rows only `before` had. */
-export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = NOISE_THRESHOLD): Change[] {
+export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = BETWEEN_RUNS_THRESHOLD): Change[] {
   const old = new Map(before.records.map((r) => [keyOf(r), r]));
   const changes: Change[] = after.records.map((r) => {
     const earlier = old.get(keyOf(r));
@@ -125,8 +212,27 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     const estimate = changeEstimate(earlier, r);
     const flags = { before: noiseFlags(earlier), after: noiseFlags(r) };
     const flagged = flags.before.length > 0 || flags.after.length > 0;
-    const verdict = !estimate ? "undecided" : flagged ? "not judged" : verdictOf(estimate, noiseThreshold);
-    return { dataset: r.dataset, row: r.row, before: earlier.puzzlesPerSecond, after: r.puzzlesPerSecond, estimate, verdict, flags };
+    const floor = Math.max(noiseThreshold, noiseFloor(earlier), noiseFloor(r));
+    const change: Change = {
+      dataset: r.dataset,
+      row: r.row,
+      before: earlier.puzzlesPerSecond,
+      after: r.puzzlesPerSecond,
+      estimate,
+      verdict: "not judged",
+      flags,
+      floor,
+    };
+    const different = workDifference(earlier, r);
+    const noRounds = !roundsRatio(earlier, r);
+    if (!estimate) change.verdict = "undecided";
+    else if (different) change.reason = change.mismatch = different;
+    else if (flagged) change.verdict = "not judged";
+    else if (otherLoadDiffers(earlier, r)) change.reason = `other cores ${percentBusy(earlier)} → ${percentBusy(r)} busy`;
+    else if (noRounds) change.reason = `no timing rounds in the ${(earlier.roundMicros?.length ?? 0) < 2 ? "earlier" : "later"} run`;
+    else change.verdict = betweenRunsVerdict(estimate, floor);
+    if (change.verdict === "not judged" && !change.reason && !flagged) change.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
+    return change;
   });
   for (const r of old.values()) {
     changes.push({ dataset: r.dataset, row: r.row, before: r.puzzlesPerSecond, after: null, estimate: null, verdict: "not run now", flags: { before: noiseFlags(r), after: [] } });
@@ -149,21 +255,45 @@ function describeFlags(flags: Change["flags"]): string {
 function describeChange(change: Change): string {
   if (!change.estimate) return change.verdict === "undecided" ? "undecided (under 2 timed batches)" : change.verdict;
   const direction = change.estimate.ratio >= 1 ? "faster" : "slower";
-  if (change.verdict === "not judged") return `not judged (${describeFlags(change.flags)}): ${formatRatio(change.estimate)} ${direction}`;
+  if (change.verdict === "not judged") return `not judged (${change.reason ?? describeFlags(change.flags)}): ${formatRatio(change.estimate)} ${direction}`;
   if (change.verdict === "no change") return `no change: ${formatRatio(change.estimate)} ${direction}`;
   return `${formatRatio(change.estimate)} ${change.verdict}`;
 }
 
-/** The comparison as text: a heading, any setting differences, then one aligned block per dataset. */
-export function formatComparison(before: BenchRun, changes: readonly Change[], differences: readonly SettingDifference[] = [], noiseThreshold = NOISE_THRESHOLD): string {
-  const methods = new Set(changes.flatMap((c) => (c.estimate ? [c.estimate.method] : [])));
-  const method = [...methods].map((m) => (m === "bootstrap" ? "bootstrap over both runs' timed batches" : `Welch from n, mean and σ for rows over ${BOOTSTRAP_MAX_SAMPLES} batches or files without them`)).join("; ");
-  const out = [
+/** The opening lines of --compare's report: what is compared and how it is judged. */
+function compareHeading(before: BenchRun, noiseThreshold: number): string[] {
+  return [
     `Compared with ${before.environment.date} (commit ${before.environment.commit}): puzzles/s before → now`,
-    `± is the 95% interval of the ratio (${method || "no rows in common"}); faster or slower only when the whole interval lies beyond ${formatNumber(noiseThreshold * 100)}%, else "no change"`,
-    `"not judged": the row carries a noise flag in either run (its figures are not trusted: see Flags); rerun on a quieter machine or with more --time`,
+    `± is the 95% interval of the ratio from each row's timing rounds (Welch on the rounds' means); faster or slower only when the whole interval ` +
+      `lies beyond ${formatNumber(noiseThreshold * 100)}% or the row's round-to-round spread, whichever is larger, else "no change"`,
+    `"not judged": a noise flag in either run (see Flags), an interval too wide to tell, rows that timed different work, or a file without ` +
+      "timing rounds (written before them, or by the web page); " +
+      "two runs at different times drift apart: for a verdict to trust, --ref COMMIT times both commits interleaved in one run",
   ];
+}
+
+/** The line --fail-on-regression prints when rows are judged slower by more than `percent`, or null when none is. */
+export function regressionLine(changes: readonly Change[], percent: number): string | null {
+  const slower = regressions(changes, percent);
+  if (slower.length === 0) return null;
+  const rows = slower.map((c) => `${c.dataset} · ${c.row}`).join(", ");
+  return `--fail-on-regression ${percent}: ${slower.length} row${slower.length === 1 ? "" : "s"} judged slower by more than ${percent}%: ${rows}`;
+}
+
+/** The comparison as text: a heading (--compare's unless given), any setting differences, then one aligned block per dataset. */
+export function formatComparison(
+  before: BenchRun,
+  changes: readonly Change[],
+  differences: readonly SettingDifference[] = [],
+  noiseThreshold = BETWEEN_RUNS_THRESHOLD,
+  heading = compareHeading(before, noiseThreshold),
+): string {
+  const out = [...heading];
   for (const d of differences) out.push(`${d.severity === "refuse" ? "WARNING, different experiment" : "note"}: ${d.setting} ${d.before} → ${d.after}`);
+  const different = changes.filter((c) => c.mismatch);
+  if (different.length > 0) {
+    out.push(`WARNING, rows that timed different work are not judged: ${different.map((c) => `${c.dataset} · ${c.row} (${c.mismatch})`).join("; ")}`);
+  }
   const columns = [
     { header: "solver", align: "left" as const },
     { header: "before", align: "right" as const },
@@ -178,7 +308,7 @@ export function formatComparison(before: BenchRun, changes: readonly Change[], d
   const tally = (verdict: Verdict) => changes.filter((c) => c.verdict === verdict).length;
   out.push(
     "",
-    `${tally("faster")} faster, ${tally("slower")} slower, ${tally("no change")} no change, ${tally("not judged")} not judged (flagged), ` +
+    `${tally("faster")} faster, ${tally("slower")} slower, ${tally("no change")} no change, ${tally("not judged")} not judged, ` +
       `${tally("undecided")} undecided, ${tally("not run before") + tally("not run now")} not run on one side`,
   );
   return out.join("\n") + "\n";

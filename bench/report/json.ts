@@ -5,12 +5,16 @@
  *     settings:    limit, budget, seed, timeMs, puzzles, datasets[] (name, sha256, size, drawn)
  *     environment: cpu, cores, node, v8, tinybench, buildFlags, commit, date
  *     records[]:   every BenchRecord field (n/a is null), the timed batches' latencies
- *                  (batchMs), their per-puzzle summary (perPuzzleMicros: n, mean, sd, min,
- *                  max, p50, p75, p99), their outliers (Tukey's fences: mild, severe),
- *                  the process's peak memory (peakRssMb) and the row's noise flags }
+ *                  (batchMs), each timing round's mean µs per puzzle (roundMicros; optional,
+ *                  absent in files written before rounds and in the web page's), their
+ *                  per-puzzle summary (perPuzzleMicros: n, mean, sd, min, max, p50, p75, p99),
+ *                  their outliers (Tukey's fences: mild, severe), the process's peak memory
+ *                  (peakRssMb) and the row's noise flags }
  *
- * `--compare` reads version 2 files and the version 1 files written before them (no samples,
- * no dataset hashes, settings inside environment).
+ * This reader takes version 2 files and the version 1 files written before them (no samples,
+ * no dataset hashes, settings inside environment); `--compare` reads through
+ * report/read-result.ts, which checks a file against the schema first and refuses version 1
+ * (no rounds to judge by).
  */
 import { noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";

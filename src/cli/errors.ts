@@ -63,7 +63,7 @@ export class OutputWriteError extends FileError {
  * ("unknown option '--thread'" then "(Did you mean --threads?)" on a line of its own).
  */
 export function errorLine(error: unknown): string {
-  const message = describeMessage(error).replace(/^error: /, "");
+  const message = describeMessage(error).replace(/^(?:error|sudoku-wasm): /, ""); // the library's errors name it already
   const cut = message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
   const lines = error instanceof CommanderError ? cut.split("\n") : [cut];
   return `sudoku-wasm: ${lines.map(escapeText).join("\n")}\n`;

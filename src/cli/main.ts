@@ -1,6 +1,6 @@
 /**
  * The `sudoku-wasm` command line: one commander program, one subcommand per file
- * (`solve` in solve.ts, `merge` in merge.ts, `generate` in generate.ts; the kernel profiler is
+ * (`solve` in solve.ts, `merge` in merge.ts, `canon` in canon.ts, `generate` in generate.ts, `datasets` in datasets.ts; the kernel profiler is
  * a bench tool, `npm run profile`). bin/sudoku-wasm.mjs runs the bundle of the compiled
  * form of this file (dist/cli/main.mjs, from dist/src/cli/main.js: scripts/bundle-cli.mjs);
  * running either file directly works too.
@@ -23,6 +23,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   solve: async () => (await import("./solve.js")).solveCommand(),
   merge: async () => (await import("./merge.js")).mergeCommand(),
   generate: async () => (await import("./generate.js")).generateCommand(),
+  datasets: async () => (await import("./datasets.js")).datasetsCommand(),
+  canon: async () => (await import("./canon.js")).canonCommand(),
 };
 
 /**
@@ -50,7 +52,8 @@ export async function buildProgram(names: readonly string[] = Object.keys(COMMAN
     process.stdout.write(`${buildLine()}\n`);
     throw new CommanderError(0, "commander.version", buildLine());
   });
-  for (const command of [program, ...program.commands]) {
+  const withDescendants = (command: Command): Command[] => [command, ...command.commands.flatMap(withDescendants)];
+  for (const command of withDescendants(program)) {
     command.exitOverride().configureOutput({ outputError: () => {} });
   }
   return program;

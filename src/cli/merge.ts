@@ -125,14 +125,73 @@ export function detectOutputFormat(path: string): OutputFormatName | null {
   return lines.slice(0, 27).some((line, i) => line === "" && i < lines.length - 1) ? "grid" : "line";
 }
 
-/** The index a jsonl or csv record carries. */
-function recordIndex(record: Buffer, format: "jsonl" | "csv"): number {
+/** Where a jsonl or csv record comes from: its index, and its input's name and line (as written: a csv field keeps its quotes). */
+interface RecordPlace {
+  index: number;
+  file: string;
+  line: number;
+}
+
+/** The {@link RecordPlace} a jsonl or csv record carries; NaN and "" for what it lacks. */
+function recordPlace(record: Buffer, format: "jsonl" | "csv"): RecordPlace {
   const text = record.toString("utf8");
-  if (format === "csv") return Number(text.slice(0, text.indexOf(",")));
+  if (format === "csv") {
+    const [index, file, line] = csvLeadingFields(text, 3);
+    return { index: Number(index), file, line: Number(line) };
+  }
   try {
-    return (JSON.parse(text) as { index: number }).index;
+    const { index, file, line } = JSON.parse(text) as RecordPlace;
+    return { index, file: String(file), line };
   } catch {
-    return NaN;
+    return { index: NaN, file: "", line: NaN };
+  }
+}
+
+/** The first `count` fields of csv row `text`, each as written (a quoted one with its quotes); "" for fields it lacks. */
+function csvLeadingFields(text: string, count: number): string[] {
+  const fields: string[] = [];
+  let at = 0;
+  while (fields.length < count) {
+    let end = at;
+    if (text[at] === '"') {
+      for (end = at + 1; end < text.length; end++) {
+        if (text[end] === '"' && text[++end] !== '"') break; // a closing quote; `""` is one quote inside
+      }
+    }
+    end = text.indexOf(",", end);
+    if (end < 0) end = text.length;
+    fields.push(text.slice(at, end));
+    at = end + 1;
+  }
+  return fields;
+}
+
+/**
+ * Checks, record by record in merged order, that jsonl or csv records are one run's: each
+ * carries the index expected there, and follows the one before in its input (the same input at
+ * a later line) or starts a reading of an input (a new one, or one named again on the command
+ * line, from that input's first record): shards of runs over other inputs are refused.
+ */
+class RunOrder {
+  private previous: RecordPlace | undefined;
+  /** The first line of each input seen. */
+  private readonly firstLines = new Map<string, number>();
+
+  /** Throws, naming `shard` and its record, unless `place` is the record at `index` of the run the records so far come from. */
+  check(place: RecordPlace, index: number, shard: RecordFile): void {
+    const where = `${shard.path}: record ${shard.taken}`;
+    const advice = "give the N shards of one run, shard 0 first";
+    if (place.index !== index) throw new Error(`${where} has index ${place.index}, expected ${index}: ${advice}`);
+    const { previous } = this;
+    this.previous = place;
+    if (previous !== undefined && place.file === previous.file && place.line > previous.line) return;
+    const first = this.firstLines.get(place.file);
+    if (first === undefined) return void this.firstLines.set(place.file, place.line);
+    if (place.line === first) return;
+    throw new Error(
+      `${where} (index ${index}) is line ${place.line} of input ${place.file}, but the record before it is line ${previous!.line} of ${previous!.file}: ` +
+        `not one run's records (shards of runs over other inputs?); ${advice}`,
+    );
   }
 }
 
@@ -142,6 +201,7 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
   const pieces: Buffer[] = [];
   let pending = 0;
   let index = 0;
+  const order = new RunOrder();
   const flush = async (): Promise<void> => {
     const text = Buffer.concat(pieces);
     pieces.length = 0;
@@ -154,10 +214,7 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
       const file = files[index % files.length];
       const record = file.next();
       if (record === null) break;
-      if (format === "jsonl" || format === "csv") {
-        const found = recordIndex(record, format);
-        if (found !== index) throw new Error(`${file.path}: record ${file.taken} has index ${found}, expected ${index}: give the N shards of one run, shard 0 first`);
-      }
+      if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format), index, file);
       pieces.push(record); // a view of the file's buffer, which each read replaces rather than reuses
       pending += record.length;
       index++;
@@ -191,15 +248,23 @@ export function shardFormat(paths: readonly string[], given: OutputFormatName | 
   return format ?? "line";
 }
 
-/** Throws unless the same file is named at most once among the shards (by device and inode). */
+/**
+ * Throws unless every shard is a regular file (merge reads each by position, some twice: not
+ * standard input, a pipe or a device; save such a shard to a file first), and the same file is
+ * named at most once among them (by device and inode).
+ */
 function checkDistinctShards(paths: readonly string[]): void {
   const seen = new Map<string, string>();
   for (const path of paths) {
+    if (path === "-") throw new Error("merge reads shards from files, not standard input ('-'): save that shard to a file and name the file");
     let key: string;
     try {
       const stats = statSync(path);
+      if (stats.isDirectory()) throw new Error(`${path} is a directory, not a shard output`);
+      if (!stats.isFile()) throw new Error(`${path} is not a regular file (a pipe or a device): merge reads each shard by position, so save it to a file first`);
       key = `${stats.dev}:${stats.ino}`;
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === undefined) throw error;
       throw new InputReadError(path, error);
     }
     const before = seen.get(key);

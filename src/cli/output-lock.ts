@@ -4,43 +4,73 @@
  * `--resume`) is refused before it reads or writes anything, instead of appending the same
  * records again.
  *
- * The lock is proper-lockfile's: a folder `FILE.lock` made atomically (mkdir), whose mtime
- * the holder refreshes every {@link REFRESH_MS}. A run that dies without removing it (SIGKILL,
- * a lost machine) leaves a lock that goes stale after {@link STALE_MS}, and the next run takes
- * it over: a crashed run never blocks the next one for longer than that. The mtime works across
- * machines sharing the folder, where a pid in a file would not. On one machine the next run
- * need not wait: the holder writes who it is to `FILE.lock.owner` (see {@link ownerRecord}),
- * and a lock whose owner is a process of this machine's process space that no longer runs is
- * taken over at once. "No longer runs" includes a zombie: a process killed with its parent
- * (`kill -9` of a whole ssh session) stays in the process table, and answers `kill(pid, 0)`,
- * until init reaps it, which in a container can take seconds or never happen. (Two runs taking
- * over one dead run's lock in the same instant can both win; everything else is refused.) A
- * fresh lock without an owner file a second after it was seen is one whose holder died between
- * locking and writing it, and is taken over too.
+ * The lock is proper-lockfile's: a folder `FILE.lock` made atomically (mkdir), whose mtime the
+ * holder refreshes every {@link refreshMs}. Beside it the holder writes who it is to
+ * `FILE.lock.owner` (see {@link ownerRecord}). A second run decides from that record first:
+ *
+ * - owner provably gone: the record names a process of this boot and this pid namespace, and
+ *   that pid no longer runs, is a zombie (a process killed with its parent stays one until
+ *   init reaps it, which in a container can take seconds or never happen), or is now another
+ *   process (another start time). The lock is taken over at once.
+ * - owner provably alive: a process of this boot and pid namespace, the same one that locked
+ *   (same start time), running or stopped (Ctrl-Z, SIGSTOP: it goes on when continued). It keeps
+ *   its lock however long it has not refreshed it.
+ * - anything else (another machine sharing the folder, another container or pid namespace, a
+ *   /proc of another namespace, no record): the mtime decides; a lock is taken over only when it
+ *   has not been refreshed for {@link staleMs}, so never while its owner refreshes it.
+ *
+ * `--take-lock` takes the lock whatever its owner. A run that takes over a lock the previous
+ * holder did not release puts a copy of FILE in its place first (a new file, renamed over it):
+ * the previous holder, should it still run, writes on into the file it had open, which is no
+ * longer FILE, so no byte of it reaches FILE after the takeover. A holder that finds its lock
+ * taken (at a refresh, or when it finishes) drops what it has not written yet and exits 2
+ * saying so; it never reports success, and never removes the new holder's lock.
  */
-import { closeSync, existsSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { setTimeout as delay } from "node:timers/promises";
+import { closeSync, copyFileSync, existsSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import * as fs from "node:fs";
+import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { OutputWriteError, failedOutput } from "./errors.js";
 
-/** After how long without a refresh a lock is stale (another run may take it), in ms. */
-export const STALE_MS = 30_000;
-/** How often the holder refreshes its lock, in ms. */
-const REFRESH_MS = 5_000;
+/** The environment variable that sets the stale time in ms (for tests: at least 2000). */
+export const STALE_MS_VARIABLE = "SUDOKU_WASM_LOCK_STALE_MS";
 
-/** Releases a lock taken by {@link lockOutput}; a second call does nothing. */
-export type ReleaseLock = () => Promise<void>;
+/** After how long without a refresh a lock whose owner cannot be checked is stale (another run may take it), in ms: 30 s. */
+export function staleMs(): number {
+  const set = Number(process.env[STALE_MS_VARIABLE]);
+  return Number.isSafeInteger(set) && set >= 2000 ? set : 30_000;
+}
+
+/** How often the holder refreshes its lock, in ms: 5 s, or a third of a shorter stale time (at least 1 s). */
+const refreshMs = (): number => Math.max(1000, Math.min(5000, Math.floor(staleMs() / 3)));
+
+/** What the holder of an output lock can do with it. */
+export interface OutputLock {
+  /** Registers the stream writing the output: when the lock is found taken, it is destroyed at once, before anything else. */
+  guard(stream: NodeJS.WritableStream): void;
+  /** Throws unless this run still holds the lock and the output is still the file it wrote (call it before reporting success). */
+  verify(): void;
+  /** Releases the lock, unless another run has taken it; a second call does nothing. */
+  release(): Promise<void>;
+}
+
+/** The lock of a run without an output file to lock. */
+const NO_LOCK: OutputLock = { guard: () => {}, verify: () => {}, release: async () => {} };
+
+/** How a second run can take over on purpose, as its refusal says. */
+const TAKE_OVER_HINT = "to take it over anyway (that run then stops, writing nothing more to it), add --take-lock";
 
 /**
  * Takes the lock on output file `path` (made empty when it does not exist yet, so links and
- * `./` spellings lock the same file), or throws a one-line reason when another run holds it.
+ * `./` spellings lock the same file), or throws a one-line reason when another run holds it
+ * (see the file comment for who may take a lock; `takeOver`: take it whatever its owner).
  * Standard output and outputs that are no regular file (`/dev/null`, a pipe) are not locked.
+ * `keep`: a takeover keeps the file's bytes (a `--resume` run); otherwise it starts empty.
  */
-export async function lockOutput(path: string | undefined): Promise<ReleaseLock> {
-  const none: ReleaseLock = async () => {};
-  if (path === undefined) return none;
+export async function lockOutput(path: string | undefined, options: { takeOver?: boolean; keep?: boolean } = {}): Promise<OutputLock> {
+  if (path === undefined) return NO_LOCK;
   try {
-    if (!statSync(path).isFile()) return none;
+    if (!statSync(path).isFile()) return NO_LOCK;
   } catch {
     try {
       closeSync(openSync(path, "a"));
@@ -48,53 +78,207 @@ export async function lockOutput(path: string | undefined): Promise<ReleaseLock>
       throw new OutputWriteError(path, error);
     }
   }
-  const owner = `${realpathSync(path)}.lock.owner`;
+  const real = realpathSync(path);
+  const owner = `${real}.lock.owner`;
+  const held = new HeldLock(path, owner);
   let release: () => Promise<void>;
+  let tookOver = false;
   try {
-    release = await takeLock(path);
+    release = await held.take();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw new OutputWriteError(`${path}.lock`, error);
-    if (!(await ownerIsGone(owner))) {
-      throw new Error(
-        `'${path}' is being written by another run (its lock ${path}.lock is fresh): one run per output file. ` +
-          `If no run is writing it, the lock goes stale ${STALE_MS / 1000} s after that run stopped, and the next run takes it over`,
-      );
+    if (!options.takeOver) checkTakeOver(path, owner, `${real}.lock`);
+    rmSync(`${real}.lock`, { recursive: true, force: true });
+    tookOver = true;
+    try {
+      release = await held.take();
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code !== "ELOCKED") throw new OutputWriteError(`${path}.lock`, again);
+      throw new Error(`'${path}' is being written by another run, which took its lock ${path}.lock a moment ago: one run per output file`);
     }
-    rmSync(`${realpathSync(path)}.lock`, { recursive: true, force: true }); // the lock of a run of this host that has died
-    release = await takeLock(path);
   }
-  writeFileSync(owner, `${ownerRecord()}\n`);
-  let released = false;
-  return async () => {
-    if (released) return;
-    released = true;
-    rmSync(owner, { force: true });
-    await release().catch(() => {}); // already gone (compromised, or removed by hand): nothing to release
+  try {
+    // A lock or record left behind: its run was killed, or lost its lock, or may still run. Its file descriptor must not reach the new holder's bytes.
+    if (tookOver || existsSync(owner)) replaceFile(path, real, options.keep === true);
+    writeAtomically(owner, `${held.record}\n`);
+  } catch (error) {
+    await release().catch(() => {});
+    throw error instanceof OutputWriteError ? error : new OutputWriteError(owner, error);
+  }
+  held.holds(real, release);
+  return held;
+}
+
+/**
+ * Throws the refusal unless the lock of `path` may be taken over: its owner (the record in
+ * `owner`) is provably gone, or cannot be checked and the lock `lock` is stale.
+ */
+function checkTakeOver(path: string, owner: string, lock: string): void {
+  let text: string | undefined;
+  try {
+    text = readFileSync(owner, "utf8");
+  } catch {
+    text = undefined; // no record (yet): the mtime decides
+  }
+  const state = text === undefined ? "unknown" : ownerState(text);
+  if (state === "gone") return;
+  const pid = text?.split(" ")[1];
+  if (state === "stopped") {
+    throw new Error(
+      `'${path}' is being written by another run (pid ${pid}), which is stopped (Ctrl-Z, SIGSTOP) and keeps its lock ${path}.lock: ` +
+        `continue it (fg, or kill -CONT ${pid}) or end it; or, ${TAKE_OVER_HINT}`,
+    );
+  }
+  if (state === "alive") throw new Error(`'${path}' is being written by another run (pid ${pid}): one run per output file; ${TAKE_OVER_HINT}`);
+  let age: number;
+  try {
+    age = Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return; // released meanwhile
+  }
+  const stale = staleMs();
+  if (age > stale) return;
+  throw new Error(
+    `'${path}' is being written by another run (its lock ${path}.lock is fresh): one run per output file. ` +
+      `If no run is writing it, the lock goes stale ${stale / 1000} s after that run stopped, and the next run takes it over; ${TAKE_OVER_HINT}`,
+  );
+}
+
+/** Writes `text` to `path` through a temporary file renamed over it: on a failure (a full disk) nothing is left, half-written or empty. */
+function writeAtomically(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text);
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new OutputWriteError(path, error);
+  }
+}
+
+/**
+ * Puts a new file in the place of output `real` (spelled `path` in messages): a copy of it when
+ * `keep`, else an empty one, renamed over it. A run that still has the old file open writes into
+ * that one, which no name reaches any more.
+ */
+function replaceFile(path: string, real: string, keep: boolean): void {
+  const temporary = `${real}.lock.${process.pid}.tmp`;
+  try {
+    if (keep) copyFileSync(real, temporary);
+    else writeFileSync(temporary, "", { mode: statSync(real).mode & 0o777 });
+    renameSync(temporary, real);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new OutputWriteError(path, error);
+  }
+}
+
+/** A lock this run holds (or is taking): the record it wrote, the file it locked, and what happens when it is taken. */
+class HeldLock implements OutputLock {
+  /** This run's owner record. */
+  readonly record = ownerRecord();
+  private streams: NodeJS.WritableStream[] = [];
+  private file: { real: string; dev: number; ino: number } | undefined;
+  private releaseLock: (() => Promise<void>) | undefined;
+  /** True once the lock is found taken by another run: nothing of it is touched any more. */
+  private lost = false;
+  private released = false;
+  /** proper-lockfile's file system: node's, except that a lost lock is never removed nor refreshed (it is another run's now). */
+  private readonly fs = {
+    ...fs,
+    rmdir: (dir: string, callback: (error: NodeJS.ErrnoException | null) => void) => (this.lost ? callback(null) : fs.rmdir(dir, callback)),
+    rmdirSync: (dir: string) => (this.lost ? undefined : fs.rmdirSync(dir)),
+    utimes: (dir: string, atime: Date, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void) =>
+      this.lost ? callback(null) : fs.utimes(dir, atime, mtime, callback),
   };
-}
 
-/** proper-lockfile's lock on `path` (imported here: only a run with `-o` locks); a lock lost while held (another run took it) stops the run. */
-async function takeLock(path: string): Promise<() => Promise<void>> {
-  const { default: lockfile } = await import("proper-lockfile");
-  return lockfile.lock(path, {
-    stale: STALE_MS,
-    update: REFRESH_MS,
-    onCompromised: (error) => failedOutput(new Error(`lost the lock on '${path}' (${error.message}): another run may be writing it; stopped`)),
-  });
-}
+  constructor(
+    private readonly path: string,
+    private readonly owner: string,
+  ) {}
 
-/** How long a fresh lock may be without its owner file before its holder is taken to have died right after locking, in ms. */
-const OWNER_WAIT_MS = 1000;
+  /** proper-lockfile's lock on the output (imported here: only a run with `-o` locks); it never takes over a lock itself. */
+  async take(): Promise<() => Promise<void>> {
+    const { default: lockfile } = await import("proper-lockfile");
+    return lockfile.lock(this.path, {
+      stale: 0x7fffffff, // the takeover rule is checkTakeOver's; proper-lockfile's would take a stopped owner's lock
+      update: refreshMs(),
+      fs: this.fs,
+      onCompromised: () => this.lose("its lock folder was removed or replaced"),
+    });
+  }
+
+  /** Marks the lock held: the output file's identity is remembered, to tell later whether it is still the file this run writes. */
+  holds(real: string, release: () => Promise<void>): void {
+    const { dev, ino } = statSync(real);
+    this.file = { real, dev, ino };
+    this.releaseLock = release;
+  }
+
+  guard(stream: NodeJS.WritableStream): void {
+    this.streams.push(stream);
+  }
+
+  verify(): void {
+    const reason = this.takenBecause();
+    if (reason === undefined) return;
+    this.lost = true;
+    throw this.lostError(reason);
+  }
+
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    if (this.lost || this.takenBecause() !== undefined) {
+      this.lost = true;
+      return;
+    }
+    await this.releaseLock?.().catch(() => {}); // already gone (compromised, or removed by hand): nothing to release
+    if (this.ownRecord()) rmSync(this.owner, { force: true });
+  }
+
+  /** Why the lock is no longer this run's (its record replaced, or the output file replaced), or undefined while it is. */
+  private takenBecause(): string | undefined {
+    if (this.lost) return "another run took it";
+    if (!this.ownRecord()) return `${this.owner} names another run`;
+    try {
+      const { dev, ino } = statSync(this.file!.real);
+      if (dev !== this.file!.dev || ino !== this.file!.ino) return "the file was replaced";
+    } catch {
+      return "the file was removed";
+    }
+    return undefined;
+  }
+
+  /** True when the owner file still holds this run's record. */
+  private ownRecord(): boolean {
+    try {
+      return readFileSync(this.owner, "utf8") === `${this.record}\n`;
+    } catch {
+      return false;
+    }
+  }
+
+  private lostError(reason: string): Error {
+    return new Error(`lost the lock on '${this.path}' (${reason}): another run took the output over; stopped, writing nothing more to it`);
+  }
+
+  /** The lock was found taken at a refresh: the output stream is dropped at once (its unwritten bytes with it), then the run ends with status 2. */
+  private lose(reason: string): void {
+    this.lost = true;
+    for (const stream of this.streams) (stream as unknown as { destroy(): void }).destroy();
+    failedOutput(this.lostError(reason));
+  }
+}
 
 /**
  * What kind of process space the runs share with `kill(pid, 0)`: this kernel's boot (two
  * machines never share one) and its pid namespace (two containers of one machine may not),
- * `BOOT_ID/PID_NAMESPACE`; `-` where /proc does not tell (not Linux, or a /proc of another
- * pid namespace), and then the host name alone decides.
+ * `BOOT_ID/PID_NAMESPACE`, read from /proc/self/ns/pid, which names the caller's namespace even
+ * through a /proc of another one; `-` where it does not tell (not Linux, no /proc).
  */
 function processSpace(): string {
   try {
-    if (procStat("self")?.pid !== process.pid) return "-";
     const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
     const namespace = /^pid:\[(\d+)\]$/.exec(readlinkSync("/proc/self/ns/pid"))?.[1];
     return boot !== "" && namespace !== undefined ? `${boot}/${namespace}` : "-";
@@ -103,19 +287,24 @@ function processSpace(): string {
   }
 }
 
-/**
- * The owner file's line: `HOST PID SPACE START`, the host name, the pid, the {@link
- * processSpace} and the start time of the process (in clock ticks after boot, from /proc; `-`
- * where it does not tell), which tells a pid reused by a later process from the owner. Files
- * of earlier versions hold only `HOST PID`.
- */
-function ownerRecord(): string {
-  const space = processSpace();
-  const start = space === "-" ? undefined : procStat("self")?.start;
-  return `${hostname()} ${process.pid} ${space} ${start ?? "-"}`;
+/** True when /proc is this pid namespace's (`unshare -p` without `--mount-proc` leaves the parent's): its /proc/PID/stat are this namespace's pids. */
+function procIsOwn(): boolean {
+  return procStat("self")?.pid === process.pid;
 }
 
-/** The pid, state letter (`R`, `S`, `Z` for a zombie …) and start time of a process, from /proc/PID/stat; undefined when there is none. */
+/**
+ * The owner file's line: `HOST PID SPACE START TOKEN`, the host name, the pid, the {@link
+ * processSpace}, the start time of the process (in clock ticks after boot, from /proc; `-` where
+ * /proc is not this namespace's), which tells a pid reused by a later process from the owner,
+ * and a random token, which tells this run's record from any other. Files of earlier versions
+ * hold only `HOST PID` or `HOST PID SPACE START`.
+ */
+function ownerRecord(): string {
+  const start = procIsOwn() ? procStat("self")?.start : undefined;
+  return `${hostname()} ${process.pid} ${processSpace()} ${start ?? "-"} ${randomBytes(8).toString("hex")}`;
+}
+
+/** The pid, state letter (`R`, `S`, `T` when stopped, `Z` for a zombie …) and start time of a process, from /proc/PID/stat; undefined when there is none. */
 function procStat(pid: number | "self"): { pid: number; state: string; start: string } | undefined {
   let text: string;
   try {
@@ -129,30 +318,25 @@ function procStat(pid: number | "self"): { pid: number; state: string; start: st
 }
 
 /**
- * True when the owner file names a process of this process space that no longer runs (gone,
- * a zombie, or its pid now another process's), or when there is still none {@link
- * OWNER_WAIT_MS} after the lock was seen (every run writes it at once after locking, on any
- * host: its holder died in between).
+ * What owner record `text` says of its run, from here: `gone` (provably: a pid of this boot and
+ * pid namespace that no longer runs, is a zombie, or is now another process), `alive` or
+ * `stopped` (provably the process that locked), or `unknown` (another machine or namespace, an
+ * old record, a /proc that cannot tell): then the lock's mtime decides.
  */
-async function ownerIsGone(owner: string): Promise<boolean> {
-  if (!existsSync(owner)) await delay(OWNER_WAIT_MS);
-  let text: string;
-  try {
-    text = readFileSync(owner, "utf8");
-  } catch {
-    return true;
-  }
-  const [host, pidText, space = "-", start = "-"] = text.trim().split(" ");
+export function ownerState(text: string): "gone" | "alive" | "stopped" | "unknown" {
+  const [, pidText, space = "-", start = "-"] = text.trim().split(" ");
   const pid = Number(pidText);
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  const here = processSpace();
-  if (space !== "-" && here !== "-" ? space !== here : host !== hostname()) return false; // its pid means nothing here: left to the mtime
+  if (!Number.isSafeInteger(pid) || pid <= 0) return "unknown";
+  if (space === "-" || space !== processSpace()) return "unknown"; // its pid means nothing here
   try {
     process.kill(pid, 0);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH"; // EPERM: a live process of another user
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return "gone";
   }
-  if (here === "-") return false;
+  if (!procIsOwn()) return "unknown"; // alive, but /proc cannot tell whether it is a zombie or a later process
   const stat = procStat(pid);
-  return stat === undefined || stat.state === "Z" || stat.state === "X" || (start !== "-" && stat.start !== start);
+  if (stat === undefined || stat.state === "Z" || stat.state === "X") return "gone";
+  if (start === "-") return "unknown";
+  if (stat.start !== start) return "gone";
+  return stat.state === "T" || stat.state === "t" ? "stopped" : "alive";
 }

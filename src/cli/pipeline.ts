@@ -50,6 +50,7 @@ import { STATUSES } from "../solver.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
 import { LineScanner } from "../wasm.js";
+import type { CanonRequest } from "../pool/task.js";
 
 /** One input of a run. */
 export interface SolveInput {
@@ -92,6 +93,8 @@ export interface StreamSettings {
    * byte for byte; tests compare the two). @default true
    */
   fastPath?: boolean;
+  /** Set: the batches' work is `canon` (../pool/canon-task.ts), not solving; no ranged phase. */
+  canon?: CanonRequest;
   /** False: no ranged phase (see {@link solveRanges}); tests compare the two. @default true */
   ranges?: boolean;
   /** The largest range of the ranged phase, in bytes (tests make it small). @default MAX_RANGE_BYTES */
@@ -455,7 +458,7 @@ export async function solveStreams(
   const output = new OrderedOutput(out, settings.maxInFlight, onProgress);
   const fastPath = settings.fastPath ?? true;
   const scanner = fastPath ? await LineScanner.create() : null;
-  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget);
+  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget, settings.canon);
   const shard = settings.shard ?? WHOLE_RUN;
   const selection = new RecordSelection(shard, settings.skip ?? 0);
   batches.numberFrom(selection.firstIndex, shard.count);
@@ -491,7 +494,7 @@ export async function solveStreams(
 
   if (settings.header ?? true) await output.write(outputFormats[settings.output].header);
   // The ranged phase (solveRanges) serves `line` output of a regular file, on a solver that takes ranges.
-  const ranged = fastPath && (settings.ranges ?? true) && settings.output === "line" && solver.solveRange !== undefined;
+  const ranged = fastPath && (settings.ranges ?? true) && settings.canon === undefined && settings.output === "line" && solver.solveRange !== undefined;
   let bytesBefore = 0;
   for (const input of inputs) {
     batches.startFile(input.name);

@@ -9,6 +9,7 @@
  * - {@link resumeCommand}: the command line that goes on after an interrupt.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { RecordEnds } from "../formats/output/split.js";
 import { isWhole } from "../whole-number.js";
@@ -135,8 +136,19 @@ export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The command that goes on after an interrupt: `sudoku-wasm` with the same arguments, plus `--resume`. */
-export function resumeCommand(args: readonly string[]): string {
+/**
+ * The words that ran this command, as the user typed them: `npx sudoku-wasm` for the installed
+ * command run by npx (npm sets npm_command=exec), `sudoku-wasm` for the installed command
+ * otherwise, else `node SCRIPT` (`node bin/sudoku-wasm.mjs` in a clone).
+ */
+export function invocation(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string[] {
+  const script = argv[1] ?? "";
+  if (basename(script) !== "sudoku-wasm") return ["node", script];
+  return env.npm_command === "exec" ? ["npx", "sudoku-wasm"] : ["sudoku-wasm"];
+}
+
+/** The command that goes on after an interrupt: the command as it was run ({@link invocation}) with the same arguments, plus `--resume`. */
+export function resumeCommand(args: readonly string[], run: readonly string[] = invocation()): string {
   const words = args.includes("--resume") ? args : [...args, "--resume"];
-  return ["sudoku-wasm", ...words].map(shellWord).join(" ");
+  return [...run, ...words].map(shellWord).join(" ");
 }

@@ -10,7 +10,7 @@
  * must be a readable file (or a pipe) before anything is read. The options table below makes
  * both the help text and the defaults.
  */
-import { type Stats, accessSync, constants, createReadStream, fstatSync, statSync } from "node:fs";
+import { type Stats, accessSync, closeSync, constants, createReadStream, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
@@ -28,7 +28,7 @@ import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
 import { solverHelpLines } from "./solver-help.js";
 import { checkOutputIsNoInput } from "./same-file.js";
-import { lockOutput } from "./output-lock.js";
+import { type OutputLock, lockOutput } from "./output-lock.js";
 import { closeOutput, openOutput } from "./output.js";
 import { stopBeforeStreamExit } from "./errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
@@ -52,6 +52,7 @@ export interface SolveFlags {
   budget?: number;
   shard?: Shard;
   resume?: boolean;
+  takeLock?: boolean;
   solver?: string[];
   quiet?: boolean;
 }
@@ -92,6 +93,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "--in-flight <n>", description: "batches out at once (default: 3 per thread and 2, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
   { flags: "--shard <K/N>", description: "solve only the records whose index (over all inputs, from 0) is K mod N; records keep their index and line, and `sudoku-wasm merge` joins the N outputs into the one-run output", parse: shardArgument },
   { flags: "--resume", description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records (a cut-off last one is removed), skip as many inputs, append" },
+  { flags: "--take-lock", description: "take the lock of -o FILE even from a run that holds it (one that is stopped, or of another machine or container): that run then stops, writing nothing more to FILE" },
   { flags: "--progress", description: "show progress on stderr (default: when stderr is a terminal)" },
   { flags: "--no-progress", description: "never show progress" },
   { flags: "-q, --quiet", description: "write nothing to stderr but errors: no progress, no closing summary, no hint when standard input is a terminal" },
@@ -119,7 +121,7 @@ export function solveCommand(): Command {
 }
 
 /** The input names of a run: the files, or `-` (standard input) for none. */
-const inputNames = (files: readonly string[]): readonly string[] => (files.length === 0 ? ["-"] : files);
+export const inputNames = (files: readonly string[]): readonly string[] => (files.length === 0 ? ["-"] : files);
 
 /** Throws a one-line reason unless `name` is a readable file or pipe (a directory, a missing or unreadable path fails here, before any work); true for a regular file. */
 function checkInputFile(name: string): boolean {
@@ -137,7 +139,50 @@ function checkInputFile(name: string): boolean {
   } catch {
     throw new Error(`cannot read '${name}': permission denied`);
   }
+  if (stats.isFile()) checkNotBinary(name);
   return stats.isFile();
+}
+
+/** How much of a file is looked at for a NUL byte, the mark of a binary file (as grep and git tell one). */
+const BINARY_PROBE_BYTES = 1 << 16;
+
+/** Throws a one-line reason when the start of file `name` holds a NUL byte (and no UTF-16/32 byte order mark): a binary file (a program, an archive), not puzzles. */
+function checkNotBinary(name: string): void {
+  const head = Buffer.alloc(BINARY_PROBE_BYTES);
+  let read = 0;
+  try {
+    const fd = openSync(name, "r");
+    try {
+      read = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return; // the reading reports it, naming the file
+  }
+  const [b0, b1, b2, b3] = head;
+  const wideText = (b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff) || (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff);
+  if (wideText) return; // UTF-16 or UTF-32 text (its byte order mark): the reading names the encoding
+  const nul = head.subarray(0, read).indexOf(0);
+  if (nul >= 0) throw new Error(`${name} is a binary file (a NUL byte at byte ${commaGrouped(nul + 1)}), not a puzzle file`);
+}
+
+/**
+ * Throws a one-line reason when standard input is named twice (`solve - -`: a stream is read
+ * once; a file would be read on from wherever the first reading left it) or is a directory
+ * (`solve < DIR`, refused as `solve DIR` is).
+ */
+function checkStandardInput(names: readonly string[]): void {
+  const named = names.filter((name) => name === "-").length;
+  if (named > 1) throw new Error(`standard input ('-') is named ${named} times: it can be read once; name it once`);
+  if (named === 0) return;
+  let directory = false;
+  try {
+    directory = fstatSync(0).isDirectory();
+  } catch {
+    // closed or unreadable: the reading says so
+  }
+  if (directory) throw new Error("standard input is a directory, not a puzzle file");
 }
 
 /** What `solve` says when it would wait on a terminal for input that nobody may be typing. */
@@ -146,7 +191,7 @@ export const TERMINAL_INPUT_HINT =
   "or give files (`sudoku-wasm solve puzzles.txt`) or a pipe (`cat puzzles.txt | sudoku-wasm solve`); --help lists the formats\n";
 
 /** Says how to give input when standard input, named or implied, is a terminal (unless --quiet). */
-function hintTerminalInput(files: readonly string[], quiet: boolean | undefined): void {
+export function hintTerminalInput(files: readonly string[], quiet: boolean | undefined): void {
   if (!quiet && process.stdin.isTTY && inputNames(files).includes("-")) process.stderr.write(TERMINAL_INPUT_HINT);
 }
 
@@ -160,7 +205,7 @@ function stdinIsFile(): boolean {
 }
 
 /** The inputs named on the command line (standard input for none or `-`), each checked before any is read. */
-function openInputs(files: readonly string[]): SolveInput[] {
+export function openInputs(files: readonly string[]): SolveInput[] {
   return inputNames(files).map((name) => {
     if (name === "-") return { name: "<stdin>", open: () => process.stdin, path: stdinIsFile() ? 0 : undefined };
     const regular = checkInputFile(name);
@@ -169,7 +214,7 @@ function openInputs(files: readonly string[]): SolveInput[] {
 }
 
 /** The total size of the input files, or null when standard input is among them. */
-function inputBytes(files: readonly string[]): number | null {
+export function inputBytes(files: readonly string[]): number | null {
   if (files.length === 0 || files.includes("-")) return null;
   return files.reduce((sum, file) => sum + statSync(file).size, 0);
 }
@@ -184,16 +229,18 @@ export const FAILED_RECORDS_STATUS = 1;
  * whole, in order, and the count is printed); usage and I/O errors throw (status 2, main.ts).
  */
 export async function runSolve(files: string[], flags: SolveFlags): Promise<void> {
+  checkStandardInput(inputNames(files));
   checkOutputIsNoInput(inputNames(files), flags.output);
   if (flags.format) return runJudge(files, flags.format, flags.output, flags);
   const inputs = openInputs(files);
   hintTerminalInput(files, flags.quiet);
   const shard = flags.shard ?? WHOLE_RUN;
-  const releaseLock = await lockOutput(flags.output); // before the resume point is read: a second writer is refused here
+  if (flags.takeLock && flags.output === undefined) throw new Error("--take-lock needs -o FILE: the output whose lock to take");
+  const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
   try {
-    await solveToOutput(inputs, shard, flags, files);
+    await solveToOutput(inputs, shard, flags, files, lock);
   } finally {
-    await releaseLock();
+    await lock.release();
   }
 }
 
@@ -244,9 +291,10 @@ async function judgeSolver(flags: SolveFlags, limit: number): Promise<{ solve: S
 }
 
 /** The streaming run of {@link runSolve} once its output is locked. */
-async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFlags, files: string[]): Promise<void> {
+async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFlags, files: string[], lock: OutputLock): Promise<void> {
   const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
   const out = await openOutput(flags.output, resume);
+  lock.guard(out);
   const started = performance.now();
   const totalBytes = inputBytes(files);
   const solver = await openRunSolver(flags, flags.count ? EXACT_COUNT_LIMIT : flags.limit, totalBytes);
@@ -279,9 +327,14 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
       (done, bytes) => progress?.update(done, bytes),
     );
     await closeOutput(out);
+    lock.verify(); // no success over bytes another run may have written
     progress?.stop();
     process.stderr.write(errorLines(totals));
-    if (!flags.quiet) process.stderr.write(summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads) + "\n");
+    const complete = resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
+    const closing = complete
+      ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
+      : summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads);
+    if (!flags.quiet) process.stderr.write(`${closing}\n`);
     if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
     process.exitCode = interrupts.exitStatus ?? (failedRecords(totals) > 0 ? FAILED_RECORDS_STATUS : 0);
   } finally {
@@ -298,7 +351,7 @@ function failedRecords(totals: StreamTotals): number {
 }
 
 /** The point a `--resume` run starts from: the complete records of its `-o` file, checked against the run when they carry an index. */
-function findResumePoint(flags: SolveFlags, shard: Shard): ResumePoint {
+export function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard): ResumePoint {
   if (flags.output === undefined) throw new Error("--resume needs -o FILE: the output of the run to go on with");
   const point = resumePoint(flags.output, flags.out);
   checkResumeIndex(flags.output, flags.out, point, shard.index + (point.records - 1) * shard.count);
@@ -306,7 +359,7 @@ function findResumePoint(flags: SolveFlags, shard: Shard): ResumePoint {
 }
 
 /** What an interrupted run says last: the signal, the records written (whole, in order) and how to go on. */
-function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number): string {
+export function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number): string {
   const written = commaGrouped(before + totals.tally.reduce((sum, n) => sum + n, 0));
   const where = output ?? "standard output";
   const next = output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`;
@@ -314,7 +367,7 @@ function interruptedLine(signal: string, totals: StreamTotals, output: string | 
 }
 
 /** The first error messages of a run, and how many more there were. */
-function errorLines(totals: StreamTotals): string {
+export function errorLines(totals: StreamTotals): string {
   const failed = totals.tally[STATUSES.indexOf("invalid")] + totals.tally[STATUSES.indexOf("error")];
   const more = failed - totals.errors.length;
   const lines = totals.errors.map((error) => `${escapeText(error)}\n`); // each starts with its status: `invalid: …`, `error: …`

@@ -7,7 +7,7 @@ import type { OutputFormatName } from "../formats/output/index.js";
 import type { Alphabet } from "../puzzle.js";
 import { CELLS } from "../shape.js";
 import { batchBuffers } from "./buffers.js";
-import { type BatchTask, grown, sliceTask } from "./task.js";
+import { type BatchTask, type CanonRequest, grown, sliceTask } from "./task.js";
 
 /** Collects records into batches of at most `size` (see {@link BatchBuilder.capacity}); a batch never spans two files. */
 export class BatchBuilder {
@@ -32,6 +32,8 @@ export class BatchBuilder {
     private readonly output: OutputFormatName,
     private readonly alphabet: Alphabet | null = null,
     private readonly budget?: number,
+    /** Set: the batches are `canon` work (see BatchTask.canon). */
+    private readonly canon?: CanonRequest,
   ) {}
 
   /** The next record added has index `first`, each one after it `step` more (a shard, a resumed run); call before any is added. */
@@ -108,6 +110,7 @@ export class BatchBuilder {
       output: this.output,
       alphabet: this.alphabet,
       budget: this.budget,
+      ...(this.canon ? { canon: this.canon } : {}),
     };
     const pieces = Math.max(1, Math.min(parts, count));
     for (let piece = 0, start = 0; piece < pieces; piece++) {

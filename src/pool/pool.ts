@@ -14,10 +14,12 @@ import type { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
 import { SHAPE_9 } from "../shape.js";
 import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
-import { type BatchEngines, type LineWriter, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines, solveTask } from "./solve-task.js";
+import { type BatchEngines, type LineWriter, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines } from "./solve-task.js";
+import { runTask } from "./canon-task.js";
 import { compiledKernels } from "../wasm.js";
 import { type RangeOutcome, type RangeTask, rangeNotSolved, solveRangeHere } from "./range-task.js";
 import { batchBuffers } from "./buffers.js";
+import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
 export interface BatchSolver {
@@ -41,6 +43,12 @@ export interface BatchSolver {
    * workers than cores), which ranges would leave without work.
    */
   rangesReady?(): boolean;
+  /**
+   * Solves a batch of the library's pool (records-task.ts) on a worker; when the worker throws or
+   * dies, once more on a freshly started one, with `retry` (a copy of the task: its cells are
+   * transferred). Rejects when that fails too. Present on a pool of workers ({@link openWorkerPool}).
+   */
+  solveRecords?(task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome>;
   /** Stops the workers. */
   close(): Promise<void>;
 }
@@ -72,7 +80,7 @@ export function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
   const path = here.endsWith(".js") ? join(dirname(here), "worker-entry.cjs") : join(packageRoot(), "dist", "src", "pool", "worker-entry.cjs");
   for (const file of [path, join(dirname(path), "..", "..", "cli", "worker.mjs")]) {
-    if (!existsSync(file)) throw new Error(`sudoku-wasm: ${file} is missing; run \`npm run build\` first`);
+    if (!existsSync(file)) throw new Error(`sudoku-wasm: ${file} is missing: the package is incomplete (in a clone of sudoku-wasm, \`npm run build\` makes it)`);
   }
   return path;
 }
@@ -153,18 +161,19 @@ export function openWorkerPool(threads: number, worker: WorkerSpec, options: { r
   });
   const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: taskBuffers(attempt) });
   const retries = new Set<Piscina<BatchTask, BatchOutcome>>();
-  /** Runs `attempt` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
-  const onFreshWorker = async (attempt: BatchTask): Promise<BatchOutcome> => {
+  /** Runs `run` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
+  const onFresh = async <Outcome>(run: (on: Piscina<BatchTask, BatchOutcome>) => Promise<Outcome>): Promise<Outcome> => {
     if (closing) throw new Error("the worker pool was closed"); // a batch cut off by close() starts no worker
     const fresh = workers(0, 1);
     retries.add(fresh);
     try {
-      return await runOn(fresh, attempt);
+      return await run(fresh);
     } finally {
       retries.delete(fresh);
       await fresh.destroy();
     }
   };
+  const onFreshWorker = (attempt: BatchTask) => onFresh((fresh) => runOn(fresh, attempt));
   let out = 0; // batches sent and not yet answered
   /** Workers that can take a batch: those that said so, or (a worker module that does not say it) all once one has answered. */
   const loadedWorkers = () => (loaded > 0 ? Math.min(loaded, threads) : pool.completed > 0 ? threads : 0);
@@ -179,8 +188,19 @@ export function openWorkerPool(threads: number, worker: WorkerSpec, options: { r
       out--;
     }
   };
+  /** Runs a library batch on `on`, its cells transferred. */
+  const runRecords = (on: Piscina<BatchTask, BatchOutcome>, task: RecordsTask) =>
+    on.run(task as unknown as BatchTask, { transferList: task.cells.byteLength > 0 ? [task.cells.buffer as ArrayBuffer] : [] }) as unknown as Promise<RecordsOutcome>;
+  const solveRecords = async (task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome> => {
+    try {
+      return await runRecords(pool, task);
+    } catch {
+      return onFresh((fresh) => runRecords(fresh, retry));
+    }
+  };
   return {
     threads,
+    solveRecords,
     room: () => loadedWorkers() * TASKS_PER_WORKER - out,
     solve: async (task) => {
       out++;
@@ -207,7 +227,7 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
   let current = engines;
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
-    return solveTask(current, attempt);
+    return runTask(current, attempt);
   };
   const solveHere = async (task: RangeTask): Promise<RangeOutcome> => {
     // Each range in a turn of the event loop of its own: otherwise a run of ranges would be one
@@ -222,7 +242,7 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
   };
   return {
     threads: 0,
-    solve: (task) => withRetry(task, async (attempt) => solveTask(current, attempt), onFreshEngines),
+    solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines),
     ...(ranges ? { solveRange: solveHere, rangesReady: () => true } : {}),
     close: async () => {},
   };
@@ -364,6 +384,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
  * range holds at least 64 puzzles, and a stop waits for the ranges sent.
  */
 export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean; ranges?: boolean } = {}): Promise<BatchSolver> {
+  const filename = threads === 0 ? "" : workerFile(); // a missing worker module fails here, not when the workers start mid-run
   const load = () => loadBatchEngines(solverIds);
   const engines = await load(); // a bad id fails here, before any worker starts
   const ranges = (options.ranges ?? options.warmUp !== false) && writesLines(engines);
@@ -372,7 +393,7 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   // The workers instantiate the modules the main thread compiled: no compiling of their own, and
   // the machine code V8 has optimised by the time they start is theirs too.
   const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
-  const start = () => openWorkerPool(threads, { filename: workerFile(), workerData }, { ranges });
+  const start = () => openWorkerPool(threads, { filename, workerData }, { ranges });
   // The main thread solves beside the workers only when a core is left for it: where every core
   // has a worker, it would take time from them.
   return options.warmUp === false ? start() : sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });

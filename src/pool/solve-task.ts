@@ -53,11 +53,19 @@ export async function loadBatchEngines(ids: readonly string[] = []): Promise<Bat
 
 /**
  * The registry ids whose engines solve batches (loads each row's engine of its first size once;
- * rows whose optional package is not installed are left out, not loaded).
+ * rows whose optional package is not installed are left out, not loaded, and so are rows that
+ * fail to load: the kernel variants of an installed package, which ships without them).
  */
 async function batchSolverIds(): Promise<string[]> {
   const ids: string[] = [];
-  for (const info of solvers) if (!info.unavailable && solvesBatches(await info.load(info.sizes[0]))) ids.push(info.id);
+  for (const info of solvers) {
+    if (info.unavailable) continue;
+    try {
+      if (solvesBatches(await info.load(info.sizes[0]))) ids.push(info.id);
+    } catch {
+      // not loadable here: not offered
+    }
+  }
   return ids;
 }
 

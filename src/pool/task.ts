@@ -23,6 +23,14 @@ import type { OutputFormatName } from "../formats/output/index.js";
 import { STATUSES } from "../solver.js";
 import { type BufferPool, batchBuffers } from "./buffers.js";
 
+/** What a canon batch (canon-task.ts) writes besides each form. */
+export interface CanonRequest {
+  /** The number of transformations that map each puzzle onto itself. */
+  automorphisms: boolean;
+  /** Whether each puzzle is minimal: uniquely solvable, and not once any clue is removed. */
+  minimal: boolean;
+}
+
 /** The records of one batch, as columns. */
 export interface BatchTask {
   file: string;
@@ -51,6 +59,8 @@ export interface BatchTask {
   budget?: number;
   /** Room for the batch's output ({@link outputRoom} bytes), written into and handed back (buffers.ts); absent: the solver makes its own. */
   out?: Uint8Array;
+  /** Set: the batch's work is `canon` (minlex forms, canon-task.ts), not solving. */
+  canon?: CanonRequest;
 }
 
 /** The output bytes a batch of `count` records usually fits in (a record that does not fit grows the buffer). */
@@ -93,8 +103,8 @@ export function giveBackTask(task: BatchTask): void {
  * The plain typed-array class of `array`: Int32Array or Uint8Array, also for a Node Buffer (a
  * Uint8Array whose constructor, called with new, is deprecated: DEP0005).
  */
-function kindOf<T extends Int32Array | Uint8Array>(array: T): new (...args: [ArrayBuffer, number, number] | [number]) => T {
-  return (array instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (...args: [ArrayBuffer, number, number] | [number]) => T;
+function kindOf<T extends Int32Array | Uint8Array>(array: T): new (buffer: ArrayBuffer, offset: number, length: number) => T {
+  return (array instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (buffer: ArrayBuffer, offset: number, length: number) => T;
 }
 
 /** `source`'s elements in a typed array over a buffer from `pool`, or a copy of their own without one. */
@@ -194,9 +204,4 @@ export interface BatchOutcome {
 /** Error messages a batch reports back at most. */
 export const ERRORS_PER_BATCH = 10;
 
-/** A copy of `array` with room for at least `least` elements (twice its length, or more). */
-export function grown<T extends Int32Array | Uint8Array>(array: T, least: number): T {
-  const copy = new (kindOf(array))(Math.max(least, array.length * 2));
-  copy.set(array);
-  return copy;
-}
+export { grown } from "../solver.js";

@@ -10,9 +10,11 @@ import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { adoptKernels } from "../wasm.js";
 import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
-import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines, solveTask } from "./solve-task.js";
+import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines } from "./solve-task.js";
+import { runTask } from "./canon-task.js";
 import { retiringOnFailure } from "./retire.js";
 import { type RangeTask, solveRangeHere } from "./range-task.js";
+import { type RecordsOutcome, type RecordsTask, recordsOutcomeBuffers, solveRecordsHere } from "./records-task.js";
 
 const { solvers, kernels } = workerData as WorkerData;
 adoptKernels(kernels ?? {});
@@ -29,9 +31,25 @@ function transferred(outcome: BatchOutcome): BatchOutcome {
   }) as unknown as BatchOutcome; // piscina sends the value, transferring its bytes
 }
 
-/** The handler that solves one batch or range with `engines` (piscina calls it once per task). */
+/** The library's outcome (records-task.ts), its result columns transferred. */
+function transferredRecords(outcome: RecordsOutcome): RecordsOutcome {
+  return move({
+    get [transferableSymbol]() {
+      return recordsOutcomeBuffers(outcome);
+    },
+    get [valueSymbol]() {
+      return outcome;
+    },
+  }) as unknown as RecordsOutcome;
+}
+
+/** The handler that does one batch (solve or canon), range or library batch with `engines` (piscina calls it once per task). */
 function handler(engines: BatchEngines) {
-  return retiringOnFailure((task: BatchTask | RangeTask) => ("kind" in task ? solveRangeHere(engines, task).then(transferred) : transferred(solveTask(engines, task))));
+  return retiringOnFailure((task: BatchTask | RangeTask | RecordsTask) => {
+    if ("kind" in task) return task.kind === "records" ? transferredRecords(solveRecordsHere(engines, task)) : solveRangeHere(engines, task).then(transferred);
+    const outcome = runTask(engines, task); // a solve batch at once, a canon batch once its kernel is loaded
+    return outcome instanceof Promise ? outcome.then(transferred) : transferred(outcome);
+  });
 }
 
 /**

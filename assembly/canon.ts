@@ -1,0 +1,360 @@
+// The minlex kernel: the canonical form of 9×9 puzzles, and how many transformations fix each.
+//
+// Glossary
+//   transformation  a geometric map (transposition or not; a permutation of the bands, of the
+//           rows within each band, of the stacks, of the columns within each stack: 2 × 6^8 =
+//           3,359,232 maps) followed by a relabelling of the digits.
+//   form    an 81-character string, row by row: a given as its digit, an empty cell as 0.
+//   minlex  the lexicographically smallest form over every transformation. For one geometric
+//           map the smallest relabelling numbers the digits in order of first appearance, so
+//           only the geometric maps are searched, each relabelled as it is read.
+//   automorphism  a transformation that maps the puzzle onto itself; their number equals the
+//           number of geometric maps whose relabelled form is the minlex form (at least 1).
+//   mask    a row's pattern of givens, bit 8 − c for column c: a smaller mask is a smaller row
+//           (more leading zeros), and rows with one mask are the same string once relabelled.
+//
+// Search, for each puzzle (no solution needed: 0, 1 or many solutions all have a form):
+//   1. Row 1 of the form: the smallest mask any of the 18 (transposition, row) choices reaches
+//      with the best order of its stacks and columns (stacks by count of givens, fewest first;
+//      givens to the right of their stack). Choices that cannot reach it are cut at once.
+//   2. For each choice that can: every column permutation that gives that mask (stack order,
+//      then the column order of each stack among those with the right givens), fixed from here
+//      on. While the stacks are placed, form row 2 is checked as far as it is known (each of the
+//      two rows of the band that can become it): a partial order under which both are already
+//      greater than the best row 2 is cut (row 1's digits take the rank of their column among
+//      its givens; a digit of row 1 in a stack not yet placed leaves the check undecided).
+//   3. Depth first over rows 2–9: the next row of the current band (or, at a band's start, any
+//      row of a band not yet used), relabelled as it is read and compared with the best form so
+//      far, a row at a time in v128 (the row's cells through the column order and then through
+//      the labels by swizzles; a digit met for the first time takes the next label): a greater
+//      row is cut; a smaller one replaces the rest of the best form (the rows after it are reset
+//      to a sentinel above every digit); an equal one goes on.
+//      Every geometric map not cut reaches row 9 equal to the best: those are counted.
+//
+// Batch layout in linear memory (see src/canon.ts), n puzzles from `base`:
+//   puzzles n×81 u8 │ forms n×81 u8 │ (align 4) automorphisms n×i32
+//   A puzzle byte is a digit 1–9, or its character `1`–`9`; any other byte is an empty cell.
+//   A form is written as the characters `0`–`9`. automorphisms is -2 for a puzzle with a digit
+//   repeated in a row, column or box (its form is then not written).
+
+const CELLS: i32 = 81;
+/** A best row not reached yet: 10 (above every label) in bytes 0–8, 0 in the rest. */
+const ROW_SENTINEL: v128 = i8x16(10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0, 0, 0);
+/** The count for a digit repeated in a unit (the solving kernels' code). */
+const REPEATED_CLUE: i32 = -2;
+
+/** The six orders of three things: PERM3[6 × order + position]. */
+const PERM3 = memory.data<u8>([0, 1, 2, 0, 2, 1, 1, 0, 2, 1, 2, 0, 2, 0, 1, 2, 1, 0]);
+
+// Scratch, one copy per instance (the kernel is single-threaded).
+/** The puzzle as digits 0–9, and its transpose (16 bytes to spare: a row is read as 16 bytes). */
+const grids = memory.data(2 * CELLS + 16);
+/** The best form so far, one row per 16 bytes: labels 0–9 in bytes 0–8 (ROW_SENTINEL for rows not yet reached), 0 in the rest. */
+const best = memory.data(9 * 16, 16);
+/** labels[16r + digit]: the label of each digit after rows 0..r-1 of the form (UNLABELLED: not met yet; byte 0, empty, is 0). */
+const labels = memory.data(10 * 16, 16);
+/** next[r]: the next label to give after rows 0..r-1. */
+const nextLabels = memory.data(10);
+/** The digits met so far in each row, column and box (bit d for digit d). */
+const rows = memory.data(9 * 4);
+const cols = memory.data(9 * 4);
+const boxes = memory.data(9 * 4);
+/** The column permutation being tried: form column → source column; bytes 9–15 out of a swizzle's range (they read as 0). */
+const columns = memory.data<u8>([0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255]);
+/** A row's cells as read, spare room to patch a row's labels in. */
+const scratch = memory.data(32, 16);
+/** The label byte of a digit not met yet. */
+const UNLABELLED: u8 = 255;
+
+let automorphisms: i32 = 0;
+let source: usize = 0;
+/** The column permutation as a swizzle (see columns). */
+let order: v128 = i8x16.splat(0);
+
+let batchBase: usize = 0;
+let batchRoom: i32 = 0;
+
+/** Bytes of a batch of `count` puzzles (layout above). */
+@inline function batchBytes(count: i32): u64 {
+  return ((<u64>count * 2 * CELLS + 3) & ~3) + <u64>count * 4;
+}
+
+/** Where the automorphism counts of a batch of `count` at `base` start. */
+@inline function countsAt(base: usize, count: i32): usize {
+  return (base + <usize>count * 2 * CELLS + 3) & ~(<usize>3);
+}
+
+/**
+ * Room for a batch of `count` puzzles: returns its base (the same one until a larger batch is
+ * asked for), or 0 when it cannot be had.
+ */
+export function reserve(count: i32): usize {
+  if (count < 0 || batchBytes(count) > 0x3fffffff) return 0;
+  if (count > batchRoom) {
+    let room = max(count, batchRoom * 2);
+    if (batchBytes(room) > 0x3fffffff) room = count;
+    if (batchBase != 0) heap.free(batchBase);
+    batchBase = heap.alloc(<usize>batchBytes(room));
+    batchRoom = room;
+  }
+  return batchBase;
+}
+
+/**
+ * Writes the minlex form and automorphism count of each of the `count` puzzles of the batch at
+ * `base` (layout above). Returns `count`, or -1 when that is not the batch reserved.
+ */
+export function canonBatch(base: usize, count: i32): i32 {
+  if (base != batchBase || count < 0 || count > batchRoom) return -1;
+  const counts = countsAt(base, count);
+  const forms = base + <usize>count * CELLS;
+  for (let i = 0; i < count; i++) {
+    const found = canonOne(base + <usize>i * CELLS);
+    store<i32>(counts + <usize>i * 4, found);
+    if (found < 0) continue;
+    const form = forms + <usize>i * CELLS;
+    for (let c = 0; c < CELLS; c++) store<u8>(form + c, load<u8>(best + <usize>(c / 9) * 16 + c % 9) + 48);
+  }
+  return count;
+}
+
+/** Reads the puzzle at `at` into grids (and its transpose); false when a digit repeats in a unit. */
+function readPuzzle(at: usize): bool {
+  memory.fill(rows, 0, 9 * 4);
+  memory.fill(cols, 0, 9 * 4);
+  memory.fill(boxes, 0, 9 * 4);
+  for (let cell = 0; cell < CELLS; cell++) {
+    let value = <u32>load<u8>(at + cell);
+    if (value >= 48) value -= 48;
+    if (value - 1 > 8) value = 0;
+    const row = cell / 9;
+    const col = cell % 9;
+    store<u8>(grids + cell, <u8>value);
+    store<u8>(grids + CELLS + col * 9 + row, <u8>value);
+    if (value == 0) continue;
+    const bit = <u32>1 << value;
+    const box = (row / 3) * 3 + col / 3;
+    const r = rows + <usize>row * 4;
+    const c = cols + <usize>col * 4;
+    const b = boxes + <usize>box * 4;
+    if ((load<u32>(r) | load<u32>(c) | load<u32>(b)) & bit) return false;
+    store<u32>(r, load<u32>(r) | bit);
+    store<u32>(c, load<u32>(c) | bit);
+    store<u32>(b, load<u32>(b) | bit);
+  }
+  return true;
+}
+
+/** The smallest mask row `row` of `grid` reaches under a column permutation (see the header). */
+function rowMask(grid: usize, row: i32): u32 {
+  let a: u32 = 0;
+  let b: u32 = 0;
+  let c: u32 = 0;
+  const at = grid + <usize>row * 9;
+  for (let k = 0; k < 3; k++) {
+    a += <u32>(load<u8>(at + k) != 0);
+    b += <u32>(load<u8>(at + 3 + k) != 0);
+    c += <u32>(load<u8>(at + 6 + k) != 0);
+  }
+  // Sort the three counts, fewest first.
+  if (a > b) { const t = a; a = b; b = t; }
+  if (b > c) { const t = b; b = c; c = t; }
+  if (a > b) { const t = a; a = b; b = t; }
+  return ((((<u32>1 << a) - 1) << 6) | (((<u32>1 << b) - 1) << 3) | ((<u32>1 << c) - 1));
+}
+
+/**
+ * The minlex form of the puzzle at `at` into `best`; returns the number of geometric maps that
+ * give it, or REPEATED_CLUE.
+ */
+function canonOne(at: usize): i32 {
+  if (!readPuzzle(at)) return REPEATED_CLUE;
+  let least: u32 = 0x3ff;
+  for (let t = 0; t < 2; t++) {
+    for (let row = 0; row < 9; row++) least = min(least, rowMask(grids + <usize>t * CELLS, row));
+  }
+  // Row 1 of the form: its mask, givens labelled 1, 2, … in order; the rest not reached yet.
+  let label: u8 = 0;
+  memory.fill(best, 0, 16);
+  for (let c = 0; c < 9; c++) store<u8>(best + c, (least >> (8 - c)) & 1 ? ++label : 0);
+  for (let r = 1; r < 9; r++) v128.store(best + <usize>r * 16, ROW_SENTINEL);
+  automorphisms = 0;
+  for (let t = 0; t < 2; t++) {
+    source = grids + <usize>t * CELLS;
+    for (let row = 0; row < 9; row++) {
+      if (rowMask(source, row) == least) firstRow(row, least);
+    }
+  }
+  return automorphisms;
+}
+
+/** Sets form columns of stack position `position` to source stack `stack` in column order `order` (and formColumns the other way). */
+@inline function placeStack(position: i32, stack: i32, order: i32): void {
+  for (let k = 0; k < 3; k++) {
+    const column = 3 * stack + load<u8>(PERM3 + 3 * order + k);
+    store<u8>(columns + 3 * position + k, <u8>column);
+    store<u8>(formColumns + column, <u8>(3 * position + k));
+  }
+}
+
+/** formColumns[source column]: its form column under the stacks placed so far. */
+const formColumns = memory.data(9);
+/** rowOneColumns[digit]: the source column of the digit in the source row that becomes form row 1 (255: not in it). */
+const rowOneColumns = memory.data(10);
+/** The labels given so far to digits new in form row 2 (0: none yet), while it is checked. */
+const newLabels = memory.data(10);
+
+/**
+ * True when source row `row` as form row 2 is already greater than best row 2 in form columns
+ * 0 to 3 × `position` + 2, whatever the columns still to be placed (stack positions 0 to
+ * `position` are placed: source stacks `s0`, `s1`, …). A digit of form row 1 in a stack not yet
+ * placed has a label not known yet: the comparison stops there, undecided (false). Form row 1's
+ * givens are where `least` says, so a digit of it takes the rank of its column among them.
+ */
+function rowTwoGreater(row: i32, position: i32, s0: i32, s1: i32, least: u32): bool {
+  const at = source + <usize>row * 9;
+  memory.fill(newLabels, 0, 10);
+  let next = <u8>(popcnt(least) + 1);
+  const end = 3 * position + 3;
+  for (let c = 0; c < end; c++) {
+    const digit = load<u8>(at + load<u8>(columns + c));
+    let value: u8 = 0;
+    if (digit != 0) {
+      const column = <i32>load<u8>(rowOneColumns + digit);
+      if (column != 255) {
+        const stack = column / 3;
+        if (position < 2 && stack != s0 && (position == 0 || stack != s1)) return false;
+        value = <u8>popcnt(least >> (8 - <u32>load<u8>(formColumns + column)));
+      } else {
+        value = load<u8>(newLabels + digit);
+        if (value == 0) {
+          value = next++;
+          store<u8>(newLabels + digit, value);
+        }
+      }
+    }
+    const known = load<u8>(best + 16 + c);
+    if (value != known) return value > known;
+  }
+  return false;
+}
+
+/** patterns[6 × stack + order]: the givens of a source row's stack in that column order, 3 bits, the first column highest. */
+const patterns = memory.data(18);
+
+/** Every column permutation under which source row `row` becomes best row 1 (mask `least`), each searched on (step 2). */
+function firstRow(row: i32, least: u32): void {
+  const at = source + <usize>row * 9;
+  for (let stack = 0; stack < 3; stack++) {
+    for (let order = 0; order < 6; order++) {
+      let pattern: u32 = 0;
+      for (let k = 0; k < 3; k++) pattern = (pattern << 1) | <u32>(load<u8>(at + 3 * stack + load<u8>(PERM3 + 3 * order + k)) != 0);
+      store<u8>(patterns + 6 * stack + order, <u8>pattern);
+    }
+  }
+  memory.fill(rowOneColumns, 255, 10);
+  for (let column = 0; column < 9; column++) {
+    const digit = load<u8>(at + column);
+    if (digit != 0) store<u8>(rowOneColumns + digit, <u8>column);
+  }
+  // The two source rows that can become form row 2: the others of the band.
+  const band = row / 3;
+  const ra = 3 * band + (row % 3 == 0 ? 1 : 0);
+  const rb = 3 * band + (row % 3 == 2 ? 1 : 2);
+  const want0 = (least >> 6) & 7;
+  const want1 = (least >> 3) & 7;
+  const want2 = least & 7;
+  for (let stacks = 0; stacks < 6; stacks++) {
+    const s0 = <i32>load<u8>(PERM3 + 3 * stacks);
+    const s1 = <i32>load<u8>(PERM3 + 3 * stacks + 1);
+    const s2 = <i32>load<u8>(PERM3 + 3 * stacks + 2);
+    for (let o0 = 0; o0 < 6; o0++) {
+      if (<u32>load<u8>(patterns + 6 * s0 + o0) != want0) continue;
+      placeStack(0, s0, o0);
+      if (rowTwoGreater(ra, 0, s0, s1, least) && rowTwoGreater(rb, 0, s0, s1, least)) continue;
+      for (let o1 = 0; o1 < 6; o1++) {
+        if (<u32>load<u8>(patterns + 6 * s1 + o1) != want1) continue;
+        placeStack(1, s1, o1);
+        if (rowTwoGreater(ra, 1, s0, s1, least) && rowTwoGreater(rb, 1, s0, s1, least)) continue;
+        for (let o2 = 0; o2 < 6; o2++) {
+          if (<u32>load<u8>(patterns + 6 * s2 + o2) != want2) continue;
+          placeStack(2, s2, o2);
+          startRows(row);
+        }
+      }
+    }
+  }
+}
+
+/** With the column permutation fixed: labels row 1 and searches rows 2–9. */
+function startRows(row: i32): void {
+  order = v128.load(columns);
+  const table = labels + 16;
+  v128.store(table, i8x16.splat(UNLABELLED));
+  store<u8>(table, 0);
+  let label: u8 = 0;
+  const at = source + <usize>row * 9;
+  for (let c = 0; c < 9; c++) {
+    const value = load<u8>(at + load<u8>(columns + c));
+    if (value != 0) store<u8>(table + value, ++label);
+  }
+  store<u8>(nextLabels + 1, label + 1);
+  searchRows(1, row / 3, <u32>1 << row);
+}
+
+/** Form rows `r` to 8, in band `band` (source rows `used` taken), depth first (step 3). */
+function searchRows(r: i32, band: i32, used: u32): void {
+  if (r == 9) {
+    automorphisms++;
+    return;
+  }
+  if (r % 3 != 0) {
+    for (let k = 0; k < 3; k++) {
+      const row = 3 * band + k;
+      if ((used & (<u32>1 << row)) == 0) tryRow(r, row, band, used);
+    }
+    return;
+  }
+  for (let b = 0; b < 3; b++) {
+    if ((used >> (3 * b)) & 7) continue;
+    for (let k = 0; k < 3; k++) tryRow(r, 3 * b + k, b, used);
+  }
+}
+
+/** Source row `row` as form row `r`: relabelled and compared with the best form; searched on unless greater. */
+function tryRow(r: i32, row: i32, band: i32, used: u32): void {
+  const before = labels + <usize>r * 16;
+  const after = before + 16;
+  const table = v128.load(before);
+  const digits = i8x16.swizzle(v128.load(source + <usize>row * 9), order);
+  let out = i8x16.swizzle(table, digits);
+  let fresh = i8x16.bitmask(i8x16.eq(out, i8x16.splat(<i8>UNLABELLED)));
+  let next = load<u8>(nextLabels + r);
+  v128.store(after, table);
+  if (fresh != 0) {
+    // Digits met for the first time take the next labels, left to right (a row holds each digit once).
+    v128.store(scratch, digits);
+    const patched = scratch + 16;
+    v128.store(patched, out);
+    do {
+      const lane = <usize>ctz(fresh);
+      store<u8>(patched + lane, next);
+      store<u8>(after + load<u8>(scratch + lane), next);
+      next++;
+      fresh &= fresh - 1;
+    } while (fresh != 0);
+    out = v128.load(patched);
+  }
+  const bestRow = best + <usize>r * 16;
+  const known = v128.load(bestRow);
+  const less = i8x16.bitmask(i8x16.lt_u(out, known));
+  const greater = i8x16.bitmask(i8x16.gt_u(out, known));
+  if ((less | greater) != 0) {
+    if ((greater & ((less | greater) & -(less | greater))) != 0) return; // the first difference is greater
+    v128.store(bestRow, out);
+    for (let later = r + 1; later < 9; later++) v128.store(best + <usize>later * 16, ROW_SENTINEL);
+    automorphisms = 0;
+  }
+  store<u8>(nextLabels + r + 1, next);
+  searchRows(r + 1, band, used | (<u32>1 << row));
+}

@@ -1,0 +1,277 @@
+/**
+ * `npm run bench -- --ref COMMIT`: each row of an earlier commit and of this checkout timed
+ * interleaved in one process, and each pair judged there. The earlier commit is checked out in a
+ * git worktree and built (measure/reference.ts, as kernel-vs builds its kernels); its registry
+ * (dist/src/registry.js) gives the old side of every row whose solver id both commits have.
+ *
+ * Per dataset, the puzzles are drawn once (the same seeded draw as the bench's) and per row:
+ *
+ *   1. check      one call over the batch on each side, every answer checked (count, solution,
+ *                 agreement between the two sides and with the dataset's expected counts)
+ *   2. sample     a row whose slower side takes more than a round's share of the time per batch
+ *                 solves a prefix of the draw (at least MIN_PUZZLES puzzles), the same on both sides
+ *   3. rounds     `rounds` rounds (measure/interleaved.ts, as kernel-vs times): in each, both sides
+ *                 are timed in process CPU time for about `timeMs / rounds` each (calls repeated),
+ *                 the order alternating round by round; every timed call's count is checked
+ *   4. verdict    the ratio of each round (old ms / new ms: above 1 when this checkout is faster);
+ *                 the interval is Student's t over the rounds' log ratios, so load that changes
+ *                 between rounds moves both sides of each ratio and drops out. Judged as
+ *                 `--compare` judges (report/compare.ts: betweenRunsVerdict), at REF_THRESHOLD.
+ *
+ * Rows with one engine only: the once-per-puzzle row and the threads row are not paired.
+ * Nothing here prints; `progress` hears each row as it is judged.
+ */
+import { pathToFileURL } from "node:url";
+import type { Dataset } from "../src/datasets.js";
+import type { Grid } from "../src/puzzle.js";
+import type { SolverInfo } from "../src/registry.js";
+import { type SolverEngine, solvesBatches } from "../src/solver.js";
+import { type AnswerCheck, answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
+import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
+import { timeInterleaved } from "./measure/interleaved.js";
+import { builtWorktree, resolveCommit } from "./measure/reference.js";
+import type { BenchRun } from "./records.js";
+import { type Change, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
+import { formatNumber, formatRatio } from "./report/format.js";
+import { seededSample } from "./sample.js";
+import { type RatioEstimate, studentT95 } from "./statistics.js";
+import { type Expectation, expectationOf } from "./verify.js";
+
+/** A sampled pair still solves at least this many puzzles (or the whole draw). */
+const MIN_PUZZLES = 10;
+/** Share of a round's time one batch of the slower side may take before the pair is sampled. */
+const BATCH_SHARE = 1 / 4;
+
+/** What to time against what. */
+export interface PairedPlan {
+  /** This checkout's solvers (the "now" side), in row order. */
+  solvers: readonly SolverInfo[];
+  /** The earlier commit's solvers by id (the "before" side). */
+  before: ReadonlyMap<string, Pick<SolverInfo, "id" | "sizes" | "load">>;
+  datasets: readonly Dataset[];
+  limit: number;
+  budget: number;
+  seed: number;
+  maxPuzzles: number;
+  /** tinybench time per side per row, shared by the rounds. */
+  timeMs: number;
+  rounds: number;
+  /** The least change judged (a share). */
+  threshold: number;
+  /** Whether a solver is measured on grids of side `size` (the preset); default: every size it takes. */
+  takes?(info: SolverInfo, size: number): boolean;
+  expectationOf?(dataset: Dataset): Expectation;
+  /** Stops before the next row. */
+  signal?: AbortSignal;
+}
+
+/** The solvers of the package in `folder` (a built worktree): its dist/src/registry.js's `solvers`, by id. */
+export async function solversIn(folder: string, commit: string): Promise<Map<string, Pick<SolverInfo, "id" | "sizes" | "load">>> {
+  const module = (await import(pathToFileURL(`${folder}/dist/src/registry.js`).href)) as { solvers?: unknown };
+  const list = module.solvers;
+  if (!Array.isArray(list) || !list.every((s) => typeof s?.id === "string" && typeof s?.load === "function")) {
+    throw new Error(`--ref ${commit}: its dist/src/registry.js exports no list of solvers to time (too old for --ref)`);
+  }
+  return new Map((list as SolverInfo[]).filter((info) => !info.unavailable).map((info) => [info.id, info]));
+}
+
+/** Student's t 95% interval of the geometric mean of `ratios` (each round's old ÷ new time). */
+export function pairedRatio(ratios: readonly number[]): RatioEstimate {
+  const logs = ratios.map(Math.log);
+  const n = logs.length;
+  const mean = logs.reduce((sum, value) => sum + value, 0) / n;
+  const sd = n > 1 ? Math.sqrt(logs.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1)) : Infinity;
+  const spread = n > 1 ? (studentT95(n - 1) * sd) / Math.sqrt(n) : Infinity;
+  return { ratio: Math.exp(mean), low: Math.exp(mean - spread), high: Math.exp(mean + spread), method: "paired" };
+}
+
+/** One side of a pair, ready to time: its checked batch function and the total it must count. */
+interface Side {
+  solve: () => number;
+  total: number;
+}
+
+/** The side's engine over `grids`: one solveBatch call for batch engines, else a countSolutions loop; checked once here. */
+function prepareSide(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, check: AnswerCheck): Side {
+  if (solvesBatches(engine)) {
+    const packed = pack(grids);
+    const solveBatch = engine.solveBatch.bind(engine);
+    const total = checkAnswers(batchAnswers(solveBatch(packed, grids.length, limit, budget)), grids.length, check);
+    return {
+      total,
+      solve: () => {
+        const counts = solveBatch(packed, grids.length, limit, budget).counts;
+        let sum = 0;
+        for (let i = 0; i < grids.length; i++) sum += counts[i];
+        return sum;
+      },
+    };
+  }
+  const solution = new Uint8Array(grids[0].length);
+  const stats = { guesses: 0, timedOut: false };
+  let total = 0;
+  grids.forEach((grid, i) => {
+    const count = engine.countSolutions(grid, limit, solution, stats, budget);
+    check(i, { count, solution, timedOut: stats.timedOut });
+    total += count;
+  });
+  return {
+    total,
+    solve: () => {
+      let sum = 0;
+      for (const grid of grids) sum += engine.countSolutions(grid, limit, solution, stats, budget);
+      return sum;
+    },
+  };
+}
+
+/** ms one call of `solve` takes (the fastest of two). */
+function callMs(solve: () => number): number {
+  let best = Infinity;
+  for (let i = 0; i < 2; i++) {
+    const start = performance.now();
+    solve();
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+/** One judged pair, and what each side's rounds measured. */
+export interface PairedChange extends Change {
+  /** Puzzles each batch solved (fewer than drawn when sampled). */
+  puzzles: number;
+  /** Each round's old ÷ new ms per batch. */
+  roundRatios: number[];
+}
+
+/**
+ * Every row of `plan` on both sides, interleaved, in row order per dataset; a row whose solver the
+ * earlier commit lacks is "not run before". A wrong answer on either side throws.
+ */
+export async function runPaired(plan: PairedPlan, progress: (change: PairedChange) => void = () => {}): Promise<PairedChange[]> {
+  const changes: PairedChange[] = [];
+  const engines = new Map<string, SolverEngine>();
+  const engineOf = async (side: string, info: Pick<SolverInfo, "id" | "load">, size: number) => {
+    const key = `${side} ${info.id} ${size}`;
+    if (!engines.has(key)) engines.set(key, await info.load(size));
+    return engines.get(key)!;
+  };
+  for (const dataset of plan.datasets) {
+    const expectation = plan.expectationOf?.(dataset) ?? expectationOf(dataset.name);
+    const draw: Draw = drawPuzzles(dataset, seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed), expectation);
+    const size = draw.shape.size;
+    for (const info of plan.solvers) {
+      if (plan.signal?.aborted) return changes;
+      if (!info.sizes.includes(size) || !(plan.takes?.(info, size) ?? true)) continue;
+      const old = plan.before.get(info.id);
+      const base = { dataset: dataset.name, row: info.id, flags: { before: [], after: [] }, roundRatios: [] };
+      if (!old || !old.sizes.includes(size)) {
+        changes.push({ ...base, before: null, after: null, estimate: null, verdict: "not run before", puzzles: 0 });
+        continue;
+      }
+      const change = await timePair(info, old, draw, plan, engineOf, base);
+      changes.push(change);
+      progress(change);
+    }
+  }
+  return changes;
+}
+
+async function timePair(
+  info: SolverInfo,
+  old: Pick<SolverInfo, "id" | "load">,
+  draw: Draw,
+  plan: PairedPlan,
+  engineOf: (side: string, info: Pick<SolverInfo, "id" | "load">, size: number) => Promise<SolverEngine>,
+  base: Pick<PairedChange, "dataset" | "row" | "flags" | "roundRatios">,
+): Promise<PairedChange> {
+  const limit = info.capabilities.uniqueness === false ? 1 : plan.limit;
+  const budget = info.capabilities.budget ? plan.budget : Infinity;
+  const engines = [await engineOf("before", old, draw.shape.size), await engineOf("now", info, draw.shape.size)];
+  let grids: Grid[] = draw.grids;
+  let sides = engines.map((engine, i) => prepareSide(engine, grids, limit, budget, answerChecker(draw, `${info.id} (${i === 0 ? "--ref" : "now"})`, limit)));
+  const roundMs = plan.timeMs / plan.rounds;
+  const slowest = Math.max(...sides.map((side) => callMs(side.solve)));
+  if (slowest > roundMs * BATCH_SHARE && grids.length > MIN_PUZZLES) {
+    const keep = Math.max(MIN_PUZZLES, Math.floor((grids.length * roundMs * BATCH_SHARE) / slowest));
+    grids = grids.slice(0, keep);
+    sides = engines.map((engine, i) => prepareSide(engine, grids, limit, budget, answerChecker(draw, `${info.id} (${i === 0 ? "--ref" : "now"})`, limit)));
+  }
+  // Every timed call's total must be the checked one: counted here, thrown after the timing.
+  const wrong = [0, 0];
+  const calls = sides.map((side, k) => () => {
+    if (side.solve() !== side.total) wrong[k]++;
+  });
+  const seconds = timeInterleaved(calls, { rounds: plan.rounds, runSeconds: roundMs / 1000 });
+  wrong.forEach((count, k) => {
+    const side = `${draw.dataset.name} · ${info.id} (${k === 0 ? "--ref" : "now"})`;
+    if (count > 0) throw new Error(`${side}: ${count} timed call(s) counted a different total than the verified ${sides[k].total}`);
+  });
+  const ratios = seconds[0].map((old, round) => old / seconds[1][round]);
+  const estimate = pairedRatio(ratios);
+  const perSecond = (side: number[]) => (grids.length * side.length) / side.reduce((sum, t) => sum + t, 0);
+  const verdict = betweenRunsVerdict(estimate, plan.threshold);
+  const change: PairedChange = {
+    ...base,
+    before: perSecond(seconds[0]),
+    after: perSecond(seconds[1]),
+    estimate,
+    verdict,
+    floor: plan.threshold,
+    puzzles: grids.length,
+    roundRatios: ratios,
+  };
+  if (verdict === "not judged") change.reason = `± wider than the ${+(plan.threshold * 100).toFixed(2)}% it would judge`;
+  return change;
+}
+
+/** Throws the usage error of a --ref run asked for what it does not do (another comparison, exports) or naming no commit git knows. */
+export function checkRefRequest(options: {
+  ref?: string;
+  compare?: string;
+  against?: string;
+  json?: unknown;
+  markdown?: unknown;
+  csv?: unknown;
+  svg?: unknown;
+}): void {
+  if (!options.ref) return;
+  if (options.compare || options.against) throw new Error("--ref COMMIT judges against that commit: leave out --compare and --against");
+  const exports = (["json", "markdown", "csv", "svg"] as const).filter((key) => options[key] !== undefined);
+  if (exports.length > 0) throw new Error(`--ref prints its verdicts and writes no files: leave out ${exports.map((key) => `--${key}`).join(", ")}`);
+  resolveCommit(options.ref);
+}
+
+/** What `--ref` needs of the bench's options. */
+export interface RefRequest {
+  ref: string;
+  /** Rows judged slower by more than this many percent make the run fail; undefined: never. */
+  failOnRegression?: number;
+}
+
+/**
+ * `--ref COMMIT`: builds the commit's worktree, times every row of `plan` against it and reports
+ * the verdicts through `report` (progress and the build's steps on stderr). Returns false when
+ * --fail-on-regression found a row slower by more than it allows.
+ */
+export async function judgeAgainstCommit(request: RefRequest, plan: Omit<PairedPlan, "before">, report: (text: string) => void): Promise<boolean> {
+  const tree = builtWorktree(request.ref, (line) => process.stderr.write(`--ref: ${line}\n`));
+  const commit = resolveCommit(request.ref);
+  const before = await solversIn(tree, request.ref);
+  const changes = await runPaired({ ...plan, before }, (c) => {
+    const said = c.estimate ? `${formatRatio(c.estimate)} ${c.estimate.ratio >= 1 ? "faster" : "slower"} (${c.verdict})` : c.verdict;
+    process.stderr.write(`${c.dataset} · ${c.row}: ${said}\n`);
+  });
+  const threshold = formatNumber(plan.threshold * 100);
+  const heading = [
+    `Compared with commit ${commit} (--ref ${request.ref}, built in ${tree}), each row of both timed interleaved in this run: puzzles/s before → now`,
+    `± is the 95% interval of the ratio over ${plan.rounds} rounds (Student's t on each round's ratio, the order alternating); ` +
+      `faster or slower only when the whole interval lies beyond ${threshold}%, else "no change"; "not judged": an interval too wide to tell ${threshold}%`,
+  ];
+  const run = { environment: { date: new Date().toISOString(), commit } } as BenchRun;
+  report(formatComparison(run, changes, [], plan.threshold, heading));
+  if (request.failOnRegression === undefined) return true;
+  const line = regressionLine(changes, request.failOnRegression);
+  if (line) report(line + "\n");
+  return line === null;
+}

@@ -1,0 +1,66 @@
+/**
+ * Reading a result file that `--compare` or `--against` names: the file read, parsed as JSON,
+ * checked against the documented schema (docs/bench-result.schema.json, with ajv) and turned into
+ * a run (json.ts). Whatever is wrong is one line naming the file and the first problem, e.g.
+ * "--compare old.json: not a bench result as docs/bench-result.schema.json describes: records[3].row must be string".
+ * Kept apart from json.ts so that the web page, which writes with json.ts, does not bundle ajv.
+ */
+import { readFileSync } from "node:fs";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { packagePath } from "../../src/paths.js";
+import type { BenchRun } from "../records.js";
+import { SCHEMA_PATH, parseJson } from "./json.js";
+
+let validator: ValidateFunction | undefined;
+
+/** The schema's validator, compiled once. */
+function validate(): ValidateFunction {
+  validator ??= new Ajv2020({ strict: false, validateFormats: false, allErrors: false }).compile(JSON.parse(readFileSync(packagePath(SCHEMA_PATH), "utf8")));
+  return validator;
+}
+
+/** "records[3].row must be string": where in the file and what is wrong. */
+export function describeSchemaError(error: ErrorObject): string {
+  const where = error.instancePath
+    .split("/")
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part.replace(/~1/g, "/").replace(/~0/g, "~")}`))
+    .join("")
+    .replace(/^\./, "");
+  const allowed = error.keyword === "enum" || error.keyword === "const" ? ` (${JSON.stringify(error.params.allowedValues ?? error.params.allowedValue)})` : "";
+  return `${where || "the top level"} ${error.message ?? "is not valid"}${allowed}`;
+}
+
+/**
+ * The run in the result file at `path`, for `option` (the flag that named it, e.g. "--compare");
+ * throws one line naming both and the first problem: unreadable, not JSON, another format or
+ * version, or a field the schema does not allow.
+ */
+export function readResultFile(path: string, option: string): BenchRun {
+  const source = `${option} ${path}`;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a folder, not a file" : (error as Error).message;
+    throw new Error(`${source}: cannot read it (${reason})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${source}: not JSON (${(error as Error).message})`);
+  }
+  const tagged = data as { format?: unknown; version?: unknown } | null;
+  if (tagged?.format === "sudoku-wasm-bench" && tagged.version === 1) {
+    throw new Error(
+      `${source}: a version 1 result file, written before timing rounds and samples: it cannot be judged; ` +
+        "measure the earlier commit again, or use --ref COMMIT",
+    );
+  }
+  if (tagged?.format === "sudoku-wasm-bench" && tagged.version === 2 && !validate()(data)) {
+    throw new Error(`${source}: not a bench result as ${SCHEMA_PATH} describes: ${describeSchemaError(validate().errors![0])}`);
+  }
+  return parseJson(text, source);
+}

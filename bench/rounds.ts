@@ -1,0 +1,103 @@
+/**
+ * A row timed in rounds: the row's time split into `rounds` tinybench runs one after another (the
+ * first one warms up), so that the row records each round's mean as well as every batch. Batches
+ * next to each other are alike (same second, same caches); rounds catch more of what moves a
+ * row between runs (load that comes and goes, a collection, the timer), and `--compare` judges
+ * with them (report/compare.ts): an interval from batches alone is far too narrow between two
+ * runs. The rounds of a row are not spread across the run (a row is measured whole, so that an
+ * interrupted run keeps the rows it finished); what they cannot see, such as the load an hour
+ * later or another process's compiled code, is why `--ref` times both commits in one process.
+ */
+import { cpus } from "node:os";
+import { type BatchTiming, type BatchTimingOptions, type TimedElsewhere, timeBatches } from "./measure/batches.js";
+import { summarize } from "./statistics.js";
+
+/** Rounds per row unless `--rounds` says otherwise. */
+export const DEFAULT_ROUNDS = 5;
+
+/** A row's timing over all its rounds, and each round's mean ms per batch. */
+export interface RoundTiming extends BatchTiming {
+  /** Mean ms per batch of each round, in the order they ran. */
+  roundMs: number[];
+  /** How busy the machine's other cores were while the rounds ran (0–1), or null on one core. */
+  otherCoresBusy?: number | null;
+}
+
+/** Busy and total ms of every core of the machine so far (os.cpus()). */
+function machineTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const { times } of cpus()) {
+    const all = times.user + times.nice + times.sys + times.irq + times.idle;
+    busy += all - times.idle;
+    total += all;
+  }
+  return { busy, total };
+}
+
+/**
+ * The share of the other cores' time that was busy between `before` and now, this process's own
+ * CPU time (`ownMs`) taken out: on a 2-core machine, how busy the core the row did not run on
+ * was. Null on one core or when the clock did not tick.
+ */
+export function otherCoresBusy(before: { busy: number; total: number }, ownMs: number): number | null {
+  const cores = cpus().length;
+  const now = machineTimes();
+  const total = now.total - before.total;
+  if (cores < 2 || !(total > 0)) return null;
+  const others = total * ((cores - 1) / cores);
+  return Math.min(1, Math.max(0, (now.busy - before.busy - ownMs) / others));
+}
+
+/** How to time a row in rounds: the batch options for the whole row, and the rounds to split it into. */
+export interface RoundOptions extends BatchTimingOptions {
+  rounds: number;
+}
+
+/**
+ * Times `solveBatch` in `options.rounds` tinybench runs of `timeMs / rounds` each (the warm-up
+ * before the first only), each run at least `ceil(minCalls / rounds)` calls; returns every batch
+ * (ascending) with the whole row's mean, margin and CPU share, and each round's mean.
+ */
+export async function timeRounds(
+  name: string,
+  solveBatch: () => number | TimedElsewhere | Promise<number | TimedElsewhere>,
+  expectedTotal: number,
+  options: RoundOptions,
+): Promise<RoundTiming> {
+  const rounds = Math.max(1, Math.floor(options.rounds));
+  const each: BatchTiming[] = [];
+  const machineBefore = machineTimes();
+  const cpuBefore = process.cpuUsage();
+  for (let round = 0; round < rounds; round++) {
+    each.push(
+      await timeBatches(name, solveBatch, expectedTotal, {
+        ...options,
+        timeMs: options.timeMs / rounds,
+        minCalls: Math.max(1, Math.ceil(options.minCalls / rounds)),
+        warmupMs: round === 0 ? options.warmupMs : 0,
+      }),
+    );
+  }
+  const own = process.cpuUsage(cpuBefore);
+  return { ...combineRounds(each), otherCoresBusy: otherCoresBusy(machineBefore, (own.user + own.system) / 1000) };
+}
+
+/** One timing of the rounds together: their batches pooled (mean, median, Student's t margin), the CPU share weighted by each round's time. */
+export function combineRounds(each: readonly BatchTiming[]): RoundTiming {
+  const batchMs = each.flatMap((t) => t.batchMs).sort((a, b) => a - b);
+  const summary = summarize(batchMs);
+  const weights = each.map((t) => t.meanMs * t.samples);
+  const cpuPerWall = each.some((t) => t.cpuPerWall === null)
+    ? null
+    : each.reduce((sum, t, i) => sum + t.cpuPerWall! * weights[i], 0) / weights.reduce((a, b) => a + b, 0);
+  return {
+    meanMs: summary.mean,
+    medianMs: summary.p50,
+    rmePercent: summary.rmePercent,
+    samples: summary.n,
+    batchMs,
+    cpuPerWall,
+    roundMs: each.map((t) => t.meanMs),
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * `npm run verdict-rates`: how far `--compare`'s verdicts can be trusted on this machine. It runs
+ * the bench in pairs of separate processes and judges each pair as `--compare` does:
+ *
+ *   same commit, idle    `--pairs` pairs of runs of this checkout: every verdict "faster" or
+ *                        "slower" is false; printed as false verdicts per 100 rows
+ *   same commit, busy    the same with the other core kept busy by a spinning child process
+ *   planted slowdown     `--planted-pairs` pairs, a run of the planted module (bench/planted.ts:
+ *                        the wasm kernel) against a run of it spinning `--slowdown` longer per
+ *                        call; the share of its rows judged "slower" is the detection rate
+ *
+ * The goal: at most 1 false verdict per 100 rows, idle and busy; a 10% slowdown judged slower in
+ * at least 9 of 10 pairs on an idle machine. Prints the CPU (lscpu's model name), the load average
+ * at the start and end of each part, and the rates. With `--ref-pairs N`, also N runs of
+ * `--ref HEAD` (this commit against itself, interleaved in one process) and their false verdicts.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
+import { packagePath } from "../src/paths.js";
+import { collectEnvironment } from "./env.js";
+import { type Change, type Verdict, compareRuns } from "./report/compare.js";
+import { parseJson } from "./report/json.js";
+
+/** The options of one measurement. */
+interface RateOptions {
+  pairs: number;
+  plantedPairs: number;
+  refPairs: number;
+  slowdown: number;
+  time: number;
+  puzzles: number;
+  solvers: string[];
+  datasets: string[];
+  busy: boolean;
+  keep: boolean;
+}
+
+const OPTIONS: readonly OptionRow[] = [
+  { flags: "--pairs <n>", description: "pairs of same-commit runs, idle and again busy", default: 5, parse: wholeNumber(0) },
+  { flags: "--planted-pairs <n>", description: "pairs of runs with the planted slowdown", default: 10, parse: wholeNumber(0) },
+  { flags: "--ref-pairs <n>", description: "runs of --ref HEAD (same commit, interleaved in one process), idle", default: 0, parse: wholeNumber(0) },
+  { flags: "--slowdown <share>", description: "the planted slowdown (0.1: each call spins 10% of its time longer)", default: 0.1, parse: shareArgument },
+  { flags: "--time <ms>", description: "the bench's --time per row", default: 300, parse: wholeNumber(1) },
+  { flags: "--puzzles <n>", description: "the bench's --puzzles", default: 100, parse: wholeNumber(1) },
+  { flags: "--solvers <ids>", description: "the rows of the same-commit runs", default: ["wasm", "bitmask", "dlx"], defaultText: "wasm,bitmask,dlx", parse: commaList },
+  { flags: "--datasets <specs>", description: "the datasets of every run", default: ["easy", "medium", "hard"], defaultText: "easy,medium,hard", parse: commaList },
+  { flags: "--no-busy", description: "skip the runs with the other core busy" },
+  { flags: "--keep", description: "keep the runs' JSON files (their folder is printed)", default: false },
+];
+
+/** A parser of a slowdown share: a number above 0 and below 10. */
+function shareArgument(text: string): number {
+  const value = Number(text);
+  if (!(value > 0 && value < 10)) throw new InvalidArgumentError(`expected a share above 0 and below 10 (0.1 for 10% slower), got '${text}'`);
+  return value;
+}
+
+const BENCH = packagePath("dist", "bench", "bench.js");
+const PLANTED = packagePath("dist", "bench", "planted.js");
+const SLOWDOWN_VARIABLE = "SUDOKU_WASM_PLANTED_SLOWDOWN";
+
+/** Runs the bench with `args` (and `env` added); rejects with its stderr when it fails. */
+function runBench(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BENCH, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (status) => {
+      if (status === 0) resolve(out);
+      else reject(new Error(`bench ${args.join(" ")} exited ${status}: ${err.trim().split("\n").pop()}`));
+    });
+  });
+}
+
+/** A child process that keeps one core busy until killed. */
+function spinner(): ChildProcess {
+  return spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" });
+}
+
+/** Verdict counts over many rows. */
+type Tally = Record<Verdict, number> & { rows: number };
+
+function tally(changes: readonly Change[], into: Tally = emptyTally()): Tally {
+  for (const change of changes) {
+    into[change.verdict]++;
+    into.rows++;
+  }
+  return into;
+}
+
+function emptyTally(): Tally {
+  return { rows: 0, faster: 0, slower: 0, "no change": 0, "not judged": 0, undecided: 0, "not run before": 0, "not run now": 0 };
+}
+
+const load = (): string => loadavg().map((value) => value.toFixed(1)).join(" ");
+const percent = (part: number, whole: number): string => (whole === 0 ? "n/a" : `${((100 * part) / whole).toFixed(1)}`);
+
+/** "60 rows: 0 faster, 1 slower (1.7 per 100 rows), 40 no change, 19 not judged". */
+function describeSame(t: Tally): string {
+  const wrong = t.faster + t.slower;
+  const rate = `${wrong} false verdicts = ${percent(wrong, t.rows)} per 100 rows (${t.faster} faster, ${t.slower} slower)`;
+  return `${t.rows} rows: ${rate}; ${t["no change"]} no change, ${t["not judged"] + t.undecided} not judged`;
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const command = new Command("npm run verdict-rates --");
+  command.description("false verdicts of --compare on one commit, and the share of a planted slowdown it finds");
+  OPTIONS.forEach((row) => command.addOption(toOption(row)));
+  command.exitOverride().configureOutput({ outputError: () => {} });
+  const options = command.parse([...argv], { from: "user" }).opts<RateOptions>();
+  const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
+  const environment = collectEnvironment({ seed: 1, limit: 2, timeMs: options.time, budget: 100_000 }, new Date());
+  const common = ["--datasets", options.datasets.join(","), "--time", String(options.time), "--puzzles", String(options.puzzles)];
+  common.push("--threads", "0", "--no-chart");
+  const started = performance.now();
+  let runs = 0;
+  const out = (line: string) => process.stdout.write(line + "\n");
+  out(`verdict-rates: ${environment.cpu} (${cpus().length} cores), Node ${environment.node}, commit ${environment.commit}`);
+  out(`  rows: ${options.solvers.join(",")} on ${options.datasets.join(",")}, --time ${options.time}, --puzzles ${options.puzzles}; --compare's defaults`);
+
+  /** One pair of runs judged as --compare judges them. */
+  const pair = async (name: string, args: readonly string[], envBefore: Record<string, string> = {}, envAfter = envBefore): Promise<Change[]> => {
+    const before = join(folder, `${name}-a.json`);
+    const after = join(folder, `${name}-b.json`);
+    await runBench([...args, "--json", before], envBefore);
+    await runBench([...args, "--json", after], envAfter);
+    runs += 2;
+    return compareRuns(parseJson(readFileSync(before, "utf8"), before), parseJson(readFileSync(after, "utf8"), after));
+  };
+
+  const same = async (condition: "idle" | "busy"): Promise<void> => {
+    const loadBefore = load();
+    const busy = condition === "busy" ? spinner() : null;
+    try {
+      const t = emptyTally();
+      for (let i = 0; i < options.pairs; i++) tally(await pair(`${condition}-${i}`, ["--solvers", options.solvers.join(","), ...common]), t);
+      const what = `same commit, ${condition}${busy ? " (the other core spinning)" : ""}`;
+      out(`${what}: ${options.pairs} pairs, ${describeSame(t)} [load ${loadBefore} → ${load()}]`);
+    } finally {
+      busy?.kill();
+    }
+  };
+
+  if (options.pairs > 0) {
+    await same("idle");
+    if (options.busy) await same("busy");
+  }
+  if (options.plantedPairs > 0) {
+    const loadBefore = load();
+    const t = emptyTally();
+    const args = ["--solvers", PLANTED, ...common];
+    const plain = { [SLOWDOWN_VARIABLE]: "0" };
+    const slowed = { [SLOWDOWN_VARIABLE]: String(options.slowdown) };
+    for (let i = 0; i < options.plantedPairs; i++) tally(await pair(`planted-${i}`, args, plain, slowed), t);
+    out(
+      `planted ${Math.round(options.slowdown * 100)}% slowdown, idle: ${options.plantedPairs} pairs × ${options.datasets.length} rows: ` +
+        `judged slower in ${t.slower} of ${t.rows} (${percent(t.slower, t.rows)}%); ${t["no change"]} no change, ` +
+        `${t["not judged"] + t.undecided} not judged, ${t.faster} faster [load ${loadBefore} → ${load()}]`,
+    );
+  }
+  if (options.refPairs > 0) {
+    const loadBefore = load();
+    const t = emptyTally();
+    for (let i = 0; i < options.refPairs; i++) {
+      const text = await runBench(["--solvers", options.solvers.join(","), ...common, "--ref", "HEAD"]);
+      runs++;
+      const counts = /(\d+) faster, (\d+) slower, (\d+) no change, (\d+) not judged/.exec(text);
+      if (!counts) throw new Error(`--ref HEAD printed no tally of verdicts:\n${text}`);
+      const [faster, slower, unchanged, unjudged] = counts.slice(1).map(Number);
+      t.faster += faster;
+      t.slower += slower;
+      t["no change"] += unchanged;
+      t["not judged"] += unjudged;
+      t.rows += faster + slower + unchanged + unjudged;
+    }
+    out(`--ref HEAD (same commit, one process), idle: ${options.refPairs} runs, ${describeSame(t)} [load ${loadBefore} → ${load()}]`);
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  out(`${runs} bench runs in ${seconds} s; goal: at most 1 false verdict per 100 rows, a 10% slowdown found in 9 of 10 pairs`);
+  if (options.keep) out(`runs kept in ${folder}`);
+  else rmSync(folder, { recursive: true, force: true });
+}
+
+/** Exit status: 0 when every run finished; 2 for a usage error; 1 when a run of the bench failed. */
+await main(process.argv.slice(2)).catch((error: Error) => {
+  if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
+  process.stderr.write(`verdict-rates: ${error.message.replace(/^error: /, "")}\n`);
+  process.exitCode = error instanceof CommanderError ? 2 : 1;
+});

@@ -1,0 +1,117 @@
+/**
+ * The host of the minlex kernel (assembly/canon.ts): batches of 9×9 puzzles go into its linear
+ * memory as bytes, one call writes every form and automorphism count, and they are read back
+ * from the regions beside the puzzles.
+ *
+ *   base ─► puzzles n×81 u8 │ forms n×81 u8 (`0`–`9`) │ (align 4) automorphisms n×i32
+ *
+ * The minlex form is the lexicographically smallest 81-character string (givens as digits, empty
+ * cells as 0) over every transformation of the puzzle: transposition, band, row-in-band, stack
+ * and column-in-stack permutations (2 × 6^8 maps) and relabelling of the digits. Two puzzles are
+ * the same up to symmetry exactly when their forms are equal. The form needs no solution.
+ */
+import { instantiate as instantiateCanonKernel } from "../build/canon.js";
+import { compileWasmFile } from "./wasm.js";
+import { CELLS } from "./shape.js";
+import { PuzzleError, readPuzzle } from "./puzzle.js";
+
+/** The kernel's count for a digit repeated in a row, column or box. */
+export const REPEATED_CLUE = -2;
+
+/** The geometric maps of a 9×9 grid: 2 (transposition) × 6^8 (bands, rows, stacks, columns). */
+export const GEOMETRIC_MAPS = 2 * 6 ** 8;
+
+/** The builds of the minlex kernel: release (`npm run build`'s canon target) and its debug twin (asserts on, for tests). */
+export type CanonBuild = "canon" | "canon-debug";
+
+interface CanonExports {
+  memory: WebAssembly.Memory;
+  reserve(count: number): number;
+  canonBatch(base: number, count: number): number;
+}
+
+/** The results of one batch: views of the kernel's memory, valid until its next call. */
+export interface CanonResult {
+  /** Form k is bytes `81k` to `81k + 80`, as the characters `0`–`9` (not written for a rejected puzzle). */
+  forms: Uint8Array;
+  /** Per puzzle: how many of the 3,359,232 geometric maps give its form (its automorphisms, at least 1); {@link REPEATED_CLUE} for a digit repeated in a unit. */
+  automorphisms: Int32Array;
+}
+
+/** One instance of the minlex kernel, with its own memory: fill {@link input}, then {@link run}. */
+export class CanonKernel {
+  private base = 0;
+  private room = 0;
+
+  private constructor(private readonly exports: CanonExports) {}
+
+  /** Instantiates the kernel (the module is compiled once per process, and adopted by workers from the main thread). */
+  static async create(build: CanonBuild = "canon"): Promise<CanonKernel> {
+    const module = await compileWasmFile(build);
+    return new CanonKernel((await instantiateCanonKernel(module as WebAssembly.Module, { env: {} })) as CanonExports);
+  }
+
+  /** Room for `count` puzzles of 81 bytes each (a digit 1–9 or its character `1`–`9`; any other byte is empty), to fill before {@link run}. */
+  input(count: number): Uint8Array {
+    if (!Number.isInteger(count) || count < 0) throw new RangeError(`count must be a whole number, got ${count}`);
+    if (count > this.room) {
+      const base = this.exports.reserve(count);
+      if (base === 0) throw new RangeError(`a batch of ${count} puzzles does not fit the minlex kernel's memory`);
+      this.base = base;
+      this.room = count;
+    }
+    return new Uint8Array(this.exports.memory.buffer, this.base, count * CELLS);
+  }
+
+  /** The forms and automorphism counts of the `count` puzzles just given to {@link input}. */
+  run(count: number): CanonResult {
+    if (!Number.isInteger(count) || count < 0 || count > this.room) throw new RangeError(`run(${count}) needs input(${count}) first`);
+    if (this.exports.canonBatch(this.base, count) !== count) throw new Error(`the minlex kernel refused a batch of ${count}`);
+    const buffer = this.exports.memory.buffer;
+    const forms = this.base + count * CELLS;
+    const counts = Math.ceil((forms + count * CELLS) / 4) * 4;
+    return { forms: new Uint8Array(buffer, forms, count * CELLS), automorphisms: new Int32Array(buffer, counts, count) };
+  }
+}
+
+/** One puzzle's canonical form, or why it has none. */
+export type Canonical = { form: string; automorphisms: number; error?: undefined } | { form: null; automorphisms: null; error: string };
+
+let shared: Promise<CanonKernel> | undefined;
+
+/**
+ * The minlex form and automorphism count of each puzzle (9×9, in any form `solve` reads one
+ * line: digits, with `.` or `0` for an empty cell), in order. A puzzle that cannot be read, or
+ * with a digit repeated in a row, column or box, gets `error` and no form.
+ *
+ *   const [{ form }] = await canonicalize(["..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."]);
+ */
+export async function canonicalize(puzzles: readonly string[]): Promise<Canonical[]> {
+  const kernel = await (shared ??= CanonKernel.create());
+  const results = new Array<Canonical>(puzzles.length);
+  const positions: number[] = [];
+  const grids: Uint8Array[] = [];
+  puzzles.forEach((text, i) => {
+    try {
+      const puzzle = readPuzzle(text);
+      if (puzzle.grid.length !== CELLS) throw new PuzzleError("length", `a minlex form is for 9×9 puzzles; this one has ${puzzle.grid.length} cells`);
+      positions.push(i);
+      grids.push(puzzle.grid);
+    } catch (error) {
+      if (!(error instanceof PuzzleError)) throw error;
+      results[i] = { form: null, automorphisms: null, error: error.message };
+    }
+  });
+  const input = kernel.input(grids.length);
+  grids.forEach((grid, k) => input.set(grid, k * CELLS));
+  const { forms, automorphisms } = kernel.run(grids.length);
+  const decoder = new TextDecoder();
+  positions.forEach((i, k) => {
+    const count = automorphisms[k];
+    results[i] =
+      count === REPEATED_CLUE
+        ? { form: null, automorphisms: null, error: "a digit is repeated in a row, column or box" }
+        : { form: decoder.decode(forms.subarray(k * CELLS, (k + 1) * CELLS)), automorphisms: count };
+  });
+  return results;
+}

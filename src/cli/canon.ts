@@ -1,0 +1,218 @@
+/**
+ * `sudoku-wasm canon [FILE...]`: the minlex canonical form of every 9×9 puzzle of a corpus,
+ * streaming, on every core: the same reading, batching, pool, order, shards and resume as
+ * `solve` (pipeline.ts), with each batch's work done by the minlex kernel (../pool/canon-task.ts).
+ * `--automorphisms` and `--minimal` add a column each to jsonl and csv; `--unique` keeps the
+ * first record of each form (in memory: every distinct form seen). The options table below
+ * makes both the help text and the defaults.
+ */
+import { availableParallelism } from "node:os";
+import { Transform, type Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { Command } from "commander";
+import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
+import { STATUSES } from "../solver.js";
+import { compileWasmFile } from "../wasm.js";
+import { TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
+import { CANON_OUTPUTS, canonCsvHeader } from "../pool/canon-task.js";
+import type { CanonRequest } from "../pool/task.js";
+import { BATCH_TARGET_MS, solveStreams } from "./pipeline.js";
+import { InterruptWatch, ProgressDisplay } from "./progress.js";
+import { type OptionRow, toOption, wholeNumber } from "./options.js";
+import { checkOutputIsNoInput } from "./same-file.js";
+import { lockOutput } from "./output-lock.js";
+import { closeOutput, openOutput } from "./output.js";
+import { stopBeforeStreamExit } from "./errors.js";
+import { commaGrouped } from "../whole-number.js";
+import { type Shard, WHOLE_RUN, shardArgument } from "./resume.js";
+import { FAILED_RECORDS_STATUS, SMALL_INPUT_BYTES, errorLines, findResumePoint, hintTerminalInput, inputBytes, inputNames, interruptedLine, openInputs } from "./solve.js";
+
+/** Parsed flags of the canon command. */
+export interface CanonFlags {
+  output?: string;
+  in: InputFormatName;
+  out: (typeof CANON_OUTPUTS)[number];
+  automorphisms?: boolean;
+  minimal?: boolean;
+  unique?: boolean;
+  threads?: number;
+  batch: number;
+  shard?: Shard;
+  resume?: boolean;
+  progress?: boolean;
+  quiet?: boolean;
+}
+
+/** The options of `canon`: one row each, the source of the help text and the defaults. */
+const CANON_OPTIONS: readonly OptionRow[] = [
+  { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
+  { flags: "--in <format>", description: "input format; auto detects it per record (line = 81 cells, grid = 9 rows, csv, colon = puzzle:count[:solution]); 9×9 only", default: "auto", choices: INPUT_FORMATS },
+  { flags: "--out <format>", description: "output format: line (the form alone, or `invalid`), jsonl, csv (index,canon,puzzle,file,line[,automorphisms][,minimal],error)", default: "line", choices: CANON_OUTPUTS },
+  { flags: "--automorphisms", description: "jsonl and csv: add how many of the 3,359,232 geometric maps (with the relabelling that goes with each) map the puzzle onto itself (1 for most puzzles)" },
+  { flags: "--minimal", description: "jsonl and csv: add whether the puzzle is minimal: one solution, and more than one with any clue removed (null or empty when it has none or several); counts to 2 with each clue removed" },
+  { flags: "--unique", description: "write only the first record of each form (invalid records are all written); keeps every distinct form in memory, about 90 MB per million distinct forms (not with --resume or --shard)", conflicts: ["resume", "shard"] },
+  { flags: "-t, --threads <n>", description: "worker threads; 0 works on the main thread", defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`, parse: wholeNumber(0, 256) },
+  { flags: "--batch <n>", description: `puzzles per batch sent to a worker, at most (batches are sized to about ${BATCH_TARGET_MS} ms of work)`, default: 4096, parse: wholeNumber(1, 1 << 20) },
+  { flags: "--shard <K/N>", description: "only the records whose index (over all inputs, from 0) is K mod N; `sudoku-wasm merge` joins the N line or jsonl outputs", parse: shardArgument },
+  { flags: "--resume", description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records, skip as many inputs, append" },
+  { flags: "--progress", description: "show progress on stderr (default: when stderr is a terminal)" },
+  { flags: "--no-progress", description: "never show progress" },
+  { flags: "-q, --quiet", description: "write nothing to stderr but errors: no progress, no closing summary" },
+];
+
+/** The end of `canon --help`: the form, the duplicates recipe and the exit status. */
+const CANON_HELP = `
+The form: the lexicographically smallest 81-character string (givens as digits, empty cells as
+0) over every transformation of the puzzle: transposition, permutations of the bands, of the
+rows within each band, of the stacks and of the columns within each stack, and relabelling of
+the digits. Two puzzles are the same up to symmetry exactly when their forms are equal. No
+solution is needed: puzzles with 0, 1 or many solutions all have one.
+
+Duplicates up to symmetry, for a corpus of any size:
+  sudoku-wasm canon --out csv corpus.txt | sort -t, -k2,2 -u
+
+Exit status:
+  0    every record has a form
+  1    some record is invalid (not a 9×9 puzzle, or a digit repeated in a unit); every record is still written
+  2    a usage or I/O error
+  130  stopped by SIGINT (Ctrl-C), 143 by SIGTERM: the records of the batches already sent are written whole, in order`;
+
+/** The `canon` subcommand. */
+export function canonCommand(): Command {
+  const command = new Command("canon")
+    .description("the minlex canonical form of each puzzle (duplicates up to symmetry, automorphisms, minimality), streaming, on every core")
+    .argument("[files...]", "input files; - or none for standard input")
+    .action(async (files: string[], flags: CanonFlags) => runCanon(files, flags))
+    .addHelpText("after", CANON_HELP);
+  for (const row of CANON_OPTIONS) command.addOption(toOption(row));
+  return command;
+}
+
+/**
+ * The form a record of `format` carries (line: the line; jsonl: its `canon`; csv: the second
+ * field), or null for none (an invalid record, the csv header).
+ */
+export function recordForm(format: CanonFlags["out"], line: string): string | null {
+  const form = format === "line" ? line : format === "jsonl" ? /"canon":"(\d{81})"/.exec(line)?.[1] : line.split(",", 2)[1];
+  return form !== undefined && /^\d{81}$/.test(form) ? form : null;
+}
+
+/** Two digits of a form per character: a string of its own of 41 characters (not a slice that would hold its whole record). */
+function formKey(form: string): string {
+  const codes = new Array<number>(41);
+  for (let i = 0; i < 41; i++) codes[i] = 10 * (form.charCodeAt(2 * i) - 48) + (2 * i + 1 < 81 ? form.charCodeAt(2 * i + 1) - 48 : 0);
+  return String.fromCharCode(...codes);
+}
+
+/**
+ * Keeps the first record of each form, and every record without one (see {@link recordForm}).
+ * Every distinct form is kept in memory, 41 characters each: about 100 bytes a form in V8's heap.
+ */
+export function firstOfEachForm(format: CanonFlags["out"]): Transform {
+  const seen = new Set<string>();
+  let rest = "";
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const lines = (rest + chunk.toString("latin1")).split("\n");
+      rest = lines.pop()!;
+      let kept = "";
+      for (const line of lines) {
+        const form = recordForm(format, line);
+        if (form !== null) {
+          const key = formKey(form);
+          if (seen.has(key)) continue;
+          seen.add(key);
+        }
+        kept += line + "\n";
+      }
+      done(null, Buffer.from(kept, "latin1"));
+    },
+    flush(done) {
+      done(null, rest === "" ? null : Buffer.from(rest, "latin1"));
+    },
+  });
+}
+
+/** Runs `canon` with parsed flags (exit status as {@link CANON_HELP} says; usage and I/O errors throw, status 2). */
+export async function runCanon(files: string[], flags: CanonFlags): Promise<void> {
+  checkOutputIsNoInput(inputNames(files), flags.output);
+  const inputs = openInputs(files);
+  hintTerminalInput(files, flags.quiet);
+  const shard = flags.shard ?? WHOLE_RUN;
+  const lock = await lockOutput(flags.output, { keep: flags.resume }); // before the resume point is read: a second writer is refused here
+  try {
+    const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
+    const out = await openOutput(flags.output, resume);
+    lock.guard(out);
+    const request: CanonRequest = { automorphisms: flags.automorphisms === true, minimal: flags.minimal === true };
+    const started = performance.now();
+    const totalBytes = inputBytes(files);
+    await compileWasmFile("canon"); // before the pool opens: its workers adopt the compiled module
+    const threads = flags.threads ?? (totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES ? 0 : availableParallelism());
+    const solver = await openBatchSolver(threads, [], { ranges: false });
+    const unregister = stopBeforeStreamExit(() => solver.close());
+    const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
+    const progress = showProgress ? await ProgressDisplay.start(totalBytes) : null;
+    const interrupts = new InterruptWatch();
+    interrupts.onForcedExit(() => progress?.stop());
+    try {
+      const header = (resume?.bytes ?? 0) === 0 && flags.out === "csv" ? canonCsvHeader(request) : "";
+      let sink: Writable = out;
+      let filtered: Promise<void> | null = null;
+      if (flags.unique) {
+        const firsts = firstOfEachForm(flags.out);
+        filtered = pipeline(firsts, out, { end: false });
+        sink = firsts;
+      }
+      if (header !== "") sink.write(header);
+      const totals = await solveStreams(
+        inputs,
+        sink,
+        solver,
+        {
+          input: flags.in,
+          output: flags.out,
+          limit: 2,
+          batchSize: flags.batch,
+          workers: solver.threads,
+          totalBytes,
+          maxInFlight: solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2,
+          shard,
+          skip: resume?.records ?? 0,
+          header: false,
+          canon: request,
+          ranges: false,
+          stop: interrupts.aborted,
+        },
+        (done, bytes) => progress?.update(done, bytes),
+      );
+      if (filtered !== null) {
+        sink.end();
+        await filtered;
+      }
+      await closeOutput(out);
+      lock.verify(); // no success over bytes another run may have written
+      progress?.stop();
+      process.stderr.write(errorLines(totals));
+      const invalid = totals.tally[STATUSES.indexOf("invalid")] + totals.tally[STATUSES.indexOf("error")];
+      if (!flags.quiet) process.stderr.write(summary(totals.tally, invalid, (performance.now() - started) / 1000, solver.threads));
+      if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
+      process.exitCode = interrupts.exitStatus ?? (invalid > 0 ? FAILED_RECORDS_STATUS : 0);
+    } finally {
+      interrupts.close();
+      progress?.stop();
+      unregister();
+      await solver.close();
+    }
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The closing line: records, forms, invalid ones, time and rate. */
+function summary(tally: readonly number[], invalid: number, seconds: number, threads: number): string {
+  const total = tally.reduce((sum, n) => sum + n, 0);
+  const rate = commaGrouped(Math.round(total / Math.max(seconds, 1e-6)));
+  const where = threads === 0 ? "main thread" : `${threads} thread${threads === 1 ? "" : "s"}`;
+  return `${commaGrouped(total)} puzzle${total === 1 ? "" : "s"}: ${commaGrouped(total - invalid)} forms, ${commaGrouped(invalid)} invalid in ${seconds.toFixed(2)} s (${rate} puzzles/s, ${where})\n`;
+}

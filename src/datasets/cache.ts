@@ -1,0 +1,64 @@
+/**
+ * Where fetched public sets live: one `NAME.txt` per set in one folder, the first of
+ *
+ *   $SUDOKU_WASM_DATASETS                       a folder of NAME.txt files (a shared copy, a mirror)
+ *   $XDG_CACHE_HOME/sudoku-wasm/datasets
+ *   ~/.cache/sudoku-wasm/datasets
+ *
+ * and how a file there is checked against its catalog entry (line count and SHA-256).
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { CatalogSet } from "./catalog.js";
+
+/** The environment variable that names the folder of the fetched sets. */
+export const CACHE_VARIABLE = "SUDOKU_WASM_DATASETS";
+
+/** The folder of the fetched sets (see the file comment for the order). */
+export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+  if (env[CACHE_VARIABLE]) return env[CACHE_VARIABLE];
+  const cacheHome = env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(cacheHome, "sudoku-wasm", "datasets");
+}
+
+/** The path a set's file has in the cache folder (whether or not it is there). */
+export function cachedPath(name: string, folder: string = cacheFolder()): string {
+  return join(folder, `${name}.txt`);
+}
+
+/** Whether a set's file is in the cache folder. */
+export function isCached(name: string, folder: string = cacheFolder()): boolean {
+  return existsSync(cachedPath(name, folder));
+}
+
+/** The one command that fetches a set. */
+export function fetchCommand(name: string): string {
+  return `npx sudoku-wasm datasets fetch ${name}`;
+}
+
+/** The SHA-256 of bytes, as hex. */
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Lines in a normalised file (every line ends with `\n`). */
+export function lineCount(bytes: Uint8Array): number {
+  let count = 0;
+  for (const byte of bytes) if (byte === 10) count++;
+  return count;
+}
+
+/** Why the bytes of a set's file differ from its catalog entry, or null when they match. */
+export function fileProblem(set: CatalogSet, bytes: Uint8Array): string | null {
+  const count = lineCount(bytes);
+  const digest = sha256(bytes);
+  if (count === set.count && digest === set.sha256) return null;
+  return `${count} puzzles with sha256 ${digest}; the catalog expects ${set.count} with ${set.sha256}`;
+}
+
+/** Why the cached file of a set differs from its catalog entry, or null when it matches. */
+export function cachedFileProblem(set: CatalogSet, folder: string = cacheFolder()): string | null {
+  return fileProblem(set, readFileSync(cachedPath(set.name, folder)));
+}

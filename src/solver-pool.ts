@@ -1,0 +1,219 @@
+/**
+ * sudoku-wasm/pool: the library on every core (Node only). A pool of worker threads, each with
+ * its own engines, over the CLI's worker pool (pool/pool.ts, piscina) and its batch core:
+ *
+ *   const pool = await createPool({ threads: 4 });
+ *   const records = await pool.solveMany(lines);                    // one record per line, in order
+ *   for await (const record of pool.solveStream(readLines(file))) … // in order, bounded memory
+ *   await pool.close();
+ *
+ * The main thread reads each batch of inputs (9×9 lines of digits straight into bytes, solver.ts
+ * readInputs), a worker solves it (records-task.ts), and the main thread makes the records from
+ * the results; between batches the event loop runs, so a service stays responsive while a pool
+ * solves. What this module needs of the worker pool is one function, {@link openRecordsSolver}.
+ */
+import { availableParallelism } from "node:os";
+import type { Grid } from "./puzzle.js";
+import type { SolverId } from "./registry.js";
+import { type CheckedOptions, type ReadBatch, type SolveOptions, type SolveRecord, DEFAULT_LIMIT, DigitLines, Solver, batchRecordsInOrder, readInputs, readsDigitLines } from "./solver.js";
+import { SHAPE_9 } from "./shape.js";
+import { excerpt } from "./excerpt.js";
+import { TASKS_PER_WORKER, openWorkerPool, workerFile } from "./pool/pool.js";
+import { loadBatchEngines } from "./pool/solve-task.js";
+import { type RecordsOutcome, type RecordsTask, recordsTask } from "./pool/records-task.js";
+import { compiledKernels } from "./wasm.js";
+
+export interface PoolOptions {
+  /** Worker threads. @default the machine's available parallelism (os.availableParallelism()) */
+  threads?: number;
+  /** A registry id, or several, as for createSolver: each grid size on the first listed that takes it (each must solve batches). @default each size's default */
+  solver?: SolverId | readonly SolverId[];
+  /** Inputs per batch sent to a worker: larger batches cost less per puzzle, smaller ones answer sooner. @default 4096 */
+  batchSize?: number;
+}
+
+/** The default {@link PoolOptions.batchSize}. */
+export const POOL_BATCH_SIZE = 4096;
+
+/** A pool's inputs: an array or any iterable, sync or async (a readline interface, a generator). */
+export type PoolInputs = Iterable<string | Grid> | AsyncIterable<string | Grid>;
+
+/** The error a pool's calls reject with once it is closed. */
+const CLOSED = "sudoku-wasm: the pool is closed";
+
+/**
+ * What the pool needs of the worker threads (the seam to pool/pool.ts): the threads in use, a
+ * batch solved on one of them (retried once on a fresh worker when its worker fails; rejects when
+ * that fails too), and the end of all of them.
+ */
+interface RecordsSolver {
+  readonly threads: number;
+  solve(task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome>;
+  close(): Promise<void>;
+}
+
+/**
+ * The worker threads of a pool: `threads` piscina workers of the CLI's worker module, on the
+ * engines `solverIds` name, which load here first (a bad id, or an engine that cannot solve
+ * batches, rejects before any worker starts) and are compiled once for all the workers.
+ * `filename` replaces the worker module (tests).
+ */
+async function openRecordsSolver(threads: number, solverIds: readonly string[], filename = workerFile()): Promise<{ solver: RecordsSolver; main: Solver }> {
+  const engines = await loadBatchEngines(solverIds);
+  const workers = openWorkerPool(threads, { filename, workerData: { solvers: [...solverIds], kernels: await compiledKernels() } });
+  return { solver: { threads, solve: (task, retry) => workers.solveRecords!(task, retry), close: () => workers.close() }, main: new Solver(engines) };
+}
+
+/** A pool of worker threads solving puzzles; see {@link createPool}. */
+export class SolverPool {
+  private closed = false;
+
+  /** @internal use {@link createPool} */
+  constructor(
+    private readonly workers: RecordsSolver,
+    /** A solver of the same engines on this thread: it checks options, and says whether 9×9 lines are read as digits. */
+    private readonly main: Solver,
+    private readonly batchSize: number,
+  ) {}
+
+  /** Worker threads in use. */
+  get threads(): number {
+    return this.workers.threads;
+  }
+
+  /**
+   * Solves every input (as `Solver.solveMany` does, with the same options and records), on the
+   * workers; one record per input, in input order. Bad options reject with a RangeError; a bad
+   * puzzle gives an `invalid` record; a batch whose worker failed twice gives `error` records.
+   */
+  async solveMany(puzzles: PoolInputs, options: SolveOptions | null = {}): Promise<SolveRecord[]> {
+    const records: SolveRecord[] = [];
+    for await (const batch of this.batches(puzzles, options)) for (const record of batch) records.push(record);
+    return records;
+  }
+
+  /**
+   * The records of `puzzles`, one per input, in input order, as they are solved: the inputs are
+   * read a batch at a time, and at most two batches per worker (and one being read) are held at
+   * once, whatever the input's length. Ending the loop early stops reading the input.
+   */
+  solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
+    // Each record from the batch in hand, without a generator's delegation per record (yield* costs several promises each).
+    const batches = this.batches(puzzles, options);
+    let batch: SolveRecord[] = [];
+    let at = 0;
+    const next = async (): Promise<IteratorResult<SolveRecord, undefined>> => {
+      while (at === batch.length) {
+        const step = await batches.next();
+        if (step.done) return { done: true, value: undefined };
+        batch = step.value;
+        at = 0;
+      }
+      return { done: false, value: batch[at++] };
+    };
+    return {
+      next: () => (at < batch.length ? Promise.resolve({ done: false, value: batch[at++] }) : next()),
+      return: async () => {
+        await batches.return();
+        return { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  /** Ends the workers. Calls in progress reject (a batch in flight is not waited for), and so does every later call. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.workers.close();
+  }
+
+  /** Options as `Solver.solveMany` checks them (a RangeError naming a bad one). */
+  private check(options: SolveOptions | null): CheckedOptions {
+    this.main.solveMany([], options); // checks them: one rule, the Solver's, for both
+    const given = options ?? {};
+    return { limit: given.limit ?? DEFAULT_LIMIT, budget: given.budget, alphabet: given.alphabet };
+  }
+
+  /** The records of `puzzles`, a batch at a time, in order, with at most TASKS_PER_WORKER batches per worker in flight. */
+  private async *batches(puzzles: PoolInputs, options: SolveOptions | null): AsyncGenerator<SolveRecord[], void, undefined> {
+    if (this.closed) throw new Error(CLOSED);
+    const checked = this.check(options);
+    const most = this.threads * TASKS_PER_WORKER;
+    const sent: Promise<SolveRecord[]>[] = [];
+    let inputs: (string | Grid)[] = [];
+    const send = () => {
+      sent.push(this.solveBatch(inputs, checked));
+      inputs = [];
+    };
+    for await (const input of puzzles) {
+      inputs.push(input);
+      if (inputs.length < this.batchSize) continue;
+      send();
+      await new Promise(setImmediate); // the event loop runs between batches, however fast the input comes
+      if (this.closed) throw new Error(CLOSED);
+      while (sent.length >= most) yield await this.answered(sent.shift()!);
+    }
+    if (inputs.length > 0) send();
+    while (sent.length > 0) yield await this.answered(sent.shift()!);
+  }
+
+  /** The records of a batch answered, or the pool's error once it is closed. */
+  private async answered(batch: Promise<SolveRecord[]>): Promise<SolveRecord[]> {
+    const records = await batch;
+    if (this.closed) throw new Error(CLOSED);
+    return records;
+  }
+
+  /** Reads a batch here, solves it on a worker, and makes its records here; never rejects (a failure gives `error` records). */
+  private async solveBatch(inputs: (string | Grid)[], options: CheckedOptions): Promise<SolveRecord[]> {
+    const digits = readsDigitLines(this.main.engines, options.alphabet) ? new DigitLines(inputs.length) : null;
+    const batch = readInputs(inputs, options.alphabet, digits);
+    const task = recordsTask(batch, options);
+    const retry = { ...task, cells: task.cells.slice() }; // the task's cells go to the worker
+    try {
+      const outcome = await this.workers.solve(task, retry);
+      return batchRecordsInOrder({ ...batch, cells: retry.cells }, { digits: outcome.digits, puzzles: outcome.puzzles }, this.reportsGuesses());
+    } catch (error) {
+      return failedRecords(batch, error);
+    }
+  }
+
+  private reportsGuesses(): boolean {
+    return this.main.engines.get(SHAPE_9.size)?.reportsGuesses ?? false;
+  }
+}
+
+/** The records of a batch the workers failed on twice: `error` for each input solved, each other input's own (`invalid`) record. */
+function failedRecords(batch: ReadBatch, failure: unknown): SolveRecord[] {
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  const error = `the solver failed on this puzzle's batch (twice): ${excerpt(reason, 200)}`;
+  const records = new Array<SolveRecord>(batch.count);
+  for (let i = 0; i < batch.count; i++) records[i] = { status: "error", count: 0, solution: null, guesses: null, error };
+  batch.recordSlots.forEach((slot, k) => (records[slot] = batch.records[k]));
+  return records;
+}
+
+/**
+ * A pool of `threads` worker threads, each with its own engines (the fastest of each grid size,
+ * or those `solver` names), ready once its engines have loaded here. Node only: in a browser,
+ * use createSolver (in a Web Worker of your own to keep the page responsive).
+ */
+export async function createPool(options: PoolOptions = {}): Promise<SolverPool> {
+  const threads = options.threads ?? availableParallelism();
+  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a whole number from 1, got ${String(threads)}`);
+  const batchSize = options.batchSize ?? POOL_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a whole number from 1, got ${String(batchSize)}`);
+  const ids = options.solver === undefined ? [] : typeof options.solver === "string" ? [options.solver] : [...options.solver];
+  const { solver, main } = await openRecordsSolver(threads, ids, poolWorkerFile);
+  return new SolverPool(solver, main, batchSize);
+}
+
+/** The worker module of the pools made from now on; undefined: the CLI's (tests replace it, see {@link usePoolWorker}). */
+let poolWorkerFile: string | undefined;
+
+/** @internal Makes the pools created from now on run `filename` as their worker module (undefined: the CLI's); for tests. */
+export function usePoolWorker(filename: string | undefined): void {
+  poolWorkerFile = filename;
+}

@@ -1,0 +1,92 @@
+/**
+ * `npm run bench -- --ref COMMIT` (bench/paired.ts): both commits' rows timed interleaved in one
+ * process and judged pair by pair. Building a worktree takes minutes, so the command runs here
+ * against a worktree folder made ready by hand ($SUDOKU_WASM_REF_TREES): its dist/ is this
+ * checkout's, so HEAD is timed against itself. Verdicts depend on the machine's load, so the tests
+ * check what is printed and how the rows are paired, checked and counted, never which verdict.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { pairedRatio, runPaired } from "../bench/paired.js";
+import { WrongAnswerError } from "../bench/verify.js";
+import { findSolver } from "../src/registry.js";
+import { loadDatasetList } from "../src/datasets.js";
+import { scratchFolder } from "./cli-run.js";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const BENCH = join(ROOT, "dist", "bench", "bench.js");
+const { dir } = scratchFolder("sudoku-bench-ref-");
+const head = spawnSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
+
+/** A worktree folder for HEAD that the builder takes as built: the mark, and dist/ linked to this checkout's. */
+function readyTrees(): string {
+  const trees = join(dir, "trees");
+  mkdirSync(join(trees, head), { recursive: true });
+  symlinkSync(join(ROOT, "dist"), join(trees, head, "dist"), "junction");
+  writeFileSync(join(trees, head, ".ref-built"), `${head}\n`);
+  return trees;
+}
+
+const bench = (args: string[], trees?: string) =>
+  spawnSync(process.execPath, [BENCH, ...args], { encoding: "utf8", env: { ...process.env, ...(trees ? { SUDOKU_WASM_REF_TREES: trees } : {}) } });
+
+describe("bench --ref COMMIT", () => {
+  it("times each row of HEAD against HEAD interleaved, pairs them by row and prints one verdict each", () => {
+    const trees = readyTrees();
+    const quick = ["--time", "60", "--puzzles", "20", "--threads", "0", "--rounds", "3"];
+    const run = bench(["--ref", "HEAD", "--solvers", "wasm,bitmask", "--datasets", "easy", ...quick], trees);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`Compared with commit ${head} (--ref HEAD, built in ${join(trees, head)}), each row of both timed interleaved in this run`);
+    expect(run.stdout).toMatch(/over 3 rounds/);
+    expect(run.stdout).toMatch(/\n {2}wasm +[\d,]+ +[\d,]+ +(no change|not judged|[\d.]+.*× (faster|slower))/);
+    expect(run.stdout).toMatch(/\n {2}bitmask +[\d,]+ +[\d,]+ /);
+    expect(run.stdout).toMatch(/(\d+) faster, (\d+) slower, (\d+) no change, (\d+) not judged, 0 undecided, 0 not run on one side\n$/);
+    const counts = /(\d+) faster, (\d+) slower, (\d+) no change, (\d+) not judged/.exec(run.stdout)!.slice(1).map(Number);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(2);
+  }, 60_000);
+
+  it("refuses, before measuring, a commit git does not know, another comparison and exports (status 2)", () => {
+    const unknown = bench(["--ref", "no-such-commit-xyz", "--solvers", "wasm", "--datasets", "easy"]);
+    const noSuch = /^bench: --ref no-such-commit-xyz: no such commit in the git repository at .+\n$/;
+    expect([unknown.status, unknown.stderr]).toEqual([2, expect.stringMatching(noSuch)]);
+    const both = bench(["--ref", "HEAD", "--compare", join(dir, "x.json")]);
+    expect([both.status, both.stderr]).toEqual([2, "bench: --ref COMMIT judges against that commit: leave out --compare and --against\n"]);
+    const exports = bench(["--ref", "HEAD", "--json", join(dir, "x.json")]);
+    expect([exports.status, exports.stderr]).toEqual([2, "bench: --ref prints its verdicts and writes no files: leave out --json\n"]);
+  });
+});
+
+describe("runPaired", () => {
+  const datasets = loadDatasetList(["easy"]);
+  const plan = { datasets, limit: 2, budget: 100_000, seed: 1, maxPuzzles: 12, timeMs: 30, rounds: 3, threshold: 0.03 };
+
+  it("pairs rows by solver id, one round ratio per round; a row the old commit lacks is not run before", async () => {
+    const wasm = findSolver("wasm");
+    const changes = await runPaired({ ...plan, solvers: [wasm, findSolver("bitmask")], before: new Map([["wasm", wasm]]) });
+    expect(changes.map((c) => [c.row, c.verdict === "not run before"])).toEqual([["wasm", false], ["bitmask", true]]);
+    expect(changes[0].roundRatios).toHaveLength(3);
+    expect(changes[0].puzzles).toBe(12);
+    expect(changes[0].estimate!.method).toBe("paired");
+  });
+
+  it("checks the old side's answers too: a wrong count throws naming it", async () => {
+    const wasm = findSolver("wasm");
+    const lying = { ...wasm, load: async () => ({ countSolutions: () => 1 }) as unknown as Awaited<ReturnType<typeof wasm.load>> };
+    // The hardest bundled tier holds puzzles with one solution: a stub answering "1" with an empty grid is wrong on every one.
+    const run = runPaired({ ...plan, solvers: [wasm], before: new Map([["wasm", lying]]) });
+    await expect(run).rejects.toBeInstanceOf(WrongAnswerError);
+    await expect(run).rejects.toThrow(/wasm \(--ref\)/);
+  });
+
+  it("takes the paired interval as Student's t over the rounds' log ratios", () => {
+    const steady = pairedRatio([1.1, 1.1, 1.1]);
+    expect(steady.ratio).toBeCloseTo(1.1, 10);
+    expect(steady.high - steady.low).toBeCloseTo(0, 10);
+    const spread = pairedRatio([1, 1.2]);
+    expect(spread.ratio).toBeCloseTo(Math.sqrt(1.2), 10);
+    const sd = Math.abs(Math.log(1.2)) / Math.SQRT2;
+    expect(Math.log(spread.high / spread.ratio)).toBeCloseTo((12.706 * sd) / Math.SQRT2, 6);
+  });
+});

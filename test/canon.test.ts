@@ -1,0 +1,155 @@
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { CanonKernel, REPEATED_CLUE } from "../src/canon.js";
+import { GEOMETRIC_MAPS, canonicalize } from "../src/index.js"; // the package exports both
+import { parsePuzzle } from "../src/puzzle.js";
+import { lineOrders, referenceMinlex } from "./canon-reference.js";
+import { SHARED_DATASETS, describeWithSharedDatasets } from "./shared.js";
+
+/** The forms and automorphism counts of `puzzles` on the debug build (asserts on). */
+let kernel: CanonKernel;
+function canon(puzzles: readonly string[]): { form: string; automorphisms: number }[] {
+  const input = kernel.input(puzzles.length);
+  puzzles.forEach((text, k) => input.set(parsePuzzle(text), k * 81));
+  const { forms, automorphisms } = kernel.run(puzzles.length);
+  return puzzles.map((_, k) => ({ form: new TextDecoder().decode(forms.subarray(k * 81, (k + 1) * 81)), automorphisms: automorphisms[k] }));
+}
+
+beforeAll(async () => {
+  kernel = await CanonKernel.create("canon-debug");
+});
+
+/** The first `count` lines of a public dataset. */
+function dataset(name: string, count = Infinity): string[] {
+  const lines = readFileSync(new URL(name, SHARED_DATASETS), "utf8").split("\n").filter((line) => line.length === 81);
+  return lines.slice(0, count);
+}
+
+const ORDERS = lineOrders();
+
+/** A geometric map and relabelling: row order, column order (indexes into lineOrders), transposition, digit map. */
+interface Transformation {
+  transpose: boolean;
+  rows: number;
+  columns: number;
+  digits: number[];
+}
+
+/** `puzzle` (81 characters, `.` or `0` empty) under `map`, as 81 characters with `0` for empty. */
+function transform(puzzle: string, map: Transformation): string {
+  const cells = parsePuzzle(puzzle);
+  const rows = ORDERS[map.rows];
+  const columns = ORDERS[map.columns];
+  let text = "";
+  for (let i = 0; i < 81; i++) {
+    let row = rows[Math.floor(i / 9)];
+    let column = columns[i % 9];
+    if (map.transpose) [row, column] = [column, row];
+    const digit = cells[row * 9 + column];
+    text += digit === 0 ? "0" : String(map.digits[digit - 1]);
+  }
+  return text;
+}
+
+const transformation = fc.record({
+  transpose: fc.boolean(),
+  rows: fc.integer({ min: 0, max: ORDERS.length - 1 }),
+  columns: fc.integer({ min: 0, max: ORDERS.length - 1 }),
+  digits: fc.shuffledSubarray([1, 2, 3, 4, 5, 6, 7, 8, 9], { minLength: 9, maxLength: 9 }),
+});
+
+describe("minlex kernel", () => {
+  it("gives the empty grid its one form, fixed by every map", () => {
+    expect(canon(["0".repeat(81)])).toEqual([{ form: "0".repeat(81), automorphisms: GEOMETRIC_MAPS }]);
+  });
+
+  it("sends one clue to the last cell, relabelled 1, fixed by the maps that keep its cell", () => {
+    const [result] = canon(["0".repeat(40) + "7" + "0".repeat(40)]);
+    expect(result).toEqual({ form: "0".repeat(80) + "1", automorphisms: GEOMETRIC_MAPS / 81 });
+  });
+
+  it("marks a digit repeated in a row, column or box, and still serves the puzzles around it", () => {
+    const repeated = "11" + "0".repeat(79);
+    const inBox = "1" + "0".repeat(9) + "1" + "0".repeat(70);
+    const input = kernel.input(3);
+    input.set(new TextEncoder().encode(repeated + "0".repeat(80) + "5" + inBox));
+    const { automorphisms, forms } = kernel.run(3);
+    expect([...automorphisms]).toEqual([REPEATED_CLUE, GEOMETRIC_MAPS / 81, REPEATED_CLUE]);
+    expect(new TextDecoder().decode(forms.subarray(81, 162))).toBe("0".repeat(80) + "1");
+  });
+
+  it("reads digits and their characters alike (any other byte is empty)", () => {
+    const puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    const input = kernel.input(2);
+    input.set(parsePuzzle(puzzle), 0);
+    input.set(new TextEncoder().encode(puzzle), 81);
+    const { forms } = kernel.run(2);
+    expect(new TextDecoder().decode(forms.subarray(0, 81))).toBe(new TextDecoder().decode(forms.subarray(81, 162)));
+  });
+
+  it("matches the library's canonicalize (release build), which names the puzzles it cannot read", async () => {
+    const puzzles = ["4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......", "0".repeat(81)];
+    const results = await canonicalize([puzzles[0], "x".repeat(81), "11" + ".".repeat(79), ".".repeat(16), puzzles[1]]);
+    expect(results[0]).toEqual(canon([puzzles[0]])[0]);
+    expect(results[4]).toEqual(canon([puzzles[1]])[0]);
+    expect(results[1].error).toMatch(/cell/);
+    expect(results[2].error).toMatch(/repeated/);
+    expect(results[3].error).toMatch(/9×9/);
+    expect(results[1].form).toBeNull();
+  });
+});
+
+describeWithSharedDatasets("minlex kernel on the public sets", () => {
+  // The reference tries every map (well under a second each here): 16 puzzles, from 3 clues to 35, with 1, many and no solution.
+  const unsolvable = "12345678........9" + ".".repeat(64); // row 1 leaves cell 9 only 9, column 9 forbids it
+  const diagonal = Array.from({ length: 81 }, (_, i) => (i % 10 === 0 && i % 30 === 0 ? "1" : ".")).join(""); // 1 at r1c1, r4c4, r7c7
+  const corners = "5" + ".".repeat(7) + "3" + ".".repeat(63) + "3" + ".".repeat(7) + "5"; // symmetric under a half turn
+  const cases = () => [
+    ...dataset("17_clue.txt", 3),
+    ...dataset("forum_hardest_1905_11plus.txt", 3),
+    ...dataset("kaggle_bryanpark_10k.txt", 3),
+    ...dataset("serg_benchmark.txt", 3), // many solutions each
+    ...dataset("unbiased_1k.txt", 1),
+    unsolvable,
+    diagonal,
+    corners,
+  ];
+
+  it("agrees with the reference (all 3,359,232 maps each) on 16 puzzles: form and automorphism count", () => {
+    const puzzles = cases();
+    const expected = puzzles.map((puzzle) => referenceMinlex(parsePuzzle(puzzle)));
+    expect(canon(puzzles)).toEqual(expected);
+    expect(new Set(expected.map((result) => result.form)).size).toBe(puzzles.length); // all different: non-equivalent puzzles differ
+    expect(expected.filter((result) => result.automorphisms > 1).length).toBeGreaterThanOrEqual(2); // and some with symmetry
+  });
+
+  it("agrees with the reference on a transformed puzzle and on a puzzle one clue away", () => {
+    const [puzzle] = dataset("kaggle_bryanpark_10k.txt", 1);
+    const moved = transform(puzzle, { transpose: true, rows: 700, columns: 95, digits: [3, 1, 4, 9, 5, 2, 6, 8, 7] });
+    const fewer = puzzle.replace(/[1-9]/, ".");
+    const [a, b, c] = canon([puzzle, moved, fewer]);
+    expect(b).toEqual(a);
+    expect(c).toEqual(referenceMinlex(parsePuzzle(fewer)));
+    expect(c.form).not.toBe(a.form);
+  });
+
+  // Random puzzles of four sets, each under random transformations: the form and the count never change.
+  const SETS = ["17_clue.txt", "forum_hardest_1905_11plus.txt", "kaggle_bryanpark_10k.txt", "serg_benchmark.txt"];
+  const RUNS = 300;
+  const MAPS_PER_RUN = 4;
+  for (const set of SETS) {
+    it(`gives every transformation the same form: ${RUNS} random puzzles of ${set} × ${MAPS_PER_RUN} random transformations`, () => {
+      const puzzles = dataset(set);
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: puzzles.length - 1 }), fc.array(transformation, { minLength: MAPS_PER_RUN, maxLength: MAPS_PER_RUN }), (index, maps) => {
+          const puzzle = puzzles[index];
+          const results = canon([puzzle, ...maps.map((map) => transform(puzzle, map))]);
+          for (const result of results.slice(1)) expect(result).toEqual(results[0]);
+          expect(results[0].automorphisms).toBeGreaterThanOrEqual(1);
+        }),
+        { numRuns: RUNS, seed: 36 },
+      );
+    });
+  }
+});

@@ -1,0 +1,148 @@
+/**
+ * Inputs and set-ups the command line must refuse with one clear line and status 2, or answer
+ * plainly: merge of jsonl/csv shards of runs over other inputs (their records' input names and
+ * lines are checked, not only their indexes); standard input named twice; a package without its
+ * worker module or its N×N kernel; standard input that is a directory; a pipe given to merge;
+ * a binary file given to solve; a limit given as a string; `--resume` of a complete output; and
+ * the command an interrupted run says to go on with, worded as the run was started.
+ * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`).
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, runCli, scratchFolder } from "./cli-run.js";
+import { relabelledPuzzles } from "../bench/corpus.js";
+import { createSolver } from "../src/index.js";
+import { invocation, resumeCommand } from "../src/cli/resume.js";
+
+const { dir, file } = scratchFolder("sudoku-refusals-");
+const A = file("a.txt", relabelledPuzzles(40, 41));
+const B = file("b.txt", relabelledPuzzles(40, 42));
+
+/** One `sudoku-wasm: …` line and nothing else (no stack trace). */
+const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;
+
+/** Solves `inputs` as shard k of n in `format`; returns the output's path. */
+function shard(inputs: string[], k: number, n: number, format: string, name: string): string {
+  const out = join(dir, name);
+  const run = runCli(["solve", "--no-progress", "--out", format, "--shard", `${k}/${n}`, "-o", out, ...inputs]);
+  expect(run.status, run.stderr).toBe(0);
+  return out;
+}
+
+describe("merge checks that jsonl and csv shards are one run's", () => {
+  for (const format of ["jsonl", "csv"]) {
+    it(`${format}: refuses shards of runs over other inputs whose counts and indexes fit, naming the shard and the record`, () => {
+      const paths = [shard([A], 0, 2, format, `a0.${format}`), shard([B], 1, 2, format, `b1.${format}`)];
+      const out = join(dir, `mixed.${format}`);
+      const run = runCli(["merge", "-o", out, ...paths]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(ONE_ERROR_LINE);
+      expect(run.stderr).toContain(`${paths[0]}: record 2 (index 2) is line 3 of input ${A}, but the record before it is line 2 of ${B}`);
+    });
+
+    it(`${format}: merges the shards of one run over inputs A, B, A (an input named again) into the one-run output`, () => {
+      const whole = join(dir, `aba.${format}`);
+      expect(runCli(["solve", "--no-progress", "--out", format, "-o", whole, A, B, A]).status).toBe(0);
+      const paths = [0, 1, 2].map((k) => shard([A, B, A], k, 3, format, `aba${k}.${format}`));
+      const out = join(dir, `aba-merged.${format}`);
+      const run = runCli(["merge", "-o", out, ...paths]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(readFileSync(out, "utf8")).toBe(readFileSync(whole, "utf8"));
+    });
+  }
+});
+
+describe("standard input named twice", () => {
+  const all = readFileSync(A, "utf8");
+  it("is refused, redirected from a file and through a pipe, before anything is written", () => {
+    const out = join(dir, "twice.txt");
+    const fromFile = spawnSync("sh", ["-c", `exec "$@" < '${A}'`, "sh", process.execPath, BIN, "solve", "--no-progress", "-o", out, "-", "-"], { encoding: "utf8" });
+    expect([fromFile.status, fromFile.stderr]).toEqual([2, "sudoku-wasm: standard input ('-') is named 2 times: it can be read once; name it once\n"]);
+    expect(existsSync(out)).toBe(false);
+    const piped = runCli(["solve", "--no-progress", A, "-", "-"], { input: all });
+    expect([piped.status, piped.stdout, piped.stderr]).toEqual([2, "", "sudoku-wasm: standard input ('-') is named 2 times: it can be read once; name it once\n"]);
+  });
+});
+
+describe("a package missing a file", () => {
+  /** A copy of the package's shipped files (package.json, bin/, dist/{cli,src,build}) without `missing`. */
+  function packageWithout(missing: string): string {
+    const root = join(dir, `package-${missing.replaceAll("/", "-")}`);
+    mkdirSync(join(root, "dist"), { recursive: true });
+    const here = new URL("..", import.meta.url).pathname;
+    for (const part of ["package.json", "bin", "dist/cli", "dist/src", "dist/build"]) cpSync(join(here, part), join(root, part), { recursive: true });
+    symlinkSync(join(here, "node_modules"), join(root, "node_modules"));
+    rmSync(join(root, missing));
+    return root;
+  }
+
+  it("without dist/cli/worker.mjs: one line naming it, status 2, no lock left, before any record is solved", () => {
+    const root = packageWithout("dist/cli/worker.mjs");
+    const out = join(dir, "no-worker.txt");
+    const input = file("no-worker-input.txt", relabelledPuzzles(20_000, 43));
+    const run = spawnSync(process.execPath, [join(root, "bin", "sudoku-wasm.mjs"), "solve", "--no-progress", "--threads", "2", "-o", out, input], { encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(`sudoku-wasm: ${join(root, "dist", "cli", "worker.mjs")} is missing: the package is incomplete (in a clone of sudoku-wasm, \`npm run build\` makes it)\n`);
+    expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
+    expect(readFileSync(out, "utf8")).toBe("");
+  });
+
+  it("without the N×N kernel: the error line says sudoku-wasm once", () => {
+    const root = packageWithout("dist/build/general.wasm");
+    const input = file("sixteen.txt", `${".".repeat(256)}\n`);
+    const run = spawnSync(process.execPath, [join(root, "bin", "sudoku-wasm.mjs"), "solve", "--no-progress", input], { encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(ONE_ERROR_LINE);
+    expect(run.stderr).toMatch(/^sudoku-wasm: missing kernel /);
+  });
+});
+
+describe("unclear messages made clear", () => {
+  it("refuses standard input that is a directory, as it refuses a directory named", () => {
+    const run = spawnSync("sh", ["-c", `exec "$@" < '${dir}'`, "sh", process.execPath, BIN, "solve", "--no-progress"], { encoding: "utf8" });
+    expect([run.status, run.stdout, run.stderr]).toEqual([2, "", "sudoku-wasm: standard input is a directory, not a puzzle file\n"]);
+  });
+
+  it("merge refuses standard input and a pipe as a shard, saying to save it to a file", () => {
+    const paths = [shard([A], 0, 2, "jsonl", "p0.jsonl"), shard([A], 1, 2, "jsonl", "p1.jsonl")];
+    const piped = spawnSync("sh", ["-c", `cat '${paths[1]}' | "$@"`, "sh", process.execPath, BIN, "merge", paths[0], "/dev/stdin"], { encoding: "utf8" });
+    expect([piped.status, piped.stderr]).toEqual([2, "sudoku-wasm: /dev/stdin is not a regular file (a pipe or a device): merge reads each shard by position, so save it to a file first\n"]);
+    const dash = runCli(["merge", paths[0], "-"], { input: readFileSync(paths[1], "utf8") });
+    expect([dash.status, dash.stderr]).toEqual([2, "sudoku-wasm: merge reads shards from files, not standard input ('-'): save that shard to a file and name the file\n"]);
+  });
+
+  it("refuses a binary file (a NUL byte in its first 64 KiB) with one line, before any record", () => {
+    const binary = join(dir, "program.bin");
+    writeFileSync(binary, Buffer.concat([Buffer.from("\x7fELF\x02\x01\x01\0\0\0", "latin1"), Buffer.from(`"x",\n${relabelledPuzzles(3, 44)}`)]));
+    const run = runCli(["solve", "--no-progress", binary]);
+    expect([run.status, run.stdout]).toEqual([2, ""]);
+    expect(run.stderr).toMatch(new RegExp(`^sudoku-wasm: ${binary} is a binary file \\(a NUL byte at byte \\d+\\), not a puzzle file\\n$`));
+  });
+
+  it("says a limit given as a string was a string", async () => {
+    const solver = await createSolver();
+    expect(() => solver.solve(".".repeat(81), { limit: "2" as never })).toThrow('limit must be a whole number from 1 to 2^31-1, got the string "2"');
+  });
+
+  it("--resume of a complete output says it was complete, not '0 puzzles … (0 puzzles/s)'", () => {
+    const out = join(dir, "complete.txt");
+    expect(runCli(["solve", "--no-progress", "-o", out, A]).status).toBe(0);
+    const before = readFileSync(out, "utf8");
+    const run = runCli(["solve", "--no-progress", "--resume", "-o", out, A]);
+    expect([run.status, run.stderr]).toEqual([0, `'${out}' was already complete: its 40 records leave no input record to solve; nothing added\n`]);
+    expect(readFileSync(out, "utf8")).toBe(before);
+  });
+
+  it("words the command to go on with as the run was started: npx, the installed command, or node and the script", () => {
+    const args = ["solve", "-o", "out.txt", "in.txt"];
+    expect(resumeCommand(args, invocation(["/usr/bin/node", "/home/u/.npm/_npx/1/node_modules/.bin/sudoku-wasm"], { npm_command: "exec" }))).toBe(
+      "npx sudoku-wasm solve -o out.txt in.txt --resume",
+    );
+    expect(resumeCommand(args, invocation(["/usr/bin/node", "/usr/local/bin/sudoku-wasm"], {}))).toBe("sudoku-wasm solve -o out.txt in.txt --resume");
+    expect(resumeCommand(args, invocation(["/usr/bin/node", "/src/my dir/bin/sudoku-wasm.mjs"], {}))).toBe("node '/src/my dir/bin/sudoku-wasm.mjs' solve -o out.txt in.txt --resume");
+    // A script started from inside an npx or npm run (which set npm_command for every child) is still `node SCRIPT`.
+    expect(resumeCommand(args, invocation(["/usr/bin/node", "/src/bin/sudoku-wasm.mjs"], { npm_command: "exec" }))).toBe("node /src/bin/sudoku-wasm.mjs solve -o out.txt in.txt --resume");
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * `sudoku-wasm datasets fetch` for real: the CLI in a child process downloads from an HTTP server
+ * this file starts on 127.0.0.1, with a catalog this file writes (`--catalog`), into a cache
+ * folder of its own (SUDOKU_WASM_DATASETS). One success (a plain file and a zip member,
+ * normalised and checked) and each way a download fails: a corrupt file, a truncated one, a 404,
+ * a server that never answers. Every failure is one line naming the set and the URL, a non-zero
+ * exit, and nothing in the cache.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { type Server, type ServerResponse, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { zipSync } from "fflate";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, scratchFolder } from "./cli-run.js";
+
+const sha256 = (bytes: string | Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+// Two 9×9 puzzles (rows from the bundled fixtures' style: valid, no repeated given).
+const A = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+const B = "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....";
+const C = "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....";
+
+/** A plain source: a comment, a count line, zeros for empty cells, CRLF endings, a duplicate. */
+const PLAIN_SOURCE = `# a list\r\n3\r\n${A.replaceAll(".", "0")}\r\n${B}\r\n${A}\r\n${C}\r\n`;
+const PLAIN_NORMALISED = `${A}\n${B}\n${C}\n`;
+/** A CSV inside a zip: a header, puzzles in the first column, a rating filter on the third, and line 3 set aside. */
+const CSV_SOURCE = `puzzle,solution,rating\n${C},x,9.1\n${B},x,9.5\n${A},x,2.0\n${A.replaceAll(".", "_")},x,8.0\n`;
+const ZIP_NORMALISED = `${C}\n${A}\n`;
+const ZIP = zipSync({ "data/list.csv": new TextEncoder().encode(CSV_SOURCE), "data/other": new Uint8Array([1, 2, 3]) });
+
+let server: Server;
+let base = "";
+const { dir } = scratchFolder("sudoku-datasets-fetch-");
+let catalogPath = "";
+
+beforeAll(async () => {
+  server = createServer((request, response: ServerResponse) => {
+    const send = (body: string | Uint8Array) => response.writeHead(200, { "content-length": Buffer.byteLength(body) }).end(body);
+    switch (request.url) {
+      case "/plain.txt":
+        return send(PLAIN_SOURCE);
+      case "/bank.zip":
+        return send(ZIP);
+      case "/corrupt.txt":
+        return send(PLAIN_SOURCE.replace("# a list", "# a lisp"));
+      case "/truncated.txt":
+        response.writeHead(200, { "content-length": Buffer.byteLength(PLAIN_SOURCE) });
+        response.write(PLAIN_SOURCE.slice(0, 100));
+        return setTimeout(() => response.socket?.destroy(), 50);
+      case "/hang.txt":
+        return; // accepted, never answered
+      default:
+        return response.writeHead(404, { "content-type": "text/plain" }).end("not here");
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const plain = (name: string, path: string) => ({
+    name,
+    size: 9,
+    count: 3,
+    sha256: sha256(PLAIN_NORMALISED),
+    solutions: "unique",
+    description: "a test set",
+    credit: "this test",
+    licence: "none stated",
+    sources: [{ url: `${base}${path}`, sha256: sha256(PLAIN_SOURCE), format: { kind: "lines" } }],
+  });
+  const sets = [
+    plain("plain", "/plain.txt"),
+    {
+      ...plain("zipped", "/bank.zip"),
+      count: 2,
+      sha256: sha256(ZIP_NORMALISED),
+      sources: [
+        {
+          url: `${base}/bank.zip`,
+          sha256: sha256(ZIP),
+          member: "data/list.csv",
+          setAside: "3",
+          format: { kind: "lines", separator: ",", header: true, minRating: { column: 2, min: 8 } },
+        },
+      ],
+    },
+    plain("corrupt", "/corrupt.txt"),
+    plain("truncated", "/truncated.txt"),
+    plain("missing", "/missing.txt"),
+    plain("hanging", "/hang.txt"),
+    { ...plain("gone", "/plain.txt"), sources: [], unavailable: "no public copy is known" },
+  ];
+  catalogPath = join(dir, "catalog.json");
+  writeFileSync(catalogPath, JSON.stringify({ sets }));
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** Runs the CLI without blocking this process (the server answers from it); returns status and output. */
+function datasets(args: string[], cache: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, SUDOKU_WASM_DATASETS: cache, SUDOKU_WASM_DATASETS_CATALOG: "" };
+    const child = spawn(process.execPath, [BIN, "datasets", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+let caches = 0;
+/** A cache folder of its own for one test (not created: fetch creates it). */
+const freshCache = () => join(dir, `cache-${++caches}`);
+/** The files a cache folder holds (none when it does not exist). */
+const filesIn = (folder: string) => (existsSync(folder) ? readdirSync(folder) : []);
+
+describe("datasets fetch against a local server", () => {
+  it("fetches a plain file and a zip member, normalised and verified, and nothing else lands in the cache", async () => {
+    const cache = freshCache();
+    const run = await datasets(["fetch", "plain", "zipped", "--catalog", catalogPath], cache);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(readFileSync(join(cache, "plain.txt"), "latin1")).toBe(PLAIN_NORMALISED);
+    expect(readFileSync(join(cache, "zipped.txt"), "latin1")).toBe(ZIP_NORMALISED);
+    expect(filesIn(cache).sort()).toEqual(["plain.txt", "zipped.txt"]);
+    expect(run.stdout).toMatch(/^plain: 3 puzzles, sha256 \w+… verified, written to .*plain\.txt$/m);
+    expect(run.stdout).toContain(`plain: downloading ${base}/plain.txt`); // not a terminal: plain lines
+    const again = await datasets(["fetch", "plain", "--catalog", catalogPath], cache);
+    expect(again.stdout).toMatch(/^plain: already fetched and verified/m);
+    const verify = await datasets(["verify", "--catalog", catalogPath], cache);
+    expect(verify.status).toBe(0);
+    expect(verify.stdout).toContain("2 checked, 0 failed");
+    const list = await datasets(["list", "--catalog", catalogPath], cache);
+    expect(list.stdout).toMatch(/^plain\s+3\s+9x9\s+127\.0\.0\.1:\d+\s+none stated\s+yes$/m);
+    expect(list.stdout).toMatch(/^corrupt\s.*\bno$/m);
+    expect(list.stdout).toMatch(/^gone cannot be fetched: no public copy is known$/m);
+    expect(list.stdout).toMatch(/^ {2}zipped: this test$/m);
+    const json = JSON.parse((await datasets(["list", "--json", "--catalog", catalogPath], cache)).stdout);
+    expect(json.sets.map((set: { name: string; fetched: boolean }) => [set.name, set.fetched]).slice(0, 3)).toEqual([["plain", true], ["zipped", true], ["corrupt", false]]);
+    expect((await datasets(["where", "zipped", "--catalog", catalogPath], cache)).stdout).toBe(`${join(cache, "zipped.txt")}\n`);
+  });
+
+  it("a cached file that was altered fails verify, and fetch replaces it", async () => {
+    const cache = freshCache();
+    expect((await datasets(["fetch", "plain", "--catalog", catalogPath], cache)).status).toBe(0);
+    writeFileSync(join(cache, "plain.txt"), PLAIN_NORMALISED + A + "\n");
+    const verify = await datasets(["verify", "plain", "--catalog", catalogPath], cache);
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toMatch(/^sudoku-wasm: datasets verify: plain: .*plain\.txt: 4 puzzles with sha256 \w+; the catalog expects 3 with \w+\n$/);
+    const fetch = await datasets(["fetch", "plain", "--catalog", catalogPath], cache);
+    expect(fetch.status).toBe(0);
+    expect(readFileSync(join(cache, "plain.txt"), "latin1")).toBe(PLAIN_NORMALISED);
+  });
+
+  const failures: [string, string, RegExp][] = [
+    ["corrupt", "/corrupt.txt", /checksum mismatch: the download has sha256 \w{64}, the catalog expects \w{64}/],
+    ["truncated", "/truncated.txt", /connection closed after 100 of \d+ bytes/],
+    ["missing", "/missing.txt", /HTTP 404 Not Found/],
+    ["hanging", "/hang.txt", /no answer within 0\.5 s \(timed out\)/],
+  ];
+  for (const [name, path, reason] of failures) {
+    it(`${name}: one line naming the set and the URL, exit 1, nothing in the cache`, async () => {
+      const cache = freshCache();
+      const run = await datasets(["fetch", name, "--catalog", catalogPath, "--timeout", "0.5"], cache);
+      expect(run.status).toBe(1);
+      const lines = run.stderr.trimEnd().split("\n");
+      expect(lines[0]).toMatch(new RegExp(`^sudoku-wasm: datasets fetch: ${name}: ${base}${path}: `));
+      expect(lines[0]).toMatch(reason);
+      expect(lines.slice(1)).toEqual(["sudoku-wasm: datasets fetch: 1 of 1 sets failed; nothing of them was written"]);
+      expect(filesIn(cache)).toEqual([]);
+    });
+  }
+
+  it("a failure leaves the other sets of the run and the files already cached alone", async () => {
+    const cache = freshCache();
+    mkdirSync(cache);
+    writeFileSync(join(cache, "notes.md"), "mine");
+    const run = await datasets(["fetch", "missing", "plain", "--catalog", catalogPath], cache);
+    expect(run.status).toBe(1);
+    expect(filesIn(cache).sort()).toEqual(["notes.md", "plain.txt"]);
+  });
+
+  it("usage errors exit 2: an unknown name, no names, a set that cannot be fetched is named by list", async () => {
+    const cache = freshCache();
+    const unknown = await datasets(["fetch", "nope", "--catalog", catalogPath], cache);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^sudoku-wasm: unknown dataset 'nope' \(one of: plain, zipped, .*\)\n$/);
+    expect((await datasets(["fetch", "--catalog", catalogPath], cache)).status).toBe(2);
+    const gone = await datasets(["fetch", "gone", "--catalog", catalogPath], cache);
+    expect(gone.stderr).toBe("sudoku-wasm: datasets fetch: gone: cannot be fetched: no public copy is known\nsudoku-wasm: datasets fetch: 1 of 1 sets failed; nothing of them was written\n");
+    const badCatalog = await datasets(["list", "--catalog", join(dir, "nothing.json")], cache);
+    expect(badCatalog.status).toBe(2);
+    expect(badCatalog.stderr).toMatch(/^sudoku-wasm: catalog '.*nothing\.json': ENOENT/);
+    expect(filesIn(cache)).toEqual([]);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The output lock's takeover rule: a lock is taken from its owner only when that owner is
+ * provably gone, else by the mtime rule, never while the owner refreshes it or, on this machine
+ * and pid namespace, while it is stopped; `--take-lock` takes it on purpose, and the run that
+ * lost it writes nothing more to the file. Two runs in different pid namespaces (a child under
+ * `unshare -p -f` without `--mount-proc`, whose /proc is its parent's) in both directions, a
+ * run stopped with SIGSTOP for longer than the stale time (set short through
+ * SUDOKU_WASM_LOCK_STALE_MS), and a full disk when the owner file is written.
+ * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { BIN, runCli, scratchFolder } from "./cli-run.js";
+import { relabelledPuzzles } from "../bench/corpus.js";
+
+const { dir, file } = scratchFolder("sudoku-lock-");
+const COUNT = 40_000;
+const PUZZLES = relabelledPuzzles(COUNT, 37);
+const FIRST = 82 * 2000; // the bytes of the puzzles the first run gets before the second starts
+const REFERENCE = (() => {
+  const out = join(dir, "reference.txt");
+  const run = runCli(["solve", "--no-progress", "-o", out, file("puzzles.txt", PUZZLES)]);
+  if (run.status !== 0) throw new Error(run.stderr);
+  return readFileSync(out, "utf8");
+})();
+
+/** Waits until `done()` holds, polling. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** A `solve --resume -o out -` run (in `prefix`, e.g. `unshare -p -f`) that has read FIRST bytes of PUZZLES and holds the lock. */
+async function firstRun(out: string, prefix: string[] = [], env: NodeJS.ProcessEnv = process.env) {
+  const [command, ...args] = [...prefix, process.execPath, BIN, "solve", "--no-progress", "--threads", "1", "--resume", "-o", out, "-"];
+  const child = spawn(command, args, { stdio: ["pipe", "ignore", "pipe"], env });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  child.stdin!.on("error", () => {}); // a run that lost its lock stops reading: EPIPE
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  child.stdin!.write(PUZZLES.slice(0, FIRST));
+  await until(() => child.exitCode !== null || (existsSync(`${out}.lock.owner`) && statSync(out).size >= FIRST / 2));
+  /** Gives the run the rest of the puzzles; its exit status and standard error. */
+  const finish = async () => {
+    child.stdin!.end(PUZZLES.slice(FIRST));
+    return { status: await exited, stderr };
+  };
+  return { child, finish };
+}
+
+/** A second `solve --resume -o out -` run of all the puzzles, to the end. */
+function secondRun(out: string, prefix: string[] = [], extra: string[] = [], env: NodeJS.ProcessEnv = process.env) {
+  const [command, ...args] = [...prefix, process.execPath, BIN, "solve", "--no-progress", ...extra, "--resume", "-o", out, "-"];
+  const run = spawnSync(command, args, { input: PUZZLES, encoding: "utf8", env });
+  return { status: run.status, stderr: run.stderr };
+}
+
+const unshare = spawnSync("unshare", ["-p", "-f", "true"]);
+const canUnshare = unshare.status === 0;
+
+/**
+ * `unshare -p -f`, its child run at a pid that no process of this namespace has (so that kill(pid, 0)
+ * from here says ESRCH, as it would for most pids of another namespace): the namespace's last
+ * pid is set first, through the /proc it shares with this one.
+ */
+function unshareAtFreePid(): string[] {
+  const max = Number(readFileSync("/proc/sys/kernel/pid_max", "utf8"));
+  let pid = max - 100;
+  while (existsSync(`/proc/${pid}`) || existsSync(`/proc/${pid - 1}`)) pid -= 2;
+  return ["unshare", "-p", "-f", "sh", "-c", `echo ${pid - 1} > /proc/sys/kernel/ns_last_pid && "$@"`, "sh"];
+}
+
+/** The refusal of a lock whose owner cannot be checked from here and which it keeps fresh. */
+const FRESH = "is being written by another run (its lock";
+
+describe.skipIf(!canUnshare)("the output lock across pid namespaces (unshare -p -f, no --mount-proc)", () => {
+  it("refuses a run of this namespace while a run in a child namespace writes the file; the first ends with the one-run output", async () => {
+    const out = join(dir, "ns-inner-first.txt");
+    const first = await firstRun(out, unshareAtFreePid());
+    const second = secondRun(out);
+    expect([second.status, second.stderr]).toEqual([2, expect.stringContaining(FRESH)]);
+    expect(second.stderr).toMatch(/^sudoku-wasm: [^\n]+\n$/);
+    const done = await first.finish();
+    expect(done.status, done.stderr).toBe(0);
+    expect(readFileSync(out, "utf8") === REFERENCE).toBe(true);
+    expect(existsSync(`${out}.lock`)).toBe(false);
+  });
+
+  it("refuses a run in a child namespace while a run of this namespace writes the file; the first ends with the one-run output", async () => {
+    const out = join(dir, "ns-outer-first.txt");
+    const first = await firstRun(out);
+    const second = secondRun(out, ["unshare", "-p", "-f"]);
+    expect([second.status, second.stderr]).toEqual([2, expect.stringContaining(FRESH)]);
+    const done = await first.finish();
+    expect(done.status, done.stderr).toBe(0);
+    expect(readFileSync(out, "utf8") === REFERENCE).toBe(true);
+  });
+});
+if (!canUnshare) it.skip(`unshare -p -f is refused here (${String(unshare.stderr).trim() || `status ${unshare.status}`}): the namespace cases need root or user namespaces`, () => {});
+
+describe.skipIf(!existsSync("/proc/self/stat"))("the output lock of a stopped run (SIGSTOP past the stale time)", () => {
+  const STALE_MS = 2000;
+  const env = { ...process.env, SUDOKU_WASM_LOCK_STALE_MS: String(STALE_MS) };
+
+  /** Stops `child` until its lock is older than the stale time. */
+  async function stopPastStale(child: ChildProcess, out: string): Promise<void> {
+    child.kill("SIGSTOP");
+    await until(() => Date.now() - statSync(`${out}.lock`).mtimeMs > STALE_MS + 500);
+  }
+
+  it("keeps its lock: a --resume run is refused, told how to take over; continued, the stopped run ends with the one-run output", async () => {
+    const out = join(dir, "stopped.txt");
+    const first = await firstRun(out, [], env);
+    await stopPastStale(first.child, out);
+    const second = secondRun(out, [], [], env);
+    first.child.kill("SIGCONT");
+    expect(second.status).toBe(2);
+    expect(second.stderr).toMatch(/^sudoku-wasm: '.*' is being written by another run \(pid \d+\), which is stopped .*kill -CONT \d+.*--take-lock\n$/);
+    const done = await first.finish();
+    expect(done.status, done.stderr).toBe(0);
+    expect(readFileSync(out, "utf8") === REFERENCE).toBe(true);
+  });
+
+  it("--take-lock takes it: the second run writes the one-run output; continued, the first writes nothing more and exits 2 saying so", async () => {
+    const out = join(dir, "taken.txt");
+    const first = await firstRun(out, [], env);
+    await stopPastStale(first.child, out);
+    const second = secondRun(out, [], ["--take-lock"], env);
+    expect(second.status, second.stderr).toBe(0);
+    expect(readFileSync(out, "utf8") === REFERENCE).toBe(true);
+    first.child.kill("SIGCONT");
+    const done = await first.finish();
+    expect(done.status).toBe(2);
+    expect(done.stderr).toMatch(/^sudoku-wasm: lost the lock on '.*' \(.*\): another run took the output over; stopped, writing nothing more to it\n$/m);
+    expect(readFileSync(out, "utf8") === REFERENCE, "the first run's later bytes reached the file").toBe(true);
+    expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
+  });
+});
+
+/** Mounts a tmpfs of `kb` KiB on a new folder (unmounted after the file's tests); undefined where mounting is refused. */
+function smallDisk(kb: number): string | undefined {
+  const mount = join(dir, `tmpfs-${kb}`);
+  mkdirSync(mount);
+  if (spawnSync("mount", ["-t", "tmpfs", "-o", `size=${kb}k`, "tmpfs", mount]).status !== 0) return undefined;
+  afterAll(() => void spawnSync("umount", [mount])); // before the scratch folder is removed: hooks run last first
+  return mount;
+}
+
+describe("the output lock on a full disk", () => {
+  const mount = smallDisk(64);
+  it.skipIf(mount === undefined)("names the owner file it cannot write, exits 2, and leaves neither it nor the lock behind", () => {
+    spawnSync("sh", ["-c", `cat /dev/zero > '${mount}/fill'`]); // until ENOSPC
+    const out = join(mount!, "out.txt");
+    const run = runCli(["solve", "--no-progress", "-o", out, join(dir, "puzzles.txt")]);
+    expect([run.status, run.stderr]).toEqual([2, `sudoku-wasm: cannot write '${out}.lock.owner': ENOSPC (no space left on device)\n`]);
+    expect(readdirSync(mount!).sort()).toEqual(["fill", "out.txt"]);
+  });
+  if (mount === undefined) it.skip("mounting a tmpfs is refused here (not root): the full-disk case needs one", () => {});
+});
+
+it("--take-lock without -o is a usage error", () => {
+  expect(runCli(["solve", "--take-lock", join(dir, "puzzles.txt")])).toMatchObject({ status: 2, stderr: "sudoku-wasm: --take-lock needs -o FILE: the output whose lock to take\n" });
+});

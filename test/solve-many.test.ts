@@ -1,0 +1,107 @@
+/**
+ * Solver.solveMany's read of 9×9 lines of digits straight into one buffer of cells: the records
+ * are those of reading each line on its own (parsePuzzle), in input order, whatever mix of lines,
+ * grids, other sizes and bad input surrounds them, and whatever the input's shape (array or iterable).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Solver, type SolveRecord, PuzzleError, createSolver, parsePuzzle, readDigits } from "../src/index.js";
+import { loadFixture } from "./fixture.js";
+
+let solver: Solver;
+let twin: Solver; // the TS twin: one puzzle per call, so its lines are read the slow way
+beforeAll(async () => {
+  solver = await createSolver();
+  twin = await createSolver({ solver: "bitmask" });
+});
+
+const nine = loadFixture().filter((c) => c.puzzle.length === 81 && c.count !== "invalid");
+const UNIQUE = nine.find((c) => c.count === 1)!.puzzle;
+/** A valid line whose second clue is moved next to a copy of itself: a repeated clue in row 1. */
+const REPEATED = (() => {
+  const first = UNIQUE.search(/[1-9]/);
+  const other = first === 0 ? 1 : 0;
+  return UNIQUE.slice(0, other) + UNIQUE[first] + UNIQUE.slice(other + 1);
+})();
+
+/** The error parsePuzzle throws for `line`, as the record's `error`. */
+function parseError(line: string): string {
+  try {
+    parsePuzzle(line);
+  } catch (error) {
+    if (error instanceof PuzzleError) return error.message;
+  }
+  throw new Error(`parsePuzzle read ${line}`);
+}
+
+describe("solveMany on 9×9 lines of digits", () => {
+  it("gives the records of solving each line alone, in order, among grids, 4×4 lines, bad input and lines with other empty marks", () => {
+    const inputs = [
+      UNIQUE,
+      "..3..4.22...4..1",
+      REPEATED,
+      UNIQUE.replace(/\./g, "0"),
+      UNIQUE.replace(".", "x"),
+      ` ${UNIQUE}`,
+      parsePuzzle(UNIQUE),
+      undefined as never,
+      ...nine.map((c) => c.puzzle),
+      UNIQUE.replace(".", "\u0131"), // a character over 255 (its low byte is "1")
+    ];
+    const records = solver.solveMany(inputs);
+    expect(records).toHaveLength(inputs.length);
+    const alone = inputs.map((input) => solver.solveMany(new Set([input]).values())[0]); // an iterable of one: no array fast path
+    expect(records).toEqual(alone);
+    expect(records[0].status).toBe("solved");
+    expect(records[1].solution).toBe("1234341221434321");
+    expect(records[2]).toEqual({ status: "invalid", count: 0, solution: null, guesses: null, error: parseError(REPEATED) });
+    expect(records[3]).toEqual(records[0]);
+    expect(records[4].error).toBe(parseError(UNIQUE.replace(".", "x")));
+    expect(records[5]).toEqual(records[0]); // surrounding white space is trimmed (the slow way)
+    expect(records[6]).toEqual(records[0]);
+    expect(records.at(-1)!.error).toMatch(/contains invalid character/);
+    nine.forEach((c, i) => expect(records[8 + i].count, c.puzzle).toBe(c.count));
+  });
+
+  it("gives the twin's records, which reads every line the slow way (its engine solves one puzzle per call)", () => {
+    const inputs = [...nine.map((c) => c.puzzle), REPEATED, UNIQUE.replace(".", "x")];
+    const strip = (records: SolveRecord[]) => records.map(({ guesses: _, ...rest }) => rest);
+    expect(strip(solver.solveMany(inputs))).toEqual(strip(twin.solveMany(inputs)));
+  });
+
+  it("takes a generator, and a solve() called from within it, without mixing their puzzles", () => {
+    const lines = nine.map((c) => c.puzzle);
+    const inner: SolveRecord[] = [];
+    function* withCalls() {
+      for (const line of lines) {
+        inner.push(solver.solve(UNIQUE));
+        yield line;
+      }
+    }
+    const records = solver.solveMany(withCalls());
+    expect(records).toEqual(solver.solveMany(lines));
+    expect(new Set(inner.map((r) => r.solution))).toEqual(new Set([solver.solve(UNIQUE).solution]));
+  });
+
+  it("solves a batch larger than the buffer it keeps, then a small one", () => {
+    const many = Array.from({ length: 5000 }, (_, i) => nine[i % nine.length].puzzle);
+    const records = solver.solveMany(many);
+    records.forEach((record, i) => expect(record.count).toBe(nine[i % nine.length].count));
+    expect(solver.solveMany([UNIQUE])[0].status).toBe("solved");
+  });
+});
+
+describe("readDigits", () => {
+  it("writes 1–9 and 0 for the empty marks at the offset, and returns the first cell of another character", () => {
+    const cells = new Uint8Array(90).fill(7);
+    expect(readDigits(UNIQUE, cells, 9)).toBe(-1);
+    expect(Array.from(cells.subarray(9))).toEqual(Array.from(parsePuzzle(UNIQUE)));
+    expect(cells[8]).toBe(7);
+    expect(readDigits(UNIQUE.slice(0, 40) + "x" + UNIQUE.slice(41), cells, 0)).toBe(40);
+    expect(readDigits("_".repeat(81), cells, 0, "_")).toBe(-1);
+    expect(readDigits("\u00b7".repeat(81), cells, 0, "\u00b7")).toBe(-1);
+    expect(readDigits("\u0131".repeat(81), cells, 0)).toBe(0);
+    expect(readDigits("1".repeat(80) + "\u00e9", cells, 0)).toBe(80); // two bytes in UTF-8: past the 81st
+    expect(readDigits("1".repeat(79) + "\u00e9" + "1", cells, 0)).toBe(79);
+    expect(readDigits(UNIQUE.slice(0, 80), cells, 0)).toBe(80);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * The library's pool (sudoku-wasm/pool): the records of Solver.solveMany, in input order, from
+ * worker threads; bounded memory on a long stream (a child process under a capped heap); a
+ * worker that dies mid-batch; close while busy; errors as records. Responsiveness is shown by
+ * `npm run library-bench` (no timed assertions here).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Solver, type SolveRecord, createSolver } from "../src/index.js";
+import { type SolverPool, createPool, usePoolWorker } from "../src/solver-pool.js";
+import { relabelledPuzzles } from "../bench/corpus.js";
+import { loadFixture } from "./fixture.js";
+
+const DIST = new URL("../dist/", import.meta.url);
+let solver: Solver;
+let pool: SolverPool;
+let work: string;
+beforeAll(async () => {
+  solver = await createSolver();
+  pool = await createPool({ threads: 2, batchSize: 7 });
+  work = mkdtempSync(join(tmpdir(), "sudoku-wasm-pool-"));
+});
+afterAll(async () => {
+  await pool?.close();
+  usePoolWorker(undefined);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const fixture = loadFixture("all").map((c) => c.puzzle);
+/** Every fixture line, bad input among them: lines of the wrong length, another character, a grid, a 4×4 line. */
+const MIXED: (string | Uint8Array)[] = [...fixture, "bad", fixture[0].replace(/\./, "x"), new Uint8Array(81), "..3..4.22...4..1", ...relabelledPuzzles(40).split("\n").slice(0, 40)];
+
+async function* slowly<T>(items: readonly T[]): AsyncGenerator<T> {
+  for (const item of items) {
+    await new Promise(setImmediate);
+    yield item;
+  }
+}
+
+/**
+ * A worker module (CommonJS, as the pool's own entry) that runs the real worker but ends its
+ * thread on a batch solved under `limit: 3`: on the first such batch of the run (`once`, a marker
+ * file shared by the workers), or on every one.
+ */
+function dyingWorker(name: string, once: boolean): string {
+  const marker = join(work, `${name}.died`);
+  const file = join(work, `${name}.cjs`);
+  writeFileSync(
+    file,
+    `const { existsSync, writeFileSync } = require("node:fs");
+module.exports = import(${JSON.stringify(new URL("cli/worker.mjs", DIST).href)}).then((module) => module.default).then((solve) => (task) => {
+  if (task.kind === "records" && task.options.limit === 3 && (${!once} || !existsSync(${JSON.stringify(marker)}))) {
+    writeFileSync(${JSON.stringify(marker)}, "");
+    process.exit(1); // ends this worker thread mid-batch
+  }
+  return solve(task);
+});
+`,
+  );
+  return file;
+}
+
+describe("createPool", () => {
+  it("gives Solver.solveMany's records, in input order, over many small batches: from an array and from a stream", async () => {
+    const expected = solver.solveMany(MIXED);
+    expect(await pool.solveMany(MIXED)).toEqual(expected);
+    const streamed: SolveRecord[] = [];
+    for await (const record of pool.solveStream(slowly(MIXED))) streamed.push(record);
+    expect(streamed).toEqual(expected);
+    expect(expected.filter((r) => r.status === "invalid").length).toBeGreaterThan(3);
+  });
+
+  it("takes the options of solveMany and rejects bad ones as it does", async () => {
+    const options = { limit: 1, alphabet: "ABCD" };
+    const lines = ["..C..D.BB...D..A", ...fixture.slice(0, 20)];
+    expect(await pool.solveMany(lines, options)).toEqual(solver.solveMany(lines, options));
+    await expect(pool.solveMany(lines, { limit: 0 })).rejects.toThrow(/limit/);
+    await expect(createPool({ threads: 0 })).rejects.toThrow(/threads/);
+  });
+
+  it("stops reading its input when the loop over the stream ends early", async () => {
+    let read = 0;
+    function* counted() {
+      for (let i = 0; i < 10_000; i++, read++) yield fixture[i % fixture.length];
+    }
+    for await (const record of pool.solveStream(counted())) if (record) break;
+    expect(read).toBeLessThan(200); // a few batches of 7, not the 10,000
+  });
+
+  it("solves a batch again on a fresh worker when its worker dies mid-batch: nothing lost, nothing out of order", async () => {
+    usePoolWorker(dyingWorker("once", true));
+    const dying = await createPool({ threads: 2, batchSize: 5 });
+    try {
+      const lines = fixture.filter((line) => line.length === 81);
+      expect(await dying.solveMany(lines, { limit: 3 })).toEqual(solver.solveMany(lines, { limit: 3 }));
+    } finally {
+      await dying.close();
+      usePoolWorker(undefined);
+    }
+  });
+
+  it("gives `error` records for a batch whose worker dies twice, and keeps the invalid records and the other batches", async () => {
+    usePoolWorker(dyingWorker("always", false));
+    const dying = await createPool({ threads: 1, batchSize: 4 });
+    try {
+      const lines = [...fixture.slice(0, 3), "bad"];
+      const records = await dying.solveMany(lines, { limit: 3 });
+      expect(records.map((r) => r.status)).toEqual(["error", "error", "error", "invalid"]);
+      expect(records[0].error).toMatch(/^the solver failed on this puzzle's batch \(twice\): /);
+      expect(await dying.solveMany(lines)).toEqual(solver.solveMany(lines)); // the pool goes on
+    } finally {
+      await dying.close();
+      usePoolWorker(undefined);
+    }
+  });
+
+  it("closes while busy: the call in progress and every later one reject, and close resolves", async () => {
+    const closing = await createPool({ threads: 2, batchSize: 64 });
+    const busy = closing.solveMany(relabelledPuzzles(50_000).split("\n").slice(0, 50_000));
+    busy.catch(() => {}); // asserted below
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await closing.close();
+    await expect(busy).rejects.toThrow(/the pool is closed/);
+    await expect(closing.solveMany(fixture)).rejects.toThrow(/the pool is closed/);
+  });
+});
+
+describe("a stream of 3,000,000 lines under a capped heap", () => {
+  it("holds a few batches, whatever the input's length (child process, --max-old-space-size=48)", () => {
+    const script = join(work, "stream.mjs");
+    writeFileSync(
+      script,
+      `import { createPool } from ${JSON.stringify(new URL("src/solver-pool.js", DIST).href)};
+import { relabelledPuzzles } from ${JSON.stringify(new URL("bench/corpus.js", DIST).href)};
+import { isValidSolution, parsePuzzle } from ${JSON.stringify(new URL("src/puzzle.js", DIST).href)};
+const block = relabelledPuzzles(10_000).split("\\n").slice(0, 10_000);
+async function* lines() { for (let i = 0; i < 3_000_000; i++) yield block[i % block.length]; }
+const pool = await createPool({ threads: 2 });
+let count = 0, wrong = 0, heap = 0;
+for await (const record of pool.solveStream(lines())) {
+  if (record.status !== "solved") wrong++;
+  else if (count % 997 === 0 && !isValidSolution(parsePuzzle(block[count % block.length]), parsePuzzle(record.solution))) wrong++;
+  if (++count % 100_000 === 0) heap = Math.max(heap, process.memoryUsage().heapUsed);
+}
+await pool.close();
+console.log(JSON.stringify({ count, wrong, heapMB: heap / 2 ** 20 }));
+`,
+    );
+    const run = spawnSync(process.execPath, ["--max-old-space-size=48", script], { encoding: "utf8", timeout: 240_000 });
+    expect(run.stderr).toBe("");
+    const result = JSON.parse(run.stdout.trim());
+    expect(result).toMatchObject({ count: 3_000_000, wrong: 0 });
+    expect(result.heapMB).toBeLessThan(48);
+  }, 300_000);
+});

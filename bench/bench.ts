@@ -164,8 +164,13 @@ async function main(argv: readonly string[]): Promise<void> {
   report(header.flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
   if (options.ref) {
     measuring = true;
-    const paired = { ...plan, rounds: options.rounds, threshold: options.threshold / 100 };
+    const paired = { ...plan, rounds: options.rounds, threshold: options.threshold / 100, signal: watch.aborted };
     if (!(await judgeAgainstCommit({ ...options, ref: options.ref }, paired, report))) process.exitCode = FAILED_STATUS;
+    watch.close();
+    if (watch.signal) {
+      report(`interrupted by ${watch.signal}: the verdicts above are of the rows judged before it\n`);
+      process.exitCode = watch.exitStatus!;
+    }
     return;
   }
   const live = new LiveReport(options.wide ? undefined : { write: report, labels: rowLabels(plan), columns: width, seed: options.seed });

@@ -17,6 +17,8 @@ const SLOW = [
   "test/bench-cli.test.ts",
   "test/kernel-bytes.test.ts",
   "test/custom-solvers.test.ts",
+  "test/bench-outside-solvers.test.ts",
+  "test/wasm-abi-errors.test.ts",
   "test/solver-pool.test.ts",
 ];
 

@@ -7,18 +7,20 @@
  * Options: options.ts (`--help`).
  */
 import { CommanderError } from "commander";
-import { USAGE_ERROR_STATUS } from "../src/cli/errors.js";
+import { USAGE_ERROR_STATUS, describeError } from "../src/cli/errors.js";
 import { InterruptWatch } from "../src/cli/progress.js";
 import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets.js";
+import { datasetShape } from "../src/puzzle.js";
 import { type SolverInfo, findSolver, solvers } from "../src/registry.js";
-import { resolveSolvers } from "./custom-solvers.js";
+import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
+import { isolatedRow } from "./isolated.js";
 import { collectEnvironment, datasetIdentity } from "./env.js";
 import { type BenchOptions, benchCommand, parseOptions } from "./options.js";
 import { type Preset, findPreset } from "./presets.js";
 import { LiveReport } from "./progress.js";
 import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
-import { describeEnvironment } from "./report/format.js";
+import { describeEnvironment, terminalSafe } from "./report/format.js";
 import {
   type SettingDifference,
   compareRuns,
@@ -52,6 +54,12 @@ async function selectSolvers(options: BenchOptions, preset: Preset): Promise<rea
   return selected;
 }
 
+/** Refuses, before anything is printed, a dataset without puzzles or whose first puzzle is of no grid size. */
+function checkDataset(dataset: Dataset): void {
+  if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
+  datasetShape(dataset.puzzles, dataset.path);
+}
+
 /** What a --quick run's figures are good for. */
 function quickCaveat(options: BenchOptions): string {
   return (
@@ -61,10 +69,10 @@ function quickCaveat(options: BenchOptions): string {
   );
 }
 
-/** The width of the terminal the report goes to, or undefined when it is not a terminal. */
+/** The width of the terminal the report goes to, or undefined when it is not a terminal (or one that gives no width). */
 function reportColumns(toStderr: boolean): number | undefined {
   const stream = toStderr ? process.stderr : process.stdout;
-  return stream.isTTY ? stream.columns : undefined;
+  return stream.isTTY && stream.columns > 0 ? stream.columns : undefined;
 }
 
 /**
@@ -105,7 +113,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const options = withStdoutAliases(parseOptions(argv, benchCommand().exitOverride().configureOutput({ outputError: () => {} })));
   checkOutputRequests(options);
   const toStderr = usesStdout(options);
-  const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(text);
+  const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(terminalSafe(text));
   const width = Math.min(reportColumns(toStderr) ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
   if (options.failOnRegression !== undefined && !options.compare && !options.ref) {
     throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
@@ -115,6 +123,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const bundled = bundledDatasets();
   const datasets = loadDatasetList(options.datasets ?? bundled);
   if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
+  for (const dataset of datasets) checkDataset(dataset);
   const started = new Date();
   const environment = {
     ...collectEnvironment({ seed: options.seed, limit: options.limit, timeMs: options.time, budget: options.budget }, started),
@@ -133,6 +142,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const preset = options.solvers ? { ...findPreset("all"), name: "--solvers" } : findPreset(options.preset);
   const selected = await selectSolvers(options, preset);
   const threadsRow = options.threads > 0 && (preset.threadsRow || options.threadsGiven);
+  const watch = new InterruptWatch();
   const plan = {
     solvers: selected,
     datasets,
@@ -144,6 +154,7 @@ async function main(argv: readonly string[]): Promise<void> {
     maxPuzzles: options.puzzles,
     reference: options.reference,
     extraRows: threadsRow ? [poolRow(options.threads)] : [],
+    isolate: (info: SolverInfo) => (isOutsideSolver(info) ? isolatedRow(info, options.solverTimeout, watch.aborted) : undefined),
     takes: preset.takes,
     boundaryRow: preset.boundaryRow,
     expectationOf: (dataset: Dataset) => expectationOf(dataset.name, new Set(bundled)),
@@ -153,11 +164,15 @@ async function main(argv: readonly string[]): Promise<void> {
   report(header.flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
   if (options.ref) {
     measuring = true;
-    const paired = { ...plan, rounds: options.rounds, threshold: options.threshold / 100 };
+    const paired = { ...plan, rounds: options.rounds, threshold: options.threshold / 100, signal: watch.aborted };
     if (!(await judgeAgainstCommit({ ...options, ref: options.ref }, paired, report))) process.exitCode = FAILED_STATUS;
+    watch.close();
+    if (watch.signal) {
+      report(`interrupted by ${watch.signal}: the verdicts above are of the rows judged before it\n`);
+      process.exitCode = watch.exitStatus!;
+    }
     return;
   }
-  const watch = new InterruptWatch();
   const live = new LiveReport(options.wide ? undefined : { write: report, labels: rowLabels(plan), columns: width, seed: options.seed });
   watch.onForcedExit(() => live.end());
   let records: BenchRecord[];
@@ -174,7 +189,7 @@ async function main(argv: readonly string[]): Promise<void> {
     out.push("", `interrupted by ${watch.signal}: ${records.length} of ${live.totalRows} rows finished; the exports below hold them, marked incomplete`);
   }
   if (options.wide) out.push(...formatTables(records, options.seed));
-  const flagNotes = formatFlagNotes(records, width);
+  const flagNotes = formatFlagNotes(records, width, options.time);
   if (flagNotes.length > 0) out.push("", "Flags:", ...flagNotes);
   const infos = new Map(selected.map((info) => [info.id, info]));
   if (records.length > 0) out.push("", ...formatSummary(records, (r) => isPureTsBaseline(r, infos.get(r.solver)), width));
@@ -188,8 +203,8 @@ async function main(argv: readonly string[]): Promise<void> {
   if (watch.exitStatus !== null) process.exitCode = watch.exitStatus;
 }
 
-main(process.argv.slice(2)).catch((error: Error) => {
+main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
-  process.stderr.write(`bench: ${error.message.replace(/^error: /, "")}\n`);
+  process.stderr.write(`bench: ${terminalSafe(describeError(error).replace(/^error: /, ""))}\n`);
   process.exitCode = measuring ? FAILED_STATUS : USAGE_ERROR_STATUS;
 });

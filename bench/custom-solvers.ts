@@ -20,6 +20,14 @@ import type { SolverEngine } from "../src/solver.js";
 import { loadAbiSolver } from "../src/solvers/wasm-abi.js";
 
 const ABI_PREFIX = "wasm-abi:";
+
+/** The solvers this file made (modules and wasm-abi: files), as opposed to the registry's. */
+const outside = new WeakSet<SolverInfo>();
+
+/** True for a solver from a --solvers module or wasm-abi: file (the bench runs those in a worker thread: isolated.ts). */
+export function isOutsideSolver(info: SolverInfo): boolean {
+  return outside.has(info);
+}
 const README_SECTION = "README: 'Bring your own solver'";
 
 /** True for a --solvers item that names a module file rather than a registry id. */
@@ -29,9 +37,10 @@ export function isModuleSpec(spec: string): boolean {
 
 /** The SolverInfo of one --solvers item: a registry id, a module path or `wasm-abi:PATH`. */
 export async function resolveSolver(spec: string): Promise<SolverInfo> {
-  if (spec.startsWith(ABI_PREFIX)) return abiSolver(spec, spec.slice(ABI_PREFIX.length));
-  if (isModuleSpec(spec)) return moduleSolver(spec);
-  return findSolver(spec);
+  if (!spec.startsWith(ABI_PREFIX) && !isModuleSpec(spec)) return findSolver(spec);
+  const info = spec.startsWith(ABI_PREFIX) ? abiSolver(spec, spec.slice(ABI_PREFIX.length)) : await moduleSolver(spec);
+  outside.add(info);
+  return info;
 }
 
 /** Every --solvers item resolved, in order; a duplicate id is an error. */

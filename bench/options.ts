@@ -19,6 +19,8 @@ export interface BenchOptions {
   datasets?: string[];
   /** tinybench time per row in ms. */
   time: number;
+  /** The longest one call of an outside solver may run, in ms. */
+  solverTimeout: number;
   /** Puzzles drawn per dataset. */
   puzzles: number;
   /** Solutions counted up to this: 1 or 2. */
@@ -71,13 +73,19 @@ interface BenchOptionRow extends OptionRow {
 
 /** Every option of the bench, once. */
 export const OPTION_TABLE: readonly BenchOptionRow[] = [
-  { flags: "--solvers <ids>", description: "comma-separated registry ids (listed below with the grid sizes they take; each runs on the datasets of those sizes), solver modules (./path/solver.mjs) or wasm-abi:./solver.wasm (README: Bring your own solver)", defaultText: "all registered", parse: commaList },
+  { flags: "--solvers <ids>", description: "comma-separated registry ids (listed below with the grid sizes they take; each runs on the datasets of those sizes), solver modules (./path/solver.mjs) or wasm-abi:./solver.wasm (README: Bring your own solver)", defaultText: "the rows of --preset (main; all with --quick)", parse: commaList },
   { flags: "--datasets <specs>", description: "comma-separated public set names (npx sudoku-wasm datasets list), bundled names, files or folders", defaultText: "all bundled", parse: commaList },
   { flags: "--time <ms>", description: "tinybench time per row (after warm-up)", default: 500, quick: 100, parse: wholeNumber(1) },
   { flags: "--puzzles <n>", description: "puzzles drawn per dataset (seeded); slow rows solve a prefix of them", default: 300, quick: 20, parse: wholeNumber(1) },
   { flags: "--limit <n>", description: "count solutions up to 1 (find one) or 2 (prove uniqueness)", default: 2, parse: wholeNumber(1, 2) },
   { flags: "--threads <n>", description: "worker threads for the kernel's threads row (0: no threads row; given, the row runs whatever the preset)", default: availableParallelism(), parse: wholeNumber(0, 256) },
   { flags: "--budget <nodes>", description: "work cap per puzzle for solvers that take one (a capped puzzle counts as a timeout)", default: 100_000, quick: 20_000, parse: wholeNumber(1) },
+  {
+    flags: "--solver-timeout <ms>",
+    description: "the longest one countSolutions call of a solver module or wasm-abi: file may run (they run in a worker thread the bench stops past it)",
+    default: 10_000,
+    parse: wholeNumber(1),
+  },
   { flags: "--reference <id>", description: "solver every row is compared with", defaultText: "the fastest pure-TS baseline of each dataset" },
   { flags: "--seed <n>", description: "seed of the puzzle draw", default: 1, parse: wholeNumber(0, 0xffffffff) },
   { flags: "--preset <name>", description: `the rows to measure: ${PRESETS.map((p) => `${p.name} (${p.description})`).join("; ")}; --solvers picks its own`, default: "main", quick: "all", choices: PRESETS.map((p) => p.name) },

@@ -26,6 +26,7 @@ import type { Dataset } from "../src/datasets.js";
 import type { Grid } from "../src/puzzle.js";
 import type { SolverInfo } from "../src/registry.js";
 import { type SolverEngine, solvesBatches } from "../src/solver.js";
+import { yieldToEventLoop } from "./measure/batches.js";
 import { type AnswerCheck, answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
 import { timeInterleaved } from "./measure/interleaved.js";
@@ -61,7 +62,7 @@ export interface PairedPlan {
   /** Whether a solver is measured on grids of side `size` (the preset); default: every size it takes. */
   takes?(info: SolverInfo, size: number): boolean;
   expectationOf?(dataset: Dataset): Expectation;
-  /** Stops before the next row. */
+  /** Stops before the next row (the event loop gets a turn between rows to see it). */
   signal?: AbortSignal;
 }
 
@@ -161,6 +162,7 @@ export async function runPaired(plan: PairedPlan, progress: (change: PairedChang
     const draw: Draw = drawPuzzles(dataset, seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed), expectation);
     const size = draw.shape.size;
     for (const info of plan.solvers) {
+      if (plan.signal) await yieldToEventLoop(); // lets a signal that came during the last row be seen
       if (plan.signal?.aborted) return changes;
       if (!info.sizes.includes(size) || !(plan.takes?.(info, size) ?? true)) continue;
       const old = plan.before.get(info.id);

@@ -9,7 +9,8 @@ import cliProgress from "cli-progress";
 import { restoreCursorOnExit } from "../src/cli/progress.js";
 import type { BenchRecord } from "./records.js";
 import { CompactLayout } from "./report/compact.js";
-import { describeDataset } from "./report/format.js";
+import { describeDataset, terminalSafe } from "./report/format.js";
+import type { MeasureProgress } from "./measure/timing.js";
 import type { BenchProgress } from "./runner.js";
 
 /** Where and how finished rows are printed. */
@@ -31,6 +32,9 @@ export function formatDuration(seconds: number): string {
   if (whole < 3600) return `${Math.floor(whole / 60)}m ${String(whole % 60).padStart(2, "0")}s`;
   return `${Math.floor(whole / 3600)}h ${String(Math.floor((whole % 3600) / 60)).padStart(2, "0")}m`;
 }
+
+/** Said above the first table: the mean and the percentiles come from different timings, which is why a batch row's p50 can exceed its mean. */
+const COLUMN_LEGEND = "  (µs mean: the timed batches, as puzzles/s; µs p50, p99: each puzzle timed alone, one call each)";
 
 /** How often the elapsed time and ETA are refreshed while a row runs. */
 const REFRESH_MS = 1000;
@@ -88,7 +92,13 @@ export class LiveReport implements BenchProgress {
   }
 
   row(label: string): void {
-    this.label = label;
+    this.label = terminalSafe(label);
+    this.bar.update(this.finished, this.payload());
+  }
+
+  /** Counts a row done without printing it. */
+  tick(): void {
+    this.finished++;
     this.bar.update(this.finished, this.payload());
   }
 
@@ -97,8 +107,9 @@ export class LiveReport implements BenchProgress {
     if (this.rows && this.layout) {
       const lines: string[] = [];
       if (record.dataset !== this.dataset) {
+        const first = this.dataset === null;
         this.dataset = record.dataset;
-        lines.push("", describeDataset(record, this.rows.seed), this.layout.header());
+        lines.push("", describeDataset(record, this.rows.seed), ...(first ? [COLUMN_LEGEND] : []), this.layout.header());
       }
       lines.push(this.layout.line(record));
       this.bar.stop(); // clears the bar's line and puts the cursor at its start
@@ -119,7 +130,8 @@ export class LiveReport implements BenchProgress {
   }
 }
 
-/** The progress line alone (the profiler's). */
-export function progressBar(): BenchProgress {
-  return new LiveReport();
+/** The progress line alone (the profiler's): rows done of all, elapsed time, ETA and the row being measured. */
+export function progressBar(): MeasureProgress<unknown> & { end(): void } {
+  const live = new LiveReport();
+  return { begin: (rows) => live.begin(rows), row: (label) => live.row(label), done: () => live.tick(), end: () => live.end() };
 }

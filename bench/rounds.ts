@@ -9,7 +9,7 @@
  * later or another process's compiled code, is why `--ref` times both commits in one process.
  */
 import { cpus } from "node:os";
-import { type BatchTiming, type BatchTimingOptions, timeBatches } from "./measure/batches.js";
+import { type BatchTiming, type BatchTimingOptions, type TimedElsewhere, TimingAborted, timeBatches } from "./measure/batches.js";
 import { summarize } from "./statistics.js";
 
 /** Rounds per row unless `--rounds` says otherwise. */
@@ -57,14 +57,22 @@ export interface RoundOptions extends BatchTimingOptions {
 /**
  * Times `solveBatch` in `options.rounds` tinybench runs of `timeMs / rounds` each (the warm-up
  * before the first only), each run at least `ceil(minCalls / rounds)` calls; returns every batch
- * (ascending) with the whole row's mean, margin and CPU share, and each round's mean.
+ * (ascending) with the whole row's mean, margin and CPU share, and each round's mean. The
+ * options' `afterEach` and `signal` hold in every round; an abort between rounds throws
+ * {@link TimingAborted} before the next.
  */
-export async function timeRounds(name: string, solveBatch: () => number | Promise<number>, expectedTotal: number, options: RoundOptions): Promise<RoundTiming> {
+export async function timeRounds(
+  name: string,
+  solveBatch: () => number | TimedElsewhere | Promise<number | TimedElsewhere>,
+  expectedTotal: number,
+  options: RoundOptions,
+): Promise<RoundTiming> {
   const rounds = Math.max(1, Math.floor(options.rounds));
   const each: BatchTiming[] = [];
   const machineBefore = machineTimes();
   const cpuBefore = process.cpuUsage();
   for (let round = 0; round < rounds; round++) {
+    if (options.signal?.aborted) throw new TimingAborted(name);
     each.push(
       await timeBatches(name, solveBatch, expectedTotal, {
         ...options,

@@ -10,13 +10,18 @@
  *                          PASS_SHARE of the time budget, keeping the prefix it finished:
  *                          the row is then "sampled" (slow baselines).
  *   2. batch check         engines with solveBatch: one checked batch call on that prefix.
- *   3. tinybench           times the batch (warm-up, then samples until `timeMs`); each timed
- *                          batch's total count must equal the verified total (measure/batches.ts).
+ *   3. tinybench           times the batch in `rounds` rounds sharing `timeMs` (rounds.ts;
+ *                          warm-up before the first); after each timed batch of every round,
+ *                          every answer it gave must be the verified one.
  *   4. per-puzzle pass     process.hrtime.bigint() around each countSolutions call (warm by
  *                          now; puzzles under 1 ms get 2 more passes, the fastest kept) gives
- *                          the µs/puzzle percentiles; the mean comes from step 3.
+ *                          the µs/puzzle percentiles; the mean comes from step 3. Every answer
+ *                          of every pass must be the verified one.
  *
- * Answers are only ever checked outside the timed region; a wrong one throws WrongAnswerError.
+ * Answers are only ever checked outside the timed region; a wrong one, or one that differs from
+ * the verified answer of its puzzle, throws WrongAnswerError. With a signal, the run hands the
+ * event loop a turn between rows and every YIELD_EVERY_MS within one, so Ctrl-C is seen while
+ * synchronous solvers run; the row in progress is then dropped.
  * The draw, the answer checks, the batch timing and the per-puzzle retiming are the measuring
  * core's (bench/measure/), shared with the profiler, kernel-vs and the web page.
  *
@@ -24,14 +29,25 @@
  * solvers that take its size (registry `sizes`); a selection of which none does is an error
  * naming the sizes each takes. Every row mode applies the budget the same way.
  */
+import { inspect } from "node:util";
 import type { Dataset } from "../src/datasets.js";
 import { type Grid, datasetShape } from "../src/puzzle.js";
 import { type Shape, shapeName } from "../src/shape.js";
 import { type SolverInfo, sizeNames, takesSize } from "../src/registry.js";
 import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solver.js";
-import { type AnswerCheck, type BatchAnswers, answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
+import {
+  type AnswerCheck,
+  type BatchAnswers,
+  type KeptAnswers,
+  type SameAnswerCheck,
+  answerChecker,
+  batchAnswers,
+  checkAnswers,
+  checkSameAnswers,
+  sameAsChecked,
+} from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
-import { TimingAborted } from "./measure/batches.js";
+import { type TimedElsewhere, TimingAborted, eventLoopTurns, yieldToEventLoop } from "./measure/batches.js";
 import { summarizeGuesses } from "./measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
 import type { BenchRecord, RowMode } from "./records.js";
@@ -39,7 +55,7 @@ import { speedRatio } from "./ratios.js";
 import { quantile } from "../src/quantile.js";
 import { seededSample } from "./sample.js";
 import { type RatioEstimate, scaleRatio } from "./statistics.js";
-import { type Expectation, expectationOf } from "./verify.js";
+import { type Expectation, WrongAnswerError, expectationOf } from "./verify.js";
 import { DEFAULT_ROUNDS, type RoundTiming, timeRounds } from "./rounds.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
@@ -71,6 +87,8 @@ export interface BenchPlan {
   reference?: string;
   /** Extra rows that need more than one engine (the kernel on worker threads); see threads.ts. */
   extraRows?: readonly ExtraRow[];
+  /** The row that measures `info` in place of its engine row, where one is given (outside solvers in a worker: isolated.ts). */
+  isolate?(info: SolverInfo): ExtraRow | undefined;
   /** Whether a solver is measured on grids of side `size` (a preset, presets.ts); default: every size it takes. */
   takes?(info: SolverInfo, size: number): boolean;
   /** Adds the default kernel's once-per-puzzle row. @default true */
@@ -87,7 +105,8 @@ export interface ExtraRow {
   solver: string;
   mode: RowMode;
   label: string;
-  threads: number;
+  /** Worker threads of the row; null for a row of one solver in one worker (not a threads row). */
+  threads: number | null;
   /** Prepares to solve `grids` again and again, each capped at `budget` nodes; released by `close`. */
   open(grids: readonly Grid[], limit: number, budget: number): Promise<BatchRunner>;
 }
@@ -96,8 +115,10 @@ export interface ExtraRow {
 export interface BatchRunner {
   /** One call that returns every answer, for checking (untimed). */
   answers(): Promise<BatchAnswers>;
-  /** One timed call; returns the total solution count. */
-  solve(): Promise<number>;
+  /** One timed call; returns the total solution count (and, when timed where it ran, the ms it took there). */
+  solve(): Promise<number | TimedElsewhere>;
+  /** The answers of the last timed call, where the runner can hold them against the checked ones. */
+  lastAnswers?(): KeptAnswers | null;
   close(): Promise<void>;
 }
 
@@ -116,11 +137,12 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
     for (const dataset of plan.datasets) {
       const draw = drawSeeded(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
       for (const row of rowsOf.get(dataset)!) {
+        if (plan.signal) await yieldToEventLoop(); // lets a signal that came during the last row be seen
         if (plan.signal?.aborted) break;
         progress.row(`${dataset.name} · ${row.label}`);
         const measured = await measureRow(row, draw, plan, engines).catch((error: unknown) => {
           if (error instanceof TimingAborted) return null;
-          throw error;
+          throw error instanceof WrongAnswerError ? error : new RowFailure(`${dataset.name} · ${row.label}`, error);
         });
         if (!measured) break;
         records.push(measured.record);
@@ -133,6 +155,22 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
     progress.end();
   }
   return applyReference(records, plan.solvers, plan.reference, micros);
+}
+
+/** A row that failed for another reason than a wrong answer (its solver threw, or would not load): names the row and what was thrown. */
+export class RowFailure extends Error {
+  constructor(row: string, thrown: unknown) {
+    const said = describeThrown(thrown);
+    super(said.startsWith(`${row}: `) ? said : `${row}: ${said}`, { cause: thrown });
+    this.name = "RowFailure";
+  }
+}
+
+/** What a solver threw, for a message: an Error's message, anything else as a value (`"x"`, `null`, `42`). */
+export function describeThrown(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message;
+  const shown = typeof thrown === "string" ? JSON.stringify(thrown) : inspect(thrown, { depth: 1, breakLength: Infinity });
+  return `threw ${shown.length > 200 ? `${shown.slice(0, 200)}…` : shown} (not an Error)`;
 }
 
 // ─── Rows ────────────────────────────────────────────────────────────────────
@@ -148,10 +186,12 @@ interface Row {
 const BOUNDARY_SOLVER = "wasm";
 
 /** Each solver's own row; the default kernel also gets a once-per-puzzle row (unless the plan drops it); then any extra rows. */
-function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow">): Row[] {
+function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow" | "isolate">): Row[] {
   const rows: Row[] = [];
   for (const info of plan.solvers) {
-    rows.push({ info, mode: "engine", label: info.id });
+    const isolated = plan.isolate?.(info);
+    rows.push(isolated ? { info, mode: "engine", label: isolated.label, extra: isolated } : { info, mode: "engine", label: info.id });
+    if (isolated) continue;
     if (info.id === BOUNDARY_SOLVER && plan.boundaryRow !== false) rows.push({ info, mode: "per-puzzle", label: `${info.id} (1 call/puzzle)` });
     for (const extra of plan.extraRows ?? []) {
       if (extra.solver === info.id) rows.push({ info, mode: extra.mode, label: extra.label, extra });
@@ -161,7 +201,7 @@ function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow">
 }
 
 /** The labels of the rows `plan` may measure per dataset, in order. */
-export function rowLabels(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow">): string[] {
+export function rowLabels(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow" | "isolate">): string[] {
   return planRows(plan).map((row) => row.label);
 }
 
@@ -215,6 +255,8 @@ interface PassResult {
   solved: number;
   micros: Float64Array;
   counts: Int32Array;
+  /** The first solution of each puzzle, N² bytes each. */
+  solutions: Uint8Array;
   guesses: Float64Array;
   /** 1 where the budget stopped the puzzle. */
   timedOut: Uint8Array;
@@ -226,9 +268,10 @@ interface PassResult {
  * Each answer goes to `check` after its timing. Stops after `stopAfterMs` of solver time
  * once `minPuzzles` are done: time the calls took by the clock and, past that, this process's
  * CPU time too, so a pass on a busy machine (where the clock runs while another process has the
- * core) is not cut short and its row sampled.
+ * core) is not cut short and its row sampled. With `signal`, the event loop gets a turn every
+ * YIELD_EVERY_MS between calls, and an abort stops the pass with {@link TimingAborted}.
  */
-function perPuzzlePass(
+async function perPuzzlePass(
   engine: SolverEngine,
   grids: readonly Grid[],
   limit: number,
@@ -236,8 +279,11 @@ function perPuzzlePass(
   stopAfterMs: number,
   minPuzzles: number,
   check: AnswerCheck,
-): PassResult {
-  const solution = new Uint8Array(grids[0]?.length ?? 0);
+  signal?: AbortSignal,
+): Promise<PassResult> {
+  const cells = grids[0]?.length ?? 0;
+  const solution = new Uint8Array(cells);
+  const solutions = new Uint8Array(grids.length * cells);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   const micros = new Float64Array(grids.length);
   const counts = new Int32Array(grids.length);
@@ -253,7 +299,10 @@ function perPuzzlePass(
     const { user, system } = process.cpuUsage(cpuStart);
     return user + system < stopAfterMs * 1000;
   };
+  const turn = eventLoopTurns();
   while (solved < grids.length && (solved < minPuzzles || withinBudget())) {
+    if (signal) await turn();
+    if (signal?.aborted) throw new TimingAborted("per-puzzle pass");
     const start = process.hrtime.bigint();
     const count = engine.countSolutions(grids[solved], limit, solution, stats, budget);
     micros[solved] = microsSince(start);
@@ -265,43 +314,65 @@ function perPuzzlePass(
       timeouts++;
     }
     check(solved, { count, solution, timedOut: stats.timedOut });
+    solutions.set(solution, solved * cells);
     solved++;
   }
-  return { solved, micros: micros.subarray(0, solved), counts, guesses: guesses.subarray(0, solved), timedOut, timeouts };
+  return { solved, micros: micros.subarray(0, solved), counts, solutions, guesses: guesses.subarray(0, solved), timedOut, timeouts };
+}
+
+/** A pass's answers, as the answers every later call of its row must give. */
+function keptAnswers(pass: PassResult): KeptAnswers {
+  return { counts: pass.counts, solutions: pass.solutions, timedOut: (i) => pass.timedOut[i] === 1 };
 }
 
 /**
  * Per-puzzle µs for the percentiles: one checked pass, then TIMING_PASSES - 1 more
- * passes over the short puzzles, keeping each puzzle's fastest time.
+ * passes over the short puzzles, keeping each puzzle's fastest time. Every answer of every
+ * pass must be the verified one (`same`), checked after its call's timing.
  */
-function timePerPuzzle(
+async function timePerPuzzle(
   engine: SolverEngine,
   grids: readonly Grid[],
   limit: number,
   budget: number,
   check: AnswerCheck,
-): Float64Array {
-  const micros = perPuzzlePass(engine, grids, limit, budget, Infinity, 0, check).micros;
+  same: SameAnswerCheck,
+  signal?: AbortSignal,
+): Promise<Float64Array> {
+  const first = (i: number, answer: Parameters<AnswerCheck>[1]) => (check(i, answer), same(i, answer, "the per-puzzle timing pass"));
+  const micros = (await perPuzzlePass(engine, grids, limit, budget, Infinity, 0, first, signal)).micros;
   const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
+  let count = 0;
   return retimeFastest(
     micros,
     TIMING_PASSES,
     (_, time) => time < SHORT_PUZZLE_MICROS,
-    (i) => engine.countSolutions(grids[i], limit, solution, stats, budget),
+    (i) => void (count = engine.countSolutions(grids[i], limit, solution, stats, budget)),
+    (i, pass) => {
+      same(i, { count, solution, timedOut: stats.timedOut }, `retiming pass ${pass + 1}`);
+      solution.fill(0); // the next call must write its solution, not leave this one standing
+    },
   );
 }
 
 // ─── Timing ──────────────────────────────────────────────────────────────────
 
-/** A row's batch timing (measure/batches.ts) in `rounds` rounds (rounds.ts): warm-up, then at least MIN_SAMPLES batches and `timeMs`. */
+/**
+ * A row's batch timing (measure/batches.ts) in `rounds` rounds (rounds.ts): warm-up, then at
+ * least MIN_SAMPLES batches and `timeMs` in all; `afterEach(call)`, outside the timing, checks
+ * the answers of call number `call` (counted across the rounds, warm-up included).
+ */
 function timeRowBatches(
   name: string,
-  solveBatch: () => number | Promise<number>,
+  solveBatch: () => number | TimedElsewhere | Promise<number | TimedElsewhere>,
   expectedTotal: number,
   { timeMs, rounds = DEFAULT_ROUNDS, signal }: Pick<BenchPlan, "timeMs" | "rounds" | "signal">,
+  afterEach?: (call: number) => void,
 ): Promise<RoundTiming> {
-  return timeRounds(name, solveBatch, expectedTotal, { timeMs, rounds, minCalls: MIN_SAMPLES, warmupMs: timeMs * WARMUP_SHARE, signal });
+  let calls = 0;
+  const after = afterEach ? () => afterEach(++calls) : undefined;
+  return timeRounds(name, solveBatch, expectedTotal, { timeMs, rounds, minCalls: MIN_SAMPLES, warmupMs: timeMs * WARMUP_SHARE, signal, afterEach: after });
 }
 
 /** Per-puzzle guesses (NaN: unknown), and whether the budget stopped each puzzle. */
@@ -316,7 +387,6 @@ interface MeasuredRow {
 }
 
 async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: Map<string, SolverEngine>): Promise<MeasuredRow> {
-  const engine = await loadEngine(row.info, draw.shape, engines);
   const limit = effectiveLimit(row.info, plan.limit);
   const budget = row.info.capabilities.budget ? plan.budget : Infinity;
   const check = answerChecker(draw, row.label, limit);
@@ -327,19 +397,25 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   let timing: RoundTiming;
   let guesses: RowGuesses;
   let timeouts = 0;
+  let timed: Float64Array | null = null;
+  let batchCall: boolean;
   if (row.extra) {
-    ({ timing, guesses } = await timeExtraRow(row.extra, name, grids, limit, budget, check, plan));
+    // An extra row loads its own engines (worker threads); one of one outside solver calls it once per puzzle there.
+    ({ timing, guesses } = await timeExtraRow(row, draw, name, grids, limit, budget, check, plan));
+    batchCall = row.extra.threads !== null;
   } else {
+    const engine = await loadEngine(row.info, draw.shape, engines);
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
-    const pass = perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check);
+    const pass = await perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check, plan.signal);
     grids = grids.slice(0, pass.solved);
-    ({ timing, guesses } = await timeEngineRow(row, engine, name, grids, limit, budget, pass, check, plan));
+    const same = sameAsChecked(draw, row.label, limit, keptAnswers(pass));
+    ({ timing, guesses } = await timeEngineRow(row, draw, engine, name, grids, limit, budget, pass, check, same, plan));
     timeouts = pass.timeouts;
+    timed = await timePerPuzzle(engine, grids, limit, budget, check, same, plan.signal);
+    batchCall = row.mode === "engine" && solvesBatches(engine);
   }
-  const timed = row.extra ? null : timePerPuzzle(engine, grids, limit, budget, check);
   if (timed && decided === undefined) draw.solverMicros.set(row.info.id, timed);
   draw.sampleSizes.set(row.info.id, grids.length);
-  const batchCall = row.extra !== undefined || (row.mode === "engine" && solvesBatches(engine));
   const record = toRecord(row, draw, plan, { puzzles: grids.length, timeouts, batchCall }, timing, timed, guesses);
   return { record, micros: timed ?? draw.solverMicros.get(row.info.id)! };
 }
@@ -347,6 +423,7 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
 /** Times an engine row: one solveBatch call per batch for batch engines' own rows, else a countSolutions loop. */
 async function timeEngineRow(
   row: Row,
+  draw: PuzzleDraw,
   engine: SolverEngine,
   name: string,
   grids: readonly Grid[],
@@ -354,6 +431,7 @@ async function timeEngineRow(
   budget: number,
   pass: PassResult,
   check: AnswerCheck,
+  same: SameAnswerCheck,
   plan: BenchPlan,
 ): Promise<{ timing: RoundTiming; guesses: RowGuesses }> {
   if (row.mode === "engine" && solvesBatches(engine)) {
@@ -361,12 +439,26 @@ async function timeEngineRow(
     const solveBatch = engine.solveBatch.bind(engine);
     const answers = batchAnswers(solveBatch(packed, grids.length, limit, budget)); // copied: the timed calls reuse the kernel's regions
     const total = checkAnswers(answers, grids.length, check);
-    const timing = await timeRowBatches(name, () => totalOf(solveBatch(packed, grids.length, limit, budget)), total, plan);
+    // The batch check is this row's own verification: its later calls are held against it.
+    const sameAsBatch = sameAsChecked(draw, row.label, limit, answers);
+    let last: BatchResult | null = null;
+    const timed = () => totalOf((last = solveBatch(packed, grids.length, limit, budget)));
+    const afterEach = (call: number) => checkSameAnswers(keptOf(last!), grids.length, sameAsBatch, `timed batch ${call}`);
+    const timing = await timeRowBatches(name, timed, total, plan, afterEach);
     return { timing, guesses: answers };
   }
   const loop = countingLoop(engine, grids, limit, budget);
   const guesses = { guesses: pass.guesses, timedOut: (i: number) => pass.timedOut[i] === 1 };
-  return { timing: await timeRowBatches(name, loop, sumOf(pass.counts, pass.solved), plan), guesses };
+  const afterEach = (call: number) => {
+    checkSameAnswers(loop.answers, grids.length, same, `timed batch ${call}`);
+    loop.answers.solutions.fill(0); // the next call must write its solutions, not leave these standing
+  };
+  return { timing: await timeRowBatches(name, loop.call, sumOf(pass.counts, pass.solved), plan, afterEach), guesses };
+}
+
+/** A batch result's answers, read in place (the kernel's regions). */
+function keptOf(batch: BatchResult): KeptAnswers {
+  return { counts: batch.counts, solutions: batch.solutions, timedOut: (i) => batch.nodes[i] < 0 };
 }
 
 /** Total count of a batch result. */
@@ -376,19 +468,34 @@ function totalOf(batch: BatchResult): number {
   return total;
 }
 
-/** The timed body of a non-batch row: countSolutions over the batch with one solution buffer and stats object. */
-function countingLoop(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number): () => number {
-  const solution = new Uint8Array(grids[0]?.length ?? 0);
+/**
+ * The timed body of a non-batch row: countSolutions over the batch with one stats object, each
+ * puzzle's count, budget stop and solution kept (in buffers made beforehand) for the check after
+ * the call.
+ */
+function countingLoop(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number): { call: () => number; answers: KeptAnswers } {
+  const cells = grids[0]?.length ?? 0;
+  const solutions = new Uint8Array(grids.length * cells);
+  const views = grids.map((_, i) => solutions.subarray(i * cells, (i + 1) * cells));
+  const counts = new Int32Array(grids.length);
+  const stopped = new Uint8Array(grids.length);
   const stats: SearchStats = { guesses: 0, timedOut: false };
-  return () => {
+  const call = () => {
     let total = 0;
-    for (let i = 0; i < grids.length; i++) total += engine.countSolutions(grids[i], limit, solution, stats, budget);
+    for (let i = 0; i < grids.length; i++) {
+      const count = engine.countSolutions(grids[i], limit, views[i], stats, budget);
+      counts[i] = count;
+      stopped[i] = stats.timedOut ? 1 : 0;
+      total += count;
+    }
     return total;
   };
+  return { call, answers: { counts, solutions, timedOut: (i) => stopped[i] === 1 } };
 }
 
 async function timeExtraRow(
-  extra: ExtraRow,
+  row: Row,
+  draw: PuzzleDraw,
   name: string,
   grids: readonly Grid[],
   limit: number,
@@ -396,11 +503,16 @@ async function timeExtraRow(
   check: AnswerCheck,
   plan: BenchPlan,
 ): Promise<{ timing: RoundTiming; guesses: RowGuesses }> {
-  const runner = await extra.open(grids, limit, budget);
+  const runner = await row.extra!.open(grids, limit, budget);
   try {
     const answers = await runner.answers();
     const total = checkAnswers(answers, grids.length, check);
-    const timing = await timeRowBatches(name, () => runner.solve(), total, plan);
+    const same = sameAsChecked(draw, row.label, limit, answers);
+    const afterEach = (call: number) => {
+      const last = runner.lastAnswers?.();
+      if (last) checkSameAnswers(last, grids.length, same, `timed batch ${call}`);
+    };
+    const timing = await timeRowBatches(name, () => runner.solve(), total, plan, afterEach);
     return { timing, guesses: answers };
   } finally {
     await runner.close();

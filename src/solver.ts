@@ -661,9 +661,14 @@ export class DigitLines {
   }
 }
 
-/** A copy of `array` with room for at least `least` elements (twice its length, or more). */
+/**
+ * A copy of `array` with room for at least `least` elements (twice its length, or more): a plain
+ * Int32Array or Uint8Array, also for a Node Buffer (whose constructor, called with new, is
+ * deprecated: DEP0005).
+ */
 export function grown<T extends Int32Array | Uint8Array>(array: T, least: number): T {
-  const copy = new (array.constructor as new (length: number) => T)(Math.max(least, array.length * 2));
+  const Kind = (array instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (length: number) => T;
+  const copy = new Kind(Math.max(least, array.length * 2));
   copy.set(array);
   return copy;
 }

@@ -5,8 +5,8 @@
  * checkout's, so HEAD is timed against itself. Verdicts depend on the machine's load, so the tests
  * check what is printed and how the rows are paired, checked and counted, never which verdict.
  */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pairedRatio, runPaired } from "../bench/paired.js";
@@ -20,9 +20,10 @@ const BENCH = join(ROOT, "dist", "bench", "bench.js");
 const { dir } = scratchFolder("sudoku-bench-ref-");
 const head = spawnSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
 
-/** A worktree folder for HEAD that the builder takes as built: the mark, and dist/ linked to this checkout's. */
+/** A worktree folder for HEAD that the builder takes as built: the mark, and dist/ linked to this checkout's (made once). */
 function readyTrees(): string {
   const trees = join(dir, "trees");
+  if (existsSync(join(trees, head, ".ref-built"))) return trees;
   mkdirSync(join(trees, head), { recursive: true });
   symlinkSync(join(ROOT, "dist"), join(trees, head, "dist"), "junction");
   writeFileSync(join(trees, head, ".ref-built"), `${head}\n`);
@@ -45,6 +46,30 @@ describe("bench --ref COMMIT", () => {
     expect(run.stdout).toMatch(/(\d+) faster, (\d+) slower, (\d+) no change, (\d+) not judged, 0 undecided, 0 not run on one side\n$/);
     const counts = /(\d+) faster, (\d+) slower, (\d+) no change, (\d+) not judged/.exec(run.stdout)!.slice(1).map(Number);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(2);
+  }, 60_000);
+
+  it("SIGTERM stops after the row in progress, prints the verdicts of the rows judged and exits 143", async () => {
+    const trees = readyTrees();
+    // Six pairs (wasm and bitmask on three datasets), each side timed for --time: the signal comes after the third, once every
+    // engine is loaded (loading hands the event loop turns of its own; what follows runs synchronously but for the turn between rows).
+    const args = ["--ref", "HEAD", "--solvers", "wasm,bitmask", "--datasets", "easy,medium,hard", "--time", "1000", "--puzzles", "20", "--threads", "0", "--rounds", "3"];
+    const child = spawn(process.execPath, [BENCH, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SUDOKU_WASM_REF_TREES: trees } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (data) => (stdout += data));
+    child.stderr!.on("data", (data) => (stderr += data));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    while (!/^medium · wasm: /m.test(stderr)) {
+      if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}:\n${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill("SIGTERM");
+    expect(await exited, stderr).toBe(143);
+    expect(stdout).toMatch(/\ninterrupted by SIGTERM: the verdicts above are of the rows judged before it\n$/);
+    const counts = /(\d+) faster, (\d+) slower, (\d+) no change, (\d+) not judged/.exec(stdout)!.slice(1).map(Number);
+    const judged = counts.reduce((a, b) => a + b, 0);
+    expect(judged).toBeGreaterThanOrEqual(3);
+    expect(judged).toBeLessThan(6);
   }, 60_000);
 
   it("refuses, before measuring, a commit git does not know, another comparison and exports (status 2)", () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { TimingAborted, timeBatches } from "../bench/measure/batches.js";
 import { summarizeGuesses } from "../bench/measure/guesses.js";
 import { tableLines } from "../bench/report/table.js";
+import { timeRounds } from "../bench/rounds.js";
 
 describe("guess summary", () => {
   it("gives mean, median and the share solved without a guess", () => {
@@ -71,6 +72,42 @@ describe("batch timing (tinybench)", () => {
     await expect(timeBatches("stopped", aborting, 1, { timeMs: 10_000, minCalls: 1000, warmupMs: 0, signal: controller.signal })).rejects.toBeInstanceOf(
       TimingAborted,
     );
+  });
+});
+
+describe("timing in rounds", () => {
+  // Each call outlasts its round's share of timeMs (1 ms of 3), so each round makes exactly one call: call k is in round k.
+  const slowCall = () => {
+    const until = performance.now() + 2;
+    while (performance.now() < until);
+    return 1;
+  };
+  const options = { timeMs: 3, rounds: 3, minCalls: 3, warmupMs: 0 };
+
+  it("checks the answers of every call of every round (afterEach), and keeps each round's mean", async () => {
+    let calls = 0;
+    let checked = 0;
+    const timing = await timeRounds("rounds", () => (calls++, slowCall()), 1, { ...options, afterEach: () => void checked++ });
+    expect(calls).toBe(3);
+    expect(checked).toBe(calls);
+    expect(timing.roundMs).toHaveLength(3);
+    expect(timing.samples).toBe(3);
+  });
+
+  it("refuses a wrong answer given in the last round only", async () => {
+    let checked = 0;
+    const afterEach = () => {
+      if (++checked === 3) throw new Error("call 3 answered wrong");
+    };
+    await expect(timeRounds("rounds", slowCall, 1, { ...options, afterEach })).rejects.toThrow("call 3 answered wrong");
+  });
+
+  it("starts no further round once its signal aborts (TimingAborted)", async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const timing = timeRounds("stopped", () => (calls++, slowCall()), 1, { ...options, signal: controller.signal, afterEach: () => controller.abort() });
+    await expect(timing).rejects.toBeInstanceOf(TimingAborted);
+    expect(calls).toBe(1);
   });
 });
 

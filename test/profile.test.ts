@@ -251,3 +251,17 @@ describe("profile command", () => {
     for (const path of written) expect(printed).toContain(`wrote ${path}`);
   });
 });
+
+describe("profile table: vs first", () => {
+  it("says 'same' within 0.5% (not '1× slower') and gives two decimals otherwise", async () => {
+    const { PROFILE_COLUMNS } = await import("../bench/profile/table.js");
+    const column = PROFILE_COLUMNS.find((c) => c.header === "vs first")!;
+    const row = (puzzlesPerSecond: number) => ({ puzzlesPerSecond }) as ProfileRecord;
+    const first = row(1000);
+    expect(column.cell(first, first)).toBe("=");
+    expect(column.cell(row(999.6), first)).toBe("same");
+    expect(column.cell(row(1003), first)).toBe("same");
+    expect(column.cell(row(980), first)).toBe("1.02× slower");
+    expect(column.cell(row(1500), first)).toBe("1.50× faster");
+  });
+});

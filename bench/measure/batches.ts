@@ -23,8 +23,37 @@ export interface BatchTimingOptions {
   warmupMs: number;
   /** Runs before every call, warm-up included, outside its timing (e.g. writing the puzzles in again). */
   beforeEach?(): void;
-  /** Stops the timing: {@link timeBatches} then throws {@link TimingAborted}. */
+  /**
+   * Runs after every call, warm-up included, outside its timing: checks the answers that call
+   * gave (throwing stops the timing with that error).
+   */
+  afterEach?(): void;
+  /**
+   * Stops the timing: {@link timeBatches} then throws {@link TimingAborted}. With a signal, the
+   * timing hands the event loop a turn every {@link YIELD_EVERY_MS} between calls (outside their
+   * timing), so that a signal's listener can run while synchronous solvers are timed.
+   */
   signal?: AbortSignal;
+}
+
+/** Longest stretch of back-to-back calls without a turn of the event loop, when a signal is watched. */
+export const YIELD_EVERY_MS = 50;
+
+/** One turn of the event loop (timers, I/O, signal listeners), in Node and in a browser. */
+export function yieldToEventLoop(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
+}
+
+/** A hook that hands the event loop a turn when `everyMs` have passed since the last one. */
+export function eventLoopTurns(everyMs = YIELD_EVERY_MS): () => Promise<void> | undefined {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    if (now - last < everyMs) return undefined;
+    last = now;
+    return yieldToEventLoop();
+  };
 }
 
 /** What tinybench measured. */
@@ -49,13 +78,19 @@ const cpuClock = (globalThis as { process?: { cpuUsage(since?: { user: number; s
 /** Thrown by {@link timeBatches} when its signal aborts the timing. */
 export class TimingAborted extends Error {}
 
+/** A batch timed where it ran (a worker thread): its total count and the ms it took there, which tinybench then takes as the call's time. */
+export interface TimedElsewhere {
+  total: number;
+  ms: number;
+}
+
 /**
  * Times `solveBatch` (one call = one batch) with tinybench; every call's total count must equal
  * `expectedTotal`, or it throws naming `name`.
  */
 export async function timeBatches(
   name: string,
-  solveBatch: () => number | Promise<number>,
+  solveBatch: () => number | TimedElsewhere | Promise<number | TimedElsewhere>,
   expectedTotal: number,
   options: BatchTimingOptions,
 ): Promise<BatchTiming> {
@@ -75,13 +110,20 @@ export async function timeBatches(
     retainSamples: true,
     signal: own.signal,
   });
-  const beforeEach = options.beforeEach;
+  const { beforeEach, afterEach } = options;
+  const turn = signal ? eventLoopTurns() : () => undefined;
+  const hooks = {
+    ...(beforeEach || signal ? { beforeEach: () => (beforeEach?.(), turn()) } : {}),
+    ...(afterEach ? { afterEach: () => afterEach() } : {}),
+  };
   bench.add(
     name,
     async () => {
-      if ((await solveBatch()) !== expectedTotal) wrongTotals++;
+      const result = await solveBatch();
+      if ((typeof result === "number" ? result : result.total) !== expectedTotal) wrongTotals++;
+      return typeof result === "number" ? undefined : { overriddenDuration: result.ms };
     },
-    beforeEach ? { beforeEach: () => beforeEach() } : {},
+    hooks,
   );
   const cpuBefore = cpuClock?.cpuUsage();
   const wallBefore = performance.now();

@@ -68,3 +68,46 @@ export function checkAnswers(answers: BatchAnswers, count: number, check: Answer
   }
   return total;
 }
+
+/** Answers kept to hold later calls against: per puzzle its count, first solution and whether the budget stopped it. */
+export type KeptAnswers = Pick<BatchAnswers, "counts" | "solutions" | "timedOut">;
+
+/** Holds answer `index` of a later call (named `call`, e.g. "timed call 3") against the checked one of the same puzzle. */
+export type SameAnswerCheck = (index: number, answer: Answer, call: string) => void;
+
+/**
+ * The check that every later answer of a row — each timed call's, each retimed puzzle's — is the
+ * answer its checked call gave: the same count, the same budget stop, and the same solution (or,
+ * where a solver may return another of several, one the row's check accepts). A difference throws
+ * {@link WrongAnswerError}: a row is timed on checked answers only.
+ */
+export function sameAsChecked(puzzles: CheckedPuzzles, label: string, limit: number, checked: KeptAnswers): SameAnswerCheck {
+  const cells = puzzles.grids[0]?.length ?? 0;
+  return (index, answer, call) => {
+    const count = checked.counts[index];
+    const stopped = checked.timedOut(index);
+    let problem: string | null = null;
+    if (answer.count !== count || answer.timedOut !== stopped) {
+      const said = (n: number, timedOut: boolean) => `${n} solution${n === 1 ? "" : "s"}${timedOut ? " (stopped by the budget)" : ""}`;
+      problem = `${call} answered ${said(answer.count, answer.timedOut)} where its checked call answered ${said(count, stopped)}`;
+    } else if (count > 0 && !sameBytes(answer.solution, checked.solutions, index * cells)) {
+      const wrong = answerProblem(puzzles.grids[index], answer, puzzles.expectation, limit);
+      if (wrong) problem = `${call}: ${wrong}`;
+    }
+    if (problem) throw new WrongAnswerError(label, puzzles.dataset.name, puzzles.lines[index], puzzles.grids[index], `${problem}; the row is refused`);
+  };
+}
+
+/** Holds the first `count` answers of a later call against the checked ones (see {@link sameAsChecked}). */
+export function checkSameAnswers(answers: KeptAnswers, count: number, same: SameAnswerCheck, call: string): void {
+  const cells = answers.solutions.length / Math.max(answers.counts.length, 1);
+  for (let i = 0; i < count; i++) {
+    same(i, { count: answers.counts[i], solution: answers.solutions.subarray(i * cells, (i + 1) * cells), timedOut: answers.timedOut(i) }, call);
+  }
+}
+
+/** Whether `grid` equals the `grid.length` bytes of `all` from `offset`. */
+function sameBytes(grid: ArrayLike<number>, all: Uint8Array, offset: number): boolean {
+  for (let i = 0; i < grid.length; i++) if (grid[i] !== all[offset + i]) return false;
+  return true;
+}

@@ -17,7 +17,8 @@ export const microsSince = (start: bigint): number => Number(process.hrtime.bigi
 
 /**
  * Retimes puzzles in `passes - 1` more whole passes: each puzzle `retime(i, micros[i], pass)`
- * accepts is solved again by `solveOne(i)` and keeps the fastest time. `micros` holds the first
+ * accepts is solved again by `solveOne(i)` and keeps the fastest time; `afterOne(i, pass)`, when
+ * given, runs after each call's timing (to check the answer it gave). `micros` holds the first
  * pass's µs and is updated in place.
  */
 export function retimeFastest(
@@ -25,6 +26,7 @@ export function retimeFastest(
   passes: number,
   retime: (index: number, micros: number, pass: number) => boolean,
   solveOne: (index: number) => void,
+  afterOne?: (index: number, pass: number) => void,
 ): Float64Array {
   for (let pass = 1; pass < passes; pass++) {
     for (let i = 0; i < micros.length; i++) {
@@ -32,6 +34,7 @@ export function retimeFastest(
       const start = process.hrtime.bigint();
       solveOne(i);
       micros[i] = Math.min(micros[i], microsSince(start));
+      afterOne?.(i, pass);
     }
   }
   return micros;

@@ -29,7 +29,7 @@ import type { Grid } from "../../src/puzzle.js";
 import { CELLS } from "../../src/shape.js";
 import { answerChecker, batchAnswers, checkAnswers } from "../measure/check.js";
 import { type Draw, drawPuzzles } from "../measure/draw.js";
-import { timeBatches } from "../measure/batches.js";
+import { TimingAborted, timeBatches, yieldToEventLoop } from "../measure/batches.js";
 import type { BatchKernel } from "../measure/kernel.js";
 import { summarizeGuesses } from "../measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "../measure/timing.js";
@@ -77,22 +77,35 @@ export interface ProfilePlan {
   sample?: number;
   /** Expected counts of a dataset; default {@link expectationOf} its name. */
   expectationOf?(dataset: Dataset): Expectation;
+  /** Stops the run (Ctrl-C): the variant being measured is dropped, the records finished are returned. */
+  signal?: AbortSignal;
 }
 
 /** Profiles every variant on every dataset; one record each, datasets outermost. */
-export async function profileVariants(plan: ProfilePlan, progress: MeasureProgress<never> = silentProgress): Promise<ProfileRecord[]> {
+export async function profileVariants(plan: ProfilePlan, progress: MeasureProgress<ProfileRecord> = silentProgress): Promise<ProfileRecord[]> {
   const kernels = new Map<string, BatchKernel>();
   for (const variant of plan.variants) kernels.set(variant.id, await variant.load());
   const records: ProfileRecord[] = [];
   progress.begin(plan.variants.length * plan.datasets.length);
   try {
+    let warmed = false;
     for (const dataset of plan.datasets) {
       const draw = drawInFileOrder(dataset, plan);
+      if (!warmed) warmUpTimingCode(kernels, draw, plan);
+      warmed = true;
       for (const variant of plan.variants) {
+        if (plan.signal) await yieldToEventLoop(); // lets a signal that came during the last variant be seen
+        if (plan.signal?.aborted) break;
         progress.row(`${dataset.name} · ${variant.id}`);
-        const measured = await measureVariant(kernels.get(variant.id)!, variant.id, draw, plan);
+        const measured = await measureVariant(kernels.get(variant.id)!, variant.id, draw, plan).catch((error: unknown) => {
+          if (error instanceof TimingAborted) return null;
+          throw error;
+        });
+        if (!measured) break;
         records.push(summarise(variant, draw, plan, measured));
+        progress.done?.(records[records.length - 1]);
       }
+      if (plan.signal?.aborted) break;
     }
   } finally {
     progress.end();
@@ -131,6 +144,16 @@ interface Measured {
   micros: Float64Array;
 }
 
+/**
+ * Runs the per-puzzle timing once, untimed, over a few puzzles with every kernel: its code (the
+ * clock, the copy in, run(1)) is then compiled before the first variant is timed, which would
+ * otherwise pay for it at p50 and read slower than an identical variant after it.
+ */
+function warmUpTimingCode(kernels: ReadonlyMap<string, BatchKernel>, draw: PuzzleDraw, plan: ProfilePlan): void {
+  const grids = draw.grids.slice(0, Math.min(draw.grids.length, WARMUP_PUZZLES));
+  for (const kernel of kernels.values()) timeEachPuzzle(kernel, grids, plan, new Int32Array(grids.length).fill(1), () => {});
+}
+
 async function measureVariant(kernel: BatchKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Promise<Measured> {
   const count = draw.grids.length;
   const warmup = Math.min(count, WARMUP_PUZZLES);
@@ -167,6 +190,7 @@ async function timeBatch(kernel: BatchKernel, variant: string, draw: PuzzleDraw,
     minCalls,
     warmupMs: 0, // the warm-up batch and the checked call came first
     beforeEach: writePuzzles,
+    signal: plan.signal,
   });
   return { batchMs: timing.batchMs, medianMs: timing.medianMs, ...answers };
 }

@@ -17,6 +17,7 @@ import { datasetShape } from "../../src/puzzle.js";
 import { CELLS } from "../../src/shape.js";
 import { type SolverInfo, findSolver, solvers } from "../../src/registry.js";
 import { WasmKernel } from "../../src/wasm.js";
+import { InterruptWatch } from "../../src/cli/progress.js";
 import { collectEnvironment } from "../env.js";
 import { progressBar } from "../progress.js";
 import { groupByDataset } from "../report/format.js";
@@ -108,6 +109,7 @@ export async function runProfile(
   const datasets = loadDatasetList(options.datasets ?? bundled);
   if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
   for (const dataset of datasets) {
+    if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
     const shape = datasetShape(dataset.puzzles, dataset.path); // names the file when its first puzzle is of no size
     if (shape.cells !== CELLS) {
       throw new Error(`${dataset.path} holds ${shape.size}×${shape.size} puzzles, but the profiler runs the 9×9 kernel's variants only (npm run bench measures every size)`);
@@ -126,10 +128,26 @@ export async function runProfile(
     sample: options.sample,
     expectationOf: (dataset: { name: string }) => expectationOf(dataset.name, new Set(bundled)),
   };
-  const measure = () => profileVariants(plan, progressBar());
+  // Ctrl-C (or SIGTERM) stops after the variant being measured is dropped: what finished is printed and written, and the exit
+  // status is 130 (143); a second one ends the process at once. The progress line shows the cursor again either way.
+  const watch = new InterruptWatch();
+  const progress = progressBar();
+  watch.onForcedExit(() => progress.end());
+  const measure = () => profileVariants({ ...plan, signal: watch.aborted }, progress);
   const cpuProfile = options.cpuProf ? join(resolve(options.out), `profile-${stamp}.cpuprofile`) : null;
-  const records = cpuProfile ? await withCpuProfile(cpuProfile, measure) : await measure();
+  let records: ProfileRecord[];
+  try {
+    records = cpuProfile ? await withCpuProfile(cpuProfile, measure) : await measure();
+  } finally {
+    progress.end();
+    watch.close();
+  }
   const run: ProfileRun = { environment: { ...machine, sample: options.sample ?? null }, records };
+  if (watch.signal) {
+    const planned = variants.length * datasets.length;
+    process.stderr.write(`interrupted by ${watch.signal}: ${records.length} of ${planned} variant rows finished; what follows holds them\n`);
+    process.exitCode = watch.exitStatus!;
+  }
   print(options.markdown ? formatProfileMarkdown(run) : formatProfileTable(run, process.stdout.isTTY ? process.stdout.columns : undefined));
   const written = [...writeProfileFiles(run, options, stamp), ...(cpuProfile ? [cpuProfile] : [])];
   const note = options.markdown ? (text: string) => process.stderr.write(text) : print;

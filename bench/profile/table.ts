@@ -13,12 +13,13 @@ import { markdownTable } from "../report/markdown.js";
 export const PIPED_WIDTH = 100;
 import type { HardPuzzle, ProfileEnvironment, ProfileRecord, ProfileRun } from "./records.js";
 
-/** "2.31× slower", "1.05× faster", "=" (the first variant of the table). */
+/** "2.31× slower", "1.05× faster", "same" (within 0.5%), "=" (the first variant of the table). */
 function formatRelative(record: ProfileRecord, first: ProfileRecord): string {
   if (record === first) return "=";
   const ratio = record.puzzlesPerSecond / first.puzzlesPerSecond;
   const shown = ratio >= 1 ? ratio : 1 / ratio;
-  return `${formatNumber(shown)}× ${ratio >= 1 ? "faster" : "slower"}`;
+  if (shown < 1.005) return "same";
+  return `${shown < 10 ? shown.toFixed(2) : formatNumber(shown)}× ${ratio >= 1 ? "faster" : "slower"}`;
 }
 
 /** The per-variant table's columns, in order. */

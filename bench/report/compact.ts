@@ -13,7 +13,7 @@ import type { BenchRecord } from "../records.js";
 import { speedRatio } from "../ratios.js";
 import { type RatioEstimate, tukeyOutliers } from "../statistics.js";
 import { verdictOf } from "./compare.js";
-import { formatNumber, formatPercent, formatRatio, groupByDataset } from "./format.js";
+import { formatNumber, formatPercent, formatRatio, groupByDataset, handOffBound } from "./format.js";
 
 /** One column of the compact view: fixed width, so that lines align while they stream. */
 interface CompactColumn {
@@ -52,6 +52,7 @@ function compactNotes(record: BenchRecord): string[] {
   if (record.timeouts > 0) notes.push(`${record.timeouts} timeout${record.timeouts === 1 ? "" : "s"}`);
   if (record.effectiveLimit < record.limit) notes.push("stops at 1st");
   if (record.threads !== null) notes.push(`CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
+  if (handOffBound(record)) notes.push("hand-off bound");
   if (record.mode === "engine" && record.batchCall) notes.push("1 call/batch");
   const severe = record.batchMs ? tukeyOutliers(record.batchMs).severe : 0;
   if (severe > 0) notes.push(`${severe} outlier${severe === 1 ? "" : "s"}`);
@@ -122,12 +123,13 @@ export class CompactLayout {
 const NO_BREAK = "\u00a0";
 
 /** The notes of the flags raised, each with the rows it marks; empty when none was. */
-export function formatFlagNotes(records: readonly BenchRecord[], width: number = COMPACT_WIDTH.unknown): string[] {
+export function formatFlagNotes(records: readonly BenchRecord[], width: number = COMPACT_WIDTH.unknown, timeMs?: number): string[] {
   const lines: string[] = [];
   for (const flag of Object.keys(FLAG_NOTES) as NoiseFlag[]) {
     const marked = records.filter((r) => noiseFlags(r).includes(flag));
     if (marked.length === 0) continue;
-    const { mark, note } = FLAG_NOTES[flag];
+    const { mark } = FLAG_NOTES[flag];
+    const note = timeMs === undefined ? FLAG_NOTES[flag].note : FLAG_NOTES[flag].note.replace("--time 2000", `--time ${moreTime(timeMs)}`);
     lines.push(...wrap(`  ${mark}  ${note}.`, width, "     "));
     // Each row's name is kept on one line: its spaces are no-break ones while wrapping.
     const rows = marked.map((r) => `${r.dataset} · ${r.row}${flag === "preempted" ? ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})` : ""}`.replaceAll(" ", NO_BREAK));
@@ -142,6 +144,12 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
   }
   return lines;
 }
+
+/** The --time to advise a run of `timeMs` per row: 2000, or four times what it had when that was 2000 or more already. */
+export function moreTime(timeMs: number): number {
+  return timeMs < 2000 ? 2000 : 4 * timeMs;
+}
+
 
 /**
  * Splits `text` at spaces into lines of at most `width` characters (a longer word stays whole);

@@ -5,6 +5,7 @@
  */
 import { flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord } from "../records.js";
+import { escapeText } from "../../src/excerpt.js";
 import { type RatioEstimate, halfWidth, invertRatio } from "../statistics.js";
 
 /** One column of a table of records (the bench's by default; the profiler's too): header, alignment, cell. */
@@ -13,6 +14,14 @@ export interface Column<R = BenchRecord> {
   align: "left" | "right";
   /** The cell of `record`; `first` is the first record of its table (for relative figures). */
   cell(record: R, first: R): string;
+}
+
+/**
+ * Report text fit for a terminal: the control characters of every line escaped (`\x1b`), line
+ * breaks kept. Dataset names come from file names, which may hold a terminal's escape sequences.
+ */
+export function terminalSafe(text: string): string {
+  return text.split("\n").map(escapeText).join("\n");
 }
 
 /** A number with thousands separators and `digits` significant digits below 1000. */
@@ -63,12 +72,21 @@ export function formatSpeedup(record: BenchRecord): string {
 }
 
 /** What the reader must know about a row's figures: sampling, timeouts, threads. */
+/**
+ * Whether a threads row's batch is so small (under 100 puzzles a thread, or under 2 ms in all)
+ * that handing it to the threads, not solving, sets its speed: `--quick`'s 20 puzzles.
+ */
+export function handOffBound(record: BenchRecord): boolean {
+  return record.threads !== null && (record.puzzles / Math.max(record.threads, 1) < 100 || record.meanMicros * record.puzzles < 2000);
+}
+
 export function formatNotes(record: BenchRecord): string {
   const notes: string[] = [];
   if (record.puzzles < record.selected) notes.push(`sampled ${record.puzzles}`);
   if (record.timeouts > 0) notes.push(`${record.timeouts} timeout${record.timeouts === 1 ? "" : "s"}`);
   if (record.effectiveLimit < record.limit) notes.push("stops at 1st solution");
   if (record.threads !== null) notes.push(`${record.threads} ${record.threads === 1 ? "thread" : "threads"} via src/pool (text in/out), CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
+  if (handOffBound(record)) notes.push(`a batch of ${record.puzzles} puzzles is too small to split: handing it to the threads, not solving, sets this speed`);
   if (record.mode === "engine" && record.batchCall) notes.push("1 call/batch");
   if (record.comparedOn !== null && record.comparedOn < record.puzzles) notes.push(`compared on ${record.comparedOn}`);
   return notes.join(", ");

@@ -7,7 +7,7 @@
  *     lines    Int32Array                            other records: parseRecord, grouped by size and alphabet
  *     textAt, texts   the other records (rare)       one solveGroup call per group (solver.ts)
  *     readErrors, alphabet, budget                   each record in the --out format, in order
- *     (buffers transferred, not copied)
+ *     (transferred; a copy kept for one retry)
  *                ◄─────────────────── BatchOutcome ─ bytes (the batch's output), tally, errors
  *
  * This file holds what both sides share: the two shapes, and the copying, slicing and joining of
@@ -99,10 +99,18 @@ export function giveBackTask(task: BatchTask): void {
   for (const buffer of taskBuffers(task)) batchBuffers.give(buffer);
 }
 
+/**
+ * The plain typed-array class of `array`: Int32Array or Uint8Array, also for a Node Buffer (a
+ * Uint8Array whose constructor, called with new, is deprecated: DEP0005).
+ */
+function kindOf<T extends Int32Array | Uint8Array>(array: T): new (buffer: ArrayBuffer, offset: number, length: number) => T {
+  return (array instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (buffer: ArrayBuffer, offset: number, length: number) => T;
+}
+
 /** `source`'s elements in a typed array over a buffer from `pool`, or a copy of their own without one. */
 function copied<T extends Int32Array | Uint8Array>(source: T, pool: BufferPool | undefined): T {
   if (pool === undefined) return source.slice() as T;
-  const Kind = source.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => T;
+  const Kind = kindOf(source);
   const copy = new Kind(pool.take(source.byteLength), 0, source.length);
   copy.set(source);
   return copy;

@@ -20,6 +20,10 @@
  * (AssemblyScript's stub runtime) must export `malloc`.
  * Imported functions (WASI, `env.abort`, …) are stubbed: calling one is an error naming it, but
  * for random bytes, which are given; a WASI reactor's `_initialize` runs first.
+ *
+ * Every failure of a module is one message naming its file and what it did: a trap in solve (with
+ * the trap's reason), a solve that returns a 64-bit integer, an allocator whose pointer leaves no
+ * room for the arguments, a memory that cannot grow by the page the arguments need.
  */
 import { readFile } from "node:fs/promises";
 import type { Grid } from "../puzzle.js";
@@ -100,11 +104,19 @@ export class WasmAbiEngine implements SolverEngine {
     const allocate = exports.malloc ?? exports.alloc;
     let base: number;
     if (allocate) {
-      base = allocate(ARGUMENT_BYTES) >>> 0;
+      const name = exports.malloc ? "malloc" : "alloc";
+      base = Number(call(source, name, () => allocate(ARGUMENT_BYTES))) >>> 0;
       if (base === 0) throw new Error(`${source}: its allocator returned 0 for ${ARGUMENT_BYTES} bytes`);
+      const size = exports.memory.buffer.byteLength;
+      if (base + ARGUMENT_BYTES > size) {
+        throw new Error(`${source}: its ${name}(${ARGUMENT_BYTES}) returned ${base}, which leaves no room for the arguments in its ${size}-byte memory`);
+      }
     } else {
-      const pages = exports.memory.grow(1);
-      base = pages * PAGE_BYTES;
+      try {
+        base = exports.memory.grow(1) * PAGE_BYTES;
+      } catch {
+        throw new Error(`${source}: exports no malloc, and its memory cannot grow by the 64 KiB page the arguments need (its maximum is reached); export malloc`);
+      }
     }
     this.puzzleAt = base;
     this.solutionAt = base + CELLS + 1; // after the puzzle's NUL
@@ -116,7 +128,11 @@ export class WasmAbiEngine implements SolverEngine {
     for (let cell = 0; cell < CELLS; cell++) bytes[this.puzzleAt + cell] = puzzle[cell] === 0 ? DOT : ZERO + puzzle[cell];
     bytes[this.puzzleAt + CELLS] = 0; // the string's end (the module may have written there)
     new DataView(this.exports.memory.buffer).setUint32(this.guessesAt, NO_GUESSES, true);
-    const count = this.exports.solve(this.puzzleAt, limit, 0, this.solutionAt, this.guessesAt) >>> 0;
+    const returned: unknown = call(this.source, "solve", () => this.exports.solve(this.puzzleAt, limit, 0, this.solutionAt, this.guessesAt));
+    if (typeof returned !== "number") {
+      throw new Error(`${this.source}: solve returned a ${typeof returned === "bigint" ? "64-bit integer" : typeof returned}; the wasm-abi's solve returns a 32-bit size_t (wasm32)`);
+    }
+    const count = returned >>> 0;
     bytes = new Uint8Array(this.exports.memory.buffer); // the call may have grown memory
     if (count > 0) {
       for (let cell = 0; cell < CELLS; cell++) {
@@ -131,6 +147,17 @@ export class WasmAbiEngine implements SolverEngine {
     stats.guesses = guesses === NO_GUESSES ? NaN : guesses;
     stats.timedOut = false;
     return count;
+  }
+}
+
+/** Calls export `name` of module `source`; a trap or a call the export's types refuse becomes an error naming both. */
+function call<T>(source: string, name: string, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof WebAssembly.RuntimeError) throw new Error(`${source}: ${name} trapped (${error.message})`, { cause: error });
+    if (error instanceof Error && !error.message.startsWith(`${source}: `)) throw new Error(`${source}: ${name} failed (${error.message})`, { cause: error });
+    throw error;
   }
 }
 

@@ -1,0 +1,100 @@
+/**
+ * Outside solvers (the modules and wasm-abi: files of --solvers) are measured in a worker thread
+ * (solver-worker.ts) that the bench can end: a countSolutions call that runs longer than the time
+ * limit (--solver-timeout) fails the row, naming the solver and the limit, and Ctrl-C stops it at
+ * once, whatever the solver does, since the bench's own thread only waits for it. The row is an
+ * extra row of the runner: one checked batch, then timed batches, each timed where it ran, each
+ * answer of each held against the checked one. A worker row has no per-puzzle pass (p50 and p99 n/a).
+ */
+import { Worker } from "node:worker_threads";
+import type { Grid } from "../src/puzzle.js";
+import type { SolverInfo } from "../src/registry.js";
+import { TimingAborted, type TimedElsewhere } from "./measure/batches.js";
+import type { BatchAnswers } from "./measure/check.js";
+import type { BatchRunner, ExtraRow } from "./runner.js";
+import type { WorkerReply, WorkerRequest } from "./solver-worker.js";
+
+/** How often a waiting call checks the time limit and the signal, in ms. */
+const WATCH_MS = 50;
+
+/** The default time limit of one countSolutions call of an outside solver, in ms. */
+export const DEFAULT_SOLVER_TIMEOUT_MS = 10_000;
+
+/** The --solvers item that loads `info` again in the worker. */
+function specOf(info: SolverInfo): string {
+  return info.id.startsWith("wasm-abi:") ? `wasm-abi:${info.source}` : info.source!;
+}
+
+/** The row of outside solver `info`, run in a worker thread with a time limit of `timeoutMs` per call; `signal` stops it. */
+export function isolatedRow(info: SolverInfo, timeoutMs: number, signal?: AbortSignal): ExtraRow {
+  return {
+    solver: info.id,
+    mode: "engine",
+    label: info.id,
+    threads: null,
+    open: (grids, limit, budget) => openWorker(info, grids, limit, budget, timeoutMs, signal),
+  };
+}
+
+async function openWorker(info: SolverInfo, grids: readonly Grid[], limit: number, budget: number, timeoutMs: number, signal?: AbortSignal): Promise<BatchRunner> {
+  const calls = new SharedArrayBuffer(4);
+  const size = Math.round(Math.sqrt(grids[0]?.length ?? 81));
+  const worker = new Worker(new URL("./solver-worker.js", import.meta.url), { workerData: { spec: specOf(info), size, calls } });
+  const ask = waiter(worker, info.id, new Int32Array(calls), timeoutMs, signal);
+  await ask(null);
+  await ask({ kind: "open", grids: [...grids], limit, budget });
+  let last: BatchAnswers | null = null;
+  const solve = async (): Promise<BatchAnswers & TimedElsewhere> => {
+    const solved = (await ask({ kind: "solve" })) as Extract<WorkerReply, { kind: "solved" }>;
+    const { counts, solutions, guesses, timedOut } = solved;
+    let total = 0;
+    for (const count of counts) total += count;
+    return { counts, solutions, guesses, timedOut: (i) => timedOut[i] === 1, total, ms: solved.ms };
+  };
+  return {
+    answers: () => solve(),
+    solve: async () => {
+      const answers = await solve();
+      last = answers;
+      return { total: answers.total, ms: answers.ms };
+    },
+    lastAnswers: () => last,
+    close: async () => void (await worker.terminate()),
+  };
+}
+
+/**
+ * Sends one request (or none: waits for the worker to load) and resolves with the reply; rejects
+ * when the solver failed, when one countSolutions call passes `timeoutMs`, or when `signal` aborts
+ * (with {@link TimingAborted}); the worker is terminated in the last two cases.
+ */
+function waiter(worker: Worker, id: string, calls: Int32Array, timeoutMs: number, signal?: AbortSignal) {
+  return (request: WorkerRequest | null): Promise<WorkerReply> =>
+    new Promise((resolve, reject) => {
+      let seen = Atomics.load(calls, 0);
+      let since = performance.now();
+      const done = (error?: unknown, reply?: WorkerReply) => {
+        clearInterval(watch);
+        worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+        if (error) reject(error);
+        else resolve(reply!);
+      };
+      const stop = (error: unknown) => {
+        void worker.terminate();
+        done(error);
+      };
+      const onMessage = (reply: WorkerReply) => (reply.kind === "failed" ? done(new Error(reply.message)) : done(undefined, reply));
+      const onError = (error: unknown) => done(error);
+      const onExit = (code: number) => done(new Error(`${id}: its worker thread ended (status ${code})`));
+      const watch = setInterval(() => {
+        if (signal?.aborted) return stop(new TimingAborted(id));
+        const now = Atomics.load(calls, 0);
+        if (now !== seen) [seen, since] = [now, performance.now()];
+        else if (performance.now() - since > timeoutMs) {
+          stop(new Error(`a countSolutions call ran longer than the limit of ${timeoutMs} ms (--solver-timeout); the solver was stopped`));
+        }
+      }, WATCH_MS);
+      worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+      if (request) worker.postMessage(request);
+    });
+}

@@ -1,0 +1,76 @@
+/**
+ * The worker thread an outside solver (a module of --solvers, or wasm-abi:) runs in, so that the
+ * bench can stop it (isolated.ts): a call past the time limit, or Ctrl-C, terminates this thread,
+ * whatever the solver does. It loads the solver once, takes the puzzles once, then answers each
+ * `solve` with every puzzle's count, solution, guesses and budget stop, and the ms the batch took
+ * here (which the bench times it by, not the trip between threads). Before each countSolutions
+ * call it counts the call in `calls` (shared memory), by which the bench sees one that runs too long.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import type { Grid } from "../src/puzzle.js";
+import type { SearchStats, SolverEngine } from "../src/solver.js";
+import { resolveSolver } from "./custom-solvers.js";
+import { describeThrown } from "./runner.js";
+
+/** What the bench sends. */
+export type WorkerRequest = { kind: "open"; grids: Grid[]; limit: number; budget: number } | { kind: "solve" };
+
+/** What this thread answers: ready once loaded, each batch's answers, or what the solver threw. */
+export type WorkerReply =
+  | { kind: "ready" }
+  | { kind: "opened" }
+  | { kind: "solved"; counts: Int32Array; solutions: Uint8Array; guesses: Float64Array; timedOut: Uint8Array; ms: number }
+  | { kind: "failed"; message: string };
+
+const { spec, size, calls: shared } = workerData as { spec: string; size: number; calls: SharedArrayBuffer };
+const calls = new Int32Array(shared);
+const port = parentPort!;
+
+let engine: SolverEngine;
+let grids: Grid[] = [];
+let limit = 2;
+let budget = Infinity;
+
+/** Solves every puzzle once; returns the answers and the ms the loop took. */
+function solveAll(): Extract<WorkerReply, { kind: "solved" }> {
+  const cells = grids[0]?.length ?? 0;
+  const counts = new Int32Array(grids.length);
+  const solutions = new Uint8Array(grids.length * cells);
+  const views = grids.map((_, i) => solutions.subarray(i * cells, (i + 1) * cells));
+  const guesses = new Float64Array(grids.length);
+  const timedOut = new Uint8Array(grids.length);
+  const stats: SearchStats = { guesses: 0, timedOut: false };
+  const start = performance.now();
+  for (let i = 0; i < grids.length; i++) {
+    Atomics.add(calls, 0, 1);
+    counts[i] = engine.countSolutions(grids[i], limit, views[i], stats, budget);
+    guesses[i] = stats.guesses;
+    timedOut[i] = stats.timedOut ? 1 : 0;
+  }
+  return { kind: "solved", counts, solutions, guesses, timedOut, ms: performance.now() - start };
+}
+
+function reply(message: WorkerReply, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(message, transfer);
+}
+
+port.on("message", (request: WorkerRequest) => {
+  try {
+    if (request.kind === "open") {
+      ({ grids, limit, budget } = request);
+      reply({ kind: "opened" });
+    } else {
+      const solved = solveAll();
+      reply(solved, [solved.counts.buffer, solved.solutions.buffer, solved.guesses.buffer, solved.timedOut.buffer] as ArrayBuffer[]);
+    }
+  } catch (error) {
+    reply({ kind: "failed", message: describeThrown(error) });
+  }
+});
+
+try {
+  engine = await (await resolveSolver(spec)).load(size);
+  reply({ kind: "ready" });
+} catch (error) {
+  reply({ kind: "failed", message: describeThrown(error) });
+}

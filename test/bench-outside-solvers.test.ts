@@ -1,0 +1,182 @@
+/**
+ * The bench against solver modules that misbehave (dist/bench/bench.js, built by `npm test`): one
+ * that answers right only while it thinks its answers are checked, ones that throw what is not an
+ * Error, dataset files whose names carry terminal escapes. Each run must end with one clear line
+ * naming what went wrong, never a stack trace, and never report a figure it did not check.
+ */
+import asc from "assemblyscript/asc";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BENCH = new URL("../dist/bench/bench.js", import.meta.url).pathname;
+const EXAMPLE = pathToFileURL(new URL("../examples/my-solver.mjs", import.meta.url).pathname).href;
+const dir = mkdtempSync(join(tmpdir(), "sudoku-bench-outside-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Writes a solver module into the test folder; returns its path. */
+function solverModule(name: string, source: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, source);
+  return path;
+}
+
+/** A short bench run of the given --solvers (20 puzzles, 100 ms per row; on easy unless `more` gives --datasets), no threads row. */
+function bench(solvers: string, ...more: string[]) {
+  const datasets = more.includes("--datasets") ? [] : ["--datasets", "easy"];
+  const threads = more.includes("--threads") ? [] : ["--threads", "0"];
+  const args = [BENCH, "--solvers", solvers, ...datasets, "--puzzles", "20", "--time", "100", ...threads, ...more];
+  return spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
+}
+
+describe("bench: only checked answers are timed", () => {
+  // Honest wherever the bench checks, as far as it can tell, and "1 solution" at once, without writing one, elsewhere.
+  // On the bench's own thread: honest on every stats object for at most 21 calls (a checked pass: one warm-up call
+  // and the 20 puzzles), so only the timed loop (which reuses its stats object) and the retimes get the cheat. In a
+  // worker thread (where the bench runs solver modules): honest for the first batch of 20 (the checked one) only.
+  const cheat = solverModule(
+    "cheat.mjs",
+    `import honest from ${JSON.stringify(EXAMPLE)};
+import { isMainThread } from "node:worker_threads";
+export const id = "cheat";
+const calls = new WeakMap();
+let all = 0;
+export default {
+  countSolutions(puzzle, limit, solution, stats, budget) {
+    const n = (calls.get(stats) ?? 0) + 1;
+    calls.set(stats, n);
+    const checked = isMainThread ? n <= 21 : ++all <= 20;
+    return checked ? honest.countSolutions(puzzle, limit, solution, stats, budget) : 1;
+  },
+};
+`,
+  );
+
+  it("a solver that answers right only in its checked passes is refused with status 1, naming the row and the call", () => {
+    const run = bench(cheat);
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^bench: cheat on easy line \d+: timed batch \d+: solution .* is not a valid grid that keeps the clues; the row is refused\n/);
+    expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(run.stdout).not.toMatch(/\n {2}cheat +[\d,]+ /); // no figure for it
+  });
+});
+
+describe("bench: a solver that throws what is not an Error", () => {
+  for (const [thrown, shown] of [
+    ['"x"', '"x"'],
+    ["null", "null"],
+    ["42", "42"],
+  ] as const) {
+    it(`throw ${thrown}: one line naming the row and the value, status 1, no stack trace`, () => {
+      const path = solverModule(`throws-${shown.replace(/\W/g, "")}.mjs`, `export const id = "thrower";\nexport default { countSolutions() { throw ${thrown}; } };\n`);
+      const run = bench(path);
+      expect(run.status, run.stderr).toBe(1);
+      expect(run.stderr).toBe(`bench: easy · thrower: threw ${shown} (not an Error)\n`);
+    });
+  }
+
+  it("an Error's message is kept, with the row named", () => {
+    const path = solverModule("throws-error.mjs", `export const id = "thrower";\nexport default { countSolutions() { throw new Error("out of cheese"); } };\n`);
+    const run = bench(path);
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toBe("bench: easy · thrower: out of cheese\n");
+  });
+});
+
+describe("bench: dataset file names with terminal escapes", () => {
+  it("are escaped wherever the report shows them", () => {
+    const folder = join(dir, "escapes");
+    mkdirSync(folder);
+    const puzzles = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+    const names = ["title\x1B]0;pwned\x07", "clear\x1B[2J\x1B[H"];
+    for (const name of names) writeFileSync(join(folder, `${name}.txt`), puzzles);
+    const run = bench("bitmask", "--datasets", folder);
+    expect(run.status, run.stderr).toBe(0);
+    const shown = run.stdout + run.stderr;
+    expect(shown).not.toContain("\x1B");
+    expect(shown).not.toContain("\x07");
+    expect(run.stdout).toContain("title\\x1b]0;pwned\\x07");
+    expect(run.stdout).toContain("clear\\x1b[2J\\x1b[H");
+  });
+});
+
+describe("bench: nothing but the report on its streams", () => {
+  it("a threads row prints no deprecation warning (the pool copies a Buffer's bytes into a plain Uint8Array)", () => {
+    const run = bench("wasm", "--threads", "1");
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/wasm \(1 thread\)/);
+    expect(run.stdout + run.stderr).not.toMatch(/DeprecationWarning|DEP0005/);
+  });
+});
+
+describe("bench tools: usage errors", () => {
+  for (const tool of ["bench", "profile", "kernel-vs"]) {
+    it(`${tool} answers an unknown option with one line naming itself, status 2`, () => {
+      const run = spawnSync(process.execPath, [new URL(`../dist/bench/${tool}.js`, import.meta.url).pathname, "--bogus"], { encoding: "utf8" });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe(`${tool}: unknown option '--bogus'\n`);
+    });
+  }
+
+  it("an empty dataset file is refused before the header, in one line, status 2", () => {
+    const empty = join(dir, "empty.txt");
+    writeFileSync(empty, "");
+    const run = bench("wasm", "--datasets", empty);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(`bench: ${empty}: holds no puzzles\n`);
+  });
+});
+
+describe("bench: a solver that never returns", () => {
+  const loopingJs = solverModule("loop.mjs", `export const id = "loop";\nexport default { countSolutions() { for (;;); } };\n`);
+  let loopingWasm = "";
+  beforeAll(async () => {
+    // A wasm-abi module whose solve spins until the puzzle's first byte is 255 (never: it is '.' or a digit).
+    const source = join(dir, "loop.ts");
+    writeFileSync(
+      source,
+      `export function malloc(size: usize): usize { return heap.alloc(size); }
+export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, guesses: usize): u32 {
+  let spins: u32 = 0;
+  while (load<u8>(puzzle) != 255) spins++;
+  return spins;
+}
+`,
+    );
+    loopingWasm = join(dir, "loop.wasm");
+    const { error, stderr } = await asc.main([source, "--target", "release", "-o", loopingWasm]);
+    if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
+  }, 60_000);
+
+  it("a JS module: the call past --solver-timeout fails the row, naming it and the limit, status 1", () => {
+    const run = bench(loopingJs, "--solver-timeout", "300");
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toBe("bench: easy · loop: a countSolutions call ran longer than the limit of 300 ms (--solver-timeout); the solver was stopped\n");
+  });
+
+  it("a wasm-abi module: the same", () => {
+    const run = bench(`wasm-abi:${loopingWasm}`, "--solver-timeout", "300");
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toBe(`bench: easy · wasm-abi:${loopingWasm}: a countSolutions call ran longer than the limit of 300 ms (--solver-timeout); the solver was stopped\n`);
+  });
+
+  for (const which of ["JS", "wasm-abi"] as const) {
+    it(`Ctrl-C stops a run whose ${which} solver loops (no time limit near), keeping the rows done, status 130`, async () => {
+      const solver = which === "JS" ? loopingJs : `wasm-abi:${loopingWasm}`;
+      const args = [BENCH, "--solvers", `wasm,${solver}`, "--datasets", "easy", "--puzzles", "20", "--time", "100", "--threads", "0", "--solver-timeout", "600000"];
+      const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      child.stdout!.on("data", (data) => (stdout += data));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      while (!/\n {2}wasm \(1 call\/puzzle\) +[\d,]+ /.test(stdout)) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the looping row has begun
+      child.kill("SIGINT");
+      expect(await exited).toBe(130);
+      expect(stdout).toContain("interrupted by SIGINT: 2 of 3 rows finished");
+    }, 30_000);
+  }
+});

@@ -82,6 +82,17 @@ export interface BenchRecord {
    * whose two runs saw the other cores differently busy. Absent in older files.
    */
   otherCoresBusy?: number | null;
+  /**
+   * Process CPU µs per puzzle of each timing round (its mean × its CPU share), one per entry of
+   * `roundMicros`. Absent where there is no CPU clock (the web page) and in files before version 3.
+   */
+  roundCpuMicros?: number[];
+  /**
+   * CPU µs per unit of the calibration work (bench/calibration.ts) timed beside each round, one per
+   * entry of `roundCpuMicros`: `--compare` judges each round as roundCpuMicros ÷ calibrationMicros,
+   * so that what slowed the whole machine between two runs drops out. Absent with `roundCpuMicros`.
+   */
+  calibrationMicros?: number[];
   /** Mean µs per puzzle of the per-puzzle pass (the pass behind p50/p99); null where there is none. */
   passMeanMicros?: number | null;
   /**
@@ -128,6 +139,8 @@ export interface BenchEnvironment {
   puzzles?: number;
   /** The datasets read, with their content hashes; absent in files written before v2. */
   datasets?: DatasetIdentity[];
+  /** The calibration work's name and source hash (bench/calibration.ts); absent where no row was calibrated (the web page). */
+  calibration?: string;
 }
 
 /** A whole run: the environment and the records. */

@@ -50,8 +50,8 @@ function measured(dataset: string, row: string, batchMs: number[], overrides: Pa
     effectiveLimit: 2, batchCall: false, samples: batchMs.length, puzzlesPerSecond: 1e6 / meanMicros, meanMicros,
     p50Micros: meanMicros, p99Micros: meanMicros * 2, rmePercent: summary.rmePercent, guessesPerPuzzle: 1,
     noGuessPercent: 50, reference: null, speedup: null, comparedOn: null, threads: null, cpuPerWall: 0.99,
-    batchMs, roundMicros: roundsOf(batchMs), passMeanMicros: meanMicros,
-    ...overrides,
+    batchMs, roundMicros: roundsOf(batchMs), roundCpuMicros: roundsOf(batchMs), calibrationMicros: roundsOf(batchMs).map(() => 80),
+    passMeanMicros: meanMicros, ...overrides,
   };
 }
 
@@ -160,14 +160,14 @@ describe("--compare", () => {
       ["mrv", "not run before"],
       ["scan", "not run now"],
     ]);
-    expect(changes[0].estimate!.method).toBe("welch");
+    expect(changes[0].estimate!.method).toBe("calibrated");
     expect(changes[1].estimate!.ratio).toBeCloseTo(2, 1);
     const text = formatComparison(before, changes);
     expect(text).toMatch(/wasm\s+[\d,]+\s+[\d,]+\s+(no change|not judged \(± wider than the [\d.]+% it would judge\)): 1\.\d\d ± 0\.\d\d× (faster|slower)/);
     expect(text).toMatch(/bitmask\s+[\d,]+\s+[\d,]+\s+(1\.9\d|2\.0\d) ± 0\.\d\d× faster/);
     expect(text).toMatch(/scan\s+[\d,]+\s+n\/a\s+not run now/);
     expect(text).not.toContain("gone");
-    expect(text).toContain("timing rounds");
+    expect(text).toContain("calibrated rounds");
   });
 
   it("calls a change under the noise threshold no change even when its interval excludes 1×", () => {
@@ -176,12 +176,12 @@ describe("--compare", () => {
     expect(verdictOf({ ratio: 0.9, low: 0.85, high: 0.95, method: "welch" })).toBe("slower");
   });
 
-  it("shows the ratio of a row without timing rounds on a side (an older file) but does not judge it", () => {
-    const old = { ...before, records: before.records.map(({ batchMs: _samples, roundMicros: _rounds, ...r }) => r) };
+  it("shows the ratio of a row without calibrated rounds on a side (the web page's export) but does not judge it", () => {
+    const old = { ...before, records: before.records.map(({ roundCpuMicros: _cpu, calibrationMicros: _calibration, ...r }) => r) };
     const [wasm, bitmask] = compareRuns(old, before);
     expect(wasm.estimate!.method).toBe("welch");
     expect(wasm.verdict).toBe("not judged");
-    expect(bitmask).toMatchObject({ verdict: "not judged", reason: expect.stringContaining("no timing rounds in the earlier run") });
+    expect(bitmask).toMatchObject({ verdict: "not judged", reason: "no calibrated rounds in the earlier run" });
   });
 
   it("names the settings that make two runs different experiments, and warns on the build", () => {
@@ -217,7 +217,7 @@ describe("JSON export", () => {
     const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(schema);
     const written = JSON.parse(formatJson(run));
     expect(validate(written), JSON.stringify(validate.errors)).toBe(true);
-    expect(written).toMatchObject({ format: "sudoku-wasm-bench", version: 2, incomplete: { signal: "SIGINT" }, settings: { limit: 2, seed: 1, puzzles: 50 } });
+    expect(written).toMatchObject({ format: "sudoku-wasm-bench", version: 3, incomplete: { signal: "SIGINT" }, settings: { limit: 2, seed: 1, puzzles: 50 } });
     expect(written.environment.limit).toBeUndefined();
     expect(written.records[0].batchMs).toHaveLength(20);
     expect(written.records[0].perPuzzleMicros).toMatchObject({ n: 20, min: expect.any(Number), max: expect.any(Number), p99: expect.any(Number) });
@@ -347,7 +347,7 @@ describe("exports", () => {
     let stdout = "";
     const written = writeReports(run, { json: "-" }, "stamp", folder, (text) => (stdout += text));
     expect(written).toEqual(["-"]);
-    expect(JSON.parse(stdout).version).toBe(2);
+    expect(JSON.parse(stdout).version).toBe(3);
     expect(readdirSync(folder)).toEqual([]);
     expect(() => writeReports(run, { json: "-", csv: "-" }, "stamp", folder)).toThrow(/only one export can go to standard output .*, got --json - and --csv -/);
   });

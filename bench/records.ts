@@ -78,8 +78,8 @@ export interface BenchRecord {
   /**
    * How busy the machine's other cores were while the row was timed (0–1, os.cpus() less this
    * process's own time); null on one core. A core shared with another (SMT) runs slower when its
-   * sibling is busy, with no sign in this process's CPU share: `--compare` does not judge a row
-   * whose two runs saw the other cores differently busy. Absent in older files.
+   * sibling is busy, with no sign in this process's CPU share; the calibration timed beside each
+   * round slows with it (calibrationMicros). Absent in older files.
    */
   otherCoresBusy?: number | null;
   /**

@@ -17,7 +17,8 @@ import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeRepor
 import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
 import { colourDifference, formatSvg, seriesColours, toLab } from "../bench/report/svg.js";
 import { BOOTSTRAP_MAX_SAMPLES, bootstrapRatio, ratioOfMeans, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
-import { combineRounds } from "../bench/rounds.js";
+import { calibratedFields, combineRounds, timeRounds } from "../bench/rounds.js";
+import { calibrationIdentity, calibrationUnit } from "../bench/calibration.js";
 import { checkWellFormed } from "./xml.js";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -397,10 +398,30 @@ describe("timing rounds", () => {
     expect(combineRounds([round([1, 2], null), round([1, 2], 1)]).cpuPerWall).toBeNull();
   });
 
+  it("times the calibration beside every round: one CPU figure of the row and one of the calibration per round", async () => {
+    let calls = 0;
+    const timing = await timeRounds("counting", () => ++calls && 1, 1, { timeMs: 20, rounds: 4, minCalls: 4, warmupMs: 0 });
+    expect(timing.roundMs).toHaveLength(4);
+    expect(timing.roundCpuMs).toHaveLength(4);
+    expect(timing.calibrationMs).toHaveLength(4);
+    const fields = calibratedFields(timing, 10);
+    expect(fields.roundCpuMicros).toEqual(timing.roundCpuMs!.map((ms) => ms * 100));
+    expect(fields.calibrationMicros).toEqual(timing.calibrationMs!.map((ms) => ms * 1000));
+    expect(calibratedFields({ ...timing, calibrationMs: undefined }, 10)).toEqual({});
+  });
+
+  it("names the calibration by its source: a fixed work, the same checksum every time", () => {
+    expect(calibrationIdentity()).toMatch(/^masks-v1 [0-9a-f]{16}$/);
+    expect(calibrationIdentity()).toBe(calibrationIdentity());
+    expect(calibrationUnit()).toBe(calibrationUnit());
+  });
+
   it("writes the rounds to the JSON, as the schema allows, and reads them back", () => {
     const record = measured("easy", "wasm", samplesAround(5, 0.05, 20));
     const text = formatJson({ environment, records: [record] });
     expect(JSON.parse(text).records[0].roundMicros).toEqual(record.roundMicros);
     expect(parseJson(text).records[0].roundMicros).toEqual(record.roundMicros);
+    expect(parseJson(text).records[0].roundCpuMicros).toEqual(record.roundCpuMicros);
+    expect(parseJson(text).records[0].calibrationMicros).toEqual(record.calibrationMicros);
   });
 });

@@ -405,8 +405,8 @@ describe("timing rounds", () => {
     expect(timing.roundCpuMs).toHaveLength(4);
     expect(timing.calibrationMs).toHaveLength(4);
     const fields = calibratedFields(timing, 10);
-    expect(fields.roundCpuMicros).toEqual(timing.roundCpuMs!.map((ms) => ms * 100));
-    expect(fields.calibrationMicros).toEqual(timing.calibrationMs!.map((ms) => ms * 1000));
+    fields.roundCpuMicros!.forEach((micros, round) => expect(micros).toBeCloseTo(timing.roundCpuMs![round] * 100, 9));
+    fields.calibrationMicros!.forEach((micros, round) => expect(micros).toBeCloseTo(timing.calibrationMs![round] * 1000, 9));
     expect(calibratedFields({ ...timing, calibrationMs: undefined }, 10)).toEqual({});
   });
 

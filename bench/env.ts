@@ -9,6 +9,7 @@ import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
 import { buildFacts } from "../build/facts.js";
 import { packageRoot } from "../src/paths.js";
+import { calibrationIdentity } from "./calibration.js";
 import type { Dataset } from "../src/datasets.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";
 
@@ -32,6 +33,7 @@ export function collectEnvironment(settings: RunSettings, now = new Date()): Ben
     date: now.toISOString(),
     ...settings,
     tinybench: packageVersion("tinybench"),
+    calibration: calibrationIdentity(),
   };
 }
 

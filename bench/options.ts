@@ -98,12 +98,12 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
   { flags: "--chart <file>", description: "write the chart (SVG) here", defaultText: "beside the first file --json/--markdown/--csv writes; none without one" },
   { flags: "--no-chart", description: "write no chart" },
   { flags: "--svg [file]", description: "the old name of --chart (bare flag: bench/results/<timestamp>.svg)" },
-  { flags: "--compare <old.json>", description: "judge each row faster, slower or unchanged against an earlier --json file (95% intervals from each row's rounds)" },
+  { flags: "--compare <old.json>", description: "judge each row faster, slower or unchanged against an earlier --json file (95% intervals from each row's rounds in CPU time relative to a calibration work)" },
   { flags: "--ref <commit>", description: "build COMMIT in a git worktree and time each row of it and of this checkout interleaved in this run, judging each pair (the verdict to trust on a busy machine and in CI)" },
   { flags: "--rounds <n>", description: "timing rounds per row, its --time shared between them; --compare and --ref judge with the spread between rounds", default: DEFAULT_ROUNDS, parse: wholeNumber(2, 100) },
   { flags: "--against <new.json>", description: "with --compare: judge this --json file (a CLI run or the web page's export) instead of measuring" },
   { flags: "--compare-anyway", description: "compare even when the runs' settings differ (limit, budget, seed, puzzles, dataset content)", default: false },
-  { flags: "--threshold <pct>", description: "--compare, --ref: a change is judged only when its whole 95% interval lies beyond this many percent (and the row's round-to-round spread)", defaultText: `${BETWEEN_RUNS_THRESHOLD * 100} with --compare, ${REF_THRESHOLD * 100} with --ref`, parse: percentArgument },
+  { flags: "--threshold <pct>", description: "--compare, --ref: a change is judged only when its whole 95% interval lies beyond this many percent", defaultText: `${BETWEEN_RUNS_THRESHOLD * 100} with --compare, ${REF_THRESHOLD * 100} with --ref`, parse: percentArgument },
   { flags: "--fail-on-regression [pct]", description: "--compare, --ref: exit 1 when a row is judged slower by more than PCT percent (bare flag: the --threshold), for CI", parse: percentArgument },
 ];
 

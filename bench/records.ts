@@ -78,10 +78,21 @@ export interface BenchRecord {
   /**
    * How busy the machine's other cores were while the row was timed (0–1, os.cpus() less this
    * process's own time); null on one core. A core shared with another (SMT) runs slower when its
-   * sibling is busy, with no sign in this process's CPU share: `--compare` does not judge a row
-   * whose two runs saw the other cores differently busy. Absent in older files.
+   * sibling is busy, with no sign in this process's CPU share; the calibration timed beside each
+   * round slows with it (calibrationMicros). Absent in older files.
    */
   otherCoresBusy?: number | null;
+  /**
+   * Process CPU µs per puzzle of each timing round (its mean × its CPU share), one per entry of
+   * `roundMicros`. Absent where there is no CPU clock (the web page) and in files before version 3.
+   */
+  roundCpuMicros?: number[];
+  /**
+   * CPU µs per unit of the calibration work (bench/calibration.ts) timed beside each round, one per
+   * entry of `roundCpuMicros`: `--compare` judges each round as roundCpuMicros ÷ calibrationMicros,
+   * so that what slowed the whole machine between two runs drops out. Absent with `roundCpuMicros`.
+   */
+  calibrationMicros?: number[];
   /** Mean µs per puzzle of the per-puzzle pass (the pass behind p50/p99); null where there is none. */
   passMeanMicros?: number | null;
   /**
@@ -128,6 +139,8 @@ export interface BenchEnvironment {
   puzzles?: number;
   /** The datasets read, with their content hashes; absent in files written before v2. */
   datasets?: DatasetIdentity[];
+  /** The calibration work's name and source hash (bench/calibration.ts); absent where no row was calibrated (the web page). */
+  calibration?: string;
 }
 
 /** A whole run: the environment and the records. */

@@ -9,11 +9,15 @@
  * later or another process's compiled code, is why `--ref` times both commits in one process.
  */
 import { cpus } from "node:os";
+import { timeCalibration } from "./calibration.js";
 import { type BatchTiming, type BatchTimingOptions, type TimedElsewhere, TimingAborted, timeBatches } from "./measure/batches.js";
 import { summarize } from "./statistics.js";
 
 /** Rounds per row unless `--rounds` says otherwise. */
 export const DEFAULT_ROUNDS = 5;
+
+/** The calibration (calibration.ts) is timed before the first round and after each, for this share of a round's time each. */
+export const CALIBRATION_SHARE = 0.2;
 
 /** A row's timing over all its rounds, and each round's mean ms per batch. */
 export interface RoundTiming extends BatchTiming {
@@ -21,6 +25,13 @@ export interface RoundTiming extends BatchTiming {
   roundMs: number[];
   /** How busy the machine's other cores were while the rounds ran (0–1), or null on one core. */
   otherCoresBusy?: number | null;
+  /** Each round's process CPU ms per batch (its mean ms × its CPU share); absent where there is no CPU clock. */
+  roundCpuMs?: number[];
+  /**
+   * CPU ms per unit of the calibration work (calibration.ts) beside each round: the mean of its
+   * timing just before and just after the round. Absent where there is no CPU clock.
+   */
+  calibrationMs?: number[];
 }
 
 /** Busy and total ms of every core of the machine so far (os.cpus()). */
@@ -57,9 +68,10 @@ export interface RoundOptions extends BatchTimingOptions {
 /**
  * Times `solveBatch` in `options.rounds` tinybench runs of `timeMs / rounds` each (the warm-up
  * before the first only), each run at least `ceil(minCalls / rounds)` calls; returns every batch
- * (ascending) with the whole row's mean, margin and CPU share, and each round's mean. The
- * options' `afterEach` and `signal` hold in every round; an abort between rounds throws
- * {@link TimingAborted} before the next.
+ * (ascending) with the whole row's mean, margin and CPU share, and each round's mean and
+ * CPU ms. The calibration work is timed in CPU time before the first round (and its warm-up) and
+ * after every round, for CALIBRATION_SHARE of a round's time each: each round gets the mean of the
+ * two timings beside it.
  */
 export async function timeRounds(
   name: string,
@@ -71,6 +83,8 @@ export async function timeRounds(
   const each: BatchTiming[] = [];
   const machineBefore = machineTimes();
   const cpuBefore = process.cpuUsage();
+  const calibrationMs = (options.timeMs / rounds) * CALIBRATION_SHARE;
+  const beside = [timeCalibration(calibrationMs)];
   for (let round = 0; round < rounds; round++) {
     if (options.signal?.aborted) throw new TimingAborted(name);
     each.push(
@@ -81,9 +95,28 @@ export async function timeRounds(
         warmupMs: round === 0 ? options.warmupMs : 0,
       }),
     );
+    beside.push(timeCalibration(calibrationMs));
   }
   const own = process.cpuUsage(cpuBefore);
-  return { ...combineRounds(each), otherCoresBusy: otherCoresBusy(machineBefore, (own.user + own.system) / 1000) };
+  return {
+    ...combineRounds(each),
+    otherCoresBusy: otherCoresBusy(machineBefore, (own.user + own.system) / 1000),
+    ...(each.every((t) => t.cpuPerWall !== null)
+      ? {
+          roundCpuMs: each.map((t) => t.meanMs * t.cpuPerWall!),
+          calibrationMs: each.map((_, round) => (beside[round] + beside[round + 1]) / 2),
+        }
+      : {}),
+  };
+}
+
+/**
+ * The record fields of a row's rounds, per puzzle of its batch (`puzzles`): each round's CPU µs per
+ * puzzle and the calibration's CPU µs per unit beside it, which `--compare` judges by.
+ */
+export function calibratedFields(timing: RoundTiming, puzzles: number): { roundCpuMicros?: number[]; calibrationMicros?: number[] } {
+  if (!timing.roundCpuMs || !timing.calibrationMs) return {};
+  return { roundCpuMicros: timing.roundCpuMs.map((ms) => (ms * 1000) / puzzles), calibrationMicros: timing.calibrationMs.map((ms) => ms * 1000) };
 }
 
 /** One timing of the rounds together: their batches pooled (mean, median, Student's t margin), the CPU share weighted by each round's time. */

@@ -56,7 +56,7 @@ import { quantile } from "../src/quantile.js";
 import { seededSample } from "./sample.js";
 import { type RatioEstimate, scaleRatio } from "./statistics.js";
 import { type Expectation, WrongAnswerError, expectationOf } from "./verify.js";
-import { DEFAULT_ROUNDS, type RoundTiming, timeRounds } from "./rounds.js";
+import { DEFAULT_ROUNDS, type RoundTiming, calibratedFields, timeRounds } from "./rounds.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
 const MIN_SAMPLES = 5;
@@ -560,6 +560,7 @@ function toRecord(
     batchMs: timing.batchMs,
     roundMicros: timing.roundMs.map((ms) => (ms * 1000) / puzzles),
     otherCoresBusy: timing.otherCoresBusy ?? null,
+    ...calibratedFields(timing, puzzles),
     passMeanMicros: micros && micros.length > 0 ? micros.reduce((sum, value) => sum + value, 0) / micros.length : null,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   };

@@ -80,7 +80,7 @@ export interface RatioEstimate {
   ratio: number;
   low: number;
   high: number;
-  method: "bootstrap" | "welch" | "paired";
+  method: "bootstrap" | "welch" | "paired" | "calibrated";
 }
 
 /** Half the interval's width: the "± 0.04" in "1.55 ± 0.04×". */
@@ -166,6 +166,28 @@ export function welchRatio(numerator: MeanAndSpread, denominator: MeanAndSpread)
   const spread = studentT95(Math.max(1, df)) * Math.sqrt(a + b);
   const ratio = numerator.mean / denominator.mean;
   return { ratio, low: ratio * Math.exp(-spread), high: ratio * Math.exp(spread), method: "welch" };
+}
+
+/**
+ * The ratio of the geometric means of `numerator` and `denominator` (positive values, at least two
+ * on each side) with Welch's 95% interval on their logarithms: for values that move by factors
+ * (times in calibration units, round by round), where a log scale makes the spread symmetric.
+ */
+export function logWelchRatio(numerator: readonly number[], denominator: readonly number[]): RatioEstimate {
+  if (numerator.length < 2 || denominator.length < 2) throw new RangeError("a ratio of geometric means needs at least two values on each side");
+  const logs = (values: readonly number[]) => {
+    const l = values.map(Math.log);
+    const mean = l.reduce((sum, value) => sum + value, 0) / l.length;
+    const variance = l.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (l.length - 1);
+    return { n: l.length, mean, share: variance / l.length };
+  };
+  const a = logs(numerator);
+  const b = logs(denominator);
+  const shares = a.share + b.share;
+  const df = shares > 0 ? shares ** 2 / (a.share ** 2 / (a.n - 1) + b.share ** 2 / (b.n - 1)) : Infinity;
+  const spread = studentT95(Math.max(1, df)) * Math.sqrt(shares);
+  const log = a.mean - b.mean;
+  return { ratio: Math.exp(log), low: Math.exp(log - spread), high: Math.exp(log + spread), method: "calibrated" };
 }
 
 /** n, mean and σ from a tinybench-style summary (n, mean, relative margin of error in percent). */

@@ -1,16 +1,29 @@
 /**
- * `--compare` that holds on a busy machine (bench/report/compare.ts): a row flagged in either
- * run is "not judged"; a verdict needs its whole interval beyond the threshold; `--against`
- * judges two files without measuring and `--fail-on-regression` turns a judged slowdown into
- * exit status 1. The runs compared are one real run and copies of it with their timings scaled
- * or their CPU share lowered, so no verdict here depends on how fast this machine is today.
+ * `--compare` that holds on a busy machine (bench/report/compare.ts): rows judged on their rounds
+ * relative to the calibration timed beside them, so that a drift of the whole machine drops out;
+ * a row flagged noisy in either run is "not judged"; a verdict needs its whole interval beyond the
+ * threshold; `--against` judges two files without measuring and `--fail-on-regression` turns a
+ * judged slowdown into exit status 1. The runs compared are synthetic rounds from a seeded
+ * generator, or one real run and copies of it with their timings scaled, so no verdict here
+ * depends on how fast this machine is today.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BenchRecord, BenchRun } from "../bench/records.js";
-import { BETWEEN_RUNS_THRESHOLD, betweenRunsVerdict, compareRuns, formatComparison, noiseFloor, otherLoadDiffers, regressions, verdictOf } from "../bench/report/compare.js";
+import {
+  BETWEEN_RUNS_THRESHOLD,
+  type Verdict,
+  betweenRunsVerdict,
+  calibratedRounds,
+  compareRuns,
+  formatComparison,
+  regressions,
+  settingDifferences,
+  verdictOf,
+} from "../bench/report/compare.js";
+import { Random } from "../src/prng.js";
 import { readResultFile } from "../bench/report/read-result.js";
 import { tukeyOutliers } from "../bench/statistics.js";
 import { scratchFolder } from "./cli-run.js";
@@ -21,7 +34,10 @@ const { dir } = scratchFolder("sudoku-bench-compare-");
 /** Five round means around `micros`, spread ±`spread` (a share) from it. */
 const roundsAround = (micros: number, spread = 0.005) => [-1, -0.5, 0, 0.5, 1].map((k) => micros * (1 + k * spread));
 
-/** A record whose figures raise no flag: 20 timed batches around `ms` in five steady rounds, one core busy. */
+/** A calibration timed beside five rounds: 80 µs per unit, steady. */
+const steadyCalibration = () => [80, 80.2, 79.8, 80.1, 79.9];
+
+/** A record whose figures raise no flag: 20 timed batches around `ms` in five steady rounds (by the clock and in CPU time), one core busy. */
 function steadyRecord(row: string, ms: number, overrides: Partial<BenchRecord> = {}): BenchRecord {
   const batchMs = Array.from({ length: 20 }, (_, i) => ms * (1 + ((i % 5) - 2) / 200));
   const meanMicros = (ms * 1000) / 100;
@@ -29,19 +45,21 @@ function steadyRecord(row: string, ms: number, overrides: Partial<BenchRecord> =
     dataset: "easy", solver: row, mode: "engine", row, datasetSize: 1000, selected: 100, puzzles: 100, timeouts: 0, limit: 2, effectiveLimit: 2,
     batchCall: false, samples: 20, puzzlesPerSecond: 100_000 / ms, meanMicros, p50Micros: meanMicros, p99Micros: meanMicros * 2, rmePercent: 1,
     guessesPerPuzzle: null, noGuessPercent: null, reference: null, speedup: null, comparedOn: null, threads: null, cpuPerWall: 1, batchMs,
-    passMeanMicros: meanMicros, roundMicros: roundsAround(meanMicros), ...overrides,
+    passMeanMicros: meanMicros, roundMicros: roundsAround(meanMicros), roundCpuMicros: roundsAround(meanMicros), calibrationMicros: steadyCalibration(),
+    ...overrides,
   };
 }
 
 const runOf = (records: BenchRecord[]): BenchRun => ({ environment: { date: "2026-12-01", commit: "x" } as BenchRun["environment"], records });
 
 describe("--compare verdicts", () => {
-  it("a row flagged in either run is not judged, however far apart the runs are", () => {
-    const before = runOf([steadyRecord("a", 10), steadyRecord("b", 10)]);
-    const after = runOf([steadyRecord("a", 20, { cpuPerWall: 0.4 }), steadyRecord("b", 20)]);
-    const [a, b] = compareRuns(before, after);
-    expect(a).toMatchObject({ verdict: "not judged", flags: { before: [], after: ["preempted"] } });
+  it("a row flagged noisy in either run is not judged, however far apart the runs are; pre-empted alone is judged (CPU time leaves it out)", () => {
+    const before = runOf([steadyRecord("a", 10), steadyRecord("b", 10), steadyRecord("c", 10)]);
+    const after = runOf([steadyRecord("a", 20, { rmePercent: 12 }), steadyRecord("b", 20), steadyRecord("c", 20, { cpuPerWall: 0.4 })]);
+    const [a, b, c] = compareRuns(before, after);
+    expect(a).toMatchObject({ verdict: "not judged", flags: { before: [], after: ["noisy"] } });
     expect(b.verdict).toBe("slower");
+    expect(c).toMatchObject({ verdict: "slower", flags: { before: [], after: ["preempted"] } });
   });
 
   it("a verdict needs the whole interval beyond the threshold, not only the ratio", () => {
@@ -57,36 +75,88 @@ describe("--compare verdicts", () => {
     expect(regressions(changes, 10).map((c) => c.row)).toEqual(["a"]);
   });
 
-  it("judges between runs with the rounds: a 10% slowdown is slower, 3% is no change at the 5% floor, steady batches alone judge nothing", () => {
-    const before = runOf([steadyRecord("ten", 10), steadyRecord("three", 10), steadyRecord("batches only", 10)]);
-    const after = runOf([steadyRecord("ten", 11), steadyRecord("three", 10.3), steadyRecord("batches only", 20, { roundMicros: undefined })]);
-    const [ten, three, batchesOnly] = compareRuns(before, after);
+  it("judges the calibrated rounds: a 10% slowdown is slower, 3% is no change at 5%, a run without calibrated rounds judges nothing", () => {
+    const before = runOf([steadyRecord("ten", 10), steadyRecord("three", 10), steadyRecord("uncalibrated", 10)]);
+    const after = runOf([steadyRecord("ten", 11), steadyRecord("three", 10.3), steadyRecord("uncalibrated", 20, { calibrationMicros: undefined })]);
+    const [ten, three, uncalibrated] = compareRuns(before, after);
     expect(ten).toMatchObject({ verdict: "slower", floor: BETWEEN_RUNS_THRESHOLD });
-    expect(ten.estimate!.method).toBe("welch");
+    expect(ten.estimate!.method).toBe("calibrated");
+    expect(ten.estimate!.ratio).toBeCloseTo(1 / 1.1, 3);
     expect(three.verdict).toBe("no change");
-    // Twice as slow by its batches, but a run without rounds cannot say how far runs drift apart.
-    expect(batchesOnly).toMatchObject({ verdict: "not judged", reason: "no timing rounds in the later run" });
+    // Twice as slow by the clock, but a run without calibration cannot tell the code from the machine.
+    expect(uncalibrated).toMatchObject({ verdict: "not judged", reason: "no calibrated rounds in the later run" });
+    expect(uncalibrated.estimate!.method).toBe("welch");
   });
 
-  it("raises a row's floor to its rounds' range: 10% slower is not a verdict when its rounds swing ±12%", () => {
+  it("a drift of the whole machine drops out: the row and its calibration 1.4× slower is no change; the row alone 1.4× slower is slower", () => {
+    const scaled = (values: number[], k: number) => values.map((value) => value * k);
+    const before = runOf([steadyRecord("drift", 10), steadyRecord("code", 10)]);
+    const drift = steadyRecord("drift", 14, { calibrationMicros: scaled(steadyCalibration(), 1.4) });
+    const [machine, code] = compareRuns(before, runOf([drift, steadyRecord("code", 14)]));
+    expect(machine.verdict).toBe("no change");
+    expect(machine.estimate!.ratio).toBeCloseTo(1, 3);
+    expect(code.verdict).toBe("slower");
+  });
+
+  it("a row whose calibrated rounds swing ±12% is not judged on a 10% change; an interval within the threshold is no change", () => {
     const swinging = (micros: number) => [0.88, 1.12, 0.95, 1.05, 1].map((k) => micros * k);
-    const before = runOf([steadyRecord("a", 10, { roundMicros: swinging(100) })]);
-    const after = runOf([steadyRecord("a", 11, { roundMicros: swinging(110) })]);
+    const before = runOf([steadyRecord("a", 10, { roundCpuMicros: swinging(100) })]);
+    const after = runOf([steadyRecord("a", 11, { roundCpuMicros: swinging(110) })]);
     const [a] = compareRuns(before, after);
-    expect(noiseFloor({ roundMicros: swinging(100) })).toBeCloseTo(0.24, 5);
-    expect(a.floor).toBeCloseTo(0.24, 5);
-    expect(a.verdict).not.toBe("slower");
-    expect(betweenRunsVerdict({ ratio: 0.9, low: 0.7, high: 1.15, method: "welch" }, 0.05)).toBe("not judged");
-    expect(betweenRunsVerdict({ ratio: 1.0, low: 0.98, high: 1.02, method: "welch" }, 0.05)).toBe("no change");
+    expect(a).toMatchObject({ verdict: "not judged", reason: "± wider than the 5% it would judge" });
+    expect(betweenRunsVerdict({ ratio: 0.9, low: 0.7, high: 1.15, method: "calibrated" }, 0.05)).toBe("not judged");
+    expect(betweenRunsVerdict({ ratio: 1.0, low: 0.98, high: 1.02, method: "calibrated" }, 0.05)).toBe("no change");
+    expect(calibratedRounds({ roundCpuMicros: [10, 20], calibrationMicros: [5, 10] })).toEqual([2, 2]);
+    expect(calibratedRounds({ roundCpuMicros: [10, 20], calibrationMicros: [5] })).toBeNull();
+    expect(calibratedRounds({ roundCpuMicros: [10], calibrationMicros: [5] })).toBeNull();
   });
 
-  it("does not judge a row whose two runs saw the other cores differently busy (a shared core slows without pre-empting)", () => {
-    const before = runOf([steadyRecord("a", 10, { otherCoresBusy: 0.05 }), steadyRecord("b", 10, { otherCoresBusy: 0.9 })]);
-    const after = runOf([steadyRecord("a", 14, { otherCoresBusy: 0.95 }), steadyRecord("b", 14, { otherCoresBusy: 1 })]);
-    const [a, b] = compareRuns(before, after);
-    expect(a).toMatchObject({ verdict: "not judged", reason: "other cores 5% → 95% busy" });
-    expect(b.verdict).toBe("slower");
-    expect(otherLoadDiffers({ otherCoresBusy: 0.1 }, { otherCoresBusy: null })).toBe(false);
+  /**
+   * `pairs` synthetic pairs of runs of one row, five rounds a side, from a seeded generator: per
+   * run, the machine drifts by a factor up to ±`drift` (the row and its calibration alike) and the
+   * row by a residual up to ±`residual` of its own; per round, each of the two moves by up to
+   * ±`jitter`. The later run's row is `slowdown` slower. Returns the verdicts' tally.
+   */
+  function syntheticPairs(pairs: number, { drift = 0.4, residual = 0.01, jitter = 0.015, slowdown = 0 } = {}): Record<Verdict, number> {
+    const random = new Random(7);
+    const spread = (share: number) => 1 + share * (2 * (random.nextUint32() / 2 ** 32) - 1);
+    const side = (row: string, slower: number): BenchRecord => {
+      const machine = spread(drift);
+      const own = spread(residual) * (1 + slower);
+      const calibrationMicros = Array.from({ length: 5 }, () => 80 * machine * spread(jitter));
+      const roundCpuMicros = Array.from({ length: 5 }, () => 100 * machine * own * spread(jitter));
+      return steadyRecord(row, 10, { roundCpuMicros, calibrationMicros });
+    };
+    const tally = { faster: 0, slower: 0, "no change": 0, "not judged": 0, undecided: 0, "not run before": 0, "not run now": 0 };
+    for (let i = 0; i < pairs; i++) {
+      const [change] = compareRuns(runOf([side("row", 0)]), runOf([side("row", slowdown)]));
+      tally[change.verdict]++;
+    }
+    return tally;
+  }
+
+  it("synthetic noise of one commit (the machine drifting ±40% between runs, the row ±1%, rounds ±1.5%) is judged changed in at most 1 pair in 100", () => {
+    const same = syntheticPairs(500);
+    expect(same.faster + same.slower).toBeLessThanOrEqual(5);
+    expect(same["no change"]).toBeGreaterThan(400);
+    // Rounds that swing more make intervals too wide to judge, not verdicts.
+    const swinging = syntheticPairs(500, { jitter: 0.1 });
+    expect(swinging.faster + swinging.slower).toBeLessThanOrEqual(5);
+    expect(swinging["not judged"]).toBeGreaterThan(250);
+  });
+
+  it("a synthetic 10% slowdown under the same noise is judged slower in at least 9 pairs of 10", () => {
+    const slowed = syntheticPairs(500, { slowdown: 0.1 });
+    expect(slowed.slower).toBeGreaterThanOrEqual(450);
+    expect(slowed.faster).toBe(0);
+  });
+
+  it("refuses to compare runs whose calibration work differs: their calibrated figures are in different units", () => {
+    const settings = (calibration: string) => ({ limit: 2, budget: 1, seed: 1, buildFlags: "", cpu: "", cores: 2, node: "", calibration, datasets: [] });
+    expect(settingDifferences(settings("masks-v1 aaaa"), settings("masks-v2 bbbb"))).toEqual([
+      { setting: "calibration work (bench/calibration.ts)", before: "masks-v1 aaaa", after: "masks-v2 bbbb", severity: "refuse" },
+    ]);
+    expect(settingDifferences(settings("masks-v1 aaaa"), settings("masks-v1 aaaa"))).toEqual([]);
   });
 
   it("does not judge a row whose two runs timed different puzzles or limits, and names it in a warning", () => {
@@ -145,6 +215,8 @@ describe("bench --compare OLD --against NEW", () => {
       for (const key of ["meanMicros", "p50Micros", "p99Micros"]) r[key] = (r[key] as number) * scale;
       r.passMeanMicros = r.meanMicros;
       r.roundMicros = roundsAround(r.meanMicros as number);
+      r.roundCpuMicros = roundsAround(r.meanMicros as number);
+      r.calibrationMicros = steadyCalibration();
       r.puzzlesPerSecond = (r.puzzlesPerSecond as number) / scale;
       Object.assign(r, { rmePercent: 1, cpuPerWall });
     });
@@ -167,12 +239,15 @@ describe("bench --compare OLD --against NEW", () => {
     expect(ci.stdout).toContain("--fail-on-regression 10: 1 row judged slower by more than 10%: easy · bitmask");
   });
 
-  it("twice as slow but pre-empted in the new run: not judged, with the flags shown, exit 0", () => {
+  it("twice as slow but noisy in the new run: not judged, with the flags shown, exit 0", () => {
     const before = steady("before2.json", 1);
-    const after = steady("preempted.json", 2, 0.3);
+    const after = variant("noisy.json", () => {});
+    const noisy = JSON.parse(readFileSync(steady("noisy-base.json", 2, 0.3), "utf8"));
+    for (const record of noisy.records) record.rmePercent = 12;
+    writeFileSync(after, JSON.stringify(noisy));
     const run = bench(["--compare", before, "--against", after, "--fail-on-regression"]);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/bitmask .*not judged \(flags none → P\)/);
+    expect(run.stdout).toMatch(/bitmask .*not judged \(flags none → N P\)/);
     expect(run.stdout).toMatch(/0 faster, 0 slower, 0 no change, 1 not judged/);
   });
 
@@ -180,9 +255,11 @@ describe("bench --compare OLD --against NEW", () => {
     const cases: [string, (run: Record<string, any>) => unknown, RegExp][] = [
       ["row-number.json", (run) => (run.records[0].row = 5), /records\[0\]\.row must be string$/],
       ["datasets-number.json", (run) => (run.settings.datasets = 3), /settings\.datasets must be array$/],
-      ["records-string.json", (run) => (run.records = "x"), /: not a sudoku-wasm-bench v1\/v2 result file$|records must be array$/],
+      ["records-string.json", (run) => (run.records = "x"), /: not a sudoku-wasm-bench v1\/v2\/v3 result file$|records must be array$/],
       ["rounds-strings.json", (run) => (run.records[0].roundMicros = ["1", "2"]), /records\[0\]\.roundMicros\[0\] must be number$/],
       ["version-1.json", (run) => (run.version = 1), /a version 1 result file, written before timing rounds and samples: it cannot be judged/],
+      ["version-2.json", (run) => (run.version = 2), /a version 2 result file, written before calibrated rounds \(CPU time relative to a calibration work\): it cannot be judged; measure the earlier commit again, or use --ref COMMIT$/],
+      ["calibration-strings.json", (run) => (run.records[0].calibrationMicros = ["1"]), /records\[0\]\.calibrationMicros\[0\] must be number$/],
     ];
     for (const [name, corrupt, reason] of cases) {
       const path = variant(name, () => {});

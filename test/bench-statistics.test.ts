@@ -17,7 +17,8 @@ import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeRepor
 import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
 import { colourDifference, formatSvg, seriesColours, toLab } from "../bench/report/svg.js";
 import { BOOTSTRAP_MAX_SAMPLES, bootstrapRatio, ratioOfMeans, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
-import { combineRounds } from "../bench/rounds.js";
+import { calibratedFields, combineRounds, timeRounds } from "../bench/rounds.js";
+import { calibrationIdentity, calibrationUnit } from "../bench/calibration.js";
 import { checkWellFormed } from "./xml.js";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -50,8 +51,8 @@ function measured(dataset: string, row: string, batchMs: number[], overrides: Pa
     effectiveLimit: 2, batchCall: false, samples: batchMs.length, puzzlesPerSecond: 1e6 / meanMicros, meanMicros,
     p50Micros: meanMicros, p99Micros: meanMicros * 2, rmePercent: summary.rmePercent, guessesPerPuzzle: 1,
     noGuessPercent: 50, reference: null, speedup: null, comparedOn: null, threads: null, cpuPerWall: 0.99,
-    batchMs, roundMicros: roundsOf(batchMs), passMeanMicros: meanMicros,
-    ...overrides,
+    batchMs, roundMicros: roundsOf(batchMs), roundCpuMicros: roundsOf(batchMs), calibrationMicros: roundsOf(batchMs).map(() => 80),
+    passMeanMicros: meanMicros, ...overrides,
   };
 }
 
@@ -160,14 +161,14 @@ describe("--compare", () => {
       ["mrv", "not run before"],
       ["scan", "not run now"],
     ]);
-    expect(changes[0].estimate!.method).toBe("welch");
+    expect(changes[0].estimate!.method).toBe("calibrated");
     expect(changes[1].estimate!.ratio).toBeCloseTo(2, 1);
     const text = formatComparison(before, changes);
     expect(text).toMatch(/wasm\s+[\d,]+\s+[\d,]+\s+(no change|not judged \(± wider than the [\d.]+% it would judge\)): 1\.\d\d ± 0\.\d\d× (faster|slower)/);
     expect(text).toMatch(/bitmask\s+[\d,]+\s+[\d,]+\s+(1\.9\d|2\.0\d) ± 0\.\d\d× faster/);
     expect(text).toMatch(/scan\s+[\d,]+\s+n\/a\s+not run now/);
     expect(text).not.toContain("gone");
-    expect(text).toContain("timing rounds");
+    expect(text).toContain("calibrated rounds");
   });
 
   it("calls a change under the noise threshold no change even when its interval excludes 1×", () => {
@@ -176,12 +177,12 @@ describe("--compare", () => {
     expect(verdictOf({ ratio: 0.9, low: 0.85, high: 0.95, method: "welch" })).toBe("slower");
   });
 
-  it("shows the ratio of a row without timing rounds on a side (an older file) but does not judge it", () => {
-    const old = { ...before, records: before.records.map(({ batchMs: _samples, roundMicros: _rounds, ...r }) => r) };
+  it("shows the ratio of a row without calibrated rounds on a side (the web page's export) but does not judge it", () => {
+    const old = { ...before, records: before.records.map(({ roundCpuMicros: _cpu, calibrationMicros: _calibration, ...r }) => r) };
     const [wasm, bitmask] = compareRuns(old, before);
     expect(wasm.estimate!.method).toBe("welch");
     expect(wasm.verdict).toBe("not judged");
-    expect(bitmask).toMatchObject({ verdict: "not judged", reason: expect.stringContaining("no timing rounds in the earlier run") });
+    expect(bitmask).toMatchObject({ verdict: "not judged", reason: "no calibrated rounds in the earlier run" });
   });
 
   it("names the settings that make two runs different experiments, and warns on the build", () => {
@@ -217,7 +218,7 @@ describe("JSON export", () => {
     const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(schema);
     const written = JSON.parse(formatJson(run));
     expect(validate(written), JSON.stringify(validate.errors)).toBe(true);
-    expect(written).toMatchObject({ format: "sudoku-wasm-bench", version: 2, incomplete: { signal: "SIGINT" }, settings: { limit: 2, seed: 1, puzzles: 50 } });
+    expect(written).toMatchObject({ format: "sudoku-wasm-bench", version: 3, incomplete: { signal: "SIGINT" }, settings: { limit: 2, seed: 1, puzzles: 50 } });
     expect(written.environment.limit).toBeUndefined();
     expect(written.records[0].batchMs).toHaveLength(20);
     expect(written.records[0].perPuzzleMicros).toMatchObject({ n: 20, min: expect.any(Number), max: expect.any(Number), p99: expect.any(Number) });
@@ -347,7 +348,7 @@ describe("exports", () => {
     let stdout = "";
     const written = writeReports(run, { json: "-" }, "stamp", folder, (text) => (stdout += text));
     expect(written).toEqual(["-"]);
-    expect(JSON.parse(stdout).version).toBe(2);
+    expect(JSON.parse(stdout).version).toBe(3);
     expect(readdirSync(folder)).toEqual([]);
     expect(() => writeReports(run, { json: "-", csv: "-" }, "stamp", folder)).toThrow(/only one export can go to standard output .*, got --json - and --csv -/);
   });
@@ -397,10 +398,30 @@ describe("timing rounds", () => {
     expect(combineRounds([round([1, 2], null), round([1, 2], 1)]).cpuPerWall).toBeNull();
   });
 
+  it("times the calibration beside every round: one CPU figure of the row and one of the calibration per round", async () => {
+    let calls = 0;
+    const timing = await timeRounds("counting", () => ++calls && 1, 1, { timeMs: 20, rounds: 4, minCalls: 4, warmupMs: 0 });
+    expect(timing.roundMs).toHaveLength(4);
+    expect(timing.roundCpuMs).toHaveLength(4);
+    expect(timing.calibrationMs).toHaveLength(4);
+    const fields = calibratedFields(timing, 10);
+    fields.roundCpuMicros!.forEach((micros, round) => expect(micros).toBeCloseTo(timing.roundCpuMs![round] * 100, 9));
+    fields.calibrationMicros!.forEach((micros, round) => expect(micros).toBeCloseTo(timing.calibrationMs![round] * 1000, 9));
+    expect(calibratedFields({ ...timing, calibrationMs: undefined }, 10)).toEqual({});
+  });
+
+  it("names the calibration by its source: a fixed work, the same checksum every time", () => {
+    expect(calibrationIdentity()).toMatch(/^masks-v1 [0-9a-f]{16}$/);
+    expect(calibrationIdentity()).toBe(calibrationIdentity());
+    expect(calibrationUnit()).toBe(calibrationUnit());
+  });
+
   it("writes the rounds to the JSON, as the schema allows, and reads them back", () => {
     const record = measured("easy", "wasm", samplesAround(5, 0.05, 20));
     const text = formatJson({ environment, records: [record] });
     expect(JSON.parse(text).records[0].roundMicros).toEqual(record.roundMicros);
     expect(parseJson(text).records[0].roundMicros).toEqual(record.roundMicros);
+    expect(parseJson(text).records[0].roundCpuMicros).toEqual(record.roundCpuMicros);
+    expect(parseJson(text).records[0].calibrationMicros).toEqual(record.calibrationMicros);
   });
 });

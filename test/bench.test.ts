@@ -105,9 +105,9 @@ describe("report writers", () => {
     expect(changes.slice(0, 3).map((c) => c.estimate?.ratio ?? null)).toEqual([1.5, 0.5, null]);
     expect(changes.filter((c) => c.after === null)).toHaveLength(handMade.records.length - 2);
     const text = formatComparison(handMade, changes);
-    // Hand-made records carry no timing rounds: their ratios are shown, not judged.
-    expect(text).toMatch(/wasm\s+200,000\s+300,000\s+not judged \(no timing rounds in the earlier run[^)]*\): 1\.50 ± 0\.0\d× faster/);
-    expect(text).toMatch(/mrv\s+38,000\s+19,000\s+not judged \(no timing rounds in the earlier run[^)]*\): 2\.00 ± 0\.0\d× slower/);
+    // Hand-made records carry no calibrated rounds: their ratios are shown, not judged.
+    expect(text).toMatch(/wasm\s+200,000\s+300,000\s+not judged \(no calibrated rounds in the earlier run[^)]*\): 1\.50 ± 0\.0\d× faster/);
+    expect(text).toMatch(/mrv\s+38,000\s+19,000\s+not judged \(no calibrated rounds in the earlier run[^)]*\): 2\.00 ± 0\.0\d× slower/);
     expect(text).toMatch(/bitmask\s+n\/a\s+50,000\s+not run before/);
     expect(text).toMatch(/wasm\s+20,000\s+n\/a\s+not run now/);
   });

@@ -9,16 +9,19 @@
  * 2. Rows are matched by dataset name and row label. A row whose two sides timed different work
  *    (another number of puzzles, as a sampled row or the web page's draw does; another limit)
  *    is named in a warning and not judged.
- * 3. Each match gets the ratio of puzzles/s (now / before) with a 95% interval from the row's
- *    timing rounds (bench/rounds.ts): Welch's interval on the rounds' means, so it holds the
- *    spread between rounds, not only between the batches of one round. A row is judged only
- *    when its whole interval lies beyond its noise floor: the larger of the threshold
- *    (BETWEEN_RUNS_THRESHOLD unless `--threshold`) and the spread of either side's rounds
- *    (their range, relative to their mean). Otherwise it is "no change", or "not judged"
- *    when the interval is too wide to tell a change of that size, when either side carries a
- *    noise flag (noise.ts), or when a side has no rounds (files of runs made before rounds, the
- *    web page's export): batches alone cannot say how far two runs drift apart.
- *    A row only one run has is "not run" on the other side.
+ * 3. Each match is judged on its calibrated rounds: each timing round's process CPU µs per
+ *    puzzle divided by the CPU µs of the calibration work timed beside that round
+ *    (bench/calibration.ts, rounds.ts). What slowed the whole machine between the two runs (the
+ *    host's other tenants, the clock frequency, a busy sibling core) slows the row and its
+ *    calibration alike and drops out of that quotient; being CPU time, it leaves out the time
+ *    another process had the core. The ratio is now / before on the geometric means of those
+ *    rounds, with Welch's 95% interval on their logarithms (statistics.ts: logWelchRatio).
+ * 4. A row is "faster" or "slower" only when that whole interval lies beyond the threshold
+ *    (BETWEEN_RUNS_THRESHOLD unless `--threshold`); "no change" when it lies within; "not judged"
+ *    when it is too wide to tell a change of that size, when either side carries the noisy or
+ *    disagree flag (noise.ts; the pre-empted flag is not a reason, CPU time leaves pre-emption
+ *    out), or when a side has no calibrated rounds (the web page's export, which has no CPU
+ *    clock). A row only one run has is "not run" on the other side.
  *
  * Two runs made at different times still differ by more than either run can see (the load of
  * the machine, the compiler's choices in each process): `--ref COMMIT` (bench/paired.ts) times
@@ -27,7 +30,7 @@
 import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { speedRatio } from "../ratios.js";
-import { type RatioEstimate, summarize, welchRatio } from "../statistics.js";
+import { type RatioEstimate, logWelchRatio, summarize, welchRatio } from "../statistics.js";
 import { alignRows } from "./table.js";
 import { formatNumber, formatRatio, groupByDataset } from "./format.js";
 
@@ -35,8 +38,8 @@ import { formatNumber, formatRatio, groupByDataset } from "./format.js";
 export const NOISE_THRESHOLD = 0.02;
 
 /**
- * Between two runs: the least change `--compare` judges (5%). Two runs of one commit on the 2-core
- * AMD EPYC differed by up to this much on rows no flag marked (bench/verdict-rates.ts measures it).
+ * Between two runs: the least change `--compare` judges (5%), half the 10% change it must find; the
+ * calibrated rounds of two runs of one commit move by less (bench/verdict-rates.ts measures both).
  */
 export const BETWEEN_RUNS_THRESHOLD = 0.05;
 
@@ -47,7 +50,7 @@ export const BETWEEN_RUNS_THRESHOLD = 0.05;
 export const REF_THRESHOLD = 0.03;
 
 /** What a run was asked to measure, as far as comparing two runs needs it. */
-export interface ComparedSettings extends Pick<BenchEnvironment, "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "cores" | "node"> {
+export interface ComparedSettings extends Pick<BenchEnvironment, "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "cores" | "node" | "calibration"> {
   /** Per dataset: puzzles drawn, and the content hash when the run recorded one. */
   datasets: { name: string; drawn: number; sha256?: string }[];
 }
@@ -77,6 +80,7 @@ export function settingDifferences(before: ComparedSettings, after: ComparedSett
   check("limit", before.limit, after.limit, "refuse");
   check("budget", before.budget, after.budget, "refuse");
   check("seed", before.seed, after.seed, "refuse");
+  check("calibration work (bench/calibration.ts)", before.calibration, after.calibration, "refuse");
   const earlier = new Map(before.datasets.map((d) => [d.name, d]));
   let unhashed = 0;
   for (const dataset of after.datasets) {
@@ -117,18 +121,18 @@ export interface Change {
   reason?: string;
   /** How the two sides' work differed (puzzles timed, limit), when it did: the row is then not judged. */
   mismatch?: string;
-  /** The least change this row is judged on (a share: 0.05 for 5%): the threshold or its rounds' spread. */
+  /** The least change this row is judged on (a share: 0.05 for 5%). */
   floor?: number;
 }
 
 const keyOf = (r: BenchRecord) => `${r.dataset}\u0000${r.row}`;
 
 /**
- * now / before puzzles/s with a 95% interval: Welch's on both sides' round means when both were
- * timed in at least two rounds, else (for display only) the interval from their batches.
+ * now / before speed with a 95% interval: on the calibrated rounds when both sides have them (the
+ * estimate judged); else, for display only, Welch's on the round means, or the batches' interval.
  */
 export function changeEstimate(before: BenchRecord, after: BenchRecord): RatioEstimate | null {
-  return roundsRatio(before, after) ?? speedRatio(before, after);
+  return calibratedRatio(before, after) ?? roundsRatio(before, after) ?? speedRatio(before, after);
 }
 
 /** Welch's interval of mean(before rounds) / mean(after rounds) in µs per puzzle; null unless both sides have two rounds or more. */
@@ -139,16 +143,26 @@ export function roundsRatio(before: Pick<BenchRecord, "roundMicros">, after: Pic
   return welchRatio(summarize(a), summarize(b));
 }
 
+/** What a record holds of its calibrated rounds. */
+export type CalibratedFigures = Pick<BenchRecord, "roundCpuMicros" | "calibrationMicros">;
+
 /**
- * A row's noise floor: the range of its round means relative to their mean (a share); 0 with under
- * two rounds. The whole range, not half of it: two runs a few seconds apart on a shared 2-core
- * machine moved unflagged rows by several times half their rounds' range (bench/verdict-rates.ts).
+ * A row's rounds in calibration units: each round's CPU µs per puzzle ÷ the calibration's CPU µs
+ * per unit beside it. Null unless the record has at least two such rounds, all positive.
  */
-export function noiseFloor(record: Pick<BenchRecord, "roundMicros">): number {
-  const rounds = record.roundMicros;
-  if (!rounds || rounds.length < 2) return 0;
-  const mean = rounds.reduce((sum, value) => sum + value, 0) / rounds.length;
-  return (Math.max(...rounds) - Math.min(...rounds)) / mean;
+export function calibratedRounds(record: CalibratedFigures): number[] | null {
+  const rounds = record.roundCpuMicros;
+  const calibration = record.calibrationMicros;
+  if (!rounds || !calibration || rounds.length !== calibration.length || rounds.length < 2) return null;
+  const values = rounds.map((micros, round) => micros / calibration[round]);
+  return values.every((value) => value > 0 && Number.isFinite(value)) ? values : null;
+}
+
+/** now / before speed from both sides' calibrated rounds (logWelchRatio); null unless both have them. */
+export function calibratedRatio(before: CalibratedFigures, after: CalibratedFigures): RatioEstimate | null {
+  const a = calibratedRounds(before);
+  const b = calibratedRounds(after);
+  return a && b ? logWelchRatio(a, b) : null;
 }
 
 /**
@@ -168,17 +182,8 @@ export function workDifference(before: BenchRecord, after: BenchRecord): string 
   return differences.length > 0 ? differences.join(", ") : null;
 }
 
-/** How far the other cores' busy share (0–1) may differ between two runs of a row before it is not judged. */
-export const OTHER_LOAD_LIMIT = 0.25;
-
-/** True when both runs recorded how busy the other cores were and those shares differ by more than OTHER_LOAD_LIMIT. */
-export function otherLoadDiffers(before: Pick<BenchRecord, "otherCoresBusy">, after: Pick<BenchRecord, "otherCoresBusy">): boolean {
-  const a = before.otherCoresBusy;
-  const b = after.otherCoresBusy;
-  return typeof a === "number" && typeof b === "number" && Math.abs(a - b) > OTHER_LOAD_LIMIT;
-}
-
-const percentBusy = (record: Pick<BenchRecord, "otherCoresBusy">) => `${Math.round((record.otherCoresBusy ?? 0) * 100)}%`;
+/** The flags that keep a row from being judged: its wall-clock batches or its two passes were disturbed. Pre-empted is not one: CPU time leaves it out. */
+const JUDGING_FLAGS: readonly NoiseFlag[] = ["noisy", "disagree"];
 
 /**
  * The verdict on an unflagged row with an interval between runs: faster or slower when the whole
@@ -211,8 +216,8 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     }
     const estimate = changeEstimate(earlier, r);
     const flags = { before: noiseFlags(earlier), after: noiseFlags(r) };
-    const flagged = flags.before.length > 0 || flags.after.length > 0;
-    const floor = Math.max(noiseThreshold, noiseFloor(earlier), noiseFloor(r));
+    const flagged = [...flags.before, ...flags.after].some((flag) => JUDGING_FLAGS.includes(flag));
+    const floor = noiseThreshold;
     const change: Change = {
       dataset: r.dataset,
       row: r.row,
@@ -224,12 +229,10 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
       floor,
     };
     const different = workDifference(earlier, r);
-    const noRounds = !roundsRatio(earlier, r);
     if (!estimate) change.verdict = "undecided";
     else if (different) change.reason = change.mismatch = different;
     else if (flagged) change.verdict = "not judged";
-    else if (otherLoadDiffers(earlier, r)) change.reason = `other cores ${percentBusy(earlier)} → ${percentBusy(r)} busy`;
-    else if (noRounds) change.reason = `no timing rounds in the ${(earlier.roundMicros?.length ?? 0) < 2 ? "earlier" : "later"} run`;
+    else if (estimate.method !== "calibrated") change.reason = `no calibrated rounds in the ${calibratedRounds(earlier) ? "later" : "earlier"} run`;
     else change.verdict = betweenRunsVerdict(estimate, floor);
     if (change.verdict === "not judged" && !change.reason && !flagged) change.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
     return change;
@@ -264,11 +267,12 @@ function describeChange(change: Change): string {
 function compareHeading(before: BenchRun, noiseThreshold: number): string[] {
   return [
     `Compared with ${before.environment.date} (commit ${before.environment.commit}): puzzles/s before → now`,
-    `± is the 95% interval of the ratio from each row's timing rounds (Welch on the rounds' means); faster or slower only when the whole interval ` +
-      `lies beyond ${formatNumber(noiseThreshold * 100)}% or the row's round-to-round spread, whichever is larger, else "no change"`,
-    `"not judged": a noise flag in either run (see Flags), an interval too wide to tell, rows that timed different work, or a file without ` +
-      "timing rounds (written before them, or by the web page); " +
-      "two runs at different times drift apart: for a verdict to trust, --ref COMMIT times both commits interleaved in one run",
+    "the change is the ratio of each row's rounds in CPU time relative to the calibration work timed beside each round " +
+      `(what slowed the whole machine drops out), ± its 95% interval; faster or slower only when the whole interval lies beyond ` +
+      `${formatNumber(noiseThreshold * 100)}%, else "no change"`,
+    `"not judged": an interval too wide to tell ${formatNumber(noiseThreshold * 100)}%, a noisy (N) or disagree (D) flag in either run, ` +
+      "rows that timed different work, or a run without calibrated rounds (the web page's export); " +
+      "--ref COMMIT times both commits interleaved in one run, the verdict for CI",
   ];
 }
 

@@ -1,27 +1,29 @@
 /**
- * The JSON writer and reader. Schema: docs/bench-result.schema.json (version 2):
+ * The JSON writer and reader. Schema: docs/bench-result.schema.json (version 3):
  *
- *   { format: "sudoku-wasm-bench", version: 2, schema, incomplete?,
+ *   { format: "sudoku-wasm-bench", version: 3, schema, incomplete?,
  *     settings:    limit, budget, seed, timeMs, puzzles, datasets[] (name, sha256, size, drawn)
  *     environment: cpu, cores, node, v8, tinybench, buildFlags, commit, date
  *     records[]:   every BenchRecord field (n/a is null), the timed batches' latencies
  *                  (batchMs), each timing round's mean µs per puzzle (roundMicros; optional,
- *                  absent in files written before rounds and in the web page's), their
+ *                  absent in files written before rounds and in the web page's), each round's
+ *                  CPU µs per puzzle and the calibration's CPU µs beside it (roundCpuMicros,
+ *                  calibrationMicros: new in version 3, absent in the web page's), their
  *                  per-puzzle summary (perPuzzleMicros: n, mean, sd, min, max, p50, p75, p99),
  *                  their outliers (Tukey's fences: mild, severe), the process's peak memory
  *                  (peakRssMb) and the row's noise flags }
  *
- * This reader takes version 2 files and the version 1 files written before them (no samples,
- * no dataset hashes, settings inside environment); `--compare` reads through
- * report/read-result.ts, which checks a file against the schema first and refuses version 1
- * (no rounds to judge by).
+ * This reader takes version 3 files and the version 2 and 1 files written before them (version 1:
+ * no samples, no dataset hashes, settings inside environment); `--compare` reads through
+ * report/read-result.ts, which checks a file against the schema first and refuses versions 1 and
+ * 2 (no calibrated rounds to judge by).
  */
 import { noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { summarize, tukeyOutliers } from "../statistics.js";
 
 const FORMAT = "sudoku-wasm-bench";
-const VERSION = 2;
+const VERSION = 3;
 /** Where the schema lives, relative to the package root. */
 export const SCHEMA_PATH = "docs/bench-result.schema.json";
 
@@ -46,7 +48,7 @@ function exportRecord(record: BenchRecord): Record<string, unknown> {
   return { ...record, perPuzzleMicros: perPuzzle, outliers: record.batchMs ? tukeyOutliers(record.batchMs) : null, flags: noiseFlags(record) };
 }
 
-/** The run as JSON (schema version 2). */
+/** The run as JSON (schema version 3). */
 export function formatJson(run: BenchRun): string {
   const settings: Record<string, unknown> = {};
   const environment: Record<string, unknown> = { ...run.environment };
@@ -65,9 +67,9 @@ export function formatJson(run: BenchRun): string {
   });
 }
 
-/** Reads a run written by {@link formatJson}, or a version 1 file; throws naming `source` when the text is neither. */
+/** Reads a run written by {@link formatJson}, or a version 2 or 1 file; throws naming `source` when the text is neither. */
 export function parseJson(text: string, source = "JSON"): BenchRun {
-  const data = parseTaggedRun<BenchRun & { settings?: Partial<BenchEnvironment> }>(text, source, FORMAT, [1, VERSION], "result file");
+  const data = parseTaggedRun<BenchRun & { settings?: Partial<BenchEnvironment> }>(text, source, FORMAT, [1, 2, VERSION], "result file");
   const records = data.records.map((record) => {
     const { perPuzzleMicros: _summary, outliers: _outliers, flags: _flags, ...fields } = record as BenchRecord & { perPuzzleMicros?: unknown; outliers?: unknown; flags?: unknown };
     return fields as BenchRecord;

@@ -34,7 +34,7 @@ export function describeSchemaError(error: ErrorObject): string {
 /**
  * The run in the result file at `path`, for `option` (the flag that named it, e.g. "--compare");
  * throws one line naming both and the first problem: unreadable, not JSON, another format or
- * version, or a field the schema does not allow.
+ * version (1 and 2: no calibrated rounds to judge by), or a field the schema does not allow.
  */
 export function readResultFile(path: string, option: string): BenchRun {
   const source = `${option} ${path}`;
@@ -53,13 +53,14 @@ export function readResultFile(path: string, option: string): BenchRun {
     throw new Error(`${source}: not JSON (${(error as Error).message})`);
   }
   const tagged = data as { format?: unknown; version?: unknown } | null;
-  if (tagged?.format === "sudoku-wasm-bench" && tagged.version === 1) {
+  if (tagged?.format === "sudoku-wasm-bench" && (tagged.version === 1 || tagged.version === 2)) {
+    const before = tagged.version === 1 ? "timing rounds and samples" : "calibrated rounds (CPU time relative to a calibration work)";
     throw new Error(
-      `${source}: a version 1 result file, written before timing rounds and samples: it cannot be judged; ` +
+      `${source}: a version ${tagged.version} result file, written before ${before}: it cannot be judged; ` +
         "measure the earlier commit again, or use --ref COMMIT",
     );
   }
-  if (tagged?.format === "sudoku-wasm-bench" && tagged.version === 2 && !validate()(data)) {
+  if (tagged?.format === "sudoku-wasm-bench" && tagged.version === 3 && !validate()(data)) {
     throw new Error(`${source}: not a bench result as ${SCHEMA_PATH} describes: ${describeSchemaError(validate().errors![0])}`);
   }
   return parseJson(text, source);

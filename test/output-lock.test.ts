@@ -5,7 +5,8 @@
  * lost it writes nothing more to the file. Two runs in different pid namespaces (a child under
  * `unshare -p -f` without `--mount-proc`, whose /proc is its parent's) in both directions, a
  * run stopped with SIGSTOP for longer than the stale time (set short through
- * SUDOKU_WASM_LOCK_STALE_MS), and a full disk when the owner file is written.
+ * SUDOKU_WASM_LOCK_STALE_MS), a run whose lock is taken with --take-lock while it goes on
+ * (the taker still writing), and a full disk when the owner file is written.
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -31,16 +32,26 @@ async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-/** A `solve --resume -o out -` run (in `prefix`, e.g. `unshare -p -f`) that has read FIRST bytes of PUZZLES and holds the lock. */
-async function firstRun(out: string, prefix: string[] = [], env: NodeJS.ProcessEnv = process.env) {
-  const [command, ...args] = [...prefix, process.execPath, BIN, "solve", "--no-progress", "--threads", "1", "--resume", "-o", out, "-"];
+/** The owner record of the lock on `out`, or undefined when there is none. */
+function ownerRecord(out: string): string | undefined {
+  try {
+    return readFileSync(`${out}.lock.owner`, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** A `solve --resume -o out -` run (in `prefix`, e.g. `unshare -p -f`; `extra` options) that has read FIRST bytes of PUZZLES and holds the lock. */
+async function firstRun(out: string, prefix: string[] = [], env: NodeJS.ProcessEnv = process.env, extra: string[] = []) {
+  const [command, ...args] = [...prefix, process.execPath, BIN, "solve", "--no-progress", "--threads", "1", ...extra, "--resume", "-o", out, "-"];
+  const before = ownerRecord(out); // a run taking the lock over holds it once the record is its own
   const child = spawn(command, args, { stdio: ["pipe", "ignore", "pipe"], env });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   child.stdin!.on("error", () => {}); // a run that lost its lock stops reading: EPIPE
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
   child.stdin!.write(PUZZLES.slice(0, FIRST));
-  await until(() => child.exitCode !== null || (existsSync(`${out}.lock.owner`) && statSync(out).size >= FIRST / 2));
+  await until(() => child.exitCode !== null || (ownerRecord(out) !== undefined && ownerRecord(out) !== before && statSync(out).size >= FIRST / 2));
   /** Gives the run the rest of the puzzles; its exit status and standard error. */
   const finish = async () => {
     child.stdin!.end(PUZZLES.slice(FIRST));
@@ -134,6 +145,23 @@ describe.skipIf(!existsSync("/proc/self/stat"))("the output lock of a stopped ru
     expect(done.status).toBe(2);
     expect(done.stderr).toMatch(/^sudoku-wasm: lost the lock on '.*' \(.*\): another run took the output over; stopped, writing nothing more to it\n$/m);
     expect(readFileSync(out, "utf8") === REFERENCE, "the first run's later bytes reached the file").toBe(true);
+    expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
+  });
+});
+
+describe("the output lock taken from a run that goes on", () => {
+  const env = { ...process.env, SUDOKU_WASM_LOCK_STALE_MS: "2000" }; // the holder looks at its lock every second
+
+  it("--take-lock from a running run: the first's later bytes never reach the file, it exits 2; the second, still writing meanwhile, ends with the one-run output", async () => {
+    const out = join(dir, "taken-live.txt");
+    const first = await firstRun(out, [], env);
+    const second = await firstRun(out, [], env, ["--take-lock"]); // holds the lock, has read FIRST bytes, waits for the rest
+    const done = await first.finish(); // the first is given the rest of the puzzles while the second holds the file
+    expect(done.status).toBe(2);
+    expect(done.stderr).toMatch(/^sudoku-wasm: lost the lock on '.*' \(.*\): another run took the output over; stopped, writing nothing more to it\n$/m);
+    const taken = await second.finish();
+    expect(taken.status, taken.stderr).toBe(0);
+    expect(readFileSync(out, "utf8") === REFERENCE, "the first run's bytes after the takeover reached the file").toBe(true);
     expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
   });
 });

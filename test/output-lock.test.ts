@@ -107,6 +107,23 @@ describe.skipIf(!canUnshare)("the output lock across pid namespaces (unshare -p 
     expect(done.status, done.stderr).toBe(0);
     expect(readFileSync(out, "utf8") === REFERENCE).toBe(true);
   });
+
+  it("takes the lock of a run in a child namespace stopped past the stale time (its owner cannot be checked from here); continued, it writes nothing more and exits 2", async () => {
+    const out = join(dir, "ns-stopped.txt");
+    const env = { ...process.env, SUDOKU_WASM_LOCK_STALE_MS: "2000" };
+    const first = await firstRun(out, ["unshare", "-p", "-f"], env);
+    const [node] = readFileSync(`/proc/${first.child.pid}/task/${first.child.pid}/children`, "utf8").trim().split(" ").map(Number); // unshare's child
+    process.kill(node, "SIGSTOP");
+    await until(() => Date.now() - statSync(`${out}.lock`).mtimeMs > 2500);
+    const second = secondRun(out, [], [], env);
+    process.kill(node, "SIGCONT");
+    expect(second.status, second.stderr).toBe(0);
+    const done = await first.finish();
+    expect(done.status).toBe(2);
+    expect(done.stderr).toMatch(/^sudoku-wasm: lost the lock on '.*' \(.*\): another run took the output over; stopped, writing nothing more to it\n$/m);
+    expect(readFileSync(out, "utf8") === REFERENCE, "the first run's later bytes reached the file").toBe(true);
+    expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
+  });
 });
 if (!canUnshare) it.skip(`unshare -p -f is refused here (${String(unshare.stderr).trim() || `status ${unshare.status}`}): the namespace cases need root or user namespaces`, () => {});
 

@@ -3,7 +3,8 @@
  * provably gone, else by the mtime rule, never while the owner refreshes it or, on this machine
  * and pid namespace, while it is stopped; `--take-lock` takes it on purpose, and the run that
  * lost it writes nothing more to the file. Two runs in different pid namespaces (a child under
- * `unshare -p -f` without `--mount-proc`, whose /proc is its parent's) in both directions, a
+ * `unshare -p -f` without `--mount-proc`, whose /proc is its parent's) in both directions, the
+ * child's run stopped past the stale time (taken by the mtime rule), a
  * run stopped with SIGSTOP for longer than the stale time (set short through
  * SUDOKU_WASM_LOCK_STALE_MS), a run whose lock is taken with --take-lock while it goes on
  * (the taker still writing), and a full disk when the owner file is written.

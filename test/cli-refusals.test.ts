@@ -7,7 +7,7 @@
  * the command an interrupted run says to go on with, worded as the run was started.
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -144,5 +144,21 @@ describe("unclear messages made clear", () => {
     expect(resumeCommand(args, invocation(["/usr/bin/node", "/src/my dir/bin/sudoku-wasm.mjs"], {}))).toBe("node '/src/my dir/bin/sudoku-wasm.mjs' solve -o out.txt in.txt --resume");
     // A script started from inside an npx or npm run (which set npm_command for every child) is still `node SCRIPT`.
     expect(resumeCommand(args, invocation(["/usr/bin/node", "/src/bin/sudoku-wasm.mjs"], { npm_command: "exec" }))).toBe("node /src/bin/sudoku-wasm.mjs solve -o out.txt in.txt --resume");
+  });
+
+  it("a run started as npx starts it (a bin link named sudoku-wasm, npm_command=exec) says to go on with npx sudoku-wasm after Ctrl-C", async () => {
+    const bin = join(dir, "npx-bin", "sudoku-wasm");
+    mkdirSync(join(dir, "npx-bin"));
+    symlinkSync(BIN, bin);
+    const out = join(dir, "npx.txt");
+    const child = spawn(process.execPath, [bin, "solve", "--no-progress", "-o", out, "-"], { env: { ...process.env, npm_command: "exec" }, stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    child.stdin!.write(readFileSync(A, "utf8")); // standard input stays open: the run waits for more
+    while (!existsSync(`${out}.lock.owner`) || readFileSync(out, "utf8").split("\n").length <= 40) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(stderr).toContain(`; to go on: npx sudoku-wasm solve --no-progress -o ${out} - --resume\n`);
   });
 });

@@ -3,15 +3,17 @@
  * provably gone, else by the mtime rule, never while the owner refreshes it or, on this machine
  * and pid namespace, while it is stopped; `--take-lock` takes it on purpose, and the run that
  * lost it writes nothing more to the file. Two runs in different pid namespaces (a child under
- * `unshare -p -f` without `--mount-proc`, whose /proc is its parent's) in both directions, a
+ * `unshare -p -f` without `--mount-proc`, whose /proc is its parent's) in both directions, the
+ * child's run stopped past the stale time (taken by the mtime rule), a
  * run stopped with SIGSTOP for longer than the stale time (set short through
- * SUDOKU_WASM_LOCK_STALE_MS), and a full disk when the owner file is written.
+ * SUDOKU_WASM_LOCK_STALE_MS), a run whose lock is taken with --take-lock while it goes on
+ * (the taker still writing), and a full disk when the owner file is written.
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 
@@ -31,16 +33,26 @@ async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-/** A `solve --resume -o out -` run (in `prefix`, e.g. `unshare -p -f`) that has read FIRST bytes of PUZZLES and holds the lock. */
-async function firstRun(out: string, prefix: string[] = [], env: NodeJS.ProcessEnv = process.env) {
-  const [command, ...args] = [...prefix, process.execPath, BIN, "solve", "--no-progress", "--threads", "1", "--resume", "-o", out, "-"];
+/** The owner record of the lock on `out`, or undefined when there is none. */
+function ownerRecord(out: string): string | undefined {
+  try {
+    return readFileSync(`${out}.lock.owner`, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** A `solve --resume -o out -` run (in `prefix`, e.g. `unshare -p -f`; `extra` options) that has read FIRST bytes of PUZZLES and holds the lock. */
+async function firstRun(out: string, prefix: string[] = [], env: NodeJS.ProcessEnv = process.env, extra: string[] = []) {
+  const [command, ...args] = [...prefix, process.execPath, BIN, "solve", "--no-progress", "--threads", "1", ...extra, "--resume", "-o", out, "-"];
+  const before = ownerRecord(out); // a run taking the lock over holds it once the record is its own
   const child = spawn(command, args, { stdio: ["pipe", "ignore", "pipe"], env });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   child.stdin!.on("error", () => {}); // a run that lost its lock stops reading: EPIPE
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
   child.stdin!.write(PUZZLES.slice(0, FIRST));
-  await until(() => child.exitCode !== null || (existsSync(`${out}.lock.owner`) && statSync(out).size >= FIRST / 2));
+  await until(() => child.exitCode !== null || (ownerRecord(out) !== undefined && ownerRecord(out) !== before && statSync(out).size >= FIRST / 2));
   /** Gives the run the rest of the puzzles; its exit status and standard error. */
   const finish = async () => {
     child.stdin!.end(PUZZLES.slice(FIRST));
@@ -96,6 +108,23 @@ describe.skipIf(!canUnshare)("the output lock across pid namespaces (unshare -p 
     expect(done.status, done.stderr).toBe(0);
     expect(readFileSync(out, "utf8") === REFERENCE).toBe(true);
   });
+
+  it("takes the lock of a run in a child namespace stopped past the stale time (its owner cannot be checked from here); continued, it writes nothing more and exits 2", async () => {
+    const out = join(dir, "ns-stopped.txt");
+    const env = { ...process.env, SUDOKU_WASM_LOCK_STALE_MS: "2000" };
+    const first = await firstRun(out, ["unshare", "-p", "-f"], env);
+    const [node] = readFileSync(`/proc/${first.child.pid}/task/${first.child.pid}/children`, "utf8").trim().split(" ").map(Number); // unshare's child
+    process.kill(node, "SIGSTOP");
+    await until(() => Date.now() - statSync(`${out}.lock`).mtimeMs > 2500);
+    const second = secondRun(out, [], [], env);
+    process.kill(node, "SIGCONT");
+    expect(second.status, second.stderr).toBe(0);
+    const done = await first.finish();
+    expect(done.status).toBe(2);
+    expect(done.stderr).toMatch(/^sudoku-wasm: lost the lock on '.*' \(.*\): another run took the output over; stopped, writing nothing more to it\n$/m);
+    expect(readFileSync(out, "utf8") === REFERENCE, "the first run's later bytes reached the file").toBe(true);
+    expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
+  });
 });
 if (!canUnshare) it.skip(`unshare -p -f is refused here (${String(unshare.stderr).trim() || `status ${unshare.status}`}): the namespace cases need root or user namespaces`, () => {});
 
@@ -138,25 +167,44 @@ describe.skipIf(!existsSync("/proc/self/stat"))("the output lock of a stopped ru
   });
 });
 
-/** Mounts a tmpfs of `kb` KiB on a new folder (unmounted after the file's tests); undefined where mounting is refused. */
+describe("the output lock taken from a run that goes on", () => {
+  const env = { ...process.env, SUDOKU_WASM_LOCK_STALE_MS: "2000" }; // the holder looks at its lock every second
+
+  it("--take-lock from a running run: the first's later bytes never reach the file, it exits 2; the second, still writing meanwhile, ends with the one-run output", async () => {
+    const out = join(dir, "taken-live.txt");
+    const first = await firstRun(out, [], env);
+    const second = await firstRun(out, [], env, ["--take-lock"]); // holds the lock, has read FIRST bytes, waits for the rest
+    const done = await first.finish(); // the first is given the rest of the puzzles while the second holds the file
+    expect(done.status).toBe(2);
+    expect(done.stderr).toMatch(/^sudoku-wasm: lost the lock on '.*' \(.*\): another run took the output over; stopped, writing nothing more to it\n$/m);
+    const taken = await second.finish();
+    expect(taken.status, taken.stderr).toBe(0);
+    expect(readFileSync(out, "utf8") === REFERENCE, "the first run's bytes after the takeover reached the file").toBe(true);
+    expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
+  });
+});
+
+/** Mounts a tmpfs of `kb` KiB on a new folder; undefined where mounting is refused. */
 function smallDisk(kb: number): string | undefined {
   const mount = join(dir, `tmpfs-${kb}`);
   mkdirSync(mount);
-  if (spawnSync("mount", ["-t", "tmpfs", "-o", `size=${kb}k`, "tmpfs", mount]).status !== 0) return undefined;
-  afterAll(() => void spawnSync("umount", [mount])); // before the scratch folder is removed: hooks run last first
-  return mount;
+  return spawnSync("mount", ["-t", "tmpfs", "-o", `size=${kb}k`, "tmpfs", mount]).status === 0 ? mount : undefined;
 }
 
 describe("the output lock on a full disk", () => {
-  const mount = smallDisk(64);
-  it.skipIf(mount === undefined)("names the owner file it cannot write, exits 2, and leaves neither it nor the lock behind", () => {
+  // Mounted in a hook, not while the file is collected: a run that filters this test out (-t) runs neither hook, so it
+  // leaves no tmpfs mounted behind (the scratch folder's removal then failed with EBUSY, and each such run left one).
+  let mount: string | undefined;
+  beforeAll(() => void (mount = smallDisk(64)));
+  afterAll(() => void (mount && spawnSync("umount", [mount]))); // before the file's scratch folder is removed
+  it("names the owner file it cannot write, exits 2, and leaves neither it nor the lock behind", (context) => {
+    if (mount === undefined) context.skip("mounting a tmpfs is refused here (not root): the full-disk case needs one");
     spawnSync("sh", ["-c", `cat /dev/zero > '${mount}/fill'`]); // until ENOSPC
     const out = join(mount!, "out.txt");
     const run = runCli(["solve", "--no-progress", "-o", out, join(dir, "puzzles.txt")]);
     expect([run.status, run.stderr]).toEqual([2, `sudoku-wasm: cannot write '${out}.lock.owner': ENOSPC (no space left on device)\n`]);
     expect(readdirSync(mount!).sort()).toEqual(["fill", "out.txt"]);
   });
-  if (mount === undefined) it.skip("mounting a tmpfs is refused here (not root): the full-disk case needs one", () => {});
 });
 
 it("--take-lock without -o is a usage error", () => {

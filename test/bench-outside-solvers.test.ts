@@ -179,4 +179,21 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
       expect(stdout).toContain("interrupted by SIGINT: 2 of 3 rows finished");
     }, 30_000);
   }
+
+  it("a second signal ends the process at once, by the first signal, while a solver loops", async () => {
+    const args = [BENCH, "--solvers", `wasm,${loopingJs}`, "--datasets", "easy", "--puzzles", "20", "--time", "100", "--threads", "0", "--solver-timeout", "600000"];
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout!.on("data", (data) => (stdout += data));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("exit", (code, signal) => resolve([code, signal])));
+    while (!/\n {2}wasm \(1 call\/puzzle\) +[\d,]+ /.test(stdout)) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the looping row has begun
+    child.kill("SIGINT");
+    child.kill("SIGTERM"); // another kind: two of one kind sent together may arrive as one
+    // The first alone ends the run by its own path, with the status 130 and the summary; the second kills it by the first signal (either may arrive first).
+    const [code, signal] = await exited;
+    expect(code).toBeNull();
+    expect(signal).toBeOneOf(["SIGINT", "SIGTERM"]);
+    expect(stdout).not.toMatch(/interrupted by SIG/);
+  }, 30_000);
 });

@@ -179,6 +179,8 @@ class HeldLock implements OutputLock {
   readonly record = ownerRecord();
   private streams: NodeJS.WritableStream[] = [];
   private file: { real: string; dev: number; ino: number } | undefined;
+  /** The lock folder this run made (its inode and birth time): a folder of the same name made by a run that took over is not this run's, whatever its mtime. */
+  private folder: { path: string; ino: number; birth: number } | undefined;
   private releaseLock: (() => Promise<void>) | undefined;
   /** True once the lock is found taken by another run: nothing of it is touched any more. */
   private lost = false;
@@ -188,8 +190,10 @@ class HeldLock implements OutputLock {
     ...fs,
     rmdir: (dir: string, callback: (error: NodeJS.ErrnoException | null) => void) => (this.lost ? callback(null) : fs.rmdir(dir, callback)),
     rmdirSync: (dir: string) => (this.lost ? undefined : fs.rmdirSync(dir)),
-    utimes: (dir: string, atime: Date, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void) =>
-      this.lost ? callback(null) : fs.utimes(dir, atime, mtime, callback),
+    utimes: (dir: string, atime: Date, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      if (!this.lost && !this.ownFolder(dir)) this.lose("its lock folder was replaced by another run's");
+      return this.lost ? callback(null) : fs.utimes(dir, atime, mtime, callback);
+    },
   };
 
   constructor(
@@ -212,7 +216,24 @@ class HeldLock implements OutputLock {
   holds(real: string, release: () => Promise<void>): void {
     const { dev, ino } = statSync(real);
     this.file = { real, dev, ino };
+    const folder = statSync(`${real}.lock`);
+    this.folder = { path: `${real}.lock`, ino: folder.ino, birth: folder.birthtimeMs };
     this.releaseLock = release;
+  }
+
+  /**
+   * False when `dir` is no longer the lock folder this run made. A run that takes the lock within
+   * the second the folder was made can leave the same mtime behind, which proper-lockfile's own
+   * check reads as unchanged; the inode and birth time tell the two folders apart.
+   */
+  private ownFolder(dir: string): boolean {
+    if (this.folder === undefined || dir !== this.folder.path) return true;
+    try {
+      const now = statSync(dir);
+      return now.ino === this.folder.ino && now.birthtimeMs === this.folder.birth;
+    } catch {
+      return false;
+    }
   }
 
   guard(stream: NodeJS.WritableStream): void {

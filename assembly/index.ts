@@ -2,8 +2,8 @@
 //
 // Glossary
 //   band   three rows of boxes: band 0 is rows 1–3, band 1 rows 4–6, band 2 rows 7–9.
-//   slot   one (digit, band) pair, 27 slots: slot = band * 9 + digit (band-major, the default:
-//          a band's nine masks side by side, four to a v128), or digit * 3 + band (LAYOUT 0).
+//   slot   one (digit, band) pair, 27 slots: slot = band * 9 + digit (band-major: a band's
+//          nine masks side by side, four to a v128).
 //   stack  three columns of boxes (the vertical twin of a band); a line is a band or a stack.
 //   triad  three cells of one row (or of one column) inside one box.
 //   configuration  which triad of each row (or column) of a line a digit takes: one of the
@@ -12,6 +12,8 @@
 //
 // State: one 27-bit mask per slot holds the cells of the band where the digit may still go
 // (the cell where it is placed stays set), plus one 27-bit mask per band of unsolved cells.
+// Where a band's nine masks are read or narrowed together (othersLeave, the naked-singles pass,
+// the triad rule's counts, the stack scores of the branch choice), four go to a v128.
 //
 //   slot mask, bit = row * 9 + column inside the band:
 //        box 0     box 1     box 2
@@ -23,7 +25,7 @@
 //
 //   state (192 bytes):  candidates[27] u32 │ unsolved[3] u32 │ pad │ triads[27] u16 │ pad
 //   (triads: each slot's row×box matrix as rule 1 last left it, read by the triad rule and the
-//   branch choice instead of recomputing it: 2–4% faster on the hard sets)
+//   branch choice instead of recomputing it: 2–4% faster on the hard sets, measured at 6ae448f)
 //
 // Propagation for a slot whose mask changed (the rules are exact, never heuristic):
 //   1. row/box permutation: the digit takes one cell in each row and in each box of the band,
@@ -61,18 +63,13 @@
 //                1 a digit with two configurations in the lowest-scored line that has one, first
 //   CONFIGURATION_SCORE   0 4 per configuration of a digit not yet fixed (default) │ 1 8, 12, 14,
 //                16, 17 for two to six configurations (less than linear from three)
-//   LAYOUT       2 band-major slots, a band's masks read and narrowed four at a time in v128
-//                (othersLeave, the naked-singles pass, the triad rule's counts, the stack scores
-//                of the branch choice) (default) │ 1 band-major, scalar │ 0 digit-major
-//                (slot = digit * 3 + band), scalar. The same fixed points and choices: same guesses.
-//   ROUND_ORDER  0 a round revises band-major slots in slot order, band by band (default:
-//                1–1.6% fewer instructions than 1 on every set) │ 1 digit by digit, as
-//                digit-major ones come. Same guesses. (The root's rounds are one digit's slots either way.)
-//   PLACE_BRANCH 0 rule 2 clears its placed cells from the band's other digits unasked, a v128 pass
-//                that changes nothing when it placed none (default with LAYOUT 2) │ 1 only when it
-//                placed one (LAYOUT 0, 1 always). Same guesses.
-//   TRIAD_EXIT_EARLY  1 the triad rule returns to rules 1–3 at the first band it narrows (default)
-//                │ 0 it runs over every band that changed. Same guesses.
+//   FIXED_DIGIT_WEIGHT    3 a fixed digit weighs ¾ of a configuration in a line's score (default)
+//                │ 0 fixed digits not counted
+// Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
+// Switches that changed only the speed, with the same guesses and nodes on every puzzle, were
+// retired once their faster side was the default; c20795f still has them: LAYOUT (digit-major
+// or scalar slots), ROUND_ORDER (rounds digit by digit), PLACE_BRANCH (rule 2 asking whether it
+// placed a cell before clearing it) and TRIAD_EXIT_EARLY (the triad rule over every changed band).
 //
 // The module's entry: it exports reserve (batch.ts: the batch's layout in linear memory and its
 // block), solveBatch (below) and the text in and out of the CLI's byte path (text.ts).
@@ -99,33 +96,16 @@ const TRIAD: i32 = LEVEL == 3 ? (isDefined(TRIADS) ? TRIADS : 3) : 0;
  * digits into one triad, which rules 1–3 do not see, and the search stalls on near-empty grids).
  */
 const BRANCH: i32 = isDefined(BRANCHING) ? BRANCHING : TRIAD != 0 ? 0 : 1;
-/**
- * The slot numbering of this build: band-major, slot = band * 9 + digit (LAYOUT 1 and 2, the
- * default: a band's nine masks side by side, one v128 holds four), or digit-major, slot =
- * digit * 3 + band (LAYOUT 0).
- */
-const BAND_MAJOR: bool = isDefined(LAYOUT) ? LAYOUT != 0 : true;
-/** Band-major with a band's masks read and narrowed four at a time in v128 (LAYOUT 2, the default). */
-const BAND_SIMD: bool = isDefined(LAYOUT) ? LAYOUT == 2 : true;
-/**
- * Rule 2 clears the cells it places from the band's other digits without first asking whether it
- * placed any (PLACE_BRANCH 0, the default with v128 masks): that branch goes either way about as
- * often, and mispredicted costs more than the v128 pass (+6% instructions on magictour, wall
- * 1.04–1.10× on magictour, kaggle, forum_hardest_1905). PLACE_BRANCH 1 asks first.
- */
-const BRANCHLESS_PLACE: bool = BAND_SIMD && (isDefined(PLACE_BRANCH) ? PLACE_BRANCH == 0 : true);
-/** Rounds of rules 1–2 take band-major slots digit by digit (ROUND_ORDER 1), so rule 3 runs as early as with digit-major ones. */
-const DIGIT_ROUNDS: bool = BAND_MAJOR && (isDefined(ROUND_ORDER) ? ROUND_ORDER != 0 : false);
-/** The slot of `digit` in `band`. */
+/** The slot of `digit` in `band` (band-major: a band's nine masks side by side). */
 @inline function slotOf(digit: u32, band: u32): u32 {
-  return BAND_MAJOR ? band * 9 + digit : digit * 3 + band;
+  return band * 9 + digit;
 }
 /** SLOT_BAND[slot], SLOT_DIGIT[slot]: a slot's band and digit (one load; V8 divides by 9 or 3 with a multiply and four more instructions). */
 const SLOT_BAND: usize = memory.data(32);
 const SLOT_DIGIT: usize = memory.data(32);
 for (let slot: u32 = 0; slot < 27; slot++) {
-  store<u8>(SLOT_BAND + slot, <u8>(BAND_MAJOR ? slot / 9 : slot % 3));
-  store<u8>(SLOT_DIGIT + slot, <u8>(BAND_MAJOR ? slot % 9 : slot / 3));
+  store<u8>(SLOT_BAND + slot, <u8>(slot / 9));
+  store<u8>(SLOT_DIGIT + slot, <u8>(slot % 9));
 }
 /** The band of a slot. */
 @inline function bandOf(slot: u32): u32 {
@@ -137,22 +117,20 @@ for (let slot: u32 = 0; slot < 27; slot++) {
 }
 /** The lowest digit with a slot in the set `slots` (not empty). */
 @inline function lowestDigit(slots: u32): u32 {
-  return BAND_MAJOR ? ctz((slots | (slots >> 9) | (slots >> 18)) & 0x1ff) : ctz(slots) / 3;
+  return ctz((slots | (slots >> 9) | (slots >> 18)) & 0x1ff);
 }
 /** The three slots of digit 0, one bit per slot; shift by the digit (digitSlots). */
-const DIGIT_SLOTS: u32 = BAND_MAJOR ? 0x40201 : 7;
+const DIGIT_SLOTS: u32 = 0x40201;
 /** The slots of one digit, one bit per slot. */
 @inline function digitSlots(digit: u32): u32 {
-  return DIGIT_SLOTS << (BAND_MAJOR ? digit : digit * 3);
+  return DIGIT_SLOTS << digit;
 }
 /** The nine slots of band 0, one bit per slot; shift by the band (bandSlots). */
-const BAND_SLOTS: u32 = BAND_MAJOR ? 0x1ff : 0x1249249;
+const BAND_SLOTS: u32 = 0x1ff;
 /** The slots of one band, one bit per slot. */
 @inline function bandSlots(band: u32): u32 {
-  return BAND_SLOTS << (BAND_MAJOR ? band * 9 : band);
+  return BAND_SLOTS << (band * 9);
 }
-/** Bytes from a digit's mask in a band to the next digit's in that band. */
-const DIGIT_STRIDE: usize = BAND_MAJOR ? 4 : 12;
 
 /** The cells of box 0 in a band mask; shift by 3 per box. */
 const BOX_CELLS: u32 = 0x1c0e07;
@@ -261,7 +239,8 @@ let nodes: i32 = 0;
 /**
  * Narrows the mask of `slot` to `mask` bits; returns the slot's bit when it changed (the slot is
  * then dirty: to revisit), else 0. Dirty sets are passed around in locals, never kept in a global:
- * a wasm global costs a memory access on every use (keeping them local made the kernel 9–16% faster).
+ * a wasm global costs a memory access on every use (keeping them local made the kernel 9–16%
+ * faster, measured at 111d507).
  */
 @inline function narrow(st: usize, slot: u32, mask: u32): u32 {
   const at = st + (<usize>slot << 2);
@@ -279,43 +258,28 @@ let nodes: i32 = 0;
   store<u32>(st + UNSOLVED_OFFSET + (<usize>band << 2), cells);
 }
 
-/** Narrows the slot of digit `k` at `base` (the band's digit 0) to `mask`: its bit relative to digit 0's if it changed. */
-@inline function narrowAt(base: usize, k: u32, mask: u32): u32 {
-  const old = load<u32>(base + <usize>k * DIGIT_STRIDE);
-  const next = old & mask;
-  store<u32>(base + <usize>k * DIGIT_STRIDE, next);
-  return <u32>(next != old) << (BAND_MAJOR ? k : k * 3);
-}
-
 /**
  * The `cells` of `band` leave every digit's mask but that of `slot` (which keeps them). Returns the
- * slots changed. Unrolled: the nine slots without a loop (V8 checks the stack at each loop head).
+ * slots changed. The nine masks without a loop (V8 checks the stack at each loop head): digits
+ * 0–3 and 4–7 in a v128 each, then digit 8.
  */
 @inline function othersLeave(st: usize, band: u32, slot: u32, cells: u32): u32 {
   const at = st + (<usize>slot << 2);
   const own = load<u32>(at);
   const base = st + (<usize>slotOf(0, band) << 2);
   const keep = ~cells;
-  if (BAND_SIMD) {
-    const keepAll = i32x4.splat(keep);
-    const low = v128.load(base);
-    const high = v128.load(base, 16);
-    const last = load<u32>(base, 32);
-    const lowNext = v128.and(low, keepAll);
-    const highNext = v128.and(high, keepAll);
-    v128.store(base, lowNext);
-    v128.store(base, highNext, 16);
-    store<u32>(base, last & keep, 32);
-    store<u32>(at, own);
-    const changedBand = <u32>i32x4.bitmask(i32x4.ne(low, lowNext)) | (<u32>i32x4.bitmask(i32x4.ne(high, highNext)) << 4) | (<u32>((last & cells) != 0) << 8);
-    return (changedBand << (band * 9)) & ~(<u32>1 << slot);
-  }
-  const changed =
-    narrowAt(base, 0, keep) | narrowAt(base, 1, keep) | narrowAt(base, 2, keep) |
-    narrowAt(base, 3, keep) | narrowAt(base, 4, keep) | narrowAt(base, 5, keep) |
-    narrowAt(base, 6, keep) | narrowAt(base, 7, keep) | narrowAt(base, 8, keep);
+  const keepAll = i32x4.splat(keep);
+  const low = v128.load(base);
+  const high = v128.load(base, 16);
+  const last = load<u32>(base, 32);
+  const lowNext = v128.and(low, keepAll);
+  const highNext = v128.and(high, keepAll);
+  v128.store(base, lowNext);
+  v128.store(base, highNext, 16);
+  store<u32>(base, last & keep, 32);
   store<u32>(at, own);
-  return (changed << slotOf(0, band)) & ~(<u32>1 << slot);
+  const changedBand = <u32>i32x4.bitmask(i32x4.ne(low, lowNext)) | (<u32>i32x4.bitmask(i32x4.ne(high, highNext)) << 4) | (<u32>((last & cells) != 0) << 8);
+  return (changedBand << (band * 9)) & ~(<u32>1 << slot);
 }
 
 /** The three rows of a band spread a 9-bit column set to all three rows. */
@@ -370,16 +334,11 @@ const CONTRADICTION: u32 = 0x80000000;
   const singles = ((row0 & (row0 - 1)) == 0 ? row0 : 0) | ((row1 & (row1 - 1)) == 0 ? row1 : 0) | ((row2 & (row2 - 1)) == 0 ? row2 : 0);
   const open = unsolved(st, band);
   const placed = singles & open;
-  if (BRANCHLESS_PLACE) {
-    setUnsolved(st, band, open & ~placed);
-    return othersLeave(st, band, slot, placed); // nothing leaves when nothing is placed
-  }
-  let changed: u32 = 0;
-  if (placed) {
-    setUnsolved(st, band, open & ~placed);
-    changed = othersLeave(st, band, slot, placed);
-  }
-  return changed;
+  // Not asked first whether it placed any: that branch goes either way about as often, and
+  // mispredicted it costs more than the v128 pass (measured at 9992c8f: asking took 6% more
+  // instructions on magictour and 1.04–1.10× the time on magictour, kaggle, forum_hardest_1905).
+  setUnsolved(st, band, open & ~placed);
+  return othersLeave(st, band, slot, placed); // nothing leaves when nothing is placed
 }
 
 /** The columns (9 bits) where a band mask has a candidate. */
@@ -491,8 +450,6 @@ const GROUP_HIGH: u32 = 0x1b601b6;
   return <u64>(atLeast3 | (atLeast2 & last)) | (<u64>(atLeast4 | (atLeast3 & last)) << 32);
 }
 
-/** Leave the triad rule at the first band it narrows, back to rules 1–3 (TRIAD_EXIT_EARLY 1, the default); the bands after it wait for the next pass. */
-const TRIAD_EXIT: bool = isDefined(TRIAD_EXIT_EARLY) ? TRIAD_EXIT_EARLY != 0 : true;
 /** Where reviseTriads, leaving early, says how many bands it finished (1–2; 0: all three). */
 const TRIAD_BANDS_SHIFT: u32 = 27;
 
@@ -512,7 +469,7 @@ function reviseTriads(st: usize, changed: u32): u32 {
     // counts per triad, bit-sliced, rows and columns of triads side by side in one word: the row
     // triads at bits 0–8 (bit row * 3 + box), the column triads at bits 16–24 (16 + column)
     let thrice: u32 = 0, more: u32 = 0, mustThrice: u32 = 0, mustMore: u32 = 0;
-    if (BAND_SIMD && TRIAD == 3 && !(dirty & bandSlots(band))) {
+    if (TRIAD == 3 && !(dirty & bandSlots(band))) {
       // the same counts four digits to a v128 (digits 0–3 and 4–7 lane by lane, then the lanes
       // folded, then digit 8), the row triads from rule 1's cache, the lone ones computed
       const base = st + (<usize>slotOf(0, band) << 2);
@@ -590,7 +547,7 @@ function reviseTriads(st: usize, changed: u32): u32 {
         if (excluded) dirty |= narrow(st, slot, ~spreadColumns(excluded));
       }
     }
-    if (TRIAD_EXIT && dirty) return dirty | ((band + 1) << TRIAD_BANDS_SHIFT);
+    if (dirty) return dirty | ((band + 1) << TRIAD_BANDS_SHIFT); // back to rules 1–3; the later bands wait
   }
   return dirty;
 }
@@ -648,19 +605,19 @@ function propagate(st: usize, dirty: u32): bool {
       // revises a set of slots fixed at its start (a slot changed again before its turn is
       // revised once, with its latest mask; one changed after its turn waits for the next
       // round), so which slot comes next never waits for what the last one changed. In the
-      // search a round takes every dirty slot (1.06–1.10× on the hard sets); at the root, where
-      // all 27 start dirty, the slots of the lowest digit with one dirty (a whole-board round
-      // there revises ~20% more slots on 17_clue; with band-major slots, taking the digit of the
-      // lowest dirty slot, which is band 0's first, revised 14% more). Rule 3 runs as soon as
-      // the round has none of the digit's slots left (rather than after every slot: kaggle
-      // 1.10×, 17_clue 1.14×).
+      // search a round takes every dirty slot (1.06–1.10× on the hard sets, measured at
+      // 9e2e484); at the root, where all 27 start dirty, the slots of the lowest digit with one
+      // dirty (at 43902f6 a whole-board round there revised ~20% more slots on 17_clue, and
+      // taking the digit of the lowest dirty slot, band 0's first, 14% more). Rule 3 runs as
+      // soon as the round has none of the digit's slots left (rather than after every slot:
+      // kaggle 1.10×, 17_clue 1.14× at fb88f7a).
       while (dirty) {
         let round = atRoot ? dirty & digitSlots(lowestDigit(dirty)) : dirty;
         dirty &= ~round;
         while (round) {
-          // the lowest slot (band-major: band by band), or the lowest slot of the lowest digit (DIGIT_ROUNDS)
-          const digit = DIGIT_ROUNDS ? lowestDigit(round) : digitOf(ctz(round));
-          const slot = DIGIT_ROUNDS ? ctz(round & digitSlots(digit)) : ctz(round);
+          // the lowest slot: band by band
+          const slot = ctz(round);
+          const digit = digitOf(slot);
           round &= ~(<u32>1 << slot);
           const changed = reviseSlot(st, slot);
           if (changed == CONTRADICTION) return false;
@@ -680,70 +637,36 @@ function propagate(st: usize, dirty: u32): bool {
     for (let band: u32 = 0; band < 3; band++) {
       const open = unsolved(st, band);
       if (!open) continue;
-      // the cells with a candidate, and with two, over the nine digits written out (measured: a
-      // loop, or one helper call per digit on the two sets packed in a u64, 1–3% slower on the hard sets)
+      // the cells with a candidate, and with two: digits 0–3 and 4–7 lane by lane, folded across
+      // lanes (2+3 onto 0+1, then 1 onto 0), then digit 8
       const base = st + (<usize>slotOf(0, band) << 2);
       let once: u32 = 0;
       let twice: u32 = 0;
-      if (BAND_SIMD) {
-        // digits 0–3 and 4–7 lane by lane, folded across lanes (2+3 onto 0+1, then 1 onto 0), then digit 8
-        const low = v128.load(base);
-        const high = v128.load(base, 16);
-        let ones = v128.or(low, high);
-        let twos = v128.and(low, high);
-        let turned = i32x4.shuffle(ones, ones, 2, 3, 0, 1);
-        twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 2, 3, 0, 1)), v128.and(ones, turned));
-        ones = v128.or(ones, turned);
-        turned = i32x4.shuffle(ones, ones, 1, 0, 3, 2);
-        twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 1, 0, 3, 2)), v128.and(ones, turned));
-        ones = v128.or(ones, turned);
-        const last = load<u32>(base, 32);
-        once = <u32>i32x4.extract_lane(ones, 0);
-        twice = <u32>i32x4.extract_lane(twos, 0) | (once & last);
-        once |= last;
-      } else {
-        once = load<u32>(base);
-        let cells = load<u32>(base + DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 2 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 3 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 4 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 5 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 6 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 7 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 8 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-      }
+      const low = v128.load(base);
+      const high = v128.load(base, 16);
+      let ones = v128.or(low, high);
+      let twos = v128.and(low, high);
+      let turned = i32x4.shuffle(ones, ones, 2, 3, 0, 1);
+      twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 2, 3, 0, 1)), v128.and(ones, turned));
+      ones = v128.or(ones, turned);
+      turned = i32x4.shuffle(ones, ones, 1, 0, 3, 2);
+      twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 1, 0, 3, 2)), v128.and(ones, turned));
+      ones = v128.or(ones, turned);
+      const last = load<u32>(base, 32);
+      once = <u32>i32x4.extract_lane(ones, 0);
+      twice = <u32>i32x4.extract_lane(twos, 0) | (once & last);
+      once |= last;
       if (open & ~once) return false;
       if (LEVEL == 0) continue;
       let singles = open & ~twice;
       while (singles) {
         const bit = singles & (0 - singles);
         singles ^= bit;
-        let digit: u32 = 0;
-        if (BAND_SIMD) {
-          const bits = i32x4.splat(bit);
-          const zero = i32x4.splat(0);
-          const holders = <u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base), bits), zero)) |
-            (<u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base, 16), bits), zero)) << 4) | ((load<u32>(base, 32) & bit) ? <u32>0x100 : 0);
-          digit = ctz(holders); // 32 when none
-        } else {
-          while (digit < 9 && !(candidates(st, slotOf(digit, band)) & bit)) digit++;
-        }
+        const bits = i32x4.splat(bit);
+        const zero = i32x4.splat(0);
+        const holders = <u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base), bits), zero)) |
+          (<u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base, 16), bits), zero)) << 4) | ((load<u32>(base, 32) & bit) ? <u32>0x100 : 0);
+        const digit = ctz(holders); // 32 when none
         if (digit >= 9) return false; // an earlier single took its last candidate
         dirty |= place(st, digit, band, bit);
         placedAny = true;
@@ -758,7 +681,7 @@ function propagate(st: usize, dirty: u32): bool {
       const changed = reviseTriads(st, revised);
       if (changed == CONTRADICTION) return false;
       const finished = changed >> TRIAD_BANDS_SHIFT; // bands 0 .. finished - 1 done; 0: all
-      revised = TRIAD_EXIT && finished ? revised & ~(bandSlots(0) | (finished > 1 ? bandSlots(1) : 0)) : 0;
+      revised = finished ? revised & ~(bandSlots(0) | (finished > 1 ? bandSlots(1) : 0)) : 0;
       dirty = changed & ((<u32>1 << SLOTS) - 1);
       placedAny = dirty != 0;
     }
@@ -905,11 +828,11 @@ function chooseCell(st: usize, depth: i32): void {
 
 /**
  * A line's score counts its digits' configurations, a fixed digit (one configuration left) as ¾ of
- * one: 4 per configuration of a digit not yet fixed, 3 per fixed digit. Measured on the issue's
- * four sets, guesses/puzzle (forum_hardest_1905 first 10k, forum_hardest_1106, magictour,
- * 17_clue first 10k): fixed digits not counted 62.2, 107.8, 8.97, 0.401; counted as one
- * configuration each (tdoku's count) 64.2, 110.8, 8.87, 0.381; weighed ¾ 63.3, 109.3, 8.95,
- * 0.384 (any weight from 0.7 to 0.86 gives about the same).
+ * one: 4 per configuration of a digit not yet fixed, 3 per fixed digit. Measured at d0432ba,
+ * guesses/puzzle (forum_hardest_1905 first 10k, forum_hardest_1106, magictour, 17_clue first
+ * 10k): fixed digits not counted 62.2, 107.8, 8.97, 0.401; counted as one configuration each
+ * (tdoku's count) 64.2, 110.8, 8.87, 0.381; weighed ¾ 63.3, 109.3, 8.95, 0.384 (any weight from
+ * 0.7 to 0.86 gives about the same).
  */
 const CONFIGURATION_WEIGHT: u32 = 4;
 /** 3 by default; the `unweighted` variant sets 0: fixed digits not counted (the score before). */
@@ -949,28 +872,14 @@ const PAIR_FIRST: bool = isDefined(CONFIGURATION_CHOICE) ? CONFIGURATION_CHOICE 
  */
 function chooseConfiguration(st: usize, depth: i32): bool {
   let score0: u32 = 0, score1: u32 = 0, score2: u32 = 0; // the bands
-  let score3: u32 = 0, score4: u32 = 0, score5: u32 = 0; // the stacks
-  if (BAND_SIMD) {
-    // the stacks of digits 0–3 and 4–7 four at a time, digit 8 alone; the three scores 10 bits apart
-    const stacks = stackScores4(st, 0) + stackScores4(st, 16) + stackScores(st, 32);
-    score3 = stacks & 0x3ff;
-    score4 = (stacks >> 10) & 0x3ff;
-    score5 = stacks >> 20;
-  }
+  // the stacks of digits 0–3 and 4–7 four at a time, digit 8 alone; the three scores 10 bits apart
+  const stacks = stackScores4(st, 0) + stackScores4(st, 16) + stackScores(st, 32);
+  const score3 = stacks & 0x3ff, score4 = (stacks >> 10) & 0x3ff, score5 = stacks >> 20;
   for (let digit: u32 = 0; digit < 9; digit++) {
     // bands: the triad matrices rule 1 left (a fixed point: every slot revised)
     score0 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 0), 0));
     score1 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 1), 0));
     score2 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 2), 0));
-    if (!BAND_SIMD) {
-      // stack s: the matrix bands × its three columns
-      const columns0 = columnsOf(candidates(st, slotOf(digit, 0)));
-      const columns1 = columnsOf(candidates(st, slotOf(digit, 1)));
-      const columns2 = columnsOf(candidates(st, slotOf(digit, 2)));
-      score3 += <u32>load<u8>(LINE_SCORE + ((columns0 & 7) | ((columns1 & 7) << 3) | ((columns2 & 7) << 6)));
-      score4 += <u32>load<u8>(LINE_SCORE + (((columns0 >> 3) & 7) | (((columns1 >> 3) & 7) << 3) | (((columns2 >> 3) & 7) << 6)));
-      score5 += <u32>load<u8>(LINE_SCORE + ((columns0 >> 6) | ((columns1 >> 6) << 3) | ((columns2 >> 6) << 6)));
-    }
   }
   // the lowest score of a line with a digit not yet fixed; bands first, then stacks, on ties
   let bestLine: i32 = -1;
@@ -1079,8 +988,8 @@ function applyConfiguration(st: usize, digit: u32, line: u32, p: u32): u32 {
 
 /**
  * Records the root's order: its unsolved cells by candidate count, then by the places their
- * candidates have left in the cell's row, column and box, most first (measured: 9% fewer
- * guesses on forum_hardest_1905 than by count alone), then by index. Insertion-sorted on a
+ * candidates have left in the cell's row, column and box, most first (9% fewer guesses on
+ * forum_hardest_1905 than by count alone, measured at e28de52), then by index. Insertion-sorted on a
  * packed score: count << 16 | (255 - places) << 8 | cell (places ≤ 9 × 27).
  */
 function computeCellOrder(st: usize): void {
@@ -1308,8 +1217,9 @@ function loadPuzzle(puzzle: usize): i32 {
 /**
  * Counts the solutions of the 81-byte puzzle at `puzzle` up to `limit`, writing the first into
  * the 81 bytes at `solution`. Returns the count, or -1 when a byte is over 9, -2 when a clue is
- * repeated in a row, column or box. Sets `guesses` and `nodes`; stops early, with `nodes` negated,
- * at an unsolved state once `budget` nodes have been propagated (0: no cap).
+ * repeated in a row, column or box. Sets `guesses` and `nodes`. With a `budget` (0: no cap), it
+ * stops before branching on a live unsolved state once `nodes >= budget` (`budget` states or more
+ * propagated), with `nodes` negated.
  */
 function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;

@@ -74,7 +74,7 @@
 // The module's entry: it exports reserve (batch.ts: the batch's layout in linear memory and its
 // block), solveBatch (below) and the text in and out of the CLI's byte path (text.ts).
 
-import { CELLS, countsAt, outsideReservedBatch, reserve, solutionsAt } from "./batch";
+import { CELLS, countsAt, outsideReservedBatch, solutionsAt } from "./batch";
 
 const SLOTS: i32 = 27;
 const BAND_CELLS: u32 = 0x7ffffff;
@@ -100,7 +100,7 @@ const BRANCH: i32 = isDefined(BRANCHING) ? BRANCHING : TRIAD != 0 ? 0 : 1;
 @inline function slotOf(digit: u32, band: u32): u32 {
   return band * 9 + digit;
 }
-/** SLOT_BAND[slot], SLOT_DIGIT[slot]: a slot's band and digit (one load; V8 divides by 9 or 3 with a multiply and four more instructions). */
+/** SLOT_BAND[slot], SLOT_DIGIT[slot]: a slot's band and digit (one load; V8 divides by 9 with a multiply and four more instructions). */
 const SLOT_BAND: usize = memory.data(32);
 const SLOT_DIGIT: usize = memory.data(32);
 for (let slot: u32 = 0; slot < 27; slot++) {
@@ -989,8 +989,8 @@ function applyConfiguration(st: usize, digit: u32, line: u32, p: u32): u32 {
 /**
  * Records the root's order: its unsolved cells by candidate count, then by the places their
  * candidates have left in the cell's row, column and box, most first (9% fewer guesses on
- * forum_hardest_1905 than by count alone, measured at e28de52), then by index. Insertion-sorted on a
- * packed score: count << 16 | (255 - places) << 8 | cell (places ≤ 9 × 27).
+ * forum_hardest_1905 than by count alone, measured at e28de52), then by index. Insertion-sorted
+ * on a packed score: count << 16 | (255 - places) << 8 | cell (places ≤ 9 × 27).
  */
 function computeCellOrder(st: usize): void {
   cellOrderLength = 0;
@@ -1294,7 +1294,8 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
 
 // ── exports ─────────────────────────────────────────────────────────────────────────────────
 
-export { reserve };
+/** reserve(count, box): room for a batch of `count` puzzles (batch.ts holds the layout and the block). */
+export { reserve } from "./batch";
 
 /**
  * Solves the `count` puzzles of the batch at `base` (layout: batch.ts), counting up to `limit`;
@@ -1317,4 +1318,5 @@ export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i3
   return count;
 }
 
+/** The text in and out of the CLI's byte path, over the batch (text.ts). */
 export { cellsFromText, lineOutput, reserveRecords, recordsOutput, reserveScan, scanLines } from "./text";

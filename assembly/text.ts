@@ -133,8 +133,8 @@ const RECORD_ROOM: i32 = 2 * CELLS + 160;
  * returns its base, or 0 for a count or piece out of range, or an area that would end past 2^31
  * (an i32, as lineOutput's: an entry point with no binding of its own, so that on a kernel
  * without it the host sees none). A larger area replaces the last one, with room for a power
- * of two of records and of piece bytes (see reserve: memory stays bounded by a few times the
- * largest). May grow memory.
+ * of two of records and of piece bytes (see reserve in batch.ts: memory stays bounded by a few
+ * times the largest). May grow memory.
  */
 export function reserveRecords(count: i32, piece: i32): i32 {
   if (count < 0 || piece < 0 || piece > 1 << 20) return 0;

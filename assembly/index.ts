@@ -2,8 +2,8 @@
 //
 // Glossary
 //   band   three rows of boxes: band 0 is rows 1–3, band 1 rows 4–6, band 2 rows 7–9.
-//   slot   one (digit, band) pair, 27 slots: slot = band * 9 + digit (band-major, the default:
-//          a band's nine masks side by side, four to a v128), or digit * 3 + band (LAYOUT 0).
+//   slot   one (digit, band) pair, 27 slots: slot = band * 9 + digit (band-major: a band's
+//          nine masks side by side, four to a v128).
 //   stack  three columns of boxes (the vertical twin of a band); a line is a band or a stack.
 //   triad  three cells of one row (or of one column) inside one box.
 //   configuration  which triad of each row (or column) of a line a digit takes: one of the
@@ -12,6 +12,8 @@
 //
 // State: one 27-bit mask per slot holds the cells of the band where the digit may still go
 // (the cell where it is placed stays set), plus one 27-bit mask per band of unsolved cells.
+// Where a band's nine masks are read or narrowed together (othersLeave, the naked-singles pass,
+// the triad rule's counts, the stack scores of the branch choice), four go to a v128.
 //
 //   slot mask, bit = row * 9 + column inside the band:
 //        box 0     box 1     box 2
@@ -23,7 +25,7 @@
 //
 //   state (192 bytes):  candidates[27] u32 │ unsolved[3] u32 │ pad │ triads[27] u16 │ pad
 //   (triads: each slot's row×box matrix as rule 1 last left it, read by the triad rule and the
-//   branch choice instead of recomputing it: 2–4% faster on the hard sets)
+//   branch choice instead of recomputing it: 2–4% faster on the hard sets, measured at 6ae448f)
 //
 // Propagation for a slot whose mask changed (the rules are exact, never heuristic):
 //   1. row/box permutation: the digit takes one cell in each row and in each box of the band,
@@ -61,25 +63,19 @@
 //                1 a digit with two configurations in the lowest-scored line that has one, first
 //   CONFIGURATION_SCORE   0 4 per configuration of a digit not yet fixed (default) │ 1 8, 12, 14,
 //                16, 17 for two to six configurations (less than linear from three)
-//   LAYOUT       2 band-major slots, a band's masks read and narrowed four at a time in v128
-//                (othersLeave, the naked-singles pass, the triad rule's counts, the stack scores
-//                of the branch choice) (default) │ 1 band-major, scalar │ 0 digit-major
-//                (slot = digit * 3 + band), scalar. The same fixed points and choices: same guesses.
-//   ROUND_ORDER  0 a round revises band-major slots in slot order, band by band (default:
-//                1–1.6% fewer instructions than 1 on every set) │ 1 digit by digit, as
-//                digit-major ones come. Same guesses. (The root's rounds are one digit's slots either way.)
-//   PLACE_BRANCH 0 rule 2 clears its placed cells from the band's other digits unasked, a v128 pass
-//                that changes nothing when it placed none (default with LAYOUT 2) │ 1 only when it
-//                placed one (LAYOUT 0, 1 always). Same guesses.
-//   TRIAD_EXIT_EARLY  1 the triad rule returns to rules 1–3 at the first band it narrows (default)
-//                │ 0 it runs over every band that changed. Same guesses.
+//   FIXED_DIGIT_WEIGHT    3 a fixed digit weighs ¾ of a configuration in a line's score (default)
+//                │ 0 fixed digits not counted
+// Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
+// Switches that changed only the speed, with the same guesses and nodes on every puzzle, were
+// retired once their faster side was the default; c20795f still has them: LAYOUT (digit-major
+// or scalar slots), ROUND_ORDER (rounds digit by digit), PLACE_BRANCH (rule 2 asking whether it
+// placed a cell before clearing it) and TRIAD_EXIT_EARLY (the triad rule over every changed band).
 //
-// Batch layout in linear memory (see src/wasm.ts), n puzzles from `base`:
-//   puzzles n×81 u8 │ solutions n×81 u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
-//   counts is -1 for a byte over 9 and -2 for a clue repeated in a unit.
-//   nodes counts the states propagated; it is negative when the search hit the node budget.
+// The module's entry: it exports reserve (batch.ts: the batch's layout in linear memory and its
+// block), solveBatch (below) and the text in and out of the CLI's byte path (text.ts).
 
-const CELLS: i32 = 81;
+import { CELLS, countsAt, outsideReservedBatch, solutionsAt } from "./batch";
+
 const SLOTS: i32 = 27;
 const BAND_CELLS: u32 = 0x7ffffff;
 const STATE_BYTES: usize = 192;
@@ -100,33 +96,16 @@ const TRIAD: i32 = LEVEL == 3 ? (isDefined(TRIADS) ? TRIADS : 3) : 0;
  * digits into one triad, which rules 1–3 do not see, and the search stalls on near-empty grids).
  */
 const BRANCH: i32 = isDefined(BRANCHING) ? BRANCHING : TRIAD != 0 ? 0 : 1;
-/**
- * The slot numbering of this build: band-major, slot = band * 9 + digit (LAYOUT 1 and 2, the
- * default: a band's nine masks side by side, one v128 holds four), or digit-major, slot =
- * digit * 3 + band (LAYOUT 0).
- */
-const BAND_MAJOR: bool = isDefined(LAYOUT) ? LAYOUT != 0 : true;
-/** Band-major with a band's masks read and narrowed four at a time in v128 (LAYOUT 2, the default). */
-const BAND_SIMD: bool = isDefined(LAYOUT) ? LAYOUT == 2 : true;
-/**
- * Rule 2 clears the cells it places from the band's other digits without first asking whether it
- * placed any (PLACE_BRANCH 0, the default with v128 masks): that branch goes either way about as
- * often, and mispredicted costs more than the v128 pass (+6% instructions on magictour, wall
- * 1.04–1.10× on magictour, kaggle, forum_hardest_1905). PLACE_BRANCH 1 asks first.
- */
-const BRANCHLESS_PLACE: bool = BAND_SIMD && (isDefined(PLACE_BRANCH) ? PLACE_BRANCH == 0 : true);
-/** Rounds of rules 1–2 take band-major slots digit by digit (ROUND_ORDER 1), so rule 3 runs as early as with digit-major ones. */
-const DIGIT_ROUNDS: bool = BAND_MAJOR && (isDefined(ROUND_ORDER) ? ROUND_ORDER != 0 : false);
-/** The slot of `digit` in `band`. */
+/** The slot of `digit` in `band` (band-major: a band's nine masks side by side). */
 @inline function slotOf(digit: u32, band: u32): u32 {
-  return BAND_MAJOR ? band * 9 + digit : digit * 3 + band;
+  return band * 9 + digit;
 }
-/** SLOT_BAND[slot], SLOT_DIGIT[slot]: a slot's band and digit (one load; V8 divides by 9 or 3 with a multiply and four more instructions). */
+/** SLOT_BAND[slot], SLOT_DIGIT[slot]: a slot's band and digit (one load; V8 divides by 9 with a multiply and four more instructions). */
 const SLOT_BAND: usize = memory.data(32);
 const SLOT_DIGIT: usize = memory.data(32);
 for (let slot: u32 = 0; slot < 27; slot++) {
-  store<u8>(SLOT_BAND + slot, <u8>(BAND_MAJOR ? slot / 9 : slot % 3));
-  store<u8>(SLOT_DIGIT + slot, <u8>(BAND_MAJOR ? slot % 9 : slot / 3));
+  store<u8>(SLOT_BAND + slot, <u8>(slot / 9));
+  store<u8>(SLOT_DIGIT + slot, <u8>(slot % 9));
 }
 /** The band of a slot. */
 @inline function bandOf(slot: u32): u32 {
@@ -138,22 +117,20 @@ for (let slot: u32 = 0; slot < 27; slot++) {
 }
 /** The lowest digit with a slot in the set `slots` (not empty). */
 @inline function lowestDigit(slots: u32): u32 {
-  return BAND_MAJOR ? ctz((slots | (slots >> 9) | (slots >> 18)) & 0x1ff) : ctz(slots) / 3;
+  return ctz((slots | (slots >> 9) | (slots >> 18)) & 0x1ff);
 }
 /** The three slots of digit 0, one bit per slot; shift by the digit (digitSlots). */
-const DIGIT_SLOTS: u32 = BAND_MAJOR ? 0x40201 : 7;
+const DIGIT_SLOTS: u32 = 0x40201;
 /** The slots of one digit, one bit per slot. */
 @inline function digitSlots(digit: u32): u32 {
-  return DIGIT_SLOTS << (BAND_MAJOR ? digit : digit * 3);
+  return DIGIT_SLOTS << digit;
 }
 /** The nine slots of band 0, one bit per slot; shift by the band (bandSlots). */
-const BAND_SLOTS: u32 = BAND_MAJOR ? 0x1ff : 0x1249249;
+const BAND_SLOTS: u32 = 0x1ff;
 /** The slots of one band, one bit per slot. */
 @inline function bandSlots(band: u32): u32 {
-  return BAND_SLOTS << (BAND_MAJOR ? band * 9 : band);
+  return BAND_SLOTS << (band * 9);
 }
-/** Bytes from a digit's mask in a band to the next digit's in that band. */
-const DIGIT_STRIDE: usize = BAND_MAJOR ? 4 : 12;
 
 /** The cells of box 0 in a band mask; shift by 3 per box. */
 const BOX_CELLS: u32 = 0x1c0e07;
@@ -262,7 +239,8 @@ let nodes: i32 = 0;
 /**
  * Narrows the mask of `slot` to `mask` bits; returns the slot's bit when it changed (the slot is
  * then dirty: to revisit), else 0. Dirty sets are passed around in locals, never kept in a global:
- * a wasm global costs a memory access on every use (keeping them local made the kernel 9–16% faster).
+ * a wasm global costs a memory access on every use (keeping them local made the kernel 9–16%
+ * faster, measured at 111d507).
  */
 @inline function narrow(st: usize, slot: u32, mask: u32): u32 {
   const at = st + (<usize>slot << 2);
@@ -280,43 +258,28 @@ let nodes: i32 = 0;
   store<u32>(st + UNSOLVED_OFFSET + (<usize>band << 2), cells);
 }
 
-/** Narrows the slot of digit `k` at `base` (the band's digit 0) to `mask`: its bit relative to digit 0's if it changed. */
-@inline function narrowAt(base: usize, k: u32, mask: u32): u32 {
-  const old = load<u32>(base + <usize>k * DIGIT_STRIDE);
-  const next = old & mask;
-  store<u32>(base + <usize>k * DIGIT_STRIDE, next);
-  return <u32>(next != old) << (BAND_MAJOR ? k : k * 3);
-}
-
 /**
  * The `cells` of `band` leave every digit's mask but that of `slot` (which keeps them). Returns the
- * slots changed. Unrolled: the nine slots without a loop (V8 checks the stack at each loop head).
+ * slots changed. The nine masks without a loop (V8 checks the stack at each loop head): digits
+ * 0–3 and 4–7 in a v128 each, then digit 8.
  */
 @inline function othersLeave(st: usize, band: u32, slot: u32, cells: u32): u32 {
   const at = st + (<usize>slot << 2);
   const own = load<u32>(at);
   const base = st + (<usize>slotOf(0, band) << 2);
   const keep = ~cells;
-  if (BAND_SIMD) {
-    const keepAll = i32x4.splat(keep);
-    const low = v128.load(base);
-    const high = v128.load(base, 16);
-    const last = load<u32>(base, 32);
-    const lowNext = v128.and(low, keepAll);
-    const highNext = v128.and(high, keepAll);
-    v128.store(base, lowNext);
-    v128.store(base, highNext, 16);
-    store<u32>(base, last & keep, 32);
-    store<u32>(at, own);
-    const changedBand = <u32>i32x4.bitmask(i32x4.ne(low, lowNext)) | (<u32>i32x4.bitmask(i32x4.ne(high, highNext)) << 4) | (<u32>((last & cells) != 0) << 8);
-    return (changedBand << (band * 9)) & ~(<u32>1 << slot);
-  }
-  const changed =
-    narrowAt(base, 0, keep) | narrowAt(base, 1, keep) | narrowAt(base, 2, keep) |
-    narrowAt(base, 3, keep) | narrowAt(base, 4, keep) | narrowAt(base, 5, keep) |
-    narrowAt(base, 6, keep) | narrowAt(base, 7, keep) | narrowAt(base, 8, keep);
+  const keepAll = i32x4.splat(keep);
+  const low = v128.load(base);
+  const high = v128.load(base, 16);
+  const last = load<u32>(base, 32);
+  const lowNext = v128.and(low, keepAll);
+  const highNext = v128.and(high, keepAll);
+  v128.store(base, lowNext);
+  v128.store(base, highNext, 16);
+  store<u32>(base, last & keep, 32);
   store<u32>(at, own);
-  return (changed << slotOf(0, band)) & ~(<u32>1 << slot);
+  const changedBand = <u32>i32x4.bitmask(i32x4.ne(low, lowNext)) | (<u32>i32x4.bitmask(i32x4.ne(high, highNext)) << 4) | (<u32>((last & cells) != 0) << 8);
+  return (changedBand << (band * 9)) & ~(<u32>1 << slot);
 }
 
 /** The three rows of a band spread a 9-bit column set to all three rows. */
@@ -371,16 +334,11 @@ const CONTRADICTION: u32 = 0x80000000;
   const singles = ((row0 & (row0 - 1)) == 0 ? row0 : 0) | ((row1 & (row1 - 1)) == 0 ? row1 : 0) | ((row2 & (row2 - 1)) == 0 ? row2 : 0);
   const open = unsolved(st, band);
   const placed = singles & open;
-  if (BRANCHLESS_PLACE) {
-    setUnsolved(st, band, open & ~placed);
-    return othersLeave(st, band, slot, placed); // nothing leaves when nothing is placed
-  }
-  let changed: u32 = 0;
-  if (placed) {
-    setUnsolved(st, band, open & ~placed);
-    changed = othersLeave(st, band, slot, placed);
-  }
-  return changed;
+  // Not asked first whether it placed any: that branch goes either way about as often, and
+  // mispredicted it costs more than the v128 pass (measured at 9992c8f: asking took 6% more
+  // instructions on magictour and 1.04–1.10× the time on magictour, kaggle, forum_hardest_1905).
+  setUnsolved(st, band, open & ~placed);
+  return othersLeave(st, band, slot, placed); // nothing leaves when nothing is placed
 }
 
 /** The columns (9 bits) where a band mask has a candidate. */
@@ -492,8 +450,6 @@ const GROUP_HIGH: u32 = 0x1b601b6;
   return <u64>(atLeast3 | (atLeast2 & last)) | (<u64>(atLeast4 | (atLeast3 & last)) << 32);
 }
 
-/** Leave the triad rule at the first band it narrows, back to rules 1–3 (TRIAD_EXIT_EARLY 1, the default); the bands after it wait for the next pass. */
-const TRIAD_EXIT: bool = isDefined(TRIAD_EXIT_EARLY) ? TRIAD_EXIT_EARLY != 0 : true;
 /** Where reviseTriads, leaving early, says how many bands it finished (1–2; 0: all three). */
 const TRIAD_BANDS_SHIFT: u32 = 27;
 
@@ -513,7 +469,7 @@ function reviseTriads(st: usize, changed: u32): u32 {
     // counts per triad, bit-sliced, rows and columns of triads side by side in one word: the row
     // triads at bits 0–8 (bit row * 3 + box), the column triads at bits 16–24 (16 + column)
     let thrice: u32 = 0, more: u32 = 0, mustThrice: u32 = 0, mustMore: u32 = 0;
-    if (BAND_SIMD && TRIAD == 3 && !(dirty & bandSlots(band))) {
+    if (TRIAD == 3 && !(dirty & bandSlots(band))) {
       // the same counts four digits to a v128 (digits 0–3 and 4–7 lane by lane, then the lanes
       // folded, then digit 8), the row triads from rule 1's cache, the lone ones computed
       const base = st + (<usize>slotOf(0, band) << 2);
@@ -591,7 +547,7 @@ function reviseTriads(st: usize, changed: u32): u32 {
         if (excluded) dirty |= narrow(st, slot, ~spreadColumns(excluded));
       }
     }
-    if (TRIAD_EXIT && dirty) return dirty | ((band + 1) << TRIAD_BANDS_SHIFT);
+    if (dirty) return dirty | ((band + 1) << TRIAD_BANDS_SHIFT); // back to rules 1–3; the later bands wait
   }
   return dirty;
 }
@@ -649,19 +605,19 @@ function propagate(st: usize, dirty: u32): bool {
       // revises a set of slots fixed at its start (a slot changed again before its turn is
       // revised once, with its latest mask; one changed after its turn waits for the next
       // round), so which slot comes next never waits for what the last one changed. In the
-      // search a round takes every dirty slot (1.06–1.10× on the hard sets); at the root, where
-      // all 27 start dirty, the slots of the lowest digit with one dirty (a whole-board round
-      // there revises ~20% more slots on 17_clue; with band-major slots, taking the digit of the
-      // lowest dirty slot, which is band 0's first, revised 14% more). Rule 3 runs as soon as
-      // the round has none of the digit's slots left (rather than after every slot: kaggle
-      // 1.10×, 17_clue 1.14×).
+      // search a round takes every dirty slot (1.06–1.10× on the hard sets, measured at
+      // 9e2e484); at the root, where all 27 start dirty, the slots of the lowest digit with one
+      // dirty (at 43902f6 a whole-board round there revised ~20% more slots on 17_clue, and
+      // taking the digit of the lowest dirty slot, band 0's first, 14% more). Rule 3 runs as
+      // soon as the round has none of the digit's slots left (rather than after every slot:
+      // kaggle 1.10×, 17_clue 1.14× at fb88f7a).
       while (dirty) {
         let round = atRoot ? dirty & digitSlots(lowestDigit(dirty)) : dirty;
         dirty &= ~round;
         while (round) {
-          // the lowest slot (band-major: band by band), or the lowest slot of the lowest digit (DIGIT_ROUNDS)
-          const digit = DIGIT_ROUNDS ? lowestDigit(round) : digitOf(ctz(round));
-          const slot = DIGIT_ROUNDS ? ctz(round & digitSlots(digit)) : ctz(round);
+          // the lowest slot: band by band
+          const slot = ctz(round);
+          const digit = digitOf(slot);
           round &= ~(<u32>1 << slot);
           const changed = reviseSlot(st, slot);
           if (changed == CONTRADICTION) return false;
@@ -681,70 +637,36 @@ function propagate(st: usize, dirty: u32): bool {
     for (let band: u32 = 0; band < 3; band++) {
       const open = unsolved(st, band);
       if (!open) continue;
-      // the cells with a candidate, and with two, over the nine digits written out (measured: a
-      // loop, or one helper call per digit on the two sets packed in a u64, 1–3% slower on the hard sets)
+      // the cells with a candidate, and with two: digits 0–3 and 4–7 lane by lane, folded across
+      // lanes (2+3 onto 0+1, then 1 onto 0), then digit 8
       const base = st + (<usize>slotOf(0, band) << 2);
       let once: u32 = 0;
       let twice: u32 = 0;
-      if (BAND_SIMD) {
-        // digits 0–3 and 4–7 lane by lane, folded across lanes (2+3 onto 0+1, then 1 onto 0), then digit 8
-        const low = v128.load(base);
-        const high = v128.load(base, 16);
-        let ones = v128.or(low, high);
-        let twos = v128.and(low, high);
-        let turned = i32x4.shuffle(ones, ones, 2, 3, 0, 1);
-        twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 2, 3, 0, 1)), v128.and(ones, turned));
-        ones = v128.or(ones, turned);
-        turned = i32x4.shuffle(ones, ones, 1, 0, 3, 2);
-        twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 1, 0, 3, 2)), v128.and(ones, turned));
-        ones = v128.or(ones, turned);
-        const last = load<u32>(base, 32);
-        once = <u32>i32x4.extract_lane(ones, 0);
-        twice = <u32>i32x4.extract_lane(twos, 0) | (once & last);
-        once |= last;
-      } else {
-        once = load<u32>(base);
-        let cells = load<u32>(base + DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 2 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 3 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 4 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 5 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 6 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 7 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-        cells = load<u32>(base + 8 * DIGIT_STRIDE);
-        twice |= once & cells;
-        once |= cells;
-      }
+      const low = v128.load(base);
+      const high = v128.load(base, 16);
+      let ones = v128.or(low, high);
+      let twos = v128.and(low, high);
+      let turned = i32x4.shuffle(ones, ones, 2, 3, 0, 1);
+      twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 2, 3, 0, 1)), v128.and(ones, turned));
+      ones = v128.or(ones, turned);
+      turned = i32x4.shuffle(ones, ones, 1, 0, 3, 2);
+      twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 1, 0, 3, 2)), v128.and(ones, turned));
+      ones = v128.or(ones, turned);
+      const last = load<u32>(base, 32);
+      once = <u32>i32x4.extract_lane(ones, 0);
+      twice = <u32>i32x4.extract_lane(twos, 0) | (once & last);
+      once |= last;
       if (open & ~once) return false;
       if (LEVEL == 0) continue;
       let singles = open & ~twice;
       while (singles) {
         const bit = singles & (0 - singles);
         singles ^= bit;
-        let digit: u32 = 0;
-        if (BAND_SIMD) {
-          const bits = i32x4.splat(bit);
-          const zero = i32x4.splat(0);
-          const holders = <u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base), bits), zero)) |
-            (<u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base, 16), bits), zero)) << 4) | ((load<u32>(base, 32) & bit) ? <u32>0x100 : 0);
-          digit = ctz(holders); // 32 when none
-        } else {
-          while (digit < 9 && !(candidates(st, slotOf(digit, band)) & bit)) digit++;
-        }
+        const bits = i32x4.splat(bit);
+        const zero = i32x4.splat(0);
+        const holders = <u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base), bits), zero)) |
+          (<u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base, 16), bits), zero)) << 4) | ((load<u32>(base, 32) & bit) ? <u32>0x100 : 0);
+        const digit = ctz(holders); // 32 when none
         if (digit >= 9) return false; // an earlier single took its last candidate
         dirty |= place(st, digit, band, bit);
         placedAny = true;
@@ -759,7 +681,7 @@ function propagate(st: usize, dirty: u32): bool {
       const changed = reviseTriads(st, revised);
       if (changed == CONTRADICTION) return false;
       const finished = changed >> TRIAD_BANDS_SHIFT; // bands 0 .. finished - 1 done; 0: all
-      revised = TRIAD_EXIT && finished ? revised & ~(bandSlots(0) | (finished > 1 ? bandSlots(1) : 0)) : 0;
+      revised = finished ? revised & ~(bandSlots(0) | (finished > 1 ? bandSlots(1) : 0)) : 0;
       dirty = changed & ((<u32>1 << SLOTS) - 1);
       placedAny = dirty != 0;
     }
@@ -906,11 +828,11 @@ function chooseCell(st: usize, depth: i32): void {
 
 /**
  * A line's score counts its digits' configurations, a fixed digit (one configuration left) as ¾ of
- * one: 4 per configuration of a digit not yet fixed, 3 per fixed digit. Measured on the issue's
- * four sets, guesses/puzzle (forum_hardest_1905 first 10k, forum_hardest_1106, magictour,
- * 17_clue first 10k): fixed digits not counted 62.2, 107.8, 8.97, 0.401; counted as one
- * configuration each (tdoku's count) 64.2, 110.8, 8.87, 0.381; weighed ¾ 63.3, 109.3, 8.95,
- * 0.384 (any weight from 0.7 to 0.86 gives about the same).
+ * one: 4 per configuration of a digit not yet fixed, 3 per fixed digit. Measured at d0432ba,
+ * guesses/puzzle (forum_hardest_1905 first 10k, forum_hardest_1106, magictour, 17_clue first
+ * 10k): fixed digits not counted 62.2, 107.8, 8.97, 0.401; counted as one configuration each
+ * (tdoku's count) 64.2, 110.8, 8.87, 0.381; weighed ¾ 63.3, 109.3, 8.95, 0.384 (any weight from
+ * 0.7 to 0.86 gives about the same).
  */
 const CONFIGURATION_WEIGHT: u32 = 4;
 /** 3 by default; the `unweighted` variant sets 0: fixed digits not counted (the score before). */
@@ -950,28 +872,14 @@ const PAIR_FIRST: bool = isDefined(CONFIGURATION_CHOICE) ? CONFIGURATION_CHOICE 
  */
 function chooseConfiguration(st: usize, depth: i32): bool {
   let score0: u32 = 0, score1: u32 = 0, score2: u32 = 0; // the bands
-  let score3: u32 = 0, score4: u32 = 0, score5: u32 = 0; // the stacks
-  if (BAND_SIMD) {
-    // the stacks of digits 0–3 and 4–7 four at a time, digit 8 alone; the three scores 10 bits apart
-    const stacks = stackScores4(st, 0) + stackScores4(st, 16) + stackScores(st, 32);
-    score3 = stacks & 0x3ff;
-    score4 = (stacks >> 10) & 0x3ff;
-    score5 = stacks >> 20;
-  }
+  // the stacks of digits 0–3 and 4–7 four at a time, digit 8 alone; the three scores 10 bits apart
+  const stacks = stackScores4(st, 0) + stackScores4(st, 16) + stackScores(st, 32);
+  const score3 = stacks & 0x3ff, score4 = (stacks >> 10) & 0x3ff, score5 = stacks >> 20;
   for (let digit: u32 = 0; digit < 9; digit++) {
     // bands: the triad matrices rule 1 left (a fixed point: every slot revised)
     score0 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 0), 0));
     score1 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 1), 0));
     score2 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 2), 0));
-    if (!BAND_SIMD) {
-      // stack s: the matrix bands × its three columns
-      const columns0 = columnsOf(candidates(st, slotOf(digit, 0)));
-      const columns1 = columnsOf(candidates(st, slotOf(digit, 1)));
-      const columns2 = columnsOf(candidates(st, slotOf(digit, 2)));
-      score3 += <u32>load<u8>(LINE_SCORE + ((columns0 & 7) | ((columns1 & 7) << 3) | ((columns2 & 7) << 6)));
-      score4 += <u32>load<u8>(LINE_SCORE + (((columns0 >> 3) & 7) | (((columns1 >> 3) & 7) << 3) | (((columns2 >> 3) & 7) << 6)));
-      score5 += <u32>load<u8>(LINE_SCORE + ((columns0 >> 6) | ((columns1 >> 6) << 3) | ((columns2 >> 6) << 6)));
-    }
   }
   // the lowest score of a line with a digit not yet fixed; bands first, then stacks, on ties
   let bestLine: i32 = -1;
@@ -1080,9 +988,9 @@ function applyConfiguration(st: usize, digit: u32, line: u32, p: u32): u32 {
 
 /**
  * Records the root's order: its unsolved cells by candidate count, then by the places their
- * candidates have left in the cell's row, column and box, most first (measured: 9% fewer
- * guesses on forum_hardest_1905 than by count alone), then by index. Insertion-sorted on a
- * packed score: count << 16 | (255 - places) << 8 | cell (places ≤ 9 × 27).
+ * candidates have left in the cell's row, column and box, most first (9% fewer guesses on
+ * forum_hardest_1905 than by count alone, measured at e28de52), then by index. Insertion-sorted
+ * on a packed score: count << 16 | (255 - places) << 8 | cell (places ≤ 9 × 27).
  */
 function computeCellOrder(st: usize): void {
   cellOrderLength = 0;
@@ -1309,8 +1217,9 @@ function loadPuzzle(puzzle: usize): i32 {
 /**
  * Counts the solutions of the 81-byte puzzle at `puzzle` up to `limit`, writing the first into
  * the 81 bytes at `solution`. Returns the count, or -1 when a byte is over 9, -2 when a clue is
- * repeated in a row, column or box. Sets `guesses` and `nodes`; stops early, with `nodes` negated,
- * at an unsolved state once `budget` nodes have been propagated (0: no cap).
+ * repeated in a row, column or box. Sets `guesses` and `nodes`. With a `budget` (0: no cap), it
+ * stops before branching on a live unsolved state once `nodes >= budget` (`budget` states or more
+ * propagated), with `nodes` negated.
  */
 function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
@@ -1385,65 +1294,15 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
 
 // ── exports ─────────────────────────────────────────────────────────────────────────────────
 
-let batchBase: usize = 0;
-/** The largest batch reserved so far: the calls below take no larger one. */
-let batchCapacity: i32 = 0;
-/** The puzzles the block at batchBase has room for (a power of two, from roomFor). */
-let batchRoom: i32 = 0;
-
-/** Byte offsets of a batch of `count` puzzles: solutions, then 4-byte aligned counts and guesses. */
-@inline function solutionsAt(base: usize, count: i32): usize {
-  return base + <usize>count * CELLS;
-}
-@inline function countsAt(base: usize, count: i32): usize {
-  return (solutionsAt(base, count) + <usize>count * CELLS + 3) & ~(<usize>3);
-}
-
-/** The largest batch in bytes: one heap block of the stub runtime (2^30 minus its header). */
-const MAX_BATCH_BYTES: u64 = (1 << 30) - 64;
-
-/** The bytes of a batch of `count` puzzles (the layout above), in 64 bits. */
-@inline function batchBytes(count: i32): u64 {
-  return ((<u64>count * (2 * CELLS) + 3) & ~(<u64>3)) + <u64>count * 12;
-}
-
-/** A block's room for `count` items: the power of two at or above it, from 64 (so that a block grows a few times, not once per batch). */
-@inline function roomFor(count: i32): i32 {
-  return count <= 64 ? 64 : <i32>(<u32>1 << (32 - clz(<u32>(count - 1))));
-}
+/** reserve(count, box): room for a batch of `count` puzzles (batch.ts holds the layout and the block). */
+export { reserve } from "./batch";
 
 /**
- * Room for a batch of `count` puzzles of box size `box`; returns its base, or 0 when the box size
- * is not 3 (the N×N kernel, assembly/general.ts, exports the same entry points for every size),
- * `count` is negative or the batch would be over {@link MAX_BATCH_BYTES} (sizes are computed in
- * 64 bits, so nothing wraps).
- * A larger batch replaces the block of the last one, with room for a power of two of puzzles:
- * freeing the old block gives its memory back when it is the last on the heap, and when the
- * records area (reserveRecords) came after it, the blocks left behind are a geometric series:
- * memory is bounded by a few times the largest batch (a block up to twice what it needs, and
- * as much again left behind), not by the sum of batches.
- * May grow memory.
- */
-export function reserve(count: i32, box: i32): usize {
-  if (box != 3 || count < 0) return 0;
-  if (batchBytes(count) > MAX_BATCH_BYTES) return 0;
-  if (count > batchRoom) {
-    let room = roomFor(count);
-    if (batchBytes(room) > MAX_BATCH_BYTES) room = count;
-    if (batchBase != 0) heap.free(batchBase);
-    batchBase = heap.alloc(<usize>batchBytes(room));
-    batchRoom = room;
-  }
-  if (count > batchCapacity) batchCapacity = count;
-  return batchBase;
-}
-
-/**
- * Solves the `count` puzzles of the batch at `base` (layout above), counting up to `limit`;
+ * Solves the `count` puzzles of the batch at `base` (layout: batch.ts), counting up to `limit`;
  * `budget` caps the nodes of each search (0: no cap).
  */
 export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i32 {
-  if (base != batchBase || count < 0 || count > batchCapacity) return -1; // only the reserved batch, never past it
+  if (outsideReservedBatch(base, count)) return -1; // only the reserved batch, never past it
   const solutions = solutionsAt(base, count);
   const counts = countsAt(base, count);
   const guessCounts = counts + <usize>count * 4;
@@ -1459,418 +1318,5 @@ export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i3
   return count;
 }
 
-// ── Text in and out: the CLI's byte path ─────────────────────────────────────────────────────
-// The host copies 9×9 lines into a batch as they were read (81 bytes of text each) and gets
-// `line` output back as bytes: both conversions run here over the whole batch, 16 bytes a step.
-
-/**
- * Turns the puzzles of the batch at `base`, written as text (81 bytes each: `1`–`9` a clue, any
- * other byte an empty cell), into cells (1–9, 0 empty) in place. Returns `count`, or -1 when
- * that is not the batch reserved.
- */
-export function cellsFromText(base: usize, count: i32): i32 {
-  if (base != batchBase || count < 0 || count > batchCapacity) return -1;
-  const end = base + <usize>count * CELLS;
-  const zero = i8x16.splat(48);
-  const one = i8x16.splat(1);
-  const eight = i8x16.splat(8);
-  let at = base;
-  for (; at + 16 <= end; at += 16) {
-    const value = i8x16.sub(v128.load(at), zero);
-    v128.store(at, v128.and(value, i8x16.le_u(i8x16.sub(value, one), eight))); // 1–9 stay, the rest 0
-  }
-  for (; at < end; at++) {
-    const value = <u32>load<u8>(at) - 48;
-    store<u8>(at, value - 1 <= 8 ? <u8>value : 0);
-  }
-  return count;
-}
-
-const UNSOLVABLE_LINE = memory.data<u8>([117, 110, 115, 111, 108, 118, 97, 98, 108, 101, 10]); // "unsolvable\n"
-const MULTIPLE_LINE = memory.data<u8>([109, 117, 108, 116, 105, 112, 108, 101, 10]); // "multiple\n"
-const TIMEOUT_LINE = memory.data<u8>([116, 105, 109, 101, 111, 117, 116, 10]); // "timeout\n"
-
-/**
- * Writes the `line` output of the solved batch at `base` over its puzzles, from the start of
- * the batch: per puzzle its solution as 81 digits, or `unsolvable`, `multiple` or `timeout`,
- * each with `\n`. Record i's line ends by byte 82(i+1), before the solutions it has still to
- * read (from 81·count + 81·i), so nothing is overwritten before it is read. Returns the bytes
- * written, or -1 when a puzzle was rejected (count < 0: the host words why) or that is not the
- * batch reserved; nothing is written then.
- */
-export function lineOutput(base: usize, count: i32): i32 {
-  if (base != batchBase || count < 0 || count > batchCapacity) return -1;
-  const solutions = solutionsAt(base, count);
-  const counts = countsAt(base, count);
-  const nodeCounts = counts + <usize>count * 8;
-  for (let i = 0; i < count; i++) if (load<i32>(counts + (<usize>i << 2)) < 0) return -1;
-  const digit = i8x16.splat(48);
-  let out = base;
-  for (let i = 0; i < count; i++) {
-    const found = load<i32>(counts + (<usize>i << 2));
-    if (load<i32>(nodeCounts + (<usize>i << 2)) < 0) {
-      memory.copy(out, TIMEOUT_LINE, 8);
-      out += 8;
-    } else if (found == 1) {
-      const from = solutions + <usize>i * CELLS;
-      const a = v128.load(from);
-      const b = v128.load(from, 16);
-      const c = v128.load(from, 32);
-      const d = v128.load(from, 48);
-      const e = v128.load(from, 64);
-      const last = load<u8>(from, 80);
-      v128.store(out, i8x16.add(a, digit));
-      v128.store(out, i8x16.add(b, digit), 16);
-      v128.store(out, i8x16.add(c, digit), 32);
-      v128.store(out, i8x16.add(d, digit), 48);
-      v128.store(out, i8x16.add(e, digit), 64);
-      store<u8>(out, last + 48, 80);
-      store<u8>(out, 10, 81);
-      out += CELLS + 1;
-    } else if (found == 0) {
-      memory.copy(out, UNSOLVABLE_LINE, 11);
-      out += 11;
-    } else {
-      memory.copy(out, MULTIPLE_LINE, 9);
-      out += 9;
-    }
-  }
-  return <i32>(out - base);
-}
-
-// ── Records out: `jsonl` and `csv` rows of the solved batch ──────────────────────────────────
-// The host's byte formats for 9×9 lines read as cell bytes: each record written here from the
-// batch's results and the puzzle as read, byte for byte what the host's text writers give.
-//   records area (reserveRecords(count, piece)):
-//     texts count×81 u8 │ (align 4) lines count×i32 │ positions count×i32 │ ends count×i32 │
-//     piece u8 │ output count × (RECORD_ROOM + piece) u8
-//   texts: the 81 cell bytes as read; lines: each record's line in its file; positions: its place
-//   in the host's batch (its index is firstIndex + position × step); piece: the file's name as
-//   the format writes it, with what stands around it (`,"file":NAME,"line":` or `,NAME,`);
-//   ends: where each record's output ends (a rejected puzzle writes nothing: the host words it).
-
-let recordsBase: usize = 0;
-let recordsCapacity: i32 = 0;
-let recordsPiece: i32 = 0;
-
-/**
- * The output bytes of one record at most, besides the file's piece: two grids of text, the fixed
- * words and four numbers (306 at most: a line number past 2^31 is negative, as the host writes
- * it), and the 15 bytes `put` may write past its piece.
- */
-const RECORD_ROOM: i32 = 2 * CELLS + 160;
-
-@inline function recordsLinesAt(base: usize, count: i32): usize {
-  return (base + <usize>count * CELLS + 3) & ~(<usize>3);
-}
-
-@inline function recordsPieceAt(base: usize, count: i32): usize {
-  return recordsLinesAt(base, count) + <usize>count * 12;
-}
-
-@inline function recordsOutputAt(base: usize, count: i32, piece: i32): usize {
-  return recordsPieceAt(base, count) + <usize>piece;
-}
-
-/** The bytes of a records area for `count` puzzles and a piece of `piece` bytes (the layout above), in 64 bits. */
-@inline function recordsBytes(count: i32, piece: i32): u64 {
-  return <u64>recordsOutputAt(0, 0, piece) + <u64>count * <u64>(CELLS + 12 + RECORD_ROOM + piece) + 3;
-}
-
-/**
- * Room for the records of `count` puzzles with a file piece of `piece` bytes (layout above);
- * returns its base, or 0 for a count or piece out of range, or an area that would end past 2^31
- * (an i32, as lineOutput's: an entry point with no binding of its own, so that on a kernel
- * without it the host sees none). A larger area replaces the last one, with room for a power
- * of two of records and of piece bytes (see reserve: memory stays bounded by a few times the
- * largest). May grow memory.
- */
-export function reserveRecords(count: i32, piece: i32): i32 {
-  if (count < 0 || piece < 0 || piece > 1 << 20) return 0;
-  if (recordsBytes(count, piece) > MAX_BATCH_BYTES) return 0;
-  if (count > recordsCapacity || piece > recordsPiece) {
-    let capacity = max(roomFor(count), recordsCapacity);
-    let room = max(roomFor(piece), recordsPiece);
-    if (recordsBytes(capacity, room) > MAX_BATCH_BYTES) {
-      capacity = count; // checked above
-      room = piece;
-    }
-    // The new block starts at or below the end of memory: one that could end past 2^31 is refused
-    // before anything is freed or allocated, so memory does not grow (the host's views stay valid).
-    if ((<u64>memory.size() << 16) + recordsBytes(capacity, room) + 64 > <u64>i32.MAX_VALUE) return 0;
-    if (recordsBase != 0) heap.free(recordsBase);
-    recordsBase = heap.alloc(<usize>recordsBytes(capacity, room));
-    recordsCapacity = capacity;
-    recordsPiece = room;
-  }
-  return <i32>recordsBase;
-}
-
-// The fixed words of both formats, as bytes.
-const JSON_INDEX = memory.data<u8>([123, 34, 105, 110, 100, 101, 120, 34, 58]); // {"index":
-const JSON_PUZZLE = memory.data<u8>([44, 34, 112, 117, 122, 122, 108, 101, 34, 58, 34]); // ,"puzzle":"
-const JSON_STATUS = memory.data<u8>([34, 44, 34, 115, 116, 97, 116, 117, 115, 34, 58, 34]); // ","status":"
-const JSON_SOLUTION = memory.data<u8>([34, 44, 34, 115, 111, 108, 117, 116, 105, 111, 110, 34, 58, 34]); // ","solution":"
-const JSON_NO_SOLUTION = memory.data<u8>([34, 44, 34, 115, 111, 108, 117, 116, 105, 111, 110, 34, 58, 110, 117, 108, 108]); // ","solution":null
-const JSON_COUNT = memory.data<u8>([44, 34, 99, 111, 117, 110, 116, 34, 58]); // ,"count":
-const JSON_GUESSES = memory.data<u8>([44, 34, 103, 117, 101, 115, 115, 101, 115, 34, 58]); // ,"guesses":
-const JSON_END = memory.data<u8>([44, 34, 101, 114, 114, 111, 114, 34, 58, 110, 117, 108, 108, 125, 10]); // ,"error":null}\n
-const WORD_SOLVED = memory.data<u8>([115, 111, 108, 118, 101, 100]); // solved
-const WORD_UNSOLVABLE = memory.data<u8>([117, 110, 115, 111, 108, 118, 97, 98, 108, 101]); // unsolvable
-const WORD_MULTIPLE = memory.data<u8>([109, 117, 108, 116, 105, 112, 108, 101]); // multiple
-const WORD_TIMEOUT = memory.data<u8>([116, 105, 109, 101, 111, 117, 116]); // timeout
-
-/**
- * Copies the `length` bytes at `from` to `to`, 16 at a time; returns the end. It may write up
- * to 15 bytes past the end (the next piece overwrites them; RECORD_ROOM leaves room for them).
- */
-@inline function put(to: usize, from: usize, length: i32): usize {
-  let at: usize = 0;
-  do {
-    v128.store(to + at, v128.load(from + at));
-    at += 16;
-  } while (at < <usize>length);
-  return to + <usize>length;
-}
-
-/** Writes `value` in decimal at `to`; returns the end. */
-function putNumber(to: usize, value: u64): usize {
-  if (value > <u64>u32.MAX_VALUE) {
-    const high = value / 1000000000;
-    const end = putNumber(to, high);
-    return putDigits(end, <u32>(value - high * 1000000000), 9);
-  }
-  const small = <u32>value;
-  let digits: i32 = 1;
-  for (let rest = small; rest >= 10; rest /= 10) digits++;
-  return putDigits(to, small, digits);
-}
-
-/** Writes the last `digits` decimal digits of `value` at `to` (leading zeros included); returns the end. */
-@inline function putDigits(to: usize, value: u32, digits: i32): usize {
-  for (let i = digits - 1; i >= 0; i--) {
-    const tenth = value / 10;
-    store<u8>(to + <usize>i, <u8>(48 + value - tenth * 10));
-    value = tenth;
-  }
-  return to + <usize>digits;
-}
-
-/** Writes `value`, maybe negative, in decimal at `to`; returns the end. */
-@inline function putSigned(to: usize, value: i32): usize {
-  if (value >= 0) return putNumber(to, <u64>value);
-  store<u8>(to, 45); // -
-  return putNumber(to + 1, <u64>(-<i64>value));
-}
-
-/** Copies the 81 bytes at `from` to `to`, adding `add` to each (48: cells 1–9 to their digits); returns the end. */
-@inline function putGrid(to: usize, from: usize, add: u8): usize {
-  const shift = i8x16.splat(add);
-  v128.store(to, i8x16.add(v128.load(from), shift));
-  v128.store(to, i8x16.add(v128.load(from, 16), shift), 16);
-  v128.store(to, i8x16.add(v128.load(from, 32), shift), 32);
-  v128.store(to, i8x16.add(v128.load(from, 48), shift), 48);
-  v128.store(to, i8x16.add(v128.load(from, 64), shift), 64);
-  store<u8>(to, load<u8>(from, 80) + add, 80);
-  return to + CELLS;
-}
-
-/** Writes the status word of a result: `timeout` when the search ran out of nodes, else by its count. */
-function putStatus(to: usize, found: i32, node: i32): usize {
-  if (node < 0) return put(to, WORD_TIMEOUT, 7);
-  if (found == 0) return put(to, WORD_UNSOLVABLE, 10);
-  if (found == 1) return put(to, WORD_SOLVED, 6);
-  return put(to, WORD_MULTIPLE, 8);
-}
-
-/**
- * Writes the `jsonl` (csv 0) or `csv` (csv 1) record of each of the `count` puzzles of the
- * solved batch at `base` into the records area at `area` (layout above: its texts, lines, piece
- * and, with `positioned` 1, positions filled by the host; with 0 record k is at position k), and
- * each record's end into ends. `withGuesses` 0 writes no guesses (null in jsonl, empty in csv).
- * Returns the output bytes, or -1 when that is not the batch or the area reserved. (Flags are
- * i32, not bool, for the reason given at reserveRecords.)
- */
-export function recordsOutput(base: i32, count: i32, area: i32, piece: i32, csv: i32, firstIndex: f64, step: f64, positioned: i32, withGuesses: i32): i32 {
-  if (<usize>base != batchBase || count < 0 || count > batchCapacity) return -1;
-  if (<usize>area != recordsBase || count > recordsCapacity || piece < 0 || piece > recordsPiece) return -1;
-  const solutions = solutionsAt(batchBase, count);
-  const counts = countsAt(batchBase, count);
-  const guessCounts = counts + <usize>count * 4;
-  const nodeCounts = guessCounts + <usize>count * 4;
-  const lines = recordsLinesAt(recordsBase, count);
-  const positions = lines + <usize>count * 4;
-  const ends = positions + <usize>count * 4;
-  const pieceAt = recordsPieceAt(recordsBase, count);
-  const output = recordsOutputAt(recordsBase, count, piece);
-  const first = <u64>firstIndex;
-  const stride = <u64>step;
-  let out = output;
-  for (let k = 0; k < count; k++) {
-    const found = load<i32>(counts + (<usize>k << 2));
-    if (found >= 0) {
-      const position = positioned != 0 ? <u64>load<i32>(positions + (<usize>k << 2)) : <u64>k;
-      const index = first + position * stride;
-      const line = load<i32>(lines + (<usize>k << 2)); // signed, as the host's writers print it
-      const node = load<i32>(nodeCounts + (<usize>k << 2));
-      const text = recordsBase + <usize>k * CELLS;
-      const solution = solutions + <usize>k * CELLS;
-      if (csv == 0) {
-        out = put(out, JSON_INDEX, 9);
-        out = putNumber(out, index);
-        out = put(out, pieceAt, piece);
-        out = putSigned(out, line);
-        out = put(out, JSON_PUZZLE, 11);
-        out = putGrid(out, text, 0);
-        out = put(out, JSON_STATUS, 12);
-        out = putStatus(out, found, node);
-        if (found > 0) {
-          out = put(out, JSON_SOLUTION, 14);
-          out = putGrid(out, solution, 48);
-          store<u8>(out++, 34); // "
-        } else out = put(out, JSON_NO_SOLUTION, 17);
-        out = put(out, JSON_COUNT, 9);
-        out = putNumber(out, <u64>found);
-        out = put(out, JSON_GUESSES, 11);
-        if (withGuesses != 0) out = putSigned(out, load<i32>(guessCounts + (<usize>k << 2)));
-        else out = put(out, JSON_NO_SOLUTION + 13, 4); // null
-        out = put(out, JSON_END, 15);
-      } else {
-        out = putNumber(out, index);
-        out = put(out, pieceAt, piece);
-        out = putSigned(out, line);
-        store<u8>(out++, 44); // ,
-        // A text starting with `-` could be read as a formula: quoted, behind an apostrophe (the host's csvField).
-        const defused = load<u8>(text) == 45;
-        if (defused) {
-          store<u8>(out, 34); // "
-          store<u8>(out, 39, 1); // '
-          out += 2;
-        }
-        out = putGrid(out, text, 0);
-        if (defused) store<u8>(out++, 34);
-        store<u8>(out++, 44);
-        out = putStatus(out, found, node);
-        store<u8>(out++, 44);
-        if (found > 0) out = putGrid(out, solution, 48);
-        store<u8>(out++, 44);
-        out = putNumber(out, <u64>found);
-        store<u8>(out++, 44);
-        if (withGuesses != 0) out = putSigned(out, load<i32>(guessCounts + (<usize>k << 2)));
-        store<u8>(out, 44);
-        store<u8>(out, 10, 1);
-        out += 2;
-      }
-    }
-    store<i32>(ends + (<usize>k << 2), <i32>(out - output));
-  }
-  return <i32>(out - output);
-}
-
-// The host's line reader hands each chunk of input here to find its lines and the 9×9 lines it
-// can take as they are (81 cell bytes, maybe spaces or tabs, then the line end): one call per
-// chunk, 16 bytes a step, instead of a loop over every byte in JavaScript.
-//   scan area (reserveScan(room)): chunk room u8 │ (align 4) lines (room + 1) × 3 i32 │ cells room u8
-//   a line: its start, its end (the position of its `\n` or `\r`), its number among the fast
-//   lines or -1; the fast lines' 81 bytes are copied one after another into cells.
-
-let scanBase: usize = 0;
-let scanRoom: i32 = 0;
-
-/** The largest chunk a scan takes (the reader's chunks are 64 KiB). */
-const MAX_SCAN_BYTES: i32 = 1 << 24;
-
-@inline function scanLinesAt(base: usize, room: i32): usize {
-  return (base + <usize>room + 3) & ~(<usize>3);
-}
-
-@inline function scanCellsAt(base: usize, room: i32): usize {
-  return scanLinesAt(base, room) + (<usize>room + 1) * 12;
-}
-
-/** Room to scan chunks of up to `room` bytes; returns the chunk's base, or 0 for a room out of range. Grow-only. */
-export function reserveScan(room: i32): usize {
-  if (room < 0 || room > MAX_SCAN_BYTES) return 0;
-  if (room > scanRoom) {
-    scanBase = heap.alloc(scanCellsAt(0, room) + <usize>room);
-    scanRoom = room;
-  }
-  return scanBase;
-}
-
-/** True when the 16 bytes are all cell bytes of the fast path: `1`–`9` and the empty marks `.0_?-*xX`. */
-@inline function cellBytes(bytes: v128): bool {
-  let ok = v128.or(i8x16.le_u(i8x16.sub(bytes, i8x16.splat(48)), i8x16.splat(9)), i8x16.eq(bytes, i8x16.splat(46)));
-  if (i8x16.all_true(ok)) return true; // digits and `.`: nearly every line
-  ok = v128.or(ok, v128.or(i8x16.eq(bytes, i8x16.splat(95)), i8x16.eq(bytes, i8x16.splat(63)))); // _ ?
-  ok = v128.or(ok, v128.or(i8x16.eq(bytes, i8x16.splat(45)), i8x16.eq(bytes, i8x16.splat(42)))); // - *
-  ok = v128.or(ok, v128.or(i8x16.eq(bytes, i8x16.splat(120)), i8x16.eq(bytes, i8x16.splat(88)))); // x X
-  return i8x16.all_true(ok);
-}
-
-@inline function cellByte(byte: u32): bool {
-  return byte - 48 <= 9 || byte == 46 || byte == 95 || byte == 63 || byte == 45 || byte == 42 || byte == 120 || byte == 88;
-}
-
-/**
- * Finds the complete lines of the chunk of `length` bytes at `base` (from reserveScan), from
- * `start`, and writes them to the scan area (layout above). A line ends at `\n` or `\r` (a
- * `\r\n` is one line end); a line that runs to the end of the chunk is left for the next.
- * Returns the number of lines, or -1 when `base` is not the scan area or `length` is past it.
- */
-export function scanLines(base: usize, start: i32, length: i32): i32 {
-  if (base != scanBase || length < 0 || length > scanRoom || start < 0) return -1;
-  const table = scanLinesAt(base, scanRoom);
-  const cells = scanCellsAt(base, scanRoom);
-  let lines = 0;
-  let fast = 0;
-  let at = start;
-  while (at < length) {
-    let end = -1;
-    let fastLine = false;
-    if (at + CELLS < length) {
-      const from = base + <usize>at;
-      if (
-        cellBytes(v128.load(from)) &&
-        cellBytes(v128.load(from, 16)) &&
-        cellBytes(v128.load(from, 32)) &&
-        cellBytes(v128.load(from, 48)) &&
-        cellBytes(v128.load(from, 64)) &&
-        cellByte(load<u8>(from, 80))
-      ) {
-        let next = at + CELLS;
-        let byte = <u32>load<u8>(base + <usize>next);
-        while ((byte == 32 || byte == 9) && ++next < length) byte = load<u8>(base + <usize>next);
-        if (next < length && (byte == 10 || byte == 13)) {
-          end = next;
-          fastLine = true;
-          const to = cells + <usize>fast * CELLS;
-          v128.store(to, v128.load(from));
-          v128.store(to, v128.load(from, 16), 16);
-          v128.store(to, v128.load(from, 32), 32);
-          v128.store(to, v128.load(from, 48), 48);
-          v128.store(to, v128.load(from, 64), 64);
-          store<u8>(to, load<u8>(from, 80), 80);
-        }
-      }
-    }
-    if (end < 0) {
-      for (let i = at; i < length; i++) {
-        const byte = load<u8>(base + <usize>i);
-        if (byte == 10 || byte == 13) {
-          end = i;
-          break;
-        }
-      }
-      if (end < 0) break; // the line goes on in the next chunk
-    }
-    const entry = table + <usize>lines * 12;
-    store<i32>(entry, at);
-    store<i32>(entry, end, 4);
-    store<i32>(entry, fastLine ? fast++ : -1, 8);
-    lines++;
-    at = end + 1;
-    if (load<u8>(base + <usize>end) == 13 && at < length && load<u8>(base + <usize>at) == 10) at++;
-  }
-  return lines;
-}
+/** The text in and out of the CLI's byte path, over the batch (text.ts). */
+export { cellsFromText, lineOutput, reserveRecords, recordsOutput, reserveScan, scanLines } from "./text";

@@ -4,9 +4,10 @@
  * kernel (build/release.wasm, or the variant `--build` names), a 4×4, 16×16 or 25×25 file to the
  * N×N kernel (build/general.wasm). `npm run general-vs` is this on the public 16×16 and 25×25 sets.
  *
- * The old kernel is built from git: `git show <commit>:assembly/index.ts` (or `assembly/general.ts`)
- * is compiled with this checkout's release settings into build/ref/ (gitignored, built once, and
- * only for the sizes the datasets hold). How both are checked and timed: bench/versus.ts.
+ * The old kernel is built from git: `assembly/index.ts` (or `assembly/general.ts`) as it was at
+ * `<commit>`, with the files beside it, is compiled with this checkout's release settings into
+ * build/ref/ (gitignored, built once, and only for the sizes the datasets hold). How both are
+ * checked and timed: bench/versus.ts.
  *
  * Prints per dataset: puzzles/s of each (median round), the ratio new ÷ old (median of the
  * per-round ratios, with its range), exact guesses/puzzle (mean, median) and nodes/puzzle of each.

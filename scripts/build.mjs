@@ -12,7 +12,8 @@
  *   step      runs                                         inputs
  *   kernel    asbuild:debug, asbuild:release,              assembly/ but general.ts and canon.ts, asconfig.json,
  *             asbuild:variants                             scripts/build-variants.mjs, package-lock.json
- *   general   asbuild:general                              assembly/ but index.ts, canon.ts and variants.*,
+ *   general   asbuild:general                              assembly/ but the 9×9 kernel's files (index.ts,
+ *                                                          batch.ts, text.ts, variants.*) and canon.ts,
  *                                                          asconfig.json, package-lock.json
  *   canon     asbuild:canon                                assembly/canon.ts, asconfig.json, package-lock.json
  *   facts     scripts/build-facts.mjs (every build: it records the commit)
@@ -51,7 +52,7 @@ const STEPS = [
   {
     name: "general",
     scripts: ["asbuild:general"],
-    inputs: () => filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](index\.ts|canon\.ts|variants\.)/.test(file)),
+    inputs: () => filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](index\.ts|batch\.ts|text\.ts|canon\.ts|variants\.)/.test(file)),
     outputs: () => [...releaseBuild("general"), ...debugBuild("general-debug")],
   },
   {

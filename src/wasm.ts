@@ -4,6 +4,7 @@
  *
  *   kernel file            builds (build/<build>.wasm)              box sizes
  *   assembly/index.ts      release, debug, variants/<name>          3 (9×9), plus the CLI's byte path
+ *     (its batch: batch.ts; the byte path: text.ts)
  *   assembly/general.ts    general, general-debug                   2–5 (4×4 to 25×25)
  *
  * Both export the same entry points, with the same codes:

@@ -8,13 +8,15 @@
 import asc from "assemblyscript/asc";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/paths.js";
 
 /**
  * Compiles `entry` (e.g. `assembly/index.ts`) as it was at `commit` with this checkout's asconfig
  * `target` into build/ref/<prefix><commit>.wasm (gitignored), unless it is there; returns its URL.
+ * The files beside the entry at that commit come with it (build/ref/<prefix><commit>/), so an
+ * entry that imports them (the 9×9 kernel imports batch.ts and text.ts) builds as it did then.
  */
 export async function buildKernelAtCommit(commit: string, entry: string, target: string, prefix = ""): Promise<URL> {
   const root = packageRoot();
@@ -22,9 +24,12 @@ export async function buildKernelAtCommit(commit: string, entry: string, target:
   const folder = join(root, "build", "ref");
   const wasm = join(folder, `${prefix}${hash}.wasm`);
   if (!existsSync(wasm)) {
-    mkdirSync(folder, { recursive: true });
-    const source = join(folder, `${prefix}${hash}.ts`);
-    writeFileSync(source, execFileSync("git", ["show", `${hash}:${entry}`], { cwd: root }));
+    const tree = join(folder, `${prefix}${hash}`);
+    const entryFolder = dirname(entry);
+    mkdirSync(join(tree, entryFolder), { recursive: true });
+    const files = execFileSync("git", ["ls-tree", "--name-only", `${hash}:${entryFolder}`], { cwd: root, encoding: "utf8" }).split("\n").filter((name) => name.endsWith(".ts"));
+    for (const name of files) writeFileSync(join(tree, entryFolder, name), execFileSync("git", ["show", `${hash}:${entryFolder}/${name}`], { cwd: root }));
+    const source = join(tree, entry);
     const { error, stderr } = await asc.main([source, "--config", join(root, "asconfig.json"), "--target", target, "-o", wasm]);
     if (error) throw new Error(`building ${entry} of ${hash}: ${stderr.toString()}`);
   }

@@ -9,7 +9,7 @@
 //       solution  81 bytes: the first solution as ASCII digits
 //       guesses   u32: guesses taken
 //
-// The kernel solves batches laid out as in assembly/index.ts: puzzles n×81 │ solutions n×81 │
+// The kernel solves batches laid out as in assembly/batch.ts: puzzles n×81 │ solutions n×81 │
 // (align 4) counts │ guesses │ nodes; here n is 1.
 import { reserve, solveBatch } from "../../assembly/index";
 

@@ -1,0 +1,71 @@
+// The 9×9 kernel's batch in linear memory: its layout, and the one block `reserve` hands out.
+// The kernel (index.ts, whose solveBatch fills the batch) and the text in and out of the CLI's
+// byte path (text.ts, which reads and writes it) both reach a batch through what is here;
+// index.ts exports `reserve` as the module's entry point.
+//
+// Batch layout (see src/wasm.ts), n puzzles from `base`:
+//   puzzles n×81 u8 │ solutions n×81 u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
+//   counts is -1 for a byte over 9 and -2 for a clue repeated in a unit.
+//   nodes counts the states propagated; it is negative when the search hit the node budget.
+
+/** The cells of a 9×9 puzzle: the bytes of one puzzle, or of one solution, in a batch. */
+export const CELLS: i32 = 81;
+
+/** The base of the block reserved last (0: none yet). */
+export let batchBase: usize = 0;
+/** The largest batch reserved so far: the entry points that take a batch take no larger one. */
+export let batchCapacity: i32 = 0;
+/** The puzzles the block at batchBase has room for (a power of two, from roomFor). */
+let batchRoom: i32 = 0;
+
+/** True unless `base` and `count` name the batch reserved (or a smaller one at its base), the only batch an entry point touches. */
+@inline export function outsideReservedBatch(base: usize, count: i32): bool {
+  return base != batchBase || count < 0 || count > batchCapacity;
+}
+
+/** Byte offsets of a batch of `count` puzzles: solutions, then 4-byte aligned counts and guesses. */
+@inline export function solutionsAt(base: usize, count: i32): usize {
+  return base + <usize>count * CELLS;
+}
+@inline export function countsAt(base: usize, count: i32): usize {
+  return (solutionsAt(base, count) + <usize>count * CELLS + 3) & ~(<usize>3);
+}
+
+/** The largest batch in bytes: one heap block of the stub runtime (2^30 minus its header). */
+export const MAX_BATCH_BYTES: u64 = (1 << 30) - 64;
+
+/** The bytes of a batch of `count` puzzles (the layout above), in 64 bits. */
+@inline function batchBytes(count: i32): u64 {
+  return ((<u64>count * (2 * CELLS) + 3) & ~(<u64>3)) + <u64>count * 12;
+}
+
+/** A block's room for `count` items: the power of two at or above it, from 64 (so that a block grows a few times, not once per batch). */
+@inline export function roomFor(count: i32): i32 {
+  return count <= 64 ? 64 : <i32>(<u32>1 << (32 - clz(<u32>(count - 1))));
+}
+
+/**
+ * Room for a batch of `count` puzzles of box size `box`; returns its base, or 0 when the box size
+ * is not 3 (the N×N kernel, assembly/general.ts, exports the same entry points for every size),
+ * `count` is negative or the batch would be over {@link MAX_BATCH_BYTES} (sizes are computed in
+ * 64 bits, so nothing wraps).
+ * A larger batch replaces the block of the last one, with room for a power of two of puzzles:
+ * freeing the old block gives its memory back when it is the last on the heap, and when the
+ * records area (text.ts, reserveRecords) came after it, the blocks left behind are a geometric
+ * series: memory is bounded by a few times the largest batch (a block up to twice what it needs,
+ * and as much again left behind), not by the sum of batches.
+ * May grow memory.
+ */
+export function reserve(count: i32, box: i32): usize {
+  if (box != 3 || count < 0) return 0;
+  if (batchBytes(count) > MAX_BATCH_BYTES) return 0;
+  if (count > batchRoom) {
+    let room = roomFor(count);
+    if (batchBytes(room) > MAX_BATCH_BYTES) room = count;
+    if (batchBase != 0) heap.free(batchBase);
+    batchBase = heap.alloc(<usize>batchBytes(room));
+    batchRoom = room;
+  }
+  if (count > batchCapacity) batchCapacity = count;
+  return batchBase;
+}

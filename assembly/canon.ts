@@ -13,7 +13,23 @@
 //   mask    a row's pattern of givens, bit 8 − c for column c: a smaller mask is a smaller row
 //           (more leading zeros), and rows with one mask are the same string once relabelled.
 //
-// Search, for each puzzle (no solution needed: 0, 1 or many solutions all have a form):
+// Search, for each puzzle (no solution needed: 0, 1 or many solutions all have a form), a form
+// row at a time, breadth first (searchLevels):
+//   A candidate is a set of geometric maps that agree on the form so far: transposition, the
+//   source rows placed, the stack order, and each form column's source column, except that
+//   columns of one stack empty in every row placed so far stay interchangeable (a run).
+//   Level r tries, for every candidate, each source row it may place as form row r (the next row
+//   of its band; at a band's start any row of an unused band), read through its column order
+//   with each run sorted: empty cells first, then digits already labelled by label, then digits
+//   met for the first time (they take the next labels, left to right, and any order of them
+//   gives the same row). The smallest row of the level is form row r, and only the candidates
+//   that give it go on: one per order of the new digits in each run, with the columns left empty
+//   still a run. Level 0 starts from each transposition and stack order with every stack one run
+//   (only rows whose givens per stack fit the smallest row mask are tried). After row 9 each
+//   candidate stands for the product of its runs' orders (1, 2 or 6 per stack): their sum is the
+//   automorphism count.
+//   A puzzle whose candidates outgrow a list (ROOM: a nearly full grid with many symmetric
+//   choices) is searched instead by fixing each column order under row 1 (canonByMaps):
 //   1. Row 1 of the form: the smallest mask any of the 18 (transposition, row) choices reaches
 //      with the best order of its stacks and columns (stacks by count of givens, fewest first;
 //      givens to the right of their stack). Choices that cannot reach it are cut at once.
@@ -90,6 +106,7 @@ let batchRoom: i32 = 0;
  */
 export function reserve(count: i32): usize {
   if (count < 0 || batchBytes(count) > 0x3fffffff) return 0;
+  if (lists == 0) lists = heap.alloc(2 * <usize>ROOM * RECORD);
   if (count > batchRoom) {
     let room = max(count, batchRoom * 2);
     if (batchBytes(room) > 0x3fffffff) room = count;
@@ -169,6 +186,254 @@ function rowMask(grid: usize, row: i32): u32 {
  */
 function canonOne(at: usize): i32 {
   if (!readPuzzle(at)) return REPEATED_CLUE;
+  const found = searchLevels();
+  return found >= 0 ? found : canonByMaps();
+}
+
+// ── The level search ───────────────────────────────────────────────────────────────────────────
+//
+// A candidate is a set of geometric maps that agree on the form so far, one record of RECORD
+// bytes in a candidate list:
+//
+//   0–8   slot → source column: form column k reads source column byte k (9–15: 255, read as 0 by a swizzle)
+//   16–25 labels[digit]: the label of each digit met so far (UNLABELLED: not met; byte 16, empty, is 0)
+//   26 the next label to give │ 27 transposed (0 or 1) │ 28 the band of the rows being placed
+//   29 ties │ 30–31 the source rows used (bit per row)
+//
+// ties: bit 2s says form columns 3s and 3s + 1 are interchangeable, bit 2s + 1 columns 3s + 1
+// and 3s + 2: columns empty in every row placed so far, in one stack, side by side, in any order.
+// A candidate stands for every order of each such run (its multiplicity: 1, 2 or 6 per stack).
+const RECORD: usize = 32;
+/** Candidates a list holds; a puzzle that needs more (a nearly full grid with many ties) is searched by column orders instead. */
+const ROOM: i32 = 16384;
+/** The two candidate lists (the current level's and the next), allocated by the first reserve (before the host makes its views). */
+let lists: usize = 0;
+/** The givens of each (transposition, row, stack): stackGivens[27t + 3row + stack]. */
+const stackGivens = memory.data(54);
+/** A row as it is placed: values (labels, UNLABELLED for a digit not met yet), digits and source columns, per slot. */
+const slotValues = memory.data(16, 16);
+const slotDigits = memory.data(16, 16);
+const slotColumns = memory.data(16, 16);
+/** Multiplicity of a stack's two tie bits: none 1, one run of two 2, all three 6. */
+const RUN_ORDERS = memory.data<u8>([1, 2, 2, 6]);
+
+/**
+ * The level search: form row r (0–8) at level r. Every candidate of the level tries each source
+ * row it may place next (the next row of its band, or at a band's start any row of an unused
+ * band); each row is read under the candidate's column order with the runs of interchangeable
+ * columns sorted (empty cells first, then digits already labelled by their label, then digits
+ * met for the first time, which take the next labels in order). The smallest row over the level
+ * becomes the form's row; the candidates that give it (one per order of the new digits of each
+ * run, the empty ones staying interchangeable) make the next level. After row 9 the candidates'
+ * multiplicities add up to the automorphisms. Returns -1 when a list would overflow.
+ */
+function searchLevels(): i32 {
+  let least: u32 = 0x3ff;
+  for (let t = 0; t < 2; t++) {
+    for (let row = 0; row < 9; row++) {
+      const grid = grids + <usize>t * CELLS + <usize>row * 9;
+      least = min(least, rowMask(grids + <usize>t * CELLS, row));
+      for (let stack = 0; stack < 3; stack++) {
+        const at = grid + <usize>stack * 3;
+        store<u8>(stackGivens + 27 * t + 3 * row + stack, <u8>(<u32>(load<u8>(at) != 0) + <u32>(load<u8>(at + 1) != 0) + <u32>(load<u8>(at + 2) != 0)));
+      }
+    }
+  }
+  // Row 1 of the form has `least`'s givens per stack (its givens to the right of each stack).
+  const want0 = popcnt((least >> 6) & 7);
+  const want1 = popcnt((least >> 3) & 7);
+  const want2 = popcnt(least & 7);
+  // Level 0: each transposition and stack order, all columns of a stack interchangeable.
+  let current = lists;
+  let following = lists + <usize>ROOM * RECORD;
+  let count = 0;
+  for (let t = 0; t < 2; t++) {
+    for (let stacks = 0; stacks < 6; stacks++) {
+      const record = current + <usize>count * RECORD;
+      v128.store(record, i8x16.splat(-1));
+      for (let position = 0; position < 3; position++) {
+        const stack = <u8>load<u8>(PERM3 + 3 * stacks + position);
+        for (let k = 0; k < 3; k++) store<u8>(record + 3 * position + k, 3 * stack + <u8>k);
+      }
+      v128.store(record + 16, i8x16.splat(<i8>UNLABELLED));
+      store<u8>(record + 16, 0);
+      store<u8>(record + 26, 1);
+      store<u8>(record + 27, <u8>t);
+      store<u8>(record + 28, 0);
+      store<u8>(record + 29, 0x3f);
+      store<u16>(record + 30, 0);
+      count++;
+    }
+  }
+  for (let r = 0; r < 9; r++) {
+    const bestRow = best + <usize>r * 16;
+    v128.store(bestRow, ROW_SENTINEL);
+    let placed = 0;
+    for (let i = 0; i < count; i++) {
+      const record = current + <usize>i * RECORD;
+      const used = <u32>load<u16>(record + 30);
+      if (r % 3 != 0) {
+        const band = <i32>load<u8>(record + 28);
+        for (let row = 3 * band; row < 3 * band + 3; row++) {
+          if ((used & (<u32>1 << row)) != 0) continue;
+          placed = placeRow(record, row, r, following, placed);
+          if (placed < 0) return -1;
+        }
+        continue;
+      }
+      const givens = stackGivens + 27 * <usize>load<u8>(record + 27);
+      for (let row = 0; row < 9; row++) {
+        if ((used >> (3 * (row / 3))) & 7) continue;
+        if (r == 0) {
+          // Only a row with least's givens per stack, in this stack order, can be row 1.
+          const at = givens + 3 * row;
+          if (<u32>load<u8>(at + load<u8>(record) / 3) != want0) continue;
+          if (<u32>load<u8>(at + load<u8>(record + 3) / 3) != want1) continue;
+          if (<u32>load<u8>(at + load<u8>(record + 6) / 3) != want2) continue;
+        }
+        placed = placeRow(record, row, r, following, placed);
+        if (placed < 0) return -1;
+      }
+    }
+    const swap = current;
+    current = following;
+    following = swap;
+    count = placed;
+  }
+  let found = 0;
+  for (let i = 0; i < count; i++) {
+    const ties = <u32>load<u8>(current + <usize>i * RECORD + 29);
+    found += <i32>load<u8>(RUN_ORDERS + (ties & 3)) * <i32>load<u8>(RUN_ORDERS + ((ties >> 2) & 3)) * <i32>load<u8>(RUN_ORDERS + (ties >> 4));
+  }
+  return found;
+}
+
+/** Sorts slots `from` to `to` (2 or 3 of them) of the row being placed by value, carrying their digits and columns. */
+@inline function sortRun(from: usize, to: usize): void {
+  for (let i = from + 1; i <= to; i++) {
+    for (let j = i; j > from && load<u8>(slotValues + j - 1) > load<u8>(slotValues + j); j--) {
+      const value = load<u8>(slotValues + j);
+      store<u8>(slotValues + j, load<u8>(slotValues + j - 1));
+      store<u8>(slotValues + j - 1, value);
+      const digit = load<u8>(slotDigits + j);
+      store<u8>(slotDigits + j, load<u8>(slotDigits + j - 1));
+      store<u8>(slotDigits + j - 1, digit);
+      const column = load<u8>(slotColumns + j);
+      store<u8>(slotColumns + j, load<u8>(slotColumns + j - 1));
+      store<u8>(slotColumns + j - 1, column);
+    }
+  }
+}
+
+/**
+ * Source row `row` as form row `r` under the candidate at `record`: read, compared with best row
+ * `r`, and when not greater its candidates appended to the list at `out` (after `placed` others;
+ * a smaller row first empties it). Returns the list's new length, or -1 when it would overflow.
+ */
+function placeRow(record: usize, row: i32, r: i32, out: usize, placed: i32): i32 {
+  const grid = grids + <usize>load<u8>(record + 27) * CELLS + <usize>row * 9;
+  let digits = i8x16.swizzle(v128.load(grid), v128.load(record));
+  let values = i8x16.swizzle(v128.load(record + 16), digits);
+  const ties = <u32>load<u8>(record + 29);
+  let columns = v128.load(record);
+  if (ties != 0) {
+    v128.store(slotValues, values);
+    v128.store(slotDigits, digits);
+    v128.store(slotColumns, columns);
+    for (let stack = 0; stack < 3; stack++) {
+      const run = (ties >> (2 * stack)) & 3;
+      if (run == 0) continue;
+      if (run == 3) sortRun(3 * stack, 3 * stack + 2);
+      else if (run == 1) sortRun(3 * stack, 3 * stack + 1);
+      else sortRun(3 * stack + 1, 3 * stack + 2);
+    }
+    values = v128.load(slotValues);
+    digits = v128.load(slotDigits);
+    columns = v128.load(slotColumns);
+  }
+  // Digits met for the first time take the next labels, left to right.
+  let fresh = i8x16.bitmask(i8x16.eq(values, i8x16.splat(<i8>UNLABELLED)));
+  let next = load<u8>(record + 26);
+  if (fresh != 0) {
+    v128.store(slotValues, values);
+    let lanes = fresh;
+    do {
+      store<u8>(slotValues + <usize>ctz(lanes), next++);
+      lanes &= lanes - 1;
+    } while (lanes != 0);
+    values = v128.load(slotValues);
+  }
+  const bestRow = best + <usize>r * 16;
+  const known = v128.load(bestRow);
+  const less = i8x16.bitmask(i8x16.lt_u(values, known));
+  const greater = i8x16.bitmask(i8x16.gt_u(values, known));
+  if ((less | greater) != 0) {
+    if ((greater & ((less | greater) & -(less | greater))) != 0) return placed; // the first difference is greater
+    v128.store(bestRow, values);
+    placed = 0;
+  }
+  // The candidate with this row: new labels, columns in their sorted order, ties kept only between empty cells.
+  if (placed >= ROOM) return -1;
+  const child = out + <usize>placed * RECORD;
+  v128.store(child, columns);
+  v128.store(child + 16, v128.load(record + 16));
+  v128.store(slotValues, values);
+  v128.store(slotDigits, digits);
+  if (fresh != 0) {
+    let lanes = fresh;
+    do {
+      const lane = <usize>ctz(lanes);
+      store<u8>(child + 16 + <usize>load<u8>(slotDigits + lane), load<u8>(slotValues + lane));
+      lanes &= lanes - 1;
+    } while (lanes != 0);
+  }
+  store<u8>(child + 26, next);
+  store<u8>(child + 27, load<u8>(record + 27));
+  store<u8>(child + 28, <u8>(row / 3));
+  const empty = <u32>i8x16.bitmask(i8x16.eq(values, i8x16.splat(0)));
+  // Tie bit for slots k, k+1 (k = 3s or 3s + 1) survives when both cells are empty.
+  const bothEmpty = empty & (empty >> 1);
+  const kept = ties & ((bothEmpty & 3) | ((bothEmpty >> 1) & 0xc) | ((bothEmpty >> 2) & 0x30));
+  store<u8>(child + 29, <u8>kept);
+  store<u16>(child + 30, load<u16>(record + 30) | (<u16>1 << <u16>row));
+  let made = 1;
+  // Two or three new digits in one run: every order of them gives this row; each is a candidate.
+  if (ties != 0 && fresh != 0) {
+    for (let stack = 0; stack < 3; stack++) {
+      const run = (ties >> (2 * stack)) & 3;
+      if (run == 0) continue;
+      const lanes = (fresh >> (3 * stack)) & (run == 3 ? 7 : run == 1 ? 3 : 6);
+      const newCount = popcnt(lanes);
+      if (newCount < 2) continue;
+      const firstLane = <usize>(3 * stack) + <usize>ctz(lanes);
+      const orders = newCount == 2 ? 2 : 6;
+      if (placed + made * orders > ROOM) return -1;
+      for (let j = 0; j < made; j++) {
+        const base = out + <usize>(placed + j) * RECORD;
+        for (let o = 1; o < orders; o++) {
+          const copy = out + <usize>(placed + made * o + j) * RECORD;
+          v128.store(copy, v128.load(base));
+          v128.store(copy + 16, v128.load(base + 16));
+          for (let k = 0; k < newCount; k++) {
+            const from = firstLane + <usize>(newCount == 2 ? 1 - k : <i32>load<u8>(PERM3 + 3 * o + k));
+            const to = firstLane + <usize>k;
+            const column = load<u8>(base + from);
+            store<u8>(copy + to, column);
+            store<u8>(copy + 16 + <usize>load<u8>(grid + column), load<u8>(slotValues + to));
+          }
+        }
+      }
+      made *= orders;
+    }
+  }
+  return placed + made;
+}
+
+/**
+ * The minlex form of the grid read into `grids`, by trying each column order (steps 1–3 of the
+ * fallback, above) into `best`; returns the number of geometric maps that give it.
+ */
+function canonByMaps(): i32 {
   let least: u32 = 0x3ff;
   for (let t = 0; t < 2; t++) {
     for (let row = 0; row < 9; row++) least = min(least, rowMask(grids + <usize>t * CELLS, row));

@@ -71,10 +71,6 @@ const best = memory.data(9 * 16, 16);
 const labels = memory.data(10 * 16, 16);
 /** next[r]: the next label to give after rows 0..r-1. */
 const nextLabels = memory.data(10);
-/** The digits met so far in each row, column and box (bit d for digit d). */
-const rows = memory.data(9 * 4);
-const cols = memory.data(9 * 4);
-const boxes = memory.data(9 * 4);
 /** The column permutation being tried: form column → source column; bytes 9–15 out of a swizzle's range (they read as 0). */
 const columns = memory.data<u8>([0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255]);
 /** A row's cells as read, spare room to patch a row's labels in. */
@@ -130,54 +126,98 @@ export function canonBatch(base: usize, count: i32): i32 {
     store<i32>(counts + <usize>i * 4, found);
     if (found < 0) continue;
     const form = forms + <usize>i * CELLS;
-    for (let c = 0; c < CELLS; c++) store<u8>(form + c, load<u8>(best + <usize>(c / 9) * 16 + c % 9) + 48);
+    for (let r = 0; r < 9; r++) {
+      // Labels to characters, a row at a time: 8 bytes and then the ninth (no write past the form).
+      const characters = i8x16.add(v128.load(best + <usize>r * 16), i8x16.splat(48));
+      const at = form + <usize>r * 9;
+      v128.store64_lane(at, characters, 0);
+      v128.store8_lane(at + 8, characters, 8);
+    }
   }
   return count;
 }
 
-/** Reads the puzzle at `at` into grids (and its transpose); false when a digit repeats in a unit. */
-function readPuzzle(at: usize): bool {
-  memory.fill(rows, 0, 9 * 4);
-  memory.fill(cols, 0, 9 * 4);
-  memory.fill(boxes, 0, 9 * 4);
-  for (let cell = 0; cell < CELLS; cell++) {
-    let value = <u32>load<u8>(at + cell);
-    if (value >= 48) value -= 48;
-    if (value - 1 > 8) value = 0;
-    const row = cell / 9;
-    const col = cell % 9;
-    store<u8>(grids + cell, <u8>value);
-    store<u8>(grids + CELLS + col * 9 + row, <u8>value);
-    if (value == 0) continue;
-    const bit = <u32>1 << value;
-    const box = (row / 3) * 3 + col / 3;
-    const r = rows + <usize>row * 4;
-    const c = cols + <usize>col * 4;
-    const b = boxes + <usize>box * 4;
-    if ((load<u32>(r) | load<u32>(c) | load<u32>(b)) & bit) return false;
-    store<u32>(r, load<u32>(r) | bit);
-    store<u32>(c, load<u32>(c) | bit);
-    store<u32>(b, load<u32>(b) | bit);
-  }
-  return true;
+/** Digit bits for the unit checks: DIGIT_BITS[d] is bit d − 1 for digits 1–8, 0 for an empty cell and for 9 (checked by itself). */
+const DIGIT_BITS = memory.data<u8>([0, 1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0], 16);
+/**
+ * BOX_PICK[3j + band]: the swizzle that takes, from the row of band `band` holding cell j of
+ * each box (cells 0–8 row by row), that cell into the box's lane (lanes 3 band to 3 band + 2).
+ */
+const BOX_PICK = memory.data<u8>([
+  0, 3, 6, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 0, 3, 6, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 255, 255, 255, 0, 3, 6, 255, 255, 255, 255, 255, 255, 255,
+  1, 4, 7, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 1, 4, 7, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 255, 255, 255, 1, 4, 7, 255, 255, 255, 255, 255, 255, 255,
+  2, 5, 8, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 2, 5, 8, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 255, 255, 255, 2, 5, 8, 255, 255, 255, 255, 255, 255, 255,
+], 16);
+
+/** Unit checks, nine units at a time (one per lane, lanes 0–8): the digit bits seen and any repeated. */
+let seenLow: v128 = i8x16.splat(0);
+let seenNine: v128 = i8x16.splat(0);
+let repeated: v128 = i8x16.splat(0);
+
+/** One cell of each of nine units (a digit 0–9 per lane): notes a digit its unit has already had. */
+@inline function checkCells(digits: v128): void {
+  const low = i8x16.swizzle(v128.load(DIGIT_BITS), digits);
+  const nine = i8x16.eq(digits, i8x16.splat(9));
+  repeated = v128.or(repeated, v128.or(v128.and(seenLow, low), v128.and(seenNine, nine)));
+  seenLow = v128.or(seenLow, low);
+  seenNine = v128.or(seenNine, nine);
 }
 
-/** The smallest mask row `row` of `grid` reaches under a column permutation (see the header). */
-function rowMask(grid: usize, row: i32): u32 {
-  let a: u32 = 0;
-  let b: u32 = 0;
-  let c: u32 = 0;
-  const at = grid + <usize>row * 9;
-  for (let k = 0; k < 3; k++) {
-    a += <u32>(load<u8>(at + k) != 0);
-    b += <u32>(load<u8>(at + 3 + k) != 0);
-    c += <u32>(load<u8>(at + 6 + k) != 0);
+/** Starts the unit checks of nine units. */
+@inline function startCheck(): void {
+  seenLow = i8x16.splat(0);
+  seenNine = i8x16.splat(0);
+}
+
+/** Reads the puzzle at `at` into grids (and its transpose); false when a digit repeats in a unit. */
+function readPuzzle(at: usize): bool {
+  // Bytes to digits 0–9, 16 at a time (the last vector runs past the puzzle: the batch goes on
+  // after it, and the transpose below overwrites what lands past the grid).
+  for (let offset: usize = 0; offset < <usize>CELLS; offset += 16) {
+    const bytes = v128.load(at + offset);
+    const lowered = i8x16.sub(bytes, v128.and(i8x16.ge_u(bytes, i8x16.splat(48)), i8x16.splat(48)));
+    v128.store(grids + offset, v128.and(lowered, i8x16.le_u(i8x16.sub(lowered, i8x16.splat(1)), i8x16.splat(8))));
   }
+  for (let col = 0; col < 9; col++) {
+    for (let row = 0; row < 9; row++) store<u8>(grids + CELLS + col * 9 + row, load<u8>(grids + row * 9 + col));
+  }
+  repeated = i8x16.splat(0);
+  // Rows (lane: row; a column of cells at a time), columns (lane: column), boxes (lane: box).
+  startCheck();
+  for (let col = 0; col < 9; col++) checkCells(v128.load(grids + CELLS + <usize>col * 9));
+  startCheck();
+  for (let row = 0; row < 9; row++) checkCells(v128.load(grids + <usize>row * 9));
+  startCheck();
+  for (let cell = 0; cell < 9; cell++) {
+    const row = cell / 3;
+    const pick = BOX_PICK + <usize>(cell % 3) * 48;
+    let digits = i8x16.swizzle(v128.load(grids + <usize>row * 9), v128.load(pick));
+    digits = v128.or(digits, i8x16.swizzle(v128.load(grids + <usize>(row + 3) * 9), v128.load(pick + 16)));
+    digits = v128.or(digits, i8x16.swizzle(v128.load(grids + <usize>(row + 6) * 9), v128.load(pick + 32)));
+    checkCells(digits);
+  }
+  return (i8x16.bitmask(i8x16.ne(repeated, i8x16.splat(0))) & 0x1ff) == 0;
+}
+
+/** The smallest mask of a row with `a`, `b` and `c` givens in its stacks, under a column permutation (see the header). */
+function countsMask(a: u32, b: u32, c: u32): u32 {
   // Sort the three counts, fewest first.
   if (a > b) { const t = a; a = b; b = t; }
   if (b > c) { const t = b; b = c; c = t; }
   if (a > b) { const t = a; a = b; b = t; }
   return ((((<u32>1 << a) - 1) << 6) | (((<u32>1 << b) - 1) << 3) | ((<u32>1 << c) - 1));
+}
+
+/** The smallest mask row `row` of `grid` reaches under a column permutation (see the header). */
+function rowMask(grid: usize, row: i32): u32 {
+  const givens = <u32>i8x16.bitmask(i8x16.ne(v128.load(grid + <usize>row * 9), i8x16.splat(0)));
+  return countsMask(popcnt(givens & 7), popcnt((givens >> 3) & 7), popcnt((givens >> 6) & 7));
 }
 
 /**
@@ -214,6 +254,17 @@ const stackGivens = memory.data(54);
 const slotValues = memory.data(16, 16);
 const slotDigits = memory.data(16, 16);
 const slotColumns = memory.data(16, 16);
+/** The column order of each stack order (PERM3's), 255 past column 9 (read as 0 by a swizzle). */
+const STACK_ORDERS = memory.data<u8>([
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 255, 255, 255, 255, 255, 255, 255,
+  0, 1, 2, 6, 7, 8, 3, 4, 5, 255, 255, 255, 255, 255, 255, 255,
+  3, 4, 5, 0, 1, 2, 6, 7, 8, 255, 255, 255, 255, 255, 255, 255,
+  3, 4, 5, 6, 7, 8, 0, 1, 2, 255, 255, 255, 255, 255, 255, 255,
+  6, 7, 8, 0, 1, 2, 3, 4, 5, 255, 255, 255, 255, 255, 255, 255,
+  6, 7, 8, 3, 4, 5, 0, 1, 2, 255, 255, 255, 255, 255, 255, 255,
+], 16);
+/** The level-0 candidate being read: one stack order, every stack one run, nothing labelled. */
+const startRecord = memory.data(<i32>RECORD, 16);
 /** Multiplicity of a stack's two tie bits: none 1, one run of two 2, all three 6. */
 const RUN_ORDERS = memory.data<u8>([1, 2, 2, 6]);
 
@@ -229,46 +280,55 @@ const RUN_ORDERS = memory.data<u8>([1, 2, 2, 6]);
  */
 function searchLevels(): i32 {
   let least: u32 = 0x3ff;
-  for (let t = 0; t < 2; t++) {
-    for (let row = 0; row < 9; row++) {
-      const grid = grids + <usize>t * CELLS + <usize>row * 9;
-      least = min(least, rowMask(grids + <usize>t * CELLS, row));
-      for (let stack = 0; stack < 3; stack++) {
-        const at = grid + <usize>stack * 3;
-        store<u8>(stackGivens + 27 * t + 3 * row + stack, <u8>(<u32>(load<u8>(at) != 0) + <u32>(load<u8>(at + 1) != 0) + <u32>(load<u8>(at + 2) != 0)));
-      }
-    }
+  for (let line = 0; line < 18; line++) {
+    // Lines 0–8 are the rows of the puzzle, 9–17 the rows of its transpose.
+    const givens = <u32>i8x16.bitmask(i8x16.ne(v128.load(grids + <usize>line * 9), i8x16.splat(0)));
+    const a = popcnt(givens & 7);
+    const b = popcnt((givens >> 3) & 7);
+    const c = popcnt((givens >> 6) & 7);
+    least = min(least, countsMask(a, b, c));
+    const at = stackGivens + <usize>line * 3;
+    store<u8>(at, <u8>a);
+    store<u8>(at + 1, <u8>b);
+    store<u8>(at + 2, <u8>c);
   }
   // Row 1 of the form has `least`'s givens per stack (its givens to the right of each stack).
   const want0 = popcnt((least >> 6) & 7);
   const want1 = popcnt((least >> 3) & 7);
   const want2 = popcnt(least & 7);
-  // Level 0: each transposition and stack order, all columns of a stack interchangeable.
+  // Level 0: each row whose givens per stack fit them, under each stack order that fits, every
+  // stack one run.
   let current = lists;
   let following = lists + <usize>ROOM * RECORD;
-  let count = 0;
-  for (let t = 0; t < 2; t++) {
+  const start = startRecord;
+  v128.store(start + 16, i8x16.splat(<i8>UNLABELLED));
+  store<u8>(start + 16, 0);
+  store<u8>(start + 26, 1);
+  store<u8>(start + 28, 0);
+  store<u8>(start + 29, 0x3f);
+  store<u16>(start + 30, 0);
+  v128.store(best, ROW_SENTINEL);
+  let placed = 0;
+  for (let line = 0; line < 18; line++) {
+    const at = stackGivens + <usize>line * 3;
     for (let stacks = 0; stacks < 6; stacks++) {
-      const record = current + <usize>count * RECORD;
-      v128.store(record, i8x16.splat(-1));
-      for (let position = 0; position < 3; position++) {
-        const stack = <u8>load<u8>(PERM3 + 3 * stacks + position);
-        for (let k = 0; k < 3; k++) store<u8>(record + 3 * position + k, 3 * stack + <u8>k);
-      }
-      v128.store(record + 16, i8x16.splat(<i8>UNLABELLED));
-      store<u8>(record + 16, 0);
-      store<u8>(record + 26, 1);
-      store<u8>(record + 27, <u8>t);
-      store<u8>(record + 28, 0);
-      store<u8>(record + 29, 0x3f);
-      store<u16>(record + 30, 0);
-      count++;
+      const order = PERM3 + 3 * stacks;
+      if (<u32>load<u8>(at + load<u8>(order)) != want0) continue;
+      if (<u32>load<u8>(at + load<u8>(order + 1)) != want1) continue;
+      if (<u32>load<u8>(at + load<u8>(order + 2)) != want2) continue;
+      v128.store(start, v128.load(STACK_ORDERS + <usize>stacks * 16));
+      store<u8>(start + 27, <u8>(line / 9));
+      placed = placeRow(start, line % 9, 0, following, placed);
+      if (placed < 0) return -1;
     }
   }
-  for (let r = 0; r < 9; r++) {
+  let count = placed;
+  current = following;
+  following = lists;
+  for (let r = 1; r < 9; r++) {
     const bestRow = best + <usize>r * 16;
     v128.store(bestRow, ROW_SENTINEL);
-    let placed = 0;
+    placed = 0;
     for (let i = 0; i < count; i++) {
       const record = current + <usize>i * RECORD;
       const used = <u32>load<u16>(record + 30);
@@ -281,16 +341,8 @@ function searchLevels(): i32 {
         }
         continue;
       }
-      const givens = stackGivens + 27 * <usize>load<u8>(record + 27);
       for (let row = 0; row < 9; row++) {
         if ((used >> (3 * (row / 3))) & 7) continue;
-        if (r == 0) {
-          // Only a row with least's givens per stack, in this stack order, can be row 1.
-          const at = givens + 3 * row;
-          if (<u32>load<u8>(at + load<u8>(record) / 3) != want0) continue;
-          if (<u32>load<u8>(at + load<u8>(record + 3) / 3) != want1) continue;
-          if (<u32>load<u8>(at + load<u8>(record + 6) / 3) != want2) continue;
-        }
         placed = placeRow(record, row, r, following, placed);
         if (placed < 0) return -1;
       }

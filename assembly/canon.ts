@@ -248,24 +248,16 @@ const RECORD: usize = 32;
 const ROOM: i32 = 16384;
 /** The two candidate lists (the current level's and the next), allocated by the first reserve (before the host makes its views). */
 let lists: usize = 0;
-/** The givens of each (transposition, row, stack): stackGivens[27t + 3row + stack]. */
-const stackGivens = memory.data(54);
-/** A row as it is placed: values (labels, UNLABELLED for a digit not met yet), digits and source columns, per slot. */
+/** The smallest mask of each line (rows 0–8 of the puzzle, then rows 0–8 of its transpose), u16 each. */
+const lineMasks = memory.data(36);
+/** The identity column order, 255 past column 9 (read as 0 by a swizzle). */
+const NATURAL_COLUMNS = memory.data<u8>([0, 1, 2, 3, 4, 5, 6, 7, 8, 255, 255, 255, 255, 255, 255, 255], 16);
+/** The level-0 candidate: columns in their order, all interchangeable within and across stacks, nothing labelled. */
+const startRecord = memory.data(<i32>RECORD, 16);
+/** Scratch for a placed row's values and digits, per slot. */
 const slotValues = memory.data(16, 16);
 const slotDigits = memory.data(16, 16);
-const slotColumns = memory.data(16, 16);
-/** The column order of each stack order (PERM3's), 255 past column 9 (read as 0 by a swizzle). */
-const STACK_ORDERS = memory.data<u8>([
-  0, 1, 2, 3, 4, 5, 6, 7, 8, 255, 255, 255, 255, 255, 255, 255,
-  0, 1, 2, 6, 7, 8, 3, 4, 5, 255, 255, 255, 255, 255, 255, 255,
-  3, 4, 5, 0, 1, 2, 6, 7, 8, 255, 255, 255, 255, 255, 255, 255,
-  3, 4, 5, 6, 7, 8, 0, 1, 2, 255, 255, 255, 255, 255, 255, 255,
-  6, 7, 8, 0, 1, 2, 3, 4, 5, 255, 255, 255, 255, 255, 255, 255,
-  6, 7, 8, 3, 4, 5, 0, 1, 2, 255, 255, 255, 255, 255, 255, 255,
-], 16);
-/** The level-0 candidate being read: one stack order, every stack one run, nothing labelled. */
-const startRecord = memory.data(<i32>RECORD, 16);
-/** Multiplicity of a stack's two tie bits: none 1, one run of two 2, all three 6. */
+/** Orders of a stack's two column ties, or of the two stack ties: none 1, one run of two 2, all three 6. */
 const RUN_ORDERS = memory.data<u8>([1, 2, 2, 6]);
 
 /**
@@ -283,44 +275,28 @@ function searchLevels(): i32 {
   for (let line = 0; line < 18; line++) {
     // Lines 0–8 are the rows of the puzzle, 9–17 the rows of its transpose.
     const givens = <u32>i8x16.bitmask(i8x16.ne(v128.load(grids + <usize>line * 9), i8x16.splat(0)));
-    const a = popcnt(givens & 7);
-    const b = popcnt((givens >> 3) & 7);
-    const c = popcnt((givens >> 6) & 7);
-    least = min(least, countsMask(a, b, c));
-    const at = stackGivens + <usize>line * 3;
-    store<u8>(at, <u8>a);
-    store<u8>(at + 1, <u8>b);
-    store<u8>(at + 2, <u8>c);
+    const mask = countsMask(popcnt(givens & 7), popcnt((givens >> 3) & 7), popcnt((givens >> 6) & 7));
+    store<u16>(lineMasks + <usize>line * 2, <u16>mask);
+    least = min(least, mask);
   }
-  // Row 1 of the form has `least`'s givens per stack (its givens to the right of each stack).
-  const want0 = popcnt((least >> 6) & 7);
-  const want1 = popcnt((least >> 3) & 7);
-  const want2 = popcnt(least & 7);
-  // Level 0: each row whose givens per stack fit them, under each stack order that fits, every
-  // stack one run.
+  // Level 0: each row with the smallest mask, its stacks and their columns all interchangeable.
   let current = lists;
   let following = lists + <usize>ROOM * RECORD;
   const start = startRecord;
+  v128.store(start, v128.load(NATURAL_COLUMNS));
   v128.store(start + 16, i8x16.splat(<i8>UNLABELLED));
   store<u8>(start + 16, 0);
   store<u8>(start + 26, 1);
   store<u8>(start + 28, 0);
-  store<u8>(start + 29, 0x3f);
+  store<u8>(start + 29, 0xff);
   store<u16>(start + 30, 0);
   v128.store(best, ROW_SENTINEL);
   let placed = 0;
   for (let line = 0; line < 18; line++) {
-    const at = stackGivens + <usize>line * 3;
-    for (let stacks = 0; stacks < 6; stacks++) {
-      const order = PERM3 + 3 * stacks;
-      if (<u32>load<u8>(at + load<u8>(order)) != want0) continue;
-      if (<u32>load<u8>(at + load<u8>(order + 1)) != want1) continue;
-      if (<u32>load<u8>(at + load<u8>(order + 2)) != want2) continue;
-      v128.store(start, v128.load(STACK_ORDERS + <usize>stacks * 16));
-      store<u8>(start + 27, <u8>(line / 9));
-      placed = placeRow(start, line % 9, 0, following, placed);
-      if (placed < 0) return -1;
-    }
+    if (<u32>load<u16>(lineMasks + <usize>line * 2) != least) continue;
+    store<u8>(start + 27, <u8>(line / 9));
+    placed = placeRow(start, line % 9, 0, following, placed);
+    if (placed < 0) return -1;
   }
   let count = placed;
   current = following;
@@ -355,26 +331,83 @@ function searchLevels(): i32 {
   let found = 0;
   for (let i = 0; i < count; i++) {
     const ties = <u32>load<u8>(current + <usize>i * RECORD + 29);
-    found += <i32>load<u8>(RUN_ORDERS + (ties & 3)) * <i32>load<u8>(RUN_ORDERS + ((ties >> 2) & 3)) * <i32>load<u8>(RUN_ORDERS + (ties >> 4));
+    found += <i32>load<u8>(RUN_ORDERS + (ties & 3)) * <i32>load<u8>(RUN_ORDERS + ((ties >> 2) & 3)) * <i32>load<u8>(RUN_ORDERS + ((ties >> 4) & 3)) * <i32>load<u8>(RUN_ORDERS + (ties >> 6));
   }
   return found;
 }
 
-/** Sorts slots `from` to `to` (2 or 3 of them) of the row being placed by value, carrying their digits and columns. */
-@inline function sortRun(from: usize, to: usize): void {
-  for (let i = from + 1; i <= to; i++) {
-    for (let j = i; j > from && load<u8>(slotValues + j - 1) > load<u8>(slotValues + j); j--) {
-      const value = load<u8>(slotValues + j);
-      store<u8>(slotValues + j, load<u8>(slotValues + j - 1));
-      store<u8>(slotValues + j - 1, value);
-      const digit = load<u8>(slotDigits + j);
-      store<u8>(slotDigits + j, load<u8>(slotDigits + j - 1));
-      store<u8>(slotDigits + j - 1, digit);
-      const column = load<u8>(slotColumns + j);
-      store<u8>(slotColumns + j, load<u8>(slotColumns + j - 1));
-      store<u8>(slotColumns + j - 1, column);
+/** The column ties of a candidate's ties byte (its top two bits are the stack ties). */
+const COLUMN_TIES: u32 = 0x3f;
+/** Tie bits by lane: the tie of each slot with the next one, for the first and the second slot of a stack. */
+const FIRST_TIES = memory.data<u8>([1, 0, 0, 4, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0], 16);
+const SECOND_TIES = memory.data<u8>([0, 2, 0, 0, 8, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0], 16);
+
+/** Each lane takes the next lane's byte (the last takes 0). */
+@inline function fromNext(v: v128): v128 {
+  return i8x16.shuffle(v, i8x16.splat(0), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+}
+
+/** Each lane takes the byte `by` lanes before it (the first `by` take 0): by is 1, 2, 4 or 8. */
+@inline function fromBefore(v: v128, by: i32): v128 {
+  if (by == 1) return i8x16.shuffle(i8x16.splat(0), v, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
+  if (by == 2) return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29);
+  if (by == 4) return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 2, 3, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27);
+  return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+}
+
+/** `v` with the lanes of each pair swapped where `swap` marks its lower lane and `upper` its upper one. */
+@inline function swapPairs(v: v128, swap: v128, upper: v128): v128 {
+  return v128.bitselect(fromNext(v), v128.bitselect(fromBefore(v, 1), v, upper), swap);
+}
+
+/** The key of a stack's three sorted values, first byte highest (a smaller key is a smaller substring). */
+@inline function stackKey(p: usize): u32 {
+  return (<u32>load<u8>(slotValues + 3 * p) << 16) | (<u32>load<u8>(slotValues + 3 * p + 1) << 8) | <u32>load<u8>(slotValues + 3 * p + 2);
+}
+
+/** Swizzles of one group's orders, order 0 the identity (lanes outside the group unmoved). */
+const groupOrders = memory.data(6 * 16, 16);
+const IDENTITY = memory.data<u8>([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], 16);
+
+/** Fills groupOrders with the orders of `count` (2 or 3) blocks of `width` lanes (1 or 3) from lane `first`: 2 or 6 orders. */
+function groupOrdersOf(first: usize, count: i32, width: usize): i32 {
+  const orders = count == 2 ? 2 : 6;
+  for (let o = 0; o < orders; o++) {
+    const order = groupOrders + <usize>o * 16;
+    v128.store(order, v128.load(IDENTITY));
+    for (let q = 0; q < count; q++) {
+      const from = count == 2 ? (o == 0 ? q : 1 - q) : <i32>load<u8>(PERM3 + 3 * o + q);
+      for (let k: usize = 0; k < width; k++) store<u8>(order + first + <usize>q * width + k, <u8>(first + <usize>from * width + k));
     }
   }
+  return orders;
+}
+
+/**
+ * The children `placed` to `placed + made - 1` at `out`, each copied in every other order of
+ * groupOrders (its columns moved, the labels of the row's new digits given again by slot):
+ * returns the new number of children, or -1 when the list would overflow.
+ */
+function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: usize, fresh: i32): i32 {
+  if (placed + made * orders > ROOM) return -1;
+  for (let o = 1; o < orders; o++) {
+    const order = v128.load(groupOrders + <usize>o * 16);
+    for (let j = 0; j < made; j++) {
+      const from = out + <usize>(placed + j) * RECORD;
+      const copy = out + <usize>(placed + made * o + j) * RECORD;
+      const columns = i8x16.swizzle(v128.load(from), order);
+      v128.store(copy, columns);
+      v128.store(copy + 16, v128.load(from + 16));
+      v128.store(slotDigits, i8x16.swizzle(v128.load(grid), columns));
+      let lanes = fresh;
+      while (lanes != 0) {
+        const lane = <usize>ctz(lanes);
+        store<u8>(copy + 16 + <usize>load<u8>(slotDigits + lane), load<u8>(slotValues + lane));
+        lanes &= lanes - 1;
+      }
+    }
+  }
+  return made * orders;
 }
 
 /**
@@ -384,36 +417,73 @@ function searchLevels(): i32 {
  */
 function placeRow(record: usize, row: i32, r: i32, out: usize, placed: i32): i32 {
   const grid = grids + <usize>load<u8>(record + 27) * CELLS + <usize>row * 9;
-  let digits = i8x16.swizzle(v128.load(grid), v128.load(record));
+  let columns = v128.load(record);
+  let digits = i8x16.swizzle(v128.load(grid), columns);
   let values = i8x16.swizzle(v128.load(record + 16), digits);
   const ties = <u32>load<u8>(record + 29);
-  let columns = v128.load(record);
-  if (ties != 0) {
-    v128.store(slotValues, values);
-    v128.store(slotDigits, digits);
-    v128.store(slotColumns, columns);
-    for (let stack = 0; stack < 3; stack++) {
-      const run = (ties >> (2 * stack)) & 3;
-      if (run == 0) continue;
-      if (run == 3) sortRun(3 * stack, 3 * stack + 2);
-      else if (run == 1) sortRun(3 * stack, 3 * stack + 1);
-      else sortRun(3 * stack + 1, 3 * stack + 2);
+  if ((ties & COLUMN_TIES) != 0) {
+    // Each run sorted by value: compare-exchange slots (0, 1), (1, 2), (0, 1) of every stack, where tied.
+    const first = i8x16.ne(v128.and(i8x16.splat(<i8>ties), v128.load(FIRST_TIES)), i8x16.splat(0));
+    const second = i8x16.ne(v128.and(i8x16.splat(<i8>ties), v128.load(SECOND_TIES)), i8x16.splat(0));
+    for (let step = 0; step < 3; step++) {
+      const swap = v128.and(step == 1 ? second : first, i8x16.gt_u(values, fromNext(values)));
+      if (!v128.any_true(swap)) continue;
+      const upper = fromBefore(swap, 1);
+      values = swapPairs(values, swap, upper);
+      digits = swapPairs(digits, swap, upper);
+      columns = swapPairs(columns, swap, upper);
     }
-    values = v128.load(slotValues);
-    digits = v128.load(slotDigits);
-    columns = v128.load(slotColumns);
   }
-  // Digits met for the first time take the next labels, left to right.
-  let fresh = i8x16.bitmask(i8x16.eq(values, i8x16.splat(<i8>UNLABELLED)));
+  // Interchangeable stacks (all empty so far) in order of their sorted values, as a network of three.
+  const stackTies = ties >> 6;
+  let key0: u32 = 0;
+  let key1: u32 = 0;
+  let key2: u32 = 0;
+  if (stackTies != 0) {
+    v128.store(slotValues, values);
+    key0 = stackKey(0);
+    key1 = stackKey(1);
+    key2 = stackKey(2);
+    let from0 = 0;
+    let from1 = 1;
+    let from2 = 2;
+    for (let step = 0; step < 3; step++) {
+      if (step == 1) {
+        if ((stackTies & 2) != 0 && key1 > key2) {
+          const key = key1; key1 = key2; key2 = key;
+          const from = from1; from1 = from2; from2 = from;
+        }
+      } else if ((stackTies & 1) != 0 && key0 > key1) {
+        const key = key0; key0 = key1; key1 = key;
+        const from = from0; from0 = from1; from1 = from;
+      }
+    }
+    if (from0 != 0 || from1 != 1) {
+      const order = groupOrders;
+      v128.store(order, v128.load(IDENTITY));
+      for (let k = 0; k < 3; k++) {
+        store<u8>(order + k, <u8>(3 * from0 + k));
+        store<u8>(order + 3 + k, <u8>(3 * from1 + k));
+        store<u8>(order + 6 + k, <u8>(3 * from2 + k));
+      }
+      const moved = v128.load(order);
+      values = i8x16.swizzle(values, moved);
+      digits = i8x16.swizzle(digits, moved);
+      columns = i8x16.swizzle(columns, moved);
+    }
+  }
+  // Digits met for the first time take the next labels, left to right (a running count of them).
+  const freshLanes = i8x16.eq(values, i8x16.splat(<i8>UNLABELLED));
+  const fresh = i8x16.bitmask(freshLanes);
   let next = load<u8>(record + 26);
   if (fresh != 0) {
-    v128.store(slotValues, values);
-    let lanes = fresh;
-    do {
-      store<u8>(slotValues + <usize>ctz(lanes), next++);
-      lanes &= lanes - 1;
-    } while (lanes != 0);
-    values = v128.load(slotValues);
+    let running = v128.and(freshLanes, i8x16.splat(1));
+    running = i8x16.add(running, fromBefore(running, 1));
+    running = i8x16.add(running, fromBefore(running, 2));
+    running = i8x16.add(running, fromBefore(running, 4));
+    running = i8x16.add(running, fromBefore(running, 8));
+    values = v128.bitselect(i8x16.add(running, i8x16.splat(<i8>(next - 1))), values, freshLanes);
+    next += <u8>popcnt(fresh);
   }
   const bestRow = best + <usize>r * 16;
   const known = v128.load(bestRow);
@@ -431,52 +501,42 @@ function placeRow(record: usize, row: i32, r: i32, out: usize, placed: i32): i32
   v128.store(child + 16, v128.load(record + 16));
   v128.store(slotValues, values);
   v128.store(slotDigits, digits);
-  if (fresh != 0) {
-    let lanes = fresh;
-    do {
-      const lane = <usize>ctz(lanes);
-      store<u8>(child + 16 + <usize>load<u8>(slotDigits + lane), load<u8>(slotValues + lane));
-      lanes &= lanes - 1;
-    } while (lanes != 0);
+  let lanes = fresh;
+  while (lanes != 0) {
+    const lane = <usize>ctz(lanes);
+    store<u8>(child + 16 + <usize>load<u8>(slotDigits + lane), load<u8>(slotValues + lane));
+    lanes &= lanes - 1;
   }
   store<u8>(child + 26, next);
   store<u8>(child + 27, load<u8>(record + 27));
   store<u8>(child + 28, <u8>(row / 3));
   const empty = <u32>i8x16.bitmask(i8x16.eq(values, i8x16.splat(0)));
-  // Tie bit for slots k, k+1 (k = 3s or 3s + 1) survives when both cells are empty.
+  // A column tie (slots 3s + i, 3s + i + 1) stays when both cells are empty; a stack tie when both stacks are.
   const bothEmpty = empty & (empty >> 1);
-  const kept = ties & ((bothEmpty & 3) | ((bothEmpty >> 1) & 0xc) | ((bothEmpty >> 2) & 0x30));
+  let kept = ties & ((bothEmpty & 3) | ((bothEmpty >> 1) & 0xc) | ((bothEmpty >> 2) & 0x30));
+  if (stackTies != 0) kept |= (ties & 0x40 & -<u32>((key0 | key1) == 0)) | (ties & 0x80 & -<u32>((key1 | key2) == 0));
   store<u8>(child + 29, <u8>kept);
   store<u16>(child + 30, load<u16>(record + 30) | (<u16>1 << <u16>row));
+  if (fresh == 0 || ties == 0) return placed + 1;
+  // Every order of interchangeable stacks with equal values (new digits only), and of two or
+  // three new digits in one run, gives this row: each is a candidate.
   let made = 1;
-  // Two or three new digits in one run: every order of them gives this row; each is a candidate.
-  if (ties != 0 && fresh != 0) {
-    for (let stack = 0; stack < 3; stack++) {
-      const run = (ties >> (2 * stack)) & 3;
-      if (run == 0) continue;
-      const lanes = (fresh >> (3 * stack)) & (run == 3 ? 7 : run == 1 ? 3 : 6);
-      const newCount = popcnt(lanes);
-      if (newCount < 2) continue;
-      const firstLane = <usize>(3 * stack) + <usize>ctz(lanes);
-      const orders = newCount == 2 ? 2 : 6;
-      if (placed + made * orders > ROOM) return -1;
-      for (let j = 0; j < made; j++) {
-        const base = out + <usize>(placed + j) * RECORD;
-        for (let o = 1; o < orders; o++) {
-          const copy = out + <usize>(placed + made * o + j) * RECORD;
-          v128.store(copy, v128.load(base));
-          v128.store(copy + 16, v128.load(base + 16));
-          for (let k = 0; k < newCount; k++) {
-            const from = firstLane + <usize>(newCount == 2 ? 1 - k : <i32>load<u8>(PERM3 + 3 * o + k));
-            const to = firstLane + <usize>k;
-            const column = load<u8>(base + from);
-            store<u8>(copy + to, column);
-            store<u8>(copy + 16 + <usize>load<u8>(grid + column), load<u8>(slotValues + to));
-          }
-        }
-      }
-      made *= orders;
-    }
+  if (stackTies == 3 && key0 == key1 && key1 == key2 && key0 != 0) {
+    made = splitChildren(out, placed, made, groupOrdersOf(0, 3, 3), grid, fresh);
+  } else if ((stackTies & 1) != 0 && key0 == key1 && key0 != 0) {
+    made = splitChildren(out, placed, made, groupOrdersOf(0, 2, 3), grid, fresh);
+  } else if ((stackTies & 2) != 0 && key1 == key2 && key1 != 0) {
+    made = splitChildren(out, placed, made, groupOrdersOf(3, 2, 3), grid, fresh);
+  }
+  if (made < 0) return -1;
+  for (let stack = 0; stack < 3; stack++) {
+    const run = (ties >> (2 * stack)) & 3;
+    if (run == 0) continue;
+    const runLanes = (fresh >> (3 * stack)) & (run == 3 ? 7 : run == 1 ? 3 : 6);
+    const newCount = <i32>popcnt(runLanes);
+    if (newCount < 2) continue;
+    made = splitChildren(out, placed, made, groupOrdersOf(<usize>(3 * stack) + <usize>ctz(runLanes), newCount, 1), grid, fresh);
+    if (made < 0) return -1;
   }
   return placed + made;
 }

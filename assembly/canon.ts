@@ -328,12 +328,12 @@ function searchLevels(): i32 {
     following = swap;
     count = placed;
   }
-  let found = 0;
-  for (let i = 0; i < count; i++) {
-    const ties = <u32>load<u8>(current + <usize>i * RECORD + 29);
-    found += <i32>load<u8>(RUN_ORDERS + (ties & 3)) * <i32>load<u8>(RUN_ORDERS + ((ties >> 2) & 3)) * <i32>load<u8>(RUN_ORDERS + ((ties >> 4) & 3)) * <i32>load<u8>(RUN_ORDERS + (ties >> 6));
-  }
-  return found;
+  return count; // after row 9: the maps that give the form
+}
+
+/** The geometric maps a candidate with ties byte `ties` stands for: the orders of its runs and of its interchangeable stacks. */
+@inline function mapsOf(ties: u32): i32 {
+  return <i32>load<u8>(RUN_ORDERS + (ties & 3)) * <i32>load<u8>(RUN_ORDERS + ((ties >> 2) & 3)) * <i32>load<u8>(RUN_ORDERS + ((ties >> 4) & 3)) * <i32>load<u8>(RUN_ORDERS + (ties >> 6));
 }
 
 /** The column ties of a candidate's ties byte (its top two bits are the stack ties). */
@@ -415,7 +415,7 @@ function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: us
  * `r`, and when not greater its candidates appended to the list at `out` (after `placed` others;
  * a smaller row first empties it). Returns the list's new length, or -1 when it would overflow.
  */
-function placeRow(record: usize, row: i32, r: i32, out: usize, placed: i32): i32 {
+@inline function placeRow(record: usize, row: i32, r: i32, out: usize, placed: i32): i32 {
   const grid = grids + <usize>load<u8>(record + 27) * CELLS + <usize>row * 9;
   let columns = v128.load(record);
   let digits = i8x16.swizzle(v128.load(grid), columns);
@@ -494,50 +494,57 @@ function placeRow(record: usize, row: i32, r: i32, out: usize, placed: i32): i32
     v128.store(bestRow, values);
     placed = 0;
   }
-  // The candidate with this row: new labels, columns in their sorted order, ties kept only between empty cells.
-  if (placed >= ROOM) return -1;
-  const child = out + <usize>placed * RECORD;
-  v128.store(child, columns);
-  v128.store(child + 16, v128.load(record + 16));
-  v128.store(slotValues, values);
-  v128.store(slotDigits, digits);
-  let lanes = fresh;
-  while (lanes != 0) {
-    const lane = <usize>ctz(lanes);
-    store<u8>(child + 16 + <usize>load<u8>(slotDigits + lane), load<u8>(slotValues + lane));
-    lanes &= lanes - 1;
-  }
-  store<u8>(child + 26, next);
-  store<u8>(child + 27, load<u8>(record + 27));
-  store<u8>(child + 28, <u8>(row / 3));
   const empty = <u32>i8x16.bitmask(i8x16.eq(values, i8x16.splat(0)));
   // A column tie (slots 3s + i, 3s + i + 1) stays when both cells are empty; a stack tie when both stacks are.
   const bothEmpty = empty & (empty >> 1);
   let kept = ties & ((bothEmpty & 3) | ((bothEmpty >> 1) & 0xc) | ((bothEmpty >> 2) & 0x30));
   if (stackTies != 0) kept |= (ties & 0x40 & -<u32>((key0 | key1) == 0)) | (ties & 0x80 & -<u32>((key1 | key2) == 0));
-  store<u8>(child + 29, <u8>kept);
-  store<u16>(child + 30, load<u16>(record + 30) | (<u16>1 << <u16>row));
-  if (fresh == 0 || ties == 0) return placed + 1;
   // Every order of interchangeable stacks with equal values (new digits only), and of two or
-  // three new digits in one run, gives this row: each is a candidate.
+  // three new digits in one run, gives this row: each is a candidate. After row 9 only their
+  // maps are counted (the list's length is then that count): no candidate is written.
+  const last = r == 8;
+  if (!last) {
+    if (placed >= ROOM) return -1;
+    const child = out + <usize>placed * RECORD;
+    v128.store(child, columns);
+    v128.store(child + 16, v128.load(record + 16));
+    v128.store(slotValues, values);
+    v128.store(slotDigits, digits);
+    let lanes = fresh;
+    while (lanes != 0) {
+      const lane = <usize>ctz(lanes);
+      store<u8>(child + 16 + <usize>load<u8>(slotDigits + lane), load<u8>(slotValues + lane));
+      lanes &= lanes - 1;
+    }
+    store<u8>(child + 26, next);
+    store<u8>(child + 27, load<u8>(record + 27));
+    store<u8>(child + 28, <u8>(row / 3));
+    store<u8>(child + 29, <u8>kept);
+    store<u16>(child + 30, load<u16>(record + 30) | (<u16>1 << <u16>row));
+  }
   let made = 1;
-  if (stackTies == 3 && key0 == key1 && key1 == key2 && key0 != 0) {
-    made = splitChildren(out, placed, made, groupOrdersOf(0, 3, 3), grid, fresh);
-  } else if ((stackTies & 1) != 0 && key0 == key1 && key0 != 0) {
-    made = splitChildren(out, placed, made, groupOrdersOf(0, 2, 3), grid, fresh);
-  } else if ((stackTies & 2) != 0 && key1 == key2 && key1 != 0) {
-    made = splitChildren(out, placed, made, groupOrdersOf(3, 2, 3), grid, fresh);
-  }
-  if (made < 0) return -1;
-  for (let stack = 0; stack < 3; stack++) {
-    const run = (ties >> (2 * stack)) & 3;
-    if (run == 0) continue;
-    const runLanes = (fresh >> (3 * stack)) & (run == 3 ? 7 : run == 1 ? 3 : 6);
-    const newCount = <i32>popcnt(runLanes);
-    if (newCount < 2) continue;
-    made = splitChildren(out, placed, made, groupOrdersOf(<usize>(3 * stack) + <usize>ctz(runLanes), newCount, 1), grid, fresh);
+  if (fresh != 0 && ties != 0) {
+    let orders = 1;
+    if (stackTies == 3 && key0 == key1 && key1 == key2 && key0 != 0) orders = groupOrdersOf(0, 3, 3);
+    else if ((stackTies & 1) != 0 && key0 == key1 && key0 != 0) orders = groupOrdersOf(0, 2, 3);
+    else if ((stackTies & 2) != 0 && key1 == key2 && key1 != 0) orders = groupOrdersOf(3, 2, 3);
+    if (orders > 1) made = last ? made * orders : splitChildren(out, placed, made, orders, grid, fresh);
     if (made < 0) return -1;
+    for (let stack = 0; stack < 3; stack++) {
+      const run = (ties >> (2 * stack)) & 3;
+      if (run == 0) continue;
+      const runLanes = (fresh >> (3 * stack)) & (run == 3 ? 7 : run == 1 ? 3 : 6);
+      const newCount = <i32>popcnt(runLanes);
+      if (newCount < 2) continue;
+      if (last) {
+        made *= newCount == 2 ? 2 : 6;
+        continue;
+      }
+      made = splitChildren(out, placed, made, groupOrdersOf(<usize>(3 * stack) + <usize>ctz(runLanes), newCount, 1), grid, fresh);
+      if (made < 0) return -1;
+    }
   }
+  if (last) made *= mapsOf(kept);
   return placed + made;
 }
 

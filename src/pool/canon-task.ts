@@ -30,7 +30,7 @@ export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | 
 export const CANON_OUTPUTS = ["line", "jsonl", "csv"] as const;
 
 /** The csv header of canon, for `request`. */
-export function canonCsvHeader(request: CanonRequest): string {
+export function canonCsvHeader(request: Pick<CanonRequest, "automorphisms" | "minimal">): string {
   return ["index", "canon", "puzzle", "file", "line", ...(request.automorphisms ? ["automorphisms"] : []), ...(request.minimal ? ["minimal"] : []), "error"].join(",") + "\n";
 }
 

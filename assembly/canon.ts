@@ -360,20 +360,29 @@ const SECOND_TIES = memory.data<u8>([0, 2, 0, 0, 8, 0, 0, 32, 0, 0, 0, 0, 0, 0, 
   return v128.bitselect(fromNext(v), v128.bitselect(fromBefore(v, 1), v, upper), swap);
 }
 
-/** The key of a stack's three sorted values, first byte highest (a smaller key is a smaller substring). */
-@inline function stackKey(p: usize): u32 {
-  return (<u32>load<u8>(slotValues + 3 * p) << 16) | (<u32>load<u8>(slotValues + 3 * p + 1) << 8) | <u32>load<u8>(slotValues + 3 * p + 2);
-}
-
-/** Swizzles of one group's orders, order 0 the identity (lanes outside the group unmoved). */
-const groupOrders = memory.data(6 * 16, 16);
+/** Scratch for the swizzle that puts interchangeable stacks in order. */
+const stackOrder = memory.data(16, 16);
 const IDENTITY = memory.data<u8>([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], 16);
 
-/** Fills groupOrders with the orders of `count` (2 or 3) blocks of `width` lanes (1 or 3) from lane `first`: 2 or 6 orders. */
+/** The orders of each group, made at its first use: 96 bytes per key (see groupOrdersOf), a byte per key once made. */
+const orderTables = memory.data(32 * 96, 16);
+const orderTablesMade = memory.data(32);
+/** The orders groupOrdersOf found last. */
+let ordersAt: usize = 0;
+
+/**
+ * Points ordersAt to the orders of `count` (2 or 3) blocks of `width` lanes (1 or 3) from lane
+ * `first`, as swizzles (order 0 the identity; lanes outside the group unmoved); returns how many
+ * (2 or 6).
+ */
 function groupOrdersOf(first: usize, count: i32, width: usize): i32 {
   const orders = count == 2 ? 2 : 6;
+  const key = (first << 2) | (<usize>(count - 2) << 1) | <usize>(width == 3);
+  ordersAt = orderTables + key * 96;
+  if (load<u8>(orderTablesMade + key) != 0) return orders;
+  store<u8>(orderTablesMade + key, 1);
   for (let o = 0; o < orders; o++) {
-    const order = groupOrders + <usize>o * 16;
+    const order = ordersAt + <usize>o * 16;
     v128.store(order, v128.load(IDENTITY));
     for (let q = 0; q < count; q++) {
       const from = count == 2 ? (o == 0 ? q : 1 - q) : <i32>load<u8>(PERM3 + 3 * o + q);
@@ -384,14 +393,14 @@ function groupOrdersOf(first: usize, count: i32, width: usize): i32 {
 }
 
 /**
- * The children `placed` to `placed + made - 1` at `out`, each copied in every other order of
- * groupOrders (its columns moved, the labels of the row's new digits given again by slot):
+ * The children `placed` to `placed + made - 1` at `out`, each copied in every other order at
+ * ordersAt (its columns moved, the labels of the row's new digits given again by slot):
  * returns the new number of children, or -1 when the list would overflow.
  */
 function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: usize, fresh: i32): i32 {
   if (placed + made * orders > ROOM) return -1;
   for (let o = 1; o < orders; o++) {
-    const order = v128.load(groupOrders + <usize>o * 16);
+    const order = v128.load(ordersAt + <usize>o * 16);
     for (let j = 0; j < made; j++) {
       const from = out + <usize>(placed + j) * RECORD;
       const copy = out + <usize>(placed + made * o + j) * RECORD;
@@ -440,10 +449,11 @@ function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: us
   let key1: u32 = 0;
   let key2: u32 = 0;
   if (stackTies != 0) {
-    v128.store(slotValues, values);
-    key0 = stackKey(0);
-    key1 = stackKey(1);
-    key2 = stackKey(2);
+    // Each stack's three values as one number, its first value highest, in an i32 lane.
+    const keys = i8x16.shuffle(values, i8x16.splat(0), 2, 1, 0, 16, 5, 4, 3, 16, 8, 7, 6, 16, 16, 16, 16, 16);
+    key0 = <u32>i32x4.extract_lane(keys, 0);
+    key1 = <u32>i32x4.extract_lane(keys, 1);
+    key2 = <u32>i32x4.extract_lane(keys, 2);
     let from0 = 0;
     let from1 = 1;
     let from2 = 2;
@@ -459,7 +469,7 @@ function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: us
       }
     }
     if (from0 != 0 || from1 != 1) {
-      const order = groupOrders;
+      const order = stackOrder;
       v128.store(order, v128.load(IDENTITY));
       for (let k = 0; k < 3; k++) {
         store<u8>(order + k, <u8>(3 * from0 + k));

@@ -16,20 +16,22 @@
 // Search, for each puzzle (no solution needed: 0, 1 or many solutions all have a form), a form
 // row at a time, breadth first (searchLevels):
 //   A candidate is a set of geometric maps that agree on the form so far: transposition, the
-//   source rows placed, the stack order, and each form column's source column, except that
-//   columns of one stack empty in every row placed so far stay interchangeable (a run).
+//   source rows placed, and each form column's source column, except that columns of one stack
+//   empty in every row placed so far stay interchangeable (a run), and so do whole stacks empty
+//   so far.
 //   Level r tries, for every candidate, each source row it may place as form row r (the next row
 //   of its band; at a band's start any row of an unused band), read through its column order
-//   with each run sorted: empty cells first, then digits already labelled by label, then digits
-//   met for the first time (they take the next labels, left to right, and any order of them
-//   gives the same row). The smallest row of the level is form row r, and only the candidates
-//   that give it go on: one per order of the new digits in each run, with the columns left empty
-//   still a run. Level 0 starts from each transposition and stack order with every stack one run
-//   (only rows whose givens per stack fit the smallest row mask are tried). After row 9 each
-//   candidate stands for the product of its runs' orders (1, 2 or 6 per stack): their sum is the
-//   automorphism count.
-//   A puzzle whose candidates outgrow a list (ROOM: a nearly full grid with many symmetric
-//   choices) is searched instead by fixing each column order under row 1 (canonByMaps):
+//   with each run sorted (empty cells first, then digits already labelled, by label, then digits
+//   met for the first time) and the interchangeable stacks sorted by those three values; digits
+//   met for the first time then take the next labels, left to right, so any order of them gives
+//   the same row. The smallest row of the level is form row r, and only the candidates that give
+//   it go on: one per order of the new digits in each run and of the stacks that tie on them,
+//   with the cells left empty still interchangeable. Level 0 starts from each row with the
+//   smallest mask, all its columns and stacks interchangeable. After row 9 each candidate counts
+//   the orders of its runs and stacks: their sum is the automorphism count.
+//   A puzzle whose candidates outgrow a list (ROOM; a solution grid: each of its 18 lines is row
+//   1 under every column order) is searched instead by fixing each column order under row 1
+//   (canonByMaps):
 //   1. Row 1 of the form: the smallest mask any of the 18 (transposition, row) choices reaches
 //      with the best order of its stacks and columns (stacks by count of givens, fewest first;
 //      givens to the right of their stack). Choices that cannot reach it are cut at once.
@@ -241,10 +243,12 @@ function canonOne(at: usize): i32 {
 //   29 ties │ 30–31 the source rows used (bit per row)
 //
 // ties: bit 2s says form columns 3s and 3s + 1 are interchangeable, bit 2s + 1 columns 3s + 1
-// and 3s + 2: columns empty in every row placed so far, in one stack, side by side, in any order.
-// A candidate stands for every order of each such run (its multiplicity: 1, 2 or 6 per stack).
+// and 3s + 2: columns empty in every row placed so far, in one stack, side by side, in any order
+// (a run). Bit 6 says stack positions 0 and 1 are interchangeable, bit 7 positions 1 and 2: whole
+// stacks empty so far. A candidate stands for every order of each run and of the interchangeable
+// stacks (mapsOf: 1, 2 or 6 for each).
 const RECORD: usize = 32;
-/** Candidates a list holds; a puzzle that needs more (a nearly full grid with many ties) is searched by column orders instead. */
+/** Candidates a list holds; a puzzle that needs more (a solution grid) is searched by column orders instead (canonByMaps). */
 const ROOM: i32 = 16384;
 /** The two candidate lists (the current level's and the next), allocated by the first reserve (before the host makes its views). */
 let lists: usize = 0;
@@ -261,14 +265,8 @@ const slotDigits = memory.data(16, 16);
 const RUN_ORDERS = memory.data<u8>([1, 2, 2, 6]);
 
 /**
- * The level search: form row r (0–8) at level r. Every candidate of the level tries each source
- * row it may place next (the next row of its band, or at a band's start any row of an unused
- * band); each row is read under the candidate's column order with the runs of interchangeable
- * columns sorted (empty cells first, then digits already labelled by their label, then digits
- * met for the first time, which take the next labels in order). The smallest row over the level
- * becomes the form's row; the candidates that give it (one per order of the new digits of each
- * run, the empty ones staying interchangeable) make the next level. After row 9 the candidates'
- * multiplicities add up to the automorphisms. Returns -1 when a list would overflow.
+ * The level search (see the header): form row r at level r, each level's candidates in one list
+ * and the next level's in the other. Returns the automorphisms, or -1 when a list would overflow.
  */
 function searchLevels(): i32 {
   let least: u32 = 0x3ff;

@@ -104,7 +104,17 @@ let batchRoom: i32 = 0;
  */
 export function reserve(count: i32): usize {
   if (count < 0 || batchBytes(count) > 0x3fffffff) return 0;
-  if (lists == 0) lists = heap.alloc(2 * <usize>ROOM * RECORD);
+  if (lists == 0) {
+    lists = heap.alloc(2 * <usize>ROOM * RECORD);
+    for (let col = 0; col < 9; col++) {
+      for (let k = 0; k < 6; k++) {
+        for (let lane = 0; lane < 16; lane++) {
+          const cell = 9 * lane + col;
+          store<u8>(TRANSPOSE_PICK + <usize>(col * 96 + k * 16 + lane), lane < 9 && cell >> 4 == k ? <u8>(cell & 15) : 255);
+        }
+      }
+    }
+  }
   if (count > batchRoom) {
     let room = max(count, batchRoom * 2);
     if (batchBytes(room) > 0x3fffffff) room = count;
@@ -157,6 +167,12 @@ const BOX_PICK = memory.data<u8>([
   255, 255, 255, 255, 255, 255, 2, 5, 8, 255, 255, 255, 255, 255, 255, 255,
 ], 16);
 
+/**
+ * TRANSPOSE_PICK[96c + 16k]: the swizzle that takes, from bytes 16k to 16k + 15 of the grid, the
+ * cells of column c that lie there into their row's lane (made by the first reserve).
+ */
+const TRANSPOSE_PICK = memory.data(9 * 96, 16);
+
 /** Unit checks, nine units at a time (one per lane, lanes 0–8): the digit bits seen and any repeated. */
 let seenLow: v128 = i8x16.splat(0);
 let seenNine: v128 = i8x16.splat(0);
@@ -180,14 +196,29 @@ let repeated: v128 = i8x16.splat(0);
 /** Reads the puzzle at `at` into grids (and its transpose); false when a digit repeats in a unit. */
 function readPuzzle(at: usize): bool {
   // Bytes to digits 0–9, 16 at a time (the last vector runs past the puzzle: the batch goes on
-  // after it, and the transpose below overwrites what lands past the grid).
+  // after it, and the transpose below overwrites what lands past the grid; the transpose reads
+  // only the grid's 81 bytes of it).
   for (let offset: usize = 0; offset < <usize>CELLS; offset += 16) {
     const bytes = v128.load(at + offset);
     const lowered = i8x16.sub(bytes, v128.and(i8x16.ge_u(bytes, i8x16.splat(48)), i8x16.splat(48)));
     v128.store(grids + offset, v128.and(lowered, i8x16.le_u(i8x16.sub(lowered, i8x16.splat(1)), i8x16.splat(8))));
   }
-  for (let col = 0; col < 9; col++) {
-    for (let row = 0; row < 9; row++) store<u8>(grids + CELLS + col * 9 + row, load<u8>(grids + row * 9 + col));
+  // The transpose, a row at a time: column c of the grid picked out of its six vectors.
+  const v0 = v128.load(grids);
+  const v1 = v128.load(grids + 16);
+  const v2 = v128.load(grids + 32);
+  const v3 = v128.load(grids + 48);
+  const v4 = v128.load(grids + 64);
+  const v5 = v128.load(grids + 80);
+  for (let col: usize = 0; col < 9; col++) {
+    const pick = TRANSPOSE_PICK + col * 96;
+    let column = i8x16.swizzle(v0, v128.load(pick));
+    column = v128.or(column, i8x16.swizzle(v1, v128.load(pick + 16)));
+    column = v128.or(column, i8x16.swizzle(v2, v128.load(pick + 32)));
+    column = v128.or(column, i8x16.swizzle(v3, v128.load(pick + 48)));
+    column = v128.or(column, i8x16.swizzle(v4, v128.load(pick + 64)));
+    column = v128.or(column, i8x16.swizzle(v5, v128.load(pick + 80)));
+    v128.store(grids + CELLS + col * 9, column); // its 7 zero bytes land where the next row goes, or in the spare
   }
   repeated = i8x16.splat(0);
   // Rows (lane: row; a column of cells at a time), columns (lane: column), boxes (lane: box).

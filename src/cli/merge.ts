@@ -3,12 +3,13 @@
  * --shard K/N`, K = 0 … N-1, into the output of one run, byte for byte. Shard K holds records K,
  * K+N, K+2N, … in order, so taking one record from each file in turn restores the run's order;
  * the csv header (solve's, or canon's with its optional columns) is written once, and every
- * shard must have the same one. Records are copied as bytes. The files must be the N shards of one run, given
- * in shard order, each in the one format (told from its first bytes); a file named twice is
- * refused. jsonl and csv records must carry the index the merge expects. Line and grid records
- * carry none: their counts are checked before anything is written (of T records, shard K of N
- * holds ⌈(T−K)/N⌉), which finds a shard cut short or one too many when the counts do not fit,
- * but not a shard missing, doubled or out of order when they do; merge says so on stderr.
+ * shard must have the same one. Records are copied as bytes. The files must be the N shards of
+ * one run, given in shard order, each in the one format (told from its first bytes); a file
+ * named twice is refused. jsonl and csv records must carry the index the merge expects. Line
+ * and grid records carry none: their counts are checked before anything is written (of T
+ * records, shard K of N holds ⌈(T−K)/N⌉), which finds a shard cut short or one too many when
+ * the counts do not fit, but not a shard missing, doubled or out of order when they do; merge
+ * says so on stderr.
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
@@ -20,7 +21,7 @@ import { type OptionRow, toOption } from "./options.js";
 import { closeOutput, openOutput } from "./output.js";
 import { checkOutputIsNoInput } from "./same-file.js";
 import { commaGrouped } from "../whole-number.js";
-import { canonCsvHeader } from "../pool/canon-task.js";
+import { canonCsvHeader } from "../formats/output/canon-csv.js";
 
 /** Parsed flags of the merge command. */
 interface MergeFlags {
@@ -142,7 +143,7 @@ function csvHeaderOf(text: string): string | null {
  * The one csv header of the shards (each non-empty shard starts with a header merge knows, and
  * all with the same): an Error naming the first shard that differs.
  */
-export function shardCsvHeader(paths: readonly string[]): string {
+function shardCsvHeader(paths: readonly string[]): string {
   let header: string | null = null;
   let from = "";
   for (const path of paths) {

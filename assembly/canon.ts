@@ -13,7 +13,25 @@
 //   mask    a row's pattern of givens, bit 8 − c for column c: a smaller mask is a smaller row
 //           (more leading zeros), and rows with one mask are the same string once relabelled.
 //
-// Search, for each puzzle (no solution needed: 0, 1 or many solutions all have a form):
+// Search, for each puzzle (no solution needed: 0, 1 or many solutions all have a form), a form
+// row at a time, breadth first (searchLevels):
+//   A candidate is a set of geometric maps that agree on the form so far: transposition, the
+//   source rows placed, and each form column's source column, except that columns of one stack
+//   empty in every row placed so far stay interchangeable (a run), and so do whole stacks empty
+//   so far.
+//   Level r tries, for every candidate, each source row it may place as form row r (the next row
+//   of its band; at a band's start any row of an unused band), read through its column order
+//   with each run sorted (empty cells first, then digits already labelled, by label, then digits
+//   met for the first time) and the interchangeable stacks sorted by those three values; digits
+//   met for the first time then take the next labels, left to right, so any order of them gives
+//   the same row. The smallest row of the level is form row r, and only the candidates that give
+//   it go on: one per order of the new digits in each run and of the stacks that tie on them,
+//   with the cells left empty still interchangeable. Level 0 starts from each row with the
+//   smallest mask, all its columns and stacks interchangeable. After row 9 each candidate counts
+//   the orders of its runs and stacks: their sum is the automorphism count.
+//   A puzzle whose candidates outgrow a list (ROOM; a solution grid: each of its 18 lines is row
+//   1 under every column order) is searched instead by fixing each column order under row 1
+//   (canonByMaps):
 //   1. Row 1 of the form: the smallest mask any of the 18 (transposition, row) choices reaches
 //      with the best order of its stacks and columns (stacks by count of givens, fewest first;
 //      givens to the right of their stack). Choices that cannot reach it are cut at once.
@@ -55,10 +73,6 @@ const best = memory.data(9 * 16, 16);
 const labels = memory.data(10 * 16, 16);
 /** next[r]: the next label to give after rows 0..r-1. */
 const nextLabels = memory.data(10);
-/** The digits met so far in each row, column and box (bit d for digit d). */
-const rows = memory.data(9 * 4);
-const cols = memory.data(9 * 4);
-const boxes = memory.data(9 * 4);
 /** The column permutation being tried: form column → source column; bytes 9–15 out of a swizzle's range (they read as 0). */
 const columns = memory.data<u8>([0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255]);
 /** A row's cells as read, spare room to patch a row's labels in. */
@@ -90,6 +104,17 @@ let batchRoom: i32 = 0;
  */
 export function reserve(count: i32): usize {
   if (count < 0 || batchBytes(count) > 0x3fffffff) return 0;
+  if (lists == 0) {
+    lists = heap.alloc(2 * <usize>ROOM * RECORD);
+    for (let col = 0; col < 9; col++) {
+      for (let k = 0; k < 6; k++) {
+        for (let lane = 0; lane < 16; lane++) {
+          const cell = 9 * lane + col;
+          store<u8>(TRANSPOSE_PICK + <usize>(col * 96 + k * 16 + lane), lane < 9 && cell >> 4 == k ? <u8>(cell & 15) : 255);
+        }
+      }
+    }
+  }
   if (count > batchRoom) {
     let room = max(count, batchRoom * 2);
     if (batchBytes(room) > 0x3fffffff) room = count;
@@ -113,54 +138,119 @@ export function canonBatch(base: usize, count: i32): i32 {
     store<i32>(counts + <usize>i * 4, found);
     if (found < 0) continue;
     const form = forms + <usize>i * CELLS;
-    for (let c = 0; c < CELLS; c++) store<u8>(form + c, load<u8>(best + <usize>(c / 9) * 16 + c % 9) + 48);
+    for (let r = 0; r < 9; r++) {
+      // Labels to characters, a row at a time: 8 bytes and then the ninth (no write past the form).
+      const characters = i8x16.add(v128.load(best + <usize>r * 16), i8x16.splat(48));
+      const at = form + <usize>r * 9;
+      v128.store64_lane(at, characters, 0);
+      v128.store8_lane(at + 8, characters, 8);
+    }
   }
   return count;
 }
 
-/** Reads the puzzle at `at` into grids (and its transpose); false when a digit repeats in a unit. */
-function readPuzzle(at: usize): bool {
-  memory.fill(rows, 0, 9 * 4);
-  memory.fill(cols, 0, 9 * 4);
-  memory.fill(boxes, 0, 9 * 4);
-  for (let cell = 0; cell < CELLS; cell++) {
-    let value = <u32>load<u8>(at + cell);
-    if (value >= 48) value -= 48;
-    if (value - 1 > 8) value = 0;
-    const row = cell / 9;
-    const col = cell % 9;
-    store<u8>(grids + cell, <u8>value);
-    store<u8>(grids + CELLS + col * 9 + row, <u8>value);
-    if (value == 0) continue;
-    const bit = <u32>1 << value;
-    const box = (row / 3) * 3 + col / 3;
-    const r = rows + <usize>row * 4;
-    const c = cols + <usize>col * 4;
-    const b = boxes + <usize>box * 4;
-    if ((load<u32>(r) | load<u32>(c) | load<u32>(b)) & bit) return false;
-    store<u32>(r, load<u32>(r) | bit);
-    store<u32>(c, load<u32>(c) | bit);
-    store<u32>(b, load<u32>(b) | bit);
-  }
-  return true;
+/** Digit bits for the unit checks: DIGIT_BITS[d] is bit d − 1 for digits 1–8, 0 for an empty cell and for 9 (checked by itself). */
+const DIGIT_BITS = memory.data<u8>([0, 1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0], 16);
+/**
+ * BOX_PICK[3j + band]: the swizzle that takes, from the row of band `band` holding cell j of
+ * each box (cells 0–8 row by row), that cell into the box's lane (lanes 3 band to 3 band + 2).
+ */
+const BOX_PICK = memory.data<u8>([
+  0, 3, 6, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 0, 3, 6, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 255, 255, 255, 0, 3, 6, 255, 255, 255, 255, 255, 255, 255,
+  1, 4, 7, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 1, 4, 7, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 255, 255, 255, 1, 4, 7, 255, 255, 255, 255, 255, 255, 255,
+  2, 5, 8, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 2, 5, 8, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255, 255, 255, 255, 255, 255, 2, 5, 8, 255, 255, 255, 255, 255, 255, 255,
+], 16);
+
+/**
+ * TRANSPOSE_PICK[96c + 16k]: the swizzle that takes, from bytes 16k to 16k + 15 of the grid, the
+ * cells of column c that lie there into their row's lane (made by the first reserve).
+ */
+const TRANSPOSE_PICK = memory.data(9 * 96, 16);
+
+/** Unit checks, nine units at a time (one per lane, lanes 0–8): the digit bits seen and any repeated. */
+let seenLow: v128 = i8x16.splat(0);
+let seenNine: v128 = i8x16.splat(0);
+let repeated: v128 = i8x16.splat(0);
+
+/** One cell of each of nine units (a digit 0–9 per lane): notes a digit its unit has already had. */
+@inline function checkCells(digits: v128): void {
+  const low = i8x16.swizzle(v128.load(DIGIT_BITS), digits);
+  const nine = i8x16.eq(digits, i8x16.splat(9));
+  repeated = v128.or(repeated, v128.or(v128.and(seenLow, low), v128.and(seenNine, nine)));
+  seenLow = v128.or(seenLow, low);
+  seenNine = v128.or(seenNine, nine);
 }
 
-/** The smallest mask row `row` of `grid` reaches under a column permutation (see the header). */
-function rowMask(grid: usize, row: i32): u32 {
-  let a: u32 = 0;
-  let b: u32 = 0;
-  let c: u32 = 0;
-  const at = grid + <usize>row * 9;
-  for (let k = 0; k < 3; k++) {
-    a += <u32>(load<u8>(at + k) != 0);
-    b += <u32>(load<u8>(at + 3 + k) != 0);
-    c += <u32>(load<u8>(at + 6 + k) != 0);
+/** Starts the unit checks of nine units. */
+@inline function startCheck(): void {
+  seenLow = i8x16.splat(0);
+  seenNine = i8x16.splat(0);
+}
+
+/** Reads the puzzle at `at` into grids (and its transpose); false when a digit repeats in a unit. */
+function readPuzzle(at: usize): bool {
+  // Bytes to digits 0–9, 16 at a time (the last vector runs past the puzzle: the batch goes on
+  // after it, and the transpose below overwrites what lands past the grid; the transpose reads
+  // only the grid's 81 bytes of it).
+  for (let offset: usize = 0; offset < <usize>CELLS; offset += 16) {
+    const bytes = v128.load(at + offset);
+    const lowered = i8x16.sub(bytes, v128.and(i8x16.ge_u(bytes, i8x16.splat(48)), i8x16.splat(48)));
+    v128.store(grids + offset, v128.and(lowered, i8x16.le_u(i8x16.sub(lowered, i8x16.splat(1)), i8x16.splat(8))));
   }
+  // The transpose, a row at a time: column c of the grid picked out of its six vectors.
+  const v0 = v128.load(grids);
+  const v1 = v128.load(grids + 16);
+  const v2 = v128.load(grids + 32);
+  const v3 = v128.load(grids + 48);
+  const v4 = v128.load(grids + 64);
+  const v5 = v128.load(grids + 80);
+  for (let col: usize = 0; col < 9; col++) {
+    const pick = TRANSPOSE_PICK + col * 96;
+    let column = i8x16.swizzle(v0, v128.load(pick));
+    column = v128.or(column, i8x16.swizzle(v1, v128.load(pick + 16)));
+    column = v128.or(column, i8x16.swizzle(v2, v128.load(pick + 32)));
+    column = v128.or(column, i8x16.swizzle(v3, v128.load(pick + 48)));
+    column = v128.or(column, i8x16.swizzle(v4, v128.load(pick + 64)));
+    column = v128.or(column, i8x16.swizzle(v5, v128.load(pick + 80)));
+    v128.store(grids + CELLS + col * 9, column); // its 7 zero bytes land where the next row goes, or in the spare
+  }
+  repeated = i8x16.splat(0);
+  // Rows (lane: row; a column of cells at a time), columns (lane: column), boxes (lane: box).
+  startCheck();
+  for (let col = 0; col < 9; col++) checkCells(v128.load(grids + CELLS + <usize>col * 9));
+  startCheck();
+  for (let row = 0; row < 9; row++) checkCells(v128.load(grids + <usize>row * 9));
+  startCheck();
+  for (let cell = 0; cell < 9; cell++) {
+    const row = cell / 3;
+    const pick = BOX_PICK + <usize>(cell % 3) * 48;
+    let digits = i8x16.swizzle(v128.load(grids + <usize>row * 9), v128.load(pick));
+    digits = v128.or(digits, i8x16.swizzle(v128.load(grids + <usize>(row + 3) * 9), v128.load(pick + 16)));
+    digits = v128.or(digits, i8x16.swizzle(v128.load(grids + <usize>(row + 6) * 9), v128.load(pick + 32)));
+    checkCells(digits);
+  }
+  return (i8x16.bitmask(i8x16.ne(repeated, i8x16.splat(0))) & 0x1ff) == 0;
+}
+
+/** The smallest mask of a row with `a`, `b` and `c` givens in its stacks, under a column permutation (see the header). */
+function countsMask(a: u32, b: u32, c: u32): u32 {
   // Sort the three counts, fewest first.
   if (a > b) { const t = a; a = b; b = t; }
   if (b > c) { const t = b; b = c; c = t; }
   if (a > b) { const t = a; a = b; b = t; }
   return ((((<u32>1 << a) - 1) << 6) | (((<u32>1 << b) - 1) << 3) | ((<u32>1 << c) - 1));
+}
+
+/** The smallest mask row `row` of `grid` reaches under a column permutation (see the header). */
+function rowMask(grid: usize, row: i32): u32 {
+  const givens = <u32>i8x16.bitmask(i8x16.ne(v128.load(grid + <usize>row * 9), i8x16.splat(0)));
+  return countsMask(popcnt(givens & 7), popcnt((givens >> 3) & 7), popcnt((givens >> 6) & 7));
 }
 
 /**
@@ -169,6 +259,339 @@ function rowMask(grid: usize, row: i32): u32 {
  */
 function canonOne(at: usize): i32 {
   if (!readPuzzle(at)) return REPEATED_CLUE;
+  const found = searchLevels();
+  return found >= 0 ? found : canonByMaps();
+}
+
+// ── The level search ───────────────────────────────────────────────────────────────────────────
+//
+// A candidate is a set of geometric maps that agree on the form so far, one record of RECORD
+// bytes in a candidate list:
+//
+//   0–8   slot → source column: form column k reads source column byte k (9–15: 255, read as 0 by a swizzle)
+//   16–25 labels[digit]: the label of each digit met so far (UNLABELLED: not met; byte 16, empty, is 0)
+//   26 the next label to give │ 27 transposed (0 or 1) │ 28 the band of the rows being placed
+//   29 ties │ 30–31 the source rows used (bit per row)
+//
+// ties: bit 2s says form columns 3s and 3s + 1 are interchangeable, bit 2s + 1 columns 3s + 1
+// and 3s + 2: columns empty in every row placed so far, in one stack, side by side, in any order
+// (a run). Bit 6 says stack positions 0 and 1 are interchangeable, bit 7 positions 1 and 2: whole
+// stacks empty so far. A candidate stands for every order of each run and of the interchangeable
+// stacks (mapsOf: 1, 2 or 6 for each).
+const RECORD: usize = 32;
+/** Candidates a list holds; a puzzle that needs more (a solution grid) is searched by column orders instead (canonByMaps). */
+const ROOM: i32 = 16384;
+/** The two candidate lists (the current level's and the next), allocated by the first reserve (before the host makes its views). */
+let lists: usize = 0;
+/** The smallest mask of each line (rows 0–8 of the puzzle, then rows 0–8 of its transpose), u16 each. */
+const lineMasks = memory.data(36);
+/** The identity column order, 255 past column 9 (read as 0 by a swizzle). */
+const NATURAL_COLUMNS = memory.data<u8>([0, 1, 2, 3, 4, 5, 6, 7, 8, 255, 255, 255, 255, 255, 255, 255], 16);
+/** The level-0 candidate: columns in their order, all interchangeable within and across stacks, nothing labelled. */
+const startRecord = memory.data(<i32>RECORD, 16);
+/** Scratch for a placed row's values and digits, per slot. */
+const slotValues = memory.data(16, 16);
+const slotDigits = memory.data(16, 16);
+/** Orders of a stack's two column ties, or of the two stack ties: none 1, one run of two 2, all three 6. */
+const RUN_ORDERS = memory.data<u8>([1, 2, 2, 6]);
+
+/**
+ * The level search (see the header): form row r at level r, each level's candidates in one list
+ * and the next level's in the other. Returns the automorphisms, or -1 when a list would overflow.
+ */
+function searchLevels(): i32 {
+  let least: u32 = 0x3ff;
+  for (let line = 0; line < 18; line++) {
+    // Lines 0–8 are the rows of the puzzle, 9–17 the rows of its transpose.
+    const givens = <u32>i8x16.bitmask(i8x16.ne(v128.load(grids + <usize>line * 9), i8x16.splat(0)));
+    const mask = countsMask(popcnt(givens & 7), popcnt((givens >> 3) & 7), popcnt((givens >> 6) & 7));
+    store<u16>(lineMasks + <usize>line * 2, <u16>mask);
+    least = min(least, mask);
+  }
+  // Level 0: each row with the smallest mask, its stacks and their columns all interchangeable.
+  let current = lists;
+  let following = lists + <usize>ROOM * RECORD;
+  const start = startRecord;
+  v128.store(start, v128.load(NATURAL_COLUMNS));
+  v128.store(start + 16, i8x16.splat(<i8>UNLABELLED));
+  store<u8>(start + 16, 0);
+  store<u8>(start + 26, 1);
+  store<u8>(start + 28, 0);
+  store<u8>(start + 29, 0xff);
+  store<u16>(start + 30, 0);
+  v128.store(best, ROW_SENTINEL);
+  let placed = 0;
+  for (let line = 0; line < 18; line++) {
+    if (<u32>load<u16>(lineMasks + <usize>line * 2) != least) continue;
+    store<u8>(start + 27, <u8>(line / 9));
+    placed = placeRow(start, line % 9, 0, following, placed);
+    if (placed < 0) return -1;
+  }
+  let count = placed;
+  current = following;
+  following = lists;
+  for (let r = 1; r < 9; r++) {
+    const bestRow = best + <usize>r * 16;
+    v128.store(bestRow, ROW_SENTINEL);
+    placed = 0;
+    for (let i = 0; i < count; i++) {
+      const record = current + <usize>i * RECORD;
+      const used = <u32>load<u16>(record + 30);
+      if (r % 3 != 0) {
+        const band = <i32>load<u8>(record + 28);
+        for (let row = 3 * band; row < 3 * band + 3; row++) {
+          if ((used & (<u32>1 << row)) != 0) continue;
+          placed = placeRow(record, row, r, following, placed);
+          if (placed < 0) return -1;
+        }
+        continue;
+      }
+      for (let row = 0; row < 9; row++) {
+        if ((used >> (3 * (row / 3))) & 7) continue;
+        placed = placeRow(record, row, r, following, placed);
+        if (placed < 0) return -1;
+      }
+    }
+    const swap = current;
+    current = following;
+    following = swap;
+    count = placed;
+  }
+  return count; // after row 9: the maps that give the form
+}
+
+/** The geometric maps a candidate with ties byte `ties` stands for: the orders of its runs and of its interchangeable stacks. */
+@inline function mapsOf(ties: u32): i32 {
+  return <i32>load<u8>(RUN_ORDERS + (ties & 3)) * <i32>load<u8>(RUN_ORDERS + ((ties >> 2) & 3)) * <i32>load<u8>(RUN_ORDERS + ((ties >> 4) & 3)) * <i32>load<u8>(RUN_ORDERS + (ties >> 6));
+}
+
+/** The column ties of a candidate's ties byte (its top two bits are the stack ties). */
+const COLUMN_TIES: u32 = 0x3f;
+/** Tie bits by lane: the tie of each slot with the next one, for the first and the second slot of a stack. */
+const FIRST_TIES = memory.data<u8>([1, 0, 0, 4, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0], 16);
+const SECOND_TIES = memory.data<u8>([0, 2, 0, 0, 8, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0], 16);
+
+/** Each lane takes the next lane's byte (the last takes 0). */
+@inline function fromNext(v: v128): v128 {
+  return i8x16.shuffle(v, i8x16.splat(0), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+}
+
+/** Each lane takes the byte `by` lanes before it (the first `by` take 0): by is 1, 2, 4 or 8. */
+@inline function fromBefore(v: v128, by: i32): v128 {
+  if (by == 1) return i8x16.shuffle(i8x16.splat(0), v, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
+  if (by == 2) return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29);
+  if (by == 4) return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 2, 3, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27);
+  return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+}
+
+/** `v` with the lanes of each pair swapped where `swap` marks its lower lane and `upper` its upper one. */
+@inline function swapPairs(v: v128, swap: v128, upper: v128): v128 {
+  return v128.bitselect(fromNext(v), v128.bitselect(fromBefore(v, 1), v, upper), swap);
+}
+
+/** Scratch for the swizzle that puts interchangeable stacks in order. */
+const stackOrder = memory.data(16, 16);
+const IDENTITY = memory.data<u8>([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], 16);
+
+/** The orders of each group, made at its first use: 96 bytes per key (see groupOrdersOf), a byte per key once made. */
+const orderTables = memory.data(32 * 96, 16);
+const orderTablesMade = memory.data(32);
+/** The orders groupOrdersOf found last. */
+let ordersAt: usize = 0;
+
+/**
+ * Points ordersAt to the orders of `count` (2 or 3) blocks of `width` lanes (1 or 3) from lane
+ * `first`, as swizzles (order 0 the identity; lanes outside the group unmoved); returns how many
+ * (2 or 6).
+ */
+function groupOrdersOf(first: usize, count: i32, width: usize): i32 {
+  const orders = count == 2 ? 2 : 6;
+  const key = (first << 2) | (<usize>(count - 2) << 1) | <usize>(width == 3);
+  ordersAt = orderTables + key * 96;
+  if (load<u8>(orderTablesMade + key) != 0) return orders;
+  store<u8>(orderTablesMade + key, 1);
+  for (let o = 0; o < orders; o++) {
+    const order = ordersAt + <usize>o * 16;
+    v128.store(order, v128.load(IDENTITY));
+    for (let q = 0; q < count; q++) {
+      const from = count == 2 ? (o == 0 ? q : 1 - q) : <i32>load<u8>(PERM3 + 3 * o + q);
+      for (let k: usize = 0; k < width; k++) store<u8>(order + first + <usize>q * width + k, <u8>(first + <usize>from * width + k));
+    }
+  }
+  return orders;
+}
+
+/**
+ * The children `placed` to `placed + made - 1` at `out`, each copied in every other order at
+ * ordersAt (its columns moved, the labels of the row's new digits given again by slot):
+ * returns the new number of children, or -1 when the list would overflow.
+ */
+function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: usize, fresh: i32): i32 {
+  if (placed + made * orders > ROOM) return -1;
+  for (let o = 1; o < orders; o++) {
+    const order = v128.load(ordersAt + <usize>o * 16);
+    for (let j = 0; j < made; j++) {
+      const from = out + <usize>(placed + j) * RECORD;
+      const copy = out + <usize>(placed + made * o + j) * RECORD;
+      const columns = i8x16.swizzle(v128.load(from), order);
+      v128.store(copy, columns);
+      v128.store(copy + 16, v128.load(from + 16));
+      v128.store(slotDigits, i8x16.swizzle(v128.load(grid), columns));
+      let lanes = fresh;
+      while (lanes != 0) {
+        const lane = <usize>ctz(lanes);
+        store<u8>(copy + 16 + <usize>load<u8>(slotDigits + lane), load<u8>(slotValues + lane));
+        lanes &= lanes - 1;
+      }
+    }
+  }
+  return made * orders;
+}
+
+/**
+ * Source row `row` as form row `r` under the candidate at `record`: read, compared with best row
+ * `r`, and when not greater its candidates appended to the list at `out` (after `placed` others;
+ * a smaller row first empties it). Returns the list's new length, or -1 when it would overflow.
+ */
+@inline function placeRow(record: usize, row: i32, r: i32, out: usize, placed: i32): i32 {
+  const grid = grids + <usize>load<u8>(record + 27) * CELLS + <usize>row * 9;
+  let columns = v128.load(record);
+  let digits = i8x16.swizzle(v128.load(grid), columns);
+  let values = i8x16.swizzle(v128.load(record + 16), digits);
+  const ties = <u32>load<u8>(record + 29);
+  if ((ties & COLUMN_TIES) != 0) {
+    // Each run sorted by value: compare-exchange slots (0, 1), (1, 2), (0, 1) of every stack, where tied.
+    const first = i8x16.ne(v128.and(i8x16.splat(<i8>ties), v128.load(FIRST_TIES)), i8x16.splat(0));
+    const second = i8x16.ne(v128.and(i8x16.splat(<i8>ties), v128.load(SECOND_TIES)), i8x16.splat(0));
+    for (let step = 0; step < 3; step++) {
+      const swap = v128.and(step == 1 ? second : first, i8x16.gt_u(values, fromNext(values)));
+      if (!v128.any_true(swap)) continue;
+      const upper = fromBefore(swap, 1);
+      values = swapPairs(values, swap, upper);
+      digits = swapPairs(digits, swap, upper);
+      columns = swapPairs(columns, swap, upper);
+    }
+  }
+  // Interchangeable stacks (all empty so far) in order of their sorted values, as a network of three.
+  const stackTies = ties >> 6;
+  let key0: u32 = 0;
+  let key1: u32 = 0;
+  let key2: u32 = 0;
+  if (stackTies != 0) {
+    // Each stack's three values as one number, its first value highest, in an i32 lane.
+    const keys = i8x16.shuffle(values, i8x16.splat(0), 2, 1, 0, 16, 5, 4, 3, 16, 8, 7, 6, 16, 16, 16, 16, 16);
+    key0 = <u32>i32x4.extract_lane(keys, 0);
+    key1 = <u32>i32x4.extract_lane(keys, 1);
+    key2 = <u32>i32x4.extract_lane(keys, 2);
+    let from0 = 0;
+    let from1 = 1;
+    let from2 = 2;
+    for (let step = 0; step < 3; step++) {
+      if (step == 1) {
+        if ((stackTies & 2) != 0 && key1 > key2) {
+          const key = key1; key1 = key2; key2 = key;
+          const from = from1; from1 = from2; from2 = from;
+        }
+      } else if ((stackTies & 1) != 0 && key0 > key1) {
+        const key = key0; key0 = key1; key1 = key;
+        const from = from0; from0 = from1; from1 = from;
+      }
+    }
+    if (from0 != 0 || from1 != 1) {
+      const order = stackOrder;
+      v128.store(order, v128.load(IDENTITY));
+      for (let k = 0; k < 3; k++) {
+        store<u8>(order + k, <u8>(3 * from0 + k));
+        store<u8>(order + 3 + k, <u8>(3 * from1 + k));
+        store<u8>(order + 6 + k, <u8>(3 * from2 + k));
+      }
+      const moved = v128.load(order);
+      values = i8x16.swizzle(values, moved);
+      digits = i8x16.swizzle(digits, moved);
+      columns = i8x16.swizzle(columns, moved);
+    }
+  }
+  // Digits met for the first time take the next labels, left to right (a running count of them).
+  const freshLanes = i8x16.eq(values, i8x16.splat(<i8>UNLABELLED));
+  const fresh = i8x16.bitmask(freshLanes);
+  let next = load<u8>(record + 26);
+  if (fresh != 0) {
+    let running = v128.and(freshLanes, i8x16.splat(1));
+    running = i8x16.add(running, fromBefore(running, 1));
+    running = i8x16.add(running, fromBefore(running, 2));
+    running = i8x16.add(running, fromBefore(running, 4));
+    running = i8x16.add(running, fromBefore(running, 8));
+    values = v128.bitselect(i8x16.add(running, i8x16.splat(<i8>(next - 1))), values, freshLanes);
+    next += <u8>popcnt(fresh);
+  }
+  const bestRow = best + <usize>r * 16;
+  const known = v128.load(bestRow);
+  const less = i8x16.bitmask(i8x16.lt_u(values, known));
+  const greater = i8x16.bitmask(i8x16.gt_u(values, known));
+  if ((less | greater) != 0) {
+    if ((greater & ((less | greater) & -(less | greater))) != 0) return placed; // the first difference is greater
+    v128.store(bestRow, values);
+    placed = 0;
+  }
+  const empty = <u32>i8x16.bitmask(i8x16.eq(values, i8x16.splat(0)));
+  // A column tie (slots 3s + i, 3s + i + 1) stays when both cells are empty; a stack tie when both stacks are.
+  const bothEmpty = empty & (empty >> 1);
+  let kept = ties & ((bothEmpty & 3) | ((bothEmpty >> 1) & 0xc) | ((bothEmpty >> 2) & 0x30));
+  if (stackTies != 0) kept |= (ties & 0x40 & -<u32>((key0 | key1) == 0)) | (ties & 0x80 & -<u32>((key1 | key2) == 0));
+  // Every order of interchangeable stacks with equal values (new digits only), and of two or
+  // three new digits in one run, gives this row: each is a candidate. After row 9 only their
+  // maps are counted (the list's length is then that count): no candidate is written.
+  const last = r == 8;
+  if (!last) {
+    if (placed >= ROOM) return -1;
+    const child = out + <usize>placed * RECORD;
+    v128.store(child, columns);
+    v128.store(child + 16, v128.load(record + 16));
+    v128.store(slotValues, values);
+    v128.store(slotDigits, digits);
+    let lanes = fresh;
+    while (lanes != 0) {
+      const lane = <usize>ctz(lanes);
+      store<u8>(child + 16 + <usize>load<u8>(slotDigits + lane), load<u8>(slotValues + lane));
+      lanes &= lanes - 1;
+    }
+    store<u8>(child + 26, next);
+    store<u8>(child + 27, load<u8>(record + 27));
+    store<u8>(child + 28, <u8>(row / 3));
+    store<u8>(child + 29, <u8>kept);
+    store<u16>(child + 30, load<u16>(record + 30) | (<u16>1 << <u16>row));
+  }
+  let made = 1;
+  if (fresh != 0 && ties != 0) {
+    let orders = 1;
+    if (stackTies == 3 && key0 == key1 && key1 == key2 && key0 != 0) orders = groupOrdersOf(0, 3, 3);
+    else if ((stackTies & 1) != 0 && key0 == key1 && key0 != 0) orders = groupOrdersOf(0, 2, 3);
+    else if ((stackTies & 2) != 0 && key1 == key2 && key1 != 0) orders = groupOrdersOf(3, 2, 3);
+    if (orders > 1) made = last ? made * orders : splitChildren(out, placed, made, orders, grid, fresh);
+    if (made < 0) return -1;
+    for (let stack = 0; stack < 3; stack++) {
+      const run = (ties >> (2 * stack)) & 3;
+      if (run == 0) continue;
+      const runLanes = (fresh >> (3 * stack)) & (run == 3 ? 7 : run == 1 ? 3 : 6);
+      const newCount = <i32>popcnt(runLanes);
+      if (newCount < 2) continue;
+      if (last) {
+        made *= newCount == 2 ? 2 : 6;
+        continue;
+      }
+      made = splitChildren(out, placed, made, groupOrdersOf(<usize>(3 * stack) + <usize>ctz(runLanes), newCount, 1), grid, fresh);
+      if (made < 0) return -1;
+    }
+  }
+  if (last) made *= mapsOf(kept);
+  return placed + made;
+}
+
+/**
+ * The minlex form of the grid read into `grids`, by trying each column order (steps 1–3 of the
+ * fallback, above) into `best`; returns the number of geometric maps that give it.
+ */
+function canonByMaps(): i32 {
   let least: u32 = 0x3ff;
   for (let t = 0; t < 2; t++) {
     for (let row = 0; row < 9; row++) least = min(least, rowMask(grids + <usize>t * CELLS, row));

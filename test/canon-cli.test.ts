@@ -74,12 +74,24 @@ describe("sudoku-wasm canon", () => {
     expect(runCli(["canon", "--unique", "--resume", "-o", `${dir}/u.txt`, input]).status).toBe(2);
   });
 
-  it("--shard K/N outputs merge into the whole run's; --resume goes on from a cut-off output", () => {
+  it("--shard K/N outputs merge into the whole run's (line, jsonl, csv); --resume goes on from a cut-off output", () => {
+    for (const [out, extra] of [["line", []], ["jsonl", []], ["csv", ["--automorphisms", "--minimal"]], ["csv", []]] as const) {
+      const options = ["canon", "--out", out, ...extra];
+      const run = runCli([...options, input]).stdout;
+      const shards = [0, 1, 2].map((k) => runCli([...options, "--shard", `${k}/3`, "-o", `${dir}/s${k}.${out}`, input]));
+      expect(shards.map((shard) => shard.status)).toEqual([1, 1, 0]); // the invalid records (indexes 1 and 3) are shards 1's and 0's
+      const merged = runCli(["merge", ...[0, 1, 2].map((k) => `${dir}/s${k}.${out}`)]);
+      expect(merged.stderr, `${out} ${extra.join(" ")}`).toContain(`merged 6 ${out} records from 3 shards`);
+      expect(merged.stdout).toBe(run);
+    }
+    // csv shards written with other columns are not one run's: refused before anything is written.
+    runCli(["canon", "--out", "csv", "--automorphisms", "--shard", "1/3", "-o", `${dir}/s1.csv`, input]);
+    const mixed = runCli(["merge", "-o", `${dir}/mixed.csv`, ...[0, 1, 2].map((k) => `${dir}/s${k}.csv`)]);
+    expect(mixed.status).toBe(2);
+    expect(mixed.stderr).toMatch(/s1\.csv has the csv header "index,canon,puzzle,file,line,automorphisms,error", but .*s0\.csv has "index,canon,puzzle,file,line,error"/);
+    expect(existsSync(`${dir}/mixed.csv`) && readFileSync(`${dir}/mixed.csv`, "utf8")).toBe(false);
+
     const whole = runCli(["canon", "--out", "jsonl", input]).stdout;
-    const shards = [0, 1].map((k) => runCli(["canon", "--out", "jsonl", "--shard", `${k}/2`, "-o", `${dir}/s${k}.jsonl`, input]));
-    const merged = runCli(["merge", `${dir}/s0.jsonl`, `${dir}/s1.jsonl`]);
-    expect(shards.map((run) => run.status)).toEqual([0, 1]); // the invalid records (indexes 1 and 3) are shard 1's
-    expect(merged.stdout).toBe(whole);
     const cut = `${dir}/cut.jsonl`;
     writeFileSync(cut, whole.split("\n").slice(0, 3).join("\n") + "\n" + whole.split("\n")[3].slice(0, 20));
     const resumed = runCli(["canon", "--out", "jsonl", "--resume", "-o", cut, input]);

@@ -14,7 +14,8 @@ import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js"
 import { STATUSES } from "../solver.js";
 import { compileWasmFile } from "../wasm.js";
 import { TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
-import { CANON_OUTPUTS, canonCsvHeader } from "../pool/canon-task.js";
+import { CANON_OUTPUTS } from "../pool/canon-task.js";
+import { canonCsvHeader } from "../formats/output/canon-csv.js";
 import type { CanonRequest } from "../pool/task.js";
 import { BATCH_TARGET_MS, solveStreams } from "./pipeline.js";
 import { InterruptWatch, ProgressDisplay } from "./progress.js";

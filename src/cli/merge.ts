@@ -1,13 +1,15 @@
 /**
- * `sudoku-wasm merge SHARD0 … SHARD(N-1)`: joins the outputs of `solve --shard K/N`, K = 0 … N-1,
- * into the output of one run, byte for byte. Shard K holds records K, K+N, K+2N, … in order,
- * so taking one record from each file in turn restores the run's order; the csv header is
- * written once. Records are copied as bytes. The files must be the N shards of one run, given
- * in shard order, each in the one format (told from its first bytes); a file named twice is
- * refused. jsonl and csv records must carry the index the merge expects. Line and grid records
- * carry none: their counts are checked before anything is written (of T records, shard K of N
- * holds ⌈(T−K)/N⌉), which finds a shard cut short or one too many when the counts do not fit,
- * but not a shard missing, doubled or out of order when they do; merge says so on stderr.
+ * `sudoku-wasm merge SHARD0 … SHARD(N-1)`: joins the outputs of `solve --shard K/N` or `canon
+ * --shard K/N`, K = 0 … N-1, into the output of one run, byte for byte. Shard K holds records K,
+ * K+N, K+2N, … in order, so taking one record from each file in turn restores the run's order;
+ * the csv header (solve's, or canon's with its optional columns) is written once, and every
+ * shard must have the same one. Records are copied as bytes. The files must be the N shards of
+ * one run, given in shard order, each in the one format (told from its first bytes); a file
+ * named twice is refused. jsonl and csv records must carry the index the merge expects. Line
+ * and grid records carry none: their counts are checked before anything is written (of T
+ * records, shard K of N holds ⌈(T−K)/N⌉), which finds a shard cut short or one too many when
+ * the counts do not fit, but not a shard missing, doubled or out of order when they do; merge
+ * says so on stderr.
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
@@ -19,6 +21,7 @@ import { type OptionRow, toOption } from "./options.js";
 import { closeOutput, openOutput } from "./output.js";
 import { checkOutputIsNoInput } from "./same-file.js";
 import { commaGrouped } from "../whole-number.js";
+import { canonCsvHeader } from "../formats/output/canon-csv.js";
 
 /** Parsed flags of the merge command. */
 interface MergeFlags {
@@ -34,7 +37,7 @@ const MERGE_OPTIONS: readonly OptionRow[] = [
 /** The `merge` subcommand. */
 export function mergeCommand(): Command {
   const command = new Command("merge")
-    .description("join the outputs of `solve --shard K/N` (given in shard order, K = 0 … N-1) into the output of one run")
+    .description("join the outputs of `solve --shard K/N` or `canon --shard K/N` (given in shard order, K = 0 … N-1) into the output of one run")
     .argument("<shards...>", "the N shard outputs, shard 0 first")
     .action(async (files: string[], flags: MergeFlags) => runMerge(files, flags));
   for (const row of MERGE_OPTIONS) command.addOption(toOption(row));
@@ -119,10 +122,44 @@ export function detectOutputFormat(path: string): OutputFormatName | null {
   const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
   closeSync(fd);
   if (text === "") return null;
-  if (text.startsWith(outputFormats.csv.header)) return "csv";
+  if (csvHeaderOf(text) !== null) return "csv";
   if (text.startsWith("{")) return "jsonl";
   const lines = text.split("\n");
   return lines.slice(0, 27).some((line, i) => line === "" && i < lines.length - 1) ? "grid" : "line";
+}
+
+/** The csv headers merge knows: solve's, and canon's with and without each optional column. */
+const CSV_HEADERS: readonly string[] = [
+  outputFormats.csv.header,
+  ...[false, true].flatMap((automorphisms) => [false, true].map((minimal) => canonCsvHeader({ automorphisms, minimal }))),
+];
+
+/** The csv header that `text` (a file's first bytes) starts with, or null for none merge knows. */
+function csvHeaderOf(text: string): string | null {
+  return CSV_HEADERS.find((header) => text.startsWith(header)) ?? null;
+}
+
+/**
+ * The one csv header of the shards (each non-empty shard starts with a header merge knows, and
+ * all with the same): an Error naming the first shard that differs.
+ */
+function shardCsvHeader(paths: readonly string[]): string {
+  let header: string | null = null;
+  let from = "";
+  for (const path of paths) {
+    const fd = openShard(path);
+    const head = Buffer.alloc(1024);
+    const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
+    closeSync(fd);
+    if (text === "") continue;
+    const found = csvHeaderOf(text);
+    if (found === null) throw new Error(`${path} does not start with a csv header merge knows (solve's or canon's): give the N shards of one run, all written with the same --out`);
+    if (header !== null && found !== header) {
+      throw new Error(`${path} has the csv header ${JSON.stringify(found.trimEnd())}, but ${from} has ${JSON.stringify(header.trimEnd())}: give the N shards of one run, all written with the same options`);
+    }
+    if (header === null) [header, from] = [found, path];
+  }
+  return header ?? outputFormats.csv.header;
 }
 
 /** Where a jsonl or csv record comes from: its index, and its input's name and line (as written: a csv field keeps its quotes). */
@@ -132,12 +169,25 @@ interface RecordPlace {
   line: number;
 }
 
-/** The {@link RecordPlace} a jsonl or csv record carries; NaN and "" for what it lacks. */
-function recordPlace(record: Buffer, format: "jsonl" | "csv"): RecordPlace {
+/** Where a csv header puts the fields of a {@link RecordPlace}: column numbers, from 0. */
+interface PlaceColumns {
+  index: number;
+  file: number;
+  line: number;
+}
+
+/** The columns of `index`, `file` and `line` under csv header `header`. */
+function placeColumns(header: string): PlaceColumns {
+  const names = header.trimEnd().split(",");
+  return { index: names.indexOf("index"), file: names.indexOf("file"), line: names.indexOf("line") };
+}
+
+/** The {@link RecordPlace} a jsonl or csv record carries (csv: in `columns`); NaN and "" for what it lacks. */
+function recordPlace(record: Buffer, format: "jsonl" | "csv", columns: PlaceColumns): RecordPlace {
   const text = record.toString("utf8");
   if (format === "csv") {
-    const [index, file, line] = csvLeadingFields(text, 3);
-    return { index: Number(index), file, line: Number(line) };
+    const fields = csvLeadingFields(text, Math.max(columns.index, columns.file, columns.line) + 1);
+    return { index: Number(fields[columns.index]), file: fields[columns.file], line: Number(fields[columns.line]) };
   }
   try {
     const { index, file, line } = JSON.parse(text) as RecordPlace;
@@ -195,9 +245,10 @@ class RunOrder {
   }
 }
 
-/** Merges the shard outputs `paths` (shard 0 first) into `out`. */
-export async function mergeShards(paths: readonly string[], out: Writable, format: OutputFormatName): Promise<number> {
+/** Merges the shard outputs `paths` (shard 0 first) into `out`; csv shards share `header` (see {@link shardCsvHeader}). */
+export async function mergeShards(paths: readonly string[], out: Writable, format: OutputFormatName, header = outputFormats[format].header): Promise<number> {
   const files = paths.map((path) => new RecordFile(path, format));
+  const columns = placeColumns(header);
   const pieces: Buffer[] = [];
   let pending = 0;
   let index = 0;
@@ -209,12 +260,12 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
     if (text.length > 0 && !out.write(text)) await new Promise((resolve) => out.once("drain", resolve));
   };
   try {
-    pieces.push(Buffer.from(outputFormats[format].header));
+    pieces.push(Buffer.from(header));
     for (;;) {
       const file = files[index % files.length];
       const record = file.next();
       if (record === null) break;
-      if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format), index, file);
+      if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format, columns), index, file);
       pieces.push(record); // a view of the file's buffer, which each read replaces rather than reuses
       pending += record.length;
       index++;
@@ -322,8 +373,9 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   const format = shardFormat(files, flags.out);
   const indexless = format === "line" || format === "grid";
   if (indexless) checkRoundRobinCounts(files, format);
+  const header = format === "csv" ? shardCsvHeader(files) : outputFormats[format].header;
   const out = await openOutput(flags.output);
-  const records = await mergeShards(files, out, format);
+  const records = await mergeShards(files, out, format, header);
   await closeOutput(out);
   process.stderr.write(`merged ${commaGrouped(records)} ${format} records from ${files.length} shards\n`);
   if (indexless && files.length > 1) {

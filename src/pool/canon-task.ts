@@ -18,7 +18,7 @@ import { type ReadRecord, parseRecord } from "../formats/record.js";
 import { csvField } from "../formats/output/csv.js";
 import { CELLS, SHAPE_9 } from "../shape.js";
 import { STATUSES, solveGroup } from "../solver.js";
-import { type BatchOutcome, type BatchTask, type CanonRequest, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
+import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
 import { type BatchEngines, solveTask } from "./solve-task.js";
 
 /** Does a batch's work on `engines`: its minlex forms when it is a canon batch, else its solutions (solveTask). */
@@ -28,11 +28,6 @@ export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | 
 
 /** The `--out` formats of canon. */
 export const CANON_OUTPUTS = ["line", "jsonl", "csv"] as const;
-
-/** The csv header of canon, for `request`. */
-export function canonCsvHeader(request: CanonRequest): string {
-  return ["index", "canon", "puzzle", "file", "line", ...(request.automorphisms ? ["automorphisms"] : []), ...(request.minimal ? ["minimal"] : []), "error"].join(",") + "\n";
-}
 
 let kernel: Promise<CanonKernel> | undefined;
 

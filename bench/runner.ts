@@ -160,8 +160,12 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
 /** A row that failed for another reason than a wrong answer (its solver threw, or would not load): names the row and what was thrown. */
 export class RowFailure extends Error {
   constructor(row: string, thrown: unknown) {
-    const said = describeThrown(thrown);
-    super(said.startsWith(`${row}: `) ? said : `${row}: ${said}`, { cause: thrown });
+    let said = describeThrown(thrown);
+    if (said.startsWith(`${row}: `)) said = said.slice(row.length + 2);
+    // A wasm-abi module's errors open with its path, which the row's label already ends with.
+    const opening = said.slice(0, Math.max(0, said.indexOf(": ")));
+    if (opening !== "" && row.endsWith(opening)) said = said.slice(opening.length + 2);
+    super(`${row}: ${said}`, { cause: thrown });
     this.name = "RowFailure";
   }
 }

@@ -134,6 +134,7 @@ describe("bench tools: usage errors", () => {
 describe("bench: a solver that never returns", () => {
   const loopingJs = solverModule("loop.mjs", `export const id = "loop";\nexport default { countSolutions() { for (;;); } };\n`);
   let loopingWasm = "";
+  let trappingWasm = "";
   beforeAll(async () => {
     // A wasm-abi module whose solve spins until the puzzle's first byte is 255 (never: it is '.' or a digit).
     const source = join(dir, "loop.ts");
@@ -150,7 +151,26 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
     loopingWasm = join(dir, "loop.wasm");
     const { error, stderr } = await asc.main([source, "--target", "release", "-o", loopingWasm]);
     if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
+    const trapSource = join(dir, "trap.ts");
+    writeFileSync(
+      trapSource,
+      `export function malloc(size: usize): usize { return heap.alloc(size); }
+export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, guesses: usize): u32 {
+  unreachable();
+  return 0;
+}
+`,
+    );
+    trappingWasm = join(dir, "trap.wasm");
+    const trap = await asc.main([trapSource, "--target", "release", "-o", trappingWasm]);
+    if (trap.error) throw new Error(`asc failed: ${trap.error.message}\n${trap.stderr.toString()}`);
   }, 60_000);
+
+  it("a wasm-abi module that traps: one line naming the row (and so the module) once", () => {
+    const run = bench(`wasm-abi:${trappingWasm}`);
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toBe(`bench: easy · wasm-abi:${trappingWasm}: solve trapped (unreachable)\n`);
+  });
 
   it("a JS module: the call past --solver-timeout fails the row, naming it and the limit, status 1", () => {
     const run = bench(loopingJs, "--solver-timeout", "300");

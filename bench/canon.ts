@@ -7,8 +7,11 @@
  * load average first: figures from a shared machine are marked by its load.
  */
 import { cpus, loadavg } from "node:os";
+import { Command, CommanderError } from "commander";
 import { CanonKernel } from "../src/canon.js";
-import { bundledDatasets, loadDatasetList } from "../src/datasets.js";
+import { USAGE_ERROR_STATUS, describeError } from "../src/cli/errors.js";
+import { DatasetSpecError, bundledDatasets, loadDatasetList } from "../src/datasets.js";
+import { terminalSafe } from "./report/format.js";
 
 /** Puzzles per kernel call. */
 const BATCH = 4096;
@@ -45,7 +48,11 @@ export function measureCanon(kernel: CanonKernel, set: string, puzzles: readonly
 }
 
 async function main(): Promise<void> {
-  const specs = process.argv.slice(2);
+  const command = new Command("npm run canon-bench --")
+    .description("the minlex kernel's puzzles per second on one core, per set (wall clock and CPU time)")
+    .argument("[sets...]", "public set names, bundled names (the default: all of them), files or folders");
+  command.exitOverride().configureOutput({ outputError: () => {} });
+  const specs = command.parse(process.argv.slice(2), { from: "user" }).args;
   const sets = loadDatasetList(specs.length > 0 ? specs : bundledDatasets());
   console.log(`canon-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}, one core, load average ${loadavg().map((n) => n.toFixed(1)).join(" ")}`);
   const kernel = await CanonKernel.create();
@@ -57,4 +64,9 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// A usage error (an unknown option, a set that does not resolve) exits 2 naming the tool, as the other bench tools do; a failed run exits 1.
+await main().catch((error: unknown) => {
+  if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
+  process.stderr.write(`canon-bench: ${terminalSafe(describeError(error).replace(/^error: /, ""))}\n`);
+  process.exitCode = error instanceof CommanderError || error instanceof DatasetSpecError ? USAGE_ERROR_STATUS : 1;
+});

@@ -113,13 +113,22 @@ describe("bench: nothing but the report on its streams", () => {
 });
 
 describe("bench tools: usage errors", () => {
-  for (const tool of ["bench", "profile", "kernel-vs"]) {
+  for (const [file, tool] of [["bench", "bench"], ["profile", "profile"], ["kernel-vs", "kernel-vs"], ["canon", "canon-bench"]]) {
     it(`${tool} answers an unknown option with one line naming itself, status 2`, () => {
-      const run = spawnSync(process.execPath, [new URL(`../dist/bench/${tool}.js`, import.meta.url).pathname, "--bogus"], { encoding: "utf8" });
+      const run = spawnSync(process.execPath, [new URL(`../dist/bench/${file}.js`, import.meta.url).pathname, "--bogus"], { encoding: "utf8" });
       expect(run.status).toBe(2);
       expect(run.stderr).toBe(`${tool}: unknown option '--bogus'\n`);
     });
   }
+
+  it("canon-bench answers a set that does not resolve with one line, status 2, and --help with its usage", () => {
+    const tool = new URL("../dist/bench/canon.js", import.meta.url).pathname;
+    const run = spawnSync(process.execPath, [tool, "no-such-set"], { encoding: "utf8" });
+    expect([run.status, run.stdout]).toEqual([2, ""]);
+    expect(run.stderr).toMatch(/^canon-bench: no dataset 'no-such-set': [^\n]+\n$/);
+    const help = spawnSync(process.execPath, [tool, "--help"], { encoding: "utf8" });
+    expect([help.status, help.stdout]).toEqual([0, expect.stringContaining("Usage: npm run canon-bench -- [options] [sets...]")]);
+  });
 
   it("an empty dataset file is refused before the header, in one line, status 2", () => {
     const empty = join(dir, "empty.txt");

@@ -14,7 +14,7 @@ import type { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
 import { SHAPE_9 } from "../shape.js";
 import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
-import { type BatchEngines, type LineWriter, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines } from "./solve-task.js";
+import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines } from "./solve-task.js";
 import { runTask } from "./canon-task.js";
 import { compiledKernels } from "../wasm.js";
 import { type RangeOutcome, type RangeTask, rangeNotSolved, solveRangeHere } from "./range-task.js";
@@ -27,9 +27,10 @@ export interface BatchSolver {
   readonly threads: number;
   /**
    * Batches it would start on at once now: (workers that have loaded their engines) ×
-   * {@link TASKS_PER_WORKER} − batches out. Absent: any number (the main thread).
+   * {@link TASKS_PER_WORKER} − batches out; Infinity for a solver that takes any number (the
+   * main thread, and the workers with the main thread beside them).
    */
-  room?(): number;
+  room(): number;
   solve(task: BatchTask): Promise<BatchOutcome>;
   /**
    * Solves a byte range of a file, read on the solving thread (range-task.ts; the ranged phase of
@@ -242,6 +243,7 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
   };
   return {
     threads: 0,
+    room: () => Infinity,
     solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines),
     ...(ranges ? { solveRange: solveHere, rangesReady: () => true } : {}),
     close: async () => {},
@@ -250,8 +252,8 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
 
 /** True when the 9×9 engine of `engines` writes `line` output itself (the kernel): ranges can be solved on them. */
 function writesLines(engines: BatchEngines): boolean {
-  const engine = engines.get(SHAPE_9.size)?.engine as Partial<LineWriter> | undefined;
-  return typeof engine?.lineOutput === "function" && engine.writesLines !== false;
+  const engine = engines.get(SHAPE_9.size)?.engine;
+  return engine?.lineOutput !== undefined && engine.writesLines !== false;
 }
 
 /** Milliseconds of solving in one slice the main thread takes (see {@link sharedWithMain}). */
@@ -310,7 +312,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
 
   /** Gives waiting batches, oldest first, to the workers while they have room; else lets the main thread take a slice. */
   const handOut = () => {
-    while (workers !== null && waiting.length > 0 && (workers.room?.() ?? Infinity) > 0) {
+    while (workers !== null && waiting.length > 0 && workers.room() > 0) {
       warm = true;
       const shared = waiting.shift()!;
       const { task, at } = shared;
@@ -371,7 +373,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
     return range;
   };
   const ranges = mainHelps ? {} : { solveRange, rangesReady: () => workers?.rangesReady?.() ?? false };
-  return { threads, solve, ...ranges, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
+  return { threads, room: () => Infinity, solve, ...ranges, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
 }
 
 /**

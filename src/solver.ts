@@ -61,8 +61,6 @@ export interface SolverEngine {
   run?(count: number, limit: number, budget: number): BatchResult;
   /** Reads `count` 9×9 puzzles written as text (81 bytes each, `1`–`9` a clue, any other byte empty) into the batch, converted in the engine (the 9×9 kernel). */
   inputText?(text: Uint8Array, count: number): void;
-  /** False when {@link lineOutput} always gives null (a kernel without that entry point, or the N×N one). */
-  readonly writesLines?: boolean;
   /** The `line` output of the 9×9 puzzles of the last {@link run}, written by the engine over their bytes; null when a puzzle was rejected or it writes none. */
   lineOutput?(count: number): Uint8Array | null;
   /** The `jsonl` or `csv` records of the 9×9 puzzles of the last {@link run}, written by the engine; null when it writes none. */

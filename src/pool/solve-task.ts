@@ -228,9 +228,9 @@ function lineTally(counts: ArrayLike<number>, nodes: ArrayLike<number>, count: n
  * The outcome of `count` 9×9 puzzles just solved (`result`), in `line` output, as the kernel
  * writes it (SolverEngine.lineOutput), copied into `out` when it fits (else a copy of its own);
  * null when the engine does not write lines or a puzzle was rejected. A batch of fast records
- * only, and a range (range-task.ts), are written so.
+ * only is written so.
  */
-export function kernelLines(engine: SolverEngine, count: number, result: BatchResult, out?: Uint8Array): BatchOutcome | null {
+function kernelLines(engine: SolverEngine, count: number, result: BatchResult, out?: Uint8Array): BatchOutcome | null {
   if (engine.lineOutput === undefined) return null;
   const tally = lineTally(result.counts, result.nodes, count); // before lineOutput, which may write over the results
   const lines = engine.lineOutput(count);

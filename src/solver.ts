@@ -50,6 +50,46 @@ export interface SolverEngine {
    * capability ({@link solvesBatches}).
    */
   solveBatch?(puzzles: Uint8Array, count: number, limit: number, budget: number): BatchResult;
+
+  // The capabilities of an engine that solves in its own memory (the WASM kernels, wasm.ts's
+  // WasmKernel): each is present on the engines that have it, and callers test for it, never
+  // for a class.
+
+  /** Room for `count` puzzles in the engine's memory: a view to write them into (valid until the next call). With {@link run}: the in-place batch ({@link solvesInPlace}). */
+  input?(count: number): Uint8Array;
+  /** Solves the `count` puzzles last written into {@link input}; the results are views into the engine's memory, valid until its next call. */
+  run?(count: number, limit: number, budget: number): BatchResult;
+  /** Reads `count` 9×9 puzzles written as text (81 bytes each, `1`–`9` a clue, any other byte empty) into the batch, converted in the engine (the 9×9 kernel). */
+  inputText?(text: Uint8Array, count: number): void;
+  /** The `line` output of the 9×9 puzzles of the last {@link run}, written by the engine over their bytes; null when a puzzle was rejected or it writes none. */
+  lineOutput?(count: number): Uint8Array | null;
+  /** The `jsonl` or `csv` records of the 9×9 puzzles of the last {@link run}, written by the engine; null when it writes none. */
+  recordsOutput?(count: number, request: RecordsRequest): KernelRecords | null;
+}
+
+/** What the kernel's `jsonl` and `csv` records are written from (see {@link SolverEngine.recordsOutput}). */
+export interface RecordsRequest {
+  output: "jsonl" | "csv";
+  /** The 81 cell bytes of each puzzle as read, one after another. */
+  texts: Uint8Array;
+  /** Each record's line in its file. */
+  lines: Int32Array;
+  /** Each record's position in its batch (its index is `firstIndex + position × step`); null: record k is at position k. */
+  positions: Int32Array | null;
+  firstIndex: number;
+  step: number;
+  /** The file's name as the format writes it, with what stands around it: `,"file":NAME,"line":` (jsonl) or `,NAME,` (csv). */
+  piece: Uint8Array;
+  /** False: no guesses (null in jsonl, an empty field in csv). */
+  guesses: boolean;
+}
+
+/** The kernel's records of a batch: the bytes, where each record ends in them, and the batch's results (views valid until the next call). */
+export interface KernelRecords {
+  bytes: Uint8Array;
+  /** Record k is `bytes[ends[k-1]..ends[k])` (from 0 for the first); empty for a rejected puzzle (count < 0), which the kernel does not word. */
+  ends: Int32Array;
+  result: KernelResult;
 }
 
 /** True when the engine solves a whole batch in one call. */
@@ -300,14 +340,6 @@ export function budgetFor(cells: number, budget: number | undefined): number {
   return budget ?? (cells === 81 ? Infinity : LARGE_GRID_BUDGET);
 }
 
-/** An engine whose batch is written straight into its memory and solved there (a kernel's `input`/`run`, wasm.ts). */
-interface InPlaceEngine {
-  input(count: number): Uint8Array;
-  run(count: number, limit: number, budget: number): BatchResult;
-  /** Reads 9×9 puzzles written as text (81 bytes each) into the batch. */
-  inputText?(text: Uint8Array, count: number): void;
-}
-
 /**
  * The puzzles of a group: a function that writes them packed (N² bytes each, 0 empty, 1..N)
  * into the array it is given, or 9×9 puzzles as text, 81 bytes each as in a line (`1`–`9` a
@@ -333,9 +365,9 @@ function writePuzzles(puzzles: GroupPuzzles, packed: Uint8Array): void {
   writeTextCells(puzzles.text, packed);
 }
 
-function solvesInPlace(engine: SolverEngine): engine is SolverEngine & InPlaceEngine {
-  const { input, run } = engine as Partial<InPlaceEngine>;
-  return typeof input === "function" && typeof run === "function";
+/** True when the engine solves a batch in its own memory ({@link SolverEngine.input} and {@link SolverEngine.run}). */
+export function solvesInPlace(engine: SolverEngine): engine is SolverEngine & Required<Pick<SolverEngine, "input" | "run">> {
+  return engine.input !== undefined && engine.run !== undefined;
 }
 
 /**

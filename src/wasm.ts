@@ -39,7 +39,7 @@ import { instantiate as instantiateSudokuKernel } from "../build/release.js";
 import { type KernelSource, type UrlObject, type WasmModule, compileSource } from "./kernel-source.js";
 import type { Grid } from "./puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeName, shapeOf } from "./shape.js";
-import { type KernelResult, type SearchStats, type SolverEngine, checkLimit, kernelBudget, writeTextCells } from "./solver.js";
+import { type KernelRecords, type KernelResult, type RecordsRequest, type SearchStats, type SolverEngine, checkLimit, kernelBudget, writeTextCells } from "./solver.js";
 import { checkWhole, isWhole } from "./whole-number.js";
 
 export type { KernelSource, ResponseLike, UrlObject, WasmModule } from "./kernel-source.js";
@@ -83,31 +83,6 @@ interface KernelExports {
   reserveRecords?(count: number, piece: number): number;
   /** The 9×9 kernel only: `jsonl` or `csv` records of the solved batch. */
   recordsOutput?(base: number, count: number, area: number, piece: number, csv: number, firstIndex: number, step: number, positioned: number, withGuesses: number): number;
-}
-
-/** What the kernel's `jsonl` and `csv` records are written from (see {@link WasmKernel.recordsOutput}). */
-export interface RecordsRequest {
-  output: "jsonl" | "csv";
-  /** The 81 cell bytes of each puzzle as read, one after another. */
-  texts: Uint8Array;
-  /** Each record's line in its file. */
-  lines: Int32Array;
-  /** Each record's position in its batch (its index is `firstIndex + position × step`); null: record k is at position k. */
-  positions: Int32Array | null;
-  firstIndex: number;
-  step: number;
-  /** The file's name as the format writes it, with what stands around it: `,"file":NAME,"line":` (jsonl) or `,NAME,` (csv). */
-  piece: Uint8Array;
-  /** False: no guesses (null in jsonl, an empty field in csv). */
-  guesses: boolean;
-}
-
-/** The kernel's records of a batch: the bytes, where each record ends in them, and the batch's results (views valid until the next call). */
-export interface KernelRecords {
-  bytes: Uint8Array;
-  /** Record k is `bytes[ends[k-1]..ends[k])` (from 0 for the first); empty for a rejected puzzle (count < 0), which the kernel does not word. */
-  ends: Int32Array;
-  result: KernelResult;
 }
 
 /** The 9×9 kernel's line scan (the CLI's reader). */

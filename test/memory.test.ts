@@ -126,7 +126,7 @@ describe(`solve in ${HEAP_MB} MB of heap`, () => {
     }, 300_000);
   }
 
-  it("3,000,000 records from a file, line output, --threads 2 and 0 (the ranges the solving threads read themselves): the block's output repeated", async () => {
+  it("3,000,000 records from a file, line output, --threads 2 and 0, standard output a file: the block's output repeated", async () => {
     const repeats = 3_000_000 / BLOCK_RECORDS;
     const path = `${dir}/three-million.txt`;
     const sink = createWriteStream(path);
@@ -135,8 +135,7 @@ describe(`solve in ${HEAP_MB} MB of heap`, () => {
     const expected = repeatedHash(blockOutput([]), repeats);
     const output = `${dir}/three-million.out`;
     // Standard output a file: Node writes it synchronously and hands each buffer back on the next
-    // tick, so ranges solved one after another on the main thread must let the event loop turn
-    // (without that, --threads 0 held every output buffer to the end: 304 MB).
+    // tick, so the batches' buffers must come back as the run goes.
     for (const threads of [2, 0]) {
       const run = await cappedRun(["solve", "--threads", String(threads), path], null, output);
       console.log(`solve FILE > FILE (3,000,000 records, --threads ${threads}): max RSS ${run.maxRssMb.toFixed(0)} MB under --max-old-space-size=${HEAP_MB}`);

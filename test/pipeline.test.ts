@@ -17,7 +17,7 @@ afterAll(() => inner.close());
 /** The main-thread solver, posing as `workers` threads; records the size of each batch it gets. */
 function recordingSolver(workers: number): BatchSolver & { sizes: number[] } {
   const sizes: number[] = [];
-  return { threads: workers, sizes, solve: (task: BatchTask) => (sizes.push(task.lines.length), inner.solve(task)), close: async () => {} };
+  return { threads: workers, sizes, room: () => Infinity, solve: (task: BatchTask) => (sizes.push(task.lines.length), inner.solve(task)), close: async () => {} };
 }
 
 /** A Writable that keeps what it is given. */

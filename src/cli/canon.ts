@@ -150,7 +150,7 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
     const totalBytes = inputBytes(files);
     await compileWasmFile("canon"); // before the pool opens: its workers adopt the compiled module
     const threads = flags.threads ?? (totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES ? 0 : availableParallelism());
-    const solver = await openBatchSolver(threads, [], { ranges: false });
+    const solver = await openBatchSolver(threads);
     const unregister = stopBeforeStreamExit(() => solver.close());
     const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
     const progress = showProgress ? await ProgressDisplay.start(totalBytes) : null;
@@ -182,7 +182,6 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
           skip: resume?.records ?? 0,
           header: false,
           canon: request,
-          ranges: false,
           stop: interrupts.aborted,
         },
         (done, bytes) => progress?.update(done, bytes),

@@ -24,16 +24,8 @@
  *
  * The batches' buffers are used again (../pool/buffers.ts): an input file is read into one
  * buffer, and each batch's buffers go back to the pool once its bytes are written.
- *
- * The ranged phase ({@link solveRanges}): in `line` output, once the reader holds nothing and the
- * solver takes ranges (workers that have loaded, or the main thread), the rest of a regular
- * file goes out as byte ranges that the solving threads read, scan and solve themselves, and the
- * main thread only writes their output, in order. A range whose lines are not all 9×9 lines of
- * cell bytes falls back, and the run reads on as above from its start.
  */
 import { once } from "node:events";
-import { fstatSync, readFileSync } from "node:fs";
-import { open } from "node:fs/promises";
 import type { Readable, Writable } from "node:stream";
 import { type LineChunk, LineSplitter, fileChunks, readLineChunks, utf8Chunks } from "../formats/lines.js";
 import { InputReadError } from "./errors.js";
@@ -43,8 +35,6 @@ import { type OutputFormatName, outputFormats } from "../formats/output/index.js
 import type { Alphabet } from "../puzzle.js";
 import { CELLS } from "../shape.js";
 import { type BatchOutcome, giveBack } from "../pool/task.js";
-import { type RangeOutcome, MAX_RANGE_BYTES, rangeOutputRoom } from "../pool/range-task.js";
-import { batchBuffers } from "../pool/buffers.js";
 import { BatchBuilder } from "../pool/builder.js";
 import { STATUSES } from "../solver.js";
 import type { BatchSolver } from "../pool/pool.js";
@@ -93,12 +83,8 @@ export interface StreamSettings {
    * byte for byte; tests compare the two). @default true
    */
   fastPath?: boolean;
-  /** Set: the batches' work is `canon` (../pool/canon-task.ts), not solving; no ranged phase. */
+  /** Set: the batches' work is `canon` (../pool/canon-task.ts), not solving. */
   canon?: CanonRequest;
-  /** False: no ranged phase (see {@link solveRanges}); tests compare the two. @default true */
-  ranges?: boolean;
-  /** The largest range of the ranged phase, in bytes (tests make it small). @default MAX_RANGE_BYTES */
-  rangeBytes?: number;
 }
 
 /** What a run found. */
@@ -193,13 +179,6 @@ class OrderedOutput {
   private async writeOldest(): Promise<void> {
     const { outcome, bytesRead } = this.pending.shift()!;
     await this.writeSettled(await outcome, bytesRead);
-  }
-
-  /** Writes a range solved in the ranged phase (which sends no batch: the batches before it are written first), and counts its solving time. */
-  async writeRange(range: RangeOutcome, bytesRead: number): Promise<void> {
-    this.solvedRecords += range.lines;
-    this.solvingMs += range.solveMs ?? 0;
-    await this.writeSettled(range, bytesRead);
   }
 
   private async writeSettled(batch: BatchOutcome, bytesRead: number): Promise<void> {
@@ -302,121 +281,6 @@ function timedBatch(msPerRecord: number | null | undefined): number {
   return Math.max(1, Math.floor(BATCH_TARGET_MS / msPerRecord));
 }
 
-/** What a ranged phase did. */
-interface RangedPhase {
-  /** The file offset the run reads on from (a line start): the file's end, or the start of the range that fell back. */
-  next: number;
-  /** Records (lines) it wrote. */
-  records: number;
-  fellBack: boolean;
-}
-
-/**
- * The ranged phase (see ../pool/range-task.ts). From `from`, a line start of `file` (an offset
- * in the file) up to which the run has read, the rest of the file goes to the solver as byte
- * ranges that the solving thread reads, scans and solves itself, in `line` output; the main
- * thread only writes their output, in order, after the batches sent before the phase. Each range is sized as a
- * batch would be: about BATCH_TARGET_MS of solving, a share of what is left near the end. The
- * phase ends at the end of the file; at the first range that falls back (its lines are not all
- * 9×9 lines of cell bytes): the run reads the file as before from that range's start, and the
- * ranges sent after it are dropped; or at a stop, once the ranges sent are written.
- */
-async function solveRanges(
-  file: RangedFile,
-  from: number,
-  solver: BatchSolver,
-  output: OrderedOutput,
-  settings: StreamSettings,
-  read: ReadSoFar,
-  bytesBefore: number,
-): Promise<RangedPhase> {
-  const size = fstatSync(file.fd).size;
-  const largest = Math.min(settings.rangeBytes ?? MAX_RANGE_BYTES, MAX_RANGE_BYTES);
-  const shares = 2 * Math.max(1, settings.workers ?? 1);
-  const out: Promise<RangeOutcome>[] = [];
-  let sendFrom = from;
-  let next = from;
-  let records = 0;
-  let fellBack = false;
-  const rangeBytes = (): number => {
-    const bytesPerRecord = read.records > 0 ? read.bytes / read.records : BYTES_PER_RECORD_GUESS;
-    const msPerRecord = output.msPerRecord;
-    const timed = (msPerRecord === null ? FIRST_BATCH : BATCH_TARGET_MS / msPerRecord) * bytesPerRecord;
-    const least = Math.min(MIN_BATCH, settings.batchSize) * bytesPerRecord; // as batches have
-    return Math.min(largest, Math.round(Math.max(least, Math.min(timed, (size - sendFrom) / shares))));
-  };
-  const sendRanges = (): void => {
-    while (!fellBack && !settings.stop?.aborted && out.length < settings.maxInFlight && sendFrom < size) {
-      const to = Math.min(size, sendFrom + rangeBytes());
-      const room = rangeOutputRoom(sendFrom, to);
-      const task = { kind: "range" as const, fd: file.fd, from: sendFrom, to, exact: sendFrom === from, limit: settings.limit, budget: settings.budget, out: new Uint8Array(batchBuffers.take(room), 0, room) };
-      out.push(solver.solveRange!(task));
-      sendFrom = to;
-    }
-  };
-  await output.finish(); // the batches sent before the phase, first
-  sendRanges();
-  try {
-    while (out.length > 0) {
-      const range = await out.shift()!;
-      if (range.start < 0 && range.fellBack === undefined) {
-        giveBack(range); // past the start of the file's last line, which has no line end: the reads after the phase take it
-        continue;
-      }
-      // A range that does not start where the last one ended (the file changed) falls back too.
-      if (fellBack || range.fellBack !== undefined || range.start !== next) {
-        fellBack = true;
-        giveBack(range);
-        continue;
-      }
-      records += range.lines;
-      read.records += range.lines;
-      read.bytes = bytesBefore + range.end - file.base;
-      next = range.end;
-      await output.writeRange(range, read.bytes);
-      sendRanges();
-    }
-  } catch (error) {
-    await Promise.allSettled(out); // no range is out when the file's descriptor closes
-    throw error;
-  }
-  return { next, records, fellBack };
-}
-
-/** A file the ranged phase reads by position: a descriptor of it, and the file offset its input starts at. */
-interface RangedFile {
-  fd: number;
-  base: number;
-  close(): Promise<void>;
-}
-
-/**
- * The file an input's ranges are read from, or null for none. A path gets a descriptor of its
- * own, which the reads after a phase use too (a file renamed or deleted during the run is still
- * read whole). Standard input redirected from a regular file is read through its own descriptor,
- * from where it stood when the run began, which only Linux tells (/proc/self/fdinfo); elsewhere
- * it gets no ranges.
- */
-async function rangedFile(input: SolveInput): Promise<RangedFile | null> {
-  if (typeof input.path === "string") {
-    const handle = await open(input.path, "r").catch(() => null);
-    return handle === null ? null : { fd: handle.fd, base: 0, close: () => handle.close() };
-  }
-  if (typeof input.path !== "number") return null;
-  const base = descriptorOffset(input.path);
-  return base === null ? null : { fd: input.path, base, close: async () => {} };
-}
-
-/** Where descriptor `fd` stands in its file (Linux), or null when that cannot be known. */
-function descriptorOffset(fd: number): number | null {
-  try {
-    const position = /^pos:\s*(\d+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"));
-    return position === null ? null : Number(position[1]);
-  } catch {
-    return null;
-  }
-}
-
 type Step = IteratorResult<Uint8Array> | "pause" | "solved" | "stop";
 
 /**
@@ -493,8 +357,6 @@ export async function solveStreams(
   };
 
   if (settings.header ?? true) await output.write(outputFormats[settings.output].header);
-  // The ranged phase (solveRanges) serves `line` output of a regular file, on a solver that takes ranges.
-  const ranged = fastPath && (settings.ranges ?? true) && settings.canon === undefined && settings.output === "line" && solver.solveRange !== undefined;
   let bytesBefore = 0;
   for (const input of inputs) {
     batches.startFile(input.name);
@@ -518,16 +380,7 @@ export async function solveStreams(
     const stream = input.path === undefined ? input.open() : null;
     const stopReading = () => stream?.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
-    let chunks = namedBytes(input.name, stream ?? fileChunks(input.path!, settings.readBytes));
-    const rangesFile = ranged ? await rangedFile(input) : null;
-    /**
-     * The file offset from which a ranged phase may start. After a fallback, the run reads the
-     * usual way for the largest range's bytes, twice as long after each fallback: an input with
-     * a line the phase cannot take every few ranges (comments, grids) soon stops paying for the
-     * ranges solved after that line and dropped.
-     */
-    let rangesFrom = 0;
-    let rangesAgainAfter = Math.min(settings.rangeBytes ?? MAX_RANGE_BYTES, MAX_RANGE_BYTES);
+    const chunks = namedBytes(input.name, stream ?? fileChunks(input.path!, settings.readBytes));
     try {
       for (;;) {
         const next = chunks.next();
@@ -551,35 +404,11 @@ export async function solveStreams(
         // are out as may be, for the oldest to be written) before the next slice is split, so a
         // large read holds no more batches at once than a small one.
         const chunk = step.value;
-        let phaseFrom: number | null = null;
         for (let at = 0; at < chunk.length && !settings.stop?.aborted; at += FEED_BYTES) {
           lines.push(chunk.subarray(at, at + FEED_BYTES));
           read.bytes = bytesBefore + lines.bytesRead;
           await send();
           batches.capacity = capacity();
-          // At a line start, with nothing held by the reader, the rest of the file may go out as ranges.
-          const lineStart = rangesFile === null ? null : lines.lineStart;
-          if (lineStart !== null && rangesFile!.base + lineStart >= rangesFrom && reader.idle && selection.takesAll && (solver.rangesReady?.() ?? true)) {
-            phaseFrom = rangesFile!.base + lineStart; // an offset in the file
-            break;
-          }
-        }
-        if (phaseFrom !== null) {
-          batches.seal();
-          await send();
-          const phase = await solveRanges(rangesFile!, phaseFrom, solver, output, settings, read, bytesBefore);
-          reader.skipLines(phase.records);
-          selection.takeAll(phase.records);
-          batches.skipRecords(phase.records);
-          if (phase.fellBack) {
-            rangesFrom = phase.next + rangesAgainAfter;
-            rangesAgainAfter *= 2;
-          } else rangesFrom = Infinity; // the end of the file: what may follow (a file that grew) is read as usual
-          // The file is read on from where the phase ended (the bytes read past its start are read
-          // again); not the start of a stream, so no byte order mark is looked for.
-          lines.restartAt(phase.next - rangesFile!.base);
-          chunks.return(undefined).catch(noop);
-          chunks = named(input.name, fileChunks(rangesFile!.fd, settings.readBytes, phase.next));
         }
       }
     } catch (error) {
@@ -593,12 +422,7 @@ export async function solveStreams(
       } else throw error;
     } finally {
       settings.stop?.removeEventListener("abort", stopReading);
-      const closing = stream === null ? chunks.return(undefined).catch(noop) : null; // closes the file (after a read in progress)
-      if (rangesFile !== null) {
-        // Every range is in by now (solveRanges waits for them), and the read in progress, if any, must be too.
-        await closing;
-        await rangesFile.close();
-      }
+      if (stream === null) chunks.return(undefined).catch(noop); // closes the file (after a read in progress)
     }
     if (settings.stop?.aborted) {
       stream?.destroy();

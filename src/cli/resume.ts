@@ -57,11 +57,6 @@ export class RecordSelection {
     return true;
   }
 
-  /** True when every record from here on is one this run solves (no shard, and the records to skip are read). */
-  get takesAll(): boolean {
-    return this.shard.count === 1 && this.next >= this.firstIndex;
-  }
-
   /** True when the next record read is one this run solves. */
   take(): boolean {
     const index = this.next++;

@@ -108,26 +108,6 @@ export class LineSplitter {
     private readonly scanner: ChunkScanner | null = null,
   ) {}
 
-  /**
-   * The stream offset of the line in progress (the start of the bytes carried to the next chunk):
-   * every line before it has gone to the sink. Null while that is not a plain line start: at the
-   * stream's start (a byte order mark), inside a line too long to keep, or after a `\r` that a
-   * `\n` in the next chunk may belong to.
-   */
-  get lineStart(): number | null {
-    if (this.atStart || this.long !== null || this.afterCarriageReturn) return null;
-    return this.bytesRead - this.carry.length;
-  }
-
-  /** Goes on from stream offset `offset`, a line start: what is carried is dropped (the caller reads from there again). */
-  restartAt(offset: number): void {
-    this.carry = Buffer.alloc(0);
-    this.long = null;
-    this.afterCarriageReturn = false;
-    this.atStart = false;
-    this.bytesRead = offset;
-  }
-
   /** Splits the next chunk of the stream. */
   push(chunk: Uint8Array): void {
     if (this.scanner !== null && chunk.length > SCAN_PIECE) {

@@ -42,12 +42,6 @@ export class BatchBuilder {
     this.indexStep = step;
   }
 
-  /** Numbers past `count` records solved elsewhere (the ranged phase, pipeline.ts); seals the batch in progress first. */
-  skipRecords(count: number): void {
-    this.seal();
-    this.firstIndex += count * this.indexStep;
-  }
-
   /** Records added from now on come from `file`; the batch of the previous file is sealed. */
   startFile(file: string): void {
     this.seal();

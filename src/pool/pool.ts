@@ -12,12 +12,10 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../paths.js";
-import { SHAPE_9 } from "../shape.js";
 import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
-import { type BatchEngines, type LineWriter, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines } from "./solve-task.js";
+import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines } from "./solve-task.js";
 import { runTask } from "./canon-task.js";
 import { compiledKernels } from "../wasm.js";
-import { type RangeOutcome, type RangeTask, rangeNotSolved, solveRangeHere } from "./range-task.js";
 import { batchBuffers } from "./buffers.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 
@@ -27,22 +25,11 @@ export interface BatchSolver {
   readonly threads: number;
   /**
    * Batches it would start on at once now: (workers that have loaded their engines) ×
-   * {@link TASKS_PER_WORKER} − batches out. Absent: any number (the main thread).
+   * {@link TASKS_PER_WORKER} − batches out; Infinity for a solver that takes any number (the
+   * main thread, and the workers with the main thread beside them).
    */
-  room?(): number;
+  room(): number;
   solve(task: BatchTask): Promise<BatchOutcome>;
-  /**
-   * Solves a byte range of a file, read on the solving thread (range-task.ts; the ranged phase of
-   * ../cli/pipeline.ts); a range it cannot solve comes back fallen back, never as a failure.
-   * Absent when the solver takes no ranges (its 9×9 engine writes no lines; see openBatchSolver).
-   */
-  solveRange?(task: RangeTask): Promise<RangeOutcome>;
-  /**
-   * True when {@link solveRange} may be called: at once on the main thread, once a worker has
-   * loaded its engines; never while the main thread solves beside the workers (with fewer
-   * workers than cores), which ranges would leave without work.
-   */
-  rangesReady?(): boolean;
   /**
    * Solves a batch of the library's pool (records-task.ts) on a worker; when the worker throws or
    * dies, once more on a freshly started one, with `retry` (a copy of the task: its cells are
@@ -138,7 +125,7 @@ function disableWasmCodeCollection(): void {
  * (and ended after it), never on one that has solved or failed anything before; the worker that
  * failed ends itself (retire.ts) and piscina replaces it.
  */
-export function openWorkerPool(threads: number, worker: WorkerSpec, options: { ranges?: boolean } = {}): BatchSolver {
+export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver {
   disableWasmCodeCollection();
   const settings = {
     ...worker,
@@ -177,17 +164,6 @@ export function openWorkerPool(threads: number, worker: WorkerSpec, options: { r
   let out = 0; // batches sent and not yet answered
   /** Workers that can take a batch: those that said so, or (a worker module that does not say it) all once one has answered. */
   const loadedWorkers = () => (loaded > 0 ? Math.min(loaded, threads) : pool.completed > 0 ? threads : 0);
-  /** Runs a range on a worker; a failure gives it back to the main thread, which reads it as any input (its batches have their own retry). */
-  const solveOnWorker = async (task: RangeTask): Promise<RangeOutcome> => {
-    out++;
-    try {
-      return await (pool.run(task as unknown as BatchTask, { transferList: [task.out.buffer as ArrayBuffer] }) as Promise<RangeOutcome>);
-    } catch (error) {
-      return rangeNotSolved(task, `the worker failed: ${String(error)}`);
-    } finally {
-      out--;
-    }
-  };
   /** Runs a library batch on `on`, its cells transferred. */
   const runRecords = (on: Piscina<BatchTask, BatchOutcome>, task: RecordsTask) =>
     on.run(task as unknown as BatchTask, { transferList: task.cells.byteLength > 0 ? [task.cells.buffer as ArrayBuffer] : [] }) as unknown as Promise<RecordsOutcome>;
@@ -210,7 +186,6 @@ export function openWorkerPool(threads: number, worker: WorkerSpec, options: { r
         out--;
       }
     },
-    ...(options.ranges ? { solveRange: solveOnWorker, rangesReady: () => loadedWorkers() > 0 } : {}),
     // Every worker, the retries' too; once, however often it is called.
     close: () => {
       closing = true;
@@ -223,35 +198,18 @@ export function openWorkerPool(threads: number, worker: WorkerSpec, options: { r
  * Solves on the main thread, on `engines`; a failed batch is retried on engines freshly made by
  * `load` (the main thread's fresh worker), which then replace the ones that failed.
  */
-export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>, ranges = writesLines(engines)): BatchSolver {
+export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
     return runTask(current, attempt);
   };
-  const solveHere = async (task: RangeTask): Promise<RangeOutcome> => {
-    // Each range in a turn of the event loop of its own: otherwise a run of ranges would be one
-    // chain of promise callbacks, in which no signal is heard and no written output's buffer is
-    // handed back (a file or /dev/null as standard output calls back on the next tick).
-    await new Promise(setImmediate);
-    try {
-      return await solveRangeHere(current, task);
-    } catch (error) {
-      return rangeNotSolved(task, `solving it failed: ${String(error)}`);
-    }
-  };
   return {
     threads: 0,
+    room: () => Infinity,
     solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines),
-    ...(ranges ? { solveRange: solveHere, rangesReady: () => true } : {}),
     close: async () => {},
   };
-}
-
-/** True when the 9×9 engine of `engines` writes `line` output itself (the kernel): ranges can be solved on them. */
-function writesLines(engines: BatchEngines): boolean {
-  const engine = engines.get(SHAPE_9.size)?.engine as Partial<LineWriter> | undefined;
-  return typeof engine?.lineOutput === "function" && engine.writesLines !== false;
 }
 
 /** Milliseconds of solving in one slice the main thread takes (see {@link sharedWithMain}). */
@@ -310,7 +268,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
 
   /** Gives waiting batches, oldest first, to the workers while they have room; else lets the main thread take a slice. */
   const handOut = () => {
-    while (workers !== null && waiting.length > 0 && (workers.room?.() ?? Infinity) > 0) {
+    while (workers !== null && waiting.length > 0 && workers.room() > 0) {
       warm = true;
       const shared = waiting.shift()!;
       const { task, at } = shared;
@@ -364,14 +322,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
       waiting.push({ task, at: 0, parts: [], done: resolve });
       handOut();
     });
-  // Ranges go to the workers alone, once they have started: only where the main thread does not solve beside them.
-  const solveRange = (task: RangeTask): Promise<RangeOutcome> => {
-    const range = workers!.solveRange!(task);
-    range.then(handOut); // its room is free again (never rejects)
-    return range;
-  };
-  const ranges = mainHelps ? {} : { solveRange, rangesReady: () => workers?.rangesReady?.() ?? false };
-  return { threads, solve, ...ranges, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
+  return { threads, room: () => Infinity, solve, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
 }
 
 /**
@@ -379,21 +330,18 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
  * `solverIds` name (registry ids; default: each size's fastest). The workers start once the main
  * thread has had work for a moment, and it solves beside them whenever they have no room
  * ({@link sharedWithMain}), unless `warmUp` is false (a run whose puzzles can take minutes: the
- * main thread must stay free). It takes ranges ({@link BatchSolver.solveRange}) when its 9×9
- * engine writes lines, unless `ranges` is false; by default not when `warmUp` is false, since a
- * range holds at least 64 puzzles, and a stop waits for the ranges sent.
+ * main thread must stay free).
  */
-export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean; ranges?: boolean } = {}): Promise<BatchSolver> {
+export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean } = {}): Promise<BatchSolver> {
   const filename = threads === 0 ? "" : workerFile(); // a missing worker module fails here, not when the workers start mid-run
   const load = () => loadBatchEngines(solverIds);
   const engines = await load(); // a bad id fails here, before any worker starts
-  const ranges = (options.ranges ?? options.warmUp !== false) && writesLines(engines);
-  const main = mainThreadSolver(engines, load, ranges);
+  const main = mainThreadSolver(engines, load);
   if (threads === 0) return main;
   // The workers instantiate the modules the main thread compiled: no compiling of their own, and
   // the machine code V8 has optimised by the time they start is theirs too.
   const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
-  const start = () => openWorkerPool(threads, { filename, workerData }, { ranges });
+  const start = () => openWorkerPool(threads, { filename, workerData });
   // The main thread solves beside the workers only when a core is left for it: where every core
   // has a worker, it would take time from them.
   return options.warmUp === false ? start() : sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });

@@ -4,7 +4,7 @@
  * {@link BatchTask} into its output bytes. {@link failedBatch} writes a batch that could not be
  * solved (on the main thread, after a retry failed).
  */
-import { type SizeEngine, type SolveRecord, REJECTED, STATUSES, SolutionWriter, batchRecords, invalidRecord, solveGroup, solvesBatches, statusOf } from "../solver.js";
+import { type KernelRecords, type RecordsRequest, type SizeEngine, type SolveRecord, type SolverEngine, REJECTED, STATUSES, SolutionWriter, batchRecords, invalidRecord, solveGroup, solvesBatches, statusOf } from "../solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
 import { excerpt } from "../excerpt.js";
 import { type Alphabet, DIGITS } from "../puzzle.js";
@@ -13,7 +13,6 @@ import { outputFormats } from "../formats/output/index.js";
 import { csvField } from "../formats/output/csv.js";
 import { solvers, solversBySize } from "../registry.js";
 import type { BatchResult } from "../solver.js";
-import type { KernelRecords, RecordsRequest } from "../wasm.js";
 import type { WasmModule } from "../kernel-source.js";
 import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, grown, outputRoom, taskBuffers } from "./task.js";
 
@@ -176,11 +175,6 @@ export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome 
   return { ...out.outcome(), spent: taskBuffers(task), solveMs: performance.now() - began };
 }
 
-/** An engine that writes `jsonl` and `csv` records itself (the 9×9 kernel). */
-interface RecordsWriter {
-  recordsOutput(count: number, request: RecordsRequest): KernelRecords | null;
-}
-
 /** The file's name of `task` as its output format (`jsonl` or `csv`) writes it, with what stands around it. */
 function filePiece(task: BatchTask): Uint8Array {
   return task.output === "jsonl" ? ascii(`,"file":${JSON.stringify(task.file)},"line":`) : ascii(`,${csvField(task.file)},`);
@@ -188,13 +182,12 @@ function filePiece(task: BatchTask): Uint8Array {
 
 /**
  * The `jsonl` or `csv` records of the `fastCount` fast records of `task`, solved, as the kernel
- * writes them (WasmKernel.recordsOutput); null for another output, or when the engine does not
+ * writes them (SolverEngine.recordsOutput); null for another output, or when the engine does not
  * write records.
  */
-function kernelRecords(engine: unknown, task: BatchTask, fastCount: number, guesses: boolean): KernelRecords | null {
+function kernelRecords(engine: SolverEngine, task: BatchTask, fastCount: number, guesses: boolean): KernelRecords | null {
   const output = task.output;
-  if (output !== "jsonl" && output !== "csv") return null;
-  if (typeof (engine as Partial<RecordsWriter>).recordsOutput !== "function") return null;
+  if ((output !== "jsonl" && output !== "csv") || engine.recordsOutput === undefined) return null;
   let lines = task.lines;
   let positions: Int32Array | null = null;
   if (fastCount < lines.length) {
@@ -210,14 +203,7 @@ function kernelRecords(engine: unknown, task: BatchTask, fastCount: number, gues
     }
   }
   const request: RecordsRequest = { output, texts: task.cells, lines, positions, firstIndex: task.firstIndex, step: task.indexStep ?? 1, piece: filePiece(task), guesses };
-  return (engine as RecordsWriter).recordsOutput(fastCount, request);
-}
-
-/** An engine that writes `line` output itself (the 9×9 kernel, WasmKernel.lineOutput). */
-export interface LineWriter {
-  lineOutput(count: number): Uint8Array | null;
-  /** False when lineOutput always gives null (a kernel build without that entry point). */
-  readonly writesLines?: boolean;
+  return engine.recordsOutput(fastCount, request);
 }
 
 /** Records per status of `count` 9×9 puzzles solved for `line` output (none rejected). */
@@ -240,14 +226,14 @@ function lineTally(counts: ArrayLike<number>, nodes: ArrayLike<number>, count: n
 
 /**
  * The outcome of `count` 9×9 puzzles just solved (`result`), in `line` output, as the kernel
- * writes it (WasmKernel.lineOutput), copied into `out` when it fits (else a copy of its own);
+ * writes it (SolverEngine.lineOutput), copied into `out` when it fits (else a copy of its own);
  * null when the engine does not write lines or a puzzle was rejected. A batch of fast records
- * only, and a range (range-task.ts), are written so.
+ * only is written so.
  */
-export function kernelLines(engine: unknown, count: number, result: BatchResult, out?: Uint8Array): BatchOutcome | null {
-  if (typeof (engine as Partial<LineWriter>).lineOutput !== "function") return null;
+function kernelLines(engine: SolverEngine, count: number, result: BatchResult, out?: Uint8Array): BatchOutcome | null {
+  if (engine.lineOutput === undefined) return null;
   const tally = lineTally(result.counts, result.nodes, count); // before lineOutput, which may write over the results
-  const lines = (engine as LineWriter).lineOutput(count);
+  const lines = engine.lineOutput(count);
   if (lines === null) return null;
   if (out === undefined || out.length < lines.length) return { bytes: lines.slice(), tally, errors: [] };
   out.set(lines);

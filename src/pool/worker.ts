@@ -1,7 +1,7 @@
 /**
  * The piscina worker: loads the engine of each grid size once, from the registry ids the pool
  * passes in `workerData` (`solve --solver`) and on the kernel modules the main thread compiled,
- * says so ({@link ENGINES_LOADED}), then solves one {@link BatchTask} or {@link RangeTask} per
+ * says so ({@link ENGINES_LOADED}), then solves one {@link BatchTask} or {@link RecordsTask} per
  * call. A batch it fails on ends it (piscina starts another; see retire.ts). Runs compiled and
  * bundled into one file (dist/cli/worker.mjs, by scripts/bundle-cli.mjs), imported by the entry
  * piscina loads (worker-entry.cts).
@@ -13,7 +13,6 @@ import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
 import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines } from "./solve-task.js";
 import { runTask } from "./canon-task.js";
 import { retiringOnFailure } from "./retire.js";
-import { type RangeTask, solveRangeHere } from "./range-task.js";
 import { type RecordsOutcome, type RecordsTask, recordsOutcomeBuffers, solveRecordsHere } from "./records-task.js";
 
 const { solvers, kernels } = workerData as WorkerData;
@@ -43,10 +42,10 @@ function transferredRecords(outcome: RecordsOutcome): RecordsOutcome {
   }) as unknown as RecordsOutcome;
 }
 
-/** The handler that does one batch (solve or canon), range or library batch with `engines` (piscina calls it once per task). */
+/** The handler that does one batch (solve or canon) or library batch with `engines` (piscina calls it once per task). */
 function handler(engines: BatchEngines) {
-  return retiringOnFailure((task: BatchTask | RangeTask | RecordsTask) => {
-    if ("kind" in task) return task.kind === "records" ? transferredRecords(solveRecordsHere(engines, task)) : solveRangeHere(engines, task).then(transferred);
+  return retiringOnFailure((task: BatchTask | RecordsTask) => {
+    if ("kind" in task) return transferredRecords(solveRecordsHere(engines, task));
     const outcome = runTask(engines, task); // a solve batch at once, a canon batch once its kernel is loaded
     return outcome instanceof Promise ? outcome.then(transferred) : transferred(outcome);
   });

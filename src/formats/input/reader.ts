@@ -134,19 +134,6 @@ export class RecordReader implements LineSink {
     return count;
   }
 
-  /**
-   * True when the next line, if it is a fast-path line, is read from its bytes, as one record
-   * with nothing held back: the fast path is on and no grid is open, no header held.
-   */
-  get idle(): boolean {
-    return this.fastFormat && this.held === null && !this.grid.open;
-  }
-
-  /** Counts `count` lines read elsewhere (fast-path lines, while {@link idle}): the next line's number is theirs plus one. */
-  skipLines(count: number): void {
-    this.lineNumber += count;
-  }
-
   /** The end of the file: finishes a grid in progress. */
   end(): void {
     this.releaseHeld();

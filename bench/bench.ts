@@ -46,7 +46,9 @@ function availableSolvers(): readonly SolverInfo[] {
 
 /** The selected solvers (registry ids, module paths, wasm-abi: modules; else the preset's); the reference must be one of them. */
 async function selectSolvers(options: BenchOptions, preset: Preset): Promise<readonly SolverInfo[]> {
-  const selected = options.solvers ? await resolveSolvers(options.solvers) : availableSolvers().filter((info) => info.sizes.some((size) => preset.takes(info, size)));
+  const selected = options.solvers
+    ? await resolveSolvers(options.solvers)
+    : availableSolvers().filter((info) => info.sizes.some((size) => preset.takes(info, size)));
   if (options.reference && !selected.some((info) => info.id === options.reference)) {
     findSolver(options.reference);
     throw new Error(`--reference ${options.reference} is not among the selected solvers (${selected.map((s) => s.id).join(", ")})`);
@@ -110,7 +112,14 @@ function judge(earlier: BenchRun, later: BenchRun, differences: readonly Setting
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const options = withStdoutAliases(parseOptions(argv, benchCommand().exitOverride().configureOutput({ outputError: () => {} })));
+  const options = withStdoutAliases(
+    parseOptions(
+      argv,
+      benchCommand()
+        .exitOverride()
+        .configureOutput({ outputError: () => {} }),
+    ),
+  );
   checkOutputRequests(options);
   const toStderr = usesStdout(options);
   const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(terminalSafe(text));

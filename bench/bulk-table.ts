@@ -20,7 +20,11 @@ export interface BulkRow {
 }
 
 /** The median of a list of figures. */
-export const median = (values: number[]): number => quantile([...values].sort((a, b) => a - b), 0.5);
+export const median = (values: number[]): number =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 /** A whole figure with thousands separators. */
 export const figure = (n: number): string => Math.round(n).toLocaleString("en-US");
 /** The median of per-round ratios with their range, or empty. */

@@ -121,7 +121,6 @@ function datasetLines(path: string, count: number): Buffer {
   return Buffer.from(lines.map((line) => line + "\n").join(""), "latin1");
 }
 
-
 async function main(argv = process.argv): Promise<void> {
   const program = new Command("bulk-bench")
     .description("sudoku-wasm solve against the kernel's own rate on the same puzzles, and its memory")
@@ -162,8 +161,14 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const kernel = await WasmKernel.create();
   const limit = 2;
 
-  console.log(`bulk-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.version}, load average ${loadavg().map((n) => n.toFixed(1)).join(" ")}`);
-  console.log(`${figure(options.records)} generated easy records; ${hardLines ? `${figure(hardGrids!.length / CELLS)} of ${HARD_SET}` : "no hard set"}; ${options.rounds} rounds; limit ${limit}`);
+  console.log(
+    `bulk-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.version}, load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")}`,
+  );
+  console.log(
+    `${figure(options.records)} generated easy records; ${hardLines ? `${figure(hardGrids!.length / CELLS)} of ${HARD_SET}` : "no hard set"}; ${options.rounds} rounds; limit ${limit}`,
+  );
 
   const runs = {
     "--threads 0": ["--threads", "0", easy],
@@ -208,11 +213,16 @@ async function measure(options: Options, scratch: string): Promise<void> {
   });
   const kernelRow = (run: string, rates: number[]): BulkRow => ({ run, perSecond: median(rates), perK: null, perZero: null, cpuSeconds: null, rssMb: null });
   rows.push(kernelRow(`K, ${figure(options.records)} easy records`, k));
-  for (const [name, list] of cli) rows.push(cliRow(`\`solve ${name}\``, list, options.records, k, name === "--threads 0 --out jsonl" ? null : cli.get("--threads 0")!));
+  for (const [name, list] of cli)
+    rows.push(cliRow(`\`solve ${name}\``, list, options.records, k, name === "--threads 0 --out jsonl" ? null : cli.get("--threads 0")!));
   const hardCount = hardGrids ? hardGrids.length / CELLS : 0;
   if (hardGrids) {
     rows.push(kernelRow(`K, ${HARD_SET} (first ${figure(hardCount)})`, kHard));
-    for (const [name, list] of [["--threads 0", hardRuns.zero], ["--threads 1", hardRuns.one], ["--threads 2", hardRuns.two]] as const) {
+    for (const [name, list] of [
+      ["--threads 0", hardRuns.zero],
+      ["--threads 1", hardRuns.one],
+      ["--threads 2", hardRuns.two],
+    ] as const) {
       rows.push(cliRow(`\`solve ${name}\`, hard`, list, hardCount, kHard, hardRuns.zero));
     }
   }
@@ -225,16 +235,23 @@ async function measure(options: Options, scratch: string): Promise<void> {
     for (const row of rows) {
       const cpu = row.cpuSeconds === null ? "" : row.cpuSeconds.toFixed(2);
       const rss = row.rssMb === null ? "" : figure(row.rssMb);
-      console.log(`${row.run.replace(/`/g, "").padEnd(38)} ${figure(row.perSecond).padStart(10)}   ${ratioCell(row.perK).padEnd(18)} ${ratioCell(row.perZero).padEnd(23)} ${cpu.padStart(6)}   ${rss.padStart(6)}`);
+      console.log(
+        `${row.run.replace(/`/g, "").padEnd(38)} ${figure(row.perSecond).padStart(10)}   ${ratioCell(row.perK).padEnd(18)} ${ratioCell(row.perZero).padEnd(23)} ${cpu.padStart(6)}   ${rss.padStart(6)}`,
+      );
     }
   }
   if (hardGrids) {
     console.log("");
-    for (const [name, list] of [["--threads 1", hardRuns.one], ["--threads 2", hardRuns.two]] as const) {
+    for (const [name, list] of [
+      ["--threads 1", hardRuns.one],
+      ["--threads 2", hardRuns.two],
+    ] as const) {
       // Each round's start-up (a 1-record run) taken off both: the solving phases alone.
       const solving = list.map((run, i) => (hardRuns.zero[i].wallSeconds - startUps[i].wallSeconds) / (run.wallSeconds - startUps[i].wallSeconds));
       const busy = list.map((run) => run.cpuSeconds / run.wallSeconds);
-      console.log(`hard, ${name} ÷ --threads 0 with the start-up (${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s, a 1-record run) taken off both: ${ratioCell(solving)}; ${ratioCell(busy)} cores busy (CPU s ÷ wall s)`);
+      console.log(
+        `hard, ${name} ÷ --threads 0 with the start-up (${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s, a 1-record run) taken off both: ${ratioCell(solving)}; ${ratioCell(busy)} cores busy (CPU s ÷ wall s)`,
+      );
     }
     // What two threads could give at most, start-up included: --threads 0's solving (its wall
     // time less the start-up) halved, with no start-up of the workers' own.
@@ -242,8 +259,12 @@ async function measure(options: Options, scratch: string): Promise<void> {
     console.log(`hard, the most 2 threads could give over --threads 0, start-up included (the solving halved, nothing added): ${ratioCell(ceiling)}`);
   }
   const smallRatio = smallRuns.auto.map((auto, i) => auto.wallSeconds / smallRuns.zero[i].wallSeconds);
-  console.log(`small file (${figure(options.small)} records): default threads ${median(smallRuns.auto.map((r) => r.wallSeconds)).toFixed(3)} s, --threads 0 ${median(smallRuns.zero.map((r) => r.wallSeconds)).toFixed(3)} s: default ÷ --threads 0 wall ${ratioCell(smallRatio)}`);
-  console.log(`start-up (a 1-record run, --threads 0): ${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s wall, ${median(startUps.map((r) => r.cpuSeconds)).toFixed(3)} CPU s, peak RSS ${figure(median(startUps.map((r) => r.maxRssMb)))} MB`);
+  console.log(
+    `small file (${figure(options.small)} records): default threads ${median(smallRuns.auto.map((r) => r.wallSeconds)).toFixed(3)} s, --threads 0 ${median(smallRuns.zero.map((r) => r.wallSeconds)).toFixed(3)} s: default ÷ --threads 0 wall ${ratioCell(smallRatio)}`,
+  );
+  console.log(
+    `start-up (a 1-record run, --threads 0): ${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s wall, ${median(startUps.map((r) => r.cpuSeconds)).toFixed(3)} CPU s, peak RSS ${figure(median(startUps.map((r) => r.maxRssMb)))} MB`,
+  );
 
   if (options.memory) {
     console.log("");
@@ -251,7 +272,9 @@ async function measure(options: Options, scratch: string): Promise<void> {
     writeFileSync(million, easyLines.subarray(0, Math.min(options.records, 1_000_000) * (CELLS + 1)));
     const one = await runCli(["--threads", "2", million], reporter);
     const all = median(cli.get("--threads 2")!.map((run) => run.maxRssMb));
-    console.log(`peak RSS, --threads 2: ${figure(one.maxRssMb)} MB on ${figure(Math.min(options.records, 1_000_000))} records, ${figure(all)} MB on ${figure(options.records)} (${((all / one.maxRssMb - 1) * 100).toFixed(0)}% more)`);
+    console.log(
+      `peak RSS, --threads 2: ${figure(one.maxRssMb)} MB on ${figure(Math.min(options.records, 1_000_000))} records, ${figure(all)} MB on ${figure(options.records)} (${((all / one.maxRssMb - 1) * 100).toFixed(0)}% more)`,
+    );
     for (const out of ["line", "jsonl", "csv"]) {
       const capped = await runCli(["--threads", "2", "--out", out, easy], reporter, 64);
       console.log(`--max-old-space-size=64, --out ${out}: ${figure(options.records)} records done, peak RSS ${figure(capped.maxRssMb)} MB`);

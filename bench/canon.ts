@@ -54,7 +54,11 @@ async function main(): Promise<void> {
   command.exitOverride().configureOutput({ outputError: () => {} });
   const specs = command.parse(process.argv.slice(2), { from: "user" }).args;
   const sets = loadDatasetList(specs.length > 0 ? specs : bundledDatasets());
-  console.log(`canon-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}, one core, load average ${loadavg().map((n) => n.toFixed(1)).join(" ")}`);
+  console.log(
+    `canon-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}, one core, load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")}`,
+  );
   const kernel = await CanonKernel.create();
   console.log("set                              puzzles   seconds   puzzles/s (wall)   puzzles/s (CPU time)");
   for (const { name, puzzles: lines } of sets) {

@@ -44,7 +44,13 @@ function main(): void {
   if (options.from !== undefined) output = readFileSync(options.from === "-" ? 0 : options.from, "utf8");
   else {
     process.stderr.write(`docs:tables: ${region.command}\n`);
-    const run = spawnSync(region.command.replace(/^npm run /, "npm run --silent "), { cwd: packageRoot(), shell: true, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 28 });
+    const run = spawnSync(region.command.replace(/^npm run /, "npm run --silent "), {
+      cwd: packageRoot(),
+      shell: true,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 1 << 28,
+    });
     if (run.status !== 0) throw new Error(`'${region.command}' exited with ${run.status ?? run.signal}`);
     output = run.stdout;
   }

@@ -36,7 +36,14 @@ export function isolatedRow(info: SolverInfo, timeoutMs: number, signal?: AbortS
   };
 }
 
-async function openWorker(info: SolverInfo, grids: readonly Grid[], limit: number, budget: number, timeoutMs: number, signal?: AbortSignal): Promise<BatchRunner> {
+async function openWorker(
+  info: SolverInfo,
+  grids: readonly Grid[],
+  limit: number,
+  budget: number,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<BatchRunner> {
   const calls = new SharedArrayBuffer(4);
   const size = Math.round(Math.sqrt(grids[0]?.length ?? 81));
   const worker = new Worker(new URL("./solver-worker.js", import.meta.url), { workerData: { spec: specOf(info), size, calls } });

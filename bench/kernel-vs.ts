@@ -46,14 +46,22 @@ interface VersusOptions {
 const OPTIONS: readonly OptionRow[] = [
   { flags: "--ref <commit>", description: "the commit whose kernels (assembly/index.ts, assembly/general.ts) are the old side", default: DEFAULT_REF },
   { flags: "--build <stem>", description: "the build of today's 9×9 kernel: release or variants/<name>", default: "release" },
-  { flags: "--datasets <list>", description: "comma-separated public set names, bundled names or files, each of one grid size", default: DEFAULT_DATASETS, defaultText: DEFAULT_DATASETS.join(","), parse: commaList },
+  {
+    flags: "--datasets <list>",
+    description: "comma-separated public set names, bundled names or files, each of one grid size",
+    default: DEFAULT_DATASETS,
+    defaultText: DEFAULT_DATASETS.join(","),
+    parse: commaList,
+  },
   { flags: "--puzzles <n>", description: "the first n puzzles of each file (0: all)", default: 10000, parse: wholeNumber(0) },
   { flags: "--rounds <n>", description: "timed runs of each kernel per dataset, alternating which goes first", default: 5, parse: wholeNumber(1) },
   { flags: "--limit <n>", description: "count solutions up to this", default: 2, parse: wholeNumber(1) },
 ];
 
 async function main(): Promise<void> {
-  const command = new Command("npm run kernel-vs --").description("today's WASM kernels against the kernels of an earlier commit, same process, same puzzles, every grid size");
+  const command = new Command("npm run kernel-vs --").description(
+    "today's WASM kernels against the kernels of an earlier commit, same process, same puzzles, every grid size",
+  );
   OPTIONS.forEach((row) => command.addOption(toOption(row)));
   command.exitOverride().configureOutput({ outputError: () => {} });
   const options = command.parse(process.argv.slice(2), { from: "user" }).opts<VersusOptions>();

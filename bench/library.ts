@@ -88,7 +88,9 @@ async function main(argv = process.argv): Promise<void> {
     .parse(argv);
   const options = program.opts<Options>();
   const source = options.file
-    ? readFileSync(options.file, "latin1").split(/\r?\n/).filter((line) => line.length === CELLS)
+    ? readFileSync(options.file, "latin1")
+        .split(/\r?\n/)
+        .filter((line) => line.length === CELLS)
     : relabelledPuzzles(Math.max(options.records, options.sample), 5).split("\n").slice(0, -1);
   if (source.length === 0) throw new Error(`${options.file}: no 81-character lines`);
   const lines = Array.from({ length: options.records }, (_, i) => source[i % source.length]);
@@ -99,8 +101,14 @@ async function main(argv = process.argv): Promise<void> {
   const kernel = await WasmKernel.create();
   const solver = await createSolver();
   const pool = await createPool({ threads: options.threads });
-  console.log(`library-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.version}, load average ${loadavg().map((n) => n.toFixed(1)).join(" ")}`);
-  console.log(`${options.file ?? "generated easy puzzles (the bundled easy tier, relabelled)"}: ${figure(sample.length)} lines for K, solveMany and the solve loop; ${figure(lines.length)} for the pool (${options.threads} threads); limit ${LIMIT}; ${options.rounds} rounds`);
+  console.log(
+    `library-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.version}, load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")}`,
+  );
+  console.log(
+    `${options.file ?? "generated easy puzzles (the bundled easy tier, relabelled)"}: ${figure(sample.length)} lines for K, solveMany and the solve loop; ${figure(lines.length)} for the pool (${options.threads} threads); limit ${LIMIT}; ${options.rounds} rounds`,
+  );
 
   const kernelRun = () => {
     for (let first = 0; first < sample.length; first += KERNEL_BATCH) {
@@ -119,7 +127,9 @@ async function main(argv = process.argv): Promise<void> {
     single["solve loop"].push(await rate(sample.length, options.seconds, () => sample.forEach((line) => solver.solve(line, { limit: LIMIT }))));
     let records = 0;
     let poolRate: Rate = { wall: 0, cpu: 0 };
-    lateness.push(await withTimer(async () => (poolRate = await rate(lines.length, 0, async () => (records = (await pool.solveMany(lines, { limit: LIMIT })).length)))));
+    lateness.push(
+      await withTimer(async () => (poolRate = await rate(lines.length, 0, async () => (records = (await pool.solveMany(lines, { limit: LIMIT })).length)))),
+    );
     if (records !== lines.length) throw new Error(`the pool gave ${records} records for ${lines.length} lines`);
     pooled.push(poolRate);
     process.stderr.write(`round ${round + 1} of ${options.rounds} done\n`);
@@ -130,13 +140,25 @@ async function main(argv = process.argv): Promise<void> {
   const perK = (rates: Rate[], by: "wall" | "cpu") => ratioCell(rates.map((r, i) => r[by] / k[i][by]));
   const rows = [
     ["K (kernel batch)", figure(median(k.map((r) => r.wall))), figure(median(k.map((r) => r.cpu))), "1"],
-    ...Object.entries(single).map(([name, rates]) => [name, figure(median(rates.map((r) => r.wall))), figure(median(rates.map((r) => r.cpu))), perK(rates, "cpu")]),
-    [`pool, ${options.threads} threads`, figure(median(pooled.map((r) => r.wall))), figure(median(pooled.map((r) => r.cpu))), `${perK(pooled, "wall")} of K's wall rate`],
+    ...Object.entries(single).map(([name, rates]) => [
+      name,
+      figure(median(rates.map((r) => r.wall))),
+      figure(median(rates.map((r) => r.cpu))),
+      perK(rates, "cpu"),
+    ]),
+    [
+      `pool, ${options.threads} threads`,
+      figure(median(pooled.map((r) => r.wall))),
+      figure(median(pooled.map((r) => r.cpu))),
+      `${perK(pooled, "wall")} of K's wall rate`,
+    ],
   ];
   const header = ["path", "puzzles/s", "per CPU s", "÷ K (range)"];
   const width = [header, ...rows].reduce((w, row) => w.map((n, c) => Math.max(n, row[c].length)), [0, 0, 0, 0]);
   for (const row of [header, ...rows]) console.log([row[0].padEnd(width[0]), row[1].padStart(width[1]), row[2].padStart(width[2]), row[3]].join("  "));
-  console.log(`pool: a ${TIMER_MS} ms timer's worst lateness ${median(lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...lateness).toFixed(1)} ms)`);
+  console.log(
+    `pool: a ${TIMER_MS} ms timer's worst lateness ${median(lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...lateness).toFixed(1)} ms)`,
+  );
 }
 
 await main();

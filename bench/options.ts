@@ -73,13 +73,41 @@ interface BenchOptionRow extends OptionRow {
 
 /** Every option of the bench, once. */
 export const OPTION_TABLE: readonly BenchOptionRow[] = [
-  { flags: "--solvers <ids>", description: "comma-separated registry ids (listed below with the grid sizes they take; each runs on the datasets of those sizes), solver modules (./path/solver.mjs) or wasm-abi:./solver.wasm (README: Bring your own solver)", defaultText: "the rows of --preset (main; all with --quick)", parse: commaList },
-  { flags: "--datasets <specs>", description: "comma-separated public set names (npx sudoku-wasm datasets list), bundled names, files or folders", defaultText: "all bundled", parse: commaList },
+  {
+    flags: "--solvers <ids>",
+    description:
+      "comma-separated registry ids (listed below with the grid sizes they take; each runs on the datasets of those sizes), solver modules (./path/solver.mjs) or wasm-abi:./solver.wasm (README: Bring your own solver)",
+    defaultText: "the rows of --preset (main; all with --quick)",
+    parse: commaList,
+  },
+  {
+    flags: "--datasets <specs>",
+    description: "comma-separated public set names (npx sudoku-wasm datasets list), bundled names, files or folders",
+    defaultText: "all bundled",
+    parse: commaList,
+  },
   { flags: "--time <ms>", description: "tinybench time per row (after warm-up)", default: 500, quick: 100, parse: wholeNumber(1) },
-  { flags: "--puzzles <n>", description: "puzzles drawn per dataset (seeded); slow rows solve a prefix of them", default: 300, quick: 20, parse: wholeNumber(1) },
+  {
+    flags: "--puzzles <n>",
+    description: "puzzles drawn per dataset (seeded); slow rows solve a prefix of them",
+    default: 300,
+    quick: 20,
+    parse: wholeNumber(1),
+  },
   { flags: "--limit <n>", description: "count solutions up to 1 (find one) or 2 (prove uniqueness)", default: 2, parse: wholeNumber(1, 2) },
-  { flags: "--threads <n>", description: "worker threads for the kernel's threads row (0: no threads row; given, the row runs whatever the preset)", default: availableParallelism(), parse: wholeNumber(0, 256) },
-  { flags: "--budget <nodes>", description: "work cap per puzzle for solvers that take one (a capped puzzle counts as a timeout)", default: 100_000, quick: 20_000, parse: wholeNumber(1) },
+  {
+    flags: "--threads <n>",
+    description: "worker threads for the kernel's threads row (0: no threads row; given, the row runs whatever the preset)",
+    default: availableParallelism(),
+    parse: wholeNumber(0, 256),
+  },
+  {
+    flags: "--budget <nodes>",
+    description: "work cap per puzzle for solvers that take one (a capped puzzle counts as a timeout)",
+    default: 100_000,
+    quick: 20_000,
+    parse: wholeNumber(1),
+  },
   {
     flags: "--solver-timeout <ms>",
     description: "the longest one countSolutions call of a solver module or wasm-abi: file may run (they run in a worker thread the bench stops past it)",
@@ -88,29 +116,61 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
   },
   { flags: "--reference <id>", description: "solver every row is compared with", defaultText: "the fastest pure-TS baseline of each dataset" },
   { flags: "--seed <n>", description: "seed of the puzzle draw", default: 1, parse: wholeNumber(0, 0xffffffff) },
-  { flags: "--preset <name>", description: `the rows to measure: ${PRESETS.map((p) => `${p.name} (${p.description})`).join("; ")}; --solvers picks its own`, default: "main", quick: "all", choices: PRESETS.map((p) => p.name) },
+  {
+    flags: "--preset <name>",
+    description: `the rows to measure: ${PRESETS.map((p) => `${p.name} (${p.description})`).join("; ")}; --solvers picks its own`,
+    default: "main",
+    quick: "all",
+    choices: PRESETS.map((p) => p.name),
+  },
   { flags: "--all", description: "every row: --preset all", default: false },
   { flags: "--quick", description: "smoke run (~30 s): few puzzles, short time, every row (--preset all) on every dataset", default: false },
   { flags: "--wide", description: "print the full table of each dataset (every column) instead of a compact line per row", default: false },
-  { flags: "--json [file]", description: "write the results as JSON (docs/bench-result.schema.json; bare flag: bench/results/<timestamp>.json; -: standard output)" },
+  {
+    flags: "--json [file]",
+    description: "write the results as JSON (docs/bench-result.schema.json; bare flag: bench/results/<timestamp>.json; -: standard output)",
+  },
   { flags: "--markdown [file]", description: "write the results as a Markdown table (bare flag: bench/results/; -: standard output)" },
   { flags: "--csv [file]", description: "write the results as CSV (bare flag: bench/results/; -: standard output)" },
   { flags: "--chart <file>", description: "write the chart (SVG) here", defaultText: "beside the first file --json/--markdown/--csv writes; none without one" },
   { flags: "--no-chart", description: "write no chart" },
   { flags: "--svg [file]", description: "the old name of --chart (bare flag: bench/results/<timestamp>.svg)" },
-  { flags: "--compare <old.json>", description: "judge each row faster, slower or unchanged against an earlier --json file (95% intervals from each row's rounds in CPU time relative to a calibration work)" },
-  { flags: "--ref <commit>", description: "build COMMIT in a git worktree and time each row of it and of this checkout interleaved in this run, judging each pair (the verdict to trust on a busy machine and in CI)" },
-  { flags: "--rounds <n>", description: "timing rounds per row, its --time shared between them; --compare and --ref judge with the spread between rounds", default: DEFAULT_ROUNDS, parse: wholeNumber(2, 100) },
+  {
+    flags: "--compare <old.json>",
+    description:
+      "judge each row faster, slower or unchanged against an earlier --json file (95% intervals from each row's rounds in CPU time relative to a calibration work)",
+  },
+  {
+    flags: "--ref <commit>",
+    description:
+      "build COMMIT in a git worktree and time each row of it and of this checkout interleaved in this run, judging each pair (the verdict to trust on a busy machine and in CI)",
+  },
+  {
+    flags: "--rounds <n>",
+    description: "timing rounds per row, its --time shared between them; --compare and --ref judge with the spread between rounds",
+    default: DEFAULT_ROUNDS,
+    parse: wholeNumber(2, 100),
+  },
   { flags: "--against <new.json>", description: "with --compare: judge this --json file (a CLI run or the web page's export) instead of measuring" },
   { flags: "--compare-anyway", description: "compare even when the runs' settings differ (limit, budget, seed, puzzles, dataset content)", default: false },
-  { flags: "--threshold <pct>", description: "--compare, --ref: a change is judged only when its whole 95% interval lies beyond this many percent", defaultText: `${BETWEEN_RUNS_THRESHOLD * 100} with --compare, ${REF_THRESHOLD * 100} with --ref`, parse: percentArgument },
-  { flags: "--fail-on-regression [pct]", description: "--compare, --ref: exit 1 when a row is judged slower by more than PCT percent (bare flag: the --threshold), for CI", parse: percentArgument },
+  {
+    flags: "--threshold <pct>",
+    description: "--compare, --ref: a change is judged only when its whole 95% interval lies beyond this many percent",
+    defaultText: `${BETWEEN_RUNS_THRESHOLD * 100} with --compare, ${REF_THRESHOLD * 100} with --ref`,
+    parse: percentArgument,
+  },
+  {
+    flags: "--fail-on-regression [pct]",
+    description: "--compare, --ref: exit 1 when a row is judged slower by more than PCT percent (bare flag: the --threshold), for CI",
+    parse: percentArgument,
+  },
 ];
 
 /** A parser of a percentage: a number from 0 up to 100 (decimals allowed). */
 function percentArgument(text: string): number {
   const value = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(value >= 0 && value < 100)) throw new InvalidArgumentError(`expected a percentage from 0 up to 100, got '${text}'`);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(value >= 0 && value < 100))
+    throw new InvalidArgumentError(`expected a percentage from 0 up to 100, got '${text}'`);
   return value;
 }
 
@@ -137,7 +197,8 @@ export function parseOptions(argv: readonly string[], command = benchCommand()):
   command.parse([...argv], { from: "user" });
   const options = command.opts<Record<string, unknown>>();
   if (options.all) {
-    if (command.getOptionValueSource("preset") === "cli" && options.preset !== "all") throw new InvalidArgumentError(`--all is --preset all, not --preset ${String(options.preset)}`);
+    if (command.getOptionValueSource("preset") === "cli" && options.preset !== "all")
+      throw new InvalidArgumentError(`--all is --preset all, not --preset ${String(options.preset)}`);
     options.preset = "all";
   }
   if (options.quick) {

@@ -23,5 +23,8 @@ export function speedRatio(slower: BenchRecord, faster: BenchRecord): RatioEstim
   const b = perPuzzleSamples(faster);
   if (a && b) return ratioOfMeans(a, b);
   if (slower.samples < 2 || faster.samples < 2) return null;
-  return welchRatio(spreadFromMargin(slower.samples, slower.meanMicros, slower.rmePercent), spreadFromMargin(faster.samples, faster.meanMicros, faster.rmePercent));
+  return welchRatio(
+    spreadFromMargin(slower.samples, slower.meanMicros, slower.rmePercent),
+    spreadFromMargin(faster.samples, faster.meanMicros, faster.rmePercent),
+  );
 }

@@ -11,4 +11,3 @@ export function seededSample(size: number, count: number, seed: number): number[
   const order = Array.from({ length: size }, (_, i) => i);
   return new Random(seed).shuffle(order).slice(0, Math.min(count, size));
 }
-

@@ -63,8 +63,8 @@ export function summarize(samples: ArrayLike<number>): SampleSummary {
 
 /** Two-sided 97.5% quantiles of Student's t for 1–30 degrees of freedom. */
 const T95 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
-  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,
+  2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
 ];
 
 /** The critical value of a two-sided 95% interval with `df` degrees of freedom (Cornish–Fisher above 30). */
@@ -192,7 +192,7 @@ export function logWelchRatio(numerator: readonly number[], denominator: readonl
 
 /** n, mean and σ from a tinybench-style summary (n, mean, relative margin of error in percent). */
 export function spreadFromMargin(n: number, mean: number, rmePercent: number): MeanAndSpread {
-  const sem = n > 1 ? (rmePercent / 100) * Math.abs(mean) / studentT95(n - 1) : NaN;
+  const sem = n > 1 ? ((rmePercent / 100) * Math.abs(mean)) / studentT95(n - 1) : NaN;
   return { n, mean, sd: sem * Math.sqrt(n) };
 }
 

@@ -97,7 +97,11 @@ async function openPoolRunner(threads: number, grids: readonly Grid[], limit: nu
   // The pool transfers each task's buffers, so every submission gets its own copy.
   const submit = (output: BatchTask["output"]) => Promise.all(tasks.map((task) => pool.solve({ ...copyTask(task), output })));
   return {
-    answers: async () => parseJsonlAnswers((await submit("jsonl")).map((outcome) => outcome.bytes), grids.length),
+    answers: async () =>
+      parseJsonlAnswers(
+        (await submit("jsonl")).map((outcome) => outcome.bytes),
+        grids.length,
+      ),
     solve: async () => (await submit("line")).reduce((total, outcome) => total + countFromLineOutput(outcome.bytes, limit), 0),
     close: () => pool.close(),
   };

@@ -51,8 +51,20 @@ const OPTIONS: readonly OptionRow[] = [
   { flags: "--time <ms>", description: "the bench's --time per row", default: 300, parse: wholeNumber(1) },
   { flags: "--rounds <n>", description: "the bench's --rounds", default: DEFAULT_ROUNDS, parse: wholeNumber(2, 100) },
   { flags: "--puzzles <n>", description: "the bench's --puzzles", default: 100, parse: wholeNumber(1) },
-  { flags: "--solvers <ids>", description: "the rows of the same-commit runs", default: ["wasm", "bitmask", "dlx"], defaultText: "wasm,bitmask,dlx", parse: commaList },
-  { flags: "--datasets <specs>", description: "the datasets of every run", default: ["easy", "medium", "hard"], defaultText: "easy,medium,hard", parse: commaList },
+  {
+    flags: "--solvers <ids>",
+    description: "the rows of the same-commit runs",
+    default: ["wasm", "bitmask", "dlx"],
+    defaultText: "wasm,bitmask,dlx",
+    parse: commaList,
+  },
+  {
+    flags: "--datasets <specs>",
+    description: "the datasets of every run",
+    default: ["easy", "medium", "hard"],
+    defaultText: "easy,medium,hard",
+    parse: commaList,
+  },
   { flags: "--no-busy", description: "skip the runs with the other core busy" },
   { flags: "--keep", description: "keep the runs' JSON files (their folder is printed)", default: false },
 ];
@@ -104,7 +116,10 @@ function emptyTally(): Tally {
   return { rows: 0, faster: 0, slower: 0, "no change": 0, "not judged": 0, undecided: 0, "not run before": 0, "not run now": 0 };
 }
 
-const load = (): string => loadavg().map((value) => value.toFixed(1)).join(" ");
+const load = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ");
 const percent = (part: number, whole: number): string => (whole === 0 ? "n/a" : `${((100 * part) / whole).toFixed(1)}`);
 
 /** "60 rows: 0 faster, 1 slower (1.7 per 100 rows), 40 no change, 19 not judged". */
@@ -122,7 +137,16 @@ async function main(argv: readonly string[]): Promise<void> {
   const options = command.parse([...argv], { from: "user" }).opts<RateOptions>();
   const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
   const environment = collectEnvironment({ seed: 1, limit: 2, timeMs: options.time, budget: 100_000 }, new Date());
-  const common = ["--datasets", options.datasets.join(","), "--time", String(options.time), "--rounds", String(options.rounds), "--puzzles", String(options.puzzles)];
+  const common = [
+    "--datasets",
+    options.datasets.join(","),
+    "--time",
+    String(options.time),
+    "--rounds",
+    String(options.rounds),
+    "--puzzles",
+    String(options.puzzles),
+  ];
   common.push("--threads", "0", "--no-chart");
   const started = performance.now();
   let runs = 0;

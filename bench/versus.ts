@@ -47,12 +47,18 @@ export class KernelPair {
   private readonly general = new Map<number, Promise<[BatchKernel, BatchKernel]>>();
 
   /** `ref`: the old kernels' commit; `build`: today's 9×9 build (release or variants/<name>). */
-  constructor(private readonly ref: string, private readonly build: KernelBuild) {}
+  constructor(
+    private readonly ref: string,
+    private readonly build: KernelBuild,
+  ) {}
 
   /** The old and today's kernel for puzzles of `shape`. */
   async forShape(shape: Shape): Promise<[BatchKernel, BatchKernel]> {
     if (shape.size === 9) {
-      this.nine ??= Promise.all([WasmKernel.create(await buildKernelAtCommit(this.ref, "assembly/index.ts", "release")), WasmKernel.create(undefined, this.build)]);
+      this.nine ??= Promise.all([
+        WasmKernel.create(await buildKernelAtCommit(this.ref, "assembly/index.ts", "release")),
+        WasmKernel.create(undefined, this.build),
+      ]);
       return this.nine;
     }
     let pair = this.general.get(shape.box);
@@ -79,11 +85,20 @@ function checkedFigures(kernel: BatchKernel, label: string, draw: Draw, limit: n
 }
 
 /** Times both kernels on `draw`: answers checked first (and agreeing), then interleaved rounds. */
-export function versus([old, current]: readonly [BatchKernel, BatchKernel], labels: readonly [string, string], draw: Draw, options: { rounds: number; limit: number }, runSeconds = RUN_SECONDS): VersusRecord {
+export function versus(
+  [old, current]: readonly [BatchKernel, BatchKernel],
+  labels: readonly [string, string],
+  draw: Draw,
+  options: { rounds: number; limit: number },
+  runSeconds = RUN_SECONDS,
+): VersusRecord {
   const n = draw.grids.length;
   const figures = [old, current].map((kernel, k) => checkedFigures(kernel, labels[k], draw, options.limit));
   // The puzzles stay in each kernel's input region: each timed call solves them again.
-  const [oldSeconds, newSeconds] = timeInterleaved([() => old.run(n, options.limit), () => current.run(n, options.limit)], { rounds: options.rounds, runSeconds });
+  const [oldSeconds, newSeconds] = timeInterleaved([() => old.run(n, options.limit), () => current.run(n, options.limit)], {
+    rounds: options.rounds,
+    runSeconds,
+  });
   return {
     dataset: draw.dataset.name,
     puzzles: n,
@@ -96,7 +111,11 @@ export function versus([old, current]: readonly [BatchKernel, BatchKernel], labe
 /** The first `puzzles` puzzles of `dataset` (all when 0), in file order; their counts must be what the bench expects of the file. */
 export function firstPuzzles(dataset: Dataset, puzzles: number): Draw {
   const n = puzzles > 0 ? Math.min(puzzles, dataset.puzzles.length) : dataset.puzzles.length;
-  return drawPuzzles(dataset, Array.from({ length: n }, (_, i) => i), expectationOf(dataset.name, new Set(bundledDatasets())));
+  return drawPuzzles(
+    dataset,
+    Array.from({ length: n }, (_, i) => i),
+    expectationOf(dataset.name, new Set(bundledDatasets())),
+  );
 }
 
 /** The table's columns (the old kernel's named by its commit). */

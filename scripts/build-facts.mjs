@@ -21,7 +21,9 @@ function targetFlags(config, target) {
 /** The output of a git command in the package root, or null (no git, not a checkout). */
 function git(...args) {
   try {
-    return execFileSync("git", args, { cwd: root, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execFileSync("git", args, { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return null;
   }

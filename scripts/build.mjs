@@ -46,13 +46,19 @@ const STEPS = [
   {
     name: "kernel",
     scripts: ["asbuild:debug", "asbuild:release", "asbuild:variants"],
-    inputs: () => filesIn(root, ["assembly"], ["asconfig.json", "scripts/build-variants.mjs", ...LOCK]).filter((file) => !/^assembly[/\\](general|canon)\.ts$/.test(file)),
-    outputs: () => [...debugBuild("debug"), ...releaseBuild("release"), ...variants.flatMap((v) => [...releaseBuild(`variants/${v.name}`), ...debugBuild(`variants-debug/${v.name}`)])],
+    inputs: () =>
+      filesIn(root, ["assembly"], ["asconfig.json", "scripts/build-variants.mjs", ...LOCK]).filter((file) => !/^assembly[/\\](general|canon)\.ts$/.test(file)),
+    outputs: () => [
+      ...debugBuild("debug"),
+      ...releaseBuild("release"),
+      ...variants.flatMap((v) => [...releaseBuild(`variants/${v.name}`), ...debugBuild(`variants-debug/${v.name}`)]),
+    ],
   },
   {
     name: "general",
     scripts: ["asbuild:general"],
-    inputs: () => filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](index\.ts|batch\.ts|text\.ts|canon\.ts|variants\.)/.test(file)),
+    inputs: () =>
+      filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](index\.ts|batch\.ts|text\.ts|canon\.ts|variants\.)/.test(file)),
     outputs: () => [...releaseBuild("general"), ...debugBuild("general-debug")],
   },
   {
@@ -64,12 +70,22 @@ const STEPS = [
   { name: "facts", commands: [["node", "scripts/build-facts.mjs"]] },
   {
     name: "host",
-    commands: [["node", "scripts/clean-dist.mjs"], ["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"]],
+    commands: [
+      ["node", "scripts/clean-dist.mjs"],
+      ["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"],
+    ],
     inputs: () => [
       ...filesIn(root, ["src", "bench"], ["tsconfig.json", "tsconfig.build.json", "package.json", "scripts/clean-dist.mjs", ...LOCK]),
-      ...filesIn(root, [], ["release.d.ts", "release.js", "canon.d.ts", "canon.js", "facts.d.ts"].map((file) => join("build", file))),
+      ...filesIn(
+        root,
+        [],
+        ["release.d.ts", "release.js", "canon.d.ts", "canon.js", "facts.d.ts"].map((file) => join("build", file)),
+      ),
     ],
-    outputs: () => filesIn(root, ["src", "bench"], []).filter((file) => file.endsWith(".ts")).flatMap((file) => [".js", ".d.ts"].map((end) => join("dist", file.slice(0, -3) + end))),
+    outputs: () =>
+      filesIn(root, ["src", "bench"], [])
+        .filter((file) => file.endsWith(".ts"))
+        .flatMap((file) => [".js", ".d.ts"].map((end) => join("dist", file.slice(0, -3) + end))),
   },
   { name: "copy", commands: [["node", "scripts/copy-kernels.mjs"]] },
   { name: "bundle", commands: [["node", "scripts/bundle-cli.mjs"]] },

@@ -10,7 +10,18 @@ import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 
 const from = new URL("../build/", import.meta.url);
 const to = new URL("../dist/build/", import.meta.url);
-const FILES = ["release.wasm", "debug.wasm", "general.wasm", "general-debug.wasm", "canon.wasm", "canon-debug.wasm", "release.js", "canon.js", "facts.js", "facts.d.ts"];
+const FILES = [
+  "release.wasm",
+  "debug.wasm",
+  "general.wasm",
+  "general-debug.wasm",
+  "canon.wasm",
+  "canon-debug.wasm",
+  "release.js",
+  "canon.js",
+  "facts.js",
+  "facts.d.ts",
+];
 const variants = readdirSync(new URL("variants/", from)).filter((file) => file.endsWith(".wasm"));
 
 rmSync(to, { recursive: true, force: true });

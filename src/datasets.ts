@@ -67,18 +67,22 @@ export function bundledDatasets(): string[] {
 export function readDataset(path: string): Dataset {
   const puzzles: string[] = [];
   const lines: number[] = [];
-  readFileSync(path, "utf8").split("\n").forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#")) return;
-    puzzles.push(line);
-    lines.push(index + 1);
-  });
+  readFileSync(path, "utf8")
+    .split("\n")
+    .forEach((raw, index) => {
+      const line = raw.trim();
+      if (line === "" || line.startsWith("#")) return;
+      puzzles.push(line);
+      lines.push(index + 1);
+    });
   return { name: basename(path, EXTENSION), path: resolve(path), puzzles, lines };
 }
 
 /** Every .txt file in a folder, sorted by name. */
 function readFolder(folder: string): Dataset[] {
-  const files = readdirSync(folder).filter((file) => extname(file) === EXTENSION).sort();
+  const files = readdirSync(folder)
+    .filter((file) => extname(file) === EXTENSION)
+    .sort();
   if (files.length === 0) throw new Error(`folder '${folder}' holds no ${EXTENSION} puzzle files`);
   return files.map((file) => readDataset(join(folder, file)));
 }
@@ -118,4 +122,3 @@ export function loadDatasets(spec: string): Dataset[] {
 export function loadDatasetList(specs: string[]): Dataset[] {
   return specs.flatMap(loadDatasets);
 }
-

@@ -131,26 +131,35 @@ const ALL_DIGITS = 0b11_1111_1110; // bits 1-9
 
 /** The box (0-8) that a cell is in. */
 function boxOf(cell: number): number {
-  const row = Math.floor(cell / SIZE), column = cell % SIZE;
+  const row = Math.floor(cell / SIZE),
+    column = cell % SIZE;
   return Math.floor(row / 3) * 3 + Math.floor(column / 3);
 }
 
 /** A random complete valid grid: cells filled in row-major order, each trying its free digits in random order, backtracking on a dead end. */
 export function randomSolution(random: Random): Grid {
   const grid = new Uint8Array(CELLS);
-  const rowUsed = new Uint16Array(SIZE), columnUsed = new Uint16Array(SIZE), boxUsed = new Uint16Array(SIZE);
+  const rowUsed = new Uint16Array(SIZE),
+    columnUsed = new Uint16Array(SIZE),
+    boxUsed = new Uint16Array(SIZE);
   const fillFrom = (cell: number): boolean => {
     if (cell === CELLS) return true;
-    const row = Math.floor(cell / SIZE), column = cell % SIZE, box = boxOf(cell);
+    const row = Math.floor(cell / SIZE),
+      column = cell % SIZE,
+      box = boxOf(cell);
     const free = ALL_DIGITS & ~(rowUsed[row] | columnUsed[column] | boxUsed[box]);
     const digits: number[] = [];
     for (let digit = 1; digit <= SIZE; digit++) if (free & (1 << digit)) digits.push(digit);
     for (const digit of random.shuffle(digits)) {
       const bit = 1 << digit;
       grid[cell] = digit;
-      rowUsed[row] |= bit; columnUsed[column] |= bit; boxUsed[box] |= bit;
+      rowUsed[row] |= bit;
+      columnUsed[column] |= bit;
+      boxUsed[box] |= bit;
       if (fillFrom(cell + 1)) return true;
-      rowUsed[row] &= ~bit; columnUsed[column] &= ~bit; boxUsed[box] &= ~bit;
+      rowUsed[row] &= ~bit;
+      columnUsed[column] &= ~bit;
+      boxUsed[box] &= ~bit;
     }
     grid[cell] = 0;
     return false;
@@ -200,7 +209,8 @@ function lineOrder(random: Random): number[] {
 
 /** A random presentation: bands, rows in bands, stacks and columns in stacks permuted, digits relabelled, maybe transposed. */
 export function randomPresentation(random: Random): Presentation {
-  const rows = lineOrder(random), columns = lineOrder(random);
+  const rows = lineOrder(random),
+    columns = lineOrder(random);
   const transpose = random.below(2) === 1;
   const cells = new Uint8Array(CELLS);
   for (let row = 0; row < SIZE; row++) {
@@ -227,9 +237,7 @@ export function present(grid: Grid, presentation: Presentation): Grid {
  * minimal: an orbit needed while more clues were present is still needed with fewer.
  * Returns the clue count reached.
  */
-export function carve(
-  puzzle: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge, targetClues = 0,
-): number {
+export function carve(puzzle: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge, targetClues = 0): number {
   let clues = countClues(puzzle);
   for (const orbit of random.shuffle(orbitsWhere(puzzle, orbits, true))) {
     if (clues <= targetClues) break;
@@ -272,9 +280,7 @@ export interface Climb {
  * afresh), so the climb cannot win by exploiting the engine's tie-breaking order: it finds
  * puzzles that stay hard for any cell and digit order, and for other versions of the kernel.
  */
-export function harden(
-  start: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge, steps: number, presentations = 1,
-): Climb {
+export function harden(start: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge, steps: number, presentations = 1): Climb {
   let current = start;
   let currentGuesses = requireGuesses(judge, current); // as written: the same puzzle every step, so graded once
   for (let step = 0; step < steps; step++) {
@@ -409,12 +415,13 @@ export function attemptPuzzle(judge: PuzzleJudge, settings: GenerateSettings, at
   for (let climb = 0; climb < climbs; climb++) {
     const solution = randomSolution(random);
     const puzzle = solution.slice();
-    const target = settings.minimal ? 0 : settings.clues ?? 0;
+    const target = settings.minimal ? 0 : (settings.clues ?? 0);
     const clues = carve(puzzle, solution, orbits, random, judge, target);
     if (settings.clues !== undefined && clues !== settings.clues) continue;
-    const climbed = settings.hardenSteps > 0
-      ? harden(puzzle, solution, orbits, random, judge, settings.hardenSteps, settings.presentations)
-      : { puzzle, guesses: dependsOnGuesses(settings) ? requireGuesses(judge, puzzle) : judge.guesses(puzzle) };
+    const climbed =
+      settings.hardenSteps > 0
+        ? harden(puzzle, solution, orbits, random, judge, settings.hardenSteps, settings.presentations)
+        : { puzzle, guesses: dependsOnGuesses(settings) ? requireGuesses(judge, puzzle) : judge.guesses(puzzle) };
     if (!best || climbed.guesses > best.guesses) {
       best = { puzzle: climbed.puzzle, solution, clues: countClues(climbed.puzzle), guesses: climbed.guesses, attempt };
     }

@@ -55,7 +55,8 @@ export async function createSolver(options: CreateSolverOptions = {}): Promise<S
   const ids = typeof options.solver === "string" ? [options.solver] : [...(options.solver ?? [])];
   for (const id of ids) findSolver(id); // an unknown id fails here, naming the known ones
   if (options.general === "ts") ids.push("general-ts");
-  else if (options.general !== undefined && options.general !== "wasm") throw new RangeError(`general must be 'wasm' or 'ts', got '${options.general as string}'`);
+  else if (options.general !== undefined && options.general !== "wasm")
+    throw new RangeError(`general must be 'wasm' or 'ts', got '${options.general as string}'`);
   const bySize = solversBySize(ids);
   const sizes = [...bySize];
   const loads = await Promise.allSettled(sizes.map(([size, info]) => sizeEngine(info, size, options.kernels)));

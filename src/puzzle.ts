@@ -311,7 +311,8 @@ function asCellValues(puzzle: unknown): CellValues {
   if (puzzle instanceof BigInt64Array || puzzle instanceof BigUint64Array) {
     throw new PuzzleError("type", `expected a puzzle as text or an array of cell values as numbers, got a ${puzzle.constructor.name} (its cells are bigints)`);
   }
-  if (!isArrayLike || puzzle instanceof DataView) throw new PuzzleError("type", `expected a puzzle as text or an array of cell values, got ${describeValue(puzzle)}`);
+  if (!isArrayLike || puzzle instanceof DataView)
+    throw new PuzzleError("type", `expected a puzzle as text or an array of cell values, got ${describeValue(puzzle)}`);
   return puzzle as CellValues;
 }
 
@@ -335,7 +336,14 @@ function readBytes(values: CellValues): Puzzle {
   for (let cell = 0; cell < values.length; cell++) {
     const value = values[cell];
     if (typeof value !== "number" || !isWhole(value, 0, shape.size)) {
-      const shown = typeof value === "string" ? `'${excerpt(value)}'` : typeof value === "number" ? String(value) : typeof value === "bigint" ? `the bigint ${value}n` : typeof value;
+      const shown =
+        typeof value === "string"
+          ? `'${excerpt(value)}'`
+          : typeof value === "number"
+            ? String(value)
+            : typeof value === "bigint"
+              ? `the bigint ${value}n`
+              : typeof value;
       throw new PuzzleError("character", `${describeCell(cell, shape.size)} holds ${shown}, not 0-${shape.size}`, cell);
     }
   }

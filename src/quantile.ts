@@ -11,5 +11,8 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
 
 /** The median of a list of numbers in any order (mean of the two middle values for an even count). */
 export function median(values: readonly number[]): number {
-  return quantile([...values].sort((a, b) => a - b), 0.5);
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }

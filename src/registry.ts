@@ -136,7 +136,8 @@ export const solvers: readonly SolverInfo[] = [
   },
   {
     id: "scan",
-    description: "backtracking on the first empty cell found by scanning the grid; a digit is checked by scanning its row, column and box (guess: a second digit passes at one cell)",
+    description:
+      "backtracking on the first empty cell found by scanning the grid; a digit is checked by scanning its row, column and box (guess: a second digit passes at one cell)",
     source: "seed 001 (LeetCode 37)",
     external: false,
     sizes: NINE,
@@ -173,7 +174,7 @@ export const solvers: readonly SolverInfo[] = [
   {
     id: "dlx",
     description: "Knuth's Algorithm X with dancing links on Int32Arrays, 324 columns, rows for the clues' complement, fewest-rows column first",
-    source: "Knuth, \"Dancing Links\" (2000)",
+    source: 'Knuth, "Dancing Links" (2000)',
     external: false,
     sizes: NINE,
     capabilities: { guesses: true, budget: true },
@@ -191,7 +192,8 @@ export const solvers: readonly SolverInfo[] = [
   },
   {
     id: "npm:algorithm.ts",
-    description: "@algorithm.ts/sudoku's SudokuSolver (DLX over arrays); stops at the first solution, so counts 0 or 1 and cannot prove uniqueness (no guesses; budget ignored)",
+    description:
+      "@algorithm.ts/sudoku's SudokuSolver (DLX over arrays); stops at the first solution, so counts 0 or 1 and cannot prove uniqueness (no guesses; budget ignored)",
     source: "npm @algorithm.ts/sudoku@4.0.3 (optional peer)",
     external: true,
     sizes: ANY_SIZE,

@@ -15,7 +15,18 @@
 import { availableParallelism } from "node:os";
 import type { Grid } from "./puzzle.js";
 import type { SolverId } from "./registry.js";
-import { type CheckedOptions, type ReadBatch, type SolveOptions, type SolveRecord, DEFAULT_LIMIT, DigitLines, Solver, batchRecordsInOrder, readInputs, readsDigitLines } from "./solver.js";
+import {
+  type CheckedOptions,
+  type ReadBatch,
+  type SolveOptions,
+  type SolveRecord,
+  DEFAULT_LIMIT,
+  DigitLines,
+  Solver,
+  batchRecordsInOrder,
+  readInputs,
+  readsDigitLines,
+} from "./solver.js";
 import { SHAPE_9 } from "./shape.js";
 import { excerpt } from "./excerpt.js";
 import { TASKS_PER_WORKER, openWorkerPool, workerFile } from "./pool/pool.js";

@@ -416,7 +416,10 @@ function readOrRecord(puzzle: string | Grid, alphabet: Alphabet | undefined): Re
 
 /** The `alphabet` option when it is one ({@link checkAlphabet}: N distinct symbols of a shape, no white space or empty mark); a RangeError naming it otherwise. */
 function checkAlphabetOption(alphabet: unknown): Alphabet {
-  if (typeof alphabet !== "string") throw new RangeError(`alphabet must be a string of ${SYMBOL_COUNTS} symbols, got ${typeof alphabet === "object" ? String(alphabet) : `the ${typeof alphabet} ${String(alphabet)}`}`);
+  if (typeof alphabet !== "string")
+    throw new RangeError(
+      `alphabet must be a string of ${SYMBOL_COUNTS} symbols, got ${typeof alphabet === "object" ? String(alphabet) : `the ${typeof alphabet} ${String(alphabet)}`}`,
+    );
   checkAlphabet(alphabet);
   return alphabet;
 }
@@ -470,7 +473,16 @@ export interface SolvedBatch {
  */
 export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet | undefined, digits: DigitLines | null): ReadBatch {
   // The lists of the other inputs are made at the first such input (most batches have none: a solve loop makes no lists).
-  const batch: ReadBatch = { count: 0, cells: EMPTY_CELLS, digitSlots: EMPTY_SLOTS, digitCount: 0, puzzles: NONE, puzzleSlots: NONE, records: NONE, recordSlots: NONE };
+  const batch: ReadBatch = {
+    count: 0,
+    cells: EMPTY_CELLS,
+    digitSlots: EMPTY_SLOTS,
+    digitCount: 0,
+    puzzles: NONE,
+    puzzleSlots: NONE,
+    records: NONE,
+    recordSlots: NONE,
+  };
   if (digits !== null && Array.isArray(inputs)) digits.reserve(inputs.length);
   let count = 0;
   for (const input of inputs) {
@@ -547,7 +559,14 @@ export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadB
 function solveDigits(engines: ReadonlyMap<number, SizeEngine>, batch: ReadBatch, options: CheckedOptions): BatchResult | null {
   const { cells, digitCount } = batch;
   if (digitCount === 0) return null;
-  return solveGroup(engines.get(SHAPE_9.size)!.engine, CELLS, digitCount, (packed) => packed.set(cells.subarray(0, digitCount * CELLS)), options.limit, options.budget);
+  return solveGroup(
+    engines.get(SHAPE_9.size)!.engine,
+    CELLS,
+    digitCount,
+    (packed) => packed.set(cells.subarray(0, digitCount * CELLS)),
+    options.limit,
+    options.budget,
+  );
 }
 
 /** The record of digit line `k` of `cells` that the engine rejected (a repeated clue), read again from its cells, which says where. */

@@ -39,7 +39,16 @@ import { instantiate as instantiateSudokuKernel } from "../build/release.js";
 import { type KernelSource, type UrlObject, type WasmModule, compileSource } from "./kernel-source.js";
 import type { Grid } from "./puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeName, shapeOf } from "./shape.js";
-import { type KernelRecords, type KernelResult, type RecordsRequest, type SearchStats, type SolverEngine, checkLimit, kernelBudget, writeTextCells } from "./solver.js";
+import {
+  type KernelRecords,
+  type KernelResult,
+  type RecordsRequest,
+  type SearchStats,
+  type SolverEngine,
+  checkLimit,
+  kernelBudget,
+  writeTextCells,
+} from "./solver.js";
 import { checkWhole, isWhole } from "./whole-number.js";
 
 export type { KernelSource, ResponseLike, UrlObject, WasmModule } from "./kernel-source.js";
@@ -82,7 +91,17 @@ interface KernelExports {
   /** The 9×9 kernel only: room for `jsonl` and `csv` records ({@link WasmKernel.recordsOutput}). */
   reserveRecords?(count: number, piece: number): number;
   /** The 9×9 kernel only: `jsonl` or `csv` records of the solved batch. */
-  recordsOutput?(base: number, count: number, area: number, piece: number, csv: number, firstIndex: number, step: number, positioned: number, withGuesses: number): number;
+  recordsOutput?(
+    base: number,
+    count: number,
+    area: number,
+    piece: number,
+    csv: number,
+    firstIndex: number,
+    step: number,
+    positioned: number,
+    withGuesses: number,
+  ): number;
 }
 
 /** The 9×9 kernel's line scan (the CLI's reader). */
@@ -195,7 +214,8 @@ export function copyBatch(views: KernelResult): KernelResult {
 export function checkRunArguments(count: number, limit: number, budget: number): void {
   checkWhole("count", count, 0);
   checkLimit(limit);
-  if (typeof budget !== "number") throw new RangeError(`budget must be a number of search nodes (0, NaN or Infinity: no cap), got the ${typeof budget} ${String(budget)}`);
+  if (typeof budget !== "number")
+    throw new RangeError(`budget must be a number of search nodes (0, NaN or Infinity: no cap), got the ${typeof budget} ${String(budget)}`);
 }
 
 /**
@@ -207,7 +227,12 @@ export function checkGridBytes(name: string, bytes: Uint8Array, cells: number, a
   const length = (bytes as { length?: unknown } | null)?.length;
   const fits = bytes instanceof Uint8Array && (atLeast ? bytes.length >= cells : bytes.length === cells);
   if (!fits) {
-    const what = bytes instanceof Uint8Array ? `${length} bytes` : typeof length === "number" ? `a ${(bytes as object).constructor?.name ?? "value"} of ${length}` : String(bytes);
+    const what =
+      bytes instanceof Uint8Array
+        ? `${length} bytes`
+        : typeof length === "number"
+          ? `a ${(bytes as object).constructor?.name ?? "value"} of ${length}`
+          : String(bytes);
     throw new RangeError(`${name} must be a Uint8Array of ${atLeast ? "at least " : ""}${cells} bytes, got ${what}`);
   }
   return bytes;
@@ -228,7 +253,9 @@ export function checkedBatchBytes(count: number, cells: number): number {
   const bytes = batchBytes(count, cells);
   if (bytes > MAX_BATCH_BYTES) {
     const most = Math.floor((MAX_BATCH_BYTES - 3) / (2 * cells + 12));
-    throw new RangeError(`a batch of ${count} puzzles of ${cells} cells needs ${bytes} bytes, over the limit of ${MAX_BATCH_BYTES} bytes (2^30 - 64): at most ${most} such puzzles a batch`);
+    throw new RangeError(
+      `a batch of ${count} puzzles of ${cells} cells needs ${bytes} bytes, over the limit of ${MAX_BATCH_BYTES} bytes (2^30 - 64): at most ${most} such puzzles a batch`,
+    );
   }
   return bytes;
 }
@@ -253,7 +280,8 @@ export class BatchRoom {
     const bytes = checkedBatchBytes(count, cells);
     if (bytes > this.capacityBytes) {
       const base = reserve();
-      if (base === 0) throw new RangeError(`the kernel could not reserve a batch of ${count} puzzles (${bytes} bytes; at most ${MAX_BATCH_BYTES} bytes a batch)`);
+      if (base === 0)
+        throw new RangeError(`the kernel could not reserve a batch of ${count} puzzles (${bytes} bytes; at most ${MAX_BATCH_BYTES} bytes a batch)`);
       this.base = base;
       this.capacityBytes = bytes;
     }
@@ -385,7 +413,9 @@ export class WasmKernel implements SolverEngine {
     const module = source === undefined ? await compileKernel(build) : await compileSource(source);
     const exports = (await instantiateKernel(module)) as KernelExports;
     if (exports.reserve(1, box) === 0) {
-      throw new RangeError(`${source === undefined ? `the kernel build '${build}'` : "this kernel"} does not take ${shapeName(shape)} grids (box size ${box}); the general builds take every size`);
+      throw new RangeError(
+        `${source === undefined ? `the kernel build '${build}'` : "this kernel"} does not take ${shapeName(shape)} grids (box size ${box}); the general builds take every size`,
+      );
     }
     return new WasmKernel(exports, shape);
   }
@@ -464,7 +494,17 @@ export class WasmKernel implements SolverEngine {
     const pieceAt = linesAt + count * 12;
     new Uint8Array(buffer, pieceAt, piece).set(request.piece);
     const flag = (on: boolean) => (on ? 1 : 0);
-    const written = recordsOutput(base, count, area, piece, flag(request.output === "csv"), request.firstIndex, request.step, flag(request.positions !== null), flag(request.guesses));
+    const written = recordsOutput(
+      base,
+      count,
+      area,
+      piece,
+      flag(request.output === "csv"),
+      request.firstIndex,
+      request.step,
+      flag(request.positions !== null),
+      flag(request.guesses),
+    );
     if (written < 0) throw new RangeError(`recordsOutput(${count}): the kernel refused the batch`);
     return {
       bytes: new Uint8Array(buffer, pieceAt + piece, written),

@@ -12,7 +12,12 @@ let general4: WasmKernel;
 let general16: WasmKernel;
 let solver: Solver;
 beforeAll(async () => {
-  [kernel, general4, general16, solver] = await Promise.all([WasmKernel.create(), WasmKernel.create(undefined, "general", 2), WasmKernel.create(undefined, "general", 4), createSolver()]);
+  [kernel, general4, general16, solver] = await Promise.all([
+    WasmKernel.create(),
+    WasmKernel.create(undefined, "general", 2),
+    WasmKernel.create(undefined, "general", 4),
+    createSolver(),
+  ]);
 });
 
 /** Limits the kernels read as i32 and once took as 1 (an empty grid then read as unique). */
@@ -27,8 +32,12 @@ describe("the kernel API refuses arguments it would coerce", () => {
       kernel.input(1).fill(0);
       expect(() => kernel.run(1, limit), `limit ${limit}`).toThrow(new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${limit}`));
     }
-    for (const budget of BAD_BUDGETS) expect(() => kernel.run(1, 2, budget as number), `budget ${String(budget)}`).toThrow(/^budget must be a number of search nodes \(0, NaN or Infinity: no cap\), got the (string 10|object null|object \[object Object\])$/);
-    for (const count of [NaN, 0.5, -1]) expect(() => kernel.run(count, 2), `count ${count}`).toThrow(`count must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${count}`);
+    for (const budget of BAD_BUDGETS)
+      expect(() => kernel.run(1, 2, budget as number), `budget ${String(budget)}`).toThrow(
+        /^budget must be a number of search nodes \(0, NaN or Infinity: no cap\), got the (string 10|object null|object \[object Object\])$/,
+      );
+    for (const count of [NaN, 0.5, -1])
+      expect(() => kernel.run(count, 2), `count ${count}`).toThrow(`count must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${count}`);
     kernel.input(1).fill(0);
     expect(kernel.run(1, 2).counts[0]).toBe(2);
   });
@@ -36,8 +45,12 @@ describe("the kernel API refuses arguments it would coerce", () => {
   it("WasmKernel.countSolutions refuses an 80-byte grid (it read a stale 81st byte) and a short solution buffer; solveBatch a short batch", () => {
     const solution = new Uint8Array(81);
     kernel.input(1).fill(5); // a stale byte that an 80-byte puzzle would leave in place
-    expect(() => kernel.countSolutions(new Uint8Array(80), 2, solution, stats())).toThrow(new RangeError("puzzle must be a Uint8Array of 81 bytes, got 80 bytes"));
-    expect(() => kernel.countSolutions(new Uint8Array(81), 2, new Uint8Array(80), stats())).toThrow(/^solution must be a Uint8Array of at least 81 bytes, got 80 bytes/);
+    expect(() => kernel.countSolutions(new Uint8Array(80), 2, solution, stats())).toThrow(
+      new RangeError("puzzle must be a Uint8Array of 81 bytes, got 80 bytes"),
+    );
+    expect(() => kernel.countSolutions(new Uint8Array(81), 2, new Uint8Array(80), stats())).toThrow(
+      /^solution must be a Uint8Array of at least 81 bytes, got 80 bytes/,
+    );
     expect(() => kernel.countSolutions(new Uint8Array(81), 0, solution, stats())).toThrow(/^limit must be/);
     expect(() => kernel.solveBatch(new Uint8Array(161), 2, 2)).toThrow(/^puzzles must be a Uint8Array of at least 162 bytes, got 161 bytes/);
     expect(kernel.countSolutions(new Uint8Array(81), 2, solution, stats())).toBe(2);
@@ -49,7 +62,9 @@ describe("the kernel API refuses arguments it would coerce", () => {
       expect(() => general4.run(1, limit), `limit ${limit}`).toThrow(new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${limit}`));
     }
     for (const budget of BAD_BUDGETS) expect(() => general4.run(1, 2, budget as number)).toThrow(/^budget must be a number of search nodes/);
-    expect(() => general16.countSolutions(new Uint8Array(255), 2, new Uint8Array(256), stats())).toThrow(new RangeError("puzzle must be a Uint8Array of 256 bytes, got 255 bytes"));
+    expect(() => general16.countSolutions(new Uint8Array(255), 2, new Uint8Array(256), stats())).toThrow(
+      new RangeError("puzzle must be a Uint8Array of 256 bytes, got 255 bytes"),
+    );
     expect(() => general4.countSolutions(new Uint8Array(16), 2, new Uint8Array(15), stats())).toThrow(/^solution must be a Uint8Array of at least 16 bytes/);
     expect(() => general4.solveBatch(new Uint8Array(31), 2, 2)).toThrow(/^puzzles must be a Uint8Array of at least 32 bytes, got 31 bytes/);
     expect(general4.countSolutions(new Uint8Array(16), 2, new Uint8Array(16), stats())).toBe(2);
@@ -59,13 +74,17 @@ describe("the kernel API refuses arguments it would coerce", () => {
 describe("the library's options and cell types say what is wrong", () => {
   it("refuses budget '10' as it refuses limit '3'", () => {
     expect(() => solver.solve(".".repeat(81), { limit: "3" as unknown as number })).toThrow(RangeError);
-    expect(() => solver.solve(".".repeat(81), { budget: "10" as unknown as number })).toThrow(new RangeError('budget must be at least 1 search node (or Infinity), got the string "10"'));
+    expect(() => solver.solve(".".repeat(81), { budget: "10" as unknown as number })).toThrow(
+      new RangeError('budget must be at least 1 search node (or Infinity), got the string "10"'),
+    );
   });
 
   it("refuses a bad alphabet option instead of ignoring it", () => {
     expect(() => solver.solve(".".repeat(16), { alphabet: "ABC" })).toThrow("an alphabet needs 4, 9, 16 or 25 symbols, got 3 ('ABC')");
     expect(() => solver.solve(".".repeat(16), { alphabet: "AABC" })).toThrow(/repeats a character/);
-    expect(() => solver.solve(".".repeat(16), { alphabet: 5 as unknown as string })).toThrow(new RangeError("alphabet must be a string of 4, 9, 16 or 25 symbols, got the number 5"));
+    expect(() => solver.solve(".".repeat(16), { alphabet: 5 as unknown as string })).toThrow(
+      new RangeError("alphabet must be a string of 4, 9, 16 or 25 symbols, got the number 5"),
+    );
     expect(solver.solve(".".repeat(15) + "A", { alphabet: "ABCD" }).status).toBe("multiple");
   });
 

@@ -80,49 +80,61 @@ describe("bench: interrupts", () => {
   // event loop a turn while it measures would not see the signal until it had run every row.
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     const how = signal === "SIGINT" ? "Ctrl-C (the key, through the terminal)" : "SIGTERM";
-    it.skipIf(!script)(`in a terminal: ${how} in the second dataset stops after the row, writes the finished rows, shows the cursor, exits ${signalExitStatus(signal)}`, async () => {
-      const json = join(dir, `terminal-${signal}.json`);
-      const args = ["--solvers", "wasm,bitmask", "--datasets", "easy,medium", "--threads", "0", "--time", "500", "--puzzles", "30", "--json", json];
-      const command = `stty cols 100 rows 40; echo PID $$; exec "${process.execPath}" "${BENCH}" ${args.join(" ")}`;
+    it.skipIf(!script)(
+      `in a terminal: ${how} in the second dataset stops after the row, writes the finished rows, shows the cursor, exits ${signalExitStatus(signal)}`,
+      async () => {
+        const json = join(dir, `terminal-${signal}.json`);
+        const args = ["--solvers", "wasm,bitmask", "--datasets", "easy,medium", "--threads", "0", "--time", "500", "--puzzles", "30", "--json", json];
+        const command = `stty cols 100 rows 40; echo PID $$; exec "${process.execPath}" "${BENCH}" ${args.join(" ")}`;
+        const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
+        let terminal = "";
+        child.stdout!.on("data", (data) => (terminal += data));
+        await waitFor(() => terminal, /\nmedium: [\s\S]*\n {2}wasm +[\d,]+ /, child);
+        if (signal === "SIGINT") child.stdin!.write("\x03");
+        else process.kill(Number(/PID (\d+)/.exec(terminal)![1]), signal);
+        expect(await exited(child)).toBe(signalExitStatus(signal));
+        expect(terminal).toMatch(new RegExp(`interrupted by ${signal}: [45] of 6 rows finished`));
+        expect(terminal.lastIndexOf("\x1B[?25h")).toBeGreaterThan(terminal.lastIndexOf("\x1B[?25l"));
+        const written = JSON.parse(readFileSync(json, "utf8"));
+        expect(written.incomplete).toEqual({ signal, rowsPlanned: 6 });
+        expect(written.records.map((r: { dataset: string; row: string }) => `${r.dataset} ${r.row}`).slice(0, 4)).toEqual([
+          "easy wasm",
+          "easy wasm (1 call/puzzle)",
+          "easy bitmask",
+          "medium wasm",
+        ]);
+        expect(written.records.length).toBeLessThan(6);
+      },
+      30_000,
+    );
+  }
+
+  it.skipIf(!script)(
+    "profile in a terminal: Ctrl-C stops it after the variant, prints what finished, shows the cursor, exits 130",
+    async () => {
+      const profile = new URL("../dist/bench/profile.js", import.meta.url).pathname;
+      const args = ["--datasets", "easy,medium", "--sample", "300", "--out", dir];
+      const command = `stty cols 100 rows 40; exec "${process.execPath}" "${profile}" ${args.join(" ")}`;
       const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
       let terminal = "";
       child.stdout!.on("data", (data) => (terminal += data));
-      await waitFor(() => terminal, /\nmedium: [\s\S]*\n {2}wasm +[\d,]+ /, child);
-      if (signal === "SIGINT") child.stdin!.write("\x03");
-      else process.kill(Number(/PID (\d+)/.exec(terminal)![1]), signal);
-      expect(await exited(child)).toBe(signalExitStatus(signal));
-      expect(terminal).toMatch(new RegExp(`interrupted by ${signal}: [45] of 6 rows finished`));
+      await waitFor(() => terminal, / [1-9]\d*\/\d+ rows /, child); // a variant has finished
+      child.stdin!.write("\x03");
+      expect(await exited(child)).toBe(130);
+      expect(terminal).toMatch(/interrupted by SIGINT: [1-9]\d* of \d+ variant rows finished/);
       expect(terminal.lastIndexOf("\x1B[?25h")).toBeGreaterThan(terminal.lastIndexOf("\x1B[?25l"));
-      const written = JSON.parse(readFileSync(json, "utf8"));
-      expect(written.incomplete).toEqual({ signal, rowsPlanned: 6 });
-      expect(written.records.map((r: { dataset: string; row: string }) => `${r.dataset} ${r.row}`).slice(0, 4)).toEqual([
-        "easy wasm",
-        "easy wasm (1 call/puzzle)",
-        "easy bitmask",
-        "medium wasm",
-      ]);
-      expect(written.records.length).toBeLessThan(6);
-    }, 30_000);
-  }
-
-  it.skipIf(!script)("profile in a terminal: Ctrl-C stops it after the variant, prints what finished, shows the cursor, exits 130", async () => {
-    const profile = new URL("../dist/bench/profile.js", import.meta.url).pathname;
-    const args = ["--datasets", "easy,medium", "--sample", "300", "--out", dir];
-    const command = `stty cols 100 rows 40; exec "${process.execPath}" "${profile}" ${args.join(" ")}`;
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
-    let terminal = "";
-    child.stdout!.on("data", (data) => (terminal += data));
-    await waitFor(() => terminal, / [1-9]\d*\/\d+ rows /, child); // a variant has finished
-    child.stdin!.write("\x03");
-    expect(await exited(child)).toBe(130);
-    expect(terminal).toMatch(/interrupted by SIGINT: [1-9]\d* of \d+ variant rows finished/);
-    expect(terminal.lastIndexOf("\x1B[?25h")).toBeGreaterThan(terminal.lastIndexOf("\x1B[?25l"));
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe("bench: exports", () => {
   it("--json /dev/stdout is standard output: the JSON alone there, the report on stderr, no chart", () => {
-    const run = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--time", "20", "--json", "/dev/stdout"], { encoding: "utf8" });
+    const run = spawnSync(
+      process.execPath,
+      [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--time", "20", "--json", "/dev/stdout"],
+      { encoding: "utf8" },
+    );
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout).records.map((r: { row: string }) => r.row)).toEqual(["wasm", "wasm (1 call/puzzle)"]);
     expect(run.stderr).toMatch(/\n {2}wasm +[\d,]+ /);
@@ -133,13 +145,23 @@ describe("bench: exports", () => {
 describe("bench: --compare", () => {
   it("refuses, before measuring, to compare with a run of another limit, naming the difference", () => {
     const json = join(dir, "limit1.json");
-    const first = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--limit", "1", "--json", json], { encoding: "utf8" });
+    const first = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--limit", "1", "--json", json], {
+      encoding: "utf8",
+    });
     expect(first.status, first.stderr).toBe(0);
-    const second = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--compare", json], { encoding: "utf8" });
+    const second = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--compare", json], {
+      encoding: "utf8",
+    });
     expect(second.status).toBe(2); // refused before measuring: a usage error, as in the CLI
-    expect(second.stderr).toMatch(/--compare .*limit1\.json: the runs measure different experiments \(limit: 1 → 2\); run with the same settings, or add --compare-anyway/);
+    expect(second.stderr).toMatch(
+      /--compare .*limit1\.json: the runs measure different experiments \(limit: 1 → 2\); run with the same settings, or add --compare-anyway/,
+    );
     expect(second.stdout).not.toMatch(/ {2}wasm +[\d,]+ /); // nothing was measured
-    const anyway = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--compare", json, "--compare-anyway"], { encoding: "utf8" });
+    const anyway = spawnSync(
+      process.execPath,
+      [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--compare", json, "--compare-anyway"],
+      { encoding: "utf8" },
+    );
     expect(anyway.status, anyway.stderr).toBe(0);
     expect(anyway.stdout).toContain("WARNING, different experiment: limit 1 → 2");
     expect(anyway.stdout).toMatch(/wasm +[\d,]+ +[\d,]+ +(no change|not judged|[\d.]+.*(faster|slower))/);

@@ -42,10 +42,35 @@ function steadyRecord(row: string, ms: number, overrides: Partial<BenchRecord> =
   const batchMs = Array.from({ length: 20 }, (_, i) => ms * (1 + ((i % 5) - 2) / 200));
   const meanMicros = (ms * 1000) / 100;
   return {
-    dataset: "easy", solver: row, mode: "engine", row, datasetSize: 1000, selected: 100, puzzles: 100, timeouts: 0, limit: 2, effectiveLimit: 2,
-    batchCall: false, samples: 20, puzzlesPerSecond: 100_000 / ms, meanMicros, p50Micros: meanMicros, p99Micros: meanMicros * 2, rmePercent: 1,
-    guessesPerPuzzle: null, noGuessPercent: null, reference: null, speedup: null, comparedOn: null, threads: null, cpuPerWall: 1, batchMs,
-    passMeanMicros: meanMicros, roundMicros: roundsAround(meanMicros), roundCpuMicros: roundsAround(meanMicros), calibrationMicros: steadyCalibration(),
+    dataset: "easy",
+    solver: row,
+    mode: "engine",
+    row,
+    datasetSize: 1000,
+    selected: 100,
+    puzzles: 100,
+    timeouts: 0,
+    limit: 2,
+    effectiveLimit: 2,
+    batchCall: false,
+    samples: 20,
+    puzzlesPerSecond: 100_000 / ms,
+    meanMicros,
+    p50Micros: meanMicros,
+    p99Micros: meanMicros * 2,
+    rmePercent: 1,
+    guessesPerPuzzle: null,
+    noGuessPercent: null,
+    reference: null,
+    speedup: null,
+    comparedOn: null,
+    threads: null,
+    cpuPerWall: 1,
+    batchMs,
+    passMeanMicros: meanMicros,
+    roundMicros: roundsAround(meanMicros),
+    roundCpuMicros: roundsAround(meanMicros),
+    calibrationMicros: steadyCalibration(),
     ...overrides,
   };
 }
@@ -161,20 +186,14 @@ describe("--compare verdicts", () => {
 
   it("does not judge a row whose two runs timed different puzzles or limits, and names it in a warning", () => {
     const before = runOf([steadyRecord("mrv", 10), steadyRecord("dlx", 10), steadyRecord("wasm", 10)]);
-    const after = runOf([
-      steadyRecord("mrv", 30, { puzzles: 24, selected: 100 }),
-      steadyRecord("dlx", 30, { effectiveLimit: 1 }),
-      steadyRecord("wasm", 30),
-    ]);
+    const after = runOf([steadyRecord("mrv", 30, { puzzles: 24, selected: 100 }), steadyRecord("dlx", 30, { effectiveLimit: 1 }), steadyRecord("wasm", 30)]);
     const changes = compareRuns(before, after);
     expect(changes.map((c) => c.verdict)).toEqual(["not judged", "not judged", "slower"]);
     expect(changes[0].mismatch).toBe("timed 100 → 24 puzzles (sampled)");
     expect(changes[1].mismatch).toBe("limit 2 → 1");
     expect(regressions(changes, 5).map((c) => c.row)).toEqual(["wasm"]);
     const text = formatComparison(before, changes);
-    expect(text).toContain(
-      "WARNING, rows that timed different work are not judged: easy · mrv (timed 100 → 24 puzzles (sampled)); easy · dlx (limit 2 → 1)",
-    );
+    expect(text).toContain("WARNING, rows that timed different work are not judged: easy · mrv (timed 100 → 24 puzzles (sampled)); easy · dlx (limit 2 → 1)");
     expect(text).toMatch(/mrv .*not judged \(timed 100 → 24 puzzles \(sampled\)\): 3\.\d\d ± 0\.\d\d× slower/);
   });
 
@@ -258,7 +277,11 @@ describe("bench --compare OLD --against NEW", () => {
       ["records-string.json", (run) => (run.records = "x"), /: not a sudoku-wasm-bench v1\/v2\/v3 result file$|records must be array$/],
       ["rounds-strings.json", (run) => (run.records[0].roundMicros = ["1", "2"]), /records\[0\]\.roundMicros\[0\] must be number$/],
       ["version-1.json", (run) => (run.version = 1), /a version 1 result file, written before timing rounds and samples: it cannot be judged/],
-      ["version-2.json", (run) => (run.version = 2), /a version 2 result file, written before calibrated rounds \(CPU time relative to a calibration work\): it cannot be judged; measure the earlier commit again, or use --ref COMMIT$/],
+      [
+        "version-2.json",
+        (run) => (run.version = 2),
+        /a version 2 result file, written before calibrated rounds \(CPU time relative to a calibration work\): it cannot be judged; measure the earlier commit again, or use --ref COMMIT$/,
+      ],
       ["calibration-strings.json", (run) => (run.records[0].calibrationMicros = ["1"]), /records\[0\]\.calibrationMicros\[0\] must be number$/],
     ];
     for (const [name, corrupt, reason] of cases) {
@@ -272,7 +295,9 @@ describe("bench --compare OLD --against NEW", () => {
     // The command: one line on stderr naming the tool, the option and the file; status 2.
     const result = bench(["--compare", measured, "--against", join(dir, "row-number.json")]);
     expect([result.status, result.stdout, result.stderr]).toEqual([
-      2, "", `bench: --against ${join(dir, "row-number.json")}: not a bench result as docs/bench-result.schema.json describes: records[0].row must be string\n`,
+      2,
+      "",
+      `bench: --against ${join(dir, "row-number.json")}: not a bench result as docs/bench-result.schema.json describes: records[0].row must be string\n`,
     ]);
     const truncated = join(dir, "truncated.json");
     writeFileSync(truncated, readFileSync(measured, "utf8").slice(0, 200));

@@ -71,7 +71,10 @@ describe("bench: a solver that throws what is not an Error", () => {
     ["42", "42"],
   ] as const) {
     it(`throw ${thrown}: one line naming the row and the value, status 1, no stack trace`, () => {
-      const path = solverModule(`throws-${shown.replace(/\W/g, "")}.mjs`, `export const id = "thrower";\nexport default { countSolutions() { throw ${thrown}; } };\n`);
+      const path = solverModule(
+        `throws-${shown.replace(/\W/g, "")}.mjs`,
+        `export const id = "thrower";\nexport default { countSolutions() { throw ${thrown}; } };\n`,
+      );
       const run = bench(path);
       expect(run.status, run.stderr).toBe(1);
       expect(run.stderr).toBe(`bench: easy · thrower: threw ${shown} (not an Error)\n`);
@@ -113,7 +116,12 @@ describe("bench: nothing but the report on its streams", () => {
 });
 
 describe("bench tools: usage errors", () => {
-  for (const [file, tool] of [["bench", "bench"], ["profile", "profile"], ["kernel-vs", "kernel-vs"], ["canon", "canon-bench"]]) {
+  for (const [file, tool] of [
+    ["bench", "bench"],
+    ["profile", "profile"],
+    ["kernel-vs", "kernel-vs"],
+    ["canon", "canon-bench"],
+  ]) {
     it(`${tool} answers an unknown option with one line naming itself, status 2`, () => {
       const run = spawnSync(process.execPath, [new URL(`../dist/bench/${file}.js`, import.meta.url).pathname, "--bogus"], { encoding: "utf8" });
       expect(run.status).toBe(2);
@@ -190,13 +198,29 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
   it("a wasm-abi module: the same", () => {
     const run = bench(`wasm-abi:${loopingWasm}`, "--solver-timeout", "300");
     expect(run.status, run.stderr).toBe(1);
-    expect(run.stderr).toBe(`bench: easy · wasm-abi:${loopingWasm}: a countSolutions call ran longer than the limit of 300 ms (--solver-timeout); the solver was stopped\n`);
+    expect(run.stderr).toBe(
+      `bench: easy · wasm-abi:${loopingWasm}: a countSolutions call ran longer than the limit of 300 ms (--solver-timeout); the solver was stopped\n`,
+    );
   });
 
   for (const which of ["JS", "wasm-abi"] as const) {
     it(`Ctrl-C stops a run whose ${which} solver loops (no time limit near), keeping the rows done, status 130`, async () => {
       const solver = which === "JS" ? loopingJs : `wasm-abi:${loopingWasm}`;
-      const args = [BENCH, "--solvers", `wasm,${solver}`, "--datasets", "easy", "--puzzles", "20", "--time", "100", "--threads", "0", "--solver-timeout", "600000"];
+      const args = [
+        BENCH,
+        "--solvers",
+        `wasm,${solver}`,
+        "--datasets",
+        "easy",
+        "--puzzles",
+        "20",
+        "--time",
+        "100",
+        "--threads",
+        "0",
+        "--solver-timeout",
+        "600000",
+      ];
       const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
       child.stdout!.on("data", (data) => (stdout += data));
@@ -210,7 +234,21 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
   }
 
   it("a second signal ends the process at once, by the first signal, while a solver loops", async () => {
-    const args = [BENCH, "--solvers", `wasm,${loopingJs}`, "--datasets", "easy", "--puzzles", "20", "--time", "100", "--threads", "0", "--solver-timeout", "600000"];
+    const args = [
+      BENCH,
+      "--solvers",
+      `wasm,${loopingJs}`,
+      "--datasets",
+      "easy",
+      "--puzzles",
+      "20",
+      "--time",
+      "100",
+      "--threads",
+      "0",
+      "--solver-timeout",
+      "600000",
+    ];
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     child.stdout!.on("data", (data) => (stdout += data));

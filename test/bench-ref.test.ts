@@ -52,7 +52,22 @@ describe("bench --ref COMMIT", () => {
     const trees = readyTrees();
     // Six pairs (wasm and bitmask on three datasets), each side timed for --time: the signal comes after the third, once every
     // engine is loaded (loading hands the event loop turns of its own; what follows runs synchronously but for the turn between rows).
-    const args = ["--ref", "HEAD", "--solvers", "wasm,bitmask", "--datasets", "easy,medium,hard", "--time", "1000", "--puzzles", "20", "--threads", "0", "--rounds", "3"];
+    const args = [
+      "--ref",
+      "HEAD",
+      "--solvers",
+      "wasm,bitmask",
+      "--datasets",
+      "easy,medium,hard",
+      "--time",
+      "1000",
+      "--puzzles",
+      "20",
+      "--threads",
+      "0",
+      "--rounds",
+      "3",
+    ];
     const child = spawn(process.execPath, [BENCH, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SUDOKU_WASM_REF_TREES: trees } });
     let stdout = "";
     let stderr = "";
@@ -90,7 +105,10 @@ describe("runPaired", () => {
   it("pairs rows by solver id, one round ratio per round; a row the old commit lacks is not run before", async () => {
     const wasm = findSolver("wasm");
     const changes = await runPaired({ ...plan, solvers: [wasm, findSolver("bitmask")], before: new Map([["wasm", wasm]]) });
-    expect(changes.map((c) => [c.row, c.verdict === "not run before"])).toEqual([["wasm", false], ["bitmask", true]]);
+    expect(changes.map((c) => [c.row, c.verdict === "not run before"])).toEqual([
+      ["wasm", false],
+      ["bitmask", true],
+    ]);
     expect(changes[0].roundRatios).toHaveLength(3);
     expect(changes[0].puzzles).toBe(12);
     expect(changes[0].estimate!.method).toBe("paired");

@@ -30,8 +30,19 @@ function samplesAround(mean: number, spread: number, n: number, seed = 1): numbe
 }
 
 const environment: BenchEnvironment = {
-  cpu: "Test CPU", cores: 2, node: "v20.0.0", v8: "11.3", buildFlags: "optimizeLevel=3", commit: "abc",
-  date: "2025-01-01T00:00:00.000Z", seed: 1, limit: 2, timeMs: 100, budget: 1000, tinybench: "6.2.5", puzzles: 50,
+  cpu: "Test CPU",
+  cores: 2,
+  node: "v20.0.0",
+  v8: "11.3",
+  buildFlags: "optimizeLevel=3",
+  commit: "abc",
+  date: "2025-01-01T00:00:00.000Z",
+  seed: 1,
+  limit: 2,
+  timeMs: 100,
+  budget: 1000,
+  tinybench: "6.2.5",
+  puzzles: 50,
   datasets: [{ name: "easy", sha256: "0123456789abcdef", size: 100, drawn: 50 }],
 };
 
@@ -47,12 +58,36 @@ function measured(dataset: string, row: string, batchMs: number[], overrides: Pa
   const summary = summarize(batchMs);
   const meanMicros = (summary.mean * 1000) / 50;
   return {
-    dataset, solver: row, mode: "engine", row, datasetSize: 100, selected: 50, puzzles: 50, timeouts: 0, limit: 2,
-    effectiveLimit: 2, batchCall: false, samples: batchMs.length, puzzlesPerSecond: 1e6 / meanMicros, meanMicros,
-    p50Micros: meanMicros, p99Micros: meanMicros * 2, rmePercent: summary.rmePercent, guessesPerPuzzle: 1,
-    noGuessPercent: 50, reference: null, speedup: null, comparedOn: null, threads: null, cpuPerWall: 0.99,
-    batchMs, roundMicros: roundsOf(batchMs), roundCpuMicros: roundsOf(batchMs), calibrationMicros: roundsOf(batchMs).map(() => 80),
-    passMeanMicros: meanMicros, ...overrides,
+    dataset,
+    solver: row,
+    mode: "engine",
+    row,
+    datasetSize: 100,
+    selected: 50,
+    puzzles: 50,
+    timeouts: 0,
+    limit: 2,
+    effectiveLimit: 2,
+    batchCall: false,
+    samples: batchMs.length,
+    puzzlesPerSecond: 1e6 / meanMicros,
+    meanMicros,
+    p50Micros: meanMicros,
+    p99Micros: meanMicros * 2,
+    rmePercent: summary.rmePercent,
+    guessesPerPuzzle: 1,
+    noGuessPercent: 50,
+    reference: null,
+    speedup: null,
+    comparedOn: null,
+    threads: null,
+    cpuPerWall: 0.99,
+    batchMs,
+    roundMicros: roundsOf(batchMs),
+    roundCpuMicros: roundsOf(batchMs),
+    calibrationMicros: roundsOf(batchMs).map(() => 80),
+    passMeanMicros: meanMicros,
+    ...overrides,
   };
 }
 
@@ -95,7 +130,12 @@ describe("statistics", () => {
   it("takes Welch from the samples' summaries past BOOTSTRAP_MAX_SAMPLES on a side, the bootstrap up to it", () => {
     const few = samplesAround(3, 0.2, BOOTSTRAP_MAX_SAMPLES, 7);
     const many = samplesAround(2, 0.2, BOOTSTRAP_MAX_SAMPLES + 1, 8);
-    expect(ratioOfMeans(few, few.map((x) => x / 1.5)).method).toBe("bootstrap");
+    expect(
+      ratioOfMeans(
+        few,
+        few.map((x) => x / 1.5),
+      ).method,
+    ).toBe("bootstrap");
     const switched = ratioOfMeans(few, many);
     expect(switched).toEqual(welchRatio(summarize(few), summarize(many)));
     // Skewed batch times (a few pre-empted batches), as a busy machine gives: the two still agree at the cap.
@@ -186,11 +226,12 @@ describe("--compare", () => {
   });
 
   it("names the settings that make two runs different experiments, and warns on the build", () => {
-    const after = settingsOf({ ...before, environment: { ...environment, limit: 1, buildFlags: "optimizeLevel=2", datasets: [{ name: "easy", sha256: "fedcba9876543210", size: 100, drawn: 20 }] } });
+    const after = settingsOf({
+      ...before,
+      environment: { ...environment, limit: 1, buildFlags: "optimizeLevel=2", datasets: [{ name: "easy", sha256: "fedcba9876543210", size: 100, drawn: 20 }] },
+    });
     const differences = settingDifferences(settingsOf(before), after);
-    expect(differences.filter((d) => d.severity === "refuse").map((d) => d.setting)).toEqual([
-      "limit", "puzzles drawn from easy", "content of easy (sha256)",
-    ]);
+    expect(differences.filter((d) => d.severity === "refuse").map((d) => d.setting)).toEqual(["limit", "puzzles drawn from easy", "content of easy (sha256)"]);
     expect(differences.filter((d) => d.severity === "warn").map((d) => d.setting)).toEqual(["WASM build flags"]);
     expect(settingDifferences(settingsOf(before), settingsOf(before))).toEqual([]);
   });
@@ -274,20 +315,37 @@ describe("chart", () => {
 
 describe("compact view", () => {
   const rows = [
-    measured("easy", "wasm", samplesAround(1, 0.02, 40, 1), { batchCall: true, reference: "bitmask", speedup: 5, speedupInterval: { low: 4.9, high: 5.1, method: "bootstrap" } }),
+    measured("easy", "wasm", samplesAround(1, 0.02, 40, 1), {
+      batchCall: true,
+      reference: "bitmask",
+      speedup: 5,
+      speedupInterval: { low: 4.9, high: 5.1, method: "bootstrap" },
+    }),
     measured("easy", "bitmask", samplesAround(5, 0.02, 40, 2), { reference: "bitmask", speedup: 1 }),
-    measured("easy", "wasm-abi:./a/very/long/path/to/solver.wasm", [...samplesAround(3, 0.02, 30, 3), 40, 45, 60], { puzzles: 10, timeouts: 3, cpuPerWall: 0.4 }),
+    measured("easy", "wasm-abi:./a/very/long/path/to/solver.wasm", [...samplesAround(3, 0.02, 30, 3), 40, 45, 60], {
+      puzzles: 10,
+      timeouts: 3,
+      cpuPerWall: 0.4,
+    }),
   ];
 
   for (const columns of [80, 100, 120]) {
     it(`fits a ${columns}-column terminal, aligned, and marks the noisy row`, () => {
-      const layout = new CompactLayout(rows.map((r) => r.row), columns);
+      const layout = new CompactLayout(
+        rows.map((r) => r.row),
+        columns,
+      );
       const lines = [layout.header(), ...rows.flatMap((r) => layout.line(r).split("\n"))];
       for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
       const flagsAt = layout.header().indexOf("flags");
       const noisy = layout.line(rows[2]).split("\n")[0];
       expect(noisy.slice(flagsAt, flagsAt + 5).trim()).toBe("N P");
-      expect(layout.line(rows[0]).slice(flagsAt, flagsAt + 5).trim()).toBe("");
+      expect(
+        layout
+          .line(rows[0])
+          .slice(flagsAt, flagsAt + 5)
+          .trim(),
+      ).toBe("");
       expect(noisy).toMatch(/^ {2}wasm-abi:\.\/a…solver\.wasm/);
       expect(layout.line(rows[2])).toContain("3 timeouts"); // notes wrap, never cut
       if (columns >= 120) expect(layout.header()).toContain("µs p99");
@@ -325,7 +383,9 @@ describe("compact view", () => {
     const tied = close.find((r) => r !== fastest && r.row !== "bitmask")!;
     expect(tiedWithFastest(fastest, close).map((t) => t.record)).toEqual([tied]);
     const [line] = formatSummary(close, (r) => r.row === "bitmask", 300).slice(-1);
-    expect(line).toMatch(new RegExp(`^  hard: ${escapeRegExp(fastest.row)}, [\\d,]+/s, tied within noise with ${escapeRegExp(tied.row)} at 1\\.\\d\\d ± 0\\.\\d\\d×; `));
+    expect(line).toMatch(
+      new RegExp(`^  hard: ${escapeRegExp(fastest.row)}, [\\d,]+/s, tied within noise with ${escapeRegExp(tied.row)} at 1\\.\\d\\d ± 0\\.\\d\\d×; `),
+    );
     expect(formatSummary(rows, (r) => r.row === "bitmask", 200)[1]).not.toContain("tied");
     // Without a reference, the summary says so once, not on every dataset's line.
     const unreferenced = formatSummary([...rows.map((r) => ({ ...r, reference: null })), ...close], () => false, 200);

@@ -21,21 +21,50 @@ import { createSolver } from "../src/index.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import { checkWellFormed } from "./xml.js";
 
-
 function record(dataset: string, row: string, puzzlesPerSecond: number, overrides: Partial<BenchRecord> = {}): BenchRecord {
   return {
-    dataset, solver: row, mode: "engine", row, datasetSize: 100, selected: 50, puzzles: 50, timeouts: 0, limit: 2,
-    effectiveLimit: 2, batchCall: false, samples: 20, puzzlesPerSecond, meanMicros: 1e6 / puzzlesPerSecond,
-    p50Micros: 1e6 / puzzlesPerSecond / 2, p99Micros: 3e6 / puzzlesPerSecond, rmePercent: 1.5, guessesPerPuzzle: 4.25,
-    noGuessPercent: 30, reference: null, speedup: null, comparedOn: null, threads: null, cpuPerWall: null,
+    dataset,
+    solver: row,
+    mode: "engine",
+    row,
+    datasetSize: 100,
+    selected: 50,
+    puzzles: 50,
+    timeouts: 0,
+    limit: 2,
+    effectiveLimit: 2,
+    batchCall: false,
+    samples: 20,
+    puzzlesPerSecond,
+    meanMicros: 1e6 / puzzlesPerSecond,
+    p50Micros: 1e6 / puzzlesPerSecond / 2,
+    p99Micros: 3e6 / puzzlesPerSecond,
+    rmePercent: 1.5,
+    guessesPerPuzzle: 4.25,
+    noGuessPercent: 30,
+    reference: null,
+    speedup: null,
+    comparedOn: null,
+    threads: null,
+    cpuPerWall: null,
     ...overrides,
   };
 }
 
 const handMade: BenchRun = {
   environment: {
-    cpu: "Test CPU", cores: 2, node: "v20.0.0", v8: "11.3", buildFlags: "optimizeLevel=3", commit: "unknown",
-    date: "2025-01-01T00:00:00.000Z", seed: 7, limit: 2, timeMs: 100, budget: 1000, tinybench: "6.2.5",
+    cpu: "Test CPU",
+    cores: 2,
+    node: "v20.0.0",
+    v8: "11.3",
+    buildFlags: "optimizeLevel=3",
+    commit: "unknown",
+    date: "2025-01-01T00:00:00.000Z",
+    seed: 7,
+    limit: 2,
+    timeMs: 100,
+    budget: 1000,
+    tinybench: "6.2.5",
   },
   records: [
     record("easy", "wasm", 200_000, { batchCall: true, speedup: 5.2, reference: "mrv", comparedOn: 50 }),
@@ -43,7 +72,7 @@ const handMade: BenchRun = {
     record("easy", "npm:dancing-links", 9_000, { guessesPerPuzzle: null, noGuessPercent: null, puzzles: 12, timeouts: 3 }),
     record("hard", "wasm", 20_000),
     record("hard", "wasm (2 threads)", 35_000, { mode: "threads", threads: 2, cpuPerWall: 1.9, p50Micros: null, p99Micros: null }),
-    record("hard, \"quoted\"", "mrv", 150),
+    record('hard, "quoted"', "mrv", 150),
   ],
 };
 
@@ -55,7 +84,9 @@ describe("report writers", () => {
   });
 
   it("writes one Markdown row per record with its fields, n/a for missing capabilities", () => {
-    const rows = formatMarkdown(handMade).split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| dataset"));
+    const rows = formatMarkdown(handMade)
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| dataset"));
     expect(rows).toHaveLength(handMade.records.length);
     handMade.records.forEach((r, i) => {
       expect(rows[i]).toContain(`| ${r.dataset.replace(/\|/g, "\\|")} |`);
@@ -79,7 +110,9 @@ describe("report writers", () => {
   });
 
   it("defuses a CSV cell a spreadsheet would read as a formula, as the CLI's csv output does", () => {
-    const lines = formatCsv([{ ...handMade.records[0], dataset: "=HYPERLINK(1)", batchCall: true }]).trimEnd().split("\n");
+    const lines = formatCsv([{ ...handMade.records[0], dataset: "=HYPERLINK(1)", batchCall: true }])
+      .trimEnd()
+      .split("\n");
     expect(lines[1]).toMatch(/^"'=HYPERLINK\(1\)",/);
     expect(lines[1].split(",")[CSV_FIELDS.indexOf("batchCall")]).toBe("true");
   });
@@ -126,7 +159,12 @@ describe("reference", () => {
   const infos = (ids: string[]) => ids.map(findSolver);
 
   it("defaults to the fastest pure-TS baseline of each dataset", () => {
-    const records = [record("d", "wasm", 100_000, { batchCall: true }), record("d", "mrv", 20_000), record("d", "dlx", 25_000), record("d", "npm:dancing-links", 50_000)];
+    const records = [
+      record("d", "wasm", 100_000, { batchCall: true }),
+      record("d", "mrv", 20_000),
+      record("d", "dlx", 25_000),
+      record("d", "npm:dancing-links", 50_000),
+    ];
     applyReference(records, infos(["wasm", "mrv", "dlx", "npm:dancing-links"]));
     expect(records.map((r) => r.reference)).toEqual(["dlx", "dlx", "dlx", "dlx"]);
     expect(records[0].speedup).toBeCloseTo(4);
@@ -137,7 +175,10 @@ describe("reference", () => {
     const fast = record("d", "wasm", 1000, { puzzles: 4, meanMicros: 1000 });
     const slow = record("d", "mrv", 100, { puzzles: 2, meanMicros: 10_000 });
     // wasm spent 3× longer per puzzle on its first two puzzles than on average over four.
-    const micros = new Map([[fast, Float64Array.of(1500, 1500, 500, 500)], [slow, Float64Array.of(9000, 11_000)]]);
+    const micros = new Map([
+      [fast, Float64Array.of(1500, 1500, 500, 500)],
+      [slow, Float64Array.of(9000, 11_000)],
+    ]);
     applyReference([fast, slow], infos(["wasm", "mrv"]), "mrv", micros);
     expect(fast.comparedOn).toBe(2);
     expect(fast.speedup).toBeCloseTo(10_000 / 1500);
@@ -147,7 +188,12 @@ describe("reference", () => {
 describe("runner", () => {
   const [dataset] = loadDatasets("hard"); // bundled, so the test needs no shared datasets
   const plan = {
-    datasets: [dataset], limit: 2, timeMs: 10, budget: 100_000, seed: 3, maxPuzzles: 5,
+    datasets: [dataset],
+    limit: 2,
+    timeMs: 10,
+    budget: 100_000,
+    seed: 3,
+    maxPuzzles: 5,
     expectationOf: () => "unique" as const, // the bundled sets are unique (bench.ts says so from the manifest)
   };
 
@@ -191,8 +237,7 @@ describe("runner", () => {
       load: async (): Promise<SolverEngine> => {
         const engine = await info.load(9);
         return {
-          countSolutions: (puzzle, limit, solution, stats, budget) =>
-            call(() => engine.countSolutions(puzzle, limit, solution, stats, budget), solution),
+          countSolutions: (puzzle, limit, solution, stats, budget) => call(() => engine.countSolutions(puzzle, limit, solution, stats, budget), solution),
         };
       },
     };

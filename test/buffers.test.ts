@@ -44,9 +44,25 @@ function puzzleFile(records: number): string {
 async function run(path: string, solver: BatchSolver, settings: Partial<StreamSettings>): Promise<{ output: Buffer; made: number }> {
   const out = lateReader();
   const before = batchBuffers.made;
-  const input = { name: path, path, open: () => { throw new Error("a file with a path is read through it"); } };
+  const input = {
+    name: path,
+    path,
+    open: () => {
+      throw new Error("a file with a path is read through it");
+    },
+  };
   const readBytes = 1 << 16; // the count below is of the batches sealed from one chunk
-  await solveStreams([input], out, solver, { input: "auto", output: "line", limit: 2, batchSize: 64, maxInFlight: 4, workers: solver.threads, totalBytes: null, readBytes, ...settings });
+  await solveStreams([input], out, solver, {
+    input: "auto",
+    output: "line",
+    limit: 2,
+    batchSize: 64,
+    maxInFlight: 4,
+    workers: solver.threads,
+    totalBytes: null,
+    readBytes,
+    ...settings,
+  });
   out.end();
   await once(out, "finish");
   return { output: out.bytes(), made: batchBuffers.made - before };
@@ -60,7 +76,10 @@ describe("batch buffers", () => {
     await (await worker).close();
   });
 
-  for (const [name, solver] of [["the main thread", main], ["one worker", worker]] as const) {
+  for (const [name, solver] of [
+    ["the main thread", main],
+    ["one worker", worker],
+  ] as const) {
     for (const output of ["line", "jsonl", "csv"] as const) {
       it(`${name}, --out ${output}: buffers as many as are in use at once, not one set per batch; the bytes are the text path's`, async () => {
         const small = puzzleFile(2_000);

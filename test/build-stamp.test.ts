@@ -57,7 +57,18 @@ describe("npm run build", () => {
   function copyOfThisBuild(): string {
     const copy = join(folder, "package");
     rmSync(copy, { recursive: true, force: true });
-    for (const path of ["assembly", "src", "bench", "scripts", "build", "asconfig.json", "tsconfig.json", "tsconfig.build.json", "package.json", "package-lock.json"]) {
+    for (const path of [
+      "assembly",
+      "src",
+      "bench",
+      "scripts",
+      "build",
+      "asconfig.json",
+      "tsconfig.json",
+      "tsconfig.build.json",
+      "package.json",
+      "package-lock.json",
+    ]) {
       cpSync(join(root, path), join(copy, path), { recursive: true, filter: (from) => !from.includes(join("bench", "results")) });
     }
     for (const path of ["dist/src", "dist/bench"]) cpSync(join(root, path), join(copy, path), { recursive: true });
@@ -65,7 +76,8 @@ describe("npm run build", () => {
   }
 
   /** The steps scripts/build.mjs would take in `at`. */
-  const due = (at: string): string[] => execFileSync(process.execPath, ["scripts/build.mjs", "--dry-run"], { cwd: at, encoding: "utf8" }).split("\n").filter(Boolean);
+  const due = (at: string): string[] =>
+    execFileSync(process.execPath, ["scripts/build.mjs", "--dry-run"], { cwd: at, encoding: "utf8" }).split("\n").filter(Boolean);
 
   it("takes again only the steps whose inputs changed or whose outputs are gone", () => {
     const copy = copyOfThisBuild();

@@ -80,7 +80,11 @@ describe("solve --shard K/N and merge", () => {
   }
 
   it("records keep the index and line of the whole run (and merge, spawned, writes standard output)", async () => {
-    const records = async (args: string[]) => (await output(["--out", "jsonl", ...args, part1, part2])).trimEnd().split("\n").map((line) => JSON.parse(line));
+    const records = async (args: string[]) =>
+      (await output(["--out", "jsonl", ...args, part1, part2]))
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line));
     const whole = await records([]);
     const shard = await records(["--shard", "2/5"]);
     expect(shard).toEqual(whole.filter((record) => record.index % 5 === 2));
@@ -101,7 +105,10 @@ describe("solve --shard K/N and merge", () => {
     expect(swapped.status).toBe(2);
     expect(swapped.stderr).toMatch(/^sudoku-wasm: .*order-1\.jsonl: record 1 has index 1, expected 0: give the N shards of one run, shard 0 first\n$/);
     expect((await run(["merge", "-o", merged, shards[0], shards[2]])).status).toBe(2);
-    for (const order of [[shards[0], join(dir, "absent.jsonl")], [join(dir, "absent.jsonl"), shards[0]]]) {
+    for (const order of [
+      [shards[0], join(dir, "absent.jsonl")],
+      [join(dir, "absent.jsonl"), shards[0]],
+    ]) {
       const absent = cli(["merge", "-o", merged, ...order]);
       expect(absent.status).toBe(2);
       expect(absent.stderr).toBe(`sudoku-wasm: cannot read '${join(dir, "absent.jsonl")}': ENOENT (no such file or directory)\n`);

@@ -23,7 +23,8 @@ afterAll(() => Promise.all([solver.close(), twin.close()]));
 
 const fixture = loadFixture();
 const PUZZLES = fixture.map((c) => c.puzzle).filter((p) => p.length === 81);
-const SIXTEEN = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+const SIXTEEN =
+  "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
 
 /** The output of `bytes`, given in `cuts` pieces, with and without the fast path. */
 async function bothPaths(bytes: Buffer, cuts: number[], settings: Partial<StreamSettings>, on = solver): Promise<[Buffer, Buffer]> {
@@ -52,14 +53,27 @@ const line = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...PUZZLES), fc.constantFrom(" rated 4.5", "\tmy words", " 17")).map(([p, text]) => p + text) },
   {
     weight: 2,
-    arbitrary: fc.tuple(fc.constantFrom(...PUZZLES), fc.nat(80), fc.constantFrom("z", "/", ":", "é", "\u0000", "#", " ", "ab", "A")).map(([p, at, ch]) => p.slice(0, at) + ch + p.slice(at + 1)),
+    arbitrary: fc
+      .tuple(fc.constantFrom(...PUZZLES), fc.nat(80), fc.constantFrom("z", "/", ":", "é", "\u0000", "#", " ", "ab", "A"))
+      .map(([p, at, ch]) => p.slice(0, at) + ch + p.slice(at + 1)),
   },
   { weight: 1, arbitrary: fc.constantFrom(...PUZZLES).map((p) => "55" + p.slice(2)) }, // a repeated clue
   { weight: 1, arbitrary: fc.constantFrom(...PUZZLES).map((p) => p.slice(0, 80)) },
   { weight: 1, arbitrary: fc.constantFrom(...PUZZLES).map((p) => p + "1") },
   { weight: 1, arbitrary: fc.constantFrom(...PUZZLES).map((p) => "  " + p) },
   { weight: 1, arbitrary: fc.constantFrom(...PUZZLES).map((p) => `Grid 01\n${Array.from({ length: 9 }, (_, r) => p.slice(r * 9, r * 9 + 9)).join("\n")}`) },
-  { weight: 1, arbitrary: fc.constantFrom(...PUZZLES).map((p) => `${Array.from({ length: 9 }, (_, r) => p.slice(r * 9, r * 9 + 9).split("").join(" ")).join("\n")}`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(...PUZZLES).map(
+      (p) =>
+        `${Array.from({ length: 9 }, (_, r) =>
+          p
+            .slice(r * 9, r * 9 + 9)
+            .split("")
+            .join(" "),
+        ).join("\n")}`,
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...PUZZLES).map((p) => `${p}:1`) },
   { weight: 1, arbitrary: fc.constantFrom(...PUZZLES).map((p) => `7,${p},x`) },
   { weight: 1, arbitrary: fc.constantFrom("", "# a comment", "#" + PUZZLES[0], SIXTEEN, "x".repeat(81), ".".repeat(81)) },
@@ -115,7 +129,11 @@ describe("the byte path gives the text path's bytes", () => {
     lines.push(good);
     const [fast, text] = await bothPaths(Buffer.from(lines.join("\n") + "\n", "latin1"), [], { output: "jsonl" });
     expect(fast.toString("latin1")).toBe(text.toString("latin1"));
-    const records = fast.toString("latin1").trimEnd().split("\n").map((row) => JSON.parse(row));
+    const records = fast
+      .toString("latin1")
+      .trimEnd()
+      .split("\n")
+      .map((row) => JSON.parse(row));
     expect(records.map((r) => r.status)).toEqual(["solved", ...Array(81 * misses.length).fill("invalid"), "solved"]);
   });
 });

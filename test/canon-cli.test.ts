@@ -40,7 +40,10 @@ describe("sudoku-wasm canon", () => {
 
   it("writes jsonl and csv records with the original, the form, the count and minimality", () => {
     const jsonl = runCli(["canon", "--out", "jsonl", "--automorphisms", "--minimal", input]);
-    const records = jsonl.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const records = jsonl.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(records.map((record) => record.index)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(records[0]).toMatchObject({ puzzle: SEVENTEEN, line: 1, automorphisms: 1, minimal: true, error: null });
     expect(records[2].canon).toBe(records[0].canon);
@@ -61,13 +64,21 @@ describe("sudoku-wasm canon", () => {
     const cell = SEVENTEEN.indexOf(".");
     const extra = SEVENTEEN.slice(0, cell) + solved[cell] + SEVENTEEN.slice(cell + 1);
     const run = runCli(["canon", "--out", "jsonl", "--minimal", file("extra.txt", `${SEVENTEEN}\n${extra}\n`)]);
-    expect(run.stdout.trim().split("\n").map((line) => JSON.parse(line).minimal)).toEqual([true, false]);
+    expect(
+      run.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).minimal),
+    ).toEqual([true, false]);
   });
 
   it("--unique keeps the first record of each form and every invalid one, in line, jsonl and csv", () => {
     for (const out of ["line", "jsonl", "csv"]) {
       const run = runCli(["canon", "--unique", "--out", out, input]);
-      const lines = run.stdout.trim().split("\n").slice(out === "csv" ? 1 : 0);
+      const lines = run.stdout
+        .trim()
+        .split("\n")
+        .slice(out === "csv" ? 1 : 0);
       expect(lines.length, out).toBe(5); // MOVED is a duplicate of SEVENTEEN
       if (out === "jsonl") expect(lines.map((line) => JSON.parse(line).index)).toEqual([0, 1, 3, 4, 5]);
     }
@@ -75,7 +86,12 @@ describe("sudoku-wasm canon", () => {
   });
 
   it("--shard K/N outputs merge into the whole run's (line, jsonl, csv); --resume goes on from a cut-off output", () => {
-    for (const [out, extra] of [["line", []], ["jsonl", []], ["csv", ["--automorphisms", "--minimal"]], ["csv", []]] as const) {
+    for (const [out, extra] of [
+      ["line", []],
+      ["jsonl", []],
+      ["csv", ["--automorphisms", "--minimal"]],
+      ["csv", []],
+    ] as const) {
       const options = ["canon", "--out", out, ...extra];
       const run = runCli([...options, input]).stdout;
       const shards = [0, 1, 2].map((k) => runCli([...options, "--shard", `${k}/3`, "-o", `${dir}/s${k}.${out}`, input]));
@@ -88,7 +104,9 @@ describe("sudoku-wasm canon", () => {
     runCli(["canon", "--out", "csv", "--automorphisms", "--shard", "1/3", "-o", `${dir}/s1.csv`, input]);
     const mixed = runCli(["merge", "-o", `${dir}/mixed.csv`, ...[0, 1, 2].map((k) => `${dir}/s${k}.csv`)]);
     expect(mixed.status).toBe(2);
-    expect(mixed.stderr).toMatch(/s1\.csv has the csv header "index,canon,puzzle,file,line,automorphisms,error", but .*s0\.csv has "index,canon,puzzle,file,line,error"/);
+    expect(mixed.stderr).toMatch(
+      /s1\.csv has the csv header "index,canon,puzzle,file,line,automorphisms,error", but .*s0\.csv has "index,canon,puzzle,file,line,error"/,
+    );
     expect(existsSync(`${dir}/mixed.csv`) && readFileSync(`${dir}/mixed.csv`, "utf8")).toBe(false);
 
     const whole = runCli(["canon", "--out", "jsonl", input]).stdout;

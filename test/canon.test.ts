@@ -22,7 +22,9 @@ beforeAll(async () => {
 
 /** The first `count` lines of a public dataset. */
 function dataset(name: string, count = Infinity): string[] {
-  const lines = readFileSync(new URL(name, SHARED_DATASETS), "utf8").split("\n").filter((line) => line.length === 81);
+  const lines = readFileSync(new URL(name, SHARED_DATASETS), "utf8")
+    .split("\n")
+    .filter((line) => line.length === 81);
   return lines.slice(0, count);
 }
 
@@ -97,7 +99,11 @@ describe("minlex kernel", () => {
       for (const { cell, digit } of clues) {
         const row = Math.floor(cell / 9);
         const col = cell % 9;
-        const clash = cells.some((d, i) => d === digit && (Math.floor(i / 9) === row || i % 9 === col || (Math.floor(i / 27) === Math.floor(row / 3) && Math.floor((i % 9) / 3) === Math.floor(col / 3))));
+        const clash = cells.some(
+          (d, i) =>
+            d === digit &&
+            (Math.floor(i / 9) === row || i % 9 === col || (Math.floor(i / 27) === Math.floor(row / 3) && Math.floor((i % 9) / 3) === Math.floor(col / 3))),
+        );
         if (!clash) cells[cell] = digit;
       }
       return cells.join("");
@@ -175,12 +181,16 @@ describeWithSharedDatasets("minlex kernel on the public sets", () => {
     it(`gives every transformation the same form: ${RUNS} random puzzles of ${set} × ${MAPS_PER_RUN} random transformations`, () => {
       const puzzles = dataset(set);
       fc.assert(
-        fc.property(fc.integer({ min: 0, max: puzzles.length - 1 }), fc.array(transformation, { minLength: MAPS_PER_RUN, maxLength: MAPS_PER_RUN }), (index, maps) => {
-          const puzzle = puzzles[index];
-          const results = canon([puzzle, ...maps.map((map) => transform(puzzle, map))]);
-          for (const result of results.slice(1)) expect(result).toEqual(results[0]);
-          expect(results[0].automorphisms).toBeGreaterThanOrEqual(1);
-        }),
+        fc.property(
+          fc.integer({ min: 0, max: puzzles.length - 1 }),
+          fc.array(transformation, { minLength: MAPS_PER_RUN, maxLength: MAPS_PER_RUN }),
+          (index, maps) => {
+            const puzzle = puzzles[index];
+            const results = canon([puzzle, ...maps.map((map) => transform(puzzle, map))]);
+            for (const result of results.slice(1)) expect(result).toEqual(results[0]);
+            expect(results[0].automorphisms).toBeGreaterThanOrEqual(1);
+          },
+        ),
         { numRuns: RUNS, seed: 36 },
       );
     });

@@ -58,11 +58,17 @@ describe("standard input named twice", () => {
   const all = readFileSync(A, "utf8");
   it("is refused, redirected from a file and through a pipe, before anything is written", () => {
     const out = join(dir, "twice.txt");
-    const fromFile = spawnSync("sh", ["-c", `exec "$@" < '${A}'`, "sh", process.execPath, BIN, "solve", "--no-progress", "-o", out, "-", "-"], { encoding: "utf8" });
+    const fromFile = spawnSync("sh", ["-c", `exec "$@" < '${A}'`, "sh", process.execPath, BIN, "solve", "--no-progress", "-o", out, "-", "-"], {
+      encoding: "utf8",
+    });
     expect([fromFile.status, fromFile.stderr]).toEqual([2, "sudoku-wasm: standard input ('-') is named 2 times: it can be read once; name it once\n"]);
     expect(existsSync(out)).toBe(false);
     const piped = runCli(["solve", "--no-progress", A, "-", "-"], { input: all });
-    expect([piped.status, piped.stdout, piped.stderr]).toEqual([2, "", "sudoku-wasm: standard input ('-') is named 2 times: it can be read once; name it once\n"]);
+    expect([piped.status, piped.stdout, piped.stderr]).toEqual([
+      2,
+      "",
+      "sudoku-wasm: standard input ('-') is named 2 times: it can be read once; name it once\n",
+    ]);
   });
 });
 
@@ -82,9 +88,13 @@ describe("a package missing a file", () => {
     const root = packageWithout("dist/cli/worker.mjs");
     const out = join(dir, "no-worker.txt");
     const input = file("no-worker-input.txt", relabelledPuzzles(20_000, 43));
-    const run = spawnSync(process.execPath, [join(root, "bin", "sudoku-wasm.mjs"), "solve", "--no-progress", "--threads", "2", "-o", out, input], { encoding: "utf8" });
+    const run = spawnSync(process.execPath, [join(root, "bin", "sudoku-wasm.mjs"), "solve", "--no-progress", "--threads", "2", "-o", out, input], {
+      encoding: "utf8",
+    });
     expect(run.status).toBe(2);
-    expect(run.stderr).toBe(`sudoku-wasm: ${join(root, "dist", "cli", "worker.mjs")} is missing: the package is incomplete (in a clone of sudoku-wasm, \`npm run build\` makes it)\n`);
+    expect(run.stderr).toBe(
+      `sudoku-wasm: ${join(root, "dist", "cli", "worker.mjs")} is missing: the package is incomplete (in a clone of sudoku-wasm, \`npm run build\` makes it)\n`,
+    );
     expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
     expect(readFileSync(out, "utf8")).toBe("");
   });
@@ -108,9 +118,15 @@ describe("unclear messages made clear", () => {
   it("merge refuses standard input and a pipe as a shard, saying to save it to a file", () => {
     const paths = [shard([A], 0, 2, "jsonl", "p0.jsonl"), shard([A], 1, 2, "jsonl", "p1.jsonl")];
     const piped = spawnSync("sh", ["-c", `cat '${paths[1]}' | "$@"`, "sh", process.execPath, BIN, "merge", paths[0], "/dev/stdin"], { encoding: "utf8" });
-    expect([piped.status, piped.stderr]).toEqual([2, "sudoku-wasm: /dev/stdin is not a regular file (a pipe or a device): merge reads each shard by position, so save it to a file first\n"]);
+    expect([piped.status, piped.stderr]).toEqual([
+      2,
+      "sudoku-wasm: /dev/stdin is not a regular file (a pipe or a device): merge reads each shard by position, so save it to a file first\n",
+    ]);
     const dash = runCli(["merge", paths[0], "-"], { input: readFileSync(paths[1], "utf8") });
-    expect([dash.status, dash.stderr]).toEqual([2, "sudoku-wasm: merge reads shards from files, not standard input ('-'): save that shard to a file and name the file\n"]);
+    expect([dash.status, dash.stderr]).toEqual([
+      2,
+      "sudoku-wasm: merge reads shards from files, not standard input ('-'): save that shard to a file and name the file\n",
+    ]);
   });
 
   it("refuses a binary file (a NUL byte in its first 64 KiB) with one line, before any record", () => {
@@ -141,9 +157,13 @@ describe("unclear messages made clear", () => {
       "npx sudoku-wasm solve -o out.txt in.txt --resume",
     );
     expect(resumeCommand(args, invocation(["/usr/bin/node", "/usr/local/bin/sudoku-wasm"], {}))).toBe("sudoku-wasm solve -o out.txt in.txt --resume");
-    expect(resumeCommand(args, invocation(["/usr/bin/node", "/src/my dir/bin/sudoku-wasm.mjs"], {}))).toBe("node '/src/my dir/bin/sudoku-wasm.mjs' solve -o out.txt in.txt --resume");
+    expect(resumeCommand(args, invocation(["/usr/bin/node", "/src/my dir/bin/sudoku-wasm.mjs"], {}))).toBe(
+      "node '/src/my dir/bin/sudoku-wasm.mjs' solve -o out.txt in.txt --resume",
+    );
     // A script started from inside an npx or npm run (which set npm_command for every child) is still `node SCRIPT`.
-    expect(resumeCommand(args, invocation(["/usr/bin/node", "/src/bin/sudoku-wasm.mjs"], { npm_command: "exec" }))).toBe("node /src/bin/sudoku-wasm.mjs solve -o out.txt in.txt --resume");
+    expect(resumeCommand(args, invocation(["/usr/bin/node", "/src/bin/sudoku-wasm.mjs"], { npm_command: "exec" }))).toBe(
+      "node /src/bin/sudoku-wasm.mjs solve -o out.txt in.txt --resume",
+    );
   });
 
   it("a run started as npx starts it (a bin link named sudoku-wasm, npm_command=exec) says to go on with npx sudoku-wasm after Ctrl-C", async () => {
@@ -151,7 +171,10 @@ describe("unclear messages made clear", () => {
     mkdirSync(join(dir, "npx-bin"));
     symlinkSync(BIN, bin);
     const out = join(dir, "npx.txt");
-    const child = spawn(process.execPath, [bin, "solve", "--no-progress", "-o", out, "-"], { env: { ...process.env, npm_command: "exec" }, stdio: ["pipe", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [bin, "solve", "--no-progress", "-o", out, "-"], {
+      env: { ...process.env, npm_command: "exec" },
+      stdio: ["pipe", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr!.on("data", (chunk) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));

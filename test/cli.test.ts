@@ -40,7 +40,10 @@ describe("solve", () => {
   it("writes one jsonl record per input record, in order, with every field", () => {
     const { status, stdout, stderr } = cli(["solve", "--out", "jsonl", "--no-progress", mixed]);
     expect(status).toBe(1); // some records are invalid or timed out
-    const records = stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const records = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(records.map((r) => [r.index, r.line, r.status, r.count])).toEqual([
       [0, 2, "solved", 1],
       [1, 3, "invalid", 0],
@@ -117,8 +120,10 @@ describe("solve", () => {
 
 describe("solve: 4×4, 16×16 and 25×25", () => {
   /** sudoku16_kr100.txt line 1 (1–9, A–G) and its solution; the same mirrored on the diagonal is a second puzzle. */
-  const SIXTEEN = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
-  const SOLUTION = "1GDBC2349A586EF74E6A57F8123CBD9G52C769GBFDE4A18339F81AED76GB24C59426D31FAGBE587C8C7EB6954F12G3ADGF1DE47A5C839B26B3A5G8C269D7EF14263G418EB57FCAD97BE13CAG249D865FF8597DB6C3AG42E1AD4CF5298E617G3BE194AG63D8C5F7B2D78F9E51GB263C4ACAG32B47E1F9D56865B28FDC374A19GE";
+  const SIXTEEN =
+    "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+  const SOLUTION =
+    "1GDBC2349A586EF74E6A57F8123CBD9G52C769GBFDE4A18339F81AED76GB24C59426D31FAGBE587C8C7EB6954F12G3ADGF1DE47A5C839B26B3A5G8C269D7EF14263G418EB57FCAD97BE13CAG249D865FF8597DB6C3AG42E1AD4CF5298E617G3BE194AG63D8C5F7B2D78F9E51GB263C4ACAG32B47E1F9D56865B28FDC374A19GE";
   const transpose = (grid: string) => Array.from({ length: 256 }, (_, i) => grid[(i % 16) * 16 + Math.floor(i / 16)]).join("");
   const rows16 = (grid: string) => Array.from({ length: 16 }, (_, r) => grid.slice(r * 16, r * 16 + 16));
   const HEX_LIKE = "123456789ABCDEFG";
@@ -129,7 +134,10 @@ describe("solve: 4×4, 16×16 and 25×25", () => {
   it("writes every output format for a 16×16 file, in the input's alphabet", () => {
     expect(cli(["solve", sixteen]).stdout).toBe(`${SOLUTION}\n${transpose(SOLUTION)}\n`);
     expect(cli(["solve", "--out", "grid", sixteen]).stdout).toBe([...rows16(SOLUTION), "", ...rows16(transpose(SOLUTION)), "", ""].join("\n"));
-    const records = cli(["solve", "--out", "jsonl", sixteen]).stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const records = cli(["solve", "--out", "jsonl", sixteen])
+      .stdout.trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(records[1]).toMatchObject({ index: 1, line: 2, puzzle: transpose(SIXTEEN), status: "solved", solution: transpose(SOLUTION), count: 1, error: null });
     expect(typeof records[0].guesses).toBe("number");
     const csv = cli(["solve", "--out", "csv", sixteen]).stdout.trimEnd().split("\n");
@@ -157,7 +165,10 @@ describe("solve: 4×4, 16×16 and 25×25", () => {
   it("names the line and the cell of bad 16×16 input", () => {
     const bad = file("bad16.txt", `${SIXTEEN}\n${SIXTEEN.slice(0, 17)}Z${SIXTEEN.slice(18)}\n${rows16(SIXTEEN).slice(0, 5).join("\n")}\n`);
     const { stdout, stderr } = cli(["solve", "--out", "jsonl", bad]);
-    const records = stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const records = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(records.map((r) => r.status)).toEqual(["solved", "invalid", "invalid"]);
     expect(records[1].error).toBe(`${bad}:2: cell 18 (row 2, column 2) contains invalid character 'Z' (symbols 1-9A-G or A-P, empty . -)`);
     expect(records[2].error).toBe(`${bad}:3: the grid ends after 5 rows, expected 16`);
@@ -187,13 +198,17 @@ describe("solve --budget", () => {
   const ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
   const ESCARGOT_SOLUTION = "162857493534129678789643521475312986913586742628794135356478219241935867897261354";
   /** sudoku16_kr100.txt line 1: 132 guesses on the general kernel. */
-  const SIXTEEN = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+  const SIXTEEN =
+    "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
   const corpus = file("budget.txt", `${ESCARGOT}\n${unique[0].puzzle}\n${SIXTEEN}\n1...3..1.....14.\n`);
 
   it("gives a hard 9×9 and a hard 16×16 puzzle status timeout in jsonl, csv, line and the summary", () => {
     const { status, stdout, stderr } = cli(["solve", "--out", "jsonl", "--budget", "3", "--no-progress", corpus]);
     expect(status).toBe(1); // some records are invalid or timed out
-    const records = stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const records = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(records.map((r) => [r.line, r.status])).toEqual([
       [1, "timeout"],
       [2, "solved"],
@@ -243,14 +258,16 @@ describe("usage errors: exit status 2 and one line naming the problem", () => {
   });
 
   it("names a directory given as input and reads nothing", () => {
-    for (const args of [["solve", dir], ["solve", "--format", "poj3074", dir]]) {
+    for (const args of [
+      ["solve", dir],
+      ["solve", "--format", "poj3074", dir],
+    ]) {
       const result = cli(args);
       expect(result.status).toBe(2);
       expect(result.stderr).toBe(`sudoku-wasm: ${dir} is a directory, not a puzzle file\n`);
       expect(result.stdout).toBe("");
     }
   });
-
 });
 
 describe("solve reads every file given: byte order marks, CSV fields with colons, 4×4 runs, judge formats", () => {
@@ -264,7 +281,10 @@ describe("solve reads every file given: byte order marks, CSV fields with colons
     const run = file("four.txt", four.join("\n") + "\n");
     const { status, stdout } = cli(["solve", "--out", "jsonl", bom, bomPuzzle, csv, run]);
     expect(status).toBe(1); // some records are invalid or timed out
-    const records = stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const records = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(records).toHaveLength(23);
     expect(records.slice(0, 3).map((r) => [r.line, r.puzzle, r.status])).toEqual([
       [2, first.puzzle, "solved"],
@@ -272,9 +292,12 @@ describe("solve reads every file given: byte order marks, CSV fields with colons
       [2, first.puzzle, "solved"],
     ]);
     expect(records.slice(3).map((r) => r.line)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    expect(records.slice(3).filter((r) => r.status !== "solved").map((r) => r.error)).toEqual([
-      `${run}:6: cell 10 (row 3, column 2) contains invalid character '5' (symbols 1-4, empty . -)`,
-    ]);
+    expect(
+      records
+        .slice(3)
+        .filter((r) => r.status !== "solved")
+        .map((r) => r.error),
+    ).toEqual([`${run}:6: cell 10 (row 3, column 2) contains invalid character '5' (symbols 1-4, empty . -)`]);
   });
 
   it("judge mode joins several files, each ending with a line end, and names the file of an error", () => {
@@ -288,7 +311,6 @@ describe("solve reads every file given: byte order marks, CSV fields with colons
     expect(failed.status).toBe(2);
     expect(failed.stderr).toBe(`sudoku-wasm: ${bad}:2: expected 81 characters, got 2\n`);
   });
-
 });
 
 describe("solve --format sicily1317: the count cap", () => {
@@ -304,7 +326,10 @@ describe("the shared options helper", () => {
     expect([percent("0"), percent(" 42 "), percent("100")]).toEqual([0, 42, 100]);
     for (const bad of ["1e3", "-1", "2.5", "0x10", "", "101"]) expect(() => percent(bad)).toThrow(`expected a whole number from 0 to 100, got '${bad}'`);
     expect(() => wholeNumber(1)("0")).toThrow("expected a whole number from 1 up, got '0'");
-    const bench = () => benchCommand().exitOverride().configureOutput({ outputError: () => {} });
+    const bench = () =>
+      benchCommand()
+        .exitOverride()
+        .configureOutput({ outputError: () => {} });
     expect(() => parseOptions(["--time", "1e3"], bench())).toThrow("expected a whole number from 1 up, got '1e3'");
     expect(parseOptions(["--time", "1000", "--solvers", "wasm, ts-bitmask,"], bench())).toMatchObject({ time: 1000, solvers: ["wasm", "ts-bitmask"] });
   });

@@ -105,7 +105,9 @@ if (entropy(seed, 32) != 0 || (load<u64>(seed) == 0 && load<u64>(seed, 8) == 0) 
     for (const via of ["env.getentropy", "wasi_snapshot_preview1.random_get"]) {
       expect(fixtureMismatches(await instantiateAbiSolver(await build(via), via)), via).toEqual([]);
     }
-    await expect(instantiateAbiSolver(await build("env.seed"), "seeded.wasm")).rejects.toThrow(/seeded\.wasm: its _initialize failed \(seeded\.wasm: the solver called its import env\.seed, which the wasm-abi host does not provide\)/);
+    await expect(instantiateAbiSolver(await build("env.seed"), "seeded.wasm")).rejects.toThrow(
+      /seeded\.wasm: its _initialize failed \(seeded\.wasm: the solver called its import env\.seed, which the wasm-abi host does not provide\)/,
+    );
   }, 120_000);
 
   it("ends the puzzle with a NUL, as a C string: tdoku takes an 82nd byte of '.' or more for its pencilmark form", async () => {
@@ -165,7 +167,14 @@ describe("solver modules", () => {
     const [dataset] = loadDatasets("hard");
     const solvers = await resolveSolvers(["wasm", "./examples/my-solver.mjs", `wasm-abi:${wasmPath}`]);
     const records = await runBench({
-      solvers, datasets: [dataset], limit: 2, timeMs: 10, budget: 100_000, seed: 3, maxPuzzles: 5, expectationOf: () => "unique",
+      solvers,
+      datasets: [dataset],
+      limit: 2,
+      timeMs: 10,
+      budget: 100_000,
+      seed: 3,
+      maxPuzzles: 5,
+      expectationOf: () => "unique",
     });
     expect(records.map((r) => r.row)).toEqual(["wasm", "wasm (1 call/puzzle)", "./examples/my-solver.mjs", `wasm-abi:${wasmPath}`]);
     const [wasm, , mine, abi] = records;

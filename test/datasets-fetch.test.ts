@@ -141,7 +141,11 @@ describe("datasets fetch against a local server", () => {
     expect(list.stdout).toMatch(/^gone cannot be fetched: no public copy is known$/m);
     expect(list.stdout).toMatch(/^ {2}zipped: this test$/m);
     const json = JSON.parse((await datasets(["list", "--json", "--catalog", catalogPath], cache)).stdout);
-    expect(json.sets.map((set: { name: string; fetched: boolean }) => [set.name, set.fetched]).slice(0, 3)).toEqual([["plain", true], ["zipped", true], ["corrupt", false]]);
+    expect(json.sets.map((set: { name: string; fetched: boolean }) => [set.name, set.fetched]).slice(0, 3)).toEqual([
+      ["plain", true],
+      ["zipped", true],
+      ["corrupt", false],
+    ]);
     expect((await datasets(["where", "zipped", "--catalog", catalogPath], cache)).stdout).toBe(`${join(cache, "zipped.txt")}\n`);
   });
 
@@ -193,7 +197,9 @@ describe("datasets fetch against a local server", () => {
     expect(unknown.stderr).toMatch(/^sudoku-wasm: unknown dataset 'nope' \(one of: plain, zipped, .*\)\n$/);
     expect((await datasets(["fetch", "--catalog", catalogPath], cache)).status).toBe(2);
     const gone = await datasets(["fetch", "gone", "--catalog", catalogPath], cache);
-    expect(gone.stderr).toBe("sudoku-wasm: datasets fetch: gone: cannot be fetched: no public copy is known\nsudoku-wasm: datasets fetch: 1 of 1 sets failed; nothing of them was written\n");
+    expect(gone.stderr).toBe(
+      "sudoku-wasm: datasets fetch: gone: cannot be fetched: no public copy is known\nsudoku-wasm: datasets fetch: 1 of 1 sets failed; nothing of them was written\n",
+    );
     const badCatalog = await datasets(["list", "--catalog", join(dir, "nothing.json")], cache);
     expect(badCatalog.status).toBe(2);
     expect(badCatalog.stderr).toMatch(/^sudoku-wasm: catalog '.*nothing\.json': ENOENT/);

@@ -41,7 +41,9 @@ describe("--datasets names", () => {
     vi.stubEnv("SUDOKU_WASM_DATASETS_CATALOG", "");
     const load = () => loadDatasets("magictour_top1465");
     expect(load).toThrow(DatasetSpecError);
-    expect(load).toThrow(/^dataset 'magictour_top1465' is not fetched yet \(no .*magictour_top1465\.txt\): run npx sudoku-wasm datasets fetch magictour_top1465$/);
+    expect(load).toThrow(
+      /^dataset 'magictour_top1465' is not fetched yet \(no .*magictour_top1465\.txt\): run npx sudoku-wasm datasets fetch magictour_top1465$/,
+    );
   });
 
   it("the cache folder: SUDOKU_WASM_DATASETS, else XDG_CACHE_HOME, else ~/.cache", () => {
@@ -55,7 +57,9 @@ describe("--datasets names", () => {
       const env = { ...process.env, SUDOKU_WASM_DATASETS: join(dir, "empty-cache"), SUDOKU_WASM_DATASETS_CATALOG: "" };
       const script = new URL(`../dist/bench/${tool}.js`, import.meta.url).pathname;
       const run = spawnSync(process.execPath, [script, "--datasets", "forum_hardest_1106"], { env, encoding: "utf8", timeout: 60_000 });
-      expect(run.stderr).toMatch(new RegExp(`^${tool}: dataset 'forum_hardest_1106' is not fetched yet .*: run npx sudoku-wasm datasets fetch forum_hardest_1106\\n$`));
+      expect(run.stderr).toMatch(
+        new RegExp(`^${tool}: dataset 'forum_hardest_1106' is not fetched yet .*: run npx sudoku-wasm datasets fetch forum_hardest_1106\\n$`),
+      );
       expect(run.status).toBe(2);
     });
   }
@@ -80,8 +84,18 @@ describe("the normaliser", () => {
   it("reads numeric grids (commas or spaces, blank = empty) as 25×25 puzzles in A-Y", () => {
     const row = (shift: number) => Array.from({ length: 25 }, (_, column) => (column === shift ? String(shift + 1) : "0"));
     const spaced = Array.from({ length: 25 }, (_, r) => row(r).join(" ")).join("\n");
-    const commas = Array.from({ length: 25 }, (_, r) => row(r).map((cell) => (cell === "0" ? "  " : cell)).join(",")).join("\n");
-    const made = normalise([{ text: spaced, format: { kind: "grid" }, label: "a" }, { text: commas, format: { kind: "grid" }, label: "b" }], 25);
+    const commas = Array.from({ length: 25 }, (_, r) =>
+      row(r)
+        .map((cell) => (cell === "0" ? "  " : cell))
+        .join(","),
+    ).join("\n");
+    const made = normalise(
+      [
+        { text: spaced, format: { kind: "grid" }, label: "a" },
+        { text: commas, format: { kind: "grid" }, label: "b" },
+      ],
+      25,
+    );
     expect(made.count).toBe(1); // the second is the same puzzle
     expect(made.text).toBe(Array.from({ length: 25 }, (_, r) => ".".repeat(r) + "ABCDEFGHIJKLMNOPQRSTUVWXY"[r] + ".".repeat(24 - r)).join("") + "\n");
   });

@@ -27,7 +27,7 @@ function scriptOf(region: Region): { script: string; args: string[] } {
   return { script: match[1], args: match[2]?.split(/\s+/) ?? [] };
 }
 
-const valueOf = (args: string[], flag: string): string | undefined => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+const optionValue = (args: string[], flag: string): string | undefined => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
 
 /**
  * The header rule lines the region's script writes today for its arguments (a table region), or
@@ -38,11 +38,11 @@ function expectedHeader(region: Region): string[] {
   const { script, args } = scriptOf(region);
   const markdown = region.kind === "table";
   if (script === "kernel-vs" && markdown) {
-    const ref = valueOf(args, "--ref");
+    const ref = optionValue(args, "--ref");
     if (!ref) throw new Error(`region '${region.name}': name the old kernel with --ref (its column is named for it)`);
     return versusTable([], ref).split("\n");
   }
-  if (script === "bench" && markdown && valueOf(args, "--markdown") === "-") return markdownTable(MARKDOWN_COLUMNS, []);
+  if (script === "bench" && markdown && optionValue(args, "--markdown") === "-") return markdownTable(MARKDOWN_COLUMNS, []);
   if (script === "bench" && !markdown) return COLUMNS.map((column) => column.header);
   if (script === "profile" && markdown && args.includes("--markdown")) return markdownTable(PROFILE_COLUMNS, []);
   if (script === "bulk-bench" && markdown && args.includes("--sizing")) return markdownTable(SIZING_COLUMNS, []);
@@ -67,7 +67,9 @@ const scripted = regions.filter((region) => region.command !== null);
 
 describe("the docs' marked tables", () => {
   it("are found, scripted and not", () => {
-    expect(scripted.map((r) => r.name)).toEqual(expect.arrayContaining(["kernel-vs-3c51558", "kernel-vs-0287653", "bench-twin-npm", "bench-run", "profile-magictour", "sizing", "bulk-speed"]));
+    expect(scripted.map((r) => r.name)).toEqual(
+      expect.arrayContaining(["kernel-vs-3c51558", "kernel-vs-0287653", "bench-twin-npm", "bench-run", "profile-magictour", "sizing", "bulk-speed"]),
+    );
     expect(regions.filter((r) => r.command === null).map((r) => r.name)).toEqual(expect.arrayContaining(["tdoku", "many-machines"]));
     expect(new Set(regions.map((r) => r.name)).size).toBe(regions.length); // --section finds one
   });
@@ -84,7 +86,12 @@ describe("the docs' marked tables", () => {
   });
 
   it("name only options their scripts take (each script's --help, from dist/)", () => {
-    const entry: Record<string, string> = { "kernel-vs": "dist/bench/kernel-vs.js", bench: "dist/bench/bench.js", profile: "dist/bench/profile.js", "bulk-bench": "dist/bench/bulk.js" };
+    const entry: Record<string, string> = {
+      "kernel-vs": "dist/bench/kernel-vs.js",
+      bench: "dist/bench/bench.js",
+      profile: "dist/bench/profile.js",
+      "bulk-bench": "dist/bench/bulk.js",
+    };
     for (const [script, file] of Object.entries(entry)) {
       const used = scripted.filter((r) => scriptOf(r).script === script);
       if (used.length === 0) continue;
@@ -148,7 +155,13 @@ describe("npm run docs:tables", () => {
   it("puts the one table of the output in a table region, and nothing else changes", () => {
     const output = "progress 1 of 2\n| dataset | x |\n|:---|---:|\n| a | 3 |\n\ndone\n";
     const next = replaceRegion(doc, "speed", output);
-    expect(next.split("\n").slice(1, 6)).toEqual(["<!-- table speed: npm run kernel-vs -- --ref abc -->", "| dataset | x |", "|:---|---:|", "| a | 3 |", "<!-- /table -->"]);
+    expect(next.split("\n").slice(1, 6)).toEqual([
+      "<!-- table speed: npm run kernel-vs -- --ref abc -->",
+      "| dataset | x |",
+      "|:---|---:|",
+      "| a | 3 |",
+      "<!-- /table -->",
+    ]);
     expect(next.replace("| dataset | x |\n|:---|---:|\n| a | 3 |", "| old | table |\n|:---|---:|\n| 1 | 2 |")).toBe(doc);
   });
 

@@ -48,7 +48,10 @@ describe("empty cells", () => {
     const input = file("marks.txt", CANDIDATES.map((mark) => marked(NINE, mark)).join("\n") + "\n");
     const { stdout, status } = runCli(["solve", "--threads", "0", "--out", "jsonl", input]);
     expect(status).toBe(1); // the candidates that are no empty mark
-    const statuses = stdout.trim().split("\n").map((line) => JSON.parse(line).status as string);
+    const statuses = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).status as string);
     expect(statuses).toHaveLength(CANDIDATES.length);
     expect(accepted((mark) => statuses[CANDIDATES.indexOf(mark)] === "solved")).toBe("*-.0?X_x");
   });

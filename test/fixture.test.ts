@@ -130,7 +130,6 @@ describe("the debug rows", () => {
     expect(modules).toHaveLength(1);
     expect(WebAssembly.Module.customSections(modules[0], "name")).toHaveLength(1);
   });
-
 });
 
 describe.each(ROWS)("%s on the shared fixture", (_name, info, id, kernels) => {

@@ -2,7 +2,11 @@
 import { readFileSync } from "node:fs";
 
 /** Grid sides by cell count; a line of any other length (an invalid one) counts as 9×9. */
-const SIDE_OF_CELLS = new Map([[16, 4], [256, 16], [625, 25]]);
+const SIDE_OF_CELLS = new Map([
+  [16, 4],
+  [256, 16],
+  [625, 25],
+]);
 
 export interface FixtureCase {
   /** 1-based line in the fixture file. */

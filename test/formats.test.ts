@@ -277,7 +277,13 @@ describe("output formats", () => {
   const solution = fixture[0].solution!;
   const solved: SolveRecord = { status: "solved", count: 1, solution, guesses: 3 };
   const multiple: SolveRecord = { status: "multiple", count: 2, solution, guesses: 5 };
-  const invalid: SolveRecord = { status: "invalid", count: 0, solution: null, guesses: null, error: 'in.txt:1: cell 1 (row 1, column 1) contains invalid character ","' };
+  const invalid: SolveRecord = {
+    status: "invalid",
+    count: 0,
+    solution: null,
+    guesses: null,
+    error: 'in.txt:1: cell 1 (row 1, column 1) contains invalid character ","',
+  };
 
   it("line: the solution, or the status word alone", () => {
     expect(outputFormats.line.format(record, solved)).toBe(solution + "\n");
@@ -292,7 +298,15 @@ describe("output formats", () => {
 
   it("jsonl: every field", () => {
     expect(JSON.parse(outputFormats.jsonl.format(record, solved))).toEqual({
-      index: 0, file: "in.txt", line: 1, puzzle: UNIQUE, status: "solved", solution, count: 1, guesses: 3, error: null,
+      index: 0,
+      file: "in.txt",
+      line: 1,
+      puzzle: UNIQUE,
+      status: "solved",
+      solution,
+      count: 1,
+      guesses: 3,
+      error: null,
     });
   });
 
@@ -304,7 +318,8 @@ describe("output formats", () => {
 
 describe("larger grids", () => {
   /** sudoku16_kr100.txt line 1 (symbols 1–9, A–G); a 25×25 puzzle made of empties and one clue per row. */
-  const SIXTEEN = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+  const SIXTEEN =
+    "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
   const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
   const TWENTY_FIVE = Array.from({ length: 25 }, (_, r) => ".".repeat(r) + LETTERS[r] + ".".repeat(24 - r)).join("");
   const FOUR = ["1...3..1.....14.", "..2.1...3..4.2..", "4..3............"];
@@ -313,23 +328,44 @@ describe("larger grids", () => {
 
   it("reads 16×16 and 25×25 one-line puzzles with their alphabets", () => {
     const records = readRecords(`${SIXTEEN}\n${TWENTY_FIVE}   # a comment\n${UNIQUE}\n`);
-    expect(summary(records)).toEqual([[1, 4, 256, null], [2, 5, 625, null], [3, 3, 81, null]]);
+    expect(summary(records)).toEqual([
+      [1, 4, 256, null],
+      [2, 5, 625, null],
+      [3, 3, 81, null],
+    ]);
     expect(records.map((r) => r.alphabet)).toEqual(["123456789ABCDEFG", LETTERS, "123456789"]);
     expect(records[0].grid![0]).toBe(1);
     expect(records[0].grid![2]).toBe(13); // D
   });
 
   it("reads 16×16 and 25×25 grids, with spaces, bars and separators, the first row setting the size", () => {
-    const spaced = rowsN(SIXTEEN, 16).map((row) => [0, 4, 8, 12].map((c) => row.slice(c, c + 4).split("").join(" ")).join(" | "));
+    const spaced = rowsN(SIXTEEN, 16).map((row) =>
+      [0, 4, 8, 12]
+        .map((c) =>
+          row
+            .slice(c, c + 4)
+            .split("")
+            .join(" "),
+        )
+        .join(" | "),
+    );
     const text = [...spaced.slice(0, 8), "--------+---------+---------+--------", ...spaced.slice(8), "", ...rowsN(TWENTY_FIVE, 25), ""].join("\n");
     const records = readRecords(text);
-    expect(summary(records)).toEqual([[1, 4, 256, null], [19, 5, 625, null]]);
+    expect(summary(records)).toEqual([
+      [1, 4, 256, null],
+      [19, 5, 625, null],
+    ]);
     expect(records[0].text).toBe(SIXTEEN);
   });
 
   it("reads a run of 16-character lines using only 1–4 as 4×4 puzzles, each with its own line", () => {
     const records = readRecords(["# 4×4", ...FOUR, "", FOUR[0]].join("\n"));
-    expect(summary(records)).toEqual([[2, 2, 16, null], [3, 2, 16, null], [4, 2, 16, null], [6, 2, 16, null]]);
+    expect(summary(records)).toEqual([
+      [2, 2, 16, null],
+      [3, 2, 16, null],
+      [4, 2, 16, null],
+      [6, 2, 16, null],
+    ]);
   });
 
   it("reads a 16×16 grid whose first row uses only 1–4 as one grid", () => {
@@ -340,10 +376,19 @@ describe("larger grids", () => {
   });
 
   it("--alphabet settles a 16-character line: a 4×4 puzzle for 4 symbols, a 16×16 row for 16", () => {
-    expect(summary(readRecords(FOUR.join("\n"), "auto", "in.txt", "1234"))).toEqual([[1, 2, 16, null], [2, 2, 16, null], [3, 2, 16, null]]);
+    expect(summary(readRecords(FOUR.join("\n"), "auto", "in.txt", "1234"))).toEqual([
+      [1, 2, 16, null],
+      [2, 2, 16, null],
+      [3, 2, 16, null],
+    ]);
     const empty16 = Array(16).fill("................").join("\n");
     expect(summary(readRecords(empty16, "auto", "in.txt", "123456789ABCDEFG"))).toEqual([[1, 4, 256, null]]);
-    const poj = readRecords(SIXTEEN.replace(/[^.]/g, (ch) => "ABCDEFGHIJKLMNOP"["123456789ABCDEFG".indexOf(ch)]), "auto", "in.txt", "ABCDEFGHIJKLMNOP");
+    const poj = readRecords(
+      SIXTEEN.replace(/[^.]/g, (ch) => "ABCDEFGHIJKLMNOP"["123456789ABCDEFG".indexOf(ch)]),
+      "auto",
+      "in.txt",
+      "ABCDEFGHIJKLMNOP",
+    );
     expect(poj[0].alphabet).toBe("ABCDEFGHIJKLMNOP");
     expect(poj[0].grid![0]).toBe(1);
   });
@@ -382,18 +427,22 @@ describe("detection: one record per 4×4 line, one 16×16 grid per 16 rows, even
 
   it("keeps a short run of 4×4 lines with a bad one as one record per line", () => {
     const records = readRecords([FOUR_BY_FOUR, FOUR_BY_FOUR.replace("3", "A"), FOUR_BY_FOUR].join("\n"));
-    expect(records.map((r) => [r.line, r.error === null])).toEqual([[1, true], [2, false], [3, true]]);
+    expect(records.map((r) => [r.line, r.error === null])).toEqual([
+      [1, true],
+      [2, false],
+      [3, true],
+    ]);
   });
 
   it("still reads 16 rows that mostly use symbols outside 1–4 as one 16×16 grid, even with a mistake in a row", () => {
-    const sixteen = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+    const sixteen =
+      "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
     const rows = Array.from({ length: 16 }, (_, r) => sixteen.slice(r * 16, r * 16 + 16));
     rows[3] = "Z" + rows[3].slice(1);
     const records = readRecords(rows.join("\n"));
     expect(records).toHaveLength(1);
     expect(records[0].error).toMatch(/^in\.txt:1: cell 49 \(row 4, column 1\) contains invalid character 'Z'/);
   });
-
 });
 
 describe("detection: CSV beside the colon format", () => {
@@ -408,7 +457,6 @@ describe("detection: CSV beside the colon format", () => {
     expect(records.map((r) => r.text)).toEqual([UNIQUE, SECOND, UNIQUE.slice(0, 80)]);
     expect(records[2].error).toBe("in.txt:3: expected 81 characters, got 80");
   });
-
 });
 
 describe("streamed input: byte order marks", () => {
@@ -428,7 +476,10 @@ describe("streamed input: byte order marks", () => {
     expect(gridText(await readStreamRecords([commented]))).toEqual([UNIQUE]);
     const bare = Buffer.from(`${BOM}${UNIQUE}\n${SECOND}\n`, "utf8");
     const records = await readStreamRecords([bare.subarray(0, 1), bare.subarray(1, 2), bare.subarray(2)]);
-    expect(records.map((r) => [r.line, r.text])).toEqual([[1, UNIQUE], [2, SECOND]]);
+    expect(records.map((r) => [r.line, r.text])).toEqual([
+      [1, UNIQUE],
+      [2, SECOND],
+    ]);
     expect(gridText(records)).toEqual([UNIQUE, SECOND]);
     expect(splitLines(`${BOM}${UNIQUE}\n`)).toEqual([UNIQUE]);
   });

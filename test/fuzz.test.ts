@@ -65,15 +65,23 @@ describe("fuzz: the CLI's reader", () => {
   });
 
   it("gives exactly one record per non-blank, non-comment line of one-line puzzles, whatever the line ends", async () => {
-    const line = fc.oneof(fc.constantFrom(...UNIQUE), fc.string({ minLength: 81, maxLength: 81 }).filter((s) => !/[\s#]/.test(s[0]) && !/\s/.test(s[80])));
+    const line = fc.oneof(
+      fc.constantFrom(...UNIQUE),
+      fc.string({ minLength: 81, maxLength: 81 }).filter((s) => !/[\s#]/.test(s[0]) && !/\s/.test(s[80])),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 20 }), fc.constantFrom("\n", "\r\n", "\r"), fc.integer({ min: 1, max: 97 }), async (lines, end, size) => {
-        const text = lines.join(end) + end;
-        const pieces = text.match(new RegExp(`[\\s\\S]{1,${size}}`, "g"))!;
-        const { records } = await readAll(pieces);
-        // Every 81-character line is one record (the line reader claims it), at its own line.
-        expect(records.map((r) => r.line)).toEqual(lines.map((_, i) => i + 1));
-      }),
+      fc.asyncProperty(
+        fc.array(line, { minLength: 1, maxLength: 20 }),
+        fc.constantFrom("\n", "\r\n", "\r"),
+        fc.integer({ min: 1, max: 97 }),
+        async (lines, end, size) => {
+          const text = lines.join(end) + end;
+          const pieces = text.match(new RegExp(`[\\s\\S]{1,${size}}`, "g"))!;
+          const { records } = await readAll(pieces);
+          // Every 81-character line is one record (the line reader claims it), at its own line.
+          expect(records.map((r) => r.line)).toEqual(lines.map((_, i) => i + 1));
+        },
+      ),
       { numRuns: 500, seed: SEED },
     );
   });
@@ -86,7 +94,13 @@ describe("fuzz: the library's solve and solveMany", () => {
   });
 
   /** Cell values of every kind, in arrays of the lengths that matter (16, 81, 256) and others. */
-  const cellValue = fc.oneof(fc.integer({ min: 0, max: 9 }), fc.integer(), fc.double(), fc.string({ maxLength: 2 }), fc.constantFrom(null, undefined, true, -1, 1.5, -1e10, 255, 256));
+  const cellValue = fc.oneof(
+    fc.integer({ min: 0, max: 9 }),
+    fc.integer(),
+    fc.double(),
+    fc.string({ maxLength: 2 }),
+    fc.constantFrom(null, undefined, true, -1, 1.5, -1e10, 255, 256),
+  );
   const cells = fc.oneof(
     fc.constantFrom(16, 81, 256).chain((n) => fc.array(cellValue, { minLength: n, maxLength: n })),
     fc.array(cellValue, { maxLength: 100 }),
@@ -99,7 +113,9 @@ describe("fuzz: the library's solve and solveMany", () => {
   const text = fc.oneof(
     puzzleish,
     fc.string({ unit: "binary", maxLength: 700 }),
-    fc.constantFrom(16, 81, 256, 625).chain((n) => fc.string({ unit: fc.constantFrom(".", "0", "1", "2", "3", "4", "5", "9", "A", "G", "P", "Y", "x", " "), minLength: n, maxLength: n })),
+    fc
+      .constantFrom(16, 81, 256, 625)
+      .chain((n) => fc.string({ unit: fc.constantFrom(".", "0", "1", "2", "3", "4", "5", "9", "A", "G", "P", "Y", "x", " "), minLength: n, maxLength: n })),
   );
   const anyPuzzle = fc.oneof(text, bytes, cells, fc.anything(), fc.double(), fc.integer());
 

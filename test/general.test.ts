@@ -17,7 +17,7 @@ const readDataset = (name: string): string[] => readFileSync(new URL(name, SHARE
 const HEX_LIKE = "123456789ABCDEFG";
 const POJ = "ABCDEFGHIJKLMNOP";
 /** Rewrites a line from one alphabet to another, keeping empty marks. */
-const translate = (line: string, from: string, to: string): string => line.replace(/[^.\-]/g, (ch) => to[from.indexOf(ch)]);
+const translate = (line: string, from: string, to: string): string => line.replace(/[^.-]/g, (ch) => to[from.indexOf(ch)]);
 
 const EMPTY_4 = ".".repeat(16);
 const UNIQUE_4 = "1...3..1.....14."; // 1 . . . / 3 . . 1 / . . . . / . 1 4 .
@@ -39,7 +39,8 @@ async function generalKernelSolver(build: KernelBuild): Promise<Solver> {
   return new Solver(new Map(BOXES.map((box) => [box * box, { id: `general-${build}`, engine: kernels.get(box)!, reportsGuesses: true }])));
 }
 
-const createGeneralSolver = (options: { engine?: "ts" } = {}): Promise<Solver> => createSolver({ solver: options.engine === "ts" ? "general-ts" : "general-wasm" });
+const createGeneralSolver = (options: { engine?: "ts" } = {}): Promise<Solver> =>
+  createSolver({ solver: options.engine === "ts" ? "general-ts" : "general-wasm" });
 
 /** Every record is unique, its solution valid for the puzzle of the same line and keeping its clues. */
 function expectUniqueAndValid(solver: Solver, lines: string[]): void {
@@ -76,7 +77,10 @@ describeWithSharedDatasets("shared N×N datasets", () => {
       expect(timeouts, `budget ${budget}`).toBeGreaterThan(0);
       expect(timeouts, `budget ${budget}`).toBeLessThan(lines.length);
       expect(ts.solveMany(lines, { budget }), `budget ${budget}`).toEqual(records);
-      expect(lines.map((line) => wasm.solve(line, { budget })), `budget ${budget}`).toEqual(records);
+      expect(
+        lines.map((line) => wasm.solve(line, { budget })),
+        `budget ${budget}`,
+      ).toEqual(records);
     }
   });
 
@@ -222,7 +226,14 @@ describe.each(builds)("general WASM kernel, %s build", (build) => {
 const fullGrid = (kernel: Map<number, WasmKernel>, box: number): Uint8Array => kernel.get(box)!.solveBatch(new Uint8Array(shapeOf(box).cells), 1, 1).solutions;
 
 /** `puzzle` solved by the kernel and by its twin: each one's [count, guesses, timed out] and first solution. */
-function onKernelAndTwin(kernel: Map<number, WasmKernel>, twin: Map<number, GeneralTsEngine>, puzzle: Uint8Array, box: number, limit: number, budget = Infinity) {
+function onKernelAndTwin(
+  kernel: Map<number, WasmKernel>,
+  twin: Map<number, GeneralTsEngine>,
+  puzzle: Uint8Array,
+  box: number,
+  limit: number,
+  budget = Infinity,
+) {
   const stats = { guesses: 0, timedOut: false };
   const wasmSolution = new Uint8Array(puzzle.length);
   const tsSolution = new Uint8Array(puzzle.length);
@@ -253,7 +264,9 @@ describe("one kernel interface for both kernel files", () => {
   });
 
   it("WasmKernel.create takes a box size: the 9×9 builds refuse any but 3, the general builds take 2 to 5", async () => {
-    await expect(WasmKernel.create(undefined, "release", 4)).rejects.toThrow(new RangeError("the kernel build 'release' does not take 16×16 grids (box size 4); the general builds take every size"));
+    await expect(WasmKernel.create(undefined, "release", 4)).rejects.toThrow(
+      new RangeError("the kernel build 'release' does not take 16×16 grids (box size 4); the general builds take every size"),
+    );
     await expect(WasmKernel.create(undefined, "general", 6)).rejects.toThrow(/box size must be one of 2, 3, 4, 5, got 6/);
     for (const box of BOXES) {
       const kernel = await WasmKernel.create(undefined, "general-debug", box);
@@ -406,11 +419,10 @@ describe("N×N puzzle lines", () => {
     expect(solver.solve(mixed).error).toMatch(/^cell 102 \(row 7, column 6\) contains invalid character 'P' \(symbols 1-9A-G or A-P/);
     expect(solver.solve("5" + ".".repeat(15)).error).toMatch(/^cell 1 \(row 1, column 1\) contains invalid character '5'/);
     const repeatedInColumn = "A" + ".".repeat(15) + "." + ".".repeat(15) + "A" + ".".repeat(223);
-    expect(solver.solve(repeatedInColumn).error).toBe(
-      "cell 33 (row 3, column 1): symbol 'A' is repeated in column 1 (also at cell 1 (row 1, column 1))",
-    );
+    expect(solver.solve(repeatedInColumn).error).toBe("cell 33 (row 3, column 1): symbol 'A' is repeated in column 1 (also at cell 1 (row 1, column 1))");
     const repeatedInBox = "3" + ".".repeat(9) + "3" + ".".repeat(70);
-    expect(solver.solve(repeatedInBox).error).toBe( // a 9×9 line: the 9×9 reader names it
+    expect(solver.solve(repeatedInBox).error).toBe(
+      // a 9×9 line: the 9×9 reader names it
       "cell 11 (row 2, column 2): digit 3 is repeated in box 1 (also at cell 1 (row 1, column 1))",
     );
   });
@@ -428,7 +440,12 @@ describe("N×N puzzle lines", () => {
 
 describe("solve --solver general-wasm on a 9×9 line with a repeated clue", () => {
   const line = "1.1" + ".".repeat(78);
-  const record = (args: string[]) => JSON.parse(runCli(["solve", "--out", "jsonl", ...args], { input: line + "\n" }).stdout.trim().split("\n")[0]);
+  const record = (args: string[]) =>
+    JSON.parse(
+      runCli(["solve", "--out", "jsonl", ...args], { input: line + "\n" })
+        .stdout.trim()
+        .split("\n")[0],
+    );
 
   it.each([["0"], ["1"]])("gives the invalid record naming the cell, as the 9×9 kernel does (--threads %s)", (threads) => {
     const expected = record(["--solver", "wasm", "--threads", threads]);

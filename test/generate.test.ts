@@ -216,7 +216,10 @@ describe("harden's search savings", () => {
   it("makes the climb's puzzles with fewer searches: the current puzzle is graded once as written, and a candidate's views only until it reaches the current's sum", async () => {
     const wasm = (await createSolver()).engine;
     const dlx = (await createSolver({ solver: "dlx" })).engine;
-    const graders = [{ id: "wasm", engine: wasm }, { id: "dlx", engine: dlx }];
+    const graders = [
+      { id: "wasm", engine: wasm },
+      { id: "dlx", engine: dlx },
+    ];
     const orbits = symmetryOrbits("none");
     for (const seed of [41, 42, 43]) {
       const setup = () => {
@@ -226,7 +229,8 @@ describe("harden's search savings", () => {
         carve(start, solution, orbits, random, judge);
         return { random, solution, start };
       };
-      const plainJudge = new PuzzleJudge(wasm, graders), fastJudge = new PuzzleJudge(wasm, graders);
+      const plainJudge = new PuzzleJudge(wasm, graders),
+        fastJudge = new PuzzleJudge(wasm, graders);
       plainJudge.referenceMeans();
       fastJudge.referenceMeans();
       const [plainSearches, fastSearches] = [plainJudge.searches, fastJudge.searches];
@@ -262,7 +266,12 @@ describe("summaries", () => {
   it("computes the median and the clue and guess ranges", () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
-    expect(summariseCorpus([{ clues: 22, guesses: 1 }, { clues: 25, guesses: 7 }])).toEqual({
+    expect(
+      summariseCorpus([
+        { clues: 22, guesses: 1 },
+        { clues: 25, guesses: 7 },
+      ]),
+    ).toEqual({
       count: 2,
       clues: { min: 22, max: 25 },
       guesses: { mean: 4, median: 4, min: 1, max: 7 },
@@ -321,7 +330,10 @@ describe("grading by several engines", () => {
     const puzzles = generate({ count: 12, seed: 11, minimal: true });
     const one = new PuzzleJudge(wasm);
     const other = new PuzzleJudge(first);
-    const both = new PuzzleJudge(wasm, [{ id: "wasm", engine: wasm }, { id: "wasm:first", engine: first }]);
+    const both = new PuzzleJudge(wasm, [
+      { id: "wasm", engine: wasm },
+      { id: "wasm:first", engine: first },
+    ]);
     const [meanWasm, meanFirst] = both.referenceMeans();
     expect(meanWasm).toBeGreaterThan(0);
     let differ = 0;
@@ -360,8 +372,14 @@ describe("grading by several engines", () => {
       },
     };
     const kernelOnly = new PuzzleJudge(wasm, [{ id: "wasm", engine: wasm }]);
-    const mixed = new PuzzleJudge(wasm, [{ id: "wasm", engine: wasm }, { id: "dlx", engine: dlx }]);
-    const scaled = new PuzzleJudge(wasm, [{ id: "wasm", engine: wasm }, { id: "dlx", engine: dlxTimesFour }]);
+    const mixed = new PuzzleJudge(wasm, [
+      { id: "wasm", engine: wasm },
+      { id: "dlx", engine: dlx },
+    ]);
+    const scaled = new PuzzleJudge(wasm, [
+      { id: "wasm", engine: wasm },
+      { id: "dlx", engine: dlxTimesFour },
+    ]);
     const [, dlxMean] = mixed.referenceMeans();
     expect(scaled.referenceMeans()[1]).toBe(4 * dlxMean);
     let changed = 0;
@@ -375,7 +393,10 @@ describe("grading by several engines", () => {
   it("gives the same puzzles for a seed when graded by two families, and others than one family gives", async () => {
     const wasm = (await createSolver()).engine;
     const dlx = (await createSolver({ solver: "dlx" })).engine;
-    const graders = [{ id: "wasm", engine: wasm }, { id: "dlx", engine: dlx }];
+    const graders = [
+      { id: "wasm", engine: wasm },
+      { id: "dlx", engine: dlx },
+    ];
     const options: GenerateOptions = { count: 4, seed: 13, hardenSteps: 15, presentations: 2, minGuesses: 1 };
     const run = () => lines([...generatePuzzles(new PuzzleJudge(wasm, graders), options)]);
     const mixed = run();
@@ -387,7 +408,22 @@ describe("grading by several engines", () => {
     const folder = mkdtempSync(join(tmpdir(), "graders-"));
     const output = join(folder, "graded.txt");
     const manifest = join(folder, "manifest.json");
-    const args = ["--count", "3", "--seed", "5", "--minimal", "--min-guesses", "1", "--graders", "wasm,wasm:first,dlx", "--output", output, "--manifest", manifest, "--quiet"];
+    const args = [
+      "--count",
+      "3",
+      "--seed",
+      "5",
+      "--minimal",
+      "--min-guesses",
+      "1",
+      "--graders",
+      "wasm,wasm:first,dlx",
+      "--output",
+      output,
+      "--manifest",
+      manifest,
+      "--quiet",
+    ];
     await runCli(args);
     const [entry] = readManifest(manifest).files;
     expect(entry.graders).toEqual(["wasm", "wasm:first", "dlx"]);
@@ -406,7 +442,9 @@ describe("grading by several engines", () => {
 describe("solver checks", () => {
   it("refuses a solver that cannot prove uniqueness, and a grader without guesses", async () => {
     await expect(runCli(["--count", "1", "--solver", "npm:algorithm.ts", "--quiet"])).rejects.toThrow(/cannot prove a puzzle unique/);
-    await expect(runCli(["--count", "1", "--min-guesses", "1", "--graders", "wasm,npm:dancing-links", "--quiet"])).rejects.toThrow(/npm:dancing-links reports no guesses/);
+    await expect(runCli(["--count", "1", "--min-guesses", "1", "--graders", "wasm,npm:dancing-links", "--quiet"])).rejects.toThrow(
+      /npm:dancing-links reports no guesses/,
+    );
     await expect(runCli(["--count", "1", "--solver", "nope", "--quiet"])).rejects.toThrow(/unknown solver 'nope'/);
   });
 });

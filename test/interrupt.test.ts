@@ -111,26 +111,31 @@ describe("solve: clean interrupts", () => {
     expect(await ended).toBeOneOf(["SIGINT", "SIGTERM"]);
   });
 
-  it.each(["1", "0"])("a second signal ends a run stuck in a batch at once (--threads %s): it dies of the signal that came first, as if uncaught (no exit teardown to hang in)", async (threads) => {
-    const out = join(dir, `forced-${threads}.txt`);
-    const child = spawn(process.execPath, [BIN, ...stuckArgs(out, threads), "--progress"], { stdio: ["ignore", "ignore", "pipe"] });
-    onTestFinished(() => void child.kill("SIGKILL"));
-    let stderr = "";
-    child.stderr!.on("data", (data) => (stderr += data));
-    const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-    await outputStarted(out, child);
-    process.kill(child.pid!, "SIGINT");
-    process.kill(child.pid!, "SIGTERM"); // another kind: two of one kind may arrive as one
-    expect(await ended).toBeOneOf(["SIGINT", "SIGTERM"]);
-    const written = readFileSync(out, "utf8");
-    expect(written.length % 82).toBe(0);
-    expect(written).toBe(expected.slice(0, written.length));
-    expect(stderr).not.toContain("records written whole"); // it did not wait for the batch
-  });
+  it.each(["1", "0"])(
+    "a second signal ends a run stuck in a batch at once (--threads %s): it dies of the signal that came first, as if uncaught (no exit teardown to hang in)",
+    async (threads) => {
+      const out = join(dir, `forced-${threads}.txt`);
+      const child = spawn(process.execPath, [BIN, ...stuckArgs(out, threads), "--progress"], { stdio: ["ignore", "ignore", "pipe"] });
+      onTestFinished(() => void child.kill("SIGKILL"));
+      let stderr = "";
+      child.stderr!.on("data", (data) => (stderr += data));
+      const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+      await outputStarted(out, child);
+      process.kill(child.pid!, "SIGINT");
+      process.kill(child.pid!, "SIGTERM"); // another kind: two of one kind may arrive as one
+      expect(await ended).toBeOneOf(["SIGINT", "SIGTERM"]);
+      const written = readFileSync(out, "utf8");
+      expect(written.length % 82).toBe(0);
+      expect(written).toBe(expected.slice(0, written.length));
+      expect(stderr).not.toContain("records written whole"); // it did not wait for the batch
+    },
+  );
 
   it.skipIf(!script)("in a terminal, a second signal shows the cursor again too (status 130 or 143 to the shell)", async () => {
     const out = join(dir, "forced-tty.txt");
-    const command = `echo PID $$; exec "${process.execPath}" "${BIN}" ${stuckArgs(out).map((arg) => `"${arg}"`).join(" ")}`;
+    const command = `echo PID $$; exec "${process.execPath}" "${BIN}" ${stuckArgs(out)
+      .map((arg) => `"${arg}"`)
+      .join(" ")}`;
     const { child, terminal, pid } = inTerminal(command);
     onTestFinished(() => void child.kill("SIGKILL"));
     await outputStarted(out, child);

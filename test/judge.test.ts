@@ -187,7 +187,10 @@ describe("judge input: several inputs read as one", () => {
     expect(() => solveJudgeInputs(judgeFormats.poj3074, named, solver)).toThrow(PuzzleError);
     expect(() => solveJudgeInputs(judgeFormats.poj3074, named, solver)).toThrow(/^b\.txt:2: cell 21 \(row 3, column 3\) contains invalid character '0'$/);
     expect(() => solveJudgeInputs(judgeFormats.poj3074, [{ text: `${bad}\n` }], solver)).toThrow(/^line 1: cell 21 /);
-    const counted = [{ name: "one.txt", text: "1\n" }, { name: "two.txt", text: rowsWith(first.puzzle, "0").slice(0, 4).join("\n") }];
+    const counted = [
+      { name: "one.txt", text: "1\n" },
+      { name: "two.txt", text: rowsWith(first.puzzle, "0").slice(0, 4).join("\n") },
+    ];
     expect(() => solveJudgeInputs(judgeFormats.poj2676, counted, solver)).toThrow("two.txt:4: the input ends inside a grid (4 of 9 rows)");
   });
 });
@@ -277,7 +280,13 @@ describe("a puzzle whose givens repeat is answered as one without a solution, in
   const nineByNine = JUDGE_FORMATS.filter((name) => name !== "poj3076");
 
   it.each(nineByNine)("%s: the output is that of an unsolvable puzzle in its place, the puzzles around it solved", (name) => {
-    const puzzles = name === "leetcode37" ? [[repeated], [unsolvable]] : [[first.puzzle, repeated, second.puzzle], [first.puzzle, unsolvable, second.puzzle]];
+    const puzzles =
+      name === "leetcode37"
+        ? [[repeated], [unsolvable]]
+        : [
+            [first.puzzle, repeated, second.puzzle],
+            [first.puzzle, unsolvable, second.puzzle],
+          ];
     const output = run(name, judgeInput(name, puzzles[0]));
     expect(output).toBe(run(name, judgeInput(name, puzzles[1])));
     if (name !== "leetcode37") expect(output).toContain(name === "hdu1426" ? second.solution!.slice(-9).split("").join(" ") : second.solution!.slice(-9));

@@ -31,7 +31,11 @@ const NODES_PER_BYTE = 5000;
 
 /** Lines of a puzzle file, blank ones left out. */
 const readLines = (url: URL | string, count = Infinity) =>
-  readFileSync(url, "utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "").slice(0, count);
+  readFileSync(url, "utf8")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+    .slice(0, count);
 
 /**
  * The hard sample, every puzzle unique: the bundled medium, hard and hardest tiers (1,380), and
@@ -125,7 +129,8 @@ describe.each(variants.map((name) => [variantId(name), name]))("%s after every b
         input.set(good, 81);
         const batch = kernel.run(2, 2);
         const solution = Array.from(batch.solutions.subarray(81, 162), String).join("");
-        if (batch.counts[0] !== -1 || batch.counts[1] !== 1 || solution !== goodCase.solution) wrong.push(`batch [byte ${value} at cell ${cell}, good]: [${batch.counts[0]}, ${batch.counts[1]}]`);
+        if (batch.counts[0] !== -1 || batch.counts[1] !== 1 || solution !== goodCase.solution)
+          wrong.push(`batch [byte ${value} at cell ${cell}, good]: [${batch.counts[0]}, ${batch.counts[1]}]`);
       }
     }
     expect(wrong.slice(0, 5)).toEqual([]);

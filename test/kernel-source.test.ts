@@ -52,10 +52,16 @@ describe("kernel sources", () => {
   });
 
   it("names the kernel and says how to pass one when it is not there", async () => {
-    await expect(compileSource(`${base}/gone.wasm`)).rejects.toThrow(new RegExp(`fetching the kernel ${base}/gone.wasm gave HTTP 404; .*createSolver\\(\\{ kernels`));
-    await expect(compileSource("http://127.0.0.1:1/release.wasm")).rejects.toThrow(/cannot fetch the kernel http:\/\/127\.0\.0\.1:1\/release\.wasm .*createSolver\(\{ kernels/);
+    await expect(compileSource(`${base}/gone.wasm`)).rejects.toThrow(
+      new RegExp(`fetching the kernel ${base}/gone.wasm gave HTTP 404; .*createSolver\\(\\{ kernels`),
+    );
+    await expect(compileSource("http://127.0.0.1:1/release.wasm")).rejects.toThrow(
+      /cannot fetch the kernel http:\/\/127\.0\.0\.1:1\/release\.wasm .*createSolver\(\{ kernels/,
+    );
     // In Node too (a bundle without the file), it says how to pass it, not only how to build this repository.
-    await expect(compileSource(new URL("./no-such-kernel.wasm", url))).rejects.toThrow(/missing kernel file:.*no-such-kernel\.wasm; copy it there from the package \(sudoku-wasm\/kernels\/.*createSolver\(\{ kernels/);
+    await expect(compileSource(new URL("./no-such-kernel.wasm", url))).rejects.toThrow(
+      /missing kernel file:.*no-such-kernel\.wasm; copy it there from the package \(sudoku-wasm\/kernels\/.*createSolver\(\{ kernels/,
+    );
     await expect(compileSource(42 as never)).rejects.toThrow(/a kernel source is a WebAssembly.Module, bytes, a Response or a URL/);
   });
 });

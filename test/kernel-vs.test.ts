@@ -54,7 +54,11 @@ describe("kernel-vs", () => {
   it("takes 4×4 puzzles to the N×N kernel at their box size", async () => {
     const cases = loadFixture(4).filter((c) => c.count === 1);
     const dataset: Dataset = { name: "four", path: "four.txt", puzzles: cases.map((c) => c.puzzle), lines: cases.map((c) => c.line) };
-    const draw = drawPuzzles(dataset, cases.map((_, i) => i), "unique");
+    const draw = drawPuzzles(
+      dataset,
+      cases.map((_, i) => i),
+      "unique",
+    );
     const kernel = await WasmKernel.create(undefined, "general", 2);
     const record = versus([kernel, await WasmKernel.create(undefined, "general", 2)], ["old", "new"], draw, ROUNDS, RUN_SECONDS);
     expect(record.puzzles).toBe(cases.length);
@@ -72,7 +76,10 @@ describe("kernel-vs", () => {
 
   it("writes its table through the bench's Markdown writer: the old kernel's column named by its commit", () => {
     const side = { puzzlesPerSecond: 12_345.6, guessesMean: 8.9536, guessesMedian: 6, nodesMean: 18.91 };
-    const table = versusTable([{ dataset: "magic|tour", puzzles: 1465, old: side, current: { ...side, guessesMean: 8.9 }, speedup: { ratio: 1.234, min: 1.1, max: 1.5 } }], "0287653");
+    const table = versusTable(
+      [{ dataset: "magic|tour", puzzles: 1465, old: side, current: { ...side, guessesMean: 8.9 }, speedup: { ratio: 1.234, min: 1.1, max: 1.5 } }],
+      "0287653",
+    );
     expect(table.split("\n")).toEqual([
       "| dataset | puzzles | 0287653 puzzles/s | new puzzles/s | new ÷ old (range) | guesses/puzzle old → new | median guesses old → new | nodes/puzzle old → new |",
       "|:---|---:|---:|---:|:---|:---|:---|:---|",

@@ -57,7 +57,12 @@ describe.each(builds)("WASM kernel, %s build", (build) => {
     const repeated = fixture.filter((c) => c.count === "invalid" && c.puzzle.length === 81 && !c.puzzle.includes("x"));
     expect(repeated.length).toBeGreaterThanOrEqual(3);
     const clashes = new Uint8Array(81 * repeated.length);
-    repeated.forEach((c, i) => clashes.set(Array.from(c.puzzle, (ch) => (ch === "." ? 0 : Number(ch))), i * 81));
+    repeated.forEach((c, i) =>
+      clashes.set(
+        Array.from(c.puzzle, (ch) => (ch === "." ? 0 : Number(ch))),
+        i * 81,
+      ),
+    );
     expect(Array.from(kernel.solveBatch(clashes, repeated.length, 2).counts)).toEqual(repeated.map(() => -2));
     const puzzles = new Uint8Array(81 * 3);
     puzzles.set(parsePuzzle(solvable[0].puzzle), 0);
@@ -146,7 +151,9 @@ function bandRefills(grid: Uint8Array): number {
   const boxUsed = [0, 0, 0];
   const fill = (cell: number): number => {
     if (cell === 27) return 1;
-    const row = Math.floor(cell / 9), column = cell % 9, box = Math.floor(column / 3);
+    const row = Math.floor(cell / 9),
+      column = cell % 9,
+      box = Math.floor(column / 3);
     let count = 0;
     for (let digit = 1; digit <= 9; digit++) {
       const bit = 1 << digit;

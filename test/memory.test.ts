@@ -79,7 +79,9 @@ interface CappedRun {
  */
 async function cappedRun(args: string[], input: Readable | null, outputFile?: string): Promise<CappedRun> {
   const outFd = outputFile === undefined ? null : openSync(outputFile, "w");
-  const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", rssReporter, BIN, ...args], { stdio: ["pipe", outFd ?? "pipe", "pipe"] });
+  const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", rssReporter, BIN, ...args], {
+    stdio: ["pipe", outFd ?? "pipe", "pipe"],
+  });
   if (outFd !== null) closeSync(outFd);
   const hash = createHash("sha256");
   let stderr = "";
@@ -113,7 +115,10 @@ describe(`solve in ${HEAP_MB} MB of heap`, () => {
   // Two workers; and one, with the main thread solving slices of the batches it has no room for
   // (a core left over): copied into buffers of their own, not the pool's, those slices floated
   // until a full collection (157–164 MB peak RSS).
-  for (const [threads, who] of [[2, "two threads"], [1, "one worker and the main thread beside it"]] as const) {
+  for (const [threads, who] of [
+    [2, "two threads"],
+    [1, "one worker and the main thread beside it"],
+  ] as const) {
     it(`3,000,000 records from standard input, line output, ${who}: the block's output repeated, byte for byte`, async () => {
       const repeats = 3_000_000 / BLOCK_RECORDS;
       const expected = repeatedHash(blockOutput([]), repeats);

@@ -37,27 +37,39 @@ describe("the command line, as a newcomer types it", () => {
   });
 
   const script = spawnSync("script", ["--version"]).status === 0;
-  it.skipIf(!script)("solve on a terminal says how to give it input, then reads what is typed (script gives the pseudo-terminal)", async () => {
-    const child = spawn("script", ["-qfec", `"${process.execPath}" "${BIN}" solve --threads 0 --no-progress`, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
-    let terminal = "";
-    child.stdout!.on("data", (data) => (terminal += data));
-    while (!terminal.includes("Ctrl-D")) {
-      if (child.exitCode !== null) throw new Error(`solve ended early:\n${terminal}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(terminal).toContain("sudoku-wasm: reading puzzles from the terminal: type or paste them, one per line");
-    child.stdin!.write(`${PUZZLE}\n\x04`);
-    const status = await new Promise((resolve) => child.on("exit", resolve));
-    expect(status).toBe(0);
-    expect(terminal).toContain("417369825632158947958724316825437169791586432346912758289643571573291684164875293");
-  }, 30_000);
+  it.skipIf(!script)(
+    "solve on a terminal says how to give it input, then reads what is typed (script gives the pseudo-terminal)",
+    async () => {
+      const child = spawn("script", ["-qfec", `"${process.execPath}" "${BIN}" solve --threads 0 --no-progress`, "/dev/null"], {
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      let terminal = "";
+      child.stdout!.on("data", (data) => (terminal += data));
+      while (!terminal.includes("Ctrl-D")) {
+        if (child.exitCode !== null) throw new Error(`solve ended early:\n${terminal}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(terminal).toContain("sudoku-wasm: reading puzzles from the terminal: type or paste them, one per line");
+      child.stdin!.write(`${PUZZLE}\n\x04`);
+      const status = await new Promise((resolve) => child.on("exit", resolve));
+      expect(status).toBe(0);
+      expect(terminal).toContain("417369825632158947958724316825437169791586432346912758289643571573291684164875293");
+    },
+    30_000,
+  );
 
   it("the bench exits 2 for a usage error, as the CLI does, with one message", () => {
-    for (const args of [["--thread", "2"], ["--datasets", "no-such-dataset"], ["--time", "fast"]]) {
+    for (const args of [
+      ["--thread", "2"],
+      ["--datasets", "no-such-dataset"],
+      ["--time", "fast"],
+    ]) {
       const run = spawnSync(process.execPath, [BENCH, ...args], { encoding: "utf8" });
       expect(run.status, args.join(" ")).toBe(2);
       expect(run.stderr.trim().split("\n")[0]).toMatch(/^bench: /);
     }
-    expect(spawnSync(process.execPath, [BENCH, "--thread", "2"], { encoding: "utf8" }).stderr).toBe("bench: unknown option '--thread'\n(Did you mean --threads?)\n");
+    expect(spawnSync(process.execPath, [BENCH, "--thread", "2"], { encoding: "utf8" }).stderr).toBe(
+      "bench: unknown option '--thread'\n(Did you mean --threads?)\n",
+    );
   });
 });

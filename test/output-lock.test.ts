@@ -126,7 +126,8 @@ describe.skipIf(!canUnshare)("the output lock across pid namespaces (unshare -p 
     expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
   });
 });
-if (!canUnshare) it.skip(`unshare -p -f is refused here (${String(unshare.stderr).trim() || `status ${unshare.status}`}): the namespace cases need root or user namespaces`, () => {});
+if (!canUnshare)
+  it.skip(`unshare -p -f is refused here (${String(unshare.stderr).trim() || `status ${unshare.status}`}): the namespace cases need root or user namespaces`, () => {});
 
 describe.skipIf(!existsSync("/proc/self/stat"))("the output lock of a stopped run (SIGSTOP past the stale time)", () => {
   const STALE_MS = 2000;
@@ -208,5 +209,8 @@ describe("the output lock on a full disk", () => {
 });
 
 it("--take-lock without -o is a usage error", () => {
-  expect(runCli(["solve", "--take-lock", join(dir, "puzzles.txt")])).toMatchObject({ status: 2, stderr: "sudoku-wasm: --take-lock needs -o FILE: the output whose lock to take\n" });
+  expect(runCli(["solve", "--take-lock", join(dir, "puzzles.txt")])).toMatchObject({
+    status: 2,
+    stderr: "sudoku-wasm: --take-lock needs -o FILE: the output whose lock to take\n",
+  });
 });

@@ -45,7 +45,9 @@ describe("merge refuses an output that is one of its shards", () => {
     try {
       const run = runCli(["merge", ...paths], { stdio: ["pipe", fd, "pipe"] });
       expect(run.status).toBe(2);
-      expect(run.stderr).toBe(`sudoku-wasm: standard output is the same file as input '${paths[1]}'; writing it would destroy the input (choose another output file)\n`);
+      expect(run.stderr).toBe(
+        `sudoku-wasm: standard output is the same file as input '${paths[1]}'; writing it would destroy the input (choose another output file)\n`,
+      );
     } finally {
       closeSync(fd);
     }
@@ -72,18 +74,31 @@ describe("an output file that fails is one line naming it, status 2", () => {
 
   it("names the file for a missing folder (ENOENT), a folder (EISDIR) and an unwritable --manifest", () => {
     const missing = join(dir, "no-such-folder", "out.txt");
-    expect(runCli(["solve", "--no-progress", PUZZLES, "-o", missing])).toMatchObject({ status: 2, stderr: `sudoku-wasm: cannot write '${missing}': ENOENT (no such file or directory)\n` });
+    expect(runCli(["solve", "--no-progress", PUZZLES, "-o", missing])).toMatchObject({
+      status: 2,
+      stderr: `sudoku-wasm: cannot write '${missing}': ENOENT (no such file or directory)\n`,
+    });
     const folder = join(dir, "a-folder");
     mkdirSync(folder);
-    expect(runCli(["solve", "--no-progress", PUZZLES, "-o", folder])).toMatchObject({ status: 2, stderr: `sudoku-wasm: cannot write '${folder}': EISDIR (illegal operation on a directory)\n` });
-    expect(runCli(["merge", PUZZLES, "-o", folder])).toMatchObject({ status: 2, stderr: `sudoku-wasm: cannot write '${folder}': EISDIR (illegal operation on a directory)\n` });
+    expect(runCli(["solve", "--no-progress", PUZZLES, "-o", folder])).toMatchObject({
+      status: 2,
+      stderr: `sudoku-wasm: cannot write '${folder}': EISDIR (illegal operation on a directory)\n`,
+    });
+    expect(runCli(["merge", PUZZLES, "-o", folder])).toMatchObject({
+      status: 2,
+      stderr: `sudoku-wasm: cannot write '${folder}': EISDIR (illegal operation on a directory)\n`,
+    });
     const manifest = join(dir, "no-such-folder", "manifest.json");
     const run = runCli(["generate", "-n", "3", "--quiet", "-o", join(dir, "three.txt"), "--manifest", manifest]);
     expect(run).toMatchObject({ status: 2, stderr: `sudoku-wasm: cannot write '${manifest}': ENOENT (no such file or directory)\n` });
   });
 
   it("keeps the README's `[ $? -le 1 ]` recipe from accepting a cut-off output", () => {
-    const result = spawnSync("sh", ["-c", `"$@" -o /dev/full; [ $? -le 1 ] && echo accepted || echo refused`, "sh", process.execPath, BIN, "solve", "--no-progress", PUZZLES], { encoding: "utf8" });
+    const result = spawnSync(
+      "sh",
+      ["-c", `"$@" -o /dev/full; [ $? -le 1 ] && echo accepted || echo refused`, "sh", process.execPath, BIN, "solve", "--no-progress", PUZZLES],
+      { encoding: "utf8" },
+    );
     expect(result.stdout).toBe("refused\n");
   });
 });
@@ -112,9 +127,15 @@ describe("merge checks every shard's format and the counts of shards without an 
     const [, jsonl1, jsonl2] = shards(3, "jsonl", "mix");
     const merged = join(dir, "mixed.out");
     const mixed = runCli(["merge", "-o", merged, line0, jsonl1, jsonl2]);
-    expect([mixed.status, mixed.stderr]).toEqual([2, `sudoku-wasm: ${jsonl1} holds jsonl records, but ${line0} holds line: give the N shards of one run, all written with the same --out\n`]);
+    expect([mixed.status, mixed.stderr]).toEqual([
+      2,
+      `sudoku-wasm: ${jsonl1} holds jsonl records, but ${line0} holds line: give the N shards of one run, all written with the same --out\n`,
+    ]);
     const against = runCli(["merge", "--out", "line", "-o", merged, jsonl1]);
-    expect([against.status, against.stderr]).toEqual([2, `sudoku-wasm: ${jsonl1} holds jsonl records, but --out says line: give the N shards of one run, all written with the same --out\n`]);
+    expect([against.status, against.stderr]).toEqual([
+      2,
+      `sudoku-wasm: ${jsonl1} holds jsonl records, but --out says line: give the N shards of one run, all written with the same --out\n`,
+    ]);
     expect(existsSync(merged)).toBe(false);
   });
 

@@ -99,13 +99,36 @@ afterAll(() => {
 
 describe("the packed tarball", () => {
   it("holds LICENSE, the metadata and the kernels, and no source maps or declarations of bench code", () => {
-    expect(shipped).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "bin/sudoku-wasm.mjs", "dist/cli/main.mjs", "dist/cli/worker.mjs", "dist/src/index.js", "dist/src/index.d.ts", "dist/build/release.wasm", "dist/build/general.wasm", "dist/build/facts.js"]));
+    expect(shipped).toEqual(
+      expect.arrayContaining([
+        "LICENSE",
+        "README.md",
+        "package.json",
+        "bin/sudoku-wasm.mjs",
+        "dist/cli/main.mjs",
+        "dist/cli/worker.mjs",
+        "dist/src/index.js",
+        "dist/src/index.d.ts",
+        "dist/build/release.wasm",
+        "dist/build/general.wasm",
+        "dist/build/facts.js",
+      ]),
+    );
     expect(shipped.filter((path) => path.endsWith(".map") || path.endsWith(".wat"))).toEqual([]);
     expect(shipped.filter((path) => path.startsWith("dist/bench/") && path.endsWith(".d.ts"))).toEqual([]);
   });
 
   it("holds what a user loads and not the repo's own profile kernels (debug builds, the variants)", () => {
-    expect(shipped).toEqual(expect.arrayContaining(["dist/src/solver-pool.js", "dist/src/solver-pool.d.ts", "dist/src/pool/worker-entry.cjs", "dist/build/release.js", "dist/build/canon.wasm", "dist/build/general.wasm"]));
+    expect(shipped).toEqual(
+      expect.arrayContaining([
+        "dist/src/solver-pool.js",
+        "dist/src/solver-pool.d.ts",
+        "dist/src/pool/worker-entry.cjs",
+        "dist/build/release.js",
+        "dist/build/canon.wasm",
+        "dist/build/general.wasm",
+      ]),
+    );
     expect(shipped.filter((path) => /debug\.wasm$|\/variants\//.test(path))).toEqual([]);
   });
 
@@ -149,10 +172,7 @@ describe("a fresh folder with only the tarball installed", () => {
   });
 
   it("runs a CommonJS script: require() of the ES module entry (Node ≥ 20.19)", () => {
-    writeFileSync(
-      join(app, "cjs.cjs"),
-      `const { createSolver } = require("sudoku-wasm");\n(async () => {\n${SOLVE_BODY.replace("KERNELS", "")}\n})();`,
-    );
+    writeFileSync(join(app, "cjs.cjs"), `const { createSolver } = require("sudoku-wasm");\n(async () => {\n${SOLVE_BODY.replace("KERNELS", "")}\n})();`);
     expectSolved(run("node", ["cjs.cjs"]));
   });
 
@@ -177,7 +197,14 @@ console.log(JSON.stringify(records.map((r) => r.status)));`;
       writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "ts-app", version: "1.0.0", type: "commonjs" })); // as `npm init -y` writes it
       const file = commonJs ? "main.ts" : "main.mts";
       writeFileSync(join(folder, file), code);
-      const compilerOptions = { strict: true, target: "es2022", module: commonJs ? "nodenext" : "node16", types: ["node"], typeRoots: [join(ROOT, "node_modules", "@types")], outDir: "out" };
+      const compilerOptions = {
+        strict: true,
+        target: "es2022",
+        module: commonJs ? "nodenext" : "node16",
+        types: ["node"],
+        typeRoots: [join(ROOT, "node_modules", "@types")],
+        outDir: "out",
+      };
       writeFileSync(join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions, files: [file] }));
       run("node", [tsc, "-p", folder]);
       expect(run("node", [join(folder, "out", commonJs ? "main.js" : "main.mjs")])).toMatch(/solved/);
@@ -196,18 +223,32 @@ console.log(JSON.stringify(records.map((r) => r.status)));`;
 
   it("runs docs/cli.md's Kubernetes recipe with the tarball on the shared volume (two of its shards, then merge)", () => {
     const yaml = CLI_DOC.slice(CLI_DOC.indexOf("**Kubernetes Indexed Job**"));
-    const script = /- >-\n((?: {14}\S.*\n)+)/.exec(yaml)![1].replace(/\s*\n\s*/g, " ").trim();
+    const script = /- >-\n((?: {14}\S.*\n)+)/
+      .exec(yaml)![1]
+      .replace(/\s*\n\s*/g, " ")
+      .trim();
     const volume = join(work, "data");
     mkdirSync(join(volume, "out"), { recursive: true });
     copyFileSync(tarball, join(volume, `sudoku-wasm-${manifest.version}.tgz`));
     writeFileSync(join(volume, "corpus.txt"), `${PUZZLE}\n${FOUR}\n${PUZZLE}\n`);
     const shards = [0, 1].map((index) => {
       const command = script.replaceAll("/data/", `${volume}/`).replace(/\/64"/, '/2"');
-      execFileSync("sh", ["-c", command], { cwd: work, env: { ...process.env, JOB_COMPLETION_INDEX: String(index), npm_config_prefer_offline: "true" }, stdio: "pipe" });
+      execFileSync("sh", ["-c", command], {
+        cwd: work,
+        env: { ...process.env, JOB_COMPLETION_INDEX: String(index), npm_config_prefer_offline: "true" },
+        stdio: "pipe",
+      });
       return join(volume, "out", `shard-${index}.jsonl`);
     });
-    const merged = run("npm", ["exec", "--offline", "sudoku-wasm", "--", "merge", ...shards]).trim().split("\n").map((line) => JSON.parse(line));
-    expect(merged.map((record: { status: string; index: number }) => [record.index, record.status])).toEqual([[0, "solved"], [1, "solved"], [2, "solved"]]);
+    const merged = run("npm", ["exec", "--offline", "sudoku-wasm", "--", "merge", ...shards])
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(merged.map((record: { status: string; index: number }) => [record.index, record.status])).toEqual([
+      [0, "solved"],
+      [1, "solved"],
+      [2, "solved"],
+    ]);
   }, 120_000);
 
   it("lists the npm solvers as unavailable with their install command, and says so when one is asked for", () => {
@@ -253,7 +294,10 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
     const browser = { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], types: [], module: "esnext", moduleResolution: "bundler" };
     writeFileSync(join(app, "tsconfig.browser.json"), JSON.stringify({ compilerOptions: browser, files: ["check.mts"] }));
     // Plain ES2022: neither Node's types nor the DOM's; the declarations must not need their URL.
-    writeFileSync(join(app, "plain.mts"), `import { createSolver, type KernelSource } from "sudoku-wasm";\nconst source: KernelSource = "https://example.org/release.wasm";\nexport const count: number = (await createSolver({ kernels: { wasm: source } })).solve("${PUZZLE}").count;\n`);
+    writeFileSync(
+      join(app, "plain.mts"),
+      `import { createSolver, type KernelSource } from "sudoku-wasm";\nconst source: KernelSource = "https://example.org/release.wasm";\nexport const count: number = (await createSolver({ kernels: { wasm: source } })).solve("${PUZZLE}").count;\n`,
+    );
     const plain = { strict: true, noEmit: true, target: "es2022", lib: ["es2022"], types: [], module: "nodenext", moduleResolution: "nodenext" };
     writeFileSync(join(app, "tsconfig.plain.json"), JSON.stringify({ compilerOptions: plain, files: ["plain.mts"] }));
     // The pool (Node only): with Node's types.
@@ -312,22 +356,43 @@ console.log(records, streamed);
     });
 
     it("for Node: builds and solves", async () => {
-      await build({ absWorkingDir: app, entryPoints: ["bundled.mjs"], bundle: true, platform: "node", format: "esm", outfile: join(out, "node.mjs"), logLevel: "silent" });
+      await build({
+        absWorkingDir: app,
+        entryPoints: ["bundled.mjs"],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        outfile: join(out, "node.mjs"),
+        logLevel: "silent",
+      });
       expectSolved(run("node", [join(out, "node.mjs")]));
     });
 
     /** Bundles bundled.mjs for the browser into out/browser.js with a page that loads it; returns the bundle's inputs. */
     async function browserBundle(): Promise<string[]> {
-      const result = await build({ absWorkingDir: app, entryPoints: ["bundled.mjs"], bundle: true, platform: "browser", format: "esm", outfile: join(out, "browser.js"), metafile: true, logLevel: "silent" });
+      const result = await build({
+        absWorkingDir: app,
+        entryPoints: ["bundled.mjs"],
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        outfile: join(out, "browser.js"),
+        metafile: true,
+        logLevel: "silent",
+      });
       writeFileSync(join(out, "index.html"), `<!doctype html><script type="module" src="./browser.js"></script>`);
       return Object.keys(result.metafile.inputs);
     }
 
-    it.skipIf(!hasChromium && !chromiumRequired)("for the browser: builds with no Node module in it, and solves in Chromium", async () => {
-      const inputs = await browserBundle();
-      expect(inputs.filter((path) => path.startsWith("node:") || !path.includes("node_modules/sudoku-wasm/") && path !== "bundled.mjs")).toEqual([]);
-      expectSolved(await resultInBrowser(out, "chromium"));
-    }, 60_000);
+    it.skipIf(!hasChromium && !chromiumRequired)(
+      "for the browser: builds with no Node module in it, and solves in Chromium",
+      async () => {
+        const inputs = await browserBundle();
+        expect(inputs.filter((path) => path.startsWith("node:") || (!path.includes("node_modules/sudoku-wasm/") && path !== "bundled.mjs"))).toEqual([]);
+        expectSolved(await resultInBrowser(out, "chromium"));
+      },
+      60_000,
+    );
 
     it("for the browser: solves in Firefox ESR too", async (context) => {
       if (!hasFirefox) context.skip(`no Firefox ESR at ${FIREFOX_PATH} (apt-get install firefox-esr)`);
@@ -336,14 +401,18 @@ console.log(records, streamed);
     }, 60_000);
   });
 
-  it.skipIf(!hasChromium && !chromiumRequired)("bundled by Vite without configuration: the kernels are copied and load in Chromium", async () => {
-    const root = join(app, "vite-app");
-    mkdirSync(root);
-    writeFileSync(join(root, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
-    writeFileSync(join(root, "main.js"), `import { createSolver } from "sudoku-wasm";\n${SOLVE_BODY.replace("KERNELS", "")}`);
-    await viteBuild({ root, configFile: false, logLevel: "silent", build: { outDir: "dist", target: "es2022" } });
-    expectSolved(await resultInBrowser(join(root, "dist"), "chromium"));
-  }, 60_000);
+  it.skipIf(!hasChromium && !chromiumRequired)(
+    "bundled by Vite without configuration: the kernels are copied and load in Chromium",
+    async () => {
+      const root = join(app, "vite-app");
+      mkdirSync(root);
+      writeFileSync(join(root, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
+      writeFileSync(join(root, "main.js"), `import { createSolver } from "sudoku-wasm";\n${SOLVE_BODY.replace("KERNELS", "")}`);
+      await viteBuild({ root, configFile: false, logLevel: "silent", build: { outDir: "dist", target: "es2022" } });
+      expectSolved(await resultInBrowser(join(root, "dist"), "chromium"));
+    },
+    60_000,
+  );
 });
 
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };

@@ -17,7 +17,13 @@ afterAll(() => inner.close());
 /** The main-thread solver, posing as `workers` threads; records the size of each batch it gets. */
 function recordingSolver(workers: number): BatchSolver & { sizes: number[] } {
   const sizes: number[] = [];
-  return { threads: workers, sizes, room: () => Infinity, solve: (task: BatchTask) => (sizes.push(task.lines.length), inner.solve(task)), close: async () => {} };
+  return {
+    threads: workers,
+    sizes,
+    room: () => Infinity,
+    solve: (task: BatchTask) => (sizes.push(task.lines.length), inner.solve(task)),
+    close: async () => {},
+  };
 }
 
 /** A Writable that keeps what it is given. */
@@ -39,7 +45,11 @@ describe("batches sized to the work in flight", () => {
     const text = relabelledPuzzles(1000, 5);
     const solver = recordingSolver(2);
     const out = collector();
-    await solveStreams([{ name: "small.txt", open: () => Readable.from([Buffer.from(text)]) }], out, solver, { ...settings, workers: 2, totalBytes: text.length });
+    await solveStreams([{ name: "small.txt", open: () => Readable.from([Buffer.from(text)]) }], out, solver, {
+      ...settings,
+      workers: 2,
+      totalBytes: text.length,
+    });
     expect(solver.sizes.reduce((a, b) => a + b, 0)).toBe(1000);
     expect(solver.sizes.length).toBeGreaterThanOrEqual(4);
     expect(Math.max(...solver.sizes)).toBeLessThanOrEqual(250);
@@ -71,7 +81,10 @@ describe("batches sized to the work in flight", () => {
     expect(batchCapacity(file, 4096, 2, 1, 10)).toBe(MIN_BATCH);
   });
 
-  for (const [kind, msPerRecord] of [["hard", 0.1], ["easy", 0.001]] as const) {
+  for (const [kind, msPerRecord] of [
+    ["hard", 0.1],
+    ["easy", 0.001],
+  ] as const) {
     it(`batches for workers are sized to the solving time each solved batch reports: ${kind} puzzles`, async () => {
       const text = relabelledPuzzles(20_000, 8);
       const recording = recordingSolver(2);
@@ -83,7 +96,8 @@ describe("batches sized to the work in flight", () => {
       await solveStreams([{ name: "f.txt", open: () => Readable.from(chunks) }], out, solver, { ...settings, workers: 2, totalBytes: text.length });
       expect(recording.sizes.reduce((a, b) => a + b, 0)).toBe(20_000);
       expect(recording.sizes[0]).toBeLessThanOrEqual(FIRST_BATCH);
-      if (kind === "easy") expect(Math.max(...recording.sizes)).toBeGreaterThan(2000); // a share of what is left
+      if (kind === "easy")
+        expect(Math.max(...recording.sizes)).toBeGreaterThan(2000); // a share of what is left
       else {
         // FIRST_BATCH until the first is solved, then 25 ms / 0.1 ms = 250 (a share of what is left would be up to 2,500)
         expect(Math.max(...recording.sizes)).toBeLessThanOrEqual(FIRST_BATCH);

@@ -45,7 +45,10 @@ for (let cycle = 0; cycle < 12; cycle++) {
 }
 process.stdout.write("cycles " + cycles + "\\n");`;
     writeFileSync(join(dir, "cycles.mjs"), script);
-    const run = spawnSync(process.execPath, ["--stress-wasm-code-gc", "--trace-wasm-code-gc", join(dir, "cycles.mjs")], { encoding: "utf8", maxBuffer: 1 << 26 });
+    const run = spawnSync(process.execPath, ["--stress-wasm-code-gc", "--trace-wasm-code-gc", join(dir, "cycles.mjs")], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("cycles 12\n");
     const reachingWorkers = run.stdout.split("\n").filter((line) => /outstanding isolates: ([2-9]|\d\d)/.test(line));
@@ -79,7 +82,7 @@ process.stdout.write("cycles " + cycles + "\\n");`;
 });
 
 describe("the worker module", () => {
-  it("whose engines fail to load rejects its tasks with the cause, not piscina's \"No handler function exported\"", () => {
+  it('whose engines fail to load rejects its tasks with the cause, not piscina\'s "No handler function exported"', () => {
     const script = `${piscinaScript}
 const pool = new Piscina({ filename: workerFile(), workerData: { solvers: ["no-such-solver"], kernels: await compiledKernels() }, minThreads: 1, maxThreads: 1 });
 const outcome = await pool.run({}).then(() => "solved", (error) => error.message.split("\\n")[0]);
@@ -90,7 +93,6 @@ process.stdout.write(outcome + "\\n");`;
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^unknown solver 'no-such-solver'; known: wasm, /);
   });
-
 
   it("evaluates in one synchronous step: require() loads it (as bundled, what the workers run) in a worker thread (it throws ERR_REQUIRE_ASYNC_MODULE for a graph with a top-level await)", () => {
     // On Node 20.20 a worker terminated while a module with a top-level await evaluates aborts

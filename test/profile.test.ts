@@ -25,7 +25,10 @@ import { checkWellFormed } from "./xml.js";
 const VARIANTS = ["wasm", "wasm:naked", "wasm:static"];
 
 /** Eight fixture puzzles in file order: four unique, two with several solutions, two with none. */
-const pick = (count: number, n: number) => loadFixture().filter((c) => c.count === count).slice(0, n);
+const pick = (count: number, n: number) =>
+  loadFixture()
+    .filter((c) => c.count === count)
+    .slice(0, n);
 const cases = [...pick(1, 4), ...pick(2, 2), ...pick(0, 2)].sort((a, b) => a.line - b.line);
 const fixture: Dataset = { name: "fixture", path: "test/fixtures/puzzles.txt", puzzles: cases.map((c) => c.puzzle), lines: cases.map((c) => c.line) };
 
@@ -34,8 +37,18 @@ function plan(overrides: Partial<ProfilePlan> = {}): ProfilePlan {
 }
 
 const environment = {
-  cpu: "Test CPU", cores: 2, node: "v20.0.0", v8: "11.3", buildFlags: "optimizeLevel=3", commit: "unknown",
-  date: "2025-01-01T00:00:00.000Z", seed: 1, limit: 2, budget: 200_000, tinybench: "6.2.5", sample: null,
+  cpu: "Test CPU",
+  cores: 2,
+  node: "v20.0.0",
+  v8: "11.3",
+  buildFlags: "optimizeLevel=3",
+  commit: "unknown",
+  date: "2025-01-01T00:00:00.000Z",
+  seed: 1,
+  limit: 2,
+  budget: 200_000,
+  tinybench: "6.2.5",
+  sample: null,
 };
 
 let run: ProfileRun;
@@ -185,7 +198,8 @@ describe("profile writers", () => {
       expect(colours).toHaveLength(records.length);
       const labs = colours.map(toLab);
       for (let i = 0; i < labs.length; i++) {
-        for (let j = i + 1; j < labs.length; j++) expect(colourDifference(labs[i], labs[j]), `${records[i].variant} ~ ${records[j].variant}`).toBeGreaterThan(16);
+        for (let j = i + 1; j < labs.length; j++)
+          expect(colourDifference(labs[i], labs[j]), `${records[i].variant} ~ ${records[j].variant}`).toBeGreaterThan(16);
       }
     }
   });
@@ -194,7 +208,13 @@ describe("profile writers", () => {
     const many = { ...run, records: Array.from({ length: 15 }, (_, i) => ({ ...run.records[i % run.records.length], variant: `wasm:variant-${i}` })) };
     const text = formatProfileTable(many);
     expect(Math.max(...text.split("\n").map((line) => line.length))).toBeLessThanOrEqual(100);
-    expect(Math.max(...formatProfileTable(many, 400).split("\n").map((line) => line.length))).toBeGreaterThan(100); // a wide terminal gets it all
+    expect(
+      Math.max(
+        ...formatProfileTable(many, 400)
+          .split("\n")
+          .map((line) => line.length),
+      ),
+    ).toBeGreaterThan(100); // a wide terminal gets it all
     for (let i = 0; i < 15; i++) expect(text.match(new RegExp(`wasm:variant-${i}\\b`, "g"))!.length).toBeGreaterThanOrEqual(3); // its row and both hardest tables
   });
 
@@ -218,7 +238,9 @@ describe("profile command", () => {
 
   it("lists every kernel variant, the defaults and how to open a CPU profile in its help", () => {
     const out: string[] = [];
-    const command = profileCommand().configureOutput({ writeOut: (text) => out.push(text) }).exitOverride();
+    const command = profileCommand()
+      .configureOutput({ writeOut: (text) => out.push(text) })
+      .exitOverride();
     expect(() => command.parse(["--help"], { from: "user" })).toThrow(/outputHelp/);
     const help = out.join("");
     for (const option of ["--variants", "--datasets", "--json", "--limit", "--budget", "--sample", "--cpu-prof", "--out"]) expect(help).toContain(option);
@@ -235,7 +257,10 @@ describe("profile command", () => {
       { variants: ["wasm", "wasm:first"], datasets: [file], json: true, limit: 1, budget: 1000, seed: 1, cpuProf: true, out: folder },
       (text) => (printed += text),
     );
-    expect(tiny.records.map((r: ProfileRecord) => [r.dataset, r.variant, r.limit])).toEqual([["tiny", "wasm", 1], ["tiny", "wasm:first", 1]]);
+    expect(tiny.records.map((r: ProfileRecord) => [r.dataset, r.variant, r.limit])).toEqual([
+      ["tiny", "wasm", 1],
+      ["tiny", "wasm:first", 1],
+    ]);
     expect(tiny.records[0].perPuzzle.lines).toEqual([2, 3, 4]);
     expect(written.map((path) => path.slice(folder.length + 1))).toEqual([
       expect.stringMatching(/^profile-[\dT-]+\.json$/),

@@ -21,7 +21,10 @@ const [S1, S2, S3] = UNIQUE.map((c) => c.solution!);
 function jsonlRecords(input: string, ...args: string[]): { line: number; puzzle: string; status: string; solution: string | null; error: string | null }[] {
   const run = runCli(["solve", "--no-progress", "--threads", "0", "--out", "jsonl", ...args], { input });
   expect(run.status, run.stderr).toBeLessThanOrEqual(1);
-  return run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+  return run.stdout
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 describe("a CSV row whose field equals a column name is a record, not a header", () => {
@@ -62,7 +65,11 @@ describe("judge mode answers a puzzle whose givens repeat, and writes every puzz
     const input = ["3", ...grid(P1), ...grid("55" + P2.slice(2)), ...grid(P3), ""].join("\n");
     const run = runCli(["solve", "--format", "sicily1317"], { input });
     expect([run.status, run.stderr]).toEqual([0, ""]);
-    expect(run.stdout.split("\n\n").map((answer) => answer.split("\n")[0])).toEqual(["Puzzle 1 solution is", "Puzzle 2 has no solution", "Puzzle 3 solution is"]);
+    expect(run.stdout.split("\n\n").map((answer) => answer.split("\n")[0])).toEqual([
+      "Puzzle 1 solution is",
+      "Puzzle 2 has no solution",
+      "Puzzle 3 solution is",
+    ]);
   });
 });
 

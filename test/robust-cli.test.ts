@@ -66,7 +66,10 @@ describe("an output never overwrites an input", () => {
 
 describe("`#` and white space in --alphabet are refused", () => {
   it("exits 2 with one line naming the symbol, instead of reading lines that start with it as comments", () => {
-    for (const [alphabet, reason] of [["#12345678", /'#', which starts a comment/], [" 12345678", /white space/]] as const) {
+    for (const [alphabet, reason] of [
+      ["#12345678", /'#', which starts a comment/],
+      [" 12345678", /white space/],
+    ] as const) {
       const run = cli(["solve", "--alphabet", alphabet], { input: "#23456781\n" });
       expect(run.status).toBe(2);
       expect(run.stderr).toMatch(ONE_ERROR_LINE);
@@ -136,7 +139,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** User plus system CPU time of process `pid` so far, in clock ticks (Linux /proc). */
 function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+    .replace(/^.*\) /, "")
+    .split(" ");
   return Number(fields[11]) + Number(fields[12]); // utime and stime: fields 14 and 15 of the line
 }
 
@@ -207,7 +212,9 @@ describe("a default budget for 16×16 and 25×25, lifted with --budget none", ()
 
   it("gives the library's solveMany the same default budgets (one batch core): none for 9×9, LARGE_GRID_BUDGET for the other sizes", () => {
     const seen = new Map<number, number[]>(SHAPES.map((shape) => [shape.size, []]));
-    const solver = new Solver(new Map(SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }])));
+    const solver = new Solver(
+      new Map(SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }])),
+    );
     const texts = SHAPES.map((shape) => ".".repeat(shape.cells));
     solver.solveMany(texts, { alphabet: undefined });
     solver.solveMany(texts, { budget: Infinity });
@@ -248,7 +255,8 @@ describe("CSV output defuses formulas end to end", () => {
 });
 
 describe("a batch the solver fails on is retried, then written as `error` records; nothing after it is lost", () => {
-  const task = (texts: string[]): BatchTask => textTask({ file: "in.txt", firstIndex: 7, texts, lines: Int32Array.from(texts, (_, i) => 10 + i), limit: 2, output: "jsonl" });
+  const task = (texts: string[]): BatchTask =>
+    textTask({ file: "in.txt", firstIndex: 7, texts, lines: Int32Array.from(texts, (_, i) => 10 + i), limit: 2, output: "jsonl" });
   /** The output of an outcome as text. */
   const outputText = (outcome: BatchOutcome): string => Buffer.from(outcome.bytes).toString("utf8");
   /** An outcome of `output` text. */
@@ -345,8 +353,15 @@ export default retiringOnFailure((task) => {
     const outcome = await withRetry(task(["a", "b", "c"]), async () => {
       throw new RangeError("Invalid string length");
     });
-    const records = outputText(outcome).trimEnd().split("\n").map((line) => JSON.parse(line));
-    expect(records.map((r) => [r.index, r.line, r.status])).toEqual([[7, 10, "error"], [8, 11, "error"], [9, 12, "error"]]);
+    const records = outputText(outcome)
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(records.map((r) => [r.index, r.line, r.status])).toEqual([
+      [7, 10, "error"],
+      [8, 11, "error"],
+      [9, 12, "error"],
+    ]);
     expect(records[1].error).toBe("in.txt:11: the solver failed on this record's batch (twice): Invalid string length");
     expect(outcome.tally[STATUSES.indexOf("error")]).toBe(3);
   });
@@ -355,7 +370,12 @@ export default retiringOnFailure((task) => {
     const outcome = await withRetry({ ...task(["a", "b", "c"]), firstIndex: 1, indexStep: 4 }, async () => {
       throw new Error("worker died");
     });
-    expect(outputText(outcome).trimEnd().split("\n").map((line) => JSON.parse(line).index)).toEqual([1, 5, 9]);
+    expect(
+      outputText(outcome)
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line).index),
+    ).toEqual([1, 5, 9]);
   });
 
   it("keeps a batch's output that is too long for one string (the NUL lines that broke jsonl) as bytes, every record kept", () => {
@@ -377,7 +397,10 @@ describe("judge mode holds a batch, not its whole input", () => {
 
   /** `solve --format poj3074` over `count` puzzle lines in a child with a small heap; its exit status and peak RSS (KB, reported on fd 3 as it exits). */
   function judgeRun(count: number) {
-    const hook = file("report-max-rss.mjs", 'import { writeSync } from "node:fs";\nprocess.on("exit", () => writeSync(3, String(process.resourceUsage().maxRSS)));\n');
+    const hook = file(
+      "report-max-rss.mjs",
+      'import { writeSync } from "node:fs";\nprocess.on("exit", () => writeSync(3, String(process.resourceUsage().maxRSS)));\n',
+    );
     const input = writePuzzles(join(dir, `judge-${count}.txt`), count);
     const output = join(dir, `judge-${count}.out`);
     const args = [`--max-old-space-size=${HEAP_MB}`, "--import", pathToFileURL(hook).href, BIN, "solve", "--format", "poj3074", input, "-o", output];

@@ -44,13 +44,20 @@ describe("a header line before each grid is a title, not a record", () => {
 
   it("skips one note line before a grid, and keeps a note line that no grid follows as an invalid record", async () => {
     const records = await streamRecords([["a note on this one", ...rowsOf(UNIQUE[0]), "a stray note", "", UNIQUE[1]].join("\n")]);
-    expect(records.map((r) => [r.line, r.parsed.error === null])).toEqual([[2, true], [11, false], [13, true]]);
+    expect(records.map((r) => [r.line, r.parsed.error === null])).toEqual([
+      [2, true],
+      [11, false],
+      [13, true],
+    ]);
   });
 
   it("never takes a row with a typo for a header: later grids keep their places", async () => {
     const [a, b] = [rowsOf(UNIQUE[0]), rowsOf(UNIQUE[1])];
     const records = await streamRecords([[a[0].slice(1), ...a.slice(1), ...b].join("\n")]);
-    expect(records.map((r) => [r.line, r.parsed.error === null])).toEqual([[1, false], [10, true]]);
+    expect(records.map((r) => [r.line, r.parsed.error === null])).toEqual([
+      [1, false],
+      [10, true],
+    ]);
   });
 });
 
@@ -102,7 +109,11 @@ describe("line reading is linear, with a maximum record length", () => {
 
   it("makes a line over the maximum one invalid record saying so, keeping only its start, and reads on", async () => {
     const long = MAX_LINE_LENGTH + 5;
-    const pieces = [UNIQUE[0] + "\n", ...Array.from({ length: Math.ceil(long / 65536) }, (_, i) => "7".repeat(Math.min(65536, long - i * 65536))), "\n" + UNIQUE[1]];
+    const pieces = [
+      UNIQUE[0] + "\n",
+      ...Array.from({ length: Math.ceil(long / 65536) }, (_, i) => "7".repeat(Math.min(65536, long - i * 65536))),
+      "\n" + UNIQUE[1],
+    ];
     const records = await streamRecords(pieces);
     expect(records.map((r) => r.line)).toEqual([1, 2, 3]);
     expect(records[1].text.length).toBeLessThan(100);

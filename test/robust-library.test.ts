@@ -35,7 +35,14 @@ describe("the library never throws for a bad puzzle value or type", () => {
   });
 
   it("names the cell of an array value that is not a whole number 0-N (-1, 1.5, 'a', -1e10), in arrays and typed arrays", () => {
-    for (const [value, shown] of [[-1, "-1"], [1.5, "1.5"], ["a", "'a'"], [-1e10, "-10000000000"], [NaN, "NaN"], [10, "10"]] as const) {
+    for (const [value, shown] of [
+      [-1, "-1"],
+      [1.5, "1.5"],
+      ["a", "'a'"],
+      [-1e10, "-10000000000"],
+      [NaN, "NaN"],
+      [10, "10"],
+    ] as const) {
       const cells: unknown[] = Array.from(GRID);
       cells[3] = value;
       const record = solver.solve(cells as never);
@@ -57,7 +64,8 @@ describe("the library never throws for a bad puzzle value or type", () => {
 describe("one budget and limit rule for every grid size", () => {
   it("refuses the same budgets (0, -1, NaN, 0.5) and limits with the same RangeError for 9×9, 16×16 and 25×25", () => {
     for (const puzzle of [P, EMPTY_16, EMPTY_25]) {
-      for (const budget of [0, -1, NaN, 0.5]) expect(() => solver.solve(puzzle, { budget })).toThrow(`budget must be at least 1 search node (or Infinity), got ${budget}`);
+      for (const budget of [0, -1, NaN, 0.5])
+        expect(() => solver.solve(puzzle, { budget })).toThrow(`budget must be at least 1 search node (or Infinity), got ${budget}`);
       for (const limit of [0, 1.5, NaN]) expect(() => solver.solve(puzzle, { limit })).toThrow(/^limit must be a whole number/);
       expect(solver.solve(puzzle, { budget: Infinity }).status).not.toBe("invalid");
     }
@@ -127,9 +135,20 @@ describe("kernel memory is reused between batches, and sizes are checked in host
       kernel.run(count, 2);
       const texts = new Uint8Array(count * 81).fill(46);
       const lines = Int32Array.from({ length: count }, (_, i) => i + 1);
-      const records = kernel.recordsOutput(count, { output: "jsonl", texts, lines, positions: null, firstIndex: 0, step: 1, piece: new TextEncoder().encode(',"file":"x","line":'), guesses: true });
+      const records = kernel.recordsOutput(count, {
+        output: "jsonl",
+        texts,
+        lines,
+        positions: null,
+        firstIndex: 0,
+        step: 1,
+        piece: new TextEncoder().encode(',"file":"x","line":'),
+        guesses: true,
+      });
       expect(records!.ends.length).toBe(count);
-      expect(new TextDecoder().decode(records!.bytes.subarray(0, records!.ends[0]))).toMatch(/^\{"index":0,"file":"x","line":1,"puzzle":"\.{81}","status":"multiple","solution":"\d{81}","count":2,"guesses":\d+,"error":null\}\n$/);
+      expect(new TextDecoder().decode(records!.bytes.subarray(0, records!.ends[0]))).toMatch(
+        /^\{"index":0,"file":"x","line":1,"puzzle":"\.{81}","status":"multiple","solution":"\d{81}","count":2,"guesses":\d+,"error":null\}\n$/,
+      );
     }
     // 20 growing batches, each with its records area after it: 28 MB if each took fresh blocks.
     expect(raw(kernel).memory.buffer.byteLength - start).toBeLessThan(12 << 20);
@@ -138,7 +157,9 @@ describe("kernel memory is reused between batches, and sizes are checked in host
   it("refuses a batch that cannot fit with a RangeError naming the limit, before touching memory", async () => {
     const kernel = await WasmKernel.create();
     const before = raw(kernel).memory.buffer.byteLength;
-    expect(() => kernel.input(30e6)).toThrow(/a batch of 30000000 puzzles of 81 cells needs 5220000000 bytes, over the limit of 1073741760 bytes \(2\^30 - 64\): at most 6170929/);
+    expect(() => kernel.input(30e6)).toThrow(
+      /a batch of 30000000 puzzles of 81 cells needs 5220000000 bytes, over the limit of 1073741760 bytes \(2\^30 - 64\): at most 6170929/,
+    );
     expect(() => kernel.input(10e6)).toThrow(RangeError);
     expect(() => kernel.input(-1)).toThrow(/a whole number of puzzles from 0, got -1/);
     expect(() => kernel.input(1.5)).toThrow(/got 1\.5/);

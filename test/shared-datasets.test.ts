@@ -9,13 +9,13 @@ import { WasmKernel } from "../src/wasm.js";
 import { SHARED_DATASETS, describeWithSharedDatasets, hasSharedDatasets } from "./shared.js";
 
 const folder = SHARED_DATASETS.pathname;
-const files = hasSharedDatasets
-  ? readdirSync(folder).filter((f) => f.endsWith(".txt") && !f.startsWith("sudoku16") && !f.startsWith("sudoku25"))
-  : [];
+const files = hasSharedDatasets ? readdirSync(folder).filter((f) => f.endsWith(".txt") && !f.startsWith("sudoku16") && !f.startsWith("sudoku25")) : [];
 
 describeWithSharedDatasets("public 9×9 datasets", () => {
   it.each(files)("%s", async (file) => {
-    const lines = readFileSync(join(folder, file), "utf8").split("\n").filter((l) => l.trim() !== "");
+    const lines = readFileSync(join(folder, file), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
     const kernel = await WasmKernel.create();
     const puzzles = new Uint8Array(lines.length * CELLS);
     lines.forEach((line, i) => puzzles.set(parsePuzzle(line), i * CELLS));

@@ -16,15 +16,18 @@ import type { SolveRecord } from "../src/solver.js";
 import { loadFixture } from "./fixture.js";
 
 /** sudoku16_kr100.txt line 1 (symbols 1–9, A–G) and its solution. */
-const SIXTEEN = "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
-const SIXTEEN_SOLUTION = "1GDBC2349A586EF74E6A57F8123CBD9G52C769GBFDE4A18339F81AED76GB24C59426D31FAGBE587C8C7EB6954F12G3ADGF1DE47A5C839B26B3A5G8C269D7EF14263G418EB57FCAD97BE13CAG249D865FF8597DB6C3AG42E1AD4CF5298E617G3BE194AG63D8C5F7B2D78F9E51GB263C4ACAG32B47E1F9D56865B28FDC374A19GE";
+const SIXTEEN =
+  "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+const SIXTEEN_SOLUTION =
+  "1GDBC2349A586EF74E6A57F8123CBD9G52C769GBFDE4A18339F81AED76GB24C59426D31FAGBE587C8C7EB6954F12G3ADGF1DE47A5C839B26B3A5G8C269D7EF14263G418EB57FCAD97BE13CAG249D865FF8597DB6C3AG42E1AD4CF5298E617G3BE194AG63D8C5F7B2D78F9E51GB263C4ACAG32B47E1F9D56865B28FDC374A19GE";
 /** sudoku25_misc.txt line 1 (symbols A–Y). */
-const TWENTY_FIVE = "A.D.Y.S..JUH.N.FLI......EE.SWX.VL..PF.T.R.YNMJK.AO......UE.TKJ.A.DHXWOR.PVS.GUHR...K.E..X...QVAIFY...MO.VN.R.P...D...S...XTUQL.K.F....O....UYS.D.VN.T.H..U.P...B.C....QWRV...XFD.NRGI.VUS...B.E...FPO.KLV.X.W..K.G..D.N.BL.HES.YIT...E....QI.LR.A..GX...MDM..E.BWNDRV.Q..T.AIUL..HKNW.X........TY.CDM.KUIERVG..KQTX...CDAL..FN.EYM.....PI.QKGJY...MF..R..SD..TFO.SDM..E.RK..IHVPYJG.......B..JSC.A.VIDKO.T..HW.Y.XHMA..DT.QN..R.PVE.K.J..WJ......R.F.P..QA.M..CSL.YE.NK.Q.HXM.SWOI..L.T.V.G..QD.VO.WKLY....RH.G..N.MSFWVH..AYDNB.CGMJKP.......D.Q.C.X.HTWKJYV...LMBRF...GP..FQBU.R...S..H....D.RIYABK..MVD.U.E.WG..O.C.H.UJ..L.TP.S....ONDBRWYKG.";
+const TWENTY_FIVE =
+  "A.D.Y.S..JUH.N.FLI......EE.SWX.VL..PF.T.R.YNMJK.AO......UE.TKJ.A.DHXWOR.PVS.GUHR...K.E..X...QVAIFY...MO.VN.R.P...D...S...XTUQL.K.F....O....UYS.D.VN.T.H..U.P...B.C....QWRV...XFD.NRGI.VUS...B.E...FPO.KLV.X.W..K.G..D.N.BL.HES.YIT...E....QI.LR.A..GX...MDM..E.BWNDRV.Q..T.AIUL..HKNW.X........TY.CDM.KUIERVG..KQTX...CDAL..FN.EYM.....PI.QKGJY...MF..R..SD..TFO.SDM..E.RK..IHVPYJG.......B..JSC.A.VIDKO.T..HW.Y.XHMA..DT.QN..R.PVE.K.J..WJ......R.F.P..QA.M..CSL.YE.NK.Q.HXM.SWOI..L.T.V.G..QD.VO.WKLY....RH.G..N.MSFWVH..AYDNB.CGMJKP.......D.Q.C.X.HTWKJYV...LMBRF...GP..FQBU.R...S..H....D.RIYABK..MVD.U.E.WG..O.C.H.UJ..L.TP.S....ONDBRWYKG.";
 const FOUR = "1...3..1.....14.";
 const POJ = "ABCDEFGHIJKLMNOP";
 const HEX_LIKE = "123456789ABCDEFG";
 /** A line rewritten from one alphabet to another, keeping empty marks. */
-const translate = (line: string, from: string, to: string): string => line.replace(/[^.\-]/g, (ch) => to[from.indexOf(ch)]);
+const translate = (line: string, from: string, to: string): string => line.replace(/[^.-]/g, (ch) => to[from.indexOf(ch)]);
 
 const fixture = loadFixture();
 const NINE = fixture.find((c) => c.count === 1 && c.puzzle.includes("."))!;
@@ -177,6 +180,8 @@ describe("the main bench on an N×N dataset", () => {
     const sixteen = join(dir, "sixteen-only.txt");
     writeFileSync(sixteen, `${SIXTEEN}\n`);
     const plan = { datasets: [readDataset(sixteen)], limit: 2, timeMs: 10, budget: Infinity, seed: 1, maxPuzzles: 1 };
-    await expect(runBench({ ...plan, solvers: [findSolver("dlx")] })).rejects.toThrow("sixteen-only holds 16×16 puzzles, which no selected solver takes (dlx takes 9×9)");
+    await expect(runBench({ ...plan, solvers: [findSolver("dlx")] })).rejects.toThrow(
+      "sixteen-only holds 16×16 puzzles, which no selected solver takes (dlx takes 9×9)",
+    );
   });
 });

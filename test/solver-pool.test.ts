@@ -31,7 +31,14 @@ afterAll(async () => {
 
 const fixture = loadFixture("all").map((c) => c.puzzle);
 /** Every fixture line, bad input among them: lines of the wrong length, another character, a grid, a 4×4 line. */
-const MIXED: (string | Uint8Array)[] = [...fixture, "bad", fixture[0].replace(/\./, "x"), new Uint8Array(81), "..3..4.22...4..1", ...relabelledPuzzles(40).split("\n").slice(0, 40)];
+const MIXED: (string | Uint8Array)[] = [
+  ...fixture,
+  "bad",
+  fixture[0].replace(/\./, "x"),
+  new Uint8Array(81),
+  "..3..4.22...4..1",
+  ...relabelledPuzzles(40).split("\n").slice(0, 40),
+];
 
 async function* slowly<T>(items: readonly T[]): AsyncGenerator<T> {
   for (const item of items) {

@@ -35,7 +35,8 @@ function sh(command: string, args: string[]): string {
 /** Why the test cannot run here, or null when it can. */
 function missing(): string | null {
   if (process.getuid?.() !== 0) return "it needs root (ip netns, sshd)";
-  for (const tool of [SSHD, "/usr/bin/ssh", "/usr/bin/ssh-keygen"]) if (!existsSync(tool)) return `${tool} is missing (Debian: apt-get install openssh-server openssh-client)`;
+  for (const tool of [SSHD, "/usr/bin/ssh", "/usr/bin/ssh-keygen"])
+    if (!existsSync(tool)) return `${tool} is missing (Debian: apt-get install openssh-server openssh-client)`;
   if (spawnSync("parallel", ["--version"]).status !== 0) return "GNU parallel is missing (Debian: apt-get install parallel)";
   const probe = `sudoku-probe-${process.pid}`;
   const added = spawnSync("ip", ["netns", "add", probe], { encoding: "utf8" });
@@ -190,16 +191,42 @@ async function runHosts(note: (line: string) => void): Promise<void> {
     const parallel = (logins: string, resumeFailed: boolean) =>
       spawn(
         "parallel",
-        ["--will-cite", "--ssh", ssh.join(" "), "--sshlogin", logins, "--joblog", joblog, ...(resumeFailed ? ["--resume-failed"] : []),
-          process.execPath, BIN, "solve", "--no-progress", "--threads", "1", "--resume", "--shard", "{}/4", "-o", join(dir, "shard-{}.txt"), input,
-          ":::", "0", "1", "2", "3"],
+        [
+          "--will-cite",
+          "--ssh",
+          ssh.join(" "),
+          "--sshlogin",
+          logins,
+          "--joblog",
+          joblog,
+          ...(resumeFailed ? ["--resume-failed"] : []),
+          process.execPath,
+          BIN,
+          "solve",
+          "--no-progress",
+          "--threads",
+          "1",
+          "--resume",
+          "--shard",
+          "{}/4",
+          "-o",
+          join(dir, "shard-{}.txt"),
+          input,
+          ":::",
+          "0",
+          "1",
+          "2",
+          "3",
+        ],
         { stdio: ["ignore", "ignore", "pipe"] },
       );
     /** The status of a parallel run; its stderr goes to the transcript. */
     const ran = (child: ChildProcess) => {
       let stderr = "";
       child.stderr?.on("data", (chunk) => (stderr += chunk));
-      return new Promise<number | null>((resolve) => child.on("close", (status) => resolve((stderr.trim() && note(`  parallel's stderr: ${stderr.trim()}`), status))));
+      return new Promise<number | null>((resolve) =>
+        child.on("close", (status) => resolve((stderr.trim() && note(`  parallel's stderr: ${stderr.trim()}`), status))),
+      );
     };
 
     const first = parallel("1/alpha,1/beta", false);
@@ -213,10 +240,16 @@ async function runHosts(note: (line: string) => void): Promise<void> {
     const firstStatus = await firstExit;
     const log1 = readFileSync(joblog, "utf8").trim();
     note(`parallel, alpha and beta: status ${firstStatus}; joblog:\n${log1}`);
-    const failed = log1.split("\n").slice(1).filter((row) => row.split("\t")[6] !== "0");
+    const failed = log1
+      .split("\n")
+      .slice(1)
+      .filter((row) => row.split("\t")[6] !== "0");
     expect(firstStatus, "a job on alpha failed").toBeGreaterThan(0);
     expect(failed.length).toBeGreaterThan(0);
-    expect(failed.every((row) => row.split("\t")[1] === "alpha"), "only alpha's jobs failed").toBe(true);
+    expect(
+      failed.every((row) => row.split("\t")[1] === "alpha"),
+      "only alpha's jobs failed",
+    ).toBe(true);
     const partial = [0, 1, 2, 3].map(sizeOf);
     note(`shard sizes after the kill: ${partial.join(", ")}`);
     for (const k of [0, 1, 2, 3]) {

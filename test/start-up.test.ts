@@ -19,22 +19,28 @@ import { loadFixture } from "./fixture.js";
 const { dir, file } = scratchFolder("sudoku-start-up-");
 
 /** Hooks that append the URL of each module the ESM loader loads to $LOADED_MODULES; require's modules are added as the process exits. */
-const hooks = file("record-loads-hooks.mjs", [
-  'import { appendFileSync } from "node:fs";',
-  "export async function load(url, context, nextLoad) {",
-  "  appendFileSync(process.env.LOADED_MODULES, url + '\\n');",
-  "  return nextLoad(url, context);",
-  "}",
-  "",
-].join("\n"));
-const register = file("record-loads.mjs", [
-  'import { appendFileSync } from "node:fs";',
-  'import { createRequire, register } from "node:module";',
-  'import { pathToFileURL } from "node:url";',
-  `register(${JSON.stringify(pathToFileURL(hooks).href)});`,
-  'process.on("exit", () => appendFileSync(process.env.LOADED_MODULES, Object.keys(createRequire(import.meta.url).cache).map((path) => pathToFileURL(path).href + "\\n").join("")));',
-  "",
-].join("\n"));
+const hooks = file(
+  "record-loads-hooks.mjs",
+  [
+    'import { appendFileSync } from "node:fs";',
+    "export async function load(url, context, nextLoad) {",
+    "  appendFileSync(process.env.LOADED_MODULES, url + '\\n');",
+    "  return nextLoad(url, context);",
+    "}",
+    "",
+  ].join("\n"),
+);
+const register = file(
+  "record-loads.mjs",
+  [
+    'import { appendFileSync } from "node:fs";',
+    'import { createRequire, register } from "node:module";',
+    'import { pathToFileURL } from "node:url";',
+    `register(${JSON.stringify(pathToFileURL(hooks).href)});`,
+    'process.on("exit", () => appendFileSync(process.env.LOADED_MODULES, Object.keys(createRequire(import.meta.url).cache).map((path) => pathToFileURL(path).href + "\\n").join("")));',
+    "",
+  ].join("\n"),
+);
 
 /** The unbundled command line, as tsc wrote it. */
 const MAIN = new URL("../dist/src/cli/main.js", import.meta.url).pathname;
@@ -47,12 +53,15 @@ function loadsOf(entry: string, args: string[]) {
     encoding: "utf8",
     env: { ...process.env, LOADED_MODULES: record },
   });
-  const modules = readFileSync(record, "utf8").split("\n").filter((url) => url !== "");
+  const modules = readFileSync(record, "utf8")
+    .split("\n")
+    .filter((url) => url !== "");
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, modules };
 }
 
 /** The packages among `modules` (URLs under node_modules/), by name. */
-const packagesOf = (modules: readonly string[]): string[] => [...new Set(modules.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []))].sort();
+const packagesOf = (modules: readonly string[]): string[] =>
+  [...new Set(modules.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []))].sort();
 /** The modules of this package's dist/src among `modules`, as paths under it (`cli/solve.js`). */
 const ownOf = (modules: readonly string[]): string[] => modules.flatMap((url) => /\/dist\/src\/(.+)$/.exec(url)?.[1] ?? []);
 /** The bundle's chunks among `modules`, by name: `main`, `solve` (a lazy path's chunk is named for its module), `chunk` (shared). */
@@ -63,8 +72,17 @@ const ON_THEIR_PATH = ["cli-progress", "csv-parse", "proper-lockfile", "piscina"
 
 const fixture = loadFixture();
 const unique = fixture.filter((c) => c.count === 1 && c.puzzle.includes("."));
-const lines = file("lines.txt", unique.slice(0, 3).map((c) => c.puzzle).join("\n") + "\n");
-const solutions = unique.slice(0, 3).map((c) => c.solution + "\n").join("");
+const lines = file(
+  "lines.txt",
+  unique
+    .slice(0, 3)
+    .map((c) => c.puzzle)
+    .join("\n") + "\n",
+);
+const solutions = unique
+  .slice(0, 3)
+  .map((c) => c.solution + "\n")
+  .join("");
 
 describe("start-up loads what the run's path uses", () => {
   it("solve --threads 0 of a line file: the bundle, and none of cli-progress, csv-parse, proper-lockfile, piscina, nor the other commands", () => {

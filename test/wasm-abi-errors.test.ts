@@ -54,7 +54,9 @@ describe("wasm-abi: a module that fails says which module and what it did", () =
 
   it("an allocator that returns a pointer past the end of memory", async () => {
     const bytes = await build("far", `export function malloc(size: usize): usize { return 0x7ff00000; }\n${SOLVE}: u32 { return 0; }\n`);
-    expect(await failure(bytes, "far.wasm")).toMatch(/^far\.wasm: its malloc\(170\) returned 2146435072, which leaves no room for the arguments in its \d+-byte memory$/);
+    expect(await failure(bytes, "far.wasm")).toMatch(
+      /^far\.wasm: its malloc\(170\) returned 2146435072, which leaves no room for the arguments in its \d+-byte memory$/,
+    );
   }, 60_000);
 
   it("no allocator and a memory at its maximum", async () => {

@@ -19,7 +19,11 @@ function plan(overrides: Partial<WebBenchPlan>): WebBenchPlan {
 
 describe("the web page's bench", () => {
   it("times each row in tinybench passes and reports the guesses of its checked pass", async () => {
-    const rows = await runWebBench(plan({ datasets: [{ name: "hard", text: HARD, expectation: "unique" }] }), () => {}, () => {});
+    const rows = await runWebBench(
+      plan({ datasets: [{ name: "hard", text: HARD, expectation: "unique" }] }),
+      () => {},
+      () => {},
+    );
     expect(rows.map((row) => [row.solver, row.puzzles, row.verified, row.timeouts, row.batchCall])).toEqual([
       ["wasm", 20, 20, 0, true],
       ["bitmask", 20, 20, 0, false],
@@ -34,13 +38,18 @@ describe("the web page's bench", () => {
   it("stops with the bench's WrongAnswerError, naming the solver and the line, when a count is not what the file promises", async () => {
     const several = loadFixture().find((c) => c.count === 2)!.puzzle;
     const text = `${HARD.split("\n").slice(0, 3).join("\n")}\n${several}\n`;
-    const error = await runWebBench(plan({ puzzles: 4, datasets: [{ name: "claims-unique", text, expectation: "unique" }] }), () => {}, () => {}).catch((e: unknown) => e);
+    const error = await runWebBench(
+      plan({ puzzles: 4, datasets: [{ name: "claims-unique", text, expectation: "unique" }] }),
+      () => {},
+      () => {},
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WrongAnswerError);
     expect((error as Error).message).toMatch(/^wasm on claims-unique line 4: expected 1 solution \(the dataset is unique\), got 2/);
   });
 
   it("words the 'vs wasm' cell as the bench does: slower or faster than the kernel, never a ratio below 1", () => {
-    const versusWasm = (wasm: number, row: number) => benchCells(measuredRow({ puzzlesPerSecond: row }), measuredRow({ solver: "wasm", puzzlesPerSecond: wasm }))[9];
+    const versusWasm = (wasm: number, row: number) =>
+      benchCells(measuredRow({ puzzlesPerSecond: row }), measuredRow({ solver: "wasm", puzzlesPerSecond: wasm }))[9];
     expect(versusWasm(57_256, 23_200)).toBe("2.47× slower");
     expect(versusWasm(1000, 1000)).toBe("1.00× slower");
     expect(versusWasm(490, 769)).toBe("1.57× faster");

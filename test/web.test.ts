@@ -31,7 +31,9 @@ const TWO_SOLUTIONS = "8.........95.......76.........426798...571243...893165...
 const BAD = HARD_9.slice(0, 16) + "x" + HARD_9.slice(17);
 const SHORT = HARD_9.slice(0, 50);
 const BENCH = fileURLToPath(new URL("../dist/bench/bench.js", import.meta.url));
-const EASY = readFileSync(new URL("../datasets/easy.txt", import.meta.url), "utf8").split("\n").filter((line) => line.length === 81);
+const EASY = readFileSync(new URL("../datasets/easy.txt", import.meta.url), "utf8")
+  .split("\n")
+  .filter((line) => line.length === 81);
 /** Markup that would run if the page put a name or a puzzle line into its HTML unescaped. */
 const MARKUP = `<img src=x onerror="window.hacked=1">`;
 /** The large paste, as the page builds it from EASY: 100,000 lines, every 1,000th a comment, every 997th too short. */
@@ -64,102 +66,108 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
   });
   afterAll(async () => server?.close());
 
-  it.for(BROWSERS)("$name: solves pasted puzzles in the worker, runs a short bench whose answers, table and chart check out", { timeout: 120_000 }, async ({ name, engine, skip }, context) => {
-    if (skip) context.skip(skip);
-    await withPage(
-      url,
-      async (page) => {
-        await page.waitForSelector("#solve:not([disabled])");
-        expect(await text(page, "#env")).toMatch(engine);
+  it.for(BROWSERS)(
+    "$name: solves pasted puzzles in the worker, runs a short bench whose answers, table and chart check out",
+    { timeout: 120_000 },
+    async ({ name, engine, skip }, context) => {
+      if (skip) context.skip(skip);
+      await withPage(
+        url,
+        async (page) => {
+          await page.waitForSelector("#solve:not([disabled])");
+          expect(await text(page, "#env")).toMatch(engine);
 
-        await fill(page, "#puzzles", [HARD_9, FOUR, TWO_SOLUTIONS, BAD, SHORT].join("\n"));
-        await page.click("#solve");
-        await page.waitForSelector("#solve-results:not([hidden]) tbody tr");
-        const solved = await page.$$eval("#solve-results tbody tr[data-index]", (rows) =>
-          rows.map((row) => Array.from(row.querySelectorAll("td"), (td) => td.textContent ?? "")),
-        );
-        expect(solved.map((cells) => cells[1].split(":")[0])).toEqual(["solved", "solved", "multiple", "invalid", "invalid"]);
-        expect(isValidSolution(parsePuzzle(HARD_9), parsePuzzle(solved[0][4]))).toBe(true);
-        expect(solved[1][4]).toMatch(/^[1-4]{16}$/);
-        expect(solved[3][1]).toContain("cell 17");
-        expect(solved[4][1]).toBe("invalid: expected 16, 81, 256 or 625 characters (4×4, 9×9, 16×16, 25×25), got 50");
+          await fill(page, "#puzzles", [HARD_9, FOUR, TWO_SOLUTIONS, BAD, SHORT].join("\n"));
+          await page.click("#solve");
+          await page.waitForSelector("#solve-results:not([hidden]) tbody tr");
+          const solved = await page.$$eval("#solve-results tbody tr[data-index]", (rows) =>
+            rows.map((row) => Array.from(row.querySelectorAll("td"), (td) => td.textContent ?? "")),
+          );
+          expect(solved.map((cells) => cells[1].split(":")[0])).toEqual(["solved", "solved", "multiple", "invalid", "invalid"]);
+          expect(isValidSolution(parsePuzzle(HARD_9), parsePuzzle(solved[0][4]))).toBe(true);
+          expect(solved[1][4]).toMatch(/^[1-4]{16}$/);
+          expect(solved[3][1]).toContain("cell 17");
+          expect(solved[4][1]).toBe("invalid: expected 16, 81, 256 or 625 characters (4×4, 9×9, 16×16, 25×25), got 50");
 
-        // The first solution shows as a grid at once; a click on the 4×4 row shows that one, its clues in bold.
-        expect(await gridCells(page)).toEqual({ size: "9", text: solved[0][4], clues: HARD_9.replaceAll(".", "").length });
-        await page.click('#solve-results tbody tr[data-index="1"]');
-        expect(await gridCells(page)).toEqual({ size: "4", text: solved[1][4], clues: FOUR.replaceAll(".", "").length });
+          // The first solution shows as a grid at once; a click on the 4×4 row shows that one, its clues in bold.
+          expect(await gridCells(page)).toEqual({ size: "9", text: solved[0][4], clues: HARD_9.replaceAll(".", "").length });
+          await page.click('#solve-results tbody tr[data-index="1"]');
+          expect(await gridCells(page)).toEqual({ size: "4", text: solved[1][4], clues: FOUR.replaceAll(".", "").length });
 
-        await fill(page, "#bench-puzzles", "20");
-        await fill(page, "#bench-time", "100");
-        await fill(page, "#bench-budget", "300"); // some hard puzzles go over it for the slower solvers
-        await page.click("#run-bench");
-        await page.waitForSelector("#bench-progress:not([hidden])");
-        await page.waitForSelector("#bench-status[data-done]", { timeout: 90_000 });
-        const rows = await page.$$eval("#bench-table tbody tr", (trs) =>
-          trs.map((tr) => {
-            const cell = (column: string) => tr.querySelector(`td[data-column="${column}"]`)!.textContent!;
-            const pps = Number(tr.getAttribute("data-puzzles-per-second"));
-            const [dataset, solver] = [tr.getAttribute("data-dataset"), tr.getAttribute("data-solver")];
-            return { dataset, solver, pps, checked: cell("answers checked"), margin: cell("±"), flags: cell("flags") };
-          }),
-        );
-        const expected = ["easy", "hard"].flatMap((dataset) => ["wasm", "bitmask", "mrv", "dlx"].map((solver) => ({ dataset, solver })));
-        expect(rows.map(({ dataset, solver }) => ({ dataset, solver })).sort(byKey)).toEqual(expected.sort(byKey));
-        let overBudget = 0;
-        for (const row of rows) {
-          expect(row.pps).toBeGreaterThan(0);
-          expect(row.flags, `${row.dataset} ${row.solver} ± ${row.margin}`).toBe(Number.parseFloat(row.margin) > 5 ? "N" : ""); // the bench's rule
-          const [, verified, over] = /^(\d+)\/20(?: \((\d+) over budget, not checked\))?$/.exec(row.checked)!;
-          expect(Number(verified) + Number(over ?? 0)).toBe(20);
-          overBudget += Number(over ?? 0);
-        }
-        expect(overBudget).toBeGreaterThan(0);
-        const status = (await text(page, "#bench-status"))!;
-        expect(status).not.toContain("every answer checked");
-        expect(status).toMatch(new RegExp(`^done: 8 rows in \\d+ s; ${160 - overBudget} of 160 answers checked: ${overBudget} solves went over the budget of 300 nodes`));
-        const noisy = rows.filter((row) => row.flags === "N").length;
-        if (noisy > 0) {
-          expect(status).toContain(`; ${noisy} of them noisy (N, see below the table)`);
-          expect(await text(page, "#bench-notes")).toMatch(new RegExp(`^N noisy \\(${noisy} rows?\\): the ± of the mean is above 5%`));
-        } else expect(await page.$eval("#bench-notes", (notes) => (notes as HTMLElement).hidden)).toBe(true);
-        expect(await page.$eval("#bench-progress", (bar) => [(bar as HTMLProgressElement).value, (bar as HTMLProgressElement).max])).toEqual([8, 8]);
-        expect(await page.$$eval("#bench-svg rect.bar", (bars) => bars.length)).toBe(rows.length);
-        expect(await page.$$eval("#bench-svg path.error-bar", (bars) => bars.length)).toBe(rows.length);
-        expect(await page.$eval("#bench-svg", (svg) => svg.getAttribute("data-scale"))).toBe("log");
-        console.log(`web bench in ${await text(page, "#env")}\n` + rows.map((r) => `  ${r.dataset} ${r.solver}: ${Math.round(r.pps)}/s`).join("\n"));
+          await fill(page, "#bench-puzzles", "20");
+          await fill(page, "#bench-time", "100");
+          await fill(page, "#bench-budget", "300"); // some hard puzzles go over it for the slower solvers
+          await page.click("#run-bench");
+          await page.waitForSelector("#bench-progress:not([hidden])");
+          await page.waitForSelector("#bench-status[data-done]", { timeout: 90_000 });
+          const rows = await page.$$eval("#bench-table tbody tr", (trs) =>
+            trs.map((tr) => {
+              const cell = (column: string) => tr.querySelector(`td[data-column="${column}"]`)!.textContent!;
+              const pps = Number(tr.getAttribute("data-puzzles-per-second"));
+              const [dataset, solver] = [tr.getAttribute("data-dataset"), tr.getAttribute("data-solver")];
+              return { dataset, solver, pps, checked: cell("answers checked"), margin: cell("±"), flags: cell("flags") };
+            }),
+          );
+          const expected = ["easy", "hard"].flatMap((dataset) => ["wasm", "bitmask", "mrv", "dlx"].map((solver) => ({ dataset, solver })));
+          expect(rows.map(({ dataset, solver }) => ({ dataset, solver })).sort(byKey)).toEqual(expected.sort(byKey));
+          let overBudget = 0;
+          for (const row of rows) {
+            expect(row.pps).toBeGreaterThan(0);
+            expect(row.flags, `${row.dataset} ${row.solver} ± ${row.margin}`).toBe(Number.parseFloat(row.margin) > 5 ? "N" : ""); // the bench's rule
+            const [, verified, over] = /^(\d+)\/20(?: \((\d+) over budget, not checked\))?$/.exec(row.checked)!;
+            expect(Number(verified) + Number(over ?? 0)).toBe(20);
+            overBudget += Number(over ?? 0);
+          }
+          expect(overBudget).toBeGreaterThan(0);
+          const status = (await text(page, "#bench-status"))!;
+          expect(status).not.toContain("every answer checked");
+          expect(status).toMatch(
+            new RegExp(`^done: 8 rows in \\d+ s; ${160 - overBudget} of 160 answers checked: ${overBudget} solves went over the budget of 300 nodes`),
+          );
+          const noisy = rows.filter((row) => row.flags === "N").length;
+          if (noisy > 0) {
+            expect(status).toContain(`; ${noisy} of them noisy (N, see below the table)`);
+            expect(await text(page, "#bench-notes")).toMatch(new RegExp(`^N noisy \\(${noisy} rows?\\): the ± of the mean is above 5%`));
+          } else expect(await page.$eval("#bench-notes", (notes) => (notes as HTMLElement).hidden)).toBe(true);
+          expect(await page.$eval("#bench-progress", (bar) => [(bar as HTMLProgressElement).value, (bar as HTMLProgressElement).max])).toEqual([8, 8]);
+          expect(await page.$$eval("#bench-svg rect.bar", (bars) => bars.length)).toBe(rows.length);
+          expect(await page.$$eval("#bench-svg path.error-bar", (bars) => bars.length)).toBe(rows.length);
+          expect(await page.$eval("#bench-svg", (svg) => svg.getAttribute("data-scale"))).toBe("log");
+          console.log(`web bench in ${await text(page, "#env")}\n` + rows.map((r) => `  ${r.dataset} ${r.solver}: ${Math.round(r.pps)}/s`).join("\n"));
 
-        // The exports: the bench's JSON (its reader takes it, and --compare … --against judges it) and its CSV.
-        const json = await download(page, "#export-json");
-        const run = parseJson(json, "the page's JSON");
-        expect(run.records.map((r) => `${r.dataset} ${r.row}`).sort()).toEqual(expected.map((r) => `${r.dataset} ${r.solver}`).sort());
-        expect(run.environment).toMatchObject({ seed: 1, limit: 2, budget: 300, puzzles: 20, timeMs: 100 });
-        expect(run.records.every((r) => r.batchMs!.length === r.samples)).toBe(true);
-        const saved = join(SCREENSHOTS, `web-${name}.json`);
-        mkdirSync(SCREENSHOTS, { recursive: true });
-        writeFileSync(saved, json);
-        const judged = spawnSync(process.execPath, [BENCH, "--compare", saved, "--against", saved], { encoding: "utf8" });
-        expect(judged.status, judged.stderr).toBe(0);
-        expect(judged.stdout).toMatch(/0 faster, 0 slower, \d+ no change, \d+ not judged, 0 undecided, 0 not run on one side/);
-        const csv = (await download(page, "#export-csv")).trim().split("\n");
-        expect(csv[0]).toBe(CSV_FIELDS.join(","));
-        expect(csv.length).toBe(rows.length + 1);
+          // The exports: the bench's JSON (its reader takes it, and --compare … --against judges it) and its CSV.
+          const json = await download(page, "#export-json");
+          const run = parseJson(json, "the page's JSON");
+          expect(run.records.map((r) => `${r.dataset} ${r.row}`).sort()).toEqual(expected.map((r) => `${r.dataset} ${r.solver}`).sort());
+          expect(run.environment).toMatchObject({ seed: 1, limit: 2, budget: 300, puzzles: 20, timeMs: 100 });
+          expect(run.records.every((r) => r.batchMs!.length === r.samples)).toBe(true);
+          const saved = join(SCREENSHOTS, `web-${name}.json`);
+          mkdirSync(SCREENSHOTS, { recursive: true });
+          writeFileSync(saved, json);
+          const judged = spawnSync(process.execPath, [BENCH, "--compare", saved, "--against", saved], { encoding: "utf8" });
+          expect(judged.status, judged.stderr).toBe(0);
+          expect(judged.stdout).toMatch(/0 faster, 0 slower, \d+ no change, \d+ not judged, 0 undecided, 0 not run on one side/);
+          const csv = (await download(page, "#export-csv")).trim().split("\n");
+          expect(csv[0]).toBe(CSV_FIELDS.join(","));
+          expect(csv.length).toBe(rows.length + 1);
 
-        await page.select("#chart-scale", "linear");
-        expect(await page.$eval("#bench-svg", (svg) => svg.getAttribute("data-scale"))).toBe("linear");
-        await page.setViewport({ width: 1280, height: 900 });
-        await page.screenshot({ path: `${SCREENSHOTS}web-${name}.png`, fullPage: true });
+          await page.select("#chart-scale", "linear");
+          expect(await page.$eval("#bench-svg", (svg) => svg.getAttribute("data-scale"))).toBe("linear");
+          await page.setViewport({ width: 1280, height: 900 });
+          await page.screenshot({ path: `${SCREENSHOTS}web-${name}.png`, fullPage: true });
 
-        // Phone width: nothing makes the page scroll sideways, and a puzzle stays on one line of the input box.
-        await page.select("#chart-scale", "log");
-        await page.setViewport({ width: 390, height: 844 }); // (isMobile would reload the page and lose the run)
-        const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
-        expect(widths.page).toBeLessThanOrEqual(widths.view);
-        expect(await page.$eval("#puzzles", (box) => getComputedStyle(box).whiteSpace)).toBe("pre");
-        await page.screenshot({ path: `${SCREENSHOTS}web-${name}-phone.png`, fullPage: true });
-      },
-      name,
-    );
-  });
+          // Phone width: nothing makes the page scroll sideways, and a puzzle stays on one line of the input box.
+          await page.select("#chart-scale", "log");
+          await page.setViewport({ width: 390, height: 844 }); // (isMobile would reload the page and lose the run)
+          const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
+          expect(widths.page).toBeLessThanOrEqual(widths.view);
+          expect(await page.$eval("#puzzles", (box) => getComputedStyle(box).whiteSpace)).toBe("pre");
+          await page.screenshot({ path: `${SCREENSHOTS}web-${name}-phone.png`, fullPage: true });
+        },
+        name,
+      );
+    },
+  );
 
   const LARGE_TEST = "chromium: a 100,000-line paste shows every result in order while the page stays responsive; the header, empty states and escaping";
   it(LARGE_TEST, { timeout: 120_000 }, async (context) => {
@@ -182,7 +190,11 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         // An empty box, and one of only blank lines and comments, are said to be so; nothing is shown.
         const empty = "the box is empty: paste puzzles into it, one per line";
         const comments = "no puzzles in the box: only blank lines and comments (lines starting with #)";
-        for (const [box, said] of [["", empty], [" \n\n  ", empty], ["# a comment\n\n", comments]]) {
+        for (const [box, said] of [
+          ["", empty],
+          [" \n\n  ", empty],
+          ["# a comment\n\n", comments],
+        ]) {
           await fill(page, "#puzzles", box);
           await page.click("#solve");
           await page.waitForFunction((said) => document.getElementById("solve-status")!.textContent === said, {}, said);

@@ -89,7 +89,8 @@ function sampleOf(dataset: WebDataset, plan: WebBenchPlan): Sample {
   const puzzles = rows.filter((row) => row.line !== "" && !row.line.startsWith("#"));
   const picked = seededSample(puzzles.length, plan.puzzles, plan.seed);
   for (const { line, number } of picked.map((i) => puzzles[i])) {
-    if (line.length !== CELLS) throw new WebBenchError(`${dataset.name} line ${number}: the page's bench runs 9×9 puzzles (81 characters); this line has ${line.length}`);
+    if (line.length !== CELLS)
+      throw new WebBenchError(`${dataset.name} line ${number}: the page's bench runs 9×9 puzzles (81 characters); this line has ${line.length}`);
   }
   const file = { name: dataset.name, path: dataset.name, puzzles: puzzles.map((p) => p.line), lines: puzzles.map((p) => p.number) };
   return drawPuzzles(file, picked, dataset.expectation);
@@ -143,7 +144,11 @@ function pass(engine: SolverEngine, sample: Sample, plan: WebBenchPlan): number 
 }
 
 /** Runs the plan; `onRow` gets each row as it is measured, `onProgress` where the run stands before each row. */
-export async function runWebBench(plan: WebBenchPlan, onRow: (row: WebBenchRow) => void, onProgress: (progress: WebBenchProgress) => void): Promise<WebBenchRow[]> {
+export async function runWebBench(
+  plan: WebBenchPlan,
+  onRow: (row: WebBenchRow) => void,
+  onProgress: (progress: WebBenchProgress) => void,
+): Promise<WebBenchRow[]> {
   const engines = new Map<string, SolverEngine>();
   for (const id of plan.solvers) {
     const info = findSolver(id);

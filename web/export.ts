@@ -85,5 +85,7 @@ export const pageCsv = (run: BenchRun): string => formatCsv(run.records);
 /** The first 16 hex digits of the SHA-256 of `bytes`, as the bench records a dataset (bench/env.ts). */
 export async function contentHash(bytes: ArrayBuffer): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("").slice(0, 16);
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0"))
+    .join("")
+    .slice(0, 16);
 }

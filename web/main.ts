@@ -42,7 +42,8 @@ export function describeBrowser(userAgent: string): string {
 
 /** Chromium's user agent string says only "150.0.0.0"; its client hints give the full version. */
 async function browserLine(): Promise<string> {
-  const hints = (navigator as { userAgentData?: { getHighEntropyValues(keys: string[]): Promise<{ fullVersionList?: { brand: string; version: string }[] }> } }).userAgentData;
+  const hints = (navigator as { userAgentData?: { getHighEntropyValues(keys: string[]): Promise<{ fullVersionList?: { brand: string; version: string }[] }> } })
+    .userAgentData;
   const brands = hints ? ((await hints.getHighEntropyValues(["fullVersionList"])).fullVersionList ?? []) : [];
   const chromium = brands.find((b) => b.brand === "Chromium") ?? brands.find((b) => b.brand === "Google Chrome");
   const described = describeBrowser(navigator.userAgent);
@@ -155,8 +156,7 @@ const puzzleCount = (text: string) => text.split("\n").filter((line) => line.tri
 
 /** The plan the form describes, and each dataset's identity (name, content hash, puzzles) for the exports. */
 async function benchPlan(): Promise<{ plan: WebBenchPlan; identities: PageEnvironment["datasets"] }> {
-  const ticked = (container: string) =>
-    [...$(container).querySelectorAll<HTMLInputElement>("input[type=checkbox]:checked")].map((box) => box.value);
+  const ticked = (container: string) => [...$(container).querySelectorAll<HTMLInputElement>("input[type=checkbox]:checked")].map((box) => box.value);
   const datasets: WebDataset[] = [];
   const identities: PageEnvironment["datasets"] = [];
   for (const name of ticked("bench-datasets")) {
@@ -195,7 +195,10 @@ function checkbox(container: string, value: string, title: string, checked: bool
 
 async function takeFile(file: File): Promise<void> {
   const bytes = await file.arrayBuffer();
-  droppedFile = { dataset: { name: file.name.replace(/\.txt$/, ""), text: new TextDecoder().decode(bytes), expectation: "unknown" }, sha256: await contentHash(bytes) };
+  droppedFile = {
+    dataset: { name: file.name.replace(/\.txt$/, ""), text: new TextDecoder().decode(bytes), expectation: "unknown" },
+    sha256: await contentHash(bytes),
+  };
   $("dropped").textContent = `${file.name} added (answers checked for validity and agreement between solvers)`;
 }
 

@@ -2,9 +2,7 @@
 import type { SolveRecord } from "../src/index.js";
 import type { WebBenchPlan, WebBenchProgress, WebBenchRow } from "./bench.js";
 
-export type ToWorker =
-  | { type: "solve"; text: string; limit: number }
-  | { type: "bench"; plan: WebBenchPlan };
+export type ToWorker = { type: "solve"; text: string; limit: number } | { type: "bench"; plan: WebBenchPlan };
 
 export type FromWorker =
   | { type: "ready"; kernel: string; solvers: { id: string; description: string }[] }

@@ -14,7 +14,9 @@ let solver: Promise<Solver> | undefined;
 
 /** The characters of a line of each size the page takes: 4×4, 9×9, 16×16, 25×25. */
 const LINE_LENGTHS = gridSides().map((side) => side * side);
-const SIZES_TAKEN = gridSides().map((side) => `${side}×${side}`).join(", ");
+const SIZES_TAKEN = gridSides()
+  .map((side) => `${side}×${side}`)
+  .join(", ");
 
 /**
  * One record per line, in order. A line of no size's length gets the message of every size
@@ -36,10 +38,18 @@ async function handle(message: ToWorker): Promise<void> {
     const rows = message.text.split("\n").map((line, index) => ({ line: line.trim(), number: index + 1 }));
     const puzzles = rows.filter((row) => row.line !== "" && !row.line.startsWith("#"));
     const start = performance.now();
-    const records = solveLines(ready, puzzles.map((p) => p.line), message.limit);
+    const records = solveLines(
+      ready,
+      puzzles.map((p) => p.line),
+      message.limit,
+    );
     post({ type: "solved", records, lines: puzzles.map((p) => p.number), puzzles: puzzles.map((p) => p.line), milliseconds: performance.now() - start });
   } else {
-    const rows = await runWebBench(message.plan, (row) => post({ type: "row", row }), (progress) => post({ type: "progress", ...progress }));
+    const rows = await runWebBench(
+      message.plan,
+      (row) => post({ type: "row", row }),
+      (progress) => post({ type: "progress", ...progress }),
+    );
     post({ type: "benchDone", rows });
   }
 }

@@ -47,4 +47,5 @@ export async function kernelAtBox(module: WasmModule, box: number): Promise<Batc
 }
 
 /** {@link kernelAtBox} of the module at `source` (a URL, bytes, a Response). */
-export const kernelAtBoxFrom = async (source: Parameters<typeof compileSource>[0], box: number): Promise<BatchKernel> => kernelAtBox(await compileSource(source), box);
+export const kernelAtBoxFrom = async (source: Parameters<typeof compileSource>[0], box: number): Promise<BatchKernel> =>
+  kernelAtBox(await compileSource(source), box);

@@ -27,7 +27,9 @@ export async function buildKernelAtCommit(commit: string, entry: string, target:
     const tree = join(folder, `${prefix}${hash}`);
     const entryFolder = dirname(entry);
     mkdirSync(join(tree, entryFolder), { recursive: true });
-    const files = execFileSync("git", ["ls-tree", "--name-only", `${hash}:${entryFolder}`], { cwd: root, encoding: "utf8" }).split("\n").filter((name) => name.endsWith(".ts"));
+    const files = execFileSync("git", ["ls-tree", "--name-only", `${hash}:${entryFolder}`], { cwd: root, encoding: "utf8" })
+      .split("\n")
+      .filter((name) => name.endsWith(".ts"));
     for (const name of files) writeFileSync(join(tree, entryFolder, name), execFileSync("git", ["show", `${hash}:${entryFolder}/${name}`], { cwd: root }));
     const source = join(tree, entry);
     const { error, stderr } = await asc.main([source, "--config", join(root, "asconfig.json"), "--target", target, "-o", wasm]);

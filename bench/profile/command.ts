@@ -14,14 +14,34 @@ import { solverHelpLines } from "../../src/cli/solver-help.js";
 /** Every option of `profile`, once: flags, help, defaults and parsers. */
 const PROFILE_OPTIONS: readonly OptionRow[] = [
   { flags: "--variants <ids>", description: "comma-separated kernel variant ids (listed below)", defaultText: "every wasm variant", parse: commaList },
-  { flags: "--datasets <specs>", description: "comma-separated public set names (npx sudoku-wasm datasets list), bundled names, puzzle files or folders", defaultText: "every bundled dataset", parse: commaList },
+  {
+    flags: "--datasets <specs>",
+    description: "comma-separated public set names (npx sudoku-wasm datasets list), bundled names, puzzle files or folders",
+    defaultText: "every bundled dataset",
+    parse: commaList,
+  },
   { flags: "--limit <n>", description: "count solutions up to 1 (find one) or 2 (prove uniqueness)", default: 2, parse: wholeNumber(1, 2) },
-  { flags: "--budget <nodes>", description: "search nodes per puzzle before it counts as a timeout (shown, never dropped)", default: 200_000, parse: wholeNumber(1, 0x7fffffff) },
-  { flags: "--sample <n>", description: "profile at most this many puzzles per dataset, drawn with --seed", defaultText: "every puzzle", parse: wholeNumber(1) },
+  {
+    flags: "--budget <nodes>",
+    description: "search nodes per puzzle before it counts as a timeout (shown, never dropped)",
+    default: 200_000,
+    parse: wholeNumber(1, 0x7fffffff),
+  },
+  {
+    flags: "--sample <n>",
+    description: "profile at most this many puzzles per dataset, drawn with --seed",
+    defaultText: "every puzzle",
+    parse: wholeNumber(1),
+  },
   { flags: "--seed <n>", description: "seed of the --sample draw", default: 1, parse: wholeNumber(0, 0xffffffff) },
   { flags: "--json [file]", description: "write every record (per-puzzle arrays included) as JSON (bare flag: <out>/profile-<time>.json)" },
   { flags: "--markdown", description: "print each dataset's variant table as Markdown (every column) instead of the terminal report", default: false },
-  { flags: "--out <dir>", description: "folder of the pictures (two SVGs per dataset) and the CPU profile", default: resultsFolder(), defaultText: "bench/results/" },
+  {
+    flags: "--out <dir>",
+    description: "folder of the pictures (two SVGs per dataset) and the CPU profile",
+    default: resultsFolder(),
+    defaultText: "bench/results/",
+  },
   { flags: "--cpu-prof", description: "also write a V8 CPU profile of the run to <out>/profile-<time>.cpuprofile", default: false },
 ];
 

@@ -12,4 +12,3 @@ const VERSION = 1;
 export function formatProfileJson(run: ProfileRun): string {
   return stringifyCompact({ format: FORMAT, version: VERSION, ...run });
 }
-

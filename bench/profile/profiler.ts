@@ -53,7 +53,6 @@ const SPIKE_FACTOR = 4;
 /** Length of each hardest-puzzles list. */
 export const HARDEST_COUNT = 10;
 
-
 /** A kernel variant to profile. */
 export interface ProfileVariant {
   /** Registry id: `wasm` or `wasm:<name>`. */
@@ -274,7 +273,10 @@ function byGuesses(perPuzzle: PerPuzzle, a: number, b: number): number {
 
 /** The first HARDEST_COUNT puzzles in `order`. */
 function hardest(perPuzzle: PerPuzzle, order: (a: number, b: number) => number): HardPuzzle[] {
-  const indices = perPuzzle.lines.map((_, i) => i).sort(order).slice(0, HARDEST_COUNT);
+  const indices = perPuzzle.lines
+    .map((_, i) => i)
+    .sort(order)
+    .slice(0, HARDEST_COUNT);
   return indices.map((i) => ({
     line: perPuzzle.lines[i],
     micros: perPuzzle.micros[i],

@@ -65,7 +65,11 @@ export function selectVariants(ids?: readonly string[]): ProfileVariant[] {
   const infos = ids ? ids.map(findSolver) : kernelVariantInfos();
   const other = infos.find((info) => !isKernelVariant(info.id));
   if (other) {
-    throw new Error(`'${other.id}' is not a WASM kernel variant; profile one of: ${kernelVariantInfos().map((i) => i.id).join(", ")}`);
+    throw new Error(
+      `'${other.id}' is not a WASM kernel variant; profile one of: ${kernelVariantInfos()
+        .map((i) => i.id)
+        .join(", ")}`,
+    );
   }
   return infos.map((info) => ({ id: info.id, description: info.description, load: () => loadKernel(info) }));
 }
@@ -112,7 +116,9 @@ export async function runProfile(
     if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
     const shape = datasetShape(dataset.puzzles, dataset.path); // names the file when its first puzzle is of no size
     if (shape.cells !== CELLS) {
-      throw new Error(`${dataset.path} holds ${shape.size}×${shape.size} puzzles, but the profiler runs the 9×9 kernel's variants only (npm run bench measures every size)`);
+      throw new Error(
+        `${dataset.path} holds ${shape.size}×${shape.size} puzzles, but the profiler runs the 9×9 kernel's variants only (npm run bench measures every size)`,
+      );
     }
   }
   const variants = selectVariants(options.variants);

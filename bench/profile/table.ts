@@ -40,7 +40,9 @@ export const PROFILE_COLUMNS: readonly Column<ProfileRecord>[] = [
 /** Each dataset's variant table as Markdown, every column (the dataset's name above each when there are several). */
 export function formatProfileMarkdown(run: ProfileRun): string {
   const groups = [...groupByDataset<ProfileRecord>(run.records)];
-  return groups.flatMap(([dataset, records]) => [...(groups.length > 1 ? [`**${dataset}**`, ""] : []), ...markdownTable(PROFILE_COLUMNS, records), ""]).join("\n");
+  return groups
+    .flatMap(([dataset, records]) => [...(groups.length > 1 ? [`**${dataset}**`, ""] : []), ...markdownTable(PROFILE_COLUMNS, records), ""])
+    .join("\n");
 }
 
 /** Columns left out, in this order, while the variants' table is wider than the terminal (the JSON and Markdown exports keep them). */
@@ -87,7 +89,11 @@ function hardestTables(records: readonly ProfileRecord[], list: (r: ProfileRecor
   const out: string[] = [];
   for (let first = 0; first < records.length; ) {
     let count = 1;
-    while (first + count < records.length && Math.max(...hardestTable(records.slice(first, first + count + 1), list, value).map((line) => line.length)) <= width) count++;
+    while (
+      first + count < records.length &&
+      Math.max(...hardestTable(records.slice(first, first + count + 1), list, value).map((line) => line.length)) <= width
+    )
+      count++;
     if (out.length > 0) out.push("");
     out.push(...hardestTable(records.slice(first, first + count), list, value));
     first += count;
@@ -106,10 +112,20 @@ function datasetSection(records: readonly ProfileRecord[], width: number): strin
     ...variantTable(records, width),
     "",
     `${first.dataset}: hardest by time (file line: µs alone; + = stopped by the budget)`,
-    ...hardestTables(records, (r) => r.hardestByTime, (p) => p.micros, width),
+    ...hardestTables(
+      records,
+      (r) => r.hardestByTime,
+      (p) => p.micros,
+      width,
+    ),
     "",
     `${first.dataset}: hardest by guesses (file line: guesses; + = at least, stopped by the budget)`,
-    ...hardestTables(records, (r) => r.hardestByGuesses, (p) => p.guesses, width),
+    ...hardestTables(
+      records,
+      (r) => r.hardestByGuesses,
+      (p) => p.guesses,
+      width,
+    ),
   ];
 }
 

@@ -132,7 +132,9 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
     const note = timeMs === undefined ? FLAG_NOTES[flag].note : FLAG_NOTES[flag].note.replace("--time 2000", `--time ${moreTime(timeMs)}`);
     lines.push(...wrap(`  ${mark}  ${note}.`, width, "     "));
     // Each row's name is kept on one line: its spaces are no-break ones while wrapping.
-    const rows = marked.map((r) => `${r.dataset} · ${r.row}${flag === "preempted" ? ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})` : ""}`.replaceAll(" ", NO_BREAK));
+    const rows = marked.map((r) =>
+      `${r.dataset} · ${r.row}${flag === "preempted" ? ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})` : ""}`.replaceAll(" ", NO_BREAK),
+    );
     const shown = rows.length > 6 ? [...rows.slice(0, 6), `${rows.length - 6} more`] : rows;
     const wrapped = wrap(`     ${marked.length} row${marked.length === 1 ? "" : "s"}: ${shown.join(", ")}`, width, "     ");
     lines.push(...wrapped.map((line) => line.replaceAll(NO_BREAK, " ")));
@@ -149,7 +151,6 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
 export function moreTime(timeMs: number): number {
   return timeMs < 2000 ? 2000 : 4 * timeMs;
 }
-
 
 /**
  * Splits `text` at spaces into lines of at most `width` characters (a longer word stays whole);
@@ -223,7 +224,9 @@ export function formatSummary(records: readonly BenchRecord[], isPureTs: IsPureT
     if (pureTs && pureTs !== reference) parts.push(against(pureTs.row, "the fastest pure TS", pureTs));
     if (parts.length === 0) unreferenced.push(dataset);
     const comparisons = parts.length > 0 ? `; ${parts.join("; ")}` : "";
-    lines.push(...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s${describeTies(fastest, rows)}${comparisons}`, width, "      "));
+    lines.push(
+      ...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s${describeTies(fastest, rows)}${comparisons}`, width, "      "),
+    );
   }
   if (unreferenced.length > 0) {
     const where = unreferenced.length === groupByDataset(records).size ? "" : ` on ${unreferenced.join(", ")}`;

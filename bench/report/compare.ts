@@ -57,8 +57,7 @@ export interface ComparedSettings extends Pick<BenchEnvironment, "limit" | "budg
 
 /** The settings of a finished run; for files written before v2, the datasets come from the records, without hashes. */
 export function settingsOf(run: BenchRun): ComparedSettings {
-  const datasets =
-    run.environment.datasets ?? [...groupByDataset(run.records)].map(([name, records]) => ({ name, drawn: records[0].selected }));
+  const datasets = run.environment.datasets ?? [...groupByDataset(run.records)].map(([name, records]) => ({ name, drawn: records[0].selected }));
   return { ...run.environment, datasets };
 }
 
@@ -174,8 +173,7 @@ export function workDifference(before: BenchRecord, after: BenchRecord): string 
   if (before.puzzles !== after.puzzles) {
     const sampled = after.puzzles < after.selected || before.puzzles < before.selected;
     differences.push(`timed ${before.puzzles} → ${after.puzzles} puzzles${sampled ? " (sampled)" : ""}`);
-  }
-  else if (before.selected !== after.selected) differences.push(`drew ${before.selected} → ${after.selected} puzzles`);
+  } else if (before.selected !== after.selected) differences.push(`drew ${before.selected} → ${after.selected} puzzles`);
   if (before.effectiveLimit !== after.effectiveLimit || before.limit !== after.limit) {
     differences.push(`limit ${before.effectiveLimit} → ${after.effectiveLimit}`);
   }
@@ -212,7 +210,15 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     const earlier = old.get(keyOf(r));
     old.delete(keyOf(r));
     if (!earlier) {
-      return { dataset: r.dataset, row: r.row, before: null, after: r.puzzlesPerSecond, estimate: null, verdict: "not run before", flags: { before: [], after: noiseFlags(r) } };
+      return {
+        dataset: r.dataset,
+        row: r.row,
+        before: null,
+        after: r.puzzlesPerSecond,
+        estimate: null,
+        verdict: "not run before",
+        flags: { before: [], after: noiseFlags(r) },
+      };
     }
     const estimate = changeEstimate(earlier, r);
     const flags = { before: noiseFlags(earlier), after: noiseFlags(r) };
@@ -238,7 +244,15 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     return change;
   });
   for (const r of old.values()) {
-    changes.push({ dataset: r.dataset, row: r.row, before: r.puzzlesPerSecond, after: null, estimate: null, verdict: "not run now", flags: { before: noiseFlags(r), after: [] } });
+    changes.push({
+      dataset: r.dataset,
+      row: r.row,
+      before: r.puzzlesPerSecond,
+      after: null,
+      estimate: null,
+      verdict: "not run now",
+      flags: { before: noiseFlags(r), after: [] },
+    });
   }
   return changes;
 }

@@ -8,9 +8,31 @@ import type { BenchRecord } from "../records.js";
 
 /** Record fields in column order. */
 export const CSV_FIELDS: readonly (keyof BenchRecord)[] = [
-  "dataset", "solver", "mode", "row", "datasetSize", "selected", "puzzles", "timeouts", "limit", "effectiveLimit",
-  "batchCall", "samples", "puzzlesPerSecond", "meanMicros", "p50Micros", "p99Micros", "rmePercent",
-  "guessesPerPuzzle", "noGuessPercent", "reference", "speedup", "comparedOn", "threads", "cpuPerWall", "peakRssMb",
+  "dataset",
+  "solver",
+  "mode",
+  "row",
+  "datasetSize",
+  "selected",
+  "puzzles",
+  "timeouts",
+  "limit",
+  "effectiveLimit",
+  "batchCall",
+  "samples",
+  "puzzlesPerSecond",
+  "meanMicros",
+  "p50Micros",
+  "p99Micros",
+  "rmePercent",
+  "guessesPerPuzzle",
+  "noGuessPercent",
+  "reference",
+  "speedup",
+  "comparedOn",
+  "threads",
+  "cpuPerWall",
+  "peakRssMb",
 ];
 
 /** One CSV cell, written as the CLI's `csv` output writes a field; null is empty, other values as text. */

@@ -85,7 +85,8 @@ export function formatNotes(record: BenchRecord): string {
   if (record.puzzles < record.selected) notes.push(`sampled ${record.puzzles}`);
   if (record.timeouts > 0) notes.push(`${record.timeouts} timeout${record.timeouts === 1 ? "" : "s"}`);
   if (record.effectiveLimit < record.limit) notes.push("stops at 1st solution");
-  if (record.threads !== null) notes.push(`${record.threads} ${record.threads === 1 ? "thread" : "threads"} via src/pool (text in/out), CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
+  if (record.threads !== null)
+    notes.push(`${record.threads} ${record.threads === 1 ? "thread" : "threads"} via src/pool (text in/out), CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
   if (handOffBound(record)) notes.push(`a batch of ${record.puzzles} puzzles is too small to split: handing it to the threads, not solving, sets this speed`);
   if (record.mode === "engine" && record.batchCall) notes.push("1 call/batch");
   if (record.comparedOn !== null && record.comparedOn < record.puzzles) notes.push(`compared on ${record.comparedOn}`);
@@ -110,7 +111,8 @@ export const COLUMNS: readonly Column[] = [
 /** "forum_hardest_1106: 300 of 375 puzzles (seed 1), limit 2". */
 export function describeDataset(first: BenchRecord, seed: number): string {
   const size = (n: number) => n.toLocaleString("en-US");
-  const drawn = first.selected < first.datasetSize ? `${size(first.selected)} of ${size(first.datasetSize)} puzzles (seed ${seed})` : `${size(first.selected)} puzzles`;
+  const drawn =
+    first.selected < first.datasetSize ? `${size(first.selected)} of ${size(first.datasetSize)} puzzles (seed ${seed})` : `${size(first.selected)} puzzles`;
   return `${first.dataset}: ${drawn}, limit ${first.limit}`;
 }
 

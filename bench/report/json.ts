@@ -71,7 +71,12 @@ export function formatJson(run: BenchRun): string {
 export function parseJson(text: string, source = "JSON"): BenchRun {
   const data = parseTaggedRun<BenchRun & { settings?: Partial<BenchEnvironment> }>(text, source, FORMAT, [1, 2, VERSION], "result file");
   const records = data.records.map((record) => {
-    const { perPuzzleMicros: _summary, outliers: _outliers, flags: _flags, ...fields } = record as BenchRecord & { perPuzzleMicros?: unknown; outliers?: unknown; flags?: unknown };
+    const {
+      perPuzzleMicros: _summary,
+      outliers: _outliers,
+      flags: _flags,
+      ...fields
+    } = record as BenchRecord & { perPuzzleMicros?: unknown; outliers?: unknown; flags?: unknown };
     return fields as BenchRecord;
   });
   const run: BenchRun = { environment: { ...data.environment, ...data.settings }, records };

@@ -75,7 +75,8 @@ export function namesStandardOutput(path: string, fd = 1): boolean {
 
 /** The requests with every path that {@link namesStandardOutput} replaced by `-`, which sends the report to stderr. */
 export function withStdoutAliases<R extends OutputRequests>(requests: R, fd = 1): R {
-  const aliased = (value: string | true | false | undefined) => (typeof value === "string" && value !== STDOUT && namesStandardOutput(value, fd) ? STDOUT : value);
+  const aliased = (value: string | true | false | undefined) =>
+    typeof value === "string" && value !== STDOUT && namesStandardOutput(value, fd) ? STDOUT : value;
   return {
     ...requests,
     json: aliased(requests.json),
@@ -94,8 +95,11 @@ export function usesStdout(requests: OutputRequests): boolean {
 /** Throws when more than one export asks for standard output, or two name the same file. */
 export function checkOutputRequests(requests: OutputRequests): void {
   const flags = { json: requests.json, markdown: requests.markdown, csv: requests.csv, chart: chartRequest(requests) };
-  const toStdout = Object.entries(flags).filter(([, value]) => value === STDOUT).map(([flag]) => `--${flag} -`);
-  if (toStdout.length > 1) throw new Error(`only one export can go to standard output (- or a path naming it, such as /dev/stdout), got ${toStdout.join(" and ")}`);
+  const toStdout = Object.entries(flags)
+    .filter(([, value]) => value === STDOUT)
+    .map(([flag]) => `--${flag} -`);
+  if (toStdout.length > 1)
+    throw new Error(`only one export can go to standard output (- or a path naming it, such as /dev/stdout), got ${toStdout.join(" and ")}`);
   const flagOf = new Map<string, string>();
   for (const [flag, value] of Object.entries(flags)) {
     if (typeof value !== "string" || value === STDOUT) continue;

@@ -42,7 +42,9 @@ const NO_SCRIPT = /^no script \((.+)\)$/;
 
 /** The documents that may hold regions, relative to `root`: README.md and docs/*.md. */
 export function documents(root = packageRoot()): string[] {
-  const docs = readdirSync(join(root, "docs")).filter((file) => file.endsWith(".md")).sort();
+  const docs = readdirSync(join(root, "docs"))
+    .filter((file) => file.endsWith(".md"))
+    .sort();
   return ["README.md", ...docs.map((file) => join("docs", file))];
 }
 

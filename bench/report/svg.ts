@@ -120,7 +120,11 @@ export function colourDifference([L1, a1, b1]: Lab, [L2, a2, b2]: Lab): number {
   let meanH = h1 + h2;
   if (chromatic) meanH = Math.abs(h1 - h2) <= 180 ? meanH / 2 : meanH < 360 ? (meanH + 360) / 2 : (meanH - 360) / 2;
   const t =
-    1 - 0.17 * Math.cos(radians(meanH - 30)) + 0.24 * Math.cos(radians(2 * meanH)) + 0.32 * Math.cos(radians(3 * meanH + 6)) - 0.2 * Math.cos(radians(4 * meanH - 63));
+    1 -
+    0.17 * Math.cos(radians(meanH - 30)) +
+    0.24 * Math.cos(radians(2 * meanH)) +
+    0.32 * Math.cos(radians(3 * meanH + 6)) -
+    0.2 * Math.cos(radians(4 * meanH - 63));
   const rotation = -Math.sin(radians(60 * Math.exp(-(((meanH - 275) / 25) ** 2)))) * 2 * chromaWeight(meanC);
   const sL = 1 + (0.015 * (meanL - 50) ** 2) / Math.sqrt(20 + (meanL - 50) ** 2);
   const sC = 1 + 0.045 * meanC;

@@ -15,7 +15,10 @@ export function alignRows(columns: readonly Pick<Column, "header" | "align">[], 
 
 /** A table of `records`: the header line, then one line per record, every column aligned. */
 export function tableLines<R>(columns: readonly Column<R>[], records: readonly R[]): string[] {
-  return alignRows(columns, records.map((record) => columns.map((column) => column.cell(record, records[0]))));
+  return alignRows(
+    columns,
+    records.map((record) => columns.map((column) => column.cell(record, records[0]))),
+  );
 }
 
 /** One full table per dataset (the --wide view), each headed by its dataset line. */
@@ -27,4 +30,3 @@ export function formatTables(records: readonly BenchRecord[], seed: number): str
   }
   return out;
 }
-

@@ -26,7 +26,17 @@ import { closeOutput, openOutput } from "./output.js";
 import { stopBeforeStreamExit } from "./errors.js";
 import { commaGrouped } from "../whole-number.js";
 import { type Shard, WHOLE_RUN, shardArgument } from "./resume.js";
-import { FAILED_RECORDS_STATUS, SMALL_INPUT_BYTES, errorLines, findResumePoint, hintTerminalInput, inputBytes, inputNames, interruptedLine, openInputs } from "./solve.js";
+import {
+  FAILED_RECORDS_STATUS,
+  SMALL_INPUT_BYTES,
+  errorLines,
+  findResumePoint,
+  hintTerminalInput,
+  inputBytes,
+  inputNames,
+  interruptedLine,
+  openInputs,
+} from "./solve.js";
 
 /** Parsed flags of the canon command. */
 export interface CanonFlags {
@@ -47,15 +57,55 @@ export interface CanonFlags {
 /** The options of `canon`: one row each, the source of the help text and the defaults. */
 const CANON_OPTIONS: readonly OptionRow[] = [
   { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
-  { flags: "--in <format>", description: "input format; auto detects it per record (line = 81 cells, grid = 9 rows, csv, colon = puzzle:count[:solution]); 9×9 only", default: "auto", choices: INPUT_FORMATS },
-  { flags: "--out <format>", description: "output format: line (the form alone, or `invalid`), jsonl, csv (index,canon,puzzle,file,line[,automorphisms][,minimal],error)", default: "line", choices: CANON_OUTPUTS },
-  { flags: "--automorphisms", description: "jsonl and csv: add how many of the 3,359,232 geometric maps (with the relabelling that goes with each) map the puzzle onto itself (1 for most puzzles)" },
-  { flags: "--minimal", description: "jsonl and csv: add whether the puzzle is minimal: one solution, and more than one with any clue removed (null or empty when it has none or several); counts to 2 with each clue removed" },
-  { flags: "--unique", description: "write only the first record of each form (invalid records are all written); keeps every distinct form in memory, about 90 MB per million distinct forms (not with --resume or --shard)", conflicts: ["resume", "shard"] },
-  { flags: "-t, --threads <n>", description: "worker threads; 0 works on the main thread", defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`, parse: wholeNumber(0, 256) },
-  { flags: "--batch <n>", description: `puzzles per batch sent to a worker, at most (batches are sized to about ${BATCH_TARGET_MS} ms of work)`, default: 4096, parse: wholeNumber(1, 1 << 20) },
-  { flags: "--shard <K/N>", description: "only the records whose index (over all inputs, from 0) is K mod N; `sudoku-wasm merge` joins the N line or jsonl outputs", parse: shardArgument },
-  { flags: "--resume", description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records, skip as many inputs, append" },
+  {
+    flags: "--in <format>",
+    description: "input format; auto detects it per record (line = 81 cells, grid = 9 rows, csv, colon = puzzle:count[:solution]); 9×9 only",
+    default: "auto",
+    choices: INPUT_FORMATS,
+  },
+  {
+    flags: "--out <format>",
+    description: "output format: line (the form alone, or `invalid`), jsonl, csv (index,canon,puzzle,file,line[,automorphisms][,minimal],error)",
+    default: "line",
+    choices: CANON_OUTPUTS,
+  },
+  {
+    flags: "--automorphisms",
+    description:
+      "jsonl and csv: add how many of the 3,359,232 geometric maps (with the relabelling that goes with each) map the puzzle onto itself (1 for most puzzles)",
+  },
+  {
+    flags: "--minimal",
+    description:
+      "jsonl and csv: add whether the puzzle is minimal: one solution, and more than one with any clue removed (null or empty when it has none or several); counts to 2 with each clue removed",
+  },
+  {
+    flags: "--unique",
+    description:
+      "write only the first record of each form (invalid records are all written); keeps every distinct form in memory, about 90 MB per million distinct forms (not with --resume or --shard)",
+    conflicts: ["resume", "shard"],
+  },
+  {
+    flags: "-t, --threads <n>",
+    description: "worker threads; 0 works on the main thread",
+    defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`,
+    parse: wholeNumber(0, 256),
+  },
+  {
+    flags: "--batch <n>",
+    description: `puzzles per batch sent to a worker, at most (batches are sized to about ${BATCH_TARGET_MS} ms of work)`,
+    default: 4096,
+    parse: wholeNumber(1, 1 << 20),
+  },
+  {
+    flags: "--shard <K/N>",
+    description: "only the records whose index (over all inputs, from 0) is K mod N; `sudoku-wasm merge` joins the N line or jsonl outputs",
+    parse: shardArgument,
+  },
+  {
+    flags: "--resume",
+    description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records, skip as many inputs, append",
+  },
   { flags: "--progress", description: "show progress on stderr (default: when stderr is a terminal)" },
   { flags: "--no-progress", description: "never show progress" },
   { flags: "-q, --quiet", description: "write nothing to stderr but errors: no progress, no closing summary" },

@@ -63,7 +63,11 @@ function shortSource(url: string): string {
 /** Rows of cells as text columns, left-aligned but for the columns in `right`. */
 function table(rows: readonly string[][], right: ReadonlySet<number>): string {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  const line = (row: readonly string[]) => row.map((cell, column) => (right.has(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join("  ").trimEnd();
+  const line = (row: readonly string[]) =>
+    row
+      .map((cell, column) => (right.has(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+      .join("  ")
+      .trimEnd();
   return [line(rows[0]), line(widths.map((width) => "-".repeat(width))), ...rows.slice(1).map(line)].join("\n") + "\n";
 }
 
@@ -115,7 +119,10 @@ async function downloadReporter(): Promise<DownloadReporter> {
   return {
     start(set) {
       bar?.stop();
-      const current = new SingleBar({ format: `${set.name} [{bar}] {percentage}% | {value}/{total} bytes`, stream: process.stderr, hideCursor: true, fps: 10 }, Presets.shades_classic);
+      const current = new SingleBar(
+        { format: `${set.name} [{bar}] {percentage}% | {value}/{total} bytes`, stream: process.stderr, hideCursor: true, fps: 10 },
+        Presets.shades_classic,
+      );
       current.start(1, 0);
       bar = current;
       return (received, total) => {
@@ -229,7 +236,12 @@ export function datasetsCommand(): Command {
   command
     .command("list")
     .description("the public sets: name, puzzles, grid, source, licence, whether fetched; then each one's credit")
-    .addOption(toOption({ flags: "--json", description: "print the catalog as JSON instead (URLs, formats, checksums, credits), with each set's path and whether it is fetched" }))
+    .addOption(
+      toOption({
+        flags: "--json",
+        description: "print the catalog as JSON instead (URLs, formats, checksums, credits), with each set's path and whether it is fetched",
+      }),
+    )
     .addOption(toOption(CATALOG_OPTION))
     .action(listAction);
   command

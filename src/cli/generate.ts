@@ -57,18 +57,50 @@ interface GenerateFlags {
 /** The options table of `generate`: flags, help, defaults and parsers in one place. */
 const GENERATE_OPTIONS: readonly OptionRow[] = [
   { flags: "-n, --count <n>", description: "puzzles to make", default: 100, parse: wholeNumber(1) },
-  { flags: "-s, --seed <seed>", description: "PRNG seed, 0 to 2^32-1 (same seed and options, same output)", default: GENERATE_DEFAULTS.seed, parse: wholeNumber(0) },
+  {
+    flags: "-s, --seed <seed>",
+    description: "PRNG seed, 0 to 2^32-1 (same seed and options, same output)",
+    default: GENERATE_DEFAULTS.seed,
+    parse: wholeNumber(0),
+  },
   { flags: "--symmetry <kind>", description: "symmetry of the clue pattern", default: GENERATE_DEFAULTS.symmetry, choices: SYMMETRIES },
-  { flags: "--minimal", description: "remove clues until none can go (the default without --clues); with --clues, keep minimal puzzles of exactly that many clues" },
+  {
+    flags: "--minimal",
+    description: "remove clues until none can go (the default without --clues); with --clues, keep minimal puzzles of exactly that many clues",
+  },
   { flags: "--clues <n>", description: "stop removing clues at this many", parse: wholeNumber(17) },
-  { flags: "--harden <steps>", description: "hill-climbing moves per climb toward more guesses (0: none)", default: GENERATE_DEFAULTS.hardenSteps, parse: wholeNumber(0) },
-  { flags: "--restarts <n>", description: "climbs per puzzle, each from a new grid; the hardest is kept", default: GENERATE_DEFAULTS.restarts, parse: wholeNumber(1) },
-  { flags: "--presentations <k>", description: "climb on the mean guesses over k views of each puzzle (itself and random relabellings), so it cannot win on the solver's tie-breaking order", default: GENERATE_DEFAULTS.presentations, parse: wholeNumber(1) },
-  { flags: "--min-guesses <n>", description: "keep only puzzles needing at least this many guesses", default: GENERATE_DEFAULTS.minGuesses, parse: wholeNumber(0) },
+  {
+    flags: "--harden <steps>",
+    description: "hill-climbing moves per climb toward more guesses (0: none)",
+    default: GENERATE_DEFAULTS.hardenSteps,
+    parse: wholeNumber(0),
+  },
+  {
+    flags: "--restarts <n>",
+    description: "climbs per puzzle, each from a new grid; the hardest is kept",
+    default: GENERATE_DEFAULTS.restarts,
+    parse: wholeNumber(1),
+  },
+  {
+    flags: "--presentations <k>",
+    description: "climb on the mean guesses over k views of each puzzle (itself and random relabellings), so it cannot win on the solver's tie-breaking order",
+    default: GENERATE_DEFAULTS.presentations,
+    parse: wholeNumber(1),
+  },
+  {
+    flags: "--min-guesses <n>",
+    description: "keep only puzzles needing at least this many guesses",
+    default: GENERATE_DEFAULTS.minGuesses,
+    parse: wholeNumber(0),
+  },
   { flags: "--max-guesses <n>", description: "keep only puzzles needing at most this many guesses", parse: wholeNumber(0) },
   { flags: "--max-attempts <n>", description: "give up after this many attempts (default 1000 + 100 x count)", parse: wholeNumber(1) },
   { flags: "--solver <id>", description: "registry solver that counts solutions and guesses", default: "wasm" },
-  { flags: "--graders <ids>", description: "comma-separated registry solvers whose guesses grade difficulty (hardening, guess filters, the summary): each relative to its mean on fixed reference puzzles, every family (id before ':') weighing the same, in the first one's guesses; e.g. wasm,wasm:cells,wasm:first,dlx (the bundled tiers); default: the --solver" },
+  {
+    flags: "--graders <ids>",
+    description:
+      "comma-separated registry solvers whose guesses grade difficulty (hardening, guess filters, the summary): each relative to its mean on fixed reference puzzles, every family (id before ':') weighing the same, in the first one's guesses; e.g. wasm,wasm:cells,wasm:first,dlx (the bundled tiers); default: the --solver",
+  },
   { flags: "-o, --output <file>", description: "write the puzzles to this file instead of standard output" },
   { flags: "--manifest <file>", description: "record the run (command, seed, count, clue range, guesses) in this JSON manifest; needs --output" },
   { flags: "--progress", description: "show a progress bar on standard error (default: when it is a terminal and --output is given)" },
@@ -120,9 +152,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   if (blind && dependsOnGuesses(settings)) return command.error(`error: ${blind} reports no guesses, which hardening and guess filters grade by`);
   const kernel = kernelFingerprint(flags.solver); // of the binary about to be loaded, before a rebuild can replace it
   const engine = (await createSolver({ solver: flags.solver })).engine;
-  const graders = await Promise.all(
-    graderIds.map(async (id) => ({ id, engine: id === flags.solver ? engine : (await createSolver({ solver: id })).engine })),
-  );
+  const graders = await Promise.all(graderIds.map(async (id) => ({ id, engine: id === flags.solver ? engine : (await createSolver({ solver: id })).engine })));
   const judge = new PuzzleJudge(engine, graders);
   const out = await openOutput(flags.output);
   const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
@@ -147,7 +177,9 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
     process.stderr.write(
       `generated ${summary.count} puzzles in ${seconds.toFixed(2)} s (${(summary.count / seconds).toFixed(1)}/s, ` +
         `${judge.searches} searches); clues ${summary.clues.min}-${summary.clues.max}; ` +
-        (Number.isNaN(summary.guesses.mean) ? "guesses n/a\n" : `${grading ? "grade" : "guesses"} mean ${summary.guesses.mean}, median ${summary.guesses.median}\n`),
+        (Number.isNaN(summary.guesses.mean)
+          ? "guesses n/a\n"
+          : `${grading ? "grade" : "guesses"} mean ${summary.guesses.mean}, median ${summary.guesses.median}\n`),
     );
     if (grading) {
       const each = Object.entries(grading.graders).map(([id, g]) => `${id} ${g.mean} (median ${g.median}, reference ${g.reference})`);
@@ -246,7 +278,11 @@ export function readManifest(path: string): Manifest {
 
 /** Adds or replaces the entry of `output` in the manifest at `manifestPath`. */
 function recordRun(
-  manifestPath: string, output: string, flags: GenerateFlags, settings: GenerateSettings, measured: CorpusSummary & { kernel: string | null; grading?: GradingSummary },
+  manifestPath: string,
+  output: string,
+  flags: GenerateFlags,
+  settings: GenerateSettings,
+  measured: CorpusSummary & { kernel: string | null; grading?: GradingSummary },
 ): void {
   const manifest = readManifest(manifestPath);
   const file = relative(dirname(resolve(manifestPath)), resolve(output));

@@ -46,7 +46,13 @@ export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
         .split("\n")
         .filter((line) => line !== "")
         .map((line) => {
-          const { status, count, solution, guesses, error } = JSON.parse(line) as { status: Status; count: number; solution: string | null; guesses: number | null; error: string | null };
+          const { status, count, solution, guesses, error } = JSON.parse(line) as {
+            status: Status;
+            count: number;
+            solution: string | null;
+            guesses: number | null;
+            error: string | null;
+          };
           return error === null ? { status, count, solution, guesses } : { status, count, solution, guesses, error };
         }),
     );
@@ -70,7 +76,13 @@ export type JudgeWrite = (text: string) => Promise<void>;
  * {@link JudgeInputError} naming the input and line of a bad puzzle, or an InputReadError
  * naming an input that fails while it is read.
  */
-export async function streamJudge(judge: JudgeFormat, inputs: readonly JudgeSource[], solver: Solver | JudgeSolve, batchSize: number, write: JudgeWrite): Promise<void> {
+export async function streamJudge(
+  judge: JudgeFormat,
+  inputs: readonly JudgeSource[],
+  solver: Solver | JudgeSolve,
+  batchSize: number,
+  write: JudgeWrite,
+): Promise<void> {
   const run = new JudgeRun(judge, inputs[0]?.name);
   const solveBatches = async (whole: boolean): Promise<void> => {
     while (run.puzzles.length >= batchSize || (whole && run.puzzles.length > 0)) {

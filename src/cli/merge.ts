@@ -31,7 +31,12 @@ interface MergeFlags {
 
 const MERGE_OPTIONS: readonly OptionRow[] = [
   { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
-  { flags: "--out <format>", description: "the --out format the shards were written in; auto tells csv by its header, jsonl by '{', grid by its empty lines, else line", default: "auto", choices: ["auto", ...OUTPUT_FORMATS] },
+  {
+    flags: "--out <format>",
+    description: "the --out format the shards were written in; auto tells csv by its header, jsonl by '{', grid by its empty lines, else line",
+    default: "auto",
+    choices: ["auto", ...OUTPUT_FORMATS],
+  },
 ];
 
 /** The `merge` subcommand. */
@@ -153,9 +158,14 @@ function shardCsvHeader(paths: readonly string[]): string {
     closeSync(fd);
     if (text === "") continue;
     const found = csvHeaderOf(text);
-    if (found === null) throw new Error(`${path} does not start with a csv header merge knows (solve's or canon's): give the N shards of one run, all written with the same --out`);
+    if (found === null)
+      throw new Error(
+        `${path} does not start with a csv header merge knows (solve's or canon's): give the N shards of one run, all written with the same --out`,
+      );
     if (header !== null && found !== header) {
-      throw new Error(`${path} has the csv header ${JSON.stringify(found.trimEnd())}, but ${from} has ${JSON.stringify(header.trimEnd())}: give the N shards of one run, all written with the same options`);
+      throw new Error(
+        `${path} has the csv header ${JSON.stringify(found.trimEnd())}, but ${from} has ${JSON.stringify(header.trimEnd())}: give the N shards of one run, all written with the same options`,
+      );
     }
     if (header === null) [header, from] = [found, path];
   }
@@ -292,7 +302,9 @@ export function shardFormat(paths: readonly string[], given: OutputFormatName | 
     const found = detectOutputFormat(path);
     if (found === null) continue;
     if (format !== null && found !== format) {
-      throw new Error(`${path} holds ${found} records, but ${from === "--out" ? "--out says" : `${from} holds`} ${format}: give the N shards of one run, all written with the same --out`);
+      throw new Error(
+        `${path} holds ${found} records, but ${from === "--out" ? "--out says" : `${from} holds`} ${format}: give the N shards of one run, all written with the same --out`,
+      );
     }
     if (format === null) [format, from] = [found, path];
   }
@@ -312,7 +324,8 @@ function checkDistinctShards(paths: readonly string[]): void {
     try {
       const stats = statSync(path);
       if (stats.isDirectory()) throw new Error(`${path} is a directory, not a shard output`);
-      if (!stats.isFile()) throw new Error(`${path} is not a regular file (a pipe or a device): merge reads each shard by position, so save it to a file first`);
+      if (!stats.isFile())
+        throw new Error(`${path} is not a regular file (a pipe or a device): merge reads each shard by position, so save it to a file first`);
       key = `${stats.dev}:${stats.ino}`;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === undefined) throw error;

@@ -80,20 +80,79 @@ function budgetArgument(text: string): number {
 /** The options of `solve`: one row each, the source of the help text and the defaults. */
 const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
-  { flags: "--in <format>", description: "input format; auto detects it per record (line = N² cells, grid = N rows, csv, colon = puzzle:count[:solution]), for 4×4, 9×9, 16×16 and 25×25", default: "auto", choices: INPUT_FORMATS },
+  {
+    flags: "--in <format>",
+    description:
+      "input format; auto detects it per record (line = N² cells, grid = N rows, csv, colon = puzzle:count[:solution]), for 4×4, 9×9, 16×16 and 25×25",
+    default: "auto",
+    choices: INPUT_FORMATS,
+  },
   { flags: "--out <format>", description: "output format: line (solution, or the status word), grid, jsonl, csv", default: "line", choices: OUTPUT_FORMATS },
-  { flags: "--format <judge>", description: "a classic judge problem: read the input as one (several files are joined in order, errors name the file and line), write exactly its expected output, streaming in batches of --batch puzzles (its own input, output, limit and alphabet: not with --in, --out, --limit, --count, --budget, --alphabet)", choices: JUDGE_FORMATS, conflicts: JUDGE_CONFLICTS },
-  { flags: "--alphabet <symbols>", description: "the symbols, in order, of the grids with that many (e.g. ABCDEFGHIJKLMNOP for 16×16); default: detected per record", parse: alphabetArgument },
-  { flags: "--limit <n>", description: "stop counting at N solutions (2 flags every puzzle with several)", default: DEFAULT_LIMIT, parse: wholeNumber(1, 0x7fffffff) },
-  { flags: "--budget <nodes>", description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${commaGrouped(LARGE_GRID_BUDGET)} for 16×16 and 25×25)`, parse: budgetArgument },
-  { flags: "--solver <ids>", description: "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)", defaultText: "the fastest of each size", parse: commaList },
-  { flags: "--count", description: `count solutions exactly, up to ${commaGrouped(EXACT_COUNT_LIMIT)} (--limit ${EXACT_COUNT_LIMIT}); a count of ${commaGrouped(EXACT_COUNT_LIMIT)} means at least that many`, conflicts: "limit" },
-  { flags: "-t, --threads <n>", description: "worker threads; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)", defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`, parse: wholeNumber(0, 256) },
-  { flags: "--batch <n>", description: `puzzles per batch sent to a worker, at most: batches are sized to the work left so every worker has some, and to about ${BATCH_TARGET_MS} ms of solving each; a record read waits at most ${INPUT_PAUSE_MS} ms while a worker is idle`, default: 4096, parse: wholeNumber(1, 1 << 20) },
+  {
+    flags: "--format <judge>",
+    description:
+      "a classic judge problem: read the input as one (several files are joined in order, errors name the file and line), write exactly its expected output, streaming in batches of --batch puzzles (its own input, output, limit and alphabet: not with --in, --out, --limit, --count, --budget, --alphabet)",
+    choices: JUDGE_FORMATS,
+    conflicts: JUDGE_CONFLICTS,
+  },
+  {
+    flags: "--alphabet <symbols>",
+    description: "the symbols, in order, of the grids with that many (e.g. ABCDEFGHIJKLMNOP for 16×16); default: detected per record",
+    parse: alphabetArgument,
+  },
+  {
+    flags: "--limit <n>",
+    description: "stop counting at N solutions (2 flags every puzzle with several)",
+    default: DEFAULT_LIMIT,
+    parse: wholeNumber(1, 0x7fffffff),
+  },
+  {
+    flags: "--budget <nodes>",
+    description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${commaGrouped(LARGE_GRID_BUDGET)} for 16×16 and 25×25)`,
+    parse: budgetArgument,
+  },
+  {
+    flags: "--solver <ids>",
+    description:
+      "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)",
+    defaultText: "the fastest of each size",
+    parse: commaList,
+  },
+  {
+    flags: "--count",
+    description: `count solutions exactly, up to ${commaGrouped(EXACT_COUNT_LIMIT)} (--limit ${EXACT_COUNT_LIMIT}); a count of ${commaGrouped(EXACT_COUNT_LIMIT)} means at least that many`,
+    conflicts: "limit",
+  },
+  {
+    flags: "-t, --threads <n>",
+    description:
+      "worker threads; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)",
+    defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`,
+    parse: wholeNumber(0, 256),
+  },
+  {
+    flags: "--batch <n>",
+    description: `puzzles per batch sent to a worker, at most: batches are sized to the work left so every worker has some, and to about ${BATCH_TARGET_MS} ms of solving each; a record read waits at most ${INPUT_PAUSE_MS} ms while a worker is idle`,
+    default: 4096,
+    parse: wholeNumber(1, 1 << 20),
+  },
   { flags: "--in-flight <n>", description: "batches out at once (default: 3 per thread and 2, 1 with --threads 0)", parse: wholeNumber(1, 1024) },
-  { flags: "--shard <K/N>", description: "solve only the records whose index (over all inputs, from 0) is K mod N; records keep their index and line, and `sudoku-wasm merge` joins the N outputs into the one-run output", parse: shardArgument },
-  { flags: "--resume", description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records (a cut-off last one is removed), skip as many inputs, append" },
-  { flags: "--take-lock", description: "take the lock of -o FILE even from a run that holds it (one that is stopped, or of another machine or container): that run then stops, writing nothing more to FILE" },
+  {
+    flags: "--shard <K/N>",
+    description:
+      "solve only the records whose index (over all inputs, from 0) is K mod N; records keep their index and line, and `sudoku-wasm merge` joins the N outputs into the one-run output",
+    parse: shardArgument,
+  },
+  {
+    flags: "--resume",
+    description:
+      "go on with -o FILE where an earlier run of the same command stopped: keep its complete records (a cut-off last one is removed), skip as many inputs, append",
+  },
+  {
+    flags: "--take-lock",
+    description:
+      "take the lock of -o FILE even from a run that holds it (one that is stopped, or of another machine or container): that run then stops, writing nothing more to FILE",
+  },
   { flags: "--progress", description: "show progress on stderr (default: when stderr is a terminal)" },
   { flags: "--no-progress", description: "never show progress" },
   { flags: "-q, --quiet", description: "write nothing to stderr but errors: no progress, no closing summary, no hint when standard input is a terminal" },

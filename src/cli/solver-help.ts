@@ -13,7 +13,10 @@ export const HELP_COLUMNS = 100;
  * `width` columns (the terminal's, else {@link HELP_COLUMNS}) under its own column, as
  * commander lays out the options.
  */
-export function solverHelpLines(rows: readonly SolverInfo[] = solvers, width = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : HELP_COLUMNS): string[] {
+export function solverHelpLines(
+  rows: readonly SolverInfo[] = solvers,
+  width = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : HELP_COLUMNS,
+): string[] {
   const help = new Help();
   help.helpWidth = width;
   help.minWidthToWrap = 30; // commander's 40 would leave the lines unwrapped in an 80-column terminal

@@ -133,7 +133,7 @@ export const PUBLIC_SETS: readonly CatalogSet[] = [
     sha256: "30b695e270963d12e8fde3f1baf16f68eb5f46ee9cf359e763c3ed44acb1860a",
     solutions: "unique",
     description: "Trivial: 30-37 clues, naked singles only; measures parsing and set-up",
-    credit: "Bryan Park's Kaggle \"1 million Sudoku games\" (first 9,999 rows), mirrored by jounathaen/Sudoku_Rust",
+    credit: 'Bryan Park\'s Kaggle "1 million Sudoku games" (first 9,999 rows), mirrored by jounathaen/Sudoku_Rust',
     licence: "none stated (see the Kaggle page)",
     sources: [
       {
@@ -150,7 +150,7 @@ export const PUBLIC_SETS: readonly CatalogSet[] = [
     sha256: "574aba6d61947f112ec0447e35258917283aecb967d127ffb72c1967a6ed83b8",
     solutions: "unique",
     description: "Easy to moderate: 20-29 clues",
-    credit: "a 7,034-puzzle sample of the Kaggle \"3 million Sudoku puzzles with ratings\" (radcliffe), by tic-top/ParallelSudoku",
+    credit: 'a 7,034-puzzle sample of the Kaggle "3 million Sudoku puzzles with ratings" (radcliffe), by tic-top/ParallelSudoku',
     licence: "CC0 (as described); sampling repository MIT",
     sources: [
       {
@@ -234,7 +234,7 @@ export const PUBLIC_SETS: readonly CatalogSet[] = [
     count: 11,
     sha256: "398e1e5df4f50723078e3b510e00ea7eb9e104c521a9a186b4c20cd066c0459f",
     solutions: "unique",
-    description: "11 famous \"hardest\" puzzles: a smoke test",
+    description: '11 famous "hardest" puzzles: a smoke test',
     credit: "norvig.com hardest.txt, mirrored by ojizosan/sudoku-solver-go",
     licence: "none stated",
     sources: [

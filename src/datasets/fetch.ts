@@ -154,7 +154,10 @@ export async function fetchSet(set: CatalogSet, folder: string, options: FetchSe
   }
   let made: string;
   try {
-    made = normalise(set.sources.map((source, index) => ({ text: texts[index], format: source.format, setAside: source.setAside, label: source.url })), set.size).text;
+    made = normalise(
+      set.sources.map((source, index) => ({ text: texts[index], format: source.format, setAside: source.setAside, label: source.url })),
+      set.size,
+    ).text;
   } catch (error) {
     if (error instanceof NormaliseError) throw new FetchError(set.name, null, `cannot normalise: ${error.message}`);
     throw error;

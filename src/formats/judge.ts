@@ -93,7 +93,13 @@ const NO_SOLUTION = "no solution";
 function solutionRows(solution: string, separator = ""): string[] {
   const size = Math.round(Math.sqrt(solution.length));
   const rows: string[] = [];
-  for (let row = 0; row < size; row++) rows.push(solution.slice(row * size, (row + 1) * size).split("").join(separator));
+  for (let row = 0; row < size; row++)
+    rows.push(
+      solution
+        .slice(row * size, (row + 1) * size)
+        .split("")
+        .join(separator),
+    );
   return rows;
 }
 
@@ -221,7 +227,12 @@ function readBoard(text: string, place: JudgeLine): Grid {
   if (!valid) throw errorAt(place, "length", `expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
   const cells = (board as unknown[][]).flat().map((cell, i) => {
     if (typeof cell !== "string" || cell.length !== 1) {
-      throw errorAt(place, "character", `board[${Math.floor(i / SIZE)}][${i % SIZE}] is ${excerpt(JSON.stringify(cell) ?? String(cell))}, expected one character`, i);
+      throw errorAt(
+        place,
+        "character",
+        `board[${Math.floor(i / SIZE)}][${i % SIZE}] is ${excerpt(JSON.stringify(cell) ?? String(cell))}, expected one character`,
+        i,
+      );
     }
     return cell;
   });
@@ -248,7 +259,8 @@ const leetcode37: JudgeFormat = {
     }
     emit(readBoard(lines.join("\n"), first ?? afterInput(cursor)));
   },
-  record: (result) => (result.solution === null ? JSON.stringify(NO_SOLUTION) : JSON.stringify(solutionRows(result.solution).map((row) => row.split("")))) + "\n",
+  record: (result) =>
+    (result.solution === null ? JSON.stringify(NO_SOLUTION) : JSON.stringify(solutionRows(result.solution).map((row) => row.split("")))) + "\n",
 };
 
 const hdu1426: JudgeFormat = {

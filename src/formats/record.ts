@@ -63,7 +63,16 @@ export function placeMessage(file: string, line: number, reason: string): string
  */
 export function parseRecord(record: ReadRecord, alphabet?: Alphabet): PuzzleRecord {
   const { index, line, file, text } = record;
-  const invalid = (reason: string): PuzzleRecord => ({ index, line, file, text, grid: null, box: 3, alphabet: DIGITS, error: placeMessage(file, line, reason) });
+  const invalid = (reason: string): PuzzleRecord => ({
+    index,
+    line,
+    file,
+    text,
+    grid: null,
+    box: 3,
+    alphabet: DIGITS,
+    error: placeMessage(file, line, reason),
+  });
   if (record.error !== null) return invalid(record.error);
   try {
     const puzzle = readPuzzle(text, alphabet, EMPTY_MARKS.records);

@@ -114,7 +114,8 @@ export async function canonTask(engines: BatchEngines, task: BatchTask): Promise
       const read = { ...readRecord(task, i, text), error: readErrors.get(i) ?? null };
       const parsed = parseRecord(read, task.alphabet ?? undefined);
       if (parsed.grid === null) answers[i] = invalid(parsed.error!);
-      else if (parsed.box !== SHAPE_9.box) answers[i] = invalid(`${task.file}:${task.lines[i]}: canon takes 9×9 puzzles; this one is ${parsed.box ** 2}×${parsed.box ** 2}`);
+      else if (parsed.box !== SHAPE_9.box)
+        answers[i] = invalid(`${task.file}:${task.lines[i]}: canon takes 9×9 puzzles; this one is ${parsed.box ** 2}×${parsed.box ** 2}`);
       else {
         positions.push(i);
         grids.push(parsed.grid);

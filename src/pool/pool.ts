@@ -67,7 +67,8 @@ export function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
   const path = here.endsWith(".js") ? join(dirname(here), "worker-entry.cjs") : join(packageRoot(), "dist", "src", "pool", "worker-entry.cjs");
   for (const file of [path, join(dirname(path), "..", "..", "cli", "worker.mjs")]) {
-    if (!existsSync(file)) throw new Error(`sudoku-wasm: ${file} is missing: the package is incomplete (in a clone of sudoku-wasm, \`npm run build\` makes it)`);
+    if (!existsSync(file))
+      throw new Error(`sudoku-wasm: ${file} is missing: the package is incomplete (in a clone of sudoku-wasm, \`npm run build\` makes it)`);
   }
   return path;
 }
@@ -166,7 +167,9 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   const loadedWorkers = () => (loaded > 0 ? Math.min(loaded, threads) : pool.completed > 0 ? threads : 0);
   /** Runs a library batch on `on`, its cells transferred. */
   const runRecords = (on: Piscina<BatchTask, BatchOutcome>, task: RecordsTask) =>
-    on.run(task as unknown as BatchTask, { transferList: task.cells.byteLength > 0 ? [task.cells.buffer as ArrayBuffer] : [] }) as unknown as Promise<RecordsOutcome>;
+    on.run(task as unknown as BatchTask, {
+      transferList: task.cells.byteLength > 0 ? [task.cells.buffer as ArrayBuffer] : [],
+    }) as unknown as Promise<RecordsOutcome>;
   const solveRecords = async (task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome> => {
     try {
       return await runRecords(pool, task);

@@ -4,7 +4,21 @@
  * {@link BatchTask} into its output bytes. {@link failedBatch} writes a batch that could not be
  * solved (on the main thread, after a retry failed).
  */
-import { type KernelRecords, type RecordsRequest, type SizeEngine, type SolveRecord, type SolverEngine, REJECTED, STATUSES, SolutionWriter, batchRecords, invalidRecord, solveGroup, solvesBatches, statusOf } from "../solver.js";
+import {
+  type KernelRecords,
+  type RecordsRequest,
+  type SizeEngine,
+  type SolveRecord,
+  type SolverEngine,
+  REJECTED,
+  STATUSES,
+  SolutionWriter,
+  batchRecords,
+  invalidRecord,
+  solveGroup,
+  solvesBatches,
+  statusOf,
+} from "../solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
 import { excerpt } from "../excerpt.js";
 import { type Alphabet, DIGITS } from "../puzzle.js";
@@ -202,7 +216,16 @@ function kernelRecords(engine: SolverEngine, task: BatchTask, fastCount: number,
       }
     }
   }
-  const request: RecordsRequest = { output, texts: task.cells, lines, positions, firstIndex: task.firstIndex, step: task.indexStep ?? 1, piece: filePiece(task), guesses };
+  const request: RecordsRequest = {
+    output,
+    texts: task.cells,
+    lines,
+    positions,
+    firstIndex: task.firstIndex,
+    step: task.indexStep ?? 1,
+    piece: filePiece(task),
+    guesses,
+  };
   return engine.recordsOutput(fastCount, request);
 }
 

@@ -104,7 +104,11 @@ export function giveBackTask(task: BatchTask): void {
  * Uint8Array whose constructor, called with new, is deprecated: DEP0005).
  */
 function kindOf<T extends Int32Array | Uint8Array>(array: T): new (buffer: ArrayBuffer, offset: number, length: number) => T {
-  return (array instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (buffer: ArrayBuffer, offset: number, length: number) => T;
+  return (array instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (
+    buffer: ArrayBuffer,
+    offset: number,
+    length: number,
+  ) => T;
 }
 
 /** `source`'s elements in a typed array over a buffer from `pool`, or a copy of their own without one. */
@@ -175,7 +179,9 @@ export function joinOutcomes(parts: readonly BatchOutcome[]): BatchOutcome {
 }
 
 /** A task of records given as texts (each read as the reader would; none takes the fast path): for tests and benches. */
-export function textTask(settings: Omit<BatchTask, "cells" | "textAt" | "texts" | "lines" | "readErrors"> & { texts: readonly string[]; lines?: Int32Array }): BatchTask {
+export function textTask(
+  settings: Omit<BatchTask, "cells" | "textAt" | "texts" | "lines" | "readErrors"> & { texts: readonly string[]; lines?: Int32Array },
+): BatchTask {
   const { texts, lines, ...rest } = settings;
   return {
     ...rest,

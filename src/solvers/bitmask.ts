@@ -266,7 +266,7 @@ export class BitmaskEngine implements SolverEngine {
         while (rest) {
           const entry = ctz(rest);
           rest &= rest - 1;
-          keep &= ~((7 << (((entry / 3) | 0) * 3)) | (0x49 << entry % 3)) | (1 << entry);
+          keep &= ~((7 << (((entry / 3) | 0) * 3)) | (0x49 << (entry % 3))) | (1 << entry);
         }
         keep &= ~(triads & rowsFull & ~required);
         if (keep !== triads) this.narrow(st, slot, ENTRY_CELLS[keep]);

@@ -98,7 +98,8 @@ export class DlxEngine implements SolverEngine {
     constraintColumns(cell, digit, rowColumns);
     const first = this.nodeCount;
     for (let i = 0; i < 4; i++) {
-      const node = first + i, column = rowColumns[i];
+      const node = first + i,
+        column = rowColumns[i];
       columnOf[node] = column;
       this.cellOf[node] = cell;
       this.digitOf[node] = digit;
@@ -148,7 +149,8 @@ export class DlxEngine implements SolverEngine {
    */
   private smallestColumn(): number {
     const { right, columnSize } = this;
-    let best = ROOT, bestSize = 0x7fffffff;
+    let best = ROOT,
+      bestSize = 0x7fffffff;
     for (let column = right[ROOT]; column !== ROOT; column = right[column]) {
       if (columnSize[column] < bestSize) {
         best = column;

@@ -394,7 +394,9 @@ export class GeneralTsEngine implements SolverEngine {
     for (let cell = 0; cell < cells; cell++) {
       if (puzzle[cell] === 0) continue;
       const symbol = 1 << (puzzle[cell] - 1);
-      const row = rowOf[cell], column = size + columnOf[cell], box = 2 * size + boxOf[cell];
+      const row = rowOf[cell],
+        column = size + columnOf[cell],
+        box = 2 * size + boxOf[cell];
       if ((clues[row] | clues[column] | clues[box]) & symbol) return -2;
       clues[row] |= symbol;
       clues[column] |= symbol;

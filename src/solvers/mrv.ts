@@ -49,7 +49,8 @@ export class MrvEngine implements SolverEngine {
   /** The empty cell with the fewest candidates, -1 when the grid is full, -2 at a dead end. */
   private fewestCandidatesCell(): number {
     const { grid, candidateCount } = this;
-    let best = -1, bestCount = 10;
+    let best = -1,
+      bestCount = 10;
     for (let cell = 0; cell < CELLS; cell++) {
       if (grid[cell] !== 0) continue;
       const count = candidateCount[cell];

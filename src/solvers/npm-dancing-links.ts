@@ -51,7 +51,12 @@ class CoverLayout {
   /** A fresh array of the 4 columns of placing `digit` in `cell` (the package keeps it). */
   constraintColumns(cell: number, digit: number): number[] {
     const { cells, side } = this;
-    return [cell, cells + this.rowOf[cell] * side + digit - 1, 2 * cells + this.columnOf[cell] * side + digit - 1, 3 * cells + this.boxOf[cell] * side + digit - 1];
+    return [
+      cell,
+      cells + this.rowOf[cell] * side + digit - 1,
+      2 * cells + this.columnOf[cell] * side + digit - 1,
+      3 * cells + this.boxOf[cell] * side + digit - 1,
+    ];
   }
 
   /** Each empty cell's candidates given the clues (bit d set: digit d is in none of its units); 0 for clues. */

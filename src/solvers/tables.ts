@@ -54,7 +54,9 @@ export class TablesEngine implements SolverEngine {
       this.search(cell + 1);
       return;
     }
-    const row = ROW_OF[cell] * 10, column = COLUMN_OF[cell] * 10, box = BOX_OF[cell] * 10;
+    const row = ROW_OF[cell] * 10,
+      column = COLUMN_OF[cell] * 10,
+      box = BOX_OF[cell] * 10;
     let fitting = 0;
     for (let digit = 1; digit <= 9; digit++) {
       if (inRow[row + digit] | inColumn[column + digit] | inBox[box + digit]) continue;

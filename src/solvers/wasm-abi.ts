@@ -68,7 +68,8 @@ function stubImports(module: WebAssembly.Module, source: string, memory: () => W
       ? (pointer: number, size: number) => {
           const [at, length] = [pointer >>> 0, size >>> 0]; // wasm32's size_t, unsigned
           const { buffer } = memory();
-          if (at + length > buffer.byteLength) throw new Error(`${source}: its import ${from}.${name} asked for ${length} random bytes at ${at}, past the end of its memory`);
+          if (at + length > buffer.byteLength)
+            throw new Error(`${source}: its import ${from}.${name} asked for ${length} random bytes at ${at}, past the end of its memory`);
           const bytes = new Uint8Array(buffer, at, length);
           for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536)); // at most 64 KiB a call
           return 0;
@@ -115,7 +116,9 @@ export class WasmAbiEngine implements SolverEngine {
       try {
         base = exports.memory.grow(1) * PAGE_BYTES;
       } catch {
-        throw new Error(`${source}: exports no malloc, and its memory cannot grow by the 64 KiB page the arguments need (its maximum is reached); export malloc`);
+        throw new Error(
+          `${source}: exports no malloc, and its memory cannot grow by the 64 KiB page the arguments need (its maximum is reached); export malloc`,
+        );
       }
     }
     this.puzzleAt = base;
@@ -130,7 +133,9 @@ export class WasmAbiEngine implements SolverEngine {
     new DataView(this.exports.memory.buffer).setUint32(this.guessesAt, NO_GUESSES, true);
     const returned: unknown = call(this.source, "solve", () => this.exports.solve(this.puzzleAt, limit, 0, this.solutionAt, this.guessesAt));
     if (typeof returned !== "number") {
-      throw new Error(`${this.source}: solve returned a ${typeof returned === "bigint" ? "64-bit integer" : typeof returned}; the wasm-abi's solve returns a 32-bit size_t (wasm32)`);
+      throw new Error(
+        `${this.source}: solve returned a ${typeof returned === "bigint" ? "64-bit integer" : typeof returned}; the wasm-abi's solve returns a 32-bit size_t (wasm32)`,
+      );
     }
     const count = returned >>> 0;
     bytes = new Uint8Array(this.exports.memory.buffer); // the call may have grown memory
@@ -138,7 +143,9 @@ export class WasmAbiEngine implements SolverEngine {
       for (let cell = 0; cell < CELLS; cell++) {
         const digit = bytes[this.solutionAt + cell] - ZERO;
         if (digit < 1 || digit > 9) {
-          throw new Error(`${this.source}: solve returned ${count} but wrote byte ${bytes[this.solutionAt + cell]} at solution cell ${cell + 1}, not a digit 1-9`);
+          throw new Error(
+            `${this.source}: solve returned ${count} but wrote byte ${bytes[this.solutionAt + cell]} at solution cell ${cell + 1}, not a digit 1-9`,
+          );
         }
         solution[cell] = digit;
       }

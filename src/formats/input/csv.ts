@@ -13,7 +13,7 @@ import { SHAPES } from "../../shape.js";
 import type { InputFormat } from "./format.js";
 
 /** csv-parse's synchronous parser, loaded at the first line with a quote: most inputs have none, and it is read per line. */
-let parseQuoted: (typeof import("csv-parse/sync"))["parse"] | undefined;
+let parseQuoted: typeof import("csv-parse/sync")["parse"] | undefined;
 const csvParse = () => (parseQuoted ??= (createRequire(import.meta.url)("csv-parse/sync") as typeof import("csv-parse/sync")).parse);
 
 /** Header names that mark the puzzle column. */

@@ -149,7 +149,8 @@ export class RecordReader implements LineSink {
     }
     if (line.charCodeAt(0) === 35 /* # */) return;
     if (this.held !== null) {
-      if (this.startsGrid(line)) this.held = null; // it was a header
+      if (this.startsGrid(line))
+        this.held = null; // it was a header
       else this.releaseHeld();
     }
     if (this.forced) {
@@ -171,7 +172,11 @@ export class RecordReader implements LineSink {
     this.releaseHeld();
     this.grid.flush(this.emit);
     const limit = commaGrouped(MAX_LINE_LENGTH);
-    this.emit(lineNumber, start.trim(), `the line is ${commaGrouped(length)} characters long, over the limit of ${limit} for one record (it starts '${escapeText(start.trim().slice(0, EXCERPT_LENGTH))}…')`);
+    this.emit(
+      lineNumber,
+      start.trim(),
+      `the line is ${commaGrouped(length)} characters long, over the limit of ${limit} for one record (it starts '${escapeText(start.trim().slice(0, EXCERPT_LENGTH))}…')`,
+    );
   }
 
   /** True for a line that could be a header: no grid is open and the line has a word in it. */

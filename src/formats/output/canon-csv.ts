@@ -7,5 +7,9 @@ import type { CanonRequest } from "../../pool/task.js";
 
 /** The csv header of canon, for `request`. */
 export function canonCsvHeader(request: Pick<CanonRequest, "automorphisms" | "minimal">): string {
-  return ["index", "canon", "puzzle", "file", "line", ...(request.automorphisms ? ["automorphisms"] : []), ...(request.minimal ? ["minimal"] : []), "error"].join(",") + "\n";
+  return (
+    ["index", "canon", "puzzle", "file", "line", ...(request.automorphisms ? ["automorphisms"] : []), ...(request.minimal ? ["minimal"] : []), "error"].join(
+      ",",
+    ) + "\n"
+  );
 }

@@ -26,7 +26,6 @@ export const csvOutput: OutputFormat = {
   name: "csv",
   header: "index,file,line,puzzle,status,solution,count,guesses,error\n",
   format: (record, result) =>
-    [record.index, record.file, record.line, record.text, result.status, result.solution, result.count, result.guesses, result.error]
-      .map(csvField)
-      .join(",") + "\n",
+    [record.index, record.file, record.line, record.text, result.status, result.solution, result.count, result.guesses, result.error].map(csvField).join(",") +
+    "\n",
 };

@@ -203,41 +203,12 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
     );
   });
 
-  for (const which of ["JS", "wasm-abi"] as const) {
-    it(`Ctrl-C stops a run whose ${which} solver loops (no time limit near), keeping the rows done, status 130`, async () => {
-      const solver = which === "JS" ? loopingJs : `wasm-abi:${loopingWasm}`;
-      const args = [
-        BENCH,
-        "--solvers",
-        `wasm,${solver}`,
-        "--datasets",
-        "easy",
-        "--puzzles",
-        "20",
-        "--time",
-        "100",
-        "--threads",
-        "0",
-        "--solver-timeout",
-        "600000",
-      ];
-      const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      child.stdout!.on("data", (data) => (stdout += data));
-      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-      while (!/\n {2}wasm \(1 call\/puzzle\) +[\d,]+ /.test(stdout)) await new Promise((resolve) => setTimeout(resolve, 50));
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the looping row has begun
-      child.kill("SIGINT");
-      expect(await exited).toBe(130);
-      expect(stdout).toContain("interrupted by SIGINT: 2 of 3 rows finished");
-    }, 30_000);
-  }
-
-  it("a second signal ends the process at once, by the first signal, while a solver loops", async () => {
+  /** A bench run whose second row's solver loops, once that row has begun: the child, its stdout so far, and its exit. */
+  async function loopingRun(solver: string) {
     const args = [
       BENCH,
       "--solvers",
-      `wasm,${loopingJs}`,
+      `wasm,${solver}`,
       "--datasets",
       "easy",
       "--puzzles",
@@ -250,17 +221,34 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
       "600000",
     ];
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    child.stdout!.on("data", (data) => (stdout += data));
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("exit", (code, signal) => resolve([code, signal])));
-    while (!/\n {2}wasm \(1 call\/puzzle\) +[\d,]+ /.test(stdout)) await new Promise((resolve) => setTimeout(resolve, 50));
+    const run = {
+      child,
+      stdout: "",
+      exited: new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("exit", (code, signal) => resolve([code, signal]))),
+    };
+    child.stdout!.on("data", (data) => (run.stdout += data));
+    while (!/\n {2}wasm \(1 call\/puzzle\) +[\d,]+ /.test(run.stdout)) await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 300)); // the looping row has begun
-    child.kill("SIGINT");
-    child.kill("SIGTERM"); // another kind: two of one kind sent together may arrive as one
+    return run;
+  }
+
+  for (const which of ["JS", "wasm-abi"] as const) {
+    it(`Ctrl-C stops a run whose ${which} solver loops (no time limit near), keeping the rows done, status 130`, async () => {
+      const run = await loopingRun(which === "JS" ? loopingJs : `wasm-abi:${loopingWasm}`);
+      run.child.kill("SIGINT");
+      expect(await run.exited).toEqual([130, null]);
+      expect(run.stdout).toContain("interrupted by SIGINT: 2 of 3 rows finished");
+    }, 30_000);
+  }
+
+  it("a second signal ends the process at once, by the first signal, while a solver loops", async () => {
+    const run = await loopingRun(loopingJs);
+    run.child.kill("SIGINT");
+    run.child.kill("SIGTERM"); // another kind: two of one kind sent together may arrive as one
     // The first alone ends the run by its own path, with the status 130 and the summary; the second kills it by the first signal (either may arrive first).
-    const [code, signal] = await exited;
+    const [code, signal] = await run.exited;
     expect(code).toBeNull();
     expect(signal).toBeOneOf(["SIGINT", "SIGTERM"]);
-    expect(stdout).not.toMatch(/interrupted by SIG/);
+    expect(run.stdout).not.toMatch(/interrupted by SIG/);
   }, 30_000);
 });

@@ -18,6 +18,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
 import { DatasetSpecError, loadDatasets } from "../src/datasets.js";
 import { packagePath } from "../src/paths.js";
@@ -122,7 +123,7 @@ function datasetLines(path: string, count: number): Buffer {
 }
 
 async function main(argv = process.argv): Promise<void> {
-  const program = new Command("bulk-bench")
+  const program = quietUsage(new Command("bulk-bench"))
     .description("sudoku-wasm solve against the kernel's own rate on the same puzzles, and its memory")
     .option("--records <n>", "generated easy records", wholeNumber(1000, 100_000_000), 3_000_000)
     .option("--small <n>", "records of the small file (start-up: default threads against --threads 0)", wholeNumber(1, 1_000_000), 1000)
@@ -335,7 +336,4 @@ async function sizing(options: Options, scratch: string): Promise<void> {
   }
 }
 
-await main().catch((error: Error) => {
-  process.stderr.write(`bulk-bench: ${error.message}\n`);
-  process.exitCode = error instanceof DatasetSpecError ? 2 : 1;
-});
+await runTool("bulk-bench", main);

@@ -7,11 +7,10 @@
  * load average first: figures from a shared machine are marked by its load.
  */
 import { cpus, loadavg } from "node:os";
-import { Command, CommanderError } from "commander";
+import { Command } from "commander";
 import { CanonKernel } from "../src/canon.js";
-import { USAGE_ERROR_STATUS, describeError } from "../src/cli/errors.js";
-import { DatasetSpecError, bundledDatasets, loadDatasetList } from "../src/datasets.js";
-import { terminalSafe } from "./report/format.js";
+import { bundledDatasets, loadDatasetList } from "../src/datasets.js";
+import { quietUsage, runTool } from "./tool.js";
 
 /** Puzzles per kernel call. */
 const BATCH = 4096;
@@ -48,10 +47,9 @@ export function measureCanon(kernel: CanonKernel, set: string, puzzles: readonly
 }
 
 async function main(): Promise<void> {
-  const command = new Command("npm run canon-bench --")
+  const command = quietUsage(new Command("npm run canon-bench --"))
     .description("the minlex kernel's puzzles per second on one core, per set (wall clock and CPU time)")
     .argument("[sets...]", "public set names, bundled names (the default: all of them), files or folders");
-  command.exitOverride().configureOutput({ outputError: () => {} });
   const specs = command.parse(process.argv.slice(2), { from: "user" }).args;
   const sets = loadDatasetList(specs.length > 0 ? specs : bundledDatasets());
   console.log(
@@ -68,9 +66,4 @@ async function main(): Promise<void> {
   }
 }
 
-// A usage error (an unknown option, a set that does not resolve) exits 2 naming the tool, as the other bench tools do; a failed run exits 1.
-await main().catch((error: unknown) => {
-  if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
-  process.stderr.write(`canon-bench: ${terminalSafe(describeError(error).replace(/^error: /, ""))}\n`);
-  process.exitCode = error instanceof CommanderError || error instanceof DatasetSpecError ? USAGE_ERROR_STATUS : 1;
-});
+await runTool("canon-bench", main);

@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
 import { type OptionRow, toOption } from "../src/cli/options.js";
 import { packageRoot } from "../src/paths.js";
@@ -28,7 +29,7 @@ const OPTIONS: readonly OptionRow[] = [
 ];
 
 function main(): void {
-  const command = new Command("npm run docs:tables --").description("rewrite a marked table of README.md or docs/*.md from its script's output");
+  const command = quietUsage(new Command("npm run docs:tables --")).description("rewrite a marked table of README.md or docs/*.md from its script's output");
   OPTIONS.forEach((row) => command.addOption(toOption(row)));
   const options = command.parse(process.argv.slice(2), { from: "user" }).opts<Options>();
   const regions = allRegions();
@@ -59,9 +60,4 @@ function main(): void {
   process.stderr.write(`docs:tables: ${region.file}: region '${region.name}' rewritten\n`);
 }
 
-try {
-  main();
-} catch (error) {
-  process.stderr.write(`docs:tables: ${(error as Error).message}\n`);
-  process.exitCode = 1;
-}
+await runTool("docs:tables", main);

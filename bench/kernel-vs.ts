@@ -12,13 +12,12 @@
  * Prints per dataset: puzzles/s of each (median round), the ratio new ÷ old (median of the
  * per-round ratios, with its range), exact guesses/puzzle (mean, median) and nodes/puzzle of each.
  */
-import { Command, CommanderError } from "commander";
-import { USAGE_ERROR_STATUS, describeError } from "../src/cli/errors.js";
-import { DatasetSpecError, loadDatasetList } from "../src/datasets.js";
+import { Command } from "commander";
+import { loadDatasetList } from "../src/datasets.js";
 import type { KernelBuild } from "../src/wasm.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
 import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from "./versus.js";
-import { terminalSafe } from "./report/format.js";
+import { quietUsage, runTool } from "./tool.js";
 
 /**
  * The default old kernel: the 9×9 kernel before band-major masks (`git log
@@ -63,7 +62,7 @@ async function main(): Promise<void> {
     "today's WASM kernels against the kernels of an earlier commit, same process, same puzzles, every grid size",
   );
   OPTIONS.forEach((row) => command.addOption(toOption(row)));
-  command.exitOverride().configureOutput({ outputError: () => {} });
+  quietUsage(command);
   const options = command.parse(process.argv.slice(2), { from: "user" }).opts<VersusOptions>();
   const kernels = new KernelPair(options.ref, options.build);
   const records: VersusRecord[] = [];
@@ -76,10 +75,4 @@ async function main(): Promise<void> {
   process.stdout.write(versusTable(records, options.ref) + "\n");
 }
 
-// A usage error (an unknown option, a bad value, a dataset name that does not resolve) exits 2 naming
-// the tool, as the bench and the CLI do; a failed run exits 1.
-await main().catch((error: unknown) => {
-  if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
-  process.stderr.write(`kernel-vs: ${terminalSafe(describeError(error).replace(/^error: /, ""))}\n`);
-  process.exitCode = error instanceof CommanderError || error instanceof DatasetSpecError ? USAGE_ERROR_STATUS : 1;
-});
+await runTool("kernel-vs", main);

@@ -17,6 +17,7 @@
  */
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
+import { quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
 import { createSolver } from "../src/index.js";
 import { CELLS } from "../src/shape.js";
@@ -77,7 +78,7 @@ async function withTimer(run: () => Promise<unknown>): Promise<number> {
 }
 
 async function main(argv = process.argv): Promise<void> {
-  const program = new Command("library-bench")
+  const program = quietUsage(new Command("library-bench"))
     .description("the library's paths (solveMany, a solve loop, the pool) against the kernel's own rate on the same puzzles")
     .option("--records <n>", "lines of the pool's run", wholeNumber(1000, 50_000_000), 1_000_000)
     .option("--sample <n>", "lines of the kernel, solveMany and solve-loop runs", wholeNumber(100, 10_000_000), 10_000)
@@ -161,4 +162,4 @@ async function main(argv = process.argv): Promise<void> {
   );
 }
 
-await main();
+await runTool("library-bench", main);

@@ -20,7 +20,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { quietUsage, runTool } from "./tool.js";
+import { Command, InvalidArgumentError } from "commander";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
 import { packagePath } from "../src/paths.js";
 import { collectEnvironment } from "./env.js";
@@ -133,7 +134,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const command = new Command("npm run verdict-rates --");
   command.description("false verdicts of --compare on one commit, and the share of a planted slowdown it finds");
   OPTIONS.forEach((row) => command.addOption(toOption(row)));
-  command.exitOverride().configureOutput({ outputError: () => {} });
+  quietUsage(command);
   const options = command.parse([...argv], { from: "user" }).opts<RateOptions>();
   const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
   const environment = collectEnvironment({ seed: 1, limit: 2, timeMs: options.time, budget: 100_000 }, new Date());
@@ -226,8 +227,4 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 /** Exit status: 0 when every run finished; 2 for a usage error; 1 when a run of the bench failed. */
-await main(process.argv.slice(2)).catch((error: Error) => {
-  if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
-  process.stderr.write(`verdict-rates: ${error.message.replace(/^error: /, "")}\n`);
-  process.exitCode = error instanceof CommanderError ? 2 : 1;
-});
+await runTool("verdict-rates", () => main(process.argv.slice(2)));

@@ -121,6 +121,10 @@ describe("bench tools: usage errors", () => {
     ["profile", "profile"],
     ["kernel-vs", "kernel-vs"],
     ["canon", "canon-bench"],
+    ["library", "library-bench"],
+    ["bulk", "bulk-bench"],
+    ["verdict-rates", "verdict-rates"],
+    ["docs-tables", "docs:tables"],
   ]) {
     it(`${tool} answers an unknown option with one line naming itself, status 2`, () => {
       const run = spawnSync(process.execPath, [new URL(`../dist/bench/${file}.js`, import.meta.url).pathname, "--bogus"], { encoding: "utf8" });

@@ -1,0 +1,27 @@
+/**
+ * How every bench tool ends: a usage error (an unknown option, a bad value, a dataset that does
+ * not resolve) is one line naming the tool, status 2; any other failure one line, status 1;
+ * `--help` prints its usage and exits 0. `quietUsage` makes a commander program throw its usage
+ * errors instead of printing them, so that they reach {@link runTool} as one line.
+ */
+import { type Command, CommanderError } from "commander";
+import { USAGE_ERROR_STATUS, describeError } from "../src/cli/errors.js";
+import { DatasetSpecError } from "../src/datasets.js";
+import { terminalSafe } from "./report/format.js";
+
+/** `program`, made to throw its usage errors (as CommanderError) rather than print them and exit. */
+export function quietUsage<C extends Command>(program: C): C {
+  program.exitOverride().configureOutput({ outputError: () => {} });
+  return program;
+}
+
+/** Runs a tool's `main`, ending as the module comment says. */
+export async function runTool(name: string, main: () => void | Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
+    if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
+    process.stderr.write(`${name}: ${terminalSafe(describeError(error).replace(/^error: /, ""))}\n`);
+    process.exitCode = error instanceof CommanderError || error instanceof DatasetSpecError ? USAGE_ERROR_STATUS : 1;
+  }
+}

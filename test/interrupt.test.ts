@@ -127,7 +127,9 @@ describe("solve: clean interrupts", () => {
       const written = readFileSync(out, "utf8");
       expect(written.length % 82).toBe(0);
       expect(written).toBe(expected.slice(0, written.length));
-      expect(stderr).not.toContain("records written whole"); // it did not wait for the batch
+      // Most often the second signal ends it before the first's stop is done; when the stop wins the
+      // race (it does not wait for the stuck batch either), its line must tell the truth of the file.
+      if (stderr.includes("records written whole")) expectWholeRecords(out, stderr, "SIGINT");
     },
   );
 

@@ -7,8 +7,8 @@
  * Options: options.ts (`--help`).
  */
 import { CommanderError } from "commander";
-import { USAGE_ERROR_STATUS, describeError } from "../src/cli/errors.js";
-import { InterruptWatch } from "../src/cli/progress.js";
+import { USAGE_ERROR_STATUS, describeError } from "../src/cli-kit/errors.js";
+import { InterruptWatch } from "../src/cli-kit/progress.js";
 import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets.js";
 import { datasetShape } from "../src/puzzle.js";
 import { type SolverInfo, findSolver, solvers } from "../src/registry.js";

@@ -24,7 +24,7 @@ import { DatasetSpecError, loadDatasets } from "../src/datasets.js";
 import { packagePath } from "../src/paths.js";
 import { CELLS } from "../src/shape.js";
 import { WasmKernel } from "../src/wasm.js";
-import { wholeNumber } from "../src/cli/options.js";
+import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzleBytes } from "./corpus.js";
 import { cpuSeconds } from "./measure/reference.js";
 import { markdownTable } from "./report/markdown.js";

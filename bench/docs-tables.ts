@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
-import { type OptionRow, toOption } from "../src/cli/options.js";
+import { type OptionRow, toOption } from "../src/cli-kit/options.js";
 import { packageRoot } from "../src/paths.js";
 import { allRegions, replaceRegion } from "./report/regions.js";
 

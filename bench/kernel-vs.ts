@@ -15,7 +15,7 @@
 import { Command } from "commander";
 import { loadDatasetList } from "../src/datasets.js";
 import type { KernelBuild } from "../src/wasm.js";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
 import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from "./versus.js";
 import { quietUsage, runTool } from "./tool.js";
 

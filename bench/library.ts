@@ -24,7 +24,7 @@ import { CELLS } from "../src/shape.js";
 import { createPool } from "../src/solver-pool.js";
 import { WasmKernel } from "../src/wasm.js";
 import { readDigits } from "../src/puzzle.js";
-import { wholeNumber } from "../src/cli/options.js";
+import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzles } from "./corpus.js";
 import { cpuSeconds } from "./measure/reference.js";
 import { figure, median, ratioCell } from "./bulk-table.js";

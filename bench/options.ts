@@ -5,8 +5,8 @@
 import { Command, InvalidArgumentError } from "commander";
 import { availableParallelism } from "node:os";
 import { bundledDatasets } from "../src/datasets.js";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
-import { solverHelpLines } from "../src/cli/solver-help.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
+import { solverHelpLines } from "../src/cli-kit/solver-help.js";
 import { PRESETS } from "./presets.js";
 import { BETWEEN_RUNS_THRESHOLD, REF_THRESHOLD } from "./report/compare.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";

@@ -4,7 +4,7 @@
  * Prints the tables on stdout, progress on stderr; a wrong or disagreeing count exits non-zero.
  */
 import { CommanderError } from "commander";
-import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli/errors.js";
+import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { DatasetSpecError } from "../src/datasets.js";
 import { terminalSafe } from "./report/format.js";
 import { profileCommand } from "./profile/command.js";

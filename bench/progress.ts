@@ -6,7 +6,7 @@
  * `end`, and on any exit of the process before that.
  */
 import cliProgress from "cli-progress";
-import { restoreCursorOnExit } from "../src/cli/progress.js";
+import { restoreCursorOnExit } from "../src/cli-kit/progress.js";
 import type { BenchRecord } from "./records.js";
 import { CompactLayout } from "./report/compact.js";
 import { describeDataset, terminalSafe } from "./report/format.js";

@@ -5,7 +5,7 @@
  * errors instead of printing them, so that they reach {@link runTool} as one line.
  */
 import { type Command, CommanderError } from "commander";
-import { USAGE_ERROR_STATUS, describeError } from "../src/cli/errors.js";
+import { USAGE_ERROR_STATUS, describeError } from "../src/cli-kit/errors.js";
 import { DatasetSpecError } from "../src/datasets.js";
 import { terminalSafe } from "./report/format.js";
 

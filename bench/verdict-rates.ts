@@ -22,7 +22,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { quietUsage, runTool } from "./tool.js";
 import { Command, InvalidArgumentError } from "commander";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli/options.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
 import { packagePath } from "../src/paths.js";
 import { collectEnvironment } from "./env.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { signalExitStatus } from "../src/cli/progress.js";
+import { signalExitStatus } from "../src/cli-kit/progress.js";
 
 const BENCH = new URL("../dist/bench/bench.js", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "sudoku-bench-cli-"));

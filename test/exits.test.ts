@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { scratchFolder } from "./cli-run.js";
 
 const { dir } = scratchFolder("sudoku-exits-");
-const dist = (path: string) => new URL(`../dist/src/cli/${path}`, import.meta.url).href;
+const dist = (path: string) => new URL(`../dist/src/cli-kit/${path}`, import.meta.url).href;
 
 describe("a second signal that does not end the process stops the worker pools before it exits", () => {
   it("runs the pools' stop (a registered stopper) and exits 130 when another SIGINT listener keeps the self-kill from ending it", async () => {

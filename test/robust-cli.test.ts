@@ -110,7 +110,7 @@ describe("a failing or closed standard stream is one line, or quiet", () => {
   });
 
   it.runIf(existsSync("/dev/full"))("stops the worker pools before it exits on a failed standard output (an exit with workers starting can abort)", () => {
-    const errors = new URL("../dist/src/cli/errors.js", import.meta.url).href;
+    const errors = new URL("../dist/src/cli-kit/errors.js", import.meta.url).href;
     const script = `const { guardStandardStreams, stopBeforeStreamExit } = await import("${errors}"); guardStandardStreams();
 const { writeSync } = await import("node:fs"); // not process.stderr: once a stream failed, the run writes nothing more
 stopBeforeStreamExit(() => new Promise((resolve) => setTimeout(() => { writeSync(2, "pool stopped\\n"); resolve(); }, 200)));
@@ -123,7 +123,7 @@ process.stdout.write("x"); setInterval(() => {}, 1000);`;
 
   it("ends quietly with status 0 when standard error is a closed pipe (no `node:events` trace, no endless run)", () => {
     // A command that keeps writing to stderr, as a long run's progress does, behind the CLI's stream guard.
-    const errors = new URL("../dist/src/cli/errors.js", import.meta.url).href;
+    const errors = new URL("../dist/src/cli-kit/errors.js", import.meta.url).href;
     const script = `const { guardStandardStreams } = await import("${errors}"); guardStandardStreams(); setInterval(() => process.stderr.write("progress ".repeat(100)), 1);`;
     writeFileSync(join(dir, "noisy.mjs"), script);
     const run = shell(`exec 3>&1; { ${process.execPath} noisy.mjs 2>&1 >/dev/null; echo "status $?" >&3; } | head -c 1 > /dev/null`);

@@ -8,8 +8,8 @@ import { Command } from "commander";
 import { kernelVariantInfos, runProfile, type ProfileOptions } from "./run.js";
 import { resultsFolder } from "../report/output.js";
 import { bundledDatasets } from "../../src/datasets.js";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../../src/cli/options.js";
-import { solverHelpLines } from "../../src/cli/solver-help.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "../../src/cli-kit/options.js";
+import { solverHelpLines } from "../../src/cli-kit/solver-help.js";
 
 /** Every option of `profile`, once: flags, help, defaults and parsers. */
 const PROFILE_OPTIONS: readonly OptionRow[] = [

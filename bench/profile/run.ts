@@ -17,7 +17,7 @@ import { datasetShape } from "../../src/puzzle.js";
 import { CELLS } from "../../src/shape.js";
 import { type SolverInfo, findSolver, solvers } from "../../src/registry.js";
 import { WasmKernel } from "../../src/wasm.js";
-import { InterruptWatch } from "../../src/cli/progress.js";
+import { InterruptWatch } from "../../src/cli-kit/progress.js";
 import { collectEnvironment } from "../env.js";
 import { progressBar } from "../progress.js";
 import { groupByDataset } from "../report/format.js";
@@ -30,7 +30,7 @@ import type { ProfileRecord, ProfileRun } from "./records.js";
 import { formatGuessScatterSvg, formatTimeCdfSvg } from "./svg.js";
 import { formatProfileMarkdown, formatProfileTable } from "./table.js";
 
-/** The parsed options of one profile run (see the options table in src/cli/profile.ts). */
+/** The parsed options of one profile run (see the options table in profile/command.ts). */
 export interface ProfileOptions {
   /** Registry ids of kernel variants; undefined for every one. */
   variants?: string[];

@@ -18,12 +18,12 @@ import { CANON_OUTPUTS } from "../pool/canon-task.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 import type { CanonRequest } from "../pool/task.js";
 import { BATCH_TARGET_MS, solveStreams } from "./pipeline.js";
-import { InterruptWatch, ProgressDisplay } from "./progress.js";
-import { type OptionRow, toOption, wholeNumber } from "./options.js";
+import { InterruptWatch, ProgressDisplay } from "../cli-kit/progress.js";
+import { type OptionRow, toOption, wholeNumber } from "../cli-kit/options.js";
 import { checkOutputIsNoInput } from "./same-file.js";
 import { lockOutput } from "./output-lock.js";
 import { closeOutput, openOutput } from "./output.js";
-import { stopBeforeStreamExit } from "./errors.js";
+import { stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { commaGrouped } from "../whole-number.js";
 import { type Shard, WHOLE_RUN, shardArgument } from "./resume.js";
 import {

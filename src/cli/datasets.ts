@@ -17,8 +17,8 @@ import { type CatalogSet, CATALOG_VARIABLE, catalog } from "../datasets/catalog.
 import { CACHE_VARIABLE, cacheFolder, cachedFileProblem, cachedPath, fetchCommand, isCached } from "../datasets/cache.js";
 import { DEFAULT_TIMEOUT_MS, type DownloadProgress, FetchError, fetchSet } from "../datasets/fetch.js";
 import { commaGrouped } from "../whole-number.js";
-import { errorLine, writeStderr } from "./errors.js";
-import { type OptionRow, toOption } from "./options.js";
+import { errorLine, writeStderr } from "../cli-kit/errors.js";
+import { type OptionRow, toOption } from "../cli-kit/options.js";
 
 /** The status of a run in which a set failed to fetch or verify. */
 const FAILED_STATUS = 1;

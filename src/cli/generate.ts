@@ -14,9 +14,9 @@ import { formatPuzzle } from "../puzzle.js";
 import { packageRoot } from "../paths.js";
 import { solvers } from "../registry.js";
 import { kernelUrl } from "../wasm.js";
-import { OutputWriteError, writePaced } from "./errors.js";
+import { OutputWriteError, writePaced } from "../cli-kit/errors.js";
 import { closeOutput, openOutput } from "./output.js";
-import { type OptionRow, toOption, wholeNumber } from "./options.js";
+import { type OptionRow, toOption, wholeNumber } from "../cli-kit/options.js";
 import {
   GENERATE_DEFAULTS,
   GRADING_REFERENCE,

@@ -14,9 +14,9 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { buildLine } from "../build-line.js";
-import { USAGE_ERROR_STATUS, errorLine, guardStandardStreams, writeStderr } from "./errors.js";
+import { USAGE_ERROR_STATUS, errorLine, guardStandardStreams, writeStderr } from "../cli-kit/errors.js";
 
-export { USAGE_ERROR_STATUS } from "./errors.js";
+export { USAGE_ERROR_STATUS } from "../cli-kit/errors.js";
 
 /** The subcommands in help order, each built by its own module, imported when it is built. */
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {

@@ -28,7 +28,7 @@
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import { type LineChunk, LineSplitter, fileChunks, readLineChunks, utf8Chunks } from "../formats/lines.js";
-import { InputReadError } from "./errors.js";
+import { InputReadError } from "../cli-kit/errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";

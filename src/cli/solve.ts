@@ -24,13 +24,13 @@ import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES, type Solver } from "../solv
 import { checkAlphabet } from "../puzzle.js";
 import { type BatchSolver, TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
-import { InterruptWatch, ProgressDisplay, summaryLine } from "./progress.js";
-import { type OptionRow, commaList, toOption, wholeNumber } from "./options.js";
-import { solverHelpLines } from "./solver-help.js";
+import { InterruptWatch, ProgressDisplay, summaryLine } from "../cli-kit/progress.js";
+import { type OptionRow, commaList, toOption, wholeNumber } from "../cli-kit/options.js";
+import { solverHelpLines } from "../cli-kit/solver-help.js";
 import { checkOutputIsNoInput } from "./same-file.js";
 import { type OutputLock, lockOutput } from "./output-lock.js";
 import { closeOutput, openOutput } from "./output.js";
-import { stopBeforeStreamExit } from "./errors.js";
+import { stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { escapeText, excerpt } from "../excerpt.js";
 import { commaGrouped } from "../whole-number.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";

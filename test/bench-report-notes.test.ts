@@ -7,35 +7,20 @@ import { describe, expect, it } from "vitest";
 import type { BenchRecord } from "../bench/records.js";
 import { CompactLayout, formatFlagNotes, moreTime } from "../bench/report/compact.js";
 import { formatNotes } from "../bench/report/format.js";
+import { benchRecord } from "./bench-record.js";
 
 function record(row: string, puzzlesPerSecond: number, overrides: Partial<BenchRecord> = {}): BenchRecord {
-  return {
-    dataset: "easy",
+  return benchRecord("easy", row, puzzlesPerSecond, {
     solver: "wasm",
-    mode: "engine",
-    row,
     datasetSize: 1000,
     selected: 20,
     puzzles: 20,
-    timeouts: 0,
-    limit: 2,
-    effectiveLimit: 2,
-    batchCall: false,
-    samples: 20,
-    puzzlesPerSecond,
-    meanMicros: 1e6 / puzzlesPerSecond,
     p50Micros: 2,
     p99Micros: 9,
-    rmePercent: 1.5,
     guessesPerPuzzle: 0,
     noGuessPercent: 100,
-    reference: null,
-    speedup: null,
-    comparedOn: null,
-    threads: null,
-    cpuPerWall: null,
     ...overrides,
-  };
+  });
 }
 
 describe("bench report: advice and notes that fit the run", () => {

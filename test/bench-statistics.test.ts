@@ -20,6 +20,7 @@ import { BOOTSTRAP_MAX_SAMPLES, bootstrapRatio, ratioOfMeans, studentT95, summar
 import { calibratedFields, combineRounds, timeRounds } from "../bench/rounds.js";
 import { calibrationIdentity, calibrationUnit } from "../bench/calibration.js";
 import { checkWellFormed } from "./xml.js";
+import { benchRecord } from "./bench-record.js";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -46,7 +47,6 @@ const environment: BenchEnvironment = {
   datasets: [{ name: "easy", sha256: "0123456789abcdef", size: 100, drawn: 50 }],
 };
 
-/** A record whose figures come from `batchMs` (batches of 50 puzzles). */
 /** The mean µs per puzzle (50 puzzles a batch) of each of up to five rounds of `batchMs`, as bench/rounds.ts records them. */
 function roundsOf(batchMs: readonly number[]): number[] {
   const rounds = Math.min(5, batchMs.length);
@@ -54,33 +54,18 @@ function roundsOf(batchMs: readonly number[]): number[] {
   return Array.from({ length: rounds }, (_, i) => (summarize(batchMs.slice(i * size, (i + 1) * size)).mean * 1000) / 50);
 }
 
+/** A record whose figures come from `batchMs` (batches of 50 puzzles). */
 function measured(dataset: string, row: string, batchMs: number[], overrides: Partial<BenchRecord> = {}): BenchRecord {
   const summary = summarize(batchMs);
   const meanMicros = (summary.mean * 1000) / 50;
-  return {
-    dataset,
-    solver: row,
-    mode: "engine",
-    row,
-    datasetSize: 100,
-    selected: 50,
-    puzzles: 50,
-    timeouts: 0,
-    limit: 2,
-    effectiveLimit: 2,
-    batchCall: false,
+  return benchRecord(dataset, row, 1e6 / meanMicros, {
     samples: batchMs.length,
-    puzzlesPerSecond: 1e6 / meanMicros,
     meanMicros,
     p50Micros: meanMicros,
     p99Micros: meanMicros * 2,
     rmePercent: summary.rmePercent,
     guessesPerPuzzle: 1,
     noGuessPercent: 50,
-    reference: null,
-    speedup: null,
-    comparedOn: null,
-    threads: null,
     cpuPerWall: 0.99,
     batchMs,
     roundMicros: roundsOf(batchMs),
@@ -88,7 +73,7 @@ function measured(dataset: string, row: string, batchMs: number[], overrides: Pa
     calibrationMicros: roundsOf(batchMs).map(() => 80),
     passMeanMicros: meanMicros,
     ...overrides,
-  };
+  });
 }
 
 describe("statistics", () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { loadDatasets } from "../src/datasets.js";
 import { findSolver, type SolverInfo } from "../src/registry.js";
 import type { SolverEngine } from "../src/solver.js";
-import type { BenchRecord, BenchRun } from "../bench/records.js";
+import type { BenchRun } from "../bench/records.js";
 import { compareRuns, formatComparison } from "../bench/report/compare.js";
 import { CSV_FIELDS, formatCsv } from "../bench/report/csv.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
@@ -19,37 +19,10 @@ import { poolRow } from "../bench/threads.js";
 import { seededSample } from "../bench/sample.js";
 import { createSolver } from "../src/index.js";
 import { WrongAnswerError } from "../bench/verify.js";
+import { benchRecord } from "./bench-record.js";
 import { checkWellFormed } from "./xml.js";
 
-function record(dataset: string, row: string, puzzlesPerSecond: number, overrides: Partial<BenchRecord> = {}): BenchRecord {
-  return {
-    dataset,
-    solver: row,
-    mode: "engine",
-    row,
-    datasetSize: 100,
-    selected: 50,
-    puzzles: 50,
-    timeouts: 0,
-    limit: 2,
-    effectiveLimit: 2,
-    batchCall: false,
-    samples: 20,
-    puzzlesPerSecond,
-    meanMicros: 1e6 / puzzlesPerSecond,
-    p50Micros: 1e6 / puzzlesPerSecond / 2,
-    p99Micros: 3e6 / puzzlesPerSecond,
-    rmePercent: 1.5,
-    guessesPerPuzzle: 4.25,
-    noGuessPercent: 30,
-    reference: null,
-    speedup: null,
-    comparedOn: null,
-    threads: null,
-    cpuPerWall: null,
-    ...overrides,
-  };
-}
+const record = benchRecord;
 
 const handMade: BenchRun = {
   environment: {

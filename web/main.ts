@@ -108,6 +108,7 @@ function addBenchRow(row: WebBenchRow): void {
   tr.dataset.dataset = row.dataset;
   tr.dataset.solver = row.solver;
   tr.dataset.puzzlesPerSecond = String(row.puzzlesPerSecond);
+  tr.dataset.rmePercent = String(row.rmePercent);
   const wasm = benchRows.find((r) => r.dataset === row.dataset && r.solver === "wasm");
   benchCells(row, wasm).forEach((text, i) => {
     const td = tr.insertCell();

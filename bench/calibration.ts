@@ -1,5 +1,5 @@
 /**
- * The calibration workload: a fixed piece of work timed beside every row, round by round
+ * The calibration workload: a fixed piece of work timed between the calls of every row, round by round
  * (rounds.ts), so that `--compare` can judge each row relative to it (report/compare.ts). What
  * slows the whole machine between two runs (another tenant on the host, CPU steal, the clock
  * frequency, a busy sibling core) slows the row and the calibration timed next to it alike; the
@@ -14,14 +14,19 @@
 import { createHash } from "node:crypto";
 
 /** The name of this calibration; bump it with any change to {@link calibrationUnit}. */
-export const CALIBRATION_NAME = "masks-v1";
+export const CALIBRATION_NAME = "masks-v2";
 
 /** Placements per unit of work. */
 const PLACEMENTS = 2_000;
 
+/**
+ * The units' masks, allocated once: a unit allocates nothing, so that no garbage collection (whose
+ * timing follows the row's own allocations) lands in the calibration's time.
+ */
+const masks = new Uint16Array(81);
+
 /** One unit of the calibration work; returns a checksum so that the work cannot be optimised away. */
 export function calibrationUnit(): number {
-  const masks = new Uint16Array(81);
   let state = 0x9e3779b9;
   let checksum = 0;
   for (let step = 0; step < PLACEMENTS; step++) {
@@ -52,7 +57,7 @@ export function calibrationUnit(): number {
 
 /** What a run records of its calibration: its name and the first 16 hex digits of the SHA-256 of its work's source. */
 export function calibrationIdentity(): string {
-  const source = `${CALIBRATION_NAME} ${PLACEMENTS} ${calibrationUnit.toString()}`;
+  const source = `${CALIBRATION_NAME} ${PLACEMENTS} ${masks.length} ${calibrationUnit.toString()}`;
   return `${CALIBRATION_NAME} ${createHash("sha256").update(source).digest("hex").slice(0, 16)}`;
 }
 
@@ -60,26 +65,61 @@ let warm = false;
 /** The units' checksums, kept so that the work is observable. */
 let sink = 0;
 
+/** Runs the calibration for 30 ms once, so that V8 has compiled it before it is timed. */
+function warmUp(): void {
+  if (warm) return;
+  const until = performance.now() + 30;
+  while (performance.now() < until) sink ^= calibrationUnit();
+  warm = true;
+}
+
+/** Calibration work done: its process CPU ms and the units it ran. */
+export interface CalibrationWork {
+  cpuMs: number;
+  units: number;
+}
+
 /**
- * Times the calibration for about `ms` of wall-clock time (whole units, at least one) and returns
- * the process CPU ms per unit (time the process was not running is not counted); the first call
- * warms it up first (V8 compiles it).
+ * The calibration timed in pulses between a row's calls (rounds.ts): each {@link pulse} runs whole
+ * units for about the ms it is given (at least one unit) and adds their process CPU time (time the
+ * process was not running is not counted); {@link take} returns the CPU ms per unit since the last
+ * take. Pulses beside every call, on the thread that made it, see the machine as the call did, so
+ * that what slows both (a clock change, another tenant's load) drops out of their quotient.
  */
-export function timeCalibration(ms: number): number {
-  if (!warm) {
-    const until = performance.now() + 30;
-    while (performance.now() < until) sink ^= calibrationUnit();
-    warm = true;
+export class CalibrationMeter {
+  private cpuMs = 0;
+  private units = 0;
+
+  constructor() {
+    warmUp();
   }
-  const cpuStart = process.cpuUsage();
-  const start = performance.now();
-  let units = 0;
-  let now = start;
-  do {
-    sink ^= calibrationUnit();
-    units++;
-    now = performance.now();
-  } while (now - start < ms);
-  const cpu = process.cpuUsage(cpuStart);
-  return (cpu.user + cpu.system) / 1000 / units;
+
+  /** Runs the work for about `ms` (at least one unit); returns what this pulse did. */
+  pulse(ms: number): CalibrationWork {
+    const cpuStart = process.cpuUsage();
+    const start = performance.now();
+    let units = 0;
+    do {
+      sink ^= calibrationUnit();
+      units++;
+    } while (performance.now() - start < ms);
+    const cpu = process.cpuUsage(cpuStart);
+    const work = { cpuMs: (cpu.user + cpu.system) / 1000, units };
+    this.add(work);
+    return work;
+  }
+
+  /** Counts a pulse run elsewhere (a worker thread, beside the call it made there). */
+  add(work: CalibrationWork): void {
+    this.cpuMs += work.cpuMs;
+    this.units += work.units;
+  }
+
+  /** CPU ms per unit of the pulses since the last take (NaN when none ran); starts the count again. */
+  take(): number {
+    const perUnit = this.cpuMs / this.units;
+    this.cpuMs = 0;
+    this.units = 0;
+    return perUnit;
+  }
 }

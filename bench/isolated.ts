@@ -11,6 +11,7 @@ import type { Grid } from "../src/puzzle.js";
 import type { SolverInfo } from "../src/registry.js";
 import { TimingAborted, type TimedElsewhere } from "./measure/batches.js";
 import type { BatchAnswers } from "./measure/check.js";
+import { CALIBRATION_SHARE } from "./rounds.js";
 import type { BatchRunner, ExtraRow } from "./runner.js";
 import type { WorkerReply, WorkerRequest } from "./solver-worker.js";
 
@@ -52,18 +53,18 @@ async function openWorker(
   await ask({ kind: "open", grids: [...grids], limit, budget });
   let last: BatchAnswers | null = null;
   const solve = async (): Promise<BatchAnswers & TimedElsewhere> => {
-    const solved = (await ask({ kind: "solve" })) as Extract<WorkerReply, { kind: "solved" }>;
+    const solved = (await ask({ kind: "solve", calibrationShare: CALIBRATION_SHARE })) as Extract<WorkerReply, { kind: "solved" }>;
     const { counts, solutions, guesses, timedOut } = solved;
     let total = 0;
     for (const count of counts) total += count;
-    return { counts, solutions, guesses, timedOut: (i) => timedOut[i] === 1, total, ms: solved.ms };
+    return { counts, solutions, guesses, timedOut: (i) => timedOut[i] === 1, total, ms: solved.ms, cpuMs: solved.cpuMs, calibration: solved.calibration };
   };
   return {
     answers: () => solve(),
     solve: async () => {
       const answers = await solve();
       last = answers;
-      return { total: answers.total, ms: answers.ms };
+      return { total: answers.total, ms: answers.ms, cpuMs: answers.cpuMs, calibration: answers.calibration };
     },
     lastAnswers: () => last,
     close: async () => void (await worker.terminate()),

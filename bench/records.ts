@@ -78,17 +78,17 @@ export interface BenchRecord {
   /**
    * How busy the machine's other cores were while the row was timed (0–1, os.cpus() less this
    * process's own time); null on one core. A core shared with another (SMT) runs slower when its
-   * sibling is busy, with no sign in this process's CPU share; the calibration timed beside each
-   * round slows with it (calibrationMicros). Absent in older files.
+   * sibling is busy, with no sign in this process's CPU share; the calibration timed between its
+   * calls slows with it (calibrationMicros). Absent in older files.
    */
   otherCoresBusy?: number | null;
   /**
-   * Process CPU µs per puzzle of each timing round (its mean × its CPU share), one per entry of
+   * Process CPU µs per puzzle of each timing round (taken around each call), one per entry of
    * `roundMicros`. Absent where there is no CPU clock (the web page) and in files before version 3.
    */
   roundCpuMicros?: number[];
   /**
-   * CPU µs per unit of the calibration work (bench/calibration.ts) timed beside each round, one per
+   * CPU µs per unit of the calibration work (bench/calibration.ts) timed between the calls of each round, one per
    * entry of `roundCpuMicros`: `--compare` judges each round as roundCpuMicros ÷ calibrationMicros,
    * so that what slowed the whole machine between two runs drops out. Absent with `roundCpuMicros`.
    */

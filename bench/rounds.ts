@@ -9,15 +9,18 @@
  * later or another process's compiled code, is why `--ref` times both commits in one process.
  */
 import { cpus } from "node:os";
-import { timeCalibration } from "./calibration.js";
+import { CalibrationMeter } from "./calibration.js";
 import { type BatchTiming, type BatchTimingOptions, type TimedElsewhere, TimingAborted, timeBatches } from "./measure/batches.js";
 import { summarize } from "./statistics.js";
 
 /** Rounds per row unless `--rounds` says otherwise. */
 export const DEFAULT_ROUNDS = 5;
 
-/** The calibration (calibration.ts) is timed before the first round and after each, for this share of a round's time each. */
-export const CALIBRATION_SHARE = 0.2;
+/**
+ * After every timed call, the calibration (calibration.ts) runs for this share of that call's wall
+ * time, on the thread that made the call (a worker row's worker: isolated.ts).
+ */
+export const CALIBRATION_SHARE = 0.25;
 
 /** A row's timing over all its rounds, and each round's mean ms per batch. */
 export interface RoundTiming extends BatchTiming {
@@ -28,8 +31,8 @@ export interface RoundTiming extends BatchTiming {
   /** Each round's process CPU ms per batch (its mean ms × its CPU share); absent where there is no CPU clock. */
   roundCpuMs?: number[];
   /**
-   * CPU ms per unit of the calibration work (calibration.ts) beside each round: the mean of its
-   * timing just before and just after the round. Absent where there is no CPU clock.
+   * CPU ms per unit of the calibration work (calibration.ts) in each round, timed in pulses between
+   * the round's calls. Absent where there is no CPU clock.
    */
   calibrationMs?: number[];
 }
@@ -69,9 +72,9 @@ export interface RoundOptions extends BatchTimingOptions {
  * Times `solveBatch` in `options.rounds` tinybench runs of `timeMs / rounds` each (the warm-up
  * before the first only), each run at least `ceil(minCalls / rounds)` calls; returns every batch
  * (ascending) with the whole row's mean, margin and CPU share, and each round's mean and
- * CPU ms. The calibration work is timed in CPU time before the first round (and its warm-up) and
- * after every round, for CALIBRATION_SHARE of a round's time each: each round gets the mean of the
- * two timings beside it.
+ * CPU ms per call. Where there is a CPU clock, the calibration work runs after every timed call
+ * (outside its timing) for CALIBRATION_SHARE of that call's wall time, and each round records its
+ * CPU ms per unit: the row and the calibration then saw the same moments of the machine.
  */
 export async function timeRounds(
   name: string,
@@ -83,8 +86,8 @@ export async function timeRounds(
   const each: BatchTiming[] = [];
   const machineBefore = machineTimes();
   const cpuBefore = process.cpuUsage();
-  const calibrationMs = (options.timeMs / rounds) * CALIBRATION_SHARE;
-  const beside = [timeCalibration(calibrationMs)];
+  const meter = new CalibrationMeter();
+  const calibrationMs: number[] = [];
   for (let round = 0; round < rounds; round++) {
     if (options.signal?.aborted) throw new TimingAborted(name);
     each.push(
@@ -93,20 +96,20 @@ export async function timeRounds(
         timeMs: options.timeMs / rounds,
         minCalls: Math.max(1, Math.ceil(options.minCalls / rounds)),
         warmupMs: round === 0 ? options.warmupMs : 0,
+        afterCall: (call) => {
+          options.afterCall?.(call);
+          if (call.calibration) meter.add(call.calibration);
+          else meter.pulse(call.wallMs * CALIBRATION_SHARE);
+        },
       }),
     );
-    beside.push(timeCalibration(calibrationMs));
+    calibrationMs.push(meter.take());
   }
   const own = process.cpuUsage(cpuBefore);
   return {
     ...combineRounds(each),
     otherCoresBusy: otherCoresBusy(machineBefore, (own.user + own.system) / 1000),
-    ...(each.every((t) => t.cpuPerWall !== null)
-      ? {
-          roundCpuMs: each.map((t) => t.meanMs * t.cpuPerWall!),
-          calibrationMs: each.map((_, round) => (beside[round] + beside[round + 1]) / 2),
-        }
-      : {}),
+    ...(each.every((t) => t.cpuMs !== null) ? { roundCpuMs: each.map((t) => t.cpuMs!), calibrationMs } : {}),
   };
 }
 
@@ -119,7 +122,10 @@ export function calibratedFields(timing: RoundTiming, puzzles: number): { roundC
   return { roundCpuMicros: timing.roundCpuMs.map((ms) => (ms * 1000) / puzzles), calibrationMicros: timing.calibrationMs.map((ms) => ms * 1000) };
 }
 
-/** One timing of the rounds together: their batches pooled (mean, median, Student's t margin), the CPU share weighted by each round's time. */
+/**
+ * One timing of the rounds together: their batches pooled (mean, median, Student's t margin), the
+ * CPU share weighted by each round's time, the CPU ms per call by each round's calls.
+ */
 export function combineRounds(each: readonly BatchTiming[]): RoundTiming {
   const batchMs = each.flatMap((t) => t.batchMs).sort((a, b) => a - b);
   const summary = summarize(batchMs);
@@ -134,6 +140,7 @@ export function combineRounds(each: readonly BatchTiming[]): RoundTiming {
     samples: summary.n,
     batchMs,
     cpuPerWall,
+    cpuMs: each.some((t) => t.cpuMs === null) ? null : each.reduce((sum, t) => sum + t.cpuMs! * t.samples, 0) / summary.n,
     roundMs: each.map((t) => t.meanMs),
   };
 }

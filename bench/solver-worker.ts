@@ -3,23 +3,35 @@
  * bench can stop it (isolated.ts): a call past the time limit, or Ctrl-C, terminates this thread,
  * whatever the solver does. It loads the solver once, takes the puzzles once, then answers each
  * `solve` with every puzzle's count, solution, guesses and budget stop, and the ms the batch took
- * here (which the bench times it by, not the trip between threads). Before each countSolutions
+ * here (which the bench times it by, not the trip between threads) with the process CPU ms of that
+ * stretch (the bench's own thread only waits meanwhile, so that is this thread's work), and the
+ * calibration work it was asked to run after the batch (rounds.ts), which must run on this thread. Before each countSolutions
  * call it counts the call in `calls` (shared memory), by which the bench sees one that runs too long.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { Grid } from "../src/puzzle.js";
 import type { SearchStats, SolverEngine } from "../src/solver.js";
+import { type CalibrationWork, CalibrationMeter } from "./calibration.js";
 import { resolveSolver } from "./custom-solvers.js";
 import { describeThrown } from "./runner.js";
 
 /** What the bench sends. */
-export type WorkerRequest = { kind: "open"; grids: Grid[]; limit: number; budget: number } | { kind: "solve" };
+export type WorkerRequest = { kind: "open"; grids: Grid[]; limit: number; budget: number } | { kind: "solve"; calibrationShare: number };
 
 /** What this thread answers: ready once loaded, each batch's answers, or what the solver threw. */
 export type WorkerReply =
   | { kind: "ready" }
   | { kind: "opened" }
-  | { kind: "solved"; counts: Int32Array; solutions: Uint8Array; guesses: Float64Array; timedOut: Uint8Array; ms: number }
+  | {
+      kind: "solved";
+      counts: Int32Array;
+      solutions: Uint8Array;
+      guesses: Float64Array;
+      timedOut: Uint8Array;
+      ms: number;
+      cpuMs: number;
+      calibration?: CalibrationWork;
+    }
   | { kind: "failed"; message: string };
 
 const { spec, size, calls: shared } = workerData as { spec: string; size: number; calls: SharedArrayBuffer };
@@ -30,8 +42,9 @@ let engine: SolverEngine;
 let grids: Grid[] = [];
 let limit = 2;
 let budget = Infinity;
+let meter: CalibrationMeter | undefined;
 
-/** Solves every puzzle once; returns the answers and the ms the loop took. */
+/** Solves every puzzle once; returns the answers and the wall and process CPU ms the loop took. */
 function solveAll(): Extract<WorkerReply, { kind: "solved" }> {
   const cells = grids[0]?.length ?? 0;
   const counts = new Int32Array(grids.length);
@@ -40,6 +53,7 @@ function solveAll(): Extract<WorkerReply, { kind: "solved" }> {
   const guesses = new Float64Array(grids.length);
   const timedOut = new Uint8Array(grids.length);
   const stats: SearchStats = { guesses: 0, timedOut: false };
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < grids.length; i++) {
     Atomics.add(calls, 0, 1);
@@ -47,7 +61,9 @@ function solveAll(): Extract<WorkerReply, { kind: "solved" }> {
     guesses[i] = stats.guesses;
     timedOut[i] = stats.timedOut ? 1 : 0;
   }
-  return { kind: "solved", counts, solutions, guesses, timedOut, ms: performance.now() - start };
+  const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
+  return { kind: "solved", counts, solutions, guesses, timedOut, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 function reply(message: WorkerReply, transfer: ArrayBuffer[] = []): void {
@@ -61,6 +77,8 @@ port.on("message", (request: WorkerRequest) => {
       reply({ kind: "opened" });
     } else {
       const solved = solveAll();
+      // The calibration beside this batch, on this thread (rounds.ts), outside its timing.
+      if (request.calibrationShare > 0) solved.calibration = (meter ??= new CalibrationMeter()).pulse(solved.ms * request.calibrationShare);
       reply(solved, [solved.counts.buffer, solved.solutions.buffer, solved.guesses.buffer, solved.timedOut.buffer] as ArrayBuffer[]);
     }
   } catch (error) {

@@ -6,8 +6,8 @@
  *                        "slower" is false; printed as false verdicts per 100 rows
  *   same commit, busy    the same with the other core kept busy by a spinning child process
  *   planted slowdown     `--planted-pairs` pairs, a run of the planted module (bench/planted.ts:
- *                        the wasm kernel) against a run of it spinning `--slowdown` longer per
- *                        call; the share of its rows judged "slower" is the detection rate
+ *                        the wasm kernel) against a run of it making the share `--slowdown` of
+ *                        its calls twice; the share of its rows judged "slower" is the detection rate
  *
  * The goal: at most 1 false verdict per 100 rows, idle and busy; a 10% slowdown judged slower in
  * at least 9 of 10 pairs on an idle machine. Prints the CPU (lscpu's model name), the load average
@@ -48,8 +48,8 @@ const OPTIONS: readonly OptionRow[] = [
   { flags: "--pairs <n>", description: "pairs of same-commit runs, idle and again busy", default: 5, parse: wholeNumber(0) },
   { flags: "--planted-pairs <n>", description: "pairs of runs with the planted slowdown", default: 10, parse: wholeNumber(0) },
   { flags: "--ref-pairs <n>", description: "runs of --ref HEAD (same commit, interleaved in one process), idle", default: 0, parse: wholeNumber(0) },
-  { flags: "--slowdown <share>", description: "the planted slowdown (0.1: each call spins 10% of its time longer)", default: 0.1, parse: shareArgument },
-  { flags: "--time <ms>", description: "the bench's --time per row", default: 300, parse: wholeNumber(1) },
+  { flags: "--slowdown <share>", description: "the planted slowdown (0.1: every tenth call made twice)", default: 0.1, parse: shareArgument },
+  { flags: "--time <ms>", description: "the bench's --time per row (its default)", default: 500, parse: wholeNumber(1) },
   { flags: "--rounds <n>", description: "the bench's --rounds", default: DEFAULT_ROUNDS, parse: wholeNumber(2, 100) },
   { flags: "--puzzles <n>", description: "the bench's --puzzles", default: 100, parse: wholeNumber(1) },
   {

@@ -1,6 +1,6 @@
 /**
  * `--compare` that holds on a busy machine (bench/report/compare.ts): rows judged on their rounds
- * relative to the calibration timed beside them, so that a drift of the whole machine drops out;
+ * relative to the calibration timed between their calls, so that a drift of the whole machine drops out;
  * a row flagged noisy in either run is "not judged"; a verdict needs its whole interval beyond the
  * threshold; `--against` judges two files without measuring and `--fail-on-regression` turns a
  * judged slowdown into exit status 1. The runs compared are synthetic rounds from a seeded
@@ -34,7 +34,7 @@ const { dir } = scratchFolder("sudoku-bench-compare-");
 /** Five round means around `micros`, spread ±`spread` (a share) from it. */
 const roundsAround = (micros: number, spread = 0.005) => [-1, -0.5, 0, 0.5, 1].map((k) => micros * (1 + k * spread));
 
-/** A calibration timed beside five rounds: 80 µs per unit, steady. */
+/** A calibration timed in five rounds: 80 µs per unit, steady. */
 const steadyCalibration = () => [80, 80.2, 79.8, 80.1, 79.9];
 
 /** A record whose figures raise no flag: 20 timed batches around `ms` in five steady rounds (by the clock and in CPU time), one core busy. */

@@ -19,6 +19,7 @@ import { colourDifference, formatSvg, seriesColours, toLab } from "../bench/repo
 import { BOOTSTRAP_MAX_SAMPLES, bootstrapRatio, ratioOfMeans, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
 import { calibratedFields, combineRounds, timeRounds } from "../bench/rounds.js";
 import { calibrationIdentity, calibrationUnit } from "../bench/calibration.js";
+import { repeater } from "../bench/planted.js";
 import { checkWellFormed } from "./xml.js";
 import { benchRecord } from "./bench-record.js";
 
@@ -427,7 +428,7 @@ describe("exports", () => {
 });
 
 describe("timing rounds", () => {
-  const round = (batchMs: number[], cpuPerWall: number | null) => ({ ...summaryOf(batchMs), batchMs, cpuPerWall });
+  const round = (batchMs: number[], cpuPerWall: number | null, cpuMs: number | null = null) => ({ ...summaryOf(batchMs), batchMs, cpuPerWall, cpuMs });
   const summaryOf = (batchMs: number[]) => {
     const s = summarize(batchMs);
     return { meanMs: s.mean, medianMs: s.p50, rmePercent: s.rmePercent, samples: s.n };
@@ -441,22 +442,44 @@ describe("timing rounds", () => {
     expect(combined.meanMs).toBeCloseTo(42 / 7, 10);
     expect(combined.cpuPerWall).toBeCloseTo((6 * 1 + 30 * 0.5 + 6 * 1) / 42, 10);
     expect(combineRounds([round([1, 2], null), round([1, 2], 1)]).cpuPerWall).toBeNull();
+    expect(combineRounds([round([2, 4], 1, 3), round([10, 10, 10], 0.5, 5)]).cpuMs).toBeCloseTo((2 * 3 + 3 * 5) / 5, 10);
+    expect(combineRounds([round([2, 4], 1, 3), round([1], 1, null)]).cpuMs).toBeNull();
   });
 
-  it("times the calibration beside every round: one CPU figure of the row and one of the calibration per round", async () => {
+  it("times the calibration between the calls: one CPU figure of the row and one of the calibration per round", async () => {
     let calls = 0;
     const timing = await timeRounds("counting", () => ++calls && 1, 1, { timeMs: 20, rounds: 4, minCalls: 4, warmupMs: 0 });
     expect(timing.roundMs).toHaveLength(4);
     expect(timing.roundCpuMs).toHaveLength(4);
     expect(timing.calibrationMs).toHaveLength(4);
+    timing.calibrationMs!.forEach((ms) => expect(ms).toBeGreaterThan(0));
     const fields = calibratedFields(timing, 10);
     fields.roundCpuMicros!.forEach((micros, round) => expect(micros).toBeCloseTo(timing.roundCpuMs![round] * 100, 9));
     fields.calibrationMicros!.forEach((micros, round) => expect(micros).toBeCloseTo(timing.calibrationMs![round] * 1000, 9));
     expect(calibratedFields({ ...timing, calibrationMs: undefined }, 10)).toEqual({});
   });
 
+  it("takes a call timed elsewhere at its own CPU time and calibration (a worker row's), not the main thread's", async () => {
+    const elsewhere = () => ({ total: 1, ms: 1, cpuMs: 2, calibration: { cpuMs: 3, units: 6 } });
+    const timing = await timeRounds("worker", elsewhere, 1, { timeMs: 4, rounds: 2, minCalls: 4, warmupMs: 1 });
+    expect(timing.roundCpuMs).toEqual([2, 2]);
+    expect(timing.calibrationMs).toEqual([0.5, 0.5]);
+    expect(timing.roundMs).toEqual([1, 1]);
+  });
+
+  it("plants a slowdown by making the share of calls twice, at the same calls every time", () => {
+    const repeatsOf = (share: number, calls: number) => Array.from({ length: calls }, repeater(share));
+    const tenth = repeatsOf(0.1, 100);
+    expect(tenth.reduce((a, b) => a + b)).toBe(10);
+    expect(tenth.flatMap((n, call) => (n > 0 ? [call] : []))).toEqual([9, 19, 29, 39, 49, 59, 69, 79, 89, 99]);
+    expect(repeatsOf(0.1, 100)).toEqual(tenth);
+    expect(repeatsOf(0, 50).every((n) => n === 0)).toBe(true);
+    expect(repeatsOf(2.5, 100).reduce((a, b) => a + b)).toBe(250);
+    expect(repeatsOf(0.15, 1000).reduce((a, b) => a + b)).toBe(150);
+  });
+
   it("names the calibration by its source: a fixed work, the same checksum every time", () => {
-    expect(calibrationIdentity()).toMatch(/^masks-v1 [0-9a-f]{16}$/);
+    expect(calibrationIdentity()).toMatch(/^masks-v2 [0-9a-f]{16}$/);
     expect(calibrationIdentity()).toBe(calibrationIdentity());
     expect(calibrationUnit()).toBe(calibrationUnit());
   });

@@ -12,6 +12,7 @@
  * reports the median.
  */
 import { Bench } from "tinybench";
+import type { CalibrationWork } from "../calibration.js";
 
 /** How to time a batch function. */
 export interface BatchTimingOptions {
@@ -28,6 +29,13 @@ export interface BatchTimingOptions {
    * gave (throwing stops the timing with that error).
    */
   afterEach?(): void;
+  /**
+   * Runs after every timed call (not the warm-up's), after `afterEach`, outside the timing, with
+   * that call's process CPU ms (null where there is no CPU clock), wall ms, and the calibration it
+   * ran where it was timed elsewhere: rounds.ts times the calibration work there, interleaved with
+   * the row's calls.
+   */
+  afterCall?(call: { cpuMs: number | null; wallMs: number; calibration?: CalibrationWork }): void;
   /**
    * Stops the timing: {@link timeBatches} then throws {@link TimingAborted}. With a signal, the
    * timing hands the event loop a turn every {@link YIELD_EVERY_MS} between calls (outside their
@@ -70,6 +78,11 @@ export interface BatchTiming {
   batchMs: number[];
   /** Process CPU time over wall time while timing (1 = one core busy the whole time); null where there is no CPU clock (a browser). */
   cpuPerWall: number | null;
+  /**
+   * Mean process CPU ms per timed call, taken around each call (every thread of the process, so a
+   * worker's too; the time the process was not running is left out); null where there is no CPU clock.
+   */
+  cpuMs: number | null;
 }
 
 /** Node's process CPU clock, when there is one. */
@@ -78,10 +91,18 @@ const cpuClock = (globalThis as { process?: { cpuUsage(since?: { user: number; s
 /** Thrown by {@link timeBatches} when its signal aborts the timing. */
 export class TimingAborted extends Error {}
 
-/** A batch timed where it ran (a worker thread): its total count and the ms it took there, which tinybench then takes as the call's time. */
+/**
+ * A batch timed where it ran (a worker thread): its total count and the ms it took there, which
+ * tinybench then takes as the call's time, and, where that thread could tell, the process CPU ms
+ * of it, taken as the call's CPU time in place of the CPU time around the whole call (which holds
+ * the trip between threads).
+ */
 export interface TimedElsewhere {
   total: number;
   ms: number;
+  cpuMs?: number;
+  /** The calibration work run there after the batch (rounds.ts), on the thread that ran it. */
+  calibration?: CalibrationWork;
 }
 
 /**
@@ -110,18 +131,43 @@ export async function timeBatches(
     retainSamples: true,
     signal: own.signal,
   });
-  const { beforeEach, afterEach } = options;
+  const { beforeEach, afterEach, afterCall } = options;
   const turn = signal ? eventLoopTurns() : () => undefined;
+  // Each call's CPU and wall time, taken last before it and first after it (tinybench's own step between is small).
+  let cpuAtCall: { user: number; system: number } | undefined;
+  let wallAtCall = 0;
+  let elsewhere: TimedElsewhere | undefined;
+  let cpuMsTimed = 0;
+  let timedCalls = 0;
   const hooks = {
-    ...(beforeEach || signal ? { beforeEach: () => (beforeEach?.(), turn()) } : {}),
-    ...(afterEach ? { afterEach: () => afterEach() } : {}),
+    beforeEach: async () => {
+      beforeEach?.();
+      await turn();
+      cpuAtCall = cpuClock?.cpuUsage();
+      wallAtCall = performance.now();
+    },
+    afterEach: (mode?: "run" | "warmup") => {
+      const wallMs = performance.now() - wallAtCall;
+      const cpu = cpuAtCall && cpuClock!.cpuUsage(cpuAtCall);
+      const cpuMs = (cpuClock && elsewhere?.cpuMs) ?? (cpu ? (cpu.user + cpu.system) / 1000 : null);
+      const calibration = elsewhere?.calibration;
+      elsewhere = undefined;
+      if (mode === "run") {
+        cpuMsTimed += cpuMs ?? 0;
+        timedCalls++;
+      }
+      afterEach?.();
+      if (mode === "run") afterCall?.({ cpuMs, wallMs, calibration });
+    },
   };
   bench.add(
     name,
     async () => {
       const result = await solveBatch();
       if ((typeof result === "number" ? result : result.total) !== expectedTotal) wrongTotals++;
-      return typeof result === "number" ? undefined : { overriddenDuration: result.ms };
+      if (typeof result === "number") return undefined;
+      elsewhere = result;
+      return { overriddenDuration: result.ms };
     },
     hooks,
   );
@@ -144,5 +190,6 @@ export async function timeBatches(
     samples: result.latency.samplesCount,
     batchMs: [...(result.latency.samples ?? [])],
     cpuPerWall: cpu ? (cpu.user + cpu.system) / 1000 / wallMs : null,
+    cpuMs: cpu && timedCalls > 0 ? cpuMsTimed / timedCalls : null,
   };
 }

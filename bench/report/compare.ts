@@ -10,7 +10,7 @@
  *    (another number of puzzles, as a sampled row or the web page's draw does; another limit)
  *    is named in a warning and not judged.
  * 3. Each match is judged on its calibrated rounds: each timing round's process CPU µs per
- *    puzzle divided by the CPU µs of the calibration work timed beside that round
+ *    puzzle divided by the CPU µs of the calibration work timed between its calls
  *    (bench/calibration.ts, rounds.ts). What slowed the whole machine between the two runs (the
  *    host's other tenants, the clock frequency, a busy sibling core) slows the row and its
  *    calibration alike and drops out of that quotient; being CPU time, it leaves out the time
@@ -281,7 +281,7 @@ function describeChange(change: Change): string {
 function compareHeading(before: BenchRun, noiseThreshold: number): string[] {
   return [
     `Compared with ${before.environment.date} (commit ${before.environment.commit}): puzzles/s before → now`,
-    "the change is the ratio of each row's rounds in CPU time relative to the calibration work timed beside each round " +
+    "the change is the ratio of each row's rounds in CPU time relative to the calibration work timed between its calls " +
       `(what slowed the whole machine drops out), ± its 95% interval; faster or slower only when the whole interval lies beyond ` +
       `${formatNumber(noiseThreshold * 100)}%, else "no change"`,
     `"not judged": an interval too wide to tell ${formatNumber(noiseThreshold * 100)}%, a noisy (N) or disagree (D) flag in either run, ` +

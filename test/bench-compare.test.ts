@@ -123,6 +123,44 @@ describe("--compare verdicts", () => {
     expect(code.verdict).toBe("slower");
   });
 
+  it("every solver's rows moving together is the machine, not the code: not judged, with the reason; one solver's rows moving alone are judged", () => {
+    const solversAndSets = ["easy", "medium"].flatMap((dataset) => ["wasm", "bitmask", "dlx"].map((solver) => ({ dataset, solver })));
+    const run = (msOf: (solver: string) => number) =>
+      runOf(solversAndSets.map(({ dataset, solver }) => steadyRecord(solver, msOf(solver), { dataset, solver })));
+    const before = run(() => 10);
+
+    const everyone = compareRuns(
+      before,
+      run(() => 11),
+    );
+    expect(everyone.map((c) => c.verdict)).toEqual(Array(6).fill("not judged"));
+    expect(everyone[0].reason).toBe("every solver moved, median 0.909×");
+    expect(formatComparison(before, everyone)).toContain("WARNING, every solver's rows moved the same way");
+    expect(formatComparison(before, compareRuns(before, before))).not.toContain("WARNING");
+
+    const oneSolver = compareRuns(
+      before,
+      run((solver) => (solver === "wasm" ? 11 : 10)),
+    );
+    expect(oneSolver.map((c) => `${c.dataset} ${c.row} ${c.verdict}`)).toEqual([
+      "easy wasm slower",
+      "easy bitmask no change",
+      "easy dlx no change",
+      "medium wasm slower",
+      "medium bitmask no change",
+      "medium dlx no change",
+    ]);
+    // Two of three solvers slower, the third steady: still changes to judge.
+    const twoSolvers = compareRuns(
+      before,
+      run((solver) => (solver === "dlx" ? 10 : 11)),
+    );
+    expect(twoSolvers.filter((c) => c.verdict === "slower")).toHaveLength(4);
+    // Too few rows to tell the machine from the code: judged row by row.
+    const small = compareRuns(runOf(before.records.slice(0, 3)), runOf(run(() => 11).records.slice(0, 3)));
+    expect(small.map((c) => c.verdict)).toEqual(["slower", "slower", "slower"]);
+  });
+
   it("a row whose calibrated rounds swing ±12% is not judged on a 10% change; an interval within the threshold is no change", () => {
     const swinging = (micros: number) => [0.88, 1.12, 0.95, 1.05, 1].map((k) => micros * k);
     const before = runOf([steadyRecord("a", 10, { roundCpuMicros: swinging(100) })]);

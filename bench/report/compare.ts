@@ -22,6 +22,8 @@
  *    disagree flag (noise.ts; the pre-empted flag is not a reason, CPU time leaves pre-emption
  *    out), or when a side has no calibrated rounds (the web page's export, which has no CPU
  *    clock). A row only one run has is "not run" on the other side.
+ * 5. When every solver's rows moved the same way (each solver's median beyond half the threshold,
+ *    {@link wholeRunMoved}), no row is judged: that is the machine or shared code, not one solver.
  *
  * Two runs made at different times still differ by more than either run can see (the load of
  * the machine, the compiler's choices in each process): `--ref COMMIT` (bench/paired.ts) times
@@ -203,9 +205,43 @@ export function verdictOf(estimate: RatioEstimate, noiseThreshold = NOISE_THRESH
   return "no change";
 }
 
+/** The reason given on each row of a pair of runs that moved as a whole ({@link wholeRunMoved}). */
+export const WHOLE_RUN_REASON = "every solver moved";
+
+/** The least rows with an estimate, of two solvers or more, in which {@link wholeRunMoved} looks for a common move. */
+export const WHOLE_RUN_ROWS = 6;
+
+/** The median of positive ratios (the geometric mean of the middle two for an even count). */
+function medianRatio(ratios: readonly number[]): number {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 === 1 ? sorted[Math.floor(middle)] : Math.sqrt(sorted[middle - 1] * sorted[middle]);
+}
+
+/**
+ * The median change of all rows when the whole run moved: at least WHOLE_RUN_ROWS rows with a
+ * calibrated estimate of the same work, of two solvers or more, and every solver's median ratio
+ * beyond half of `floor` on the same side. Every solver's code moving alike is what a different
+ * machine state between two runs does (a process placed beside a busier core, a host that favours
+ * some work over the calibration), not what a change to one solver does (the other solvers stay);
+ * such a pair of runs is not judged row by row, and `--ref` tells the two apart. Null when the
+ * run did not move so.
+ */
+export function wholeRunMoved(changes: readonly Change[], solverOf: (change: Change) => string, floor: number): number | null {
+  const rows = changes.filter((c) => c.estimate?.method === "calibrated" && !c.mismatch);
+  const bySolver = new Map<string, number[]>();
+  for (const change of rows) bySolver.set(solverOf(change), [...(bySolver.get(solverOf(change)) ?? []), change.estimate!.ratio]);
+  if (rows.length < WHOLE_RUN_ROWS || bySolver.size < 2) return null;
+  const medians = [...bySolver.values()].map(medianRatio);
+  const slower = medians.every((m) => m < 1 - floor / 2);
+  const faster = medians.every((m) => m > 1 + floor / 2);
+  return slower || faster ? medianRatio(rows.map((c) => c.estimate!.ratio)) : null;
+}
+
 /** The changes from `before` to `after`: rows of `after` in order, then rows only `before` had. */
 export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = BETWEEN_RUNS_THRESHOLD): Change[] {
   const old = new Map(before.records.map((r) => [keyOf(r), r]));
+  const solvers = new Map(after.records.map((r) => [keyOf(r), r.solver]));
   const changes: Change[] = after.records.map((r) => {
     const earlier = old.get(keyOf(r));
     old.delete(keyOf(r));
@@ -243,6 +279,14 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     if (change.verdict === "not judged" && !change.reason && !flagged) change.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
     return change;
   });
+  const moved = wholeRunMoved(changes, (c) => solvers.get(`${c.dataset}\u0000${c.row}`) ?? c.row, noiseThreshold);
+  if (moved !== null) {
+    for (const change of changes) {
+      if (change.verdict !== "faster" && change.verdict !== "slower" && change.verdict !== "no change") continue;
+      change.verdict = "not judged";
+      change.reason = `${WHOLE_RUN_REASON}, median ${formatNumber(moved)}×`;
+    }
+  }
   for (const r of old.values()) {
     changes.push({
       dataset: r.dataset,
@@ -285,7 +329,7 @@ function compareHeading(before: BenchRun, noiseThreshold: number): string[] {
       `(what slowed the whole machine drops out), ± its 95% interval; faster or slower only when the whole interval lies beyond ` +
       `${formatNumber(noiseThreshold * 100)}%, else "no change"`,
     `"not judged": an interval too wide to tell ${formatNumber(noiseThreshold * 100)}%, a noisy (N) or disagree (D) flag in either run, ` +
-      "rows that timed different work, or a run without calibrated rounds (the web page's export); " +
+      "rows that timed different work, a run without calibrated rounds (the web page's export), or every solver moved alike; " +
       "--ref COMMIT times both commits interleaved in one run, the verdict for CI",
   ];
 }
@@ -311,6 +355,12 @@ export function formatComparison(
   const different = changes.filter((c) => c.mismatch);
   if (different.length > 0) {
     out.push(`WARNING, rows that timed different work are not judged: ${different.map((c) => `${c.dataset} · ${c.row} (${c.mismatch})`).join("; ")}`);
+  }
+  if (changes.some((c) => c.reason?.startsWith(WHOLE_RUN_REASON))) {
+    out.push(
+      "WARNING, every solver's rows moved the same way: what moves every solver alike is the machine or code they share, " +
+        "not one solver's change, so no row is judged; --ref COMMIT times both commits in one run and tells them apart",
+    );
   }
   const columns = [
     { header: "solver", align: "left" as const },

@@ -3,7 +3,7 @@
  * solver") that wraps the `wasm` kernel and makes a share of its calls twice, so that the row does
  * that much more of the same work and nothing else changes: no clock, no other kind of work, the
  * same calls in every run. The share comes from the environment variable
- * SUDOKU_WASM_PLANTED_SLOWDOWN (0.1: every tenth call made twice, about 10% slower; unset or 0:
+ * SUDOKU_WASM_PLANTED_SLOWDOWN (0.1: one call in ten, drawn, made twice: 10% slower; unset or 0:
  * none), so that two runs of one module, one with it and one without, form the pair whose verdict
  * must be "slower". Used as `--solvers dist/bench/planted.js`; the row is labelled "planted".
  */
@@ -25,17 +25,21 @@ export function plantedShare(text = process.env.SUDOKU_WASM_PLANTED_SLOWDOWN): n
 }
 
 /**
- * How many times to repeat each call for `share`: call n (from 0) is repeated
- * floor((n + 1) × share) − floor(n × share) times, so that over many calls the repeats come to
- * `share` of them, at the same calls in every run (integers of thousandths, free of rounding drift).
+ * How many times to repeat each call for `share`: the whole part of `share` every time, and once
+ * more with the probability of its fraction, drawn from a fixed-seed xorshift32 so that every run
+ * repeats the same calls. Drawn rather than every tenth call, so that the repeats fall evenly on
+ * every puzzle of a batch, and the planted work is `share` of the row's work whatever the puzzles
+ * cost (every tenth call of a batch of 100 would repeat the same ten puzzles).
  */
 export function repeater(share: number): () => number {
-  const perMille = Math.round(share * 1000);
-  let calls = 0;
+  const whole = Math.floor(share);
+  const threshold = Math.round((share - whole) * 2 ** 32);
+  let state = 0x9e3779b9;
   return () => {
-    const before = Math.floor((calls * perMille) / 1000);
-    calls++;
-    return Math.floor((calls * perMille) / 1000) - before;
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return whole + (state >>> 0 < threshold ? 1 : 0);
   };
 }
 

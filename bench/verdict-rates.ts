@@ -48,7 +48,7 @@ const OPTIONS: readonly OptionRow[] = [
   { flags: "--pairs <n>", description: "pairs of same-commit runs, idle and again busy", default: 5, parse: wholeNumber(0) },
   { flags: "--planted-pairs <n>", description: "pairs of runs with the planted slowdown", default: 10, parse: wholeNumber(0) },
   { flags: "--ref-pairs <n>", description: "runs of --ref HEAD (same commit, interleaved in one process), idle", default: 0, parse: wholeNumber(0) },
-  { flags: "--slowdown <share>", description: "the planted slowdown (0.1: every tenth call made twice)", default: 0.1, parse: shareArgument },
+  { flags: "--slowdown <share>", description: "the planted slowdown (0.1: one call in ten made twice)", default: 0.1, parse: shareArgument },
   { flags: "--time <ms>", description: "the bench's --time per row (its default)", default: 500, parse: wholeNumber(1) },
   { flags: "--rounds <n>", description: "the bench's --rounds", default: DEFAULT_ROUNDS, parse: wholeNumber(2, 100) },
   { flags: "--puzzles <n>", description: "the bench's --puzzles", default: 100, parse: wholeNumber(1) },
@@ -193,12 +193,20 @@ async function main(argv: readonly string[]): Promise<void> {
     const args = ["--solvers", PLANTED, ...common];
     const plain = { [SLOWDOWN_VARIABLE]: "0" };
     const slowed = { [SLOWDOWN_VARIABLE]: String(options.slowdown) };
-    for (let i = 0; i < options.plantedPairs; i++) tally(await pair(`planted-${i}`, args, plain, slowed), t);
+    const ratios: number[] = [];
+    for (let i = 0; i < options.plantedPairs; i++) {
+      const changes = await pair(`planted-${i}`, args, plain, slowed);
+      tally(changes, t);
+      for (const change of changes) if (change.estimate) ratios.push(change.estimate.ratio);
+    }
     const found = t.rows === 0 ? "n/a" : ((10 * t.slower) / t.rows).toFixed(1);
+    ratios.sort((a, b) => a - b);
+    const measured = ratios.length === 0 ? "n/a" : `${((1 / ratios[Math.floor(ratios.length / 2)] - 1) * 100).toFixed(1)}%`;
     out(
       `planted ${Math.round(options.slowdown * 100)}% slowdown, idle: ${options.plantedPairs} pairs × ${options.datasets.length} rows: ` +
         `judged slower in ${t.slower} of ${t.rows} pairs of rows (${found} in 10); ${t["no change"]} no change, ` +
-        `${t["not judged"] + t.undecided} not judged, ${t.faster} faster [load ${loadBefore} → ${load()}]`,
+        `${t["not judged"] + t.undecided} not judged, ${t.faster} faster; the slowdown as measured: median ${measured} ` +
+        `[load ${loadBefore} → ${load()}]`,
     );
     goals.push(`planted ${Math.round(options.slowdown * 100)}% found in ${found} of 10 pairs (goal: at least 9)`);
   }

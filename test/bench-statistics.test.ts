@@ -467,15 +467,20 @@ describe("timing rounds", () => {
     expect(timing.roundMs).toEqual([1, 1]);
   });
 
-  it("plants a slowdown by making the share of calls twice, at the same calls every time", () => {
+  it("plants a slowdown by making the share of calls twice, drawn evenly over the calls, the same calls every time", () => {
     const repeatsOf = (share: number, calls: number) => Array.from({ length: calls }, repeater(share));
-    const tenth = repeatsOf(0.1, 100);
-    expect(tenth.reduce((a, b) => a + b)).toBe(10);
-    expect(tenth.flatMap((n, call) => (n > 0 ? [call] : []))).toEqual([9, 19, 29, 39, 49, 59, 69, 79, 89, 99]);
-    expect(repeatsOf(0.1, 100)).toEqual(tenth);
-    expect(repeatsOf(0, 50).every((n) => n === 0)).toBe(true);
-    expect(repeatsOf(2.5, 100).reduce((a, b) => a + b)).toBe(250);
-    expect(repeatsOf(0.15, 1000).reduce((a, b) => a + b)).toBe(150);
+    const total = (repeats: number[]) => repeats.reduce((a, b) => a + b, 0);
+    const tenth = repeatsOf(0.1, 100_000);
+    expect(total(tenth) / 100_000).toBeCloseTo(0.1, 2);
+    expect(repeatsOf(0.1, 100_000)).toEqual(tenth);
+    // Every position of a batch of 100 is repeated about as often: the repeats do not favour some puzzles.
+    const byPosition = Array.from({ length: 100 }, (_, position) => total(tenth.filter((_, call) => call % 100 === position)));
+    expect(Math.min(...byPosition)).toBeGreaterThan(70);
+    expect(Math.max(...byPosition)).toBeLessThan(130);
+    expect(repeatsOf(0, 1000).every((n) => n === 0)).toBe(true);
+    const twoAndAHalf = repeatsOf(2.5, 10_000);
+    expect(twoAndAHalf.every((n) => n === 2 || n === 3)).toBe(true);
+    expect(total(twoAndAHalf) / 10_000).toBeCloseTo(2.5, 1);
   });
 
   it("names the calibration by its source: a fixed work, the same checksum every time", () => {

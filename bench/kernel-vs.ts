@@ -53,7 +53,7 @@ const OPTIONS: readonly OptionRow[] = [
     parse: commaList,
   },
   { flags: "--puzzles <n>", description: "the first n puzzles of each file (0: all)", default: 10000, parse: wholeNumber(0) },
-  { flags: "--rounds <n>", description: "timed runs of each kernel per dataset, alternating which goes first", default: 5, parse: wholeNumber(1) },
+  { flags: "--rounds <n>", description: "timed rounds per dataset, the kernels taking turns of about 2 ms in each", default: 5, parse: wholeNumber(1) },
   { flags: "--limit <n>", description: "count solutions up to this", default: 2, parse: wholeNumber(1) },
 ];
 

@@ -11,8 +11,8 @@
  *   2. sample     a row whose slower side takes more than a round's share of the time per batch
  *                 solves a prefix of the draw (at least MIN_PUZZLES puzzles), the same on both sides
  *   3. rounds     `rounds` rounds (measure/interleaved.ts, as kernel-vs times): in each, both sides
- *                 are timed in process CPU time for about `timeMs / rounds` each (calls repeated),
- *                 the order alternating round by round; every timed call's count is checked
+ *                 are timed in process CPU time for about `timeMs / rounds` each, in turns of a
+ *                 few ms (the order alternating); every timed call's count is checked
  *   4. verdict    the ratio of each round (old ms / new ms: above 1 when this checkout is faster);
  *                 the interval is Student's t over the rounds' log ratios, so load that changes
  *                 between rounds moves both sides of each ratio and drops out. Judged as
@@ -267,7 +267,7 @@ export async function judgeAgainstCommit(request: RefRequest, plan: Omit<PairedP
   const threshold = formatNumber(plan.threshold * 100);
   const heading = [
     `Compared with commit ${commit} (--ref ${request.ref}, built in ${tree}), each row of both timed interleaved in this run: puzzles/s before → now`,
-    `± is the 95% interval of the ratio over ${plan.rounds} rounds (Student's t on each round's ratio, the order alternating); ` +
+    `± is the 95% interval of the ratio over ${plan.rounds} rounds (Student's t on each round's ratio, the sides taking turns of about 2 ms); ` +
       `faster or slower only when the whole interval lies beyond ${threshold}%, else "no change"; "not judged": an interval too wide to tell ${threshold}%`,
   ];
   const run = { environment: { date: new Date().toISOString(), commit } } as BenchRun;

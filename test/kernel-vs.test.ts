@@ -12,6 +12,7 @@ import { type Draw, drawPuzzles } from "../bench/measure/draw.js";
 import { loadDatasets } from "../src/datasets.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import { firstPuzzles, versus, versusTable } from "../bench/versus.js";
+import { PIECE_SECONDS, WARMUP_SECONDS, timeInterleaved } from "../bench/measure/interleaved.js";
 import { loadFixture } from "./fixture.js";
 
 const ROUNDS = { rounds: 2, limit: 2 };
@@ -85,5 +86,33 @@ describe("kernel-vs", () => {
       "|:---|---:|---:|---:|:---|:---|:---|:---|",
       "| magic\\|tour | 1,465 | 12,346 | 12,346 | **1.23×** (1.10–1.50) | 8.954 → 8.9 | 6 → 6 | 18.91 → 18.91 |",
     ]);
+  });
+});
+
+describe("interleaved timing (kernel-vs and --ref)", () => {
+  it("warms every contender up first, then takes turns within each round instead of one block each", () => {
+    // A clock of its own that each call moves by its cost: 200 µs and 400 µs.
+    let now = 0;
+    const log: number[] = [];
+    const call = (who: number, seconds: number) => () => {
+      log.push(who);
+      now += seconds;
+    };
+    const seconds = timeInterleaved([call(0, 200e-6), call(1, 400e-6)], { rounds: 3, runSeconds: 0.012, clock: () => now });
+    expect(seconds.map((rounds) => rounds.map((s) => s * 1e6))).toEqual([
+      [200, 200, 200].map((s) => expect.closeTo(s, 6)),
+      [400, 400, 400].map((s) => expect.closeTo(s, 6)),
+    ]);
+    // Warm-up: in turns, until each has WARMUP_SECONDS (the faster one sets the count).
+    const warm = Math.ceil(WARMUP_SECONDS / 200e-6);
+    expect(log.slice(0, 2 * warm)).toEqual(Array.from({ length: 2 * warm }, (_, i) => i % 2));
+    // Then each round: turns of about PIECE_SECONDS each (10 and 5 calls), six of each, who goes first alternating.
+    const timed = log.slice(2 * warm);
+    expect(timed).toHaveLength(3 * (60 + 30));
+    const turn = (who: number, calls: number) => Array(calls).fill(who);
+    const firstRound = Array.from({ length: 6 }, () => [...turn(0, 10), ...turn(1, 5)]).flat();
+    const secondRound = Array.from({ length: 6 }, () => [...turn(1, 5), ...turn(0, 10)]).flat();
+    expect(timed).toEqual([...firstRound, ...secondRound, ...firstRound]);
+    expect(PIECE_SECONDS).toBe(0.002);
   });
 });

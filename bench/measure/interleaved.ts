@@ -1,40 +1,63 @@
 /**
- * Timing contenders against each other in one process, for kernel-vs: a warm-up until V8 has
- * tiered every contender up, then rounds that alternate which contender goes first, each run
- * timed in this process's CPU time (on a shared machine another process's time is not counted)
- * and repeated so that a run lasts about `runSeconds` even on a small file. Ratios are taken
- * round by round, so a load that changes between rounds moves both sides of each ratio.
+ * Timing contenders against each other in one process, for kernel-vs and `--ref`: a warm-up of
+ * every contender in turns (at least WARMUP_SECONDS of CPU and three calls each, so that V8 has
+ * tiered each up before anything is timed), then rounds. Within a round the contenders take turns
+ * in pieces of about PIECE_SECONDS (calls repeated within a piece; who goes first alternates
+ * round by round), each piece timed in this process's CPU time (on a shared machine another
+ * process's time is not counted), until each has run about `runSeconds`; a contender's round is
+ * its CPU time over its calls. Turns of a few milliseconds see the same moments of the machine, so
+ * that what slows it (a clock change, another tenant) moves both sides of each round's ratio alike.
  */
 import { quantile } from "../../src/quantile.js";
 import { cpuSeconds } from "./reference.js";
 
 /** How to interleave. */
 export interface InterleavedOptions {
-  /** Timed runs of each contender. */
+  /** Timed rounds of each contender. */
   rounds: number;
-  /** CPU seconds each timed run should last at least (calls are repeated within a run). */
+  /** CPU seconds each contender should run per round (calls are repeated). */
   runSeconds: number;
+  /** The clock, in seconds: this process's CPU time unless given (a test's own clock). */
+  clock?: () => number;
 }
+
+/** CPU seconds of warm-up each contender gets at least. */
+export const WARMUP_SECONDS = 0.05;
+/** CPU seconds a contender's turn within a round lasts (at least one call). */
+export const PIECE_SECONDS = 0.002;
 
 /** CPU seconds per call of each contender in each round: `seconds[contender][round]`. */
 export function timeInterleaved(calls: readonly (() => unknown)[], options: InterleavedOptions): number[][] {
-  let slowest = 0;
-  for (let warm = 0; warm < 3; warm++) {
-    for (const call of calls) {
-      const start = cpuSeconds();
+  const clock = options.clock ?? cpuSeconds;
+  const warmSeconds = calls.map(() => 0);
+  const warmCalls = calls.map(() => 0);
+  const lastCall = calls.map(() => Infinity);
+  while (calls.some((_, k) => warmCalls[k] < 3 || warmSeconds[k] < WARMUP_SECONDS)) {
+    calls.forEach((call, k) => {
+      const start = clock();
       call();
-      slowest = Math.max(slowest, cpuSeconds() - start);
-    }
+      lastCall[k] = clock() - start;
+      warmSeconds[k] += lastCall[k];
+      warmCalls[k]++;
+    });
   }
-  const repeats = Math.max(1, Math.ceil(options.runSeconds / Math.max(slowest, 1e-4)));
+  // Each contender's piece: the calls that last about PIECE_SECONDS, by its last warm call.
+  const piece = lastCall.map((seconds) => Math.max(1, Math.round(PIECE_SECONDS / Math.max(seconds, 1e-7))));
   const seconds = calls.map((): number[] => []);
-  const order = calls.map((_, i) => i);
   for (let round = 0; round < options.rounds; round++) {
-    for (const k of round % 2 === 0 ? order : [...order].reverse()) {
-      const start = cpuSeconds();
-      for (let r = 0; r < repeats; r++) calls[k]();
-      seconds[k][round] = (cpuSeconds() - start) / repeats;
+    const spent = calls.map(() => 0);
+    const made = calls.map(() => 0);
+    for (let turn = 0; spent.some((s) => s < options.runSeconds); turn++) {
+      for (let i = 0; i < calls.length; i++) {
+        const k = round % 2 === 0 ? i : calls.length - 1 - i;
+        if (spent[k] >= options.runSeconds) continue;
+        const start = clock();
+        for (let r = 0; r < piece[k]; r++) calls[k]();
+        spent[k] += clock() - start;
+        made[k] += piece[k];
+      }
     }
+    calls.forEach((_, k) => (seconds[k][round] = spent[k] / made[k]));
   }
   return seconds;
 }

@@ -28,7 +28,7 @@ export interface RoundTiming extends BatchTiming {
   roundMs: number[];
   /** How busy the machine's other cores were while the rounds ran (0–1), or null on one core. */
   otherCoresBusy?: number | null;
-  /** Each round's process CPU ms per batch (its mean ms × its CPU share); absent where there is no CPU clock. */
+  /** Each round's process CPU ms per batch, taken around each call; absent where there is no CPU clock. */
   roundCpuMs?: number[];
   /**
    * CPU ms per unit of the calibration work (calibration.ts) in each round, timed in pulses between

@@ -1,12 +1,13 @@
 /**
  * The web page's bench (web/bench.ts), run here in Node: it measures through the bench's core —
- * the bench's answer check (a wrong count stops the run with the bench's WrongAnswerError,
- * naming the solver and the line) and its batch timing (tinybench's passes, each giving the
- * checked total). The page itself, in Chromium and Firefox: test/web.test.ts.
+ * the bench's answer check (a wrong count, or a timed pass that answers other than the checked
+ * one, stops the run with the bench's WrongAnswerError, naming the solver and the line) and its
+ * batch timing (tinybench's passes, each giving the checked answers). The page itself, in Chromium and Firefox: test/web.test.ts.
  */
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { WrongAnswerError } from "../bench/verify.js";
+import { findSolver } from "../src/registry.js";
 import { type WebBenchPlan, type WebBenchRow, runWebBench } from "../web/bench.js";
 import { BENCH_COLUMNS, benchCells, doneLine, flagNotes } from "../web/bench-table.js";
 import { loadFixture } from "./fixture.js";
@@ -45,6 +46,34 @@ describe("the web page's bench", () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WrongAnswerError);
     expect((error as Error).message).toMatch(/^wasm on claims-unique line 4: expected 1 solution \(the dataset is unique\), got 2/);
+  });
+
+  it("holds every timed pass to the checked answers: a solver that answers right only when checked is refused, naming the pass", async () => {
+    const info = findSolver("bitmask");
+    const load = info.load;
+    // Right on the checked pass (the first 20 calls), then one wrong solution among the timed ones.
+    const cheat = vi.spyOn(info, "load").mockImplementation(async (size, options) => {
+      const inner = await load(size, options);
+      let calls = 0;
+      return {
+        countSolutions(puzzle, limit, solution, stats, budget) {
+          const count = inner.countSolutions(puzzle, limit, solution, stats, budget);
+          if (++calls === 25) [solution[0], solution[1]] = [solution[1], solution[0]];
+          return count;
+        },
+      };
+    });
+    try {
+      const error = await runWebBench(
+        plan({ solvers: ["bitmask"], datasets: [{ name: "hard", text: HARD, expectation: "unique" }] }),
+        () => {},
+        () => {},
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WrongAnswerError);
+      expect((error as Error).message).toMatch(/^bitmask on hard line \d+: timed pass \d+: .*; the row is refused/);
+    } finally {
+      cheat.mockRestore();
+    }
   });
 
   it("words the 'vs wasm' cell as the bench does: slower or faster than the kernel, never a ratio below 1", () => {

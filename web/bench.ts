@@ -8,7 +8,7 @@
  *   per solver:  checked pass → a wrong answer fails the row, naming the line
  *                timed passes until timeMs                    (solveBatch in one call when the engine has it)
  */
-import { type AnswerCheck, answerChecker, batchAnswers, checkAnswers } from "../bench/measure/check.js";
+import { type AnswerCheck, type KeptAnswers, answerChecker, batchAnswers, checkAnswers, checkSameAnswers, sameAsChecked } from "../bench/measure/check.js";
 import { type Draw, drawPuzzles } from "../bench/measure/draw.js";
 import { timeBatches } from "../bench/measure/batches.js";
 import type { Expectation } from "../bench/verify.js";
@@ -99,6 +99,8 @@ function sampleOf(dataset: WebDataset, plan: WebBenchPlan): Sample {
 /** What a row's checked pass found: its answers' total count (every timed pass must give it), guesses and timeouts. */
 interface Checked {
   total: number;
+  /** The answers checked, which every timed pass must give again. */
+  answers: KeptAnswers;
   /** Mean guesses per puzzle (read only for a solver that reports guesses; NaN when a batch engine could not count them). */
   guesses: number;
   /** Puzzles stopped by the budget (their counts are not held to what the file promises). */
@@ -116,30 +118,55 @@ function checkedPass(engine: SolverEngine, sample: Sample, plan: WebBenchPlan, c
       guesses += answers.guesses[i];
       if (answers.timedOut(i)) timeouts++;
     }
-    return { total: checkAnswers(answers, n, check), guesses: guesses / n, timeouts };
+    return { total: checkAnswers(answers, n, check), answers, guesses: guesses / n, timeouts };
   }
-  const solution = new Uint8Array(CELLS);
+  const answers = perPuzzleAnswers(n);
   const stats: SearchStats = { guesses: 0, timedOut: false };
-  let total = 0;
   let guesses = 0;
   let timeouts = 0;
   sample.grids.forEach((grid, i) => {
-    const count = engine.countSolutions(grid, plan.limit, solution, stats, plan.budget);
-    check(i, { count, solution, timedOut: stats.timedOut });
-    total += count;
+    solveInto(engine, grid, i, answers, plan, stats);
     guesses += stats.guesses;
     if (stats.timedOut) timeouts++;
   });
-  return { total, guesses: guesses / n, timeouts };
+  return { total: checkAnswers(answers, n, check), answers, guesses: guesses / n, timeouts };
 }
 
-/** One pass over the sample, returning its total count: a batch call when the engine has one, else a call per puzzle. */
-function pass(engine: SolverEngine, sample: Sample, plan: WebBenchPlan): number {
-  if (engine.solveBatch) return engine.solveBatch(sample.packed, sample.grids.length, plan.limit, plan.budget).counts.reduce((a, b) => a + b, 0);
-  const solution = new Uint8Array(CELLS);
+/** Answers of a pass of one call per puzzle: buffers made once per row, written again by every pass. */
+type PerPuzzleAnswers = KeptAnswers & { counts: Int32Array; stopped: Uint8Array; guesses: Float64Array };
+
+function perPuzzleAnswers(n: number): PerPuzzleAnswers {
+  const stopped = new Uint8Array(n);
+  return { counts: new Int32Array(n), solutions: new Uint8Array(n * CELLS), stopped, guesses: new Float64Array(n), timedOut: (i) => stopped[i] === 1 };
+}
+
+/** Solves puzzle `i` into its place in `answers`; returns its count. */
+function solveInto(engine: SolverEngine, grid: Uint8Array, i: number, answers: PerPuzzleAnswers, plan: WebBenchPlan, stats: SearchStats): number {
+  const count = engine.countSolutions(grid, plan.limit, answers.solutions.subarray(i * CELLS, (i + 1) * CELLS), stats, plan.budget);
+  answers.counts[i] = count;
+  answers.stopped[i] = stats.timedOut ? 1 : 0;
+  answers.guesses[i] = stats.guesses;
+  return count;
+}
+
+/**
+ * One pass over the sample, returning its total count: a batch call when the engine has one, else
+ * a call per puzzle into `answers`; `last.answers` holds what the pass answered, to check after its
+ * timing.
+ */
+function pass(engine: SolverEngine, sample: Sample, plan: WebBenchPlan, answers: PerPuzzleAnswers, last: { answers?: KeptAnswers }): number {
+  const n = sample.grids.length;
+  if (engine.solveBatch) {
+    const batch = engine.solveBatch(sample.packed, n, plan.limit, plan.budget);
+    last.answers = { counts: batch.counts, solutions: batch.solutions, timedOut: (i) => batch.nodes[i] < 0 };
+    let total = 0;
+    for (let i = 0; i < n; i++) total += batch.counts[i];
+    return total;
+  }
   const stats: SearchStats = { guesses: 0, timedOut: false };
   let total = 0;
-  for (const grid of sample.grids) total += engine.countSolutions(grid, plan.limit, solution, stats, plan.budget);
+  for (let i = 0; i < n; i++) total += solveInto(engine, sample.grids[i], i, answers, plan, stats);
+  last.answers = answers;
   return total;
 }
 
@@ -163,10 +190,16 @@ export async function runWebBench(
       await new Promise((resolve) => setTimeout(resolve, 0)); // let the progress message out
       const checked = checkedPass(engine, sample, plan, answerChecker(sample, id, plan.limit));
       const info = findSolver(id);
-      const timing = await timeBatches(`${dataset.name} · ${id}`, () => pass(engine, sample, plan), checked.total, {
+      // Every timed pass gives the checked answers again, held against them after its timing.
+      const same = sameAsChecked(sample, id, plan.limit, checked.answers);
+      const answers = perPuzzleAnswers(engine.solveBatch ? 0 : sample.grids.length);
+      const last: { answers?: KeptAnswers } = {};
+      let calls = 0;
+      const timing = await timeBatches(`${dataset.name} · ${id}`, () => pass(engine, sample, plan, answers, last), checked.total, {
         timeMs: plan.timeMs,
         minCalls: MIN_PASSES,
         warmupMs: plan.timeMs * WARMUP_SHARE,
+        afterEach: () => checkSameAnswers(last.answers!, sample.grids.length, same, `timed pass ${++calls}`),
       });
       const n = sample.grids.length;
       const row: WebBenchRow = {

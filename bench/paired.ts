@@ -12,7 +12,8 @@
  *                 solves a prefix of the draw (at least MIN_PUZZLES puzzles), the same on both sides
  *   3. rounds     `rounds` rounds (measure/interleaved.ts, as kernel-vs times): in each, both sides
  *                 are timed in process CPU time for about `timeMs / rounds` each, in turns of a
- *                 few ms (the order alternating); every timed call's count is checked
+ *                 few ms (the order alternating); every timed call's answers are held to the
+ *                 checked ones after it, outside its timing
  *   4. verdict    the ratio of each round (old ms / new ms: above 1 when this checkout is faster);
  *                 the interval is Student's t over the rounds' log ratios, so load that changes
  *                 between rounds moves both sides of each ratio and drops out. Judged as
@@ -27,7 +28,18 @@ import type { Grid } from "../src/puzzle.js";
 import type { SolverInfo } from "../src/registry.js";
 import { type SolverEngine, solvesBatches } from "../src/solver.js";
 import { yieldToEventLoop } from "./measure/batches.js";
-import { type AnswerCheck, answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
+import {
+  type AnswerCheck,
+  type KeptAnswers,
+  answerChecker,
+  batchAnswers,
+  batchViews,
+  checkAnswers,
+  checkSameAnswers,
+  passAnswers,
+  sameAsChecked,
+  solveInto,
+} from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
 import { timeInterleaved } from "./measure/interleaved.js";
 import { builtWorktree, resolveCommit } from "./measure/reference.js";
@@ -86,41 +98,49 @@ export function pairedRatio(ratios: readonly number[]): RatioEstimate {
   return { ratio: Math.exp(mean), low: Math.exp(mean - spread), high: Math.exp(mean + spread), method: "paired" };
 }
 
-/** One side of a pair, ready to time: its checked batch function and the total it must count. */
+/** One side of a pair, ready to time: its batch function, the total it must count, its checked answers and its last call's. */
 interface Side {
   solve: () => number;
   total: number;
+  checked: KeptAnswers;
+  last: () => KeptAnswers;
 }
 
 /** The side's engine over `grids`: one solveBatch call for batch engines, else a countSolutions loop; checked once here. */
 function prepareSide(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, check: AnswerCheck): Side {
+  const n = grids.length;
   if (solvesBatches(engine)) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
-    const total = checkAnswers(batchAnswers(solveBatch(packed, grids.length, limit, budget)), grids.length, check);
+    const checked = batchAnswers(solveBatch(packed, n, limit, budget));
+    const total = checkAnswers(checked, n, check);
+    let last: KeptAnswers = checked;
     return {
       total,
+      checked,
+      last: () => last,
       solve: () => {
-        const counts = solveBatch(packed, grids.length, limit, budget).counts;
+        const batch = solveBatch(packed, n, limit, budget);
+        last = batchViews(batch);
         let sum = 0;
-        for (let i = 0; i < grids.length; i++) sum += counts[i];
+        for (let i = 0; i < n; i++) sum += batch.counts[i];
         return sum;
       },
     };
   }
-  const solution = new Uint8Array(grids[0].length);
+  const cells = grids[0].length;
   const stats = { guesses: 0, timedOut: false };
-  let total = 0;
-  grids.forEach((grid, i) => {
-    const count = engine.countSolutions(grid, limit, solution, stats, budget);
-    check(i, { count, solution, timedOut: stats.timedOut });
-    total += count;
-  });
+  const checked = passAnswers(n, cells);
+  grids.forEach((grid, i) => solveInto(engine, grid, i, checked, limit, budget, stats));
+  const total = checkAnswers(checked, n, check);
+  const answers = passAnswers(n, cells);
   return {
     total,
+    checked,
+    last: () => answers,
     solve: () => {
       let sum = 0;
-      for (const grid of grids) sum += engine.countSolutions(grid, limit, solution, stats, budget);
+      for (let i = 0; i < n; i++) sum += solveInto(engine, grids[i], i, answers, limit, budget, stats);
       return sum;
     },
   };
@@ -199,15 +219,15 @@ async function timePair(
     grids = grids.slice(0, keep);
     sides = engines.map((engine, i) => prepareSide(engine, grids, limit, budget, answerChecker(draw, `${info.id} (${i === 0 ? "--ref" : "now"})`, limit)));
   }
-  // Every timed call's total must be the checked one: counted here, thrown after the timing.
-  const wrong = [0, 0];
-  const calls = sides.map((side, k) => () => {
-    if (side.solve() !== side.total) wrong[k]++;
-  });
-  const seconds = timeInterleaved(calls, { rounds: plan.rounds, runSeconds: roundMs / 1000 });
-  wrong.forEach((count, k) => {
-    const side = `${draw.dataset.name} · ${info.id} (${k === 0 ? "--ref" : "now"})`;
-    if (count > 0) throw new Error(`${side}: ${count} timed call(s) counted a different total than the verified ${sides[k].total}`);
+  // Every timed call must give the checked answers again: held against them after the call, outside its timing.
+  const labels = ["--ref", "now"].map((side) => `${info.id} (${side})`);
+  const same = sides.map((side, k) => sameAsChecked(draw, labels[k], limit, side.checked));
+  const made = [0, 0];
+  const calls = sides.map((side) => () => side.solve());
+  const seconds = timeInterleaved(calls, {
+    rounds: plan.rounds,
+    runSeconds: roundMs / 1000,
+    afterCall: (k) => checkSameAnswers(sides[k].last(), grids.length, same[k], `timed call ${++made[k]}`),
   });
   const ratios = seconds[0].map((old, round) => old / seconds[1][round]);
   const estimate = pairedRatio(ratios);

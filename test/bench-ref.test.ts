@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { pairedRatio, runPaired } from "../bench/paired.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import { findSolver } from "../src/registry.js";
+import type { SearchStats } from "../src/solver.js";
 import { loadDatasetList } from "../src/datasets.js";
 import { scratchFolder } from "./cli-run.js";
 
@@ -121,6 +122,28 @@ describe("runPaired", () => {
     const run = runPaired({ ...plan, solvers: [wasm], before: new Map([["wasm", lying]]) });
     await expect(run).rejects.toBeInstanceOf(WrongAnswerError);
     await expect(run).rejects.toThrow(/wasm \(--ref\)/);
+  });
+
+  it("holds every timed call to the checked answers: a side that answers right only when checked is refused, naming the call", async () => {
+    const bitmask = findSolver("bitmask");
+    // Right on the checked passes and the calls that size the batch (under 100 calls), then wrong from the warm-up on.
+    const cheating = {
+      ...bitmask,
+      load: async (size: number) => {
+        const inner = await bitmask.load(size);
+        let calls = 0;
+        return {
+          countSolutions: (puzzle: Uint8Array, limit: number, solution: Uint8Array, stats: SearchStats, budget: number) => {
+            const count = inner.countSolutions(puzzle, limit, solution, stats, budget);
+            if (++calls > 100) [solution[0], solution[1]] = [solution[1], solution[0]];
+            return count;
+          },
+        };
+      },
+    };
+    const run = runPaired({ ...plan, solvers: [bitmask], before: new Map([["bitmask", cheating]]) });
+    await expect(run).rejects.toBeInstanceOf(WrongAnswerError);
+    await expect(run).rejects.toThrow(/^bitmask \(--ref\) on easy line \d+: timed call \d+: .*; the row is refused/);
   });
 
   it("takes the paired interval as Student's t over the rounds' log ratios", () => {

@@ -6,9 +6,22 @@
  *
  *   per dataset: seededSample(file, puzzles, seed)            the same draw as `npm run bench --seed`
  *   per solver:  checked pass → a wrong answer fails the row, naming the line
- *                timed passes until timeMs                    (solveBatch in one call when the engine has it)
+ *                timed passes until timeMs                    (solveBatch in one call when the engine has it),
+ *                each held to the checked answers after its timing
  */
-import { type AnswerCheck, type KeptAnswers, answerChecker, batchAnswers, checkAnswers, checkSameAnswers, sameAsChecked } from "../bench/measure/check.js";
+import {
+  type AnswerCheck,
+  type KeptAnswers,
+  type PassAnswers,
+  answerChecker,
+  batchAnswers,
+  batchViews,
+  checkAnswers,
+  checkSameAnswers,
+  passAnswers,
+  sameAsChecked,
+  solveInto,
+} from "../bench/measure/check.js";
 import { type Draw, drawPuzzles } from "../bench/measure/draw.js";
 import { timeBatches } from "../bench/measure/batches.js";
 import type { Expectation } from "../bench/verify.js";
@@ -120,33 +133,16 @@ function checkedPass(engine: SolverEngine, sample: Sample, plan: WebBenchPlan, c
     }
     return { total: checkAnswers(answers, n, check), answers, guesses: guesses / n, timeouts };
   }
-  const answers = perPuzzleAnswers(n);
+  const answers = passAnswers(n, CELLS);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   let guesses = 0;
   let timeouts = 0;
   sample.grids.forEach((grid, i) => {
-    solveInto(engine, grid, i, answers, plan, stats);
+    solveInto(engine, grid, i, answers, plan.limit, plan.budget, stats);
     guesses += stats.guesses;
     if (stats.timedOut) timeouts++;
   });
   return { total: checkAnswers(answers, n, check), answers, guesses: guesses / n, timeouts };
-}
-
-/** Answers of a pass of one call per puzzle: buffers made once per row, written again by every pass. */
-type PerPuzzleAnswers = KeptAnswers & { counts: Int32Array; stopped: Uint8Array; guesses: Float64Array };
-
-function perPuzzleAnswers(n: number): PerPuzzleAnswers {
-  const stopped = new Uint8Array(n);
-  return { counts: new Int32Array(n), solutions: new Uint8Array(n * CELLS), stopped, guesses: new Float64Array(n), timedOut: (i) => stopped[i] === 1 };
-}
-
-/** Solves puzzle `i` into its place in `answers`; returns its count. */
-function solveInto(engine: SolverEngine, grid: Uint8Array, i: number, answers: PerPuzzleAnswers, plan: WebBenchPlan, stats: SearchStats): number {
-  const count = engine.countSolutions(grid, plan.limit, answers.solutions.subarray(i * CELLS, (i + 1) * CELLS), stats, plan.budget);
-  answers.counts[i] = count;
-  answers.stopped[i] = stats.timedOut ? 1 : 0;
-  answers.guesses[i] = stats.guesses;
-  return count;
 }
 
 /**
@@ -154,18 +150,18 @@ function solveInto(engine: SolverEngine, grid: Uint8Array, i: number, answers: P
  * a call per puzzle into `answers`; `last.answers` holds what the pass answered, to check after its
  * timing.
  */
-function pass(engine: SolverEngine, sample: Sample, plan: WebBenchPlan, answers: PerPuzzleAnswers, last: { answers?: KeptAnswers }): number {
+function pass(engine: SolverEngine, sample: Sample, plan: WebBenchPlan, answers: PassAnswers, last: { answers?: KeptAnswers }): number {
   const n = sample.grids.length;
   if (engine.solveBatch) {
     const batch = engine.solveBatch(sample.packed, n, plan.limit, plan.budget);
-    last.answers = { counts: batch.counts, solutions: batch.solutions, timedOut: (i) => batch.nodes[i] < 0 };
+    last.answers = batchViews(batch);
     let total = 0;
     for (let i = 0; i < n; i++) total += batch.counts[i];
     return total;
   }
   const stats: SearchStats = { guesses: 0, timedOut: false };
   let total = 0;
-  for (let i = 0; i < n; i++) total += solveInto(engine, sample.grids[i], i, answers, plan, stats);
+  for (let i = 0; i < n; i++) total += solveInto(engine, sample.grids[i], i, answers, plan.limit, plan.budget, stats);
   last.answers = answers;
   return total;
 }
@@ -192,7 +188,7 @@ export async function runWebBench(
       const info = findSolver(id);
       // Every timed pass gives the checked answers again, held against them after its timing.
       const same = sameAsChecked(sample, id, plan.limit, checked.answers);
-      const answers = perPuzzleAnswers(engine.solveBatch ? 0 : sample.grids.length);
+      const answers = passAnswers(engine.solveBatch ? 0 : sample.grids.length, CELLS);
       const last: { answers?: KeptAnswers } = {};
       let calls = 0;
       const timing = await timeBatches(`${dataset.name} · ${id}`, () => pass(engine, sample, plan, answers, last), checked.total, {

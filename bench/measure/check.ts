@@ -6,7 +6,7 @@
  *   answers of puzzle i ─► answerChecker(puzzles, label, limit) ─► throws WrongAnswerError, or records the count
  */
 import type { Grid } from "../../src/puzzle.js";
-import type { BatchResult } from "../../src/solver.js";
+import type { BatchResult, SearchStats, SolverEngine } from "../../src/solver.js";
 import { type Answer, type CountConsensus, type Expectation, WrongAnswerError, answerProblem } from "../verify.js";
 
 /** The puzzles answers are checked against (a run's draw of one dataset). */
@@ -71,6 +71,49 @@ export function checkAnswers(answers: BatchAnswers, count: number, check: Answer
 
 /** Answers kept to hold later calls against: per puzzle its count, first solution and whether the budget stopped it. */
 export type KeptAnswers = Pick<BatchAnswers, "counts" | "solutions" | "timedOut">;
+
+/** A batch's answers as kept views of its result (valid until the engine's next call): nothing copied. */
+export function batchViews(batch: BatchResult): KeptAnswers {
+  return { counts: batch.counts, solutions: batch.solutions, timedOut: (index) => batch.nodes[index] < 0 };
+}
+
+/** The answers of a pass of one countSolutions call per puzzle, in buffers made once and written again by every pass. */
+export interface PassAnswers extends KeptAnswers {
+  counts: Int32Array;
+  guesses: Float64Array;
+  /** 1 where the budget stopped the puzzle. */
+  stopped: Uint8Array;
+}
+
+/** Buffers for the answers of `count` puzzles of `cells` cells each. */
+export function passAnswers(count: number, cells: number): PassAnswers {
+  const stopped = new Uint8Array(count);
+  return {
+    counts: new Int32Array(count),
+    solutions: new Uint8Array(count * cells),
+    guesses: new Float64Array(count),
+    stopped,
+    timedOut: (index) => stopped[index] === 1,
+  };
+}
+
+/** Solves puzzle `index` with one countSolutions call into its place in `answers`; returns its count. */
+export function solveInto(
+  engine: Pick<SolverEngine, "countSolutions">,
+  grid: Grid,
+  index: number,
+  answers: PassAnswers,
+  limit: number,
+  budget: number,
+  stats: SearchStats,
+): number {
+  const cells = grid.length;
+  const count = engine.countSolutions(grid, limit, answers.solutions.subarray(index * cells, (index + 1) * cells), stats, budget);
+  answers.counts[index] = count;
+  answers.guesses[index] = stats.guesses;
+  answers.stopped[index] = stats.timedOut ? 1 : 0;
+  return count;
+}
 
 /** Holds answer `index` of a later call (named `call`, e.g. "timed call 3") against the checked one of the same puzzle. */
 export type SameAnswerCheck = (index: number, answer: Answer, call: string) => void;

@@ -19,6 +19,11 @@ export interface InterleavedOptions {
   runSeconds: number;
   /** The clock, in seconds: this process's CPU time unless given (a test's own clock). */
   clock?: () => number;
+  /**
+   * Runs after every timed call of contender `k`, outside its timing (each call is then timed on
+   * its own): `--ref` holds the call's answers to the checked ones there.
+   */
+  afterCall?(k: number): void;
 }
 
 /** CPU seconds of warm-up each contender gets at least. */
@@ -29,6 +34,7 @@ export const PIECE_SECONDS = 0.002;
 /** CPU seconds per call of each contender in each round: `seconds[contender][round]`. */
 export function timeInterleaved(calls: readonly (() => unknown)[], options: InterleavedOptions): number[][] {
   const clock = options.clock ?? cpuSeconds;
+  const { afterCall } = options;
   const warmSeconds = calls.map(() => 0);
   const warmCalls = calls.map(() => 0);
   const lastCall = calls.map(() => Infinity);
@@ -51,9 +57,18 @@ export function timeInterleaved(calls: readonly (() => unknown)[], options: Inte
       for (let i = 0; i < calls.length; i++) {
         const k = round % 2 === 0 ? i : calls.length - 1 - i;
         if (spent[k] >= options.runSeconds) continue;
-        const start = clock();
-        for (let r = 0; r < piece[k]; r++) calls[k]();
-        spent[k] += clock() - start;
+        if (afterCall) {
+          for (let r = 0; r < piece[k]; r++) {
+            const start = clock();
+            calls[k]();
+            spent[k] += clock() - start;
+            afterCall(k);
+          }
+        } else {
+          const start = clock();
+          for (let r = 0; r < piece[k]; r++) calls[k]();
+          spent[k] += clock() - start;
+        }
         made[k] += piece[k];
       }
     }

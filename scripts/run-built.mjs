@@ -21,7 +21,8 @@ const target = resolve(root, script);
 const asksForHelp = args.some((arg) => arg === "--help" || arg === "-h");
 const current = existsSync(target) && existsSync(join(root, "build", "release.wasm")) && builtHash() === sourcesHash();
 if (!existsSync(target) || (!asksForHelp && !current)) {
-  process.stderr.write("sources changed since the last build: npm run build\n");
+  const never = builtHash() === null || !existsSync(target);
+  process.stderr.write(never ? "not built yet: npm run build\n" : "sources changed since the last build: npm run build\n");
   const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], shell: process.platform === "win32" });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }

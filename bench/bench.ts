@@ -7,7 +7,7 @@
  * Options: options.ts (`--help`).
  */
 import { CommanderError } from "commander";
-import { USAGE_ERROR_STATUS, describeError } from "../src/cli-kit/errors.js";
+import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { InterruptWatch } from "../src/cli-kit/progress.js";
 import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets.js";
 import { datasetShape } from "../src/puzzle.js";
@@ -112,6 +112,7 @@ function judge(earlier: BenchRun, later: BenchRun, differences: readonly Setting
 }
 
 async function main(argv: readonly string[]): Promise<void> {
+  guardStandardStreams("bench");
   const options = withStdoutAliases(
     parseOptions(
       argv,

@@ -11,7 +11,7 @@ import { profileCommand } from "./profile/command.js";
 
 // The reader went away (`| head`): stop quietly, status 0, the way the CLI does (idle first, so
 // the exit cannot race V8's background work, nodejs/node#54918); another failure is one line, status 2.
-guardStandardStreams();
+guardStandardStreams("profile");
 
 // A usage error (an unknown option, a bad value, a dataset name that does not resolve) exits 2 naming
 // the tool, as the bench and the CLI do; a failed run exits 1.

@@ -1,11 +1,11 @@
 /**
  * How every bench tool ends: a usage error (an unknown option, a bad value, a dataset that does
  * not resolve) is one line naming the tool, status 2; any other failure one line, status 1;
- * `--help` prints its usage and exits 0. `quietUsage` makes a commander program throw its usage
+ * `--help` prints its usage and exits 0; a standard output closed early (`… | head`) exits 0 quietly. `quietUsage` makes a commander program throw its usage
  * errors instead of printing them, so that they reach {@link runTool} as one line.
  */
 import { type Command, CommanderError } from "commander";
-import { USAGE_ERROR_STATUS, describeError } from "../src/cli-kit/errors.js";
+import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { DatasetSpecError } from "../src/datasets.js";
 import { terminalSafe } from "./report/format.js";
 
@@ -17,6 +17,7 @@ export function quietUsage<C extends Command>(program: C): C {
 
 /** Runs a tool's `main`, ending as the module comment says. */
 export async function runTool(name: string, main: () => void | Promise<void>): Promise<void> {
+  guardStandardStreams(name);
   try {
     await main();
   } catch (error) {

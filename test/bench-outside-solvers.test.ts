@@ -131,6 +131,15 @@ describe("bench tools: usage errors", () => {
       expect(run.status).toBe(2);
       expect(run.stderr).toBe(`${tool}: unknown option '--bogus'\n`);
     });
+
+    it(`${tool} --help into a reader gone at once (as \`| head\` leaves it) exits 0 with nothing on standard error`, async () => {
+      const child = spawn(process.execPath, [new URL(`../dist/bench/${file}.js`, import.meta.url).pathname, "--help"], { stdio: ["ignore", "pipe", "pipe"] });
+      child.stdout.destroy(); // the read end closed before the tool writes: its writes fail with EPIPE
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const status = await new Promise((resolve) => child.on("close", resolve));
+      expect([status, stderr]).toEqual([0, ""]);
+    });
   }
 
   it("canon-bench answers a set that does not resolve with one line, status 2, and --help with its usage", () => {

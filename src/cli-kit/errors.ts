@@ -84,13 +84,17 @@ export function writeStderr(text: string): void {
 }
 
 let guarded = false;
+/** The program named in the line of a failing standard output. */
+let programName = "sudoku-wasm";
 
 /**
  * Installs the handlers that turn a failing standard stream into one line and an exit:
- * EPIPE on either stream exits 0 at once; any other standard output failure prints
- * `sudoku-wasm: cannot write to standard output: …` and exits 2 (a failing standard error exits 2 silently).
+ * EPIPE on either stream exits 0 at once (`… | head` reads what it wants); any other standard
+ * output failure prints `PROGRAM: cannot write to standard output: …` and exits 2 (a failing
+ * standard error exits 2 silently). `program` names the command (a bench tool's name).
  */
-export function guardStandardStreams(): void {
+export function guardStandardStreams(program = "sudoku-wasm"): void {
+  programName = program;
   if (guarded) return;
   guarded = true;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => failedStandardStream("output", error));
@@ -101,7 +105,7 @@ export function guardStandardStreams(): void {
 export function failedStandardStream(stream: "output" | "error", error: NodeJS.ErrnoException): void {
   if (exiting) return; // a later failure of a stream that already failed
   if (error.code === "EPIPE") return exitAfterStopping(0);
-  if (stream === "output") writeStderr(`sudoku-wasm: cannot write to standard output: ${describeError(error)}\n`);
+  if (stream === "output") writeStderr(`${programName}: cannot write to standard output: ${describeError(error)}\n`);
   exitAfterStopping(USAGE_ERROR_STATUS);
 }
 

@@ -250,16 +250,31 @@ export function readDigits(line: string, cells: Uint8Array, at: number, empties:
     // In Node, the line's UTF-8 bytes, written natively, then looked up: twice as fast as charCodeAt per character. A character
     // over 127 is bytes over 127, none of them a cell; the bytes up to it are the characters up to it, one each.
     const written = lineBytes.utf8Write ? lineBytes.utf8Write(line, 0, CELLS) : lineBytes.write(line, 0, CELLS, "utf8");
-    for (let cell = 0; cell < written; cell++) {
-      const value = table[lineBytes[cell]];
-      if (value === NOT_A_CELL) return cell;
-      cells[at + cell] = value;
-    }
-    return written < CELLS ? written : -1; // short of 81 bytes: a character of several bytes at `written`
+    const bad = readCellBytes(lineBytes, 0, written, cells, at, table);
+    return bad >= 0 ? bad : written < CELLS ? written : -1; // short of 81 bytes: a character of several bytes at `written`
   }
   for (let cell = 0; cell < CELLS; cell++) {
     const code = line.charCodeAt(cell);
     const value = code < 256 ? table[code] : empties.includes(line[cell]) ? 0 : NOT_A_CELL;
+    if (value === NOT_A_CELL) return cell;
+    cells[at + cell] = value;
+  }
+  return -1;
+}
+
+/**
+ * Reads 81 bytes of `text` from `from` (one 9×9 line written as Latin-1 or ASCII bytes) as cells
+ * into `cells` from `at`, as {@link readDigits} reads a line with the one-line empty marks:
+ * -1, or the first cell that holds another byte. The pool's workers read a batch's lines so.
+ */
+export function readDigitBytes(text: Uint8Array, from: number, cells: Uint8Array, at: number): number {
+  return readCellBytes(text, from, CELLS, cells, at, ONE_LINE_TABLE);
+}
+
+/** `count` bytes of `bytes` from `from` looked up in a {@link digitTable} into `cells` from `at`: -1, or the first that is not a cell. */
+function readCellBytes(bytes: Uint8Array, from: number, count: number, cells: Uint8Array, at: number, table: Uint8Array): number {
+  for (let cell = 0; cell < count; cell++) {
+    const value = table[bytes[from + cell]];
     if (value === NOT_A_CELL) return cell;
     cells[at + cell] = value;
   }

@@ -9,7 +9,7 @@
  * to the engine of its size; {@link batchRecords} is the one place kernel output becomes
  * records (Solver, the CLI's workers and judge mode all go through it).
  */
-import { type Alphabet, type Grid, type Puzzle, DIGITS, checkAlphabet, PuzzleError, readDigits, readPuzzle, readsNineByNineAsDigits } from "./puzzle.js";
+import { type Alphabet, type Grid, type Puzzle, DIGITS, checkAlphabet, PuzzleError, readDigitBytes, readDigits, readPuzzle, readsNineByNineAsDigits } from "./puzzle.js";
 import { CELLS, SHAPE_9, SYMBOL_COUNTS, shapeName } from "./shape.js";
 import { checkWhole } from "./whole-number.js";
 
@@ -472,34 +472,49 @@ export interface SolvedBatch {
  * input is read with {@link readPuzzle} (`alphabet` applying), a bad one becoming its record.
  */
 export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet | undefined, digits: DigitLines | null): ReadBatch {
-  // The lists of the other inputs are made at the first such input (most batches have none: a solve loop makes no lists).
-  const batch: ReadBatch = {
-    count: 0,
-    cells: EMPTY_CELLS,
-    digitSlots: EMPTY_SLOTS,
-    digitCount: 0,
-    puzzles: NONE,
-    puzzleSlots: NONE,
-    records: NONE,
-    recordSlots: NONE,
-  };
+  const batch = emptyBatch();
   if (digits !== null && Array.isArray(inputs)) digits.reserve(inputs.length);
   let count = 0;
   for (const input of inputs) {
-    if (digits !== null && typeof input === "string" && digits.add(input, count)) {
-      count++;
-      continue;
-    }
-    const item = readOrRecord(input, alphabet);
-    if (batch.records === NONE) Object.assign(batch, { puzzles: [], puzzleSlots: [], records: [], recordSlots: [] });
-    if ("record" in item) {
-      batch.records.push(item.record);
-      batch.recordSlots.push(count++);
-    } else {
-      batch.puzzles.push(item.puzzle);
-      batch.puzzleSlots.push(count++);
-    }
+    if (digits === null || typeof input !== "string" || !digits.add(input, count)) readOther(batch, input, count, alphabet);
+    count++;
   }
+  return readDone(batch, count, digits);
+}
+
+/**
+ * Reads `count` 9×9 lines written as bytes, 81 each (the text of strings of 81 ASCII
+ * characters), as {@link readInputs} reads those strings: each line of digits
+ * into `digits` as cells, every other line read with {@link readPuzzle} from its text. The
+ * pool's workers read a batch so (solver-pool.ts writes its lines as bytes).
+ */
+export function readTextLines(text: Uint8Array, count: number, alphabet: Alphabet | undefined, digits: DigitLines): ReadBatch {
+  const batch = emptyBatch();
+  digits.reserve(count);
+  for (let k = 0; k < count; k++) if (!digits.addBytes(text, k * CELLS, k)) readOther(batch, latin1.decode(text.subarray(k * CELLS, (k + 1) * CELLS)), k, alphabet);
+  return readDone(batch, count, digits);
+}
+
+/** A batch with no input read yet. Its lists of the other inputs are made at the first such input (most batches have none: a solve loop makes no lists). */
+function emptyBatch(): ReadBatch {
+  return { count: 0, cells: EMPTY_CELLS, digitSlots: EMPTY_SLOTS, digitCount: 0, puzzles: NONE, puzzleSlots: NONE, records: NONE, recordSlots: NONE };
+}
+
+/** Reads an input that is not a 9×9 line of digits into `batch`, at position `slot`: its puzzle, or its `invalid` record. */
+function readOther(batch: ReadBatch, input: string | Grid, slot: number, alphabet: Alphabet | undefined): void {
+  const item = readOrRecord(input, alphabet);
+  if (batch.records === NONE) Object.assign(batch, { puzzles: [], puzzleSlots: [], records: [], recordSlots: [] });
+  if ("record" in item) {
+    batch.records.push(item.record);
+    batch.recordSlots.push(slot);
+  } else {
+    batch.puzzles.push(item.puzzle);
+    batch.puzzleSlots.push(slot);
+  }
+}
+
+/** `batch` of `count` inputs in all, with the digit lines of `digits`. */
+function readDone(batch: ReadBatch, count: number, digits: DigitLines | null): ReadBatch {
   batch.count = count;
   if (digits !== null) {
     batch.digitCount = digits.count;
@@ -690,6 +705,14 @@ export class DigitLines {
     const at = this.count * CELLS;
     if (this.count === this.slots.length) this.reserve(this.count + 1);
     if (readDigits(line, this.cells, at) >= 0) return false;
+    this.slots[this.count++] = slot;
+    return true;
+  }
+
+  /** Reads the 81 bytes of `text` from `from` (a line written as bytes, see {@link readTextLines}) as the next puzzle, as {@link add} reads a line. */
+  addBytes(text: Uint8Array, from: number, slot: number): boolean {
+    if (this.count === this.slots.length) this.reserve(this.count + 1);
+    if (readDigitBytes(text, from, this.cells, this.count * CELLS) >= 0) return false;
     this.slots[this.count++] = slot;
     return true;
   }

@@ -224,16 +224,27 @@ async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<(st
 
 /**
  * The text of a batch whose every input is a string of 81 ASCII characters (9×9 lines, the common
- * case): their characters as bytes, 81 per line, written in one native call; null for any other batch.
+ * case): their characters as bytes, 81 per line, written a run of lines per native call; null for
+ * any other batch.
  */
 function linesText(inputs: readonly (string | Grid)[]): Uint8Array | null {
   for (const input of inputs) if (typeof input !== "string" || input.length !== CELLS) return null;
-  const joined = inputs.join("");
-  if (Buffer.byteLength(joined, "utf8") !== joined.length) return null; // a character over 127: read here, which names it
-  const text = new Uint8Array(joined.length);
-  Buffer.from(text.buffer, 0, text.length).write(joined, 0, "latin1");
+  const text = new Uint8Array(inputs.length * CELLS);
+  const bytes = Buffer.from(text.buffer, 0, text.length);
+  for (let first = 0; first < inputs.length; first += TEXT_RUN) {
+    const joined = inputs.slice(first, first + TEXT_RUN).join("");
+    if (Buffer.byteLength(joined, "utf8") !== joined.length) return null; // a character over 127: read here, which names it
+    bytes.write(joined, first * CELLS, "latin1");
+  }
   return text;
 }
+
+/**
+ * Lines joined per write in {@link linesText}: 81 kB of text, under V8's large-object size, so
+ * that each joined string dies young instead of growing the old generation (a whole batch joined
+ * at once made the collector mark the pool's kept records more often).
+ */
+const TEXT_RUN = 1000;
 
 /** The records of a batch the workers failed on twice: `error` for each input solved, each other input's own (`invalid`) record. */
 function failedRecords(batch: ReadBatch, failure: unknown): SolveRecord[] {

@@ -179,11 +179,12 @@ export class SolverPool {
     const text = digitLines ? linesText(inputs) : null;
     const batch = text === null ? readInputs(inputs, options.alphabet, digitLines ? new DigitLines(inputs.length) : null) : null;
     const task = batch === null ? textTask(text!, options) : recordsTask(batch, options);
-    const retry = { ...task, text: task.text?.slice() ?? null, cells: task.cells.slice() }; // the task's buffers go to the worker
+    // The cells go to the worker (transferred): the retry gets a copy. The text is copied into the message, so the task serves again.
+    const retry = batch === null ? task : { ...task, cells: task.cells.slice() };
     try {
       const outcome = await this.workers.solve(task, retry);
       const read = batch === null ? outcome.read! : { ...batch, cells: retry.cells };
-      return batchRecordsInOrder(read, { digits: outcome.digits, puzzles: outcome.puzzles }, this.reportsGuesses());
+      return batchRecordsInOrder(read, { digits: outcome.digits, puzzles: outcome.puzzles, rejected: outcome.rejected }, this.reportsGuesses());
     } catch (error) {
       return failedRecords(batch ?? readInputs(inputs, options.alphabet, null), error);
     }

@@ -9,7 +9,7 @@
  * to the engine of its size; {@link batchRecords} is the one place kernel output becomes
  * records (Solver, the CLI's workers and judge mode all go through it).
  */
-import { type Alphabet, type Grid, type Puzzle, DIGITS, checkAlphabet, PuzzleError, readDigitBytes, readDigits, readPuzzle, readsNineByNineAsDigits } from "./puzzle.js";
+import { type Alphabet, type Grid, type Puzzle, DIGITS, checkAlphabet, PuzzleError, readDigitBytes, readDigitText, readDigits, readPuzzle, readsNineByNineAsDigits } from "./puzzle.js";
 import { CELLS, SHAPE_9, SYMBOL_COUNTS, shapeName } from "./shape.js";
 import { checkWhole } from "./whole-number.js";
 
@@ -464,6 +464,8 @@ export interface ReadBatch {
 export interface SolvedBatch {
   digits: BatchResult | null;
   puzzles: SolveRecord[];
+  /** The records of the digit lines the engine rejected, by index among them, made where their cells were (a pool's worker; {@link rejectedDigitRecords}); absent: made from the batch's cells. */
+  rejected?: ReadonlyMap<number, SolveRecord>;
 }
 
 /**
@@ -491,6 +493,12 @@ export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet |
 export function readTextLines(text: Uint8Array, count: number, alphabet: Alphabet | undefined, digits: DigitLines): ReadBatch {
   const batch = emptyBatch();
   digits.reserve(count);
+  if (readDigitText(text, count, digits.cells)) {
+    // Every line is digits and empty marks (the common case), read in one pass: each line's slot is its index.
+    for (let k = 0; k < count; k++) digits.slots[k] = k;
+    digits.count = count;
+    return readDone(batch, count, digits);
+  }
   for (let k = 0; k < count; k++) if (!digits.addBytes(text, k * CELLS, k)) readOther(batch, latin1.decode(text.subarray(k * CELLS, (k + 1) * CELLS)), k, alphabet);
   return readDone(batch, count, digits);
 }
@@ -590,13 +598,18 @@ function rejectedDigits(cells: Uint8Array, k: number): SolveRecord {
   return "record" in read ? read.record : invalidRecord(REJECTED);
 }
 
+/** The records of the digit lines of `batch` that the engine rejected in `result` (a count below 0), by index among them. */
+export function rejectedDigitRecords(batch: ReadBatch, result: BatchResult): Map<number, SolveRecord> {
+  const rejected = new Map<number, SolveRecord>();
+  for (let k = 0; k < batch.digitCount; k++) if (result.counts[k] < 0) rejected.set(k, rejectedDigits(batch.cells, k));
+  return rejected;
+}
+
 /** The records of a solved batch, one per input, in input order; `reportsGuesses` is the 9×9 engine's. */
 export function batchRecordsInOrder(batch: ReadBatch, solved: SolvedBatch, reportsGuesses: boolean): SolveRecord[] {
   const { cells, digitCount, digitSlots } = batch;
-  const digits =
-    solved.digits === null
-      ? []
-      : batchRecords(solved.digits, digitCount, { cells: CELLS, writer: writerOf(DIGITS), reportsGuesses, rejected: (k) => rejectedDigits(cells, k) });
+  const rejected = (k: number) => solved.rejected?.get(k) ?? rejectedDigits(cells, k);
+  const digits = solved.digits === null ? [] : batchRecords(solved.digits, digitCount, { cells: CELLS, writer: writerOf(DIGITS), reportsGuesses, rejected });
   if (digitCount === batch.count) return digits; // every input a 9×9 line of digits: the records as they are
   const records = new Array<SolveRecord>(batch.count);
   for (let k = 0; k < digitCount; k++) records[digitSlots[k]] = digits[k];

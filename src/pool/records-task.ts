@@ -9,17 +9,17 @@
  *     text      81 bytes per line                       readTextLines: the digit lines as cells,
  *     cells     81 bytes per 9×9 line of digits           the other lines read whole
  *     puzzles   the other puzzles, read (rare)          solveRead: the digit lines in one kernel
- *     (text or cells transferred, not copied)             call, the other puzzles by size
+ *     (cells transferred, text copied)                    call, the other puzzles by size
  *   batchRecordsInOrder ◄───────────── RecordsOutcome ─ counts, guesses, nodes, solutions
  *     one record per input, in order                    (transferred), the other puzzles' records,
- *                                                       the batch as read from the text
+ *                                                       where the lines read from text went
  *
  * The records are made on the main thread from the columns: a record object cloned across
  * threads costs more than solving its puzzle.
  */
 import type { Puzzle } from "../puzzle.js";
 import { CELLS } from "../shape.js";
-import { type BatchResult, type CheckedOptions, type ReadBatch, type SizeEngine, type SolveRecord, DigitLines, readTextLines, solveRead } from "../solver.js";
+import { type BatchResult, type CheckedOptions, type ReadBatch, type SizeEngine, type SolveRecord, DigitLines, readTextLines, rejectedDigitRecords, solveRead } from "../solver.js";
 
 /** A batch as it crosses to a worker: its lines' text, or what {@link solveRead} needs of it read. */
 export interface RecordsTask {
@@ -40,8 +40,13 @@ export interface RecordsOutcome {
   digits: BatchResult | null;
   /** The records of the other puzzles, in order. */
   puzzles: SolveRecord[];
-  /** For a task of text: the batch as the worker read it, its puzzles left out (its cells and slots transferred); null otherwise. */
+  /**
+   * For a task of text: the batch as the worker read it, without its puzzles or cells (the
+   * digit lines' slots transferred, and left out when every line is one); null otherwise.
+   */
   read: ReadBatch | null;
+  /** For a task of text: the records of the digit lines the kernel rejected (a repeated clue), by index among them. */
+  rejected?: Map<number, SolveRecord>;
 }
 
 /** The task of a batch the main thread read (its cells are transferred with it: the caller keeps a copy if it needs one). */
@@ -60,8 +65,10 @@ export function solveRecordsHere(engines: ReadonlyMap<number, SizeEngine>, task:
     const count = task.text.length / CELLS;
     const read = readTextLines(task.text, count, task.options.alphabet, new DigitLines(count));
     const solved = solveRead(engines, read, task.options);
+    const rejected = solved.digits === null ? undefined : rejectedDigitRecords(read, solved.digits);
     const digits = solved.digits === null ? null : copyResult(solved.digits);
-    return { digits, puzzles: solved.puzzles, read: { ...read, puzzles: [] } };
+    const digitSlots = read.digitCount === count ? NO_SLOTS : read.digitSlots;
+    return { digits, puzzles: solved.puzzles, read: { ...read, puzzles: [], cells: NO_CELLS, digitSlots }, rejected };
   }
   const batch: ReadBatch = {
     count: task.digitCount + task.puzzles.length,
@@ -78,6 +85,9 @@ export function solveRecordsHere(engines: ReadonlyMap<number, SizeEngine>, task:
   return { digits, puzzles: solved.puzzles, read: null };
 }
 
+const NO_CELLS = new Uint8Array(0);
+const NO_SLOTS = new Int32Array(0);
+
 /** Copies of a batch's results (a kernel's are views into its memory). */
 function copyResult(result: BatchResult): BatchResult {
   return { counts: result.counts.slice(), guesses: result.guesses.slice(), nodes: result.nodes.slice(), solutions: result.solutions.slice() };
@@ -88,6 +98,6 @@ export function recordsOutcomeBuffers(outcome: RecordsOutcome): ArrayBuffer[] {
   const buffers: ArrayBufferLike[] = [];
   const { digits, read } = outcome;
   if (digits !== null) buffers.push(digits.counts.buffer, digits.guesses.buffer, digits.nodes.buffer, digits.solutions.buffer);
-  if (read !== null) buffers.push(read.cells.buffer, read.digitSlots.buffer);
-  return [...new Set(buffers)] as ArrayBuffer[];
+  if (read !== null && read.digitSlots.length > 0) buffers.push(read.digitSlots.buffer);
+  return buffers as ArrayBuffer[];
 }

@@ -25,6 +25,7 @@ import {
   DigitLines,
   Solver,
   batchRecordsInOrder,
+  linesText,
   readInputs,
   readsDigitLines,
 } from "./solver.js";
@@ -176,8 +177,8 @@ export class SolverPool {
    */
   private async solveBatch(inputs: (string | Grid)[], options: CheckedOptions): Promise<SolveRecord[]> {
     const digitLines = readsDigitLines(this.main.engines, options.alphabet);
-    const text = digitLines ? linesText(inputs) : null;
-    const batch = text === null ? readInputs(inputs, options.alphabet, digitLines ? new DigitLines(inputs.length) : null) : null;
+    const text = digitLines ? new Uint8Array(inputs.length * CELLS) : null;
+    const batch = text !== null && linesText(inputs, text) ? null : readInputs(inputs, options.alphabet, digitLines ? new DigitLines(inputs.length) : null);
     const task = batch === null ? textTask(text!, options) : recordsTask(batch, options);
     // The cells go to the worker (transferred): the retry gets a copy. The text is copied into the message, so the task serves again.
     const retry = batch === null ? task : { ...task, cells: task.cells.slice() };
@@ -222,30 +223,6 @@ async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<(st
   }
   if (batch.length > 0) yield batch;
 }
-
-/**
- * The text of a batch whose every input is a string of 81 ASCII characters (9×9 lines, the common
- * case): their characters as bytes, 81 per line, written a run of lines per native call; null for
- * any other batch.
- */
-function linesText(inputs: readonly (string | Grid)[]): Uint8Array | null {
-  for (const input of inputs) if (typeof input !== "string" || input.length !== CELLS) return null;
-  const text = new Uint8Array(inputs.length * CELLS);
-  const bytes = Buffer.from(text.buffer, 0, text.length);
-  for (let first = 0; first < inputs.length; first += TEXT_RUN) {
-    const joined = inputs.slice(first, first + TEXT_RUN).join("");
-    if (Buffer.byteLength(joined, "utf8") !== joined.length) return null; // a character over 127: read here, which names it
-    bytes.write(joined, first * CELLS, "latin1");
-  }
-  return text;
-}
-
-/**
- * Lines joined per write in {@link linesText}: 81 kB of text, under V8's large-object size, so
- * that each joined string dies young instead of growing the old generation (a whole batch joined
- * at once made the collector mark the pool's kept records more often).
- */
-const TEXT_RUN = 1000;
 
 /** The records of a batch the workers failed on twice: `error` for each input solved, each other input's own (`invalid`) record. */
 function failedRecords(batch: ReadBatch, failure: unknown): SolveRecord[] {

@@ -195,7 +195,11 @@ interface Latin1Text {
   /** Node's own latin1 reader behind toString("latin1"), without its argument handling: a third of a record's cost saved. */
   latin1Slice?(start: number, end: number): string;
 }
-const NodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): Latin1Text } }).Buffer;
+interface NodeBufferClass {
+  from(buffer: ArrayBufferLike, offset: number, length: number): Latin1Text & { write(text: string, offset: number, encoding: "latin1"): number };
+  byteLength(text: string, encoding: "utf8"): number;
+}
+const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
 const latin1 = new TextDecoder("latin1");
 
 /**
@@ -491,11 +495,41 @@ export interface SolvedBatch {
 }
 
 /**
+ * Writes `inputs` into `text` as bytes, 81 per line, when every one is a string of 81 ASCII
+ * characters (9×9 lines, the common case), a run of lines per native call (Node's Buffer); false
+ * for any other inputs, or without Buffer (`text` then partly written).
+ */
+export function linesText(inputs: readonly (string | Grid)[], text: Uint8Array): boolean {
+  if (NodeBuffer === undefined || text.length < inputs.length * CELLS) return false;
+  for (const input of inputs) if (typeof input !== "string" || input.length !== CELLS) return false;
+  const bytes = NodeBuffer.from(text.buffer, text.byteOffset, text.length);
+  for (let first = 0; first < inputs.length; first += TEXT_RUN) {
+    const joined = inputs.slice(first, first + TEXT_RUN).join("");
+    if (NodeBuffer.byteLength(joined, "utf8") !== joined.length) return false; // a character over 127: read line by line, which names it
+    bytes.write(joined, first * CELLS, "latin1");
+  }
+  return true;
+}
+
+/**
+ * Lines joined per write in {@link linesText}: 81 kB of text, under V8's large-object size, so
+ * that each joined string dies young instead of growing the old generation (a whole batch joined
+ * at once made the collector mark the pool's kept records more often).
+ */
+const TEXT_RUN = 1000;
+
+/** Arrays of at least this many inputs are read through {@link linesText} (a shorter one, a solve() call, line by line: cheaper for a few). */
+const TEXT_LINES = 64;
+
+/**
  * Reads `inputs` into a batch: with `digits` (only for a 9×9 engine that solves batches, which
  * rejects a repeated clue itself), each 9×9 line of digits goes there as cell bytes; every other
  * input is read with {@link readPuzzle} (`alphabet` applying), a bad one becoming its record.
  */
 export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet | undefined, digits: DigitLines | null): ReadBatch {
+  if (digits !== null && Array.isArray(inputs) && inputs.length >= TEXT_LINES && linesText(inputs, digits.textRoom(inputs.length))) {
+    return readTextLines(digits.text, inputs.length, alphabet, digits);
+  }
   const batch = emptyBatch();
   if (digits !== null && Array.isArray(inputs)) digits.reserve(inputs.length);
   let count = 0;
@@ -721,6 +755,8 @@ export class DigitLines {
   count = 0;
   /** True while a solveMany call reads into it. */
   busy = false;
+  /** The lines of a batch written as text, when readInputs reads them so ({@link textRoom}). */
+  text = new Uint8Array(0);
 
   /** The buffer size kept between calls: a larger one (a large batch) is let go after it. */
   private static readonly KEPT = 4096;
@@ -759,12 +795,19 @@ export class DigitLines {
     this.cells = grown(this.cells, count * CELLS);
   }
 
+  /** {@link text} with room for `count` lines. */
+  textRoom(count: number): Uint8Array {
+    if (this.text.length < count * CELLS) this.text = new Uint8Array(count * CELLS);
+    return this.text;
+  }
+
   /** Lets a large buffer go once a call is done. */
   release(): void {
     if (this.slots.length > DigitLines.KEPT) {
       this.slots = new Int32Array(64);
       this.cells = new Uint8Array(64 * CELLS);
     }
+    if (this.text.length > DigitLines.KEPT * CELLS) this.text = new Uint8Array(0);
     this.count = 0;
     this.busy = false;
   }

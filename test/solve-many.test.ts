@@ -83,6 +83,22 @@ describe("solveMany on 9×9 lines of digits", () => {
     expect(new Set(inner.map((r) => r.solution))).toEqual(new Set([solver.solve(UNIQUE).solution]));
   });
 
+  it("reads an array of many 81-character lines as text in one pass (lines of digits) or line by line (any other character): the records of each line alone", () => {
+    const lines = nine.map((c) => c.puzzle);
+    while (lines.length < 100) lines.push(...nine.map((c) => c.puzzle));
+    const alone = (inputs: string[]) => inputs.map((line) => solver.solve(line));
+    expect(solver.solveMany(lines)).toEqual(alone(lines));
+    const bad = [...lines];
+    bad[7] = UNIQUE.replace(".", "x");
+    bad[8] = REPEATED;
+    bad[9] = UNIQUE.replace(".", "\u00e9");
+    bad[10] = UNIQUE.replace(".", "\u0131");
+    bad[11] = UNIQUE.replace(/\./g, "0");
+    const records = solver.solveMany(bad);
+    expect(records).toEqual(alone(bad));
+    expect(records.slice(7, 12).map((r) => r.error ?? r.status)).toEqual([parseError(bad[7]), parseError(bad[8]), parseError(bad[9]), parseError(bad[10]), "solved"]);
+  });
+
   it("solves a batch larger than the buffer it keeps, then a small one", () => {
     const many = Array.from({ length: 5000 }, (_, i) => nine[i % nine.length].puzzle);
     const records = solver.solveMany(many);

@@ -7,11 +7,11 @@
  *   for await (const record of pool.solveStream(readLines(file))) … // in order, bounded memory
  *   await pool.close();
  *
- * The main thread writes each batch of 9×9 lines as bytes in one call (any other batch it reads
- * itself, solver.ts readInputs), a worker reads and solves it (records-task.ts), and the main
- * thread makes the records from the results; between batches the event loop runs, so a service
- * stays responsive while a pool solves. What this module needs of the worker pool is one
- * function, {@link openRecordsSolver}.
+ * The main thread writes each batch of 9×9 lines as bytes in a few native calls (solver.ts
+ * linesText; any other batch it reads itself, readInputs), a worker reads and solves it
+ * (records-task.ts), and the main thread makes the records from the results; between batches
+ * the event loop runs, so a service stays responsive while a pool solves. What this module
+ * needs of the worker pool is one function, {@link openRecordsSolver}.
  */
 import { availableParallelism } from "node:os";
 import type { Grid } from "./puzzle.js";

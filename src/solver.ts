@@ -541,10 +541,10 @@ export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet |
 }
 
 /**
- * Reads `count` 9×9 lines written as bytes, 81 each (the text of strings of 81 ASCII
- * characters), as {@link readInputs} reads those strings: each line of digits
- * into `digits` as cells, every other line read with {@link readPuzzle} from its text. The
- * pool's workers read a batch so (solver-pool.ts writes its lines as bytes).
+ * Reads `count` 9×9 lines written as bytes, 81 each (strings of 81 ASCII characters, as
+ * {@link linesText} writes them), as {@link readInputs} reads those strings: the lines of digits
+ * into `digits` as cells, in one pass when every line is one, every other line read with
+ * {@link readPuzzle} from its text. readInputs reads a long array so, and the pool's workers a batch.
  */
 export function readTextLines(text: Uint8Array, count: number, alphabet: Alphabet | undefined, digits: DigitLines): ReadBatch {
   const batch = emptyBatch();

@@ -24,7 +24,7 @@ import { type BatchResult, type CheckedOptions, type ReadBatch, type SizeEngine,
 /** A batch as it crosses to a worker: its lines' text, or what {@link solveRead} needs of it read. */
 export interface RecordsTask {
   kind: "records";
-  /** The batch's lines as text, 81 bytes each (transferred); null when the main thread read the batch. */
+  /** The batch's lines as text, 81 bytes each (copied into the message, so that the task serves for a retry too); null when the main thread read the batch. */
   text: Uint8Array | null;
   /** The 9×9 lines of digits, 81 cell bytes each (transferred). */
   cells: Uint8Array;
@@ -54,7 +54,7 @@ export function recordsTask(batch: ReadBatch, options: CheckedOptions): RecordsT
   return { kind: "records", text: null, cells: batch.cells, digitCount: batch.digitCount, puzzles: batch.puzzles, options };
 }
 
-/** The task of a batch of lines written as text, 81 bytes each (transferred with it). */
+/** The task of a batch of lines written as text, 81 bytes each (solver.ts linesText). */
 export function textTask(text: Uint8Array, options: CheckedOptions): RecordsTask {
   return { kind: "records", text, cells: new Uint8Array(0), digitCount: 0, puzzles: [], options };
 }

@@ -9,7 +9,19 @@
  * to the engine of its size; {@link batchRecords} is the one place kernel output becomes
  * records (Solver, the CLI's workers and judge mode all go through it).
  */
-import { type Alphabet, type Grid, type Puzzle, DIGITS, checkAlphabet, PuzzleError, readDigitBytes, readDigitText, readDigits, readPuzzle, readsNineByNineAsDigits } from "./puzzle.js";
+import {
+  type Alphabet,
+  type Grid,
+  type Puzzle,
+  DIGITS,
+  checkAlphabet,
+  PuzzleError,
+  readDigitBytes,
+  readDigitText,
+  readDigits,
+  readPuzzle,
+  readsNineByNineAsDigits,
+} from "./puzzle.js";
 import { CELLS, SHAPE_9, SYMBOL_COUNTS, shapeName } from "./shape.js";
 import { checkWhole } from "./whole-number.js";
 
@@ -555,7 +567,8 @@ export function readTextLines(text: Uint8Array, count: number, alphabet: Alphabe
     digits.count = count;
     return readDone(batch, count, digits);
   }
-  for (let k = 0; k < count; k++) if (!digits.addBytes(text, k * CELLS, k)) readOther(batch, latin1.decode(text.subarray(k * CELLS, (k + 1) * CELLS)), k, alphabet);
+  for (let k = 0; k < count; k++)
+    if (!digits.addBytes(text, k * CELLS, k)) readOther(batch, latin1.decode(text.subarray(k * CELLS, (k + 1) * CELLS)), k, alphabet);
   return readDone(batch, count, digits);
 }
 

@@ -96,7 +96,13 @@ describe("solveMany on 9×9 lines of digits", () => {
     bad[11] = UNIQUE.replace(/\./g, "0");
     const records = solver.solveMany(bad);
     expect(records).toEqual(alone(bad));
-    expect(records.slice(7, 12).map((r) => r.error ?? r.status)).toEqual([parseError(bad[7]), parseError(bad[8]), parseError(bad[9]), parseError(bad[10]), "solved"]);
+    expect(records.slice(7, 12).map((r) => r.error ?? r.status)).toEqual([
+      parseError(bad[7]),
+      parseError(bad[8]),
+      parseError(bad[9]),
+      parseError(bad[10]),
+      "solved",
+    ]);
   });
 
   it("solves a batch larger than the buffer it keeps, then a small one", () => {

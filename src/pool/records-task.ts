@@ -19,7 +19,17 @@
  */
 import type { Puzzle } from "../puzzle.js";
 import { CELLS } from "../shape.js";
-import { type BatchResult, type CheckedOptions, type ReadBatch, type SizeEngine, type SolveRecord, DigitLines, readTextLines, rejectedDigitRecords, solveRead } from "../solver.js";
+import {
+  type BatchResult,
+  type CheckedOptions,
+  type ReadBatch,
+  type SizeEngine,
+  type SolveRecord,
+  DigitLines,
+  readTextLines,
+  rejectedDigitRecords,
+  solveRead,
+} from "../solver.js";
 
 /** A batch as it crosses to a worker: its lines' text, or what {@link solveRead} needs of it read. */
 export interface RecordsTask {

@@ -6,7 +6,9 @@
  *   solveMany    createSolver() then solver.solveMany(lines, { limit: 2 }): lines in, records out
  *   solve loop   solver.solve(line, { limit: 2 }) for each line
  *   pool         createPool({ threads }) then await pool.solveMany(lines), on --records lines,
- *                with a 10 ms interval timer running: its worst lateness is the event loop's
+ *                with a 10 ms interval timer running: its worst lateness is the event loop's;
+ *                with the main thread's time running and waiting for a CPU (Linux), which
+ *                tells its own work from a machine whose cores the workers and others hold
  *
  * K, solveMany and the solve loop run on the first --sample lines, each for at least --seconds
  * a round; the rounds alternate the paths, and each ratio is the median of the per-round ratios
@@ -58,6 +60,16 @@ async function rate(count: number, seconds: number, run: () => unknown): Promise
     solved += count;
   } while (performance.now() - started < seconds * 1000);
   return { wall: solved / ((performance.now() - started) / 1000), cpu: solved / (cpuSeconds() - cpu) };
+}
+
+/** The main thread's time on a CPU and waiting in the run queue for one so far, in seconds (Linux's schedstat); null elsewhere. */
+function mainThreadSchedule(): { ran: number; waited: number } | null {
+  try {
+    const [ran, waited] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, "latin1").split(" ").map(Number);
+    return Number.isFinite(ran) && Number.isFinite(waited) ? { ran: ran / 1e9, waited: waited / 1e9 } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Runs `run` with a timer set every {@link TIMER_MS} ms; returns the worst lateness of its calls, in ms. */
@@ -122,15 +134,19 @@ async function main(argv = process.argv): Promise<void> {
   const single = { solveMany: [] as Rate[], "solve loop": [] as Rate[] };
   const pooled: Rate[] = [];
   const lateness: number[] = [];
+  const schedule: { ran: number; waited: number }[] = [];
   for (let round = 0; round < options.rounds; round++) {
     k.push(await rate(sample.length, options.seconds, kernelRun));
     single.solveMany.push(await rate(sample.length, options.seconds, () => solver.solveMany(sample, { limit: LIMIT })));
     single["solve loop"].push(await rate(sample.length, options.seconds, () => sample.forEach((line) => solver.solve(line, { limit: LIMIT }))));
     let records = 0;
     let poolRate: Rate = { wall: 0, cpu: 0 };
+    const before = mainThreadSchedule();
     lateness.push(
       await withTimer(async () => (poolRate = await rate(lines.length, 0, async () => (records = (await pool.solveMany(lines, { limit: LIMIT })).length)))),
     );
+    const after = mainThreadSchedule();
+    if (before && after) schedule.push({ ran: after.ran - before.ran, waited: after.waited - before.waited });
     if (records !== lines.length) throw new Error(`the pool gave ${records} records for ${lines.length} lines`);
     pooled.push(poolRate);
     process.stderr.write(`round ${round + 1} of ${options.rounds} done\n`);
@@ -160,6 +176,13 @@ async function main(argv = process.argv): Promise<void> {
   console.log(
     `pool: a ${TIMER_MS} ms timer's worst lateness ${median(lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...lateness).toFixed(1)} ms)`,
   );
+  if (schedule.length > 0) {
+    // What makes the timer late: the main thread's own work, or waiting for a CPU that the workers (and other processes) hold.
+    const perMillion = (seconds: number) => ((seconds * 1e6) / lines.length).toFixed(2);
+    console.log(
+      `pool: the main thread ran ${perMillion(median(schedule.map((s) => s.ran)))} s and waited ${perMillion(median(schedule.map((s) => s.waited)))} s for a CPU per 1M lines (median of rounds; Linux schedstat)`,
+    );
+  }
 }
 
 await runTool("library-bench", main);

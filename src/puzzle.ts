@@ -250,16 +250,57 @@ export function readDigits(line: string, cells: Uint8Array, at: number, empties:
     // In Node, the line's UTF-8 bytes, written natively, then looked up: twice as fast as charCodeAt per character. A character
     // over 127 is bytes over 127, none of them a cell; the bytes up to it are the characters up to it, one each.
     const written = lineBytes.utf8Write ? lineBytes.utf8Write(line, 0, CELLS) : lineBytes.write(line, 0, CELLS, "utf8");
-    for (let cell = 0; cell < written; cell++) {
-      const value = table[lineBytes[cell]];
-      if (value === NOT_A_CELL) return cell;
-      cells[at + cell] = value;
-    }
-    return written < CELLS ? written : -1; // short of 81 bytes: a character of several bytes at `written`
+    const bad = readCellBytes(lineBytes, 0, written, cells, at, table);
+    return bad >= 0 ? bad : written < CELLS ? written : -1; // short of 81 bytes: a character of several bytes at `written`
   }
   for (let cell = 0; cell < CELLS; cell++) {
     const code = line.charCodeAt(cell);
     const value = code < 256 ? table[code] : empties.includes(line[cell]) ? 0 : NOT_A_CELL;
+    if (value === NOT_A_CELL) return cell;
+    cells[at + cell] = value;
+  }
+  return -1;
+}
+
+/**
+ * Reads 81 bytes of `text` from `from` (one 9×9 line written as Latin-1 or ASCII bytes) as cells
+ * into `cells` from `at`, as {@link readDigits} reads a line with the one-line empty marks:
+ * -1, or the first cell that holds another byte. The pool's workers read a batch's lines so.
+ */
+export function readDigitBytes(text: Uint8Array, from: number, cells: Uint8Array, at: number): number {
+  return readCellBytes(text, from, CELLS, cells, at, ONE_LINE_TABLE);
+}
+
+/**
+ * Reads `count` 9×9 lines written as bytes, 81 each, into `cells` (as many bytes), when every byte
+ * is `1`–`9` (a clue) or `.` or `0` (empty: the one-line marks); false otherwise, with `cells`
+ * partly written (read such text line by line, {@link readDigitBytes}, which finds the lines that
+ * are not). Four bytes a step (both arrays must start on a multiple of 4, else false): a byte b
+ * is taken as x = b ^ 0x30, which is 0–9 for a digit and 0x1E for `.`, and its cell is x, or 0 for `.`.
+ */
+export function readDigitText(text: Uint8Array, count: number, cells: Uint8Array): boolean {
+  const length = count * CELLS;
+  if (text.length < length || cells.length < length || text.byteOffset % 4 !== 0 || cells.byteOffset % 4 !== 0) return false;
+  const words = length >>> 2;
+  const input = new Uint32Array(text.buffer, text.byteOffset, words);
+  const output = new Uint32Array(cells.buffer, cells.byteOffset, words);
+  let other = 0; // a high bit set in the byte of a character that is neither a digit nor `.`
+  for (let w = 0; w < words; w++) {
+    const x = input[w] ^ 0x30303030;
+    const overNine = (((x & 0x7f7f7f7f) + 0x76767676) | x) & 0x80808080; // high bit of each byte over 9 (no carry between bytes)
+    const y = x ^ 0x1e1e1e1e;
+    const dots = ~(((y & 0x7f7f7f7f) + 0x7f7f7f7f) | y) & 0x80808080; // high bit of each byte that was `.`
+    other |= overNine & ~dots;
+    output[w] = x & ~((dots >>> 7) * 0xff);
+  }
+  if (other !== 0) return false;
+  return readCellBytes(text, words * 4, length - words * 4, cells, words * 4, ONE_LINE_TABLE) < 0;
+}
+
+/** `count` bytes of `bytes` from `from` looked up in a {@link digitTable} into `cells` from `at`: -1, or the first that is not a cell. */
+function readCellBytes(bytes: Uint8Array, from: number, count: number, cells: Uint8Array, at: number, table: Uint8Array): number {
+  for (let cell = 0; cell < count; cell++) {
+    const value = table[bytes[from + cell]];
     if (value === NOT_A_CELL) return cell;
     cells[at + cell] = value;
   }

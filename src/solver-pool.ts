@@ -7,10 +7,11 @@
  *   for await (const record of pool.solveStream(readLines(file))) … // in order, bounded memory
  *   await pool.close();
  *
- * The main thread reads each batch of inputs (9×9 lines of digits straight into bytes, solver.ts
- * readInputs), a worker solves it (records-task.ts), and the main thread makes the records from
- * the results; between batches the event loop runs, so a service stays responsive while a pool
- * solves. What this module needs of the worker pool is one function, {@link openRecordsSolver}.
+ * The main thread writes each batch of 9×9 lines as bytes in a few native calls (solver.ts
+ * linesText; any other batch it reads itself, readInputs), a worker reads and solves it
+ * (records-task.ts), and the main thread makes the records from the results; between batches
+ * the event loop runs, so a service stays responsive while a pool solves. What this module
+ * needs of the worker pool is one function, {@link openRecordsSolver}.
  */
 import { availableParallelism } from "node:os";
 import type { Grid } from "./puzzle.js";
@@ -24,14 +25,15 @@ import {
   DigitLines,
   Solver,
   batchRecordsInOrder,
+  linesText,
   readInputs,
   readsDigitLines,
 } from "./solver.js";
-import { SHAPE_9 } from "./shape.js";
+import { CELLS, SHAPE_9 } from "./shape.js";
 import { excerpt } from "./excerpt.js";
 import { TASKS_PER_WORKER, openWorkerPool, workerFile } from "./pool/pool.js";
 import { loadBatchEngines } from "./pool/solve-task.js";
-import { type RecordsOutcome, type RecordsTask, recordsTask } from "./pool/records-task.js";
+import { type RecordsOutcome, type RecordsTask, recordsTask, textTask } from "./pool/records-task.js";
 import { compiledKernels } from "./wasm.js";
 
 export interface PoolOptions {
@@ -153,20 +155,12 @@ export class SolverPool {
     const checked = this.check(options);
     const most = this.threads * TASKS_PER_WORKER;
     const sent: Promise<SolveRecord[]>[] = [];
-    let inputs: (string | Grid)[] = [];
-    const send = () => {
+    for await (const inputs of inBatches(puzzles, this.batchSize)) {
       sent.push(this.solveBatch(inputs, checked));
-      inputs = [];
-    };
-    for await (const input of puzzles) {
-      inputs.push(input);
-      if (inputs.length < this.batchSize) continue;
-      send();
       await new Promise(setImmediate); // the event loop runs between batches, however fast the input comes
       if (this.closed) throw new Error(CLOSED);
       while (sent.length >= most) yield await this.answered(sent.shift()!);
     }
-    if (inputs.length > 0) send();
     while (sent.length > 0) yield await this.answered(sent.shift()!);
   }
 
@@ -177,23 +171,57 @@ export class SolverPool {
     return records;
   }
 
-  /** Reads a batch here, solves it on a worker, and makes its records here; never rejects (a failure gives `error` records). */
+  /**
+   * Solves a batch on a worker and makes its records here; never rejects (a failure gives `error`
+   * records). A batch of 9×9 lines goes as their text, which the worker reads; any other is read here.
+   */
   private async solveBatch(inputs: (string | Grid)[], options: CheckedOptions): Promise<SolveRecord[]> {
-    const digits = readsDigitLines(this.main.engines, options.alphabet) ? new DigitLines(inputs.length) : null;
-    const batch = readInputs(inputs, options.alphabet, digits);
-    const task = recordsTask(batch, options);
-    const retry = { ...task, cells: task.cells.slice() }; // the task's cells go to the worker
+    const digitLines = readsDigitLines(this.main.engines, options.alphabet);
+    const text = digitLines ? new Uint8Array(inputs.length * CELLS) : null;
+    const batch = text !== null && linesText(inputs, text) ? null : readInputs(inputs, options.alphabet, digitLines ? new DigitLines(inputs.length) : null);
+    const task = batch === null ? textTask(text!, options) : recordsTask(batch, options);
+    // The cells go to the worker (transferred): the retry gets a copy. The text is copied into the message, so the task serves again.
+    const retry = batch === null ? task : { ...task, cells: task.cells.slice() };
     try {
       const outcome = await this.workers.solve(task, retry);
-      return batchRecordsInOrder({ ...batch, cells: retry.cells }, { digits: outcome.digits, puzzles: outcome.puzzles }, this.reportsGuesses());
+      const read = batch === null ? outcome.read! : { ...batch, cells: retry.cells };
+      return batchRecordsInOrder(read, { digits: outcome.digits, puzzles: outcome.puzzles, rejected: outcome.rejected }, this.reportsGuesses());
     } catch (error) {
-      return failedRecords(batch, error);
+      return failedRecords(batch ?? readInputs(inputs, options.alphabet, null), error);
     }
   }
 
   private reportsGuesses(): boolean {
     return this.main.engines.get(SHAPE_9.size)?.reportsGuesses ?? false;
   }
+}
+
+/**
+ * The inputs of `puzzles` in batches of `size`: an array or any other synchronous iterable read
+ * a batch at a time without a promise per input; an asynchronous one an input at a time.
+ */
+async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<(string | Grid)[], void, undefined> {
+  if (Array.isArray(puzzles)) {
+    for (let first = 0; first < puzzles.length; first += size) yield puzzles.slice(first, first + size);
+    return;
+  }
+  let batch: (string | Grid)[] = [];
+  if (Symbol.iterator in puzzles) {
+    for (const input of puzzles) {
+      batch.push(input);
+      if (batch.length < size) continue;
+      yield batch;
+      batch = [];
+    }
+  } else {
+    for await (const input of puzzles) {
+      batch.push(input);
+      if (batch.length < size) continue;
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /** The records of a batch the workers failed on twice: `error` for each input solved, each other input's own (`invalid`) record. */

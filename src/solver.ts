@@ -9,7 +9,19 @@
  * to the engine of its size; {@link batchRecords} is the one place kernel output becomes
  * records (Solver, the CLI's workers and judge mode all go through it).
  */
-import { type Alphabet, type Grid, type Puzzle, DIGITS, checkAlphabet, PuzzleError, readDigits, readPuzzle, readsNineByNineAsDigits } from "./puzzle.js";
+import {
+  type Alphabet,
+  type Grid,
+  type Puzzle,
+  DIGITS,
+  checkAlphabet,
+  PuzzleError,
+  readDigitBytes,
+  readDigitText,
+  readDigits,
+  readPuzzle,
+  readsNineByNineAsDigits,
+} from "./puzzle.js";
 import { CELLS, SHAPE_9, SYMBOL_COUNTS, shapeName } from "./shape.js";
 import { checkWhole } from "./whole-number.js";
 
@@ -195,8 +207,21 @@ interface Latin1Text {
   /** Node's own latin1 reader behind toString("latin1"), without its argument handling: a third of a record's cost saved. */
   latin1Slice?(start: number, end: number): string;
 }
-const NodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): Latin1Text } }).Buffer;
+interface NodeBufferClass {
+  from(buffer: ArrayBufferLike, offset: number, length: number): Latin1Text & { write(text: string, offset: number, encoding: "latin1"): number };
+  byteLength(text: string, encoding: "utf8"): number;
+}
+const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
 const latin1 = new TextDecoder("latin1");
+
+/**
+ * The solutions of a batch of at least this many bytes share one string per run of this many
+ * bytes (when there is Node's Buffer): each is a slice of its run's string, which V8 makes without
+ * copying the characters. A run is a large object, which a young-generation collection never
+ * copies, so each record a caller keeps costs the collector its object and a slice (32 bytes)
+ * instead of a string of its own (104 bytes for 9×9); a record kept alone keeps its run alive.
+ */
+const RUN_BYTES = 160 * 1024;
 
 /**
  * Writes the solutions of a batch (N² bytes each, 1..N) as text in one alphabet: {@link load}
@@ -215,6 +240,12 @@ export class SolutionWriter {
   private scratchText: Latin1Text | null = null;
   private solutions: Uint8Array = new Uint8Array(0);
   private cells = 0;
+  /** Solutions per run of a batch whose solutions share strings ({@link RUN_BYTES}); 0 for a smaller batch, whose each has its own. */
+  private run = 0;
+  /** Bytes of solutions in the batch last loaded. */
+  private bytes = 0;
+  /** The string of each run of the batch last loaded, made when its first solution is read. */
+  private runs: (string | undefined)[] = [];
 
   constructor(readonly alphabet: Alphabet) {
     const codes = new Uint8Array(alphabet.length + 1);
@@ -230,6 +261,9 @@ export class SolutionWriter {
   load(solutions: Uint8Array, count: number, cells: number): void {
     this.solutions = solutions;
     this.cells = cells;
+    this.bytes = count * cells;
+    this.run = count * cells >= RUN_BYTES ? Math.floor(RUN_BYTES / cells) : 0;
+    this.runs.length = 0;
     const codes = this.codes;
     if (codes === null) return;
     const bytes = count * cells;
@@ -263,7 +297,11 @@ export class SolutionWriter {
     }
     const text = this.scratchText;
     if (text === null) return latin1.decode(this.scratch.subarray(start, end));
-    return text.latin1Slice ? text.latin1Slice(start, end) : text.toString("latin1", start, end);
+    if (this.run === 0) return text.latin1Slice ? text.latin1Slice(start, end) : text.toString("latin1", start, end);
+    const run = Math.floor(i / this.run);
+    const first = run * this.run * this.cells;
+    const shared = (this.runs[run] ??= text.toString("latin1", first, Math.min(first + this.run * this.cells, this.bytes)));
+    return shared.slice(start - first, end - first);
   }
 }
 
@@ -464,7 +502,36 @@ export interface ReadBatch {
 export interface SolvedBatch {
   digits: BatchResult | null;
   puzzles: SolveRecord[];
+  /** The records of the digit lines the engine rejected, by index among them, made where their cells were (a pool's worker; {@link rejectedDigitRecords}); absent: made from the batch's cells. */
+  rejected?: ReadonlyMap<number, SolveRecord>;
 }
+
+/**
+ * Writes `inputs` into `text` as bytes, 81 per line, when every one is a string of 81 ASCII
+ * characters (9×9 lines, the common case), a run of lines per native call (Node's Buffer); false
+ * for any other inputs, or without Buffer (`text` then partly written).
+ */
+export function linesText(inputs: readonly (string | Grid)[], text: Uint8Array): boolean {
+  if (NodeBuffer === undefined || text.length < inputs.length * CELLS) return false;
+  for (const input of inputs) if (typeof input !== "string" || input.length !== CELLS) return false;
+  const bytes = NodeBuffer.from(text.buffer, text.byteOffset, text.length);
+  for (let first = 0; first < inputs.length; first += TEXT_RUN) {
+    const joined = inputs.slice(first, first + TEXT_RUN).join("");
+    if (NodeBuffer.byteLength(joined, "utf8") !== joined.length) return false; // a character over 127: read line by line, which names it
+    bytes.write(joined, first * CELLS, "latin1");
+  }
+  return true;
+}
+
+/**
+ * Lines joined per write in {@link linesText}: 81 kB of text, under V8's large-object size, so
+ * that each joined string dies young instead of growing the old generation (a whole batch joined
+ * at once made the collector mark the pool's kept records more often).
+ */
+const TEXT_RUN = 1000;
+
+/** Arrays of at least this many inputs are read through {@link linesText} (a shorter one, a solve() call, line by line: cheaper for a few). */
+const TEXT_LINES = 64;
 
 /**
  * Reads `inputs` into a batch: with `digits` (only for a 9×9 engine that solves batches, which
@@ -472,34 +539,59 @@ export interface SolvedBatch {
  * input is read with {@link readPuzzle} (`alphabet` applying), a bad one becoming its record.
  */
 export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet | undefined, digits: DigitLines | null): ReadBatch {
-  // The lists of the other inputs are made at the first such input (most batches have none: a solve loop makes no lists).
-  const batch: ReadBatch = {
-    count: 0,
-    cells: EMPTY_CELLS,
-    digitSlots: EMPTY_SLOTS,
-    digitCount: 0,
-    puzzles: NONE,
-    puzzleSlots: NONE,
-    records: NONE,
-    recordSlots: NONE,
-  };
+  if (digits !== null && Array.isArray(inputs) && inputs.length >= TEXT_LINES && linesText(inputs, digits.textRoom(inputs.length))) {
+    return readTextLines(digits.text, inputs.length, alphabet, digits);
+  }
+  const batch = emptyBatch();
   if (digits !== null && Array.isArray(inputs)) digits.reserve(inputs.length);
   let count = 0;
   for (const input of inputs) {
-    if (digits !== null && typeof input === "string" && digits.add(input, count)) {
-      count++;
-      continue;
-    }
-    const item = readOrRecord(input, alphabet);
-    if (batch.records === NONE) Object.assign(batch, { puzzles: [], puzzleSlots: [], records: [], recordSlots: [] });
-    if ("record" in item) {
-      batch.records.push(item.record);
-      batch.recordSlots.push(count++);
-    } else {
-      batch.puzzles.push(item.puzzle);
-      batch.puzzleSlots.push(count++);
-    }
+    if (digits === null || typeof input !== "string" || !digits.add(input, count)) readOther(batch, input, count, alphabet);
+    count++;
   }
+  return readDone(batch, count, digits);
+}
+
+/**
+ * Reads `count` 9×9 lines written as bytes, 81 each (strings of 81 ASCII characters, as
+ * {@link linesText} writes them), as {@link readInputs} reads those strings: the lines of digits
+ * into `digits` as cells, in one pass when every line is one, every other line read with
+ * {@link readPuzzle} from its text. readInputs reads a long array so, and the pool's workers a batch.
+ */
+export function readTextLines(text: Uint8Array, count: number, alphabet: Alphabet | undefined, digits: DigitLines): ReadBatch {
+  const batch = emptyBatch();
+  digits.reserve(count);
+  if (readDigitText(text, count, digits.cells)) {
+    // Every line is digits and empty marks (the common case), read in one pass: each line's slot is its index.
+    for (let k = 0; k < count; k++) digits.slots[k] = k;
+    digits.count = count;
+    return readDone(batch, count, digits);
+  }
+  for (let k = 0; k < count; k++)
+    if (!digits.addBytes(text, k * CELLS, k)) readOther(batch, latin1.decode(text.subarray(k * CELLS, (k + 1) * CELLS)), k, alphabet);
+  return readDone(batch, count, digits);
+}
+
+/** A batch with no input read yet. Its lists of the other inputs are made at the first such input (most batches have none: a solve loop makes no lists). */
+function emptyBatch(): ReadBatch {
+  return { count: 0, cells: EMPTY_CELLS, digitSlots: EMPTY_SLOTS, digitCount: 0, puzzles: NONE, puzzleSlots: NONE, records: NONE, recordSlots: NONE };
+}
+
+/** Reads an input that is not a 9×9 line of digits into `batch`, at position `slot`: its puzzle, or its `invalid` record. */
+function readOther(batch: ReadBatch, input: string | Grid, slot: number, alphabet: Alphabet | undefined): void {
+  const item = readOrRecord(input, alphabet);
+  if (batch.records === NONE) Object.assign(batch, { puzzles: [], puzzleSlots: [], records: [], recordSlots: [] });
+  if ("record" in item) {
+    batch.records.push(item.record);
+    batch.recordSlots.push(slot);
+  } else {
+    batch.puzzles.push(item.puzzle);
+    batch.puzzleSlots.push(slot);
+  }
+}
+
+/** `batch` of `count` inputs in all, with the digit lines of `digits`. */
+function readDone(batch: ReadBatch, count: number, digits: DigitLines | null): ReadBatch {
   batch.count = count;
   if (digits !== null) {
     batch.digitCount = digits.count;
@@ -575,13 +667,18 @@ function rejectedDigits(cells: Uint8Array, k: number): SolveRecord {
   return "record" in read ? read.record : invalidRecord(REJECTED);
 }
 
+/** The records of the digit lines of `batch` that the engine rejected in `result` (a count below 0), by index among them. */
+export function rejectedDigitRecords(batch: ReadBatch, result: BatchResult): Map<number, SolveRecord> {
+  const rejected = new Map<number, SolveRecord>();
+  for (let k = 0; k < batch.digitCount; k++) if (result.counts[k] < 0) rejected.set(k, rejectedDigits(batch.cells, k));
+  return rejected;
+}
+
 /** The records of a solved batch, one per input, in input order; `reportsGuesses` is the 9×9 engine's. */
 export function batchRecordsInOrder(batch: ReadBatch, solved: SolvedBatch, reportsGuesses: boolean): SolveRecord[] {
   const { cells, digitCount, digitSlots } = batch;
-  const digits =
-    solved.digits === null
-      ? []
-      : batchRecords(solved.digits, digitCount, { cells: CELLS, writer: writerOf(DIGITS), reportsGuesses, rejected: (k) => rejectedDigits(cells, k) });
+  const rejected = (k: number) => solved.rejected?.get(k) ?? rejectedDigits(cells, k);
+  const digits = solved.digits === null ? [] : batchRecords(solved.digits, digitCount, { cells: CELLS, writer: writerOf(DIGITS), reportsGuesses, rejected });
   if (digitCount === batch.count) return digits; // every input a 9×9 line of digits: the records as they are
   const records = new Array<SolveRecord>(batch.count);
   for (let k = 0; k < digitCount; k++) records[digitSlots[k]] = digits[k];
@@ -671,6 +768,8 @@ export class DigitLines {
   count = 0;
   /** True while a solveMany call reads into it. */
   busy = false;
+  /** The lines of a batch written as text, when readInputs reads them so ({@link textRoom}). */
+  text = new Uint8Array(0);
 
   /** The buffer size kept between calls: a larger one (a large batch) is let go after it. */
   private static readonly KEPT = 4096;
@@ -694,11 +793,25 @@ export class DigitLines {
     return true;
   }
 
+  /** Reads the 81 bytes of `text` from `from` (a line written as bytes, see {@link readTextLines}) as the next puzzle, as {@link add} reads a line. */
+  addBytes(text: Uint8Array, from: number, slot: number): boolean {
+    if (this.count === this.slots.length) this.reserve(this.count + 1);
+    if (readDigitBytes(text, from, this.cells, this.count * CELLS) >= 0) return false;
+    this.slots[this.count++] = slot;
+    return true;
+  }
+
   /** Room for `count` puzzles in all. */
   reserve(count: number): void {
     if (count <= this.slots.length) return;
     this.slots = grown(this.slots, count);
     this.cells = grown(this.cells, count * CELLS);
+  }
+
+  /** {@link text} with room for `count` lines. */
+  textRoom(count: number): Uint8Array {
+    if (this.text.length < count * CELLS) this.text = new Uint8Array(count * CELLS);
+    return this.text;
   }
 
   /** Lets a large buffer go once a call is done. */
@@ -707,6 +820,7 @@ export class DigitLines {
       this.slots = new Int32Array(64);
       this.cells = new Uint8Array(64 * CELLS);
     }
+    if (this.text.length > DigitLines.KEPT * CELLS) this.text = new Uint8Array(0);
     this.count = 0;
     this.busy = false;
   }

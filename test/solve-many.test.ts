@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Solver, type SolveRecord, PuzzleError, createSolver, parsePuzzle, readDigits } from "../src/index.js";
+import { readDigitBytes, readDigitText } from "../src/puzzle.js";
 import { loadFixture } from "./fixture.js";
 
 let solver: Solver;
@@ -82,6 +83,28 @@ describe("solveMany on 9×9 lines of digits", () => {
     expect(new Set(inner.map((r) => r.solution))).toEqual(new Set([solver.solve(UNIQUE).solution]));
   });
 
+  it("reads an array of many 81-character lines as text in one pass (lines of digits) or line by line (any other character): the records of each line alone", () => {
+    const lines = nine.map((c) => c.puzzle);
+    while (lines.length < 100) lines.push(...nine.map((c) => c.puzzle));
+    const alone = (inputs: string[]) => inputs.map((line) => solver.solve(line));
+    expect(solver.solveMany(lines)).toEqual(alone(lines));
+    const bad = [...lines];
+    bad[7] = UNIQUE.replace(".", "x");
+    bad[8] = REPEATED;
+    bad[9] = UNIQUE.replace(".", "\u00e9");
+    bad[10] = UNIQUE.replace(".", "\u0131");
+    bad[11] = UNIQUE.replace(/\./g, "0");
+    const records = solver.solveMany(bad);
+    expect(records).toEqual(alone(bad));
+    expect(records.slice(7, 12).map((r) => r.error ?? r.status)).toEqual([
+      parseError(bad[7]),
+      parseError(bad[8]),
+      parseError(bad[9]),
+      parseError(bad[10]),
+      "solved",
+    ]);
+  });
+
   it("solves a batch larger than the buffer it keeps, then a small one", () => {
     const many = Array.from({ length: 5000 }, (_, i) => nine[i % nine.length].puzzle);
     const records = solver.solveMany(many);
@@ -103,5 +126,42 @@ describe("readDigits", () => {
     expect(readDigits("1".repeat(80) + "\u00e9", cells, 0)).toBe(80); // two bytes in UTF-8: past the 81st
     expect(readDigits("1".repeat(79) + "\u00e9" + "1", cells, 0)).toBe(79);
     expect(readDigits(UNIQUE.slice(0, 80), cells, 0)).toBe(80);
+  });
+});
+
+describe("readDigitText and readDigitBytes (a batch of lines written as bytes, as the pool's workers read it)", () => {
+  /** `lines` as bytes, 81 each, from `offset` in a fresh buffer. */
+  const written = (lines: string[], offset = 0) => {
+    const bytes = new Uint8Array(offset + lines.length * 81);
+    lines.forEach((line, k) => {
+      for (let i = 0; i < 81; i++) bytes[offset + k * 81 + i] = line.charCodeAt(i);
+    });
+    return bytes.subarray(offset);
+  };
+
+  it("reads lines of digits, `.` and `0` four bytes a step into the cells readDigits writes, for any count (the bytes past the last word too)", () => {
+    for (const count of [1, 2, 3, 4, 5, 9]) {
+      const lines = Array.from({ length: count }, (_, k) => nine[k % nine.length].puzzle).map((line, k) => (k % 2 ? line.replace(/\./g, "0") : line));
+      const cells = new Uint8Array(count * 81);
+      expect(readDigitText(written(lines), count, cells)).toBe(true);
+      const expected = new Uint8Array(count * 81);
+      lines.forEach((line, k) => readDigits(line, expected, k * 81));
+      expect(cells).toEqual(expected);
+    }
+  });
+
+  it("says false for any byte but a digit or `.`, wherever it is, as readDigitBytes names its cell; and for text not on a multiple of 4", () => {
+    const cells = new Uint8Array(3 * 81);
+    for (let byte = 0; byte < 256; byte++) {
+      const digitOrDot = byte === 46 || (byte >= 48 && byte <= 57);
+      for (const at of [0, 3, 80, 81 + 40, 3 * 81 - 1]) {
+        const text = written([UNIQUE, UNIQUE, UNIQUE]);
+        text[at] = byte;
+        expect(readDigitText(text, 3, cells)).toBe(digitOrDot);
+        expect(readDigitBytes(text, at - (at % 81), cells, 0)).toBe(digitOrDot ? -1 : at % 81);
+      }
+    }
+    expect(readDigitText(written([UNIQUE], 1), 1, cells)).toBe(false);
+    expect(readDigitBytes(written([UNIQUE], 1), 0, cells, 0)).toBe(-1);
   });
 });

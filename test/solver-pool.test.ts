@@ -80,6 +80,41 @@ describe("createPool", () => {
     expect(expected.filter((r) => r.status === "invalid").length).toBeGreaterThan(3);
   });
 
+  it("reads a batch of 81-character lines on its worker as solveMany reads them here: other characters, other empty marks, a repeated clue, letters, characters over 127 and 255", async () => {
+    const unique = fixture.find((line) => line.length === 81 && solver.solve(line).status === "solved")!;
+    const first = unique.search(/[1-9]/);
+    const repeated = unique.slice(0, first === 0 ? 1 : 0) + unique[first] + unique.slice((first === 0 ? 1 : 0) + 1);
+    const lines = [
+      unique,
+      unique.replace(/\./g, "0"),
+      unique.replace(".", "x"),
+      repeated,
+      unique.replace(/[1-9]/g, (digit) => "ABCDEFGHI"[Number(digit) - 1]), // letters: a 9×9 puzzle only with an alphabet
+      unique.replace(".", "\u00e9"), // a character over 127
+      unique.replace(".", "\u0131"), // a character over 255 (its low byte is "1")
+      ...fixture.filter((line) => line.length === 81),
+    ];
+    const alone = lines.map((line) => solver.solve(line)); // each read by itself, on this thread
+    expect(solver.solveMany(lines)).toEqual(alone);
+    for (const batchSize of [lines.length, 3]) {
+      const lettered = await createPool({ threads: 1, batchSize });
+      try {
+        expect(await lettered.solveMany(lines)).toEqual(alone);
+      } finally {
+        await lettered.close();
+      }
+    }
+    expect(solver.solveMany(lines.slice(2, 7)).map((r) => r.status)).toEqual(["invalid", "invalid", "invalid", "invalid", "invalid"]);
+  });
+
+  it("gives the records of each line alone for a batch whose solutions share a string per run (over 160 kB of them)", async () => {
+    const lines = relabelledPuzzles(5000).split("\n").slice(0, 5000);
+    const records = await pool.solveMany(lines);
+    const alone = lines.map((line) => solver.solve(line));
+    expect(records).toEqual(alone);
+    expect(solver.solveMany(lines)).toEqual(alone);
+  });
+
   it("takes the options of solveMany and rejects bad ones as it does", async () => {
     const options = { limit: 1, alphabet: "ABCD" };
     const lines = ["..C..D.BB...D..A", ...fixture.slice(0, 20)];

@@ -215,15 +215,6 @@ const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
 const latin1 = new TextDecoder("latin1");
 
 /**
- * The solutions of a batch of at least this many bytes share one string per run of this many
- * bytes (when there is Node's Buffer): each is a slice of its run's string, which V8 makes without
- * copying the characters. A run is a large object, which a young-generation collection never
- * copies, so each record a caller keeps costs the collector its object and a slice (32 bytes)
- * instead of a string of its own (104 bytes for 9×9); a record kept alone keeps its run alive.
- */
-const RUN_BYTES = 160 * 1024;
-
-/**
  * Writes the solutions of a batch (N² bytes each, 1..N) as text in one alphabet: {@link load}
  * maps a whole batch to character codes in one pass, then {@link text} reads each puzzle's.
  * One per alphabet, reused across batches.
@@ -240,12 +231,6 @@ export class SolutionWriter {
   private scratchText: Latin1Text | null = null;
   private solutions: Uint8Array = new Uint8Array(0);
   private cells = 0;
-  /** Solutions per run of a batch whose solutions share strings ({@link RUN_BYTES}); 0 for a smaller batch, whose each has its own. */
-  private run = 0;
-  /** Bytes of solutions in the batch last loaded. */
-  private bytes = 0;
-  /** The string of each run of the batch last loaded, made when its first solution is read. */
-  private runs: (string | undefined)[] = [];
 
   constructor(readonly alphabet: Alphabet) {
     const codes = new Uint8Array(alphabet.length + 1);
@@ -261,9 +246,6 @@ export class SolutionWriter {
   load(solutions: Uint8Array, count: number, cells: number): void {
     this.solutions = solutions;
     this.cells = cells;
-    this.bytes = count * cells;
-    this.run = count * cells >= RUN_BYTES ? Math.floor(RUN_BYTES / cells) : 0;
-    this.runs.length = 0;
     const codes = this.codes;
     if (codes === null) return;
     const bytes = count * cells;
@@ -297,11 +279,7 @@ export class SolutionWriter {
     }
     const text = this.scratchText;
     if (text === null) return latin1.decode(this.scratch.subarray(start, end));
-    if (this.run === 0) return text.latin1Slice ? text.latin1Slice(start, end) : text.toString("latin1", start, end);
-    const run = Math.floor(i / this.run);
-    const first = run * this.run * this.cells;
-    const shared = (this.runs[run] ??= text.toString("latin1", first, Math.min(first + this.run * this.cells, this.bytes)));
-    return shared.slice(start - first, end - first);
+    return text.latin1Slice ? text.latin1Slice(start, end) : text.toString("latin1", start, end);
   }
 }
 

@@ -24,11 +24,14 @@
 //   with each run sorted (empty cells first, then digits already labelled, by label, then digits
 //   met for the first time) and the interchangeable stacks sorted by those three values; digits
 //   met for the first time then take the next labels, left to right, so any order of them gives
-//   the same row. The smallest row of the level is form row r, and only the candidates that give
-//   it go on: one per order of the new digits in each run and of the stacks that tie on them,
-//   with the cells left empty still interchangeable. Level 0 starts from each row with the
-//   smallest mask, all its columns and stacks interchangeable. After row 9 each candidate counts
-//   the orders of its runs and stacks: their sum is the automorphism count.
+//   the same row. A row that starts with fewer empty cells than best row r so far is greater
+//   whatever its digits, and that count follows from its givens and the candidate's ties alone:
+//   such a row is cut before its digits are read. The smallest row of the level is form row r,
+//   and only the candidates that give it go on: one per order of the new digits in each run and
+//   of the stacks that tie on them, with the cells left empty still interchangeable. Level 0
+//   starts from each row with the smallest mask, all its columns and stacks interchangeable.
+//   After row 9 each candidate counts the orders of its runs and stacks: their sum is the
+//   automorphism count.
 //   A puzzle whose candidates outgrow a list (ROOM; a solution grid: each of its 18 lines is row
 //   1 under every column order) is searched instead by fixing each column order under row 1
 //   (canonByMaps):
@@ -449,6 +452,30 @@ function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: us
 }
 
 /**
+ * RUN_LEAD[8 × ties + givens]: the empty cells a stack starts with once its runs are sorted
+ * (empty cells first), from its two column tie bits and its givens (bit k: slot k).
+ */
+const RUN_LEAD = memory.data<u8>([3, 0, 1, 0, 2, 0, 1, 0, 3, 1, 1, 0, 2, 1, 1, 0, 3, 0, 2, 0, 2, 0, 1, 0, 3, 2, 2, 1, 2, 1, 1, 0]);
+
+/**
+ * The empty cells a row starts with when read under a candidate (its runs and interchangeable
+ * stacks sorted as placeRow sorts them), from the row's givens by slot (bit k: slot k) and the
+ * candidate's ties: the most any of the candidate's maps gives, as the smallest row has the most.
+ */
+@inline function leadingEmpty(givens: u32, ties: u32): i32 {
+  if (ties == 0) return <i32>ctz(givens | 0x200);
+  let lead0 = <i32>load<u8>(RUN_LEAD + (((ties & 3) << 3) | (givens & 7)));
+  let lead1 = <i32>load<u8>(RUN_LEAD + ((((ties >> 2) & 3) << 3) | ((givens >> 3) & 7)));
+  let lead2 = <i32>load<u8>(RUN_LEAD + ((((ties >> 4) & 3) << 3) | (givens >> 6)));
+  // Interchangeable stacks go the one with the most leading empty cells first (the smallest key).
+  const stackTies = ties >> 6;
+  if ((stackTies & 1) != 0 && lead1 > lead0) { const t = lead0; lead0 = lead1; lead1 = t; }
+  if ((stackTies & 2) != 0 && lead2 > lead1) { const t = lead1; lead1 = lead2; lead2 = t; }
+  if ((stackTies & 1) != 0 && lead1 > lead0) { const t = lead0; lead0 = lead1; lead1 = t; }
+  return lead0 < 3 ? lead0 : lead1 < 3 ? 3 + lead1 : 6 + lead2;
+}
+
+/**
  * Source row `row` as form row `r` under the candidate at `record`: read, compared with best row
  * `r`, and when not greater its candidates appended to the list at `out` (after `placed` others;
  * a smaller row first empties it). Returns the list's new length, or -1 when it would overflow.
@@ -457,8 +484,13 @@ function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: us
   const grid = grids + <usize>load<u8>(record + 27) * CELLS + <usize>row * 9;
   let columns = v128.load(record);
   let digits = i8x16.swizzle(v128.load(grid), columns);
-  let values = i8x16.swizzle(v128.load(record + 16), digits);
   const ties = <u32>load<u8>(record + 29);
+  const bestRow = best + <usize>r * 16;
+  const known = v128.load(bestRow);
+  // Cut before reading the row when it cannot start with as many empty cells as the best row.
+  const bestLead = <i32>ctz(<u32>i8x16.bitmask(i8x16.ne(known, i8x16.splat(0))) | 0x200);
+  if (bestLead != 0 && leadingEmpty(<u32>i8x16.bitmask(i8x16.ne(digits, i8x16.splat(0))), ties) < bestLead) return placed;
+  let values = i8x16.swizzle(v128.load(record + 16), digits);
   if ((ties & COLUMN_TIES) != 0) {
     // Each run sorted by value: compare-exchange slots (0, 1), (1, 2), (0, 1) of every stack, where tied.
     const first = i8x16.ne(v128.and(i8x16.splat(<i8>ties), v128.load(FIRST_TIES)), i8x16.splat(0));
@@ -524,8 +556,6 @@ function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: us
     values = v128.bitselect(i8x16.add(running, i8x16.splat(<i8>(next - 1))), values, freshLanes);
     next += <u8>popcnt(fresh);
   }
-  const bestRow = best + <usize>r * 16;
-  const known = v128.load(bestRow);
   const less = i8x16.bitmask(i8x16.lt_u(values, known));
   const greater = i8x16.bitmask(i8x16.gt_u(values, known));
   if ((less | greater) != 0) {

@@ -286,8 +286,36 @@ const RECORD: usize = 32;
 const ROOM: i32 = 16384;
 /** The two candidate lists (the current level's and the next), allocated by the first reserve (before the host makes its views). */
 let lists: usize = 0;
-/** The smallest mask of each line (rows 0–8 of the puzzle, then rows 0–8 of its transpose), u16 each. */
-const lineMasks = memory.data(36);
+/** Lanes 9–15 out of the way of the smallest key. */
+const PAST_LINES = i8x16(0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1);
+
+/**
+ * The keys of the nine lines of `across` (the grid or its transpose, one row per 9 bytes), read
+ * down its columns: lane i is line i of the other grid. A line's key is its givens per stack,
+ * sorted a ≤ b ≤ c, as 16a + 4b + c: keys order the lines as their smallest masks do (countsMask
+ * puts a in its top bits), and lines with one key have one smallest mask. Lanes 9–15 are 255.
+ */
+@inline function lineKeys(across: usize): v128 {
+  const one = i8x16.splat(1);
+  let s0 = i8x16.min_u(v128.load(across), one);
+  s0 = i8x16.add(s0, i8x16.min_u(v128.load(across + 9), one));
+  s0 = i8x16.add(s0, i8x16.min_u(v128.load(across + 18), one));
+  let s1 = i8x16.min_u(v128.load(across + 27), one);
+  s1 = i8x16.add(s1, i8x16.min_u(v128.load(across + 36), one));
+  s1 = i8x16.add(s1, i8x16.min_u(v128.load(across + 45), one));
+  let s2 = i8x16.min_u(v128.load(across + 54), one);
+  s2 = i8x16.add(s2, i8x16.min_u(v128.load(across + 63), one));
+  s2 = i8x16.add(s2, i8x16.min_u(v128.load(across + 72), one));
+  // Three counts sorted by a network of three.
+  let a = i8x16.min_u(s0, s1);
+  let b = i8x16.max_u(s0, s1);
+  const c = i8x16.max_u(b, s2);
+  b = i8x16.min_u(b, s2);
+  const low = i8x16.min_u(a, b);
+  b = i8x16.max_u(a, b);
+  a = low;
+  return v128.or(v128.or(v128.or(i8x16.shl(a, 4), i8x16.shl(b, 2)), c), PAST_LINES);
+}
 /** The identity column order, 255 past column 9 (read as 0 by a swizzle). */
 const NATURAL_COLUMNS = memory.data<u8>([0, 1, 2, 3, 4, 5, 6, 7, 8, 255, 255, 255, 255, 255, 255, 255], 16);
 /** The level-0 candidate: columns in their order, all interchangeable within and across stacks, nothing labelled. */
@@ -303,14 +331,16 @@ const RUN_ORDERS = memory.data<u8>([1, 2, 2, 6]);
  * and the next level's in the other. Returns the automorphisms, or -1 when a list would overflow.
  */
 function searchLevels(): i32 {
-  let least: u32 = 0x3ff;
-  for (let line = 0; line < 18; line++) {
-    // Lines 0–8 are the rows of the puzzle, 9–17 the rows of its transpose.
-    const givens = <u32>i8x16.bitmask(i8x16.ne(v128.load(grids + <usize>line * 9), i8x16.splat(0)));
-    const mask = countsMask(popcnt(givens & 7), popcnt((givens >> 3) & 7), popcnt((givens >> 6) & 7));
-    store<u16>(lineMasks + <usize>line * 2, <u16>mask);
-    least = min(least, mask);
-  }
+  // Each line's key (see lineKeys): lanes 0–8 the rows of the puzzle, the columns in a second vector.
+  const rowKeys = lineKeys(grids + <usize>CELLS);
+  const columnKeys = lineKeys(grids);
+  let least = i8x16.min_u(rowKeys, columnKeys);
+  least = i8x16.min_u(least, i8x16.shuffle(least, least, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  least = i8x16.min_u(least, i8x16.shuffle(least, least, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3));
+  least = i8x16.min_u(least, i8x16.shuffle(least, least, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1));
+  least = i8x16.min_u(least, i8x16.shuffle(least, least, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0));
+  // Bit t × 9 + row: that line (of the transpose when t is 1) has the smallest mask.
+  let lines = <u32>i8x16.bitmask(i8x16.eq(rowKeys, least)) | (<u32>i8x16.bitmask(i8x16.eq(columnKeys, least)) << 9);
   // Level 0: each row with the smallest mask, its stacks and their columns all interchangeable.
   let current = lists;
   let following = lists + <usize>ROOM * RECORD;
@@ -324,8 +354,9 @@ function searchLevels(): i32 {
   store<u16>(start + 30, 0);
   v128.store(best, ROW_SENTINEL);
   let placed = 0;
-  for (let line = 0; line < 18; line++) {
-    if (<u32>load<u16>(lineMasks + <usize>line * 2) != least) continue;
+  while (lines != 0) {
+    const line = <i32>ctz(lines);
+    lines &= lines - 1;
     store<u8>(start + 27, <u8>(line / 9));
     placed = placeRow(start, line % 9, 0, following, placed);
     if (placed < 0) return -1;

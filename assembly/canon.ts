@@ -152,23 +152,10 @@ export function canonBatch(base: usize, count: i32): i32 {
   return count;
 }
 
-/** Digit bits for the unit checks: DIGIT_BITS[d] is bit d − 1 for digits 1–8, 0 for an empty cell and for 9 (checked by itself). */
+/** Digit bits for the unit checks: DIGIT_BITS[d] is bit d − 1 for digits 1–8, 0 for an empty cell and for 9 (counted by itself). */
 const DIGIT_BITS = memory.data<u8>([0, 1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0], 16);
-/**
- * BOX_PICK[3j + band]: the swizzle that takes, from the row of band `band` holding cell j of
- * each box (cells 0–8 row by row), that cell into the box's lane (lanes 3 band to 3 band + 2).
- */
-const BOX_PICK = memory.data<u8>([
-  0, 3, 6, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 0, 3, 6, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 255, 255, 255, 0, 3, 6, 255, 255, 255, 255, 255, 255, 255,
-  1, 4, 7, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 1, 4, 7, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 255, 255, 255, 1, 4, 7, 255, 255, 255, 255, 255, 255, 255,
-  2, 5, 8, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 2, 5, 8, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 255, 255, 255, 2, 5, 8, 255, 255, 255, 255, 255, 255, 255,
-], 16);
+/** The lanes that hold a box once a band's three columns of each stack are gathered into its first. */
+const BOX_LANES = i8x16(-1, 0, 0, -1, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
 /**
  * TRANSPOSE_PICK[96c + 16k]: the swizzle that takes, from bytes 16k to 16k + 15 of the grid, the
@@ -176,27 +163,28 @@ const BOX_PICK = memory.data<u8>([
  */
 const TRANSPOSE_PICK = memory.data(9 * 96, 16);
 
-/** Unit checks, nine units at a time (one per lane, lanes 0–8): the digit bits seen and any repeated. */
-let seenLow: v128 = i8x16.splat(0);
-let seenNine: v128 = i8x16.splat(0);
-let repeated: v128 = i8x16.splat(0);
+/**
+ * The givens of each line per stack, as readPuzzle counts them, a byte per line (lanes 0–8):
+ * bytes 16s to 16s + 15 the rows' givens in stack s (lane: row); 48 bytes on, the same for the
+ * transpose's rows (lane: column of the puzzle, counted per band).
+ */
+const stackGivens = memory.data(6 * 16, 16);
 
-/** One cell of each of nine units (a digit 0–9 per lane): notes a digit its unit has already had. */
-@inline function checkCells(digits: v128): void {
-  const low = i8x16.swizzle(v128.load(DIGIT_BITS), digits);
-  const nine = i8x16.eq(digits, i8x16.splat(9));
-  repeated = v128.or(repeated, v128.or(v128.and(seenLow, low), v128.and(seenNine, nine)));
-  seenLow = v128.or(seenLow, low);
-  seenNine = v128.or(seenNine, nine);
+/**
+ * The lanes of nine units (lanes 0–8) that repeat a digit, from their cells' digit bits OR-ed
+ * (digits 1–8), their givens and their nines: a unit repeats one when it has more givens than
+ * distinct digits.
+ */
+@inline function repeatedIn(low: v128, givens: v128, nines: v128): v128 {
+  return i8x16.lt_u(i8x16.add(i8x16.popcnt(low), i8x16.min_u(nines, i8x16.splat(1))), givens);
 }
 
-/** Starts the unit checks of nine units. */
-@inline function startCheck(): void {
-  seenLow = i8x16.splat(0);
-  seenNine = i8x16.splat(0);
+/** Each lane takes the byte two lanes after it (the last two take 0). */
+@inline function fromSecondNext(v: v128): v128 {
+  return i8x16.shuffle(v, i8x16.splat(0), 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
 }
 
-/** Reads the puzzle at `at` into grids (and its transpose); false when a digit repeats in a unit. */
+/** Reads the puzzle at `at` into grids (and its transpose) and stackGivens; false when a digit repeats in a unit. */
 function readPuzzle(at: usize): bool {
   // Bytes to digits 0–9, 16 at a time (the last vector runs past the puzzle: the batch goes on
   // after it, and the transpose below overwrites what lands past the grid; the transpose reads
@@ -223,22 +211,53 @@ function readPuzzle(at: usize): bool {
     column = v128.or(column, i8x16.swizzle(v5, v128.load(pick + 80)));
     v128.store(grids + CELLS + col * 9, column); // its 7 zero bytes land where the next row goes, or in the spare
   }
-  repeated = i8x16.splat(0);
-  // Rows (lane: row; a column of cells at a time), columns (lane: column), boxes (lane: box).
-  startCheck();
-  for (let col = 0; col < 9; col++) checkCells(v128.load(grids + CELLS + <usize>col * 9));
-  startCheck();
-  for (let row = 0; row < 9; row++) checkCells(v128.load(grids + <usize>row * 9));
-  startCheck();
-  for (let cell = 0; cell < 9; cell++) {
-    const row = cell / 3;
-    const pick = BOX_PICK + <usize>(cell % 3) * 48;
-    let digits = i8x16.swizzle(v128.load(grids + <usize>row * 9), v128.load(pick));
-    digits = v128.or(digits, i8x16.swizzle(v128.load(grids + <usize>(row + 3) * 9), v128.load(pick + 16)));
-    digits = v128.or(digits, i8x16.swizzle(v128.load(grids + <usize>(row + 6) * 9), v128.load(pick + 32)));
-    checkCells(digits);
+  // Unit checks, nine units at a time (lane: unit): a cell's digit bit (1–8), whether it is given,
+  // whether it is a 9, gathered per unit. Rows (lane: row) across the transpose's rows, a stack
+  // at a time (the givens per stack kept: the rows' keys for searchLevels).
+  const one = i8x16.splat(1);
+  const nine = i8x16.splat(9);
+  const bits = v128.load(DIGIT_BITS);
+  let low = i8x16.splat(0);
+  let givens = i8x16.splat(0);
+  let nines = i8x16.splat(0);
+  for (let stack: usize = 0; stack < 3; stack++) {
+    let inStack = i8x16.splat(0);
+    for (let k: usize = 0; k < 3; k++) {
+      const cells = v128.load(grids + <usize>CELLS + (3 * stack + k) * 9);
+      low = v128.or(low, i8x16.swizzle(bits, cells));
+      nines = i8x16.sub(nines, i8x16.eq(cells, nine));
+      inStack = i8x16.add(inStack, i8x16.min_u(cells, one));
+    }
+    v128.store(stackGivens + stack * 16, inStack);
+    givens = i8x16.add(givens, inStack);
   }
-  return (i8x16.bitmask(i8x16.ne(repeated, i8x16.splat(0))) & 0x1ff) == 0;
+  let repeated = repeatedIn(low, givens, nines);
+  // Columns (lane: column) across the rows, a band at a time, and the band's boxes: each stack's
+  // three columns gathered into its first lane.
+  low = i8x16.splat(0);
+  givens = i8x16.splat(0);
+  nines = i8x16.splat(0);
+  for (let band: usize = 0; band < 3; band++) {
+    let bandLow = i8x16.splat(0);
+    let bandGivens = i8x16.splat(0);
+    let bandNines = i8x16.splat(0);
+    for (let k: usize = 0; k < 3; k++) {
+      const cells = v128.load(grids + (3 * band + k) * 9);
+      bandLow = v128.or(bandLow, i8x16.swizzle(bits, cells));
+      bandNines = i8x16.sub(bandNines, i8x16.eq(cells, nine));
+      bandGivens = i8x16.add(bandGivens, i8x16.min_u(cells, one));
+    }
+    v128.store(stackGivens + 48 + band * 16, bandGivens);
+    low = v128.or(low, bandLow);
+    givens = i8x16.add(givens, bandGivens);
+    nines = i8x16.add(nines, bandNines);
+    const boxLow = v128.or(bandLow, v128.or(fromNext(bandLow), fromSecondNext(bandLow)));
+    const boxGivens = i8x16.add(bandGivens, i8x16.add(fromNext(bandGivens), fromSecondNext(bandGivens)));
+    const boxNines = i8x16.add(bandNines, i8x16.add(fromNext(bandNines), fromSecondNext(bandNines)));
+    repeated = v128.or(repeated, v128.and(repeatedIn(boxLow, boxGivens, boxNines), BOX_LANES));
+  }
+  repeated = v128.or(repeated, repeatedIn(low, givens, nines));
+  return (i8x16.bitmask(repeated) & 0x1ff) == 0;
 }
 
 /** The smallest mask of a row with `a`, `b` and `c` givens in its stacks, under a column permutation (see the header). */
@@ -290,22 +309,15 @@ let lists: usize = 0;
 const PAST_LINES = i8x16(0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1);
 
 /**
- * The keys of the nine lines of `across` (the grid or its transpose, one row per 9 bytes), read
- * down its columns: lane i is line i of the other grid. A line's key is its givens per stack,
- * sorted a ≤ b ≤ c, as 16a + 4b + c: keys order the lines as their smallest masks do (countsMask
- * puts a in its top bits), and lines with one key have one smallest mask. Lanes 9–15 are 255.
+ * The keys of nine lines from their givens per stack at `counts` (stackGivens: three vectors,
+ * lane i line i). A line's key is its givens per stack, sorted a ≤ b ≤ c, as 16a + 4b + c: keys
+ * order the lines as their smallest masks do (countsMask puts a in its top bits), and lines with
+ * one key have one smallest mask. Lanes 9–15 are 255.
  */
-@inline function lineKeys(across: usize): v128 {
-  const one = i8x16.splat(1);
-  let s0 = i8x16.min_u(v128.load(across), one);
-  s0 = i8x16.add(s0, i8x16.min_u(v128.load(across + 9), one));
-  s0 = i8x16.add(s0, i8x16.min_u(v128.load(across + 18), one));
-  let s1 = i8x16.min_u(v128.load(across + 27), one);
-  s1 = i8x16.add(s1, i8x16.min_u(v128.load(across + 36), one));
-  s1 = i8x16.add(s1, i8x16.min_u(v128.load(across + 45), one));
-  let s2 = i8x16.min_u(v128.load(across + 54), one);
-  s2 = i8x16.add(s2, i8x16.min_u(v128.load(across + 63), one));
-  s2 = i8x16.add(s2, i8x16.min_u(v128.load(across + 72), one));
+@inline function lineKeys(counts: usize): v128 {
+  const s0 = v128.load(counts);
+  const s1 = v128.load(counts + 16);
+  const s2 = v128.load(counts + 32);
   // Three counts sorted by a network of three.
   let a = i8x16.min_u(s0, s1);
   let b = i8x16.max_u(s0, s1);
@@ -332,8 +344,8 @@ const RUN_ORDERS = memory.data<u8>([1, 2, 2, 6]);
  */
 function searchLevels(): i32 {
   // Each line's key (see lineKeys): lanes 0–8 the rows of the puzzle, the columns in a second vector.
-  const rowKeys = lineKeys(grids + <usize>CELLS);
-  const columnKeys = lineKeys(grids);
+  const rowKeys = lineKeys(stackGivens);
+  const columnKeys = lineKeys(stackGivens + 48);
   let least = i8x16.min_u(rowKeys, columnKeys);
   least = i8x16.min_u(least, i8x16.shuffle(least, least, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
   least = i8x16.min_u(least, i8x16.shuffle(least, least, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3));

@@ -117,6 +117,19 @@ export function reserve(count: i32): usize {
         }
       }
     }
+    for (let ties = 0; ties < 64; ties++) {
+      for (let stack = 0; stack < 3; stack++) {
+        store<u8>(TIED_SLOTS + <usize>(32 * ties + 3 * stack), (ties >> (2 * stack)) & 1 ? 255 : 0);
+        store<u8>(TIED_SLOTS + <usize>(32 * ties + 16 + 3 * stack + 1), (ties >> (2 * stack + 1)) & 1 ? 255 : 0);
+      }
+    }
+    for (let fresh = 0; fresh < 512; fresh++) {
+      let count = 0;
+      for (let lane = 0; lane < 16; lane++) {
+        count += (fresh >> lane) & 1;
+        store<u8>(FRESH_COUNTS + <usize>(16 * fresh + lane), <u8>count);
+      }
+    }
   }
   if (count > batchRoom) {
     let room = max(count, batchRoom * 2);
@@ -413,9 +426,16 @@ function searchLevels(): i32 {
 
 /** The column ties of a candidate's ties byte (its top two bits are the stack ties). */
 const COLUMN_TIES: u32 = 0x3f;
-/** Tie bits by lane: the tie of each slot with the next one, for the first and the second slot of a stack. */
-const FIRST_TIES = memory.data<u8>([1, 0, 0, 4, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0], 16);
-const SECOND_TIES = memory.data<u8>([0, 2, 0, 0, 8, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0], 16);
+/**
+ * TIED_SLOTS[32t] and [32t + 16], for column ties t: 255 in the lanes of the slots tied to the
+ * next one, the first slot of a stack and then the second (made by the first reserve).
+ */
+const TIED_SLOTS = memory.data(64 * 32, 16);
+/**
+ * FRESH_COUNTS[16f], for the lanes f (a bit each) of digits met for the first time: each lane's
+ * count of those lanes up to it (made by the first reserve).
+ */
+const FRESH_COUNTS = memory.data(512 * 16, 16);
 
 /** Each lane takes the next lane's byte (the last takes 0). */
 @inline function fromNext(v: v128): v128 {
@@ -536,8 +556,8 @@ const RUN_LEAD = memory.data<u8>([3, 0, 1, 0, 2, 0, 1, 0, 3, 1, 1, 0, 2, 1, 1, 0
   let values = i8x16.swizzle(v128.load(record + 16), digits);
   if ((ties & COLUMN_TIES) != 0) {
     // Each run sorted by value: compare-exchange slots (0, 1), (1, 2), (0, 1) of every stack, where tied.
-    const first = i8x16.ne(v128.and(i8x16.splat(<i8>ties), v128.load(FIRST_TIES)), i8x16.splat(0));
-    const second = i8x16.ne(v128.and(i8x16.splat(<i8>ties), v128.load(SECOND_TIES)), i8x16.splat(0));
+    const first = v128.load(TIED_SLOTS + (<usize>(ties & COLUMN_TIES) << 5));
+    const second = v128.load(TIED_SLOTS + (<usize>(ties & COLUMN_TIES) << 5) + 16);
     for (let step = 0; step < 3; step++) {
       const swap = v128.and(step == 1 ? second : first, i8x16.gt_u(values, fromNext(values)));
       if (!v128.any_true(swap)) continue;
@@ -591,11 +611,7 @@ const RUN_LEAD = memory.data<u8>([3, 0, 1, 0, 2, 0, 1, 0, 3, 1, 1, 0, 2, 1, 1, 0
   const fresh = i8x16.bitmask(freshLanes);
   let next = load<u8>(record + 26);
   if (fresh != 0) {
-    let running = v128.and(freshLanes, i8x16.splat(1));
-    running = i8x16.add(running, fromBefore(running, 1));
-    running = i8x16.add(running, fromBefore(running, 2));
-    running = i8x16.add(running, fromBefore(running, 4));
-    running = i8x16.add(running, fromBefore(running, 8));
+    const running = v128.load(FRESH_COUNTS + (<usize>fresh << 4));
     values = v128.bitselect(i8x16.add(running, i8x16.splat(<i8>(next - 1))), values, freshLanes);
     next += <u8>popcnt(fresh);
   }

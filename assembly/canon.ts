@@ -442,17 +442,14 @@ const FRESH_COUNTS = memory.data(512 * 16, 16);
   return i8x16.shuffle(v, i8x16.splat(0), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
 }
 
-/** Each lane takes the byte `by` lanes before it (the first `by` take 0): by is 1, 2, 4 or 8. */
-@inline function fromBefore(v: v128, by: i32): v128 {
-  if (by == 1) return i8x16.shuffle(i8x16.splat(0), v, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
-  if (by == 2) return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29);
-  if (by == 4) return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 2, 3, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27);
-  return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+/** Each lane takes the previous lane's byte (the first takes 0). */
+@inline function fromBefore(v: v128): v128 {
+  return i8x16.shuffle(i8x16.splat(0), v, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
 }
 
 /** `v` with the lanes of each pair swapped where `swap` marks its lower lane and `upper` its upper one. */
 @inline function swapPairs(v: v128, swap: v128, upper: v128): v128 {
-  return v128.bitselect(fromNext(v), v128.bitselect(fromBefore(v, 1), v, upper), swap);
+  return v128.bitselect(fromNext(v), v128.bitselect(fromBefore(v), v, upper), swap);
 }
 
 /** Scratch for the swizzle that puts interchangeable stacks in order. */
@@ -561,7 +558,7 @@ const RUN_LEAD = memory.data<u8>([3, 0, 1, 0, 2, 0, 1, 0, 3, 1, 1, 0, 2, 1, 1, 0
     for (let step = 0; step < 3; step++) {
       const swap = v128.and(step == 1 ? second : first, i8x16.gt_u(values, fromNext(values)));
       if (!v128.any_true(swap)) continue;
-      const upper = fromBefore(swap, 1);
+      const upper = fromBefore(swap);
       values = swapPairs(values, swap, upper);
       digits = swapPairs(digits, swap, upper);
       columns = swapPairs(columns, swap, upper);

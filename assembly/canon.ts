@@ -24,14 +24,14 @@
 //   with each run sorted (empty cells first, then digits already labelled, by label, then digits
 //   met for the first time) and the interchangeable stacks sorted by those three values; digits
 //   met for the first time then take the next labels, left to right, so any order of them gives
-//   the same row. A row that starts with fewer empty cells than best row r so far is greater
+//   the same row. A row that starts with fewer empty cells than another of the level is greater
 //   whatever its digits, and that count follows from its givens and the candidate's ties alone:
-//   such a row is cut before its digits are read. The smallest row of the level is form row r,
-//   and only the candidates that give it go on: one per order of the new digits in each run and
-//   of the stacks that tie on them, with the cells left empty still interchangeable. Level 0
-//   starts from each row with the smallest mask, all its columns and stacks interchangeable.
-//   After row 9 each candidate counts the orders of its runs and stacks: their sum is the
-//   automorphism count.
+//   the level counts it first for every row, and reads only the rows with the most. The smallest
+//   row of the level is form row r, and only the candidates that give it go on: one per order of
+//   the new digits in each run and of the stacks that tie on them, with the cells left empty
+//   still interchangeable. Level 0 starts from each row with the smallest mask, all its columns
+//   and stacks interchangeable. After row 9 each candidate counts the orders of its runs and
+//   stacks: their sum is the automorphism count.
 //   A puzzle whose candidates outgrow a list (ROOM; a solution grid: each of its 18 lines is row
 //   1 under every column order) is searched instead by fixing each column order under row 1
 //   (canonByMaps):
@@ -109,6 +109,7 @@ export function reserve(count: i32): usize {
   if (count < 0 || batchBytes(count) > 0x3fffffff) return 0;
   if (lists == 0) {
     lists = heap.alloc(2 * <usize>ROOM * RECORD);
+    marks = heap.alloc(<usize>ROOM * 4);
     for (let col = 0; col < 9; col++) {
       for (let k = 0; k < 6; k++) {
         for (let lane = 0; lane < 16; lane++) {
@@ -318,6 +319,8 @@ const RECORD: usize = 32;
 const ROOM: i32 = 16384;
 /** The two candidate lists (the current level's and the next), allocated by the first reserve (before the host makes its views). */
 let lists: usize = 0;
+/** Per candidate of the current level, the rows it may place with the most leading empty cells (bits 0–8) and that count (bits 16–23), made by the first reserve. */
+let marks: usize = 0;
 /** Lanes 9–15 out of the way of the smallest key. */
 const PAST_LINES = i8x16(0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1);
 
@@ -390,23 +393,50 @@ function searchLevels(): i32 {
   current = following;
   following = lists;
   for (let r = 1; r < 9; r++) {
-    const bestRow = best + <usize>r * 16;
-    v128.store(bestRow, ROW_SENTINEL);
-    placed = 0;
+    v128.store(best + <usize>r * 16, ROW_SENTINEL);
+    // First the empty cells each row a candidate may place starts with (leadingEmpty): a row with
+    // more is smaller, so only the rows with the level's most can give form row r. Each
+    // candidate's rows with its most go into its mark (bits: rows; byte 2: that most).
+    let most = 0;
     for (let i = 0; i < count; i++) {
       const record = current + <usize>i * RECORD;
       const used = <u32>load<u16>(record + 30);
+      let rows: u32;
       if (r % 3 != 0) {
-        const band = <i32>load<u8>(record + 28);
-        for (let row = 3 * band; row < 3 * band + 3; row++) {
-          if ((used & (<u32>1 << row)) != 0) continue;
-          placed = placeRow(record, row, r, following, placed);
-          if (placed < 0) return -1;
-        }
-        continue;
+        rows = (<u32>7 << (3 * <u32>load<u8>(record + 28))) & ~used;
+      } else {
+        const bands = (used | (used >> 1) | (used >> 2)) & 0b001001001;
+        rows = ~(bands * 7) & 0x1ff;
       }
-      for (let row = 0; row < 9; row++) {
-        if ((used >> (3 * (row / 3))) & 7) continue;
+      const grid = grids + <usize>load<u8>(record + 27) * CELLS;
+      const columns = v128.load(record);
+      const ties = <u32>load<u8>(record + 29);
+      let own = -1;
+      let chosen: u32 = 0;
+      while (rows != 0) {
+        const row = ctz(rows);
+        rows &= rows - 1;
+        const digits = i8x16.swizzle(v128.load(grid + <usize>row * 9), columns);
+        const lead = leadingEmpty(<u32>i8x16.bitmask(i8x16.ne(digits, i8x16.splat(0))), ties);
+        if (lead < own) continue;
+        if (lead > own) {
+          own = lead;
+          chosen = 0;
+        }
+        chosen |= <u32>1 << row;
+      }
+      store<u32>(marks + <usize>i * 4, chosen | (<u32>own << 16));
+      most = max(most, own);
+    }
+    placed = 0;
+    for (let i = 0; i < count; i++) {
+      const mark = load<u32>(marks + <usize>i * 4);
+      if (<i32>(mark >> 16) != most) continue;
+      const record = current + <usize>i * RECORD;
+      let rows = mark & 0x1ff;
+      while (rows != 0) {
+        const row = <i32>ctz(rows);
+        rows &= rows - 1;
         placed = placeRow(record, row, r, following, placed);
         if (placed < 0) return -1;
       }
@@ -547,9 +577,6 @@ const RUN_LEAD = memory.data<u8>([3, 0, 1, 0, 2, 0, 1, 0, 3, 1, 1, 0, 2, 1, 1, 0
   const ties = <u32>load<u8>(record + 29);
   const bestRow = best + <usize>r * 16;
   const known = v128.load(bestRow);
-  // Cut before reading the row when it cannot start with as many empty cells as the best row.
-  const bestLead = <i32>ctz(<u32>i8x16.bitmask(i8x16.ne(known, i8x16.splat(0))) | 0x200);
-  if (bestLead != 0 && leadingEmpty(<u32>i8x16.bitmask(i8x16.ne(digits, i8x16.splat(0))), ties) < bestLead) return placed;
   let values = i8x16.swizzle(v128.load(record + 16), digits);
   if ((ties & COLUMN_TIES) != 0) {
     // Each run sorted by value: compare-exchange slots (0, 1), (1, 2), (0, 1) of every stack, where tied.

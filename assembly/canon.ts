@@ -124,6 +124,17 @@ export function reserve(count: i32): usize {
         store<u8>(TIED_SLOTS + <usize>(32 * ties + 16 + 3 * stack + 1), (ties >> (2 * stack + 1)) & 1 ? 255 : 0);
       }
     }
+    for (let key = 0; key < 256; key++) {
+      // Interchangeable stacks sorted by a network of three, the most leading empty cells first.
+      const stackTies = key >> 6;
+      let lead0 = (key >> 4) & 3;
+      let lead1 = (key >> 2) & 3;
+      let lead2 = key & 3;
+      if ((stackTies & 1) != 0 && lead1 > lead0) { const t = lead0; lead0 = lead1; lead1 = t; }
+      if ((stackTies & 2) != 0 && lead2 > lead1) { const t = lead1; lead1 = lead2; lead2 = t; }
+      if ((stackTies & 1) != 0 && lead1 > lead0) { const t = lead0; lead0 = lead1; lead1 = t; }
+      store<u8>(STACKS_LEAD + <usize>key, <u8>(lead0 < 3 ? lead0 : lead1 < 3 ? 3 + lead1 : 6 + lead2));
+    }
     for (let fresh = 0; fresh < 512; fresh++) {
       let count = 0;
       for (let lane = 0; lane < 16; lane++) {
@@ -418,12 +429,9 @@ function searchLevels(): i32 {
         rows &= rows - 1;
         const digits = i8x16.swizzle(v128.load(grid + <usize>row * 9), columns);
         const lead = leadingEmpty(<u32>i8x16.bitmask(i8x16.ne(digits, i8x16.splat(0))), ties);
-        if (lead < own) continue;
-        if (lead > own) {
-          own = lead;
-          chosen = 0;
-        }
-        chosen |= <u32>1 << row;
+        const bit = <u32>1 << row;
+        chosen = select<u32>(bit, select<u32>(chosen | bit, chosen, lead == own), lead > own);
+        own = max(own, lead);
       }
       store<u32>(marks + <usize>i * 4, chosen | (<u32>own << 16));
       most = max(most, own);
@@ -548,21 +556,22 @@ function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: us
 const RUN_LEAD = memory.data<u8>([3, 0, 1, 0, 2, 0, 1, 0, 3, 1, 1, 0, 2, 1, 1, 0, 3, 0, 2, 0, 2, 0, 1, 0, 3, 2, 2, 1, 2, 1, 1, 0]);
 
 /**
+ * STACKS_LEAD[64 × stack ties + 16a + 4b + c]: the empty cells a row starts with when its stacks
+ * start with a, b and c (0–3, RUN_LEAD) and its interchangeable stacks go the one with the most
+ * first, as placeRow sorts them (made by the first reserve).
+ */
+const STACKS_LEAD = memory.data(256);
+
+/**
  * The empty cells a row starts with when read under a candidate (its runs and interchangeable
  * stacks sorted as placeRow sorts them), from the row's givens by slot (bit k: slot k) and the
  * candidate's ties: the most any of the candidate's maps gives, as the smallest row has the most.
  */
 @inline function leadingEmpty(givens: u32, ties: u32): i32 {
-  if (ties == 0) return <i32>ctz(givens | 0x200);
-  let lead0 = <i32>load<u8>(RUN_LEAD + (((ties & 3) << 3) | (givens & 7)));
-  let lead1 = <i32>load<u8>(RUN_LEAD + ((((ties >> 2) & 3) << 3) | ((givens >> 3) & 7)));
-  let lead2 = <i32>load<u8>(RUN_LEAD + ((((ties >> 4) & 3) << 3) | (givens >> 6)));
-  // Interchangeable stacks go the one with the most leading empty cells first (the smallest key).
-  const stackTies = ties >> 6;
-  if ((stackTies & 1) != 0 && lead1 > lead0) { const t = lead0; lead0 = lead1; lead1 = t; }
-  if ((stackTies & 2) != 0 && lead2 > lead1) { const t = lead1; lead1 = lead2; lead2 = t; }
-  if ((stackTies & 1) != 0 && lead1 > lead0) { const t = lead0; lead0 = lead1; lead1 = t; }
-  return lead0 < 3 ? lead0 : lead1 < 3 ? 3 + lead1 : 6 + lead2;
+  const lead0 = <u32>load<u8>(RUN_LEAD + (((ties & 3) << 3) | (givens & 7)));
+  const lead1 = <u32>load<u8>(RUN_LEAD + ((((ties >> 2) & 3) << 3) | ((givens >> 3) & 7)));
+  const lead2 = <u32>load<u8>(RUN_LEAD + ((((ties >> 4) & 3) << 3) | (givens >> 6)));
+  return <i32>load<u8>(STACKS_LEAD + (((ties >> 6) << 6) | (lead0 << 4) | (lead1 << 2) | lead2));
 }
 
 /**

@@ -583,10 +583,8 @@ const STACKS_LEAD = memory.data(256);
   const grid = grids + <usize>load<u8>(record + 27) * CELLS + <usize>row * 9;
   let columns = v128.load(record);
   let digits = i8x16.swizzle(v128.load(grid), columns);
-  const ties = <u32>load<u8>(record + 29);
-  const bestRow = best + <usize>r * 16;
-  const known = v128.load(bestRow);
   let values = i8x16.swizzle(v128.load(record + 16), digits);
+  const ties = <u32>load<u8>(record + 29);
   if ((ties & COLUMN_TIES) != 0) {
     // Each run sorted by value: compare-exchange slots (0, 1), (1, 2), (0, 1) of every stack, where tied.
     const first = v128.load(TIED_SLOTS + (<usize>(ties & COLUMN_TIES) << 5));
@@ -648,6 +646,8 @@ const STACKS_LEAD = memory.data(256);
     values = v128.bitselect(i8x16.add(running, i8x16.splat(<i8>(next - 1))), values, freshLanes);
     next += <u8>popcnt(fresh);
   }
+  const bestRow = best + <usize>r * 16;
+  const known = v128.load(bestRow);
   const less = i8x16.bitmask(i8x16.lt_u(values, known));
   const greater = i8x16.bitmask(i8x16.gt_u(values, known));
   if ((less | greater) != 0) {

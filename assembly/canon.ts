@@ -24,11 +24,14 @@
 //   with each run sorted (empty cells first, then digits already labelled, by label, then digits
 //   met for the first time) and the interchangeable stacks sorted by those three values; digits
 //   met for the first time then take the next labels, left to right, so any order of them gives
-//   the same row. The smallest row of the level is form row r, and only the candidates that give
-//   it go on: one per order of the new digits in each run and of the stacks that tie on them,
-//   with the cells left empty still interchangeable. Level 0 starts from each row with the
-//   smallest mask, all its columns and stacks interchangeable. After row 9 each candidate counts
-//   the orders of its runs and stacks: their sum is the automorphism count.
+//   the same row. A row that starts with fewer empty cells than another of the level is greater
+//   whatever its digits, and that count follows from its givens and the candidate's ties alone:
+//   the level counts it first for every row, and reads only the rows with the most. The smallest
+//   row of the level is form row r, and only the candidates that give it go on: one per order of
+//   the new digits in each run and of the stacks that tie on them, with the cells left empty
+//   still interchangeable. Level 0 starts from each row with the smallest mask, all its columns
+//   and stacks interchangeable. After row 9 each candidate counts the orders of its runs and
+//   stacks: their sum is the automorphism count.
 //   A puzzle whose candidates outgrow a list (ROOM; a solution grid: each of its 18 lines is row
 //   1 under every column order) is searched instead by fixing each column order under row 1
 //   (canonByMaps):
@@ -106,12 +109,37 @@ export function reserve(count: i32): usize {
   if (count < 0 || batchBytes(count) > 0x3fffffff) return 0;
   if (lists == 0) {
     lists = heap.alloc(2 * <usize>ROOM * RECORD);
+    marks = heap.alloc(<usize>ROOM * 4);
     for (let col = 0; col < 9; col++) {
       for (let k = 0; k < 6; k++) {
         for (let lane = 0; lane < 16; lane++) {
           const cell = 9 * lane + col;
           store<u8>(TRANSPOSE_PICK + <usize>(col * 96 + k * 16 + lane), lane < 9 && cell >> 4 == k ? <u8>(cell & 15) : 255);
         }
+      }
+    }
+    for (let ties = 0; ties < 64; ties++) {
+      for (let stack = 0; stack < 3; stack++) {
+        store<u8>(TIED_SLOTS + <usize>(32 * ties + 3 * stack), (ties >> (2 * stack)) & 1 ? 255 : 0);
+        store<u8>(TIED_SLOTS + <usize>(32 * ties + 16 + 3 * stack + 1), (ties >> (2 * stack + 1)) & 1 ? 255 : 0);
+      }
+    }
+    for (let key = 0; key < 256; key++) {
+      // Interchangeable stacks sorted by a network of three, the most leading empty cells first.
+      const stackTies = key >> 6;
+      let lead0 = (key >> 4) & 3;
+      let lead1 = (key >> 2) & 3;
+      let lead2 = key & 3;
+      if ((stackTies & 1) != 0 && lead1 > lead0) { const t = lead0; lead0 = lead1; lead1 = t; }
+      if ((stackTies & 2) != 0 && lead2 > lead1) { const t = lead1; lead1 = lead2; lead2 = t; }
+      if ((stackTies & 1) != 0 && lead1 > lead0) { const t = lead0; lead0 = lead1; lead1 = t; }
+      store<u8>(STACKS_LEAD + <usize>key, <u8>(lead0 < 3 ? lead0 : lead1 < 3 ? 3 + lead1 : 6 + lead2));
+    }
+    for (let fresh = 0; fresh < 512; fresh++) {
+      let count = 0;
+      for (let lane = 0; lane < 16; lane++) {
+        count += (fresh >> lane) & 1;
+        store<u8>(FRESH_COUNTS + <usize>(16 * fresh + lane), <u8>count);
       }
     }
   }
@@ -149,23 +177,10 @@ export function canonBatch(base: usize, count: i32): i32 {
   return count;
 }
 
-/** Digit bits for the unit checks: DIGIT_BITS[d] is bit d − 1 for digits 1–8, 0 for an empty cell and for 9 (checked by itself). */
+/** Digit bits for the unit checks: DIGIT_BITS[d] is bit d − 1 for digits 1–8, 0 for an empty cell and for 9 (counted by itself). */
 const DIGIT_BITS = memory.data<u8>([0, 1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0], 16);
-/**
- * BOX_PICK[3j + band]: the swizzle that takes, from the row of band `band` holding cell j of
- * each box (cells 0–8 row by row), that cell into the box's lane (lanes 3 band to 3 band + 2).
- */
-const BOX_PICK = memory.data<u8>([
-  0, 3, 6, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 0, 3, 6, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 255, 255, 255, 0, 3, 6, 255, 255, 255, 255, 255, 255, 255,
-  1, 4, 7, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 1, 4, 7, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 255, 255, 255, 1, 4, 7, 255, 255, 255, 255, 255, 255, 255,
-  2, 5, 8, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 2, 5, 8, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255, 255, 255, 255, 255, 255, 2, 5, 8, 255, 255, 255, 255, 255, 255, 255,
-], 16);
+/** The lanes that hold a box once a band's three columns of each stack are gathered into its first. */
+const BOX_LANES = i8x16(-1, 0, 0, -1, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
 /**
  * TRANSPOSE_PICK[96c + 16k]: the swizzle that takes, from bytes 16k to 16k + 15 of the grid, the
@@ -173,27 +188,28 @@ const BOX_PICK = memory.data<u8>([
  */
 const TRANSPOSE_PICK = memory.data(9 * 96, 16);
 
-/** Unit checks, nine units at a time (one per lane, lanes 0–8): the digit bits seen and any repeated. */
-let seenLow: v128 = i8x16.splat(0);
-let seenNine: v128 = i8x16.splat(0);
-let repeated: v128 = i8x16.splat(0);
+/**
+ * The givens of each line per stack, as readPuzzle counts them, a byte per line (lanes 0–8):
+ * bytes 16s to 16s + 15 the rows' givens in stack s (lane: row); 48 bytes on, the same for the
+ * transpose's rows (lane: column of the puzzle, counted per band).
+ */
+const stackGivens = memory.data(6 * 16, 16);
 
-/** One cell of each of nine units (a digit 0–9 per lane): notes a digit its unit has already had. */
-@inline function checkCells(digits: v128): void {
-  const low = i8x16.swizzle(v128.load(DIGIT_BITS), digits);
-  const nine = i8x16.eq(digits, i8x16.splat(9));
-  repeated = v128.or(repeated, v128.or(v128.and(seenLow, low), v128.and(seenNine, nine)));
-  seenLow = v128.or(seenLow, low);
-  seenNine = v128.or(seenNine, nine);
+/**
+ * The lanes of nine units (lanes 0–8) that repeat a digit, from their cells' digit bits OR-ed
+ * (digits 1–8), their givens and their nines: a unit repeats one when it has more givens than
+ * distinct digits.
+ */
+@inline function repeatedIn(low: v128, givens: v128, nines: v128): v128 {
+  return i8x16.lt_u(i8x16.add(i8x16.popcnt(low), i8x16.min_u(nines, i8x16.splat(1))), givens);
 }
 
-/** Starts the unit checks of nine units. */
-@inline function startCheck(): void {
-  seenLow = i8x16.splat(0);
-  seenNine = i8x16.splat(0);
+/** Each lane takes the byte two lanes after it (the last two take 0). */
+@inline function fromSecondNext(v: v128): v128 {
+  return i8x16.shuffle(v, i8x16.splat(0), 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
 }
 
-/** Reads the puzzle at `at` into grids (and its transpose); false when a digit repeats in a unit. */
+/** Reads the puzzle at `at` into grids (and its transpose) and stackGivens; false when a digit repeats in a unit. */
 function readPuzzle(at: usize): bool {
   // Bytes to digits 0–9, 16 at a time (the last vector runs past the puzzle: the batch goes on
   // after it, and the transpose below overwrites what lands past the grid; the transpose reads
@@ -220,22 +236,53 @@ function readPuzzle(at: usize): bool {
     column = v128.or(column, i8x16.swizzle(v5, v128.load(pick + 80)));
     v128.store(grids + CELLS + col * 9, column); // its 7 zero bytes land where the next row goes, or in the spare
   }
-  repeated = i8x16.splat(0);
-  // Rows (lane: row; a column of cells at a time), columns (lane: column), boxes (lane: box).
-  startCheck();
-  for (let col = 0; col < 9; col++) checkCells(v128.load(grids + CELLS + <usize>col * 9));
-  startCheck();
-  for (let row = 0; row < 9; row++) checkCells(v128.load(grids + <usize>row * 9));
-  startCheck();
-  for (let cell = 0; cell < 9; cell++) {
-    const row = cell / 3;
-    const pick = BOX_PICK + <usize>(cell % 3) * 48;
-    let digits = i8x16.swizzle(v128.load(grids + <usize>row * 9), v128.load(pick));
-    digits = v128.or(digits, i8x16.swizzle(v128.load(grids + <usize>(row + 3) * 9), v128.load(pick + 16)));
-    digits = v128.or(digits, i8x16.swizzle(v128.load(grids + <usize>(row + 6) * 9), v128.load(pick + 32)));
-    checkCells(digits);
+  // Unit checks, nine units at a time (lane: unit): a cell's digit bit (1–8), whether it is given,
+  // whether it is a 9, gathered per unit. Rows (lane: row) across the transpose's rows, a stack
+  // at a time (the givens per stack kept: the rows' keys for searchLevels).
+  const one = i8x16.splat(1);
+  const nine = i8x16.splat(9);
+  const bits = v128.load(DIGIT_BITS);
+  let low = i8x16.splat(0);
+  let givens = i8x16.splat(0);
+  let nines = i8x16.splat(0);
+  for (let stack: usize = 0; stack < 3; stack++) {
+    let inStack = i8x16.splat(0);
+    for (let k: usize = 0; k < 3; k++) {
+      const cells = v128.load(grids + <usize>CELLS + (3 * stack + k) * 9);
+      low = v128.or(low, i8x16.swizzle(bits, cells));
+      nines = i8x16.sub(nines, i8x16.eq(cells, nine));
+      inStack = i8x16.add(inStack, i8x16.min_u(cells, one));
+    }
+    v128.store(stackGivens + stack * 16, inStack);
+    givens = i8x16.add(givens, inStack);
   }
-  return (i8x16.bitmask(i8x16.ne(repeated, i8x16.splat(0))) & 0x1ff) == 0;
+  let repeated = repeatedIn(low, givens, nines);
+  // Columns (lane: column) across the rows, a band at a time, and the band's boxes: each stack's
+  // three columns gathered into its first lane.
+  low = i8x16.splat(0);
+  givens = i8x16.splat(0);
+  nines = i8x16.splat(0);
+  for (let band: usize = 0; band < 3; band++) {
+    let bandLow = i8x16.splat(0);
+    let bandGivens = i8x16.splat(0);
+    let bandNines = i8x16.splat(0);
+    for (let k: usize = 0; k < 3; k++) {
+      const cells = v128.load(grids + (3 * band + k) * 9);
+      bandLow = v128.or(bandLow, i8x16.swizzle(bits, cells));
+      bandNines = i8x16.sub(bandNines, i8x16.eq(cells, nine));
+      bandGivens = i8x16.add(bandGivens, i8x16.min_u(cells, one));
+    }
+    v128.store(stackGivens + 48 + band * 16, bandGivens);
+    low = v128.or(low, bandLow);
+    givens = i8x16.add(givens, bandGivens);
+    nines = i8x16.add(nines, bandNines);
+    const boxLow = v128.or(bandLow, v128.or(fromNext(bandLow), fromSecondNext(bandLow)));
+    const boxGivens = i8x16.add(bandGivens, i8x16.add(fromNext(bandGivens), fromSecondNext(bandGivens)));
+    const boxNines = i8x16.add(bandNines, i8x16.add(fromNext(bandNines), fromSecondNext(bandNines)));
+    repeated = v128.or(repeated, v128.and(repeatedIn(boxLow, boxGivens, boxNines), BOX_LANES));
+  }
+  repeated = v128.or(repeated, repeatedIn(low, givens, nines));
+  return (i8x16.bitmask(repeated) & 0x1ff) == 0;
 }
 
 /** The smallest mask of a row with `a`, `b` and `c` givens in its stacks, under a column permutation (see the header). */
@@ -283,8 +330,31 @@ const RECORD: usize = 32;
 const ROOM: i32 = 16384;
 /** The two candidate lists (the current level's and the next), allocated by the first reserve (before the host makes its views). */
 let lists: usize = 0;
-/** The smallest mask of each line (rows 0–8 of the puzzle, then rows 0–8 of its transpose), u16 each. */
-const lineMasks = memory.data(36);
+/** Per candidate of the current level, the rows it may place with the most leading empty cells (bits 0–8) and that count (bits 16–23), made by the first reserve. */
+let marks: usize = 0;
+/** Lanes 9–15 out of the way of the smallest key. */
+const PAST_LINES = i8x16(0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1);
+
+/**
+ * The keys of nine lines from their givens per stack at `counts` (stackGivens: three vectors,
+ * lane i line i). A line's key is its givens per stack, sorted a ≤ b ≤ c, as 16a + 4b + c: keys
+ * order the lines as their smallest masks do (countsMask puts a in its top bits), and lines with
+ * one key have one smallest mask. Lanes 9–15 are 255.
+ */
+@inline function lineKeys(counts: usize): v128 {
+  const s0 = v128.load(counts);
+  const s1 = v128.load(counts + 16);
+  const s2 = v128.load(counts + 32);
+  // Three counts sorted by a network of three.
+  let a = i8x16.min_u(s0, s1);
+  let b = i8x16.max_u(s0, s1);
+  const c = i8x16.max_u(b, s2);
+  b = i8x16.min_u(b, s2);
+  const low = i8x16.min_u(a, b);
+  b = i8x16.max_u(a, b);
+  a = low;
+  return v128.or(v128.or(v128.or(i8x16.shl(a, 4), i8x16.shl(b, 2)), c), PAST_LINES);
+}
 /** The identity column order, 255 past column 9 (read as 0 by a swizzle). */
 const NATURAL_COLUMNS = memory.data<u8>([0, 1, 2, 3, 4, 5, 6, 7, 8, 255, 255, 255, 255, 255, 255, 255], 16);
 /** The level-0 candidate: columns in their order, all interchangeable within and across stacks, nothing labelled. */
@@ -300,14 +370,16 @@ const RUN_ORDERS = memory.data<u8>([1, 2, 2, 6]);
  * and the next level's in the other. Returns the automorphisms, or -1 when a list would overflow.
  */
 function searchLevels(): i32 {
-  let least: u32 = 0x3ff;
-  for (let line = 0; line < 18; line++) {
-    // Lines 0–8 are the rows of the puzzle, 9–17 the rows of its transpose.
-    const givens = <u32>i8x16.bitmask(i8x16.ne(v128.load(grids + <usize>line * 9), i8x16.splat(0)));
-    const mask = countsMask(popcnt(givens & 7), popcnt((givens >> 3) & 7), popcnt((givens >> 6) & 7));
-    store<u16>(lineMasks + <usize>line * 2, <u16>mask);
-    least = min(least, mask);
-  }
+  // Each line's key (see lineKeys): lanes 0–8 the rows of the puzzle, the columns in a second vector.
+  const rowKeys = lineKeys(stackGivens);
+  const columnKeys = lineKeys(stackGivens + 48);
+  let least = i8x16.min_u(rowKeys, columnKeys);
+  least = i8x16.min_u(least, i8x16.shuffle(least, least, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  least = i8x16.min_u(least, i8x16.shuffle(least, least, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3));
+  least = i8x16.min_u(least, i8x16.shuffle(least, least, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1));
+  least = i8x16.min_u(least, i8x16.shuffle(least, least, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0));
+  // Bit t × 9 + row: that line (of the transpose when t is 1) has the smallest mask.
+  let lines = <u32>i8x16.bitmask(i8x16.eq(rowKeys, least)) | (<u32>i8x16.bitmask(i8x16.eq(columnKeys, least)) << 9);
   // Level 0: each row with the smallest mask, its stacks and their columns all interchangeable.
   let current = lists;
   let following = lists + <usize>ROOM * RECORD;
@@ -321,8 +393,9 @@ function searchLevels(): i32 {
   store<u16>(start + 30, 0);
   v128.store(best, ROW_SENTINEL);
   let placed = 0;
-  for (let line = 0; line < 18; line++) {
-    if (<u32>load<u16>(lineMasks + <usize>line * 2) != least) continue;
+  while (lines != 0) {
+    const line = <i32>ctz(lines);
+    lines &= lines - 1;
     store<u8>(start + 27, <u8>(line / 9));
     placed = placeRow(start, line % 9, 0, following, placed);
     if (placed < 0) return -1;
@@ -331,23 +404,47 @@ function searchLevels(): i32 {
   current = following;
   following = lists;
   for (let r = 1; r < 9; r++) {
-    const bestRow = best + <usize>r * 16;
-    v128.store(bestRow, ROW_SENTINEL);
-    placed = 0;
+    v128.store(best + <usize>r * 16, ROW_SENTINEL);
+    // First the empty cells each row a candidate may place starts with (leadingEmpty): a row with
+    // more is smaller, so only the rows with the level's most can give form row r. Each
+    // candidate's rows with its most go into its mark (bits: rows; byte 2: that most).
+    let most = 0;
     for (let i = 0; i < count; i++) {
       const record = current + <usize>i * RECORD;
       const used = <u32>load<u16>(record + 30);
+      let rows: u32;
       if (r % 3 != 0) {
-        const band = <i32>load<u8>(record + 28);
-        for (let row = 3 * band; row < 3 * band + 3; row++) {
-          if ((used & (<u32>1 << row)) != 0) continue;
-          placed = placeRow(record, row, r, following, placed);
-          if (placed < 0) return -1;
-        }
-        continue;
+        rows = (<u32>7 << (3 * <u32>load<u8>(record + 28))) & ~used;
+      } else {
+        const bands = (used | (used >> 1) | (used >> 2)) & 0b001001001;
+        rows = ~(bands * 7) & 0x1ff;
       }
-      for (let row = 0; row < 9; row++) {
-        if ((used >> (3 * (row / 3))) & 7) continue;
+      const grid = grids + <usize>load<u8>(record + 27) * CELLS;
+      const columns = v128.load(record);
+      const ties = <u32>load<u8>(record + 29);
+      let own = -1;
+      let chosen: u32 = 0;
+      while (rows != 0) {
+        const row = ctz(rows);
+        rows &= rows - 1;
+        const digits = i8x16.swizzle(v128.load(grid + <usize>row * 9), columns);
+        const lead = leadingEmpty(<u32>i8x16.bitmask(i8x16.ne(digits, i8x16.splat(0))), ties);
+        const bit = <u32>1 << row;
+        chosen = select<u32>(bit, select<u32>(chosen | bit, chosen, lead == own), lead > own);
+        own = max(own, lead);
+      }
+      store<u32>(marks + <usize>i * 4, chosen | (<u32>own << 16));
+      most = max(most, own);
+    }
+    placed = 0;
+    for (let i = 0; i < count; i++) {
+      const mark = load<u32>(marks + <usize>i * 4);
+      if (<i32>(mark >> 16) != most) continue;
+      const record = current + <usize>i * RECORD;
+      let rows = mark & 0x1ff;
+      while (rows != 0) {
+        const row = <i32>ctz(rows);
+        rows &= rows - 1;
         placed = placeRow(record, row, r, following, placed);
         if (placed < 0) return -1;
       }
@@ -367,26 +464,30 @@ function searchLevels(): i32 {
 
 /** The column ties of a candidate's ties byte (its top two bits are the stack ties). */
 const COLUMN_TIES: u32 = 0x3f;
-/** Tie bits by lane: the tie of each slot with the next one, for the first and the second slot of a stack. */
-const FIRST_TIES = memory.data<u8>([1, 0, 0, 4, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0], 16);
-const SECOND_TIES = memory.data<u8>([0, 2, 0, 0, 8, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0], 16);
+/**
+ * TIED_SLOTS[32t] and [32t + 16], for column ties t: 255 in the lanes of the slots tied to the
+ * next one, the first slot of a stack and then the second (made by the first reserve).
+ */
+const TIED_SLOTS = memory.data(64 * 32, 16);
+/**
+ * FRESH_COUNTS[16f], for the lanes f (a bit each) of digits met for the first time: each lane's
+ * count of those lanes up to it (made by the first reserve).
+ */
+const FRESH_COUNTS = memory.data(512 * 16, 16);
 
 /** Each lane takes the next lane's byte (the last takes 0). */
 @inline function fromNext(v: v128): v128 {
   return i8x16.shuffle(v, i8x16.splat(0), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
 }
 
-/** Each lane takes the byte `by` lanes before it (the first `by` take 0): by is 1, 2, 4 or 8. */
-@inline function fromBefore(v: v128, by: i32): v128 {
-  if (by == 1) return i8x16.shuffle(i8x16.splat(0), v, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
-  if (by == 2) return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29);
-  if (by == 4) return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 2, 3, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27);
-  return i8x16.shuffle(i8x16.splat(0), v, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+/** Each lane takes the previous lane's byte (the first takes 0). */
+@inline function fromBefore(v: v128): v128 {
+  return i8x16.shuffle(i8x16.splat(0), v, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
 }
 
 /** `v` with the lanes of each pair swapped where `swap` marks its lower lane and `upper` its upper one. */
 @inline function swapPairs(v: v128, swap: v128, upper: v128): v128 {
-  return v128.bitselect(fromNext(v), v128.bitselect(fromBefore(v, 1), v, upper), swap);
+  return v128.bitselect(fromNext(v), v128.bitselect(fromBefore(v), v, upper), swap);
 }
 
 /** Scratch for the swizzle that puts interchangeable stacks in order. */
@@ -449,6 +550,31 @@ function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: us
 }
 
 /**
+ * RUN_LEAD[8 × ties + givens]: the empty cells a stack starts with once its runs are sorted
+ * (empty cells first), from its two column tie bits and its givens (bit k: slot k).
+ */
+const RUN_LEAD = memory.data<u8>([3, 0, 1, 0, 2, 0, 1, 0, 3, 1, 1, 0, 2, 1, 1, 0, 3, 0, 2, 0, 2, 0, 1, 0, 3, 2, 2, 1, 2, 1, 1, 0]);
+
+/**
+ * STACKS_LEAD[64 × stack ties + 16a + 4b + c]: the empty cells a row starts with when its stacks
+ * start with a, b and c (0–3, RUN_LEAD) and its interchangeable stacks go the one with the most
+ * first, as placeRow sorts them (made by the first reserve).
+ */
+const STACKS_LEAD = memory.data(256);
+
+/**
+ * The empty cells a row starts with when read under a candidate (its runs and interchangeable
+ * stacks sorted as placeRow sorts them), from the row's givens by slot (bit k: slot k) and the
+ * candidate's ties: the most any of the candidate's maps gives, as the smallest row has the most.
+ */
+@inline function leadingEmpty(givens: u32, ties: u32): i32 {
+  const lead0 = <u32>load<u8>(RUN_LEAD + (((ties & 3) << 3) | (givens & 7)));
+  const lead1 = <u32>load<u8>(RUN_LEAD + ((((ties >> 2) & 3) << 3) | ((givens >> 3) & 7)));
+  const lead2 = <u32>load<u8>(RUN_LEAD + ((((ties >> 4) & 3) << 3) | (givens >> 6)));
+  return <i32>load<u8>(STACKS_LEAD + (((ties >> 6) << 6) | (lead0 << 4) | (lead1 << 2) | lead2));
+}
+
+/**
  * Source row `row` as form row `r` under the candidate at `record`: read, compared with best row
  * `r`, and when not greater its candidates appended to the list at `out` (after `placed` others;
  * a smaller row first empties it). Returns the list's new length, or -1 when it would overflow.
@@ -461,12 +587,12 @@ function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: us
   const ties = <u32>load<u8>(record + 29);
   if ((ties & COLUMN_TIES) != 0) {
     // Each run sorted by value: compare-exchange slots (0, 1), (1, 2), (0, 1) of every stack, where tied.
-    const first = i8x16.ne(v128.and(i8x16.splat(<i8>ties), v128.load(FIRST_TIES)), i8x16.splat(0));
-    const second = i8x16.ne(v128.and(i8x16.splat(<i8>ties), v128.load(SECOND_TIES)), i8x16.splat(0));
+    const first = v128.load(TIED_SLOTS + (<usize>(ties & COLUMN_TIES) << 5));
+    const second = v128.load(TIED_SLOTS + (<usize>(ties & COLUMN_TIES) << 5) + 16);
     for (let step = 0; step < 3; step++) {
       const swap = v128.and(step == 1 ? second : first, i8x16.gt_u(values, fromNext(values)));
       if (!v128.any_true(swap)) continue;
-      const upper = fromBefore(swap, 1);
+      const upper = fromBefore(swap);
       values = swapPairs(values, swap, upper);
       digits = swapPairs(digits, swap, upper);
       columns = swapPairs(columns, swap, upper);
@@ -516,11 +642,7 @@ function splitChildren(out: usize, placed: i32, made: i32, orders: i32, grid: us
   const fresh = i8x16.bitmask(freshLanes);
   let next = load<u8>(record + 26);
   if (fresh != 0) {
-    let running = v128.and(freshLanes, i8x16.splat(1));
-    running = i8x16.add(running, fromBefore(running, 1));
-    running = i8x16.add(running, fromBefore(running, 2));
-    running = i8x16.add(running, fromBefore(running, 4));
-    running = i8x16.add(running, fromBefore(running, 8));
+    const running = v128.load(FRESH_COUNTS + (<usize>fresh << 4));
     values = v128.bitselect(i8x16.add(running, i8x16.splat(<i8>(next - 1))), values, freshLanes);
     next += <u8>popcnt(fresh);
   }

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pairedRatio, runPaired } from "../bench/paired.js";
 import { WrongAnswerError } from "../bench/verify.js";
-import { findSolver } from "../src/registry.js";
-import type { SearchStats } from "../src/solver.js";
-import { loadDatasetList } from "../src/datasets.js";
+import { findSolver } from "../src/solvers/registry.js";
+import type { SearchStats } from "../src/solvers/solver.js";
+import { loadDatasetList } from "../src/datasets/read.js";
 import { scratchFolder } from "./cli-run.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;

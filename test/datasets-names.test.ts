@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DatasetSpecError, loadDatasets } from "../src/datasets.js";
+import { DatasetSpecError, loadDatasets } from "../src/datasets/read.js";
 import { PUBLIC_SETS, readCatalogFile } from "../src/datasets/catalog.js";
 import { cacheFolder } from "../src/datasets/cache.js";
 import { NormaliseError, decodeLineNumbers, encodeLineNumbers, normalise } from "../src/datasets/normalise.js";

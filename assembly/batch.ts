@@ -3,7 +3,7 @@
 // byte path (text.ts, which reads and writes it) both reach a batch through what is here;
 // index.ts exports `reserve` as the module's entry point.
 //
-// Batch layout (see src/wasm.ts), n puzzles from `base`:
+// Batch layout (see src/kernel/wasm.ts), n puzzles from `base`:
 //   puzzles n×81 u8 │ solutions n×81 u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
 //   counts is -1 for a byte over 9 and -2 for a clue repeated in a unit.
 //   nodes counts the states propagated; it is negative when the search hit the node budget.

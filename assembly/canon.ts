@@ -52,7 +52,7 @@
 //      to a sentinel above every digit); an equal one goes on.
 //      Every geometric map not cut reaches row 9 equal to the best: those are counted.
 //
-// Batch layout in linear memory (see src/canon.ts), n puzzles from `base`:
+// Batch layout in linear memory (see src/canon/canon.ts), n puzzles from `base`:
 //   puzzles n×81 u8 │ forms n×81 u8 │ (align 4) automorphisms n×i32
 //   A puzzle byte is a digit 1–9, or its character `1`–`9`; any other byte is an empty cell.
 //   A form is written as the characters `0`–`9`. automorphisms is -2 for a puzzle with a digit

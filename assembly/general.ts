@@ -41,7 +41,7 @@
 // symbols from the lowest, on an explicit stack of states: no recursion, no allocation during
 // search.
 //
-// Batch layout in linear memory (see src/wasm.ts), n puzzles of C = N² bytes from `base`:
+// Batch layout in linear memory (see src/kernel/wasm.ts), n puzzles of C = N² bytes from `base`:
 //   puzzles n×C u8 │ solutions n×C u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
 // A puzzle byte is 0 (empty) or a symbol 1..N; a byte over N gives count -1 for that puzzle and a
 // clue repeated in a row, column or box count -2 (the 9×9 kernel's codes, assembly/index.ts).

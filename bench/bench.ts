@@ -9,9 +9,9 @@
 import { CommanderError } from "commander";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { InterruptWatch } from "../src/cli-kit/progress.js";
-import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets.js";
-import { datasetShape } from "../src/puzzle.js";
-import { type SolverInfo, findSolver, solvers } from "../src/registry.js";
+import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets/read.js";
+import { datasetShape } from "../src/model/puzzle.js";
+import { type SolverInfo, findSolver, solvers } from "../src/solvers/registry.js";
 import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
 import { isolatedRow } from "./isolated.js";
 import { collectEnvironment, datasetIdentity } from "./env.js";

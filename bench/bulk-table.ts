@@ -5,7 +5,7 @@
  * measures the rows; ratios are medians of the per-round ratios, with their range.
  */
 import type { Column } from "./report/format.js";
-import { quantile } from "../src/quantile.js";
+import { quantile } from "../src/model/quantile.js";
 
 /** One run's medians over the rounds (null: not measured for this run). */
 export interface BulkRow {

@@ -8,8 +8,8 @@
  */
 import { cpus, loadavg } from "node:os";
 import { Command } from "commander";
-import { CanonKernel } from "../src/canon.js";
-import { bundledDatasets, loadDatasetList } from "../src/datasets.js";
+import { CanonKernel } from "../src/canon/canon.js";
+import { bundledDatasets, loadDatasetList } from "../src/datasets/read.js";
 import { quietUsage, runTool } from "./tool.js";
 
 /** Puzzles per kernel call. */

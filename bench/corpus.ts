@@ -6,8 +6,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageRoot } from "../src/paths.js";
-import { Random } from "../src/prng.js";
+import { packageRoot } from "../src/kernel/paths.js";
+import { Random } from "../src/model/prng.js";
 
 const LINE = 82;
 const ZERO = 48;

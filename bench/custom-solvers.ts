@@ -2,7 +2,7 @@
  * Bring your own solver: the items of `--solvers` that are not registry ids.
  *
  *   ./path/solver.mjs      a JavaScript module (any path with a slash, or ending .mjs/.js/.cjs)
- *                          whose default export is a SolverEngine (src/solver.ts), or a
+ *                          whose default export is a SolverEngine (src/solvers/solver.ts), or a
  *                          function, possibly async, returning one. Optional named exports:
  *                          `id` (the row label; default: the path as given), `description`,
  *                          `capabilities` ({ guesses, budget, uniqueness }; default: guesses
@@ -15,8 +15,8 @@
  */
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type SolverCapabilities, type SolverInfo, findSolver } from "../src/registry.js";
-import type { SolverEngine } from "../src/solver.js";
+import { type SolverCapabilities, type SolverInfo, findSolver } from "../src/solvers/registry.js";
+import type { SolverEngine } from "../src/solvers/solver.js";
 import { loadAbiSolver } from "../src/solvers/wasm-abi.js";
 
 const ABI_PREFIX = "wasm-abi:";

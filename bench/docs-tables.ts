@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
 import { type OptionRow, toOption } from "../src/cli-kit/options.js";
-import { packageRoot } from "../src/paths.js";
+import { packageRoot } from "../src/kernel/paths.js";
 import { allRegions, replaceRegion } from "./report/regions.js";
 
 interface Options {

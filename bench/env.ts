@@ -8,9 +8,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
 import { buildFacts } from "../build/facts.js";
-import { packageRoot } from "../src/paths.js";
+import { packageRoot } from "../src/kernel/paths.js";
 import { calibrationIdentity } from "./calibration.js";
-import type { Dataset } from "../src/datasets.js";
+import type { Dataset } from "../src/datasets/read.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";
 
 /** The settings of a run that the environment repeats. */

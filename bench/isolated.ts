@@ -7,8 +7,8 @@
  * answer of each held against the checked one. A worker row has no per-puzzle pass (p50 and p99 n/a).
  */
 import { Worker } from "node:worker_threads";
-import type { Grid } from "../src/puzzle.js";
-import type { SolverInfo } from "../src/registry.js";
+import type { Grid } from "../src/model/puzzle.js";
+import type { SolverInfo } from "../src/solvers/registry.js";
 import { TimingAborted, type TimedElsewhere } from "./measure/batches.js";
 import type { BatchAnswers } from "./measure/check.js";
 import { CALIBRATION_SHARE } from "./rounds.js";

@@ -13,8 +13,8 @@
  * per-round ratios, with its range), exact guesses/puzzle (mean, median) and nodes/puzzle of each.
  */
 import { Command } from "commander";
-import { loadDatasetList } from "../src/datasets.js";
-import type { KernelBuild } from "../src/wasm.js";
+import { loadDatasetList } from "../src/datasets/read.js";
+import type { KernelBuild } from "../src/kernel/wasm.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
 import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from "./versus.js";
 import { quietUsage, runTool } from "./tool.js";

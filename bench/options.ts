@@ -4,7 +4,7 @@
  */
 import { Command, InvalidArgumentError } from "commander";
 import { availableParallelism } from "node:os";
-import { bundledDatasets } from "../src/datasets.js";
+import { bundledDatasets } from "../src/datasets/read.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
 import { solverHelpLines } from "../src/cli-kit/solver-help.js";
 import { PRESETS } from "./presets.js";

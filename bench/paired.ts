@@ -2,7 +2,7 @@
  * `npm run bench -- --ref COMMIT`: each row of an earlier commit and of this checkout timed
  * interleaved in one process, and each pair judged there. The earlier commit is checked out in a
  * git worktree and built (measure/reference.ts, as kernel-vs builds its kernels); its registry
- * (dist/src/registry.js) gives the old side of every row whose solver id both commits have.
+ * (dist/src/solvers/registry.js, or dist/src/registry.js in older commits) gives the old side of every row whose solver id both commits have.
  *
  * Per dataset, the puzzles are drawn once (the same seeded draw as the bench's) and per row:
  *
@@ -22,11 +22,13 @@
  * Rows with one engine only: the once-per-puzzle row and the threads row are not paired.
  * Nothing here prints; `progress` hears each row as it is judged.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Dataset } from "../src/datasets.js";
-import type { Grid } from "../src/puzzle.js";
-import type { SolverInfo } from "../src/registry.js";
-import { type SolverEngine, solvesBatches } from "../src/solver.js";
+import type { Dataset } from "../src/datasets/read.js";
+import type { Grid } from "../src/model/puzzle.js";
+import type { SolverInfo } from "../src/solvers/registry.js";
+import { type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
 import { yieldToEventLoop } from "./measure/batches.js";
 import {
   type AnswerCheck,
@@ -78,12 +80,16 @@ export interface PairedPlan {
   signal?: AbortSignal;
 }
 
-/** The solvers of the package in `folder` (a built worktree): its dist/src/registry.js's `solvers`, by id. */
+/** Where a built commit's registry is: dist/src/solvers/registry.js, or dist/src/registry.js in commits from before src/ had a folder per role. */
+const REGISTRY_FILES = ["dist/src/solvers/registry.js", "dist/src/registry.js"];
+
+/** The solvers of the package in `folder` (a built worktree): its registry's `solvers` (see {@link REGISTRY_FILES}), by id. */
 export async function solversIn(folder: string, commit: string): Promise<Map<string, Pick<SolverInfo, "id" | "sizes" | "load">>> {
-  const module = (await import(pathToFileURL(`${folder}/dist/src/registry.js`).href)) as { solvers?: unknown };
+  const file = REGISTRY_FILES.find((path) => existsSync(join(folder, path))) ?? REGISTRY_FILES[0];
+  const module = (await import(pathToFileURL(join(folder, file)).href)) as { solvers?: unknown };
   const list = module.solvers;
   if (!Array.isArray(list) || !list.every((s) => typeof s?.id === "string" && typeof s?.load === "function")) {
-    throw new Error(`--ref ${commit}: its dist/src/registry.js exports no list of solvers to time (too old for --ref)`);
+    throw new Error(`--ref ${commit}: its ${file} exports no list of solvers to time (too old for --ref)`);
   }
   return new Map((list as SolverInfo[]).filter((info) => !info.unavailable).map((info) => [info.id, info]));
 }

@@ -7,9 +7,9 @@
  * none), so that two runs of one module, one with it and one without, form the pair whose verdict
  * must be "slower". Used as `--solvers dist/bench/planted.js`; the row is labelled "planted".
  */
-import { findSolver } from "../src/registry.js";
-import type { Grid } from "../src/puzzle.js";
-import type { BatchResult, SearchStats, SolverEngine } from "../src/solver.js";
+import { findSolver } from "../src/solvers/registry.js";
+import type { Grid } from "../src/model/puzzle.js";
+import type { BatchResult, SearchStats, SolverEngine } from "../src/solvers/solver.js";
 
 /** The row label: the same with and without the slowdown, so that `--compare` pairs the rows. */
 export const id = "planted";

@@ -5,7 +5,7 @@
  * its once-per-puzzle and worker-thread rows are the other presets' (`--all` is every row).
  * `--solvers` picks rows itself and overrides the preset's solvers.
  */
-import type { SolverInfo } from "../src/registry.js";
+import type { SolverInfo } from "../src/solvers/registry.js";
 
 export interface Preset {
   name: string;

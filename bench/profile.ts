@@ -5,7 +5,7 @@
  */
 import { CommanderError } from "commander";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
-import { DatasetSpecError } from "../src/datasets.js";
+import { DatasetSpecError } from "../src/datasets/read.js";
 import { terminalSafe } from "./report/format.js";
 import { profileCommand } from "./profile/command.js";
 

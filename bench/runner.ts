@@ -30,11 +30,11 @@
  * naming the sizes each takes. Every row mode applies the budget the same way.
  */
 import { inspect } from "node:util";
-import type { Dataset } from "../src/datasets.js";
-import { type Grid, datasetShape } from "../src/puzzle.js";
-import { type Shape, shapeName } from "../src/shape.js";
-import { type SolverInfo, sizeNames, takesSize } from "../src/registry.js";
-import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solver.js";
+import type { Dataset } from "../src/datasets/read.js";
+import { type Grid, datasetShape } from "../src/model/puzzle.js";
+import { type Shape, shapeName } from "../src/model/shape.js";
+import { type SolverInfo, sizeNames, takesSize } from "../src/solvers/registry.js";
+import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
 import {
   type AnswerCheck,
   type BatchAnswers,
@@ -52,7 +52,7 @@ import { summarizeGuesses } from "./measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
 import type { BenchRecord, RowMode } from "./records.js";
 import { speedRatio } from "./ratios.js";
-import { quantile } from "../src/quantile.js";
+import { quantile } from "../src/model/quantile.js";
 import { seededSample } from "./sample.js";
 import { type RatioEstimate, scaleRatio } from "./statistics.js";
 import { type Expectation, WrongAnswerError, expectationOf } from "./verify.js";

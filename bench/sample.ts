@@ -1,10 +1,10 @@
 /**
- * Seeded sampling for the bench (its statistics are src/quantile.ts and bench/statistics.ts).
+ * Seeded sampling for the bench (its statistics are src/model/quantile.ts and bench/statistics.ts).
  * The same seed draws the same puzzles on every machine, and every row of a dataset solves a
  * prefix of one seeded order, so a sampled (slow) row's puzzles are a subset of every faster
  * row's.
  */
-import { Random } from "../src/prng.js";
+import { Random } from "../src/model/prng.js";
 
 /** The first `count` indices of a seeded random permutation of 0..size-1. */
 export function seededSample(size: number, count: number, seed: number): number[] {

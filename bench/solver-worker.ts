@@ -9,8 +9,8 @@
  * call it counts the call in `calls` (shared memory), by which the bench sees one that runs too long.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { Grid } from "../src/puzzle.js";
-import type { SearchStats, SolverEngine } from "../src/solver.js";
+import type { Grid } from "../src/model/puzzle.js";
+import type { SearchStats, SolverEngine } from "../src/solvers/solver.js";
 import { type CalibrationWork, CalibrationMeter } from "./calibration.js";
 import { resolveSolver } from "./custom-solvers.js";
 import { describeThrown } from "./runner.js";

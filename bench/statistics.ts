@@ -14,8 +14,8 @@
  *              BOOTSTRAP_MAX_SAMPLES samples): the delta method on log(ratio) with
  *              Welch–Satterthwaite degrees of freedom and Student's t.
  */
-import { Random } from "../src/prng.js";
-import { quantile } from "../src/quantile.js";
+import { Random } from "../src/model/prng.js";
+import { quantile } from "../src/model/quantile.js";
 
 /** Confidence level of every interval here. */
 export const CONFIDENCE = 0.95;

@@ -9,8 +9,8 @@
  */
 import { type BatchTask, copyTask } from "../src/pool/task.js";
 import { openBatchSolver } from "../src/pool/pool.js";
-import { type Grid, formatPuzzle } from "../src/puzzle.js";
-import { CELLS } from "../src/shape.js";
+import { type Grid, formatPuzzle } from "../src/model/puzzle.js";
+import { CELLS } from "../src/model/shape.js";
 import type { BatchAnswers } from "./measure/check.js";
 import type { BatchRunner, ExtraRow } from "./runner.js";
 

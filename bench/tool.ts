@@ -6,7 +6,7 @@
  */
 import { type Command, CommanderError } from "commander";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
-import { DatasetSpecError } from "../src/datasets.js";
+import { DatasetSpecError } from "../src/datasets/read.js";
 import { terminalSafe } from "./report/format.js";
 
 /** `program`, made to throw its usage errors (as CommanderError) rather than print them and exit. */

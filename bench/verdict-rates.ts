@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { quietUsage, runTool } from "./tool.js";
 import { Command, InvalidArgumentError } from "commander";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
-import { packagePath } from "../src/paths.js";
+import { packagePath } from "../src/kernel/paths.js";
 import { collectEnvironment } from "./env.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
 import { type Change, type Verdict, compareRuns } from "./report/compare.js";

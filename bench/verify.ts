@@ -8,8 +8,8 @@
  * agreement between solvers.
  */
 import { PUBLIC_SETS } from "../src/datasets/catalog.js";
-import { type Grid, formatGrid, isValidSolution } from "../src/puzzle.js";
-import { isWhole } from "../src/whole-number.js";
+import { type Grid, formatGrid, isValidSolution } from "../src/model/puzzle.js";
+import { isWhole } from "../src/model/whole-number.js";
 
 export type Expectation = "unique" | "multiple" | "unknown";
 

@@ -6,9 +6,9 @@
  * expects, both kernels agreeing on every count), the guess summary, and interleaved rounds
  * timed in process CPU time. The table goes through the bench's Markdown writer.
  */
-import { type Dataset, bundledDatasets } from "../src/datasets.js";
-import type { Shape } from "../src/shape.js";
-import { type KernelBuild, WasmKernel } from "../src/wasm.js";
+import { type Dataset, bundledDatasets } from "../src/datasets/read.js";
+import type { Shape } from "../src/model/shape.js";
+import { type KernelBuild, WasmKernel } from "../src/kernel/wasm.js";
 import { answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
 import { type Draw, drawPuzzles } from "./measure/draw.js";
 import { summarizeGuesses } from "./measure/guesses.js";

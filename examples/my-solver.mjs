@@ -1,5 +1,5 @@
 // Your solver beside ours: `npm run bench -- --solvers wasm,./examples/my-solver.mjs`. The engine contract
-// (src/solver.ts): count the solutions of `puzzle` (81 bytes, 0 empty) up to `limit`, write the first into
+// (src/solvers/solver.ts): count the solutions of `puzzle` (81 bytes, 0 empty) up to `limit`, write the first into
 // `solution`, set stats.guesses and stats.timedOut, give up after `budget` search nodes.
 export const description = "backtracking on the cell with the fewest candidates (examples/my-solver.mjs)";
 export const capabilities = { guesses: true, budget: true };

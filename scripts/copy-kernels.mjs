@@ -3,7 +3,7 @@
 // from src/ and dist/build/ from dist/src/. That is the kernels (release, debug, general,
 // general-debug, the variants, canon and canon-debug), the raw bindings the host imports
 // (release.js: both solving kernel files export the same entry points, so it serves every build
-// of them, see src/wasm.ts; canon.js, the minlex kernel's, serves both its builds) and the build
+// of them, see src/kernel/wasm.ts; canon.js, the minlex kernel's, serves both its builds) and the build
 // facts. No source maps (their sources are not shipped), no .wat, no other bindings, nothing
 // else asc or the bench put in build/ (ref/, examples).
 import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";

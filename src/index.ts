@@ -6,9 +6,9 @@
  *   solver.solveMany(lines, { limit: 2 });            // records in input order, one batch per size
  *   solver.solve(line256, { alphabet: "ABCDEFGHIJKLMNOP" }); // 4×4, 16×16, 25×25 too
  */
-import type { KernelSource } from "./kernel-source.js";
-import { type SolverId, type SolverInfo, findSolver, solversBySize } from "./registry.js";
-import { type SizeEngine, Solver } from "./solver.js";
+import type { KernelSource } from "./kernel/kernel-source.js";
+import { type SolverId, type SolverInfo, findSolver, solversBySize } from "./solvers/registry.js";
+import { type SizeEngine, Solver } from "./solvers/solver.js";
 
 export interface CreateSolverOptions {
   /**
@@ -77,7 +77,7 @@ export {
   type SolverId,
   type BuiltinSolverId,
   type LoadOptions,
-} from "./registry.js";
+} from "./solvers/registry.js";
 export { type PeerPackage, installCommand } from "./solvers/peer.js";
 export {
   Solver,
@@ -92,7 +92,7 @@ export {
   type SolveRecord,
   type Status,
   type BatchResult,
-} from "./solver.js";
+} from "./solvers/solver.js";
 export {
   type Grid,
   type Alphabet,
@@ -113,11 +113,11 @@ export {
   isValidSolution,
   formatGrid,
   formatPuzzle,
-} from "./puzzle.js";
-export { type Shape, SIZE, CELLS, UNITS, SHAPES, describeCell } from "./shape.js";
+} from "./model/puzzle.js";
+export { type Shape, SIZE, CELLS, UNITS, SHAPES, describeCell } from "./model/shape.js";
 
 // Canonical forms (minlex): duplicates up to symmetry, automorphism counts.
-export { canonicalize, CanonKernel, GEOMETRIC_MAPS, type Canonical, type CanonResult, type CanonBuild } from "./canon.js";
+export { canonicalize, CanonKernel, GEOMETRIC_MAPS, type Canonical, type CanonResult, type CanonBuild } from "./canon/canon.js";
 
 // Lower level: the kernels themselves, for zero-copy batches and worker threads.
 export {
@@ -131,6 +131,6 @@ export {
   type KernelSource,
   type ResponseLike,
   type WasmModule,
-} from "./wasm.js";
-export { compileSource } from "./kernel-source.js";
+} from "./kernel/wasm.js";
+export { compileSource } from "./kernel/kernel-source.js";
 export { buildFacts } from "../build/facts.js";

@@ -23,7 +23,7 @@ import {
   settingDifferences,
   verdictOf,
 } from "../bench/report/compare.js";
-import { Random } from "../src/prng.js";
+import { Random } from "../src/model/prng.js";
 import { readResultFile } from "../bench/report/read-result.js";
 import { tukeyOutliers } from "../bench/statistics.js";
 import { scratchFolder } from "./cli-run.js";

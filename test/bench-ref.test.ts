@@ -9,11 +9,11 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pairedRatio, runPaired } from "../bench/paired.js";
+import { pairedRatio, runPaired, solversIn } from "../bench/paired.js";
 import { WrongAnswerError } from "../bench/verify.js";
-import { findSolver } from "../src/registry.js";
-import type { SearchStats } from "../src/solver.js";
-import { loadDatasetList } from "../src/datasets.js";
+import { findSolver } from "../src/solvers/registry.js";
+import type { SearchStats } from "../src/solvers/solver.js";
+import { loadDatasetList } from "../src/datasets/read.js";
 import { scratchFolder } from "./cli-run.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -96,6 +96,31 @@ describe("bench --ref COMMIT", () => {
     expect([both.status, both.stderr]).toEqual([2, "bench: --ref COMMIT judges against that commit: leave out --compare and --against\n"]);
     const exports = bench(["--ref", "HEAD", "--json", join(dir, "x.json")]);
     expect([exports.status, exports.stderr]).toEqual([2, "bench: --ref prints its verdicts and writes no files: leave out --json\n"]);
+  });
+});
+
+describe("solversIn", () => {
+  /** A built folder whose registry, at `path` under it, lists solvers with these ids. */
+  function builtFolder(name: string, path: string, ids: string[]): string {
+    const folder = join(dir, name);
+    mkdirSync(join(folder, path, ".."), { recursive: true });
+    const rows = ids.map((id) => `{ id: ${JSON.stringify(id)}, sizes: [9], load: async () => null }`).join(", ");
+    writeFileSync(join(folder, path), `export const solvers = [${rows}];\n`);
+    return folder;
+  }
+
+  it("reads the registry of a commit of either layout: dist/src/solvers/registry.js, or dist/src/registry.js before src/ had folders", async () => {
+    const now = await solversIn(builtFolder("layout-now", "dist/src/solvers/registry.js", ["wasm", "dlx"]), "new");
+    expect([...now.keys()]).toEqual(["wasm", "dlx"]);
+    const before = await solversIn(builtFolder("layout-before", "dist/src/registry.js", ["wasm", "bitmask"]), "old");
+    expect([...before.keys()]).toEqual(["wasm", "bitmask"]);
+  });
+
+  it("refuses a registry that exports no list of solvers, naming its file", async () => {
+    const folder = join(dir, "layout-no-list");
+    mkdirSync(join(folder, "dist", "src"), { recursive: true });
+    writeFileSync(join(folder, "dist", "src", "registry.js"), "export const solvers = 1;\n");
+    await expect(solversIn(folder, "abc")).rejects.toThrow("--ref abc: its dist/src/registry.js exports no list of solvers");
   });
 });
 

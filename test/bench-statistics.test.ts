@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { Random } from "../src/prng.js";
+import { Random } from "../src/model/prng.js";
 import { noiseFlags, flagMarks } from "../bench/noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.js";
 import { compareRuns, formatComparison, settingDifferences, settingsOf, verdictOf } from "../bench/report/compare.js";

@@ -3,9 +3,9 @@
  * (5 puzzles of Norvig's hardest, a few solvers, 10 ms per row).
  */
 import { describe, expect, it } from "vitest";
-import { loadDatasets } from "../src/datasets.js";
-import { findSolver, type SolverInfo } from "../src/registry.js";
-import type { SolverEngine } from "../src/solver.js";
+import { loadDatasets } from "../src/datasets/read.js";
+import { findSolver, type SolverInfo } from "../src/solvers/registry.js";
+import type { SolverEngine } from "../src/solvers/solver.js";
 import type { BenchRun } from "../bench/records.js";
 import { compareRuns, formatComparison } from "../bench/report/compare.js";
 import { CSV_FIELDS, formatCsv } from "../bench/report/csv.js";

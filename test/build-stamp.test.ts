@@ -85,13 +85,13 @@ describe("npm run build", () => {
     mkdirSync(join(copy, "test"));
     writeFileSync(join(copy, "test/x.test.ts"), "// tests are not built");
     expect(due(copy)).toEqual([]);
-    appendFileSync(join(copy, "src/solver.ts"), "\n");
+    appendFileSync(join(copy, "src/solvers/solver.ts"), "\n");
     expect(due(copy)).toEqual(["host"]);
     appendFileSync(join(copy, "assembly/general.ts"), "\n");
     expect(due(copy)).toEqual(["general", "host"]);
     appendFileSync(join(copy, "assembly/index.ts"), "\n");
     expect(due(copy)).toEqual(["kernel", "general", "host"]);
-    cpSync(join(root, "src/solver.ts"), join(copy, "src/solver.ts"));
+    cpSync(join(root, "src/solvers/solver.ts"), join(copy, "src/solvers/solver.ts"));
     cpSync(join(root, "assembly/general.ts"), join(copy, "assembly/general.ts"));
     cpSync(join(root, "assembly/index.ts"), join(copy, "assembly/index.ts"));
     expect(due(copy)).toEqual([]);

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { runCli, runCliInProcess as run, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
-import { Random } from "../src/prng.js";
+import { Random } from "../src/model/prng.js";
 
 const { dir, file } = scratchFolder("sudoku-bulk-");
 const cli = (args: string[], input?: string) => runCli(args, { input });

@@ -10,7 +10,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { relabelledPuzzleBytes } from "../bench/corpus.js";
-import { canonicalize } from "../src/canon.js";
+import { canonicalize } from "../src/canon/canon.js";
 import { recordForm } from "../src/cli/canon.js";
 
 const { dir, file } = scratchFolder("sudoku-canon-");

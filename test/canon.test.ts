@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { CanonKernel, REPEATED_CLUE } from "../src/canon.js";
+import { CanonKernel, REPEATED_CLUE } from "../src/canon/canon.js";
 import { GEOMETRIC_MAPS, canonicalize } from "../src/index.js"; // the package exports both
-import { parsePuzzle } from "../src/puzzle.js";
+import { parsePuzzle } from "../src/model/puzzle.js";
 import { lineOrders, referenceMinlex } from "./canon-reference.js";
 import { SHARED_DATASETS, describeWithSharedDatasets } from "./shared.js";
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { benchCommand, parseOptions } from "../bench/options.js";
 import { commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { HELP_COLUMNS, solverHelpLines } from "../src/cli-kit/solver-help.js";
-import { solvers } from "../src/registry.js";
+import { solvers } from "../src/solvers/registry.js";
 import { runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 

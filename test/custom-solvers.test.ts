@@ -10,11 +10,11 @@ import { join, relative, resolve as resolvePath, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSolver, resolveSolvers } from "../bench/custom-solvers.js";
 import { runBench } from "../bench/runner.js";
-import { loadDatasets } from "../src/datasets.js";
-import { formatPuzzle, parsePuzzle } from "../src/puzzle.js";
-import { CELLS } from "../src/shape.js";
-import { findSolver } from "../src/registry.js";
-import { type SearchStats, type SolverEngine, Solver, solvePacked } from "../src/solver.js";
+import { loadDatasets } from "../src/datasets/read.js";
+import { formatPuzzle, parsePuzzle } from "../src/model/puzzle.js";
+import { CELLS } from "../src/model/shape.js";
+import { findSolver } from "../src/solvers/registry.js";
+import { type SearchStats, type SolverEngine, Solver, solvePacked } from "../src/solvers/solver.js";
 import { WasmAbiEngine, instantiateAbiSolver } from "../src/solvers/wasm-abi.js";
 import { loadFixture } from "./fixture.js";
 

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSolver, type Solver } from "../src/index.js";
-import { bundledDatasets, datasetsFolder, loadDatasetList, loadDatasets } from "../src/datasets.js";
+import { bundledDatasets, datasetsFolder, loadDatasetList, loadDatasets } from "../src/datasets/read.js";
 import { readManifest } from "../src/cli/generate.js";
-import { parsePuzzle } from "../src/puzzle.js";
-import { countClues } from "../src/generate.js";
+import { parsePuzzle } from "../src/model/puzzle.js";
+import { countClues } from "../src/generate/generate.js";
 
 const PUZZLE_A = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4.";
 const PUZZLE_B = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..";

@@ -1,11 +1,11 @@
 /**
  * Which characters each reader takes for an empty cell. The sets are written out here, not
- * taken from src/empty-cells.ts, so that a change to what a reader accepts fails a test
+ * taken from src/model/empty-cells.ts, so that a change to what a reader accepts fails a test
  * instead of passing silently.
  */
 import { describe, expect, it } from "vitest";
 import { parseRecord } from "../src/formats/record.js";
-import { parsePuzzle, parseSymbols, readPuzzle } from "../src/puzzle.js";
+import { parsePuzzle, parseSymbols, readPuzzle } from "../src/model/puzzle.js";
 import { runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 

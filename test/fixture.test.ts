@@ -21,7 +21,7 @@ import {
   solvers,
   statusOf,
 } from "../src/index.js";
-import { isValidSolution, readPuzzle } from "../src/puzzle.js";
+import { isValidSolution, readPuzzle } from "../src/model/puzzle.js";
 import { type FixtureCase, loadFixture } from "./fixture.js";
 
 /** Work cap (search nodes) for solvers that honour one; the propagating ones never come near it. */

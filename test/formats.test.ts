@@ -10,8 +10,8 @@ import type { InputFormatName } from "../src/formats/input/format.js";
 import { fileChunks, readLineChunks, splitLines } from "../src/formats/lines.js";
 import { type PuzzleRecord, parseRecord } from "../src/formats/record.js";
 import { outputFormats } from "../src/formats/output/index.js";
-import { formatPuzzle } from "../src/puzzle.js";
-import type { SolveRecord } from "../src/solver.js";
+import { formatPuzzle } from "../src/model/puzzle.js";
+import type { SolveRecord } from "../src/solvers/solver.js";
 import { loadFixture } from "./fixture.js";
 
 /** Every record of `text` read as one file, parsed. */

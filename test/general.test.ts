@@ -3,14 +3,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { GeneralTsEngine } from "../src/solvers/general-ts.js";
-import { Solver } from "../src/solver.js";
-import { findConflict, formatGrid, isValidSolution, parseSymbols } from "../src/puzzle.js";
-import { shapeOf } from "../src/shape.js";
+import { Solver } from "../src/solvers/solver.js";
+import { findConflict, formatGrid, isValidSolution, parseSymbols } from "../src/model/puzzle.js";
+import { shapeOf } from "../src/model/shape.js";
 import { createSolver } from "../src/index.js";
 import { loadFixture } from "./fixture.js";
 import { runCli } from "./cli-run.js";
 import { SHARED_DATASETS, describeWithSharedDatasets } from "./shared.js";
-import { type KernelBuild, WasmKernel, batchViews, compileKernel } from "../src/wasm.js";
+import { type KernelBuild, WasmKernel, batchViews, compileKernel } from "../src/kernel/wasm.js";
 
 const readDataset = (name: string): string[] => readFileSync(new URL(name, SHARED_DATASETS), "utf8").trim().split("\n");
 

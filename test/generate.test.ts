@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSolver } from "../src/index.js";
-import { type Grid, formatPuzzle, isValidSolution } from "../src/puzzle.js";
-import { CELLS } from "../src/shape.js";
-import { Random } from "../src/prng.js";
+import { type Grid, formatPuzzle, isValidSolution } from "../src/model/puzzle.js";
+import { CELLS } from "../src/model/shape.js";
+import { Random } from "../src/model/prng.js";
 import {
   GRADING_REFERENCE,
   PuzzleJudge,
@@ -25,16 +25,16 @@ import {
   symmetryOrbits,
   type GenerateOptions,
   type GeneratedPuzzle,
-} from "../src/generate.js";
+} from "../src/generate/generate.js";
 import { generateCommand, readManifest } from "../src/cli/generate.js";
 
 /** True when every orbit of `symmetry` is all clues or all empty in `puzzle`. */
 function hasSymmetry(puzzle: Grid, symmetry: Parameters<typeof symmetryOrbits>[0]): boolean {
   return symmetryOrbits(symmetry).every((orbit) => orbit.every((cell) => (puzzle[cell] === 0) === (puzzle[orbit[0]] === 0)));
 }
-import { datasetsFolder } from "../src/datasets.js";
-import { combineGrades, familyOf, graderWeights } from "../src/grade.js";
-import type { SolverEngine } from "../src/solver.js";
+import { datasetsFolder } from "../src/datasets/read.js";
+import { combineGrades, familyOf, graderWeights } from "../src/generate/grade.js";
+import type { SolverEngine } from "../src/solvers/solver.js";
 
 let judge: PuzzleJudge;
 beforeAll(async () => {

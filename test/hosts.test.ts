@@ -26,7 +26,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writePuzzles } from "../bench/corpus.js";
-import { Random } from "../src/prng.js";
+import { Random } from "../src/model/prng.js";
 import { BIN } from "./cli-run.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sudoku-hosts-"));

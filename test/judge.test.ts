@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats, solveJudge, solveJudgeInputs } from "../src/formats/judge.js";
 import { streamJudge } from "../src/cli/judge.js";
 import { createSolver } from "../src/index.js";
-import { PuzzleError } from "../src/puzzle.js";
-import type { Solver } from "../src/solver.js";
+import { PuzzleError } from "../src/model/puzzle.js";
+import type { Solver } from "../src/solvers/solver.js";
 import { loadFixture } from "./fixture.js";
 
 let solver: Solver;

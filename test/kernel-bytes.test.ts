@@ -10,8 +10,8 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Solver, type SolverEngine, createSolver, findConflict, parsePuzzle, parseSymbols } from "../src/index.js";
-import { WasmKernel, kernelVariants, variantBuild } from "../src/wasm.js";
-import { variantId } from "../src/registry.js";
+import { WasmKernel, kernelVariants, variantBuild } from "../src/kernel/wasm.js";
+import { variantId } from "../src/solvers/registry.js";
 import { loadFixture, type FixtureCase } from "./fixture.js";
 import { SHARED_DATASETS, describeWithSharedDatasets, hasSharedDatasets } from "./shared.js";
 

@@ -1,5 +1,5 @@
 /**
- * Every way a kernel can arrive (src/kernel-source.ts): a compiled module, bytes, a fetch
+ * Every way a kernel can arrive (src/kernel/kernel-source.ts): a compiled module, bytes, a fetch
  * Response (streamed when served as application/wasm, else read as bytes) or its promise, a URL
  * or URL string; and the errors when it cannot, which name the kernel and say how to pass one.
  */
@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WasmKernel, compileSource, createSolver, kernelUrl } from "../src/index.js";
-import { adoptKernels, compileKernel, compiledKernels } from "../src/wasm.js";
+import { adoptKernels, compileKernel, compiledKernels } from "../src/kernel/wasm.js";
 
 const PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 const url = kernelUrl("release");

@@ -5,11 +5,11 @@
  * (building one from git takes asc a while); no timing is asserted.
  */
 import { describe, expect, it } from "vitest";
-import type { Dataset } from "../src/datasets.js";
-import { WasmKernel } from "../src/wasm.js";
+import type { Dataset } from "../src/datasets/read.js";
+import { WasmKernel } from "../src/kernel/wasm.js";
 import type { BatchKernel } from "../bench/measure/kernel.js";
 import { type Draw, drawPuzzles } from "../bench/measure/draw.js";
-import { loadDatasets } from "../src/datasets.js";
+import { loadDatasets } from "../src/datasets/read.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import { firstPuzzles, versus, versusTable } from "../bench/versus.js";
 import { PIECE_SECONDS, WARMUP_SECONDS, timeInterleaved } from "../bench/measure/interleaved.js";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { createSolver, formatPuzzle, isValidSolution, parsePuzzle, type Grid } from "../src/index.js";
-import { WasmKernel, kernelVariants, variantBuild, type KernelBuild } from "../src/wasm.js";
+import { WasmKernel, kernelVariants, variantBuild, type KernelBuild } from "../src/kernel/wasm.js";
 import { BitmaskEngine } from "../src/solvers/bitmask.js";
 import { loadFixture } from "./fixture.js";
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createSolver, findSolver } from "../src/index.js";
-import { isValidSolution, readPuzzle } from "../src/puzzle.js";
+import { isValidSolution, readPuzzle } from "../src/model/puzzle.js";
 import { loadFixture } from "./fixture.js";
 
 const peer = findSolver("npm:dancing-links");

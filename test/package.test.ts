@@ -16,7 +16,7 @@ import { promisify } from "node:util";
 import { build } from "esbuild";
 import { build as viteBuild } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isValidSolution, parsePuzzle } from "../src/puzzle.js";
+import { isValidSolution, parsePuzzle } from "../src/model/puzzle.js";
 import { type BrowserName, FIREFOX_PATH, chromiumRequired, hasChromium, hasFirefox, withPage } from "./browser.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -121,8 +121,8 @@ describe("the packed tarball", () => {
   it("holds what a user loads and not the repo's own profile kernels (debug builds, the variants)", () => {
     expect(shipped).toEqual(
       expect.arrayContaining([
-        "dist/src/solver-pool.js",
-        "dist/src/solver-pool.d.ts",
+        "dist/src/pool/solver-pool.js",
+        "dist/src/pool/solver-pool.d.ts",
         "dist/src/pool/worker-entry.cjs",
         "dist/build/release.js",
         "dist/build/canon.wasm",

@@ -23,13 +23,13 @@ const dist = (path: string) => new URL(`../dist/${path}`, import.meta.url).href;
 const piscinaScript = `const { createRequire } = await import("node:module");
 const { Piscina } = createRequire(${JSON.stringify(import.meta.url)})("piscina");
 const { workerFile } = await import("${dist("src/pool/pool.js")}");
-const { compileKernel, compiledKernels } = await import("${dist("src/wasm.js")}");
+const { compileKernel, compiledKernels } = await import("${dist("src/kernel/wasm.js")}");
 await compileKernel("release");`;
 
 describe("the threads row's pool ends without V8 posting WebAssembly work to a worker it is ending", () => {
   it("opens, runs and closes the `wasm (2 threads)` row's pool 12 times with batches in flight: status 0, every cycle done, no code collection reaching a worker", () => {
     const script = `const { poolRow } = await import("${dist("bench/threads.js")}");
-const { parsePuzzle } = await import("${dist("src/puzzle.js")}");
+const { parsePuzzle } = await import("${dist("src/model/puzzle.js")}");
 const { readFileSync } = await import("node:fs");
 const grids = readFileSync(new URL("${dist("../datasets/medium.txt")}"), "latin1").split("\\n").filter((line) => line.length === 81).slice(0, 400).map((line) => parsePuzzle(line));
 const row = poolRow(2);
@@ -99,7 +99,7 @@ process.stdout.write(outcome + "\\n");`;
     // the process ("Check failed: (location_) != nullptr" in SourceTextModule::ExecuteAsyncModule;
     // once in CI, in the test above). That abort is too rare to catch here; its cause is not.
     const script = `const { Worker } = await import("node:worker_threads");
-const { compileKernel, compiledKernels } = await import("${dist("src/wasm.js")}");
+const { compileKernel, compiledKernels } = await import("${dist("src/kernel/wasm.js")}");
 await compileKernel("release");
 const workerData = { solvers: [], kernels: await compiledKernels() };
 const code = \`const { parentPort } = require("node:worker_threads");

@@ -17,8 +17,8 @@ import { formatProfileTable } from "../bench/profile/table.js";
 import { colourDifference, toLab } from "../bench/report/svg.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import { profileCommand } from "../bench/profile/command.js";
-import type { Dataset } from "../src/datasets.js";
-import { parsePuzzle } from "../src/puzzle.js";
+import type { Dataset } from "../src/datasets/read.js";
+import { parsePuzzle } from "../src/model/puzzle.js";
 import { loadFixture } from "./fixture.js";
 import { checkWellFormed } from "./xml.js";
 

@@ -1,6 +1,6 @@
 // The puzzle model: parsing the one-line format with errors that name the cell and the reason.
 import { describe, expect, it } from "vitest";
-import { findConflict, formatPuzzle, isValidSolution, parsePuzzle, PuzzleError } from "../src/puzzle.js";
+import { findConflict, formatPuzzle, isValidSolution, parsePuzzle, PuzzleError } from "../src/model/puzzle.js";
 import { loadFixture } from "./fixture.js";
 
 const fixture = loadFixture();

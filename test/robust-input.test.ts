@@ -8,8 +8,8 @@ import { RecordReader } from "../src/formats/input/reader.js";
 import { type LineChunk, MAX_LINE_LENGTH, readLineChunks, splitLines } from "../src/formats/lines.js";
 import { parseRecord } from "../src/formats/record.js";
 import { csvOutput } from "../src/formats/output/csv.js";
-import { EXCERPT_LENGTH, escapeText, excerpt } from "../src/excerpt.js";
-import { checkAlphabet, parsePuzzle, parseSymbols, PuzzleError } from "../src/puzzle.js";
+import { EXCERPT_LENGTH, escapeText, excerpt } from "../src/model/excerpt.js";
+import { checkAlphabet, parsePuzzle, parseSymbols, PuzzleError } from "../src/model/puzzle.js";
 import { loadFixture } from "./fixture.js";
 
 const fixture = loadFixture();

@@ -3,9 +3,9 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { findConflict, parsePuzzle } from "../src/puzzle.js";
-import { CELLS } from "../src/shape.js";
-import { WasmKernel } from "../src/wasm.js";
+import { findConflict, parsePuzzle } from "../src/model/puzzle.js";
+import { CELLS } from "../src/model/shape.js";
+import { WasmKernel } from "../src/kernel/wasm.js";
 import { SHARED_DATASETS, describeWithSharedDatasets, hasSharedDatasets } from "./shared.js";
 
 const folder = SHARED_DATASETS.pathname;

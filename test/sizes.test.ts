@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBench } from "../bench/runner.js";
-import { readDataset } from "../src/datasets.js";
-import { findSolver } from "../src/registry.js";
+import { readDataset } from "../src/datasets/read.js";
+import { findSolver } from "../src/solvers/registry.js";
 import { createSolver, type Solver } from "../src/index.js";
-import { isValidSolution, parseSymbols, readPuzzle } from "../src/puzzle.js";
-import type { SolveRecord } from "../src/solver.js";
+import { isValidSolution, parseSymbols, readPuzzle } from "../src/model/puzzle.js";
+import type { SolveRecord } from "../src/solvers/solver.js";
 import { loadFixture } from "./fixture.js";
 
 /** sudoku16_kr100.txt line 1 (symbols 1–9, A–G) and its solution. */

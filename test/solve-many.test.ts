@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Solver, type SolveRecord, PuzzleError, createSolver, parsePuzzle, readDigits } from "../src/index.js";
-import { readDigitBytes, readDigitText } from "../src/puzzle.js";
+import { readDigitBytes, readDigitText } from "../src/model/puzzle.js";
 import { loadFixture } from "./fixture.js";
 
 let solver: Solver;

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Solver, type SolveRecord, createSolver } from "../src/index.js";
-import { type SolverPool, createPool, usePoolWorker } from "../src/solver-pool.js";
+import { type SolverPool, createPool, usePoolWorker } from "../src/pool/solver-pool.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { loadFixture } from "./fixture.js";
 
@@ -175,9 +175,9 @@ describe("a stream of 3,000,000 lines under a capped heap", () => {
     const script = join(work, "stream.mjs");
     writeFileSync(
       script,
-      `import { createPool } from ${JSON.stringify(new URL("src/solver-pool.js", DIST).href)};
+      `import { createPool } from ${JSON.stringify(new URL("src/pool/solver-pool.js", DIST).href)};
 import { relabelledPuzzles } from ${JSON.stringify(new URL("bench/corpus.js", DIST).href)};
-import { isValidSolution, parsePuzzle } from ${JSON.stringify(new URL("src/puzzle.js", DIST).href)};
+import { isValidSolution, parsePuzzle } from ${JSON.stringify(new URL("src/model/puzzle.js", DIST).href)};
 const block = relabelledPuzzles(10_000).split("\\n").slice(0, 10_000);
 async function* lines() { for (let i = 0; i < 3_000_000; i++) yield block[i % block.length]; }
 const pool = await createPool({ threads: 2 });

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { commaGrouped } from "../src/whole-number.js";
+import { commaGrouped } from "../src/model/whole-number.js";
 import { BIN, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 

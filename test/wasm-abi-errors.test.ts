@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parsePuzzle } from "../src/puzzle.js";
-import { CELLS } from "../src/shape.js";
+import { parsePuzzle } from "../src/model/puzzle.js";
+import { CELLS } from "../src/model/shape.js";
 import { instantiateAbiSolver } from "../src/solvers/wasm-abi.js";
 
 const folder = mkdtempSync(join(tmpdir(), "sudoku-abi-errors-"));

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { WrongAnswerError } from "../bench/verify.js";
-import { findSolver } from "../src/registry.js";
+import { findSolver } from "../src/solvers/registry.js";
 import { type WebBenchPlan, type WebBenchRow, runWebBench } from "../web/bench.js";
 import { BENCH_COLUMNS, benchCells, doneLine, flagNotes } from "../web/bench-table.js";
 import { loadFixture } from "./fixture.js";

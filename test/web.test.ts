@@ -20,7 +20,7 @@ import { build, preview } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_FIELDS } from "../bench/report/csv.js";
 import { parseJson } from "../bench/report/json.js";
-import { isValidSolution, parsePuzzle } from "../src/puzzle.js";
+import { isValidSolution, parsePuzzle } from "../src/model/puzzle.js";
 import { type BrowserName, type Page, FIREFOX_PATH, chromiumRequired, hasChromium, hasFirefox, withPage } from "./browser.js";
 
 const CONFIG = fileURLToPath(new URL("../web/vite.config.ts", import.meta.url));

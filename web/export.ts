@@ -8,7 +8,7 @@ import { buildFacts } from "../build/facts.js";
 import type { BenchEnvironment, BenchRecord, BenchRun, DatasetIdentity } from "../bench/records.js";
 import { formatCsv } from "../bench/report/csv.js";
 import { formatJson } from "../bench/report/json.js";
-import { findSolver } from "../src/registry.js";
+import { findSolver } from "../src/solvers/registry.js";
 import type { WebBenchPlan, WebBenchRow } from "./bench.js";
 
 /** What the page knows of where it ran. */

@@ -2,10 +2,10 @@
  * The page's Web Worker: the library (WASM kernels included) runs here, off the main thread.
  * It solves pasted puzzles of any size through createSolver() and runs the benchmark.
  */
-import { buildLine } from "../src/build-line.js";
+import { buildLine } from "../src/kernel/build-line.js";
 import { type Solver, type SolveRecord, createSolver, solvers } from "../src/index.js";
-import { gridSides } from "../src/registry.js";
-import { invalidRecord } from "../src/solver.js";
+import { gridSides } from "../src/solvers/registry.js";
+import { invalidRecord } from "../src/solvers/solver.js";
 import { runWebBench } from "./bench.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
 

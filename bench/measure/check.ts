@@ -5,8 +5,8 @@
  *
  *   answers of puzzle i ─► answerChecker(puzzles, label, limit) ─► throws WrongAnswerError, or records the count
  */
-import type { Grid } from "../../src/puzzle.js";
-import type { BatchResult, SearchStats, SolverEngine } from "../../src/solver.js";
+import type { Grid } from "../../src/model/puzzle.js";
+import type { BatchResult, SearchStats, SolverEngine } from "../../src/solvers/solver.js";
 import { type Answer, type CountConsensus, type Expectation, WrongAnswerError, answerProblem } from "../verify.js";
 
 /** The puzzles answers are checked against (a run's draw of one dataset). */

@@ -5,9 +5,9 @@
  *
  *   dataset ─► picked indices ─► Draw { grids, lines, packed, shape, expectation, consensus }
  */
-import type { Dataset } from "../../src/datasets.js";
-import { type Grid, PuzzleError, datasetShape, readPuzzle } from "../../src/puzzle.js";
-import type { Shape } from "../../src/shape.js";
+import type { Dataset } from "../../src/datasets/read.js";
+import { type Grid, PuzzleError, datasetShape, readPuzzle } from "../../src/model/puzzle.js";
+import type { Shape } from "../../src/model/shape.js";
 import { CountConsensus, type Expectation } from "../verify.js";
 import type { CheckedPuzzles } from "./check.js";
 

@@ -4,7 +4,7 @@
  * in the mean and median with the guesses it made before it stopped (a lower bound), and never
  * as solved without a guess.
  */
-import { quantile } from "../../src/quantile.js";
+import { quantile } from "../../src/model/quantile.js";
 
 /** Guesses per puzzle, summarised. */
 export interface GuessSummary {

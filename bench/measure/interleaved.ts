@@ -8,7 +8,7 @@
  * its CPU time over its calls. Turns of a few milliseconds see the same moments of the machine, so
  * that what slows it (a clock change, another tenant) moves both sides of each round's ratio alike.
  */
-import { quantile } from "../../src/quantile.js";
+import { quantile } from "../../src/model/quantile.js";
 import { cpuSeconds } from "./reference.js";
 
 /** How to interleave. */

@@ -4,10 +4,10 @@
  * kernel at its box size; an N×N kernel built from a commit before the one kernel interface
  * is wrapped by {@link kernelAtBox}.
  */
-import { type WasmModule, compileSource } from "../../src/kernel-source.js";
-import { shapeOf } from "../../src/shape.js";
-import { type KernelResult, kernelBudget } from "../../src/solver.js";
-import { WasmKernel, batchViews } from "../../src/wasm.js";
+import { type WasmModule, compileSource } from "../../src/kernel/kernel-source.js";
+import { shapeOf } from "../../src/model/shape.js";
+import { type KernelResult, kernelBudget } from "../../src/solvers/solver.js";
+import { WasmKernel, batchViews } from "../../src/kernel/wasm.js";
 
 export interface BatchKernel {
   /** The input region for `count` puzzles (N² bytes each); valid until the next call. */

@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { packageRoot } from "../../src/paths.js";
+import { packageRoot } from "../../src/kernel/paths.js";
 
 /**
  * Compiles `entry` (e.g. `assembly/index.ts`) as it was at `commit` with this checkout's asconfig

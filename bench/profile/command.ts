@@ -7,7 +7,7 @@
 import { Command } from "commander";
 import { kernelVariantInfos, runProfile, type ProfileOptions } from "./run.js";
 import { resultsFolder } from "../report/output.js";
-import { bundledDatasets } from "../../src/datasets.js";
+import { bundledDatasets } from "../../src/datasets/read.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../../src/cli-kit/options.js";
 import { solverHelpLines } from "../../src/cli-kit/solver-help.js";
 

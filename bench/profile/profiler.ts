@@ -24,16 +24,16 @@
  * A wrong or inconsistent answer throws (WrongAnswerError names the variant, dataset line
  * and reason): the run fails loudly rather than report figures of a broken variant.
  */
-import type { Dataset } from "../../src/datasets.js";
-import type { Grid } from "../../src/puzzle.js";
-import { CELLS } from "../../src/shape.js";
+import type { Dataset } from "../../src/datasets/read.js";
+import type { Grid } from "../../src/model/puzzle.js";
+import { CELLS } from "../../src/model/shape.js";
 import { answerChecker, batchAnswers, checkAnswers } from "../measure/check.js";
 import { type Draw, drawPuzzles } from "../measure/draw.js";
 import { TimingAborted, timeBatches, yieldToEventLoop } from "../measure/batches.js";
 import type { BatchKernel } from "../measure/kernel.js";
 import { summarizeGuesses } from "../measure/guesses.js";
 import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "../measure/timing.js";
-import { quantile } from "../../src/quantile.js";
+import { quantile } from "../../src/model/quantile.js";
 import { seededSample } from "../sample.js";
 import { type Expectation, expectationOf } from "../verify.js";
 import type { HardPuzzle, PerPuzzle, ProfileRecord } from "./records.js";

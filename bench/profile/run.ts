@@ -12,11 +12,11 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { bundledDatasets, loadDatasetList } from "../../src/datasets.js";
-import { datasetShape } from "../../src/puzzle.js";
-import { CELLS } from "../../src/shape.js";
-import { type SolverInfo, findSolver, solvers } from "../../src/registry.js";
-import { WasmKernel } from "../../src/wasm.js";
+import { bundledDatasets, loadDatasetList } from "../../src/datasets/read.js";
+import { datasetShape } from "../../src/model/puzzle.js";
+import { CELLS } from "../../src/model/shape.js";
+import { type SolverInfo, findSolver, solvers } from "../../src/solvers/registry.js";
+import { WasmKernel } from "../../src/kernel/wasm.js";
 import { InterruptWatch } from "../../src/cli-kit/progress.js";
 import { collectEnvironment } from "../env.js";
 import { progressBar } from "../progress.js";

@@ -5,7 +5,7 @@
  */
 import { flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord } from "../records.js";
-import { escapeText } from "../../src/excerpt.js";
+import { escapeText } from "../../src/model/excerpt.js";
 import { type RatioEstimate, halfWidth, invertRatio } from "../statistics.js";
 
 /** One column of a table of records (the bench's by default; the profiler's too): header, alignment, cell. */

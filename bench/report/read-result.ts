@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { packagePath } from "../../src/paths.js";
+import { packagePath } from "../../src/kernel/paths.js";
 import type { BenchRun } from "../records.js";
 import { SCHEMA_PATH, parseJson } from "./json.js";
 

@@ -17,7 +17,7 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { packageRoot } from "../../src/paths.js";
+import { packageRoot } from "../../src/kernel/paths.js";
 
 /** One marked region of a document. */
 export interface Region {

@@ -12,7 +12,7 @@
  * - every other error is one line from {@link errorLine}, with status 2.
  */
 import { CommanderError } from "commander";
-import { escapeText } from "../excerpt.js";
+import { escapeText } from "../model/excerpt.js";
 
 /** The exit status of every error: bad options, bad arguments, unreadable inputs, unwritable outputs. */
 export const USAGE_ERROR_STATUS = 2;

@@ -6,7 +6,7 @@
  * in their help: it reads the registry, which a command that solves nothing need not load).
  */
 import { InvalidArgumentError, Option } from "commander";
-import { isWhole } from "../whole-number.js";
+import { isWhole } from "../model/whole-number.js";
 
 /** One option of a command: its flags, help, default and parsing. */
 export interface OptionRow {

@@ -15,9 +15,9 @@
  */
 import { constants } from "node:os";
 import type { SingleBar } from "cli-progress";
-import { STATUSES } from "../solver.js";
+import { STATUSES } from "../solvers/solver.js";
 import { exitAfterStopping } from "./errors.js";
-import { commaGrouped } from "../whole-number.js";
+import { commaGrouped } from "../model/whole-number.js";
 
 /** The escape sequence that shows the terminal's cursor (cli-progress hides it with `?25l`). */
 const SHOW_CURSOR = "\x1B[?25h";

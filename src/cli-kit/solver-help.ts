@@ -3,7 +3,7 @@
  * commander lays out the options.
  */
 import { Help } from "commander";
-import { type SolverInfo, sizeNames, solvers } from "../registry.js";
+import { type SolverInfo, sizeNames, solvers } from "../solvers/registry.js";
 
 /** The width the solver lists in --help wrap to when standard output is not a terminal. */
 export const HELP_COLUMNS = 100;

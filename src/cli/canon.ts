@@ -11,8 +11,8 @@ import { Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Command } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
-import { STATUSES } from "../solver.js";
-import { compileWasmFile } from "../wasm.js";
+import { STATUSES } from "../solvers/solver.js";
+import { compileWasmFile } from "../kernel/wasm.js";
 import { TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
 import { CANON_OUTPUTS } from "../pool/canon-task.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
@@ -24,7 +24,7 @@ import { checkOutputIsNoInput } from "./same-file.js";
 import { lockOutput } from "./output-lock.js";
 import { closeOutput, openOutput } from "./output.js";
 import { stopBeforeStreamExit } from "../cli-kit/errors.js";
-import { commaGrouped } from "../whole-number.js";
+import { commaGrouped } from "../model/whole-number.js";
 import { type Shard, WHOLE_RUN, shardArgument } from "./resume.js";
 import {
   FAILED_RECORDS_STATUS,

@@ -16,7 +16,7 @@ import type { SingleBar } from "cli-progress";
 import { type CatalogSet, CATALOG_VARIABLE, catalog } from "../datasets/catalog.js";
 import { CACHE_VARIABLE, cacheFolder, cachedFileProblem, cachedPath, fetchCommand, isCached } from "../datasets/cache.js";
 import { DEFAULT_TIMEOUT_MS, type DownloadProgress, FetchError, fetchSet } from "../datasets/fetch.js";
-import { commaGrouped } from "../whole-number.js";
+import { commaGrouped } from "../model/whole-number.js";
 import { errorLine, writeStderr } from "../cli-kit/errors.js";
 import { type OptionRow, toOption } from "../cli-kit/options.js";
 

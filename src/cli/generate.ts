@@ -10,10 +10,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { Command } from "commander";
 import { createSolver, findSolver } from "../index.js";
-import { formatPuzzle } from "../puzzle.js";
-import { packageRoot } from "../paths.js";
-import { solvers } from "../registry.js";
-import { kernelUrl } from "../wasm.js";
+import { formatPuzzle } from "../model/puzzle.js";
+import { packageRoot } from "../kernel/paths.js";
+import { solvers } from "../solvers/registry.js";
+import { kernelUrl } from "../kernel/wasm.js";
 import { OutputWriteError, writePaced } from "../cli-kit/errors.js";
 import { closeOutput, openOutput } from "./output.js";
 import { type OptionRow, toOption, wholeNumber } from "../cli-kit/options.js";
@@ -31,7 +31,7 @@ import {
   type GenerateOptions,
   type GenerateSettings,
   type Symmetry,
-} from "../generate.js";
+} from "../generate/generate.js";
 
 /** Parsed flags of the generate command. */
 interface GenerateFlags {
@@ -211,7 +211,7 @@ export interface ManifestEntry extends CorpusSummary {
 
 /** How several graders graded a corpus: per grader, its guesses on the corpus and its reference mean. */
 export interface GradingSummary {
-  /** The reference puzzles (GRADING_REFERENCE in src/generate.ts). */
+  /** The reference puzzles (GRADING_REFERENCE in src/generate/generate.ts). */
   reference: { seed: number; count: number };
   /** Per grader id: mean and median guesses on the corpus, and mean guesses on the reference. */
   graders: Record<string, { mean: number; median: number; reference: number }>;

@@ -14,14 +14,14 @@
  */
 import type { Readable } from "node:stream";
 import { type JudgeFormat, type JudgePuzzle, JudgeInputError, JudgeRun } from "../formats/judge.js";
-import { type Alphabet, formatPuzzle } from "../puzzle.js";
-import type { SolveRecord, Status } from "../solver.js";
+import { type Alphabet, formatPuzzle } from "../model/puzzle.js";
+import type { SolveRecord, Status } from "../solvers/solver.js";
 import { textTask } from "../pool/task.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { MAX_LINE_LENGTH } from "../formats/lines.js";
-import { EXCERPT_LENGTH, escapeText } from "../excerpt.js";
-import { commaGrouped } from "../whole-number.js";
-import type { Solver } from "../solver.js";
+import { EXCERPT_LENGTH, escapeText } from "../model/excerpt.js";
+import { commaGrouped } from "../model/whole-number.js";
+import type { Solver } from "../solvers/solver.js";
 
 /** Solves a judge's puzzles, one record each in order, under the judge's limit and alphabet: on the CLI's batch solver ({@link batchJudgeSolver}). */
 export type JudgeSolve = (puzzles: readonly JudgePuzzle[], limit: number, alphabet: Alphabet | undefined) => Promise<SolveRecord[]>;

@@ -13,7 +13,7 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
-import { buildLine } from "../build-line.js";
+import { buildLine } from "../kernel/build-line.js";
 import { USAGE_ERROR_STATUS, errorLine, guardStandardStreams, writeStderr } from "../cli-kit/errors.js";
 
 export { USAGE_ERROR_STATUS } from "../cli-kit/errors.js";

@@ -20,7 +20,7 @@ import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, toOption } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "./output.js";
 import { checkOutputIsNoInput } from "./same-file.js";
-import { commaGrouped } from "../whole-number.js";
+import { commaGrouped } from "../model/whole-number.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 
 /** Parsed flags of the merge command. */

@@ -32,14 +32,14 @@ import { InputReadError } from "../cli-kit/errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
-import type { Alphabet } from "../puzzle.js";
-import { CELLS } from "../shape.js";
+import type { Alphabet } from "../model/puzzle.js";
+import { CELLS } from "../model/shape.js";
 import { type BatchOutcome, giveBack } from "../pool/task.js";
 import { BatchBuilder } from "../pool/builder.js";
-import { STATUSES } from "../solver.js";
+import { STATUSES } from "../solvers/solver.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
-import { LineScanner } from "../wasm.js";
+import { LineScanner } from "../kernel/wasm.js";
 import type { CanonRequest } from "../pool/task.js";
 
 /** One input of a run. */

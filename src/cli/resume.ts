@@ -12,7 +12,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { RecordEnds } from "../formats/output/split.js";
-import { isWhole } from "../whole-number.js";
+import { isWhole } from "../model/whole-number.js";
 import type { OutputFormatName } from "../formats/output/format.js";
 
 /** A run's share of the records: index mod `count` = `index`. */

@@ -20,8 +20,8 @@ import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/format.
 import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../formats/judge.js";
 import type { JudgeSolve, JudgeSource } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
-import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES, type Solver } from "../solver.js";
-import { checkAlphabet } from "../puzzle.js";
+import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES, type Solver } from "../solvers/solver.js";
+import { checkAlphabet } from "../model/puzzle.js";
 import { type BatchSolver, TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type SolveInput, type StreamTotals, solveStreams } from "./pipeline.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "../cli-kit/progress.js";
@@ -31,8 +31,8 @@ import { checkOutputIsNoInput } from "./same-file.js";
 import { type OutputLock, lockOutput } from "./output-lock.js";
 import { closeOutput, openOutput } from "./output.js";
 import { stopBeforeStreamExit } from "../cli-kit/errors.js";
-import { escapeText, excerpt } from "../excerpt.js";
-import { commaGrouped } from "../whole-number.js";
+import { escapeText, excerpt } from "../model/excerpt.js";
+import { commaGrouped } from "../model/whole-number.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
 
 /** Parsed flags of the solve command. */

@@ -61,11 +61,6 @@ export function decodeLineNumbers(deltas: string): Set<number> {
   return lines;
 }
 
-/** The delta encoding of ascending line numbers (the inverse of {@link decodeLineNumbers}). */
-export function encodeLineNumbers(lines: readonly number[]): string {
-  return lines.map((line, index) => line - (index === 0 ? 0 : lines[index - 1])).join(",");
-}
-
 /** Why `puzzle` is not a valid size×size puzzle, or null when it is. */
 export function puzzleProblem(puzzle: string, size: number): string | null {
   const alphabet = ALPHABETS[size];

@@ -26,14 +26,14 @@
  * Several inputs (files) are read as one: each ends with a line end and they are joined in
  * order; an error then names the input and its own line (`b.txt:3: …`).
  */
-import { type Alphabet, type Grid, parsePuzzle, parseSymbols, PuzzleError } from "../puzzle.js";
-import { SIZE } from "../shape.js";
-import type { SolveRecord, Solver } from "../solver.js";
-import { excerpt } from "../excerpt.js";
+import { type Alphabet, type Grid, parsePuzzle, parseSymbols, PuzzleError } from "../model/puzzle.js";
+import { SIZE } from "../model/shape.js";
+import type { SolveRecord, Solver } from "../solvers/solver.js";
+import { excerpt } from "../model/excerpt.js";
 import { rowCells } from "./input/grid.js";
 import { MAX_LINE_LENGTH, splitLines } from "./lines.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
-import { commaGrouped, isWhole } from "../whole-number.js";
+import { commaGrouped, isWhole } from "../model/whole-number.js";
 
 /** Judge names for `--format`. */
 export const JUDGE_FORMATS = ["leetcode37", "hdu1426", "poj2676", "poj2918", "poj3074", "poj3076", "sicily1317"] as const;

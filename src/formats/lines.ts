@@ -30,7 +30,7 @@ export const LONG_LINE_EXCERPT = 64;
 const LF = 10;
 const CR = 13;
 
-/** Finds the lines of a chunk (the 9×9 kernel's scan: src/wasm.ts LineScanner). */
+/** Finds the lines of a chunk (the 9×9 kernel's scan: src/kernel/wasm.ts LineScanner). */
 export interface ChunkScanner {
   scan(bytes: Uint8Array, start: number): { count: number; table: Int32Array; cells: Uint8Array };
 }

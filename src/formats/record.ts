@@ -11,8 +11,8 @@
  * dropped), so it can be shown back and parsed in a worker. Grids are 4×4, 9×9, 16×16 or
  * 25×25 (shape.ts's SHAPES); puzzle.ts reads every size, so the CLI and the library agree.
  */
-import { EMPTY_MARKS } from "../empty-cells.js";
-import { type Alphabet, type Grid, DIGITS, PuzzleError, readPuzzle } from "../puzzle.js";
+import { EMPTY_MARKS } from "../model/empty-cells.js";
+import { type Alphabet, type Grid, DIGITS, PuzzleError, readPuzzle } from "../model/puzzle.js";
 
 /** What the readers know beyond the text: the `--alphabet` given, if any. */
 export interface ReadHints {

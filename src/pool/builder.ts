@@ -4,8 +4,8 @@
  * (pipeline.ts sizes them), their buffers from this thread's pool (buffers.ts).
  */
 import type { OutputFormatName } from "../formats/output/index.js";
-import type { Alphabet } from "../puzzle.js";
-import { CELLS } from "../shape.js";
+import type { Alphabet } from "../model/puzzle.js";
+import { CELLS } from "../model/shape.js";
 import { batchBuffers } from "./buffers.js";
 import { type BatchTask, type CanonRequest, grown, sliceTask } from "./task.js";
 

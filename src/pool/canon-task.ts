@@ -13,11 +13,11 @@
  * minimality when asked, and the error (csv: `index,canon,puzzle,file,line,…`, so the form is
  * the second field, what `sort -t, -k2,2 -u` keys on).
  */
-import { CanonKernel, REPEATED_CLUE } from "../canon.js";
+import { CanonKernel, REPEATED_CLUE } from "../canon/canon.js";
 import { type ReadRecord, parseRecord } from "../formats/record.js";
 import { csvField } from "../formats/output/csv.js";
-import { CELLS, SHAPE_9 } from "../shape.js";
-import { STATUSES, solveGroup } from "../solver.js";
+import { CELLS, SHAPE_9 } from "../model/shape.js";
+import { STATUSES, solveGroup } from "../solvers/solver.js";
 import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
 import { type BatchEngines, solveTask } from "./solve-task.js";
 

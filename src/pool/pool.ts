@@ -11,11 +11,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
-import { packageRoot } from "../paths.js";
+import { packageRoot } from "../kernel/paths.js";
 import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
 import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines } from "./solve-task.js";
 import { runTask } from "./canon-task.js";
-import { compiledKernels } from "../wasm.js";
+import { compiledKernels } from "../kernel/wasm.js";
 import { batchBuffers } from "./buffers.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 

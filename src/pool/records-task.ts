@@ -17,8 +17,8 @@
  * The records are made on the main thread from the columns: a record object cloned across
  * threads costs more than solving its puzzle.
  */
-import type { Puzzle } from "../puzzle.js";
-import { CELLS } from "../shape.js";
+import type { Puzzle } from "../model/puzzle.js";
+import { CELLS } from "../model/shape.js";
 import {
   type BatchResult,
   type CheckedOptions,
@@ -29,7 +29,7 @@ import {
   readTextLines,
   rejectedDigitRecords,
   solveRead,
-} from "../solver.js";
+} from "../solvers/solver.js";
 
 /** A batch as it crosses to a worker: its lines' text, or what {@link solveRead} needs of it read. */
 export interface RecordsTask {

@@ -18,16 +18,16 @@ import {
   solveGroup,
   solvesBatches,
   statusOf,
-} from "../solver.js";
+} from "../solvers/solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
-import { excerpt } from "../excerpt.js";
-import { type Alphabet, DIGITS } from "../puzzle.js";
-import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../shape.js";
+import { excerpt } from "../model/excerpt.js";
+import { type Alphabet, DIGITS } from "../model/puzzle.js";
+import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../model/shape.js";
 import { outputFormats } from "../formats/output/index.js";
 import { csvField } from "../formats/output/csv.js";
-import { solvers, solversBySize } from "../registry.js";
-import type { BatchResult } from "../solver.js";
-import type { WasmModule } from "../kernel-source.js";
+import { solvers, solversBySize } from "../solvers/registry.js";
+import type { BatchResult } from "../solvers/solver.js";
+import type { WasmModule } from "../kernel/kernel-source.js";
 import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, grown, outputRoom, taskBuffers } from "./task.js";
 
 /** What each worker starts with (its `workerData`). */

@@ -17,10 +17,10 @@
  * output bytes. A batch holds the records of one file, consecutive in the run (or in its shard),
  * so `firstIndex + i × indexStep` is record i's index.
  */
-import type { Alphabet } from "../puzzle.js";
-import { CELLS } from "../shape.js";
+import type { Alphabet } from "../model/puzzle.js";
+import { CELLS } from "../model/shape.js";
 import type { OutputFormatName } from "../formats/output/index.js";
-import { STATUSES } from "../solver.js";
+import { STATUSES } from "../solvers/solver.js";
 import { type BufferPool, batchBuffers } from "./buffers.js";
 
 /** What a canon batch (canon-task.ts) writes besides each form. */
@@ -210,4 +210,4 @@ export interface BatchOutcome {
 /** Error messages a batch reports back at most. */
 export const ERRORS_PER_BATCH = 10;
 
-export { grown } from "../solver.js";
+export { grown } from "../solvers/solver.js";

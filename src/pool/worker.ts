@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
-import { adoptKernels } from "../wasm.js";
+import { adoptKernels } from "../kernel/wasm.js";
 import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
 import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines } from "./solve-task.js";
 import { runTask } from "./canon-task.js";

@@ -8,9 +8,9 @@
  * state is 32 words of one Uint32Array: words 0–26 the slot masks (slot = digit * 3 + band),
  * words 27–29 the unsolved cells of each band. State `depth` starts at word `depth * 32`.
  */
-import type { Grid } from "../puzzle.js";
-import { CELLS } from "../shape.js";
-import { type SearchStats, type SolverEngine, kernelBudget } from "../solver.js";
+import type { Grid } from "../model/puzzle.js";
+import { CELLS } from "../model/shape.js";
+import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
 const SLOTS = 27;
 const BAND_CELLS = 0x7ffffff;

@@ -20,9 +20,9 @@
  * complement). Each level chooses the column with the fewest rows (the first on ties);
  * a guess is a chosen column with two or more rows. Recursion depth ≤ 81.
  */
-import type { Grid } from "../puzzle.js";
-import { CELLS } from "../shape.js";
-import type { SearchStats, SolverEngine } from "../solver.js";
+import type { Grid } from "../model/puzzle.js";
+import { CELLS } from "../model/shape.js";
+import type { SearchStats, SolverEngine } from "./solver.js";
 import { EXACT_COVER_COLUMNS, SearchTally, candidateMasks, exactCoverColumns } from "./units.js";
 
 const ROOT = 0;

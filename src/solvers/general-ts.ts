@@ -10,8 +10,8 @@
  * symbol s), the count of unplaced cells, then the locked symbols of each unit orientation.
  * State `depth` starts at word `depth * stride`.
  */
-import { type Shape, LARGEST_SHAPE, shapeOf } from "../shape.js";
-import { type SearchStats, type SolverEngine, kernelBudget } from "../solver.js";
+import { type Shape, LARGEST_SHAPE, shapeOf } from "../model/shape.js";
+import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
 /** Scratch sized for any grid handled (the box sizes of shape.ts). */
 const { box: MAX_BOX, size: MAX_SIZE, cells: MAX_CELLS } = LARGEST_SHAPE;

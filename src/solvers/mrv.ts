@@ -11,9 +11,9 @@
  * candidate: place it, clear that digit from the peers that still allow it, recurse, undo.
  * Recursion depth ≤ 81. A guess is a chosen cell with two or more candidates.
  */
-import type { Grid } from "../puzzle.js";
-import { CELLS } from "../shape.js";
-import type { SearchStats, SolverEngine } from "../solver.js";
+import type { Grid } from "../model/puzzle.js";
+import { CELLS } from "../model/shape.js";
+import type { SearchStats, SolverEngine } from "./solver.js";
 import { PEERS, PEER_COUNT, SearchTally, candidateMasks } from "./units.js";
 
 /** Seed 004's solver: per-cell candidate flags and counts, branch on the fewest candidates. */

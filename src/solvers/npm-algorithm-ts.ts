@@ -8,8 +8,8 @@
  * counts at most 1 whatever the limit: it cannot prove uniqueness, and a puzzle with several
  * solutions comes back with count 1. No guesses, no work cap (the budget is ignored).
  */
-import type { Grid } from "../puzzle.js";
-import type { SearchStats, SolverEngine } from "../solver.js";
+import type { Grid } from "../model/puzzle.js";
+import type { SearchStats, SolverEngine } from "./solver.js";
 import { type PeerPackage, importPeer } from "./peer.js";
 
 /** The package this adapter was written for. */

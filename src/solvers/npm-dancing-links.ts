@@ -14,8 +14,8 @@
  * data is `cell · N + digit − 1`. On 9×9 these are the 324 columns of units.ts. The package
  * counts up to the limit itself; it reports no guesses and has no work cap, so the budget is ignored.
  */
-import type { Grid } from "../puzzle.js";
-import type { SearchStats, SolverEngine } from "../solver.js";
+import type { Grid } from "../model/puzzle.js";
+import type { SearchStats, SolverEngine } from "./solver.js";
 import { type PeerPackage, importPeer } from "./peer.js";
 
 /** The package this adapter was written for. */

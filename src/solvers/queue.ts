@@ -7,7 +7,7 @@
  * Recursion depth is the number of empty cells (≤ 81). A guess is counted when a second
  * digit passes the check at the same visit of a cell.
  */
-import { CELLS } from "../shape.js";
+import { CELLS } from "../model/shape.js";
 import { ScanningBacktracker } from "./units.js";
 
 /** Seed 002's solver: depth-first over the list of empty cells, digits checked by scanning. */

@@ -7,7 +7,7 @@
  * number of empty cells (≤ 81). A guess is counted when a second digit passes the check
  * at the same visit of a cell.
  */
-import { CELLS } from "../shape.js";
+import { CELLS } from "../model/shape.js";
 import { ScanningBacktracker } from "./units.js";
 
 /** Seed 001's solver: first empty cell by scanning, digits checked by scanning. */

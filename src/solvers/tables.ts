@@ -10,9 +10,9 @@
  * places each digit whose three table entries are clear. Recursion depth ≤ 81. A guess is
  * counted when a second digit passes the check at the same visit of a cell.
  */
-import type { Grid } from "../puzzle.js";
-import { CELLS } from "../shape.js";
-import type { SearchStats, SolverEngine } from "../solver.js";
+import type { Grid } from "../model/puzzle.js";
+import { CELLS } from "../model/shape.js";
+import type { SearchStats, SolverEngine } from "./solver.js";
 import { BOX_OF, COLUMN_OF, ROW_OF, SearchTally } from "./units.js";
 
 /** Seeds 000/003's solver: cells in row-major order, digits checked in boolean tables. */

@@ -12,9 +12,9 @@
  * every baseline stops, reports and copies its first solution the same way;
  * {@link ScanningBacktracker} is the search the two scanning baselines share.
  */
-import type { Grid } from "../puzzle.js";
-import { CELLS, SIZE, UNITS } from "../shape.js";
-import { type SearchStats, type SolverEngine, kernelBudget } from "../solver.js";
+import type { Grid } from "../model/puzzle.js";
+import { CELLS, SIZE, UNITS } from "../model/shape.js";
+import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
 /** Peers per cell: 8 in the row, 8 in the column, 4 more in the box. */
 export const PEER_COUNT = 20;

@@ -26,9 +26,9 @@
  * room for the arguments, a memory that cannot grow by the page the arguments need.
  */
 import { readFile } from "node:fs/promises";
-import type { Grid } from "../puzzle.js";
-import { CELLS } from "../shape.js";
-import type { SearchStats, SolverEngine } from "../solver.js";
+import type { Grid } from "../model/puzzle.js";
+import { CELLS } from "../model/shape.js";
+import type { SearchStats, SolverEngine } from "./solver.js";
 
 /** The exports the ABI needs. */
 interface AbiExports {

@@ -5,7 +5,7 @@
  * the part before the colon is a whole puzzle (N² cells, no comma): a CSV row with a colon
  * in another field (a URL, a time) stays CSV.
  */
-import { SHAPES } from "../../shape.js";
+import { SHAPES } from "../../model/shape.js";
 import type { InputFormat } from "./format.js";
 
 /** True for a line with a colon and no comma, or whose text before the first colon is N² characters (N = 4, 9, 16, 25) without a comma. */

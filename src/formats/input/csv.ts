@@ -8,8 +8,8 @@
  * quoted fields may hold commas and doubled quotes; a record stays on one line.
  */
 import { createRequire } from "node:module";
-import { excerpt } from "../../excerpt.js";
-import { SHAPES } from "../../shape.js";
+import { excerpt } from "../../model/excerpt.js";
+import { SHAPES } from "../../model/shape.js";
 import type { InputFormat } from "./format.js";
 
 /** csv-parse's synchronous parser, loaded at the first line with a quote: most inputs have none, and it is read per line. */

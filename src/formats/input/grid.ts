@@ -17,9 +17,9 @@
  * Real 16×16 rows almost always hold a clue outside `1`–`4`; a 4×4 run has such symbols only
  * in its mistakes.
  */
-import { KNOWN_ALPHABETS } from "../../puzzle.js";
-import { type Shape, SHAPE_9, shapeOfSide } from "../../shape.js";
-import { symbolEmpties } from "../../empty-cells.js";
+import { KNOWN_ALPHABETS } from "../../model/puzzle.js";
+import { type Shape, SHAPE_9, shapeOfSide } from "../../model/shape.js";
+import { symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
 import type { InputFormat } from "./format.js";
 

@@ -5,7 +5,7 @@
  * is ignored. A 16-character line is a 4×4 puzzle only when the `--alphabet` has 4 symbols;
  * otherwise detection gives it to the grid reader (a 16×16 row, or a run of 4×4 lines).
  */
-import { type Shape, SHAPE_9, SHAPES } from "../../shape.js";
+import { type Shape, SHAPE_9, SHAPES } from "../../model/shape.js";
 import type { EmitRecord, ReadHints } from "../record.js";
 import type { InputFormat } from "./format.js";
 

@@ -22,11 +22,11 @@
  */
 import type { EmitRecord, ReadHints } from "../record.js";
 import { type LineSink, type LongLine, MAX_LINE_LENGTH } from "../lines.js";
-import { EMPTY_MARKS } from "../../empty-cells.js";
-import { readsNineByNineAsDigits } from "../../puzzle.js";
-import { CELLS, shapeOfSide } from "../../shape.js";
-import { EXCERPT_LENGTH, escapeText } from "../../excerpt.js";
-import { commaGrouped } from "../../whole-number.js";
+import { EMPTY_MARKS } from "../../model/empty-cells.js";
+import { readsNineByNineAsDigits } from "../../model/puzzle.js";
+import { CELLS, shapeOfSide } from "../../model/shape.js";
+import { EXCERPT_LENGTH, escapeText } from "../../model/excerpt.js";
+import { commaGrouped } from "../../model/whole-number.js";
 import { colonFormat } from "./colon.js";
 import { csvFormat } from "./csv.js";
 import type { InputFormat, InputFormatName } from "./format.js";

@@ -3,7 +3,7 @@
  * A format turns one record and its result into text (with its line end); formats never
  * write, so workers can format their own batches and the main thread only concatenates.
  */
-import type { SolveRecord } from "../../solver.js";
+import type { SolveRecord } from "../../solvers/solver.js";
 import type { ReadRecord } from "../record.js";
 
 /** Output format names for `--out`. */

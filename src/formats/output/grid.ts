@@ -5,7 +5,7 @@
  * (`\n` for a line end in a file name), so a blank line always ends a record: `merge` and
  * `--resume` count records by them.
  */
-import { escapeText } from "../../excerpt.js";
+import { escapeText } from "../../model/excerpt.js";
 import type { OutputFormat } from "./format.js";
 
 /** The `grid` writer. */

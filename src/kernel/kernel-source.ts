@@ -13,7 +13,7 @@
  *                                   bundler meets a Node import on the way to the browser
  *     anything else                 fetch, then as a Response
  *
- * The default source of each kernel is `new URL("../build/<kernel>.wasm", import.meta.url)`
+ * The default source of each kernel is `new URL("../../build/<kernel>.wasm", import.meta.url)`
  * (see wasm.ts): from src/ that is the asc output in build/, from dist/src/ the copy
  * `npm run build` puts in dist/build/, and in a bundle the file the bundler copied.
  */

@@ -1,7 +1,7 @@
 /**
  * Where this package's files are: its root (the folder with package.json, from src/ or
  * dist/src/) and the files under it. Nothing here loads anything; wasm.ts loads the kernels,
- * datasets.ts reads the corpora, the bench writes its results, all from these paths.
+ * datasets/read.ts reads the corpora, the bench writes its results, all from these paths.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";

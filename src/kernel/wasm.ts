@@ -34,11 +34,11 @@
  *   kernel.input(n).set(packed);                                    // n puzzles, 256 bytes each
  *   const { counts, solutions } = kernel.run(n, 2, Infinity);
  */
-import { buildFacts } from "../build/facts.js";
-import { instantiate as instantiateSudokuKernel } from "../build/release.js";
+import { buildFacts } from "../../build/facts.js";
+import { instantiate as instantiateSudokuKernel } from "../../build/release.js";
 import { type KernelSource, type UrlObject, type WasmModule, compileSource } from "./kernel-source.js";
-import type { Grid } from "./puzzle.js";
-import { type Shape, CELLS, SHAPE_9, shapeName, shapeOf } from "./shape.js";
+import type { Grid } from "../model/puzzle.js";
+import { type Shape, CELLS, SHAPE_9, shapeName, shapeOf } from "../model/shape.js";
 import {
   type KernelRecords,
   type KernelResult,
@@ -48,8 +48,8 @@ import {
   checkLimit,
   kernelBudget,
   writeTextCells,
-} from "./solver.js";
-import { checkWhole, isWhole } from "./whole-number.js";
+} from "../solvers/solver.js";
+import { checkWhole, isWhole } from "../model/whole-number.js";
 
 export type { KernelSource, ResponseLike, UrlObject, WasmModule } from "./kernel-source.js";
 
@@ -126,9 +126,9 @@ async function instantiateKernel(module: WasmModule): Promise<unknown> {
  * debug builds and variants are computed, so no bundler copies them unasked.
  */
 export function kernelUrl(stem: string): UrlObject {
-  if (stem === "release") return new URL("../build/release.wasm", import.meta.url);
-  if (stem === "general") return new URL("../build/general.wasm", import.meta.url);
-  return new URL("../build/" + stem + ".wasm", import.meta.url);
+  if (stem === "release") return new URL("../../build/release.wasm", import.meta.url);
+  if (stem === "general") return new URL("../../build/general.wasm", import.meta.url);
+  return new URL("../../build/" + stem + ".wasm", import.meta.url);
 }
 
 const compiled = new Map<string, Promise<WasmModule>>();

@@ -10,10 +10,10 @@
  * and column-in-stack permutations (2 × 6^8 maps) and relabelling of the digits. Two puzzles are
  * the same up to symmetry exactly when their forms are equal. The form needs no solution.
  */
-import { instantiate as instantiateCanonKernel } from "../build/canon.js";
-import { compileWasmFile } from "./wasm.js";
-import { CELLS } from "./shape.js";
-import { PuzzleError, readPuzzle } from "./puzzle.js";
+import { instantiate as instantiateCanonKernel } from "../../build/canon.js";
+import { compileWasmFile } from "../kernel/wasm.js";
+import { CELLS } from "../model/shape.js";
+import { PuzzleError, readPuzzle } from "../model/puzzle.js";
 
 /** The kernel's count for a digit repeated in a row, column or box. */
 export const REPEATED_CLUE = -2;

@@ -14,8 +14,8 @@
  * needs of the worker pool is one function, {@link openRecordsSolver}.
  */
 import { availableParallelism } from "node:os";
-import type { Grid } from "./puzzle.js";
-import type { SolverId } from "./registry.js";
+import type { Grid } from "../model/puzzle.js";
+import type { SolverId } from "../solvers/registry.js";
 import {
   type CheckedOptions,
   type ReadBatch,
@@ -28,13 +28,13 @@ import {
   linesText,
   readInputs,
   readsDigitLines,
-} from "./solver.js";
-import { CELLS, SHAPE_9 } from "./shape.js";
-import { excerpt } from "./excerpt.js";
-import { TASKS_PER_WORKER, openWorkerPool, workerFile } from "./pool/pool.js";
-import { loadBatchEngines } from "./pool/solve-task.js";
-import { type RecordsOutcome, type RecordsTask, recordsTask, textTask } from "./pool/records-task.js";
-import { compiledKernels } from "./wasm.js";
+} from "../solvers/solver.js";
+import { CELLS, SHAPE_9 } from "../model/shape.js";
+import { excerpt } from "../model/excerpt.js";
+import { TASKS_PER_WORKER, openWorkerPool, workerFile } from "./pool.js";
+import { loadBatchEngines } from "./solve-task.js";
+import { type RecordsOutcome, type RecordsTask, recordsTask, textTask } from "./records-task.js";
+import { compiledKernels } from "../kernel/wasm.js";
 
 export interface PoolOptions {
   /** Worker threads. @default the machine's available parallelism (os.availableParallelism()) */

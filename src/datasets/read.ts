@@ -14,9 +14,9 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
-import { packageRoot } from "./paths.js";
-import { catalog } from "./datasets/catalog.js";
-import { cachedPath, fetchCommand } from "./datasets/cache.js";
+import { packageRoot } from "../kernel/paths.js";
+import { catalog } from "./catalog.js";
+import { cachedPath, fetchCommand } from "./cache.js";
 
 /** The puzzles of one file. */
 export interface Dataset {

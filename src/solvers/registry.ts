@@ -6,13 +6,13 @@
  * Adding a solver is one file (an engine, see solver.ts) and one row here. The default engine of
  * a size is the first row that takes it (so the fastest come first).
  */
-import type { KernelSource } from "./kernel-source.js";
-import { SHAPES, SHAPE_9, shapeOfSide } from "./shape.js";
+import type { KernelSource } from "../kernel/kernel-source.js";
+import { SHAPES, SHAPE_9, shapeOfSide } from "../model/shape.js";
 import type { SolverEngine } from "./solver.js";
-import { ALGORITHM_TS_PEER, AlgorithmTsPackageEngine } from "./solvers/npm-algorithm-ts.js";
-import { DANCING_LINKS_PEER, DancingLinksPackageEngine } from "./solvers/npm-dancing-links.js";
-import { type PeerPackage, missingPeerMessage, peerInstalled } from "./solvers/peer.js";
-import { type KernelBuild, WasmKernel, kernelVariants, variantBuild } from "./wasm.js";
+import { ALGORITHM_TS_PEER, AlgorithmTsPackageEngine } from "./npm-algorithm-ts.js";
+import { DANCING_LINKS_PEER, DancingLinksPackageEngine } from "./npm-dancing-links.js";
+import { type PeerPackage, missingPeerMessage, peerInstalled } from "./peer.js";
+import { type KernelBuild, WasmKernel, kernelVariants, variantBuild } from "../kernel/wasm.js";
 
 /** The ids of the solvers this package registers (`wasm:<variant>` for each kernel variant). */
 export type BuiltinSolverId =
@@ -123,7 +123,7 @@ export const solvers: readonly SolverInfo[] = [
     external: false,
     sizes: ANY_SIZE,
     capabilities: { guesses: true, budget: true },
-    load: async (size) => new (await import("./solvers/general-ts.js")).GeneralTsEngine(boxOf(size)),
+    load: async (size) => new (await import("./general-ts.js")).GeneralTsEngine(boxOf(size)),
   },
   {
     id: "bitmask",
@@ -132,7 +132,7 @@ export const solvers: readonly SolverInfo[] = [
     external: false,
     sizes: NINE,
     capabilities: { guesses: true, budget: true },
-    load: async () => new (await import("./solvers/bitmask.js")).BitmaskEngine(),
+    load: async () => new (await import("./bitmask.js")).BitmaskEngine(),
   },
   {
     id: "scan",
@@ -142,7 +142,7 @@ export const solvers: readonly SolverInfo[] = [
     external: false,
     sizes: NINE,
     capabilities: { guesses: true, budget: true },
-    load: async () => new (await import("./solvers/scan.js")).ScanEngine(),
+    load: async () => new (await import("./scan.js")).ScanEngine(),
   },
   {
     id: "tables",
@@ -151,7 +151,7 @@ export const solvers: readonly SolverInfo[] = [
     external: false,
     sizes: NINE,
     capabilities: { guesses: true, budget: true },
-    load: async () => new (await import("./solvers/tables.js")).TablesEngine(),
+    load: async () => new (await import("./tables.js")).TablesEngine(),
   },
   {
     id: "queue",
@@ -160,7 +160,7 @@ export const solvers: readonly SolverInfo[] = [
     external: false,
     sizes: NINE,
     capabilities: { guesses: true, budget: true },
-    load: async () => new (await import("./solvers/queue.js")).QueueEngine(),
+    load: async () => new (await import("./queue.js")).QueueEngine(),
   },
   {
     id: "mrv",
@@ -169,7 +169,7 @@ export const solvers: readonly SolverInfo[] = [
     external: false,
     sizes: NINE,
     capabilities: { guesses: true, budget: true },
-    load: async () => new (await import("./solvers/mrv.js")).MrvEngine(),
+    load: async () => new (await import("./mrv.js")).MrvEngine(),
   },
   {
     id: "dlx",
@@ -178,7 +178,7 @@ export const solvers: readonly SolverInfo[] = [
     external: false,
     sizes: NINE,
     capabilities: { guesses: true, budget: true },
-    load: async () => new (await import("./solvers/dlx.js")).DlxEngine(),
+    load: async () => new (await import("./dlx.js")).DlxEngine(),
   },
   {
     id: "npm:dancing-links",

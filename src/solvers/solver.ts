@@ -21,9 +21,9 @@ import {
   readDigits,
   readPuzzle,
   readsNineByNineAsDigits,
-} from "./puzzle.js";
-import { CELLS, SHAPE_9, SYMBOL_COUNTS, shapeName } from "./shape.js";
-import { checkWhole } from "./whole-number.js";
+} from "../model/puzzle.js";
+import { CELLS, SHAPE_9, SYMBOL_COUNTS, shapeName } from "../model/shape.js";
+import { checkWhole } from "../model/whole-number.js";
 
 /** Every status a record can have, in the order of the CLI's summary. */
 export const STATUSES = ["solved", "unsolvable", "multiple", "invalid", "timeout", "error"] as const;
@@ -453,7 +453,7 @@ export interface CheckedOptions {
 //                            (structured-cloneable: cells bytes, puzzles, records)      │
 //   records in input order ◄──────────────────── batchRecordsInOrder ◄────────────────┘
 //
-// Solver.solveMany runs the three on one thread; the pool (src/solver-pool.ts) reads and writes
+// Solver.solveMany runs the three on one thread; the pool (src/pool/solver-pool.ts) reads and writes
 // records on the main thread and solves on a worker.
 
 /**

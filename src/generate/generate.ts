@@ -23,13 +23,13 @@
  * filters is the same for every correct engine. Hardening and guess filters follow the
  * engine's guess counts, so their output changes when the kernel's heuristics change.
  */
-import type { Grid } from "./puzzle.js";
-import { CELLS, SIZE } from "./shape.js";
-import { Random, checkSeed } from "./prng.js";
-import { checkWhole } from "./whole-number.js";
-import type { SearchStats, SolverEngine } from "./solver.js";
+import type { Grid } from "../model/puzzle.js";
+import { CELLS, SIZE } from "../model/shape.js";
+import { Random, checkSeed } from "../model/prng.js";
+import { checkWhole } from "../model/whole-number.js";
+import type { SearchStats, SolverEngine } from "../solvers/solver.js";
 import { combineGrades, graderWeights } from "./grade.js";
-import { median } from "./quantile.js";
+import { median } from "../model/quantile.js";
 
 export { median };
 
@@ -42,7 +42,7 @@ export interface Grader {
 }
 
 /**
- * The puzzles that put graders on one scale (src/grade.ts): the first `count` minimal puzzles
+ * The puzzles that put graders on one scale (src/generate/grade.ts): the first `count` minimal puzzles
  * of `seed`, no symmetry. Making them depends only on uniqueness, so every correct counting
  * engine makes the same ones, and a grader's reference mean depends on that grader alone.
  */
@@ -54,7 +54,7 @@ let referencePuzzles: Grid[] | null = null;
 /**
  * Counts solutions up to 2 through one engine, and grades difficulty by the guesses of one or
  * more graders (by default that engine). With several graders the grade combines them as
- * src/grade.ts says: each relative to its mean on the reference puzzles, every family
+ * src/generate/grade.ts says: each relative to its mean on the reference puzzles, every family
  * weighing the same, in the first grader's guesses. Grading by several branching orders keeps
  * a climb from learning the weak spots of one heuristic; grading by several families keeps it
  * from learning the weak spots of one kind of solver.

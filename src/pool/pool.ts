@@ -55,7 +55,7 @@ let piscina: typeof import("piscina") | undefined;
  */
 const PiscinaPool = (): typeof Piscina => (piscina ??= requireCommonJs("piscina") as typeof import("piscina")).Piscina;
 
-/** Young-generation cap per worker, in MB (measured: RSS −90 MB on 300k puzzles, no slowdown). */
+/** Young-generation cap per worker, in MB: a worker's garbage is short-lived, and a smaller young generation keeps its RSS down. */
 const WORKER_YOUNG_GENERATION_MB = 8;
 
 /**

@@ -12,12 +12,13 @@ import {
   type SolverEngine,
   REJECTED,
   STATUSES,
-  SolutionWriter,
+  type SolutionWriter,
   batchRecords,
   invalidRecord,
   solveGroup,
   solvesBatches,
   statusOf,
+  writerOf,
 } from "../solvers/solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
 import { excerpt } from "../model/excerpt.js";
@@ -94,15 +95,6 @@ class Group {
     readonly shape: Shape,
     readonly alphabet: Alphabet,
   ) {}
-}
-
-const writers = new Map<Alphabet, SolutionWriter>();
-
-/** The solution writer of `alphabet`, made once per thread. */
-function writerOf(alphabet: Alphabet): SolutionWriter {
-  let writer = writers.get(alphabet);
-  if (!writer) writers.set(alphabet, (writer = new SolutionWriter(alphabet)));
-  return writer;
 }
 
 /** The ReadRecord of position `i` of a task, its text given. */

@@ -53,7 +53,7 @@ export function timeInterleaved(calls: readonly (() => unknown)[], options: Inte
   for (let round = 0; round < options.rounds; round++) {
     const spent = calls.map(() => 0);
     const made = calls.map(() => 0);
-    for (let turn = 0; spent.some((s) => s < options.runSeconds); turn++) {
+    while (spent.some((s) => s < options.runSeconds)) {
       for (let i = 0; i < calls.length; i++) {
         const k = round % 2 === 0 ? i : calls.length - 1 - i;
         if (spent[k] >= options.runSeconds) continue;

@@ -216,17 +216,18 @@ async function timePair(
   const limit = info.capabilities.uniqueness === false ? 1 : plan.limit;
   const budget = info.capabilities.budget ? plan.budget : Infinity;
   const engines = [await engineOf("before", old, draw.shape.size), await engineOf("now", info, draw.shape.size)];
+  const labels = ["--ref", "now"].map((side) => `${info.id} (${side})`);
   let grids: Grid[] = draw.grids;
-  let sides = engines.map((engine, i) => prepareSide(engine, grids, limit, budget, answerChecker(draw, `${info.id} (${i === 0 ? "--ref" : "now"})`, limit)));
+  const prepare = () => engines.map((engine, k) => prepareSide(engine, grids, limit, budget, answerChecker(draw, labels[k], limit)));
+  let sides = prepare();
   const roundMs = plan.timeMs / plan.rounds;
   const slowest = Math.max(...sides.map((side) => callMs(side.solve)));
   if (slowest > roundMs * BATCH_SHARE && grids.length > MIN_PUZZLES) {
     const keep = Math.max(MIN_PUZZLES, Math.floor((grids.length * roundMs * BATCH_SHARE) / slowest));
     grids = grids.slice(0, keep);
-    sides = engines.map((engine, i) => prepareSide(engine, grids, limit, budget, answerChecker(draw, `${info.id} (${i === 0 ? "--ref" : "now"})`, limit)));
+    sides = prepare();
   }
   // Every timed call must give the checked answers again: held against them after the call, outside its timing.
-  const labels = ["--ref", "now"].map((side) => `${info.id} (${side})`);
   const same = sides.map((side, k) => sameAsChecked(draw, labels[k], limit, side.checked));
   const made = [0, 0];
   const calls = sides.map((side) => () => side.solve());

@@ -126,7 +126,7 @@ export interface Change {
   floor?: number;
 }
 
-const keyOf = (r: BenchRecord) => `${r.dataset}\u0000${r.row}`;
+const keyOf = (r: Pick<BenchRecord, "dataset" | "row">) => `${r.dataset}\u0000${r.row}`;
 
 /**
  * now / before speed with a 95% interval: on the calibrated rounds when both sides have them (the
@@ -279,7 +279,7 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     if (change.verdict === "not judged" && !change.reason && !flagged) change.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
     return change;
   });
-  const moved = wholeRunMoved(changes, (c) => solvers.get(`${c.dataset}\u0000${c.row}`) ?? c.row, noiseThreshold);
+  const moved = wholeRunMoved(changes, (c) => solvers.get(keyOf(c)) ?? c.row, noiseThreshold);
   if (moved !== null) {
     for (const change of changes) {
       if (change.verdict !== "faster" && change.verdict !== "slower" && change.verdict !== "no change") continue;

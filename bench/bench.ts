@@ -13,7 +13,7 @@ import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets/
 import { datasetShape } from "../src/model/puzzle.js";
 import { type SolverInfo, findSolver, solvers } from "../src/solvers/registry.js";
 import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
-import { isolatedRow } from "./isolated.js";
+import { isolatedRow, openWorkerRow } from "./isolated.js";
 import { collectEnvironment, datasetIdentity } from "./env.js";
 import { type BenchOptions, benchCommand, parseOptions } from "./options.js";
 import { type Preset, findPreset } from "./presets.js";
@@ -34,7 +34,7 @@ import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
 import { formatTables } from "./report/table.js";
-import { isPureTsBaseline, rowLabels, runBench } from "./runner.js";
+import { type BenchPlan, isPureTsBaseline, rowLabels, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
 import { expectationOf } from "./verify.js";
 
@@ -139,6 +139,7 @@ async function main(argv: readonly string[]): Promise<void> {
     ...collectEnvironment({ seed: options.seed, limit: options.limit, timeMs: options.time, budget: options.budget }, started),
     puzzles: options.puzzles,
     datasets: datasets.map((dataset) => datasetIdentity(dataset, options.puzzles)),
+    ...(options.freshRounds ? { freshRounds: true } : {}),
   };
   if (options.against) {
     if (!earlier) throw new Error("--against needs --compare OLD.json: the run to judge it against");
@@ -153,7 +154,8 @@ async function main(argv: readonly string[]): Promise<void> {
   const selected = await selectSolvers(options, preset);
   const threadsRow = options.threads > 0 && (preset.threadsRow || options.threadsGiven);
   const watch = new InterruptWatch();
-  const plan = {
+  const workerRows = { timeoutMs: options.solverTimeout, freshRounds: options.freshRounds, signal: watch.aborted };
+  const plan: BenchPlan = {
     solvers: selected,
     datasets,
     limit: options.limit,
@@ -164,7 +166,10 @@ async function main(argv: readonly string[]): Promise<void> {
     maxPuzzles: options.puzzles,
     reference: options.reference,
     extraRows: threadsRow ? [poolRow(options.threads)] : [],
-    isolate: (info: SolverInfo) => (isOutsideSolver(info) ? isolatedRow(info, options.solverTimeout, watch.aborted) : undefined),
+    isolate: (info: SolverInfo) => (isOutsideSolver(info) ? isolatedRow(info, workerRows) : undefined),
+    ...(options.freshRounds
+      ? { timeElsewhere: (info: SolverInfo, batch: boolean) => (grids, limit, budget) => openWorkerRow(info, grids, limit, budget, { ...workerRows, batch }) }
+      : {}),
     takes: preset.takes,
     boundaryRow: preset.boundaryRow,
     expectationOf: (dataset: Dataset) => expectationOf(dataset.name, new Set(bundled)),

@@ -5,10 +5,13 @@
  * once, whatever the solver does, since the bench's own thread only waits for it. The row is an
  * extra row of the runner: one checked batch, then timed batches, each timed where it ran, each
  * answer of each held against the checked one. A worker row has no per-puzzle pass (p50 and p99 n/a).
+ * With `--fresh-rounds`, every timing round of every row (the registry's solvers too, after their
+ * checked passes in the bench's thread) runs in a worker thread of its own ({@link openWorkerRow}).
  */
 import { Worker } from "node:worker_threads";
 import type { Grid } from "../src/model/puzzle.js";
 import type { SolverInfo } from "../src/solvers/registry.js";
+import { isOutsideSolver } from "./custom-solvers.js";
 import { TimingAborted, type TimedElsewhere } from "./measure/batches.js";
 import type { BatchAnswers } from "./measure/check.js";
 import { CALIBRATION_SHARE } from "./rounds.js";
@@ -21,39 +24,67 @@ const WATCH_MS = 50;
 /** The default time limit of one countSolutions call of an outside solver, in ms. */
 export const DEFAULT_SOLVER_TIMEOUT_MS = 10_000;
 
-/** The --solvers item that loads `info` again in the worker. */
+/** The --solvers item that loads `info` again in the worker: its id for a registry solver. */
 function specOf(info: SolverInfo): string {
+  if (!isOutsideSolver(info)) return info.id;
   return info.id.startsWith("wasm-abi:") ? `wasm-abi:${info.source}` : info.source!;
 }
 
-/** The row of outside solver `info`, run in a worker thread with a time limit of `timeoutMs` per call; `signal` stops it. */
-export function isolatedRow(info: SolverInfo, timeoutMs: number, signal?: AbortSignal): ExtraRow {
+/** How a worker row runs. */
+export interface WorkerRowOptions {
+  /** The limit of one countSolutions call, in ms. */
+  timeoutMs: number;
+  /** A fresh worker thread for each timing round (its own heap and compiled code), not one for the row. */
+  freshRounds?: boolean;
+  /** One solveBatch call per batch rather than a countSolutions loop (engines that have it). */
+  batch?: boolean;
+  /** Stops the row. */
+  signal?: AbortSignal;
+}
+
+/** The row of outside solver `info`, run in a worker thread with a time limit of `options.timeoutMs` per call; `options.signal` stops it. */
+export function isolatedRow(info: SolverInfo, options: WorkerRowOptions): ExtraRow {
   return {
     solver: info.id,
     mode: "engine",
     label: info.id,
     threads: null,
-    open: (grids, limit, budget) => openWorker(info, grids, limit, budget, timeoutMs, signal),
+    open: (grids, limit, budget) => openWorkerRow(info, grids, limit, budget, options),
   };
 }
 
-async function openWorker(
+/**
+ * Prepares `grids` in a worker thread running `info`: each call solves them there. With
+ * `freshRounds`, `beginRound` replaces the worker by a new one before each timing round, so the
+ * rounds of a row see what differs between fresh instances of the solver's code (JIT choices,
+ * heap and code placement), as two runs of the bench would.
+ */
+export async function openWorkerRow(
   info: SolverInfo,
   grids: readonly Grid[],
   limit: number,
   budget: number,
-  timeoutMs: number,
-  signal?: AbortSignal,
+  { timeoutMs, freshRounds = false, batch = false, signal }: WorkerRowOptions,
 ): Promise<BatchRunner> {
-  const calls = new SharedArrayBuffer(4);
-  const size = Math.round(Math.sqrt(grids[0]?.length ?? 81));
-  const worker = new Worker(new URL("./solver-worker.js", import.meta.url), { workerData: { spec: specOf(info), size, calls } });
-  const ask = waiter(worker, info.id, new Int32Array(calls), timeoutMs, signal);
-  await ask(null);
-  await ask({ kind: "open", grids: [...grids], limit, budget });
+  const start = async () => {
+    const calls = new SharedArrayBuffer(4);
+    const size = Math.round(Math.sqrt(grids[0]?.length ?? 81));
+    const worker = new Worker(new URL("./solver-worker.js", import.meta.url), { workerData: { spec: specOf(info), size, calls } });
+    const ask = waiter(worker, info.id, new Int32Array(calls), timeoutMs, signal);
+    try {
+      await ask(null);
+      await ask({ kind: "open", grids: [...grids], limit, budget, batch });
+    } catch (error) {
+      await worker.terminate();
+      throw error;
+    }
+    return { worker, ask };
+  };
+  let current = await start();
+  let rounds = 0;
   let last: BatchAnswers | null = null;
   const solve = async (): Promise<BatchAnswers & TimedElsewhere> => {
-    const solved = (await ask({ kind: "solve", calibrationShare: CALIBRATION_SHARE })) as Extract<WorkerReply, { kind: "solved" }>;
+    const solved = (await current.ask({ kind: "solve", calibrationShare: CALIBRATION_SHARE })) as Extract<WorkerReply, { kind: "solved" }>;
     const { counts, solutions, guesses, timedOut } = solved;
     let total = 0;
     for (const count of counts) total += count;
@@ -67,7 +98,14 @@ async function openWorker(
       return { total: answers.total, ms: answers.ms, cpuMs: answers.cpuMs, calibration: answers.calibration };
     },
     lastAnswers: () => last,
-    close: async () => void (await worker.terminate()),
+    beginRound: freshRounds
+      ? async () => {
+          if (rounds++ === 0) return; // the first round takes the worker that gave the checked answers
+          await current.worker.terminate();
+          current = await start();
+        }
+      : undefined,
+    close: async () => void (await current.worker.terminate()),
   };
 }
 

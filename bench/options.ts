@@ -59,6 +59,8 @@ export interface BenchOptions {
   threshold: number;
   /** Rounds each row's timing is split into (its time shared between them). */
   rounds: number;
+  /** Each timing round of each row in a worker thread of its own. */
+  freshRounds: boolean;
   /** A commit to build in a git worktree and time against this checkout, row by row, in one run. */
   ref?: string;
   /** With --compare: exit 1 when a row is judged slower by more than this many percent; undefined: never. */
@@ -151,6 +153,12 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
     default: DEFAULT_ROUNDS,
     parse: wholeNumber(2, 100),
   },
+  {
+    flags: "--fresh-rounds",
+    description:
+      "time each round of each row in a fresh worker thread (its own compiled code and heap), so the rounds hold the spread between two runs that --compare judges",
+    default: false,
+  },
   { flags: "--against <new.json>", description: "with --compare: judge this --json file (a CLI run or the web page's export) instead of measuring" },
   { flags: "--compare-anyway", description: "compare even when the runs' settings differ (limit, budget, seed, puzzles, dataset content)", default: false },
   {
@@ -206,6 +214,9 @@ export function parseOptions(argv: readonly string[], command = benchCommand()):
       const key = command.options.find((o) => o.flags === row.flags)!.attributeName();
       if (row.quick !== undefined && command.getOptionValueSource(key) === "default") options[key] = row.quick;
     }
+  }
+  if (options.freshRounds && options.ref) {
+    throw new InvalidArgumentError("--fresh-rounds is for runs judged later with --compare; --ref times both commits in one process, turn by turn");
   }
   options.threshold ??= (options.ref ? REF_THRESHOLD : BETWEEN_RUNS_THRESHOLD) * 100;
   if (options.failOnRegression === true) options.failOnRegression = options.threshold;

@@ -141,6 +141,8 @@ export interface BenchEnvironment {
   datasets?: DatasetIdentity[];
   /** The calibration work's name and source hash (bench/calibration.ts); absent where no row was calibrated (the web page). */
   calibration?: string;
+  /** True when each timing round of each row ran in a fresh worker thread (--fresh-rounds); absent otherwise. */
+  freshRounds?: boolean;
 }
 
 /** A whole run: the environment and the records. */

@@ -5,8 +5,9 @@
  * row between runs (load that comes and goes, a collection, the timer), and `--compare` judges
  * with them (report/compare.ts): an interval from batches alone is far too narrow between two
  * runs. The rounds of a row are not spread across the run (a row is measured whole, so that an
- * interrupted run keeps the rows it finished); what they cannot see, such as the load an hour
- * later or another process's compiled code, is why `--ref` times both commits in one process.
+ * interrupted run keeps the rows it finished). Another process's compiled code they see only with
+ * `--fresh-rounds` (each round in a fresh worker thread, `beforeRound`); the load an hour later
+ * they cannot see, which is why `--ref` times both commits in one process.
  */
 import { cpus } from "node:os";
 import { CalibrationMeter } from "./calibration.js";
@@ -66,7 +67,20 @@ export function otherCoresBusy(before: { busy: number; total: number }, ownMs: n
 /** How to time a row in rounds: the batch options for the whole row, and the rounds to split it into. */
 export interface RoundOptions extends BatchTimingOptions {
   rounds: number;
+  /**
+   * Runs before each round, outside its timing: where each round starts in a fresh worker thread
+   * (isolated.ts). Every round then warms up, for its share of `warmupMs` and at least
+   * FRESH_WARMUP_MS, as the first round alone does otherwise.
+   */
+  beforeRound?(): Promise<void>;
 }
+
+/**
+ * The least warm-up of a round in a fresh worker thread, in ms: its code is compiled anew (a
+ * JavaScript solver's optimising compiler, a kernel's tier-up), and 50 ms left a JavaScript
+ * solver's hard rows many times slower in some rounds.
+ */
+export const FRESH_WARMUP_MS = 200;
 
 /**
  * Times `solveBatch` in `options.rounds` tinybench runs of `timeMs / rounds` each (the warm-up
@@ -88,14 +102,16 @@ export async function timeRounds(
   const cpuBefore = process.cpuUsage();
   const meter = new CalibrationMeter();
   const calibrationMs: number[] = [];
+  const freshWarmupMs = Math.max(FRESH_WARMUP_MS, options.warmupMs / rounds);
   for (let round = 0; round < rounds; round++) {
     if (options.signal?.aborted) throw new TimingAborted(name);
+    await options.beforeRound?.();
     each.push(
       await timeBatches(name, solveBatch, expectedTotal, {
         ...options,
         timeMs: options.timeMs / rounds,
         minCalls: Math.max(1, Math.ceil(options.minCalls / rounds)),
-        warmupMs: round === 0 ? options.warmupMs : 0,
+        warmupMs: options.beforeRound ? freshWarmupMs : round === 0 ? options.warmupMs : 0,
         afterCall: (call) => {
           options.afterCall?.(call);
           if (call.calibration) meter.add(call.calibration);

@@ -89,6 +89,12 @@ export interface BenchPlan {
   extraRows?: readonly ExtraRow[];
   /** The row that measures `info` in place of its engine row, where one is given (outside solvers in a worker: isolated.ts). */
   isolate?(info: SolverInfo): ExtraRow | undefined;
+  /**
+   * Where an engine row's timing rounds run, when not in this thread: `open` prepares them (each
+   * round in a fresh worker thread, isolated.ts: `--fresh-rounds`); the row's checked passes and
+   * per-puzzle timing stay here. `batch`: one solveBatch call per timed call, as the row times here.
+   */
+  timeElsewhere?(info: SolverInfo, batch: boolean): ExtraRow["open"];
   /** Whether a solver is measured on grids of side `size` (a preset, presets.ts); default: every size it takes. */
   takes?(info: SolverInfo, size: number): boolean;
   /** Adds the default kernel's once-per-puzzle row. @default true */
@@ -119,6 +125,8 @@ export interface BatchRunner {
   solve(): Promise<number | TimedElsewhere>;
   /** The answers of the last timed call, where the runner can hold them against the checked ones. */
   lastAnswers?(): KeptAnswers | null;
+  /** Before each timing round: a runner whose rounds each run in a fresh worker thread starts it here. */
+  beginRound?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -373,10 +381,12 @@ function timeRowBatches(
   expectedTotal: number,
   { timeMs, rounds = DEFAULT_ROUNDS, signal }: Pick<BenchPlan, "timeMs" | "rounds" | "signal">,
   afterEach?: (call: number) => void,
+  beforeRound?: () => Promise<void>,
 ): Promise<RoundTiming> {
   let calls = 0;
   const after = afterEach ? () => afterEach(++calls) : undefined;
-  return timeRounds(name, solveBatch, expectedTotal, { timeMs, rounds, minCalls: MIN_SAMPLES, warmupMs: timeMs * WARMUP_SHARE, signal, afterEach: after });
+  const warmupMs = timeMs * WARMUP_SHARE;
+  return timeRounds(name, solveBatch, expectedTotal, { timeMs, rounds, minCalls: MIN_SAMPLES, warmupMs, signal, afterEach: after, beforeRound });
 }
 
 /** Per-puzzle guesses (NaN: unknown), and whether the budget stopped each puzzle. */
@@ -445,19 +455,24 @@ async function timeEngineRow(
     const total = checkAnswers(answers, grids.length, check);
     // The batch check is this row's own verification: its later calls are held against it.
     const sameAsBatch = sameAsChecked(draw, row.label, limit, answers);
+    const elsewhere = plan.timeElsewhere?.(row.info, true);
+    if (elsewhere) return { timing: await timeRunner(await elsewhere(grids, limit, budget), name, grids, total, sameAsBatch, plan), guesses: answers };
     let last: BatchResult | null = null;
     const timed = () => totalOf((last = solveBatch(packed, grids.length, limit, budget)));
     const afterEach = (call: number) => checkSameAnswers(keptOf(last!), grids.length, sameAsBatch, `timed batch ${call}`);
     const timing = await timeRowBatches(name, timed, total, plan, afterEach);
     return { timing, guesses: answers };
   }
-  const loop = countingLoop(engine, grids, limit, budget);
   const guesses = { guesses: pass.guesses, timedOut: (i: number) => pass.timedOut[i] === 1 };
+  const total = sumOf(pass.counts, pass.solved);
+  const elsewhere = plan.timeElsewhere?.(row.info, false);
+  if (elsewhere) return { timing: await timeRunner(await elsewhere(grids, limit, budget), name, grids, total, same, plan), guesses };
+  const loop = countingLoop(engine, grids, limit, budget);
   const afterEach = (call: number) => {
     checkSameAnswers(loop.answers, grids.length, same, `timed batch ${call}`);
     loop.answers.solutions.fill(0); // the next call must write its solutions, not leave these standing
   };
-  return { timing: await timeRowBatches(name, loop.call, sumOf(pass.counts, pass.solved), plan, afterEach), guesses };
+  return { timing: await timeRowBatches(name, loop.call, total, plan, afterEach), guesses };
 }
 
 /** A batch result's answers, read in place (the kernel's regions). */
@@ -508,16 +523,36 @@ async function timeExtraRow(
   plan: BenchPlan,
 ): Promise<{ timing: RoundTiming; guesses: RowGuesses }> {
   const runner = await row.extra!.open(grids, limit, budget);
+  let answers: BatchAnswers;
   try {
-    const answers = await runner.answers();
-    const total = checkAnswers(answers, grids.length, check);
-    const same = sameAsChecked(draw, row.label, limit, answers);
+    answers = await runner.answers();
+  } catch (error) {
+    await runner.close();
+    throw error;
+  }
+  const total = checkAnswers(answers, grids.length, check);
+  const same = sameAsChecked(draw, row.label, limit, answers);
+  return { timing: await timeRunner(runner, name, grids, total, same, plan), guesses: answers };
+}
+
+/**
+ * Times the calls of `runner` in rounds (each started by its `beginRound`), each call's answers,
+ * where the runner keeps them, held against the checked ones (`same`); closes the runner.
+ */
+async function timeRunner(
+  runner: BatchRunner,
+  name: string,
+  grids: readonly Grid[],
+  total: number,
+  same: SameAnswerCheck,
+  plan: BenchPlan,
+): Promise<RoundTiming> {
+  try {
     const afterEach = (call: number) => {
       const last = runner.lastAnswers?.();
       if (last) checkSameAnswers(last, grids.length, same, `timed batch ${call}`);
     };
-    const timing = await timeRowBatches(name, () => runner.solve(), total, plan, afterEach);
-    return { timing, guesses: answers };
+    return await timeRowBatches(name, () => runner.solve(), total, plan, afterEach, runner.beginRound);
   } finally {
     await runner.close();
   }

@@ -10,13 +10,14 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { Grid } from "../src/model/puzzle.js";
-import type { SearchStats, SolverEngine } from "../src/solvers/solver.js";
+import { type SearchStats, type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
+import { pack } from "./measure/draw.js";
 import { type CalibrationWork, CalibrationMeter } from "./calibration.js";
 import { resolveSolver } from "./custom-solvers.js";
 import { describeThrown } from "./runner.js";
 
 /** What the bench sends. */
-export type WorkerRequest = { kind: "open"; grids: Grid[]; limit: number; budget: number } | { kind: "solve"; calibrationShare: number };
+export type WorkerRequest = { kind: "open"; grids: Grid[]; limit: number; budget: number; batch?: boolean } | { kind: "solve"; calibrationShare: number };
 
 /** What this thread answers: ready once loaded, each batch's answers, or what the solver threw. */
 export type WorkerReply =
@@ -42,28 +43,49 @@ let engine: SolverEngine;
 let grids: Grid[] = [];
 let limit = 2;
 let budget = Infinity;
+/** The puzzles packed for one solveBatch call, when the row times the engine's batch call. */
+let packed: Uint8Array | null = null;
 let meter: CalibrationMeter | undefined;
 
-/** Solves every puzzle once; returns the answers and the wall and process CPU ms the loop took. */
+/** Solves every puzzle once, as one solveBatch call or a countSolutions loop; returns the answers and the wall and process CPU ms the solving took. */
 function solveAll(): Extract<WorkerReply, { kind: "solved" }> {
   const cells = grids[0]?.length ?? 0;
   const counts = new Int32Array(grids.length);
   const solutions = new Uint8Array(grids.length * cells);
-  const views = grids.map((_, i) => solutions.subarray(i * cells, (i + 1) * cells));
   const guesses = new Float64Array(grids.length);
   const timedOut = new Uint8Array(grids.length);
-  const stats: SearchStats = { guesses: 0, timedOut: false };
   const cpuStart = process.cpuUsage();
   const start = performance.now();
+  const keep = packed && solvesBatches(engine) ? solveBatch(engine, packed) : solveLoop(solutions, guesses, counts, timedOut);
+  const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
+  keep?.(counts, solutions, guesses, timedOut); // the batch's answers, read from the engine's regions after the timing
+  return { kind: "solved", counts, solutions, guesses, timedOut, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+/** One solveBatch call; returns what copies its answers out (outside the timing). */
+function solveBatch(batchEngine: SolverEngine & Required<Pick<SolverEngine, "solveBatch">>, puzzles: Uint8Array) {
+  Atomics.add(calls, 0, 1);
+  const result = batchEngine.solveBatch(puzzles, grids.length, limit, budget);
+  return (counts: Int32Array, solutions: Uint8Array, guesses: Float64Array, timedOut: Uint8Array) => {
+    counts.set(result.counts.subarray(0, grids.length));
+    solutions.set(result.solutions.subarray(0, solutions.length));
+    guesses.set(result.guesses.subarray(0, grids.length));
+    for (let i = 0; i < grids.length; i++) timedOut[i] = result.nodes[i] < 0 ? 1 : 0;
+  };
+}
+
+/** countSolutions once per puzzle, each answer written into place. */
+function solveLoop(solutions: Uint8Array, guesses: Float64Array, counts: Int32Array, timedOut: Uint8Array): undefined {
+  const cells = grids[0]?.length ?? 0;
+  const stats: SearchStats = { guesses: 0, timedOut: false };
   for (let i = 0; i < grids.length; i++) {
     Atomics.add(calls, 0, 1);
-    counts[i] = engine.countSolutions(grids[i], limit, views[i], stats, budget);
+    counts[i] = engine.countSolutions(grids[i], limit, solutions.subarray(i * cells, (i + 1) * cells), stats, budget);
     guesses[i] = stats.guesses;
     timedOut[i] = stats.timedOut ? 1 : 0;
   }
-  const ms = performance.now() - start;
-  const cpu = process.cpuUsage(cpuStart);
-  return { kind: "solved", counts, solutions, guesses, timedOut, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
+  return undefined;
 }
 
 function reply(message: WorkerReply, transfer: ArrayBuffer[] = []): void {
@@ -74,6 +96,7 @@ port.on("message", (request: WorkerRequest) => {
   try {
     if (request.kind === "open") {
       ({ grids, limit, budget } = request);
+      packed = request.batch ? pack(grids) : null;
       reply({ kind: "opened" });
     } else {
       const solved = solveAll();

@@ -1,20 +1,23 @@
 /**
  * `npm run verdict-rates`: how far `--compare`'s verdicts can be trusted on this machine. It runs
- * the bench in pairs of separate processes and judges each pair as `--compare` does:
+ * the bench in pairs of separate processes and judges each pair as `--compare` does. Every run
+ * times the rows of `--solvers` and the planted module's row (bench/planted.ts: the wasm kernel
+ * behind the solver-module interface); in the second run of a pair the planted row makes the
+ * share `--slowdown` of its calls twice, and nothing else changes:
  *
- *   same commit, idle    `--pairs` pairs of runs of this checkout: every verdict "faster" or
- *                        "slower" is false; printed as false verdicts per 100 rows
- *   same commit, busy    the same with the other core kept busy by a spinning child process
- *   planted slowdown     `--planted-pairs` pairs, a run of the planted module (bench/planted.ts:
- *                        the wasm kernel) against a run of it making the share `--slowdown` of
- *                        its calls twice; the share of its rows judged "slower" is the detection rate
+ *   idle      `--planted-pairs` pairs (at least `--pairs`): every verdict "faster" or "slower" on a
+ *             row of `--solvers` is false (printed per 100 rows); the share of planted rows judged
+ *             "slower" is the detection rate
+ *   busy      `--pairs` pairs with the other core kept busy by a spinning child process: the same
+ *             two rates
  *
- * The goal: at most 1 false verdict per 100 rows, idle and busy; a 10% slowdown judged slower in
- * at least 9 of 10 pairs on an idle machine. Prints the CPU (lscpu's model name), the load average
- * at the start and end of each part, the rates against the goal, and how long it took (about 7
- * minutes with the defaults on an idle 2-core machine; `--pairs`, `--planted-pairs` and `--time`
- * scale it). With `--ref-pairs N`, also N runs of `--ref HEAD` (this commit against itself,
- * interleaved in one process) and their false verdicts.
+ * So a real change is looked for beside unchanged rows, as in a real comparison (the checks that
+ * set rows aside when every solver moved alike see the planted row too). The goal: at most 1
+ * false verdict per 100 rows, idle and busy; a 10% slowdown judged slower in at least 9 of 10
+ * pairs on an idle machine. Prints the CPU (lscpu's model name), the load average at the start
+ * and end of each part, the rates against the goal, and how long it took. With `--ref-pairs N`,
+ * also N runs of `--ref HEAD` (this commit against itself, interleaved in one process) and their
+ * false verdicts. `--bench-options` passes more options to every run (e.g. "--fresh-rounds").
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -41,12 +44,13 @@ interface RateOptions {
   solvers: string[];
   datasets: string[];
   busy: boolean;
+  benchOptions: string;
   keep: boolean;
 }
 
 const OPTIONS: readonly OptionRow[] = [
-  { flags: "--pairs <n>", description: "pairs of same-commit runs, idle and again busy", default: 5, parse: wholeNumber(0) },
-  { flags: "--planted-pairs <n>", description: "pairs of runs with the planted slowdown", default: 10, parse: wholeNumber(0) },
+  { flags: "--pairs <n>", description: "pairs of runs with the other core busy, and the least pairs idle", default: 5, parse: wholeNumber(0) },
+  { flags: "--planted-pairs <n>", description: "pairs of runs idle, each with the planted slowdown in its second run", default: 10, parse: wholeNumber(0) },
   { flags: "--ref-pairs <n>", description: "runs of --ref HEAD (same commit, interleaved in one process), idle", default: 0, parse: wholeNumber(0) },
   { flags: "--slowdown <share>", description: "the planted slowdown (0.1: one call in ten made twice)", default: 0.1, parse: shareArgument },
   { flags: "--time <ms>", description: "the bench's --time per row (its default)", default: 500, parse: wholeNumber(1) },
@@ -67,6 +71,7 @@ const OPTIONS: readonly OptionRow[] = [
     parse: commaList,
   },
   { flags: "--no-busy", description: "skip the runs with the other core busy" },
+  { flags: "--bench-options <options>", description: 'more options for every run of the bench, e.g. "--fresh-rounds"', default: "" },
   { flags: "--keep", description: "keep the runs' JSON files (their folder is printed)", default: false },
 ];
 
@@ -80,6 +85,8 @@ function shareArgument(text: string): number {
 const BENCH = packagePath("dist", "bench", "bench.js");
 const PLANTED = packagePath("dist", "bench", "planted.js");
 const SLOWDOWN_VARIABLE = "SUDOKU_WASM_PLANTED_SLOWDOWN";
+/** The planted module's row label (planted.ts `id`). */
+const PLANTED_ROW = "planted";
 
 /** Runs the bench with `args` (and `env` added); rejects with its stderr when it fails. */
 function runBench(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
@@ -149,13 +156,14 @@ async function main(argv: readonly string[]): Promise<void> {
     String(options.puzzles),
   ];
   common.push("--threads", "0", "--no-chart");
+  const benchOptions = options.benchOptions.split(" ").filter((word) => word !== "");
   const started = performance.now();
   let runs = 0;
   const out = (line: string) => process.stdout.write(line + "\n");
   out(`verdict-rates: ${environment.cpu} (${cpus().length} cores), Node ${environment.node}, commit ${environment.commit}`);
   out(
     `  rows: ${options.solvers.join(",")} on ${options.datasets.join(",")}, --time ${options.time}, --rounds ${options.rounds}, ` +
-      `--puzzles ${options.puzzles}; --compare's defaults [load ${load()}]`,
+      `--puzzles ${options.puzzles}${benchOptions.length > 0 ? ` ${benchOptions.join(" ")}` : ""}; --compare's defaults [load ${load()}]`,
   );
   const goals: string[] = [];
 
@@ -169,47 +177,47 @@ async function main(argv: readonly string[]): Promise<void> {
     return compareRuns(readResultFile(before, "--compare"), readResultFile(after, "--against"));
   };
 
-  const same = async (condition: "idle" | "busy"): Promise<void> => {
+  /** Pairs of runs of `--solvers` and the planted row, the planted row slowed in each second run. */
+  const part = async (condition: "idle" | "busy", pairs: number): Promise<void> => {
     const loadBefore = load();
     const busy = condition === "busy" ? spinner() : null;
+    const same = emptyTally();
+    const planted = emptyTally();
+    const ratios: number[] = [];
     try {
-      const t = emptyTally();
-      for (let i = 0; i < options.pairs; i++) tally(await pair(`${condition}-${i}`, ["--solvers", options.solvers.join(","), ...common]), t);
-      const what = `same commit, ${condition}${busy ? " (the other core spinning)" : ""}`;
-      out(`${what}: ${options.pairs} pairs, ${describeSame(t)} [load ${loadBefore} → ${load()}]`);
-      goals.push(`${percent(t.faster + t.slower, t.rows)} false verdicts per 100 rows ${condition} (goal: at most 1)`);
+      const args = ["--solvers", [...options.solvers, PLANTED].join(","), ...common, ...benchOptions];
+      const plain = { [SLOWDOWN_VARIABLE]: "0" };
+      const slowed = { [SLOWDOWN_VARIABLE]: String(options.slowdown) };
+      for (let i = 0; i < pairs; i++) {
+        const changes = await pair(`${condition}-${i}`, args, plain, slowed);
+        const isPlanted = (change: Change) => change.row === PLANTED_ROW;
+        tally(
+          changes.filter((change) => !isPlanted(change)),
+          same,
+        );
+        tally(changes.filter(isPlanted), planted);
+        for (const change of changes.filter(isPlanted)) if (change.estimate) ratios.push(change.estimate.ratio);
+      }
     } finally {
       busy?.kill();
     }
-  };
-
-  if (options.pairs > 0) {
-    await same("idle");
-    if (options.busy) await same("busy");
-  }
-  if (options.plantedPairs > 0) {
-    const loadBefore = load();
-    const t = emptyTally();
-    const args = ["--solvers", PLANTED, ...common];
-    const plain = { [SLOWDOWN_VARIABLE]: "0" };
-    const slowed = { [SLOWDOWN_VARIABLE]: String(options.slowdown) };
-    const ratios: number[] = [];
-    for (let i = 0; i < options.plantedPairs; i++) {
-      const changes = await pair(`planted-${i}`, args, plain, slowed);
-      tally(changes, t);
-      for (const change of changes) if (change.estimate) ratios.push(change.estimate.ratio);
-    }
-    const found = t.rows === 0 ? "n/a" : ((10 * t.slower) / t.rows).toFixed(1);
+    const what = `${condition}${busy ? " (the other core spinning)" : ""}, ${pairs} pairs`;
+    out(`${what}: same code, ${describeSame(same)}`);
+    const found = planted.rows === 0 ? "n/a" : ((10 * planted.slower) / planted.rows).toFixed(1);
     ratios.sort((a, b) => a - b);
     const measured = ratios.length === 0 ? "n/a" : `${((1 / ratios[Math.floor(ratios.length / 2)] - 1) * 100).toFixed(1)}%`;
     out(
-      `planted ${Math.round(options.slowdown * 100)}% slowdown, idle: ${options.plantedPairs} pairs × ${options.datasets.length} rows: ` +
-        `judged slower in ${t.slower} of ${t.rows} pairs of rows (${found} in 10); ${t["no change"]} no change, ` +
-        `${t["not judged"] + t.undecided} not judged, ${t.faster} faster; the slowdown as measured: median ${measured} ` +
-        `[load ${loadBefore} → ${load()}]`,
+      `${what}: planted ${Math.round(options.slowdown * 100)}% slowdown judged slower in ${planted.slower} of ${planted.rows} pairs of rows ` +
+        `(${found} in 10); ${planted["no change"]} no change, ${planted["not judged"] + planted.undecided} not judged, ${planted.faster} faster; ` +
+        `the slowdown as measured: median ${measured} [load ${loadBefore} → ${load()}]`,
     );
-    goals.push(`planted ${Math.round(options.slowdown * 100)}% found in ${found} of 10 pairs (goal: at least 9)`);
-  }
+    goals.push(`${percent(same.faster + same.slower, same.rows)} false verdicts per 100 rows ${condition} (goal: at most 1)`);
+    if (condition === "idle") goals.push(`planted ${Math.round(options.slowdown * 100)}% found in ${found} of 10 pairs idle (goal: at least 9)`);
+  };
+
+  const idlePairs = Math.max(options.pairs, options.plantedPairs);
+  if (idlePairs > 0) await part("idle", idlePairs);
+  if (options.busy && options.pairs > 0) await part("busy", options.pairs);
   if (options.refPairs > 0) {
     const loadBefore = load();
     const t = emptyTally();

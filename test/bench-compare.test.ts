@@ -79,8 +79,9 @@ const runOf = (records: BenchRecord[]): BenchRun => ({ environment: { date: "202
 
 describe("--compare verdicts", () => {
   it("a row flagged noisy in either run is not judged, however far apart the runs are; pre-empted alone is judged (CPU time leaves it out)", () => {
-    const before = runOf([steadyRecord("a", 10), steadyRecord("b", 10), steadyRecord("c", 10)]);
-    const after = runOf([steadyRecord("a", 20, { rmePercent: 12 }), steadyRecord("b", 20), steadyRecord("c", 20, { cpuPerWall: 0.4 })]);
+    // A steady fourth solver: three solvers of one dataset all slower alone would be set aside as a stretch of the run.
+    const before = runOf([steadyRecord("a", 10), steadyRecord("b", 10), steadyRecord("c", 10), steadyRecord("d", 10)]);
+    const after = runOf([steadyRecord("a", 20, { rmePercent: 12 }), steadyRecord("b", 20), steadyRecord("c", 20, { cpuPerWall: 0.4 }), steadyRecord("d", 10)]);
     const [a, b, c] = compareRuns(before, after);
     expect(a).toMatchObject({ verdict: "not judged", flags: { before: [], after: ["noisy"] } });
     expect(b.verdict).toBe("slower");
@@ -156,9 +157,44 @@ describe("--compare verdicts", () => {
       run((solver) => (solver === "dlx" ? 10 : 11)),
     );
     expect(twoSolvers.filter((c) => c.verdict === "slower")).toHaveLength(4);
-    // Too few rows to tell the machine from the code: judged row by row.
-    const small = compareRuns(runOf(before.records.slice(0, 3)), runOf(run(() => 11).records.slice(0, 3)));
-    expect(small.map((c) => c.verdict)).toEqual(["slower", "slower", "slower"]);
+    // Too few rows to tell the machine from the code (four, of two solvers): judged row by row.
+    const withoutDlx = (rows: BenchRun) => runOf(rows.records.filter((r) => r.solver !== "dlx"));
+    const small = compareRuns(withoutDlx(before), withoutDlx(run(() => 11)));
+    expect(small.map((c) => c.verdict)).toEqual(["slower", "slower", "slower", "slower"]);
+  });
+
+  it("one dataset's rows of three solvers moving together are a stretch of the run, not the code: those rows not judged, the others judged", () => {
+    const solversAndSets = ["easy", "medium", "hard"].flatMap((dataset) => ["wasm", "bitmask", "dlx"].map((solver) => ({ dataset, solver })));
+    const run = (msOf: (dataset: string, solver: string) => number) =>
+      runOf(solversAndSets.map(({ dataset, solver }) => steadyRecord(solver, msOf(dataset, solver), { dataset, solver })));
+    const before = run(() => 10);
+    const hardMoved = compareRuns(
+      before,
+      run((dataset) => (dataset === "hard" ? 11 : 10)),
+    );
+    expect(hardMoved.map((c) => `${c.dataset} ${c.row} ${c.verdict}`)).toEqual([
+      "easy wasm no change",
+      "easy bitmask no change",
+      "easy dlx no change",
+      "medium wasm no change",
+      "medium bitmask no change",
+      "medium dlx no change",
+      "hard wasm not judged",
+      "hard bitmask not judged",
+      "hard dlx not judged",
+    ]);
+    expect(hardMoved[6].reason).toBe("every solver moved on hard, median 0.909×");
+    expect(formatComparison(before, hardMoved)).toContain("WARNING, every solver's rows on hard moved the same way");
+    // One solver steady on that dataset: a change to the other two, judged.
+    const twoOnHard = compareRuns(
+      before,
+      run((dataset, solver) => (dataset === "hard" && solver !== "dlx" ? 11 : 10)),
+    );
+    expect(twoOnHard.filter((c) => c.verdict === "slower").map((c) => `${c.dataset} ${c.row}`)).toEqual(["hard wasm", "hard bitmask"]);
+    // Two solvers on a dataset are too few to tell a stretch of the run from a change to both.
+    const twoSolvers = (rows: BenchRun) => runOf(rows.records.filter((r) => r.solver !== "dlx"));
+    const small = compareRuns(twoSolvers(before), twoSolvers(run((dataset) => (dataset === "hard" ? 11 : 10))));
+    expect(small.filter((c) => c.verdict === "slower").map((c) => `${c.dataset} ${c.row}`)).toEqual(["hard wasm", "hard bitmask"]);
   });
 
   it("a row whose calibrated rounds swing ±12% is not judged on a 10% change; an interval within the threshold is no change", () => {

@@ -6,7 +6,7 @@
  */
 import asc from "assemblyscript/asc";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -264,4 +264,42 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
     expect(signal).toBeOneOf(["SIGINT", "SIGTERM"]);
     expect(run.stdout).not.toMatch(/interrupted by SIG/);
   }, 30_000);
+});
+
+describe("bench --fresh-rounds: each timing round in a worker thread of its own", () => {
+  // A module that notes the thread it is loaded in, once per load: each load is a fresh instance of its code.
+  const noting = (log: string) =>
+    solverModule(
+      "noting.mjs",
+      `import honest from ${JSON.stringify(EXAMPLE)};
+import { appendFileSync } from "node:fs";
+import { threadId } from "node:worker_threads";
+appendFileSync(${JSON.stringify(log)}, threadId + "\\n");
+export const id = "noting";
+export default honest;
+`,
+    );
+
+  it("a solver module is loaded anew for each round, its answers checked in each; the file says so", () => {
+    const log = join(dir, "threads.log");
+    const json = join(dir, "fresh.json");
+    const run = bench(`${noting(log)},bitmask`, "--rounds", "3", "--fresh-rounds", "--json", json, "--no-chart");
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    // The bench's own thread (0) reads the module's id; the first worker gives the checked answers and times the first round, two more the others.
+    const [main, ...workers] = readFileSync(log, "utf8").trim().split("\n");
+    expect(main).toBe("0");
+    expect(workers).toHaveLength(3);
+    expect(new Set(workers).size).toBe(3);
+    expect(workers).not.toContain("0");
+    const written = JSON.parse(readFileSync(json, "utf8"));
+    expect(written.settings.freshRounds).toBe(true);
+    for (const record of written.records) expect(record.roundCpuMicros).toHaveLength(3);
+    expect(written.records.map((r: { row: string }) => r.row)).toEqual(["noting", "bitmask"]);
+  }, 60_000);
+
+  it("is refused with --ref, which times both commits in one process", () => {
+    const run = bench("bitmask", "--fresh-rounds", "--ref", "HEAD");
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("--fresh-rounds is for runs judged later with --compare");
+  });
 });

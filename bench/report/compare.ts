@@ -23,7 +23,9 @@
  *    out), or when a side has no calibrated rounds (the web page's export, which has no CPU
  *    clock). A row only one run has is "not run" on the other side.
  * 5. When every solver's rows moved the same way (each solver's median beyond half the threshold,
- *    {@link wholeRunMoved}), no row is judged: that is the machine or shared code, not one solver.
+ *    {@link movedTogether}), no row is judged: that is the machine or shared code, not one solver.
+ *    The same holds within one dataset whose rows of three solvers or more all moved one way (a
+ *    stretch of the run that the load slowed or sped up, as rows are timed one after another).
  *
  * Two runs made at different times still differ by more than either run can see (the load of
  * the machine, the compiler's choices in each process): `--ref COMMIT` (bench/paired.ts) times
@@ -52,7 +54,8 @@ export const BETWEEN_RUNS_THRESHOLD = 0.05;
 export const REF_THRESHOLD = 0.03;
 
 /** What a run was asked to measure, as far as comparing two runs needs it. */
-export interface ComparedSettings extends Pick<BenchEnvironment, "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "cores" | "node" | "calibration"> {
+export interface ComparedSettings
+  extends Pick<BenchEnvironment, "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "cores" | "node" | "calibration" | "freshRounds"> {
   /** Per dataset: puzzles drawn, and the content hash when the run recorded one. */
   datasets: { name: string; drawn: number; sha256?: string }[];
 }
@@ -96,6 +99,8 @@ export function settingDifferences(before: ComparedSettings, after: ComparedSett
   check("CPU", before.cpu, after.cpu, "warn");
   check("cores", before.cores, after.cores, "warn");
   check("Node", before.node, after.node, "warn");
+  const fresh = (settings: ComparedSettings) => (settings.freshRounds ? "each in a fresh worker thread" : "in the bench's process");
+  check("timing rounds (--fresh-rounds)", fresh(before), fresh(after), "warn");
   return differences;
 }
 
@@ -205,11 +210,14 @@ export function verdictOf(estimate: RatioEstimate, noiseThreshold = NOISE_THRESH
   return "no change";
 }
 
-/** The reason given on each row of a pair of runs that moved as a whole ({@link wholeRunMoved}). */
+/** The reason given on each row of a pair of runs that moved as a whole ({@link movedTogether}). */
 export const WHOLE_RUN_REASON = "every solver moved";
 
-/** The least rows with an estimate, of two solvers or more, in which {@link wholeRunMoved} looks for a common move. */
+/** The least rows with an estimate, of two solvers or more, in which the whole run is looked at for a common move. */
 export const WHOLE_RUN_ROWS = 6;
+
+/** The least solvers of one dataset's rows for that dataset alone to be looked at for a common move. */
+export const DATASET_SOLVERS = 3;
 
 /** The median of positive ratios (the geometric mean of the middle two for an even count). */
 function medianRatio(ratios: readonly number[]): number {
@@ -219,23 +227,48 @@ function medianRatio(ratios: readonly number[]): number {
 }
 
 /**
- * The median change of all rows when the whole run moved: at least WHOLE_RUN_ROWS rows with a
- * calibrated estimate of the same work, of two solvers or more, and every solver's median ratio
- * beyond half of `floor` on the same side. Every solver's code moving alike is what a different
- * machine state between two runs does (a process placed beside a busier core, a host that favours
- * some work over the calibration), not what a change to one solver does (the other solvers stay);
- * such a pair of runs is not judged row by row, and `--ref` tells the two apart. Null when the
- * run did not move so.
+ * The median change of `changes` when they moved together: at least `minRows` rows with a
+ * calibrated estimate of the same work, of `minSolvers` solvers or more, and every solver's median
+ * ratio beyond half of `floor` on the same side. Every solver's code moving alike is what a
+ * different machine state does (a process placed beside a busier core, a stretch of the run that
+ * another tenant slowed, a host that favours some work over the calibration), not what a change
+ * to one solver does (the other solvers stay); such rows are not judged, and `--ref` tells the
+ * two apart. Null when they did not move so.
  */
-export function wholeRunMoved(changes: readonly Change[], solverOf: (change: Change) => string, floor: number): number | null {
+export function movedTogether(
+  changes: readonly Change[],
+  solverOf: (change: Change) => string,
+  floor: number,
+  { minRows = WHOLE_RUN_ROWS, minSolvers = 2 }: { minRows?: number; minSolvers?: number } = {},
+): number | null {
   const rows = changes.filter((c) => c.estimate?.method === "calibrated" && !c.mismatch);
   const bySolver = new Map<string, number[]>();
   for (const change of rows) bySolver.set(solverOf(change), [...(bySolver.get(solverOf(change)) ?? []), change.estimate!.ratio]);
-  if (rows.length < WHOLE_RUN_ROWS || bySolver.size < 2) return null;
+  if (rows.length < minRows || bySolver.size < Math.max(2, minSolvers)) return null;
   const medians = [...bySolver.values()].map(medianRatio);
   const slower = medians.every((m) => m < 1 - floor / 2);
   const faster = medians.every((m) => m > 1 + floor / 2);
   return slower || faster ? medianRatio(rows.map((c) => c.estimate!.ratio)) : null;
+}
+
+/**
+ * Turns the verdicts of rows that moved together ({@link movedTogether}) into "not judged": the
+ * whole run's first, else each dataset's with rows of DATASET_SOLVERS solvers or more.
+ */
+function setAsideCommonMoves(changes: Change[], solverOf: (change: Change) => string, floor: number): void {
+  const setAside = (rows: readonly Change[], reason: string) => {
+    for (const change of rows) {
+      if (change.verdict !== "faster" && change.verdict !== "slower" && change.verdict !== "no change") continue;
+      change.verdict = "not judged";
+      change.reason = reason;
+    }
+  };
+  const whole = movedTogether(changes, solverOf, floor);
+  if (whole !== null) return setAside(changes, `${WHOLE_RUN_REASON}, median ${formatNumber(whole)}×`);
+  for (const [dataset, rows] of groupByDataset(changes)) {
+    const moved = movedTogether(rows, solverOf, floor, { minRows: DATASET_SOLVERS, minSolvers: DATASET_SOLVERS });
+    if (moved !== null) setAside(rows, `${WHOLE_RUN_REASON} on ${dataset}, median ${formatNumber(moved)}×`);
+  }
 }
 
 /** The changes from `before` to `after`: rows of `after` in order, then rows only `before` had. */
@@ -279,14 +312,7 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     if (change.verdict === "not judged" && !change.reason && !flagged) change.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
     return change;
   });
-  const moved = wholeRunMoved(changes, (c) => solvers.get(keyOf(c)) ?? c.row, noiseThreshold);
-  if (moved !== null) {
-    for (const change of changes) {
-      if (change.verdict !== "faster" && change.verdict !== "slower" && change.verdict !== "no change") continue;
-      change.verdict = "not judged";
-      change.reason = `${WHOLE_RUN_REASON}, median ${formatNumber(moved)}×`;
-    }
-  }
+  setAsideCommonMoves(changes, (c) => solvers.get(keyOf(c)) ?? c.row, noiseThreshold);
   for (const r of old.values()) {
     changes.push({
       dataset: r.dataset,
@@ -356,10 +382,12 @@ export function formatComparison(
   if (different.length > 0) {
     out.push(`WARNING, rows that timed different work are not judged: ${different.map((c) => `${c.dataset} · ${c.row} (${c.mismatch})`).join("; ")}`);
   }
-  if (changes.some((c) => c.reason?.startsWith(WHOLE_RUN_REASON))) {
+  const together = [...new Set(changes.filter((c) => c.reason?.startsWith(WHOLE_RUN_REASON)).map((c) => c.dataset))];
+  if (together.length > 0) {
+    const where = changes.some((c) => c.reason?.startsWith(`${WHOLE_RUN_REASON},`)) ? "" : ` on ${together.join(", ")}`;
     out.push(
-      "WARNING, every solver's rows moved the same way: what moves every solver alike is the machine or code they share, " +
-        "not one solver's change, so no row is judged; --ref COMMIT times both commits in one run and tells them apart",
+      `WARNING, every solver's rows${where} moved the same way: what moves every solver alike is the machine or code they share, ` +
+        `not one solver's change, so ${where ? "those rows are" : "no row is"} not judged; --ref COMMIT times both commits in one run and tells them apart`,
     );
   }
   const columns = [

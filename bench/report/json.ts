@@ -28,7 +28,7 @@ const VERSION = 3;
 export const SCHEMA_PATH = "docs/bench-result.schema.json";
 
 /** The environment fields that are settings of the run rather than facts about the machine. */
-const SETTING_KEYS = ["limit", "budget", "seed", "timeMs", "puzzles", "datasets"] as const;
+const SETTING_KEYS = ["limit", "budget", "seed", "timeMs", "puzzles", "datasets", "freshRounds"] as const;
 
 /**
  * An array of numbers as JSON.stringify indents it, one number per line. The line breaks
@@ -53,7 +53,7 @@ export function formatJson(run: BenchRun): string {
   const settings: Record<string, unknown> = {};
   const environment: Record<string, unknown> = { ...run.environment };
   for (const key of SETTING_KEYS) {
-    settings[key] = run.environment[key];
+    if (run.environment[key] !== undefined) settings[key] = run.environment[key];
     delete environment[key];
   }
   return stringifyCompact({

@@ -62,7 +62,9 @@
 //   CONFIGURATION_CHOICE  0 the line with the lowest score, its digit with the fewest (default) │
 //                1 a digit with two configurations in the lowest-scored line that has one, first
 //   CONFIGURATION_SCORE   0 4 per configuration of a digit not yet fixed (default) │ 1 8, 12, 14,
-//                16, 17 for two to six configurations (less than linear from three)
+//                16, 17 for two to six configurations (less than linear from three) │ 2 the line
+//                with the fewest digits not yet fixed, the most configurations on ties │ 3 the
+//                same, the fewest configurations on ties
 //   FIXED_DIGIT_WEIGHT    3 a fixed digit weighs ¾ of a configuration in a line's score (default)
 //                │ 0 fixed digits not counted
 // Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
@@ -842,6 +844,12 @@ const FIXED_WEIGHT: u32 = isDefined(FIXED_DIGIT_WEIGHT) ? FIXED_DIGIT_WEIGHT : 3
  * configurations (from three on, less than the default's 4 per configuration).
  */
 const LOG_SCORE: bool = isDefined(CONFIGURATION_SCORE) ? CONFIGURATION_SCORE == 1 : false;
+/**
+ * CONFIGURATION_SCORE 2 and 3: a line's score counts first its digits not yet fixed (each scores
+ * 16 to 20, a fixed digit 3), then their configurations: 2 the most (a digit scores 22 less its
+ * configurations), 3 the fewest (14 plus them).
+ */
+const DIGITS_SCORE: i32 = isDefined(CONFIGURATION_SCORE) ? (CONFIGURATION_SCORE == 2 || CONFIGURATION_SCORE == 3 ? CONFIGURATION_SCORE : 0) : 0;
 /** LINE_SCORE[3×3 bit matrix] = a digit's part of its line's score, from the configurations inside it (lineScore). */
 const LINE_SCORE: usize = memory.data(512);
 for (let matrix: u32 = 0; matrix < 512; matrix++) store<u8>(LINE_SCORE + matrix, <u8>lineScore(<u32>load<u8>(CONFIGURATIONS + matrix)));
@@ -857,6 +865,7 @@ const PAIR_FIRST: bool = isDefined(CONFIGURATION_CHOICE) ? CONFIGURATION_CHOICE 
 /** A digit's part of its line's score, from its configurations (6 bits). */
 @inline function lineScore(configurations: u32): u32 {
   const count = popcnt(configurations);
+  if (DIGITS_SCORE != 0 && count > 1) return DIGITS_SCORE == 2 ? 22 - count : 14 + count;
   if (LOG_SCORE) return count == 1 ? FIXED_WEIGHT : count == 2 ? 8 : count == 3 ? 12 : count == 4 ? 14 : count == 5 ? 16 : 17;
   return count > 1 ? count * CONFIGURATION_WEIGHT : FIXED_WEIGHT;
 }

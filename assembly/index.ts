@@ -67,6 +67,7 @@
 //                same, the fewest configurations on ties
 //   FIXED_DIGIT_WEIGHT    3 a fixed digit weighs ¾ of a configuration in a line's score (default)
 //                │ 0 fixed digits not counted
+//   FISH         0 none (default) │ 1 X-wings along rows and columns at the fixed point of rules 1–4
 // Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
 // Switches that changed only the speed, with the same guesses and nodes on every puzzle, were
 // retired once their faster side was the default; c20795f still has them: LAYOUT (digit-major
@@ -591,6 +592,89 @@ function placeHiddenSingles(st: usize): i32 {
   return placedCount;
 }
 
+/** FISH (0 none, default): 1 X-wings along rows and columns, run when rules 1–4 are at their fixed point. */
+const FISH_RULE: i32 = isDefined(FISH) ? FISH : 0;
+/** Per row of the grid, a digit's columns there (then per column, its rows): scratch for reviseFish. */
+const FISH_LINES: usize = FISH_RULE != 0 ? memory.data(9 * 4, 4) : 0;
+
+/**
+ * X-wing: two rows where a digit has the same two columns (and nowhere else in those rows) take
+ * both columns: the other rows lose them; likewise two columns with the same two rows. Returns the
+ * slots it changed.
+ */
+function reviseFish(st: usize): u32 {
+  let changed: u32 = 0;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    const c0 = candidates(st, slotOf(digit, 0));
+    const c1 = candidates(st, slotOf(digit, 1));
+    const c2 = candidates(st, slotOf(digit, 2));
+    // rows: row k's columns
+    let pairs: u32 = 0; // rows with two columns
+    for (let k: u32 = 0; k < 9; k++) {
+      const cells = k < 3 ? c0 : k < 6 ? c1 : c2;
+      const columns = (cells >> ((k % 3) * 9)) & 0x1ff;
+      store<u32>(FISH_LINES + (<usize>k << 2), columns);
+      if (popcnt(columns) == 2) pairs |= <u32>1 << k;
+    }
+    let remove0: u32 = 0, remove1: u32 = 0, remove2: u32 = 0;
+    let rest = pairs;
+    while (rest) {
+      const i = ctz(rest);
+      rest &= rest - 1;
+      const columns = load<u32>(FISH_LINES + (<usize>i << 2));
+      let others = rest;
+      while (others) {
+        const j = ctz(others);
+        others &= others - 1;
+        if (load<u32>(FISH_LINES + (<usize>j << 2)) != columns) continue;
+        for (let k: u32 = 0; k < 9; k++) {
+          if (k == i || k == j) continue;
+          const bits = columns << ((k % 3) * 9);
+          if (k < 3) remove0 |= bits;
+          else if (k < 6) remove1 |= bits;
+          else remove2 |= bits;
+        }
+      }
+    }
+    // columns: column c's rows
+    pairs = 0;
+    for (let c: u32 = 0; c < 9; c++) {
+      const rows = ((c0 >> c) & 1) | ((c0 >> (c + 8)) & 2) | ((c0 >> (c + 16)) & 4) |
+        (((c1 >> c) & 1) << 3) | (((c1 >> (c + 8)) & 2) << 3) | (((c1 >> (c + 16)) & 4) << 3) |
+        (((c2 >> c) & 1) << 6) | (((c2 >> (c + 8)) & 2) << 6) | (((c2 >> (c + 16)) & 4) << 6);
+      store<u32>(FISH_LINES + (<usize>c << 2), rows);
+      if (popcnt(rows) == 2) pairs |= <u32>1 << c;
+    }
+    rest = pairs;
+    while (rest) {
+      const i = ctz(rest);
+      rest &= rest - 1;
+      const rows = load<u32>(FISH_LINES + (<usize>i << 2));
+      let others = rest;
+      while (others) {
+        const j = ctz(others);
+        others &= others - 1;
+        if (load<u32>(FISH_LINES + (<usize>j << 2)) != rows) continue;
+        const columns = (<u32>0x1ff & ~((<u32>1 << i) | (<u32>1 << j)));
+        // rows r of the pair lose the other columns
+        let r = rows;
+        while (r) {
+          const row = ctz(r);
+          r &= r - 1;
+          const bits = columns << ((row % 3) * 9);
+          if (row < 3) remove0 |= bits;
+          else if (row < 6) remove1 |= bits;
+          else remove2 |= bits;
+        }
+      }
+    }
+    if (remove0) changed |= narrow(st, slotOf(digit, 0), ~remove0);
+    if (remove1) changed |= narrow(st, slotOf(digit, 1), ~remove1);
+    if (remove2) changed |= narrow(st, slotOf(digit, 2), ~remove2);
+  }
+  return changed;
+}
+
 /**
  * Propagates to a fixed point from the `dirty` slots: the slot rules, then naked singles (then
  * hidden singles at level 2, the triad rule at level 3), until nothing changes. False on a
@@ -685,6 +769,10 @@ function propagate(st: usize, dirty: u32): bool {
       const finished = changed >> TRIAD_BANDS_SHIFT; // bands 0 .. finished - 1 done; 0: all
       revised = finished ? revised & ~(bandSlots(0) | (finished > 1 ? bandSlots(1) : 0)) : 0;
       dirty = changed & ((<u32>1 << SLOTS) - 1);
+      placedAny = dirty != 0;
+    }
+    if (FISH_RULE != 0 && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
+      dirty = reviseFish(st);
       placedAny = dirty != 0;
     }
     if (!placedAny) return true;

@@ -68,6 +68,9 @@
 //   FIXED_DIGIT_WEIGHT    3 a fixed digit weighs ¾ of a configuration in a line's score (default)
 //                │ 0 fixed digits not counted
 //   FISH         0 none (default) │ 1 X-wings along rows and columns at the fixed point of rules 1–4
+//   PROBING      0 none (default) │ 1 before branching, each digit with two configurations in the
+//                chosen line has both propagated (failed-literal probing): one that fails fixes the
+//                other, no guess; the probes count as nodes │ 2 the same in every line
 // Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
 // Switches that changed only the speed, with the same guesses and nodes on every puzzle, were
 // retired once their faster side was the default; c20795f still has them: LAYOUT (digit-major
@@ -1053,6 +1056,43 @@ function chooseConfiguration(st: usize, depth: i32): bool {
   return true;
 }
 
+/**
+ * PROBING (0 none, default): before branching, failed-literal probing of the binary choices: each
+ * digit with two configurations in a line (1: the line the branch choice picked, 2: every line)
+ * has each of its two configurations propagated in a scratch state (the search stack's next
+ * slot); when one fails, the other is taken in the working state, with no guess. Each probe is a
+ * propagated state: it counts in `nodes`, not in `guesses`.
+ */
+const PROBE: i32 = isDefined(PROBING) ? PROBING : 0;
+/** Set in what probeBinaries returns when it fixed something: the state is then propagated again from the slots in the lower bits. */
+const PROBE_FIXED: u32 = 0x80000000;
+
+/** Probes one binary choice (digit, line, configurations): PROBE_FIXED | the slots changed in `st` when one fails, else 0. */
+function probeChoice(st: usize, scratch: usize, line: u32, digit: u32, configurations: u32): u32 {
+  const first = ctz(configurations);
+  const second = ctz(configurations & (configurations - 1));
+  memory.copy(scratch, st, STATE_BYTES);
+  if (!propagate(scratch, applyConfiguration(scratch, digit, line, first))) return PROBE_FIXED | applyConfiguration(st, digit, line, second);
+  memory.copy(scratch, st, STATE_BYTES);
+  if (!propagate(scratch, applyConfiguration(scratch, digit, line, second))) return PROBE_FIXED | applyConfiguration(st, digit, line, first);
+  return 0;
+}
+
+/** Probes the binary choices of the lines PROBE names; returns as probeChoice at the first that fixes something, else 0. */
+function probeBinaries(st: usize, scratch: usize, depth: i32): u32 {
+  const chosen = load<u32>(FRAME_BAND_OR_LINE + (<usize>depth << 2)) - LINE_FRAME;
+  for (let line: u32 = 0; line < 6; line++) {
+    if (PROBE == 1 && line != chosen) continue;
+    for (let digit: u32 = 0; digit < 9; digit++) {
+      const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, line, digit));
+      if (popcnt(configurations) != 2) continue;
+      const fixed = probeChoice(st, scratch, line, digit, configurations);
+      if (fixed) return fixed;
+    }
+  }
+  return 0;
+}
+
 /** The 3×3 matrix of `digit` in `line` (0–2 a band: rows × boxes, from rule 1; 3–5 a stack: bands × columns). */
 @inline function lineMatrix(st: usize, line: u32, digit: u32): u32 {
   if (line < 3) return triadsAt(st, slotOf(digit, line), 0);
@@ -1351,6 +1391,13 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
             chooseCell(st, depth);
           }
         } else if (BRANCH != 0 || !chooseConfiguration(st, depth)) chooseCell(st, depth);
+        if (PROBE != 0 && depth + 1 < MAX_DEPTH) {
+          const fixed = probeBinaries(st, stateAt(depth + 1), depth);
+          if (fixed) {
+            dirty = fixed & ~PROBE_FIXED;
+            continue;
+          }
+        }
         const at = <usize>depth << 2;
         const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
         const alternative = ctz(alternatives);

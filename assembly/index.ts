@@ -62,9 +62,15 @@
 //   CONFIGURATION_CHOICE  0 the line with the lowest score, its digit with the fewest (default) │
 //                1 a digit with two configurations in the lowest-scored line that has one, first
 //   CONFIGURATION_SCORE   0 4 per configuration of a digit not yet fixed (default) │ 1 8, 12, 14,
-//                16, 17 for two to six configurations (less than linear from three)
+//                16, 17 for two to six configurations (less than linear from three) │ 2 the line
+//                with the fewest digits not yet fixed, the most configurations on ties │ 3 the
+//                same, the fewest configurations on ties
 //   FIXED_DIGIT_WEIGHT    3 a fixed digit weighs ¾ of a configuration in a line's score (default)
 //                │ 0 fixed digits not counted
+//   FISH         0 none (default) │ 1 X-wings along rows and columns at the fixed point of rules 1–4
+//   PROBING      0 none (default) │ 1 before branching, each digit with two configurations in the
+//                chosen line has both propagated (failed-literal probing): one that fails fixes the
+//                other, no guess; the probes count as nodes │ 2 the same in every line
 // Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
 // Switches that changed only the speed, with the same guesses and nodes on every puzzle, were
 // retired once their faster side was the default; c20795f still has them: LAYOUT (digit-major
@@ -589,6 +595,89 @@ function placeHiddenSingles(st: usize): i32 {
   return placedCount;
 }
 
+/** FISH (0 none, default): 1 X-wings along rows and columns, run when rules 1–4 are at their fixed point. */
+const FISH_RULE: i32 = isDefined(FISH) ? FISH : 0;
+/** Per row of the grid, a digit's columns there (then per column, its rows): scratch for reviseFish. */
+const FISH_LINES: usize = FISH_RULE != 0 ? memory.data(9 * 4, 4) : 0;
+
+/**
+ * X-wing: two rows where a digit has the same two columns (and nowhere else in those rows) take
+ * both columns: the other rows lose them; likewise two columns with the same two rows. Returns the
+ * slots it changed.
+ */
+function reviseFish(st: usize): u32 {
+  let changed: u32 = 0;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    const c0 = candidates(st, slotOf(digit, 0));
+    const c1 = candidates(st, slotOf(digit, 1));
+    const c2 = candidates(st, slotOf(digit, 2));
+    // rows: row k's columns
+    let pairs: u32 = 0; // rows with two columns
+    for (let k: u32 = 0; k < 9; k++) {
+      const cells = k < 3 ? c0 : k < 6 ? c1 : c2;
+      const columns = (cells >> ((k % 3) * 9)) & 0x1ff;
+      store<u32>(FISH_LINES + (<usize>k << 2), columns);
+      if (popcnt(columns) == 2) pairs |= <u32>1 << k;
+    }
+    let remove0: u32 = 0, remove1: u32 = 0, remove2: u32 = 0;
+    let rest = pairs;
+    while (rest) {
+      const i = ctz(rest);
+      rest &= rest - 1;
+      const columns = load<u32>(FISH_LINES + (<usize>i << 2));
+      let others = rest;
+      while (others) {
+        const j = ctz(others);
+        others &= others - 1;
+        if (load<u32>(FISH_LINES + (<usize>j << 2)) != columns) continue;
+        for (let k: u32 = 0; k < 9; k++) {
+          if (k == i || k == j) continue;
+          const bits = columns << ((k % 3) * 9);
+          if (k < 3) remove0 |= bits;
+          else if (k < 6) remove1 |= bits;
+          else remove2 |= bits;
+        }
+      }
+    }
+    // columns: column c's rows
+    pairs = 0;
+    for (let c: u32 = 0; c < 9; c++) {
+      const rows = ((c0 >> c) & 1) | ((c0 >> (c + 8)) & 2) | ((c0 >> (c + 16)) & 4) |
+        (((c1 >> c) & 1) << 3) | (((c1 >> (c + 8)) & 2) << 3) | (((c1 >> (c + 16)) & 4) << 3) |
+        (((c2 >> c) & 1) << 6) | (((c2 >> (c + 8)) & 2) << 6) | (((c2 >> (c + 16)) & 4) << 6);
+      store<u32>(FISH_LINES + (<usize>c << 2), rows);
+      if (popcnt(rows) == 2) pairs |= <u32>1 << c;
+    }
+    rest = pairs;
+    while (rest) {
+      const i = ctz(rest);
+      rest &= rest - 1;
+      const rows = load<u32>(FISH_LINES + (<usize>i << 2));
+      let others = rest;
+      while (others) {
+        const j = ctz(others);
+        others &= others - 1;
+        if (load<u32>(FISH_LINES + (<usize>j << 2)) != rows) continue;
+        const columns = (<u32>0x1ff & ~((<u32>1 << i) | (<u32>1 << j)));
+        // rows r of the pair lose the other columns
+        let r = rows;
+        while (r) {
+          const row = ctz(r);
+          r &= r - 1;
+          const bits = columns << ((row % 3) * 9);
+          if (row < 3) remove0 |= bits;
+          else if (row < 6) remove1 |= bits;
+          else remove2 |= bits;
+        }
+      }
+    }
+    if (remove0) changed |= narrow(st, slotOf(digit, 0), ~remove0);
+    if (remove1) changed |= narrow(st, slotOf(digit, 1), ~remove1);
+    if (remove2) changed |= narrow(st, slotOf(digit, 2), ~remove2);
+  }
+  return changed;
+}
+
 /**
  * Propagates to a fixed point from the `dirty` slots: the slot rules, then naked singles (then
  * hidden singles at level 2, the triad rule at level 3), until nothing changes. False on a
@@ -683,6 +772,10 @@ function propagate(st: usize, dirty: u32): bool {
       const finished = changed >> TRIAD_BANDS_SHIFT; // bands 0 .. finished - 1 done; 0: all
       revised = finished ? revised & ~(bandSlots(0) | (finished > 1 ? bandSlots(1) : 0)) : 0;
       dirty = changed & ((<u32>1 << SLOTS) - 1);
+      placedAny = dirty != 0;
+    }
+    if (FISH_RULE != 0 && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
+      dirty = reviseFish(st);
       placedAny = dirty != 0;
     }
     if (!placedAny) return true;
@@ -842,6 +935,12 @@ const FIXED_WEIGHT: u32 = isDefined(FIXED_DIGIT_WEIGHT) ? FIXED_DIGIT_WEIGHT : 3
  * configurations (from three on, less than the default's 4 per configuration).
  */
 const LOG_SCORE: bool = isDefined(CONFIGURATION_SCORE) ? CONFIGURATION_SCORE == 1 : false;
+/**
+ * CONFIGURATION_SCORE 2 and 3: a line's score counts first its digits not yet fixed (each scores
+ * 16 to 20, a fixed digit 3), then their configurations: 2 the most (a digit scores 22 less its
+ * configurations), 3 the fewest (14 plus them).
+ */
+const DIGITS_SCORE: i32 = isDefined(CONFIGURATION_SCORE) ? (CONFIGURATION_SCORE == 2 || CONFIGURATION_SCORE == 3 ? CONFIGURATION_SCORE : 0) : 0;
 /** LINE_SCORE[3×3 bit matrix] = a digit's part of its line's score, from the configurations inside it (lineScore). */
 const LINE_SCORE: usize = memory.data(512);
 for (let matrix: u32 = 0; matrix < 512; matrix++) store<u8>(LINE_SCORE + matrix, <u8>lineScore(<u32>load<u8>(CONFIGURATIONS + matrix)));
@@ -857,6 +956,7 @@ const PAIR_FIRST: bool = isDefined(CONFIGURATION_CHOICE) ? CONFIGURATION_CHOICE 
 /** A digit's part of its line's score, from its configurations (6 bits). */
 @inline function lineScore(configurations: u32): u32 {
   const count = popcnt(configurations);
+  if (DIGITS_SCORE != 0 && count > 1) return DIGITS_SCORE == 2 ? 22 - count : 14 + count;
   if (LOG_SCORE) return count == 1 ? FIXED_WEIGHT : count == 2 ? 8 : count == 3 ? 12 : count == 4 ? 14 : count == 5 ? 16 : 17;
   return count > 1 ? count * CONFIGURATION_WEIGHT : FIXED_WEIGHT;
 }
@@ -954,6 +1054,43 @@ function chooseConfiguration(st: usize, depth: i32): bool {
   store<u32>(FRAME_CELL_OR_DIGIT + at, bestDigit);
   store<u32>(FRAME_ALTERNATIVES + at, bestConfigurations);
   return true;
+}
+
+/**
+ * PROBING (0 none, default): before branching, failed-literal probing of the binary choices: each
+ * digit with two configurations in a line (1: the line the branch choice picked, 2: every line)
+ * has each of its two configurations propagated in a scratch state (the search stack's next
+ * slot); when one fails, the other is taken in the working state, with no guess. Each probe is a
+ * propagated state: it counts in `nodes`, not in `guesses`.
+ */
+const PROBE: i32 = isDefined(PROBING) ? PROBING : 0;
+/** Set in what probeBinaries returns when it fixed something: the state is then propagated again from the slots in the lower bits. */
+const PROBE_FIXED: u32 = 0x80000000;
+
+/** Probes one binary choice (digit, line, configurations): PROBE_FIXED | the slots changed in `st` when one fails, else 0. */
+function probeChoice(st: usize, scratch: usize, line: u32, digit: u32, configurations: u32): u32 {
+  const first = ctz(configurations);
+  const second = ctz(configurations & (configurations - 1));
+  memory.copy(scratch, st, STATE_BYTES);
+  if (!propagate(scratch, applyConfiguration(scratch, digit, line, first))) return PROBE_FIXED | applyConfiguration(st, digit, line, second);
+  memory.copy(scratch, st, STATE_BYTES);
+  if (!propagate(scratch, applyConfiguration(scratch, digit, line, second))) return PROBE_FIXED | applyConfiguration(st, digit, line, first);
+  return 0;
+}
+
+/** Probes the binary choices of the lines PROBE names; returns as probeChoice at the first that fixes something, else 0. */
+function probeBinaries(st: usize, scratch: usize, depth: i32): u32 {
+  const chosen = load<u32>(FRAME_BAND_OR_LINE + (<usize>depth << 2)) - LINE_FRAME;
+  for (let line: u32 = 0; line < 6; line++) {
+    if (PROBE == 1 && line != chosen) continue;
+    for (let digit: u32 = 0; digit < 9; digit++) {
+      const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, line, digit));
+      if (popcnt(configurations) != 2) continue;
+      const fixed = probeChoice(st, scratch, line, digit, configurations);
+      if (fixed) return fixed;
+    }
+  }
+  return 0;
 }
 
 /** The 3×3 matrix of `digit` in `line` (0–2 a band: rows × boxes, from rule 1; 3–5 a stack: bands × columns). */
@@ -1254,6 +1391,13 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
             chooseCell(st, depth);
           }
         } else if (BRANCH != 0 || !chooseConfiguration(st, depth)) chooseCell(st, depth);
+        if (PROBE != 0 && depth + 1 < MAX_DEPTH) {
+          const fixed = probeBinaries(st, stateAt(depth + 1), depth);
+          if (fixed) {
+            dirty = fixed & ~PROBE_FIXED;
+            continue;
+          }
+        }
         const at = <usize>depth << 2;
         const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
         const alternative = ctz(alternatives);

@@ -7,3 +7,5 @@ declare const TRIADS: i32;
 declare const FIXED_DIGIT_WEIGHT: u32;
 declare const CONFIGURATION_CHOICE: i32;
 declare const CONFIGURATION_SCORE: i32;
+declare const PROBING: i32;
+declare const FISH: i32;

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openBatchSolver } from "../src/pool/pool.js";
 import { solveStreams, type StreamSettings } from "../src/cli/pipeline.js";
 import type { OutputFormatName } from "../src/formats/output/index.js";
+import { ByteOutput } from "../src/formats/output/bytes.js";
 import { byteCollector } from "./sink.js";
 
 const kernel = await openBatchSolver(0);
@@ -160,4 +161,28 @@ describe("each output format's bytes, for fast records and the others alike", ()
       expect(await output({ output: "csv", budget: 3 }, solver)).toBe(CSV_BUDGET_3);
     });
   }
+});
+
+describe("ByteOutput", () => {
+  it("writes a number as String does, digit by digit up to 31 bits and through the string past them", () => {
+    const values = [0, -0, 7, 9, 10, 99, 100, 4096, 999_999_999, 1e9, 2 ** 31 - 1, -5, -(2 ** 31) + 1, -(2 ** 31), 2 ** 31, 5e15, 1.5, Number.NaN, Infinity];
+    for (const value of values) {
+      const out = new ByteOutput(new Uint8Array(4)); // grown by room
+      out.room(32);
+      out.number(value);
+      expect(new TextDecoder().decode(out.written())).toBe(String(value));
+    }
+  });
+
+  it("grows for text, and copies short and long pieces of a source whole", () => {
+    const out = new ByteOutput(new Uint8Array(1));
+    out.text("é✓\u{1F600}");
+    const source = Uint8Array.from({ length: 600 }, (_, i) => 33 + (i % 90));
+    for (const length of [0, 1, 3, 4, 5, 81, 256, 257, 600]) {
+      out.room(length);
+      out.copy(source, 600 - length, length);
+    }
+    const expected = "é✓\u{1F600}" + [0, 1, 3, 4, 5, 81, 256, 257, 600].map((n) => new TextDecoder().decode(source.subarray(600 - n))).join("");
+    expect(new TextDecoder().decode(out.written())).toBe(expected);
+  });
 });

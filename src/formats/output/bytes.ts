@@ -1,10 +1,11 @@
 /**
  * What the output formats write into: a growing byte buffer ({@link ByteOutput}), and one record
  * as every format reads it ({@link OutputRecord}). Each format (line.ts, grid.ts, jsonl.ts,
- * csv.ts) has one writer, for every record: the 9×9 lines the kernel solved from their cell
- * bytes (the puzzle as read and the solution's cells, no string made) and the others from text.
+ * csv.ts) has one writer on the host, for every record the 9×9 kernel does not write itself
+ * (its fast records' line, jsonl and csv: src/pool/solve-task.ts): the fast 9×9 lines from
+ * bytes (the cells as read and the solutions' digits, no string made), the others from text.
  */
-import { STATUSES, type Status } from "../../solvers/solver.js";
+import { STATUSES, type Status, grown } from "../../solvers/solver.js";
 
 /**
  * One record to write, filled anew for each (a writer keeps nothing of it). The puzzle and the
@@ -88,13 +89,6 @@ export class Piece {
   }
 }
 
-/** `bytes` grown to hold at least `size` bytes (doubling), its content kept. */
-export function grownBytes(bytes: Uint8Array, size: number): Uint8Array {
-  const larger = new Uint8Array(Math.max(size, bytes.length * 2));
-  larger.set(bytes);
-  return larger;
-}
-
 /** The bytes past which a copy is one call (a view and a memory copy) rather than four bytes at a time. */
 const LONG_COPY = 256;
 
@@ -133,7 +127,7 @@ export class ByteOutput {
   /** Room for `n` more bytes. */
   room(n: number): void {
     if (this.at + n <= this.buffer.length) return;
-    this.buffer = grownBytes(this.buffer, this.at + n);
+    this.buffer = grown(this.buffer, this.at + n);
     this.view = viewOf(this.buffer);
   }
 
@@ -184,26 +178,8 @@ export class ByteOutput {
       this.buffer[this.at++] = 45; // "-"
       value = -value;
     }
-    const digits =
-      value < 10
-        ? 1
-        : value < 100
-          ? 2
-          : value < 1000
-            ? 3
-            : value < 10000
-              ? 4
-              : value < 100000
-                ? 5
-                : value < 1000000
-                  ? 6
-                  : value < 10000000
-                    ? 7
-                    : value < 100000000
-                      ? 8
-                      : value < 1000000000
-                        ? 9
-                        : 10;
+    let digits = 1;
+    for (let power = 10; digits < 10 && value >= power; power *= 10) digits++;
     const bytes = this.buffer;
     for (let i = this.at + digits - 1; i >= this.at; i--) {
       const tenth = (value / 10) | 0;

@@ -269,9 +269,10 @@ function fastStatus(found: number, timedOut: boolean): number {
 }
 
 /**
- * A batch's output, written as bytes by its format's writer, with its tally and first error
- * messages. A fast record is written from the kernel's result views and its cell bytes, with no
- * string or object made; every other record from its text and its {@link SolveRecord}.
+ * A batch's output as bytes, with its tally and first error messages. A fast record is the 9×9
+ * kernel's bytes when it wrote them (jsonl, csv), else its format's writer's, from its cell bytes
+ * and the solution's digits (no string made); every other record is the writer's, from its text
+ * and its {@link SolveRecord}.
  */
 class OutcomeWriter {
   readonly tally = STATUSES.map(() => 0);
@@ -297,7 +298,7 @@ class OutcomeWriter {
     this.writer.write(this.output, fillRecord(this.current, read, result));
   }
 
-  /** Writes fast records `k` to `k + n - 1`, at positions `i` on of the batch: the kernel's bytes, a run at a time, where it wrote them. */
+  /** Writes fast records `k` to `k + n - 1`, at positions `i` on of the batch: the kernel's bytes, a run at a time, where it wrote them; else each through the format's writer. */
   fastRun(fast: FastResults, i: number, k: number, n: number): void {
     if (fast.kernel === null) {
       for (let j = 0; j < n; j++) this.fast(fast, i + j, k + j);

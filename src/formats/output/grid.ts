@@ -9,7 +9,7 @@ import { escapeText } from "../../model/excerpt.js";
 import { type ByteOutput, type OutputRecord, STATUS_WORDS } from "./bytes.js";
 import { type RecordWriter, outputFormat } from "./format.js";
 
-/** The rows of a 9×9 solution written from its cells. */
+/** The side of a 9×9 solution given as digits (one row per line). */
 const NINE = 9;
 
 /** Writes a record's `grid` output. */

@@ -5,31 +5,32 @@
  * solved (on the main thread, after a retry failed).
  */
 import {
+  type BatchResult,
   type KernelRecords,
   type RecordsRequest,
   type SizeEngine,
-  type SolveRecord,
   type SolverEngine,
+  type SolveRecord,
   REJECTED,
   STATUSES,
-  type SolutionWriter,
   batchRecords,
   invalidRecord,
   solveGroup,
   solvesBatches,
-  statusOf,
   writerOf,
 } from "../solvers/solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
 import { excerpt } from "../model/excerpt.js";
-import { type Alphabet, DIGITS } from "../model/puzzle.js";
+import type { Alphabet } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../model/shape.js";
 import { outputFormats } from "../formats/output/index.js";
-import { csvField } from "../formats/output/csv.js";
+import { jsonlFilePiece } from "../formats/output/jsonl.js";
+import { csvFilePiece } from "../formats/output/csv.js";
+import { ByteOutput, outputRecord, solutionDigits } from "../formats/output/bytes.js";
+import { type RecordWriter, fillRecord } from "../formats/output/format.js";
 import { solvers, solversBySize } from "../solvers/registry.js";
-import type { BatchResult } from "../solvers/solver.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
-import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, grown, outputRoom, taskBuffers } from "./task.js";
+import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
 
 /** What each worker starts with (its `workerData`). */
 export interface WorkerData {
@@ -150,7 +151,7 @@ export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome 
   }
 
   const fastCount = count - task.texts.length;
-  let fast: FastRecords | null = null;
+  let fast: FastResults | null = null;
   if (fastCount > 0) {
     const entry = engines.get(SHAPE_9.size)!;
     const result = solveGroup(entry.engine, CELLS, fastCount, { text: task.cells }, task.limit, task.budget);
@@ -158,14 +159,13 @@ export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome 
       const written = kernelLines(entry.engine, count, result, task.out);
       if (written) return { ...written, spent: taskBuffers(task), solveMs: performance.now() - began };
     }
-    const records = kernelRecords(entry.engine, task, fastCount, entry.reportsGuesses);
-    fast = new FastRecords(task, records?.result ?? result, entry.reportsGuesses, records);
+    const kernel = kernelRecords(entry.engine, task, fastCount, entry.reportsGuesses);
+    if (kernel === null) fastDigits = solutionDigits(result.solutions, fastCount, fastDigits);
+    fast = { result: kernel?.result ?? result, digits: fastDigits, reportsGuesses: entry.reportsGuesses, kernel };
   }
 
   const out = new OutcomeWriter(task, count);
-  let t = 0;
-  let k = 0;
-  for (let i = 0; i < count; ) {
+  for (let i = 0, t = 0, k = 0; i < count; ) {
     if (t < task.textAt.length && task.textAt[t] === i) {
       out.record(readRecord(task, i, task.texts[t], null), textRecords[t]);
       t++;
@@ -173,7 +173,7 @@ export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome 
     } else {
       // The fast records up to the next text record, at once.
       const run = (t < task.textAt.length ? task.textAt[t] : count) - i;
-      fast!.writeRun(out, i, k, run);
+      out.fastRun(fast!, i, k, run);
       i += run;
       k += run;
     }
@@ -181,15 +181,11 @@ export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome 
   return { ...out.outcome(), spent: taskBuffers(task), solveMs: performance.now() - began };
 }
 
-/** The file's name of `task` as its output format (`jsonl` or `csv`) writes it, with what stands around it. */
-function filePiece(task: BatchTask): Uint8Array {
-  return task.output === "jsonl" ? ascii(`,"file":${JSON.stringify(task.file)},"line":`) : ascii(`,${csvField(task.file)},`);
-}
-
 /**
- * The `jsonl` or `csv` records of the `fastCount` fast records of `task`, solved, as the kernel
- * writes them (SolverEngine.recordsOutput); null for another output, or when the engine does not
- * write records.
+ * The jsonl or csv records of the `fastCount` fast records of `task`, solved, as the 9×9 kernel
+ * writes them (SolverEngine.recordsOutput: faster than the host's writer, which serves the other
+ * records and engines without it); null for another output, or when the engine does not write
+ * records.
  */
 function kernelRecords(engine: SolverEngine, task: BatchTask, fastCount: number, guesses: boolean): KernelRecords | null {
   const output = task.output;
@@ -208,6 +204,7 @@ function kernelRecords(engine: SolverEngine, task: BatchTask, fastCount: number,
       }
     }
   }
+  const piece = output === "jsonl" ? jsonlFilePiece(task.file) : csvFilePiece(task.file);
   const request: RecordsRequest = {
     output,
     texts: task.cells,
@@ -215,7 +212,7 @@ function kernelRecords(engine: SolverEngine, task: BatchTask, fastCount: number,
     positions,
     firstIndex: task.firstIndex,
     step: task.indexStep ?? 1,
-    piece: filePiece(task),
+    piece: encoder.encode(piece),
     guesses,
   };
   return engine.recordsOutput(fastCount, request);
@@ -223,24 +220,13 @@ function kernelRecords(engine: SolverEngine, task: BatchTask, fastCount: number,
 
 /** Records per status of `count` 9×9 puzzles solved for `line` output (none rejected). */
 function lineTally(counts: ArrayLike<number>, nodes: ArrayLike<number>, count: number): number[] {
-  let solved = 0;
-  let unsolvable = 0;
-  let timeouts = 0;
-  for (let k = 0; k < count; k++) {
-    if (nodes[k] < 0) timeouts++;
-    else if (counts[k] === 1) solved++;
-    else if (counts[k] === 0) unsolvable++;
-  }
   const tally = STATUSES.map(() => 0);
-  tally[STATUSES.indexOf("solved")] = solved;
-  tally[STATUSES.indexOf("unsolvable")] = unsolvable;
-  tally[STATUSES.indexOf("multiple")] = count - solved - unsolvable - timeouts;
-  tally[STATUSES.indexOf("timeout")] = timeouts;
+  for (let k = 0; k < count; k++) tally[fastStatus(counts[k], nodes[k] < 0)]++;
   return tally;
 }
 
 /**
- * The outcome of `count` 9×9 puzzles just solved (`result`), in `line` output, as the kernel
+ * The outcome of `count` 9×9 puzzles just solved (`result`), in `line` output, as the 9×9 kernel
  * writes it (SolverEngine.lineOutput), copied into `out` when it fits (else a copy of its own);
  * null when the engine does not write lines or a puzzle was rejected. A batch of fast records
  * only is written so.
@@ -257,59 +243,19 @@ function kernelLines(engine: SolverEngine, count: number, result: BatchResult, o
 
 const encoder = new TextEncoder();
 
-/** Bytes of ASCII text. */
-function ascii(text: string): Uint8Array {
-  return encoder.encode(text);
+/** The fast records of a batch, solved. */
+interface FastResults {
+  /** The kernel's results: views valid until the 9×9 engine's next call. */
+  result: BatchResult;
+  /** The digits of the solutions (when the host writes the records). */
+  digits: Uint8Array;
+  reportsGuesses: boolean;
+  /** The records as the kernel wrote them (jsonl, csv), or null: the format's writer writes them. */
+  kernel: KernelRecords | null;
 }
 
-/** The status words and fixed pieces of the byte formats, as bytes. */
-const STATUS_BYTES = Object.fromEntries(STATUSES.map((status) => [status, ascii(status)])) as Record<string, Uint8Array>;
-
-/** A batch's output, written as bytes, with its tally and first error messages. */
-class OutcomeWriter {
-  bytes: Uint8Array;
-  at = 0;
-  readonly tally = STATUSES.map(() => 0);
-  readonly errors: string[] = [];
-  private readonly format;
-
-  constructor(
-    readonly task: BatchTask,
-    count: number,
-  ) {
-    this.format = outputFormats[task.output];
-    const room = outputRoom(task, count);
-    this.bytes = task.out !== undefined && task.out.length >= room ? task.out : new Uint8Array(room);
-  }
-
-  /** Room for `n` more bytes. */
-  room(n: number): void {
-    if (this.at + n > this.bytes.length) this.bytes = grown(this.bytes, this.at + n);
-  }
-
-  /** Writes a record through its format's text writer (every record that is not a fast one, and any record of `grid` output). */
-  record(read: ReadRecord, result: SolveRecord): void {
-    this.count(result.status, result.error);
-    const text = this.format.format(read, result);
-    this.room(text.length * 3);
-    this.at += encoder.encodeInto(text, this.bytes.subarray(this.at)).written;
-  }
-
-  /** Counts a record's status and keeps its error message while there are few. */
-  count(status: SolveRecord["status"], error: string | undefined): void {
-    this.tally[STATUSES.indexOf(status)]++;
-    if (error && this.errors.length < ERRORS_PER_BATCH) this.errors.push(`${status}: ${error}`);
-  }
-
-  /** Bytes as they are (room made first). */
-  put(piece: Uint8Array): void {
-    this.at = putPiece(this.bytes, this.at, piece);
-  }
-
-  outcome(): BatchOutcome {
-    return { bytes: this.bytes.subarray(0, this.at), tally: this.tally, errors: this.errors };
-  }
-}
+/** The digits of the fast records' solutions, made once per batch (kept between batches: grow-only). */
+let fastDigits: Uint8Array = new Uint8Array(0);
 
 /** Positions in {@link STATUSES}, for the tally of fast records. */
 const SOLVED = STATUSES.indexOf("solved");
@@ -322,192 +268,92 @@ function fastStatus(found: number, timedOut: boolean): number {
   return timedOut ? TIMEOUT : found === 0 ? UNSOLVABLE : found === 1 ? SOLVED : MULTIPLE;
 }
 
-/** Copies `piece` into `bytes` from `at` and returns the position after it. */
-function putPiece(bytes: Uint8Array, at: number, piece: Uint8Array): number {
-  bytes.set(piece, at);
-  return at + piece.length;
-}
-
-/** Writes `value`, a whole number, in decimal into `bytes` from `at` and returns the position after it. */
-function putInt(bytes: Uint8Array, at: number, value: number): number {
-  if (value < 0) {
-    bytes[at++] = 45; // "-"
-    value = -value;
-  }
-  if (value > 0x7fffffff) {
-    // Past 32 bits: the slow way (an index of over two billion records).
-    const digits = String(value);
-    for (let i = 0; i < digits.length; i++) bytes[at++] = digits.charCodeAt(i);
-    return at;
-  }
-  let digits = 1;
-  for (let rest = value; rest >= 10; rest = (rest / 10) | 0) digits++;
-  for (let i = at + digits - 1; i >= at; i--) {
-    const tenth = (value / 10) | 0;
-    bytes[i] = 48 + value - 10 * tenth;
-    value = tenth;
-  }
-  return at + digits;
-}
-
-/** The jsonl record's fixed pieces around its status, per status (STATUSES order): with a solution, and without one. */
-const JSONL_STATUS = STATUSES.map((status) => ({
-  solution: ascii(`","status":"${status}","solution":"`),
-  none: ascii(`","status":"${status}","solution":null,"count":`),
-}));
-const JSONL_INDEX = ascii('{"index":');
-const JSONL_PUZZLE = ascii(',"puzzle":"');
-const JSONL_COUNT = ascii('","count":');
-const JSONL_GUESSES = ascii(',"guesses":');
-const JSONL_END = ascii(',"error":null}\n');
-/** The csv row's status field with the commas around it, per status. */
-const CSV_STATUS = STATUSES.map((status) => ascii(`,${status},`));
-const NULL_BYTES = ascii("null");
-const CSV_END = ascii(",\n");
-
 /**
- * The fast records of a batch, solved: each written from the kernel's result views (valid until
- * the 9×9 engine's next call) and the cell bytes, byte for byte what the text writer of its
- * format would give (`line`, `jsonl`, `csv`); `grid` output and rejected puzzles go through the
- * text writer. A record is written from fixed pieces made once per batch (the file's name in its
- * format among them), the cells as read and the solution's digits, with no object per record.
+ * A batch's output as bytes, with its tally and first error messages. A fast record is the 9×9
+ * kernel's bytes when it wrote them (jsonl, csv), else its format's writer's, from its cell bytes
+ * and the solution's digits (no string made); every other record is the writer's, from its text
+ * and its {@link SolveRecord}.
  */
-class FastRecords {
-  /** `,"file":NAME,"line":` (jsonl) or `,NAME,` (csv): the file's name as its format writes it. */
-  private readonly filePiece: Uint8Array;
-  private readonly writer: SolutionWriter;
+class OutcomeWriter {
+  readonly tally = STATUSES.map(() => 0);
+  readonly errors: string[] = [];
+  private readonly output: ByteOutput;
+  private readonly writer: RecordWriter;
+  /** The record being written, filled anew for each. */
+  private readonly current = outputRecord();
 
   constructor(
-    private readonly task: BatchTask,
-    private readonly result: BatchResult,
-    private readonly reportsGuesses: boolean,
-    /** The records as the kernel wrote them (jsonl, csv), or null: each is written here. */
-    private readonly kernel: KernelRecords | null = null,
+    readonly task: BatchTask,
+    count: number,
   ) {
-    // Only this writer's own jsonl and csv records name the file (the kernel was given its piece).
-    this.filePiece = kernel === null && (task.output === "jsonl" || task.output === "csv") ? filePiece(task) : new Uint8Array(0);
-    this.writer = writerOf(DIGITS);
+    this.writer = outputFormats[task.output].writer(task.file);
+    const room = outputRoom(task, count);
+    this.output = new ByteOutput(task.out !== undefined && task.out.length >= room ? task.out : new Uint8Array(room));
   }
 
-  /** Writes fast records `k` to `k + n - 1`, at positions `i` on of the batch: the kernel's bytes, a run at a time, where it wrote them. */
-  writeRun(out: OutcomeWriter, i: number, k: number, n: number): void {
-    if (this.kernel === null) {
-      for (let j = 0; j < n; j++) this.write(out, i + j, k + j);
+  /** Writes a record from its text and its result (every record that is not a fast one, and a fast one the kernel rejected). */
+  record(read: ReadRecord, result: SolveRecord): void {
+    this.tally[STATUSES.indexOf(result.status)]++;
+    if (result.error && this.errors.length < ERRORS_PER_BATCH) this.errors.push(`${result.status}: ${result.error}`);
+    this.writer.write(this.output, fillRecord(this.current, read, result));
+  }
+
+  /** Writes fast records `k` to `k + n - 1`, at positions `i` on of the batch: the kernel's bytes, a run at a time, where it wrote them; else each through the format's writer. */
+  fastRun(fast: FastResults, i: number, k: number, n: number): void {
+    if (fast.kernel === null) {
+      for (let j = 0; j < n; j++) this.fast(fast, i + j, k + j);
       return;
     }
-    const { counts, nodes } = this.result;
-    const { bytes, ends } = this.kernel;
+    const { counts, nodes } = fast.result;
+    const { bytes, ends } = fast.kernel;
     let from = k === 0 ? 0 : ends[k - 1]; // the kernel's bytes not yet copied
     const copy = (to: number) => {
-      out.room(to - from);
-      out.put(bytes.subarray(from, to));
+      this.output.room(to - from);
+      this.output.copy(bytes, from, to - from);
     };
     for (let j = 0; j < n; j++) {
       const found = counts[k + j];
       if (found >= 0) {
-        out.tally[fastStatus(found, nodes[k + j] < 0)]++;
+        this.tally[fastStatus(found, nodes[k + j] < 0)]++;
         continue;
       }
       copy(ends[k + j]); // the records before it (a rejected one has no bytes)
       from = ends[k + j];
-      this.write(out, i + j, k + j);
+      this.fast(fast, i + j, k + j);
     }
     copy(ends[k + n - 1]);
   }
 
   /** Writes fast record `k`, at position `i` of the batch. */
-  write(out: OutcomeWriter, i: number, k: number): void {
-    const { counts, nodes } = this.result;
-    const found = counts[k];
-    const output = this.task.output;
-    if (found < 0 || output === "grid") {
-      const read = readRecord(this.task, i, fastText(this.task, k), null);
-      return out.record(read, this.record(read, k));
-    }
-    const status = fastStatus(found, nodes[k] < 0);
-    out.tally[status]++;
-    if (output === "line") {
-      out.room(CELLS + 1);
-      if (status === SOLVED) out.at = this.solution(out.bytes, out.at, k);
-      else out.put(STATUS_BYTES[STATUSES[status]]);
-      out.bytes[out.at++] = 10;
-    } else if (output === "jsonl") this.jsonl(out, i, k, status, found);
-    else this.csv(out, i, k, status, found);
-  }
-
-  /** The result of fast record `k`, read as `read` (for the text writer). */
-  private record(read: ReadRecord, k: number): SolveRecord {
-    const found = this.result.counts[k];
+  fast(fast: FastResults, i: number, k: number): void {
+    const { result, digits, reportsGuesses } = fast;
+    const task = this.task;
+    const found = result.counts[k];
     if (found < 0) {
+      const read = readRecord(task, i, fastText(task, k), null);
       const parsed = parseRecord(read);
-      return invalidRecord(found === REPEATED_CLUE && parsed.error ? parsed.error : REJECTED);
+      return this.record(read, invalidRecord(found === REPEATED_CLUE && parsed.error ? parsed.error : REJECTED));
     }
-    this.writer.load(this.result.solutions.subarray(k * CELLS, (k + 1) * CELLS), 1, CELLS);
-    return {
-      status: statusOf(found, this.result.nodes[k] < 0),
-      count: found,
-      solution: found > 0 ? this.writer.text(0) : null,
-      guesses: this.reportsGuesses ? this.result.guesses[k] : null,
-    };
+    const status = fastStatus(found, result.nodes[k] < 0);
+    this.tally[status]++;
+    const record = this.current;
+    record.index = task.firstIndex + i * (task.indexStep ?? 1);
+    record.line = task.lines[i];
+    record.puzzle = null;
+    record.puzzleBytes = task.cells;
+    record.puzzleAt = k * CELLS;
+    record.status = STATUSES[status];
+    record.count = found;
+    record.solution = null;
+    record.solutionBytes = found > 0 ? digits : null;
+    record.solutionAt = k * CELLS;
+    record.guesses = reportsGuesses ? result.guesses[k] : null;
+    record.error = null;
+    this.writer.write(this.output, record);
   }
 
-  /** Writes solution `k` as 81 digits into `bytes` from `at` (room made first); returns the position after it. */
-  private solution(bytes: Uint8Array, at: number, k: number): number {
-    const solutions = this.result.solutions;
-    for (let i = k * CELLS, end = i + CELLS; i < end; i++) bytes[at++] = 48 + solutions[i];
-    return at;
-  }
-
-  /** Writes the cells of fast record `k` as read into `bytes` from `at` (room made first); returns the position after them. */
-  private puzzle(bytes: Uint8Array, at: number, k: number): number {
-    bytes.set(this.task.cells.subarray(k * CELLS, (k + 1) * CELLS), at);
-    return at + CELLS;
-  }
-
-  /** The jsonl line: JSON.stringify's bytes for {index, file, line, puzzle, status, solution, count, guesses, error}. */
-  private jsonl(out: OutcomeWriter, i: number, k: number, status: number, found: number): void {
-    out.room(2 * CELLS + 160 + this.filePiece.length);
-    const bytes = out.bytes;
-    let at = putPiece(bytes, out.at, JSONL_INDEX);
-    at = putInt(bytes, at, this.task.firstIndex + i * (this.task.indexStep ?? 1));
-    at = putPiece(bytes, at, this.filePiece);
-    at = putInt(bytes, at, this.task.lines[i]);
-    at = putPiece(bytes, at, JSONL_PUZZLE);
-    at = this.puzzle(bytes, at, k);
-    if (found > 0) {
-      at = putPiece(bytes, at, JSONL_STATUS[status].solution);
-      at = this.solution(bytes, at, k);
-      at = putPiece(bytes, at, JSONL_COUNT);
-    } else at = putPiece(bytes, at, JSONL_STATUS[status].none);
-    at = putInt(bytes, at, found);
-    at = putPiece(bytes, at, JSONL_GUESSES);
-    at = this.reportsGuesses ? putInt(bytes, at, this.result.guesses[k]) : putPiece(bytes, at, NULL_BYTES);
-    out.at = putPiece(bytes, at, JSONL_END);
-  }
-
-  /** The csv row: index,file,line,puzzle,status,solution,count,guesses,error (csvField of each). */
-  private csv(out: OutcomeWriter, i: number, k: number, status: number, found: number): void {
-    out.room(2 * CELLS + 64 + this.filePiece.length);
-    const bytes = out.bytes;
-    let at = putInt(bytes, out.at, this.task.firstIndex + i * (this.task.indexStep ?? 1));
-    at = putPiece(bytes, at, this.filePiece);
-    at = putInt(bytes, at, this.task.lines[i]);
-    bytes[at++] = 44;
-    // csvField: a text starting with `-` (an empty mark) could be read as a formula: quoted, behind an apostrophe.
-    const defused = this.task.cells[k * CELLS] === 45;
-    if (defused) {
-      bytes[at++] = 34; // "
-      bytes[at++] = 39; // '
-    }
-    at = this.puzzle(bytes, at, k);
-    if (defused) bytes[at++] = 34;
-    at = putPiece(bytes, at, CSV_STATUS[status]);
-    if (found > 0) at = this.solution(bytes, at, k);
-    bytes[at++] = 44;
-    at = putInt(bytes, at, found);
-    bytes[at++] = 44;
-    if (this.reportsGuesses) at = putInt(bytes, at, this.result.guesses[k]);
-    out.at = putPiece(bytes, at, CSV_END);
+  outcome(): BatchOutcome {
+    return { bytes: this.output.written(), tally: this.tally, errors: this.errors };
   }
 }
 

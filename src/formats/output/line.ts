@@ -4,11 +4,22 @@
  * `timeout` (the search ran out of `--budget`) or `error` (the solver failed on the record's batch).
  * (With `--limit 1` a found solution is printed without proof that it is unique.)
  */
-import type { OutputFormat } from "./format.js";
+import { type ByteOutput, NINE_CELLS, type OutputRecord, STATUS_WORDS } from "./bytes.js";
+import { type RecordWriter, outputFormat } from "./format.js";
 
-/** The `line` writer. */
-export const lineOutput: OutputFormat = {
-  name: "line",
-  header: "",
-  format: (_record, result) => (result.status === "solved" ? result.solution! : result.status) + "\n",
+/** Writes a record's `line` output. */
+const lineWriter: RecordWriter = {
+  write(out: ByteOutput, record: OutputRecord): void {
+    if (record.status !== "solved") {
+      out.room(16);
+      out.put(STATUS_WORDS[record.status]);
+    } else if (record.solutionBytes !== null) {
+      out.room(NINE_CELLS + 1);
+      out.copy(record.solutionBytes, record.solutionAt, NINE_CELLS);
+    } else out.text(record.solution!);
+    out.byte(10);
+  },
 };
+
+/** The `line` format. */
+export const lineOutput = outputFormat("line", "", () => lineWriter);

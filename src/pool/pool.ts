@@ -17,6 +17,7 @@ import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBa
 import { runTask } from "./canon-task.js";
 import { compiledKernels } from "../kernel/wasm.js";
 import { batchBuffers } from "./buffers.js";
+import { WORKER_NICE } from "./priority.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
@@ -343,7 +344,7 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   if (threads === 0) return main;
   // The workers instantiate the modules the main thread compiled: no compiling of their own, and
   // the machine code V8 has optimised by the time they start is theirs too.
-  const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
+  const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels(), nice: WORKER_NICE };
   const start = () => openWorkerPool(threads, { filename, workerData });
   // The main thread solves beside the workers only when a core is left for it: where every core
   // has a worker, it would take time from them.

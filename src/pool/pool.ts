@@ -17,7 +17,6 @@ import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBa
 import { runTask } from "./canon-task.js";
 import { compiledKernels } from "../kernel/wasm.js";
 import { batchBuffers } from "./buffers.js";
-import { WORKER_NICE } from "./priority.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
@@ -344,7 +343,9 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   if (threads === 0) return main;
   // The workers instantiate the modules the main thread compiled: no compiling of their own, and
   // the machine code V8 has optimised by the time they start is theirs too.
-  const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels(), nice: WORKER_NICE };
+  // At the main thread's priority (WorkerData.nice unset): lowered, as the library's pool does,
+  // the CLI's workers gained nothing in paired runs and took a little more CPU time.
+  const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
   const start = () => openWorkerPool(threads, { filename, workerData });
   // The main thread solves beside the workers only when a core is left for it: where every core
   // has a worker, it would take time from them.

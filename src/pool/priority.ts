@@ -1,13 +1,13 @@
 /**
- * The worker threads' priority. A solving worker runs below the thread that made it, so that the
- * main thread (which reads, batches, writes and answers its own timers) gets a CPU sooner when it
- * has work, instead of waiting its turn behind the workers on a machine with as many workers as
- * cores.
+ * The worker threads' priority. The library pool's workers run below the thread that made them,
+ * so that it (which writes the batches, makes the records and answers its own timers) gets a CPU
+ * sooner when it has work, instead of waiting its turn behind the workers on a machine with as
+ * many workers as cores. The CLI's workers keep the main thread's (pool.ts openBatchSolver).
  */
 import { getPriority, setPriority } from "node:os";
 
 /**
- * Nice levels a solving worker runs below the thread that made it (Linux). A few levels are
+ * Nice levels a library pool's worker runs below the thread that made it (Linux). A few levels are
  * enough for the main thread to wait less for a CPU; at 19 the workers fall behind everything
  * else the machine runs, and on a busy machine the pool's rate dropped.
  */

@@ -8,7 +8,8 @@
  *   pool         createPool({ threads }) then await pool.solveMany(lines), on --records lines,
  *                with a 10 ms interval timer running: its worst lateness is the event loop's;
  *                with the main thread's time running and waiting for a CPU (Linux), which
- *                tells its own work from a machine whose cores the workers and others hold
+ *                tells its own work from a machine whose cores the workers and others hold,
+ *                and the cores the process kept busy (its CPU time ÷ wall time)
  *
  * K, solveMany and the solve loop run on the first --sample lines, each for at least --seconds
  * a round; the rounds alternate the paths, and each ratio is the median of the per-round ratios
@@ -175,6 +176,12 @@ async function main(argv = process.argv): Promise<void> {
   for (const row of [header, ...rows]) console.log([row[0].padEnd(width[0]), row[1].padStart(width[1]), row[2].padStart(width[2]), row[3]].join("  "));
   console.log(
     `pool: a ${TIMER_MS} ms timer's worst lateness ${median(lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...lateness).toFixed(1)} ms)`,
+  );
+  // Cores the whole process kept busy while the pool ran, and while K ran on one thread: on a machine that other
+  // processes load, the share of the cores the process gets bounds the pool against K, whatever the pool does.
+  const busy = (rates: Rate[]) => ratioCell(rates.map((r) => r.wall / r.cpu));
+  console.log(
+    `pool: the process kept ${busy(pooled)} cores busy, K's run ${busy(k)} (CPU s ÷ wall s; of ${cpus().length}, load average now ${loadavg()[0].toFixed(1)})`,
   );
   if (schedule.length > 0) {
     // What makes the timer late: the main thread's own work, or waiting for a CPU that the workers (and other processes) hold.

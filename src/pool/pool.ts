@@ -342,7 +342,9 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   const main = mainThreadSolver(engines, load);
   if (threads === 0) return main;
   // The workers instantiate the modules the main thread compiled: no compiling of their own, and
-  // the machine code V8 has optimised by the time they start is theirs too.
+  // the machine code V8 has optimised by the time they start is theirs too. They keep the main
+  // thread's priority (no `nice`): lowered as the library pool's are, they gained nothing in
+  // paired runs and took a little more CPU time.
   const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
   const start = () => openWorkerPool(threads, { filename, workerData });
   // The main thread solves beside the workers only when a core is left for it: where every core

@@ -38,6 +38,11 @@ export interface WorkerData {
   solvers: string[];
   /** The kernel modules the main thread compiled (wasm.ts compiledKernels): the worker compiles none of them again. */
   kernels?: Record<string, WasmModule>;
+  /**
+   * Nice levels the worker lowers its own thread's priority by once its engines have loaded
+   * (Linux; priority.ts lowerThreadPriority). @default 0: the priority it started with
+   */
+  nice?: number;
 }
 
 /**

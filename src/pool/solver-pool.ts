@@ -32,7 +32,8 @@ import {
 import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { excerpt } from "../model/excerpt.js";
 import { TASKS_PER_WORKER, openWorkerPool, workerFile } from "./pool.js";
-import { loadBatchEngines } from "./solve-task.js";
+import { type WorkerData, loadBatchEngines } from "./solve-task.js";
+import { WORKER_NICE } from "./priority.js";
 import { type RecordsOutcome, type RecordsTask, recordsTask, textTask } from "./records-task.js";
 import { compiledKernels } from "../kernel/wasm.js";
 
@@ -73,7 +74,8 @@ interface RecordsSolver {
  */
 async function openRecordsSolver(threads: number, solverIds: readonly string[], filename = workerFile()): Promise<{ solver: RecordsSolver; main: Solver }> {
   const engines = await loadBatchEngines(solverIds);
-  const workers = openWorkerPool(threads, { filename, workerData: { solvers: [...solverIds], kernels: await compiledKernels() } });
+  const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels(), nice: WORKER_NICE };
+  const workers = openWorkerPool(threads, { filename, workerData });
   return { solver: { threads, solve: (task, retry) => workers.solveRecords!(task, retry), close: () => workers.close() }, main: new Solver(engines) };
 }
 

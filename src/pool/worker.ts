@@ -1,10 +1,11 @@
 /**
  * The piscina worker: loads the engine of each grid size once, from the registry ids the pool
  * passes in `workerData` (`solve --solver`) and on the kernel modules the main thread compiled,
- * says so ({@link ENGINES_LOADED}), then solves one {@link BatchTask} or {@link RecordsTask} per
- * call. A batch it fails on ends it (piscina starts another; see retire.ts). Runs compiled and
- * bundled into one file (dist/cli/worker.mjs, by scripts/bundle-cli.mjs), imported by the entry
- * piscina loads (worker-entry.cts).
+ * lowers its thread's priority by `workerData.nice` (Linux, priority.ts), says so
+ * ({@link ENGINES_LOADED}), then solves one {@link BatchTask} or {@link RecordsTask} per call. A
+ * batch it fails on ends it (piscina starts another; see retire.ts). Runs compiled and bundled
+ * into one file (dist/cli/worker.mjs, by scripts/bundle-cli.mjs), imported by the entry piscina
+ * loads (worker-entry.cts).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
@@ -13,9 +14,10 @@ import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
 import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines } from "./solve-task.js";
 import { runTask } from "./canon-task.js";
 import { retiringOnFailure } from "./retire.js";
+import { lowerThreadPriority } from "./priority.js";
 import { type RecordsOutcome, type RecordsTask, recordsOutcomeBuffers, solveRecordsHere } from "./records-task.js";
 
-const { solvers, kernels } = workerData as WorkerData;
+const { solvers, kernels, nice } = workerData as WorkerData;
 adoptKernels(kernels ?? {});
 
 /** An outcome whose output bytes, and the task's buffers it hands back (buffers.ts), are transferred to the main thread, not copied. */
@@ -59,6 +61,7 @@ function handler(engines: BatchEngines) {
  * workers start does. A module without one is evaluated in one synchronous step.
  */
 export default loadBatchEngines(solvers).then((engines) => {
+  lowerThreadPriority(nice ?? 0); // only now: its engines load at full priority, so that it starts no later than before
   parentPort?.postMessage(ENGINES_LOADED);
   return handler(engines);
 });

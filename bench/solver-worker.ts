@@ -1,7 +1,9 @@
 /**
  * The worker thread an outside solver (a module of --solvers, or wasm-abi:) runs in, so that the
  * bench can stop it (isolated.ts): a call past the time limit, or Ctrl-C, terminates this thread,
- * whatever the solver does. It loads the solver once, takes the puzzles once, then answers each
+ * whatever the solver does; with --fresh-rounds, each timing round of any row runs in one of its
+ * own (a registry solver loaded by id; a batch engine's row as one solveBatch call per batch).
+ * It loads the solver once, takes the puzzles once, then answers each
  * `solve` with every puzzle's count, solution, guesses and budget stop, and the ms the batch took
  * here (which the bench times it by, not the trip between threads) with the process CPU ms of that
  * stretch (the bench's own thread only waits meanwhile, so that is this thread's work), and the
@@ -54,9 +56,10 @@ function solveAll(): Extract<WorkerReply, { kind: "solved" }> {
   const solutions = new Uint8Array(grids.length * cells);
   const guesses = new Float64Array(grids.length);
   const timedOut = new Uint8Array(grids.length);
+  const views = packed ? [] : grids.map((_, i) => solutions.subarray(i * cells, (i + 1) * cells)); // made before the timing
   const cpuStart = process.cpuUsage();
   const start = performance.now();
-  const keep = packed && solvesBatches(engine) ? solveBatch(engine, packed) : solveLoop(solutions, guesses, counts, timedOut);
+  const keep = packed && solvesBatches(engine) ? solveBatch(engine, packed) : solveLoop(views, guesses, counts, timedOut);
   const ms = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
   keep?.(counts, solutions, guesses, timedOut); // the batch's answers, read from the engine's regions after the timing
@@ -75,13 +78,12 @@ function solveBatch(batchEngine: SolverEngine & Required<Pick<SolverEngine, "sol
   };
 }
 
-/** countSolutions once per puzzle, each answer written into place. */
-function solveLoop(solutions: Uint8Array, guesses: Float64Array, counts: Int32Array, timedOut: Uint8Array): undefined {
-  const cells = grids[0]?.length ?? 0;
+/** countSolutions once per puzzle, each answer written into place (`views`: each puzzle's solution bytes). */
+function solveLoop(views: readonly Uint8Array[], guesses: Float64Array, counts: Int32Array, timedOut: Uint8Array): undefined {
   const stats: SearchStats = { guesses: 0, timedOut: false };
   for (let i = 0; i < grids.length; i++) {
     Atomics.add(calls, 0, 1);
-    counts[i] = engine.countSolutions(grids[i], limit, solutions.subarray(i * cells, (i + 1) * cells), stats, budget);
+    counts[i] = engine.countSolutions(grids[i], limit, views[i], stats, budget);
     guesses[i] = stats.guesses;
     timedOut[i] = stats.timedOut ? 1 : 0;
   }

@@ -162,7 +162,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const out = (line: string) => process.stdout.write(line + "\n");
   out(`verdict-rates: ${environment.cpu} (${cpus().length} cores), Node ${environment.node}, commit ${environment.commit}`);
   out(
-    `  rows: ${options.solvers.join(",")} on ${options.datasets.join(",")}, --time ${options.time}, --rounds ${options.rounds}, ` +
+    `  rows: ${options.solvers.join(",")} and planted on ${options.datasets.join(",")}, --time ${options.time}, --rounds ${options.rounds}, ` +
       `--puzzles ${options.puzzles}${benchOptions.length > 0 ? ` ${benchOptions.join(" ")}` : ""}; --compare's defaults [load ${load()}]`,
   );
   const goals: string[] = [];

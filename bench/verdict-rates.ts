@@ -190,13 +190,13 @@ async function main(argv: readonly string[]): Promise<void> {
       const slowed = { [SLOWDOWN_VARIABLE]: String(options.slowdown) };
       for (let i = 0; i < pairs; i++) {
         const changes = await pair(`${condition}-${i}`, args, plain, slowed);
-        const isPlanted = (change: Change) => change.row === PLANTED_ROW;
-        tally(
-          changes.filter((change) => !isPlanted(change)),
-          same,
-        );
-        tally(changes.filter(isPlanted), planted);
-        for (const change of changes.filter(isPlanted)) if (change.estimate) ratios.push(change.estimate.ratio);
+        for (const change of changes) {
+          if (change.row !== PLANTED_ROW) tally([change], same);
+          else {
+            tally([change], planted);
+            if (change.estimate) ratios.push(change.estimate.ratio);
+          }
+        }
       }
     } finally {
       busy?.kill();

@@ -22,8 +22,10 @@ import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
 import { describeEnvironment, terminalSafe } from "./report/format.js";
 import {
+  REF_THRESHOLD,
   type SettingDifference,
   compareRuns,
+  defaultThreshold,
   describeDifferences,
   formatComparison,
   regressionLine,
@@ -102,10 +104,11 @@ function checkedDifferences(earlier: BenchRun, later: BenchRun, options: BenchOp
 
 /** Prints the comparison of `later` with `earlier`; with --fail-on-regression, a row judged slower by more than that sets exit status 1. */
 function judge(earlier: BenchRun, later: BenchRun, differences: readonly SettingDifference[], options: BenchOptions, report: (text: string) => void): void {
-  const threshold = options.threshold / 100;
+  const threshold = options.threshold === undefined ? defaultThreshold(earlier, later) : options.threshold / 100;
   const changes = compareRuns(earlier, later, threshold);
   report(formatComparison(earlier, changes, differences, threshold));
-  const line = options.failOnRegression === undefined ? null : regressionLine(changes, options.failOnRegression);
+  const failAt = options.failOnRegression === true ? threshold * 100 : options.failOnRegression;
+  const line = failAt === undefined ? null : regressionLine(changes, failAt);
   if (line === null) return;
   report(line + "\n");
   process.exitCode = FAILED_STATUS;
@@ -179,8 +182,10 @@ async function main(argv: readonly string[]): Promise<void> {
   report(header.flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
   if (options.ref) {
     measuring = true;
-    const paired = { ...plan, rounds: options.rounds, threshold: options.threshold / 100, signal: watch.aborted };
-    if (!(await judgeAgainstCommit({ ...options, ref: options.ref }, paired, report))) process.exitCode = FAILED_STATUS;
+    const threshold = options.threshold ?? REF_THRESHOLD * 100;
+    const failOnRegression = options.failOnRegression === true ? threshold : options.failOnRegression;
+    const paired = { ...plan, rounds: options.rounds, threshold: threshold / 100, signal: watch.aborted };
+    if (!(await judgeAgainstCommit({ ...options, ref: options.ref, failOnRegression }, paired, report))) process.exitCode = FAILED_STATUS;
     watch.close();
     if (watch.signal) {
       report(`interrupted by ${watch.signal}: the verdicts above are of the rows judged before it\n`);

@@ -8,7 +8,7 @@ import { bundledDatasets } from "../src/datasets/read.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
 import { solverHelpLines } from "../src/cli-kit/solver-help.js";
 import { PRESETS } from "./presets.js";
-import { BETWEEN_RUNS_THRESHOLD, REF_THRESHOLD } from "./report/compare.js";
+import { BETWEEN_RUNS_THRESHOLD, FRESH_ROUNDS_THRESHOLD, REF_THRESHOLD } from "./report/compare.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
 
 /** The parsed options of one run. */
@@ -55,16 +55,16 @@ export interface BenchOptions {
   all: boolean;
   /** True when --threads was given (a threads row then runs whatever the preset). */
   threadsGiven: boolean;
-  /** Changes under this share, in percent, are "no change" in --compare. */
-  threshold: number;
+  /** Changes under this share, in percent, are "no change" in --compare and --ref; undefined: the default of each (compare.ts). */
+  threshold?: number;
   /** Rounds each row's timing is split into (its time shared between them). */
   rounds: number;
   /** Each timing round of each row in a worker thread of its own. */
   freshRounds: boolean;
   /** A commit to build in a git worktree and time against this checkout, row by row, in one run. */
   ref?: string;
-  /** With --compare: exit 1 when a row is judged slower by more than this many percent; undefined: never. */
-  failOnRegression?: number;
+  /** With --compare or --ref: exit 1 when a row is judged slower by more than this many percent (true: the threshold); undefined: never. */
+  failOnRegression?: number | true;
 }
 
 /** A row of the bench's table: a shared option row, and the value `--quick` gives it. */
@@ -164,7 +164,7 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
   {
     flags: "--threshold <pct>",
     description: "--compare, --ref: a change is judged only when its whole 95% interval lies beyond this many percent",
-    defaultText: `${BETWEEN_RUNS_THRESHOLD * 100} with --compare, ${REF_THRESHOLD * 100} with --ref`,
+    defaultText: `${BETWEEN_RUNS_THRESHOLD * 100} with --compare, ${FRESH_ROUNDS_THRESHOLD * 100} when both runs used --fresh-rounds, ${REF_THRESHOLD * 100} with --ref`,
     parse: percentArgument,
   },
   {
@@ -218,8 +218,6 @@ export function parseOptions(argv: readonly string[], command = benchCommand()):
   if (options.freshRounds && options.ref) {
     throw new InvalidArgumentError("--fresh-rounds is for runs judged later with --compare; --ref times both commits in one process, turn by turn");
   }
-  options.threshold ??= (options.ref ? REF_THRESHOLD : BETWEEN_RUNS_THRESHOLD) * 100;
-  if (options.failOnRegression === true) options.failOnRegression = options.threshold;
   options.threadsGiven = command.getOptionValueSource("threads") === "cli";
   return options as unknown as BenchOptions;
 }

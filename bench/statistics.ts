@@ -13,6 +13,8 @@
  *   welch      from n, mean and σ (results without samples, and sides with more than
  *              BOOTSTRAP_MAX_SAMPLES samples): the delta method on log(ratio) with
  *              Welch–Satterthwaite degrees of freedom and Student's t.
+ *   rank       for rounds that move by factors: Hodges–Lehmann's median of the pairwise ratios,
+ *              with Mann–Whitney's distribution-free interval.
  */
 import { Random } from "../src/model/prng.js";
 import { quantile } from "../src/model/quantile.js";
@@ -169,25 +171,53 @@ export function welchRatio(numerator: MeanAndSpread, denominator: MeanAndSpread)
 }
 
 /**
- * The ratio of the geometric means of `numerator` and `denominator` (positive values, at least two
- * on each side) with Welch's 95% interval on their logarithms: for values that move by factors
- * (times in calibration units, round by round), where a log scale makes the spread symmetric.
+ * The count c for a 95% interval from Mann–Whitney's U with `n` and `m` values: the largest c with
+ * P(U ≤ c) ≤ 2.5% when both sides come from one distribution (−1 when even U = 0 is likelier,
+ * as for 3 values a side). Exact up to 50 values a side (the distribution of U built count by
+ * count), the normal approximation with its continuity correction beyond.
  */
-export function logWelchRatio(numerator: readonly number[], denominator: readonly number[]): RatioEstimate {
-  if (numerator.length < 2 || denominator.length < 2) throw new RangeError("a ratio of geometric means needs at least two values on each side");
-  const logs = (values: readonly number[]) => {
-    const l = values.map(Math.log);
-    const mean = l.reduce((sum, value) => sum + value, 0) / l.length;
-    const variance = l.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (l.length - 1);
-    return { n: l.length, mean, share: variance / l.length };
-  };
-  const a = logs(numerator);
-  const b = logs(denominator);
-  const shares = a.share + b.share;
-  const df = shares > 0 ? shares ** 2 / (a.share ** 2 / (a.n - 1) + b.share ** 2 / (b.n - 1)) : Infinity;
-  const spread = studentT95(Math.max(1, df)) * Math.sqrt(shares);
-  const log = a.mean - b.mean;
-  return { ratio: Math.exp(log), low: Math.exp(log - spread), high: Math.exp(log + spread), method: "calibrated" };
+export function mannWhitneyCount(n: number, m: number): number {
+  const tail = (1 - CONFIDENCE) / 2;
+  if (n > 50 || m > 50) return Math.floor((n * m) / 2 - 1.959964 * Math.sqrt((n * m * (n + m + 1)) / 12) - 0.5);
+  // P(U = u) for i values against j: the largest of all i + j is on one side or the other.
+  let previous: Float64Array[] = Array.from({ length: m + 1 }, () => Float64Array.of(1));
+  for (let i = 1; i <= n; i++) {
+    const current: Float64Array[] = [Float64Array.of(1)];
+    for (let j = 1; j <= m; j++) {
+      const p = new Float64Array(i * j + 1);
+      previous[j].forEach((share, u) => (p[u + j] += (share * i) / (i + j)));
+      current[j - 1].forEach((share, u) => (p[u] += (share * j) / (i + j)));
+      current.push(p);
+    }
+    previous = current;
+  }
+  let cumulative = 0;
+  let count = -1;
+  for (const share of previous[m]) {
+    cumulative += share;
+    if (cumulative > tail + 1e-12) break;
+    count++;
+  }
+  return count;
+}
+
+/**
+ * numerator / denominator for values that move by factors (times in calibration units, round by
+ * round): the Hodges–Lehmann estimate (the median of every pairwise ratio) with the
+ * distribution-free 95% interval of Mann–Whitney's test, from the same sorted pairwise ratios.
+ * Ranks, not means: one round that a stall made 20% slower moves the estimate and its interval
+ * by one pair in n × m, where it would widen a mean's interval by half. Null when the sides are
+ * too small for a 95% interval (fewer than 4 values a side when both have as many).
+ */
+export function rankRatio(numerator: readonly number[], denominator: readonly number[]): RatioEstimate | null {
+  const count = mannWhitneyCount(numerator.length, denominator.length);
+  if (count < 0) return null;
+  const logs: number[] = [];
+  for (const a of numerator) for (const b of denominator) logs.push(Math.log(a) - Math.log(b));
+  logs.sort((a, b) => a - b);
+  const middle = logs.length / 2;
+  const median = logs.length % 2 === 1 ? logs[Math.floor(middle)] : (logs[middle - 1] + logs[middle]) / 2;
+  return { ratio: Math.exp(median), low: Math.exp(logs[count]), high: Math.exp(logs[logs.length - 1 - count]), method: "calibrated" };
 }
 
 /** n, mean and σ from a tinybench-style summary (n, mean, relative margin of error in percent). */

@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { BenchRecord, BenchRun } from "../bench/records.js";
 import {
   BETWEEN_RUNS_THRESHOLD,
+  FRESH_ROUNDS_THRESHOLD,
   type Verdict,
   betweenRunsVerdict,
   calibratedRounds,
@@ -208,6 +209,32 @@ describe("--compare verdicts", () => {
     expect(calibratedRounds({ roundCpuMicros: [10, 20], calibrationMicros: [5, 10] })).toEqual([2, 2]);
     expect(calibratedRounds({ roundCpuMicros: [10, 20], calibrationMicros: [5] })).toBeNull();
     expect(calibratedRounds({ roundCpuMicros: [10], calibrationMicros: [5] })).toBeNull();
+  });
+
+  it("one disturbed round in ten does not hide a 10% slowdown (ranks, not means); three rounds a side are not judged, with the reason", () => {
+    const ten = (micros: number) => Array.from({ length: 10 }, (_, i) => micros * (1 + ((i % 5) - 2) / 400));
+    const tenCalibration = () => Array.from({ length: 10 }, () => 80);
+    const before = runOf([steadyRecord("a", 10, { roundCpuMicros: ten(100), calibrationMicros: tenCalibration() })]);
+    const stalled = ten(110);
+    stalled[3] *= 1.35;
+    const [a] = compareRuns(before, runOf([steadyRecord("a", 11, { roundCpuMicros: stalled, calibrationMicros: tenCalibration() })]));
+    expect(a.verdict).toBe("slower");
+    expect(a.estimate!.high).toBeLessThan(1 - BETWEEN_RUNS_THRESHOLD);
+    const three = { roundCpuMicros: [100, 101, 99], calibrationMicros: [80, 80, 80] };
+    const [few] = compareRuns(runOf([steadyRecord("a", 10, three)]), runOf([steadyRecord("a", 20, { ...three, roundCpuMicros: [200, 202, 198] })]));
+    expect(few).toMatchObject({ verdict: "not judged", reason: "3 rounds a side, fewer than the 4 a judgement needs" });
+  });
+
+  it("runs that both timed fresh rounds are judged against 4%, others against 5%", () => {
+    const fresh = (records: BenchRecord[]): BenchRun => ({ ...runOf(records), environment: { ...runOf(records).environment, freshRounds: true } });
+    // 4.5% slower, rounds within ±0.1%.
+    const row = (ms: number) => steadyRecord("a", ms, { roundCpuMicros: roundsAround(ms * 10, 0.001) });
+    const [plain] = compareRuns(runOf([row(10)]), runOf([row(10.47)]));
+    expect(plain).toMatchObject({ verdict: "no change", floor: BETWEEN_RUNS_THRESHOLD });
+    const [both] = compareRuns(fresh([row(10)]), fresh([row(10.47)]));
+    expect(both).toMatchObject({ verdict: "slower", floor: FRESH_ROUNDS_THRESHOLD });
+    const [one] = compareRuns(runOf([row(10)]), fresh([row(10.47)]));
+    expect(one.floor).toBe(BETWEEN_RUNS_THRESHOLD);
   });
 
   /**

@@ -16,7 +16,17 @@ import { formatMarkdown } from "../bench/report/markdown.js";
 import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeReports } from "../bench/report/output.js";
 import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
 import { colourDifference, formatSvg, seriesColours, toLab } from "../bench/report/svg.js";
-import { BOOTSTRAP_MAX_SAMPLES, bootstrapRatio, ratioOfMeans, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
+import {
+  BOOTSTRAP_MAX_SAMPLES,
+  bootstrapRatio,
+  mannWhitneyCount,
+  rankRatio,
+  ratioOfMeans,
+  studentT95,
+  summarize,
+  welchRatio,
+  spreadFromMargin,
+} from "../bench/statistics.js";
 import { calibratedFields, combineRounds, timeRounds } from "../bench/rounds.js";
 import { calibrationIdentity, calibrationUnit } from "../bench/calibration.js";
 import { repeater } from "../bench/planted.js";
@@ -111,6 +121,25 @@ describe("statistics", () => {
     // σ recovered from a tinybench-style margin of error gives the same interval.
     const fromMargin = welchRatio(spreadFromMargin(200, summarize(a).mean, summarize(a).rmePercent), summarize(b));
     expect(fromMargin.low).toBeCloseTo(welch.low, 6);
+  });
+
+  it("takes Mann–Whitney's 95% counts as printed tables give them, and the median pairwise ratio with the interval they cut", () => {
+    // Critical values of U, two-sided 5%, equal sides 4, 5, 8, 10, 20; sides 3 and 6; none for 3 a side.
+    expect([4, 5, 8, 10, 20].map((n) => mannWhitneyCount(n, n))).toEqual([0, 2, 13, 23, 127]);
+    expect(mannWhitneyCount(3, 6)).toBe(1);
+    expect(mannWhitneyCount(3, 3)).toBe(-1);
+    // Beyond 50 a side the normal approximation, which agrees within one count.
+    expect(Math.abs(mannWhitneyCount(51, 51) - mannWhitneyCount(50, 50) - 42)).toBeLessThanOrEqual(2);
+    const before = [10, 11, 12, 13, 14];
+    const estimate = rankRatio(
+      before,
+      before.map((x) => x / 2),
+    )!;
+    expect(estimate.ratio).toBeCloseTo(2, 9);
+    // 25 pairwise ratios 2 × a/b; the interval drops the 2 lowest (10/14, 10/13) and 2 highest: 2 × 11/14 … 2 × 14/11.
+    expect(estimate.low).toBeCloseTo((2 * 11) / 14, 9);
+    expect(estimate.high).toBeCloseTo((2 * 14) / 11, 9);
+    expect(rankRatio([1, 2, 3], [1, 2, 3])).toBeNull();
   });
 
   it("takes Welch from the samples' summaries past BOOTSTRAP_MAX_SAMPLES on a side, the bootstrap up to it", () => {

@@ -14,10 +14,13 @@
  *    (bench/calibration.ts, rounds.ts). What slowed the whole machine between the two runs (the
  *    host's other tenants, the clock frequency, a busy sibling core) slows the row and its
  *    calibration alike and drops out of that quotient; being CPU time, it leaves out the time
- *    another process had the core. The ratio is now / before on the geometric means of those
- *    rounds, with Welch's 95% interval on their logarithms (statistics.ts: logWelchRatio).
+ *    another process had the core. The ratio is now / before: the median of every pairwise
+ *    ratio of those rounds, with Mann–Whitney's distribution-free 95% interval (statistics.ts:
+ *    rankRatio), so one disturbed round moves it by one pair, not the whole interval. It needs 4
+ *    rounds a side (5 is the default).
  * 4. A row is "faster" or "slower" only when that whole interval lies beyond the threshold
- *    (BETWEEN_RUNS_THRESHOLD unless `--threshold`); "no change" when it lies within; "not judged"
+ *    (unless `--threshold`: FRESH_ROUNDS_THRESHOLD when both runs timed each round in a fresh
+ *    worker, whose rounds then hold the spread between processes; else BETWEEN_RUNS_THRESHOLD); "no change" when it lies within; "not judged"
  *    when it is too wide to tell a change of that size, when either side carries the noisy or
  *    disagree flag (noise.ts; the pre-empted flag is not a reason, CPU time leaves pre-emption
  *    out), or when a side has no calibrated rounds (the web page's export, which has no CPU
@@ -34,7 +37,7 @@
 import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { speedRatio } from "../ratios.js";
-import { type RatioEstimate, logWelchRatio, summarize, welchRatio } from "../statistics.js";
+import { type RatioEstimate, rankRatio, summarize, welchRatio } from "../statistics.js";
 import { alignRows } from "./table.js";
 import { formatNumber, formatRatio, groupByDataset } from "./format.js";
 
@@ -46,6 +49,18 @@ export const NOISE_THRESHOLD = 0.02;
  * calibrated rounds of two runs of one commit move by less (bench/verdict-rates.ts measures both).
  */
 export const BETWEEN_RUNS_THRESHOLD = 0.05;
+
+/**
+ * Between two runs that both timed each round in a fresh worker (`--fresh-rounds`): 4%. Their
+ * rounds vary as separate processes do (each its own compiled code), so the interval already
+ * holds most of what moves between runs (bench/verdict-rates.ts measures it).
+ */
+export const FRESH_ROUNDS_THRESHOLD = 0.04;
+
+/** The least change `--compare` judges between these two runs when `--threshold` is not given. */
+export function defaultThreshold(before: BenchRun, after: BenchRun): number {
+  return before.environment.freshRounds && after.environment.freshRounds ? FRESH_ROUNDS_THRESHOLD : BETWEEN_RUNS_THRESHOLD;
+}
 
 /**
  * With `--ref`: the least change judged between two commits timed interleaved in one process (3%),
@@ -164,11 +179,14 @@ export function calibratedRounds(record: CalibratedFigures): number[] | null {
   return values.every((value) => value > 0 && Number.isFinite(value)) ? values : null;
 }
 
-/** now / before speed from both sides' calibrated rounds (logWelchRatio); null unless both have them. */
+/** The least calibrated rounds a side for a 95% rank interval when both sides have as many. */
+export const MIN_JUDGED_ROUNDS = 4;
+
+/** now / before speed from both sides' calibrated rounds (rankRatio); null unless both have enough of them. */
 export function calibratedRatio(before: CalibratedFigures, after: CalibratedFigures): RatioEstimate | null {
   const a = calibratedRounds(before);
   const b = calibratedRounds(after);
-  return a && b ? logWelchRatio(a, b) : null;
+  return a && b ? rankRatio(a, b) : null;
 }
 
 /**
@@ -271,8 +289,16 @@ function setAsideCommonMoves(changes: Change[], solverOf: (change: Change) => st
   }
 }
 
+/** Why two rows have no calibrated estimate: a side without calibrated rounds, or too few of them. */
+function unjudgedRounds(before: BenchRecord, after: BenchRecord): string {
+  const a = calibratedRounds(before);
+  const b = calibratedRounds(after);
+  if (!a || !b) return `no calibrated rounds in the ${a ? "later" : "earlier"} run`;
+  return `${Math.min(a.length, b.length)} rounds a side, fewer than the ${MIN_JUDGED_ROUNDS} a judgement needs`;
+}
+
 /** The changes from `before` to `after`: rows of `after` in order, then rows only `before` had. */
-export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = BETWEEN_RUNS_THRESHOLD): Change[] {
+export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = defaultThreshold(before, after)): Change[] {
   const old = new Map(before.records.map((r) => [keyOf(r), r]));
   const solvers = new Map(after.records.map((r) => [keyOf(r), r.solver]));
   const changes: Change[] = after.records.map((r) => {
@@ -307,7 +333,7 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     if (!estimate) change.verdict = "undecided";
     else if (different) change.reason = change.mismatch = different;
     else if (flagged) change.verdict = "not judged";
-    else if (estimate.method !== "calibrated") change.reason = `no calibrated rounds in the ${calibratedRounds(earlier) ? "later" : "earlier"} run`;
+    else if (estimate.method !== "calibrated") change.reason = unjudgedRounds(earlier, r);
     else change.verdict = betweenRunsVerdict(estimate, floor);
     if (change.verdict === "not judged" && !change.reason && !flagged) change.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
     return change;

@@ -56,7 +56,7 @@ import { quantile } from "../src/model/quantile.js";
 import { seededSample } from "./sample.js";
 import { type RatioEstimate, scaleRatio } from "./statistics.js";
 import { type Expectation, WrongAnswerError, expectationOf } from "./verify.js";
-import { DEFAULT_ROUNDS, type RoundTiming, calibratedFields, timeRounds } from "./rounds.js";
+import { DEFAULT_ROUNDS, FRESH_WARMUP_MS, type RoundTiming, calibratedFields, timeRounds } from "./rounds.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
 const MIN_SAMPLES = 5;
@@ -342,6 +342,22 @@ function keptAnswers(pass: PassResult): KeptAnswers {
  * passes over the short puzzles, keeping each puzzle's fastest time. Every answer of every
  * pass must be the verified one (`same`), checked after its call's timing.
  */
+/**
+ * Calls countSolutions over `grids` in this thread for at least FRESH_WARMUP_MS (whole passes, answers not
+ * kept), so the per-puzzle pass after it times compiled code as the rows' own rounds do: with
+ * `--fresh-rounds` those ran in other threads, and this one had run each puzzle once.
+ */
+async function warmPerPuzzle(name: string, engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, signal?: AbortSignal): Promise<void> {
+  const solution = new Uint8Array(grids[0]?.length ?? 0);
+  const stats: SearchStats = { guesses: 0, timedOut: false };
+  const start = performance.now();
+  while (grids.length > 0 && performance.now() - start < FRESH_WARMUP_MS) {
+    for (const grid of grids) engine.countSolutions(grid, limit, solution, stats, budget);
+    await yieldToEventLoop();
+    if (signal?.aborted) throw new TimingAborted(name);
+  }
+}
+
 async function timePerPuzzle(
   engine: SolverEngine,
   grids: readonly Grid[],
@@ -425,6 +441,8 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
     const same = sameAsChecked(draw, row.label, limit, keptAnswers(pass));
     ({ timing, guesses } = await timeEngineRow(row, draw, engine, name, grids, limit, budget, pass, check, same, plan));
     timeouts = pass.timeouts;
+    // Rounds timed in fresh workers left this thread's code as the checked pass compiled it.
+    if (plan.timeElsewhere) await warmPerPuzzle(name, engine, grids, limit, budget, plan.signal);
     timed = await timePerPuzzle(engine, grids, limit, budget, check, same, plan.signal);
     batchCall = row.mode === "engine" && solvesBatches(engine);
   }

@@ -154,9 +154,9 @@ export class SolverPool {
   /**
    * The records of `puzzles`, a batch at a time, in order, with at most TASKS_PER_WORKER batches
    * per worker in flight. A batch's records are made when it is taken, not when its worker
-   * answers: the batches answered ahead of it wait as their results (typed arrays, outside the
-   * JavaScript heap), so only the batch being taken has records, and the garbage collector does
-   * not copy and promote the records of the batches waiting behind it.
+   * answers: the batches answered ahead of it wait as their results (for 9×9 lines, typed arrays
+   * outside the JavaScript heap), so only the batch being taken has records, and the garbage
+   * collector does not copy and promote the records of the batches waiting behind it.
    */
   private async *batches(puzzles: PoolInputs, options: SolveOptions | null): AsyncGenerator<SolveRecord[], void, undefined> {
     if (this.closed) throw new Error(CLOSED);

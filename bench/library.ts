@@ -2,23 +2,30 @@
  * `npm run library-bench -- [options]`: what each path of the library costs, against the
  * kernel's own rate on the same puzzles in the same process, from one run.
  *
- *   K            WasmKernel input(n) / run(n, 2, Infinity), batches of 4,096, the puzzles already cells
- *   solveMany    createSolver() then solver.solveMany(lines, { limit: 2 }): lines in, records out
- *   solve loop   solver.solve(line, { limit: 2 }) for each line
- *   pool         createPool({ threads }) then await pool.solveMany(lines), on --records lines,
- *                with a 10 ms interval timer running: its worst lateness is the event loop's;
- *                with the main thread's time running and waiting for a CPU (Linux), which
- *                tells its own work from a machine whose cores the workers and others hold,
- *                and the cores the process kept busy (its CPU time ÷ wall time)
+ *   K                 WasmKernel input(n) / run(n, 2, Infinity), batches of 4,096, the puzzles already cells
+ *   solveMany         createSolver() then solver.solveMany(lines, { limit: 2 }): lines in, records out
+ *   solve loop        solver.solve(line, { limit: 2 }) for each line
+ *   pool.solveMany    createPool({ threads }) then await pool.solveMany(lines) on --records lines:
+ *                     every record kept (one array of them all, as the call returns it)
+ *   pool.solveStream  the same pool, for await (const record of pool.solveStream(lines)) on the
+ *                     same lines: each record read and let go (the bounded-memory way)
+ *
+ * Each pool call runs with a 10 ms interval timer: its worst lateness is the event loop's. Each
+ * also gets where its CPU time went (Linux, /proc/self/task/TID/schedstat): the main thread's time
+ * on a CPU and waiting for one, the pool's workers' (the threads that run below the main thread's
+ * priority, pool/priority.ts), and every other thread's (V8's garbage-collection helpers among
+ * them); and the cores the process kept busy (its CPU time ÷ wall time), which tells a pool held
+ * back by a loaded machine from one held back by its own work.
  *
  * K, solveMany and the solve loop run on the first --sample lines, each for at least --seconds
- * a round; the rounds alternate the paths, and each ratio is the median of the per-round ratios
- * (with its range): per CPU second of the process for the paths on one thread (so that what
- * other processes take of a shared machine does not count), per wall second for the pool. The puzzles:
- * the bundled easy tier with its digits relabelled per line (bench/corpus.ts, like
- * kaggle_bryanpark_10k: easy, unique, few guesses), or --file. Figures and ratios, no verdicts.
+ * a round; the rounds alternate the paths (and the two pool calls' order), and each ratio is the
+ * median of the per-round ratios (with its range): per CPU second of the process for the paths on
+ * one thread (so that what other processes take of a shared machine does not count), per wall
+ * second for the pool. The puzzles: the bundled easy tier with its digits relabelled per line
+ * (bench/corpus.ts, like kaggle_bryanpark_10k: easy, unique, few guesses), or --file. Figures
+ * and ratios, no verdicts.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
@@ -63,14 +70,59 @@ async function rate(count: number, seconds: number, run: () => unknown): Promise
   return { wall: solved / ((performance.now() - started) / 1000), cpu: solved / (cpuSeconds() - cpu) };
 }
 
-/** The main thread's time on a CPU and waiting in the run queue for one so far, in seconds (Linux's schedstat); null elsewhere. */
-function mainThreadSchedule(): { ran: number; waited: number } | null {
+/** One thread's time on a CPU and waiting in the run queue for one so far, in seconds (Linux schedstat), and its nice value. */
+interface ThreadTime {
+  ran: number;
+  waited: number;
+  nice: number;
+}
+
+/** Every thread of this process, by id (Linux /proc; the name in a stat's field 2 may hold spaces, so fields are counted after its ")"); empty elsewhere. */
+function threadTimes(): Map<number, ThreadTime> {
+  const times = new Map<number, ThreadTime>();
+  let tids: string[];
   try {
-    const [ran, waited] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, "latin1").split(" ").map(Number);
-    return Number.isFinite(ran) && Number.isFinite(waited) ? { ran: ran / 1e9, waited: waited / 1e9 } : null;
+    tids = readdirSync("/proc/self/task");
   } catch {
-    return null;
+    return times;
   }
+  for (const tid of tids) {
+    try {
+      const [ran, waited] = readFileSync(`/proc/self/task/${tid}/schedstat`, "latin1").split(" ").map(Number);
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "latin1");
+      times.set(Number(tid), { ran: ran / 1e9, waited: waited / 1e9, nice: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]) });
+    } catch {
+      // a thread that ended between the listing and the read
+    }
+  }
+  return times;
+}
+
+/**
+ * Where a run's CPU time went, in seconds: the main thread's (and its wait for a CPU), the pool's
+ * workers' (the threads running below the main thread's priority), and every other thread's.
+ */
+interface ThreadSplit {
+  main: number;
+  waited: number;
+  workers: number;
+  others: number;
+}
+
+/** The split of the time between two {@link threadTimes}; null when the main thread is not among them (not Linux). */
+function threadSplit(before: Map<number, ThreadTime>, after: Map<number, ThreadTime>): ThreadSplit | null {
+  const main = after.get(process.pid);
+  if (main === undefined) return null;
+  const split: ThreadSplit = { main: 0, waited: 0, workers: 0, others: 0 };
+  for (const [tid, time] of after) {
+    const ran = time.ran - (before.get(tid)?.ran ?? 0);
+    if (tid === process.pid) {
+      split.main = ran;
+      split.waited = time.waited - (before.get(tid)?.waited ?? 0);
+    } else if (time.nice > main.nice) split.workers += ran;
+    else split.others += ran;
+  }
+  return split;
 }
 
 /** Runs `run` with a timer set every {@link TIMER_MS} ms; returns the worst lateness of its calls, in ms. */
@@ -131,25 +183,45 @@ async function main(argv = process.argv): Promise<void> {
       kernel.run(n, LIMIT, Infinity);
     }
   };
+  /** The pool's two calls; each round runs both, in turn first. */
+  const poolCalls: PoolCall[] = [
+    {
+      name: "pool.solveMany",
+      kept: "every record kept",
+      run: async () => (await pool.solveMany(lines, { limit: LIMIT })).length,
+      rates: [],
+      lateness: [],
+      splits: [],
+    },
+    {
+      name: "pool.solveStream",
+      kept: "each record read and let go",
+      run: async () => {
+        let records = 0;
+        for await (const _record of pool.solveStream(lines, { limit: LIMIT })) records++;
+        return records;
+      },
+      rates: [],
+      lateness: [],
+      splits: [],
+    },
+  ];
   const k: Rate[] = [];
   const single = { solveMany: [] as Rate[], "solve loop": [] as Rate[] };
-  const pooled: Rate[] = [];
-  const lateness: number[] = [];
-  const schedule: { ran: number; waited: number }[] = [];
   for (let round = 0; round < options.rounds; round++) {
     k.push(await rate(sample.length, options.seconds, kernelRun));
     single.solveMany.push(await rate(sample.length, options.seconds, () => solver.solveMany(sample, { limit: LIMIT })));
     single["solve loop"].push(await rate(sample.length, options.seconds, () => sample.forEach((line) => solver.solve(line, { limit: LIMIT }))));
-    let records = 0;
-    let poolRate: Rate = { wall: 0, cpu: 0 };
-    const before = mainThreadSchedule();
-    lateness.push(
-      await withTimer(async () => (poolRate = await rate(lines.length, 0, async () => (records = (await pool.solveMany(lines, { limit: LIMIT })).length)))),
-    );
-    const after = mainThreadSchedule();
-    if (before && after) schedule.push({ ran: after.ran - before.ran, waited: after.waited - before.waited });
-    if (records !== lines.length) throw new Error(`the pool gave ${records} records for ${lines.length} lines`);
-    pooled.push(poolRate);
+    for (const call of round % 2 === 0 ? poolCalls : [...poolCalls].reverse()) {
+      let records = 0;
+      let poolRate: Rate = { wall: 0, cpu: 0 };
+      const before = threadTimes();
+      call.lateness.push(await withTimer(async () => (poolRate = await rate(lines.length, 0, async () => (records = await call.run())))));
+      const split = threadSplit(before, threadTimes());
+      if (split !== null) call.splits.push(split);
+      if (records !== lines.length) throw new Error(`${call.name} gave ${records} records for ${lines.length} lines`);
+      call.rates.push(poolRate);
+    }
     process.stderr.write(`round ${round + 1} of ${options.rounds} done\n`);
   }
   await pool.close();
@@ -164,32 +236,49 @@ async function main(argv = process.argv): Promise<void> {
       figure(median(rates.map((r) => r.cpu))),
       perK(rates, "cpu"),
     ]),
-    [
-      `pool, ${options.threads} threads`,
-      figure(median(pooled.map((r) => r.wall))),
-      figure(median(pooled.map((r) => r.cpu))),
-      `${perK(pooled, "wall")} of K's wall rate`,
-    ],
+    ...poolCalls.map((call) => [
+      `${call.name}, ${options.threads} threads (${call.kept})`,
+      figure(median(call.rates.map((r) => r.wall))),
+      figure(median(call.rates.map((r) => r.cpu))),
+      `${perK(call.rates, "wall")} of K's wall rate`,
+    ]),
   ];
   const header = ["path", "puzzles/s", "per CPU s", "÷ K (range)"];
   const width = [header, ...rows].reduce((w, row) => w.map((n, c) => Math.max(n, row[c].length)), [0, 0, 0, 0]);
   for (const row of [header, ...rows]) console.log([row[0].padEnd(width[0]), row[1].padStart(width[1]), row[2].padStart(width[2]), row[3]].join("  "));
-  console.log(
-    `pool: a ${TIMER_MS} ms timer's worst lateness ${median(lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...lateness).toFixed(1)} ms)`,
-  );
   // Cores the whole process kept busy while the pool ran, and while K ran on one thread: on a machine that other
   // processes load, the share of the cores the process gets bounds the pool against K, whatever the pool does.
   const busy = (rates: Rate[]) => ratioCell(rates.map((r) => r.wall / r.cpu));
-  console.log(
-    `pool: the process kept ${busy(pooled)} cores busy, K's run ${busy(k)} (CPU s ÷ wall s; of ${cpus().length}, load average now ${loadavg()[0].toFixed(1)})`,
-  );
-  if (schedule.length > 0) {
-    // What makes the timer late: the main thread's own work, or waiting for a CPU that the workers (and other processes) hold.
-    const perMillion = (seconds: number) => ((seconds * 1e6) / lines.length).toFixed(2);
+  const perMillion = (seconds: number) => ((seconds * 1e6) / lines.length).toFixed(2);
+  console.log(`K: ${(1e6 / median(k.map((r) => r.cpu))).toFixed(2)} CPU s per 1M lines; its run kept ${busy(k)} cores busy`);
+  for (const call of poolCalls) {
     console.log(
-      `pool: the main thread ran ${perMillion(median(schedule.map((s) => s.ran)))} s and waited ${perMillion(median(schedule.map((s) => s.waited)))} s for a CPU per 1M lines (median of rounds; Linux schedstat)`,
+      `${call.name}: a ${TIMER_MS} ms timer's worst lateness ${median(call.lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...call.lateness).toFixed(1)} ms); the process kept ${busy(call.rates)} cores busy (CPU s ÷ wall s; of ${cpus().length})`,
+    );
+    if (call.splits.length === 0) continue;
+    // Where the CPU went. What makes the timer late: the main thread's own work, or waiting for a CPU that the workers (and other processes) hold.
+    const part = (of: (split: ThreadSplit) => number) => perMillion(median(call.splits.map(of)));
+    console.log(
+      `${call.name}: CPU s per 1M lines: main thread ${part((s) => s.main)} (and waited ${part((s) => s.waited)} for a CPU), workers ${part((s) => s.workers)}, other threads ${part((s) => s.others)} (V8's garbage-collection helpers among them), in all ${part((s) => s.main + s.workers + s.others)} (medians of rounds; Linux schedstat)`,
     );
   }
+  console.log(
+    `load average now ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")}`,
+  );
+}
+
+/** One of the pool's calls, as the bench runs it, with what each round measured. */
+interface PoolCall {
+  name: string;
+  /** What becomes of its records. */
+  kept: string;
+  /** Runs the call on the bench's lines; the records it gave. */
+  run(): Promise<number>;
+  rates: Rate[];
+  lateness: number[];
+  splits: ThreadSplit[];
 }
 
 await runTool("library-bench", main);

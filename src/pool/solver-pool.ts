@@ -151,12 +151,18 @@ export class SolverPool {
     return { limit: given.limit ?? DEFAULT_LIMIT, budget: given.budget, alphabet: given.alphabet };
   }
 
-  /** The records of `puzzles`, a batch at a time, in order, with at most TASKS_PER_WORKER batches per worker in flight. */
+  /**
+   * The records of `puzzles`, a batch at a time, in order, with at most TASKS_PER_WORKER batches
+   * per worker in flight. A batch's records are made when it is taken, not when its worker
+   * answers: the batches answered ahead of it wait as their results (for 9×9 lines, typed arrays
+   * outside the JavaScript heap), so only the batch being taken has records, and the garbage
+   * collector does not copy and promote the records of the batches waiting behind it.
+   */
   private async *batches(puzzles: PoolInputs, options: SolveOptions | null): AsyncGenerator<SolveRecord[], void, undefined> {
     if (this.closed) throw new Error(CLOSED);
     const checked = this.check(options);
     const most = this.threads * TASKS_PER_WORKER;
-    const sent: Promise<SolveRecord[]>[] = [];
+    const sent: Promise<Answer>[] = [];
     for await (const inputs of inBatches(puzzles, this.batchSize)) {
       sent.push(this.solveBatch(inputs, checked));
       await new Promise(setImmediate); // the event loop runs between batches, however fast the input comes
@@ -167,17 +173,17 @@ export class SolverPool {
   }
 
   /** The records of a batch answered, or the pool's error once it is closed. */
-  private async answered(batch: Promise<SolveRecord[]>): Promise<SolveRecord[]> {
-    const records = await batch;
+  private async answered(batch: Promise<Answer>): Promise<SolveRecord[]> {
+    const answer = await batch;
     if (this.closed) throw new Error(CLOSED);
-    return records;
+    return answer();
   }
 
   /**
-   * Solves a batch on a worker and makes its records here; never rejects (a failure gives `error`
-   * records). A batch of 9×9 lines goes as their text, which the worker reads; any other is read here.
+   * Solves a batch on a worker; never rejects (a failure gives `error` records). A batch of 9×9
+   * lines goes as their text, which the worker reads; any other is read here.
    */
-  private async solveBatch(inputs: (string | Grid)[], options: CheckedOptions): Promise<SolveRecord[]> {
+  private async solveBatch(inputs: (string | Grid)[], options: CheckedOptions): Promise<Answer> {
     const digitLines = readsDigitLines(this.main.engines, options.alphabet);
     const text = digitLines ? new Uint8Array(inputs.length * CELLS) : null;
     const batch = text !== null && linesText(inputs, text) ? null : readInputs(inputs, options.alphabet, digitLines ? new DigitLines(inputs.length) : null);
@@ -187,9 +193,10 @@ export class SolverPool {
     try {
       const outcome = await this.workers.solve(task, retry);
       const read = batch === null ? outcome.read! : { ...batch, cells: retry.cells };
-      return batchRecordsInOrder(read, { digits: outcome.digits, puzzles: outcome.puzzles, rejected: outcome.rejected }, this.reportsGuesses());
+      const reportsGuesses = this.reportsGuesses();
+      return () => batchRecordsInOrder(read, { digits: outcome.digits, puzzles: outcome.puzzles, rejected: outcome.rejected }, reportsGuesses);
     } catch (error) {
-      return failedRecords(batch ?? readInputs(inputs, options.alphabet, null), error);
+      return () => failedRecords(batch ?? readInputs(inputs, options.alphabet, null), error);
     }
   }
 
@@ -197,6 +204,9 @@ export class SolverPool {
     return this.main.engines.get(SHAPE_9.size)?.reportsGuesses ?? false;
   }
 }
+
+/** A batch the workers answered: makes its records, one per input, in order (called once, when the batch is taken). */
+type Answer = () => SolveRecord[];
 
 /**
  * The inputs of `puzzles` in batches of `size`: an array or any other synchronous iterable read

@@ -71,6 +71,15 @@
 //   PROBING      0 none (default) │ 1 before branching, each digit with two configurations in the
 //                chosen line has both propagated (failed-literal probing): one that fails fixes the
 //                other, no guess; the probes count as nodes │ 2 the same in every line
+//   DIGITS_ABOVE 0 none (default) │ n: where the lowest line score is above n, the line the
+//                digits-first score (CONFIGURATION_SCORE 2) picks instead
+//   DIGITS_ROOT_ABOVE  0 none (default) │ n: a search whose first branch has its lowest line score
+//                above n picks every line by the digits-first score
+//   HIDDEN_PAIRS 0 none (default) │ n hidden pairs in rows, columns and boxes at the fixed point
+//                of rules 1–4, in the search stack's first n levels (1: the root's)
+//   AHEAD_BRANCHES  0 none (default) │ k: at the first k branches of a search, the default's
+//                branch and the digits-first one both propagated one step ahead, the one with
+//                fewer configurations alive taken; its propagated configurations are kept
 // Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
 // Switches that changed only the speed, with the same guesses and nodes on every puzzle, were
 // retired once their faster side was the default; c20795f still has them: LAYOUT (digit-major
@@ -679,6 +688,97 @@ function reviseFish(st: usize): u32 {
 }
 
 /**
+ * HIDDEN_PAIRS (0 none, default): n hidden pairs in rows, columns and boxes, run when rules 1–4 are
+ * at their fixed point, in the states of the search stack's first n levels (its slots 0 to n - 1:
+ * 1 the root and the states that take the last alternative of a branch of it, and so on).
+ */
+const PAIRS: i32 = isDefined(HIDDEN_PAIRS) ? HIDDEN_PAIRS : 0;
+/** The first state of the search stack where hidden pairs no longer run. */
+const PAIRS_END: usize = STATES + <usize>(PAIRS < MAX_DEPTH ? PAIRS : MAX_DEPTH) * STATE_BYTES;
+/** Per digit, its cells in the unit reviseHiddenPairs is looking at (9 bits): scratch. */
+const UNIT_CELLS: usize = PAIRS != 0 ? memory.data(9 * 4, 4) : 0;
+
+/** The digits but `first` and `second` leave `cells` of `band`; returns the slots changed. */
+function pairKeeps(st: usize, band: u32, cells: u32, first: u32, second: u32): u32 {
+  let changed: u32 = 0;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    if (digit != first && digit != second) changed |= narrow(st, slotOf(digit, band), ~cells);
+  }
+  return changed;
+}
+
+/**
+ * Each two digits of `twos` (those with two cells in the unit, UNIT_CELLS) with the same two cells
+ * keep them: the other digits leave both. The unit is a row or box of `band` when `column` is
+ * negative (UNIT_CELLS then holds band bits), else that column (bits band * 3 + row). Returns the
+ * slots changed.
+ */
+function unitPairs(st: usize, twos: u32, band: u32, column: i32): u32 {
+  let changed: u32 = 0;
+  while (twos) {
+    const first = ctz(twos);
+    twos &= twos - 1;
+    const cells = load<u32>(UNIT_CELLS + (<usize>first << 2));
+    let rest = twos;
+    while (rest) {
+      const second = ctz(rest);
+      rest &= rest - 1;
+      if (load<u32>(UNIT_CELLS + (<usize>second << 2)) != cells) continue;
+      if (column < 0) {
+        changed |= pairKeeps(st, band, cells, first, second);
+        continue;
+      }
+      for (let other: u32 = 0; other < 3; other++) {
+        const rows = (cells >> (other * 3)) & 7;
+        if (rows) changed |= pairKeeps(st, other, ((rows & 1) | ((rows & 2) << 8) | ((rows & 4) << 16)) << <u32>column, first, second);
+      }
+    }
+  }
+  return changed;
+}
+
+/**
+ * Hidden pairs: two digits whose only two places in a row, column or box are the same two cells
+ * take them: the other digits leave both. Returns the slots changed in the first unit where it
+ * changes something (the rules run again before the next), else 0.
+ */
+function reviseHiddenPairs(st: usize): u32 {
+  // rows and boxes: one band at a time
+  for (let band: u32 = 0; band < 3; band++) {
+    if (!unsolved(st, band)) continue;
+    for (let unit: u32 = 0; unit < 6; unit++) {
+      const unitCells: u32 = unit < 3 ? <u32>0x1ff << (unit * 9) : BOX_CELLS << ((unit - 3) * 3);
+      let twos: u32 = 0;
+      for (let digit: u32 = 0; digit < 9; digit++) {
+        const cells = candidates(st, slotOf(digit, band)) & unitCells;
+        store<u32>(UNIT_CELLS + (<usize>digit << 2), cells);
+        if (popcnt(cells) == 2) twos |= <u32>1 << digit;
+      }
+      if (popcnt(twos) < 2) continue;
+      const changed = unitPairs(st, twos, band, -1);
+      if (changed) return changed;
+    }
+  }
+  // columns: a digit's cells in column c as bits band * 3 + row
+  for (let column: u32 = 0; column < 9; column++) {
+    let twos: u32 = 0;
+    for (let digit: u32 = 0; digit < 9; digit++) {
+      let rows: u32 = 0;
+      for (let band: u32 = 0; band < 3; band++) {
+        const cells = candidates(st, slotOf(digit, band)) >> column;
+        rows |= ((cells & 1) | ((cells >> 8) & 2) | ((cells >> 16) & 4)) << (band * 3);
+      }
+      store<u32>(UNIT_CELLS + (<usize>digit << 2), rows);
+      if (popcnt(rows) == 2) twos |= <u32>1 << digit;
+    }
+    if (popcnt(twos) < 2) continue;
+    const changed = unitPairs(st, twos, 0, <i32>column);
+    if (changed) return changed;
+  }
+  return 0;
+}
+
+/**
  * Propagates to a fixed point from the `dirty` slots: the slot rules, then naked singles (then
  * hidden singles at level 2, the triad rule at level 3), until nothing changes. False on a
  * contradiction.
@@ -776,6 +876,10 @@ function propagate(st: usize, dirty: u32): bool {
     }
     if (FISH_RULE != 0 && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
       dirty = reviseFish(st);
+      placedAny = dirty != 0;
+    }
+    if (PAIRS != 0 && st < PAIRS_END && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
+      dirty = reviseHiddenPairs(st);
       placedAny = dirty != 0;
     }
     if (!placedAny) return true;
@@ -899,23 +1003,23 @@ function chooseCell(st: usize, depth: i32): void {
 @inline function stackMatrix4(columns: v128, shift: u32): v128 {
   return v128.or(v128.or(v128.and(i32x4.shr_u(columns, shift), i32x4.splat(7)), v128.and(i32x4.shr_u(columns, shift + 6), i32x4.splat(0x38))), v128.and(i32x4.shr_u(columns, shift + 12), i32x4.splat(0x1c0)));
 }
-/** The stack scores of the digit at byte `offset` of band 0 (band-major): stack 0 | stack 1 << 10 | stack 2 << 20. */
-@inline function stackScores(st: usize, offset: usize): u32 {
+/** The stack scores (from `table`, LINE_SCORE's layout) of the digit at byte `offset` of band 0 (band-major): stack 0 | stack 1 << 10 | stack 2 << 20. */
+@inline function stackScores(st: usize, offset: usize, table: usize): u32 {
   const columns = columnsOf(load<u32>(st + offset)) | (columnsOf(load<u32>(st + offset, 36)) << 9) | (columnsOf(load<u32>(st + offset, 72)) << 18);
-  return <u32>load<u8>(LINE_SCORE + stackMatrix(columns, 0)) | (<u32>load<u8>(LINE_SCORE + stackMatrix(columns, 3)) << 10) | (<u32>load<u8>(LINE_SCORE + stackMatrix(columns, 6)) << 20);
+  return <u32>load<u8>(table + stackMatrix(columns, 0)) | (<u32>load<u8>(table + stackMatrix(columns, 3)) << 10) | (<u32>load<u8>(table + stackMatrix(columns, 6)) << 20);
 }
 /** stackScores summed over the four digits from byte `offset` of band 0, their columns computed four at a time. */
-@inline function stackScores4(st: usize, offset: usize): u32 {
+@inline function stackScores4(st: usize, offset: usize, table: usize): u32 {
   const columns = v128.or(v128.or(columnsOf4(v128.load(st + offset)), i32x4.shl(columnsOf4(v128.load(st + offset, 36)), 9)), i32x4.shl(columnsOf4(v128.load(st + offset, 72)), 18));
   const stack0 = stackMatrix4(columns, 0);
   const stack1 = stackMatrix4(columns, 3);
   const stack2 = stackMatrix4(columns, 6);
-  const score0 = <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack0, 0)) + <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack0, 1)) +
-    <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack0, 2)) + <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack0, 3));
-  const score1 = <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack1, 0)) + <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack1, 1)) +
-    <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack1, 2)) + <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack1, 3));
-  const score2 = <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack2, 0)) + <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack2, 1)) +
-    <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack2, 2)) + <u32>load<u8>(LINE_SCORE + <u32>i32x4.extract_lane(stack2, 3));
+  const score0 = <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 0)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 1)) +
+    <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 2)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 3));
+  const score1 = <u32>load<u8>(table + <u32>i32x4.extract_lane(stack1, 0)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack1, 1)) +
+    <u32>load<u8>(table + <u32>i32x4.extract_lane(stack1, 2)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack1, 3));
+  const score2 = <u32>load<u8>(table + <u32>i32x4.extract_lane(stack2, 0)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack2, 1)) +
+    <u32>load<u8>(table + <u32>i32x4.extract_lane(stack2, 2)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack2, 3));
   return score0 | (score1 << 10) | (score2 << 20);
 }
 
@@ -962,6 +1066,43 @@ const PAIR_FIRST: bool = isDefined(CONFIGURATION_CHOICE) ? CONFIGURATION_CHOICE 
 }
 
 /**
+ * DIGITS_ABOVE (0 none, default): where the lowest line score is above it, the line is chosen
+ * again by the digits-first score (CONFIGURATION_SCORE 2: its digits not yet fixed first, the
+ * most configurations on ties), its digit as ever the one with the fewest configurations.
+ */
+const DIGITS_OVER: u32 = isDefined(DIGITS_ABOVE) ? <u32>DIGITS_ABOVE : 0;
+/**
+ * DIGITS_ROOT_ABOVE (0 none, default): where the lowest line score of the search's first branch
+ * is above it, every branch of that search chooses its line by the digits-first score.
+ */
+const DIGITS_ROOT: u32 = isDefined(DIGITS_ROOT_ABOVE) ? <u32>DIGITS_ROOT_ABOVE : 0;
+/** DIGITS_ROOT_ABOVE: whether the current search chooses its lines by the digits-first score. */
+let digitsSearch = false;
+
+/**
+ * The line (0–5) with the lowest score from `table` (LINE_SCORE's layout) that has a digit not
+ * yet fixed (bands first, then stacks, on ties); -1 when there is none.
+ */
+function lowestLine(st: usize, table: usize): i32 {
+  const stacks = stackScores4(st, 0, table) + stackScores4(st, 16, table) + stackScores(st, 32, table);
+  let bestLine: i32 = -1;
+  let bestScore: u32 = 1000;
+  for (let line: u32 = 0; line < 6; line++) {
+    let score: u32 = 0;
+    if (line < 3) {
+      for (let digit: u32 = 0; digit < 9; digit++) score += <u32>load<u8>(table + triadsAt(st, slotOf(digit, line), 0));
+    } else {
+      score = (stacks >> ((line - 3) * 10)) & 0x3ff;
+    }
+    if (score > ALL_FIXED_SCORE && score < bestScore) {
+      bestScore = score;
+      bestLine = <i32>line;
+    }
+  }
+  return bestLine;
+}
+
+/**
  * The configurations of a digit in a line (a band, or a stack read as bands × columns): the
  * permutations (of 6) of its three triads that the candidates still allow. The branch: of the
  * lines with a digit not yet fixed to one configuration, the one with the lowest score (above:
@@ -971,9 +1112,17 @@ const PAIR_FIRST: bool = isDefined(CONFIGURATION_CHOICE) ? CONFIGURATION_CHOICE 
  * fixed in every line.
  */
 function chooseConfiguration(st: usize, depth: i32): bool {
+  if (AHEAD != 0 && branches < AHEAD) {
+    branches++;
+    return chooseAhead(st, depth);
+  }
+  if (DIGITS_ROOT != 0 && digitsSearch) {
+    const line = lowestLine(st, LINE_SCORE_DIGITS);
+    return line < 0 ? false : chooseDigit(st, depth, <u32>line);
+  }
   let score0: u32 = 0, score1: u32 = 0, score2: u32 = 0; // the bands
   // the stacks of digits 0–3 and 4–7 four at a time, digit 8 alone; the three scores 10 bits apart
-  const stacks = stackScores4(st, 0) + stackScores4(st, 16) + stackScores(st, 32);
+  const stacks = stackScores4(st, 0, LINE_SCORE) + stackScores4(st, 16, LINE_SCORE) + stackScores(st, 32, LINE_SCORE);
   const score3 = stacks & 0x3ff, score4 = (stacks >> 10) & 0x3ff, score5 = stacks >> 20;
   for (let digit: u32 = 0; digit < 9; digit++) {
     // bands: the triad matrices rule 1 left (a fixed point: every slot revised)
@@ -1009,6 +1158,15 @@ function chooseConfiguration(st: usize, depth: i32): bool {
     bestLine = 5;
   }
   if (bestLine < 0) return false;
+  if (DIGITS_OVER != 0 && bestScore > DIGITS_OVER) bestLine = lowestLine(st, LINE_SCORE_DIGITS);
+  if (DIGITS_ROOT != 0 && branches == 0) {
+    // the search's first branch: the rest of the search scores its lines digits first when this is above DIGITS_ROOT
+    branches = 1;
+    if (bestScore > DIGITS_ROOT) {
+      digitsSearch = true;
+      bestLine = lowestLine(st, LINE_SCORE_DIGITS);
+    }
+  }
   if (PAIR_FIRST) {
     // the line with the lowest score that holds a digit with two configurations, if any
     const scores = <u64>score0 | (<u64>score1 << 10) | (<u64>score2 << 20) | (<u64>score3 << 30) | (<u64>score4 << 40) | (<u64>score5 << 50);
@@ -1037,11 +1195,16 @@ function chooseConfiguration(st: usize, depth: i32): bool {
       }
     }
   }
+  return chooseDigit(st, depth, <u32>bestLine);
+}
+
+/** The digit of `line` with the fewest configurations, two or more (the lowest on ties): digit | its configurations << 8. */
+function fewestDigit(st: usize, line: u32): u32 {
   let bestDigit: u32 = 0;
   let bestCount: u32 = 7;
   let bestConfigurations: u32 = 0;
   for (let digit: u32 = 0; digit < 9; digit++) {
-    const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, <u32>bestLine, digit));
+    const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, line, digit));
     const count = popcnt(configurations);
     if (count >= 2 && count < bestCount) {
       bestCount = count;
@@ -1049,10 +1212,16 @@ function chooseConfiguration(st: usize, depth: i32): bool {
       bestConfigurations = configurations;
     }
   }
+  return bestDigit | (bestConfigurations << 8);
+}
+
+/** Writes as the frame at `depth` the branch on fewestDigit of `line`; true. */
+function chooseDigit(st: usize, depth: i32, line: u32): bool {
+  const choice = fewestDigit(st, line);
   const at = <usize>depth << 2;
-  store<u32>(FRAME_BAND_OR_LINE + at, LINE_FRAME + bestLine);
-  store<u32>(FRAME_CELL_OR_DIGIT + at, bestDigit);
-  store<u32>(FRAME_ALTERNATIVES + at, bestConfigurations);
+  store<u32>(FRAME_BAND_OR_LINE + at, LINE_FRAME + line);
+  store<u32>(FRAME_CELL_OR_DIGIT + at, choice & 0xff);
+  store<u32>(FRAME_ALTERNATIVES + at, choice >> 8);
   return true;
 }
 
@@ -1121,6 +1290,105 @@ function applyConfiguration(st: usize, digit: u32, line: u32, p: u32): u32 {
  */
 @inline function applyAlternative(st: usize, bandOrLine: u32, cellOrDigit: u32, alternative: u32): u32 {
   return bandOrLine < LINE_FRAME ? place(st, alternative, bandOrLine, cellOrDigit) : applyConfiguration(st, cellOrDigit, bandOrLine - LINE_FRAME, alternative);
+}
+
+/**
+ * AHEAD_BRANCHES (0 none, default): at the first AHEAD_BRANCHES branches of a search (in the order
+ * they are taken), the default's branch and the one the digits-first score picks
+ * (CONFIGURATION_SCORE 2) are both propagated one step ahead, each configuration in a state of its
+ * own; the branch with fewer configurations left alive is taken (then the one with fewer
+ * candidates left over them, then the default's). Its dead configurations are dropped, its live
+ * ones kept and later taken as they are, not propagated again. Each probe counts as a node.
+ */
+const AHEAD: i32 = isDefined(AHEAD_BRANCHES) ? AHEAD_BRANCHES : 0;
+/** Branches chosen so far by the current search (counted up to AHEAD_BRANCHES, or to 1 for DIGITS_ROOT_ABOVE). */
+let branches: i32 = 0;
+/** LINE_SCORE_DIGITS[3×3 bit matrix] = a digit's part of its line's digits-first score (22 less its configurations; fixed: FIXED_WEIGHT). */
+const LINE_SCORE_DIGITS: usize = AHEAD != 0 || DIGITS_OVER != 0 || DIGITS_ROOT != 0 ? memory.data(512) : 0;
+if (AHEAD != 0 || DIGITS_OVER != 0 || DIGITS_ROOT != 0) {
+  for (let matrix: u32 = 0; matrix < 512; matrix++) {
+    const count = popcnt(<u32>load<u8>(CONFIGURATIONS + matrix));
+    store<u8>(LINE_SCORE_DIGITS + matrix, <u8>(count > 1 ? 22 - count : FIXED_WEIGHT));
+  }
+}
+/**
+ * Per branch AHEAD_BRANCHES decides, twelve states: the six configurations of the default's
+ * branch, then the six of the other's, as propagated ahead.
+ */
+const AHEAD_STATES: usize = AHEAD != 0 ? memory.data(<i32>STATE_BYTES * 12 * AHEAD, 16) : 0;
+/** Per search level: the six states ahead of its branch (AHEAD_STATES), or 0 when its configurations are not propagated yet. */
+const FRAME_AHEAD: usize = AHEAD != 0 ? memory.data(MAX_DEPTH * 4, 4) : 0;
+
+/**
+ * The branch the lines' scores in `table` (LINE_SCORE's layout) pick: line | digit << 8 |
+ * configurations << 16 (lowestLine, then fewestDigit), or -1 when every digit is fixed in every
+ * line. With LINE_SCORE, the branch chooseConfiguration takes.
+ */
+function branchBy(st: usize, table: usize): i32 {
+  const line = lowestLine(st, table);
+  return line < 0 ? -1 : line | <i32>(fewestDigit(st, <u32>line) << 8);
+}
+
+/**
+ * Propagates each configuration of `branch` (as branchBy returns it) from `st` into the states at
+ * `ahead` (configuration p at state p). Returns the configurations that survive | the candidates
+ * left over them beyond one per cell << 8.
+ */
+function propagateAhead(st: usize, ahead: usize, branch: i32): u32 {
+  const line = <u32>branch & 0xff;
+  const digit = (<u32>branch >> 8) & 0xff;
+  let rest = <u32>branch >> 16;
+  let alive: u32 = 0;
+  let open: u32 = 0;
+  while (rest) {
+    const p = ctz(rest);
+    rest &= rest - 1;
+    const child = ahead + <usize>p * STATE_BYTES;
+    memory.copy(child, st, STATE_BYTES);
+    if (propagate(child, applyConfiguration(child, digit, line, p))) {
+      alive |= <u32>1 << p;
+      let candidateCount: u32 = 0;
+      for (let slot: u32 = 0; slot < <u32>SLOTS; slot++) candidateCount += popcnt(candidates(child, slot));
+      open += candidateCount - <u32>CELLS;
+    }
+  }
+  return alive | (open << 8);
+}
+
+/**
+ * AHEAD_BRANCHES: copies into `st` the state propagated ahead for `alternative` of the frame at
+ * byte `at` of the frame arrays; false when that frame's configurations were not propagated ahead.
+ */
+@inline function takeAhead(st: usize, at: usize, alternative: u32): bool {
+  const block = <usize>load<u32>(FRAME_AHEAD + at);
+  if (!block) return false;
+  memory.copy(st, block + <usize>alternative * STATE_BYTES, STATE_BYTES);
+  return true;
+}
+
+/** The branch AHEAD_BRANCHES takes, written as the frame at `depth`; false when every digit is fixed in every line. */
+function chooseAhead(st: usize, depth: i32): bool {
+  const plain = branchBy(st, LINE_SCORE);
+  if (plain < 0) return false;
+  const other = branchBy(st, LINE_SCORE_DIGITS);
+  let branch = plain;
+  let alternatives = <u32>plain >> 16;
+  if (((plain ^ other) & 0xffff) != 0) {
+    const block = AHEAD_STATES + <usize>(branches - 1) * 12 * STATE_BYTES;
+    const plainAhead = propagateAhead(st, block, plain);
+    const otherAhead = propagateAhead(st, block + 6 * STATE_BYTES, other);
+    const plainAlive = popcnt(plainAhead & 0xff);
+    const otherAlive = popcnt(otherAhead & 0xff);
+    const takeOther = otherAlive < plainAlive || (otherAlive == plainAlive && otherAhead >> 8 < plainAhead >> 8);
+    branch = takeOther ? other : plain;
+    alternatives = (takeOther ? otherAhead : plainAhead) & 0xff;
+    store<u32>(FRAME_AHEAD + (<usize>depth << 2), <u32>(takeOther ? block + 6 * STATE_BYTES : block));
+  }
+  const at = <usize>depth << 2;
+  store<u32>(FRAME_BAND_OR_LINE + at, LINE_FRAME + (<u32>branch & 0xff));
+  store<u32>(FRAME_CELL_OR_DIGIT + at, (<u32>branch >> 8) & 0xff);
+  store<u32>(FRAME_ALTERNATIVES + at, alternatives);
+  return true;
 }
 
 /**
@@ -1361,14 +1629,18 @@ function loadPuzzle(puzzle: usize): i32 {
 function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
   nodes = 0;
+  branches = 0;
+  digitsSearch = false;
   const loaded = loadPuzzle(puzzle);
   if (loaded < 0) return loaded;
   let count = 0;
   let depth = 0;
   let st = stateAt(0);
   let dirty: u32 = (<u32>1 << SLOTS) - 1; // the slots to revisit: at the root, all
+  let ahead: i32 = 0; // AHEAD_BRANCHES: 1 the state was propagated ahead (alive), 2 every configuration of its branch failed
   while (true) {
-    let alive = propagate(st, dirty);
+    let alive = AHEAD != 0 && ahead != 0 ? ahead == 1 : propagate(st, dirty);
+    if (AHEAD != 0) ahead = 0;
     if (!ASC_NO_ASSERT) {
       assert(depth >= 0 && depth < MAX_DEPTH, "search depth out of bounds");
       assert(count >= 0 && guesses >= 0 && nodes > 0, "a negative count");
@@ -1384,6 +1656,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         nodes = -nodes;
         return count;
       } else {
+        if (AHEAD != 0) store<u32>(FRAME_AHEAD + (<usize>depth << 2), 0);
         if (BRANCH == 2) {
           // configurations, but a two-candidate cell where the chosen digit has more than two
           if (!chooseConfiguration(st, depth)) chooseCell(st, depth);
@@ -1403,7 +1676,15 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         const alternative = ctz(alternatives);
         const bandOrLine = load<u32>(FRAME_BAND_OR_LINE + at);
         const cellOrDigit = load<u32>(FRAME_CELL_OR_DIGIT + at);
+        if (AHEAD != 0 && alternatives == 0) {
+          ahead = 2; // every configuration failed ahead: a dead end
+          continue;
+        }
         if ((alternatives & (alternatives - 1)) == 0) {
+          if (AHEAD != 0 && takeAhead(st, at, alternative)) {
+            ahead = 1;
+            continue;
+          }
           dirty = applyAlternative(st, bandOrLine, cellOrDigit, alternative); // forced: no guess, no new level
           continue;
         }
@@ -1413,6 +1694,10 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         depth++;
         st = stateAt(depth);
         guesses++;
+        if (AHEAD != 0 && takeAhead(st, at, alternative)) {
+          ahead = 1;
+          continue;
+        }
         dirty = applyAlternative(st, bandOrLine, cellOrDigit, alternative);
         continue;
       }
@@ -1431,6 +1716,10 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
       depth--; // the last alternative of this branch is no guess: work in the parent state
     }
     st = stateAt(depth);
+    if (AHEAD != 0 && takeAhead(st, at, alternative)) {
+      ahead = 1;
+      continue;
+    }
     dirty = applyAlternative(st, load<u32>(FRAME_BAND_OR_LINE + at), load<u32>(FRAME_CELL_OR_DIGIT + at), alternative);
   }
   return count;

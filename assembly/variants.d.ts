@@ -9,3 +9,7 @@ declare const CONFIGURATION_CHOICE: i32;
 declare const CONFIGURATION_SCORE: i32;
 declare const PROBING: i32;
 declare const FISH: i32;
+declare const AHEAD_BRANCHES: i32;
+declare const HIDDEN_PAIRS: i32;
+declare const DIGITS_ABOVE: i32;
+declare const DIGITS_ROOT_ABOVE: i32;

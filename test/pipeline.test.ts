@@ -281,3 +281,33 @@ describe("the main thread solves beside the workers", () => {
     expect(tasks[1].firstIndex).toBe(1000);
   });
 });
+
+describe("one 9×9 kernel instance per thread", () => {
+  const puzzles = relabelledPuzzles(5, 7).trimEnd().split("\n");
+
+  it("the main thread's line scan runs on the kernel it solves on: it scans after a batch that grew that kernel's memory, and the N×N kernel has none", async () => {
+    const solver = await openBatchSolver(0);
+    const twin = await openBatchSolver(0, ["general-wasm"]);
+    try {
+      expect(twin.scanner ?? null).toBeNull();
+      const chunk = Buffer.from(`${puzzles.join("\n")}\n# not a puzzle\n`);
+      const scanned = () => {
+        const { count, table, cells } = solver.scanner!.scan(chunk, 0);
+        return {
+          count,
+          fast: [...table.subarray(0, 3 * count)].filter((_, i) => i % 3 === 2),
+          cells: Buffer.from(cells.subarray(0, 5 * 81)).toString("latin1"),
+        };
+      };
+      const before = scanned();
+      expect(before).toEqual({ count: 6, fast: [0, 1, 2, 3, 4, -1], cells: puzzles.join("") });
+      const many = relabelledPuzzles(20_000, 3).trimEnd().split("\n");
+      const solved = await solver.solve(textTask({ file: "in.txt", firstIndex: 0, limit: 2, output: "line", texts: many }));
+      expect(solved.tally[0]).toBe(many.length);
+      expect(scanned()).toEqual(before);
+    } finally {
+      await solver.close();
+      await twin.close();
+    }
+  });
+});

@@ -15,7 +15,8 @@ import { packageRoot } from "../kernel/paths.js";
 import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
 import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines } from "./solve-task.js";
 import { runTask } from "./canon-task.js";
-import { compiledKernels } from "../kernel/wasm.js";
+import { type LineScanner, WasmKernel, compiledKernels } from "../kernel/wasm.js";
+import { SHAPE_9 } from "../model/shape.js";
 import { batchBuffers } from "./buffers.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 
@@ -30,6 +31,12 @@ export interface BatchSolver {
    */
   room(): number;
   solve(task: BatchTask): Promise<BatchOutcome>;
+  /**
+   * The line scan of the main thread's 9×9 kernel instance, the one it solves on (the CLI's
+   * reader finds the lines of each chunk with it, pipeline.ts); absent or null when that engine
+   * is not the 9×9 kernel (the reader then reads a line at a time).
+   */
+  readonly scanner?: LineScanner | null;
   /**
    * Solves a batch of the library's pool (records-task.ts) on a worker; when the worker throws or
    * dies, once more on a freshly started one, with `retry` (a copy of the task: its cells are
@@ -203,6 +210,7 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
  */
 export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
+  const nine = engines.get(SHAPE_9.size)?.engine;
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
     return runTask(current, attempt);
@@ -210,6 +218,7 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
   return {
     threads: 0,
     room: () => Infinity,
+    scanner: nine instanceof WasmKernel ? nine.lineScanner() : null,
     solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines),
     close: async () => {},
   };
@@ -325,7 +334,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
       waiting.push({ task, at: 0, parts: [], done: resolve });
       handOut();
     });
-  return { threads, room: () => Infinity, solve, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
+  return { threads, room: () => Infinity, scanner: main.scanner, solve, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
 }
 
 /**
@@ -349,5 +358,6 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   const start = () => openWorkerPool(threads, { filename, workerData });
   // The main thread solves beside the workers only when a core is left for it: where every core
   // has a worker, it would take time from them.
-  return options.warmUp === false ? start() : sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });
+  if (options.warmUp === false) return { ...start(), scanner: main.scanner }; // the main thread's engines only scan
+  return sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });
 }

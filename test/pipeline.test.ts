@@ -7,7 +7,7 @@
 import { PassThrough, Readable, Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzles } from "../bench/corpus.js";
-import { type BatchSolver, openBatchSolver, sharedWithMain } from "../src/pool/pool.js";
+import { type BatchSolver, openBatchSolver, sharedWithMain, withRetry } from "../src/pool/pool.js";
 import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/task.js";
 import { BATCH_TARGET_MS, FIRST_BATCH, INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";
 
@@ -309,5 +309,20 @@ describe("one 9×9 kernel instance per thread", () => {
       await solver.close();
       await twin.close();
     }
+  });
+
+  it("the main thread's retry solves the task itself (nothing of it went to another thread), a worker's retry a copy", async () => {
+    const task = textTask({ file: "in.txt", firstIndex: 0, limit: 2, output: "line", texts: [puzzles[0]] });
+    const attempts: BatchTask[] = [];
+    const failOnce = async (attempt: BatchTask) => {
+      attempts.push(attempt);
+      if (attempts.length % 2 === 1) throw new Error("the first attempt fails");
+      return inner.solve(attempt);
+    };
+    await withRetry(task, failOnce, failOnce, false);
+    expect(attempts[1]).toBe(task);
+    await withRetry(task, failOnce, failOnce);
+    expect(attempts[3]).not.toBe(task);
+    expect(attempts[3].texts).toEqual(task.texts);
   });
 });

@@ -84,24 +84,27 @@ export function workerFile(): string {
  * Runs a batch; when the solver throws or its worker dies, runs it once more with `retry` (a
  * freshly started worker, see {@link openWorkerPool}), and when that fails too, gives every
  * record of the batch status `error` naming its line and the reason: no batch, and nothing after
- * it, is lost. Each attempt gets its own copy of the task's buffers (they are transferred to the worker).
+ * it, is lost. With `transfers` (a worker's run: the task's buffers go to it), each attempt gets
+ * its own copy of the task's buffers; without (the main thread's run reads them, changes none),
+ * the task itself serves the retry.
  */
 export async function withRetry(
   task: BatchTask,
   run: (attempt: BatchTask) => Promise<BatchOutcome>,
   retry: (attempt: BatchTask) => Promise<BatchOutcome> = run,
+  transfers = true,
 ): Promise<BatchOutcome> {
-  const kept = copyTask(task, batchBuffers);
+  const kept = transfers ? copyTask(task, batchBuffers) : task;
   try {
     return await run(task);
   } catch {
     try {
-      return await retry(copyTask(kept, batchBuffers));
+      return await retry(transfers ? copyTask(kept, batchBuffers) : task);
     } catch (error) {
       return failedBatch(kept, error);
     }
   } finally {
-    giveBackTask(kept);
+    if (transfers) giveBackTask(kept);
   }
 }
 
@@ -219,7 +222,7 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
     threads: 0,
     room: () => Infinity,
     scanner: nine instanceof WasmKernel ? nine.lineScanner() : null,
-    solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines),
+    solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines, false),
     close: async () => {},
   };
 }

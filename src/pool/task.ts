@@ -143,6 +143,11 @@ export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
   };
 }
 
+/** `task` with output room from `pool` (its other buffers are its own already: a batch sealed whole, builder.ts). */
+export function withOutputRoom(task: BatchTask, pool: BufferPool): BatchTask {
+  return { ...task, out: pooledRoom(task, task.lines.length, pool) };
+}
+
 /** Records `start` to `end` of `task` as a task of their own, with buffers of its own (from `pool` when given). */
 export function sliceTask(task: BatchTask, start: number, end: number, pool?: BufferPool): BatchTask {
   let first = 0; // the first of textAt at or after `start`

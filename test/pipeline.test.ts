@@ -7,7 +7,7 @@
 import { PassThrough, Readable, Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzles } from "../bench/corpus.js";
-import { type BatchSolver, openBatchSolver, sharedWithMain } from "../src/pool/pool.js";
+import { type BatchSolver, openBatchSolver, sharedWithMain, withRetry } from "../src/pool/pool.js";
 import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/task.js";
 import { BATCH_TARGET_MS, FIRST_BATCH, INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";
 
@@ -279,5 +279,50 @@ describe("the main thread solves beside the workers", () => {
     expect(text(await solvedB)).toBe(wholeB);
     expect(tasks[1].lines.length).toBe(300);
     expect(tasks[1].firstIndex).toBe(1000);
+  });
+});
+
+describe("one 9×9 kernel instance per thread", () => {
+  const puzzles = relabelledPuzzles(5, 7).trimEnd().split("\n");
+
+  it("the main thread's line scan runs on the kernel it solves on: it scans after a batch that grew that kernel's memory, and the N×N kernel has none", async () => {
+    const solver = await openBatchSolver(0);
+    const twin = await openBatchSolver(0, ["general-wasm"]);
+    try {
+      expect(twin.scanner ?? null).toBeNull();
+      const chunk = Buffer.from(`${puzzles.join("\n")}\n# not a puzzle\n`);
+      const scanned = () => {
+        const { count, table, cells } = solver.scanner!.scan(chunk, 0);
+        return {
+          count,
+          fast: [...table.subarray(0, 3 * count)].filter((_, i) => i % 3 === 2),
+          cells: Buffer.from(cells.subarray(0, 5 * 81)).toString("latin1"),
+        };
+      };
+      const before = scanned();
+      expect(before).toEqual({ count: 6, fast: [0, 1, 2, 3, 4, -1], cells: puzzles.join("") });
+      const many = relabelledPuzzles(20_000, 3).trimEnd().split("\n");
+      const solved = await solver.solve(textTask({ file: "in.txt", firstIndex: 0, limit: 2, output: "line", texts: many }));
+      expect(solved.tally[0]).toBe(many.length);
+      expect(scanned()).toEqual(before);
+    } finally {
+      await solver.close();
+      await twin.close();
+    }
+  });
+
+  it("the main thread's retry solves the task itself (nothing of it went to another thread), a worker's retry a copy", async () => {
+    const task = textTask({ file: "in.txt", firstIndex: 0, limit: 2, output: "line", texts: [puzzles[0]] });
+    const attempts: BatchTask[] = [];
+    const failOnce = async (attempt: BatchTask) => {
+      attempts.push(attempt);
+      if (attempts.length % 2 === 1) throw new Error("the first attempt fails");
+      return inner.solve(attempt);
+    };
+    await withRetry(task, failOnce, failOnce, false);
+    expect(attempts[1]).toBe(task);
+    await withRetry(task, failOnce, failOnce);
+    expect(attempts[3]).not.toBe(task);
+    expect(attempts[3].texts).toEqual(task.texts);
   });
 });

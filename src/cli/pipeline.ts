@@ -39,7 +39,6 @@ import { BatchBuilder } from "../pool/builder.js";
 import { STATUSES } from "../solvers/solver.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
-import { LineScanner } from "../kernel/wasm.js";
 import type { CanonRequest } from "../pool/task.js";
 
 /** One input of a run. */
@@ -321,7 +320,7 @@ export async function solveStreams(
 ): Promise<StreamTotals> {
   const output = new OrderedOutput(out, settings.maxInFlight, onProgress);
   const fastPath = settings.fastPath ?? true;
-  const scanner = fastPath ? await LineScanner.create() : null;
+  const scanner = fastPath ? (solver.scanner ?? null) : null; // the main thread's solving kernel instance scans too
   const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget, settings.canon);
   const shard = settings.shard ?? WHOLE_RUN;
   const selection = new RecordSelection(shard, settings.skip ?? 0);

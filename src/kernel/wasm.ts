@@ -90,6 +90,9 @@ interface KernelExports {
   lineOutput?(base: number, count: number): number;
   /** The 9×9 kernel only: room for `jsonl` and `csv` records ({@link WasmKernel.recordsOutput}). */
   reserveRecords?(count: number, piece: number): number;
+  /** The 9×9 kernel only: the line scan ({@link LineScanner}). */
+  reserveScan?(room: number): number;
+  scanLines?(base: number, start: number, length: number): number;
   /** The 9×9 kernel only: `jsonl` or `csv` records of the solved batch. */
   recordsOutput?(
     base: number,
@@ -102,13 +105,6 @@ interface KernelExports {
     positioned: number,
     withGuesses: number,
   ): number;
-}
-
-/** The 9×9 kernel's line scan (the CLI's reader). */
-interface ScanExports {
-  memory: WebAssembly.Memory;
-  reserveScan(room: number): number;
-  scanLines(base: number, start: number, length: number): number;
 }
 
 /**
@@ -335,22 +331,18 @@ export interface ScannedLines {
 }
 
 /**
- * The line reader's scan of a chunk, on an instance of the 9×9 kernel (the reader's own, not a
- * solving one): finds the complete lines of the chunk and the 9×9 lines of cell bytes among
- * them (81 of `1`–`9` and the empty marks `.0_?-*xX`, maybe spaces or tabs, then the line end),
- * copying those lines' cells out, 16 bytes a step. formats/lines.ts reads the lines from it.
+ * The line reader's scan of a chunk, on the 9×9 kernel instance its thread solves on
+ * ({@link WasmKernel.lineScanner}: one instance per thread scans and solves): finds the complete
+ * lines of the chunk and the 9×9 lines of cell bytes among them (81 of `1`–`9` and the empty
+ * marks `.0_?-*xX`, maybe spaces or tabs, then the line end), copying those lines' cells out,
+ * 16 bytes a step. formats/lines.ts reads the lines from it. Its area of linear memory is apart
+ * from the batch's; a scan's views are read before the next kernel call.
  */
 export class LineScanner {
   private base = 0;
   private room = 0;
 
-  private constructor(private readonly exports: ScanExports) {}
-
-  /** A scanner on a fresh instance of the release kernel (or `source`). */
-  static async create(source?: KernelSource): Promise<LineScanner> {
-    const module = source === undefined ? await compileKernel("release") : await compileSource(source);
-    return new LineScanner((await instantiateKernel(module)) as ScanExports);
-  }
+  constructor(private readonly exports: Required<Pick<KernelExports, "memory" | "reserveScan" | "scanLines">>) {}
 
   /** The largest chunk one scan takes (longer chunks are scanned in pieces by the caller). */
   static readonly MAX_CHUNK = 1 << 20;
@@ -450,6 +442,13 @@ export class WasmKernel implements SolverEngine {
     if (!cellsFromText) return writeTextCells(text, input);
     input.set(text.subarray(0, count * CELLS));
     BatchRoom.checkSolved(cellsFromText(this.room.check(count, CELLS, `inputText(${count})`), count), `inputText(${count})`);
+  }
+
+  /** A line scan on this instance (the CLI's reader, on the thread's solving kernel); null on a build without one (the N×N kernel). */
+  lineScanner(): LineScanner | null {
+    const { memory, reserveScan, scanLines } = this.exports;
+    if (!reserveScan || !scanLines || this.cells !== CELLS) return null;
+    return new LineScanner({ memory, reserveScan, scanLines });
   }
 
   /** True when {@link lineOutput} writes lines: a 9×9 kernel build with that entry point (not the N×N one). */

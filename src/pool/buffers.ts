@@ -1,9 +1,9 @@
 /**
  * The byte buffers of batches in flight, used again and again instead of made anew.
  *
- *   BatchBuilder.seal ── take: lines, cells, output room ──► worker (transferred) ──┐
- *   withRetry ── take: the copy kept for a retry; give back once the batch is solved │
- *   OrderedOutput ◄── the outcome: its bytes and the task's buffers, handed back ◄───┘
+ *   BatchBuilder ── take: lines, cells (the batch it fills), output room ─► worker (transferred) ─┐
+ *   withRetry ── take: the copy kept for a worker's retry; give back once the batch is solved    │
+ *   OrderedOutput ◄── the outcome: its bytes and the task's buffers, handed back ◄───────────────┘
  *        └── give back each, once its bytes are written to the output stream
  *
  * Why: a batch's buffers live while it is in flight, long enough for V8 to move them to the old

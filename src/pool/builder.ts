@@ -7,7 +7,12 @@ import type { OutputFormatName } from "../formats/output/index.js";
 import type { Alphabet } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import { batchBuffers } from "./buffers.js";
-import { type BatchTask, type CanonRequest, grown, sliceTask } from "./task.js";
+import { type BatchTask, type CanonRequest, sliceTask, withOutputRoom } from "./task.js";
+
+/** Cell bytes over a buffer of this thread's pool, at least `length` of them (the whole buffer). */
+const pooledCells = (length: number): Uint8Array => new Uint8Array(batchBuffers.take(length));
+/** Line numbers over a buffer of this thread's pool, at least `length` of them (the whole buffer). */
+const pooledLines = (length: number): Int32Array => new Int32Array(batchBuffers.take(4 * length));
 
 /** Collects records into batches of at most `size` (see {@link BatchBuilder.capacity}); a batch never spans two files. */
 export class BatchBuilder {
@@ -16,8 +21,9 @@ export class BatchBuilder {
   private indexStep = 1;
   /** Records held (not yet in a sealed batch). */
   private count = 0;
-  private lines = new Int32Array(64);
-  private cells = new Uint8Array(64 * CELLS);
+  /** The held records' line numbers and fast records' cells, in buffers of the pool: a batch sealed whole takes them as they are (no copy). */
+  private lines = pooledLines(64);
+  private cells = pooledCells(64 * CELLS);
   private fastCount = 0;
   private textAt: number[] = [];
   private texts: string[] = [];
@@ -61,11 +67,11 @@ export class BatchBuilder {
     while (count > 0) {
       const n = Math.min(count, Math.max(1, this.size - this.count)); // up to where the batch seals
       const at = this.fastCount * CELLS;
-      if (at + n * CELLS > this.cells.length) this.cells = grown(this.cells, at + n * CELLS);
+      if (at + n * CELLS > this.cells.length) this.cells = this.grownCells(at + n * CELLS, at);
       this.cells.set(bytes.subarray(start, start + n * CELLS), at);
       this.fastCount += n;
       if (this.count === 0) this.heldSince = performance.now();
-      if (this.count + n > this.lines.length) this.lines = grown(this.lines, this.count + n);
+      if (this.count + n > this.lines.length) this.lines = this.grownLines(this.count + n);
       for (let k = 0; k < n; k++) this.lines[this.count++] = line + k;
       if (this.count >= this.size) this.seal();
       line += n;
@@ -76,9 +82,25 @@ export class BatchBuilder {
 
   private addLine(line: number): void {
     if (this.count === 0) this.heldSince = performance.now();
-    if (this.count === this.lines.length) this.lines = grown(this.lines, this.count + 1);
+    if (this.count === this.lines.length) this.lines = this.grownLines(this.count + 1);
     this.lines[this.count++] = line;
     if (this.count >= this.size) this.seal();
+  }
+
+  /** Cells with room for `least` bytes, the first `used` of {@link cells} copied; the old buffer goes back to the pool. */
+  private grownCells(least: number, used: number): Uint8Array {
+    const bigger = pooledCells(Math.max(least, 2 * this.cells.length));
+    bigger.set(this.cells.subarray(0, used));
+    batchBuffers.give(this.cells.buffer);
+    return bigger;
+  }
+
+  /** Line numbers with room for `least`, those held copied; the old buffer goes back to the pool. */
+  private grownLines(least: number): Int32Array {
+    const bigger = pooledLines(Math.max(least, 2 * this.lines.length));
+    bigger.set(this.lines.subarray(0, this.count));
+    batchBuffers.give(this.lines.buffer);
+    return bigger;
   }
 
   /** Records per batch from now on; a batch in progress that reaches it is sealed. */
@@ -107,10 +129,17 @@ export class BatchBuilder {
       ...(this.canon ? { canon: this.canon } : {}),
     };
     const pieces = Math.max(1, Math.min(parts, count));
-    for (let piece = 0, start = 0; piece < pieces; piece++) {
-      const end = Math.round(((piece + 1) * count) / pieces);
-      this.ready.push(sliceTask(whole, start, end, batchBuffers));
-      start = end;
+    if (pieces === 1) {
+      // The batch takes the held buffers (they go to its worker); the next records get others of the same size.
+      this.ready.push(withOutputRoom(whole, batchBuffers));
+      this.lines = pooledLines(this.lines.length);
+      this.cells = pooledCells(this.cells.length);
+    } else {
+      for (let piece = 0, start = 0; piece < pieces; piece++) {
+        const end = Math.round(((piece + 1) * count) / pieces);
+        this.ready.push(sliceTask(whole, start, end, batchBuffers));
+        start = end;
+      }
     }
     this.firstIndex += count * this.indexStep;
     this.heldSince = null;

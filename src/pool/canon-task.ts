@@ -18,13 +18,7 @@ import { type ReadRecord, parseRecord } from "../formats/record.js";
 import { csvField } from "../formats/output/csv.js";
 import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { STATUSES, solveGroup } from "../solvers/solver.js";
-import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
-import { type BatchEngines, solveTask } from "./solve-task.js";
-
-/** Does a batch's work on `engines`: its minlex forms when it is a canon batch, else its solutions (solveTask). */
-export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {
-  return task.canon ? canonTask(engines, task) : solveTask(engines, task);
-}
+import { type BatchEngines, type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
 
 /** The `--out` formats of canon. */
 export const CANON_OUTPUTS = ["line", "jsonl", "csv"] as const;

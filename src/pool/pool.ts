@@ -13,9 +13,9 @@ import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../kernel/paths.js";
 import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
-import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines } from "./solve-task.js";
-import { runTask } from "./canon-task.js";
-import { compiledKernels } from "../kernel/wasm.js";
+import { type BatchEngines, type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines, runTask } from "./solve-task.js";
+import { type LineScanner, WasmKernel, compiledKernels } from "../kernel/wasm.js";
+import { SHAPE_9 } from "../model/shape.js";
 import { batchBuffers } from "./buffers.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 
@@ -30,6 +30,12 @@ export interface BatchSolver {
    */
   room(): number;
   solve(task: BatchTask): Promise<BatchOutcome>;
+  /**
+   * The line scan of the main thread's 9×9 kernel instance, the one it solves on (the CLI's
+   * reader finds the lines of each chunk with it, pipeline.ts); absent or null when that engine
+   * is not the 9×9 kernel (the reader then reads a line at a time).
+   */
+  readonly scanner?: LineScanner | null;
   /**
    * Solves a batch of the library's pool (records-task.ts) on a worker; when the worker throws or
    * dies, once more on a freshly started one, with `retry` (a copy of the task: its cells are
@@ -77,24 +83,27 @@ export function workerFile(): string {
  * Runs a batch; when the solver throws or its worker dies, runs it once more with `retry` (a
  * freshly started worker, see {@link openWorkerPool}), and when that fails too, gives every
  * record of the batch status `error` naming its line and the reason: no batch, and nothing after
- * it, is lost. Each attempt gets its own copy of the task's buffers (they are transferred to the worker).
+ * it, is lost. With `transfers` (a worker's run: the task's buffers go to it), each attempt gets
+ * its own copy of the task's buffers; without (the main thread's run reads them, changes none),
+ * the task itself serves the retry.
  */
 export async function withRetry(
   task: BatchTask,
   run: (attempt: BatchTask) => Promise<BatchOutcome>,
   retry: (attempt: BatchTask) => Promise<BatchOutcome> = run,
+  transfers = true,
 ): Promise<BatchOutcome> {
-  const kept = copyTask(task, batchBuffers);
+  const kept = transfers ? copyTask(task, batchBuffers) : task;
   try {
     return await run(task);
   } catch {
     try {
-      return await retry(copyTask(kept, batchBuffers));
+      return await retry(transfers ? copyTask(kept, batchBuffers) : task);
     } catch (error) {
       return failedBatch(kept, error);
     }
   } finally {
-    giveBackTask(kept);
+    if (transfers) giveBackTask(kept);
   }
 }
 
@@ -203,6 +212,7 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
  */
 export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
+  const nine = engines.get(SHAPE_9.size)?.engine;
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
     return runTask(current, attempt);
@@ -210,7 +220,8 @@ export function mainThreadSolver(engines: BatchEngines, load: () => Promise<Batc
   return {
     threads: 0,
     room: () => Infinity,
-    solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines),
+    scanner: nine instanceof WasmKernel ? nine.lineScanner() : null,
+    solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines, false),
     close: async () => {},
   };
 }
@@ -325,7 +336,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
       waiting.push({ task, at: 0, parts: [], done: resolve });
       handOut();
     });
-  return { threads, room: () => Infinity, solve, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
+  return { threads, room: () => Infinity, scanner: main.scanner, solve, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
 }
 
 /**
@@ -349,5 +360,6 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   const start = () => openWorkerPool(threads, { filename, workerData });
   // The main thread solves beside the workers only when a core is left for it: where every core
   // has a worker, it would take time from them.
-  return options.warmUp === false ? start() : sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });
+  if (options.warmUp === false) return { ...start(), scanner: main.scanner }; // the main thread's engines only scan
+  return sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });
 }

@@ -1,8 +1,9 @@
 /**
  * The solving side of batching, on whichever thread solves (a worker, or the main thread with
  * `--threads 0`): the engines of each grid size, and {@link solveTask}, which turns a
- * {@link BatchTask} into its output bytes. {@link failedBatch} writes a batch that could not be
- * solved (on the main thread, after a retry failed).
+ * {@link BatchTask} into its output bytes ({@link runTask} sends a canon batch to canon-task.ts
+ * instead). {@link failedBatch} writes a batch that could not be solved (on the main thread,
+ * after a retry failed).
  */
 import {
   type BatchResult,
@@ -30,7 +31,8 @@ import { ByteOutput, outputRecord, solutionDigits } from "../formats/output/byte
 import { type RecordWriter, fillRecord } from "../formats/output/format.js";
 import { solvers, solversBySize } from "../solvers/registry.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
-import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
+import { type BatchEngines, type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
+import { canonTask } from "./canon-task.js";
 
 /** What each worker starts with (its `workerData`). */
 export interface WorkerData {
@@ -51,8 +53,7 @@ export interface WorkerData {
  */
 export const ENGINES_LOADED = "sudoku-wasm: engines loaded";
 
-/** The engines one thread solves on, by grid side N; each WASM engine has its own memory. */
-export type BatchEngines = ReadonlyMap<number, SizeEngine>;
+export type { BatchEngines } from "./task.js";
 
 /**
  * Loads the engine of every size for `solve --solver ids` (registry ids; each size gets the first
@@ -113,6 +114,11 @@ function fastText(task: BatchTask, k: number): string {
   let text = "";
   for (let i = k * CELLS, end = i + CELLS; i < end; i++) text += String.fromCharCode(task.cells[i]);
   return text;
+}
+
+/** Does a batch's work on `engines`: its solutions ({@link solveTask}), or its minlex forms when it is a canon batch (canon-task.ts). */
+export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {
+  return task.canon ? canonTask(engines, task) : solveTask(engines, task);
 }
 
 /**

@@ -20,7 +20,7 @@
 import type { Alphabet } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import type { OutputFormatName } from "../formats/output/index.js";
-import { STATUSES } from "../solvers/solver.js";
+import { STATUSES, type SizeEngine } from "../solvers/solver.js";
 import { type BufferPool, batchBuffers } from "./buffers.js";
 
 /** What a canon batch (canon-task.ts) writes besides each form. */
@@ -30,6 +30,9 @@ export interface CanonRequest {
   /** Whether each puzzle is minimal: uniquely solvable, and not once any clue is removed. */
   minimal: boolean;
 }
+
+/** The engines one thread solves on, by grid side N; each WASM engine has its own memory. */
+export type BatchEngines = ReadonlyMap<number, SizeEngine>;
 
 /** The records of one batch, as columns. */
 export interface BatchTask {
@@ -141,6 +144,11 @@ export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
     readErrors: task.readErrors.slice(),
     out: undefined,
   };
+}
+
+/** `task` with output room from `pool` (its other buffers are its own already: a batch sealed whole, builder.ts). */
+export function withOutputRoom(task: BatchTask, pool: BufferPool): BatchTask {
+  return { ...task, out: pooledRoom(task, task.lines.length, pool) };
 }
 
 /** Records `start` to `end` of `task` as a task of their own, with buffers of its own (from `pool` when given). */

@@ -331,6 +331,16 @@ export interface ScannedLines {
 }
 
 /**
+ * What a scan uses of the 9×9 kernel's exports; the memory by its buffer alone, so that the
+ * public types name nothing of WebAssembly's (a project built with `--lib es2022` and no DOM has none).
+ */
+interface ScanExports {
+  memory: { readonly buffer: ArrayBuffer };
+  reserveScan(room: number): number;
+  scanLines(base: number, start: number, length: number): number;
+}
+
+/**
  * The line reader's scan of a chunk, on the 9×9 kernel instance its thread solves on
  * ({@link WasmKernel.lineScanner}: one instance per thread scans and solves): finds the complete
  * lines of the chunk and the 9×9 lines of cell bytes among them (81 of `1`–`9` and the empty
@@ -342,7 +352,7 @@ export class LineScanner {
   private base = 0;
   private room = 0;
 
-  constructor(private readonly exports: Required<Pick<KernelExports, "memory" | "reserveScan" | "scanLines">>) {}
+  constructor(private readonly exports: ScanExports) {}
 
   /** The largest chunk one scan takes (longer chunks are scanned in pieces by the caller). */
   static readonly MAX_CHUNK = 1 << 20;

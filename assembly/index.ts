@@ -737,42 +737,206 @@ function unitPairs(st: usize, twos: u32, band: u32, column: i32): u32 {
   return changed;
 }
 
+/** Hidden pairs in the row or box `unitCells` of `band` (see unitPairs); returns the slots changed. */
+function rowOrBoxPairs(st: usize, band: u32, unitCells: u32): u32 {
+  let twos: u32 = 0;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    const cells = candidates(st, slotOf(digit, band)) & unitCells;
+    store<u32>(UNIT_CELLS + (<usize>digit << 2), cells);
+    if (popcnt(cells) == 2) twos |= <u32>1 << digit;
+  }
+  return popcnt(twos) < 2 ? 0 : unitPairs(st, twos, band, -1);
+}
+
+/** Hidden pairs in `column` (a digit's cells there as bits band * 3 + row); returns the slots changed. */
+function columnPairs(st: usize, column: u32): u32 {
+  let twos: u32 = 0;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    let rows: u32 = 0;
+    for (let band: u32 = 0; band < 3; band++) {
+      const cells = candidates(st, slotOf(digit, band)) >> column;
+      rows |= ((cells & 1) | ((cells >> 8) & 2) | ((cells >> 16) & 4)) << (band * 3);
+    }
+    store<u32>(UNIT_CELLS + (<usize>digit << 2), rows);
+    if (popcnt(rows) == 2) twos |= <u32>1 << digit;
+  }
+  return popcnt(twos) < 2 ? 0 : unitPairs(st, twos, 0, <i32>column);
+}
+
+/**
+ * The cells in at least two of the twelve lanes of `a`, `b`, `c` (one digit a lane; at least one
+ * and at least two merge lane with lane, then across lanes, as in the naked-singles pass).
+ */
+@inline function atLeastTwo(a: v128, b: v128, c: v128): u32 {
+  let ones = v128.or(v128.or(a, b), c);
+  let twos = v128.or(v128.or(v128.and(a, b), v128.and(a, c)), v128.and(b, c));
+  let turned = i32x4.shuffle(ones, ones, 2, 3, 0, 1);
+  twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 2, 3, 0, 1)), v128.and(ones, turned));
+  ones = v128.or(ones, turned);
+  turned = i32x4.shuffle(ones, ones, 1, 0, 3, 2);
+  twos = v128.or(v128.or(twos, i32x4.shuffle(twos, twos, 1, 0, 3, 2)), v128.and(ones, turned));
+  return <u32>i32x4.extract_lane(twos, 0);
+}
+
+/** The cells in at least three of the twelve lanes of `a`, `b`, `c` (as atLeastTwo, one counter more). */
+@inline function atLeastThree(a: v128, b: v128, c: v128): u32 {
+  let ones = v128.or(v128.or(a, b), c);
+  let twos = v128.or(v128.or(v128.and(a, b), v128.and(a, c)), v128.and(b, c));
+  let threes = v128.and(v128.and(a, b), c);
+  let turnedOnes = i32x4.shuffle(ones, ones, 2, 3, 0, 1);
+  let turnedTwos = i32x4.shuffle(twos, twos, 2, 3, 0, 1);
+  threes = v128.or(v128.or(threes, i32x4.shuffle(threes, threes, 2, 3, 0, 1)), v128.or(v128.and(twos, turnedOnes), v128.and(ones, turnedTwos)));
+  twos = v128.or(v128.or(twos, turnedTwos), v128.and(ones, turnedOnes));
+  ones = v128.or(ones, turnedOnes);
+  turnedOnes = i32x4.shuffle(ones, ones, 1, 0, 3, 2);
+  turnedTwos = i32x4.shuffle(twos, twos, 1, 0, 3, 2);
+  threes = v128.or(v128.or(threes, i32x4.shuffle(threes, threes, 1, 0, 3, 2)), v128.or(v128.and(twos, turnedOnes), v128.and(ones, turnedTwos)));
+  return <u32>i32x4.extract_lane(threes, 0);
+}
+
+/** Of `cells` (one digit a lane), those in `unit` where the lane has exactly two there. */
+@inline function exactlyTwoIn(cells: v128, unit: u32): v128 {
+  const inUnit = v128.and(cells, i32x4.splat(unit));
+  const one = i32x4.splat(1);
+  const zero = i32x4.splat(0);
+  const rest = v128.and(inUnit, i32x4.sub(inUnit, one)); // all but the lowest
+  const beyond = v128.and(rest, i32x4.sub(rest, one)); // all but the lowest two
+  return v128.and(inUnit, v128.and(i32x4.ne(rest, zero), i32x4.eq(beyond, zero)));
+}
+
+/** Of `cells` (one digit a lane), those in a row of the band where the lane has exactly two. */
+@inline function rowTwos(cells: v128): v128 {
+  return v128.or(v128.or(exactlyTwoIn(cells, 0x1ff), exactlyTwoIn(cells, <u32>0x1ff << 9)), exactlyTwoIn(cells, <u32>0x1ff << 18));
+}
+
+/** Of `cells` (one digit a lane), those in a box of the band where the lane has exactly two. */
+@inline function boxTwos(cells: v128): v128 {
+  return v128.or(v128.or(exactlyTwoIn(cells, BOX_CELLS), exactlyTwoIn(cells, BOX_CELLS << 3)), exactlyTwoIn(cells, BOX_CELLS << 6));
+}
+
+/**
+ * Per lane (one digit a lane, its masks in the three bands `band0`–`band2`), the columns (9 bits)
+ * where it has exactly two cells: the nine rows' column sets added with counters that saturate.
+ */
+@inline function columnTwos(band0: v128, band1: v128, band2: v128): v128 {
+  const row = i32x4.splat(0x1ff);
+  let ones = v128.and(band0, row);
+  let twos = i32x4.splat(0);
+  let more = twos;
+  let word = v128.and(i32x4.shr_u(band0, 9), row);
+  more = v128.or(more, v128.and(twos, word));
+  twos = v128.or(twos, v128.and(ones, word));
+  ones = v128.or(ones, word);
+  word = i32x4.shr_u(band0, 18);
+  more = v128.or(more, v128.and(twos, word));
+  twos = v128.or(twos, v128.and(ones, word));
+  ones = v128.or(ones, word);
+  word = v128.and(band1, row);
+  more = v128.or(more, v128.and(twos, word));
+  twos = v128.or(twos, v128.and(ones, word));
+  ones = v128.or(ones, word);
+  word = v128.and(i32x4.shr_u(band1, 9), row);
+  more = v128.or(more, v128.and(twos, word));
+  twos = v128.or(twos, v128.and(ones, word));
+  ones = v128.or(ones, word);
+  word = i32x4.shr_u(band1, 18);
+  more = v128.or(more, v128.and(twos, word));
+  twos = v128.or(twos, v128.and(ones, word));
+  ones = v128.or(ones, word);
+  word = v128.and(band2, row);
+  more = v128.or(more, v128.and(twos, word));
+  twos = v128.or(twos, v128.and(ones, word));
+  ones = v128.or(ones, word);
+  word = v128.and(i32x4.shr_u(band2, 9), row);
+  more = v128.or(more, v128.and(twos, word));
+  twos = v128.or(twos, v128.and(ones, word));
+  ones = v128.or(ones, word);
+  word = i32x4.shr_u(band2, 18);
+  more = v128.or(more, v128.and(twos, word));
+  twos = v128.or(twos, v128.and(ones, word));
+  ones = v128.or(ones, word);
+  return v128.andnot(twos, more);
+}
+
+/** Of `band` (one digit a lane), the cells in the columns `columns` (9 bits a lane). */
+@inline function inColumns(band: v128, columns: v128): v128 {
+  return v128.and(band, i32x4.mul(columns, i32x4.splat(0x40201)));
+}
+
+/** Whether the unit `cells` (of a band) has two cells held by two or more digits with two places there, one with a third candidate. */
+@inline function mayPair(twice: u32, fat: u32, cells: u32): bool {
+  const held = twice & cells;
+  return (held & (held - 1)) != 0 && (held & fat) != 0;
+}
+
+/**
+ * Hidden pairs in the rows, then the boxes, of `band` (its nine masks `low`, `high`, `last`; `fat`
+ * its cells with three candidates or more); returns the slots changed in the first unit that changes.
+ */
+@inline function bandPairs(st: usize, band: u32, low: v128, high: v128, last: v128, fat: u32): u32 {
+  if (!fat) return 0;
+  const rows = atLeastTwo(rowTwos(low), rowTwos(high), rowTwos(last));
+  for (let row: u32 = 0; row < 3; row++) {
+    const unitCells = <u32>0x1ff << (row * 9);
+    if (!mayPair(rows, fat, unitCells)) continue;
+    const changed = rowOrBoxPairs(st, band, unitCells);
+    if (changed) return changed;
+  }
+  const boxes = atLeastTwo(boxTwos(low), boxTwos(high), boxTwos(last));
+  for (let box: u32 = 0; box < 3; box++) {
+    const unitCells = BOX_CELLS << (box * 3);
+    if (!mayPair(boxes, fat, unitCells)) continue;
+    const changed = rowOrBoxPairs(st, band, unitCells);
+    if (changed) return changed;
+  }
+  return 0;
+}
+
 /**
  * Hidden pairs: two digits whose only two places in a row, column or box are the same two cells
  * take them: the other digits leave both. Returns the slots changed in the first unit where it
- * changes something (the rules run again before the next), else 0.
+ * changes something (the rules run again before the next), else 0. A unit is scanned only when it
+ * can change: two of its cells are each among the two places of two digits there (counted for all
+ * nine digits at once, four to a v128, per band and kind of unit), and one of them has a third
+ * candidate to lose.
  */
 function reviseHiddenPairs(st: usize): u32 {
+  // each band's nine masks: digits 0–3, 4–7, and 8 (the other three lanes zero)
+  const low0 = v128.load(st);
+  const high0 = v128.load(st, 16);
+  const last0 = v128.load32_zero(st, 32);
+  const low1 = v128.load(st, 36);
+  const high1 = v128.load(st, 52);
+  const last1 = v128.load32_zero(st, 68);
+  const low2 = v128.load(st, 72);
+  const high2 = v128.load(st, 88);
+  const last2 = v128.load32_zero(st, 104);
+  const fat0 = atLeastThree(low0, high0, last0);
+  const fat1 = atLeastThree(low1, high1, last1);
+  const fat2 = atLeastThree(low2, high2, last2);
+  if (!(fat0 | fat1 | fat2)) return 0;
   // rows and boxes: one band at a time
-  for (let band: u32 = 0; band < 3; band++) {
-    if (!unsolved(st, band)) continue;
-    for (let unit: u32 = 0; unit < 6; unit++) {
-      const unitCells: u32 = unit < 3 ? <u32>0x1ff << (unit * 9) : BOX_CELLS << ((unit - 3) * 3);
-      let twos: u32 = 0;
-      for (let digit: u32 = 0; digit < 9; digit++) {
-        const cells = candidates(st, slotOf(digit, band)) & unitCells;
-        store<u32>(UNIT_CELLS + (<usize>digit << 2), cells);
-        if (popcnt(cells) == 2) twos |= <u32>1 << digit;
-      }
-      if (popcnt(twos) < 2) continue;
-      const changed = unitPairs(st, twos, band, -1);
-      if (changed) return changed;
-    }
-  }
-  // columns: a digit's cells in column c as bits band * 3 + row
-  for (let column: u32 = 0; column < 9; column++) {
-    let twos: u32 = 0;
-    for (let digit: u32 = 0; digit < 9; digit++) {
-      let rows: u32 = 0;
-      for (let band: u32 = 0; band < 3; band++) {
-        const cells = candidates(st, slotOf(digit, band)) >> column;
-        rows |= ((cells & 1) | ((cells >> 8) & 2) | ((cells >> 16) & 4)) << (band * 3);
-      }
-      store<u32>(UNIT_CELLS + (<usize>digit << 2), rows);
-      if (popcnt(rows) == 2) twos |= <u32>1 << digit;
-    }
-    if (popcnt(twos) < 2) continue;
-    const changed = unitPairs(st, twos, 0, <i32>column);
+  let changed = bandPairs(st, 0, low0, high0, last0, fat0);
+  if (changed) return changed;
+  changed = bandPairs(st, 1, low1, high1, last1, fat1);
+  if (changed) return changed;
+  changed = bandPairs(st, 2, low2, high2, last2, fat2);
+  if (changed) return changed;
+  // columns: a column's cells held twice, band by band
+  const lowColumns = columnTwos(low0, low1, low2);
+  const highColumns = columnTwos(high0, high1, high2);
+  const lastColumns = columnTwos(last0, last1, last2);
+  const twice0 = atLeastTwo(inColumns(low0, lowColumns), inColumns(high0, highColumns), inColumns(last0, lastColumns));
+  const twice1 = atLeastTwo(inColumns(low1, lowColumns), inColumns(high1, highColumns), inColumns(last1, lastColumns));
+  const twice2 = atLeastTwo(inColumns(low2, lowColumns), inColumns(high2, highColumns), inColumns(last2, lastColumns));
+  let columns = columnsOf(twice0 | twice1 | twice2);
+  while (columns) {
+    const column = ctz(columns);
+    columns &= columns - 1;
+    const cells = COLUMN_CELLS << column;
+    const held = popcnt(twice0 & cells) + popcnt(twice1 & cells) + popcnt(twice2 & cells);
+    if (held < 2 || !((twice0 & fat0 | twice1 & fat1 | twice2 & fat2) & cells)) continue;
+    changed = columnPairs(st, column);
     if (changed) return changed;
   }
   return 0;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { createSolver, formatPuzzle, isValidSolution, parsePuzzle, type Grid } from "../src/index.js";
-import { WasmKernel, kernelVariants, variantBuild, type KernelBuild } from "../src/kernel/wasm.js";
+import { WasmKernel, kernelUrl, kernelVariants, variantBuild, type KernelBuild } from "../src/kernel/wasm.js";
 import { BitmaskEngine } from "../src/solvers/bitmask.js";
 import { loadFixture } from "./fixture.js";
 
@@ -233,6 +233,21 @@ describe("kernel variants", () => {
         if (c.count === 1) expect(formatPuzzle(result.solutions.subarray(i * 81, i * 81 + 81))).toBe(c.solution);
       });
     });
+  });
+
+  it("with hidden pairs (pairs, its debug build too), propagate fewer states than the default on the fixture", async () => {
+    const puzzles = fixture.filter((c) => c.count !== "invalid");
+    const packed = new Uint8Array(puzzles.length * 81);
+    puzzles.forEach((c, i) => packed.set(parsePuzzle(c.puzzle), i * 81));
+    const nodesOf = async (build: string) => {
+      const result = (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 2);
+      return Array.from(result.nodes!);
+    };
+    const total = (nodes: number[]) => nodes.reduce((sum, n) => sum + n, 0);
+    const plain = await nodesOf("release");
+    const pairs = await nodesOf(variantBuild("pairs"));
+    expect(total(pairs)).toBeLessThan(total(plain));
+    expect(await nodesOf("variants-debug/pairs")).toEqual(pairs);
   });
 
   it("stop at the node budget and say so", async () => {

@@ -338,11 +338,6 @@ function keptAnswers(pass: PassResult): KeptAnswers {
 }
 
 /**
- * Per-puzzle µs for the percentiles: one checked pass, then TIMING_PASSES - 1 more
- * passes over the short puzzles, keeping each puzzle's fastest time. Every answer of every
- * pass must be the verified one (`same`), checked after its call's timing.
- */
-/**
  * Calls countSolutions over `grids` in this thread for at least FRESH_WARMUP_MS (whole passes, answers not
  * kept), so the per-puzzle pass after it times compiled code as the rows' own rounds do: with
  * `--fresh-rounds` those ran in other threads, and this one had run each puzzle once.
@@ -358,6 +353,11 @@ async function warmPerPuzzle(name: string, engine: SolverEngine, grids: readonly
   }
 }
 
+/**
+ * Per-puzzle µs for the percentiles: one checked pass, then TIMING_PASSES - 1 more
+ * passes over the short puzzles, keeping each puzzle's fastest time. Every answer of every
+ * pass must be the verified one (`same`), checked after its call's timing.
+ */
 async function timePerPuzzle(
   engine: SolverEngine,
   grids: readonly Grid[],

@@ -338,16 +338,16 @@ function keptAnswers(pass: PassResult): KeptAnswers {
 }
 
 /**
- * Calls countSolutions over `grids` in this thread for at least FRESH_WARMUP_MS (whole passes, answers not
- * kept), so the per-puzzle pass after it times compiled code as the rows' own rounds do: with
- * `--fresh-rounds` those ran in other threads, and this one had run each puzzle once.
+ * Runs the timed rows' loop ({@link countingLoop}) over `grids` in this thread for at least
+ * FRESH_WARMUP_MS (answers not checked), so the per-puzzle pass after it times compiled code as
+ * the rows' own rounds do: with `--fresh-rounds` those ran in other threads, and this one had
+ * run each puzzle once.
  */
 async function warmPerPuzzle(name: string, engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, signal?: AbortSignal): Promise<void> {
-  const solution = new Uint8Array(grids[0]?.length ?? 0);
-  const stats: SearchStats = { guesses: 0, timedOut: false };
+  const { call } = countingLoop(engine, grids, limit, budget);
   const start = performance.now();
   while (grids.length > 0 && performance.now() - start < FRESH_WARMUP_MS) {
-    for (const grid of grids) engine.countSolutions(grid, limit, solution, stats, budget);
+    call();
     await yieldToEventLoop();
     if (signal?.aborted) throw new TimingAborted(name);
   }

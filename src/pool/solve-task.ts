@@ -53,8 +53,6 @@ export interface WorkerData {
  */
 export const ENGINES_LOADED = "sudoku-wasm: engines loaded";
 
-export type { BatchEngines } from "./task.js";
-
 /**
  * Loads the engine of every size for `solve --solver ids` (registry ids; each size gets the first
  * that takes it, else its default). Every engine must solve batches: a RangeError names the ones that do.

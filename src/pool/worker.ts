@@ -10,8 +10,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { adoptKernels } from "../kernel/wasm.js";
-import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
-import { type BatchEngines, type WorkerData, ENGINES_LOADED, loadBatchEngines, runTask } from "./solve-task.js";
+import { type BatchEngines, type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
+import { type WorkerData, ENGINES_LOADED, loadBatchEngines, runTask } from "./solve-task.js";
 import { retiringOnFailure } from "./retire.js";
 import { lowerThreadPriority } from "./priority.js";
 import { type RecordsOutcome, type RecordsTask, recordsOutcomeBuffers, solveRecordsHere } from "./records-task.js";

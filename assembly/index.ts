@@ -273,28 +273,34 @@ let nodes: i32 = 0;
   store<u32>(st + UNSOLVED_OFFSET + (<usize>band << 2), cells);
 }
 
+/** The lane numbers of a band's digits 0–3 and 4–7 (their v128s in othersLeave). */
+const LANES_LOW = i32x4(0, 1, 2, 3);
+const LANES_HIGH = i32x4(4, 5, 6, 7);
+
 /**
- * The `cells` of `band` leave every digit's mask but that of `slot` (which keeps them). Returns the
- * slots changed. The nine masks without a loop (V8 checks the stack at each loop head): digits
- * 0–3 and 4–7 in a v128 each, then digit 8.
+ * The `cells` of `band` leave every digit's mask but that of `digit`, which becomes `own`. Returns
+ * the slots changed, but the digit's. The nine masks without a loop (V8 checks the stack at each
+ * loop head): digits 0–3 and 4–7 in a v128 each, then digit 8. The digit's mask is written in its
+ * lane, not stored alone before or after: a v128 load over a u32 store still in flight waits for
+ * it (the store cannot be forwarded), and the next slot's pass loads the band again at once.
  */
-@inline function othersLeave(st: usize, band: u32, slot: u32, cells: u32): u32 {
-  const at = st + (<usize>slot << 2);
-  const own = load<u32>(at);
+@inline function othersLeave(st: usize, band: u32, digit: u32, own: u32, cells: u32): u32 {
   const base = st + (<usize>slotOf(0, band) << 2);
   const keep = ~cells;
   const keepAll = i32x4.splat(keep);
+  const ownAll = i32x4.splat(own);
+  const digitAll = i32x4.splat(digit);
   const low = v128.load(base);
   const high = v128.load(base, 16);
   const last = load<u32>(base, 32);
-  const lowNext = v128.and(low, keepAll);
-  const highNext = v128.and(high, keepAll);
+  const lowNext = v128.bitselect(ownAll, v128.and(low, keepAll), i32x4.eq(digitAll, LANES_LOW));
+  const highNext = v128.bitselect(ownAll, v128.and(high, keepAll), i32x4.eq(digitAll, LANES_HIGH));
+  const lastNext = digit == 8 ? own : last & keep;
   v128.store(base, lowNext);
   v128.store(base, highNext, 16);
-  store<u32>(base, last & keep, 32);
-  store<u32>(at, own);
-  const changedBand = <u32>i32x4.bitmask(i32x4.ne(low, lowNext)) | (<u32>i32x4.bitmask(i32x4.ne(high, highNext)) << 4) | (<u32>((last & cells) != 0) << 8);
-  return (changedBand << (band * 9)) & ~(<u32>1 << slot);
+  store<u32>(base, lastNext, 32);
+  const changedBand = <u32>i32x4.bitmask(i32x4.ne(low, lowNext)) | (<u32>i32x4.bitmask(i32x4.ne(high, highNext)) << 4) | (<u32>(last != lastNext) << 8);
+  return (changedBand << (band * 9)) & ~(<u32>1 << slotOf(digit, band));
 }
 
 /** The three rows of a band spread a 9-bit column set to all three rows. */
@@ -311,15 +317,18 @@ let nodes: i32 = 0;
   const index = ctz(bit);
   const row = index / 9;
   let changed: u32 = 0;
+  const old = candidates(st, slot);
+  let own: u32 = 0;
   if (LEVEL == 3) {
-    changed = narrow(st, slot, ~(<u32>0x1ff << (row * 9)) | bit); // rules 1–3 clear the box and column
+    own = old & (~(<u32>0x1ff << (row * 9)) | bit); // rules 1–3 clear the box and column
   } else {
     const column = index % 9;
-    changed = narrow(st, slot, ~((<u32>0x1ff << (row * 9)) | (BOX_CELLS << (column / 3 * 3))) | bit);
+    own = old & (~((<u32>0x1ff << (row * 9)) | (BOX_CELLS << (column / 3 * 3))) | bit);
     const columnCells = ~(COLUMN_CELLS << column);
     for (let other: u32 = 0; other < 3; other++) if (other != band) changed |= narrow(st, slotOf(digit, other), columnCells);
   }
-  changed |= othersLeave(st, band, slot, bit);
+  if (own != old) changed |= <u32>1 << slot;
+  changed |= othersLeave(st, band, digit, own, bit);
   setUnsolved(st, band, unsolved(st, band) & ~bit);
   return changed;
 }
@@ -340,7 +349,6 @@ const CONTRADICTION: u32 = 0x80000000;
     (<u32>load<u8>(ROW_BOXES + (cells >> 18)) << 6);
   cells &= load<u32>(PERMUTATION + (matrix << 2));
   if (cells == 0) return CONTRADICTION;
-  store<u32>(st + (<usize>slot << 2), cells);
   store<u16>(st + TRIADS_OFFSET + (<usize>slot << 1), load<u16>(MATCHED + (matrix << 1)));
   // 2. rows with a single candidate are placed
   const row0 = cells & 0x1ff;
@@ -353,7 +361,7 @@ const CONTRADICTION: u32 = 0x80000000;
   // mispredicted it costs more than the v128 pass (measured at 9992c8f: asking took 6% more
   // instructions on magictour and 1.04–1.10× the time on magictour, kaggle, forum_hardest_1905).
   setUnsolved(st, band, open & ~placed);
-  return othersLeave(st, band, slot, placed); // nothing leaves when nothing is placed
+  return othersLeave(st, band, digitOf(slot), cells, placed); // nothing leaves when nothing is placed
 }
 
 /** The columns (9 bits) where a band mask has a candidate. */

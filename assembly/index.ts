@@ -77,6 +77,8 @@
 //                above n picks every line by the digits-first score
 //   HIDDEN_PAIRS 0 none (default) │ n hidden pairs in rows, columns and boxes at the fixed point
 //                of rules 1–4, in the search stack's first n levels (1: the root's)
+//   ROOT_PAIRS   0 none (default) │ 1 the same hidden pairs in the search's root state only (its
+//                first propagation, before any branch)
 //   AHEAD_BRANCHES  0 none (default) │ k: at the first k branches of a search, the default's
 //                branch and the digits-first one both propagated one step ahead, the one with
 //                fewer configurations alive taken; its propagated configurations are kept
@@ -705,8 +707,13 @@ function reviseFish(st: usize): u32 {
 const PAIRS: i32 = isDefined(HIDDEN_PAIRS) ? HIDDEN_PAIRS : 0;
 /** The first state of the search stack where hidden pairs no longer run. */
 const PAIRS_END: usize = STATES + <usize>(PAIRS < MAX_DEPTH ? PAIRS : MAX_DEPTH) * STATE_BYTES;
+/**
+ * ROOT_PAIRS (0 none, default): 1 the same hidden pairs in the search's root state only, its
+ * first propagation (not the states that later take the last alternative of a branch at level 0).
+ */
+const PAIRS_AT_ROOT: bool = isDefined(ROOT_PAIRS) ? ROOT_PAIRS != 0 : false;
 /** Per digit, its cells in the unit reviseHiddenPairs is looking at (9 bits): scratch. */
-const UNIT_CELLS: usize = PAIRS != 0 ? memory.data(9 * 4, 4) : 0;
+const UNIT_CELLS: usize = PAIRS != 0 || PAIRS_AT_ROOT ? memory.data(9 * 4, 4) : 0;
 
 /** The digits but `first` and `second` leave `cells` of `band`; returns the slots changed. */
 function pairKeeps(st: usize, band: u32, cells: u32, first: u32, second: u32): u32 {
@@ -1068,7 +1075,8 @@ function propagateSearch(st: usize, dirty: u32): bool {
       dirty = reviseFish(st);
       placedAny = dirty != 0;
     }
-    if (PAIRS != 0 && st < PAIRS_END && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
+    const pairsHere = (PAIRS != 0 && st < PAIRS_END) || (PAIRS_AT_ROOT && atRoot);
+    if (pairsHere && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
       dirty = reviseHiddenPairs(st);
       placedAny = dirty != 0;
     }

@@ -77,6 +77,8 @@
 //                above n picks every line by the digits-first score
 //   HIDDEN_PAIRS 0 none (default) │ n hidden pairs in rows, columns and boxes at the fixed point
 //                of rules 1–4, in the search stack's first n levels (1: the root's)
+//   ROOT_PAIRS   0 none (default) │ 1 the same hidden pairs in the search's root state only (its
+//                first propagation, before any branch)
 //   AHEAD_BRANCHES  0 none (default) │ k: at the first k branches of a search, the default's
 //                branch and the digits-first one both propagated one step ahead, the one with
 //                fewer configurations alive taken; its propagated configurations are kept
@@ -172,7 +174,7 @@ const CONFIGURATION_CELLS: usize = memory.data(6 * 4, 4);
 const CONFIGURATION_COLUMN: usize = memory.data(18);
 /** States of the search stack: slot `depth` is the working state. */
 const STATES: usize = memory.data(<i32>STATE_BYTES * MAX_DEPTH, 16);
-/** Per digit, the columns (band 0 | band 1 << 9 | band 2 << 18) rule 3 last left: its fixed point. */
+/** Per digit, the columns (band 0 | band 1 << 9 | band 2 << 18) rule 3 last left at a root: its fixed point. */
 const SETTLED_COLUMNS: usize = memory.data(9 * 4, 4);
 /**
  * Per search level (one u32 each), what it branches on and the alternatives left to try:
@@ -273,28 +275,34 @@ let nodes: i32 = 0;
   store<u32>(st + UNSOLVED_OFFSET + (<usize>band << 2), cells);
 }
 
+/** The lane numbers of a band's digits 0–3 and 4–7 (their v128s in othersLeave). */
+const LANES_LOW = i32x4(0, 1, 2, 3);
+const LANES_HIGH = i32x4(4, 5, 6, 7);
+
 /**
- * The `cells` of `band` leave every digit's mask but that of `slot` (which keeps them). Returns the
- * slots changed. The nine masks without a loop (V8 checks the stack at each loop head): digits
- * 0–3 and 4–7 in a v128 each, then digit 8.
+ * The `cells` of `band` leave every digit's mask but that of `digit`, which becomes `own`. Returns
+ * the slots changed, but the digit's. The nine masks without a loop (V8 checks the stack at each
+ * loop head): digits 0–3 and 4–7 in a v128 each, then digit 8. The digit's mask is written in its
+ * lane, not stored alone before or after: a v128 load over a u32 store still in flight waits for
+ * it (the store cannot be forwarded), and the next slot's pass loads the band again at once.
  */
-@inline function othersLeave(st: usize, band: u32, slot: u32, cells: u32): u32 {
-  const at = st + (<usize>slot << 2);
-  const own = load<u32>(at);
+@inline function othersLeave(st: usize, band: u32, digit: u32, own: u32, cells: u32): u32 {
   const base = st + (<usize>slotOf(0, band) << 2);
   const keep = ~cells;
   const keepAll = i32x4.splat(keep);
+  const ownAll = i32x4.splat(own);
+  const digitAll = i32x4.splat(digit);
   const low = v128.load(base);
   const high = v128.load(base, 16);
   const last = load<u32>(base, 32);
-  const lowNext = v128.and(low, keepAll);
-  const highNext = v128.and(high, keepAll);
+  const lowNext = v128.bitselect(ownAll, v128.and(low, keepAll), i32x4.eq(digitAll, LANES_LOW));
+  const highNext = v128.bitselect(ownAll, v128.and(high, keepAll), i32x4.eq(digitAll, LANES_HIGH));
+  const lastNext = digit == 8 ? own : last & keep;
   v128.store(base, lowNext);
   v128.store(base, highNext, 16);
-  store<u32>(base, last & keep, 32);
-  store<u32>(at, own);
-  const changedBand = <u32>i32x4.bitmask(i32x4.ne(low, lowNext)) | (<u32>i32x4.bitmask(i32x4.ne(high, highNext)) << 4) | (<u32>((last & cells) != 0) << 8);
-  return (changedBand << (band * 9)) & ~(<u32>1 << slot);
+  store<u32>(base, lastNext, 32);
+  const changedBand = <u32>i32x4.bitmask(i32x4.ne(low, lowNext)) | (<u32>i32x4.bitmask(i32x4.ne(high, highNext)) << 4) | (<u32>(last != lastNext) << 8);
+  return (changedBand << (band * 9)) & ~(<u32>1 << slotOf(digit, band));
 }
 
 /** The three rows of a band spread a 9-bit column set to all three rows. */
@@ -311,15 +319,18 @@ let nodes: i32 = 0;
   const index = ctz(bit);
   const row = index / 9;
   let changed: u32 = 0;
+  const old = candidates(st, slot);
+  let own: u32 = 0;
   if (LEVEL == 3) {
-    changed = narrow(st, slot, ~(<u32>0x1ff << (row * 9)) | bit); // rules 1–3 clear the box and column
+    own = old & (~(<u32>0x1ff << (row * 9)) | bit); // rules 1–3 clear the box and column
   } else {
     const column = index % 9;
-    changed = narrow(st, slot, ~((<u32>0x1ff << (row * 9)) | (BOX_CELLS << (column / 3 * 3))) | bit);
+    own = old & (~((<u32>0x1ff << (row * 9)) | (BOX_CELLS << (column / 3 * 3))) | bit);
     const columnCells = ~(COLUMN_CELLS << column);
     for (let other: u32 = 0; other < 3; other++) if (other != band) changed |= narrow(st, slotOf(digit, other), columnCells);
   }
-  changed |= othersLeave(st, band, slot, bit);
+  if (own != old) changed |= <u32>1 << slot;
+  changed |= othersLeave(st, band, digit, own, bit);
   setUnsolved(st, band, unsolved(st, band) & ~bit);
   return changed;
 }
@@ -340,7 +351,6 @@ const CONTRADICTION: u32 = 0x80000000;
     (<u32>load<u8>(ROW_BOXES + (cells >> 18)) << 6);
   cells &= load<u32>(PERMUTATION + (matrix << 2));
   if (cells == 0) return CONTRADICTION;
-  store<u32>(st + (<usize>slot << 2), cells);
   store<u16>(st + TRIADS_OFFSET + (<usize>slot << 1), load<u16>(MATCHED + (matrix << 1)));
   // 2. rows with a single candidate are placed
   const row0 = cells & 0x1ff;
@@ -353,7 +363,7 @@ const CONTRADICTION: u32 = 0x80000000;
   // mispredicted it costs more than the v128 pass (measured at 9992c8f: asking took 6% more
   // instructions on magictour and 1.04–1.10× the time on magictour, kaggle, forum_hardest_1905).
   setUnsolved(st, band, open & ~placed);
-  return othersLeave(st, band, slot, placed); // nothing leaves when nothing is placed
+  return othersLeave(st, band, digitOf(slot), cells, placed); // nothing leaves when nothing is placed
 }
 
 /** The columns (9 bits) where a band mask has a candidate. */
@@ -373,14 +383,16 @@ const CONTRADICTION: u32 = 0x80000000;
  * pairs on some band→column permutation survive. This covers locked candidates along
  * columns and hidden singles in columns. Returns the slots it changed, or CONTRADICTION.
  */
-@inline function reviseDigit(st: usize, digit: u32): u32 {
+@inline function reviseDigit(st: usize, digit: u32, atRoot: bool): u32 {
   const columns0 = columnsOf(candidates(st, slotOf(digit, 0)));
   const columns1 = columnsOf(candidates(st, slotOf(digit, 1)));
   const columns2 = columnsOf(candidates(st, slotOf(digit, 2)));
   // The rule reads only the columns, and its result is a fixed point of it: when they are
-  // what it left last time for this digit (in any state), it has nothing to remove.
+  // what it left last time for this digit (at any root), it has nothing to remove. Only the
+  // root asks: there the answer is often yes; in the search the branch goes either way about
+  // as often, and the rule costs less than the branch mispredicted.
   const settledAt = SETTLED_COLUMNS + (<usize>digit << 2);
-  if ((columns0 | (columns1 << 9) | (columns2 << 18)) == load<u32>(settledAt)) return 0;
+  if (atRoot && (columns0 | (columns1 << 9) | (columns2 << 18)) == load<u32>(settledAt)) return 0;
   const matched0 = stackMatched(columns0, columns1, columns2, 0);
   const matched1 = stackMatched(columns0, columns1, columns2, 3);
   const matched2 = stackMatched(columns0, columns1, columns2, 6);
@@ -388,7 +400,7 @@ const CONTRADICTION: u32 = 0x80000000;
   const keep0 = (matched0 & 7) | ((matched1 & 7) << 3) | ((matched2 & 7) << 6);
   const keep1 = ((matched0 >> 3) & 7) | (matched1 & 0x38) | ((matched2 & 0x38) << 3);
   const keep2 = (matched0 >> 6) | ((matched1 >> 3) & 0x38) | (matched2 & 0x1c0);
-  store<u32>(settledAt, keep0 | (keep1 << 9) | (keep2 << 18));
+  if (atRoot) store<u32>(settledAt, keep0 | (keep1 << 9) | (keep2 << 18));
   return narrow(st, slotOf(digit, 0), spreadColumns(keep0)) | narrow(st, slotOf(digit, 1), spreadColumns(keep1)) | narrow(st, slotOf(digit, 2), spreadColumns(keep2));
 }
 
@@ -695,8 +707,13 @@ function reviseFish(st: usize): u32 {
 const PAIRS: i32 = isDefined(HIDDEN_PAIRS) ? HIDDEN_PAIRS : 0;
 /** The first state of the search stack where hidden pairs no longer run. */
 const PAIRS_END: usize = STATES + <usize>(PAIRS < MAX_DEPTH ? PAIRS : MAX_DEPTH) * STATE_BYTES;
+/**
+ * ROOT_PAIRS (0 none, default): 1 the same hidden pairs in the search's root state only, its
+ * first propagation (not the states that later take the last alternative of a branch at level 0).
+ */
+const PAIRS_AT_ROOT: bool = isDefined(ROOT_PAIRS) ? ROOT_PAIRS != 0 : false;
 /** Per digit, its cells in the unit reviseHiddenPairs is looking at (9 bits): scratch. */
-const UNIT_CELLS: usize = PAIRS != 0 ? memory.data(9 * 4, 4) : 0;
+const UNIT_CELLS: usize = PAIRS != 0 || PAIRS_AT_ROOT ? memory.data(9 * 4, 4) : 0;
 
 /** The digits but `first` and `second` leave `cells` of `band`; returns the slots changed. */
 function pairKeeps(st: usize, band: u32, cells: u32, first: u32, second: u32): u32 {
@@ -945,10 +962,26 @@ function reviseHiddenPairs(st: usize): u32 {
 /**
  * Propagates to a fixed point from the `dirty` slots: the slot rules, then naked singles (then
  * hidden singles at level 2, the triad rule at level 3), until nothing changes. False on a
- * contradiction.
+ * contradiction. Counts the state in `nodes`. The search's first state (its root) and the others
+ * each have a function of their own (propagateAt with `atRoot` a constant), so that neither
+ * carries the other's choices nor their registers.
  */
 function propagate(st: usize, dirty: u32): bool {
-  const atRoot = ++nodes == 1; // in a local: V8 reads a global from memory at every use
+  return ++nodes == 1 ? propagateRoot(st, dirty) : propagateSearch(st, dirty);
+}
+
+/** propagateAt for the root of a search. */
+function propagateRoot(st: usize, dirty: u32): bool {
+  return propagateAt(st, dirty, true);
+}
+
+/** propagateAt for a state of the search below its root. */
+function propagateSearch(st: usize, dirty: u32): bool {
+  return propagateAt(st, dirty, false);
+}
+
+/** propagate's body; `atRoot` (a constant in each caller) says whether the state is the root. */
+@inline function propagateAt(st: usize, dirty: u32, atRoot: bool): bool {
   let revised: u32 = 0; // slots revised since the last triad pass: the rule runs on their bands
   while (true) {
     if (LEVEL == 3) {
@@ -977,7 +1010,7 @@ function propagate(st: usize, dirty: u32): bool {
           dirty |= changed & ~round;
           revised |= <u32>1 << slot;
           if (!(round & digitSlots(digit))) {
-            const more = reviseDigit(st, digit);
+            const more = reviseDigit(st, digit, atRoot);
             if (more == CONTRADICTION) return false;
             dirty |= more;
           }
@@ -1042,7 +1075,8 @@ function propagate(st: usize, dirty: u32): bool {
       dirty = reviseFish(st);
       placedAny = dirty != 0;
     }
-    if (PAIRS != 0 && st < PAIRS_END && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
+    const pairsHere = (PAIRS != 0 && st < PAIRS_END) || (PAIRS_AT_ROOT && atRoot);
+    if (pairsHere && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
       dirty = reviseHiddenPairs(st);
       placedAny = dirty != 0;
     }

@@ -11,5 +11,6 @@ declare const PROBING: i32;
 declare const FISH: i32;
 declare const AHEAD_BRANCHES: i32;
 declare const HIDDEN_PAIRS: i32;
+declare const ROOT_PAIRS: i32;
 declare const DIGITS_ABOVE: i32;
 declare const DIGITS_ROOT_ABOVE: i32;

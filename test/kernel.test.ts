@@ -1,5 +1,6 @@
 // The WASM kernel (debug and release builds) and its TS twin: fixture, agreement, properties,
 // batches and memory growth.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { createSolver, formatPuzzle, isValidSolution, parsePuzzle, type Grid } from "../src/index.js";
@@ -212,6 +213,39 @@ describe("budgets", () => {
       });
       expect(timeouts, `budget ${budget}`).toBeGreaterThan(0); // the hardest fixture lines need more
     }
+  });
+});
+
+describe("the TS twin with a variant's switches", () => {
+  it("takes wasm:root-pairs-digits' guesses on the fixture, the bundled hard sets and carved puzzles", async () => {
+    const kernel = await WasmKernel.create(undefined, variantBuild("root-pairs-digits"));
+    const twin = new BitmaskEngine({ rootPairs: true, digitsRootAbove: 85 });
+    const bundled = ["hard", "hardest"].flatMap((name) =>
+      readFileSync(new URL(`../datasets/${name}.txt`, import.meta.url), "utf8")
+        .split("\n")
+        .filter((line) => line.length >= 81),
+    );
+    const carved = fc.sample(
+      fc.tuple(randomGrid, fc.array(fc.integer({ min: 0, max: 80 }), { minLength: 50, maxLength: 64 })).map(([grid, holes]) => {
+        const puzzle = grid.slice();
+        for (const cell of holes) puzzle[cell] = 0;
+        return puzzle;
+      }),
+      { numRuns: 200, seed: 20261204 },
+    );
+    const grids = [...fixture.filter((c) => c.count !== "invalid").map((c) => c.puzzle), ...bundled].map((text) => parsePuzzle(text)).concat(carved);
+    const packed = new Uint8Array(grids.length * 81);
+    grids.forEach((grid, i) => packed.set(grid, i * 81));
+    const batch = kernel.solveBatch(packed, grids.length, 2);
+    const plain = (await WasmKernel.create()).solveBatch(packed, grids.length, 2);
+    const stats = { guesses: 0, timedOut: false };
+    let differs = 0;
+    grids.forEach((grid, i) => {
+      expect(twin.countSolutions(grid, 2, new Uint8Array(81), stats), `puzzle ${i}`).toBe(batch.counts[i]);
+      expect(stats.guesses, `puzzle ${i}`).toBe(batch.guesses[i]);
+      if (batch.guesses[i] !== plain.guesses[i]) differs++;
+    });
+    expect(differs).toBeGreaterThan(0); // the switches change the search: the check has something to see
   });
 });
 

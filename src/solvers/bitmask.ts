@@ -102,6 +102,34 @@ function lineScore(configurations: number): number {
   const count = popcnt(configurations);
   return count > 1 ? count * CONFIGURATION_WEIGHT : FIXED_WEIGHT;
 }
+/** The digits-first score of the kernel's DIGITS_ROOT_ABOVE: 22 less the configurations while several, 3 once fixed. */
+function digitsFirstScore(configurations: number): number {
+  const count = popcnt(configurations);
+  return count > 1 ? 22 - count : FIXED_WEIGHT;
+}
+
+/** UNIT_PLACES[unit * 9 + k] = band << 5 | bit index of the unit's k-th cell (units: rows, columns, boxes). */
+const UNIT_PLACES = new Uint8Array(27 * 9);
+for (let unit = 0; unit < 27; unit++) {
+  for (let k = 0; k < 9; k++) {
+    const kind = (unit / 9) | 0;
+    const i = unit % 9;
+    const row = kind === 0 ? i : kind === 1 ? k : ((i / 3) | 0) * 3 + ((k / 3) | 0);
+    const column = kind === 0 ? k : kind === 1 ? i : (i % 3) * 3 + (k % 3);
+    UNIT_PLACES[unit * 9 + k] = (((row / 3) | 0) << 5) | ((row % 3) * 9 + column);
+  }
+}
+
+/**
+ * Switches of the twin that follow kernel variants (assembly/variants.json; unset: the default
+ * kernel), so that a variant's search can be checked step for step.
+ */
+export interface BitmaskOptions {
+  /** ROOT_PAIRS: hidden pairs at the fixed point of the search's root state. */
+  rootPairs?: boolean;
+  /** DIGITS_ROOT_ABOVE: a search whose first branch has its lowest line score above this scores every line digits first (0: never). */
+  digitsRootAbove?: number;
+}
 
 const spreadColumns = (columns: number): number => columns * COLUMN_CELLS;
 const columnsOf = (cells: number): number => (cells | (cells >>> 9) | (cells >>> 18)) & 0x1ff;
@@ -131,6 +159,14 @@ export class BitmaskEngine implements SolverEngine {
   private readonly settledColumns = new Uint32Array(9).fill(0xffffffff);
   /** Slots to revisit, one bit per slot. */
   private dirty = 0;
+  /** digitsRootAbove: whether the current search has chosen a branch yet, and whether it scores its lines digits first. */
+  private branched = false;
+  private digitsSearch = false;
+  /** reviseHiddenPairs' scratch: per digit, its places in the unit (bit k: the unit's k-th cell). */
+  private readonly unitPlaces = new Uint16Array(9);
+
+  /** `options`: the kernel variant to follow (none: the default kernel). */
+  constructor(private readonly options: BitmaskOptions = {}) {}
 
   /** Narrows slot `slot` of the state at word `st` to `mask` and marks it dirty when it changed. */
   private narrow(st: number, slot: number, mask: number): void {
@@ -289,8 +325,46 @@ export class BitmaskEngine implements SolverEngine {
   }
 
   /**
-   * Propagates to a fixed point: slot and digit rules, naked singles, then the triad rule. False
-   * on a contradiction. `root`: the puzzle's first state (see reviseDirty).
+   * Hidden pairs (the kernel's ROOT_PAIRS): in each row, column and box, two digits whose only
+   * places there are the same two cells take them, and the other digits leave both. Marks the
+   * slots it changed dirty.
+   */
+  private reviseHiddenPairs(st: number): void {
+    const s = this.states;
+    const places = this.unitPlaces;
+    for (let unit = 0; unit < 27; unit++) {
+      const at = unit * 9;
+      for (let digit = 0; digit < 9; digit++) {
+        let bits = 0;
+        for (let k = 0; k < 9; k++) {
+          const place = UNIT_PLACES[at + k];
+          if (s[st + digit * 3 + (place >> 5)] & (1 << (place & 31))) bits |= 1 << k;
+        }
+        places[digit] = bits;
+      }
+      for (let first = 0; first < 9; first++) {
+        const pair = places[first];
+        if (popcnt(pair) !== 2) continue;
+        for (let second = first + 1; second < 9; second++) {
+          if (places[second] !== pair) continue;
+          for (let other = 0; other < 9; other++) {
+            if (other === first || other === second) continue;
+            let rest = pair;
+            while (rest) {
+              const place = UNIT_PLACES[at + ctz(rest)];
+              rest &= rest - 1;
+              this.narrow(st, other * 3 + (place >> 5), ~(1 << (place & 31)));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Propagates to a fixed point: slot and digit rules, naked singles, then the triad rule (and at
+   * the root, with rootPairs, hidden pairs). False on a contradiction. `root`: the puzzle's first
+   * state (see reviseDirty).
    */
   private propagate(st: number, root: boolean): boolean {
     const s = this.states;
@@ -324,6 +398,10 @@ export class BitmaskEngine implements SolverEngine {
           this.dirty = 0;
           return false;
         }
+        placedAny = this.dirty !== 0;
+      }
+      if (!placedAny && root && this.options.rootPairs) {
+        this.reviseHiddenPairs(st);
         placedAny = this.dirty !== 0;
       }
       if (!placedAny) return true;
@@ -371,6 +449,23 @@ export class BitmaskEngine implements SolverEngine {
       }
     }
     if (bestLine < 0) return false;
+    const digitsAbove = this.options.digitsRootAbove ?? 0;
+    if (digitsAbove > 0 && !this.branched) {
+      this.branched = true;
+      this.digitsSearch = bestScore > digitsAbove;
+    }
+    if (this.digitsSearch) {
+      // the lowest digits-first score, over the same lines (bands first, then stacks, on ties)
+      bestScore = 1000;
+      for (let line = 0; line < 6; line++) {
+        let score = 0;
+        for (let digit = 0; digit < 9; digit++) score += digitsFirstScore(configurationsOf[line * 9 + digit]);
+        if (score > ALL_FIXED_SCORE && score < bestScore) {
+          bestScore = score;
+          bestLine = line;
+        }
+      }
+    }
     let bestDigit = 0;
     let bestCount = 7;
     for (let digit = 0; digit < 9; digit++) {
@@ -465,6 +560,8 @@ export class BitmaskEngine implements SolverEngine {
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget = Infinity): number {
     stats.guesses = 0;
     stats.timedOut = false;
+    this.branched = false;
+    this.digitsSearch = false;
     const loaded = this.loadPuzzle(puzzle);
     if (loaded <= 0) return loaded;
     const nodeCap = kernelBudget(budget) || Infinity;

@@ -158,8 +158,9 @@ export class SolverPool {
   /**
    * The batches of `puzzles`, in order, with at most TASKS_PER_WORKER batches per worker in
    * flight. A batch's records are made when they are taken, not when its worker answers: the
-   * batches answered ahead of it wait as their results (for 9×9 lines, typed arrays outside the
-   * JavaScript heap), and a batch of 9×9 lines makes each record when it is asked for. So the
+   * batches answered ahead of it wait as the results their workers wrote into their memory
+   * (records-task.ts BatchMemory), and a batch of 9×9 lines makes each record when it is asked
+   * for. So the
    * records of a stream die young, one at a time: the garbage collector neither copies nor
    * promotes them, and the old generation does not grow for the full collections that pause the
    * event loop.
@@ -188,7 +189,7 @@ export class SolverPool {
       }
       while (sent.length > 0) yield await take(sent.shift()!);
     } finally {
-      (taken as TakenBatch | null)?.done();
+      (taken as TakenBatch | null)?.done(); // (assigned in `take`, which TypeScript's narrowing does not follow)
     }
   }
 

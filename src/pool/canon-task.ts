@@ -18,7 +18,8 @@ import { type ReadRecord, parseRecord } from "../formats/record.js";
 import { csvField } from "../formats/output/csv.js";
 import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { STATUSES, solveGroup } from "../solvers/solver.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
+import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
+import type { BatchEngines } from "./engines.js";
 
 /** The `--out` formats of canon. */
 export const CANON_OUTPUTS = ["line", "jsonl", "csv"] as const;

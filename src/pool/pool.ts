@@ -1,7 +1,7 @@
 /**
- * The batch solvers the CLI can use: a piscina pool of N worker threads, each with its own
- * engine of each grid size (registry ids, `solve --solver`), or (with 0 threads) one of each on
- * the main thread. The engines are loaded here first (a bad id fails before any worker starts);
+ * The batch solvers the CLI can use: a piscina pool of N worker threads, each with engines of
+ * its own (registry ids, `solve --solver`; each loaded on first use, engines.ts), or (with 0
+ * threads) the main thread's. The engines are loaded here first (a bad id fails before any worker starts);
  * both paths run {@link solveTask}, so their output is the same byte for byte.
  */
 import { existsSync } from "node:fs";
@@ -12,9 +12,11 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../kernel/paths.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
-import { type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines, runTask } from "./solve-task.js";
+import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
+import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
+import { type BatchEngines, ThreadEngines } from "./engines.js";
 import { type LineScanner, WasmKernel, compiledKernels } from "../kernel/wasm.js";
+import type { ChunkScanner } from "../formats/lines.js";
 import { SHAPE_9 } from "../model/shape.js";
 import { batchBuffers } from "./buffers.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
@@ -35,7 +37,7 @@ export interface BatchSolver {
    * reader finds the lines of each chunk with it, pipeline.ts); absent or null when that engine
    * is not the 9×9 kernel (the reader then reads a line at a time).
    */
-  readonly scanner?: LineScanner | null;
+  readonly scanner?: ChunkScanner | null;
   /**
    * Solves a batch of the library's pool (records-task.ts) on a worker; when the worker throws or
    * dies, once more on a freshly started one, with `retry` (a copy of the task: its cells are
@@ -206,21 +208,29 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   };
 }
 
+/** The line scan of the 9×9 engine of `engines`, when it is a kernel that scans; else null. */
+function scannerOf(engines: BatchEngines): LineScanner | null {
+  const nine = engines.get(SHAPE_9.size)?.engine;
+  return nine instanceof WasmKernel ? nine.lineScanner() : null;
+}
+
 /**
  * Solves on the main thread, on `engines`; a failed batch is retried on engines freshly made by
- * `load` (the main thread's fresh worker), which then replace the ones that failed.
+ * `load` (the main thread's fresh worker), which then replace the ones that failed, for the
+ * scanner too: the thread keeps one instance of each kernel.
  */
 export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
-  const nine = engines.get(SHAPE_9.size)?.engine;
+  let scan = scannerOf(engines);
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
+    scan = scannerOf(current) ?? scan;
     return runTask(current, attempt);
   };
   return {
     threads: 0,
     room: () => Infinity,
-    scanner: nine instanceof WasmKernel ? nine.lineScanner() : null,
+    scanner: scan === null ? null : { scan: (bytes, start) => scan!.scan(bytes, start) }, // on the engines in use
     solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines, false),
     close: async () => {},
   };
@@ -348,7 +358,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
  */
 export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean } = {}): Promise<BatchSolver> {
   const filename = threads === 0 ? "" : workerFile(); // a missing worker module fails here, not when the workers start mid-run
-  const load = () => loadBatchEngines(solverIds);
+  const load = () => ThreadEngines.open(solverIds);
   const engines = await load(); // a bad id fails here, before any worker starts
   const main = mainThreadSolver(engines, load);
   if (threads === 0) return main;

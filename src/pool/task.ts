@@ -20,7 +20,7 @@
 import type { Alphabet } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import type { OutputFormatName } from "../formats/output/index.js";
-import { STATUSES, type SizeEngine } from "../solvers/solver.js";
+import { STATUSES } from "../solvers/solver.js";
 import { type BufferPool, batchBuffers } from "./buffers.js";
 
 /** What a canon batch (canon-task.ts) writes besides each form. */
@@ -30,9 +30,6 @@ export interface CanonRequest {
   /** Whether each puzzle is minimal: uniquely solvable, and not once any clue is removed. */
   minimal: boolean;
 }
-
-/** The engines one thread solves on, by grid side N; each WASM engine has its own memory. */
-export type BatchEngines = ReadonlyMap<number, SizeEngine>;
 
 /** The records of one batch, as columns. */
 export interface BatchTask {

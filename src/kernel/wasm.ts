@@ -365,7 +365,14 @@ export class LineScanner {
   private base = 0;
   private room = 0;
 
-  constructor(private readonly exports: ScanExports) {}
+  constructor(private exports: ScanExports) {}
+
+  /** Scans on `other`'s instance from now on (the thread's solving kernel was replaced), in a room of its own. */
+  moveTo(other: LineScanner): void {
+    this.exports = other.exports;
+    this.base = 0;
+    this.room = 0;
+  }
 
   /** The largest chunk one scan takes (longer chunks are scanned in pieces by the caller). */
   static readonly MAX_CHUNK = 1 << 20;

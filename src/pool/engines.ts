@@ -23,15 +23,16 @@ export interface BatchEngines {
 
 const noop = (): void => {};
 
-/** A thread's engines, loaded on first use (see the header). */
-export class ThreadEngines implements BatchEngines {
-  private readonly engines = new Map<number, SizeEngine>();
+/** A thread's engines, loaded on first use (see the header): a map of those loaded so far. */
+export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngines {
   /** The loads in progress, one after another (two sizes of one instance must not both make it). */
   private loading: Promise<void> = Promise.resolve();
   /** Engines made so far (instances, for a kernel): a size served by an instance already made makes none. */
   made = 0;
 
-  private constructor(private readonly rows: ReadonlyMap<number, SolverInfo>) {}
+  private constructor(private readonly rows: ReadonlyMap<number, SolverInfo>) {
+    super();
+  }
 
   /**
    * The engines of `solve --solver ids` (registry ids; each size gets the first that takes it,
@@ -47,34 +48,30 @@ export class ThreadEngines implements BatchEngines {
     return engines;
   }
 
-  get(size: number): SizeEngine | undefined {
-    return this.engines.get(size);
-  }
-
   /** The sides of `sides` whose engines are not loaded yet. */
   missing(sides: Iterable<number>): number[] {
-    return [...sides].filter((side) => !this.engines.has(side));
+    return [...sides].filter((side) => !this.has(side));
   }
 
   /** Loads the engines of `sides` not loaded yet. */
   load(sides: Iterable<number>): Promise<void> {
     const wanted = [...sides];
     const loaded = this.loading.then(async () => {
-      for (const side of wanted) if (!this.engines.has(side)) this.engines.set(side, await this.loadOne(side));
+      for (const side of wanted) if (!this.has(side)) this.set(side, await this.loadOne(side));
     });
     this.loading = loaded.catch(noop);
     return loaded;
   }
 
   /** Every size's engine, all loaded (the library's batches, records-task.ts, read their records on the worker: any size may come). */
-  async all(): Promise<ReadonlyMap<number, SizeEngine>> {
+  async all(): Promise<this> {
     await this.load(this.rows.keys());
-    return this.engines;
+    return this;
   }
 
-  /** Every size's engine when all are loaded; else null (see {@link all}). */
-  get whole(): ReadonlyMap<number, SizeEngine> | null {
-    return this.engines.size === this.rows.size ? this.engines : null;
+  /** True when every size's engine is loaded (see {@link all}). */
+  get whole(): boolean {
+    return this.size === this.rows.size;
   }
 
   private async loadOne(size: number): Promise<SizeEngine> {
@@ -82,7 +79,7 @@ export class ThreadEngines implements BatchEngines {
     const shape = shapeOfSide(size);
     if (info === undefined || shape === undefined) throw new RangeError(`no solver takes ${size}×${size} grids`);
     let engine: SolverEngine | null = null;
-    for (const entry of this.engines.values()) {
+    for (const entry of this.values()) {
       if (entry.id === info.id && entry.engine instanceof WasmKernel) engine ??= entry.engine.forBox(shape.box);
     }
     if (engine === null) {

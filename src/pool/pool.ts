@@ -16,7 +16,6 @@ import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes
 import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
 import { type BatchEngines, ThreadEngines } from "./engines.js";
 import { type LineScanner, WasmKernel, compiledKernels } from "../kernel/wasm.js";
-import type { ChunkScanner } from "../formats/lines.js";
 import { SHAPE_9 } from "../model/shape.js";
 import { batchBuffers } from "./buffers.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
@@ -37,7 +36,7 @@ export interface BatchSolver {
    * reader finds the lines of each chunk with it, pipeline.ts); absent or null when that engine
    * is not the 9×9 kernel (the reader then reads a line at a time).
    */
-  readonly scanner?: ChunkScanner | null;
+  readonly scanner?: LineScanner | null;
   /**
    * Solves a batch of the library's pool (records-task.ts) on a worker; when the worker throws or
    * dies, once more on a freshly started one, with `retry` (a copy of the task: its cells are
@@ -221,16 +220,17 @@ function scannerOf(engines: BatchEngines): LineScanner | null {
  */
 export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
-  let scan = scannerOf(engines);
+  const scanner = scannerOf(engines);
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
-    scan = scannerOf(current) ?? scan;
+    const fresh = scannerOf(current);
+    if (scanner !== null && fresh !== null) scanner.moveTo(fresh);
     return runTask(current, attempt);
   };
   return {
     threads: 0,
     room: () => Infinity,
-    scanner: scan === null ? null : { scan: (bytes, start) => scan!.scan(bytes, start) }, // on the engines in use
+    scanner,
     solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines, false),
     close: async () => {},
   };

@@ -85,7 +85,7 @@ function fastText(task: BatchTask, k: number): string {
 export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {
   if (task.canon) return canonTask(engines, task);
   const texts = readTexts(task);
-  const missing = engines instanceof ThreadEngines ? engines.missing(texts.sides()) : [];
+  const missing = texts.groups.size > 0 && engines instanceof ThreadEngines ? engines.missing(texts.sides()) : [];
   if (missing.length === 0) return solveRead(engines, task, texts);
   return (engines as ThreadEngines).load(missing).then(() => solveRead(engines, task, texts));
 }

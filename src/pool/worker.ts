@@ -51,9 +51,8 @@ function transferredRecords(outcome: RecordsOutcome): RecordsOutcome {
 function handler(engines: ThreadEngines) {
   return retiringOnFailure((task: BatchTask | RecordsTask) => {
     if ("kind" in task) {
-      const whole = engines.whole;
-      if (whole !== null) return transferredRecords(solveRecordsHere(whole, task));
-      return engines.all().then((all) => transferredRecords(solveRecordsHere(all, task)));
+      if (engines.whole) return transferredRecords(solveRecordsHere(engines, task));
+      return engines.all().then(() => transferredRecords(solveRecordsHere(engines, task)));
     }
     const outcome = runTask(engines, task); // at once, unless a size's engine (or a canon batch's kernel) loads first
     return outcome instanceof Promise ? outcome.then(transferred) : transferred(outcome);

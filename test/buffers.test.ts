@@ -1,5 +1,5 @@
 /**
- * The batch buffers are used again (src/pool/buffers.ts): a run makes as many buffers as it has
+ * The batch buffers are used again (src/pool/batch.ts): a run makes as many buffers as it has
  * batches in flight, not as many as it has batches, on the main thread and through a worker;
  * and a buffer is never used again while the output stream still holds its bytes. The sink here
  * reads each chunk's bytes only when it calls back, a turn later, so a buffer handed out again
@@ -12,7 +12,7 @@ import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzleBytes } from "../bench/corpus.js";
 import { type BatchSolver, openBatchSolver } from "../src/pool/pool.js";
-import { batchBuffers, BufferPool } from "../src/pool/buffers.js";
+import { batchBuffers, BufferPool } from "../src/pool/batch.js";
 import { type StreamSettings, solveStreams } from "../src/cli/pipeline.js";
 import { BIN, scratchFolder } from "./cli-run.js";
 

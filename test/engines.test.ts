@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ThreadEngines, loadBatchEngines } from "../src/pool/engines.js";
 import { runTask, solveTask } from "../src/pool/solve-task.js";
-import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/task.js";
+import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/batch.js";
 import { mainThreadSolver } from "../src/pool/pool.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
 import { STATUSES } from "../src/solvers/solver.js";

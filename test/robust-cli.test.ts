@@ -11,7 +11,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { checkOutputRequests, writeReports } from "../bench/report/output.js";
 import { formatJson } from "../bench/report/json.js";
 import type { BenchRun } from "../bench/records.js";
-import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/task.js";
+import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/batch.js";
 import { solveTask } from "../src/pool/solve-task.js";
 import { mainThreadSolver, openWorkerPool, withRetry } from "../src/pool/pool.js";
 import { SHAPES } from "../src/model/shape.js";

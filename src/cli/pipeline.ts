@@ -22,7 +22,7 @@
  * it pauses or trickles), the records read are sent at once, split over the idle workers; each
  * batch is written as soon as it is solved and the batches before it are written.
  *
- * The batches' buffers are used again (../pool/buffers.ts): an input file is read into one
+ * The batches' buffers are used again (../pool/batch.ts): an input file is read into one
  * buffer, and each batch's buffers go back to the pool once its bytes are written.
  */
 import { once } from "node:events";
@@ -33,13 +33,10 @@ import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
 import type { Alphabet } from "../model/puzzle.js";
-import { CELLS } from "../model/shape.js";
-import { type BatchOutcome, giveBack } from "../pool/task.js";
-import { BatchBuilder } from "../pool/builder.js";
+import { type BatchOutcome, type CanonRequest, BatchBuilder, giveBack } from "../pool/batch.js";
 import { STATUSES } from "../solvers/solver.js";
 import type { BatchSolver } from "../pool/pool.js";
-import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
-import type { CanonRequest } from "../pool/task.js";
+import { type Shard, WHOLE_RUN } from "./resume.js";
 
 /** One input of a run. */
 export interface SolveInput {
@@ -181,7 +178,7 @@ class OrderedOutput {
   }
 
   private async writeSettled(batch: BatchOutcome, bytesRead: number): Promise<void> {
-    await this.write(batch.bytes, () => giveBack(batch)); // its buffers serve later batches (buffers.ts)
+    await this.write(batch.bytes, () => giveBack(batch)); // its buffers serve later batches (batch.ts)
     batch.tally.forEach((n, i) => (this.totals.tally[i] += n));
     this.done += recordsIn(batch);
     for (const error of batch.errors) if (this.totals.errors.length < MAX_REPORTED_ERRORS) this.totals.errors.push(error);
@@ -323,12 +320,14 @@ export async function solveStreams(
   const scanner = fastPath ? (solver.scanner ?? null) : null; // the main thread's solving kernel instance scans too
   const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget, settings.canon);
   const shard = settings.shard ?? WHOLE_RUN;
-  const selection = new RecordSelection(shard, settings.skip ?? 0);
-  batches.numberFrom(selection.firstIndex, shard.count);
+  batches.select(shard.index, shard.count, settings.skip ?? 0);
   const workers = settings.workers ?? 1;
   const read: ReadSoFar = { records: 0, bytes: 0, totalBytes: settings.totalBytes ?? null };
   /** Records per batch from here on: a share of what is left, and for workers about BATCH_TARGET_MS of solving. */
-  const capacity = () => batchCapacity(read, settings.batchSize, workers, shard.count, workers === 0 ? undefined : output.msPerRecord);
+  const capacity = () => {
+    read.records = batches.recordsRead;
+    return batchCapacity(read, settings.batchSize, workers, shard.count, workers === 0 ? undefined : output.msPerRecord);
+  };
   /** Sends the batches sealed so far. */
   const send = async (): Promise<void> => {
     for (const task of batches.takeReady()) await output.submit(solver.solve(task), read.bytes);
@@ -360,20 +359,12 @@ export async function solveStreams(
   for (const input of inputs) {
     batches.startFile(input.name);
     batches.capacity = capacity();
+    // The reader hands each record straight to the builder, which keeps the run's share.
     const reader = new RecordReader(
-      (line, text, error) => {
-        read.records++;
-        if (selection.take()) batches.add(line, text, error);
-      },
+      batches.add.bind(batches),
       settings.input,
       { alphabet: settings.alphabet },
-      fastPath
-        ? (line, bytes, start, count) => {
-            read.records += count;
-            if (selection.takeAll(count)) return batches.addCells(line, bytes, start, count);
-            for (let k = 0; k < count; k++) if (selection.take()) batches.addCells(line + k, bytes, start + k * CELLS, 1);
-          }
-        : null,
+      fastPath ? batches.addCells.bind(batches) : null,
     );
     const lines = new LineSplitter(reader, scanner);
     const stream = input.path === undefined ? input.open() : null;

@@ -321,7 +321,7 @@ export const FILE_CHUNK_BYTES = 1 << 20;
  * buffer, so the run never waits for the disk (or the page cache) between chunks. A chunk's buffer is read into again once the
  * consumer asks for the next chunk, so it must be done with a chunk by then (as
  * {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a
- * buffer per chunk, and those are garbage the run holds until a full collection (see pool/buffers.ts).
+ * buffer per chunk, and those are garbage the run holds until a full collection (see pool/batch.ts).
  */
 export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES, from?: number): AsyncGenerator<Uint8Array> {
   // A number is a file descriptor that stays open (standard input redirected from a file), read

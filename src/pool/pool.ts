@@ -12,12 +12,11 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../kernel/paths.js";
-import { type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
+import { type BatchOutcome, type BatchTask, batchBuffers, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./batch.js";
 import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
 import { type BatchEngines, ThreadEngines } from "./engines.js";
 import { type LineScanner, WasmKernel, compiledKernels } from "../kernel/wasm.js";
 import { SHAPE_9 } from "../model/shape.js";
-import { batchBuffers } from "./buffers.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */

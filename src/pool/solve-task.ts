@@ -28,7 +28,7 @@ import { csvFilePiece } from "../formats/output/csv.js";
 import { ByteOutput, outputRecord, solutionDigits } from "../formats/output/bytes.js";
 import { type RecordWriter, fillRecord } from "../formats/output/format.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
-import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
+import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./batch.js";
 import { type BatchEngines, ThreadEngines } from "./engines.js";
 import { canonTask } from "./canon-task.js";
 

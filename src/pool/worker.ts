@@ -10,7 +10,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { adoptKernels } from "../kernel/wasm.js";
-import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
+import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./batch.js";
 import { type WorkerData, ENGINES_LOADED, runTask } from "./solve-task.js";
 import { ThreadEngines } from "./engines.js";
 import { retiringOnFailure } from "./retire.js";
@@ -20,7 +20,7 @@ import { type RecordsOutcome, type RecordsTask, recordsOutcomeBuffers, solveReco
 const { solvers, kernels, nice } = workerData as WorkerData;
 adoptKernels(kernels ?? {});
 
-/** An outcome whose output bytes, and the task's buffers it hands back (buffers.ts), are transferred to the main thread, not copied. */
+/** An outcome whose output bytes, and the task's buffers it hands back (batch.ts), are transferred to the main thread, not copied. */
 function transferred(outcome: BatchOutcome): BatchOutcome {
   return move({
     get [transferableSymbol]() {

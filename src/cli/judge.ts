@@ -58,7 +58,7 @@ export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
     );
   };
 }
-import { namedChunks } from "./pipeline.js";
+import { namedChunks } from "./input.js";
 
 /** One input of a judge run. */
 export interface JudgeSource {

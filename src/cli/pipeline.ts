@@ -26,8 +26,9 @@
  * buffer, and each batch's buffers go back to the pool once its bytes are written.
  */
 import { once } from "node:events";
-import type { Readable, Writable } from "node:stream";
-import { type LineChunk, LineSplitter, fileChunks, readLineChunks, utf8Chunks } from "../formats/lines.js";
+import type { Writable } from "node:stream";
+import { LineSplitter } from "../formats/lines.js";
+import { type SolveInput, inputChunks } from "./input.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
@@ -38,15 +39,6 @@ import { STATUSES } from "../solvers/solver.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { type Shard, WHOLE_RUN } from "./resume.js";
 
-/** One input of a run. */
-export interface SolveInput {
-  /** The name records and errors carry (the path, or `<stdin>`). */
-  name: string;
-  open(): Readable;
-  /** A regular file's path (or file descriptor): the run reads it itself, through two reused buffers ({@link fileChunks}), not through `open()`. */
-  path?: string | number;
-}
-
 /** How records are read, solved and written. */
 export interface StreamSettings {
   input: InputFormatName;
@@ -56,7 +48,7 @@ export interface StreamSettings {
   batchSize: number;
   /** Workers solving batches (0: the main thread). @default 1 */
   workers?: number;
-  /** Bytes an input with a `path` is read in at a time. @default FILE_CHUNK_BYTES (see lines.ts) */
+  /** Bytes an input with a `path` is read in at a time. @default FILE_CHUNK_BYTES (see input.ts) */
   readBytes?: number;
   /** The size of all the inputs in bytes, when known (files); sizes the batches to the records left. */
   totalBytes?: number | null;
@@ -183,34 +175,6 @@ class OrderedOutput {
     this.done += recordsIn(batch);
     for (const error of batch.errors) if (this.totals.errors.length < MAX_REPORTED_ERRORS) this.totals.errors.push(error);
     this.onProgress(this.done, bytesRead);
-  }
-}
-
-/** The line chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */
-export function namedChunks(name: string, stream: Readable): AsyncGenerator<LineChunk> {
-  return named(name, readLineChunks(stream));
-}
-
-/** The byte chunks of one input; a failure while reading it (or UTF-16/32 input) is an {@link InputReadError} naming it. */
-export function namedBytes(name: string, stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
-  return named(name, utf8Chunks(stream));
-}
-
-async function* named<T>(name: string, source: AsyncGenerator<T>): AsyncGenerator<T> {
-  const chunks = source[Symbol.asyncIterator]();
-  let next: IteratorResult<T>;
-  try {
-    for (;;) {
-      try {
-        next = await chunks.next();
-      } catch (error) {
-        throw new InputReadError(name, error);
-      }
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    await chunks.return(undefined); // a source left early closes its file
   }
 }
 
@@ -370,7 +334,7 @@ export async function solveStreams(
     const stream = input.path === undefined ? input.open() : null;
     const stopReading = () => stream?.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
-    const chunks = namedBytes(input.name, stream ?? fileChunks(input.path!, settings.readBytes));
+    const chunks = inputChunks(input, stream, settings.readBytes);
     try {
       for (;;) {
         const next = chunks.next();

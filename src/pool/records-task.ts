@@ -2,17 +2,19 @@
  * The library's batches (solver-pool.ts): a batch of inputs solved on a worker, whose results
  * come back as columns, not records. A batch of 9×9 lines (strings of 81 ASCII characters, the
  * common case) crosses as their text, which the worker reads; any other batch the main thread
- * reads first (solver.ts readInputs).
+ * reads first (solver.ts readInputs). Each batch has a {@link BatchMemory} that both threads see.
  *
  *   main thread                                       worker
- *   the lines' text, or readInputs ── RecordsTask ──► solveRecordsHere(engines, task)
- *     text      81 bytes per line                       readTextLines: the digit lines as cells,
- *     cells     81 bytes per 9×9 line of digits           the other lines read whole
- *     puzzles   the other puzzles, read (rare)          solveRead: the digit lines in one kernel
- *     (cells transferred, text copied)                    call, the other puzzles by size
- *   batchRecordsInOrder ◄───────────── RecordsOutcome ─ counts, guesses, nodes, solutions
- *     one record per input, in order                    (transferred), the other puzzles' records,
- *                                                       where the lines read from text went
+ *   the lines' text into the memory,                  solveRecordsHere(engines, task)
+ *   or readInputs ──────────── RecordsTask ─────────►   readTextLines: the digit lines as cells,
+ *     memory    shared: text, then results              the other lines read whole
+ *     cells     81 bytes per 9×9 line of digits         solveRead: the digit lines in one kernel
+ *     puzzles   the other puzzles, read (rare)          call, the other puzzles by size; their
+ *     (cells transferred)                               counts, guesses, nodes, solutions into
+ *                                                       the memory
+ *   orderedRecords ◄────────────── RecordsOutcome ─ the other puzzles' records, where the lines
+ *     one record per input, in order, each            read from text went
+ *     made when it is taken
  *
  * The records are made on the main thread from the columns: a record object cloned across
  * threads costs more than solving its puzzle.
@@ -31,11 +33,56 @@ import {
   solveRead,
 } from "../solvers/solver.js";
 
-/** A batch as it crosses to a worker: its lines' text, or what {@link solveRead} needs of it read. */
+/**
+ * A batch's memory, shared by the main thread and the worker that solves it, and reused from batch
+ * to batch: the lines' text the main thread writes (81 bytes each) and the digit lines' results
+ * the worker writes. Nothing is allocated or transferred per batch, so the main thread's heap sees
+ * no new external memory per batch (whose growth would start full garbage collections that pause
+ * its event loop).
+ *
+ *   guesses  f64 × room │ nodes  f64 × room │ counts  i32 × room │ text  81 × room │ solutions  81 × room
+ */
+export class BatchMemory {
+  readonly shared: SharedArrayBuffer;
+
+  constructor(readonly room: number) {
+    this.shared = new SharedArrayBuffer(room * BYTES_PER_INPUT);
+  }
+
+  /** The text of `count` lines, 81 bytes each. */
+  text(count: number): Uint8Array {
+    return textOf(this.shared, this.room, count);
+  }
+
+  /** The results of the first `count` digit lines, as the worker wrote them. */
+  result(count: number): BatchResult {
+    return resultOf(this.shared, this.room, count);
+  }
+}
+
+/** Bytes of a {@link BatchMemory} per input. */
+const BYTES_PER_INPUT = 8 + 8 + 4 + CELLS + CELLS;
+
+function textOf(shared: SharedArrayBuffer, room: number, count: number): Uint8Array {
+  return new Uint8Array(shared, room * 20, count * CELLS);
+}
+
+function resultOf(shared: SharedArrayBuffer, room: number, count: number): BatchResult {
+  return {
+    guesses: new Float64Array(shared, 0, count),
+    nodes: new Float64Array(shared, room * 8, count),
+    counts: new Int32Array(shared, room * 16, count),
+    solutions: new Uint8Array(shared, room * (20 + CELLS), count * CELLS),
+  };
+}
+
+/** A batch as it crosses to a worker: its lines' text in its memory, or what {@link solveRead} needs of it read. */
 export interface RecordsTask {
   kind: "records";
-  /** The batch's lines as text, 81 bytes each (copied into the message, so that the task serves for a retry too); null when the main thread read the batch. */
-  text: Uint8Array | null;
+  /** The batch's {@link BatchMemory} (shared, not copied): the worker writes the digit lines' results there. */
+  memory: SharedArrayBuffer;
+  /** Lines of text in the memory, 81 bytes each (the task serves for a retry too); 0 when the main thread read the batch. */
+  textCount: number;
   /** The 9×9 lines of digits, 81 cell bytes each (transferred). */
   cells: Uint8Array;
   digitCount: number;
@@ -44,10 +91,8 @@ export interface RecordsTask {
   options: CheckedOptions;
 }
 
-/** What a worker sends back for a {@link RecordsTask}. */
+/** What a worker sends back for a {@link RecordsTask}; the digit lines' results are in the task's memory. */
 export interface RecordsOutcome {
-  /** The digit lines' results (their buffers transferred), or null when there were none. */
-  digits: BatchResult | null;
   /** The records of the other puzzles, in order. */
   puzzles: SolveRecord[];
   /**
@@ -60,25 +105,29 @@ export interface RecordsOutcome {
 }
 
 /** The task of a batch the main thread read (its cells are transferred with it: the caller keeps a copy if it needs one). */
-export function recordsTask(batch: ReadBatch, options: CheckedOptions): RecordsTask {
-  return { kind: "records", text: null, cells: batch.cells, digitCount: batch.digitCount, puzzles: batch.puzzles, options };
+export function recordsTask(memory: BatchMemory, batch: ReadBatch, options: CheckedOptions): RecordsTask {
+  return { kind: "records", memory: memory.shared, textCount: 0, cells: batch.cells, digitCount: batch.digitCount, puzzles: batch.puzzles, options };
 }
 
-/** The task of a batch of lines written as text, 81 bytes each (solver.ts linesText). */
-export function textTask(text: Uint8Array, options: CheckedOptions): RecordsTask {
-  return { kind: "records", text, cells: new Uint8Array(0), digitCount: 0, puzzles: [], options };
+/** The task of a batch of `count` lines written as text in `memory` (solver.ts linesText). */
+export function textTask(memory: BatchMemory, count: number, options: CheckedOptions): RecordsTask {
+  return { kind: "records", memory: memory.shared, textCount: count, cells: NO_CELLS, digitCount: 0, puzzles: [], options };
 }
 
-/** Solves a records task on this thread's engines; the results are copies, safe to transfer. */
+/** The digit lines of this thread's tasks, read from text (one task at a time). */
+const digitLines = new DigitLines();
+
+/** Solves a records task on this thread's engines: the digit lines' results into the task's memory. */
 export function solveRecordsHere(engines: ReadonlyMap<number, SizeEngine>, task: RecordsTask): RecordsOutcome {
-  if (task.text !== null) {
-    const count = task.text.length / CELLS;
-    const read = readTextLines(task.text, count, task.options.alphabet, new DigitLines(count));
+  const room = task.memory.byteLength / BYTES_PER_INPUT;
+  if (task.textCount > 0) {
+    const count = task.textCount;
+    const read = readTextLines(textOf(task.memory, room, count), count, task.options.alphabet, digitLines);
     const solved = solveRead(engines, read, task.options);
     const rejected = solved.digits === null ? undefined : rejectedDigitRecords(read, solved.digits);
-    const digits = solved.digits === null ? null : copyResult(solved.digits);
-    const digitSlots = read.digitCount === count ? NO_SLOTS : read.digitSlots;
-    return { digits, puzzles: solved.puzzles, read: { ...read, puzzles: [], cells: NO_CELLS, digitSlots }, rejected };
+    if (solved.digits !== null) keep(solved.digits, resultOf(task.memory, room, read.digitCount));
+    const digitSlots = read.digitCount === count ? NO_SLOTS : read.digitSlots.slice();
+    return { puzzles: solved.puzzles, read: { ...read, puzzles: [], cells: NO_CELLS, digitSlots }, rejected };
   }
   const batch: ReadBatch = {
     count: task.digitCount + task.puzzles.length,
@@ -91,23 +140,23 @@ export function solveRecordsHere(engines: ReadonlyMap<number, SizeEngine>, task:
     recordSlots: [],
   };
   const solved = solveRead(engines, batch, task.options);
-  const digits = solved.digits === null ? null : copyResult(solved.digits);
-  return { digits, puzzles: solved.puzzles, read: null };
+  if (solved.digits !== null) keep(solved.digits, resultOf(task.memory, room, task.digitCount));
+  return { puzzles: solved.puzzles, read: null };
 }
 
 const NO_CELLS = new Uint8Array(0);
 const NO_SLOTS = new Int32Array(0);
 
-/** Copies of a batch's results (a kernel's are views into its memory). */
-function copyResult(result: BatchResult): BatchResult {
-  return { counts: result.counts.slice(), guesses: result.guesses.slice(), nodes: result.nodes.slice(), solutions: result.solutions.slice() };
+/** Copies a batch's results (a kernel's are views into its memory) into `to`. */
+function keep(result: BatchResult, to: BatchResult): void {
+  to.counts.set(result.counts);
+  to.guesses.set(result.guesses);
+  to.nodes.set(result.nodes);
+  to.solutions.set(result.solutions.subarray(0, to.solutions.length));
 }
 
 /** The buffers of an outcome, to transfer to the main thread. */
 export function recordsOutcomeBuffers(outcome: RecordsOutcome): ArrayBuffer[] {
-  const buffers: ArrayBufferLike[] = [];
-  const { digits, read } = outcome;
-  if (digits !== null) buffers.push(digits.counts.buffer, digits.guesses.buffer, digits.nodes.buffer, digits.solutions.buffer);
-  if (read !== null && read.digitSlots.length > 0) buffers.push(read.digitSlots.buffer);
-  return buffers as ArrayBuffer[];
+  const { read } = outcome;
+  return read !== null && read.digitSlots.length > 0 ? [read.digitSlots.buffer as ArrayBuffer] : [];
 }

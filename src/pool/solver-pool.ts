@@ -14,7 +14,7 @@
  * needs of the worker pool is one function, {@link openRecordsSolver}.
  */
 import { availableParallelism } from "node:os";
-import type { Grid } from "../model/puzzle.js";
+import { type Grid, DIGITS } from "../model/puzzle.js";
 import type { SolverId } from "../solvers/registry.js";
 import {
   type CheckedOptions,
@@ -23,19 +23,20 @@ import {
   type SolveRecord,
   DEFAULT_LIMIT,
   DigitLines,
+  SolutionWriter,
   Solver,
-  batchRecordsInOrder,
   linesText,
+  orderedRecords,
   readInputs,
   readsDigitLines,
 } from "../solvers/solver.js";
-import { CELLS, SHAPE_9 } from "../model/shape.js";
+import { SHAPE_9 } from "../model/shape.js";
 import { excerpt } from "../model/excerpt.js";
 import { TASKS_PER_WORKER, openWorkerPool, workerFile } from "./pool.js";
 import type { WorkerData } from "./solve-task.js";
 import { loadBatchEngines } from "./engines.js";
 import { WORKER_NICE } from "./priority.js";
-import { type RecordsOutcome, type RecordsTask, recordsTask, textTask } from "./records-task.js";
+import { type RecordsOutcome, type RecordsTask, BatchMemory, recordsTask, textTask } from "./records-task.js";
 import { compiledKernels } from "../kernel/wasm.js";
 
 export interface PoolOptions {
@@ -83,6 +84,8 @@ async function openRecordsSolver(threads: number, solverIds: readonly string[], 
 /** A pool of worker threads solving puzzles; see {@link createPool}. */
 export class SolverPool {
   private closed = false;
+  /** Batch memories free to take (each call's batches take one and give it back once their records are taken). */
+  private readonly memories: BatchMemory[] = [];
 
   /** @internal use {@link createPool} */
   constructor(
@@ -104,7 +107,7 @@ export class SolverPool {
    */
   async solveMany(puzzles: PoolInputs, options: SolveOptions | null = {}): Promise<SolveRecord[]> {
     const records: SolveRecord[] = [];
-    for await (const batch of this.batches(puzzles, options)) for (const record of batch) records.push(record);
+    for await (const batch of this.batches(puzzles, options)) for (let i = 0; i < batch.count; i++) records.push(batch.record(i));
     return records;
   }
 
@@ -114,21 +117,22 @@ export class SolverPool {
    * once, whatever the input's length. Ending the loop early stops reading the input.
    */
   solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
-    // Each record from the batch in hand, without a generator's delegation per record (yield* costs several promises each).
+    // Each record from the batch in hand, made as it is taken (so the garbage collector finds at most one alive), without a
+    // generator's delegation per record (yield* costs several promises each).
     const batches = this.batches(puzzles, options);
-    let batch: SolveRecord[] = [];
+    let batch = NO_BATCH;
     let at = 0;
     const next = async (): Promise<IteratorResult<SolveRecord, undefined>> => {
-      while (at === batch.length) {
+      while (at === batch.count) {
         const step = await batches.next();
         if (step.done) return { done: true, value: undefined };
         batch = step.value;
         at = 0;
       }
-      return { done: false, value: batch[at++] };
+      return { done: false, value: batch.record(at++) };
     };
     return {
-      next: () => (at < batch.length ? Promise.resolve({ done: false, value: batch[at++] }) : next()),
+      next: () => (at < batch.count ? Promise.resolve({ done: false, value: batch.record(at++) }) : next()),
       return: async () => {
         await batches.return();
         return { done: true, value: undefined };
@@ -153,31 +157,40 @@ export class SolverPool {
   }
 
   /**
-   * The records of `puzzles`, a batch at a time, in order, with at most TASKS_PER_WORKER batches
-   * per worker in flight. A batch's records are made when it is taken, not when its worker
-   * answers: the batches answered ahead of it wait as their results (for 9×9 lines, typed arrays
-   * outside the JavaScript heap), so only the batch being taken has records, and the garbage
-   * collector does not copy and promote the records of the batches waiting behind it.
+   * The batches of `puzzles`, in order, with at most TASKS_PER_WORKER batches per worker in
+   * flight. A batch's records are made when they are taken, not when its worker answers: the
+   * batches answered ahead of it wait as their results (for 9×9 lines, typed arrays outside the
+   * JavaScript heap), and a batch of 9×9 lines makes each record when it is asked for. So the
+   * records of a stream die young, one at a time: the garbage collector neither copies nor
+   * promotes them, and the old generation does not grow for the full collections that pause the
+   * event loop.
    */
-  private async *batches(puzzles: PoolInputs, options: SolveOptions | null): AsyncGenerator<SolveRecord[], void, undefined> {
+  private async *batches(puzzles: PoolInputs, options: SolveOptions | null): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
     const checked = this.check(options);
     const most = this.threads * TASKS_PER_WORKER;
+    const writer = new SolutionWriter(DIGITS); // this call's own: it holds the batch being taken's solutions
     const sent: Promise<Answer>[] = [];
-    for await (const inputs of inBatches(puzzles, this.batchSize)) {
-      sent.push(this.solveBatch(inputs, checked));
-      await new Promise(setImmediate); // the event loop runs between batches, however fast the input comes
+    let taken: TakenBatch | null = null;
+    // The batch taken before is done with (its records were all asked for) once the next is wanted: its memory goes back.
+    const take = async (answer: Promise<Answer>) => {
+      taken?.done();
+      taken = null;
+      const next = await answer;
       if (this.closed) throw new Error(CLOSED);
-      while (sent.length >= most) yield await this.answered(sent.shift()!);
+      return (taken = next(writer));
+    };
+    try {
+      for await (const inputs of inBatches(puzzles, this.batchSize)) {
+        sent.push(this.solveBatch(inputs, checked));
+        await new Promise(setImmediate); // the event loop runs between batches, however fast the input comes
+        if (this.closed) throw new Error(CLOSED);
+        while (sent.length >= most) yield await take(sent.shift()!);
+      }
+      while (sent.length > 0) yield await take(sent.shift()!);
+    } finally {
+      (taken as TakenBatch | null)?.done();
     }
-    while (sent.length > 0) yield await this.answered(sent.shift()!);
-  }
-
-  /** The records of a batch answered, or the pool's error once it is closed. */
-  private async answered(batch: Promise<Answer>): Promise<SolveRecord[]> {
-    const answer = await batch;
-    if (this.closed) throw new Error(CLOSED);
-    return answer();
   }
 
   /**
@@ -185,19 +198,27 @@ export class SolverPool {
    * lines goes as their text, which the worker reads; any other is read here.
    */
   private async solveBatch(inputs: (string | Grid)[], options: CheckedOptions): Promise<Answer> {
+    const free = this.memories.pop();
+    const memory = free !== undefined && free.room >= inputs.length ? free : new BatchMemory(inputs.length);
     const digitLines = readsDigitLines(this.main.engines, options.alphabet);
-    const text = digitLines ? new Uint8Array(inputs.length * CELLS) : null;
-    const batch = text !== null && linesText(inputs, text) ? null : readInputs(inputs, options.alphabet, digitLines ? new DigitLines(inputs.length) : null);
-    const task = batch === null ? textTask(text!, options) : recordsTask(batch, options);
-    // The cells go to the worker (transferred): the retry gets a copy. The text is copied into the message, so the task serves again.
+    const text = digitLines && linesText(inputs, memory.text(inputs.length));
+    const batch = text ? null : readInputs(inputs, options.alphabet, digitLines ? new DigitLines(inputs.length) : null);
+    const task = batch === null ? textTask(memory, inputs.length, options) : recordsTask(memory, batch, options);
+    // The cells go to the worker (transferred): the retry gets a copy. The text stays in the memory, so the task serves again.
     const retry = batch === null ? task : { ...task, cells: task.cells.slice() };
+    const done = () => this.memories.push(memory);
     try {
       const outcome = await this.workers.solve(task, retry);
       const read = batch === null ? outcome.read! : { ...batch, cells: retry.cells };
       const reportsGuesses = this.reportsGuesses();
-      return () => batchRecordsInOrder(read, { digits: outcome.digits, puzzles: outcome.puzzles, rejected: outcome.rejected }, reportsGuesses);
+      const solved = { digits: read.digitCount > 0 ? memory.result(read.digitCount) : null, puzzles: outcome.puzzles, rejected: outcome.rejected };
+      return (writer) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer), done });
     } catch (error) {
-      return () => failedRecords(batch ?? readInputs(inputs, options.alphabet, null), error);
+      done();
+      return () => {
+        const records = failedRecords(batch ?? readInputs(inputs, options.alphabet, null), error);
+        return { count: records.length, record: (i) => records[i], done: () => {} };
+      };
     }
   }
 
@@ -206,8 +227,24 @@ export class SolverPool {
   }
 }
 
-/** A batch the workers answered: makes its records, one per input, in order (called once, when the batch is taken). */
-type Answer = () => SolveRecord[];
+/** A batch the workers answered: takes it, with `writer` for its solutions (called once, when the batch is taken). */
+type Answer = (writer: SolutionWriter) => TakenBatch;
+
+/** A batch taken: its `count` records, one per input in input order, record(i) for i from 0 up (each asked for once); done() once they are. */
+interface TakenBatch {
+  readonly count: number;
+  record(i: number): SolveRecord;
+  done(): void;
+}
+
+/** The batch a stream holds before its first. */
+const NO_BATCH: TakenBatch = {
+  count: 0,
+  done: () => {},
+  record: () => {
+    throw new RangeError("an empty batch has no records");
+  },
+};
 
 /**
  * The inputs of `puzzles` in batches of `size`: an array or any other synchronous iterable read

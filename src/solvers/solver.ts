@@ -300,24 +300,23 @@ export interface RecordStyle {
  * from `counts[i]`, `guesses[i]`, `nodes[i]` (negative: the budget stopped it) and solution i.
  */
 export function batchRecords(result: BatchResult, count: number, style: RecordStyle): SolveRecord[] {
-  const { counts, guesses, nodes, solutions } = result;
-  const { cells, writer, reportsGuesses } = style;
   const records = new Array<SolveRecord>(count);
-  writer.load(solutions, count, cells);
-  for (let i = 0; i < count; i++) {
-    const found = counts[i];
-    if (found < 0) {
-      records[i] = style.rejected?.(i, found) ?? invalidRecord(REJECTED);
-      continue;
-    }
-    records[i] = {
-      status: statusOf(found, nodes[i] < 0),
-      count: found,
-      solution: found > 0 ? writer.text(i) : null,
-      guesses: reportsGuesses && !Number.isNaN(guesses[i]) ? guesses[i] : null,
-    };
-  }
+  style.writer.load(result.solutions, count, style.cells);
+  for (let i = 0; i < count; i++) records[i] = resultRecord(result, i, style);
   return records;
+}
+
+/** Record i of a solved batch whose solutions `style.writer` has loaded ({@link batchRecords}). */
+export function resultRecord(result: BatchResult, i: number, style: RecordStyle): SolveRecord {
+  const found = result.counts[i];
+  if (found < 0) return style.rejected?.(i, found) ?? invalidRecord(REJECTED);
+  const guesses = result.guesses[i];
+  return {
+    status: statusOf(found, result.nodes[i] < 0),
+    count: found,
+    solution: found > 0 ? style.writer.text(i) : null,
+    guesses: style.reportsGuesses && !Number.isNaN(guesses) ? guesses : null,
+  };
 }
 
 /**
@@ -654,15 +653,29 @@ export function rejectedDigitRecords(batch: ReadBatch, result: BatchResult): Map
 
 /** The records of a solved batch, one per input, in input order; `reportsGuesses` is the 9×9 engine's. */
 export function batchRecordsInOrder(batch: ReadBatch, solved: SolvedBatch, reportsGuesses: boolean): SolveRecord[] {
-  const { cells, digitCount, digitSlots } = batch;
-  const rejected = (k: number) => solved.rejected?.get(k) ?? rejectedDigits(cells, k);
-  const digits = solved.digits === null ? [] : batchRecords(solved.digits, digitCount, { cells: CELLS, writer: writerOf(DIGITS), reportsGuesses, rejected });
-  if (digitCount === batch.count) return digits; // every input a 9×9 line of digits: the records as they are
+  const record = orderedRecords(batch, solved, reportsGuesses, writerOf(DIGITS));
   const records = new Array<SolveRecord>(batch.count);
-  for (let k = 0; k < digitCount; k++) records[digitSlots[k]] = digits[k];
+  for (let i = 0; i < batch.count; i++) records[i] = record(i);
+  return records;
+}
+
+/**
+ * The records of a solved batch, one per input in input order, as a function of the input's
+ * position; `reportsGuesses` is the 9×9 engine's. When every input is a 9×9 line of digits (the
+ * common case), each record is made when it is asked for, so a caller that takes them one at a
+ * time holds one at a time; `writer` holds the batch's solutions until it loads another batch's.
+ */
+export function orderedRecords(batch: ReadBatch, solved: SolvedBatch, reportsGuesses: boolean, writer: SolutionWriter): (i: number) => SolveRecord {
+  const { cells, digitCount, digitSlots } = batch;
+  const digits = solved.digits;
+  const style: RecordStyle = { cells: CELLS, writer, reportsGuesses, rejected: (k) => solved.rejected?.get(k) ?? rejectedDigits(cells, k) };
+  if (digits !== null) writer.load(digits.solutions, digitCount, CELLS);
+  if (digits !== null && digitCount === batch.count) return (i) => resultRecord(digits, i, style);
+  const records = new Array<SolveRecord>(batch.count);
+  if (digits !== null) for (let k = 0; k < digitCount; k++) records[digitSlots[k]] = resultRecord(digits, k, style);
   batch.puzzleSlots.forEach((slot, k) => (records[slot] = solved.puzzles[k]));
   batch.recordSlots.forEach((slot, k) => (records[slot] = batch.records[k]));
-  return records;
+  return (i) => records[i];
 }
 
 /** True when 9×9 lines of digits are read into cell bytes for `engines` (see {@link readInputs}). */

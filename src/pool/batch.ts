@@ -31,9 +31,11 @@ import { STATUSES } from "../solvers/solver.js";
 /*
  * The byte buffers of batches in flight, used again and again instead of made anew.
  *
- *   BatchBuilder ── take: lines, cells (the batch it fills), output room ─► worker (transferred) ─┐
- *   withRetry ── take: the copy kept for a worker's retry; give back once the batch is solved    │
- *   OrderedOutput ◄── the outcome: its bytes and the task's buffers, handed back ◄───────────────┘
+ *   BatchBuilder ── take: lines, cells (the batch it fills), output room ─► worker (transferred;  ─┐
+ *                                                                           the cells shared)     │
+ *   withRetry ── take: the copy kept for a worker's retry (its lines; it shares the cells); give │
+ *                back once the batch is solved                                                    │
+ *   OrderedOutput ◄── the outcome: its bytes and the task's buffers, handed back ◄────────────────┘
  *        └── give back each, once its bytes are written to the output stream
  *
  * Why: a batch's buffers live while it is in flight, long enough for V8 to move them to the old
@@ -58,36 +60,47 @@ const MIN_BYTES = 1 << 10;
  */
 const KEPT_PER_SIZE = 64;
 
-/** Reused ArrayBuffers, by power-of-two size. */
+/** Reused ArrayBuffers and SharedArrayBuffers, by kind and power-of-two size. */
 export class BufferPool {
-  private readonly free = new Map<number, ArrayBuffer[]>();
+  /** The free buffers by size: ArrayBuffers under their size, SharedArrayBuffers under minus theirs. */
+  private readonly free = new Map<number, ArrayBufferLike[]>();
   /** Buffers made so far (not taken from the pool): bounded by the batches in flight, not by the input. */
   made = 0;
 
   /** An ArrayBuffer of at least `bytes` bytes (a power of two, from {@link MIN_BYTES}), not in use. */
-  take(bytes: number): ArrayBuffer {
+  take(bytes: number): ArrayBuffer;
+  /** With `shared`, a SharedArrayBuffer (see {@link BatchTask.cells}). */
+  take(bytes: number, shared: boolean): ArrayBufferLike;
+  take(bytes: number, shared = false): ArrayBufferLike {
     const size = bytes <= MIN_BYTES ? MIN_BYTES : 2 ** Math.ceil(Math.log2(bytes));
-    const reused = this.free.get(size)?.pop();
+    const reused = this.free.get(shared ? -size : size)?.pop();
     if (reused !== undefined) return reused;
     this.made++;
-    return new ArrayBuffer(size);
+    return shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
   }
 
   /** Takes `buffer` back for reuse; the caller no longer reads or writes it. */
   give(buffer: ArrayBufferLike): void {
     const size = buffer.byteLength;
-    if (!(buffer instanceof ArrayBuffer) || size < MIN_BYTES || (size & (size - 1)) !== 0) return; // detached (0), or not ours
-    let list = this.free.get(size);
-    if (!list) this.free.set(size, (list = []));
+    const shared = isShared(buffer);
+    if ((!shared && !(buffer instanceof ArrayBuffer)) || size < MIN_BYTES || (size & (size - 1)) !== 0) return; // detached (0), or not ours
+    const key = shared ? -size : size;
+    let list = this.free.get(key);
+    if (!list) this.free.set(key, (list = []));
     if (list.length < KEPT_PER_SIZE && !list.includes(buffer)) list.push(buffer);
   }
 
   /** Bytes held for reuse (for tests). */
   get heldBytes(): number {
     let bytes = 0;
-    for (const [size, list] of this.free) bytes += size * list.length;
+    for (const [key, list] of this.free) bytes += Math.abs(key) * list.length;
     return bytes;
   }
+}
+
+/** True for a SharedArrayBuffer (absent where the host does not offer one). */
+function isShared(buffer: ArrayBufferLike): boolean {
+  return typeof SharedArrayBuffer !== "undefined" && buffer instanceof SharedArrayBuffer;
 }
 
 /** This thread's pool of batch buffers. */
@@ -112,7 +125,11 @@ export interface BatchTask {
   indexStep?: number;
   /** Each record's 1-based start line in its file; its length is the batch's record count. */
   lines: Int32Array;
-  /** The 81 cell bytes, as read, of each fast record (a 9×9 line, see reader.ts), in order. */
+  /**
+   * The 81 cell bytes, as read, of each fast record (a 9×9 line, see reader.ts), in order. In
+   * shared memory when the batch goes to a worker: the message shares them, so the main thread
+   * keeps them for a retry without a copy, and the worker hands them back with its outcome.
+   */
   cells: Uint8Array;
   /** Positions in the batch of the other records, ascending; every other position is a fast record. */
   textAt: Int32Array;
@@ -141,24 +158,29 @@ export function outputRoom(task: Pick<BatchTask, "output" | "file">, count: numb
 }
 
 /** The distinct buffers of `pieces`, views or buffers (a buffer may appear only once in a transfer list). */
-function buffersOf(pieces: readonly (ArrayBufferView | ArrayBuffer | undefined)[]): ArrayBuffer[] {
-  const buffers: ArrayBuffer[] = [];
+function buffersOf(pieces: readonly (ArrayBufferView | ArrayBufferLike | undefined)[]): ArrayBufferLike[] {
+  const buffers: ArrayBufferLike[] = [];
   for (const piece of pieces) {
     if (piece === undefined) continue;
-    const buffer = (ArrayBuffer.isView(piece) ? piece.buffer : piece) as ArrayBuffer;
+    const buffer = ArrayBuffer.isView(piece) ? piece.buffer : piece;
     if (!buffers.includes(buffer)) buffers.push(buffer);
   }
   return buffers;
 }
 
-/** The buffers of a task, to transfer to a worker. */
-export function taskBuffers(task: BatchTask): ArrayBuffer[] {
+/** The buffers of a task: its shared cells, and the others, which go with it to a worker ({@link transferable}). */
+export function taskBuffers(task: BatchTask): ArrayBufferLike[] {
   return buffersOf([task.lines, task.cells, task.textAt, task.out]);
 }
 
-/** The buffers of an outcome and of the task it came from, to hand back (transfer from a worker, then {@link giveBack}). */
-export function outcomeBuffers(outcome: BatchOutcome): ArrayBuffer[] {
+/** The buffers of an outcome and of the task it came from, to hand back (from a worker, then {@link giveBack}). */
+export function outcomeBuffers(outcome: BatchOutcome): ArrayBufferLike[] {
   return buffersOf([outcome.bytes, ...(outcome.spent ?? [])]);
+}
+
+/** The buffers of `buffers` that are transferred (a transfer list): all but the shared ones, which a message shares. */
+export function transferable(buffers: readonly ArrayBufferLike[]): ArrayBuffer[] {
+  return buffers.filter((buffer): buffer is ArrayBuffer => !isShared(buffer));
 }
 
 /** Gives the buffers of a written outcome, and of its task, back to this thread's pool. */
@@ -166,9 +188,13 @@ export function giveBack(outcome: BatchOutcome): void {
   for (const buffer of outcomeBuffers(outcome)) batchBuffers.give(buffer);
 }
 
-/** Gives a task's buffers back to this thread's pool (a copy kept for a retry that was not needed). */
-export function giveBackTask(task: BatchTask): void {
-  for (const buffer of taskBuffers(task)) batchBuffers.give(buffer);
+/**
+ * Gives the buffers of a task's copy kept for a retry ({@link copyTask}) back to this thread's
+ * pool, once the batch is solved: all but its shared cells, which are the task's (handed back
+ * with its outcome).
+ */
+export function giveBackCopy(copy: BatchTask): void {
+  for (const buffer of transferable(taskBuffers(copy))) batchBuffers.give(buffer);
 }
 
 /**
@@ -201,13 +227,14 @@ function pooledRoom(task: BatchTask, count: number, pool: BufferPool | undefined
 
 /**
  * A copy of `task` with buffers of its own (a task's buffers go with it to the worker), from
- * `pool` when given; without output room (a retry, its only use, makes its own).
+ * `pool` when given; without output room (a retry, its only use, makes its own). Cells in shared
+ * memory are not copied: a worker only reads them, and they stay here when it fails.
  */
 export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
   return {
     ...task,
     lines: copied(task.lines, pool),
-    cells: copied(task.cells, pool),
+    cells: isShared(task.cells.buffer) ? task.cells : copied(task.cells, pool),
     textAt: task.textAt.slice(),
     texts: task.texts.slice(),
     readErrors: task.readErrors.slice(),
@@ -279,7 +306,7 @@ export interface BatchOutcome {
   /** The first few error messages of the batch (for the summary on stderr). */
   errors: string[];
   /** The task's buffers, handed back with the outcome to be used again once `bytes` are written (see the buffers above). */
-  spent?: ArrayBuffer[];
+  spent?: ArrayBufferLike[];
   /** Milliseconds the batch took to solve, on its thread (batches are sized by it, see pipeline.ts). */
   solveMs?: number;
 }
@@ -289,8 +316,8 @@ export const ERRORS_PER_BATCH = 10;
 
 // ── the builder ─────────────────────────────────────────────────────────────────────────────
 
-/** Cell bytes over a buffer of this thread's pool, at least `length` of them (the whole buffer). */
-const pooledCells = (length: number): Uint8Array => new Uint8Array(batchBuffers.take(length));
+/** Cell bytes over a buffer of this thread's pool, at least `length` of them (the whole buffer), shared memory when `shared`. */
+const pooledCells = (length: number, shared: boolean): Uint8Array => new Uint8Array(batchBuffers.take(length, shared));
 /** Line numbers over a buffer of this thread's pool, at least `length` of them (the whole buffer). */
 const pooledLines = (length: number): Int32Array => new Int32Array(batchBuffers.take(4 * length));
 
@@ -314,7 +341,7 @@ export class BatchBuilder {
   private count = 0;
   /** The held records' line numbers and fast records' cells, in buffers of the pool: a batch sealed whole takes them as they are (no copy). */
   private lines = pooledLines(64);
-  private cells = pooledCells(64 * CELLS);
+  private cells: Uint8Array;
   private fastCount = 0;
   private textAt: number[] = [];
   private texts: string[] = [];
@@ -331,7 +358,11 @@ export class BatchBuilder {
     private readonly budget?: number,
     /** Set: the batches are `canon` work (see BatchTask.canon). */
     private readonly canon?: CanonRequest,
-  ) {}
+    /** True: the fast records' cells are in shared memory (for workers: a retry needs no copy, see BatchTask.cells). */
+    private readonly sharedCells = false,
+  ) {
+    this.cells = pooledCells(64 * CELLS, sharedCells);
+  }
 
   /**
    * Takes only the records whose index mod `shards` is `shard` (`--shard K/N`), from the shard's
@@ -405,7 +436,7 @@ export class BatchBuilder {
 
   /** Cells with room for `least` bytes, the first `used` of {@link cells} copied; the old buffer goes back to the pool. */
   private grownCells(least: number, used: number): Uint8Array {
-    const bigger = pooledCells(Math.max(least, 2 * this.cells.length));
+    const bigger = pooledCells(Math.max(least, 2 * this.cells.length), this.sharedCells);
     bigger.set(this.cells.subarray(0, used));
     batchBuffers.give(this.cells.buffer);
     return bigger;
@@ -449,7 +480,7 @@ export class BatchBuilder {
       // The batch takes the held buffers (they go to its worker); the next records get others of the same size.
       this.ready.push(withOutputRoom(whole, batchBuffers));
       this.lines = pooledLines(this.lines.length);
-      this.cells = pooledCells(this.cells.length);
+      this.cells = pooledCells(this.cells.length, this.sharedCells);
     } else {
       for (let piece = 0, start = 0; piece < pieces; piece++) {
         const end = Math.round(((piece + 1) * count) / pieces);

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../kernel/paths.js";
-import { type BatchOutcome, type BatchTask, batchBuffers, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./batch.js";
+import { type BatchOutcome, type BatchTask, batchBuffers, copyTask, giveBackCopy, joinOutcomes, sliceTask, taskBuffers, transferable } from "./batch.js";
 import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
 import { type BatchEngines, ThreadEngines } from "./engines.js";
 import { type LineScanner, WasmKernel, compiledKernels } from "../kernel/wasm.js";
@@ -103,7 +103,7 @@ export async function withRetry(
       return failedBatch(kept, error);
     }
   } finally {
-    if (transfers) giveBackTask(kept);
+    if (transfers) giveBackCopy(kept);
   }
 }
 
@@ -156,7 +156,7 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   pool.on("message", (message) => {
     if (message === ENGINES_LOADED) loaded++;
   });
-  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: taskBuffers(attempt) });
+  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: transferable(taskBuffers(attempt)) });
   const retries = new Set<Piscina<BatchTask, BatchOutcome>>();
   /** Runs `run` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
   const onFresh = async <Outcome>(run: (on: Piscina<BatchTask, BatchOutcome>) => Promise<Outcome>): Promise<Outcome> => {

@@ -10,7 +10,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { adoptKernels } from "../kernel/wasm.js";
-import { type BatchOutcome, type BatchTask, outcomeBuffers } from "./batch.js";
+import { type BatchOutcome, type BatchTask, outcomeBuffers, transferable } from "./batch.js";
 import { type WorkerData, ENGINES_LOADED, runTask } from "./solve-task.js";
 import { ThreadEngines } from "./engines.js";
 import { retiringOnFailure } from "./retire.js";
@@ -24,7 +24,7 @@ adoptKernels(kernels ?? {});
 function transferred(outcome: BatchOutcome): BatchOutcome {
   return move({
     get [transferableSymbol]() {
-      return outcomeBuffers(outcome);
+      return transferable(outcomeBuffers(outcome));
     },
     get [valueSymbol]() {
       return outcome;

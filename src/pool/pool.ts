@@ -1,8 +1,8 @@
 /**
  * The batch solvers the CLI can use: a piscina pool of N worker threads, each with engines of
  * its own (registry ids, `solve --solver`; each loaded on first use, engines.ts), or (with 0
- * threads) the main thread's. The engines are loaded here first (a bad id fails before any worker starts);
- * both paths run {@link solveTask}, so their output is the same byte for byte.
+ * threads) the main thread's. The engines are loaded here first (a bad id fails before any
+ * worker starts); both paths run {@link solveTask}, so their output is the same byte for byte.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -2,8 +2,8 @@
  * The solving side of batching, on whichever thread solves (a worker, or the main thread with
  * `--threads 0`): {@link solveTask}, which turns a {@link BatchTask} into its output bytes on
  * the thread's engines (engines.ts), and {@link runTask}, which first loads the engine of a size
- * the thread has not met yet, or sends a canon batch to canon-task.ts. {@link failedBatch} writes a batch that could not be solved (on the main thread,
- * after a retry failed).
+ * the thread has not met yet, or sends a canon batch to canon-task.ts. {@link failedBatch}
+ * writes a batch that could not be solved (on the main thread, after a retry failed).
  */
 import {
   type BatchResult,

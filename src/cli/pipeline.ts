@@ -283,7 +283,15 @@ export async function solveStreams(
   const fastPath = settings.fastPath ?? true;
   const scanner = fastPath ? (solver.scanner ?? null) : null; // the main thread's solving kernel instance scans too
   const workers = settings.workers ?? 1;
-  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget, settings.canon, workers > 0);
+  const batches = new BatchBuilder(
+    settings.batchSize,
+    settings.limit,
+    settings.output,
+    settings.alphabet ?? null,
+    settings.budget,
+    settings.canon,
+    workers > 0,
+  );
   const shard = settings.shard ?? WHOLE_RUN;
   batches.select(shard.index, shard.count, settings.skip ?? 0);
   const read: ReadSoFar = { records: 0, bytes: 0, totalBytes: settings.totalBytes ?? null };

@@ -6,10 +6,10 @@
  *   side   row (default)    instance
  *   9      wasm             the 9×9 kernel: loaded at once (it also scans the CLI's lines)
  *   4      general-wasm  ┐
- *   16     general-wasm  ├─ one N×N kernel instance (WasmKernel.forBox), loaded with the first
- *   25     general-wasm  ┘  record of any of these sizes
+ *   16     general-wasm  ├─ one N×N kernel instance (WasmKernel.forBox), made with the first
+ *   25     general-wasm  ┘  record of any of these sizes (its module is compiled at once)
  *
- * So a file of 9×9 lines loads the 9×9 kernel alone.
+ * So a file of 9×9 lines makes the 9×9 kernel's instance alone.
  */
 import { SHAPE_9, shapeOfSide } from "../model/shape.js";
 import { type SizeEngine, type SolverEngine, solvesBatches } from "../solvers/solver.js";
@@ -37,11 +37,13 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
   /**
    * The engines of `solve --solver ids` (registry ids; each size gets the first that takes it,
    * else its default), with the 9×9 one loaded, and the first size of each id given (so that an
-   * id whose engine cannot serve here fails now, not at its first record). Every engine must
-   * solve batches: a RangeError names the ones that do.
+   * id whose engine cannot serve here fails now, not at its first record); the others readied
+   * (SolverInfo.prepare: a missing kernel file fails now too). Every engine must solve batches:
+   * a RangeError names the ones that do.
    */
   static async open(ids: readonly string[] = []): Promise<ThreadEngines> {
     const engines = new ThreadEngines(solversBySize(ids));
+    await Promise.all([...new Set(engines.rows.values())].map((info) => info.prepare?.()));
     const first = [SHAPE_9.size];
     for (const [size, info] of engines.rows) if (ids.includes(info.id) && !first.some((side) => engines.rows.get(side) === info)) first.push(size);
     await engines.load(first);

@@ -7,7 +7,7 @@
  * kernel call and writes `line` output, so this row measures end-to-end throughput, bytes in
  * and bytes out. Answers are checked once, untimed, from the pool's `jsonl` output.
  */
-import { type BatchTask, copyTask } from "../src/pool/task.js";
+import { type BatchTask, copyTask } from "../src/pool/batch.js";
 import { openBatchSolver } from "../src/pool/pool.js";
 import { type Grid, formatPuzzle } from "../src/model/puzzle.js";
 import { CELLS } from "../src/model/shape.js";

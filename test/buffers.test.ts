@@ -1,5 +1,5 @@
 /**
- * The batch buffers are used again (src/pool/buffers.ts): a run makes as many buffers as it has
+ * The batch buffers are used again (src/pool/batch.ts): a run makes as many buffers as it has
  * batches in flight, not as many as it has batches, on the main thread and through a worker;
  * and a buffer is never used again while the output stream still holds its bytes. The sink here
  * reads each chunk's bytes only when it calls back, a turn later, so a buffer handed out again
@@ -12,7 +12,7 @@ import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzleBytes } from "../bench/corpus.js";
 import { type BatchSolver, openBatchSolver } from "../src/pool/pool.js";
-import { batchBuffers, BufferPool } from "../src/pool/buffers.js";
+import { BatchBuilder, batchBuffers, BufferPool, copyTask, giveBackCopy, taskBuffers, transferable } from "../src/pool/batch.js";
 import { type StreamSettings, solveStreams } from "../src/cli/pipeline.js";
 import { BIN, scratchFolder } from "./cli-run.js";
 
@@ -86,8 +86,8 @@ describe("batch buffers", () => {
         const large = puzzleFile(20_000);
         await run(small, await solver, { output }); // the pool's first buffers of each size
         const { output: bytes, made } = await run(large, await solver, { output });
-        // 313 batches of 64 records, 3 buffers each and 2 for the copy kept for a retry: ~1,500 made
-        // without reuse. With it, as many as are in use at once: the ~12 batches sealed from one
+        // 313 batches of 64 records, 3 buffers each and 1 for the copy kept for a retry (its line
+        // numbers; the cells are shared): ~1,250 made without reuse. With it, as many as are in use at once: the ~12 batches sealed from one
         // 64 KiB chunk, 4 in flight, and those whose bytes the stream still holds (16 KiB).
         expect(made).toBeLessThanOrEqual(48);
         const text = await run(large, await main, { output, fastPath: false, batchSize: 997 });
@@ -122,5 +122,31 @@ describe("batch buffers", () => {
     expect(pool.take(8192)).toBe(a);
     expect(pool.take(8192)).not.toBe(a);
     expect(pool.made).toBe(2);
+    const shared = pool.take(5_000, true);
+    expect(shared).toBeInstanceOf(SharedArrayBuffer);
+    pool.give(shared);
+    expect(pool.take(8192)).not.toBe(shared); // kept apart from the ArrayBuffers
+    expect(pool.take(8192, true)).toBe(shared);
+  });
+
+  it("a batch for workers holds its cells in shared memory: the copy kept for a retry shares them, and gives back only its own buffers", () => {
+    const cells = new Uint8Array(3 * 81).fill(49);
+    const build = (forWorkers: boolean) => {
+      const builder = new BatchBuilder(64, 2, "line", null, undefined, undefined, forWorkers);
+      builder.startFile("f.txt");
+      builder.addCells(1, cells, 0, 3);
+      builder.seal();
+      return builder.takeReady()[0];
+    };
+    expect(build(false).cells.buffer).toBeInstanceOf(ArrayBuffer); // the main thread's own batches
+    const task = build(true);
+    expect(task.cells.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(transferable(taskBuffers(task))).not.toContain(task.cells.buffer); // a message shares it
+    const kept = copyTask(task, batchBuffers);
+    expect(kept.cells).toBe(task.cells);
+    expect(kept.lines.buffer).not.toBe(task.lines.buffer);
+    const held = batchBuffers.heldBytes;
+    giveBackCopy(kept);
+    expect(batchBuffers.heldBytes - held).toBe(kept.lines.buffer.byteLength); // the cells come back with the outcome, once
   });
 });

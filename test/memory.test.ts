@@ -7,7 +7,7 @@
  *
  * The old-space cap does not hold the memory outside V8's heap: the batches' ArrayBuffers. Made
  * anew per batch, those float at tens of MB per thread until a full collection (see
- * src/pool/buffers.ts), so the 2-thread run's peak RSS is also held to {@link PEAK_RSS_MB}; the
+ * src/pool/batch.ts), so the 2-thread run's peak RSS is also held to {@link PEAK_RSS_MB}; the
  * other runs' is reported.
  */
 import { spawn } from "node:child_process";

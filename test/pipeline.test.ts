@@ -8,7 +8,7 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { type BatchSolver, openBatchSolver, sharedWithMain, withRetry } from "../src/pool/pool.js";
-import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/task.js";
+import { type BatchOutcome, type BatchTask, BatchBuilder, textTask } from "../src/pool/batch.js";
 import { BATCH_TARGET_MS, FIRST_BATCH, INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, solveStreams } from "../src/cli/pipeline.js";
 
 const inner = await openBatchSolver(0);
@@ -324,5 +324,42 @@ describe("one 9×9 kernel instance per thread", () => {
     await withRetry(task, failOnce, failOnce);
     expect(attempts[3]).not.toBe(task);
     expect(attempts[3].texts).toEqual(task.texts);
+  });
+});
+
+describe("the batch builder keeps the run's share of the records it is given", () => {
+  /** Builds batches of `fast` fast records, then `texts` text records, with `--shard shard/shards` and `--resume` past `skip`. */
+  const build = (shard: number, shards: number, skip: number, fast: number, texts: number): BatchTask[] => {
+    const builder = new BatchBuilder(1000, 2, "line");
+    builder.select(shard, shards, skip);
+    builder.startFile("f.txt");
+    const cells = new Uint8Array(fast * 81).map((_, i) => 49 + Math.floor(i / 81)); // record k's cells all hold byte 49 + k
+    builder.addCells(1, cells, 0, fast);
+    for (let t = 0; t < texts; t++) builder.add(fast + 1 + t, `text ${t}`, null);
+    expect(builder.recordsRead).toBe(fast + texts);
+    builder.seal();
+    return builder.takeReady();
+  };
+
+  it("takes every record of a whole run, the fast ones in one piece", () => {
+    const [task] = build(0, 1, 0, 5, 2);
+    expect([task.firstIndex, task.indexStep]).toEqual([0, 1]);
+    expect([...task.lines]).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(task.texts).toEqual(["text 0", "text 1"]);
+  });
+
+  it("takes index mod N = K from the shard's record number `skip` on, fast and text records alike", () => {
+    const [task] = build(1, 3, 1, 8, 4); // indexes 0–11; shard 1 has 1, 4, 7, 10; past the first: 4, 7, 10
+    expect([task.firstIndex, task.indexStep]).toEqual([4, 3]);
+    expect([...task.lines]).toEqual([5, 8, 11]);
+    expect([...task.cells.subarray(0, 2 * 81)].filter((_, i) => i % 81 === 0)).toEqual([49 + 4, 49 + 7]);
+    expect(task.texts).toEqual(["text 2"]);
+  });
+
+  it("skips the records a resumed whole run wrote before, even within one run of fast lines", () => {
+    const [task] = build(0, 1, 3, 5, 1);
+    expect(task.firstIndex).toBe(3);
+    expect([...task.lines]).toEqual([4, 5, 6]);
+    expect(task.cells[0]).toBe(49 + 3);
   });
 });

@@ -11,7 +11,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { checkOutputRequests, writeReports } from "../bench/report/output.js";
 import { formatJson } from "../bench/report/json.js";
 import type { BenchRun } from "../bench/records.js";
-import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/task.js";
+import { type BatchOutcome, type BatchTask, BatchBuilder, textTask } from "../src/pool/batch.js";
 import { solveTask } from "../src/pool/solve-task.js";
 import { mainThreadSolver, openWorkerPool, withRetry } from "../src/pool/pool.js";
 import { SHAPES } from "../src/model/shape.js";
@@ -313,6 +313,36 @@ export default retiringOnFailure((task) => {
       expect(next).not.toBe(retried); // the retry's worker was ended after it
       expect(nextBefore).toBe("0");
       expect(new Int32Array(counts)[1]).toBe(1); // one failure in all: no batch went to the broken worker
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("retries a batch whose worker died on the cells it shares with that worker: the retry reads them whole", async () => {
+    // A worker that dies (exits) on the first batch of the run and echoes the cells of every other one.
+    const worker = file(
+      "dying-worker.mjs",
+      `import { workerData } from "node:worker_threads";
+const counts = new Int32Array(workerData.counts);
+export default (task) => {
+  if (Atomics.add(counts, 0, 1) === 0) process.exit(1);
+  return { bytes: task.cells.slice(), tally: [], errors: [] };
+};
+`,
+    );
+    const builder = new BatchBuilder(64, 2, "line", null, undefined, undefined, true); // a batch for workers
+    builder.startFile("in.txt");
+    const cells = new TextEncoder().encode(`${"1".repeat(81)}${"2".repeat(81)}`);
+    builder.addCells(1, cells, 0, 2);
+    builder.seal();
+    const [shared] = builder.takeReady();
+    expect(shared.cells.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const counts = new SharedArrayBuffer(4);
+    const pool = openWorkerPool(1, { filename: worker, workerData: { counts } });
+    try {
+      const outcome = await pool.solve(shared);
+      expect(new Int32Array(counts)[0]).toBe(2); // died once, then the retry
+      expect(Buffer.from(outcome.bytes).equals(Buffer.from(cells))).toBe(true);
     } finally {
       await pool.close();
     }

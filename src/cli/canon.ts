@@ -16,7 +16,7 @@ import { compileWasmFile } from "../kernel/wasm.js";
 import { TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
 import { CANON_OUTPUTS } from "../pool/canon-task.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
-import type { CanonRequest } from "../pool/task.js";
+import type { CanonRequest } from "../pool/batch.js";
 import { BATCH_TARGET_MS, solveStreams } from "./pipeline.js";
 import { InterruptWatch, ProgressDisplay } from "../cli-kit/progress.js";
 import { type OptionRow, toOption, wholeNumber } from "../cli-kit/options.js";

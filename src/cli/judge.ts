@@ -16,7 +16,7 @@ import type { Readable } from "node:stream";
 import { type JudgeFormat, type JudgePuzzle, JudgeInputError, JudgeRun } from "../formats/judge.js";
 import { type Alphabet, formatPuzzle } from "../model/puzzle.js";
 import type { SolveRecord, Status } from "../solvers/solver.js";
-import { textTask } from "../pool/task.js";
+import { textTask } from "../pool/batch.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { MAX_LINE_LENGTH } from "../formats/lines.js";
 import { EXCERPT_LENGTH, escapeText } from "../model/excerpt.js";
@@ -58,7 +58,7 @@ export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
     );
   };
 }
-import { namedChunks } from "./pipeline.js";
+import { namedChunks } from "./input.js";
 
 /** One input of a judge run. */
 export interface JudgeSource {

@@ -22,33 +22,22 @@
  * it pauses or trickles), the records read are sent at once, split over the idle workers; each
  * batch is written as soon as it is solved and the batches before it are written.
  *
- * The batches' buffers are used again (../pool/buffers.ts): an input file is read into one
+ * The batches' buffers are used again (../pool/batch.ts): an input file is read into one
  * buffer, and each batch's buffers go back to the pool once its bytes are written.
  */
 import { once } from "node:events";
-import type { Readable, Writable } from "node:stream";
-import { type LineChunk, LineSplitter, fileChunks, readLineChunks, utf8Chunks } from "../formats/lines.js";
+import type { Writable } from "node:stream";
+import { LineSplitter } from "../formats/lines.js";
+import { type SolveInput, inputChunks } from "./input.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
 import type { Alphabet } from "../model/puzzle.js";
-import { CELLS } from "../model/shape.js";
-import { type BatchOutcome, giveBack } from "../pool/task.js";
-import { BatchBuilder } from "../pool/builder.js";
+import { type BatchOutcome, type CanonRequest, BatchBuilder, giveBack } from "../pool/batch.js";
 import { STATUSES } from "../solvers/solver.js";
 import type { BatchSolver } from "../pool/pool.js";
-import { type Shard, RecordSelection, WHOLE_RUN } from "./resume.js";
-import type { CanonRequest } from "../pool/task.js";
-
-/** One input of a run. */
-export interface SolveInput {
-  /** The name records and errors carry (the path, or `<stdin>`). */
-  name: string;
-  open(): Readable;
-  /** A regular file's path (or file descriptor): the run reads it itself, through two reused buffers ({@link fileChunks}), not through `open()`. */
-  path?: string | number;
-}
+import { type Shard, WHOLE_RUN } from "./resume.js";
 
 /** How records are read, solved and written. */
 export interface StreamSettings {
@@ -59,7 +48,7 @@ export interface StreamSettings {
   batchSize: number;
   /** Workers solving batches (0: the main thread). @default 1 */
   workers?: number;
-  /** Bytes an input with a `path` is read in at a time. @default FILE_CHUNK_BYTES (see lines.ts) */
+  /** Bytes an input with a `path` is read in at a time. @default FILE_CHUNK_BYTES (see input.ts) */
   readBytes?: number;
   /** The size of all the inputs in bytes, when known (files); sizes the batches to the records left. */
   totalBytes?: number | null;
@@ -181,39 +170,11 @@ class OrderedOutput {
   }
 
   private async writeSettled(batch: BatchOutcome, bytesRead: number): Promise<void> {
-    await this.write(batch.bytes, () => giveBack(batch)); // its buffers serve later batches (buffers.ts)
+    await this.write(batch.bytes, () => giveBack(batch)); // its buffers serve later batches (batch.ts)
     batch.tally.forEach((n, i) => (this.totals.tally[i] += n));
     this.done += recordsIn(batch);
     for (const error of batch.errors) if (this.totals.errors.length < MAX_REPORTED_ERRORS) this.totals.errors.push(error);
     this.onProgress(this.done, bytesRead);
-  }
-}
-
-/** The line chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */
-export function namedChunks(name: string, stream: Readable): AsyncGenerator<LineChunk> {
-  return named(name, readLineChunks(stream));
-}
-
-/** The byte chunks of one input; a failure while reading it (or UTF-16/32 input) is an {@link InputReadError} naming it. */
-export function namedBytes(name: string, stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
-  return named(name, utf8Chunks(stream));
-}
-
-async function* named<T>(name: string, source: AsyncGenerator<T>): AsyncGenerator<T> {
-  const chunks = source[Symbol.asyncIterator]();
-  let next: IteratorResult<T>;
-  try {
-    for (;;) {
-      try {
-        next = await chunks.next();
-      } catch (error) {
-        throw new InputReadError(name, error);
-      }
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    await chunks.return(undefined); // a source left early closes its file
   }
 }
 
@@ -321,14 +282,24 @@ export async function solveStreams(
   const output = new OrderedOutput(out, settings.maxInFlight, onProgress);
   const fastPath = settings.fastPath ?? true;
   const scanner = fastPath ? (solver.scanner ?? null) : null; // the main thread's solving kernel instance scans too
-  const batches = new BatchBuilder(settings.batchSize, settings.limit, settings.output, settings.alphabet ?? null, settings.budget, settings.canon);
-  const shard = settings.shard ?? WHOLE_RUN;
-  const selection = new RecordSelection(shard, settings.skip ?? 0);
-  batches.numberFrom(selection.firstIndex, shard.count);
   const workers = settings.workers ?? 1;
+  const batches = new BatchBuilder(
+    settings.batchSize,
+    settings.limit,
+    settings.output,
+    settings.alphabet ?? null,
+    settings.budget,
+    settings.canon,
+    workers > 0,
+  );
+  const shard = settings.shard ?? WHOLE_RUN;
+  batches.select(shard.index, shard.count, settings.skip ?? 0);
   const read: ReadSoFar = { records: 0, bytes: 0, totalBytes: settings.totalBytes ?? null };
   /** Records per batch from here on: a share of what is left, and for workers about BATCH_TARGET_MS of solving. */
-  const capacity = () => batchCapacity(read, settings.batchSize, workers, shard.count, workers === 0 ? undefined : output.msPerRecord);
+  const capacity = () => {
+    read.records = batches.recordsRead;
+    return batchCapacity(read, settings.batchSize, workers, shard.count, workers === 0 ? undefined : output.msPerRecord);
+  };
   /** Sends the batches sealed so far. */
   const send = async (): Promise<void> => {
     for (const task of batches.takeReady()) await output.submit(solver.solve(task), read.bytes);
@@ -360,26 +331,18 @@ export async function solveStreams(
   for (const input of inputs) {
     batches.startFile(input.name);
     batches.capacity = capacity();
+    // The reader hands each record straight to the builder, which keeps the run's share.
     const reader = new RecordReader(
-      (line, text, error) => {
-        read.records++;
-        if (selection.take()) batches.add(line, text, error);
-      },
+      batches.add.bind(batches),
       settings.input,
       { alphabet: settings.alphabet },
-      fastPath
-        ? (line, bytes, start, count) => {
-            read.records += count;
-            if (selection.takeAll(count)) return batches.addCells(line, bytes, start, count);
-            for (let k = 0; k < count; k++) if (selection.take()) batches.addCells(line + k, bytes, start + k * CELLS, 1);
-          }
-        : null,
+      fastPath ? batches.addCells.bind(batches) : null,
     );
     const lines = new LineSplitter(reader, scanner);
     const stream = input.path === undefined ? input.open() : null;
     const stopReading = () => stream?.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
-    const chunks = namedBytes(input.name, stream ?? fileChunks(input.path!, settings.readBytes));
+    const chunks = inputChunks(input, stream, settings.readBytes);
     try {
       for (;;) {
         const next = chunks.next();

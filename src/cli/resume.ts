@@ -2,7 +2,7 @@
  * Runs that go on where they stopped, and runs split over machines.
  *
  * - `--shard K/N`: the run takes the records whose index (counted over all inputs, after
- *   comments and blank lines) is K mod N; {@link RecordSelection} picks them.
+ *   comments and blank lines) is K mod N; the batch builder picks them (BatchBuilder.select).
  * - `--resume` with `-o FILE`: {@link resumePoint} counts the complete records FILE already holds
  *   (a partial last one, from a kill, is cut off), and the run skips that many of its records and
  *   appends. The last record of a jsonl or csv file must carry the index this run gives it there.
@@ -33,35 +33,6 @@ export function shardArgument(text: string): Shard {
     throw new InvalidArgumentError(`expected K/N with 0 ≤ K < N (e.g. 0/4 for the first of 4 shards), got '${text}'`);
   }
   return { index, count };
-}
-
-/** Decides, record by record in run order, which records this run solves: its shard's, past the first `skip` of them. */
-export class RecordSelection {
-  /** Index of the next record read, over all inputs. */
-  private next = 0;
-
-  constructor(
-    private readonly shard: Shard,
-    private readonly skip: number,
-  ) {}
-
-  /** The index of this run's first record (its shard's record number `skip`). */
-  get firstIndex(): number {
-    return this.shard.index + this.skip * this.shard.count;
-  }
-
-  /** True when the next `count` records read are all ones this run solves (then they are counted as read); false, and nothing counted, otherwise. */
-  takeAll(count: number): boolean {
-    if (this.shard.count !== 1 || this.next < this.firstIndex) return false;
-    this.next += count;
-    return true;
-  }
-
-  /** True when the next record read is one this run solves. */
-  take(): boolean {
-    const index = this.next++;
-    return index >= this.firstIndex && index % this.shard.count === this.shard.index;
-  }
 }
 
 /** How far an earlier run got in its output file. */

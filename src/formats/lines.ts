@@ -16,10 +16,7 @@
  * only its first {@link LONG_LINE_EXCERPT} characters and its length are, and the sink is told
  * its length (the reader makes it one invalid record), so one endless line cannot exhaust memory.
  */
-import { read } from "node:fs";
-import { open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
-import { promisify } from "node:util";
 
 /** The longest line kept whole, in characters (a 25×25 grid on one line is 625; CSV rows carry more columns). */
 export const MAX_LINE_LENGTH = 1 << 20;
@@ -57,7 +54,8 @@ export interface LineSink {
   fastLines?(cells: Uint8Array, start: number, count: number): number;
 }
 
-const noFast = (): number => -1;
+/** A sink's {@link LineSink.fast} that takes no line from the bytes: every line comes as text. */
+export const noFast = (): number => -1;
 
 /** Collects a line too long to keep in bytes, as text: its first characters and its length. */
 class LongLineText {
@@ -86,7 +84,7 @@ class LongLineText {
 }
 
 /** Bytes as a Node Buffer (no copy), for its UTF-8 decoding. */
-function asBuffer(bytes: Uint8Array): Buffer {
+export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
@@ -258,137 +256,6 @@ export interface LineChunk {
   bytesRead: number;
   /** The lines of `lines` that were over {@link MAX_LINE_LENGTH} (absent when none). */
   longLines?: LongLine[];
-}
-
-/**
- * Byte order marks of the encodings read as something else, longest first: a file that starts
- * with one is not UTF-8, and reading it as UTF-8 would give one garbled record per line.
- */
-const FOREIGN_BYTE_ORDER_MARKS: readonly { name: string; bytes: readonly number[] }[] = [
-  { name: "UTF-32 LE", bytes: [0xff, 0xfe, 0x00, 0x00] },
-  { name: "UTF-32 BE", bytes: [0x00, 0x00, 0xfe, 0xff] },
-  { name: "UTF-16 LE", bytes: [0xff, 0xfe] },
-  { name: "UTF-16 BE", bytes: [0xfe, 0xff] },
-];
-
-/** Throws, naming the encoding, when `head` (the first bytes of an input) starts with a UTF-16 or UTF-32 byte order mark. */
-export function checkUtf8Start(head: Uint8Array): void {
-  const mark = FOREIGN_BYTE_ORDER_MARKS.find(({ bytes }) => head.length >= bytes.length && bytes.every((byte, i) => head[i] === byte));
-  if (mark) {
-    const hex = mark.bytes.map((byte) => byte.toString(16).toUpperCase().padStart(2, "0")).join(" ");
-    throw new Error(
-      `the input is ${mark.name} text (it starts with the byte order mark ${hex}); sudoku-wasm reads UTF-8: convert it first, e.g. iconv -f ${mark.name.replace(" ", "")} -t UTF-8`,
-    );
-  }
-}
-
-/**
- * The chunks of `stream` as bytes; an input that starts with a UTF-16 or UTF-32 byte order mark
- * throws, naming the encoding, before any of it is read (the first 4 bytes are held for that).
- */
-export async function* utf8Chunks(stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<Buffer> {
-  let head: Buffer | null = Buffer.alloc(0);
-  for await (const chunk of stream) {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : asBuffer(chunk);
-    if (head === null) {
-      yield bytes;
-      continue;
-    }
-    head = Buffer.concat([head, bytes]);
-    if (head.length < 4) continue;
-    checkUtf8Start(head);
-    yield head;
-    head = null;
-  }
-  if (head !== null && head.length > 0) {
-    checkUtf8Start(head);
-    yield head;
-  }
-}
-
-/**
- * Bytes a file is read in at a time. Each chunk costs a round of the event loop and a read on
- * libuv's thread pool, whose wake-ups cost tens of µs on a VM. A `--threads 0` run of 3M lines
- * with the kernel's call skipped (the host's work alone, start-up included) took 0.88–1.01 s
- * with 64 KiB chunks (800 lines), a fifth of it waiting for reads, and 0.46–0.48 s with 1 MiB
- * (AMD EPYC, 2 cores).
- */
-export const FILE_CHUNK_BYTES = 1 << 20;
-
-/**
- * The bytes of the file at `path` (from offset `from`, when given), chunk by chunk, read into
- * two buffers in turn: while the consumer takes one chunk, the next is read into the other
- * buffer, so the run never waits for the disk (or the page cache) between chunks. A chunk's buffer is read into again once the
- * consumer asks for the next chunk, so it must be done with a chunk by then (as
- * {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a
- * buffer per chunk, and those are garbage the run holds until a full collection (see pool/buffers.ts).
- */
-export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES, from?: number): AsyncGenerator<Uint8Array> {
-  // A number is a file descriptor that stays open (standard input redirected from a file), read
-  // from where it stands unless `from` is given.
-  const handle = typeof path === "number" ? null : await open(path, "r");
-  const fd = handle?.fd ?? (path as number);
-  let position = from ?? (handle === null ? null : 0);
-  const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
-  let reading: Promise<{ bytesRead: number }> | null = null;
-  try {
-    let which = 0;
-    reading = readAhead(fd, buffers[which], chunkBytes, position);
-    for (;;) {
-      const { bytesRead } = await reading;
-      reading = null;
-      if (bytesRead === 0) return;
-      const chunk = buffers[which].subarray(0, bytesRead);
-      which ^= 1;
-      if (position !== null) position += bytesRead;
-      reading = readAhead(fd, buffers[which], chunkBytes, position); // the next chunk, while this one is taken
-      yield chunk;
-    }
-  } finally {
-    await reading?.catch(() => {}); // a read ahead still under way: done before the file closes
-    await handle?.close();
-  }
-}
-
-/** fs.read as a promise: reads from `position`, or from the descriptor's current position for null. */
-const readAt = promisify(read);
-
-/**
- * Starts reading the next `bytes` of `fd` (from `position`, or where it stands) into `buffer`.
- * Its failure is handled at once (and thrown again where the read is awaited): while the
- * consumer takes the chunk before it, a failed read must not end the process as an unhandled
- * rejection.
- */
-function readAhead(fd: number, buffer: Buffer, bytes: number, position: number | null): Promise<{ bytesRead: number }> {
-  const reading = readAt(fd, buffer, 0, bytes, position);
-  reading.catch(() => {});
-  return reading;
-}
-
-/** Yields the lines of `stream` in order as text, chunk by chunk (judge mode, tests); UTF-16 and UTF-32 input throws (see {@link utf8Chunks}). */
-export async function* readLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<LineChunk> {
-  let lines: string[] = [];
-  let longLines: LongLine[] = [];
-  const splitter = new LineSplitter({
-    fast: noFast,
-    line(text, length) {
-      if (length !== undefined) longLines.push({ at: lines.length, length });
-      lines.push(text);
-    },
-  });
-  const take = (): LineChunk => {
-    const chunk: LineChunk = { lines, bytesRead: splitter.bytesRead };
-    if (longLines.length > 0) chunk.longLines = longLines;
-    lines = [];
-    longLines = [];
-    return chunk;
-  };
-  for await (const chunk of utf8Chunks(stream)) {
-    splitter.push(chunk);
-    if (lines.length > 0) yield take();
-  }
-  splitter.end();
-  if (lines.length > 0) yield take();
 }
 
 /** `text` without a leading byte order mark (U+FEFF), which editors on Windows put before UTF-8 text. */

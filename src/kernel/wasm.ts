@@ -263,25 +263,38 @@ export function checkedBatchBytes(count: number, cells: number): number {
 export class BatchRoom {
   private base = 0;
   private capacityBytes = 0;
+  /**
+   * The box size the kernel last reserved a batch for (0: none, or not known): the N×N kernel
+   * solves its batch as grids of that size, so a batch of another size is reserved anew even when
+   * it fits.
+   */
+  private box = 0;
 
   constructor(private readonly memory: { readonly buffer: ArrayBuffer }) {}
 
   /**
-   * The base of a batch of `count` puzzles of `cells` cells, calling `reserve` (which may grow
-   * memory) when it needs more room. A count that is not a whole number from 0, or a batch over
-   * {@link MAX_BATCH_BYTES}, is a RangeError naming the limit (the kernel checks the same limit,
-   * in 64 bits, and returns 0 for it).
+   * The base of a batch of `count` puzzles of `cells` cells and box size `box`, calling `reserve`
+   * (which may grow memory) when it needs more room or another box size. A count that is not a
+   * whole number from 0, or a batch over {@link MAX_BATCH_BYTES}, is a RangeError naming the
+   * limit (the kernel checks the same limit, in 64 bits, and returns 0 for it).
    */
-  make(count: number, cells: number, reserve: () => number): number {
+  make(count: number, cells: number, reserve: () => number, box = SHAPE_9.box): number {
     const bytes = checkedBatchBytes(count, cells);
-    if (bytes > this.capacityBytes) {
+    if (bytes > this.capacityBytes || box !== this.box) {
       const base = reserve();
       if (base === 0)
         throw new RangeError(`the kernel could not reserve a batch of ${count} puzzles (${bytes} bytes; at most ${MAX_BATCH_BYTES} bytes a batch)`);
       this.base = base;
       this.capacityBytes = bytes;
+      this.box = box;
     }
     return this.base;
+  }
+
+  /** The kernel reserved a batch behind this room's back (a probe of another box size): the next {@link make} reserves anew. */
+  forget(): void {
+    this.capacityBytes = 0;
+    this.box = 0;
   }
 
   /** Throws when the kernel refused to solve a batch (`solveBatch` returned a negative number). */
@@ -289,9 +302,9 @@ export class BatchRoom {
     if (returned < 0) throw new RangeError(`${call}: the kernel refused the batch (not the batch last reserved, or past it)`);
   }
 
-  /** The base of the batch last made, or a RangeError when it holds fewer than `count` puzzles of `cells` cells. */
-  check(count: number, cells: number, call: string): number {
-    if (batchBytes(count, cells) > this.capacityBytes) throw new RangeError(`${call} without a matching input() first`);
+  /** The base of the batch last made, or a RangeError when it holds fewer than `count` puzzles of `cells` cells, or another box size than `box`. */
+  check(count: number, cells: number, call: string, box = SHAPE_9.box): number {
+    if (batchBytes(count, cells) > this.capacityBytes || box !== this.box) throw new RangeError(`${call} without a matching input() first`);
     return this.base;
   }
 
@@ -352,7 +365,14 @@ export class LineScanner {
   private base = 0;
   private room = 0;
 
-  constructor(private readonly exports: ScanExports) {}
+  constructor(private exports: ScanExports) {}
+
+  /** Scans on `other`'s instance from now on (the thread's solving kernel was replaced), in a room of its own. */
+  moveTo(other: LineScanner): void {
+    this.exports = other.exports;
+    this.base = 0;
+    this.room = 0;
+  }
 
   /** The largest chunk one scan takes (longer chunks are scanned in pieces by the caller). */
   static readonly MAX_CHUNK = 1 << 20;
@@ -385,12 +405,12 @@ export class LineScanner {
 }
 
 /**
- * One instance of a WASM kernel with its own linear memory, for grids of one box size: the one
- * host class of both kernel files (see the header) and the {@link SolverEngine} of the `wasm`,
- * `wasm:<variant>` and `general-wasm` rows. Not thread-safe; one per worker.
+ * An instance of a WASM kernel, with its own linear memory, solving grids of one box size: the
+ * one host class of both kernel files (see the header) and the {@link SolverEngine} of the
+ * `wasm`, `wasm:<variant>` and `general-wasm` rows. The N×N kernel's one instance serves every
+ * size it takes ({@link forBox}: one WasmKernel per size over it). Not thread-safe; one per worker.
  */
 export class WasmKernel implements SolverEngine {
-  private readonly room: BatchRoom;
   private readonly cells: number;
   private readonly box: number;
 
@@ -398,8 +418,9 @@ export class WasmKernel implements SolverEngine {
     private readonly exports: KernelExports,
     /** The grids it solves. */
     readonly shape: Shape,
+    /** The instance's batch region, shared by every WasmKernel over the instance. */
+    private readonly room = new BatchRoom(exports.memory),
   ) {
-    this.room = new BatchRoom(exports.memory);
     this.cells = shape.cells;
     this.box = shape.box;
   }
@@ -422,9 +443,28 @@ export class WasmKernel implements SolverEngine {
     return new WasmKernel(exports, shape);
   }
 
+  /**
+   * This instance solving grids of box size `box` (itself for its own size): the same linear
+   * memory and batch region, so a batch of one size is read before one of another is made
+   * (as a batch is before the next of the same size). Null when the build does not take that
+   * size (the 9×9 kernel's builds take 3 only). Ends a batch in progress: its run() needs a new input().
+   */
+  forBox(box: number): WasmKernel | null {
+    if (box === this.box) return this;
+    const shape = shapeOf(box);
+    const takes = this.exports.reserve(1, box) !== 0;
+    this.room.forget();
+    return takes ? new WasmKernel(this.exports, shape, this.room) : null;
+  }
+
+  /** True when `other` runs on this instance (see {@link forBox}). */
+  sharesInstanceWith(other: SolverEngine): boolean {
+    return other instanceof WasmKernel && other.exports === this.exports;
+  }
+
   /** Makes room for `count` puzzles; returns a view to write them into (valid until the next call). */
   input(count: number): Uint8Array {
-    const base = this.room.make(count, this.cells, () => this.exports.reserve(count, this.box));
+    const base = this.room.make(count, this.cells, () => this.exports.reserve(count, this.box), this.box);
     return this.room.puzzles(base, count, this.cells);
   }
 
@@ -435,7 +475,7 @@ export class WasmKernel implements SolverEngine {
    */
   run(count: number, limit: number, budget = Infinity): KernelResult {
     checkRunArguments(count, limit, budget);
-    const base = this.room.check(count, this.cells, `run(${count})`);
+    const base = this.room.check(count, this.cells, `run(${count})`, this.box);
     BatchRoom.checkSolved(this.exports.solveBatch(base, count, limit, kernelBudget(budget)), `run(${count})`);
     return this.room.results(base, count, this.cells);
   }

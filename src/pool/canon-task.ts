@@ -18,7 +18,8 @@ import { type ReadRecord, parseRecord } from "../formats/record.js";
 import { csvField } from "../formats/output/csv.js";
 import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { STATUSES, solveGroup } from "../solvers/solver.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
+import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./batch.js";
+import type { BatchEngines } from "./engines.js";
 
 /** The `--out` formats of canon. */
 export const CANON_OUTPUTS = ["line", "jsonl", "csv"] as const;
@@ -188,7 +189,7 @@ function writeRecords(task: BatchTask, texts: readonly (string | null)[], answer
       text += fields.map(csvField).join(",") + "\n";
     }
   });
-  // The batch's own output room (from the pool, buffers.ts) when the text fits it, as it nearly always does.
+  // The batch's own output room (from the pool, batch.ts) when the text fits it, as it nearly always does.
   const room = Buffer.byteLength(text, "utf8");
   const bytes = task.out !== undefined && task.out.length >= room ? task.out : new Uint8Array(Math.max(room, outputRoom(task, answers.length)));
   const written = encoder.encodeInto(text, bytes).written;

@@ -1,8 +1,8 @@
 /**
- * The batch solvers the CLI can use: a piscina pool of N worker threads, each with its own
- * engine of each grid size (registry ids, `solve --solver`), or (with 0 threads) one of each on
- * the main thread. The engines are loaded here first (a bad id fails before any worker starts);
- * both paths run {@link solveTask}, so their output is the same byte for byte.
+ * The batch solvers the CLI can use: a piscina pool of N worker threads, each with engines of
+ * its own (registry ids, `solve --solver`; each loaded on first use, engines.ts), or (with 0
+ * threads) the main thread's. The engines are loaded here first (a bad id fails before any
+ * worker starts); both paths run {@link solveTask}, so their output is the same byte for byte.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -12,11 +12,11 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../kernel/paths.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, copyTask, giveBackTask, joinOutcomes, sliceTask, taskBuffers } from "./task.js";
-import { type WorkerData, ENGINES_LOADED, failedBatch, loadBatchEngines, runTask } from "./solve-task.js";
+import { type BatchOutcome, type BatchTask, batchBuffers, copyTask, giveBackCopy, joinOutcomes, sliceTask, taskBuffers, transferable } from "./batch.js";
+import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
+import { type BatchEngines, ThreadEngines } from "./engines.js";
 import { type LineScanner, WasmKernel, compiledKernels } from "../kernel/wasm.js";
 import { SHAPE_9 } from "../model/shape.js";
-import { batchBuffers } from "./buffers.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 
 /** Solves batches, in order of submission or not; the caller keeps the order. */
@@ -103,7 +103,7 @@ export async function withRetry(
       return failedBatch(kept, error);
     }
   } finally {
-    if (transfers) giveBackTask(kept);
+    if (transfers) giveBackCopy(kept);
   }
 }
 
@@ -156,7 +156,7 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   pool.on("message", (message) => {
     if (message === ENGINES_LOADED) loaded++;
   });
-  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: taskBuffers(attempt) });
+  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: transferable(taskBuffers(attempt)) });
   const retries = new Set<Piscina<BatchTask, BatchOutcome>>();
   /** Runs `run` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
   const onFresh = async <Outcome>(run: (on: Piscina<BatchTask, BatchOutcome>) => Promise<Outcome>): Promise<Outcome> => {
@@ -206,21 +206,30 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   };
 }
 
+/** The line scan of the 9×9 engine of `engines`, when it is a kernel that scans; else null. */
+function scannerOf(engines: BatchEngines): LineScanner | null {
+  const nine = engines.get(SHAPE_9.size)?.engine;
+  return nine instanceof WasmKernel ? nine.lineScanner() : null;
+}
+
 /**
  * Solves on the main thread, on `engines`; a failed batch is retried on engines freshly made by
- * `load` (the main thread's fresh worker), which then replace the ones that failed.
+ * `load` (the main thread's fresh worker), which then replace the ones that failed, for the
+ * scanner too: the thread keeps one instance of each kernel.
  */
 export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
-  const nine = engines.get(SHAPE_9.size)?.engine;
+  const scanner = scannerOf(engines);
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
+    const fresh = scannerOf(current);
+    if (scanner !== null && fresh !== null) scanner.moveTo(fresh);
     return runTask(current, attempt);
   };
   return {
     threads: 0,
     room: () => Infinity,
-    scanner: nine instanceof WasmKernel ? nine.lineScanner() : null,
+    scanner,
     solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines, false),
     close: async () => {},
   };
@@ -348,7 +357,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
  */
 export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean } = {}): Promise<BatchSolver> {
   const filename = threads === 0 ? "" : workerFile(); // a missing worker module fails here, not when the workers start mid-run
-  const load = () => loadBatchEngines(solverIds);
+  const load = () => ThreadEngines.open(solverIds);
   const engines = await load(); // a bad id fails here, before any worker starts
   const main = mainThreadSolver(engines, load);
   if (threads === 0) return main;

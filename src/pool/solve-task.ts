@@ -1,15 +1,14 @@
 /**
  * The solving side of batching, on whichever thread solves (a worker, or the main thread with
- * `--threads 0`): the engines of each grid size, and {@link solveTask}, which turns a
- * {@link BatchTask} into its output bytes ({@link runTask} sends a canon batch to canon-task.ts
- * instead). {@link failedBatch} writes a batch that could not be solved (on the main thread,
- * after a retry failed).
+ * `--threads 0`): {@link solveTask}, which turns a {@link BatchTask} into its output bytes on
+ * the thread's engines (engines.ts), and {@link runTask}, which first loads the engine of a size
+ * the thread has not met yet, or sends a canon batch to canon-task.ts. {@link failedBatch}
+ * writes a batch that could not be solved (on the main thread, after a retry failed).
  */
 import {
   type BatchResult,
   type KernelRecords,
   type RecordsRequest,
-  type SizeEngine,
   type SolverEngine,
   type SolveRecord,
   REJECTED,
@@ -17,7 +16,6 @@ import {
   batchRecords,
   invalidRecord,
   solveGroup,
-  solvesBatches,
   writerOf,
 } from "../solvers/solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
@@ -29,9 +27,9 @@ import { jsonlFilePiece } from "../formats/output/jsonl.js";
 import { csvFilePiece } from "../formats/output/csv.js";
 import { ByteOutput, outputRecord, solutionDigits } from "../formats/output/bytes.js";
 import { type RecordWriter, fillRecord } from "../formats/output/format.js";
-import { solvers, solversBySize } from "../solvers/registry.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./task.js";
+import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./batch.js";
+import { type BatchEngines, ThreadEngines } from "./engines.js";
 import { canonTask } from "./canon-task.js";
 
 /** What each worker starts with (its `workerData`). */
@@ -52,41 +50,6 @@ export interface WorkerData {
  * from the moment they are created, so the pool listens for this instead (see pool.ts).
  */
 export const ENGINES_LOADED = "sudoku-wasm: engines loaded";
-
-/**
- * Loads the engine of every size for `solve --solver ids` (registry ids; each size gets the first
- * that takes it, else its default). Every engine must solve batches: a RangeError names the ones that do.
- */
-export async function loadBatchEngines(ids: readonly string[] = []): Promise<BatchEngines> {
-  const engines = new Map<number, SizeEngine>();
-  for (const [size, info] of solversBySize(ids)) {
-    const engine = await info.load(size);
-    if (!solvesBatches(engine)) {
-      const batchIds = await batchSolverIds();
-      throw new RangeError(`solver '${info.id}' solves one puzzle per call; --solver takes one that solves batches: ${batchIds.join(", ")}`);
-    }
-    engines.set(size, { id: info.id, engine, reportsGuesses: info.capabilities.guesses });
-  }
-  return engines;
-}
-
-/**
- * The registry ids whose engines solve batches (loads each row's engine of its first size once;
- * rows whose optional package is not installed are left out, not loaded, and so are rows that
- * fail to load: the kernel variants of an installed package, which ships without them).
- */
-async function batchSolverIds(): Promise<string[]> {
-  const ids: string[] = [];
-  for (const info of solvers) {
-    if (info.unavailable) continue;
-    try {
-      if (solvesBatches(await info.load(info.sizes[0]))) ids.push(info.id);
-    } catch {
-      // not loadable here: not offered
-    }
-  }
-  return ids;
-}
 
 /** The kernels' count for a clue repeated in a row, column or box. */
 const REPEATED_CLUE = -2;
@@ -114,39 +77,79 @@ function fastText(task: BatchTask, k: number): string {
   return text;
 }
 
-/** Does a batch's work on `engines`: its solutions ({@link solveTask}), or its minlex forms when it is a canon batch (canon-task.ts). */
+/**
+ * Does a batch's work on `engines`: its solutions ({@link solveTask}), or its minlex forms when it
+ * is a canon batch (canon-task.ts). A batch with records of a size whose engine is not loaded yet
+ * (a {@link ThreadEngines}) is solved once it is: a promise then.
+ */
 export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {
-  return task.canon ? canonTask(engines, task) : solveTask(engines, task);
+  if (task.canon) return canonTask(engines, task);
+  const texts = readTexts(task);
+  const missing = texts.groups.size > 0 && engines instanceof ThreadEngines ? engines.missing(texts.sides()) : [];
+  if (missing.length === 0) return solveRead(engines, task, texts);
+  return (engines as ThreadEngines).load(missing).then(() => solveRead(engines, task, texts));
 }
 
 /**
  * Solves one batch: the fast records in one {@link solveGroup} call straight from their cell
  * bytes; the others parsed (parseRecord gives the unreadable ones their error), grouped by size
  * and alphabet, one solveGroup call per group; then every record, in order, in the task's
- * output format, as bytes. Shared by the worker and the in-process (`--threads 0`) path.
+ * output format, as bytes. Shared by the worker and the in-process (`--threads 0`) path. Every
+ * size of the batch's records has its engine in `engines` (see {@link runTask}).
  */
 export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome {
+  return solveRead(engines, task, readTexts(task));
+}
+
+/** The records of a batch read as text: the unreadable ones' records, and the others by size and alphabet. */
+class TextRecords {
+  /** Per text record: its record when it could not be read (the others get theirs once solved). */
+  readonly records: SolveRecord[];
+  readonly groups = new Map<string, Group>();
+  /** Milliseconds the reading took (a part of the batch's solving time, BatchOutcome.solveMs). */
+  readMs = 0;
+
+  constructor(count: number) {
+    this.records = new Array<SolveRecord>(count);
+  }
+
+  /** The grid sides the readable records have. */
+  *sides(): Generator<number> {
+    for (const group of this.groups.values()) yield group.shape.size;
+  }
+}
+
+/** Reads the text records of `task` (parseRecord gives the unreadable ones their error), grouped by size and alphabet. */
+function readTexts(task: BatchTask): TextRecords {
   const began = performance.now();
-  const count = task.lines.length;
   const alphabet = task.alphabet ?? undefined;
-  const readErrors = new Map(task.readErrors);
-  // The other records first: their results become records now, before the fast group's call reuses the 9×9 engine's memory.
-  const textRecords = new Array<SolveRecord>(task.texts.length);
-  const groups = new Map<string, Group>();
+  const readErrors = task.readErrors.length === 0 ? null : new Map(task.readErrors);
+  const texts = new TextRecords(task.texts.length);
   task.texts.forEach((text, t) => {
-    const parsed = parseRecord(readRecord(task, task.textAt[t], text, readErrors.get(task.textAt[t]) ?? null), alphabet);
+    const parsed = parseRecord(readRecord(task, task.textAt[t], text, readErrors?.get(task.textAt[t]) ?? null), alphabet);
     if (parsed.grid === null) {
-      textRecords[t] = invalidRecord(parsed.error!);
+      texts.records[t] = invalidRecord(parsed.error!);
       return;
     }
     const shape = shapeOfSide(parsed.box * parsed.box)!;
     const key = `${shape.size} ${parsed.alphabet}`;
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = new Group(shape, parsed.alphabet)));
+    let group = texts.groups.get(key);
+    if (!group) texts.groups.set(key, (group = new Group(shape, parsed.alphabet)));
     group.positions.push(t);
     group.grids.push(parsed.grid);
   });
-  for (const group of groups.values()) {
+  texts.readMs = performance.now() - began;
+  return texts;
+}
+
+/** Solves a batch whose text records `texts` has read (see {@link solveTask}). */
+function solveRead(engines: BatchEngines, task: BatchTask, texts: TextRecords): BatchOutcome {
+  const began = performance.now() - texts.readMs;
+  const count = task.lines.length;
+  const alphabet = task.alphabet ?? undefined;
+  // The other records first: their results become records now, before the fast group's call reuses the 9×9 engine's memory.
+  const textRecords = texts.records;
+  for (const group of texts.groups.values()) {
     const { cells } = group.shape;
     const entry = engines.get(group.shape.size)!;
     const fill = (packed: Uint8Array) => group.grids.forEach((grid, k) => packed.set(grid, k * cells));

@@ -33,7 +33,8 @@ import {
 import { SHAPE_9 } from "../model/shape.js";
 import { excerpt } from "../model/excerpt.js";
 import { TASKS_PER_WORKER, openWorkerPool, workerFile } from "./pool.js";
-import { type WorkerData, loadBatchEngines } from "./solve-task.js";
+import type { WorkerData } from "./solve-task.js";
+import { loadBatchEngines } from "./engines.js";
 import { WORKER_NICE } from "./priority.js";
 import { type RecordsOutcome, type RecordsTask, BatchMemory, recordsTask, textTask } from "./records-task.js";
 import { compiledKernels } from "../kernel/wasm.js";

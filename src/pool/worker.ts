@@ -1,8 +1,8 @@
 /**
- * The piscina worker: loads the engine of each grid size once, from the registry ids the pool
- * passes in `workerData` (`solve --solver`) and on the kernel modules the main thread compiled,
- * lowers its thread's priority by `workerData.nice` (Linux, priority.ts), says so
- * ({@link ENGINES_LOADED}), then solves one {@link BatchTask} or {@link RecordsTask} per call. A
+ * The piscina worker: loads its engines ({@link ThreadEngines}: the 9×9 one at once, the others
+ * with the first record of their size), from the registry ids the pool passes in `workerData`
+ * (`solve --solver`) and on the kernel modules the main thread compiled, lowers its thread's
+ * priority by `workerData.nice` (Linux, priority.ts), says so ({@link ENGINES_LOADED}), then solves one {@link BatchTask} or {@link RecordsTask} per call. A
  * batch it fails on ends it (piscina starts another; see retire.ts). Runs compiled and bundled
  * into one file (dist/cli/worker.mjs, by scripts/bundle-cli.mjs), imported by the entry piscina
  * loads (worker-entry.cts).
@@ -10,8 +10,9 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { adoptKernels } from "../kernel/wasm.js";
-import { type BatchEngines, type BatchOutcome, type BatchTask, outcomeBuffers } from "./task.js";
-import { type WorkerData, ENGINES_LOADED, loadBatchEngines, runTask } from "./solve-task.js";
+import { type BatchOutcome, type BatchTask, outcomeBuffers, transferable } from "./batch.js";
+import { type WorkerData, ENGINES_LOADED, runTask } from "./solve-task.js";
+import { ThreadEngines } from "./engines.js";
 import { retiringOnFailure } from "./retire.js";
 import { lowerThreadPriority } from "./priority.js";
 import { type RecordsOutcome, type RecordsTask, recordsOutcomeBuffers, solveRecordsHere } from "./records-task.js";
@@ -19,11 +20,11 @@ import { type RecordsOutcome, type RecordsTask, recordsOutcomeBuffers, solveReco
 const { solvers, kernels, nice } = workerData as WorkerData;
 adoptKernels(kernels ?? {});
 
-/** An outcome whose output bytes, and the task's buffers it hands back (buffers.ts), are transferred to the main thread, not copied. */
+/** An outcome whose output bytes, and the task's buffers it hands back (batch.ts), are transferred to the main thread, not copied. */
 function transferred(outcome: BatchOutcome): BatchOutcome {
   return move({
     get [transferableSymbol]() {
-      return outcomeBuffers(outcome);
+      return transferable(outcomeBuffers(outcome));
     },
     get [valueSymbol]() {
       return outcome;
@@ -43,11 +44,17 @@ function transferredRecords(outcome: RecordsOutcome): RecordsOutcome {
   }) as unknown as RecordsOutcome;
 }
 
-/** The handler that does one batch (solve or canon) or library batch with `engines` (piscina calls it once per task). */
-function handler(engines: BatchEngines) {
+/**
+ * The handler that does one batch (solve or canon) or library batch with `engines` (piscina calls
+ * it once per task). A library batch may hold records of any size: the first loads every size's engine.
+ */
+function handler(engines: ThreadEngines) {
   return retiringOnFailure((task: BatchTask | RecordsTask) => {
-    if ("kind" in task) return transferredRecords(solveRecordsHere(engines, task));
-    const outcome = runTask(engines, task); // a solve batch at once, a canon batch once its kernel is loaded
+    if ("kind" in task) {
+      if (engines.whole) return transferredRecords(solveRecordsHere(engines, task));
+      return engines.all().then(() => transferredRecords(solveRecordsHere(engines, task)));
+    }
+    const outcome = runTask(engines, task); // at once, unless a size's engine (or a canon batch's kernel) loads first
     return outcome instanceof Promise ? outcome.then(transferred) : transferred(outcome);
   });
 }
@@ -59,7 +66,7 @@ function handler(engines: BatchEngines) {
  * (location_) != nullptr" in SourceTextModule::ExecuteAsyncModule), as a pool closed while its
  * workers start does. A module without one is evaluated in one synchronous step.
  */
-export default loadBatchEngines(solvers).then((engines) => {
+export default ThreadEngines.open(solvers).then((engines) => {
   lowerThreadPriority(nice ?? 0); // only now: its engines load at full priority, so that it starts no later than before
   parentPort?.postMessage(ENGINES_LOADED);
   return handler(engines);

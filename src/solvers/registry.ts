@@ -12,7 +12,7 @@ import type { SolverEngine } from "./solver.js";
 import { ALGORITHM_TS_PEER, AlgorithmTsPackageEngine } from "./npm-algorithm-ts.js";
 import { DANCING_LINKS_PEER, DancingLinksPackageEngine } from "./npm-dancing-links.js";
 import { type PeerPackage, missingPeerMessage, peerInstalled } from "./peer.js";
-import { type KernelBuild, WasmKernel, kernelVariants, variantBuild } from "../kernel/wasm.js";
+import { type KernelBuild, WasmKernel, compileKernel, kernelVariants, variantBuild } from "../kernel/wasm.js";
 
 /** The ids of the solvers this package registers (`wasm:<variant>` for each kernel variant). */
 export type BuiltinSolverId =
@@ -73,6 +73,13 @@ export interface SolverInfo {
   readonly unavailable?: string;
   /** Builds a ready engine for grids of side `size` (one of {@link sizes}): loads WASM, imports a package, ... */
   load(size: number, options?: LoadOptions): Promise<SolverEngine>;
+  /**
+   * Readies what {@link load} needs without making an engine: compiles a WASM row's kernel (once
+   * per process, and worker threads get the module), so that a missing file fails before a run
+   * starts even when the engine itself is made only once a puzzle of its size comes.
+   * @default nothing to ready
+   */
+  prepare?(): Promise<unknown>;
 }
 
 /** The fields of a row over an optional peer package: `peer`, and `unavailable` when it is not installed. */
@@ -115,6 +122,7 @@ export const solvers: readonly SolverInfo[] = [
     sizes: ANY_SIZE,
     capabilities: { guesses: true, budget: true },
     load: (size, options) => WasmKernel.create(options?.kernel, "general", boxOf(size)),
+    prepare: () => compileKernel("general"),
   },
   {
     id: "general-ts",

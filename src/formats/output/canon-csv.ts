@@ -3,7 +3,7 @@
  * and `minimal` when asked, then `error`. Its own module so that `merge`, which must know it,
  * loads nothing of the minlex kernel.
  */
-import type { CanonRequest } from "../../pool/task.js";
+import type { CanonRequest } from "../../pool/batch.js";
 
 /** The csv header of canon, for `request`. */
 export function canonCsvHeader(request: Pick<CanonRequest, "automorphisms" | "minimal">): string {

@@ -1,0 +1,506 @@
+/**
+ * Batches: the unit of work that crosses to a worker thread, how the main thread fills one, and
+ * the reused buffers they travel in, in bytes.
+ *
+ *   main thread                                    worker (or the main thread with --threads 0)
+ *   BatchBuilder ── BatchTask ────────────────────► runTask(engines, task) (solve-task.ts)
+ *     cells    81 bytes per 9×9 digit line           fast records: cells → kernel memory → output bytes
+ *     lines    Int32Array                            other records: parseRecord, grouped by size and alphabet
+ *     textAt, texts   the other records (rare)       one solveGroup call per group (solver.ts)
+ *     readErrors, alphabet, budget                   each record in the --out format, in order
+ *     out      room for the batch's output
+ *     (transferred; a copy kept for one retry)
+ *                ◄─────────────────── BatchOutcome ─ bytes (the batch's output), tally, errors
+ *   OrderedOutput (pipeline.ts) writes the bytes, then {@link giveBack}: the buffers serve a later batch
+ *
+ * Three parts, in this order: the buffers (one {@link BufferPool} per thread, {@link batchBuffers});
+ * the two shapes, {@link BatchTask} and {@link BatchOutcome}, with the copying, slicing and joining
+ * of their buffers; and {@link BatchBuilder}, which collects the records the reader gives into
+ * batches. A fast record (reader.ts: a line of 81 cell bytes) never becomes a string or an
+ * object: its bytes go from the input chunk to `cells`, to the kernel's memory, and its solution
+ * from the kernel's memory to the output bytes. A batch holds the records of one file,
+ * consecutive in the run (or in its shard), so `firstIndex + i × indexStep` is record i's index.
+ */
+import type { Alphabet } from "../model/puzzle.js";
+import { CELLS } from "../model/shape.js";
+import type { OutputFormatName } from "../formats/output/index.js";
+import { STATUSES } from "../solvers/solver.js";
+
+// ── buffers ─────────────────────────────────────────────────────────────────────────────────
+
+/*
+ * The byte buffers of batches in flight, used again and again instead of made anew.
+ *
+ *   BatchBuilder ── take: lines, cells (the batch it fills), output room ─► worker (transferred;  ─┐
+ *                                                                           the cells shared)     │
+ *   withRetry ── take: the copy kept for a worker's retry (its lines; it shares the cells); give │
+ *                back once the batch is solved                                                    │
+ *   OrderedOutput ◄── the outcome: its bytes and the task's buffers, handed back ◄────────────────┘
+ *        └── give back each, once its bytes are written to the output stream
+ *
+ * Why: a batch's buffers live while it is in flight, long enough for V8 to move them to the old
+ * generation, and an ArrayBuffer there is freed only by a full collection, which V8 starts when
+ * the memory held outside its heap has grown by tens of MB (per thread). Made anew per batch,
+ * the buffers of a long run float at that mark in every thread: a 2-thread run of 1M records
+ * peaked at 205 MB RSS, 47–65 MB of it dead ArrayBuffers on the main thread alone. Reused,
+ * they are a few MB in all, whatever the input size.
+ *
+ * One pool per thread (a module-level one, see {@link batchBuffers}); sizes are powers of two, so
+ * batches of about the same size share buffers. A buffer given back that is detached (it went
+ * to a worker) or not one of the pool's sizes is left to the collector.
+ */
+
+/** The smallest buffer the pool hands out. */
+const MIN_BYTES = 1 << 10;
+
+/**
+ * Buffers kept per size, at most: more than a run has in use at once (the batches sealed from one
+ * chunk of input, 2 in flight per thread with the copy each keeps, and those the output stream
+ * holds). The pool never holds more than was in use at once; this only bounds it.
+ */
+const KEPT_PER_SIZE = 64;
+
+/** Reused ArrayBuffers and SharedArrayBuffers, by kind and power-of-two size. */
+export class BufferPool {
+  /** The free buffers by size: ArrayBuffers under their size, SharedArrayBuffers under minus theirs. */
+  private readonly free = new Map<number, ArrayBufferLike[]>();
+  /** Buffers made so far (not taken from the pool): bounded by the batches in flight, not by the input. */
+  made = 0;
+
+  /** An ArrayBuffer of at least `bytes` bytes (a power of two, from {@link MIN_BYTES}), not in use. */
+  take(bytes: number): ArrayBuffer;
+  /** With `shared`, a SharedArrayBuffer (see {@link BatchTask.cells}). */
+  take(bytes: number, shared: boolean): ArrayBufferLike;
+  take(bytes: number, shared = false): ArrayBufferLike {
+    const size = bytes <= MIN_BYTES ? MIN_BYTES : 2 ** Math.ceil(Math.log2(bytes));
+    const reused = this.free.get(shared ? -size : size)?.pop();
+    if (reused !== undefined) return reused;
+    this.made++;
+    return shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
+  }
+
+  /** Takes `buffer` back for reuse; the caller no longer reads or writes it. */
+  give(buffer: ArrayBufferLike): void {
+    const size = buffer.byteLength;
+    const shared = isShared(buffer);
+    if ((!shared && !(buffer instanceof ArrayBuffer)) || size < MIN_BYTES || (size & (size - 1)) !== 0) return; // detached (0), or not ours
+    const key = shared ? -size : size;
+    let list = this.free.get(key);
+    if (!list) this.free.set(key, (list = []));
+    if (list.length < KEPT_PER_SIZE && !list.includes(buffer)) list.push(buffer);
+  }
+
+  /** Bytes held for reuse (for tests). */
+  get heldBytes(): number {
+    let bytes = 0;
+    for (const [key, list] of this.free) bytes += Math.abs(key) * list.length;
+    return bytes;
+  }
+}
+
+/** True for a SharedArrayBuffer (absent where the host does not offer one). */
+function isShared(buffer: ArrayBufferLike): boolean {
+  return typeof SharedArrayBuffer !== "undefined" && buffer instanceof SharedArrayBuffer;
+}
+
+/** This thread's pool of batch buffers. */
+export const batchBuffers = new BufferPool();
+
+// ── tasks and outcomes ──────────────────────────────────────────────────────────────────────
+
+/** What a canon batch (canon-task.ts) writes besides each form. */
+export interface CanonRequest {
+  /** The number of transformations that map each puzzle onto itself. */
+  automorphisms: boolean;
+  /** Whether each puzzle is minimal: uniquely solvable, and not once any clue is removed. */
+  minimal: boolean;
+}
+
+/** The records of one batch, as columns. */
+export interface BatchTask {
+  file: string;
+  /** Run-wide 0-based index of the first record. */
+  firstIndex: number;
+  /** How far apart the indexes of consecutive records are (N with `--shard K/N`). @default 1 */
+  indexStep?: number;
+  /** Each record's 1-based start line in its file; its length is the batch's record count. */
+  lines: Int32Array;
+  /**
+   * The 81 cell bytes, as read, of each fast record (a 9×9 line, see reader.ts), in order. In
+   * shared memory when the batch goes to a worker: the message shares them, so the main thread
+   * keeps them for a retry without a copy, and the worker hands them back with its outcome.
+   */
+  cells: Uint8Array;
+  /** Positions in the batch of the other records, ascending; every other position is a fast record. */
+  textAt: Int32Array;
+  /** The texts of the other records, in the order of `textAt`. */
+  texts: string[];
+  /** Records the reader could not read: [position in the batch, message]. */
+  readErrors: [number, string][];
+  limit: number;
+  output: OutputFormatName;
+  /** The `--alphabet` (symbols of the grids of its size); null or absent for none. */
+  alphabet?: Alphabet | null;
+  /**
+   * Search nodes per puzzle (`--budget`; Infinity for none); a puzzle over it gets status `timeout`.
+   * @default see budgetFor in solver.ts: none for 9×9, LARGE_GRID_BUDGET for the other sizes
+   */
+  budget?: number;
+  /** Room for the batch's output ({@link outputRoom} bytes), written into and handed back (above); absent: the solver makes its own. */
+  out?: Uint8Array;
+  /** Set: the batch's work is `canon` (minlex forms, canon-task.ts), not solving. */
+  canon?: CanonRequest;
+}
+
+/** The output bytes a batch of `count` records usually fits in (a record that does not fit grows the buffer). */
+export function outputRoom(task: Pick<BatchTask, "output" | "file">, count: number): number {
+  return Math.max(64, count * (task.output === "line" ? CELLS + 1 : 2 * CELLS + 160 + 3 * task.file.length));
+}
+
+/** The distinct buffers of `pieces`, views or buffers (a buffer may appear only once in a transfer list). */
+function buffersOf(pieces: readonly (ArrayBufferView | ArrayBufferLike | undefined)[]): ArrayBufferLike[] {
+  const buffers: ArrayBufferLike[] = [];
+  for (const piece of pieces) {
+    if (piece === undefined) continue;
+    const buffer = ArrayBuffer.isView(piece) ? piece.buffer : piece;
+    if (!buffers.includes(buffer)) buffers.push(buffer);
+  }
+  return buffers;
+}
+
+/** The buffers of a task: its shared cells, and the others, which go with it to a worker ({@link transferable}). */
+export function taskBuffers(task: BatchTask): ArrayBufferLike[] {
+  return buffersOf([task.lines, task.cells, task.textAt, task.out]);
+}
+
+/** The buffers of an outcome and of the task it came from, to hand back (from a worker, then {@link giveBack}). */
+export function outcomeBuffers(outcome: BatchOutcome): ArrayBufferLike[] {
+  return buffersOf([outcome.bytes, ...(outcome.spent ?? [])]);
+}
+
+/** The buffers of `buffers` that are transferred (a transfer list): all but the shared ones, which a message shares. */
+export function transferable(buffers: readonly ArrayBufferLike[]): ArrayBuffer[] {
+  return buffers.filter((buffer): buffer is ArrayBuffer => !isShared(buffer));
+}
+
+/** Gives the buffers of a written outcome, and of its task, back to this thread's pool. */
+export function giveBack(outcome: BatchOutcome): void {
+  for (const buffer of outcomeBuffers(outcome)) batchBuffers.give(buffer);
+}
+
+/**
+ * Gives the buffers of a task's copy kept for a retry ({@link copyTask}) back to this thread's
+ * pool, once the batch is solved: all but its shared cells, which are the task's (handed back
+ * with its outcome).
+ */
+export function giveBackCopy(copy: BatchTask): void {
+  for (const buffer of transferable(taskBuffers(copy))) batchBuffers.give(buffer);
+}
+
+/**
+ * The plain typed-array class of `array`: Int32Array or Uint8Array, also for a Node Buffer (a
+ * Uint8Array whose constructor, called with new, is deprecated: DEP0005).
+ */
+function kindOf<T extends Int32Array | Uint8Array>(array: T): new (buffer: ArrayBuffer, offset: number, length: number) => T {
+  return (array instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (
+    buffer: ArrayBuffer,
+    offset: number,
+    length: number,
+  ) => T;
+}
+
+/** `source`'s elements in a typed array over a buffer from `pool`, or a copy of their own without one. */
+function copied<T extends Int32Array | Uint8Array>(source: T, pool: BufferPool | undefined): T {
+  if (pool === undefined) return source.slice() as T;
+  const Kind = kindOf(source);
+  const copy = new Kind(pool.take(source.byteLength), 0, source.length);
+  copy.set(source);
+  return copy;
+}
+
+/** Output room for `task` from `pool` (none without a pool). */
+function pooledRoom(task: BatchTask, count: number, pool: BufferPool | undefined): Uint8Array | undefined {
+  if (pool === undefined) return undefined;
+  const bytes = outputRoom(task, count);
+  return new Uint8Array(pool.take(bytes), 0, bytes);
+}
+
+/**
+ * A copy of `task` with buffers of its own (a task's buffers go with it to the worker), from
+ * `pool` when given; without output room (a retry, its only use, makes its own). Cells in shared
+ * memory are not copied: a worker only reads them, and they stay here when it fails.
+ */
+export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
+  return {
+    ...task,
+    lines: copied(task.lines, pool),
+    cells: isShared(task.cells.buffer) ? task.cells : copied(task.cells, pool),
+    textAt: task.textAt.slice(),
+    texts: task.texts.slice(),
+    readErrors: task.readErrors.slice(),
+    out: undefined,
+  };
+}
+
+/** `task` with output room from `pool` (its other buffers are its own already: a batch sealed whole, see BatchBuilder.seal). */
+export function withOutputRoom(task: BatchTask, pool: BufferPool): BatchTask {
+  return { ...task, out: pooledRoom(task, task.lines.length, pool) };
+}
+
+/** Records `start` to `end` of `task` as a task of their own, with buffers of its own (from `pool` when given). */
+export function sliceTask(task: BatchTask, start: number, end: number, pool?: BufferPool): BatchTask {
+  let first = 0; // the first of textAt at or after `start`
+  while (first < task.textAt.length && task.textAt[first] < start) first++;
+  let last = first;
+  while (last < task.textAt.length && task.textAt[last] < end) last++;
+  const fastStart = start - first; // fast records before `start`
+  const fastEnd = end - last;
+  return {
+    ...task,
+    firstIndex: task.firstIndex + start * (task.indexStep ?? 1),
+    lines: copied(task.lines.subarray(start, end), pool),
+    cells: copied(task.cells.subarray(fastStart * CELLS, fastEnd * CELLS), pool),
+    textAt: task.textAt.slice(first, last).map((at) => at - start),
+    texts: task.texts.slice(first, last),
+    readErrors: task.readErrors.filter(([at]) => at >= start && at < end).map(([at, message]) => [at - start, message]),
+    out: pooledRoom(task, end - start, pool),
+  };
+}
+
+/** One outcome of the outcomes of consecutive slices of a batch, in order. */
+export function joinOutcomes(parts: readonly BatchOutcome[]): BatchOutcome {
+  if (parts.length === 1) return parts[0];
+  const length = parts.reduce((sum, part) => sum + part.bytes.length, 0);
+  const bytes = new Uint8Array(batchBuffers.take(length), 0, length); // given back with the outcome (giveBack)
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part.bytes, at);
+    at += part.bytes.length;
+  }
+  const tally = STATUSES.map((_, i) => parts.reduce((sum, part) => sum + (part.tally[i] ?? 0), 0));
+  const solveMs = parts.reduce((sum, part) => sum + (part.solveMs ?? 0), 0);
+  return { bytes, tally, errors: parts.flatMap((part) => part.errors).slice(0, ERRORS_PER_BATCH), spent: parts.flatMap(outcomeBuffers), solveMs };
+}
+
+/** A task of records given as texts (each read as the reader would; none takes the fast path): for tests and benches. */
+export function textTask(
+  settings: Omit<BatchTask, "cells" | "textAt" | "texts" | "lines" | "readErrors"> & { texts: readonly string[]; lines?: Int32Array },
+): BatchTask {
+  const { texts, lines, ...rest } = settings;
+  return {
+    ...rest,
+    lines: lines ?? Int32Array.from(texts, (_, i) => i + 1),
+    cells: new Uint8Array(0),
+    textAt: Int32Array.from(texts, (_, i) => i),
+    texts: [...texts],
+    readErrors: [],
+  };
+}
+
+/** What a worker sends back for one batch. */
+export interface BatchOutcome {
+  /** The batch's output, one output record per input record, in order, as UTF-8 bytes. */
+  bytes: Uint8Array;
+  /** Records per status, in {@link STATUSES} order. */
+  tally: number[];
+  /** The first few error messages of the batch (for the summary on stderr). */
+  errors: string[];
+  /** The task's buffers, handed back with the outcome to be used again once `bytes` are written (see the buffers above). */
+  spent?: ArrayBufferLike[];
+  /** Milliseconds the batch took to solve, on its thread (batches are sized by it, see pipeline.ts). */
+  solveMs?: number;
+}
+
+/** Error messages a batch reports back at most. */
+export const ERRORS_PER_BATCH = 10;
+
+// ── the builder ─────────────────────────────────────────────────────────────────────────────
+
+/** Cell bytes over a buffer of this thread's pool, at least `length` of them (the whole buffer), shared memory when `shared`. */
+const pooledCells = (length: number, shared: boolean): Uint8Array => new Uint8Array(batchBuffers.take(length, shared));
+/** Line numbers over a buffer of this thread's pool, at least `length` of them (the whole buffer). */
+const pooledLines = (length: number): Int32Array => new Int32Array(batchBuffers.take(4 * length));
+
+/**
+ * Collects the records the reader gives (its {@link EmitRecord} and {@link EmitCells} callbacks,
+ * this class's {@link add} and {@link addCells}) into batches of at most `size` (see
+ * {@link BatchBuilder.capacity}), keeping only the run's share of them ({@link select}); a batch
+ * never spans two files.
+ */
+export class BatchBuilder {
+  private file = "";
+  /** The index of the first record of the batch in progress. */
+  private firstIndex = 0;
+  private indexStep = 1;
+  /** The run's share (see {@link select}): the shard, and the index of the first record taken. */
+  private shardIndex = 0;
+  private firstTaken = 0;
+  /** Records read so far, over all inputs, in and out of the run's share (the index of the next). */
+  recordsRead = 0;
+  /** Records held (not yet in a sealed batch). */
+  private count = 0;
+  /** The held records' line numbers and fast records' cells, in buffers of the pool: a batch sealed whole takes them as they are (no copy). */
+  private lines = pooledLines(64);
+  private cells: Uint8Array;
+  private fastCount = 0;
+  private textAt: number[] = [];
+  private texts: string[] = [];
+  private readErrors: [number, string][] = [];
+  private ready: BatchTask[] = [];
+  /** When the oldest record not yet in a sealed batch was added (performance.now()), or null when none is. */
+  heldSince: number | null = null;
+
+  constructor(
+    private size: number,
+    private readonly limit: number,
+    private readonly output: OutputFormatName,
+    private readonly alphabet: Alphabet | null = null,
+    private readonly budget?: number,
+    /** Set: the batches are `canon` work (see BatchTask.canon). */
+    private readonly canon?: CanonRequest,
+    /** True: the fast records' cells are in shared memory (for workers: a retry needs no copy, see BatchTask.cells). */
+    private readonly sharedCells = false,
+  ) {
+    this.cells = pooledCells(64 * CELLS, sharedCells);
+  }
+
+  /**
+   * Takes only the records whose index mod `shards` is `shard` (`--shard K/N`), from the shard's
+   * record number `skip` on (`--resume`: an earlier run wrote those); the others are counted as
+   * read and dropped. Call before any record is added. @default every record
+   */
+  select(shard: number, shards: number, skip = 0): void {
+    this.shardIndex = shard;
+    this.indexStep = shards;
+    this.firstIndex = this.firstTaken = shard + skip * shards;
+  }
+
+  /** Counts the next record read; true when it is one the run takes. */
+  private take(): boolean {
+    const index = this.recordsRead++;
+    return index >= this.firstTaken && index % this.indexStep === this.shardIndex;
+  }
+
+  /** Records added from now on come from `file`; the batch of the previous file is sealed. */
+  startFile(file: string): void {
+    this.seal();
+    this.file = file;
+  }
+
+  /** Adds one record read as text, when the run takes it (an {@link EmitRecord} callback). */
+  add(line: number, text: string, error: string | null): void {
+    if (!this.take()) return;
+    if (error !== null) this.readErrors.push([this.count, error]);
+    this.textAt.push(this.count);
+    this.texts.push(text);
+    this.addLine(line);
+  }
+
+  /**
+   * Adds `count` fast records, of the lines from `line` on, those the run takes: their 81 cell
+   * bytes each, one after another from `start` of `bytes` (an {@link EmitCells} callback).
+   */
+  addCells(line: number, bytes: Uint8Array, start: number, count: number): void {
+    if (this.indexStep === 1 && this.recordsRead >= this.firstTaken) {
+      this.recordsRead += count;
+      this.collectCells(line, bytes, start, count);
+    } else {
+      for (let k = 0; k < count; k++) if (this.take()) this.collectCells(line + k, bytes, start + k * CELLS, 1);
+    }
+  }
+
+  /** Adds `count` fast records the run takes (see {@link addCells}). */
+  private collectCells(line: number, bytes: Uint8Array, start: number, count: number): void {
+    while (count > 0) {
+      const n = Math.min(count, Math.max(1, this.size - this.count)); // up to where the batch seals
+      const at = this.fastCount * CELLS;
+      if (at + n * CELLS > this.cells.length) this.cells = this.grownCells(at + n * CELLS, at);
+      this.cells.set(bytes.subarray(start, start + n * CELLS), at);
+      this.fastCount += n;
+      if (this.count === 0) this.heldSince = performance.now();
+      if (this.count + n > this.lines.length) this.lines = this.grownLines(this.count + n);
+      for (let k = 0; k < n; k++) this.lines[this.count++] = line + k;
+      if (this.count >= this.size) this.seal();
+      line += n;
+      start += n * CELLS;
+      count -= n;
+    }
+  }
+
+  private addLine(line: number): void {
+    if (this.count === 0) this.heldSince = performance.now();
+    if (this.count === this.lines.length) this.lines = this.grownLines(this.count + 1);
+    this.lines[this.count++] = line;
+    if (this.count >= this.size) this.seal();
+  }
+
+  /** Cells with room for `least` bytes, the first `used` of {@link cells} copied; the old buffer goes back to the pool. */
+  private grownCells(least: number, used: number): Uint8Array {
+    const bigger = pooledCells(Math.max(least, 2 * this.cells.length), this.sharedCells);
+    bigger.set(this.cells.subarray(0, used));
+    batchBuffers.give(this.cells.buffer);
+    return bigger;
+  }
+
+  /** Line numbers with room for `least`, those held copied; the old buffer goes back to the pool. */
+  private grownLines(least: number): Int32Array {
+    const bigger = pooledLines(Math.max(least, 2 * this.lines.length));
+    bigger.set(this.lines.subarray(0, this.count));
+    batchBuffers.give(this.lines.buffer);
+    return bigger;
+  }
+
+  /** Records per batch from now on; a batch in progress that reaches it is sealed. */
+  set capacity(size: number) {
+    this.size = size;
+    if (this.count >= size) this.seal();
+  }
+
+  /** Seals the records in progress, if any, as up to `parts` batches of near-equal size (one per idle worker); they become ready. */
+  seal(parts = 1): void {
+    const count = this.count;
+    if (count === 0) return;
+    const whole: BatchTask = {
+      file: this.file,
+      firstIndex: this.firstIndex,
+      indexStep: this.indexStep,
+      lines: this.lines.subarray(0, count),
+      cells: this.cells.subarray(0, this.fastCount * CELLS),
+      textAt: Int32Array.from(this.textAt),
+      texts: this.texts,
+      readErrors: this.readErrors,
+      limit: this.limit,
+      output: this.output,
+      alphabet: this.alphabet,
+      budget: this.budget,
+      ...(this.canon ? { canon: this.canon } : {}),
+    };
+    const pieces = Math.max(1, Math.min(parts, count));
+    if (pieces === 1) {
+      // The batch takes the held buffers (they go to its worker); the next records get others of the same size.
+      this.ready.push(withOutputRoom(whole, batchBuffers));
+      this.lines = pooledLines(this.lines.length);
+      this.cells = pooledCells(this.cells.length, this.sharedCells);
+    } else {
+      for (let piece = 0, start = 0; piece < pieces; piece++) {
+        const end = Math.round(((piece + 1) * count) / pieces);
+        this.ready.push(sliceTask(whole, start, end, batchBuffers));
+        start = end;
+      }
+    }
+    this.firstIndex += count * this.indexStep;
+    this.heldSince = null;
+    this.count = 0;
+    this.fastCount = 0;
+    this.textAt = [];
+    this.texts = [];
+    this.readErrors = [];
+  }
+
+  /** The sealed batches not yet taken, oldest first. */
+  takeReady(): BatchTask[] {
+    const ready = this.ready;
+    this.ready = [];
+    return ready;
+  }
+}

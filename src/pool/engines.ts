@@ -1,0 +1,123 @@
+/**
+ * The engines one thread solves on (a worker, or the main thread), by grid side N: which engine
+ * each size gets (registry ids, `solve --solver`), each loaded when the first record of its size
+ * comes, and one instance of a kernel serving every size its build takes.
+ *
+ *   side   row (default)    instance
+ *   9      wasm             the 9×9 kernel: loaded at once (it also scans the CLI's lines)
+ *   4      general-wasm  ┐
+ *   16     general-wasm  ├─ one N×N kernel instance (WasmKernel.forBox), made with the first
+ *   25     general-wasm  ┘  record of any of these sizes (its module is compiled at once)
+ *
+ * So a file of 9×9 lines makes the 9×9 kernel's instance alone.
+ */
+import { SHAPE_9, shapeOfSide } from "../model/shape.js";
+import { type SizeEngine, type SolverEngine, solvesBatches } from "../solvers/solver.js";
+import { type SolverInfo, solvers, solversBySize } from "../solvers/registry.js";
+import { WasmKernel } from "../kernel/wasm.js";
+
+/** The engines one thread solves on, by grid side N; each WASM engine has its own memory (or shares its instance's, see {@link ThreadEngines}). */
+export interface BatchEngines {
+  get(size: number): SizeEngine | undefined;
+}
+
+const noop = (): void => {};
+
+/** A thread's engines, loaded on first use (see the header): a map of those loaded so far. */
+export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngines {
+  /** The loads in progress, one after another (two sizes of one instance must not both make it). */
+  private loading: Promise<void> = Promise.resolve();
+  /** Engines made so far (instances, for a kernel): a size served by an instance already made makes none. */
+  made = 0;
+
+  private constructor(private readonly rows: ReadonlyMap<number, SolverInfo>) {
+    super();
+  }
+
+  /**
+   * The engines of `solve --solver ids` (registry ids; each size gets the first that takes it,
+   * else its default), with the 9×9 one loaded, and the first size of each id given (so that an
+   * id whose engine cannot serve here fails now, not at its first record); the others readied
+   * (SolverInfo.prepare: a missing kernel file fails now too). Every engine must solve batches:
+   * a RangeError names the ones that do.
+   */
+  static async open(ids: readonly string[] = []): Promise<ThreadEngines> {
+    const engines = new ThreadEngines(solversBySize(ids));
+    await Promise.all([...new Set(engines.rows.values())].map((info) => info.prepare?.()));
+    const first = [SHAPE_9.size];
+    for (const [size, info] of engines.rows) if (ids.includes(info.id) && !first.some((side) => engines.rows.get(side) === info)) first.push(size);
+    await engines.load(first);
+    return engines;
+  }
+
+  /** The sides of `sides` whose engines are not loaded yet. */
+  missing(sides: Iterable<number>): number[] {
+    return [...sides].filter((side) => !this.has(side));
+  }
+
+  /** Loads the engines of `sides` not loaded yet. */
+  load(sides: Iterable<number>): Promise<void> {
+    const wanted = [...sides];
+    const loaded = this.loading.then(async () => {
+      for (const side of wanted) if (!this.has(side)) this.set(side, await this.loadOne(side));
+    });
+    this.loading = loaded.catch(noop);
+    return loaded;
+  }
+
+  /** Every size's engine, all loaded (the library's batches, records-task.ts, read their records on the worker: any size may come). */
+  async all(): Promise<this> {
+    await this.load(this.rows.keys());
+    return this;
+  }
+
+  /** True when every size's engine is loaded (see {@link all}). */
+  get whole(): boolean {
+    return this.size === this.rows.size;
+  }
+
+  private async loadOne(size: number): Promise<SizeEngine> {
+    const info = this.rows.get(size);
+    const shape = shapeOfSide(size);
+    if (info === undefined || shape === undefined) throw new RangeError(`no solver takes ${size}×${size} grids`);
+    let engine: SolverEngine | null = null;
+    for (const entry of this.values()) {
+      if (entry.id === info.id && entry.engine instanceof WasmKernel) engine ??= entry.engine.forBox(shape.box);
+    }
+    if (engine === null) {
+      engine = await info.load(size);
+      this.made++;
+      if (!solvesBatches(engine)) {
+        const batchIds = await batchSolverIds();
+        throw new RangeError(`solver '${info.id}' solves one puzzle per call; --solver takes one that solves batches: ${batchIds.join(", ")}`);
+      }
+    }
+    return { id: info.id, engine, reportsGuesses: info.capabilities.guesses };
+  }
+}
+
+/**
+ * Loads the engine of every size for `solve --solver ids` (see {@link ThreadEngines.open}), at
+ * once: the library's pool (solver-pool.ts) reads its records on this thread.
+ */
+export async function loadBatchEngines(ids: readonly string[] = []): Promise<ReadonlyMap<number, SizeEngine>> {
+  return (await ThreadEngines.open(ids)).all();
+}
+
+/**
+ * The registry ids whose engines solve batches (loads each row's engine of its first size once;
+ * rows whose optional package is not installed are left out, not loaded, and so are rows that
+ * fail to load: the kernel variants of an installed package, which ships without them).
+ */
+async function batchSolverIds(): Promise<string[]> {
+  const ids: string[] = [];
+  for (const info of solvers) {
+    if (info.unavailable) continue;
+    try {
+      if (solvesBatches(await info.load(info.sizes[0]))) ids.push(info.id);
+    } catch {
+      // not loadable here: not offered
+    }
+  }
+  return ids;
+}

@@ -37,14 +37,21 @@
 //   4. (per band) a triad holds exactly three digits, along rows and along columns: where only
 //      three digits can go, each must; where three must, no other can (reviseTriads).
 // When no slot is left to revisit, cells with one candidate (naked singles) are placed; a cell
-// with none is a contradiction; then rule 4 runs on the bands that changed. Then the search
+// with none is a contradiction; then rule 4 runs on the bands that changed. In the root state
+// alone (the puzzle's first propagation, before any branch), hidden pairs come last: two digits
+// whose only places in a row, column or box are the same two cells take them, and the other
+// digits leave both (reviseHiddenPairs); what they clear goes back to rules 1–4. Then the search
 // branches on an explicit stack of states (no recursion, no allocation), on a configuration:
 // a digit's configuration in a band is which of the six row→box permutations its three triads
 // follow (in a stack, band→column). Of the six lines (bands, then stacks) with a digit not yet
 // fixed, the one with the fewest configurations over its digits, a fixed digit counting ¾ of
 // one (lineScore); in it the digit with the fewest (two when it can); each configuration is one
 // alternative. A guess is every alternative but the last. (Close to the choice of tdoku's DPLL
-// triad solver, which counts a fixed digit as one; written anew here.)
+// triad solver, which counts a fixed digit as one; written anew here.) The search decides once,
+// at its first branch, how it scores lines: when the lowest score there is above 85 (about two
+// and a half configurations per digit), that branch and every later one take instead the line
+// with the fewest digits not yet fixed, the most configurations on ties (the digits-first score,
+// LINE_SCORE_DIGITS).
 //
 // Variants, chosen at compile time (asc --use NAME=value; see the asbuild:variants script), so
 // the hot loop carries no flag checks:
@@ -73,12 +80,12 @@
 //                other, no guess; the probes count as nodes │ 2 the same in every line
 //   DIGITS_ABOVE 0 none (default) │ n: where the lowest line score is above n, the line the
 //                digits-first score (CONFIGURATION_SCORE 2) picks instead
-//   DIGITS_ROOT_ABOVE  0 none (default) │ n: a search whose first branch has its lowest line score
-//                above n picks every line by the digits-first score
+//   DIGITS_ROOT_ABOVE  85 (default) │ n: a search whose first branch has its lowest line score
+//                above n picks every line by the digits-first score │ 0 never
 //   HIDDEN_PAIRS 0 none (default) │ n hidden pairs in rows, columns and boxes at the fixed point
 //                of rules 1–4, in the search stack's first n levels (1: the root's)
-//   ROOT_PAIRS   0 none (default) │ 1 the same hidden pairs in the search's root state only (its
-//                first propagation, before any branch)
+//   ROOT_PAIRS   1 the same hidden pairs in the search's root state only, its first propagation
+//                before any branch (default) │ 0 none
 //   AHEAD_BRANCHES  0 none (default) │ k: at the first k branches of a search, the default's
 //                branch and the digits-first one both propagated one step ahead, the one with
 //                fewer configurations alive taken; its propagated configurations are kept
@@ -708,10 +715,10 @@ const PAIRS: i32 = isDefined(HIDDEN_PAIRS) ? HIDDEN_PAIRS : 0;
 /** The first state of the search stack where hidden pairs no longer run. */
 const PAIRS_END: usize = STATES + <usize>(PAIRS < MAX_DEPTH ? PAIRS : MAX_DEPTH) * STATE_BYTES;
 /**
- * ROOT_PAIRS (0 none, default): 1 the same hidden pairs in the search's root state only, its
- * first propagation (not the states that later take the last alternative of a branch at level 0).
+ * ROOT_PAIRS (1, default): the same hidden pairs in the search's root state only, its first
+ * propagation (not the states that later take the last alternative of a branch at level 0); 0 none.
  */
-const PAIRS_AT_ROOT: bool = isDefined(ROOT_PAIRS) ? ROOT_PAIRS != 0 : false;
+const PAIRS_AT_ROOT: bool = isDefined(ROOT_PAIRS) ? ROOT_PAIRS != 0 : true;
 /** Per digit, its cells in the unit reviseHiddenPairs is looking at (9 bits): scratch. */
 const UNIT_CELLS: usize = PAIRS != 0 || PAIRS_AT_ROOT ? memory.data(9 * 4, 4) : 0;
 
@@ -1270,10 +1277,10 @@ const PAIR_FIRST: bool = isDefined(CONFIGURATION_CHOICE) ? CONFIGURATION_CHOICE 
  */
 const DIGITS_OVER: u32 = isDefined(DIGITS_ABOVE) ? <u32>DIGITS_ABOVE : 0;
 /**
- * DIGITS_ROOT_ABOVE (0 none, default): where the lowest line score of the search's first branch
- * is above it, every branch of that search chooses its line by the digits-first score.
+ * DIGITS_ROOT_ABOVE (85, default): where the lowest line score of the search's first branch is
+ * above it, every branch of that search chooses its line by the digits-first score; 0 never.
  */
-const DIGITS_ROOT: u32 = isDefined(DIGITS_ROOT_ABOVE) ? <u32>DIGITS_ROOT_ABOVE : 0;
+const DIGITS_ROOT: u32 = isDefined(DIGITS_ROOT_ABOVE) ? <u32>DIGITS_ROOT_ABOVE : 85;
 /** DIGITS_ROOT_ABOVE: whether the current search chooses its lines by the digits-first score. */
 let digitsSearch = false;
 
@@ -1306,8 +1313,9 @@ function lowestLine(st: usize, table: usize): i32 {
  * lines with a digit not yet fixed to one configuration, the one with the lowest score (above:
  * its configurations, fixed digits weighed less; bands first, then stacks, on ties), and in it
  * the digit with the fewest configurations (two when it can, the lowest digit on ties); each of
- * its configurations is one alternative. Writes the frame at `depth`; false when every digit is
- * fixed in every line.
+ * its configurations is one alternative. A search whose first branch finds that lowest score
+ * above DIGITS_ROOT_ABOVE takes every line by the digits-first score instead (LINE_SCORE_DIGITS).
+ * Writes the frame at `depth`; false when every digit is fixed in every line.
  */
 function chooseConfiguration(st: usize, depth: i32): bool {
   if (AHEAD != 0 && branches < AHEAD) {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { createSolver, formatPuzzle, isValidSolution, parsePuzzle, type Grid } from "../src/index.js";
 import { WasmKernel, kernelUrl, kernelVariants, variantBuild, type KernelBuild } from "../src/kernel/wasm.js";
-import { BitmaskEngine } from "../src/solvers/bitmask.js";
+import { type BitmaskOptions, BitmaskEngine } from "../src/solvers/bitmask.js";
 import { loadFixture } from "./fixture.js";
 
 const fixture = loadFixture();
@@ -216,34 +216,41 @@ describe("budgets", () => {
   });
 });
 
-describe("the TS twin with a variant's switches", () => {
-  it("takes wasm:root-pairs-digits' guesses on the fixture, the bundled hard sets and carved puzzles", async () => {
-    const kernel = await WasmKernel.create(undefined, variantBuild("root-pairs-digits"));
-    const twin = new BitmaskEngine({ rootPairs: true, digitsRootAbove: 85 });
-    const bundled = ["hard", "hardest"].flatMap((name) =>
-      readFileSync(new URL(`../datasets/${name}.txt`, import.meta.url), "utf8")
-        .split("\n")
-        .filter((line) => line.length >= 81),
-    );
-    const carved = fc.sample(
-      fc.tuple(randomGrid, fc.array(fc.integer({ min: 0, max: 80 }), { minLength: 50, maxLength: 64 })).map(([grid, holes]) => {
-        const puzzle = grid.slice();
-        for (const cell of holes) puzzle[cell] = 0;
-        return puzzle;
-      }),
-      { numRuns: 200, seed: 20261204 },
-    );
-    const grids = [...fixture.filter((c) => c.count !== "invalid").map((c) => c.puzzle), ...bundled].map((text) => parsePuzzle(text)).concat(carved);
-    const packed = new Uint8Array(grids.length * 81);
-    grids.forEach((grid, i) => packed.set(grid, i * 81));
-    const batch = kernel.solveBatch(packed, grids.length, 2);
-    const plain = (await WasmKernel.create()).solveBatch(packed, grids.length, 2);
+describe("the TS twin, by default and with a variant's switches", () => {
+  // variant: the kernel build ("" the default); options: the twin's switches; other: a build whose guesses must differ somewhere
+  const cases: { label: string; variant: string; options: BitmaskOptions; other: string }[] = [
+    { label: "wasm", variant: "", options: {}, other: "plain" },
+    { label: "wasm:plain", variant: "plain", options: { rootPairs: false, digitsRootAbove: 0 }, other: "" },
+    { label: "wasm:no-root-pairs", variant: "no-root-pairs", options: { rootPairs: false }, other: "" },
+    { label: "wasm:no-digits-root", variant: "no-digits-root", options: { digitsRootAbove: 0 }, other: "" },
+  ];
+  const bundled = ["hard", "hardest"].flatMap((name) =>
+    readFileSync(new URL(`../datasets/${name}.txt`, import.meta.url), "utf8")
+      .split("\n")
+      .filter((line) => line.length >= 81),
+  );
+  const carved = fc.sample(
+    fc.tuple(randomGrid, fc.array(fc.integer({ min: 0, max: 80 }), { minLength: 50, maxLength: 64 })).map(([grid, holes]) => {
+      const puzzle = grid.slice();
+      for (const cell of holes) puzzle[cell] = 0;
+      return puzzle;
+    }),
+    { numRuns: 200, seed: 20261204 },
+  );
+  const grids = [...fixture.filter((c) => c.count !== "invalid").map((c) => c.puzzle), ...bundled].map((text) => parsePuzzle(text)).concat(carved);
+  const packed = new Uint8Array(grids.length * 81);
+  grids.forEach((grid, i) => packed.set(grid, i * 81));
+
+  it.each(cases)("takes $label's guesses on the fixture, the bundled hard sets and carved puzzles", async ({ variant, options, other }) => {
+    const batch = (await WasmKernel.create(undefined, variantBuild(variant))).solveBatch(packed, grids.length, 2);
+    const otherBatch = (await WasmKernel.create(undefined, variantBuild(other))).solveBatch(packed, grids.length, 2);
+    const twin = new BitmaskEngine(options);
     const stats = { guesses: 0, timedOut: false };
     let differs = 0;
     grids.forEach((grid, i) => {
       expect(twin.countSolutions(grid, 2, new Uint8Array(81), stats), `puzzle ${i}`).toBe(batch.counts[i]);
       expect(stats.guesses, `puzzle ${i}`).toBe(batch.guesses[i]);
-      if (batch.guesses[i] !== plain.guesses[i]) differs++;
+      if (batch.guesses[i] !== otherBatch.guesses[i]) differs++;
     });
     expect(differs).toBeGreaterThan(0); // the switches change the search: the check has something to see
   });

@@ -125,11 +125,20 @@ for (let unit = 0; unit < 27; unit++) {
  * kernel), so that a variant's search can be checked step for step.
  */
 export interface BitmaskOptions {
-  /** ROOT_PAIRS: hidden pairs at the fixed point of the search's root state. */
+  /**
+   * ROOT_PAIRS: hidden pairs at the fixed point of the search's root state.
+   * @default true
+   */
   rootPairs?: boolean;
-  /** DIGITS_ROOT_ABOVE: a search whose first branch has its lowest line score above this scores every line digits first (0: never). */
+  /**
+   * DIGITS_ROOT_ABOVE: a search whose first branch has its lowest line score above this scores every line digits first (0: never).
+   * @default 85
+   */
   digitsRootAbove?: number;
 }
+
+/** The default kernel's switches (assembly/index.ts: ROOT_PAIRS 1, DIGITS_ROOT_ABOVE 85). */
+const DEFAULT_OPTIONS: Required<BitmaskOptions> = { rootPairs: true, digitsRootAbove: 85 };
 
 const spreadColumns = (columns: number): number => columns * COLUMN_CELLS;
 const columnsOf = (cells: number): number => (cells | (cells >>> 9) | (cells >>> 18)) & 0x1ff;
@@ -165,8 +174,16 @@ export class BitmaskEngine implements SolverEngine {
   /** reviseHiddenPairs' scratch: per digit, its places in the unit (bit k: the unit's k-th cell). */
   private readonly unitPlaces = new Uint16Array(9);
 
+  /** The kernel variant this twin follows: the default kernel's switches, overridden by the constructor's. */
+  private readonly options: Required<BitmaskOptions>;
+
   /** `options`: the kernel variant to follow (none: the default kernel). */
-  constructor(private readonly options: BitmaskOptions = {}) {}
+  constructor(options: BitmaskOptions = {}) {
+    this.options = {
+      rootPairs: options.rootPairs ?? DEFAULT_OPTIONS.rootPairs,
+      digitsRootAbove: options.digitsRootAbove ?? DEFAULT_OPTIONS.digitsRootAbove,
+    };
+  }
 
   /** Narrows slot `slot` of the state at word `st` to `mask` and marks it dirty when it changed. */
   private narrow(st: number, slot: number, mask: number): void {
@@ -449,7 +466,7 @@ export class BitmaskEngine implements SolverEngine {
       }
     }
     if (bestLine < 0) return false;
-    const digitsAbove = this.options.digitsRootAbove ?? 0;
+    const digitsAbove = this.options.digitsRootAbove;
     if (digitsAbove > 0 && !this.branched) {
       this.branched = true;
       this.digitsSearch = bestScore > digitsAbove;

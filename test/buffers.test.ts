@@ -46,7 +46,7 @@ async function run(path: string, solver: BatchSolver, settings: Partial<StreamSe
   const before = batchBuffers.made;
   const input = {
     name: path,
-    path,
+    file: path,
     open: () => {
       throw new Error("a file with a path is read through it");
     },

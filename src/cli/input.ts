@@ -16,8 +16,12 @@ export interface SolveInput {
   /** The name records and errors carry (the path, or `<stdin>`). */
   name: string;
   open(): Readable;
-  /** A regular file's path (or file descriptor): the run reads it itself, through two reused buffers ({@link fileChunks}), not through `open()`. */
-  path?: string | number;
+  /**
+   * The input when it is a regular file, which the run reads itself, through two reused buffers
+   * ({@link fileChunks}), not through `open()`: its path, or (standard input redirected from a
+   * file) its descriptor, as `fs.open` takes either.
+   */
+  file?: string | number;
 }
 
 /**
@@ -26,7 +30,7 @@ export interface SolveInput {
  * failure while reading, or UTF-16/32 input, is an {@link InputReadError} naming the input.
  */
 export function inputChunks(input: SolveInput, stream: Readable | null, chunkBytes?: number): AsyncGenerator<Uint8Array> {
-  return named(input.name, utf8Chunks(stream ?? fileChunks(input.path!, chunkBytes)));
+  return named(input.name, utf8Chunks(stream ?? fileChunks(input.file!, chunkBytes)));
 }
 
 /** The line chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */

@@ -339,7 +339,7 @@ export async function solveStreams(
       fastPath ? batches.addCells.bind(batches) : null,
     );
     const lines = new LineSplitter(reader, scanner);
-    const stream = input.path === undefined ? input.open() : null;
+    const stream = input.file === undefined ? input.open() : null;
     const stopReading = () => stream?.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
     const chunks = inputChunks(input, stream, settings.readBytes);
@@ -362,9 +362,10 @@ export async function solveStreams(
           else if (step !== "pause") break;
         }
         if (step === "stop" || step.done) break;
-        // A slice at a time: the batches sealed from one slice are sent (waiting, when as many
-        // are out as may be, for the oldest to be written) before the next slice is split, so a
-        // large read holds no more batches at once than a small one.
+        // FEED_BYTES of the chunk at a time: the batches sealed from one piece are sent (waiting,
+        // when as many are out as may be, for the oldest to be written) before the next piece is
+        // split, so a large read holds no more batches at once than a small one. ("Slice" is the
+        // main thread's share of a batch, pool.ts.)
         const chunk = step.value;
         for (let at = 0; at < chunk.length && !settings.stop?.aborted; at += FEED_BYTES) {
           lines.push(chunk.subarray(at, at + FEED_BYTES));

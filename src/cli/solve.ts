@@ -267,9 +267,9 @@ function stdinIsFile(): boolean {
 /** The inputs named on the command line (standard input for none or `-`), each checked before any is read. */
 export function openInputs(files: readonly string[]): SolveInput[] {
   return inputNames(files).map((name) => {
-    if (name === "-") return { name: "<stdin>", open: () => process.stdin, path: stdinIsFile() ? 0 : undefined };
+    if (name === "-") return { name: "<stdin>", open: () => process.stdin, file: stdinIsFile() ? 0 : undefined };
     const regular = checkInputFile(name);
-    return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }), path: regular ? name : undefined };
+    return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }), file: regular ? name : undefined };
   });
 }
 

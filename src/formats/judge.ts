@@ -63,11 +63,11 @@ export interface JudgeCursor {
   last: JudgeLine;
   /** The input being read (the last one begun) and how many lines of it were read. */
   input?: string;
-  lines: number;
+  linesRead: number;
 }
 
 /** The place after the last line of the input being read: where an input that ended too soon is reported. */
-const afterInput = (cursor: JudgeCursor): JudgeLine => ({ text: "", line: cursor.lines + 1, input: cursor.input });
+const afterInput = (cursor: JudgeCursor): JudgeLine => ({ text: "", line: cursor.linesRead + 1, input: cursor.input });
 
 /** A puzzle of a judge input: a 9×9 grid, or a checked line in the judge's {@link JudgeFormat.alphabet}. */
 export type JudgePuzzle = Grid | string;
@@ -364,7 +364,7 @@ export class JudgeRun {
     /** The name of the first input (for an error before any line). */
     firstInput?: string,
   ) {
-    this.cursor = { last: { text: "", line: 0, input: firstInput }, input: firstInput, lines: 0 };
+    this.cursor = { last: { text: "", line: 0, input: firstInput }, input: firstInput, linesRead: 0 };
     this.reader = judge.reader((puzzle) => this.puzzles.push(puzzle), this.cursor);
     this.reader.next(); // runs it to its first request for a line
   }
@@ -372,14 +372,14 @@ export class JudgeRun {
   /** The lines fed from now on come from the input `name` (none: standard input alone). */
   startInput(name?: string): void {
     this.cursor.input = name;
-    this.cursor.lines = 0;
+    this.cursor.linesRead = 0;
   }
 
   /** Feeds the next line of the input being read; false once the judge needs no more input (the rest is not read). */
   read(line: JudgeLine): boolean {
     if (this.finished) return false;
     this.cursor.last = line;
-    this.cursor.lines = line.line;
+    this.cursor.linesRead = line.line;
     this.finished = this.reader.next(line).done === true;
     return !this.finished;
   }

@@ -85,9 +85,11 @@ function fastText(task: BatchTask, k: number): string {
 export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {
   if (task.canon) return canonTask(engines, task);
   const texts = readTexts(task);
-  const missing = texts.groups.size > 0 && engines instanceof ThreadEngines ? engines.missing(texts.sides()) : [];
-  if (missing.length === 0) return solveRead(engines, task, texts);
-  return (engines as ThreadEngines).load(missing).then(() => solveRead(engines, task, texts));
+  if (texts.groups.size > 0 && engines instanceof ThreadEngines) {
+    const missing = engines.missing(texts.sides());
+    if (missing.length > 0) return engines.load(missing).then(() => solveWithTexts(engines, task, texts));
+  }
+  return solveWithTexts(engines, task, texts);
 }
 
 /**
@@ -98,7 +100,7 @@ export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | 
  * size of the batch's records has its engine in `engines` (see {@link runTask}).
  */
 export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome {
-  return solveRead(engines, task, readTexts(task));
+  return solveWithTexts(engines, task, readTexts(task));
 }
 
 /** The records of a batch read as text: the unreadable ones' records, and the others by size and alphabet. */
@@ -143,7 +145,7 @@ function readTexts(task: BatchTask): TextRecords {
 }
 
 /** Solves a batch whose text records `texts` has read (see {@link solveTask}). */
-function solveRead(engines: BatchEngines, task: BatchTask, texts: TextRecords): BatchOutcome {
+function solveWithTexts(engines: BatchEngines, task: BatchTask, texts: TextRecords): BatchOutcome {
   const began = performance.now() - texts.readMs;
   const count = task.lines.length;
   const alphabet = task.alphabet ?? undefined;

@@ -2,10 +2,11 @@
  * The piscina worker: loads its engines ({@link ThreadEngines}: the 9×9 one at once, the others
  * with the first record of their size), from the registry ids the pool passes in `workerData`
  * (`solve --solver`) and on the kernel modules the main thread compiled, lowers its thread's
- * priority by `workerData.nice` (Linux, priority.ts), says so ({@link ENGINES_LOADED}), then solves one {@link BatchTask} or {@link RecordsTask} per call. A
- * batch it fails on ends it (piscina starts another; see retire.ts). Runs compiled and bundled
- * into one file (dist/cli/worker.mjs, by scripts/bundle-cli.mjs), imported by the entry piscina
- * loads (worker-entry.cts).
+ * priority by `workerData.nice` (Linux, priority.ts), says so ({@link ENGINES_LOADED}), then
+ * solves one {@link BatchTask} or {@link RecordsTask} per call. A batch it fails on ends it
+ * (piscina starts another; see retire.ts). Runs compiled and bundled into one file
+ * (dist/cli/worker.mjs, by scripts/bundle-cli.mjs), imported by the entry piscina loads
+ * (worker-entry.cts).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";

@@ -11,6 +11,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Solver, type SolveRecord, createSolver } from "../src/index.js";
 import { type SolverPool, createPool, usePoolWorker } from "../src/pool/solver-pool.js";
+import { BatchMemory, linesTask, solveRecordsHere } from "../src/pool/records-task.js";
+import { loadBatchEngines } from "../src/pool/engines.js";
+import { linesText } from "../src/solvers/solver.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { loadFixture } from "./fixture.js";
 
@@ -105,6 +108,21 @@ describe("createPool", () => {
       }
     }
     expect(solver.solveMany(lines.slice(2, 7)).map((r) => r.status)).toEqual(["invalid", "invalid", "invalid", "invalid", "invalid"]);
+  });
+
+  it("reads each batch afresh on a worker's thread: a batch with a line that is not digits leaves nothing for the next to count", async () => {
+    const engines = await loadBatchEngines();
+    const line = fixture.find((each) => each.length === 81 && each.includes("."))!;
+    const lines = [line, line.replace(".", "x"), line];
+    const digitLines = () => {
+      const memory = new BatchMemory(lines.length);
+      expect(linesText(lines, memory.text(lines.length))).toBe(true);
+      const outcome = solveRecordsHere(engines, linesTask(memory, lines.length, { limit: 2, budget: undefined, alphabet: undefined }));
+      memory.release();
+      return outcome.read!.digitCount;
+    };
+    expect(digitLines()).toBe(2);
+    expect(digitLines()).toBe(2); // not 4: the first batch's lines are not counted again
   });
 
   it("gives the records of each line alone for a large batch (5,000 lines)", async () => {

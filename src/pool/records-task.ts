@@ -21,6 +21,7 @@
  */
 import type { Puzzle } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
+import { batchBuffers } from "./batch.js";
 import {
   type BatchResult,
   type CheckedOptions,
@@ -35,10 +36,11 @@ import {
 
 /**
  * A batch's memory, shared by the main thread and the worker that solves it, and reused from batch
- * to batch: the lines' text the main thread writes (81 bytes each) and the digit lines' results
- * the worker writes. Nothing is allocated or transferred per batch, so the main thread's heap sees
- * no new external memory per batch (whose growth would start full garbage collections that pause
- * its event loop).
+ * to batch (a SharedArrayBuffer of this thread's {@link batchBuffers}, given back by
+ * {@link release}): the lines' text the main thread writes (81 bytes each) and the digit lines'
+ * results the worker writes. Nothing is allocated or transferred per batch, so the main thread's
+ * heap sees no new external memory per batch (whose growth would start full garbage collections
+ * that pause its event loop).
  *
  *   guesses  f64 × room │ nodes  f64 × room │ counts  i32 × room │ text  81 × room │ solutions  81 × room
  */
@@ -46,7 +48,12 @@ export class BatchMemory {
   readonly shared: SharedArrayBuffer;
 
   constructor(readonly room: number) {
-    this.shared = new SharedArrayBuffer(room * BYTES_PER_INPUT);
+    this.shared = batchBuffers.take(room * BYTES_PER_INPUT, true) as SharedArrayBuffer;
+  }
+
+  /** Gives the memory back for a later batch; neither thread reads or writes it any more. */
+  release(): void {
+    batchBuffers.give(this.shared);
   }
 
   /** The text of `count` lines, 81 bytes each. */
@@ -81,6 +88,8 @@ export interface RecordsTask {
   kind: "records";
   /** The batch's {@link BatchMemory} (shared, not copied): the worker writes the digit lines' results there. */
   memory: SharedArrayBuffer;
+  /** The inputs its layout has room for ({@link BatchMemory.room}). */
+  room: number;
   /** Lines of text in the memory, 81 bytes each (the task serves for a retry too); 0 when the main thread read the batch. */
   textCount: number;
   /** The 9×9 lines of digits, 81 cell bytes each (transferred). */
@@ -106,12 +115,21 @@ export interface RecordsOutcome {
 
 /** The task of a batch the main thread read (its cells are transferred with it: the caller keeps a copy if it needs one). */
 export function recordsTask(memory: BatchMemory, batch: ReadBatch, options: CheckedOptions): RecordsTask {
-  return { kind: "records", memory: memory.shared, textCount: 0, cells: batch.cells, digitCount: batch.digitCount, puzzles: batch.puzzles, options };
+  return {
+    kind: "records",
+    memory: memory.shared,
+    room: memory.room,
+    textCount: 0,
+    cells: batch.cells,
+    digitCount: batch.digitCount,
+    puzzles: batch.puzzles,
+    options,
+  };
 }
 
 /** The task of a batch of `count` lines written as text in `memory` (solver.ts linesText). */
-export function textTask(memory: BatchMemory, count: number, options: CheckedOptions): RecordsTask {
-  return { kind: "records", memory: memory.shared, textCount: count, cells: NO_CELLS, digitCount: 0, puzzles: [], options };
+export function linesTask(memory: BatchMemory, count: number, options: CheckedOptions): RecordsTask {
+  return { kind: "records", memory: memory.shared, room: memory.room, textCount: count, cells: NO_CELLS, digitCount: 0, puzzles: [], options };
 }
 
 /** The digit lines of this thread's tasks, read from text (one task at a time). */
@@ -119,7 +137,15 @@ const digitLines = new DigitLines();
 
 /** Solves a records task on this thread's engines: the digit lines' results into the task's memory. */
 export function solveRecordsHere(engines: ReadonlyMap<number, SizeEngine>, task: RecordsTask): RecordsOutcome {
-  const room = task.memory.byteLength / BYTES_PER_INPUT;
+  try {
+    return solveRecords(engines, task);
+  } finally {
+    digitLines.release(); // read afresh by the next task (it keeps no count of this one's lines)
+  }
+}
+
+function solveRecords(engines: ReadonlyMap<number, SizeEngine>, task: RecordsTask): RecordsOutcome {
+  const { room } = task;
   if (task.textCount > 0) {
     const count = task.textCount;
     const read = readTextLines(textOf(task.memory, room, count), count, task.options.alphabet, digitLines);

@@ -36,7 +36,7 @@ import { TASKS_PER_WORKER, openWorkerPool, workerFile } from "./pool.js";
 import type { WorkerData } from "./solve-task.js";
 import { loadBatchEngines } from "./engines.js";
 import { WORKER_NICE } from "./priority.js";
-import { type RecordsOutcome, type RecordsTask, BatchMemory, recordsTask, textTask } from "./records-task.js";
+import { type RecordsOutcome, type RecordsTask, BatchMemory, linesTask, recordsTask } from "./records-task.js";
 import { compiledKernels } from "../kernel/wasm.js";
 
 export interface PoolOptions {
@@ -84,8 +84,6 @@ async function openRecordsSolver(threads: number, solverIds: readonly string[], 
 /** A pool of worker threads solving puzzles; see {@link createPool}. */
 export class SolverPool {
   private closed = false;
-  /** Batch memories free to take (each call's batches take one and give it back once their records are taken). */
-  private readonly memories: BatchMemory[] = [];
 
   /** @internal use {@link createPool} */
   constructor(
@@ -199,15 +197,14 @@ export class SolverPool {
    * lines goes as their text, which the worker reads; any other is read here.
    */
   private async solveBatch(inputs: (string | Grid)[], options: CheckedOptions): Promise<Answer> {
-    const free = this.memories.pop();
-    const memory = free !== undefined && free.room >= inputs.length ? free : new BatchMemory(inputs.length);
+    const memory = new BatchMemory(inputs.length);
     const digitLines = readsDigitLines(this.main.engines, options.alphabet);
     const text = digitLines && linesText(inputs, memory.text(inputs.length));
     const batch = text ? null : readInputs(inputs, options.alphabet, digitLines ? new DigitLines(inputs.length) : null);
-    const task = batch === null ? textTask(memory, inputs.length, options) : recordsTask(memory, batch, options);
+    const task = batch === null ? linesTask(memory, inputs.length, options) : recordsTask(memory, batch, options);
     // The cells go to the worker (transferred): the retry gets a copy. The text stays in the memory, so the task serves again.
     const retry = batch === null ? task : { ...task, cells: task.cells.slice() };
-    const done = () => this.memories.push(memory);
+    const done = () => memory.release();
     try {
       const outcome = await this.workers.solve(task, retry);
       const read = batch === null ? outcome.read! : { ...batch, cells: retry.cells };

@@ -14,11 +14,12 @@
 import { SHAPE_9, shapeOfSide } from "../model/shape.js";
 import { type SizeEngine, type SolverEngine, solvesBatches } from "../solvers/solver.js";
 import { type SolverInfo, solvers, solversBySize } from "../solvers/registry.js";
-import { WasmKernel } from "../kernel/wasm.js";
 
 /** The engines one thread solves on, by grid side N; each WASM engine has its own memory (or shares its instance's, see {@link ThreadEngines}). */
 export interface BatchEngines {
   get(size: number): SizeEngine | undefined;
+  /** Present where engines load on first use: loads those of `sides` not loaded yet; null when every one is loaded already. */
+  loadMissing?(sides: Iterable<number>): Promise<void> | null;
 }
 
 const noop = (): void => {};
@@ -50,9 +51,10 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
     return engines;
   }
 
-  /** The sides of `sides` whose engines are not loaded yet. */
-  missing(sides: Iterable<number>): number[] {
-    return [...sides].filter((side) => !this.has(side));
+  /** {@link BatchEngines.loadMissing}: a load of the sides of `sides` whose engines are not loaded yet, or null when there are none. */
+  loadMissing(sides: Iterable<number>): Promise<void> | null {
+    const missing = [...sides].filter((side) => !this.has(side));
+    return missing.length === 0 ? null : this.load(missing);
   }
 
   /** Loads the engines of `sides` not loaded yet. */
@@ -82,7 +84,7 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
     if (info === undefined || shape === undefined) throw new RangeError(`no solver takes ${size}×${size} grids`);
     let engine: SolverEngine | null = null;
     for (const entry of this.values()) {
-      if (entry.id === info.id && entry.engine instanceof WasmKernel) engine ??= entry.engine.forBox(shape.box);
+      if (entry.id === info.id && entry.engine.forBox) engine ??= entry.engine.forBox(shape.box);
     }
     if (engine === null) {
       engine = await info.load(size);

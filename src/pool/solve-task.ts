@@ -15,7 +15,7 @@ import { ByteOutput, outputRecord, solutionDigits } from "../formats/output/byte
 import { type RecordWriter, fillRecord } from "../formats/output/format.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
 import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./batch.js";
-import { type BatchEngines, ThreadEngines } from "./engines.js";
+import type { BatchEngines } from "./engines.js";
 import { canonTask } from "./canon-task.js";
 
 /** What each worker starts with (its `workerData`). */
@@ -66,15 +66,13 @@ function fastText(task: BatchTask, k: number): string {
 /**
  * Does a batch's work on `engines`: its solutions ({@link solveTask}), or its minlex forms when it
  * is a canon batch (canon-task.ts). A batch with records of a size whose engine is not loaded yet
- * (a {@link ThreadEngines}) is solved once it is: a promise then.
+ * ({@link BatchEngines.loadMissing}) is solved once it is: a promise then.
  */
 export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {
   if (task.canon) return canonTask(engines, task);
   const texts = readTexts(task);
-  if (texts.groups.size > 0 && engines instanceof ThreadEngines) {
-    const missing = engines.missing(texts.sides());
-    if (missing.length > 0) return engines.load(missing).then(() => solveWithTexts(engines, task, texts));
-  }
+  const loading = texts.groups.size > 0 ? engines.loadMissing?.(texts.sides()) : null;
+  if (loading) return loading.then(() => solveWithTexts(engines, task, texts));
   return solveWithTexts(engines, task, texts);
 }
 

@@ -73,6 +73,8 @@ export interface SolverEngine {
   run?(count: number, limit: number, budget: number): BatchResult;
   /** Reads `count` 9×9 puzzles written as text (81 bytes each, `1`–`9` a clue, any other byte empty) into the batch, converted in the engine (the 9×9 kernel). */
   inputText?(text: Uint8Array, count: number): void;
+  /** This engine's instance solving grids of box size `box` (the N×N kernel: one instance for every size), or null when it takes no such size. */
+  forBox?(box: number): SolverEngine | null;
 }
 
 /** True when the engine solves a whole batch in one call. */

@@ -40,7 +40,7 @@ function chunkTasks(grids: readonly Grid[], limit: number, budget: number, chunk
       file: "bench",
       firstIndex: first,
       lines: Int32Array.from(part, (_, i) => first + i + 1),
-      cells: Buffer.from(part.map((grid) => formatPuzzle(grid)).join(""), "latin1"),
+      fastBytes: Buffer.from(part.map((grid) => formatPuzzle(grid)).join(""), "latin1"),
       textAt: new Int32Array(0),
       texts: [],
       readErrors: [],

@@ -138,12 +138,12 @@ describe("batch buffers", () => {
       builder.seal();
       return builder.takeReady()[0];
     };
-    expect(build(false).cells.buffer).toBeInstanceOf(ArrayBuffer); // the main thread's own batches
+    expect(build(false).fastBytes.buffer).toBeInstanceOf(ArrayBuffer); // the main thread's own batches
     const task = build(true);
-    expect(task.cells.buffer).toBeInstanceOf(SharedArrayBuffer);
-    expect(transferable(taskBuffers(task))).not.toContain(task.cells.buffer); // a message shares it
+    expect(task.fastBytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(transferable(taskBuffers(task))).not.toContain(task.fastBytes.buffer); // a message shares it
     const kept = copyTask(task, batchBuffers);
-    expect(kept.cells).toBe(task.cells);
+    expect(kept.fastBytes).toBe(task.fastBytes);
     expect(kept.lines.buffer).not.toBe(task.lines.buffer);
     const held = batchBuffers.heldBytes;
     giveBackCopy(kept);

@@ -352,7 +352,7 @@ describe("the batch builder keeps the run's share of the records it is given", (
     const [task] = build(1, 3, 1, 8, 4); // indexes 0–11; shard 1 has 1, 4, 7, 10; past the first: 4, 7, 10
     expect([task.firstIndex, task.indexStep]).toEqual([4, 3]);
     expect([...task.lines]).toEqual([5, 8, 11]);
-    expect([...task.cells.subarray(0, 2 * 81)].filter((_, i) => i % 81 === 0)).toEqual([49 + 4, 49 + 7]);
+    expect([...task.fastBytes.subarray(0, 2 * 81)].filter((_, i) => i % 81 === 0)).toEqual([49 + 4, 49 + 7]);
     expect(task.texts).toEqual(["text 2"]);
   });
 
@@ -360,6 +360,6 @@ describe("the batch builder keeps the run's share of the records it is given", (
     const [task] = build(0, 1, 3, 5, 1);
     expect(task.firstIndex).toBe(3);
     expect([...task.lines]).toEqual([4, 5, 6]);
-    expect(task.cells[0]).toBe(49 + 3);
+    expect(task.fastBytes[0]).toBe(49 + 3);
   });
 });

@@ -319,14 +319,14 @@ export default retiringOnFailure((task) => {
   });
 
   it("retries a batch whose worker died on the cells it shares with that worker: the retry reads them whole", async () => {
-    // A worker that dies (exits) on the first batch of the run and echoes the cells of every other one.
+    // A worker that dies (exits) on the first batch of the run and echoes the fast bytes of every other one.
     const worker = file(
       "dying-worker.mjs",
       `import { workerData } from "node:worker_threads";
 const counts = new Int32Array(workerData.counts);
 export default (task) => {
   if (Atomics.add(counts, 0, 1) === 0) process.exit(1);
-  return { bytes: task.cells.slice(), tally: [], errors: [] };
+  return { bytes: task.fastBytes.slice(), tally: [], errors: [] };
 };
 `,
     );
@@ -336,7 +336,7 @@ export default (task) => {
     builder.addCells(1, cells, 0, 2);
     builder.seal();
     const [shared] = builder.takeReady();
-    expect(shared.cells.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(shared.fastBytes.buffer).toBeInstanceOf(SharedArrayBuffer);
     const counts = new SharedArrayBuffer(4);
     const pool = openWorkerPool(1, { filename: worker, workerData: { counts } });
     try {

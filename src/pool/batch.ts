@@ -4,7 +4,7 @@
  *
  *   main thread                                    worker (or the main thread with --threads 0)
  *   BatchBuilder ── BatchTask ────────────────────► runTask(engines, task) (solve-task.ts)
- *     cells    81 bytes per 9×9 digit line           fast records: cells → kernel memory → output bytes
+ *     fastBytes  81 bytes per 9×9 digit line         fast records: bytes → kernel memory → output bytes
  *     lines    Int32Array                            other records: parseRecord, grouped by size and alphabet
  *     textAt, texts   the other records (rare)       one solveGroup call per group (solver.ts)
  *     readErrors, alphabet, budget                   each record in the --out format, in order
@@ -17,7 +17,7 @@
  * the two shapes, {@link BatchTask} and {@link BatchOutcome}, with the copying, slicing and joining
  * of their buffers; and {@link BatchBuilder}, which collects the records the reader gives into
  * batches. A fast record (reader.ts: a line of 81 cell bytes) never becomes a string or an
- * object: its bytes go from the input chunk to `cells`, to the kernel's memory, and its solution
+ * object: its bytes go from the input chunk to `fastBytes`, to the kernel's memory, and its solution
  * from the kernel's memory to the output bytes. A batch holds the records of one file,
  * consecutive in the run (or in its shard), so `firstIndex + i × indexStep` is record i's index.
  */
@@ -31,11 +31,11 @@ import { STATUSES } from "../solvers/solver.js";
 /*
  * The byte buffers of batches in flight, used again and again instead of made anew.
  *
- *   BatchBuilder ── take: lines, cells (the batch it fills), output room ─► worker (transferred;  ─┐
- *                                                                           the cells shared)     │
- *   withRetry ── take: the copy kept for a worker's retry (its lines; it shares the cells); give │
- *                back once the batch is solved                                                    │
- *   OrderedOutput ◄── the outcome: its bytes and the task's buffers, handed back ◄────────────────┘
+ *   BatchBuilder ── take: lines, fastBytes (the batch it fills), output room ─► worker ─────────┐
+ *                                           (transferred; the fastBytes shared)                 │
+ *   withRetry ── take: the copy kept for a worker's retry (its lines; it shares the fastBytes); │
+ *                give back once the batch is solved                                             │
+ *   OrderedOutput ◄── the outcome: its bytes and the task's buffers, handed back ◄──────────────┘
  *        └── give back each, once its bytes are written to the output stream
  *
  * Why: a batch's buffers live while it is in flight, long enough for V8 to move them to the old
@@ -69,7 +69,7 @@ export class BufferPool {
 
   /** An ArrayBuffer of at least `bytes` bytes (a power of two, from {@link MIN_BYTES}), not in use. */
   take(bytes: number): ArrayBuffer;
-  /** With `shared`, a SharedArrayBuffer (see {@link BatchTask.cells}). */
+  /** With `shared`, a SharedArrayBuffer (see {@link BatchTask.fastBytes}). */
   take(bytes: number, shared: boolean): ArrayBufferLike;
   take(bytes: number, shared = false): ArrayBufferLike {
     const size = bytes <= MIN_BYTES ? MIN_BYTES : 2 ** Math.ceil(Math.log2(bytes));
@@ -130,7 +130,7 @@ export interface BatchTask {
    * shared memory when the batch goes to a worker: the message shares them, so the main thread
    * keeps them for a retry without a copy, and the worker hands them back with its outcome.
    */
-  cells: Uint8Array;
+  fastBytes: Uint8Array;
   /** Positions in the batch of the other records, ascending; every other position is a fast record. */
   textAt: Int32Array;
   /** The texts of the other records, in the order of `textAt`. */
@@ -168,9 +168,9 @@ function buffersOf(pieces: readonly (ArrayBufferView | ArrayBufferLike | undefin
   return buffers;
 }
 
-/** The buffers of a task: its shared cells, and the others, which go with it to a worker ({@link transferable}). */
+/** The buffers of a task: its shared fastBytes, and the others, which go with it to a worker ({@link transferable}). */
 export function taskBuffers(task: BatchTask): ArrayBufferLike[] {
-  return buffersOf([task.lines, task.cells, task.textAt, task.out]);
+  return buffersOf([task.lines, task.fastBytes, task.textAt, task.out]);
 }
 
 /** The buffers of an outcome and of the task it came from, to hand back (from a worker, then {@link giveBack}). */
@@ -190,7 +190,7 @@ export function giveBack(outcome: BatchOutcome): void {
 
 /**
  * Gives the buffers of a task's copy kept for a retry ({@link copyTask}) back to this thread's
- * pool, once the batch is solved: all but its shared cells, which are the task's (handed back
+ * pool, once the batch is solved: all but its shared fastBytes, which are the task's (handed back
  * with its outcome).
  */
 export function giveBackCopy(copy: BatchTask): void {
@@ -234,7 +234,7 @@ export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
   return {
     ...task,
     lines: copied(task.lines, pool),
-    cells: isShared(task.cells.buffer) ? task.cells : copied(task.cells, pool),
+    fastBytes: isShared(task.fastBytes.buffer) ? task.fastBytes : copied(task.fastBytes, pool),
     textAt: task.textAt.slice(),
     texts: task.texts.slice(),
     readErrors: task.readErrors.slice(),
@@ -259,7 +259,7 @@ export function sliceTask(task: BatchTask, start: number, end: number, pool?: Bu
     ...task,
     firstIndex: task.firstIndex + start * (task.indexStep ?? 1),
     lines: copied(task.lines.subarray(start, end), pool),
-    cells: copied(task.cells.subarray(fastStart * CELLS, fastEnd * CELLS), pool),
+    fastBytes: copied(task.fastBytes.subarray(fastStart * CELLS, fastEnd * CELLS), pool),
     textAt: task.textAt.slice(first, last).map((at) => at - start),
     texts: task.texts.slice(first, last),
     readErrors: task.readErrors.filter(([at]) => at >= start && at < end).map(([at, message]) => [at - start, message]),
@@ -284,13 +284,13 @@ export function joinOutcomes(parts: readonly BatchOutcome[]): BatchOutcome {
 
 /** A task of records given as texts (each read as the reader would; none takes the fast path): for tests and benches. */
 export function textTask(
-  settings: Omit<BatchTask, "cells" | "textAt" | "texts" | "lines" | "readErrors"> & { texts: readonly string[]; lines?: Int32Array },
+  settings: Omit<BatchTask, "fastBytes" | "textAt" | "texts" | "lines" | "readErrors"> & { texts: readonly string[]; lines?: Int32Array },
 ): BatchTask {
   const { texts, lines, ...rest } = settings;
   return {
     ...rest,
     lines: lines ?? Int32Array.from(texts, (_, i) => i + 1),
-    cells: new Uint8Array(0),
+    fastBytes: new Uint8Array(0),
     textAt: Int32Array.from(texts, (_, i) => i),
     texts: [...texts],
     readErrors: [],
@@ -339,9 +339,9 @@ export class BatchBuilder {
   recordsRead = 0;
   /** Records held (not yet in a sealed batch). */
   private count = 0;
-  /** The held records' line numbers and fast records' cells, in buffers of the pool: a batch sealed whole takes them as they are (no copy). */
+  /** The held records' line numbers and fast records' bytes, in buffers of the pool: a batch sealed whole takes them as they are (no copy). */
   private lines = pooledLines(64);
-  private cells: Uint8Array;
+  private fastBytes: Uint8Array;
   private fastCount = 0;
   private textAt: number[] = [];
   private texts: string[] = [];
@@ -358,10 +358,10 @@ export class BatchBuilder {
     private readonly budget?: number,
     /** Set: the batches are `canon` work (see BatchTask.canon). */
     private readonly canon?: CanonRequest,
-    /** True: the fast records' cells are in shared memory (for workers: a retry needs no copy, see BatchTask.cells). */
+    /** True: the fast records' bytes are in shared memory (for workers: a retry needs no copy, see BatchTask.fastBytes). */
     private readonly sharedCells = false,
   ) {
-    this.cells = pooledCells(64 * CELLS, sharedCells);
+    this.fastBytes = pooledCells(64 * CELLS, sharedCells);
   }
 
   /**
@@ -414,8 +414,8 @@ export class BatchBuilder {
     while (count > 0) {
       const n = Math.min(count, Math.max(1, this.size - this.count)); // up to where the batch seals
       const at = this.fastCount * CELLS;
-      if (at + n * CELLS > this.cells.length) this.cells = this.grownCells(at + n * CELLS, at);
-      this.cells.set(bytes.subarray(start, start + n * CELLS), at);
+      if (at + n * CELLS > this.fastBytes.length) this.fastBytes = this.grownCells(at + n * CELLS, at);
+      this.fastBytes.set(bytes.subarray(start, start + n * CELLS), at);
       this.fastCount += n;
       if (this.count === 0) this.heldSince = performance.now();
       if (this.count + n > this.lines.length) this.lines = this.grownLines(this.count + n);
@@ -434,11 +434,11 @@ export class BatchBuilder {
     if (this.count >= this.size) this.seal();
   }
 
-  /** Cells with room for `least` bytes, the first `used` of {@link cells} copied; the old buffer goes back to the pool. */
+  /** Cells with room for `least` bytes, the first `used` of {@link fastBytes} copied; the old buffer goes back to the pool. */
   private grownCells(least: number, used: number): Uint8Array {
-    const bigger = pooledCells(Math.max(least, 2 * this.cells.length), this.sharedCells);
-    bigger.set(this.cells.subarray(0, used));
-    batchBuffers.give(this.cells.buffer);
+    const bigger = pooledCells(Math.max(least, 2 * this.fastBytes.length), this.sharedCells);
+    bigger.set(this.fastBytes.subarray(0, used));
+    batchBuffers.give(this.fastBytes.buffer);
     return bigger;
   }
 
@@ -465,7 +465,7 @@ export class BatchBuilder {
       firstIndex: this.firstIndex,
       indexStep: this.indexStep,
       lines: this.lines.subarray(0, count),
-      cells: this.cells.subarray(0, this.fastCount * CELLS),
+      fastBytes: this.fastBytes.subarray(0, this.fastCount * CELLS),
       textAt: Int32Array.from(this.textAt),
       texts: this.texts,
       readErrors: this.readErrors,
@@ -480,7 +480,7 @@ export class BatchBuilder {
       // The batch takes the held buffers (they go to its worker); the next records get others of the same size.
       this.ready.push(withOutputRoom(whole, batchBuffers));
       this.lines = pooledLines(this.lines.length);
-      this.cells = pooledCells(this.cells.length, this.sharedCells);
+      this.fastBytes = pooledCells(this.fastBytes.length, this.sharedCells);
     } else {
       for (let piece = 0, start = 0; piece < pieces; piece++) {
         const end = Math.round(((piece + 1) * count) / pieces);

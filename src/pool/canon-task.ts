@@ -48,7 +48,7 @@ function readRecord(task: BatchTask, i: number, text: string): ReadRecord {
 
 /** The text of fast record `k`: its 81 cell bytes (ASCII). */
 function fastText(task: BatchTask, k: number): string {
-  return String.fromCharCode(...task.cells.subarray(k * CELLS, (k + 1) * CELLS));
+  return String.fromCharCode(...task.fastBytes.subarray(k * CELLS, (k + 1) * CELLS));
 }
 
 /**
@@ -124,7 +124,7 @@ export async function canonTask(engines: BatchEngines, task: BatchTask): Promise
   for (let j = 0, k = 0; j < positions.length; j++) {
     const grid = grids[j];
     if (grid !== null) input.set(grid, j * CELLS);
-    else input.set(task.cells.subarray(k * CELLS, ++k * CELLS), j * CELLS);
+    else input.set(task.fastBytes.subarray(k * CELLS, ++k * CELLS), j * CELLS);
   }
   const { forms, automorphisms } = kernel.run(positions.length);
   const valid: number[] = [];

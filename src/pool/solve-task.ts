@@ -59,7 +59,7 @@ function readRecord(task: BatchTask, i: number, text: string, error: string | nu
 /** The text of fast record `k` of a task: its 81 cell bytes (ASCII). */
 function fastText(task: BatchTask, k: number): string {
   let text = "";
-  for (let i = k * CELLS, end = i + CELLS; i < end; i++) text += String.fromCharCode(task.cells[i]);
+  for (let i = k * CELLS, end = i + CELLS; i < end; i++) text += String.fromCharCode(task.fastBytes[i]);
   return text;
 }
 
@@ -152,7 +152,7 @@ function solveWithTexts(engines: BatchEngines, task: BatchTask, texts: TextRecor
   let fast: FastResults | null = null;
   if (fastCount > 0) {
     const entry = engines.get(SHAPE_9.size)!;
-    const result = solveGroup(entry.engine, CELLS, fastCount, { text: task.cells }, task.limit, task.budget);
+    const result = solveGroup(entry.engine, CELLS, fastCount, { text: task.fastBytes }, task.limit, task.budget);
     fastDigits = solutionDigits(result.solutions, fastCount, fastDigits);
     fast = { result, digits: fastDigits, reportsGuesses: entry.reportsGuesses };
   }
@@ -235,7 +235,7 @@ class OutcomeWriter {
     record.index = task.firstIndex + i * (task.indexStep ?? 1);
     record.line = task.lines[i];
     record.puzzle = null;
-    record.puzzleBytes = task.cells;
+    record.puzzleBytes = task.fastBytes;
     record.puzzleAt = k * CELLS;
     record.status = STATUSES[status];
     record.count = found;

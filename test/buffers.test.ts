@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzleBytes } from "../bench/corpus.js";
 import { type BatchSolver, openBatchSolver } from "../src/pool/pool.js";
 import { BatchBuilder, batchBuffers, BufferPool, copyTask, giveBackCopy, taskBuffers, transferable } from "../src/pool/batch.js";
-import { type StreamSettings, solveStreams } from "../src/cli/pipeline.js";
+import { type StreamSettings, solveStreams } from "../src/stream/pipeline.js";
 import { BIN, scratchFolder } from "./cli-run.js";
 
 const { dir } = scratchFolder("sudoku-buffers-");

@@ -12,7 +12,7 @@ import { Readable } from "node:stream";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { openBatchSolver } from "../src/pool/pool.js";
-import { solveStreams, type StreamSettings } from "../src/cli/pipeline.js";
+import { solveStreams, type StreamSettings } from "../src/stream/pipeline.js";
 import { loadFixture } from "./fixture.js";
 import { byteCollector } from "./sink.js";
 

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { createSolver } from "../src/index.js";
-import { invocation, resumeCommand } from "../src/cli/resume.js";
+import { invocation, resumeCommand } from "../src/cli-kit/resume.js";
 
 const { dir, file } = scratchFolder("sudoku-refusals-");
 const A = file("a.txt", relabelledPuzzles(40, 41));

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { RecordReader } from "../src/formats/input/reader.js";
 import type { InputFormatName } from "../src/formats/input/format.js";
 import { splitLines } from "../src/formats/lines.js";
-import { fileChunks, readLineChunks } from "../src/cli/input.js";
+import { fileChunks, readLineChunks } from "../src/stream/input.js";
 import { type PuzzleRecord, parseRecord } from "../src/formats/record.js";
 import { outputFormats } from "../src/formats/output/index.js";
 import { formatPuzzle } from "../src/model/puzzle.js";

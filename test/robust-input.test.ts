@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { RecordReader } from "../src/formats/input/reader.js";
 import { type LineChunk, MAX_LINE_LENGTH, splitLines } from "../src/formats/lines.js";
-import { readLineChunks } from "../src/cli/input.js";
+import { readLineChunks } from "../src/stream/input.js";
 import { parseRecord } from "../src/formats/record.js";
 import { csvOutput } from "../src/formats/output/csv.js";
 import { EXCERPT_LENGTH, escapeText, excerpt } from "../src/model/excerpt.js";

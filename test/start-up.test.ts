@@ -101,7 +101,7 @@ describe("start-up loads what the run's path uses", () => {
     expect(run.stdout).toBe(solutions);
     const own = ownOf(run.modules);
     expect(own).toContain("cli/solve.js"); // the record sees this package's modules
-    expect(own.filter((path) => ["cli/merge.js", "cli/generate.js", "cli/judge.js", "generate.js", "index.js"].includes(path))).toEqual([]);
+    expect(own.filter((path) => ["cli/merge.js", "cli/generate.js", "cli/judge.js", "generate/generate.js", "index.js"].includes(path))).toEqual([]);
     expect(packagesOf(run.modules).filter((name) => ON_THEIR_PATH.includes(name))).toEqual([]);
   });
 
@@ -112,7 +112,9 @@ describe("start-up loads what the run's path uses", () => {
     expect(unbundled.status).toBe(0);
     expect(unbundled.stdout).toBe(merged);
     expect(ownOf(unbundled.modules)).toContain("cli/merge.js");
-    expect(ownOf(unbundled.modules).filter((path) => ["cli/solve.js", "cli/pipeline.js", "wasm.js", "pool/pool.js", "registry.js"].includes(path))).toEqual([]);
+    expect(
+      ownOf(unbundled.modules).filter((path) => ["cli/solve.js", "stream/pipeline.js", "kernel/wasm.js", "pool/pool.js", "solvers/registry.js"].includes(path)),
+    ).toEqual([]);
     expect(packagesOf(unbundled.modules)).toEqual(["commander"]);
     const bundled = loadsOf(BIN, ["merge", shard(0), shard(1)]);
     expect(bundled.stdout).toBe(merged);

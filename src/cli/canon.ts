@@ -17,15 +17,15 @@ import { TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
 import { CANON_OUTPUTS } from "../pool/canon-task.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 import type { CanonRequest } from "../pool/batch.js";
-import { BATCH_TARGET_MS, solveStreams } from "./pipeline.js";
+import { BATCH_TARGET_MS, solveStreams } from "../stream/pipeline.js";
 import { InterruptWatch, ProgressDisplay } from "../cli-kit/progress.js";
 import { type OptionRow, toOption, wholeNumber } from "../cli-kit/options.js";
-import { checkOutputIsNoInput } from "./same-file.js";
-import { lockOutput } from "./output-lock.js";
-import { closeOutput, openOutput } from "./output.js";
+import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
+import { lockOutput } from "../cli-kit/output-lock.js";
+import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { commaGrouped } from "../model/whole-number.js";
-import { type Shard, WHOLE_RUN, shardArgument } from "./resume.js";
+import { type Shard, WHOLE_RUN, shardArgument } from "../cli-kit/resume.js";
 import {
   FAILED_RECORDS_STATUS,
   SMALL_INPUT_BYTES,

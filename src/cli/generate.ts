@@ -15,7 +15,7 @@ import { packageRoot } from "../kernel/paths.js";
 import { solvers } from "../solvers/registry.js";
 import { kernelUrl } from "../kernel/wasm.js";
 import { OutputWriteError, writePaced } from "../cli-kit/errors.js";
-import { closeOutput, openOutput } from "./output.js";
+import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { type OptionRow, toOption, wholeNumber } from "../cli-kit/options.js";
 import {
   GENERATE_DEFAULTS,

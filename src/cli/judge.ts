@@ -58,7 +58,7 @@ export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
     );
   };
 }
-import { namedChunks } from "./input.js";
+import { namedChunks } from "../stream/input.js";
 
 /** One input of a judge run. */
 export interface JudgeSource {

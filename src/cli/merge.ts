@@ -18,8 +18,8 @@ import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats
 import { RecordEnds } from "../formats/output/split.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, toOption } from "../cli-kit/options.js";
-import { closeOutput, openOutput } from "./output.js";
-import { checkOutputIsNoInput } from "./same-file.js";
+import { closeOutput, openOutput } from "../cli-kit/output.js";
+import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 

@@ -23,18 +23,18 @@ import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES, type Solver } from "../solvers/solver.js";
 import { checkAlphabet } from "../model/puzzle.js";
 import { type BatchSolver, TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
-import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamTotals, solveStreams } from "./pipeline.js";
-import type { SolveInput } from "./input.js";
+import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamTotals, solveStreams } from "../stream/pipeline.js";
+import type { SolveInput } from "../stream/input.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "../cli-kit/progress.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../cli-kit/options.js";
 import { solverHelpLines } from "../cli-kit/solver-help.js";
-import { checkOutputIsNoInput } from "./same-file.js";
-import { type OutputLock, lockOutput } from "./output-lock.js";
-import { closeOutput, openOutput } from "./output.js";
+import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
+import { type OutputLock, lockOutput } from "../cli-kit/output-lock.js";
+import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { escapeText, excerpt } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
-import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "./resume.js";
+import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "../cli-kit/resume.js";
 
 /** Parsed flags of the solve command. */
 export interface SolveFlags {

@@ -6,7 +6,7 @@ import { createWriteStream, existsSync, truncateSync } from "node:fs";
 import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import type { Writable } from "node:stream";
-import { OutputWriteError, guardOutputFile } from "../cli-kit/errors.js";
+import { OutputWriteError, guardOutputFile } from "./errors.js";
 import type { ResumePoint } from "./resume.js";
 
 /**

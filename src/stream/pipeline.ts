@@ -37,7 +37,7 @@ import type { Alphabet } from "../model/puzzle.js";
 import { type BatchOutcome, type CanonRequest, BatchBuilder, giveBack } from "../pool/batch.js";
 import { STATUSES } from "../solvers/solver.js";
 import type { BatchSolver } from "../pool/pool.js";
-import { type Shard, WHOLE_RUN } from "./resume.js";
+import { type Shard, WHOLE_RUN } from "../cli-kit/resume.js";
 
 /** How records are read, solved and written. */
 export interface StreamSettings {

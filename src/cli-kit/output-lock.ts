@@ -30,7 +30,7 @@ import { closeSync, copyFileSync, existsSync, openSync, readFileSync, readlinkSy
 import * as fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { OutputWriteError, failedOutput } from "../cli-kit/errors.js";
+import { OutputWriteError, failedOutput } from "./errors.js";
 
 /** The environment variable that sets the stale time in ms (for tests: at least 2000). */
 export const STALE_MS_VARIABLE = "SUDOKU_WASM_LOCK_STALE_MS";

@@ -8,7 +8,8 @@
  */
 import type { KernelSource } from "./kernel/kernel-source.js";
 import { type SolverId, type SolverInfo, findSolver, solversBySize } from "./solvers/registry.js";
-import { type SizeEngine, Solver } from "./solvers/solver.js";
+import { type SizeEngine, type SolverEngine, Solver } from "./solvers/solver.js";
+import { shapeOfSide } from "./model/shape.js";
 
 export interface CreateSolverOptions {
   /**
@@ -29,10 +30,33 @@ export interface CreateSolverOptions {
   kernels?: { wasm?: KernelSource; general?: KernelSource };
 }
 
-/** The engine of one size of one registry row; the `wasm` and `general-wasm` rows take their kernel from `kernels` when given. */
-async function sizeEngine(info: SolverInfo, size: number, kernels: CreateSolverOptions["kernels"] = {}): Promise<SizeEngine> {
+/** The load of one size's engine: the engine, or why it failed. */
+interface SizeLoad {
+  size: number;
+  info: SolverInfo;
+  load: PromiseSettledResult<SizeEngine>;
+}
+
+/**
+ * The engines of one registry row's sizes: the first loaded, and each other size on that
+ * engine's instance where it serves the size too (the N×N kernel: one instance for 4×4, 16×16
+ * and 25×25, {@link SolverEngine.forBox}), else loaded on its own. The `wasm` and
+ * `general-wasm` rows take their kernel from `kernels` when given.
+ */
+async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: CreateSolverOptions["kernels"] = {}): Promise<SizeLoad[]> {
   const kernel = info.id === "wasm" ? kernels.wasm : info.id === "general-wasm" ? kernels.general : undefined;
-  return { id: info.id, engine: await info.load(size, { kernel }), reportsGuesses: info.capabilities.guesses };
+  const loads: SizeLoad[] = [];
+  let first: SolverEngine | null = null;
+  for (const size of sizes) {
+    try {
+      const engine: SolverEngine = first?.forBox?.(shapeOfSide(size)!.box) ?? (await info.load(size, { kernel }));
+      first ??= engine;
+      loads.push({ size, info, load: { status: "fulfilled", value: { id: info.id, engine, reportsGuesses: info.capabilities.guesses } } });
+    } catch (reason) {
+      loads.push({ size, info, load: { status: "rejected", reason } });
+    }
+  }
+  return loads;
 }
 
 /** The engine of a size whose load failed: each call throws the load's error (see {@link createSolver}). */
@@ -48,7 +72,7 @@ function failedEngine(info: SolverInfo, error: unknown): SizeEngine {
  * fastest: the WASM kernel for 9×9, the general WASM kernel for 4×4, 16×16 and 25×25).
  * A size whose default engine cannot load (its kernel missing from a bundle that only ships the
  * 9×9 one) does not fail the others: its first puzzle throws that error, which says how to pass
- * the kernel. `solve` is synchronous, so the engines still load here, in parallel; createSolver
+ * the kernel. `solve` is synchronous, so the engines still load here; createSolver
  * itself rejects when a solver named in `solver` cannot load, or when no size's engine can.
  */
 export async function createSolver(options: CreateSolverOptions = {}): Promise<Solver> {
@@ -58,13 +82,15 @@ export async function createSolver(options: CreateSolverOptions = {}): Promise<S
   else if (options.general !== undefined && options.general !== "wasm")
     throw new RangeError(`general must be 'wasm' or 'ts', got '${options.general as string}'`);
   const bySize = solversBySize(ids);
-  const sizes = [...bySize];
-  const loads = await Promise.allSettled(sizes.map(([size, info]) => sizeEngine(info, size, options.kernels)));
-  const failures = loads.flatMap((load, i) => (load.status === "rejected" ? [{ id: sizes[i][1].id, reason: load.reason as unknown }] : []));
+  const sizesOf = (info: SolverInfo) => [...bySize.keys()].filter((size) => bySize.get(size) === info);
+  const rows = [...new Set(bySize.values())].map((info) => rowEngines(info, sizesOf(info), options.kernels));
+  const loads = (await Promise.all(rows)).flat();
+  const failures = loads.flatMap(({ info, load }) => (load.status === "rejected" ? [{ id: info.id, reason: load.reason as unknown }] : []));
   const named = failures.find((failure) => ids.includes(failure.id));
   if (named) throw named.reason; // a solver asked for by name must load
   if (failures.length > 0 && failures.length === loads.length) throw failures[0].reason;
-  return new Solver(new Map(loads.map((load, i) => [sizes[i][0], load.status === "fulfilled" ? load.value : failedEngine(sizes[i][1], load.reason)])));
+  const engine = ({ info, load }: SizeLoad): SizeEngine => (load.status === "fulfilled" ? load.value : failedEngine(info, load.reason));
+  return new Solver(new Map([...bySize.keys()].map((size) => [size, engine(loads.find((load) => load.size === size)!)])));
 }
 
 export {

@@ -13,6 +13,7 @@ import { findSolver } from "../src/solvers/registry.js";
 import { createSolver, type Solver } from "../src/index.js";
 import { isValidSolution, parseSymbols, readPuzzle } from "../src/model/puzzle.js";
 import type { SolveRecord } from "../src/solvers/solver.js";
+import type { WasmKernel } from "../src/kernel/wasm.js";
 import { loadFixture } from "./fixture.js";
 
 /** sudoku16_kr100.txt line 1 (symbols 1–9, A–G) and its solution. */
@@ -112,6 +113,16 @@ describe("createSolver().solveMany", () => {
     expect(records[6].solution).toBe(SIXTEEN_SOLUTION);
     expect(solves(records[2], FOUR)).toBe(true);
     expect(solves(records[5], TWENTY_FIVE)).toBe(true);
+  });
+
+  it("solves 4×4, 16×16 and 25×25 on one instance of the N×N kernel (the mix above reads each size's records whole)", async () => {
+    const general = solver.engines.get(4)!.engine as WasmKernel;
+    expect([16, 25].map((size) => general.sharesInstanceWith(solver.engines.get(size)!.engine))).toEqual([true, true]);
+    expect(general.sharesInstanceWith(solver.engines.get(9)!.engine)).toBe(false);
+    const nxn = await createSolver({ solver: "general-wasm" }); // every size, 9×9 too, on one instance
+    const nine = nxn.engines.get(9)!.engine as WasmKernel;
+    expect([4, 16, 25].map((size) => nine.sharesInstanceWith(nxn.engines.get(size)!.engine))).toEqual([true, true, true]);
+    expect(nxn.solveMany([SIXTEEN, NINE.puzzle, SIXTEEN]).map((r) => r.solution)).toEqual([SIXTEEN_SOLUTION, NINE.solution, SIXTEEN_SOLUTION]);
   });
 
   it("applies the alphabet only to the puzzles of its size", () => {

@@ -42,7 +42,7 @@ import { STATUSES } from "../solvers/solver.js";
  * generation, and an ArrayBuffer there is freed only by a full collection, which V8 starts when
  * the memory held outside its heap has grown by tens of MB (per thread). Made anew per batch,
  * the buffers of a long run float at that mark in every thread: a 2-thread run of 1M records
- * peaked at 205 MB RSS, 47–65 MB of it dead ArrayBuffers on the main thread alone. Reused,
+ * peaked at 205 MB RSS at 637aba4, 47–65 MB of it dead ArrayBuffers on the main thread alone. Reused,
  * they are a few MB in all, whatever the input size.
  *
  * One pool per thread (a module-level one, see {@link batchBuffers}); sizes are powers of two, so

@@ -56,8 +56,8 @@ export const TASKS_PER_WORKER = 2;
 const requireCommonJs = createRequire(import.meta.url);
 let piscina: typeof import("piscina") | undefined;
 /**
- * piscina's pool class, loaded when the first pool opens: loading it takes 14–24 ms (AMD EPYC),
- * which a run on the main thread (`--threads 0`, a small input file) never needs.
+ * piscina's pool class, loaded when the first pool opens: loading it takes 14–24 ms (AMD EPYC,
+ * 64febde), which a run on the main thread (`--threads 0`, a small input file) never needs.
  */
 const PiscinaPool = (): typeof Piscina => (piscina ??= requireCommonJs("piscina") as typeof import("piscina")).Piscina;
 
@@ -243,7 +243,7 @@ export const FIRST_SLICE = 64;
 /**
  * Main-thread solving time after which the workers are started (see {@link sharedWithMain}):
  * longer than a thousand easy puzzles take on a cold start (27 ms measured on a loaded 2-core
- * machine), shorter than a worker takes to start.
+ * machine at 17500d3), shorter than a worker takes to start.
  */
 export const START_WORKERS_AFTER_MS = 50;
 

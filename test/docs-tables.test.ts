@@ -68,7 +68,7 @@ const scripted = regions.filter((region) => region.command !== null);
 describe("the docs' marked tables", () => {
   it("are found, scripted and not", () => {
     expect(scripted.map((r) => r.name)).toEqual(
-      expect.arrayContaining(["kernel-vs-3c51558", "kernel-vs-0287653", "bench-twin-npm", "bench-run", "profile-magictour", "sizing", "bulk-speed"]),
+      expect.arrayContaining(["kernel-vs-9d21114", "bench-twin-npm", "bench-run", "profile-magictour", "profile-1905", "sizing", "bulk-speed"]),
     );
     expect(regions.filter((r) => r.command === null).map((r) => r.name)).toEqual(expect.arrayContaining(["tdoku", "many-machines"]));
     expect(new Set(regions.map((r) => r.name)).size).toBe(regions.length); // --section finds one

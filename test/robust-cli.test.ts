@@ -6,7 +6,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { checkOutputRequests, writeReports } from "../bench/report/output.js";
 import { formatJson } from "../bench/report/json.js";
@@ -16,11 +15,8 @@ import { solveTask } from "../src/pool/solve-task.js";
 import { mainThreadSolver, openWorkerPool, withRetry } from "../src/pool/pool.js";
 import { SHAPES } from "../src/model/shape.js";
 import { LARGE_GRID_BUDGET, STATUSES, Solver, type SolverEngine } from "../src/solvers/solver.js";
-import { judgeFormats, solveJudge } from "../src/formats/judge.js";
-import { createSolver } from "../src/index.js";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
-import { relabelledPuzzles, writePuzzles } from "../bench/corpus.js";
 
 const { dir, file } = scratchFolder("sudoku-robust-");
 const cli = runCli;
@@ -418,40 +414,5 @@ export default (task) => {
     expect(records).toBe(12);
     expect(outcome.bytes[outcome.bytes.length - 1]).toBe(10);
     expect(outcome.tally[STATUSES.indexOf("invalid")]).toBe(12);
-  });
-});
-
-describe("judge mode holds a batch, not its whole input", () => {
-  /** The heap the judge runs get: the 300,000-line input's text alone takes 24.6 MB of it (holding every record took over 400 MB). */
-  const HEAP_MB = 32;
-
-  /** `solve --format poj3074` over `count` puzzle lines in a child with a small heap; its exit status and peak RSS (KB, reported on fd 3 as it exits). */
-  function judgeRun(count: number) {
-    const hook = file(
-      "report-max-rss.mjs",
-      'import { writeSync } from "node:fs";\nprocess.on("exit", () => writeSync(3, String(process.resourceUsage().maxRSS)));\n',
-    );
-    const input = writePuzzles(join(dir, `judge-${count}.txt`), count);
-    const output = join(dir, `judge-${count}.out`);
-    const args = [`--max-old-space-size=${HEAP_MB}`, "--import", pathToFileURL(hook).href, BIN, "solve", "--format", "poj3074", input, "-o", output];
-    const run = spawnSync(process.execPath, args, { stdio: ["ignore", "pipe", "pipe", "pipe"], encoding: "utf8" });
-    return { status: run.status, stderr: run.stderr, maxRssKb: Number(run.output[3]), output };
-  }
-
-  it("solves 300,000 poj3074 lines in a 32 MB heap, at about the peak RSS of 3,000, with the output of solving the input whole", async () => {
-    const count = 300_000;
-    const small = judgeRun(3_000);
-    const large = judgeRun(count);
-    expect(large.stderr).toBe("");
-    expect(large.status).toBe(0);
-    expect(small.status).toBe(0);
-    // Holding every record took 545 MB here at 300,000 lines (and 2.7 GB at 2 million); streaming takes ~50 MB more than at 3,000.
-    expect(large.maxRssKb - small.maxRssKb).toBeLessThan(150 * 1024);
-    const solver = await createSolver();
-    const text = relabelledPuzzles(count);
-    const piece = 10_000 * 82; // whole lines of 82 bytes
-    let expected = "";
-    for (let at = 0; at < text.length; at += piece) expected += solveJudge(judgeFormats.poj3074, text.slice(at, at + piece), solver);
-    expect(readFileSync(large.output, "utf8") === expected).toBe(true); // not toBe: a 24 MB diff helps nobody
   });
 });

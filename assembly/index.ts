@@ -1224,10 +1224,22 @@ function chooseCell(st: usize, depth: i32): void {
 @inline function stackMatrix4(columns: v128, shift: u32): v128 {
   return v128.or(v128.or(v128.and(i32x4.shr_u(columns, shift), i32x4.splat(7)), v128.and(i32x4.shr_u(columns, shift + 6), i32x4.splat(0x38))), v128.and(i32x4.shr_u(columns, shift + 12), i32x4.splat(0x1c0)));
 }
+/**
+ * Per stack (48 bytes each), the bands × columns matrix of each digit (u32, digits 0–8, then three
+ * unused): written by stackScores and stackScores4 as the branch choice scores the stacks, read by
+ * fewestDigit for the state just scored rather than computed again.
+ */
+const STACK_MATRICES: usize = memory.data(3 * 48, 16);
 /** The stack scores (from `table`, LINE_SCORE's layout) of the digit at byte `offset` of band 0 (band-major): stack 0 | stack 1 << 10 | stack 2 << 20. */
 @inline function stackScores(st: usize, offset: usize, table: usize): u32 {
   const columns = columnsOf(load<u32>(st + offset)) | (columnsOf(load<u32>(st + offset, 36)) << 9) | (columnsOf(load<u32>(st + offset, 72)) << 18);
-  return <u32>load<u8>(table + stackMatrix(columns, 0)) | (<u32>load<u8>(table + stackMatrix(columns, 3)) << 10) | (<u32>load<u8>(table + stackMatrix(columns, 6)) << 20);
+  const stack0 = stackMatrix(columns, 0);
+  const stack1 = stackMatrix(columns, 3);
+  const stack2 = stackMatrix(columns, 6);
+  store<u32>(STACK_MATRICES + offset, stack0);
+  store<u32>(STACK_MATRICES + offset, stack1, 48);
+  store<u32>(STACK_MATRICES + offset, stack2, 96);
+  return <u32>load<u8>(table + stack0) | (<u32>load<u8>(table + stack1) << 10) | (<u32>load<u8>(table + stack2) << 20);
 }
 /** stackScores summed over the four digits from byte `offset` of band 0, their columns computed four at a time. */
 @inline function stackScores4(st: usize, offset: usize, table: usize): u32 {
@@ -1235,6 +1247,9 @@ function chooseCell(st: usize, depth: i32): void {
   const stack0 = stackMatrix4(columns, 0);
   const stack1 = stackMatrix4(columns, 3);
   const stack2 = stackMatrix4(columns, 6);
+  v128.store(STACK_MATRICES + offset, stack0);
+  v128.store(STACK_MATRICES + offset, stack1, 48);
+  v128.store(STACK_MATRICES + offset, stack2, 96);
   const score0 = <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 0)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 1)) +
     <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 2)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 3));
   const score1 = <u32>load<u8>(table + <u32>i32x4.extract_lane(stack1, 0)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack1, 1)) +
@@ -1420,13 +1435,20 @@ function chooseConfiguration(st: usize, depth: i32): bool {
   return chooseDigit(st, depth, <u32>bestLine);
 }
 
-/** The digit of `line` with the fewest configurations, two or more (the lowest on ties): digit | its configurations << 8. */
+/**
+ * The digit of `line` with the fewest configurations, two or more (the lowest on ties): digit | its
+ * configurations << 8. Right after the stacks of `st` were scored (STACK_MATRICES).
+ */
 function fewestDigit(st: usize, line: u32): u32 {
   let bestDigit: u32 = 0;
   let bestCount: u32 = 7;
   let bestConfigurations: u32 = 0;
+  // a band's matrices from rule 1's cache (u16 each), a stack's from its scoring (u32 each)
+  const matrices = line < 3 ? st + TRIADS_OFFSET + (<usize>slotOf(0, line) << 1) : STACK_MATRICES + <usize>(line - 3) * 48;
+  const shift: u32 = line < 3 ? 1 : 2;
   for (let digit: u32 = 0; digit < 9; digit++) {
-    const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, line, digit));
+    const matrix = load<u32>(matrices + (<usize>digit << shift)) & 0x1ff; // a band's u16 and the next, or a stack's u32
+    const configurations = <u32>load<u8>(CONFIGURATIONS + matrix);
     const count = popcnt(configurations);
     if (count >= 2 && count < bestCount) {
       bestCount = count;

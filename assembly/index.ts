@@ -277,6 +277,13 @@ let nodes: i32 = 0;
   return next != old ? <u32>1 << slot : 0;
 }
 
+/** narrow, for a slot whose mask the caller has just read (`old`). */
+@inline function narrowFrom(st: usize, slot: u32, old: u32, mask: u32): u32 {
+  const next = old & mask;
+  store<u32>(st + (<usize>slot << 2), next);
+  return next != old ? <u32>1 << slot : 0;
+}
+
 @inline function unsolved(st: usize, band: u32): u32 {
   return load<u32>(st + UNSOLVED_OFFSET + (<usize>band << 2));
 }
@@ -407,9 +414,13 @@ const CONTRADICTION: u32 = 0x80000000;
  * columns and hidden singles in columns. Returns the slots it changed, or CONTRADICTION.
  */
 @inline function reviseDigit(st: usize, digit: u32, atRoot: bool): u32 {
-  const columns0 = columnsOf(candidates(st, slotOf(digit, 0)));
-  const columns1 = columnsOf(candidates(st, slotOf(digit, 1)));
-  const columns2 = columnsOf(candidates(st, slotOf(digit, 2)));
+  // the three masks are read once: the narrowing below starts from them
+  const cells0 = candidates(st, slotOf(digit, 0));
+  const cells1 = candidates(st, slotOf(digit, 1));
+  const cells2 = candidates(st, slotOf(digit, 2));
+  const columns0 = columnsOf(cells0);
+  const columns1 = columnsOf(cells1);
+  const columns2 = columnsOf(cells2);
   // The rule reads only the columns, and its result is a fixed point of it: when they are
   // what it left last time for this digit (at any root), it has nothing to remove. Only the
   // root asks: there the answer is often yes; in the search the branch goes either way about
@@ -424,7 +435,8 @@ const CONTRADICTION: u32 = 0x80000000;
   const keep1 = ((matched0 >> 3) & 7) | (matched1 & 0x38) | ((matched2 & 0x38) << 3);
   const keep2 = (matched0 >> 6) | ((matched1 >> 3) & 0x38) | (matched2 & 0x1c0);
   if (atRoot) store<u32>(settledAt, keep0 | (keep1 << 9) | (keep2 << 18));
-  return narrow(st, slotOf(digit, 0), spreadColumns(keep0)) | narrow(st, slotOf(digit, 1), spreadColumns(keep1)) | narrow(st, slotOf(digit, 2), spreadColumns(keep2));
+  return narrowFrom(st, slotOf(digit, 0), cells0, spreadColumns(keep0)) | narrowFrom(st, slotOf(digit, 1), cells1, spreadColumns(keep1)) |
+    narrowFrom(st, slotOf(digit, 2), cells2, spreadColumns(keep2));
 }
 
 /**

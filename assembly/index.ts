@@ -169,6 +169,8 @@ const ROW_BOXES: usize = memory.data(512);
 const MATCHED: usize = memory.data(512 * 2, 2);
 /** PERMUTATION[row×box matrix] = MATCHED spread to the 27-bit cell mask of its triads. */
 const PERMUTATION: usize = memory.data(512 * 4, 4);
+/** PERMUTATION_MATCHED[row×box matrix] = PERMUTATION | MATCHED << 32: both in one load (the search's rule 1). */
+const PERMUTATION_MATCHED: usize = memory.data(512 * 8, 8);
 /** CONFIGURATIONS[3×3 bit matrix] = the permutations (6 bits, numbered as in buildTables) inside it. */
 const CONFIGURATIONS: usize = memory.data(512);
 /** LONE_IN_GROUP[9 bits] = the bits alone in their group of three (bits 0–2, 3–5, 6–8). */
@@ -235,6 +237,7 @@ function buildTables(): void {
     store<u32>(ENTRY_CELLS + (matrix << 2), entryCells);
     store<u16>(MATCHED + (matrix << 1), <u16>matched);
     store<u32>(PERMUTATION + (matrix << 2), cells);
+    store<u64>(PERMUTATION_MATCHED + (matrix << 3), <u64>cells | (<u64>matched << 32));
   }
   for (let p = 0; p < 6; p++) {
     let cells: u32 = 0;
@@ -271,6 +274,13 @@ let nodes: i32 = 0;
   const old = load<u32>(at);
   const next = old & mask;
   store<u32>(at, next);
+  return next != old ? <u32>1 << slot : 0;
+}
+
+/** narrow, for a slot whose mask the caller has just read (`old`). */
+@inline function narrowFrom(st: usize, slot: u32, old: u32, mask: u32): u32 {
+  const next = old & mask;
+  store<u32>(st + (<usize>slot << 2), next);
   return next != old ? <u32>1 << slot : 0;
 }
 
@@ -347,8 +357,11 @@ const LANES_HIGH = i32x4(4, 5, 6, 7);
 /** What reviseSlot and reviseDigit return on a contradiction (slots use bits 0–26). */
 const CONTRADICTION: u32 = 0x80000000;
 
-/** Applies rules 1 and 2 to one slot; returns the slots it changed, or CONTRADICTION. */
-@inline function reviseSlot(st: usize, slot: u32): u32 {
+/**
+ * Applies rules 1 and 2 to one slot (of `digit`, passed in: the caller has it); returns the slots
+ * it changed, or CONTRADICTION. `atRoot` as in propagateAt.
+ */
+@inline function reviseSlot(st: usize, slot: u32, digit: u32, atRoot: bool): u32 {
   const band = bandOf(slot);
   let cells = candidates(st, slot);
   // 1. row/box permutation
@@ -356,9 +369,19 @@ const CONTRADICTION: u32 = 0x80000000;
     <u32>load<u8>(ROW_BOXES + (cells & 0x1ff)) |
     (<u32>load<u8>(ROW_BOXES + ((cells >> 9) & 0x1ff)) << 3) |
     (<u32>load<u8>(ROW_BOXES + (cells >> 18)) << 6);
-  cells &= load<u32>(PERMUTATION + (matrix << 2));
-  if (cells == 0) return CONTRADICTION;
-  store<u16>(st + TRIADS_OFFSET + (<usize>slot << 1), load<u16>(MATCHED + (matrix << 1)));
+  // The search reads the surviving cells and the triads from one table of both, the root from
+  // two (measured at ad9849e: one load 1.2–2.1% faster on the hard sets, two at the root
+  // 1.5–2.2% faster on 17_clue and kaggle_bryanpark_10k, as each set spends its time).
+  if (atRoot) {
+    cells &= load<u32>(PERMUTATION + (matrix << 2));
+    if (cells == 0) return CONTRADICTION;
+    store<u16>(st + TRIADS_OFFSET + (<usize>slot << 1), load<u16>(MATCHED + (matrix << 1)));
+  } else {
+    const both = load<u64>(PERMUTATION_MATCHED + (matrix << 3));
+    cells &= <u32>both;
+    if (cells == 0) return CONTRADICTION;
+    store<u16>(st + TRIADS_OFFSET + (<usize>slot << 1), <u16>(both >> 32));
+  }
   // 2. rows with a single candidate are placed
   const row0 = cells & 0x1ff;
   const row1 = cells & (0x1ff << 9);
@@ -370,7 +393,7 @@ const CONTRADICTION: u32 = 0x80000000;
   // mispredicted it costs more than the v128 pass (measured at 9992c8f: asking took 6% more
   // instructions on magictour and 1.04–1.10× the time on magictour, kaggle, forum_hardest_1905).
   setUnsolved(st, band, open & ~placed);
-  return othersLeave(st, band, digitOf(slot), cells, placed); // nothing leaves when nothing is placed
+  return othersLeave(st, band, digit, cells, placed); // nothing leaves when nothing is placed
 }
 
 /** The columns (9 bits) where a band mask has a candidate. */
@@ -391,9 +414,13 @@ const CONTRADICTION: u32 = 0x80000000;
  * columns and hidden singles in columns. Returns the slots it changed, or CONTRADICTION.
  */
 @inline function reviseDigit(st: usize, digit: u32, atRoot: bool): u32 {
-  const columns0 = columnsOf(candidates(st, slotOf(digit, 0)));
-  const columns1 = columnsOf(candidates(st, slotOf(digit, 1)));
-  const columns2 = columnsOf(candidates(st, slotOf(digit, 2)));
+  // the three masks are read once: the narrowing below starts from them
+  const cells0 = candidates(st, slotOf(digit, 0));
+  const cells1 = candidates(st, slotOf(digit, 1));
+  const cells2 = candidates(st, slotOf(digit, 2));
+  const columns0 = columnsOf(cells0);
+  const columns1 = columnsOf(cells1);
+  const columns2 = columnsOf(cells2);
   // The rule reads only the columns, and its result is a fixed point of it: when they are
   // what it left last time for this digit (at any root), it has nothing to remove. Only the
   // root asks: there the answer is often yes; in the search the branch goes either way about
@@ -408,7 +435,8 @@ const CONTRADICTION: u32 = 0x80000000;
   const keep1 = ((matched0 >> 3) & 7) | (matched1 & 0x38) | ((matched2 & 0x38) << 3);
   const keep2 = (matched0 >> 6) | ((matched1 >> 3) & 0x38) | (matched2 & 0x1c0);
   if (atRoot) store<u32>(settledAt, keep0 | (keep1 << 9) | (keep2 << 18));
-  return narrow(st, slotOf(digit, 0), spreadColumns(keep0)) | narrow(st, slotOf(digit, 1), spreadColumns(keep1)) | narrow(st, slotOf(digit, 2), spreadColumns(keep2));
+  return narrowFrom(st, slotOf(digit, 0), cells0, spreadColumns(keep0)) | narrowFrom(st, slotOf(digit, 1), cells1, spreadColumns(keep1)) |
+    narrowFrom(st, slotOf(digit, 2), cells2, spreadColumns(keep2));
 }
 
 /**
@@ -1012,7 +1040,7 @@ function propagateSearch(st: usize, dirty: u32): bool {
           const slot = ctz(round);
           const digit = digitOf(slot);
           round &= ~(<u32>1 << slot);
-          const changed = reviseSlot(st, slot);
+          const changed = reviseSlot(st, slot, digit, atRoot);
           if (changed == CONTRADICTION) return false;
           dirty |= changed & ~round;
           revised |= <u32>1 << slot;
@@ -1208,10 +1236,22 @@ function chooseCell(st: usize, depth: i32): void {
 @inline function stackMatrix4(columns: v128, shift: u32): v128 {
   return v128.or(v128.or(v128.and(i32x4.shr_u(columns, shift), i32x4.splat(7)), v128.and(i32x4.shr_u(columns, shift + 6), i32x4.splat(0x38))), v128.and(i32x4.shr_u(columns, shift + 12), i32x4.splat(0x1c0)));
 }
+/**
+ * Per stack (48 bytes each), the bands × columns matrix of each digit (u32, digits 0–8, then three
+ * unused): written by stackScores and stackScores4 as the branch choice scores the stacks, read by
+ * fewestDigit for the state just scored rather than computed again.
+ */
+const STACK_MATRICES: usize = memory.data(3 * 48, 16);
 /** The stack scores (from `table`, LINE_SCORE's layout) of the digit at byte `offset` of band 0 (band-major): stack 0 | stack 1 << 10 | stack 2 << 20. */
 @inline function stackScores(st: usize, offset: usize, table: usize): u32 {
   const columns = columnsOf(load<u32>(st + offset)) | (columnsOf(load<u32>(st + offset, 36)) << 9) | (columnsOf(load<u32>(st + offset, 72)) << 18);
-  return <u32>load<u8>(table + stackMatrix(columns, 0)) | (<u32>load<u8>(table + stackMatrix(columns, 3)) << 10) | (<u32>load<u8>(table + stackMatrix(columns, 6)) << 20);
+  const stack0 = stackMatrix(columns, 0);
+  const stack1 = stackMatrix(columns, 3);
+  const stack2 = stackMatrix(columns, 6);
+  store<u32>(STACK_MATRICES + offset, stack0);
+  store<u32>(STACK_MATRICES + offset, stack1, 48);
+  store<u32>(STACK_MATRICES + offset, stack2, 96);
+  return <u32>load<u8>(table + stack0) | (<u32>load<u8>(table + stack1) << 10) | (<u32>load<u8>(table + stack2) << 20);
 }
 /** stackScores summed over the four digits from byte `offset` of band 0, their columns computed four at a time. */
 @inline function stackScores4(st: usize, offset: usize, table: usize): u32 {
@@ -1219,6 +1259,9 @@ function chooseCell(st: usize, depth: i32): void {
   const stack0 = stackMatrix4(columns, 0);
   const stack1 = stackMatrix4(columns, 3);
   const stack2 = stackMatrix4(columns, 6);
+  v128.store(STACK_MATRICES + offset, stack0);
+  v128.store(STACK_MATRICES + offset, stack1, 48);
+  v128.store(STACK_MATRICES + offset, stack2, 96);
   const score0 = <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 0)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 1)) +
     <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 2)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 3));
   const score1 = <u32>load<u8>(table + <u32>i32x4.extract_lane(stack1, 0)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack1, 1)) +
@@ -1404,13 +1447,20 @@ function chooseConfiguration(st: usize, depth: i32): bool {
   return chooseDigit(st, depth, <u32>bestLine);
 }
 
-/** The digit of `line` with the fewest configurations, two or more (the lowest on ties): digit | its configurations << 8. */
+/**
+ * The digit of `line` with the fewest configurations, two or more (the lowest on ties): digit | its
+ * configurations << 8. Right after the stacks of `st` were scored (STACK_MATRICES).
+ */
 function fewestDigit(st: usize, line: u32): u32 {
   let bestDigit: u32 = 0;
   let bestCount: u32 = 7;
   let bestConfigurations: u32 = 0;
+  // a band's matrices from rule 1's cache (u16 each), a stack's from its scoring (u32 each)
+  const matrices = line < 3 ? st + TRIADS_OFFSET + (<usize>slotOf(0, line) << 1) : STACK_MATRICES + <usize>(line - 3) * 48;
+  const shift: u32 = line < 3 ? 1 : 2;
   for (let digit: u32 = 0; digit < 9; digit++) {
-    const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, line, digit));
+    const matrix = load<u32>(matrices + (<usize>digit << shift)) & 0x1ff; // a band's u16 and the next, or a stack's u32
+    const configurations = <u32>load<u8>(CONFIGURATIONS + matrix);
     const count = popcnt(configurations);
     if (count >= 2 && count < bestCount) {
       bestCount = count;
@@ -1640,6 +1690,25 @@ function computeCellOrder(st: usize): void {
 
 @inline function stateAt(depth: i32): usize {
   return STATES + <usize>depth * STATE_BYTES;
+}
+
+/**
+ * Copies a state (STATE_BYTES, twelve v128s) from `from` to `to`. Written out rather than as
+ * memory.copy, which V8 compiles to a call out of the module whatever its size.
+ */
+@inline function copyState(to: usize, from: usize): void {
+  v128.store(to, v128.load(from));
+  v128.store(to, v128.load(from, 16), 16);
+  v128.store(to, v128.load(from, 32), 32);
+  v128.store(to, v128.load(from, 48), 48);
+  v128.store(to, v128.load(from, 64), 64);
+  v128.store(to, v128.load(from, 80), 80);
+  v128.store(to, v128.load(from, 96), 96);
+  v128.store(to, v128.load(from, 112), 112);
+  v128.store(to, v128.load(from, 128), 128);
+  v128.store(to, v128.load(from, 144), 144);
+  v128.store(to, v128.load(from, 160), 160);
+  v128.store(to, v128.load(from, 176), 176);
 }
 
 // ── invariants (debug build only) ───────────────────────────────────────────────────────────
@@ -1896,7 +1965,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         }
         store<u32>(FRAME_ALTERNATIVES + at, alternatives & (alternatives - 1));
         if (!ASC_NO_ASSERT) assert(depth + 1 < MAX_DEPTH, "search stack overflow");
-        memory.copy(stateAt(depth + 1), st, STATE_BYTES);
+        copyState(stateAt(depth + 1), st);
         depth++;
         st = stateAt(depth);
         guesses++;
@@ -1916,7 +1985,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
     const rest = alternatives & (alternatives - 1);
     if (rest) {
       store<u32>(FRAME_ALTERNATIVES + at, rest);
-      memory.copy(stateAt(depth), stateAt(depth - 1), STATE_BYTES);
+      copyState(stateAt(depth), stateAt(depth - 1));
       guesses++;
     } else {
       depth--; // the last alternative of this branch is no guess: work in the parent state

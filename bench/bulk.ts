@@ -16,9 +16,9 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { quietUsage, runTool } from "./tool.js";
+import { machineLine, quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
 import { DatasetSpecError, loadDatasets } from "../src/datasets/read.js";
 import { packagePath } from "../src/kernel/paths.js";
@@ -28,8 +28,8 @@ import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzleBytes } from "./corpus.js";
 import { cpuSeconds } from "./measure/reference.js";
 import { markdownTable } from "./report/markdown.js";
-import { SIZING_COLUMNS } from "./sizing.js";
-import { BULK_COLUMNS, type BulkRow, figure, median, ratioCell } from "./bulk-table.js";
+import { BULK_COLUMNS, type BulkRow, SIZING_COLUMNS, figure, ratioCell } from "./bulk-table.js";
+import { median } from "./statistics.js";
 
 const HARD_SET = "forum_hardest_1905_11plus";
 const KERNEL_BATCH = 4096;
@@ -162,11 +162,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const kernel = await WasmKernel.create();
   const limit = 2;
 
-  console.log(
-    `bulk-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.version}, load average ${loadavg()
-      .map((n) => n.toFixed(1))
-      .join(" ")}`,
-  );
+  console.log(machineLine("bulk-bench"));
   console.log(
     `${figure(options.records)} generated easy records; ${hardLines ? `${figure(hardGrids!.length / CELLS)} of ${HARD_SET}` : "no hard set"}; ${options.rounds} rounds; limit ${limit}`,
   );

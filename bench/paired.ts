@@ -38,12 +38,12 @@ import {
   batchViews,
   checkAnswers,
   checkSameAnswers,
-  passAnswers,
+  countingLoop,
   sameAsChecked,
-  solveInto,
 } from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
 import { timeInterleaved } from "./measure/interleaved.js";
+import { sumOf } from "./measure/timing.js";
 import { builtWorktree, resolveCommit } from "./measure/reference.js";
 import type { BenchRun } from "./records.js";
 import { type Change, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
@@ -128,28 +128,15 @@ function prepareSide(engine: SolverEngine, grids: readonly Grid[], limit: number
       solve: () => {
         const batch = solveBatch(packed, n, limit, budget);
         last = batchViews(batch);
-        let sum = 0;
-        for (let i = 0; i < n; i++) sum += batch.counts[i];
-        return sum;
+        return sumOf(batch.counts);
       },
     };
   }
-  const cells = grids[0].length;
-  const stats = { guesses: 0, timedOut: false };
-  const checked = passAnswers(n, cells);
-  grids.forEach((grid, i) => solveInto(engine, grid, i, checked, limit, budget, stats));
-  const total = checkAnswers(checked, n, check);
-  const answers = passAnswers(n, cells);
-  return {
-    total,
-    checked,
-    last: () => answers,
-    solve: () => {
-      let sum = 0;
-      for (let i = 0; i < n; i++) sum += solveInto(engine, grids[i], i, answers, limit, budget, stats);
-      return sum;
-    },
-  };
+  const checkedLoop = countingLoop(engine, grids, limit, budget);
+  checkedLoop.call();
+  const total = checkAnswers(checkedLoop.answers, n, check);
+  const loop = countingLoop(engine, grids, limit, budget);
+  return { total, checked: checkedLoop.answers, last: () => loop.answers, solve: loop.call };
 }
 
 /** ms one call of `solve` takes (the fastest of two). */

@@ -39,12 +39,17 @@ import {
   type AnswerCheck,
   type BatchAnswers,
   type KeptAnswers,
+  type PassAnswers,
   type SameAnswerCheck,
   answerChecker,
   batchAnswers,
+  batchViews,
   checkAnswers,
   checkSameAnswers,
+  countingLoop,
+  passAnswers,
   sameAsChecked,
+  solveInto,
 } from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
 import { type TimedElsewhere, TimingAborted, eventLoopTurns, yieldToEventLoop } from "./measure/batches.js";
@@ -262,16 +267,11 @@ function drawSeeded(dataset: Dataset, plan: BenchPlan, expectation: Expectation)
 
 // ─── Verification and per-puzzle timing ──────────────────────────────────────
 
-/** What a per-puzzle pass saw, one entry per puzzle it finished. */
+/** What a per-puzzle pass saw: the µs of each puzzle it finished (the first `solved`), and their answers. */
 interface PassResult {
   solved: number;
   micros: Float64Array;
-  counts: Int32Array;
-  /** The first solution of each puzzle, N² bytes each. */
-  solutions: Uint8Array;
-  guesses: Float64Array;
-  /** 1 where the budget stopped the puzzle. */
-  timedOut: Uint8Array;
+  answers: PassAnswers;
   timeouts: number;
 }
 
@@ -293,15 +293,10 @@ async function perPuzzlePass(
   check: AnswerCheck,
   signal?: AbortSignal,
 ): Promise<PassResult> {
-  const cells = grids[0]?.length ?? 0;
-  const solution = new Uint8Array(cells);
-  const solutions = new Uint8Array(grids.length * cells);
+  const answers = passAnswers(grids.length, grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   const micros = new Float64Array(grids.length);
-  const counts = new Int32Array(grids.length);
-  const guesses = new Float64Array(grids.length);
-  const timedOut = new Uint8Array(grids.length);
-  if (grids.length > 0) engine.countSolutions(grids[0], limit, solution, stats, budget); // warm-up: compiles lazily compiled code
+  if (grids.length > 0) engine.countSolutions(grids[0], limit, new Uint8Array(grids[0].length), stats, budget); // warm-up: compiles lazily compiled code
   let spentMicros = 0;
   let timeouts = 0;
   let solved = 0;
@@ -316,25 +311,14 @@ async function perPuzzlePass(
     if (signal) await turn();
     if (signal?.aborted) throw new TimingAborted("per-puzzle pass");
     const start = process.hrtime.bigint();
-    const count = engine.countSolutions(grids[solved], limit, solution, stats, budget);
+    const count = solveInto(engine, grids[solved], solved, answers, limit, budget, stats);
     micros[solved] = microsSince(start);
     spentMicros += micros[solved];
-    counts[solved] = count;
-    guesses[solved] = stats.guesses;
-    if (stats.timedOut) {
-      timedOut[solved] = 1;
-      timeouts++;
-    }
-    check(solved, { count, solution, timedOut: stats.timedOut });
-    solutions.set(solution, solved * cells);
+    if (stats.timedOut) timeouts++;
+    check(solved, { count, solution: answers.views[solved], timedOut: stats.timedOut });
     solved++;
   }
-  return { solved, micros: micros.subarray(0, solved), counts, solutions, guesses: guesses.subarray(0, solved), timedOut, timeouts };
-}
-
-/** A pass's answers, as the answers every later call of its row must give. */
-function keptAnswers(pass: PassResult): KeptAnswers {
-  return { counts: pass.counts, solutions: pass.solutions, timedOut: (i) => pass.timedOut[i] === 1 };
+  return { solved, micros: micros.subarray(0, solved), answers, timeouts };
 }
 
 /**
@@ -438,7 +422,7 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
     const pass = await perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check, plan.signal);
     grids = grids.slice(0, pass.solved);
-    const same = sameAsChecked(draw, row.label, limit, keptAnswers(pass));
+    const same = sameAsChecked(draw, row.label, limit, pass.answers);
     ({ timing, guesses } = await timeEngineRow(row, draw, engine, name, grids, limit, budget, pass, check, same, plan));
     timeouts = pass.timeouts;
     // Rounds timed in fresh workers left this thread's code as the checked pass compiled it.
@@ -476,13 +460,13 @@ async function timeEngineRow(
     const elsewhere = plan.timeElsewhere?.(row.info, true);
     if (elsewhere) return { timing: await timeRunner(await elsewhere(grids, limit, budget), name, grids, total, sameAsBatch, plan), guesses: answers };
     let last: BatchResult | null = null;
-    const timed = () => totalOf((last = solveBatch(packed, grids.length, limit, budget)));
-    const afterEach = (call: number) => checkSameAnswers(keptOf(last!), grids.length, sameAsBatch, `timed batch ${call}`);
+    const timed = () => sumOf((last = solveBatch(packed, grids.length, limit, budget)).counts);
+    const afterEach = (call: number) => checkSameAnswers(batchViews(last!), grids.length, sameAsBatch, `timed batch ${call}`);
     const timing = await timeRowBatches(name, timed, total, plan, afterEach);
     return { timing, guesses: answers };
   }
-  const guesses = { guesses: pass.guesses, timedOut: (i: number) => pass.timedOut[i] === 1 };
-  const total = sumOf(pass.counts, pass.solved);
+  const guesses = { guesses: pass.answers.guesses.subarray(0, pass.solved), timedOut: pass.answers.timedOut };
+  const total = sumOf(pass.answers.counts, pass.solved);
   const elsewhere = plan.timeElsewhere?.(row.info, false);
   if (elsewhere) return { timing: await timeRunner(await elsewhere(grids, limit, budget), name, grids, total, same, plan), guesses };
   const loop = countingLoop(engine, grids, limit, budget);
@@ -491,43 +475,6 @@ async function timeEngineRow(
     loop.answers.solutions.fill(0); // the next call must write its solutions, not leave these standing
   };
   return { timing: await timeRowBatches(name, loop.call, total, plan, afterEach), guesses };
-}
-
-/** A batch result's answers, read in place (the kernel's regions). */
-function keptOf(batch: BatchResult): KeptAnswers {
-  return { counts: batch.counts, solutions: batch.solutions, timedOut: (i) => batch.nodes[i] < 0 };
-}
-
-/** Total count of a batch result. */
-function totalOf(batch: BatchResult): number {
-  let total = 0;
-  for (let i = 0; i < batch.counts.length; i++) total += batch.counts[i];
-  return total;
-}
-
-/**
- * The timed body of a non-batch row: countSolutions over the batch with one stats object, each
- * puzzle's count, budget stop and solution kept (in buffers made beforehand) for the check after
- * the call.
- */
-function countingLoop(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number): { call: () => number; answers: KeptAnswers } {
-  const cells = grids[0]?.length ?? 0;
-  const solutions = new Uint8Array(grids.length * cells);
-  const views = grids.map((_, i) => solutions.subarray(i * cells, (i + 1) * cells));
-  const counts = new Int32Array(grids.length);
-  const stopped = new Uint8Array(grids.length);
-  const stats: SearchStats = { guesses: 0, timedOut: false };
-  const call = () => {
-    let total = 0;
-    for (let i = 0; i < grids.length; i++) {
-      const count = engine.countSolutions(grids[i], limit, views[i], stats, budget);
-      counts[i] = count;
-      stopped[i] = stats.timedOut ? 1 : 0;
-      total += count;
-    }
-    return total;
-  };
-  return { call, answers: { counts, solutions, timedOut: (i) => stopped[i] === 1 } };
 }
 
 async function timeExtraRow(

@@ -21,9 +21,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { quietUsage, runTool } from "./tool.js";
+import { loadAverage, quietUsage, runTool } from "./tool.js";
 import { Command, InvalidArgumentError } from "commander";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
 import { packagePath } from "../src/kernel/paths.js";
@@ -124,10 +124,6 @@ function emptyTally(): Tally {
   return { rows: 0, faster: 0, slower: 0, "no change": 0, "not judged": 0, undecided: 0, "not run before": 0, "not run now": 0 };
 }
 
-const load = (): string =>
-  loadavg()
-    .map((value) => value.toFixed(1))
-    .join(" ");
 const percent = (part: number, whole: number): string => (whole === 0 ? "n/a" : `${((100 * part) / whole).toFixed(1)}`);
 
 /** "60 rows: 0 faster, 1 slower (1.7 per 100 rows), 40 no change, 19 not judged". */
@@ -163,7 +159,7 @@ async function main(argv: readonly string[]): Promise<void> {
   out(`verdict-rates: ${environment.cpu} (${cpus().length} cores), Node ${environment.node}, commit ${environment.commit}`);
   out(
     `  rows: ${options.solvers.join(",")} and planted on ${options.datasets.join(",")}, --time ${options.time}, --rounds ${options.rounds}, ` +
-      `--puzzles ${options.puzzles}${benchOptions.length > 0 ? ` ${benchOptions.join(" ")}` : ""}; --compare's defaults [load ${load()}]`,
+      `--puzzles ${options.puzzles}${benchOptions.length > 0 ? ` ${benchOptions.join(" ")}` : ""}; --compare's defaults [load ${loadAverage()}]`,
   );
   const goals: string[] = [];
 
@@ -179,7 +175,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
   /** Pairs of runs of `--solvers` and the planted row, the planted row slowed in each second run. */
   const part = async (condition: "idle" | "busy", pairs: number): Promise<void> => {
-    const loadBefore = load();
+    const loadBefore = loadAverage();
     const busy = condition === "busy" ? spinner() : null;
     const same = emptyTally();
     const planted = emptyTally();
@@ -209,7 +205,7 @@ async function main(argv: readonly string[]): Promise<void> {
     out(
       `${what}: planted ${Math.round(options.slowdown * 100)}% slowdown judged slower in ${planted.slower} of ${planted.rows} pairs of rows ` +
         `(${found} in 10); ${planted["no change"]} no change, ${planted["not judged"] + planted.undecided} not judged, ${planted.faster} faster; ` +
-        `the slowdown as measured: median ${measured} [load ${loadBefore} → ${load()}]`,
+        `the slowdown as measured: median ${measured} [load ${loadBefore} → ${loadAverage()}]`,
     );
     goals.push(`${percent(same.faster + same.slower, same.rows)} false verdicts per 100 rows ${condition} (goal: at most 1)`);
     if (condition === "idle") goals.push(`planted ${Math.round(options.slowdown * 100)}% found in ${found} of 10 pairs idle (goal: at least 9)`);
@@ -219,7 +215,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (idlePairs > 0) await part("idle", idlePairs);
   if (options.busy && options.pairs > 0) await part("busy", options.pairs);
   if (options.refPairs > 0) {
-    const loadBefore = load();
+    const loadBefore = loadAverage();
     const t = emptyTally();
     for (let i = 0; i < options.refPairs; i++) {
       const text = await runBench(["--solvers", options.solvers.join(","), ...common, "--ref", "HEAD"]);
@@ -233,10 +229,10 @@ async function main(argv: readonly string[]): Promise<void> {
       t["not judged"] += unjudged;
       t.rows += faster + slower + unchanged + unjudged;
     }
-    out(`--ref HEAD (same commit, one process), idle: ${options.refPairs} runs, ${describeSame(t)} [load ${loadBefore} → ${load()}]`);
+    out(`--ref HEAD (same commit, one process), idle: ${options.refPairs} runs, ${describeSame(t)} [load ${loadBefore} → ${loadAverage()}]`);
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
-  out(`${runs} bench runs in ${seconds} s [load ${load()}]`);
+  out(`${runs} bench runs in ${seconds} s [load ${loadAverage()}]`);
   if (goals.length > 0) out(`rates: ${goals.join("; ")}`);
   if (options.keep) out(`runs kept in ${folder}`);
   else rmSync(folder, { recursive: true, force: true });

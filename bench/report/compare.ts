@@ -301,55 +301,35 @@ function unjudgedRounds(before: BenchRecord, after: BenchRecord): string {
 export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = defaultThreshold(before, after)): Change[] {
   const old = new Map(before.records.map((r) => [keyOf(r), r]));
   const solvers = new Map(after.records.map((r) => [keyOf(r), r.solver]));
+  /** The change of a row as far as the two sides say: null for a side that did not run it. */
+  const change = (earlier: BenchRecord | undefined, later: BenchRecord | undefined, verdict: Verdict): Change => ({
+    dataset: (later ?? earlier)!.dataset,
+    row: (later ?? earlier)!.row,
+    before: earlier?.puzzlesPerSecond ?? null,
+    after: later?.puzzlesPerSecond ?? null,
+    estimate: null,
+    verdict,
+    flags: { before: earlier ? noiseFlags(earlier) : [], after: later ? noiseFlags(later) : [] },
+  });
+  const floor = noiseThreshold;
   const changes: Change[] = after.records.map((r) => {
     const earlier = old.get(keyOf(r));
     old.delete(keyOf(r));
-    if (!earlier) {
-      return {
-        dataset: r.dataset,
-        row: r.row,
-        before: null,
-        after: r.puzzlesPerSecond,
-        estimate: null,
-        verdict: "not run before",
-        flags: { before: [], after: noiseFlags(r) },
-      };
-    }
+    if (!earlier) return change(undefined, r, "not run before");
     const estimate = changeEstimate(earlier, r);
-    const flags = { before: noiseFlags(earlier), after: noiseFlags(r) };
-    const flagged = [...flags.before, ...flags.after].some((flag) => JUDGING_FLAGS.includes(flag));
-    const floor = noiseThreshold;
-    const change: Change = {
-      dataset: r.dataset,
-      row: r.row,
-      before: earlier.puzzlesPerSecond,
-      after: r.puzzlesPerSecond,
-      estimate,
-      verdict: "not judged",
-      flags,
-      floor,
-    };
+    const judged = { ...change(earlier, r, "not judged"), estimate, floor };
+    const flagged = [...judged.flags.before, ...judged.flags.after].some((flag) => JUDGING_FLAGS.includes(flag));
     const different = workDifference(earlier, r);
-    if (!estimate) change.verdict = "undecided";
-    else if (different) change.reason = change.mismatch = different;
-    else if (flagged) change.verdict = "not judged";
-    else if (estimate.method !== "calibrated") change.reason = unjudgedRounds(earlier, r);
-    else change.verdict = betweenRunsVerdict(estimate, floor);
-    if (change.verdict === "not judged" && !change.reason && !flagged) change.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
-    return change;
+    if (!estimate) judged.verdict = "undecided";
+    else if (different) judged.reason = judged.mismatch = different;
+    else if (flagged) judged.verdict = "not judged";
+    else if (estimate.method !== "calibrated") judged.reason = unjudgedRounds(earlier, r);
+    else judged.verdict = betweenRunsVerdict(estimate, floor);
+    if (judged.verdict === "not judged" && !judged.reason && !flagged) judged.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
+    return judged;
   });
   setAsideCommonMoves(changes, (c) => solvers.get(keyOf(c)) ?? c.row, noiseThreshold);
-  for (const r of old.values()) {
-    changes.push({
-      dataset: r.dataset,
-      row: r.row,
-      before: r.puzzlesPerSecond,
-      after: null,
-      estimate: null,
-      verdict: "not run now",
-      flags: { before: noiseFlags(r), after: [] },
-    });
-  }
+  for (const r of old.values()) changes.push(change(r, undefined, "not run now"));
   return changes;
 }
 

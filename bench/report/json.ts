@@ -69,7 +69,15 @@ export function formatJson(run: BenchRun): string {
 
 /** Reads a run written by {@link formatJson}, or a version 2 or 1 file; throws naming `source` when the text is neither. */
 export function parseJson(text: string, source = "JSON"): BenchRun {
-  const data = parseTaggedRun<BenchRun & { settings?: Partial<BenchEnvironment> }>(text, source, FORMAT, [1, 2, VERSION], "result file");
+  let data: BenchRun & { format?: string; version?: number; settings?: Partial<BenchEnvironment> };
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${source}: not JSON (${(error as Error).message})`);
+  }
+  if (data?.format !== FORMAT || ![1, 2, VERSION].includes(data.version!) || !Array.isArray(data.records) || typeof data.environment !== "object") {
+    throw new Error(`${source}: not a ${FORMAT} v1/v2/v${VERSION} result file`);
+  }
   const records = data.records.map((record) => {
     const {
       perPuzzleMicros: _summary,
@@ -82,31 +90,4 @@ export function parseJson(text: string, source = "JSON"): BenchRun {
   const run: BenchRun = { environment: { ...data.environment, ...data.settings }, records };
   if (data.incomplete) run.incomplete = data.incomplete;
   return run;
-}
-
-/**
- * Reads `{ format, version, environment, records }` JSON of the given format and version(s)
- * (the bench's runs and the profiler's); throws naming `source` and what it expected otherwise.
- * Returns the whole object, so that callers can read their other fields.
- */
-export function parseTaggedRun<Run extends { environment: unknown; records: unknown[] }>(
-  text: string,
-  source: string,
-  format: string,
-  version: number | readonly number[],
-  what: string,
-): Run {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${source}: not JSON (${(error as Error).message})`);
-  }
-  const versions = typeof version === "number" ? [version] : version;
-  const run = data as Partial<Run> & { format?: string; version?: number };
-  if (run?.format !== format || !versions.includes(run.version!) || !Array.isArray(run.records) || typeof run.environment !== "object") {
-    throw new Error(`${source}: not a ${format} v${versions.join("/v")} ${what}`);
-  }
-  const { format: _format, version: _version, ...rest } = run;
-  return rest as Run;
 }

@@ -28,6 +28,7 @@ import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzleBytes } from "./corpus.js";
 import { cpuSeconds } from "./measure/reference.js";
 import { markdownTable } from "./report/markdown.js";
+import { tableLines } from "./report/table.js";
 import { BULK_COLUMNS, type BulkRow, SIZING_COLUMNS, figure, ratioCell } from "./bulk-table.js";
 import { median } from "./statistics.js";
 
@@ -226,17 +227,10 @@ async function measure(options: Options, scratch: string): Promise<void> {
   console.log("");
   console.log(`K (kernel in process, one thread): ${figure(median(k))} puzzles/s wall, ${figure(median(kCpu))} per CPU-second`);
   console.log("");
-  if (options.markdown) for (const line of markdownTable(BULK_COLUMNS, rows)) console.log(line);
-  else {
-    console.log("run                                    puzzles/s   ÷ K (range)        ÷ --threads 0 (range)   CPU s   peak RSS MB");
-    for (const row of rows) {
-      const cpu = row.cpuSeconds === null ? "" : row.cpuSeconds.toFixed(2);
-      const rss = row.rssMb === null ? "" : figure(row.rssMb);
-      console.log(
-        `${row.run.replace(/`/g, "").padEnd(38)} ${figure(row.perSecond).padStart(10)}   ${ratioCell(row.perK).padEnd(18)} ${ratioCell(row.perZero).padEnd(23)} ${cpu.padStart(6)}   ${rss.padStart(6)}`,
-      );
-    }
-  }
+  // As text, the same table without its Markdown's code marks.
+  const plain = (text: string) => text.replace(/`/g, "");
+  const textColumns = BULK_COLUMNS.map((column) => ({ ...column, header: plain(column.header), cell: (row: BulkRow) => plain(column.cell(row, rows[0])) }));
+  for (const line of options.markdown ? markdownTable(BULK_COLUMNS, rows) : tableLines(textColumns, rows)) console.log(line);
   if (hardGrids) {
     console.log("");
     for (const [name, list] of [

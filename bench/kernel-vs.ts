@@ -28,14 +28,11 @@ const DEFAULT_REF = "3c51558";
 /** The default datasets: five public 9×9 sets by name (`npx sudoku-wasm datasets fetch NAME` fetches each). */
 const DEFAULT_DATASETS = ["forum_hardest_1905_11plus", "forum_hardest_1106", "magictour_top1465", "17_clue", "kaggle_bryanpark_10k"];
 
-/** The options of one run. */
+/** The options of one run (each described in {@link OPTIONS}). */
 interface VersusOptions {
-  /** The commit whose kernels are the old side. */
   ref: string;
-  /** Today's 9×9 kernel build: release or variants/<name>. */
   build: KernelBuild;
   datasets: string[];
-  /** The first n puzzles of each file (0: all). */
   puzzles: number;
   rounds: number;
   limit: number;

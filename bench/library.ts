@@ -181,27 +181,14 @@ async function main(argv = process.argv): Promise<void> {
     }
   };
   /** The pool's two calls; each round runs both, in turn first. */
-  const poolCalls: PoolCall[] = [
-    {
-      name: "pool.solveMany",
-      kept: "every record kept",
-      run: async () => (await pool.solveMany(lines, { limit: LIMIT })).length,
-      rates: [],
-      lateness: [],
-      splits: [],
-    },
-    {
-      name: "pool.solveStream",
-      kept: "each record read and let go",
-      run: async () => {
-        let records = 0;
-        for await (const _record of pool.solveStream(lines, { limit: LIMIT })) records++;
-        return records;
-      },
-      rates: [],
-      lateness: [],
-      splits: [],
-    },
+  const poolCall = (name: string, kept: string, run: () => Promise<number>): PoolCall => ({ name, kept, run, rates: [], lateness: [], splits: [] });
+  const poolCalls = [
+    poolCall("pool.solveMany", "every record kept", async () => (await pool.solveMany(lines, { limit: LIMIT })).length),
+    poolCall("pool.solveStream", "each record read and let go", async () => {
+      let records = 0;
+      for await (const _record of pool.solveStream(lines, { limit: LIMIT })) records++;
+      return records;
+    }),
   ];
   const k: Rate[] = [];
   const single = { solveMany: [] as Rate[], "solve loop": [] as Rate[] };

@@ -49,7 +49,7 @@ import type { BenchRun } from "./records.js";
 import { type Change, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
 import { formatNumber, formatRatio } from "./report/format.js";
 import { seededSample } from "./sample.js";
-import { type RatioEstimate, studentT95 } from "./statistics.js";
+import { type RatioEstimate, studentT95, summarize } from "./statistics.js";
 import { type Expectation, expectationOf } from "./verify.js";
 
 /** A sampled pair still solves at least this many puzzles (or the whole draw). */
@@ -96,10 +96,7 @@ export async function solversIn(folder: string, commit: string): Promise<Map<str
 
 /** Student's t 95% interval of the geometric mean of `ratios` (each round's old ÷ new time). */
 export function pairedRatio(ratios: readonly number[]): RatioEstimate {
-  const logs = ratios.map(Math.log);
-  const n = logs.length;
-  const mean = logs.reduce((sum, value) => sum + value, 0) / n;
-  const sd = n > 1 ? Math.sqrt(logs.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1)) : Infinity;
+  const { n, mean, sd } = summarize(ratios.map(Math.log));
   const spread = n > 1 ? (studentT95(n - 1) * sd) / Math.sqrt(n) : Infinity;
   return { ratio: Math.exp(mean), low: Math.exp(mean - spread), high: Math.exp(mean + spread), method: "paired" };
 }

@@ -112,14 +112,6 @@ function spinner(): ChildProcess {
 /** Verdict counts over many rows. */
 type Tally = Record<Verdict, number> & { rows: number };
 
-function tally(changes: readonly Change[], into: Tally = emptyTally()): Tally {
-  for (const change of changes) {
-    into[change.verdict]++;
-    into.rows++;
-  }
-  return into;
-}
-
 function emptyTally(): Tally {
   return { rows: 0, faster: 0, slower: 0, "no change": 0, "not judged": 0, undecided: 0, "not run before": 0, "not run now": 0 };
 }
@@ -141,16 +133,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const options = command.parse([...argv], { from: "user" }).opts<RateOptions>();
   const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
   const environment = collectEnvironment({ seed: 1, limit: 2, timeMs: options.time, budget: 100_000 }, new Date());
-  const common = [
-    "--datasets",
-    options.datasets.join(","),
-    "--time",
-    String(options.time),
-    "--rounds",
-    String(options.rounds),
-    "--puzzles",
-    String(options.puzzles),
-  ];
+  const common = ["--datasets", options.datasets.join(","), "--time", `${options.time}`, "--rounds", `${options.rounds}`, "--puzzles", `${options.puzzles}`];
   common.push("--threads", "0", "--no-chart");
   const benchOptions = options.benchOptions.split(" ").filter((word) => word !== "");
   const started = performance.now();
@@ -187,11 +170,10 @@ async function main(argv: readonly string[]): Promise<void> {
       for (let i = 0; i < pairs; i++) {
         const changes = await pair(`${condition}-${i}`, args, plain, slowed);
         for (const change of changes) {
-          if (change.row !== PLANTED_ROW) tally([change], same);
-          else {
-            tally([change], planted);
-            if (change.estimate) ratios.push(change.estimate.ratio);
-          }
+          const into = change.row === PLANTED_ROW ? planted : same;
+          into[change.verdict]++;
+          into.rows++;
+          if (change.row === PLANTED_ROW && change.estimate) ratios.push(change.estimate.ratio);
         }
       }
     } finally {

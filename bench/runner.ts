@@ -127,9 +127,11 @@ export interface BatchRunner {
   /** One call that returns every answer, for checking (untimed). */
   answers(): Promise<BatchAnswers>;
   /** One timed call; returns the total solution count (and, when timed where it ran, the ms it took there). */
-  solve(): Promise<number | TimedElsewhere>;
+  solve(): number | TimedElsewhere | Promise<number | TimedElsewhere>;
   /** The answers of the last timed call, where the runner can hold them against the checked ones. */
   lastAnswers?(): KeptAnswers | null;
+  /** After the last call's answers were checked: a runner that reuses its buffers clears them here. */
+  afterCheck?(): void;
   /** Before each timing round: a runner whose rounds each run in a fresh worker thread starts it here. */
   beginRound?(): Promise<void>;
   close(): Promise<void>;
@@ -368,30 +370,6 @@ async function timePerPuzzle(
   );
 }
 
-// ─── Timing ──────────────────────────────────────────────────────────────────
-
-/**
- * A row's batch timing (measure/batches.ts) in `rounds` rounds (rounds.ts): warm-up, then at
- * least MIN_SAMPLES batches and `timeMs` in all; `afterEach(call)`, outside the timing, checks
- * the answers of call number `call` (counted across the rounds, warm-up included).
- */
-function timeRowBatches(
-  name: string,
-  solveBatch: () => number | TimedElsewhere | Promise<number | TimedElsewhere>,
-  expectedTotal: number,
-  { timeMs, rounds = DEFAULT_ROUNDS, signal }: Pick<BenchPlan, "timeMs" | "rounds" | "signal">,
-  afterEach?: (call: number) => void,
-  beforeRound?: () => Promise<void>,
-): Promise<RoundTiming> {
-  let calls = 0;
-  const after = afterEach ? () => afterEach(++calls) : undefined;
-  const warmupMs = timeMs * WARMUP_SHARE;
-  return timeRounds(name, solveBatch, expectedTotal, { timeMs, rounds, minCalls: MIN_SAMPLES, warmupMs, signal, afterEach: after, beforeRound });
-}
-
-/** Per-puzzle guesses (NaN: unknown), and whether the budget stopped each puzzle. */
-type RowGuesses = Pick<BatchAnswers, "guesses" | "timedOut">;
-
 // ─── Measuring one row ───────────────────────────────────────────────────────
 
 /** One row's record, and the per-puzzle µs of its puzzles (for comparing on shared puzzles). */
@@ -400,6 +378,11 @@ interface MeasuredRow {
   micros: Float64Array;
 }
 
+/**
+ * One row: its answers checked (an engine's by the per-puzzle pass, a batch engine's own row by
+ * one batch call too, an extra row's by one call of its runner), its batches timed in rounds, and
+ * an engine's puzzles timed one by one.
+ */
 async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: Map<string, SolverEngine>): Promise<MeasuredRow> {
   const limit = effectiveLimit(row.info, plan.limit);
   const budget = row.info.capabilities.budget ? plan.budget : Infinity;
@@ -407,117 +390,102 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   const name = `${draw.dataset.name} · ${row.label}`;
   const decided = draw.sampleSizes.get(row.info.id);
   let grids = decided === undefined ? draw.grids : draw.grids.slice(0, decided);
-
-  let timing: RoundTiming;
-  let guesses: RowGuesses;
-  let timeouts = 0;
-  let timed: Float64Array | null = null;
+  let runner: BatchRunner;
+  let checked: BatchAnswers;
+  let total: number;
   let batchCall: boolean;
+  let timeouts = 0;
+  let timePuzzles = async (): Promise<Float64Array | null> => null;
   if (row.extra) {
     // An extra row loads its own engines (worker threads); one of one outside solver calls it once per puzzle there.
-    ({ timing, guesses } = await timeExtraRow(row, draw, name, grids, limit, budget, check, plan));
+    const opened = await row.extra.open(grids, limit, budget);
+    runner = opened;
+    checked = await opened.answers().catch(async (error: unknown) => {
+      await opened.close();
+      throw error;
+    });
+    total = checkAnswers(checked, grids.length, check);
     batchCall = row.extra.threads !== null;
   } else {
     const engine = await loadEngine(row.info, draw.shape, engines);
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
     const pass = await perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check, plan.signal);
     grids = grids.slice(0, pass.solved);
-    const same = sameAsChecked(draw, row.label, limit, pass.answers);
-    ({ timing, guesses } = await timeEngineRow(row, draw, engine, name, grids, limit, budget, pass, check, same, plan));
+    const solved = grids;
     timeouts = pass.timeouts;
-    // Rounds timed in fresh workers left this thread's code as the checked pass compiled it.
-    if (plan.timeElsewhere) await warmPerPuzzle(name, engine, grids, limit, budget, plan.signal);
-    timed = await timePerPuzzle(engine, grids, limit, budget, check, same, plan.signal);
     batchCall = row.mode === "engine" && solvesBatches(engine);
+    const local = localRunner(engine, grids, limit, budget, batchCall);
+    // A batch engine's own row is checked by one batch call too: its later calls are held against that.
+    checked = batchCall ? await local.answers() : { ...pass.answers, guesses: pass.answers.guesses.subarray(0, pass.solved) };
+    total = batchCall ? checkAnswers(checked, grids.length, check) : sumOf(pass.answers.counts, pass.solved);
+    const elsewhere = plan.timeElsewhere?.(row.info, batchCall);
+    runner = elsewhere ? await elsewhere(grids, limit, budget) : local;
+    timePuzzles = async () => {
+      // Rounds timed in fresh workers left this thread's code as the checked pass compiled it.
+      if (elsewhere) await warmPerPuzzle(name, engine, solved, limit, budget, plan.signal);
+      return timePerPuzzle(engine, solved, limit, budget, check, sameAsChecked(draw, row.label, limit, pass.answers), plan.signal);
+    };
   }
+  const timing = await timeRunner(runner, name, grids.length, total, sameAsChecked(draw, row.label, limit, checked), plan);
+  const timed = await timePuzzles();
   if (timed && decided === undefined) draw.solverMicros.set(row.info.id, timed);
   draw.sampleSizes.set(row.info.id, grids.length);
-  const record = toRecord(row, draw, plan, { puzzles: grids.length, timeouts, batchCall }, timing, timed, guesses);
+  const record = toRecord(row, draw, plan, { puzzles: grids.length, timeouts, batchCall }, timing, timed, checked);
   return { record, micros: timed ?? draw.solverMicros.get(row.info.id)! };
 }
 
-/** Times an engine row: one solveBatch call per batch for batch engines' own rows, else a countSolutions loop. */
-async function timeEngineRow(
-  row: Row,
-  draw: PuzzleDraw,
-  engine: SolverEngine,
-  name: string,
-  grids: readonly Grid[],
-  limit: number,
-  budget: number,
-  pass: PassResult,
-  check: AnswerCheck,
-  same: SameAnswerCheck,
-  plan: BenchPlan,
-): Promise<{ timing: RoundTiming; guesses: RowGuesses }> {
-  if (row.mode === "engine" && solvesBatches(engine)) {
+/** An engine's row in this thread: one solveBatch call per timed call, or a countSolutions loop. */
+function localRunner(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, batch: boolean): BatchRunner {
+  const close = async () => {};
+  if (batch && solvesBatches(engine)) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
-    const answers = batchAnswers(solveBatch(packed, grids.length, limit, budget)); // copied: the timed calls reuse the kernel's regions
-    const total = checkAnswers(answers, grids.length, check);
-    // The batch check is this row's own verification: its later calls are held against it.
-    const sameAsBatch = sameAsChecked(draw, row.label, limit, answers);
-    const elsewhere = plan.timeElsewhere?.(row.info, true);
-    if (elsewhere) return { timing: await timeRunner(await elsewhere(grids, limit, budget), name, grids, total, sameAsBatch, plan), guesses: answers };
     let last: BatchResult | null = null;
-    const timed = () => sumOf((last = solveBatch(packed, grids.length, limit, budget)).counts);
-    const afterEach = (call: number) => checkSameAnswers(batchViews(last!), grids.length, sameAsBatch, `timed batch ${call}`);
-    const timing = await timeRowBatches(name, timed, total, plan, afterEach);
-    return { timing, guesses: answers };
+    return {
+      answers: async () => batchAnswers(solveBatch(packed, grids.length, limit, budget)), // copied: the timed calls reuse the kernel's regions
+      solve: () => sumOf((last = solveBatch(packed, grids.length, limit, budget)).counts),
+      lastAnswers: () => last && batchViews(last),
+      close,
+    };
   }
-  const guesses = { guesses: pass.answers.guesses.subarray(0, pass.solved), timedOut: pass.answers.timedOut };
-  const total = sumOf(pass.answers.counts, pass.solved);
-  const elsewhere = plan.timeElsewhere?.(row.info, false);
-  if (elsewhere) return { timing: await timeRunner(await elsewhere(grids, limit, budget), name, grids, total, same, plan), guesses };
   const loop = countingLoop(engine, grids, limit, budget);
-  const afterEach = (call: number) => {
-    checkSameAnswers(loop.answers, grids.length, same, `timed batch ${call}`);
-    loop.answers.solutions.fill(0); // the next call must write its solutions, not leave these standing
+  return {
+    answers: async () => {
+      loop.call();
+      return loop.answers;
+    },
+    solve: loop.call,
+    lastAnswers: () => loop.answers,
+    afterCheck: () => loop.answers.solutions.fill(0), // the next call must write its solutions, not leave these standing
+    close,
   };
-  return { timing: await timeRowBatches(name, loop.call, total, plan, afterEach), guesses };
-}
-
-async function timeExtraRow(
-  row: Row,
-  draw: PuzzleDraw,
-  name: string,
-  grids: readonly Grid[],
-  limit: number,
-  budget: number,
-  check: AnswerCheck,
-  plan: BenchPlan,
-): Promise<{ timing: RoundTiming; guesses: RowGuesses }> {
-  const runner = await row.extra!.open(grids, limit, budget);
-  let answers: BatchAnswers;
-  try {
-    answers = await runner.answers();
-  } catch (error) {
-    await runner.close();
-    throw error;
-  }
-  const total = checkAnswers(answers, grids.length, check);
-  const same = sameAsChecked(draw, row.label, limit, answers);
-  return { timing: await timeRunner(runner, name, grids, total, same, plan), guesses: answers };
 }
 
 /**
- * Times the calls of `runner` in rounds (each started by its `beginRound`), each call's answers,
- * where the runner keeps them, held against the checked ones (`same`); closes the runner.
+ * Times the calls of `runner` in rounds (rounds.ts: warm-up, then at least MIN_SAMPLES batches
+ * and `timeMs` in all, each round started by the runner's `beginRound`); after each call, outside
+ * its timing, its answers, where the runner keeps them, are held against the checked ones
+ * (`same`). Closes the runner.
  */
-async function timeRunner(
-  runner: BatchRunner,
-  name: string,
-  grids: readonly Grid[],
-  total: number,
-  same: SameAnswerCheck,
-  plan: BenchPlan,
-): Promise<RoundTiming> {
+async function timeRunner(runner: BatchRunner, name: string, count: number, total: number, same: SameAnswerCheck, plan: BenchPlan): Promise<RoundTiming> {
+  let calls = 0;
+  const afterEach = () => {
+    const last = runner.lastAnswers?.();
+    calls++;
+    if (!last) return;
+    checkSameAnswers(last, count, same, `timed batch ${calls}`);
+    runner.afterCheck?.();
+  };
   try {
-    const afterEach = (call: number) => {
-      const last = runner.lastAnswers?.();
-      if (last) checkSameAnswers(last, grids.length, same, `timed batch ${call}`);
-    };
-    return await timeRowBatches(name, () => runner.solve(), total, plan, afterEach, runner.beginRound);
+    return await timeRounds(name, () => runner.solve(), total, {
+      timeMs: plan.timeMs,
+      rounds: plan.rounds ?? DEFAULT_ROUNDS,
+      minCalls: MIN_SAMPLES,
+      warmupMs: plan.timeMs * WARMUP_SHARE,
+      signal: plan.signal,
+      afterEach,
+      beforeRound: runner.beginRound,
+    });
   } finally {
     await runner.close();
   }
@@ -532,7 +500,7 @@ function toRecord(
   { puzzles, timeouts, batchCall }: { puzzles: number; timeouts: number; batchCall: boolean },
   timing: RoundTiming,
   micros: Float64Array | null,
-  guesses: RowGuesses,
+  guesses: Pick<BatchAnswers, "guesses" | "timedOut">,
 ): BenchRecord {
   const sorted = micros ? Float64Array.from(micros).sort() : null;
   const guessStats = row.info.capabilities.guesses ? summarizeGuesses(guesses.guesses, guesses.timedOut) : null;

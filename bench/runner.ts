@@ -125,7 +125,7 @@ export interface ExtraRow {
 /** Solves one prepared batch per call; `close` frees what `open` took. */
 export interface BatchRunner {
   /** One call that returns every answer, for checking (untimed). */
-  answers(): Promise<BatchAnswers>;
+  answers(): BatchAnswers | Promise<BatchAnswers>;
   /** One timed call; returns the total solution count (and, when timed where it ran, the ms it took there). */
   solve(): number | TimedElsewhere | Promise<number | TimedElsewhere>;
   /** The answers of the last timed call, where the runner can hold them against the checked ones. */
@@ -400,10 +400,12 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
     // An extra row loads its own engines (worker threads); one of one outside solver calls it once per puzzle there.
     const opened = await row.extra.open(grids, limit, budget);
     runner = opened;
-    checked = await opened.answers().catch(async (error: unknown) => {
+    try {
+      checked = await opened.answers();
+    } catch (error) {
       await opened.close();
       throw error;
-    });
+    }
     total = checkAnswers(checked, grids.length, check);
     batchCall = row.extra.threads !== null;
   } else {
@@ -416,7 +418,7 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
     batchCall = row.mode === "engine" && solvesBatches(engine);
     const local = localRunner(engine, grids, limit, budget, batchCall);
     // A batch engine's own row is checked by one batch call too: its later calls are held against that.
-    checked = batchCall ? await local.answers() : { ...pass.answers, guesses: pass.answers.guesses.subarray(0, pass.solved) };
+    checked = batchCall ? local.answers() : { ...pass.answers, guesses: pass.answers.guesses.subarray(0, pass.solved) };
     total = batchCall ? checkAnswers(checked, grids.length, check) : sumOf(pass.answers.counts, pass.solved);
     const elsewhere = plan.timeElsewhere?.(row.info, batchCall);
     runner = elsewhere ? await elsewhere(grids, limit, budget) : local;
@@ -434,15 +436,22 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   return { record, micros: timed ?? draw.solverMicros.get(row.info.id)! };
 }
 
+/** A runner in this thread, whose calls return at once: `answers` gives buffers of their own, `lastAnswers` the last call's. */
+export type LocalRunner = Omit<BatchRunner, "answers" | "solve" | "lastAnswers"> & {
+  answers(): BatchAnswers;
+  solve(): number;
+  lastAnswers(): KeptAnswers | null;
+};
+
 /** An engine's row in this thread: one solveBatch call per timed call, or a countSolutions loop. */
-function localRunner(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, batch: boolean): BatchRunner {
+export function localRunner(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, batch: boolean): LocalRunner {
   const close = async () => {};
   if (batch && solvesBatches(engine)) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
     let last: BatchResult | null = null;
     return {
-      answers: async () => batchAnswers(solveBatch(packed, grids.length, limit, budget)), // copied: the timed calls reuse the kernel's regions
+      answers: () => batchAnswers(solveBatch(packed, grids.length, limit, budget)), // copied: the timed calls reuse the kernel's regions
       solve: () => sumOf((last = solveBatch(packed, grids.length, limit, budget)).counts),
       lastAnswers: () => last && batchViews(last),
       close,
@@ -450,9 +459,10 @@ function localRunner(engine: SolverEngine, grids: readonly Grid[], limit: number
   }
   const loop = countingLoop(engine, grids, limit, budget);
   return {
-    answers: async () => {
-      loop.call();
-      return loop.answers;
+    answers: () => {
+      const once = countingLoop(engine, grids, limit, budget);
+      once.call();
+      return once.answers;
     },
     solve: loop.call,
     lastAnswers: () => loop.answers,

@@ -67,14 +67,22 @@ export function formatJson(run: BenchRun): string {
   });
 }
 
-/** Reads a run written by {@link formatJson}, or a version 2 or 1 file; throws naming `source` when the text is neither. */
-export function parseJson(text: string, source = "JSON"): BenchRun {
-  let data: BenchRun & { format?: string; version?: number; settings?: Partial<BenchEnvironment> };
+/** `text` parsed as JSON; throws naming `source` when it is not JSON. */
+export function readJson(text: string, source: string): unknown {
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new Error(`${source}: not JSON (${(error as Error).message})`);
   }
+}
+
+/** Reads a run written by {@link formatJson} (its text, or that parsed), or a version 2 or 1 file; throws naming `source` when it is neither. */
+export function parseJson(text: string | object, source = "JSON"): BenchRun {
+  const data = (typeof text === "string" ? readJson(text, source) : text) as BenchRun & {
+    format?: string;
+    version?: number;
+    settings?: Partial<BenchEnvironment>;
+  };
   if (data?.format !== FORMAT || ![1, 2, VERSION].includes(data.version!) || !Array.isArray(data.records) || typeof data.environment !== "object") {
     throw new Error(`${source}: not a ${FORMAT} v1/v2/v${VERSION} result file`);
   }

@@ -29,14 +29,11 @@ const CAP_WIDTH = 8;
 const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
 
 /**
- * `count` colours, one per series (the bench chart's rows, the profiler's variants), as far
- * apart as the eye tells them: Tableau 10 while it
- * suffices; beyond it, a greedy max–min pick: from Tableau's blue, each next colour is the
- * candidate farthest (CIEDE2000 ΔE) from every colour picked so far. The candidates are an
- * sRGB grid of 16 levels per channel with lightness 25–80, so that no bar fades into the white
- * page or into black. A default run's 23 series are then at least ΔE00 19 apart (hue-wheel
- * tiers before: wasm and wasm:static two shades of one red; a CIE76 pick left three blues
- * ΔE00 10 apart, CIE76 being too generous in the blues).
+ * `count` colours, one per series (the bench chart's rows, the profiler's variants), as far apart
+ * as the eye tells them: Tableau 10 while it suffices; beyond it, a greedy max–min pick: from
+ * Tableau's blue, each next colour is the candidate farthest (CIEDE2000 ΔE, which unlike CIE76 is
+ * not too generous in the blues) from every colour picked so far. The candidates are an sRGB grid
+ * of 16 levels per channel with lightness 25–80, so that no bar fades into the white page or black.
  */
 export function seriesColours(count: number): string[] {
   if (count <= PALETTE.length) return PALETTE.slice(0, count);

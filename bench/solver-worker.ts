@@ -2,13 +2,11 @@
  * The worker thread an outside solver (a module of --solvers, or wasm-abi:) runs in, so that the
  * bench can stop it (isolated.ts): a call past the time limit, or Ctrl-C, terminates this thread,
  * whatever the solver does; with --fresh-rounds, each timing round of any row runs in one of its
- * own (a registry solver loaded by id; a batch engine's row as one solveBatch call per batch).
- * It loads the solver once, takes the puzzles once, then answers each
- * `solve` with every puzzle's count, solution, guesses and budget stop, and the ms the batch took
- * here (which the bench times it by, not the trip between threads) with the process CPU ms of that
- * stretch (the bench's own thread only waits meanwhile, so that is this thread's work), and the
- * calibration work it was asked to run after the batch (rounds.ts), which must run on this thread. Before each countSolutions
- * call it counts the call in `calls` (shared memory), by which the bench sees one that runs too long.
+ * own. It loads the solver once, takes the puzzles once, then answers each `solve` with every
+ * puzzle's answer, the ms and process CPU ms the batch took here (the bench times it by these, not
+ * by the trip between threads), and the calibration work run after it on this thread (rounds.ts).
+ * Each countSolutions call is counted in `calls` (shared memory) first, by which the bench sees
+ * one that runs too long.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { Grid } from "../src/model/puzzle.js";

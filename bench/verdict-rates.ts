@@ -1,23 +1,16 @@
 /**
- * `npm run verdict-rates`: how far `--compare`'s verdicts can be trusted on this machine. It runs
- * the bench in pairs of separate processes and judges each pair as `--compare` does. Every run
- * times the rows of `--solvers` and the planted module's row (bench/planted.ts: the wasm kernel
- * behind the solver-module interface); in the second run of a pair the planted row makes the
+ * `npm run verdict-rates`: how far `--compare`'s verdicts can be trusted on this machine
+ * (docs/bench.md, "How far the verdicts hold"). It runs the bench in pairs of separate processes
+ * and judges each pair as `--compare` does. Every run times the rows of `--solvers` and the
+ * planted module's row (bench/planted.ts); in the second run of a pair the planted row makes the
  * share `--slowdown` of its calls twice, and nothing else changes:
  *
- *   idle      `--planted-pairs` pairs (at least `--pairs`): every verdict "faster" or "slower" on a
- *             row of `--solvers` is false (printed per 100 rows); the share of planted rows judged
- *             "slower" is the detection rate
- *   busy      `--pairs` pairs with the other core kept busy by a spinning child process: the same
- *             two rates
+ *   idle      `--planted-pairs` pairs (at least `--pairs`): every "faster" or "slower" on a row of
+ *             `--solvers` is false; the share of planted rows judged "slower" is the detection rate
+ *   busy      `--pairs` pairs with the other core kept busy by a spinning child: the same two rates
  *
- * So a real change is looked for beside unchanged rows, as in a real comparison (the checks that
- * set rows aside when every solver moved alike see the planted row too). The goal: at most 1
- * false verdict per 100 rows, idle and busy; a 10% slowdown judged slower in at least 9 of 10
- * pairs on an idle machine. Prints the CPU (lscpu's model name), the load average at the start
- * and end of each part, the rates against the goal, and how long it took. With `--ref-pairs N`,
- * also N runs of `--ref HEAD` (this commit against itself, interleaved in one process) and their
- * false verdicts. `--bench-options` passes more options to every run (e.g. "--fresh-rounds").
+ * The goal: at most 1 false verdict per 100 rows, idle and busy; a 10% slowdown found in at least
+ * 9 of 10 pairs idle. `--ref-pairs N` adds N runs of `--ref HEAD` and their false verdicts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -543,7 +543,7 @@ function toRecord(
     roundMicros: timing.roundMs.map((ms) => (ms * 1000) / puzzles),
     otherCoresBusy: timing.otherCoresBusy ?? null,
     ...calibratedFields(timing, puzzles),
-    passMeanMicros: micros && micros.length > 0 ? micros.reduce((sum, value) => sum + value, 0) / micros.length : null,
+    passMeanMicros: micros && micros.length > 0 ? sumOf(micros) / micros.length : null,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   };
 }
@@ -561,9 +561,8 @@ export function isPureTsBaseline(record: BenchRecord, info: SolverInfo | undefin
  */
 function meanMicrosOver(record: BenchRecord, shared: number, micros?: Float64Array): number {
   if (!micros || shared >= micros.length) return record.meanMicros;
-  const sum = (values: Float64Array) => values.reduce((total, value) => total + value, 0);
-  const prefixMean = sum(micros.subarray(0, shared)) / shared;
-  const fullMean = sum(micros) / micros.length;
+  const prefixMean = sumOf(micros, shared) / shared;
+  const fullMean = sumOf(micros) / micros.length;
   return fullMean > 0 ? (record.meanMicros * prefixMean) / fullMean : record.meanMicros;
 }
 

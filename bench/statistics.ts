@@ -95,12 +95,6 @@ export function halfWidth(estimate: RatioEstimate): number {
   return (estimate.high - estimate.low) / 2;
 }
 
-function meanOf(values: ArrayLike<number>): number {
-  let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += values[i];
-  return sum / values.length;
-}
-
 /**
  * The mean of `values.length` draws with replacement from `values`. An index is a 32-bit draw
  * scaled to the length (a bias below length / 2^32, far under the bootstrap's own error),
@@ -129,7 +123,7 @@ export function bootstrapRatio(
   for (let i = 0; i < resamples; i++) ratios[i] = resampledMean(numerator, random) / resampledMean(denominator, random);
   ratios.sort();
   const tail = (1 - CONFIDENCE) / 2;
-  return { ratio: meanOf(numerator) / meanOf(denominator), low: quantile(ratios, tail), high: quantile(ratios, 1 - tail), method: "bootstrap" };
+  return { ratio: summarize(numerator).mean / summarize(denominator).mean, low: quantile(ratios, tail), high: quantile(ratios, 1 - tail), method: "bootstrap" };
 }
 
 /**

@@ -4,7 +4,8 @@
  * `--help` prints its usage and exits 0; a standard output closed early (`… | head`) exits 0 quietly. `quietUsage` makes a commander program throw its usage
  * errors instead of printing them, so that they reach {@link runTool} as one line.
  */
-import { type Command, CommanderError } from "commander";
+import { Command, CommanderError, type OptionValues } from "commander";
+import { type OptionRow, toOption } from "../src/cli-kit/options.js";
 import { cpus, loadavg } from "node:os";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { DatasetSpecError } from "../src/datasets/read.js";
@@ -14,6 +15,18 @@ import { terminalSafe } from "./report/format.js";
 export function quietUsage<C extends Command>(program: C): C {
   program.exitOverride().configureOutput({ outputError: () => {} });
   return program;
+}
+
+/** The options `argv` gives a tool whose options table is `rows` (src/cli-kit/options.ts); usage errors are thrown (for {@link runTool}). */
+export function parseToolOptions<T extends OptionValues>(
+  name: string,
+  description: string,
+  rows: readonly OptionRow[],
+  argv: readonly string[] = process.argv.slice(2),
+): T {
+  const command = quietUsage(new Command(name).description(description));
+  for (const row of rows) command.addOption(toOption(row));
+  return command.parse([...argv], { from: "user" }).opts<T>();
 }
 
 /** The three load averages, "0.4 0.7 0.9". */

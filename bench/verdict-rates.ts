@@ -16,9 +16,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadAverage, quietUsage, runTool } from "./tool.js";
-import { Command, InvalidArgumentError } from "commander";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
+import { loadAverage, parseToolOptions, runTool } from "./tool.js";
+import { InvalidArgumentError } from "commander";
+import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { packagePath } from "../src/kernel/paths.js";
 import { collectEnvironment } from "./env.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
@@ -119,11 +119,8 @@ function describeSame(t: Tally): string {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const command = new Command("npm run verdict-rates --");
-  command.description("false verdicts of --compare on one commit, and the share of a planted slowdown it finds");
-  OPTIONS.forEach((row) => command.addOption(toOption(row)));
-  quietUsage(command);
-  const options = command.parse([...argv], { from: "user" }).opts<RateOptions>();
+  const description = "false verdicts of --compare on one commit, and the share of a planted slowdown it finds";
+  const options = parseToolOptions<RateOptions>("npm run verdict-rates --", description, OPTIONS, argv);
   const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
   const environment = collectEnvironment({ seed: 1, limit: 2, timeMs: options.time, budget: 100_000 }, new Date());
   const common = ["--datasets", options.datasets.join(","), "--time", `${options.time}`, "--rounds", `${options.rounds}`, "--puzzles", `${options.puzzles}`];

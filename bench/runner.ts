@@ -413,7 +413,6 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
     const pass = await perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check, plan.signal);
     grids = grids.slice(0, pass.solved);
-    const solved = grids;
     timeouts = pass.timeouts;
     batchCall = row.mode === "engine" && solvesBatches(engine);
     const local = localRunner(engine, grids, limit, budget, batchCall);
@@ -424,8 +423,8 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
     runner = elsewhere ? await elsewhere(grids, limit, budget) : local;
     timePuzzles = async () => {
       // Rounds timed in fresh workers left this thread's code as the checked pass compiled it.
-      if (elsewhere) await warmPerPuzzle(name, engine, solved, limit, budget, plan.signal);
-      return timePerPuzzle(engine, solved, limit, budget, check, sameAsChecked(draw, row.label, limit, pass.answers), plan.signal);
+      if (elsewhere) await warmPerPuzzle(name, engine, grids, limit, budget, plan.signal);
+      return timePerPuzzle(engine, grids, limit, budget, check, sameAsChecked(draw, row.label, limit, pass.answers), plan.signal);
     };
   }
   const timing = await timeRunner(runner, name, grids.length, total, sameAsChecked(draw, row.label, limit, checked), plan);

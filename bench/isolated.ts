@@ -21,9 +21,6 @@ import type { WorkerReply, WorkerRequest } from "./solver-worker.js";
 /** How often a waiting call checks the time limit and the signal, in ms. */
 const WATCH_MS = 50;
 
-/** The default time limit of one countSolutions call of an outside solver, in ms. */
-export const DEFAULT_SOLVER_TIMEOUT_MS = 10_000;
-
 /** The --solvers item that loads `info` again in the worker: its id for a registry solver. */
 function specOf(info: SolverInfo): string {
   if (!isOutsideSolver(info)) return info.id;

@@ -130,7 +130,7 @@ export function bootstrapRatio(
  * Above this many samples on either side, {@link ratioOfMeans} takes Welch's interval from the
  * samples' n, mean and σ instead of the bootstrap: with hundreds of samples the means are near
  * normal and the two agree (test/bench-statistics.test.ts), while the bootstrap's cost grows with
- * the samples (seconds per run for thousands of fast batches per row).
+ * the samples.
  */
 export const BOOTSTRAP_MAX_SAMPLES = 500;
 

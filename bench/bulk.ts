@@ -26,6 +26,7 @@ import { CELLS } from "../src/model/shape.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
 import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzleBytes } from "./corpus.js";
+import { solveInBatches } from "./measure/kernel.js";
 import { cpuSeconds } from "./measure/reference.js";
 import { markdownTable } from "./report/markdown.js";
 import { tableLines } from "./report/table.js";
@@ -33,7 +34,6 @@ import { BULK_COLUMNS, type BulkRow, SIZING_COLUMNS, figure, ratioCell } from ".
 import { median } from "./statistics.js";
 
 const HARD_SET = "forum_hardest_1905_11plus";
-const KERNEL_BATCH = 4096;
 
 interface Options {
   records: number;
@@ -92,11 +92,7 @@ function kernelRate(kernel: WasmKernel, grids: Uint8Array, limit: number): { per
   const count = grids.length / CELLS;
   const cpu = cpuSeconds();
   const started = performance.now();
-  for (let first = 0; first < count; first += KERNEL_BATCH) {
-    const n = Math.min(KERNEL_BATCH, count - first);
-    kernel.input(n).set(grids.subarray(first * CELLS, (first + n) * CELLS));
-    kernel.run(n, limit);
-  }
+  solveInBatches(kernel, grids, limit);
   const wall = (performance.now() - started) / 1000;
   return { perSecond: count / wall, perCpuSecond: count / (cpuSeconds() - cpu) };
 }

@@ -13,6 +13,7 @@ import type { Grid } from "../src/model/puzzle.js";
 import type { SolverInfo } from "../src/solvers/registry.js";
 import { isOutsideSolver } from "./custom-solvers.js";
 import { TimingAborted, type TimedElsewhere } from "./measure/batches.js";
+import { sumOf } from "./measure/timing.js";
 import type { BatchAnswers } from "./measure/check.js";
 import { CALIBRATION_SHARE } from "./rounds.js";
 import type { BatchRunner, ExtraRow } from "./runner.js";
@@ -80,20 +81,21 @@ export async function openWorkerRow(
   let current = await start();
   let rounds = 0;
   let last: BatchAnswers | null = null;
-  const solve = async (): Promise<BatchAnswers & TimedElsewhere> => {
-    const solved = (await current.ask({ kind: "solve", calibrationShare: CALIBRATION_SHARE })) as Extract<WorkerReply, { kind: "solved" }>;
-    const { counts, solutions, guesses, timedOut } = solved;
-    let total = 0;
-    for (const count of counts) total += count;
-    return { counts, solutions, guesses, timedOut: (i) => timedOut[i] === 1, total, ms: solved.ms, cpuMs: solved.cpuMs, calibration: solved.calibration };
+  /** One batch in the worker: its answers (kept as the last call's) and how long it took there. */
+  const solve = async (): Promise<TimedElsewhere> => {
+    const { counts, solutions, guesses, timedOut, ms, cpuMs, calibration } = (await current.ask({
+      kind: "solve",
+      calibrationShare: CALIBRATION_SHARE,
+    })) as Extract<WorkerReply, { kind: "solved" }>;
+    last = { counts, solutions, guesses, timedOut: (i) => timedOut[i] === 1 };
+    return { total: sumOf(counts), ms, cpuMs, calibration };
   };
   return {
-    answers: () => solve(),
-    solve: async () => {
-      const answers = await solve();
-      last = answers;
-      return { total: answers.total, ms: answers.ms, cpuMs: answers.cpuMs, calibration: answers.calibration };
+    answers: async () => {
+      await solve();
+      return last!;
     },
+    solve,
     lastAnswers: () => last,
     beginRound: freshRounds
       ? async () => {

@@ -36,11 +36,11 @@ import { WasmKernel } from "../src/kernel/wasm.js";
 import { readDigits } from "../src/model/puzzle.js";
 import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzles } from "./corpus.js";
+import { solveInBatches } from "./measure/kernel.js";
 import { cpuSeconds } from "./measure/reference.js";
 import { figure, ratioCell } from "./bulk-table.js";
 import { median } from "./statistics.js";
 
-const KERNEL_BATCH = 4096;
 const LIMIT = 2;
 const TIMER_MS = 10;
 
@@ -173,13 +173,7 @@ async function main(argv = process.argv): Promise<void> {
     `${options.file ?? "generated easy puzzles (the bundled easy tier, relabelled)"}: ${figure(sample.length)} lines for K, solveMany and the solve loop; ${figure(lines.length)} for the pool (${options.threads} threads); limit ${LIMIT}; ${options.rounds} rounds`,
   );
 
-  const kernelRun = () => {
-    for (let first = 0; first < sample.length; first += KERNEL_BATCH) {
-      const n = Math.min(KERNEL_BATCH, sample.length - first);
-      kernel.input(n).set(cells.subarray(first * CELLS, (first + n) * CELLS));
-      kernel.run(n, LIMIT, Infinity);
-    }
-  };
+  const kernelRun = () => solveInBatches(kernel, cells, LIMIT);
   /** The pool's two calls; each round runs both, in turn first. */
   const poolCall = (name: string, kept: string, run: () => Promise<number>): PoolCall => ({ name, kept, run, rates: [], lateness: [], splits: [] });
   const poolCalls = [

@@ -83,12 +83,9 @@ export async function openWorkerRow(
   let last: BatchAnswers | null = null;
   /** One batch in the worker: its answers (kept as the last call's) and how long it took there. */
   const solve = async (): Promise<TimedElsewhere> => {
-    const { counts, solutions, guesses, timedOut, ms, cpuMs, calibration } = (await current.ask({
-      kind: "solve",
-      calibrationShare: CALIBRATION_SHARE,
-    })) as Extract<WorkerReply, { kind: "solved" }>;
-    last = { counts, solutions, guesses, timedOut: (i) => timedOut[i] === 1 };
-    return { total: sumOf(counts), ms, cpuMs, calibration };
+    const solved = (await current.ask({ kind: "solve", calibrationShare: CALIBRATION_SHARE })) as Extract<WorkerReply, { kind: "solved" }>;
+    last = { counts: solved.counts, solutions: solved.solutions, guesses: solved.guesses, timedOut: (i) => solved.timedOut[i] === 1 };
+    return { total: sumOf(solved.counts), ms: solved.ms, cpuMs: solved.cpuMs, calibration: solved.calibration };
   };
   return {
     answers: async () => {

@@ -49,7 +49,6 @@ import {
   countingLoop,
   passAnswers,
   sameAsChecked,
-  solveInto,
 } from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
 import { type TimedElsewhere, TimingAborted, eventLoopTurns, yieldToEventLoop } from "./measure/batches.js";
@@ -313,8 +312,11 @@ async function perPuzzlePass(
     if (signal) await turn();
     if (signal?.aborted) throw new TimingAborted("per-puzzle pass");
     const start = process.hrtime.bigint();
-    const count = solveInto(engine, grids[solved], solved, answers, limit, budget, stats);
+    const count = engine.countSolutions(grids[solved], limit, answers.views[solved], stats, budget);
     micros[solved] = microsSince(start);
+    answers.counts[solved] = count;
+    answers.guesses[solved] = stats.guesses;
+    answers.stopped[solved] = stats.timedOut ? 1 : 0;
     spentMicros += micros[solved];
     if (stats.timedOut) timeouts++;
     check(solved, { count, solution: answers.views[solved], timedOut: stats.timedOut });

@@ -6,8 +6,6 @@
  * judges each pair instead (paired.ts). Progress on stderr. A wrong answer exits non-zero.
  * Options: options.ts (`--help`).
  */
-import { CommanderError } from "commander";
-import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { InterruptWatch } from "../src/cli-kit/progress.js";
 import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets/read.js";
 import { datasetShape } from "../src/model/puzzle.js";
@@ -21,6 +19,7 @@ import { LiveReport } from "./progress.js";
 import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
 import { describeEnvironment, terminalSafe } from "./report/format.js";
+import { quietUsage, runTool } from "./tool.js";
 import {
   REF_THRESHOLD,
   type SettingDifference,
@@ -81,8 +80,8 @@ function reportColumns(toStderr: boolean): number | undefined {
 
 /**
  * Exit status: 0 when every row ran; {@link FAILED_STATUS} when a row failed while measuring (a
- * wrong answer) or, with --fail-on-regression, a row is judged slower; {@link USAGE_ERROR_STATUS},
- * as in the CLI, for everything refused before measuring (a bad option, an unreadable dataset or
+ * wrong answer) or, with --fail-on-regression, a row is judged slower; 2, as in the CLI, for
+ * everything refused before measuring (a bad option, an unreadable dataset or
  * --compare file, runs of different experiments); 130/143 on SIGINT/SIGTERM.
  */
 const FAILED_STATUS = 1;
@@ -115,15 +114,7 @@ function judge(earlier: BenchRun, later: BenchRun, differences: readonly Setting
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  guardStandardStreams("bench");
-  const options = withStdoutAliases(
-    parseOptions(
-      argv,
-      benchCommand()
-        .exitOverride()
-        .configureOutput({ outputError: () => {} }),
-    ),
-  );
+  const options = withStdoutAliases(parseOptions(argv, quietUsage(benchCommand())));
   checkOutputRequests(options);
   const toStderr = usesStdout(options);
   const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(terminalSafe(text));
@@ -223,8 +214,8 @@ async function main(argv: readonly string[]): Promise<void> {
   if (watch.exitStatus !== null) process.exitCode = watch.exitStatus;
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
-  process.stderr.write(`bench: ${terminalSafe(describeError(error).replace(/^error: /, ""))}\n`);
-  process.exitCode = measuring ? FAILED_STATUS : USAGE_ERROR_STATUS;
-});
+await runTool(
+  "bench",
+  () => main(process.argv.slice(2)),
+  () => !measuring,
+);

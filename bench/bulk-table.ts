@@ -1,11 +1,16 @@
 /**
- * The speed table `npm run bulk-bench -- --markdown` prints (and docs/where-it-stands.md holds):
- * one row per run, the kernel's own rate (K) first on each corpus, then each `solve` run with its
- * ratio to K and to `--threads 0` on the same corpus, its CPU time and its peak RSS. bench/bulk.ts
- * measures the rows; ratios are medians of the per-round ratios, with their range.
+ * The two tables of `npm run bulk-bench` (docs/where-it-stands.md holds both); bench/bulk.ts
+ * measures their rows.
+ *
+ *   speed (--markdown)  one row per run, the kernel's own rate (K) first on each corpus, then each
+ *                       `solve` run with its ratio to K and to `--threads 0` on the same corpus, its
+ *                       CPU time and its peak RSS; ratios are medians of the per-round ratios, with
+ *                       their range
+ *   sizing (--sizing)   per tier, the CLI's puzzles per CPU-second with `--threads 0` and per second
+ *                       of one 2-core machine with `--threads 2`, then what 10⁹ such puzzles take
  */
 import type { Column } from "./report/format.js";
-import { quantile } from "../src/model/quantile.js";
+import { median } from "./statistics.js";
 
 /** One run's medians over the rounds (null: not measured for this run). */
 export interface BulkRow {
@@ -19,12 +24,6 @@ export interface BulkRow {
   rssMb: number | null;
 }
 
-/** The median of a list of figures. */
-export const median = (values: number[]): number =>
-  quantile(
-    [...values].sort((a, b) => a - b),
-    0.5,
-  );
 /** A whole figure with thousands separators. */
 export const figure = (n: number): string => Math.round(n).toLocaleString("en-US");
 /** The median of per-round ratios with their range, or empty. */
@@ -38,4 +37,25 @@ export const BULK_COLUMNS: readonly Column<BulkRow>[] = [
   { header: "÷ `--threads 0` (range)", align: "left", cell: (r) => ratioCell(r.perZero) },
   { header: "CPU s", align: "right", cell: (r) => (r.cpuSeconds === null ? "" : r.cpuSeconds.toFixed(2)) },
   { header: "peak RSS MB", align: "right", cell: (r) => (r.rssMb === null ? "" : figure(r.rssMb)) },
+];
+
+/** One tier's medians. */
+export interface SizingRow {
+  tier: string;
+  puzzles: number;
+  /** Puzzles per CPU-second of `solve --threads 0`, start-up taken off. */
+  perCpuSecond: number;
+  /** Puzzles per wall second of `solve --threads 2`, start-up taken off. */
+  perMachineSecond: number;
+}
+
+const machineHours = (row: SizingRow) => 1e9 / row.perMachineSecond / 3600;
+
+export const SIZING_COLUMNS: readonly Column<SizingRow>[] = [
+  { header: "tier", align: "left", cell: (r) => r.tier },
+  { header: "puzzles", align: "right", cell: (r) => figure(r.puzzles) },
+  { header: "puzzles per CPU-second, `--threads 0`", align: "right", cell: (r) => figure(r.perCpuSecond) },
+  { header: "puzzles/s, `--threads 2` (one 2-core machine)", align: "right", cell: (r) => figure(r.perMachineSecond) },
+  { header: "10⁹ puzzles: machine-hours", align: "right", cell: (r) => machineHours(r).toFixed(machineHours(r) < 10 ? 2 : 1) },
+  { header: "machines for 10⁹ in 1 hour", align: "right", cell: (r) => `${Math.ceil(machineHours(r))}` },
 ];

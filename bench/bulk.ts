@@ -16,9 +16,9 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { quietUsage, runTool } from "./tool.js";
+import { machineLine, quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
 import { DatasetSpecError, loadDatasets } from "../src/datasets/read.js";
 import { packagePath } from "../src/kernel/paths.js";
@@ -26,13 +26,14 @@ import { CELLS } from "../src/model/shape.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
 import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzleBytes } from "./corpus.js";
+import { solveInBatches } from "./measure/kernel.js";
 import { cpuSeconds } from "./measure/reference.js";
 import { markdownTable } from "./report/markdown.js";
-import { SIZING_COLUMNS } from "./sizing.js";
-import { BULK_COLUMNS, type BulkRow, figure, median, ratioCell } from "./bulk-table.js";
+import { tableLines } from "./report/table.js";
+import { BULK_COLUMNS, type BulkRow, SIZING_COLUMNS, figure, ratioCell } from "./bulk-table.js";
+import { median } from "./statistics.js";
 
 const HARD_SET = "forum_hardest_1905_11plus";
-const KERNEL_BATCH = 4096;
 
 interface Options {
   records: number;
@@ -91,11 +92,7 @@ function kernelRate(kernel: WasmKernel, grids: Uint8Array, limit: number): { per
   const count = grids.length / CELLS;
   const cpu = cpuSeconds();
   const started = performance.now();
-  for (let first = 0; first < count; first += KERNEL_BATCH) {
-    const n = Math.min(KERNEL_BATCH, count - first);
-    kernel.input(n).set(grids.subarray(first * CELLS, (first + n) * CELLS));
-    kernel.run(n, limit);
-  }
+  solveInBatches(kernel, grids, limit);
   const wall = (performance.now() - started) / 1000;
   return { perSecond: count / wall, perCpuSecond: count / (cpuSeconds() - cpu) };
 }
@@ -162,39 +159,29 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const kernel = await WasmKernel.create();
   const limit = 2;
 
-  console.log(
-    `bulk-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.version}, load average ${loadavg()
-      .map((n) => n.toFixed(1))
-      .join(" ")}`,
-  );
+  console.log(machineLine("bulk-bench"));
   console.log(
     `${figure(options.records)} generated easy records; ${hardLines ? `${figure(hardGrids!.length / CELLS)} of ${HARD_SET}` : "no hard set"}; ${options.rounds} rounds; limit ${limit}`,
   );
 
-  const runs = {
-    "--threads 0": ["--threads", "0", easy],
-    "--threads 1": ["--threads", "1", easy],
-    "--threads 2": ["--threads", "2", easy],
-    "--threads 0 --out jsonl": ["--threads", "0", "--out", "jsonl", easy],
-  } as const;
-  type RunName = keyof typeof runs;
+  // The runs of `solve` by their options, each with its runs of every round.
+  const runsOf = (...names: string[]) => new Map(names.map((name) => [name, [] as CliRun[]]));
+  const cli = runsOf("--threads 0", "--threads 1", "--threads 2", "--threads 0 --out jsonl");
+  const hardRuns = runsOf("--threads 0", "--threads 1", "--threads 2");
+  const [cliZero, hardZero] = [cli.get("--threads 0")!, hardRuns.get("--threads 0")!];
   const k: number[] = [];
   const kCpu: number[] = [];
   const kHard: number[] = [];
-  const cli = new Map<RunName, CliRun[]>(Object.keys(runs).map((name) => [name as RunName, []]));
-  const hardRuns: { zero: CliRun[]; one: CliRun[]; two: CliRun[] } = { zero: [], one: [], two: [] };
   const smallRuns: { zero: CliRun[]; auto: CliRun[] } = { zero: [], auto: [] };
   const startUps: CliRun[] = [];
   for (let round = 0; round < options.rounds; round++) {
     const rate = kernelRate(kernel, easyGrids, limit);
     k.push(rate.perSecond);
     kCpu.push(rate.perCpuSecond);
-    for (const [name, args] of Object.entries(runs)) cli.get(name as RunName)!.push(await runCli([...args], reporter));
+    for (const [name, list] of cli) list.push(await runCli([...name.split(" "), easy], reporter));
     if (hardGrids) {
       kHard.push(kernelRate(kernel, hardGrids, limit).perSecond);
-      hardRuns.zero.push(await runCli(["--threads", "0", hard], reporter));
-      hardRuns.one.push(await runCli(["--threads", "1", hard], reporter));
-      hardRuns.two.push(await runCli(["--threads", "2", hard], reporter));
+      for (const [name, list] of hardRuns) list.push(await runCli([...name.split(" "), hard], reporter));
     }
     startUps.push(await runCli(["--threads", "0", one], reporter));
     smallRuns.zero.push(await runCli(["--threads", "0", small], reporter));
@@ -214,41 +201,25 @@ async function measure(options: Options, scratch: string): Promise<void> {
   });
   const kernelRow = (run: string, rates: number[]): BulkRow => ({ run, perSecond: median(rates), perK: null, perZero: null, cpuSeconds: null, rssMb: null });
   rows.push(kernelRow(`K, ${figure(options.records)} easy records`, k));
-  for (const [name, list] of cli)
-    rows.push(cliRow(`\`solve ${name}\``, list, options.records, k, name === "--threads 0 --out jsonl" ? null : cli.get("--threads 0")!));
+  for (const [name, list] of cli) rows.push(cliRow(`\`solve ${name}\``, list, options.records, k, name.includes("--out") ? null : cliZero));
   const hardCount = hardGrids ? hardGrids.length / CELLS : 0;
   if (hardGrids) {
     rows.push(kernelRow(`K, ${HARD_SET} (first ${figure(hardCount)})`, kHard));
-    for (const [name, list] of [
-      ["--threads 0", hardRuns.zero],
-      ["--threads 1", hardRuns.one],
-      ["--threads 2", hardRuns.two],
-    ] as const) {
-      rows.push(cliRow(`\`solve ${name}\`, hard`, list, hardCount, kHard, hardRuns.zero));
-    }
+    for (const [name, list] of hardRuns) rows.push(cliRow(`\`solve ${name}\`, hard`, list, hardCount, kHard, hardZero));
   }
   console.log("");
   console.log(`K (kernel in process, one thread): ${figure(median(k))} puzzles/s wall, ${figure(median(kCpu))} per CPU-second`);
   console.log("");
-  if (options.markdown) for (const line of markdownTable(BULK_COLUMNS, rows)) console.log(line);
-  else {
-    console.log("run                                    puzzles/s   ÷ K (range)        ÷ --threads 0 (range)   CPU s   peak RSS MB");
-    for (const row of rows) {
-      const cpu = row.cpuSeconds === null ? "" : row.cpuSeconds.toFixed(2);
-      const rss = row.rssMb === null ? "" : figure(row.rssMb);
-      console.log(
-        `${row.run.replace(/`/g, "").padEnd(38)} ${figure(row.perSecond).padStart(10)}   ${ratioCell(row.perK).padEnd(18)} ${ratioCell(row.perZero).padEnd(23)} ${cpu.padStart(6)}   ${rss.padStart(6)}`,
-      );
-    }
-  }
+  // As text, the same table without its Markdown's code marks.
+  const plain = (text: string) => text.replace(/`/g, "");
+  const textColumns = BULK_COLUMNS.map((column) => ({ ...column, header: plain(column.header), cell: (row: BulkRow) => plain(column.cell(row, rows[0])) }));
+  for (const line of options.markdown ? markdownTable(BULK_COLUMNS, rows) : tableLines(textColumns, rows)) console.log(line);
   if (hardGrids) {
     console.log("");
-    for (const [name, list] of [
-      ["--threads 1", hardRuns.one],
-      ["--threads 2", hardRuns.two],
-    ] as const) {
+    for (const [name, list] of hardRuns) {
+      if (list === hardZero) continue;
       // Each round's start-up (a 1-record run) taken off both: the solving phases alone.
-      const solving = list.map((run, i) => (hardRuns.zero[i].wallSeconds - startUps[i].wallSeconds) / (run.wallSeconds - startUps[i].wallSeconds));
+      const solving = list.map((run, i) => (hardZero[i].wallSeconds - startUps[i].wallSeconds) / (run.wallSeconds - startUps[i].wallSeconds));
       const busy = list.map((run) => run.cpuSeconds / run.wallSeconds);
       console.log(
         `hard, ${name} ÷ --threads 0 with the start-up (${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s, a 1-record run) taken off both: ${ratioCell(solving)}; ${ratioCell(busy)} cores busy (CPU s ÷ wall s)`,
@@ -256,7 +227,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
     }
     // What two threads could give at most, start-up included: --threads 0's solving (its wall
     // time less the start-up) halved, with no start-up of the workers' own.
-    const ceiling = hardRuns.zero.map((run, i) => run.wallSeconds / (startUps[i].wallSeconds + (run.wallSeconds - startUps[i].wallSeconds) / 2));
+    const ceiling = hardZero.map((run, i) => run.wallSeconds / (startUps[i].wallSeconds + (run.wallSeconds - startUps[i].wallSeconds) / 2));
     console.log(`hard, the most 2 threads could give over --threads 0, start-up included (the solving halved, nothing added): ${ratioCell(ceiling)}`);
   }
   const smallRatio = smallRuns.auto.map((auto, i) => auto.wallSeconds / smallRuns.zero[i].wallSeconds);

@@ -6,11 +6,10 @@
  * clock and by the process's CPU time (steadier on a shared machine). Prints the CPU, Node and
  * load average first: figures from a shared machine are marked by its load.
  */
-import { cpus, loadavg } from "node:os";
 import { Command } from "commander";
 import { CanonKernel } from "../src/canon/canon.js";
 import { bundledDatasets, loadDatasetList } from "../src/datasets/read.js";
-import { quietUsage, runTool } from "./tool.js";
+import { machineLine, quietUsage, runTool } from "./tool.js";
 
 /** Puzzles per kernel call. */
 const BATCH = 4096;
@@ -52,11 +51,7 @@ async function main(): Promise<void> {
     .argument("[sets...]", "public set names, bundled names (the default: all of them), files or folders");
   const specs = command.parse(process.argv.slice(2), { from: "user" }).args;
   const sets = loadDatasetList(specs.length > 0 ? specs : bundledDatasets());
-  console.log(
-    `canon-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}, one core, load average ${loadavg()
-      .map((n) => n.toFixed(1))
-      .join(" ")}`,
-  );
+  console.log(machineLine("canon-bench"));
   const kernel = await CanonKernel.create();
   console.log("set                              puzzles   seconds   puzzles/s (wall)   puzzles/s (CPU time)");
   for (const { name, puzzles: lines } of sets) {

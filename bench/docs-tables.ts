@@ -9,9 +9,8 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { quietUsage, runTool } from "./tool.js";
-import { Command } from "commander";
-import { type OptionRow, toOption } from "../src/cli-kit/options.js";
+import { parseToolOptions, runTool } from "./tool.js";
+import type { OptionRow } from "../src/cli-kit/options.js";
 import { packageRoot } from "../src/kernel/paths.js";
 import { allRegions, replaceRegion } from "./report/regions.js";
 
@@ -29,9 +28,8 @@ const OPTIONS: readonly OptionRow[] = [
 ];
 
 function main(): void {
-  const command = quietUsage(new Command("npm run docs:tables --")).description("rewrite a marked table of README.md or docs/*.md from its script's output");
-  OPTIONS.forEach((row) => command.addOption(toOption(row)));
-  const options = command.parse(process.argv.slice(2), { from: "user" }).opts<Options>();
+  const description = "rewrite a marked table of README.md or docs/*.md from its script's output";
+  const options = parseToolOptions<Options>("npm run docs:tables --", description, OPTIONS);
   const regions = allRegions();
   if (options.list) {
     for (const r of regions) process.stdout.write(`${r.name}\t${r.file}\t${r.command ?? `no script: ${r.reason}`}\n`);

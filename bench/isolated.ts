@@ -13,6 +13,7 @@ import type { Grid } from "../src/model/puzzle.js";
 import type { SolverInfo } from "../src/solvers/registry.js";
 import { isOutsideSolver } from "./custom-solvers.js";
 import { TimingAborted, type TimedElsewhere } from "./measure/batches.js";
+import { sumOf } from "./measure/timing.js";
 import type { BatchAnswers } from "./measure/check.js";
 import { CALIBRATION_SHARE } from "./rounds.js";
 import type { BatchRunner, ExtraRow } from "./runner.js";
@@ -20,9 +21,6 @@ import type { WorkerReply, WorkerRequest } from "./solver-worker.js";
 
 /** How often a waiting call checks the time limit and the signal, in ms. */
 const WATCH_MS = 50;
-
-/** The default time limit of one countSolutions call of an outside solver, in ms. */
-export const DEFAULT_SOLVER_TIMEOUT_MS = 10_000;
 
 /** The --solvers item that loads `info` again in the worker: its id for a registry solver. */
 function specOf(info: SolverInfo): string {
@@ -83,20 +81,18 @@ export async function openWorkerRow(
   let current = await start();
   let rounds = 0;
   let last: BatchAnswers | null = null;
-  const solve = async (): Promise<BatchAnswers & TimedElsewhere> => {
+  /** One batch in the worker: its answers (kept as the last call's) and how long it took there. */
+  const solve = async (): Promise<TimedElsewhere> => {
     const solved = (await current.ask({ kind: "solve", calibrationShare: CALIBRATION_SHARE })) as Extract<WorkerReply, { kind: "solved" }>;
-    const { counts, solutions, guesses, timedOut } = solved;
-    let total = 0;
-    for (const count of counts) total += count;
-    return { counts, solutions, guesses, timedOut: (i) => timedOut[i] === 1, total, ms: solved.ms, cpuMs: solved.cpuMs, calibration: solved.calibration };
+    last = { counts: solved.counts, solutions: solved.solutions, guesses: solved.guesses, timedOut: (i) => solved.timedOut[i] === 1 };
+    return { total: sumOf(solved.counts), ms: solved.ms, cpuMs: solved.cpuMs, calibration: solved.calibration };
   };
   return {
-    answers: () => solve(),
-    solve: async () => {
-      const answers = await solve();
-      last = answers;
-      return { total: answers.total, ms: answers.ms, cpuMs: answers.cpuMs, calibration: answers.calibration };
+    answers: async () => {
+      await solve();
+      return last!;
     },
+    solve,
     lastAnswers: () => last,
     beginRound: freshRounds
       ? async () => {

@@ -12,12 +12,11 @@
  * Prints per dataset: puzzles/s of each (median round), the ratio new ÷ old (median of the
  * per-round ratios, with its range), exact guesses/puzzle (mean, median) and nodes/puzzle of each.
  */
-import { Command } from "commander";
 import { loadDatasetList } from "../src/datasets/read.js";
 import type { KernelBuild } from "../src/kernel/wasm.js";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
+import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from "./versus.js";
-import { quietUsage, runTool } from "./tool.js";
+import { parseToolOptions, runTool } from "./tool.js";
 
 /**
  * The default old kernel: the 9×9 kernel before band-major masks (`git log
@@ -28,14 +27,11 @@ const DEFAULT_REF = "3c51558";
 /** The default datasets: five public 9×9 sets by name (`npx sudoku-wasm datasets fetch NAME` fetches each). */
 const DEFAULT_DATASETS = ["forum_hardest_1905_11plus", "forum_hardest_1106", "magictour_top1465", "17_clue", "kaggle_bryanpark_10k"];
 
-/** The options of one run. */
+/** The options of one run (each described in {@link OPTIONS}). */
 interface VersusOptions {
-  /** The commit whose kernels are the old side. */
   ref: string;
-  /** Today's 9×9 kernel build: release or variants/<name>. */
   build: KernelBuild;
   datasets: string[];
-  /** The first n puzzles of each file (0: all). */
   puzzles: number;
   rounds: number;
   limit: number;
@@ -58,12 +54,11 @@ const OPTIONS: readonly OptionRow[] = [
 ];
 
 async function main(): Promise<void> {
-  const command = new Command("npm run kernel-vs --").description(
+  const options = parseToolOptions<VersusOptions>(
+    "npm run kernel-vs --",
     "today's WASM kernels against the kernels of an earlier commit, same process, same puzzles, every grid size",
+    OPTIONS,
   );
-  OPTIONS.forEach((row) => command.addOption(toOption(row)));
-  quietUsage(command);
-  const options = command.parse(process.argv.slice(2), { from: "user" }).opts<VersusOptions>();
   const kernels = new KernelPair(options.ref, options.build);
   const records: VersusRecord[] = [];
   for (const dataset of loadDatasetList(options.datasets)) {

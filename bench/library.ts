@@ -26,8 +26,8 @@
  * and ratios, no verdicts.
  */
 import { readFileSync, readdirSync } from "node:fs";
-import { availableParallelism, cpus, loadavg } from "node:os";
-import { quietUsage, runTool } from "./tool.js";
+import { availableParallelism, cpus } from "node:os";
+import { loadAverage, machineLine, quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
 import { createSolver } from "../src/index.js";
 import { CELLS } from "../src/model/shape.js";
@@ -36,10 +36,11 @@ import { WasmKernel } from "../src/kernel/wasm.js";
 import { readDigits } from "../src/model/puzzle.js";
 import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzles } from "./corpus.js";
+import { solveInBatches } from "./measure/kernel.js";
 import { cpuSeconds } from "./measure/reference.js";
-import { figure, median, ratioCell } from "./bulk-table.js";
+import { figure, ratioCell } from "./bulk-table.js";
+import { median } from "./statistics.js";
 
-const KERNEL_BATCH = 4096;
 const LIMIT = 2;
 const TIMER_MS = 10;
 
@@ -167,44 +168,21 @@ async function main(argv = process.argv): Promise<void> {
   const kernel = await WasmKernel.create();
   const solver = await createSolver();
   const pool = await createPool({ threads: options.threads });
-  console.log(
-    `library-bench: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.version}, load average ${loadavg()
-      .map((n) => n.toFixed(1))
-      .join(" ")}`,
-  );
+  console.log(machineLine("library-bench"));
   console.log(
     `${options.file ?? "generated easy puzzles (the bundled easy tier, relabelled)"}: ${figure(sample.length)} lines for K, solveMany and the solve loop; ${figure(lines.length)} for the pool (${options.threads} threads); limit ${LIMIT}; ${options.rounds} rounds`,
   );
 
-  const kernelRun = () => {
-    for (let first = 0; first < sample.length; first += KERNEL_BATCH) {
-      const n = Math.min(KERNEL_BATCH, sample.length - first);
-      kernel.input(n).set(cells.subarray(first * CELLS, (first + n) * CELLS));
-      kernel.run(n, LIMIT, Infinity);
-    }
-  };
+  const kernelRun = () => solveInBatches(kernel, cells, LIMIT);
   /** The pool's two calls; each round runs both, in turn first. */
-  const poolCalls: PoolCall[] = [
-    {
-      name: "pool.solveMany",
-      kept: "every record kept",
-      run: async () => (await pool.solveMany(lines, { limit: LIMIT })).length,
-      rates: [],
-      lateness: [],
-      splits: [],
-    },
-    {
-      name: "pool.solveStream",
-      kept: "each record read and let go",
-      run: async () => {
-        let records = 0;
-        for await (const _record of pool.solveStream(lines, { limit: LIMIT })) records++;
-        return records;
-      },
-      rates: [],
-      lateness: [],
-      splits: [],
-    },
+  const poolCall = (name: string, kept: string, run: () => Promise<number>): PoolCall => ({ name, kept, run, rates: [], lateness: [], splits: [] });
+  const poolCalls = [
+    poolCall("pool.solveMany", "every record kept", async () => (await pool.solveMany(lines, { limit: LIMIT })).length),
+    poolCall("pool.solveStream", "each record read and let go", async () => {
+      let records = 0;
+      for await (const _record of pool.solveStream(lines, { limit: LIMIT })) records++;
+      return records;
+    }),
   ];
   const k: Rate[] = [];
   const single = { solveMany: [] as Rate[], "solve loop": [] as Rate[] };
@@ -262,11 +240,7 @@ async function main(argv = process.argv): Promise<void> {
       `${call.name}: CPU s per 1M lines: main thread ${part((s) => s.main)} (and waited ${part((s) => s.waited)} for a CPU), workers ${part((s) => s.workers)}, other threads ${part((s) => s.others)} (V8's garbage-collection helpers among them), in all ${part((s) => s.main + s.workers + s.others)} (medians of rounds; Linux schedstat)`,
     );
   }
-  console.log(
-    `load average now ${loadavg()
-      .map((n) => n.toFixed(1))
-      .join(" ")}`,
-  );
+  console.log(`load average now ${loadAverage()}`);
 }
 
 /** One of the pool's calls, as the bench runs it, with what each round measured. */

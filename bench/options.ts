@@ -11,25 +11,19 @@ import { PRESETS } from "./presets.js";
 import { BETWEEN_RUNS_THRESHOLD, FRESH_ROUNDS_THRESHOLD, REF_THRESHOLD } from "./report/compare.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
 
-/** The parsed options of one run. */
+/** The parsed options of one run: each is described once, in {@link OPTION_TABLE}. */
 export interface BenchOptions {
-  /** Registry ids; undefined for every registered solver. */
+  /** Undefined: the preset's rows. */
   solvers?: string[];
-  /** Bundled names or file/folder paths; undefined for every bundled dataset. */
+  /** Undefined: every bundled dataset. */
   datasets?: string[];
-  /** tinybench time per row in ms. */
   time: number;
-  /** The longest one call of an outside solver may run, in ms. */
   solverTimeout: number;
-  /** Puzzles drawn per dataset. */
   puzzles: number;
-  /** Solutions counted up to this: 1 or 2. */
   limit: number;
-  /** Worker threads for the threads row (0: no threads row). */
   threads: number;
-  /** Work cap per puzzle, in engine-defined nodes, for solvers that honour one. */
   budget: number;
-  /** Solver id every row is compared with; undefined for the fastest pure-TS baseline. */
+  /** Undefined: the fastest pure-TS baseline. */
   reference?: string;
   seed: number;
   quick: boolean;
@@ -39,31 +33,21 @@ export interface BenchOptions {
   csv?: string | true;
   /** The chart: a path; false for none; undefined for beside the first file written. */
   chart?: string | false;
-  /** The old name of --chart. */
   svg?: string | true;
-  /** An earlier --json file to compare with. */
   compare?: string;
-  /** A --json file to judge against --compare's instead of measuring. */
   against?: string;
-  /** Compare even when the runs' settings differ. */
   compareAnyway: boolean;
-  /** The full table per dataset instead of a compact line per row. */
   wide: boolean;
-  /** The rows measured when --solvers is not given (presets.ts): `main` by default, `all` with --quick. */
   preset: string;
-  /** --preset all. */
   all: boolean;
   /** True when --threads was given (a threads row then runs whatever the preset). */
   threadsGiven: boolean;
-  /** Changes under this share, in percent, are "no change" in --compare and --ref; undefined: the default of each (compare.ts). */
+  /** Undefined: the default of --compare or --ref (compare.ts). */
   threshold?: number;
-  /** Rounds each row's timing is split into (its time shared between them). */
   rounds: number;
-  /** Each timing round of each row in a worker thread of its own. */
   freshRounds: boolean;
-  /** A commit to build in a git worktree and time against this checkout, row by row, in one run. */
   ref?: string;
-  /** With --compare or --ref: exit 1 when a row is judged slower by more than this many percent (true: the threshold); undefined: never. */
+  /** A percentage, or true for the threshold; undefined: never fail. */
   failOnRegression?: number | true;
 }
 

@@ -30,26 +30,16 @@ import type { Grid } from "../src/model/puzzle.js";
 import type { SolverInfo } from "../src/solvers/registry.js";
 import { type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
 import { yieldToEventLoop } from "./measure/batches.js";
-import {
-  type AnswerCheck,
-  type KeptAnswers,
-  answerChecker,
-  batchAnswers,
-  batchViews,
-  checkAnswers,
-  checkSameAnswers,
-  passAnswers,
-  sameAsChecked,
-  solveInto,
-} from "./measure/check.js";
-import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
+import { type AnswerCheck, type KeptAnswers, answerChecker, checkAnswers, checkSameAnswers, sameAsChecked } from "./measure/check.js";
+import { type Draw, drawPuzzles } from "./measure/draw.js";
 import { timeInterleaved } from "./measure/interleaved.js";
 import { builtWorktree, resolveCommit } from "./measure/reference.js";
 import type { BenchRun } from "./records.js";
+import { type LocalRunner, localRunner } from "./runner.js";
 import { type Change, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
 import { formatNumber, formatRatio } from "./report/format.js";
 import { seededSample } from "./sample.js";
-import { type RatioEstimate, studentT95 } from "./statistics.js";
+import { type RatioEstimate, studentT95, summarize } from "./statistics.js";
 import { type Expectation, expectationOf } from "./verify.js";
 
 /** A sampled pair still solves at least this many puzzles (or the whole draw). */
@@ -96,60 +86,23 @@ export async function solversIn(folder: string, commit: string): Promise<Map<str
 
 /** Student's t 95% interval of the geometric mean of `ratios` (each round's old ÷ new time). */
 export function pairedRatio(ratios: readonly number[]): RatioEstimate {
-  const logs = ratios.map(Math.log);
-  const n = logs.length;
-  const mean = logs.reduce((sum, value) => sum + value, 0) / n;
-  const sd = n > 1 ? Math.sqrt(logs.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1)) : Infinity;
+  const { n, mean, sd } = summarize(ratios.map(Math.log));
   const spread = n > 1 ? (studentT95(n - 1) * sd) / Math.sqrt(n) : Infinity;
   return { ratio: Math.exp(mean), low: Math.exp(mean - spread), high: Math.exp(mean + spread), method: "paired" };
 }
 
-/** One side of a pair, ready to time: its batch function, the total it must count, its checked answers and its last call's. */
+/** One side of a pair, ready to time: its runner over the grids (runner.ts) and the answers of its checked call. */
 interface Side {
-  solve: () => number;
-  total: number;
+  runner: LocalRunner;
   checked: KeptAnswers;
-  last: () => KeptAnswers;
 }
 
 /** The side's engine over `grids`: one solveBatch call for batch engines, else a countSolutions loop; checked once here. */
 function prepareSide(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, check: AnswerCheck): Side {
-  const n = grids.length;
-  if (solvesBatches(engine)) {
-    const packed = pack(grids);
-    const solveBatch = engine.solveBatch.bind(engine);
-    const checked = batchAnswers(solveBatch(packed, n, limit, budget));
-    const total = checkAnswers(checked, n, check);
-    let last: KeptAnswers = checked;
-    return {
-      total,
-      checked,
-      last: () => last,
-      solve: () => {
-        const batch = solveBatch(packed, n, limit, budget);
-        last = batchViews(batch);
-        let sum = 0;
-        for (let i = 0; i < n; i++) sum += batch.counts[i];
-        return sum;
-      },
-    };
-  }
-  const cells = grids[0].length;
-  const stats = { guesses: 0, timedOut: false };
-  const checked = passAnswers(n, cells);
-  grids.forEach((grid, i) => solveInto(engine, grid, i, checked, limit, budget, stats));
-  const total = checkAnswers(checked, n, check);
-  const answers = passAnswers(n, cells);
-  return {
-    total,
-    checked,
-    last: () => answers,
-    solve: () => {
-      let sum = 0;
-      for (let i = 0; i < n; i++) sum += solveInto(engine, grids[i], i, answers, limit, budget, stats);
-      return sum;
-    },
-  };
+  const runner = localRunner(engine, grids, limit, budget, solvesBatches(engine));
+  const checked = runner.answers();
+  checkAnswers(checked, grids.length, check);
+  return { runner, checked };
 }
 
 /** ms one call of `solve` takes (the fastest of two). */
@@ -221,7 +174,7 @@ async function timePair(
   const prepare = () => engines.map((engine, k) => prepareSide(engine, grids, limit, budget, answerChecker(draw, labels[k], limit)));
   let sides = prepare();
   const roundMs = plan.timeMs / plan.rounds;
-  const slowest = Math.max(...sides.map((side) => callMs(side.solve)));
+  const slowest = Math.max(...sides.map((side) => callMs(side.runner.solve)));
   if (slowest > roundMs * BATCH_SHARE && grids.length > MIN_PUZZLES) {
     const keep = Math.max(MIN_PUZZLES, Math.floor((grids.length * roundMs * BATCH_SHARE) / slowest));
     grids = grids.slice(0, keep);
@@ -230,11 +183,14 @@ async function timePair(
   // Every timed call must give the checked answers again: held against them after the call, outside its timing.
   const same = sides.map((side, k) => sameAsChecked(draw, labels[k], limit, side.checked));
   const made = [0, 0];
-  const calls = sides.map((side) => () => side.solve());
+  const calls = sides.map((side) => () => side.runner.solve());
   const seconds = timeInterleaved(calls, {
     rounds: plan.rounds,
     runSeconds: roundMs / 1000,
-    afterCall: (k) => checkSameAnswers(sides[k].last(), grids.length, same[k], `timed call ${++made[k]}`),
+    afterCall: (k) => {
+      checkSameAnswers(sides[k].runner.lastAnswers()!, grids.length, same[k], `timed call ${++made[k]}`);
+      sides[k].runner.afterCheck?.();
+    },
   });
   const ratios = seconds[0].map((old, round) => old / seconds[1][round]);
   const estimate = pairedRatio(ratios);

@@ -57,10 +57,7 @@ export interface BenchRecord {
   noGuessPercent: number | null;
   /** Row label of the reference this row is compared with, or null when there is none. */
   reference: string | null;
-  /**
-   * Reference µs/puzzle / this row's, both on the first `comparedOn` puzzles of the seeded order;
-   * above 1 means faster. Null when there is no reference.
-   */
+  /** Reference µs/puzzle ÷ this row's on the first `comparedOn` puzzles (above 1: faster); null without a reference. */
   speedup: number | null;
   /** Puzzles both this row and the reference solved (fewer than `puzzles` when either was sampled). */
   comparedOn: number | null;
@@ -68,38 +65,19 @@ export interface BenchRecord {
   threads: number | null;
   /** Process CPU time / wall time while timing (threads rows only); near `threads` when they all ran. */
   cpuPerWall: number | null;
-  /** Latency of every timed batch in ms (tinybench's samples, ascending); absent in files written before v2. */
+  /** Latency of every timed batch in ms (tinybench's samples, ascending). */
   batchMs?: number[];
-  /**
-   * Mean µs per puzzle of each timing round (bench/rounds.ts), in the order they ran: the spread
-   * between rounds is what `--compare` judges with. Absent where the row was not timed in rounds.
-   */
+  /** Mean µs per puzzle of each timing round (rounds.ts), in the order they ran. */
   roundMicros?: number[];
-  /**
-   * How busy the machine's other cores were while the row was timed (0–1, os.cpus() less this
-   * process's own time); null on one core. A core shared with another (SMT) runs slower when its
-   * sibling is busy, with no sign in this process's CPU share; the calibration timed between its
-   * calls slows with it (calibrationMicros). Absent in older files.
-   */
+  /** How busy the machine's other cores were while the row was timed (0–1, this process's time left out); null on one core. */
   otherCoresBusy?: number | null;
-  /**
-   * Process CPU µs per puzzle of each timing round (taken around each call), one per entry of
-   * `roundMicros`. Absent where there is no CPU clock (the web page) and in files before version 3.
-   */
+  /** Process CPU µs per puzzle of each timing round; absent where there is no CPU clock (the web page). */
   roundCpuMicros?: number[];
-  /**
-   * CPU µs per unit of the calibration work (bench/calibration.ts) timed between the calls of each round, one per
-   * entry of `roundCpuMicros`: `--compare` judges each round as roundCpuMicros ÷ calibrationMicros,
-   * so that what slowed the whole machine between two runs drops out. Absent with `roundCpuMicros`.
-   */
+  /** CPU µs per unit of the calibration work (calibration.ts) beside each round: `--compare` judges roundCpuMicros ÷ this. */
   calibrationMicros?: number[];
   /** Mean µs per puzzle of the per-puzzle pass (the pass behind p50/p99); null where there is none. */
   passMeanMicros?: number | null;
-  /**
-   * Peak resident memory of the bench process (getrusage maxRSS) when the row ended, in MB; for a
-   * threads row it includes its worker threads. It never falls during a run, so a row's own need
-   * shows as the rise over the row before. Absent in files written before it.
-   */
+  /** Peak resident memory of the bench process when the row ended, in MB (it never falls: a row's need is the rise over the row before). */
   peakRssMb?: number;
   /** The 95% interval of `speedup` and how it was found; null when there is no reference. */
   speedupInterval?: { low: number; high: number; method: RatioEstimate["method"] } | null;
@@ -135,9 +113,9 @@ export interface BenchEnvironment {
   /** Work cap per puzzle for solvers that honour one (engine-defined search nodes). */
   budget: number;
   tinybench: string;
-  /** Puzzles drawn per dataset (--puzzles); absent in files written before v2. */
+  /** Puzzles drawn per dataset (--puzzles). */
   puzzles?: number;
-  /** The datasets read, with their content hashes; absent in files written before v2. */
+  /** The datasets read, with their content hashes. */
   datasets?: DatasetIdentity[];
   /** The calibration work's name and source hash (bench/calibration.ts); absent where no row was calibrated (the web page). */
   calibration?: string;

@@ -39,11 +39,15 @@ import {
   type AnswerCheck,
   type BatchAnswers,
   type KeptAnswers,
+  type PassAnswers,
   type SameAnswerCheck,
   answerChecker,
   batchAnswers,
+  batchViews,
   checkAnswers,
   checkSameAnswers,
+  countingLoop,
+  passAnswers,
   sameAsChecked,
 } from "./measure/check.js";
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
@@ -120,11 +124,13 @@ export interface ExtraRow {
 /** Solves one prepared batch per call; `close` frees what `open` took. */
 export interface BatchRunner {
   /** One call that returns every answer, for checking (untimed). */
-  answers(): Promise<BatchAnswers>;
+  answers(): BatchAnswers | Promise<BatchAnswers>;
   /** One timed call; returns the total solution count (and, when timed where it ran, the ms it took there). */
-  solve(): Promise<number | TimedElsewhere>;
+  solve(): number | TimedElsewhere | Promise<number | TimedElsewhere>;
   /** The answers of the last timed call, where the runner can hold them against the checked ones. */
   lastAnswers?(): KeptAnswers | null;
+  /** After the last call's answers were checked: a runner that reuses its buffers clears them here. */
+  afterCheck?(): void;
   /** Before each timing round: a runner whose rounds each run in a fresh worker thread starts it here. */
   beginRound?(): Promise<void>;
   close(): Promise<void>;
@@ -262,16 +268,11 @@ function drawSeeded(dataset: Dataset, plan: BenchPlan, expectation: Expectation)
 
 // ─── Verification and per-puzzle timing ──────────────────────────────────────
 
-/** What a per-puzzle pass saw, one entry per puzzle it finished. */
+/** What a per-puzzle pass saw: the µs of each puzzle it finished (the first `solved`), and their answers. */
 interface PassResult {
   solved: number;
   micros: Float64Array;
-  counts: Int32Array;
-  /** The first solution of each puzzle, N² bytes each. */
-  solutions: Uint8Array;
-  guesses: Float64Array;
-  /** 1 where the budget stopped the puzzle. */
-  timedOut: Uint8Array;
+  answers: PassAnswers;
   timeouts: number;
 }
 
@@ -293,15 +294,10 @@ async function perPuzzlePass(
   check: AnswerCheck,
   signal?: AbortSignal,
 ): Promise<PassResult> {
-  const cells = grids[0]?.length ?? 0;
-  const solution = new Uint8Array(cells);
-  const solutions = new Uint8Array(grids.length * cells);
+  const answers = passAnswers(grids.length, grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   const micros = new Float64Array(grids.length);
-  const counts = new Int32Array(grids.length);
-  const guesses = new Float64Array(grids.length);
-  const timedOut = new Uint8Array(grids.length);
-  if (grids.length > 0) engine.countSolutions(grids[0], limit, solution, stats, budget); // warm-up: compiles lazily compiled code
+  if (grids.length > 0) engine.countSolutions(grids[0], limit, new Uint8Array(grids[0].length), stats, budget); // warm-up: compiles lazily compiled code
   let spentMicros = 0;
   let timeouts = 0;
   let solved = 0;
@@ -316,25 +312,17 @@ async function perPuzzlePass(
     if (signal) await turn();
     if (signal?.aborted) throw new TimingAborted("per-puzzle pass");
     const start = process.hrtime.bigint();
-    const count = engine.countSolutions(grids[solved], limit, solution, stats, budget);
+    const count = engine.countSolutions(grids[solved], limit, answers.views[solved], stats, budget);
     micros[solved] = microsSince(start);
+    answers.counts[solved] = count;
+    answers.guesses[solved] = stats.guesses;
+    answers.stopped[solved] = stats.timedOut ? 1 : 0;
     spentMicros += micros[solved];
-    counts[solved] = count;
-    guesses[solved] = stats.guesses;
-    if (stats.timedOut) {
-      timedOut[solved] = 1;
-      timeouts++;
-    }
-    check(solved, { count, solution, timedOut: stats.timedOut });
-    solutions.set(solution, solved * cells);
+    if (stats.timedOut) timeouts++;
+    check(solved, { count, solution: answers.views[solved], timedOut: stats.timedOut });
     solved++;
   }
-  return { solved, micros: micros.subarray(0, solved), counts, solutions, guesses: guesses.subarray(0, solved), timedOut, timeouts };
-}
-
-/** A pass's answers, as the answers every later call of its row must give. */
-function keptAnswers(pass: PassResult): KeptAnswers {
-  return { counts: pass.counts, solutions: pass.solutions, timedOut: (i) => pass.timedOut[i] === 1 };
+  return { solved, micros: micros.subarray(0, solved), answers, timeouts };
 }
 
 /**
@@ -384,30 +372,6 @@ async function timePerPuzzle(
   );
 }
 
-// ─── Timing ──────────────────────────────────────────────────────────────────
-
-/**
- * A row's batch timing (measure/batches.ts) in `rounds` rounds (rounds.ts): warm-up, then at
- * least MIN_SAMPLES batches and `timeMs` in all; `afterEach(call)`, outside the timing, checks
- * the answers of call number `call` (counted across the rounds, warm-up included).
- */
-function timeRowBatches(
-  name: string,
-  solveBatch: () => number | TimedElsewhere | Promise<number | TimedElsewhere>,
-  expectedTotal: number,
-  { timeMs, rounds = DEFAULT_ROUNDS, signal }: Pick<BenchPlan, "timeMs" | "rounds" | "signal">,
-  afterEach?: (call: number) => void,
-  beforeRound?: () => Promise<void>,
-): Promise<RoundTiming> {
-  let calls = 0;
-  const after = afterEach ? () => afterEach(++calls) : undefined;
-  const warmupMs = timeMs * WARMUP_SHARE;
-  return timeRounds(name, solveBatch, expectedTotal, { timeMs, rounds, minCalls: MIN_SAMPLES, warmupMs, signal, afterEach: after, beforeRound });
-}
-
-/** Per-puzzle guesses (NaN: unknown), and whether the budget stopped each puzzle. */
-type RowGuesses = Pick<BatchAnswers, "guesses" | "timedOut">;
-
 // ─── Measuring one row ───────────────────────────────────────────────────────
 
 /** One row's record, and the per-puzzle µs of its puzzles (for comparing on shared puzzles). */
@@ -416,6 +380,11 @@ interface MeasuredRow {
   micros: Float64Array;
 }
 
+/**
+ * One row: its answers checked (an engine's by the per-puzzle pass, a batch engine's own row by
+ * one batch call too, an extra row's by one call of its runner), its batches timed in rounds, and
+ * an engine's puzzles timed one by one.
+ */
 async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: Map<string, SolverEngine>): Promise<MeasuredRow> {
   const limit = effectiveLimit(row.info, plan.limit);
   const budget = row.info.capabilities.budget ? plan.budget : Infinity;
@@ -423,154 +392,111 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   const name = `${draw.dataset.name} · ${row.label}`;
   const decided = draw.sampleSizes.get(row.info.id);
   let grids = decided === undefined ? draw.grids : draw.grids.slice(0, decided);
-
-  let timing: RoundTiming;
-  let guesses: RowGuesses;
-  let timeouts = 0;
-  let timed: Float64Array | null = null;
+  let runner: BatchRunner;
+  let checked: BatchAnswers;
+  let total: number;
   let batchCall: boolean;
+  let timeouts = 0;
+  let timePuzzles = async (): Promise<Float64Array | null> => null;
   if (row.extra) {
     // An extra row loads its own engines (worker threads); one of one outside solver calls it once per puzzle there.
-    ({ timing, guesses } = await timeExtraRow(row, draw, name, grids, limit, budget, check, plan));
+    const opened = await row.extra.open(grids, limit, budget);
+    runner = opened;
+    try {
+      checked = await opened.answers();
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+    total = checkAnswers(checked, grids.length, check);
     batchCall = row.extra.threads !== null;
   } else {
     const engine = await loadEngine(row.info, draw.shape, engines);
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
     const pass = await perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check, plan.signal);
     grids = grids.slice(0, pass.solved);
-    const same = sameAsChecked(draw, row.label, limit, keptAnswers(pass));
-    ({ timing, guesses } = await timeEngineRow(row, draw, engine, name, grids, limit, budget, pass, check, same, plan));
     timeouts = pass.timeouts;
-    // Rounds timed in fresh workers left this thread's code as the checked pass compiled it.
-    if (plan.timeElsewhere) await warmPerPuzzle(name, engine, grids, limit, budget, plan.signal);
-    timed = await timePerPuzzle(engine, grids, limit, budget, check, same, plan.signal);
     batchCall = row.mode === "engine" && solvesBatches(engine);
+    const local = localRunner(engine, grids, limit, budget, batchCall);
+    // A batch engine's own row is checked by one batch call too: its later calls are held against that.
+    checked = batchCall ? local.answers() : { ...pass.answers, guesses: pass.answers.guesses.subarray(0, pass.solved) };
+    total = batchCall ? checkAnswers(checked, grids.length, check) : sumOf(pass.answers.counts, pass.solved);
+    const elsewhere = plan.timeElsewhere?.(row.info, batchCall);
+    runner = elsewhere ? await elsewhere(grids, limit, budget) : local;
+    timePuzzles = async () => {
+      // Rounds timed in fresh workers left this thread's code as the checked pass compiled it.
+      if (elsewhere) await warmPerPuzzle(name, engine, grids, limit, budget, plan.signal);
+      return timePerPuzzle(engine, grids, limit, budget, check, sameAsChecked(draw, row.label, limit, pass.answers), plan.signal);
+    };
   }
+  const timing = await timeRunner(runner, name, grids.length, total, sameAsChecked(draw, row.label, limit, checked), plan);
+  const timed = await timePuzzles();
   if (timed && decided === undefined) draw.solverMicros.set(row.info.id, timed);
   draw.sampleSizes.set(row.info.id, grids.length);
-  const record = toRecord(row, draw, plan, { puzzles: grids.length, timeouts, batchCall }, timing, timed, guesses);
+  const record = toRecord(row, draw, plan, { puzzles: grids.length, timeouts, batchCall }, timing, timed, checked);
   return { record, micros: timed ?? draw.solverMicros.get(row.info.id)! };
 }
 
-/** Times an engine row: one solveBatch call per batch for batch engines' own rows, else a countSolutions loop. */
-async function timeEngineRow(
-  row: Row,
-  draw: PuzzleDraw,
-  engine: SolverEngine,
-  name: string,
-  grids: readonly Grid[],
-  limit: number,
-  budget: number,
-  pass: PassResult,
-  check: AnswerCheck,
-  same: SameAnswerCheck,
-  plan: BenchPlan,
-): Promise<{ timing: RoundTiming; guesses: RowGuesses }> {
-  if (row.mode === "engine" && solvesBatches(engine)) {
+/** A runner in this thread, whose calls return at once: `answers` gives buffers of their own, `lastAnswers` the last call's. */
+export type LocalRunner = Omit<BatchRunner, "answers" | "solve" | "lastAnswers"> & {
+  answers(): BatchAnswers;
+  solve(): number;
+  lastAnswers(): KeptAnswers | null;
+};
+
+/** An engine's row in this thread: one solveBatch call per timed call, or a countSolutions loop. */
+export function localRunner(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, batch: boolean): LocalRunner {
+  const close = async () => {};
+  if (batch && solvesBatches(engine)) {
     const packed = pack(grids);
     const solveBatch = engine.solveBatch.bind(engine);
-    const answers = batchAnswers(solveBatch(packed, grids.length, limit, budget)); // copied: the timed calls reuse the kernel's regions
-    const total = checkAnswers(answers, grids.length, check);
-    // The batch check is this row's own verification: its later calls are held against it.
-    const sameAsBatch = sameAsChecked(draw, row.label, limit, answers);
-    const elsewhere = plan.timeElsewhere?.(row.info, true);
-    if (elsewhere) return { timing: await timeRunner(await elsewhere(grids, limit, budget), name, grids, total, sameAsBatch, plan), guesses: answers };
     let last: BatchResult | null = null;
-    const timed = () => totalOf((last = solveBatch(packed, grids.length, limit, budget)));
-    const afterEach = (call: number) => checkSameAnswers(keptOf(last!), grids.length, sameAsBatch, `timed batch ${call}`);
-    const timing = await timeRowBatches(name, timed, total, plan, afterEach);
-    return { timing, guesses: answers };
-  }
-  const guesses = { guesses: pass.guesses, timedOut: (i: number) => pass.timedOut[i] === 1 };
-  const total = sumOf(pass.counts, pass.solved);
-  const elsewhere = plan.timeElsewhere?.(row.info, false);
-  if (elsewhere) return { timing: await timeRunner(await elsewhere(grids, limit, budget), name, grids, total, same, plan), guesses };
-  const loop = countingLoop(engine, grids, limit, budget);
-  const afterEach = (call: number) => {
-    checkSameAnswers(loop.answers, grids.length, same, `timed batch ${call}`);
-    loop.answers.solutions.fill(0); // the next call must write its solutions, not leave these standing
-  };
-  return { timing: await timeRowBatches(name, loop.call, total, plan, afterEach), guesses };
-}
-
-/** A batch result's answers, read in place (the kernel's regions). */
-function keptOf(batch: BatchResult): KeptAnswers {
-  return { counts: batch.counts, solutions: batch.solutions, timedOut: (i) => batch.nodes[i] < 0 };
-}
-
-/** Total count of a batch result. */
-function totalOf(batch: BatchResult): number {
-  let total = 0;
-  for (let i = 0; i < batch.counts.length; i++) total += batch.counts[i];
-  return total;
-}
-
-/**
- * The timed body of a non-batch row: countSolutions over the batch with one stats object, each
- * puzzle's count, budget stop and solution kept (in buffers made beforehand) for the check after
- * the call.
- */
-function countingLoop(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number): { call: () => number; answers: KeptAnswers } {
-  const cells = grids[0]?.length ?? 0;
-  const solutions = new Uint8Array(grids.length * cells);
-  const views = grids.map((_, i) => solutions.subarray(i * cells, (i + 1) * cells));
-  const counts = new Int32Array(grids.length);
-  const stopped = new Uint8Array(grids.length);
-  const stats: SearchStats = { guesses: 0, timedOut: false };
-  const call = () => {
-    let total = 0;
-    for (let i = 0; i < grids.length; i++) {
-      const count = engine.countSolutions(grids[i], limit, views[i], stats, budget);
-      counts[i] = count;
-      stopped[i] = stats.timedOut ? 1 : 0;
-      total += count;
-    }
-    return total;
-  };
-  return { call, answers: { counts, solutions, timedOut: (i) => stopped[i] === 1 } };
-}
-
-async function timeExtraRow(
-  row: Row,
-  draw: PuzzleDraw,
-  name: string,
-  grids: readonly Grid[],
-  limit: number,
-  budget: number,
-  check: AnswerCheck,
-  plan: BenchPlan,
-): Promise<{ timing: RoundTiming; guesses: RowGuesses }> {
-  const runner = await row.extra!.open(grids, limit, budget);
-  let answers: BatchAnswers;
-  try {
-    answers = await runner.answers();
-  } catch (error) {
-    await runner.close();
-    throw error;
-  }
-  const total = checkAnswers(answers, grids.length, check);
-  const same = sameAsChecked(draw, row.label, limit, answers);
-  return { timing: await timeRunner(runner, name, grids, total, same, plan), guesses: answers };
-}
-
-/**
- * Times the calls of `runner` in rounds (each started by its `beginRound`), each call's answers,
- * where the runner keeps them, held against the checked ones (`same`); closes the runner.
- */
-async function timeRunner(
-  runner: BatchRunner,
-  name: string,
-  grids: readonly Grid[],
-  total: number,
-  same: SameAnswerCheck,
-  plan: BenchPlan,
-): Promise<RoundTiming> {
-  try {
-    const afterEach = (call: number) => {
-      const last = runner.lastAnswers?.();
-      if (last) checkSameAnswers(last, grids.length, same, `timed batch ${call}`);
+    return {
+      answers: () => batchAnswers(solveBatch(packed, grids.length, limit, budget)), // copied: the timed calls reuse the kernel's regions
+      solve: () => sumOf((last = solveBatch(packed, grids.length, limit, budget)).counts),
+      lastAnswers: () => last && batchViews(last),
+      close,
     };
-    return await timeRowBatches(name, () => runner.solve(), total, plan, afterEach, runner.beginRound);
+  }
+  const loop = countingLoop(engine, grids, limit, budget);
+  return {
+    answers: () => {
+      const once = countingLoop(engine, grids, limit, budget);
+      once.call();
+      return once.answers;
+    },
+    solve: loop.call,
+    lastAnswers: () => loop.answers,
+    afterCheck: () => loop.answers.solutions.fill(0), // the next call must write its solutions, not leave these standing
+    close,
+  };
+}
+
+/**
+ * Times the calls of `runner` in rounds (rounds.ts: warm-up, then at least MIN_SAMPLES batches
+ * and `timeMs` in all, each round started by the runner's `beginRound`); after each call, outside
+ * its timing, its answers, where the runner keeps them, are held against the checked ones
+ * (`same`). Closes the runner.
+ */
+async function timeRunner(runner: BatchRunner, name: string, count: number, total: number, same: SameAnswerCheck, plan: BenchPlan): Promise<RoundTiming> {
+  let calls = 0;
+  const afterEach = () => {
+    const last = runner.lastAnswers?.();
+    calls++;
+    if (!last) return;
+    checkSameAnswers(last, count, same, `timed batch ${calls}`);
+    runner.afterCheck?.();
+  };
+  try {
+    return await timeRounds(name, () => runner.solve(), total, {
+      timeMs: plan.timeMs,
+      rounds: plan.rounds ?? DEFAULT_ROUNDS,
+      minCalls: MIN_SAMPLES,
+      warmupMs: plan.timeMs * WARMUP_SHARE,
+      signal: plan.signal,
+      afterEach,
+      beforeRound: runner.beginRound,
+    });
   } finally {
     await runner.close();
   }
@@ -585,7 +511,7 @@ function toRecord(
   { puzzles, timeouts, batchCall }: { puzzles: number; timeouts: number; batchCall: boolean },
   timing: RoundTiming,
   micros: Float64Array | null,
-  guesses: RowGuesses,
+  guesses: Pick<BatchAnswers, "guesses" | "timedOut">,
 ): BenchRecord {
   const sorted = micros ? Float64Array.from(micros).sort() : null;
   const guessStats = row.info.capabilities.guesses ? summarizeGuesses(guesses.guesses, guesses.timedOut) : null;
@@ -618,7 +544,7 @@ function toRecord(
     roundMicros: timing.roundMs.map((ms) => (ms * 1000) / puzzles),
     otherCoresBusy: timing.otherCoresBusy ?? null,
     ...calibratedFields(timing, puzzles),
-    passMeanMicros: micros && micros.length > 0 ? micros.reduce((sum, value) => sum + value, 0) / micros.length : null,
+    passMeanMicros: micros && micros.length > 0 ? sumOf(micros) / micros.length : null,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   };
 }
@@ -636,9 +562,8 @@ export function isPureTsBaseline(record: BenchRecord, info: SolverInfo | undefin
  */
 function meanMicrosOver(record: BenchRecord, shared: number, micros?: Float64Array): number {
   if (!micros || shared >= micros.length) return record.meanMicros;
-  const sum = (values: Float64Array) => values.reduce((total, value) => total + value, 0);
-  const prefixMean = sum(micros.subarray(0, shared)) / shared;
-  const fullMean = sum(micros) / micros.length;
+  const prefixMean = sumOf(micros, shared) / shared;
+  const fullMean = sumOf(micros) / micros.length;
   return fullMean > 0 ? (record.meanMicros * prefixMean) / fullMean : record.meanMicros;
 }
 

@@ -2,18 +2,17 @@
  * The worker thread an outside solver (a module of --solvers, or wasm-abi:) runs in, so that the
  * bench can stop it (isolated.ts): a call past the time limit, or Ctrl-C, terminates this thread,
  * whatever the solver does; with --fresh-rounds, each timing round of any row runs in one of its
- * own (a registry solver loaded by id; a batch engine's row as one solveBatch call per batch).
- * It loads the solver once, takes the puzzles once, then answers each
- * `solve` with every puzzle's count, solution, guesses and budget stop, and the ms the batch took
- * here (which the bench times it by, not the trip between threads) with the process CPU ms of that
- * stretch (the bench's own thread only waits meanwhile, so that is this thread's work), and the
- * calibration work it was asked to run after the batch (rounds.ts), which must run on this thread. Before each countSolutions
- * call it counts the call in `calls` (shared memory), by which the bench sees one that runs too long.
+ * own. It loads the solver once, takes the puzzles once, then answers each `solve` with every
+ * puzzle's answer, the ms and process CPU ms the batch took here (the bench times it by these, not
+ * by the trip between threads), and the calibration work run after it on this thread (rounds.ts).
+ * Each countSolutions call is counted in `calls` (shared memory) first, by which the bench sees
+ * one that runs too long.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { Grid } from "../src/model/puzzle.js";
-import { type SearchStats, type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
+import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
 import { pack } from "./measure/draw.js";
+import { type PassAnswers, countingLoop, passAnswers } from "./measure/check.js";
 import { type CalibrationWork, CalibrationMeter } from "./calibration.js";
 import { resolveSolver } from "./custom-solvers.js";
 import { describeThrown } from "./runner.js";
@@ -49,45 +48,37 @@ let budget = Infinity;
 let packed: Uint8Array | null = null;
 let meter: CalibrationMeter | undefined;
 
+/** The engine, each countSolutions call counted in `calls` first. */
+const counted: Pick<SolverEngine, "countSolutions"> = {
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
+    Atomics.add(calls, 0, 1);
+    return engine.countSolutions(puzzle, limit, solution, stats, budget);
+  },
+};
+
 /** Solves every puzzle once, as one solveBatch call or a countSolutions loop; returns the answers and the wall and process CPU ms the solving took. */
 function solveAll(): Extract<WorkerReply, { kind: "solved" }> {
-  const cells = grids[0]?.length ?? 0;
-  const counts = new Int32Array(grids.length);
-  const solutions = new Uint8Array(grids.length * cells);
-  const guesses = new Float64Array(grids.length);
-  const timedOut = new Uint8Array(grids.length);
-  const views = packed ? [] : grids.map((_, i) => solutions.subarray(i * cells, (i + 1) * cells)); // made before the timing
+  const batchEngine = packed && solvesBatches(engine) ? engine : null;
+  const loop = batchEngine ? null : countingLoop(counted, grids, limit, budget); // its buffers made before the timing
   const cpuStart = process.cpuUsage();
   const start = performance.now();
-  const keep = packed && solvesBatches(engine) ? solveBatch(engine, packed) : solveLoop(views, guesses, counts, timedOut);
+  if (batchEngine) Atomics.add(calls, 0, 1);
+  const batch = batchEngine?.solveBatch(packed!, grids.length, limit, budget);
+  loop?.call();
   const ms = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
-  keep?.(counts, solutions, guesses, timedOut); // the batch's answers, read from the engine's regions after the timing
-  return { kind: "solved", counts, solutions, guesses, timedOut, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
+  const { counts, solutions, guesses, stopped } = loop ? loop.answers : copied(batch!);
+  return { kind: "solved", counts, solutions, guesses, timedOut: stopped, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
-/** One solveBatch call; returns what copies its answers out (outside the timing). */
-function solveBatch(batchEngine: SolverEngine & Required<Pick<SolverEngine, "solveBatch">>, puzzles: Uint8Array) {
-  Atomics.add(calls, 0, 1);
-  const result = batchEngine.solveBatch(puzzles, grids.length, limit, budget);
-  return (counts: Int32Array, solutions: Uint8Array, guesses: Float64Array, timedOut: Uint8Array) => {
-    counts.set(result.counts.subarray(0, grids.length));
-    solutions.set(result.solutions.subarray(0, solutions.length));
-    guesses.set(result.guesses.subarray(0, grids.length));
-    for (let i = 0; i < grids.length; i++) timedOut[i] = result.nodes[i] < 0 ? 1 : 0;
-  };
-}
-
-/** countSolutions once per puzzle, each answer written into place (`views`: each puzzle's solution bytes). */
-function solveLoop(views: readonly Uint8Array[], guesses: Float64Array, counts: Int32Array, timedOut: Uint8Array): undefined {
-  const stats: SearchStats = { guesses: 0, timedOut: false };
-  for (let i = 0; i < grids.length; i++) {
-    Atomics.add(calls, 0, 1);
-    counts[i] = engine.countSolutions(grids[i], limit, views[i], stats, budget);
-    guesses[i] = stats.guesses;
-    timedOut[i] = stats.timedOut ? 1 : 0;
-  }
-  return undefined;
+/** A batch's answers, copied out of the engine's regions (after the timing). */
+function copied(batch: BatchResult): PassAnswers {
+  const answers = passAnswers(grids.length, grids[0]?.length ?? 0);
+  answers.counts.set(batch.counts.subarray(0, grids.length));
+  answers.solutions.set(batch.solutions.subarray(0, answers.solutions.length));
+  answers.guesses.set(batch.guesses.subarray(0, grids.length));
+  for (let i = 0; i < grids.length; i++) answers.stopped[i] = batch.nodes[i] < 0 ? 1 : 0;
+  return answers;
 }
 
 function reply(message: WorkerReply, transfer: ArrayBuffer[] = []): void {

@@ -63,6 +63,11 @@ export function summarize(samples: ArrayLike<number>): SampleSummary {
   };
 }
 
+/** The median of `values` (any order). */
+export function median(values: ArrayLike<number>): number {
+  return quantile(Float64Array.from(values).sort(), 0.5);
+}
+
 /** Two-sided 97.5% quantiles of Student's t for 1–30 degrees of freedom. */
 const T95 = [
   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,
@@ -88,12 +93,6 @@ export interface RatioEstimate {
 /** Half the interval's width: the "± 0.04" in "1.55 ± 0.04×". */
 export function halfWidth(estimate: RatioEstimate): number {
   return (estimate.high - estimate.low) / 2;
-}
-
-function meanOf(values: ArrayLike<number>): number {
-  let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += values[i];
-  return sum / values.length;
 }
 
 /**
@@ -124,15 +123,14 @@ export function bootstrapRatio(
   for (let i = 0; i < resamples; i++) ratios[i] = resampledMean(numerator, random) / resampledMean(denominator, random);
   ratios.sort();
   const tail = (1 - CONFIDENCE) / 2;
-  return { ratio: meanOf(numerator) / meanOf(denominator), low: quantile(ratios, tail), high: quantile(ratios, 1 - tail), method: "bootstrap" };
+  return { ratio: summarize(numerator).mean / summarize(denominator).mean, low: quantile(ratios, tail), high: quantile(ratios, 1 - tail), method: "bootstrap" };
 }
 
 /**
  * Above this many samples on either side, {@link ratioOfMeans} takes Welch's interval from the
- * samples' n, mean and σ instead of the bootstrap: with hundreds of samples the means are
- * near normal and the two agree (test/bench-statistics.test.ts), while the bootstrap's cost
- * grows with the samples (2,000 resamples of thousands of fast batches per row took seconds
- * after the last row of a run, before anything more was printed).
+ * samples' n, mean and σ instead of the bootstrap: with hundreds of samples the means are near
+ * normal and the two agree (test/bench-statistics.test.ts), while the bootstrap's cost grows with
+ * the samples.
  */
 export const BOOTSTRAP_MAX_SAMPLES = 500;
 

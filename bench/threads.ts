@@ -11,7 +11,7 @@ import { type BatchTask, copyTask } from "../src/pool/batch.js";
 import { openBatchSolver } from "../src/pool/pool.js";
 import { type Grid, formatPuzzle } from "../src/model/puzzle.js";
 import { CELLS } from "../src/model/shape.js";
-import type { BatchAnswers } from "./measure/check.js";
+import { type BatchAnswers, passAnswers } from "./measure/check.js";
 import type { BatchRunner, ExtraRow } from "./runner.js";
 
 /** Batches per worker thread per pass, so that a slow batch does not leave the others idle. */
@@ -70,10 +70,8 @@ export function countFromLineOutput(output: Uint8Array, limit: number): number {
 
 /** Parses the pool's `jsonl` output back into answers (a record without guesses gives NaN: unknown). */
 function parseJsonlAnswers(outputs: readonly Uint8Array[], count: number): BatchAnswers {
-  const counts = new Int32Array(count);
-  const guesses = new Float64Array(count);
-  const timedOut = new Uint8Array(count);
-  const solutions = new Uint8Array(count * CELLS);
+  const answers = passAnswers(count, CELLS);
+  const { counts, guesses, solutions, stopped } = answers;
   let i = 0;
   for (const output of outputs) {
     for (const line of Buffer.from(output.buffer, output.byteOffset, output.byteLength).toString("utf8").split("\n")) {
@@ -82,13 +80,13 @@ function parseJsonlAnswers(outputs: readonly Uint8Array[], count: number): Batch
       if (record.error) throw new Error(`the pool rejected puzzle ${i + 1}: ${record.error}`);
       counts[i] = record.count;
       guesses[i] = record.guesses ?? NaN;
-      timedOut[i] = record.status === "timeout" ? 1 : 0;
+      stopped[i] = record.status === "timeout" ? 1 : 0;
       for (let cell = 0; record.solution && cell < CELLS; cell++) solutions[i * CELLS + cell] = record.solution.charCodeAt(cell) - 48;
       i++;
     }
   }
   if (i !== count) throw new Error(`the pool answered ${i} of ${count} puzzles`);
-  return { counts, guesses, solutions, timedOut: (index) => timedOut[index] === 1 };
+  return answers;
 }
 
 async function openPoolRunner(threads: number, grids: readonly Grid[], limit: number, budget: number): Promise<BatchRunner> {

@@ -4,7 +4,9 @@
  * `--help` prints its usage and exits 0; a standard output closed early (`… | head`) exits 0 quietly. `quietUsage` makes a commander program throw its usage
  * errors instead of printing them, so that they reach {@link runTool} as one line.
  */
-import { type Command, CommanderError } from "commander";
+import { Command, CommanderError, type OptionValues } from "commander";
+import { type OptionRow, toOption } from "../src/cli-kit/options.js";
+import { cpus, loadavg } from "node:os";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { DatasetSpecError } from "../src/datasets/read.js";
 import { terminalSafe } from "./report/format.js";
@@ -15,14 +17,45 @@ export function quietUsage<C extends Command>(program: C): C {
   return program;
 }
 
-/** Runs a tool's `main`, ending as the module comment says. */
-export async function runTool(name: string, main: () => void | Promise<void>): Promise<void> {
+/** The options `argv` gives a tool whose options table is `rows` (src/cli-kit/options.ts); usage errors are thrown (for {@link runTool}). */
+export function parseToolOptions<T extends OptionValues>(
+  name: string,
+  description: string,
+  rows: readonly OptionRow[],
+  argv: readonly string[] = process.argv.slice(2),
+): T {
+  const command = quietUsage(new Command(name).description(description));
+  for (const row of rows) command.addOption(toOption(row));
+  return command.parse([...argv], { from: "user" }).opts<T>();
+}
+
+/** The three load averages, "0.4 0.7 0.9". */
+export function loadAverage(): string {
+  return loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ");
+}
+
+/** The line a tool's report opens with: "NAME: CPU, N cores, Node vX, load average A B C" (figures from a shared machine are marked by its load). */
+export function machineLine(name: string): string {
+  return `${name}: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.version}, load average ${loadAverage()}`;
+}
+
+/**
+ * Runs a tool's `main`, ending as the module comment says; `usageError` tells which failures are
+ * usage errors (default: commander's and a dataset that does not resolve).
+ */
+export async function runTool(
+  name: string,
+  main: () => unknown,
+  usageError = (error: unknown): boolean => error instanceof CommanderError || error instanceof DatasetSpecError,
+): Promise<void> {
   guardStandardStreams(name);
   try {
     await main();
   } catch (error) {
     if (error instanceof CommanderError && error.exitCode === 0) return; // --help, already printed
     process.stderr.write(`${name}: ${terminalSafe(describeError(error).replace(/^error: /, ""))}\n`);
-    process.exitCode = error instanceof CommanderError || error instanceof DatasetSpecError ? USAGE_ERROR_STATUS : 1;
+    process.exitCode = usageError(error) ? USAGE_ERROR_STATUS : 1;
   }
 }

@@ -1,31 +1,24 @@
 /**
- * `npm run verdict-rates`: how far `--compare`'s verdicts can be trusted on this machine. It runs
- * the bench in pairs of separate processes and judges each pair as `--compare` does. Every run
- * times the rows of `--solvers` and the planted module's row (bench/planted.ts: the wasm kernel
- * behind the solver-module interface); in the second run of a pair the planted row makes the
+ * `npm run verdict-rates`: how far `--compare`'s verdicts can be trusted on this machine
+ * (docs/bench.md, "How far the verdicts hold"). It runs the bench in pairs of separate processes
+ * and judges each pair as `--compare` does. Every run times the rows of `--solvers` and the
+ * planted module's row (bench/planted.ts); in the second run of a pair the planted row makes the
  * share `--slowdown` of its calls twice, and nothing else changes:
  *
- *   idle      `--planted-pairs` pairs (at least `--pairs`): every verdict "faster" or "slower" on a
- *             row of `--solvers` is false (printed per 100 rows); the share of planted rows judged
- *             "slower" is the detection rate
- *   busy      `--pairs` pairs with the other core kept busy by a spinning child process: the same
- *             two rates
+ *   idle      `--planted-pairs` pairs (at least `--pairs`): every "faster" or "slower" on a row of
+ *             `--solvers` is false; the share of planted rows judged "slower" is the detection rate
+ *   busy      `--pairs` pairs with the other core kept busy by a spinning child: the same two rates
  *
- * So a real change is looked for beside unchanged rows, as in a real comparison (the checks that
- * set rows aside when every solver moved alike see the planted row too). The goal: at most 1
- * false verdict per 100 rows, idle and busy; a 10% slowdown judged slower in at least 9 of 10
- * pairs on an idle machine. Prints the CPU (lscpu's model name), the load average at the start
- * and end of each part, the rates against the goal, and how long it took. With `--ref-pairs N`,
- * also N runs of `--ref HEAD` (this commit against itself, interleaved in one process) and their
- * false verdicts. `--bench-options` passes more options to every run (e.g. "--fresh-rounds").
+ * The goal: at most 1 false verdict per 100 rows, idle and busy; a 10% slowdown found in at least
+ * 9 of 10 pairs idle. `--ref-pairs N` adds N runs of `--ref HEAD` and their false verdicts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { quietUsage, runTool } from "./tool.js";
-import { Command, InvalidArgumentError } from "commander";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
+import { loadAverage, parseToolOptions, runTool } from "./tool.js";
+import { InvalidArgumentError } from "commander";
+import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { packagePath } from "../src/kernel/paths.js";
 import { collectEnvironment } from "./env.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
@@ -112,22 +105,10 @@ function spinner(): ChildProcess {
 /** Verdict counts over many rows. */
 type Tally = Record<Verdict, number> & { rows: number };
 
-function tally(changes: readonly Change[], into: Tally = emptyTally()): Tally {
-  for (const change of changes) {
-    into[change.verdict]++;
-    into.rows++;
-  }
-  return into;
-}
-
 function emptyTally(): Tally {
   return { rows: 0, faster: 0, slower: 0, "no change": 0, "not judged": 0, undecided: 0, "not run before": 0, "not run now": 0 };
 }
 
-const load = (): string =>
-  loadavg()
-    .map((value) => value.toFixed(1))
-    .join(" ");
 const percent = (part: number, whole: number): string => (whole === 0 ? "n/a" : `${((100 * part) / whole).toFixed(1)}`);
 
 /** "60 rows: 0 faster, 1 slower (1.7 per 100 rows), 40 no change, 19 not judged". */
@@ -138,23 +119,11 @@ function describeSame(t: Tally): string {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const command = new Command("npm run verdict-rates --");
-  command.description("false verdicts of --compare on one commit, and the share of a planted slowdown it finds");
-  OPTIONS.forEach((row) => command.addOption(toOption(row)));
-  quietUsage(command);
-  const options = command.parse([...argv], { from: "user" }).opts<RateOptions>();
+  const description = "false verdicts of --compare on one commit, and the share of a planted slowdown it finds";
+  const options = parseToolOptions<RateOptions>("npm run verdict-rates --", description, OPTIONS, argv);
   const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
   const environment = collectEnvironment({ seed: 1, limit: 2, timeMs: options.time, budget: 100_000 }, new Date());
-  const common = [
-    "--datasets",
-    options.datasets.join(","),
-    "--time",
-    String(options.time),
-    "--rounds",
-    String(options.rounds),
-    "--puzzles",
-    String(options.puzzles),
-  ];
+  const common = ["--datasets", options.datasets.join(","), "--time", `${options.time}`, "--rounds", `${options.rounds}`, "--puzzles", `${options.puzzles}`];
   common.push("--threads", "0", "--no-chart");
   const benchOptions = options.benchOptions.split(" ").filter((word) => word !== "");
   const started = performance.now();
@@ -163,7 +132,7 @@ async function main(argv: readonly string[]): Promise<void> {
   out(`verdict-rates: ${environment.cpu} (${cpus().length} cores), Node ${environment.node}, commit ${environment.commit}`);
   out(
     `  rows: ${options.solvers.join(",")} and planted on ${options.datasets.join(",")}, --time ${options.time}, --rounds ${options.rounds}, ` +
-      `--puzzles ${options.puzzles}${benchOptions.length > 0 ? ` ${benchOptions.join(" ")}` : ""}; --compare's defaults [load ${load()}]`,
+      `--puzzles ${options.puzzles}${benchOptions.length > 0 ? ` ${benchOptions.join(" ")}` : ""}; --compare's defaults [load ${loadAverage()}]`,
   );
   const goals: string[] = [];
 
@@ -179,7 +148,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
   /** Pairs of runs of `--solvers` and the planted row, the planted row slowed in each second run. */
   const part = async (condition: "idle" | "busy", pairs: number): Promise<void> => {
-    const loadBefore = load();
+    const loadBefore = loadAverage();
     const busy = condition === "busy" ? spinner() : null;
     const same = emptyTally();
     const planted = emptyTally();
@@ -191,11 +160,10 @@ async function main(argv: readonly string[]): Promise<void> {
       for (let i = 0; i < pairs; i++) {
         const changes = await pair(`${condition}-${i}`, args, plain, slowed);
         for (const change of changes) {
-          if (change.row !== PLANTED_ROW) tally([change], same);
-          else {
-            tally([change], planted);
-            if (change.estimate) ratios.push(change.estimate.ratio);
-          }
+          const into = change.row === PLANTED_ROW ? planted : same;
+          into[change.verdict]++;
+          into.rows++;
+          if (change.row === PLANTED_ROW && change.estimate) ratios.push(change.estimate.ratio);
         }
       }
     } finally {
@@ -209,7 +177,7 @@ async function main(argv: readonly string[]): Promise<void> {
     out(
       `${what}: planted ${Math.round(options.slowdown * 100)}% slowdown judged slower in ${planted.slower} of ${planted.rows} pairs of rows ` +
         `(${found} in 10); ${planted["no change"]} no change, ${planted["not judged"] + planted.undecided} not judged, ${planted.faster} faster; ` +
-        `the slowdown as measured: median ${measured} [load ${loadBefore} → ${load()}]`,
+        `the slowdown as measured: median ${measured} [load ${loadBefore} → ${loadAverage()}]`,
     );
     goals.push(`${percent(same.faster + same.slower, same.rows)} false verdicts per 100 rows ${condition} (goal: at most 1)`);
     if (condition === "idle") goals.push(`planted ${Math.round(options.slowdown * 100)}% found in ${found} of 10 pairs idle (goal: at least 9)`);
@@ -219,7 +187,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (idlePairs > 0) await part("idle", idlePairs);
   if (options.busy && options.pairs > 0) await part("busy", options.pairs);
   if (options.refPairs > 0) {
-    const loadBefore = load();
+    const loadBefore = loadAverage();
     const t = emptyTally();
     for (let i = 0; i < options.refPairs; i++) {
       const text = await runBench(["--solvers", options.solvers.join(","), ...common, "--ref", "HEAD"]);
@@ -233,10 +201,10 @@ async function main(argv: readonly string[]): Promise<void> {
       t["not judged"] += unjudged;
       t.rows += faster + slower + unchanged + unjudged;
     }
-    out(`--ref HEAD (same commit, one process), idle: ${options.refPairs} runs, ${describeSame(t)} [load ${loadBefore} → ${load()}]`);
+    out(`--ref HEAD (same commit, one process), idle: ${options.refPairs} runs, ${describeSame(t)} [load ${loadBefore} → ${loadAverage()}]`);
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
-  out(`${runs} bench runs in ${seconds} s [load ${load()}]`);
+  out(`${runs} bench runs in ${seconds} s [load ${loadAverage()}]`);
   if (goals.length > 0) out(`rates: ${goals.join("; ")}`);
   if (options.keep) out(`runs kept in ${folder}`);
   else rmSync(folder, { recursive: true, force: true });

@@ -12,7 +12,8 @@ import { type KernelBuild, WasmKernel } from "../src/kernel/wasm.js";
 import { answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
 import { type Draw, drawPuzzles } from "./measure/draw.js";
 import { summarizeGuesses } from "./measure/guesses.js";
-import { type RoundRatio, medianOf, roundRatio, timeInterleaved } from "./measure/interleaved.js";
+import { type RoundRatio, roundRatio, timeInterleaved } from "./measure/interleaved.js";
+import { median } from "./statistics.js";
 import { type BatchKernel, kernelAtBoxFrom } from "./measure/kernel.js";
 import { buildKernelAtCommit } from "./measure/reference.js";
 import { type Column, formatNumber } from "./report/format.js";
@@ -102,8 +103,8 @@ export function versus(
   return {
     dataset: draw.dataset.name,
     puzzles: n,
-    old: { puzzlesPerSecond: n / medianOf(oldSeconds), ...figures[0] },
-    current: { puzzlesPerSecond: n / medianOf(newSeconds), ...figures[1] },
+    old: { puzzlesPerSecond: n / median(oldSeconds), ...figures[0] },
+    current: { puzzlesPerSecond: n / median(newSeconds), ...figures[1] },
     speedup: roundRatio(oldSeconds, newSeconds),
   };
 }

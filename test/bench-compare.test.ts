@@ -375,7 +375,7 @@ describe("bench --compare OLD --against NEW", () => {
     const cases: [string, (run: Record<string, any>) => unknown, RegExp][] = [
       ["row-number.json", (run) => (run.records[0].row = 5), /records\[0\]\.row must be string$/],
       ["datasets-number.json", (run) => (run.settings.datasets = 3), /settings\.datasets must be array$/],
-      ["records-string.json", (run) => (run.records = "x"), /: not a sudoku-wasm-bench v1\/v2\/v3 result file$|records must be array$/],
+      ["records-string.json", (run) => (run.records = "x"), /: not a sudoku-wasm-bench v3 result file$|records must be array$/],
       ["rounds-strings.json", (run) => (run.records[0].roundMicros = ["1", "2"]), /records\[0\]\.roundMicros\[0\] must be number$/],
       ["version-1.json", (run) => (run.version = 1), /a version 1 result file, written before timing rounds and samples: it cannot be judged/],
       [

@@ -13,8 +13,7 @@ import { MARKDOWN_COLUMNS, markdownTable } from "../bench/report/markdown.js";
 import { COLUMNS } from "../bench/report/format.js";
 import { PROFILE_COLUMNS } from "../bench/profile/table.js";
 import { type Region, allRegions, regionsOf, replaceRegion, tablesOf } from "../bench/report/regions.js";
-import { SIZING_COLUMNS } from "../bench/sizing.js";
-import { BULK_COLUMNS } from "../bench/bulk-table.js";
+import { BULK_COLUMNS, SIZING_COLUMNS } from "../bench/bulk-table.js";
 import { versusTable } from "../bench/versus.js";
 
 const root = new URL("..", import.meta.url).pathname;

@@ -1,15 +1,9 @@
 /**
- * Timing whole batches, for the bench's rows and the profiler's variants alike: tinybench calls
- * one batch function again and again — warm-up first when asked, then at least `minCalls` calls
- * and `timeMs` of them — and every timed call's total count must equal the verified total.
- * Statistics come from tinybench's latency (ms per call); CPU over wall time is taken around the
- * whole run (in Node; a browser has no process CPU clock). The caller checks the answers before,
- * outside the timing.
- *
- * One wrapper serves all: the bench and the web page time a row's batch call (or its
- * countSolutions loop, or a worker pool's batch) and report the mean; the profiler times a
- * kernel's run(n) — the puzzles written in again by `beforeEach`, outside the timing — and
- * reports the median.
+ * Timing whole batches, for the bench's rows, the web page's and the profiler's variants alike:
+ * tinybench calls one batch function again and again — warm-up first when asked, then at least
+ * `minCalls` calls and `timeMs` of them — and every timed call's total count must equal the
+ * checked total. Statistics come from tinybench's latency (ms per call); CPU over wall time is
+ * taken around the whole run (in Node; a browser has no process CPU clock).
  */
 import { Bench } from "tinybench";
 import type { CalibrationWork } from "../calibration.js";

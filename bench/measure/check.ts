@@ -83,16 +83,20 @@ export interface PassAnswers extends KeptAnswers {
   guesses: Float64Array;
   /** 1 where the budget stopped the puzzle. */
   stopped: Uint8Array;
+  /** Each puzzle's place in `solutions`, made once so that a call allocates nothing. */
+  views: Uint8Array[];
 }
 
 /** Buffers for the answers of `count` puzzles of `cells` cells each. */
 export function passAnswers(count: number, cells: number): PassAnswers {
   const stopped = new Uint8Array(count);
+  const solutions = new Uint8Array(count * cells);
   return {
     counts: new Int32Array(count),
-    solutions: new Uint8Array(count * cells),
+    solutions,
     guesses: new Float64Array(count),
     stopped,
+    views: Array.from({ length: count }, (_, i) => solutions.subarray(i * cells, (i + 1) * cells)),
     timedOut: (index) => stopped[index] === 1,
   };
 }
@@ -107,12 +111,28 @@ export function solveInto(
   budget: number,
   stats: SearchStats,
 ): number {
-  const cells = grid.length;
-  const count = engine.countSolutions(grid, limit, answers.solutions.subarray(index * cells, (index + 1) * cells), stats, budget);
+  const count = engine.countSolutions(grid, limit, answers.views[index], stats, budget);
   answers.counts[index] = count;
   answers.guesses[index] = stats.guesses;
   answers.stopped[index] = stats.timedOut ? 1 : 0;
   return count;
+}
+
+/** One countSolutions call per puzzle of `grids`, each answer kept in buffers made once; `call` returns the total count. */
+export function countingLoop(
+  engine: Pick<SolverEngine, "countSolutions">,
+  grids: readonly Grid[],
+  limit: number,
+  budget: number,
+): { call: () => number; answers: PassAnswers } {
+  const answers = passAnswers(grids.length, grids[0]?.length ?? 0);
+  const stats: SearchStats = { guesses: 0, timedOut: false };
+  const call = () => {
+    let total = 0;
+    for (let i = 0; i < grids.length; i++) total += solveInto(engine, grids[i], i, answers, limit, budget, stats);
+    return total;
+  };
+  return { call, answers };
 }
 
 /** Holds answer `index` of a later call (named `call`, e.g. "timed call 3") against the checked one of the same puzzle. */

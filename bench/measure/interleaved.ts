@@ -8,7 +8,7 @@
  * its CPU time over its calls. Turns of a few milliseconds see the same moments of the machine, so
  * that what slows it (a clock change, another tenant) moves both sides of each round's ratio alike.
  */
-import { quantile } from "../../src/model/quantile.js";
+import { median } from "../statistics.js";
 import { cpuSeconds } from "./reference.js";
 
 /** How to interleave. */
@@ -87,10 +87,5 @@ export interface RoundRatio {
 /** How many times faster `faster` ran than `slower`, round by round (seconds of each per round). */
 export function roundRatio(slower: readonly number[], faster: readonly number[]): RoundRatio {
   const ratios = slower.map((seconds, round) => seconds / faster[round]);
-  return { ratio: medianOf(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
-}
-
-/** The median of `values`. */
-export function medianOf(values: readonly number[]): number {
-  return quantile(Float64Array.from(values).sort(), 0.5);
+  return { ratio: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
 }

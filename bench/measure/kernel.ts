@@ -5,7 +5,7 @@
  * is wrapped by {@link kernelAtBox}.
  */
 import { type WasmModule, compileSource } from "../../src/kernel/kernel-source.js";
-import { shapeOf } from "../../src/model/shape.js";
+import { CELLS, shapeOf } from "../../src/model/shape.js";
 import { type KernelResult, kernelBudget } from "../../src/solvers/solver.js";
 import { WasmKernel, batchViews } from "../../src/kernel/wasm.js";
 
@@ -49,3 +49,13 @@ export async function kernelAtBox(module: WasmModule, box: number): Promise<Batc
 /** {@link kernelAtBox} of the module at `source` (a URL, bytes, a Response). */
 export const kernelAtBoxFrom = async (source: Parameters<typeof compileSource>[0], box: number): Promise<BatchKernel> =>
   kernelAtBox(await compileSource(source), box);
+
+/** Solves the 9×9 puzzles `cells` (81 bytes each, back to back) through `kernel`, 4,096 a call. */
+export function solveInBatches(kernel: BatchKernel, cells: Uint8Array, limit: number): void {
+  const count = cells.length / CELLS;
+  for (let first = 0; first < count; first += 4096) {
+    const n = Math.min(4096, count - first);
+    kernel.input(n).set(cells.subarray(first * CELLS, (first + n) * CELLS));
+    kernel.run(n, limit);
+  }
+}

@@ -5,13 +5,16 @@
  * the JSON file, two pictures per dataset.
  *
  * Files go to `--out` (default bench/results/, gitignored), named by the run's start time:
- *   profile-<stamp>.json                       with a bare --json
+ *   profile-<stamp>.json                       with a bare --json: `{ format, version, environment,
+ *                                              records }`, per-puzzle arrays included
  *   profile-<stamp>-<dataset>-time-cdf.svg     per dataset
  *   profile-<stamp>-<dataset>-guesses.svg      per dataset
- *   profile-<stamp>.cpuprofile                 with --cpu-prof
+ *   profile-<stamp>.cpuprofile                 with --cpu-prof: a V8 CPU profile of the TypeScript
+ *                                              side (WASM time as the kernel's frames), which Chrome
+ *                                              DevTools (Performance → Load profile) and VS Code open
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { Session } from "node:inspector/promises";
+import { join, resolve } from "node:path";
 import { bundledDatasets, loadDatasetList } from "../../src/datasets/read.js";
 import { datasetShape } from "../../src/model/puzzle.js";
 import { CELLS } from "../../src/model/shape.js";
@@ -21,10 +24,9 @@ import { InterruptWatch } from "../../src/cli-kit/progress.js";
 import { collectEnvironment } from "../env.js";
 import { progressBar } from "../progress.js";
 import { groupByDataset } from "../report/format.js";
-import { outputPath, timestamp } from "../report/output.js";
+import { stringifyCompact } from "../report/json.js";
+import { outputPath, timestamp, writeText } from "../report/output.js";
 import { expectationOf } from "../verify.js";
-import { withCpuProfile } from "./cpu-profile.js";
-import { formatProfileJson } from "./json.js";
 import { type ProfileVariant, profileVariants } from "./profiler.js";
 import type { ProfileRecord, ProfileRun } from "./records.js";
 import { formatGuessScatterSvg, formatTimeCdfSvg } from "./svg.js";
@@ -85,10 +87,28 @@ function fileSafe(name: string): string {
   return name.replace(/[^\w.-]+/g, "_");
 }
 
-function writeText(path: string, text: string): string {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-  return path;
+/** The profile as indented JSON, each array of numbers (the per-puzzle columns) kept on one line. */
+export function formatProfileJson(run: ProfileRun): string {
+  return stringifyCompact({ format: "sudoku-wasm-profile", version: 1, ...run });
+}
+
+/** Runs `work` under the V8 CPU profiler (sampling every 100 µs; V8's default is 1000) and writes the profile to `path`, even when `work` throws. */
+async function withCpuProfile<T>(path: string, work: () => Promise<T>): Promise<T> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post("Profiler.enable");
+    await session.post("Profiler.setSamplingInterval", { interval: 100 });
+    await session.post("Profiler.start");
+    try {
+      return await work();
+    } finally {
+      const { profile } = await session.post("Profiler.stop");
+      writeText(path, JSON.stringify(profile));
+    }
+  } finally {
+    session.disconnect();
+  }
 }
 
 /** Writes the JSON (when asked) and both pictures of every dataset; returns the paths, in order. */

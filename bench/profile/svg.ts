@@ -12,7 +12,7 @@
  * hollow where the node budget stopped the search. Colours (one per variant, far apart to the
  * eye: seriesColours) and escaping are the bench's.
  */
-import { decadeLabel, escapeXml, seriesColours } from "../report/svg.js";
+import { axisLines, decadeLabel, escapeXml, gridLine, legendEntry, openSvg, seriesColours } from "../report/svg.js";
 import type { ProfileRecord } from "./records.js";
 
 const PLOT = { left: 72, top: 48, width: 560, height: 320 };
@@ -58,15 +58,6 @@ function allMicros(records: readonly ProfileRecord[]): number[] {
 
 const px = (value: number) => value.toFixed(1);
 
-/** The opening of the document: root element, white background, title. */
-function openDocument(title: string): string[] {
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
-    `<text x="${PLOT.left}" y="24" font-size="16" font-weight="bold">${escapeXml(title)}</text>`,
-  ];
-}
-
 /** Vertical grid lines and labels of the time axis, and its title. */
 function timeAxis(axis: LogAxis, bottom: number): string[] {
   const parts: string[] = [];
@@ -82,21 +73,15 @@ function timeAxis(axis: LogAxis, bottom: number): string[] {
   return parts;
 }
 
-/** A horizontal grid line with its label on the left. */
-function horizontalRule(y: number, label: string): string[] {
-  return [
-    `<line x1="${PLOT.left}" x2="${PLOT.left + PLOT.width}" y1="${px(y)}" y2="${px(y)}" stroke="#dddddd"/>`,
-    `<text x="${PLOT.left - 6}" y="${px(y)}" text-anchor="end" dominant-baseline="middle">${label}</text>`,
-  ];
-}
+/** A horizontal grid line across the plot with its label on the left. */
+const horizontalRule = (y: number, label: string) => gridLine(PLOT.left, PLOT.left + PLOT.width, y, label);
 
 /** The left and bottom axis lines, and the y-axis title turned on its side. */
 function frame(yTitle: string): string[] {
   const bottom = PLOT.top + PLOT.height;
   const middle = PLOT.top + PLOT.height / 2;
   return [
-    `<line x1="${PLOT.left}" x2="${PLOT.left}" y1="${PLOT.top}" y2="${bottom}" stroke="#333333"/>`,
-    `<line x1="${PLOT.left}" x2="${PLOT.left + PLOT.width}" y1="${bottom}" y2="${bottom}" stroke="#333333"/>`,
+    ...axisLines(PLOT.left, PLOT.left + PLOT.width, PLOT.top, bottom),
     `<text x="16" y="${middle}" text-anchor="middle" transform="rotate(-90 16 ${middle})">${escapeXml(yTitle)}</text>`,
   ];
 }
@@ -104,14 +89,9 @@ function frame(yTitle: string): string[] {
 /** One legend entry per record (colour swatch, variant, timeouts), then any notes. */
 function legend(records: readonly ProfileRecord[], colours: readonly string[], notes: readonly string[] = []): string[] {
   const left = PLOT.left + PLOT.width + 16;
-  const parts = records.flatMap((record, i) => {
-    const top = PLOT.top + i * 20;
-    const timeouts = record.timeouts > 0 ? ` (${record.timeouts} timeouts)` : "";
-    return [
-      `<rect x="${left}" y="${top}" width="12" height="12" fill="${colours[i]}"/>`,
-      `<text x="${left + 18}" y="${top + 10}">${escapeXml(record.variant + timeouts)}</text>`,
-    ];
-  });
+  const parts = records.flatMap((record, i) =>
+    legendEntry(left, PLOT.top + i * 20, colours[i], record.variant + (record.timeouts > 0 ? ` (${record.timeouts} timeouts)` : "")),
+  );
   notes.forEach((note, i) => {
     parts.push(`<text x="${left}" y="${PLOT.top + (records.length + 1) * 20 + i * 16}" fill="#555555">${escapeXml(note)}</text>`);
   });
@@ -141,7 +121,7 @@ export function formatTimeCdfSvg(records: readonly ProfileRecord[]): string {
   const bottom = PLOT.top + PLOT.height;
   const axis = logAxis(allMicros(records), MIN_MICROS, PLOT.left, PLOT.left + PLOT.width);
   const colours = seriesColours(records.length);
-  const parts = [...openDocument(`${describe(records)}: share of puzzles solved within a time`), ...timeAxis(axis, bottom)];
+  const parts = [...openSvg(WIDTH, HEIGHT, PLOT.left, `${describe(records)}: share of puzzles solved within a time`), ...timeAxis(axis, bottom)];
   for (const share of [0, 0.25, 0.5, 0.75, 1]) parts.push(...horizontalRule(PLOT.top + PLOT.height * (1 - share), `${share * 100}%`));
   records.forEach((record, i) => parts.push(cdfPath(record, axis, colours[i])));
   parts.push(...frame("puzzles solved (cumulative)"), ...legend(records, colours), "</svg>");
@@ -171,7 +151,7 @@ export function formatGuessScatterSvg(records: readonly ProfileRecord[]): string
   const guessAxis = logAxis([1, ...records.flatMap((r) => r.perPuzzle.guesses)], 1, bottom - ZERO_ROW, PLOT.top);
   const y = (guesses: number) => (guesses === 0 ? zeroY : guessAxis.at(guesses));
   const colours = seriesColours(records.length);
-  const parts = [...openDocument(`${describe(records)}: guesses against time per puzzle`), ...timeAxis(x, bottom)];
+  const parts = [...openSvg(WIDTH, HEIGHT, PLOT.left, `${describe(records)}: guesses against time per puzzle`), ...timeAxis(x, bottom)];
   for (let exponent = guessAxis.low; exponent <= guessAxis.high; exponent++) parts.push(...horizontalRule(guessAxis.at(10 ** exponent), decadeLabel(exponent)));
   parts.push(...horizontalRule(zeroY, "0"));
   // Last variant first, so that the first (the default kernel) is drawn on top where they overlap.

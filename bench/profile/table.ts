@@ -8,10 +8,10 @@ import { type Column, describeMachine, formatNumber, formatPercent, groupByDatas
 import { alignRows, tableLines } from "../report/table.js";
 import { wrap } from "../report/compact.js";
 import { markdownTable } from "../report/markdown.js";
+import type { HardPuzzle, ProfileEnvironment, ProfileRecord, ProfileRun } from "./records.js";
 
 /** The width the profile is written for when standard output is no terminal. */
 export const PIPED_WIDTH = 100;
-import type { HardPuzzle, ProfileEnvironment, ProfileRecord, ProfileRun } from "./records.js";
 
 /** "2.31× slower", "1.05× faster", "same" (within 0.5%), "=" (the first variant of the table). */
 function formatRelative(record: ProfileRecord, first: ProfileRecord): string {
@@ -106,25 +106,24 @@ function datasetSection(records: readonly ProfileRecord[], width: number): strin
   const first = records[0];
   const size = (n: number) => n.toLocaleString("en-US");
   const drawn = first.puzzles < first.datasetSize ? `${size(first.puzzles)} of ${size(first.datasetSize)} puzzles` : `${size(first.puzzles)} puzzles`;
+  const hardest = (title: string, list: (r: ProfileRecord) => HardPuzzle[], value: (p: HardPuzzle) => number) => [
+    "",
+    `${first.dataset}: ${title}`,
+    ...hardestTables(records, list, value, width),
+  ];
   return [
     "",
     `${first.dataset}: ${drawn}, limit ${first.limit}, budget ${size(first.budget)} nodes`,
     ...variantTable(records, width),
-    "",
-    `${first.dataset}: hardest by time (file line: µs alone; + = stopped by the budget)`,
-    ...hardestTables(
-      records,
+    ...hardest(
+      "hardest by time (file line: µs alone; + = stopped by the budget)",
       (r) => r.hardestByTime,
       (p) => p.micros,
-      width,
     ),
-    "",
-    `${first.dataset}: hardest by guesses (file line: guesses; + = at least, stopped by the budget)`,
-    ...hardestTables(
-      records,
+    ...hardest(
+      "hardest by guesses (file line: guesses; + = at least, stopped by the budget)",
       (r) => r.hardestByGuesses,
       (p) => p.guesses,
-      width,
     ),
   ];
 }

@@ -13,7 +13,7 @@ import type { BenchRecord } from "../records.js";
 import { speedRatio } from "../ratios.js";
 import { type RatioEstimate, tukeyOutliers } from "../statistics.js";
 import { verdictOf } from "./compare.js";
-import { formatNumber, formatPercent, formatRatio, groupByDataset, handOffBound } from "./format.js";
+import { formatNumber, formatPercent, formatRatio, groupByDataset, rowNotes } from "./format.js";
 
 /** One column of the compact view: fixed width, so that lines align while they stream. */
 interface CompactColumn {
@@ -45,15 +45,9 @@ const COLUMNS: readonly CompactColumn[] = [
   { header: "flags", width: 5, priority: 10, cell: (r) => flagMarks(noiseFlags(r)) },
 ];
 
-/** The notes of the compact view, each a whole phrase (the full wording is in --wide and the exports). */
+/** The notes of the compact view: the short notes, and the batches' outliers. */
 function compactNotes(record: BenchRecord): string[] {
-  const notes: string[] = [];
-  if (record.puzzles < record.selected) notes.push(`sampled ${record.puzzles}`);
-  if (record.timeouts > 0) notes.push(`${record.timeouts} timeout${record.timeouts === 1 ? "" : "s"}`);
-  if (record.effectiveLimit < record.limit) notes.push("stops at 1st");
-  if (record.threads !== null) notes.push(`CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
-  if (handOffBound(record)) notes.push("hand-off bound");
-  if (record.mode === "engine" && record.batchCall) notes.push("1 call/batch");
+  const notes = rowNotes(record, true);
   const severe = record.batchMs ? tukeyOutliers(record.batchMs).severe : 0;
   if (severe > 0) notes.push(`${severe} outlier${severe === 1 ? "" : "s"}`);
   return notes;

@@ -1,38 +1,24 @@
 /**
- * `--compare OLD.json`: is each row faster, slower or unchanged against an earlier run?
+ * `--compare OLD.json`: is each row faster, slower or unchanged against an earlier run? (The
+ * method for users: docs/bench.md, "Is it faster or slower?".)
  *
- * 1. Settings. Two runs measure the same experiment only when they drew the same puzzles
- *    (seed, puzzles per dataset, the same dataset bytes) and asked the same question
- *    (limit, budget). {@link settingDifferences} names every difference: those are reasons to
- *    refuse the comparison; a different build, CPU or Node is reported as a warning (often
- *    it is the point of comparing).
- * 2. Rows are matched by dataset name and row label. A row whose two sides timed different work
- *    (another number of puzzles, as a sampled row or the web page's draw does; another limit)
- *    is named in a warning and not judged.
- * 3. Each match is judged on its calibrated rounds: each timing round's process CPU µs per
- *    puzzle divided by the CPU µs of the calibration work timed between its calls
- *    (bench/calibration.ts, rounds.ts). What slowed the whole machine between the two runs (the
- *    host's other tenants, the clock frequency, a busy sibling core) slows the row and its
- *    calibration alike and drops out of that quotient; being CPU time, it leaves out the time
- *    another process had the core. The ratio is now / before: the median of every pairwise
- *    ratio of those rounds, with Mann–Whitney's distribution-free 95% interval (statistics.ts:
- *    rankRatio), so one disturbed round moves it by one pair, not the whole interval. It needs 4
- *    rounds a side (5 is the default).
- * 4. A row is "faster" or "slower" only when that whole interval lies beyond the threshold
- *    (unless `--threshold`: FRESH_ROUNDS_THRESHOLD when both runs timed each round in a fresh
- *    worker, whose rounds then hold the spread between processes; else BETWEEN_RUNS_THRESHOLD); "no change" when it lies within; "not judged"
- *    when it is too wide to tell a change of that size, when either side carries the noisy or
- *    disagree flag (noise.ts; the pre-empted flag is not a reason, CPU time leaves pre-emption
- *    out), or when a side has no calibrated rounds (the web page's export, which has no CPU
- *    clock). A row only one run has is "not run" on the other side.
- * 5. When every solver's rows moved the same way (each solver's median beyond half the threshold,
- *    {@link movedTogether}), no row is judged: that is the machine or shared code, not one solver.
- *    The same holds within one dataset whose rows of three solvers or more all moved one way (a
- *    stretch of the run that the load slowed or sped up, as rows are timed one after another).
+ * 1. Settings. Runs that drew other puzzles (seed, puzzles, dataset bytes) or asked another
+ *    question (limit, budget) measure different experiments: {@link settingDifferences} names
+ *    each difference, a reason to refuse; another build, CPU or Node is a warning.
+ * 2. Rows are matched by dataset and row label; a pair that timed different work (another
+ *    number of puzzles, another limit) is named in a warning and not judged.
+ * 3. Each pair is judged on its calibrated rounds: each round's CPU µs per puzzle ÷ the CPU µs of
+ *    the calibration work timed between its calls (calibration.ts), so that what slowed the whole
+ *    machine drops out. The ratio now / before is the median of the pairwise ratios with
+ *    Mann–Whitney's 95% interval (statistics.ts: rankRatio): one disturbed round moves it by one
+ *    pair. It needs 4 rounds a side.
+ * 4. "faster" or "slower" only when that whole interval lies beyond the threshold; "no change"
+ *    within; "not judged" when it is too wide to tell, when either side is flagged noisy or
+ *    disagree (noise.ts), or without calibrated rounds (the web page's export).
+ * 5. When every solver's rows moved the same way ({@link movedTogether}), or those of one dataset
+ *    with three solvers or more, no row there is judged: that is the machine, not one solver.
  *
- * Two runs made at different times still differ by more than either run can see (the load of
- * the machine, the compiler's choices in each process): `--ref COMMIT` (bench/paired.ts) times
- * both commits in one process, row by row, and judges each pair there.
+ * `--ref COMMIT` (bench/paired.ts) times both commits in one process instead, and judges there.
  */
 import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
@@ -301,55 +287,35 @@ function unjudgedRounds(before: BenchRecord, after: BenchRecord): string {
 export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = defaultThreshold(before, after)): Change[] {
   const old = new Map(before.records.map((r) => [keyOf(r), r]));
   const solvers = new Map(after.records.map((r) => [keyOf(r), r.solver]));
+  /** The change of a row as far as the two sides say: null for a side that did not run it. */
+  const change = (earlier: BenchRecord | undefined, later: BenchRecord | undefined, verdict: Verdict): Change => ({
+    dataset: (later ?? earlier)!.dataset,
+    row: (later ?? earlier)!.row,
+    before: earlier?.puzzlesPerSecond ?? null,
+    after: later?.puzzlesPerSecond ?? null,
+    estimate: null,
+    verdict,
+    flags: { before: earlier ? noiseFlags(earlier) : [], after: later ? noiseFlags(later) : [] },
+  });
+  const floor = noiseThreshold;
   const changes: Change[] = after.records.map((r) => {
     const earlier = old.get(keyOf(r));
     old.delete(keyOf(r));
-    if (!earlier) {
-      return {
-        dataset: r.dataset,
-        row: r.row,
-        before: null,
-        after: r.puzzlesPerSecond,
-        estimate: null,
-        verdict: "not run before",
-        flags: { before: [], after: noiseFlags(r) },
-      };
-    }
+    if (!earlier) return change(undefined, r, "not run before");
     const estimate = changeEstimate(earlier, r);
-    const flags = { before: noiseFlags(earlier), after: noiseFlags(r) };
-    const flagged = [...flags.before, ...flags.after].some((flag) => JUDGING_FLAGS.includes(flag));
-    const floor = noiseThreshold;
-    const change: Change = {
-      dataset: r.dataset,
-      row: r.row,
-      before: earlier.puzzlesPerSecond,
-      after: r.puzzlesPerSecond,
-      estimate,
-      verdict: "not judged",
-      flags,
-      floor,
-    };
+    const judged = { ...change(earlier, r, "not judged"), estimate, floor };
+    const flagged = [...judged.flags.before, ...judged.flags.after].some((flag) => JUDGING_FLAGS.includes(flag));
     const different = workDifference(earlier, r);
-    if (!estimate) change.verdict = "undecided";
-    else if (different) change.reason = change.mismatch = different;
-    else if (flagged) change.verdict = "not judged";
-    else if (estimate.method !== "calibrated") change.reason = unjudgedRounds(earlier, r);
-    else change.verdict = betweenRunsVerdict(estimate, floor);
-    if (change.verdict === "not judged" && !change.reason && !flagged) change.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
-    return change;
+    if (!estimate) judged.verdict = "undecided";
+    else if (different) judged.reason = judged.mismatch = different;
+    else if (flagged) judged.verdict = "not judged";
+    else if (estimate.method !== "calibrated") judged.reason = unjudgedRounds(earlier, r);
+    else judged.verdict = betweenRunsVerdict(estimate, floor);
+    if (judged.verdict === "not judged" && !judged.reason && !flagged) judged.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
+    return judged;
   });
   setAsideCommonMoves(changes, (c) => solvers.get(keyOf(c)) ?? c.row, noiseThreshold);
-  for (const r of old.values()) {
-    changes.push({
-      dataset: r.dataset,
-      row: r.row,
-      before: r.puzzlesPerSecond,
-      after: null,
-      estimate: null,
-      verdict: "not run now",
-      flags: { before: noiseFlags(r), after: [] },
-    });
-  }
+  for (const r of old.values()) changes.push(change(r, undefined, "not run now"));
   return changes;
 }
 

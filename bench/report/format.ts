@@ -71,27 +71,37 @@ export function formatSpeedup(record: BenchRecord): string {
   return `${formatRatio({ ratio: record.speedup, ...record.speedupInterval })} ${direction} than ${record.reference}`;
 }
 
-/** What the reader must know about a row's figures: sampling, timeouts, threads. */
 /**
  * Whether a threads row's batch is so small (under 100 puzzles a thread, or under 2 ms in all)
  * that handing it to the threads, not solving, sets its speed: `--quick`'s 20 puzzles.
  */
-export function handOffBound(record: BenchRecord): boolean {
+function handOffBound(record: BenchRecord): boolean {
   return record.threads !== null && (record.puzzles / Math.max(record.threads, 1) < 100 || record.meanMicros * record.puzzles < 2000);
 }
 
-export function formatNotes(record: BenchRecord): string {
+/**
+ * What the reader must know about a row's figures (sampling, timeouts, threads), each a whole
+ * phrase; `short`: the compact view's wording (the full one is in --wide and the exports).
+ */
+export function rowNotes(record: BenchRecord, short = false): string[] {
   const notes: string[] = [];
+  const { threads } = record;
   if (record.puzzles < record.selected) notes.push(`sampled ${record.puzzles}`);
   if (record.timeouts > 0) notes.push(`${record.timeouts} timeout${record.timeouts === 1 ? "" : "s"}`);
-  if (record.effectiveLimit < record.limit) notes.push("stops at 1st solution");
-  if (record.threads !== null)
-    notes.push(`${record.threads} ${record.threads === 1 ? "thread" : "threads"} via src/pool (text in/out), CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
-  if (handOffBound(record)) notes.push(`a batch of ${record.puzzles} puzzles is too small to split: handing it to the threads, not solving, sets this speed`);
+  if (record.effectiveLimit < record.limit) notes.push(short ? "stops at 1st" : "stops at 1st solution");
+  if (threads !== null)
+    notes.push(`${short ? "" : `${threads} thread${threads === 1 ? "" : "s"} via src/pool (text in/out), `}CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
+  if (handOffBound(record))
+    notes.push(
+      short ? "hand-off bound" : `a batch of ${record.puzzles} puzzles is too small to split: handing it to the threads, not solving, sets this speed`,
+    );
   if (record.mode === "engine" && record.batchCall) notes.push("1 call/batch");
-  if (record.comparedOn !== null && record.comparedOn < record.puzzles) notes.push(`compared on ${record.comparedOn}`);
-  return notes.join(", ");
+  if (!short && record.comparedOn !== null && record.comparedOn < record.puzzles) notes.push(`compared on ${record.comparedOn}`);
+  return notes;
 }
+
+/** The notes cell of the full table: {@link rowNotes} in a line. */
+export const formatNotes = (record: BenchRecord): string => rowNotes(record).join(", ");
 
 /** The results table's columns, in order. */
 export const COLUMNS: readonly Column[] = [

@@ -4,19 +4,12 @@
  *   { format: "sudoku-wasm-bench", version: 3, schema, incomplete?,
  *     settings:    limit, budget, seed, timeMs, puzzles, datasets[] (name, sha256, size, drawn)
  *     environment: cpu, cores, node, v8, tinybench, buildFlags, commit, date
- *     records[]:   every BenchRecord field (n/a is null), the timed batches' latencies
- *                  (batchMs), each timing round's mean µs per puzzle (roundMicros; optional,
- *                  absent in files written before rounds and in the web page's), each round's
- *                  CPU µs per puzzle and the calibration's CPU µs beside it (roundCpuMicros,
- *                  calibrationMicros: new in version 3, absent in the web page's), their
- *                  per-puzzle summary (perPuzzleMicros: n, mean, sd, min, max, p50, p75, p99),
- *                  their outliers (Tukey's fences: mild, severe), the process's peak memory
- *                  (peakRssMb) and the row's noise flags }
+ *     records[]:   every BenchRecord field (n/a is null; the rounds' fields absent in the web
+ *                  page's), the per-puzzle summary of the timed batches (perPuzzleMicros: n,
+ *                  mean, sd, min, max, p50, p75, p99), their outliers (Tukey's fences: mild,
+ *                  severe) and the row's noise flags }
  *
- * This reader takes version 3 files and the version 2 and 1 files written before them (version 1:
- * no samples, no dataset hashes, settings inside environment); `--compare` reads through
- * report/read-result.ts, which checks a file against the schema first and refuses versions 1 and
- * 2 (no calibrated rounds to judge by).
+ * `--compare` reads through report/read-result.ts, which checks a file against the schema first.
  */
 import { noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
@@ -67,9 +60,25 @@ export function formatJson(run: BenchRun): string {
   });
 }
 
-/** Reads a run written by {@link formatJson}, or a version 2 or 1 file; throws naming `source` when the text is neither. */
-export function parseJson(text: string, source = "JSON"): BenchRun {
-  const data = parseTaggedRun<BenchRun & { settings?: Partial<BenchEnvironment> }>(text, source, FORMAT, [1, 2, VERSION], "result file");
+/** `text` parsed as JSON; throws naming `source` when it is not JSON. */
+export function readJson(text: string, source: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${source}: not JSON (${(error as Error).message})`);
+  }
+}
+
+/** Reads a run written by {@link formatJson} (its text, or that parsed); throws naming `source` when it is not one. */
+export function parseJson(text: string | object, source = "JSON"): BenchRun {
+  const data = (typeof text === "string" ? readJson(text, source) : text) as BenchRun & {
+    format?: string;
+    version?: number;
+    settings?: Partial<BenchEnvironment>;
+  };
+  if (data?.format !== FORMAT || data.version !== VERSION || !Array.isArray(data.records) || typeof data.environment !== "object") {
+    throw new Error(`${source}: not a ${FORMAT} v${VERSION} result file`);
+  }
   const records = data.records.map((record) => {
     const {
       perPuzzleMicros: _summary,
@@ -82,31 +91,4 @@ export function parseJson(text: string, source = "JSON"): BenchRun {
   const run: BenchRun = { environment: { ...data.environment, ...data.settings }, records };
   if (data.incomplete) run.incomplete = data.incomplete;
   return run;
-}
-
-/**
- * Reads `{ format, version, environment, records }` JSON of the given format and version(s)
- * (the bench's runs and the profiler's); throws naming `source` and what it expected otherwise.
- * Returns the whole object, so that callers can read their other fields.
- */
-export function parseTaggedRun<Run extends { environment: unknown; records: unknown[] }>(
-  text: string,
-  source: string,
-  format: string,
-  version: number | readonly number[],
-  what: string,
-): Run {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${source}: not JSON (${(error as Error).message})`);
-  }
-  const versions = typeof version === "number" ? [version] : version;
-  const run = data as Partial<Run> & { format?: string; version?: number };
-  if (run?.format !== format || !versions.includes(run.version!) || !Array.isArray(run.records) || typeof run.environment !== "object") {
-    throw new Error(`${source}: not a ${format} v${versions.join("/v")} ${what}`);
-  }
-  const { format: _format, version: _version, ...rest } = run;
-  return rest as Run;
 }

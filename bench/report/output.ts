@@ -110,9 +110,11 @@ export function checkOutputRequests(requests: OutputRequests): void {
   }
 }
 
-function writeText(path: string, text: string): void {
+/** Writes `text` to `path`, making its folder; returns the path. */
+export function writeText(path: string, text: string): string {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
+  return path;
 }
 
 /** True for a regular file (not /dev/stdout, a pipe or a terminal), beside which a chart may go. */

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { packagePath } from "../../src/kernel/paths.js";
 import type { BenchRun } from "../records.js";
-import { SCHEMA_PATH, parseJson } from "./json.js";
+import { SCHEMA_PATH, parseJson, readJson } from "./json.js";
 
 let validator: ValidateFunction | undefined;
 
@@ -46,12 +46,7 @@ export function readResultFile(path: string, option: string): BenchRun {
     const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a folder, not a file" : (error as Error).message;
     throw new Error(`${source}: cannot read it (${reason})`);
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${source}: not JSON (${(error as Error).message})`);
-  }
+  const data = readJson(text, source);
   const tagged = data as { format?: unknown; version?: unknown } | null;
   if (tagged?.format === "sudoku-wasm-bench" && (tagged.version === 1 || tagged.version === 2)) {
     const before = tagged.version === 1 ? "timing rounds and samples" : "calibrated rounds (CPU time relative to a calibration work)";
@@ -63,5 +58,5 @@ export function readResultFile(path: string, option: string): BenchRun {
   if (tagged?.format === "sudoku-wasm-bench" && tagged.version === 3 && !validate()(data)) {
     throw new Error(`${source}: not a bench result as ${SCHEMA_PATH} describes: ${describeSchemaError(validate().errors![0])}`);
   }
-  return parseJson(text, source);
+  return parseJson(data as object, source);
 }

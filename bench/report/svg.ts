@@ -29,14 +29,11 @@ const CAP_WIDTH = 8;
 const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
 
 /**
- * `count` colours, one per series (the bench chart's rows, the profiler's variants), as far
- * apart as the eye tells them: Tableau 10 while it
- * suffices; beyond it, a greedy max–min pick: from Tableau's blue, each next colour is the
- * candidate farthest (CIEDE2000 ΔE) from every colour picked so far. The candidates are an
- * sRGB grid of 16 levels per channel with lightness 25–80, so that no bar fades into the white
- * page or into black. A default run's 23 series are then at least ΔE00 19 apart (hue-wheel
- * tiers before: wasm and wasm:static two shades of one red; a CIE76 pick left three blues
- * ΔE00 10 apart, CIE76 being too generous in the blues).
+ * `count` colours, one per series (the bench chart's rows, the profiler's variants), as far apart
+ * as the eye tells them: Tableau 10 while it suffices; beyond it, a greedy max–min pick: from
+ * Tableau's blue, each next colour is the candidate farthest (CIEDE2000 ΔE, which unlike CIE76 is
+ * not too generous in the blues) from every colour picked so far. The candidates are an sRGB grid
+ * of 16 levels per channel with lightness 25–80, so that no bar fades into the white page or black.
  */
 export function seriesColours(count: number): string[] {
   if (count <= PALETTE.length) return PALETTE.slice(0, count);
@@ -137,6 +134,40 @@ export function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
+/** The opening of a chart: the root element, a white background and the title at (`left`, 24). */
+export function openSvg(width: number, height: number, left: number, title: string): string[] {
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<text x="${left}" y="24" font-size="16" font-weight="bold">${escapeXml(title)}</text>`,
+  ];
+}
+
+/** A horizontal grid line from `left` to `right` at `y`, labelled on its left. */
+export function gridLine(left: number, right: number, y: number, label: string): string[] {
+  const at = y.toFixed(1);
+  return [
+    `<line x1="${left}" x2="${right}" y1="${at}" y2="${at}" stroke="#dddddd"/>`,
+    `<text x="${left - 6}" y="${at}" text-anchor="end" dominant-baseline="middle">${label}</text>`,
+  ];
+}
+
+/** The left and bottom axis lines of a plot. */
+export function axisLines(left: number, right: number, top: number, bottom: number): string[] {
+  return [
+    `<line x1="${left}" x2="${left}" y1="${top}" y2="${bottom}" stroke="#333333"/>`,
+    `<line x1="${left}" x2="${right}" y1="${bottom}" y2="${bottom}" stroke="#333333"/>`,
+  ];
+}
+
+/** One legend entry: a colour swatch and its label; `swatch` adds attributes to the swatch. */
+export function legendEntry(left: number, top: number, colour: string, label: string, swatch = ""): string[] {
+  return [
+    `<rect${swatch} x="${left}" y="${top}" width="12" height="12" fill="${colour}"/>`,
+    `<text x="${left + 18}" y="${top + 10}">${escapeXml(label)}</text>`,
+  ];
+}
+
 /** "1", "10", "100", "1k", … "1M" for a power of ten. */
 export function decadeLabel(exponent: number): string {
   const units = ["", "k", "M", "G"];
@@ -191,18 +222,9 @@ export function formatSvg(run: BenchRun, title = "Puzzles per second (log scale)
     return MARGIN.top + PLOT_HEIGHT * (1 - (clamped - low) / (high - low));
   };
 
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${MARGIN.left}" y="24" font-size="16" font-weight="bold">${escapeXml(title + (run.incomplete ? " — incomplete run" : ""))}</text>`,
-  ];
-  for (let exponent = low; exponent <= high; exponent++) {
-    const at = y(10 ** exponent).toFixed(1);
-    parts.push(
-      `<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${at}" y2="${at}" stroke="#dddddd"/>`,
-      `<text x="${MARGIN.left - 6}" y="${at}" text-anchor="end" dominant-baseline="middle">${decadeLabel(exponent)}</text>`,
-    );
-  }
+  const parts = openSvg(width, height, MARGIN.left, title + (run.incomplete ? " — incomplete run" : ""));
+  for (let exponent = low; exponent <= high; exponent++)
+    parts.push(...gridLine(MARGIN.left, MARGIN.left + plotWidth, y(10 ** exponent), decadeLabel(exponent)));
   let groupLeft = MARGIN.left + GROUP_GAP;
   groups.forEach(([dataset, rows], g) => {
     let x = groupLeft + (groupWidths[g] - barsWidth(rows)) / 2;
@@ -219,18 +241,8 @@ export function formatSvg(run: BenchRun, title = "Puzzles per second (log scale)
     parts.push(`<text x="${centre.toFixed(1)}" y="${plotBottom + 18}" text-anchor="middle">${escapeXml(dataset)}</text>`);
     groupLeft += groupWidths[g] + GROUP_GAP;
   });
-  parts.push(
-    `<line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${plotBottom}" stroke="#333333"/>`,
-    `<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${plotBottom}" y2="${plotBottom}" stroke="#333333"/>`,
-  );
-  labels.forEach((label, i) => {
-    const top = MARGIN.top + i * 20;
-    const left = MARGIN.left + plotWidth + 16;
-    parts.push(
-      `<rect class="legend" x="${left}" y="${top}" width="12" height="12" fill="${colour(label)}"/>`,
-      `<text x="${left + 18}" y="${top + 10}">${escapeXml(label)}</text>`,
-    );
-  });
+  parts.push(...axisLines(MARGIN.left, MARGIN.left + plotWidth, MARGIN.top, plotBottom));
+  labels.forEach((label, i) => parts.push(...legendEntry(MARGIN.left + plotWidth + 16, MARGIN.top + i * 20, colour(label), label, ' class="legend"')));
   const footerTop = height - MARGIN.bottom + 48;
   footer.forEach((line, i) => parts.push(`<text class="footer" x="12" y="${footerTop + i * 16}" fill="#555555" font-size="11">${escapeXml(line)}</text>`));
   parts.push("</svg>");

@@ -860,7 +860,8 @@ function columnPairs(st: usize, column: u32): u32 {
   const zero = i32x4.splat(0);
   const rest = v128.and(inUnit, i32x4.sub(inUnit, one)); // all but the lowest
   const beyond = v128.and(rest, i32x4.sub(rest, one)); // all but the lowest two
-  return v128.and(inUnit, v128.and(i32x4.ne(rest, zero), i32x4.eq(beyond, zero)));
+  // (not `ne`: V8 has no instruction for it, and builds it from `eq` and two more)
+  return v128.andnot(v128.and(inUnit, i32x4.eq(beyond, zero)), i32x4.eq(rest, zero));
 }
 
 /**

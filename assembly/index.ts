@@ -1003,8 +1003,8 @@ function reviseHiddenPairs(st: usize): u32 {
   const fat2 = atLeastThree(low2, high2, last2);
   if (!(fat0 | fat1 | fat2)) return 0;
   // rows and boxes: one band at a time, but a band the last pass found clean and that has not
-  // changed since (the pass that follows one that changed a unit: 1.6 passes per puzzle on
-  // magictour_top1465)
+  // changed since (the pass that follows one that changed a unit: at bd2b444, 1.6 passes per
+  // puzzle on magictour_top1465, a fifth of bands skipped in the passes after the first)
   const clean = load<u32>(PAIRS_CLEAN);
   // the masks as stored, seven v128s (bytes 0–35 band 0, 36–71 band 1, 72–107 band 2; the last
   // four bytes are band 0's unsolved cells, not compared)
@@ -1118,6 +1118,10 @@ function propagateSearch(st: usize, dirty: u32): bool {
       while (dirty) {
         let round = atRoot ? dirty & digitSlots(lowestDigit(dirty)) : dirty;
         dirty &= ~round;
+        // every slot of the round is revised in it (or the state fails): the root notes them all
+        // at once; the search slot by slot, as noting the round there made it slower (0.94× on
+        // the hard sets, measured at 848049b, as V8 then kept other values of the loop in memory)
+        if (atRoot) revised |= round;
         while (round) {
           // the lowest slot: band by band
           const slot = ctz(round);
@@ -1126,7 +1130,7 @@ function propagateSearch(st: usize, dirty: u32): bool {
           const changed = reviseSlot(st, slot, digit, atRoot);
           if (changed == CONTRADICTION) return false;
           dirty |= changed & ~round;
-          revised |= <u32>1 << slot;
+          if (!atRoot) revised |= <u32>1 << slot;
           if (!(round & digitSlots(digit))) {
             const more = reviseDigit(st, digit, atRoot);
             if (more == CONTRADICTION) return false;

@@ -752,7 +752,8 @@ const UNIT_CELLS: usize = PAIRS != 0 || PAIRS_AT_ROOT ? memory.data(9 * 4, 4) : 
 /**
  * The 27 masks as reviseHiddenPairs last saw them (at the start of its pass), and at PAIRS_CLEAN
  * the bands (one bit each) whose rows and boxes that pass scanned and found nothing to change:
- * such a band, its masks unchanged since, has nothing to change in the next pass either.
+ * such a band, its masks unchanged since, has nothing to change in the next pass either (in any
+ * state: what a pass finds depends on the masks alone).
  */
 const PAIRS_SEEN: usize = PAIRS != 0 || PAIRS_AT_ROOT ? memory.data(116, 16) : 0;
 const PAIRS_CLEAN: usize = PAIRS_SEEN + 112;
@@ -872,7 +873,7 @@ const ROW_GUARDS: u32 = (1 << 9) | (1 << 19) | (1 << 29);
 /** The lowest bit of each row, and each row full (9 bits), spaced as ROW_GUARDS. */
 const ROW_BASES: u32 = 1 | (1 << 10) | (1 << 20);
 const ROW_FULL: u32 = 0x1ff | (0x1ff << 10) | (0x1ff << 20);
-/** A band mask of one row a word spaced as ROW_GUARDS says, back to the band's layout. */
+/** A mask spaced as ROW_GUARDS says, back to the band's layout. */
 @inline function rowsBack(spaced: u32): u32 {
   return (spaced & 0x1ff) | ((spaced >> 1) & (0x1ff << 9)) | ((spaced >> 2) & (0x1ff << 18));
 }
@@ -1002,9 +1003,9 @@ function reviseHiddenPairs(st: usize): u32 {
   const fat1 = atLeastThree(low1, high1, last1);
   const fat2 = atLeastThree(low2, high2, last2);
   if (!(fat0 | fat1 | fat2)) return 0;
-  // rows and boxes: one band at a time, but a band the last pass found clean and that has not
-  // changed since (the pass that follows one that changed a unit: at bd2b444, 1.6 passes per
-  // puzzle on magictour_top1465, a fifth of bands skipped in the passes after the first)
+  // rows and boxes: one band at a time, but not a band the last pass found clean and that has
+  // not changed since (in the passes after one that changed a unit: on magictour_top1465, 1.6
+  // passes per puzzle at bd2b444, and this skips a fifth of the bands of the passes after the first)
   const clean = load<u32>(PAIRS_CLEAN);
   // the masks as stored, seven v128s (bytes 0–35 band 0, 36–71 band 1, 72–107 band 2; the last
   // four bytes are band 0's unsolved cells, not compared)

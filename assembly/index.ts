@@ -749,6 +749,14 @@ const PAIRS_END: usize = STATES + <usize>(PAIRS < MAX_DEPTH ? PAIRS : MAX_DEPTH)
 const PAIRS_AT_ROOT: bool = isDefined(ROOT_PAIRS) ? ROOT_PAIRS != 0 : true;
 /** Per digit, its cells in the unit reviseHiddenPairs is looking at (9 bits): scratch. */
 const UNIT_CELLS: usize = PAIRS != 0 || PAIRS_AT_ROOT ? memory.data(9 * 4, 4) : 0;
+/**
+ * The 27 masks as reviseHiddenPairs last saw them (at the start of its pass), and at PAIRS_CLEAN
+ * the bands (one bit each) whose rows and boxes that pass scanned and found nothing to change:
+ * such a band, its masks unchanged since, has nothing to change in the next pass either (in any
+ * state: what a pass finds depends on the masks alone).
+ */
+const PAIRS_SEEN: usize = PAIRS != 0 || PAIRS_AT_ROOT ? memory.data(116, 16) : 0;
+const PAIRS_CLEAN: usize = PAIRS_SEEN + 112;
 
 /** The digits but `first` and `second` leave `cells` of `band`; returns the slots changed. */
 function pairKeeps(st: usize, band: u32, cells: u32, first: u32, second: u32): u32 {
@@ -853,12 +861,38 @@ function columnPairs(st: usize, column: u32): u32 {
   const zero = i32x4.splat(0);
   const rest = v128.and(inUnit, i32x4.sub(inUnit, one)); // all but the lowest
   const beyond = v128.and(rest, i32x4.sub(rest, one)); // all but the lowest two
-  return v128.and(inUnit, v128.and(i32x4.ne(rest, zero), i32x4.eq(beyond, zero)));
+  // (not `ne`: V8 has no instruction for it, and builds it from `eq` and two more)
+  return v128.andnot(v128.and(inUnit, i32x4.eq(beyond, zero)), i32x4.eq(rest, zero));
 }
 
-/** Of `cells` (one digit a lane), those in a row of the band where the lane has exactly two. */
+/**
+ * A band mask with a zero bit after each row (rows at bits 0–8, 10–18, 20–28; ROW_GUARDS the
+ * bits after them): each row's bit arithmetic then stays in its row and the bit after it.
+ */
+const ROW_GUARDS: u32 = (1 << 9) | (1 << 19) | (1 << 29);
+/** The lowest bit of each row, and each row full (9 bits), spaced as ROW_GUARDS. */
+const ROW_BASES: u32 = 1 | (1 << 10) | (1 << 20);
+const ROW_FULL: u32 = 0x1ff | (0x1ff << 10) | (0x1ff << 20);
+/** A mask spaced as ROW_GUARDS says, back to the band's layout. */
+@inline function rowsBack(spaced: u32): u32 {
+  return (spaced & 0x1ff) | ((spaced >> 1) & (0x1ff << 9)) | ((spaced >> 2) & (0x1ff << 18));
+}
+
+/**
+ * Of `cells` (one digit a lane), those in a row of the band where the lane has exactly two,
+ * spaced as ROW_GUARDS says: the three rows at once, the lowest bit of each removed twice
+ * (setting the bit after a row first, so that an empty row borrows from it, not from the next).
+ */
 @inline function rowTwos(cells: v128): v128 {
-  return v128.or(v128.or(exactlyTwoIn(cells, 0x1ff), exactlyTwoIn(cells, <u32>0x1ff << 9)), exactlyTwoIn(cells, <u32>0x1ff << 18));
+  const spaced = v128.or(v128.or(v128.and(cells, i32x4.splat(0x1ff)), v128.and(i32x4.shl(cells, 1), i32x4.splat(0x1ff << 10))), v128.and(i32x4.shl(cells, 2), i32x4.splat(0x1ff << 20)));
+  const guards = i32x4.splat(ROW_GUARDS);
+  const bases = i32x4.splat(ROW_BASES);
+  const full = i32x4.splat(ROW_FULL);
+  const rest = v128.and(spaced, i32x4.sub(v128.or(spaced, guards), bases)); // all but each row's lowest
+  const beyond = v128.and(rest, i32x4.sub(v128.or(rest, guards), bases)); // all but the lowest two
+  // a row not empty carries into the bit after it when added to a full row
+  const two = v128.and(v128.andnot(i32x4.add(rest, full), i32x4.add(beyond, full)), guards);
+  return v128.and(spaced, i32x4.sub(two, i32x4.shr_u(two, 9)));
 }
 
 /** Of `cells` (one digit a lane), those in a box of the band where the lane has exactly two. */
@@ -922,19 +956,21 @@ function columnPairs(st: usize, column: u32): u32 {
 }
 
 /**
- * Hidden pairs in the rows, then the boxes, of `band` (its nine masks `low`, `high`, `last`; `fat`
- * its cells with three candidates or more); returns the slots changed in the first unit that changes.
+ * Hidden pairs in the rows, then the boxes, of `band` (its masks of digits 0–3 `low` and 4–7
+ * `high`; digit 8's cells in a row, and in a box, where it has exactly two, in lane 0 of `lastRows`
+ * and `lastBoxes`; `fat` its cells with three candidates or more); returns the slots changed in
+ * the first unit that changes.
  */
-@inline function bandPairs(st: usize, band: u32, low: v128, high: v128, last: v128, fat: u32): u32 {
+@inline function bandPairs(st: usize, band: u32, low: v128, high: v128, lastRows: v128, lastBoxes: v128, fat: u32): u32 {
   if (!fat) return 0;
-  const rows = atLeastTwo(rowTwos(low), rowTwos(high), rowTwos(last));
+  const rows = rowsBack(atLeastTwo(rowTwos(low), rowTwos(high), lastRows));
   for (let row: u32 = 0; row < 3; row++) {
     const unitCells = <u32>0x1ff << (row * 9);
     if (!mayPair(rows, fat, unitCells)) continue;
     const changed = rowOrBoxPairs(st, band, unitCells);
     if (changed) return changed;
   }
-  const boxes = atLeastTwo(boxTwos(low), boxTwos(high), boxTwos(last));
+  const boxes = atLeastTwo(boxTwos(low), boxTwos(high), lastBoxes);
   for (let box: u32 = 0; box < 3; box++) {
     const unitCells = BOX_CELLS << (box * 3);
     if (!mayPair(boxes, fat, unitCells)) continue;
@@ -967,13 +1003,61 @@ function reviseHiddenPairs(st: usize): u32 {
   const fat1 = atLeastThree(low1, high1, last1);
   const fat2 = atLeastThree(low2, high2, last2);
   if (!(fat0 | fat1 | fat2)) return 0;
-  // rows and boxes: one band at a time
-  let changed = bandPairs(st, 0, low0, high0, last0, fat0);
-  if (changed) return changed;
-  changed = bandPairs(st, 1, low1, high1, last1, fat1);
-  if (changed) return changed;
-  changed = bandPairs(st, 2, low2, high2, last2, fat2);
-  if (changed) return changed;
+  // rows and boxes: one band at a time, but not a band the last pass found clean and that has
+  // not changed since (in the passes after one that changed a unit: on magictour_top1465, 1.6
+  // passes per puzzle at bd2b444, and this skips a fifth of the bands of the passes after the first)
+  const clean = load<u32>(PAIRS_CLEAN);
+  // the masks as stored, seven v128s (bytes 0–35 band 0, 36–71 band 1, 72–107 band 2; the last
+  // four bytes are band 0's unsolved cells, not compared)
+  const now0 = v128.load(st);
+  const now1 = v128.load(st, 16);
+  const now2 = v128.load(st, 32);
+  const now3 = v128.load(st, 48);
+  const now4 = v128.load(st, 64);
+  const now5 = v128.load(st, 80);
+  const now6 = v128.load(st, 96);
+  let skip: u32 = 0;
+  if (clean) {
+    const differ = <u32>i32x4.bitmask(i32x4.ne(v128.load(PAIRS_SEEN), now0)) | (<u32>i32x4.bitmask(i32x4.ne(v128.load(PAIRS_SEEN, 16), now1)) << 4) |
+      (<u32>i32x4.bitmask(i32x4.ne(v128.load(PAIRS_SEEN, 32), now2)) << 8) | (<u32>i32x4.bitmask(i32x4.ne(v128.load(PAIRS_SEEN, 48), now3)) << 12) |
+      (<u32>i32x4.bitmask(i32x4.ne(v128.load(PAIRS_SEEN, 64), now4)) << 16) | (<u32>i32x4.bitmask(i32x4.ne(v128.load(PAIRS_SEEN, 80), now5)) << 20) |
+      ((<u32>i32x4.bitmask(i32x4.ne(v128.load(PAIRS_SEEN, 96), now6)) & 7) << 24);
+    // words 0–8 band 0, 9–17 band 1, 18–26 band 2
+    skip = clean & ~((differ & 0x1ff ? 1 : 0) | (differ & (0x1ff << 9) ? 2 : 0) | (differ & (0x1ff << 18) ? 4 : 0));
+  }
+  v128.store(PAIRS_SEEN, now0);
+  v128.store(PAIRS_SEEN, now1, 16);
+  v128.store(PAIRS_SEEN, now2, 32);
+  v128.store(PAIRS_SEEN, now3, 48);
+  v128.store(PAIRS_SEEN, now4, 64);
+  v128.store(PAIRS_SEEN, now5, 80);
+  v128.store(PAIRS_SEEN, now6, 96);
+  store<u32>(PAIRS_CLEAN, 0);
+  // digit 8 of the three bands in one v128, lane by band; each band's in lane 0 of its own
+  const zero = i32x4.splat(0);
+  const lasts = i32x4.shuffle(i32x4.shuffle(last0, last1, 0, 4, 1, 1), last2, 0, 1, 4, 5);
+  const lastRows = rowTwos(lasts);
+  const lastBoxes = boxTwos(lasts);
+  let changed: u32 = 0;
+  if (!(skip & 1)) {
+    changed = bandPairs(st, 0, low0, high0, i32x4.shuffle(lastRows, zero, 0, 4, 4, 4), i32x4.shuffle(lastBoxes, zero, 0, 4, 4, 4), fat0);
+    if (changed) return changed;
+  }
+  if (!(skip & 2)) {
+    changed = bandPairs(st, 1, low1, high1, i32x4.shuffle(lastRows, zero, 1, 4, 4, 4), i32x4.shuffle(lastBoxes, zero, 1, 4, 4, 4), fat1);
+    if (changed) {
+      store<u32>(PAIRS_CLEAN, 1);
+      return changed;
+    }
+  }
+  if (!(skip & 4)) {
+    changed = bandPairs(st, 2, low2, high2, i32x4.shuffle(lastRows, zero, 2, 4, 4, 4), i32x4.shuffle(lastBoxes, zero, 2, 4, 4, 4), fat2);
+    if (changed) {
+      store<u32>(PAIRS_CLEAN, 3);
+      return changed;
+    }
+  }
+  store<u32>(PAIRS_CLEAN, 7);
   // columns: a column's cells held twice, band by band
   const lowColumns = columnTwos(low0, low1, low2);
   const highColumns = columnTwos(high0, high1, high2);
@@ -1035,6 +1119,10 @@ function propagateSearch(st: usize, dirty: u32): bool {
       while (dirty) {
         let round = atRoot ? dirty & digitSlots(lowestDigit(dirty)) : dirty;
         dirty &= ~round;
+        // every slot of the round is revised in it (or the state fails): the root notes them all
+        // at once; the search slot by slot, as noting the round there made it slower (0.94× on
+        // the hard sets, measured at 848049b, as V8 then kept other values of the loop in memory)
+        if (atRoot) revised |= round;
         while (round) {
           // the lowest slot: band by band
           const slot = ctz(round);
@@ -1043,7 +1131,7 @@ function propagateSearch(st: usize, dirty: u32): bool {
           const changed = reviseSlot(st, slot, digit, atRoot);
           if (changed == CONTRADICTION) return false;
           dirty |= changed & ~round;
-          revised |= <u32>1 << slot;
+          if (!atRoot) revised |= <u32>1 << slot;
           if (!(round & digitSlots(digit))) {
             const more = reviseDigit(st, digit, atRoot);
             if (more == CONTRADICTION) return false;
@@ -1905,6 +1993,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
   guesses = 0;
   nodes = 0;
   branches = 0;
+  if (PAIRS != 0 || PAIRS_AT_ROOT) store<u32>(PAIRS_CLEAN, 0);
   digitsSearch = false;
   const loaded = loadPuzzle(puzzle);
   if (loaded < 0) return loaded;

@@ -96,7 +96,7 @@
 // placed a cell before clearing it) and TRIAD_EXIT_EARLY (the triad rule over every changed band).
 //
 // The module's entry: it exports reserve (batch.ts: the batch's layout in linear memory and its
-// block), solveBatch (below) and the text in of the CLI's byte path (text.ts).
+// block), solveBatch (below) and the text in and out of the CLI's byte path (text.ts).
 
 import { CELLS, countsAt, outsideReservedBatch, solutionsAt } from "./batch";
 
@@ -2115,5 +2115,5 @@ export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i3
   return count;
 }
 
-/** The text in of the CLI's byte path: batches and chunks read as text (text.ts). */
-export { cellsFromText, reserveScan, scanLines } from "./text";
+/** The text in and out of the CLI's byte path, over the batch (text.ts). */
+export { cellsFromText, lineOutput, reserveRecords, recordsOutput, reserveScan, scanLines } from "./text";

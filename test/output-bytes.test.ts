@@ -3,8 +3,8 @@
  * others (a 4×4 line, a 9×9 grid, unreadable lines) in one run: solved, unsolvable, multiple,
  * invalid (unreadable, or a repeated clue the kernel rejects), timeout, `--limit 1` against 2,
  * and a puzzle with `-` empties (a csv field defused). Two engines for the 9×9 records: the
- * 9×9 kernel and the N×N kernel, with the same bytes from the formats' writers but for guesses.
- * Guesses, and the first of several solutions,
+ * kernel, which writes its fast records' jsonl, csv and line output itself, and the N×N kernel,
+ * whose fast records the formats' own writers write. Guesses, and the first of several solutions,
  * depend on the engine's search: the empty grid's solution is checked apart, and both are masked
  * in the pinned bytes.
  */

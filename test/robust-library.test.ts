@@ -127,6 +127,33 @@ describe("kernel memory is reused between batches, and sizes are checked in host
     expect(raw(general).memory.buffer.byteLength).toBeLessThan(24 << 20);
   });
 
+  it("keeps memory bounded when batches grow with the records area (jsonl, csv) written after each: blocks grow by powers of two", async () => {
+    const kernel = await WasmKernel.create();
+    const start = raw(kernel).memory.buffer.byteLength;
+    for (let count = 200; count <= 4000; count += 200) {
+      kernel.input(count).fill(0); // empty grids: each has many solutions, found at once
+      kernel.run(count, 2);
+      const texts = new Uint8Array(count * 81).fill(46);
+      const lines = Int32Array.from({ length: count }, (_, i) => i + 1);
+      const records = kernel.recordsOutput(count, {
+        output: "jsonl",
+        texts,
+        lines,
+        positions: null,
+        firstIndex: 0,
+        step: 1,
+        piece: new TextEncoder().encode(',"file":"x","line":'),
+        guesses: true,
+      });
+      expect(records!.ends.length).toBe(count);
+      expect(new TextDecoder().decode(records!.bytes.subarray(0, records!.ends[0]))).toMatch(
+        /^\{"index":0,"file":"x","line":1,"puzzle":"\.{81}","status":"multiple","solution":"\d{81}","count":2,"guesses":\d+,"error":null\}\n$/,
+      );
+    }
+    // 20 growing batches, each with its records area after it: 28 MB if each took fresh blocks.
+    expect(raw(kernel).memory.buffer.byteLength - start).toBeLessThan(12 << 20);
+  });
+
   it("refuses a batch that cannot fit with a RangeError naming the limit, before touching memory", async () => {
     const kernel = await WasmKernel.create();
     const before = raw(kernel).memory.buffer.byteLength;

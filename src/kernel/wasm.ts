@@ -39,7 +39,16 @@ import { instantiate as instantiateSudokuKernel } from "../../build/release.js";
 import { type KernelSource, type UrlObject, type WasmModule, compileSource } from "./kernel-source.js";
 import type { Grid } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeName, shapeOf } from "../model/shape.js";
-import { type KernelResult, type SearchStats, type SolverEngine, checkLimit, kernelBudget, writeTextCells } from "../solvers/solver.js";
+import {
+  type KernelRecords,
+  type KernelResult,
+  type RecordsRequest,
+  type SearchStats,
+  type SolverEngine,
+  checkLimit,
+  kernelBudget,
+  writeTextCells,
+} from "../solvers/solver.js";
 import { checkWhole, isWhole } from "../model/whole-number.js";
 
 export type { KernelSource, ResponseLike, UrlObject, WasmModule } from "./kernel-source.js";
@@ -77,9 +86,25 @@ interface KernelExports {
   solveBatch(base: number, count: number, limit: number, budget: number): number;
   /** The 9×9 kernel only: 9×9 text to cells, in place. */
   cellsFromText?(base: number, count: number): number;
+  /** The 9×9 kernel only: `line` output over the puzzle bytes. */
+  lineOutput?(base: number, count: number): number;
+  /** The 9×9 kernel only: room for `jsonl` and `csv` records ({@link WasmKernel.recordsOutput}). */
+  reserveRecords?(count: number, piece: number): number;
   /** The 9×9 kernel only: the line scan ({@link LineScanner}). */
   reserveScan?(room: number): number;
   scanLines?(base: number, start: number, length: number): number;
+  /** The 9×9 kernel only: `jsonl` or `csv` records of the solved batch. */
+  recordsOutput?(
+    base: number,
+    count: number,
+    area: number,
+    piece: number,
+    csv: number,
+    firstIndex: number,
+    step: number,
+    positioned: number,
+    withGuesses: number,
+  ): number;
 }
 
 /**
@@ -474,6 +499,67 @@ export class WasmKernel implements SolverEngine {
     const { memory, reserveScan, scanLines } = this.exports;
     if (!reserveScan || !scanLines || this.cells !== CELLS) return null;
     return new LineScanner({ memory, reserveScan, scanLines });
+  }
+
+  /** True when {@link lineOutput} writes lines: a 9×9 kernel build with that entry point (not the N×N one). */
+  get writesLines(): boolean {
+    return this.exports.lineOutput !== undefined && this.cells === CELLS;
+  }
+
+  /**
+   * The `line` output of the `count` 9×9 puzzles last solved by {@link run}, written by the 9×9
+   * kernel over their puzzle bytes (a view, valid until the next call): per puzzle its solution
+   * or its status word, each with "\n". Null when a puzzle was rejected (count < 0), which the
+   * kernel does not word, or on a kernel without this entry point (the N×N one); the results are
+   * then untouched. Call it once per run, after reading anything else the puzzle bytes are needed for.
+   */
+  lineOutput(count: number): Uint8Array | null {
+    if (!this.writesLines) return null;
+    const lineOutput = this.exports.lineOutput!;
+    const base = this.room.check(count, CELLS, `lineOutput(${count})`);
+    const bytes = lineOutput(base, count);
+    return bytes < 0 ? null : new Uint8Array(this.exports.memory.buffer, base, bytes);
+  }
+
+  /**
+   * The `jsonl` or `csv` records of the `count` 9×9 puzzles last solved by {@link run}, written by
+   * the 9×9 kernel from its results and `request` (the puzzles as read, their lines, indexes and
+   * file), byte for byte what the host's writers give; a rejected puzzle gets no bytes (the host
+   * words it). Null on a kernel without this entry point (the N×N one, an older build). May grow
+   * memory: the views of an earlier call are then stale, so the results come back anew.
+   */
+  recordsOutput(count: number, request: RecordsRequest): KernelRecords | null {
+    const { reserveRecords, recordsOutput } = this.exports;
+    if (!reserveRecords || !recordsOutput || this.cells !== CELLS) return null;
+    const base = this.room.check(count, CELLS, `recordsOutput(${count})`);
+    const piece = request.piece.length;
+    const area = reserveRecords(count, piece);
+    if (area === 0) return null;
+    const buffer = this.exports.memory.buffer;
+    new Uint8Array(buffer, area, count * CELLS).set(request.texts.subarray(0, count * CELLS));
+    const linesAt = Math.ceil((area + count * CELLS) / 4) * 4;
+    new Int32Array(buffer, linesAt, count).set(request.lines.subarray(0, count));
+    if (request.positions !== null) new Int32Array(buffer, linesAt + count * 4, count).set(request.positions.subarray(0, count));
+    const pieceAt = linesAt + count * 12;
+    new Uint8Array(buffer, pieceAt, piece).set(request.piece);
+    const flag = (on: boolean) => (on ? 1 : 0);
+    const written = recordsOutput(
+      base,
+      count,
+      area,
+      piece,
+      flag(request.output === "csv"),
+      request.firstIndex,
+      request.step,
+      flag(request.positions !== null),
+      flag(request.guesses),
+    );
+    if (written < 0) throw new RangeError(`recordsOutput(${count}): the kernel refused the batch`);
+    return {
+      bytes: new Uint8Array(buffer, pieceAt + piece, written),
+      ends: new Int32Array(buffer, linesAt + count * 8, count),
+      result: this.room.results(base, count, CELLS),
+    };
   }
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */

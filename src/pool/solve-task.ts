@@ -5,12 +5,26 @@
  * the thread has not met yet, or sends a canon batch to canon-task.ts. {@link failedBatch}
  * writes a batch that could not be solved (on the main thread, after a retry failed).
  */
-import { type BatchResult, type SolveRecord, REJECTED, STATUSES, batchRecords, invalidRecord, solveGroup, writerOf } from "../solvers/solver.js";
+import {
+  type BatchResult,
+  type KernelRecords,
+  type RecordsRequest,
+  type SolverEngine,
+  type SolveRecord,
+  REJECTED,
+  STATUSES,
+  batchRecords,
+  invalidRecord,
+  solveGroup,
+  writerOf,
+} from "../solvers/solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
 import { excerpt } from "../model/excerpt.js";
 import type { Alphabet } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../model/shape.js";
 import { outputFormats } from "../formats/output/index.js";
+import { jsonlFilePiece } from "../formats/output/jsonl.js";
+import { csvFilePiece } from "../formats/output/csv.js";
 import { ByteOutput, outputRecord, solutionDigits } from "../formats/output/bytes.js";
 import { type RecordWriter, fillRecord } from "../formats/output/format.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
@@ -153,27 +167,103 @@ function solveWithTexts(engines: BatchEngines, task: BatchTask, texts: TextRecor
   if (fastCount > 0) {
     const entry = engines.get(SHAPE_9.size)!;
     const result = solveGroup(entry.engine, CELLS, fastCount, { text: task.fastBytes }, task.limit, task.budget);
-    fastDigits = solutionDigits(result.solutions, fastCount, fastDigits);
-    fast = { result, digits: fastDigits, reportsGuesses: entry.reportsGuesses };
+    if (fastCount === count && task.output === "line") {
+      const written = kernelLines(entry.engine, count, result, task.out);
+      if (written) return { ...written, spent: taskBuffers(task), solveMs: performance.now() - began };
+    }
+    const kernel = kernelRecords(entry.engine, task, fastCount, entry.reportsGuesses);
+    if (kernel === null) fastDigits = solutionDigits(result.solutions, fastCount, fastDigits);
+    fast = { result: kernel?.result ?? result, digits: fastDigits, reportsGuesses: entry.reportsGuesses, kernel };
   }
 
   const out = new OutcomeWriter(task, count);
-  for (let i = 0, t = 0, k = 0; i < count; i++) {
+  for (let i = 0, t = 0, k = 0; i < count; ) {
     if (t < task.textAt.length && task.textAt[t] === i) {
       out.record(readRecord(task, i, task.texts[t], null), textRecords[t]);
       t++;
-    } else out.fast(fast!, i, k++);
+      i++;
+    } else {
+      // The fast records up to the next text record, at once.
+      const run = (t < task.textAt.length ? task.textAt[t] : count) - i;
+      out.fastRun(fast!, i, k, run);
+      i += run;
+      k += run;
+    }
   }
   return { ...out.outcome(), spent: taskBuffers(task), solveMs: performance.now() - began };
 }
+
+/**
+ * The jsonl or csv records of the `fastCount` fast records of `task`, solved, as the 9×9 kernel
+ * writes them (SolverEngine.recordsOutput: faster than the host's writer, which serves the other
+ * records and engines without it); null for another output, or when the engine does not write
+ * records.
+ */
+function kernelRecords(engine: SolverEngine, task: BatchTask, fastCount: number, guesses: boolean): KernelRecords | null {
+  const output = task.output;
+  if ((output !== "jsonl" && output !== "csv") || engine.recordsOutput === undefined) return null;
+  let lines = task.lines;
+  let positions: Int32Array | null = null;
+  if (fastCount < lines.length) {
+    // Fast records between text records: each one's position in the batch and its line.
+    positions = new Int32Array(fastCount);
+    lines = new Int32Array(fastCount);
+    for (let i = 0, t = 0, k = 0; i < task.lines.length; i++) {
+      if (t < task.textAt.length && task.textAt[t] === i) t++;
+      else {
+        positions[k] = i;
+        lines[k++] = task.lines[i];
+      }
+    }
+  }
+  const piece = output === "jsonl" ? jsonlFilePiece(task.file) : csvFilePiece(task.file);
+  const request: RecordsRequest = {
+    output,
+    texts: task.fastBytes,
+    lines,
+    positions,
+    firstIndex: task.firstIndex,
+    step: task.indexStep ?? 1,
+    piece: encoder.encode(piece),
+    guesses,
+  };
+  return engine.recordsOutput(fastCount, request);
+}
+
+/** Records per status of `count` 9×9 puzzles solved for `line` output (none rejected). */
+function lineTally(counts: ArrayLike<number>, nodes: ArrayLike<number>, count: number): number[] {
+  const tally = STATUSES.map(() => 0);
+  for (let k = 0; k < count; k++) tally[fastStatus(counts[k], nodes[k] < 0)]++;
+  return tally;
+}
+
+/**
+ * The outcome of `count` 9×9 puzzles just solved (`result`), in `line` output, as the 9×9 kernel
+ * writes it (SolverEngine.lineOutput), copied into `out` when it fits (else a copy of its own);
+ * null when the engine does not write lines or a puzzle was rejected. A batch of fast records
+ * only is written so.
+ */
+function kernelLines(engine: SolverEngine, count: number, result: BatchResult, out?: Uint8Array): BatchOutcome | null {
+  if (engine.lineOutput === undefined) return null;
+  const tally = lineTally(result.counts, result.nodes, count); // before lineOutput, which may write over the results
+  const lines = engine.lineOutput(count);
+  if (lines === null) return null;
+  if (out === undefined || out.length < lines.length) return { bytes: lines.slice(), tally, errors: [] };
+  out.set(lines);
+  return { bytes: out.subarray(0, lines.length), tally, errors: [] };
+}
+
+const encoder = new TextEncoder();
 
 /** The fast records of a batch, solved. */
 interface FastResults {
   /** The kernel's results: views valid until the 9×9 engine's next call. */
   result: BatchResult;
-  /** The digits of the solutions. */
+  /** The digits of the solutions (when the host writes the records). */
   digits: Uint8Array;
   reportsGuesses: boolean;
+  /** The records as the kernel wrote them (jsonl, csv), or null: the format's writer writes them. */
+  kernel: KernelRecords | null;
 }
 
 /** The digits of the fast records' solutions, made once per batch (kept between batches: grow-only). */
@@ -191,9 +281,10 @@ function fastStatus(found: number, timedOut: boolean): number {
 }
 
 /**
- * A batch's output as bytes, with its tally and first error messages, every record through its
- * format's writer: a fast record from its cell bytes and the solution's digits (no string made),
- * every other record from its text and its {@link SolveRecord}.
+ * A batch's output as bytes, with its tally and first error messages. A fast record is the 9×9
+ * kernel's bytes when it wrote them (jsonl, csv), else its format's writer's, from its cell bytes
+ * and the solution's digits (no string made); every other record is the writer's, from its text
+ * and its {@link SolveRecord}.
  */
 class OutcomeWriter {
   readonly tally = STATUSES.map(() => 0);
@@ -217,6 +308,32 @@ class OutcomeWriter {
     this.tally[STATUSES.indexOf(result.status)]++;
     if (result.error && this.errors.length < ERRORS_PER_BATCH) this.errors.push(`${result.status}: ${result.error}`);
     this.writer.write(this.output, fillRecord(this.current, read, result));
+  }
+
+  /** Writes fast records `k` to `k + n - 1`, at positions `i` on of the batch: the kernel's bytes, a run at a time, where it wrote them; else each through the format's writer. */
+  fastRun(fast: FastResults, i: number, k: number, n: number): void {
+    if (fast.kernel === null) {
+      for (let j = 0; j < n; j++) this.fast(fast, i + j, k + j);
+      return;
+    }
+    const { counts, nodes } = fast.result;
+    const { bytes, ends } = fast.kernel;
+    let from = k === 0 ? 0 : ends[k - 1]; // the kernel's bytes not yet copied
+    const copy = (to: number) => {
+      this.output.room(to - from);
+      this.output.copy(bytes, from, to - from);
+    };
+    for (let j = 0; j < n; j++) {
+      const found = counts[k + j];
+      if (found >= 0) {
+        this.tally[fastStatus(found, nodes[k + j] < 0)]++;
+        continue;
+      }
+      copy(ends[k + j]); // the records before it (a rejected one has no bytes)
+      from = ends[k + j];
+      this.fast(fast, i + j, k + j);
+    }
+    copy(ends[k + n - 1]);
   }
 
   /** Writes fast record `k`, at position `i` of the batch. */

@@ -75,6 +75,35 @@ export interface SolverEngine {
   inputText?(text: Uint8Array, count: number): void;
   /** This engine's instance solving grids of box size `box` (the N×N kernel: one instance for every size), or null when it takes no such size. */
   forBox?(box: number): SolverEngine | null;
+  /** The `line` output of the 9×9 puzzles of the last {@link run}, written by the engine over their bytes; null when a puzzle was rejected or it writes none. */
+  lineOutput?(count: number): Uint8Array | null;
+  /** The `jsonl` or `csv` records of the 9×9 puzzles of the last {@link run}, written by the engine; null when it writes none. */
+  recordsOutput?(count: number, request: RecordsRequest): KernelRecords | null;
+}
+
+/** What the kernel's `jsonl` and `csv` records are written from (see {@link SolverEngine.recordsOutput}). */
+export interface RecordsRequest {
+  output: "jsonl" | "csv";
+  /** The 81 cell bytes of each puzzle as read, one after another. */
+  texts: Uint8Array;
+  /** Each record's line in its file. */
+  lines: Int32Array;
+  /** Each record's position in its batch (its index is `firstIndex + position × step`); null: record k is at position k. */
+  positions: Int32Array | null;
+  firstIndex: number;
+  step: number;
+  /** The file's name as the format writes it, with what stands around it: `,"file":NAME,"line":` (jsonl) or `,NAME,` (csv). */
+  piece: Uint8Array;
+  /** False: no guesses (null in jsonl, an empty field in csv). */
+  guesses: boolean;
+}
+
+/** The kernel's records of a batch: the bytes, where each record ends in them, and the batch's results (views valid until the next call). */
+export interface KernelRecords {
+  bytes: Uint8Array;
+  /** Record k is `bytes[ends[k-1]..ends[k])` (from 0 for the first); empty for a rejected puzzle (count < 0), which the kernel does not word. */
+  ends: Int32Array;
+  result: KernelResult;
 }
 
 /** True when the engine solves a whole batch in one call. */

@@ -1,7 +1,8 @@
 /**
  * What the output formats write into: a growing byte buffer ({@link ByteOutput}), and one record
  * as every format reads it ({@link OutputRecord}). Each format (line.ts, grid.ts, jsonl.ts,
- * csv.ts) has one writer, for every record: the fast 9×9 lines (src/pool/solve-task.ts) from
+ * csv.ts) has one writer on the host, for every record the 9×9 kernel does not write itself
+ * (its fast records' line, jsonl and csv: src/pool/solve-task.ts): the fast 9×9 lines from
  * bytes (the cells as read and the solutions' digits, no string made), the others from text.
  */
 import { STATUSES, type Status, grown } from "../../solvers/solver.js";

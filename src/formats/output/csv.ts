@@ -34,13 +34,18 @@ const LINE_END = 10;
 /** The most bytes a row writes between two pieces of text: commas, numbers, 81 cells defused, 81 digits. */
 const ROOM = 256;
 
+/** The file's name of a row as csv writes it, with the commas around it (also what the 9×9 kernel is given to write its rows). */
+export function csvFilePiece(file: string): string {
+  return `,${csvField(file)},`;
+}
+
 /** Writes the `csv` rows of one file. */
 class CsvWriter implements RecordWriter {
   /** `,NAME,`, made once. */
   private readonly file: Piece;
 
   constructor(file: string) {
-    this.file = new Piece(`,${csvField(file)},`);
+    this.file = new Piece(csvFilePiece(file));
   }
 
   write(out: ByteOutput, record: OutputRecord): void {

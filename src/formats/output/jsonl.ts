@@ -24,13 +24,18 @@ const QUOTE = 34;
 /** The most bytes a record writes between two pieces of text: fixed words, numbers, 81 cells with their quotes. */
 const ROOM = 256;
 
+/** The file's name of a record as jsonl writes it, with what stands around it (also what the 9×9 kernel is given to write its records). */
+export function jsonlFilePiece(file: string): string {
+  return `,"file":${JSON.stringify(file)},"line":`;
+}
+
 /** Writes the `jsonl` records of one file. */
 class JsonlWriter implements RecordWriter {
   /** `,"file":NAME,"line":`, made once. */
   private readonly file: Piece;
 
   constructor(file: string) {
-    this.file = new Piece(`,"file":${JSON.stringify(file)},"line":`);
+    this.file = new Piece(jsonlFilePiece(file));
   }
 
   write(out: ByteOutput, record: OutputRecord): void {

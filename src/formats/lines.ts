@@ -8,8 +8,8 @@
  *   chunk ─► LineSplitter ─┬─ with a ChunkScanner (the kernel's scanLines, 16 bytes a step):
  *                          │    sink.fastLines(cells, start, n)  a run of 9×9 lines, their cells packed
  *                          │    sink.line(text)                  every other line
- *                          └─ without one: sink.line(text) for each line; so is a line carried
- *                               across chunks
+ *                          └─ without one, per line: sink.fast(bytes, start) takes it from the
+ *                               bytes, or (-1) sink.line(text); so do lines carried across chunks
  *
  * Reading is linear in the input: each byte is scanned once, and a line begun in one chunk is
  * carried into the next. A line over {@link MAX_LINE_LENGTH} characters is not kept at all:
@@ -37,6 +37,13 @@ const SCAN_PIECE = 1 << 20;
 
 /** Where the lines of a {@link LineSplitter} go, in order. */
 export interface LineSink {
+  /**
+   * Offered each line that starts in a chunk (the bytes from `start` to `end`, the chunk's end,
+   * hold the line and what follows): returns the position of the line's end (a `\n` or `\r`
+   * byte) when it has read the line from the bytes, or -1 to get it through {@link line}.
+   * A line that does not end before `end` must be left (-1): it continues in the next chunk.
+   */
+  fast(bytes: Uint8Array, start: number, end: number): number;
   /** The next line, without its line end; `length` is set (its length in characters) when it was over {@link MAX_LINE_LENGTH} and `text` holds only its start. */
   line(text: string, length?: number): void;
   /**
@@ -46,6 +53,9 @@ export interface LineSink {
    */
   fastLines?(cells: Uint8Array, start: number, count: number): number;
 }
+
+/** A sink's {@link LineSink.fast} that takes no line from the bytes: every line comes as text. */
+export const noFast = (): number => -1;
 
 /** Collects a line too long to keep in bytes, as text: its first characters and its length. */
 class LongLineText {
@@ -131,10 +141,14 @@ export class LineSplitter {
     }
     const sink = this.sink;
     if (this.scanner !== null && sink.fastLines !== undefined && start < end) return this.pushScanned(bytes, start, end);
+    const fast = sink.fast === noFast ? null : sink.fast.bind(sink);
     while (start < end) {
-      const lineEnd = findLineEnd(bytes, start, end, hasCarriageReturns);
-      if (lineEnd < 0) return this.keep(bytes, start, end);
-      sink.line(bytes.toString("utf8", start, lineEnd));
+      let lineEnd = fast === null ? -1 : fast(bytes, start, end);
+      if (lineEnd < 0) {
+        lineEnd = findLineEnd(bytes, start, end, hasCarriageReturns);
+        if (lineEnd < 0) return this.keep(bytes, start, end);
+        sink.line(bytes.toString("utf8", start, lineEnd));
+      }
       start = this.skipLineEnd(bytes, lineEnd, end);
     }
   }
@@ -171,8 +185,10 @@ export class LineSplitter {
       this.long.end(this.sink);
       this.long = null;
     } else if (this.carry.length > 0) {
-      this.sink.line(this.carry.toString("utf8"));
+      // Read like any other line: with a line end added, so the sink's fast path sees it whole.
+      const last = Buffer.concat([this.carry, Buffer.of(LF)]);
       this.carry = Buffer.alloc(0);
+      if (this.sink.fast(last, 0, last.length) < 0) this.sink.line(last.toString("utf8", 0, last.length - 1));
     }
   }
 
@@ -196,9 +212,9 @@ export class LineSplitter {
       this.long = null;
       return;
     }
-    const line = Buffer.concat([this.carry, bytes.subarray(start, lineEnd)]);
+    const line = Buffer.concat([this.carry, bytes.subarray(start, lineEnd + 1)]);
     this.carry = Buffer.alloc(0);
-    this.sink.line(line.toString("utf8"));
+    if (this.sink.fast(line, 0, line.length) < 0) this.sink.line(line.toString("utf8", 0, line.length - 1));
   }
 
   /** The position after the line end at `lineEnd` (`\r\n` is one; a `\r` at the chunk's end may be followed by the next chunk's `\n`). */

@@ -434,7 +434,7 @@ export class BatchBuilder {
     if (this.count >= this.size) this.seal();
   }
 
-  /** Cells with room for `least` bytes, the first `used` of {@link fastBytes} copied; the old buffer goes back to the pool. */
+  /** A buffer with room for `least` bytes, the first `used` of {@link fastBytes} copied; the old buffer goes back to the pool. */
   private grownCells(least: number, used: number): Uint8Array {
     const bigger = pooledCells(Math.max(least, 2 * this.fastBytes.length), this.sharedCells);
     bigger.set(this.fastBytes.subarray(0, used));

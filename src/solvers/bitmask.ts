@@ -121,6 +121,26 @@ for (let unit = 0; unit < 27; unit++) {
 }
 
 /**
+ * The places of one digit in `unit` (rows 0–8, columns 9–17, boxes 18–26), from its three band
+ * masks at `at` of `s`: bit k for the unit's k-th cell, in {@link UNIT_PLACES}' order, read
+ * from the masks a row or three at a time rather than cell by cell.
+ */
+function unitPlaces(s: Uint32Array, at: number, unit: number): number {
+  const i = unit % 9;
+  if (unit < 9) return (s[at + ((i / 3) | 0)] >>> ((i % 3) * 9)) & 0x1ff;
+  if (unit >= 18) {
+    const m = s[at + ((i / 3) | 0)] >>> ((i % 3) * 3);
+    return (m & 7) | ((m >>> 6) & 0x38) | ((m >>> 12) & 0x1c0);
+  }
+  let bits = 0; // a column: three rows from each band
+  for (let band = 0; band < 3; band++) {
+    const m = s[at + band] >>> i;
+    bits |= ((m & 1) | ((m >>> 8) & 2) | ((m >>> 16) & 4)) << (band * 3);
+  }
+  return bits;
+}
+
+/**
  * Switches of the twin that follow kernel variants (assembly/variants.json; unset: the default
  * kernel), so that a variant's search can be checked step for step.
  */
@@ -351,14 +371,7 @@ export class BitmaskEngine implements SolverEngine {
     const places = this.unitPlaces;
     for (let unit = 0; unit < 27; unit++) {
       const at = unit * 9;
-      for (let digit = 0; digit < 9; digit++) {
-        let bits = 0;
-        for (let k = 0; k < 9; k++) {
-          const place = UNIT_PLACES[at + k];
-          if (s[st + digit * 3 + (place >> 5)] & (1 << (place & 31))) bits |= 1 << k;
-        }
-        places[digit] = bits;
-      }
+      for (let digit = 0; digit < 9; digit++) places[digit] = unitPlaces(s, st + digit * 3, unit);
       for (let first = 0; first < 9; first++) {
         const pair = places[first];
         if (popcnt(pair) !== 2) continue;

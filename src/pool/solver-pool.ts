@@ -159,10 +159,9 @@ export class SolverPool {
    * flight. A batch's records are made when they are taken, not when its worker answers: the
    * batches answered ahead of it wait as the results their workers wrote into their memory
    * (records-task.ts BatchMemory), and a batch of 9×9 lines makes each record when it is asked
-   * for. So the
-   * records of a stream die young, one at a time: the garbage collector neither copies nor
-   * promotes them, and the old generation does not grow for the full collections that pause the
-   * event loop.
+   * for. So the records of a stream die young, one at a time: the garbage collector neither
+   * copies nor promotes them, and the old generation does not grow for the full collections that
+   * pause the event loop.
    */
   private async *batches(puzzles: PoolInputs, options: SolveOptions | null): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);

@@ -1008,9 +1008,9 @@ function reviseHiddenPairs(st: usize): u32 {
   // passes per puzzle at bd2b444, and this skips a fifth of the bands of the passes after the first)
   const clean = load<u32>(PAIRS_CLEAN);
   // the masks as stored, seven v128s (bytes 0–35 band 0, 36–71 band 1, 72–107 band 2; the last
-  // four bytes are band 0's unsolved cells, not compared)
-  const now0 = v128.load(st);
-  const now1 = v128.load(st, 16);
+  // four bytes are band 0's unsolved cells, not compared); the first two are low0 and high0
+  const now0 = low0;
+  const now1 = high0;
   const now2 = v128.load(st, 32);
   const now3 = v128.load(st, 48);
   const now4 = v128.load(st, 64);

@@ -5,7 +5,6 @@
  * commit's hash, and are built once. Also the process CPU clock that kernel-vs's rounds
  * (measure/interleaved.ts) and the bulk bench time with (the machine may be shared).
  */
-import asc from "assemblyscript/asc";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -32,6 +31,8 @@ export async function buildKernelAtCommit(commit: string, entry: string, target:
       .filter((name) => name.endsWith(".ts"));
     for (const name of files) writeFileSync(join(tree, entryFolder, name), execFileSync("git", ["show", `${hash}:${entryFolder}/${name}`], { cwd: root }));
     const source = join(tree, entry);
+    // Loaded here, not at the top: the compiler (binaryen) takes a third of a second to load, which every tool importing this module would pay.
+    const { default: asc } = await import("assemblyscript/asc");
     const { error, stderr } = await asc.main([source, "--config", join(root, "asconfig.json"), "--target", target, "-o", wasm]);
     if (error) throw new Error(`building ${entry} of ${hash}: ${stderr.toString()}`);
   }

@@ -1,9 +1,6 @@
 /**
- * `sudoku-wasm generate`: seeded unique puzzles, one per line in the one-line format.
- *
- * The options table below makes both the help text and the defaults. With `--manifest`,
- * the run is recorded in a JSON manifest (datasets/manifest.json for the bundled corpora):
- * the exact command that remakes the file, its seed, count, clue range and guesses.
+ * `sudoku-wasm generate`: seeded unique puzzles, one per line. With `--manifest` the run is recorded
+ * in a JSON manifest: the command that remakes the file, its seed, count, clue range and guesses.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

@@ -43,7 +43,6 @@ export class InputReadError extends FileError {
   }
 }
 
-/** A failure to open or write an output file. */
 export class OutputWriteError extends FileError {
   override name = "OutputWriteError";
   constructor(output: string, cause: unknown) {

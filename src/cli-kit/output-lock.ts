@@ -41,7 +41,6 @@ export interface OutputLock {
   release(): Promise<void>;
 }
 
-/** The lock of a run without an output file to lock. */
 const NO_LOCK: OutputLock = { guard: () => {}, verify: () => {}, release: async () => {} };
 
 /** How a second run can take over on purpose, as its refusal says. */

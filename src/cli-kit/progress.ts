@@ -86,7 +86,6 @@ export function restoreCursorOnExit(hidden: () => boolean): () => void {
   return () => process.removeListener("exit", restore);
 }
 
-/** Shows how far a run has got, on stderr. */
 export class ProgressDisplay {
   private readonly started = performance.now();
   private running = true;

@@ -17,7 +17,6 @@ export interface Shard {
   count: number;
 }
 
-/** The whole run as one shard. */
 export const WHOLE_RUN: Shard = { index: 0, count: 1 };
 
 /** A commander parser for `--shard K/N` (0 ≤ K < N). */

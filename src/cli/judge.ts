@@ -49,7 +49,6 @@ export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
 }
 import { namedChunks } from "../stream/input.js";
 
-/** One input of a judge run. */
 export interface JudgeSource {
   /** The name errors carry; none for standard input read alone (errors then say `line N`). */
   name?: string;

@@ -18,7 +18,6 @@ import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 
-/** Parsed flags of the merge command. */
 interface MergeFlags {
   output?: string;
   out: OutputFormatName | "auto";
@@ -34,7 +33,6 @@ const MERGE_OPTIONS: readonly OptionRow[] = [
   },
 ];
 
-/** The `merge` subcommand. */
 export function mergeCommand(): Command {
   const command = new Command("merge")
     .description("join the outputs of `solve --shard K/N` or `canon --shard K/N` (given in shard order, K = 0 … N-1) into the output of one run")
@@ -359,7 +357,6 @@ function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatNam
   );
 }
 
-/** Runs `merge` with parsed flags. */
 async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   checkOutputIsNoInput(files, flags.output); // before the output is opened (and emptied)
   checkDistinctShards(files);

@@ -30,7 +30,6 @@ import { escapeText, excerpt } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "../cli-kit/resume.js";
 
-/** Parsed flags of the solve command. */
 export interface SolveFlags {
   output?: string;
   in: InputFormatName;
@@ -72,7 +71,6 @@ function budgetArgument(text: string): number {
   return text.trim() === "none" ? Infinity : wholeNumber(1, 0x7fffffff)(text);
 }
 
-/** The options of `solve`: one row each, the source of the help text and the defaults. */
 const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
   {
@@ -162,7 +160,6 @@ Exit status:
   130  stopped by SIGINT (Ctrl-C), 143 by SIGTERM: the records of the batches already sent
        are written whole, in order, and their count is printed`;
 
-/** The `solve` subcommand. */
 export function solveCommand(): Command {
   const command = new Command("solve")
     .description("solve puzzles from files or standard input, streaming, on every core")

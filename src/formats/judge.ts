@@ -29,7 +29,6 @@ import { MAX_LINE_LENGTH } from "./lines.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
 import { commaGrouped, isWhole } from "../model/whole-number.js";
 
-/** Judge names for `--format`. */
 export const JUDGE_FORMATS = ["leetcode37", "hdu1426", "poj2676", "poj2918", "poj3074", "poj3076", "sicily1317"] as const;
 export type JudgeFormatName = (typeof JUDGE_FORMATS)[number];
 
@@ -62,7 +61,6 @@ const afterInput = (cursor: JudgeCursor): JudgeLine => ({ text: "", line: cursor
 /** A puzzle of a judge input: a 9×9 grid, or a checked line in the judge's {@link JudgeFormat.alphabet}. */
 export type JudgePuzzle = Grid | string;
 
-/** One judge problem's reader and writer. */
 export interface JudgeFormat {
   readonly name: JudgeFormatName;
   /** Solutions to look for: 1 to find one, {@link EXACT_COUNT_LIMIT} to count them. */
@@ -325,7 +323,6 @@ const sicily1317: JudgeFormat = {
   between: "\n",
 };
 
-/** Every judge format, by its `--format` name. */
 export const judgeFormats: Readonly<Record<JudgeFormatName, JudgeFormat>> = { leetcode37, hdu1426, poj2676, poj2918, poj3074, poj3076, sicily1317 };
 
 /**

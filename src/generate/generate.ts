@@ -27,7 +27,6 @@ export interface Grader {
 /** The puzzles that put graders on one scale (grade.ts): the first minimal ones of `seed`, which every correct engine makes alike. */
 export const GRADING_REFERENCE = { seed: 0, count: 200 } as const;
 
-/** The reference puzzles, made once per process. */
 let referencePuzzles: Grid[] | null = null;
 
 /**
@@ -97,15 +96,12 @@ export class PuzzleJudge {
 
 // ─── Solution grids and orbits ──────────────────────────────────────────────
 
-/** Symmetries a generated puzzle's clue pattern can keep. */
 export type Symmetry = "none" | "rotational";
 
-/** Every {@link Symmetry}, for option parsing and help. */
 export const SYMMETRIES: readonly Symmetry[] = ["none", "rotational"];
 
 const ALL_DIGITS = 0b11_1111_1110; // bits 1-9
 
-/** The box (0-8) that a cell is in. */
 function boxOf(cell: number): number {
   const row = Math.floor(cell / SIZE),
     column = cell % SIZE;
@@ -153,7 +149,6 @@ export function symmetryOrbits(symmetry: Symmetry): number[][] {
   return orbits;
 }
 
-/** Number of clues (non-zero cells) in a grid. */
 export function countClues(grid: Grid): number {
   let clues = 0;
   for (let cell = 0; cell < CELLS; cell++) if (grid[cell] !== 0) clues++;

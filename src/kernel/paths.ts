@@ -21,5 +21,4 @@ export function packageRoot(): string {
   return (root = dir);
 }
 
-/** A path under the package root. */
 export const packagePath = (...parts: string[]): string => join(packageRoot(), ...parts);

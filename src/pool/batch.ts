@@ -26,7 +26,6 @@ import { STATUSES } from "../solvers/solver.js";
  * powers of two; a buffer given back detached (it went to a worker) is left to the collector.
  */
 
-/** The smallest buffer the pool hands out. */
 const MIN_BYTES = 1 << 10;
 
 /** Buffers kept per size, at most (more than a run has in use at once; the pool holds no more than that). */
@@ -75,7 +74,6 @@ function isShared(buffer: ArrayBufferLike): boolean {
   return typeof SharedArrayBuffer !== "undefined" && buffer instanceof SharedArrayBuffer;
 }
 
-/** This thread's pool of batch buffers. */
 export const batchBuffers = new BufferPool();
 
 // ── tasks and outcomes ──────────────────────────────────────────────────────────────────────

@@ -80,7 +80,6 @@ export async function withRetry(
   }
 }
 
-/** The worker module a pool runs and the data each worker starts with. */
 export interface WorkerSpec {
   filename: string;
   workerData: unknown;

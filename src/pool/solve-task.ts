@@ -233,7 +233,6 @@ function kernelLines(engine: SolverEngine, count: number, result: BatchResult, o
 
 const encoder = new TextEncoder();
 
-/** The fast records of a batch, solved. */
 interface FastResults {
   /** The kernel's results: views valid until the 9×9 engine's next call. */
   result: BatchResult;

@@ -84,7 +84,6 @@ export interface KernelRecords {
   result: KernelResult;
 }
 
-/** True when the engine solves a whole batch in one call. */
 export function solvesBatches(engine: SolverEngine): engine is SolverEngine & Required<Pick<SolverEngine, "solveBatch">> {
   return engine.solveBatch !== undefined;
 }
@@ -116,7 +115,6 @@ export interface SolveOptions {
   alphabet?: Alphabet;
 }
 
-/** The result of solving one puzzle. */
 export interface SolveRecord {
   status: Status;
   /** Solutions found, up to the limit (so 2 means "at least 2" with the default limit). */
@@ -137,7 +135,6 @@ export function statusOf(count: number, timedOut = false): Status {
   return count === 0 ? "unsolvable" : count === 1 ? "solved" : "multiple";
 }
 
-/** A record for input that could not be read. */
 export function invalidRecord(error: string): SolveRecord {
   return { status: "invalid", count: 0, solution: null, guesses: null, error };
 }
@@ -328,7 +325,6 @@ export function writeTextCells(text: Uint8Array, packed: Uint8Array): void {
   for (let i = 0; i < packed.length; i++) packed[i] = TEXT_CELL[text[i]];
 }
 
-/** Writes `puzzles` into `packed` (see {@link GroupPuzzles}). */
 function writePuzzles(puzzles: GroupPuzzles, packed: Uint8Array): void {
   if (typeof puzzles === "function") return puzzles(packed);
   writeTextCells(puzzles.text, packed);
@@ -516,7 +512,6 @@ const EMPTY_SLOTS = new Int32Array(0);
 /** The solution writer of each alphabet, made once per thread. */
 const writers = new Map<Alphabet, SolutionWriter>();
 
-/** The solution writer of `alphabet` on this thread. */
 export function writerOf(alphabet: Alphabet): SolutionWriter {
   let writer = writers.get(alphabet);
   if (!writer) writers.set(alphabet, (writer = new SolutionWriter(alphabet)));

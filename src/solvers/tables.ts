@@ -1,14 +1,7 @@
 /**
- * `tables`: the row/column/box table backtracker of seeds 000 and 003 (POJ 2676).
- *
- *   grid[cell]                      81 bytes, 0 = empty
- *   inRow[row * 10 + digit]         1 when `digit` is already in that row
- *   inColumn[column * 10 + digit]   same for columns
- *   inBox[box * 10 + digit]         same for boxes (numbered row-major)
- *
- * The search visits cells in row-major order (`search(cell + 1)`), skips clues, and
- * places each digit whose three table entries are clear. Recursion depth ≤ 81. A guess is
- * counted when a second digit passes the check at the same visit of a cell.
+ * `tables`: the row/column/box table backtracker of seeds 000 and 003 (POJ 2676): cells in
+ * row-major order, clues skipped, each digit whose three table entries are clear placed in turn.
+ * A guess is counted when a second digit passes at the same visit of a cell.
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";

@@ -16,7 +16,6 @@ import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
 
-/** The exports the ABI needs. */
 interface AbiExports {
   memory: WebAssembly.Memory;
   solve(puzzle: number, limit: number, flags: number, solution: number, guesses: number): number;
@@ -173,7 +172,6 @@ export async function instantiateAbiSolver(bytes: BufferSource, source: string):
   return new WasmAbiEngine(exports, source);
 }
 
-/** Loads a wasm-abi solver from a .wasm file. */
 export async function loadAbiSolver(path: string): Promise<WasmAbiEngine> {
   const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
     throw new Error(`${path}: cannot read the wasm-abi solver (${error.code ?? error.message})`);

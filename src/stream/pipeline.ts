@@ -64,7 +64,6 @@ export interface StreamSettings {
   canon?: CanonRequest;
 }
 
-/** What a run found. */
 export interface StreamTotals {
   /** Records per status (see STATUSES). */
   tally: number[];

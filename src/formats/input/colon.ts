@@ -17,7 +17,6 @@ function isColonLine(line: string): boolean {
   return !puzzle.includes(",") && SHAPES.some((shape) => shape.cells === puzzle.length);
 }
 
-/** The `puzzle:count[:solution]` reader. */
 export function colonFormat(): InputFormat {
   return {
     name: "colon",

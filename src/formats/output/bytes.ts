@@ -31,7 +31,6 @@ export interface OutputRecord {
   error: string | null;
 }
 
-/** A record with nothing in it yet, to be filled. */
 export function outputRecord(): OutputRecord {
   return {
     index: 0,
@@ -69,7 +68,6 @@ export function solutionDigits(cells: Uint8Array, count: number, into: Uint8Arra
 
 const encoder = new TextEncoder();
 
-/** A DataView of all of `bytes`. */
 function viewOf(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -190,5 +188,4 @@ export class ByteOutput {
   }
 }
 
-/** The status words as bytes, by status. */
 export const STATUS_WORDS = Object.fromEntries(STATUSES.map((status) => [status, new Piece(status)])) as Readonly<Record<Status, Piece>>;

@@ -19,7 +19,6 @@ export interface RecordWriter {
   write(out: ByteOutput, record: OutputRecord): void;
 }
 
-/** One output format. */
 export interface OutputFormat {
   readonly name: OutputFormatName;
   /** Written once before the first record ("" for none). */

@@ -12,7 +12,6 @@ import { type RecordWriter, outputFormat } from "./format.js";
 /** The side of a 9×9 solution given as digits (one row per line). */
 const NINE = 9;
 
-/** Writes a record's `grid` output. */
 const gridWriter: RecordWriter = {
   write(out: ByteOutput, record: OutputRecord): void {
     if (record.status !== "solved") {
@@ -39,5 +38,4 @@ const gridWriter: RecordWriter = {
   },
 };
 
-/** The `grid` format. */
 export const gridOutput = outputFormat("grid", "", () => gridWriter);

@@ -7,7 +7,6 @@
 import { type ByteOutput, NINE_CELLS, type OutputRecord, STATUS_WORDS } from "./bytes.js";
 import { type RecordWriter, outputFormat } from "./format.js";
 
-/** Writes a record's `line` output. */
 const lineWriter: RecordWriter = {
   write(out: ByteOutput, record: OutputRecord): void {
     if (record.status !== "solved") {
@@ -21,5 +20,4 @@ const lineWriter: RecordWriter = {
   },
 };
 
-/** The `line` format. */
 export const lineOutput = outputFormat("line", "", () => lineWriter);

@@ -129,34 +129,21 @@ export function compileKernel(build: KernelBuild = "release"): Promise<WasmModul
   return compileWasmFile(build);
 }
 
-/** Byte offsets of each region of a batch of `count` puzzles of `cells` cells at `base`. */
-export function batchLayout(base: number, count: number, cells = CELLS) {
-  const solutions = base + count * cells;
-  const counts = Math.ceil((solutions + count * cells) / 4) * 4; // not `& ~3`: exact past 2^31
-  const guesses = counts + count * 4;
-  const nodes = guesses + count * 4;
-  return { puzzles: base, solutions, counts, guesses, nodes, end: nodes + count * 4 };
-}
-
-/** The bytes of a batch of `count` puzzles of `cells` cells, all regions: `batchLayout(0, count, cells).end` without the object (once per call). */
+/** The bytes of a batch of `count` puzzles of `cells` cells, all regions (see the header). */
 function batchBytes(count: number, cells: number): number {
   return Math.ceil((2 * count * cells) / 4) * 4 + 12 * count;
 }
 
 /** Views of a solved batch's result regions in linear memory (valid until memory grows). */
 export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: number, count: number, cells = CELLS): KernelResult {
-  const at = batchLayout(base, count, cells);
+  const solutions = base + count * cells;
+  const counts = Math.ceil((solutions + count * cells) / 4) * 4; // not `& ~3`: exact past 2^31
   return {
-    counts: new Int32Array(memory.buffer, at.counts, count),
-    guesses: new Int32Array(memory.buffer, at.guesses, count),
-    nodes: new Int32Array(memory.buffer, at.nodes, count),
-    solutions: new Uint8Array(memory.buffer, at.solutions, count * cells),
+    counts: new Int32Array(memory.buffer, counts, count),
+    guesses: new Int32Array(memory.buffer, counts + count * 4, count),
+    nodes: new Int32Array(memory.buffer, counts + count * 8, count),
+    solutions: new Uint8Array(memory.buffer, solutions, count * cells),
   };
-}
-
-/** Copies of a batch's result views, safe to keep across kernel calls. */
-export function copyBatch(views: KernelResult): KernelResult {
-  return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes.slice(), solutions: views.solutions.slice() };
 }
 
 /**
@@ -184,12 +171,6 @@ export function checkGridBytes(name: string, bytes: Uint8Array, cells: number, a
     throw new RangeError(`${name} must be a Uint8Array of ${atLeast ? "at least " : ""}${cells} bytes, got ${what}`);
   }
   return bytes;
-}
-
-/** The puzzles of a batch: a Uint8Array holding at least `count` puzzles of `cells` bytes; else a RangeError. */
-export function checkBatchBytes(puzzles: Uint8Array, count: number, cells: number): void {
-  checkWhole("count", count, 0);
-  checkGridBytes("puzzles", puzzles, count * cells, true);
 }
 
 /** The largest batch in bytes (all regions): one heap block of the kernels' stub runtime, 2^30 minus its header. */
@@ -475,9 +456,11 @@ export class WasmKernel implements SolverEngine {
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
   solveBatch(puzzles: Uint8Array, count: number, limit: number, budget = Infinity): KernelResult {
-    checkBatchBytes(puzzles, count, this.cells);
+    checkWhole("count", count, 0);
+    checkGridBytes("puzzles", puzzles, count * this.cells, true);
     this.input(count).set(puzzles.subarray(0, count * this.cells));
-    return copyBatch(this.run(count, limit, budget));
+    const views = this.run(count, limit, budget);
+    return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes.slice(), solutions: views.solutions.slice() };
   }
 
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget = Infinity): number {

@@ -156,19 +156,11 @@ export function giveBackCopy(copy: BatchTask): void {
   for (const buffer of transferable(taskBuffers(copy))) batchBuffers.give(buffer);
 }
 
-/** The plain typed-array class of `array` (also for a Node Buffer, whose constructor is deprecated: DEP0005). */
-function kindOf<T extends Int32Array | Uint8Array>(array: T): new (buffer: ArrayBuffer, offset: number, length: number) => T {
-  return (array instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (
-    buffer: ArrayBuffer,
-    offset: number,
-    length: number,
-  ) => T;
-}
-
 /** `source`'s elements in a typed array over a buffer from `pool`, or a copy of their own without one. */
 function copied<T extends Int32Array | Uint8Array>(source: T, pool: BufferPool | undefined): T {
   if (pool === undefined) return source.slice() as T;
-  const Kind = kindOf(source);
+  // The plain class, also for a Node Buffer (whose constructor is deprecated: DEP0005).
+  const Kind = (source instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (buffer: ArrayBuffer, offset: number, length: number) => T;
   const copy = new Kind(pool.take(source.byteLength), 0, source.length);
   copy.set(source);
   return copy;
@@ -192,11 +184,6 @@ export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
     readErrors: task.readErrors.slice(),
     out: undefined,
   };
-}
-
-/** `task` with output room from `pool` (its other buffers are its own already: a batch sealed whole, see BatchBuilder.seal). */
-export function withOutputRoom(task: BatchTask, pool: BufferPool): BatchTask {
-  return { ...task, out: pooledRoom(task, task.lines.length, pool) };
 }
 
 /** Records `start` to `end` of `task` as a task of their own, with buffers of its own (from `pool` when given). */
@@ -418,7 +405,7 @@ export class BatchBuilder {
     const pieces = Math.max(1, Math.min(parts, count));
     if (pieces === 1) {
       // The batch takes the held buffers (they go to its worker); the next records get others of the same size.
-      this.ready.push(withOutputRoom(whole, batchBuffers));
+      this.ready.push({ ...whole, out: pooledRoom(whole, count, batchBuffers) });
       this.lines = pooledLines(this.lines.length);
       this.fastBytes = pooledCells(this.fastBytes.length, this.sharedCells);
     } else {

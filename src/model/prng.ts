@@ -24,7 +24,6 @@ export function checkSeed(seed: number): number {
   return checkWhole("seed", seed, 0, 0xffffffff, "2^32-1");
 }
 
-/** xoshiro128** over a 4-word state; deterministic for a given seed and stream. */
 export class Random {
   private readonly state = new Uint32Array(4);
 

@@ -9,7 +9,6 @@ import { CELLS } from "../model/shape.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
 import { PEERS, PEER_COUNT, SearchTally, candidateMasks } from "./units.js";
 
-/** Seed 004's solver: per-cell candidate flags and counts, branch on the fewest candidates. */
 export class MrvEngine implements SolverEngine {
   private readonly grid = new Uint8Array(CELLS);
   private readonly allowed = new Uint8Array(CELLS * 9);

@@ -8,7 +8,6 @@ import { CELLS } from "../model/shape.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
 import { BOX_OF, COLUMN_OF, ROW_OF, SearchTally } from "./units.js";
 
-/** Seeds 000/003's solver: cells in row-major order, digits checked in boolean tables. */
 export class TablesEngine implements SolverEngine {
   private readonly grid = new Uint8Array(CELLS);
   private readonly inRow = new Uint8Array(90);

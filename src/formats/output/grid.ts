@@ -1,9 +1,7 @@
 /**
- * `grid` output: the solution as N lines of N symbols (in the input's alphabet), then a blank
- * line; a record without exactly one solution prints its status word (`timeout` included; for `invalid`,
- * the reason) on one line followed by the blank line. The reason is escaped as on stderr
- * (`\n` for a line end in a file name), so a blank line always ends a record: `merge` and
- * `--resume` count records by them.
+ * `grid` output: the solution as N lines of N symbols, then a blank line; without exactly one
+ * solution, the status word (for `invalid`, the reason, escaped) on one line, then the blank line,
+ * so a blank line always ends a record (`merge` and `--resume` count by them).
  */
 import { escapeText } from "../../model/excerpt.js";
 import { type ByteOutput, type OutputRecord, STATUS_WORDS } from "./bytes.js";

@@ -12,21 +12,14 @@ import { type SizeEngine, type SolverEngine, Solver } from "./solvers/solver.js"
 import { shapeOfSide } from "./model/shape.js";
 
 export interface CreateSolverOptions {
-  /**
-   * A registry id (see `solvers`), or several: each grid size gets the first listed that takes
-   * it, the other sizes their default (the first registry row that takes them). @default each size's default
-   */
+  /** A registry id (see `solvers`), or several: each size gets the first listed that takes it, the others their default. @default each size's default */
   solver?: SolverId | readonly SolverId[];
   /**
    * Deprecated: the engine of 4×4, 16×16 and 25×25 puzzles when `solver` takes none of them;
    * `"ts"` is `solver: [..., "general-ts"]`. @default "wasm"
    */
   general?: "wasm" | "ts";
-  /**
-   * Where the WASM kernels come from, when not from the files beside this package (a bundler
-   * that does not copy them, an offline cache): a URL, bytes, a fetch Response or a compiled
-   * WebAssembly.Module, for the 9×9 kernel (`wasm`) and the N×N one (`general`). @default {}
-   */
+  /** The WASM kernels (a URL, bytes, a fetch Response or a compiled Module), when not from the files beside this package (`wasm`: 9×9; `general`: N×N). @default {} */
   kernels?: { wasm?: KernelSource; general?: KernelSource };
 }
 
@@ -38,10 +31,8 @@ interface SizeLoad {
 }
 
 /**
- * The engines of one registry row's sizes: the first loaded, and each other size on that
- * engine's instance where it serves the size too (the N×N kernel: one instance for 4×4, 16×16
- * and 25×25, {@link SolverEngine.forBox}), else loaded on its own. The `wasm` and
- * `general-wasm` rows take their kernel from `kernels` when given.
+ * The engines of one registry row's sizes: the first loaded, each other size on that engine's
+ * instance where it serves it ({@link SolverEngine.forBox}), else loaded on its own.
  */
 async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: CreateSolverOptions["kernels"] = {}): Promise<SizeLoad[]> {
   const kernel = info.id === "wasm" ? kernels.wasm : info.id === "general-wasm" ? kernels.general : undefined;
@@ -68,12 +59,10 @@ function failedEngine(info: SolverInfo, error: unknown): SizeEngine {
 }
 
 /**
- * A ready {@link Solver}: each grid size on the engine `solver` names for it (by default the
- * fastest: the WASM kernel for 9×9, the general WASM kernel for 4×4, 16×16 and 25×25).
- * A size whose default engine cannot load (its kernel missing from a bundle that only ships the
- * 9×9 one) does not fail the others: its first puzzle throws that error, which says how to pass
- * the kernel. `solve` is synchronous, so the engines still load here; createSolver
- * itself rejects when a solver named in `solver` cannot load, or when no size's engine can.
+ * A ready {@link Solver}: each grid size on the engine `solver` names for it, by default the
+ * fastest. A size whose default engine cannot load (a bundle shipping only the 9×9 kernel) does
+ * not fail the others: its first puzzle throws that error. Rejects when a named solver cannot
+ * load, or no size's engine can.
  */
 export async function createSolver(options: CreateSolverOptions = {}): Promise<Solver> {
   const ids = typeof options.solver === "string" ? [options.solver] : [...(options.solver ?? [])];

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ThreadEngines, loadBatchEngines } from "../src/pool/engines.js";
-import { runTask, solveTask } from "../src/pool/solve-task.js";
+import { runTask } from "../src/pool/solve-task.js";
 import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/batch.js";
 import { mainThreadSolver } from "../src/pool/pool.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
@@ -92,6 +92,6 @@ describe("the main thread's scanner follows its engines", () => {
     expect(text(outcome)).toBe(`${unique(9).solution}\n`); // retried on fresh engines
     expect(made.length).toBe(2);
     expect(solver.scanner!.scan(line, 0).cells.buffer).toBe(memoryOf(made[1]));
-    expect(solveTask(made[1], task([unique(9).puzzle])).tally[SOLVED]).toBe(1);
+    expect((runTask(made[1], task([unique(9).puzzle])) as BatchOutcome).tally[SOLVED]).toBe(1);
   });
 });

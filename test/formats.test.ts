@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { RecordReader } from "../src/formats/input/reader.js";
 import type { InputFormatName } from "../src/formats/input/format.js";
-import { splitLines } from "../src/formats/lines.js";
+import { splitLines } from "./judge-text.js";
 import { fileChunks, readLineChunks } from "../src/stream/input.js";
 import { type PuzzleRecord, parseRecord } from "../src/formats/record.js";
 import { outputFormats } from "../src/formats/output/index.js";

@@ -1,7 +1,8 @@
 /** The classic judge formats: a sample input each → the exact expected output. */
 import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
-import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats, solveJudge, solveJudgeInputs } from "../src/formats/judge.js";
+import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../src/formats/judge.js";
+import { solveJudge, solveJudgeInputs } from "./judge-text.js";
 import { streamJudge } from "../src/cli/judge.js";
 import { createSolver } from "../src/index.js";
 import { PuzzleError } from "../src/model/puzzle.js";

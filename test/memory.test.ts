@@ -20,7 +20,8 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { relabelledPuzzleBytes, relabelledPuzzles, writePuzzles } from "../bench/corpus.js";
-import { judgeFormats, solveJudge } from "../src/formats/judge.js";
+import { judgeFormats } from "../src/formats/judge.js";
+import { solveJudge } from "./judge-text.js";
 import { createSolver } from "../src/index.js";
 
 const { dir, file } = scratchFolder("sudoku-memory-");

@@ -11,7 +11,7 @@ import { checkOutputRequests, writeReports } from "../bench/report/output.js";
 import { formatJson } from "../bench/report/json.js";
 import type { BenchRun } from "../bench/records.js";
 import { type BatchOutcome, type BatchTask, BatchBuilder, textTask } from "../src/pool/batch.js";
-import { solveTask } from "../src/pool/solve-task.js";
+import { runTask } from "../src/pool/solve-task.js";
 import { mainThreadSolver, openWorkerPool, withRetry } from "../src/pool/pool.js";
 import { SHAPES } from "../src/model/shape.js";
 import { LARGE_GRID_BUDGET, STATUSES, Solver, type SolverEngine } from "../src/solvers/solver.js";
@@ -199,9 +199,9 @@ describe("a default budget for 16×16 and 25×25, lifted with --budget none", ()
     const engines = new Map(SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }]));
     const texts = SHAPES.map((shape) => ".".repeat(shape.cells));
     const task = textTask({ file: "f", firstIndex: 0, texts, limit: 2, output: "line" });
-    solveTask(engines, task);
-    solveTask(engines, { ...task, budget: Infinity }); // --budget none
-    solveTask(engines, { ...task, budget: 500 });
+    runTask(engines, task);
+    runTask(engines, { ...task, budget: Infinity }); // --budget none
+    runTask(engines, { ...task, budget: 500 });
     expect(seen.get(9)).toEqual([Infinity, Infinity, 500]);
     for (const size of [4, 16, 25]) expect(seen.get(size)).toEqual([LARGE_GRID_BUDGET, Infinity, 500]);
   });
@@ -407,7 +407,7 @@ export default (task) => {
   it("keeps a batch's output that is too long for one string (the NUL lines that broke jsonl) as bytes, every record kept", () => {
     const nul = "\u0000".repeat(1_000_000); // 6,000,000 characters each in JSON
     const engines = new Map(SHAPES.map((shape) => [shape.size, { id: "none", engine: { countSolutions: () => 0 }, reportsGuesses: false }]));
-    const outcome = solveTask(engines, task(Array.from({ length: 12 }, () => nul)));
+    const outcome = runTask(engines, task(Array.from({ length: 12 }, () => nul))) as BatchOutcome;
     expect(outcome.bytes.length).toBeGreaterThan(12 * 6_000_000);
     let records = 0;
     for (let at = outcome.bytes.indexOf(10); at >= 0; at = outcome.bytes.indexOf(10, at + 1)) records++;

@@ -5,7 +5,8 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { RecordReader } from "../src/formats/input/reader.js";
-import { type LineChunk, MAX_LINE_LENGTH, splitLines } from "../src/formats/lines.js";
+import { type LineChunk, MAX_LINE_LENGTH } from "../src/formats/lines.js";
+import { splitLines } from "./judge-text.js";
 import { readLineChunks } from "../src/stream/input.js";
 import { parseRecord } from "../src/formats/record.js";
 import { csvOutput } from "../src/formats/output/csv.js";

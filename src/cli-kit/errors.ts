@@ -1,15 +1,9 @@
 /**
- * Failures of the command line as one `sudoku-wasm: …` line each, on every stream:
- *
- * - an input that fails while it is read is an {@link InputReadError} naming the file (the
- *   records read before it are still written);
- * - standard output, or an output file (`-o`, `--manifest`), that fails to open or to take a
- *   write (a full disk: ENOSPC; a missing folder: ENOENT; a folder: EISDIR) prints one line
- *   naming it and exits with status 2, after the worker threads are stopped: status 1 means
- *   "every record written", so a cut-off output must not end with it;
- * - a closed pipe on standard output or standard error (`| head`) ends the run at once, quietly,
- *   with status 0: the reader has all it asked for, and there is nobody left to tell;
- * - every other error is one line from {@link errorLine}, with status 2.
+ * Failures of the command line as one `sudoku-wasm: …` line each: an input failing while read is
+ * an {@link InputReadError} (the records before it are still written); an output that fails to
+ * open or write (ENOSPC, ENOENT, EISDIR) prints one line naming it and exits 2 once the workers
+ * have stopped (status 1 would say "every record written"); a closed pipe (`| head`) on standard
+ * output or error ends the run at once with status 0; every other error is {@link errorLine}, status 2.
  */
 import { CommanderError } from "commander";
 import { escapeText } from "../model/excerpt.js";
@@ -49,7 +43,6 @@ export class InputReadError extends FileError {
   }
 }
 
-/** A failure to open or write an output file. */
 export class OutputWriteError extends FileError {
   override name = "OutputWriteError";
   constructor(output: string, cause: unknown) {
@@ -58,20 +51,14 @@ export class OutputWriteError extends FileError {
 }
 
 /**
- * What an error prints: `sudoku-wasm: reason`, control characters escaped, cut when long. One
- * line, except commander's own messages, whose line breaks are its layout, not input text
- * ("unknown option '--thread'" then "(Did you mean --threads?)" on a line of its own).
+ * What an error prints: `sudoku-wasm: reason`, control characters escaped, cut when long; one line,
+ * except commander's own messages, whose line breaks are layout ("(Did you mean --threads?)").
  */
 export function errorLine(error: unknown): string {
-  const message = describeMessage(error).replace(/^(?:error|sudoku-wasm): /, ""); // the library's errors name it already
+  const message = describeError(error).replace(/^(?:error|sudoku-wasm): /, ""); // the library's errors name it already
   const cut = message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
   const lines = error instanceof CommanderError ? cut.split("\n") : [cut];
   return `sudoku-wasm: ${lines.map(escapeText).join("\n")}\n`;
-}
-
-function describeMessage(error: unknown): string {
-  if (error instanceof FileError) return error.message;
-  return describeError(error);
 }
 
 /** Writes to standard error, ignoring a closed or failing standard error (there is nowhere else to report). */
@@ -88,10 +75,8 @@ let guarded = false;
 let programName = "sudoku-wasm";
 
 /**
- * Installs the handlers that turn a failing standard stream into one line and an exit:
- * EPIPE on either stream exits 0 at once (`… | head` reads what it wants); any other standard
- * output failure prints `PROGRAM: cannot write to standard output: …` and exits 2 (a failing
- * standard error exits 2 silently). `program` names the command (a bench tool's name).
+ * Turns a failing standard stream into one line and an exit: EPIPE exits 0 at once; any other
+ * standard output failure prints `PROGRAM: cannot write to standard output: …` and exits 2.
  */
 export function guardStandardStreams(program = "sudoku-wasm"): void {
   programName = program;
@@ -109,12 +94,7 @@ export function failedStandardStream(stream: "output" | "error", error: NodeJS.E
   exitAfterStopping(USAGE_ERROR_STATUS);
 }
 
-/**
- * Watches the write stream of output file `path`: a write that fails (ENOSPC, EIO, EFBIG)
- * prints `sudoku-wasm: cannot write 'PATH': …` and exits with status 2 once the worker threads
- * have stopped, as a failing standard output does (without a listener the stream's error was
- * an uncaught exception: a stack trace and status 1). Returns `stream`.
- */
+/** Watches output file `path`'s stream: a failed write prints `sudoku-wasm: cannot write 'PATH': …` and exits 2 once the workers have stopped. */
 export function guardOutputFile<S extends NodeJS.EventEmitter>(stream: S, path: string): S {
   stream.on("error", (error: NodeJS.ErrnoException) => failedOutput(new OutputWriteError(path, error)));
   return stream;
@@ -134,10 +114,8 @@ const STOP_WAIT_MS = 2000;
 let exiting = false;
 
 /**
- * Registers `stop` (a pool's close) to run, and be waited for, before a failed standard stream
- * ends the process; returns the function that removes it. process.exit() while worker threads
- * run or start (one still compiling its WebAssembly) can abort the whole process (status 134
- * instead of 2); ended first, they cannot.
+ * Registers `stop` (a pool's close) to be waited for before a failed standard stream ends the
+ * process (process.exit() while workers run or start can abort it: status 134); returns its remover.
  */
 export function stopBeforeStreamExit(stop: () => Promise<unknown>): () => void {
   stoppers.add(stop);
@@ -148,13 +126,10 @@ export function stopBeforeStreamExit(stop: () => Promise<unknown>): () => void {
 const EXIT_GRACE_MS = 100;
 
 /**
- * Exits with `status` once every registered stopper has finished (at most {@link STOP_WAIT_MS})
- * and the process has idled for {@link EXIT_GRACE_MS}. Nothing more is written to standard
- * output or standard error meanwhile: every write says "full" (so writers wait for a 'drain'
- * that never comes, and the run goes quiet). process.exit() straight from a busy run can hang
- * for good or abort (status 134): V8's background compiler may be waiting for a garbage
- * collection that the main thread, shutting the platform down, never runs. Idle first, it has
- * had it.
+ * Exits with `status` once every stopper has finished (at most {@link STOP_WAIT_MS}) and the process
+ * has idled {@link EXIT_GRACE_MS}; every write meanwhile says "full", so the run goes quiet. Exiting
+ * straight from a busy run can hang or abort: V8's background compiler may wait for a collection
+ * the main thread never runs.
  */
 export function exitAfterStopping(status: number): void {
   exiting = true;
@@ -169,11 +144,7 @@ export function exitAfterStopping(status: number): void {
 let writesSinceTurn = 0;
 const WRITES_PER_TURN = 64;
 
-/**
- * Writes `text` to `out` for a loop that produces output synchronously: waits for 'drain' when
- * the stream is full, and gives the event loop a turn every few writes, so a closed pipe
- * (EPIPE, reported asynchronously) ends the run at once instead of after all the work.
- */
+/** Writes `text` for a synchronous producer: waits for 'drain', and yields to the event loop every few writes so a closed pipe ends the run at once. */
 export async function writePaced(out: NodeJS.WritableStream, text: string): Promise<void> {
   if (!out.write(text)) {
     writesSinceTurn = 0;

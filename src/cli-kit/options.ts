@@ -1,9 +1,6 @@
 /**
- * The options tables of the commands (`solve`, `generate`, `profile`, the bench): one
- * {@link OptionRow} per option is the source of its help text, its default and its parser.
- * {@link toOption} turns a row into a commander Option; {@link wholeNumber} and
- * {@link commaList} are the value parsers the tables share (solver-help.ts lists the solvers
- * in their help: it reads the registry, which a command that solves nothing need not load).
+ * The options tables of the commands: one {@link OptionRow} per option is the source of its help
+ * text, default and parser; {@link toOption} makes it a commander Option.
  */
 import { InvalidArgumentError, Option } from "commander";
 import { isWhole } from "../model/whole-number.js";

@@ -1,30 +1,17 @@
 /**
  * One writer per output file: a `solve -o FILE` run holds an exclusive lock on FILE while it
- * writes, so a second run of the same output (a restarted pod beside a slow one, both with
- * `--resume`) is refused before it reads or writes anything, instead of appending the same
- * records again.
+ * writes, so a second run of the same output (say a restarted pod beside a slow one, both with
+ * `--resume`) is refused before it reads or writes anything.
  *
- * The lock is proper-lockfile's: a folder `FILE.lock` made atomically (mkdir), whose mtime the
- * holder refreshes every {@link refreshMs}. Beside it the holder writes who it is to
- * `FILE.lock.owner` (see {@link ownerRecord}). A second run decides from that record first:
+ * The lock is proper-lockfile's folder `FILE.lock`, whose mtime the holder refreshes; beside it
+ * `FILE.lock.owner` names the holder ({@link ownerRecord}). A second run takes the lock over at
+ * once when that owner is provably gone (a pid of this boot and pid namespace that no longer runs,
+ * is a zombie, or is another process now), never while it is provably alive (stopped included),
+ * and otherwise (another machine or namespace, no record) only once the lock is stale ({@link staleMs}).
  *
- * - owner provably gone: the record names a process of this boot and this pid namespace, and
- *   that pid no longer runs, is a zombie (a process killed with its parent stays one until
- *   init reaps it, which in a container can take seconds or never happen), or is now another
- *   process (another start time). The lock is taken over at once.
- * - owner provably alive: a process of this boot and pid namespace, the same one that locked
- *   (same start time), running or stopped (Ctrl-Z, SIGSTOP: it goes on when continued). It keeps
- *   its lock however long it has not refreshed it.
- * - anything else (another machine sharing the folder, another container or pid namespace, a
- *   /proc of another namespace, no record): the mtime decides; a lock is taken over only when it
- *   has not been refreshed for {@link staleMs}, so never while its owner refreshes it.
- *
- * `--take-lock` takes the lock whatever its owner. A run that takes over a lock the previous
- * holder did not release puts a copy of FILE in its place first (a new file, renamed over it):
- * the previous holder, should it still run, writes on into the file it had open, which is no
- * longer FILE, so no byte of it reaches FILE after the takeover. A holder that finds its lock
- * taken (at a refresh, or when it finishes) drops what it has not written yet and exits 2
- * saying so; it never reports success, and never removes the new holder's lock.
+ * `--take-lock` takes it whatever its owner. A takeover first puts a copy of FILE in its place, so
+ * a previous holder still running writes into a file no name reaches; a holder that finds its lock
+ * taken drops what it has not written and exits 2, never removing the new holder's lock.
  */
 import { closeSync, copyFileSync, existsSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as fs from "node:fs";
@@ -54,18 +41,15 @@ export interface OutputLock {
   release(): Promise<void>;
 }
 
-/** The lock of a run without an output file to lock. */
 const NO_LOCK: OutputLock = { guard: () => {}, verify: () => {}, release: async () => {} };
 
 /** How a second run can take over on purpose, as its refusal says. */
 const TAKE_OVER_HINT = "to take it over anyway (that run then stops, writing nothing more to it), add --take-lock";
 
 /**
- * Takes the lock on output file `path` (made empty when it does not exist yet, so links and
- * `./` spellings lock the same file), or throws a one-line reason when another run holds it
- * (see the file comment for who may take a lock; `takeOver`: take it whatever its owner).
- * Standard output and outputs that are no regular file (`/dev/null`, a pipe) are not locked.
- * `keep`: a takeover keeps the file's bytes (a `--resume` run); otherwise it starts empty.
+ * Takes the lock on output file `path` (made empty when missing, so every spelling locks the same
+ * file), or throws a one-line reason when another run holds it (`takeOver`: whatever its owner).
+ * Standard output and non-regular files are not locked. `keep`: a takeover keeps the file's bytes.
  */
 export async function lockOutput(path: string | undefined, options: { takeOver?: boolean; keep?: boolean } = {}): Promise<OutputLock> {
   if (path === undefined) return NO_LOCK;
@@ -98,7 +82,7 @@ export async function lockOutput(path: string | undefined, options: { takeOver?:
     }
   }
   try {
-    // A lock or record left behind: its run was killed, or lost its lock, or may still run. Its file descriptor must not reach the new holder's bytes.
+    // A lock or record left behind: the old holder's file descriptor must not reach the new holder's bytes.
     if (tookOver || existsSync(owner)) replaceFile(path, real, options.keep === true);
     writeAtomically(owner, `${held.record}\n`);
   } catch (error) {
@@ -109,10 +93,7 @@ export async function lockOutput(path: string | undefined, options: { takeOver?:
   return held;
 }
 
-/**
- * Throws the refusal unless the lock of `path` may be taken over: its owner (the record in
- * `owner`) is provably gone, or cannot be checked and the lock `lock` is stale.
- */
+/** Throws the refusal unless the lock may be taken over: its owner provably gone, or unknown and the lock stale. */
 function checkTakeOver(path: string, owner: string, lock: string): void {
   let text: string | undefined;
   try {
@@ -156,11 +137,7 @@ function writeAtomically(path: string, text: string): void {
   }
 }
 
-/**
- * Puts a new file in the place of output `real` (spelled `path` in messages): a copy of it when
- * `keep`, else an empty one, renamed over it. A run that still has the old file open writes into
- * that one, which no name reaches any more.
- */
+/** Puts a new file (a copy when `keep`, else empty) in place of output `real`: a run with the old one open writes where no name reaches. */
 function replaceFile(path: string, real: string, keep: boolean): void {
   const temporary = `${real}.lock.${process.pid}.tmp`;
   try {
@@ -221,11 +198,7 @@ class HeldLock implements OutputLock {
     this.releaseLock = release;
   }
 
-  /**
-   * False when `dir` is no longer the lock folder this run made. A run that takes the lock within
-   * the second the folder was made can leave the same mtime behind, which proper-lockfile's own
-   * check reads as unchanged; the inode and birth time tell the two folders apart.
-   */
+  /** False when `dir` is no longer the lock folder this run made (inode and birth time: a takeover within the second leaves the same mtime). */
   private ownFolder(dir: string): boolean {
     if (this.folder === undefined || dir !== this.folder.path) return true;
     try {
@@ -293,10 +266,8 @@ class HeldLock implements OutputLock {
 }
 
 /**
- * What kind of process space the runs share with `kill(pid, 0)`: this kernel's boot (two
- * machines never share one) and its pid namespace (two containers of one machine may not),
- * `BOOT_ID/PID_NAMESPACE`, read from /proc/self/ns/pid, which names the caller's namespace even
- * through a /proc of another one; `-` where it does not tell (not Linux, no /proc).
+ * The process space that `kill(pid, 0)` checks hold in, `BOOT_ID/PID_NAMESPACE` (from
+ * /proc/self/ns/pid, right even through another namespace's /proc); `-` where it does not tell.
  */
 function processSpace(): string {
   try {
@@ -314,11 +285,8 @@ function procIsOwn(): boolean {
 }
 
 /**
- * The owner file's line: `HOST PID SPACE START TOKEN`, the host name, the pid, the {@link
- * processSpace}, the start time of the process (in clock ticks after boot, from /proc; `-` where
- * /proc is not this namespace's), which tells a pid reused by a later process from the owner,
- * and a random token, which tells this run's record from any other. Files of earlier versions
- * hold only `HOST PID` or `HOST PID SPACE START`.
+ * The owner file's line, `HOST PID SPACE START TOKEN`: the {@link processSpace}, the process's start
+ * time (tells a reused pid apart; `-` where /proc is not this namespace's) and a random token.
  */
 function ownerRecord(): string {
   const start = procIsOwn() ? procStat("self")?.start : undefined;
@@ -338,12 +306,7 @@ function procStat(pid: number | "self"): { pid: number; state: string; start: st
   return { pid: Number.parseInt(text, 10), state: fields[0], start: fields[19] };
 }
 
-/**
- * What owner record `text` says of its run, from here: `gone` (provably: a pid of this boot and
- * pid namespace that no longer runs, is a zombie, or is now another process), `alive` or
- * `stopped` (provably the process that locked), or `unknown` (another machine or namespace, an
- * old record, a /proc that cannot tell): then the lock's mtime decides.
- */
+/** What owner record `text` says of its run from here: provably `gone`, `alive` or `stopped`, or `unknown` (the lock's mtime decides). */
 export function ownerState(text: string): "gone" | "alive" | "stopped" | "unknown" {
   const [, pidText, space = "-", start = "-"] = text.trim().split(" ");
   const pid = Number(pidText);

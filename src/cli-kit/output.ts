@@ -9,10 +9,7 @@ import type { Writable } from "node:stream";
 import { OutputWriteError, guardOutputFile } from "./errors.js";
 import type { ResumePoint } from "./resume.js";
 
-/**
- * Standard output, or the `-o` file once it is open (a bad path fails here, before any work).
- * With a resume point the file is cut to its complete records and written on from there.
- */
+/** Standard output, or the `-o` file once open (a bad path fails here); with a resume point, cut to its complete records and written on. */
 export async function openOutput(path: string | undefined, resume?: ResumePoint): Promise<Writable> {
   if (path === undefined) return process.stdout;
   try {

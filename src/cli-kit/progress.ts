@@ -1,17 +1,8 @@
 /**
- * What a long command shows and does on the way: progress on stderr, a closing summary line,
- * and a clean stop on Ctrl-C (SIGINT) or SIGTERM. Shared by `solve` and the bench.
- *
- * - {@link ProgressDisplay}: a cli-progress bar over the bytes read (so the ETA holds for any
- *   format) when the input size is known, a running count otherwise; cli-progress is imported
- *   when the first bar starts, not by a run that draws none. It hides the cursor while
- *   it draws on a terminal and always shows it again: on {@link ProgressDisplay.stop}, and on
- *   any exit of the process before that.
- * - {@link InterruptWatch}: the first SIGINT/SIGTERM is only noted (`signal`, `aborted`), so the
- *   command can finish what it has and say where it stopped, and exit with status 128 + the
- *   signal's number ({@link signalExitStatus}: 130 for SIGINT, 143 for SIGTERM), as shells
- *   report a process the signal ended; a second one runs the cleanups (restoring the cursor)
- *   and ends the process at once with the first signal itself (the shell sees the same status).
+ * What a long command shows and does on the way, for `solve` and the bench: {@link ProgressDisplay}
+ * (a bar over the bytes read when the input size is known, else a running count; the cursor
+ * always shown again, even on an early exit) and {@link InterruptWatch} (a clean stop on the
+ * first SIGINT/SIGTERM with status 128 + its number, at once on a second).
  */
 import { constants } from "node:os";
 import type { SingleBar } from "cli-progress";
@@ -35,11 +26,9 @@ export function signalExitStatus(signal: InterruptSignal): number {
 }
 
 /**
- * Notes the first SIGINT or SIGTERM while it is open, so a command can stop reading, finish
- * and write what it has, and exit with {@link InterruptWatch.exitStatus}. A second signal runs the
- * cleanups given (e.g. restoring the cursor) and ends the process at once by the first signal
- * (a shell sees that same status).
- * Close it when the command ends: the signals' default action (exit) comes back.
+ * Notes the first SIGINT or SIGTERM while open, so a command can finish and write what it has and
+ * exit with {@link exitStatus}; a second signal runs the cleanups and ends the process by the first
+ * signal. Close it when the command ends.
  */
 export class InterruptWatch {
   /** The first signal received, or null. */
@@ -79,11 +68,8 @@ export class InterruptWatch {
       return;
     }
     for (const cleanup of this.cleanups) cleanup();
-    // Die of the first signal as if it had not been caught (the shell sees 128 + its number):
-    // no exit teardown, which process.exit() runs and which can hang or abort while worker
-    // threads are busy (nodejs/node#54918). Should the signal not end the process (another
-    // listener took it), exit the way a failed stream does: the worker pools stopped first,
-    // then a moment idle, then process.exit().
+    // Die of the first signal as if uncaught: process.exit()'s teardown can hang or abort while workers are busy
+    // (nodejs/node#54918). Should the signal not end the process, exit as a failed stream does.
     const first = this.signal;
     this.close();
     process.kill(process.pid, first);
@@ -91,10 +77,7 @@ export class InterruptWatch {
   }
 }
 
-/**
- * Shows the cursor on stderr if the process exits while `hidden()` says a bar still hides it;
- * returns the function that stops watching (call it once the bar has shown the cursor itself).
- */
+/** Shows the cursor on stderr if the process exits while `hidden()`; returns the function that stops watching. */
 export function restoreCursorOnExit(hidden: () => boolean): () => void {
   const restore = (): void => {
     if (hidden() && process.stderr.isTTY) process.stderr.write(SHOW_CURSOR);
@@ -103,7 +86,6 @@ export function restoreCursorOnExit(hidden: () => boolean): () => void {
   return () => process.removeListener("exit", restore);
 }
 
-/** Shows how far a run has got, on stderr. */
 export class ProgressDisplay {
   private readonly started = performance.now();
   private running = true;

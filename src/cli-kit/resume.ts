@@ -1,12 +1,8 @@
 /**
- * Runs that go on where they stopped, and runs split over machines.
- *
- * - `--shard K/N`: the run takes the records whose index (counted over all inputs, after
- *   comments and blank lines) is K mod N; the batch builder picks them (BatchBuilder.select).
- * - `--resume` with `-o FILE`: {@link resumePoint} counts the complete records FILE already holds
- *   (a partial last one, from a kill, is cut off), and the run skips that many of its records and
- *   appends. The last record of a jsonl or csv file must carry the index this run gives it there.
- * - {@link resumeCommand}: the command line that goes on after an interrupt.
+ * Runs split over machines and runs that go on where they stopped: `--shard K/N` takes the records
+ * whose index (over all inputs) is K mod N; `--resume -o FILE` counts FILE's complete records
+ * ({@link resumePoint}; a cut-off last one is removed), skips as many and appends, the last jsonl or
+ * csv record carrying the index expected; {@link resumeCommand} is the command that goes on.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
@@ -21,7 +17,6 @@ export interface Shard {
   count: number;
 }
 
-/** The whole run as one shard. */
 export const WHOLE_RUN: Shard = { index: 0, count: 1 };
 
 /** A commander parser for `--shard K/N` (0 ≤ K < N). */
@@ -75,10 +70,7 @@ export function resumePoint(path: string, format: OutputFormatName): ResumePoint
   }
 }
 
-/**
- * Throws unless the last record of a jsonl or csv output carries `index`, the index this run
- * gives its record number `point.records - 1` (line and grid records carry none to check).
- */
+/** Throws unless the last jsonl or csv record carries `index`, this run's for record `point.records - 1` (line and grid carry none). */
 export function checkResumeIndex(path: string, format: OutputFormatName, point: ResumePoint, index: number): void {
   if (point.last === null || (format !== "jsonl" && format !== "csv")) return;
   const found = format === "jsonl" ? jsonIndex(point.last) : Number(point.last.slice(0, point.last.indexOf(",")));
@@ -102,11 +94,7 @@ export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/**
- * The words that ran this command, as the user typed them: `npx sudoku-wasm` for the installed
- * command run by npx (npm sets npm_command=exec), `sudoku-wasm` for the installed command
- * otherwise, else `node SCRIPT` (`node bin/sudoku-wasm.mjs` in a clone).
- */
+/** The words that ran this command as typed: `npx sudoku-wasm` under npx, `sudoku-wasm` installed, else `node SCRIPT`. */
 export function invocation(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string[] {
   const script = argv[1] ?? "";
   if (basename(script) !== "sudoku-wasm") return ["node", script];

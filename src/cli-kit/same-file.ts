@@ -1,8 +1,7 @@
 /**
- * No output overwrites an input: before anything is opened for writing, the output (`-o FILE`,
- * or standard output when it is a regular file) is compared with every input (files, and
- * standard input when it is redirected from a file). Two names are the same file when they
- * have the same device and inode, so links, `./a.txt` and `a.txt`, and `< a.txt` are caught.
+ * No output overwrites an input: before anything is opened for writing, the output (`-o FILE`, or a
+ * redirected standard output) is compared with every input by device and inode, so links and
+ * other spellings are caught.
  */
 import { type Stats, fstatSync, statSync } from "node:fs";
 
@@ -27,10 +26,7 @@ function regularFileOf(fd: number): Stats | null {
 
 const sameFile = (a: Stats, b: Stats): boolean => a.dev === b.dev && a.ino === b.ino;
 
-/**
- * Throws a one-line reason when the output is one of the inputs. `inputs` are the names given
- * (`-` for standard input); `output` is the `-o` path, or undefined for standard output.
- */
+/** Throws a one-line reason when `output` (the `-o` path; undefined: standard output) is one of `inputs` (`-`: standard input). */
 export function checkOutputIsNoInput(inputs: readonly string[], output: string | undefined): void {
   const target = output === undefined ? regularFileOf(1) : statOf(output);
   if (target === null || !target.isFile()) return;

@@ -8,11 +8,7 @@ import { type SolverInfo, sizeNames, solvers } from "../solvers/registry.js";
 /** The width the solver lists in --help wrap to when standard output is not a terminal. */
 export const HELP_COLUMNS = 100;
 
-/**
- * Registry rows as help lines: id, the grid sizes it takes, and its description wrapped to
- * `width` columns (the terminal's, else {@link HELP_COLUMNS}) under its own column, as
- * commander lays out the options.
- */
+/** Registry rows as help lines: id, sizes, and the description wrapped to `width` under its own column, as commander lays out options. */
 export function solverHelpLines(
   rows: readonly SolverInfo[] = solvers,
   width = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : HELP_COLUMNS,

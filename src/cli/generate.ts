@@ -1,9 +1,6 @@
 /**
- * `sudoku-wasm generate`: seeded unique puzzles, one per line in the one-line format.
- *
- * The options table below makes both the help text and the defaults. With `--manifest`,
- * the run is recorded in a JSON manifest (datasets/manifest.json for the bundled corpora):
- * the exact command that remakes the file, its seed, count, clue range and guesses.
+ * `sudoku-wasm generate`: seeded unique puzzles, one per line. With `--manifest` the run is recorded
+ * in a JSON manifest: the command that remakes the file, its seed, count, clue range and guesses.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -33,7 +30,6 @@ import {
   type Symmetry,
 } from "../generate/generate.js";
 
-/** Parsed flags of the generate command. */
 interface GenerateFlags {
   count: number;
   seed: number;
@@ -54,7 +50,6 @@ interface GenerateFlags {
   quiet?: boolean;
 }
 
-/** The options table of `generate`: flags, help, defaults and parsers in one place. */
 const GENERATE_OPTIONS: readonly OptionRow[] = [
   { flags: "-n, --count <n>", description: "puzzles to make", default: 100, parse: wholeNumber(1) },
   {
@@ -107,7 +102,6 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
   { flags: "-q, --quiet", description: "print no summary on standard error" },
 ];
 
-/** The `generate` subcommand, ready to be added to the main program. */
 export function generateCommand(): Command {
   const command = new Command("generate").description(
     "make seeded unique Sudoku puzzles (one per line, '.' for empty), optionally minimal, symmetric or hardened toward more solver guesses",
@@ -116,7 +110,6 @@ export function generateCommand(): Command {
   return command.action(async (flags: GenerateFlags) => runGenerate(flags, command));
 }
 
-/** The library options that the flags stand for. */
 function toGenerateOptions(flags: GenerateFlags): GenerateOptions {
   return {
     count: flags.count,

@@ -1,16 +1,8 @@
 /**
- * Judge mode (`solve --format NAME`), streaming: the inputs are read a chunk (64 KiB) at a time
- * and fed line by line to the judge's reader ({@link JudgeRun}); every `batchSize` puzzles are
- * solved on the main thread (one engine call per grid size) and their output written, in order,
- * before more input is read. What is held at any time is a batch and a chunk, whatever the
- * length of the input.
- *
- *   input chunks ─► lines ─► judge reader ─► puzzles ─► batch of batchSize ─► solveMany ─► write
- *                                                                  (waits for 'drain')
- *
- * An input error (a bad row, a short grid, a missing count) stops the run where it is read: the
- * batches solved before it are written, the puzzles read since are not (an input of one batch
- * writes nothing, as when judge mode read all input first).
+ * Judge mode (`solve --format NAME`), streaming: the inputs are read a chunk at a time and fed line
+ * by line to the judge's reader ({@link JudgeRun}); every `batchSize` puzzles are solved and their
+ * output written, in order, before more input is read, so a batch and a chunk are all it holds.
+ * An input error stops the run where it is read: the batches before it are written, the rest not.
  */
 import type { Readable } from "node:stream";
 import { type JudgeFormat, type JudgePuzzle, JudgeInputError, JudgeRun } from "../formats/judge.js";
@@ -26,10 +18,7 @@ import type { Solver } from "../solvers/solver.js";
 /** Solves a judge's puzzles, one record each in order, under the judge's limit and alphabet: on the CLI's batch solver ({@link batchJudgeSolver}). */
 export type JudgeSolve = (puzzles: readonly JudgePuzzle[], limit: number, alphabet: Alphabet | undefined) => Promise<SolveRecord[]>;
 
-/**
- * Judge puzzles solved on `solver` (the CLI's workers, or the main thread with --threads 0), a
- * part per thread, through the batch core in `jsonl` and read back as records.
- */
+/** Judge puzzles solved on the CLI's batch solver, a part per thread, through the batch core in `jsonl` read back as records. */
 export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
   return async (puzzles, limit, alphabet) => {
     const texts = puzzles.map((puzzle) => (typeof puzzle === "string" ? puzzle : formatPuzzle(puzzle)));
@@ -60,7 +49,6 @@ export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
 }
 import { namedChunks } from "../stream/input.js";
 
-/** One input of a judge run. */
 export interface JudgeSource {
   /** The name errors carry; none for standard input read alone (errors then say `line N`). */
   name?: string;
@@ -71,10 +59,9 @@ export interface JudgeSource {
 export type JudgeWrite = (text: string) => Promise<void>;
 
 /**
- * Reads `inputs` in order as one judge input, solves its puzzles in batches of `batchSize` with
- * `solver` and hands the judge's output to `write`, piece by piece, in order. Throws a
- * {@link JudgeInputError} naming the input and line of a bad puzzle, or an InputReadError
- * naming an input that fails while it is read.
+ * Reads `inputs` in order as one judge input, solves its puzzles in batches of `batchSize` and
+ * hands the judge's output to `write` in order. Throws a {@link JudgeInputError} naming the input
+ * and line of a bad puzzle, or an InputReadError.
  */
 export async function streamJudge(
   judge: JudgeFormat,

@@ -1,14 +1,8 @@
 /**
- * The `sudoku-wasm` command line: one commander program, one subcommand per file
- * (`solve` in solve.ts, `merge` in merge.ts, `canon` in canon.ts, `generate` in generate.ts, `datasets` in datasets.ts; the kernel profiler is
- * a bench tool, `npm run profile`). bin/sudoku-wasm.mjs runs the bundle of the compiled
- * form of this file (dist/cli/main.mjs, from dist/src/cli/main.js: scripts/bundle-cli.mjs);
- * running either file directly works too.
- * A run imports the module of the one command it names, and that module what its path uses:
- * start-up is most of a small run, and most of start-up is reading modules.
- * Exit status: 0 on success and for `--help`; 2 for every error (a bad option or argument, an
- * unreadable input, a judge input error), which prints one `sudoku-wasm: …` line on standard
- * error. `solve` also exits 1 when a record is invalid or timed out, 130/143 on SIGINT/SIGTERM.
+ * The `sudoku-wasm` command line: one commander program, one subcommand per module, imported only
+ * when named (start-up is most of a small run, and most of start-up is reading modules);
+ * bin/sudoku-wasm.mjs runs its bundle (dist/cli/main.mjs). Exit status: 0 on success and `--help`,
+ * 2 for every error (one `sudoku-wasm: …` line); `solve` also exits 1 and 130/143 (see solve.ts).
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -27,20 +21,13 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   canon: async () => (await import("./canon.js")).canonCommand(),
 };
 
-/**
- * The subcommands a command line needs: the one it starts with, or every one when it starts
- * with none (an option such as `--help` or `-V`, a typo, nothing), whose help or error lists them.
- */
+/** The subcommands a command line needs: the one it starts with, or every one (for the help or error of `--help`, a typo, nothing). */
 function commandsFor(argv: readonly string[]): string[] {
   const first = argv[2];
   return first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
 }
 
-/**
- * The program with the subcommands `names` (default: every one). Commander throws instead of
- * exiting and prints no error of its own (help still prints), so {@link main} reports every
- * error once.
- */
+/** The program with the subcommands `names`; commander throws instead of exiting, so {@link main} reports every error once. */
 export async function buildProgram(names: readonly string[] = Object.keys(COMMANDS)): Promise<Command> {
   const program = new Command("sudoku-wasm")
     .description("the fastest Sudoku solver JavaScript can reach: a WebAssembly kernel on every core")

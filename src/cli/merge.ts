@@ -1,15 +1,10 @@
 /**
  * `sudoku-wasm merge SHARD0 … SHARD(N-1)`: joins the outputs of `solve --shard K/N` or `canon
- * --shard K/N`, K = 0 … N-1, into the output of one run, byte for byte. Shard K holds records K,
- * K+N, K+2N, … in order, so taking one record from each file in turn restores the run's order;
- * the csv header (solve's, or canon's with its optional columns) is written once, and every
- * shard must have the same one. Records are copied as bytes. The files must be the N shards of
- * one run, given in shard order, each in the one format (told from its first bytes); a file
- * named twice is refused. jsonl and csv records must carry the index the merge expects. Line
- * and grid records carry none: their counts are checked before anything is written (of T
- * records, shard K of N holds ⌈(T−K)/N⌉), which finds a shard cut short or one too many when
- * the counts do not fit, but not a shard missing, doubled or out of order when they do; merge
- * says so on stderr.
+ * --shard K/N` into the one-run output, byte for byte: shard K holds records K, K+N, … in order, so
+ * one record from each file in turn restores the run's order (a csv header once, the same in every
+ * shard). The shards must be given in order, in one format; jsonl and csv records must carry the
+ * index expected. Line and grid records carry none: their counts are checked (shard K of T records
+ * holds ⌈(T−K)/N⌉), which finds a shard cut short but not one missing or reordered when the counts fit.
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
@@ -23,7 +18,6 @@ import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 
-/** Parsed flags of the merge command. */
 interface MergeFlags {
   output?: string;
   out: OutputFormatName | "auto";
@@ -39,7 +33,6 @@ const MERGE_OPTIONS: readonly OptionRow[] = [
   },
 ];
 
-/** The `merge` subcommand. */
 export function mergeCommand(): Command {
   const command = new Command("merge")
     .description("join the outputs of `solve --shard K/N` or `canon --shard K/N` (given in shard order, K = 0 … N-1) into the output of one run")
@@ -144,10 +137,7 @@ function csvHeaderOf(text: string): string | null {
   return CSV_HEADERS.find((header) => text.startsWith(header)) ?? null;
 }
 
-/**
- * The one csv header of the shards (each non-empty shard starts with a header merge knows, and
- * all with the same): an Error naming the first shard that differs.
- */
+/** The one csv header of the shards, all starting with the same known one; an Error naming the first that differs. */
 function shardCsvHeader(paths: readonly string[]): string {
   let header: string | null = null;
   let from = "";
@@ -227,10 +217,8 @@ function csvLeadingFields(text: string, count: number): string[] {
 }
 
 /**
- * Checks, record by record in merged order, that jsonl or csv records are one run's: each
- * carries the index expected there, and follows the one before in its input (the same input at
- * a later line) or starts a reading of an input (a new one, or one named again on the command
- * line, from that input's first record): shards of runs over other inputs are refused.
+ * Checks, in merged order, that jsonl or csv records are one run's: each carries the index expected
+ * and follows the one before in its input (a later line) or starts a reading of an input.
  */
 class RunOrder {
   private previous: RecordPlace | undefined;
@@ -291,10 +279,7 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
   }
 }
 
-/**
- * The one format of the shards: `given` (`--out`, unless auto), and the format each non-empty
- * shard's first bytes show, which must all agree; an Error naming the first shard that differs.
- */
+/** The one format of the shards: `given` (unless auto) and each non-empty shard's first bytes must agree; an Error naming the first that differs. */
 export function shardFormat(paths: readonly string[], given: OutputFormatName | "auto"): OutputFormatName {
   let format: OutputFormatName | null = given === "auto" ? null : given;
   let from = "--out";
@@ -311,11 +296,7 @@ export function shardFormat(paths: readonly string[], given: OutputFormatName | 
   return format ?? "line";
 }
 
-/**
- * Throws unless every shard is a regular file (merge reads each by position, some twice: not
- * standard input, a pipe or a device; save such a shard to a file first), and the same file is
- * named at most once among them (by device and inode).
- */
+/** Throws unless every shard is a regular file (merge reads some twice) named once (by device and inode). */
 function checkDistinctShards(paths: readonly string[]): void {
   const seen = new Map<string, string>();
   for (const path of paths) {
@@ -361,10 +342,7 @@ const cutOffError = (path: string): Error => new Error(`${path} ends with a cut-
 /** The record count of shard `k` of `n` in a run of `total` records: ⌈(total − k) / n⌉. */
 export const shardCount = (total: number, k: number, n: number): number => Math.max(0, Math.ceil((total - k) / n));
 
-/**
- * Throws, before anything is written, unless the record counts of line or grid shards are those
- * of N shards of one run (shard K of N holds ⌈(T−K)/N⌉ of T), naming the counts.
- */
+/** Throws, before anything is written, unless the counts of line or grid shards are those of N shards of one run, naming them. */
 function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatName): void {
   const counts = paths.map((path) => countRecords(path, format));
   const total = counts.reduce((sum, n) => sum + n, 0);
@@ -379,7 +357,6 @@ function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatNam
   );
 }
 
-/** Runs `merge` with parsed flags. */
 async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   checkOutputIsNoInput(files, flags.output); // before the output is opened (and emptied)
   checkDistinctShards(files);

@@ -1,14 +1,8 @@
 /**
- * `sudoku-wasm solve [FILE...]`: the streaming bulk solver, and the classic judge formats.
- *
- * Streaming: records in any supported format and size (4×4, 9×9, 16×16, 25×25; detected per
- * record, 9×9 on the 9×9 kernel, the others on the general kernel) from the files or
- * standard input (`-`), solved in batches by a pool of worker threads, written in input
- * order in the `--out` format, in constant memory. `--threads 0` solves on the main thread.
- * Judge mode (`--format NAME`): reads the input as one (several files are joined in order, each
- * ending with a line end), streaming, and writes exactly the judge's expected output. Every named input
- * must be a readable file (or a pipe) before anything is read. The options table below makes
- * both the help text and the defaults.
+ * `sudoku-wasm solve [FILE...]`: records of any format and size from files or standard input,
+ * solved in batches on worker threads (or the main thread), written in input order in the `--out`
+ * format, in constant memory; or, with `--format NAME`, a judge's exact expected output. Every
+ * named input is checked before anything is read. The options table makes the help and the defaults.
  */
 import { type Stats, accessSync, closeSync, constants, createReadStream, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -36,7 +30,6 @@ import { escapeText, excerpt } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "../cli-kit/resume.js";
 
-/** Parsed flags of the solve command. */
 export interface SolveFlags {
   output?: string;
   in: InputFormatName;
@@ -78,7 +71,6 @@ function budgetArgument(text: string): number {
   return text.trim() === "none" ? Infinity : wholeNumber(1, 0x7fffffff)(text);
 }
 
-/** The options of `solve`: one row each, the source of the help text and the defaults. */
 const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
   {
@@ -168,7 +160,6 @@ Exit status:
   130  stopped by SIGINT (Ctrl-C), 143 by SIGTERM: the records of the batches already sent
        are written whole, in order, and their count is printed`;
 
-/** The `solve` subcommand. */
 export function solveCommand(): Command {
   const command = new Command("solve")
     .description("solve puzzles from files or standard input, streaming, on every core")
@@ -227,11 +218,7 @@ function checkNotBinary(name: string): void {
   if (nul >= 0) throw new Error(`${name} is a binary file (a NUL byte at byte ${commaGrouped(nul + 1)}), not a puzzle file`);
 }
 
-/**
- * Throws a one-line reason when standard input is named twice (`solve - -`: a stream is read
- * once; a file would be read on from wherever the first reading left it) or is a directory
- * (`solve < DIR`, refused as `solve DIR` is).
- */
+/** Throws a one-line reason when standard input is named twice (it can be read once) or is a directory. */
 function checkStandardInput(names: readonly string[]): void {
   const named = names.filter((name) => name === "-").length;
   if (named > 1) throw new Error(`standard input ('-') is named ${named} times: it can be read once; name it once`);
@@ -283,10 +270,8 @@ export function inputBytes(files: readonly string[]): number | null {
 export const FAILED_RECORDS_STATUS = 1;
 
 /**
- * Runs `solve` with parsed flags. The exit status says what happened: 0 when every record is
- * solved, unsolvable or multiple; {@link FAILED_RECORDS_STATUS} when any is invalid or timed out;
- * 130/143 when SIGINT/SIGTERM stopped it (the records of the batches already sent are written
- * whole, in order, and the count is printed); usage and I/O errors throw (status 2, main.ts).
+ * Runs `solve` with parsed flags; the exit status is 0, {@link FAILED_RECORDS_STATUS} when a record
+ * is invalid or timed out, or 130/143 on SIGINT/SIGTERM; usage and I/O errors throw (status 2, main.ts).
  */
 export async function runSolve(files: string[], flags: SolveFlags): Promise<void> {
   checkStandardInput(inputNames(files));
@@ -304,26 +289,16 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   }
 }
 
-/**
- * A limit past which one puzzle can count for minutes (an empty 9×9 grid has billions of
- * solutions): see {@link solvingThreads}.
- */
+/** A limit past which one puzzle can count for minutes (an empty 9×9 grid has billions of solutions). */
 export const LONG_COUNT_LIMIT = 10_000;
 
-/**
- * Input files up to this size (about 3,000 one-line puzzles) are solved on the main thread:
- * starting workers and ending them takes longer than they would save (a worker loads its kernels
- * in tens of milliseconds, far more on a loaded machine).
- */
+/** Input files up to this size are solved on the main thread: starting workers would take longer than they save. */
 export const SMALL_INPUT_BYTES = 256 * 1024;
 
 /**
  * The batch solver of a run: `--threads` workers (default: every core, or the main thread for a
- * small input file, {@link SMALL_INPUT_BYTES}); but one worker instead of the main thread when one puzzle of the
- * run can take minutes (a limit over {@link LONG_COUNT_LIMIT}, `--count`, or `--budget none`,
- * which lifts the cap of the large grids), and then no main-thread solving while it starts
- * either. A kernel call on the main thread cannot be interrupted; on a worker, a second signal
- * stops it.
+ * small input file); but one worker, and no main-thread solving, when one puzzle can take minutes
+ * ({@link LONG_COUNT_LIMIT}, `--count`, `--budget none`): a worker's kernel call can be stopped by a signal.
  */
 function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">, limit: number, totalBytes: number | null = null): Promise<BatchSolver> {
   const long = limit > LONG_COUNT_LIMIT || flags.budget === Infinity;
@@ -333,11 +308,7 @@ function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">,
   return openBatchSolver(threads, flags.solver, { warmUp: !long });
 }
 
-/**
- * What judge mode solves on: the CLI's batch solver (workers as `--threads` says, see
- * {@link openRunSolver}), or, for a `--solver` that takes one puzzle per call, a library Solver
- * on the main thread.
- */
+/** What judge mode solves on: the CLI's batch solver, or a library Solver on the main thread for a one-puzzle-per-call `--solver`. */
 async function judgeSolver(flags: SolveFlags, limit: number): Promise<{ solve: Solver | JudgeSolve; close(): Promise<void> }> {
   const { batchJudgeSolver } = await import("./judge.js");
   try {
@@ -446,9 +417,8 @@ function judgeSources(files: readonly string[]): JudgeSource[] {
 }
 
 /**
- * Judge mode: the input (files joined in order, or standard input) in, the judge's exact output
- * out, streaming in batches of `--batch` puzzles. The output is opened when its first batch is
- * ready, so an input error in the first batch leaves it untouched.
+ * Judge mode: the judge's exact output, streaming in batches of `--batch` puzzles. The output is
+ * opened when its first batch is ready, so an input error in the first batch leaves it untouched.
  */
 async function runJudge(files: string[], name: JudgeFormatName, output: string | undefined, flags: SolveFlags): Promise<void> {
   if (flags.shard) throw new Error(`--shard does not apply to --format ${name}: a judge's output is one whole answer, not records to merge`);

@@ -1,8 +1,7 @@
 /**
- * Classic online-judge Sudoku problems: each is a reader (lines in, one at a time → puzzles,
- * each as soon as its last line is read) and a writer (one result → its part of the exact
- * expected output), so a judge input of any length streams (src/cli/judge.ts). Input errors
- * throw a {@link PuzzleError} whose message names the line, the cell and the reason.
+ * Classic online-judge Sudoku problems, each a reader (lines in, one at a time → each puzzle once
+ * its last line is read) and a writer (one result → its part of the exact expected output), so a
+ * judge input of any length streams (src/cli/judge.ts). Input errors name the line, the cell and the reason.
  *
  *   name        input                                         output per puzzle
  *   leetcode37  JSON 9×9 array of "1"–"9" / "."                the same JSON shape, solved
@@ -16,33 +15,24 @@
  *                                                              "Puzzle i has no solution" or
  *                                                              "Puzzle i has K solutions"; blank between
  *
- * These problems promise solvable puzzles; should one have none, the writers print
- * `no solution` where its grid would go (sicily1317 has its own wording). A puzzle whose
- * givens repeat in a unit has none either: it is read, not refused, and answered so (the run
- * goes on; the puzzles before and after it keep their answers). With several
- * solutions they print the first one found (sicily1317 prints the count, exact below
- * {@link EXACT_COUNT_LIMIT}: "has at least 1000000 solutions" at the cap).
- *
- * Several inputs (files) are read as one: each ends with a line end and they are joined in
- * order; an error then names the input and its own line (`b.txt:3: …`).
+ * These problems promise solvable puzzles; one with none (repeated givens included: read, not
+ * refused) gets `no solution` where its grid would go, sicily1317 its own wording and its count,
+ * exact below {@link EXACT_COUNT_LIMIT}. Several inputs are read as one, joined in order; an error
+ * names the input and its own line (`b.txt:3: …`).
  */
 import { type Alphabet, type Grid, parsePuzzle, parseSymbols, PuzzleError } from "../model/puzzle.js";
 import { SIZE } from "../model/shape.js";
 import type { SolveRecord, Solver } from "../solvers/solver.js";
 import { excerpt } from "../model/excerpt.js";
 import { rowCells } from "./input/grid.js";
-import { MAX_LINE_LENGTH, splitLines } from "./lines.js";
+import { MAX_LINE_LENGTH } from "./lines.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
 import { commaGrouped, isWhole } from "../model/whole-number.js";
 
-/** Judge names for `--format`. */
 export const JUDGE_FORMATS = ["leetcode37", "hdu1426", "poj2676", "poj2918", "poj3074", "poj3076", "sicily1317"] as const;
 export type JudgeFormatName = (typeof JUDGE_FORMATS)[number];
 
-/**
- * One line of judge input: its text (without its line end), its 1-based number in its input,
- * and that input's name (none for standard input read alone: errors then say `line N`).
- */
+/** One line of judge input: its text (no line end), its 1-based number, and its input's name (none: errors say `line N`). */
 export interface JudgeLine {
   text: string;
   line: number;
@@ -50,10 +40,9 @@ export interface JudgeLine {
 }
 
 /**
- * A judge's reader, a coroutine fed one line at a time: each `yield` takes the next line, or
- * null once the input has ended. It hands each puzzle, as soon as its last line is read, to the
- * `emit` it was made with, and throws a {@link JudgeInputError} naming the line of a bad one.
- * It returns when it needs no more input (poj3074's `end` line), so the rest is never read.
+ * A judge's reader, a coroutine fed one line at a time (null at the end of input): it hands each
+ * puzzle to its `emit` once the puzzle's last line is read, throws a {@link JudgeInputError} naming
+ * a bad line, and returns when it needs no more input (poj3074's `end`).
  */
 export type JudgeReader = Generator<void, void, JudgeLine | null>;
 
@@ -72,7 +61,6 @@ const afterInput = (cursor: JudgeCursor): JudgeLine => ({ text: "", line: cursor
 /** A puzzle of a judge input: a 9×9 grid, or a checked line in the judge's {@link JudgeFormat.alphabet}. */
 export type JudgePuzzle = Grid | string;
 
-/** One judge problem's reader and writer. */
 export interface JudgeFormat {
   readonly name: JudgeFormatName;
   /** Solutions to look for: 1 to find one, {@link EXACT_COUNT_LIMIT} to count them. */
@@ -136,11 +124,7 @@ function placedError(error: unknown, rowPlaces: readonly JudgeLine[], size = SIZ
 /** Turns a grid's cells (its rows joined) into a puzzle, or throws a PuzzleError naming the cell. */
 type CellParser<T> = (cells: string) => T;
 
-/**
- * `parse(cells)`, except that a puzzle whose givens repeat (a "conflict" PuzzleError) is
- * `unsolvable(cells)` instead of an error: a judge answers it as one without a solution, and
- * the solver, reading it again, reports it so.
- */
+/** `parse(cells)`, except that repeated givens make `unsolvable(cells)`: the judge answers it as one without a solution. */
 function readingRepeats<T>(parse: CellParser<T>, unsolvable: CellParser<T>): CellParser<T> {
   return (cells) => {
     try {
@@ -160,10 +144,7 @@ const digitGrid = (empties: string): CellParser<Grid> => readingRepeats((cells) 
 
 const isBlank = (line: JudgeLine): boolean => line.text.trim() === "";
 
-/**
- * Reads `size` rows as one grid of `size` × `size` cells, from `first` on (or the next line):
- * lines without cells (blank, or only `|`) are skipped. Returns the parsed grid.
- */
+/** Reads `size` rows as one grid, from `first` on (or the next line), skipping lines without cells (blank, or only `|`). */
 function* gridRows<T>(size: number, parse: CellParser<T>, cursor: JudgeCursor, first?: JudgeLine): Generator<void, T, JudgeLine | null> {
   const rows: string[] = [];
   const rowPlaces: JudgeLine[] = [];
@@ -342,14 +323,12 @@ const sicily1317: JudgeFormat = {
   between: "\n",
 };
 
-/** Every judge format, by its `--format` name. */
 export const judgeFormats: Readonly<Record<JudgeFormatName, JudgeFormat>> = { leetcode37, hdu1426, poj2676, poj2918, poj3074, poj3076, sicily1317 };
 
 /**
- * One pass of a judge over its input, in any number of steps: lines go in ({@link read}, then
- * {@link end}), the puzzles read so far wait in {@link puzzles} until they are taken, solved and
- * written ({@link output}, which numbers them and puts the judge's separator between them).
- * Both the whole-text functions below and the streaming CLI (src/cli/judge.ts) run on it.
+ * One pass of a judge over its input: lines go in ({@link read}, then {@link end}), puzzles wait
+ * in {@link puzzles} until taken, solved and written ({@link output}, which numbers them and puts
+ * the judge's separator between them).
  */
 export class JudgeRun {
   /** Puzzles read and not yet taken, in input order. */
@@ -410,30 +389,4 @@ export class JudgeRun {
     }
     return text;
   }
-}
-
-/** The judge's whole expected output for the whole input `text`, solved by `solver` in one batch per kernel. */
-export function solveJudge(judge: JudgeFormat, text: string, solver: Solver): string {
-  return solveJudgeInputs(judge, [{ text }], solver);
-}
-
-/** One input of a judge run: its whole text and, for a file, its name. */
-export interface JudgeInput {
-  /** The name errors carry; without one (standard input alone) they say `line N`. */
-  name?: string;
-  text: string;
-}
-
-/**
- * {@link solveJudge} over several inputs read as one: each without its byte order mark and
- * ending with a line end, joined in order. An input error names the input and its own line.
- */
-export function solveJudgeInputs(judge: JudgeFormat, inputs: readonly JudgeInput[], solver: Solver): string {
-  const run = new JudgeRun(judge, inputs[0]?.name);
-  read: for (const { name, text } of inputs) {
-    run.startInput(name);
-    for (const [i, line] of splitLines(text).entries()) if (!run.read({ text: line, line: i + 1, input: name })) break read;
-  }
-  run.end();
-  return run.output(run.solve(run.take(), solver));
 }

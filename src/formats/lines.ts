@@ -1,20 +1,11 @@
 /**
- * Splits a byte stream into lines, in bytes: a chunk at a time, a line decoded to a
- * string only when its reader needs one. Line ends are `\n`, `\r\n` or a lone `\r` (old Mac
- * files); every line end is ASCII, so UTF-8 is never cut inside a character and each line is
- * decoded whole. The last line needs no line end. A UTF-8 byte order mark (EF BB BF) at the
- * start of the stream is dropped, so the first line reads like any other.
- *
- *   chunk ─► LineSplitter ─┬─ with a ChunkScanner (the kernel's scanLines, 16 bytes a step):
- *                          │    sink.fastLines(cells, start, n)  a run of 9×9 lines, their cells packed
- *                          │    sink.line(text)                  every other line
- *                          └─ without one, per line: sink.fast(bytes, start) takes it from the
- *                               bytes, or (-1) sink.line(text); so do lines carried across chunks
- *
- * Reading is linear in the input: each byte is scanned once, and a line begun in one chunk is
- * carried into the next. A line over {@link MAX_LINE_LENGTH} characters is not kept at all:
- * only its first {@link LONG_LINE_EXCERPT} characters and its length are, and the sink is told
- * its length (the reader makes it one invalid record), so one endless line cannot exhaust memory.
+ * Splits a byte stream into lines, a chunk at a time, decoding a line only when its reader needs
+ * a string. Line ends are `\n`, `\r\n` or a lone `\r` (all ASCII, so UTF-8 is never cut inside a
+ * character); the last line needs none; a leading UTF-8 byte order mark is dropped. With a
+ * {@link ChunkScanner} (the kernel's scan) runs of 9×9 lines go to `sink.fastLines` as packed
+ * cells; without, each line is offered to `sink.fast`, else given as text to `sink.line`.
+ * Each byte is scanned once; a line over {@link MAX_LINE_LENGTH} keeps only its first
+ * {@link LONG_LINE_EXCERPT} characters and its length, so one endless line cannot exhaust memory.
  */
 import { StringDecoder } from "node:string_decoder";
 
@@ -38,19 +29,14 @@ const SCAN_PIECE = 1 << 20;
 /** Where the lines of a {@link LineSplitter} go, in order. */
 export interface LineSink {
   /**
-   * Offered each line that starts in a chunk (the bytes from `start` to `end`, the chunk's end,
-   * hold the line and what follows): returns the position of the line's end (a `\n` or `\r`
-   * byte) when it has read the line from the bytes, or -1 to get it through {@link line}.
-   * A line that does not end before `end` must be left (-1): it continues in the next chunk.
+   * Offered each line that starts in a chunk (`bytes` from `start` to the chunk's `end`): the
+   * position of the line's end when it has read the line from the bytes, else -1 (also for a line
+   * that does not end before `end`) to get it through {@link line}.
    */
   fast(bytes: Uint8Array, start: number, end: number): number;
   /** The next line, without its line end; `length` is set (its length in characters) when it was over {@link MAX_LINE_LENGTH} and `text` holds only its start. */
   line(text: string, length?: number): void;
-  /**
-   * Offered a run of `count` lines a scanner found to be fast lines, their 81 cell bytes one
-   * after another from `start` of `cells`: returns how many it took (all of them, or 0 to get
-   * the first through {@link line}, then the rest offered again).
-   */
+  /** Offered a run of `count` fast lines' 81 cell bytes each from `start`: how many it took (0: the first comes through {@link line}). */
   fastLines?(cells: Uint8Array, start: number, count: number): number;
 }
 
@@ -256,17 +242,4 @@ export interface LineChunk {
   bytesRead: number;
   /** The lines of `lines` that were over {@link MAX_LINE_LENGTH} (absent when none). */
   longLines?: LongLine[];
-}
-
-/** `text` without a leading byte order mark (U+FEFF), which editors on Windows put before UTF-8 text. */
-export function withoutByteOrderMark(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/** All lines of a whole text (for the judge formats, which read all input first); a leading byte order mark is dropped; `\n`, `\r\n` and `\r` end lines. */
-export function splitLines(text: string): string[] {
-  const own = withoutByteOrderMark(text);
-  const lines = own.includes("\r") ? own.split(/\r\n|\r|\n/) : own.split("\n");
-  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  return lines;
 }

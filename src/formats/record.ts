@@ -1,15 +1,7 @@
 /**
- * Records: one puzzle as the CLI reads it, wherever it came from.
- *
- *   file "a.txt" ─► reader ─► ReadRecord { index, line, file, text | error }
- *                                   │ parseRecord: puzzle.ts readPuzzle (81 digits → parsePuzzle,
- *                                   │ 16/256/625 symbols → parseSymbols)
- *                                   ▼
- *                             PuzzleRecord { …, grid (N² bytes), box, alphabet | error }
- *
- * `text` is the puzzle's cells as written, on one line (a grid's rows joined, separators
- * dropped), so it can be shown back and parsed in a worker. Grids are 4×4, 9×9, 16×16 or
- * 25×25 (shape.ts's SHAPES); puzzle.ts reads every size, so the CLI and the library agree.
+ * Records: one puzzle as the CLI reads it. A reader makes a ReadRecord (index, line, file, and the
+ * cells as written on one line, or an error); {@link parseRecord} makes it a PuzzleRecord (grid,
+ * box, alphabet, or an error) through puzzle.ts, so the CLI and the library read alike.
  */
 import { EMPTY_MARKS } from "../model/empty-cells.js";
 import { type Alphabet, type Grid, DIGITS, PuzzleError, readPuzzle } from "../model/puzzle.js";
@@ -56,10 +48,8 @@ export function placeMessage(file: string, line: number, reason: string): string
 }
 
 /**
- * Parses a record's text: a 9×9 text with {@link parsePuzzle} (the CLI's 9×9 empty marks,
- * `EMPTY_MARKS.records`), a 4×4, 16×16 or 25×25 one (or a 9×9 one in another alphabet) with
- * {@link parseSymbols} (`.`, `-` or `0` empty; `alphabet` for the grids of its size).
- * A {@link PuzzleError} becomes the record's error, prefixed with its file and line.
+ * Parses a record's text: 9×9 with {@link parsePuzzle} (the CLI's empty marks), other sizes (or
+ * 9×9 in another alphabet) with {@link parseSymbols}; a PuzzleError becomes the record's error, prefixed with its place.
  */
 export function parseRecord(record: ReadRecord, alphabet?: Alphabet): PuzzleRecord {
   const { index, line, file, text } = record;

@@ -1,27 +1,10 @@
 /**
- * Seeded generation of unique puzzles, from trivial to very hard.
- *
- * Each attempt k draws from its own PRNG stream (`Random.forStream(seed, k)`), so attempt k
- * never depends on the attempts before it and a longer run extends a shorter one:
- *
- *   random solution grid ──► carve: remove clue orbits in random order while the puzzle
- *     (randomSolution)         stays unique, down to a clue target or until minimal
- *                                        │  optional, per climb (best of `restarts`)
- *                                        ▼
- *                         harden: hill-climb on the engine's guesses (optionally summed
- *                         over a few relabelled presentations) — move one clue orbit, add
- *                         orbits back until unique, re-carve to minimal, keep the candidate
- *                         when it needs at least as many guesses
- *
- * Grids are the 81-byte model of puzzle.ts, and every clue is the solution grid's digit.
- * Clues go and come back in *orbits*: single cells, or under 180° rotational symmetry the
- * pairs {c, 80 - c} (the centre cell is its own orbit). "Minimal" means no orbit can be
- * removed without losing uniqueness (with no symmetry: no clue can be).
- *
- * Uniqueness is "count up to 2 = 1" through any SolverEngine (the WASM kernel by default).
- * It does not depend on the engine's heuristics, so output made without hardening or guess
- * filters is the same for every correct engine. Hardening and guess filters follow the
- * engine's guess counts, so their output changes when the kernel's heuristics change.
+ * Seeded generation of unique 9×9 puzzles, from trivial to very hard. Attempt k draws from its
+ * own PRNG stream, so a longer run extends a shorter one: a random solution grid is carved (clue
+ * orbits removed in random order while the puzzle stays unique) and, when asked, hardened (a hill
+ * climb on the engine's guesses). An *orbit* is a cell, or under 180° symmetry the pair {c, 80 - c};
+ * "minimal": no orbit can go without losing uniqueness. Uniqueness (a count up to 2 is 1) does not
+ * depend on the engine, so only hardening and guess filters change when the kernel's heuristics do.
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS, SIZE } from "../model/shape.js";
@@ -41,23 +24,15 @@ export interface Grader {
   engine: SolverEngine;
 }
 
-/**
- * The puzzles that put graders on one scale (src/generate/grade.ts): the first `count` minimal puzzles
- * of `seed`, no symmetry. Making them depends only on uniqueness, so every correct counting
- * engine makes the same ones, and a grader's reference mean depends on that grader alone.
- */
+/** The puzzles that put graders on one scale (grade.ts): the first minimal ones of `seed`, which every correct engine makes alike. */
 export const GRADING_REFERENCE = { seed: 0, count: 200 } as const;
 
-/** The reference puzzles, made once per process. */
 let referencePuzzles: Grid[] | null = null;
 
 /**
- * Counts solutions up to 2 through one engine, and grades difficulty by the guesses of one or
- * more graders (by default that engine). With several graders the grade combines them as
- * src/generate/grade.ts says: each relative to its mean on the reference puzzles, every family
- * weighing the same, in the first grader's guesses. Grading by several branching orders keeps
- * a climb from learning the weak spots of one heuristic; grading by several families keeps it
- * from learning the weak spots of one kind of solver.
+ * Counts solutions up to 2 through one engine, and grades difficulty by the guesses of one or more
+ * graders, combined as grade.ts says. Several branching orders and solver families keep a climb
+ * from learning the weak spots of one heuristic.
  */
 export class PuzzleJudge {
   private readonly solution = new Uint8Array(CELLS);
@@ -121,15 +96,12 @@ export class PuzzleJudge {
 
 // ─── Solution grids and orbits ──────────────────────────────────────────────
 
-/** Symmetries a generated puzzle's clue pattern can keep. */
 export type Symmetry = "none" | "rotational";
 
-/** Every {@link Symmetry}, for option parsing and help. */
 export const SYMMETRIES: readonly Symmetry[] = ["none", "rotational"];
 
 const ALL_DIGITS = 0b11_1111_1110; // bits 1-9
 
-/** The box (0-8) that a cell is in. */
 function boxOf(cell: number): number {
   const row = Math.floor(cell / SIZE),
     column = cell % SIZE;
@@ -177,7 +149,6 @@ export function symmetryOrbits(symmetry: Symmetry): number[][] {
   return orbits;
 }
 
-/** Number of clues (non-zero cells) in a grid. */
 export function countClues(grid: Grid): number {
   let clues = 0;
   for (let cell = 0; cell < CELLS; cell++) if (grid[cell] !== 0) clues++;
@@ -232,10 +203,8 @@ export function present(grid: Grid, presentation: Presentation): Grid {
 // ─── Carving and hardening ──────────────────────────────────────────────────
 
 /**
- * Removes clue orbits of a unique `puzzle` in random order, each only if the puzzle stays
- * unique, stopping at `targetClues` (0: go on until minimal). One pass leaves the puzzle
- * minimal: an orbit needed while more clues were present is still needed with fewer.
- * Returns the clue count reached.
+ * Removes clue orbits of a unique `puzzle` in random order while it stays unique, down to
+ * `targetClues` (0: until minimal, which one pass reaches); returns the clue count reached.
  */
 export function carve(puzzle: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge, targetClues = 0): number {
   let clues = countClues(puzzle);
@@ -249,11 +218,7 @@ export function carve(puzzle: Grid, solution: Grid, orbits: readonly number[][],
   return clues;
 }
 
-/**
- * One hill-climbing move from a minimal unique puzzle: drop a random clue orbit, add random
- * empty orbits (from the solution) until the puzzle is unique again, then carve it back to
- * minimal. Returns a new grid; `puzzle` is untouched.
- */
+/** One hill-climbing move: drop a random clue orbit, add orbits back until unique, carve back to minimal; returns a new grid. */
 export function mutate(puzzle: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge): Grid {
   const candidate = puzzle.slice();
   const dropped = random.pick(orbitsWhere(candidate, orbits, true));
@@ -274,11 +239,9 @@ export interface Climb {
 }
 
 /**
- * Hill-climbs `steps` moves from a minimal unique puzzle, keeping a move when the candidate
- * needs at least as many guesses as the current puzzle. With `presentations` k > 1, each step
- * compares the two on the same k views (the puzzle itself, then random relabellings drawn
- * afresh), so the climb cannot win by exploiting the engine's tie-breaking order: it finds
- * puzzles that stay hard for any cell and digit order, and for other versions of the kernel.
+ * Hill-climbs `steps` moves, keeping a candidate that needs at least as many guesses. With
+ * `presentations` k > 1 both are compared on the same k relabelled views, so the climb cannot win
+ * by exploiting the engine's tie-breaking order.
  */
 export function harden(start: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge, steps: number, presentations = 1): Climb {
   let current = start;
@@ -296,12 +259,7 @@ export function harden(start: Grid, solution: Grid, orbits: readonly number[][],
   return { puzzle: current, guesses: currentGuesses };
 }
 
-/**
- * True when `puzzle`'s guesses as written (`asWritten`) plus its guesses on each view reach
- * `bar`. Grades are never negative, so the sum only grows view by view: the views are graded
- * in order only until the sum reaches the bar, and the answer is the full sum's (the same
- * additions in the same order), at the cost of fewer searches.
- */
+/** True when `asWritten` plus `puzzle`'s guesses on each view reach `bar`; grades are never negative, so views stop once the sum does. */
 function reaches(judge: PuzzleJudge, puzzle: Grid, views: readonly Presentation[], asWritten: number, bar: number): boolean {
   let sum = asWritten;
   for (const view of views) {
@@ -429,11 +387,7 @@ export function attemptPuzzle(judge: PuzzleJudge, settings: GenerateSettings, at
   return best;
 }
 
-/**
- * Generates `count` distinct unique puzzles, in attempt order. Deterministic for equal
- * options (and, when {@link dependsOnGuesses}, an equal engine). Throws when `maxAttempts`
- * attempts do not yield enough puzzles.
- */
+/** Generates `count` distinct unique puzzles, in attempt order (deterministic for equal options); throws after `maxAttempts` attempts. */
 export function* generatePuzzles(judge: PuzzleJudge, options: GenerateOptions): Generator<GeneratedPuzzle> {
   const settings = resolveGenerateOptions(options);
   const seen = new Set<string>();

@@ -1,21 +1,8 @@
 /**
- * How a kernel's bytes arrive and become a compiled module, the same in Node, browsers, Web
- * Workers, Deno and Bun. Instantiating and batching live in wasm.ts, for both kernels.
- *
- *   source                          becomes a module through
- *   ──────────────────────────────  ─────────────────────────────────────────────────────────
- *   WebAssembly.Module              itself (e.g. one posted to a worker)
- *   bytes (ArrayBuffer, a view)     WebAssembly.compile
- *   Response, or a promise of one   WebAssembly.compileStreaming (bytes when the server does not
- *                                   send application/wasm)
- *   URL or absolute URL string
- *     file:                         node:fs, reached through process.getBuiltinModule, so no
- *                                   bundler meets a Node import on the way to the browser
- *     anything else                 fetch, then as a Response
- *
- * The default source of each kernel is `new URL("../../build/<kernel>.wasm", import.meta.url)`
- * (see wasm.ts): from src/ that is the asc output in build/, from dist/src/ the copy
- * `npm run build` puts in dist/build/, and in a bundle the file the bundler copied.
+ * How a kernel's bytes become a compiled module, the same in Node, browsers, workers, Deno and Bun:
+ * a WebAssembly.Module as is, bytes through WebAssembly.compile, a Response through compileStreaming
+ * (bytes when it is not application/wasm), a `file:` URL through node:fs (reached through
+ * process.getBuiltinModule, so no bundler meets a Node import), any other URL through fetch.
  */
 
 /** A compiled module: `WebAssembly.Module` wherever the lib in use declares it, else `object`. */
@@ -30,27 +17,17 @@ export interface ResponseLike {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
-/**
- * A WHATWG `URL` wherever the lib in use declares one (the DOM lib, @types/node), else `never`:
- * a project on plain `lib: es2022` without either still type-checks these declarations.
- */
+/** A WHATWG `URL` where the lib in use declares one, else `never` (plain `lib: es2022` still type-checks). */
 export type UrlObject = typeof globalThis extends { URL: { prototype: infer U } } ? U : never;
 
-/**
- * Where a kernel comes from: a compiled module, its bytes, a fetch response (or its promise),
- * or a URL (a `URL`, or an absolute URL string: `file:`, `https:`, a `blob:` …).
- */
+/** Where a kernel comes from: a compiled module, its bytes, a fetch response (or its promise), or a URL (object or absolute string). */
 export type KernelSource = WasmModule | ArrayBuffer | ArrayBufferView | ResponseLike | PromiseLike<ResponseLike> | UrlObject | string;
 
 /** What to do when a kernel is not where the package looks (a bundler that does not copy it, e.g. esbuild). */
 const PASS_KERNELS =
   "serve the kernel at that URL, or pass it yourself (a URL, bytes, a Response or a WebAssembly.Module): createSolver({ kernels: { wasm, general } }) or WasmKernel.create(source)";
 
-/**
- * What to do when a kernel file is not where the package looks in Node: a bundle (esbuild does
- * not copy it) or a copy of dist/ without build/ beside it; in a clone of this repository the
- * build makes it.
- */
+/** What to do when a kernel file is not where the package looks in Node (a bundle, or dist/ without build/). */
 const MISSING_FILE =
   "copy it there from the package (sudoku-wasm/kernels/<kernel>.wasm) or pass it yourself (a URL, bytes, a Response or a WebAssembly.Module): " +
   "createSolver({ kernels: { wasm, general } }) or WasmKernel.create(source); in a clone of sudoku-wasm, `npm run build` makes it";

@@ -1,8 +1,4 @@
-/**
- * Where this package's files are: its root (the folder with package.json, from src/ or
- * dist/src/) and the files under it. Nothing here loads anything; wasm.ts loads the kernels,
- * datasets/read.ts reads the corpora, the bench writes its results, all from these paths.
- */
+/** Where this package's files are: its root (the folder with package.json, from src/ or dist/src/) and paths under it. */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,5 +17,4 @@ export function packageRoot(): string {
   return (root = dir);
 }
 
-/** A path under the package root. */
 export const packagePath = (...parts: string[]): string => join(packageRoot(), ...parts);

@@ -1,38 +1,14 @@
 /**
- * Loading the WASM kernels and batching puzzles through their linear memory: one class,
- * {@link WasmKernel}, for both kernel files and every grid size.
+ * Loading the WASM kernels and batching puzzles through their linear memory: {@link WasmKernel},
+ * one class for both kernel files (assembly/index.ts: 9×9 and the CLI's byte path; assembly/
+ * general.ts: 4×4 to 25×25) and every grid size. Both export `reserve(count, box) → base` (0: a box
+ * size it does not take, or too large) and `solveBatch(base, count, limit, budget) → count` (-1: not
+ * the batch reserved). A batch of n puzzles of C = N² cells, from `base`:
  *
- *   kernel file            builds (build/<build>.wasm)              box sizes
- *   assembly/index.ts      release, debug, variants/<name>          3 (9×9), plus the CLI's byte path
- *     (its batch: batch.ts; the byte path: text.ts)
- *   assembly/general.ts    general, general-debug                   2–5 (4×4 to 25×25)
+ *   puzzles n × C u8 (host-written, 0 empty) │ solutions n × C u8 │ (4-byte aligned)
+ *   counts n × i32 (-1 bad byte, -2 repeated clue) │ guesses n × i32 │ nodes n × i32 (< 0: over budget)
  *
- * Both export the same entry points, with the same codes:
- *   reserve(count, box) → base          room for a batch of `count` puzzles of box size `box`
- *                                       (0: a box size the file does not take, or too large)
- *   solveBatch(base, count, limit, budget) → count, or -1 when that is not the batch reserved
- *
- * Batch layout in linear memory (n puzzles of C = N² cells, from the base `reserve` returns):
- *
- *   base ─► ┌──────────────────────┐
- *           │ puzzles   n × C u8   │  written by the host (0 empty, 1..N)
- *           ├──────────────────────┤
- *           │ solutions n × C u8   │  first solution of each puzzle
- *           ├──────────────────────┤  (4-byte aligned)
- *           │ counts    n × i32    │  solutions up to the limit; -1 bad byte, -2 repeated clue
- *           ├──────────────────────┤
- *           │ guesses   n × i32    │
- *           ├──────────────────────┤
- *           │ nodes     n × i32    │  states propagated; negative when the budget stopped it
- *           └──────────────────────┘
- *
- * One `solveBatch` call solves all n; nothing crosses the boundary per puzzle.
- * `reserve` may grow memory, which detaches every old view, so views are re-created
- * after each reserve.
- *
- *   const kernel = await WasmKernel.create(undefined, "general", 4); // 16×16, on the N×N kernel
- *   kernel.input(n).set(packed);                                    // n puzzles, 256 bytes each
- *   const { counts, solutions } = kernel.run(n, 2, Infinity);
+ * One `solveBatch` call solves all n. `reserve` may grow memory, which detaches every old view.
  */
 import { buildFacts } from "../../build/facts.js";
 import { instantiate as instantiateSudokuKernel } from "../../build/release.js";
@@ -53,11 +29,7 @@ import { checkWhole, isWhole } from "../model/whole-number.js";
 
 export type { KernelSource, ResponseLike, UrlObject, WasmModule } from "./kernel-source.js";
 
-/**
- * A build of a kernel, named as its file build/<build>.wasm. The 9×9 kernel's: `release`
- * (optimised, the default), `debug` (asserts on), `variants/<name>` (a compile-time variant, see
- * {@link kernelVariants}); the N×N kernel's: `general` (optimised) and `general-debug`.
- */
+/** A kernel build, file build/<build>.wasm: the 9×9 kernel's `release`, `debug`, `variants/<name>`; the N×N kernel's `general`, `general-debug`. */
 export type KernelBuild = "release" | "debug" | `variants/${string}` | "general" | "general-debug";
 
 /** One compile-time variant of the kernel, as listed in assembly/variants.json. */
@@ -74,7 +46,6 @@ export function kernelVariants(): KernelVariant[] {
   return buildFacts.variants;
 }
 
-/** The build of a variant: `release` for the default, else `variants/<name>`. */
 export function variantBuild(name: string): KernelBuild {
   return name === "" ? "release" : `variants/${name}`;
 }
@@ -107,20 +78,12 @@ interface KernelExports {
   ): number;
 }
 
-/**
- * An instance of any kernel build. asc writes bindings per file, but both files export the same
- * entry points with the same types, so the 9×9 release build's bindings (which lift `usize`
- * results and supply `env.abort` for the debug builds) serve every build of both.
- */
+/** An instance of any build: both files export the same entry points, so the 9×9 release bindings serve every build. */
 async function instantiateKernel(module: WasmModule): Promise<unknown> {
   return instantiateSudokuKernel(module, { env: {} });
 }
 
-/**
- * Where build/<stem>.wasm is. The two kernels createSolver loads are written as literal
- * `new URL(…, import.meta.url)` so that Vite, webpack and Rollup copy them into a bundle; the
- * debug builds and variants are computed, so no bundler copies them unasked.
- */
+/** Where build/<stem>.wasm is; the two default kernels as literal `new URL(…, import.meta.url)` so that bundlers copy them. */
 export function kernelUrl(stem: string): UrlObject {
   if (stem === "release") return new URL("../../build/release.wasm", import.meta.url);
   if (stem === "general") return new URL("../../build/general.wasm", import.meta.url);
@@ -140,11 +103,7 @@ export function compileWasmFile(stem: string): Promise<WasmModule> {
   return module;
 }
 
-/**
- * The kernel builds this thread has compiled, by stem, to post to worker threads (a Module is
- * structured-cloneable): a worker that {@link adoptKernels} them compiles nothing, and V8 shares
- * one copy of the machine code, the optimised tier included, between the threads.
- */
+/** The builds this thread compiled, to post to workers ({@link adoptKernels}): V8 then shares one copy of the machine code. */
 export async function compiledKernels(): Promise<Record<string, WasmModule>> {
   const modules: Record<string, WasmModule> = {};
   for (const [stem, module] of compiled) {
@@ -170,42 +129,26 @@ export function compileKernel(build: KernelBuild = "release"): Promise<WasmModul
   return compileWasmFile(build);
 }
 
-/** Byte offsets of each region of a batch of `count` puzzles of `cells` cells at `base`. */
-export function batchLayout(base: number, count: number, cells = CELLS) {
-  const solutions = base + count * cells;
-  const counts = Math.ceil((solutions + count * cells) / 4) * 4; // not `& ~3`: exact past 2^31
-  const guesses = counts + count * 4;
-  const nodes = guesses + count * 4;
-  return { puzzles: base, solutions, counts, guesses, nodes, end: nodes + count * 4 };
-}
-
-/** The bytes of a batch of `count` puzzles of `cells` cells, all regions: `batchLayout(0, count, cells).end` without the object (once per call). */
+/** The bytes of a batch of `count` puzzles of `cells` cells, all regions (see the header). */
 function batchBytes(count: number, cells: number): number {
   return Math.ceil((2 * count * cells) / 4) * 4 + 12 * count;
 }
 
 /** Views of a solved batch's result regions in linear memory (valid until memory grows). */
 export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: number, count: number, cells = CELLS): KernelResult {
-  const at = batchLayout(base, count, cells);
+  const solutions = base + count * cells;
+  const counts = Math.ceil((solutions + count * cells) / 4) * 4; // not `& ~3`: exact past 2^31
   return {
-    counts: new Int32Array(memory.buffer, at.counts, count),
-    guesses: new Int32Array(memory.buffer, at.guesses, count),
-    nodes: new Int32Array(memory.buffer, at.nodes, count),
-    solutions: new Uint8Array(memory.buffer, at.solutions, count * cells),
+    counts: new Int32Array(memory.buffer, counts, count),
+    guesses: new Int32Array(memory.buffer, counts + count * 4, count),
+    nodes: new Int32Array(memory.buffer, counts + count * 8, count),
+    solutions: new Uint8Array(memory.buffer, solutions, count * cells),
   };
 }
 
-/** Copies of a batch's result views, safe to keep across kernel calls. */
-export function copyBatch(views: KernelResult): KernelResult {
-  return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes.slice(), solutions: views.solutions.slice() };
-}
-
 /**
- * The arguments of a kernel call, checked once per call before the kernel sees them (it reads
- * them as i32 and would take a limit of 0, -1, NaN, 0.5 or 2^32+1 as some other limit): a count
- * of puzzles (a whole number from 0), a limit (1 to 2^31-1) and a budget that is a number (the
- * engines' one budget rule: 0, NaN and Infinity mean no cap, see {@link kernelBudget}). Each
- * failure is a RangeError naming the argument and the value.
+ * Checks a kernel call's arguments before the kernel reads them as i32 (where a limit of 0, NaN or
+ * 2^32+1 would become some other limit): a RangeError naming the argument and the value.
  */
 export function checkRunArguments(count: number, limit: number, budget: number): void {
   checkWhole("count", count, 0);
@@ -214,11 +157,7 @@ export function checkRunArguments(count: number, limit: number, budget: number):
     throw new RangeError(`budget must be a number of search nodes (0, NaN or Infinity: no cap), got the ${typeof budget} ${String(budget)}`);
 }
 
-/**
- * `bytes` when it is a Uint8Array of exactly `cells` bytes (one puzzle, or its solution buffer:
- * a shorter one would leave the kernel reading a stale byte of the batch before); else a
- * RangeError naming the argument.
- */
+/** `bytes` when it is a Uint8Array of exactly `cells` bytes (a shorter one would leave the kernel reading a stale byte); else a RangeError. */
 export function checkGridBytes(name: string, bytes: Uint8Array, cells: number, atLeast = false): Uint8Array {
   const length = (bytes as { length?: unknown } | null)?.length;
   const fits = bytes instanceof Uint8Array && (atLeast ? bytes.length >= cells : bytes.length === cells);
@@ -232,12 +171,6 @@ export function checkGridBytes(name: string, bytes: Uint8Array, cells: number, a
     throw new RangeError(`${name} must be a Uint8Array of ${atLeast ? "at least " : ""}${cells} bytes, got ${what}`);
   }
   return bytes;
-}
-
-/** The puzzles of a batch: a Uint8Array holding at least `count` puzzles of `cells` bytes; else a RangeError. */
-export function checkBatchBytes(puzzles: Uint8Array, count: number, cells: number): void {
-  checkWhole("count", count, 0);
-  checkGridBytes("puzzles", puzzles, count * cells, true);
 }
 
 /** The largest batch in bytes (all regions): one heap block of the kernels' stub runtime, 2^30 minus its header. */
@@ -256,27 +189,18 @@ export function checkedBatchBytes(count: number, cells: number): number {
   return bytes;
 }
 
-/**
- * The batch region of one kernel instance: where it starts and how many bytes it holds, in
- * bytes of {@link batchLayout}, so a batch of any size and count is checked the same way.
- */
+/** The batch region of one kernel instance: where it starts and how many bytes it holds. */
 export class BatchRoom {
   private base = 0;
   private capacityBytes = 0;
-  /**
-   * The box size the kernel last reserved a batch for (0: none, or not known): the N×N kernel
-   * solves its batch as grids of that size, so a batch of another size is reserved anew even when
-   * it fits.
-   */
+  /** The box size of the batch last reserved (0: none or unknown): the N×N kernel reserves anew for another size even when it fits. */
   private box = 0;
 
   constructor(private readonly memory: { readonly buffer: ArrayBuffer }) {}
 
   /**
-   * The base of a batch of `count` puzzles of `cells` cells and box size `box`, calling `reserve`
-   * (which may grow memory) when it needs more room or another box size. A count that is not a
-   * whole number from 0, or a batch over {@link MAX_BATCH_BYTES}, is a RangeError naming the
-   * limit (the kernel checks the same limit, in 64 bits, and returns 0 for it).
+   * The base of a batch of `count` puzzles, calling `reserve` (which may grow memory) when it needs
+   * more room or another box size; a RangeError over {@link MAX_BATCH_BYTES} (the kernel checks the same).
    */
   make(count: number, cells: number, reserve: () => number, box = SHAPE_9.box): number {
     const bytes = checkedBatchBytes(count, cells);
@@ -308,11 +232,7 @@ export class BatchRoom {
     return this.base;
   }
 
-  /**
-   * The views last made, and the batch of the results': made again only for another batch or
-   * once memory has grown (which detaches them: their length is then 0), so a run of
-   * one-puzzle calls makes none. Reading `memory.buffer` each call would cost as much as a view.
-   */
+  /** The views last made: made again only for another batch or once memory has grown (detached views have length 0). */
   private puzzleView: Uint8Array | null = null;
   private resultViews: KernelResult | null = null;
   private resultsBase = 0;
@@ -343,10 +263,7 @@ export interface ScannedLines {
   cells: Uint8Array;
 }
 
-/**
- * What a scan uses of the 9×9 kernel's exports; the memory by its buffer alone, so that the
- * public types name nothing of WebAssembly's (a project built with `--lib es2022` and no DOM has none).
- */
+/** What a scan uses of the 9×9 kernel's exports; the memory by its buffer alone, so the public types name nothing of WebAssembly's. */
 interface ScanExports {
   memory: { readonly buffer: ArrayBuffer };
   reserveScan(room: number): number;
@@ -354,12 +271,9 @@ interface ScanExports {
 }
 
 /**
- * The line reader's scan of a chunk, on the 9×9 kernel instance its thread solves on
- * ({@link WasmKernel.lineScanner}: one instance per thread scans and solves): finds the complete
- * lines of the chunk and the 9×9 lines of cell bytes among them (81 of `1`–`9` and the empty
- * marks `.0_?-*xX`, maybe spaces or tabs, then the line end), copying those lines' cells out,
- * 16 bytes a step. formats/lines.ts reads the lines from it. Its area of linear memory is apart
- * from the batch's; a scan's views are read before the next kernel call.
+ * The line reader's scan of a chunk on the thread's 9×9 kernel instance: finds the complete lines
+ * and copies out the cells of the 9×9 ones (81 of `1`–`9` and `.0_?-*xX`, maybe trailing blanks),
+ * 16 bytes a step. Its memory is apart from the batch's; read a scan's views before the next call.
  */
 export class LineScanner {
   private base = 0;
@@ -377,11 +291,7 @@ export class LineScanner {
   /** The largest chunk one scan takes (longer chunks are scanned in pieces by the caller). */
   static readonly MAX_CHUNK = 1 << 20;
 
-  /**
-   * Makes room to scan chunks of up to `bytes` bytes at once. The kernel keeps the largest room
-   * asked for and never frees a smaller one: a caller whose chunks vary in size asks for the
-   * largest first.
-   */
+  /** Makes room to scan chunks of up to `bytes` bytes; the kernel never frees a smaller room, so ask for the largest first. */
   reserve(bytes: number): void {
     if (bytes <= this.room) return;
     const room = Math.max(bytes, 1 << 16);
@@ -405,10 +315,8 @@ export class LineScanner {
 }
 
 /**
- * An instance of a WASM kernel, with its own linear memory, solving grids of one box size: the
- * one host class of both kernel files (see the header) and the {@link SolverEngine} of the
- * `wasm`, `wasm:<variant>` and `general-wasm` rows. The N×N kernel's one instance serves every
- * size it takes ({@link forBox}: one WasmKernel per size over it). Not thread-safe; one per worker.
+ * An instance of a WASM kernel with its own linear memory, solving grids of one box size: the
+ * engine of the `wasm`, `wasm:<variant>` and `general-wasm` rows. Not thread-safe; one per worker.
  */
 export class WasmKernel implements SolverEngine {
   private readonly cells: number;
@@ -426,10 +334,8 @@ export class WasmKernel implements SolverEngine {
   }
 
   /**
-   * Instantiates a kernel for grids of box size `box` (3, 9×9, by default) from `source` (a
-   * module from {@link compileKernel}, its bytes, a fetch Response or a URL), or else from
-   * `build`'s file beside this package. A RangeError when the build does not take that box size
-   * (the 9×9 kernel's builds take 3 only; `general` and `general-debug` take 2–5).
+   * Instantiates a kernel for box size `box` from `source` (a compiled module, bytes, a Response or a
+   * URL), or else `build`'s file beside this package; a RangeError when the build does not take that size.
    */
   static async create(source?: KernelSource, build: KernelBuild = "release", box = SHAPE_9.box): Promise<WasmKernel> {
     const shape = shapeOf(box);
@@ -444,10 +350,8 @@ export class WasmKernel implements SolverEngine {
   }
 
   /**
-   * This instance solving grids of box size `box` (itself for its own size): the same linear
-   * memory and batch region, so a batch of one size is read before one of another is made
-   * (as a batch is before the next of the same size). Null when the build does not take that
-   * size (the 9×9 kernel's builds take 3 only). Ends a batch in progress: its run() needs a new input().
+   * This instance solving grids of box size `box`, over the same memory and batch region (so read a
+   * batch before making one of another size); null when the build does not take it. Ends a batch in progress.
    */
   forBox(box: number): WasmKernel | null {
     if (box === this.box) return this;
@@ -468,11 +372,7 @@ export class WasmKernel implements SolverEngine {
     return this.room.puzzles(base, count, this.cells);
   }
 
-  /**
-   * Solves the `count` puzzles last written into {@link input}, each search capped at `budget`
-   * nodes (Infinity: no cap). The result arrays are views into linear memory: read them before
-   * the next call.
-   */
+  /** Solves the `count` puzzles last written into {@link input}; the results are views into linear memory, read them before the next call. */
   run(count: number, limit: number, budget = Infinity): KernelResult {
     checkRunArguments(count, limit, budget);
     const base = this.room.check(count, this.cells, `run(${count})`, this.box);
@@ -480,11 +380,7 @@ export class WasmKernel implements SolverEngine {
     return this.room.results(base, count, this.cells);
   }
 
-  /**
-   * Makes room for `count` 9×9 puzzles and reads them from `text`: 81 bytes each as written in a
-   * line (`1`–`9` a clue, any other byte an empty cell), converted in the 9×9 kernel (here on
-   * the N×N one, which has no such entry point). Then {@link run}.
-   */
+  /** Makes room for `count` 9×9 puzzles and reads them from `text` (81 bytes each, `1`–`9` a clue), converted in the kernel. Then {@link run}. */
   inputText(text: Uint8Array, count: number): void {
     if (this.cells !== CELLS) throw new RangeError(`inputText reads 9×9 text; this kernel solves ${shapeName(this.shape)} grids`);
     const input = this.input(count);
@@ -507,11 +403,9 @@ export class WasmKernel implements SolverEngine {
   }
 
   /**
-   * The `line` output of the `count` 9×9 puzzles last solved by {@link run}, written by the 9×9
-   * kernel over their puzzle bytes (a view, valid until the next call): per puzzle its solution
-   * or its status word, each with "\n". Null when a puzzle was rejected (count < 0), which the
-   * kernel does not word, or on a kernel without this entry point (the N×N one); the results are
-   * then untouched. Call it once per run, after reading anything else the puzzle bytes are needed for.
+   * The `line` output of the puzzles last solved by {@link run}, written by the kernel over their
+   * puzzle bytes (a view): each solution or status word with "\n". Null when a puzzle was rejected
+   * or on the N×N kernel. Call it once per run, after anything else needs the puzzle bytes.
    */
   lineOutput(count: number): Uint8Array | null {
     if (!this.writesLines) return null;
@@ -522,11 +416,9 @@ export class WasmKernel implements SolverEngine {
   }
 
   /**
-   * The `jsonl` or `csv` records of the `count` 9×9 puzzles last solved by {@link run}, written by
-   * the 9×9 kernel from its results and `request` (the puzzles as read, their lines, indexes and
-   * file), byte for byte what the host's writers give; a rejected puzzle gets no bytes (the host
-   * words it). Null on a kernel without this entry point (the N×N one, an older build). May grow
-   * memory: the views of an earlier call are then stale, so the results come back anew.
+   * The `jsonl` or `csv` records of the puzzles last solved by {@link run}, written by the kernel byte
+   * for byte as the host's writers would (a rejected puzzle gets none). Null on the N×N kernel. May
+   * grow memory, so the results come back anew.
    */
   recordsOutput(count: number, request: RecordsRequest): KernelRecords | null {
     const { reserveRecords, recordsOutput } = this.exports;
@@ -564,9 +456,11 @@ export class WasmKernel implements SolverEngine {
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */
   solveBatch(puzzles: Uint8Array, count: number, limit: number, budget = Infinity): KernelResult {
-    checkBatchBytes(puzzles, count, this.cells);
+    checkWhole("count", count, 0);
+    checkGridBytes("puzzles", puzzles, count * this.cells, true);
     this.input(count).set(puzzles.subarray(0, count * this.cells));
-    return copyBatch(this.run(count, limit, budget));
+    const views = this.run(count, limit, budget);
+    return { counts: views.counts.slice(), guesses: views.guesses.slice(), nodes: views.nodes.slice(), solutions: views.solutions.slice() };
   }
 
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget = Infinity): number {

@@ -1,19 +1,14 @@
 /**
- * Text from the input is data: before a message shows any of it, control characters,
- * invisible characters and lone surrogates are written as escapes (`\x1b`, `\u200b`), and
- * long text is cut to a short excerpt that says how much was left out. A terminal then
- * never sees an escape sequence from the input, and a 50 MB line never becomes a 50 MB message.
+ * Text from the input is data: a message shows it with unsafe characters escaped (`\x1b`,
+ * `\u200b`) and cut to a short excerpt saying how much was left out, so a terminal never sees an
+ * escape sequence from the input and a 50 MB line never becomes a 50 MB message.
  */
 import { commaGrouped } from "./whole-number.js";
 
 /** Characters of the input a message shows at most. */
 export const EXCERPT_LENGTH = 40;
 
-/**
- * C0 and C1 controls, DEL, soft hyphen, zero-width and bidirectional marks, line and paragraph
- * separators, the byte order mark and interlinear annotations: characters a terminal acts on
- * or a reader cannot see; and lone surrogate halves.
- */
+/** Controls, DEL, soft hyphen, zero-width and bidirectional marks, line and paragraph separators, the BOM, interlinear annotations and lone surrogates. */
 const UNSAFE =
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
@@ -32,10 +27,7 @@ export function escapeText(text: string): string {
   return text.replace(UNSAFE, escapeCharacter);
 }
 
-/**
- * Input text fit for a message: at most `max` characters of it, escaped, and when it was
- * longer, `… (N more characters)` after the cut. A cut never splits a surrogate pair.
- */
+/** At most `max` characters of input text, escaped, then `… (N more characters)` when cut (never inside a surrogate pair). */
 export function excerpt(text: string, max = EXCERPT_LENGTH): string {
   if (text.length <= max) return escapeText(text);
   let end = max;

@@ -1,10 +1,7 @@
 /**
- * A small seeded pseudo-random generator, so that generated puzzles are reproducible.
- *
- * State: four 32-bit words (xoshiro128**, Blackman & Vigna 2018), filled from the seed by
- * splitmix32 (a Weyl sequence through the murmur3 finaliser). Every number is an unsigned
- * 32-bit integer; nothing here touches Math.random. `Random.forStream(seed, stream)` gives
- * independent sequences per stream, so puzzle k of a run never depends on puzzles 0..k-1.
+ * A small seeded pseudo-random generator, so generated puzzles are reproducible: xoshiro128**
+ * (Blackman & Vigna 2018) seeded by splitmix32; `Random.forStream(seed, stream)` gives independent
+ * sequences, so puzzle k of a run never depends on puzzles 0..k-1.
  */
 import { checkWhole } from "./whole-number.js";
 
@@ -18,7 +15,6 @@ function mix32(value: number): number {
   return (z ^ (z >>> 16)) >>> 0;
 }
 
-/** Rotates a 32-bit word left by `bits`. */
 function rotateLeft(value: number, bits: number): number {
   return (value << bits) | (value >>> (32 - bits));
 }
@@ -28,7 +24,6 @@ export function checkSeed(seed: number): number {
   return checkWhole("seed", seed, 0, 0xffffffff, "2^32-1");
 }
 
-/** xoshiro128** over a 4-word state; deterministic for a given seed and stream. */
 export class Random {
   private readonly state = new Uint32Array(4);
 

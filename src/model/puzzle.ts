@@ -1,20 +1,9 @@
 /**
- * The puzzle model, for every grid size (the shapes of shape.ts: 4×4, 9×9, 16×16, 25×25).
- *
- * A grid of box size B has N = B² symbols and N² cells, stored as N² bytes in row-major order:
- * 0 for an empty cell, 1..N for a symbol. On text, symbols are the characters of an
- * *alphabet* (symbol s is the alphabet's character s-1): `1`–`9` for 9×9, e.g. `1`–`9` then
- * `A`–`G` for 16×16. Every puzzle is read here, into a checked grid, its shape and its
- * alphabet, or a PuzzleError naming the cell and the reason:
- *
- *   readPuzzle(text or bytes)
- *     ├─ 81 characters, digits ───────────────► parsePuzzle   (the 9×9 fast path: `1`–`9`, any of `empties` empty)
- *     ├─ 16/81/256/625 symbols of an alphabet ─► parseSymbols (alphabet given or detected)
- *     └─ N² cell values ──────────────────────► readBytes
- *   each ending in checkClues (no symbol twice in a unit)
- *
- * Glossary: a *unit* is a row, a column or a box; the *peers* of a cell are the other cells
- * that share a unit with it; a *clue* is a given symbol.
+ * The puzzle model, for every grid size (shape.ts). A grid of box size B has N = B² symbols and
+ * N² cells, stored as N² bytes in row-major order: 0 empty, 1..N a symbol; on text, symbol s is
+ * character s-1 of an *alphabet*. Every puzzle is read here ({@link readPuzzle}: parsePuzzle for
+ * 9×9 digits, parseSymbols for an alphabet, readBytes for cell values; each ending in checkClues),
+ * or a PuzzleError names the cell and the reason. A *unit* is a row, a column or a box.
  */
 import { EMPTY_MARKS, isEmptySymbol } from "./empty-cells.js";
 import { excerpt, quoteCharacter } from "./excerpt.js";
@@ -71,11 +60,7 @@ export type Alphabet = string;
 export const DIGITS: Alphabet = "123456789";
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
 
-/**
- * The alphabets recognised without being named, per symbol count, in the order tried:
- * 4×4 `1`–`4`; 9×9 `1`–`9`; 16×16 `1`–`9A`–`G` then `A`–`P` (POJ 3076); 25×25 `A`–`Y` then
- * `1`–`9A`–`P`.
- */
+/** The alphabets recognised unnamed, per symbol count, in the order tried (`A`–`P` for 16×16 is POJ 3076's). */
 export const KNOWN_ALPHABETS: ReadonlyMap<number, readonly Alphabet[]> = new Map([
   [4, [DIGITS.slice(0, 4)]],
   [9, [DIGITS]],
@@ -119,10 +104,7 @@ function firstForeignCell(line: string, alphabet: Alphabet): number {
   return -1;
 }
 
-/**
- * The alphabet of `line` among the known ones of its size: the first that holds every character.
- * When none does, a "character" PuzzleError at the first cell that the best fitting one rejects.
- */
+/** The first known alphabet of `size` holding every character of `line`; else a "character" PuzzleError where the best fitting one fails. */
 export function detectAlphabet(line: string, size: number): Alphabet {
   const candidates = KNOWN_ALPHABETS.get(size) ?? [];
   let best = candidates[0];
@@ -161,10 +143,9 @@ function readsAsSymbols(cells: number, alphabet: Alphabet | undefined): boolean 
 export const readsNineByNineAsDigits = (alphabet: Alphabet | undefined): boolean => !readsAsSymbols(CELLS, alphabet);
 
 /**
- * Reads one puzzle of any supported size. A 9×9 line is read with {@link parsePuzzle} (digits,
- * any of `empties` empty); a 4×4, 16×16 or 25×25 one (or a 9×9 one in another alphabet) with
- * {@link parseSymbols}, `alphabet` applying to the lines with as many symbols. Bytes: N² of
- * them, 0 empty and 1..N, checked for repeated clues. Throws a {@link PuzzleError}.
+ * Reads one puzzle of any supported size: a 9×9 line with {@link parsePuzzle}, other lines with
+ * {@link parseSymbols} (`alphabet` applying to lines with as many symbols), bytes with readBytes.
+ * Throws a {@link PuzzleError}.
  */
 export function readPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: string = EMPTY_MARKS.digits): Puzzle {
   if (puzzle instanceof String) puzzle = puzzle.valueOf(); // new String(line)
@@ -178,21 +159,14 @@ export function readPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: 
 /** Characters that mean "empty" in the one-line 9×9 format: the library's set of empty-cells.ts. */
 export const ONE_LINE_EMPTY = EMPTY_MARKS.digits;
 
-/**
- * What a message adds for a line of the wrong length that holds a control character (a NUL
- * left by a C tool, a stray escape): ` (character 82 is '\x00', a NUL)`, naming the first; "" otherwise.
- */
+/** For a line of the wrong length holding a control character: ` (character 82 is '\x00', a NUL)`, naming the first; "" otherwise. */
 export function controlCharacterNote(line: string): string {
   const at = line.search(/[\u0000-\u001f\u007f]/);
   if (at < 0) return "";
   return ` (character ${at + 1} is ${quoteCharacter(line[at])}${line.charCodeAt(at) === 0 ? ", a NUL" : ", a control character"})`;
 }
 
-/**
- * Parses the one-line 9×9 format: 81 characters, `1`–`9` for clues, and any character of
- * `empties` (default `.` and `0`) for an empty cell. Surrounding white space is ignored.
- * Throws a {@link PuzzleError} naming the cell and the reason.
- */
+/** Parses the one-line 9×9 format: 81 characters, `1`–`9` clues, any of `empties` empty, white space around ignored. */
 export function parsePuzzle(text: string, empties: string = ONE_LINE_EMPTY): Grid {
   const line = text.trim();
   if (line.length !== CELLS) {
@@ -211,10 +185,7 @@ const NOT_A_CELL = 255;
 const ASCII_MARKS = 256;
 const digitTables = new Map<string, Uint8Array>();
 
-/**
- * The cell value of each character code below 256 under `empties`: 1–9 for `1`–`9`, 0 for an
- * empty mark, NOT_A_CELL for any other; then whether the marks are all ASCII ({@link ASCII_MARKS}).
- */
+/** The cell value of each character code below 256 under `empties` (NOT_A_CELL for a non-cell), then {@link ASCII_MARKS}. */
 function digitTable(empties: string): Uint8Array {
   let table = digitTables.get(empties);
   if (table) return table;
@@ -239,10 +210,8 @@ interface LineBytes extends Uint8Array {
 const lineBytes = NodeBuffer?.alloc(CELLS);
 
 /**
- * Reads the first 81 characters of `line` as 9×9 cells into `cells` from `at`: `1`–`9` a clue,
- * a character of `empties` an empty cell (0). Returns -1, or the first cell that holds another
- * character (the cells from it on are not all written). The reader of {@link parsePuzzle} and of
- * the library's batches, which write a batch's lines into one buffer without a grid each.
+ * Reads the first 81 characters of `line` as 9×9 cells into `cells` from `at`: -1, or the first
+ * cell holding another character (the cells from it on not all written).
  */
 export function readDigits(line: string, cells: Uint8Array, at: number, empties: string = ONE_LINE_EMPTY): number {
   const table = empties === ONE_LINE_EMPTY ? ONE_LINE_TABLE : digitTable(empties);
@@ -262,21 +231,15 @@ export function readDigits(line: string, cells: Uint8Array, at: number, empties:
   return -1;
 }
 
-/**
- * Reads 81 bytes of `text` from `from` (one 9×9 line written as Latin-1 or ASCII bytes) as cells
- * into `cells` from `at`, as {@link readDigits} reads a line with the one-line empty marks:
- * -1, or the first cell that holds another byte. The pool's workers read a batch's lines so.
- */
+/** Reads one 9×9 line written as bytes, 81 from `from`, as {@link readDigits} reads a line: -1, or the first non-cell. */
 export function readDigitBytes(text: Uint8Array, from: number, cells: Uint8Array, at: number): number {
   return readCellBytes(text, from, CELLS, cells, at, ONE_LINE_TABLE);
 }
 
 /**
- * Reads `count` 9×9 lines written as bytes, 81 each, into `cells` (as many bytes), when every byte
- * is `1`–`9` (a clue) or `.` or `0` (empty: the one-line marks); false otherwise, with `cells`
- * partly written (read such text line by line, {@link readDigitBytes}, which finds the lines that
- * are not). Four bytes a step (both arrays must start on a multiple of 4, else false): a byte b
- * is taken as x = b ^ 0x30, which is 0–9 for a digit and 0x1E for `.`, and its cell is x, or 0 for `.`.
+ * Reads `count` 9×9 lines written as bytes into `cells` when every byte is `1`–`9`, `.` or `0`;
+ * false otherwise (`cells` then partly written). Four bytes a step (both arrays 4-byte aligned,
+ * else false): x = b ^ 0x30 is 0–9 for a digit and 0x1E for `.`, whose cell is 0.
  */
 export function readDigitText(text: Uint8Array, count: number, cells: Uint8Array): boolean {
   const length = count * CELLS;
@@ -321,11 +284,7 @@ function shapeForLength(length: number, expected?: Shape): Shape {
   throw new PuzzleError("length", `expected ${accepted.length > 1 ? "one of " : ""}${list} characters, got ${length}`);
 }
 
-/**
- * Parses one line of N² symbols (surrounding white space ignored): symbols of the alphabet,
- * `.` or `-` (or `0` when the alphabet lacks it) for empty cells. Throws a {@link PuzzleError}
- * naming the cell and the reason (length, character, or a clue repeated in a unit).
- */
+/** Parses one line of N² symbols of the alphabet, `.` or `-` (or `0` when the alphabet lacks it) empty; throws a {@link PuzzleError}. */
 export function parseSymbols(text: string, options: ParseOptions = {}): Puzzle {
   const line = text.trim();
   const given = options.alphabet === undefined ? undefined : checkAlphabet(options.alphabet);
@@ -366,11 +325,7 @@ function describeValue(value: unknown): string {
   return name && name !== "Object" ? `a ${name}` : "an object";
 }
 
-/**
- * N² cell values as a puzzle: the shape from the length, every value a whole number 0..N (a
- * PuzzleError naming the first cell that is not), no clue repeated. The grid is a Uint8Array
- * (the caller's own when it is one, else a copy).
- */
+/** N² whole cell values 0..N as a puzzle, no clue repeated; the grid is the caller's when it is a Uint8Array, else a copy. */
 function readBytes(values: CellValues): Puzzle {
   const shape = shapeOfCells(values.length);
   if (!shape) throw new PuzzleError("length", `expected ${SHAPES.map((s) => s.cells).join(", ")} cells, got ${values.length}`);
@@ -445,10 +400,7 @@ function hasConflict(grid: Grid, shape: Shape): boolean {
   return false;
 }
 
-/**
- * Throws a "conflict" {@link PuzzleError} when a clue is repeated in a unit, naming both cells
- * and the clue: as "symbol 'A'" of `alphabet`, or without one as "digit 5" (9×9 by default).
- */
+/** Throws a "conflict" {@link PuzzleError} naming both cells and the clue ("symbol 'A'" of `alphabet`, else "digit 5"). */
 export function checkClues(grid: Grid, shape: Shape = SHAPE_9, alphabet?: Alphabet): void {
   const conflict = hasConflict(grid, shape) ? findConflict(grid, shape) : null;
   if (!conflict) return;
@@ -473,10 +425,7 @@ export function isValidSolution(puzzle: Grid, solution: Grid, shape: Shape | und
 
 // ── formatting ──────────────────────────────────────────────────────────────────────────────
 
-/**
- * The line of a grid in `alphabet` (by default its size's first known one: digits for 9×9),
- * `empty` for empty cells; a grid of no known size as its values joined by commas.
- */
+/** The line of a grid in `alphabet` (default: its size's first known one), `empty` for empty cells; of no known size, its values joined by commas. */
 export function formatGrid(grid: Grid, alphabet?: Alphabet, empty = "."): string {
   if (alphabet === undefined) {
     const shape = shapeOfCells(grid.length);

@@ -1,16 +1,10 @@
 /**
- * The grid sizes the host handles, in one table: a shape is a box size B, from which follow
- * N = B² symbols (and cells per unit) and N² cells. Every reader, writer and kernel loader
- * takes its sizes from {@link BOX_SIZES}; a grid size the kernel learns is added here and
- * nowhere else on the host.
- *
- * Cells are numbered 0..N²-1 in row-major order (`cell = row * N + column`); messages name them
- * 1-based as "cell 17 (row 2, column 8)" so that a person can find them.
- *
- * Glossary: a *unit* is a row, a column or a box (N cells that take every symbol once).
+ * The grid sizes the host handles, in one table: a box size B gives N = B² symbols and N² cells,
+ * numbered row-major from 0 (messages name them 1-based: "cell 17 (row 2, column 8)"). Every
+ * reader, writer and kernel loader takes its sizes from {@link BOX_SIZES}. A *unit* is a row, a
+ * column or a box.
  */
 
-/** The dimensions of one grid size. */
 export interface Shape {
   /** Box side B (2–5). */
   box: number;
@@ -38,7 +32,6 @@ export const SHAPE_9: Shape = SHAPES.find((shape) => shape.box === 3)!;
 /** Symbols (and cells per unit) of a 9×9 grid. */
 export const SIZE = SHAPE_9.size;
 
-/** Cells of a 9×9 grid. */
 export const CELLS = SHAPE_9.cells;
 
 /** The largest shape handled (25×25): what buffers sized for any grid hold. */

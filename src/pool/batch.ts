@@ -1,25 +1,16 @@
 /**
  * Batches: the unit of work that crosses to a worker thread, how the main thread fills one, and
- * the reused buffers they travel in, in bytes.
+ * the reused buffers they travel in.
  *
  *   main thread                                    worker (or the main thread with --threads 0)
  *   BatchBuilder ── BatchTask ────────────────────► runTask(engines, task) (solve-task.ts)
  *     fastBytes  81 bytes per 9×9 digit line         fast records: bytes → kernel memory → output bytes
- *     lines    Int32Array                            other records: parseRecord, grouped by size and alphabet
- *     textAt, texts   the other records (rare)       one solveGroup call per group (solver.ts)
- *     readErrors, alphabet, budget                   each record in the --out format, in order
- *     out      room for the batch's output
- *     (transferred; a copy kept for one retry)
+ *     lines, textAt, texts, readErrors, out          other records: parsed, one solveGroup call per size
  *                ◄─────────────────── BatchOutcome ─ bytes (the batch's output), tally, errors
  *   OrderedOutput (pipeline.ts) writes the bytes, then {@link giveBack}: the buffers serve a later batch
  *
- * Three parts, in this order: the buffers (one {@link BufferPool} per thread, {@link batchBuffers});
- * the two shapes, {@link BatchTask} and {@link BatchOutcome}, with the copying, slicing and joining
- * of their buffers; and {@link BatchBuilder}, which collects the records the reader gives into
- * batches. A fast record (reader.ts: a line of 81 cell bytes) never becomes a string or an
- * object: its bytes go from the input chunk to `fastBytes`, to the kernel's memory, and its solution
- * from the kernel's memory to the output bytes. A batch holds the records of one file,
- * consecutive in the run (or in its shard), so `firstIndex + i × indexStep` is record i's index.
+ * A fast record never becomes a string or an object. A batch holds consecutive records of one
+ * file, so `firstIndex + i × indexStep` is record i's index.
  */
 import type { Alphabet } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
@@ -29,35 +20,15 @@ import { STATUSES } from "../solvers/solver.js";
 // ── buffers ─────────────────────────────────────────────────────────────────────────────────
 
 /*
- * The byte buffers of batches in flight, used again and again instead of made anew.
- *
- *   BatchBuilder ── take: lines, fastBytes (the batch it fills), output room ─► worker ─────────┐
- *                                           (transferred; the fastBytes shared)                 │
- *   withRetry ── take: the copy kept for a worker's retry (its lines; it shares the fastBytes); │
- *                give back once the batch is solved                                             │
- *   OrderedOutput ◄── the outcome: its bytes and the task's buffers, handed back ◄──────────────┘
- *        └── give back each, once its bytes are written to the output stream
- *
- * Why: a batch's buffers live while it is in flight, long enough for V8 to move them to the old
- * generation, and an ArrayBuffer there is freed only by a full collection, which V8 starts when
- * the memory held outside its heap has grown by tens of MB (per thread). Made anew per batch,
- * the buffers of a long run float at that mark in every thread: a 2-thread run of 1M records
- * peaked at 205 MB RSS at 637aba4, 47–65 MB of it dead ArrayBuffers on the main thread alone. Reused,
- * they are a few MB in all, whatever the input size.
- *
- * One pool per thread (a module-level one, see {@link batchBuffers}); sizes are powers of two, so
- * batches of about the same size share buffers. A buffer given back that is detached (it went
- * to a worker) or not one of the pool's sizes is left to the collector.
+ * Batch buffers are reused, one pool per thread: a buffer in flight lives long enough to reach
+ * V8's old generation, where only a full collection frees it, so buffers made anew per batch
+ * float at tens of MB per thread; reused, they are a few MB whatever the input size. Sizes are
+ * powers of two; a buffer given back detached (it went to a worker) is left to the collector.
  */
 
-/** The smallest buffer the pool hands out. */
 const MIN_BYTES = 1 << 10;
 
-/**
- * Buffers kept per size, at most: more than a run has in use at once (the batches sealed from one
- * chunk of input, 2 in flight per thread with the copy each keeps, and those the output stream
- * holds). The pool never holds more than was in use at once; this only bounds it.
- */
+/** Buffers kept per size, at most (more than a run has in use at once; the pool holds no more than that). */
 const KEPT_PER_SIZE = 64;
 
 /** Reused ArrayBuffers and SharedArrayBuffers, by kind and power-of-two size. */
@@ -103,7 +74,6 @@ function isShared(buffer: ArrayBufferLike): boolean {
   return typeof SharedArrayBuffer !== "undefined" && buffer instanceof SharedArrayBuffer;
 }
 
-/** This thread's pool of batch buffers. */
 export const batchBuffers = new BufferPool();
 
 // ── tasks and outcomes ──────────────────────────────────────────────────────────────────────
@@ -125,11 +95,7 @@ export interface BatchTask {
   indexStep?: number;
   /** Each record's 1-based start line in its file; its length is the batch's record count. */
   lines: Int32Array;
-  /**
-   * The 81 cell bytes, as read, of each fast record (a 9×9 line, see reader.ts), in order. In
-   * shared memory when the batch goes to a worker: the message shares them, so the main thread
-   * keeps them for a retry without a copy, and the worker hands them back with its outcome.
-   */
+  /** The 81 cell bytes, as read, of each fast record, in order; shared memory when the batch goes to a worker, so a retry needs no copy. */
   fastBytes: Uint8Array;
   /** Positions in the batch of the other records, ascending; every other position is a fast record. */
   textAt: Int32Array;
@@ -141,10 +107,7 @@ export interface BatchTask {
   output: OutputFormatName;
   /** The `--alphabet` (symbols of the grids of its size); null or absent for none. */
   alphabet?: Alphabet | null;
-  /**
-   * Search nodes per puzzle (`--budget`; Infinity for none); a puzzle over it gets status `timeout`.
-   * @default see budgetFor in solver.ts: none for 9×9, LARGE_GRID_BUDGET for the other sizes
-   */
+  /** Search nodes per puzzle (`--budget`; Infinity for none). @default budgetFor in solver.ts */
   budget?: number;
   /** Room for the batch's output ({@link outputRoom} bytes), written into and handed back (above); absent: the solver makes its own. */
   out?: Uint8Array;
@@ -188,31 +151,16 @@ export function giveBack(outcome: BatchOutcome): void {
   for (const buffer of outcomeBuffers(outcome)) batchBuffers.give(buffer);
 }
 
-/**
- * Gives the buffers of a task's copy kept for a retry ({@link copyTask}) back to this thread's
- * pool, once the batch is solved: all but its shared fastBytes, which are the task's (handed back
- * with its outcome).
- */
+/** Gives the buffers of a task's retry copy ({@link copyTask}) back to the pool once the batch is solved, all but its shared fastBytes. */
 export function giveBackCopy(copy: BatchTask): void {
   for (const buffer of transferable(taskBuffers(copy))) batchBuffers.give(buffer);
-}
-
-/**
- * The plain typed-array class of `array`: Int32Array or Uint8Array, also for a Node Buffer (a
- * Uint8Array whose constructor, called with new, is deprecated: DEP0005).
- */
-function kindOf<T extends Int32Array | Uint8Array>(array: T): new (buffer: ArrayBuffer, offset: number, length: number) => T {
-  return (array instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (
-    buffer: ArrayBuffer,
-    offset: number,
-    length: number,
-  ) => T;
 }
 
 /** `source`'s elements in a typed array over a buffer from `pool`, or a copy of their own without one. */
 function copied<T extends Int32Array | Uint8Array>(source: T, pool: BufferPool | undefined): T {
   if (pool === undefined) return source.slice() as T;
-  const Kind = kindOf(source);
+  // The plain class, also for a Node Buffer (whose constructor is deprecated: DEP0005).
+  const Kind = (source instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (buffer: ArrayBuffer, offset: number, length: number) => T;
   const copy = new Kind(pool.take(source.byteLength), 0, source.length);
   copy.set(source);
   return copy;
@@ -225,11 +173,7 @@ function pooledRoom(task: BatchTask, count: number, pool: BufferPool | undefined
   return new Uint8Array(pool.take(bytes), 0, bytes);
 }
 
-/**
- * A copy of `task` with buffers of its own (a task's buffers go with it to the worker), from
- * `pool` when given; without output room (a retry, its only use, makes its own). Cells in shared
- * memory are not copied: a worker only reads them, and they stay here when it fails.
- */
+/** A copy of `task` with buffers of its own (from `pool` when given), without output room; shared cells are not copied (a worker only reads them). */
 export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
   return {
     ...task,
@@ -240,11 +184,6 @@ export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
     readErrors: task.readErrors.slice(),
     out: undefined,
   };
-}
-
-/** `task` with output room from `pool` (its other buffers are its own already: a batch sealed whole, see BatchBuilder.seal). */
-export function withOutputRoom(task: BatchTask, pool: BufferPool): BatchTask {
-  return { ...task, out: pooledRoom(task, task.lines.length, pool) };
 }
 
 /** Records `start` to `end` of `task` as a task of their own, with buffers of its own (from `pool` when given). */
@@ -321,12 +260,7 @@ const pooledCells = (length: number, shared: boolean): Uint8Array => new Uint8Ar
 /** Line numbers over a buffer of this thread's pool, at least `length` of them (the whole buffer). */
 const pooledLines = (length: number): Int32Array => new Int32Array(batchBuffers.take(4 * length));
 
-/**
- * Collects the records the reader gives (its {@link EmitRecord} and {@link EmitCells} callbacks,
- * this class's {@link add} and {@link addCells}) into batches of at most `size` (see
- * {@link BatchBuilder.capacity}), keeping only the run's share of them ({@link select}); a batch
- * never spans two files.
- */
+/** Collects the records the reader gives into batches of at most `size`, keeping only the run's share ({@link select}); a batch never spans two files. */
 export class BatchBuilder {
   private file = "";
   /** The index of the first record of the batch in progress. */
@@ -364,11 +298,7 @@ export class BatchBuilder {
     this.fastBytes = pooledCells(64 * CELLS, sharedCells);
   }
 
-  /**
-   * Takes only the records whose index mod `shards` is `shard` (`--shard K/N`), from the shard's
-   * record number `skip` on (`--resume`: an earlier run wrote those); the others are counted as
-   * read and dropped. Call before any record is added. @default every record
-   */
+  /** Takes only the records whose index mod `shards` is `shard`, from the shard's record number `skip` on (`--resume`); call before any record is added. */
   select(shard: number, shards: number, skip = 0): void {
     this.shardIndex = shard;
     this.indexStep = shards;
@@ -396,10 +326,7 @@ export class BatchBuilder {
     this.addLine(line);
   }
 
-  /**
-   * Adds `count` fast records, of the lines from `line` on, those the run takes: their 81 cell
-   * bytes each, one after another from `start` of `bytes` (an {@link EmitCells} callback).
-   */
+  /** Adds the fast records the run takes of `count` lines from `line` on: 81 cell bytes each from `start` of `bytes`. */
   addCells(line: number, bytes: Uint8Array, start: number, count: number): void {
     if (this.indexStep === 1 && this.recordsRead >= this.firstTaken) {
       this.recordsRead += count;
@@ -478,7 +405,7 @@ export class BatchBuilder {
     const pieces = Math.max(1, Math.min(parts, count));
     if (pieces === 1) {
       // The batch takes the held buffers (they go to its worker); the next records get others of the same size.
-      this.ready.push(withOutputRoom(whole, batchBuffers));
+      this.ready.push({ ...whole, out: pooledRoom(whole, count, batchBuffers) });
       this.lines = pooledLines(this.lines.length);
       this.fastBytes = pooledCells(this.fastBytes.length, this.sharedCells);
     } else {

@@ -1,15 +1,8 @@
 /**
- * The engines one thread solves on (a worker, or the main thread), by grid side N: which engine
- * each size gets (registry ids, `solve --solver`), each loaded when the first record of its size
- * comes, and one instance of a kernel serving every size its build takes.
- *
- *   side   row (default)    instance
- *   9      wasm             the 9×9 kernel: loaded at once (it also scans the CLI's lines)
- *   4      general-wasm  ┐
- *   16     general-wasm  ├─ one N×N kernel instance (WasmKernel.forBox), made with the first
- *   25     general-wasm  ┘  record of any of these sizes (its module is compiled at once)
- *
- * So a file of 9×9 lines makes the 9×9 kernel's instance alone.
+ * The engines one thread solves on, by grid side N: each size's engine (registry ids, `solve
+ * --solver`) loaded when the first record of its size comes, one kernel instance serving every
+ * size its build takes. By default 9×9 is the 9×9 kernel, loaded at once (it also scans the CLI's
+ * lines); 4×4, 16×16 and 25×25 share one N×N kernel instance (WasmKernel.forBox).
  */
 import { SHAPE_9, shapeOfSide } from "../model/shape.js";
 import { type SizeEngine, type SolverEngine, solvesBatches } from "../solvers/solver.js";
@@ -36,11 +29,9 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
   }
 
   /**
-   * The engines of `solve --solver ids` (registry ids; each size gets the first that takes it,
-   * else its default), with the 9×9 one loaded, and the first size of each id given (so that an
-   * id whose engine cannot serve here fails now, not at its first record); the others readied
-   * (SolverInfo.prepare: a missing kernel file fails now too). Every engine must solve batches:
-   * a RangeError names the ones that do.
+   * The engines of `solve --solver ids`, with the 9×9 one and the first size of each id loaded and
+   * the rest readied (SolverInfo.prepare), so a bad id or missing kernel fails now; a RangeError
+   * names the batch solvers when an engine solves one puzzle per call.
    */
   static async open(ids: readonly string[] = []): Promise<ThreadEngines> {
     const engines = new ThreadEngines(solversBySize(ids));
@@ -98,19 +89,12 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
   }
 }
 
-/**
- * Loads the engine of every size for `solve --solver ids` (see {@link ThreadEngines.open}), at
- * once: the library's pool (solver-pool.ts) reads its records on this thread.
- */
+/** Loads the engine of every size for `solve --solver ids` at once (the library's pool reads its records on this thread). */
 export async function loadBatchEngines(ids: readonly string[] = []): Promise<ReadonlyMap<number, SizeEngine>> {
   return (await ThreadEngines.open(ids)).all();
 }
 
-/**
- * The registry ids whose engines solve batches (loads each row's engine of its first size once;
- * rows whose optional package is not installed are left out, not loaded, and so are rows that
- * fail to load: the kernel variants of an installed package, which ships without them).
- */
+/** The registry ids whose engines solve batches (rows missing their package, or failing to load, left out). */
 async function batchSolverIds(): Promise<string[]> {
   const ids: string[] = [];
   for (const info of solvers) {

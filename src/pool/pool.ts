@@ -1,8 +1,7 @@
 /**
- * The batch solvers the CLI can use: a piscina pool of N worker threads, each with engines of
- * its own (registry ids, `solve --solver`; each loaded on first use, engines.ts), or (with 0
- * threads) the main thread's. The engines are loaded here first (a bad id fails before any
- * worker starts); both paths run {@link solveTask}, so their output is the same byte for byte.
+ * The batch solvers the CLI can use: N piscina worker threads, each with engines of its own
+ * (engines.ts), or the main thread's (0 threads). Both run {@link runTask}, so their output is
+ * the same byte for byte; the engines load here first, so a bad id fails before any worker starts.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -23,52 +22,29 @@ import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 export interface BatchSolver {
   /** Worker threads in use (0: the main thread). */
   readonly threads: number;
-  /**
-   * Batches it would start on at once now: (workers that have loaded their engines) ×
-   * {@link TASKS_PER_WORKER} − batches out; Infinity for a solver that takes any number (the
-   * main thread, and the workers with the main thread beside them).
-   */
+  /** Batches it would start on at once now ({@link TASKS_PER_WORKER} per loaded worker, minus those out); Infinity when it takes any number. */
   room(): number;
   solve(task: BatchTask): Promise<BatchOutcome>;
-  /**
-   * The line scan of the main thread's 9×9 kernel instance, the one it solves on (the CLI's
-   * reader finds the lines of each chunk with it, pipeline.ts); absent or null when that engine
-   * is not the 9×9 kernel (the reader then reads a line at a time).
-   */
+  /** The line scan of the main thread's 9×9 kernel instance, for the reader (pipeline.ts); null when that engine is no 9×9 kernel. */
   readonly scanner?: LineScanner | null;
-  /**
-   * Solves a batch of the library's pool (records-task.ts) on a worker; when the worker throws or
-   * dies, once more on a freshly started one, with `retry` (a copy of the task: its cells are
-   * transferred). Rejects when that fails too. Present on a pool of workers ({@link openWorkerPool}).
-   */
+  /** Solves a library pool batch (records-task.ts) on a worker, and on failure once more with `retry` on a fresh one. Only on a pool of workers. */
   solveRecords?(task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome>;
   /** Stops the workers. */
   close(): Promise<void>;
 }
 
-/**
- * Batches a worker holds at once: the one it solves and the next, so that it starts the next the
- * moment it is done, without waiting for the main thread to hand it over (the main thread may be
- * busy solving a slice itself, see {@link sharedWithMain}).
- */
+/** Batches a worker holds at once: the one it solves and the next, so it starts the next without waiting for the main thread. */
 export const TASKS_PER_WORKER = 2;
 
 const requireCommonJs = createRequire(import.meta.url);
 let piscina: typeof import("piscina") | undefined;
-/**
- * piscina's pool class, loaded when the first pool opens: loading it takes 14–24 ms (AMD EPYC,
- * 64febde), which a run on the main thread (`--threads 0`, a small input file) never needs.
- */
+/** piscina's pool class, loaded when the first pool opens: a main-thread run never pays for it. */
 const PiscinaPool = (): typeof Piscina => (piscina ??= requireCommonJs("piscina") as typeof import("piscina")).Piscina;
 
 /** Young-generation cap per worker, in MB: a worker's garbage is short-lived, and a smaller young generation keeps its RSS down. */
 const WORKER_YOUNG_GENERATION_MB = 8;
 
-/**
- * The compiled worker's entry (worker-entry.cts, which imports worker.ts as bundled in
- * dist/cli/worker.mjs) next to this file, or under dist/ when this file runs from src/ (tsx,
- * vitest) or from the bundled CLI.
- */
+/** The worker's entry (worker-entry.cts) next to this file, or under dist/ when this runs from src/ or the bundled CLI. */
 export function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
   const path = here.endsWith(".js") ? join(dirname(here), "worker-entry.cjs") : join(packageRoot(), "dist", "src", "pool", "worker-entry.cjs");
@@ -80,12 +56,9 @@ export function workerFile(): string {
 }
 
 /**
- * Runs a batch; when the solver throws or its worker dies, runs it once more with `retry` (a
- * freshly started worker, see {@link openWorkerPool}), and when that fails too, gives every
- * record of the batch status `error` naming its line and the reason: no batch, and nothing after
- * it, is lost. With `transfers` (a worker's run: the task's buffers go to it), each attempt gets
- * its own copy of the task's buffers; without (the main thread's run reads them, changes none),
- * the task itself serves the retry.
+ * Runs a batch; when it throws or its worker dies, once more with `retry` (a fresh worker), and
+ * when that fails too every record gets status `error` naming its line: no batch is lost. With
+ * `transfers` (the task's buffers go to a worker) each attempt gets its own copy of them.
  */
 export async function withRetry(
   task: BatchTask,
@@ -107,41 +80,31 @@ export async function withRetry(
   }
 }
 
-/** The worker module a pool runs and the data each worker starts with. */
 export interface WorkerSpec {
   filename: string;
   workerData: unknown;
 }
 
 /**
- * Turns off V8's garbage collection of WebAssembly code, for the whole process, before a pool
- * starts. That collection is engine-wide: when it starts (dead code past a limit, which the
- * teardown of a worker that ran the kernel can itself produce: tier-up leaves its baseline code
- * dead), V8 posts a task to every isolate that holds WebAssembly code, worker isolates included.
- * A worker that piscina is terminating at that moment has left Node's platform but not yet V8's
- * engine, and the post aborts the process (`NodePlatform::ForIsolate … Assertion failed:
- * (data.first) != nullptr`); Node's own fix for the main thread (nodejs/node#31795) says no
- * order of the two steps avoids it. Without the collection nothing is posted; what it would
- * free is the kernels' replaced baseline code, some hundreds of KB. The flag is read when dead
- * code is reported, so setting it now (after the main thread compiled its kernels) is in time.
+ * Turns off V8's garbage collection of WebAssembly code, process-wide, before a pool starts: it
+ * posts a task to every isolate with WebAssembly code, and one that piscina is terminating then
+ * aborts the process (`NodePlatform::ForIsolate … Assertion failed`; see nodejs/node#31795).
+ * What it would free is the kernels' replaced baseline code, some hundreds of KB.
  */
 function disableWasmCodeCollection(): void {
   setFlagsFromString("--no-wasm-code-gc");
 }
 
 /**
- * A pool of `threads` piscina workers running `worker` (a module whose default export solves a
- * {@link BatchTask}). A batch that fails is retried on a worker started for that retry alone
- * (and ended after it), never on one that has solved or failed anything before; the worker that
- * failed ends itself (retire.ts) and piscina replaces it.
+ * A pool of `threads` piscina workers running `worker`. A failed batch is retried on a worker
+ * started for that retry alone; the worker that failed ends itself (retire.ts) and is replaced.
  */
 export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver {
   disableWasmCodeCollection();
   const settings = {
     ...worker,
     idleTimeout: 60_000,
-    // A small young generation keeps each worker's heap (and the run's RSS) flat: a batch's
-    // garbage is short-lived, and the default lets every worker grow tens of MB before scavenging.
+    // A small young generation keeps each worker's heap (and the run's RSS) flat: a batch's garbage is short-lived.
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   };
   let closing = false;
@@ -212,11 +175,7 @@ function scannerOf(engines: BatchEngines): LineScanner | null {
   return nine instanceof WasmKernel ? nine.lineScanner() : null;
 }
 
-/**
- * Solves on the main thread, on `engines`; a failed batch is retried on engines freshly made by
- * `load` (the main thread's fresh worker), which then replace the ones that failed, for the
- * scanner too: the thread keeps one instance of each kernel.
- */
+/** Solves on the main thread; a failed batch is retried on engines freshly made by `load`, which then replace the failed ones (the scanner's too). */
 export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
   const scanner = scannerOf(engines);
@@ -240,11 +199,7 @@ export const MAIN_SLICE_MS = 5;
 /** Records in the main thread's first slice, before it knows their solving time. */
 export const FIRST_SLICE = 64;
 
-/**
- * Main-thread solving time after which the workers are started (see {@link sharedWithMain}):
- * longer than a thousand easy puzzles take on a cold start (27 ms measured on a loaded 2-core
- * machine at 17500d3), shorter than a worker takes to start.
- */
+/** Main-thread solving time after which the workers start: more than a thousand easy puzzles take cold, less than a worker's start. */
 export const START_WORKERS_AFTER_MS = 50;
 
 /** When {@link sharedWithMain} starts the workers, and how much the main thread takes at a time. */
@@ -253,10 +208,7 @@ export interface SharingOptions {
   startAfterMs?: number;
   /** Records per main-thread slice. @default about MAIN_SLICE_MS of solving (FIRST_SLICE at first) */
   sliceRecords?: number;
-  /**
-   * Whether the main thread also solves once the workers have started, when they have no room:
-   * worth it only when a core is left for it. @default true
-   */
+  /** The main thread also solves once the workers have started, when they have no room (worth it only with a core to spare). @default true */
   mainHelps?: boolean;
 }
 
@@ -269,15 +221,11 @@ interface Shared {
 }
 
 /**
- * The workers, with the main thread solving beside them whenever they have no room. A batch goes
- * to the workers whole while they have room ({@link BatchSolver.room}); otherwise the main thread
- * solves it a slice at a time (about {@link MAIN_SLICE_MS} each, then the event loop runs: input,
- * output and the workers' answers wait no longer than that), and the workers take what is left of
- * it as soon as they have room. So the main thread solves while the workers start (the workers
- * are started only once it has solved for `startAfterMs`: a small input never starts one), and,
- * with `mainHelps`, after that too whenever they are all busy and a batch waits (which on hard
- * puzzles is most of the time). Output is the same as one solver's: a batch's parts are joined
- * in order.
+ * The workers, with the main thread solving beside them whenever they have no room: a batch goes
+ * to the workers whole while they have room, else the main thread solves it a slice (about
+ * {@link MAIN_SLICE_MS}) at a time and the workers take the rest once they have room. The workers
+ * start only after `startAfterMs` of main-thread solving, so a small input never starts one. A
+ * batch's parts are joined in order.
  */
 export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, threads: number, options: SharingOptions = {}): BatchSolver {
   const startAfterMs = options.startAfterMs ?? START_WORKERS_AFTER_MS;
@@ -349,11 +297,9 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
 }
 
 /**
- * A pool of `threads` workers, or the main thread when `threads` is 0, solving on the engines
- * `solverIds` name (registry ids; default: each size's fastest). The workers start once the main
- * thread has had work for a moment, and it solves beside them whenever they have no room
- * ({@link sharedWithMain}), unless `warmUp` is false (a run whose puzzles can take minutes: the
- * main thread must stay free).
+ * A pool of `threads` workers, or the main thread when `threads` is 0, on the engines `solverIds`
+ * name. The main thread solves beside the workers ({@link sharedWithMain}) unless `warmUp` is false
+ * (puzzles that can take minutes: the main thread stays free for signals).
  */
 export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean } = {}): Promise<BatchSolver> {
   const filename = threads === 0 ? "" : workerFile(); // a missing worker module fails here, not when the workers start mid-run
@@ -361,14 +307,10 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   const engines = await load(); // a bad id fails here, before any worker starts
   const main = mainThreadSolver(engines, load);
   if (threads === 0) return main;
-  // The workers instantiate the modules the main thread compiled: no compiling of their own, and
-  // the machine code V8 has optimised by the time they start is theirs too. They keep the main
-  // thread's priority (no `nice`): lowered as the library pool's are, they gained nothing in
-  // paired runs and took a little more CPU time.
+  // The workers instantiate the modules the main thread compiled: no compiling, and V8's optimised code is shared.
   const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
   const start = () => openWorkerPool(threads, { filename, workerData });
-  // The main thread solves beside the workers only when a core is left for it: where every core
-  // has a worker, it would take time from them.
+  // The main thread solves beside the workers only when a core is left for it.
   if (options.warmUp === false) return { ...start(), scanner: main.scanner }; // the main thread's engines only scan
   return sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });
 }

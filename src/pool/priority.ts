@@ -1,23 +1,15 @@
 /**
- * The worker threads' priority. The library pool's workers run below the thread that made them,
- * so that it (which writes the batches, makes the records and answers its own timers) gets a CPU
- * sooner when it has work, instead of waiting its turn behind the workers on a machine with as
- * many workers as cores. The CLI's workers keep the main thread's (pool.ts openBatchSolver).
+ * The library pool's workers run below the thread that made them, so that thread gets a CPU sooner
+ * when it has work. The CLI's workers keep the main thread's priority.
  */
 import { getPriority, setPriority } from "node:os";
 
-/**
- * Nice levels a library pool's worker runs below the thread that made it (Linux). A few levels are
- * enough for the main thread to wait less for a CPU; at 19 the workers fall behind everything
- * else the machine runs, and on a busy machine the pool's rate dropped.
- */
+/** Nice levels a library pool's worker runs below its maker (Linux): a few are enough; at 19 the pool fell behind on a busy machine. */
 export const WORKER_NICE = 5;
 
 /**
- * Lowers the calling thread's priority by `steps` nice levels, capped at 19 (the lowest); never
- * raises it. Linux only: there a nice value is the thread's own, and `setPriority(0, …)` changes
- * the calling thread alone; on macOS and Windows it would change the whole process. A priority
- * the thread may not set is left as it is.
+ * Lowers the calling thread's priority by `steps` nice levels, capped at 19, never raising it.
+ * Linux only (elsewhere it would change the whole process); a priority it may not set is left.
  */
 export function lowerThreadPriority(steps: number): void {
   if (process.platform !== "linux" || !(steps > 0)) return;

@@ -1,9 +1,7 @@
 /**
- * The solving side of batching, on whichever thread solves (a worker, or the main thread with
- * `--threads 0`): {@link solveTask}, which turns a {@link BatchTask} into its output bytes on
- * the thread's engines (engines.ts), and {@link runTask}, which first loads the engine of a size
- * the thread has not met yet, or sends a canon batch to canon-task.ts. {@link failedBatch}
- * writes a batch that could not be solved (on the main thread, after a retry failed).
+ * The solving side of batching, on whichever thread solves: {@link runTask} turns a
+ * {@link BatchTask} into its output bytes on the thread's engines (engines.ts), or sends a canon
+ * batch to canon-task.ts; {@link failedBatch} writes a batch that could not be solved.
  */
 import {
   type BatchResult,
@@ -38,17 +36,11 @@ export interface WorkerData {
   solvers: string[];
   /** The kernel modules the main thread compiled (wasm.ts compiledKernels): the worker compiles none of them again. */
   kernels?: Record<string, WasmModule>;
-  /**
-   * Nice levels the worker lowers its own thread's priority by once its engines have loaded
-   * (Linux; priority.ts lowerThreadPriority). @default 0: the priority it started with
-   */
+  /** Nice levels the worker lowers its thread's priority by once its engines have loaded (Linux; priority.ts). @default 0 */
   nice?: number;
 }
 
-/**
- * What a worker posts once its engines are loaded. piscina counts a pool's first workers as ready
- * from the moment they are created, so the pool listens for this instead (see pool.ts).
- */
+/** What a worker posts once its engines are loaded (piscina counts its first workers ready as soon as they exist). */
 export const ENGINES_LOADED = "sudoku-wasm: engines loaded";
 
 /** The kernels' count for a clue repeated in a row, column or box. */
@@ -78,9 +70,9 @@ function fastText(task: BatchTask, k: number): string {
 }
 
 /**
- * Does a batch's work on `engines`: its solutions ({@link solveTask}), or its minlex forms when it
- * is a canon batch (canon-task.ts). A batch with records of a size whose engine is not loaded yet
- * ({@link BatchEngines.loadMissing}) is solved once it is: a promise then.
+ * Does a batch's work on `engines`: its solutions, or its minlex forms for a canon batch. A batch
+ * with a size whose engine is not loaded yet ({@link BatchEngines.loadMissing}) is solved once it
+ * is: a promise then.
  */
 export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {
   if (task.canon) return canonTask(engines, task);
@@ -88,17 +80,6 @@ export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | 
   const loading = texts.groups.size > 0 ? engines.loadMissing?.(texts.sides()) : null;
   if (loading) return loading.then(() => solveWithTexts(engines, task, texts));
   return solveWithTexts(engines, task, texts);
-}
-
-/**
- * Solves one batch: the fast records in one {@link solveGroup} call straight from their cell
- * bytes; the others parsed (parseRecord gives the unreadable ones their error), grouped by size
- * and alphabet, one solveGroup call per group; then every record, in order, in the task's
- * output format, as bytes. Shared by the worker and the in-process (`--threads 0`) path. Every
- * size of the batch's records has its engine in `engines` (see {@link runTask}).
- */
-export function solveTask(engines: BatchEngines, task: BatchTask): BatchOutcome {
-  return solveWithTexts(engines, task, readTexts(task));
 }
 
 /** The records of a batch read as text: the unreadable ones' records, and the others by size and alphabet. */
@@ -142,7 +123,11 @@ function readTexts(task: BatchTask): TextRecords {
   return texts;
 }
 
-/** Solves a batch whose text records `texts` has read (see {@link solveTask}). */
+/**
+ * Solves one batch: the fast records in one {@link solveGroup} call from their cell bytes, the
+ * text records (read by {@link readTexts}) one call per size and alphabet; then every record, in
+ * order, in the task's output format, as bytes.
+ */
 function solveWithTexts(engines: BatchEngines, task: BatchTask, texts: TextRecords): BatchOutcome {
   const began = performance.now() - texts.readMs;
   const count = task.lines.length;
@@ -193,12 +178,7 @@ function solveWithTexts(engines: BatchEngines, task: BatchTask, texts: TextRecor
   return { ...out.outcome(), spent: taskBuffers(task), solveMs: performance.now() - began };
 }
 
-/**
- * The jsonl or csv records of the `fastCount` fast records of `task`, solved, as the 9×9 kernel
- * writes them (SolverEngine.recordsOutput: faster than the host's writer, which serves the other
- * records and engines without it); null for another output, or when the engine does not write
- * records.
- */
+/** The jsonl or csv records of the fast records as the 9×9 kernel writes them (SolverEngine.recordsOutput); null for another output or engine. */
 function kernelRecords(engine: SolverEngine, task: BatchTask, fastCount: number, guesses: boolean): KernelRecords | null {
   const output = task.output;
   if ((output !== "jsonl" && output !== "csv") || engine.recordsOutput === undefined) return null;
@@ -238,10 +218,8 @@ function lineTally(counts: ArrayLike<number>, nodes: ArrayLike<number>, count: n
 }
 
 /**
- * The outcome of `count` 9×9 puzzles just solved (`result`), in `line` output, as the 9×9 kernel
- * writes it (SolverEngine.lineOutput), copied into `out` when it fits (else a copy of its own);
- * null when the engine does not write lines or a puzzle was rejected. A batch of fast records
- * only is written so.
+ * A batch of fast records only in `line` output, as the 9×9 kernel writes it (SolverEngine.lineOutput),
+ * copied into `out` when it fits; null when the engine writes no lines or a puzzle was rejected.
  */
 function kernelLines(engine: SolverEngine, count: number, result: BatchResult, out?: Uint8Array): BatchOutcome | null {
   if (engine.lineOutput === undefined) return null;
@@ -255,7 +233,6 @@ function kernelLines(engine: SolverEngine, count: number, result: BatchResult, o
 
 const encoder = new TextEncoder();
 
-/** The fast records of a batch, solved. */
 interface FastResults {
   /** The kernel's results: views valid until the 9×9 engine's next call. */
   result: BatchResult;
@@ -281,10 +258,9 @@ function fastStatus(found: number, timedOut: boolean): number {
 }
 
 /**
- * A batch's output as bytes, with its tally and first error messages. A fast record is the 9×9
- * kernel's bytes when it wrote them (jsonl, csv), else its format's writer's, from its cell bytes
- * and the solution's digits (no string made); every other record is the writer's, from its text
- * and its {@link SolveRecord}.
+ * A batch's output as bytes, with its tally and first error messages. A fast record is the
+ * kernel's bytes when it wrote them, else the format writer's from its cell bytes and solution
+ * digits (no string made); every other record is the writer's, from its text and SolveRecord.
  */
 class OutcomeWriter {
   readonly tally = STATUSES.map(() => 0);
@@ -369,11 +345,7 @@ class OutcomeWriter {
   }
 }
 
-/**
- * The outcome of a batch the solver failed on twice (a worker that threw or died): every record
- * of it, in order, with status `error` and a message naming its file, its line and the reason.
- * The run goes on with the next batch.
- */
+/** A batch the solver failed on twice: every record, in order, with status `error` naming its file, line and the reason. */
 export function failedBatch(task: BatchTask, failure: unknown): BatchOutcome {
   const reason = failure instanceof Error ? failure.message : String(failure);
   const count = task.lines.length;

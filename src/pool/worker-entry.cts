@@ -1,12 +1,8 @@
 /**
- * The file each piscina worker loads: CommonJS, importing the worker module (worker.ts). piscina
- * loads a worker file with require() first, and on Node 20.20 require() of an ES module is
- * linked by a call that aborts the whole process when the worker is terminated meanwhile
- * ("FATAL ERROR: v8::Module::IsGraphAsync must be used on an instantiated module", exit 134):
- * a run short enough to end while its workers start, then closes the pool as they load. import()
- * links the same module safely. piscina awaits this module's default export (the handler, once
- * the worker module has loaded its engines) before it takes tasks. The worker module has no
- * top-level await, for the same reason (worker.ts).
+ * The file each piscina worker loads: CommonJS, importing the worker module with import(). piscina
+ * require()s a worker file first, and on Node 20.20 require() of an ES module aborts the process
+ * when the worker is terminated meanwhile ("v8::Module::IsGraphAsync must be used on an
+ * instantiated module"). piscina awaits the default export (the handler) before taking tasks.
  */
 
 /**

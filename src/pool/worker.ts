@@ -1,12 +1,8 @@
 /**
- * The piscina worker: loads its engines ({@link ThreadEngines}: the 9×9 one at once, the others
- * with the first record of their size), from the registry ids the pool passes in `workerData`
- * (`solve --solver`) and on the kernel modules the main thread compiled, lowers its thread's
- * priority by `workerData.nice` (Linux, priority.ts), says so ({@link ENGINES_LOADED}), then
- * solves one {@link BatchTask} or {@link RecordsTask} per call. A batch it fails on ends it
- * (piscina starts another; see retire.ts). Runs compiled and bundled into one file
- * (dist/cli/worker.mjs, by scripts/bundle-cli.mjs), imported by the entry piscina loads
- * (worker-entry.cts).
+ * The piscina worker: loads its engines ({@link ThreadEngines}) from the pool's `workerData` on the
+ * kernel modules the main thread compiled, lowers its priority by `workerData.nice`, says
+ * {@link ENGINES_LOADED}, then solves one {@link BatchTask} or {@link RecordsTask} per call; a batch
+ * it fails on ends it (retire.ts). Bundled into dist/cli/worker.mjs, imported by worker-entry.cts.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
@@ -61,11 +57,8 @@ function handler(engines: ThreadEngines) {
 }
 
 /**
- * The handler, once the engines have loaded; the entry (worker-entry.cts) hands this promise to
- * piscina. Not a top-level await: a module with one is evaluated asynchronously, and on Node 20.20
- * a worker terminated during that evaluation aborts the whole process ("Check failed:
- * (location_) != nullptr" in SourceTextModule::ExecuteAsyncModule), as a pool closed while its
- * workers start does. A module without one is evaluated in one synchronous step.
+ * The handler once the engines have loaded, which the entry hands to piscina. Not a top-level await:
+ * on Node 20.20 a worker terminated while such a module is evaluated aborts the process.
  */
 export default ThreadEngines.open(solvers).then((engines) => {
   lowerThreadPriority(nice ?? 0); // only now: its engines load at full priority, so that it starts no later than before

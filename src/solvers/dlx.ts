@@ -1,24 +1,9 @@
 /**
- * `dlx`: Knuth's Algorithm X with dancing links, on typed arrays.
- *
- * Exact cover matrix: 324 columns, one per constraint (`exactCoverColumns` in units.ts, plus 1
- * for the root), and one row per (cell, digit) candidate the clues allow, a ring of 4 nodes.
- *
- *   node 0           root of the ring of active column headers
- *   nodes 1–81       "cell c is filled"              1 + cell
- *   nodes 82–162     "row r holds digit d"           82 + row * 9 + d-1
- *   nodes 163–243    "column k holds digit d"        163 + column * 9 + d-1
- *   nodes 244–324    "box b holds digit d"           244 + box * 9 + d-1
- *   nodes 325…       row nodes, 4 per candidate (≤ 729 candidates)
- *
- *   left/right  horizontal ring (headers: active columns; rows: the candidate's 4 nodes)
- *   up/down     vertical ring through a column header and its row nodes
- *   columnOf    the header of a row node;  columnSize  row nodes left in a column
- *   cellOf, digitOf   the candidate a row node stands for
- *
- * Columns that the clues already satisfy are left out (the matrix is built for the clues'
- * complement). Each level chooses the column with the fewest rows (the first on ties);
- * a guess is a chosen column with two or more rows. Recursion depth ≤ 81.
+ * `dlx`: Knuth's Algorithm X with dancing links, on typed arrays. Node 0 is the root; nodes 1–324
+ * the column headers (cell filled, row-digit, column-digit, box-digit: `exactCoverColumns` + 1);
+ * from 325 on, one ring of 4 row nodes per (cell, digit) candidate the clues allow. Columns the
+ * clues satisfy are left out. Each level takes the column with the fewest rows (the first on
+ * ties); a guess is a chosen column of two or more rows. Recursion depth ≤ 81.
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
@@ -142,11 +127,7 @@ export class DlxEngine implements SolverEngine {
     left[right[column]] = column;
   }
 
-  /**
-   * The open column with the fewest rows (the first on ties), or ROOT when none is open; the
-   * first with at most one row at once. Columns of one row are forced, so the order they are
-   * taken in changes the nodes but not the state the search branches from, nor its guesses.
-   */
+  /** The open column with the fewest rows (the first on ties; at once one of at most one), or ROOT when none is open. */
   private smallestColumn(): number {
     const { right, columnSize } = this;
     let best = ROOT,

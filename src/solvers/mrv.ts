@@ -1,22 +1,14 @@
 /**
- * `mrv`: the fast Sicily 1317 solver of seed 004 (fewest candidates first).
- *
- *   grid[cell]                   81 bytes, 0 = empty
- *   allowed[cell * 9 + digit-1]  1 while `digit` is still a candidate of `cell`
- *   candidateCount[cell]         how many `allowed` flags of the cell are set
- *   trail[0 .. trailTop)         cells whose flag was cleared, undone in reverse on backtrack
- *
- * Each level scans all 81 cells for the empty one with the fewest candidates (the first
- * such in row-major order), returns at once when an empty cell has none, and tries each
- * candidate: place it, clear that digit from the peers that still allow it, recurse, undo.
- * Recursion depth ≤ 81. A guess is a chosen cell with two or more candidates.
+ * `mrv`: the fast Sicily 1317 solver of seed 004. Per-cell candidate flags and counts; each level
+ * takes the empty cell with the fewest candidates (the first in row-major order; none: back at
+ * once), tries each, clears it from the peers and recurses; a trail undoes the flags on backtrack.
+ * A guess is a chosen cell with two or more candidates.
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
 import { PEERS, PEER_COUNT, SearchTally, candidateMasks } from "./units.js";
 
-/** Seed 004's solver: per-cell candidate flags and counts, branch on the fewest candidates. */
 export class MrvEngine implements SolverEngine {
   private readonly grid = new Uint8Array(CELLS);
   private readonly allowed = new Uint8Array(CELLS * 9);

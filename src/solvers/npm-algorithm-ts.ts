@@ -1,12 +1,7 @@
 /**
- * `npm:algorithm.ts`: a thin adapter over `@algorithm.ts/sudoku` (its `SudokuSolver`, a DLX
- * over plain arrays), used only as an outside reference, for every box size it takes (2–5 here).
- * The package is an optional peer (see peer.ts): imported when this solver is loaded.
- *
- * The package takes a board of N² numbers, -1 for empty and 0..N-1 for symbols 1..N, and its
- * `solve()` answers only "is there a solution" (it stops at the first). So this adapter
- * counts at most 1 whatever the limit: it cannot prove uniqueness, and a puzzle with several
- * solutions comes back with count 1. No guesses, no work cap (the budget is ignored).
+ * `npm:algorithm.ts`: an adapter over `@algorithm.ts/sudoku`'s `SudokuSolver` (DLX over arrays; an
+ * optional peer, peer.ts), an outside reference for box sizes 2–5. Its `solve()` stops at the first
+ * solution, so it counts at most 1 and cannot prove uniqueness. No guesses; the budget is ignored.
  */
 import type { Grid } from "../model/puzzle.js";
 import type { SearchStats, SolverEngine } from "./solver.js";

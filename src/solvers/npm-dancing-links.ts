@@ -1,18 +1,8 @@
 /**
- * `npm:dancing-links`: a thin adapter over the `dancing-links` package (Knuth's DLX, the
- * fastest exact-cover solver on npm), used only as an outside reference, for every grid size
- * (4×4 to 25×25). The package is an optional peer (see peer.ts): imported when this solver is loaded.
- *
- * A grid of side N (box B, N = B²) goes in as exact cover over 4N² columns:
- *
- *   0 … N²−1       cell c is filled                 (c = row·N + column)
- *   N² … 2N²−1     row r holds digit d              (N² + r·N + d − 1)
- *   2N² … 3N²−1    column k holds digit d
- *   3N² … 4N²−1    box b holds digit d              (boxes numbered row-major)
- *
- * One sparse row per clue, and one per digit an empty cell can take given the clues; a row's
- * data is `cell · N + digit − 1`. On 9×9 these are the 324 columns of units.ts. The package
- * counts up to the limit itself; it reports no guesses and has no work cap, so the budget is ignored.
+ * `npm:dancing-links`: an adapter over the `dancing-links` package (an optional peer, peer.ts), an
+ * outside reference for every size. A grid of side N is exact cover over 4N² columns (cell filled,
+ * row-digit, column-digit, box-digit), one sparse row per clue and per candidate of an empty cell,
+ * whose data is `cell · N + digit − 1`. No guesses, no work cap: the budget is ignored.
  */
 import type { Grid } from "../model/puzzle.js";
 import type { SearchStats, SolverEngine } from "./solver.js";

@@ -1,8 +1,6 @@
 /**
- * Optional peer packages: the npm solvers the bench compares against (`npm:dancing-links`,
- * `npm:algorithm.ts`). The library never needs them, so they are optional peerDependencies,
- * imported only when such a solver is loaded, by a specifier no bundler follows; when one is
- * missing, the registry row says so with the command that installs it.
+ * Optional peer packages: the npm solvers the bench compares against. The library never needs them;
+ * they are imported only when such a solver is loaded, by a specifier no bundler follows.
  */
 
 /** An npm package a comparison solver wraps, at the version the adapter was written for. */
@@ -21,11 +19,7 @@ export function missingPeerMessage(peer: PeerPackage): string {
   return `needs the optional package ${peer.name}, which is not installed: ${installCommand(peer)}`;
 }
 
-/**
- * True when `peer` resolves from this package (Node, Deno, Bun, browsers with an import map).
- * Where the runtime cannot resolve ahead of importing (some bundles), it answers true and the
- * import itself gives the error.
- */
+/** True when `peer` resolves from this package; true too where the runtime cannot tell before importing (the import then fails). */
 export function peerInstalled(peer: PeerPackage): boolean {
   const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
   if (typeof resolve !== "function") return true;

@@ -1,11 +1,6 @@
 /**
- * `queue`: the HDU 1426 backtracker of seed 002.
- *
- * State is one 81-byte working grid (0 = empty) and the list of its empty cells, built
- * once before the search in row-major order. Level i of the depth-first search fills the
- * i-th listed cell with each digit 1–9 that scanning its row, column and box allows.
- * Recursion depth is the number of empty cells (≤ 81). A guess is counted when a second
- * digit passes the check at the same visit of a cell.
+ * `queue`: the HDU 1426 backtracker of seed 002: level i fills the i-th empty cell of a list built
+ * before the search, with each digit that scanning its row, column and box allows.
  */
 import { CELLS } from "../model/shape.js";
 import { ScanningBacktracker } from "./units.js";

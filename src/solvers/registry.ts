@@ -1,10 +1,6 @@
 /**
- * The solver registry: every solver the library, the bench and the CLI can reach, of every grid
- * size, listed once. `createSolver({ solver: id })` (index.ts), `--solvers a,b` (bench, profiler)
- * and `solve --solver` select from it; `--help` lists it with the sizes each row takes.
- *
- * Adding a solver is one file (an engine, see solver.ts) and one row here. The default engine of
- * a size is the first row that takes it (so the fastest come first).
+ * The solver registry: every solver the library, the bench and the CLI can reach, listed once.
+ * Adding a solver is one engine file and one row here; a size's default is the first row taking it.
  */
 import type { KernelSource } from "../kernel/kernel-source.js";
 import { SHAPES, SHAPE_9, shapeOfSide } from "../model/shape.js";
@@ -35,7 +31,6 @@ export type BuiltinSolverId =
  */
 export type SolverId = BuiltinSolverId | (string & Record<never, never>);
 
-/** How to load an engine. */
 export interface LoadOptions {
   /** Where a WASM row's kernel comes from instead of the file beside this package (see {@link KernelSource}). @default undefined */
   kernel?: KernelSource;
@@ -218,7 +213,6 @@ export function findSolver(id: SolverId): SolverInfo {
   return info;
 }
 
-/** True when the row takes grids of side `size`. */
 export const takesSize = (info: SolverInfo, size: number): boolean => info.sizes.includes(size);
 
 /** "4×4, 9×9" for a row's sizes. */

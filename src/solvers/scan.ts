@@ -1,11 +1,6 @@
 /**
- * `scan`: the LeetCode 37 backtracker of seed 001.
- *
- * State is one 81-byte working grid (0 = empty). Each search level scans the grid from
- * cell 0 for the first empty cell, tries digits 1–9 there, and accepts a digit after
- * scanning its row, column and box for it (no lookup tables). Recursion depth is the
- * number of empty cells (≤ 81). A guess is counted when a second digit passes the check
- * at the same visit of a cell.
+ * `scan`: the LeetCode 37 backtracker of seed 001: each level scans the grid for the first empty
+ * cell and accepts a digit after scanning its row, column and box for it (no tables).
  */
 import { CELLS } from "../model/shape.js";
 import { ScanningBacktracker } from "./units.js";

@@ -1,13 +1,7 @@
 /**
- * The one solver contract, for every grid size.
- *
- * Every solver — the WASM kernels, the TypeScript baselines and the npm peers used for
- * comparison — is a {@link SolverEngine} for one grid size (the registry's `load(size)` makes
- * it): it counts the solutions of a validated N²-byte grid up to a limit, writes the first one
- * into a caller-owned buffer, reports its guesses when it can and honours a node budget (the
- * shape of tdoku's `solve()`). {@link Solver} holds one engine per size and routes each puzzle
- * to the engine of its size; {@link batchRecords} is the one place kernel output becomes
- * records (Solver, the CLI's workers and judge mode all go through it).
+ * The one solver contract: a {@link SolverEngine} per grid size counts the solutions of a checked
+ * N²-byte grid up to a limit under a node budget; {@link Solver} routes each puzzle to the engine
+ * of its size; {@link batchRecords} is the one place kernel output becomes records.
  */
 import {
   type Alphabet,
@@ -30,42 +24,26 @@ export const STATUSES = ["solved", "unsolvable", "multiple", "invalid", "timeout
 
 export type Status = (typeof STATUSES)[number];
 
-/**
- * What one search reports besides its count. Reused across calls: engines overwrite every field.
- * A figure the engine cannot tell is NaN, here and in {@link BatchResult}; a record shows it as
- * null (JSON has no NaN) and a report as `n/a`.
- */
+/** What one search reports besides its count; engines overwrite every field. A figure an engine cannot tell is NaN (null in a record). */
 export interface SearchStats {
-  /**
-   * Guesses: alternatives taken at a branch point while others were left untried. What branches is
-   * engine-defined: a cell's candidates, or (the 9×9 kernel) also a band's digit configurations.
-   * NaN when the engine cannot tell.
-   */
+  /** Alternatives taken at a branch point while others were left untried (a cell's candidates, or a band's digit configurations); NaN when the engine cannot tell. */
   guesses: number;
-  /** True when the search stopped because it ran out of budget before reaching the limit. */
+  /** The budget ran out before the limit was reached. */
   timedOut: boolean;
 }
 
 export interface SolverEngine {
   /**
-   * Count the solutions of `puzzle` (N² bytes for the size the engine was loaded for, 0 empty,
-   * 1..N, clues already checked) up to `limit`,
-   * write the first solution found into `solution` (untouched when none) and fill `stats`.
-   * `budget` caps the work (search nodes, engine-defined); Infinity for no cap.
-   * Returns the number of solutions found, at most `limit`.
+   * Counts the solutions of `puzzle` (N² bytes, 0 empty, clues already checked) up to `limit`
+   * under `budget` search nodes (Infinity: no cap), writes the first into `solution` (untouched
+   * when none) and fills `stats`.
    */
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number;
 
-  /**
-   * Present on engines that solve a whole batch in one call (the WASM kernels): `count` puzzles
-   * of N² bytes each, packed; `budget` as for countSolutions. Its presence is the engine's batch
-   * capability ({@link solvesBatches}).
-   */
+  /** Solves `count` packed puzzles in one call (the WASM kernels); its presence is the batch capability ({@link solvesBatches}). */
   solveBatch?(puzzles: Uint8Array, count: number, limit: number, budget: number): BatchResult;
 
-  // The capabilities of an engine that solves in its own memory (the WASM kernels, wasm.ts's
-  // WasmKernel): each is present on the engines that have it, and callers test for it, never
-  // for a class.
+  // The capabilities of an engine that solves in its own memory (wasm.ts's WasmKernel); callers test for each, never for a class.
 
   /** Room for `count` puzzles in the engine's memory: a view to write them into (valid until the next call). With {@link run}: the in-place batch ({@link solvesInPlace}). */
   input?(count: number): Uint8Array;
@@ -106,7 +84,6 @@ export interface KernelRecords {
   result: KernelResult;
 }
 
-/** True when the engine solves a whole batch in one call. */
 export function solvesBatches(engine: SolverEngine): engine is SolverEngine & Required<Pick<SolverEngine, "solveBatch">> {
   return engine.solveBatch !== undefined;
 }
@@ -117,10 +94,7 @@ export interface BatchResult {
   counts: Int32Array;
   /** Guesses per puzzle; NaN where the engine cannot tell (an engine of one puzzle per call, see {@link solvePacked}). */
   guesses: Int32Array | Float64Array;
-  /**
-   * Search nodes (states propagated) per puzzle, negative where the budget stopped the search.
-   * An engine of one puzzle per call counts none: NaN, or -Infinity where the budget stopped it.
-   */
+  /** Search nodes per puzzle, negative where the budget stopped the search (NaN or -Infinity from an engine of one puzzle per call). */
   nodes: Int32Array | Float64Array;
   /** count × N² bytes: the first solution of each puzzle (undefined content when count is 0). */
   solutions: Uint8Array;
@@ -135,16 +109,12 @@ export interface KernelResult extends BatchResult {
 export interface SolveOptions {
   /** Stop counting at this many solutions: 1 finds one, 2 proves uniqueness. @default 2 */
   limit?: number;
-  /**
-   * Work cap per puzzle in engine-defined search nodes (Infinity: none); a puzzle over it
-   * reports `timeout`. @default none for 9×9, {@link LARGE_GRID_BUDGET} for the other sizes
-   */
+  /** Work cap per puzzle in search nodes (Infinity: none); a puzzle over it reports `timeout`. @default none for 9×9, {@link LARGE_GRID_BUDGET} otherwise */
   budget?: number;
   /** The symbols of the puzzles of its size, e.g. "ABCDEFGHIJKLMNOP" for 16×16; detected when absent. @default undefined */
   alphabet?: Alphabet;
 }
 
-/** The result of solving one puzzle. */
 export interface SolveRecord {
   status: Status;
   /** Solutions found, up to the limit (so 2 means "at least 2" with the default limit). */
@@ -165,15 +135,11 @@ export function statusOf(count: number, timedOut = false): Status {
   return count === 0 ? "unsolvable" : count === 1 ? "solved" : "multiple";
 }
 
-/** A record for input that could not be read. */
 export function invalidRecord(error: string): SolveRecord {
   return { status: "invalid", count: 0, solution: null, guesses: null, error };
 }
 
-/**
- * The budget word the kernels take for a node budget: 0 (no cap) for Infinity, NaN or ≤ 0,
- * else the budget rounded up, at most 2^31-1.
- */
+/** The kernels' budget word: 0 (no cap) for Infinity, NaN or ≤ 0, else the budget rounded up, at most 2^31-1. */
 export function kernelBudget(budget: number): number {
   if (!(budget > 0) || !Number.isFinite(budget)) return 0;
   return Math.min(Math.ceil(budget), 0x7fffffff);
@@ -216,11 +182,7 @@ interface NodeBufferClass {
 const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
 const latin1 = new TextDecoder("latin1");
 
-/**
- * Writes the solutions of a batch (N² bytes each, 1..N) as text in one alphabet: {@link load}
- * maps a whole batch to character codes in one pass, then {@link text} reads each puzzle's.
- * One per alphabet, reused across batches.
- */
+/** Writes a batch's solutions (N² bytes each) as text in one alphabet, the whole batch in one pass; one per alphabet, reused. */
 export class SolutionWriter {
   /** Character code of each symbol (index = symbol); null when a symbol is outside Latin-1. */
   private readonly codes: Uint8Array | null;
@@ -297,10 +259,7 @@ export interface RecordStyle {
   rejected?(i: number, count: number): SolveRecord;
 }
 
-/**
- * The one function that turns kernel output into records: record i of `count` solved puzzles,
- * from `counts[i]`, `guesses[i]`, `nodes[i]` (negative: the budget stopped it) and solution i.
- */
+/** The one function that turns kernel output into records (`nodes[i]` negative: the budget stopped it). */
 export function batchRecords(result: BatchResult, count: number, style: RecordStyle): SolveRecord[] {
   const records = new Array<SolveRecord>(count);
   style.writer.load(result.solutions, count, style.cells);
@@ -322,10 +281,8 @@ export function resultRecord(result: BatchResult, i: number, style: RecordStyle)
 }
 
 /**
- * Solves `puzzles` (packed, N² bytes each) on `engine`: one solveBatch call when the engine has
- * one, else one countSolutions call per puzzle into result arrays of the same layout, where the
- * guesses are the engine's (NaN when it cannot tell) and the nodes, which it does not count, are
- * NaN (-Infinity where the budget stopped the search).
+ * Solves packed `puzzles` on `engine`: one solveBatch call, or one countSolutions call per puzzle
+ * into arrays of the same layout (nodes not counted: NaN, or -Infinity where the budget stopped it).
  */
 export function solvePacked(engine: SolverEngine, puzzles: Uint8Array, count: number, cells: number, limit: number, budget: number): BatchResult {
   if (solvesBatches(engine)) return engine.solveBatch(puzzles, count, limit, budget);
@@ -345,11 +302,7 @@ export function solvePacked(engine: SolverEngine, puzzles: Uint8Array, count: nu
   return result;
 }
 
-/**
- * The budget of a 4×4, 16×16 or 25×25 puzzle when the caller sets none: a blanked 25×25 grid
- * can search for hours, and one puzzle must not stall a batch (or a run). An explicit budget,
- * Infinity included, lifts it. 9×9 puzzles have no cap by default: the hardest take milliseconds.
- */
+/** The budget of a 4×4, 16×16 or 25×25 puzzle when the caller sets none: a blanked 25×25 grid can search for hours. 9×9 puzzles have no default cap. */
 export const LARGE_GRID_BUDGET = 1_000_000;
 
 /** The node budget of a puzzle of `cells` cells under `budget` (undefined: the default of its size, see {@link LARGE_GRID_BUDGET}). */
@@ -357,11 +310,7 @@ export function budgetFor(cells: number, budget: number | undefined): number {
   return budget ?? (cells === 81 ? Infinity : LARGE_GRID_BUDGET);
 }
 
-/**
- * The puzzles of a group: a function that writes them packed (N² bytes each, 0 empty, 1..N)
- * into the array it is given, or 9×9 puzzles as text, 81 bytes each as in a line (`1`–`9` a
- * clue, any other byte an empty cell).
- */
+/** A group's puzzles: a function writing them packed (N² bytes, 0 empty) into the array given, or 9×9 text, 81 bytes each (`1`–`9` a clue, any other byte empty). */
 export type GroupPuzzles = ((packed: Uint8Array) => void) | { text: Uint8Array };
 
 /** The cell of each byte of 9×9 text: 1–9 for the digits, 0 for any other. */
@@ -376,7 +325,6 @@ export function writeTextCells(text: Uint8Array, packed: Uint8Array): void {
   for (let i = 0; i < packed.length; i++) packed[i] = TEXT_CELL[text[i]];
 }
 
-/** Writes `puzzles` into `packed` (see {@link GroupPuzzles}). */
 function writePuzzles(puzzles: GroupPuzzles, packed: Uint8Array): void {
   if (typeof puzzles === "function") return puzzles(packed);
   writeTextCells(puzzles.text, packed);
@@ -388,12 +336,9 @@ export function solvesInPlace(engine: SolverEngine): engine is SolverEngine & Re
 }
 
 /**
- * The one batch function every solving path ends in (Solver.solveMany and judge mode through it,
- * the CLI's workers and `--threads 0`, the bench's threads rows): `count` puzzles of `cells`
- * cells ({@link GroupPuzzles}), solved on `engine` under `limit` and the budget of their size
- * ({@link budgetFor}). An engine that solves in place gets them written straight into its
- * memory (text converted there); the results are then views into it, valid until the engine's
- * next call, so read them first.
+ * The batch function every solving path ends in: `count` puzzles solved on `engine` under `limit`
+ * and the budget of their size. An engine that solves in place gets them written into its memory;
+ * the results are then views into it, valid until the engine's next call.
  */
 export function solveGroup(engine: SolverEngine, cells: number, count: number, puzzles: GroupPuzzles, limit: number, budget?: number): BatchResult {
   const nodes = budgetFor(cells, budget);
@@ -448,20 +393,10 @@ export interface CheckedOptions {
   alphabet: Alphabet | undefined;
 }
 
-// ── a batch of inputs: read, solved, written as records ────────────────────────────────────
-//
-//   inputs ── readInputs ──► ReadBatch ── solveRead (on the engines' thread) ──► SolvedBatch
-//                            (structured-cloneable: cells bytes, puzzles, records)      │
-//   records in input order ◄──────────────────── batchRecordsInOrder ◄────────────────┘
-//
-// Solver.solveMany runs the three on one thread; the pool (src/pool/solver-pool.ts) reads and writes
-// records on the main thread and solves on a worker.
+// A batch: inputs ── readInputs ──► ReadBatch ── solveRead ──► SolvedBatch ── batchRecordsInOrder ──► records.
+// Solver.solveMany runs all three on one thread; the pool reads and writes on the main thread and solves on a worker.
 
-/**
- * The inputs of one batch, read: the 9×9 lines of digits as cell bytes (81 each, no string, grid
- * or object per puzzle), every other puzzle read whole, and the records of the inputs that
- * cannot be solved; each with its position among the inputs.
- */
+/** The inputs of one batch, read: 9×9 lines of digits as cell bytes, other puzzles read whole, unreadable inputs as records; each with its position. */
 export interface ReadBatch {
   /** Inputs in all. */
   count: number;
@@ -486,9 +421,8 @@ export interface SolvedBatch {
 }
 
 /**
- * Writes `inputs` into `text` as bytes, 81 per line, when every one is a string of 81 ASCII
- * characters (9×9 lines, the common case), a run of lines per native call (Node's Buffer); false
- * for any other inputs, or without Buffer (`text` then partly written).
+ * Writes `inputs` into `text`, 81 bytes per line, when each is a string of 81 ASCII characters,
+ * a run of lines per native call; false otherwise, or without Buffer (`text` then partly written).
  */
 export function linesText(inputs: readonly (string | Grid)[], text: Uint8Array): boolean {
   if (NodeBuffer === undefined || text.length < inputs.length * CELLS) return false;
@@ -502,20 +436,15 @@ export function linesText(inputs: readonly (string | Grid)[], text: Uint8Array):
   return true;
 }
 
-/**
- * Lines joined per write in {@link linesText}: 81 kB of text, under V8's large-object size, so
- * that each joined string dies young instead of growing the old generation (a whole batch joined
- * at once made the collector mark the pool's kept records more often).
- */
+/** Lines joined per write in {@link linesText}: 81 kB, under V8's large-object size, so each joined string dies young. */
 const TEXT_RUN = 1000;
 
 /** Arrays of at least this many inputs are read through {@link linesText} (a shorter one, a solve() call, line by line: cheaper for a few). */
 const TEXT_LINES = 64;
 
 /**
- * Reads `inputs` into a batch: with `digits` (only for a 9×9 engine that solves batches, which
- * rejects a repeated clue itself), each 9×9 line of digits goes there as cell bytes; every other
- * input is read with {@link readPuzzle} (`alphabet` applying), a bad one becoming its record.
+ * Reads `inputs` into a batch: with `digits` (a 9×9 batch engine, which rejects a repeated clue
+ * itself) each 9×9 line of digits as cell bytes; every other input with {@link readPuzzle}.
  */
 export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet | undefined, digits: DigitLines | null): ReadBatch {
   if (digits !== null && Array.isArray(inputs) && inputs.length >= TEXT_LINES && linesText(inputs, digits.textRoom(inputs.length))) {
@@ -531,12 +460,7 @@ export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet |
   return readDone(batch, count, digits);
 }
 
-/**
- * Reads `count` 9×9 lines written as bytes, 81 each (strings of 81 ASCII characters, as
- * {@link linesText} writes them), as {@link readInputs} reads those strings: the lines of digits
- * into `digits` as cells, in one pass when every line is one, every other line read with
- * {@link readPuzzle} from its text. readInputs reads a long array so, and the pool's workers a batch.
- */
+/** Reads `count` 9×9 lines written as bytes ({@link linesText}) as {@link readInputs} reads those strings; in one pass when every line is digits. */
 export function readTextLines(text: Uint8Array, count: number, alphabet: Alphabet | undefined, digits: DigitLines): ReadBatch {
   const batch = emptyBatch();
   digits.reserve(count);
@@ -588,7 +512,6 @@ const EMPTY_SLOTS = new Int32Array(0);
 /** The solution writer of each alphabet, made once per thread. */
 const writers = new Map<Alphabet, SolutionWriter>();
 
-/** The solution writer of `alphabet` on this thread. */
 export function writerOf(alphabet: Alphabet): SolutionWriter {
   let writer = writers.get(alphabet);
   if (!writer) writers.set(alphabet, (writer = new SolutionWriter(alphabet)));
@@ -596,9 +519,8 @@ export function writerOf(alphabet: Alphabet): SolutionWriter {
 }
 
 /**
- * Solves a read batch on `engines` (one per grid side): the other puzzles grouped by size and
- * alphabet, one {@link solveGroup} call and their records per group, then the digit lines in one
- * call, last, so that its results (views into the 9×9 engine, when it is a kernel) stay valid.
+ * Solves a read batch on `engines` (one per side): the other puzzles grouped by size and alphabet,
+ * then the digit lines in one call, last, so that its results (views into the kernel) stay valid.
  */
 export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadBatch, options: CheckedOptions): SolvedBatch {
   const { limit, budget } = options;
@@ -662,10 +584,9 @@ export function batchRecordsInOrder(batch: ReadBatch, solved: SolvedBatch, repor
 }
 
 /**
- * The records of a solved batch, one per input in input order, as a function of the input's
- * position; `reportsGuesses` is the 9×9 engine's. When every input is a 9×9 line of digits (the
- * common case), each record is made when it is asked for, so a caller that takes them one at a
- * time holds one at a time; `writer` holds the batch's solutions until it loads another batch's.
+ * The records of a solved batch as a function of the input's position. When every input is a 9×9
+ * line of digits, each record is made when asked for, so a caller taking them one at a time holds
+ * one at a time; `writer` holds the batch's solutions until it loads another batch's.
  */
 export function orderedRecords(batch: ReadBatch, solved: SolvedBatch, reportsGuesses: boolean, writer: SolutionWriter): (i: number) => SolveRecord {
   const { cells, digitCount, digitSlots } = batch;
@@ -686,11 +607,7 @@ export function readsDigitLines(engines: ReadonlyMap<number, SizeEngine>, alphab
   return nine !== undefined && solvesBatches(nine.engine) && readsNineByNineAsDigits(alphabet);
 }
 
-/**
- * The user-facing solver: parsing, records and batches over one engine per grid size
- * (side N → engine). Each puzzle goes to the engine of its size; a size without one gives an
- * `invalid` record saying so.
- */
+/** The user-facing solver: one engine per grid side; a size without one gives an `invalid` record saying so. */
 export class Solver {
   /** The one-puzzle input of {@link solve}, reused. */
   private readonly one: (string | Grid)[] = [""];
@@ -722,11 +639,7 @@ export class Solver {
     }
   }
 
-  /**
-   * Solve many puzzles of any mix of sizes; one record each, in input order. Each size's valid
-   * puzzles go to its engine together: in one call when it solves batches. 9×9 lines of digits
-   * (the common case) are read straight into one buffer of cells, without a grid each.
-   */
+  /** Solves many puzzles of any mix of sizes; one record each, in input order, each size's puzzles in one engine call when it solves batches. */
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
     options ??= {}; // solve(p, null) reads like solve(p)
     const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
@@ -751,10 +664,7 @@ export class Solver {
   }
 }
 
-/**
- * The 9×9 lines of digits of a batch, read into one buffer of cells (81 bytes each, 0 empty)
- * with each one's position among the inputs: no string, grid or object per puzzle.
- */
+/** The 9×9 lines of digits of a batch in one buffer of cells (81 bytes each, 0 empty) with each one's position: no object per puzzle. */
 export class DigitLines {
   cells: Uint8Array;
   slots: Int32Array;
@@ -772,11 +682,7 @@ export class DigitLines {
     this.slots = new Int32Array(room);
   }
 
-  /**
-   * Reads `line` as the next puzzle, the input at position `slot`. False, with nothing kept, when
-   * it is not 81 digits and empty marks (`.`, `0`): the caller reads it the slow way, which says
-   * why. A repeated clue is not looked for: the batch engine rejects it (count -2).
-   */
+  /** Reads `line` as the next puzzle at position `slot`; false, with nothing kept, unless it is 81 digits and empty marks (a repeated clue is left to the engine). */
   add(line: string, slot: number): boolean {
     if (line.length !== CELLS) return false;
     const at = this.count * CELLS;
@@ -819,11 +725,7 @@ export class DigitLines {
   }
 }
 
-/**
- * A copy of `array` with room for at least `least` elements (twice its length, or more): a plain
- * Int32Array or Uint8Array, also for a Node Buffer (whose constructor, called with new, is
- * deprecated: DEP0005).
- */
+/** A copy of `array` with room for at least `least` elements (not `new Buffer`, deprecated: DEP0005). */
 export function grown<T extends Int32Array | Uint8Array>(array: T, least: number): T {
   const Kind = (array instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (length: number) => T;
   const copy = new Kind(Math.max(least, array.length * 2));

@@ -1,21 +1,13 @@
 /**
- * `tables`: the row/column/box table backtracker of seeds 000 and 003 (POJ 2676).
- *
- *   grid[cell]                      81 bytes, 0 = empty
- *   inRow[row * 10 + digit]         1 when `digit` is already in that row
- *   inColumn[column * 10 + digit]   same for columns
- *   inBox[box * 10 + digit]         same for boxes (numbered row-major)
- *
- * The search visits cells in row-major order (`search(cell + 1)`), skips clues, and
- * places each digit whose three table entries are clear. Recursion depth ≤ 81. A guess is
- * counted when a second digit passes the check at the same visit of a cell.
+ * `tables`: the row/column/box table backtracker of seeds 000 and 003 (POJ 2676): cells in
+ * row-major order, clues skipped, each digit whose three table entries are clear placed in turn.
+ * A guess is counted when a second digit passes at the same visit of a cell.
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
 import { BOX_OF, COLUMN_OF, ROW_OF, SearchTally } from "./units.js";
 
-/** Seeds 000/003's solver: cells in row-major order, digits checked in boolean tables. */
 export class TablesEngine implements SolverEngine {
   private readonly grid = new Uint8Array(CELLS);
   private readonly inRow = new Uint8Array(90);

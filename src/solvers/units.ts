@@ -1,16 +1,9 @@
 /**
- * Tables and bookkeeping shared by the pure-TypeScript baselines.
- *
- *   ROW_OF[cell], COLUMN_OF[cell], BOX_OF[cell]   0–8, from the cell's units in puzzle.ts
- *   PEERS[cell * 20 + i]                          the 20 peers of a cell, row peers first
- *   candidate mask                                bit d (1 << d) set when digit d is still free
- *   exact-cover column                            0–80 cell, 81–161 row-digit, 162–242 column-digit,
- *                                                 243–323 box-digit (the Sudoku as exact cover)
- *
- * A *node* is one digit placement tried by a search; a budget caps the nodes of one search.
- * {@link SearchTally} counts solutions up to the limit and nodes against the budget, so that
- * every baseline stops, reports and copies its first solution the same way;
- * {@link ScanningBacktracker} is the search the two scanning baselines share.
+ * Tables and bookkeeping shared by the pure-TypeScript baselines: each cell's row, column, box and
+ * 20 peers; candidate masks (bit d set while digit d is free); exact-cover columns. A *node* is one
+ * placement tried; {@link SearchTally} counts solutions against the limit and nodes against the
+ * budget so every baseline stops and reports alike; {@link ScanningBacktracker} is the search of
+ * the two scanning baselines.
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS, SIZE, UNITS } from "../model/shape.js";
@@ -28,9 +21,7 @@ function unitIndexOf(firstUnit: number): Uint8Array {
   return table;
 }
 
-/** The row (0–8) of each cell. */
 export const ROW_OF = unitIndexOf(0);
-/** The column (0–8) of each cell. */
 export const COLUMN_OF = unitIndexOf(SIZE);
 /** The box (0–8) of each cell, boxes numbered row-major. */
 export const BOX_OF = unitIndexOf(2 * SIZE);

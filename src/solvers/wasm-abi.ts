@@ -1,36 +1,21 @@
 /**
- * An engine over any WebAssembly module that exports a C-style Sudoku entry point, the one
- * tdoku's benchmark driver calls (wasm32, so every pointer and size_t is an i32):
+ * An engine over any WebAssembly module (wasm32) exporting tdoku's benchmark entry point:
  *
  *   size_t solve(const char *puzzle, size_t limit, uint32_t flags, char *solution, size_t *guesses)
  *
- *   puzzle    81 ASCII bytes, row by row: '1'–'9' a clue, '.' an empty cell; then a NUL (a C
- *             string: tdoku takes an 82nd byte of '.' or more for its 729-byte pencilmark form)
- *   limit     count solutions up to this (1 finds one, 2 proves uniqueness)
- *   flags     0 (reserved; tdoku uses bits for its own options)
- *   solution  81 bytes the solver fills with the first solution as ASCII digits
- *   guesses   a u32 the solver sets to its guesses; left at 0xFFFFFFFF it means "cannot tell"
- *   returns   the number of solutions found, at most `limit`
- *
- * Memory: the module exports `memory`. The 170 bytes of arguments (82 + 81, up to 3 of padding,
- * 4) go where the module's exported allocator puts them (`malloc(size)`, or `alloc(size)`),
- * called once; a module without one gets a fixed buffer: the loader grows memory by one 64 KiB
- * page and uses its start. Allocators that take fresh pages from memory.grow (C's sbrk, Rust's
- * dlmalloc) leave that page alone; a module whose allocator bumps through all of memory
- * (AssemblyScript's stub runtime) must export `malloc`.
- * Imported functions (WASI, `env.abort`, …) are stubbed: calling one is an error naming it, but
- * for random bytes, which are given; a WASI reactor's `_initialize` runs first.
- *
- * Every failure of a module is one message naming its file and what it did: a trap in solve (with
- * the trap's reason), a solve that returns a 64-bit integer, an allocator whose pointer leaves no
- * room for the arguments, a memory that cannot grow by the page the arguments need.
+ * `puzzle` is 81 ASCII bytes ('1'–'9', '.') and a NUL; `flags` is 0; `solution` gets the first
+ * solution's 81 digits; `guesses` left at 0xFFFFFFFF means "cannot tell"; it returns the solutions
+ * found, at most `limit`. The arguments go where the module's `malloc` (or `alloc`) puts them, else
+ * in a 64 KiB page the loader grows memory by (an allocator bumping through all of memory, as
+ * AssemblyScript's stub runtime, must export `malloc`). Imports are stubbed, each an error naming
+ * it when called, but for random bytes; a WASI reactor's `_initialize` runs first. Every failure is
+ * one message naming the module's file and what it did.
  */
 import { readFile } from "node:fs/promises";
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
 
-/** The exports the ABI needs. */
 interface AbiExports {
   memory: WebAssembly.Memory;
   solve(puzzle: number, limit: number, flags: number, solution: number, guesses: number): number;
@@ -46,19 +31,10 @@ const NO_GUESSES = 0xffffffff;
 const DOT = 46;
 const ZERO = 48;
 
-/**
- * The imports a module may call for random bytes, given: (buffer, length) → 0, the bytes written.
- * An emscripten STANDALONE_WASM reactor's `_initialize` calls `env.getentropy` (a tdoku build
- * left with its bytes unwritten solved puzzles wrong, or recursed without end); WASI's is
- * `random_get`.
- */
+/** The imports a module may call for random bytes (emscripten's `env.getentropy`, WASI's `random_get`), given: (buffer, length) → 0. */
 const ENTROPY_IMPORTS = new Set(["env.getentropy", "wasi_snapshot_preview1.random_get"]);
 
-/**
- * Imports for `module`: random bytes where {@link ENTROPY_IMPORTS} names one (written into the
- * memory `memory()` gives once the module is instantiated), and for every other function one that
- * throws when called, naming the import, so a module that needs a host can still load.
- */
+/** Imports for `module`: random bytes where {@link ENTROPY_IMPORTS} names one, else a function throwing when called, naming the import. */
 function stubImports(module: WebAssembly.Module, source: string, memory: () => WebAssembly.Memory): WebAssembly.Imports {
   const imports: Record<string, Record<string, WebAssembly.ImportValue>> = {};
   for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
@@ -184,9 +160,7 @@ export async function instantiateAbiSolver(bytes: BufferSource, source: string):
   const instance = await WebAssembly.instantiate(module, stubImports(module, source, linked));
   memory = instance.exports.memory as WebAssembly.Memory | undefined;
   const exports = abiExports(instance, source);
-  // A WASI reactor (emscripten's STANDALONE_WASM, wasi-sdk's -mexec-model=reactor, asc's
-  // --exportStart _initialize) sets up its memory and globals in `_initialize`, which must run
-  // once before any other export: without it, solve may overflow the stack or read zeros.
+  // A WASI reactor sets up its memory in `_initialize`, which must run once before any other export.
   const initialize = instance.exports._initialize;
   if (typeof initialize === "function") {
     try {
@@ -198,7 +172,6 @@ export async function instantiateAbiSolver(bytes: BufferSource, source: string):
   return new WasmAbiEngine(exports, source);
 }
 
-/** Loads a wasm-abi solver from a .wasm file. */
 export async function loadAbiSolver(path: string): Promise<WasmAbiEngine> {
   const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
     throw new Error(`${path}: cannot read the wasm-abi solver (${error.code ?? error.message})`);

@@ -16,19 +16,11 @@ export interface SolveInput {
   /** The name records and errors carry (the path, or `<stdin>`). */
   name: string;
   open(): Readable;
-  /**
-   * The input when it is a regular file, which the run reads itself, through two reused buffers
-   * ({@link fileChunks}), not through `open()`: its path, or (standard input redirected from a
-   * file) its descriptor, as `fs.open` takes either.
-   */
+  /** A regular file's path, or descriptor (standard input redirected from a file): read through {@link fileChunks}, not `open()`. */
   file?: string | number;
 }
 
-/**
- * The bytes of `input`, chunk by chunk: its file's through {@link fileChunks} (`chunkBytes` at a
- * time), else `stream`'s (opened by the caller, which may destroy it to stop the reading). A
- * failure while reading, or UTF-16/32 input, is an {@link InputReadError} naming the input.
- */
+/** The bytes of `input`, chunk by chunk (its file's, else `stream`'s); a read failure or UTF-16/32 input is an {@link InputReadError} naming it. */
 export function inputChunks(input: SolveInput, stream: Readable | null, chunkBytes?: number): AsyncGenerator<Uint8Array> {
   return named(input.name, utf8Chunks(stream ?? fileChunks(input.file!, chunkBytes)));
 }
@@ -56,10 +48,7 @@ async function* named<T>(name: string, source: AsyncGenerator<T>): AsyncGenerato
   }
 }
 
-/**
- * Byte order marks of the encodings read as something else, longest first: a file that starts
- * with one is not UTF-8, and reading it as UTF-8 would give one garbled record per line.
- */
+/** Byte order marks of other encodings, longest first: read as UTF-8, such a file would give one garbled record per line. */
 const FOREIGN_BYTE_ORDER_MARKS: readonly { name: string; bytes: readonly number[] }[] = [
   { name: "UTF-32 LE", bytes: [0xff, 0xfe, 0x00, 0x00] },
   { name: "UTF-32 BE", bytes: [0x00, 0x00, 0xfe, 0xff] },
@@ -78,10 +67,7 @@ export function checkUtf8Start(head: Uint8Array): void {
   }
 }
 
-/**
- * The chunks of `stream` as bytes; an input that starts with a UTF-16 or UTF-32 byte order mark
- * throws, naming the encoding, before any of it is read (the first 4 bytes are held for that).
- */
+/** The chunks of `stream` as bytes; UTF-16 or UTF-32 input (its byte order mark) throws before any of it is read. */
 export async function* utf8Chunks(stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<Buffer> {
   let head: Buffer | null = Buffer.alloc(0);
   for await (const chunk of stream) {
@@ -102,26 +88,17 @@ export async function* utf8Chunks(stream: AsyncIterable<Uint8Array | string>): A
   }
 }
 
-/**
- * Bytes a file is read in at a time. Each chunk costs a round of the event loop and a read on
- * libuv's thread pool, whose wake-ups cost tens of µs on a VM. A `--threads 0` run of 3M lines
- * with the kernel's call skipped (the host's work alone, start-up included) took 0.88–1.01 s
- * with 64 KiB chunks (800 lines), a fifth of it waiting for reads, and 0.46–0.48 s with 1 MiB
- * (AMD EPYC, 2 cores).
- */
+/** Bytes a file is read in at a time: each chunk costs a round of the event loop and a read on libuv's thread pool. */
 export const FILE_CHUNK_BYTES = 1 << 20;
 
 /**
- * The bytes of the file at `path` (from offset `from`, when given), chunk by chunk, read into
- * two buffers in turn: while the consumer takes one chunk, the next is read into the other
- * buffer, so the run never waits for the disk (or the page cache) between chunks. A chunk's buffer is read into again once the
- * consumer asks for the next chunk, so it must be done with a chunk by then (as
- * {@link LineSplitter.push} is: it copies what it keeps). A file stream would allocate a
- * buffer per chunk, and those are garbage the run holds until a full collection (see pool/batch.ts).
+ * The bytes of the file at `path` (from `from`), read into two reused buffers in turn: the next
+ * chunk is read while the consumer takes this one, which must be done with it by the next request
+ * (LineSplitter.push copies what it keeps). A file stream's buffer per chunk would be garbage held
+ * until a full collection.
  */
 export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES, from?: number): AsyncGenerator<Uint8Array> {
-  // A number is a file descriptor that stays open (standard input redirected from a file), read
-  // from where it stands unless `from` is given.
+  // A number is a descriptor that stays open, read from where it stands unless `from` is given.
   const handle = typeof path === "number" ? null : await open(path, "r");
   const fd = handle?.fd ?? (path as number);
   let position = from ?? (handle === null ? null : 0);
@@ -149,12 +126,7 @@ export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK
 /** fs.read as a promise: reads from `position`, or from the descriptor's current position for null. */
 const readAt = promisify(read);
 
-/**
- * Starts reading the next `bytes` of `fd` (from `position`, or where it stands) into `buffer`.
- * Its failure is handled at once (and thrown again where the read is awaited): while the
- * consumer takes the chunk before it, a failed read must not end the process as an unhandled
- * rejection.
- */
+/** Starts reading the next `bytes` of `fd` into `buffer`; its failure is handled at once (thrown where awaited), never an unhandled rejection. */
 function readAhead(fd: number, buffer: Buffer, bytes: number, position: number | null): Promise<{ bytesRead: number }> {
   const reading = readAt(fd, buffer, 0, bytes, position);
   reading.catch(() => {});

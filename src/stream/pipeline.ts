@@ -6,24 +6,16 @@
  *        └──── waits while maxInFlight batches are out ◄──────── OrderedOutput: oldest first,
  *                                                                 waits for the stream's 'drain'
  *
- * A 9×9 line of digits goes from the chunk's bytes into the batch's cell bytes (the reader's
- * fast path) and comes back as output bytes; only the other records are read as strings.
+ /**
+ * A 9×9 line of digits goes from the chunk's bytes into the batch's cell bytes and comes back as
+ * output bytes; only the other records are read as strings. At most `maxInFlight` batches are
+ * out and no chunk is read while the oldest waits to be written, so memory stays constant; output
+ * follows input order whatever order the workers finish in.
  *
- * Memory stays constant: at most `maxInFlight` batches are out, and no chunk is read
- * while the oldest batch waits to be written. Output follows input order exactly,
- * whatever order the workers finish in.
- *
- * Batches are sized to the work in flight ({@link batchCapacity}): about a (2 × workers)th of
- * the records still to come, between {@link MIN_BATCH} and `batchSize`, so a small file still
- * reaches every worker and the last batches shrink as the input runs out; and for workers, to
- * about {@link BATCH_TARGET_MS} of solving at the rate the solved batches report, so hard
- * puzzles (40 times an easy one's time) keep both cores busy to the end. When the input ends,
- * or a record read has waited {@link INPUT_PAUSE_MS} unsent (a slow producer on a pipe, whether
- * it pauses or trickles), the records read are sent at once, split over the idle workers; each
- * batch is written as soon as it is solved and the batches before it are written.
- *
- * The batches' buffers are used again (../pool/batch.ts): an input file is read into one
- * buffer, and each batch's buffers go back to the pool once its bytes are written.
+ * Batches are sized by {@link batchCapacity}: a (2 × workers)th of the records still to come, and
+ * for workers about {@link BATCH_TARGET_MS} of solving, so hard puzzles keep every core busy to the
+ * end. At the end of an input, or when a record has waited {@link INPUT_PAUSE_MS} unsent (a slow
+ * producer on a pipe), the records read are sent at once, split over the idle workers.
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
@@ -66,16 +58,12 @@ export interface StreamSettings {
   header?: boolean;
   /** Aborted: stop reading, write the batches already sent (whole records, in order), and return. */
   stop?: AbortSignal;
-  /**
-   * False: every record is read as text, none from the bytes (the path the fast one must match
-   * byte for byte; tests compare the two). @default true
-   */
+  /** False: every record is read as text (the path the fast one must match byte for byte). @default true */
   fastPath?: boolean;
   /** Set: the batches' work is `canon` (../pool/canon-task.ts), not solving. */
   canon?: CanonRequest;
 }
 
-/** What a run found. */
 export interface StreamTotals {
   /** Records per status (see STATUSES). */
   tally: number[];
@@ -185,11 +173,8 @@ export const INPUT_PAUSE_MS = 50;
 /** The smallest batch sized to the work (a batch sent at a pause or at the end may be smaller). */
 export const MIN_BATCH = 64;
 /**
- * Bytes of a chunk read that are split into lines at a time (see the read loop): a file is read
- * in chunks of FILE_CHUNK_BYTES (1 MiB: each read costs a round of the event loop), but the
- * batches of a whole chunk, sealed at once, would be held beside those in flight: on 3M records
- * with 2 threads and a 64 MB heap, `--out jsonl` peaked at 142 MB RSS that way, 128–132 MB fed
- * 64 KiB at a time (121 MB with 64 KiB reads; 0a2cee6).
+ * Bytes of a chunk split into lines at a time: the batches of a whole 1 MiB chunk, sealed at
+ * once, would be held beside those in flight and raise the peak memory.
  */
 const FEED_BYTES = 1 << 16;
 /** Bytes per record assumed before the first chunk is read: one 9×9 line. */
@@ -205,11 +190,8 @@ export interface ReadSoFar {
 }
 
 /**
- * Records per batch for the records still to come: about a (2 × workers)th of them, so every
- * worker gets a share of what is left, between {@link MIN_BATCH} and `batchSize`. The records to
- * come are the bytes left at the bytes per record read so far, for a file; for standard input
- * as many as were read (so batches grow geometrically from the smallest). Divided by the shard
- * count: a shard solves one record in N.
+ * Records per batch for the records still to come (bytes left at the bytes per record so far; for
+ * standard input as many as were read): a (2 × workers)th of them per shard, from {@link MIN_BATCH} to `batchSize`.
  */
 export function batchCapacity(read: ReadSoFar, batchSize: number, workers: number, shards = 1, msPerRecord?: number | null): number {
   let toCome: number;
@@ -222,19 +204,12 @@ export function batchCapacity(read: ReadSoFar, batchSize: number, workers: numbe
   return Math.max(Math.min(MIN_BATCH, batchSize), Math.min(batchSize, share, timedBatch(msPerRecord)));
 }
 
-/**
- * Solving time a batch for the workers is sized to, once the rate is known: short, so that every
- * worker has work to the end of the input and a slow batch holds back the output of the batches
- * after it (written in order) only briefly; long next to what sending a batch costs (tens of µs).
- */
+/** Solving time a worker batch is sized to: short, so a slow batch holds back the ordered output briefly; long next to a send's cost. */
 export const BATCH_TARGET_MS = 25;
 /** Records per batch for the workers before any batch is solved: hard puzzles take 40 times as long as easy ones. */
 export const FIRST_BATCH = 256;
 
-/**
- * The records that take {@link BATCH_TARGET_MS} at `msPerRecord` (null: not known yet, {@link FIRST_BATCH});
- * no cap when absent (the main thread alone: nothing to balance).
- */
+/** The records that take {@link BATCH_TARGET_MS} at `msPerRecord` (null: {@link FIRST_BATCH}; undefined: no cap, the main thread alone). */
 function timedBatch(msPerRecord: number | null | undefined): number {
   if (msPerRecord === undefined) return Infinity;
   if (msPerRecord === null) return FIRST_BATCH;
@@ -243,11 +218,7 @@ function timedBatch(msPerRecord: number | null | undefined): number {
 
 type Step = IteratorResult<Uint8Array> | "pause" | "solved" | "stop";
 
-/**
- * Settles with "pause" after `ms`, rounded up to a whole millisecond (cancelled with the returned
- * function). Node keeps one list of timers per duration: a fractional duration, new at every
- * wait, made a list (and a place in its queue of lists) per chunk read.
- */
+/** Settles with "pause" after `ms`, rounded up to a whole ms (Node keeps one timer list per duration). */
 function pauseAfter(ms: number): [Promise<"pause">, () => void] {
   let timer: NodeJS.Timeout | undefined;
   const paused = new Promise<"pause">((resolve) => (timer = setTimeout(() => resolve("pause"), Math.ceil(ms))));
@@ -255,10 +226,8 @@ function pauseAfter(ms: number): [Promise<"pause">, () => void] {
 }
 
 /**
- * Settles with "stop" when `signal` aborts, for one wait (the listener is removed with the
- * returned function). One promise per wait, not one for the whole run: every race against a
- * long-lived promise leaves a reaction on it that holds the race's result (a chunk of lines)
- * until that promise settles, so the run would keep every chunk it read.
+ * Settles with "stop" when `signal` aborts, for one wait: a race against one long-lived promise
+ * would leave a reaction on it holding each race's chunk, so the run would keep every chunk read.
  */
 function stopAfter(signal: AbortSignal | undefined): [Promise<"stop">, () => void] {
   if (signal === undefined) return [new Promise(noop), noop];
@@ -308,9 +277,8 @@ export async function solveStreams(
   const heldTooLong = (): boolean => batches.heldSince !== null && performance.now() - batches.heldSince >= INPUT_PAUSE_MS;
   /**
    * Settles with "pause" when the records held will have waited INPUT_PAUSE_MS, at once when they
-   * have and a worker is idle; never when none are held, or when they have and every worker is
-   * busy (the next batch solved frees one). One reading of the clock decides: with two, the
-   * wait could pass between them and leave a slow producer's records unsent for good.
+   * have and a worker is idle; never when none are held or every worker is busy. One clock reading
+   * decides (with two, the wait could pass between them and leave the records unsent).
    */
   const heldTimer = (): [Promise<"pause">, () => void] => {
     if (batches.heldSince === null) return [new Promise(noop), noop];
@@ -349,9 +317,7 @@ export async function solveStreams(
         next.catch(noop); // a stream destroyed by the stop rejects it, maybe after the loop has left
         let step: Step;
         for (;;) {
-          // While the next chunk is awaited: send the records held for INPUT_PAUSE_MS to an idle
-          // worker (if none is idle, the next batch solved frees one), and write each batch once
-          // it is solved.
+          // While the next chunk is awaited: send records held INPUT_PAUSE_MS to an idle worker, and write each batch once solved.
           if (heldTooLong()) await sendHeld(true);
           const [paused, cancelPause] = heldTimer();
           const [stopped, cancelStop] = stopAfter(settings.stop);
@@ -362,10 +328,7 @@ export async function solveStreams(
           else if (step !== "pause") break;
         }
         if (step === "stop" || step.done) break;
-        // FEED_BYTES of the chunk at a time: the batches sealed from one piece are sent (waiting,
-        // when as many are out as may be, for the oldest to be written) before the next piece is
-        // split, so a large read holds no more batches at once than a small one. ("Slice" is the
-        // main thread's share of a batch, pool.ts.)
+        // FEED_BYTES at a time: a piece's batches are sent (waiting for room in flight) before the next piece is split.
         const chunk = step.value;
         for (let at = 0; at < chunk.length && !settings.stop?.aborted; at += FEED_BYTES) {
           lines.push(chunk.subarray(at, at + FEED_BYTES));

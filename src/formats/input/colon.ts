@@ -1,9 +1,7 @@
 /**
- * The fixture format of tdoku and test/fixtures: `puzzle:count[:solution]` lines.
- * The puzzle is the part before the first colon; the count and solution are not used.
- * Detection gives this reader a line with a colon only when the line has no comma, or when
- * the part before the colon is a whole puzzle (N² cells, no comma): a CSV row with a colon
- * in another field (a URL, a time) stays CSV.
+ * The fixture format of tdoku and test/fixtures: `puzzle:count[:solution]`, the puzzle being the
+ * part before the first colon. A line with a comma is this format only when that part is a whole
+ * puzzle, so a CSV row with a colon in another field stays CSV.
  */
 import { SHAPES } from "../../model/shape.js";
 import type { InputFormat } from "./format.js";
@@ -17,7 +15,6 @@ function isColonLine(line: string): boolean {
   return !puzzle.includes(",") && SHAPES.some((shape) => shape.cells === puzzle.length);
 }
 
-/** The `puzzle:count[:solution]` reader. */
 export function colonFormat(): InputFormat {
   return {
     name: "colon",

@@ -1,11 +1,8 @@
 /**
- * CSV with a header: the puzzle is the column named `quizzes` (Kaggle), `puzzle`, `puzzles`,
- * `quiz`, `question`, `grid` or `sudoku` (any case); other columns (`solutions`, `clues`,
- * `difficulty`, …) are ignored. A header may appear again later (concatenated files).
- * Without a header the first column is the puzzle. A row is a header only when it is one:
- * it names a puzzle column and every field is a column name ({@link isHeaderRow}), so a data
- * row whose `source` is `sudoku` or whose `level` is `grid` is still a record. Fields follow RFC 4180 (csv-parse):
- * quoted fields may hold commas and doubled quotes; a record stays on one line.
+ * CSV: the puzzle is the column named `quizzes`, `puzzle`, `puzzles`, `quiz`, `question`, `grid` or
+ * `sudoku` (any case) of the last header, else the first column. A row is a header only when it
+ * names a puzzle column and every field is a column name ({@link isHeaderRow}). Fields follow RFC
+ * 4180: quoted fields may hold commas and doubled quotes; a record stays on one line.
  */
 import { createRequire } from "node:module";
 import { excerpt } from "../../model/excerpt.js";
@@ -19,11 +16,7 @@ const csvParse = () => (parseQuoted ??= (createRequire(import.meta.url)("csv-par
 /** Header names that mark the puzzle column. */
 export const PUZZLE_COLUMNS: readonly string[] = ["quizzes", "quiz", "puzzle", "puzzles", "question", "grid", "sudoku"];
 
-/**
- * The fields of one CSV line, unquoted and trimmed; a malformed line throws csv-parse's error.
- * A line without quotes is split directly (RFC 4180 allows no comma inside an unquoted
- * field), which is ~100× faster than csv-parse on Kaggle's million-line files.
- */
+/** The fields of one CSV line, unquoted and trimmed (a malformed line throws); a line without quotes is split directly, ~100× faster. */
 export function csvFields(line: string): string[] {
   if (!line.includes('"')) return line.split(",").map((field) => field.trim());
   const [fields] = csvParse()(line, { trim: true, relax_column_count: true }) as string[][];
@@ -38,11 +31,7 @@ const PUZZLE_LENGTHS = new Set(SHAPES.map((shape) => shape.cells));
 /** True when a field can be a column name: empty, or a name ({@link COLUMN_NAME}) that is not as long as a puzzle. */
 const isColumnName = (field: string): boolean => field === "" || (COLUMN_NAME.test(field) && !PUZZLE_LENGTHS.has(field.length));
 
-/**
- * The puzzle column a header row names, or -1 when the row is not a header: a header names a
- * puzzle column ({@link PUZZLE_COLUMNS}) and holds nothing but column names (a data row has
- * a puzzle, an index or other values in it).
- */
+/** The puzzle column a header row names, or -1 when the row is no header (it names no puzzle column, or holds other values). */
 export function isHeaderRow(fields: readonly string[]): number {
   const named = fields.findIndex((field) => PUZZLE_COLUMNS.includes(field.toLowerCase()));
   return named >= 0 && fields.every(isColumnName) ? named : -1;

@@ -1,9 +1,6 @@
 /**
- * The interface every input format implements, and the names `--in` accepts.
- *
- * A reader sees one file's lines, already trimmed, with blank lines and `#` comments
- * removed. It may hold state across lines (a grid in progress, a CSV header) and reports
- * each record it completes through an {@link EmitRecord} callback, exactly once.
+ * The interface every input format implements, and the names `--in` accepts. A reader sees one
+ * file's trimmed lines, blank and `#` lines removed, and reports each record once through {@link EmitRecord}.
  */
 import type { EmitRecord } from "../record.js";
 

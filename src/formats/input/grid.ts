@@ -1,21 +1,12 @@
 /**
- * The grid format: N lines of N cells (9 of 9, 16 of 16, 25 of 25, 4 of 4), one row per line,
- * with or without spaces between cells and with or without separators: `|` between boxes,
- * and rows made of `-`, `+`, `=` and `|` between bands (`------+-------+------`). The first
- * row's width sets N (9 when it is no grid width). Rows of one grid follow each other; a
- * blank line, a line of another format or the end of the file ends a grid early, which gives
- * one invalid record. A row of the wrong width makes the grid invalid but is still counted,
- * so the next grid starts where it should.
+ * The grid format: N lines of N cells, one row per line, with or without spaces and separators
+ * (`|` between boxes, rows of `-+=|` between bands); the first row's width sets N. A blank line,
+ * another format's line or the end of the file ends a grid early (one invalid record); a row of
+ * the wrong width makes the grid invalid but is counted, so the next grid starts where it should.
  *
- *   5 3 . | . 7 . | . . .        53..7....        <- both are row 1
- *   ------+-------+------        (no separators)
- *
- * A 16-character line is either a 16×16 row or a whole 4×4 puzzle. With `lineRuns`, a run of
- * 16-cell rows is one 16×16 grid only when it has at least 2 rows and more than half of them
- * use a symbol outside `1`–`4`; otherwise each row is its own 4×4 record (so a 4×4 line with a
- * bad symbol is one invalid record naming its line and cell, and its neighbours stay puzzles).
- * Real 16×16 rows almost always hold a clue outside `1`–`4`; a 4×4 run has such symbols only
- * in its mistakes.
+ * A 16-character line is a 16×16 row or a whole 4×4 puzzle. With `lineRuns`, a run of 16-cell rows
+ * is one 16×16 grid only when it has at least 2 rows, more than half using a symbol outside `1`–`4`
+ * (real 16×16 rows almost always do); otherwise each row is its own 4×4 record.
  */
 import { KNOWN_ALPHABETS } from "../../model/puzzle.js";
 import { type Shape, SHAPE_9, shapeOfSide } from "../../model/shape.js";
@@ -33,10 +24,7 @@ export function rowCells(line: string): string {
   return line.replace(WHITE_SPACE_AND_BARS, "");
 }
 
-/**
- * True for a line between bands: only `-`, `+`, `=`, `|` and spaces, and not a row of N
- * `-` empties (it has `+` or `=`, or another width; any grid width when `size` is not known yet).
- */
+/** True for a line between bands: only `-+=|` and spaces, and not a row of N `-` empties. */
 export function isSeparatorRow(line: string, size?: number): boolean {
   if (!SEPARATOR_ONLY.test(line)) return false;
   const width = rowCells(line).length;

@@ -1,9 +1,7 @@
 /**
- * The one-line format: N² cell characters on a line — 81 for 9×9 (`1`–`9` for clues and any
- * of `.0_?-*x` for an empty cell), 256 for 16×16, 625 for 25×25 (their alphabets, `.` or `-`
- * empty) — optionally followed by white space and anything else (a rating, a comment), which
- * is ignored. A 16-character line is a 4×4 puzzle only when the `--alphabet` has 4 symbols;
- * otherwise detection gives it to the grid reader (a 16×16 row, or a run of 4×4 lines).
+ * The one-line format: N² cells on a line (9×9: `1`–`9`, `.0_?-*x` empty; other sizes in their
+ * alphabets, `.` or `-` empty), then optionally white space and anything else. A 16-character line
+ * is a 4×4 puzzle only with a 4-symbol `--alphabet`; otherwise it goes to the grid reader.
  */
 import { type Shape, SHAPE_9, SHAPES } from "../../model/shape.js";
 import type { EmitRecord, ReadHints } from "../record.js";

@@ -1,24 +1,15 @@
 /**
- * Format detection: turns one file's lines into records, one format per record.
+ * Format detection: turns one file's lines into records, one format per record. Lines are trimmed;
+ * blank lines end a grid in progress and are skipped, as are `#` comment lines. The first reader
+ * that claims a line reads it: line (N² cells) → colon → csv (a comma) → grid (a row or separator);
+ * sizes may mix. A line nobody claims is one invalid record, except a *header*: a line with a word
+ * (two lowercase letters, not both `x` or of the `--alphabet`) directly followed by a grid's first
+ * row is a title and skipped (Project Euler 96's `Grid 01`); rows hold no words, so a typo never
+ * shifts later grids. `--in FMT` gives every line to that format's reader.
  *
- * Each line is trimmed; blank lines end a grid in progress and are skipped, as are lines
- * starting with `#` (`--alphabet` refuses `#`, so a row never starts with a comment mark).
- * Otherwise the first reader that claims the line reads it, in the order
- * line (N² cells) → colon (`puzzle:count`; see colon.ts) → csv (has a comma) → grid (a row or separator).
- * Grids and lines of every size (4×4, 9×9, 16×16, 25×25) may mix in one file.
- * A grid in progress keeps the lines it claims. A line nobody claims reads as one invalid
- * one-line record, so every non-blank, non-comment line ends up in exactly one record, with
- * one exception: a *header*, a line with a word in it (two lowercase letters in a row, not
- * both `x` or symbols of the `--alphabet`), not a CSV or N² line, directly followed by the
- * first row of a grid, is a title and is skipped (Project Euler 96: `Grid 01`, then 9 rows).
- * A row with a typo is no header (rows hold no words), so a typo never shifts later grids.
- * A line over the maximum length (lines.ts) is one invalid record saying so.
- * `--in FMT` skips detection and gives every line to that format's reader.
- *
- * The fast path: a line of exactly 81 cell bytes (`1`–`9` and the empty marks), maybe white
- * space after them, read while no grid is open and no header is held, is the record the line
- * reader would make of it (the 81 characters, no error), so it is read from the bytes and handed
- * to {@link EmitCells} without ever becoming a string. Every other line takes the path above.
+ * The fast path: a line of exactly 81 cell bytes (`1`–`9`, the empty marks, maybe trailing white
+ * space) read while no grid is open and no header is held is the record the line reader would
+ * make, so it goes to {@link EmitCells} from the bytes without ever becoming a string.
  */
 import type { EmitRecord, ReadHints } from "../record.js";
 import { type LineSink, type LongLine, MAX_LINE_LENGTH } from "../lines.js";
@@ -33,10 +24,7 @@ import type { InputFormat, InputFormatName } from "./format.js";
 import { gridFormat, isSeparatorRow, rowCells } from "./grid.js";
 import { lineFormat } from "./line.js";
 
-/**
- * Receives `count` records of the fast path, of the lines from `line` on, one after another: their
- * 81 cell bytes each from `start` of `bytes` (read them before returning).
- */
+/** Receives `count` fast-path records of the lines from `line` on: 81 cell bytes each from `start` of `bytes` (read them before returning). */
 export type EmitCells = (line: number, bytes: Uint8Array, start: number, count: number) => void;
 
 /** 1 for each byte that is a 9×9 cell of the fast path (`1`–`9`, the CLI's empty marks), else 0. */
@@ -64,10 +52,7 @@ export class RecordReader implements LineSink {
   private readonly forced: InputFormat | null;
   private readonly alphabet: string;
 
-  /**
-   * `emitCells`, when given, takes the records of the fast path (see the file comment); without
-   * it every record goes to `emit`.
-   */
+  /** `emitCells`, when given, takes the fast-path records; without it every record goes to `emit`. */
   constructor(
     private readonly emit: EmitRecord,
     format: InputFormatName = "auto",
@@ -107,10 +92,7 @@ export class RecordReader implements LineSink {
     else this.readLongLine(text, length);
   }
 
-  /**
-   * {@link LineSink.fast}: reads the line at `start` of `bytes` when it is a fast-path line and
-   * the reader is idle (no grid open, no header held); returns the position of its line end, or -1.
-   */
+  /** {@link LineSink.fast}: reads a fast-path line while the reader is idle; the position of its line end, or -1. */
   fast(bytes: Uint8Array, start: number, end: number): number {
     if (!this.fastFormat || this.held !== null || this.grid.open) return -1;
     let at = start + CELLS;

@@ -1,17 +1,13 @@
 /**
- * What the output formats write into: a growing byte buffer ({@link ByteOutput}), and one record
- * as every format reads it ({@link OutputRecord}). Each format (line.ts, grid.ts, jsonl.ts,
- * csv.ts) has one writer on the host, for every record the 9×9 kernel does not write itself
- * (its fast records' line, jsonl and csv: src/pool/solve-task.ts): the fast 9×9 lines from
- * bytes (the cells as read and the solutions' digits, no string made), the others from text.
+ * What the output formats write into: a growing byte buffer ({@link ByteOutput}) and one record as
+ * every format reads it ({@link OutputRecord}). Each format has one host writer, for every record
+ * the 9×9 kernel does not write itself: fast 9×9 lines from bytes (no string made), others from text.
  */
 import { STATUSES, type Status, grown } from "../../solvers/solver.js";
 
 /**
- * One record to write, filled anew for each (a writer keeps nothing of it). The puzzle and the
- * solution are text, or bytes when the text is null: those of the fast 9×9 lines, ASCII that
- * needs no quoting or escaping in any format (the cells as read: `1`–`9` and the empty marks;
- * the solution's digits).
+ * One record to write, filled anew for each. The puzzle and solution are text, or bytes when the
+ * text is null (fast 9×9 lines: ASCII that needs no quoting or escaping in any format).
  */
 export interface OutputRecord {
   /** 0-based in the run. */
@@ -35,7 +31,6 @@ export interface OutputRecord {
   error: string | null;
 }
 
-/** A record with nothing in it yet, to be filled. */
 export function outputRecord(): OutputRecord {
   return {
     index: 0,
@@ -73,7 +68,6 @@ export function solutionDigits(cells: Uint8Array, count: number, into: Uint8Arra
 
 const encoder = new TextEncoder();
 
-/** A DataView of all of `bytes`. */
 function viewOf(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -101,10 +95,8 @@ function copyBytes(to: DataView, at: number, from: DataView, start: number, leng
 }
 
 /**
- * Bytes written one piece after another into a buffer that grows as needed. A writer makes
- * {@link room} for the fixed-size pieces of a record at once; {@link text} makes its own.
- * Bytes are copied four at a time through DataViews (none made per copy: the buffer's, each
- * piece's and those of the last two sources copied from are kept).
+ * Bytes written one piece after another into a buffer that grows as needed ({@link room} for a
+ * record's fixed-size pieces at once), copied four at a time through DataViews kept across copies.
  */
 export class ByteOutput {
   /** Bytes written: `bytes[0 .. at)`. */
@@ -196,5 +188,4 @@ export class ByteOutput {
   }
 }
 
-/** The status words as bytes, by status. */
 export const STATUS_WORDS = Object.fromEntries(STATUSES.map((status) => [status, new Piece(status)])) as Readonly<Record<Status, Piece>>;

@@ -1,11 +1,8 @@
 /**
- * `csv` output: a header, then one row per record with the same columns as `jsonl`
- * (`index,file,line,puzzle,status,solution,count,guesses,error`; status as in jsonl, `timeout`
- * included); empty fields for null.
- * Fields holding a comma, a quote or a line end are quoted (RFC 4180). A text field that a
- * spreadsheet would evaluate as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a
- * carriage return) gets a leading `'` and quotes, as OWASP's CSV-injection advice says: the
- * spreadsheet shows the text and evaluates nothing (a puzzle with `-` empties reads `'-3-…`).
+ * `csv` output: a header, then one row per record with jsonl's columns, empty fields for null.
+ * Fields holding a comma, a quote or a line end are quoted (RFC 4180); a text field a spreadsheet
+ * would evaluate as a formula (starting `=`, `+`, `-`, `@`, tab, CR) gets a leading `'` and quotes
+ * (OWASP's CSV-injection advice).
  */
 import { type ByteOutput, NINE_CELLS, type OutputRecord, STATUS_WORDS, Piece } from "./bytes.js";
 import { type RecordWriter, outputFormat } from "./format.js";
@@ -39,7 +36,6 @@ export function csvFilePiece(file: string): string {
   return `,${csvField(file)},`;
 }
 
-/** Writes the `csv` rows of one file. */
 class CsvWriter implements RecordWriter {
   /** `,NAME,`, made once. */
   private readonly file: Piece;
@@ -87,5 +83,4 @@ class CsvWriter implements RecordWriter {
   }
 }
 
-/** The `csv` format. */
 export const csvOutput = outputFormat("csv", "index,file,line,puzzle,status,solution,count,guesses,error\n", (file) => new CsvWriter(file));

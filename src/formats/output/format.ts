@@ -1,9 +1,7 @@
 /**
- * The interface every output format implements, and the names `--out` accepts.
- * A format writes records as bytes ({@link RecordWriter}, into a {@link ByteOutput}); formats
- * never write to a stream, so workers write their own batches and the main thread only
- * concatenates. Each format has this one writer on the host, for every record but those the
- * 9×9 kernel writes itself (bytes.ts); {@link OutputFormat.format} gives its bytes as text.
+ * The interface every output format implements, and the names `--out` accepts. A format writes
+ * records as bytes into a {@link ByteOutput}, never to a stream, so workers write their own
+ * batches and the main thread only concatenates.
  */
 import type { SolveRecord } from "../../solvers/solver.js";
 import type { ReadRecord } from "../record.js";
@@ -19,7 +17,6 @@ export interface RecordWriter {
   write(out: ByteOutput, record: OutputRecord): void;
 }
 
-/** One output format. */
 export interface OutputFormat {
   readonly name: OutputFormatName;
   /** Written once before the first record ("" for none). */

@@ -1,9 +1,7 @@
 /**
- * `grid` output: the solution as N lines of N symbols (in the input's alphabet), then a blank
- * line; a record without exactly one solution prints its status word (`timeout` included; for `invalid`,
- * the reason) on one line followed by the blank line. The reason is escaped as on stderr
- * (`\n` for a line end in a file name), so a blank line always ends a record: `merge` and
- * `--resume` count records by them.
+ * `grid` output: the solution as N lines of N symbols, then a blank line; without exactly one
+ * solution, the status word (for `invalid`, the reason, escaped) on one line, then the blank line,
+ * so a blank line always ends a record (`merge` and `--resume` count by them).
  */
 import { escapeText } from "../../model/excerpt.js";
 import { type ByteOutput, type OutputRecord, STATUS_WORDS } from "./bytes.js";
@@ -12,7 +10,6 @@ import { type RecordWriter, outputFormat } from "./format.js";
 /** The side of a 9×9 solution given as digits (one row per line). */
 const NINE = 9;
 
-/** Writes a record's `grid` output. */
 const gridWriter: RecordWriter = {
   write(out: ByteOutput, record: OutputRecord): void {
     if (record.status !== "solved") {
@@ -39,5 +36,4 @@ const gridWriter: RecordWriter = {
   },
 };
 
-/** The `grid` format. */
 export const gridOutput = outputFormat("grid", "", () => gridWriter);

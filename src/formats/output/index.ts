@@ -1,4 +1,3 @@
-/** The output formats by name (`--out`). */
 import { csvOutput } from "./csv.js";
 import type { OutputFormat, OutputFormatName } from "./format.js";
 import { gridOutput } from "./grid.js";
@@ -7,7 +6,6 @@ import { lineOutput } from "./line.js";
 
 export { OUTPUT_FORMATS, type OutputFormat, type OutputFormatName } from "./format.js";
 
-/** Every output format, by its `--out` name. */
 export const outputFormats: Readonly<Record<OutputFormatName, OutputFormat>> = {
   line: lineOutput,
   grid: gridOutput,

@@ -1,10 +1,7 @@
 /**
- * `jsonl` output: one JSON object per line with the fields
- * `index` (0-based in the run), `file`, `line` (1-based, where the record starts),
- * `puzzle` (the cells as read), `status` (solved | unsolvable | multiple | invalid | timeout | error),
- * `solution` (first solution found, or null), `count` (solutions found up to the limit),
- * `guesses` (or null) and `error` (the reason a record is invalid, or null).
- * The bytes are JSON.stringify's for that object, written a piece at a time.
+ * `jsonl` output: one JSON object per line, `index` (0-based in the run), `file`, `line` (1-based),
+ * `puzzle` (as read), `status`, `solution` (or null), `count`, `guesses` (or null) and `error` (or
+ * null): JSON.stringify's bytes for that object, written a piece at a time.
  */
 import { STATUSES, type Status } from "../../solvers/solver.js";
 import { type ByteOutput, NINE_CELLS, type OutputRecord, Piece } from "./bytes.js";
@@ -29,7 +26,6 @@ export function jsonlFilePiece(file: string): string {
   return `,"file":${JSON.stringify(file)},"line":`;
 }
 
-/** Writes the `jsonl` records of one file. */
 class JsonlWriter implements RecordWriter {
   /** `,"file":NAME,"line":`, made once. */
   private readonly file: Piece;
@@ -77,5 +73,4 @@ class JsonlWriter implements RecordWriter {
   }
 }
 
-/** The `jsonl` format. */
 export const jsonlOutput = outputFormat("jsonl", "", (file) => new JsonlWriter(file));

@@ -1,13 +1,10 @@
 /**
- * `line` output: one line per record, the N² symbols of the solution (in the input's alphabet)
- * when the puzzle has exactly one, or else the status word alone: `unsolvable`, `multiple`, `invalid`,
- * `timeout` (the search ran out of `--budget`) or `error` (the solver failed on the record's batch).
- * (With `--limit 1` a found solution is printed without proof that it is unique.)
+ * `line` output: per record the N² symbols of the solution when there is exactly one, else the
+ * status word alone (with `--limit 1` a solution is printed without proof that it is unique).
  */
 import { type ByteOutput, NINE_CELLS, type OutputRecord, STATUS_WORDS } from "./bytes.js";
 import { type RecordWriter, outputFormat } from "./format.js";
 
-/** Writes a record's `line` output. */
 const lineWriter: RecordWriter = {
   write(out: ByteOutput, record: OutputRecord): void {
     if (record.status !== "solved") {
@@ -21,5 +18,4 @@ const lineWriter: RecordWriter = {
   },
 };
 
-/** The `line` format. */
 export const lineOutput = outputFormat("line", "", () => lineWriter);

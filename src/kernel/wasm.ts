@@ -46,6 +46,7 @@ export function kernelVariants(): KernelVariant[] {
   return buildFacts.variants;
 }
 
+/** The build of a variant: `release` for the default, else `variants/<name>`. */
 export function variantBuild(name: string): KernelBuild {
   return name === "" ? "release" : `variants/${name}`;
 }

@@ -5,6 +5,7 @@
  * column or a box.
  */
 
+/** The dimensions of one grid size. */
 export interface Shape {
   /** Box side B (2–5). */
   box: number;
@@ -32,6 +33,7 @@ export const SHAPE_9: Shape = SHAPES.find((shape) => shape.box === 3)!;
 /** Symbols (and cells per unit) of a 9×9 grid. */
 export const SIZE = SHAPE_9.size;
 
+/** Cells of a 9×9 grid. */
 export const CELLS = SHAPE_9.cells;
 
 /** The largest shape handled (25×25): what buffers sized for any grid hold. */

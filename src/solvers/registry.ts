@@ -31,6 +31,7 @@ export type BuiltinSolverId =
  */
 export type SolverId = BuiltinSolverId | (string & Record<never, never>);
 
+/** How to load an engine. */
 export interface LoadOptions {
   /** Where a WASM row's kernel comes from instead of the file beside this package (see {@link KernelSource}). @default undefined */
   kernel?: KernelSource;
@@ -213,6 +214,7 @@ export function findSolver(id: SolverId): SolverInfo {
   return info;
 }
 
+/** True when the row takes grids of side `size`. */
 export const takesSize = (info: SolverInfo, size: number): boolean => info.sizes.includes(size);
 
 /** "4×4, 9×9" for a row's sizes. */

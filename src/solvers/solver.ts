@@ -84,6 +84,7 @@ export interface KernelRecords {
   result: KernelResult;
 }
 
+/** True when the engine solves a whole batch in one call. */
 export function solvesBatches(engine: SolverEngine): engine is SolverEngine & Required<Pick<SolverEngine, "solveBatch">> {
   return engine.solveBatch !== undefined;
 }
@@ -115,6 +116,7 @@ export interface SolveOptions {
   alphabet?: Alphabet;
 }
 
+/** The result of solving one puzzle. */
 export interface SolveRecord {
   status: Status;
   /** Solutions found, up to the limit (so 2 means "at least 2" with the default limit). */

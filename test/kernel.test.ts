@@ -291,6 +291,24 @@ describe("kernel variants", () => {
     expect(await nodesOf("variants-debug/pairs")).toEqual(pairs);
   });
 
+  it("with lookahead (its debug build too), propagate the default's states and guess less on the fixture", async () => {
+    // limit 2: a search that finds fewer solutions runs to its end, where both propagate the same states
+    const puzzles = fixture.filter((c) => c.count !== "invalid" && c.count < 2);
+    const packed = new Uint8Array(puzzles.length * 81);
+    puzzles.forEach((c, i) => packed.set(parsePuzzle(c.puzzle), i * 81));
+    const run = async (build: string) => {
+      const result = (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 2);
+      return { nodes: Array.from(result.nodes!), guesses: Array.from(result.guesses!) };
+    };
+    const plain = await run("release");
+    const ahead = await run(variantBuild("lookahead"));
+    expect(ahead.nodes).toEqual(plain.nodes);
+    ahead.guesses.forEach((g, i) => expect(g).toBeLessThanOrEqual(plain.guesses[i]));
+    const total = (counts: number[]) => counts.reduce((sum, n) => sum + n, 0);
+    expect(total(ahead.guesses)).toBeLessThan(total(plain.guesses));
+    expect(await run("variants-debug/lookahead")).toEqual(ahead);
+  });
+
   it("stop at the node budget and say so", async () => {
     const kernel = await WasmKernel.create(undefined, variantBuild("none"));
     const hard = parsePuzzle(solvable[0].puzzle);

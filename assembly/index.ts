@@ -1827,7 +1827,7 @@ const FRAME_HOME: usize = LOOK != 0 ? memory.data(CHILD_DEPTH * 4, 4) : 0;
 const HOME_BIT: u32 = 6;
 
 @inline function childAt(depth: i32, buffer: u32): usize {
-  return CHILD_STATES + (<usize>depth * 6 + <usize>buffer) * STATE_BYTES;
+  return CHILD_STATES + (<usize>buffer * CHILD_DEPTH + <usize>depth) * STATE_BYTES;
 }
 
 /**

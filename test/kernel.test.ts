@@ -311,6 +311,12 @@ describe("kernel variants", () => {
     const total = (counts: number[]) => counts.reduce((sum, n) => sum + n, 0);
     expect(total(ahead.guesses)).toBeLessThan(total(plain.guesses));
     expect(await run("variants-debug/lookahead")).toEqual(ahead);
+    // a search for one solution is the default's, step for step
+    const one = async (build: string) => {
+      const result = (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 1);
+      return { counts: Array.from(result.counts), nodes: Array.from(result.nodes!), guesses: Array.from(result.guesses!) };
+    };
+    expect(await one(variantBuild("lookahead"))).toEqual(await one("release"));
   });
 
   it("stop at the node budget and say so", async () => {

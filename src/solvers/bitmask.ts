@@ -156,7 +156,7 @@ export interface BitmaskOptions {
    */
   digitsRootAbove?: number;
   /**
-   * LOOKAHEAD: every alternative of a branch propagated before one is taken; one alive is taken with no guess.
+   * LOOKAHEAD: every alternative of a branch propagated before one is taken, one alive taken with no guess (a limit above 1).
    * @default false
    */
   lookahead?: boolean;
@@ -609,7 +609,7 @@ export class BitmaskEngine implements SolverEngine {
     const loaded = this.loadPuzzle(puzzle);
     if (loaded <= 0) return loaded;
     const nodeCap = kernelBudget(budget) || Infinity;
-    if (this.options.lookahead) return this.searchAhead(limit, solution, stats, nodeCap);
+    if (this.options.lookahead && limit > 1) return this.searchAhead(limit, solution, stats, nodeCap);
     const s = this.states;
     let guesses = 0;
     let count = 0;

@@ -1847,10 +1847,12 @@ function probeAlternatives(st: usize, depth: i32, held: u32, alternatives: u32, 
     if (buffer == held) buffer++;
     const child = childAt(depth, buffer);
     copyState(child, st);
-    if (propagate(child, applyAlternative(child, bandOrLine, cellOrDigit, alternative))) live |= <u32>1 << buffer;
+    nodes++; // (propagate's count, without its call: a probe is never the root)
+    if (propagateSearch(child, applyAlternative(child, bandOrLine, cellOrDigit, alternative))) live |= <u32>1 << buffer;
     buffer++;
   }
-  if (propagate(st, applyAlternative(st, bandOrLine, cellOrDigit, last))) live |= <u32>1 << HOME_BIT;
+  nodes++;
+  if (propagateSearch(st, applyAlternative(st, bandOrLine, cellOrDigit, last))) live |= <u32>1 << HOME_BIT;
   return live;
 }
 

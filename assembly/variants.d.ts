@@ -14,3 +14,4 @@ declare const HIDDEN_PAIRS: i32;
 declare const ROOT_PAIRS: i32;
 declare const DIGITS_ABOVE: i32;
 declare const DIGITS_ROOT_ABOVE: i32;
+declare const LOOKAHEAD: i32;

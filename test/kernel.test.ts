@@ -194,9 +194,12 @@ describe("batches", () => {
 });
 
 describe("budgets", () => {
-  it("stop the kernel and its twin at the same node budget, keeping what they counted", async () => {
-    const kernel = await WasmKernel.create();
-    const twin = new BitmaskEngine();
+  it.each([
+    { label: "wasm", variant: "", options: {} },
+    { label: "wasm:lookahead", variant: "lookahead", options: { lookahead: true } },
+  ])("stop $label and its twin at the same node budget, keeping what they counted", async ({ variant, options }) => {
+    const kernel = await WasmKernel.create(undefined, variantBuild(variant));
+    const twin = new BitmaskEngine(options);
     const grids = fixture.filter((c) => c.count !== "invalid").map((c) => parsePuzzle(c.puzzle));
     const packed = new Uint8Array(grids.length * 81);
     grids.forEach((grid, i) => packed.set(grid, i * 81));
@@ -223,6 +226,7 @@ describe("the TS twin, by default and with a variant's switches", () => {
     { label: "wasm:plain", variant: "plain", options: { rootPairs: false, digitsRootAbove: 0 }, other: "" },
     { label: "wasm:no-root-pairs", variant: "no-root-pairs", options: { rootPairs: false }, other: "" },
     { label: "wasm:no-digits-root", variant: "no-digits-root", options: { digitsRootAbove: 0 }, other: "" },
+    { label: "wasm:lookahead", variant: "lookahead", options: { lookahead: true }, other: "" },
   ];
   const bundled = ["hard", "hardest"].flatMap((name) =>
     readFileSync(new URL(`../datasets/${name}.txt`, import.meta.url), "utf8")
@@ -289,6 +293,30 @@ describe("kernel variants", () => {
     const pairs = await nodesOf(variantBuild("pairs"));
     expect(total(pairs)).toBeLessThan(total(plain));
     expect(await nodesOf("variants-debug/pairs")).toEqual(pairs);
+  });
+
+  it("with lookahead (its debug build too), propagate the default's states and guess less on the fixture", async () => {
+    // limit 2: a search that finds fewer solutions runs to its end, where both propagate the same states
+    const puzzles = fixture.filter((c) => c.count !== "invalid" && c.count < 2);
+    const packed = new Uint8Array(puzzles.length * 81);
+    puzzles.forEach((c, i) => packed.set(parsePuzzle(c.puzzle), i * 81));
+    const run = async (build: string) => {
+      const result = (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 2);
+      return { nodes: Array.from(result.nodes!), guesses: Array.from(result.guesses!) };
+    };
+    const plain = await run("release");
+    const ahead = await run(variantBuild("lookahead"));
+    expect(ahead.nodes).toEqual(plain.nodes);
+    ahead.guesses.forEach((g, i) => expect(g).toBeLessThanOrEqual(plain.guesses[i]));
+    const total = (counts: number[]) => counts.reduce((sum, n) => sum + n, 0);
+    expect(total(ahead.guesses)).toBeLessThan(total(plain.guesses));
+    expect(await run("variants-debug/lookahead")).toEqual(ahead);
+    // a search for one solution is the default's, step for step
+    const one = async (build: string) => {
+      const result = (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 1);
+      return { counts: Array.from(result.counts), nodes: Array.from(result.nodes!), guesses: Array.from(result.guesses!) };
+    };
+    expect(await one(variantBuild("lookahead"))).toEqual(await one("release"));
   });
 
   it("stop at the node budget and say so", async () => {

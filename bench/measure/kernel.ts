@@ -23,11 +23,7 @@ interface GeneralExports {
   solveBatch(...args: number[]): number;
 }
 
-/**
- * The N×N kernel `module` at box size `box`: today's builds through WasmKernel; one whose
- * solveBatch still takes the box (5 parameters: base, count, box, limit, budget) through a
- * wrapper that passes it.
- */
+/** The N×N kernel `module` at box size `box`: through WasmKernel, or a wrapper for older builds whose solveBatch takes the box. */
 export async function kernelAtBox(module: WasmModule, box: number): Promise<BatchKernel> {
   const { exports } = (await WebAssembly.instantiate(module, { env: { abort: () => {} } })) as unknown as { exports: GeneralExports };
   if (exports.solveBatch.length !== 5) return WasmKernel.create(module, "general", box);

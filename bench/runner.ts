@@ -133,7 +133,9 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
   progress.begin([...rowsOf.values()].reduce((sum, list) => sum + list.length, 0));
   try {
     for (const dataset of plan.datasets) {
-      const draw = drawSeeded(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
+      const picked = seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed);
+      const expectation = plan.expectationOf?.(dataset) ?? expectationOf(dataset.name);
+      const draw: PuzzleDraw = { ...drawPuzzles(dataset, picked, expectation), sampleSizes: new Map(), solverMicros: new Map() };
       for (const row of rowsOf.get(dataset)!) {
         if (plan.signal) await yieldToEventLoop(); // lets a signal that came during the last row be seen
         if (plan.signal?.aborted) break;
@@ -241,12 +243,6 @@ interface PuzzleDraw extends Draw {
   sampleSizes: Map<string, number>;
   /** Per-puzzle µs of each solver's first row, for rows that time no single puzzle (threads). */
   solverMicros: Map<string, Float64Array>;
-}
-
-/** `maxPuzzles` puzzles of the dataset in one seeded order. */
-function drawSeeded(dataset: Dataset, plan: BenchPlan, expectation: Expectation): PuzzleDraw {
-  const picked = seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed);
-  return { ...drawPuzzles(dataset, picked, expectation), sampleSizes: new Map(), solverMicros: new Map() };
 }
 
 // ─── Verification and per-puzzle timing ──────────────────────────────────────

@@ -284,17 +284,13 @@ export function regressions(changes: readonly Change[], percent: number): Change
   return changes.filter((c) => c.verdict === "slower" && c.estimate !== null && c.estimate.high < 1 - percent / 100);
 }
 
-/** "N P → none": a row's flags in both runs, by their marks. */
-function describeFlags(flags: Change["flags"]): string {
-  const marks = (list: readonly NoiseFlag[]) => flagMarks(list) || "none";
-  return `flags ${marks(flags.before)} → ${marks(flags.after)}`;
-}
-
 /** The change cell: "1.50 ± 0.03× faster", "no change: 1.01 ± 0.02× faster", "not judged (flags N P → none): …", "not run now". */
 function describeChange(change: Change): string {
   if (!change.estimate) return change.verdict === "undecided" ? "undecided (under 2 timed batches)" : change.verdict;
   const direction = change.estimate.ratio >= 1 ? "faster" : "slower";
-  if (change.verdict === "not judged") return `not judged (${change.reason ?? describeFlags(change.flags)}): ${formatRatio(change.estimate)} ${direction}`;
+  const marks = (list: readonly NoiseFlag[]) => flagMarks(list) || "none";
+  const why = change.reason ?? `flags ${marks(change.flags.before)} → ${marks(change.flags.after)}`;
+  if (change.verdict === "not judged") return `not judged (${why}): ${formatRatio(change.estimate)} ${direction}`;
   if (change.verdict === "no change") return `no change: ${formatRatio(change.estimate)} ${direction}`;
   return `${formatRatio(change.estimate)} ${change.verdict}`;
 }

@@ -1,9 +1,4 @@
-/**
- * A WASM kernel of one grid size as the profiler and kernel-vs drive it: the puzzles written
- * into its memory, then one call solves them all. `WasmKernel` is one as it stands, for either
- * kernel at its box size; an N×N kernel built from a commit before the one kernel interface
- * is wrapped by {@link kernelAtBox}.
- */
+/** A WASM kernel of one grid size as the profiler and kernel-vs drive it: the puzzles written into its memory, then one call solves them all. */
 import { type WasmModule, compileSource } from "../../src/kernel/kernel-source.js";
 import { CELLS, shapeOf } from "../../src/model/shape.js";
 import { type KernelResult, kernelBudget } from "../../src/solvers/solver.js";

@@ -1,13 +1,6 @@
 /**
- * The two tables of `npm run bulk-bench` (docs/where-it-stands.md holds both); bench/bulk.ts
- * measures their rows.
- *
- *   speed (--markdown)  one row per run, the kernel's own rate (K) first on each corpus, then each
- *                       `solve` run with its ratio to K and to `--threads 0` on the same corpus, its
- *                       CPU time and its peak RSS; ratios are medians of the per-round ratios, with
- *                       their range
- *   sizing (--sizing)   per tier, the CLI's puzzles per CPU-second with `--threads 0` and per second
- *                       of one 2-core machine with `--threads 2`, then what 10⁹ such puzzles take
+ * The two tables of `npm run bulk-bench` (docs/where-it-stands.md holds both): speed (--markdown),
+ * each `solve` run against the kernel's own rate (K) and `--threads 0`; and sizing (--sizing).
  */
 import type { Column } from "./report/format.js";
 import { median } from "./statistics.js";

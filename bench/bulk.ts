@@ -254,10 +254,10 @@ async function measure(options: Options, scratch: string): Promise<void> {
   }
 }
 
-/** The tiers of the sizing table: the bundled sets repeated to `records` lines, and the hard set's first ones. */
 /** The cached file of a public set (a {@link DatasetSpecError} giving the fetch command when it is not fetched). */
 const publicSetPath = (name: string): string => loadDatasets(name)[0].path;
 
+/** The tiers of the sizing table: the bundled sets repeated to `records` lines, and the hard set's first ones. */
 const SIZING_TIERS: readonly { name: string; path: string; records: number }[] = [
   // Seconds of work each, so that a 2-thread run's worker start is a small part of it.
   ...["easy", "medium"].map((name) => ({ name, path: packagePath("datasets", `${name}.txt`), records: 500_000 })),

@@ -1,15 +1,11 @@
 /**
- * The calibration workload: a fixed piece of work timed between the calls of every row, round by round
- * (rounds.ts), so that `--compare` can judge each row relative to it (report/compare.ts). What
- * slows the whole machine between two runs (another tenant on the host, CPU steal, the clock
- * frequency, a busy sibling core) slows the row and the calibration timed next to it alike; the
- * ratio row ÷ calibration keeps what the code changed.
+ * The calibration workload: a fixed piece of work timed between the calls of every row, so that
+ * `--compare` judges each row relative to it. What slows the whole machine between two runs slows
+ * the row and the calibration beside it alike; the ratio keeps what the code changed.
  *
- * The work is a frozen miniature of a solver's inner loop: candidate masks of 81 cells in a
- * Uint16Array, updated from pseudo-random placements (xorshift32, fixed seed), with popcounts and
- * data-dependent branches. It never changes with the solvers; a run records its identity (a name
- * and the hash of the work's source, {@link calibrationIdentity}) and `--compare` refuses two runs
- * whose calibrations differ, since their normalised figures are then in different units.
+ * The work is a frozen miniature of a solver's inner loop (candidate masks, pseudo-random
+ * placements, popcounts, data-dependent branches). A run records its identity, and `--compare`
+ * refuses two runs whose calibrations differ: their figures are then in different units.
  */
 import { createHash } from "node:crypto";
 
@@ -19,10 +15,7 @@ export const CALIBRATION_NAME = "masks-v2";
 /** Placements per unit of work. */
 const PLACEMENTS = 2_000;
 
-/**
- * The units' masks, allocated once: a unit allocates nothing, so that no garbage collection (whose
- * timing follows the row's own allocations) lands in the calibration's time.
- */
+/** Allocated once: a unit allocates nothing, so no garbage collection lands in the calibration's time. */
 const masks = new Uint16Array(81);
 
 /** One unit of the calibration work; returns a checksum so that the work cannot be optimised away. */
@@ -79,13 +72,7 @@ export interface CalibrationWork {
   units: number;
 }
 
-/**
- * The calibration timed in pulses between a row's calls (rounds.ts): each {@link pulse} runs whole
- * units for about the ms it is given (at least one unit) and adds their process CPU time (time the
- * process was not running is not counted); {@link take} returns the CPU ms per unit since the last
- * take. Pulses beside every call, on the thread that made it, see the machine as the call did, so
- * that what slows both (a clock change, another tenant's load) drops out of their quotient.
- */
+/** The calibration timed in pulses beside a row's calls, in process CPU time; {@link take} gives the CPU ms per unit since the last take. */
 export class CalibrationMeter {
   private cpuMs = 0;
   private units = 0;

@@ -1,10 +1,7 @@
 /**
- * `npm run canon-bench [-- FILE...]`: the minlex kernel's rate on one core, per set: every 9×9
- * line of each set (files, folders or bundled names; default: the bundled sets) canonicalised in batches of {@link BATCH}
- * through one CanonKernel on the main thread, after a warm-up pass over the first batch; the
- * rate is puzzles per second of kernel time (the copy into its memory included), by the wall
- * clock and by the process's CPU time (steadier on a shared machine). Prints the CPU, Node and
- * load average first: figures from a shared machine are marked by its load.
+ * `npm run canon-bench [-- FILE...]`: the minlex kernel's rate on one core, per set (default: the
+ * bundled sets): every 9×9 line canonicalised in batches of {@link BATCH} after a warm-up batch;
+ * puzzles per second of kernel time (the copy in included), by the wall clock and by CPU time.
  */
 import { Command } from "commander";
 import { CanonKernel } from "../src/canon/canon.js";

@@ -1,17 +1,7 @@
 /**
- * Bring your own solver: the items of `--solvers` that are not registry ids.
- *
- *   ./path/solver.mjs      a JavaScript module (any path with a slash, or ending .mjs/.js/.cjs)
- *                          whose default export is a SolverEngine (src/solvers/solver.ts), or a
- *                          function, possibly async, returning one. Optional named exports:
- *                          `id` (the row label; default: the path as given), `description`,
- *                          `capabilities` ({ guesses, budget, uniqueness }; default: guesses
- *                          reported, no budget, counts to the limit), `sizes` (grid sides it
- *                          takes, default [9]; a function export is called with the side).
- *   wasm-abi:./solver.wasm a WebAssembly module with tdoku's C entry point (src/solvers/wasm-abi.ts).
- *
- * Each becomes a SolverInfo like the registry's, marked external (so it is never the default
- * reference), and is verified and timed like every other row.
+ * Bring your own solver (the contract: docs/bench.md): the items of `--solvers` that are not
+ * registry ids: a JavaScript module (any path with a slash, or ending .mjs/.js/.cjs) or
+ * `wasm-abi:PATH`. Each becomes a SolverInfo marked external (never the default reference).
  */
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";

@@ -1,10 +1,7 @@
 /**
  * `npm run docs:tables -- --section NAME [--from FILE]`: rewrites one marked region of README.md
- * or docs/*.md (see bench/report/regions.ts) from the output of the command its marker names.
- * Without --from the command runs here, from the package root (`npm run` as `npm run --silent`;
- * its stderr, the progress, is shown); with --from the output is read from FILE (`-`: standard
- * input), so a long run taken earlier, or on another machine, goes in without running it again.
- * `--list` prints every region: name, file, command.
+ * or docs/*.md (bench/report/regions.ts) from the output of the command its marker names, run
+ * here, or read from FILE (`-`: standard input) for a run taken earlier or elsewhere.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";

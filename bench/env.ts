@@ -28,7 +28,7 @@ export function collectEnvironment(settings: RunSettings, now = new Date()): Ben
     cores: availableParallelism(),
     node: process.version,
     v8: process.versions.v8,
-    buildFlags: releaseBuildFlags(),
+    buildFlags: buildFacts.flags.release ?? "unknown", // recorded when the kernel was built (scripts/build-facts.mjs)
     commit: gitCommit(),
     date: now.toISOString(),
     ...settings,
@@ -37,15 +37,7 @@ export function collectEnvironment(settings: RunSettings, now = new Date()): Ben
   };
 }
 
-/** The release kernel's asc flags, recorded when it was built (scripts/build-facts.mjs). */
-export function releaseBuildFlags(): string {
-  return buildFacts.flags.release ?? "unknown";
-}
-
-/**
- * The commit checked out at the package root; in an installed package (no .git of its own,
- * though it may sit inside someone else's checkout) the one recorded at build time; else "unknown".
- */
+/** The commit checked out at the package root; in an installed package (no .git of its own) the one recorded at build time. */
 export function gitCommit(root = packageRoot()): string {
   if (!existsSync(join(root, ".git"))) return buildFacts.commit ?? "unknown";
   try {

@@ -1,12 +1,8 @@
 /**
- * Outside solvers (the modules and wasm-abi: files of --solvers) are measured in a worker thread
- * (solver-worker.ts) that the bench can end: a countSolutions call that runs longer than the time
- * limit (--solver-timeout) fails the row, naming the solver and the limit, and Ctrl-C stops it at
- * once, whatever the solver does, since the bench's own thread only waits for it. The row is an
- * extra row of the runner: one checked batch, then timed batches, each timed where it ran, each
- * answer of each held against the checked one. A worker row has no per-puzzle pass (p50 and p99 n/a).
- * With `--fresh-rounds`, every timing round of every row (the registry's solvers too, after their
- * checked passes in the bench's thread) runs in a worker thread of its own ({@link openWorkerRow}).
+ * Outside solvers (files of --solvers) are measured in a worker thread that the bench can end: a
+ * countSolutions call over --solver-timeout fails the row, and Ctrl-C stops it at once, whatever
+ * the solver does. Such a row has no per-puzzle pass (p50 and p99 n/a). With `--fresh-rounds`,
+ * every timing round of every row runs in a worker thread of its own ({@link openWorkerRow}).
  */
 import { Worker } from "node:worker_threads";
 import type { Grid } from "../src/model/puzzle.js";
@@ -52,10 +48,8 @@ export function isolatedRow(info: SolverInfo, options: WorkerRowOptions): ExtraR
 }
 
 /**
- * Prepares `grids` in a worker thread running `info`: each call solves them there. With
- * `freshRounds`, `beginRound` replaces the worker by a new one before each timing round, so the
- * rounds of a row see what differs between fresh instances of the solver's code (JIT choices,
- * heap and code placement), as two runs of the bench would.
+ * Prepares `grids` in a worker thread running `info`. With `freshRounds`, a new worker before
+ * each round, so the rounds see what differs between fresh instances of the code, as two runs would.
  */
 export async function openWorkerRow(
   info: SolverInfo,
@@ -105,11 +99,7 @@ export async function openWorkerRow(
   };
 }
 
-/**
- * Sends one request (or none: waits for the worker to load) and resolves with the reply; rejects
- * when the solver failed, when one countSolutions call passes `timeoutMs`, or when `signal` aborts
- * (with {@link TimingAborted}); the worker is terminated in the last two cases.
- */
+/** Sends one request (or none: waits for the worker to load) and resolves with the reply; a call over `timeoutMs` or an abort terminates the worker. */
 function waiter(worker: Worker, id: string, calls: Int32Array, timeoutMs: number, signal?: AbortSignal) {
   return (request: WorkerRequest | null): Promise<WorkerReply> =>
     new Promise((resolve, reject) => {

@@ -1,16 +1,11 @@
 /**
  * `npm run kernel-vs -- [options]`: today's WASM kernels against the kernels of an earlier
- * commit, in one process, on the same puzzles, for every grid size: a 9×9 file goes to the 9×9
- * kernel (build/release.wasm, or the variant `--build` names), a 4×4, 16×16 or 25×25 file to the
- * N×N kernel (build/general.wasm). `npm run general-vs` is this on the public 16×16 and 25×25 sets.
+ * commit, in one process, on the same puzzles: a 9×9 file goes to the 9×9 kernel (release, or the
+ * variant `--build` names), other sizes to the N×N kernel (build/general.wasm).
  *
- * The old kernel is built from git: `assembly/index.ts` (or `assembly/general.ts`) as it was at
- * `<commit>`, with the files beside it, is compiled with this checkout's release settings into
- * build/ref/ (gitignored, built once, and only for the sizes the datasets hold). How both are
- * checked and timed: bench/versus.ts.
- *
- * Prints per dataset: puzzles/s of each (median round), the ratio new ÷ old (median of the
- * per-round ratios, with its range), exact guesses/puzzle (mean, median) and nodes/puzzle of each.
+ * The old kernel is `assembly/index.ts` (or `general.ts`) as it was at `<commit>`, compiled with
+ * this checkout's release settings into build/ref/ (built once, only for the sizes needed). How
+ * both are checked and timed: bench/versus.ts.
  */
 import { loadDatasetList } from "../src/datasets/read.js";
 import type { KernelBuild } from "../src/kernel/wasm.js";
@@ -18,11 +13,7 @@ import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.j
 import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from "./versus.js";
 import { parseToolOptions, runTool } from "./tool.js";
 
-/**
- * The default old kernel: the 9×9 kernel before band-major masks (`git log
- * 3c51558.. -- assembly/` lists what changed since; 0287653, the last commit before the triad
- * rule and configuration branching, is the baseline `npm run general-vs` passes).
- */
+/** The default old kernel: the 9×9 kernel before band-major masks. */
 const DEFAULT_REF = "3c51558";
 /** The default datasets: five public 9×9 sets by name (`npx sudoku-wasm datasets fetch NAME` fetches each). */
 const DEFAULT_DATASETS = ["forum_hardest_1905_11plus", "forum_hardest_1106", "magictour_top1465", "17_clue", "kaggle_bryanpark_10k"];

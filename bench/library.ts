@@ -1,29 +1,15 @@
 /**
  * `npm run library-bench -- [options]`: what each path of the library costs, against the
- * kernel's own rate on the same puzzles in the same process, from one run.
+ * kernel's own rate (K: WasmKernel batches of 4,096, the puzzles already cells) on the same
+ * puzzles in the same process: solveMany, a solve loop, and a pool's solveMany (every record kept)
+ * and solveStream (each record let go).
  *
- *   K                 WasmKernel input(n) / run(n, 2, Infinity), batches of 4,096, the puzzles already cells
- *   solveMany         createSolver() then solver.solveMany(lines, { limit: 2 }): lines in, records out
- *   solve loop        solver.solve(line, { limit: 2 }) for each line
- *   pool.solveMany    createPool({ threads }) then await pool.solveMany(lines) on --records lines:
- *                     every record kept (one array of them all, as the call returns it)
- *   pool.solveStream  the same pool, for await (const record of pool.solveStream(lines)) on the
- *                     same lines: each record read and let go (the bounded-memory way)
- *
- * Each pool call runs with a 10 ms interval timer: its worst lateness is the event loop's. Each
- * also gets where its CPU time went (Linux, /proc/self/task/TID/schedstat): the main thread's time
- * on a CPU and waiting for one, the pool's workers' (the threads that run below the main thread's
- * priority, pool/priority.ts), and every other thread's (V8's garbage-collection helpers among
- * them); and the cores the process kept busy (its CPU time ÷ wall time), which tells a pool held
- * back by a loaded machine from one held back by its own work.
- *
- * K, solveMany and the solve loop run on the first --sample lines, each for at least --seconds
- * a round; the rounds alternate the paths (and the two pool calls' order), and each ratio is the
- * median of the per-round ratios (with its range): per CPU second of the process for the paths on
- * one thread (so that what other processes take of a shared machine does not count), per wall
- * second for the pool. The puzzles: the bundled easy tier with its digits relabelled per line
- * (bench/corpus.ts, like kaggle_bryanpark_10k: easy, unique, few guesses), or --file. Figures
- * and ratios, no verdicts.
+ * Each pool call runs beside a 10 ms interval timer (its worst lateness is the event loop's), and
+ * its CPU time is split by thread (Linux schedstat): main thread, workers (below the main thread's
+ * priority), others; the cores kept busy tell a pool held back by a loaded machine from one held
+ * back by its own work. The rounds alternate the paths; each ratio is the median of the per-round
+ * ratios with its range, per CPU second for one thread's paths, per wall second for the pool.
+ * The puzzles: the bundled easy tier relabelled per line, or --file. Figures, no verdicts.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
@@ -99,10 +85,7 @@ function threadTimes(): Map<number, ThreadTime> {
   return times;
 }
 
-/**
- * Where a run's CPU time went, in seconds: the main thread's (and its wait for a CPU), the pool's
- * workers' (the threads running below the main thread's priority), and every other thread's.
- */
+/** Where a run's CPU time went, in seconds: main thread (and its wait for a CPU), the pool's workers, every other thread. */
 interface ThreadSplit {
   main: number;
   waited: number;
@@ -224,8 +207,7 @@ async function main(argv = process.argv): Promise<void> {
   const header = ["path", "puzzles/s", "per CPU s", "÷ K (range)"];
   const width = [header, ...rows].reduce((w, row) => w.map((n, c) => Math.max(n, row[c].length)), [0, 0, 0, 0]);
   for (const row of [header, ...rows]) console.log([row[0].padEnd(width[0]), row[1].padStart(width[1]), row[2].padStart(width[2]), row[3]].join("  "));
-  // Cores the whole process kept busy while the pool ran, and while K ran on one thread: on a machine that other
-  // processes load, the share of the cores the process gets bounds the pool against K, whatever the pool does.
+  // On a loaded machine, the share of the cores the process gets bounds the pool against K, whatever the pool does.
   const busy = (rates: Rate[]) => ratioCell(rates.map((r) => r.wall / r.cpu));
   const perMillion = (seconds: number) => ((seconds * 1e6) / lines.length).toFixed(2);
   console.log(`K: ${(1e6 / median(k.map((r) => r.cpu))).toFixed(2)} CPU s per 1M lines; its run kept ${busy(k)} cores busy`);
@@ -234,7 +216,7 @@ async function main(argv = process.argv): Promise<void> {
       `${call.name}: a ${TIMER_MS} ms timer's worst lateness ${median(call.lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...call.lateness).toFixed(1)} ms); the process kept ${busy(call.rates)} cores busy (CPU s ÷ wall s; of ${cpus().length})`,
     );
     if (call.splits.length === 0) continue;
-    // Where the CPU went. What makes the timer late: the main thread's own work, or waiting for a CPU that the workers (and other processes) hold.
+    // What makes the timer late: the main thread's own work, or waiting for a CPU the workers (and others) hold.
     const part = (of: (split: ThreadSplit) => number) => perMillion(median(call.splits.map(of)));
     console.log(
       `${call.name}: CPU s per 1M lines: main thread ${part((s) => s.main)} (and waited ${part((s) => s.waited)} for a CPU), workers ${part((s) => s.workers)}, other threads ${part((s) => s.others)} (V8's garbage-collection helpers among them), in all ${part((s) => s.main + s.workers + s.others)} (medians of rounds; Linux schedstat)`,

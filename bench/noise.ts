@@ -1,18 +1,7 @@
 /**
  * Noise and consistency flags: pure checks over one row's figures that say when its numbers
- * should not be trusted as they stand, and what to do about it. The reporters print the
- * flag's mark beside the row and its note once below the table.
- *
- *   N  noisy         the mean batch time's 95% margin of error is above NOISY_MARGIN_PERCENT
- *   D  disagree      the timed batches' mean and the per-puzzle pass's mean (the pass behind
- *                    p50/p99) differ by more than PASS_RATIO_LIMIT, or the batches' mean lies
- *                    above the pass's p99 (where the pass's own mean does not), beyond the
- *                    batch margin: one of the two passes was disturbed (the percentiles then
- *                    describe a different regime than the mean). For a row that solves the
- *                    batch in one call, a pass slower than the batches is expected (it times
- *                    single calls) and not marked.
- *   P  pre-empted    process CPU time / wall time while timing was below PREEMPTED_SHARE of
- *                    the threads it ran (1 for a single-thread row): another process had the core
+ * should not be trusted as they stand. The reporters print the flag's mark beside the row and
+ * its note (FLAG_NOTES) once below the table.
  */
 
 /** What the checks read from one row (a BenchRecord has these fields). */
@@ -74,10 +63,7 @@ export function noiseFlags(row: RowFigures): NoiseFlag[] {
   return flags;
 }
 
-/**
- * True when the batch mean and the per-puzzle pass's mean differ beyond PASS_RATIO_LIMIT, or the
- * batch mean lies above the pass's p99 while the pass's mean does not, each widened by the batch margin.
- */
+/** The batch and per-puzzle means differ beyond PASS_RATIO_LIMIT, or the batch mean lies above the pass's p99, each widened by the batch margin. */
 export function passesDisagree(row: RowFigures): boolean {
   const pass = row.passMeanMicros;
   if (pass === null || pass === undefined || !(pass > 0) || !(row.meanMicros > 0)) return false;
@@ -86,8 +72,7 @@ export function passesDisagree(row: RowFigures): boolean {
   const ratio = row.meanMicros / pass;
   const p99 = row.p99Micros;
   const aboveP99 = p99 !== null && p99 !== undefined && p99 > 0 && pass <= p99 && row.meanMicros > p99 * margin;
-  // A batch call's pass times single calls, which on µs puzzles cost more than their share of a batch
-  // (the boundary crossing, the timer): such a pass above the batch mean is expected, not a disturbance.
+  // A batch call's pass times single calls, which cost more than their share of a batch: expected, not a disturbance.
   const passSlower = ratio < 1 / allowed && !row.batchCall;
   return ratio > allowed || passSlower || aboveP99;
 }

@@ -1,26 +1,18 @@
 /**
- * `npm run bench -- --ref COMMIT`: each row of an earlier commit and of this checkout timed
- * interleaved in one process, and each pair judged there. The earlier commit is checked out in a
- * git worktree and built (measure/reference.ts, as kernel-vs builds its kernels); its registry
- * (dist/src/solvers/registry.js, or dist/src/registry.js in older commits) gives the old side of every row whose solver id both commits have.
+ * `npm run bench -- --ref COMMIT`: each row of an earlier commit (built in a git worktree,
+ * measure/reference.ts) and of this checkout timed interleaved in one process, and judged there.
  *
- * Per dataset, the puzzles are drawn once (the same seeded draw as the bench's) and per row:
+ * Per dataset, the bench's seeded draw; per row whose solver both commits have:
  *
- *   1. check      one call over the batch on each side, every answer checked (count, solution,
- *                 agreement between the two sides and with the dataset's expected counts)
- *   2. sample     a row whose slower side takes more than a round's share of the time per batch
- *                 solves a prefix of the draw (at least MIN_PUZZLES puzzles), the same on both sides
- *   3. rounds     `rounds` rounds (measure/interleaved.ts, as kernel-vs times): in each, both sides
- *                 are timed in process CPU time for about `timeMs / rounds` each, in turns of a
- *                 few ms (the order alternating); every timed call's answers are held to the
- *                 checked ones after it, outside its timing
- *   4. verdict    the ratio of each round (old ms / new ms: above 1 when this checkout is faster);
- *                 the interval is Student's t over the rounds' log ratios, so load that changes
- *                 between rounds moves both sides of each ratio and drops out. Judged as
- *                 `--compare` judges (report/compare.ts: betweenRunsVerdict), at REF_THRESHOLD.
+ *   1. check      one call on each side, every answer checked
+ *   2. sample     a row whose slower side takes more than BATCH_SHARE of a round per batch
+ *                 solves a prefix of the draw, the same on both sides
+ *   3. rounds     both sides timed in process CPU time in turns of a few ms (measure/interleaved.ts);
+ *                 every timed call's answers held to the checked ones outside its timing
+ *   4. verdict    each round's old ÷ new ms; Student's t over their logs, so load that changes
+ *                 between rounds drops out; judged as `--compare` judges, at REF_THRESHOLD
  *
- * Rows with one engine only: the once-per-puzzle row and the threads row are not paired.
- * Nothing here prints; `progress` hears each row as it is judged.
+ * The once-per-puzzle and threads rows are not paired.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -70,10 +62,10 @@ export interface PairedPlan {
   signal?: AbortSignal;
 }
 
-/** Where a built commit's registry is: dist/src/solvers/registry.js, or dist/src/registry.js in commits from before src/ had a folder per role. */
+/** Where a built commit's registry is (the second in older commits). */
 const REGISTRY_FILES = ["dist/src/solvers/registry.js", "dist/src/registry.js"];
 
-/** The solvers of the package in `folder` (a built worktree): its registry's `solvers` (see {@link REGISTRY_FILES}), by id. */
+/** The solvers of the built worktree in `folder`, by id. */
 export async function solversIn(folder: string, commit: string): Promise<Map<string, Pick<SolverInfo, "id" | "sizes" | "load">>> {
   const file = REGISTRY_FILES.find((path) => existsSync(join(folder, path))) ?? REGISTRY_FILES[0];
   const module = (await import(pathToFileURL(join(folder, file)).href)) as { solvers?: unknown };
@@ -91,14 +83,14 @@ export function pairedRatio(ratios: readonly number[]): RatioEstimate {
   return { ratio: Math.exp(mean), low: Math.exp(mean - spread), high: Math.exp(mean + spread), method: "paired" };
 }
 
-/** One side of a pair, ready to time: its runner over the grids (runner.ts) and the answers of its checked call. */
-interface Side {
-  runner: LocalRunner;
-  checked: KeptAnswers;
-}
-
-/** The side's engine over `grids`: one solveBatch call for batch engines, else a countSolutions loop; checked once here. */
-function prepareSide(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, check: AnswerCheck): Side {
+/** One side of a pair over `grids`, its answers checked once here. */
+function prepareSide(
+  engine: SolverEngine,
+  grids: readonly Grid[],
+  limit: number,
+  budget: number,
+  check: AnswerCheck,
+): { runner: LocalRunner; checked: KeptAnswers } {
   const runner = localRunner(engine, grids, limit, budget, solvesBatches(engine));
   const checked = runner.answers();
   checkAnswers(checked, grids.length, check);
@@ -124,10 +116,7 @@ export interface PairedChange extends Change {
   roundRatios: number[];
 }
 
-/**
- * Every row of `plan` on both sides, interleaved, in row order per dataset; a row whose solver the
- * earlier commit lacks is "not run before". A wrong answer on either side throws.
- */
+/** Every row of `plan` on both sides, interleaved; a row whose solver the earlier commit lacks is "not run before". */
 export async function runPaired(plan: PairedPlan, progress: (change: PairedChange) => void = () => {}): Promise<PairedChange[]> {
   const changes: PairedChange[] = [];
   const engines = new Map<string, SolverEngine>();
@@ -180,7 +169,6 @@ async function timePair(
     grids = grids.slice(0, keep);
     sides = prepare();
   }
-  // Every timed call must give the checked answers again: held against them after the call, outside its timing.
   const same = sides.map((side, k) => sameAsChecked(draw, labels[k], limit, side.checked));
   const made = [0, 0];
   const calls = sides.map((side) => () => side.runner.solve());
@@ -234,11 +222,7 @@ export interface RefRequest {
   failOnRegression?: number;
 }
 
-/**
- * `--ref COMMIT`: builds the commit's worktree, times every row of `plan` against it and reports
- * the verdicts through `report` (progress and the build's steps on stderr). Returns false when
- * --fail-on-regression found a row slower by more than it allows.
- */
+/** `--ref COMMIT`: builds the commit, times every row against it and reports the verdicts; false when --fail-on-regression found a row too slow. */
 export async function judgeAgainstCommit(request: RefRequest, plan: Omit<PairedPlan, "before">, report: (text: string) => void): Promise<boolean> {
   const tree = builtWorktree(request.ref, (line) => process.stderr.write(`--ref: ${line}\n`));
   const commit = resolveCommit(request.ref);

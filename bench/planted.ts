@@ -1,11 +1,8 @@
 /**
- * A planted slowdown, for bench/verdict-rates.ts: a solver module (README: "Bring your own
- * solver") that wraps the `wasm` kernel and makes a share of its calls twice, so that the row does
- * that much more of the same work and nothing else changes: no clock, no other kind of work, the
- * same calls in every run. The share comes from the environment variable
- * SUDOKU_WASM_PLANTED_SLOWDOWN (0.1: one call in ten, drawn, made twice: 10% slower; unset or 0:
- * none), so that two runs of one module, one with it and one without, form the pair whose verdict
- * must be "slower". Used as `--solvers dist/bench/planted.js`; the row is labelled "planted".
+ * A planted slowdown, for bench/verdict-rates.ts: a solver module that wraps the `wasm` kernel and
+ * makes the share SUDOKU_WASM_PLANTED_SLOWDOWN of its calls twice (0.1: 10% slower; unset or 0:
+ * none), so the row does that much more of the same work and nothing else changes. Two runs, one
+ * with it and one without, form a pair whose verdict must be "slower".
  */
 import { findSolver } from "../src/solvers/registry.js";
 import type { Grid } from "../src/model/puzzle.js";
@@ -25,11 +22,9 @@ export function plantedShare(text = process.env.SUDOKU_WASM_PLANTED_SLOWDOWN): n
 }
 
 /**
- * How many times to repeat each call for `share`: the whole part of `share` every time, and once
- * more with the probability of its fraction, drawn from a fixed-seed xorshift32 so that every run
- * repeats the same calls. Drawn rather than every tenth call, so that the repeats fall evenly on
- * every puzzle of a batch, and the planted work is `share` of the row's work whatever the puzzles
- * cost (every tenth call of a batch of 100 would repeat the same ten puzzles).
+ * How many times to repeat each call for `share`: its whole part, and once more with the
+ * probability of its fraction, drawn from a fixed seed so every run repeats the same calls. Drawn,
+ * not every tenth call, so the repeats fall evenly on the puzzles whatever each costs.
  */
 export function repeater(share: number): () => number {
   const whole = Math.floor(share);

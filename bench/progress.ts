@@ -40,10 +40,9 @@ const COLUMN_LEGEND = "  (µs mean: the timed batches, as puzzles/s; µs p50, p9
 const REFRESH_MS = 1000;
 
 /**
- * The bench's live view, as the runner's progress callbacks. The bar is stopped (its line
- * cleared) around every row printed and started again below it, since cli-progress returns
- * the cursor to where the bar started; elapsed time and ETA (the mean time of the rows so far
- * times the rows left) are kept here, across those restarts.
+ * The bench's live view, as the runner's progress callbacks. The bar is stopped around every row
+ * printed and started again below it (cli-progress returns the cursor to where it started), so
+ * elapsed time and ETA are kept here, across those restarts.
  */
 export class LiveReport implements BenchProgress {
   private readonly bar: cliProgress.SingleBar;

@@ -14,10 +14,7 @@ export function perPuzzleSamples(record: Pick<BenchRecord, "batchMs" | "puzzles"
   return record.batchMs.map((ms) => (ms * 1000) / record.puzzles);
 }
 
-/**
- * mean µs/puzzle of `slower` / mean µs/puzzle of `faster`: how many times faster `faster` is
- * (above 1 when it is), with its 95% interval. Null when either row has fewer than two samples.
- */
+/** How many times faster `faster` is than `slower` in mean µs/puzzle, with its 95% interval; null under two samples a side. */
 export function speedRatio(slower: BenchRecord, faster: BenchRecord): RatioEstimate | null {
   const a = perPuzzleSamples(slower);
   const b = perPuzzleSamples(faster);

@@ -1,19 +1,11 @@
-/**
- * What a benchmark run returns: data only, no formatting.
- *
- *   BenchRun
- *   ├── environment   where and how it ran (CPU, Node/V8, build flags, commit, date, seed, method)
- *   └── records[]     one per dataset × row, in run order
- *         row = how a solver was driven: "engine" (its natural entry point: solveBatch when it
- *         has one, else countSolutions in a loop), "per-puzzle" (countSolutions once per puzzle
- *         on an engine that also batches) or "threads" (batches spread over worker threads)
- *
- * Every writer in bench/report/ turns a BenchRun (or its records) into one output.
- */
+/** What a benchmark run returns: data only, no formatting; every writer in bench/report/ turns it into one output. */
 
 import type { RatioEstimate } from "./statistics.js";
 
-/** How a row drives its solver. */
+/**
+ * How a row drives its solver: "engine" (solveBatch when it has one, else countSolutions in a
+ * loop), "per-puzzle" (countSolutions once per puzzle on an engine that also batches) or "threads".
+ */
 export type RowMode = "engine" | "per-puzzle" | "threads";
 
 /** One measured row: a solver, driven one way, on one dataset. */

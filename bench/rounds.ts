@@ -1,13 +1,8 @@
 /**
- * A row timed in rounds: the row's time split into `rounds` tinybench runs one after another (the
- * first one warms up), so that the row records each round's mean as well as every batch. Batches
- * next to each other are alike (same second, same caches); rounds catch more of what moves a
- * row between runs (load that comes and goes, a collection, the timer), and `--compare` judges
- * with them (report/compare.ts): an interval from batches alone is far too narrow between two
- * runs. The rounds of a row are not spread across the run (a row is measured whole, so that an
- * interrupted run keeps the rows it finished). Another process's compiled code they see only with
- * `--fresh-rounds` (each round in a fresh worker thread, `beforeRound`); the load an hour later
- * they cannot see, which is why `--ref` times both commits in one process.
+ * A row timed in rounds: its time split into `rounds` tinybench runs one after another, each
+ * round's mean recorded. Batches next to each other are alike; rounds catch more of what moves a
+ * row between runs, so `--compare` judges with them (an interval from batches alone is far too
+ * narrow between two runs). Another process's compiled code they see only with `--fresh-rounds`.
  */
 import { cpus } from "node:os";
 import { CalibrationMeter } from "./calibration.js";
@@ -17,10 +12,7 @@ import { summarize } from "./statistics.js";
 /** Rounds per row unless `--rounds` says otherwise. */
 export const DEFAULT_ROUNDS = 5;
 
-/**
- * After every timed call, the calibration (calibration.ts) runs for this share of that call's wall
- * time, on the thread that made the call (a worker row's worker: isolated.ts).
- */
+/** After every timed call, the calibration runs for this share of that call's wall time, on the thread that made the call. */
 export const CALIBRATION_SHARE = 0.25;
 
 /** A row's timing over all its rounds, and each round's mean ms per batch. */
@@ -31,10 +23,7 @@ export interface RoundTiming extends BatchTiming {
   otherCoresBusy?: number | null;
   /** Each round's process CPU ms per batch, taken around each call; absent where there is no CPU clock. */
   roundCpuMs?: number[];
-  /**
-   * CPU ms per unit of the calibration work (calibration.ts) in each round, timed in pulses between
-   * the round's calls. Absent where there is no CPU clock.
-   */
+  /** CPU ms per unit of the calibration work in each round, timed between its calls; absent without a CPU clock. */
   calibrationMs?: number[];
 }
 
@@ -50,11 +39,7 @@ function machineTimes(): { busy: number; total: number } {
   return { busy, total };
 }
 
-/**
- * The share of the other cores' time that was busy between `before` and now, this process's own
- * CPU time (`ownMs`) taken out: on a 2-core machine, how busy the core the row did not run on
- * was. Null on one core or when the clock did not tick.
- */
+/** The busy share of the other cores' time between `before` and now, this process's `ownMs` taken out; null on one core. */
 export function otherCoresBusy(before: { busy: number; total: number }, ownMs: number): number | null {
   const cores = cpus().length;
   const now = machineTimes();
@@ -67,28 +52,16 @@ export function otherCoresBusy(before: { busy: number; total: number }, ownMs: n
 /** How to time a row in rounds: the batch options for the whole row, and the rounds to split it into. */
 export interface RoundOptions extends BatchTimingOptions {
   rounds: number;
-  /**
-   * Runs before each round, outside its timing: where each round starts in a fresh worker thread
-   * (isolated.ts). Every round then warms up, for its share of `warmupMs` and at least
-   * FRESH_WARMUP_MS, as the first round alone does otherwise.
-   */
+  /** Runs before each round, outside its timing (a fresh worker thread); every round then warms up, at least FRESH_WARMUP_MS. */
   beforeRound?(): Promise<void>;
 }
 
-/**
- * The least warm-up of a round in a fresh worker thread, in ms: its code is compiled anew (a
- * JavaScript solver's optimising compiler, a kernel's tier-up), and 50 ms left a JavaScript
- * solver's hard rows many times slower in some rounds.
- */
+/** The least warm-up of a round in a fresh worker thread, in ms: its code is compiled anew. */
 export const FRESH_WARMUP_MS = 200;
 
 /**
- * Times `solveBatch` in `options.rounds` tinybench runs of `timeMs / rounds` each (the warm-up
- * before the first only), each run at least `ceil(minCalls / rounds)` calls; returns every batch
- * (ascending) with the whole row's mean, margin and CPU share, and each round's mean and
- * CPU ms per call. Where there is a CPU clock, the calibration work runs after every timed call
- * (outside its timing) for CALIBRATION_SHARE of that call's wall time, and each round records its
- * CPU ms per unit: the row and the calibration then saw the same moments of the machine.
+ * Times `solveBatch` in `options.rounds` tinybench runs of `timeMs / rounds` each. The calibration
+ * work runs after every timed call, so the row and the calibration see the same moments of the machine.
  */
 export async function timeRounds(
   name: string,
@@ -129,19 +102,13 @@ export async function timeRounds(
   };
 }
 
-/**
- * The record fields of a row's rounds, per puzzle of its batch (`puzzles`): each round's CPU µs per
- * puzzle and the calibration's CPU µs per unit beside it, which `--compare` judges by.
- */
+/** The record fields `--compare` judges by: each round's CPU µs per puzzle and the calibration's CPU µs per unit beside it. */
 export function calibratedFields(timing: RoundTiming, puzzles: number): { roundCpuMicros?: number[]; calibrationMicros?: number[] } {
   if (!timing.roundCpuMs || !timing.calibrationMs) return {};
   return { roundCpuMicros: timing.roundCpuMs.map((ms) => (ms * 1000) / puzzles), calibrationMicros: timing.calibrationMs.map((ms) => ms * 1000) };
 }
 
-/**
- * One timing of the rounds together: their batches pooled (mean, median, Student's t margin), the
- * CPU share weighted by each round's time, the CPU ms per call by each round's calls.
- */
+/** The rounds as one timing: batches pooled, CPU share weighted by each round's time, CPU ms per call by its calls. */
 export function combineRounds(each: readonly BatchTiming[]): RoundTiming {
   const batchMs = each.flatMap((t) => t.batchMs).sort((a, b) => a - b);
   const summary = summarize(batchMs);

@@ -4,30 +4,18 @@
  * Per dataset, `maxPuzzles` puzzles are drawn in one seeded order. Per row (a solver driven
  * one way) on that dataset:
  *
- *   1. verification pass   countSolutions once per puzzle, in the seeded order, each answer
- *                          checked (count, valid solution keeping the clues, agreement with
- *                          the other rows). It stops early once the solver has spent
- *                          PASS_SHARE of the time budget, keeping the prefix it finished:
- *                          the row is then "sampled" (slow baselines).
+ *   1. verification pass   countSolutions once per puzzle, each answer checked; it stops once
+ *                          the solver has spent PASS_SHARE of the time budget, and the row is
+ *                          "sampled" on the prefix it finished.
  *   2. batch check         engines with solveBatch: one checked batch call on that prefix.
- *   3. tinybench           times the batch in `rounds` rounds sharing `timeMs` (rounds.ts;
- *                          warm-up before the first); after each timed batch of every round,
- *                          every answer it gave must be the verified one.
- *   4. per-puzzle pass     process.hrtime.bigint() around each countSolutions call (warm by
- *                          now; puzzles under 1 ms get 2 more passes, the fastest kept) gives
- *                          the µs/puzzle percentiles; the mean comes from step 3. Every answer
- *                          of every pass must be the verified one.
+ *   3. tinybench           times the batch in `rounds` rounds sharing `timeMs` (rounds.ts).
+ *   4. per-puzzle pass     hrtime around each countSolutions call (puzzles under 1 ms get 2 more
+ *                          passes, the fastest kept): the µs/puzzle percentiles.
  *
- * Answers are only ever checked outside the timed region; a wrong one, or one that differs from
- * the verified answer of its puzzle, throws WrongAnswerError. With a signal, the run hands the
- * event loop a turn between rows and every YIELD_EVERY_MS within one, so Ctrl-C is seen while
- * synchronous solvers run; the row in progress is then dropped.
- * The draw, the answer checks, the batch timing and the per-puzzle retiming are the measuring
- * core's (bench/measure/), shared with the profiler, kernel-vs and the web page.
- *
- * A dataset of 4×4, 16×16 or 25×25 puzzles is an ordinary dataset: its rows are the selected
- * solvers that take its size (registry `sizes`); a selection of which none does is an error
- * naming the sizes each takes. Every row mode applies the budget the same way.
+ * Answers are checked only outside the timed region, in every pass and after every timed batch;
+ * a wrong one throws WrongAnswerError. With a signal, the event loop gets a turn between rows
+ * and within one, so Ctrl-C is seen; the row in progress is then dropped. A dataset's rows are
+ * the selected solvers that take its grid size.
  */
 import { inspect } from "node:util";
 import type { Dataset } from "../src/datasets/read.js";
@@ -93,11 +81,7 @@ export interface BenchPlan {
   extraRows?: readonly ExtraRow[];
   /** The row that measures `info` in place of its engine row, where one is given (outside solvers in a worker: isolated.ts). */
   isolate?(info: SolverInfo): ExtraRow | undefined;
-  /**
-   * Where an engine row's timing rounds run, when not in this thread: `open` prepares them (each
-   * round in a fresh worker thread, isolated.ts: `--fresh-rounds`); the row's checked passes and
-   * per-puzzle timing stay here. `batch`: one solveBatch call per timed call, as the row times here.
-   */
+  /** Where an engine row's timing rounds run when not in this thread (`--fresh-rounds`, isolated.ts); its checked passes stay here. */
   timeElsewhere?(info: SolverInfo, batch: boolean): ExtraRow["open"];
   /** Whether a solver is measured on grids of side `size` (a preset, presets.ts); default: every size it takes. */
   takes?(info: SolverInfo, size: number): boolean;
@@ -149,7 +133,9 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
   progress.begin([...rowsOf.values()].reduce((sum, list) => sum + list.length, 0));
   try {
     for (const dataset of plan.datasets) {
-      const draw = drawSeeded(dataset, plan, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
+      const picked = seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed);
+      const expectation = plan.expectationOf?.(dataset) ?? expectationOf(dataset.name);
+      const draw: PuzzleDraw = { ...drawPuzzles(dataset, picked, expectation), sampleSizes: new Map(), solverMicros: new Map() };
       for (const row of rowsOf.get(dataset)!) {
         if (plan.signal) await yieldToEventLoop(); // lets a signal that came during the last row be seen
         if (plan.signal?.aborted) break;
@@ -171,12 +157,11 @@ export async function runBench(plan: BenchPlan, progress: BenchProgress = silent
   return applyReference(records, plan.solvers, plan.reference, micros);
 }
 
-/** A row that failed for another reason than a wrong answer (its solver threw, or would not load): names the row and what was thrown. */
+/** A row that failed for another reason than a wrong answer: names the row and what was thrown. */
 export class RowFailure extends Error {
   constructor(row: string, thrown: unknown) {
     let said = describeThrown(thrown);
     if (said.startsWith(`${row}: `)) said = said.slice(row.length + 2);
-    // A wasm-abi module's errors open with its path, which the row's label already ends with.
     const opening = said.slice(0, Math.max(0, said.indexOf(": ")));
     if (opening !== "" && row.endsWith(opening)) said = said.slice(opening.length + 2);
     super(`${row}: ${said}`, { cause: thrown });
@@ -203,7 +188,7 @@ interface Row {
 /** The kernel that also gets a once-per-puzzle row, to show what a boundary crossing costs. */
 const BOUNDARY_SOLVER = "wasm";
 
-/** Each solver's own row; the default kernel also gets a once-per-puzzle row (unless the plan drops it); then any extra rows. */
+/** Each solver's own row, the default kernel's once-per-puzzle row, then any extra rows. */
 function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow" | "isolate">): Row[] {
   const rows: Row[] = [];
   for (const info of plan.solvers) {
@@ -223,7 +208,7 @@ export function rowLabels(plan: Pick<BenchPlan, "solvers" | "extraRows" | "bound
   return planRows(plan).map((row) => row.label);
 }
 
-/** The rows whose solver takes the dataset's grid size (and that `chosen` keeps); an Error when none of the selected solvers does. */
+/** The rows whose solver takes the dataset's grid size (and that `chosen` keeps); an Error when none does. */
 function rowsForShape(rows: readonly Row[], solvers: readonly SolverInfo[], dataset: Dataset, chosen: BenchPlan["takes"] = () => true): Row[] {
   const shape = datasetShape(dataset.puzzles, dataset.path);
   const taking = rows.filter((row) => takesSize(row.info, shape.size) && chosen(row.info, shape.size));
@@ -260,12 +245,6 @@ interface PuzzleDraw extends Draw {
   solverMicros: Map<string, Float64Array>;
 }
 
-/** `maxPuzzles` puzzles of the dataset in one seeded order. */
-function drawSeeded(dataset: Dataset, plan: BenchPlan, expectation: Expectation): PuzzleDraw {
-  const picked = seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed);
-  return { ...drawPuzzles(dataset, picked, expectation), sampleSizes: new Map(), solverMicros: new Map() };
-}
-
 // ─── Verification and per-puzzle timing ──────────────────────────────────────
 
 /** What a per-puzzle pass saw: the µs of each puzzle it finished (the first `solved`), and their answers. */
@@ -277,12 +256,9 @@ interface PassResult {
 }
 
 /**
- * Calls countSolutions once per puzzle (reused buffer and stats), timing each call alone.
- * Each answer goes to `check` after its timing. Stops after `stopAfterMs` of solver time
- * once `minPuzzles` are done: time the calls took by the clock and, past that, this process's
- * CPU time too, so a pass on a busy machine (where the clock runs while another process has the
- * core) is not cut short and its row sampled. With `signal`, the event loop gets a turn every
- * YIELD_EVERY_MS between calls, and an abort stops the pass with {@link TimingAborted}.
+ * Calls countSolutions once per puzzle, timing each call alone; each answer goes to `check` after
+ * its timing. Stops after `stopAfterMs` of solver time once `minPuzzles` are done: by the clock
+ * and then by this process's CPU time too, so a busy machine does not get a row sampled.
  */
 async function perPuzzlePass(
   engine: SolverEngine,
@@ -325,12 +301,7 @@ async function perPuzzlePass(
   return { solved, micros: micros.subarray(0, solved), answers, timeouts };
 }
 
-/**
- * Runs the timed rows' loop ({@link countingLoop}) over `grids` in this thread for at least
- * FRESH_WARMUP_MS (answers not checked), so the per-puzzle pass after it times compiled code as
- * the rows' own rounds do: with `--fresh-rounds` those ran in other threads, and this one had
- * run each puzzle once.
- */
+/** Runs the timed loop over `grids` here for FRESH_WARMUP_MS, so the per-puzzle pass after rounds timed elsewhere times compiled code. */
 async function warmPerPuzzle(name: string, engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, signal?: AbortSignal): Promise<void> {
   const { call } = countingLoop(engine, grids, limit, budget);
   const start = performance.now();
@@ -341,11 +312,7 @@ async function warmPerPuzzle(name: string, engine: SolverEngine, grids: readonly
   }
 }
 
-/**
- * Per-puzzle µs for the percentiles: one checked pass, then TIMING_PASSES - 1 more
- * passes over the short puzzles, keeping each puzzle's fastest time. Every answer of every
- * pass must be the verified one (`same`), checked after its call's timing.
- */
+/** Per-puzzle µs for the percentiles: one checked pass, then more passes over the short puzzles, each puzzle's fastest kept. */
 async function timePerPuzzle(
   engine: SolverEngine,
   grids: readonly Grid[],
@@ -380,11 +347,7 @@ interface MeasuredRow {
   micros: Float64Array;
 }
 
-/**
- * One row: its answers checked (an engine's by the per-puzzle pass, a batch engine's own row by
- * one batch call too, an extra row's by one call of its runner), its batches timed in rounds, and
- * an engine's puzzles timed one by one.
- */
+/** One row: its answers checked, its batches timed in rounds, and an engine's puzzles timed one by one. */
 async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: Map<string, SolverEngine>): Promise<MeasuredRow> {
   const limit = effectiveLimit(row.info, plan.limit);
   const budget = row.info.capabilities.budget ? plan.budget : Infinity;
@@ -399,7 +362,6 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
   let timeouts = 0;
   let timePuzzles = async (): Promise<Float64Array | null> => null;
   if (row.extra) {
-    // An extra row loads its own engines (worker threads); one of one outside solver calls it once per puzzle there.
     const opened = await row.extra.open(grids, limit, budget);
     runner = opened;
     try {
@@ -424,7 +386,6 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
     const elsewhere = plan.timeElsewhere?.(row.info, batchCall);
     runner = elsewhere ? await elsewhere(grids, limit, budget) : local;
     timePuzzles = async () => {
-      // Rounds timed in fresh workers left this thread's code as the checked pass compiled it.
       if (elsewhere) await warmPerPuzzle(name, engine, grids, limit, budget, plan.signal);
       return timePerPuzzle(engine, grids, limit, budget, check, sameAsChecked(draw, row.label, limit, pass.answers), plan.signal);
     };
@@ -472,12 +433,7 @@ export function localRunner(engine: SolverEngine, grids: readonly Grid[], limit:
   };
 }
 
-/**
- * Times the calls of `runner` in rounds (rounds.ts: warm-up, then at least MIN_SAMPLES batches
- * and `timeMs` in all, each round started by the runner's `beginRound`); after each call, outside
- * its timing, its answers, where the runner keeps them, are held against the checked ones
- * (`same`). Closes the runner.
- */
+/** Times the calls of `runner` in rounds, each call's kept answers held against the checked ones outside its timing; closes the runner. */
 async function timeRunner(runner: BatchRunner, name: string, count: number, total: number, same: SameAnswerCheck, plan: BenchPlan): Promise<RoundTiming> {
   let calls = 0;
   const afterEach = () => {
@@ -556,10 +512,7 @@ export function isPureTsBaseline(record: BenchRecord, info: SolverInfo | undefin
   return info !== undefined && !info.external && record.mode === "engine" && !record.batchCall;
 }
 
-/**
- * A row's tinybench mean µs/puzzle, rescaled to its first `shared` puzzles by the per-puzzle
- * pass (the share of its pass time those puzzles took); the plain mean without `micros`.
- */
+/** A row's tinybench mean µs/puzzle, rescaled to its first `shared` puzzles by the per-puzzle pass's times. */
 function meanMicrosOver(record: BenchRecord, shared: number, micros?: Float64Array): number {
   if (!micros || shared >= micros.length) return record.meanMicros;
   const prefixMean = sumOf(micros, shared) / shared;
@@ -567,10 +520,7 @@ function meanMicrosOver(record: BenchRecord, shared: number, micros?: Float64Arr
   return fullMean > 0 ? (record.meanMicros * prefixMean) / fullMean : record.meanMicros;
 }
 
-/**
- * The interval of a speedup: the bootstrap (or Welch) interval of the rows' plain mean ratio,
- * moved onto `speedup` (which may be rescaled to shared puzzles) by the same factor.
- */
+/** The interval of the rows' plain mean ratio, moved onto `speedup` (maybe rescaled to shared puzzles) by the same factor. */
 function intervalOf(estimate: RatioEstimate | null, speedup: number): BenchRecord["speedupInterval"] {
   if (!estimate) return null;
   const scaled = scaleRatio(estimate, speedup / estimate.ratio);
@@ -578,10 +528,9 @@ function intervalOf(estimate: RatioEstimate | null, speedup: number): BenchRecor
 }
 
 /**
- * Fills `reference`, `speedup`, `speedupInterval` and `comparedOn` of every record: against the `reference`
- * solver's own row in the same dataset, or by default the fastest pure-TS baseline there.
- * Every row of a dataset solves a prefix of the same seeded order, so two rows are compared
- * on the puzzles both solved; `micros` (per-puzzle µs per record) rescales a sampled pair.
+ * Fills the reference fields of every record: against the `reference` solver's row in the same
+ * dataset, or the fastest pure-TS baseline there, on the puzzles both solved (every row solves a
+ * prefix of the same seeded order); `micros` rescales a sampled pair.
  */
 export function applyReference(
   records: BenchRecord[],

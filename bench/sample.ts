@@ -1,8 +1,6 @@
 /**
- * Seeded sampling for the bench (its statistics are src/model/quantile.ts and bench/statistics.ts).
- * The same seed draws the same puzzles on every machine, and every row of a dataset solves a
- * prefix of one seeded order, so a sampled (slow) row's puzzles are a subset of every faster
- * row's.
+ * Seeded sampling: the same seed draws the same puzzles on every machine, and every row of a
+ * dataset solves a prefix of one seeded order, so a sampled row's puzzles are a subset of every faster row's.
  */
 import { Random } from "../src/model/prng.js";
 

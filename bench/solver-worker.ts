@@ -1,12 +1,8 @@
 /**
- * The worker thread an outside solver (a module of --solvers, or wasm-abi:) runs in, so that the
- * bench can stop it (isolated.ts): a call past the time limit, or Ctrl-C, terminates this thread,
- * whatever the solver does; with --fresh-rounds, each timing round of any row runs in one of its
- * own. It loads the solver once, takes the puzzles once, then answers each `solve` with every
- * puzzle's answer, the ms and process CPU ms the batch took here (the bench times it by these, not
- * by the trip between threads), and the calibration work run after it on this thread (rounds.ts).
- * Each countSolutions call is counted in `calls` (shared memory) first, by which the bench sees
- * one that runs too long.
+ * The worker thread a row runs in when the bench must be able to stop it (isolated.ts). It loads
+ * the solver and takes the puzzles once, then answers each `solve` with every answer, the ms and
+ * CPU ms the batch took here, and the calibration run after it. Each countSolutions call is
+ * counted in `calls` (shared memory) first, by which the bench sees one that runs too long.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { Grid } from "../src/model/puzzle.js";

@@ -1,20 +1,6 @@
 /**
- * Small statistics for the bench's reports: summaries of timing samples and confidence
- * intervals on the ratio of two means. Pure functions over numbers; nothing here measures.
- *
- * Glossary
- *   sample     one timed batch's latency (ms), or one puzzle's time (µs)
- *   ratio      mean(numerator) / mean(denominator): for latencies, how many times faster the
- *              denominator's row is than the numerator's
- *   interval   a two-sided 95% confidence interval [low, high] around the ratio
- *   bootstrap  percentile bootstrap: resample both sample sets with replacement, take the
- *              ratio of the resampled means, keep the 2.5th and 97.5th percentiles. It
- *              assumes the samples are independent draws, and makes no normality assumption.
- *   welch      from n, mean and σ (results without samples, and sides with more than
- *              BOOTSTRAP_MAX_SAMPLES samples): the delta method on log(ratio) with
- *              Welch–Satterthwaite degrees of freedom and Student's t.
- *   rank       for rounds that move by factors: Hodges–Lehmann's median of the pairwise ratios,
- *              with Mann–Whitney's distribution-free interval.
+ * Summaries of timing samples and 95% confidence intervals on the ratio of two means (for
+ * latencies, how many times faster the denominator's row is). Pure functions; nothing here measures.
  */
 import { Random } from "../src/model/prng.js";
 import { quantile } from "../src/model/quantile.js";
@@ -95,11 +81,7 @@ export function halfWidth(estimate: RatioEstimate): number {
   return (estimate.high - estimate.low) / 2;
 }
 
-/**
- * The mean of `values.length` draws with replacement from `values`. An index is a 32-bit draw
- * scaled to the length (a bias below length / 2^32, far under the bootstrap's own error),
- * not Random.below, whose checks cost more than the draw here.
- */
+/** The mean of `values.length` draws with replacement; a scaled 32-bit draw (bias below length / 2^32) costs less than Random.below. */
 function resampledMean(values: ArrayLike<number>, random: Random): number {
   const n = values.length;
   const scale = n / 2 ** 32;
@@ -108,10 +90,7 @@ function resampledMean(values: ArrayLike<number>, random: Random): number {
   return sum / n;
 }
 
-/**
- * mean(numerator) / mean(denominator) with a percentile-bootstrap 95% interval (seeded, so
- * the same samples give the same interval). Each side needs at least two samples.
- */
+/** mean(numerator) / mean(denominator) with a seeded percentile-bootstrap interval; at least two samples a side. */
 export function bootstrapRatio(
   numerator: ArrayLike<number>,
   denominator: ArrayLike<number>,
@@ -126,18 +105,10 @@ export function bootstrapRatio(
   return { ratio: summarize(numerator).mean / summarize(denominator).mean, low: quantile(ratios, tail), high: quantile(ratios, 1 - tail), method: "bootstrap" };
 }
 
-/**
- * Above this many samples on either side, {@link ratioOfMeans} takes Welch's interval from the
- * samples' n, mean and σ instead of the bootstrap: with hundreds of samples the means are near
- * normal and the two agree (test/bench-statistics.test.ts), while the bootstrap's cost grows with
- * the samples.
- */
+/** Above this many samples a side, {@link ratioOfMeans} takes Welch's interval: the means are near normal and the bootstrap's cost grows. */
 export const BOOTSTRAP_MAX_SAMPLES = 500;
 
-/**
- * mean(numerator) / mean(denominator) with its 95% interval: the percentile bootstrap while
- * both sides have at most BOOTSTRAP_MAX_SAMPLES samples, else Welch on their summaries.
- */
+/** mean(numerator) / mean(denominator): the bootstrap up to BOOTSTRAP_MAX_SAMPLES a side, else Welch. */
 export function ratioOfMeans(numerator: ArrayLike<number>, denominator: ArrayLike<number>): RatioEstimate {
   if (numerator.length > BOOTSTRAP_MAX_SAMPLES || denominator.length > BOOTSTRAP_MAX_SAMPLES) {
     return welchRatio(summarize(numerator), summarize(denominator));
@@ -152,11 +123,7 @@ export interface MeanAndSpread {
   sd: number;
 }
 
-/**
- * numerator.mean / denominator.mean with a 95% interval from the delta method on log(ratio)
- * (variance of each log mean ≈ σ² / (n · mean²)), Welch–Satterthwaite degrees of freedom and
- * Student's t. Each side needs n ≥ 2.
- */
+/** The ratio of means with the delta method on log(ratio), Welch–Satterthwaite degrees of freedom and Student's t; n ≥ 2 a side. */
 export function welchRatio(numerator: MeanAndSpread, denominator: MeanAndSpread): RatioEstimate {
   if (numerator.n < 2 || denominator.n < 2) throw new RangeError("a Welch ratio needs at least two samples on each side");
   const varianceOfLog = (s: MeanAndSpread) => (s.sd * s.sd) / (s.n * s.mean * s.mean);
@@ -169,10 +136,8 @@ export function welchRatio(numerator: MeanAndSpread, denominator: MeanAndSpread)
 }
 
 /**
- * The count c for a 95% interval from Mann–Whitney's U with `n` and `m` values: the largest c with
- * P(U ≤ c) ≤ 2.5% when both sides come from one distribution (−1 when even U = 0 is likelier,
- * as for 3 values a side). Exact up to 50 values a side (the distribution of U built count by
- * count), the normal approximation with its continuity correction beyond.
+ * The largest c with P(U ≤ c) ≤ 2.5% for Mann–Whitney's U with `n` and `m` values from one
+ * distribution (−1 when even U = 0 is likelier); exact up to 50 a side, the normal approximation beyond.
  */
 export function mannWhitneyCount(n: number, m: number): number {
   const tail = (1 - CONFIDENCE) / 2;
@@ -200,12 +165,9 @@ export function mannWhitneyCount(n: number, m: number): number {
 }
 
 /**
- * numerator / denominator for values that move by factors (times in calibration units, round by
- * round): the Hodges–Lehmann estimate (the median of every pairwise ratio) with the
- * distribution-free 95% interval of Mann–Whitney's test, from the same sorted pairwise ratios.
- * Ranks, not means: one round that a stall made 20% slower moves the estimate and its interval
- * by one pair in n × m, where it would widen a mean's interval by half. Null when the sides are
- * too small for a 95% interval (fewer than 4 values a side when both have as many).
+ * numerator / denominator for values that move by factors: the Hodges–Lehmann median of the
+ * pairwise ratios with Mann–Whitney's interval. Ranks, not means, so one stalled round moves it by
+ * one pair. Null when the sides are too small (fewer than 4 values a side).
  */
 export function rankRatio(numerator: readonly number[], denominator: readonly number[]): RatioEstimate | null {
   const count = mannWhitneyCount(numerator.length, denominator.length);

@@ -1,11 +1,7 @@
 /**
- * The threads row: the WASM kernel on N worker threads through the CLI's pool (src/pool).
- *
- * The row's puzzles are split into CHUNKS_PER_THREAD × N batches (the pool's unit of work:
- * the cell bytes of 9×9 lines in, output bytes out, as the CLI sends them), all submitted at
- * once; one timed call is one pass over all chunks. Each worker solves its batch with one
- * kernel call and writes `line` output, so this row measures end-to-end throughput, bytes in
- * and bytes out. Answers are checked once, untimed, from the pool's `jsonl` output.
+ * The threads row: the WASM kernel on N worker threads through the CLI's pool, its puzzles split
+ * into CHUNKS_PER_THREAD × N batches of cell bytes in, `line` output bytes out, all submitted at
+ * once: end-to-end throughput. Answers are checked once, untimed, from the pool's `jsonl` output.
  */
 import { type BatchTask, copyTask } from "../src/pool/batch.js";
 import { openBatchSolver } from "../src/pool/pool.js";

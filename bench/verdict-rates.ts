@@ -12,7 +12,7 @@
  * The goal: at most 1 false verdict per 100 rows, idle and busy; a 10% slowdown found in at least
  * 9 of 10 pairs idle. `--ref-pairs N` adds N runs of `--ref HEAD` and their false verdicts.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +22,7 @@ import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.j
 import { packagePath } from "../src/kernel/paths.js";
 import { collectEnvironment } from "./env.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
-import { type Change, type Verdict, compareRuns } from "./report/compare.js";
+import { type Verdict, compareRuns } from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
 
 /** The options of one measurement. */
@@ -97,11 +97,6 @@ function runBench(args: readonly string[], env: Record<string, string> = {}): Pr
   });
 }
 
-/** A child process that keeps one core busy until killed. */
-function spinner(): ChildProcess {
-  return spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" });
-}
-
 /** Verdict counts over many rows. */
 type Tally = Record<Verdict, number> & { rows: number };
 
@@ -136,20 +131,11 @@ async function main(argv: readonly string[]): Promise<void> {
   );
   const goals: string[] = [];
 
-  /** One pair of runs judged as --compare judges them. */
-  const pair = async (name: string, args: readonly string[], envBefore: Record<string, string> = {}, envAfter = envBefore): Promise<Change[]> => {
-    const before = join(folder, `${name}-a.json`);
-    const after = join(folder, `${name}-b.json`);
-    await runBench([...args, "--json", before], envBefore);
-    await runBench([...args, "--json", after], envAfter);
-    runs += 2;
-    return compareRuns(readResultFile(before, "--compare"), readResultFile(after, "--against"));
-  };
-
   /** Pairs of runs of `--solvers` and the planted row, the planted row slowed in each second run. */
   const part = async (condition: "idle" | "busy", pairs: number): Promise<void> => {
     const loadBefore = loadAverage();
-    const busy = condition === "busy" ? spinner() : null;
+    // the other core kept busy until killed
+    const busy = condition === "busy" ? spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }) : null;
     const same = emptyTally();
     const planted = emptyTally();
     const ratios: number[] = [];
@@ -158,7 +144,13 @@ async function main(argv: readonly string[]): Promise<void> {
       const plain = { [SLOWDOWN_VARIABLE]: "0" };
       const slowed = { [SLOWDOWN_VARIABLE]: String(options.slowdown) };
       for (let i = 0; i < pairs; i++) {
-        const changes = await pair(`${condition}-${i}`, args, plain, slowed);
+        const before = join(folder, `${condition}-${i}-a.json`);
+        const after = join(folder, `${condition}-${i}-b.json`);
+        await runBench([...args, "--json", before], plain);
+        await runBench([...args, "--json", after], slowed);
+        runs += 2;
+        // judged as --compare judges them
+        const changes = compareRuns(readResultFile(before, "--compare"), readResultFile(after, "--against"));
         for (const change of changes) {
           const into = change.row === PLANTED_ROW ? planted : same;
           into[change.verdict]++;

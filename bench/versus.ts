@@ -1,10 +1,7 @@
 /**
- * Today's WASM kernels against the kernels of an earlier commit, in one process, on the same
- * puzzles, for every grid size (`npm run kernel-vs`, bench/kernel-vs.ts): a 9×9 dataset goes to
- * the 9×9 kernel, a 4×4, 16×16 or 25×25 one to the N×N kernel. Both kernels go through the
- * measuring core (bench/measure/): the draw, the answer check (each answer valid and as the file
- * expects, both kernels agreeing on every count), the guess summary, and interleaved rounds
- * timed in process CPU time. The table goes through the bench's Markdown writer.
+ * Today's WASM kernels against an earlier commit's (`npm run kernel-vs`): both through the
+ * measuring core (the draw, the answer check, both kernels agreeing on every count, and
+ * interleaved rounds in process CPU time), the table through the bench's Markdown writer.
  */
 import { type Dataset, bundledDatasets } from "../src/datasets/read.js";
 import type { Shape } from "../src/model/shape.js";

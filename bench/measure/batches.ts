@@ -1,9 +1,7 @@
 /**
- * Timing whole batches, for the bench's rows, the web page's and the profiler's variants alike:
- * tinybench calls one batch function again and again — warm-up first when asked, then at least
- * `minCalls` calls and `timeMs` of them — and every timed call's total count must equal the
- * checked total. Statistics come from tinybench's latency (ms per call); CPU over wall time is
- * taken around the whole run (in Node; a browser has no process CPU clock).
+ * Timing whole batches (the bench's rows, the web page's, the profiler's variants): tinybench
+ * calls one batch function at least `minCalls` times and for `timeMs`, and every timed call's
+ * total count must equal the checked total. CPU time is taken where there is a process CPU clock.
  */
 import { Bench } from "tinybench";
 import type { CalibrationWork } from "../calibration.js";
@@ -18,23 +16,11 @@ export interface BatchTimingOptions {
   warmupMs: number;
   /** Runs before every call, warm-up included, outside its timing (e.g. writing the puzzles in again). */
   beforeEach?(): void;
-  /**
-   * Runs after every call, warm-up included, outside its timing: checks the answers that call
-   * gave (throwing stops the timing with that error).
-   */
+  /** Runs after every call, warm-up included, outside its timing: checks its answers (throwing stops the timing). */
   afterEach?(): void;
-  /**
-   * Runs after every timed call (not the warm-up's), after `afterEach`, outside the timing, with
-   * that call's process CPU ms (null where there is no CPU clock), wall ms, and the calibration it
-   * ran where it was timed elsewhere: rounds.ts times the calibration work there, interleaved with
-   * the row's calls.
-   */
+  /** Runs after every timed call, after `afterEach`, with its CPU ms, wall ms, and the calibration run where it was timed elsewhere. */
   afterCall?(call: { cpuMs: number | null; wallMs: number; calibration?: CalibrationWork }): void;
-  /**
-   * Stops the timing: {@link timeBatches} then throws {@link TimingAborted}. With a signal, the
-   * timing hands the event loop a turn every {@link YIELD_EVERY_MS} between calls (outside their
-   * timing), so that a signal's listener can run while synchronous solvers are timed.
-   */
+  /** Stops the timing with {@link TimingAborted}; the event loop gets a turn every {@link YIELD_EVERY_MS} between calls so it is seen. */
   signal?: AbortSignal;
 }
 
@@ -72,10 +58,7 @@ export interface BatchTiming {
   batchMs: number[];
   /** Process CPU time over wall time while timing (1 = one core busy the whole time); null where there is no CPU clock (a browser). */
   cpuPerWall: number | null;
-  /**
-   * Mean process CPU ms per timed call, taken around each call (every thread of the process, so a
-   * worker's too; the time the process was not running is left out); null where there is no CPU clock.
-   */
+  /** Mean process CPU ms per timed call, every thread's (the time the process was not running left out); null without a CPU clock. */
   cpuMs: number | null;
 }
 
@@ -85,12 +68,7 @@ const cpuClock = (globalThis as { process?: { cpuUsage(since?: { user: number; s
 /** Thrown by {@link timeBatches} when its signal aborts the timing. */
 export class TimingAborted extends Error {}
 
-/**
- * A batch timed where it ran (a worker thread): its total count and the ms it took there, which
- * tinybench then takes as the call's time, and, where that thread could tell, the process CPU ms
- * of it, taken as the call's CPU time in place of the CPU time around the whole call (which holds
- * the trip between threads).
- */
+/** A batch timed where it ran (a worker thread): its ms and CPU ms there stand for the call's, leaving out the trip between threads. */
 export interface TimedElsewhere {
   total: number;
   ms: number;
@@ -99,10 +77,7 @@ export interface TimedElsewhere {
   calibration?: CalibrationWork;
 }
 
-/**
- * Times `solveBatch` (one call = one batch) with tinybench; every call's total count must equal
- * `expectedTotal`, or it throws naming `name`.
- */
+/** Times `solveBatch` (one call = one batch) with tinybench; every call's total count must equal `expectedTotal`. */
 export async function timeBatches(
   name: string,
   solveBatch: () => number | TimedElsewhere | Promise<number | TimedElsewhere>,

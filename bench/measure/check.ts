@@ -1,9 +1,6 @@
 /**
- * How every answer a run measures is checked — the bench's rows, the profiler's variants,
- * kernel-vs's two kernels and the web page's rows alike. Answers are checked after their timing,
- * never inside it. Nothing here reads a file, so the page's worker runs it as it is.
- *
- *   answers of puzzle i ─► answerChecker(puzzles, label, limit) ─► throws WrongAnswerError, or records the count
+ * How every answer a run measures is checked (bench, profiler, kernel-vs, web page), after its
+ * timing, never inside it. Nothing here reads a file, so the page's worker runs it as it is.
  */
 import type { Grid } from "../../src/model/puzzle.js";
 import type { BatchResult, SearchStats, SolverEngine } from "../../src/solvers/solver.js";
@@ -33,11 +30,7 @@ export function answerChecker(puzzles: CheckedPuzzles, label: string, limit: num
   };
 }
 
-/**
- * A batch's answers as they are checked: per puzzle its count, its first solution, its guesses
- * (NaN where the solver cannot tell: unknown is never a made-up number) and whether the budget
- * stopped it.
- */
+/** A batch's answers as they are checked; guesses NaN where the solver cannot tell. */
 export interface BatchAnswers {
   counts: ArrayLike<number>;
   /** count × N² bytes, the first solution of each puzzle. */
@@ -139,10 +132,8 @@ export function countingLoop(
 export type SameAnswerCheck = (index: number, answer: Answer, call: string) => void;
 
 /**
- * The check that every later answer of a row — each timed call's, each retimed puzzle's — is the
- * answer its checked call gave: the same count, the same budget stop, and the same solution (or,
- * where a solver may return another of several, one the row's check accepts). A difference throws
- * {@link WrongAnswerError}: a row is timed on checked answers only.
+ * The check that every later answer of a row is the one its checked call gave: the same count and
+ * budget stop, and the same solution (or another the row's check accepts). A difference throws.
  */
 export function sameAsChecked(puzzles: CheckedPuzzles, label: string, limit: number, checked: KeptAnswers): SameAnswerCheck {
   const cells = puzzles.grids[0]?.length ?? 0;

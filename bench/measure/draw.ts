@@ -1,9 +1,6 @@
 /**
- * The puzzles a run measures, drawn once per dataset — for the bench (runner.ts), the profiler
- * (profile/profiler.ts), kernel-vs and the web page alike; their answers are checked by
- * check.ts. It reads no file (the dataset's lines are given), so the page's worker runs it too.
- *
- *   dataset ─► picked indices ─► Draw { grids, lines, packed, shape, expectation, consensus }
+ * The puzzles a run measures, drawn once per dataset (bench, profiler, kernel-vs, web page). It
+ * reads no file (the dataset's lines are given), so the page's worker runs it too.
  */
 import type { Dataset } from "../../src/datasets/read.js";
 import { type Grid, PuzzleError, datasetShape, readPuzzle } from "../../src/model/puzzle.js";

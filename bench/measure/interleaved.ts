@@ -1,12 +1,8 @@
 /**
- * Timing contenders against each other in one process, for kernel-vs and `--ref`: a warm-up of
- * every contender in turns (at least WARMUP_SECONDS of CPU and three calls each, so that V8 has
- * tiered each up before anything is timed), then rounds. Within a round the contenders take turns
- * in pieces of about PIECE_SECONDS (calls repeated within a piece; who goes first alternates
- * round by round), each piece timed in this process's CPU time (on a shared machine another
- * process's time is not counted), until each has run about `runSeconds`; a contender's round is
- * its CPU time over its calls. Turns of a few milliseconds see the same moments of the machine, so
- * that what slows it (a clock change, another tenant) moves both sides of each round's ratio alike.
+ * Timing contenders against each other in one process (kernel-vs, `--ref`): a warm-up in turns,
+ * then rounds in which the contenders take turns of about PIECE_SECONDS of this process's CPU time
+ * (who goes first alternating) until each has run `runSeconds`. Turns of a few milliseconds see the
+ * same moments of the machine, so what slows it moves both sides of each round's ratio alike.
  */
 import { median } from "../statistics.js";
 import { cpuSeconds } from "./reference.js";
@@ -19,10 +15,7 @@ export interface InterleavedOptions {
   runSeconds: number;
   /** The clock, in seconds: this process's CPU time unless given (a test's own clock). */
   clock?: () => number;
-  /**
-   * Runs after every timed call of contender `k`, outside its timing (each call is then timed on
-   * its own): `--ref` holds the call's answers to the checked ones there.
-   */
+  /** Runs after every timed call of contender `k`, outside its timing (each call is then timed on its own). */
   afterCall?(k: number): void;
 }
 

@@ -1,9 +1,4 @@
-/**
- * A WASM kernel of one grid size as the profiler and kernel-vs drive it: the puzzles written
- * into its memory, then one call solves them all. `WasmKernel` is one as it stands, for either
- * kernel at its box size; an N×N kernel built from a commit before the one kernel interface
- * is wrapped by {@link kernelAtBox}.
- */
+/** A WASM kernel of one grid size as the profiler and kernel-vs drive it: the puzzles written into its memory, then one call solves them all. */
 import { type WasmModule, compileSource } from "../../src/kernel/kernel-source.js";
 import { CELLS, shapeOf } from "../../src/model/shape.js";
 import { type KernelResult, kernelBudget } from "../../src/solvers/solver.js";
@@ -23,11 +18,7 @@ interface GeneralExports {
   solveBatch(...args: number[]): number;
 }
 
-/**
- * The N×N kernel `module` at box size `box`: today's builds through WasmKernel; one whose
- * solveBatch still takes the box (5 parameters: base, count, box, limit, budget) through a
- * wrapper that passes it.
- */
+/** The N×N kernel `module` at box size `box`: through WasmKernel, or a wrapper for older builds whose solveBatch takes the box. */
 export async function kernelAtBox(module: WasmModule, box: number): Promise<BatchKernel> {
   const { exports } = (await WebAssembly.instantiate(module, { env: { abort: () => {} } })) as unknown as { exports: GeneralExports };
   if (exports.solveBatch.length !== 5) return WasmKernel.create(module, "general", box);

@@ -1,9 +1,7 @@
 /**
- * Code as it was at an earlier commit: one kernel built from its source (the old side of
- * `npm run kernel-vs`), or the whole package checked out in a git worktree and built (the old
- * side of `npm run bench -- --ref`); both live under build/ref/ (gitignored), named by the
- * commit's hash, and are built once. Also the process CPU clock that kernel-vs's rounds
- * (measure/interleaved.ts) and the bulk bench time with (the machine may be shared).
+ * Code as it was at an earlier commit, built once under build/ref/ by the commit's hash: one
+ * kernel (kernel-vs's old side) or the whole package in a git worktree (`--ref`'s). Also the
+ * process CPU clock the interleaved rounds and the bulk bench time with.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -12,10 +10,8 @@ import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/kernel/paths.js";
 
 /**
- * Compiles `entry` (e.g. `assembly/index.ts`) as it was at `commit` with this checkout's asconfig
- * `target` into build/ref/<prefix><commit>.wasm (gitignored), unless it is there; returns its URL.
- * The files beside the entry at that commit come with it (build/ref/<prefix><commit>/), so an
- * entry that imports them (the 9×9 kernel imports batch.ts and text.ts) builds as it did then.
+ * Compiles `entry` as it was at `commit`, with the files beside it then, using this checkout's
+ * asconfig `target`, into build/ref/<prefix><commit>.wasm unless it is there; returns its URL.
  */
 export async function buildKernelAtCommit(commit: string, entry: string, target: string, prefix = ""): Promise<URL> {
   const root = packageRoot();
@@ -31,7 +27,7 @@ export async function buildKernelAtCommit(commit: string, entry: string, target:
       .filter((name) => name.endsWith(".ts"));
     for (const name of files) writeFileSync(join(tree, entryFolder, name), execFileSync("git", ["show", `${hash}:${entryFolder}/${name}`], { cwd: root }));
     const source = join(tree, entry);
-    // Loaded here, not at the top: the compiler (binaryen) takes a third of a second to load, which every tool importing this module would pay.
+    // Loaded here: the compiler takes a third of a second to load, which every tool importing this module would pay.
     const { default: asc } = await import("assemblyscript/asc");
     const { error, stderr } = await asc.main([source, "--config", join(root, "asconfig.json"), "--target", target, "-o", wasm]);
     if (error) throw new Error(`building ${entry} of ${hash}: ${stderr.toString()}`);
@@ -53,11 +49,10 @@ export const REF_TREES_VARIABLE = "SUDOKU_WASM_REF_TREES";
 const BUILT_MARK = ".ref-built";
 
 /**
- * The package as it was at `commit`, checked out in a detached git worktree at
- * build/ref/trees/<hash> (or under $SUDOKU_WASM_REF_TREES) and built (`npm run build`), unless that was done before; returns its
- * folder. Its node_modules is a link to this checkout's when both package-lock.json files are the
- * same, else `npm ci` installs its own. `log` gets a line per step; a failed step throws naming
- * the commit, the step and the last lines it printed, and the next call takes up from that step.
+ * The package as it was at `commit`, in a detached git worktree under build/ref/trees (or
+ * $SUDOKU_WASM_REF_TREES) and built, unless done before; returns its folder. Its node_modules links
+ * to this checkout's when the lockfiles are the same, else `npm ci`. A failed step throws naming
+ * the commit, the step and its last lines, and the next call takes up from that step.
  */
 export function builtWorktree(commit: string, log: (line: string) => void = () => {}): string {
   const root = packageRoot();

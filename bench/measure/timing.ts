@@ -4,11 +4,7 @@
  * puzzle's fastest time. Whole passes, so that no puzzle runs twice in a row.
  */
 
-/**
- * Passes of a per-puzzle timing: puzzles under SHORT_PUZZLE_MICROS (and any others the caller
- * picks) are retimed in the later ones, keeping each puzzle's fastest time — a scheduler pause of
- * a few ms on a loaded machine would otherwise dominate a 10 µs sample.
- */
+/** Passes of a per-puzzle timing: puzzles under SHORT_PUZZLE_MICROS are retimed, since a scheduler pause would dominate a 10 µs sample. */
 export const TIMING_PASSES = 3;
 export const SHORT_PUZZLE_MICROS = 1000;
 
@@ -16,10 +12,8 @@ export const SHORT_PUZZLE_MICROS = 1000;
 export const microsSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1000;
 
 /**
- * Retimes puzzles in `passes - 1` more whole passes: each puzzle `retime(i, micros[i], pass)`
- * accepts is solved again by `solveOne(i)` and keeps the fastest time; `afterOne(i, pass)`, when
- * given, runs after each call's timing (to check the answer it gave). `micros` holds the first
- * pass's µs and is updated in place.
+ * Retimes, in `passes - 1` more whole passes, each puzzle `retime` accepts, keeping its fastest time
+ * in `micros` (the first pass's, updated in place); `afterOne` runs after each call's timing.
  */
 export function retimeFastest(
   micros: Float64Array,

@@ -1,8 +1,6 @@
 /**
- * `npm run profile`: every WASM kernel variant on every dataset, puzzle by puzzle — what each
- * propagation level and cell order buys, down to the hardest puzzle. The options table below
- * makes both the help text and the defaults; the measuring and writing live beside it in
- * bench/profile/ (the profiler is a bench tool: nothing in src/ imports it).
+ * `npm run profile`: every WASM kernel variant on every dataset, puzzle by puzzle: what each
+ * propagation level and cell order buys, down to the hardest puzzle.
  */
 import { Command } from "commander";
 import { kernelVariantInfos, runProfile, type ProfileOptions } from "./run.js";

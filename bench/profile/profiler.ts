@@ -4,25 +4,15 @@
  * Per dataset, the puzzles (all, or a seeded sample kept in file order) are parsed once. Per
  * variant on that dataset:
  *
- *   1. warm-up        one untimed run() on the first WARMUP_PUZZLES puzzles, so V8 has
- *                     tiered the kernel up before anything is timed.
- *   2. check          one untimed run(n) on all puzzles, its answers checked (solution valid,
- *                     count as the dataset expects, every variant agreeing on every puzzle none
- *                     timed out on).
- *   3. batch timing   tinybench times run(n) on all puzzles (the bench's wrapper,
- *                     measure/batches.ts; the puzzles are written in again before each call,
- *                     outside its timing): at least MIN_BATCH_CALLS calls and MIN_BATCH_MS of
- *                     them, fewer calls when one takes over BATCH_TIME_CAP_MS / MIN_BATCH_CALLS
- *                     (a variant whose call takes BATCH_TIME_CAP_MS runs once); each must count
- *                     the checked total. puzzles/s comes from the median call.
- *   4. per puzzle     each puzzle alone: input(1) written, then hrtime around run(1, limit,
- *                     budget). Puzzles under SHORT_PUZZLE_MICROS, or whose µs per node is over
- *                     SPIKE_FACTOR × the median, get more passes, the fastest kept, so a
- *                     scheduler pause on a loaded machine does not pass for a hard puzzle.
- *                     Alone, each puzzle must give the batch's count, guesses and nodes.
+ *   1. warm-up        one untimed run() on the first WARMUP_PUZZLES puzzles.
+ *   2. check          one untimed run(n) on all puzzles, its answers checked.
+ *   3. batch timing   tinybench times run(n) on all puzzles, written in again before each call;
+ *                     puzzles/s comes from the median call.
+ *   4. per puzzle     hrtime around run(1) on each puzzle alone; short puzzles and spikes get
+ *                     more passes, the fastest kept. Alone, each puzzle must give the batch's
+ *                     count, guesses and nodes.
  *
- * A wrong or inconsistent answer throws (WrongAnswerError names the variant, dataset line
- * and reason): the run fails loudly rather than report figures of a broken variant.
+ * A wrong or inconsistent answer throws rather than report figures of a broken variant.
  */
 import type { Dataset } from "../../src/datasets/read.js";
 import type { Grid } from "../../src/model/puzzle.js";
@@ -114,17 +104,13 @@ export async function profileVariants(plan: ProfilePlan, progress: MeasureProgre
 
 // ─── Puzzles ─────────────────────────────────────────────────────────────────
 
-/** The parsed puzzles of one dataset that every variant solves (the measuring core's draw). */
-type PuzzleDraw = Draw;
-
-/** The puzzle indices to profile: all, or a seeded sample put back in file order. */
-function pickPuzzles(size: number, sample: number | undefined, seed: number): number[] {
-  if (sample === undefined || sample >= size) return Array.from({ length: size }, (_, i) => i);
-  return seededSample(size, sample, seed).sort((a, b) => a - b);
-}
-
-function drawInFileOrder(dataset: Dataset, plan: ProfilePlan): PuzzleDraw {
-  const picked = pickPuzzles(dataset.puzzles.length, plan.sample, plan.seed);
+/** The puzzles to profile: all, or a seeded sample put back in file order. */
+function drawInFileOrder(dataset: Dataset, plan: ProfilePlan): Draw {
+  const size = dataset.puzzles.length;
+  const picked =
+    plan.sample === undefined || plan.sample >= size
+      ? Array.from({ length: size }, (_, i) => i)
+      : seededSample(size, plan.sample, plan.seed).sort((a, b) => a - b);
   return drawPuzzles(dataset, picked, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
 }
 
@@ -143,17 +129,13 @@ interface Measured {
   micros: Float64Array;
 }
 
-/**
- * Runs the per-puzzle timing once, untimed, over a few puzzles with every kernel: its code (the
- * clock, the copy in, run(1)) is then compiled before the first variant is timed, which would
- * otherwise pay for it at p50 and read slower than an identical variant after it.
- */
-function warmUpTimingCode(kernels: ReadonlyMap<string, BatchKernel>, draw: PuzzleDraw, plan: ProfilePlan): void {
+/** Runs the per-puzzle timing once over a few puzzles with every kernel, so the first variant timed does not pay for compiling it. */
+function warmUpTimingCode(kernels: ReadonlyMap<string, BatchKernel>, draw: Draw, plan: ProfilePlan): void {
   const grids = draw.grids.slice(0, Math.min(draw.grids.length, WARMUP_PUZZLES));
   for (const kernel of kernels.values()) timeEachPuzzle(kernel, grids, plan, new Int32Array(grids.length).fill(1), () => {});
 }
 
-async function measureVariant(kernel: BatchKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Promise<Measured> {
+async function measureVariant(kernel: BatchKernel, variant: string, draw: Draw, plan: ProfilePlan): Promise<Measured> {
   const count = draw.grids.length;
   const warmup = Math.min(count, WARMUP_PUZZLES);
   kernel.input(warmup).set(draw.packed.subarray(0, warmup * CELLS));
@@ -172,7 +154,7 @@ async function measureVariant(kernel: BatchKernel, variant: string, draw: Puzzle
 }
 
 /** Checks one whole-batch run(n) call, then times more (see the file comment); returns their ms and the checked answers. */
-async function timeBatch(kernel: BatchKernel, variant: string, draw: PuzzleDraw, plan: ProfilePlan): Promise<Omit<Measured, "micros">> {
+async function timeBatch(kernel: BatchKernel, variant: string, draw: Draw, plan: ProfilePlan): Promise<Omit<Measured, "micros">> {
   const count = draw.grids.length;
   // run(1) below and earlier variants' calls overwrite the input region
   const writePuzzles = () => kernel.input(count).set(draw.packed);
@@ -194,11 +176,7 @@ async function timeBatch(kernel: BatchKernel, variant: string, draw: PuzzleDraw,
   return { batchMs: timing.batchMs, medianMs: timing.medianMs, ...answers };
 }
 
-/**
- * µs of each puzzle solved alone: hrtime around run(1) (the puzzle is written first). Later
- * passes retime the short puzzles and the spikes (see SPIKE_FACTOR), keeping the fastest.
- * `check` sees each puzzle's first answer as [count, guesses, nodes], after its timing.
- */
+/** µs of each puzzle solved alone, short puzzles and spikes retimed; `check` sees each first answer as [count, guesses, nodes]. */
 function timeEachPuzzle(
   kernel: BatchKernel,
   grids: readonly Grid[],
@@ -225,7 +203,7 @@ function timeEachPuzzle(
 
 // ─── Records ─────────────────────────────────────────────────────────────────
 
-function summarise(variant: ProfileVariant, draw: PuzzleDraw, plan: ProfilePlan, measured: Measured): ProfileRecord {
+function summarise(variant: ProfileVariant, draw: Draw, plan: ProfilePlan, measured: Measured): ProfileRecord {
   const { counts, guesses, nodes, micros, batchMs, medianMs: medianBatchMs } = measured;
   const puzzles = draw.grids.length;
   const sortedMicros = Float64Array.from(micros).sort();
@@ -260,15 +238,9 @@ function summarise(variant: ProfileVariant, draw: PuzzleDraw, plan: ProfilePlan,
       max: sortedMicros[puzzles - 1],
     },
     hardestByTime: hardest(perPuzzle, (a, b) => perPuzzle.micros[b] - perPuzzle.micros[a]),
-    hardestByGuesses: hardest(perPuzzle, (a, b) => byGuesses(perPuzzle, a, b)),
+    hardestByGuesses: hardest(perPuzzle, (a, b) => guesses[b] - guesses[a] || Math.abs(nodes[b]) - Math.abs(nodes[a]) || micros[b] - micros[a]),
     perPuzzle,
   };
-}
-
-/** Most guesses first; ties: more nodes, then slower. */
-function byGuesses(perPuzzle: PerPuzzle, a: number, b: number): number {
-  const { guesses, nodes, micros } = perPuzzle;
-  return guesses[b] - guesses[a] || Math.abs(nodes[b]) - Math.abs(nodes[a]) || micros[b] - micros[a];
 }
 
 /** The first HARDEST_COUNT puzzles in `order`. */

@@ -1,16 +1,4 @@
-/**
- * What a profile run returns: data only, no formatting.
- *
- *   ProfileRun
- *   ├── environment   machine, build, commit, date, seed, limit, budget, sample size
- *   └── records[]     one per dataset × kernel variant, datasets outermost, in run order
- *         ├── summary figures   puzzles/s, guesses and nodes per puzzle, % no guess, µs percentiles
- *         ├── hardest           the 10 slowest and the 10 most-guessing puzzles, by file line
- *         └── perPuzzle         parallel arrays, one entry per profiled puzzle (file order),
- *                               for the pictures and for anyone digging further
- *
- * The table, JSON and picture writers in bench/profile/ each turn these records into one output.
- */
+/** What a profile run returns: data only, no formatting; one record per dataset × kernel variant, datasets outermost. */
 import type { BenchEnvironment } from "../records.js";
 
 /** One puzzle of a hardest-puzzles list. */

@@ -1,17 +1,8 @@
 /**
- * One profile run from parsed options: pick the kernel variants and datasets, record the
- * environment, measure (under the CPU profiler with --cpu-prof), then hand the records to
- * the writers: the table on stdout (or, with --markdown, each dataset's variant table as Markdown),
- * the JSON file, two pictures per dataset.
- *
- * Files go to `--out` (default bench/results/, gitignored), named by the run's start time:
- *   profile-<stamp>.json                       with a bare --json: `{ format, version, environment,
- *                                              records }`, per-puzzle arrays included
- *   profile-<stamp>-<dataset>-time-cdf.svg     per dataset
- *   profile-<stamp>-<dataset>-guesses.svg      per dataset
- *   profile-<stamp>.cpuprofile                 with --cpu-prof: a V8 CPU profile of the TypeScript
- *                                              side (WASM time as the kernel's frames), which Chrome
- *                                              DevTools (Performance → Load profile) and VS Code open
+ * One profile run from parsed options: pick the kernel variants and datasets, measure (under the
+ * CPU profiler with --cpu-prof), then print the table and write to `--out`, named by the run's
+ * start time: profile-<stamp>.json (a bare --json), profile-<stamp>-<dataset>-time-cdf.svg and
+ * -guesses.svg, and profile-<stamp>.cpuprofile (--cpu-prof).
  */
 import { Session } from "node:inspector/promises";
 import { join, resolve } from "node:path";
@@ -154,8 +145,7 @@ export async function runProfile(
     sample: options.sample,
     expectationOf: (dataset: { name: string }) => expectationOf(dataset.name, new Set(bundled)),
   };
-  // Ctrl-C (or SIGTERM) stops after the variant being measured is dropped: what finished is printed and written, and the exit
-  // status is 130 (143); a second one ends the process at once. The progress line shows the cursor again either way.
+  // Ctrl-C drops the variant being measured; what finished is printed and written (status 130); a second one ends the process.
   const watch = new InterruptWatch();
   const progress = progressBar();
   watch.onForcedExit(() => progress.end());

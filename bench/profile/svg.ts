@@ -1,16 +1,7 @@
 /**
- * The picture writers of a profile, one dataset per picture, as hand-written SVG strings.
- *
- *   time CDF                                  guesses against time
- *   100% ┤        ___----‾‾‾‾  ■ wasm          1k ┤          ∘ ∘      ■ wasm
- *    50% ┤    _--‾   _--‾      ■ wasm:naked   10 ┤   ·∙ ∙ ∘         ■ wasm:naked
- *     0% ┼──‾‾──────‾─────                     0 ┼ ·· ·  ─────────
- *        1 µs  10 µs  100 µs  (log)               1 µs  10 µs  (log–log; 0 guesses on its own row)
- *
- * The CDF has one `<path class="cdf">` per variant (a step line over its sorted per-puzzle
- * times); the scatter one `<g class="points">` per variant with a `<circle>` per puzzle,
- * hollow where the node budget stopped the search. Colours (one per variant, far apart to the
- * eye: seriesColours) and escaping are the bench's.
+ * The picture writers of a profile, one dataset per picture, as hand-written SVG strings: a time
+ * CDF with one `<path class="cdf">` per variant, and guesses against time with one
+ * `<g class="points">` per variant, a `<circle>` per puzzle, hollow where the budget stopped it.
  */
 import { axisLines, decadeLabel, escapeXml, gridLine, legendEntry, openSvg, seriesColours } from "../report/svg.js";
 import type { ProfileRecord } from "./records.js";

@@ -146,10 +146,7 @@ export function moreTime(timeMs: number): number {
   return timeMs < 2000 ? 2000 : 4 * timeMs;
 }
 
-/**
- * Splits `text` at spaces into lines of at most `width` characters (a longer word stays whole);
- * the first line keeps the text's leading spaces, the others start with `indent`.
- */
+/** Splits `text` at spaces into lines of at most `width` (a longer word stays whole); later lines start with `indent`. */
 export function wrap(text: string, width: number, indent = ""): string[] {
   const lead = /^ */.exec(text)![0];
   const lines: string[] = [];
@@ -175,10 +172,7 @@ const TIES_SHOWN = 3;
 /** Rows slower than the fastest by more than this factor are not checked for a tie. */
 const TIE_SEARCH_RATIO = 2;
 
-/**
- * The rows the fastest is not told apart from: their ratio to it is "no change" by --compare's
- * rule (the 95% interval does not lie wholly beyond 2%), nearest first.
- */
+/** The rows the fastest is not told apart from (their ratio "no change" by {@link verdictOf}), nearest first. */
 export function tiedWithFastest(fastest: BenchRecord, rows: readonly BenchRecord[]): { record: BenchRecord; estimate: RatioEstimate }[] {
   const ties: { record: BenchRecord; estimate: RatioEstimate }[] = [];
   for (const record of rows) {
@@ -198,10 +192,7 @@ function describeTies(fastest: BenchRecord, rows: readonly BenchRecord[]): strin
   return `, tied within noise with ${named.join(", ")}`;
 }
 
-/**
- * The closing summary: per dataset, the fastest row (and the rows it cannot be told apart
- * from) and how it stands against the reference and the fastest pure-TS row.
- */
+/** The closing summary: per dataset, the fastest row, its ties, and how it stands against the reference and the fastest pure-TS row. */
 export function formatSummary(records: readonly BenchRecord[], isPureTs: IsPureTs, width: number = COMPACT_WIDTH.unknown): string[] {
   const lines = wrap("Summary: per dataset, the fastest row and any tied with it; ratios of mean µs/puzzle, 95% intervals", width, "  ");
   const unreferenced: string[] = [];

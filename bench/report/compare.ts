@@ -2,23 +2,12 @@
  * `--compare OLD.json`: is each row faster, slower or unchanged against an earlier run? (The
  * method for users: docs/bench.md, "Is it faster or slower?".)
  *
- * 1. Settings. Runs that drew other puzzles (seed, puzzles, dataset bytes) or asked another
- *    question (limit, budget) measure different experiments: {@link settingDifferences} names
- *    each difference, a reason to refuse; another build, CPU or Node is a warning.
- * 2. Rows are matched by dataset and row label; a pair that timed different work (another
- *    number of puzzles, another limit) is named in a warning and not judged.
- * 3. Each pair is judged on its calibrated rounds: each round's CPU µs per puzzle ÷ the CPU µs of
- *    the calibration work timed between its calls (calibration.ts), so that what slowed the whole
- *    machine drops out. The ratio now / before is the median of the pairwise ratios with
- *    Mann–Whitney's 95% interval (statistics.ts: rankRatio): one disturbed round moves it by one
- *    pair. It needs 4 rounds a side.
- * 4. "faster" or "slower" only when that whole interval lies beyond the threshold; "no change"
- *    within; "not judged" when it is too wide to tell, when either side is flagged noisy or
- *    disagree (noise.ts), or without calibrated rounds (the web page's export).
- * 5. When every solver's rows moved the same way ({@link movedTogether}), or those of one dataset
- *    with three solvers or more, no row there is judged: that is the machine, not one solver.
- *
- * `--ref COMMIT` (bench/paired.ts) times both commits in one process instead, and judges there.
+ * Runs that drew other puzzles or asked another question are refused; another build, CPU or Node
+ * is a warning. Rows are matched by dataset and label, and judged on their calibrated rounds
+ * (each round's CPU µs per puzzle ÷ the calibration work's beside it, so what slowed the whole
+ * machine drops out) by rankRatio's interval: "faster" or "slower" only when all of it lies beyond
+ * the threshold. Rows that timed different work, are flagged, lack calibrated rounds, or moved
+ * with every other solver ({@link movedTogether}: the machine, not one solver) are not judged.
  */
 import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
@@ -30,17 +19,10 @@ import { formatNumber, formatRatio, groupByDataset } from "./format.js";
 /** Within one run: changes smaller than this share (2%) are "no change" even when the interval excludes 1× (compact.ts's ties). */
 export const NOISE_THRESHOLD = 0.02;
 
-/**
- * Between two runs: the least change `--compare` judges (5%), half the 10% change it must find; the
- * calibrated rounds of two runs of one commit move by less (bench/verdict-rates.ts measures both).
- */
+/** Between two runs: the least change `--compare` judges, half the 10% it must find (bench/verdict-rates.ts measures both). */
 export const BETWEEN_RUNS_THRESHOLD = 0.05;
 
-/**
- * Between two runs that both timed each round in a fresh worker (`--fresh-rounds`): 4%. Their
- * rounds vary as separate processes do (each its own compiled code), so the interval already
- * holds most of what moves between runs (bench/verdict-rates.ts measures it).
- */
+/** Between two `--fresh-rounds` runs, whose rounds already vary as separate processes do, so the interval holds more of what moves between runs. */
 export const FRESH_ROUNDS_THRESHOLD = 0.04;
 
 /** The least change `--compare` judges between these two runs when `--threshold` is not given. */
@@ -48,10 +30,7 @@ export function defaultThreshold(before: BenchRun, after: BenchRun): number {
   return before.environment.freshRounds && after.environment.freshRounds ? FRESH_ROUNDS_THRESHOLD : BETWEEN_RUNS_THRESHOLD;
 }
 
-/**
- * With `--ref`: the least change judged between two commits timed interleaved in one process (3%),
- * where the load moves both sides of each round's ratio alike.
- */
+/** With `--ref`: two commits timed interleaved in one process, where the load moves both sides of each ratio alike. */
 export const REF_THRESHOLD = 0.03;
 
 /** What a run was asked to measure, as far as comparing two runs needs it. */
@@ -153,10 +132,7 @@ export function roundsRatio(before: Pick<BenchRecord, "roundMicros">, after: Pic
 /** What a record holds of its calibrated rounds. */
 export type CalibratedFigures = Pick<BenchRecord, "roundCpuMicros" | "calibrationMicros">;
 
-/**
- * A row's rounds in calibration units: each round's CPU µs per puzzle ÷ the calibration's CPU µs
- * per unit beside it. Null unless the record has at least two such rounds, all positive.
- */
+/** A row's rounds in calibration units; null unless it has at least two, all positive. */
 export function calibratedRounds(record: CalibratedFigures): number[] | null {
   const rounds = record.roundCpuMicros;
   const calibration = record.calibrationMicros;
@@ -175,10 +151,7 @@ export function calibratedRatio(before: CalibratedFigures, after: CalibratedFigu
   return a && b ? rankRatio(a, b) : null;
 }
 
-/**
- * Why `after` cannot be judged against `before` though both ran: they timed different work
- * (puzzles per batch, puzzles drawn, limit). Null when they timed the same.
- */
+/** How `before` and `after` timed different work (puzzles, limit), which keeps them from being judged; null when they did not. */
 export function workDifference(before: BenchRecord, after: BenchRecord): string | null {
   const differences: string[] = [];
   if (before.puzzles !== after.puzzles) {
@@ -194,12 +167,7 @@ export function workDifference(before: BenchRecord, after: BenchRecord): string 
 /** The flags that keep a row from being judged: its wall-clock batches or its two passes were disturbed. Pre-empted is not one: CPU time leaves it out. */
 const JUDGING_FLAGS: readonly NoiseFlag[] = ["noisy", "disagree"];
 
-/**
- * The verdict on an unflagged row with an interval between runs: faster or slower when the whole
- * interval lies beyond `floor` on that side; "not judged" when it is so wide that it reaches past
- * `floor` on both sides of 1× or half its width is over `floor` (a change of that size could not be
- * told); else "no change".
- */
+/** The verdict between runs: {@link verdictOf}, but "not judged" where half the interval's width is over `floor` (such a change could not be told). */
 export function betweenRunsVerdict(estimate: RatioEstimate, floor: number): "faster" | "slower" | "no change" | "not judged" {
   const judged = verdictOf(estimate, floor);
   if (judged !== "no change") return judged;
@@ -231,13 +199,9 @@ function medianRatio(ratios: readonly number[]): number {
 }
 
 /**
- * The median change of `changes` when they moved together: at least `minRows` rows with a
- * calibrated estimate of the same work, of `minSolvers` solvers or more, and every solver's median
- * ratio beyond half of `floor` on the same side. Every solver's code moving alike is what a
- * different machine state does (a process placed beside a busier core, a stretch of the run that
- * another tenant slowed, a host that favours some work over the calibration), not what a change
- * to one solver does (the other solvers stay); such rows are not judged, and `--ref` tells the
- * two apart. Null when they did not move so.
+ * The median change of `changes` when they moved together: at least `minRows` calibrated rows of
+ * `minSolvers` solvers or more, every solver's median ratio beyond half of `floor` on one side.
+ * That is what a different machine state does, not a change to one solver; null otherwise.
  */
 export function movedTogether(
   changes: readonly Change[],
@@ -255,10 +219,7 @@ export function movedTogether(
   return slower || faster ? medianRatio(rows.map((c) => c.estimate!.ratio)) : null;
 }
 
-/**
- * Turns the verdicts of rows that moved together ({@link movedTogether}) into "not judged": the
- * whole run's first, else each dataset's with rows of DATASET_SOLVERS solvers or more.
- */
+/** Sets aside as "not judged" the rows that moved together: the whole run's, else each dataset's of DATASET_SOLVERS solvers or more. */
 function setAsideCommonMoves(changes: Change[], solverOf: (change: Change) => string, floor: number): void {
   const setAside = (rows: readonly Change[], reason: string) => {
     for (const change of rows) {
@@ -287,7 +248,6 @@ function unjudgedRounds(before: BenchRecord, after: BenchRecord): string {
 export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = defaultThreshold(before, after)): Change[] {
   const old = new Map(before.records.map((r) => [keyOf(r), r]));
   const solvers = new Map(after.records.map((r) => [keyOf(r), r.solver]));
-  /** The change of a row as far as the two sides say: null for a side that did not run it. */
   const change = (earlier: BenchRecord | undefined, later: BenchRecord | undefined, verdict: Verdict): Change => ({
     dataset: (later ?? earlier)!.dataset,
     row: (later ?? earlier)!.row,
@@ -324,17 +284,13 @@ export function regressions(changes: readonly Change[], percent: number): Change
   return changes.filter((c) => c.verdict === "slower" && c.estimate !== null && c.estimate.high < 1 - percent / 100);
 }
 
-/** "N P → none": a row's flags in both runs, by their marks. */
-function describeFlags(flags: Change["flags"]): string {
-  const marks = (list: readonly NoiseFlag[]) => flagMarks(list) || "none";
-  return `flags ${marks(flags.before)} → ${marks(flags.after)}`;
-}
-
 /** The change cell: "1.50 ± 0.03× faster", "no change: 1.01 ± 0.02× faster", "not judged (flags N P → none): …", "not run now". */
 function describeChange(change: Change): string {
   if (!change.estimate) return change.verdict === "undecided" ? "undecided (under 2 timed batches)" : change.verdict;
   const direction = change.estimate.ratio >= 1 ? "faster" : "slower";
-  if (change.verdict === "not judged") return `not judged (${change.reason ?? describeFlags(change.flags)}): ${formatRatio(change.estimate)} ${direction}`;
+  const marks = (list: readonly NoiseFlag[]) => flagMarks(list) || "none";
+  const why = change.reason ?? `flags ${marks(change.flags.before)} → ${marks(change.flags.after)}`;
+  if (change.verdict === "not judged") return `not judged (${why}): ${formatRatio(change.estimate)} ${direction}`;
   if (change.verdict === "no change") return `no change: ${formatRatio(change.estimate)} ${direction}`;
   return `${formatRatio(change.estimate)} ${change.verdict}`;
 }

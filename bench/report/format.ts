@@ -39,10 +39,7 @@ export function formatPercent(value: number | null, digits = 1): string {
 /** Intervals wider than this share of the ratio read as a range rather than as "±". */
 const WIDE_INTERVAL = 0.2;
 
-/**
- * "1.50 ± 0.03×" for ratios ≥ 1 (for ratios below 1 the inverse, to be read "slower"); an
- * interval wider than ±20%, usually lopsided, reads as its range: "4.05× (1.20–9.30)".
- */
+/** "1.50 ± 0.03×" (below 1 the inverse, read "slower"); an interval wider than ±20% reads as its range: "4.05× (1.20–9.30)". */
 export function formatRatio(estimate: RatioEstimate): string {
   const shown = estimate.ratio >= 1 ? estimate : invertRatio(estimate);
   const digits = shown.ratio < 10 ? 2 : shown.ratio < 100 ? 1 : 0;
@@ -51,11 +48,7 @@ export function formatRatio(estimate: RatioEstimate): string {
   return `${shown.ratio.toFixed(digits)} ± ${spread.toFixed(spread > 0 && spread < 10 ** -digits ? digits + 1 : digits)}×`;
 }
 
-/**
- * A speed ratio in words, never below 1×: a `ratio` of 1 or more reads "<ratio>× <above>", one
- * below 1 its inverse with `below` ("5.20× faster", "1.30× slower"); 2 decimals under 10, 1 under
- * 100. The bench's rows without an interval and the web page's "vs wasm" cells use it.
- */
+/** A speed ratio in words, never below 1×: "5.20× faster", "1.30× slower"; 2 decimals under 10, 1 under 100. */
 export function formatTimes(ratio: number, above = "faster", below = "slower"): string {
   const shown = ratio >= 1 ? ratio : 1 / ratio;
   const digits = shown < 10 ? 2 : shown < 100 ? 1 : 0;
@@ -71,10 +64,7 @@ export function formatSpeedup(record: BenchRecord): string {
   return `${formatRatio({ ratio: record.speedup, ...record.speedupInterval })} ${direction} than ${record.reference}`;
 }
 
-/**
- * Whether a threads row's batch is so small (under 100 puzzles a thread, or under 2 ms in all)
- * that handing it to the threads, not solving, sets its speed: `--quick`'s 20 puzzles.
- */
+/** Whether a threads row's batch is so small that handing it to the threads, not solving, sets its speed. */
 function handOffBound(record: BenchRecord): boolean {
   return record.threads !== null && (record.puzzles / Math.max(record.threads, 1) < 100 || record.meanMicros * record.puzzles < 2000);
 }

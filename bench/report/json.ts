@@ -1,15 +1,6 @@
 /**
- * The JSON writer and reader. Schema: docs/bench-result.schema.json (version 3):
- *
- *   { format: "sudoku-wasm-bench", version: 3, schema, incomplete?,
- *     settings:    limit, budget, seed, timeMs, puzzles, datasets[] (name, sha256, size, drawn)
- *     environment: cpu, cores, node, v8, tinybench, buildFlags, commit, date
- *     records[]:   every BenchRecord field (n/a is null; the rounds' fields absent in the web
- *                  page's), the per-puzzle summary of the timed batches (perPuzzleMicros: n,
- *                  mean, sd, min, max, p50, p75, p99), their outliers (Tukey's fences: mild,
- *                  severe) and the row's noise flags }
- *
- * `--compare` reads through report/read-result.ts, which checks a file against the schema first.
+ * The JSON writer and reader. Schema: docs/bench-result.schema.json. `--compare` reads through
+ * report/read-result.ts, which checks a file against the schema first.
  */
 import { noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
@@ -23,10 +14,7 @@ export const SCHEMA_PATH = "docs/bench-result.schema.json";
 /** The environment fields that are settings of the run rather than facts about the machine. */
 const SETTING_KEYS = ["limit", "budget", "seed", "timeMs", "puzzles", "datasets", "freshRounds"] as const;
 
-/**
- * An array of numbers as JSON.stringify indents it, one number per line. The line breaks
- * keep it from matching inside a string value (JSON escapes them there).
- */
+/** An array of numbers as JSON.stringify indents it; the line breaks keep it from matching inside a string. */
 const NUMBER_ARRAY = /\[\n\s*(-?[\d.eE+-]+(?:,\n\s*-?[\d.eE+-]+)*)\n\s*\]/g;
 
 /** `value` as indented JSON with every array of numbers kept on one line. */

@@ -1,10 +1,8 @@
 /**
- * Where the exports go and writing them: a given path, `-` for standard output (one export at
- * a time; a path naming standard output, such as /dev/stdout, counts as `-`), or
- * bench/results/<timestamp>.<ext> for a bare flag. The chart goes to --chart, else
- * beside the first export written to a regular file (same name, .svg; `.chart.svg` when that
- * name is itself an export, e.g. `--json x.svg`); --no-chart writes none. Two outputs never
- * share a path: {@link checkOutputRequests} refuses that before the bench runs.
+ * Where the exports go: a given path, `-` (or a path naming standard output) for standard output,
+ * or bench/results/<timestamp>.<ext> for a bare flag. The chart goes to --chart, else beside the
+ * first export written to a regular file (.svg, or .chart.svg when that is an export's name).
+ * {@link checkOutputRequests} refuses two outputs on one path before the bench runs.
  */
 import { fstatSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
@@ -57,12 +55,7 @@ function chartRequest(requests: OutputRequests): string | true | false | undefin
   return requests.chart ?? requests.svg;
 }
 
-/**
- * True when `path` is the file standard output (descriptor `fd`) already writes to:
- * /dev/stdout, /proc/self/fd/1, or the very file the shell redirected it to. Writing such a
- * path as a file would interleave the export with the report, or truncate what the report
- * wrote there already.
- */
+/** True when `path` is the file standard output (`fd`) already writes to (/dev/stdout, or the file the shell redirected it to). */
 export function namesStandardOutput(path: string, fd = 1): boolean {
   try {
     const output = fstatSync(fd);

@@ -31,11 +31,7 @@ export function describeSchemaError(error: ErrorObject): string {
   return `${where || "the top level"} ${error.message ?? "is not valid"}${allowed}`;
 }
 
-/**
- * The run in the result file at `path`, for `option` (the flag that named it, e.g. "--compare");
- * throws one line naming both and the first problem: unreadable, not JSON, another format or
- * version (1 and 2: no calibrated rounds to judge by), or a field the schema does not allow.
- */
+/** The run in the result file at `path`, for `option` (e.g. "--compare"); throws one line naming both and the first problem. */
 export function readResultFile(path: string, option: string): BenchRun {
   const source = `${option} ${path}`;
   let text: string;

@@ -1,19 +1,10 @@
 /**
  * The marked regions of README.md and docs/*.md that a script's output fills, so that no figure
- * table is typed by hand (`npm run docs:tables`, bench/docs-tables.ts, rewrites one):
+ * table is typed by hand (`npm run docs:tables` rewrites one):
  *
- *   <!-- table NAME: npm run kernel-vs -- --ref 3c51558 --rounds 21 -->
- *   | dataset | puzzles | … |          the one Markdown table the command prints on stdout
- *   <!-- /table -->                     (its other lines, progress or an environment, are left out)
- *
- *   <!-- output NAME: npm run bench -- … -->
- *   ```                                 the command's whole stdout, in a fence
- *   <!-- /output -->
- *
- *   <!-- table NAME: no script (REASON) -->
- *   a table no script of this repository prints, and why; it is edited by hand
- *
- * test/docs-tables.test.ts holds every region's header to the one its script writes today.
+ *   <!-- table NAME: COMMAND -->    the one Markdown table the command prints  <!-- /table -->
+ *   <!-- output NAME: COMMAND -->   its whole stdout, in a fence               <!-- /output -->
+ *   <!-- table NAME: no script (REASON) -->   a table edited by hand, and why
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";

@@ -1,17 +1,8 @@
 /**
- * The chart writer: puzzles/s per row and dataset as grouped bars on a log scale, as a
- * hand-written SVG string.
- *
- *   ┌ title ─────────────────────────────────────────────┐
- *   │ 1M ┤ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─  ■ wasm │
- *   │10k ┤  ▇ ▅ ▂        ▇ ▃ ▁      (one group per       ■ ... │
- *   │100 ┤  ▇ ▅ ▂ ▁      ▇ ▃ ▁ ▁     dataset, one bar     │
- *   │    └──easy────────hardest──    per record)          │
- *   └────────────────────────────────────────────────────┘
- *
- * Every record is one `<rect class="bar">` with a `<title>` tooltip and a `<path class="error-bar">`
- * (the 95% margin of its mean); each row label has its own colour; the footer names the machine,
- * build, commit and date.
+ * The chart writer: puzzles/s per row and dataset as grouped bars on a log scale, one group per
+ * dataset, as a hand-written SVG string. Every record is one `<rect class="bar">` with a `<title>`
+ * tooltip and a `<path class="error-bar">` (the 95% margin of its mean); each row label has its
+ * own colour; the footer names the machine, build, commit and date.
  */
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { formatNumber, groupByDataset } from "./format.js";
@@ -29,11 +20,9 @@ const CAP_WIDTH = 8;
 const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
 
 /**
- * `count` colours, one per series (the bench chart's rows, the profiler's variants), as far apart
- * as the eye tells them: Tableau 10 while it suffices; beyond it, a greedy max–min pick: from
- * Tableau's blue, each next colour is the candidate farthest (CIEDE2000 ΔE, which unlike CIE76 is
- * not too generous in the blues) from every colour picked so far. The candidates are an sRGB grid
- * of 16 levels per channel with lightness 25–80, so that no bar fades into the white page or black.
+ * `count` colours, one per series, as far apart as the eye tells them: Tableau 10 while it
+ * suffices, then a greedy max–min pick by CIEDE2000 ΔE (CIE76 is too generous in the blues) from
+ * an sRGB grid of lightness 25–80, so that no bar fades into the white page or black.
  */
 export function seriesColours(count: number): string[] {
   if (count <= PALETTE.length) return PALETTE.slice(0, count);

@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 /**
  * Test files left out of the fast inner loop (`npm run test:fast`): they drive a browser, pack
  * the package, run millions of records under a capped heap (the CLI's, the library pool's), start
- * hosts or network namespaces, cycle worker pools hundreds of times, or time a bench against a
- * second checkout (`--ref`). `npm test` runs them with the rest.
+ * hosts or network namespaces, cycle worker pools hundreds of times, time a bench against a
+ * second checkout (`--ref`), or check a kernel against an exhaustive reference. `npm test` runs
+ * them with the rest.
  */
 const SLOW = [
   "test/web.test.ts",
@@ -21,6 +22,7 @@ const SLOW = [
   "test/wasm-abi-errors.test.ts",
   "test/solver-pool.test.ts",
   "test/bench-ref.test.ts",
+  "test/canon-exhaustive.test.ts",
 ];
 
 export default defineConfig({

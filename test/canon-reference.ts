@@ -6,6 +6,16 @@
  * give it counted. No pruning beyond stopping a string at its first cell greater than the best;
  * about a second per puzzle.
  */
+import type { CanonKernel } from "../src/canon/canon.js";
+import { parsePuzzle } from "../src/model/puzzle.js";
+
+/** The forms and automorphism counts of `puzzles` (81 characters each) on `kernel`. */
+export function kernelForms(kernel: CanonKernel, puzzles: readonly string[]): { form: string; automorphisms: number }[] {
+  const input = kernel.input(puzzles.length);
+  puzzles.forEach((text, k) => input.set(parsePuzzle(text), k * 81));
+  const { forms, automorphisms } = kernel.run(puzzles.length);
+  return puzzles.map((_, k) => ({ form: new TextDecoder().decode(forms.subarray(k * 81, (k + 1) * 81)), automorphisms: automorphisms[k] }));
+}
 
 /** The 6 orders of three things. */
 const ORDERS_3 = [

@@ -4,11 +4,10 @@
 // (test/fixture.test.ts runs them): dist/ does not get them.
 //
 // The builds are shared among one process per core (each compiles its share one after another,
-// with asc warm after the first), so a machine of n cores takes about 1/n of the time.
+// with asc warm after the first), so n cores take about 1/n of the time, plus a warm-up each.
 //
 //   node scripts/build-variants.mjs            all of them, on every core
 //   node scripts/build-variants.mjs --part K/N the builds K, K + N, K + 2N, … of the list (one process's share)
-import asc from "assemblyscript/asc";
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
@@ -34,6 +33,7 @@ if (part < 0) {
 }
 
 const [first, step] = process.argv[part + 1].split("/").map(Number);
+const { default: asc } = await import("assemblyscript/asc"); // in the processes that compile, not in the one that starts them
 for (let i = first; i < builds.length; i += step) {
   const { target, folder, variant } = builds[i];
   const flags = Object.entries(variant.use).flatMap(([key, value]) => ["--use", `${key}=${value}`]);

@@ -1821,11 +1821,13 @@ const CHILD_DEPTH: i32 = 55;
  * five at most, and the one that may hold the working state itself, after an alternative taken
  * with no guess (taken where it lies, not copied).
  */
-const CHILD_STATES: usize = LOOK != 0 ? memory.data(<i32>STATE_BYTES * 6 * CHILD_DEPTH, 16) : 0;
+/** LOOKAHEAD: the states of a level's pool. */
+const POOL_STATES: u32 = 6;
+const CHILD_STATES: usize = LOOK != 0 ? memory.data(<i32>STATE_BYTES * POOL_STATES * CHILD_DEPTH, 16) : 0;
 /** LOOKAHEAD: per search level, its working state, which holds its branch's last alternative. */
 const FRAME_HOME: usize = LOOK != 0 ? memory.data(CHILD_DEPTH * 4, 4) : 0;
-/** LOOKAHEAD: a frame's bit for its working state (bits 0–5: the states of its level's pool). */
-const HOME_BIT: u32 = 6;
+/** LOOKAHEAD: a frame's bit for its working state (the bits below: the states of its level's pool); as `held`, no pool state. */
+const HOME_BIT: u32 = POOL_STATES;
 
 @inline function childAt(depth: i32, buffer: u32): usize {
   return CHILD_STATES + (<usize>buffer * CHILD_DEPTH + <usize>depth) * STATE_BYTES;
@@ -1866,7 +1868,7 @@ function searchAhead(solution: usize, limit: i32, budget: i32): i32 {
   let count = 0;
   let depth = 0;
   let st = stateAt(0);
-  let held: u32 = 6; // the state of this level's pool that is the working state (6: none)
+  let held: u32 = HOME_BIT; // the state of this level's pool that is the working state (HOME_BIT: none)
   let alive = propagate(st, (<u32>1 << SLOTS) - 1);
   while (true) {
     if (!ASC_NO_ASSERT) {
@@ -1901,7 +1903,7 @@ function searchAhead(solution: usize, limit: i32, budget: i32): i32 {
           guesses++;
           st = childAt(depth, first);
           depth++;
-          held = 6;
+          held = HOME_BIT;
           if (!ASC_NO_ASSERT) assert(depth < CHILD_DEPTH, "search stack overflow");
           continue;
         }
@@ -1917,7 +1919,7 @@ function searchAhead(solution: usize, limit: i32, budget: i32): i32 {
     if (rest) guesses++; // the last live alternative is no guess
     const taken = ctz(alternatives);
     st = taken == HOME_BIT ? <usize>load<u32>(FRAME_HOME + at) : childAt(depth - 1, taken);
-    held = 6;
+    held = HOME_BIT;
     alive = true;
   }
   return count;

@@ -166,8 +166,10 @@ export interface BitmaskOptions {
 const DEFAULT_OPTIONS: Required<BitmaskOptions> = { rootPairs: true, digitsRootAbove: 85, lookahead: false };
 /** lookahead: the most levels of its search (each fixes one of the 6 × 9 digits of a line), a pool of six states each. */
 const CHILD_DEPTH = 55;
-/** lookahead: a frame's bit for the working state of its level (bits 0–5: the states of the level's pool). */
-const HOME_BIT = 6;
+/** lookahead: the states of a level's pool. */
+const POOL_STATES = 6;
+/** lookahead: a frame's bit for the working state of its level (the bits below: the states of the level's pool); as `held`, no pool state. */
+const HOME_BIT = POOL_STATES;
 
 const spreadColumns = (columns: number): number => columns * COLUMN_CELLS;
 const columnsOf = (cells: number): number => (cells | (cells >>> 9) | (cells >>> 18)) & 0x1ff;
@@ -216,7 +218,7 @@ export class BitmaskEngine implements SolverEngine {
       digitsRootAbove: options.digitsRootAbove ?? DEFAULT_OPTIONS.digitsRootAbove,
       lookahead: options.lookahead ?? DEFAULT_OPTIONS.lookahead,
     };
-    this.states = new Uint32Array(STATE_WORDS * (MAX_DEPTH + (this.options.lookahead ? 6 * CHILD_DEPTH : 0)));
+    this.states = new Uint32Array(STATE_WORDS * (MAX_DEPTH + (this.options.lookahead ? POOL_STATES * CHILD_DEPTH : 0)));
   }
 
   /** Narrows slot `slot` of the state at word `st` to `mask` and marks it dirty when it changed. */
@@ -666,7 +668,7 @@ export class BitmaskEngine implements SolverEngine {
 
   /** lookahead: the word of state `buffer` of level `depth`'s pool. */
   private childAt(depth: number, buffer: number): number {
-    return (MAX_DEPTH + depth * 6 + buffer) * STATE_WORDS;
+    return (MAX_DEPTH + depth * POOL_STATES + buffer) * STATE_WORDS;
   }
 
   /** Propagates alternative `alternative` of the frame at `depth` in the state at word `st`. */
@@ -690,7 +692,7 @@ export class BitmaskEngine implements SolverEngine {
     let count = 0;
     let depth = 0;
     let st = 0;
-    let held = 6; // the state of this level's pool that is the working state (6: none)
+    let held = HOME_BIT; // the state of this level's pool that is the working state (HOME_BIT: none)
     let alive = this.propagate(st, true);
     for (;;) {
       if (alive) {
@@ -731,7 +733,7 @@ export class BitmaskEngine implements SolverEngine {
             guesses++;
             st = this.childAt(depth, ctz(live));
             depth++;
-            held = 6;
+            held = HOME_BIT;
             continue;
           }
         }
@@ -745,7 +747,7 @@ export class BitmaskEngine implements SolverEngine {
       if (rest) guesses++; // the last live alternative is no guess
       const taken = ctz(alternatives);
       st = taken === HOME_BIT ? this.frameHome[frame] : this.childAt(frame, taken);
-      held = 6;
+      held = HOME_BIT;
       alive = true;
     }
     stats.guesses = guesses;

@@ -3,12 +3,11 @@
  * geometric maps of each puzzle (test/canon-reference.ts; about a second a puzzle): the slow half
  * of test/canon.test.ts, left out of `npm run test:fast`.
  */
-import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CanonKernel } from "../src/canon/canon.js";
 import { parsePuzzle } from "../src/model/puzzle.js";
 import { kernelForms, referenceMinlex } from "./canon-reference.js";
-import { SHARED_DATASETS, describeWithSharedDatasets } from "./shared.js";
+import { describeWithSharedDatasets, sharedNineByNine } from "./shared.js";
 
 let kernel: CanonKernel;
 const canon = (puzzles: readonly string[]) => kernelForms(kernel, puzzles);
@@ -16,14 +15,6 @@ const canon = (puzzles: readonly string[]) => kernelForms(kernel, puzzles);
 beforeAll(async () => {
   kernel = await CanonKernel.create("canon-debug");
 });
-
-/** The first `count` lines of a public dataset. */
-function dataset(name: string, count: number): string[] {
-  const lines = readFileSync(new URL(name, SHARED_DATASETS), "utf8")
-    .split("\n")
-    .filter((line) => line.length === 81);
-  return lines.slice(0, count);
-}
 
 describe("minlex kernel against the reference", () => {
   // The reference tries all 3,359,232 maps of each. These puzzles take the level search's rarer paths.
@@ -44,11 +35,11 @@ describeWithSharedDatasets("minlex kernel against the reference on the public se
   const diagonal = Array.from({ length: 81 }, (_, i) => (i % 10 === 0 && i % 30 === 0 ? "1" : ".")).join(""); // 1 at r1c1, r4c4, r7c7
   const corners = "5" + ".".repeat(7) + "3" + ".".repeat(63) + "3" + ".".repeat(7) + "5"; // symmetric under a half turn
   const cases = () => [
-    ...dataset("17_clue.txt", 3),
-    ...dataset("forum_hardest_1905_11plus.txt", 3),
-    ...dataset("kaggle_bryanpark_10k.txt", 3),
-    ...dataset("serg_benchmark.txt", 3), // many solutions each
-    ...dataset("unbiased_1k.txt", 1),
+    ...sharedNineByNine("17_clue.txt", 3),
+    ...sharedNineByNine("forum_hardest_1905_11plus.txt", 3),
+    ...sharedNineByNine("kaggle_bryanpark_10k.txt", 3),
+    ...sharedNineByNine("serg_benchmark.txt", 3), // many solutions each
+    ...sharedNineByNine("unbiased_1k.txt", 1),
     unsolvable,
     diagonal,
     corners,

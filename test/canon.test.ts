@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { CanonKernel, REPEATED_CLUE } from "../src/canon/canon.js";
 import { GEOMETRIC_MAPS, canonicalize } from "../src/index.js"; // the package exports both
 import { parsePuzzle } from "../src/model/puzzle.js";
 import { kernelForms, lineOrders, referenceMinlex } from "./canon-reference.js";
-import { SHARED_DATASETS, describeWithSharedDatasets } from "./shared.js";
+import { describeWithSharedDatasets, sharedNineByNine } from "./shared.js";
 
 /** The forms and automorphism counts of `puzzles` on the debug build (asserts on). */
 let kernel: CanonKernel;
@@ -14,14 +13,6 @@ const canon = (puzzles: readonly string[]) => kernelForms(kernel, puzzles);
 beforeAll(async () => {
   kernel = await CanonKernel.create("canon-debug");
 });
-
-/** The first `count` lines of a public dataset. */
-function dataset(name: string, count = Infinity): string[] {
-  const lines = readFileSync(new URL(name, SHARED_DATASETS), "utf8")
-    .split("\n")
-    .filter((line) => line.length === 81);
-  return lines.slice(0, count);
-}
 
 const ORDERS = lineOrders();
 
@@ -152,7 +143,7 @@ describe("minlex kernel", () => {
 
 describeWithSharedDatasets("minlex kernel on the public sets", () => {
   it("agrees with the reference on a transformed puzzle and on a puzzle one clue away", () => {
-    const [puzzle] = dataset("kaggle_bryanpark_10k.txt", 1);
+    const [puzzle] = sharedNineByNine("kaggle_bryanpark_10k.txt", 1);
     const moved = transform(puzzle, { transpose: true, rows: 700, columns: 95, digits: [3, 1, 4, 9, 5, 2, 6, 8, 7] });
     const fewer = puzzle.replace(/[1-9]/, ".");
     const [a, b, c] = canon([puzzle, moved, fewer]);
@@ -167,7 +158,7 @@ describeWithSharedDatasets("minlex kernel on the public sets", () => {
   const MAPS_PER_RUN = 4;
   for (const set of SETS) {
     it(`gives every transformation the same form: ${RUNS} random puzzles of ${set} × ${MAPS_PER_RUN} random transformations`, () => {
-      const puzzles = dataset(set);
+      const puzzles = sharedNineByNine(set);
       fc.assert(
         fc.property(
           fc.integer({ min: 0, max: puzzles.length - 1 }),

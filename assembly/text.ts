@@ -2,7 +2,8 @@
 // reads output bytes back, and these entry points (exported by index.ts, the module's entry) do
 // the conversions over a whole batch or chunk, 16 bytes a step, byte for byte what the host's
 // text readers and writers do (src/formats):
-//   cellsFromText   81 bytes of text per puzzle to cells, in place
+//   cellsFromText   81 bytes of text per puzzle to cells, in place (and whether each was a digit or `.`)
+//   solutionsText   a solved batch's solutions as text, in place
 //   lineOutput      the `line` output of a solved batch, over its puzzles
 //   reserveRecords, recordsOutput   the `jsonl` and `csv` records of a solved batch
 //   reserveScan, scanLines          a chunk of input split into lines, the 9×9 lines' cells copied out
@@ -16,8 +17,9 @@ import { CELLS, MAX_BATCH_BYTES, batchBase, countsAt, outsideReservedBatch, room
 
 /**
  * Turns the puzzles of the batch at `base`, written as text (81 bytes each: `1`–`9` a clue, any
- * other byte an empty cell), into cells (1–9, 0 empty) in place. Returns `count`, or -1 when
- * that is not the batch reserved.
+ * other byte an empty cell), into cells (1–9, 0 empty) in place. Returns `count` when every byte
+ * was a digit or `.`, -2 when some other byte was (the cells are written all the same), or -1
+ * when that is not the batch reserved.
  */
 export function cellsFromText(base: usize, count: i32): i32 {
   if (outsideReservedBatch(base, count)) return -1;
@@ -25,15 +27,38 @@ export function cellsFromText(base: usize, count: i32): i32 {
   const zero = i8x16.splat(48);
   const one = i8x16.splat(1);
   const eight = i8x16.splat(8);
+  const nine = i8x16.splat(9);
+  const dot = i8x16.splat(46);
+  let other = v128.splat<i32>(0); // lanes that held a byte neither a digit nor `.`
   let at = base;
   for (; at + 16 <= end; at += 16) {
-    const value = i8x16.sub(v128.load(at), zero);
+    const bytes = v128.load(at);
+    const value = i8x16.sub(bytes, zero);
+    other = v128.or(other, v128.not(v128.or(i8x16.le_u(value, nine), i8x16.eq(bytes, dot))));
     v128.store(at, v128.and(value, i8x16.le_u(i8x16.sub(value, one), eight))); // 1–9 stay, the rest 0
   }
+  let clean = !v128.any_true(other);
   for (; at < end; at++) {
-    const value = <u32>load<u8>(at) - 48;
+    const byte = <u32>load<u8>(at);
+    const value = byte - 48;
+    if (value > 9 && byte != 46) clean = false;
     store<u8>(at, value - 1 <= 8 ? <u8>value : 0);
   }
+  return clean ? count : -2;
+}
+
+/**
+ * Writes the solutions of the solved batch at `base` as text over them (`1`–`9` per cell), for a
+ * host that reads them as text. Returns `count`, or -1 when that is not the batch reserved. The
+ * bytes of a puzzle without a solution stay undefined.
+ */
+export function solutionsText(base: usize, count: i32): i32 {
+  if (outsideReservedBatch(base, count)) return -1;
+  const end = solutionsAt(base, count) + <usize>count * CELLS;
+  const zero = i8x16.splat(48);
+  let at = solutionsAt(base, count);
+  for (; at + 16 <= end; at += 16) v128.store(at, i8x16.add(v128.load(at), zero));
+  for (; at < end; at++) store<u8>(at, load<u8>(at) + 48);
   return count;
 }
 

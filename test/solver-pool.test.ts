@@ -83,7 +83,7 @@ describe("createPool", () => {
     expect(expected.filter((r) => r.status === "invalid").length).toBeGreaterThan(3);
   });
 
-  it("reads a batch of 81-character lines on its worker as solveMany reads them here: other characters, other empty marks, a repeated clue, letters, characters over 127 and 255", async () => {
+  it("reads a batch of 81-character lines on its worker as solveMany reads them here: other characters, other empty marks, a repeated clue (alone in its batch too, which the kernel reads as text), letters, characters over 127 and 255", async () => {
     const unique = fixture.find((line) => line.length === 81 && solver.solve(line).status === "solved")!;
     const first = unique.search(/[1-9]/);
     const repeated = unique.slice(0, first === 0 ? 1 : 0) + unique[first] + unique.slice((first === 0 ? 1 : 0) + 1);
@@ -99,7 +99,7 @@ describe("createPool", () => {
     ];
     const alone = lines.map((line) => solver.solve(line)); // each read by itself, on this thread
     expect(solver.solveMany(lines)).toEqual(alone);
-    for (const batchSize of [lines.length, 3]) {
+    for (const batchSize of [lines.length, 3, 1]) {
       const lettered = await createPool({ threads: 1, batchSize });
       try {
         expect(await lettered.solveMany(lines)).toEqual(alone);

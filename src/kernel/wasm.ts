@@ -58,6 +58,8 @@ interface KernelExports {
   solveBatch(base: number, count: number, limit: number, budget: number): number;
   /** The 9×9 kernel only: 9×9 text to cells, in place. */
   cellsFromText?(base: number, count: number): number;
+  /** The 9×9 kernel only: a solved batch's solutions as text, in place. */
+  solutionsText?(base: number, count: number): number;
   /** The 9×9 kernel only: `line` output over the puzzle bytes. */
   lineOutput?(base: number, count: number): number;
   /** The 9×9 kernel only: room for `jsonl` and `csv` records ({@link WasmKernel.recordsOutput}). */
@@ -381,14 +383,31 @@ export class WasmKernel implements SolverEngine {
     return this.room.results(base, count, this.cells);
   }
 
-  /** Makes room for `count` 9×9 puzzles and reads them from `text` (81 bytes each, `1`–`9` a clue), converted in the kernel. Then {@link run}. */
-  inputText(text: Uint8Array, count: number): void {
+  /**
+   * Makes room for `count` 9×9 puzzles and reads them from `text` (81 bytes each, `1`–`9` a clue,
+   * any other byte empty), converted in the kernel. Then {@link run}. True when every byte was a
+   * digit or `.` (the puzzles as a strict reader reads them).
+   */
+  inputText(text: Uint8Array, count: number): boolean {
     if (this.cells !== CELLS) throw new RangeError(`inputText reads 9×9 text; this kernel solves ${shapeName(this.shape)} grids`);
     const input = this.input(count);
     const cellsFromText = this.exports.cellsFromText;
     if (!cellsFromText) return writeTextCells(text, input);
     input.set(text.subarray(0, count * CELLS));
-    BatchRoom.checkSolved(cellsFromText(this.room.check(count, CELLS, `inputText(${count})`), count), `inputText(${count})`);
+    const read = cellsFromText(this.room.check(count, CELLS, `inputText(${count})`), count);
+    if (read === -1) BatchRoom.checkSolved(read, `inputText(${count})`);
+    return read >= 0;
+  }
+
+  /**
+   * Writes the solutions of the last {@link run} of `count` 9×9 puzzles as text over them (`1`–`9`
+   * per cell: its results' `solutions` then hold text); false on a build without it (nothing written).
+   */
+  solutionsText(count: number): boolean {
+    const solutionsText = this.exports.solutionsText;
+    if (!solutionsText || this.cells !== CELLS) return false;
+    BatchRoom.checkSolved(solutionsText(this.room.check(count, CELLS, `solutionsText(${count})`), count), `solutionsText(${count})`);
+    return true;
   }
 
   /** A line scan on this instance (the CLI's reader, on the thread's solving kernel); null on a build without one (the N×N kernel). */

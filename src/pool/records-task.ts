@@ -6,8 +6,10 @@
  *
  *   main thread                                       worker
  *   the lines' text into the memory,                  solveRecordsHere(engines, task)
- *   or readInputs ──────────── RecordsTask ─────────►   readTextLines: the digit lines as cells,
- *     memory    shared: text, then results              the other lines read whole
+ *   or readInputs ──────────── RecordsTask ─────────►   text of digits and `.` only: read and
+ *     memory    shared: text, then results              solved in the kernel; other text:
+ *                                                       readTextLines (the digit lines as cells,
+ *                                                       the other lines read whole), then
  *     cells     81 bytes per 9×9 line of digits         solveRead: the digit lines in one kernel
  *     puzzles   the other puzzles, read (rare)          call, the other puzzles by size; their
  *     (cells transferred)                               counts, guesses, nodes, solutions into
@@ -20,7 +22,7 @@
  * threads costs more than solving its puzzle.
  */
 import type { Puzzle } from "../model/puzzle.js";
-import { CELLS } from "../model/shape.js";
+import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { batchBuffers } from "./batch.js";
 import {
   type BatchResult,
@@ -29,9 +31,12 @@ import {
   type SizeEngine,
   type SolveRecord,
   DigitLines,
+  budgetFor,
   readTextLines,
   rejectedDigitRecords,
   solveRead,
+  solvesInPlace,
+  writeTextCells,
 } from "../solvers/solver.js";
 
 /**
@@ -111,6 +116,8 @@ export interface RecordsOutcome {
   read: ReadBatch | null;
   /** For a task of text: the records of the digit lines the kernel rejected (a repeated clue), by index among them. */
   rejected?: Map<number, SolveRecord>;
+  /** True when the digit lines' solutions in the memory are text (`1`–`9`), not cells. */
+  solutionsText?: boolean;
 }
 
 /** The task of a batch the main thread read (its cells are transferred with it: the caller keeps a copy if it needs one). */
@@ -148,9 +155,16 @@ function solveRecords(engines: ReadonlyMap<number, SizeEngine>, task: RecordsTas
   const { room } = task;
   if (task.textCount > 0) {
     const count = task.textCount;
-    const read = readTextLines(textOf(task.memory, room, count), count, task.options.alphabet, digitLines);
+    const text = textOf(task.memory, room, count);
+    const inKernel = solveDigitText(engines, text, count, task.options);
+    if (inKernel !== null) {
+      const rejected = inKernel.result.counts.some((found) => found < 0) ? rejectedDigitRecords(textCells(text, count), count, inKernel.result) : undefined;
+      keep(inKernel.result, resultOf(task.memory, room, count));
+      return { puzzles: [], read: { ...digitsOnly, count, digitCount: count }, rejected, solutionsText: inKernel.solutionsText };
+    }
+    const read = readTextLines(text, count, task.options.alphabet, digitLines);
     const solved = solveRead(engines, read, task.options);
-    const rejected = solved.digits === null ? undefined : rejectedDigitRecords(read, solved.digits);
+    const rejected = solved.digits === null ? undefined : rejectedDigitRecords(read.cells, read.digitCount, solved.digits);
     if (solved.digits !== null) keep(solved.digits, resultOf(task.memory, room, read.digitCount));
     const digitSlots = read.digitCount === count ? NO_SLOTS : read.digitSlots.slice();
     return { puzzles: solved.puzzles, read: { ...read, puzzles: [], cells: NO_CELLS, digitSlots }, rejected };
@@ -172,6 +186,35 @@ function solveRecords(engines: ReadonlyMap<number, SizeEngine>, task: RecordsTas
 
 const NO_CELLS = new Uint8Array(0);
 const NO_SLOTS = new Int32Array(0);
+
+/** A batch whose every input is a 9×9 line of digits, as the main thread needs it ({@link RecordsOutcome.read}), less its counts. */
+const digitsOnly: ReadBatch = { count: 0, cells: NO_CELLS, digitSlots: NO_SLOTS, digitCount: 0, puzzles: [], puzzleSlots: [], records: [], recordSlots: [] };
+
+/**
+ * The results of `count` lines of text solved in the 9×9 kernel's memory, which reads the text
+ * itself (16 bytes a step, where the TypeScript reader takes 4), when every byte is a digit or
+ * `.`; null when some other byte is (the reader then reads the batch line by line) or the 9×9
+ * engine does not solve in place.
+ */
+function solveDigitText(
+  engines: ReadonlyMap<number, SizeEngine>,
+  text: Uint8Array,
+  count: number,
+  options: CheckedOptions,
+): { result: BatchResult; solutionsText: boolean } | null {
+  const nine = engines.get(SHAPE_9.size)?.engine;
+  if (nine === undefined || !solvesInPlace(nine) || nine.inputText === undefined || !nine.inputText(text, count)) return null;
+  const result = nine.run(count, options.limit, budgetFor(CELLS, options.budget));
+  // The solutions as text, written by the kernel: the main thread then slices its strings out of them as they are.
+  return { result, solutionsText: nine.solutionsText?.(count) ?? false };
+}
+
+/** The cells of `count` lines of text (rare: to word why the kernel rejected one). */
+function textCells(text: Uint8Array, count: number): Uint8Array {
+  const cells = new Uint8Array(count * CELLS);
+  writeTextCells(text, cells);
+  return cells;
+}
 
 /** Copies a batch's results (a kernel's are views into its memory) into `to`. */
 function keep(result: BatchResult, to: BatchResult): void {

@@ -208,7 +208,12 @@ export class SolverPool {
       const outcome = await this.workers.solve(task, retry);
       const read = batch === null ? outcome.read! : { ...batch, cells: retry.cells };
       const reportsGuesses = this.reportsGuesses();
-      const solved = { digits: read.digitCount > 0 ? memory.result(read.digitCount) : null, puzzles: outcome.puzzles, rejected: outcome.rejected };
+      const solved = {
+        digits: read.digitCount > 0 ? memory.result(read.digitCount) : null,
+        puzzles: outcome.puzzles,
+        rejected: outcome.rejected,
+        solutionsText: outcome.solutionsText,
+      };
       return (writer) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer), done });
     } catch (error) {
       done();

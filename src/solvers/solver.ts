@@ -49,8 +49,10 @@ export interface SolverEngine {
   input?(count: number): Uint8Array;
   /** Solves the `count` puzzles last written into {@link input}; the results are views into the engine's memory, valid until its next call. */
   run?(count: number, limit: number, budget: number): BatchResult;
-  /** Reads `count` 9×9 puzzles written as text (81 bytes each, `1`–`9` a clue, any other byte empty) into the batch, converted in the engine (the 9×9 kernel). */
-  inputText?(text: Uint8Array, count: number): void;
+  /** Reads `count` 9×9 puzzles written as text (81 bytes each, `1`–`9` a clue, any other byte empty) into the batch, converted in the engine (the 9×9 kernel); true when every byte was a digit or `.`. */
+  inputText?(text: Uint8Array, count: number): boolean;
+  /** Writes the solutions of the last {@link run} of `count` 9×9 puzzles as text over them (`1`–`9`); false when it cannot (nothing written). */
+  solutionsText?(count: number): boolean;
   /** This engine's instance solving grids of box size `box` (the N×N kernel: one instance for every size), or null when it takes no such size. */
   forBox?(box: number): SolverEngine | null;
   /** The `line` output of the 9×9 puzzles of the last {@link run}, written by the engine over their bytes; null when a puzzle was rejected or it writes none. */
@@ -184,6 +186,9 @@ interface NodeBufferClass {
 const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
 const latin1 = new TextDecoder("latin1");
 
+/** Solutions whose text one native call makes ({@link SolutionWriter.text}): its cost shared by 16, at most 16 solutions' text kept alive per solution kept. */
+const SOLUTIONS_PER_STRING = 16;
+
 /** Writes a batch's solutions (N² bytes each) as text in one alphabet, the whole batch in one pass; one per alphabet, reused. */
 export class SolutionWriter {
   /** Character code of each symbol (index = symbol); null when a symbol is outside Latin-1. */
@@ -197,6 +202,13 @@ export class SolutionWriter {
   private scratchText: Latin1Text | null = null;
   private solutions: Uint8Array = new Uint8Array(0);
   private cells = 0;
+  private count = 0;
+  /** The run of solutions whose text {@link runText} is (-1: none yet for this batch). */
+  private run = -1;
+  private runText = "";
+  /** The batch's solutions as text (the scratch, or the bytes of {@link loadText}), and a Node Buffer over them when there is Buffer. */
+  private textBytes: Uint8Array = this.scratch;
+  private textReader: Latin1Text | null = null;
 
   constructor(readonly alphabet: Alphabet) {
     const codes = new Uint8Array(alphabet.length + 1);
@@ -212,6 +224,8 @@ export class SolutionWriter {
   load(solutions: Uint8Array, count: number, cells: number): void {
     this.solutions = solutions;
     this.cells = cells;
+    this.count = count;
+    this.run = -1;
     const codes = this.codes;
     if (codes === null) return;
     const bytes = count * cells;
@@ -221,6 +235,8 @@ export class SolutionWriter {
       this.words = new Uint32Array(this.scratch.buffer);
       this.scratchText = NodeBuffer ? NodeBuffer.from(this.scratch.buffer, 0, room) : null;
     }
+    this.textBytes = this.scratch;
+    this.textReader = this.scratchText;
     const scratch = this.scratch;
     if (this.offset < 0) {
       for (let i = 0; i < bytes; i++) scratch[i] = codes[solutions[i]];
@@ -234,6 +250,15 @@ export class SolutionWriter {
     for (let w = 0, end = Math.ceil(bytes / 4); w < end; w++) words[w] = ((words[w] & 0x1f1f1f1f) + add) >>> 0;
   }
 
+  /** Takes the `count` solutions of `cells` cells written as text already (a kernel's {@link SolverEngine.solutionsText}; digits only), as {@link load}. */
+  loadText(text: Uint8Array, count: number, cells: number): void {
+    this.cells = cells;
+    this.count = count;
+    this.run = -1;
+    this.textBytes = text;
+    this.textReader = NodeBuffer ? NodeBuffer.from(text.buffer, text.byteOffset, text.length) : null;
+  }
+
   /** The text of solution `i` of the batch last loaded. */
   text(i: number): string {
     const start = i * this.cells;
@@ -243,9 +268,19 @@ export class SolutionWriter {
       for (let cell = start; cell < end; cell++) out += this.alphabet[this.solutions[cell] - 1];
       return out;
     }
-    const text = this.scratchText;
-    if (text === null) return latin1.decode(this.scratch.subarray(start, end));
-    return text.latin1Slice ? text.latin1Slice(start, end) : text.toString("latin1", start, end);
+    const run = Math.floor(i / SOLUTIONS_PER_STRING);
+    if (run !== this.run) {
+      // One native call makes the text of a run of solutions; each solution's string is a slice of it (V8 keeps a slice as a
+      // view, so the run's text lives while any of its solutions does: at most 16 solutions' bytes per solution kept).
+      this.run = run;
+      const from = run * SOLUTIONS_PER_STRING * this.cells;
+      const to = Math.min(from + SOLUTIONS_PER_STRING * this.cells, this.count * this.cells);
+      const text = this.textReader;
+      this.runText =
+        text === null ? latin1.decode(this.textBytes.subarray(from, to)) : text.latin1Slice ? text.latin1Slice(from, to) : text.toString("latin1", from, to);
+    }
+    const at = start - run * SOLUTIONS_PER_STRING * this.cells;
+    return this.runText.slice(at, at + this.cells);
   }
 }
 
@@ -322,9 +357,15 @@ const TEXT_CELL = (() => {
   return cells;
 })();
 
-/** Writes 9×9 puzzles given as text (see {@link GroupPuzzles}) into `packed` as cells, as many as it holds. */
-export function writeTextCells(text: Uint8Array, packed: Uint8Array): void {
-  for (let i = 0; i < packed.length; i++) packed[i] = TEXT_CELL[text[i]];
+/** Writes 9×9 puzzles given as text (see {@link GroupPuzzles}) into `packed` as cells, as many as it holds; true when every byte was a digit or `.`. */
+export function writeTextCells(text: Uint8Array, packed: Uint8Array): boolean {
+  let clean = true;
+  for (let i = 0; i < packed.length; i++) {
+    const byte = text[i];
+    packed[i] = TEXT_CELL[byte];
+    if ((byte < 48 || byte > 57) && byte !== 46) clean = false;
+  }
+  return clean;
 }
 
 function writePuzzles(puzzles: GroupPuzzles, packed: Uint8Array): void {
@@ -420,6 +461,8 @@ export interface SolvedBatch {
   puzzles: SolveRecord[];
   /** The records of the digit lines the engine rejected, by index among them, made where their cells were (a pool's worker; {@link rejectedDigitRecords}); absent: made from the batch's cells. */
   rejected?: ReadonlyMap<number, SolveRecord>;
+  /** True when the digit lines' solutions are text (`1`–`9`) already ({@link SolverEngine.solutionsText}), not cells. */
+  solutionsText?: boolean;
 }
 
 /**
@@ -570,10 +613,10 @@ function rejectedDigits(cells: Uint8Array, k: number): SolveRecord {
   return "record" in read ? read.record : invalidRecord(REJECTED);
 }
 
-/** The records of the digit lines of `batch` that the engine rejected in `result` (a count below 0), by index among them. */
-export function rejectedDigitRecords(batch: ReadBatch, result: BatchResult): Map<number, SolveRecord> {
+/** The records of the `digitCount` digit lines of `cells` that the engine rejected in `result` (a count below 0), by index among them. */
+export function rejectedDigitRecords(cells: Uint8Array, digitCount: number, result: BatchResult): Map<number, SolveRecord> {
   const rejected = new Map<number, SolveRecord>();
-  for (let k = 0; k < batch.digitCount; k++) if (result.counts[k] < 0) rejected.set(k, rejectedDigits(batch.cells, k));
+  for (let k = 0; k < digitCount; k++) if (result.counts[k] < 0) rejected.set(k, rejectedDigits(cells, k));
   return rejected;
 }
 
@@ -594,7 +637,8 @@ export function orderedRecords(batch: ReadBatch, solved: SolvedBatch, reportsGue
   const { cells, digitCount, digitSlots } = batch;
   const digits = solved.digits;
   const style: RecordStyle = { cells: CELLS, writer, reportsGuesses, rejected: (k) => solved.rejected?.get(k) ?? rejectedDigits(cells, k) };
-  if (digits !== null) writer.load(digits.solutions, digitCount, CELLS);
+  if (digits !== null && solved.solutionsText) writer.loadText(digits.solutions, digitCount, CELLS);
+  else if (digits !== null) writer.load(digits.solutions, digitCount, CELLS);
   if (digits !== null && digitCount === batch.count) return (i) => resultRecord(digits, i, style);
   const records = new Array<SolveRecord>(batch.count);
   if (digits !== null) for (let k = 0; k < digitCount; k++) records[digitSlots[k]] = resultRecord(digits, k, style);

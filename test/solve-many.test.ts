@@ -83,11 +83,17 @@ describe("solveMany on 9×9 lines of digits", () => {
     expect(new Set(inner.map((r) => r.solution))).toEqual(new Set([solver.solve(UNIQUE).solution]));
   });
 
-  it("reads an array of many 81-character lines as text in one pass (lines of digits) or line by line (any other character): the records of each line alone", () => {
+  it("reads an array of many 81-character lines as text in the kernel (digits, `.` and `0` only, a repeated clue among them) or line by line (any other character): the records of each line alone", () => {
     const lines = nine.map((c) => c.puzzle);
     while (lines.length < 100) lines.push(...nine.map((c) => c.puzzle));
     const alone = (inputs: string[]) => inputs.map((line) => solver.solve(line));
     expect(solver.solveMany(lines)).toEqual(alone(lines));
+    const digitsOnly = [...lines];
+    digitsOnly[5] = REPEATED;
+    digitsOnly[6] = UNIQUE.replace(/\./g, "0");
+    const read = solver.solveMany(digitsOnly);
+    expect(read).toEqual(alone(digitsOnly));
+    expect(read.slice(5, 7).map((r) => r.error ?? r.status)).toEqual([parseError(REPEATED), "solved"]);
     const bad = [...lines];
     bad[7] = UNIQUE.replace(".", "x");
     bad[8] = REPEATED;

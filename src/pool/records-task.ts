@@ -6,14 +6,12 @@
  *
  *   main thread                                       worker
  *   the lines' text into the memory,                  solveRecordsHere(engines, task)
- *   or readInputs ──────────── RecordsTask ─────────►   text of digits and `.` only: read and
- *     memory    shared: text, then results              solved in the kernel; other text:
- *                                                       readTextLines (the digit lines as cells,
- *                                                       the other lines read whole), then
- *     cells     81 bytes per 9×9 line of digits         solveRead: the digit lines in one kernel
- *     puzzles   the other puzzles, read (rare)          call, the other puzzles by size; their
- *     (cells transferred)                               counts, guesses, nodes, solutions into
- *                                                       the memory
+ *   or readInputs ──────────── RecordsTask ─────────►   text: solveText (solver.ts), in the
+ *     memory    shared: text, then results              kernel when it is digits and `.` only
+ *     cells     81 bytes per 9×9 line of digits         read: solveRead, the digit lines in one
+ *     puzzles   the other puzzles, read (rare)          kernel call, the other puzzles by size;
+ *     (cells transferred)                               their counts, guesses, nodes, solutions
+ *                                                       (as text from the kernel) into the memory
  *   orderedRecords ◄────────────── RecordsOutcome ─ the other puzzles' records, where the lines
  *     one record per input, in order, each            read from text went
  *     made when it is taken
@@ -22,7 +20,7 @@
  * threads costs more than solving its puzzle.
  */
 import type { Puzzle } from "../model/puzzle.js";
-import { CELLS, SHAPE_9 } from "../model/shape.js";
+import { CELLS } from "../model/shape.js";
 import { batchBuffers } from "./batch.js";
 import {
   type BatchResult,
@@ -31,12 +29,9 @@ import {
   type SizeEngine,
   type SolveRecord,
   DigitLines,
-  budgetFor,
-  readTextLines,
   rejectedDigitRecords,
   solveRead,
-  solvesInPlace,
-  writeTextCells,
+  solveText,
 } from "../solvers/solver.js";
 
 /**
@@ -115,7 +110,7 @@ export interface RecordsOutcome {
    */
   read: ReadBatch | null;
   /** For a task of text: the records of the digit lines the kernel rejected (a repeated clue), by index among them. */
-  rejected?: Map<number, SolveRecord>;
+  rejected?: ReadonlyMap<number, SolveRecord>;
   /** True when the digit lines' solutions in the memory are text (`1`–`9`), not cells. */
   solutionsText?: boolean;
 }
@@ -155,19 +150,11 @@ function solveRecords(engines: ReadonlyMap<number, SizeEngine>, task: RecordsTas
   const { room } = task;
   if (task.textCount > 0) {
     const count = task.textCount;
-    const text = textOf(task.memory, room, count);
-    const inKernel = solveDigitText(engines, text, count, task.options);
-    if (inKernel !== null) {
-      const rejected = inKernel.result.counts.some((found) => found < 0) ? rejectedDigitRecords(textCells(text, count), count, inKernel.result) : undefined;
-      keep(inKernel.result, resultOf(task.memory, room, count));
-      return { puzzles: [], read: { ...digitsOnly, count, digitCount: count }, rejected, solutionsText: inKernel.solutionsText };
-    }
-    const read = readTextLines(text, count, task.options.alphabet, digitLines);
-    const solved = solveRead(engines, read, task.options);
-    const rejected = solved.digits === null ? undefined : rejectedDigitRecords(read.cells, read.digitCount, solved.digits);
+    const { read, solved } = solveText(engines, textOf(task.memory, room, count), count, task.options, digitLines);
+    const rejected = solved.rejected ?? (solved.digits === null ? undefined : rejectedDigitRecords(read.cells, read.digitCount, solved.digits));
     if (solved.digits !== null) keep(solved.digits, resultOf(task.memory, room, read.digitCount));
     const digitSlots = read.digitCount === count ? NO_SLOTS : read.digitSlots.slice();
-    return { puzzles: solved.puzzles, read: { ...read, puzzles: [], cells: NO_CELLS, digitSlots }, rejected };
+    return { puzzles: solved.puzzles, read: { ...read, puzzles: [], cells: NO_CELLS, digitSlots }, rejected, solutionsText: solved.solutionsText };
   }
   const batch: ReadBatch = {
     count: task.digitCount + task.puzzles.length,
@@ -186,35 +173,6 @@ function solveRecords(engines: ReadonlyMap<number, SizeEngine>, task: RecordsTas
 
 const NO_CELLS = new Uint8Array(0);
 const NO_SLOTS = new Int32Array(0);
-
-/** A batch whose every input is a 9×9 line of digits, as the main thread needs it ({@link RecordsOutcome.read}), less its counts. */
-const digitsOnly: ReadBatch = { count: 0, cells: NO_CELLS, digitSlots: NO_SLOTS, digitCount: 0, puzzles: [], puzzleSlots: [], records: [], recordSlots: [] };
-
-/**
- * The results of `count` lines of text solved in the 9×9 kernel's memory, which reads the text
- * itself (16 bytes a step, where the TypeScript reader takes 4), when every byte is a digit or
- * `.`; null when some other byte is (the reader then reads the batch line by line) or the 9×9
- * engine does not solve in place.
- */
-function solveDigitText(
-  engines: ReadonlyMap<number, SizeEngine>,
-  text: Uint8Array,
-  count: number,
-  options: CheckedOptions,
-): { result: BatchResult; solutionsText: boolean } | null {
-  const nine = engines.get(SHAPE_9.size)?.engine;
-  if (nine === undefined || !solvesInPlace(nine) || nine.inputText === undefined || !nine.inputText(text, count)) return null;
-  const result = nine.run(count, options.limit, budgetFor(CELLS, options.budget));
-  // The solutions as text, written by the kernel: the main thread then slices its strings out of them as they are.
-  return { result, solutionsText: nine.solutionsText?.(count) ?? false };
-}
-
-/** The cells of `count` lines of text (rare: to word why the kernel rejected one). */
-function textCells(text: Uint8Array, count: number): Uint8Array {
-  const cells = new Uint8Array(count * CELLS);
-  writeTextCells(text, cells);
-  return cells;
-}
 
 /** Copies a batch's results (a kernel's are views into its memory) into `to`. */
 function keep(result: BatchResult, to: BatchResult): void {

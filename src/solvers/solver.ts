@@ -492,9 +492,6 @@ const TEXT_LINES = 64;
  * itself) each 9×9 line of digits as cell bytes; every other input with {@link readPuzzle}.
  */
 export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet | undefined, digits: DigitLines | null): ReadBatch {
-  if (digits !== null && Array.isArray(inputs) && inputs.length >= TEXT_LINES && linesText(inputs, digits.textRoom(inputs.length))) {
-    return readTextLines(digits.text, inputs.length, alphabet, digits);
-  }
   const batch = emptyBatch();
   if (digits !== null && Array.isArray(inputs)) digits.reserve(inputs.length);
   let count = 0;
@@ -505,8 +502,8 @@ export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet |
   return readDone(batch, count, digits);
 }
 
-/** Reads `count` 9×9 lines written as bytes ({@link linesText}) as {@link readInputs} reads those strings; in one pass when every line is digits. */
-export function readTextLines(text: Uint8Array, count: number, alphabet: Alphabet | undefined, digits: DigitLines): ReadBatch {
+/** Reads `count` 9×9 lines written as bytes ({@link linesText}) as {@link readInputs} reads those strings; in one pass when every line is digits (and `0` or `.`). */
+function readTextLines(text: Uint8Array, count: number, alphabet: Alphabet | undefined, digits: DigitLines): ReadBatch {
   const batch = emptyBatch();
   digits.reserve(count);
   if (readDigitText(text, count, digits.cells)) {
@@ -518,6 +515,38 @@ export function readTextLines(text: Uint8Array, count: number, alphabet: Alphabe
   for (let k = 0; k < count; k++)
     if (!digits.addBytes(text, k * CELLS, k)) readOther(batch, latin1.decode(text.subarray(k * CELLS, (k + 1) * CELLS)), k, alphabet);
   return readDone(batch, count, digits);
+}
+
+/**
+ * Reads and solves `count` 9×9 lines written as text (81 bytes each, {@link linesText}): in the
+ * 9×9 kernel's memory when every byte is a digit or `.` (the kernel reads the text, 16 bytes a
+ * step where {@link readTextLines} takes 4, and writes the solutions back as text); otherwise
+ * line by line ({@link readTextLines} into `digits`), then {@link solveRead}.
+ */
+export function solveText(
+  engines: ReadonlyMap<number, SizeEngine>,
+  text: Uint8Array,
+  count: number,
+  options: CheckedOptions,
+  digits: DigitLines,
+): { read: ReadBatch; solved: SolvedBatch } {
+  const nine = engines.get(SHAPE_9.size)?.engine;
+  if (nine !== undefined && solvesInPlace(nine) && nine.inputText?.(text, count)) {
+    const result = nine.run(count, options.limit, budgetFor(CELLS, options.budget));
+    // A line the kernel rejected (a repeated clue) is read again from its text, which words why.
+    const rejected = result.counts.some((found) => found < 0) ? rejectedDigitRecords(textCells(text, count), count, result) : undefined;
+    const read: ReadBatch = { ...emptyBatch(), count, digitCount: count };
+    return { read, solved: { digits: result, puzzles: NONE, rejected, solutionsText: nine.solutionsText?.(count) ?? false } };
+  }
+  const read = readTextLines(text, count, options.alphabet, digits);
+  return { read, solved: solveRead(engines, read, options) };
+}
+
+/** The cells of `count` lines of text. */
+function textCells(text: Uint8Array, count: number): Uint8Array {
+  const cells = new Uint8Array(count * CELLS);
+  writeTextCells(text, cells);
+  return cells;
 }
 
 /** A batch with no input read yet. Its lists of the other inputs are made at the first such input (most batches have none: a solve loop makes no lists). */
@@ -694,8 +723,13 @@ export class Solver {
     const checked: CheckedOptions = { limit, budget, alphabet };
     const digits = readsDigitLines(this.engines, checked.alphabet) ? this.digitLines() : null;
     try {
+      const reportsGuesses = this.engines.get(SHAPE_9.size)?.reportsGuesses ?? false;
+      if (digits !== null && Array.isArray(puzzles) && puzzles.length >= TEXT_LINES && linesText(puzzles, digits.textRoom(puzzles.length))) {
+        const { read, solved } = solveText(this.engines, digits.text, puzzles.length, checked, digits);
+        return batchRecordsInOrder(read, solved, reportsGuesses);
+      }
       const batch = readInputs(puzzles, checked.alphabet, digits);
-      return batchRecordsInOrder(batch, solveRead(this.engines, batch, checked), this.engines.get(SHAPE_9.size)?.reportsGuesses ?? false);
+      return batchRecordsInOrder(batch, solveRead(this.engines, batch, checked), reportsGuesses);
     } finally {
       digits?.release();
     }

@@ -191,6 +191,24 @@ describe("batches", () => {
     expect(batch.at(-2)!.status).toBe("invalid");
     expect(batch.at(-1)!.status).toBe("multiple");
   });
+
+  it("reads 9×9 text in the kernel (inputText says whether it was digits, `.` and `0` only) and writes a run's solutions as text (solutionsText)", async () => {
+    const kernel = await WasmKernel.create();
+    const lines = fixture.filter((c) => c.size === 9 && c.count === 1).map((c) => c.puzzle);
+    expect(lines.length).toBeGreaterThan(10);
+    const cells = new Uint8Array(lines.length * 81);
+    lines.forEach((line, i) => cells.set(parsePuzzle(line), i * 81));
+    kernel.input(lines.length).set(cells);
+    const solutions = kernel.run(lines.length, 2).solutions.slice();
+    expect(solutions.every((cell) => cell >= 1 && cell <= 9)).toBe(true);
+    lines[1] = lines[1].replace(/\./g, "0");
+    expect(kernel.inputText(Buffer.from(lines.join(""), "latin1"), lines.length)).toBe(true);
+    const result = kernel.run(lines.length, 2);
+    expect(Array.from(result.counts)).toEqual(lines.map(() => 1));
+    expect(kernel.solutionsText(lines.length)).toBe(true);
+    expect(Buffer.from(result.solutions).toString("latin1")).toBe(Buffer.from(solutions.map((cell) => cell + 48)).toString("latin1"));
+    for (const other of ["x", "-", " ", "\u00e9"]) expect(kernel.inputText(Buffer.from(lines[0].replace(".", other), "latin1"), 1)).toBe(false);
+  });
 });
 
 describe("budgets", () => {

@@ -89,6 +89,14 @@
 //   AHEAD_BRANCHES  0 none (default) │ k: at the first k branches of a search, the default's
 //                branch and the digits-first one both propagated one step ahead, the one with
 //                fewer configurations alive taken; its propagated configurations are kept
+//   PROBE_KEEP   0 (default) │ 1 with PROBING, the probes' states kept, not propagated again: the
+//                branch's digit's two probes are the states the search takes (guesses counted as
+//                the default counts them)
+//   PROBE_ONCE_PER_PATH  0 (default) │ 1 with PROBE_KEEP, a digit's pair of configurations in a
+//                line probed once on a path of the search (not again below a state where both lived)
+//   CONFIG_MATCHING  0 none (default) │ 1 per line, the nine digits' configurations together: each
+//                even permutation taken by 3 - t digits, each odd one by t (rule 4 on all nine
+//                triads at once), at the fixed point of rules 1–4
 // Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
 // Switches that changed only the speed, with the same guesses and nodes on every puzzle, were
 // retired once their faster side was the default; c20795f still has them: LAYOUT (digit-major
@@ -735,6 +743,150 @@ function reviseFish(st: usize): u32 {
 }
 
 /**
+ * CONFIG_MATCHING (0 none, default): 1 in each line (band or stack), the nine digits' configurations
+ * taken together: the line's triads hold three digits each exactly when the three even permutations
+ * are each taken by 3 - t digits and the three odd ones by t (t 0–3), so a configuration of a digit
+ * on no such assignment of all nine is dropped (as the triads that only it used), and a line with
+ * none is a contradiction. Exact (lineSupport); run when rules 1–4 are at their fixed point. Rule 4
+ * is this rule for each triad alone: the sets of configurations below (K) that are one triad's two
+ * permutations or the other four.
+ */
+const MATCHING_RULE: i32 = isDefined(CONFIG_MATCHING) ? CONFIG_MATCHING : 0;
+const EVEN_CONFIGURATIONS: u32 = 0x19;
+/** Per digit of the line being revised: its configurations, then those on some assignment (u32 each). */
+const MATCH_SETS: usize = MATCHING_RULE != 0 ? memory.data(9 * 4, 4) : 0;
+const MATCH_SUPPORT: usize = MATCHING_RULE != 0 ? memory.data(9 * 4, 4) : 0;
+/** CONFIGURATION_ENTRIES[p] = the entries (row * 3 + box) of permutation p in a 3×3 matrix. */
+const CONFIGURATION_ENTRIES: usize = MATCHING_RULE != 0 ? memory.data(6 * 4, 4) : 0;
+if (MATCHING_RULE != 0) {
+  for (let q: u32 = 0; q < 6; q++) {
+    let entries: u32 = 0;
+    for (let row: u32 = 0; row < 3; row++) entries |= <u32>1 << (row * 3 + <u32>load<u8>(CONFIGURATION_COLUMN + q * 3 + row));
+    store<u32>(CONFIGURATION_ENTRIES + (<usize>q << 2), entries);
+  }
+}
+
+/** Per set K of configurations (64, u8 each): the digits of the line whose configurations lie inside K. */
+const MATCH_INSIDE: usize = MATCHING_RULE != 0 ? memory.data(64, 16) : 0;
+/** MATCH_CAPACITY[t * 64 + K] = the digits K takes when each even permutation takes 3 - t and each odd t. */
+const MATCH_CAPACITY: usize = MATCHING_RULE != 0 ? memory.data(4 * 64, 16) : 0;
+if (MATCHING_RULE != 0) {
+  for (let t: u32 = 0; t < 4; t++) {
+    for (let k: u32 = 0; k < 64; k++) store<u8>(MATCH_CAPACITY + t * 64 + k, <u8>((3 - t) * popcnt(k & EVEN_CONFIGURATIONS) + t * popcnt(k & ~EVEN_CONFIGURATIONS & 0x3f)));
+  }
+}
+
+/**
+ * Fills MATCH_SUPPORT from MATCH_SETS (see MATCHING_RULE); false when no assignment exists. By
+ * Hall's theorem: for a t, the nine digits can be assigned iff no set K of configurations holds more
+ * digits (those whose configurations all lie in K) than it takes; and a digit's configuration p is
+ * on some assignment iff no set K that holds exactly as many as it takes (tight) has p in it without
+ * holding the digit. (A walk over the count states, forward and backward, found the same supports
+ * on forum_hardest_1106, magictour_top1465 and 1,000 of forum_hardest_1905_11plus.)
+ */
+function lineSupport(): bool {
+  memory.fill(MATCH_INSIDE, 0, 64);
+  for (let d: u32 = 0; d < 9; d++) {
+    const at = MATCH_INSIDE + <usize>load<u32>(MATCH_SETS + (<usize>d << 2));
+    store<u8>(at, load<u8>(at) + 1);
+  }
+  for (let bit: u32 = 1; bit < 64; bit <<= 1) {
+    for (let k: u32 = 0; k < 64; k++) if (k & bit) store<u8>(MATCH_INSIDE + k, load<u8>(MATCH_INSIDE + k) + load<u8>(MATCH_INSIDE + (k ^ bit)));
+  }
+  const inside0 = v128.load(MATCH_INSIDE);
+  const inside1 = v128.load(MATCH_INSIDE, 16);
+  const inside2 = v128.load(MATCH_INSIDE, 32);
+  const inside3 = v128.load(MATCH_INSIDE, 48);
+  let any = false;
+  for (let d: u32 = 0; d < 9; d++) store<u32>(MATCH_SUPPORT + (<usize>d << 2), 0);
+  for (let t: u32 = 0; t < 4; t++) {
+    const caps = MATCH_CAPACITY + t * 64;
+    const over = v128.or(
+      v128.or(i8x16.gt_u(inside0, v128.load(caps)), i8x16.gt_u(inside1, v128.load(caps, 16))),
+      v128.or(i8x16.gt_u(inside2, v128.load(caps, 32)), i8x16.gt_u(inside3, v128.load(caps, 48))),
+    );
+    if (v128.any_true(over)) continue;
+    any = true;
+    let tight: u64 =
+      <u64>i8x16.bitmask(i8x16.eq(inside0, v128.load(caps))) |
+      (<u64>i8x16.bitmask(i8x16.eq(inside1, v128.load(caps, 16))) << 16) |
+      (<u64>i8x16.bitmask(i8x16.eq(inside2, v128.load(caps, 32))) << 32) |
+      (<u64>i8x16.bitmask(i8x16.eq(inside3, v128.load(caps, 48))) << 48);
+    tight &= ~((<u64>1 << 63) | 1); // the full set and the empty one rule nothing out
+    // per digit, the configurations a tight set not holding it takes away
+    let lost0: u32 = 0, lost1: u32 = 0, lost2: u32 = 0, lost3: u32 = 0, lost4: u32 = 0, lost5: u32 = 0, lost6: u32 = 0, lost7: u32 = 0, lost8: u32 = 0;
+    const s0 = load<u32>(MATCH_SETS), s1 = load<u32>(MATCH_SETS, 4), s2 = load<u32>(MATCH_SETS, 8);
+    const s3 = load<u32>(MATCH_SETS, 12), s4 = load<u32>(MATCH_SETS, 16), s5 = load<u32>(MATCH_SETS, 20);
+    const s6 = load<u32>(MATCH_SETS, 24), s7 = load<u32>(MATCH_SETS, 28), s8 = load<u32>(MATCH_SETS, 32);
+    while (tight) {
+      const k = <u32>ctz(tight);
+      tight &= tight - 1;
+      if (s0 & ~k) lost0 |= k;
+      if (s1 & ~k) lost1 |= k;
+      if (s2 & ~k) lost2 |= k;
+      if (s3 & ~k) lost3 |= k;
+      if (s4 & ~k) lost4 |= k;
+      if (s5 & ~k) lost5 |= k;
+      if (s6 & ~k) lost6 |= k;
+      if (s7 & ~k) lost7 |= k;
+      if (s8 & ~k) lost8 |= k;
+    }
+    store<u32>(MATCH_SUPPORT, load<u32>(MATCH_SUPPORT) | (s0 & ~lost0));
+    store<u32>(MATCH_SUPPORT, load<u32>(MATCH_SUPPORT, 4) | (s1 & ~lost1), 4);
+    store<u32>(MATCH_SUPPORT, load<u32>(MATCH_SUPPORT, 8) | (s2 & ~lost2), 8);
+    store<u32>(MATCH_SUPPORT, load<u32>(MATCH_SUPPORT, 12) | (s3 & ~lost3), 12);
+    store<u32>(MATCH_SUPPORT, load<u32>(MATCH_SUPPORT, 16) | (s4 & ~lost4), 16);
+    store<u32>(MATCH_SUPPORT, load<u32>(MATCH_SUPPORT, 20) | (s5 & ~lost5), 20);
+    store<u32>(MATCH_SUPPORT, load<u32>(MATCH_SUPPORT, 24) | (s6 & ~lost6), 24);
+    store<u32>(MATCH_SUPPORT, load<u32>(MATCH_SUPPORT, 28) | (s7 & ~lost7), 28);
+    store<u32>(MATCH_SUPPORT, load<u32>(MATCH_SUPPORT, 32) | (s8 & ~lost8), 32);
+  }
+  return any;
+}
+
+/** The entries of a 3×3 matrix that the configurations `set` use. */
+@inline function configurationEntries(set: u32): u32 {
+  let entries: u32 = 0;
+  while (set) {
+    entries |= load<u32>(CONFIGURATION_ENTRIES + (<usize>ctz(set) << 2));
+    set &= set - 1;
+  }
+  return entries;
+}
+
+/** MATCHING_RULE over the six lines; returns the slots changed, or CONTRADICTION. */
+function reviseMatching(st: usize): u32 {
+  let changed: u32 = 0;
+  for (let line: u32 = 0; line < 6; line++) {
+    let open = false;
+    for (let d: u32 = 0; d < 9; d++) {
+      const set = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, line, d));
+      if (set & (set - 1)) open = true;
+      store<u32>(MATCH_SETS + (<usize>d << 2), set);
+    }
+    if (!open) continue;
+    if (!lineSupport()) return CONTRADICTION;
+    for (let d: u32 = 0; d < 9; d++) {
+      const set = load<u32>(MATCH_SETS + (<usize>d << 2));
+      const support = load<u32>(MATCH_SUPPORT + (<usize>d << 2));
+      if (support == set) continue;
+      const entries = configurationEntries(support);
+      if (line < 3) {
+        changed |= narrow(st, slotOf(d, line), load<u32>(ENTRY_CELLS + (<usize>entries << 2)));
+      } else {
+        const shift = (line - 3) * 3;
+        for (let band: u32 = 0; band < 3; band++) {
+          const keep = (entries >> (band * 3)) & 7;
+          changed |= narrow(st, slotOf(d, band), ~spreadColumns((~keep & 7) << shift));
+        }
+      }
+    }
+    if (changed) return changed;
+  }
+  return changed;
+}
+
+/**
  * HIDDEN_PAIRS (0 none, default): n hidden pairs in rows, columns and boxes, run when rules 1–4 are
  * at their fixed point, in the states of the search stack's first n levels (its slots 0 to n - 1:
  * 1 the root and the states that take the last alternative of a branch of it, and so on).
@@ -1198,6 +1350,12 @@ function propagateSearch(st: usize, dirty: u32): bool {
       dirty = reviseFish(st);
       placedAny = dirty != 0;
     }
+    if (MATCHING_RULE != 0 && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
+      const more = reviseMatching(st);
+      if (more == CONTRADICTION) return false;
+      dirty = more;
+      placedAny = dirty != 0;
+    }
     const pairsHere = (PAIRS != 0 && st < PAIRS_END) || (PAIRS_AT_ROOT && atRoot);
     if (pairsHere && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
       dirty = reviseHiddenPairs(st);
@@ -1588,6 +1746,85 @@ function probeChoice(st: usize, scratch: usize, line: u32, digit: u32, configura
   if (!propagate(scratch, applyConfiguration(scratch, digit, line, first))) return PROBE_FIXED | applyConfiguration(st, digit, line, second);
   memory.copy(scratch, st, STATE_BYTES);
   if (!propagate(scratch, applyConfiguration(scratch, digit, line, second))) return PROBE_FIXED | applyConfiguration(st, digit, line, first);
+  return 0;
+}
+
+/**
+ * PROBE_KEEP (0, default): 1 the probes' states are kept rather than propagated again (with
+ * PROBING: the same states searched, fewer propagated): the branch's own digit's two
+ * configurations are probed into the child state and the level's ready state (FRAME_READY), and
+ * taken from there when the search branches on them; a probe whose other configuration fails
+ * becomes the working state as it is. Guesses are counted as the default counts them: the branch's
+ * own digit is a decision even when its probe finds one configuration dead (PROBING alone counts
+ * that as a failed probe, no guess), so only the probes of the other digits save guesses.
+ */
+const KEEP: bool = PROBE != 0 && (isDefined(PROBE_KEEP) ? PROBE_KEEP != 0 : false);
+/** PROBE_KEEP: per search level, the state its branch's second configuration was probed into. */
+const READY_STATES: usize = KEEP ? memory.data(<i32>STATE_BYTES * MAX_DEPTH, 16) : 0;
+/** PROBE_KEEP: per search level, 1 when its branch's states were probed (the first in the child state, the second in READY_STATES). */
+const FRAME_READY: usize = KEEP ? memory.data(MAX_DEPTH * 4, 4) : 0;
+/** PROBE_KEEP: two scratch states for the probes of the digits the search does not branch on. */
+const PROBE_SCRATCH: usize = KEEP ? memory.data(<i32>STATE_BYTES * 2, 16) : 0;
+/**
+ * PROBE_ONCE (with PROBE_KEEP; 0 default): 1 a digit's two configurations in a line are probed once
+ * on a path of the search: a state (and the states below it) notes the pairs whose probes both
+ * lived (a u64 in the state's padding, bit line * 9 + digit) and does not probe them again.
+ */
+const PROBE_ONCE: bool = KEEP && (isDefined(PROBE_ONCE_PER_PATH) ? PROBE_ONCE_PER_PATH != 0 : false);
+const PROBED_OFFSET: usize = 120;
+/** What probeKept returns when the working state was replaced by a propagated, live probe state. */
+const PROBE_TAKEN: u32 = 0x40000000;
+
+@inline function readyAt(depth: i32): usize {
+  return READY_STATES + <usize>depth * STATE_BYTES;
+}
+
+/**
+ * probeChoice, the two configurations propagated into `first` and `second` (states of their own):
+ * PROBE_FIXED | the slots changed in `st` when the first fails; PROBE_TAKEN when the second fails
+ * (`st` is then the first's state, propagated); else 0 (both alive, in `first` and `second`).
+ */
+function probeKept(st: usize, first: usize, second: usize, line: u32, digit: u32, configurations: u32): u32 {
+  const a = ctz(configurations);
+  const b = ctz(configurations & (configurations - 1));
+  copyState(first, st);
+  if (!propagate(first, applyConfiguration(first, digit, line, a))) return PROBE_FIXED | applyConfiguration(st, digit, line, b);
+  copyState(second, st);
+  if (!propagate(second, applyConfiguration(second, digit, line, b))) {
+    copyState(st, first);
+    return PROBE_TAKEN;
+  }
+  return 0;
+}
+
+/**
+ * probeBinaries with PROBE_KEEP: the frame's digit (when it has two configurations) is probed into
+ * the child state and readyAt(depth); the others into PROBE_SCRATCH. Returns as probeKept at the
+ * first that fixes something, else 0.
+ */
+function probeBinariesKept(st: usize, depth: i32): u32 {
+  const at = <usize>depth << 2;
+  const chosen = load<u32>(FRAME_BAND_OR_LINE + at) - LINE_FRAME;
+  const chosenDigit = load<u32>(FRAME_CELL_OR_DIGIT + at);
+  for (let line: u32 = 0; line < 6; line++) {
+    if (PROBE == 1 && line != chosen) continue;
+    for (let digit: u32 = 0; digit < 9; digit++) {
+      const branch = line == chosen && digit == chosenDigit;
+      const probedBit = <u64>1 << (line * 9 + digit);
+      if (PROBE_ONCE && !branch && (load<u64>(st + PROBED_OFFSET) & probedBit)) continue;
+      const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, line, digit));
+      if (popcnt(configurations) != 2) continue;
+      const fixed = branch
+        ? probeKept(st, stateAt(depth + 1), readyAt(depth), line, digit, configurations)
+        : probeKept(st, PROBE_SCRATCH, PROBE_SCRATCH + STATE_BYTES, line, digit, configurations);
+      if (fixed) {
+        // the branch's own digit: a decision, one side failed (counted as the default counts it)
+        if (branch) guesses++;
+        return fixed;
+      }
+      if (PROBE_ONCE) store<u64>(st + PROBED_OFFSET, load<u64>(st + PROBED_OFFSET) | probedBit);
+    }
+  }
   return 0;
 }
 
@@ -2123,15 +2360,16 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
   digitsSearch = false;
   const loaded = loadPuzzle(puzzle);
   if (loaded < 0) return loaded;
+  if (PROBE_ONCE) store<u64>(stateAt(0) + PROBED_OFFSET, 0);
   if (LOOK != 0 && limit > 1) return searchAhead(solution, limit, budget); // (a search to its first solution has the default's)
   let count = 0;
   let depth = 0;
   let st = stateAt(0);
   let dirty: u32 = (<u32>1 << SLOTS) - 1; // the slots to revisit: at the root, all
-  let ahead: i32 = 0; // AHEAD_BRANCHES: 1 the state was propagated ahead (alive), 2 every configuration of its branch failed
+  let ahead: i32 = 0; // AHEAD_BRANCHES, PROBE_KEEP: 1 the state was propagated ahead (alive), 2 every configuration of its branch failed
   while (true) {
-    let alive = AHEAD != 0 && ahead != 0 ? ahead == 1 : propagate(st, dirty);
-    if (AHEAD != 0) ahead = 0;
+    let alive = (AHEAD != 0 || KEEP) && ahead != 0 ? ahead == 1 : propagate(st, dirty);
+    if (AHEAD != 0 || KEEP) ahead = 0;
     if (!ASC_NO_ASSERT) {
       assert(depth >= 0 && depth < MAX_DEPTH, "search depth out of bounds");
       assert(count >= 0 && guesses >= 0 && nodes > 0, "a negative count");
@@ -2155,7 +2393,18 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
             chooseCell(st, depth);
           }
         } else if (BRANCH != 0 || !chooseConfiguration(st, depth)) chooseCell(st, depth);
-        if (PROBE != 0 && depth + 1 < MAX_DEPTH) {
+        if (KEEP) store<u32>(FRAME_READY + (<usize>depth << 2), 0);
+        if (KEEP && depth + 1 < MAX_DEPTH) {
+          const fixed = probeBinariesKept(st, depth);
+          if (fixed == PROBE_TAKEN) {
+            ahead = 1; // the working state is a live probe's, propagated
+            continue;
+          }
+          if (fixed) {
+            dirty = fixed & ~PROBE_FIXED;
+            continue;
+          }
+        } else if (PROBE != 0 && depth + 1 < MAX_DEPTH) {
           const fixed = probeBinaries(st, stateAt(depth + 1), depth);
           if (fixed) {
             dirty = fixed & ~PROBE_FIXED;
@@ -2167,6 +2416,16 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         const alternative = ctz(alternatives);
         const bandOrLine = load<u32>(FRAME_BAND_OR_LINE + at);
         const cellOrDigit = load<u32>(FRAME_CELL_OR_DIGIT + at);
+        if (KEEP && bandOrLine >= LINE_FRAME && popcnt(alternatives) == 2 && depth + 1 < MAX_DEPTH) {
+          // both configurations were probed, alive: the first is the child state, the second waits in readyAt(depth)
+          store<u32>(FRAME_ALTERNATIVES + at, alternatives & (alternatives - 1));
+          store<u32>(FRAME_READY + at, 1);
+          depth++;
+          st = stateAt(depth);
+          guesses++;
+          ahead = 1;
+          continue;
+        }
         if (AHEAD != 0 && alternatives == 0) {
           ahead = 2; // every configuration failed ahead: a dead end
           continue;
@@ -2196,6 +2455,15 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
     // Backtrack to the deepest branch with an untried alternative.
     if (depth == 0) return count;
     const at = <usize>(depth - 1) << 2;
+    if (KEEP && load<u32>(FRAME_READY + at)) {
+      // the branch's second configuration, probed alive: its state is ready (and the branch's last)
+      store<u32>(FRAME_ALTERNATIVES + at, 0);
+      depth--;
+      st = stateAt(depth);
+      copyState(st, readyAt(depth));
+      ahead = 1;
+      continue;
+    }
     const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
     const alternative = ctz(alternatives);
     const rest = alternatives & (alternatives - 1);

@@ -15,3 +15,6 @@ declare const ROOT_PAIRS: i32;
 declare const DIGITS_ABOVE: i32;
 declare const DIGITS_ROOT_ABOVE: i32;
 declare const LOOKAHEAD: i32;
+declare const PROBE_KEEP: i32;
+declare const CONFIG_MATCHING: i32;
+declare const PROBE_ONCE_PER_PATH: i32;

@@ -337,6 +337,44 @@ describe("kernel variants", () => {
     expect(await one(variantBuild("lookahead"))).toEqual(await one("release"));
   });
 
+  it("with probe-keep (its debug build too), search probe's states but propagate fewer, counting its branch digit's decisions", async () => {
+    // limit 2: both search to the end, where they take the same states in the same order
+    const puzzles = fixture.filter((c) => c.count !== "invalid" && c.count < 2);
+    const packed = new Uint8Array(puzzles.length * 81);
+    puzzles.forEach((c, i) => packed.set(parsePuzzle(c.puzzle), i * 81));
+    const run = async (build: string) => {
+      const result = (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 2);
+      return { nodes: Array.from(result.nodes!), guesses: Array.from(result.guesses!) };
+    };
+    const total = (counts: number[]) => counts.reduce((sum, n) => sum + n, 0);
+    const probe = await run(variantBuild("probe"));
+    const kept = await run(variantBuild("probe-keep"));
+    kept.nodes.forEach((n, i) => expect(n, `fixture puzzle ${i}`).toBeLessThanOrEqual(probe.nodes[i]));
+    kept.guesses.forEach((g, i) => expect(g, `fixture puzzle ${i}`).toBeGreaterThanOrEqual(probe.guesses[i]));
+    expect(total(kept.nodes)).toBeLessThan(total(probe.nodes));
+    expect(await run("variants-debug/probe-keep")).toEqual(kept);
+    expect(await run("variants-debug/probe-once")).toEqual(await run(variantBuild("probe-once")));
+  });
+
+  it("with matching (its debug build too), propagate fewer states than the default on the bundled hard sets", async () => {
+    // (not on the fixture, where its few hard puzzles take 865 states against the default's 863)
+    const puzzles = ["hard", "hardest"].flatMap((name) =>
+      readFileSync(new URL(`../datasets/${name}.txt`, import.meta.url), "utf8")
+        .split("\n")
+        .filter((line) => line.length >= 81),
+    );
+    const packed = new Uint8Array(puzzles.length * 81);
+    puzzles.forEach((puzzle, i) => packed.set(parsePuzzle(puzzle), i * 81));
+    const run = async (build: string) => (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 2);
+    const total = (nodes: ArrayLike<number>) => Array.from(nodes).reduce((sum, n) => sum + n, 0);
+    const matching = await run(variantBuild("matching"));
+    const plain = await run("release");
+    expect(Array.from(matching.counts)).toEqual(Array.from(plain.counts));
+    expect(total(matching.nodes!)).toBeLessThan(total(plain.nodes!));
+    expect(total(matching.guesses!)).toBeLessThan(total(plain.guesses!));
+    expect(Array.from((await run("variants-debug/matching")).nodes!)).toEqual(Array.from(matching.nodes!));
+  });
+
   it("stop at the node budget and say so", async () => {
     const kernel = await WasmKernel.create(undefined, variantBuild("none"));
     const hard = parsePuzzle(solvable[0].puzzle);

@@ -278,6 +278,16 @@ describe("the TS twin, by default and with a variant's switches", () => {
   });
 });
 
+/** A kernel build's search of `puzzles` (text) in one batch at `limit`: each puzzle's count, nodes and guesses. */
+async function searchOf(build: string, puzzles: readonly string[], limit = 2) {
+  const packed = new Uint8Array(puzzles.length * 81);
+  puzzles.forEach((puzzle, i) => packed.set(parsePuzzle(puzzle), i * 81));
+  const result = (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, limit);
+  return { counts: Array.from(result.counts), nodes: Array.from(result.nodes!), guesses: Array.from(result.guesses!) };
+}
+
+const total = (counts: readonly number[]) => counts.reduce((sum, n) => sum + n, 0);
+
 describe("kernel variants", () => {
   it("agree with the default kernel on every count, and on unique solutions", async () => {
     const variants = kernelVariants();
@@ -299,61 +309,36 @@ describe("kernel variants", () => {
   });
 
   it("with hidden pairs (pairs, its debug build too), propagate fewer states than the default on the fixture", async () => {
-    const puzzles = fixture.filter((c) => c.count !== "invalid");
-    const packed = new Uint8Array(puzzles.length * 81);
-    puzzles.forEach((c, i) => packed.set(parsePuzzle(c.puzzle), i * 81));
-    const nodesOf = async (build: string) => {
-      const result = (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 2);
-      return Array.from(result.nodes!);
-    };
-    const total = (nodes: number[]) => nodes.reduce((sum, n) => sum + n, 0);
-    const plain = await nodesOf("release");
-    const pairs = await nodesOf(variantBuild("pairs"));
-    expect(total(pairs)).toBeLessThan(total(plain));
-    expect(await nodesOf("variants-debug/pairs")).toEqual(pairs);
+    const puzzles = fixture.filter((c) => c.count !== "invalid").map((c) => c.puzzle);
+    const pairs = await searchOf(variantBuild("pairs"), puzzles);
+    expect(total(pairs.nodes)).toBeLessThan(total((await searchOf("release", puzzles)).nodes));
+    expect(await searchOf("variants-debug/pairs", puzzles)).toEqual(pairs);
   });
+
+  /** The fixture's puzzles with fewer than two solutions: at limit 2 a search runs to its end on each. */
+  const toTheEnd = fixture.filter((c) => c.count !== "invalid" && c.count < 2).map((c) => c.puzzle);
 
   it("with lookahead (its debug build too), propagate the default's states and guess less on the fixture", async () => {
     // limit 2: a search that finds fewer solutions runs to its end, where both propagate the same states
-    const puzzles = fixture.filter((c) => c.count !== "invalid" && c.count < 2);
-    const packed = new Uint8Array(puzzles.length * 81);
-    puzzles.forEach((c, i) => packed.set(parsePuzzle(c.puzzle), i * 81));
-    const run = async (build: string) => {
-      const result = (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 2);
-      return { nodes: Array.from(result.nodes!), guesses: Array.from(result.guesses!) };
-    };
-    const plain = await run("release");
-    const ahead = await run(variantBuild("lookahead"));
+    const plain = await searchOf("release", toTheEnd);
+    const ahead = await searchOf(variantBuild("lookahead"), toTheEnd);
     expect(ahead.nodes).toEqual(plain.nodes);
     ahead.guesses.forEach((g, i) => expect(g).toBeLessThanOrEqual(plain.guesses[i]));
-    const total = (counts: number[]) => counts.reduce((sum, n) => sum + n, 0);
     expect(total(ahead.guesses)).toBeLessThan(total(plain.guesses));
-    expect(await run("variants-debug/lookahead")).toEqual(ahead);
+    expect(await searchOf("variants-debug/lookahead", toTheEnd)).toEqual(ahead);
     // a search for one solution is the default's, step for step
-    const one = async (build: string) => {
-      const result = (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 1);
-      return { counts: Array.from(result.counts), nodes: Array.from(result.nodes!), guesses: Array.from(result.guesses!) };
-    };
-    expect(await one(variantBuild("lookahead"))).toEqual(await one("release"));
+    expect(await searchOf(variantBuild("lookahead"), toTheEnd, 1)).toEqual(await searchOf("release", toTheEnd, 1));
   });
 
   it("with probe-keep (its debug build too), search probe's states but propagate fewer, counting its branch digit's decisions", async () => {
     // limit 2: both search to the end, where they take the same states in the same order
-    const puzzles = fixture.filter((c) => c.count !== "invalid" && c.count < 2);
-    const packed = new Uint8Array(puzzles.length * 81);
-    puzzles.forEach((c, i) => packed.set(parsePuzzle(c.puzzle), i * 81));
-    const run = async (build: string) => {
-      const result = (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 2);
-      return { nodes: Array.from(result.nodes!), guesses: Array.from(result.guesses!) };
-    };
-    const total = (counts: number[]) => counts.reduce((sum, n) => sum + n, 0);
-    const probe = await run(variantBuild("probe"));
-    const kept = await run(variantBuild("probe-keep"));
+    const probe = await searchOf(variantBuild("probe"), toTheEnd);
+    const kept = await searchOf(variantBuild("probe-keep"), toTheEnd);
     kept.nodes.forEach((n, i) => expect(n, `fixture puzzle ${i}`).toBeLessThanOrEqual(probe.nodes[i]));
     kept.guesses.forEach((g, i) => expect(g, `fixture puzzle ${i}`).toBeGreaterThanOrEqual(probe.guesses[i]));
     expect(total(kept.nodes)).toBeLessThan(total(probe.nodes));
-    expect(await run("variants-debug/probe-keep")).toEqual(kept);
-    expect(await run("variants-debug/probe-once")).toEqual(await run(variantBuild("probe-once")));
+    expect(await searchOf("variants-debug/probe-keep", toTheEnd)).toEqual(kept);
+    expect(await searchOf("variants-debug/probe-once", toTheEnd)).toEqual(await searchOf(variantBuild("probe-once"), toTheEnd));
   });
 
   it("with matching (its debug build too), propagate fewer states than the default on the bundled hard sets", async () => {
@@ -363,16 +348,12 @@ describe("kernel variants", () => {
         .split("\n")
         .filter((line) => line.length >= 81),
     );
-    const packed = new Uint8Array(puzzles.length * 81);
-    puzzles.forEach((puzzle, i) => packed.set(parsePuzzle(puzzle), i * 81));
-    const run = async (build: string) => (await WasmKernel.create(kernelUrl(build))).solveBatch(packed, puzzles.length, 2);
-    const total = (nodes: ArrayLike<number>) => Array.from(nodes).reduce((sum, n) => sum + n, 0);
-    const matching = await run(variantBuild("matching"));
-    const plain = await run("release");
-    expect(Array.from(matching.counts)).toEqual(Array.from(plain.counts));
-    expect(total(matching.nodes!)).toBeLessThan(total(plain.nodes!));
-    expect(total(matching.guesses!)).toBeLessThan(total(plain.guesses!));
-    expect(Array.from((await run("variants-debug/matching")).nodes!)).toEqual(Array.from(matching.nodes!));
+    const matching = await searchOf(variantBuild("matching"), puzzles);
+    const plain = await searchOf("release", puzzles);
+    expect(matching.counts).toEqual(plain.counts);
+    expect(total(matching.nodes)).toBeLessThan(total(plain.nodes));
+    expect(total(matching.guesses)).toBeLessThan(total(plain.guesses));
+    expect((await searchOf("variants-debug/matching", puzzles)).nodes).toEqual(matching.nodes);
   });
 
   it("stop at the node budget and say so", async () => {

@@ -10,7 +10,7 @@ import { restoreCursorOnExit } from "../src/cli-kit/progress.js";
 import type { BenchRecord } from "./records.js";
 import { CompactLayout } from "./report/compact.js";
 import { describeDataset, terminalSafe } from "./report/format.js";
-import type { MeasureProgress } from "./measure/timing.js";
+import type { MeasureProgress } from "./measure/rows.js";
 import type { BenchProgress } from "./runner.js";
 
 /** Where and how finished rows are printed. */

@@ -3,7 +3,7 @@
  * CDF with one `<path class="cdf">` per variant, and guesses against time with one
  * `<g class="points">` per variant, a `<circle>` per puzzle, hollow where the budget stopped it.
  */
-import { axisLines, decadeLabel, escapeXml, gridLine, legendEntry, openSvg, seriesColours } from "../report/svg.js";
+import { type LogAxis, axisLines, decadeLabel, escapeXml, gridLine, legendEntry, logAxis, openSvg, seriesColours } from "../report/svg.js";
 import type { ProfileRecord } from "./records.js";
 
 const PLOT = { left: 72, top: 48, width: 560, height: 320 };
@@ -15,21 +15,6 @@ const HEIGHT = PLOT.top + PLOT.height + BOTTOM;
 const ZERO_ROW = 36;
 /** Shortest time the time axis shows, in µs (hrtime resolution is 1 ns). */
 const MIN_MICROS = 0.01;
-
-/** A log10 axis over whole decades: maps a value to a pixel between `from` and `to`. */
-interface LogAxis {
-  low: number;
-  high: number;
-  at(value: number): number;
-}
-
-function logAxis(values: readonly number[], floor: number, from: number, to: number): LogAxis {
-  const logs = values.filter((v) => v > 0 && Number.isFinite(v)).map((v) => Math.log10(Math.max(v, floor)));
-  const low = logs.length ? Math.floor(Math.min(...logs)) : 0;
-  const high = Math.max(low + 1, logs.length ? Math.ceil(Math.max(...logs)) : 1);
-  const at = (value: number) => from + ((to - from) * (Math.log10(Math.max(value, 10 ** low)) - low)) / (high - low);
-  return { low, high, at };
-}
 
 /** "100 µs", "1 ms", "10 s" for the power of ten `exponent` of microseconds. */
 function timeLabel(exponent: number): string {

@@ -173,12 +173,19 @@ export function rateInterval(record: Pick<BenchRecord, "rmePercent" | "puzzlesPe
   return { low: record.puzzlesPerSecond / (1 + margin), high: record.puzzlesPerSecond / (1 - margin) };
 }
 
-/** The log10 decades the axis spans (error bars included), at least one. */
-function decades(records: readonly BenchRecord[]): { low: number; high: number } {
-  const rates = records.flatMap((r) => [rateInterval(r).low, rateInterval(r).high]).filter((v) => v > 0 && Number.isFinite(v));
-  if (rates.length === 0) return { low: 0, high: 1 };
-  const low = Math.floor(Math.log10(Math.min(...rates)));
-  return { low, high: Math.max(low + 1, Math.ceil(Math.log10(Math.max(...rates)))) };
+/** A log10 axis over whole decades (at least one) that holds every positive `values` (each at least `floor`): maps a value to a pixel between `from` and `to`. */
+export interface LogAxis {
+  low: number;
+  high: number;
+  at(value: number): number;
+}
+
+export function logAxis(values: readonly number[], floor: number, from: number, to: number): LogAxis {
+  const logs = values.filter((v) => v > 0 && Number.isFinite(v)).map((v) => Math.log10(Math.max(v, floor)));
+  const low = logs.length ? Math.floor(Math.min(...logs)) : 0;
+  const high = Math.max(low + 1, logs.length ? Math.ceil(Math.max(...logs)) : 1);
+  const at = (value: number) => from + ((to - from) * (Math.log10(Math.max(value, 10 ** low)) - low)) / (high - low);
+  return { low, high, at };
 }
 
 /** The footer lines: machine, build, commit, date and the run's settings. */
@@ -205,24 +212,21 @@ export function formatSvg(run: BenchRun, title = "Puzzles per second (log scale)
   const width = Math.max(MARGIN.left + plotWidth + MARGIN.right, 24 + Math.max(...footer.map((line) => line.length)) * 6);
   const height = MARGIN.top + Math.max(PLOT_HEIGHT, legendHeight) + MARGIN.bottom;
   const plotBottom = MARGIN.top + PLOT_HEIGHT;
-  const { low, high } = decades(records);
-  const y = (rate: number) => {
-    const clamped = Math.max(Math.log10(Math.max(rate, 10 ** low)), low);
-    return MARGIN.top + PLOT_HEIGHT * (1 - (clamped - low) / (high - low));
-  };
+  const rates = records.flatMap((r) => [rateInterval(r).low, rateInterval(r).high]);
+  const axis = logAxis(rates, 0, plotBottom, MARGIN.top);
 
   const parts = openSvg(width, height, MARGIN.left, title + (run.incomplete ? " — incomplete run" : ""));
-  for (let exponent = low; exponent <= high; exponent++)
-    parts.push(...gridLine(MARGIN.left, MARGIN.left + plotWidth, y(10 ** exponent), decadeLabel(exponent)));
+  for (let exponent = axis.low; exponent <= axis.high; exponent++)
+    parts.push(...gridLine(MARGIN.left, MARGIN.left + plotWidth, axis.at(10 ** exponent), decadeLabel(exponent)));
   let groupLeft = MARGIN.left + GROUP_GAP;
   groups.forEach(([dataset, rows], g) => {
     let x = groupLeft + (groupWidths[g] - barsWidth(rows)) / 2;
     for (const record of rows) {
-      const top = y(record.puzzlesPerSecond);
+      const top = axis.at(record.puzzlesPerSecond);
       const tip = `${record.dataset} · ${record.row}: ${formatNumber(record.puzzlesPerSecond)} puzzles/s ± ${formatNumber(record.rmePercent, 2)}%`;
       parts.push(
         `<rect class="bar" x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${BAR_WIDTH}" height="${(plotBottom - top).toFixed(1)}" fill="${colour(record.row)}"><title>${escapeXml(tip)}</title></rect>`,
-        errorBar(x + BAR_WIDTH / 2, y(rateInterval(record).high), y(rateInterval(record).low)),
+        errorBar(x + BAR_WIDTH / 2, axis.at(rateInterval(record).high), axis.at(rateInterval(record).low)),
       );
       x += BAR_WIDTH + BAR_GAP;
     }

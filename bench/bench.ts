@@ -18,7 +18,7 @@ import { type Preset, findPreset } from "./presets.js";
 import { LiveReport } from "./progress.js";
 import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
-import { describeEnvironment, terminalSafe } from "./report/format.js";
+import { describeEnvironment, terminalSafe, formatTables } from "./report/format.js";
 import { quietUsage, runTool } from "./tool.js";
 import {
   REF_THRESHOLD,
@@ -34,7 +34,6 @@ import {
 import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
-import { formatTables } from "./report/table.js";
 import { type BenchPlan, isPureTsBaseline, rowLabels, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
 import { expectationOf } from "./verify.js";

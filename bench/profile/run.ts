@@ -23,23 +23,18 @@ import type { ProfileRecord, ProfileRun } from "./records.js";
 import { formatGuessScatterSvg, formatTimeCdfSvg } from "./svg.js";
 import { formatProfileMarkdown, formatProfileTable } from "./table.js";
 
-/** The parsed options of one profile run (see the options table in profile/command.ts). */
+/** The parsed options of one profile run, each described in the options table of profile/command.ts. */
 export interface ProfileOptions {
-  /** Registry ids of kernel variants; undefined for every one. */
   variants?: string[];
-  /** Bundled names or file/folder paths; undefined for every bundled dataset. */
   datasets?: string[];
-  /** A JSON file to write, or true for <out>/profile-<stamp>.json. */
   json?: string | true;
   /** Print the variants' tables as Markdown instead of the terminal report (the paths written go to stderr). */
   markdown?: boolean;
   limit: number;
   budget: number;
-  /** Puzzles drawn per dataset (seeded); undefined for all. */
   sample?: number;
   seed: number;
   cpuProf: boolean;
-  /** Folder of the pictures, the CPU profile and a bare --json. */
   out: string;
 }
 

@@ -13,7 +13,7 @@ import { type SolverInfo, findSolver, solvers } from "../../src/solvers/registry
 import { WasmKernel } from "../../src/kernel/wasm.js";
 import { InterruptWatch } from "../../src/cli-kit/progress.js";
 import { collectEnvironment } from "../env.js";
-import { progressBar } from "../progress.js";
+import { LiveReport } from "../progress.js";
 import { groupByDataset } from "../report/format.js";
 import { stringifyCompact } from "../report/json.js";
 import { outputPath, timestamp, writeText } from "../report/output.js";
@@ -142,7 +142,7 @@ export async function runProfile(
   };
   // Ctrl-C drops the variant being measured; what finished is printed and written (status 130); a second one ends the process.
   const watch = new InterruptWatch();
-  const progress = progressBar();
+  const progress = new LiveReport();
   watch.onForcedExit(() => progress.end());
   const measure = () => profileVariants({ ...plan, signal: watch.aborted }, progress);
   const cpuProfile = options.cpuProf ? join(resolve(options.out), `profile-${stamp}.cpuprofile`) : null;

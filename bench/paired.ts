@@ -25,6 +25,7 @@ import { type AnswerCheck, type KeptAnswers, answerChecker, checkAnswers, checkS
 import { type Draw, drawPuzzles } from "./measure/draw.js";
 import { timeInterleaved } from "./measure/interleaved.js";
 import { builtWorktree, resolveCommit } from "./measure/reference.js";
+import type { BenchOptions } from "./options.js";
 import type { BenchRun } from "./records.js";
 import { type LocalRunner, localRunner } from "./runner.js";
 import { type Change, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
@@ -187,15 +188,7 @@ async function timePair(
 }
 
 /** Throws the usage error of a --ref run asked for what it does not do (another comparison, exports) or naming no commit git knows. */
-export function checkRefRequest(options: {
-  ref?: string;
-  compare?: string;
-  against?: string;
-  json?: unknown;
-  markdown?: unknown;
-  csv?: unknown;
-  svg?: unknown;
-}): void {
+export function checkRefRequest(options: Pick<BenchOptions, "ref" | "compare" | "against" | "json" | "markdown" | "csv" | "svg">): void {
   if (!options.ref) return;
   if (options.compare || options.against) throw new Error("--ref COMMIT judges against that commit: leave out --compare and --against");
   const exports = (["json", "markdown", "csv", "svg"] as const).filter((key) => options[key] !== undefined);

@@ -38,12 +38,7 @@ export interface ProfileOptions {
   out: string;
 }
 
-/** True for the registry's 9×9 WASM kernel variants (the rows with a kernel build: `wasm`, `wasm:<name>`). */
-export function isKernelVariant(id: string): boolean {
-  return solvers.some((info) => info.id === id && info.kernelBuild !== undefined);
-}
-
-/** The registry entries of every kernel variant, the default first. */
+/** The registry entries of every 9×9 WASM kernel variant (those with a kernel build: `wasm`, `wasm:<name>`), the default first. */
 export function kernelVariantInfos(): SolverInfo[] {
   return solvers.filter((info) => info.kernelBuild !== undefined);
 }
@@ -51,7 +46,7 @@ export function kernelVariantInfos(): SolverInfo[] {
 /** The variants `ids` names (every kernel variant when undefined); an id that is not one throws, listing them. */
 export function selectVariants(ids?: readonly string[]): ProfileVariant[] {
   const infos = ids ? ids.map(findSolver) : kernelVariantInfos();
-  const other = infos.find((info) => !isKernelVariant(info.id));
+  const other = infos.find((info) => info.kernelBuild === undefined);
   if (other) {
     throw new Error(
       `'${other.id}' is not a WASM kernel variant; profile one of: ${kernelVariantInfos()

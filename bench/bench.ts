@@ -25,7 +25,6 @@ import {
   type SettingDifference,
   compareRuns,
   defaultThreshold,
-  describeDifferences,
   formatComparison,
   regressionLine,
   settingDifferences,
@@ -93,7 +92,7 @@ function checkedDifferences(earlier: BenchRun, later: BenchRun, options: BenchOp
   const refusals = differences.filter((d) => d.severity === "refuse");
   if (refusals.length > 0 && !options.compareAnyway) {
     throw new Error(
-      `--compare ${options.compare}: the runs measure different experiments (${describeDifferences(refusals).join("; ")}); ` +
+      `--compare ${options.compare}: the runs measure different experiments (${refusals.map((d) => `${d.setting}: ${d.before} → ${d.after}`).join("; ")}); ` +
         "run with the same settings, or add --compare-anyway",
     );
   }

@@ -83,11 +83,6 @@ export function settingDifferences(before: ComparedSettings, after: ComparedSett
   return differences;
 }
 
-/** The differences as lines for a message: "limit: 2 → 1". */
-export function describeDifferences(differences: readonly SettingDifference[]): string[] {
-  return differences.map((d) => `${d.setting}: ${d.before} → ${d.after}`);
-}
-
 export type Verdict = "faster" | "slower" | "no change" | "not judged" | "undecided" | "not run before" | "not run now";
 
 /** One dataset × row of either run. */

@@ -126,16 +126,13 @@ export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" |
   ];
 }
 
-/** Where each column comes from. */
-export const COLUMN_SOURCES =
-  "puzzles/s, µs mean and ± (95% margin of the mean) come from tinybench's timed batches; " +
-  "µs p50 and p99 from a separate pass that times each puzzle alone (fastest of 3 under 1 ms)";
-
-/** The environment as "label: value" lines. */
+/** The environment as "label: value" lines, the method saying where each column comes from. */
 export function describeEnvironment(env: BenchEnvironment): string[] {
   return [
     ...describeMachine(env),
-    `method: ${env.timeMs} ms per row, budget ${formatNumber(env.budget)} nodes/puzzle for solvers that take one; ${COLUMN_SOURCES}`,
+    `method: ${env.timeMs} ms per row, budget ${formatNumber(env.budget)} nodes/puzzle for solvers that take one; ` +
+      "puzzles/s, µs mean and ± (95% margin of the mean) come from tinybench's timed batches; " +
+      "µs p50 and p99 from a separate pass that times each puzzle alone (fastest of 3 under 1 ms)",
   ];
 }
 

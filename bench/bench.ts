@@ -55,12 +55,6 @@ async function selectSolvers(options: BenchOptions, preset: Preset): Promise<rea
   return selected;
 }
 
-/** Refuses, before anything is printed, a dataset without puzzles or whose first puzzle is of no grid size. */
-function checkDataset(dataset: Dataset): void {
-  if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
-  datasetShape(dataset.puzzles, dataset.path);
-}
-
 /** What a --quick run's figures are good for. */
 function quickCaveat(options: BenchOptions): string {
   return (
@@ -68,12 +62,6 @@ function quickCaveat(options: BenchOptions): string {
     "its figures are rough and rows close in speed can swap places (wasm and its 1 call/puzzle row among them): " +
     "measure with the default settings, or --time 2000"
   );
-}
-
-/** The width of the terminal the report goes to, or undefined when it is not a terminal (or one that gives no width). */
-function reportColumns(toStderr: boolean): number | undefined {
-  const stream = toStderr ? process.stderr : process.stdout;
-  return stream.isTTY && stream.columns > 0 ? stream.columns : undefined;
 }
 
 /**
@@ -115,8 +103,10 @@ async function main(argv: readonly string[]): Promise<void> {
   const options = withStdoutAliases(parseOptions(argv, quietUsage(benchCommand())));
   checkOutputRequests(options);
   const toStderr = usesStdout(options);
-  const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(terminalSafe(text));
-  const width = Math.min(reportColumns(toStderr) ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
+  const stream = toStderr ? process.stderr : process.stdout;
+  const report = (text: string) => stream.write(terminalSafe(text));
+  // The report's terminal's width, when it is a terminal that gives one.
+  const width = Math.min(stream.isTTY && stream.columns > 0 ? stream.columns : COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
   if (options.failOnRegression !== undefined && !options.compare && !options.ref) {
     throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
   }
@@ -125,7 +115,11 @@ async function main(argv: readonly string[]): Promise<void> {
   const bundled = bundledDatasets();
   const datasets = loadDatasetList(options.datasets ?? bundled);
   if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
-  for (const dataset of datasets) checkDataset(dataset);
+  for (const dataset of datasets) {
+    // Refused before anything is printed: a dataset without puzzles, or whose first puzzle is of no grid size.
+    if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
+    datasetShape(dataset.puzzles, dataset.path);
+  }
   const started = new Date();
   const environment = {
     ...collectEnvironment({ seed: options.seed, limit: options.limit, timeMs: options.time, budget: options.budget }, started),

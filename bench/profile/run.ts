@@ -63,11 +63,6 @@ async function loadKernel(info: SolverInfo): Promise<WasmKernel> {
   return engine;
 }
 
-/** A dataset name made safe for a file name. */
-function fileSafe(name: string): string {
-  return name.replace(/[^\w.-]+/g, "_");
-}
-
 /** The profile as indented JSON, each array of numbers (the per-puzzle columns) kept on one line. */
 export function formatProfileJson(run: ProfileRun): string {
   return stringifyCompact({ format: "sudoku-wasm-profile", version: 1, ...run });
@@ -98,7 +93,7 @@ export function writeProfileFiles(run: ProfileRun, options: Pick<ProfileOptions,
   const folder = resolve(options.out);
   if (options.json !== undefined) written.push(writeText(outputPath(options.json, "json", `profile-${stamp}`, folder), formatProfileJson(run)));
   for (const [dataset, records] of groupByDataset<ProfileRecord>(run.records)) {
-    const base = join(folder, `profile-${stamp}-${fileSafe(dataset)}`);
+    const base = join(folder, `profile-${stamp}-${dataset.replace(/[^\w.-]+/g, "_")}`);
     written.push(writeText(`${base}-time-cdf.svg`, formatTimeCdfSvg(records)));
     written.push(writeText(`${base}-guesses.svg`, formatGuessScatterSvg(records)));
   }

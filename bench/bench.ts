@@ -18,7 +18,7 @@ import { type Preset, findPreset } from "./presets.js";
 import { LiveReport } from "./progress.js";
 import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
-import { describeEnvironment, terminalSafe, formatTables } from "./report/format.js";
+import { describeEnvironment, formatTables, terminalSafe } from "./report/format.js";
 import { quietUsage, runTool } from "./tool.js";
 import {
   REF_THRESHOLD,

@@ -4,7 +4,7 @@
  * as file lines (a rank per row, a variant per column); and the variant tables alone as Markdown
  * (`--markdown`, through the bench's one Markdown writer).
  */
-import { type Column, describeMachine, formatNumber, formatPercent, groupByDataset, alignRows, tableLines, markdownTable } from "../report/format.js";
+import { type Column, alignRows, describeMachine, formatNumber, formatPercent, groupByDataset, markdownTable, tableLines } from "../report/format.js";
 import { wrap } from "../report/compact.js";
 import type { HardPuzzle, ProfileEnvironment, ProfileRecord, ProfileRun } from "./records.js";
 

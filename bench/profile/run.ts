@@ -20,7 +20,7 @@ import { outputPath, timestamp, writeText } from "../report/output.js";
 import { expectationOf } from "../verify.js";
 import { type ProfileVariant, profileVariants } from "./profiler.js";
 import type { ProfileRecord, ProfileRun } from "./records.js";
-import { formatGuessScatterSvg, formatTimeCdfSvg } from "./svg.js";
+import { formatGuessScatterSvg, formatTimeCdfSvg } from "../report/svg.js";
 import { formatProfileMarkdown, formatProfileTable } from "./table.js";
 
 /** The parsed options of one profile run, each described in the options table of profile/command.ts. */

@@ -18,14 +18,13 @@ import { type Preset, findPreset } from "./presets.js";
 import { LiveReport } from "./progress.js";
 import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
-import { describeEnvironment, terminalSafe } from "./report/format.js";
+import { describeEnvironment, formatTables, terminalSafe } from "./report/format.js";
 import { quietUsage, runTool } from "./tool.js";
 import {
   REF_THRESHOLD,
   type SettingDifference,
   compareRuns,
   defaultThreshold,
-  describeDifferences,
   formatComparison,
   regressionLine,
   settingDifferences,
@@ -34,7 +33,6 @@ import {
 import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
-import { formatTables } from "./report/table.js";
 import { type BenchPlan, isPureTsBaseline, rowLabels, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
 import { expectationOf } from "./verify.js";
@@ -57,12 +55,6 @@ async function selectSolvers(options: BenchOptions, preset: Preset): Promise<rea
   return selected;
 }
 
-/** Refuses, before anything is printed, a dataset without puzzles or whose first puzzle is of no grid size. */
-function checkDataset(dataset: Dataset): void {
-  if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
-  datasetShape(dataset.puzzles, dataset.path);
-}
-
 /** What a --quick run's figures are good for. */
 function quickCaveat(options: BenchOptions): string {
   return (
@@ -70,12 +62,6 @@ function quickCaveat(options: BenchOptions): string {
     "its figures are rough and rows close in speed can swap places (wasm and its 1 call/puzzle row among them): " +
     "measure with the default settings, or --time 2000"
   );
-}
-
-/** The width of the terminal the report goes to, or undefined when it is not a terminal (or one that gives no width). */
-function reportColumns(toStderr: boolean): number | undefined {
-  const stream = toStderr ? process.stderr : process.stdout;
-  return stream.isTTY && stream.columns > 0 ? stream.columns : undefined;
 }
 
 /**
@@ -94,7 +80,7 @@ function checkedDifferences(earlier: BenchRun, later: BenchRun, options: BenchOp
   const refusals = differences.filter((d) => d.severity === "refuse");
   if (refusals.length > 0 && !options.compareAnyway) {
     throw new Error(
-      `--compare ${options.compare}: the runs measure different experiments (${describeDifferences(refusals).join("; ")}); ` +
+      `--compare ${options.compare}: the runs measure different experiments (${refusals.map((d) => `${d.setting}: ${d.before} → ${d.after}`).join("; ")}); ` +
         "run with the same settings, or add --compare-anyway",
     );
   }
@@ -117,8 +103,10 @@ async function main(argv: readonly string[]): Promise<void> {
   const options = withStdoutAliases(parseOptions(argv, quietUsage(benchCommand())));
   checkOutputRequests(options);
   const toStderr = usesStdout(options);
-  const report = (text: string) => (toStderr ? process.stderr : process.stdout).write(terminalSafe(text));
-  const width = Math.min(reportColumns(toStderr) ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
+  const stream = toStderr ? process.stderr : process.stdout;
+  const report = (text: string) => stream.write(terminalSafe(text));
+  // The report's terminal's width, when it is a terminal that gives one.
+  const width = Math.min(stream.isTTY && stream.columns > 0 ? stream.columns : COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
   if (options.failOnRegression !== undefined && !options.compare && !options.ref) {
     throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
   }
@@ -127,7 +115,11 @@ async function main(argv: readonly string[]): Promise<void> {
   const bundled = bundledDatasets();
   const datasets = loadDatasetList(options.datasets ?? bundled);
   if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
-  for (const dataset of datasets) checkDataset(dataset);
+  for (const dataset of datasets) {
+    // Refused before anything is printed: a dataset without puzzles, or whose first puzzle is of no grid size.
+    if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
+    datasetShape(dataset.puzzles, dataset.path);
+  }
   const started = new Date();
   const environment = {
     ...collectEnvironment({ seed: options.seed, limit: options.limit, timeMs: options.time, budget: options.budget }, started),

@@ -14,6 +14,7 @@
  * forum_hardest_1905_11plus (`npx sudoku-wasm datasets fetch forum_hardest_1905_11plus`) for the
  * threads ratio on hard puzzles. Figures and ratios, no verdicts.
  */
+import { markdownTable, tableLines } from "./report/format.js";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,8 +29,6 @@ import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzleBytes } from "./corpus.js";
 import { solveInBatches } from "./measure/kernel.js";
 import { cpuSeconds } from "./measure/reference.js";
-import { markdownTable } from "./report/markdown.js";
-import { tableLines } from "./report/table.js";
 import { BULK_COLUMNS, type BulkRow, SIZING_COLUMNS, figure, ratioCell } from "./bulk-table.js";
 import { median } from "./statistics.js";
 

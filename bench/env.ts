@@ -14,12 +14,7 @@ import type { Dataset } from "../src/datasets/read.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";
 
 /** The settings of a run that the environment repeats. */
-export interface RunSettings {
-  seed: number;
-  limit: number;
-  timeMs: number;
-  budget: number;
-}
+export type RunSettings = Pick<BenchEnvironment, "seed" | "limit" | "timeMs" | "budget">;
 
 /** Describes this machine and build; `now` fixes the date (tests). */
 export function collectEnvironment(settings: RunSettings, now = new Date()): BenchEnvironment {

@@ -3,24 +3,11 @@
  * should not be trusted as they stand. The reporters print the flag's mark beside the row and
  * its note (FLAG_NOTES) once below the table.
  */
+import type { BenchRecord } from "./records.js";
 
-/** What the checks read from one row (a BenchRecord has these fields). */
-export interface RowFigures {
-  /** Relative 95% margin of error of the mean batch latency, in percent. */
-  rmePercent: number;
-  /** Mean µs per puzzle from the timed batches. */
-  meanMicros: number;
-  /** Mean µs per puzzle from the per-puzzle pass; null where there is none (threads rows). */
-  passMeanMicros?: number | null;
-  /** 99th percentile µs per puzzle from the per-puzzle pass; null where there is none. */
-  p99Micros?: number | null;
-  /** One call solves the whole batch: the per-puzzle pass then times another entry point (one call per puzzle). */
-  batchCall?: boolean;
-  /** Process CPU time / wall time while timing; null when not recorded. */
-  cpuPerWall: number | null;
-  /** Worker threads (threads rows); null for one thread. */
-  threads: number | null;
-}
+/** What the checks read from one row (a BenchRecord, or the web page's row, which has no per-puzzle pass). */
+export type RowFigures = Pick<BenchRecord, "rmePercent" | "meanMicros" | "passMeanMicros" | "cpuPerWall" | "threads"> &
+  Partial<Pick<BenchRecord, "p99Micros" | "batchCall">>;
 
 /** A row's margin of error above this (percent) marks it noisy. */
 export const NOISY_MARGIN_PERCENT = 5;

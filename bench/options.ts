@@ -10,12 +10,11 @@ import { solverHelpLines } from "../src/cli-kit/solver-help.js";
 import { PRESETS } from "./presets.js";
 import { BETWEEN_RUNS_THRESHOLD, FRESH_ROUNDS_THRESHOLD, REF_THRESHOLD } from "./report/compare.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
+import type { OutputRequests } from "./report/output.js";
 
-/** The parsed options of one run: each is described once, in {@link OPTION_TABLE}. */
-export interface BenchOptions {
-  /** Undefined: the preset's rows. */
+/** The parsed options of one run: each is described once, in {@link OPTION_TABLE} (the exports as output.ts reads them). */
+export interface BenchOptions extends OutputRequests {
   solvers?: string[];
-  /** Undefined: every bundled dataset. */
   datasets?: string[];
   time: number;
   solverTimeout: number;
@@ -23,17 +22,9 @@ export interface BenchOptions {
   limit: number;
   threads: number;
   budget: number;
-  /** Undefined: the fastest pure-TS baseline. */
   reference?: string;
   seed: number;
   quick: boolean;
-  /** Output files: a path, `-` for standard output, or true for bench/results/<timestamp>.<ext>. */
-  json?: string | true;
-  markdown?: string | true;
-  csv?: string | true;
-  /** The chart: a path; false for none; undefined for beside the first file written. */
-  chart?: string | false;
-  svg?: string | true;
   compare?: string;
   against?: string;
   compareAnyway: boolean;
@@ -42,7 +33,6 @@ export interface BenchOptions {
   all: boolean;
   /** True when --threads was given (a threads row then runs whatever the preset). */
   threadsGiven: boolean;
-  /** Undefined: the default of --compare or --ref (compare.ts). */
   threshold?: number;
   rounds: number;
   freshRounds: boolean;

@@ -17,22 +17,21 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Dataset } from "../src/datasets/read.js";
-import type { Grid } from "../src/model/puzzle.js";
+import { type Grid, datasetShape } from "../src/model/puzzle.js";
 import type { SolverInfo } from "../src/solvers/registry.js";
 import { type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
-import { yieldToEventLoop } from "./measure/batches.js";
+import { type MeasurePlan, measureRows, silentProgress } from "./measure/rows.js";
 import { type AnswerCheck, type KeptAnswers, answerChecker, checkAnswers, checkSameAnswers, sameAsChecked } from "./measure/check.js";
 import { type Draw, drawPuzzles } from "./measure/draw.js";
 import { timeInterleaved } from "./measure/interleaved.js";
 import { builtWorktree, resolveCommit } from "./measure/reference.js";
+import type { BenchOptions } from "./options.js";
 import type { BenchRun } from "./records.js";
 import { type LocalRunner, localRunner } from "./runner.js";
 import { type Change, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
 import { formatNumber, formatRatio } from "./report/format.js";
 import { seededSample } from "./sample.js";
 import { type RatioEstimate, studentT95, summarize } from "./statistics.js";
-import { type Expectation, expectationOf } from "./verify.js";
 
 /** A sampled pair still solves at least this many puzzles (or the whole draw). */
 const MIN_PUZZLES = 10;
@@ -40,15 +39,11 @@ const MIN_PUZZLES = 10;
 const BATCH_SHARE = 1 / 4;
 
 /** What to time against what. */
-export interface PairedPlan {
+export interface PairedPlan extends MeasurePlan {
   /** This checkout's solvers (the "now" side), in row order. */
   solvers: readonly SolverInfo[];
   /** The earlier commit's solvers by id (the "before" side). */
   before: ReadonlyMap<string, Pick<SolverInfo, "id" | "sizes" | "load">>;
-  datasets: readonly Dataset[];
-  limit: number;
-  budget: number;
-  seed: number;
   maxPuzzles: number;
   /** tinybench time per side per row, shared by the rounds. */
   timeMs: number;
@@ -57,9 +52,6 @@ export interface PairedPlan {
   threshold: number;
   /** Whether a solver is measured on grids of side `size` (the preset); default: every size it takes. */
   takes?(info: SolverInfo, size: number): boolean;
-  expectationOf?(dataset: Dataset): Expectation;
-  /** Stops before the next row (the event loop gets a turn between rows to see it). */
-  signal?: AbortSignal;
 }
 
 /** Where a built commit's registry is (the second in older commits). */
@@ -118,33 +110,30 @@ export interface PairedChange extends Change {
 
 /** Every row of `plan` on both sides, interleaved; a row whose solver the earlier commit lacks is "not run before". */
 export async function runPaired(plan: PairedPlan, progress: (change: PairedChange) => void = () => {}): Promise<PairedChange[]> {
-  const changes: PairedChange[] = [];
   const engines = new Map<string, SolverEngine>();
   const engineOf = async (side: string, info: Pick<SolverInfo, "id" | "load">, size: number) => {
     const key = `${side} ${info.id} ${size}`;
     if (!engines.has(key)) engines.set(key, await info.load(size));
     return engines.get(key)!;
   };
-  for (const dataset of plan.datasets) {
-    const expectation = plan.expectationOf?.(dataset) ?? expectationOf(dataset.name);
-    const draw: Draw = drawPuzzles(dataset, seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed), expectation);
-    const size = draw.shape.size;
-    for (const info of plan.solvers) {
-      if (plan.signal) await yieldToEventLoop(); // lets a signal that came during the last row be seen
-      if (plan.signal?.aborted) return changes;
-      if (!info.sizes.includes(size) || !(plan.takes?.(info, size) ?? true)) continue;
+  return measureRows(
+    plan.datasets.map((dataset) => {
+      const { size } = datasetShape(dataset.puzzles, dataset.path);
+      return [dataset, plan.solvers.filter((info) => info.sizes.includes(size) && (plan.takes?.(info, size) ?? true))] as const;
+    }),
+    (info) => info.id,
+    (dataset) => drawPuzzles(dataset, seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed), plan.expectationOf?.(dataset)),
+    async (info, draw): Promise<PairedChange> => {
       const old = plan.before.get(info.id);
-      const base = { dataset: dataset.name, row: info.id, flags: { before: [], after: [] }, roundRatios: [] };
-      if (!old || !old.sizes.includes(size)) {
-        changes.push({ ...base, before: null, after: null, estimate: null, verdict: "not run before", puzzles: 0 });
-        continue;
-      }
+      const base = { dataset: draw.dataset.name, row: info.id, flags: { before: [], after: [] }, roundRatios: [] };
+      if (!old || !old.sizes.includes(draw.shape.size)) return { ...base, before: null, after: null, estimate: null, verdict: "not run before", puzzles: 0 };
       const change = await timePair(info, old, draw, plan, engineOf, base);
-      changes.push(change);
       progress(change);
-    }
-  }
-  return changes;
+      return change;
+    },
+    silentProgress,
+    plan.signal,
+  );
 }
 
 async function timePair(
@@ -199,15 +188,7 @@ async function timePair(
 }
 
 /** Throws the usage error of a --ref run asked for what it does not do (another comparison, exports) or naming no commit git knows. */
-export function checkRefRequest(options: {
-  ref?: string;
-  compare?: string;
-  against?: string;
-  json?: unknown;
-  markdown?: unknown;
-  csv?: unknown;
-  svg?: unknown;
-}): void {
+export function checkRefRequest(options: Pick<BenchOptions, "ref" | "compare" | "against" | "json" | "markdown" | "csv" | "svg">): void {
   if (!options.ref) return;
   if (options.compare || options.against) throw new Error("--ref COMMIT judges against that commit: leave out --compare and --against");
   const exports = (["json", "markdown", "csv", "svg"] as const).filter((key) => options[key] !== undefined);

@@ -25,8 +25,6 @@ const GENERAL_AND_TWIN = ["general-wasm", "general-ts"];
 /** This project's pure-TS baselines (9×9). */
 const BASELINES = ["scan", "tables", "queue", "mrv", "dlx"];
 
-const isKernelVariant = (info: SolverInfo) => info.id.startsWith("wasm:");
-
 export const PRESETS: readonly Preset[] = [
   {
     name: "main",
@@ -39,7 +37,7 @@ export const PRESETS: readonly Preset[] = [
   {
     name: "variants",
     description: "the 9×9 kernel's compile-time variants against the kernel, its TS twin and its once-per-puzzle row",
-    takes: (info) => isKernelVariant(info) || info.id === "wasm" || info.id === "bitmask",
+    takes: (info) => info.kernelBuild !== undefined || info.id === "bitmask", // the kernel with its variants
     boundaryRow: true,
     threadsRow: false,
   },

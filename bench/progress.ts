@@ -3,15 +3,14 @@
  * time, ETA, the row being measured; a cli-progress bar, drawn only on a terminal) and, when
  * asked, each row's compact line on the report stream as soon as the row finishes, under its
  * dataset's heading. The bar hides the cursor while it draws and always shows it again: on
- * `end`, and on any exit of the process before that.
+ * `end`, and on any exit of the process before that. The profiler shows the progress line alone.
  */
 import cliProgress from "cli-progress";
 import { restoreCursorOnExit } from "../src/cli-kit/progress.js";
 import type { BenchRecord } from "./records.js";
 import { CompactLayout } from "./report/compact.js";
 import { describeDataset, terminalSafe } from "./report/format.js";
-import type { MeasureProgress } from "./measure/timing.js";
-import type { BenchProgress } from "./runner.js";
+import type { MeasureProgress } from "./measure/rows.js";
 
 /** Where and how finished rows are printed. */
 export interface RowPrinting {
@@ -44,7 +43,7 @@ const REFRESH_MS = 1000;
  * printed and started again below it (cli-progress returns the cursor to where it started), so
  * elapsed time and ETA are kept here, across those restarts.
  */
-export class LiveReport implements BenchProgress {
+export class LiveReport implements MeasureProgress<unknown> {
   private readonly bar: cliProgress.SingleBar;
   private readonly layout: CompactLayout | null;
   private readonly tty = process.stderr.isTTY === true;
@@ -95,13 +94,9 @@ export class LiveReport implements BenchProgress {
     this.bar.update(this.finished, this.payload());
   }
 
-  /** Counts a row done without printing it. */
-  tick(): void {
-    this.finished++;
-    this.bar.update(this.finished, this.payload());
-  }
-
-  done(record: BenchRecord): void {
+  /** Counts a row done; prints it when rows are printed (the bench's, whose rows are BenchRecords). */
+  done(row: unknown): void {
+    const record = row as BenchRecord;
     this.finished++;
     if (this.rows && this.layout) {
       const lines: string[] = [];
@@ -127,10 +122,4 @@ export class LiveReport implements BenchProgress {
     this.running = false;
     this.releaseCursor();
   }
-}
-
-/** The progress line alone (the profiler's): rows done of all, elapsed time, ETA and the row being measured. */
-export function progressBar(): MeasureProgress<unknown> & { end(): void } {
-  const live = new LiveReport();
-  return { begin: (rows) => live.begin(rows), row: (label) => live.row(label), done: () => live.tick(), end: () => live.end() };
 }

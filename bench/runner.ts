@@ -41,13 +41,14 @@ import {
 import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
 import { type TimedElsewhere, TimingAborted, eventLoopTurns, yieldToEventLoop } from "./measure/batches.js";
 import { summarizeGuesses } from "./measure/guesses.js";
-import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "./measure/timing.js";
+import { SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, sumOf } from "./measure/timing.js";
+import { type MeasurePlan, type MeasureProgress, measureRows, silentProgress } from "./measure/rows.js";
 import type { BenchRecord, RowMode } from "./records.js";
 import { speedRatio } from "./ratios.js";
 import { quantile } from "../src/model/quantile.js";
 import { seededSample } from "./sample.js";
 import { type RatioEstimate, scaleRatio } from "./statistics.js";
-import { type Expectation, WrongAnswerError, expectationOf } from "./verify.js";
+import { WrongAnswerError } from "./verify.js";
 import { DEFAULT_ROUNDS, FRESH_WARMUP_MS, type RoundTiming, calibratedFields, timeRounds } from "./rounds.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
@@ -60,17 +61,10 @@ const WARMUP_SHARE = 0.2;
 const MIN_SAMPLED_PUZZLES = 10;
 
 /** What to measure and how. */
-export interface BenchPlan {
+export interface BenchPlan extends MeasurePlan {
   solvers: readonly SolverInfo[];
-  datasets: readonly Dataset[];
-  /** Count solutions up to this (1 or 2). */
-  limit: number;
   /** tinybench time budget per row, in ms. */
   timeMs: number;
-  /** Work cap per puzzle for solvers that honour one (engine-defined nodes). */
-  budget: number;
-  /** Seed of the puzzle draw. */
-  seed: number;
   /** Rounds each row's timing is split into (rounds.ts), for --compare's between-round spread. @default DEFAULT_ROUNDS */
   rounds?: number;
   /** Puzzles drawn per dataset. */
@@ -87,10 +81,6 @@ export interface BenchPlan {
   takes?(info: SolverInfo, size: number): boolean;
   /** Adds the default kernel's once-per-puzzle row. @default true */
   boundaryRow?: boolean;
-  /** Expected solution counts of a dataset; default {@link expectationOf} its name. */
-  expectationOf?(dataset: Dataset): Expectation;
-  /** Stops the run: the row being measured is dropped, the rows finished are returned. */
-  signal?: AbortSignal;
 }
 
 /** A row driven by something other than one engine in this thread (e.g. a worker pool). */
@@ -127,33 +117,25 @@ export type BenchProgress = MeasureProgress<BenchRecord>;
 export async function runBench(plan: BenchPlan, progress: BenchProgress = silentProgress): Promise<BenchRecord[]> {
   const engines = new Map<string, SolverEngine>();
   const rows = planRows(plan);
-  const records: BenchRecord[] = [];
   const micros = new Map<BenchRecord, Float64Array>();
-  const rowsOf = new Map(plan.datasets.map((dataset) => [dataset, rowsForShape(rows, plan.solvers, dataset, plan.takes)]));
-  progress.begin([...rowsOf.values()].reduce((sum, list) => sum + list.length, 0));
-  try {
-    for (const dataset of plan.datasets) {
+  const records = await measureRows(
+    plan.datasets.map((dataset) => [dataset, rowsForShape(rows, plan.solvers, dataset, plan.takes)] as const),
+    (row) => row.label,
+    (dataset): PuzzleDraw => {
       const picked = seededSample(dataset.puzzles.length, plan.maxPuzzles, plan.seed);
-      const expectation = plan.expectationOf?.(dataset) ?? expectationOf(dataset.name);
-      const draw: PuzzleDraw = { ...drawPuzzles(dataset, picked, expectation), sampleSizes: new Map(), solverMicros: new Map() };
-      for (const row of rowsOf.get(dataset)!) {
-        if (plan.signal) await yieldToEventLoop(); // lets a signal that came during the last row be seen
-        if (plan.signal?.aborted) break;
-        progress.row(`${dataset.name} · ${row.label}`);
-        const measured = await measureRow(row, draw, plan, engines).catch((error: unknown) => {
-          if (error instanceof TimingAborted) return null;
-          throw error instanceof WrongAnswerError ? error : new RowFailure(`${dataset.name} · ${row.label}`, error);
-        });
-        if (!measured) break;
-        records.push(measured.record);
-        micros.set(measured.record, measured.micros);
-        progress.done?.(measured.record);
-      }
-      if (plan.signal?.aborted) break;
-    }
-  } finally {
-    progress.end();
-  }
+      return { ...drawPuzzles(dataset, picked, plan.expectationOf?.(dataset)), sampleSizes: new Map(), solverMicros: new Map() };
+    },
+    async (row, draw) => {
+      const measured = await measureRow(row, draw, plan, engines).catch((error: unknown) => {
+        const name = `${draw.dataset.name} · ${row.label}`;
+        throw error instanceof TimingAborted || error instanceof WrongAnswerError ? error : new RowFailure(name, error);
+      });
+      micros.set(measured.record, measured.micros);
+      return measured.record;
+    },
+    progress,
+    plan.signal,
+  );
   return applyReference(records, plan.solvers, plan.reference, micros);
 }
 

@@ -117,11 +117,7 @@ export function ratioOfMeans(numerator: ArrayLike<number>, denominator: ArrayLik
 }
 
 /** Sample count, mean and standard deviation: what a summary-only result still carries. */
-export interface MeanAndSpread {
-  n: number;
-  mean: number;
-  sd: number;
-}
+export type MeanAndSpread = Pick<SampleSummary, "n" | "mean" | "sd">;
 
 /** The ratio of means with the delta method on log(ratio), Welch–Satterthwaite degrees of freedom and Student's t; n ≥ 2 a side. */
 export function welchRatio(numerator: MeanAndSpread, denominator: MeanAndSpread): RatioEstimate {

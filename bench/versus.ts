@@ -13,8 +13,7 @@ import { type RoundRatio, roundRatio, timeInterleaved } from "./measure/interlea
 import { median } from "./statistics.js";
 import { type BatchKernel, kernelAtBoxFrom } from "./measure/kernel.js";
 import { buildKernelAtCommit } from "./measure/reference.js";
-import { type Column, formatNumber } from "./report/format.js";
-import { markdownTable } from "./report/markdown.js";
+import { type Column, formatNumber, markdownTable } from "./report/format.js";
 import { expectationOf } from "./verify.js";
 
 /** CPU seconds each timed run lasts at least. */

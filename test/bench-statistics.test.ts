@@ -2,6 +2,7 @@
  * The bench's judgement: summaries and ratio intervals, noise flags, `--compare` (settings and
  * verdicts), the JSON schema and the chart. All on hand-made samples: nothing here is timed.
  */
+import { formatMarkdown } from "../bench/report/format.js";
 import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +13,6 @@ import { noiseFlags, flagMarks } from "../bench/noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.js";
 import { compareRuns, formatComparison, settingDifferences, settingsOf, verdictOf } from "../bench/report/compare.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
-import { formatMarkdown } from "../bench/report/markdown.js";
 import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeReports } from "../bench/report/output.js";
 import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
 import { colourDifference, formatSvg, seriesColours, toLab } from "../bench/report/svg.js";

@@ -2,10 +2,10 @@
  * The measuring core the bench and the profiler share (bench/measure/): the tinybench wrapper,
  * the guess summary, and the table writer. No timed assertions: counts of calls and totals only.
  */
+import { tableLines } from "../bench/report/format.js";
 import { describe, expect, it } from "vitest";
 import { TimingAborted, timeBatches } from "../bench/measure/batches.js";
 import { summarizeGuesses } from "../bench/measure/guesses.js";
-import { tableLines } from "../bench/report/table.js";
 import { timeRounds } from "../bench/rounds.js";
 
 describe("guess summary", () => {

@@ -11,7 +11,7 @@ import { HARDEST_COUNT, type ProfilePlan, profileVariants } from "../bench/profi
 import type { BatchKernel } from "../bench/measure/kernel.js";
 import type { ProfileRecord, ProfileRun } from "../bench/profile/records.js";
 import { formatProfileJson, kernelVariantInfos, runProfile, selectVariants } from "../bench/profile/run.js";
-import { formatGuessScatterSvg, formatTimeCdfSvg } from "../bench/profile/svg.js";
+import { formatGuessScatterSvg, formatTimeCdfSvg } from "../bench/report/svg.js";
 import { formatProfileTable } from "../bench/profile/table.js";
 import { colourDifference, toLab } from "../bench/report/svg.js";
 import { WrongAnswerError } from "../bench/verify.js";

@@ -5,7 +5,7 @@
 import type { Dataset } from "../../src/datasets/read.js";
 import { type Grid, PuzzleError, datasetShape, readPuzzle } from "../../src/model/puzzle.js";
 import type { Shape } from "../../src/model/shape.js";
-import { CountConsensus, type Expectation } from "../verify.js";
+import { CountConsensus, type Expectation, expectationOf } from "../verify.js";
 import type { CheckedPuzzles } from "./check.js";
 
 /** The parsed puzzles of one dataset that every row (or variant) solves, and what their counts must be. */
@@ -19,8 +19,8 @@ export interface Draw extends CheckedPuzzles {
   packed: Uint8Array;
 }
 
-/** The puzzles `picked` (indices into the dataset, in the order to solve them) of `dataset`. */
-export function drawPuzzles(dataset: Dataset, picked: readonly number[], expectation: Expectation): Draw {
+/** The puzzles `picked` (indices into the dataset, in the order to solve them) of `dataset`; their counts must meet `expectation`. */
+export function drawPuzzles(dataset: Dataset, picked: readonly number[], expectation: Expectation = expectationOf(dataset.name)): Draw {
   if (picked.length === 0) throw new Error(`${dataset.path}: no puzzles`);
   const lines = picked.map((i) => dataset.lines[i] ?? i + 1);
   const grids = picked.map((i) => gridOf(dataset, i));

@@ -34,18 +34,6 @@ export function retimeFastest(
   return micros;
 }
 
-/** Progress callbacks of a measuring run: the number of rows, each row as it starts (and as it finishes), the end. */
-export interface MeasureProgress<R> {
-  begin(totalRows: number): void;
-  row(label: string): void;
-  /** A row's record as soon as it is measured. */
-  done?(record: R): void;
-  end(): void;
-}
-
-/** Progress that shows nothing. */
-export const silentProgress: MeasureProgress<never> = { begin() {}, row() {}, end() {} };
-
 /** Sum of the first `count` values (all by default). */
 export function sumOf(values: ArrayLike<number>, count = values.length): number {
   let total = 0;

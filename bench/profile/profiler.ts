@@ -14,18 +14,17 @@
  *
  * A wrong or inconsistent answer throws rather than report figures of a broken variant.
  */
-import type { Dataset } from "../../src/datasets/read.js";
 import type { Grid } from "../../src/model/puzzle.js";
 import { CELLS } from "../../src/model/shape.js";
 import { answerChecker, batchAnswers, checkAnswers } from "../measure/check.js";
 import { type Draw, drawPuzzles } from "../measure/draw.js";
-import { TimingAborted, timeBatches, yieldToEventLoop } from "../measure/batches.js";
+import { timeBatches } from "../measure/batches.js";
 import type { BatchKernel } from "../measure/kernel.js";
 import { summarizeGuesses } from "../measure/guesses.js";
-import { type MeasureProgress, SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, silentProgress, sumOf } from "../measure/timing.js";
+import { SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, sumOf } from "../measure/timing.js";
+import { type MeasurePlan, type MeasureProgress, measureRows, silentProgress } from "../measure/rows.js";
 import { quantile } from "../../src/model/quantile.js";
 import { seededSample } from "../sample.js";
-import { type Expectation, expectationOf } from "../verify.js";
 import type { HardPuzzle, PerPuzzle, ProfileRecord } from "./records.js";
 
 /** Puzzles in the warm-up batch. */
@@ -53,65 +52,33 @@ export interface ProfileVariant {
 }
 
 /** What to profile and how. */
-export interface ProfilePlan {
+export interface ProfilePlan extends MeasurePlan {
   variants: readonly ProfileVariant[];
-  datasets: readonly Dataset[];
-  /** Count solutions up to this (1 or 2). */
-  limit: number;
-  /** Node budget per puzzle. */
-  budget: number;
-  /** Seed of the sample draw. */
-  seed: number;
   /** Puzzles drawn per dataset (seeded); undefined for all of them. */
   sample?: number;
-  /** Expected counts of a dataset; default {@link expectationOf} its name. */
-  expectationOf?(dataset: Dataset): Expectation;
-  /** Stops the run (Ctrl-C): the variant being measured is dropped, the records finished are returned. */
-  signal?: AbortSignal;
 }
 
 /** Profiles every variant on every dataset; one record each, datasets outermost. */
 export async function profileVariants(plan: ProfilePlan, progress: MeasureProgress<ProfileRecord> = silentProgress): Promise<ProfileRecord[]> {
   const kernels = new Map<string, BatchKernel>();
   for (const variant of plan.variants) kernels.set(variant.id, await variant.load());
-  const records: ProfileRecord[] = [];
-  progress.begin(plan.variants.length * plan.datasets.length);
-  try {
-    let warmed = false;
-    for (const dataset of plan.datasets) {
-      const draw = drawInFileOrder(dataset, plan);
+  let warmed = false;
+  return measureRows(
+    plan.datasets.map((dataset) => [dataset, plan.variants] as const),
+    (variant) => variant.id,
+    (dataset) => {
+      const size = dataset.puzzles.length;
+      const all = plan.sample === undefined || plan.sample >= size;
+      const picked = all ? Array.from({ length: size }, (_, i) => i) : seededSample(size, plan.sample!, plan.seed).sort((a, b) => a - b);
+      const draw = drawPuzzles(dataset, picked, plan.expectationOf?.(dataset)); // all, or a seeded sample put back in file order
       if (!warmed) warmUpTimingCode(kernels, draw, plan);
       warmed = true;
-      for (const variant of plan.variants) {
-        if (plan.signal) await yieldToEventLoop(); // lets a signal that came during the last variant be seen
-        if (plan.signal?.aborted) break;
-        progress.row(`${dataset.name} · ${variant.id}`);
-        const measured = await measureVariant(kernels.get(variant.id)!, variant.id, draw, plan).catch((error: unknown) => {
-          if (error instanceof TimingAborted) return null;
-          throw error;
-        });
-        if (!measured) break;
-        records.push(summarise(variant, draw, plan, measured));
-        progress.done?.(records[records.length - 1]);
-      }
-      if (plan.signal?.aborted) break;
-    }
-  } finally {
-    progress.end();
-  }
-  return records;
-}
-
-// ─── Puzzles ─────────────────────────────────────────────────────────────────
-
-/** The puzzles to profile: all, or a seeded sample put back in file order. */
-function drawInFileOrder(dataset: Dataset, plan: ProfilePlan): Draw {
-  const size = dataset.puzzles.length;
-  const picked =
-    plan.sample === undefined || plan.sample >= size
-      ? Array.from({ length: size }, (_, i) => i)
-      : seededSample(size, plan.sample, plan.seed).sort((a, b) => a - b);
-  return drawPuzzles(dataset, picked, plan.expectationOf?.(dataset) ?? expectationOf(dataset.name));
+      return draw;
+    },
+    async (variant, draw) => summarise(variant, draw, plan, await measureVariant(kernels.get(variant.id)!, variant.id, draw, plan)),
+    progress,
+    plan.signal,
+  );
 }
 
 // ─── Measuring one variant ───────────────────────────────────────────────────

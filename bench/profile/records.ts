@@ -1,5 +1,5 @@
 /** What a profile run returns: data only, no formatting; one record per dataset × kernel variant, datasets outermost. */
-import type { BenchEnvironment } from "../records.js";
+import type { BenchEnvironment, BenchRecord } from "../records.js";
 
 /** One puzzle of a hardest-puzzles list. */
 export interface HardPuzzle {
@@ -27,20 +27,14 @@ export interface PerPuzzle {
   nodes: number[];
 }
 
-/** One kernel variant on one dataset. */
-export interface ProfileRecord {
-  /** Dataset name (file name without .txt). */
-  dataset: string;
+/** One kernel variant on one dataset (the dataset, its size and the limit as the bench's records have them). */
+export interface ProfileRecord extends Pick<BenchRecord, "dataset" | "datasetSize" | "limit"> {
   /** Registry id of the variant: `wasm` or `wasm:<name>`. */
   variant: string;
   /** The variant's idea in one line (from the registry). */
   description: string;
-  /** Puzzles in the dataset file. */
-  datasetSize: number;
   /** Puzzles profiled (all of them, or a seeded sample in file order). */
   puzzles: number;
-  /** Solutions counted up to this (1 or 2). */
-  limit: number;
   /** Node budget per puzzle. */
   budget: number;
   /** Whole-batch run(n) calls timed; puzzles/s comes from their median. */

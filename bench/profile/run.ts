@@ -13,42 +13,32 @@ import { type SolverInfo, findSolver, solvers } from "../../src/solvers/registry
 import { WasmKernel } from "../../src/kernel/wasm.js";
 import { InterruptWatch } from "../../src/cli-kit/progress.js";
 import { collectEnvironment } from "../env.js";
-import { progressBar } from "../progress.js";
+import { LiveReport } from "../progress.js";
 import { groupByDataset } from "../report/format.js";
 import { stringifyCompact } from "../report/json.js";
 import { outputPath, timestamp, writeText } from "../report/output.js";
 import { expectationOf } from "../verify.js";
 import { type ProfileVariant, profileVariants } from "./profiler.js";
 import type { ProfileRecord, ProfileRun } from "./records.js";
-import { formatGuessScatterSvg, formatTimeCdfSvg } from "./svg.js";
+import { formatGuessScatterSvg, formatTimeCdfSvg } from "../report/svg.js";
 import { formatProfileMarkdown, formatProfileTable } from "./table.js";
 
-/** The parsed options of one profile run (see the options table in profile/command.ts). */
+/** The parsed options of one profile run, each described in the options table of profile/command.ts. */
 export interface ProfileOptions {
-  /** Registry ids of kernel variants; undefined for every one. */
   variants?: string[];
-  /** Bundled names or file/folder paths; undefined for every bundled dataset. */
   datasets?: string[];
-  /** A JSON file to write, or true for <out>/profile-<stamp>.json. */
   json?: string | true;
   /** Print the variants' tables as Markdown instead of the terminal report (the paths written go to stderr). */
   markdown?: boolean;
   limit: number;
   budget: number;
-  /** Puzzles drawn per dataset (seeded); undefined for all. */
   sample?: number;
   seed: number;
   cpuProf: boolean;
-  /** Folder of the pictures, the CPU profile and a bare --json. */
   out: string;
 }
 
-/** True for the registry's 9×9 WASM kernel variants (the rows with a kernel build: `wasm`, `wasm:<name>`). */
-export function isKernelVariant(id: string): boolean {
-  return solvers.some((info) => info.id === id && info.kernelBuild !== undefined);
-}
-
-/** The registry entries of every kernel variant, the default first. */
+/** The registry entries of every 9×9 WASM kernel variant (those with a kernel build: `wasm`, `wasm:<name>`), the default first. */
 export function kernelVariantInfos(): SolverInfo[] {
   return solvers.filter((info) => info.kernelBuild !== undefined);
 }
@@ -56,7 +46,7 @@ export function kernelVariantInfos(): SolverInfo[] {
 /** The variants `ids` names (every kernel variant when undefined); an id that is not one throws, listing them. */
 export function selectVariants(ids?: readonly string[]): ProfileVariant[] {
   const infos = ids ? ids.map(findSolver) : kernelVariantInfos();
-  const other = infos.find((info) => !isKernelVariant(info.id));
+  const other = infos.find((info) => info.kernelBuild === undefined);
   if (other) {
     throw new Error(
       `'${other.id}' is not a WASM kernel variant; profile one of: ${kernelVariantInfos()
@@ -71,11 +61,6 @@ async function loadKernel(info: SolverInfo): Promise<WasmKernel> {
   const engine = await info.load(9);
   if (!(engine instanceof WasmKernel)) throw new Error(`${info.id}: the registry did not load a WASM kernel`);
   return engine;
-}
-
-/** A dataset name made safe for a file name. */
-function fileSafe(name: string): string {
-  return name.replace(/[^\w.-]+/g, "_");
 }
 
 /** The profile as indented JSON, each array of numbers (the per-puzzle columns) kept on one line. */
@@ -108,7 +93,7 @@ export function writeProfileFiles(run: ProfileRun, options: Pick<ProfileOptions,
   const folder = resolve(options.out);
   if (options.json !== undefined) written.push(writeText(outputPath(options.json, "json", `profile-${stamp}`, folder), formatProfileJson(run)));
   for (const [dataset, records] of groupByDataset<ProfileRecord>(run.records)) {
-    const base = join(folder, `profile-${stamp}-${fileSafe(dataset)}`);
+    const base = join(folder, `profile-${stamp}-${dataset.replace(/[^\w.-]+/g, "_")}`);
     written.push(writeText(`${base}-time-cdf.svg`, formatTimeCdfSvg(records)));
     written.push(writeText(`${base}-guesses.svg`, formatGuessScatterSvg(records)));
   }
@@ -147,7 +132,7 @@ export async function runProfile(
   };
   // Ctrl-C drops the variant being measured; what finished is printed and written (status 130); a second one ends the process.
   const watch = new InterruptWatch();
-  const progress = progressBar();
+  const progress = new LiveReport();
   watch.onForcedExit(() => progress.end());
   const measure = () => profileVariants({ ...plan, signal: watch.aborted }, progress);
   const cpuProfile = options.cpuProf ? join(resolve(options.out), `profile-${stamp}.cpuprofile`) : null;

@@ -4,10 +4,8 @@
  * as file lines (a rank per row, a variant per column); and the variant tables alone as Markdown
  * (`--markdown`, through the bench's one Markdown writer).
  */
-import { type Column, describeMachine, formatNumber, formatPercent, groupByDataset } from "../report/format.js";
-import { alignRows, tableLines } from "../report/table.js";
+import { type Column, alignRows, describeMachine, formatNumber, formatPercent, groupByDataset, markdownTable, tableLines } from "../report/format.js";
 import { wrap } from "../report/compact.js";
-import { markdownTable } from "../report/markdown.js";
 import type { HardPuzzle, ProfileEnvironment, ProfileRecord, ProfileRun } from "./records.js";
 
 /** The width the profile is written for when standard output is no terminal. */

@@ -2,7 +2,7 @@
  * The compact terminal view: one line per row, printed as the row finishes, in columns that
  * fit the terminal (up to 100 columns unless it is wider; 80 is the smallest it plans for),
  * then the flags' notes and a closing summary per dataset. `--wide` and `--markdown` give
- * the full table instead (table.ts, markdown.ts).
+ * the full table instead (format.ts).
  *
  *   easy: 300 of 1,000 puzzles (seed 1), limit 2
  *     solver               puzzles/s      ±  µs mean  µs p50  µs p99  guesses  flags  notes

@@ -13,8 +13,7 @@ import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { speedRatio } from "../ratios.js";
 import { type RatioEstimate, rankRatio, summarize, welchRatio } from "../statistics.js";
-import { alignRows } from "./table.js";
-import { formatNumber, formatRatio, groupByDataset } from "./format.js";
+import { alignRows, formatNumber, formatRatio, groupByDataset } from "./format.js";
 
 /** Within one run: changes smaller than this share (2%) are "no change" even when the interval excludes 1× (compact.ts's ties). */
 export const NOISE_THRESHOLD = 0.02;
@@ -82,11 +81,6 @@ export function settingDifferences(before: ComparedSettings, after: ComparedSett
   const fresh = (settings: ComparedSettings) => (settings.freshRounds ? "each in a fresh worker thread" : "in the bench's process");
   check("timing rounds (--fresh-rounds)", fresh(before), fresh(after), "warn");
   return differences;
-}
-
-/** The differences as lines for a message: "limit: 2 → 1". */
-export function describeDifferences(differences: readonly SettingDifference[]): string[] {
-  return differences.map((d) => `${d.setting}: ${d.before} → ${d.after}`);
 }
 
 export type Verdict = "faster" | "slower" | "no change" | "not judged" | "undecided" | "not run before" | "not run now";

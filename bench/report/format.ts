@@ -1,10 +1,10 @@
 /**
- * The table's columns, shared by the terminal and Markdown writers: each column has a
- * header, an alignment and a cell formatter over one record. Missing capabilities show as
- * `n/a`, never as a made-up zero.
+ * The table's columns (each a header, an alignment and a cell formatter over one record; missing
+ * capabilities show as `n/a`, never as a made-up zero) and the two table writers every tool's
+ * tables go through: aligned for a terminal (the --wide view), and Markdown (--markdown).
  */
 import { flagMarks, noiseFlags } from "../noise.js";
-import type { BenchEnvironment, BenchRecord } from "../records.js";
+import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { escapeText } from "../../src/model/excerpt.js";
 import { type RatioEstimate, halfWidth, invertRatio } from "../statistics.js";
 
@@ -126,16 +126,13 @@ export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" |
   ];
 }
 
-/** Where each column comes from. */
-export const COLUMN_SOURCES =
-  "puzzles/s, µs mean and ± (95% margin of the mean) come from tinybench's timed batches; " +
-  "µs p50 and p99 from a separate pass that times each puzzle alone (fastest of 3 under 1 ms)";
-
-/** The environment as "label: value" lines. */
+/** The environment as "label: value" lines, the method saying where each column comes from. */
 export function describeEnvironment(env: BenchEnvironment): string[] {
   return [
     ...describeMachine(env),
-    `method: ${env.timeMs} ms per row, budget ${formatNumber(env.budget)} nodes/puzzle for solvers that take one; ${COLUMN_SOURCES}`,
+    `method: ${env.timeMs} ms per row, budget ${formatNumber(env.budget)} nodes/puzzle for solvers that take one; ` +
+      "puzzles/s, µs mean and ± (95% margin of the mean) come from tinybench's timed batches; " +
+      "µs p50 and p99 from a separate pass that times each puzzle alone (fastest of 3 under 1 ms)",
   ];
 }
 
@@ -148,4 +145,57 @@ export function groupByDataset<R extends { dataset: string } = BenchRecord>(reco
     groups.set(record.dataset, group);
   }
   return groups;
+}
+
+/** Pads every cell of a column to the column's widest cell; the first line is the headers. */
+export function alignRows(columns: readonly Pick<Column, "header" | "align">[], rows: string[][]): string[] {
+  const widths = columns.map((column, i) => Math.max(column.header.length, ...rows.map((row) => row[i].length)));
+  const pad = (text: string, i: number) => (columns[i].align === "right" ? text.padStart(widths[i]) : text.padEnd(widths[i]));
+  return [columns.map((c) => c.header), ...rows].map((row) => row.map(pad).join("  ").trimEnd());
+}
+
+/** A table of `records`: the header line, then one line per record, every column aligned. */
+export function tableLines<R>(columns: readonly Column<R>[], records: readonly R[]): string[] {
+  return alignRows(
+    columns,
+    records.map((record) => columns.map((column) => column.cell(record, records[0]))),
+  );
+}
+
+/** One full table per dataset (the --wide view), each headed by its dataset line. */
+export function formatTables(records: readonly BenchRecord[], seed: number): string[] {
+  const out: string[] = [];
+  for (const [, group] of groupByDataset(records)) {
+    out.push("", describeDataset(group[0], seed));
+    out.push(...tableLines(COLUMNS, group));
+  }
+  return out;
+}
+
+/** The columns of the bench's Markdown table: the dataset and its puzzles, then the terminal table's. */
+export const MARKDOWN_COLUMNS: readonly Column[] = [
+  { header: "dataset", align: "left", cell: (r) => r.dataset },
+  { header: "puzzles", align: "right", cell: (r) => `${r.puzzles}` },
+  ...COLUMNS,
+];
+
+/** Escapes the characters that would break a table cell. */
+function escapeCell(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|");
+}
+
+/** A Markdown table of `records`: the header, the alignment rule, one line per record. */
+export function markdownTable<R>(columns: readonly Column<R>[], records: readonly R[]): string[] {
+  const header = `| ${columns.map((c) => escapeCell(c.header)).join(" | ")} |`;
+  const rule = `|${columns.map((c) => (c.align === "right" ? "---:" : ":---")).join("|")}|`;
+  return [header, rule, ...records.map((record) => `| ${columns.map((c) => escapeCell(c.cell(record, records[0]))).join(" | ")} |`)];
+}
+
+/** The whole run as a Markdown document. */
+export function formatMarkdown(run: BenchRun): string {
+  const environment = describeEnvironment(run.environment).map((line) => `- ${line}`);
+  const incomplete = run.incomplete
+    ? [`**Incomplete:** interrupted by ${run.incomplete.signal} after ${run.records.length} of ${run.incomplete.rowsPlanned} rows.`, ""]
+    : [];
+  return ["# sudoku-wasm benchmark", "", ...incomplete, ...environment, "", ...markdownTable(MARKDOWN_COLUMNS, run.records), ""].join("\n");
 }

@@ -23,6 +23,9 @@ export function stringifyCompact(value: unknown): string {
   return text.replace(NUMBER_ARRAY, (_, items: string) => `[${items.replace(/\s+/g, "")}]`) + "\n";
 }
 
+/** What exportRecord writes besides a record's own fields (parseJson leaves them out). */
+const DERIVED = new Set(["perPuzzleMicros", "outliers", "flags"]);
+
 /** A record as written: its fields, the per-puzzle summary of its timed batches, their outliers and its noise flags. */
 function exportRecord(record: BenchRecord): Record<string, unknown> {
   const perPuzzle = record.batchMs && record.batchMs.length > 0 ? summarize(record.batchMs.map((ms) => (ms * 1000) / record.puzzles)) : null;
@@ -67,15 +70,7 @@ export function parseJson(text: string | object, source = "JSON"): BenchRun {
   if (data?.format !== FORMAT || data.version !== VERSION || !Array.isArray(data.records) || typeof data.environment !== "object") {
     throw new Error(`${source}: not a ${FORMAT} v${VERSION} result file`);
   }
-  const records = data.records.map((record) => {
-    const {
-      perPuzzleMicros: _summary,
-      outliers: _outliers,
-      flags: _flags,
-      ...fields
-    } = record as BenchRecord & { perPuzzleMicros?: unknown; outliers?: unknown; flags?: unknown };
-    return fields as BenchRecord;
-  });
+  const records = data.records.map((record) => Object.fromEntries(Object.entries(record).filter(([key]) => !DERIVED.has(key))) as unknown as BenchRecord);
   const run: BenchRun = { environment: { ...data.environment, ...data.settings }, records };
   if (data.incomplete) run.incomplete = data.incomplete;
   return run;

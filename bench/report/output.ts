@@ -4,12 +4,12 @@
  * first export written to a regular file (.svg, or .chart.svg when that is an export's name).
  * {@link checkOutputRequests} refuses two outputs on one path before the bench runs.
  */
+import { formatMarkdown } from "./format.js";
 import { fstatSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import type { BenchRun } from "../records.js";
 import { formatCsv } from "./csv.js";
 import { formatJson } from "./json.js";
-import { formatMarkdown } from "./markdown.js";
 import { formatSvg } from "./svg.js";
 
 /** The export flags: a path, `-` for standard output, or true for the default path. */
@@ -50,10 +50,9 @@ const WRITERS = [
   { key: "csv", extension: "csv", write: (run: BenchRun) => formatCsv(run.records) },
 ] as const;
 
-/** The chart's request: --chart, else the old --svg, else undefined (beside the first file). */
-function chartRequest(requests: OutputRequests): string | true | false | undefined {
-  return requests.chart ?? requests.svg;
-}
+/** Each export flag and its value; the chart's is --chart, else the old --svg, else undefined (beside the first file). */
+const exportFlags = (requests: OutputRequests) =>
+  Object.entries({ json: requests.json, markdown: requests.markdown, csv: requests.csv, chart: requests.chart ?? requests.svg });
 
 /** True when `path` is the file standard output (`fd`) already writes to (/dev/stdout, or the file the shell redirected it to). */
 export function namesStandardOutput(path: string, fd = 1): boolean {
@@ -68,33 +67,27 @@ export function namesStandardOutput(path: string, fd = 1): boolean {
 
 /** The requests with every path that {@link namesStandardOutput} replaced by `-`, which sends the report to stderr. */
 export function withStdoutAliases<R extends OutputRequests>(requests: R, fd = 1): R {
-  const aliased = (value: string | true | false | undefined) =>
-    typeof value === "string" && value !== STDOUT && namesStandardOutput(value, fd) ? STDOUT : value;
-  return {
-    ...requests,
-    json: aliased(requests.json),
-    markdown: aliased(requests.markdown),
-    csv: aliased(requests.csv),
-    chart: aliased(requests.chart),
-    svg: aliased(requests.svg),
-  };
+  const aliased: OutputRequests = { ...requests };
+  for (const key of ["json", "markdown", "csv", "chart", "svg"] as const) {
+    const value = requests[key];
+    if (typeof value === "string" && value !== STDOUT && namesStandardOutput(value, fd)) aliased[key] = STDOUT;
+  }
+  return aliased as R;
 }
 
 /** True when some export goes to standard output (the human-readable report then goes to stderr). */
 export function usesStdout(requests: OutputRequests): boolean {
-  return [requests.json, requests.markdown, requests.csv, chartRequest(requests)].includes(STDOUT);
+  return exportFlags(requests).some(([, value]) => value === STDOUT);
 }
 
 /** Throws when more than one export asks for standard output, or two name the same file. */
 export function checkOutputRequests(requests: OutputRequests): void {
-  const flags = { json: requests.json, markdown: requests.markdown, csv: requests.csv, chart: chartRequest(requests) };
-  const toStdout = Object.entries(flags)
-    .filter(([, value]) => value === STDOUT)
-    .map(([flag]) => `--${flag} -`);
+  const flags = exportFlags(requests);
+  const toStdout = flags.filter(([, value]) => value === STDOUT).map(([flag]) => `--${flag} -`);
   if (toStdout.length > 1)
     throw new Error(`only one export can go to standard output (- or a path naming it, such as /dev/stdout), got ${toStdout.join(" and ")}`);
   const flagOf = new Map<string, string>();
-  for (const [flag, value] of Object.entries(flags)) {
+  for (const [flag, value] of flags) {
     if (typeof value !== "string" || value === STDOUT) continue;
     const path = resolve(value);
     const earlier = flagOf.get(path);
@@ -146,7 +139,7 @@ export function writeReports(
     const value = requests[key];
     if (value !== undefined) emit(value, extension, write(run));
   }
-  const chart = chartRequest(requests);
+  const chart = requests.chart ?? requests.svg;
   if (chart === false) return written;
   if (chart !== undefined) {
     emit(chart, "svg", formatSvg(run));

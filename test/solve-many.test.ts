@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Solver, type SolveRecord, PuzzleError, createSolver, parsePuzzle, readDigits } from "../src/index.js";
-import { readDigitBytes, readDigitText } from "../src/model/puzzle.js";
+import { readDigitBytes } from "../src/model/puzzle.js";
+import { WasmKernel } from "../src/kernel/wasm.js";
 import { loadFixture } from "./fixture.js";
 
 let solver: Solver;
@@ -135,39 +136,22 @@ describe("readDigits", () => {
   });
 });
 
-describe("readDigitText and readDigitBytes (a batch of lines written as bytes, as the pool's workers read it)", () => {
-  /** `lines` as bytes, 81 each, from `offset` in a fresh buffer. */
-  const written = (lines: string[], offset = 0) => {
-    const bytes = new Uint8Array(offset + lines.length * 81);
-    lines.forEach((line, k) => {
-      for (let i = 0; i < 81; i++) bytes[offset + k * 81 + i] = line.charCodeAt(i);
-    });
-    return bytes.subarray(offset);
-  };
+describe("the 9×9 kernel's text check and readDigitBytes (a batch of lines written as bytes, as solveMany and the pool's workers read it)", () => {
+  /** `lines` as bytes, 81 each. */
+  const written = (lines: string[]) => new Uint8Array(lines.flatMap((line) => Array.from(line, (ch) => ch.charCodeAt(0))));
 
-  it("reads lines of digits, `.` and `0` four bytes a step into the cells readDigits writes, for any count (the bytes past the last word too)", () => {
-    for (const count of [1, 2, 3, 4, 5, 9]) {
-      const lines = Array.from({ length: count }, (_, k) => nine[k % nine.length].puzzle).map((line, k) => (k % 2 ? line.replace(/\./g, "0") : line));
-      const cells = new Uint8Array(count * 81);
-      expect(readDigitText(written(lines), count, cells)).toBe(true);
-      const expected = new Uint8Array(count * 81);
-      lines.forEach((line, k) => readDigits(line, expected, k * 81));
-      expect(cells).toEqual(expected);
-    }
-  });
-
-  it("says false for any byte but a digit or `.`, wherever it is, as readDigitBytes names its cell; and for text not on a multiple of 4", () => {
+  it("says false for any byte but a digit or `.`, wherever it is (WasmKernel.inputText), as readDigitBytes names its cell", async () => {
+    const kernel = await WasmKernel.create();
     const cells = new Uint8Array(3 * 81);
     for (let byte = 0; byte < 256; byte++) {
       const digitOrDot = byte === 46 || (byte >= 48 && byte <= 57);
       for (const at of [0, 3, 80, 81 + 40, 3 * 81 - 1]) {
         const text = written([UNIQUE, UNIQUE, UNIQUE]);
         text[at] = byte;
-        expect(readDigitText(text, 3, cells)).toBe(digitOrDot);
+        expect(kernel.inputText(text, 3)).toBe(digitOrDot);
         expect(readDigitBytes(text, at - (at % 81), cells, 0)).toBe(digitOrDot ? -1 : at % 81);
       }
     }
-    expect(readDigitText(written([UNIQUE], 1), 1, cells)).toBe(false);
-    expect(readDigitBytes(written([UNIQUE], 1), 0, cells, 0)).toBe(-1);
+    expect(readDigitBytes(written([UNIQUE]), 0, cells, 0)).toBe(-1);
   });
 });

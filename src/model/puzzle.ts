@@ -236,30 +236,6 @@ export function readDigitBytes(text: Uint8Array, from: number, cells: Uint8Array
   return readCellBytes(text, from, CELLS, cells, at, ONE_LINE_TABLE);
 }
 
-/**
- * Reads `count` 9×9 lines written as bytes into `cells` when every byte is `1`–`9`, `.` or `0`;
- * false otherwise (`cells` then partly written). Four bytes a step (both arrays 4-byte aligned,
- * else false): x = b ^ 0x30 is 0–9 for a digit and 0x1E for `.`, whose cell is 0.
- */
-export function readDigitText(text: Uint8Array, count: number, cells: Uint8Array): boolean {
-  const length = count * CELLS;
-  if (text.length < length || cells.length < length || text.byteOffset % 4 !== 0 || cells.byteOffset % 4 !== 0) return false;
-  const words = length >>> 2;
-  const input = new Uint32Array(text.buffer, text.byteOffset, words);
-  const output = new Uint32Array(cells.buffer, cells.byteOffset, words);
-  let other = 0; // a high bit set in the byte of a character that is neither a digit nor `.`
-  for (let w = 0; w < words; w++) {
-    const x = input[w] ^ 0x30303030;
-    const overNine = (((x & 0x7f7f7f7f) + 0x76767676) | x) & 0x80808080; // high bit of each byte over 9 (no carry between bytes)
-    const y = x ^ 0x1e1e1e1e;
-    const dots = ~(((y & 0x7f7f7f7f) + 0x7f7f7f7f) | y) & 0x80808080; // high bit of each byte that was `.`
-    other |= overNine & ~dots;
-    output[w] = x & ~((dots >>> 7) * 0xff);
-  }
-  if (other !== 0) return false;
-  return readCellBytes(text, words * 4, length - words * 4, cells, words * 4, ONE_LINE_TABLE) < 0;
-}
-
 /** `count` bytes of `bytes` from `from` looked up in a {@link digitTable} into `cells` from `at`: -1, or the first that is not a cell. */
 function readCellBytes(bytes: Uint8Array, from: number, count: number, cells: Uint8Array, at: number, table: Uint8Array): number {
   for (let cell = 0; cell < count; cell++) {

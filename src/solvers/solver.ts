@@ -11,7 +11,6 @@ import {
   checkAlphabet,
   PuzzleError,
   readDigitBytes,
-  readDigitText,
   readDigits,
   readPuzzle,
   readsNineByNineAsDigits,
@@ -502,16 +501,10 @@ export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet |
   return readDone(batch, count, digits);
 }
 
-/** Reads `count` 9×9 lines written as bytes ({@link linesText}) as {@link readInputs} reads those strings; in one pass when every line is digits (and `0` or `.`). */
+/** Reads `count` 9×9 lines written as bytes ({@link linesText}) as {@link readInputs} reads those strings, line by line. */
 function readTextLines(text: Uint8Array, count: number, alphabet: Alphabet | undefined, digits: DigitLines): ReadBatch {
   const batch = emptyBatch();
   digits.reserve(count);
-  if (readDigitText(text, count, digits.cells)) {
-    // Every line is digits and empty marks (the common case), read in one pass: each line's slot is its index.
-    for (let k = 0; k < count; k++) digits.slots[k] = k;
-    digits.count = count;
-    return readDone(batch, count, digits);
-  }
   for (let k = 0; k < count; k++)
     if (!digits.addBytes(text, k * CELLS, k)) readOther(batch, latin1.decode(text.subarray(k * CELLS, (k + 1) * CELLS)), k, alphabet);
   return readDone(batch, count, digits);
@@ -520,8 +513,8 @@ function readTextLines(text: Uint8Array, count: number, alphabet: Alphabet | und
 /**
  * Reads and solves `count` 9×9 lines written as text (81 bytes each, {@link linesText}): in the
  * 9×9 kernel's memory when every byte is a digit or `.` (the kernel reads the text, 16 bytes a
- * step where {@link readTextLines} takes 4, and writes the solutions back as text); otherwise
- * line by line ({@link readTextLines} into `digits`), then {@link solveRead}.
+ * step, and writes the solutions back as text); otherwise line by line ({@link readTextLines}
+ * into `digits`), then {@link solveRead}.
  */
 export function solveText(
   engines: ReadonlyMap<number, SizeEngine>,

@@ -153,6 +153,17 @@ describe("csv format", () => {
     expect(records.map((r) => r.line)).toEqual([2, 3]);
   });
 
+  it("skips a one-column header, in any case, and reads the rows below it", () => {
+    const records = readRecords(`quizzes\n${UNIQUE}\n${SECOND}\nPuzzle\n${UNIQUE}\n`);
+    expect(gridText(records)).toEqual([UNIQUE, SECOND, UNIQUE]);
+    expect(records.map((r) => r.line)).toEqual([2, 3, 5]);
+    expect(records.every((r) => r.error === null)).toBe(true);
+  });
+
+  it("reads a lone word that names no puzzle column as one invalid record", () => {
+    expect(readRecords(`solutions\n${UNIQUE}\n`).map((r) => r.error !== null)).toEqual([true, false]);
+  });
+
   it("takes the puzzle column wherever it is, unquoting fields", () => {
     const records = readRecords(`id,Puzzle,solution,clues,difficulty\n1,"${UNIQUE}",sol,24,2.5\n2,${SECOND},sol,23,0\n`);
     expect(gridText(records)).toEqual([UNIQUE, SECOND]);

@@ -2,7 +2,8 @@
  * CSV: the puzzle is the column named `quizzes`, `puzzle`, `puzzles`, `quiz`, `question`, `grid` or
  * `sudoku` (any case) of the last header, else the first column. A row is a header only when it
  * names a puzzle column and every field is a column name ({@link isHeaderRow}). Fields follow RFC
- * 4180: quoted fields may hold commas and doubled quotes; a record stays on one line.
+ * 4180: quoted fields may hold commas and doubled quotes; a record stays on one line. A line that
+ * is only a puzzle column's name is a one-column file's header, whatever format the rows are in.
  */
 import { createRequire } from "node:module";
 import { excerpt } from "../../model/excerpt.js";
@@ -43,7 +44,8 @@ export function csvFormat(): InputFormat {
   return {
     name: "csv",
     open: false,
-    claims: (line) => line.includes(","),
+    // A row with a comma, or a one-column header (`quizzes` alone on its line: a header, never a puzzle).
+    claims: (line) => line.includes(",") || PUZZLE_COLUMNS.includes(line.toLowerCase()),
     read(line, lineNumber, emit) {
       let fields: string[];
       try {

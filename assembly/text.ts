@@ -1,19 +1,19 @@
-// Text in and out for the CLI's byte path: the host hands 9×9 text to the kernel's batch and
-// reads output bytes back, and these entry points (exported by index.ts, the module's entry) do
-// the conversions over a whole batch or chunk, 16 bytes a step, byte for byte what the host's
-// text readers and writers do (src/formats):
+// Text in and out for the CLI: the host hands 9×9 text to the kernel's batch and reads output
+// bytes back, and these entry points (exported by index.ts, the module's entry) do the work over a
+// whole batch or chunk, 16 bytes a step: reading lines byte for byte as the host's text reader
+// does (src/formats/input), and writing every record of `line`, `jsonl` and `csv` (src/formats/output
+// says what each format holds):
 //   cellsFromText   81 bytes of text per puzzle to cells, in place (and whether each was a digit or `.`)
 //   solutionsText   a solved batch's solutions as text, in place
-//   lineOutput      the `line` output of a solved batch, over its puzzles
-//   reserveRecords, recordsOutput   the `jsonl` and `csv` records of a solved batch
+//   reserveRecords, writeRecords    every record of a batch in `line`, `jsonl` or `csv`
 //   reserveScan, scanLines          a chunk of input split into lines, the 9×9 lines' cells copied out
 // The batch's layout and the block it lives in are in batch.ts; nothing here solves.
 
 import { CELLS, MAX_BATCH_BYTES, batchBase, countsAt, outsideReservedBatch, roomFor, solutionsAt } from "./batch";
 
-// ── Cells in, lines out ─────────────────────────────────────────────────────────────────────
-// The host copies 9×9 lines into a batch as they were read (81 bytes of text each) and gets
-// `line` output back as bytes: both conversions run here over the whole batch.
+// ── Cells in, solutions out ─────────────────────────────────────────────────────────────────
+// The host copies 9×9 lines into a batch as they were read (81 bytes of text each), and may read
+// the solutions back as text: both conversions run here over the whole batch.
 
 /**
  * Turns the puzzles of the batch at `base`, written as text (81 bytes each: `1`–`9` a clue, any
@@ -62,139 +62,90 @@ export function solutionsText(base: usize, count: i32): i32 {
   return count;
 }
 
-const UNSOLVABLE_LINE = memory.data<u8>([117, 110, 115, 111, 108, 118, 97, 98, 108, 101, 10]); // "unsolvable\n"
-const MULTIPLE_LINE = memory.data<u8>([109, 117, 108, 116, 105, 112, 108, 101, 10]); // "multiple\n"
-const TIMEOUT_LINE = memory.data<u8>([116, 105, 109, 101, 111, 117, 116, 10]); // "timeout\n"
-
-/**
- * Writes the `line` output of the solved batch at `base` over its puzzles, from the start of
- * the batch: per puzzle its solution as 81 digits, or `unsolvable`, `multiple` or `timeout`,
- * each with `\n`. Record i's line ends by byte 82(i+1), before the solutions it has still to
- * read (from 81·count + 81·i), so nothing is overwritten before it is read. Returns the bytes
- * written, or -1 when a puzzle was rejected (count < 0: the host words why) or that is not the
- * batch reserved; nothing is written then.
- */
-export function lineOutput(base: usize, count: i32): i32 {
-  if (outsideReservedBatch(base, count)) return -1;
-  const solutions = solutionsAt(base, count);
-  const counts = countsAt(base, count);
-  const nodeCounts = counts + <usize>count * 8;
-  for (let i = 0; i < count; i++) if (load<i32>(counts + (<usize>i << 2)) < 0) return -1;
-  const digit = i8x16.splat(48);
-  let out = base;
-  for (let i = 0; i < count; i++) {
-    const found = load<i32>(counts + (<usize>i << 2));
-    if (load<i32>(nodeCounts + (<usize>i << 2)) < 0) {
-      memory.copy(out, TIMEOUT_LINE, 8);
-      out += 8;
-    } else if (found == 1) {
-      const from = solutions + <usize>i * CELLS;
-      const a = v128.load(from);
-      const b = v128.load(from, 16);
-      const c = v128.load(from, 32);
-      const d = v128.load(from, 48);
-      const e = v128.load(from, 64);
-      const last = load<u8>(from, 80);
-      v128.store(out, i8x16.add(a, digit));
-      v128.store(out, i8x16.add(b, digit), 16);
-      v128.store(out, i8x16.add(c, digit), 32);
-      v128.store(out, i8x16.add(d, digit), 48);
-      v128.store(out, i8x16.add(e, digit), 64);
-      store<u8>(out, last + 48, 80);
-      store<u8>(out, 10, 81);
-      out += CELLS + 1;
-    } else if (found == 0) {
-      memory.copy(out, UNSOLVABLE_LINE, 11);
-      out += 11;
-    } else {
-      memory.copy(out, MULTIPLE_LINE, 9);
-      out += 9;
-    }
-  }
-  return <i32>(out - base);
-}
-
-// ── Records out: `jsonl` and `csv` rows of the solved batch ─────────────────────────────────
-// The host's byte formats for 9×9 lines read as cell bytes: each record written here from the
-// batch's results and the puzzle as read, byte for byte what the host's text writers give.
-//   records area (reserveRecords(count, piece)):
-//     texts count×81 u8 │ (align 4) lines count×i32 │ positions count×i32 │ ends count×i32 │
-//     piece u8 │ output count × (RECORD_ROOM + piece) u8
-//   texts: the 81 cell bytes as read; lines: each record's line in its file; positions: its place
-//   in the host's batch (its index is firstIndex + position × step); piece: the file's name as
-//   the format writes it, with what stands around it (`,"file":NAME,"line":` or `,NAME,`);
-//   ends: where each record's output ends (a rejected puzzle writes nothing: the host words it).
+// ── Records out: every record of a batch in `line`, `jsonl` or `csv` ────────────────────────
+// The one writer of those three formats (`grid` is the host's alone). A record is *fast*: a 9×9
+// puzzle of the solved batch at `base` (its results at its position there, its text as read in
+// the texts below), or *given*: a record the host solved or worded itself (another size, an
+// unreadable line, a failed batch), whose variable fields the host hands over as tokens already
+// encoded for the format (a JSON string with its quotes, a CSV field as csvField gives it, the
+// guesses as the host prints them).
+//   records area (reserveRecords(bytes)), laid out by the host:
+//     texts fast×81 u8 │ (align 4) lines count×i32 │ sources count×i32 │ given G × GIVEN_FIELDS i32 │
+//     piece u8 │ arena u8 │ output
+//   lines: each record's line in its file (none for `line`, which prints none). sources: per record
+//   its fast puzzle's position in the batch, or -1 - g for given record g (none: record k is fast
+//   puzzle k). given, per given record: its status (the host's order: solved, unsolvable,
+//   multiple, invalid, timeout, error), its count, and four tokens as (offset in the arena,
+//   length; offset -1: none, printed null or empty): puzzle, solution, guesses, error.
+//   piece: the file's name as the format writes it, with what stands around it
+//   (`,"file":NAME,"line":` or `,NAME,`; none for `line`).
 
 let recordsBase: usize = 0;
-let recordsCapacity: i32 = 0;
-let recordsPiece: i32 = 0;
+let recordsRoom: i32 = 0;
+
+/** i32 fields per given record (layout above). */
+const GIVEN_FIELDS: i32 = 10;
+const STATUS: i32 = 0;
+const COUNT: i32 = 1;
+const PUZZLE: i32 = 2;
+const SOLUTION: i32 = 4;
+const GUESSES: i32 = 6;
+const ERROR: i32 = 8;
+
+/** The given statuses, in the host's order (STATUSES in src/solvers/solver.ts). */
+const SOLVED: i32 = 0;
+const UNSOLVABLE: i32 = 1;
+const MULTIPLE: i32 = 2;
+const TIMEOUT: i32 = 4;
 
 /**
- * The output bytes of one record at most, besides the file's piece: two grids of text, the fixed
- * words and four numbers (306 at most: a line number past 2^31 is negative, as the host writes
- * it), and the 15 bytes `put` may write past its piece.
+ * The output bytes of one record at most, besides its file piece and its tokens: two grids of
+ * text, the fixed words and three numbers (a line number past 2^31 is negative, as the host
+ * writes it), and the 15 bytes `put` may write past its piece.
  */
-const RECORD_ROOM: i32 = 2 * CELLS + 160;
-
-@inline function recordsLinesAt(base: usize, count: i32): usize {
-  return (base + <usize>count * CELLS + 3) & ~(<usize>3);
-}
-
-@inline function recordsPieceAt(base: usize, count: i32): usize {
-  return recordsLinesAt(base, count) + <usize>count * 12;
-}
-
-@inline function recordsOutputAt(base: usize, count: i32, piece: i32): usize {
-  return recordsPieceAt(base, count) + <usize>piece;
-}
-
-/** The bytes of a records area for `count` puzzles and a piece of `piece` bytes (the layout above), in 64 bits. */
-@inline function recordsBytes(count: i32, piece: i32): u64 {
-  return <u64>recordsOutputAt(0, 0, piece) + <u64>count * <u64>(CELLS + 12 + RECORD_ROOM + piece) + 3;
-}
+export const RECORD_ROOM: i32 = 2 * CELLS + 160;
 
 /**
- * Room for the records of `count` puzzles with a file piece of `piece` bytes (layout above);
- * returns its base, or 0 for a count or piece out of range, or an area that would end past 2^31
- * (an i32, as lineOutput's: an entry point with no binding of its own, so that on a kernel
- * without it the host sees none). A larger area replaces the last one, with room for a power
- * of two of records and of piece bytes (see reserve in batch.ts: memory stays bounded by a few
- * times the largest). May grow memory.
+ * A records area of `bytes` bytes (layout above); returns its base, or 0 for a size out of range
+ * or an area that would end past 2^31 (an i32: an entry point with no binding of its own, so
+ * that on a kernel without it the host sees none). A larger area replaces the last one, with room
+ * for a power of two of bytes (see reserve in batch.ts: memory stays bounded by a few times the
+ * largest). May grow memory.
  */
-export function reserveRecords(count: i32, piece: i32): i32 {
-  if (count < 0 || piece < 0 || piece > 1 << 20) return 0;
-  if (recordsBytes(count, piece) > MAX_BATCH_BYTES) return 0;
-  if (count > recordsCapacity || piece > recordsPiece) {
-    let capacity = max(roomFor(count), recordsCapacity);
-    let room = max(roomFor(piece), recordsPiece);
-    if (recordsBytes(capacity, room) > MAX_BATCH_BYTES) {
-      capacity = count; // checked above
-      room = piece;
-    }
+export function reserveRecords(bytes: i32): i32 {
+  if (bytes < 0 || <u64>bytes > MAX_BATCH_BYTES) return 0;
+  if (bytes > recordsRoom) {
+    let room = roomFor(bytes);
+    if (<u64>room > MAX_BATCH_BYTES) room = bytes;
     // The new block starts at or below the end of memory: one that could end past 2^31 is refused
     // before anything is freed or allocated, so memory does not grow (the host's views stay valid).
-    if ((<u64>memory.size() << 16) + recordsBytes(capacity, room) + 64 > <u64>i32.MAX_VALUE) return 0;
+    if ((<u64>memory.size() << 16) + <u64>room + 64 > <u64>i32.MAX_VALUE) return 0;
     if (recordsBase != 0) heap.free(recordsBase);
-    recordsBase = heap.alloc(<usize>recordsBytes(capacity, room));
-    recordsCapacity = capacity;
-    recordsPiece = room;
+    recordsBase = heap.alloc(<usize>room);
+    recordsRoom = room;
   }
   return <i32>recordsBase;
 }
 
-// The fixed words of both formats, as bytes.
+// The fixed words of the formats, as bytes.
 const JSON_INDEX = memory.data<u8>([123, 34, 105, 110, 100, 101, 120, 34, 58]); // {"index":
-const JSON_PUZZLE = memory.data<u8>([44, 34, 112, 117, 122, 122, 108, 101, 34, 58, 34]); // ,"puzzle":"
-const JSON_STATUS = memory.data<u8>([34, 44, 34, 115, 116, 97, 116, 117, 115, 34, 58, 34]); // ","status":"
-const JSON_SOLUTION = memory.data<u8>([34, 44, 34, 115, 111, 108, 117, 116, 105, 111, 110, 34, 58, 34]); // ","solution":"
-const JSON_NO_SOLUTION = memory.data<u8>([34, 44, 34, 115, 111, 108, 117, 116, 105, 111, 110, 34, 58, 110, 117, 108, 108]); // ","solution":null
+const JSON_PUZZLE = memory.data<u8>([44, 34, 112, 117, 122, 122, 108, 101, 34, 58]); // ,"puzzle":
+const JSON_STATUS = memory.data<u8>([44, 34, 115, 116, 97, 116, 117, 115, 34, 58, 34]); // ,"status":"
+const JSON_SOLUTION = memory.data<u8>([34, 44, 34, 115, 111, 108, 117, 116, 105, 111, 110, 34, 58]); // ","solution":
 const JSON_COUNT = memory.data<u8>([44, 34, 99, 111, 117, 110, 116, 34, 58]); // ,"count":
 const JSON_GUESSES = memory.data<u8>([44, 34, 103, 117, 101, 115, 115, 101, 115, 34, 58]); // ,"guesses":
-const JSON_END = memory.data<u8>([44, 34, 101, 114, 114, 111, 114, 34, 58, 110, 117, 108, 108, 125, 10]); // ,"error":null}\n
-const WORD_SOLVED = memory.data<u8>([115, 111, 108, 118, 101, 100]); // solved
-const WORD_UNSOLVABLE = memory.data<u8>([117, 110, 115, 111, 108, 118, 97, 98, 108, 101]); // unsolvable
-const WORD_MULTIPLE = memory.data<u8>([109, 117, 108, 116, 105, 112, 108, 101]); // multiple
-const WORD_TIMEOUT = memory.data<u8>([116, 105, 109, 101, 111, 117, 116]); // timeout
+const JSON_ERROR = memory.data<u8>([44, 34, 101, 114, 114, 111, 114, 34, 58]); // ,"error":
+const JSON_NULL = memory.data<u8>([110, 117, 108, 108]); // null
+const JSON_END = memory.data<u8>([125, 10]); // }\n
+/** The status words, in the host's order, 12 bytes apart: length, then the word. */
+const WORDS = memory.data<u8>([
+  6, 115, 111, 108, 118, 101, 100, 0, 0, 0, 0, 0, // solved
+  10, 117, 110, 115, 111, 108, 118, 97, 98, 108, 101, 0, // unsolvable
+  8, 109, 117, 108, 116, 105, 112, 108, 101, 0, 0, 0, // multiple
+  7, 105, 110, 118, 97, 108, 105, 100, 0, 0, 0, 0, // invalid
+  7, 116, 105, 109, 101, 111, 117, 116, 0, 0, 0, 0, // timeout
+  5, 101, 114, 114, 111, 114, 0, 0, 0, 0, 0, 0, // error
+]);
 
 /**
  * Copies the `length` bytes at `from` to `to`, 16 at a time; returns the end. It may write up
@@ -206,6 +157,12 @@ const WORD_TIMEOUT = memory.data<u8>([116, 105, 109, 101, 111, 117, 116]); // ti
     v128.store(to + at, v128.load(from + at));
     at += 16;
   } while (at < <usize>length);
+  return to + <usize>length;
+}
+
+/** Copies `length` bytes (a token of any length) from `from` to `to`; returns the end. */
+@inline function putToken(to: usize, from: usize, length: i32): usize {
+  memory.copy(to, from, <usize>length);
   return to + <usize>length;
 }
 
@@ -251,94 +208,138 @@ function putNumber(to: usize, value: u64): usize {
   return to + CELLS;
 }
 
-/** Writes the status word of a result: `timeout` when the search ran out of nodes, else by its count. */
-function putStatus(to: usize, found: i32, node: i32): usize {
-  if (node < 0) return put(to, WORD_TIMEOUT, 7);
-  if (found == 0) return put(to, WORD_UNSOLVABLE, 10);
-  if (found == 1) return put(to, WORD_SOLVED, 6);
-  return put(to, WORD_MULTIPLE, 8);
+/** Writes status word `status` (the host's order); returns the end. */
+@inline function putWord(to: usize, status: i32): usize {
+  const word = WORDS + <usize>status * 12;
+  return put(to, word + 1, <i32>load<u8>(word));
+}
+
+/** The status of a fast record: `timeout` when the search ran out of nodes, else by its count. */
+@inline function fastStatus(found: i32, node: i32): i32 {
+  return node < 0 ? TIMEOUT : found == 0 ? UNSOLVABLE : found == 1 ? SOLVED : MULTIPLE;
+}
+
+/** True when token `field` of the given record at `row` is absent or lies inside an arena of `length` bytes. */
+@inline function tokenFits(row: usize, field: i32, length: i32): bool {
+  const offset = load<i32>(row + (<usize>field << 2));
+  const size = load<i32>(row + (<usize>(field + 1) << 2));
+  return offset < 0 || (size >= 0 && offset <= length && size <= length - offset);
+}
+
+/** Copies token `field` of the given record at `row` from the arena to `to`; returns the end. */
+@inline function putField(to: usize, arena: usize, row: usize, field: i32): usize {
+  return putToken(to, arena + <usize>load<i32>(row + (<usize>field << 2)), load<i32>(row + (<usize>(field + 1) << 2)));
+}
+
+/** True when the given record at `row` has token `field`. */
+@inline function hasField(row: usize, field: i32): bool {
+  return load<i32>(row + (<usize>field << 2)) >= 0;
 }
 
 /**
- * Writes the `jsonl` (csv 0) or `csv` (csv 1) record of each of the `count` puzzles of the
- * solved batch at `base` into the records area at `area` (layout above: its texts, lines, piece
- * and, with `positioned` 1, positions filled by the host; with 0 record k is at position k), and
- * each record's end into ends. `withGuesses` 0 writes no guesses (null in jsonl, empty in csv).
- * Returns the output bytes, or -1 when that is not the batch or the area reserved. (Flags are
- * i32, not bool, for the reason given at reserveRecords.)
+ * Writes the `count` records of a batch (the layout above) in `format` (0 `line`, 1 `jsonl`, 2
+ * `csv`) at `output`: the fast ones from the `fast` puzzles of the solved batch at `base`, the
+ * `givens` others from the host's fields. Record k's index is `firstIndex + k × step`;
+ * `withGuesses` 0 writes no guesses for fast records (null in jsonl, empty in csv). `lines` 0: no
+ * line numbers (`line` only); `sources` 0: record k is fast puzzle k. Returns the bytes written,
+ * or -1 when that is not the batch or the area reserved, an entry is out of range, or the output
+ * could run past the area (nothing is written then). (Flags are i32, not bool, for the reason
+ * given at reserveRecords.)
  */
-export function recordsOutput(base: i32, count: i32, area: i32, piece: i32, csv: i32, firstIndex: f64, step: f64, positioned: i32, withGuesses: i32): i32 {
-  if (outsideReservedBatch(<usize>base, count)) return -1;
-  if (<usize>area != recordsBase || count > recordsCapacity || piece < 0 || piece > recordsPiece) return -1;
-  const solutions = solutionsAt(batchBase, count);
-  const counts = countsAt(batchBase, count);
-  const guessCounts = counts + <usize>count * 4;
-  const nodeCounts = guessCounts + <usize>count * 4;
-  const lines = recordsLinesAt(recordsBase, count);
-  const positions = lines + <usize>count * 4;
-  const ends = positions + <usize>count * 4;
-  const pieceAt = recordsPieceAt(recordsBase, count);
-  const output = recordsOutputAt(recordsBase, count, piece);
+export function writeRecords(
+  base: usize, fast: i32, count: i32, format: i32, texts: usize, lines: usize, sources: usize, given: usize, givens: i32,
+  piece: usize, pieceLength: i32, arena: usize, arenaLength: i32, output: usize, firstIndex: f64, step: f64, withGuesses: i32,
+): i32 {
+  if (fast > 0 && outsideReservedBatch(base, fast)) return -1;
+  if (count < 0 || fast < 0 || givens < 0 || pieceLength < 0 || arenaLength < 0 || format < 0 || format > 2) return -1;
+  if ((lines == 0 && format != 0) || (sources == 0 && (fast != count || givens != 0))) return -1;
+  // the parts in order, inside the area
+  if (texts != recordsBase || <u64>texts + <u64>fast * CELLS > <u64>given) return -1;
+  if (lines != 0 && (<u64>lines < <u64>texts + <u64>fast * CELLS || <u64>lines + <u64>count * 4 > <u64>given)) return -1;
+  if (sources != 0 && (<u64>sources < <u64>texts + <u64>fast * CELLS || <u64>sources + <u64>count * 4 > <u64>given)) return -1;
+  if (<u64>given + <u64>givens * GIVEN_FIELDS * 4 > <u64>piece || <u64>piece + <u64>pieceLength > <u64>arena) return -1;
+  if (<u64>arena + <u64>arenaLength > <u64>output) return -1;
+  if (<u64>output + <u64>count * <u64>(RECORD_ROOM + pieceLength) + <u64>arenaLength > <u64>recordsBase + <u64>recordsRoom) return -1;
+  const counts = countsAt(base, fast);
+  for (let k = 0; k < count; k++) {
+    const source = sources != 0 ? load<i32>(sources + (<usize>k << 2)) : k;
+    if (source >= fast || source < -givens) return -1;
+    if (source >= 0 && load<i32>(counts + (<usize>source << 2)) < 0) return -1; // a rejected puzzle: the host words it
+  }
+  for (let g = 0; g < givens; g++) {
+    const row = given + <usize>g * GIVEN_FIELDS * 4;
+    const status = load<i32>(row, STATUS << 2);
+    if (status < 0 || status > 5 || load<i32>(row, COUNT << 2) < 0) return -1;
+    if (!(tokenFits(row, PUZZLE, arenaLength) && tokenFits(row, SOLUTION, arenaLength) && tokenFits(row, GUESSES, arenaLength) && tokenFits(row, ERROR, arenaLength))) return -1;
+  }
+  const solutions = solutionsAt(base, fast);
+  const guessCounts = counts + <usize>fast * 4;
+  const nodeCounts = guessCounts + <usize>fast * 4;
   const first = <u64>firstIndex;
   const stride = <u64>step;
   let out = output;
   for (let k = 0; k < count; k++) {
-    const found = load<i32>(counts + (<usize>k << 2));
-    if (found >= 0) {
-      const position = positioned != 0 ? <u64>load<i32>(positions + (<usize>k << 2)) : <u64>k;
-      const index = first + position * stride;
-      const line = load<i32>(lines + (<usize>k << 2)); // signed, as the host's writers print it
-      const node = load<i32>(nodeCounts + (<usize>k << 2));
-      const text = recordsBase + <usize>k * CELLS;
-      const solution = solutions + <usize>k * CELLS;
-      if (csv == 0) {
-        out = put(out, JSON_INDEX, 9);
-        out = putNumber(out, index);
-        out = put(out, pieceAt, piece);
-        out = putSigned(out, line);
-        out = put(out, JSON_PUZZLE, 11);
-        out = putGrid(out, text, 0);
-        out = put(out, JSON_STATUS, 12);
-        out = putStatus(out, found, node);
-        if (found > 0) {
-          out = put(out, JSON_SOLUTION, 14);
-          out = putGrid(out, solution, 48);
-          store<u8>(out++, 34); // "
-        } else out = put(out, JSON_NO_SOLUTION, 17);
-        out = put(out, JSON_COUNT, 9);
-        out = putNumber(out, <u64>found);
-        out = put(out, JSON_GUESSES, 11);
-        if (withGuesses != 0) out = putSigned(out, load<i32>(guessCounts + (<usize>k << 2)));
-        else out = put(out, JSON_NO_SOLUTION + 13, 4); // null
-        out = put(out, JSON_END, 15);
-      } else {
-        out = putNumber(out, index);
-        out = put(out, pieceAt, piece);
-        out = putSigned(out, line);
-        store<u8>(out++, 44); // ,
-        // A text starting with `-` could be read as a formula: quoted, behind an apostrophe (the host's csvField).
-        const defused = load<u8>(text) == 45;
-        if (defused) {
-          store<u8>(out, 34); // "
-          store<u8>(out, 39, 1); // '
-          out += 2;
-        }
-        out = putGrid(out, text, 0);
-        if (defused) store<u8>(out++, 34);
-        store<u8>(out++, 44);
-        out = putStatus(out, found, node);
-        store<u8>(out++, 44);
-        if (found > 0) out = putGrid(out, solution, 48);
-        store<u8>(out++, 44);
-        out = putNumber(out, <u64>found);
-        store<u8>(out++, 44);
-        if (withGuesses != 0) out = putSigned(out, load<i32>(guessCounts + (<usize>k << 2)));
-        store<u8>(out, 44);
-        store<u8>(out, 10, 1);
-        out += 2;
-      }
+    const source = sources != 0 ? load<i32>(sources + (<usize>k << 2)) : k;
+    const row = given + <usize>(-1 - source) * GIVEN_FIELDS * 4; // a given record's
+    const solution = solutions + <usize>source * CELLS; // a fast record's
+    let status: i32;
+    let found: i32;
+    if (source >= 0) {
+      found = load<i32>(counts + (<usize>source << 2));
+      status = fastStatus(found, load<i32>(nodeCounts + (<usize>source << 2)));
+    } else {
+      found = load<i32>(row, COUNT << 2);
+      status = load<i32>(row, STATUS << 2);
     }
-    store<i32>(ends + (<usize>k << 2), <i32>(out - output));
+    if (format == 0) {
+      // `line`: the solution when there is exactly one, else the status word
+      if (source >= 0 && status == SOLVED) out = putGrid(out, solution, 48);
+      else if (source < 0 && status == SOLVED && hasField(row, SOLUTION)) out = putField(out, arena, row, SOLUTION);
+      else out = putWord(out, status);
+      store<u8>(out++, 10);
+      continue;
+    }
+    const json = format == 1;
+    if (json) out = put(out, JSON_INDEX, 9);
+    out = putNumber(out, first + <u64>k * stride);
+    out = put(out, piece, pieceLength);
+    out = putSigned(out, load<i32>(lines + (<usize>k << 2))); // signed, as the host prints it
+    if (json) out = put(out, JSON_PUZZLE, 10);
+    else store<u8>(out++, 44); // ,
+    if (source >= 0) {
+      const text = texts + <usize>source * CELLS;
+      // csv: a text starting with `-` could be read as a formula: quoted, behind an apostrophe (the host's csvField)
+      const quoted = json || load<u8>(text) == 45;
+      if (quoted) store<u8>(out++, 34); // "
+      if (!json && quoted) store<u8>(out++, 39); // '
+      out = putGrid(out, text, 0);
+      if (quoted) store<u8>(out++, 34);
+    } else if (hasField(row, PUZZLE)) out = putField(out, arena, row, PUZZLE);
+    if (json) out = put(out, JSON_STATUS, 11);
+    else store<u8>(out++, 44);
+    out = putWord(out, status);
+    if (json) out = put(out, JSON_SOLUTION, 13);
+    else store<u8>(out++, 44);
+    if (source >= 0 && found > 0) {
+      if (json) store<u8>(out++, 34);
+      out = putGrid(out, solution, 48);
+      if (json) store<u8>(out++, 34);
+    } else if (source < 0 && hasField(row, SOLUTION)) out = putField(out, arena, row, SOLUTION);
+    else if (json) out = put(out, JSON_NULL, 4);
+    if (json) out = put(out, JSON_COUNT, 9);
+    else store<u8>(out++, 44);
+    out = putNumber(out, <u64>found);
+    if (json) out = put(out, JSON_GUESSES, 11);
+    else store<u8>(out++, 44);
+    if (source >= 0 && withGuesses != 0) out = putSigned(out, load<i32>(guessCounts + (<usize>source << 2)));
+    else if (source < 0 && hasField(row, GUESSES)) out = putField(out, arena, row, GUESSES);
+    else if (json) out = put(out, JSON_NULL, 4);
+    if (json) out = put(out, JSON_ERROR, 9);
+    else store<u8>(out++, 44);
+    if (source < 0 && hasField(row, ERROR)) out = putField(out, arena, row, ERROR);
+    else if (json) out = put(out, JSON_NULL, 4);
+    if (json) out = put(out, JSON_END, 2);
+    else store<u8>(out++, 10);
   }
   return <i32>(out - output);
 }

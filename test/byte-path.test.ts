@@ -17,7 +17,7 @@ import { loadFixture } from "./fixture.js";
 import { byteCollector } from "./sink.js";
 
 const solver = await openBatchSolver(0);
-/** The N×N kernel on 9×9 grids: an engine that writes no records itself, so the host writes the fast records' jsonl and csv. */
+/** The N×N kernel on 9×9 grids: an engine that writes no records itself, so its fast records reach the 9×9 kernel's writer as fields the host encodes. */
 const twin = await openBatchSolver(0, ["general-wasm"]);
 afterAll(() => Promise.all([solver.close(), twin.close()]));
 
@@ -98,7 +98,7 @@ describe("the byte path gives the text path's bytes", () => {
     });
   }
 
-  it("--out jsonl and csv on an engine that writes no records itself (the N×N kernel): the host's fast records, the text path's bytes", async () => {
+  it("--out jsonl and csv on an engine that writes no records itself (the N×N kernel): its fast records given to the writer, the text path's bytes", async () => {
     await fc.assert(
       fc.asyncProperty(input, cuts, fc.constantFrom("jsonl" as const, "csv" as const), async (bytes, at, output) => {
         const [fast, text] = await bothPaths(bytes, at, { output, shard: { index: 1, count: 2 } }, twin);

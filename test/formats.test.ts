@@ -12,8 +12,8 @@ import { fileChunks, readLineChunks } from "../src/stream/input.js";
 import { type PuzzleRecord, parseRecord } from "../src/formats/record.js";
 import { outputFormats } from "../src/formats/output/index.js";
 import { formatPuzzle } from "../src/model/puzzle.js";
-import type { SolveRecord } from "../src/solvers/solver.js";
 import { loadFixture } from "./fixture.js";
+import { written } from "./written.js";
 
 /** Every record of `text` read as one file, parsed. */
 function readRecords(text: string, format: InputFormatName = "auto", file = "in.txt", alphabet?: string): PuzzleRecord[] {
@@ -285,46 +285,44 @@ describe("line splitting", () => {
 });
 
 describe("output formats", () => {
-  const [record] = readRecords(`${UNIQUE}\n`);
   const solution = fixture[0].solution!;
-  const solved: SolveRecord = { status: "solved", count: 1, solution, guesses: 3 };
-  const multiple: SolveRecord = { status: "multiple", count: 2, solution, guesses: 5 };
-  const invalid: SolveRecord = {
-    status: "invalid",
-    count: 0,
-    solution: null,
-    guesses: null,
-    error: 'in.txt:1: cell 1 (row 1, column 1) contains invalid character ","',
-  };
+  const solved = { count: 1, solution, guesses: 3 };
+  const multiple = { count: 2, solution, guesses: 5 };
+  const BAD = "," + UNIQUE.slice(1);
+  const invalidError = "in.txt:1: cell 1 (row 1, column 1) contains invalid character ','";
 
   it("line: the solution, or the status word alone", () => {
-    expect(outputFormats.line.format(record, solved)).toBe(solution + "\n");
-    expect(outputFormats.line.format(record, multiple)).toBe("multiple\n");
-    expect(outputFormats.line.format(record, invalid)).toBe("invalid\n");
+    expect(written("line", [UNIQUE], solved)).toBe(solution + "\n");
+    expect(written("line", [UNIQUE], multiple)).toBe("multiple\n");
+    expect(written("line", [BAD], solved)).toBe("invalid\n");
   });
 
   it("grid: 9 rows and a blank line, or the status line and a blank line", () => {
-    expect(outputFormats.grid.format(record, solved)).toBe(rowsOf(solution).join("\n") + "\n\n");
-    expect(outputFormats.grid.format(record, invalid)).toBe(`invalid: ${invalid.error}\n\n`);
+    expect(written("grid", [UNIQUE], solved)).toBe(rowsOf(solution).join("\n") + "\n\n");
+    expect(written("grid", [BAD], solved)).toBe(`invalid: ${invalidError}\n\n`);
   });
 
-  it("jsonl: every field", () => {
-    expect(JSON.parse(outputFormats.jsonl.format(record, solved))).toEqual({
-      index: 0,
-      file: "in.txt",
-      line: 1,
-      puzzle: UNIQUE,
-      status: "solved",
-      solution,
-      count: 1,
-      guesses: 3,
-      error: null,
-    });
+  it("jsonl: every field, JSON.stringify's bytes", () => {
+    const record = { index: 0, file: "in.txt", line: 1, puzzle: UNIQUE, status: "solved", solution, count: 1, guesses: 3, error: null };
+    expect(written("jsonl", [UNIQUE], solved)).toBe(JSON.stringify(record) + "\n");
+    const invalid = {
+      ...record,
+      index: 1,
+      line: 2,
+      puzzle: BAD,
+      status: "invalid",
+      solution: null,
+      count: 0,
+      guesses: null,
+      error: invalidError.replace(":1:", ":2:"),
+    };
+    expect(written("jsonl", [UNIQUE, BAD], multiple).split("\n")[1]).toBe(JSON.stringify(invalid));
   });
 
   it("csv: a header, then rows with quoted fields where needed", () => {
     expect(outputFormats.csv.header).toBe("index,file,line,puzzle,status,solution,count,guesses,error\n");
-    expect(outputFormats.csv.format(record, invalid)).toBe(`0,in.txt,1,${UNIQUE},invalid,,0,,"${invalid.error!.replaceAll('"', '""')}"\n`);
+    expect(written("csv", [BAD], solved)).toBe(`0,in.txt,1,"${BAD}",invalid,,0,,"${invalidError.replaceAll('"', '""')}"\n`);
+    expect(written("csv", [UNIQUE], multiple)).toBe(`0,in.txt,1,${UNIQUE},multiple,${solution},2,5,\n`);
   });
 });
 
@@ -417,9 +415,8 @@ describe("larger grids", () => {
   });
 
   it("grid output writes N rows of N symbols", () => {
-    const [record] = readRecords(`${SIXTEEN}\n`);
     const solution = "G".repeat(256);
-    expect(outputFormats.grid.format(record, { status: "solved", count: 1, solution, guesses: 0 })).toBe(rowsN(solution, 16).join("\n") + "\n\n");
+    expect(written("grid", [SIXTEEN], { count: 1, solution, guesses: 0 })).toBe(rowsN(solution, 16).join("\n") + "\n\n");
   });
 });
 

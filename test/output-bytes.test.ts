@@ -3,8 +3,8 @@
  * others (a 4×4 line, a 9×9 grid, unreadable lines) in one run: solved, unsolvable, multiple,
  * invalid (unreadable, or a repeated clue the kernel rejects), timeout, `--limit 1` against 2,
  * and a puzzle with `-` empties (a csv field defused). Two engines for the 9×9 records: the
- * kernel, which writes its fast records' jsonl, csv and line output itself, and the N×N kernel,
- * whose fast records the formats' own writers write. Guesses, and the first of several solutions,
+ * 9×9 kernel, whose results its writer reads itself, and the N×N kernel, whose fast records the
+ * writer is given as fields the host encodes. Guesses, and the first of several solutions,
  * depend on the engine's search: the empty grid's solution is checked apart, and both are masked
  * in the pinned bytes.
  */
@@ -15,6 +15,7 @@ import { solveStreams, type StreamSettings } from "../src/stream/pipeline.js";
 import type { OutputFormatName } from "../src/formats/output/index.js";
 import { ByteOutput } from "../src/formats/output/bytes.js";
 import { byteCollector } from "./sink.js";
+import { written } from "./written.js";
 
 const kernel = await openBatchSolver(0);
 const twin = await openBatchSolver(0, ["general-wasm"]);
@@ -163,17 +164,23 @@ describe("each output format's bytes, for fast records and the others alike", ()
   }
 });
 
-describe("ByteOutput", () => {
-  it("writes a number as String does, digit by digit up to 31 bits and through the string past them", () => {
-    const values = [0, -0, 7, 9, 10, 99, 100, 4096, 999_999_999, 1e9, 2 ** 31 - 1, -5, -(2 ** 31) + 1, -(2 ** 31), 2 ** 31, 5e15, 1.5, Number.NaN, Infinity];
-    for (const value of values) {
-      const out = new ByteOutput(new Uint8Array(4)); // grown by room
-      out.room(32);
-      out.number(value);
-      expect(new TextDecoder().decode(out.written())).toBe(String(value));
+describe("numbers in records", () => {
+  it("writes an index, a line and guesses as String does, past 32 bits too", () => {
+    const indexes = [0, 7, 9, 10, 99, 100, 4096, 999_999_999, 1e9, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 5e15];
+    for (const firstIndex of indexes) {
+      const lines = Int32Array.of(1, 2 ** 31 - 1, -(2 ** 31), -5);
+      const text = written("jsonl", [EASY, EASY, EASY, EASY], { count: 1, solution: EASY_SOLUTION, guesses: 2 ** 31 - 1 }, { firstIndex, indexStep: 3, lines });
+      const records = text
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(records.map((r) => [r.index, r.line, r.guesses])).toEqual([...lines].map((line, i) => [firstIndex + 3 * i, line, 2 ** 31 - 1]));
+      expect(text).toContain(`{"index":${String(firstIndex)},`);
     }
   });
+});
 
+describe("ByteOutput", () => {
   it("grows for text, and copies short and long pieces of a source whole", () => {
     const out = new ByteOutput(new Uint8Array(1));
     out.text("é✓\u{1F600}");

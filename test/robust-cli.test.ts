@@ -12,11 +12,21 @@ import { formatJson } from "../bench/report/json.js";
 import type { BenchRun } from "../bench/records.js";
 import { type BatchOutcome, type BatchTask, BatchBuilder, textTask } from "../src/pool/batch.js";
 import { runTask } from "../src/pool/solve-task.js";
+import { type BatchEngines, recordsWriter } from "../src/pool/engines.js";
 import { mainThreadSolver, openWorkerPool, withRetry } from "../src/pool/pool.js";
 import { SHAPES } from "../src/model/shape.js";
+import type { SizeEngine } from "../src/solvers/solver.js";
 import { LARGE_GRID_BUDGET, STATUSES, Solver, type SolverEngine } from "../src/solvers/solver.js";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
+
+/** The 9×9 kernel writing records beside test engines that write none. */
+const writer = await recordsWriter();
+
+/** Test engines by grid side, with the kernel as their records' writer. */
+function testEngines(entries: Iterable<[number, SizeEngine]>): BatchEngines {
+  return Object.assign(new Map(entries), { writer });
+}
 
 const { dir, file } = scratchFolder("sudoku-robust-");
 const cli = runCli;
@@ -196,7 +206,9 @@ describe("a default budget for 16×16 and 25×25, lifted with --budget none", ()
 
   it("gives 4×4, 16×16 and 25×25 records the default node budget when the run sets none, 9×9 records no cap, and an explicit budget to all", () => {
     const seen = new Map<number, number[]>(SHAPES.map((shape) => [shape.size, []]));
-    const engines = new Map(SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }]));
+    const engines = testEngines(
+      SHAPES.map((shape) => [shape.size, { id: "spy", engine: budgetSpy(shape.cells, seen.get(shape.size)!), reportsGuesses: true }]),
+    );
     const texts = SHAPES.map((shape) => ".".repeat(shape.cells));
     const task = textTask({ file: "f", firstIndex: 0, texts, limit: 2, output: "line" });
     runTask(engines, task);
@@ -364,7 +376,7 @@ export default (task) => {
           return { counts: new Int32Array(count), guesses: new Int32Array(count), nodes: new Int32Array(count), solutions: new Uint8Array(count * 81) };
         },
       };
-      return new Map(SHAPES.map((shape) => [shape.size, { id: "spy", engine, reportsGuesses: false }]));
+      return testEngines(SHAPES.map((shape) => [shape.size, { id: "spy", engine, reportsGuesses: false }]));
     };
     const solver = mainThreadSolver(await load(), load);
     const puzzle = { ...task([UNIQUE[0]]), output: "line" as const };
@@ -406,7 +418,7 @@ export default (task) => {
 
   it("keeps a batch's output that is too long for one string (the NUL lines that broke jsonl) as bytes, every record kept", () => {
     const nul = "\u0000".repeat(1_000_000); // 6,000,000 characters each in JSON
-    const engines = new Map(SHAPES.map((shape) => [shape.size, { id: "none", engine: { countSolutions: () => 0 }, reportsGuesses: false }]));
+    const engines = testEngines(SHAPES.map((shape) => [shape.size, { id: "none", engine: { countSolutions: () => 0 }, reportsGuesses: false }]));
     const outcome = runTask(engines, task(Array.from({ length: 12 }, () => nul))) as BatchOutcome;
     expect(outcome.bytes.length).toBeGreaterThan(12 * 6_000_000);
     let records = 0;

@@ -9,10 +9,10 @@ import { type LineChunk, MAX_LINE_LENGTH } from "../src/formats/lines.js";
 import { splitLines } from "./judge-text.js";
 import { readLineChunks } from "../src/stream/input.js";
 import { parseRecord } from "../src/formats/record.js";
-import { csvOutput } from "../src/formats/output/csv.js";
 import { EXCERPT_LENGTH, escapeText, excerpt } from "../src/model/excerpt.js";
 import { checkAlphabet, parsePuzzle, parseSymbols, PuzzleError } from "../src/model/puzzle.js";
 import { loadFixture } from "./fixture.js";
+import { written } from "./written.js";
 
 const fixture = loadFixture();
 const UNIQUE = fixture.filter((c) => c.count === 1 && c.puzzle.includes(".")).map((c) => c.puzzle);
@@ -150,11 +150,11 @@ describe("text from the input is data in every message", () => {
 
 describe("CSV fields a spreadsheet would evaluate are defused (OWASP)", () => {
   it("quotes a puzzle or file name starting with = + - @ tab or CR behind a leading apostrophe", () => {
-    const row = (text: string, file = "in.txt") =>
-      csvOutput.format({ index: 0, line: 1, file, text, error: null }, { status: "invalid", count: 0, solution: null, guesses: null, error: "bad" });
+    // Each text is a record that does not read (its read error given as `bad`): its puzzle field as read.
+    const row = (text: string, file = "in.txt") => written("csv", [text], { count: 0, solution: "", guesses: 0 }, { file, errors: [[0, "bad"]] });
     expect(row('=HYPERLINK("http://x","y")')).toContain(`"'=HYPERLINK(""http://x"",""y"")"`);
     for (const start of ["+", "-", "@", "\t", "\r"]) expect(row(`${start}1+2`)).toContain(`"'${start}1+2"`);
     expect(row("..3", "=cmd|' /C calc'!A0")).toMatch(/^0,"'=cmd\|' \/C calc'!A0",1,\.\.3,/);
-    expect(row("123")).toBe("0,in.txt,1,123,invalid,,0,,bad\n");
+    expect(row("123")).toBe("0,in.txt,1,123,invalid,,0,,in.txt:1: bad\n");
   });
 });

@@ -15,19 +15,17 @@ import { instantiate as instantiateSudokuKernel } from "../../build/release.js";
 import { type KernelSource, type UrlObject, type WasmModule, compileSource } from "./kernel-source.js";
 import type { Grid } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeName, shapeOf } from "../model/shape.js";
-import {
-  type KernelRecords,
-  type KernelResult,
-  type RecordsRequest,
-  type SearchStats,
-  type SolverEngine,
-  checkLimit,
-  kernelBudget,
-  writeTextCells,
-} from "../solvers/solver.js";
+import { type KernelResult, type RecordsRequest, type SearchStats, type SolverEngine, checkLimit, kernelBudget, writeTextCells } from "../solvers/solver.js";
 import { checkWhole, isWhole } from "../model/whole-number.js";
 
 export type { KernelSource, ResponseLike, UrlObject, WasmModule } from "./kernel-source.js";
+
+/** The `format` codes of the kernel's record writer (assembly/text.ts writeRecords). */
+const RECORD_FORMATS = { line: 0, jsonl: 1, csv: 2 } as const;
+/** i32 fields per given record (GIVEN_FIELDS in assembly/text.ts; {@link RecordsRequest.given}). */
+export const GIVEN_FIELDS = 10;
+/** The output bytes one record takes at most besides its file piece and its tokens (RECORD_ROOM in assembly/text.ts). */
+const RECORD_ROOM = 2 * CELLS + 160;
 
 /** A kernel build, file build/<build>.wasm: the 9×9 kernel's `release`, `debug`, `variants/<name>`; the N×N kernel's `general`, `general-debug`. */
 export type KernelBuild = "release" | "debug" | `variants/${string}` | "general" | "general-debug";
@@ -60,23 +58,29 @@ interface KernelExports {
   cellsFromText?(base: number, count: number): number;
   /** The 9×9 kernel only: a solved batch's solutions as text, in place. */
   solutionsText?(base: number, count: number): number;
-  /** The 9×9 kernel only: `line` output over the puzzle bytes. */
-  lineOutput?(base: number, count: number): number;
-  /** The 9×9 kernel only: room for `jsonl` and `csv` records ({@link WasmKernel.recordsOutput}). */
-  reserveRecords?(count: number, piece: number): number;
+  /** The 9×9 kernel only: room for a batch's records ({@link WasmKernel.writeRecords}). */
+  reserveRecords?(bytes: number): number;
   /** The 9×9 kernel only: the line scan ({@link LineScanner}). */
   reserveScan?(room: number): number;
   scanLines?(base: number, start: number, length: number): number;
-  /** The 9×9 kernel only: `jsonl` or `csv` records of the solved batch. */
-  recordsOutput?(
+  /** The 9×9 kernel only: a batch's records in `line`, `jsonl` or `csv`. */
+  writeRecords?(
     base: number,
+    fast: number,
     count: number,
-    area: number,
+    format: number,
+    texts: number,
+    lines: number,
+    sources: number,
+    given: number,
+    givens: number,
     piece: number,
-    csv: number,
+    pieceLength: number,
+    arena: number,
+    arenaLength: number,
+    output: number,
     firstIndex: number,
     step: number,
-    positioned: number,
     withGuesses: number,
   ): number;
 }
@@ -334,6 +338,7 @@ export class WasmKernel implements SolverEngine {
   ) {
     this.cells = shape.cells;
     this.box = shape.box;
+    if (exports.reserveRecords && exports.writeRecords && this.cells === CELLS) this.writeRecords = (request) => this.writeAll(request);
   }
 
   /**
@@ -417,61 +422,58 @@ export class WasmKernel implements SolverEngine {
     return new LineScanner({ memory, reserveScan, scanLines });
   }
 
-  /** True when {@link lineOutput} writes lines: a 9×9 kernel build with that entry point (not the N×N one). */
-  get writesLines(): boolean {
-    return this.exports.lineOutput !== undefined && this.cells === CELLS;
-  }
-
   /**
-   * The `line` output of the puzzles last solved by {@link run}, written by the kernel over their
-   * puzzle bytes (a view): each solution or status word with "\n". Null when a puzzle was rejected
-   * or on the N×N kernel. Call it once per run, after anything else needs the puzzle bytes.
+   * The records of a batch in `line`, `jsonl` or `csv`, written by the kernel (the layout in
+   * assembly/text.ts): `request.fast` of them from the puzzles of the last {@link run} (none
+   * rejected), the rest given by the host. A view of the bytes, valid until the next call. Absent
+   * on a kernel without the writer (the N×N one). May grow memory: read the last run's results first.
    */
-  lineOutput(count: number): Uint8Array | null {
-    if (!this.writesLines) return null;
-    const lineOutput = this.exports.lineOutput!;
-    const base = this.room.check(count, CELLS, `lineOutput(${count})`);
-    const bytes = lineOutput(base, count);
-    return bytes < 0 ? null : new Uint8Array(this.exports.memory.buffer, base, bytes);
-  }
+  readonly writeRecords?: (request: RecordsRequest) => Uint8Array;
 
-  /**
-   * The `jsonl` or `csv` records of the puzzles last solved by {@link run}, written by the kernel byte
-   * for byte as the host's writers would (a rejected puzzle gets none). Null on the N×N kernel. May
-   * grow memory, so the results come back anew.
-   */
-  recordsOutput(count: number, request: RecordsRequest): KernelRecords | null {
-    const { reserveRecords, recordsOutput } = this.exports;
-    if (!reserveRecords || !recordsOutput || this.cells !== CELLS) return null;
-    const base = this.room.check(count, CELLS, `recordsOutput(${count})`);
-    const piece = request.piece.length;
-    const area = reserveRecords(count, piece);
-    if (area === 0) return null;
+  private writeAll(request: RecordsRequest): Uint8Array {
+    const reserveRecords = this.exports.reserveRecords!;
+    const writeRecords = this.exports.writeRecords!;
+    const { fast, count, lines, sources, given, givens, piece, arena } = request;
+    const base = fast > 0 ? this.room.check(fast, CELLS, `writeRecords(${fast})`) : 0;
+    // The area's parts (assembly/text.ts), each from its offset.
+    const linesAt = Math.ceil((fast * CELLS) / 4) * 4;
+    const sourcesAt = linesAt + (lines === null ? 0 : count * 4);
+    const givenAt = sourcesAt + (sources === null ? 0 : count * 4);
+    const pieceAt = givenAt + givens * GIVEN_FIELDS * 4;
+    const arenaAt = pieceAt + piece.length;
+    const outputAt = arenaAt + arena.length;
+    const bytes = outputAt + count * (RECORD_ROOM + piece.length) + arena.length;
+    const area = reserveRecords(bytes);
+    if (area === 0) throw new RangeError(`writeRecords(${count}): the kernel could not reserve ${bytes} bytes for the records`);
     const buffer = this.exports.memory.buffer;
-    new Uint8Array(buffer, area, count * CELLS).set(request.texts.subarray(0, count * CELLS));
-    const linesAt = Math.ceil((area + count * CELLS) / 4) * 4;
-    new Int32Array(buffer, linesAt, count).set(request.lines.subarray(0, count));
-    if (request.positions !== null) new Int32Array(buffer, linesAt + count * 4, count).set(request.positions.subarray(0, count));
-    const pieceAt = linesAt + count * 12;
-    new Uint8Array(buffer, pieceAt, piece).set(request.piece);
-    const flag = (on: boolean) => (on ? 1 : 0);
-    const written = recordsOutput(
+    if (request.texts !== null && fast > 0) new Uint8Array(buffer, area, fast * CELLS).set(request.texts.subarray(0, fast * CELLS));
+    if (lines !== null) new Int32Array(buffer, area + linesAt, count).set(lines.subarray(0, count));
+    if (sources !== null) new Int32Array(buffer, area + sourcesAt, count).set(sources.subarray(0, count));
+    new Int32Array(buffer, area + givenAt, givens * GIVEN_FIELDS).set(given.subarray(0, givens * GIVEN_FIELDS));
+    new Uint8Array(buffer, area + pieceAt, piece.length).set(piece);
+    new Uint8Array(buffer, area + arenaAt, arena.length).set(arena);
+    const at = (offset: number, present: boolean) => (present ? area + offset : 0);
+    const written = writeRecords(
       base,
+      fast,
       count,
+      RECORD_FORMATS[request.format],
       area,
-      piece,
-      flag(request.output === "csv"),
+      at(linesAt, lines !== null),
+      at(sourcesAt, sources !== null),
+      area + givenAt,
+      givens,
+      area + pieceAt,
+      piece.length,
+      area + arenaAt,
+      arena.length,
+      area + outputAt,
       request.firstIndex,
       request.step,
-      flag(request.positions !== null),
-      flag(request.guesses),
+      request.guesses ? 1 : 0,
     );
-    if (written < 0) throw new RangeError(`recordsOutput(${count}): the kernel refused the batch`);
-    return {
-      bytes: new Uint8Array(buffer, pieceAt + piece, written),
-      ends: new Int32Array(buffer, linesAt + count * 8, count),
-      result: this.room.results(base, count, CELLS),
-    };
+    if (written < 0) throw new RangeError(`writeRecords(${count}): the kernel refused the records (not its batch, or an entry out of range)`);
+    return new Uint8Array(buffer, area + outputAt, written);
   }
 
   /** Copies `count` puzzles in, solves them in one call, and returns copies of the results. */

@@ -5,15 +5,21 @@
  * lines); 4×4, 16×16 and 25×25 share one N×N kernel instance (WasmKernel.forBox).
  */
 import { SHAPE_9, shapeOfSide } from "../model/shape.js";
-import { type SizeEngine, type SolverEngine, solvesBatches } from "../solvers/solver.js";
+import { type SizeEngine, type SolverEngine, solvesBatches, writesRecords } from "../solvers/solver.js";
+import { WasmKernel } from "../kernel/wasm.js";
 import { type SolverInfo, solvers, solversBySize } from "../solvers/registry.js";
 
 /** The engines one thread solves on, by grid side N; each WASM engine has its own memory (or shares its instance's, see {@link ThreadEngines}). */
 export interface BatchEngines {
   get(size: number): SizeEngine | undefined;
+  /** What writes the thread's records in `line`, `jsonl` and `csv`: the 9×9 engine when it is the kernel, else a kernel instance for that alone. */
+  readonly writer: RecordsWriter;
   /** Present where engines load on first use: loads those of `sides` not loaded yet; null when every one is loaded already. */
   loadMissing?(sides: Iterable<number>): Promise<void> | null;
 }
+
+/** An engine that writes records (the 9×9 kernel, {@link SolverEngine.writeRecords}). */
+export type RecordsWriter = Required<Pick<SolverEngine, "writeRecords">>;
 
 const noop = (): void => {};
 
@@ -23,6 +29,8 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
   private loading: Promise<void> = Promise.resolve();
   /** Engines made so far (instances, for a kernel): a size served by an instance already made makes none. */
   made = 0;
+  /** {@link BatchEngines.writer}, set by {@link open}. */
+  writer!: RecordsWriter;
 
   private constructor(private readonly rows: ReadonlyMap<number, SolverInfo>) {
     super();
@@ -39,6 +47,8 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
     const first = [SHAPE_9.size];
     for (const [size, info] of engines.rows) if (ids.includes(info.id) && !first.some((side) => engines.rows.get(side) === info)) first.push(size);
     await engines.load(first);
+    const nine = engines.get(SHAPE_9.size)!.engine;
+    engines.writer = writesRecords(nine) ? nine : await recordsWriter();
     return engines;
   }
 
@@ -87,6 +97,13 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
     }
     return { id: info.id, engine, reportsGuesses: info.capabilities.guesses };
   }
+}
+
+/** A 9×9 kernel instance to write records with, where the thread's engines have none. */
+export async function recordsWriter(): Promise<RecordsWriter> {
+  const kernel = await WasmKernel.create();
+  if (!writesRecords(kernel)) throw new Error("sudoku-wasm: the 9×9 kernel build has no record writer (writeRecords)");
+  return kernel;
 }
 
 /** Loads the engine of every size for `solve --solver ids` at once (the library's pool reads its records on this thread). */

@@ -5,13 +5,12 @@
  */
 import {
   type BatchResult,
-  type KernelRecords,
   type RecordsRequest,
-  type SolverEngine,
   type SolveRecord,
   REJECTED,
   STATUSES,
   batchRecords,
+  grown,
   invalidRecord,
   solveGroup,
   writerOf,
@@ -21,13 +20,12 @@ import { excerpt } from "../model/excerpt.js";
 import type { Alphabet } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../model/shape.js";
 import { outputFormats } from "../formats/output/index.js";
-import { jsonlFilePiece } from "../formats/output/jsonl.js";
-import { csvFilePiece } from "../formats/output/csv.js";
 import { ByteOutput, outputRecord, solutionDigits } from "../formats/output/bytes.js";
-import { type RecordWriter, fillRecord } from "../formats/output/format.js";
+import { type KernelFormat, type RecordWriter, fillRecord } from "../formats/output/format.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
+import { GIVEN_FIELDS } from "../kernel/wasm.js";
 import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./batch.js";
-import type { BatchEngines } from "./engines.js";
+import { type BatchEngines, type RecordsWriter, recordsWriter } from "./engines.js";
 import { canonTask } from "./canon-task.js";
 
 /** What each worker starts with (its `workerData`). */
@@ -148,103 +146,33 @@ function solveWithTexts(engines: BatchEngines, task: BatchTask, texts: TextRecor
   }
 
   const fastCount = count - task.texts.length;
+  const out = outcomeWriter(engines.writer, task, count);
   let fast: FastResults | null = null;
   if (fastCount > 0) {
     const entry = engines.get(SHAPE_9.size)!;
     const result = solveGroup(entry.engine, CELLS, fastCount, { text: task.fastBytes }, task.limit, task.budget);
-    if (fastCount === count && task.output === "line") {
-      const written = kernelLines(entry.engine, count, result, task.out);
-      if (written) return { ...written, spent: taskBuffers(task), solveMs: performance.now() - began };
-    }
-    const kernel = kernelRecords(entry.engine, task, fastCount, entry.reportsGuesses);
-    if (kernel === null) fastDigits = solutionDigits(result.solutions, fastCount, fastDigits);
-    fast = { result: kernel?.result ?? result, digits: fastDigits, reportsGuesses: entry.reportsGuesses, kernel };
+    const inWriter = entry.engine === engines.writer;
+    fast = { result, count: fastCount, inWriter, reportsGuesses: entry.reportsGuesses, digits: null };
   }
-
-  const out = new OutcomeWriter(task, count);
-  for (let i = 0, t = 0, k = 0; i < count; ) {
+  for (let i = 0, t = 0, k = 0; i < count; i++) {
     if (t < task.textAt.length && task.textAt[t] === i) {
-      out.record(readRecord(task, i, task.texts[t], null), textRecords[t]);
+      out.record(i, readRecord(task, i, task.texts[t], null), textRecords[t]);
       t++;
-      i++;
-    } else {
-      // The fast records up to the next text record, at once.
-      const run = (t < task.textAt.length ? task.textAt[t] : count) - i;
-      out.fastRun(fast!, i, k, run);
-      i += run;
-      k += run;
-    }
+    } else out.fast(fast!, i, k++);
   }
-  return { ...out.outcome(), spent: taskBuffers(task), solveMs: performance.now() - began };
+  return { ...out.outcome(fast), spent: taskBuffers(task), solveMs: performance.now() - began };
 }
 
-/** The jsonl or csv records of the fast records as the 9×9 kernel writes them (SolverEngine.recordsOutput); null for another output or engine. */
-function kernelRecords(engine: SolverEngine, task: BatchTask, fastCount: number, guesses: boolean): KernelRecords | null {
-  const output = task.output;
-  if ((output !== "jsonl" && output !== "csv") || engine.recordsOutput === undefined) return null;
-  let lines = task.lines;
-  let positions: Int32Array | null = null;
-  if (fastCount < lines.length) {
-    // Fast records between text records: each one's position in the batch and its line.
-    positions = new Int32Array(fastCount);
-    lines = new Int32Array(fastCount);
-    for (let i = 0, t = 0, k = 0; i < task.lines.length; i++) {
-      if (t < task.textAt.length && task.textAt[t] === i) t++;
-      else {
-        positions[k] = i;
-        lines[k++] = task.lines[i];
-      }
-    }
-  }
-  const piece = output === "jsonl" ? jsonlFilePiece(task.file) : csvFilePiece(task.file);
-  const request: RecordsRequest = {
-    output,
-    texts: task.fastBytes,
-    lines,
-    positions,
-    firstIndex: task.firstIndex,
-    step: task.indexStep ?? 1,
-    piece: encoder.encode(piece),
-    guesses,
-  };
-  return engine.recordsOutput(fastCount, request);
-}
-
-/** Records per status of `count` 9×9 puzzles solved for `line` output (none rejected). */
-function lineTally(counts: ArrayLike<number>, nodes: ArrayLike<number>, count: number): number[] {
-  const tally = STATUSES.map(() => 0);
-  for (let k = 0; k < count; k++) tally[fastStatus(counts[k], nodes[k] < 0)]++;
-  return tally;
-}
-
-/**
- * A batch of fast records only in `line` output, as the 9×9 kernel writes it (SolverEngine.lineOutput),
- * copied into `out` when it fits; null when the engine writes no lines or a puzzle was rejected.
- */
-function kernelLines(engine: SolverEngine, count: number, result: BatchResult, out?: Uint8Array): BatchOutcome | null {
-  if (engine.lineOutput === undefined) return null;
-  const tally = lineTally(result.counts, result.nodes, count); // before lineOutput, which may write over the results
-  const lines = engine.lineOutput(count);
-  if (lines === null) return null;
-  if (out === undefined || out.length < lines.length) return { bytes: lines.slice(), tally, errors: [] };
-  out.set(lines);
-  return { bytes: out.subarray(0, lines.length), tally, errors: [] };
-}
-
-const encoder = new TextEncoder();
-
+/** The results of a batch's fast records (views valid until the 9×9 engine's next call). */
 interface FastResults {
-  /** The kernel's results: views valid until the 9×9 engine's next call. */
   result: BatchResult;
-  /** The digits of the solutions (when the host writes the records). */
-  digits: Uint8Array;
+  count: number;
+  /** True when the records' writer solved them (its last run): it reads their results itself. */
+  inWriter: boolean;
   reportsGuesses: boolean;
-  /** The records as the kernel wrote them (jsonl, csv), or null: the format's writer writes them. */
-  kernel: KernelRecords | null;
+  /** Their solutions as digits, made at the first fast record the host writes (grid, or another engine's). */
+  digits: Uint8Array | null;
 }
-
-/** The digits of the fast records' solutions, made once per batch (kept between batches: grow-only). */
-let fastDigits: Uint8Array = new Uint8Array(0);
 
 /** Positions in {@link STATUSES}, for the tally of fast records. */
 const SOLVED = STATUSES.indexOf("solved");
@@ -257,104 +185,214 @@ function fastStatus(found: number, timedOut: boolean): number {
   return timedOut ? TIMEOUT : found === 0 ? UNSOLVABLE : found === 1 ? SOLVED : MULTIPLE;
 }
 
+/** The digits of the fast records' solutions (grown once, kept between batches). */
+let fastDigits: Uint8Array = new Uint8Array(0);
+
+/** The digits of the fast records' solutions, made at the first call for the batch. */
+function digitsOf(fast: FastResults): Uint8Array {
+  if (fast.digits === null) fast.digits = fastDigits = solutionDigits(fast.result.solutions, fast.count, fastDigits);
+  return fast.digits;
+}
+
+/** The solution of fast record `k` as text (its digits). */
+function fastSolution(fast: FastResults, k: number): string {
+  return latin1.decode(digitsOf(fast).subarray(k * CELLS, (k + 1) * CELLS));
+}
+
+const latin1 = new TextDecoder("latin1");
+
 /**
- * A batch's output as bytes, with its tally and first error messages. A fast record is the
- * kernel's bytes when it wrote them, else the format writer's from its cell bytes and solution
- * digits (no string made); every other record is the writer's, from its text and SolveRecord.
+ * A batch's output as bytes, with its tally and first error messages, written record by record
+ * in batch order: {@link record} for a record read as text (and a fast one the kernel rejected),
+ * {@link fast} for fast record `k` at position `i`.
  */
-class OutcomeWriter {
+abstract class OutcomeWriter {
   readonly tally = STATUSES.map(() => 0);
   readonly errors: string[] = [];
-  private readonly output: ByteOutput;
-  private readonly writer: RecordWriter;
-  /** The record being written, filled anew for each. */
-  private readonly current = outputRecord();
 
-  constructor(
-    readonly task: BatchTask,
-    count: number,
-  ) {
-    this.writer = outputFormats[task.output].writer(task.file);
-    const room = outputRoom(task, count);
-    this.output = new ByteOutput(task.out !== undefined && task.out.length >= room ? task.out : new Uint8Array(room));
-  }
+  constructor(readonly task: BatchTask) {}
 
-  /** Writes a record from its text and its result (every record that is not a fast one, and a fast one the kernel rejected). */
-  record(read: ReadRecord, result: SolveRecord): void {
+  /** Writes the record at position `i`, read as `read` and solved as `result`. */
+  record(i: number, read: ReadRecord, result: SolveRecord): void {
     this.tally[STATUSES.indexOf(result.status)]++;
     if (result.error && this.errors.length < ERRORS_PER_BATCH) this.errors.push(`${result.status}: ${result.error}`);
-    this.writer.write(this.output, fillRecord(this.current, read, result));
-  }
-
-  /** Writes fast records `k` to `k + n - 1`, at positions `i` on of the batch: the kernel's bytes, a run at a time, where it wrote them; else each through the format's writer. */
-  fastRun(fast: FastResults, i: number, k: number, n: number): void {
-    if (fast.kernel === null) {
-      for (let j = 0; j < n; j++) this.fast(fast, i + j, k + j);
-      return;
-    }
-    const { counts, nodes } = fast.result;
-    const { bytes, ends } = fast.kernel;
-    let from = k === 0 ? 0 : ends[k - 1]; // the kernel's bytes not yet copied
-    const copy = (to: number) => {
-      this.output.room(to - from);
-      this.output.copy(bytes, from, to - from);
-    };
-    for (let j = 0; j < n; j++) {
-      const found = counts[k + j];
-      if (found >= 0) {
-        this.tally[fastStatus(found, nodes[k + j] < 0)]++;
-        continue;
-      }
-      copy(ends[k + j]); // the records before it (a rejected one has no bytes)
-      from = ends[k + j];
-      this.fast(fast, i + j, k + j);
-    }
-    copy(ends[k + n - 1]);
+    this.write(i, read, result);
   }
 
   /** Writes fast record `k`, at position `i` of the batch. */
   fast(fast: FastResults, i: number, k: number): void {
-    const { result, digits, reportsGuesses } = fast;
-    const task = this.task;
+    const { result } = fast;
     const found = result.counts[k];
     if (found < 0) {
-      const read = readRecord(task, i, fastText(task, k), null);
+      const read = readRecord(this.task, i, fastText(this.task, k), null);
       const parsed = parseRecord(read);
-      return this.record(read, invalidRecord(found === REPEATED_CLUE && parsed.error ? parsed.error : REJECTED));
+      return this.record(i, read, invalidRecord(found === REPEATED_CLUE && parsed.error ? parsed.error : REJECTED));
     }
     const status = fastStatus(found, result.nodes[k] < 0);
     this.tally[status]++;
+    this.writeFast(fast, i, k, status);
+  }
+
+  protected abstract write(i: number, read: ReadRecord, result: SolveRecord): void;
+  protected abstract writeFast(fast: FastResults, i: number, k: number, status: number): void;
+  abstract outcome(fast: FastResults | null): Omit<BatchOutcome, "spent" | "solveMs">;
+}
+
+/** The writer of `task`'s format: the kernel's (line, jsonl, csv) or the host's (grid). */
+function outcomeWriter(writer: RecordsWriter | null, task: BatchTask, count: number): OutcomeWriter {
+  const format = outputFormats[task.output];
+  return format.kernel ? new KernelOutcome(task, count, format.kernel, writer!) : new HostOutcome(task, count, format.writer!(task.file));
+}
+
+/** Per-thread scratch of the kernel's records (grow-only): each record's source, the given records' fields and their tokens' bytes. */
+let sources: Int32Array = new Int32Array(0);
+let given: Int32Array = new Int32Array(0);
+const arena = new ByteOutput();
+const encoder = new TextEncoder();
+const NO_TOKEN = -1;
+
+/** The records of a batch as the 9×9 kernel writes them (see {@link RecordsRequest}): fast ones from its last run, the others given. */
+class KernelOutcome extends OutcomeWriter {
+  /** True once a record is not fast puzzle k at position k: {@link sources} says where each comes from. */
+  private sourced = false;
+  private givens = 0;
+
+  constructor(
+    task: BatchTask,
+    private readonly count: number,
+    private readonly format: KernelFormat,
+    private readonly writer: RecordsWriter,
+  ) {
+    super(task);
+    arena.at = 0;
+  }
+
+  protected write(i: number, read: ReadRecord, result: SolveRecord): void {
+    const format = this.format;
+    const solution = result.solution === null ? null : format.solution(result.solution);
+    const guesses = result.guesses === null ? null : format.guesses(result.guesses);
+    this.given(i, STATUSES.indexOf(result.status), result.count, format.puzzle(read.text), solution, guesses, result.error ? format.error(result.error) : null);
+  }
+
+  protected writeFast(fast: FastResults, i: number, k: number, status: number): void {
+    if (fast.inWriter) {
+      if (this.sourced) sources[i] = k;
+      return;
+    }
+    // Another engine solved it: its fields are given.
+    const format = this.format;
+    const found = fast.result.counts[k];
+    const guesses = fast.reportsGuesses ? format.guesses(fast.result.guesses[k]) : null;
+    this.given(i, status, found, format.puzzle(fastText(this.task, k)), found > 0 ? format.solution(fastSolution(fast, k)) : null, guesses, null);
+  }
+
+  /** Record `i` as given record g, its tokens appended to the arena. */
+  private given(i: number, status: number, count: number, puzzle: string | null, solution: string | null, guesses: string | null, error: string | null): void {
+    if (!this.sourced) {
+      // Every record so far was fast puzzle k at position k.
+      if (sources.length < this.count) sources = new Int32Array(Math.max(this.count, 64) * 2);
+      for (let j = 0; j < i; j++) sources[j] = j;
+      this.sourced = true;
+    }
+    const g = this.givens++;
+    sources[i] = -1 - g;
+    if (given.length < (g + 1) * GIVEN_FIELDS) given = grown(given, Math.max(64, (g + 1) * GIVEN_FIELDS));
+    const row = g * GIVEN_FIELDS;
+    given[row] = status;
+    given[row + 1] = count;
+    token(row + 2, puzzle);
+    token(row + 4, solution);
+    token(row + 6, guesses);
+    token(row + 8, error);
+  }
+
+  outcome(fast: FastResults | null): Omit<BatchOutcome, "spent" | "solveMs"> {
+    const task = this.task;
+    const line = task.output === "line";
+    const request: RecordsRequest = {
+      format: task.output as RecordsRequest["format"],
+      count: this.count,
+      fast: fast?.inWriter ? fast.count : 0,
+      texts: line ? null : task.fastBytes,
+      lines: line ? null : task.lines,
+      sources: this.sourced ? sources : null,
+      given,
+      givens: this.givens,
+      arena: arena.written(),
+      firstIndex: task.firstIndex,
+      step: task.indexStep ?? 1,
+      piece: encoder.encode(this.format.piece(task.file)),
+      guesses: fast?.reportsGuesses ?? false,
+    };
+    const written = this.writer.writeRecords(request);
+    const room = task.out;
+    const bytes = room !== undefined && room.length >= written.length ? room.subarray(0, written.length) : new Uint8Array(written.length);
+    bytes.set(written);
+    return { bytes, tally: this.tally, errors: this.errors };
+  }
+}
+
+/** Sets the token at `field` of {@link given} (offset, length) to `text`'s UTF-8 bytes, appended to the arena; none for null. */
+function token(field: number, text: string | null): void {
+  if (text === null) {
+    given[field] = NO_TOKEN;
+    given[field + 1] = 0;
+    return;
+  }
+  const at = arena.at;
+  arena.text(text);
+  given[field] = at;
+  given[field + 1] = arena.at - at;
+}
+
+/** The records of a batch as the host's writer writes them (grid). */
+class HostOutcome extends OutcomeWriter {
+  private readonly output: ByteOutput;
+  /** The record being written, filled anew for each. */
+  private readonly current = outputRecord();
+
+  constructor(
+    task: BatchTask,
+    count: number,
+    private readonly writer: RecordWriter,
+  ) {
+    super(task);
+    const room = outputRoom(task, count);
+    this.output = new ByteOutput(task.out !== undefined && task.out.length >= room ? task.out : new Uint8Array(room));
+  }
+
+  protected write(_i: number, _read: ReadRecord, result: SolveRecord): void {
+    this.writer.write(this.output, fillRecord(this.current, result));
+  }
+
+  protected writeFast(fast: FastResults, _i: number, k: number, status: number): void {
     const record = this.current;
-    record.index = task.firstIndex + i * (task.indexStep ?? 1);
-    record.line = task.lines[i];
-    record.puzzle = null;
-    record.puzzleBytes = task.fastBytes;
-    record.puzzleAt = k * CELLS;
     record.status = STATUSES[status];
-    record.count = found;
     record.solution = null;
-    record.solutionBytes = found > 0 ? digits : null;
+    record.solutionBytes = fast.result.counts[k] > 0 ? digitsOf(fast) : null;
     record.solutionAt = k * CELLS;
-    record.guesses = reportsGuesses ? result.guesses[k] : null;
     record.error = null;
     this.writer.write(this.output, record);
   }
 
-  outcome(): BatchOutcome {
+  outcome(): Omit<BatchOutcome, "spent" | "solveMs"> {
     return { bytes: this.output.written(), tally: this.tally, errors: this.errors };
   }
 }
 
+/** A kernel to write a failed batch's records where no engines are at hand (the main thread of a worker pool): made at the first. */
+let spareWriter: Promise<RecordsWriter> | null = null;
+
 /** A batch the solver failed on twice: every record, in order, with status `error` naming its file, line and the reason. */
-export function failedBatch(task: BatchTask, failure: unknown): BatchOutcome {
+export async function failedBatch(task: BatchTask, failure: unknown): Promise<BatchOutcome> {
   const reason = failure instanceof Error ? failure.message : String(failure);
   const count = task.lines.length;
-  const out = new OutcomeWriter(task, count);
+  const out = outcomeWriter(outputFormats[task.output].kernel ? await (spareWriter ??= recordsWriter()) : null, task, count);
   for (let i = 0, t = 0, k = 0; i < count; i++) {
     const isText = t < task.textAt.length && task.textAt[t] === i;
     const text = isText ? task.texts[t++] : fastText(task, k++);
     const message = placeMessage(task.file, task.lines[i], `the solver failed on this record's batch (twice): ${excerpt(reason, 200)}`);
-    out.record(readRecord(task, i, text, null), { status: "error", count: 0, solution: null, guesses: null, error: message });
+    out.record(i, readRecord(task, i, text, null), { status: "error", count: 0, solution: null, guesses: null, error: message });
   }
-  return out.outcome();
+  return out.outcome(null);
 }

@@ -54,35 +54,47 @@ export interface SolverEngine {
   solutionsText?(count: number): boolean;
   /** This engine's instance solving grids of box size `box` (the N×N kernel: one instance for every size), or null when it takes no such size. */
   forBox?(box: number): SolverEngine | null;
-  /** The `line` output of the 9×9 puzzles of the last {@link run}, written by the engine over their bytes; null when a puzzle was rejected or it writes none. */
-  lineOutput?(count: number): Uint8Array | null;
-  /** The `jsonl` or `csv` records of the 9×9 puzzles of the last {@link run}, written by the engine; null when it writes none. */
-  recordsOutput?(count: number, request: RecordsRequest): KernelRecords | null;
+  /** The records of a batch in `line`, `jsonl` or `csv`, written by the engine (the 9×9 kernel: the one writer of those formats). */
+  writeRecords?(request: RecordsRequest): Uint8Array;
 }
 
-/** What the kernel's `jsonl` and `csv` records are written from (see {@link SolverEngine.recordsOutput}). */
+/**
+ * What the 9×9 kernel writes a batch's records from ({@link SolverEngine.writeRecords}; the layout
+ * in assembly/text.ts). A record is fast (a puzzle of the engine's last run) or given (the host's
+ * result, its variable fields as tokens already encoded for the format).
+ */
 export interface RecordsRequest {
-  output: "jsonl" | "csv";
-  /** The 81 cell bytes of each puzzle as read, one after another. */
-  texts: Uint8Array;
-  /** Each record's line in its file. */
-  lines: Int32Array;
-  /** Each record's position in its batch (its index is `firstIndex + position × step`); null: record k is at position k. */
-  positions: Int32Array | null;
+  format: "line" | "jsonl" | "csv";
+  /** The records, in batch order (record k's index is `firstIndex + k × step`). */
+  count: number;
+  /** The puzzles of the engine's last run the fast records come from (none rejected). */
+  fast: number;
+  /** The fast puzzles' 81 cell bytes as read, one after another (null for `line`, which prints no puzzle). */
+  texts: Uint8Array | null;
+  /** Each record's line in its file (null for `line`). */
+  lines: Int32Array | null;
+  /** Per record: its puzzle's position in the last run, or -1 - g for given record g; null: record k is puzzle k. */
+  sources: Int32Array | null;
+  /**
+   * GIVEN_FIELDS (wasm.ts) i32 per given record: its status (a position in {@link STATUSES}), its
+   * count, and four tokens as offset in `arena` and length (offset -1: none): puzzle, solution,
+   * guesses, error.
+   */
+  given: Int32Array;
+  givens: number;
+  /** The tokens' bytes. */
+  arena: Uint8Array;
   firstIndex: number;
   step: number;
-  /** The file's name as the format writes it, with what stands around it: `,"file":NAME,"line":` (jsonl) or `,NAME,` (csv). */
+  /** The file's name as the format writes it, with what stands around it: `,"file":NAME,"line":` (jsonl), `,NAME,` (csv), nothing (line). */
   piece: Uint8Array;
-  /** False: no guesses (null in jsonl, an empty field in csv). */
+  /** False: no guesses for the fast records (null in jsonl, an empty field in csv). */
   guesses: boolean;
 }
 
-/** The kernel's records of a batch: the bytes, where each record ends in them, and the batch's results (views valid until the next call). */
-export interface KernelRecords {
-  bytes: Uint8Array;
-  /** Record k is `bytes[ends[k-1]..ends[k])` (from 0 for the first); empty for a rejected puzzle (count < 0), which the kernel does not word. */
-  ends: Int32Array;
-  result: KernelResult;
+/** True when the engine writes records ({@link SolverEngine.writeRecords}: the 9×9 kernel). */
+export function writesRecords(engine: SolverEngine): engine is SolverEngine & Required<Pick<SolverEngine, "writeRecords">> {
+  return engine.writeRecords !== undefined;
 }
 
 /** True when the engine solves a whole batch in one call. */

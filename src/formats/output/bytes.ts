@@ -1,55 +1,27 @@
 /**
- * What the output formats write into: a growing byte buffer ({@link ByteOutput}) and one record as
- * every format reads it ({@link OutputRecord}). Each format has one host writer, for every record
- * the 9×9 kernel does not write itself: fast 9×9 lines from bytes (no string made), others from text.
+ * What the host's record writer (`grid`, format.ts) writes into: a growing byte buffer
+ * ({@link ByteOutput}) and one record as it reads it ({@link OutputRecord}): a fast 9×9 record's
+ * solution from bytes (no string made), the others' from text.
  */
 import { STATUSES, type Status, grown } from "../../solvers/solver.js";
 
-/**
- * One record to write, filled anew for each. The puzzle and solution are text, or bytes when the
- * text is null (fast 9×9 lines: ASCII that needs no quoting or escaping in any format).
- */
+/** One record to write, filled anew for each. The solution is text, or bytes when the text is null (fast 9×9 records). */
 export interface OutputRecord {
-  /** 0-based in the run. */
-  index: number;
-  /** 1-based, where the record starts in its file. */
-  line: number;
-  /** The cells as read; null: they are the 81 bytes of `puzzleBytes` from `puzzleAt`. */
-  puzzle: string | null;
-  puzzleBytes: Uint8Array;
-  puzzleAt: number;
   status: Status;
-  /** Solutions found up to the limit. */
-  count: number;
   /** The first solution found, as text, or null: its 81 digits in `solutionBytes` from `solutionAt`, or (that null too) none. */
   solution: string | null;
   solutionBytes: Uint8Array | null;
   solutionAt: number;
-  /** Null: the solver cannot tell (NaN too). */
-  guesses: number | null;
   /** Why the record is invalid or failed, or null. */
   error: string | null;
 }
 
 export function outputRecord(): OutputRecord {
-  return {
-    index: 0,
-    line: 0,
-    puzzle: "",
-    puzzleBytes: new Uint8Array(0),
-    puzzleAt: 0,
-    status: "solved",
-    count: 0,
-    solution: null,
-    solutionBytes: null,
-    solutionAt: 0,
-    guesses: null,
-    error: null,
-  };
+  return { status: "solved", solution: null, solutionBytes: null, solutionAt: 0, error: null };
 }
 
-/** The cells of a 9×9 puzzle: the bytes of a puzzle or solution given as bytes. */
-export const NINE_CELLS = 81;
+/** The cells of a 9×9 puzzle: the bytes of a solution given as bytes. */
+const NINE_CELLS = 81;
 
 /**
  * The `count` 9×9 solutions of `cells` (81 cells each, 1–9) as their digits, in `into` when it
@@ -68,59 +40,16 @@ export function solutionDigits(cells: Uint8Array, count: number, into: Uint8Arra
 
 const encoder = new TextEncoder();
 
-function viewOf(bytes: Uint8Array): DataView {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/** A piece of text a format writes again and again: its UTF-8 bytes, and a view of them to copy them four at a time. */
-export class Piece {
-  readonly bytes: Uint8Array;
-  readonly view: DataView;
-
-  constructor(text: string) {
-    this.bytes = encoder.encode(text);
-    this.view = viewOf(this.bytes);
-  }
-}
-
-/** The bytes past which a copy is one call (a view and a memory copy) rather than four bytes at a time. */
-const LONG_COPY = 256;
-
-/** Copies `length` bytes of `from` from `start` into `to` at `at`, four at a time; returns the end. */
-function copyBytes(to: DataView, at: number, from: DataView, start: number, length: number): number {
-  let i = start;
-  for (const end = start + length - 3; i < end; i += 4, at += 4) to.setUint32(at, from.getUint32(i));
-  for (const end = start + length; i < end; i++) to.setUint8(at++, from.getUint8(i));
-  return at;
-}
-
-/**
- * Bytes written one piece after another into a buffer that grows as needed ({@link room} for a
- * record's fixed-size pieces at once), copied four at a time through DataViews kept across copies.
- */
+/** Bytes written one piece after another into a buffer that grows as needed ({@link room} for a record's fixed-size pieces at once). */
 export class ByteOutput {
   /** Bytes written: `bytes[0 .. at)`. */
   at = 0;
-  private view: DataView;
-  private lastSource: Uint8Array | null = null;
-  private lastView: DataView | null = null;
-  private otherSource: Uint8Array | null = null;
-  private otherView: DataView | null = null;
 
-  constructor(private buffer: Uint8Array = new Uint8Array(256)) {
-    this.view = viewOf(buffer);
-  }
-
-  /** The buffer written into (a new one after {@link room} grew it). */
-  get bytes(): Uint8Array {
-    return this.buffer;
-  }
+  constructor(private buffer: Uint8Array = new Uint8Array(256)) {}
 
   /** Room for `n` more bytes. */
   room(n: number): void {
-    if (this.at + n <= this.buffer.length) return;
-    this.buffer = grown(this.buffer, this.at + n);
-    this.view = viewOf(this.buffer);
+    if (this.at + n > this.buffer.length) this.buffer = grown(this.buffer, this.at + n);
   }
 
   /** The bytes written so far (a view). */
@@ -128,9 +57,9 @@ export class ByteOutput {
     return this.buffer.subarray(0, this.at);
   }
 
-  /** A piece (room made first). */
-  put(piece: Piece): void {
-    this.at = copyBytes(this.view, this.at, piece.view, 0, piece.bytes.length);
+  /** `bytes` (room made first). */
+  put(bytes: Uint8Array): void {
+    this.copy(bytes, 0, bytes.length);
   }
 
   /** One byte (room made first). */
@@ -140,45 +69,9 @@ export class ByteOutput {
 
   /** `length` bytes of `from` from `start` (room made first). */
   copy(from: Uint8Array, start: number, length: number): void {
-    if (length > LONG_COPY) {
-      this.buffer.set(from.subarray(start, start + length), this.at);
-      this.at += length;
-    } else this.at = copyBytes(this.view, this.at, this.sourceView(from), start, length);
-  }
-
-  /** The DataView of `from`, kept for the next call. */
-  private sourceView(from: Uint8Array): DataView {
-    if (from === this.lastSource) return this.lastView!;
-    if (from === this.otherSource) {
-      this.otherSource = this.lastSource;
-      const view = this.otherView!;
-      this.otherView = this.lastView;
-      this.lastSource = from;
-      return (this.lastView = view);
-    }
-    this.otherSource = this.lastSource;
-    this.otherView = this.lastView;
-    this.lastSource = from;
-    return (this.lastView = viewOf(from));
-  }
-
-  /** A number as `String(value)` writes it: a whole number of up to 31 bits digit by digit (room made first), any other through the string. */
-  number(value: number): void {
-    if ((value | 0) !== value) return this.text(String(value)); // past 31 bits, a fraction, NaN (-0 is 0, as String gives)
-    if (value < 0) {
-      if (value === -0x80000000) return this.text(String(value));
-      this.buffer[this.at++] = 45; // "-"
-      value = -value;
-    }
-    let digits = 1;
-    for (let power = 10; digits < 10 && value >= power; power *= 10) digits++;
-    const bytes = this.buffer;
-    for (let i = this.at + digits - 1; i >= this.at; i--) {
-      const tenth = (value / 10) | 0;
-      bytes[i] = 48 + value - 10 * tenth;
-      value = tenth;
-    }
-    this.at += digits;
+    const buffer = this.buffer;
+    for (let i = 0; i < length; i++) buffer[this.at + i] = from[start + i];
+    this.at += length;
   }
 
   /** Text in UTF-8 (makes its own room). */
@@ -188,4 +81,5 @@ export class ByteOutput {
   }
 }
 
-export const STATUS_WORDS = Object.fromEntries(STATUSES.map((status) => [status, new Piece(status)])) as Readonly<Record<Status, Piece>>;
+/** The status words, in UTF-8. */
+export const STATUS_WORDS = Object.fromEntries(STATUSES.map((status) => [status, encoder.encode(status)])) as Readonly<Record<Status, Uint8Array>>;

@@ -5,7 +5,7 @@
  */
 import { escapeText } from "../../model/excerpt.js";
 import { type ByteOutput, type OutputRecord, STATUS_WORDS } from "./bytes.js";
-import { type RecordWriter, outputFormat } from "./format.js";
+import type { OutputFormat, RecordWriter } from "./format.js";
 
 /** The side of a 9×9 solution given as digits (one row per line). */
 const NINE = 9;
@@ -36,4 +36,4 @@ const gridWriter: RecordWriter = {
   },
 };
 
-export const gridOutput = outputFormat("grid", "", () => gridWriter);
+export const gridOutput: OutputFormat = { name: "grid", header: "", writer: () => gridWriter };

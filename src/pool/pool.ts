@@ -14,7 +14,7 @@ import { packageRoot } from "../kernel/paths.js";
 import { type BatchOutcome, type BatchTask, batchBuffers, copyTask, giveBackCopy, joinOutcomes, sliceTask, taskBuffers, transferable } from "./batch.js";
 import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
 import { type BatchEngines, ThreadEngines } from "./engines.js";
-import { type LineScanner, WasmKernel, compiledKernels } from "../kernel/wasm.js";
+import { type LineScanner, compiledKernels } from "../kernel/wasm.js";
 import { SHAPE_9 } from "../model/shape.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 
@@ -171,8 +171,7 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
 
 /** The line scan of the 9×9 engine of `engines`, when it is a kernel that scans; else null. */
 function scannerOf(engines: BatchEngines): LineScanner | null {
-  const nine = engines.get(SHAPE_9.size)?.engine;
-  return nine instanceof WasmKernel ? nine.lineScanner() : null;
+  return engines.get(SHAPE_9.size)?.engine.lineScanner?.() ?? null;
 }
 
 /** Solves on the main thread; a failed batch is retried on engines freshly made by `load`, which then replace the failed ones (the scanner's too). */

@@ -16,6 +16,7 @@ import {
   readsNineByNineAsDigits,
 } from "../model/puzzle.js";
 import { CELLS, SHAPE_9, SYMBOL_COUNTS, shapeName } from "../model/shape.js";
+import type { LineScanner } from "../kernel/wasm.js";
 import { checkWhole } from "../model/whole-number.js";
 
 /** Every status a record can have, in the order of the CLI's summary. */
@@ -54,6 +55,8 @@ export interface SolverEngine {
   solutionsText?(count: number): boolean;
   /** This engine's instance solving grids of box size `box` (the N×N kernel: one instance for every size), or null when it takes no such size. */
   forBox?(box: number): SolverEngine | null;
+  /** A line scan on the engine's instance (the 9×9 kernel: the CLI's reader finds 9×9 lines with it); null when it has none. */
+  lineScanner?(): LineScanner | null;
   /** The records of a batch in `line`, `jsonl` or `csv`, written by the engine (the 9×9 kernel: the one writer of those formats). */
   writeRecords?(request: RecordsRequest): Uint8Array;
 }

@@ -154,11 +154,18 @@ function solveWithTexts(engines: BatchEngines, task: BatchTask, texts: TextRecor
     const inWriter = entry.engine === engines.writer;
     fast = { result, count: fastCount, inWriter, reportsGuesses: entry.reportsGuesses, digits: null };
   }
-  for (let i = 0, t = 0, k = 0; i < count; i++) {
+  for (let i = 0, t = 0, k = 0; i < count; ) {
     if (t < task.textAt.length && task.textAt[t] === i) {
       out.record(i, readRecord(task, i, task.texts[t], null), textRecords[t]);
       t++;
-    } else out.fast(fast!, i, k++);
+      i++;
+    } else {
+      // The fast records up to the next text record, at once.
+      const run = (t < task.textAt.length ? task.textAt[t] : count) - i;
+      out.fastRun(fast!, i, k, run);
+      i += run;
+      k += run;
+    }
   }
   return { ...out.outcome(fast), spent: taskBuffers(task), solveMs: performance.now() - began };
 }
@@ -233,6 +240,11 @@ abstract class OutcomeWriter {
     this.writeFast(fast, i, k, status);
   }
 
+  /** Writes fast records `k` to `k + n - 1`, at positions `i` to `i + n - 1`. */
+  fastRun(fast: FastResults, i: number, k: number, n: number): void {
+    for (let j = 0; j < n; j++) this.fast(fast, i + j, k + j);
+  }
+
   protected abstract write(i: number, read: ReadRecord, result: SolveRecord): void;
   protected abstract writeFast(fast: FastResults, i: number, k: number, status: number): void;
   abstract outcome(fast: FastResults | null): Omit<BatchOutcome, "spent" | "solveMs">;
@@ -265,6 +277,17 @@ class KernelOutcome extends OutcomeWriter {
   ) {
     super(task);
     arena.at = 0;
+  }
+
+  /** While every record so far is fast puzzle k at position k, a run of them needs only its tally (no source, no field). */
+  override fastRun(fast: FastResults, i: number, k: number, n: number): void {
+    if (this.sourced || !fast.inWriter) return super.fastRun(fast, i, k, n);
+    const { counts, nodes } = fast.result;
+    for (let j = 0; j < n; j++) {
+      const found = counts[k + j];
+      if (found < 0) return super.fastRun(fast, i + j, k + j, n - j); // a rejected puzzle: given from here on
+      this.tally[fastStatus(found, nodes[k + j] < 0)]++;
+    }
   }
 
   protected write(i: number, read: ReadRecord, result: SolveRecord): void {

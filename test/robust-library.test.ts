@@ -159,6 +159,38 @@ describe("kernel memory is reused between batches, and sizes are checked in host
     expect(raw(kernel).memory.buffer.byteLength - start).toBeLessThan(12 << 20);
   });
 
+  it("writes a given record, and refuses records whose entries point outside the request or that name a rejected puzzle as fast", async () => {
+    const kernel = await WasmKernel.create();
+    kernel.input(2).set(new Uint8Array(2 * 81)); // two empty grids: `multiple`
+    kernel.input(2)[81] = 10; // the second: a byte over 9, rejected
+    kernel.run(2, 2);
+    const given = (fields: number[]) => Int32Array.from(fields);
+    const request = {
+      format: "jsonl" as const,
+      count: 1,
+      fast: 0,
+      texts: null,
+      lines: Int32Array.of(1),
+      sources: Int32Array.of(-1),
+      given: given([3, 0, 0, 3, -1, 0, -1, 0, 3, 3]), // invalid, count 0, puzzle "a", error "b"
+      givens: 1,
+      arena: new TextEncoder().encode('"a""b"'),
+      firstIndex: 0,
+      step: 1,
+      piece: new TextEncoder().encode(',"file":"x","line":'),
+      guesses: false,
+    };
+    expect(new TextDecoder().decode(kernel.writeRecords!(request))).toBe(
+      '{"index":0,"file":"x","line":1,"puzzle":"a","status":"invalid","solution":null,"count":0,"guesses":null,"error":"b"}\n',
+    );
+    const refused = /the kernel refused the records/;
+    expect(() => kernel.writeRecords!({ ...request, given: given([3, 0, 0, 3, -1, 0, -1, 0, 3, 4]) })).toThrow(refused); // a token past the arena
+    expect(() => kernel.writeRecords!({ ...request, given: given([6, 0, 0, 3, -1, 0, -1, 0, 3, 3]) })).toThrow(refused); // no such status
+    expect(() => kernel.writeRecords!({ ...request, sources: Int32Array.of(-2) })).toThrow(refused); // no such given record
+    expect(() => kernel.writeRecords!({ ...request, count: 2, fast: 2, sources: null, givens: 0, lines: Int32Array.of(1, 2) })).toThrow(refused); // the rejected puzzle as fast
+    expect(() => kernel.writeRecords!({ ...request, fast: 3 })).toThrow(/without a matching input\(\) first/); // past the batch solved
+  });
+
   it("refuses a batch that cannot fit with a RangeError naming the limit, before touching memory", async () => {
     const kernel = await WasmKernel.create();
     const before = raw(kernel).memory.buffer.byteLength;

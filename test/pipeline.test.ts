@@ -285,14 +285,13 @@ describe("the main thread solves beside the workers", () => {
 describe("one 9×9 kernel instance per thread", () => {
   const puzzles = relabelledPuzzles(5, 7).trimEnd().split("\n");
 
-  it("the main thread's line scan runs on the kernel it solves on: it scans after a batch that grew that kernel's memory, and the N×N kernel has none", async () => {
+  it("the main thread's line scan runs on the kernel it solves on: it scans after a batch that grew that kernel's memory; beside the N×N kernel, on the kernel that writes the records", async () => {
     const solver = await openBatchSolver(0);
     const twin = await openBatchSolver(0, ["general-wasm"]);
     try {
-      expect(twin.scanner ?? null).toBeNull();
       const chunk = Buffer.from(`${puzzles.join("\n")}\n# not a puzzle\n`);
-      const scanned = () => {
-        const { count, table, cells } = solver.scanner!.scan(chunk, 0);
+      const scanned = (on = solver) => {
+        const { count, table, cells } = on.scanner!.scan(chunk, 0);
         return {
           count,
           fast: [...table.subarray(0, 3 * count)].filter((_, i) => i % 3 === 2),
@@ -301,6 +300,7 @@ describe("one 9×9 kernel instance per thread", () => {
       };
       const before = scanned();
       expect(before).toEqual({ count: 6, fast: [0, 1, 2, 3, 4, -1], cells: puzzles.join("") });
+      expect(scanned(twin)).toEqual(before);
       const many = relabelledPuzzles(20_000, 3).trimEnd().split("\n");
       const solved = await solver.solve(textTask({ file: "in.txt", firstIndex: 0, limit: 2, output: "line", texts: many }));
       expect(solved.tally[0]).toBe(many.length);

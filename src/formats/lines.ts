@@ -2,8 +2,9 @@
  * Splits a byte stream into lines, a chunk at a time, decoding a line only when its reader needs
  * a string. Line ends are `\n`, `\r\n` or a lone `\r` (all ASCII, so UTF-8 is never cut inside a
  * character); the last line needs none; a leading UTF-8 byte order mark is dropped. With a
- * {@link ChunkScanner} (the kernel's scan) runs of 9×9 lines go to `sink.fastLines` as packed
- * cells; without, each line is offered to `sink.fast`, else given as text to `sink.line`.
+ * {@link ChunkScanner} (the kernel's scan, the one place 9×9 lines are recognised) runs of them go
+ * to `sink.fastLines` as packed cells; every other line, and every line without a scanner, is
+ * given as text to `sink.line`.
  * Each byte is scanned once; a line over {@link MAX_LINE_LENGTH} keeps only its first
  * {@link LONG_LINE_EXCERPT} characters and its length, so one endless line cannot exhaust memory.
  */
@@ -28,20 +29,11 @@ const SCAN_PIECE = 1 << 20;
 
 /** Where the lines of a {@link LineSplitter} go, in order. */
 export interface LineSink {
-  /**
-   * Offered each line that starts in a chunk (`bytes` from `start` to the chunk's `end`): the
-   * position of the line's end when it has read the line from the bytes, else -1 (also for a line
-   * that does not end before `end`) to get it through {@link line}.
-   */
-  fast(bytes: Uint8Array, start: number, end: number): number;
   /** The next line, without its line end; `length` is set (its length in characters) when it was over {@link MAX_LINE_LENGTH} and `text` holds only its start. */
   line(text: string, length?: number): void;
   /** Offered a run of `count` fast lines' 81 cell bytes each from `start`: how many it took (0: the first comes through {@link line}). */
   fastLines?(cells: Uint8Array, start: number, count: number): number;
 }
-
-/** A sink's {@link LineSink.fast} that takes no line from the bytes: every line comes as text. */
-export const noFast = (): number => -1;
 
 /** Collects a line too long to keep in bytes, as text: its first characters and its length. */
 class LongLineText {
@@ -126,17 +118,18 @@ export class LineSplitter {
       start = this.skipLineEnd(bytes, lineEnd, end);
     }
     const sink = this.sink;
-    if (this.scanner !== null && sink.fastLines !== undefined && start < end) return this.pushScanned(bytes, start, end);
-    const fast = sink.fast === noFast ? null : sink.fast.bind(sink);
+    if (this.scans && start < end) return this.pushScanned(bytes, start, end);
     while (start < end) {
-      let lineEnd = fast === null ? -1 : fast(bytes, start, end);
-      if (lineEnd < 0) {
-        lineEnd = findLineEnd(bytes, start, end, hasCarriageReturns);
-        if (lineEnd < 0) return this.keep(bytes, start, end);
-        sink.line(bytes.toString("utf8", start, lineEnd));
-      }
+      const lineEnd = findLineEnd(bytes, start, end, hasCarriageReturns);
+      if (lineEnd < 0) return this.keep(bytes, start, end);
+      sink.line(bytes.toString("utf8", start, lineEnd));
       start = this.skipLineEnd(bytes, lineEnd, end);
     }
+  }
+
+  /** True when runs of 9×9 lines are found by the scanner and taken by the sink. */
+  private get scans(): boolean {
+    return this.scanner !== null && this.sink.fastLines !== undefined;
   }
 
   /** Splits `bytes` from `start` with the scanner: runs of fast lines go to the sink whole. */
@@ -171,10 +164,10 @@ export class LineSplitter {
       this.long.end(this.sink);
       this.long = null;
     } else if (this.carry.length > 0) {
-      // Read like any other line: with a line end added, so the sink's fast path sees it whole.
+      // Read like any other line: with a line end added, so the scanner sees it whole.
       const last = Buffer.concat([this.carry, Buffer.of(LF)]);
       this.carry = Buffer.alloc(0);
-      if (this.sink.fast(last, 0, last.length) < 0) this.sink.line(last.toString("utf8", 0, last.length - 1));
+      this.oneLine(last);
     }
   }
 
@@ -200,7 +193,16 @@ export class LineSplitter {
     }
     const line = Buffer.concat([this.carry, bytes.subarray(start, lineEnd + 1)]);
     this.carry = Buffer.alloc(0);
-    if (this.sink.fast(line, 0, line.length) < 0) this.sink.line(line.toString("utf8", 0, line.length - 1));
+    this.oneLine(line);
+  }
+
+  /** One whole line with its line end (its last byte), pieced together from chunks: scanned like the rest. */
+  private oneLine(line: Buffer): void {
+    if (this.scans) {
+      const { count, table, cells } = this.scanner!.scan(line, 0);
+      if (count === 1 && table[2] >= 0 && this.sink.fastLines!(cells, table[2] * 81, 1) > 0) return;
+    }
+    this.sink.line(line.toString("utf8", 0, line.length - 1));
   }
 
   /** The position after the line end at `lineEnd` (`\r\n` is one; a `\r` at the chunk's end may be followed by the next chunk's `\n`). */

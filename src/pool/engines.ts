@@ -19,7 +19,7 @@ export interface BatchEngines {
 }
 
 /** An engine that writes records (the 9×9 kernel, {@link SolverEngine.writeRecords}). */
-export type RecordsWriter = Required<Pick<SolverEngine, "writeRecords">>;
+export type RecordsWriter = SolverEngine & Required<Pick<SolverEngine, "writeRecords">>;
 
 const noop = (): void => {};
 

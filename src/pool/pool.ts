@@ -169,9 +169,9 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   };
 }
 
-/** The line scan of the 9×9 engine of `engines`, when it is a kernel that scans; else null. */
+/** The line scan of the 9×9 engine of `engines` when it is the kernel, else of the kernel that writes their records. */
 function scannerOf(engines: BatchEngines): LineScanner | null {
-  return engines.get(SHAPE_9.size)?.engine.lineScanner?.() ?? null;
+  return engines.get(SHAPE_9.size)?.engine.lineScanner?.() ?? engines.writer.lineScanner?.() ?? null;
 }
 
 /** Solves on the main thread; a failed batch is retried on engines freshly made by `load`, which then replace the failed ones (the scanner's too). */

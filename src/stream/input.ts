@@ -9,7 +9,7 @@ import { open } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { InputReadError } from "../cli-kit/errors.js";
-import { type LineChunk, type LongLine, LineSplitter, asBuffer, noFast } from "../formats/lines.js";
+import { type LineChunk, type LongLine, LineSplitter, asBuffer } from "../formats/lines.js";
 
 /** One input of a run. */
 export interface SolveInput {
@@ -138,7 +138,6 @@ export async function* readLineChunks(stream: AsyncIterable<Buffer | string>): A
   let lines: string[] = [];
   let longLines: LongLine[] = [];
   const splitter = new LineSplitter({
-    fast: noFast,
     line(text, length) {
       if (length !== undefined) longLines.push({ at: lines.length, length });
       lines.push(text);

@@ -8,14 +8,14 @@
  * shifts later grids. `--in FMT` gives every line to that format's reader.
  *
  * The fast path: a line of exactly 81 cell bytes (`1`–`9`, the empty marks, maybe trailing white
- * space) read while no grid is open and no header is held is the record the line reader would
- * make, so it goes to {@link EmitCells} from the bytes without ever becoming a string.
+ * space; the kernel's scan finds them, src/formats/lines.ts) read while no grid is open and no
+ * header is held is the record the line reader would make, so it goes to {@link EmitCells} from
+ * the bytes without ever becoming a string.
  */
 import type { EmitRecord, ReadHints } from "../record.js";
 import { type LineSink, type LongLine, MAX_LINE_LENGTH } from "../lines.js";
-import { EMPTY_MARKS } from "../../model/empty-cells.js";
 import { readsNineByNineAsDigits } from "../../model/puzzle.js";
-import { CELLS, shapeOfSide } from "../../model/shape.js";
+import { shapeOfSide } from "../../model/shape.js";
 import { EXCERPT_LENGTH, escapeText } from "../../model/excerpt.js";
 import { commaGrouped } from "../../model/whole-number.js";
 import { colonFormat } from "./colon.js";
@@ -26,19 +26,6 @@ import { lineFormat } from "./line.js";
 
 /** Receives `count` fast-path records of the lines from `line` on: 81 cell bytes each from `start` of `bytes` (read them before returning). */
 export type EmitCells = (line: number, bytes: Uint8Array, start: number, count: number) => void;
-
-/** 1 for each byte that is a 9×9 cell of the fast path (`1`–`9`, the CLI's empty marks), else 0. */
-const FAST_CELL = (() => {
-  const table = new Uint8Array(256);
-  for (let digit = 1; digit <= 9; digit++) table[48 + digit] = 1;
-  for (const empty of EMPTY_MARKS.records) table[empty.charCodeAt(0)] = 1;
-  return table;
-})();
-
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const TAB = 9;
 
 /** Reads the lines of one file (in order, in pieces) and emits its records; a {@link LineSink} for the file's bytes. */
 export class RecordReader implements LineSink {
@@ -90,22 +77,6 @@ export class RecordReader implements LineSink {
   line(text: string, length?: number): void {
     if (length === undefined) this.readLine(text);
     else this.readLongLine(text, length);
-  }
-
-  /** {@link LineSink.fast}: reads a fast-path line while the reader is idle; the position of its line end, or -1. */
-  fast(bytes: Uint8Array, start: number, end: number): number {
-    if (!this.fastFormat || this.held !== null || this.grid.open) return -1;
-    let at = start + CELLS;
-    if (at >= end) return -1;
-    for (let i = start; i < at; i++) if (FAST_CELL[bytes[i]] === 0) return -1;
-    let next = bytes[at];
-    while (next === SPACE || next === TAB) {
-      if (++at >= end) return -1;
-      next = bytes[at];
-    }
-    if (next !== LF && next !== CR) return -1;
-    this.emitCells!(++this.lineNumber, bytes, start, 1);
-    return at;
   }
 
   /** {@link LineSink.fastLines}: takes a run of fast lines (already checked) when the reader is idle. */

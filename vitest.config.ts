@@ -1,11 +1,15 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Test files left out of the fast inner loop (`npm run test:fast`): they drive a browser, pack
- * the package, run millions of records under a capped heap (the CLI's, the library pool's), start
- * hosts or network namespaces, cycle worker pools hundreds of times, time a bench against a
- * second checkout (`--ref`), or check a kernel against an exhaustive reference. `npm test` runs
- * them with the rest.
+ * Test files left out of the fast inner loop (`npm run test:fast`), which keeps what a change to a
+ * kernel, a format, the library or the pool needs within a minute: solving, the formats, the CLI's
+ * main paths. Left out are the files that drive a browser, pack the package, run millions of
+ * records under a capped heap (the CLI's, canon's, the library pool's), start hosts or network
+ * namespaces, cycle worker pools hundreds of times, send signals to runs, fight over an output's
+ * lock, check merge's refusals shard by shard, fetch from a local server, time a bench against a
+ * second checkout (`--ref`) or compare result files through the bench command, rebuild to check
+ * the build's steps, read the public datasets, or check a kernel against an exhaustive reference.
+ * `npm test` runs them with the rest.
  */
 const SLOW = [
   "test/web.test.ts",
@@ -23,6 +27,13 @@ const SLOW = [
   "test/solver-pool.test.ts",
   "test/bench-ref.test.ts",
   "test/canon-exhaustive.test.ts",
+  "test/canon-bulk.test.ts",
+  "test/interrupt.test.ts",
+  "test/merge-checks.test.ts",
+  "test/datasets-fetch.test.ts",
+  "test/bench-compare-cli.test.ts",
+  "test/build-stamp.test.ts",
+  "test/shared-datasets.test.ts",
 ];
 
 export default defineConfig({

@@ -8,7 +8,8 @@ import { defineConfig } from "vitest/config";
  * namespaces, cycle worker pools hundreds of times, send signals to runs, fight over an output's
  * lock, check merge's refusals shard by shard, fetch from a local server, time a bench against a
  * second checkout (`--ref`) or compare result files through the bench command, rebuild to check
- * the build's steps, read the public datasets, or check a kernel against an exhaustive reference.
+ * the build's steps, read the public datasets, run the pure-TypeScript baselines and the npm
+ * references over the shared fixture, or check a kernel against an exhaustive reference.
  * `npm test` runs them with the rest.
  */
 const SLOW = [
@@ -34,6 +35,7 @@ const SLOW = [
   "test/bench-compare-cli.test.ts",
   "test/build-stamp.test.ts",
   "test/shared-datasets.test.ts",
+  "test/fixture-baselines.test.ts",
 ];
 
 export default defineConfig({

@@ -5,7 +5,8 @@ import { defineConfig } from "vitest/config";
  * kernel, a format, the library or the pool needs within a minute: solving, the formats, the CLI's
  * main paths. Left out are the files that drive a browser, pack the package, run millions of
  * records under a capped heap (the CLI's, canon's, the library pool's), start hosts or network
- * namespaces, cycle worker pools hundreds of times, send signals to runs, fight over an output's
+ * namespaces, cycle worker pools hundreds of times, send signals to runs, close or fill their
+ * standard streams, fight over an output's
  * lock, check merge's refusals shard by shard, fetch from a local server, time a bench against a
  * second checkout (`--ref`) or compare result files through the bench command, rebuild to check
  * the build's steps, read the public datasets, run the pure-TypeScript baselines and the npm
@@ -36,6 +37,7 @@ const SLOW = [
   "test/build-stamp.test.ts",
   "test/shared-datasets.test.ts",
   "test/fixture-baselines.test.ts",
+  "test/streams.test.ts",
 ];
 
 export default defineConfig({

@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 
@@ -26,12 +26,18 @@ function shards(n: number, format = "line", stem = "m"): string[] {
   });
 }
 
+/** Three line shards of PUZZLES, solved once for the tests that merge them (none changes them). */
+let lineShards: string[];
+beforeAll(() => {
+  lineShards = shards(3);
+});
+
 /** One `sudoku-wasm: …` line and nothing else (no stack trace). */
 const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;
 
 describe("merge refuses an output that is one of its shards", () => {
   it("exits 2 before writing for -o naming a shard (also as ./path) and for standard output appended to one, and leaves every shard whole", () => {
-    const paths = shards(3);
+    const paths = lineShards;
     const before = paths.map((path) => readFileSync(path, "utf8"));
     for (const output of [paths[0], join(dir, ".", "m2.line")]) {
       const run = runCli(["merge", ...paths, "-o", output]);
@@ -66,7 +72,7 @@ describe("an output file that fails is one line naming it, status 2", () => {
     }
     const generated = runCli(["generate", "-n", "2000", "--quiet", "-o", "/dev/full"]);
     expect([generated.status, generated.stderr]).toEqual([2, full]);
-    const merged = runCli(["merge", ...shards(2, "line", "f"), "-o", "/dev/full"]);
+    const merged = runCli(["merge", ...lineShards, "-o", "/dev/full"]);
     expect([merged.status, merged.stderr]).toEqual([2, full]);
   });
 

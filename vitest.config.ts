@@ -2,16 +2,17 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Test files left out of the fast inner loop (`npm run test:fast`), which keeps what a change to a
- * kernel, a format, the library or the pool needs within a minute: solving, the formats, the CLI's
- * main paths. Left out are the files that drive a browser, pack the package, run millions of
- * records under a capped heap (the CLI's, canon's, the library pool's), start hosts or network
+ * kernel, a format, the library or the pool needs within a minute: solving, the formats, the
+ * CLI's main paths. Left out are the files that drive a browser, pack the package, run millions
+ * of records under a capped heap (the CLI's, canon's, the library pool's), start hosts or network
  * namespaces, cycle worker pools hundreds of times, send signals to runs, close or fill their
- * standard streams, fight over an output's
- * lock, check merge's refusals shard by shard, fetch from a local server, time a bench against a
- * second checkout (`--ref`) or compare result files through the bench command, rebuild to check
- * the build's steps, read the public datasets, run the pure-TypeScript baselines and the npm
- * references over the shared fixture, or check a kernel against an exhaustive reference.
- * `npm test` runs them with the rest.
+ * standard streams, fight over an output's lock, check merge's refusals shard by shard, fetch
+ * from a local server, rebuild to check the build's steps, read the public datasets, run the
+ * pure-TypeScript baselines and the npm references over the shared fixture, check a kernel
+ * against an exhaustive reference, check which modules a command's start-up reads, or exercise
+ * the tools around the solver: the profiler, the docs' tables, a bench against a second checkout
+ * (`--ref`) and bench result files compared through the bench command. `npm test` runs them
+ * with the rest.
  */
 const SLOW = [
   "test/web.test.ts",
@@ -38,6 +39,9 @@ const SLOW = [
   "test/shared-datasets.test.ts",
   "test/fixture-baselines.test.ts",
   "test/streams.test.ts",
+  "test/profile.test.ts",
+  "test/docs-tables.test.ts",
+  "test/start-up.test.ts",
 ];
 
 export default defineConfig({

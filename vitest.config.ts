@@ -6,7 +6,8 @@ import { defineConfig } from "vitest/config";
  * CLI's main paths. Left out are the files that drive a browser, pack the package, run millions
  * of records under a capped heap (the CLI's, canon's, the library pool's), start hosts or network
  * namespaces, cycle worker pools hundreds of times, send signals to runs, close or fill their
- * standard streams, fight over an output's lock, check merge's refusals shard by shard, fetch
+ * standard streams, fight over an output's lock, run --shard with merge and --resume format by
+ * format, check merge's refusals shard by shard, fetch
  * from a local server, rebuild to check the build's steps, read the public datasets, run the
  * pure-TypeScript baselines and the npm references over the shared fixture, check a kernel
  * against an exhaustive reference, check which modules a command's start-up reads, or exercise
@@ -42,6 +43,8 @@ const SLOW = [
   "test/profile.test.ts",
   "test/docs-tables.test.ts",
   "test/start-up.test.ts",
+  "test/shard-resume.test.ts",
+  "test/exits.test.ts",
 ];
 
 export default defineConfig({

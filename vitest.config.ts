@@ -7,13 +7,12 @@ import { defineConfig } from "vitest/config";
  * of records under a capped heap (the CLI's, canon's, the library pool's), start hosts or network
  * namespaces, cycle worker pools hundreds of times, send signals to runs, close or fill their
  * standard streams, fight over an output's lock, run --shard with merge and --resume format by
- * format, check merge's refusals shard by shard, fetch
- * from a local server, rebuild to check the build's steps, read the public datasets, run the
- * pure-TypeScript baselines and the npm references over the shared fixture, check a kernel
- * against an exhaustive reference, check which modules a command's start-up reads, or exercise
- * the tools around the solver: the profiler, the docs' tables, a bench against a second checkout
- * (`--ref`) and bench result files compared through the bench command. `npm test` runs them
- * with the rest.
+ * format, check merge's refusals shard by shard, fetch from a local server, rebuild to check the
+ * build's steps, read the public datasets, run the pure-TypeScript baselines and the npm
+ * references over the shared fixture, check a kernel against an exhaustive reference, check
+ * which modules a command's start-up reads, or exercise the tools around the solver: the
+ * profiler, the docs' tables, a bench against a second checkout (`--ref`) and bench result files
+ * compared through the bench command. `npm test` runs them with the rest.
  */
 const SLOW = [
   "test/web.test.ts",

@@ -1,11 +1,18 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Test files left out of the fast inner loop (`npm run test:fast`): they drive a browser, pack
- * the package, run millions of records under a capped heap (the CLI's, the library pool's), start
- * hosts or network namespaces, cycle worker pools hundreds of times, time a bench against a
- * second checkout (`--ref`), or check a kernel against an exhaustive reference. `npm test` runs
- * them with the rest.
+ * Test files left out of the fast inner loop (`npm run test:fast`), which keeps what a change to a
+ * kernel, a format, the library or the pool needs within a minute: solving, the formats, the
+ * CLI's main paths. Left out are the files that drive a browser, pack the package, run millions
+ * of records under a capped heap (the CLI's, canon's, the library pool's), start hosts or network
+ * namespaces, cycle worker pools hundreds of times, send signals to runs, close or fill their
+ * standard streams, fight over an output's lock, run --shard with merge and --resume format by
+ * format, check merge's refusals shard by shard, fetch from a local server, rebuild to check the
+ * build's steps, read the public datasets, run the pure-TypeScript baselines and the npm
+ * references over the shared fixture, check a kernel against an exhaustive reference, check
+ * which modules a command's start-up reads, or exercise the tools around the solver: the
+ * profiler, the docs' tables, a bench against a second checkout (`--ref`) and bench result files
+ * compared through the bench command. `npm test` runs them with the rest.
  */
 const SLOW = [
   "test/web.test.ts",
@@ -23,6 +30,20 @@ const SLOW = [
   "test/solver-pool.test.ts",
   "test/bench-ref.test.ts",
   "test/canon-exhaustive.test.ts",
+  "test/canon-bulk.test.ts",
+  "test/interrupt.test.ts",
+  "test/merge-checks.test.ts",
+  "test/datasets-fetch.test.ts",
+  "test/bench-compare-cli.test.ts",
+  "test/build-stamp.test.ts",
+  "test/shared-datasets.test.ts",
+  "test/fixture-baselines.test.ts",
+  "test/streams.test.ts",
+  "test/profile.test.ts",
+  "test/docs-tables.test.ts",
+  "test/start-up.test.ts",
+  "test/shard-resume.test.ts",
+  "test/exits.test.ts",
 ];
 
 export default defineConfig({

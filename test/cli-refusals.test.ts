@@ -1,8 +1,7 @@
 /**
  * Inputs and set-ups the command line must refuse with one clear line and status 2, or answer
- * plainly: merge of jsonl/csv shards of runs over other inputs (their records' input names and
- * lines are checked, not only their indexes); standard input named twice; a package without its
- * worker module or its N×N kernel; standard input that is a directory; a pipe given to merge;
+ * plainly: standard input named twice; a package without its
+ * worker module or its N×N kernel; standard input that is a directory;
  * a binary file given to solve; a limit given as a string; `--resume` of a complete output; and
  * the command an interrupted run says to go on with, worded as the run was started.
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`).
@@ -18,41 +17,9 @@ import { invocation, resumeCommand } from "../src/cli-kit/resume.js";
 
 const { dir, file } = scratchFolder("sudoku-refusals-");
 const A = file("a.txt", relabelledPuzzles(40, 41));
-const B = file("b.txt", relabelledPuzzles(40, 42));
 
 /** One `sudoku-wasm: …` line and nothing else (no stack trace). */
 const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;
-
-/** Solves `inputs` as shard k of n in `format`; returns the output's path. */
-function shard(inputs: string[], k: number, n: number, format: string, name: string): string {
-  const out = join(dir, name);
-  const run = runCli(["solve", "--no-progress", "--out", format, "--shard", `${k}/${n}`, "-o", out, ...inputs]);
-  expect(run.status, run.stderr).toBe(0);
-  return out;
-}
-
-describe("merge checks that jsonl and csv shards are one run's", () => {
-  for (const format of ["jsonl", "csv"]) {
-    it(`${format}: refuses shards of runs over other inputs whose counts and indexes fit, naming the shard and the record`, () => {
-      const paths = [shard([A], 0, 2, format, `a0.${format}`), shard([B], 1, 2, format, `b1.${format}`)];
-      const out = join(dir, `mixed.${format}`);
-      const run = runCli(["merge", "-o", out, ...paths]);
-      expect(run.status).toBe(2);
-      expect(run.stderr).toMatch(ONE_ERROR_LINE);
-      expect(run.stderr).toContain(`${paths[0]}: record 2 (index 2) is line 3 of input ${A}, but the record before it is line 2 of ${B}`);
-    });
-
-    it(`${format}: merges the shards of one run over inputs A, B, A (an input named again) into the one-run output`, () => {
-      const whole = join(dir, `aba.${format}`);
-      expect(runCli(["solve", "--no-progress", "--out", format, "-o", whole, A, B, A]).status).toBe(0);
-      const paths = [0, 1, 2].map((k) => shard([A, B, A], k, 3, format, `aba${k}.${format}`));
-      const out = join(dir, `aba-merged.${format}`);
-      const run = runCli(["merge", "-o", out, ...paths]);
-      expect(run.status, run.stderr).toBe(0);
-      expect(readFileSync(out, "utf8")).toBe(readFileSync(whole, "utf8"));
-    });
-  }
-});
 
 describe("standard input named twice", () => {
   const all = readFileSync(A, "utf8");
@@ -113,20 +80,6 @@ describe("unclear messages made clear", () => {
   it("refuses standard input that is a directory, as it refuses a directory named", () => {
     const run = spawnSync("sh", ["-c", `exec "$@" < '${dir}'`, "sh", process.execPath, BIN, "solve", "--no-progress"], { encoding: "utf8" });
     expect([run.status, run.stdout, run.stderr]).toEqual([2, "", "sudoku-wasm: standard input is a directory, not a puzzle file\n"]);
-  });
-
-  it("merge refuses standard input and a pipe as a shard, saying to save it to a file", () => {
-    const paths = [shard([A], 0, 2, "jsonl", "p0.jsonl"), shard([A], 1, 2, "jsonl", "p1.jsonl")];
-    const piped = spawnSync("sh", ["-c", `cat '${paths[1]}' | "$@"`, "sh", process.execPath, BIN, "merge", paths[0], "/dev/stdin"], { encoding: "utf8" });
-    expect([piped.status, piped.stderr]).toEqual([
-      2,
-      "sudoku-wasm: /dev/stdin is not a regular file (a pipe or a device): merge reads each shard by position, so save it to a file first\n",
-    ]);
-    const dash = runCli(["merge", paths[0], "-"], { input: readFileSync(paths[1], "utf8") });
-    expect([dash.status, dash.stderr]).toEqual([
-      2,
-      "sudoku-wasm: merge reads shards from files, not standard input ('-'): save that shard to a file and name the file\n",
-    ]);
   });
 
   it("refuses a binary file (a NUL byte in its first 64 KiB) with one line, before any record", () => {

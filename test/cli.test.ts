@@ -14,6 +14,9 @@ import { loadFixture } from "./fixture.js";
 
 const { dir, file } = scratchFolder("sudoku-cli-");
 const cli = (args: string[], input?: string) => runCli(args, { input });
+/** `solve --help`, run once for the tests that read it. */
+let solveHelpRun: ReturnType<typeof cli> | undefined;
+const solveHelp = () => (solveHelpRun ??= cli(["solve", "--help"]));
 
 const fixture = loadFixture();
 const unique = fixture.filter((c) => c.count === 1 && c.puzzle.includes("."));
@@ -251,7 +254,7 @@ describe("usage errors: exit status 2 and one line naming the problem", () => {
       const result = cli(args, "");
       expect({ args, status: result.status, stderr: result.stderr }).toEqual({ args, status: 2, stderr: message + "\n" });
     }
-    const help = cli(["solve", "--help"]);
+    const help = solveHelp();
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("a count of 1,000,000 means at least that many");
     expect(cli(["--help"]).status).toBe(0);
@@ -348,7 +351,7 @@ describe("the shared options helper", () => {
       });
     }
     // Piped (not a terminal): every line of the help fits HELP_COLUMNS.
-    for (const line of cli(["solve", "--help"]).stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(HELP_COLUMNS);
+    for (const line of solveHelp().stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(HELP_COLUMNS);
   });
 
   it("splits comma lists, trimming and dropping empty items", () => {

@@ -59,17 +59,15 @@ describe("the command line, as a newcomer types it", () => {
   );
 
   it("the bench exits 2 for a usage error, as the CLI does, with one message", () => {
-    for (const args of [
+    const runs = [
       ["--thread", "2"],
       ["--datasets", "no-such-dataset"],
       ["--time", "fast"],
-    ]) {
-      const run = spawnSync(process.execPath, [BENCH, ...args], { encoding: "utf8" });
+    ].map((args) => ({ args, run: spawnSync(process.execPath, [BENCH, ...args], { encoding: "utf8" }) }));
+    for (const { args, run } of runs) {
       expect(run.status, args.join(" ")).toBe(2);
       expect(run.stderr.trim().split("\n")[0]).toMatch(/^bench: /);
     }
-    expect(spawnSync(process.execPath, [BENCH, "--thread", "2"], { encoding: "utf8" }).stderr).toBe(
-      "bench: unknown option '--thread'\n(Did you mean --threads?)\n",
-    );
+    expect(runs[0].run.stderr).toBe("bench: unknown option '--thread'\n(Did you mean --threads?)\n");
   });
 });

@@ -1,4 +1,6 @@
 /**
+ * One run per output file: a second --resume run of an output another run writes is refused; the
+ * lock of a killed run of this host is taken over at once, another host's once it is stale.
  * The output lock's takeover rule: a lock is taken from its owner only when that owner is
  * provably gone, else by the mtime rule, never while the owner refreshes it or, on this machine
  * and pid namespace, while it is stopped; `--take-lock` takes it on purpose, and the run that
@@ -11,7 +13,7 @@
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
@@ -212,5 +214,60 @@ it("--take-lock without -o is a usage error", () => {
   expect(runCli(["solve", "--take-lock", join(dir, "puzzles.txt")])).toMatchObject({
     status: 2,
     stderr: "sudoku-wasm: --take-lock needs -o FILE: the output whose lock to take\n",
+  });
+});
+
+describe("one run per output file", () => {
+  const threeHundred = file("three-hundred.txt", relabelledPuzzles(300, 23));
+
+  it("refuses a second --resume run of an output another run is writing; the first writes each record once", async () => {
+    const puzzles = relabelledPuzzles(20_000, 9);
+    const out = join(dir, "locked.txt");
+    // The first run reads standard input, which stays open until the second run has been refused: it holds the lock until then.
+    const first = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "1", "--resume", "-o", out, "-"], { stdio: ["pipe", "ignore", "pipe"] });
+    const exited = new Promise<number | null>((resolve) => first.on("exit", resolve));
+    first.stdin.write(puzzles.slice(0, 82 * 1000));
+    await until(() => existsSync(`${out}.lock`) || (existsSync(out) && statSync(out).size >= 82 * 1000)); // the lock, or on code without one the first records
+    const second = runCli(["solve", "--no-progress", "--threads", "1", "--resume", "-o", out, "-"], { input: puzzles });
+    first.stdin.end(puzzles.slice(82 * 1000));
+    expect(await exited).toBe(0);
+    expect(second.status).toBe(2);
+    expect(second.stderr).toBe(
+      `sudoku-wasm: '${out}' is being written by another run (pid ${first.pid}): one run per output file; ` +
+        "to take it over anyway (that run then stops, writing nothing more to it), add --take-lock\n",
+    );
+    expect(readFileSync(out, "utf8").split("\n")).toHaveLength(20_001);
+    expect(existsSync(`${out}.lock`)).toBe(false);
+  });
+
+  it("takes over at once the lock of a killed run of this host, and resumes to the one-run output", async () => {
+    const input = file("stale-input.txt", relabelledPuzzles(100_000, 10));
+    const whole = join(dir, "stale-whole.txt");
+    expect(runCli(["solve", "--no-progress", "-o", whole, input]).status).toBe(0);
+    const out = join(dir, "stale.txt");
+    const killed = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "1", "--batch", "256", "-o", out, input], { stdio: "ignore" });
+    const exited = new Promise((resolve) => killed.on("exit", resolve));
+    await until(() => (existsSync(out) && statSync(out).size > 82 * 1000) || killed.exitCode !== null);
+    killed.kill("SIGKILL");
+    await exited;
+    expect(existsSync(`${out}.lock`), "SIGKILL leaves the lock behind").toBe(true);
+    const resumed = runCli(["solve", "--no-progress", "--resume", "-o", out, input]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(readFileSync(out, "utf8")).toBe(readFileSync(whole, "utf8"));
+    expect(existsSync(`${out}.lock`)).toBe(false);
+  });
+
+  it("takes over a lock whose owner it cannot check (another host's) once it is stale, 30 s without a refresh", () => {
+    const out = file("elsewhere.txt", "");
+    mkdirSync(`${out}.lock`);
+    writeFileSync(`${out}.lock.owner`, "another-host 12345\n");
+    const fresh = runCli(["solve", "--no-progress", "--resume", "-o", out, threeHundred]);
+    expect([fresh.status, fresh.stderr]).toEqual([2, expect.stringContaining("is being written by another run")]);
+    const longAgo = new Date(Date.now() - 31_000);
+    utimesSync(`${out}.lock`, longAgo, longAgo);
+    const resumed = runCli(["solve", "--no-progress", "--resume", "-o", out, threeHundred]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(readFileSync(out, "utf8").split("\n")).toHaveLength(301);
+    expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
   });
 });

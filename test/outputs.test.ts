@@ -2,16 +2,14 @@
  * Outputs: nothing written is lost or doubled silently, however the command is
  * called. `merge` never empties a shard it reads; an output file that cannot be
  * opened or written ends the run with one line naming it and status 2, never 1; a grid
- * record's reason cannot hold the blank line that ends a record; merge checks each
- * shard's format, a shard named twice and the round-robin counts of line and grid shards, and
- * says what it cannot check; a second run writing the same output is refused, and a
- * crashed run's lock goes stale.
+ * record's reason cannot hold the blank line that ends a record. What merge checks of its
+ * shards is in merge-checks.test.ts, one run per output file in output-lock.test.ts.
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`). The item number is in each title.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 
@@ -28,12 +26,18 @@ function shards(n: number, format = "line", stem = "m"): string[] {
   });
 }
 
+/** Three line shards of PUZZLES, solved once for the tests that merge them (none changes them). */
+let lineShards: string[];
+beforeAll(() => {
+  lineShards = shards(3);
+});
+
 /** One `sudoku-wasm: …` line and nothing else (no stack trace). */
 const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;
 
 describe("merge refuses an output that is one of its shards", () => {
   it("exits 2 before writing for -o naming a shard (also as ./path) and for standard output appended to one, and leaves every shard whole", () => {
-    const paths = shards(3);
+    const paths = lineShards;
     const before = paths.map((path) => readFileSync(path, "utf8"));
     for (const output of [paths[0], join(dir, ".", "m2.line")]) {
       const run = runCli(["merge", ...paths, "-o", output]);
@@ -68,7 +72,7 @@ describe("an output file that fails is one line naming it, status 2", () => {
     }
     const generated = runCli(["generate", "-n", "2000", "--quiet", "-o", "/dev/full"]);
     expect([generated.status, generated.stderr]).toEqual([2, full]);
-    const merged = runCli(["merge", ...shards(2, "line", "f"), "-o", "/dev/full"]);
+    const merged = runCli(["merge", ...lineShards, "-o", "/dev/full"]);
     expect([merged.status, merged.stderr]).toEqual([2, full]);
   });
 
@@ -118,106 +122,5 @@ describe("a grid record is framed by its blank line whatever its reason holds", 
     writeFileSync(resumed, text.slice(0, text.indexOf("invalid")) + text.slice(text.indexOf("invalid"), text.indexOf("\n\n", text.indexOf("invalid")) + 2));
     expect(runCli(["solve", "--no-progress", "--out", "grid", "--resume", "-o", resumed, input]).status).toBe(0);
     expect(readFileSync(resumed, "utf8")).toBe(text);
-  });
-});
-
-describe("merge checks every shard's format and the counts of shards without an index", () => {
-  it("refuses shards of different formats, by detection and against --out, before writing", () => {
-    const [line0] = shards(3, "line", "mix");
-    const [, jsonl1, jsonl2] = shards(3, "jsonl", "mix");
-    const merged = join(dir, "mixed.out");
-    const mixed = runCli(["merge", "-o", merged, line0, jsonl1, jsonl2]);
-    expect([mixed.status, mixed.stderr]).toEqual([
-      2,
-      `sudoku-wasm: ${jsonl1} holds jsonl records, but ${line0} holds line: give the N shards of one run, all written with the same --out\n`,
-    ]);
-    const against = runCli(["merge", "--out", "line", "-o", merged, jsonl1]);
-    expect([against.status, against.stderr]).toEqual([
-      2,
-      `sudoku-wasm: ${jsonl1} holds jsonl records, but --out says line: give the N shards of one run, all written with the same --out\n`,
-    ]);
-    expect(existsSync(merged)).toBe(false);
-  });
-
-  it("refuses a line or grid shard one record short or named twice, naming the counts, before writing; says what it cannot check", () => {
-    for (const format of ["line", "grid"]) {
-      const paths = shards(3, format, `short-${format}-`);
-      const merged = join(dir, `short.${format}`);
-      const text = readFileSync(paths[1], "utf8");
-      const end = format === "line" ? "\n" : "\n\n";
-      writeFileSync(paths[1], text.slice(0, text.lastIndexOf(end, text.length - end.length - 1) + end.length)); // its last record gone
-      const short = runCli(["merge", "-o", merged, ...paths]);
-      expect(short.status, format).toBe(2);
-      expect(short.stderr).toBe(
-        `sudoku-wasm: ${paths[1]} holds 99 records, fewer than its place needs (100): 3 shards of one run of 299 records hold 100, 100, 99 (shard K of N: ⌈(T−K)/N⌉), these hold 100, 99, 100; give the N shards of one run, shard 0 first, each whole\n`,
-      );
-      expect(existsSync(merged), format).toBe(false);
-      const twice = runCli(["merge", "-o", merged, paths[0], paths[0], paths[2]]);
-      expect([twice.status, twice.stderr]).toEqual([2, `sudoku-wasm: ${paths[0]} is the same file as ${paths[0]}: each of the N shards must be given once\n`]);
-      writeFileSync(paths[1], text);
-      const whole = runCli(["merge", "-o", merged, ...paths]);
-      expect(whole.status).toBe(0);
-      expect(whole.stderr).toBe(
-        `merged 300 ${format} records from 3 shards\nnote: ${format} records carry no index, so merge checked only their counts: not that these are the 3 shards of one run, each once, in shard order (jsonl and csv output are checked record by record)\n`,
-      );
-    }
-  });
-});
-
-describe("one run per output file", () => {
-  /** Waits until `done()` holds, polling. */
-  const until = async (done: () => boolean) => {
-    while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
-  };
-
-  it("refuses a second --resume run of an output another run is writing; the first writes each record once", async () => {
-    const puzzles = relabelledPuzzles(20_000, 9);
-    const out = join(dir, "locked.txt");
-    // The first run reads standard input, which stays open until the second run has been refused: it holds the lock until then.
-    const first = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "1", "--resume", "-o", out, "-"], { stdio: ["pipe", "ignore", "pipe"] });
-    const exited = new Promise<number | null>((resolve) => first.on("exit", resolve));
-    first.stdin.write(puzzles.slice(0, 82 * 1000));
-    await until(() => existsSync(`${out}.lock`) || (existsSync(out) && statSync(out).size >= 82 * 1000)); // the lock, or on code without one the first records
-    const second = runCli(["solve", "--no-progress", "--threads", "1", "--resume", "-o", out, "-"], { input: puzzles });
-    first.stdin.end(puzzles.slice(82 * 1000));
-    expect(await exited).toBe(0);
-    expect(second.status).toBe(2);
-    expect(second.stderr).toBe(
-      `sudoku-wasm: '${out}' is being written by another run (pid ${first.pid}): one run per output file; ` +
-        "to take it over anyway (that run then stops, writing nothing more to it), add --take-lock\n",
-    );
-    expect(readFileSync(out, "utf8").split("\n")).toHaveLength(20_001);
-    expect(existsSync(`${out}.lock`)).toBe(false);
-  });
-
-  it("takes over at once the lock of a killed run of this host, and resumes to the one-run output", async () => {
-    const input = file("stale-input.txt", relabelledPuzzles(100_000, 10));
-    const whole = join(dir, "stale-whole.txt");
-    expect(runCli(["solve", "--no-progress", "-o", whole, input]).status).toBe(0);
-    const out = join(dir, "stale.txt");
-    const killed = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "1", "--batch", "256", "-o", out, input], { stdio: "ignore" });
-    const exited = new Promise((resolve) => killed.on("exit", resolve));
-    await until(() => (existsSync(out) && statSync(out).size > 82 * 1000) || killed.exitCode !== null);
-    killed.kill("SIGKILL");
-    await exited;
-    expect(existsSync(`${out}.lock`), "SIGKILL leaves the lock behind").toBe(true);
-    const resumed = runCli(["solve", "--no-progress", "--resume", "-o", out, input]);
-    expect(resumed.status, resumed.stderr).toBe(0);
-    expect(readFileSync(out, "utf8")).toBe(readFileSync(whole, "utf8"));
-    expect(existsSync(`${out}.lock`)).toBe(false);
-  });
-
-  it("takes over a lock whose owner it cannot check (another host's) once it is stale, 30 s without a refresh", () => {
-    const out = file("elsewhere.txt", "");
-    mkdirSync(`${out}.lock`);
-    writeFileSync(`${out}.lock.owner`, "another-host 12345\n");
-    const fresh = runCli(["solve", "--no-progress", "--resume", "-o", out, PUZZLES]);
-    expect([fresh.status, fresh.stderr]).toEqual([2, expect.stringContaining("is being written by another run")]);
-    const longAgo = new Date(Date.now() - 31_000);
-    utimesSync(`${out}.lock`, longAgo, longAgo);
-    const resumed = runCli(["solve", "--no-progress", "--resume", "-o", out, PUZZLES]);
-    expect(resumed.status, resumed.stderr).toBe(0);
-    expect(readFileSync(out, "utf8").split("\n")).toHaveLength(301);
-    expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
   });
 });

@@ -1,8 +1,11 @@
 // Every 9×9 puzzle of the public datasets in ../shared/datasets (test/shared.ts):
 // solved with limit 2, each solution valid and keeping its clues; serg's all report "multiple".
+// And Norvig's 11 hardest through the pure-TypeScript baselines and the npm references, which
+// solve each one or (the row-major ones) stop at their budget, never with a wrong answer.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
+import { type Solver, createSolver, findSolver, isValidSolution } from "../src/index.js";
 import { findConflict, parsePuzzle } from "../src/model/puzzle.js";
 import { CELLS } from "../src/model/shape.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
@@ -30,5 +33,40 @@ describeWithSharedDatasets("public 9×9 datasets", () => {
       }
     }
     expect(wrong).toBe(0);
+  });
+});
+
+/** Our own search engines and the npm solvers behind thin adapters, in registry order. */
+const BASELINES_AND_PACKAGES = ["scan", "tables", "queue", "mrv", "dlx", "npm:dancing-links", "npm:algorithm.ts"];
+/** The baselines that fill cells in row-major order with digits 1–9: one search tree. */
+const ROW_MAJOR = ["scan", "tables", "queue"];
+/** Norvig's 11 "hardest", read from the shared datasets beside the repository (test/shared.ts). */
+const NORVIG_HARDEST = hasSharedDatasets ? readFileSync(new URL("norvig_hardest.txt", SHARED_DATASETS), "utf8").trim().split("\n") : [];
+/** Placements allowed when a slow baseline must not hang a test; Norvig's 11 need ≤ 401k. */
+const BUDGET = 5_000_000;
+
+describeWithSharedDatasets("Norvig's 11 hardest, limit 2", () => {
+  const reference = new Map<string, string>();
+  const loaded = new Map<string, Solver>();
+  beforeAll(async () => {
+    for (const id of BASELINES_AND_PACKAGES) loaded.set(id, await createSolver({ solver: id }));
+  });
+  const solverFor = (id: string): Solver => loaded.get(id)!;
+
+  it.each(BASELINES_AND_PACKAGES)("%s solves each one or reports timeout, never a wrong answer", (id) => {
+    const budget = findSolver(id).capabilities.budget ? BUDGET : undefined;
+    for (const line of NORVIG_HARDEST) {
+      const record = solverFor(id).solve(line, { limit: 2, budget });
+      if (record.status === "timeout") {
+        expect(ROW_MAJOR).toContain(id);
+        expect(record.count).toBeLessThanOrEqual(1);
+      } else {
+        expect(record).toMatchObject({ status: "solved", count: 1 });
+      }
+      if (record.solution === null) continue;
+      expect(isValidSolution(parsePuzzle(line), parsePuzzle(record.solution))).toBe(true);
+      if (!reference.has(line)) reference.set(line, record.solution);
+      expect(record.solution).toBe(reference.get(line));
+    }
   });
 });

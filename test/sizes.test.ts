@@ -168,7 +168,7 @@ describe("the main bench on an N×N dataset", () => {
       solvers: ["wasm", "bitmask", "general-wasm", "general-ts", "npm:algorithm.ts"].map(findSolver),
       datasets: [readDataset(nine), readDataset(sixteen)],
       limit: 2,
-      timeMs: 20,
+      timeMs: 2,
       budget: Infinity,
       seed: 1,
       maxPuzzles: 10,

@@ -1,0 +1,123 @@
+/**
+ * What `sudoku-wasm merge` checks before it writes: that every shard holds the same format (by
+ * detection and against --out); that line and grid shards, which carry no index, hold the
+ * round-robin counts of one run, each shard once, and that merge says what it could not check;
+ * that jsonl and csv shards are one run's record by record (their input names and lines, not only
+ * their indexes), while a run over an input named twice still merges; and that each shard is a file, not
+ * standard input or a pipe. Spawns bin/sudoku-wasm.mjs
+ * (dist/, built by `pretest`).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, runCli, scratchFolder } from "./cli-run.js";
+import { relabelledPuzzles } from "../bench/corpus.js";
+
+const { dir, file } = scratchFolder("sudoku-merge-checks-");
+const PUZZLES = file("puzzles.txt", relabelledPuzzles(300, 23));
+const A = file("a.txt", relabelledPuzzles(40, 41));
+const B = file("b.txt", relabelledPuzzles(40, 42));
+
+/** One `sudoku-wasm: …` line and nothing else (no stack trace). */
+const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;
+
+/** Solves shards 0 … n-1 of PUZZLES in `format`; returns their paths. */
+function shards(n: number, format = "line", stem = "m"): string[] {
+  return Array.from({ length: n }, (_, k) => {
+    const path = join(dir, `${stem}${k}.${format}`);
+    const run = runCli(["solve", "--no-progress", "--threads", "1", "--out", format, "--shard", `${k}/${n}`, "-o", path, PUZZLES]);
+    expect(run.status, run.stderr).toBe(0);
+    return path;
+  });
+}
+
+/** Solves `inputs` as shard k of n in `format`; returns the output's path. */
+function shard(inputs: string[], k: number, n: number, format: string, name: string): string {
+  const out = join(dir, name);
+  const run = runCli(["solve", "--no-progress", "--out", format, "--shard", `${k}/${n}`, "-o", out, ...inputs]);
+  expect(run.status, run.stderr).toBe(0);
+  return out;
+}
+
+describe("merge checks every shard's format and the counts of shards without an index", () => {
+  it("refuses shards of different formats, by detection and against --out, before writing", () => {
+    const [line0] = shards(3, "line", "mix");
+    const [, jsonl1, jsonl2] = shards(3, "jsonl", "mix");
+    const merged = join(dir, "mixed.out");
+    const mixed = runCli(["merge", "-o", merged, line0, jsonl1, jsonl2]);
+    expect([mixed.status, mixed.stderr]).toEqual([
+      2,
+      `sudoku-wasm: ${jsonl1} holds jsonl records, but ${line0} holds line: give the N shards of one run, all written with the same --out\n`,
+    ]);
+    const against = runCli(["merge", "--out", "line", "-o", merged, jsonl1]);
+    expect([against.status, against.stderr]).toEqual([
+      2,
+      `sudoku-wasm: ${jsonl1} holds jsonl records, but --out says line: give the N shards of one run, all written with the same --out\n`,
+    ]);
+    expect(existsSync(merged)).toBe(false);
+  });
+
+  it("refuses a line or grid shard one record short or named twice, naming the counts, before writing; says what it cannot check", () => {
+    for (const format of ["line", "grid"]) {
+      const paths = shards(3, format, `short-${format}-`);
+      const merged = join(dir, `short.${format}`);
+      const text = readFileSync(paths[1], "utf8");
+      const end = format === "line" ? "\n" : "\n\n";
+      writeFileSync(paths[1], text.slice(0, text.lastIndexOf(end, text.length - end.length - 1) + end.length)); // its last record gone
+      const short = runCli(["merge", "-o", merged, ...paths]);
+      expect(short.status, format).toBe(2);
+      expect(short.stderr).toBe(
+        `sudoku-wasm: ${paths[1]} holds 99 records, fewer than its place needs (100): 3 shards of one run of 299 records hold 100, 100, 99 (shard K of N: ⌈(T−K)/N⌉), these hold 100, 99, 100; give the N shards of one run, shard 0 first, each whole\n`,
+      );
+      expect(existsSync(merged), format).toBe(false);
+      const twice = runCli(["merge", "-o", merged, paths[0], paths[0], paths[2]]);
+      expect([twice.status, twice.stderr]).toEqual([2, `sudoku-wasm: ${paths[0]} is the same file as ${paths[0]}: each of the N shards must be given once\n`]);
+      writeFileSync(paths[1], text);
+      const whole = runCli(["merge", "-o", merged, ...paths]);
+      expect(whole.status).toBe(0);
+      expect(whole.stderr).toBe(
+        `merged 300 ${format} records from 3 shards\nnote: ${format} records carry no index, so merge checked only their counts: not that these are the 3 shards of one run, each once, in shard order (jsonl and csv output are checked record by record)\n`,
+      );
+    }
+  });
+});
+
+describe("merge checks that jsonl and csv shards are one run's", () => {
+  for (const format of ["jsonl", "csv"]) {
+    it(`${format}: refuses shards of runs over other inputs whose counts and indexes fit, naming the shard and the record`, () => {
+      const paths = [shard([A], 0, 2, format, `a0.${format}`), shard([B], 1, 2, format, `b1.${format}`)];
+      const out = join(dir, `mixed.${format}`);
+      const run = runCli(["merge", "-o", out, ...paths]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(ONE_ERROR_LINE);
+      expect(run.stderr).toContain(`${paths[0]}: record 2 (index 2) is line 3 of input ${A}, but the record before it is line 2 of ${B}`);
+    });
+
+    it(`${format}: merges the shards of one run over inputs A, B, A (an input named again) into the one-run output`, () => {
+      const whole = join(dir, `aba.${format}`);
+      expect(runCli(["solve", "--no-progress", "--out", format, "-o", whole, A, B, A]).status).toBe(0);
+      const paths = [0, 1, 2].map((k) => shard([A, B, A], k, 3, format, `aba${k}.${format}`));
+      const out = join(dir, `aba-merged.${format}`);
+      const run = runCli(["merge", "-o", out, ...paths]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(readFileSync(out, "utf8")).toBe(readFileSync(whole, "utf8"));
+    });
+  }
+});
+
+describe("merge reads its shards from files", () => {
+  it("merge refuses standard input and a pipe as a shard, saying to save it to a file", () => {
+    const paths = [shard([A], 0, 2, "jsonl", "p0.jsonl"), shard([A], 1, 2, "jsonl", "p1.jsonl")];
+    const piped = spawnSync("sh", ["-c", `cat '${paths[1]}' | "$@"`, "sh", process.execPath, BIN, "merge", paths[0], "/dev/stdin"], { encoding: "utf8" });
+    expect([piped.status, piped.stderr]).toEqual([
+      2,
+      "sudoku-wasm: /dev/stdin is not a regular file (a pipe or a device): merge reads each shard by position, so save it to a file first\n",
+    ]);
+    const dash = runCli(["merge", paths[0], "-"], { input: readFileSync(paths[1], "utf8") });
+    expect([dash.status, dash.stderr]).toEqual([
+      2,
+      "sudoku-wasm: merge reads shards from files, not standard input ('-'): save that shard to a file and name the file\n",
+    ]);
+  });
+});

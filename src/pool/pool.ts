@@ -14,7 +14,8 @@ import { packageRoot } from "../kernel/paths.js";
 import { type BatchOutcome, type BatchTask, batchBuffers, copyTask, giveBackCopy, joinOutcomes, sliceTask, taskBuffers, transferable } from "./batch.js";
 import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
 import { type BatchEngines, ThreadEngines } from "./engines.js";
-import { type LineScanner, compiledKernels } from "../kernel/wasm.js";
+import { compiledKernels } from "../kernel/wasm.js";
+import type { LineScanner } from "../kernel/line-scanner.js";
 import { SHAPE_9 } from "../model/shape.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 

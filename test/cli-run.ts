@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, expect } from "vitest";
 import { USAGE_ERROR_STATUS, buildProgram } from "../src/cli/main.js";
 
 /** bin/sudoku-wasm.mjs, as a file path. */
@@ -58,4 +58,14 @@ export async function runCliInProcess(args: string[]): Promise<{ status: number;
     process.stderr.write = write;
     process.exitCode = undefined;
   }
+}
+
+/** Solves shards 0 … n-1 of the file `puzzles` in `format` into `dir` (one thread each); returns their paths. */
+export function solveShards(dir: string, puzzles: string, n: number, format = "line", stem = "m"): string[] {
+  return Array.from({ length: n }, (_, k) => {
+    const path = join(dir, `${stem}${k}.${format}`);
+    const run = runCli(["solve", "--no-progress", "--threads", "1", "--out", format, "--shard", `${k}/${n}`, "-o", path, puzzles]);
+    expect(run.status, run.stderr).toBe(0);
+    return path;
+  });
 }

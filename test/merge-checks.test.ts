@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, runCli, scratchFolder } from "./cli-run.js";
+import { BIN, runCli, scratchFolder, solveShards } from "./cli-run.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 
 const { dir, file } = scratchFolder("sudoku-merge-checks-");
@@ -23,14 +23,7 @@ const B = file("b.txt", relabelledPuzzles(40, 42));
 const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;
 
 /** Solves shards 0 … n-1 of PUZZLES in `format`; returns their paths. */
-function shards(n: number, format = "line", stem = "m"): string[] {
-  return Array.from({ length: n }, (_, k) => {
-    const path = join(dir, `${stem}${k}.${format}`);
-    const run = runCli(["solve", "--no-progress", "--threads", "1", "--out", format, "--shard", `${k}/${n}`, "-o", path, PUZZLES]);
-    expect(run.status, run.stderr).toBe(0);
-    return path;
-  });
-}
+const shards = (n: number, format = "line", stem = "m"): string[] => solveShards(dir, PUZZLES, n, format, stem);
 
 /** Solves `inputs` as shard k of n in `format`; returns the output's path. */
 function shard(inputs: string[], k: number, n: number, format: string, name: string): string {

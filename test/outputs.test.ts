@@ -10,21 +10,14 @@ import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BIN, runCli, scratchFolder } from "./cli-run.js";
+import { BIN, runCli, scratchFolder, solveShards } from "./cli-run.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 
 const { dir, file } = scratchFolder("sudoku-outputs-");
 const PUZZLES = file("puzzles.txt", relabelledPuzzles(300, 23));
 
 /** Solves shards 0 … n-1 of PUZZLES in `format`; returns their paths. */
-function shards(n: number, format = "line", stem = "m"): string[] {
-  return Array.from({ length: n }, (_, k) => {
-    const path = join(dir, `${stem}${k}.${format}`);
-    const run = runCli(["solve", "--no-progress", "--threads", "1", "--out", format, "--shard", `${k}/${n}`, "-o", path, PUZZLES]);
-    expect(run.status, run.stderr).toBe(0);
-    return path;
-  });
-}
+const shards = (n: number, format = "line", stem = "m"): string[] => solveShards(dir, PUZZLES, n, format, stem);
 
 /** Three line shards of PUZZLES, solved once for the tests that merge them (none changes them). */
 let lineShards: string[];

@@ -110,7 +110,6 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
   { flags: "--csv [file]", description: "write the results as CSV (bare flag: bench/results/; -: standard output)" },
   { flags: "--chart <file>", description: "write the chart (SVG) here", defaultText: "beside the first file --json/--markdown/--csv writes; none without one" },
   { flags: "--no-chart", description: "write no chart" },
-  { flags: "--svg [file]", description: "the old name of --chart (bare flag: bench/results/<timestamp>.svg)" },
   {
     flags: "--compare <old.json>",
     description:

@@ -22,7 +22,7 @@ import type { SolverInfo } from "../src/solvers/registry.js";
 import { type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
 import { type MeasurePlan, measureRows, silentProgress } from "./measure/rows.js";
 import { type AnswerCheck, type KeptAnswers, answerChecker, checkAnswers, checkSameAnswers, sameAsChecked } from "./measure/check.js";
-import { type Draw, drawPuzzles } from "./measure/draw.js";
+import { type Draw, drawPuzzles, seededSample } from "./measure/draw.js";
 import { timeInterleaved } from "./measure/interleaved.js";
 import { builtWorktree, resolveCommit } from "./measure/reference.js";
 import type { BenchOptions } from "./options.js";
@@ -30,7 +30,6 @@ import type { BenchRun } from "./records.js";
 import { type LocalRunner, localRunner } from "./runner.js";
 import { type Change, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
 import { formatNumber, formatRatio } from "./report/format.js";
-import { seededSample } from "./sample.js";
 import { type RatioEstimate, studentT95, summarize } from "./statistics.js";
 
 /** A sampled pair still solves at least this many puzzles (or the whole draw). */
@@ -188,10 +187,10 @@ async function timePair(
 }
 
 /** Throws the usage error of a --ref run asked for what it does not do (another comparison, exports) or naming no commit git knows. */
-export function checkRefRequest(options: Pick<BenchOptions, "ref" | "compare" | "against" | "json" | "markdown" | "csv" | "svg">): void {
+export function checkRefRequest(options: Pick<BenchOptions, "ref" | "compare" | "against" | "json" | "markdown" | "csv">): void {
   if (!options.ref) return;
   if (options.compare || options.against) throw new Error("--ref COMMIT judges against that commit: leave out --compare and --against");
-  const exports = (["json", "markdown", "csv", "svg"] as const).filter((key) => options[key] !== undefined);
+  const exports = (["json", "markdown", "csv"] as const).filter((key) => options[key] !== undefined);
   if (exports.length > 0) throw new Error(`--ref prints its verdicts and writes no files: leave out ${exports.map((key) => `--${key}`).join(", ")}`);
   resolveCommit(options.ref);
 }

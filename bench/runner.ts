@@ -37,17 +37,15 @@ import {
   countingLoop,
   passAnswers,
   sameAsChecked,
+  summarizeGuesses,
 } from "./measure/check.js";
-import { type Draw, drawPuzzles, pack } from "./measure/draw.js";
+import { type Draw, drawPuzzles, pack, seededSample } from "./measure/draw.js";
 import { type TimedElsewhere, TimingAborted, eventLoopTurns, yieldToEventLoop } from "./measure/batches.js";
-import { summarizeGuesses } from "./measure/guesses.js";
 import { SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, sumOf } from "./measure/timing.js";
 import { type MeasurePlan, type MeasureProgress, measureRows, silentProgress } from "./measure/rows.js";
 import type { BenchRecord, RowMode } from "./records.js";
-import { speedRatio } from "./ratios.js";
 import { quantile } from "../src/model/quantile.js";
-import { seededSample } from "./sample.js";
-import { type RatioEstimate, scaleRatio } from "./statistics.js";
+import { type RatioEstimate, scaleRatio, speedRatio } from "./statistics.js";
 import { WrongAnswerError } from "./verify.js";
 import { DEFAULT_ROUNDS, FRESH_WARMUP_MS, type RoundTiming, calibratedFields, timeRounds } from "./rounds.js";
 

@@ -6,9 +6,8 @@
 import { type Dataset, bundledDatasets } from "../src/datasets/read.js";
 import type { Shape } from "../src/model/shape.js";
 import { type KernelBuild, WasmKernel } from "../src/kernel/wasm.js";
-import { answerChecker, batchAnswers, checkAnswers } from "./measure/check.js";
+import { answerChecker, batchAnswers, checkAnswers, summarizeGuesses } from "./measure/check.js";
 import { type Draw, drawPuzzles } from "./measure/draw.js";
-import { summarizeGuesses } from "./measure/guesses.js";
 import { type RoundRatio, roundRatio, timeInterleaved } from "./measure/interleaved.js";
 import { median } from "./statistics.js";
 import { type BatchKernel, kernelAtBoxFrom } from "./measure/kernel.js";

@@ -14,7 +14,7 @@ import { formatSvg } from "../bench/report/svg.js";
 import { describeEnvironment, formatMarkdown, formatTables } from "../bench/report/format.js";
 import { applyReference, runBench } from "../bench/runner.js";
 import { poolRow } from "../bench/threads.js";
-import { seededSample } from "../bench/sample.js";
+import { seededSample } from "../bench/measure/draw.js";
 import { createSolver } from "../src/index.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import { benchRecord } from "./bench-record.js";

@@ -5,7 +5,7 @@
 import { tableLines } from "../bench/report/format.js";
 import { describe, expect, it } from "vitest";
 import { TimingAborted, timeBatches } from "../bench/measure/batches.js";
-import { summarizeGuesses } from "../bench/measure/guesses.js";
+import { summarizeGuesses } from "../bench/measure/check.js";
 import { timeRounds } from "../bench/rounds.js";
 
 describe("guess summary", () => {

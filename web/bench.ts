@@ -22,10 +22,9 @@ import {
   sameAsChecked,
   solveInto,
 } from "../bench/measure/check.js";
-import { type Draw, drawPuzzles } from "../bench/measure/draw.js";
+import { type Draw, drawPuzzles, seededSample } from "../bench/measure/draw.js";
 import { timeBatches } from "../bench/measure/batches.js";
 import type { Expectation } from "../bench/verify.js";
-import { seededSample } from "../bench/sample.js";
 import { CELLS, type SearchStats, type SolverEngine, findSolver } from "../src/index.js";
 
 /** One puzzle file to bench. */

@@ -1,10 +1,13 @@
 /**
  * The puzzles a run measures, drawn once per dataset (bench, profiler, kernel-vs, web page). It
- * reads no file (the dataset's lines are given), so the page's worker runs it too.
+ * reads no file (the dataset's lines are given), so the page's worker runs it too. The same seed
+ * draws the same puzzles on every machine, and every row of a dataset solves a prefix of one
+ * seeded order, so a sampled row's puzzles are a subset of every faster row's.
  */
 import type { Dataset } from "../../src/datasets/read.js";
 import { type Grid, PuzzleError, datasetShape, readPuzzle } from "../../src/model/puzzle.js";
 import type { Shape } from "../../src/model/shape.js";
+import { Random } from "../../src/model/prng.js";
 import { CountConsensus, type Expectation, expectationOf } from "../verify.js";
 import type { CheckedPuzzles } from "./check.js";
 
@@ -44,4 +47,10 @@ export function pack(grids: readonly Grid[]): Uint8Array {
   const packed = new Uint8Array(grids.length * cells);
   grids.forEach((grid, i) => packed.set(grid, i * cells));
   return packed;
+}
+
+/** The first `count` indices of a seeded random permutation of 0..size-1. */
+export function seededSample(size: number, count: number, seed: number): number[] {
+  const order = Array.from({ length: size }, (_, i) => i);
+  return new Random(seed).shuffle(order).slice(0, Math.min(count, size));
 }

@@ -16,15 +16,13 @@
  */
 import type { Grid } from "../../src/model/puzzle.js";
 import { CELLS } from "../../src/model/shape.js";
-import { answerChecker, batchAnswers, checkAnswers } from "../measure/check.js";
-import { type Draw, drawPuzzles } from "../measure/draw.js";
+import { answerChecker, batchAnswers, checkAnswers, summarizeGuesses } from "../measure/check.js";
+import { type Draw, drawPuzzles, seededSample } from "../measure/draw.js";
 import { timeBatches } from "../measure/batches.js";
 import type { BatchKernel } from "../measure/kernel.js";
-import { summarizeGuesses } from "../measure/guesses.js";
 import { SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, sumOf } from "../measure/timing.js";
 import { type MeasurePlan, type MeasureProgress, measureRows, silentProgress } from "../measure/rows.js";
 import { quantile } from "../../src/model/quantile.js";
-import { seededSample } from "../sample.js";
 import type { HardPuzzle, PerPuzzle, ProfileRecord } from "./records.js";
 
 /** Puzzles in the warm-up batch. */

@@ -10,8 +10,7 @@
  */
 import { FLAG_NOTES, type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchRecord } from "../records.js";
-import { speedRatio } from "../ratios.js";
-import { type RatioEstimate, tukeyOutliers } from "../statistics.js";
+import { type RatioEstimate, speedRatio, tukeyOutliers } from "../statistics.js";
 import { verdictOf } from "./compare.js";
 import { formatNumber, formatPercent, formatRatio, groupByDataset, rowNotes } from "./format.js";
 

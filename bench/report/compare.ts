@@ -11,8 +11,7 @@
  */
 import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
-import { speedRatio } from "../ratios.js";
-import { type RatioEstimate, rankRatio, summarize, welchRatio } from "../statistics.js";
+import { type RatioEstimate, rankRatio, speedRatio, summarize, welchRatio } from "../statistics.js";
 import { alignRows, formatNumber, formatRatio, groupByDataset } from "./format.js";
 
 /** Within one run: changes smaller than this share (2%) are "no change" even when the interval excludes 1× (compact.ts's ties). */

@@ -19,8 +19,6 @@ export interface OutputRequests {
   csv?: string | true;
   /** A path, or false for no chart; undefined: beside the first file written. */
   chart?: string | false;
-  /** The old name of --chart; true for bench/results/<timestamp>.svg. */
-  svg?: string | true;
 }
 
 /** The value that sends an export to standard output. */
@@ -44,15 +42,14 @@ export function outputPath(value: string | true, extension: string, stamp: strin
   return value === true ? join(folder, `${stamp}.${extension}`) : resolve(value);
 }
 
-const WRITERS = [
-  { key: "json", extension: "json", write: formatJson },
-  { key: "markdown", extension: "md", write: formatMarkdown },
-  { key: "csv", extension: "csv", write: (run: BenchRun) => formatCsv(run.records) },
-] as const;
-
-/** Each export flag and its value; the chart's is --chart, else the old --svg, else undefined (beside the first file). */
-const exportFlags = (requests: OutputRequests) =>
-  Object.entries({ json: requests.json, markdown: requests.markdown, csv: requests.csv, chart: requests.chart ?? requests.svg });
+/** Each export flag with its value and writer; the chart's writer is also the one beside the first file. */
+const exportsOf = (requests: OutputRequests) =>
+  [
+    { flag: "json", value: requests.json, extension: "json", write: formatJson },
+    { flag: "markdown", value: requests.markdown, extension: "md", write: formatMarkdown },
+    { flag: "csv", value: requests.csv, extension: "csv", write: (run: BenchRun) => formatCsv(run.records) },
+    { flag: "chart", value: requests.chart, extension: "svg", write: formatSvg },
+  ] as const;
 
 /** True when `path` is the file standard output (`fd`) already writes to (/dev/stdout, or the file the shell redirected it to). */
 export function namesStandardOutput(path: string, fd = 1): boolean {
@@ -68,7 +65,7 @@ export function namesStandardOutput(path: string, fd = 1): boolean {
 /** The requests with every path that {@link namesStandardOutput} replaced by `-`, which sends the report to stderr. */
 export function withStdoutAliases<R extends OutputRequests>(requests: R, fd = 1): R {
   const aliased: OutputRequests = { ...requests };
-  for (const key of ["json", "markdown", "csv", "chart", "svg"] as const) {
+  for (const key of ["json", "markdown", "csv", "chart"] as const) {
     const value = requests[key];
     if (typeof value === "string" && value !== STDOUT && namesStandardOutput(value, fd)) aliased[key] = STDOUT;
   }
@@ -77,22 +74,21 @@ export function withStdoutAliases<R extends OutputRequests>(requests: R, fd = 1)
 
 /** True when some export goes to standard output (the human-readable report then goes to stderr). */
 export function usesStdout(requests: OutputRequests): boolean {
-  return exportFlags(requests).some(([, value]) => value === STDOUT);
+  return exportsOf(requests).some(({ value }) => value === STDOUT);
 }
 
 /** Throws when more than one export asks for standard output, or two name the same file. */
 export function checkOutputRequests(requests: OutputRequests): void {
-  const flags = exportFlags(requests);
-  const toStdout = flags.filter(([, value]) => value === STDOUT).map(([flag]) => `--${flag} -`);
+  const flags = exportsOf(requests);
+  const toStdout = flags.filter(({ value }) => value === STDOUT).map(({ flag }) => `--${flag} -`);
   if (toStdout.length > 1)
     throw new Error(`only one export can go to standard output (- or a path naming it, such as /dev/stdout), got ${toStdout.join(" and ")}`);
   const flagOf = new Map<string, string>();
-  for (const [flag, value] of flags) {
+  for (const { flag, value } of flags) {
     if (typeof value !== "string" || value === STDOUT) continue;
-    const path = resolve(value);
-    const earlier = flagOf.get(path);
-    if (earlier !== undefined) throw new Error(`--${earlier} and --${flag} would both write ${path}; give them different files`);
-    flagOf.set(path, flag);
+    const earlier = flagOf.get(resolve(value));
+    if (earlier !== undefined) throw new Error(`--${earlier} and --${flag} would both write ${resolve(value)}; give them different files`);
+    flagOf.set(resolve(value), flag);
   }
 }
 
@@ -101,15 +97,6 @@ export function writeText(path: string, text: string): string {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
   return path;
-}
-
-/** True for a regular file (not /dev/stdout, a pipe or a terminal), beside which a chart may go. */
-function isRegularFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -126,29 +113,16 @@ export function writeReports(
   checkOutputRequests(requests);
   const written: string[] = [];
   const emit = (value: string | true, extension: string, text: string) => {
-    if (value === STDOUT) {
-      stdout(text);
-      written.push(STDOUT);
-      return;
-    }
-    const path = outputPath(value, extension, stamp, folder);
-    writeText(path, text);
-    written.push(path);
+    if (value === STDOUT) stdout(text);
+    written.push(value === STDOUT ? STDOUT : writeText(outputPath(value, extension, stamp, folder), text));
   };
-  for (const { key, extension, write } of WRITERS) {
-    const value = requests[key];
-    if (value !== undefined) emit(value, extension, write(run));
-  }
-  const chart = requests.chart ?? requests.svg;
-  if (chart === false) return written;
-  if (chart !== undefined) {
-    emit(chart, "svg", formatSvg(run));
-  } else {
-    const file = written.find((path) => path !== STDOUT && isRegularFile(path));
-    if (file) {
-      const stem = file.slice(0, file.length - extname(file).length);
-      emit(written.includes(stem + ".svg") ? stem + ".chart.svg" : stem + ".svg", "svg", formatSvg(run)); // never over an export
-    }
+  for (const { value, extension, write } of exportsOf(requests)) if (value !== undefined && value !== false) emit(value, extension, write(run));
+  if (requests.chart !== undefined) return written;
+  // No --chart: beside the first export written to a regular file (not /dev/stdout, a pipe or a terminal), never over an export.
+  const file = written.find((path) => path !== STDOUT && statSync(path, { throwIfNoEntry: false })?.isFile());
+  if (file) {
+    const stem = file.slice(0, file.length - extname(file).length);
+    emit(written.includes(stem + ".svg") ? stem + ".chart.svg" : stem + ".svg", "svg", formatSvg(run));
   }
   return written;
 }

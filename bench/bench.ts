@@ -7,12 +7,10 @@
  * Options: options.ts (`--help`).
  */
 import { InterruptWatch } from "../src/cli-kit/progress.js";
-import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets/read.js";
-import { datasetShape } from "../src/model/puzzle.js";
 import { type SolverInfo, findSolver, solvers } from "../src/solvers/registry.js";
 import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
 import { isolatedRow, openWorkerRow } from "./isolated.js";
-import { collectEnvironment, datasetIdentity } from "./env.js";
+import { benchDatasets, collectEnvironment, datasetExpectation, datasetIdentity } from "./env.js";
 import { type BenchOptions, benchCommand, parseOptions } from "./options.js";
 import { type Preset, findPreset } from "./presets.js";
 import { LiveReport } from "./progress.js";
@@ -20,48 +18,24 @@ import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
 import { describeEnvironment, formatTables, terminalSafe } from "./report/format.js";
 import { quietUsage, runTool } from "./tool.js";
-import {
-  REF_THRESHOLD,
-  type SettingDifference,
-  compareRuns,
-  defaultThreshold,
-  formatComparison,
-  regressionLine,
-  settingDifferences,
-  settingsOf,
-} from "./report/compare.js";
+import { type SettingDifference, compareRuns, defaultThreshold, formatComparison, regressionLine, settingDifferences, settingsOf } from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
-import { type BenchPlan, isPureTsBaseline, rowLabels, runBench } from "./runner.js";
+import { type BenchPlan, isPureTsBaseline, planRows, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
-import { expectationOf } from "./verify.js";
 
-/** Every registry entry that can load here; a skipped one (a missing optional package) is said on stderr. */
-function availableSolvers(): readonly SolverInfo[] {
-  for (const info of solvers) if (info.unavailable) process.stderr.write(`skipping ${info.id}: ${info.unavailable}\n`);
-  return solvers.filter((info) => !info.unavailable);
-}
-
-/** The selected solvers (registry ids, module paths, wasm-abi: modules; else the preset's); the reference must be one of them. */
+/** The selected solvers (registry ids, module paths, wasm-abi: modules; else the preset's, a skipped one said on stderr); the reference must be one of them. */
 async function selectSolvers(options: BenchOptions, preset: Preset): Promise<readonly SolverInfo[]> {
+  for (const info of options.solvers ? [] : solvers) if (info.unavailable) process.stderr.write(`skipping ${info.id}: ${info.unavailable}\n`);
   const selected = options.solvers
     ? await resolveSolvers(options.solvers)
-    : availableSolvers().filter((info) => info.sizes.some((size) => preset.takes(info, size)));
+    : solvers.filter((info) => !info.unavailable && info.sizes.some((size) => preset.takes(info, size)));
   if (options.reference && !selected.some((info) => info.id === options.reference)) {
     findSolver(options.reference);
     throw new Error(`--reference ${options.reference} is not among the selected solvers (${selected.map((s) => s.id).join(", ")})`);
   }
   return selected;
-}
-
-/** What a --quick run's figures are good for. */
-function quickCaveat(options: BenchOptions): string {
-  return (
-    `--quick: a smoke run (${options.puzzles} puzzles per dataset, ${options.time} ms per row) that shows every row works; ` +
-    "its figures are rough and rows close in speed can swap places (wasm and its 1 call/puzzle row among them): " +
-    "measure with the default settings, or --time 2000"
-  );
 }
 
 /**
@@ -112,14 +86,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   checkRefRequest(options);
   const earlier = options.compare ? readResultFile(options.compare, "--compare") : null;
-  const bundled = bundledDatasets();
-  const datasets = loadDatasetList(options.datasets ?? bundled);
-  if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
-  for (const dataset of datasets) {
-    // Refused before anything is printed: a dataset without puzzles, or whose first puzzle is of no grid size.
-    if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
-    datasetShape(dataset.puzzles, dataset.path);
-  }
+  const datasets = benchDatasets(options.datasets);
   const started = new Date();
   const environment = {
     ...collectEnvironment({ seed: options.seed, limit: options.limit, timeMs: options.time, budget: options.budget }, started),
@@ -158,17 +125,18 @@ async function main(argv: readonly string[]): Promise<void> {
       : {}),
     takes: preset.takes,
     boundaryRow: preset.boundaryRow,
-    expectationOf: (dataset: Dataset) => expectationOf(dataset.name, new Set(bundled)),
+    expectationOf: datasetExpectation,
   };
 
-  const header = [...describeEnvironment(environment), ...(options.quick ? [quickCaveat(options)] : [])];
+  const quick =
+    `--quick: a smoke run (${options.puzzles} puzzles per dataset, ${options.time} ms per row) that shows every row works; ` +
+    "its figures are rough and rows close in speed can swap places (wasm and its 1 call/puzzle row among them): " +
+    "measure with the default settings, or --time 2000";
+  const header = [...describeEnvironment(environment), ...(options.quick ? [quick] : [])];
   report(header.flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
   if (options.ref) {
     measuring = true;
-    const threshold = options.threshold ?? REF_THRESHOLD * 100;
-    const failOnRegression = options.failOnRegression === true ? threshold : options.failOnRegression;
-    const paired = { ...plan, rounds: options.rounds, threshold: threshold / 100, signal: watch.aborted };
-    if (!(await judgeAgainstCommit({ ...options, ref: options.ref, failOnRegression }, paired, report))) process.exitCode = FAILED_STATUS;
+    if (!(await judgeAgainstCommit(options, { ...plan, signal: watch.aborted }, report))) process.exitCode = FAILED_STATUS;
     watch.close();
     if (watch.signal) {
       report(`interrupted by ${watch.signal}: the verdicts above are of the rows judged before it\n`);
@@ -176,7 +144,7 @@ async function main(argv: readonly string[]): Promise<void> {
     }
     return;
   }
-  const live = new LiveReport(options.wide ? undefined : { write: report, labels: rowLabels(plan), columns: width, seed: options.seed });
+  const live = new LiveReport(options.wide ? undefined : { write: report, labels: planRows(plan).map((row) => row.label), columns: width, seed: options.seed });
   watch.onForcedExit(() => live.end());
   let records: BenchRecord[];
   measuring = true;

@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { buildFacts } from "../build/facts.js";
 import { packageRoot } from "../src/kernel/paths.js";
 import { calibrationIdentity } from "./calibration.js";
-import type { Dataset } from "../src/datasets/read.js";
+import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets/read.js";
+import { datasetShape } from "../src/model/puzzle.js";
+import { type Expectation, expectationOf } from "./verify.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";
 
 /** The settings of a run that the environment repeats. */
@@ -57,3 +59,17 @@ export function datasetIdentity(dataset: Dataset, maxPuzzles: number): DatasetId
   const sha256 = createHash("sha256").update(readFileSync(dataset.path)).digest("hex").slice(0, 16);
   return { name: dataset.name, sha256, size: dataset.puzzles.length, drawn: Math.min(maxPuzzles, dataset.puzzles.length) };
 }
+
+/** The datasets `specs` name (every bundled one when none), refused before anything runs when there are none or one holds no puzzle of a grid size. */
+export function benchDatasets(specs: string[] | undefined): Dataset[] {
+  const datasets = loadDatasetList(specs ?? bundledDatasets());
+  if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
+  for (const dataset of datasets) {
+    if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
+    datasetShape(dataset.puzzles, dataset.path); // names the file when its first puzzle is of no size
+  }
+  return datasets;
+}
+
+/** What a dataset's solution counts must be (verify.ts), its name read against the bundled sets'. */
+export const datasetExpectation = (dataset: { name: string }): Expectation => expectationOf(dataset.name, new Set(bundledDatasets()));

@@ -28,7 +28,7 @@ import { builtWorktree, resolveCommit } from "./measure/reference.js";
 import type { BenchOptions } from "./options.js";
 import type { BenchRun } from "./records.js";
 import { type LocalRunner, localRunner } from "./runner.js";
-import { type Change, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
+import { type Change, REF_THRESHOLD, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
 import { formatNumber, formatRatio } from "./report/format.js";
 import { type RatioEstimate, studentT95, summarize } from "./statistics.js";
 
@@ -195,32 +195,32 @@ export function checkRefRequest(options: Pick<BenchOptions, "ref" | "compare" | 
   resolveCommit(options.ref);
 }
 
-/** What `--ref` needs of the bench's options. */
-export interface RefRequest {
-  ref: string;
-  /** Rows judged slower by more than this many percent make the run fail; undefined: never. */
-  failOnRegression?: number;
-}
-
 /** `--ref COMMIT`: builds the commit, times every row against it and reports the verdicts; false when --fail-on-regression found a row too slow. */
-export async function judgeAgainstCommit(request: RefRequest, plan: Omit<PairedPlan, "before">, report: (text: string) => void): Promise<boolean> {
-  const tree = builtWorktree(request.ref, (line) => process.stderr.write(`--ref: ${line}\n`));
-  const commit = resolveCommit(request.ref);
-  const before = await solversIn(tree, request.ref);
+export async function judgeAgainstCommit(
+  options: Pick<BenchOptions, "ref" | "rounds" | "threshold" | "failOnRegression">,
+  bench: Omit<PairedPlan, "before" | "rounds" | "threshold">,
+  report: (text: string) => void,
+): Promise<boolean> {
+  const ref = options.ref!;
+  const percent = options.threshold ?? REF_THRESHOLD * 100;
+  const plan = { ...bench, rounds: options.rounds, threshold: percent / 100 };
+  const tree = builtWorktree(ref, (line) => process.stderr.write(`--ref: ${line}\n`));
+  const commit = resolveCommit(ref);
+  const before = await solversIn(tree, ref);
   const changes = await runPaired({ ...plan, before }, (c) => {
     const said = c.estimate ? `${formatRatio(c.estimate)} ${c.estimate.ratio >= 1 ? "faster" : "slower"} (${c.verdict})` : c.verdict;
     process.stderr.write(`${c.dataset} · ${c.row}: ${said}\n`);
   });
   const threshold = formatNumber(plan.threshold * 100);
   const heading = [
-    `Compared with commit ${commit} (--ref ${request.ref}, built in ${tree}), each row of both timed interleaved in this run: puzzles/s before → now`,
+    `Compared with commit ${commit} (--ref ${ref}, built in ${tree}), each row of both timed interleaved in this run: puzzles/s before → now`,
     `± is the 95% interval of the ratio over ${plan.rounds} rounds (Student's t on each round's ratio, the sides taking turns of about 2 ms); ` +
       `faster or slower only when the whole interval lies beyond ${threshold}%, else "no change"; "not judged": an interval too wide to tell ${threshold}%`,
   ];
   const run = { environment: { date: new Date().toISOString(), commit } } as BenchRun;
   report(formatComparison(run, changes, [], plan.threshold, heading));
-  if (request.failOnRegression === undefined) return true;
-  const line = regressionLine(changes, request.failOnRegression);
+  if (options.failOnRegression === undefined) return true;
+  const line = regressionLine(changes, options.failOnRegression === true ? percent : options.failOnRegression);
   if (line) report(line + "\n");
   return line === null;
 }

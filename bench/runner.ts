@@ -20,7 +20,7 @@
 import { inspect } from "node:util";
 import type { Dataset } from "../src/datasets/read.js";
 import { type Grid, datasetShape } from "../src/model/puzzle.js";
-import { type Shape, shapeName } from "../src/model/shape.js";
+import { shapeName } from "../src/model/shape.js";
 import { type SolverInfo, sizeNames, takesSize } from "../src/solvers/registry.js";
 import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
 import {
@@ -45,7 +45,7 @@ import { SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, sumOf }
 import { type MeasurePlan, type MeasureProgress, measureRows, silentProgress } from "./measure/rows.js";
 import type { BenchRecord, RowMode } from "./records.js";
 import { quantile } from "../src/model/quantile.js";
-import { type RatioEstimate, scaleRatio, speedRatio } from "./statistics.js";
+import { speedRatio } from "./statistics.js";
 import { WrongAnswerError } from "./verify.js";
 import { DEFAULT_ROUNDS, FRESH_WARMUP_MS, type RoundTiming, calibratedFields, timeRounds } from "./rounds.js";
 
@@ -108,11 +108,8 @@ export interface BatchRunner {
   close(): Promise<void>;
 }
 
-/** Progress callbacks: the number of rows to measure, each row as it starts and as it finishes (its reference fields are filled at the end). */
-export type BenchProgress = MeasureProgress<BenchRecord>;
-
-/** Runs every row of `plan` on every dataset and returns one record each, in order. */
-export async function runBench(plan: BenchPlan, progress: BenchProgress = silentProgress): Promise<BenchRecord[]> {
+/** Runs every row of `plan` on every dataset and returns one record each, in order (`progress` sees each before its reference fields are filled). */
+export async function runBench(plan: BenchPlan, progress: MeasureProgress<BenchRecord> = silentProgress): Promise<BenchRecord[]> {
   const engines = new Map<string, SolverEngine>();
   const rows = planRows(plan);
   const micros = new Map<BenchRecord, Float64Array>();
@@ -158,7 +155,7 @@ export function describeThrown(thrown: unknown): string {
 
 // ─── Rows ────────────────────────────────────────────────────────────────────
 
-interface Row {
+export interface Row {
   info: SolverInfo;
   mode: RowMode;
   label: string;
@@ -169,7 +166,7 @@ interface Row {
 const BOUNDARY_SOLVER = "wasm";
 
 /** Each solver's own row, the default kernel's once-per-puzzle row, then any extra rows. */
-function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow" | "isolate">): Row[] {
+export function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow" | "isolate">): Row[] {
   const rows: Row[] = [];
   for (const info of plan.solvers) {
     const isolated = plan.isolate?.(info);
@@ -181,11 +178,6 @@ function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow" 
     }
   }
   return rows;
-}
-
-/** The labels of the rows `plan` may measure per dataset, in order. */
-export function rowLabels(plan: Pick<BenchPlan, "solvers" | "extraRows" | "boundaryRow" | "isolate">): string[] {
-  return planRows(plan).map((row) => row.label);
 }
 
 /** The rows whose solver takes the dataset's grid size (and that `chosen` keeps); an Error when none does. */
@@ -202,17 +194,6 @@ function rowsForShape(rows: readonly Row[], solvers: readonly SolverInfo[], data
 /** The highest count a solver can return under `limit` (1 for solvers that stop at the first solution). */
 function effectiveLimit(info: SolverInfo, limit: number): number {
   return info.capabilities.uniqueness === false ? 1 : limit;
-}
-
-/** The row's engine for grids of `shape`, loaded once per run. */
-async function loadEngine(info: SolverInfo, shape: Shape, engines: Map<string, SolverEngine>): Promise<SolverEngine> {
-  const key = `${info.id} ${shape.size}`;
-  let engine = engines.get(key);
-  if (!engine) {
-    engine = await info.load(shape.size);
-    engines.set(key, engine);
-  }
-  return engine;
 }
 
 // ─── Puzzles ─────────────────────────────────────────────────────────────────
@@ -353,7 +334,9 @@ async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: 
     total = checkAnswers(checked, grids.length, check);
     batchCall = row.extra.threads !== null;
   } else {
-    const engine = await loadEngine(row.info, draw.shape, engines);
+    const key = `${row.info.id} ${draw.shape.size}`; // each engine loaded once per run
+    if (!engines.has(key)) engines.set(key, await row.info.load(draw.shape.size));
+    const engine = engines.get(key)!;
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
     const pass = await perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check, plan.signal);
     grids = grids.slice(0, pass.solved);
@@ -500,13 +483,6 @@ function meanMicrosOver(record: BenchRecord, shared: number, micros?: Float64Arr
   return fullMean > 0 ? (record.meanMicros * prefixMean) / fullMean : record.meanMicros;
 }
 
-/** The interval of the rows' plain mean ratio, moved onto `speedup` (maybe rescaled to shared puzzles) by the same factor. */
-function intervalOf(estimate: RatioEstimate | null, speedup: number): BenchRecord["speedupInterval"] {
-  if (!estimate) return null;
-  const scaled = scaleRatio(estimate, speedup / estimate.ratio);
-  return { low: scaled.low, high: scaled.high, method: scaled.method };
-}
-
 /**
  * Fills the reference fields of every record: against the `reference` solver's row in the same
  * dataset, or the fastest pure-TS baseline there, on the puzzles both solved (every row solves a
@@ -529,7 +505,10 @@ export function applyReference(
       r.reference = best.row;
       r.comparedOn = shared;
       r.speedup = meanMicrosOver(best, shared, micros.get(best)) / meanMicrosOver(r, shared, micros.get(r));
-      r.speedupInterval = r === best ? null : intervalOf(speedRatio(best, r), r.speedup);
+      // The interval of the rows' plain mean ratio, moved onto `speedup` (maybe rescaled to shared puzzles) by the same factor.
+      const estimate = r === best ? null : speedRatio(best, r);
+      const scale = estimate ? r.speedup / estimate.ratio : 0;
+      r.speedupInterval = estimate && { low: estimate.low * scale, high: estimate.high * scale, method: estimate.method };
     }
   }
   return records;

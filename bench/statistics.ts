@@ -6,9 +6,9 @@ import { Random } from "../src/model/prng.js";
 import { quantile } from "../src/model/quantile.js";
 
 /** Confidence level of every interval here. */
-export const CONFIDENCE = 0.95;
+const CONFIDENCE = 0.95;
 /** Resamples a bootstrap interval draws. */
-export const BOOTSTRAP_RESAMPLES = 2000;
+const BOOTSTRAP_RESAMPLES = 2000;
 
 /** What a set of samples says, in the samples' unit. */
 export interface SampleSummary {
@@ -76,11 +76,6 @@ export interface RatioEstimate {
   method: "bootstrap" | "welch" | "paired" | "calibrated";
 }
 
-/** Half the interval's width: the "± 0.04" in "1.55 ± 0.04×". */
-export function halfWidth(estimate: RatioEstimate): number {
-  return (estimate.high - estimate.low) / 2;
-}
-
 /** The mean of `values.length` draws with replacement; a scaled 32-bit draw (bias below length / 2^32) costs less than Random.below. */
 function resampledMean(values: ArrayLike<number>, random: Random): number {
   const n = values.length;
@@ -91,15 +86,11 @@ function resampledMean(values: ArrayLike<number>, random: Random): number {
 }
 
 /** mean(numerator) / mean(denominator) with a seeded percentile-bootstrap interval; at least two samples a side. */
-export function bootstrapRatio(
-  numerator: ArrayLike<number>,
-  denominator: ArrayLike<number>,
-  { resamples = BOOTSTRAP_RESAMPLES, seed = 1 }: { resamples?: number; seed?: number } = {},
-): RatioEstimate {
+export function bootstrapRatio(numerator: ArrayLike<number>, denominator: ArrayLike<number>): RatioEstimate {
   if (numerator.length < 2 || denominator.length < 2) throw new RangeError("a bootstrap ratio needs at least two samples on each side");
-  const random = new Random(seed);
-  const ratios = new Float64Array(resamples);
-  for (let i = 0; i < resamples; i++) ratios[i] = resampledMean(numerator, random) / resampledMean(denominator, random);
+  const random = new Random(1);
+  const ratios = new Float64Array(BOOTSTRAP_RESAMPLES);
+  for (let i = 0; i < BOOTSTRAP_RESAMPLES; i++) ratios[i] = resampledMean(numerator, random) / resampledMean(denominator, random);
   ratios.sort();
   const tail = (1 - CONFIDENCE) / 2;
   return { ratio: summarize(numerator).mean / summarize(denominator).mean, low: quantile(ratios, tail), high: quantile(ratios, 1 - tail), method: "bootstrap" };
@@ -180,16 +171,6 @@ export function rankRatio(numerator: readonly number[], denominator: readonly nu
 export function spreadFromMargin(n: number, mean: number, rmePercent: number): MeanAndSpread {
   const sem = n > 1 ? ((rmePercent / 100) * Math.abs(mean)) / studentT95(n - 1) : NaN;
   return { n, mean, sd: sem * Math.sqrt(n) };
-}
-
-/** The ratio's interval scaled by `factor` (a ratio measured on one scale, reported on another). */
-export function scaleRatio(estimate: RatioEstimate, factor: number): RatioEstimate {
-  return { ...estimate, ratio: estimate.ratio * factor, low: estimate.low * factor, high: estimate.high * factor };
-}
-
-/** The interval of 1 / ratio (the same comparison read the other way round). */
-export function invertRatio(estimate: RatioEstimate): RatioEstimate {
-  return { ...estimate, ratio: 1 / estimate.ratio, low: 1 / estimate.high, high: 1 / estimate.low };
 }
 
 /** Samples outside Tukey's fences, as Criterion.rs counts them: mild beyond 1.5 IQR from the quartiles, severe beyond 3 IQR. */

@@ -3,7 +3,7 @@
  * measuring core (the draw, the answer check, both kernels agreeing on every count, and
  * interleaved rounds in process CPU time), the table through the bench's Markdown writer.
  */
-import { type Dataset, bundledDatasets } from "../src/datasets/read.js";
+import type { Dataset } from "../src/datasets/read.js";
 import type { Shape } from "../src/model/shape.js";
 import { type KernelBuild, WasmKernel } from "../src/kernel/wasm.js";
 import { answerChecker, batchAnswers, checkAnswers, summarizeGuesses } from "./measure/check.js";
@@ -13,7 +13,7 @@ import { median } from "./statistics.js";
 import { type BatchKernel, kernelAtBoxFrom } from "./measure/kernel.js";
 import { buildKernelAtCommit } from "./measure/reference.js";
 import { type Column, formatNumber, markdownTable } from "./report/format.js";
-import { expectationOf } from "./verify.js";
+import { datasetExpectation } from "./env.js";
 
 /** CPU seconds each timed run lasts at least. */
 const RUN_SECONDS = 0.3;
@@ -110,7 +110,7 @@ export function firstPuzzles(dataset: Dataset, puzzles: number): Draw {
   return drawPuzzles(
     dataset,
     Array.from({ length: n }, (_, i) => i),
-    expectationOf(dataset.name, new Set(bundledDatasets())),
+    datasetExpectation(dataset),
   );
 }
 

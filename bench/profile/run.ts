@@ -6,18 +6,16 @@
  */
 import { Session } from "node:inspector/promises";
 import { join, resolve } from "node:path";
-import { bundledDatasets, loadDatasetList } from "../../src/datasets/read.js";
 import { datasetShape } from "../../src/model/puzzle.js";
 import { CELLS } from "../../src/model/shape.js";
 import { type SolverInfo, findSolver, solvers } from "../../src/solvers/registry.js";
 import { WasmKernel } from "../../src/kernel/wasm.js";
 import { InterruptWatch } from "../../src/cli-kit/progress.js";
-import { collectEnvironment } from "../env.js";
+import { benchDatasets, collectEnvironment, datasetExpectation } from "../env.js";
 import { LiveReport } from "../progress.js";
 import { groupByDataset } from "../report/format.js";
 import { stringifyCompact } from "../report/json.js";
 import { outputPath, timestamp, writeText } from "../report/output.js";
-import { expectationOf } from "../verify.js";
 import { type ProfileVariant, profileVariants } from "./profiler.js";
 import type { ProfileRecord, ProfileRun } from "./records.js";
 import { formatGuessScatterSvg, formatTimeCdfSvg } from "../report/svg.js";
@@ -105,12 +103,9 @@ export async function runProfile(
   options: ProfileOptions,
   print: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<{ run: ProfileRun; written: string[] }> {
-  const bundled = bundledDatasets();
-  const datasets = loadDatasetList(options.datasets ?? bundled);
-  if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
+  const datasets = benchDatasets(options.datasets);
   for (const dataset of datasets) {
-    if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
-    const shape = datasetShape(dataset.puzzles, dataset.path); // names the file when its first puzzle is of no size
+    const shape = datasetShape(dataset.puzzles, dataset.path);
     if (shape.cells !== CELLS) {
       throw new Error(
         `${dataset.path} holds ${shape.size}×${shape.size} puzzles, but the profiler runs the 9×9 kernel's variants only (npm run bench measures every size)`,
@@ -128,7 +123,7 @@ export async function runProfile(
     budget: options.budget,
     seed: options.seed,
     sample: options.sample,
-    expectationOf: (dataset: { name: string }) => expectationOf(dataset.name, new Set(bundled)),
+    expectationOf: datasetExpectation,
   };
   // Ctrl-C drops the variant being measured; what finished is printed and written (status 130); a second one ends the process.
   const watch = new InterruptWatch();

@@ -6,7 +6,7 @@
 import { flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { escapeText } from "../../src/model/excerpt.js";
-import { type RatioEstimate, halfWidth, invertRatio } from "../statistics.js";
+import type { RatioEstimate } from "../statistics.js";
 
 /** One column of a table of records (the bench's by default; the profiler's too): header, alignment, cell. */
 export interface Column<R = BenchRecord> {
@@ -41,9 +41,9 @@ const WIDE_INTERVAL = 0.2;
 
 /** "1.50 ± 0.03×" (below 1 the inverse, read "slower"); an interval wider than ±20% reads as its range: "4.05× (1.20–9.30)". */
 export function formatRatio(estimate: RatioEstimate): string {
-  const shown = estimate.ratio >= 1 ? estimate : invertRatio(estimate);
+  const shown = estimate.ratio >= 1 ? estimate : { ratio: 1 / estimate.ratio, low: 1 / estimate.high, high: 1 / estimate.low };
   const digits = shown.ratio < 10 ? 2 : shown.ratio < 100 ? 1 : 0;
-  const spread = halfWidth(shown);
+  const spread = (shown.high - shown.low) / 2;
   if (spread > WIDE_INTERVAL * shown.ratio) return `${shown.ratio.toFixed(digits)}× (${shown.low.toFixed(digits)}–${shown.high.toFixed(digits)})`;
   return `${shown.ratio.toFixed(digits)} ± ${spread.toFixed(spread > 0 && spread < 10 ** -digits ? digits + 1 : digits)}×`;
 }

@@ -11,8 +11,7 @@ import { type SolverInfo, findSolver, solvers } from "../src/solvers/registry.js
 import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
 import { isolatedRow, openWorkerRow } from "./isolated.js";
 import { benchDatasets, collectEnvironment, datasetExpectation, datasetIdentity } from "./env.js";
-import { type BenchOptions, benchCommand, parseOptions } from "./options.js";
-import { type Preset, findPreset } from "./presets.js";
+import { type BenchOptions, type Preset, benchCommand, findPreset, parseOptions } from "./options.js";
 import { LiveReport } from "./progress.js";
 import type { BenchRecord, BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";

@@ -28,7 +28,7 @@ import { WasmKernel } from "../src/kernel/wasm.js";
 import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzleBytes } from "./corpus.js";
 import { solveInBatches } from "./measure/kernel.js";
-import { cpuSeconds } from "./measure/reference.js";
+import { rate } from "./measure/reference.js";
 import { BULK_COLUMNS, type BulkRow, SIZING_COLUMNS, figure, ratioCell } from "./bulk-table.js";
 import { median } from "./statistics.js";
 
@@ -84,16 +84,6 @@ function runCli(args: string[], reporter: string, heapMb?: number): Promise<CliR
       resolve({ wallSeconds, cpuSeconds: cpu, maxRssMb: rss / 1024 });
     }),
   );
-}
-
-/** The kernel's rate on `grids` (packed cells): puzzles per second of wall time, one thread. */
-function kernelRate(kernel: WasmKernel, grids: Uint8Array, limit: number): { perSecond: number; perCpuSecond: number } {
-  const count = grids.length / CELLS;
-  const cpu = cpuSeconds();
-  const started = performance.now();
-  solveInBatches(kernel, grids, limit);
-  const wall = (performance.now() - started) / 1000;
-  return { perSecond: count / wall, perCpuSecond: count / (cpuSeconds() - cpu) };
 }
 
 /** The cells of 81-character lines (`.` or `0` empty). */
@@ -174,12 +164,13 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const smallRuns: { zero: CliRun[]; auto: CliRun[] } = { zero: [], auto: [] };
   const startUps: CliRun[] = [];
   for (let round = 0; round < options.rounds; round++) {
-    const rate = kernelRate(kernel, easyGrids, limit);
-    k.push(rate.perSecond);
-    kCpu.push(rate.perCpuSecond);
+    // K: the kernel's rate on the same puzzles, one thread.
+    const kernelRate = await rate(easyGrids.length / CELLS, 0, () => solveInBatches(kernel, easyGrids, limit));
+    k.push(kernelRate.wall);
+    kCpu.push(kernelRate.cpu);
     for (const [name, list] of cli) list.push(await runCli([...name.split(" "), easy], reporter));
     if (hardGrids) {
-      kHard.push(kernelRate(kernel, hardGrids, limit).perSecond);
+      kHard.push((await rate(hardGrids.length / CELLS, 0, () => solveInBatches(kernel, hardGrids, limit))).wall);
       for (const [name, list] of hardRuns) list.push(await runCli([...name.split(" "), hard], reporter));
     }
     startUps.push(await runCli(["--threads", "0", one], reporter));

@@ -1,46 +1,18 @@
 /**
  * `npm run canon-bench [-- FILE...]`: the minlex kernel's rate on one core, per set (default: the
  * bundled sets): every 9×9 line canonicalised in batches of {@link BATCH} after a warm-up batch;
- * puzzles per second of kernel time (the copy in included), by the wall clock and by CPU time.
+ * puzzles per second of kernel time (the copy in included), by the wall clock and by CPU time
+ * (steadier on a shared machine).
  */
 import { Command } from "commander";
 import { CanonKernel } from "../src/canon/canon.js";
 import { bundledDatasets, loadDatasetList } from "../src/datasets/read.js";
+import { rate } from "./measure/reference.js";
+import { figure } from "./bulk-table.js";
 import { machineLine, quietUsage, runTool } from "./tool.js";
 
 /** Puzzles per kernel call. */
 const BATCH = 4096;
-
-/** One set's measurement. */
-export interface CanonRate {
-  set: string;
-  puzzles: number;
-  /** Wall-clock seconds of the timed pass. */
-  seconds: number;
-  /** Puzzles per wall-clock second on one core. */
-  rate: number;
-  /** Puzzles per second of this process's CPU time (user + system): steadier than `rate` on a shared machine. */
-  cpuRate: number;
-}
-
-/** The 9×9 puzzles of a set, as 81 bytes each. */
-const puzzleBytes = (puzzles: readonly string[]): Uint8Array[] => puzzles.filter((line) => line.length === 81).map((line) => Buffer.from(line, "latin1"));
-
-/** Times `kernel` over `puzzles` (after one warm-up batch). */
-export function measureCanon(kernel: CanonKernel, set: string, puzzles: readonly Uint8Array[]): CanonRate {
-  const run = (from: number, to: number) => {
-    const input = kernel.input(to - from);
-    for (let k = from; k < to; k++) input.set(puzzles[k], (k - from) * 81);
-    kernel.run(to - from);
-  };
-  run(0, Math.min(BATCH, puzzles.length));
-  const began = performance.now();
-  const cpu = process.cpuUsage();
-  for (let from = 0; from < puzzles.length; from += BATCH) run(from, Math.min(puzzles.length, from + BATCH));
-  const used = process.cpuUsage(cpu);
-  const seconds = (performance.now() - began) / 1000;
-  return { set, puzzles: puzzles.length, seconds, rate: puzzles.length / seconds, cpuRate: puzzles.length / ((used.user + used.system) / 1e6) };
-}
 
 async function main(): Promise<void> {
   const command = quietUsage(new Command("npm run canon-bench --"))
@@ -52,9 +24,18 @@ async function main(): Promise<void> {
   const kernel = await CanonKernel.create();
   console.log("set                              puzzles   seconds   puzzles/s (wall)   puzzles/s (CPU time)");
   for (const { name, puzzles: lines } of sets) {
-    const { puzzles, seconds, rate, cpuRate } = measureCanon(kernel, name, puzzleBytes(lines));
-    const grouped = (n: number, width: number) => Math.round(n).toLocaleString("en-US").padStart(width);
-    console.log(`${name.padEnd(32)} ${String(puzzles).padStart(7)} ${seconds.toFixed(3).padStart(9)} ${grouped(rate, 18)} ${grouped(cpuRate, 22)}`);
+    const puzzles = lines.filter((line) => line.length === 81).map((line) => Buffer.from(line, "latin1"));
+    const run = (from: number, to: number) => {
+      const input = kernel.input(to - from);
+      for (let k = from; k < to; k++) input.set(puzzles[k], (k - from) * 81);
+      kernel.run(to - from);
+    };
+    run(0, Math.min(BATCH, puzzles.length)); // warm-up
+    const { wall, cpu } = await rate(puzzles.length, 0, () => {
+      for (let from = 0; from < puzzles.length; from += BATCH) run(from, Math.min(puzzles.length, from + BATCH));
+    });
+    const seconds = (puzzles.length / wall).toFixed(3);
+    console.log(`${name.padEnd(32)} ${String(puzzles.length).padStart(7)} ${seconds.padStart(9)} ${figure(wall).padStart(18)} ${figure(cpu).padStart(22)}`);
   }
 }
 

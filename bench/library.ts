@@ -23,8 +23,9 @@ import { readDigits } from "../src/model/puzzle.js";
 import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzles } from "./corpus.js";
 import { solveInBatches } from "./measure/kernel.js";
-import { cpuSeconds } from "./measure/reference.js";
+import { rate } from "./measure/reference.js";
 import { figure, ratioCell } from "./bulk-table.js";
+import { alignRows } from "./report/format.js";
 import { median } from "./statistics.js";
 
 const LIMIT = 2;
@@ -40,22 +41,7 @@ interface Options {
 }
 
 /** What a path did in a round: puzzles per second of wall time and per CPU second of the process. */
-interface Rate {
-  wall: number;
-  cpu: number;
-}
-
-/** Runs `run` (which solves `count` puzzles) again and again for at least `seconds` of wall time; its rates. */
-async function rate(count: number, seconds: number, run: () => unknown): Promise<Rate> {
-  const cpu = cpuSeconds();
-  const started = performance.now();
-  let solved = 0;
-  do {
-    await run();
-    solved += count;
-  } while (performance.now() - started < seconds * 1000);
-  return { wall: solved / ((performance.now() - started) / 1000), cpu: solved / (cpuSeconds() - cpu) };
-}
+type Rate = Awaited<ReturnType<typeof rate>>;
 
 /** One thread's time on a CPU and waiting in the run queue for one so far, in seconds (Linux schedstat), and its nice value. */
 interface ThreadTime {
@@ -204,9 +190,13 @@ async function main(argv = process.argv): Promise<void> {
       `${perK(call.rates, "wall")} of K's wall rate`,
     ]),
   ];
-  const header = ["path", "puzzles/s", "per CPU s", "÷ K (range)"];
-  const width = [header, ...rows].reduce((w, row) => w.map((n, c) => Math.max(n, row[c].length)), [0, 0, 0, 0]);
-  for (const row of [header, ...rows]) console.log([row[0].padEnd(width[0]), row[1].padStart(width[1]), row[2].padStart(width[2]), row[3]].join("  "));
+  const columns = [
+    { header: "path", align: "left" as const },
+    { header: "puzzles/s", align: "right" as const },
+    { header: "per CPU s", align: "right" as const },
+    { header: "÷ K (range)", align: "left" as const },
+  ];
+  for (const line of alignRows(columns, rows)) console.log(line);
   // On a loaded machine, the share of the cores the process gets bounds the pool against K, whatever the pool does.
   const busy = (rates: Rate[]) => ratioCell(rates.map((r) => r.wall / r.cpu));
   const perMillion = (seconds: number) => ((seconds * 1e6) / lines.length).toFixed(2);

@@ -75,7 +75,7 @@ export interface BenchPlan extends MeasurePlan {
   isolate?(info: SolverInfo): ExtraRow | undefined;
   /** Where an engine row's timing rounds run when not in this thread (`--fresh-rounds`, isolated.ts); its checked passes stay here. */
   timeElsewhere?(info: SolverInfo, batch: boolean): ExtraRow["open"];
-  /** Whether a solver is measured on grids of side `size` (a preset, presets.ts); default: every size it takes. */
+  /** Whether a solver is measured on grids of side `size` (a preset, options.ts); default: every size it takes. */
   takes?(info: SolverInfo, size: number): boolean;
   /** Adds the default kernel's once-per-puzzle row. @default true */
   boundaryRow?: boolean;

@@ -18,7 +18,7 @@ import type { ElementHandle } from "puppeteer-core";
 import type { PreviewServer } from "vite";
 import { build, preview } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CSV_FIELDS } from "../bench/report/csv.js";
+import { CSV_FIELDS } from "../bench/report/format.js";
 import { parseJson } from "../bench/report/json.js";
 import { isValidSolution, parsePuzzle } from "../src/model/puzzle.js";
 import { type BrowserName, type Page, FIREFOX_PATH, chromiumRequired, hasChromium, hasFirefox, withPage } from "./browser.js";

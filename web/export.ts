@@ -6,7 +6,7 @@
  */
 import { buildFacts } from "../build/facts.js";
 import type { BenchEnvironment, BenchRecord, BenchRun, DatasetIdentity } from "../bench/records.js";
-import { formatCsv } from "../bench/report/csv.js";
+import { formatCsv } from "../bench/report/format.js";
 import { formatJson } from "../bench/report/json.js";
 import { findSolver } from "../src/solvers/registry.js";
 import type { WebBenchPlan, WebBenchRow } from "./bench.js";

@@ -1,7 +1,7 @@
 /**
  * Code as it was at an earlier commit, built once under build/ref/ by the commit's hash: one
  * kernel (kernel-vs's old side) or the whole package in a git worktree (`--ref`'s). Also the
- * process CPU clock the interleaved rounds and the bulk bench time with.
+ * process CPU clock the interleaved rounds and the tools' rates time with.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -93,4 +93,16 @@ export function builtWorktree(commit: string, log: (line: string) => void = () =
 export function cpuSeconds(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
+}
+
+/** Runs `run` (which solves `count` puzzles) again and again for at least `seconds` of wall time (once for 0); puzzles per second of wall time and of this process's CPU time. */
+export async function rate(count: number, seconds: number, run: () => unknown): Promise<{ wall: number; cpu: number }> {
+  const cpu = cpuSeconds();
+  const started = performance.now();
+  let solved = 0;
+  do {
+    await run();
+    solved += count;
+  } while (performance.now() - started < seconds * 1000);
+  return { wall: solved / ((performance.now() - started) / 1000), cpu: solved / (cpuSeconds() - cpu) };
 }

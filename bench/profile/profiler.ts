@@ -23,7 +23,7 @@ import type { BatchKernel } from "../measure/kernel.js";
 import { SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, sumOf } from "../measure/timing.js";
 import { type MeasurePlan, type MeasureProgress, measureRows, silentProgress } from "../measure/rows.js";
 import { quantile } from "../../src/model/quantile.js";
-import type { HardPuzzle, PerPuzzle, ProfileRecord } from "./records.js";
+import type { HardPuzzle, PerPuzzle, ProfileRecord } from "../records.js";
 
 /** Puzzles in the warm-up batch. */
 const WARMUP_PUZZLES = 64;

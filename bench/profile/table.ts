@@ -6,7 +6,7 @@
  */
 import { type Column, alignRows, describeMachine, formatNumber, formatPercent, groupByDataset, markdownTable, tableLines } from "../report/format.js";
 import { wrap } from "../report/compact.js";
-import type { HardPuzzle, ProfileEnvironment, ProfileRecord, ProfileRun } from "./records.js";
+import type { HardPuzzle, ProfileEnvironment, ProfileRecord, ProfileRun } from "../records.js";
 
 /** The width the profile is written for when standard output is no terminal. */
 export const PIPED_WIDTH = 100;

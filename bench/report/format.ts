@@ -1,11 +1,15 @@
 /**
  * The table's columns (each a header, an alignment and a cell formatter over one record; missing
  * capabilities show as `n/a`, never as a made-up zero) and the two table writers every tool's
- * tables go through: aligned for a terminal (the --wide view), and Markdown (--markdown).
+ * tables go through: aligned for a terminal (the --wide view), and Markdown (--markdown). And the
+ * CSV writer: a header of every record field, then one line per record with raw numbers (empty
+ * cells for n/a), RFC 4180 quoting; text a spreadsheet would read as a formula (a dataset named
+ * `=x.txt`) is defused as in the CLI's `csv` output.
  */
 import { flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { escapeText } from "../../src/model/excerpt.js";
+import { csvField } from "../../src/formats/output/csv.js";
 import type { RatioEstimate } from "../statistics.js";
 
 /** One column of a table of records (the bench's by default; the profiler's too): header, alignment, cell. */
@@ -198,4 +202,45 @@ export function formatMarkdown(run: BenchRun): string {
     ? [`**Incomplete:** interrupted by ${run.incomplete.signal} after ${run.records.length} of ${run.incomplete.rowsPlanned} rows.`, ""]
     : [];
   return ["# sudoku-wasm benchmark", "", ...incomplete, ...environment, "", ...markdownTable(MARKDOWN_COLUMNS, run.records), ""].join("\n");
+}
+
+/** Record fields in column order. */
+export const CSV_FIELDS: readonly (keyof BenchRecord)[] = [
+  "dataset",
+  "solver",
+  "mode",
+  "row",
+  "datasetSize",
+  "selected",
+  "puzzles",
+  "timeouts",
+  "limit",
+  "effectiveLimit",
+  "batchCall",
+  "samples",
+  "puzzlesPerSecond",
+  "meanMicros",
+  "p50Micros",
+  "p99Micros",
+  "rmePercent",
+  "guessesPerPuzzle",
+  "noGuessPercent",
+  "reference",
+  "speedup",
+  "comparedOn",
+  "threads",
+  "cpuPerWall",
+  "peakRssMb",
+];
+
+/** One CSV cell, written as the CLI's `csv` output writes a field; null is empty, other values as text. */
+function csvCell(value: BenchRecord[keyof BenchRecord]): string {
+  if (value === undefined) return csvField(null);
+  return csvField(value === null || typeof value === "number" ? value : String(value));
+}
+
+/** The records as CSV text. */
+export function formatCsv(records: readonly BenchRecord[]): string {
+  const lines = [CSV_FIELDS.join(","), ...records.map((record) => CSV_FIELDS.map((field) => csvCell(record[field])).join(","))];
+  return lines.join("\n") + "\n";
 }

@@ -4,11 +4,10 @@
  * first export written to a regular file (.svg, or .chart.svg when that is an export's name).
  * {@link checkOutputRequests} refuses two outputs on one path before the bench runs.
  */
-import { formatMarkdown } from "./format.js";
+import { formatCsv, formatMarkdown } from "./format.js";
 import { fstatSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import type { BenchRun } from "../records.js";
-import { formatCsv } from "./csv.js";
 import { formatJson } from "./json.js";
 import { formatSvg } from "./svg.js";
 

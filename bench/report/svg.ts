@@ -7,8 +7,7 @@
  * time with one `<g class="points">` per variant, a `<circle>` per puzzle, hollow where the budget
  * stopped it.
  */
-import type { ProfileRecord } from "../profile/records.js";
-import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
+import type { BenchEnvironment, BenchRecord, BenchRun, ProfileRecord } from "../records.js";
 import { formatNumber, groupByDataset } from "./format.js";
 
 const BAR_WIDTH = 14;

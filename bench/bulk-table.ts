@@ -32,7 +32,6 @@ export const BULK_COLUMNS: readonly Column<BulkRow>[] = [
   { header: "peak RSS MB", align: "right", cell: (r) => (r.rssMb === null ? "" : figure(r.rssMb)) },
 ];
 
-/** One tier's medians. */
 export interface SizingRow {
   tier: string;
   puzzles: number;

@@ -44,7 +44,6 @@ interface Options {
   markdown: boolean;
 }
 
-/** What one CLI run took. */
 interface CliRun {
   wallSeconds: number;
   cpuSeconds: number;

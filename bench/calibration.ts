@@ -12,7 +12,6 @@ import { createHash } from "node:crypto";
 /** The name of this calibration; bump it with any change to {@link calibrationUnit}. */
 export const CALIBRATION_NAME = "masks-v2";
 
-/** Placements per unit of work. */
 const PLACEMENTS = 2_000;
 
 /** Allocated once: a unit allocates nothing, so no garbage collection lands in the calibration's time. */

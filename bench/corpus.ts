@@ -31,7 +31,6 @@ export function relabelledPuzzleBytes(count: number, seed = 1): Buffer {
   return bytes;
 }
 
-/** {@link relabelledPuzzleBytes} as text. */
 export function relabelledPuzzles(count: number, seed = 1): string {
   return relabelledPuzzleBytes(count, seed).toString("latin1");
 }

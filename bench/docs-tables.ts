@@ -17,7 +17,6 @@ interface Options {
   list: boolean;
 }
 
-/** Every option of docs:tables, once. */
 const OPTIONS: readonly OptionRow[] = [
   { flags: "--section <name>", description: "the region to rewrite (--list names them)" },
   { flags: "--from <file>", description: "take the command's output from this file (-: standard input) instead of running it" },

@@ -24,7 +24,6 @@ function specOf(info: SolverInfo): string {
   return info.id.startsWith("wasm-abi:") ? `wasm-abi:${info.source}` : info.source!;
 }
 
-/** How a worker row runs. */
 export interface WorkerRowOptions {
   /** The limit of one countSolutions call, in ms. */
   timeoutMs: number;
@@ -32,7 +31,6 @@ export interface WorkerRowOptions {
   freshRounds?: boolean;
   /** One solveBatch call per batch rather than a countSolutions loop (engines that have it). */
   batch?: boolean;
-  /** Stops the row. */
   signal?: AbortSignal;
 }
 

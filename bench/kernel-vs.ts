@@ -18,7 +18,6 @@ const DEFAULT_REF = "3c51558";
 /** The default datasets: five public 9×9 sets by name (`npx sudoku-wasm datasets fetch NAME` fetches each). */
 const DEFAULT_DATASETS = ["forum_hardest_1905_11plus", "forum_hardest_1106", "magictour_top1465", "17_clue", "kaggle_bryanpark_10k"];
 
-/** The options of one run (each described in {@link OPTIONS}). */
 interface VersusOptions {
   ref: string;
   build: KernelBuild;
@@ -28,7 +27,6 @@ interface VersusOptions {
   limit: number;
 }
 
-/** Every option of kernel-vs, once: flags, help, defaults and parsers. */
 const OPTIONS: readonly OptionRow[] = [
   { flags: "--ref <commit>", description: "the commit whose kernels (assembly/index.ts, assembly/general.ts) are the old side", default: DEFAULT_REF },
   { flags: "--build <stem>", description: "the build of today's 9×9 kernel: release or variants/<name>", default: "release" },

@@ -103,7 +103,6 @@ interface BenchOptionRow extends OptionRow {
   quick?: unknown;
 }
 
-/** Every option of the bench, once. */
 export const OPTION_TABLE: readonly BenchOptionRow[] = [
   {
     flags: "--solvers <ids>",

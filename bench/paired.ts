@@ -37,7 +37,6 @@ const MIN_PUZZLES = 10;
 /** Share of a round's time one batch of the slower side may take before the pair is sampled. */
 const BATCH_SHARE = 1 / 4;
 
-/** What to time against what. */
 export interface PairedPlan extends MeasurePlan {
   /** This checkout's solvers (the "now" side), in row order. */
   solvers: readonly SolverInfo[];

@@ -12,7 +12,6 @@ import { CompactLayout } from "./report/compact.js";
 import { describeDataset, terminalSafe } from "./report/format.js";
 import type { MeasureProgress } from "./measure/rows.js";
 
-/** Where and how finished rows are printed. */
 export interface RowPrinting {
   /** Writes report text (stdout, or stderr when an export takes stdout). */
   write(text: string): void;

@@ -58,7 +58,6 @@ const WARMUP_SHARE = 0.2;
 /** A sampled row still solves at least this many puzzles (or the whole selection). */
 const MIN_SAMPLED_PUZZLES = 10;
 
-/** What to measure and how. */
 export interface BenchPlan extends MeasurePlan {
   solvers: readonly SolverInfo[];
   /** tinybench time budget per row, in ms. */

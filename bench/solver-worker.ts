@@ -13,7 +13,6 @@ import { type CalibrationWork, CalibrationMeter } from "./calibration.js";
 import { resolveSolver } from "./custom-solvers.js";
 import { describeThrown } from "./runner.js";
 
-/** What the bench sends. */
 export type WorkerRequest = { kind: "open"; grids: Grid[]; limit: number; budget: number; batch?: boolean } | { kind: "solve"; calibrationShare: number };
 
 /** What this thread answers: ready once loaded, each batch's answers, or what the solver threw. */

@@ -7,7 +7,6 @@ import { quantile } from "../src/model/quantile.js";
 
 /** Confidence level of every interval here. */
 const CONFIDENCE = 0.95;
-/** Resamples a bootstrap interval draws. */
 const BOOTSTRAP_RESAMPLES = 2000;
 
 /** What a set of samples says, in the samples' unit. */
@@ -49,7 +48,6 @@ export function summarize(samples: ArrayLike<number>): SampleSummary {
   };
 }
 
-/** The median of `values` (any order). */
 export function median(values: ArrayLike<number>): number {
   return quantile(Float64Array.from(values).sort(), 0.5);
 }

@@ -12,7 +12,8 @@
  * The goal: at most 1 false verdict per 100 rows, idle and busy; a 10% slowdown found in at least
  * 9 of 10 pairs idle. `--ref-pairs N` adds N runs of `--ref HEAD` and their false verdicts.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +26,6 @@ import { DEFAULT_ROUNDS } from "./rounds.js";
 import { type Verdict, compareRuns } from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
 
-/** The options of one measurement. */
 interface RateOptions {
   pairs: number;
   plantedPairs: number;
@@ -81,23 +81,16 @@ const SLOWDOWN_VARIABLE = "SUDOKU_WASM_PLANTED_SLOWDOWN";
 /** The planted module's row label (planted.ts `id`). */
 const PLANTED_ROW = "planted";
 
-/** Runs the bench with `args` (and `env` added); rejects with its stderr when it fails. */
-function runBench(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BENCH, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (status) => {
-      if (status === 0) resolve(out);
-      else reject(new Error(`bench ${args.join(" ")} exited ${status}: ${err.trim().split("\n").pop()}`));
-    });
-  });
+/** Runs the bench with `args` (and `env` added); its stdout, or an Error with the last line of its stderr. */
+async function runBench(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
+  try {
+    return (await promisify(execFile)(process.execPath, [BENCH, ...args], { env: { ...process.env, ...env }, maxBuffer: 1 << 26 })).stdout;
+  } catch (error) {
+    const { code, stderr } = error as { code?: number; stderr?: string };
+    throw new Error(`bench ${args.join(" ")} exited ${code}: ${(stderr ?? "").trim().split("\n").pop()}`);
+  }
 }
 
-/** Verdict counts over many rows. */
 type Tally = Record<Verdict, number> & { rows: number };
 
 function emptyTally(): Tally {

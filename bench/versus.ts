@@ -27,7 +27,6 @@ export interface KernelFigures {
   nodesMean: number;
 }
 
-/** Both kernels on one dataset. */
 export interface VersusRecord {
   dataset: string;
   puzzles: number;

@@ -6,7 +6,6 @@
 import { Bench } from "tinybench";
 import type { CalibrationWork } from "../calibration.js";
 
-/** How to time a batch function. */
 export interface BatchTimingOptions {
   /** Least ms of timed calls (tinybench `time`). */
   timeMs: number;
@@ -44,7 +43,6 @@ export function eventLoopTurns(everyMs = YIELD_EVERY_MS): () => Promise<void> | 
   };
 }
 
-/** What tinybench measured. */
 export interface BatchTiming {
   /** Mean ms per call. */
   meanMs: number;
@@ -52,7 +50,6 @@ export interface BatchTiming {
   medianMs: number;
   /** Relative margin of error of the mean, in percent. */
   rmePercent: number;
-  /** Timed calls. */
   samples: number;
   /** Every timed call's ms, ascending. */
   batchMs: number[];

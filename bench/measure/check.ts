@@ -172,7 +172,6 @@ function sameBytes(grid: ArrayLike<number>, all: Uint8Array, offset: number): bo
  * counts in the mean and median with the guesses it made before it stopped (a lower bound), and
  * never as solved without a guess.
  */
-/** Guesses per puzzle, summarised. */
 export interface GuessSummary {
   mean: number;
   median: number;

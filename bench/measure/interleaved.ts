@@ -7,7 +7,6 @@
 import { median } from "../statistics.js";
 import { cpuSeconds } from "./reference.js";
 
-/** How to interleave. */
 export interface InterleavedOptions {
   /** Timed rounds of each contender. */
   rounds: number;

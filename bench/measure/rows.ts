@@ -27,7 +27,6 @@ export interface MeasureProgress<R> {
   end(): void;
 }
 
-/** Progress that shows nothing. */
 export const silentProgress: MeasureProgress<never> = { begin() {}, row() {}, end() {} };
 
 /**

@@ -37,10 +37,8 @@ const BATCH_TIME_CAP_MS = 2000;
  * variant's median: nodes are exact, so such a time is a pause of the machine, not a hard puzzle.
  */
 const SPIKE_FACTOR = 4;
-/** Length of each hardest-puzzles list. */
 export const HARDEST_COUNT = 10;
 
-/** A kernel variant to profile. */
 export interface ProfileVariant {
   /** Registry id: `wasm` or `wasm:<name>`. */
   id: string;
@@ -49,7 +47,6 @@ export interface ProfileVariant {
   load(): Promise<BatchKernel>;
 }
 
-/** What to profile and how. */
 export interface ProfilePlan extends MeasurePlan {
   variants: readonly ProfileVariant[];
   /** Puzzles drawn per dataset (seeded); undefined for all of them. */

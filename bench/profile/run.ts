@@ -156,7 +156,6 @@ export async function runProfile(
   return { run, written };
 }
 
-/** Every option of `profile`, once: flags, help, defaults and parsers. */
 const PROFILE_OPTIONS: readonly OptionRow[] = [
   { flags: "--variants <ids>", description: "comma-separated kernel variant ids (listed below)", defaultText: "every wasm variant", parse: commaList },
   {

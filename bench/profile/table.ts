@@ -20,7 +20,6 @@ function formatRelative(record: ProfileRecord, first: ProfileRecord): string {
   return `${shown < 10 ? shown.toFixed(2) : formatNumber(shown)}× ${ratio >= 1 ? "faster" : "slower"}`;
 }
 
-/** The per-variant table's columns, in order. */
 export const PROFILE_COLUMNS: readonly Column<ProfileRecord>[] = [
   { header: "variant", align: "left", cell: (r) => r.variant },
   { header: "puzzles/s", align: "right", cell: (r) => formatNumber(r.puzzlesPerSecond) },
@@ -99,7 +98,6 @@ function hardestTables(records: readonly ProfileRecord[], list: (r: ProfileRecor
   return out;
 }
 
-/** One dataset's tables. */
 function datasetSection(records: readonly ProfileRecord[], width: number): string[] {
   const first = records[0];
   const size = (n: number) => n.toLocaleString("en-US");

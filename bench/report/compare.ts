@@ -44,7 +44,6 @@ export function settingsOf(run: BenchRun): ComparedSettings {
   return { ...run.environment, datasets };
 }
 
-/** One setting that differs between two runs. */
 export interface SettingDifference {
   setting: string;
   before: string;
@@ -122,7 +121,6 @@ export function roundsRatio(before: Pick<BenchRecord, "roundMicros">, after: Pic
   return welchRatio(summarize(a), summarize(b));
 }
 
-/** What a record holds of its calibrated rounds. */
 export type CalibratedFigures = Pick<BenchRecord, "roundCpuMicros" | "calibrationMicros">;
 
 /** A row's rounds in calibration units; null unless it has at least two, all positive. */

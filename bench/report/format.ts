@@ -97,7 +97,6 @@ export function rowNotes(record: BenchRecord, short = false): string[] {
 /** The notes cell of the full table: {@link rowNotes} in a line. */
 export const formatNotes = (record: BenchRecord): string => rowNotes(record).join(", ");
 
-/** The results table's columns, in order. */
 export const COLUMNS: readonly Column[] = [
   { header: "solver", align: "left", cell: (r) => r.row },
   { header: "puzzles/s", align: "right", cell: (r) => formatNumber(r.puzzlesPerSecond) },
@@ -183,7 +182,6 @@ export const MARKDOWN_COLUMNS: readonly Column[] = [
   ...COLUMNS,
 ];
 
-/** Escapes the characters that would break a table cell. */
 function escapeCell(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|");
 }
@@ -204,7 +202,6 @@ export function formatMarkdown(run: BenchRun): string {
   return ["# sudoku-wasm benchmark", "", ...incomplete, ...environment, "", ...markdownTable(MARKDOWN_COLUMNS, run.records), ""].join("\n");
 }
 
-/** Record fields in column order. */
 export const CSV_FIELDS: readonly (keyof BenchRecord)[] = [
   "dataset",
   "solver",
@@ -239,7 +236,6 @@ function csvCell(value: BenchRecord[keyof BenchRecord]): string {
   return csvField(value === null || typeof value === "number" ? value : String(value));
 }
 
-/** The records as CSV text. */
 export function formatCsv(records: readonly BenchRecord[]): string {
   const lines = [CSV_FIELDS.join(","), ...records.map((record) => CSV_FIELDS.map((field) => csvCell(record[field])).join(","))];
   return lines.join("\n") + "\n";

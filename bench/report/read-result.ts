@@ -13,7 +13,6 @@ import { SCHEMA_PATH, parseJson, readJson } from "./json.js";
 
 let validator: ValidateFunction | undefined;
 
-/** The schema's validator, compiled once. */
 function validate(): ValidateFunction {
   validator ??= new Ajv2020({ strict: false, validateFormats: false, allErrors: false }).compile(JSON.parse(readFileSync(packagePath(SCHEMA_PATH), "utf8")));
   return validator;

@@ -10,7 +10,6 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../../src/kernel/paths.js";
 
-/** One marked region of a document. */
 export interface Region {
   /** The document, relative to the package root. */
   file: string;

@@ -17,7 +17,6 @@ const PLOT_HEIGHT = 320;
 const MARGIN = { top: 48, right: 230, bottom: 84, left: 64 };
 /** Rough width of one character of a 12px sans-serif label. */
 const CHAR_WIDTH = 7;
-/** Width of an error bar's caps. */
 const CAP_WIDTH = 8;
 /** Ten well-separated colours (Tableau 10), used in order while they last. */
 const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];

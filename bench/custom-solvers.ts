@@ -67,14 +67,10 @@ interface SolverModule {
   sizes?: unknown;
 }
 
-function isEngine(value: unknown): value is SolverEngine {
-  return typeof value === "object" && value !== null && typeof (value as SolverEngine).countSolutions === "function";
-}
-
 /** The engine a module's default export gives: the export itself, or what calling it returns. */
 async function engineOf(exported: unknown, spec: string, size: number): Promise<SolverEngine> {
-  const engine = typeof exported === "function" ? await (exported as (size: number) => unknown)(size) : exported;
-  if (!isEngine(engine)) {
+  const engine = (typeof exported === "function" ? await (exported as (size: number) => unknown)(size) : exported) as SolverEngine | null;
+  if (typeof engine !== "object" || engine === null || typeof engine.countSolutions !== "function") {
     throw new Error(
       `${spec}: the default export is not a solver engine (an object with countSolutions(puzzle, limit, solution, stats, budget), ` +
         `or a function returning one); see ${README_SECTION}`,

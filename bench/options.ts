@@ -210,21 +210,20 @@ function percentArgument(text: string): number {
   return value;
 }
 
-/** A row with its `--quick` value added to the default shown in --help. */
-function withQuickDefault(row: BenchOptionRow): OptionRow {
-  if (row.quick === undefined) return row;
-  return { ...row, defaultText: `${row.defaultText ?? String(row.default)}; --quick: ${String(row.quick)}` };
-}
-
 /** The bench's command line: the options table, and the solvers and datasets in the help. */
 export function benchCommand(): Command {
   const command = new Command("bench").description("Compare every registered solver across puzzle datasets (tinybench).");
-  OPTION_TABLE.forEach((row) => command.addOption(toOption(withQuickDefault(row))));
-  command.addHelpText("after", () => {
-    const solverLines = solverHelpLines();
-    const bundled = bundledDatasets();
-    return ["", "Solvers (id, grid sizes, algorithm):", ...solverLines, "", `Bundled datasets (easiest first): ${bundled.join(", ") || "none"}`].join("\n");
-  });
+  // --help shows each option's --quick value beside its default.
+  for (const row of OPTION_TABLE) {
+    command.addOption(
+      toOption(row.quick === undefined ? row : { ...row, defaultText: `${row.defaultText ?? String(row.default)}; --quick: ${String(row.quick)}` }),
+    );
+  }
+  command.addHelpText("after", () =>
+    ["", "Solvers (id, grid sizes, algorithm):", ...solverHelpLines(), "", `Bundled datasets (easiest first): ${bundledDatasets().join(", ") || "none"}`].join(
+      "\n",
+    ),
+  );
   return command;
 }
 

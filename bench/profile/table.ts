@@ -4,7 +4,17 @@
  * as file lines (a rank per row, a variant per column); and the variant tables alone as Markdown
  * (`--markdown`, through the bench's one Markdown writer).
  */
-import { type Column, alignRows, describeMachine, formatNumber, formatPercent, groupByDataset, markdownTable, tableLines } from "../report/format.js";
+import {
+  type Column,
+  alignRows,
+  describeMachine,
+  formatNumber,
+  formatPercent,
+  formatTimes,
+  groupByDataset,
+  markdownTable,
+  tableLines,
+} from "../report/format.js";
 import { wrap } from "../report/compact.js";
 import type { HardPuzzle, ProfileEnvironment, ProfileRecord, ProfileRun } from "../records.js";
 
@@ -13,11 +23,8 @@ export const PIPED_WIDTH = 100;
 
 /** "2.31× slower", "1.05× faster", "same" (within 0.5%), "=" (the first variant of the table). */
 function formatRelative(record: ProfileRecord, first: ProfileRecord): string {
-  if (record === first) return "=";
   const ratio = record.puzzlesPerSecond / first.puzzlesPerSecond;
-  const shown = ratio >= 1 ? ratio : 1 / ratio;
-  if (shown < 1.005) return "same";
-  return `${shown < 10 ? shown.toFixed(2) : formatNumber(shown)}× ${ratio >= 1 ? "faster" : "slower"}`;
+  return record === first ? "=" : Math.max(ratio, 1 / ratio) < 1.005 ? "same" : formatTimes(ratio);
 }
 
 export const PROFILE_COLUMNS: readonly Column<ProfileRecord>[] = [

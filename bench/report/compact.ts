@@ -52,20 +52,6 @@ function compactNotes(record: BenchRecord): string[] {
   return notes;
 }
 
-/** Packs phrases into lines of at most `width` characters, separated by ", " (a longer phrase stays whole). */
-function packPhrases(phrases: readonly string[], width: number): string[] {
-  const lines: string[] = [];
-  for (const phrase of phrases) {
-    const last = lines.length - 1;
-    if (last >= 0 && (lines[last] + ", " + phrase).length <= width) lines[last] += ", " + phrase;
-    else {
-      if (last >= 0) lines[last] += ",";
-      lines.push(phrase);
-    }
-  }
-  return lines;
-}
-
 /** Fits `text` in `width` characters, eliding its middle (labels keep their start and end). */
 export function fit(text: string, width: number): string {
   if (text.length <= width) return text;
@@ -107,13 +93,18 @@ export class CompactLayout {
     const cells = this.columns.map((c) => (c.header === "flags" ? c.cell(record).padEnd(c.width) : c.cell(record).padStart(c.width)));
     const first = INDENT + [fit(record.row, this.labelWidth).padEnd(this.labelWidth), ...cells].join(this.gap) + this.gap;
     if (this.notesWidth === 0) return first.trimEnd();
-    const notes = packPhrases(compactNotes(record), this.notesWidth);
+    const notes = wrapPhrases(compactNotes(record), this.notesWidth);
     const pad = " ".repeat(first.length);
     return notes.length === 0 ? first.trimEnd() : notes.map((note, i) => (i === 0 ? first : pad) + note).join("\n");
   }
 }
 
 const NO_BREAK = "\u00a0";
+
+/** Phrases joined by ", " in lines of at most `width` (a longer phrase stays whole), each phrase kept on one line. */
+function wrapPhrases(phrases: readonly string[], width: number): string[] {
+  return wrap(phrases.map((phrase) => phrase.replaceAll(" ", NO_BREAK)).join(", "), width).map((line) => line.replaceAll(NO_BREAK, " "));
+}
 
 /** The notes of the flags raised, each with the rows it marks; empty when none was. */
 export function formatFlagNotes(records: readonly BenchRecord[], width: number = COMPACT_WIDTH.unknown, timeMs?: number): string[] {
@@ -124,13 +115,10 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
     const { mark } = FLAG_NOTES[flag];
     const note = timeMs === undefined ? FLAG_NOTES[flag].note : FLAG_NOTES[flag].note.replace("--time 2000", `--time ${moreTime(timeMs)}`);
     lines.push(...wrap(`  ${mark}  ${note}.`, width, "     "));
-    // Each row's name is kept on one line: its spaces are no-break ones while wrapping.
-    const rows = marked.map((r) =>
-      `${r.dataset} · ${r.row}${flag === "preempted" ? ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})` : ""}`.replaceAll(" ", NO_BREAK),
-    );
+    const rows = marked.map((r) => `${r.dataset} · ${r.row}${flag === "preempted" ? ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})` : ""}`);
     const shown = rows.length > 6 ? [...rows.slice(0, 6), `${rows.length - 6} more`] : rows;
-    const wrapped = wrap(`     ${marked.length} row${marked.length === 1 ? "" : "s"}: ${shown.join(", ")}`, width, "     ");
-    lines.push(...wrapped.map((line) => line.replaceAll(NO_BREAK, " ")));
+    const head = `${marked.length} row${marked.length === 1 ? "" : "s"}: `;
+    lines.push(...wrapPhrases([head + shown[0], ...shown.slice(1)], width - 5).map((line) => `     ${line}`));
   }
   const withOutliers = records.filter((r) => r.batchMs && tukeyOutliers(r.batchMs).severe > 0).length;
   if (withOutliers > 0) {

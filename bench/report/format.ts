@@ -68,11 +68,6 @@ export function formatSpeedup(record: BenchRecord): string {
   return `${formatRatio({ ratio: record.speedup, ...record.speedupInterval })} ${direction} than ${record.reference}`;
 }
 
-/** Whether a threads row's batch is so small that handing it to the threads, not solving, sets its speed. */
-function handOffBound(record: BenchRecord): boolean {
-  return record.threads !== null && (record.puzzles / Math.max(record.threads, 1) < 100 || record.meanMicros * record.puzzles < 2000);
-}
-
 /**
  * What the reader must know about a row's figures (sampling, timeouts, threads), each a whole
  * phrase; `short`: the compact view's wording (the full one is in --wide and the exports).
@@ -85,7 +80,8 @@ export function rowNotes(record: BenchRecord, short = false): string[] {
   if (record.effectiveLimit < record.limit) notes.push(short ? "stops at 1st" : "stops at 1st solution");
   if (threads !== null)
     notes.push(`${short ? "" : `${threads} thread${threads === 1 ? "" : "s"} via src/pool (text in/out), `}CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
-  if (handOffBound(record))
+  // A threads row's batch so small that handing it to the threads, not solving, sets its speed.
+  if (threads !== null && (record.puzzles / Math.max(threads, 1) < 100 || record.meanMicros * record.puzzles < 2000))
     notes.push(
       short ? "hand-off bound" : `a batch of ${record.puzzles} puzzles is too small to split: handing it to the threads, not solving, sets this speed`,
     );
@@ -230,13 +226,9 @@ export const CSV_FIELDS: readonly (keyof BenchRecord)[] = [
   "peakRssMb",
 ];
 
-/** One CSV cell, written as the CLI's `csv` output writes a field; null is empty, other values as text. */
-function csvCell(value: BenchRecord[keyof BenchRecord]): string {
-  if (value === undefined) return csvField(null);
-  return csvField(value === null || typeof value === "number" ? value : String(value));
-}
-
 export function formatCsv(records: readonly BenchRecord[]): string {
-  const lines = [CSV_FIELDS.join(","), ...records.map((record) => CSV_FIELDS.map((field) => csvCell(record[field])).join(","))];
-  return lines.join("\n") + "\n";
+  // Each cell as the CLI's `csv` output writes a field: null (or absent) empty, other values as text.
+  const cell = (value: BenchRecord[keyof BenchRecord]) =>
+    csvField(value === undefined || value === null || typeof value === "number" ? (value ?? null) : String(value));
+  return [CSV_FIELDS.join(","), ...records.map((record) => CSV_FIELDS.map((field) => cell(record[field])).join(","))].join("\n") + "\n";
 }

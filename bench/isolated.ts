@@ -18,12 +18,6 @@ import type { WorkerReply, WorkerRequest } from "./solver-worker.js";
 /** How often a waiting call checks the time limit and the signal, in ms. */
 const WATCH_MS = 50;
 
-/** The --solvers item that loads `info` again in the worker: its id for a registry solver. */
-function specOf(info: SolverInfo): string {
-  if (!isOutsideSolver(info)) return info.id;
-  return info.id.startsWith("wasm-abi:") ? `wasm-abi:${info.source}` : info.source!;
-}
-
 export interface WorkerRowOptions {
   /** The limit of one countSolutions call, in ms. */
   timeoutMs: number;
@@ -56,10 +50,12 @@ export async function openWorkerRow(
   budget: number,
   { timeoutMs, freshRounds = false, batch = false, signal }: WorkerRowOptions,
 ): Promise<BatchRunner> {
+  // The --solvers item that loads `info` again in the worker: its id for a registry solver.
+  const spec = !isOutsideSolver(info) ? info.id : info.id.startsWith("wasm-abi:") ? `wasm-abi:${info.source}` : info.source!;
   const start = async () => {
     const calls = new SharedArrayBuffer(4);
     const size = Math.round(Math.sqrt(grids[0]?.length ?? 81));
-    const worker = new Worker(new URL("./solver-worker.js", import.meta.url), { workerData: { spec: specOf(info), size, calls } });
+    const worker = new Worker(new URL("./solver-worker.js", import.meta.url), { workerData: { spec, size, calls } });
     const ask = waiter(worker, info.id, new Int32Array(calls), timeoutMs, signal);
     try {
       await ask(null);

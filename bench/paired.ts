@@ -21,13 +21,13 @@ import { type Grid, datasetShape } from "../src/model/puzzle.js";
 import type { SolverInfo } from "../src/solvers/registry.js";
 import { type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
 import { type MeasurePlan, measureRows, silentProgress } from "./measure/rows.js";
-import { type AnswerCheck, type KeptAnswers, answerChecker, checkAnswers, checkSameAnswers, sameAsChecked } from "./measure/check.js";
+import { answerChecker, checkAnswers, checkSameAnswers, sameAsChecked } from "./measure/check.js";
 import { type Draw, drawPuzzles, seededSample } from "./measure/draw.js";
 import { timeInterleaved } from "./measure/interleaved.js";
 import { builtWorktree, resolveCommit } from "./measure/reference.js";
 import type { BenchOptions } from "./options.js";
 import type { BenchRun } from "./records.js";
-import { type LocalRunner, localRunner } from "./runner.js";
+import { localRunner } from "./runner.js";
 import { type Change, REF_THRESHOLD, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
 import { formatNumber, formatRatio } from "./report/format.js";
 import { type RatioEstimate, studentT95, summarize } from "./statistics.js";
@@ -71,20 +71,6 @@ export function pairedRatio(ratios: readonly number[]): RatioEstimate {
   const { n, mean, sd } = summarize(ratios.map(Math.log));
   const spread = n > 1 ? (studentT95(n - 1) * sd) / Math.sqrt(n) : Infinity;
   return { ratio: Math.exp(mean), low: Math.exp(mean - spread), high: Math.exp(mean + spread), method: "paired" };
-}
-
-/** One side of a pair over `grids`, its answers checked once here. */
-function prepareSide(
-  engine: SolverEngine,
-  grids: readonly Grid[],
-  limit: number,
-  budget: number,
-  check: AnswerCheck,
-): { runner: LocalRunner; checked: KeptAnswers } {
-  const runner = localRunner(engine, grids, limit, budget, solvesBatches(engine));
-  const checked = runner.answers();
-  checkAnswers(checked, grids.length, check);
-  return { runner, checked };
 }
 
 /** ms one call of `solve` takes (the fastest of two). */
@@ -147,7 +133,14 @@ async function timePair(
   const engines = [await engineOf("before", old, draw.shape.size), await engineOf("now", info, draw.shape.size)];
   const labels = ["--ref", "now"].map((side) => `${info.id} (${side})`);
   let grids: Grid[] = draw.grids;
-  const prepare = () => engines.map((engine, k) => prepareSide(engine, grids, limit, budget, answerChecker(draw, labels[k], limit)));
+  // Each side over `grids`, its answers checked once here.
+  const prepare = () =>
+    engines.map((engine, k) => {
+      const runner = localRunner(engine, grids, limit, budget, solvesBatches(engine));
+      const checked = runner.answers();
+      checkAnswers(checked, grids.length, answerChecker(draw, labels[k], limit));
+      return { runner, checked };
+    });
   let sides = prepare();
   const roundMs = plan.timeMs / plan.rounds;
   const slowest = Math.max(...sides.map((side) => callMs(side.runner.solve)));

@@ -6,6 +6,7 @@
  */
 import { findSolver } from "../src/solvers/registry.js";
 import type { Grid } from "../src/model/puzzle.js";
+import { Random } from "../src/model/prng.js";
 import type { BatchResult, SearchStats, SolverEngine } from "../src/solvers/solver.js";
 
 /** The row label: the same with and without the slowdown, so that `--compare` pairs the rows. */
@@ -29,13 +30,8 @@ export function plantedShare(text = process.env.SUDOKU_WASM_PLANTED_SLOWDOWN): n
 export function repeater(share: number): () => number {
   const whole = Math.floor(share);
   const threshold = Math.round((share - whole) * 2 ** 32);
-  let state = 0x9e3779b9;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return whole + (state >>> 0 < threshold ? 1 : 0);
-  };
+  const random = new Random(0x9e3779b9);
+  return () => whole + (random.nextUint32() < threshold ? 1 : 0);
 }
 
 /** The wasm engine for grids of side `size`, a share of its calls made twice. */

@@ -57,13 +57,12 @@ export function selectVariants(ids?: readonly string[]): ProfileVariant[] {
         .join(", ")}`,
     );
   }
-  return infos.map((info) => ({ id: info.id, description: info.description, load: () => loadKernel(info) }));
-}
-
-async function loadKernel(info: SolverInfo): Promise<WasmKernel> {
-  const engine = await info.load(9);
-  if (!(engine instanceof WasmKernel)) throw new Error(`${info.id}: the registry did not load a WASM kernel`);
-  return engine;
+  const load = async (info: SolverInfo) => {
+    const engine = await info.load(9);
+    if (!(engine instanceof WasmKernel)) throw new Error(`${info.id}: the registry did not load a WASM kernel`);
+    return engine;
+  };
+  return infos.map((info) => ({ id: info.id, description: info.description, load: () => load(info) }));
 }
 
 /** The profile as indented JSON, each array of numbers (the per-puzzle columns) kept on one line. */

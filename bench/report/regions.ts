@@ -30,14 +30,6 @@ const OPEN = /^<!-- (table|output) ([\w-]+): (.*) -->$/;
 const CLOSE = /^<!-- \/(table|output) -->$/;
 const NO_SCRIPT = /^no script \((.+)\)$/;
 
-/** The documents that may hold regions, relative to `root`: README.md and docs/*.md. */
-export function documents(root = packageRoot()): string[] {
-  const docs = readdirSync(join(root, "docs"))
-    .filter((file) => file.endsWith(".md"))
-    .sort();
-  return ["README.md", ...docs.map((file) => join("docs", file))];
-}
-
 /** The regions of a Markdown text, in order; a region opened inside another, or left open, throws naming the line. */
 export function regionsOf(text: string, file = "text"): Region[] {
   const lines = text.split("\n");
@@ -60,9 +52,10 @@ export function regionsOf(text: string, file = "text"): Region[] {
   return regions;
 }
 
-/** Every region of every document under `root`. */
+/** Every region of the documents under `root` that may hold them: README.md and docs/*.md. */
 export function allRegions(root = packageRoot()): Region[] {
-  return documents(root).flatMap((file) => regionsOf(readFileSync(join(root, file), "utf8"), file));
+  const docs = readdirSync(join(root, "docs")).filter((file) => file.endsWith(".md"));
+  return ["README.md", ...docs.sort().map((file) => join("docs", file))].flatMap((file) => regionsOf(readFileSync(join(root, file), "utf8"), file));
 }
 
 /** The Markdown tables of a text: each a run of consecutive lines that start with "|". */

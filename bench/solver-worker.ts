@@ -6,9 +6,9 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { Grid } from "../src/model/puzzle.js";
-import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
+import { type SearchStats, type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
 import { pack } from "./measure/draw.js";
-import { type PassAnswers, countingLoop, passAnswers } from "./measure/check.js";
+import { batchAnswers, countingLoop } from "./measure/check.js";
 import { type CalibrationWork, CalibrationMeter } from "./calibration.js";
 import { resolveSolver } from "./custom-solvers.js";
 import { describeThrown } from "./runner.js";
@@ -62,18 +62,8 @@ function solveAll(): Extract<WorkerReply, { kind: "solved" }> {
   loop?.call();
   const ms = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
-  const { counts, solutions, guesses, stopped } = loop ? loop.answers : copied(batch!);
+  const { counts, solutions, guesses, stopped } = loop ? loop.answers : batchAnswers(batch!, grids.length); // copied out of the engine's regions
   return { kind: "solved", counts, solutions, guesses, timedOut: stopped, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
-}
-
-/** A batch's answers, copied out of the engine's regions (after the timing). */
-function copied(batch: BatchResult): PassAnswers {
-  const answers = passAnswers(grids.length, grids[0]?.length ?? 0);
-  answers.counts.set(batch.counts.subarray(0, grids.length));
-  answers.solutions.set(batch.solutions.subarray(0, answers.solutions.length));
-  answers.guesses.set(batch.guesses.subarray(0, grids.length));
-  for (let i = 0; i < grids.length; i++) answers.stopped[i] = batch.nodes[i] < 0 ? 1 : 0;
-  return answers;
 }
 
 function reply(message: WorkerReply, transfer: ArrayBuffer[] = []): void {

@@ -41,15 +41,13 @@ export interface BatchAnswers {
 }
 
 /** The first `count` answers of a kernel or engine batch (nodes < 0: the budget stopped it), copied out of its regions. */
-export function batchAnswers(batch: BatchResult, count = batch.counts.length): BatchAnswers {
-  const cells = batch.solutions.length / Math.max(batch.counts.length, 1);
-  const nodes = batch.nodes.slice(0, count);
-  return {
-    counts: batch.counts.slice(0, count),
-    solutions: batch.solutions.slice(0, count * cells),
-    guesses: Float64Array.from(batch.guesses.subarray(0, count)),
-    timedOut: (index) => nodes[index] < 0,
-  };
+export function batchAnswers(batch: BatchResult, count = batch.counts.length): PassAnswers {
+  const answers = passAnswers(count, batch.solutions.length / Math.max(batch.counts.length, 1));
+  answers.counts.set(batch.counts.subarray(0, count));
+  answers.solutions.set(batch.solutions.subarray(0, answers.solutions.length));
+  answers.guesses.set(batch.guesses.subarray(0, count));
+  for (let i = 0; i < count; i++) answers.stopped[i] = batch.nodes[i] < 0 ? 1 : 0;
+  return answers;
 }
 
 /** Checks the first `count` answers; returns their total count. */

@@ -272,57 +272,54 @@ function timeLabel(exponent: number): string {
   return `${Number((10 ** (exponent - scale)).toPrecision(1))} ${unit}`;
 }
 
-/** Per-puzzle times of every record, to fit one time axis to all of them. */
-function allMicros(records: readonly ProfileRecord[]): number[] {
-  return records.flatMap((r) => r.perPuzzle.micros);
-}
-
 const px = (value: number) => value.toFixed(1);
-
-/** Vertical grid lines and labels of the time axis, and its title. */
-function timeAxis(axis: LogAxis, bottom: number): string[] {
-  const parts: string[] = [];
-  for (let exponent = axis.low; exponent <= axis.high; exponent++) {
-    const x = px(axis.at(10 ** exponent));
-    parts.push(
-      `<line x1="${x}" x2="${x}" y1="${PLOT.top}" y2="${bottom}" stroke="#dddddd"/>`,
-      `<text x="${x}" y="${bottom + 16}" text-anchor="middle">${timeLabel(exponent)}</text>`,
-    );
-  }
-  const centre = PLOT.left + PLOT.width / 2;
-  parts.push(`<text x="${centre}" y="${bottom + 36}" text-anchor="middle">time per puzzle, solved alone (log scale)</text>`);
-  return parts;
-}
 
 /** A horizontal grid line across the plot with its label on the left. */
 const horizontalRule = (y: number, label: string) => gridLine(PLOT.left, PLOT.left + PLOT.width, y, label);
 
-/** The left and bottom axis lines, and the y-axis title turned on its side. */
-function frame(yTitle: string): string[] {
+/**
+ * A profile picture of one dataset: the title ("magictour_top1465: 1,465 puzzles, limit 2: …"),
+ * the log time axis fitted to every record's per-puzzle times, what `plot` draws on it, the left
+ * and bottom axis lines with `yTitle` on its side, and a legend entry per record (colour, variant,
+ * timeouts) with any `notes` below.
+ */
+function profileSvg(
+  records: readonly ProfileRecord[],
+  what: string,
+  yTitle: string,
+  plot: (x: LogAxis, colours: readonly string[]) => string[],
+  notes: readonly string[] = [],
+): string {
   const bottom = PLOT.top + PLOT.height;
+  const x = logAxis(
+    records.flatMap((r) => r.perPuzzle.micros),
+    MIN_MICROS,
+    PLOT.left,
+    PLOT.left + PLOT.width,
+  );
+  const colours = seriesColours(records.length);
+  const first = records[0];
+  const parts = openSvg(WIDTH, HEIGHT, PLOT.left, `${first.dataset}: ${first.puzzles.toLocaleString("en-US")} puzzles, limit ${first.limit}: ${what}`);
+  for (let exponent = x.low; exponent <= x.high; exponent++) {
+    const at = px(x.at(10 ** exponent));
+    parts.push(
+      `<line x1="${at}" x2="${at}" y1="${PLOT.top}" y2="${bottom}" stroke="#dddddd"/>`,
+      `<text x="${at}" y="${bottom + 16}" text-anchor="middle">${timeLabel(exponent)}</text>`,
+    );
+  }
+  const centre = PLOT.left + PLOT.width / 2;
   const middle = PLOT.top + PLOT.height / 2;
-  return [
+  const left = PLOT.left + PLOT.width + 16;
+  parts.push(
+    `<text x="${centre}" y="${bottom + 36}" text-anchor="middle">time per puzzle, solved alone (log scale)</text>`,
+    ...plot(x, colours),
     ...axisLines(PLOT.left, PLOT.left + PLOT.width, PLOT.top, bottom),
     `<text x="16" y="${middle}" text-anchor="middle" transform="rotate(-90 16 ${middle})">${escapeXml(yTitle)}</text>`,
-  ];
-}
-
-/** One legend entry per record (colour swatch, variant, timeouts), then any notes. */
-function legend(records: readonly ProfileRecord[], colours: readonly string[], notes: readonly string[] = []): string[] {
-  const left = PLOT.left + PLOT.width + 16;
-  const parts = records.flatMap((record, i) =>
-    legendEntry(left, PLOT.top + i * 20, colours[i], record.variant + (record.timeouts > 0 ? ` (${record.timeouts} timeouts)` : "")),
+    ...records.flatMap((r, i) => legendEntry(left, PLOT.top + i * 20, colours[i], r.variant + (r.timeouts > 0 ? ` (${r.timeouts} timeouts)` : ""))),
+    ...notes.map((note, i) => `<text x="${left}" y="${PLOT.top + (records.length + 1) * 20 + i * 16}" fill="#555555">${escapeXml(note)}</text>`),
+    "</svg>",
   );
-  notes.forEach((note, i) => {
-    parts.push(`<text x="${left}" y="${PLOT.top + (records.length + 1) * 20 + i * 16}" fill="#555555">${escapeXml(note)}</text>`);
-  });
-  return parts;
-}
-
-/** "magictour_top1465: 1,465 puzzles, limit 2". */
-function describe(records: readonly ProfileRecord[]): string {
-  const first = records[0];
-  return `${first.dataset}: ${first.puzzles.toLocaleString("en-US")} puzzles, limit ${first.limit}`;
+  return parts.join("\n") + "\n";
 }
 
 /** The step line of one record's sorted per-puzzle times: share of puzzles solved within each time. */
@@ -339,14 +336,10 @@ function cdfPath(record: ProfileRecord, axis: LogAxis, colour: string): string {
  * axis: a curve further left is faster, a long flat tail on the right is a few hard puzzles.
  */
 export function formatTimeCdfSvg(records: readonly ProfileRecord[]): string {
-  const bottom = PLOT.top + PLOT.height;
-  const axis = logAxis(allMicros(records), MIN_MICROS, PLOT.left, PLOT.left + PLOT.width);
-  const colours = seriesColours(records.length);
-  const parts = [...openSvg(WIDTH, HEIGHT, PLOT.left, `${describe(records)}: share of puzzles solved within a time`), ...timeAxis(axis, bottom)];
-  for (const share of [0, 0.25, 0.5, 0.75, 1]) parts.push(...horizontalRule(PLOT.top + PLOT.height * (1 - share), `${share * 100}%`));
-  records.forEach((record, i) => parts.push(cdfPath(record, axis, colours[i])));
-  parts.push(...frame("puzzles solved (cumulative)"), ...legend(records, colours), "</svg>");
-  return parts.join("\n") + "\n";
+  return profileSvg(records, "share of puzzles solved within a time", "puzzles solved (cumulative)", (x, colours) => [
+    ...[0, 0.25, 0.5, 0.75, 1].flatMap((share) => horizontalRule(PLOT.top + PLOT.height * (1 - share), `${share * 100}%`)),
+    ...records.map((record, i) => cdfPath(record, x, colours[i])),
+  ]);
 }
 
 /** One record's points: a circle per puzzle, hollow when the budget stopped it. */
@@ -368,16 +361,22 @@ function pointGroup(record: ProfileRecord, x: LogAxis, y: (guesses: number) => n
 export function formatGuessScatterSvg(records: readonly ProfileRecord[]): string {
   const bottom = PLOT.top + PLOT.height;
   const zeroY = bottom - ZERO_ROW / 2;
-  const x = logAxis(allMicros(records), MIN_MICROS, PLOT.left, PLOT.left + PLOT.width);
   const guessAxis = logAxis([1, ...records.flatMap((r) => r.perPuzzle.guesses)], 1, bottom - ZERO_ROW, PLOT.top);
   const y = (guesses: number) => (guesses === 0 ? zeroY : guessAxis.at(guesses));
-  const colours = seriesColours(records.length);
-  const parts = [...openSvg(WIDTH, HEIGHT, PLOT.left, `${describe(records)}: guesses against time per puzzle`), ...timeAxis(x, bottom)];
-  for (let exponent = guessAxis.low; exponent <= guessAxis.high; exponent++) parts.push(...horizontalRule(guessAxis.at(10 ** exponent), decadeLabel(exponent)));
-  parts.push(...horizontalRule(zeroY, "0"));
-  // Last variant first, so that the first (the default kernel) is drawn on top where they overlap.
-  for (let i = records.length - 1; i >= 0; i--) parts.push(pointGroup(records[i], x, y, colours[i]));
   const notes = ["hollow: stopped by the node budget", "bottom row: no guess", "hover a point for its file line"];
-  parts.push(...frame("guesses (log scale)"), ...legend(records, colours, notes), "</svg>");
-  return parts.join("\n") + "\n";
+  return profileSvg(
+    records,
+    "guesses against time per puzzle",
+    "guesses (log scale)",
+    (x, colours) => {
+      const parts: string[] = [];
+      for (let exponent = guessAxis.low; exponent <= guessAxis.high; exponent++)
+        parts.push(...horizontalRule(guessAxis.at(10 ** exponent), decadeLabel(exponent)));
+      parts.push(...horizontalRule(zeroY, "0"));
+      // Last variant first, so that the first (the default kernel) is drawn on top where they overlap.
+      for (let i = records.length - 1; i >= 0; i--) parts.push(pointGroup(records[i], x, y, colours[i]));
+      return parts;
+    },
+    notes,
+  );
 }

@@ -13,7 +13,7 @@ import { isolatedRow, openWorkerRow } from "./isolated.js";
 import { benchDatasets, collectEnvironment, datasetExpectation, datasetIdentity } from "./env.js";
 import { type BenchOptions, type Preset, benchCommand, findPreset, parseOptions } from "./options.js";
 import { LiveReport } from "./progress.js";
-import type { BenchRecord, BenchRun } from "./records.js";
+import type { BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
 import { describeEnvironment, formatTables, terminalSafe } from "./report/format.js";
 import { quietUsage, runTool } from "./tool.js";
@@ -145,13 +145,8 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const live = new LiveReport(options.wide ? undefined : { write: report, labels: planRows(plan).map((row) => row.label), columns: width, seed: options.seed });
   watch.onForcedExit(() => live.end());
-  let records: BenchRecord[];
   measuring = true;
-  try {
-    records = await runBench({ ...plan, signal: watch.aborted }, live);
-  } finally {
-    live.end();
-  }
+  const records = await runBench({ ...plan, signal: watch.aborted }, live).finally(() => live.end());
   const run: BenchRun = { environment, records };
   const out: string[] = [];
   if (watch.signal) {

@@ -10,7 +10,7 @@
 import { loadDatasetList } from "../src/datasets/read.js";
 import type { KernelBuild } from "../src/kernel/wasm.js";
 import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
-import { KernelPair, type VersusRecord, firstPuzzles, versus, versusTable } from "./versus.js";
+import { type VersusRecord, firstPuzzles, kernelPairs, versus, versusTable } from "./versus.js";
 import { parseToolOptions, runTool } from "./tool.js";
 
 /** The default old kernel: the 9×9 kernel before band-major masks. */
@@ -48,11 +48,11 @@ async function main(): Promise<void> {
     "today's WASM kernels against the kernels of an earlier commit, same process, same puzzles, every grid size",
     OPTIONS,
   );
-  const kernels = new KernelPair(options.ref, options.build);
+  const kernelsFor = kernelPairs(options.ref, options.build);
   const records: VersusRecord[] = [];
   for (const dataset of loadDatasetList(options.datasets)) {
     const draw = firstPuzzles(dataset, options.puzzles);
-    const record = versus(await kernels.forShape(draw.shape), [options.ref, "today's kernel"], draw, options);
+    const record = versus(await kernelsFor(draw.shape), [options.ref, "today's kernel"], draw, options);
     records.push(record);
     process.stderr.write(`${dataset.name}: ${record.speedup.ratio.toFixed(2)}×\n`);
   }

@@ -405,19 +405,15 @@ async function timeRunner(runner: BatchRunner, name: string, count: number, tota
     checkSameAnswers(last, count, same, `timed batch ${calls}`);
     runner.afterCheck?.();
   };
-  try {
-    return await timeRounds(name, () => runner.solve(), total, {
-      timeMs: plan.timeMs,
-      rounds: plan.rounds ?? DEFAULT_ROUNDS,
-      minCalls: MIN_SAMPLES,
-      warmupMs: plan.timeMs * WARMUP_SHARE,
-      signal: plan.signal,
-      afterEach,
-      beforeRound: runner.beginRound,
-    });
-  } finally {
-    await runner.close();
-  }
+  return timeRounds(name, () => runner.solve(), total, {
+    timeMs: plan.timeMs,
+    rounds: plan.rounds ?? DEFAULT_ROUNDS,
+    minCalls: MIN_SAMPLES,
+    warmupMs: plan.timeMs * WARMUP_SHARE,
+    signal: plan.signal,
+    afterEach,
+    beforeRound: runner.beginRound,
+  }).finally(() => runner.close());
 }
 
 // ─── Records ─────────────────────────────────────────────────────────────────

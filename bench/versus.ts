@@ -36,34 +36,21 @@ export interface VersusRecord {
   speedup: RoundRatio;
 }
 
-/** The old and today's kernel of each grid size, each built and loaded when a dataset of its size first needs it. */
-export class KernelPair {
-  private nine?: Promise<[WasmKernel, WasmKernel]>;
-  private readonly general = new Map<number, Promise<[BatchKernel, BatchKernel]>>();
-
-  /** `ref`: the old kernels' commit; `build`: today's 9×9 build (release or variants/<name>). */
-  constructor(
-    private readonly ref: string,
-    private readonly build: KernelBuild,
-  ) {}
-
-  /** The old and today's kernel for puzzles of `shape`. */
-  async forShape(shape: Shape): Promise<[BatchKernel, BatchKernel]> {
-    if (shape.size === 9) {
-      this.nine ??= Promise.all([
-        WasmKernel.create(await buildKernelAtCommit(this.ref, "assembly/index.ts", "release")),
-        WasmKernel.create(undefined, this.build),
-      ]);
-      return this.nine;
+/**
+ * The old (`ref`) and today's kernel for puzzles of a shape, each pair built and loaded when a
+ * dataset of its size first needs it; `build` is today's 9×9 build (release or variants/<name>).
+ */
+export function kernelPairs(ref: string, build: KernelBuild): (shape: Shape) => Promise<[BatchKernel, BatchKernel]> {
+  const pairs = new Map<number, Promise<[BatchKernel, BatchKernel]>>();
+  return async (shape) => {
+    if (!pairs.has(shape.box)) {
+      const nine = shape.size === 9;
+      const old = buildKernelAtCommit(ref, nine ? "assembly/index.ts" : "assembly/general.ts", nine ? "release" : "general", nine ? "" : "general-");
+      const current = nine ? WasmKernel.create(undefined, build) : WasmKernel.create(undefined, "general", shape.box);
+      pairs.set(shape.box, Promise.all([nine ? old.then((url) => WasmKernel.create(url)) : old.then((url) => kernelAtBoxFrom(url, shape.box)), current]));
     }
-    let pair = this.general.get(shape.box);
-    if (!pair) {
-      const old = buildKernelAtCommit(this.ref, "assembly/general.ts", "general", "general-");
-      pair = Promise.all([old.then((url) => kernelAtBoxFrom(url, shape.box)), WasmKernel.create(undefined, "general", shape.box)]);
-      this.general.set(shape.box, pair);
-    }
-    return pair;
-  }
+    return pairs.get(shape.box)!;
+  };
 }
 
 /** One kernel's exact figures on the draw, from one checked, untimed call. */

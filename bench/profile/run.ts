@@ -135,13 +135,10 @@ export async function runProfile(
   watch.onForcedExit(() => progress.end());
   const measure = () => profileVariants({ ...plan, signal: watch.aborted }, progress);
   const cpuProfile = options.cpuProf ? join(resolve(options.out), `profile-${stamp}.cpuprofile`) : null;
-  let records: ProfileRecord[];
-  try {
-    records = cpuProfile ? await withCpuProfile(cpuProfile, measure) : await measure();
-  } finally {
+  const records = await (cpuProfile ? withCpuProfile(cpuProfile, measure) : measure()).finally(() => {
     progress.end();
     watch.close();
-  }
+  });
   const run: ProfileRun = { environment: { ...machine, sample: options.sample ?? null }, records };
   if (watch.signal) {
     const planned = variants.length * datasets.length;

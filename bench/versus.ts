@@ -10,7 +10,7 @@ import { answerChecker, batchAnswers, checkAnswers, summarizeGuesses } from "./m
 import { type Draw, drawPuzzles } from "./measure/draw.js";
 import { type RoundRatio, roundRatio, timeInterleaved } from "./measure/interleaved.js";
 import { median } from "./statistics.js";
-import { type BatchKernel, kernelAtBoxFrom } from "./measure/kernel.js";
+import { type BatchKernel, kernelAtBox } from "./measure/kernel.js";
 import { buildKernelAtCommit } from "./measure/reference.js";
 import { type Column, formatNumber, markdownTable } from "./report/format.js";
 import { datasetExpectation } from "./env.js";
@@ -47,7 +47,7 @@ export function kernelPairs(ref: string, build: KernelBuild): (shape: Shape) => 
       const nine = shape.size === 9;
       const old = buildKernelAtCommit(ref, nine ? "assembly/index.ts" : "assembly/general.ts", nine ? "release" : "general", nine ? "" : "general-");
       const current = nine ? WasmKernel.create(undefined, build) : WasmKernel.create(undefined, "general", shape.box);
-      pairs.set(shape.box, Promise.all([nine ? old.then((url) => WasmKernel.create(url)) : old.then((url) => kernelAtBoxFrom(url, shape.box)), current]));
+      pairs.set(shape.box, Promise.all([nine ? old.then((url) => WasmKernel.create(url)) : old.then((url) => kernelAtBox(url, shape.box)), current]));
     }
     return pairs.get(shape.box)!;
   };

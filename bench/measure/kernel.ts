@@ -1,5 +1,5 @@
 /** A WASM kernel of one grid size as the profiler and kernel-vs drive it: the puzzles written into its memory, then one call solves them all. */
-import { type WasmModule, compileSource } from "../../src/kernel/kernel-source.js";
+import { compileSource } from "../../src/kernel/kernel-source.js";
 import { CELLS, shapeOf } from "../../src/model/shape.js";
 import { type KernelResult, kernelBudget } from "../../src/solvers/solver.js";
 import { WasmKernel, batchViews } from "../../src/kernel/wasm.js";
@@ -18,8 +18,9 @@ interface GeneralExports {
   solveBatch(...args: number[]): number;
 }
 
-/** The N×N kernel `module` at box size `box`: through WasmKernel, or a wrapper for older builds whose solveBatch takes the box. */
-export async function kernelAtBox(module: WasmModule, box: number): Promise<BatchKernel> {
+/** The N×N kernel at `source` (a URL, bytes, a Response) at box size `box`: through WasmKernel, or a wrapper for older builds whose solveBatch takes the box. */
+export async function kernelAtBox(source: Parameters<typeof compileSource>[0], box: number): Promise<BatchKernel> {
+  const module = await compileSource(source);
   const { exports } = (await WebAssembly.instantiate(module, { env: { abort: () => {} } })) as unknown as { exports: GeneralExports };
   if (exports.solveBatch.length !== 5) return WasmKernel.create(module, "general", box);
   const { cells } = shapeOf(box);
@@ -36,10 +37,6 @@ export async function kernelAtBox(module: WasmModule, box: number): Promise<Batc
     },
   };
 }
-
-/** {@link kernelAtBox} of the module at `source` (a URL, bytes, a Response). */
-export const kernelAtBoxFrom = async (source: Parameters<typeof compileSource>[0], box: number): Promise<BatchKernel> =>
-  kernelAtBox(await compileSource(source), box);
 
 /** Solves the 9×9 puzzles `cells` (81 bytes each, back to back) through `kernel`, 4,096 a call. */
 export function solveInBatches(kernel: BatchKernel, cells: Uint8Array, limit: number): void {

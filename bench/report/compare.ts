@@ -105,22 +105,6 @@ export interface Change {
 
 const keyOf = (r: Pick<BenchRecord, "dataset" | "row">) => `${r.dataset}\u0000${r.row}`;
 
-/**
- * now / before speed with a 95% interval: on the calibrated rounds when both sides have them (the
- * estimate judged); else, for display only, Welch's on the round means, or the batches' interval.
- */
-export function changeEstimate(before: BenchRecord, after: BenchRecord): RatioEstimate | null {
-  return calibratedRatio(before, after) ?? roundsRatio(before, after) ?? speedRatio(before, after);
-}
-
-/** Welch's interval of mean(before rounds) / mean(after rounds) in µs per puzzle; null unless both sides have two rounds or more. */
-export function roundsRatio(before: Pick<BenchRecord, "roundMicros">, after: Pick<BenchRecord, "roundMicros">): RatioEstimate | null {
-  const a = before.roundMicros;
-  const b = after.roundMicros;
-  if (!a || !b || a.length < 2 || b.length < 2) return null;
-  return welchRatio(summarize(a), summarize(b));
-}
-
 export type CalibratedFigures = Pick<BenchRecord, "roundCpuMicros" | "calibrationMicros">;
 
 /** A row's rounds in calibration units; null unless it has at least two, all positive. */
@@ -135,11 +119,17 @@ export function calibratedRounds(record: CalibratedFigures): number[] | null {
 /** The least calibrated rounds a side for a 95% rank interval when both sides have as many. */
 export const MIN_JUDGED_ROUNDS = 4;
 
-/** now / before speed from both sides' calibrated rounds (rankRatio); null unless both have enough of them. */
-export function calibratedRatio(before: CalibratedFigures, after: CalibratedFigures): RatioEstimate | null {
-  const a = calibratedRounds(before);
-  const b = calibratedRounds(after);
-  return a && b ? rankRatio(a, b) : null;
+/**
+ * now / before speed with a 95% interval: from both sides' calibrated rounds (rankRatio) when both
+ * have enough of them, the estimate judged; else, for display only, Welch's on the round means
+ * (two a side or more), or the batches' interval.
+ */
+export function changeEstimate(before: BenchRecord, after: BenchRecord): RatioEstimate | null {
+  const [a, b] = [calibratedRounds(before), calibratedRounds(after)];
+  const ranked = a && b ? rankRatio(a, b) : null;
+  if (ranked) return ranked;
+  const [ra, rb] = [before.roundMicros, after.roundMicros];
+  return ra && rb && ra.length >= 2 && rb.length >= 2 ? welchRatio(summarize(ra), summarize(rb)) : speedRatio(before, after);
 }
 
 /** How `before` and `after` timed different work (puzzles, limit), which keeps them from being judged; null when they did not. */

@@ -143,8 +143,15 @@ async function main(argv = process.argv): Promise<void> {
   );
 
   const kernelRun = () => solveInBatches(kernel, cells, LIMIT);
-  /** The pool's two calls; each round runs both, in turn first. */
-  const poolCall = (name: string, kept: string, run: () => Promise<number>): PoolCall => ({ name, kept, run, rates: [], lateness: [], splits: [] });
+  // The pool's two calls (`run` gives the records it made; `kept`: what becomes of them), with what each round measured; each round runs both, in turn first.
+  const poolCall = (name: string, kept: string, run: () => Promise<number>) => ({
+    name,
+    kept,
+    run,
+    rates: [] as Rate[],
+    lateness: [] as number[],
+    splits: [] as ThreadSplit[],
+  });
   const poolCalls = [
     poolCall("pool.solveMany", "every record kept", async () => (await pool.solveMany(lines, { limit: LIMIT })).length),
     poolCall("pool.solveStream", "each record read and let go", async () => {
@@ -213,18 +220,6 @@ async function main(argv = process.argv): Promise<void> {
     );
   }
   console.log(`load average now ${loadAverage()}`);
-}
-
-/** One of the pool's calls, as the bench runs it, with what each round measured. */
-interface PoolCall {
-  name: string;
-  /** What becomes of its records. */
-  kept: string;
-  /** Runs the call on the bench's lines; the records it gave. */
-  run(): Promise<number>;
-  rates: Rate[];
-  lateness: number[];
-  splits: ThreadSplit[];
 }
 
 await runTool("library-bench", main);

@@ -17,7 +17,7 @@ import type { BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
 import { describeEnvironment, formatTables, terminalSafe } from "./report/format.js";
 import { quietUsage, runTool } from "./tool.js";
-import { type SettingDifference, compareRuns, defaultThreshold, formatComparison, regressionLine, settingDifferences, settingsOf } from "./report/compare.js";
+import { type SettingDifference, compareRuns, defaultThreshold, formatComparison, regressionLine, settingDifferences } from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
@@ -49,7 +49,7 @@ let measuring = false;
 
 /** How `later`'s settings differ from `earlier`'s; throws when they measure different experiments (unless --compare-anyway). */
 function checkedDifferences(earlier: BenchRun, later: BenchRun, options: BenchOptions): SettingDifference[] {
-  const differences = settingDifferences(settingsOf(earlier), settingsOf(later));
+  const differences = settingDifferences(earlier.environment, later.environment);
   const refusals = differences.filter((d) => d.severity === "refuse");
   if (refusals.length > 0 && !options.compareAnyway) {
     throw new Error(

@@ -301,14 +301,13 @@ async function timePerPuzzle(
 
 // ─── Measuring one row ───────────────────────────────────────────────────────
 
-/** One row's record, and the per-puzzle µs of its puzzles (for comparing on shared puzzles). */
-interface MeasuredRow {
-  record: BenchRecord;
-  micros: Float64Array;
-}
-
-/** One row: its answers checked, its batches timed in rounds, and an engine's puzzles timed one by one. */
-async function measureRow(row: Row, draw: PuzzleDraw, plan: BenchPlan, engines: Map<string, SolverEngine>): Promise<MeasuredRow> {
+/** One row: its answers checked, its batches timed in rounds, and an engine's puzzles timed one by one; its record, and the per-puzzle µs of its puzzles (for comparing on shared puzzles). */
+async function measureRow(
+  row: Row,
+  draw: PuzzleDraw,
+  plan: BenchPlan,
+  engines: Map<string, SolverEngine>,
+): Promise<{ record: BenchRecord; micros: Float64Array }> {
   const limit = effectiveLimit(row.info, plan.limit);
   const budget = row.info.capabilities.budget ? plan.budget : Infinity;
   const check = answerChecker(draw, row.label, limit);

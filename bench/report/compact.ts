@@ -151,9 +151,6 @@ export function wrap(text: string, width: number, indent = ""): string[] {
   return lines;
 }
 
-/** Which rows count as pure-TypeScript baselines (by solver id), for the summary's second comparison. */
-export type IsPureTs = (record: BenchRecord) => boolean;
-
 /** At most this many rows are named as tied with the fastest. */
 const TIES_SHOWN = 3;
 /** Rows slower than the fastest by more than this factor are not checked for a tie. */
@@ -180,7 +177,7 @@ function describeTies(fastest: BenchRecord, rows: readonly BenchRecord[]): strin
 }
 
 /** The closing summary: per dataset, the fastest row, its ties, and how it stands against the reference and the fastest pure-TS row. */
-export function formatSummary(records: readonly BenchRecord[], isPureTs: IsPureTs, width: number = COMPACT_WIDTH.unknown): string[] {
+export function formatSummary(records: readonly BenchRecord[], isPureTs: (record: BenchRecord) => boolean, width: number = COMPACT_WIDTH.unknown): string[] {
   const lines = wrap("Summary: per dataset, the fastest row and any tied with it; ratios of mean µs/puzzle, 95% intervals", width, "  ");
   const unreferenced: string[] = [];
   for (const [dataset, rows] of groupByDataset(records)) {

@@ -31,18 +31,11 @@ export function defaultThreshold(before: BenchRun, after: BenchRun): number {
 /** With `--ref`: two commits timed interleaved in one process, where the load moves both sides of each ratio alike. */
 export const REF_THRESHOLD = 0.03;
 
-/** What a run was asked to measure, as far as comparing two runs needs it. */
-export interface ComparedSettings
-  extends Pick<BenchEnvironment, "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "cores" | "node" | "calibration" | "freshRounds"> {
-  /** Per dataset: puzzles drawn, and the content hash when the run recorded one. */
-  datasets: { name: string; drawn: number; sha256?: string }[];
-}
-
-/** The settings of a finished run; for files written before v2, the datasets come from the records, without hashes. */
-export function settingsOf(run: BenchRun): ComparedSettings {
-  const datasets = run.environment.datasets ?? [...groupByDataset(run.records)].map(([name, records]) => ({ name, drawn: records[0].selected }));
-  return { ...run.environment, datasets };
-}
+/** What a run was asked to measure, as far as comparing two runs needs it (the bench and the web page record every dataset's draw and hash). */
+type ComparedSettings = Pick<
+  BenchEnvironment,
+  "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "cores" | "node" | "calibration" | "freshRounds" | "datasets"
+>;
 
 export interface SettingDifference {
   setting: string;
@@ -62,16 +55,13 @@ export function settingDifferences(before: ComparedSettings, after: ComparedSett
   check("budget", before.budget, after.budget, "refuse");
   check("seed", before.seed, after.seed, "refuse");
   check("calibration work (bench/calibration.ts)", before.calibration, after.calibration, "refuse");
-  const earlier = new Map(before.datasets.map((d) => [d.name, d]));
-  let unhashed = 0;
-  for (const dataset of after.datasets) {
+  const earlier = new Map((before.datasets ?? []).map((d) => [d.name, d]));
+  for (const dataset of after.datasets ?? []) {
     const old = earlier.get(dataset.name);
     if (!old) continue;
     check(`puzzles drawn from ${dataset.name}`, old.drawn, dataset.drawn, "refuse");
     check(`content of ${dataset.name} (sha256)`, old.sha256, dataset.sha256, "refuse");
-    if (old.sha256 === undefined || dataset.sha256 === undefined) unhashed++;
   }
-  if (unhashed > 0) differences.push({ setting: "dataset content", before: "not recorded", after: "cannot be checked", severity: "warn" });
   check("WASM build flags", before.buildFlags, after.buildFlags, "warn");
   check("CPU", before.cpu, after.cpu, "warn");
   check("cores", before.cores, after.cores, "warn");

@@ -7,7 +7,7 @@
  */
 import { EMPTY_MARKS, isEmptySymbol } from "./empty-cells.js";
 import { excerpt, quoteCharacter } from "./excerpt.js";
-import { type Shape, CELLS, SHAPES, SHAPE_9, SYMBOL_COUNTS, describeCell, shapeName, shapeOfCells, shapeOfSide, unitsOf } from "./shape.js";
+import { type Shape, CELLS, SHAPES, SHAPE_9, SYMBOL_COUNTS, describeCell, shapeName, shapeOfCells, shapeOfSide, gridTables } from "./shape.js";
 import { isWhole } from "./whole-number.js";
 
 /** N² bytes: 0 empty, 1..N (81 for 9×9). */
@@ -338,11 +338,11 @@ const UNIT_KINDS: readonly UnitKind[] = ["row", "column", "box"];
 
 /** The first clue repeated in a unit (in the order rows, columns, boxes), or null. Bytes over N are ignored. */
 export function findConflict(grid: Grid, shape: Shape = shapeOfCells(grid.length) ?? SHAPE_9): Conflict | null {
-  const units = unitsOf(shape.box);
+  const { unitCells } = gridTables(shape.box);
   const seenAt = new Int32Array(shape.size + 1);
-  for (let u = 0; u < units.length; u++) {
+  for (let u = 0; u < 3 * shape.size; u++) {
     seenAt.fill(-1);
-    for (const cell of units[u]) {
+    for (const cell of unitCells.subarray(u * shape.size, (u + 1) * shape.size)) {
       const digit = grid[cell];
       if (digit < 1 || digit > shape.size) continue;
       if (seenAt[digit] >= 0) {

@@ -80,15 +80,7 @@ const NO_SOLUTION = "no solution";
 /** The N rows of a solution of N² symbols, each row's symbols joined by `separator`. */
 function solutionRows(solution: string, separator = ""): string[] {
   const size = Math.round(Math.sqrt(solution.length));
-  const rows: string[] = [];
-  for (let row = 0; row < size; row++)
-    rows.push(
-      solution
-        .slice(row * size, (row + 1) * size)
-        .split("")
-        .join(separator),
-    );
-  return rows;
+  return Array.from({ length: size }, (_, row) => [...solution.slice(row * size, (row + 1) * size)].join(separator));
 }
 
 /** The solution's rows as lines, or the `no solution` line. */

@@ -14,8 +14,6 @@ import type { SearchStats, SolverEngine } from "../solvers/solver.js";
 import { combineGrades, graderWeights } from "./grade.js";
 import { median } from "../model/quantile.js";
 
-export { median };
-
 // ─── Counting through an engine ─────────────────────────────────────────────
 
 /** A grader named by its registry id, whose family (the id before any ':') sets its weight. */

@@ -170,6 +170,10 @@ function countBits(counts: Uint32Array, at: number, bits: number): void {
   counts[at] |= bits;
 }
 
+/** The band×column matrix of a digit in one stack (its columns from `shift`), from its three band masks at `at` of `s`. */
+const stackMatrix = (s: Uint32Array, at: number, shift: number): number =>
+  ((columnsOf(s[at]) >>> shift) & 7) | (((columnsOf(s[at + 1]) >>> shift) & 7) << 3) | (((columnsOf(s[at + 2]) >>> shift) & 7) << 6);
+
 /** The row×box matrix of a band mask: bit row * 3 + box is set when the triad holds a candidate. */
 const triadsOf = (cells: number): number => ROW_BOXES[cells & 0x1ff] | (ROW_BOXES[(cells >>> 9) & 0x1ff] << 3) | (ROW_BOXES[cells >>> 18] << 6);
 
@@ -446,33 +450,17 @@ export class BitmaskEngine implements SolverEngine {
     const configurationsOf = this.lineConfigurations;
     let bestLine = -1;
     let bestScore = 1000;
-    for (let band = 0; band < 3; band++) {
+    for (let line = 0; line < 6; line++) {
       let score = 0;
       for (let digit = 0; digit < 9; digit++) {
-        const configurations = CONFIGURATIONS[triadsOf(s[st + digit * 3 + band])];
-        configurationsOf[band * 9 + digit] = configurations;
+        const at = st + digit * 3;
+        const configurations = CONFIGURATIONS[line < 3 ? triadsOf(s[at + line]) : stackMatrix(s, at, (line - 3) * 3)];
+        configurationsOf[line * 9 + digit] = configurations;
         score += lineScore(configurations);
       }
       if (score > ALL_FIXED_SCORE && score < bestScore) {
         bestScore = score;
-        bestLine = band;
-      }
-    }
-    for (let stack = 0; stack < 3; stack++) {
-      const shift = stack * 3;
-      let score = 0;
-      for (let digit = 0; digit < 9; digit++) {
-        const matrix =
-          ((columnsOf(s[st + digit * 3]) >>> shift) & 7) |
-          (((columnsOf(s[st + digit * 3 + 1]) >>> shift) & 7) << 3) |
-          (((columnsOf(s[st + digit * 3 + 2]) >>> shift) & 7) << 6);
-        const configurations = CONFIGURATIONS[matrix];
-        configurationsOf[(3 + stack) * 9 + digit] = configurations;
-        score += lineScore(configurations);
-      }
-      if (score > ALL_FIXED_SCORE && score < bestScore) {
-        bestScore = score;
-        bestLine = 3 + stack;
+        bestLine = line;
       }
     }
     if (bestLine < 0) return false;

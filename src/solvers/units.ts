@@ -11,6 +11,7 @@ import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
 /** The 9×9 grid's tables: each cell's row, column, box and 20 peers. */
 export const TABLES_9 = gridTables(SHAPE_9.box);
+const { rowOf: ROW_OF, columnOf: COLUMN_OF } = TABLES_9;
 
 /**
  * Writes the 4 exact-cover columns (ascending, from `first`) that placing `digit` in `cell`
@@ -45,8 +46,8 @@ export function candidateMasks(t: GridTables, puzzle: Grid, masks: Uint16Array |
 
 /** True when `digit` is in none of the row, column and box of `cell`, checked by scanning the grid. */
 export function fitsByScanning(grid: Grid, cell: number, digit: number): boolean {
-  const row = TABLES_9.rowOf[cell];
-  const column = TABLES_9.columnOf[cell];
+  const row = ROW_OF[cell];
+  const column = COLUMN_OF[cell];
   for (let i = 0; i < SIZE; i++) {
     if (grid[row * SIZE + i] === digit || grid[i * SIZE + column] === digit) return false;
   }

@@ -17,6 +17,7 @@ import { type OptionRow, toOption } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
+import type { RecordPlace } from "../formats/record.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 
 interface MergeFlags {
@@ -168,19 +169,8 @@ function shardCsvHeader(paths: readonly string[]): string {
   return header ?? outputFormats.csv.header;
 }
 
-/** Where a jsonl or csv record comes from: its index, and its input's name and line (as written: a csv field keeps its quotes). */
-interface RecordPlace {
-  index: number;
-  file: string;
-  line: number;
-}
-
 /** Where a csv header puts the fields of a {@link RecordPlace}: column numbers, from 0. */
-interface PlaceColumns {
-  index: number;
-  file: number;
-  line: number;
-}
+type PlaceColumns = Record<keyof RecordPlace, number>;
 
 /** The columns of `index`, `file` and `line` under csv header `header`. */
 function placeColumns(header: string): PlaceColumns {
@@ -188,7 +178,7 @@ function placeColumns(header: string): PlaceColumns {
   return { index: names.indexOf("index"), file: names.indexOf("file"), line: names.indexOf("line") };
 }
 
-/** The {@link RecordPlace} a jsonl or csv record carries (csv: in `columns`); NaN and "" for what it lacks. */
+/** The {@link RecordPlace} a jsonl or csv record carries (csv: in `columns`, a quoted file name as written); NaN and "" for what it lacks. */
 function recordPlace(record: Buffer, format: "jsonl" | "csv", columns: PlaceColumns): RecordPlace {
   const text = record.toString("utf8");
   if (format === "csv") {

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect } from "vitest";
-import { USAGE_ERROR_STATUS, buildProgram } from "../src/cli/main.js";
+import { buildProgram } from "../src/cli/main.js";
+import { USAGE_ERROR_STATUS } from "../src/cli-kit/errors.js";
 
 /** bin/sudoku-wasm.mjs, as a file path. */
 export const BIN = new URL("../bin/sudoku-wasm.mjs", import.meta.url).pathname;

@@ -7,6 +7,7 @@ import { createSolver } from "../src/index.js";
 import { type Grid, formatPuzzle, isValidSolution } from "../src/model/puzzle.js";
 import { CELLS } from "../src/model/shape.js";
 import { Random } from "../src/model/prng.js";
+import { median } from "../src/model/quantile.js";
 import {
   GRADING_REFERENCE,
   PuzzleJudge,
@@ -15,7 +16,6 @@ import {
   dependsOnGuesses,
   generatePuzzles,
   harden,
-  median,
   mutate,
   present,
   randomPresentation,

@@ -24,7 +24,7 @@ export function solveJudgeInputs(judge: JudgeFormat, inputs: readonly JudgeInput
     for (const [i, line] of splitLines(text).entries()) if (!run.read({ text: line, line: i + 1, input: name })) break read;
   }
   run.end();
-  return run.output(run.solve(run.take(), solver));
+  return run.output(solver.solveMany(run.take(), { limit: judge.limit, alphabet: judge.alphabet }));
 }
 
 /** The judge's whole output for the whole input `text`. */

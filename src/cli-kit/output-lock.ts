@@ -82,9 +82,13 @@ export async function lockOutput(path: string | undefined, options: { takeOver?:
     }
   }
   try {
-    // A lock or record left behind: the old holder's file descriptor must not reach the new holder's bytes.
-    if (tookOver || existsSync(owner)) replaceFile(path, real, options.keep === true);
-    writeAtomically(owner, `${held.record}\n`);
+    // A lock or record left behind: a new file (a copy with `keep`, else empty) in place of the output, so the old holder's
+    // file descriptor writes where no name reaches, never into the new holder's bytes.
+    if (tookOver || existsSync(owner))
+      replaceAtomically(real, path, (temporary) =>
+        options.keep ? copyFileSync(real, temporary) : writeFileSync(temporary, "", { mode: statSync(real).mode & 0o777 }),
+      );
+    replaceAtomically(owner, owner, (temporary) => writeFileSync(temporary, `${held.record}\n`));
   } catch (error) {
     await release().catch(() => {});
     throw error instanceof OutputWriteError ? error : new OutputWriteError(owner, error);
@@ -125,25 +129,15 @@ function checkTakeOver(path: string, owner: string, lock: string): void {
   );
 }
 
-/** Writes `text` to `path` through a temporary file renamed over it: on a failure (a full disk) nothing is left, half-written or empty. */
-function writeAtomically(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
+/**
+ * Puts the file `make` writes (given a temporary name beside `target`) at `target` by a rename: on a
+ * failure (a full disk) nothing is left, half-written or empty; the error names `path`.
+ */
+function replaceAtomically(target: string, path: string, make: (temporary: string) => void): void {
+  const temporary = `${target}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, text);
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw new OutputWriteError(path, error);
-  }
-}
-
-/** Puts a new file (a copy when `keep`, else empty) in place of output `real`: a run with the old one open writes where no name reaches. */
-function replaceFile(path: string, real: string, keep: boolean): void {
-  const temporary = `${real}.lock.${process.pid}.tmp`;
-  try {
-    if (keep) copyFileSync(real, temporary);
-    else writeFileSync(temporary, "", { mode: statSync(real).mode & 0o777 });
-    renameSync(temporary, real);
+    make(temporary);
+    renameSync(temporary, target);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw new OutputWriteError(path, error);

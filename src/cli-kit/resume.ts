@@ -42,29 +42,39 @@ export interface ResumePoint {
 
 const CHUNK_BYTES = 1 << 20;
 
+/** What a scan of an output file finds: its complete records, where the last one starts and ends, where the csv header ends, its size. */
+export interface RecordScan {
+  records: number;
+  lastStart: number;
+  lastEnd: number;
+  headerEnd: number;
+  size: number;
+}
+
+/** Scans the open output file `fd` in `format` for its record ends, a chunk at a time, keeping none. */
+export function scanRecords(fd: number, format: OutputFormatName): RecordScan {
+  const ends = new RecordEnds(format);
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let [records, lastStart, lastEnd, size] = [0, 0, 0, 0];
+  for (let read: number; (read = readSync(fd, buffer, 0, CHUNK_BYTES, size)) > 0; size += read) {
+    for (const end of ends.scan(buffer.subarray(0, read))) {
+      [lastStart, lastEnd] = [records === 0 ? (ends.headerEnd ?? 0) : lastEnd, end];
+      records++;
+    }
+  }
+  return { records, lastStart, lastEnd, headerEnd: ends.headerEnd ?? 0, size };
+}
+
 /** The complete records of output file `path` in `format` (none when it is missing). */
 export function resumePoint(path: string, format: OutputFormatName): ResumePoint {
   if (!existsSync(path)) return { records: 0, bytes: 0, last: null };
   if (!statSync(path).isFile()) throw new Error(`--resume: ${path} is not a regular file`);
-  const ends = new RecordEnds(format);
-  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   const fd = openSync(path, "r");
-  let records = 0;
-  let [lastStart, lastEnd] = [0, 0];
   try {
-    for (let position = 0; ; ) {
-      const read = readSync(fd, buffer, 0, CHUNK_BYTES, position);
-      if (read === 0) break;
-      for (const end of ends.scan(buffer.subarray(0, read))) {
-        [lastStart, lastEnd] = [records === 0 ? (ends.headerEnd ?? 0) : lastEnd, end];
-        records++;
-      }
-      position += read;
-    }
+    const { records, lastStart, lastEnd, headerEnd } = scanRecords(fd, format);
     const last = records === 0 ? null : Buffer.alloc(lastEnd - lastStart);
     if (last) readSync(fd, last, 0, last.length, lastStart);
-    const bytes = records > 0 ? lastEnd : (ends.headerEnd ?? 0);
-    return { records, bytes, last: last?.toString("utf8") ?? null };
+    return { records, bytes: records > 0 ? lastEnd : headerEnd, last: last?.toString("utf8") ?? null };
   } finally {
     closeSync(fd);
   }

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { Command } from "commander";
 import { createSolver, findSolver } from "../index.js";
+import { median } from "../model/quantile.js";
 import { formatPuzzle } from "../model/puzzle.js";
 import { packageRoot } from "../kernel/paths.js";
 import { solvers } from "../solvers/registry.js";
@@ -21,7 +22,6 @@ import {
   SYMMETRIES,
   dependsOnGuesses,
   generatePuzzles,
-  median,
   resolveGenerateOptions,
   summariseCorpus,
   type CorpusSummary,
@@ -110,25 +110,9 @@ export function generateCommand(): Command {
   return command.action(async (flags: GenerateFlags) => runGenerate(flags, command));
 }
 
-function toGenerateOptions(flags: GenerateFlags): GenerateOptions {
-  return {
-    count: flags.count,
-    seed: flags.seed,
-    symmetry: flags.symmetry,
-    minimal: flags.minimal,
-    clues: flags.clues,
-    hardenSteps: flags.harden,
-    restarts: flags.restarts,
-    presentations: flags.presentations,
-    minGuesses: flags.minGuesses,
-    maxGuesses: flags.maxGuesses,
-    maxAttempts: flags.maxAttempts,
-  };
-}
-
 /** Generates, writes, and (with --manifest) records one run. */
 async function runGenerate(flags: GenerateFlags, command: Command): Promise<void> {
-  const options = toGenerateOptions(flags);
+  const options: GenerateOptions = { ...flags, hardenSteps: flags.harden };
   let settings: GenerateSettings;
   try {
     settings = resolveGenerateOptions(options);

@@ -14,6 +14,7 @@ import { MAX_LINE_LENGTH } from "../formats/lines.js";
 import { EXCERPT_LENGTH, escapeText } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
 import type { Solver } from "../solvers/solver.js";
+import { namedChunks } from "../stream/input.js";
 
 /** Solves a judge's puzzles, one record each in order, under the judge's limit and alphabet: on the CLI's batch solver ({@link batchJudgeSolver}). */
 export type JudgeSolve = (puzzles: readonly JudgePuzzle[], limit: number, alphabet: Alphabet | undefined) => Promise<SolveRecord[]>;
@@ -47,16 +48,12 @@ export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
     );
   };
 }
-import { namedChunks } from "../stream/input.js";
 
 export interface JudgeSource {
   /** The name errors carry; none for standard input read alone (errors then say `line N`). */
   name?: string;
   open(): Readable;
 }
-
-/** Takes the next piece of output, in order; resolves when more may be written. */
-export type JudgeWrite = (text: string) => Promise<void>;
 
 /**
  * Reads `inputs` in order as one judge input, solves its puzzles in batches of `batchSize` and
@@ -68,14 +65,15 @@ export async function streamJudge(
   inputs: readonly JudgeSource[],
   solver: Solver | JudgeSolve,
   batchSize: number,
-  write: JudgeWrite,
+  /** Takes the next piece of output, in order; resolves when more may be written. */
+  write: (text: string) => Promise<void>,
 ): Promise<void> {
   const run = new JudgeRun(judge, inputs[0]?.name);
   const solveBatches = async (whole: boolean): Promise<void> => {
     while (run.puzzles.length >= batchSize || (whole && run.puzzles.length > 0)) {
       const puzzles = run.take(batchSize);
-      const results = typeof solver === "function" ? await solver(puzzles, judge.limit, judge.alphabet) : run.solve(puzzles, solver);
-      await write(run.output(results));
+      const { limit, alphabet } = judge;
+      await write(run.output(typeof solver === "function" ? await solver(puzzles, limit, alphabet) : solver.solveMany(puzzles, { limit, alphabet })));
     }
   };
   let wanted = true;

@@ -10,8 +10,6 @@ import { Command, CommanderError, Option } from "commander";
 import { buildLine } from "../kernel/build-line.js";
 import { USAGE_ERROR_STATUS, errorLine, guardStandardStreams, writeStderr } from "../cli-kit/errors.js";
 
-export { USAGE_ERROR_STATUS } from "../cli-kit/errors.js";
-
 /** The subcommands in help order, each built by its own module, imported when it is built. */
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   solve: async () => (await import("./solve.js")).solveCommand(),

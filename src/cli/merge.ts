@@ -11,11 +11,13 @@ import type { Writable } from "node:stream";
 import { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/index.js";
 import { RecordEnds } from "../formats/output/split.js";
+import { scanRecords } from "../cli-kit/resume.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, toOption } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
+import type { RecordPlace } from "../formats/record.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 
 interface MergeFlags {
@@ -113,12 +115,20 @@ function openShard(path: string): number {
   }
 }
 
+/** The first 64 KiB of a shard output, as text. */
+function headOf(path: string): string {
+  const fd = openShard(path);
+  try {
+    const head = Buffer.alloc(1 << 16);
+    return head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The format of a shard output, told from its first bytes; null for an empty file (no record to tell by). */
 export function detectOutputFormat(path: string): OutputFormatName | null {
-  const fd = openShard(path);
-  const head = Buffer.alloc(1 << 16);
-  const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
-  closeSync(fd);
+  const text = headOf(path);
   if (text === "") return null;
   if (csvHeaderOf(text) !== null) return "csv";
   if (text.startsWith("{")) return "jsonl";
@@ -142,10 +152,7 @@ function shardCsvHeader(paths: readonly string[]): string {
   let header: string | null = null;
   let from = "";
   for (const path of paths) {
-    const fd = openShard(path);
-    const head = Buffer.alloc(1024);
-    const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
-    closeSync(fd);
+    const text = headOf(path);
     if (text === "") continue;
     const found = csvHeaderOf(text);
     if (found === null)
@@ -162,19 +169,8 @@ function shardCsvHeader(paths: readonly string[]): string {
   return header ?? outputFormats.csv.header;
 }
 
-/** Where a jsonl or csv record comes from: its index, and its input's name and line (as written: a csv field keeps its quotes). */
-interface RecordPlace {
-  index: number;
-  file: string;
-  line: number;
-}
-
 /** Where a csv header puts the fields of a {@link RecordPlace}: column numbers, from 0. */
-interface PlaceColumns {
-  index: number;
-  file: number;
-  line: number;
-}
+type PlaceColumns = Record<keyof RecordPlace, number>;
 
 /** The columns of `index`, `file` and `line` under csv header `header`. */
 function placeColumns(header: string): PlaceColumns {
@@ -182,7 +178,7 @@ function placeColumns(header: string): PlaceColumns {
   return { index: names.indexOf("index"), file: names.indexOf("file"), line: names.indexOf("line") };
 }
 
-/** The {@link RecordPlace} a jsonl or csv record carries (csv: in `columns`); NaN and "" for what it lacks. */
+/** The {@link RecordPlace} a jsonl or csv record carries (csv: in `columns`, a quoted file name as written); NaN and "" for what it lacks. */
 function recordPlace(record: Buffer, format: "jsonl" | "csv", columns: PlaceColumns): RecordPlace {
   const text = record.toString("utf8");
   if (format === "csv") {
@@ -321,20 +317,13 @@ function checkDistinctShards(paths: readonly string[]): void {
 /** The records of a shard output (a scan for record ends, nothing kept); a cut-off last record is an error. */
 function countRecords(path: string, format: OutputFormatName): number {
   const fd = openShard(path);
-  const ends = new RecordEnds(format);
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  let [records, size, last] = [0, 0, 0];
   try {
-    for (let read: number; (read = readSync(fd, chunk, 0, CHUNK_BYTES, null)) > 0; size += read) {
-      const found = ends.scan(chunk.subarray(0, read));
-      records += found.length;
-      last = found.at(-1) ?? last;
-    }
+    const { records, lastEnd, headerEnd, size } = scanRecords(fd, format);
+    if (size > Math.max(lastEnd, headerEnd)) throw cutOffError(path);
+    return records;
   } finally {
     closeSync(fd);
   }
-  if (size > Math.max(last, ends.headerEnd ?? 0)) throw cutOffError(path);
-  return records;
 }
 
 const cutOffError = (path: string): Error => new Error(`${path} ends with a cut-off record: finish that shard (solve --resume) before merging`);

@@ -22,7 +22,7 @@
  */
 import { type Alphabet, type Grid, parsePuzzle, parseSymbols, PuzzleError } from "../model/puzzle.js";
 import { SIZE } from "../model/shape.js";
-import type { SolveRecord, Solver } from "../solvers/solver.js";
+import type { SolveRecord } from "../solvers/solver.js";
 import { excerpt } from "../model/excerpt.js";
 import { rowCells } from "./input/grid.js";
 import { MAX_LINE_LENGTH } from "./lines.js";
@@ -80,15 +80,7 @@ const NO_SOLUTION = "no solution";
 /** The N rows of a solution of N² symbols, each row's symbols joined by `separator`. */
 function solutionRows(solution: string, separator = ""): string[] {
   const size = Math.round(Math.sqrt(solution.length));
-  const rows: string[] = [];
-  for (let row = 0; row < size; row++)
-    rows.push(
-      solution
-        .slice(row * size, (row + 1) * size)
-        .split("")
-        .join(separator),
-    );
-  return rows;
+  return Array.from({ length: size }, (_, row) => [...solution.slice(row * size, (row + 1) * size)].join(separator));
 }
 
 /** The solution's rows as lines, or the `no solution` line. */
@@ -372,11 +364,6 @@ export class JudgeRun {
   /** The first `count` puzzles read (all of them by default), no longer held. */
   take(count = this.puzzles.length): JudgePuzzle[] {
     return this.puzzles.splice(0, count);
-  }
-
-  /** Solves `puzzles` (taken in order) with `solver` in one batch per kernel. */
-  solve(puzzles: readonly JudgePuzzle[], solver: Solver): SolveRecord[] {
-    return solver.solveMany(puzzles, { limit: this.judge.limit, alphabet: this.judge.alphabet });
   }
 
   /** The judge's output for the next results, in order. */

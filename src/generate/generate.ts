@@ -7,14 +7,12 @@
  * depend on the engine, so only hardening and guess filters change when the kernel's heuristics do.
  */
 import type { Grid } from "../model/puzzle.js";
-import { CELLS, SIZE } from "../model/shape.js";
+import { CELLS, SHAPE_9, SIZE, gridTables } from "../model/shape.js";
 import { Random, checkSeed } from "../model/prng.js";
 import { checkWhole } from "../model/whole-number.js";
 import type { SearchStats, SolverEngine } from "../solvers/solver.js";
 import { combineGrades, graderWeights } from "./grade.js";
 import { median } from "../model/quantile.js";
-
-export { median };
 
 // ─── Counting through an engine ─────────────────────────────────────────────
 
@@ -102,11 +100,7 @@ export const SYMMETRIES: readonly Symmetry[] = ["none", "rotational"];
 
 const ALL_DIGITS = 0b11_1111_1110; // bits 1-9
 
-function boxOf(cell: number): number {
-  const row = Math.floor(cell / SIZE),
-    column = cell % SIZE;
-  return Math.floor(row / 3) * 3 + Math.floor(column / 3);
-}
+const { rowOf, columnOf, boxOf } = gridTables(SHAPE_9.box);
 
 /** A random complete valid grid: cells filled in row-major order, each trying its free digits in random order, backtracking on a dead end. */
 export function randomSolution(random: Random): Grid {
@@ -116,9 +110,7 @@ export function randomSolution(random: Random): Grid {
     boxUsed = new Uint16Array(SIZE);
   const fillFrom = (cell: number): boolean => {
     if (cell === CELLS) return true;
-    const row = Math.floor(cell / SIZE),
-      column = cell % SIZE,
-      box = boxOf(cell);
+    const [row, column, box] = [rowOf[cell], columnOf[cell], boxOf[cell]];
     const free = ALL_DIGITS & ~(rowUsed[row] | columnUsed[column] | boxUsed[box]);
     const digits: number[] = [];
     for (let digit = 1; digit <= SIZE; digit++) if (free & (1 << digit)) digits.push(digit);

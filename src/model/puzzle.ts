@@ -7,7 +7,7 @@
  */
 import { EMPTY_MARKS, isEmptySymbol } from "./empty-cells.js";
 import { excerpt, quoteCharacter } from "./excerpt.js";
-import { type Shape, CELLS, SHAPES, SHAPE_9, SYMBOL_COUNTS, describeCell, shapeName, shapeOfCells, shapeOfSide, unitsOf } from "./shape.js";
+import { type Shape, CELLS, SHAPES, SHAPE_9, SYMBOL_COUNTS, describeCell, shapeName, shapeOfCells, shapeOfSide, gridTables } from "./shape.js";
 import { isWhole } from "./whole-number.js";
 
 /** N² bytes: 0 empty, 1..N (81 for 9×9). */
@@ -338,47 +338,28 @@ const UNIT_KINDS: readonly UnitKind[] = ["row", "column", "box"];
 
 /** The first clue repeated in a unit (in the order rows, columns, boxes), or null. Bytes over N are ignored. */
 export function findConflict(grid: Grid, shape: Shape = shapeOfCells(grid.length) ?? SHAPE_9): Conflict | null {
-  const units = unitsOf(shape.box);
-  const seenAt = new Int32Array(shape.size + 1);
-  for (let u = 0; u < units.length; u++) {
-    seenAt.fill(-1);
-    for (const cell of units[u]) {
-      const digit = grid[cell];
-      if (digit < 1 || digit > shape.size) continue;
-      if (seenAt[digit] >= 0) {
-        return { unit: UNIT_KINDS[Math.floor(u / shape.size)], index: u % shape.size, digit, cells: [seenAt[digit], cell] };
+  const { size, cells } = shape;
+  const { unitCells } = gridTables(shape.box);
+  for (let start = 0; start < 3 * cells; start += size) {
+    let seen = 0;
+    for (let at = start; at < start + size; at++) {
+      const digit = grid[unitCells[at]];
+      const bit = digit <= size ? (1 << digit) & ~1 : 0;
+      if (seen & bit) {
+        let first = start;
+        while (grid[unitCells[first]] !== digit) first++;
+        const unit = start / size;
+        return { unit: UNIT_KINDS[Math.floor(unit / size)], index: unit % size, digit, cells: [unitCells[first], unitCells[at]] };
       }
-      seenAt[digit] = cell;
+      seen |= bit;
     }
   }
   return null;
 }
 
-/** Symbols seen so far in each row, column and box (N ≤ 25 bits each): scratch for {@link hasConflict}. */
-const seenInUnit = new Uint32Array(3 * 25);
-
-/** True when a clue is repeated in a unit: one bitmask pass over the cells, without the details {@link findConflict} gives. */
-function hasConflict(grid: Grid, shape: Shape): boolean {
-  const { box, size, cells } = shape;
-  seenInUnit.fill(0, 0, 3 * size);
-  for (let cell = 0; cell < cells; cell++) {
-    const symbol = grid[cell];
-    if (symbol < 1 || symbol > size) continue;
-    const bit = 1 << (symbol - 1);
-    const row = (cell / size) | 0;
-    const column = cell % size;
-    const unitBox = size + size + ((row / box) | 0) * box + ((column / box) | 0);
-    if ((seenInUnit[row] | seenInUnit[size + column] | seenInUnit[unitBox]) & bit) return true;
-    seenInUnit[row] |= bit;
-    seenInUnit[size + column] |= bit;
-    seenInUnit[unitBox] |= bit;
-  }
-  return false;
-}
-
 /** Throws a "conflict" {@link PuzzleError} naming both cells and the clue ("symbol 'A'" of `alphabet`, else "digit 5"). */
 export function checkClues(grid: Grid, shape: Shape = SHAPE_9, alphabet?: Alphabet): void {
-  const conflict = hasConflict(grid, shape) ? findConflict(grid, shape) : null;
+  const conflict = findConflict(grid, shape);
   if (!conflict) return;
   const { unit, index, digit, cells } = conflict;
   const clue = alphabet === undefined ? `digit ${digit}` : `symbol '${alphabet[digit - 1]}'`;

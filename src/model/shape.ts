@@ -65,26 +65,51 @@ export function describeCell(cell: number, size = SIZE): string {
   return `cell ${cell + 1} (row ${Math.floor(cell / size) + 1}, column ${(cell % size) + 1})`;
 }
 
-const unitCache = new Map<number, readonly (readonly number[])[]>();
+/** Each cell's row, column and box, each unit's cells and each cell's peers, for grids of one box size. */
+export interface GridTables extends Shape {
+  /** The row, column and box (boxes numbered row-major) of each cell. */
+  readonly rowOf: Uint8Array;
+  readonly columnOf: Uint8Array;
+  readonly boxOf: Uint8Array;
+  /** `unitCells[unit * N + i]`: the cells of each unit, N rows, then N columns, then N boxes. */
+  readonly unitCells: Uint16Array;
+  /** Cells sharing a unit with a cell: 3(N-1) - 2(B-1) (20 for 9×9). */
+  readonly peerCount: number;
+  /** `peers[cell * peerCount + i]`: the peers of each cell, ascending. */
+  readonly peers: Uint16Array;
+}
 
-/** The cells of each unit of box size `box`: N rows, then N columns, then N boxes. */
-export function unitsOf(box: number): readonly (readonly number[])[] {
-  let units = unitCache.get(box);
-  if (!units) {
-    const size = box * box;
-    const built: number[][] = [];
-    for (let r = 0; r < size; r++) built.push(Array.from({ length: size }, (_, c) => r * size + c));
-    for (let c = 0; c < size; c++) built.push(Array.from({ length: size }, (_, r) => r * size + c));
-    for (let b = 0; b < size; b++) {
-      const top = Math.floor(b / box) * box;
-      const left = (b % box) * box;
-      built.push(Array.from({ length: size }, (_, i) => (top + Math.floor(i / box)) * size + left + (i % box)));
-    }
-    units = built;
-    unitCache.set(box, units);
+const tableCache = new Map<number, GridTables>();
+
+/** The {@link GridTables} of box size `box` (made once); a RangeError outside {@link BOX_SIZES}. */
+export function gridTables(box: number): GridTables {
+  let tables = tableCache.get(box);
+  if (tables) return tables;
+  const { size, cells } = shapeOf(box);
+  const [rowOf, columnOf, boxOf] = [new Uint8Array(cells), new Uint8Array(cells), new Uint8Array(cells)];
+  const unitCells = new Uint16Array(3 * cells);
+  for (let cell = 0; cell < cells; cell++) {
+    const [row, column] = [Math.floor(cell / size), cell % size];
+    const boxIndex = Math.floor(row / box) * box + Math.floor(column / box);
+    [rowOf[cell], columnOf[cell], boxOf[cell]] = [row, column, boxIndex];
+    unitCells[row * size + column] = cell;
+    unitCells[(size + column) * size + row] = cell;
+    unitCells[(2 * size + boxIndex) * size + (row % box) * box + (column % box)] = cell;
   }
-  return units;
+  const peerCount = 3 * (size - 1) - 2 * (box - 1);
+  const peers = new Uint16Array(cells * peerCount);
+  for (let cell = 0, n = 0; cell < cells; cell++) {
+    for (let other = 0; other < cells; other++) {
+      const shares = rowOf[other] === rowOf[cell] || columnOf[other] === columnOf[cell] || boxOf[other] === boxOf[cell];
+      if (other !== cell && shares) peers[n++] = other;
+    }
+  }
+  tables = { box, size, cells, rowOf, columnOf, boxOf, unitCells, peerCount, peers };
+  tableCache.set(box, tables);
+  return tables;
 }
 
 /** The cells of each 9×9 unit: 9 rows, then 9 columns, then 9 boxes. */
-export const UNITS: readonly (readonly number[])[] = unitsOf(SHAPE_9.box);
+export const UNITS: readonly (readonly number[])[] = Array.from({ length: 3 * SIZE }, (_, unit) =>
+  Array.from(gridTables(SHAPE_9.box).unitCells.subarray(unit * SIZE, (unit + 1) * SIZE)),
+);

@@ -155,21 +155,10 @@ export interface BitmaskOptions {
    * @default 85
    */
   digitsRootAbove?: number;
-  /**
-   * LOOKAHEAD: every alternative of a branch propagated before one is taken, one alive taken with no guess (a limit above 1).
-   * @default false
-   */
-  lookahead?: boolean;
 }
 
 /** The default kernel's switches (assembly/index.ts: ROOT_PAIRS 1, DIGITS_ROOT_ABOVE 85). */
-const DEFAULT_OPTIONS: Required<BitmaskOptions> = { rootPairs: true, digitsRootAbove: 85, lookahead: false };
-/** lookahead: the most levels of its search (each fixes one of the 6 × 9 digits of a line), a pool of six states each. */
-const CHILD_DEPTH = 55;
-/** lookahead: the states of a level's pool. */
-const POOL_STATES = 6;
-/** lookahead: a frame's bit for the working state of its level (the bits below: the states of the level's pool); as `held`, no pool state. */
-const HOME_BIT = POOL_STATES;
+const DEFAULT_OPTIONS: Required<BitmaskOptions> = { rootPairs: true, digitsRootAbove: 85 };
 
 const spreadColumns = (columns: number): number => columns * COLUMN_CELLS;
 const columnsOf = (cells: number): number => (cells | (cells >>> 9) | (cells >>> 18)) & 0x1ff;
@@ -181,14 +170,16 @@ function countBits(counts: Uint32Array, at: number, bits: number): void {
   counts[at] |= bits;
 }
 
+/** The band×column matrix of a digit in one stack (its columns from `shift`), from its three band masks at `at` of `s`. */
+const stackMatrix = (s: Uint32Array, at: number, shift: number): number =>
+  ((columnsOf(s[at]) >>> shift) & 7) | (((columnsOf(s[at + 1]) >>> shift) & 7) << 3) | (((columnsOf(s[at + 2]) >>> shift) & 7) << 6);
+
 /** The row×box matrix of a band mask: bit row * 3 + box is set when the triad holds a candidate. */
 const triadsOf = (cells: number): number => ROW_BOXES[cells & 0x1ff] | (ROW_BOXES[(cells >>> 9) & 0x1ff] << 3) | (ROW_BOXES[cells >>> 18] << 6);
 
 export class BitmaskEngine implements SolverEngine {
-  /** The search's states (depth by depth); with lookahead, then each level's pool of six. */
-  private readonly states: Uint32Array;
-  /** lookahead: per level, the word of its working state, which holds its branch's last alternative. */
-  private readonly frameHome = new Uint32Array(CHILD_DEPTH);
+  /** The search's states, depth by depth. */
+  private readonly states = new Uint32Array(STATE_WORDS * MAX_DEPTH);
   private readonly frameBand = new Uint32Array(MAX_DEPTH);
   private readonly frameBit = new Uint32Array(MAX_DEPTH);
   private readonly frameDigits = new Uint32Array(MAX_DEPTH);
@@ -213,12 +204,7 @@ export class BitmaskEngine implements SolverEngine {
 
   /** `options`: the kernel variant to follow (none: the default kernel). */
   constructor(options: BitmaskOptions = {}) {
-    this.options = {
-      rootPairs: options.rootPairs ?? DEFAULT_OPTIONS.rootPairs,
-      digitsRootAbove: options.digitsRootAbove ?? DEFAULT_OPTIONS.digitsRootAbove,
-      lookahead: options.lookahead ?? DEFAULT_OPTIONS.lookahead,
-    };
-    this.states = new Uint32Array(STATE_WORDS * (MAX_DEPTH + (this.options.lookahead ? POOL_STATES * CHILD_DEPTH : 0)));
+    this.options = { ...DEFAULT_OPTIONS, ...options };
   }
 
   /** Narrows slot `slot` of the state at word `st` to `mask` and marks it dirty when it changed. */
@@ -251,8 +237,7 @@ export class BitmaskEngine implements SolverEngine {
     const s = this.states;
     const band = slot % 3;
     let cells = s[st + slot];
-    const matrix = ROW_BOXES[cells & 0x1ff] | (ROW_BOXES[(cells >>> 9) & 0x1ff] << 3) | (ROW_BOXES[cells >>> 18] << 6);
-    cells &= PERMUTATION[matrix];
+    cells &= PERMUTATION[triadsOf(cells)];
     if (cells === 0) return false;
     s[st + slot] = cells;
     const row0 = cells & 0x1ff;
@@ -465,33 +450,17 @@ export class BitmaskEngine implements SolverEngine {
     const configurationsOf = this.lineConfigurations;
     let bestLine = -1;
     let bestScore = 1000;
-    for (let band = 0; band < 3; band++) {
+    for (let line = 0; line < 6; line++) {
       let score = 0;
       for (let digit = 0; digit < 9; digit++) {
-        const configurations = CONFIGURATIONS[triadsOf(s[st + digit * 3 + band])];
-        configurationsOf[band * 9 + digit] = configurations;
+        const at = st + digit * 3;
+        const configurations = CONFIGURATIONS[line < 3 ? triadsOf(s[at + line]) : stackMatrix(s, at, (line - 3) * 3)];
+        configurationsOf[line * 9 + digit] = configurations;
         score += lineScore(configurations);
       }
       if (score > ALL_FIXED_SCORE && score < bestScore) {
         bestScore = score;
-        bestLine = band;
-      }
-    }
-    for (let stack = 0; stack < 3; stack++) {
-      const shift = stack * 3;
-      let score = 0;
-      for (let digit = 0; digit < 9; digit++) {
-        const matrix =
-          ((columnsOf(s[st + digit * 3]) >>> shift) & 7) |
-          (((columnsOf(s[st + digit * 3 + 1]) >>> shift) & 7) << 3) |
-          (((columnsOf(s[st + digit * 3 + 2]) >>> shift) & 7) << 6);
-        const configurations = CONFIGURATIONS[matrix];
-        configurationsOf[(3 + stack) * 9 + digit] = configurations;
-        score += lineScore(configurations);
-      }
-      if (score > ALL_FIXED_SCORE && score < bestScore) {
-        bestScore = score;
-        bestLine = 3 + stack;
+        bestLine = line;
       }
     }
     if (bestLine < 0) return false;
@@ -611,7 +580,6 @@ export class BitmaskEngine implements SolverEngine {
     const loaded = this.loadPuzzle(puzzle);
     if (loaded <= 0) return loaded;
     const nodeCap = kernelBudget(budget) || Infinity;
-    if (this.options.lookahead && limit > 1) return this.searchAhead(limit, solution, stats, nodeCap);
     const s = this.states;
     let guesses = 0;
     let count = 0;
@@ -661,94 +629,6 @@ export class BitmaskEngine implements SolverEngine {
       this.dirty = 0;
       this.changedSlots = 0;
       this.applyAlternative(st, this.frameBand[frame], this.frameBit[frame], ctz(digits));
-    }
-    stats.guesses = guesses;
-    return count;
-  }
-
-  /** lookahead: the word of state `buffer` of level `depth`'s pool. */
-  private childAt(depth: number, buffer: number): number {
-    return (MAX_DEPTH + depth * POOL_STATES + buffer) * STATE_WORDS;
-  }
-
-  /** Propagates alternative `alternative` of the frame at `depth` in the state at word `st`. */
-  private propagateAlternative(st: number, depth: number, alternative: number): boolean {
-    this.dirty = 0;
-    this.changedSlots = 0;
-    this.applyAlternative(st, this.frameBand[depth], this.frameBit[depth], alternative);
-    return this.propagate(st, false);
-  }
-
-  /**
-   * countSolutions with lookahead (the kernel's searchAhead): each alternative of a branch is
-   * propagated before one is taken, the last in the working state itself, the others in the
-   * level's pool (but the state `held` there); the live ones are then taken as propagated, and a
-   * guess is every live alternative but the last.
-   */
-  private searchAhead(limit: number, solution: Grid, stats: SearchStats, nodeCap: number): number {
-    const s = this.states;
-    let nodes = 1;
-    let guesses = 0;
-    let count = 0;
-    let depth = 0;
-    let st = 0;
-    let held = HOME_BIT; // the state of this level's pool that is the working state (HOME_BIT: none)
-    let alive = this.propagate(st, true);
-    for (;;) {
-      if (alive) {
-        if ((s[st + UNSOLVED] | s[st + UNSOLVED + 1] | s[st + UNSOLVED + 2]) === 0) {
-          if (count === 0) this.writeSolution(st, solution);
-          if (++count >= limit) break;
-        } else if (nodes >= nodeCap) {
-          stats.timedOut = true;
-          break;
-        } else {
-          if (!this.chooseConfiguration(st, depth)) this.chooseCell(st, depth);
-          const alternatives = this.frameDigits[depth];
-          const last = 31 - Math.clz32(alternatives);
-          let rest = alternatives ^ (1 << last);
-          let live = 0;
-          let buffer = 0;
-          while (rest) {
-            const alternative = ctz(rest);
-            rest &= rest - 1;
-            if (buffer === held) buffer++;
-            const child = this.childAt(depth, buffer);
-            s.copyWithin(child, st, st + STATE_WORDS);
-            nodes++;
-            if (this.propagateAlternative(child, depth, alternative)) live |= 1 << buffer;
-            buffer++;
-          }
-          nodes++;
-          if (this.propagateAlternative(st, depth, last)) live |= 1 << HOME_BIT;
-          if (live === 1 << HOME_BIT) continue; // the only one alive, in place: no guess
-          if (live && (live & (live - 1)) === 0) {
-            held = ctz(live); // the only one alive, taken where it lies: no guess
-            st = this.childAt(depth, held);
-            continue;
-          }
-          if (live) {
-            this.frameDigits[depth] = live & (live - 1);
-            this.frameHome[depth] = st;
-            guesses++;
-            st = this.childAt(depth, ctz(live));
-            depth++;
-            held = HOME_BIT;
-            continue;
-          }
-        }
-      }
-      while (depth > 0 && this.frameDigits[depth - 1] === 0) depth--;
-      if (depth === 0) break;
-      const frame = depth - 1;
-      const alternatives = this.frameDigits[frame];
-      const rest = alternatives & (alternatives - 1);
-      this.frameDigits[frame] = rest;
-      if (rest) guesses++; // the last live alternative is no guess
-      const taken = ctz(alternatives);
-      st = taken === HOME_BIT ? this.frameHome[frame] : this.childAt(frame, taken);
-      held = HOME_BIT;
-      alive = true;
     }
     stats.guesses = guesses;
     return count;

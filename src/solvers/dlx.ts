@@ -1,6 +1,6 @@
 /**
  * `dlx`: Knuth's Algorithm X with dancing links, on typed arrays. Node 0 is the root; nodes 1–324
- * the column headers (cell filled, row-digit, column-digit, box-digit: `exactCoverColumns` + 1);
+ * the column headers (cell filled, row-digit, column-digit, box-digit: `coverColumns` from 1);
  * from 325 on, one ring of 4 row nodes per (cell, digit) candidate the clues allow. Columns the
  * clues satisfy are left out. Each level takes the column with the fewest rows (the first on
  * ties); a guess is a chosen column of two or more rows. Recursion depth ≤ 81.
@@ -8,18 +8,15 @@
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
-import { EXACT_COVER_COLUMNS, SearchTally, candidateMasks, exactCoverColumns } from "./units.js";
+import { TABLES_9, SearchTally, candidateMasks, coverColumns } from "./units.js";
 
 const ROOT = 0;
-const COLUMNS = EXACT_COVER_COLUMNS;
+const COLUMNS = 4 * CELLS;
 const FIRST_ROW_NODE = COLUMNS + 1;
 const MAX_NODES = FIRST_ROW_NODE + 4 * CELLS * 9;
 
 /** The four header nodes of the columns that placing `digit` in `cell` covers. */
-function constraintColumns(cell: number, digit: number, out: Int32Array): void {
-  exactCoverColumns(cell, digit, out);
-  for (let i = 0; i < 4; i++) out[i] += 1;
-}
+const constraintColumns = (cell: number, digit: number, out: Int32Array): void => coverColumns(TABLES_9, cell, digit, out, 1);
 
 /** Algorithm X over Int32Array dancing links, rebuilt in place for every puzzle. */
 export class DlxEngine implements SolverEngine {
@@ -69,7 +66,7 @@ export class DlxEngine implements SolverEngine {
     left[ROOT] = last;
 
     this.nodeCount = FIRST_ROW_NODE;
-    candidateMasks(puzzle, this.masks);
+    candidateMasks(TABLES_9, puzzle, this.masks);
     for (let cell = 0; cell < CELLS; cell++) {
       for (let digit = 1; digit <= 9; digit++) {
         if ((this.masks[cell] >> digit) & 1) this.addRow(cell, digit);

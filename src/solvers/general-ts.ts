@@ -10,7 +10,7 @@
  * symbol s), the count of unplaced cells, then the locked symbols of each unit orientation.
  * State `depth` starts at word `depth * stride`.
  */
-import { type Shape, LARGEST_SHAPE, shapeOf } from "../model/shape.js";
+import { type GridTables, LARGEST_SHAPE, gridTables } from "../model/shape.js";
 import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
 /** Scratch sized for any grid handled (the box sizes of shape.ts). */
@@ -26,56 +26,11 @@ function popcnt(x: number): number {
 
 const isSingle = (mask: number): boolean => (mask & (mask - 1)) === 0;
 
-/** The peer, unit and cell tables of one box size. */
-class Tables {
-  readonly box: number;
-  readonly size: number;
-  readonly cells: number;
-  readonly peerCount: number;
-  readonly allSymbols: number;
-  /** peers[cell * peerCount + i]: the peers of each cell. */
-  readonly peers: Uint16Array;
-  /** unitCells[unit * size + i]: rows 0..N-1, columns N..2N-1, boxes 2N..3N-1. */
-  readonly unitCells: Uint16Array;
-  readonly rowOf: Uint8Array;
-  readonly columnOf: Uint8Array;
-  readonly boxOf: Uint8Array;
-
-  constructor({ box, size, cells }: Shape) {
-    this.box = box;
-    this.size = size;
-    this.cells = cells;
-    this.peerCount = 3 * (size - 1) - 2 * (box - 1);
-    this.allSymbols = 2 ** size - 1;
-    this.peers = new Uint16Array(cells * this.peerCount);
-    this.unitCells = new Uint16Array(3 * size * size);
-    this.rowOf = new Uint8Array(cells);
-    this.columnOf = new Uint8Array(cells);
-    this.boxOf = new Uint8Array(cells);
-    for (let cell = 0; cell < cells; cell++) {
-      const row = Math.floor(cell / size);
-      const column = cell % size;
-      const boxIndex = Math.floor(row / box) * box + Math.floor(column / box);
-      this.rowOf[cell] = row;
-      this.columnOf[cell] = column;
-      this.boxOf[cell] = boxIndex;
-      this.unitCells[row * size + column] = cell;
-      this.unitCells[(size + column) * size + row] = cell;
-      this.unitCells[(2 * size + boxIndex) * size + (row % box) * box + (column % box)] = cell;
-    }
-    for (let cell = 0; cell < cells; cell++) {
-      let n = 0;
-      for (let other = 0; other < cells; other++) {
-        const shares = this.rowOf[other] === this.rowOf[cell] || this.columnOf[other] === this.columnOf[cell] || this.boxOf[other] === this.boxOf[cell];
-        if (other !== cell && shares) this.peers[cell * this.peerCount + n++] = other;
-      }
-    }
-  }
-}
-
 /** Plain-TS twin of the general WASM kernel, for grids of one box size; one search at a time. */
 export class GeneralTsEngine implements SolverEngine {
-  private readonly tables: Tables;
+  private readonly tables: GridTables;
+  /** Every symbol's bit (bit s-1 for symbol s). */
+  private readonly allSymbols: number;
   /** The search stack of states, one per level, {@link stride} words apart. */
   private readonly states: Uint32Array;
   private readonly stride: number;
@@ -100,7 +55,8 @@ export class GeneralTsEngine implements SolverEngine {
 
   /** An engine for grids of box size `box` (its tables and state stack); a RangeError outside BOX_SIZES. */
   constructor(box: number) {
-    this.tables = new Tables(shapeOf(box));
+    this.tables = gridTables(box);
+    this.allSymbols = 2 ** this.tables.size - 1;
     this.stride = this.tables.cells + 1 + 4 * this.tables.size;
     this.states = new Uint32Array(this.stride * (this.tables.cells + 1));
   }
@@ -231,7 +187,8 @@ export class GeneralTsEngine implements SolverEngine {
 
   /** Hidden singles of one unit, else its locked candidates (see the kernel's scanUnit). */
   private scanUnit(st: number, unit: number): boolean {
-    const { box, size, unitCells, allSymbols } = this.tables;
+    const { box, size, unitCells } = this.tables;
+    const allSymbols = this.allSymbols;
     const s = this.states;
     const first = unit * size;
     let once = 0;
@@ -384,7 +341,8 @@ export class GeneralTsEngine implements SolverEngine {
    * two clues of a unit share a symbol, 0 when a cell has none left, 1 otherwise.
    */
   private loadPuzzle(puzzle: Uint8Array): number {
-    const { size, cells, allSymbols, rowOf, columnOf, boxOf } = this.tables;
+    const { size, cells, rowOf, columnOf, boxOf } = this.tables;
+    const allSymbols = this.allSymbols;
     for (let cell = 0; cell < cells; cell++) if (puzzle[cell] > size) return -1;
     this.resetWork();
     const clues = this.unitClues;

@@ -7,7 +7,9 @@
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
-import { PEERS, PEER_COUNT, SearchTally, candidateMasks } from "./units.js";
+import { TABLES_9, SearchTally, candidateMasks } from "./units.js";
+
+const { peers: PEERS, peerCount: PEER_COUNT } = TABLES_9;
 
 export class MrvEngine implements SolverEngine {
   private readonly grid = new Uint8Array(CELLS);
@@ -22,7 +24,7 @@ export class MrvEngine implements SolverEngine {
   /** Count the solutions of `puzzle` up to `limit` within `budget` placements. */
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
     this.grid.set(puzzle);
-    candidateMasks(puzzle, this.masks);
+    candidateMasks(TABLES_9, puzzle, this.masks);
     for (let cell = 0; cell < CELLS; cell++) {
       let count = 0;
       for (let digit = 1; digit <= 9; digit++) {

@@ -6,7 +6,9 @@
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
-import { BOX_OF, COLUMN_OF, ROW_OF, SearchTally } from "./units.js";
+import { TABLES_9, SearchTally } from "./units.js";
+
+const { rowOf: ROW_OF, columnOf: COLUMN_OF, boxOf: BOX_OF } = TABLES_9;
 
 export class TablesEngine implements SolverEngine {
   private readonly grid = new Uint8Array(CELLS);

@@ -1,90 +1,57 @@
 /**
- * Tables and bookkeeping shared by the pure-TypeScript baselines: each cell's row, column, box and
- * 20 peers; candidate masks (bit d set while digit d is free); exact-cover columns. A *node* is one
- * placement tried; {@link SearchTally} counts solutions against the limit and nodes against the
- * budget so every baseline stops and reports alike; {@link ScanningBacktracker} is the search of
- * the two scanning baselines.
+ * What the pure-TypeScript baselines share: candidate masks (bit d set while digit d is free) and
+ * exact-cover columns over the grid tables of shape.ts. A *node* is one placement tried;
+ * {@link SearchTally} counts solutions against the limit and nodes against the budget so every
+ * baseline stops and reports alike; {@link ScanningBacktracker} is the search of the two scanning
+ * baselines.
  */
 import type { Grid } from "../model/puzzle.js";
-import { CELLS, SIZE, UNITS } from "../model/shape.js";
+import { type GridTables, CELLS, SHAPE_9, SIZE, gridTables } from "../model/shape.js";
 import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
-/** Peers per cell: 8 in the row, 8 in the column, 4 more in the box. */
-export const PEER_COUNT = 20;
-
-/** Unit index tables built from `UNITS` (rows 0–8, columns 9–17, boxes 18–26). */
-function unitIndexOf(firstUnit: number): Uint8Array {
-  const table = new Uint8Array(CELLS);
-  for (let index = 0; index < SIZE; index++) {
-    for (const cell of UNITS[firstUnit + index]) table[cell] = index;
-  }
-  return table;
-}
-
-export const ROW_OF = unitIndexOf(0);
-export const COLUMN_OF = unitIndexOf(SIZE);
-/** The box (0–8) of each cell, boxes numbered row-major. */
-export const BOX_OF = unitIndexOf(2 * SIZE);
-
-/** `PEERS[cell * PEER_COUNT + i]`: the peers of each cell (row, then column, then the rest of the box). */
-export const PEERS: Uint8Array = (() => {
-  const peers = new Uint8Array(CELLS * PEER_COUNT);
-  for (let cell = 0; cell < CELLS; cell++) {
-    const units = [UNITS[ROW_OF[cell]], UNITS[SIZE + COLUMN_OF[cell]], UNITS[2 * SIZE + BOX_OF[cell]]];
-    const seen = new Set<number>([cell]);
-    let next = cell * PEER_COUNT;
-    for (const unit of units) {
-      for (const peer of unit) {
-        if (!seen.has(peer)) {
-          seen.add(peer);
-          peers[next++] = peer;
-        }
-      }
-    }
-  }
-  return peers;
-})();
-
-/** Exact-cover columns: 0–80 "cell filled", then row-digit, column-digit and box-digit, 81 each. */
-export const EXACT_COVER_COLUMNS = 4 * CELLS;
-
-/** Write the 4 exact-cover columns (0-based, ascending) that placing `digit` in `cell` satisfies. */
-export function exactCoverColumns(cell: number, digit: number, out: { [index: number]: number }): void {
-  out[0] = cell;
-  out[1] = CELLS + ROW_OF[cell] * SIZE + digit - 1;
-  out[2] = 2 * CELLS + COLUMN_OF[cell] * SIZE + digit - 1;
-  out[3] = 3 * CELLS + BOX_OF[cell] * SIZE + digit - 1;
-}
-
-/** Digit masks used by the clues of each unit; scratch for {@link candidateMasks}. */
-const usedInUnit = new Uint16Array(3 * SIZE);
+/** The 9×9 grid's tables: each cell's row, column, box and 20 peers. */
+export const TABLES_9 = gridTables(SHAPE_9.box);
+const { rowOf: ROW_OF, columnOf: COLUMN_OF } = TABLES_9;
 
 /**
- * Fill `masks` with each cell's candidates given the clues only: bit d set when digit d
- * appears in none of the cell's units; 0 for clue cells.
+ * Writes the 4 exact-cover columns (ascending, from `first`) that placing `digit` in `cell`
+ * satisfies: N² "cell filled" columns, then row-digit, column-digit and box-digit, N² each.
  */
-export function candidateMasks(puzzle: Grid, masks: Uint16Array): void {
+export function coverColumns(t: GridTables, cell: number, digit: number, out: { [index: number]: number }, first = 0): void {
+  out[0] = first + cell;
+  out[1] = first + t.cells + t.rowOf[cell] * t.size + digit - 1;
+  out[2] = first + 2 * t.cells + t.columnOf[cell] * t.size + digit - 1;
+  out[3] = first + 3 * t.cells + t.boxOf[cell] * t.size + digit - 1;
+}
+
+/** Symbols used by the clues of each unit; scratch for {@link candidateMasks}. */
+const usedInUnit = new Uint32Array(75);
+
+/** Fills `masks` with each cell's candidates given the clues only: bit d set when digit d is in none of the cell's units; 0 for clue cells. */
+export function candidateMasks(t: GridTables, puzzle: Grid, masks: Uint16Array | Uint32Array): void {
+  const { size, rowOf, columnOf, boxOf } = t;
   usedInUnit.fill(0);
-  for (let cell = 0; cell < CELLS; cell++) {
+  for (let cell = 0; cell < t.cells; cell++) {
     const bit = (1 << puzzle[cell]) & ~1;
-    usedInUnit[ROW_OF[cell]] |= bit;
-    usedInUnit[SIZE + COLUMN_OF[cell]] |= bit;
-    usedInUnit[2 * SIZE + BOX_OF[cell]] |= bit;
+    usedInUnit[rowOf[cell]] |= bit;
+    usedInUnit[size + columnOf[cell]] |= bit;
+    usedInUnit[2 * size + boxOf[cell]] |= bit;
   }
-  for (let cell = 0; cell < CELLS; cell++) {
-    const used = usedInUnit[ROW_OF[cell]] | usedInUnit[SIZE + COLUMN_OF[cell]] | usedInUnit[2 * SIZE + BOX_OF[cell]];
-    masks[cell] = puzzle[cell] === 0 ? 0x3fe & ~used : 0;
+  const all = (2 ** (size + 1) - 2) >>> 0; // bits 1..N
+  for (let cell = 0; cell < t.cells; cell++) {
+    const used = usedInUnit[rowOf[cell]] | usedInUnit[size + columnOf[cell]] | usedInUnit[2 * size + boxOf[cell]];
+    masks[cell] = puzzle[cell] === 0 ? (all & ~used) >>> 0 : 0;
   }
 }
 
 /** True when `digit` is in none of the row, column and box of `cell`, checked by scanning the grid. */
 export function fitsByScanning(grid: Grid, cell: number, digit: number): boolean {
-  const rowStart = ROW_OF[cell] * SIZE;
+  const row = ROW_OF[cell];
   const column = COLUMN_OF[cell];
   for (let i = 0; i < SIZE; i++) {
-    if (grid[rowStart + i] === digit || grid[i * SIZE + column] === digit) return false;
+    if (grid[row * SIZE + i] === digit || grid[i * SIZE + column] === digit) return false;
   }
-  const boxStart = (ROW_OF[cell] - (ROW_OF[cell] % 3)) * SIZE + column - (column % 3);
+  const boxStart = (row - (row % 3)) * SIZE + column - (column % 3);
   for (let r = 0; r < 3; r++) {
     const start = boxStart + r * SIZE;
     if (grid[start] === digit || grid[start + 1] === digit || grid[start + 2] === digit) return false;

@@ -2,7 +2,7 @@
  * Splits a byte stream into lines, a chunk at a time, decoding a line only when its reader needs
  * a string. Line ends are `\n`, `\r\n` or a lone `\r` (all ASCII, so UTF-8 is never cut inside a
  * character); the last line needs none; a leading UTF-8 byte order mark is dropped. With a
- * {@link LineScanner} (the kernel's scan, the one place 9×9 lines are recognised) runs of them go
+ * {@link ChunkScanner} (the kernel's scan, the one place 9×9 lines are recognised) runs of them go
  * to `sink.fastLines` as packed cells; every other line, and every line without a scanner, is
  * given as text to `sink.line`.
  * Each byte is scanned once; a line over {@link MAX_LINE_LENGTH} keeps only its first
@@ -19,7 +19,12 @@ export const LONG_LINE_EXCERPT = 64;
 const LF = 10;
 const CR = 13;
 
-/** The largest piece of a chunk given to a {@link LineScanner} at once. */
+/** Finds the lines of a chunk (the 9×9 kernel's scan: src/kernel/wasm.ts LineScanner). */
+export interface ChunkScanner {
+  scan(bytes: Uint8Array, start: number): { count: number; table: Int32Array; cells: Uint8Array };
+}
+
+/** The largest piece of a chunk given to a {@link ChunkScanner} at once. */
 const SCAN_PIECE = 1 << 20;
 
 /** Where the lines of a {@link LineSplitter} go, in order. */
@@ -76,7 +81,7 @@ export class LineSplitter {
   /** With a `scanner`, the lines of each chunk are found by it (the sink takes runs of fast lines, {@link LineSink.fastLines}). */
   constructor(
     private readonly sink: LineSink,
-    private readonly scanner: LineScanner | null = null,
+    private readonly scanner: ChunkScanner | null = null,
   ) {}
 
   /** Splits the next chunk of the stream. */
@@ -239,64 +244,4 @@ export interface LineChunk {
   bytesRead: number;
   /** The lines of `lines` that were over {@link MAX_LINE_LENGTH} (absent when none). */
   longLines?: LongLine[];
-}
-
-// ── the kernel's scan ───────────────────────────────────────────────────────────────────────
-
-/** The lines the kernel found in a chunk (see {@link LineScanner.scan}); views valid until the next scan. */
-export interface ScannedLines {
-  count: number;
-  /** Per line: its start, its end (the position of its `\n` or `\r`), and its number among the fast lines or -1. */
-  table: Int32Array;
-  /** The 81 cell bytes of each fast line, in order. */
-  cells: Uint8Array;
-}
-
-/** What a scan uses of the 9×9 kernel's exports; the memory by its buffer alone, so the public types name nothing of WebAssembly's. */
-interface ScanExports {
-  memory: { readonly buffer: ArrayBuffer };
-  reserveScan(room: number): number;
-  scanLines(base: number, start: number, length: number): number;
-}
-
-/**
- * The line reader's scan of a chunk on the thread's 9×9 kernel instance: finds the complete lines
- * and copies out the cells of the 9×9 ones (81 of `1`–`9` and `.0_?-*xX`, maybe trailing blanks),
- * 16 bytes a step (assembly/text.ts scanLines; WasmKernel.lineScanner makes one). Its memory is
- * apart from the batch's; read a scan's views before the next call.
- */
-export class LineScanner {
-  private base = 0;
-  private room = 0;
-
-  constructor(private exports: ScanExports) {}
-
-  /** Scans on `other`'s instance from now on (the thread's solving kernel was replaced), in a room of its own. */
-  moveTo(other: LineScanner): void {
-    this.exports = other.exports;
-    this.base = 0;
-    this.room = 0;
-  }
-
-  /** Makes room to scan chunks of up to `bytes` bytes; the kernel never frees a smaller room, so ask for the largest first. */
-  reserve(bytes: number): void {
-    if (bytes <= this.room) return;
-    const room = Math.max(bytes, 1 << 16);
-    const base = this.exports.reserveScan(room);
-    if (base === 0) throw new RangeError(`the kernel could not reserve a scan of ${room} bytes (at most 2^24)`);
-    this.base = base;
-    this.room = room;
-  }
-
-  /** Scans the complete lines of `bytes` from `start` (at most {@link SCAN_PIECE} bytes: {@link LineSplitter} cuts longer chunks). */
-  scan(bytes: Uint8Array, start: number): ScannedLines {
-    this.reserve(bytes.length);
-    const buffer = this.exports.memory.buffer;
-    new Uint8Array(buffer, this.base, bytes.length).set(bytes);
-    const count = this.exports.scanLines(this.base, start, bytes.length);
-    if (count < 0) throw new RangeError("scanLines: the kernel refused the chunk");
-    const linesAt = Math.ceil((this.base + this.room) / 4) * 4;
-    const cellsAt = linesAt + (this.room + 1) * 12;
-    return { count, table: new Int32Array(buffer, linesAt, count * 3), cells: new Uint8Array(buffer, cellsAt, this.room) };
-  }
 }

@@ -17,7 +17,7 @@ import type { Grid } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeName, shapeOf } from "../model/shape.js";
 import { type KernelResult, type RecordsRequest, type SearchStats, type SolverEngine, checkLimit, kernelBudget, writeTextCells } from "../solvers/solver.js";
 import { checkWhole, isWhole } from "../model/whole-number.js";
-import { LineScanner } from "../formats/lines.js";
+import { LineScanner } from "./line-scanner.js";
 
 export type { KernelSource, ResponseLike, UrlObject, WasmModule } from "./kernel-source.js";
 

@@ -15,7 +15,7 @@ import { type BatchOutcome, type BatchTask, batchBuffers, copyTask, giveBackCopy
 import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
 import { type BatchEngines, ThreadEngines } from "./engines.js";
 import { compiledKernels } from "../kernel/wasm.js";
-import type { LineScanner } from "../formats/lines.js";
+import type { LineScanner } from "../kernel/line-scanner.js";
 import { SHAPE_9 } from "../model/shape.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 

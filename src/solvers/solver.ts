@@ -16,7 +16,7 @@ import {
   readsNineByNineAsDigits,
 } from "../model/puzzle.js";
 import { CELLS, SHAPE_9, SYMBOL_COUNTS, shapeName } from "../model/shape.js";
-import type { LineScanner } from "../formats/lines.js";
+import type { LineScanner } from "../kernel/line-scanner.js";
 import { checkWhole } from "../model/whole-number.js";
 
 /** Every status a record can have, in the order of the CLI's summary. */

@@ -1,6 +1,8 @@
 /**
  * The CLI's line reader's scan of input chunks on a 9×9 kernel instance (src/kernel/wasm.ts's
- * WasmKernel.lineScanner; the kernel's side is assembly/text.ts, scanLines).
+ * WasmKernel.lineScanner; the kernel's side is assembly/text.ts, scanLines). Not in
+ * src/formats/lines.ts, its one user: wasm.ts, which browsers load, imports it, and lines.ts
+ * imports Node's string_decoder and Buffer.
  */
 
 /** The lines the kernel found in a chunk (see {@link LineScanner.scan}); views valid until the next scan. */

@@ -5,15 +5,12 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, scratchFolder } from "./cli-run.js";
-import { loadFixture } from "./fixture.js";
+import { fixtureAnswers } from "./fixture.js";
 
 const { dir, file } = scratchFolder("sudoku-exit-status-");
 const cli = (args: string[], input?: string) => runCli(args, { input });
 
-const fixture = loadFixture();
-const solved = fixture.find((c) => c.count === 1 && c.puzzle.includes("."))!.puzzle;
-const multiple = fixture.find((c) => c.count === 2)!.puzzle;
-const unsolvable = fixture.find((c) => c.count === 0)!.puzzle;
+const { solved, multiple, unsolvable } = fixtureAnswers();
 /** 17 clues, thousands of nodes: over a budget of 10. */
 const HARD = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
 

@@ -32,3 +32,13 @@ export function loadFixture(size: number | "all" = 9): FixtureCase[] {
   });
   return cases;
 }
+
+/** One 9×9 fixture puzzle of each answer a run tells apart: a unique one with empty cells, one with two solutions or more, one with none. */
+export function fixtureAnswers(): { solved: string; multiple: string; unsolvable: string } {
+  const fixture = loadFixture();
+  return {
+    solved: fixture.find((c) => c.count === 1 && c.puzzle.includes("."))!.puzzle,
+    multiple: fixture.find((c) => c.count === 2)!.puzzle,
+    unsolvable: fixture.find((c) => c.count === 0)!.puzzle,
+  };
+}

@@ -9,17 +9,14 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, runCliInProcess as run, scratchFolder } from "./cli-run.js";
-import { loadFixture } from "./fixture.js";
+import { fixtureAnswers } from "./fixture.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { Random } from "../src/model/prng.js";
 
 const { dir, file } = scratchFolder("sudoku-shard-resume-");
 const cli = (args: string[], input?: string) => runCli(args, { input });
 
-const fixture = loadFixture();
-const solved = fixture.find((c) => c.count === 1 && c.puzzle.includes("."))!.puzzle;
-const multiple = fixture.find((c) => c.count === 2)!.puzzle;
-const unsolvable = fixture.find((c) => c.count === 0)!.puzzle;
+const { solved, multiple, unsolvable } = fixtureAnswers();
 
 /** A corpus with every status and two files, so shards cross file edges. */
 const MIXED = [solved, "# a comment", unsolvable, "", multiple, solved.replace(".", "z"), "55" + solved.slice(2)];

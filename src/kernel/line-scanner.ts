@@ -1,7 +1,7 @@
 /**
  * The CLI's line reader's scan of input chunks on a 9×9 kernel instance (src/kernel/wasm.ts's
  * WasmKernel.lineScanner; the kernel's side is assembly/text.ts, scanLines). Not in
- * src/formats/lines.ts, its one user: wasm.ts, which browsers load, imports it, and lines.ts
+ * src/formats/lines.ts, which uses it: wasm.ts, which browsers load, makes it, and lines.ts
  * imports Node's string_decoder and Buffer.
  */
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -49,6 +50,9 @@ const SLOW = [
 export default defineConfig({
   test: {
     testTimeout: 120_000,
+    // Vitest's default in a run is one test file fewer than the cores: on 2 cores one file at a
+    // time. Most files wait on child processes, so two at a time finish sooner there.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: SLOW } },
       { extends: true, test: { name: "slow", include: SLOW } },

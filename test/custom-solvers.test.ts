@@ -19,10 +19,16 @@ import { WasmAbiEngine, instantiateAbiSolver } from "../src/solvers/wasm-abi.js"
 import { loadFixture } from "./fixture.js";
 
 const folder = mkdtempSync(join(tmpdir(), "sudoku-abi-"));
+/**
+ * asc's flags for the modules these tests build: unoptimised (what is checked is how the host
+ * calls a module, not its speed; binaryen's -O3 would take most of the file's time), with the
+ * release target's `noAssert`.
+ */
+const TEST_BUILD = ["-O0", "--noAssert"];
 const wasmPath = join(folder, "abi-solver.wasm");
 
 beforeAll(async () => {
-  const { error, stderr } = await asc.main(["examples/wasm-abi/solver.ts", "--target", "release", "-o", wasmPath]);
+  const { error, stderr } = await asc.main(["examples/wasm-abi/solver.ts", ...TEST_BUILD, "-o", wasmPath]);
   if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
 }, 120_000);
 
@@ -73,7 +79,7 @@ describe("wasm-abi", () => {
 
   it("runs a WASI reactor's _initialize before solving (the example built with asc --exportStart _initialize, as emscripten's STANDALONE_WASM builds C)", async () => {
     const reactorPath = join(folder, "abi-reactor.wasm");
-    const { error, stderr } = await asc.main(["examples/wasm-abi/solver.ts", "--target", "release", "--exportStart", "_initialize", "-o", reactorPath]);
+    const { error, stderr } = await asc.main(["examples/wasm-abi/solver.ts", ...TEST_BUILD, "--exportStart", "_initialize", "-o", reactorPath]);
     if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
     const { readFile } = await import("node:fs/promises");
     const bytes = await readFile(reactorPath);
@@ -98,7 +104,7 @@ if (entropy(seed, 32) != 0 || (load<u64>(seed) == 0 && load<u64>(seed, 8) == 0) 
 `,
       );
       const wasm = join(folder, `${name}.wasm`);
-      const { error, stderr } = await asc.main([source, "--target", "release", "--exportStart", "_initialize", "-o", wasm]);
+      const { error, stderr } = await asc.main([source, ...TEST_BUILD, "--exportStart", "_initialize", "-o", wasm]);
       if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
       return new Uint8Array(readFileSync(wasm));
     };
@@ -125,7 +131,7 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
 `,
     );
     const wasm = join(folder, "c-string.wasm");
-    const { error, stderr } = await asc.main([source, "--target", "release", "-o", wasm]);
+    const { error, stderr } = await asc.main([source, ...TEST_BUILD, "-o", wasm]);
     if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
     expect(fixtureMismatches(await instantiateAbiSolver(readFileSync(wasm), "c-string.wasm"))).toEqual([]);
   }, 120_000);

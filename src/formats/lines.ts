@@ -2,13 +2,14 @@
  * Splits a byte stream into lines, a chunk at a time, decoding a line only when its reader needs
  * a string. Line ends are `\n`, `\r\n` or a lone `\r` (all ASCII, so UTF-8 is never cut inside a
  * character); the last line needs none; a leading UTF-8 byte order mark is dropped. With a
- * {@link ChunkScanner} (the kernel's scan, the one place 9×9 lines are recognised) runs of them go
+ * {@link LineScan} (the kernel's scan, the one place 9×9 lines are recognised) runs of them go
  * to `sink.fastLines` as packed cells; every other line, and every line without a scanner, is
  * given as text to `sink.line`.
  * Each byte is scanned once; a line over {@link MAX_LINE_LENGTH} keeps only its first
  * {@link LONG_LINE_EXCERPT} characters and its length, so one endless line cannot exhaust memory.
  */
 import { StringDecoder } from "node:string_decoder";
+import type { LineScan } from "../solvers/solver.js";
 
 /** The longest line kept whole, in characters (a 25×25 grid on one line is 625; CSV rows carry more columns). */
 export const MAX_LINE_LENGTH = 1 << 20;
@@ -19,12 +20,7 @@ export const LONG_LINE_EXCERPT = 64;
 const LF = 10;
 const CR = 13;
 
-/** Finds the lines of a chunk (the 9×9 kernel's scan: src/kernel/wasm.ts LineScanner). */
-export interface ChunkScanner {
-  scan(bytes: Uint8Array, start: number): { count: number; table: Int32Array; cells: Uint8Array };
-}
-
-/** The largest piece of a chunk given to a {@link ChunkScanner} at once. */
+/** The largest piece of a chunk given to a {@link LineScan} at once. */
 const SCAN_PIECE = 1 << 20;
 
 /** Where the lines of a {@link LineSplitter} go, in order. */
@@ -81,7 +77,7 @@ export class LineSplitter {
   /** With a `scanner`, the lines of each chunk are found by it (the sink takes runs of fast lines, {@link LineSink.fastLines}). */
   constructor(
     private readonly sink: LineSink,
-    private readonly scanner: ChunkScanner | null = null,
+    private readonly scanner: LineScan | null = null,
   ) {}
 
   /** Splits the next chunk of the stream. */

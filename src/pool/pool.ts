@@ -11,11 +11,11 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../kernel/paths.js";
+import type { LineScan } from "../solvers/solver.js";
 import { type BatchOutcome, type BatchTask, batchBuffers, copyTask, giveBackCopy, joinOutcomes, sliceTask, taskBuffers, transferable } from "./batch.js";
 import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
 import { type BatchEngines, ThreadEngines } from "./engines.js";
 import { compiledKernels } from "../kernel/wasm.js";
-import type { LineScanner } from "../kernel/line-scanner.js";
 import { SHAPE_9 } from "../model/shape.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 
@@ -27,7 +27,7 @@ export interface BatchSolver {
   room(): number;
   solve(task: BatchTask): Promise<BatchOutcome>;
   /** The line scan of the main thread's 9×9 kernel instance, for the reader (pipeline.ts); null when that engine is no 9×9 kernel. */
-  readonly scanner?: LineScanner | null;
+  readonly scanner?: LineScan | null;
   /** Solves a library pool batch (records-task.ts) on a worker, and on failure once more with `retry` on a fresh one. Only on a pool of workers. */
   solveRecords?(task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome>;
   /** Stops the workers. */
@@ -171,24 +171,23 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
 }
 
 /** The line scan of the 9×9 engine of `engines` when it is the kernel, else of the kernel that writes their records. */
-function scannerOf(engines: BatchEngines): LineScanner | null {
+function scannerOf(engines: BatchEngines): LineScan | null {
   return engines.get(SHAPE_9.size)?.engine.lineScanner?.() ?? engines.writer.lineScanner?.() ?? null;
 }
 
-/** Solves on the main thread; a failed batch is retried on engines freshly made by `load`, which then replace the failed ones (the scanner's too). */
+/** Solves on the main thread; a failed batch is retried on engines freshly made by `load`, which then replace the failed ones (the scan's too). */
 export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
-  const scanner = scannerOf(engines);
+  let scan = scannerOf(engines);
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
-    const fresh = scannerOf(current);
-    if (scanner !== null && fresh !== null) scanner.moveTo(fresh);
+    scan = scannerOf(current) ?? scan;
     return runTask(current, attempt);
   };
   return {
     threads: 0,
     room: () => Infinity,
-    scanner,
+    scanner: scan === null ? null : { scan: (bytes, start) => scan!.scan(bytes, start) },
     solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines, false),
     close: async () => {},
   };

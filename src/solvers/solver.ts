@@ -16,7 +16,6 @@ import {
   readsNineByNineAsDigits,
 } from "../model/puzzle.js";
 import { CELLS, SHAPE_9, SYMBOL_COUNTS, shapeName } from "../model/shape.js";
-import type { LineScanner } from "../kernel/line-scanner.js";
 import { checkWhole } from "../model/whole-number.js";
 
 /** Every status a record can have, in the order of the CLI's summary. */
@@ -56,9 +55,28 @@ export interface SolverEngine {
   /** This engine's instance solving grids of box size `box` (the N×N kernel: one instance for every size), or null when it takes no such size. */
   forBox?(box: number): SolverEngine | null;
   /** A line scan on the engine's instance (the 9×9 kernel: the CLI's reader finds 9×9 lines with it); null when it has none. */
-  lineScanner?(): LineScanner | null;
+  lineScanner?(): LineScan | null;
   /** The records of a batch in `line`, `jsonl` or `csv`, written by the engine (the 9×9 kernel: the one writer of those formats). */
   writeRecords?(request: RecordsRequest): Uint8Array;
+}
+
+/** The lines a {@link LineScan} found in a chunk; views valid until its next scan. */
+export interface ScannedLines {
+  count: number;
+  /** Per line: its start, its end (the position of its `\n` or `\r`), and its number among the fast lines or -1. */
+  table: Int32Array;
+  /** The 81 cell bytes of each fast line, in order. */
+  cells: Uint8Array;
+}
+
+/**
+ * A scan of input chunks for 9×9 lines ({@link SolverEngine.lineScanner}: the CLI's line reader
+ * finds them with it): the complete lines of a chunk, and the cells of the 9×9 ones (81 of
+ * `1`–`9` and `.0_?-*xX`, maybe trailing blanks).
+ */
+export interface LineScan {
+  /** Scans the complete lines of `bytes` from `start` (at most 1 MiB at once). */
+  scan(bytes: Uint8Array, start: number): ScannedLines;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { InputFormatName } from "../src/formats/input/format.js";
 import { splitLines } from "./judge-text.js";
 import { fileChunks, readLineChunks } from "../src/stream/input.js";
 import { type PuzzleRecord, parseRecord } from "../src/formats/record.js";
-import { outputFormats } from "../src/formats/output/index.js";
+import { outputFormats } from "../src/formats/output/format.js";
 import { formatPuzzle } from "../src/model/puzzle.js";
 import { loadFixture } from "./fixture.js";
 import { written } from "./written.js";

@@ -5,9 +5,8 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { RecordReader } from "../src/formats/input/reader.js";
-import { type LineChunk, MAX_LINE_LENGTH } from "../src/formats/lines.js";
 import { splitLines } from "./judge-text.js";
-import { readLineChunks } from "../src/stream/input.js";
+import { type LineChunk, MAX_LINE_LENGTH, readLineChunks } from "../src/stream/input.js";
 import { parseRecord } from "../src/formats/record.js";
 import { EXCERPT_LENGTH, escapeText, excerpt } from "../src/model/excerpt.js";
 import { checkAlphabet, parsePuzzle, parseSymbols, PuzzleError } from "../src/model/puzzle.js";

@@ -2,7 +2,7 @@
 import { type BatchOutcome, textTask } from "../src/pool/batch.js";
 import { type BatchEngines, recordsWriter } from "../src/pool/engines.js";
 import { runTask } from "../src/pool/solve-task.js";
-import type { OutputFormatName } from "../src/formats/output/index.js";
+import type { OutputFormatName } from "../src/formats/output/format.js";
 import { SHAPES } from "../src/model/shape.js";
 import type { SolverEngine } from "../src/solvers/solver.js";
 

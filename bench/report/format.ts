@@ -9,7 +9,7 @@
 import { flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { escapeText } from "../../src/model/excerpt.js";
-import { csvField } from "../../src/formats/output/csv.js";
+import { csvField } from "../../src/formats/output/format.js";
 import type { RatioEstimate } from "../statistics.js";
 
 /** One column of a table of records (the bench's by default; the profiler's too): header, alignment, cell. */

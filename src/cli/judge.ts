@@ -10,11 +10,10 @@ import { type Alphabet, formatPuzzle } from "../model/puzzle.js";
 import type { SolveRecord, Status } from "../solvers/solver.js";
 import { textTask } from "../pool/batch.js";
 import type { BatchSolver } from "../pool/pool.js";
-import { MAX_LINE_LENGTH } from "../formats/lines.js";
 import { EXCERPT_LENGTH, escapeText } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
 import type { Solver } from "../solvers/solver.js";
-import { namedChunks } from "../stream/input.js";
+import { MAX_LINE_LENGTH, namedChunks } from "../stream/input.js";
 
 /** Solves a judge's puzzles, one record each in order, under the judge's limit and alphabet: on the CLI's batch solver ({@link batchJudgeSolver}). */
 export type JudgeSolve = (puzzles: readonly JudgePuzzle[], limit: number, alphabet: Alphabet | undefined) => Promise<SolveRecord[]>;

@@ -9,7 +9,7 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import { Command } from "commander";
-import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/index.js";
+import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import { RecordEnds } from "../formats/output/split.js";
 import { scanRecords } from "../cli-kit/resume.js";
 import { InputReadError } from "../cli-kit/errors.js";

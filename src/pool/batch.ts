@@ -14,7 +14,7 @@
  */
 import type { Alphabet } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
-import type { OutputFormatName } from "../formats/output/index.js";
+import type { OutputFormatName } from "../formats/output/format.js";
 import { STATUSES } from "../solvers/solver.js";
 
 // ── buffers ─────────────────────────────────────────────────────────────────────────────────

@@ -15,7 +15,7 @@
  */
 import { CanonKernel, REPEATED_CLUE } from "../canon/canon.js";
 import { type ReadRecord, parseRecord } from "../formats/record.js";
-import { csvField } from "../formats/output/csv.js";
+import { csvField } from "../formats/output/format.js";
 import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { STATUSES, solveGroup } from "../solvers/solver.js";
 import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./batch.js";

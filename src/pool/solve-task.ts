@@ -19,9 +19,7 @@ import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js
 import { excerpt } from "../model/excerpt.js";
 import type { Alphabet } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../model/shape.js";
-import { outputFormats } from "../formats/output/index.js";
-import { ByteOutput, outputRecord, solutionDigits } from "../formats/output/bytes.js";
-import { type KernelFormat, type RecordWriter, fillRecord } from "../formats/output/format.js";
+import { type KernelFormat, type RecordWriter, ByteOutput, fillRecord, outputFormats, outputRecord, solutionDigits } from "../formats/output/format.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
 import { GIVEN_FIELDS } from "../kernel/wasm.js";
 import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./batch.js";

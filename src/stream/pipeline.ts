@@ -19,12 +19,11 @@
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { LineSplitter } from "../formats/lines.js";
-import { type SolveInput, inputChunks } from "./input.js";
+import { type SolveInput, LineSplitter, inputChunks } from "./input.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
-import { type OutputFormatName, outputFormats } from "../formats/output/index.js";
+import { type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import type { Alphabet } from "../model/puzzle.js";
 import { type BatchOutcome, type CanonRequest, BatchBuilder, giveBack } from "../pool/batch.js";
 import { STATUSES } from "../solvers/solver.js";

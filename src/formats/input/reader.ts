@@ -8,12 +8,12 @@
  * shifts later grids. `--in FMT` gives every line to that format's reader.
  *
  * The fast path: a line of exactly 81 cell bytes (`1`–`9`, the empty marks, maybe trailing white
- * space; the kernel's scan finds them, src/formats/lines.ts) read while no grid is open and no
+ * space; the kernel's scan finds them, src/stream/input.ts) read while no grid is open and no
  * header is held is the record the line reader would make, so it goes to {@link EmitCells} from
  * the bytes without ever becoming a string.
  */
 import type { EmitRecord, ReadHints } from "../record.js";
-import { type LineSink, type LongLine, MAX_LINE_LENGTH } from "../lines.js";
+import { type LineSink, type LongLine, MAX_LINE_LENGTH } from "../../stream/input.js";
 import { readsNineByNineAsDigits } from "../../model/puzzle.js";
 import { shapeOfSide } from "../../model/shape.js";
 import { EXCERPT_LENGTH, escapeText } from "../../model/excerpt.js";

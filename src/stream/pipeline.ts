@@ -6,7 +6,6 @@
  *        └──── waits while maxInFlight batches are out ◄──────── OrderedOutput: oldest first,
  *                                                                 waits for the stream's 'drain'
  *
- /**
  * A 9×9 line of digits goes from the chunk's bytes into the batch's cell bytes and comes back as
  * output bytes; only the other records are read as strings. At most `maxInFlight` batches are
  * out and no chunk is read while the oldest waits to be written, so memory stays constant; output

@@ -15,7 +15,8 @@ import { compareRuns, formatComparison, settingDifferences, verdictOf } from "..
 import { formatJson, parseJson } from "../bench/report/json.js";
 import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeReports } from "../bench/report/output.js";
 import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
-import { colourDifference, formatSvg, seriesColours, toLab } from "../bench/report/svg.js";
+import { formatSvg, seriesColours } from "../bench/report/svg.js";
+import { colourDifference, toLab } from "./colour.js";
 import {
   BOOTSTRAP_MAX_SAMPLES,
   bootstrapRatio,
@@ -282,7 +283,7 @@ describe("JSON export", () => {
 });
 
 describe("chart", () => {
-  it("gives every series its own colour, however many there are, far apart to the eye (CIEDE2000)", () => {
+  it("gives up to thirty-six series each its own colour, far apart to the eye (CIEDE2000), then repeats them", () => {
     expect(toLab("#ffffff")[0]).toBeCloseTo(100, 1);
     expect(toLab("#ff0000").map((v) => Math.round(v * 10) / 10)).toEqual([53.2, 80.1, 67.2]); // sRGB red's published Lab
     // Sharma, Wu and Dalal's test pairs (2005): 1, 7, 17 and 24.
@@ -290,16 +291,17 @@ describe("chart", () => {
     expect(colourDifference([50, 0, 0], [50, -1, 2])).toBeCloseTo(2.3669, 4);
     expect(colourDifference([50, 2.5, 0], [73, 25, -18])).toBeCloseTo(27.1492, 4);
     expect(colourDifference([60.2574, -34.0099, 36.2677], [60.4626, -34.1751, 39.4387])).toBeCloseTo(1.2644, 4);
-    for (let count = 3; count <= 30; count++) {
+    for (let count = 3; count <= 36; count++) {
       const colours = seriesColours(count);
       expect(new Set(colours).size).toBe(count);
       const labs = colours.map(toLab);
       let closest = Infinity;
       for (let i = 0; i < count; i++) for (let j = i + 1; j < count; j++) closest = Math.min(closest, colourDifference(labs[i], labs[j]));
-      // Tableau 10 up to ten series (its closest pair is ΔE00 18.1); beyond, the max–min pick (19.2 at a default run's 23).
+      // Tableau 10 up to ten series (its closest pair is ΔE00 18.1); beyond, the fixed max–min list (19.2 at a default run's 23).
       expect(closest, `${count} series`).toBeGreaterThan(count === 23 ? 19 : 16);
       if (count > 10) for (const lab of labs) expect(lab[0]).toBeLessThanOrEqual(80); // no picked bar fades into the page
     }
+    expect(seriesColours(38).slice(36)).toEqual(seriesColours(38).slice(0, 2));
   });
 
   it("draws an error bar per bar and a footer with machine, commit and date", () => {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../src/model/prng.js";
+import { quantile } from "../src/model/quantile.js";
 import { noiseFlags, flagMarks } from "../bench/noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.js";
 import { compareRuns, formatComparison, settingDifferences, verdictOf } from "../bench/report/compare.js";
@@ -17,17 +18,7 @@ import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeRepor
 import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
 import { formatSvg, seriesColours } from "../bench/report/svg.js";
 import { colourDifference, toLab } from "./colour.js";
-import {
-  BOOTSTRAP_MAX_SAMPLES,
-  bootstrapRatio,
-  mannWhitneyCount,
-  rankRatio,
-  ratioOfMeans,
-  studentT95,
-  summarize,
-  welchRatio,
-  spreadFromMargin,
-} from "../bench/statistics.js";
+import { mannWhitneyCount, rankRatio, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
 import { calibratedFields, combineRounds, timeRounds } from "../bench/rounds.js";
 import { calibrationIdentity, calibrationUnit } from "../bench/calibration.js";
 import { repeater } from "../bench/planted.js";
@@ -98,30 +89,40 @@ describe("statistics", () => {
     expect(studentT95(1000)).toBeCloseTo(1.962, 2);
   });
 
-  it("gives a bootstrap interval that holds the ratio, tight for steady samples and wide for noisy ones", () => {
-    const steady = bootstrapRatio(samplesAround(2, 0.01, 50, 1), samplesAround(1, 0.01, 50, 2));
-    expect(steady.method).toBe("bootstrap");
+  it("gives a Welch interval that holds the ratio, tight for steady samples and wide for noisy ones", () => {
+    const welch = (a: number[], b: number[]) => welchRatio(summarize(a), summarize(b));
+    const steady = welch(samplesAround(2, 0.01, 50, 1), samplesAround(1, 0.01, 50, 2));
+    expect(steady.method).toBe("welch");
     expect(steady.ratio).toBeCloseTo(2, 1);
     expect(steady.low).toBeLessThan(steady.ratio);
     expect(steady.high).toBeGreaterThan(steady.ratio);
     expect(steady.high - steady.low).toBeLessThan(0.02);
-    const noisy = bootstrapRatio(samplesAround(2, 0.9, 50, 1), samplesAround(1, 0.9, 50, 2));
+    const noisy = welch(samplesAround(2, 0.9, 50, 1), samplesAround(1, 0.9, 50, 2));
     expect(noisy.high - noisy.low).toBeGreaterThan(10 * (steady.high - steady.low));
-    // Seeded: the same samples give the same interval.
-    expect(bootstrapRatio(samplesAround(2, 0.9, 50, 1), samplesAround(1, 0.9, 50, 2))).toEqual(noisy);
+    // σ recovered from a tinybench-style margin of error gives the same interval.
+    const a = samplesAround(3, 0.2, 200, 5);
+    const fromMargin = welchRatio(spreadFromMargin(200, summarize(a).mean, summarize(a).rmePercent), summarize(samplesAround(2, 0.2, 200, 6)));
+    expect(fromMargin.low).toBeCloseTo(welch(a, samplesAround(2, 0.2, 200, 6)).low, 6);
   });
 
-  it("gives a Welch interval from summaries that agrees with the bootstrap on well-behaved samples", () => {
-    const a = samplesAround(3, 0.2, 200, 5);
-    const b = samplesAround(2, 0.2, 200, 6);
-    const welch = welchRatio(summarize(a), summarize(b));
-    const boot = bootstrapRatio(a, b);
-    expect(welch.method).toBe("welch");
-    expect(welch.low).toBeCloseTo(boot.low, 1);
-    expect(welch.high).toBeCloseTo(boot.high, 1);
-    // σ recovered from a tinybench-style margin of error gives the same interval.
-    const fromMargin = welchRatio(spreadFromMargin(200, summarize(a).mean, summarize(a).rmePercent), summarize(b));
-    expect(fromMargin.low).toBeCloseTo(welch.low, 6);
+  it("gives a Welch interval that agrees with a seeded percentile bootstrap, on well-behaved and on skewed batch times", () => {
+    const bootstrap = (a: number[], b: number[]) => {
+      const random = new Random(1);
+      const mean = (values: number[]) => values.reduce((sum) => sum + values[random.below(values.length)], 0) / values.length;
+      const ratios = Float64Array.from({ length: 2000 }, () => mean(a) / mean(b)).sort();
+      return { low: quantile(ratios, 0.025), high: quantile(ratios, 0.975) };
+    };
+    // Skewed: a few pre-empted batches, as a busy machine gives.
+    const skewed = (seed: number) => samplesAround(1, 0.05, 500, seed).map((x, i) => (i % 25 === 0 ? x * 4 : x));
+    for (const [a, b] of [
+      [samplesAround(3, 0.2, 200, 5), samplesAround(2, 0.2, 200, 6)],
+      [skewed(9), skewed(10)],
+    ]) {
+      const boot = bootstrap(a, b);
+      const welch = welchRatio(summarize(a), summarize(b));
+      expect(Math.abs(welch.low - boot.low)).toBeLessThan(0.1 * (boot.high - boot.low));
+      expect(Math.abs(welch.high - boot.high)).toBeLessThan(0.1 * (boot.high - boot.low));
+    }
   });
 
   it("takes Mann–Whitney's 95% counts as printed tables give them, and the median pairwise ratio with the interval they cut", () => {
@@ -141,25 +142,6 @@ describe("statistics", () => {
     expect(estimate.low).toBeCloseTo((2 * 11) / 14, 9);
     expect(estimate.high).toBeCloseTo((2 * 14) / 11, 9);
     expect(rankRatio([1, 2, 3], [1, 2, 3])).toBeNull();
-  });
-
-  it("takes Welch from the samples' summaries past BOOTSTRAP_MAX_SAMPLES on a side, the bootstrap up to it", () => {
-    const few = samplesAround(3, 0.2, BOOTSTRAP_MAX_SAMPLES, 7);
-    const many = samplesAround(2, 0.2, BOOTSTRAP_MAX_SAMPLES + 1, 8);
-    expect(
-      ratioOfMeans(
-        few,
-        few.map((x) => x / 1.5),
-      ).method,
-    ).toBe("bootstrap");
-    const switched = ratioOfMeans(few, many);
-    expect(switched).toEqual(welchRatio(summarize(few), summarize(many)));
-    // Skewed batch times (a few pre-empted batches), as a busy machine gives: the two still agree at the cap.
-    const skewed = (seed: number) => samplesAround(1, 0.05, BOOTSTRAP_MAX_SAMPLES, seed).map((x, i) => (i % 25 === 0 ? x * 4 : x));
-    const boot = bootstrapRatio(skewed(9), skewed(10));
-    const welch = welchRatio(summarize(skewed(9)), summarize(skewed(10)));
-    expect(Math.abs(welch.low - boot.low)).toBeLessThan(0.1 * (boot.high - boot.low));
-    expect(Math.abs(welch.high - boot.high)).toBeLessThan(0.1 * (boot.high - boot.low));
   });
 });
 

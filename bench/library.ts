@@ -4,14 +4,12 @@
  * puzzles in the same process: solveMany, a solve loop, and a pool's solveMany (every record kept)
  * and solveStream (each record let go).
  *
- * Each pool call runs beside a 10 ms interval timer (its worst lateness is the event loop's), and
- * its CPU time is split by thread (Linux schedstat): main thread, workers (below the main thread's
- * priority), others; the cores kept busy tell a pool held back by a loaded machine from one held
- * back by its own work. The rounds alternate the paths; each ratio is the median of the per-round
- * ratios with its range, per CPU second for one thread's paths, per wall second for the pool.
- * The puzzles: the bundled easy tier relabelled per line, or --file. Figures, no verdicts.
+ * Each pool call runs beside a 10 ms interval timer (its worst lateness is the event loop's); the
+ * cores kept busy tell a pool held back by a loaded machine from one held back by its own work.
+ * The rounds alternate the paths; each ratio is the median of the per-round ratios with its
+ * range, per CPU second for one thread's paths, per wall second for the pool. The puzzles: the
+ * bundled easy tier relabelled per line. Figures, no verdicts.
  */
-import { readFileSync, readdirSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { loadAverage, machineLine, quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
@@ -37,63 +35,10 @@ interface Options {
   rounds: number;
   seconds: number;
   threads: number;
-  file?: string;
 }
 
 /** What a path did in a round: puzzles per second of wall time and per CPU second of the process. */
 type Rate = Awaited<ReturnType<typeof rate>>;
-
-/** One thread's time on a CPU and waiting in the run queue for one so far, in seconds (Linux schedstat), and its nice value. */
-interface ThreadTime {
-  ran: number;
-  waited: number;
-  nice: number;
-}
-
-/** Every thread of this process, by id (Linux /proc; the name in a stat's field 2 may hold spaces, so fields are counted after its ")"); empty elsewhere. */
-function threadTimes(): Map<number, ThreadTime> {
-  const times = new Map<number, ThreadTime>();
-  let tids: string[];
-  try {
-    tids = readdirSync("/proc/self/task");
-  } catch {
-    return times;
-  }
-  for (const tid of tids) {
-    try {
-      const [ran, waited] = readFileSync(`/proc/self/task/${tid}/schedstat`, "latin1").split(" ").map(Number);
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "latin1");
-      times.set(Number(tid), { ran: ran / 1e9, waited: waited / 1e9, nice: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]) });
-    } catch {
-      // a thread that ended between the listing and the read
-    }
-  }
-  return times;
-}
-
-/** Where a run's CPU time went, in seconds: main thread (and its wait for a CPU), the pool's workers, every other thread. */
-interface ThreadSplit {
-  main: number;
-  waited: number;
-  workers: number;
-  others: number;
-}
-
-/** The split of the time between two {@link threadTimes}; null when the main thread is not among them (not Linux). */
-function threadSplit(before: Map<number, ThreadTime>, after: Map<number, ThreadTime>): ThreadSplit | null {
-  const main = after.get(process.pid);
-  if (main === undefined) return null;
-  const split: ThreadSplit = { main: 0, waited: 0, workers: 0, others: 0 };
-  for (const [tid, time] of after) {
-    const ran = time.ran - (before.get(tid)?.ran ?? 0);
-    if (tid === process.pid) {
-      split.main = ran;
-      split.waited = time.waited - (before.get(tid)?.waited ?? 0);
-    } else if (time.nice > main.nice) split.workers += ran;
-    else split.others += ran;
-  }
-  return split;
-}
 
 /** Runs `run` with a timer set every {@link TIMER_MS} ms; returns the worst lateness of its calls, in ms. */
 async function withTimer(run: () => Promise<unknown>): Promise<number> {
@@ -120,15 +65,9 @@ async function main(argv = process.argv): Promise<void> {
     .option("--rounds <n>", "rounds", wholeNumber(1, 100), 5)
     .option("--seconds <s>", "least wall time of each of K, solveMany and the solve loop per round", Number, 0.5)
     .option("--threads <n>", "the pool's worker threads", wholeNumber(1, 1024), availableParallelism())
-    .option("--file <path>", "81-character lines to use instead of the generated easy puzzles (repeated up to --records)")
     .parse(argv);
   const options = program.opts<Options>();
-  const source = options.file
-    ? readFileSync(options.file, "latin1")
-        .split(/\r?\n/)
-        .filter((line) => line.length === CELLS)
-    : relabelledPuzzles(Math.max(options.records, options.sample), 5).split("\n").slice(0, -1);
-  if (source.length === 0) throw new Error(`${options.file}: no 81-character lines`);
+  const source = relabelledPuzzles(Math.max(options.records, options.sample), 5).split("\n").slice(0, -1);
   const lines = Array.from({ length: options.records }, (_, i) => source[i % source.length]);
   const sample = Array.from({ length: options.sample }, (_, i) => source[i % source.length]);
   const cells = new Uint8Array(sample.length * CELLS);
@@ -139,7 +78,7 @@ async function main(argv = process.argv): Promise<void> {
   const pool = await createPool({ threads: options.threads });
   console.log(machineLine("library-bench"));
   console.log(
-    `${options.file ?? "generated easy puzzles (the bundled easy tier, relabelled)"}: ${figure(sample.length)} lines for K, solveMany and the solve loop; ${figure(lines.length)} for the pool (${options.threads} threads); limit ${LIMIT}; ${options.rounds} rounds`,
+    `generated easy puzzles (the bundled easy tier, relabelled): ${figure(sample.length)} lines for K, solveMany and the solve loop; ${figure(lines.length)} for the pool (${options.threads} threads); limit ${LIMIT}; ${options.rounds} rounds`,
   );
 
   const kernelRun = () => solveInBatches(kernel, cells, LIMIT);
@@ -150,7 +89,6 @@ async function main(argv = process.argv): Promise<void> {
     run,
     rates: [] as Rate[],
     lateness: [] as number[],
-    splits: [] as ThreadSplit[],
   });
   const poolCalls = [
     poolCall("pool.solveMany", "every record kept", async () => (await pool.solveMany(lines, { limit: LIMIT })).length),
@@ -169,10 +107,7 @@ async function main(argv = process.argv): Promise<void> {
     for (const call of round % 2 === 0 ? poolCalls : [...poolCalls].reverse()) {
       let records = 0;
       let poolRate: Rate = { wall: 0, cpu: 0 };
-      const before = threadTimes();
       call.lateness.push(await withTimer(async () => (poolRate = await rate(lines.length, 0, async () => (records = await call.run())))));
-      const split = threadSplit(before, threadTimes());
-      if (split !== null) call.splits.push(split);
       if (records !== lines.length) throw new Error(`${call.name} gave ${records} records for ${lines.length} lines`);
       call.rates.push(poolRate);
     }
@@ -206,17 +141,10 @@ async function main(argv = process.argv): Promise<void> {
   for (const line of alignRows(columns, rows)) console.log(line);
   // On a loaded machine, the share of the cores the process gets bounds the pool against K, whatever the pool does.
   const busy = (rates: Rate[]) => ratioCell(rates.map((r) => r.wall / r.cpu));
-  const perMillion = (seconds: number) => ((seconds * 1e6) / lines.length).toFixed(2);
   console.log(`K: ${(1e6 / median(k.map((r) => r.cpu))).toFixed(2)} CPU s per 1M lines; its run kept ${busy(k)} cores busy`);
   for (const call of poolCalls) {
     console.log(
       `${call.name}: a ${TIMER_MS} ms timer's worst lateness ${median(call.lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...call.lateness).toFixed(1)} ms); the process kept ${busy(call.rates)} cores busy (CPU s ÷ wall s; of ${cpus().length})`,
-    );
-    if (call.splits.length === 0) continue;
-    // What makes the timer late: the main thread's own work, or waiting for a CPU the workers (and others) hold.
-    const part = (of: (split: ThreadSplit) => number) => perMillion(median(call.splits.map(of)));
-    console.log(
-      `${call.name}: CPU s per 1M lines: main thread ${part((s) => s.main)} (and waited ${part((s) => s.waited)} for a CPU), workers ${part((s) => s.workers)}, other threads ${part((s) => s.others)} (V8's garbage-collection helpers among them), in all ${part((s) => s.main + s.workers + s.others)} (medians of rounds; Linux schedstat)`,
     );
   }
   console.log(`load average now ${loadAverage()}`);

@@ -2,12 +2,10 @@
  * Summaries of timing samples and 95% confidence intervals on the ratio of two means (for
  * latencies, how many times faster the denominator's row is). Pure functions; nothing here measures.
  */
-import { Random } from "../src/model/prng.js";
 import { quantile } from "../src/model/quantile.js";
 
 /** Confidence level of every interval here. */
 const CONFIDENCE = 0.95;
-const BOOTSTRAP_RESAMPLES = 2000;
 
 /** What a set of samples says, in the samples' unit. */
 export interface SampleSummary {
@@ -71,38 +69,8 @@ export interface RatioEstimate {
   ratio: number;
   low: number;
   high: number;
+  /** "bootstrap": a percentile bootstrap, as result files written by earlier versions carry. */
   method: "bootstrap" | "welch" | "paired" | "calibrated";
-}
-
-/** The mean of `values.length` draws with replacement; a scaled 32-bit draw (bias below length / 2^32) costs less than Random.below. */
-function resampledMean(values: ArrayLike<number>, random: Random): number {
-  const n = values.length;
-  const scale = n / 2 ** 32;
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += values[Math.floor(random.nextUint32() * scale)];
-  return sum / n;
-}
-
-/** mean(numerator) / mean(denominator) with a seeded percentile-bootstrap interval; at least two samples a side. */
-export function bootstrapRatio(numerator: ArrayLike<number>, denominator: ArrayLike<number>): RatioEstimate {
-  if (numerator.length < 2 || denominator.length < 2) throw new RangeError("a bootstrap ratio needs at least two samples on each side");
-  const random = new Random(1);
-  const ratios = new Float64Array(BOOTSTRAP_RESAMPLES);
-  for (let i = 0; i < BOOTSTRAP_RESAMPLES; i++) ratios[i] = resampledMean(numerator, random) / resampledMean(denominator, random);
-  ratios.sort();
-  const tail = (1 - CONFIDENCE) / 2;
-  return { ratio: summarize(numerator).mean / summarize(denominator).mean, low: quantile(ratios, tail), high: quantile(ratios, 1 - tail), method: "bootstrap" };
-}
-
-/** Above this many samples a side, {@link ratioOfMeans} takes Welch's interval: the means are near normal and the bootstrap's cost grows. */
-export const BOOTSTRAP_MAX_SAMPLES = 500;
-
-/** mean(numerator) / mean(denominator): the bootstrap up to BOOTSTRAP_MAX_SAMPLES a side, else Welch. */
-export function ratioOfMeans(numerator: ArrayLike<number>, denominator: ArrayLike<number>): RatioEstimate {
-  if (numerator.length > BOOTSTRAP_MAX_SAMPLES || denominator.length > BOOTSTRAP_MAX_SAMPLES) {
-    return welchRatio(summarize(numerator), summarize(denominator));
-  }
-  return bootstrapRatio(numerator, denominator);
 }
 
 /** Sample count, mean and standard deviation: what a summary-only result still carries. */
@@ -213,15 +181,14 @@ function perPuzzleSamples(row: RowTiming): number[] | null {
 /**
  * How many times faster `faster` is than `slower` in mean µs/puzzle, with its 95% interval (for
  * "1.55 ± 0.04× faster than bitmask", the summary and `--compare`): from both rows' timed batches
- * when both carry them, else Welch's from n, mean and margin; null under two samples a side.
+ * Welch's, each row's spread from its timed batches when it carries them, else from its n, mean and
+ * margin; null under two samples a side.
  */
 export function speedRatio(slower: RowTiming, faster: RowTiming): RatioEstimate | null {
-  const a = perPuzzleSamples(slower);
-  const b = perPuzzleSamples(faster);
-  if (a && b) return ratioOfMeans(a, b);
   if (slower.samples < 2 || faster.samples < 2) return null;
-  return welchRatio(
-    spreadFromMargin(slower.samples, slower.meanMicros, slower.rmePercent),
-    spreadFromMargin(faster.samples, faster.meanMicros, faster.rmePercent),
-  );
+  const spread = (row: RowTiming) => {
+    const samples = perPuzzleSamples(row);
+    return samples ? summarize(samples) : spreadFromMargin(row.samples, row.meanMicros, row.rmePercent);
+  };
+  return welchRatio(spread(slower), spread(faster));
 }

@@ -13,7 +13,7 @@ import type { ProfileRecord, ProfileRun } from "../bench/records.js";
 import { formatProfileJson, kernelVariantInfos, profileCommand, runProfile, selectVariants } from "../bench/profile/run.js";
 import { formatGuessScatterSvg, formatTimeCdfSvg } from "../bench/report/svg.js";
 import { formatProfileTable } from "../bench/profile/table.js";
-import { colourDifference, toLab } from "../bench/report/svg.js";
+import { colourDifference, toLab } from "./colour.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import type { Dataset } from "../src/datasets/read.js";
 import { parsePuzzle } from "../src/model/puzzle.js";

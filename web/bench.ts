@@ -71,7 +71,7 @@ export interface WebBenchRow {
   timeouts: number;
   /** One call per pass (solveBatch) rather than one per puzzle. */
   batchCall: boolean;
-  /** Every timed pass in ms, ascending (the CLI's `batchMs`: --compare bootstraps over them). */
+  /** Every timed pass in ms, ascending (the CLI's `batchMs`: --compare takes their spread). */
   batchMs: number[];
   /** Puzzles in the dataset file (comments and blank lines left out). */
   datasetSize: number;

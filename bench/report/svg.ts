@@ -18,106 +18,19 @@ const MARGIN = { top: 48, right: 230, bottom: 84, left: 64 };
 /** Rough width of one character of a 12px sans-serif label. */
 const CHAR_WIDTH = 7;
 const CAP_WIDTH = 8;
-/** Ten well-separated colours (Tableau 10), used in order while they last. */
-const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
-
 /**
- * `count` colours, one per series, as far apart as the eye tells them: Tableau 10 while it
- * suffices, then a greedy max–min pick by CIEDE2000 ΔE (CIE76 is too generous in the blues) from
- * an sRGB grid of lightness 25–80, so that no bar fades into the white page or black.
+ * Series colours, far apart to the eye: Tableau 10 up to ten series; beyond, thirty-six picked once
+ * by a greedy max–min CIEDE2000 distance from an sRGB grid of lightness 25–80 (no bar fades into
+ * the white page or black), repeating past thirty-six (a full profile has 33 kernel variants).
  */
+const TABLEAU = "4e79a7 f28e2b e15759 76b7b2 59a14f edc948 b07aa1 ff9da7 9c755f bab0ac";
+const MANY =
+  "4e79a7 cccc00 444400 ff5500 880044 ff99dd 00ddcc 009922 bb00ff 883300 ddbbaa 004444 88ccff ff0066 aa7700 443388 776666 889988 9977aa 77dd66 006633 ffaa33 008888 bbbbdd ff8888 777744 cc0022 ff00bb 444455 3344ff 556666 bbaa77 9988ff aacccc aa6644 553333";
+
+/** `count` colours, one per series (see {@link MANY}). */
 export function seriesColours(count: number): string[] {
-  if (count <= PALETTE.length) return PALETTE.slice(0, count);
-  const candidates = colourCandidates();
-  const first = toLab(PALETTE[0]);
-  const picked = [PALETTE[0]];
-  const nearest = candidates.map((candidate) => colourDifference(candidate.lab, first));
-  while (picked.length < count) {
-    let best = 0;
-    for (let i = 1; i < candidates.length; i++) if (nearest[i] > nearest[best]) best = i;
-    picked.push(candidates[best].hex);
-    const chosen = candidates[best].lab;
-    for (let i = 0; i < candidates.length; i++) nearest[i] = Math.min(nearest[i], colourDifference(candidates[i].lab, chosen));
-  }
-  return picked;
-}
-
-/** A colour in CIELAB (D65): lightness 0–100, then a* and b*. */
-type Lab = [number, number, number];
-
-let candidateCache: { hex: string; lab: Lab }[] | null = null;
-
-/** The sRGB grid the series colours are picked from, with each colour's CIELAB. */
-function colourCandidates(): { hex: string; lab: Lab }[] {
-  if (!candidateCache) {
-    candidateCache = [];
-    const levels = Array.from({ length: 16 }, (_, i) => (i * 17).toString(16).padStart(2, "0"));
-    for (const r of levels) {
-      for (const g of levels) {
-        for (const b of levels) {
-          const hex = `#${r}${g}${b}`;
-          const lab = toLab(hex);
-          if (lab[0] >= 25 && lab[0] <= 80) candidateCache.push({ hex, lab });
-        }
-      }
-    }
-  }
-  return candidateCache;
-}
-
-/** #rrggbb (sRGB) in CIELAB under D65. */
-export function toLab(hex: string): Lab {
-  const linear = [1, 3, 5].map((i) => {
-    const channel = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
-  });
-  const [r, g, b] = linear;
-  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116);
-  const x = f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047);
-  const y = f(0.2126 * r + 0.7152 * g + 0.0722 * b);
-  const z = f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883);
-  return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
-}
-
-const radians = (degrees: number) => (degrees * Math.PI) / 180;
-/** A hue angle in degrees, 0–360, of the point (a, b); 0 for the grey axis. */
-const hueAngle = (b: number, a: number) => (b === 0 && a === 0 ? 0 : ((Math.atan2(b, a) * 180) / Math.PI + 360) % 360);
-
-/**
- * The CIEDE2000 colour difference ΔE00 (CIE 142-2001, as written out by Sharma, Wu and Dalal
- * 2005), with kL = kC = kH = 1: about 1 is just noticeable, 10 and more reads as another colour.
- */
-export function colourDifference([L1, a1, b1]: Lab, [L2, a2, b2]: Lab): number {
-  const chromaWeight = (c: number) => Math.sqrt(c ** 7 / (c ** 7 + 25 ** 7));
-  const g = 0.5 * (1 - chromaWeight((Math.hypot(a1, b1) + Math.hypot(a2, b2)) / 2));
-  const a1p = (1 + g) * a1;
-  const a2p = (1 + g) * a2;
-  const c1 = Math.hypot(a1p, b1);
-  const c2 = Math.hypot(a2p, b2);
-  const h1 = hueAngle(b1, a1p);
-  const h2 = hueAngle(b2, a2p);
-  const chromatic = c1 * c2 !== 0;
-  let dh = chromatic ? h2 - h1 : 0;
-  if (dh > 180) dh -= 360;
-  else if (dh < -180) dh += 360;
-  const dL = L2 - L1;
-  const dC = c2 - c1;
-  const dH = 2 * Math.sqrt(c1 * c2) * Math.sin(radians(dh / 2));
-  const meanL = (L1 + L2) / 2;
-  const meanC = (c1 + c2) / 2;
-  let meanH = h1 + h2;
-  if (chromatic) meanH = Math.abs(h1 - h2) <= 180 ? meanH / 2 : meanH < 360 ? (meanH + 360) / 2 : (meanH - 360) / 2;
-  const t =
-    1 -
-    0.17 * Math.cos(radians(meanH - 30)) +
-    0.24 * Math.cos(radians(2 * meanH)) +
-    0.32 * Math.cos(radians(3 * meanH + 6)) -
-    0.2 * Math.cos(radians(4 * meanH - 63));
-  const rotation = -Math.sin(radians(60 * Math.exp(-(((meanH - 275) / 25) ** 2)))) * 2 * chromaWeight(meanC);
-  const sL = 1 + (0.015 * (meanL - 50) ** 2) / Math.sqrt(20 + (meanL - 50) ** 2);
-  const sC = 1 + 0.045 * meanC;
-  const sH = 1 + 0.015 * meanC * t;
-  return Math.sqrt((dL / sL) ** 2 + (dC / sC) ** 2 + (dH / sH) ** 2 + rotation * (dC / sC) * (dH / sH));
+  const palette = (count <= 10 ? TABLEAU : MANY).split(" ");
+  return Array.from({ length: count }, (_, i) => `#${palette[i % palette.length]}`);
 }
 
 /** Escapes text for XML content and attribute values. */

@@ -1,9 +1,12 @@
 /**
- * What the bench shows while it runs: a status line on stderr (rows done of all, elapsed time,
- * ETA, the row being measured; drawn only on a terminal, redrawn every second) and, when asked,
- * each row's compact line on the report stream as soon as the row finishes, under its dataset's
- * heading. The profiler shows the status line alone.
+ * What the bench shows while it runs: a progress line on stderr (rows done of all, elapsed
+ * time, ETA, the row being measured; a cli-progress bar, drawn only on a terminal) and, when
+ * asked, each row's compact line on the report stream as soon as the row finishes, under its
+ * dataset's heading. The bar hides the cursor while it draws and always shows it again: on
+ * `end`, and on any exit of the process before that. The profiler shows the progress line alone.
  */
+import cliProgress from "cli-progress";
+import { restoreCursorOnExit } from "../src/cli-kit/progress.js";
 import type { BenchRecord } from "./records.js";
 import { CompactLayout } from "./report/compact.js";
 import { describeDataset, terminalSafe } from "./report/format.js";
@@ -34,41 +37,60 @@ const COLUMN_LEGEND = "  (µs mean: the timed batches, as puzzles/s; µs p50, p9
 /** How often the elapsed time and ETA are refreshed while a row runs. */
 const REFRESH_MS = 1000;
 
-/** The bench's live view, as the runner's progress callbacks. */
+/**
+ * The bench's live view, as the runner's progress callbacks. The bar is stopped around every row
+ * printed and started again below it (cli-progress returns the cursor to where it started), so
+ * elapsed time and ETA are kept here, across those restarts.
+ */
 export class LiveReport implements MeasureProgress<unknown> {
+  private readonly bar: cliProgress.SingleBar;
   private readonly layout: CompactLayout | null;
+  private readonly tty = process.stderr.isTTY === true;
   private readonly started = performance.now();
+  private running = false;
   private finished = 0;
   private label = "";
   /** Rows the run planned (set by `begin`). */
   totalRows = 0;
   private dataset: string | null = null;
+  private releaseCursor: () => void = () => {};
   private refresh: NodeJS.Timeout | null = null;
 
-  /** With `rows`, each finished row is printed; without, only the status line shows. */
+  /** With `rows`, each finished row is printed; without, only the progress line shows. */
   constructor(private readonly rows?: RowPrinting) {
     this.layout = rows ? new CompactLayout(rows.labels, rows.columns) : null;
+    this.bar = new cliProgress.SingleBar(
+      {
+        stream: process.stderr,
+        format: "bench {bar} {value}/{total} rows | {spent} elapsed | ETA {left} | {row}",
+        barsize: 16,
+        hideCursor: true,
+        clearOnComplete: true,
+        fps: 4,
+      },
+      cliProgress.Presets.shades_classic,
+    );
   }
 
-  /** Clears the status line and, while the run lasts, draws it again (on a terminal only). */
-  private draw(): void {
-    if (process.stderr.isTTY !== true) return;
+  /** The payload of the progress line: elapsed time, ETA and the row being measured. */
+  private payload(): { spent: string; left: string; row: string } {
     const seconds = (performance.now() - this.started) / 1000;
     const eta = this.finished === 0 ? NaN : (seconds / this.finished) * (this.totalRows - this.finished);
-    const line = `bench ${this.finished}/${this.totalRows} rows | ${formatDuration(seconds)} elapsed | ETA ${formatDuration(eta)} | ${this.label}`;
-    process.stderr.write(`\r\x1b[K${this.refresh ? line.slice(0, (process.stderr.columns ?? 80) - 1) : ""}`);
+    return { spent: formatDuration(seconds), left: formatDuration(eta), row: this.label };
   }
 
   begin(totalRows: number): void {
     this.totalRows = totalRows;
-    this.refresh = setInterval(() => this.draw(), REFRESH_MS);
+    this.running = true;
+    this.releaseCursor = restoreCursorOnExit(() => this.running && this.tty);
+    this.bar.start(totalRows, 0, this.payload());
+    this.refresh = setInterval(() => this.bar.update(this.finished, this.payload()), REFRESH_MS);
     this.refresh.unref();
-    this.draw();
   }
 
   row(label: string): void {
     this.label = terminalSafe(label);
-    this.draw();
+    this.bar.update(this.finished, this.payload());
   }
 
   /** Counts a row done; prints it when rows are printed (the bench's, whose rows are BenchRecords). */
@@ -83,17 +105,20 @@ export class LiveReport implements MeasureProgress<unknown> {
         lines.push("", describeDataset(record, this.rows.seed), ...(first ? [COLUMN_LEGEND] : []), this.layout.header());
       }
       lines.push(this.layout.line(record));
-      if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");
+      this.bar.stop(); // clears the bar's line and puts the cursor at its start
       this.rows.write(lines.join("\n") + "\n");
+      this.bar.start(this.totalRows, this.finished, this.payload());
+    } else {
+      this.bar.update(this.finished, this.payload());
     }
-    this.draw();
   }
 
-  /** Clears the status line; a second call does nothing. */
+  /** Stops the bar and shows the cursor; a second call does nothing. */
   end(): void {
-    if (!this.refresh) return;
-    clearInterval(this.refresh);
-    this.refresh = null;
-    this.draw();
+    if (!this.running) return;
+    if (this.refresh) clearInterval(this.refresh);
+    this.bar.stop();
+    this.running = false;
+    this.releaseCursor();
   }
 }

@@ -140,25 +140,8 @@ function unitPlaces(s: Uint32Array, at: number, unit: number): number {
   return bits;
 }
 
-/**
- * Switches of the twin that follow kernel variants (assembly/variants.json; unset: the default
- * kernel), so that a variant's search can be checked step for step.
- */
-export interface BitmaskOptions {
-  /**
-   * ROOT_PAIRS: hidden pairs at the fixed point of the search's root state.
-   * @default true
-   */
-  rootPairs?: boolean;
-  /**
-   * DIGITS_ROOT_ABOVE: a search whose first branch has its lowest line score above this scores every line digits first (0: never).
-   * @default 85
-   */
-  digitsRootAbove?: number;
-}
-
-/** The default kernel's switches (assembly/index.ts: ROOT_PAIRS 1, DIGITS_ROOT_ABOVE 85). */
-const DEFAULT_OPTIONS: Required<BitmaskOptions> = { rootPairs: true, digitsRootAbove: 85 };
+/** The default kernel's DIGITS_ROOT_ABOVE: a search whose first branch has its lowest line score above this scores every line digits first. */
+const DIGITS_ROOT_ABOVE = 85;
 
 const spreadColumns = (columns: number): number => columns * COLUMN_CELLS;
 const columnsOf = (cells: number): number => (cells | (cells >>> 9) | (cells >>> 18)) & 0x1ff;
@@ -193,19 +176,11 @@ export class BitmaskEngine implements SolverEngine {
   private readonly settledColumns = new Uint32Array(9).fill(0xffffffff);
   /** Slots to revisit, one bit per slot. */
   private dirty = 0;
-  /** digitsRootAbove: whether the current search has chosen a branch yet, and whether it scores its lines digits first. */
+  /** DIGITS_ROOT_ABOVE: whether the current search has chosen a branch yet, and whether it scores its lines digits first. */
   private branched = false;
   private digitsSearch = false;
   /** reviseHiddenPairs' scratch: per digit, its places in the unit (bit k: the unit's k-th cell). */
   private readonly unitPlaces = new Uint16Array(9);
-
-  /** The kernel variant this twin follows: the default kernel's switches, overridden by the constructor's. */
-  private readonly options: Required<BitmaskOptions>;
-
-  /** `options`: the kernel variant to follow (none: the default kernel). */
-  constructor(options: BitmaskOptions = {}) {
-    this.options = { ...DEFAULT_OPTIONS, ...options };
-  }
 
   /** Narrows slot `slot` of the state at word `st` to `mask` and marks it dirty when it changed. */
   private narrow(st: number, slot: number, mask: number): void {
@@ -394,7 +369,7 @@ export class BitmaskEngine implements SolverEngine {
 
   /**
    * Propagates to a fixed point: slot and digit rules, naked singles, then the triad rule (and at
-   * the root, with rootPairs, hidden pairs). False on a contradiction. `root`: the puzzle's first
+   * the root, hidden pairs). False on a contradiction. `root`: the puzzle's first
    * state (see reviseDirty).
    */
   private propagate(st: number, root: boolean): boolean {
@@ -431,7 +406,7 @@ export class BitmaskEngine implements SolverEngine {
         }
         placedAny = this.dirty !== 0;
       }
-      if (!placedAny && root && this.options.rootPairs) {
+      if (!placedAny && root) {
         this.reviseHiddenPairs(st);
         placedAny = this.dirty !== 0;
       }
@@ -464,10 +439,9 @@ export class BitmaskEngine implements SolverEngine {
       }
     }
     if (bestLine < 0) return false;
-    const digitsAbove = this.options.digitsRootAbove;
-    if (digitsAbove > 0 && !this.branched) {
+    if (!this.branched) {
       this.branched = true;
-      this.digitsSearch = bestScore > digitsAbove;
+      this.digitsSearch = bestScore > DIGITS_ROOT_ABOVE;
     }
     if (this.digitsSearch) {
       // the lowest digits-first score, over the same lines (bands first, then stacks, on ties)

@@ -11,6 +11,7 @@
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
+import { ctz, popcnt } from "./units.js";
 
 const SLOTS = 27;
 const BAND_CELLS = 0x7ffffff;
@@ -82,16 +83,8 @@ const BAND_SLOTS = 0x1249249;
   }
 })();
 
-const ctz = (x: number): number => 31 - Math.clz32(x & -x);
-
 /** The cells of column 0 in a band mask; shift by 1 per column. */
 const COLUMN_CELLS = 0x40201;
-
-function popcnt(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
 
 /** The branch's line score, as the kernel's (weights and measurements in assembly/index.ts). */
 const CONFIGURATION_WEIGHT = 4;

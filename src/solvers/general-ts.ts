@@ -12,17 +12,10 @@
  */
 import { type GridTables, LARGEST_SHAPE, gridTables } from "../model/shape.js";
 import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
+import { ctz, popcnt } from "./units.js";
 
 /** Scratch sized for any grid handled (the box sizes of shape.ts). */
 const { box: MAX_BOX, size: MAX_SIZE, cells: MAX_CELLS } = LARGEST_SHAPE;
-
-const ctz = (x: number): number => 31 - Math.clz32(x & -x);
-
-function popcnt(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
 
 const isSingle = (mask: number): boolean => (mask & (mask - 1)) === 0;
 

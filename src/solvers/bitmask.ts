@@ -9,7 +9,7 @@
  * words 27–29 the unsolved cells of each band. State `depth` starts at word `depth * 32`.
  */
 import type { Grid } from "../model/puzzle.js";
-import { CELLS } from "../model/shape.js";
+import { CELLS, gridTables } from "../model/shape.js";
 import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 import { ctz, popcnt } from "./units.js";
 
@@ -101,17 +101,8 @@ function digitsFirstScore(configurations: number): number {
   return count > 1 ? 22 - count : FIXED_WEIGHT;
 }
 
-/** UNIT_PLACES[unit * 9 + k] = band << 5 | bit index of the unit's k-th cell (units: rows, columns, boxes). */
-const UNIT_PLACES = new Uint8Array(27 * 9);
-for (let unit = 0; unit < 27; unit++) {
-  for (let k = 0; k < 9; k++) {
-    const kind = (unit / 9) | 0;
-    const i = unit % 9;
-    const row = kind === 0 ? i : kind === 1 ? k : ((i / 3) | 0) * 3 + ((k / 3) | 0);
-    const column = kind === 0 ? k : kind === 1 ? i : (i % 3) * 3 + (k % 3);
-    UNIT_PLACES[unit * 9 + k] = (((row / 3) | 0) << 5) | ((row % 3) * 9 + column);
-  }
-}
+/** UNIT_PLACES[unit * 9 + k] = band << 5 | bit index of the unit's k-th cell (units in gridTables' order: rows, columns, boxes). */
+const UNIT_PLACES = gridTables(3).unitCells.map((cell) => (((cell / 27) | 0) << 5) | (cell % 27));
 
 /**
  * The places of one digit in `unit` (rows 0–8, columns 9–17, boxes 18–26), from its three band

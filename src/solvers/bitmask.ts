@@ -9,8 +9,9 @@
  * words 27–29 the unsolved cells of each band. State `depth` starts at word `depth * 32`.
  */
 import type { Grid } from "../model/puzzle.js";
-import { CELLS } from "../model/shape.js";
+import { CELLS, gridTables } from "../model/shape.js";
 import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
+import { ctz, popcnt } from "./units.js";
 
 const SLOTS = 27;
 const BAND_CELLS = 0x7ffffff;
@@ -82,16 +83,8 @@ const BAND_SLOTS = 0x1249249;
   }
 })();
 
-const ctz = (x: number): number => 31 - Math.clz32(x & -x);
-
 /** The cells of column 0 in a band mask; shift by 1 per column. */
 const COLUMN_CELLS = 0x40201;
-
-function popcnt(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
 
 /** The branch's line score, as the kernel's (weights and measurements in assembly/index.ts). */
 const CONFIGURATION_WEIGHT = 4;
@@ -108,17 +101,8 @@ function digitsFirstScore(configurations: number): number {
   return count > 1 ? 22 - count : FIXED_WEIGHT;
 }
 
-/** UNIT_PLACES[unit * 9 + k] = band << 5 | bit index of the unit's k-th cell (units: rows, columns, boxes). */
-const UNIT_PLACES = new Uint8Array(27 * 9);
-for (let unit = 0; unit < 27; unit++) {
-  for (let k = 0; k < 9; k++) {
-    const kind = (unit / 9) | 0;
-    const i = unit % 9;
-    const row = kind === 0 ? i : kind === 1 ? k : ((i / 3) | 0) * 3 + ((k / 3) | 0);
-    const column = kind === 0 ? k : kind === 1 ? i : (i % 3) * 3 + (k % 3);
-    UNIT_PLACES[unit * 9 + k] = (((row / 3) | 0) << 5) | ((row % 3) * 9 + column);
-  }
-}
+/** UNIT_PLACES[unit * 9 + k] = band << 5 | bit index of the unit's k-th cell (units in gridTables' order: rows, columns, boxes). */
+const UNIT_PLACES = gridTables(3).unitCells.map((cell) => (((cell / 27) | 0) << 5) | (cell % 27));
 
 /**
  * The places of one digit in `unit` (rows 0–8, columns 9–17, boxes 18–26), from its three band
@@ -140,25 +124,8 @@ function unitPlaces(s: Uint32Array, at: number, unit: number): number {
   return bits;
 }
 
-/**
- * Switches of the twin that follow kernel variants (assembly/variants.json; unset: the default
- * kernel), so that a variant's search can be checked step for step.
- */
-export interface BitmaskOptions {
-  /**
-   * ROOT_PAIRS: hidden pairs at the fixed point of the search's root state.
-   * @default true
-   */
-  rootPairs?: boolean;
-  /**
-   * DIGITS_ROOT_ABOVE: a search whose first branch has its lowest line score above this scores every line digits first (0: never).
-   * @default 85
-   */
-  digitsRootAbove?: number;
-}
-
-/** The default kernel's switches (assembly/index.ts: ROOT_PAIRS 1, DIGITS_ROOT_ABOVE 85). */
-const DEFAULT_OPTIONS: Required<BitmaskOptions> = { rootPairs: true, digitsRootAbove: 85 };
+/** The default kernel's DIGITS_ROOT_ABOVE: a search whose first branch has its lowest line score above this scores every line digits first. */
+const DIGITS_ROOT_ABOVE = 85;
 
 const spreadColumns = (columns: number): number => columns * COLUMN_CELLS;
 const columnsOf = (cells: number): number => (cells | (cells >>> 9) | (cells >>> 18)) & 0x1ff;
@@ -193,19 +160,11 @@ export class BitmaskEngine implements SolverEngine {
   private readonly settledColumns = new Uint32Array(9).fill(0xffffffff);
   /** Slots to revisit, one bit per slot. */
   private dirty = 0;
-  /** digitsRootAbove: whether the current search has chosen a branch yet, and whether it scores its lines digits first. */
+  /** DIGITS_ROOT_ABOVE: whether the current search has chosen a branch yet, and whether it scores its lines digits first. */
   private branched = false;
   private digitsSearch = false;
   /** reviseHiddenPairs' scratch: per digit, its places in the unit (bit k: the unit's k-th cell). */
   private readonly unitPlaces = new Uint16Array(9);
-
-  /** The kernel variant this twin follows: the default kernel's switches, overridden by the constructor's. */
-  private readonly options: Required<BitmaskOptions>;
-
-  /** `options`: the kernel variant to follow (none: the default kernel). */
-  constructor(options: BitmaskOptions = {}) {
-    this.options = { ...DEFAULT_OPTIONS, ...options };
-  }
 
   /** Narrows slot `slot` of the state at word `st` to `mask` and marks it dirty when it changed. */
   private narrow(st: number, slot: number, mask: number): void {
@@ -394,7 +353,7 @@ export class BitmaskEngine implements SolverEngine {
 
   /**
    * Propagates to a fixed point: slot and digit rules, naked singles, then the triad rule (and at
-   * the root, with rootPairs, hidden pairs). False on a contradiction. `root`: the puzzle's first
+   * the root, hidden pairs). False on a contradiction. `root`: the puzzle's first
    * state (see reviseDirty).
    */
   private propagate(st: number, root: boolean): boolean {
@@ -431,7 +390,7 @@ export class BitmaskEngine implements SolverEngine {
         }
         placedAny = this.dirty !== 0;
       }
-      if (!placedAny && root && this.options.rootPairs) {
+      if (!placedAny && root) {
         this.reviseHiddenPairs(st);
         placedAny = this.dirty !== 0;
       }
@@ -464,10 +423,9 @@ export class BitmaskEngine implements SolverEngine {
       }
     }
     if (bestLine < 0) return false;
-    const digitsAbove = this.options.digitsRootAbove;
-    if (digitsAbove > 0 && !this.branched) {
+    if (!this.branched) {
       this.branched = true;
-      this.digitsSearch = bestScore > digitsAbove;
+      this.digitsSearch = bestScore > DIGITS_ROOT_ABOVE;
     }
     if (this.digitsSearch) {
       // the lowest digits-first score, over the same lines (bands first, then stacks, on ties)

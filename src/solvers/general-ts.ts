@@ -12,17 +12,10 @@
  */
 import { type GridTables, LARGEST_SHAPE, gridTables } from "../model/shape.js";
 import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
+import { ctz, popcnt } from "./units.js";
 
 /** Scratch sized for any grid handled (the box sizes of shape.ts). */
 const { box: MAX_BOX, size: MAX_SIZE, cells: MAX_CELLS } = LARGEST_SHAPE;
-
-const ctz = (x: number): number => 31 - Math.clz32(x & -x);
-
-function popcnt(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
 
 const isSingle = (mask: number): boolean => (mask & (mask - 1)) === 0;
 
@@ -39,13 +32,10 @@ export class GeneralTsEngine implements SolverEngine {
   private readonly frameSymbols = new Uint32Array(MAX_CELLS + 1);
   private queueHead = 0;
   private queueTail = 0;
-  /** Unscanned units, one bit per row, column and box. */
-  private dirtyRows = 0;
-  private dirtyColumns = 0;
-  private dirtyBoxes = 0;
-  /** Lines whose triads are unscanned, one bit per row and column. */
-  private triadRows = 0;
-  private triadColumns = 0;
+  /** Unscanned units: one bit per row, per column and per box (words 0, 1, 2). */
+  private readonly dirtyUnits = new Uint32Array(3);
+  /** Lines whose triads are unscanned: one bit per row and per column (words 0, 1). */
+  private readonly triadLines = new Uint32Array(2);
   /** Scratch: the candidates of each segment of the line whose triads are scanned. */
   private readonly segments = new Uint32Array(MAX_BOX);
   /** Scratch for branching: unplaced cells per unit (rows, columns, boxes). */
@@ -63,11 +53,12 @@ export class GeneralTsEngine implements SolverEngine {
 
   private markDirty(cell: number): void {
     const t = this.tables;
-    this.dirtyRows |= 1 << t.rowOf[cell];
-    this.dirtyColumns |= 1 << t.columnOf[cell];
-    this.dirtyBoxes |= 1 << t.boxOf[cell];
-    this.triadRows |= 1 << t.rowOf[cell];
-    this.triadColumns |= 1 << t.columnOf[cell];
+    const [row, column] = [1 << t.rowOf[cell], 1 << t.columnOf[cell]];
+    this.dirtyUnits[0] |= row;
+    this.dirtyUnits[1] |= column;
+    this.dirtyUnits[2] |= 1 << t.boxOf[cell];
+    this.triadLines[0] |= row;
+    this.triadLines[1] |= column;
   }
 
   private place(st: number, cell: number, symbol: number): void {
@@ -79,8 +70,8 @@ export class GeneralTsEngine implements SolverEngine {
 
   private resetWork(): void {
     this.queueHead = this.queueTail = 0;
-    this.dirtyRows = this.dirtyColumns = this.dirtyBoxes = 0;
-    this.triadRows = this.triadColumns = 0;
+    this.dirtyUnits.fill(0);
+    this.triadLines.fill(0);
   }
 
   /** Removes `symbols` from `cell`; queues it when one candidate is left. False when none is. */
@@ -111,22 +102,13 @@ export class GeneralTsEngine implements SolverEngine {
     return true;
   }
 
-  private nextDirtyUnit(): number {
-    const size = this.tables.size;
-    if (this.dirtyRows) {
-      const row = ctz(this.dirtyRows);
-      this.dirtyRows &= this.dirtyRows - 1;
-      return row;
-    }
-    if (this.dirtyColumns) {
-      const column = ctz(this.dirtyColumns);
-      this.dirtyColumns &= this.dirtyColumns - 1;
-      return size + column;
-    }
-    if (this.dirtyBoxes) {
-      const boxIndex = ctz(this.dirtyBoxes);
-      this.dirtyBoxes &= this.dirtyBoxes - 1;
-      return 2 * size + boxIndex;
+  /** The next unit (kind * N + index) of `sets`, rows first, taken from it; -1 when every set is empty. */
+  private takeNext(sets: Uint32Array): number {
+    for (let kind = 0; kind < sets.length; kind++) {
+      const bits = sets[kind];
+      if (!bits) continue;
+      sets[kind] = bits & (bits - 1);
+      return kind * this.tables.size + ctz(bits);
     }
     return -1;
   }
@@ -218,21 +200,6 @@ export class GeneralTsEngine implements SolverEngine {
     return this.lockSegments(st, unit, unit, box, 1, open) && this.lockSegments(st, unit, unit + size, 1, box, open);
   }
 
-  /** The next line whose triads are unscanned (rows, then columns), or -1. */
-  private nextTriadLine(): number {
-    if (this.triadRows) {
-      const row = ctz(this.triadRows);
-      this.triadRows &= this.triadRows - 1;
-      return row;
-    }
-    if (this.triadColumns) {
-      const column = ctz(this.triadColumns);
-      this.triadColumns &= this.triadColumns - 1;
-      return this.tables.size + column;
-    }
-    return -1;
-  }
-
   /** The triads of a line (see the kernel's triadsOfLine and scanTriads). */
   private scanTriads(st: number, unit: number): boolean {
     const t = this.tables;
@@ -292,12 +259,12 @@ export class GeneralTsEngine implements SolverEngine {
     for (;;) {
       if (!this.drainQueue(st)) return false;
       if (this.states[unplacedAt] === 0) return true;
-      const unit = this.nextDirtyUnit();
+      const unit = this.takeNext(this.dirtyUnits);
       if (unit >= 0) {
         if (!this.scanUnit(st, unit)) return false;
         continue;
       }
-      const line = this.nextTriadLine();
+      const line = this.takeNext(this.triadLines);
       if (line < 0) return true;
       if (!this.scanTriads(st, line)) return false;
     }
@@ -373,8 +340,8 @@ export class GeneralTsEngine implements SolverEngine {
       else open++;
     }
     s[cells] = open;
-    this.dirtyRows = this.dirtyColumns = this.dirtyBoxes = allSymbols;
-    this.triadRows = this.triadColumns = allSymbols;
+    this.dirtyUnits.fill(allSymbols);
+    this.triadLines.fill(allSymbols);
     return 1;
   }
 

@@ -1,6 +1,6 @@
 /**
- * What the pure-TypeScript baselines share: candidate masks (bit d set while digit d is free) and
- * exact-cover columns over the grid tables of shape.ts. A *node* is one placement tried;
+ * What the pure-TypeScript solvers share: bit counts, candidate masks (bit d set while digit d
+ * is free) and exact-cover columns over the grid tables of shape.ts. A *node* is one placement tried;
  * {@link SearchTally} counts solutions against the limit and nodes against the budget so every
  * baseline stops and reports alike; {@link ScanningBacktracker} is the search of the two scanning
  * baselines.
@@ -12,6 +12,16 @@ import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 /** The 9×9 grid's tables: each cell's row, column, box and 20 peers. */
 export const TABLES_9 = gridTables(SHAPE_9.box);
 const { rowOf: ROW_OF, columnOf: COLUMN_OF } = TABLES_9;
+
+/** The index of the lowest set bit of `x` (x ≠ 0). */
+export const ctz = (x: number): number => 31 - Math.clz32(x & -x);
+
+/** The set bits of a 32-bit `x`. */
+export function popcnt(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
 
 /**
  * Writes the 4 exact-cover columns (ascending, from `first`) that placing `digit` in `cell`

@@ -18,6 +18,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * compared through the bench command. `npm test` runs them with the rest.
  */
 const SLOW = [
+  "test/memory.test.ts",
   "test/package.test.ts",
   "test/kernel-bytes.test.ts",
   "test/bench-cli.test.ts",
@@ -49,13 +50,6 @@ const SLOW = [
 ];
 
 /**
- * Files that run alone, before the rest: the memory test holds a peak RSS to the goal set for an
- * idle machine (its children use both cores by themselves), which another file beside it pushes
- * up by tens of MB.
- */
-const ALONE = ["test/memory.test.ts"];
-
-/**
  * `npm test`'s order: the slow files first, heaviest first as listed above (each took 5–75 s alone
  * on two cores), then the rest; so the last files to finish are short ones. Vitest's own order
  * goes by earlier runs' times, which a clean clone does not have.
@@ -79,9 +73,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: SlowFirst },
     projects: [
-      { extends: true, test: { name: "alone", include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: [...SLOW, ...ALONE], sequence: { groupOrder: 2 } } },
-      { extends: true, test: { name: "slow", include: SLOW, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: SLOW } },
+      { extends: true, test: { name: "slow", include: SLOW } },
     ],
   },
 });

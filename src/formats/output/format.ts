@@ -19,6 +19,7 @@
  *          blank line, so a blank line always ends a record (`merge` and `--resume` count by them)
  */
 import { escapeText } from "../../model/excerpt.js";
+import { CELLS, SIZE } from "../../model/shape.js";
 import { STATUSES, type SolveRecord, type Status, grown } from "../../solvers/solver.js";
 
 /** Output format names for `--out`. */
@@ -80,15 +81,12 @@ export function outputRecord(): OutputRecord {
   return { status: "solved", solution: null, solutionBytes: null, solutionAt: 0, error: null };
 }
 
-/** The cells of a 9×9 puzzle: the bytes of a solution given as bytes. */
-const NINE_CELLS = 81;
-
 /**
  * The `count` 9×9 solutions of `cells` (81 cells each, 1–9) as their digits, in `into` when it
  * has room (else in a new array, returned): four cells at a time.
  */
 export function solutionDigits(cells: Uint8Array, count: number, into: Uint8Array): Uint8Array {
-  const length = count * NINE_CELLS;
+  const length = count * CELLS;
   const room = Math.ceil(length / 4) * 4;
   const digits = into.length >= room && into.byteOffset % 4 === 0 ? into : new Uint8Array(room);
   digits.set(cells.subarray(0, length));
@@ -188,9 +186,6 @@ const csvOutput: OutputFormat = {
   },
 };
 
-/** The side of a 9×9 solution given as digits (one row per line). */
-const NINE = 9;
-
 const gridWriter: RecordWriter = {
   write(out: ByteOutput, record: OutputRecord): void {
     if (record.status !== "solved") {
@@ -200,9 +195,9 @@ const gridWriter: RecordWriter = {
       out.room(1);
       out.byte(10);
     } else if (record.solutionBytes !== null) {
-      out.room(NINE * (NINE + 1));
-      for (let row = 0; row < NINE; row++) {
-        out.copy(record.solutionBytes, record.solutionAt + row * NINE, NINE);
+      out.room(SIZE * (SIZE + 1)); // a 9×9 solution given as digits, one row a line
+      for (let row = 0; row < SIZE; row++) {
+        out.copy(record.solutionBytes, record.solutionAt + row * SIZE, SIZE);
         out.byte(10);
       }
     } else {

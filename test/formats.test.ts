@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { setImmediate as turn } from "node:timers/promises";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { RecordReader } from "../src/formats/input/reader.js";
+import { RecordReader } from "../src/stream/input.js";
 import type { InputFormatName } from "../src/formats/input/format.js";
 import { splitLines } from "./judge-text.js";
 import { fileChunks, readLineChunks } from "../src/stream/input.js";

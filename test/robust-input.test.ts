@@ -4,7 +4,7 @@
  */
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { RecordReader } from "../src/formats/input/reader.js";
+import { RecordReader } from "../src/stream/input.js";
 import { splitLines } from "./judge-text.js";
 import { type LineChunk, MAX_LINE_LENGTH, readLineChunks } from "../src/stream/input.js";
 import { parseRecord } from "../src/formats/record.js";

@@ -1,6 +1,6 @@
 /**
  * Reading puzzle files for the bench, the profiler and kernel-vs (the CLI reads its input
- * through src/formats/input/reader.ts instead, record by record).
+ * through src/stream/input.ts instead, record by record).
  *
  * A puzzle file is text with one puzzle per line (the one-line format of puzzle.ts);
  * blank lines and lines starting with `#` are skipped. Lines are not parsed here: a bad

@@ -18,9 +18,8 @@
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { type SolveInput, LineSplitter, inputChunks } from "./input.js";
+import { type SolveInput, LineSplitter, RecordReader, inputChunks } from "./input.js";
 import { InputReadError } from "../cli-kit/errors.js";
-import { RecordReader } from "../formats/input/reader.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import type { Alphabet } from "../model/puzzle.js";

@@ -24,6 +24,7 @@ import { Command } from "commander";
 import { DatasetSpecError, loadDatasets } from "../src/datasets/read.js";
 import { packagePath } from "../src/kernel/paths.js";
 import { CELLS } from "../src/model/shape.js";
+import { readDigits } from "../src/model/puzzle.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
 import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzleBytes } from "./corpus.js";
@@ -85,16 +86,13 @@ function runCli(args: string[], reporter: string, heapMb?: number): Promise<CliR
   );
 }
 
-/** The cells of 81-character lines (`.` or `0` empty). */
+/** The cells of 81-character lines, each with "\n" (`.` or `0` empty). */
 function cellsOf(lines: Buffer): Uint8Array {
-  const count = Math.floor(lines.length / (CELLS + 1));
-  const grids = new Uint8Array(count * CELLS);
-  for (let k = 0; k < count; k++) {
-    for (let i = 0; i < CELLS; i++) {
-      const value = lines[k * (CELLS + 1) + i] - 48;
-      grids[k * CELLS + i] = value >= 1 && value <= 9 ? value : 0;
-    }
-  }
+  const grids = new Uint8Array((lines.length / (CELLS + 1)) * CELLS);
+  lines
+    .toString("latin1")
+    .split("\n", grids.length / CELLS)
+    .forEach((line, k) => readDigits(line, grids, k * CELLS));
   return grids;
 }
 

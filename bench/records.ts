@@ -40,7 +40,6 @@ export interface BenchRecord {
   cpuPerWall: number | null;
   batchMs?: number[];
   roundMicros?: number[];
-  otherCoresBusy?: number | null;
   roundCpuMicros?: number[];
   calibrationMicros?: number[];
   passMeanMicros?: number | null;

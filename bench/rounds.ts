@@ -4,7 +4,6 @@
  * row between runs, so `--compare` judges with them (an interval from batches alone is far too
  * narrow between two runs). Another process's compiled code they see only with `--fresh-rounds`.
  */
-import { cpus } from "node:os";
 import { CalibrationMeter } from "./calibration.js";
 import { type BatchTiming, type BatchTimingOptions, type TimedElsewhere, TimingAborted, timeBatches } from "./measure/batches.js";
 import { summarize } from "./statistics.js";
@@ -19,34 +18,10 @@ export const CALIBRATION_SHARE = 0.25;
 export interface RoundTiming extends BatchTiming {
   /** Mean ms per batch of each round, in the order they ran. */
   roundMs: number[];
-  /** How busy the machine's other cores were while the rounds ran (0–1), or null on one core. */
-  otherCoresBusy?: number | null;
   /** Each round's process CPU ms per batch, taken around each call; absent where there is no CPU clock. */
   roundCpuMs?: number[];
   /** CPU ms per unit of the calibration work in each round, timed between its calls; absent without a CPU clock. */
   calibrationMs?: number[];
-}
-
-/** Busy and total ms of every core of the machine so far (os.cpus()). */
-function machineTimes(): { busy: number; total: number } {
-  let busy = 0;
-  let total = 0;
-  for (const { times } of cpus()) {
-    const all = times.user + times.nice + times.sys + times.irq + times.idle;
-    busy += all - times.idle;
-    total += all;
-  }
-  return { busy, total };
-}
-
-/** The busy share of the other cores' time between `before` and now, this process's `ownMs` taken out; null on one core. */
-export function otherCoresBusy(before: { busy: number; total: number }, ownMs: number): number | null {
-  const cores = cpus().length;
-  const now = machineTimes();
-  const total = now.total - before.total;
-  if (cores < 2 || !(total > 0)) return null;
-  const others = total * ((cores - 1) / cores);
-  return Math.min(1, Math.max(0, (now.busy - before.busy - ownMs) / others));
 }
 
 /** How to time a row in rounds: the batch options for the whole row, and the rounds to split it into. */
@@ -71,8 +46,6 @@ export async function timeRounds(
 ): Promise<RoundTiming> {
   const rounds = Math.max(1, Math.floor(options.rounds));
   const each: BatchTiming[] = [];
-  const machineBefore = machineTimes();
-  const cpuBefore = process.cpuUsage();
   const meter = new CalibrationMeter();
   const calibrationMs: number[] = [];
   const freshWarmupMs = Math.max(FRESH_WARMUP_MS, options.warmupMs / rounds);
@@ -94,10 +67,8 @@ export async function timeRounds(
     );
     calibrationMs.push(meter.take());
   }
-  const own = process.cpuUsage(cpuBefore);
   return {
     ...combineRounds(each),
-    otherCoresBusy: otherCoresBusy(machineBefore, (own.user + own.system) / 1000),
     ...(each.every((t) => t.cpuMs !== null) ? { roundCpuMs: each.map((t) => t.cpuMs!), calibrationMs } : {}),
   };
 }

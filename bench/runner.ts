@@ -455,7 +455,6 @@ function toRecord(
     cpuPerWall: timing.cpuPerWall,
     batchMs: timing.batchMs,
     roundMicros: timing.roundMs.map((ms) => (ms * 1000) / puzzles),
-    otherCoresBusy: timing.otherCoresBusy ?? null,
     ...calibratedFields(timing, puzzles),
     passMeanMicros: micros && micros.length > 0 ? sumOf(micros) / micros.length : null,
     peakRssMb: process.resourceUsage().maxRSS / 1024,

@@ -114,7 +114,7 @@ describe("the scripts' Markdown", () => {
   it("profile --markdown prints one table per dataset on stdout, the paths it wrote on stderr", () => {
     const out = mkdtempSync(join(tmpdir(), "sudoku-docs-tables-"));
     try {
-      const args = ["dist/bench/profile.js", "--datasets", "easy", "--variants", "wasm,wasm:cells", "--sample", "20", "--markdown", "--out", out];
+      const args = ["dist/bench/profile.js", "--datasets", "easy", "--variants", "wasm,wasm:cells", "--sample", "20", "--markdown", "--json", "--out", out];
       const run = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8" });
       expect(run.status, run.stderr).toBe(0);
       const [table, ...others] = tablesOf(run.stdout);

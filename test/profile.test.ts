@@ -1,7 +1,7 @@
 /**
  * The profiler (`npm run profile`): records on a handful of fixture puzzles and three kernel
  * variants, count agreement (a wrapped engine that miscounts must fail the run), timeouts,
- * the JSON round trip, the pictures, the table, the options and --cpu-prof.
+ * the JSON round trip, the table, the options and --cpu-prof.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,14 +11,11 @@ import { HARDEST_COUNT, type ProfilePlan, profileVariants } from "../bench/profi
 import type { BatchKernel } from "../bench/measure/kernel.js";
 import type { ProfileRecord, ProfileRun } from "../bench/records.js";
 import { formatProfileJson, kernelVariantInfos, profileCommand, runProfile, selectVariants } from "../bench/profile/run.js";
-import { formatGuessScatterSvg, formatTimeCdfSvg } from "../bench/report/svg.js";
 import { formatProfileTable } from "../bench/profile/table.js";
-import { colourDifference, toLab } from "./colour.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import type { Dataset } from "../src/datasets/read.js";
 import { parsePuzzle } from "../src/model/puzzle.js";
 import { loadFixture } from "./fixture.js";
-import { checkWellFormed } from "./xml.js";
 
 const VARIANTS = ["wasm", "wasm:naked", "wasm:static"];
 
@@ -169,39 +166,6 @@ describe("profile writers", () => {
     expect(text).toMatch(/"micros": \[[\d.e+-]+(,[\d.e+-]+)*\]/); // per-puzzle columns on one line
   });
 
-  it("draws a well-formed time CDF with one line per variant", () => {
-    const svg = formatTimeCdfSvg(run.records);
-    expect(checkWellFormed(svg)[0]).toBe("svg");
-    const lines = [...svg.matchAll(/<path class="cdf" data-variant="([^"]+)"/g)].map((m) => m[1]);
-    expect(lines).toEqual(VARIANTS);
-    // Each step line climbs once per puzzle.
-    const steps = svg.match(/<path class="cdf"[^>]* d="([^"]+)"/)![1].match(/V/g)!;
-    expect(steps).toHaveLength(cases.length);
-  });
-
-  it("draws a well-formed guesses-against-time scatter with one point set per variant", () => {
-    const svg = formatGuessScatterSvg(run.records);
-    checkWellFormed(svg);
-    const groups = [...svg.matchAll(/<g class="points" data-variant="([^"]+)"[^>]*>([\s\S]*?)<\/g>/g)];
-    expect(groups.map((m) => m[1])).toEqual([...VARIANTS].reverse()); // the first variant drawn last, on top
-    for (const group of groups) expect(group[2].match(/<circle /g)).toHaveLength(cases.length);
-  });
-
-  it("gives each variant of a full run its own colour, far apart to the eye, in both pictures", () => {
-    // Every kernel variant (more than Tableau's ten), as a default run has them.
-    const records = kernelVariantInfos().map((info, i) => ({ ...run.records[i % run.records.length], variant: info.id }));
-    expect(records.length).toBeGreaterThan(10);
-    for (const svg of [formatTimeCdfSvg(records), formatGuessScatterSvg(records)]) {
-      const colours = [...svg.matchAll(/<rect x="\d+" y="\d+" width="12" height="12" fill="(#[0-9a-f]{6})"\/>/g)].map((m) => m[1]);
-      expect(colours).toHaveLength(records.length);
-      const labs = colours.map(toLab);
-      for (let i = 0; i < labs.length; i++) {
-        for (let j = i + 1; j < labs.length; j++)
-          expect(colourDifference(labs[i], labs[j]), `${records[i].variant} ~ ${records[j].variant}`).toBeGreaterThan(16);
-      }
-    }
-  });
-
   it("fits 100 columns when piped (the method wrapped, the hardest tables split by variant), every variant still shown", () => {
     const many = { ...run, records: Array.from({ length: 15 }, (_, i) => ({ ...run.records[i % run.records.length], variant: `wasm:variant-${i}` })) };
     const text = formatProfileTable(many);
@@ -247,7 +211,7 @@ describe("profile command", () => {
     expect(help).toMatch(/Chrome DevTools/);
   });
 
-  it("writes the JSON, two pictures per dataset and a parseable --cpu-prof profile", async () => {
+  it("writes the JSON and a parseable --cpu-prof profile", async () => {
     const file = join(folder, "tiny.txt");
     writeFileSync(file, ["# three fixture puzzles", ...cases.slice(0, 3).map((c) => c.puzzle)].join("\n") + "\n");
     let printed = "";
@@ -262,12 +226,10 @@ describe("profile command", () => {
     expect(tiny.records[0].perPuzzle.lines).toEqual([2, 3, 4]);
     expect(written.map((path) => path.slice(folder.length + 1))).toEqual([
       expect.stringMatching(/^profile-[\dT-]+\.json$/),
-      expect.stringMatching(/^profile-[\dT-]+-tiny-time-cdf\.svg$/),
-      expect.stringMatching(/^profile-[\dT-]+-tiny-guesses\.svg$/),
       expect.stringMatching(/^profile-[\dT-]+\.cpuprofile$/),
     ]);
     expect(JSON.parse(readFileSync(written[0], "utf8"))).toEqual({ format: "sudoku-wasm-profile", version: 1, ...tiny });
-    const profile = JSON.parse(readFileSync(written[3], "utf8"));
+    const profile = JSON.parse(readFileSync(written[1], "utf8"));
     expect(Array.isArray(profile.nodes) && profile.nodes.length).toBeGreaterThan(0);
     expect(Array.isArray(profile.samples)).toBe(true);
     expect(profile.endTime).toBeGreaterThan(profile.startTime);

@@ -2,8 +2,7 @@
  * `npm run profile`: every WASM kernel variant on every dataset, puzzle by puzzle: what each
  * propagation level and cell order buys, down to the hardest puzzle. One run: pick the kernel variants and datasets, measure (under the
  * CPU profiler with --cpu-prof), then print the table and write to `--out`, named by the run's
- * start time: profile-<stamp>.json (a bare --json), profile-<stamp>-<dataset>-time-cdf.svg and
- * -guesses.svg, and profile-<stamp>.cpuprofile (--cpu-prof).
+ * start time: profile-<stamp>.json (a bare --json) and profile-<stamp>.cpuprofile (--cpu-prof).
  */
 import { Command } from "commander";
 import { Session } from "node:inspector/promises";
@@ -15,15 +14,13 @@ import { WasmKernel } from "../../src/kernel/wasm.js";
 import { InterruptWatch } from "../../src/cli-kit/progress.js";
 import { benchDatasets, collectEnvironment, datasetExpectation } from "../env.js";
 import { LiveReport } from "../progress.js";
-import { groupByDataset } from "../report/format.js";
 import { stringifyCompact } from "../report/json.js";
 import { outputPath, resultsFolder, timestamp, writeText } from "../report/output.js";
 import { bundledDatasets } from "../../src/datasets/read.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../../src/cli-kit/options.js";
 import { solverHelpLines } from "../../src/cli-kit/solver-help.js";
 import { type ProfileVariant, profileVariants } from "./profiler.js";
-import type { ProfileRecord, ProfileRun } from "../records.js";
-import { formatGuessScatterSvg, formatTimeCdfSvg } from "../report/svg.js";
+import type { ProfileRun } from "../records.js";
 import { formatProfileMarkdown, formatProfileTable } from "./table.js";
 
 /** The parsed options of one profile run, each described in {@link PROFILE_OPTIONS}. */
@@ -89,20 +86,7 @@ async function withCpuProfile<T>(path: string, work: () => Promise<T>): Promise<
   }
 }
 
-/** Writes the JSON (when asked) and both pictures of every dataset; returns the paths, in order. */
-export function writeProfileFiles(run: ProfileRun, options: Pick<ProfileOptions, "json" | "out">, stamp: string): string[] {
-  const written: string[] = [];
-  const folder = resolve(options.out);
-  if (options.json !== undefined) written.push(writeText(outputPath(options.json, "json", `profile-${stamp}`, folder), formatProfileJson(run)));
-  for (const [dataset, records] of groupByDataset<ProfileRecord>(run.records)) {
-    const base = join(folder, `profile-${stamp}-${dataset.replace(/[^\w.-]+/g, "_")}`);
-    written.push(writeText(`${base}-time-cdf.svg`, formatTimeCdfSvg(records)));
-    written.push(writeText(`${base}-guesses.svg`, formatGuessScatterSvg(records)));
-  }
-  return written;
-}
-
-/** Profiles, prints the table through `print`, writes the files; returns the run and every path written. */
+/** Profiles, prints the table through `print`, writes the JSON and CPU profile asked for; returns the run and every path written. */
 export async function runProfile(
   options: ProfileOptions,
   print: (text: string) => void = (text) => process.stdout.write(text),
@@ -146,7 +130,9 @@ export async function runProfile(
     process.exitCode = watch.exitStatus!;
   }
   print(options.markdown ? formatProfileMarkdown(run) : formatProfileTable(run, process.stdout.isTTY ? process.stdout.columns : undefined));
-  const written = [...writeProfileFiles(run, options, stamp), ...(cpuProfile ? [cpuProfile] : [])];
+  const json =
+    options.json === undefined ? [] : [writeText(outputPath(options.json, "json", `profile-${stamp}`, resolve(options.out)), formatProfileJson(run))];
+  const written = [...json, ...(cpuProfile ? [cpuProfile] : [])];
   const note = options.markdown ? (text: string) => process.stderr.write(text) : print;
   for (const path of written) note(`wrote ${path}\n`);
   return { run, written };
@@ -178,7 +164,7 @@ const PROFILE_OPTIONS: readonly OptionRow[] = [
   { flags: "--markdown", description: "print each dataset's variant table as Markdown (every column) instead of the terminal report", default: false },
   {
     flags: "--out <dir>",
-    description: "folder of the pictures (two SVGs per dataset) and the CPU profile",
+    description: "folder of a bare --json's file and the CPU profile",
     default: resultsFolder(),
     defaultText: "bench/results/",
   },
@@ -195,9 +181,8 @@ function helpAfter(): string {
     `Bundled datasets (easiest first): ${bundledDatasets().join(", ") || "none"}`,
     "",
     "Output: a table per dataset (puzzles/s from whole-batch calls; guesses, nodes and µs percentiles",
-    "per puzzle solved alone; the 10 hardest puzzles by time and by guesses as file lines), then per",
-    "dataset two SVGs in --out: the time CDF of each variant and guesses against time. Every variant",
-    "must count the same solutions on every puzzle none timed out on, or the run fails.",
+    "per puzzle solved alone; the 10 hardest puzzles by time and by guesses as file lines). Every",
+    "variant must count the same solutions on every puzzle none timed out on, or the run fails.",
     "",
     "--cpu-prof: open the .cpuprofile in Chrome DevTools (Performance panel → Load profile, or",
     "chrome://inspect → Open dedicated DevTools for Node → Profiler → Load) or in VS Code (open the",
@@ -208,7 +193,7 @@ function helpAfter(): string {
 /** The `profile` subcommand, ready to be added to the main program. */
 export function profileCommand(): Command {
   const command = new Command("profile").description(
-    "profile the WASM kernel variants per dataset and per puzzle: speed, guesses, search nodes, hardest puzzles, pictures",
+    "profile the WASM kernel variants per dataset and per puzzle: speed, guesses, search nodes, hardest puzzles",
   );
   PROFILE_OPTIONS.forEach((row) => command.addOption(toOption(row)));
   command.addHelpText("after", helpAfter);

@@ -116,17 +116,21 @@ describe("--compare verdicts", () => {
     expect(code.verdict).toBe("slower");
   });
 
-  it("judges each row on its own: every solver's rows 10% slower are each slower; one solver's alone, only its rows", () => {
+  it("every solver's rows moving together is the machine, not the code: not judged, with the reason; one solver's rows moving alone are judged", () => {
     const solversAndSets = ["easy", "medium"].flatMap((dataset) => ["wasm", "bitmask", "dlx"].map((solver) => ({ dataset, solver })));
     const run = (msOf: (solver: string) => number) =>
       runOf(solversAndSets.map(({ dataset, solver }) => steadyRecord(solver, msOf(solver), { dataset, solver })));
     const before = run(() => 10);
-    expect(
-      compareRuns(
-        before,
-        run(() => 11),
-      ).map((c) => c.verdict),
-    ).toEqual(Array(6).fill("slower"));
+
+    const everyone = compareRuns(
+      before,
+      run(() => 11),
+    );
+    expect(everyone.map((c) => c.verdict)).toEqual(Array(6).fill("not judged"));
+    expect(everyone[0].reason).toBe("every solver moved, median 0.909×");
+    expect(formatComparison(before, everyone)).toContain("WARNING, every solver's rows moved the same way");
+    expect(formatComparison(before, compareRuns(before, before))).not.toContain("WARNING");
+
     const oneSolver = compareRuns(
       before,
       run((solver) => (solver === "wasm" ? 11 : 10)),
@@ -139,7 +143,50 @@ describe("--compare verdicts", () => {
       "medium bitmask no change",
       "medium dlx no change",
     ]);
-    expect(formatComparison(before, compareRuns(before, before))).not.toContain("WARNING");
+    // Two of three solvers slower, the third steady: still changes to judge.
+    const twoSolvers = compareRuns(
+      before,
+      run((solver) => (solver === "dlx" ? 10 : 11)),
+    );
+    expect(twoSolvers.filter((c) => c.verdict === "slower")).toHaveLength(4);
+    // Too few rows to tell the machine from the code (four, of two solvers): judged row by row.
+    const withoutDlx = (rows: BenchRun) => runOf(rows.records.filter((r) => r.solver !== "dlx"));
+    const small = compareRuns(withoutDlx(before), withoutDlx(run(() => 11)));
+    expect(small.map((c) => c.verdict)).toEqual(["slower", "slower", "slower", "slower"]);
+  });
+
+  it("one dataset's rows of three solvers moving together are a stretch of the run, not the code: those rows not judged, the others judged", () => {
+    const solversAndSets = ["easy", "medium", "hard"].flatMap((dataset) => ["wasm", "bitmask", "dlx"].map((solver) => ({ dataset, solver })));
+    const run = (msOf: (dataset: string, solver: string) => number) =>
+      runOf(solversAndSets.map(({ dataset, solver }) => steadyRecord(solver, msOf(dataset, solver), { dataset, solver })));
+    const before = run(() => 10);
+    const hardMoved = compareRuns(
+      before,
+      run((dataset) => (dataset === "hard" ? 11 : 10)),
+    );
+    expect(hardMoved.map((c) => `${c.dataset} ${c.row} ${c.verdict}`)).toEqual([
+      "easy wasm no change",
+      "easy bitmask no change",
+      "easy dlx no change",
+      "medium wasm no change",
+      "medium bitmask no change",
+      "medium dlx no change",
+      "hard wasm not judged",
+      "hard bitmask not judged",
+      "hard dlx not judged",
+    ]);
+    expect(hardMoved[6].reason).toBe("every solver moved on hard, median 0.909×");
+    expect(formatComparison(before, hardMoved)).toContain("WARNING, every solver's rows on hard moved the same way");
+    // One solver steady on that dataset: a change to the other two, judged.
+    const twoOnHard = compareRuns(
+      before,
+      run((dataset, solver) => (dataset === "hard" && solver !== "dlx" ? 11 : 10)),
+    );
+    expect(twoOnHard.filter((c) => c.verdict === "slower").map((c) => `${c.dataset} ${c.row}`)).toEqual(["hard wasm", "hard bitmask"]);
+    // Two solvers on a dataset are too few to tell a stretch of the run from a change to both.
+    const twoSolvers = (rows: BenchRun) => runOf(rows.records.filter((r) => r.solver !== "dlx"));
+    const small = compareRuns(twoSolvers(before), twoSolvers(run((dataset) => (dataset === "hard" ? 11 : 10))));
+    expect(small.filter((c) => c.verdict === "slower").map((c) => `${c.dataset} ${c.row}`)).toEqual(["hard wasm", "hard bitmask"]);
   });
 
   it("a row whose calibrated rounds swing ±12% is not judged on a 10% change; an interval within the threshold is no change", () => {

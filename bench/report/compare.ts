@@ -6,11 +6,12 @@
  * is a warning. Rows are matched by dataset and label, and judged on their calibrated rounds
  * (each round's CPU µs per puzzle ÷ the calibration work's beside it, so what slowed the whole
  * machine drops out) by rankRatio's interval: "faster" or "slower" only when all of it lies beyond
- * the threshold. Rows that timed different work, are flagged or lack calibrated rounds are not judged.
+ * the threshold. Rows that timed different work, are flagged, lack calibrated rounds, or moved
+ * with every other solver ({@link movedTogether}: the machine, not one solver) are not judged.
  */
 import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
-import { type RatioEstimate, rankRatio, speedRatio } from "../statistics.js";
+import { type RatioEstimate, rankRatio, speedRatio, summarize, welchRatio } from "../statistics.js";
 import { alignRows, formatNumber, formatRatio, groupByDataset } from "./format.js";
 
 /** Within one run: changes smaller than this share (2%) are "no change" even when the interval excludes 1× (compact.ts's ties). */
@@ -108,10 +109,17 @@ export function calibratedRounds(record: CalibratedFigures): number[] | null {
 /** The least calibrated rounds a side for a 95% rank interval when both sides have as many. */
 export const MIN_JUDGED_ROUNDS = 4;
 
-/** now / before speed with a 95% interval: from both sides' calibrated rounds (rankRatio) when both have enough, the estimate judged; else, shown only, the batches'. */
-function changeEstimate(before: BenchRecord, after: BenchRecord): RatioEstimate | null {
+/**
+ * now / before speed with a 95% interval: from both sides' calibrated rounds (rankRatio) when both
+ * have enough of them, the estimate judged; else, for display only, Welch's on the round means
+ * (two a side or more), or the batches' interval.
+ */
+export function changeEstimate(before: BenchRecord, after: BenchRecord): RatioEstimate | null {
   const [a, b] = [calibratedRounds(before), calibratedRounds(after)];
-  return (a && b && rankRatio(a, b)) || speedRatio(before, after);
+  const ranked = a && b ? rankRatio(a, b) : null;
+  if (ranked) return ranked;
+  const [ra, rb] = [before.roundMicros, after.roundMicros];
+  return ra && rb && ra.length >= 2 && rb.length >= 2 ? welchRatio(summarize(ra), summarize(rb)) : speedRatio(before, after);
 }
 
 /** How `before` and `after` timed different work (puzzles, limit), which keeps them from being judged; null when they did not. */
@@ -145,6 +153,60 @@ export function verdictOf(estimate: RatioEstimate, noiseThreshold = NOISE_THRESH
   return "no change";
 }
 
+/** The reason given on each row of a pair of runs that moved as a whole ({@link movedTogether}). */
+export const WHOLE_RUN_REASON = "every solver moved";
+
+/** The least rows with an estimate, of two solvers or more, in which the whole run is looked at for a common move. */
+export const WHOLE_RUN_ROWS = 6;
+
+/** The least solvers of one dataset's rows for that dataset alone to be looked at for a common move. */
+export const DATASET_SOLVERS = 3;
+
+/** The median of positive ratios (the geometric mean of the middle two for an even count). */
+function medianRatio(ratios: readonly number[]): number {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 === 1 ? sorted[Math.floor(middle)] : Math.sqrt(sorted[middle - 1] * sorted[middle]);
+}
+
+/**
+ * The median change of `changes` when they moved together: at least `minRows` calibrated rows of
+ * `minSolvers` solvers or more, every solver's median ratio beyond half of `floor` on one side.
+ * That is what a different machine state does, not a change to one solver; null otherwise.
+ */
+export function movedTogether(
+  changes: readonly Change[],
+  solverOf: (change: Change) => string,
+  floor: number,
+  { minRows = WHOLE_RUN_ROWS, minSolvers = 2 }: { minRows?: number; minSolvers?: number } = {},
+): number | null {
+  const rows = changes.filter((c) => c.estimate?.method === "calibrated" && !c.mismatch);
+  const bySolver = new Map<string, number[]>();
+  for (const change of rows) bySolver.set(solverOf(change), [...(bySolver.get(solverOf(change)) ?? []), change.estimate!.ratio]);
+  if (rows.length < minRows || bySolver.size < Math.max(2, minSolvers)) return null;
+  const medians = [...bySolver.values()].map(medianRatio);
+  const slower = medians.every((m) => m < 1 - floor / 2);
+  const faster = medians.every((m) => m > 1 + floor / 2);
+  return slower || faster ? medianRatio(rows.map((c) => c.estimate!.ratio)) : null;
+}
+
+/** Sets aside as "not judged" the rows that moved together: the whole run's, else each dataset's of DATASET_SOLVERS solvers or more. */
+function setAsideCommonMoves(changes: Change[], solverOf: (change: Change) => string, floor: number): void {
+  const setAside = (rows: readonly Change[], reason: string) => {
+    for (const change of rows) {
+      if (change.verdict !== "faster" && change.verdict !== "slower" && change.verdict !== "no change") continue;
+      change.verdict = "not judged";
+      change.reason = reason;
+    }
+  };
+  const whole = movedTogether(changes, solverOf, floor);
+  if (whole !== null) return setAside(changes, `${WHOLE_RUN_REASON}, median ${formatNumber(whole)}×`);
+  for (const [dataset, rows] of groupByDataset(changes)) {
+    const moved = movedTogether(rows, solverOf, floor, { minRows: DATASET_SOLVERS, minSolvers: DATASET_SOLVERS });
+    if (moved !== null) setAside(rows, `${WHOLE_RUN_REASON} on ${dataset}, median ${formatNumber(moved)}×`);
+  }
+}
+
 /** Why two rows have no calibrated estimate: a side without calibrated rounds, or too few of them. */
 function unjudgedRounds(before: BenchRecord, after: BenchRecord): string {
   const a = calibratedRounds(before);
@@ -156,6 +218,7 @@ function unjudgedRounds(before: BenchRecord, after: BenchRecord): string {
 /** The changes from `before` to `after`: rows of `after` in order, then rows only `before` had. */
 export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = defaultThreshold(before, after)): Change[] {
   const old = new Map(before.records.map((r) => [keyOf(r), r]));
+  const solvers = new Map(after.records.map((r) => [keyOf(r), r.solver]));
   const change = (earlier: BenchRecord | undefined, later: BenchRecord | undefined, verdict: Verdict): Change => ({
     dataset: (later ?? earlier)!.dataset,
     row: (later ?? earlier)!.row,
@@ -182,6 +245,7 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     if (judged.verdict === "not judged" && !judged.reason && !flagged) judged.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
     return judged;
   });
+  setAsideCommonMoves(changes, (c) => solvers.get(keyOf(c)) ?? c.row, noiseThreshold);
   for (const r of old.values()) changes.push(change(r, undefined, "not run now"));
   return changes;
 }
@@ -210,7 +274,7 @@ function compareHeading(before: BenchRun, noiseThreshold: number): string[] {
       `(what slowed the whole machine drops out), ± its 95% interval; faster or slower only when the whole interval lies beyond ` +
       `${formatNumber(noiseThreshold * 100)}%, else "no change"`,
     `"not judged": an interval too wide to tell ${formatNumber(noiseThreshold * 100)}%, a noisy (N) or disagree (D) flag in either run, ` +
-      "rows that timed different work, or a run without calibrated rounds (the web page's export); " +
+      "rows that timed different work, a run without calibrated rounds (the web page's export), or every solver moved alike; " +
       "--ref COMMIT times both commits interleaved in one run, the verdict for CI",
   ];
 }
@@ -236,6 +300,14 @@ export function formatComparison(
   const different = changes.filter((c) => c.mismatch);
   if (different.length > 0) {
     out.push(`WARNING, rows that timed different work are not judged: ${different.map((c) => `${c.dataset} · ${c.row} (${c.mismatch})`).join("; ")}`);
+  }
+  const together = [...new Set(changes.filter((c) => c.reason?.startsWith(WHOLE_RUN_REASON)).map((c) => c.dataset))];
+  if (together.length > 0) {
+    const where = changes.some((c) => c.reason?.startsWith(`${WHOLE_RUN_REASON},`)) ? "" : ` on ${together.join(", ")}`;
+    out.push(
+      `WARNING, every solver's rows${where} moved the same way: what moves every solver alike is the machine or code they share, ` +
+        `not one solver's change, so ${where ? "those rows are" : "no row is"} not judged; --ref COMMIT times both commits in one run and tells them apart`,
+    );
   }
   const columns = [
     { header: "solver", align: "left" as const },

@@ -11,7 +11,6 @@ import type { Writable } from "node:stream";
 import { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import { RecordEnds } from "../formats/output/split.js";
-import { scanRecords } from "../cli-kit/resume.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, toOption } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
@@ -48,61 +47,28 @@ const CHUNK_BYTES = 1 << 20;
 /** Bytes merged before they are written out. */
 const WRITE_BYTES = 1 << 20;
 
-/** The records of one output file, read a chunk at a time. */
-class RecordFile {
-  private readonly fd: number;
-  private readonly ends: RecordEnds;
-  private buffer = Buffer.alloc(0);
-  /** File offset of buffer[0]. */
-  private bufferStart = 0;
-  private position = 0;
-  private queue: number[] = [];
-  private recordStart = 0;
-  private atEnd = false;
-  /** Records taken so far. */
-  taken = 0;
-
-  constructor(
-    readonly path: string,
-    format: OutputFormatName,
-  ) {
-    this.fd = openShard(path);
-    this.ends = new RecordEnds(format);
-  }
-
-  /** The next record's bytes, or null at the end of the file (a cut-off last record is an error). */
-  next(): Buffer | null {
-    while (this.queue.length === 0 && !this.atEnd) this.fill();
-    if (this.queue.length === 0) {
-      if (this.bufferStart + this.buffer.length > Math.max(this.recordStart, this.ends.headerEnd ?? 0)) {
-        throw cutOffError(this.path);
-      }
-      return null;
-    }
-    const end = this.queue.shift()!;
-    const start = this.taken === 0 ? (this.ends.headerEnd ?? 0) : this.recordStart;
-    this.recordStart = end;
-    this.taken++;
-    return this.buffer.subarray(start - this.bufferStart, end - this.bufferStart);
-  }
-
-  close(): void {
-    closeSync(this.fd);
-  }
-
-  /** Reads the next chunk, keeping the bytes of the records not yet taken. */
-  private fill(): void {
-    const keepFrom = this.taken === 0 ? 0 : this.recordStart;
+/**
+ * The records of a shard output, read a chunk at a time (a csv header left out); a cut-off last
+ * record is an error. Each is a view of a buffer that later reads replace rather than reuse.
+ */
+function* shardRecords(path: string, format: OutputFormatName): Generator<Buffer, void, undefined> {
+  const fd = openShard(path);
+  try {
+    const ends = new RecordEnds(format);
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    const read = readSync(this.fd, chunk, 0, CHUNK_BYTES, this.position);
-    if (read === 0) {
-      this.atEnd = true;
-      return;
+    let [buffer, bufferStart, recordStart] = [Buffer.alloc(0), 0, -1]; // bufferStart: the file offset of buffer[0]
+    for (let read: number; (read = readSync(fd, chunk, 0, CHUNK_BYTES, bufferStart + buffer.length)) > 0; ) {
+      buffer = Buffer.concat([buffer, chunk.subarray(0, read)]);
+      for (const end of ends.scan(chunk.subarray(0, read))) {
+        if (recordStart < 0) recordStart = ends.headerEnd ?? 0;
+        yield buffer.subarray(recordStart - bufferStart, end - bufferStart);
+        recordStart = end;
+      }
+      if (recordStart >= 0) [buffer, bufferStart] = [buffer.subarray(recordStart - bufferStart), recordStart];
     }
-    this.position += read;
-    this.buffer = Buffer.concat([this.buffer.subarray(keepFrom - this.bufferStart), chunk.subarray(0, read)]);
-    this.bufferStart = keepFrom;
-    this.queue.push(...this.ends.scan(chunk.subarray(0, read)));
+    if (bufferStart + buffer.length > Math.max(recordStart, ends.headerEnd ?? 0)) throw cutOffError(path);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -221,9 +187,8 @@ class RunOrder {
   /** The first line of each input seen. */
   private readonly firstLines = new Map<string, number>();
 
-  /** Throws, naming `shard` and its record, unless `place` is the record at `index` of the run the records so far come from. */
-  check(place: RecordPlace, index: number, shard: RecordFile): void {
-    const where = `${shard.path}: record ${shard.taken}`;
+  /** Throws, naming the shard's record `where`, unless `place` is the record at `index` of the run the records so far come from. */
+  check(place: RecordPlace, index: number, where: string): void {
     const advice = "give the N shards of one run, shard 0 first";
     if (place.index !== index) throw new Error(`${where} has index ${place.index}, expected ${index}: ${advice}`);
     const { previous } = this;
@@ -241,9 +206,9 @@ class RunOrder {
 
 /** Merges the shard outputs `paths` (shard 0 first) into `out`; csv shards share `header` (see {@link shardCsvHeader}). */
 export async function mergeShards(paths: readonly string[], out: Writable, format: OutputFormatName, header = outputFormats[format].header): Promise<number> {
-  const files = paths.map((path) => new RecordFile(path, format));
+  const files = paths.map((path) => shardRecords(path, format));
   const columns = placeColumns(header);
-  const pieces: Buffer[] = [];
+  const pieces: Buffer[] = [Buffer.from(header)];
   let pending = 0;
   let index = 0;
   const order = new RunOrder();
@@ -254,24 +219,20 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
     if (text.length > 0 && !out.write(text)) await new Promise((resolve) => out.once("drain", resolve));
   };
   try {
-    pieces.push(Buffer.from(header));
-    for (;;) {
-      const file = files[index % files.length];
-      const record = file.next();
-      if (record === null) break;
-      if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format, columns), index, file);
-      pieces.push(record); // a view of the file's buffer, which each read replaces rather than reuses
+    for (let next: IteratorResult<Buffer>; !(next = files[index % files.length].next()).done; index++) {
+      const record: Buffer = next.value;
+      const where = `${paths[index % files.length]}: record ${Math.floor(index / files.length) + 1}`;
+      if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format, columns), index, where);
+      pieces.push(record);
       pending += record.length;
-      index++;
       if (pending >= WRITE_BYTES) await flush();
     }
-    for (const file of files) {
-      if (file.next() !== null) throw new Error(`${file.path} has more records than its place allows: give the N shards of one run, shard 0 first`);
-    }
+    const longer = files.findIndex((file) => !file.next().done);
+    if (longer >= 0) throw new Error(`${paths[longer]} has more records than its place allows: give the N shards of one run, shard 0 first`);
     await flush();
     return index;
   } finally {
-    for (const file of files) file.close();
+    for (const file of files) file.return();
   }
 }
 
@@ -314,18 +275,6 @@ function checkDistinctShards(paths: readonly string[]): void {
   }
 }
 
-/** The records of a shard output (a scan for record ends, nothing kept); a cut-off last record is an error. */
-function countRecords(path: string, format: OutputFormatName): number {
-  const fd = openShard(path);
-  try {
-    const { records, lastEnd, headerEnd, size } = scanRecords(fd, format);
-    if (size > Math.max(lastEnd, headerEnd)) throw cutOffError(path);
-    return records;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 const cutOffError = (path: string): Error => new Error(`${path} ends with a cut-off record: finish that shard (solve --resume) before merging`);
 
 /** The record count of shard `k` of `n` in a run of `total` records: ⌈(total − k) / n⌉. */
@@ -333,7 +282,11 @@ export const shardCount = (total: number, k: number, n: number): number => Math.
 
 /** Throws, before anything is written, unless the counts of line or grid shards are those of N shards of one run, naming them. */
 function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatName): void {
-  const counts = paths.map((path) => countRecords(path, format));
+  const counts = paths.map((path) => {
+    let records = 0;
+    for (const _ of shardRecords(path, format)) records++;
+    return records;
+  });
   const total = counts.reduce((sum, n) => sum + n, 0);
   const wrong = counts.findIndex((count, k) => count !== shardCount(total, k, paths.length));
   if (wrong < 0) return;

@@ -92,5 +92,5 @@ export async function streamJudge(
 function longLineError(line: number, start: string, length: number, input?: string): JudgeInputError {
   const limit = commaGrouped(MAX_LINE_LENGTH);
   const detail = `the line is ${commaGrouped(length)} characters long, over the limit of ${limit} (it starts '${escapeText(start.slice(0, EXCERPT_LENGTH))}…')`;
-  return new JudgeInputError("length", line, detail, -1, input);
+  return new JudgeInputError({ text: "", line, input }, "length", detail);
 }

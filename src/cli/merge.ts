@@ -92,47 +92,51 @@ function headOf(path: string): string {
   }
 }
 
-/** The format of a shard output, told from its first bytes; null for an empty file (no record to tell by). */
-export function detectOutputFormat(path: string): OutputFormatName | null {
-  const text = headOf(path);
-  if (text === "") return null;
-  if (csvHeaderOf(text) !== null) return "csv";
-  if (text.startsWith("{")) return "jsonl";
-  const lines = text.split("\n");
-  return lines.slice(0, 27).some((line, i) => line === "" && i < lines.length - 1) ? "grid" : "line";
-}
-
 /** The csv headers merge knows: solve's, and canon's with and without each optional column. */
 const CSV_HEADERS: readonly string[] = [
   outputFormats.csv.header,
   ...[false, true].flatMap((automorphisms) => [false, true].map((minimal) => canonCsvHeader({ automorphisms, minimal }))),
 ];
 
-/** The csv header that `text` (a file's first bytes) starts with, or null for none merge knows. */
-function csvHeaderOf(text: string): string | null {
-  return CSV_HEADERS.find((header) => text.startsWith(header)) ?? null;
+/** The format of a shard output told from `text`, its first bytes (csv when it starts with a header merge knows). */
+function formatOf(text: string): OutputFormatName {
+  if (CSV_HEADERS.some((header) => text.startsWith(header))) return "csv";
+  if (text.startsWith("{")) return "jsonl";
+  const lines = text.split("\n");
+  return lines.slice(0, 27).some((line, i) => line === "" && i < lines.length - 1) ? "grid" : "line";
 }
 
-/** The one csv header of the shards, all starting with the same known one; an Error naming the first that differs. */
-function shardCsvHeader(paths: readonly string[]): string {
-  let header: string | null = null;
-  let from = "";
-  for (const path of paths) {
-    const text = headOf(path);
+/**
+ * The one format of the shards and their header: `given` (unless auto) and the first bytes of each
+ * non-empty shard must agree, and csv shards start with the same header; an Error naming the first that differs.
+ */
+export function shardFormat(paths: readonly string[], given: OutputFormatName | "auto"): { format: OutputFormatName; header: string } {
+  const heads = paths.map(headOf);
+  let format: OutputFormatName | null = given === "auto" ? null : given;
+  let from = "--out";
+  for (const [i, text] of heads.entries()) {
     if (text === "") continue;
-    const found = csvHeaderOf(text);
-    if (found === null)
+    const found = formatOf(text);
+    if (format !== null && found !== format) {
       throw new Error(
-        `${path} does not start with a csv header merge knows (solve's or canon's): give the N shards of one run, all written with the same --out`,
-      );
-    if (header !== null && found !== header) {
-      throw new Error(
-        `${path} has the csv header ${JSON.stringify(found.trimEnd())}, but ${from} has ${JSON.stringify(header.trimEnd())}: give the N shards of one run, all written with the same options`,
+        `${paths[i]} holds ${found} records, but ${from === "--out" ? "--out says" : `${from} holds`} ${format}: give the N shards of one run, all written with the same --out`,
       );
     }
-    if (header === null) [header, from] = [found, path];
+    if (format === null) [format, from] = [found, paths[i]];
   }
-  return header ?? outputFormats.csv.header;
+  if (format !== "csv") return { format: format ?? "line", header: outputFormats[format ?? "line"].header };
+  let header: string | undefined;
+  for (const [i, text] of heads.entries()) {
+    const found = CSV_HEADERS.find((known) => text.startsWith(known)); // none for an empty shard: every other one is csv
+    if (found === undefined) continue;
+    if (header !== undefined && found !== header) {
+      throw new Error(
+        `${paths[i]} has the csv header ${JSON.stringify(found.trimEnd())}, but ${from} has ${JSON.stringify(header.trimEnd())}: give the N shards of one run, all written with the same options`,
+      );
+    }
+    if (header === undefined) [header, from] = [found, paths[i]];
+  }
+  return { format, header: header ?? outputFormats.csv.header };
 }
 
 /** Where a csv header puts the fields of a {@link RecordPlace}: column numbers, from 0. */
@@ -204,7 +208,7 @@ class RunOrder {
   }
 }
 
-/** Merges the shard outputs `paths` (shard 0 first) into `out`; csv shards share `header` (see {@link shardCsvHeader}). */
+/** Merges the shard outputs `paths` (shard 0 first) into `out`; csv shards share `header` (see {@link shardFormat}). */
 export async function mergeShards(paths: readonly string[], out: Writable, format: OutputFormatName, header = outputFormats[format].header): Promise<number> {
   const files = paths.map((path) => shardRecords(path, format));
   const columns = placeColumns(header);
@@ -234,23 +238,6 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
   } finally {
     for (const file of files) file.return();
   }
-}
-
-/** The one format of the shards: `given` (unless auto) and each non-empty shard's first bytes must agree; an Error naming the first that differs. */
-export function shardFormat(paths: readonly string[], given: OutputFormatName | "auto"): OutputFormatName {
-  let format: OutputFormatName | null = given === "auto" ? null : given;
-  let from = "--out";
-  for (const path of paths) {
-    const found = detectOutputFormat(path);
-    if (found === null) continue;
-    if (format !== null && found !== format) {
-      throw new Error(
-        `${path} holds ${found} records, but ${from === "--out" ? "--out says" : `${from} holds`} ${format}: give the N shards of one run, all written with the same --out`,
-      );
-    }
-    if (format === null) [format, from] = [found, path];
-  }
-  return format ?? "line";
 }
 
 /** Throws unless every shard is a regular file (merge reads some twice) named once (by device and inode). */
@@ -302,10 +289,9 @@ function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatNam
 async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   checkOutputIsNoInput(files, flags.output); // before the output is opened (and emptied)
   checkDistinctShards(files);
-  const format = shardFormat(files, flags.out);
+  const { format, header } = shardFormat(files, flags.out);
   const indexless = format === "line" || format === "grid";
   if (indexless) checkRoundRobinCounts(files, format);
-  const header = format === "csv" ? shardCsvHeader(files) : outputFormats[format].header;
   const out = await openOutput(flags.output);
   const records = await mergeShards(files, out, format, header);
   await closeOutput(out);

@@ -205,12 +205,14 @@ export const takesSize = (info: SolverInfo, size: number): boolean => info.sizes
 /** "4×4, 9×9" for a row's sizes. */
 export const sizeNames = (info: SolverInfo): string => info.sizes.map((size) => `${size}×${size}`).join(", ");
 
+/** Every grid side some row takes, ascending. */
+export const gridSides = (): number[] => [...new Set(solvers.flatMap((info) => info.sizes))].sort((a, b) => a - b);
+
 /**
- * The row for each grid side some row takes, ascending: the first of `ids` that takes it, else the
- * side's default, the first row of the registry that takes it. Every id must exist.
+ * The row for each of the {@link gridSides}: the first of `ids` that takes it, else the side's
+ * default, the first row of the registry that takes it. Every id must exist.
  */
 export function solversBySize(ids: readonly string[] = []): Map<number, SolverInfo> {
   const rows = [...ids.map(findSolver), ...solvers];
-  const sides = [...new Set(solvers.flatMap((info) => info.sizes))].sort((a, b) => a - b);
-  return new Map(sides.map((size) => [size, rows.find((info) => takesSize(info, size))!]));
+  return new Map(gridSides().map((size) => [size, rows.find((info) => takesSize(info, size))!]));
 }

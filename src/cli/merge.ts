@@ -191,10 +191,14 @@ class RunOrder {
   /** The first line of each input seen. */
   private readonly firstLines = new Map<string, number>();
 
-  /** Throws, naming the shard's record `where`, unless `place` is the record at `index` of the run the records so far come from. */
-  check(place: RecordPlace, index: number, where: string): void {
+  constructor(private readonly paths: readonly string[]) {}
+
+  /** Throws, naming the shard and its record, unless `place` is the record at `index` of the run the records so far come from. */
+  check(place: RecordPlace, index: number): void {
+    const n = this.paths.length;
+    const where = () => `${this.paths[index % n]}: record ${Math.floor(index / n) + 1}`; // made only for an error
     const advice = "give the N shards of one run, shard 0 first";
-    if (place.index !== index) throw new Error(`${where} has index ${place.index}, expected ${index}: ${advice}`);
+    if (place.index !== index) throw new Error(`${where()} has index ${place.index}, expected ${index}: ${advice}`);
     const { previous } = this;
     this.previous = place;
     if (previous !== undefined && place.file === previous.file && place.line > previous.line) return;
@@ -202,7 +206,7 @@ class RunOrder {
     if (first === undefined) return void this.firstLines.set(place.file, place.line);
     if (place.line === first) return;
     throw new Error(
-      `${where} (index ${index}) is line ${place.line} of input ${place.file}, but the record before it is line ${previous!.line} of ${previous!.file}: ` +
+      `${where()} (index ${index}) is line ${place.line} of input ${place.file}, but the record before it is line ${previous!.line} of ${previous!.file}: ` +
         `not one run's records (shards of runs over other inputs?); ${advice}`,
     );
   }
@@ -215,7 +219,7 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
   const pieces: Buffer[] = [Buffer.from(header)];
   let pending = 0;
   let index = 0;
-  const order = new RunOrder();
+  const order = new RunOrder(paths);
   const flush = async (): Promise<void> => {
     const text = Buffer.concat(pieces);
     pieces.length = 0;
@@ -225,8 +229,7 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
   try {
     for (let next: IteratorResult<Buffer>; !(next = files[index % files.length].next()).done; index++) {
       const record: Buffer = next.value;
-      const where = `${paths[index % files.length]}: record ${Math.floor(index / files.length) + 1}`;
-      if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format, columns), index, where);
+      if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format, columns), index);
       pieces.push(record);
       pending += record.length;
       if (pending >= WRITE_BYTES) await flush();

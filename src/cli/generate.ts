@@ -27,28 +27,18 @@ import {
   type CorpusSummary,
   type GenerateOptions,
   type GenerateSettings,
-  type Symmetry,
 } from "../generate/generate.js";
 
-interface GenerateFlags {
-  count: number;
-  seed: number;
-  symmetry: Symmetry;
-  minimal?: boolean;
-  clues?: number;
+/** The options as commander gives them: the generator's (`--harden` its hardenSteps), and the command's own. */
+type GenerateFlags = Omit<GenerateOptions, "hardenSteps"> & {
   harden: number;
-  restarts: number;
-  presentations: number;
-  minGuesses: number;
-  maxGuesses?: number;
-  maxAttempts?: number;
   solver: string;
   graders?: string;
   output?: string;
   manifest?: string;
   progress?: boolean;
   quiet?: boolean;
-}
+};
 
 const GENERATE_OPTIONS: readonly OptionRow[] = [
   { flags: "-n, --count <n>", description: "puzzles to make", default: 100, parse: wholeNumber(1) },

@@ -7,7 +7,7 @@
 import type { Readable } from "node:stream";
 import { type JudgeFormat, type JudgePuzzle, JudgeInputError, JudgeRun } from "../formats/judge.js";
 import { type Alphabet, formatPuzzle } from "../model/puzzle.js";
-import type { SolveRecord, Status } from "../solvers/solver.js";
+import type { SolveRecord } from "../solvers/solver.js";
 import { textTask } from "../pool/batch.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { EXCERPT_LENGTH, escapeText } from "../model/excerpt.js";
@@ -29,21 +29,13 @@ export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
       return textTask({ file: "judge", firstIndex: start, texts: texts.slice(start, end), limit, output: "jsonl", alphabet: alphabet ?? null });
     });
     const outcomes = await Promise.all(tasks.map((task) => solver.solve(task)));
-    return outcomes.flatMap((outcome) =>
-      Buffer.from(outcome.bytes.buffer, outcome.bytes.byteOffset, outcome.bytes.byteLength)
-        .toString("utf8")
-        .split("\n")
-        .filter((line) => line !== "")
-        .map((line) => {
-          const { status, count, solution, guesses, error } = JSON.parse(line) as {
-            status: Status;
-            count: number;
-            solution: string | null;
-            guesses: number | null;
-            error: string | null;
-          };
-          return error === null ? { status, count, solution, guesses } : { status, count, solution, guesses, error };
-        }),
+    return outcomes.flatMap(
+      (outcome) =>
+        Buffer.from(outcome.bytes.buffer, outcome.bytes.byteOffset, outcome.bytes.byteLength)
+          .toString("utf8")
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => JSON.parse(line) as SolveRecord), // its other fields (index, file, line, puzzle) unread
     );
   };
 }
@@ -100,5 +92,5 @@ export async function streamJudge(
 function longLineError(line: number, start: string, length: number, input?: string): JudgeInputError {
   const limit = commaGrouped(MAX_LINE_LENGTH);
   const detail = `the line is ${commaGrouped(length)} characters long, over the limit of ${limit} (it starts '${escapeText(start.slice(0, EXCERPT_LENGTH))}…')`;
-  return new JudgeInputError("length", line, detail, -1, input);
+  return new JudgeInputError({ text: "", line, input }, "length", detail);
 }

@@ -11,7 +11,6 @@ import type { Writable } from "node:stream";
 import { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import { RecordEnds } from "../formats/output/split.js";
-import { scanRecords } from "../cli-kit/resume.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, toOption } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
@@ -48,61 +47,28 @@ const CHUNK_BYTES = 1 << 20;
 /** Bytes merged before they are written out. */
 const WRITE_BYTES = 1 << 20;
 
-/** The records of one output file, read a chunk at a time. */
-class RecordFile {
-  private readonly fd: number;
-  private readonly ends: RecordEnds;
-  private buffer = Buffer.alloc(0);
-  /** File offset of buffer[0]. */
-  private bufferStart = 0;
-  private position = 0;
-  private queue: number[] = [];
-  private recordStart = 0;
-  private atEnd = false;
-  /** Records taken so far. */
-  taken = 0;
-
-  constructor(
-    readonly path: string,
-    format: OutputFormatName,
-  ) {
-    this.fd = openShard(path);
-    this.ends = new RecordEnds(format);
-  }
-
-  /** The next record's bytes, or null at the end of the file (a cut-off last record is an error). */
-  next(): Buffer | null {
-    while (this.queue.length === 0 && !this.atEnd) this.fill();
-    if (this.queue.length === 0) {
-      if (this.bufferStart + this.buffer.length > Math.max(this.recordStart, this.ends.headerEnd ?? 0)) {
-        throw cutOffError(this.path);
-      }
-      return null;
-    }
-    const end = this.queue.shift()!;
-    const start = this.taken === 0 ? (this.ends.headerEnd ?? 0) : this.recordStart;
-    this.recordStart = end;
-    this.taken++;
-    return this.buffer.subarray(start - this.bufferStart, end - this.bufferStart);
-  }
-
-  close(): void {
-    closeSync(this.fd);
-  }
-
-  /** Reads the next chunk, keeping the bytes of the records not yet taken. */
-  private fill(): void {
-    const keepFrom = this.taken === 0 ? 0 : this.recordStart;
+/**
+ * The records of a shard output, read a chunk at a time (a csv header left out); a cut-off last
+ * record is an error. Each is a view of a buffer that later reads replace rather than reuse.
+ */
+function* shardRecords(path: string, format: OutputFormatName): Generator<Buffer, void, undefined> {
+  const fd = openShard(path);
+  try {
+    const ends = new RecordEnds(format);
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    const read = readSync(this.fd, chunk, 0, CHUNK_BYTES, this.position);
-    if (read === 0) {
-      this.atEnd = true;
-      return;
+    let [buffer, bufferStart, recordStart] = [Buffer.alloc(0), 0, -1]; // bufferStart: the file offset of buffer[0]
+    for (let read: number; (read = readSync(fd, chunk, 0, CHUNK_BYTES, bufferStart + buffer.length)) > 0; ) {
+      buffer = Buffer.concat([buffer, chunk.subarray(0, read)]);
+      for (const end of ends.scan(chunk.subarray(0, read))) {
+        if (recordStart < 0) recordStart = ends.headerEnd ?? 0;
+        yield buffer.subarray(recordStart - bufferStart, end - bufferStart);
+        recordStart = end;
+      }
+      if (recordStart >= 0) [buffer, bufferStart] = [buffer.subarray(recordStart - bufferStart), recordStart];
     }
-    this.position += read;
-    this.buffer = Buffer.concat([this.buffer.subarray(keepFrom - this.bufferStart), chunk.subarray(0, read)]);
-    this.bufferStart = keepFrom;
-    this.queue.push(...this.ends.scan(chunk.subarray(0, read)));
+    if (bufferStart + buffer.length > Math.max(recordStart, ends.headerEnd ?? 0)) throw cutOffError(path);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -126,47 +92,51 @@ function headOf(path: string): string {
   }
 }
 
-/** The format of a shard output, told from its first bytes; null for an empty file (no record to tell by). */
-export function detectOutputFormat(path: string): OutputFormatName | null {
-  const text = headOf(path);
-  if (text === "") return null;
-  if (csvHeaderOf(text) !== null) return "csv";
-  if (text.startsWith("{")) return "jsonl";
-  const lines = text.split("\n");
-  return lines.slice(0, 27).some((line, i) => line === "" && i < lines.length - 1) ? "grid" : "line";
-}
-
 /** The csv headers merge knows: solve's, and canon's with and without each optional column. */
 const CSV_HEADERS: readonly string[] = [
   outputFormats.csv.header,
   ...[false, true].flatMap((automorphisms) => [false, true].map((minimal) => canonCsvHeader({ automorphisms, minimal }))),
 ];
 
-/** The csv header that `text` (a file's first bytes) starts with, or null for none merge knows. */
-function csvHeaderOf(text: string): string | null {
-  return CSV_HEADERS.find((header) => text.startsWith(header)) ?? null;
+/** The format of a shard output told from `text`, its first bytes (csv when it starts with a header merge knows). */
+function formatOf(text: string): OutputFormatName {
+  if (CSV_HEADERS.some((header) => text.startsWith(header))) return "csv";
+  if (text.startsWith("{")) return "jsonl";
+  const lines = text.split("\n");
+  return lines.slice(0, 27).some((line, i) => line === "" && i < lines.length - 1) ? "grid" : "line";
 }
 
-/** The one csv header of the shards, all starting with the same known one; an Error naming the first that differs. */
-function shardCsvHeader(paths: readonly string[]): string {
-  let header: string | null = null;
-  let from = "";
-  for (const path of paths) {
-    const text = headOf(path);
+/**
+ * The one format of the shards and their header: `given` (unless auto) and the first bytes of each
+ * non-empty shard must agree, and csv shards start with the same header; an Error naming the first that differs.
+ */
+export function shardFormat(paths: readonly string[], given: OutputFormatName | "auto"): { format: OutputFormatName; header: string } {
+  const heads = paths.map(headOf);
+  let format: OutputFormatName | null = given === "auto" ? null : given;
+  let from = "--out";
+  for (const [i, text] of heads.entries()) {
     if (text === "") continue;
-    const found = csvHeaderOf(text);
-    if (found === null)
+    const found = formatOf(text);
+    if (format !== null && found !== format) {
       throw new Error(
-        `${path} does not start with a csv header merge knows (solve's or canon's): give the N shards of one run, all written with the same --out`,
-      );
-    if (header !== null && found !== header) {
-      throw new Error(
-        `${path} has the csv header ${JSON.stringify(found.trimEnd())}, but ${from} has ${JSON.stringify(header.trimEnd())}: give the N shards of one run, all written with the same options`,
+        `${paths[i]} holds ${found} records, but ${from === "--out" ? "--out says" : `${from} holds`} ${format}: give the N shards of one run, all written with the same --out`,
       );
     }
-    if (header === null) [header, from] = [found, path];
+    if (format === null) [format, from] = [found, paths[i]];
   }
-  return header ?? outputFormats.csv.header;
+  if (format !== "csv") return { format: format ?? "line", header: outputFormats[format ?? "line"].header };
+  let header: string | undefined;
+  for (const [i, text] of heads.entries()) {
+    const found = CSV_HEADERS.find((known) => text.startsWith(known)); // none for an empty shard: every other one is csv
+    if (found === undefined) continue;
+    if (header !== undefined && found !== header) {
+      throw new Error(
+        `${paths[i]} has the csv header ${JSON.stringify(found.trimEnd())}, but ${from} has ${JSON.stringify(header.trimEnd())}: give the N shards of one run, all written with the same options`,
+      );
+    }
+    if (header === undefined) [header, from] = [found, paths[i]];
+  }
+  return { format, header: header ?? outputFormats.csv.header };
 }
 
 /** Where a csv header puts the fields of a {@link RecordPlace}: column numbers, from 0. */
@@ -221,11 +191,14 @@ class RunOrder {
   /** The first line of each input seen. */
   private readonly firstLines = new Map<string, number>();
 
-  /** Throws, naming `shard` and its record, unless `place` is the record at `index` of the run the records so far come from. */
-  check(place: RecordPlace, index: number, shard: RecordFile): void {
-    const where = `${shard.path}: record ${shard.taken}`;
+  constructor(private readonly paths: readonly string[]) {}
+
+  /** Throws, naming the shard and its record, unless `place` is the record at `index` of the run the records so far come from. */
+  check(place: RecordPlace, index: number): void {
+    const n = this.paths.length;
+    const where = () => `${this.paths[index % n]}: record ${Math.floor(index / n) + 1}`; // made only for an error
     const advice = "give the N shards of one run, shard 0 first";
-    if (place.index !== index) throw new Error(`${where} has index ${place.index}, expected ${index}: ${advice}`);
+    if (place.index !== index) throw new Error(`${where()} has index ${place.index}, expected ${index}: ${advice}`);
     const { previous } = this;
     this.previous = place;
     if (previous !== undefined && place.file === previous.file && place.line > previous.line) return;
@@ -233,20 +206,20 @@ class RunOrder {
     if (first === undefined) return void this.firstLines.set(place.file, place.line);
     if (place.line === first) return;
     throw new Error(
-      `${where} (index ${index}) is line ${place.line} of input ${place.file}, but the record before it is line ${previous!.line} of ${previous!.file}: ` +
+      `${where()} (index ${index}) is line ${place.line} of input ${place.file}, but the record before it is line ${previous!.line} of ${previous!.file}: ` +
         `not one run's records (shards of runs over other inputs?); ${advice}`,
     );
   }
 }
 
-/** Merges the shard outputs `paths` (shard 0 first) into `out`; csv shards share `header` (see {@link shardCsvHeader}). */
+/** Merges the shard outputs `paths` (shard 0 first) into `out`; csv shards share `header` (see {@link shardFormat}). */
 export async function mergeShards(paths: readonly string[], out: Writable, format: OutputFormatName, header = outputFormats[format].header): Promise<number> {
-  const files = paths.map((path) => new RecordFile(path, format));
+  const files = paths.map((path) => shardRecords(path, format));
   const columns = placeColumns(header);
-  const pieces: Buffer[] = [];
+  const pieces: Buffer[] = [Buffer.from(header)];
   let pending = 0;
   let index = 0;
-  const order = new RunOrder();
+  const order = new RunOrder(paths);
   const flush = async (): Promise<void> => {
     const text = Buffer.concat(pieces);
     pieces.length = 0;
@@ -254,42 +227,20 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
     if (text.length > 0 && !out.write(text)) await new Promise((resolve) => out.once("drain", resolve));
   };
   try {
-    pieces.push(Buffer.from(header));
-    for (;;) {
-      const file = files[index % files.length];
-      const record = file.next();
-      if (record === null) break;
-      if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format, columns), index, file);
-      pieces.push(record); // a view of the file's buffer, which each read replaces rather than reuses
+    for (let next: IteratorResult<Buffer>; !(next = files[index % files.length].next()).done; index++) {
+      const record: Buffer = next.value;
+      if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format, columns), index);
+      pieces.push(record);
       pending += record.length;
-      index++;
       if (pending >= WRITE_BYTES) await flush();
     }
-    for (const file of files) {
-      if (file.next() !== null) throw new Error(`${file.path} has more records than its place allows: give the N shards of one run, shard 0 first`);
-    }
+    const longer = files.findIndex((file) => !file.next().done);
+    if (longer >= 0) throw new Error(`${paths[longer]} has more records than its place allows: give the N shards of one run, shard 0 first`);
     await flush();
     return index;
   } finally {
-    for (const file of files) file.close();
+    for (const file of files) file.return();
   }
-}
-
-/** The one format of the shards: `given` (unless auto) and each non-empty shard's first bytes must agree; an Error naming the first that differs. */
-export function shardFormat(paths: readonly string[], given: OutputFormatName | "auto"): OutputFormatName {
-  let format: OutputFormatName | null = given === "auto" ? null : given;
-  let from = "--out";
-  for (const path of paths) {
-    const found = detectOutputFormat(path);
-    if (found === null) continue;
-    if (format !== null && found !== format) {
-      throw new Error(
-        `${path} holds ${found} records, but ${from === "--out" ? "--out says" : `${from} holds`} ${format}: give the N shards of one run, all written with the same --out`,
-      );
-    }
-    if (format === null) [format, from] = [found, path];
-  }
-  return format ?? "line";
 }
 
 /** Throws unless every shard is a regular file (merge reads some twice) named once (by device and inode). */
@@ -314,18 +265,6 @@ function checkDistinctShards(paths: readonly string[]): void {
   }
 }
 
-/** The records of a shard output (a scan for record ends, nothing kept); a cut-off last record is an error. */
-function countRecords(path: string, format: OutputFormatName): number {
-  const fd = openShard(path);
-  try {
-    const { records, lastEnd, headerEnd, size } = scanRecords(fd, format);
-    if (size > Math.max(lastEnd, headerEnd)) throw cutOffError(path);
-    return records;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 const cutOffError = (path: string): Error => new Error(`${path} ends with a cut-off record: finish that shard (solve --resume) before merging`);
 
 /** The record count of shard `k` of `n` in a run of `total` records: ⌈(total − k) / n⌉. */
@@ -333,7 +272,11 @@ export const shardCount = (total: number, k: number, n: number): number => Math.
 
 /** Throws, before anything is written, unless the counts of line or grid shards are those of N shards of one run, naming them. */
 function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatName): void {
-  const counts = paths.map((path) => countRecords(path, format));
+  const counts = paths.map((path) => {
+    let records = 0;
+    for (const _ of shardRecords(path, format)) records++;
+    return records;
+  });
   const total = counts.reduce((sum, n) => sum + n, 0);
   const wrong = counts.findIndex((count, k) => count !== shardCount(total, k, paths.length));
   if (wrong < 0) return;
@@ -349,10 +292,9 @@ function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatNam
 async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   checkOutputIsNoInput(files, flags.output); // before the output is opened (and emptied)
   checkDistinctShards(files);
-  const format = shardFormat(files, flags.out);
+  const { format, header } = shardFormat(files, flags.out);
   const indexless = format === "line" || format === "grid";
   if (indexless) checkRoundRobinCounts(files, format);
-  const header = format === "csv" ? shardCsvHeader(files) : outputFormats[format].header;
   const out = await openOutput(flags.output);
   const records = await mergeShards(files, out, format, header);
   await closeOutput(out);

@@ -88,29 +88,22 @@ function solutionBlock(result: SolveRecord, separator = ""): string {
   return result.solution === null ? NO_SOLUTION + "\n" : solutionRows(result.solution, separator).join("\n") + "\n";
 }
 
-/** A judge input error: the 1-based line (of the named input, if any) and the reason without the place. */
+/** A judge input error at `place`: `name:line: detail`, or `line N: detail` for an unnamed input. */
 export class JudgeInputError extends PuzzleError {
-  constructor(
-    reason: PuzzleError["reason"],
-    readonly line: number,
-    readonly detail: string,
-    cell = -1,
-    /** The input's name: the message then reads `name:line: detail` instead of `line N: detail`. */
-    readonly input?: string,
-  ) {
-    super(reason, input === undefined ? `line ${line}: ${detail}` : `${input}:${line}: ${detail}`, cell);
+  constructor(place: JudgeLine, reason: PuzzleError["reason"], detail: string, cell = -1) {
+    super(reason, `${place.input === undefined ? "line " : `${place.input}:`}${place.line}: ${detail}`, cell);
   }
 }
 
-/** A judge input error at `place` (its line and input). */
-function errorAt(place: JudgeLine, reason: PuzzleError["reason"], detail: string, cell = -1): JudgeInputError {
-  return new JudgeInputError(reason, place.line, detail, cell, place.input);
-}
-
-/** A PuzzleError from parsing, restated at the line of the cell's row (rows of `size` cells). */
-function placedError(error: unknown, rowPlaces: readonly JudgeLine[], size = SIZE): never {
-  if (!(error instanceof PuzzleError)) throw error;
-  throw errorAt(rowPlaces[error.cell >= 0 ? Math.floor(error.cell / size) : 0], error.reason, error.message, error.cell);
+/** `parse(cells)`; its PuzzleError restated at the line of the cell's row (`rowPlaces`: a line per row of `size` cells, or one for all). */
+function parseAt<T>(parse: CellParser<T>, cells: string, rowPlaces: JudgeLine | readonly JudgeLine[], size = SIZE): T {
+  try {
+    return parse(cells);
+  } catch (error) {
+    if (!(error instanceof PuzzleError)) throw error;
+    const place = Array.isArray(rowPlaces) ? rowPlaces[error.cell >= 0 ? Math.floor(error.cell / size) : 0] : (rowPlaces as JudgeLine);
+    throw new JudgeInputError(place, error.reason, error.message, error.cell);
+  }
 }
 
 /** Turns a grid's cells (its rows joined) into a puzzle, or throws a PuzzleError naming the cell. */
@@ -142,21 +135,17 @@ function* gridRows<T>(size: number, parse: CellParser<T>, cursor: JudgeCursor, f
   const rowPlaces: JudgeLine[] = [];
   let line = first ?? (yield);
   for (;;) {
-    if (line === null) throw errorAt(cursor.last, "length", `the input ends inside a grid (${rows.length} of ${size} rows)`);
+    if (line === null) throw new JudgeInputError(cursor.last, "length", `the input ends inside a grid (${rows.length} of ${size} rows)`);
     const cells = rowCells(line.text);
     if (cells.length > 0) {
-      if (cells.length !== size) throw errorAt(line, "length", `expected a row of ${size} cells, got ${cells.length}`);
+      if (cells.length !== size) throw new JudgeInputError(line, "length", `expected a row of ${size} cells, got ${cells.length}`);
       rows.push(cells);
       rowPlaces.push(line);
       if (rows.length === size) break;
     }
     line = yield;
   }
-  try {
-    return parse(rows.join(""));
-  } catch (error) {
-    placedError(error, rowPlaces, size);
-  }
+  return parseAt(parse, rows.join(""), rowPlaces, size);
 }
 
 /** Reads grids of `size` rows until the input ends (blank lines between them are skipped). */
@@ -173,11 +162,11 @@ function* countedGrids(empties: string, emit: (puzzle: Grid) => void, cursor: Ju
   const text = line?.text.trim() ?? "";
   const count = /^\d+$/.test(text) ? Number(text) : NaN; // digits only: not 0x2, 1e3, 1.0 or +3, which Number() reads as counts
   if (!isWhole(count, 0)) {
-    throw errorAt(line ?? afterInput(cursor), "length", `expected the number of puzzles, got '${excerpt(text)}'`);
+    throw new JudgeInputError(line ?? afterInput(cursor), "length", `expected the number of puzzles, got '${excerpt(text)}'`);
   }
   for (let read = 0; read < count; read++) emit(yield* gridRows(SIZE, digitGrid(empties), cursor));
   for (line = yield; line !== null; line = yield) {
-    if (!isBlank(line)) throw errorAt(line, "length", `more input after the ${count} puzzles`);
+    if (!isBlank(line)) throw new JudgeInputError(line, "length", `more input after the ${count} puzzles`);
   }
 }
 
@@ -189,7 +178,7 @@ function parseJson(text: string, place: JudgeLine): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw errorAt(place, "character", `not a JSON board (${excerpt((error as Error).message, 200)})`);
+    throw new JudgeInputError(place, "character", `not a JSON board (${excerpt((error as Error).message, 200)})`);
   }
 }
 
@@ -197,10 +186,10 @@ function parseJson(text: string, place: JudgeLine): unknown {
 function readBoard(text: string, place: JudgeLine): Grid {
   const board = parseJson(text, place);
   const valid = Array.isArray(board) && board.length === SIZE && board.every((row) => Array.isArray(row) && row.length === SIZE);
-  if (!valid) throw errorAt(place, "length", `expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
+  if (!valid) throw new JudgeInputError(place, "length", `expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
   const cells = (board as unknown[][]).flat().map((cell, i) => {
     if (typeof cell !== "string" || cell.length !== 1) {
-      throw errorAt(
+      throw new JudgeInputError(
         place,
         "character",
         `board[${Math.floor(i / SIZE)}][${i % SIZE}] is ${excerpt(JSON.stringify(cell) ?? String(cell))}, expected one character`,
@@ -209,11 +198,7 @@ function readBoard(text: string, place: JudgeLine): Grid {
     }
     return cell;
   });
-  try {
-    return digitGrid(".")(cells.join(""));
-  } catch (error) {
-    placedError(error, Array(SIZE).fill(place));
-  }
+  return parseAt(digitGrid("."), cells.join(""), place);
 }
 
 const leetcode37: JudgeFormat = {
@@ -228,7 +213,7 @@ const leetcode37: JudgeFormat = {
       first ??= line;
       lines.push(line.text);
       length += line.text.length + 1;
-      if (length > MAX_BOARD_TEXT) throw errorAt(first, "length", `not a JSON board (over ${commaGrouped(MAX_BOARD_TEXT)} characters)`);
+      if (length > MAX_BOARD_TEXT) throw new JudgeInputError(first, "length", `not a JSON board (over ${commaGrouped(MAX_BOARD_TEXT)} characters)`);
     }
     emit(readBoard(lines.join("\n"), first ?? afterInput(cursor)));
   },
@@ -266,13 +251,7 @@ const poj3074: JudgeFormat = {
       const text = line.text.trim();
       if (text === "end") return;
       if (text === "") continue;
-      let grid: Grid;
-      try {
-        grid = digitGrid(".")(text);
-      } catch (error) {
-        placedError(error, Array(SIZE).fill(line));
-      }
-      emit(grid);
+      emit(parseAt(digitGrid("."), text, line));
     }
   },
   record: (result) => (result.solution ?? NO_SOLUTION) + "\n",

@@ -35,7 +35,6 @@ let referencePuzzles: Grid[] | null = null;
 export class PuzzleJudge {
   private readonly solution = new Uint8Array(CELLS);
   private readonly stats: SearchStats = { guesses: 0, timedOut: false };
-  private readonly graderEngines: readonly SolverEngine[];
   private readonly weights: readonly number[];
   private means: number[] | null = null;
   /** Searches run so far (for rates in reports), the reference's included. */
@@ -43,11 +42,10 @@ export class PuzzleJudge {
 
   constructor(
     readonly engine: SolverEngine,
-    /** The graders; a bare engine is a family of its own. */
-    readonly graders: readonly (SolverEngine | Grader)[] = [engine],
+    /** The graders: by default the engine alone. */
+    readonly graders: readonly Grader[] = [{ id: "", engine }],
   ) {
-    this.graderEngines = graders.map((g) => ("engine" in g ? g.engine : g));
-    this.weights = graderWeights(graders.map((g, i) => ("engine" in g ? g.id : `#${i}`)));
+    this.weights = graderWeights(graders.map((grader) => grader.id));
   }
 
   /** Solutions of `puzzle` up to 2 (2 means "two or more"). */
@@ -63,9 +61,9 @@ export class PuzzleJudge {
 
   /** Each grader's guesses for a full limit-2 search of `puzzle` (NaN from one that cannot tell). */
   costs(puzzle: Grid): number[] {
-    return this.graderEngines.map((grader) => {
+    return this.graders.map(({ engine }) => {
       this.searches++;
-      grader.countSolutions(puzzle, 2, this.solution, this.stats, Infinity);
+      engine.countSolutions(puzzle, 2, this.solution, this.stats, Infinity);
       return this.stats.guesses;
     });
   }
@@ -78,7 +76,7 @@ export class PuzzleJudge {
         referencePuzzles = [...generatePuzzles(maker, { count: GRADING_REFERENCE.count, seed: GRADING_REFERENCE.seed })].map((p) => p.puzzle);
         this.searches += maker.searches;
       }
-      const totals = this.graderEngines.map(() => 0);
+      const totals = this.graders.map(() => 0);
       for (const puzzle of referencePuzzles) this.costs(puzzle).forEach((cost, g) => (totals[g] += cost));
       this.means = totals.map((total) => total / referencePuzzles!.length);
     }

@@ -126,11 +126,6 @@ function foreignCharacter(line: string, cell: number, size: number, alphabets: r
   );
 }
 
-/** `alphabet` when it is the alphabet of grids of `cells` cells (N symbols for N² cells), else undefined. */
-export function alphabetForCells(cells: number, alphabet: Alphabet | undefined): Alphabet | undefined {
-  return alphabet !== undefined && alphabet.length * alphabet.length === cells ? alphabet : undefined;
-}
-
 // ── reading ─────────────────────────────────────────────────────────────────────────────────
 
 /** True when a text of `cells` characters is read by {@link parseSymbols} rather than {@link parsePuzzle}. */
@@ -153,7 +148,7 @@ export function readPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: 
   if (puzzle.length === CELLS && alphabet === undefined) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
   const cells = puzzle.trim().length;
   if (!readsAsSymbols(cells, alphabet)) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
-  return parseSymbols(puzzle, { alphabet: alphabetForCells(cells, alphabet) });
+  return parseSymbols(puzzle, { alphabet: alphabet?.length === Math.sqrt(cells) ? alphabet : undefined }); // for lines of as many symbols
 }
 
 /** Characters that mean "empty" in the one-line 9×9 format: the library's set of empty-cells.ts. */

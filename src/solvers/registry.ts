@@ -97,26 +97,21 @@ function boxOf(size: number): number {
 /** The registry id of a 9×9 kernel variant: `wasm`, or `wasm:<name>`. */
 export const variantId = (name: string): string => (name === "" ? "wasm" : `wasm:${name}`);
 
-export const solvers: readonly SolverInfo[] = [
-  ...kernelVariants().map(
-    (variant): SolverInfo => ({
-      id: variantId(variant.name),
-      description: variant.description + " (AssemblyScript → WASM)",
-      source: variant.name === "" ? "this project; band layout after JCZSolve" : "this project: a compile-time variant of the wasm kernel",
-      external: false,
-      sizes: NINE,
-      capabilities: { guesses: true, budget: true },
-      kernelBuild: variantBuild(variant.name),
-      load: (_size, options) => WasmKernel.create(variant.name === "" ? options?.kernel : undefined, variantBuild(variant.name)),
-    }),
-  ),
+/** This project's solvers: each reports guesses and honours a budget. */
+const OWN_SOLVERS: readonly Omit<SolverInfo, "external" | "capabilities">[] = [
+  ...kernelVariants().map((variant) => ({
+    id: variantId(variant.name),
+    description: variant.description + " (AssemblyScript → WASM)",
+    source: variant.name === "" ? "this project; band layout after JCZSolve" : "this project: a compile-time variant of the wasm kernel",
+    sizes: NINE,
+    kernelBuild: variantBuild(variant.name),
+    load: (_size: number, options?: LoadOptions) => WasmKernel.create(variant.name === "" ? options?.kernel : undefined, variantBuild(variant.name)),
+  })),
   {
     id: "general-wasm",
     description: "general N×N WASM kernel: u32 masks, naked/hidden singles, locked candidates, triads, fewest-candidates branching (ties: busiest units)",
     source: "this project (assembly/general.ts)",
-    external: false,
     sizes: ANY_SIZE,
-    capabilities: { guesses: true, budget: true },
     load: (size, options) => WasmKernel.create(options?.kernel, "general", boxOf(size)),
     prepare: () => compileKernel("general"),
   },
@@ -124,18 +119,14 @@ export const solvers: readonly SolverInfo[] = [
     id: "general-ts",
     description: "the general N×N kernel's algorithm in plain TypeScript over typed arrays (its TS twin)",
     source: "this project (twin of assembly/general.ts)",
-    external: false,
     sizes: ANY_SIZE,
-    capabilities: { guesses: true, budget: true },
     load: async (size) => new (await import("./general-ts.js")).GeneralTsEngine(boxOf(size)),
   },
   {
     id: "bitmask",
     description: "the WASM kernel's algorithm line for line in plain TypeScript over typed arrays (the TS twin)",
     source: "this project (twin of assembly/index.ts)",
-    external: false,
     sizes: NINE,
-    capabilities: { guesses: true, budget: true },
     load: async () => new (await import("./bitmask.js")).BitmaskEngine(),
   },
   {
@@ -143,47 +134,41 @@ export const solvers: readonly SolverInfo[] = [
     description:
       "backtracking on the first empty cell found by scanning the grid; a digit is checked by scanning its row, column and box (guess: a second digit passes at one cell)",
     source: "seed 001 (LeetCode 37)",
-    external: false,
     sizes: NINE,
-    capabilities: { guesses: true, budget: true },
     load: async () => new (await import("./scan.js")).ScanEngine(),
   },
   {
     id: "tables",
     description: "backtracking over cells in row-major order with row/column/box boolean tables (guess: a second digit passes at one cell)",
     source: "seeds 000 and 003 (POJ 2676)",
-    external: false,
     sizes: NINE,
-    capabilities: { guesses: true, budget: true },
     load: async () => new (await import("./tables.js")).TablesEngine(),
   },
   {
     id: "queue",
     description: "depth-first over the list of empty cells built up front; a digit is checked by scanning (guess: a second digit passes at one cell)",
     source: "seed 002 (HDU 1426)",
-    external: false,
     sizes: NINE,
-    capabilities: { guesses: true, budget: true },
-    load: async () => new (await import("./queue.js")).QueueEngine(),
+    load: async () => new (await import("./scan.js")).QueueEngine(),
   },
   {
     id: "mrv",
     description: "per-cell candidate flags and counts, branch on the cell with the fewest candidates, undo from a trail on backtrack",
     source: "seed 004 (Sicily 1317, the fast version)",
-    external: false,
     sizes: NINE,
-    capabilities: { guesses: true, budget: true },
     load: async () => new (await import("./mrv.js")).MrvEngine(),
   },
   {
     id: "dlx",
     description: "Knuth's Algorithm X with dancing links on Int32Arrays, 324 columns, rows for the clues' complement, fewest-rows column first",
     source: 'Knuth, "Dancing Links" (2000)',
-    external: false,
     sizes: NINE,
-    capabilities: { guesses: true, budget: true },
     load: async () => new (await import("./dlx.js")).DlxEngine(),
   },
+];
+
+export const solvers: readonly SolverInfo[] = [
+  ...OWN_SOLVERS.map((row): SolverInfo => ({ ...row, external: false, capabilities: { guesses: true, budget: true } })),
   {
     id: "npm:dancing-links",
     description: "the dancing-links package's DLX on the Sudoku's exact-cover encoding, 4×4 to 25×25 (no guesses; budget ignored)",
@@ -223,18 +208,11 @@ export const sizeNames = (info: SolverInfo): string => info.sizes.map((size) => 
 /** Every grid side some row takes, ascending. */
 export const gridSides = (): number[] => [...new Set(solvers.flatMap((info) => info.sizes))].sort((a, b) => a - b);
 
-/** The default row of grids of side `size`: the first row that takes it. */
-export function defaultSolver(size: number): SolverInfo {
-  const info = solvers.find((s) => takesSize(s, size));
-  if (!info) throw new RangeError(`no solver takes ${size}×${size} grids`);
-  return info;
-}
-
 /**
- * The row for each size: for each side, the first of `ids` that takes it, else the size's
- * default. Every id must exist and take at least one size.
+ * The row for each of the {@link gridSides}: the first of `ids` that takes it, else the side's
+ * default, the first row of the registry that takes it. Every id must exist.
  */
 export function solversBySize(ids: readonly string[] = []): Map<number, SolverInfo> {
-  const chosen = ids.map(findSolver);
-  return new Map(gridSides().map((size) => [size, chosen.find((info) => takesSize(info, size)) ?? defaultSolver(size)]));
+  const rows = [...ids.map(findSolver), ...solvers];
+  return new Map(gridSides().map((size) => [size, rows.find((info) => takesSize(info, size))!]));
 }

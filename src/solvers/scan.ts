@@ -1,9 +1,73 @@
 /**
- * `scan`: the LeetCode 37 backtracker of seed 001: each level scans the grid for the first empty
- * cell and accepts a digit after scanning its row, column and box for it (no tables).
+ * The scanning backtrackers: `scan`, LeetCode 37's of seed 001, fills the first empty cell found by
+ * scanning the grid; `queue`, HDU 1426's of seed 002, fills the cells of a list of the empty ones
+ * built before the search. Both accept a digit after scanning its row, column and box for it (no tables).
  */
-import { CELLS } from "../model/shape.js";
-import { ScanningBacktracker } from "./units.js";
+import type { Grid } from "../model/puzzle.js";
+import { CELLS, SIZE } from "../model/shape.js";
+import type { SearchStats, SolverEngine } from "./solver.js";
+import { TABLES_9, SearchTally } from "./units.js";
+
+const { rowOf: ROW_OF, columnOf: COLUMN_OF } = TABLES_9;
+
+/** True when `digit` is in none of the row, column and box of `cell`, checked by scanning the grid. */
+export function fitsByScanning(grid: Grid, cell: number, digit: number): boolean {
+  const row = ROW_OF[cell];
+  const column = COLUMN_OF[cell];
+  for (let i = 0; i < SIZE; i++) {
+    if (grid[row * SIZE + i] === digit || grid[i * SIZE + column] === digit) return false;
+  }
+  const boxStart = (row - (row % 3)) * SIZE + column - (column % 3);
+  for (let r = 0; r < 3; r++) {
+    const start = boxStart + r * SIZE;
+    if (grid[start] === digit || grid[start + 1] === digit || grid[start + 2] === digit) return false;
+  }
+  return true;
+}
+
+/**
+ * The scanning backtrackers (`scan`, `queue`; they differ only in which cell a level fills): a
+ * depth-first search over one working grid (0 = empty) that fills one empty cell per level with
+ * each digit 1–9 {@link fitsByScanning} allows there, in turn. A guess is counted when a second
+ * digit passes at the same visit of a cell; a node is a placement.
+ */
+abstract class ScanningBacktracker implements SolverEngine {
+  protected readonly grid = new Uint8Array(CELLS);
+  private readonly tally = new SearchTally();
+
+  /** Gets ready to search the puzzle just copied into the grid. */
+  protected abstract begin(): void;
+  /** The cell level `level` fills (the grid holds the placements of the levels before), or CELLS when none is empty. */
+  protected abstract cellAt(level: number): number;
+
+  /** Count the solutions of `puzzle` up to `limit` within `budget` placements. */
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
+    this.grid.set(puzzle);
+    this.begin();
+    this.tally.start(limit, solution, budget);
+    this.search(0);
+    return this.tally.finish(stats);
+  }
+
+  private search(level: number): void {
+    const { grid, tally } = this;
+    const cell = this.cellAt(level);
+    if (cell === CELLS) {
+      tally.solved(grid);
+      return;
+    }
+    let fitting = 0;
+    for (let digit = 1; digit <= 9; digit++) {
+      if (!fitsByScanning(grid, cell, digit)) continue;
+      if (++fitting === 2) tally.guesses++;
+      if (!tally.placed()) break;
+      grid[cell] = digit;
+      this.search(level + 1);
+      if (tally.stopped) break;
+    }
+    grid[cell] = 0;
+  }
+}
 
 /** Seed 001's solver: first empty cell by scanning, digits checked by scanning. */
 export class ScanEngine extends ScanningBacktracker {
@@ -14,5 +78,25 @@ export class ScanEngine extends ScanningBacktracker {
     let cell = 0;
     while (cell < CELLS && this.grid[cell] !== 0) cell++;
     return cell;
+  }
+}
+
+/** Seed 002's solver: depth-first over the list of empty cells, digits checked by scanning. */
+export class QueueEngine extends ScanningBacktracker {
+  /** The empty cells of the puzzle, in row-major order; the first `emptyCount` are used. */
+  private readonly emptyCells = new Uint8Array(CELLS);
+  private emptyCount = 0;
+
+  /** Lists the puzzle's empty cells, once, before the search. */
+  protected begin(): void {
+    this.emptyCount = 0;
+    for (let cell = 0; cell < CELLS; cell++) {
+      if (this.grid[cell] === 0) this.emptyCells[this.emptyCount++] = cell;
+    }
+  }
+
+  /** The level-th listed empty cell, or CELLS past the last. */
+  protected cellAt(level: number): number {
+    return level < this.emptyCount ? this.emptyCells[level] : CELLS;
   }
 }

@@ -6,12 +6,11 @@
  * baselines.
  */
 import type { Grid } from "../model/puzzle.js";
-import { type GridTables, CELLS, SHAPE_9, SIZE, gridTables } from "../model/shape.js";
-import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
+import { type GridTables, CELLS, SHAPE_9, gridTables } from "../model/shape.js";
+import { type SearchStats, kernelBudget } from "./solver.js";
 
 /** The 9×9 grid's tables: each cell's row, column, box and 20 peers. */
 export const TABLES_9 = gridTables(SHAPE_9.box);
-const { rowOf: ROW_OF, columnOf: COLUMN_OF } = TABLES_9;
 
 /** The index of the lowest set bit of `x` (x ≠ 0). */
 export const ctz = (x: number): number => 31 - Math.clz32(x & -x);
@@ -52,21 +51,6 @@ export function candidateMasks(t: GridTables, puzzle: Grid, masks: Uint16Array |
     const used = usedInUnit[rowOf[cell]] | usedInUnit[size + columnOf[cell]] | usedInUnit[2 * size + boxOf[cell]];
     masks[cell] = puzzle[cell] === 0 ? (all & ~used) >>> 0 : 0;
   }
-}
-
-/** True when `digit` is in none of the row, column and box of `cell`, checked by scanning the grid. */
-export function fitsByScanning(grid: Grid, cell: number, digit: number): boolean {
-  const row = ROW_OF[cell];
-  const column = COLUMN_OF[cell];
-  for (let i = 0; i < SIZE; i++) {
-    if (grid[row * SIZE + i] === digit || grid[i * SIZE + column] === digit) return false;
-  }
-  const boxStart = (row - (row % 3)) * SIZE + column - (column % 3);
-  for (let r = 0; r < 3; r++) {
-    const start = boxStart + r * SIZE;
-    if (grid[start] === digit || grid[start + 1] === digit || grid[start + 2] === digit) return false;
-  }
-  return true;
 }
 
 /**
@@ -120,49 +104,5 @@ export class SearchTally {
     stats.guesses = this.guesses;
     stats.timedOut = this.timedOut;
     return this.count;
-  }
-}
-
-/**
- * The scanning backtrackers (`scan`, `queue`; they differ only in which cell a level fills): a
- * depth-first search over one working grid (0 = empty) that fills one empty cell per level with
- * each digit 1–9 {@link fitsByScanning} allows there, in turn. A guess is counted when a second
- * digit passes at the same visit of a cell; a node is a placement.
- */
-export abstract class ScanningBacktracker implements SolverEngine {
-  protected readonly grid = new Uint8Array(CELLS);
-  private readonly tally = new SearchTally();
-
-  /** Gets ready to search the puzzle just copied into the grid. */
-  protected abstract begin(): void;
-  /** The cell level `level` fills (the grid holds the placements of the levels before), or CELLS when none is empty. */
-  protected abstract cellAt(level: number): number;
-
-  /** Count the solutions of `puzzle` up to `limit` within `budget` placements. */
-  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
-    this.grid.set(puzzle);
-    this.begin();
-    this.tally.start(limit, solution, budget);
-    this.search(0);
-    return this.tally.finish(stats);
-  }
-
-  private search(level: number): void {
-    const { grid, tally } = this;
-    const cell = this.cellAt(level);
-    if (cell === CELLS) {
-      tally.solved(grid);
-      return;
-    }
-    let fitting = 0;
-    for (let digit = 1; digit <= 9; digit++) {
-      if (!fitsByScanning(grid, cell, digit)) continue;
-      if (++fitting === 2) tally.guesses++;
-      if (!tally.placed()) break;
-      grid[cell] = digit;
-      this.search(level + 1);
-      if (tally.stopped) break;
-    }
-    grid[cell] = 0;
   }
 }

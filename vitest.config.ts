@@ -15,7 +15,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * references over the shared fixture, check a kernel against an exhaustive reference, check
  * which modules a command's start-up reads, or exercise the tools around the solver: the
  * profiler, the docs' tables, a bench against a second checkout (`--ref`) and bench result files
- * compared through the bench command. `npm test` runs them with the rest.
+ * compared through the bench command, the command-line runs that check failure paths (an output
+ * that cannot be written, retried batches, refusals, exit statuses, a new user's first commands),
+ * and `canon`'s and the generator's. `npm test` runs them with the rest.
  */
 const SLOW = [
   "test/memory.test.ts",
@@ -47,10 +49,17 @@ const SLOW = [
   "test/start-up.test.ts",
   "test/streams.test.ts",
   "test/exits.test.ts",
+  "test/outputs.test.ts",
+  "test/robust-cli.test.ts",
+  "test/canon-cli.test.ts",
+  "test/generate.test.ts",
+  "test/newcomer.test.ts",
+  "test/cli-refusals.test.ts",
+  "test/exit-status.test.ts",
 ];
 
 /**
- * `npm test`'s order: the slow files first, heaviest first as listed above (each took 5–75 s alone
+ * `npm test`'s order: the slow files first, heaviest first as listed above (each took 2–75 s alone
  * on two cores), then the rest; so the last files to finish are short ones. Vitest's own order
  * goes by earlier runs' times, which a clean clone does not have.
  */

@@ -11,7 +11,7 @@ import { TABLES_9, SearchTally } from "./units.js";
 const { rowOf: ROW_OF, columnOf: COLUMN_OF } = TABLES_9;
 
 /** True when `digit` is in none of the row, column and box of `cell`, checked by scanning the grid. */
-export function fitsByScanning(grid: Grid, cell: number, digit: number): boolean {
+function fitsByScanning(grid: Grid, cell: number, digit: number): boolean {
   const row = ROW_OF[cell];
   const column = COLUMN_OF[cell];
   for (let i = 0; i < SIZE; i++) {

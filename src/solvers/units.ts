@@ -2,8 +2,7 @@
  * What the pure-TypeScript solvers share: bit counts, candidate masks (bit d set while digit d
  * is free) and exact-cover columns over the grid tables of shape.ts. A *node* is one placement tried;
  * {@link SearchTally} counts solutions against the limit and nodes against the budget so every
- * baseline stops and reports alike; {@link ScanningBacktracker} is the search of the two scanning
- * baselines.
+ * baseline stops and reports alike (the two scanning baselines' search is in scan.ts).
  */
 import type { Grid } from "../model/puzzle.js";
 import { type GridTables, CELLS, SHAPE_9, gridTables } from "../model/shape.js";

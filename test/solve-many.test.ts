@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Solver, type SolveRecord, PuzzleError, createSolver, parsePuzzle, readDigits } from "../src/index.js";
-import { readDigitBytes } from "../src/model/puzzle.js";
+import { DIGITS, readDigitBytes } from "../src/model/puzzle.js";
+import { SolutionWriter, batchRecords } from "../src/solvers/solver.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
 import { loadFixture } from "./fixture.js";
 
@@ -117,6 +118,24 @@ describe("solveMany on 9×9 lines of digits", () => {
     const records = solver.solveMany(many);
     records.forEach((record, i) => expect(record.count).toBe(nine[i % nine.length].count));
     expect(solver.solveMany([UNIQUE])[0].status).toBe("solved");
+  });
+
+  it("keeps every guess count exactly, small or beyond 32 bits, and the solutions of runs long and short", () => {
+    const guesses = [0, 7, 2 ** 30 - 1, 2 ** 30, 2 ** 31 + 5, 2 ** 40, -0x40000000, NaN];
+    const count = guesses.length;
+    const solution = parsePuzzle(solver.solve(UNIQUE).solution!);
+    const result = {
+      counts: new Int32Array(count).fill(1),
+      guesses: Float64Array.from(guesses),
+      nodes: new Float64Array(count),
+      solutions: new Uint8Array(count * 81).map((_, i) => solution[i % 81]),
+    };
+    for (const perString of [1, 3, count]) {
+      const style = { cells: 81, writer: new SolutionWriter(DIGITS, perString), reportsGuesses: true };
+      const records = batchRecords(result, count, style);
+      expect(records.map((r) => r.guesses)).toEqual([...guesses.slice(0, -1), null]);
+      expect(records.every((r) => r.solution === solver.solve(UNIQUE).solution)).toBe(true);
+    }
   });
 });
 

@@ -105,7 +105,8 @@ export class SolverPool {
    */
   async solveMany(puzzles: PoolInputs, options: SolveOptions | null = {}): Promise<SolveRecord[]> {
     const records: SolveRecord[] = [];
-    for await (const batch of this.batches(puzzles, options)) for (let i = 0; i < batch.count; i++) records.push(batch.record(i));
+    // Every record is kept, so each batch's solutions are one string (a slice each), which the collector never copies.
+    for await (const batch of this.batches(puzzles, options, this.batchSize)) for (let i = 0; i < batch.count; i++) records.push(batch.record(i));
     return records;
   }
 
@@ -161,13 +162,14 @@ export class SolverPool {
    * (records-task.ts BatchMemory), and a batch of 9×9 lines makes each record when it is asked
    * for. So the records of a stream die young, one at a time: the garbage collector neither
    * copies nor promotes them, and the old generation does not grow for the full collections that
-   * pause the event loop.
+   * pause the event loop. `solutionsPerString`: how the solutions' text is made (see
+   * {@link SolutionWriter}'s constructor).
    */
-  private async *batches(puzzles: PoolInputs, options: SolveOptions | null): AsyncGenerator<TakenBatch, void, undefined> {
+  private async *batches(puzzles: PoolInputs, options: SolveOptions | null, solutionsPerString?: number): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
     const checked = this.check(options);
     const most = this.threads * TASKS_PER_WORKER;
-    const writer = new SolutionWriter(DIGITS); // this call's own: it holds the batch being taken's solutions
+    const writer = new SolutionWriter(DIGITS, solutionsPerString); // this call's own: it holds the batch being taken's solutions
     const sent: Promise<Answer>[] = [];
     let taken: TakenBatch | null = null;
     // The batch taken before is done with (its records were all asked for) once the next is wanted: its memory goes back.

@@ -218,7 +218,7 @@ interface NodeBufferClass {
 const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
 const latin1 = new TextDecoder("latin1");
 
-/** Solutions whose text one native call makes ({@link SolutionWriter.text}): its cost shared by 16, at most 16 solutions' text kept alive per solution kept. */
+/** The default {@link SolutionWriter} run: one native call's cost shared by 16 solutions, at most 16 solutions' text kept alive per solution kept. */
 const SOLUTIONS_PER_STRING = 16;
 
 /** Writes a batch's solutions (N² bytes each) as text in one alphabet, the whole batch in one pass; one per alphabet, reused. */
@@ -242,7 +242,16 @@ export class SolutionWriter {
   private textBytes: Uint8Array = this.scratch;
   private textReader: Latin1Text | null = null;
 
-  constructor(readonly alphabet: Alphabet) {
+  /**
+   * @param perString solutions whose text one native call makes, each solution a slice of it
+   * ({@link text}). A run of a whole large batch is one string too big for V8's young generation,
+   * so the collector never copies it: the choice of a caller that keeps every record (a pool's
+   * solveMany), not of one that may keep a few (any solution kept holds its run's text alive).
+   */
+  constructor(
+    readonly alphabet: Alphabet,
+    private readonly perString = SOLUTIONS_PER_STRING,
+  ) {
     const codes = new Uint8Array(alphabet.length + 1);
     codes[0] = 46; // "." (never in a solution)
     for (let s = 0; s < alphabet.length; s++) codes[s + 1] = alphabet.charCodeAt(s);
@@ -300,18 +309,19 @@ export class SolutionWriter {
       for (let cell = start; cell < end; cell++) out += this.alphabet[this.solutions[cell] - 1];
       return out;
     }
-    const run = Math.floor(i / SOLUTIONS_PER_STRING);
+    const per = this.perString;
+    const run = Math.floor(i / per);
     if (run !== this.run) {
       // One native call makes the text of a run of solutions; each solution's string is a slice of it (V8 keeps a slice as a
-      // view, so the run's text lives while any of its solutions does: at most 16 solutions' bytes per solution kept).
+      // view, so the run's text lives while any of its solutions does).
       this.run = run;
-      const from = run * SOLUTIONS_PER_STRING * this.cells;
-      const to = Math.min(from + SOLUTIONS_PER_STRING * this.cells, this.count * this.cells);
+      const from = run * per * this.cells;
+      const to = Math.min(from + per * this.cells, this.count * this.cells);
       const text = this.textReader;
       this.runText =
         text === null ? latin1.decode(this.textBytes.subarray(from, to)) : text.latin1Slice ? text.latin1Slice(from, to) : text.toString("latin1", from, to);
     }
-    const at = start - run * SOLUTIONS_PER_STRING * this.cells;
+    const at = start - run * per * this.cells;
     return this.runText.slice(at, at + this.cells);
   }
 }
@@ -345,8 +355,17 @@ export function resultRecord(result: BatchResult, i: number, style: RecordStyle)
     status: statusOf(found, result.nodes[i] < 0),
     count: found,
     solution: found > 0 ? style.writer.text(i) : null,
-    guesses: style.reportsGuesses && !Number.isNaN(guesses) ? guesses : null,
+    guesses: style.reportsGuesses && !Number.isNaN(guesses) ? smallInteger(guesses) : null,
   };
+}
+
+/**
+ * `n` (a whole number) as V8's small integer where it fits: a number read from a Float64Array is a
+ * heap object of its own, and one stored in a record makes every record of that shape box its
+ * guesses (16 bytes and an object more each for the garbage collector).
+ */
+function smallInteger(n: number): number {
+  return n <= 0x3fffffff && n >= -0x40000000 ? n | 0 : n;
 }
 
 /**

@@ -5,7 +5,10 @@
  * and solveStream (each record let go).
  *
  * Each pool call runs beside a 10 ms interval timer (its worst lateness is the event loop's); the
- * cores kept busy tell a pool held back by a loaded machine from one held back by its own work.
+ * cores kept busy tell a pool held back by a loaded machine from one held back by its own work,
+ * and K on every thread at once (a kernel on each of the pool's threads, side by side, no pool)
+ * is what the machine's cores can give together: the pool's ceiling, which virtual cores that
+ * share a physical one put well below threads × K.
  * The rounds alternate the paths; each ratio is the median of the per-round ratios with its
  * range, per CPU second for one thread's paths, per wall second for the pool. The puzzles: the
  * bundled easy tier relabelled per line. Figures, no verdicts.
@@ -21,6 +24,7 @@ import { readDigits } from "../src/model/puzzle.js";
 import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzles } from "./corpus.js";
 import { solveInBatches } from "./measure/kernel.js";
+import { kernelsAtOnce } from "./measure/kernels-at-once.js";
 import { rate } from "./measure/reference.js";
 import { figure, ratioCell } from "./bulk-table.js";
 import { alignRows } from "./report/format.js";
@@ -99,9 +103,11 @@ async function main(argv = process.argv): Promise<void> {
     }),
   ];
   const k: Rate[] = [];
+  const atOnce: number[] = []; // K on every thread at once: the pool's ceiling on this machine in that round
   const single = { solveMany: [] as Rate[], "solve loop": [] as Rate[] };
   for (let round = 0; round < options.rounds; round++) {
     k.push(await rate(sample.length, options.seconds, kernelRun));
+    atOnce.push(await kernelsAtOnce(options.threads, cells, LIMIT, Math.max(options.seconds, 1)));
     single.solveMany.push(await rate(sample.length, options.seconds, () => solver.solveMany(sample, { limit: LIMIT })));
     single["solve loop"].push(await rate(sample.length, options.seconds, () => sample.forEach((line) => solver.solve(line, { limit: LIMIT }))));
     for (const call of round % 2 === 0 ? poolCalls : [...poolCalls].reverse()) {
@@ -117,19 +123,23 @@ async function main(argv = process.argv): Promise<void> {
 
   // One thread's paths against K per CPU second (what the machine's other load takes does not count), the pool per wall second.
   const perK = (rates: Rate[], by: "wall" | "cpu") => ratioCell(rates.map((r, i) => r[by] / k[i][by]));
+  const threads = `${options.threads} ${options.threads === 1 ? "thread" : "threads"}`;
   const rows = [
-    ["K (kernel batch)", figure(median(k.map((r) => r.wall))), figure(median(k.map((r) => r.cpu))), "1"],
+    ["K (kernel batch)", figure(median(k.map((r) => r.wall))), figure(median(k.map((r) => r.cpu))), "1", ""],
+    [`K on ${threads} at once (a kernel each, no pool)`, figure(median(atOnce)), "", `${ratioCell(atOnce.map((r, i) => r / k[i].wall))} of K's wall rate`, "1"],
     ...Object.entries(single).map(([name, rates]) => [
       name,
       figure(median(rates.map((r) => r.wall))),
       figure(median(rates.map((r) => r.cpu))),
       perK(rates, "cpu"),
+      "",
     ]),
     ...poolCalls.map((call) => [
-      `${call.name}, ${options.threads} threads (${call.kept})`,
+      `${call.name}, ${threads} (${call.kept})`,
       figure(median(call.rates.map((r) => r.wall))),
       figure(median(call.rates.map((r) => r.cpu))),
       `${perK(call.rates, "wall")} of K's wall rate`,
+      ratioCell(call.rates.map((r, i) => r.wall / atOnce[i])),
     ]),
   ];
   const columns = [
@@ -137,6 +147,7 @@ async function main(argv = process.argv): Promise<void> {
     { header: "puzzles/s", align: "right" as const },
     { header: "per CPU s", align: "right" as const },
     { header: "÷ K (range)", align: "left" as const },
+    { header: "÷ K at once", align: "left" as const },
   ];
   for (const line of alignRows(columns, rows)) console.log(line);
   // On a loaded machine, the share of the cores the process gets bounds the pool against K, whatever the pool does.

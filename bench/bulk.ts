@@ -7,7 +7,9 @@
  * run is a child process (`bin/sudoku-wasm.mjs solve FILE > /dev/null`), timed wall to wall,
  * start-up included, with its peak RSS and CPU time reported by the child itself as it exits.
  * The rounds alternate K and the CLI runs; the figures are medians over rounds, each ratio the
- * median of the per-round ratios (with its range).
+ * median of the per-round ratios (with its range). Each round also runs K on 2 threads at once
+ * (a bare kernel on each, side by side): what two threads can reach on this machine, which
+ * virtual cores that share a physical one put well below 2 K.
  *
  * The corpora: `--records` generated easy puzzles (the bundled easy set, digits relabelled per
  * line; written to a scratch file), and the first `--hard` puzzles of the public set
@@ -29,6 +31,7 @@ import { WasmKernel } from "../src/kernel/wasm.js";
 import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzleBytes } from "./corpus.js";
 import { solveInBatches } from "./measure/kernel.js";
+import { kernelsAtOnce } from "./measure/kernels-at-once.js";
 import { rate } from "./measure/reference.js";
 import { BULK_COLUMNS, type BulkRow, SIZING_COLUMNS, figure, ratioCell } from "./bulk-table.js";
 import { median } from "./statistics.js";
@@ -157,6 +160,8 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const [cliZero, hardZero] = [cli.get("--threads 0")!, hardRuns.get("--threads 0")!];
   const k: number[] = [];
   const kCpu: number[] = [];
+  const kTwo: number[] = []; // K on 2 threads at once: the most --threads 2 could reach on this machine in that round
+  const twoSample = easyGrids.subarray(0, Math.min(easyGrids.length, 20_000 * CELLS));
   const kHard: number[] = [];
   const smallRuns: { zero: CliRun[]; auto: CliRun[] } = { zero: [], auto: [] };
   const startUps: CliRun[] = [];
@@ -165,6 +170,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
     const kernelRate = await rate(easyGrids.length / CELLS, 0, () => solveInBatches(kernel, easyGrids, limit));
     k.push(kernelRate.wall);
     kCpu.push(kernelRate.cpu);
+    kTwo.push(await kernelsAtOnce(2, twoSample, limit, 1));
     for (const [name, list] of cli) list.push(await runCli([...name.split(" "), easy], reporter));
     if (hardGrids) {
       kHard.push((await rate(hardGrids.length / CELLS, 0, () => solveInBatches(kernel, hardGrids, limit))).wall);
@@ -196,6 +202,11 @@ async function measure(options: Options, scratch: string): Promise<void> {
   }
   console.log("");
   console.log(`K (kernel in process, one thread): ${figure(median(k))} puzzles/s wall, ${figure(median(kCpu))} per CPU-second`);
+  // Virtual cores that share a physical one, or a host that gives a busy machine less, put two kernels side by side below 2 K.
+  const two = cli.get("--threads 2")!.map((run) => options.records / run.wallSeconds);
+  console.log(
+    `K on 2 threads at once (a kernel each, no pool; the first ${figure(twoSample.length / CELLS)} easy records): ${figure(median(kTwo))} puzzles/s, ${ratioCell(kTwo.map((r, i) => r / k[i]))} of K; \`solve --threads 2\` ÷ that: ${ratioCell(two.map((r, i) => r / kTwo[i]))}`,
+  );
   console.log("");
   // As text, the same table without its Markdown's code marks.
   const plain = (text: string) => text.replace(/`/g, "");

@@ -175,19 +175,29 @@ function scannerOf(engines: BatchEngines): LineScan | null {
   return engines.get(SHAPE_9.size)?.engine.lineScanner?.() ?? engines.writer.lineScanner?.() ?? null;
 }
 
-/** Solves on the main thread; a failed batch is retried on engines freshly made by `load`, which then replace the failed ones (the scan's too). */
+/**
+ * Solves on the main thread; a failed batch is retried on engines freshly made by `load`, which
+ * then replace the failed ones. The scanner is the kernel's own scan, bound to the engines in use
+ * (the reader calls it with no step between), and bound again to the fresh ones.
+ */
 export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
-  let scan = scannerOf(engines);
+  const bound = (engines: BatchEngines) => {
+    const scan = scannerOf(engines);
+    return scan === null ? null : scan.scan.bind(scan);
+  };
+  const first = bound(engines);
+  const scanner: LineScan | null = first === null ? null : { scan: first };
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
-    scan = scannerOf(current) ?? scan;
+    const fresh = bound(current);
+    if (scanner !== null && fresh !== null) scanner.scan = fresh;
     return runTask(current, attempt);
   };
   return {
     threads: 0,
     room: () => Infinity,
-    scanner: scan === null ? null : { scan: (bytes, start) => scan!.scan(bytes, start) },
+    scanner,
     solve: (task) => withRetry(task, async (attempt) => runTask(current, attempt), onFreshEngines, false),
     close: async () => {},
   };

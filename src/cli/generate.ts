@@ -7,7 +7,6 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { Command } from "commander";
 import { createSolver, findSolver } from "../index.js";
-import { median } from "../model/quantile.js";
 import { formatPuzzle } from "../model/puzzle.js";
 import { packageRoot } from "../kernel/paths.js";
 import { solvers } from "../solvers/registry.js";
@@ -22,6 +21,8 @@ import {
   SYMMETRIES,
   dependsOnGuesses,
   generatePuzzles,
+  guessFigures,
+  round2,
   resolveGenerateOptions,
   summariseCorpus,
   type CorpusSummary,
@@ -186,11 +187,10 @@ export interface GradingSummary {
 
 /** Per-grader figures of a run graded by several graders. */
 function gradingSummary(ids: readonly string[], referenceMeans: readonly number[], costs: readonly number[][]): GradingSummary {
-  const round = (value: number) => Math.round(value * 100) / 100;
   const graders: GradingSummary["graders"] = {};
   ids.forEach((id, g) => {
-    const mean = costs[g].reduce((sum, cost) => sum + cost, 0) / Math.max(1, costs[g].length);
-    graders[id] = { mean: round(mean), median: median(costs[g]), reference: round(referenceMeans[g]) };
+    const { mean, median } = guessFigures(costs[g]);
+    graders[id] = { mean, median, reference: round2(referenceMeans[g]) };
   });
   return { reference: { ...GRADING_REFERENCE }, graders };
 }

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import { Command } from "commander";
+import type { Command } from "commander";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../model/puzzle.js";
 import { packageRoot } from "../kernel/paths.js";
@@ -13,7 +13,7 @@ import { solvers } from "../solvers/registry.js";
 import { kernelUrl } from "../kernel/wasm.js";
 import { OutputWriteError, writePaced } from "../cli-kit/errors.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
-import { type OptionRow, toOption, wholeNumber } from "../cli-kit/options.js";
+import { type OptionRow, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import {
   GENERATE_DEFAULTS,
   GRADING_REFERENCE,
@@ -94,10 +94,8 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
 ];
 
 export function generateCommand(): Command {
-  const command = new Command("generate").description(
-    "make seeded unique Sudoku puzzles (one per line, '.' for empty), optionally minimal, symmetric or hardened toward more solver guesses",
-  );
-  for (const row of GENERATE_OPTIONS) command.addOption(toOption(row));
+  const description = "make seeded unique Sudoku puzzles (one per line, '.' for empty), optionally minimal, symmetric or hardened toward more solver guesses";
+  const command = tableCommand("generate", description, GENERATE_OPTIONS);
   return command.action(async (flags: GenerateFlags) => runGenerate(flags, command));
 }
 

@@ -34,12 +34,17 @@ export function coverColumns(t: GridTables, cell: number, digit: number, out: { 
 /** Symbols used by the clues of each unit; scratch for {@link candidateMasks}. */
 const usedInUnit = new Uint32Array(75);
 
-/** Fills `masks` with each cell's candidates given the clues only: bit d set when digit d is in none of the cell's units; 0 for clue cells. */
-export function candidateMasks(t: GridTables, puzzle: Grid, masks: Uint16Array | Uint32Array): void {
+/**
+ * Fills `masks` with each cell's candidates given the clues only: bit d set when digit d is in none
+ * of the cell's units; 0 for clue cells. False when a clue is repeated in a unit.
+ */
+export function candidateMasks(t: GridTables, puzzle: Grid, masks: Uint16Array | Uint32Array): boolean {
   const { size, rowOf, columnOf, boxOf } = t;
   usedInUnit.fill(0);
+  let clash = 0;
   for (let cell = 0; cell < t.cells; cell++) {
     const bit = (1 << puzzle[cell]) & ~1;
+    clash |= (usedInUnit[rowOf[cell]] | usedInUnit[size + columnOf[cell]] | usedInUnit[2 * size + boxOf[cell]]) & bit;
     usedInUnit[rowOf[cell]] |= bit;
     usedInUnit[size + columnOf[cell]] |= bit;
     usedInUnit[2 * size + boxOf[cell]] |= bit;
@@ -49,6 +54,7 @@ export function candidateMasks(t: GridTables, puzzle: Grid, masks: Uint16Array |
     const used = usedInUnit[rowOf[cell]] | usedInUnit[size + columnOf[cell]] | usedInUnit[2 * size + boxOf[cell]];
     masks[cell] = puzzle[cell] === 0 ? (all & ~used) >>> 0 : 0;
   }
+  return clash === 0;
 }
 
 /**

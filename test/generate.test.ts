@@ -33,7 +33,7 @@ function hasSymmetry(puzzle: Grid, symmetry: Parameters<typeof symmetryOrbits>[0
   return symmetryOrbits(symmetry).every((orbit) => orbit.every((cell) => (puzzle[cell] === 0) === (puzzle[orbit[0]] === 0)));
 }
 import { datasetsFolder } from "../src/datasets/read.js";
-import { combineGrades, familyOf, graderWeights } from "../src/generate/grade.js";
+import { combineGrades, familyOf, graderWeights } from "../src/generate/generate.js";
 import type { SolverEngine } from "../src/solvers/solver.js";
 
 let judge: PuzzleJudge;

@@ -1,8 +1,8 @@
 /**
  * The options tables of the commands: one {@link OptionRow} per option is the source of its help
- * text, default and parser; {@link toOption} makes it a commander Option.
+ * text, default and parser; {@link toOption} makes it a commander Option, {@link tableCommand} a command of them.
  */
-import { InvalidArgumentError, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { isWhole } from "../model/whole-number.js";
 
 /** One option of a command: its flags, help, default and parsing. */
@@ -31,6 +31,13 @@ export function toOption(row: OptionRow): Option {
   if (row.parse) option.argParser(row.parse);
   if (row.conflicts) option.conflicts(row.conflicts);
   return option;
+}
+
+/** The command `name` with its description and the options of `rows`, in order. */
+export function tableCommand(name: string, description: string, rows: readonly OptionRow[]): Command {
+  const command = new Command(name).description(description);
+  for (const row of rows) command.addOption(toOption(row));
+  return command;
 }
 
 /** A parser of whole numbers from `min` to `max` written in decimal digits (no `1e3`, no sign, no fraction). */

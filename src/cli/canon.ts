@@ -9,7 +9,7 @@
 import { availableParallelism } from "node:os";
 import { Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { Command } from "commander";
+import type { Command } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
 import { STATUSES } from "../solvers/solver.js";
 import { compileWasmFile } from "../kernel/wasm.js";
@@ -19,7 +19,7 @@ import { canonCsvHeader } from "../formats/output/canon-csv.js";
 import type { CanonRequest } from "../pool/batch.js";
 import { BATCH_TARGET_MS, solveStreams } from "../stream/pipeline.js";
 import { InterruptWatch, ProgressDisplay } from "../cli-kit/progress.js";
-import { type OptionRow, toOption, wholeNumber } from "../cli-kit/options.js";
+import { type OptionRow, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { lockOutput } from "../cli-kit/output-lock.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
@@ -130,13 +130,11 @@ Exit status:
 
 /** The `canon` subcommand. */
 export function canonCommand(): Command {
-  const command = new Command("canon")
-    .description("the minlex canonical form of each puzzle (duplicates up to symmetry, automorphisms, minimality), streaming, on every core")
+  const description = "the minlex canonical form of each puzzle (duplicates up to symmetry, automorphisms, minimality), streaming, on every core";
+  return tableCommand("canon", description, CANON_OPTIONS)
     .argument("[files...]", "input files; - or none for standard input")
     .action(async (files: string[], flags: CanonFlags) => runCanon(files, flags))
     .addHelpText("after", CANON_HELP);
-  for (const row of CANON_OPTIONS) command.addOption(toOption(row));
-  return command;
 }
 
 /**

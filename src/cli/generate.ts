@@ -5,16 +5,15 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import { Command } from "commander";
+import type { Command } from "commander";
 import { createSolver, findSolver } from "../index.js";
-import { median } from "../model/quantile.js";
 import { formatPuzzle } from "../model/puzzle.js";
 import { packageRoot } from "../kernel/paths.js";
 import { solvers } from "../solvers/registry.js";
 import { kernelUrl } from "../kernel/wasm.js";
 import { OutputWriteError, writePaced } from "../cli-kit/errors.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
-import { type OptionRow, toOption, wholeNumber } from "../cli-kit/options.js";
+import { type OptionRow, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import {
   GENERATE_DEFAULTS,
   GRADING_REFERENCE,
@@ -22,6 +21,8 @@ import {
   SYMMETRIES,
   dependsOnGuesses,
   generatePuzzles,
+  guessFigures,
+  round2,
   resolveGenerateOptions,
   summariseCorpus,
   type CorpusSummary,
@@ -93,10 +94,8 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
 ];
 
 export function generateCommand(): Command {
-  const command = new Command("generate").description(
-    "make seeded unique Sudoku puzzles (one per line, '.' for empty), optionally minimal, symmetric or hardened toward more solver guesses",
-  );
-  for (const row of GENERATE_OPTIONS) command.addOption(toOption(row));
+  const description = "make seeded unique Sudoku puzzles (one per line, '.' for empty), optionally minimal, symmetric or hardened toward more solver guesses";
+  const command = tableCommand("generate", description, GENERATE_OPTIONS);
   return command.action(async (flags: GenerateFlags) => runGenerate(flags, command));
 }
 
@@ -186,11 +185,10 @@ export interface GradingSummary {
 
 /** Per-grader figures of a run graded by several graders. */
 function gradingSummary(ids: readonly string[], referenceMeans: readonly number[], costs: readonly number[][]): GradingSummary {
-  const round = (value: number) => Math.round(value * 100) / 100;
   const graders: GradingSummary["graders"] = {};
   ids.forEach((id, g) => {
-    const mean = costs[g].reduce((sum, cost) => sum + cost, 0) / Math.max(1, costs[g].length);
-    graders[id] = { mean: round(mean), median: median(costs[g]), reference: round(referenceMeans[g]) };
+    const { mean, median } = guessFigures(costs[g]);
+    graders[id] = { mean, median, reference: round2(referenceMeans[g]) };
   });
   return { reference: { ...GRADING_REFERENCE }, graders };
 }

@@ -8,11 +8,11 @@
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
-import { Command } from "commander";
+import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import { RecordEnds } from "../formats/output/split.js";
 import { InputReadError } from "../cli-kit/errors.js";
-import { type OptionRow, toOption } from "../cli-kit/options.js";
+import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
@@ -35,12 +35,10 @@ const MERGE_OPTIONS: readonly OptionRow[] = [
 ];
 
 export function mergeCommand(): Command {
-  const command = new Command("merge")
-    .description("join the outputs of `solve --shard K/N` or `canon --shard K/N` (given in shard order, K = 0 … N-1) into the output of one run")
+  const description = "join the outputs of `solve --shard K/N` or `canon --shard K/N` (given in shard order, K = 0 … N-1) into the output of one run";
+  return tableCommand("merge", description, MERGE_OPTIONS)
     .argument("<shards...>", "the N shard outputs, shard 0 first")
     .action(async (files: string[], flags: MergeFlags) => runMerge(files, flags));
-  for (const row of MERGE_OPTIONS) command.addOption(toOption(row));
-  return command;
 }
 
 const CHUNK_BYTES = 1 << 20;

@@ -8,7 +8,7 @@ import { type Stats, accessSync, closeSync, constants, createReadStream, fstatSy
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { Command, InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
 import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/format.js";
 import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../formats/judge.js";
@@ -20,7 +20,7 @@ import { type BatchSolver, TASKS_PER_WORKER, openBatchSolver } from "../pool/poo
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamTotals, solveStreams } from "../stream/pipeline.js";
 import type { SolveInput } from "../stream/input.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "../cli-kit/progress.js";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../cli-kit/options.js";
+import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { solverHelpLines } from "../cli-kit/solver-help.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { type OutputLock, lockOutput } from "../cli-kit/output-lock.js";
@@ -161,14 +161,11 @@ Exit status:
        are written whole, in order, and their count is printed`;
 
 export function solveCommand(): Command {
-  const command = new Command("solve")
-    .description("solve puzzles from files or standard input, streaming, on every core")
+  return tableCommand("solve", "solve puzzles from files or standard input, streaming, on every core", SOLVE_OPTIONS)
     .argument("[files...]", "input files; - or none for standard input")
     .action(async (files: string[], flags: SolveFlags) => runSolve(files, flags))
-    .addHelpText("after", EXIT_STATUS_HELP);
-  for (const row of SOLVE_OPTIONS) command.addOption(toOption(row));
-  command.addHelpText("after", () => ["", "Solvers (id, grid sizes, algorithm):", ...solverHelpLines()].join("\n"));
-  return command;
+    .addHelpText("after", EXIT_STATUS_HELP)
+    .addHelpText("after", () => ["", "Solvers (id, grid sizes, algorithm):", ...solverHelpLines()].join("\n"));
 }
 
 /** The input names of a run: the files, or `-` (standard input) for none. */

@@ -11,10 +11,46 @@ import { CELLS, SHAPE_9, SIZE, gridTables } from "../model/shape.js";
 import { Random, checkSeed } from "../model/prng.js";
 import { checkWhole } from "../model/whole-number.js";
 import type { SearchStats, SolverEngine } from "../solvers/solver.js";
-import { combineGrades, graderWeights } from "./grade.js";
 import { median } from "../model/quantile.js";
 
 // ─── Counting through an engine ─────────────────────────────────────────────
+
+/**
+ * Grading a puzzle by several solvers (graders). A *family* is the graders sharing a registry id
+ * before any ':' (`wasm`, `wasm:first`); a grader's *reference mean* is its mean guesses on fixed
+ * reference puzzles. Families count guesses on different scales (`mrv` guesses 10–60 times as
+ * often as `wasm`), so each grader's guesses are put on the first grader's scale by the ratio of
+ * reference means, then combined by a weighted geometric mean, every family weighing the same:
+ *
+ *   grade = exp( Σ_g w_g · ln(c_g · m₁ / m_g + 1) ) − 1,   w_g = 1 / (F · |family(g)|)
+ *
+ * With one grader the grade is its guesses; scaling a grader's guesses leaves every grade unchanged.
+ * A grader with no guess on the reference keeps its own scale. Grades are rounded to 6 decimals.
+ */
+
+/** The family of a registry id: the part before any ':' (`wasm:first` → `wasm`). */
+export function familyOf(id: string): string {
+  const colon = id.indexOf(":");
+  return colon < 0 ? id : id.slice(0, colon);
+}
+
+/** Each grader's weight: families weigh the same, and a family's graders share its weight. Sums to 1. */
+export function graderWeights(ids: readonly string[]): number[] {
+  const sizes = new Map<string, number>();
+  for (const id of ids) sizes.set(familyOf(id), (sizes.get(familyOf(id)) ?? 0) + 1);
+  return ids.map((id) => 1 / (sizes.size * sizes.get(familyOf(id))!));
+}
+
+/** The grade of a puzzle from its graders' guesses `costs`, reference means and weights; NaN when a cost is NaN. */
+export function combineGrades(costs: readonly number[], referenceMeans: readonly number[], weights: readonly number[]): number {
+  if (costs.length === 1) return costs[0];
+  let logGrade = 0;
+  for (let g = 0; g < costs.length; g++) {
+    const scale = referenceMeans[g] > 0 && referenceMeans[0] > 0 ? referenceMeans[0] / referenceMeans[g] : 1;
+    logGrade += weights[g] * Math.log(costs[g] * scale + 1);
+  }
+  return Math.round((Math.exp(logGrade) - 1) * 1e6) / 1e6;
+}
 
 /** A grader named by its registry id, whose family (the id before any ':') sets its weight. */
 export interface Grader {
@@ -22,14 +58,14 @@ export interface Grader {
   engine: SolverEngine;
 }
 
-/** The puzzles that put graders on one scale (grade.ts): the first minimal ones of `seed`, which every correct engine makes alike. */
+/** The puzzles that put graders on one scale (see the grading above): the first minimal ones of `seed`, which every correct engine makes alike. */
 export const GRADING_REFERENCE = { seed: 0, count: 200 } as const;
 
 let referencePuzzles: Grid[] | null = null;
 
 /**
  * Counts solutions up to 2 through one engine, and grades difficulty by the guesses of one or more
- * graders, combined as grade.ts says. Several branching orders and solver families keep a climb
+ * graders, combined as above. Several branching orders and solver families keep a climb
  * from learning the weak spots of one heuristic.
  */
 export class PuzzleJudge {
@@ -321,19 +357,9 @@ export interface GeneratedPuzzle {
 
 /** Fills in the defaults of {@link GenerateOptions} and rejects bad or contradictory values. */
 export function resolveGenerateOptions(options: GenerateOptions): GenerateSettings {
-  const settings: GenerateSettings = {
-    count: options.count,
-    seed: options.seed ?? GENERATE_DEFAULTS.seed,
-    symmetry: options.symmetry ?? GENERATE_DEFAULTS.symmetry,
-    minimal: options.minimal ?? options.clues === undefined,
-    clues: options.clues,
-    hardenSteps: options.hardenSteps ?? GENERATE_DEFAULTS.hardenSteps,
-    restarts: options.restarts ?? GENERATE_DEFAULTS.restarts,
-    presentations: options.presentations ?? GENERATE_DEFAULTS.presentations,
-    minGuesses: options.minGuesses ?? GENERATE_DEFAULTS.minGuesses,
-    maxGuesses: options.maxGuesses ?? GENERATE_DEFAULTS.maxGuesses,
-    maxAttempts: options.maxAttempts ?? 1000 + 100 * options.count,
-  };
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const defaults = { ...GENERATE_DEFAULTS, minimal: options.clues === undefined, clues: undefined, maxAttempts: 1000 + 100 * options.count };
+  const settings: GenerateSettings = { ...defaults, ...given, count: options.count };
   checkWhole("count", settings.count, 1);
   checkSeed(settings.seed);
   if (!SYMMETRIES.includes(settings.symmetry)) throw new RangeError(`symmetry must be one of ${SYMMETRIES.join(", ")}, got ${settings.symmetry}`);
@@ -406,12 +432,14 @@ export interface CorpusSummary {
 /** Summarises clue counts and guesses of a non-empty list of puzzles. */
 export function summariseCorpus(puzzles: readonly { clues: number; guesses: number }[]): CorpusSummary {
   const clues = puzzles.map((p) => p.clues);
-  const guesses = puzzles.map((p) => p.guesses);
+  return { count: puzzles.length, clues: { min: Math.min(...clues), max: Math.max(...clues) }, guesses: guessFigures(puzzles.map((p) => p.guesses)) };
+}
+
+/** Rounded to 2 decimals: grades of several graders are fractions. */
+export const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+/** The mean, median, least and most of a list of guesses (or grades), each {@link round2}ed. */
+export function guessFigures(guesses: readonly number[]): CorpusSummary["guesses"] {
   const mean = guesses.reduce((sum, g) => sum + g, 0) / Math.max(1, guesses.length);
-  const round = (value: number) => Math.round(value * 100) / 100; // grades of several graders are fractions
-  return {
-    count: puzzles.length,
-    clues: { min: Math.min(...clues), max: Math.max(...clues) },
-    guesses: { mean: round(mean), median: round(median(guesses)), min: round(Math.min(...guesses)), max: round(Math.max(...guesses)) },
-  };
+  return { mean: round2(mean), median: round2(median(guesses)), min: round2(Math.min(...guesses)), max: round2(Math.max(...guesses)) };
 }

@@ -7,8 +7,7 @@
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
-import type { SearchStats, SolverEngine } from "./solver.js";
-import { TABLES_9, SearchTally, candidateMasks, coverColumns } from "./units.js";
+import { Backtracker, TABLES_9, candidateMasks, coverColumns } from "./units.js";
 
 const ROOT = 0;
 const COLUMNS = 4 * CELLS;
@@ -19,7 +18,7 @@ const MAX_NODES = FIRST_ROW_NODE + 4 * CELLS * 9;
 const constraintColumns = (cell: number, digit: number, out: Int32Array): void => coverColumns(TABLES_9, cell, digit, out, 1);
 
 /** Algorithm X over Int32Array dancing links, rebuilt in place for every puzzle. */
-export class DlxEngine implements SolverEngine {
+export class DlxEngine extends Backtracker {
   private readonly left = new Int32Array(MAX_NODES);
   private readonly right = new Int32Array(MAX_NODES);
   private readonly up = new Int32Array(MAX_NODES);
@@ -32,20 +31,9 @@ export class DlxEngine implements SolverEngine {
   private readonly masks = new Uint16Array(CELLS);
   private readonly rowColumns = new Int32Array(4);
   private nodeCount = FIRST_ROW_NODE;
-  private readonly grid = new Uint8Array(CELLS);
-  private readonly tally = new SearchTally();
 
-  /** Count the solutions of `puzzle` up to `limit` within `budget` chosen rows. */
-  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
-    this.grid.set(puzzle);
-    this.build(puzzle);
-    this.tally.start(limit, solution, budget);
-    this.search();
-    return this.tally.finish(stats);
-  }
-
-  /** Link the headers of the columns the clues leave open, then one row per candidate. */
-  private build(puzzle: Grid): void {
+  /** Link the headers of the columns the clues leave open, then one row per candidate (a node is a chosen row). */
+  protected begin(puzzle: Grid): void {
     const { left, right, up, down, columnSize, satisfied, rowColumns } = this;
     satisfied.fill(0);
     for (let cell = 0; cell < CELLS; cell++) {
@@ -139,23 +127,20 @@ export class DlxEngine implements SolverEngine {
     return best;
   }
 
-  private search(): void {
-    const { right, left, down, columnOf, grid, tally } = this;
+  protected search(): void {
+    const { right, left, down, columnOf, grid } = this;
     const column = this.smallestColumn();
-    if (column === ROOT) {
-      tally.solved(grid);
-      return;
-    }
+    if (column === ROOT) return this.solved();
     if (this.columnSize[column] === 0) return;
-    if (this.columnSize[column] >= 2) tally.guesses++;
+    if (this.columnSize[column] >= 2) this.guesses++;
     this.cover(column);
     for (let row = down[column]; row !== column; row = down[row]) {
-      if (!tally.placed()) break;
+      if (!this.placed()) break;
       grid[this.cellOf[row]] = this.digitOf[row];
       for (let node = right[row]; node !== row; node = right[node]) this.cover(columnOf[node]);
       this.search();
       for (let node = left[row]; node !== row; node = left[node]) this.uncover(columnOf[node]);
-      if (tally.stopped) break;
+      if (this.stopped) break;
     }
     this.uncover(column);
   }

@@ -12,7 +12,7 @@
  */
 import { type GridTables, LARGEST_SHAPE, gridTables } from "../model/shape.js";
 import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
-import { ctz, popcnt } from "./units.js";
+import { candidateMasks, ctz, popcnt } from "./units.js";
 
 /** Scratch sized for any grid handled (the box sizes of shape.ts). */
 const { box: MAX_BOX, size: MAX_SIZE, cells: MAX_CELLS } = LARGEST_SHAPE;
@@ -40,8 +40,8 @@ export class GeneralTsEngine implements SolverEngine {
   private readonly segments = new Uint32Array(MAX_BOX);
   /** Scratch for branching: unplaced cells per unit (rows, columns, boxes). */
   private readonly unitOpen = new Uint8Array(3 * MAX_SIZE);
-  /** Scratch for loading a puzzle: the clue symbols of each unit (rows, columns, boxes). */
-  private readonly unitClues = new Uint32Array(3 * MAX_SIZE);
+  /** Scratch for loading a puzzle: each cell's candidates given the clues (bit s for symbol s). */
+  private readonly clueMasks = new Uint32Array(MAX_CELLS);
 
   /** An engine for grids of box size `box` (its tables and state stack); a RangeError outside BOX_SIZES. */
   constructor(box: number) {
@@ -308,40 +308,27 @@ export class GeneralTsEngine implements SolverEngine {
    * two clues of a unit share a symbol, 0 when a cell has none left, 1 otherwise.
    */
   private loadPuzzle(puzzle: Uint8Array): number {
-    const { size, cells, rowOf, columnOf, boxOf } = this.tables;
-    const allSymbols = this.allSymbols;
+    const { size, cells } = this.tables;
     for (let cell = 0; cell < cells; cell++) if (puzzle[cell] > size) return -1;
     this.resetWork();
-    const clues = this.unitClues;
-    clues.fill(0, 0, 3 * size);
     const s = this.states;
     s.fill(0, cells + 1, this.stride);
-    for (let cell = 0; cell < cells; cell++) {
-      if (puzzle[cell] === 0) continue;
-      const symbol = 1 << (puzzle[cell] - 1);
-      const row = rowOf[cell],
-        column = size + columnOf[cell],
-        box = 2 * size + boxOf[cell];
-      if ((clues[row] | clues[column] | clues[box]) & symbol) return -2;
-      clues[row] |= symbol;
-      clues[column] |= symbol;
-      clues[box] |= symbol;
-    }
+    if (!candidateMasks(this.tables, puzzle, this.clueMasks)) return -2;
     let open = 0;
     for (let cell = 0; cell < cells; cell++) {
       if (puzzle[cell] !== 0) {
         s[cell] = 1 << (puzzle[cell] - 1);
         continue;
       }
-      const mask = allSymbols & ~(clues[rowOf[cell]] | clues[size + columnOf[cell]] | clues[2 * size + boxOf[cell]]);
+      const mask = this.clueMasks[cell] >>> 1;
       if (mask === 0) return 0;
       s[cell] = mask;
       if (isSingle(mask)) this.queue[this.queueTail++] = cell;
       else open++;
     }
     s[cells] = open;
-    this.dirtyUnits.fill(allSymbols);
-    this.triadLines.fill(allSymbols);
+    this.dirtyUnits.fill(this.allSymbols);
+    this.triadLines.fill(this.allSymbols);
     return 1;
   }
 

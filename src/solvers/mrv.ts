@@ -6,24 +6,19 @@
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
-import type { SearchStats, SolverEngine } from "./solver.js";
-import { TABLES_9, SearchTally, candidateMasks } from "./units.js";
+import { Backtracker, TABLES_9, candidateMasks } from "./units.js";
 
 const { peers: PEERS, peerCount: PEER_COUNT } = TABLES_9;
 
-export class MrvEngine implements SolverEngine {
-  private readonly grid = new Uint8Array(CELLS);
+export class MrvEngine extends Backtracker {
   private readonly allowed = new Uint8Array(CELLS * 9);
   private readonly candidateCount = new Uint8Array(CELLS);
   /** Every placement clears at most 20 peer flags, and at most 81 placements are stacked. */
   private readonly trail = new Uint8Array(CELLS * PEER_COUNT);
   private trailTop = 0;
   private readonly masks = new Uint16Array(CELLS);
-  private readonly tally = new SearchTally();
 
-  /** Count the solutions of `puzzle` up to `limit` within `budget` placements. */
-  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
-    this.grid.set(puzzle);
+  protected begin(puzzle: Grid): void {
     candidateMasks(TABLES_9, puzzle, this.masks);
     for (let cell = 0; cell < CELLS; cell++) {
       let count = 0;
@@ -35,9 +30,6 @@ export class MrvEngine implements SolverEngine {
       this.candidateCount[cell] = count;
     }
     this.trailTop = 0;
-    this.tally.start(limit, solution, budget);
-    this.search();
-    return this.tally.finish(stats);
   }
 
   /** The empty cell with the fewest candidates, -1 when the grid is full, -2 at a dead end. */
@@ -57,24 +49,21 @@ export class MrvEngine implements SolverEngine {
     return best;
   }
 
-  private search(): void {
-    const { grid, allowed, tally } = this;
+  protected search(): void {
+    const { grid, allowed } = this;
     const cell = this.fewestCandidatesCell();
     if (cell === -2) return;
-    if (cell === -1) {
-      tally.solved(grid);
-      return;
-    }
-    if (this.candidateCount[cell] >= 2) tally.guesses++;
+    if (cell === -1) return this.solved();
+    if (this.candidateCount[cell] >= 2) this.guesses++;
     for (let digit = 1; digit <= 9; digit++) {
       if (allowed[cell * 9 + digit - 1] === 0) continue;
-      if (!tally.placed()) break;
+      if (!this.placed()) break;
       grid[cell] = digit;
       const mark = this.trailTop;
       this.eliminate(cell, digit);
       this.search();
       this.restore(mark, digit);
-      if (tally.stopped) break;
+      if (this.stopped) break;
     }
     grid[cell] = 0;
   }

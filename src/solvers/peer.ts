@@ -1,7 +1,19 @@
 /**
- * Optional peer packages: the npm solvers the bench compares against. The library never needs them;
- * they are imported only when such a solver is loaded, by a specifier no bundler follows.
+ * Optional peer packages: the npm solvers the bench compares against, and the adapters that put
+ * them behind the engine contract. The library never needs them; they are imported only when such
+ * a solver is loaded, by a specifier no bundler follows. Neither reports guesses or honours a budget.
+ *
+ * `npm:dancing-links` (every size): a grid of side N is exact cover over 4N² columns (cell filled,
+ * row-digit, column-digit, box-digit), one sparse row per clue and per candidate of an empty cell,
+ * whose data is `cell · N + digit − 1`.
+ *
+ * `npm:algorithm.ts` (box sizes 2–5): `@algorithm.ts/sudoku`'s `SudokuSolver` (DLX over arrays),
+ * whose `solve()` stops at the first solution, so it counts at most 1 and cannot prove uniqueness.
  */
+import type { Grid } from "../model/puzzle.js";
+import { type GridTables, gridTables } from "../model/shape.js";
+import type { SearchStats, SolverEngine } from "./solver.js";
+import { candidateMasks, coverColumns } from "./units.js";
 
 /** An npm package a comparison solver wraps, at the version the adapter was written for. */
 export interface PeerPackage {
@@ -15,12 +27,17 @@ export function installCommand(peer: PeerPackage): string {
 }
 
 /** Why a solver over `peer` cannot load here: the package is not installed, and how to install it. */
-export function missingPeerMessage(peer: PeerPackage): string {
+function missingPeerMessage(peer: PeerPackage): string {
   return `needs the optional package ${peer.name}, which is not installed: ${installCommand(peer)}`;
 }
 
+/** The registry fields of a row over `peer`: `peer`, and `unavailable` when it is not installed. */
+export function peerFields(peer: PeerPackage): { peer: PeerPackage; unavailable?: string } {
+  return peerInstalled(peer) ? { peer } : { peer, unavailable: missingPeerMessage(peer) };
+}
+
 /** True when `peer` resolves from this package; true too where the runtime cannot tell before importing (the import then fails). */
-export function peerInstalled(peer: PeerPackage): boolean {
+function peerInstalled(peer: PeerPackage): boolean {
   const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
   if (typeof resolve !== "function") return true;
   try {
@@ -32,12 +49,109 @@ export function peerInstalled(peer: PeerPackage): boolean {
 }
 
 /** Imports `peer`, or throws an Error naming the solver and the install command. */
-export async function importPeer<Module>(solverId: string, peer: PeerPackage): Promise<Module> {
+async function importPeer<Module>(solverId: string, peer: PeerPackage): Promise<Module> {
   const specifier = peer.name; // a variable, so bundlers leave the import to run time
   try {
     return (await import(/* @vite-ignore */ /* webpackIgnore: true */ specifier)) as Module;
   } catch (error) {
     if (peerInstalled(peer)) throw error; // installed but broken: the real error says more
     throw new Error(`solver '${solverId}' ${missingPeerMessage(peer)}`, { cause: error });
+  }
+}
+
+// ─── The adapters ────────────────────────────────────────────────────────────
+
+/** The packages the adapters were written for. */
+export const DANCING_LINKS_PEER: PeerPackage = { name: "dancing-links", version: "4.3.10" };
+export const ALGORITHM_TS_PEER: PeerPackage = { name: "@algorithm.ts/sudoku", version: "4.0.3" };
+
+// The parts of the packages the adapters use: their own types stay out of ours, so they need not be installed.
+interface DancingLinksModule {
+  DancingLinks: new () => {
+    createSolver(options: { columns: number }): {
+      addSparseConstraint(data: number, columns: number[]): void;
+      find(limit: number): { data: number }[][];
+    };
+  };
+}
+interface AlgorithmTsModule {
+  SudokuSolver: new (options: { childMatrixWidth: number }) => { solve(board: number[], answer: number[]): boolean };
+}
+
+/** `dancing-links@4` solving the exact-cover encoding of grids of one side; no guesses, no budget. */
+export class DancingLinksPackageEngine implements SolverEngine {
+  private readonly masks: Uint32Array;
+
+  private constructor(
+    private readonly factory: InstanceType<DancingLinksModule["DancingLinks"]>,
+    private readonly tables: GridTables,
+  ) {
+    this.masks = new Uint32Array(tables.cells);
+  }
+
+  /** Imports the package (an Error with the install command when it is missing); an engine for box size `box` (2–5, default 3). */
+  static async load(solverId: string, box = 3): Promise<DancingLinksPackageEngine> {
+    const { DancingLinks } = await importPeer<DancingLinksModule>(solverId, DANCING_LINKS_PEER);
+    return new DancingLinksPackageEngine(new DancingLinks(), gridTables(box));
+  }
+
+  /** Count up to `limit` with the package's `find(limit)`; `budget` cannot be honoured. */
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, _budget: number): number {
+    const { tables, masks } = this;
+    const side = tables.size;
+    const solver = this.factory.createSolver({ columns: 4 * tables.cells });
+    /** Adds the row of placing `digit` in `cell`: a fresh array of its 4 columns (the package keeps it). */
+    const addRow = (cell: number, digit: number): void => {
+      const columns = [0, 0, 0, 0];
+      coverColumns(tables, cell, digit, columns);
+      solver.addSparseConstraint(cell * side + digit - 1, columns);
+    };
+    candidateMasks(tables, puzzle, masks);
+    for (let cell = 0; cell < tables.cells; cell++) {
+      if (puzzle[cell] !== 0) addRow(cell, puzzle[cell]);
+      for (let digit = 1; digit <= side; digit++) {
+        if ((masks[cell] >>> digit) & 1) addRow(cell, digit);
+      }
+    }
+    const found = solver.find(limit);
+    if (found.length > 0) {
+      for (const { data } of found[0]) solution[Math.floor(data / side)] = (data % side) + 1;
+    }
+    stats.guesses = NaN;
+    stats.timedOut = false;
+    return found.length;
+  }
+}
+
+/** `@algorithm.ts/sudoku@4` behind the contract for box size `box`; counts 0 or 1, no guesses, no budget. */
+export class AlgorithmTsPackageEngine implements SolverEngine {
+  private readonly board: number[];
+  private readonly answer: number[];
+
+  private constructor(
+    private readonly solver: InstanceType<AlgorithmTsModule["SudokuSolver"]>,
+    box: number,
+  ) {
+    this.board = new Array<number>(box ** 4).fill(-1);
+    this.answer = new Array<number>(box ** 4).fill(-1);
+  }
+
+  /** Imports the package (an Error with the install command when it is missing) and makes an engine for box size `box`. */
+  static async load(solverId: string, box = 3): Promise<AlgorithmTsPackageEngine> {
+    const { SudokuSolver } = await importPeer<AlgorithmTsModule>(solverId, ALGORITHM_TS_PEER);
+    return new AlgorithmTsPackageEngine(new SudokuSolver({ childMatrixWidth: box }), box);
+  }
+
+  /** 1 when the package finds a solution (written to `solution`), else 0; `limit` ≥ 1 is capped to 1. */
+  countSolutions(puzzle: Grid, _limit: number, solution: Grid, stats: SearchStats, _budget: number): number {
+    const cells = this.board.length;
+    for (let cell = 0; cell < cells; cell++) this.board[cell] = puzzle[cell] - 1;
+    const found = this.solver.solve(this.board, this.answer);
+    if (found) {
+      for (let cell = 0; cell < cells; cell++) solution[cell] = this.answer[cell] + 1;
+    }
+    stats.guesses = NaN;
+    stats.timedOut = false;
+    return found ? 1 : 0;
   }
 }

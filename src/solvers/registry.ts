@@ -5,9 +5,7 @@
 import type { KernelSource } from "../kernel/kernel-source.js";
 import { SHAPES, SHAPE_9, shapeOfSide } from "../model/shape.js";
 import type { SolverEngine } from "./solver.js";
-import { ALGORITHM_TS_PEER, AlgorithmTsPackageEngine } from "./npm-algorithm-ts.js";
-import { DANCING_LINKS_PEER, DancingLinksPackageEngine } from "./npm-dancing-links.js";
-import { type PeerPackage, missingPeerMessage, peerInstalled } from "./peer.js";
+import { ALGORITHM_TS_PEER, AlgorithmTsPackageEngine, DANCING_LINKS_PEER, DancingLinksPackageEngine, type PeerPackage, peerFields } from "./peer.js";
 import { type KernelBuild, WasmKernel, compileKernel, kernelVariants, variantBuild } from "../kernel/wasm.js";
 
 /** The ids of the solvers this package registers (`wasm:<variant>` for each kernel variant). */
@@ -76,11 +74,6 @@ export interface SolverInfo {
    * @default nothing to ready
    */
   prepare?(): Promise<unknown>;
-}
-
-/** The fields of a row over an optional peer package: `peer`, and `unavailable` when it is not installed. */
-function peerFields(peer: PeerPackage): Pick<SolverInfo, "peer" | "unavailable"> {
-  return peerInstalled(peer) ? { peer } : { peer, unavailable: missingPeerMessage(peer) };
 }
 
 /** Sides of the grids the N×N solvers take: every shape of shape.ts (4×4, 9×9, 16×16, 25×25). */

@@ -5,8 +5,7 @@
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS, SIZE } from "../model/shape.js";
-import type { SearchStats, SolverEngine } from "./solver.js";
-import { TABLES_9, SearchTally } from "./units.js";
+import { Backtracker, TABLES_9 } from "./units.js";
 
 const { rowOf: ROW_OF, columnOf: COLUMN_OF } = TABLES_9;
 
@@ -31,39 +30,22 @@ function fitsByScanning(grid: Grid, cell: number, digit: number): boolean {
  * each digit 1–9 {@link fitsByScanning} allows there, in turn. A guess is counted when a second
  * digit passes at the same visit of a cell; a node is a placement.
  */
-abstract class ScanningBacktracker implements SolverEngine {
-  protected readonly grid = new Uint8Array(CELLS);
-  private readonly tally = new SearchTally();
-
-  /** Gets ready to search the puzzle just copied into the grid. */
-  protected abstract begin(): void;
+abstract class ScanningBacktracker extends Backtracker {
   /** The cell level `level` fills (the grid holds the placements of the levels before), or CELLS when none is empty. */
   protected abstract cellAt(level: number): number;
 
-  /** Count the solutions of `puzzle` up to `limit` within `budget` placements. */
-  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
-    this.grid.set(puzzle);
-    this.begin();
-    this.tally.start(limit, solution, budget);
-    this.search(0);
-    return this.tally.finish(stats);
-  }
-
-  private search(level: number): void {
-    const { grid, tally } = this;
+  protected search(level: number): void {
+    const { grid } = this;
     const cell = this.cellAt(level);
-    if (cell === CELLS) {
-      tally.solved(grid);
-      return;
-    }
+    if (cell === CELLS) return this.solved();
     let fitting = 0;
     for (let digit = 1; digit <= 9; digit++) {
       if (!fitsByScanning(grid, cell, digit)) continue;
-      if (++fitting === 2) tally.guesses++;
-      if (!tally.placed()) break;
+      if (++fitting === 2) this.guesses++;
+      if (!this.placed()) break;
       grid[cell] = digit;
       this.search(level + 1);
-      if (tally.stopped) break;
+      if (this.stopped) break;
     }
     grid[cell] = 0;
   }
@@ -88,11 +70,9 @@ export class QueueEngine extends ScanningBacktracker {
   private emptyCount = 0;
 
   /** Lists the puzzle's empty cells, once, before the search. */
-  protected begin(): void {
+  protected begin(puzzle: Grid): void {
     this.emptyCount = 0;
-    for (let cell = 0; cell < CELLS; cell++) {
-      if (this.grid[cell] === 0) this.emptyCells[this.emptyCount++] = cell;
-    }
+    for (let cell = 0; cell < CELLS; cell++) if (puzzle[cell] === 0) this.emptyCells[this.emptyCount++] = cell;
   }
 
   /** The level-th listed empty cell, or CELLS past the last. */

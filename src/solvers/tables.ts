@@ -5,30 +5,20 @@
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
-import type { SearchStats, SolverEngine } from "./solver.js";
-import { TABLES_9, SearchTally } from "./units.js";
+import { Backtracker, TABLES_9 } from "./units.js";
 
 const { rowOf: ROW_OF, columnOf: COLUMN_OF, boxOf: BOX_OF } = TABLES_9;
 
-export class TablesEngine implements SolverEngine {
-  private readonly grid = new Uint8Array(CELLS);
+export class TablesEngine extends Backtracker {
   private readonly inRow = new Uint8Array(90);
   private readonly inColumn = new Uint8Array(90);
   private readonly inBox = new Uint8Array(90);
-  private readonly tally = new SearchTally();
 
-  /** Count the solutions of `puzzle` up to `limit` within `budget` placements. */
-  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
-    this.grid.set(puzzle);
+  protected begin(puzzle: Grid): void {
     this.inRow.fill(0);
     this.inColumn.fill(0);
     this.inBox.fill(0);
-    for (let cell = 0; cell < CELLS; cell++) {
-      if (puzzle[cell] !== 0) this.mark(cell, puzzle[cell], 1);
-    }
-    this.tally.start(limit, solution, budget);
-    this.search(0);
-    return this.tally.finish(stats);
+    for (let cell = 0; cell < CELLS; cell++) if (puzzle[cell] !== 0) this.mark(cell, puzzle[cell], 1);
   }
 
   /** Set (1) or clear (0) the table entries of `digit` at `cell`. */
@@ -38,12 +28,9 @@ export class TablesEngine implements SolverEngine {
     this.inBox[BOX_OF[cell] * 10 + digit] = value;
   }
 
-  private search(cell: number): void {
-    const { grid, tally, inRow, inColumn, inBox } = this;
-    if (cell === CELLS) {
-      tally.solved(grid);
-      return;
-    }
+  protected search(cell: number): void {
+    const { grid, inRow, inColumn, inBox } = this;
+    if (cell === CELLS) return this.solved();
     if (grid[cell] !== 0) {
       this.search(cell + 1);
       return;
@@ -54,13 +41,13 @@ export class TablesEngine implements SolverEngine {
     let fitting = 0;
     for (let digit = 1; digit <= 9; digit++) {
       if (inRow[row + digit] | inColumn[column + digit] | inBox[box + digit]) continue;
-      if (++fitting === 2) tally.guesses++;
-      if (!tally.placed()) break;
+      if (++fitting === 2) this.guesses++;
+      if (!this.placed()) break;
       grid[cell] = digit;
       this.mark(cell, digit, 1);
       this.search(cell + 1);
       this.mark(cell, digit, 0);
-      if (tally.stopped) break;
+      if (this.stopped) break;
     }
     grid[cell] = 0;
   }

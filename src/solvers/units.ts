@@ -1,12 +1,11 @@
 /**
  * What the pure-TypeScript solvers share: bit counts, candidate masks (bit d set while digit d
- * is free) and exact-cover columns over the grid tables of shape.ts. A *node* is one placement tried;
- * {@link SearchTally} counts solutions against the limit and nodes against the budget so every
- * baseline stops and reports alike (the two scanning baselines' search is in scan.ts).
+ * is free) and exact-cover columns over the grid tables of shape.ts, and the {@link Backtracker}
+ * every baseline's search runs in. A *node* is one placement tried.
  */
 import type { Grid } from "../model/puzzle.js";
 import { type GridTables, CELLS, SHAPE_9, gridTables } from "../model/shape.js";
-import { type SearchStats, kernelBudget } from "./solver.js";
+import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
 
 /** The 9×9 grid's tables: each cell's row, column, box and 20 peers. */
 export const TABLES_9 = gridTables(SHAPE_9.box);
@@ -35,12 +34,17 @@ export function coverColumns(t: GridTables, cell: number, digit: number, out: { 
 /** Symbols used by the clues of each unit; scratch for {@link candidateMasks}. */
 const usedInUnit = new Uint32Array(75);
 
-/** Fills `masks` with each cell's candidates given the clues only: bit d set when digit d is in none of the cell's units; 0 for clue cells. */
-export function candidateMasks(t: GridTables, puzzle: Grid, masks: Uint16Array | Uint32Array): void {
+/**
+ * Fills `masks` with each cell's candidates given the clues only: bit d set when digit d is in none
+ * of the cell's units; 0 for clue cells. False when a clue is repeated in a unit.
+ */
+export function candidateMasks(t: GridTables, puzzle: Grid, masks: Uint16Array | Uint32Array): boolean {
   const { size, rowOf, columnOf, boxOf } = t;
   usedInUnit.fill(0);
+  let clash = 0;
   for (let cell = 0; cell < t.cells; cell++) {
     const bit = (1 << puzzle[cell]) & ~1;
+    clash |= (usedInUnit[rowOf[cell]] | usedInUnit[size + columnOf[cell]] | usedInUnit[2 * size + boxOf[cell]]) & bit;
     usedInUnit[rowOf[cell]] |= bit;
     usedInUnit[size + columnOf[cell]] |= bit;
     usedInUnit[2 * size + boxOf[cell]] |= bit;
@@ -50,58 +54,62 @@ export function candidateMasks(t: GridTables, puzzle: Grid, masks: Uint16Array |
     const used = usedInUnit[rowOf[cell]] | usedInUnit[size + columnOf[cell]] | usedInUnit[2 * size + boxOf[cell]];
     masks[cell] = puzzle[cell] === 0 ? (all & ~used) >>> 0 : 0;
   }
+  return clash === 0;
 }
 
 /**
- * Counts solutions up to a limit and nodes against a budget for one search at a time.
- * A search calls {@link placed} before each placement and {@link solved} on each complete
- * grid, and unwinds as soon as {@link stopped} is true.
+ * A backtracking baseline: {@link countSolutions} copies the puzzle into {@link grid}, lets the
+ * engine {@link begin}, then runs its {@link search}, which calls {@link placed} before each
+ * placement and {@link solved} on each complete grid, and unwinds as soon as {@link stopped} is
+ * true: every baseline stops and reports alike, solutions against the limit and nodes against the budget.
  */
-export class SearchTally {
+export abstract class Backtracker implements SolverEngine {
+  /** The working grid (0 = empty). */
+  protected readonly grid = new Uint8Array(CELLS);
   /** Solutions found so far. */
-  count = 0;
+  protected count = 0;
   /** Branch points taken (each baseline says what it counts). */
-  guesses = 0;
+  protected guesses = 0;
   /** Digit placements tried. */
-  nodes = 0;
+  private nodes = 0;
   /** True once the limit is reached or the budget is spent: the search must unwind. */
-  stopped = false;
+  protected stopped = false;
   /** True when the budget was spent before the limit was reached. */
-  timedOut = false;
+  private timedOut = false;
   private limit = 1;
   private budget = Infinity;
-  private solution: Grid = new Uint8Array(CELLS);
+  private solution: Grid = this.grid;
 
-  /** Reset for a new search that writes its first solution into `solution`. */
-  start(limit: number, solution: Grid, budget: number): void {
-    this.count = 0;
-    this.guesses = 0;
-    this.nodes = 0;
-    this.stopped = false;
-    this.timedOut = false;
+  /** Gets ready to search `puzzle`, just copied into the grid. */
+  protected abstract begin(puzzle: Grid): void;
+  /** The search from its first level (0). */
+  protected abstract search(level: number): void;
+
+  /** Count the solutions of `puzzle` up to `limit` within `budget` placements. */
+  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
+    this.grid.set(puzzle);
+    this.begin(puzzle);
+    [this.count, this.guesses, this.nodes, this.stopped, this.timedOut] = [0, 0, 0, false, false];
     this.limit = limit;
     this.budget = kernelBudget(budget) || Infinity; // the kernels' rule: 0, NaN, Infinity: no cap
     this.solution = solution;
+    this.search(0);
+    stats.guesses = this.guesses;
+    stats.timedOut = this.timedOut;
+    return this.count;
   }
 
   /** Count one placement; false (and the search stops as timed out) when it exceeds the budget. */
-  placed(): boolean {
+  protected placed(): boolean {
     if (++this.nodes <= this.budget) return true;
     this.stopped = true;
     this.timedOut = true;
     return false;
   }
 
-  /** Count a complete grid; the first one is copied into the caller's solution buffer. */
-  solved(grid: Grid): void {
-    if (this.count === 0) this.solution.set(grid);
+  /** Count the complete grid; the first one is copied into the caller's solution buffer. */
+  protected solved(): void {
+    if (this.count === 0) this.solution.set(this.grid);
     if (++this.count >= this.limit) this.stopped = true;
-  }
-
-  /** Write the stats of the finished search and return its count. */
-  finish(stats: SearchStats): number {
-    stats.guesses = this.guesses;
-    stats.timedOut = this.timedOut;
-    return this.count;
   }
 }

@@ -182,8 +182,8 @@ function scannerOf(engines: BatchEngines): LineScan | null {
  */
 export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
-  const bound = (engines: BatchEngines) => {
-    const scan = scannerOf(engines);
+  const bound = (these: BatchEngines) => {
+    const scan = scannerOf(these);
     return scan === null ? null : scan.scan.bind(scan);
   };
   const first = bound(engines);

@@ -8,8 +8,8 @@
  * start-up included, with its peak RSS and CPU time reported by the child itself as it exits.
  * The rounds alternate K and the CLI runs; the figures are medians over rounds, each ratio the
  * median of the per-round ratios (with its range). Each round also runs K on 2 threads at once
- * (a bare kernel on each, side by side): what two threads can reach on this machine, which
- * virtual cores that share a physical one put well below 2 K.
+ * (a bare kernel on each, side by side, just before the `--threads 2` run): what two threads can
+ * reach on this machine then, which virtual cores that share a physical one put well below 2 K.
  *
  * The corpora: `--records` generated easy puzzles (the bundled easy set, digits relabelled per
  * line; written to a scratch file), and the first `--hard` puzzles of the public set
@@ -160,7 +160,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const [cliZero, hardZero] = [cli.get("--threads 0")!, hardRuns.get("--threads 0")!];
   const k: number[] = [];
   const kCpu: number[] = [];
-  const kTwo: number[] = []; // K on 2 threads at once: the most --threads 2 could reach on this machine in that round
+  const kTwo: number[] = []; // K on 2 threads at once: the most --threads 2 could reach on this machine at the time of its run
   const twoSample = easyGrids.subarray(0, Math.min(easyGrids.length, 20_000 * CELLS));
   const kHard: number[] = [];
   const smallRuns: { zero: CliRun[]; auto: CliRun[] } = { zero: [], auto: [] };
@@ -170,8 +170,10 @@ async function measure(options: Options, scratch: string): Promise<void> {
     const kernelRate = await rate(easyGrids.length / CELLS, 0, () => solveInBatches(kernel, easyGrids, limit));
     k.push(kernelRate.wall);
     kCpu.push(kernelRate.cpu);
-    kTwo.push(await kernelsAtOnce(2, twoSample, limit, 1));
-    for (const [name, list] of cli) list.push(await runCli([...name.split(" "), easy], reporter));
+    for (const [name, list] of cli) {
+      if (name === "--threads 2") kTwo.push(await kernelsAtOnce(2, twoSample, limit, 1)); // just before the run it bounds
+      list.push(await runCli([...name.split(" "), easy], reporter));
+    }
     if (hardGrids) {
       kHard.push((await rate(hardGrids.length / CELLS, 0, () => solveInBatches(kernel, hardGrids, limit))).wall);
       for (const [name, list] of hardRuns) list.push(await runCli([...name.split(" "), hard], reporter));

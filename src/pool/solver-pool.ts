@@ -105,7 +105,8 @@ export class SolverPool {
    */
   async solveMany(puzzles: PoolInputs, options: SolveOptions | null = {}): Promise<SolveRecord[]> {
     const records: SolveRecord[] = [];
-    // Every record is kept, so each batch's solutions are one string (a slice each), which the collector never copies.
+    // Every record is kept, so each batch's solutions are one string (a slice each): at the default batch size too large for
+    // V8's young generation, so the collector never copies it.
     for await (const batch of this.batches(puzzles, options, this.batchSize)) for (let i = 0; i < batch.count; i++) records.push(batch.record(i));
     return records;
   }

@@ -2518,4 +2518,4 @@ export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i3
 }
 
 /** The text in and out of the CLI's byte path, over the batch (text.ts). */
-export { cellsFromText, solutionsText, reserveRecords, writeRecords, reserveScan, scanLines } from "./text";
+export { cellsFromText, solutionsText, reserveRecords, writeRecords, reserveScan, scanLines, scanTable, scanCells } from "./text";

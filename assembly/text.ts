@@ -376,6 +376,16 @@ export function reserveScan(room: i32): usize {
   return scanBase;
 }
 
+/** Where {@link scanLines} writes its table in the room reserved: per line its start, its end and its number among the fast lines or -1 (3 × i32). */
+export function scanTable(): usize {
+  return scanLinesAt(scanBase, scanRoom);
+}
+
+/** Where {@link scanLines} writes the 81 cell bytes of each fast line, in order. */
+export function scanCells(): usize {
+  return scanCellsAt(scanBase, scanRoom);
+}
+
 /** True when the 16 bytes are all cell bytes of the fast path: `1`–`9` and the empty marks `.0_?-*xX`. */
 @inline function cellBytes(bytes: v128): bool {
   let ok = v128.or(i8x16.le_u(i8x16.sub(bytes, i8x16.splat(48)), i8x16.splat(9)), i8x16.eq(bytes, i8x16.splat(46)));

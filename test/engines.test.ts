@@ -8,6 +8,7 @@ import { ThreadEngines, loadBatchEngines } from "../src/pool/engines.js";
 import { runTask } from "../src/pool/solve-task.js";
 import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/batch.js";
 import { mainThreadSolver } from "../src/pool/pool.js";
+import { LineSplitter } from "../src/stream/input.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
 import { STATUSES } from "../src/solvers/solver.js";
 import { loadFixture } from "./fixture.js";
@@ -86,12 +87,21 @@ describe("the main thread's scanner follows its engines", () => {
     const solver = mainThreadSolver(first, load);
     const line = new TextEncoder().encode(`${unique(9).puzzle}\n`);
     const memoryOf = (engines: ThreadEngines) => (engines.get(9)!.engine as WasmKernel).input(1).buffer;
-    expect(solver.scanner!.scan(line, 0).cells.buffer).toBe(memoryOf(first));
+    /** The line as the reader splits it on the solver's scanner: its cells, or undefined when it came as text. */
+    const scanned = () => {
+      let cells: Uint8Array | undefined;
+      const sink = { line: () => {}, fastLines: (all: Uint8Array, start: number) => ((cells = all.slice(start, start + 81)), 1) };
+      new LineSplitter(sink, solver.scanner).push(line);
+      return cells === undefined ? undefined : Buffer.from(cells).toString("latin1");
+    };
+    expect(solver.scanner!.kernel.memory.buffer).toBe(memoryOf(first));
+    expect(scanned()).toBe(unique(9).puzzle);
 
     const outcome = await solver.solve(task([unique(9).puzzle]));
     expect(text(outcome)).toBe(`${unique(9).solution}\n`); // retried on fresh engines
     expect(made.length).toBe(2);
-    expect(solver.scanner!.scan(line, 0).cells.buffer).toBe(memoryOf(made[1]));
+    expect(solver.scanner!.kernel.memory.buffer).toBe(memoryOf(made[1]));
+    expect(scanned()).toBe(unique(9).puzzle);
     expect((runTask(made[1], task([unique(9).puzzle])) as BatchOutcome).tally[SOLVED]).toBe(1);
   });
 });

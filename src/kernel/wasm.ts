@@ -17,9 +17,8 @@ import type { Grid } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeName, shapeOf } from "../model/shape.js";
 import {
   type KernelResult,
-  type LineScan,
   type RecordsRequest,
-  type ScannedLines,
+  type ScanKernel,
   type SearchStats,
   type SolverEngine,
   checkLimit,
@@ -70,9 +69,11 @@ interface KernelExports {
   solutionsText?(base: number, count: number): number;
   /** The 9×9 kernel only: room for a batch's records ({@link WasmKernel.writeRecords}). */
   reserveRecords?(bytes: number): number;
-  /** The 9×9 kernel only: the line scan ({@link KernelLineScan}). */
+  /** The 9×9 kernel only: the line scan ({@link ScanKernel}). */
   reserveScan?(room: number): number;
   scanLines?(base: number, start: number, length: number): number;
+  scanTable?(): number;
+  scanCells?(): number;
   /** The 9×9 kernel only: a batch's records in `line`, `jsonl` or `csv`. */
   writeRecords?(
     base: number,
@@ -365,11 +366,11 @@ export class WasmKernel implements SolverEngine {
     return true;
   }
 
-  /** A line scan on this instance (the CLI's reader, on the thread's solving kernel); null on a build without one (the N×N kernel). */
-  lineScanner(): LineScan | null {
-    const { memory, reserveScan, scanLines } = this.exports;
-    if (!reserveScan || !scanLines || this.cells !== CELLS) return null;
-    return new KernelLineScan({ memory, reserveScan, scanLines });
+  /** The line scan of this instance (the CLI's reader, on the thread's solving kernel); null on a build without one (the N×N kernel). */
+  lineScanner(): ScanKernel | null {
+    const { memory, reserveScan, scanLines, scanTable, scanCells } = this.exports;
+    if (!reserveScan || !scanLines || !scanTable || !scanCells || this.cells !== CELLS) return null;
+    return { memory, reserveScan, scanLines, scanTable, scanCells };
   }
 
   /**
@@ -445,42 +446,5 @@ export class WasmKernel implements SolverEngine {
     stats.guesses = result.guesses[0];
     stats.timedOut = result.nodes[0] < 0;
     return count;
-  }
-}
-
-/** What a scan uses of the 9×9 kernel's exports; the memory by its buffer alone, so the public types name nothing of WebAssembly's. */
-interface ScanExports {
-  memory: { readonly buffer: ArrayBuffer };
-  reserveScan(room: number): number;
-  scanLines(base: number, start: number, length: number): number;
-}
-
-/**
- * The line scan on a 9×9 kernel instance (assembly/text.ts, scanLines): copies a chunk into a
- * room of the kernel's memory apart from the batch's, which finds its lines and copies out the
- * cells of the 9×9 ones, 16 bytes a step.
- */
-class KernelLineScan implements LineScan {
-  private base = 0;
-  private room = 0;
-
-  constructor(private readonly exports: ScanExports) {}
-
-  scan(bytes: Uint8Array, start: number): ScannedLines {
-    if (bytes.length > this.room) {
-      // The kernel never frees a smaller room, so the first chunks (the largest) set it.
-      const room = Math.max(bytes.length, 1 << 16);
-      const base = this.exports.reserveScan(room);
-      if (base === 0) throw new RangeError(`the kernel could not reserve a scan of ${room} bytes (at most 2^24)`);
-      this.base = base;
-      this.room = room;
-    }
-    const buffer = this.exports.memory.buffer;
-    new Uint8Array(buffer, this.base, bytes.length).set(bytes);
-    const count = this.exports.scanLines(this.base, start, bytes.length);
-    if (count < 0) throw new RangeError("scanLines: the kernel refused the chunk");
-    const linesAt = Math.ceil((this.base + this.room) / 4) * 4;
-    const cellsAt = linesAt + (this.room + 1) * 12;
-    return { count, table: new Int32Array(buffer, linesAt, count * 3), cells: new Uint8Array(buffer, cellsAt, this.room) };
   }
 }

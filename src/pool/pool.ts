@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../kernel/paths.js";
-import type { LineScan } from "../solvers/solver.js";
+import type { LineScan, ScanKernel } from "../solvers/solver.js";
 import { type BatchOutcome, type BatchTask, batchBuffers, copyTask, giveBackCopy, joinOutcomes, sliceTask, taskBuffers, transferable } from "./batch.js";
 import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
 import { type BatchEngines, ThreadEngines } from "./engines.js";
@@ -26,7 +26,7 @@ export interface BatchSolver {
   /** Batches it would start on at once now ({@link TASKS_PER_WORKER} per loaded worker, minus those out); Infinity when it takes any number. */
   room(): number;
   solve(task: BatchTask): Promise<BatchOutcome>;
-  /** The line scan of the main thread's 9×9 kernel instance, for the reader (pipeline.ts); null when that engine is no 9×9 kernel. */
+  /** The main thread's 9×9 kernel instance, for the reader's line scan (pipeline.ts); null when that engine is no 9×9 kernel. */
   readonly scanner?: LineScan | null;
   /** Solves a library pool batch (records-task.ts) on a worker, and on failure once more with `retry` on a fresh one. Only on a pool of workers. */
   solveRecords?(task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome>;
@@ -171,27 +171,23 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
 }
 
 /** The line scan of the 9×9 engine of `engines` when it is the kernel, else of the kernel that writes their records. */
-function scannerOf(engines: BatchEngines): LineScan | null {
+function scannerOf(engines: BatchEngines): ScanKernel | null {
   return engines.get(SHAPE_9.size)?.engine.lineScanner?.() ?? engines.writer.lineScanner?.() ?? null;
 }
 
 /**
  * Solves on the main thread; a failed batch is retried on engines freshly made by `load`, which
- * then replace the failed ones. The scanner is the kernel's own scan, bound to the engines in use
- * (the reader calls it with no step between), and bound again to the fresh ones.
+ * then replace the failed ones. The reader scans on the kernel of the engines in use, and then on
+ * the fresh one.
  */
 export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
-  const bound = (these: BatchEngines) => {
-    const scan = scannerOf(these);
-    return scan === null ? null : scan.scan.bind(scan);
-  };
-  const first = bound(engines);
-  const scanner: LineScan | null = first === null ? null : { scan: first };
+  const first = scannerOf(engines);
+  const scanner: LineScan | null = first === null ? null : { kernel: first };
   const onFreshEngines = async (attempt: BatchTask): Promise<BatchOutcome> => {
     current = await load();
-    const fresh = bound(current);
-    if (scanner !== null && fresh !== null) scanner.scan = fresh;
+    const fresh = scannerOf(current);
+    if (scanner !== null && fresh !== null) scanner.kernel = fresh;
     return runTask(current, attempt);
   };
   return {

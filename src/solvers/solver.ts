@@ -54,29 +54,32 @@ export interface SolverEngine {
   solutionsText?(count: number): boolean;
   /** This engine's instance solving grids of box size `box` (the N×N kernel: one instance for every size), or null when it takes no such size. */
   forBox?(box: number): SolverEngine | null;
-  /** A line scan on the engine's instance (the 9×9 kernel: the CLI's reader finds 9×9 lines with it); null when it has none. */
-  lineScanner?(): LineScan | null;
+  /** The line scan of the engine's instance (the 9×9 kernel: the CLI's reader finds 9×9 lines with it); null when it has none. */
+  lineScanner?(): ScanKernel | null;
   /** The records of a batch in `line`, `jsonl` or `csv`, written by the engine (the 9×9 kernel: the one writer of those formats). */
   writeRecords?(request: RecordsRequest): Uint8Array;
 }
 
-/** The lines a {@link LineScan} found in a chunk; views valid until its next scan. */
-export interface ScannedLines {
-  count: number;
-  /** Per line: its start, its end (the position of its `\n` or `\r`), and its number among the fast lines or -1. */
-  table: Int32Array;
-  /** The 81 cell bytes of each fast line, in order. */
-  cells: Uint8Array;
+/**
+ * What a line scan uses of a 9×9 kernel instance ({@link SolverEngine.lineScanner}; assembly/text.ts):
+ * the CLI's reader copies a chunk into the scan room and the kernel finds its complete lines, and
+ * the cells of the 9×9 ones (81 of `1`–`9` and `.0_?-*xX`, maybe trailing blanks).
+ */
+export interface ScanKernel {
+  memory: { readonly buffer: ArrayBuffer };
+  /** Room for chunks of up to `room` bytes (grow-only); the chunk's base, or 0 when out of range. */
+  reserveScan(room: number): number;
+  /** The number of complete lines of the chunk at `base` from `start`, or -1 when refused. */
+  scanLines(base: number, start: number, length: number): number;
+  /** Where the last scan's lines are: per line its start, its end (its `\n` or `\r`), its number among the 9×9 lines or -1 (3 × int32). */
+  scanTable(): number;
+  /** Where the last scan's 9×9 lines' cells are, 81 bytes each, in order. */
+  scanCells(): number;
 }
 
-/**
- * A scan of input chunks for 9×9 lines ({@link SolverEngine.lineScanner}: the CLI's line reader
- * finds them with it): the complete lines of a chunk, and the cells of the 9×9 ones (81 of
- * `1`–`9` and `.0_?-*xX`, maybe trailing blanks).
- */
+/** The kernel instance a reader scans on; a runner that replaces its engines after a failure points it at the fresh one. */
 export interface LineScan {
-  /** Scans the complete lines of `bytes` from `start` (at most 1 MiB at once). */
-  scan(bytes: Uint8Array, start: number): ScannedLines;
+  kernel: ScanKernel;
 }
 
 /**

@@ -33,7 +33,7 @@ import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { StringDecoder } from "node:string_decoder";
 import { InputReadError } from "../cli-kit/errors.js";
-import type { LineScan } from "../solvers/solver.js";
+import type { LineScan, ScanKernel } from "../solvers/solver.js";
 import type { EmitRecord, ReadHints } from "../formats/record.js";
 import { readsNineByNineAsDigits } from "../model/puzzle.js";
 import { shapeOfSide } from "../model/shape.js";
@@ -254,8 +254,12 @@ export class LineSplitter {
   private afterCarriageReturn = false;
   /** Bytes given so far. */
   bytesRead = 0;
+  /** The kernel instance whose scan room {@link scanRoom} bytes at {@link scanBase} hold each chunk scanned (null: none reserved yet). */
+  private scanKernel: ScanKernel | null = null;
+  private scanBase = 0;
+  private scanRoom = 0;
 
-  /** With a `scanner`, the lines of each chunk are found by it (the sink takes runs of fast lines, {@link LineSink.fastLines}). */
+  /** With a `scanner`, the lines of each chunk are found by its kernel (the sink takes runs of fast lines, {@link LineSink.fastLines}). */
   constructor(
     private readonly sink: LineSink,
     private readonly scanner: LineScan | null = null,
@@ -312,7 +316,7 @@ export class LineSplitter {
   /** Splits `bytes` from `start` with the scanner: runs of fast lines go to the sink whole. */
   private pushScanned(bytes: Buffer, start: number, end: number): void {
     const sink = this.sink;
-    const { count, table, cells } = this.scanner!.scan(bytes, start);
+    const { count, table, cells } = this.scan(bytes, start);
     for (let i = 0; i < count; ) {
       const fast = table[3 * i + 2];
       if (fast >= 0) {
@@ -329,6 +333,29 @@ export class LineSplitter {
     }
     const next = count === 0 ? start : this.skipLineEnd(bytes, table[3 * count - 2], end);
     if (next < end) this.keep(bytes, next, end);
+  }
+
+  /**
+   * Scans the complete lines of `bytes` from `start` on the scanner's kernel: copies them into its
+   * scan room (reserved for the largest chunk, again on a fresh instance) and gives views of what
+   * it found, valid until the next scan.
+   */
+  private scan(bytes: Uint8Array, start: number): { count: number; table: Int32Array; cells: Uint8Array } {
+    const kernel = this.scanner!.kernel;
+    if (kernel !== this.scanKernel || bytes.length > this.scanRoom) {
+      // The kernel never frees a smaller room, so the first chunks (the largest) set it.
+      const room = Math.max(bytes.length, 1 << 16);
+      const base = kernel.reserveScan(room);
+      if (base === 0) throw new RangeError(`the kernel could not reserve a scan of ${room} bytes (at most 2^24)`);
+      this.scanKernel = kernel;
+      this.scanBase = base;
+      this.scanRoom = room;
+    }
+    const buffer = kernel.memory.buffer;
+    new Uint8Array(buffer, this.scanBase, bytes.length).set(bytes);
+    const count = kernel.scanLines(this.scanBase, start, bytes.length);
+    if (count < 0) throw new RangeError("scanLines: the kernel refused the chunk");
+    return { count, table: new Int32Array(buffer, kernel.scanTable(), count * 3), cells: new Uint8Array(buffer, kernel.scanCells(), this.scanRoom) };
   }
 
   /** The end of the stream: the last line, if it had no line end. */
@@ -376,7 +403,7 @@ export class LineSplitter {
   /** One whole line with its line end (its last byte), pieced together from chunks: scanned like the rest. */
   private oneLine(line: Buffer): void {
     if (this.scans) {
-      const { count, table, cells } = this.scanner!.scan(line, 0);
+      const { count, table, cells } = this.scan(line, 0);
       if (count === 1 && table[2] >= 0 && this.sink.fastLines!(cells, table[2] * 81, 1) > 0) return;
     }
     this.sink.line(line.toString("utf8", 0, line.length - 1));

@@ -99,7 +99,7 @@ const CANON_OPTIONS: readonly OptionRow[] = [
   },
   {
     flags: "--shard <K/N>",
-    description: "only the records whose index (over all inputs, from 0) is K mod N; `sudoku-wasm merge` joins the N line or jsonl outputs",
+    description: "only the records whose index (over all inputs, from 0) is K mod N; `sudoku-wasm merge` joins the N line, jsonl or csv outputs",
     parse: shardArgument,
   },
   {

@@ -226,7 +226,7 @@ export function datasetsCommand(): Command {
     .addHelpText(
       "after",
       `\nThe cache folder: $${CACHE_VARIABLE} if set, else $XDG_CACHE_HOME/sudoku-wasm/datasets, else ~/.cache/sudoku-wasm/datasets.\n` +
-        "Every command that takes --datasets (npm run bench, profile, kernel-vs, bulk-bench) reads a fetched set by its name.\n" +
+        "The bench tools read a fetched set by its name (--datasets of npm run bench, profile, kernel-vs and verdict-rates; canon-bench's arguments).\n" +
         "Exit status: 0 done; 1 a set failed to fetch or verify; 2 a usage error.",
     )
     .action((name: string | undefined) => {

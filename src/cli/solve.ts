@@ -101,7 +101,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   },
   {
     flags: "--budget <nodes>",
-    description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${commaGrouped(LARGE_GRID_BUDGET)} for 16×16 and 25×25)`,
+    description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${commaGrouped(LARGE_GRID_BUDGET)} for the other sizes)`,
     parse: budgetArgument,
   },
   {

@@ -55,13 +55,13 @@ export function calibrationIdentity(): string {
 
 let warm = false;
 /** The units' checksums, kept so that the work is observable. */
-let sink = 0;
+let _sink = 0;
 
 /** Runs the calibration for 30 ms once, so that V8 has compiled it before it is timed. */
 function warmUp(): void {
   if (warm) return;
   const until = performance.now() + 30;
-  while (performance.now() < until) sink ^= calibrationUnit();
+  while (performance.now() < until) _sink ^= calibrationUnit();
   warm = true;
 }
 
@@ -86,7 +86,7 @@ export class CalibrationMeter {
     const start = performance.now();
     let units = 0;
     do {
-      sink ^= calibrationUnit();
+      _sink ^= calibrationUnit();
       units++;
     } while (performance.now() - start < ms);
     const cpu = process.cpuUsage(cpuStart);

@@ -110,7 +110,7 @@ export async function runPaired(plan: PairedPlan, progress: (change: PairedChang
     async (info, draw): Promise<PairedChange> => {
       const old = plan.before.get(info.id);
       const base = { dataset: draw.dataset.name, row: info.id, flags: { before: [], after: [] }, roundRatios: [] };
-      if (!old || !old.sizes.includes(draw.shape.size)) return { ...base, before: null, after: null, estimate: null, verdict: "not run before", puzzles: 0 };
+      if (!old?.sizes.includes(draw.shape.size)) return { ...base, before: null, after: null, estimate: null, verdict: "not run before", puzzles: 0 };
       const change = await timePair(info, old, draw, plan, engineOf, base);
       progress(change);
       return change;

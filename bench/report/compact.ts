@@ -53,7 +53,7 @@ function compactNotes(record: BenchRecord): string[] {
 }
 
 /** Fits `text` in `width` characters, eliding its middle (labels keep their start and end). */
-export function fit(text: string, width: number): string {
+export function elideMiddle(text: string, width: number): string {
   if (text.length <= width) return text;
   const head = Math.ceil((width - 1) / 2);
   return text.slice(0, head) + "…" + text.slice(text.length - (width - 1 - head));
@@ -91,7 +91,7 @@ export class CompactLayout {
   /** One row's line, and continuation lines when its notes do not fit. */
   line(record: BenchRecord): string {
     const cells = this.columns.map((c) => (c.header === "flags" ? c.cell(record).padEnd(c.width) : c.cell(record).padStart(c.width)));
-    const first = INDENT + [fit(record.row, this.labelWidth).padEnd(this.labelWidth), ...cells].join(this.gap) + this.gap;
+    const first = INDENT + [elideMiddle(record.row, this.labelWidth).padEnd(this.labelWidth), ...cells].join(this.gap) + this.gap;
     if (this.notesWidth === 0) return first.trimEnd();
     const notes = wrapPhrases(compactNotes(record), this.notesWidth);
     const pad = " ".repeat(first.length);

@@ -88,6 +88,7 @@ describe("bench --compare OLD --against NEW", () => {
   });
 
   it("answers a crafted or corrupt file with one line naming it and what is wrong, status 2", () => {
+    // biome-ignore lint/suspicious/noExplicitAny: each case corrupts a result file a different way, past its schema's types
     const cases: [string, (run: Record<string, any>) => unknown, RegExp][] = [
       ["row-number.json", (run) => (run.records[0].row = 5), /records\[0\]\.row must be string$/],
       ["datasets-number.json", (run) => (run.settings.datasets = 3), /settings\.datasets must be array$/],

@@ -42,6 +42,7 @@ const block = relabelledPuzzleBytes(BLOCK_RECORDS, 11);
 /** Writes the peak RSS of the process it is imported into to standard error at exit (Linux's VmHWM: getrusage's maxRSS also counts the test runner's pages between fork and exec). */
 const rssReporter = file(
   "report-rss.mjs",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the reporter's own source, whose template string runs in the child
   'import { readFileSync } from "node:fs";\nprocess.on("exit", () => { let kb = process.resourceUsage().maxRSS; try { kb = Number(/VmHWM:\\s*(\\d+)/.exec(readFileSync("/proc/self/status", "utf8"))[1]); } catch {} process.stderr.write(`max-rss-kb ${kb}\\n`); });\n',
 );
 

@@ -182,6 +182,7 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         await page.waitForSelector("#solve:not([disabled])");
 
         // The header says what runs, on how many threads, in which browser; the build flags wait behind "Technical details".
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, without what the closed "Technical details" holds
         const header = await page.$eval("header", (element) => (element as HTMLElement).innerText);
         expect(header).toMatch(/WebAssembly/);
         expect(header).toMatch(/Running in Chromium.*\(V8\), on one thread of this machine's \d+ logical cores/);

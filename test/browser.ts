@@ -35,7 +35,7 @@ const CHROMIUM_FLAGS = [
 
 /** How to launch each browser headless with a fresh profile in `profile`. */
 function launchOptions(name: BrowserName, profile: string): LaunchOptions {
-  // A launch may wait on a loaded machine (CI runs two test files at a time on two cores): 90 s, not puppeteer's 30.
+  // A launch may wait on a loaded machine (CI runs three test files at a time on two cores): 90 s, not puppeteer's 30.
   const timeout = 90_000;
   return name === "chromium"
     ? { browser: "chrome", executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS, userDataDir: profile, timeout }

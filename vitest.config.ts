@@ -27,7 +27,7 @@ const SLOW = [
   "test/bench-outside-solvers.test.ts",
   "test/web.test.ts",
   "test/output-lock.test.ts",
-  "test/shared-datasets.test.ts",
+  "test/public-sets.test.ts",
   "test/hosts.test.ts",
   "test/pool-teardown.test.ts",
   "test/fixture-baselines.test.ts",

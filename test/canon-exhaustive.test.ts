@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CanonKernel } from "../src/canon/canon.js";
 import { parsePuzzle } from "../src/model/puzzle.js";
 import { kernelForms, referenceMinlex } from "./canon-reference.js";
-import { describeWithSharedDatasets, sharedNineByNine } from "./shared.js";
+import { describeWithPublicDatasets, publicNineByNine } from "./public-datasets.js";
 
 let kernel: CanonKernel;
 const canon = (puzzles: readonly string[]) => kernelForms(kernel, puzzles);
@@ -29,17 +29,17 @@ describe("minlex kernel against the reference", () => {
   });
 });
 
-describeWithSharedDatasets("minlex kernel against the reference on the public sets", () => {
+describeWithPublicDatasets("minlex kernel against the reference on the public sets", () => {
   // The reference tries every map (well under a second each here): 16 puzzles, from 3 clues to 35, with 1, many and no solution.
   const unsolvable = "12345678........9" + ".".repeat(64); // row 1 leaves cell 9 only 9, column 9 forbids it
   const diagonal = Array.from({ length: 81 }, (_, i) => (i % 10 === 0 && i % 30 === 0 ? "1" : ".")).join(""); // 1 at r1c1, r4c4, r7c7
   const corners = "5" + ".".repeat(7) + "3" + ".".repeat(63) + "3" + ".".repeat(7) + "5"; // symmetric under a half turn
   const cases = () => [
-    ...sharedNineByNine("17_clue.txt", 3),
-    ...sharedNineByNine("forum_hardest_1905_11plus.txt", 3),
-    ...sharedNineByNine("kaggle_bryanpark_10k.txt", 3),
-    ...sharedNineByNine("serg_benchmark.txt", 3), // many solutions each
-    ...sharedNineByNine("unbiased_1k.txt", 1),
+    ...publicNineByNine("17_clue.txt", 3),
+    ...publicNineByNine("forum_hardest_1905_11plus.txt", 3),
+    ...publicNineByNine("kaggle_bryanpark_10k.txt", 3),
+    ...publicNineByNine("serg_benchmark.txt", 3), // many solutions each
+    ...publicNineByNine("unbiased_1k.txt", 1),
     unsolvable,
     diagonal,
     corners,

@@ -4,7 +4,7 @@ import { CanonKernel, REPEATED_CLUE } from "../src/canon/canon.js";
 import { GEOMETRIC_MAPS, canonicalize } from "../src/index.js"; // the package exports both
 import { parsePuzzle } from "../src/model/puzzle.js";
 import { kernelForms, lineOrders, referenceMinlex } from "./canon-reference.js";
-import { describeWithSharedDatasets, sharedNineByNine } from "./shared.js";
+import { describeWithPublicDatasets, publicNineByNine } from "./public-datasets.js";
 
 /** The forms and automorphism counts of `puzzles` on the debug build (asserts on). */
 let kernel: CanonKernel;
@@ -141,9 +141,9 @@ describe("minlex kernel", () => {
   });
 });
 
-describeWithSharedDatasets("minlex kernel on the public sets", () => {
+describeWithPublicDatasets("minlex kernel on the public sets", () => {
   it("agrees with the reference on a transformed puzzle and on a puzzle one clue away", () => {
-    const [puzzle] = sharedNineByNine("kaggle_bryanpark_10k.txt", 1);
+    const [puzzle] = publicNineByNine("kaggle_bryanpark_10k.txt", 1);
     const moved = transform(puzzle, { transpose: true, rows: 700, columns: 95, digits: [3, 1, 4, 9, 5, 2, 6, 8, 7] });
     const fewer = puzzle.replace(/[1-9]/, ".");
     const [a, b, c] = canon([puzzle, moved, fewer]);
@@ -158,7 +158,7 @@ describeWithSharedDatasets("minlex kernel on the public sets", () => {
   const MAPS_PER_RUN = 4;
   for (const set of SETS) {
     it(`gives every transformation the same form: ${RUNS} random puzzles of ${set} × ${MAPS_PER_RUN} random transformations`, () => {
-      const puzzles = sharedNineByNine(set);
+      const puzzles = publicNineByNine(set);
       fc.assert(
         fc.property(
           fc.integer({ min: 0, max: puzzles.length - 1 }),

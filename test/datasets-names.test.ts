@@ -5,7 +5,7 @@
  * `datasets verify` on the shared copy of the sets (CI points SUDOKU_WASM_DATASETS at it).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DatasetSpecError, loadDatasets } from "../src/datasets/read.js";
@@ -13,7 +13,7 @@ import { PUBLIC_SETS, readCatalogFile } from "../src/datasets/catalog.js";
 import { cacheFolder } from "../src/datasets/cache.js";
 import { NormaliseError, decodeLineNumbers, normalise } from "../src/datasets/normalise.js";
 import { BIN, scratchFolder } from "./cli-run.js";
-import { SHARED_DATASETS, describeWithSharedDatasets, hasSharedDatasets } from "./shared.js";
+import { PUBLIC_DATASETS_FOLDER, describeWithPublicDatasets } from "./public-datasets.js";
 
 const { dir, file } = scratchFolder("sudoku-datasets-names-");
 const A = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -133,12 +133,9 @@ describe("the built-in catalog", () => {
   });
 });
 
-describeWithSharedDatasets("datasets verify on the shared copy of the public sets", () => {
-  it("every set of the catalog verifies (count and SHA-256) in the folder SUDOKU_WASM_DATASETS names", () => {
-    // CI (.ci/run) sets SUDOKU_WASM_DATASETS to the shared copy; elsewhere the test points it there.
-    const folder = process.env.SUDOKU_WASM_DATASETS || SHARED_DATASETS.pathname;
-    if (process.env.CI && hasSharedDatasets) expect(realpathSync(folder)).toBe(realpathSync(SHARED_DATASETS));
-    const env = { ...process.env, SUDOKU_WASM_DATASETS: folder, SUDOKU_WASM_DATASETS_CATALOG: "" };
+describeWithPublicDatasets("datasets verify on the fetched public sets", () => {
+  it("every set of the catalog verifies (count and SHA-256) in the folder the CLI reads them from", () => {
+    const env = { ...process.env, SUDOKU_WASM_DATASETS: PUBLIC_DATASETS_FOLDER, SUDOKU_WASM_DATASETS_CATALOG: "" };
     const run = spawnSync(process.execPath, [BIN, "datasets", "verify"], { env, encoding: "utf8", timeout: 60_000 });
     expect(run.stderr).toBe("");
     expect(run.stdout).toContain(`${PUBLIC_SETS.length} checked, 0 failed`);

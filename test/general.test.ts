@@ -9,10 +9,10 @@ import { shapeOf } from "../src/model/shape.js";
 import { createSolver } from "../src/index.js";
 import { loadFixture } from "./fixture.js";
 import { runCli } from "./cli-run.js";
-import { SHARED_DATASETS, describeWithSharedDatasets } from "./shared.js";
+import { PUBLIC_DATASETS, describeWithPublicDatasets } from "./public-datasets.js";
 import { type KernelBuild, WasmKernel, batchViews, compileKernel } from "../src/kernel/wasm.js";
 
-const readDataset = (name: string): string[] => readFileSync(new URL(name, SHARED_DATASETS), "utf8").trim().split("\n");
+const readDataset = (name: string): string[] => readFileSync(new URL(name, PUBLIC_DATASETS), "utf8").trim().split("\n");
 
 const HEX_LIKE = "123456789ABCDEFG";
 const POJ = "ABCDEFGHIJKLMNOP";
@@ -54,7 +54,7 @@ function expectUniqueAndValid(solver: Solver, lines: string[]): void {
   });
 }
 
-describeWithSharedDatasets("shared N×N datasets", () => {
+describeWithPublicDatasets("shared N×N datasets", () => {
   it("solves every 16×16 puzzle of sudoku16_kr100 as unique, with valid solutions", async () => {
     const lines = readDataset("sudoku16_kr100.txt");
     expect(lines).toHaveLength(99);

@@ -14,7 +14,7 @@ import { type Solver, type SolverEngine, createSolver, findConflict, parsePuzzle
 import { WasmKernel, kernelVariants } from "../src/kernel/wasm.js";
 import { variantId } from "../src/solvers/registry.js";
 import { loadFixture, type FixtureCase } from "./fixture.js";
-import { SHARED_DATASETS, describeWithSharedDatasets, hasSharedDatasets } from "./shared.js";
+import { PUBLIC_DATASETS, describeWithPublicDatasets, hasPublicDatasets } from "./public-datasets.js";
 
 /** Where a byte goes: the first cell, the middle one and the last. */
 const CELLS_TRIED = (cells: number) => [0, Math.floor(cells / 2), cells - 1];
@@ -34,15 +34,15 @@ const readLines = (url: URL | string, count = Infinity) =>
 
 /**
  * The hard sample, every puzzle unique: the bundled medium, hard and hardest tiers (1,380), and
- * the first 4,000 of forum_hardest_1905 when ../shared/datasets is present.
+ * the first 4,000 of forum_hardest_1905 when the public sets are fetched (test/public-datasets.ts).
  */
 const bundledSample = ["medium", "hard", "hardest"].flatMap((tier) => readLines(new URL(`../datasets/${tier}.txt`, import.meta.url)));
-const sharedSample = hasSharedDatasets ? readLines(new URL("forum_hardest_1905_11plus.txt", SHARED_DATASETS), 4000) : [];
+const sharedSample = hasPublicDatasets ? readLines(new URL("forum_hardest_1905_11plus.txt", PUBLIC_DATASETS), 4000) : [];
 const sample = [...bundledSample, ...sharedSample];
 
-// Without ../shared/datasets the sample is the bundled part alone: this block says so (skipped
-// locally, failing in CI, where the folder must be there).
-describeWithSharedDatasets("the sample's public part", () => {
+// Without the public sets the sample is the bundled part alone: this block says so (skipped
+// locally, failing in CI, where they must be there).
+describeWithPublicDatasets("the sample's public part", () => {
   it("holds the first 4,000 puzzles of forum_hardest_1905_11plus beside the 1,380 bundled ones", () => {
     expect([bundledSample.length, sharedSample.length]).toEqual([1380, 4000]);
   });

@@ -1,20 +1,21 @@
-// Every 9×9 puzzle of the public datasets in ../shared/datasets (test/shared.ts):
+// Every 9×9 puzzle of the public datasets (test/public-datasets.ts says where they are read from):
 // solved with limit 2, each solution valid and keeping its clues; serg's all report "multiple".
 // And Norvig's 11 hardest through the pure-TypeScript baselines and the npm references, which
 // solve each one or (the row-major ones) stop at their budget, never with a wrong answer.
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { type Solver, createSolver, findSolver, isValidSolution } from "../src/index.js";
 import { findConflict, parsePuzzle } from "../src/model/puzzle.js";
 import { CELLS } from "../src/model/shape.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
-import { SHARED_DATASETS, describeWithSharedDatasets, hasSharedDatasets } from "./shared.js";
+import { PUBLIC_SETS } from "../src/datasets/catalog.js";
+import { PUBLIC_DATASETS, PUBLIC_DATASETS_FOLDER, describeWithPublicDatasets, hasPublicDatasets } from "./public-datasets.js";
 
-const folder = SHARED_DATASETS.pathname;
-const files = hasSharedDatasets ? readdirSync(folder).filter((f) => f.endsWith(".txt") && !f.startsWith("sudoku16") && !f.startsWith("sudoku25")) : [];
+const folder = PUBLIC_DATASETS_FOLDER;
+const files = hasPublicDatasets ? PUBLIC_SETS.map((set) => `${set.name}.txt`).filter((f) => !f.startsWith("sudoku16") && !f.startsWith("sudoku25")) : [];
 
-describeWithSharedDatasets("public 9×9 datasets", () => {
+describeWithPublicDatasets("public 9×9 datasets", () => {
   it.each(files)("%s", async (file) => {
     const lines = readFileSync(join(folder, file), "utf8")
       .split("\n")
@@ -40,12 +41,12 @@ describeWithSharedDatasets("public 9×9 datasets", () => {
 const BASELINES_AND_PACKAGES = ["scan", "tables", "queue", "mrv", "dlx", "npm:dancing-links", "npm:algorithm.ts"];
 /** The baselines that fill cells in row-major order with digits 1–9: one search tree. */
 const ROW_MAJOR = ["scan", "tables", "queue"];
-/** Norvig's 11 "hardest", read from the shared datasets beside the repository (test/shared.ts). */
-const NORVIG_HARDEST = hasSharedDatasets ? readFileSync(new URL("norvig_hardest.txt", SHARED_DATASETS), "utf8").trim().split("\n") : [];
+/** Norvig's 11 "hardest", read from the public datasets (test/public-datasets.ts). */
+const NORVIG_HARDEST = hasPublicDatasets ? readFileSync(new URL("norvig_hardest.txt", PUBLIC_DATASETS), "utf8").trim().split("\n") : [];
 /** Placements allowed when a slow baseline must not hang a test; Norvig's 11 need ≤ 401k. */
 const BUDGET = 5_000_000;
 
-describeWithSharedDatasets("Norvig's 11 hardest, limit 2", () => {
+describeWithPublicDatasets("Norvig's 11 hardest, limit 2", () => {
   const reference = new Map<string, string>();
   const loaded = new Map<string, Solver>();
   beforeAll(async () => {

@@ -54,10 +54,23 @@ export function gridFormat(lineRuns = false): InputFormat {
   let shape: Shape = SHAPE_9;
   let widthError: string | null = null;
 
-  // `open` is a field kept by read and emitGrid, not a getter: the record reader asks it for every piece of input it scans.
-  const format: InputFormat & { open: boolean } = {
+  function emitGrid(emit: EmitRecord): void {
+    if (lineRuns && shape.size === 16 && isRunOfFourByFourLines(rows)) {
+      rows.forEach((row, i) => emit(rowLines[i], row, null));
+    } else {
+      const error = rows.length < shape.size ? shortGridMessage(rows, shape) : widthError;
+      emit(rowLines[0], rows.join(""), error);
+    }
+    rows.length = 0;
+    rowLines.length = 0;
+    widthError = null;
+  }
+
+  return {
     name: "grid",
-    open: false,
+    get open() {
+      return rows.length > 0;
+    },
     claims(line) {
       const size = rows.length > 0 ? shape.size : undefined;
       return isSeparatorRow(line, size) || isRowLike(line, size);
@@ -71,28 +84,12 @@ export function gridFormat(lineRuns = false): InputFormat {
       }
       rows.push(cells);
       rowLines.push(lineNumber);
-      format.open = true;
       if (rows.length === shape.size) emitGrid(emit);
     },
     flush(emit) {
       if (rows.length > 0) emitGrid(emit);
     },
   };
-
-  function emitGrid(emit: EmitRecord): void {
-    if (lineRuns && shape.size === 16 && isRunOfFourByFourLines(rows)) {
-      rows.forEach((row, i) => emit(rowLines[i], row, null));
-    } else {
-      const error = rows.length < shape.size ? shortGridMessage(rows, shape) : widthError;
-      emit(rowLines[0], rows.join(""), error);
-    }
-    rows.length = 0;
-    rowLines.length = 0;
-    widthError = null;
-    format.open = false;
-  }
-
-  return format;
 }
 
 function shortGridMessage(rows: readonly string[], shape: Shape): string {

@@ -6,7 +6,8 @@
  *
  * Each pool call runs beside a 10 ms interval timer (its worst lateness is the event loop's); the
  * cores kept busy tell a pool held back by a loaded machine from one held back by its own work,
- * and K on every thread at once (a kernel on each of the pool's threads, side by side, no pool,
+ * the main thread's busy share (its event loop's utilization) one held back by the records it
+ * makes there; and K on every thread at once (a kernel on each of the pool's threads, side by side, no pool,
  * measured just before each pool call) is what the machine's cores can give together: the pool's
  * ceiling, which virtual cores that share a physical one put well below threads × K.
  * The rounds alternate the paths; each ratio is the median of the per-round ratios with its
@@ -14,6 +15,7 @@
  * bundled easy tier relabelled per line. Figures, no verdicts.
  */
 import { availableParallelism, cpus } from "node:os";
+import { performance } from "node:perf_hooks";
 import { loadAverage, machineLine, quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
 import { createSolver } from "../src/index.js";
@@ -93,6 +95,8 @@ async function main(argv = process.argv): Promise<void> {
     run,
     rates: [] as Rate[],
     lateness: [] as number[],
+    /** The share of the wall time the main thread's event loop was busy (making records, feeding the workers, collecting garbage). */
+    mainBusy: [] as number[],
     /** K on every thread at once, measured just before each of this call's runs (the host's speed can change from one second to the next). */
     ceilings: [] as number[],
   });
@@ -114,7 +118,9 @@ async function main(argv = process.argv): Promise<void> {
       let records = 0;
       let poolRate: Rate = { wall: 0, cpu: 0 };
       call.ceilings.push(await kernelsAtOnce(options.threads, cells, LIMIT, Math.max(options.seconds, 1)));
+      const loop = performance.eventLoopUtilization();
       call.lateness.push(await withTimer(async () => (poolRate = await rate(lines.length, 0, async () => (records = await call.run())))));
+      call.mainBusy.push(performance.eventLoopUtilization(loop).utilization);
       if (records !== lines.length) throw new Error(`${call.name} gave ${records} records for ${lines.length} lines`);
       call.rates.push(poolRate);
     }
@@ -162,7 +168,7 @@ async function main(argv = process.argv): Promise<void> {
   console.log(`K: ${(1e6 / median(k.map((r) => r.cpu))).toFixed(2)} CPU s per 1M lines; its run kept ${busy(k)} cores busy`);
   for (const call of poolCalls) {
     console.log(
-      `${call.name}: a ${TIMER_MS} ms timer's worst lateness ${median(call.lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...call.lateness).toFixed(1)} ms); the process kept ${busy(call.rates)} cores busy (CPU s ÷ wall s; of ${cpus().length})`,
+      `${call.name}: a ${TIMER_MS} ms timer's worst lateness ${median(call.lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...call.lateness).toFixed(1)} ms); the process kept ${busy(call.rates)} cores busy (CPU s ÷ wall s; of ${cpus().length}); the main thread was busy ${ratioCell(call.mainBusy)} of the wall time`,
     );
   }
   console.log(`load average now ${loadAverage()}`);

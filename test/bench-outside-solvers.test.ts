@@ -125,6 +125,7 @@ describe("library-bench: a short run", () => {
     expect(row("K on 2 threads at once")).toMatch(/^K on 2 threads at once \(a kernel each, no pool\)\s+[\d,]+\s+[\d.]+ \([\d.–]+\) of K's wall rate\s+1$/);
     for (const path of ["pool.solveMany, 2 threads", "pool.solveStream, 2 threads"]) {
       expect(row(path)).toMatch(/of K's wall rate\s+[\d.]+ \([\d.–]+\)$/);
+      expect(row(path.split(",")[0] + ":")).toMatch(/the main thread was busy [01]\.\d\d \([\d.–]+\) of the wall time$/);
     }
   });
 });

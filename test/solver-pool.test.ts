@@ -83,6 +83,22 @@ describe("createPool", () => {
     expect(expected.filter((r) => r.status === "invalid").length).toBeGreaterThan(3);
   });
 
+  it("gives one record per input it read, and no gap, when the caller's array grows or shrinks during the call", async () => {
+    const lines = fixture.filter((line) => line.length === 81).slice(0, 20); // 3 batches of 7
+    expect(lines.length).toBe(20);
+    const shrinking = [...lines];
+    const shrunk = pool.solveMany(shrinking); // takes its first batch before it returns
+    shrinking.length = 9;
+    const fewer = await shrunk;
+    expect(fewer.length).toBeGreaterThanOrEqual(7);
+    expect(fewer.length).toBeLessThanOrEqual(9);
+    expect(fewer).toEqual(solver.solveMany(lines.slice(0, fewer.length))); // toEqual tells a gap (a hole) from a record
+    const growing = lines.slice(0, 9);
+    const grown = pool.solveMany(growing);
+    growing.push(...lines.slice(9));
+    expect(await grown).toEqual(solver.solveMany(lines));
+  });
+
   it("reads a batch of 81-character lines on its worker as solveMany reads them here: other characters, other empty marks, a repeated clue (alone in its batch too, which the kernel reads as text), letters, characters over 127 and 255", async () => {
     const unique = fixture.find((line) => line.length === 81 && solver.solve(line).status === "solved")!;
     const first = unique.search(/[1-9]/);

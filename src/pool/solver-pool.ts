@@ -104,10 +104,13 @@ export class SolverPool {
    * puzzle gives an `invalid` record; a batch whose worker failed twice gives `error` records.
    */
   async solveMany(puzzles: PoolInputs, options: SolveOptions | null = {}): Promise<SolveRecord[]> {
-    const records: SolveRecord[] = [];
+    // An array's records are as many as its inputs: made to length at once, the array is not copied as it grows.
+    const records: SolveRecord[] = Array.isArray(puzzles) ? new Array(puzzles.length) : [];
+    let at = 0;
     // Every record is kept, so each batch's solutions are one string (a slice each): at the default batch size too large for
     // V8's young generation, so the collector never copies it.
-    for await (const batch of this.batches(puzzles, options, this.batchSize)) for (let i = 0; i < batch.count; i++) records.push(batch.record(i));
+    for await (const batch of this.batches(puzzles, options, this.batchSize)) for (let i = 0; i < batch.count; i++) records[at++] = batch.record(i);
+    records.length = at; // (an array the caller shortened meanwhile gave fewer)
     return records;
   }
 

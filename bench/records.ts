@@ -58,6 +58,8 @@ export interface DatasetIdentity {
 /** Where and how a run was made; recorded with every result. */
 export interface BenchEnvironment {
   cpu: string;
+  /** The widest vector instructions the CPU reports (bench/tool.ts vectorUnits), where it can be told. */
+  vectorUnits?: string;
   cores: number;
   node: string;
   v8: string;

@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError, type OptionValues } from "commander";
 import { type OptionRow, toOption } from "../src/cli-kit/options.js";
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { DatasetSpecError } from "../src/datasets/read.js";
@@ -38,7 +39,32 @@ export function loadAverage(): string {
 
 /** The line a tool's report opens with: "NAME: CPU, N cores, Node vX, load average A B C" (figures from a shared machine are marked by its load). */
 export function machineLine(name: string): string {
-  return `${name}: ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.version}, load average ${loadAverage()}`;
+  const vector = vectorUnits();
+  return `${name}: ${cpus()[0]?.model.trim() ?? "unknown CPU"}${vector ? ` (${vector})` : ""}, ${cpus().length} cores, Node ${process.version}, load average ${loadAverage()}`;
+}
+
+/**
+ * The widest vector instructions the CPU reports (Linux's /proc/cpuinfo: AVX-512, AVX2, SSE4.2;
+ * SVE, NEON), undefined where it cannot tell. A virtual machine often reports a model name as
+ * bare as "AMD EPYC" for CPUs generations apart: this tells many of them apart.
+ */
+export function vectorUnits(cpuinfo = readCpuinfo()): string | undefined {
+  const flags = new Set(/^(?:flags|Features)\s*:(.*)$/m.exec(cpuinfo)?.[1].trim().split(/\s+/));
+  return [
+    ["avx512f", "AVX-512"],
+    ["avx2", "AVX2"],
+    ["sse4_2", "SSE4.2"],
+    ["sve", "SVE"],
+    ["asimd", "NEON"],
+  ].find(([flag]) => flags.has(flag))?.[1];
+}
+
+function readCpuinfo(): string {
+  try {
+    return readFileSync("/proc/cpuinfo", "latin1");
+  } catch {
+    return "";
+  }
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   verdictOf,
 } from "../bench/report/compare.js";
 import { Random } from "../src/model/prng.js";
+import { vectorUnits } from "../bench/tool.js";
 import { tukeyOutliers } from "../bench/statistics.js";
 
 /** Five round means around `micros`, spread ±`spread` (a share) from it. */
@@ -266,6 +267,36 @@ describe("--compare verdicts", () => {
     const slowed = syntheticPairs(500, { slowdown: 0.1 });
     expect(slowed.slower).toBeGreaterThanOrEqual(450);
     expect(slowed.faster).toBe(0);
+  });
+
+  it('warns when the CPUs\' vector instructions differ (two machines may both report only "AMD EPYC"), and not when a run could not tell them', () => {
+    const settings = (vectorUnits?: string) => ({
+      limit: 2,
+      budget: 1,
+      seed: 1,
+      buildFlags: "",
+      cpu: "AMD EPYC",
+      vectorUnits,
+      cores: 2,
+      node: "",
+      datasets: [],
+    });
+    expect(settingDifferences(settings("AVX2"), settings("AVX-512"))).toEqual([
+      { setting: "CPU's vector instructions", before: "AVX2", after: "AVX-512", severity: "warn" },
+    ]);
+    expect(settingDifferences(settings(undefined), settings("AVX-512"))).toEqual([]);
+    expect(settingDifferences(settings("AVX2"), settings("AVX2"))).toEqual([]);
+  });
+
+  it("reads the widest vector instructions from /proc/cpuinfo's text: x86 flags, Arm features, nothing it knows", () => {
+    const x86 = (flags: string) => `processor\t: 0\nmodel name\t: AMD EPYC\nflags\t\t: ${flags}\n\nprocessor\t: 1\nflags\t\t: fpu\n`;
+    expect(vectorUnits(x86("fpu sse4_1 sse4_2 avx avx2 avx512f avx512bw"))).toBe("AVX-512");
+    expect(vectorUnits(x86("fpu sse4_2 avx avx2"))).toBe("AVX2");
+    expect(vectorUnits(x86("fpu sse4_2"))).toBe("SSE4.2");
+    expect(vectorUnits(x86("fpu sse2"))).toBeUndefined();
+    expect(vectorUnits("processor\t: 0\nFeatures\t: fp asimd evtstrm aes sve\n")).toBe("SVE");
+    expect(vectorUnits("processor\t: 0\nFeatures\t: fp asimd evtstrm\n")).toBe("NEON");
+    expect(vectorUnits("")).toBeUndefined();
   });
 
   it("refuses to compare runs whose calibration work differs: their calibrated figures are in different units", () => {

@@ -115,10 +115,13 @@ export function describeDataset(first: BenchRecord, seed: number): string {
   return `${first.dataset}: ${drawn}, limit ${first.limit}`;
 }
 
+/** "AMD EPYC, AVX-512": the CPU's model name, and its vector instructions where the run could tell them. */
+export const cpuName = (env: Pick<BenchEnvironment, "cpu" | "vectorUnits">): string => (env.vectorUnits ? `${env.cpu}, ${env.vectorUnits}` : env.cpu);
+
 /** The machine and build part of the environment (CPU, Node/V8, WASM flags, commit, date, seed) as lines. */
 export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" | "budget">): string[] {
   return [
-    `CPU: ${env.cpu} (${env.cores} cores)`,
+    `CPU: ${cpuName(env)} (${env.cores} cores)`,
     `Node ${env.node}, V8 ${env.v8}, tinybench ${env.tinybench}`,
     `WASM build: ${env.buildFlags}`,
     `commit ${env.commit}, ${env.date}, seed ${env.seed}`,

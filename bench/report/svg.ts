@@ -5,7 +5,7 @@
  * has its own colour; the footer names the machine, build, commit and date.
  */
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
-import { formatNumber, groupByDataset } from "./format.js";
+import { cpuName, formatNumber, groupByDataset } from "./format.js";
 
 const BAR_WIDTH = 14;
 const BAR_GAP = 2;
@@ -47,7 +47,7 @@ export function rateInterval(record: Pick<BenchRecord, "rmePercent" | "puzzlesPe
 /** The footer lines: machine, build, commit, date and the run's settings. */
 function footerLines(env: BenchEnvironment, incomplete: boolean): string[] {
   return [
-    `${env.cpu} (${env.cores} cores) · Node ${env.node} · WASM ${env.buildFlags}`,
+    `${cpuName(env)} (${env.cores} cores) · Node ${env.node} · WASM ${env.buildFlags}`,
     `commit ${env.commit} · ${env.date} · seed ${env.seed} · limit ${env.limit} · ${env.timeMs} ms per row · error bars: 95% margin of the mean` +
       (incomplete ? " · INCOMPLETE (interrupted)" : ""),
   ];

@@ -7,7 +7,8 @@
  * Each pool call runs beside a 10 ms interval timer (its worst lateness is the event loop's); the
  * cores kept busy tell a pool held back by a loaded machine from one held back by its own work,
  * the main thread's busy share (its event loop's utilization) one held back by the records it
- * makes there; and K on every thread at once (a kernel on each of the pool's threads, side by side, no pool,
+ * makes there (the records alone, made as it makes them but without solving, bound it on few
+ * cores); and K on every thread at once (a kernel on each of the pool's threads, side by side, no pool,
  * measured just before each pool call) is what the machine's cores can give together: the pool's
  * ceiling, which virtual cores that share a physical one put well below threads × K.
  * The rounds alternate the paths; each ratio is the median of the per-round ratios with its
@@ -20,9 +21,10 @@ import { loadAverage, machineLine, quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
 import { createSolver } from "../src/index.js";
 import { CELLS } from "../src/model/shape.js";
-import { createPool } from "../src/pool/solver-pool.js";
+import { POOL_BATCH_SIZE, createPool } from "../src/pool/solver-pool.js";
+import { type ReadBatch, type SolveRecord, SolutionWriter, orderedRecords } from "../src/solvers/solver.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
-import { readDigits } from "../src/model/puzzle.js";
+import { DIGITS, readDigits } from "../src/model/puzzle.js";
 import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzles } from "./corpus.js";
 import { solveInBatches } from "./measure/kernel.js";
@@ -63,6 +65,38 @@ async function withTimer(run: () => Promise<unknown>): Promise<number> {
   return Math.max(worst, performance.now() - last - TIMER_MS);
 }
 
+/**
+ * What `pool.solveMany` asks of the main thread alone: a record made and kept for each of `count`
+ * lines by the library's own record code (solver.ts orderedRecords), a batch at a time as the pool
+ * takes them, from a batch of `cells` the kernel solved once: no solving, no workers. Returns the
+ * run, which gives the records it made.
+ */
+function recordsAlone(kernel: WasmKernel, cells: Uint8Array, count: number): () => number {
+  const size = Math.min(POOL_BATCH_SIZE, cells.length / CELLS);
+  kernel.input(size).set(cells.subarray(0, size * CELLS));
+  const { counts, guesses, nodes, solutions } = kernel.run(size, LIMIT);
+  const solved = { digits: { counts: counts.slice(), guesses: guesses.slice(), nodes: nodes.slice(), solutions: solutions.slice() }, puzzles: [] };
+  const read: ReadBatch = {
+    count: size,
+    cells: cells.slice(0, size * CELLS),
+    digitSlots: new Int32Array(0),
+    digitCount: size,
+    puzzles: [],
+    puzzleSlots: [],
+    records: [],
+    recordSlots: [],
+  };
+  const writer = new SolutionWriter(DIGITS, size); // as solveMany's: a string per batch of solutions
+  return () => {
+    const records = new Array<SolveRecord>(count);
+    for (let first = 0; first < count; first += size) {
+      const record = orderedRecords(read, solved, true, writer);
+      for (let i = 0; i < size && first + i < count; i++) records[first + i] = record(i);
+    }
+    return records.length;
+  };
+}
+
 async function main(argv = process.argv): Promise<void> {
   const program = quietUsage(new Command("library-bench"))
     .description("the library's paths (solveMany, a solve loop, the pool) against the kernel's own rate on the same puzzles")
@@ -82,12 +116,14 @@ async function main(argv = process.argv): Promise<void> {
   const kernel = await WasmKernel.create();
   const solver = await createSolver();
   const pool = await createPool({ threads: options.threads });
+  await pool.solveMany(lines.slice(0, options.threads * POOL_BATCH_SIZE)); // its workers started and warm: their start is no round's CPU time
   console.log(machineLine("library-bench"));
   console.log(
     `generated easy puzzles (the bundled easy tier, relabelled): ${figure(sample.length)} lines for K, solveMany and the solve loop; ${figure(lines.length)} for the pool (${options.threads} threads); limit ${LIMIT}; ${options.rounds} rounds`,
   );
 
   const kernelRun = () => solveInBatches(kernel, cells, LIMIT);
+  const recordsRun = recordsAlone(kernel, cells, lines.length);
   // The pool's two calls (`run` gives the records it made; `kept`: what becomes of them), with what each round measured; each round runs both, in turn first.
   const poolCall = (name: string, kept: string, run: () => Promise<number>) => ({
     name,
@@ -110,10 +146,12 @@ async function main(argv = process.argv): Promise<void> {
   ];
   const k: Rate[] = [];
   const single = { solveMany: [] as Rate[], "solve loop": [] as Rate[] };
+  const alone: Rate[] = [];
   for (let round = 0; round < options.rounds; round++) {
     k.push(await rate(sample.length, options.seconds, kernelRun));
     single.solveMany.push(await rate(sample.length, options.seconds, () => solver.solveMany(sample, { limit: LIMIT })));
     single["solve loop"].push(await rate(sample.length, options.seconds, () => sample.forEach((line) => solver.solve(line, { limit: LIMIT }))));
+    alone.push(await rate(lines.length, 0, recordsRun));
     for (const call of round % 2 === 0 ? poolCalls : [...poolCalls].reverse()) {
       let records = 0;
       let poolRate: Rate = { wall: 0, cpu: 0 };
@@ -147,6 +185,13 @@ async function main(argv = process.argv): Promise<void> {
       perK(rates, "cpu"),
       "",
     ]),
+    [
+      "records alone (pool.solveMany's main thread: a record made and kept per line, no solving)",
+      figure(median(alone.map((r) => r.wall))),
+      figure(median(alone.map((r) => r.cpu))),
+      perK(alone, "cpu"),
+      "",
+    ],
     ...poolCalls.map((call) => [
       `${call.name}, ${threads} (${call.kept})`,
       figure(median(call.rates.map((r) => r.wall))),
@@ -171,6 +216,15 @@ async function main(argv = process.argv): Promise<void> {
       `${call.name}: a ${TIMER_MS} ms timer's worst lateness ${median(call.lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...call.lateness).toFixed(1)} ms); the process kept ${busy(call.rates)} cores busy (CPU s ÷ wall s; of ${cpus().length}); the main thread was busy ${ratioCell(call.mainBusy)} of the wall time`,
     );
   }
+  // The records and the workers' solving share the machine's cores: per line, 1/K of a core's second to solve and 1/R to make the record.
+  const cores = cpus().length;
+  const ceiling = alone.map((r, i) => {
+    const perK = r.cpu / k[i].cpu;
+    return Math.min(options.threads, perK, cores / (1 + 1 / perK));
+  });
+  console.log(
+    `pool.solveMany can reach at most ${ratioCell(ceiling)} K here: its main thread makes the records while the workers solve, on ${cores} cores (the least of the threads, records alone ÷ K, and cores ÷ (1 + K ÷ records alone), per CPU second; feeding the workers left out)`,
+  );
   console.log(`load average now ${loadAverage()}`);
 }
 

@@ -403,14 +403,10 @@ export function errorLines(totals: StreamTotals): string {
   return lines.join("");
 }
 
-/** The inputs of a judge run, each checked before any is read; standard input alone carries no name (its errors say `line N`). */
+/** The inputs of a judge run, {@link openInputs}'s; standard input alone carries no name (its errors say `line N`). */
 function judgeSources(files: readonly string[]): JudgeSource[] {
-  const names = inputNames(files);
-  names.forEach((name) => name === "-" || checkInputFile(name));
-  return names.map((name) => {
-    if (name !== "-") return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }) };
-    return { name: names.length === 1 ? undefined : "<stdin>", open: () => process.stdin };
-  });
+  const stdinAlone = files.length === 0 || (files.length === 1 && files[0] === "-");
+  return openInputs(files).map(({ name, open }) => ({ name: stdinAlone ? undefined : name, open }));
 }
 
 /**

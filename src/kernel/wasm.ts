@@ -220,7 +220,7 @@ export class BatchRoom {
    * The base of a batch of `count` puzzles, calling `reserve` (which may grow memory) when it needs
    * more room or another box size; a RangeError over {@link MAX_BATCH_BYTES} (the kernel checks the same).
    */
-  make(count: number, cells: number, reserve: () => number, box = SHAPE_9.box): number {
+  make(count: number, cells: number, reserve: () => number, box: number): number {
     const bytes = checkedBatchBytes(count, cells);
     if (bytes > this.capacityBytes || box !== this.box) {
       const base = reserve();

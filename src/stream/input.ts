@@ -126,16 +126,16 @@ export async function* utf8Chunks(stream: AsyncIterable<Uint8Array | string>): A
 export const FILE_CHUNK_BYTES = 1 << 20;
 
 /**
- * The bytes of the file at `path` (from `from`), read into two reused buffers in turn: the next
+ * The bytes of the file at `path`, read into two reused buffers in turn: the next
  * chunk is read while the consumer takes this one, which must be done with it by the next request
  * (LineSplitter.push copies what it keeps). A file stream's buffer per chunk would be garbage held
  * until a full collection.
  */
-export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES, from?: number): AsyncGenerator<Uint8Array> {
-  // A number is a descriptor that stays open, read from where it stands unless `from` is given.
+export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+  // A number is a descriptor that stays open, read from where it stands.
   const handle = typeof path === "number" ? null : await open(path, "r");
   const fd = handle?.fd ?? (path as number);
-  let position = from ?? (handle === null ? null : 0);
+  let position = handle === null ? null : 0;
   const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
   let reading: Promise<{ bytesRead: number }> | null = null;
   try {
@@ -588,7 +588,7 @@ function needsTrim(line: string): boolean {
 }
 
 /** True when `line` has two lowercase letters in a row, not both `x` (an empty mark) and not both symbols of `alphabet`. */
-export function hasWord(line: string, alphabet = ""): boolean {
+export function hasWord(line: string, alphabet: string): boolean {
   for (let i = 1; i < line.length; i++) {
     const a = line.charCodeAt(i - 1);
     const b = line.charCodeAt(i);

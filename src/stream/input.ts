@@ -487,20 +487,6 @@ export class RecordReader implements LineSink {
   /** A possible header (see the file comment), held until the next line shows whether a grid starts. */
   private held: { line: string; lineNumber: number } | null = null;
 
-  /** Reads the next lines of the file (without their line ends); `longLines` are the ones cut at the maximum length. */
-  readLines(lines: readonly string[], longLines?: readonly LongLine[]): void {
-    if (longLines === undefined || longLines.length === 0) {
-      for (const raw of lines) this.readLine(raw);
-      return;
-    }
-    const long = new Map(longLines.map(({ at, length }) => [at, length]));
-    lines.forEach((raw, i) => {
-      const length = long.get(i);
-      if (length === undefined) this.readLine(raw);
-      else this.readLongLine(raw, length);
-    });
-  }
-
   /** {@link LineSink.line}: one line of text (`length` set for a line over the maximum, holding its start). */
   line(text: string, length?: number): void {
     if (length === undefined) this.readLine(text);

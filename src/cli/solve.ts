@@ -22,7 +22,7 @@ import type { SolveInput } from "../stream/input.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "../cli-kit/progress.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { solverHelpLines } from "../cli-kit/solver-help.js";
-import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
+import { checkOutputIsNoInput, regularFileOf } from "../cli-kit/same-file.js";
 import { type OutputLock, lockOutput } from "../cli-kit/output-lock.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { stopBeforeStreamExit } from "../cli-kit/errors.js";
@@ -239,19 +239,11 @@ export function hintTerminalInput(files: readonly string[], quiet: boolean | und
   if (!quiet && process.stdin.isTTY && inputNames(files).includes("-")) process.stderr.write(TERMINAL_INPUT_HINT);
 }
 
-/** True when standard input is a regular file (`solve < puzzles.txt`): read through one buffer, as a named file is. */
-function stdinIsFile(): boolean {
-  try {
-    return fstatSync(0).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** The inputs named on the command line (standard input for none or `-`), each checked before any is read. */
 export function openInputs(files: readonly string[]): SolveInput[] {
   return inputNames(files).map((name) => {
-    if (name === "-") return { name: "<stdin>", open: () => process.stdin, file: stdinIsFile() ? 0 : undefined };
+    // Standard input redirected from a regular file (`solve < puzzles.txt`) is read through one buffer, as a named file is.
+    if (name === "-") return { name: "<stdin>", open: () => process.stdin, file: regularFileOf(0) ? 0 : undefined };
     const regular = checkInputFile(name);
     return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }), file: regular ? name : undefined };
   });

@@ -23,7 +23,7 @@ function readRecords(text: string, format: InputFormatName = "auto", file = "in.
     format,
     { alphabet },
   );
-  reader.readLines(splitLines(text));
+  for (const line of splitLines(text)) reader.line(line);
   reader.end();
   return records;
 }
@@ -475,7 +475,7 @@ describe("streamed input: byte order marks", () => {
   async function readStreamRecords(pieces: Buffer[]): Promise<PuzzleRecord[]> {
     const records: PuzzleRecord[] = [];
     const reader = new RecordReader((line, cells, error) => records.push(parseRecord({ index: records.length, line, file: "in.txt", text: cells, error })));
-    for await (const chunk of readLineChunks(Readable.from(pieces))) reader.readLines(chunk.lines);
+    for await (const chunk of readLineChunks(Readable.from(pieces))) for (const line of chunk.lines) reader.line(line);
     reader.end();
     return records;
   }

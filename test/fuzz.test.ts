@@ -35,7 +35,7 @@ async function readAll(pieces: (string | Uint8Array)[], alphabet?: string) {
   const reader = new RecordReader((line, text, error) => records.push({ line, text, error }), "auto", { alphabet });
   let lines = 0;
   for await (const chunk of readLineChunks(Readable.from(pieces.map((p) => (typeof p === "string" ? p : Buffer.from(p)))))) {
-    reader.readLines(chunk.lines, chunk.longLines);
+    chunk.lines.forEach((text, i) => reader.line(text, chunk.longLines?.find((long) => long.at === i)?.length));
     lines += chunk.lines.length;
   }
   reader.end();

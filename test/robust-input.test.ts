@@ -21,7 +21,8 @@ const rowsOf = (puzzle: string) => Array.from({ length: 9 }, (_, r) => puzzle.sl
 async function streamRecords(pieces: (string | Buffer)[], alphabet?: string) {
   const records: { line: number; text: string; error: string | null }[] = [];
   const reader = new RecordReader((line, text, error) => records.push({ line, text, error }), "auto", { alphabet });
-  for await (const chunk of readLineChunks(Readable.from(pieces))) reader.readLines(chunk.lines, chunk.longLines);
+  for await (const chunk of readLineChunks(Readable.from(pieces)))
+    chunk.lines.forEach((text, i) => reader.line(text, chunk.longLines?.find((long) => long.at === i)?.length));
   reader.end();
   return records.map((record, index) => ({ ...record, parsed: parseRecord({ ...record, index, file: "in.txt" }, alphabet) }));
 }

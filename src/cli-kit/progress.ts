@@ -6,7 +6,6 @@
  */
 import { constants } from "node:os";
 import type { SingleBar } from "cli-progress";
-import { STATUSES } from "../solvers/solver.js";
 import { exitAfterStopping } from "./errors.js";
 import { commaGrouped } from "../model/whole-number.js";
 
@@ -127,10 +126,9 @@ export class ProgressDisplay {
   }
 }
 
-/** "9,999 puzzles: 9,990 solved, 0 unsolvable, 5 multiple, 4 invalid, 0 timeout in 0.51 s (19,606 puzzles/s, 2 threads)". */
-export function summaryLine(tally: readonly number[], seconds: number, threads: number): string {
+/** "9,999 puzzles: COUNTS in 0.51 s (19,606 puzzles/s, 2 threads)", where `counts` says what the puzzles of `tally` came to. */
+export function summaryLine(tally: readonly number[], counts: string, seconds: number, threads: number): string {
   const total = tally.reduce((sum, n) => sum + n, 0);
-  const counts = STATUSES.map((status, i) => `${commaGrouped(tally[i])} ${status}`).join(", ");
   const rate = commaGrouped(Math.round(total / Math.max(seconds, 1e-6)));
   const where = threads === 0 ? "main thread" : `${threads} thread${threads === 1 ? "" : "s"}`;
   return `${commaGrouped(total)} puzzle${total === 1 ? "" : "s"}: ${counts} in ${seconds.toFixed(2)} s (${rate} puzzles/s, ${where})`;

@@ -15,7 +15,7 @@ function statOf(path: string): Stats | null {
 }
 
 /** The file behind an open descriptor, or null when it is not a regular file (a terminal, a pipe). */
-function regularFileOf(fd: number): Stats | null {
+export function regularFileOf(fd: number): Stats | null {
   try {
     const stats = fstatSync(fd);
     return stats.isFile() ? stats : null;

@@ -18,7 +18,7 @@ import { CANON_OUTPUTS } from "../pool/canon-task.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 import type { CanonRequest } from "../pool/batch.js";
 import { BATCH_TARGET_MS, solveStreams } from "../stream/pipeline.js";
-import { InterruptWatch, ProgressDisplay } from "../cli-kit/progress.js";
+import { InterruptWatch, ProgressDisplay, summaryLine } from "../cli-kit/progress.js";
 import { type OptionRow, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { lockOutput } from "../cli-kit/output-lock.js";
@@ -243,7 +243,8 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
       progress?.stop();
       process.stderr.write(errorLines(totals));
       const invalid = totals.tally[STATUSES.indexOf("invalid")] + totals.tally[STATUSES.indexOf("error")];
-      if (!flags.quiet) process.stderr.write(summary(totals.tally, invalid, (performance.now() - started) / 1000, solver.threads));
+      const forms = `${commaGrouped(totals.tally.reduce((sum, n) => sum + n, 0) - invalid)} forms, ${commaGrouped(invalid)} invalid`;
+      if (!flags.quiet) process.stderr.write(`${summaryLine(totals.tally, forms, (performance.now() - started) / 1000, solver.threads)}\n`);
       if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
       process.exitCode = interrupts.exitStatus ?? (invalid > 0 ? FAILED_RECORDS_STATUS : 0);
     } finally {
@@ -255,12 +256,4 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
   } finally {
     await lock.release();
   }
-}
-
-/** The closing line: records, forms, invalid ones, time and rate. */
-function summary(tally: readonly number[], invalid: number, seconds: number, threads: number): string {
-  const total = tally.reduce((sum, n) => sum + n, 0);
-  const rate = commaGrouped(Math.round(total / Math.max(seconds, 1e-6)));
-  const where = threads === 0 ? "main thread" : `${threads} thread${threads === 1 ? "" : "s"}`;
-  return `${commaGrouped(total)} puzzle${total === 1 ? "" : "s"}: ${commaGrouped(total - invalid)} forms, ${commaGrouped(invalid)} invalid in ${seconds.toFixed(2)} s (${rate} puzzles/s, ${where})\n`;
 }

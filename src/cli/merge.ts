@@ -211,7 +211,7 @@ class RunOrder {
 }
 
 /** Merges the shard outputs `paths` (shard 0 first) into `out`; csv shards share `header` (see {@link shardFormat}). */
-export async function mergeShards(paths: readonly string[], out: Writable, format: OutputFormatName, header = outputFormats[format].header): Promise<number> {
+export async function mergeShards(paths: readonly string[], out: Writable, format: OutputFormatName, header: string): Promise<number> {
   const files = paths.map((path) => shardRecords(path, format));
   const columns = placeColumns(header);
   const pieces: Buffer[] = [Buffer.from(header)];

@@ -22,7 +22,7 @@ import type { SolveInput } from "../stream/input.js";
 import { InterruptWatch, ProgressDisplay, summaryLine } from "../cli-kit/progress.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { solverHelpLines } from "../cli-kit/solver-help.js";
-import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
+import { checkOutputIsNoInput, regularFileOf } from "../cli-kit/same-file.js";
 import { type OutputLock, lockOutput } from "../cli-kit/output-lock.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { stopBeforeStreamExit } from "../cli-kit/errors.js";
@@ -239,19 +239,11 @@ export function hintTerminalInput(files: readonly string[], quiet: boolean | und
   if (!quiet && process.stdin.isTTY && inputNames(files).includes("-")) process.stderr.write(TERMINAL_INPUT_HINT);
 }
 
-/** True when standard input is a regular file (`solve < puzzles.txt`): read through one buffer, as a named file is. */
-function stdinIsFile(): boolean {
-  try {
-    return fstatSync(0).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** The inputs named on the command line (standard input for none or `-`), each checked before any is read. */
 export function openInputs(files: readonly string[]): SolveInput[] {
   return inputNames(files).map((name) => {
-    if (name === "-") return { name: "<stdin>", open: () => process.stdin, file: stdinIsFile() ? 0 : undefined };
+    // Standard input redirected from a regular file (`solve < puzzles.txt`) is read through one buffer, as a named file is.
+    if (name === "-") return { name: "<stdin>", open: () => process.stdin, file: regularFileOf(0) ? 0 : undefined };
     const regular = checkInputFile(name);
     return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }), file: regular ? name : undefined };
   });
@@ -359,9 +351,10 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
     progress?.stop();
     process.stderr.write(errorLines(totals));
     const complete = resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
+    const counts = STATUSES.map((status, i) => `${commaGrouped(totals.tally[i])} ${status}`).join(", "); // 9,990 solved, 0 unsolvable, …
     const closing = complete
       ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
-      : summaryLine(totals.tally, (performance.now() - started) / 1000, solver.threads);
+      : summaryLine(totals.tally, counts, (performance.now() - started) / 1000, solver.threads);
     if (!flags.quiet) process.stderr.write(`${closing}\n`);
     if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
     process.exitCode = interrupts.exitStatus ?? (failedRecords(totals) > 0 ? FAILED_RECORDS_STATUS : 0);
@@ -403,14 +396,10 @@ export function errorLines(totals: StreamTotals): string {
   return lines.join("");
 }
 
-/** The inputs of a judge run, each checked before any is read; standard input alone carries no name (its errors say `line N`). */
+/** The inputs of a judge run, {@link openInputs}'s; standard input alone carries no name (its errors say `line N`). */
 function judgeSources(files: readonly string[]): JudgeSource[] {
-  const names = inputNames(files);
-  names.forEach((name) => name === "-" || checkInputFile(name));
-  return names.map((name) => {
-    if (name !== "-") return { name, open: () => createReadStream(name, { highWaterMark: 1 << 16 }) };
-    return { name: names.length === 1 ? undefined : "<stdin>", open: () => process.stdin };
-  });
+  const stdinAlone = files.length === 0 || (files.length === 1 && files[0] === "-");
+  return openInputs(files).map(({ name, open }) => ({ name: stdinAlone ? undefined : name, open }));
 }
 
 /**

@@ -96,11 +96,6 @@ interface KernelExports {
   ): number;
 }
 
-/** An instance of any build: both files export the same entry points, so the 9×9 release bindings serve every build. */
-async function instantiateKernel(module: WasmModule): Promise<unknown> {
-  return instantiateSudokuKernel(module, { env: {} });
-}
-
 /** Where build/<stem>.wasm is; the two default kernels as literal `new URL(…, import.meta.url)` so that bundlers copy them. */
 export function kernelUrl(stem: string): UrlObject {
   if (stem === "release") return new URL("../../build/release.wasm", import.meta.url);
@@ -220,7 +215,7 @@ export class BatchRoom {
    * The base of a batch of `count` puzzles, calling `reserve` (which may grow memory) when it needs
    * more room or another box size; a RangeError over {@link MAX_BATCH_BYTES} (the kernel checks the same).
    */
-  make(count: number, cells: number, reserve: () => number, box = SHAPE_9.box): number {
+  make(count: number, cells: number, reserve: () => number, box: number): number {
     const bytes = checkedBatchBytes(count, cells);
     if (bytes > this.capacityBytes || box !== this.box) {
       const base = reserve();
@@ -299,7 +294,8 @@ export class WasmKernel implements SolverEngine {
   static async create(source?: KernelSource, build: KernelBuild = "release", box = SHAPE_9.box): Promise<WasmKernel> {
     const shape = shapeOf(box);
     const module = source === undefined ? await compileKernel(build) : await compileSource(source);
-    const exports = (await instantiateKernel(module)) as KernelExports;
+    // Both kernel files export the same entry points, so the 9×9 release bindings instantiate every build.
+    const exports = (await instantiateSudokuKernel(module, { env: {} })) as KernelExports;
     if (exports.reserve(1, box) === 0) {
       throw new RangeError(
         `${source === undefined ? `the kernel build '${build}'` : "this kernel"} does not take ${shapeName(shape)} grids (box size ${box}); the general builds take every size`,

@@ -221,7 +221,7 @@ export function joinOutcomes(parts: readonly BatchOutcome[]): BatchOutcome {
   return { bytes, tally, errors: parts.flatMap((part) => part.errors).slice(0, ERRORS_PER_BATCH), spent: parts.flatMap(outcomeBuffers), solveMs };
 }
 
-/** A task of records given as texts (each read as the reader would; none takes the fast path): for tests and benches. */
+/** A task of records given as texts (each read as the reader would; none takes the fast path): judge mode's batches, tests and benches. */
 export function textTask(
   settings: Omit<BatchTask, "fastBytes" | "textAt" | "texts" | "lines" | "readErrors"> & { texts: readonly string[]; lines?: Int32Array },
 ): BatchTask {

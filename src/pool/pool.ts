@@ -87,21 +87,14 @@ export interface WorkerSpec {
 }
 
 /**
- * Turns off V8's garbage collection of WebAssembly code, process-wide, before a pool starts: it
- * posts a task to every isolate with WebAssembly code, and one that piscina is terminating then
- * aborts the process (`NodePlatform::ForIsolate … Assertion failed`; see nodejs/node#31795).
- * What it would free is the kernels' replaced baseline code, some hundreds of KB.
- */
-function disableWasmCodeCollection(): void {
-  setFlagsFromString("--no-wasm-code-gc");
-}
-
-/**
  * A pool of `threads` piscina workers running `worker`. A failed batch is retried on a worker
  * started for that retry alone; the worker that failed ends itself (retire.ts) and is replaced.
  */
 export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver {
-  disableWasmCodeCollection();
+  // No garbage collection of WebAssembly code, process-wide, once a pool starts: it posts a task to every isolate with
+  // WebAssembly code, and one that piscina is terminating then aborts the process (`NodePlatform::ForIsolate … Assertion
+  // failed`; see nodejs/node#31795). What it would free is the kernels' replaced baseline code, some hundreds of KB.
+  setFlagsFromString("--no-wasm-code-gc");
   const settings = {
     ...worker,
     idleTimeout: 60_000,

@@ -251,7 +251,7 @@ abstract class OutcomeWriter {
 /** The writer of `task`'s format: the kernel's (line, jsonl, csv) or the host's (grid). */
 function outcomeWriter(writer: RecordsWriter | null, task: BatchTask, count: number): OutcomeWriter {
   const format = outputFormats[task.output];
-  return format.kernel ? new KernelOutcome(task, count, format.kernel, writer!) : new HostOutcome(task, count, format.writer!(task.file));
+  return format.kernel ? new KernelOutcome(task, count, format.kernel, writer!) : new HostOutcome(task, count, format.writer!);
 }
 
 /** Per-thread scratch of the kernel's records (grow-only): each record's source, the given records' fields and their tokens' bytes. */

@@ -17,29 +17,23 @@ import { type RecordsOutcome, type RecordsTask, recordsOutcomeBuffers, solveReco
 const { solvers, kernels, nice } = workerData as WorkerData;
 adoptKernels(kernels ?? {});
 
-/** An outcome whose output bytes, and the task's buffers it hands back (batch.ts), are transferred to the main thread, not copied. */
-function transferred(outcome: BatchOutcome): BatchOutcome {
+/**
+ * `outcome` with `buffers` transferred to the main thread, not copied: a batch's output bytes and
+ * the task's buffers it hands back (batch.ts), or a library batch's result columns (records-task.ts).
+ */
+function transferred<Outcome extends object>(outcome: Outcome, buffers: readonly ArrayBuffer[]): Outcome {
   return move({
     get [transferableSymbol]() {
-      return transferable(outcomeBuffers(outcome));
+      return buffers;
     },
     get [valueSymbol]() {
       return outcome;
     },
-  }) as unknown as BatchOutcome; // piscina sends the value, transferring its bytes
+  }) as unknown as Outcome; // piscina sends the value, transferring the buffers
 }
 
-/** The library's outcome (records-task.ts), its result columns transferred. */
-function transferredRecords(outcome: RecordsOutcome): RecordsOutcome {
-  return move({
-    get [transferableSymbol]() {
-      return recordsOutcomeBuffers(outcome);
-    },
-    get [valueSymbol]() {
-      return outcome;
-    },
-  }) as unknown as RecordsOutcome;
-}
+const transferredBatch = (outcome: BatchOutcome): BatchOutcome => transferred(outcome, transferable(outcomeBuffers(outcome)));
+const transferredRecords = (outcome: RecordsOutcome): RecordsOutcome => transferred(outcome, recordsOutcomeBuffers(outcome));
 
 /**
  * The handler that does one batch (solve or canon) or library batch with `engines` (piscina calls
@@ -52,7 +46,7 @@ function handler(engines: ThreadEngines) {
       return engines.all().then(() => transferredRecords(solveRecordsHere(engines, task)));
     }
     const outcome = runTask(engines, task); // at once, unless a size's engine (or a canon batch's kernel) loads first
-    return outcome instanceof Promise ? outcome.then(transferred) : transferred(outcome);
+    return outcome instanceof Promise ? outcome.then(transferredBatch) : transferredBatch(outcome);
   });
 }
 

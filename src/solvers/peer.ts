@@ -89,8 +89,8 @@ export class DancingLinksPackageEngine implements SolverEngine {
     this.masks = new Uint32Array(tables.cells);
   }
 
-  /** Imports the package (an Error with the install command when it is missing); an engine for box size `box` (2–5, default 3). */
-  static async load(solverId: string, box = 3): Promise<DancingLinksPackageEngine> {
+  /** Imports the package (an Error with the install command when it is missing); an engine for box size `box` (2–5). */
+  static async load(solverId: string, box: number): Promise<DancingLinksPackageEngine> {
     const { DancingLinks } = await importPeer<DancingLinksModule>(solverId, DANCING_LINKS_PEER);
     return new DancingLinksPackageEngine(new DancingLinks(), gridTables(box));
   }
@@ -137,7 +137,7 @@ export class AlgorithmTsPackageEngine implements SolverEngine {
   }
 
   /** Imports the package (an Error with the install command when it is missing) and makes an engine for box size `box`. */
-  static async load(solverId: string, box = 3): Promise<AlgorithmTsPackageEngine> {
+  static async load(solverId: string, box: number): Promise<AlgorithmTsPackageEngine> {
     const { SudokuSolver } = await importPeer<AlgorithmTsModule>(solverId, ALGORITHM_TS_PEER);
     return new AlgorithmTsPackageEngine(new SudokuSolver({ childMatrixWidth: box }), box);
   }

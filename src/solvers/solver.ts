@@ -743,13 +743,9 @@ export class Solver {
 
   /** The 9×9 engine (the first engine when there is none). */
   get engine(): SolverEngine {
-    return this.nineByNine().engine;
-  }
-
-  private nineByNine(): SizeEngine {
     const entry = this.engines.get(9) ?? this.engines.values().next().value;
     if (!entry) throw new RangeError("a Solver needs at least one engine");
-    return entry;
+    return entry.engine;
   }
 
   /** Solve one puzzle (a line of text, or N² bytes). Bad input gives an `invalid` record, never a throw. */

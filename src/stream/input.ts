@@ -126,16 +126,16 @@ export async function* utf8Chunks(stream: AsyncIterable<Uint8Array | string>): A
 export const FILE_CHUNK_BYTES = 1 << 20;
 
 /**
- * The bytes of the file at `path` (from `from`), read into two reused buffers in turn: the next
+ * The bytes of the file at `path`, read into two reused buffers in turn: the next
  * chunk is read while the consumer takes this one, which must be done with it by the next request
  * (LineSplitter.push copies what it keeps). A file stream's buffer per chunk would be garbage held
  * until a full collection.
  */
-export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES, from?: number): AsyncGenerator<Uint8Array> {
-  // A number is a descriptor that stays open, read from where it stands unless `from` is given.
+export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+  // A number is a descriptor that stays open, read from where it stands.
   const handle = typeof path === "number" ? null : await open(path, "r");
   const fd = handle?.fd ?? (path as number);
-  let position = from ?? (handle === null ? null : 0);
+  let position = handle === null ? null : 0;
   const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
   let reading: Promise<{ bytesRead: number }> | null = null;
   try {
@@ -487,20 +487,6 @@ export class RecordReader implements LineSink {
   /** A possible header (see the file comment), held until the next line shows whether a grid starts. */
   private held: { line: string; lineNumber: number } | null = null;
 
-  /** Reads the next lines of the file (without their line ends); `longLines` are the ones cut at the maximum length. */
-  readLines(lines: readonly string[], longLines?: readonly LongLine[]): void {
-    if (longLines === undefined || longLines.length === 0) {
-      for (const raw of lines) this.readLine(raw);
-      return;
-    }
-    const long = new Map(longLines.map(({ at, length }) => [at, length]));
-    lines.forEach((raw, i) => {
-      const length = long.get(i);
-      if (length === undefined) this.readLine(raw);
-      else this.readLongLine(raw, length);
-    });
-  }
-
   /** {@link LineSink.line}: one line of text (`length` set for a line over the maximum, holding its start). */
   line(text: string, length?: number): void {
     if (length === undefined) this.readLine(text);
@@ -588,7 +574,7 @@ function needsTrim(line: string): boolean {
 }
 
 /** True when `line` has two lowercase letters in a row, not both `x` (an empty mark) and not both symbols of `alphabet`. */
-export function hasWord(line: string, alphabet = ""): boolean {
+export function hasWord(line: string, alphabet: string): boolean {
   for (let i = 1; i < line.length; i++) {
     const a = line.charCodeAt(i - 1);
     const b = line.charCodeAt(i);

@@ -48,7 +48,7 @@ function isRunOfFourByFourLines(rows: readonly string[]): boolean {
 }
 
 /** The grid reader: collects N rows, then emits one record whose text is the rows joined. */
-export function gridFormat(lineRuns = false): InputFormat {
+export function gridFormat(lineRuns: boolean): InputFormat {
   const rows: string[] = [];
   const rowLines: number[] = [];
   let shape: Shape = SHAPE_9;

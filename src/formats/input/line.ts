@@ -16,7 +16,7 @@ function isOneLine(line: string, cells: number): boolean {
 }
 
 /** The one-line reader. Lines of any other length read as one invalid record each. */
-export function lineFormat(hints: ReadHints = {}): InputFormat {
+export function lineFormat(hints: ReadHints): InputFormat {
   const fourByFour = hints.alphabet?.length === 4;
   // 9×9 first: the common case is settled by the first test.
   const shapes: readonly Shape[] = SHAPES.filter((shape) => shape.size !== 4 || fourByFour).sort((a, b) => Number(b === SHAPE_9) - Number(a === SHAPE_9));

@@ -26,7 +26,7 @@ import { STATUSES, type SolveRecord, type Status, grown } from "../../solvers/so
 export const OUTPUT_FORMATS = ["line", "grid", "jsonl", "csv"] as const;
 export type OutputFormatName = (typeof OUTPUT_FORMATS)[number];
 
-/** Writes the records of one file in one format (`grid`). */
+/** Writes records in one format (`grid`). */
 export interface RecordWriter {
   /** Writes `record` with its line end. */
   write(out: ByteOutput, record: OutputRecord): void;
@@ -48,13 +48,12 @@ export interface KernelFormat {
 }
 
 export interface OutputFormat {
-  readonly name: OutputFormatName;
   /** Written once before the first record ("" for none). */
   readonly header: string;
   /** The kernel writes this format's records (line, jsonl, csv). */
   readonly kernel?: KernelFormat;
-  /** The host's writer of the records of `file` (grid). */
-  writer?(file: string): RecordWriter;
+  /** The host's writer of its records (grid). */
+  readonly writer?: RecordWriter;
 }
 
 /** Fills `into` with a record solved as `result`; returns it. */
@@ -145,13 +144,11 @@ export const STATUS_WORDS = Object.fromEntries(STATUSES.map((status) => [status,
 const none = (): null => null;
 
 const lineOutput: OutputFormat = {
-  name: "line",
   header: "",
   kernel: { piece: () => "", puzzle: none, solution: (solution) => solution, guesses: none, error: none },
 };
 
 const jsonlOutput: OutputFormat = {
-  name: "jsonl",
   header: "",
   kernel: {
     piece: (file) => `,"file":${JSON.stringify(file)},"line":`,
@@ -175,7 +172,6 @@ export function csvField(value: string | number | null | undefined): string {
 }
 
 const csvOutput: OutputFormat = {
-  name: "csv",
   header: "index,file,line,puzzle,status,solution,count,guesses,error\n",
   kernel: {
     piece: (file) => `,${csvField(file)},`,
@@ -212,7 +208,7 @@ const gridWriter: RecordWriter = {
   },
 };
 
-const gridOutput: OutputFormat = { name: "grid", header: "", writer: () => gridWriter };
+const gridOutput: OutputFormat = { header: "", writer: gridWriter };
 
 export const outputFormats: Readonly<Record<OutputFormatName, OutputFormat>> = {
   line: lineOutput,

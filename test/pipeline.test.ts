@@ -219,6 +219,20 @@ describe("the main thread solves beside the workers", () => {
     expect(tasks).toHaveLength(0);
   });
 
+  it("starts the workers only when the solving the run says it has left pays for their start; when it cannot tell, at once", async () => {
+    const whole = text(await inner.solve(task()));
+    for (const [recordsToCome, starts] of [
+      [0, 0], // 300 easy records in all: well under a millisecond of solving
+      [1e9, 1], // a billion to come
+      [null, 1], // an input of unknown size
+    ] as const) {
+      const { start, started } = stubWorkers(Infinity);
+      const solved = await sharedWithMain(start, inner, 2, { startAfterMs: 0, sliceRecords: SLICE }).solve(task(), recordsToCome);
+      expect(text(solved)).toBe(whole);
+      expect(started.count, `records to come: ${recordsToCome}`).toBe(starts);
+    }
+  });
+
   it("solves on the main thread, a slice at a time, while no worker has room: the batch's own output", async () => {
     const { start, tasks, started } = stubWorkers(Infinity);
     const whole = text(await inner.solve(task()));

@@ -87,7 +87,7 @@ const CANON_OPTIONS: readonly OptionRow[] = [
   },
   {
     flags: "-t, --threads <n>",
-    description: "worker threads; 0 works on the main thread",
+    description: "worker threads, at most (they start as for solve: when the work left pays for their start); 0 works on the main thread",
     defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`,
     parse: wholeNumber(0, 256),
   },

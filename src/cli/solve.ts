@@ -119,7 +119,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   {
     flags: "-t, --threads <n>",
     description:
-      "worker threads; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)",
+      "worker threads, at most: they start once the main thread has solved for 50 ms, and only if the solving left would take it longer than their start; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)",
     defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`,
     parse: wholeNumber(0, 256),
   },

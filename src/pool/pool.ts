@@ -25,7 +25,11 @@ export interface BatchSolver {
   readonly threads: number;
   /** Batches it would start on at once now ({@link TASKS_PER_WORKER} per loaded worker, minus those out); Infinity when it takes any number. */
   room(): number;
-  solve(task: BatchTask): Promise<BatchOutcome>;
+  /**
+   * Solves a batch; `recordsToCome`: the records the run expects after it, when it can tell (an
+   * input of known size), which a solver that starts its workers late weighs against their start.
+   */
+  solve(task: BatchTask, recordsToCome?: number | null): Promise<BatchOutcome>;
   /** The main thread's 9×9 kernel instance, for the reader's line scan (pipeline.ts); null when that engine is no 9×9 kernel. */
   readonly scanner?: LineScan | null;
   /** Solves a library pool batch (records-task.ts) on a worker, and on failure once more with `retry` on a fresh one. Only on a pool of workers. */
@@ -200,9 +204,17 @@ export const FIRST_SLICE = 64;
 /** Main-thread solving time after which the workers start: more than a thousand easy puzzles take cold, less than a worker's start. */
 export const START_WORKERS_AFTER_MS = 50;
 
+/**
+ * What starting the workers costs the run, in ms of the main thread's solving: they pay only when
+ * the solving they take off it is more. Measured with 2 workers on 2 cores (AMD EPYC, 2026-12-05):
+ * `--threads 2` and `--threads 0` took the same time on inputs of about 0.3 s of solving, easy or
+ * hard, and 1.36× as long with workers on 0.1 s of it.
+ */
+export const WORKER_START_MS = 150;
+
 /** When {@link sharedWithMain} starts the workers, and how much the main thread takes at a time. */
 export interface SharingOptions {
-  /** Main-thread solving time after which the workers start. @default START_WORKERS_AFTER_MS */
+  /** Main-thread solving time after which the workers start (when the solving left pays for their start; see {@link WORKER_START_MS}). @default START_WORKERS_AFTER_MS */
   startAfterMs?: number;
   /** Records per main-thread slice. @default about MAIN_SLICE_MS of solving (FIRST_SLICE at first) */
   sliceRecords?: number;
@@ -222,8 +234,10 @@ interface Shared {
  * The workers, with the main thread solving beside them whenever they have no room: a batch goes
  * to the workers whole while they have room, else the main thread solves it a slice (about
  * {@link MAIN_SLICE_MS}) at a time and the workers take the rest once they have room. The workers
- * start only after `startAfterMs` of main-thread solving, so a small input never starts one. A
- * batch's parts are joined in order.
+ * start only after `startAfterMs` of main-thread solving, so a small input never starts one, and
+ * only once the solving the run has left (the records to come that the last batch said, at the
+ * main thread's rate so far) pays for their start ({@link WORKER_START_MS}); when it cannot tell,
+ * at once. A batch's parts are joined in order.
  */
 export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, threads: number, options: SharingOptions = {}): BatchSolver {
   const startAfterMs = options.startAfterMs ?? START_WORKERS_AFTER_MS;
@@ -234,6 +248,16 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
   let stepping = false;
   let warm = false; // the workers have had room
   const mainHelps = options.mainHelps ?? true;
+  let toCome: number | null = null; // the records the run expects after the batches handed here, when it can tell
+
+  /** Whether the solving left, at the main thread's rate so far, takes off it more than the workers' start costs. */
+  const workersPay = (): boolean => {
+    if (toCome === null) return true;
+    if (mainRecords === 0) return false; // no rate yet: decided after the first slice
+    const left = waiting.reduce((records, shared) => records + shared.task.lines.length - shared.at, toCome);
+    const solvers = threads + (mainHelps ? 1 : 0);
+    return ((left * mainMs) / mainRecords) * (1 - 1 / solvers) >= WORKER_START_MS;
+  };
 
   /** Gives waiting batches, oldest first, to the workers while they have room; else lets the main thread take a slice. */
   const handOut = () => {
@@ -257,7 +281,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
     stepping = false;
     const shared = waiting[0];
     if (shared === undefined) return;
-    if (workers === null && mainMs >= startAfterMs) workers = start();
+    if (workers === null && mainMs >= startAfterMs && workersPay()) workers = start();
     const { task, at } = shared;
     const count = task.lines.length;
     const slice = options.sliceRecords ?? (mainRecords === 0 ? FIRST_SLICE : Math.max(1, Math.round((MAIN_SLICE_MS * mainRecords) / mainMs)));
@@ -286,8 +310,9 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
     );
   };
 
-  const solve = (task: BatchTask): Promise<BatchOutcome> =>
+  const solve = (task: BatchTask, recordsToCome: number | null = null): Promise<BatchOutcome> =>
     new Promise((resolve) => {
+      toCome = recordsToCome;
       waiting.push({ task, at: 0, parts: [], done: resolve });
       handOut();
     });

@@ -191,14 +191,16 @@ export interface ReadSoFar {
  * standard input as many as were read): a (2 × workers)th of them per shard, from {@link MIN_BATCH} to `batchSize`.
  */
 export function batchCapacity(read: ReadSoFar, batchSize: number, workers: number, shards = 1, msPerRecord?: number | null): number {
-  let toCome: number;
-  if (read.totalBytes === null) toCome = read.records;
-  else {
-    const bytesPerRecord = read.records > 0 ? read.bytes / read.records : BYTES_PER_RECORD_GUESS;
-    toCome = Math.max(0, read.totalBytes - read.bytes) / bytesPerRecord;
-  }
+  const toCome = recordsToCome(read) ?? read.records;
   const share = Math.ceil(toCome / shards / (2 * Math.max(1, workers)));
   return Math.max(Math.min(MIN_BATCH, batchSize), Math.min(batchSize, share, timedBatch(msPerRecord)));
+}
+
+/** The records still to read (bytes left at the bytes per record so far); null when the size of the input is unknown. */
+export function recordsToCome(read: ReadSoFar): number | null {
+  if (read.totalBytes === null) return null;
+  const bytesPerRecord = read.records > 0 ? read.bytes / read.records : BYTES_PER_RECORD_GUESS;
+  return Math.max(0, read.totalBytes - read.bytes) / bytesPerRecord;
 }
 
 /** Solving time a worker batch is sized to: short, so a slow batch holds back the ordered output briefly; long next to a send's cost. */
@@ -268,7 +270,8 @@ export async function solveStreams(
   };
   /** Sends the batches sealed so far. */
   const send = async (): Promise<void> => {
-    for (const task of batches.takeReady()) await output.submit(solver.solve(task), read.bytes);
+    read.records = batches.recordsRead;
+    for (const task of batches.takeReady()) await output.submit(solver.solve(task, recordsToCome(read)), read.bytes);
   };
   /** True when the oldest record held (read, not yet sent) was read INPUT_PAUSE_MS ago or more. */
   const heldTooLong = (): boolean => batches.heldSince !== null && performance.now() - batches.heldSince >= INPUT_PAUSE_MS;

@@ -10,7 +10,7 @@ import { relabelledPuzzles } from "../bench/corpus.js";
 import { type BatchSolver, openBatchSolver, sharedWithMain, withRetry } from "../src/pool/pool.js";
 import { type BatchOutcome, type BatchTask, BatchBuilder, textTask } from "../src/pool/batch.js";
 import { LineSplitter } from "../src/stream/input.js";
-import { BATCH_TARGET_MS, FIRST_BATCH, INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, solveStreams } from "../src/stream/pipeline.js";
+import { BATCH_TARGET_MS, FIRST_BATCH, INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, recordsToCome, solveStreams } from "../src/stream/pipeline.js";
 
 const inner = await openBatchSolver(0);
 afterAll(() => inner.close());
@@ -72,6 +72,29 @@ describe("batches sized to the work in flight", () => {
     const stdin = (records: number) => ({ records, bytes: records * 82, totalBytes: null });
     expect([0, 1000, 10_000, 100_000].map((n) => batchCapacity(stdin(n), 4096, 2))).toEqual([MIN_BATCH, 250, 2500, 4096]);
     expect(batchCapacity(stdin(0), 10, 2)).toBe(10);
+  });
+
+  it("tells the solver, with each batch, the records its run has still to read: a share of them with --shard; none for an input of unknown size", async () => {
+    expect(recordsToCome({ records: 1000, bytes: 82_000, totalBytes: 820_000 })).toBe(9000);
+    expect(recordsToCome({ records: 0, bytes: 0, totalBytes: 820_000 })).toBe(10_000); // a 9×9 line's bytes until one is read
+    expect(recordsToCome({ records: 1000, bytes: 82_000, totalBytes: null })).toBeNull();
+    const text = relabelledPuzzles(2000, 5);
+    for (const [totalBytes, shard] of [
+      [text.length, { index: 0, count: 1 }],
+      [text.length, { index: 1, count: 4 }],
+      [null, { index: 0, count: 1 }],
+    ] as const) {
+      const told: (number | null | undefined)[] = [];
+      const solver: BatchSolver = { ...inner, threads: 2, solve: (task, toCome) => (told.push(toCome), inner.solve(task)) };
+      const input = { name: "f.txt", open: () => Readable.from([Buffer.from(text.slice(0, 82_000)), Buffer.from(text.slice(82_000))]) };
+      await solveStreams([input], collector(), solver, { ...settings, batchSize: 100, workers: 2, totalBytes, shard });
+      if (totalBytes === null) expect(told.every((n) => n === null)).toBe(true);
+      else {
+        expect(told[0]).toBeGreaterThan(900 / shard.count); // the second chunk is still to read
+        expect(told[0]).toBeLessThanOrEqual(2000 / shard.count);
+        expect(told.at(-1)).toBe(0);
+      }
+    }
   });
 
   it("batchCapacity with a solving rate: about BATCH_TARGET_MS of work per batch, FIRST_BATCH before any is solved", () => {

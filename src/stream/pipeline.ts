@@ -271,7 +271,8 @@ export async function solveStreams(
   /** Sends the batches sealed so far. */
   const send = async (): Promise<void> => {
     read.records = batches.recordsRead;
-    for (const task of batches.takeReady()) await output.submit(solver.solve(task, recordsToCome(read)), read.bytes);
+    const toCome = recordsToCome(read);
+    for (const task of batches.takeReady()) await output.submit(solver.solve(task, toCome === null ? null : toCome / shard.count), read.bytes);
   };
   /** True when the oldest record held (read, not yet sent) was read INPUT_PAUSE_MS ago or more. */
   const heldTooLong = (): boolean => batches.heldSince !== null && performance.now() - batches.heldSince >= INPUT_PAUSE_MS;

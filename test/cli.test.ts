@@ -64,6 +64,19 @@ describe("solve", () => {
     expect(stderr).toContain("6 puzzles: 2 solved, 1 unsolvable, 1 multiple, 2 invalid");
   });
 
+  it("the closing line says where the puzzles were solved: the main thread, the workers that started, or the main thread where workers would not have paid", () => {
+    const closing = (args: string[], input?: string) =>
+      runCli(["solve", "--no-progress", ...args], { input })
+        .stderr.trimEnd()
+        .split("\n")
+        .at(-1);
+    expect(closing(["--threads", "0", mixed])).toMatch(/puzzles\/s, main thread\)$/);
+    expect(closing(["--threads", "2", mixed])).toMatch(/puzzles\/s, main thread: workers would not have paid for their start\)$/);
+    // Standard input's size is unknown: the workers start after the main thread's first 50 ms of solving (here well over).
+    const hard = readFileSync(new URL("../datasets/hard.txt", import.meta.url), "utf8").repeat(20);
+    expect(closing(["--threads", "2"], hard)).toMatch(/puzzles\/s, 2 threads\)$/);
+  });
+
   it("line output: the solution or the status word, one line per record", () => {
     const { stdout } = cli(["solve", "--no-progress", mixed]);
     expect(stdout).toBe([unique[0].solution, "invalid", "unsolvable", unique[2].solution, "multiple", "invalid", ""].join("\n"));

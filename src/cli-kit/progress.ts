@@ -126,10 +126,14 @@ export class ProgressDisplay {
   }
 }
 
-/** "9,999 puzzles: COUNTS in 0.51 s (19,606 puzzles/s, 2 threads)", where `counts` says what the puzzles of `tally` came to. */
-export function summaryLine(tally: readonly number[], counts: string, seconds: number, threads: number): string {
+/**
+ * "9,999 puzzles: COUNTS in 0.51 s (19,606 puzzles/s, 2 threads)", where `counts` says what the
+ * puzzles of `tally` came to; `started`: the worker threads that did start, when fewer.
+ */
+export function summaryLine(tally: readonly number[], counts: string, seconds: number, threads: number, started = threads): string {
   const total = tally.reduce((sum, n) => sum + n, 0);
   const rate = commaGrouped(Math.round(total / Math.max(seconds, 1e-6)));
-  const where = threads === 0 ? "main thread" : `${threads} thread${threads === 1 ? "" : "s"}`;
+  const where =
+    threads === 0 ? "main thread" : started === 0 ? "main thread: workers would not have paid for their start" : `${started} thread${started === 1 ? "" : "s"}`;
   return `${commaGrouped(total)} puzzle${total === 1 ? "" : "s"}: ${counts} in ${seconds.toFixed(2)} s (${rate} puzzles/s, ${where})`;
 }

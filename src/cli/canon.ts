@@ -244,7 +244,8 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
       process.stderr.write(errorLines(totals));
       const invalid = totals.tally[STATUSES.indexOf("invalid")] + totals.tally[STATUSES.indexOf("error")];
       const forms = `${commaGrouped(totals.tally.reduce((sum, n) => sum + n, 0) - invalid)} forms, ${commaGrouped(invalid)} invalid`;
-      if (!flags.quiet) process.stderr.write(`${summaryLine(totals.tally, forms, (performance.now() - started) / 1000, solver.threads)}\n`);
+      if (!flags.quiet)
+        process.stderr.write(`${summaryLine(totals.tally, forms, (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.())}\n`);
       if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
       process.exitCode = interrupts.exitStatus ?? (invalid > 0 ? FAILED_RECORDS_STATUS : 0);
     } finally {

@@ -354,7 +354,7 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
     const counts = STATUSES.map((status, i) => `${commaGrouped(totals.tally[i])} ${status}`).join(", "); // 9,990 solved, 0 unsolvable, …
     const closing = complete
       ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
-      : summaryLine(totals.tally, counts, (performance.now() - started) / 1000, solver.threads);
+      : summaryLine(totals.tally, counts, (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
     if (!flags.quiet) process.stderr.write(`${closing}\n`);
     if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
     process.exitCode = interrupts.exitStatus ?? (failedRecords(totals) > 0 ? FAILED_RECORDS_STATUS : 0);

@@ -30,6 +30,8 @@ export interface BatchSolver {
    * input of known size), which a solver that starts its workers late weighs against their start.
    */
   solve(task: BatchTask, recordsToCome?: number | null): Promise<BatchOutcome>;
+  /** Worker threads started so far, when it starts them late ({@link sharedWithMain}); else {@link threads}. */
+  threadsStarted?(): number;
   /** The main thread's 9×9 kernel instance, for the reader's line scan (pipeline.ts); null when that engine is no 9×9 kernel. */
   readonly scanner?: LineScan | null;
   /** Solves a library pool batch (records-task.ts) on a worker, and on failure once more with `retry` on a fresh one. Only on a pool of workers. */
@@ -316,7 +318,14 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
       waiting.push({ task, at: 0, parts: [], done: resolve });
       handOut();
     });
-  return { threads, room: () => Infinity, scanner: main.scanner, solve, close: () => Promise.all([workers?.close(), main.close()]).then(() => {}) };
+  return {
+    threads,
+    threadsStarted: () => (workers === null ? 0 : threads),
+    room: () => Infinity,
+    scanner: main.scanner,
+    solve,
+    close: () => Promise.all([workers?.close(), main.close()]).then(() => {}),
+  };
 }
 
 /**

@@ -8,9 +8,9 @@
  * cores kept busy tell a pool held back by a loaded machine from one held back by its own work,
  * the main thread's busy share (its event loop's utilization) one held back by the records it
  * makes there (the records alone, made as it makes them but without solving, bound it on few
- * cores); and K on every thread at once (a kernel on each of the pool's threads, side by side, no pool,
- * measured just before each pool call) is what the machine's cores can give together: the pool's
- * ceiling, which virtual cores that share a physical one put well below threads × K.
+ * cores); and K on every thread at once (a kernel on each of the pool's threads, side by side,
+ * no pool, measured just before each pool call) is what the machine's cores can give together:
+ * the pool's ceiling, which virtual cores that share a physical one put well below threads × K.
  * The rounds alternate the paths; each ratio is the median of the per-round ratios with its
  * range, per CPU second for one thread's paths, per wall second for the pool. The puzzles: the
  * bundled easy tier relabelled per line. Figures, no verdicts.
@@ -219,8 +219,8 @@ async function main(argv = process.argv): Promise<void> {
   // The records and the workers' solving share the machine's cores: per line, 1/K of a core's second to solve and 1/R to make the record.
   const cores = cpus().length;
   const ceiling = alone.map((r, i) => {
-    const perK = r.cpu / k[i].cpu;
-    return Math.min(options.threads, perK, cores / (1 + 1 / perK));
+    const records = r.cpu / k[i].cpu; // records alone ÷ K
+    return Math.min(options.threads, records, cores / (1 + 1 / records));
   });
   console.log(
     `pool.solveMany can reach at most ${ratioCell(ceiling)} K here: its main thread makes the records while the workers solve, on ${cores} cores (the least of the threads, records alone ÷ K, and cores ÷ (1 + K ÷ records alone), per CPU second; feeding the workers left out)`,

@@ -398,7 +398,8 @@ export function errorLines(totals: StreamTotals): string {
 
 /** The inputs of a judge run, {@link openInputs}'s; standard input alone carries no name (its errors say `line N`). */
 function judgeSources(files: readonly string[]): JudgeSource[] {
-  const stdinAlone = files.length === 0 || (files.length === 1 && files[0] === "-");
+  const names = inputNames(files);
+  const stdinAlone = names.length === 1 && names[0] === "-";
   return openInputs(files).map(({ name, open }) => ({ name: stdinAlone ? undefined : name, open }));
 }
 

@@ -262,15 +262,17 @@ export async function solveStreams(
   );
   const shard = settings.shard ?? WHOLE_RUN;
   batches.select(shard.index, shard.count, settings.skip ?? 0);
-  const read: ReadSoFar = { records: 0, bytes: 0, totalBytes: settings.totalBytes ?? null };
-  /** Records per batch from here on: a share of what is left, and for workers about BATCH_TARGET_MS of solving. */
-  const capacity = () => {
-    read.records = batches.recordsRead;
-    return batchCapacity(read, settings.batchSize, workers, shard.count, workers === 0 ? undefined : output.msPerRecord);
+  const read: ReadSoFar = {
+    get records() {
+      return batches.recordsRead;
+    },
+    bytes: 0,
+    totalBytes: settings.totalBytes ?? null,
   };
+  /** Records per batch from here on: a share of what is left, and for workers about BATCH_TARGET_MS of solving. */
+  const capacity = () => batchCapacity(read, settings.batchSize, workers, shard.count, workers === 0 ? undefined : output.msPerRecord);
   /** Sends the batches sealed so far. */
   const send = async (): Promise<void> => {
-    read.records = batches.recordsRead;
     const toCome = recordsToCome(read);
     for (const task of batches.takeReady()) await output.submit(solver.solve(task, toCome === null ? null : toCome / shard.count), read.bytes);
   };

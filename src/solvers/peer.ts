@@ -11,7 +11,7 @@
  * whose `solve()` stops at the first solution, so it counts at most 1 and cannot prove uniqueness.
  */
 import type { Grid } from "../model/puzzle.js";
-import { type GridTables, gridTables } from "../model/shape.js";
+import { gridTables } from "../model/shape.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
 import { candidateMasks, coverColumns } from "./units.js";
 
@@ -78,80 +78,58 @@ interface AlgorithmTsModule {
   SudokuSolver: new (options: { childMatrixWidth: number }) => { solve(board: number[], answer: number[]): boolean };
 }
 
-/** `dancing-links@4` solving the exact-cover encoding of grids of one side; no guesses, no budget. */
-export class DancingLinksPackageEngine implements SolverEngine {
-  private readonly masks: Uint32Array;
-
-  private constructor(
-    private readonly factory: InstanceType<DancingLinksModule["DancingLinks"]>,
-    private readonly tables: GridTables,
-  ) {
-    this.masks = new Uint32Array(tables.cells);
-  }
-
-  /** Imports the package (an Error with the install command when it is missing); an engine for box size `box` (2–5). */
-  static async load(solverId: string, box: number): Promise<DancingLinksPackageEngine> {
-    const { DancingLinks } = await importPeer<DancingLinksModule>(solverId, DANCING_LINKS_PEER);
-    return new DancingLinksPackageEngine(new DancingLinks(), gridTables(box));
-  }
-
-  /** Count up to `limit` with the package's `find(limit)`; `budget` cannot be honoured. */
-  countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, _budget: number): number {
-    const { tables, masks } = this;
-    const side = tables.size;
-    const solver = this.factory.createSolver({ columns: 4 * tables.cells });
-    /** Adds the row of placing `digit` in `cell`: a fresh array of its 4 columns (the package keeps it). */
-    const addRow = (cell: number, digit: number): void => {
-      const columns = [0, 0, 0, 0];
-      coverColumns(tables, cell, digit, columns);
-      solver.addSparseConstraint(cell * side + digit - 1, columns);
-    };
-    candidateMasks(tables, puzzle, masks);
-    for (let cell = 0; cell < tables.cells; cell++) {
-      if (puzzle[cell] !== 0) addRow(cell, puzzle[cell]);
-      for (let digit = 1; digit <= side; digit++) {
-        if ((masks[cell] >>> digit) & 1) addRow(cell, digit);
+/** `dancing-links@4` solving the exact-cover encoding of grids of box size `box` (2–5); imports the package (an Error with the install command when it is missing). */
+export async function dancingLinksEngine(solverId: string, box: number): Promise<SolverEngine> {
+  const { DancingLinks } = await importPeer<DancingLinksModule>(solverId, DANCING_LINKS_PEER);
+  const factory = new DancingLinks();
+  const tables = gridTables(box);
+  const side = tables.size;
+  const masks = new Uint32Array(tables.cells);
+  return {
+    /** Counts up to `limit` with the package's `find(limit)`; the budget cannot be honoured. */
+    countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats): number {
+      const solver = factory.createSolver({ columns: 4 * tables.cells });
+      /** Adds the row of placing `digit` in `cell`: a fresh array of its 4 columns (the package keeps it). */
+      const addRow = (cell: number, digit: number): void => {
+        const columns = [0, 0, 0, 0];
+        coverColumns(tables, cell, digit, columns);
+        solver.addSparseConstraint(cell * side + digit - 1, columns);
+      };
+      candidateMasks(tables, puzzle, masks);
+      for (let cell = 0; cell < tables.cells; cell++) {
+        if (puzzle[cell] !== 0) addRow(cell, puzzle[cell]);
+        for (let digit = 1; digit <= side; digit++) {
+          if ((masks[cell] >>> digit) & 1) addRow(cell, digit);
+        }
       }
-    }
-    const found = solver.find(limit);
-    if (found.length > 0) {
-      for (const { data } of found[0]) solution[Math.floor(data / side)] = (data % side) + 1;
-    }
-    stats.guesses = NaN;
-    stats.timedOut = false;
-    return found.length;
-  }
+      const found = solver.find(limit);
+      if (found.length > 0) {
+        for (const { data } of found[0]) solution[Math.floor(data / side)] = (data % side) + 1;
+      }
+      stats.guesses = NaN;
+      stats.timedOut = false;
+      return found.length;
+    },
+  };
 }
 
-/** `@algorithm.ts/sudoku@4` behind the contract for box size `box`; counts 0 or 1, no guesses, no budget. */
-export class AlgorithmTsPackageEngine implements SolverEngine {
-  private readonly board: number[];
-  private readonly answer: number[];
-
-  private constructor(
-    private readonly solver: InstanceType<AlgorithmTsModule["SudokuSolver"]>,
-    box: number,
-  ) {
-    this.board = new Array<number>(box ** 4).fill(-1);
-    this.answer = new Array<number>(box ** 4).fill(-1);
-  }
-
-  /** Imports the package (an Error with the install command when it is missing) and makes an engine for box size `box`. */
-  static async load(solverId: string, box: number): Promise<AlgorithmTsPackageEngine> {
-    const { SudokuSolver } = await importPeer<AlgorithmTsModule>(solverId, ALGORITHM_TS_PEER);
-    return new AlgorithmTsPackageEngine(new SudokuSolver({ childMatrixWidth: box }), box);
-  }
-
-  /** 1 when the package finds a solution (written to `solution`), else 0; `limit` ≥ 1 is capped to 1. */
-  countSolutions(puzzle: Grid, _limit: number, solution: Grid, stats: SearchStats, _budget: number): number {
-    const cells = this.board.length;
-    for (let cell = 0; cell < cells; cell++) this.board[cell] = puzzle[cell] - 1;
-    const found = this.solver.solve(this.board, this.answer);
-    if (found) {
-      for (let cell = 0; cell < cells; cell++) solution[cell] = this.answer[cell] + 1;
-    }
-    stats.guesses = NaN;
-    stats.timedOut = false;
-    return found ? 1 : 0;
-  }
+/** `@algorithm.ts/sudoku@4` for box size `box`; imports the package (an Error with the install command when it is missing). */
+export async function algorithmTsEngine(solverId: string, box: number): Promise<SolverEngine> {
+  const { SudokuSolver } = await importPeer<AlgorithmTsModule>(solverId, ALGORITHM_TS_PEER);
+  const solver = new SudokuSolver({ childMatrixWidth: box });
+  const board = new Array<number>(box ** 4).fill(-1);
+  const answer = new Array<number>(box ** 4).fill(-1);
+  return {
+    /** 1 when the package finds a solution (written to `solution`), else 0: it stops at the first, whatever the limit. */
+    countSolutions(puzzle: Grid, _limit: number, solution: Grid, stats: SearchStats): number {
+      for (let cell = 0; cell < board.length; cell++) board[cell] = puzzle[cell] - 1;
+      const found = solver.solve(board, answer);
+      if (found) {
+        for (let cell = 0; cell < board.length; cell++) solution[cell] = answer[cell] + 1;
+      }
+      stats.guesses = NaN;
+      stats.timedOut = false;
+      return found ? 1 : 0;
+    },
+  };
 }

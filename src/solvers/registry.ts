@@ -5,7 +5,7 @@
 import type { KernelSource } from "../kernel/kernel-source.js";
 import { SHAPES, SHAPE_9, shapeOfSide } from "../model/shape.js";
 import type { SolverEngine } from "./solver.js";
-import { ALGORITHM_TS_PEER, AlgorithmTsPackageEngine, DANCING_LINKS_PEER, DancingLinksPackageEngine, type PeerPackage, peerFields } from "./peer.js";
+import { ALGORITHM_TS_PEER, DANCING_LINKS_PEER, type PeerPackage, algorithmTsEngine, dancingLinksEngine, peerFields } from "./peer.js";
 import { type KernelBuild, WasmKernel, compileKernel, kernelVariants, variantBuild } from "../kernel/wasm.js";
 
 /** The ids of the solvers this package registers (`wasm:<variant>` for each kernel variant). */
@@ -170,7 +170,7 @@ export const solvers: readonly SolverInfo[] = [
     sizes: ANY_SIZE,
     capabilities: { guesses: false, budget: false },
     ...peerFields(DANCING_LINKS_PEER),
-    load: (size) => DancingLinksPackageEngine.load("npm:dancing-links", boxOf(size)), // imports the package itself
+    load: (size) => dancingLinksEngine("npm:dancing-links", boxOf(size)), // imports the package itself
   },
   {
     id: "npm:algorithm.ts",
@@ -181,7 +181,7 @@ export const solvers: readonly SolverInfo[] = [
     sizes: ANY_SIZE,
     capabilities: { guesses: false, budget: false, uniqueness: false },
     ...peerFields(ALGORITHM_TS_PEER),
-    load: (size) => AlgorithmTsPackageEngine.load("npm:algorithm.ts", boxOf(size)), // imports the package itself
+    load: (size) => algorithmTsEngine("npm:algorithm.ts", boxOf(size)), // imports the package itself
   },
 ];
 

@@ -33,54 +33,43 @@ const LONE_IN_GROUP = new Uint16Array(512);
 const ENTRY_CELLS = new Uint32Array(512);
 /** CONFIGURATION_CELLS[permutation] = the cells of its three triads (row r in box p[r]). */
 const CONFIGURATION_CELLS = new Uint32Array(6);
-/** CONFIGURATION_COLUMN[permutation * 3 + band] = the column inside a stack it gives the band. */
-const CONFIGURATION_COLUMN = new Uint8Array(18);
+/** PERMUTATIONS[p * 3 + r] = the box permutation p puts row r in; for a stack, the column inside it that p gives band r. */
+const PERMUTATIONS = Uint8Array.of(0, 1, 2, 0, 2, 1, 1, 0, 2, 1, 2, 0, 2, 0, 1, 2, 1, 0);
 /** Frame band values from this up are configuration branches on line (value - LINE_FRAME). */
 const LINE_FRAME = 8;
 /** The slots of band 0, one bit per slot; shift by the band. */
 const BAND_SLOTS = 0x1249249;
 
 (function buildTables() {
-  for (let row = 0; row < 512; row++) {
-    let boxes = 0;
-    for (let box = 0; box < 3; box++) if ((row >> (box * 3)) & 7) boxes |= 1 << box;
-    ROW_BOXES[row] = boxes;
-  }
-  const perms = [0, 1, 2, 0, 2, 1, 1, 0, 2, 1, 2, 0, 2, 0, 1, 2, 1, 0];
+  /** The entries (row * 3 + box) of each permutation's 3×3 matrix. */
+  const permutationEntries = [0, 1, 2, 3, 4, 5].map(
+    (p) => (1 << PERMUTATIONS[p * 3]) | (1 << (3 + PERMUTATIONS[p * 3 + 1])) | (1 << (6 + PERMUTATIONS[p * 3 + 2])),
+  );
   for (let matrix = 0; matrix < 512; matrix++) {
+    let boxes = 0;
+    let lone = 0;
+    for (let group = 0; group < 3; group++) {
+      const bits = (matrix >> (group * 3)) & 7;
+      if (bits) boxes |= 1 << group;
+      if (bits && (bits & (bits - 1)) === 0) lone |= bits << (group * 3);
+    }
+    ROW_BOXES[matrix] = boxes;
+    LONE_IN_GROUP[matrix] = lone;
+    let entryCells = 0;
+    for (let entry = 0; entry < 9; entry++) if ((matrix >> entry) & 1) entryCells |= 7 << (((entry / 3) | 0) * 9 + (entry % 3) * 3);
+    ENTRY_CELLS[matrix] = entryCells;
     let matched = 0;
     let configurations = 0;
-    for (let p = 0; p < 6; p++) {
-      let entries = 0;
-      for (let row = 0; row < 3; row++) entries |= 1 << (row * 3 + perms[p * 3 + row]);
-      if ((matrix & entries) === entries) {
-        matched |= entries;
-        configurations |= 1 << p;
-      }
-    }
-    CONFIGURATIONS[matrix] = configurations;
-    let lone = 0;
-    for (let group = 0; group < 9; group += 3) {
-      const bits = (matrix >> group) & 7;
-      if (bits && (bits & (bits - 1)) === 0) lone |= bits << group;
-    }
-    LONE_IN_GROUP[matrix] = lone;
-    let cells = 0;
-    let entryCells = 0;
-    for (let entry = 0; entry < 9; entry++) {
-      if ((matched >> entry) & 1) cells |= 7 << (((entry / 3) | 0) * 9 + (entry % 3) * 3);
-      if ((matrix >> entry) & 1) entryCells |= 7 << (((entry / 3) | 0) * 9 + (entry % 3) * 3);
-    }
+    permutationEntries.forEach((entries, p) => {
+      if ((matrix & entries) !== entries) return;
+      matched |= entries;
+      configurations |= 1 << p;
+    });
     MATCHED[matrix] = matched;
-    PERMUTATION[matrix] = cells;
-    ENTRY_CELLS[matrix] = entryCells;
+    CONFIGURATIONS[matrix] = configurations;
+    PERMUTATION[matrix] = ENTRY_CELLS[matched]; // matched is a subset of matrix, so no greater: its entry is made
   }
-  for (let p = 0; p < 6; p++) {
-    for (let row = 0; row < 3; row++) {
-      CONFIGURATION_CELLS[p] |= 7 << (row * 9 + perms[p * 3 + row] * 3);
-      CONFIGURATION_COLUMN[p * 3 + row] = perms[p * 3 + row];
-    }
-  }
+  permutationEntries.forEach((entries, p) => (CONFIGURATION_CELLS[p] = ENTRY_CELLS[entries]));
 })();
 
 /** The cells of column 0 in a band mask; shift by 1 per column. */
@@ -494,7 +483,7 @@ export class BitmaskEngine implements SolverEngine {
     } else {
       const shift = (line - 3) * 3;
       const others = ~spreadColumns(7 << shift);
-      for (let b = 0; b < 3; b++) this.narrow(st, slot + b, others | spreadColumns(1 << (shift + CONFIGURATION_COLUMN[alternative * 3 + b])));
+      for (let b = 0; b < 3; b++) this.narrow(st, slot + b, others | spreadColumns(1 << (shift + PERMUTATIONS[alternative * 3 + b])));
     }
   }
 

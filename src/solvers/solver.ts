@@ -228,13 +228,11 @@ const SOLUTIONS_PER_STRING = 16;
 export class SolutionWriter {
   /** Character code of each symbol (index = symbol); null when a symbol is outside Latin-1. */
   private readonly codes: Uint8Array | null;
-  private scratch: Uint8Array = new Uint8Array(0);
-  /** The scratch as 32-bit words. */
-  private words: Uint32Array = new Uint32Array(0);
   /** Code of symbol s minus s, when the alphabet's codes are consecutive (digits, A–Y); -1 otherwise. */
   private readonly offset: number;
-  /** The scratch as a Node Buffer (same bytes), when there is Buffer. */
-  private scratchText: Latin1Text | null = null;
+  /** Where {@link load} writes the text of solutions, and the same bytes as 32-bit words. */
+  private scratch: Uint8Array = new Uint8Array(0);
+  private words: Uint32Array = new Uint32Array(0);
   private solutions: Uint8Array = new Uint8Array(0);
   private cells = 0;
   private count = 0;
@@ -267,31 +265,24 @@ export class SolutionWriter {
   /** Takes the `count` solutions of `cells` cells in `solutions` (read before the next load). */
   load(solutions: Uint8Array, count: number, cells: number): void {
     this.solutions = solutions;
-    this.cells = cells;
-    this.count = count;
-    this.run = -1;
     const codes = this.codes;
-    if (codes === null) return;
     const bytes = count * cells;
-    if (this.scratch.length < bytes) {
-      const room = Math.ceil(bytes / 4) * 4;
-      this.scratch = new Uint8Array(room);
+    if (codes !== null && this.scratch.length < bytes) {
+      this.scratch = new Uint8Array(Math.ceil(bytes / 4) * 4);
       this.words = new Uint32Array(this.scratch.buffer);
-      this.scratchText = NodeBuffer ? NodeBuffer.from(this.scratch.buffer, 0, room) : null;
     }
-    this.textBytes = this.scratch;
-    this.textReader = this.scratchText;
     const scratch = this.scratch;
-    if (this.offset < 0) {
+    if (codes !== null && this.offset < 0) {
       for (let i = 0; i < bytes; i++) scratch[i] = codes[solutions[i]];
-      return;
+    } else if (codes !== null) {
+      // Consecutive symbols (digits, A–Y): one addition per four cells. Each byte is masked to 5 bits first (a cell is at most
+      // N ≤ 25; the bytes of a puzzle without a solution are undefined), so no byte carries into the next.
+      scratch.set(solutions.subarray(0, bytes));
+      const words = this.words;
+      const add = this.offset * 0x01010101;
+      for (let w = 0, end = Math.ceil(bytes / 4); w < end; w++) words[w] = ((words[w] & 0x1f1f1f1f) + add) >>> 0;
     }
-    // Consecutive symbols (digits, A–Y): one addition per four cells. Each byte is masked to 5 bits first (a cell is at most
-    // N ≤ 25; the bytes of a puzzle without a solution are undefined), so no byte carries into the next.
-    scratch.set(solutions.subarray(0, bytes));
-    const words = this.words;
-    const add = this.offset * 0x01010101;
-    for (let w = 0, end = Math.ceil(bytes / 4); w < end; w++) words[w] = ((words[w] & 0x1f1f1f1f) + add) >>> 0;
+    this.loadText(scratch, count, cells);
   }
 
   /** Takes the `count` solutions of `cells` cells written as text already (a kernel's {@link SolverEngine.solutionsText}; digits only), as {@link load}. */
@@ -299,6 +290,7 @@ export class SolutionWriter {
     this.cells = cells;
     this.count = count;
     this.run = -1;
+    if (text === this.textBytes && this.textReader !== null) return; // the same bytes as the last batch's: its Buffer serves
     this.textBytes = text;
     this.textReader = NodeBuffer ? NodeBuffer.from(text.buffer, text.byteOffset, text.length) : null;
   }
@@ -422,11 +414,6 @@ export function writeTextCells(text: Uint8Array, packed: Uint8Array): boolean {
   return clean;
 }
 
-function writePuzzles(puzzles: GroupPuzzles, packed: Uint8Array): void {
-  if (typeof puzzles === "function") return puzzles(packed);
-  writeTextCells(puzzles.text, packed);
-}
-
 /** True when the engine solves a batch in its own memory ({@link SolverEngine.input} and {@link SolverEngine.run}). */
 export function solvesInPlace(engine: SolverEngine): engine is SolverEngine & Required<Pick<SolverEngine, "input" | "run">> {
   return engine.input !== undefined && engine.run !== undefined;
@@ -439,13 +426,14 @@ export function solvesInPlace(engine: SolverEngine): engine is SolverEngine & Re
  */
 export function solveGroup(engine: SolverEngine, cells: number, count: number, puzzles: GroupPuzzles, limit: number, budget?: number): BatchResult {
   const nodes = budgetFor(cells, budget);
+  const write = (packed: Uint8Array) => (typeof puzzles === "function" ? puzzles(packed) : writeTextCells(puzzles.text, packed));
   if (solvesInPlace(engine)) {
     if (typeof puzzles !== "function" && engine.inputText) engine.inputText(puzzles.text, count);
-    else writePuzzles(puzzles, engine.input(count));
+    else write(engine.input(count));
     return engine.run(count, limit, nodes);
   }
   const packed = new Uint8Array(count * cells);
-  writePuzzles(puzzles, packed);
+  write(packed);
   return solvePacked(engine, packed, count, cells, limit, nodes);
 }
 
@@ -460,11 +448,8 @@ export interface SizeEngine {
   reportsGuesses: boolean;
 }
 
-/** A puzzle ready to solve, or the record that says why it cannot be. */
-export type ReadPuzzle<P> = { puzzle: P } | { record: SolveRecord };
-
-/** {@link readPuzzle} as a {@link ReadPuzzle}: a PuzzleError becomes an `invalid` record. */
-function readOrRecord(puzzle: string | Grid, alphabet: Alphabet | undefined): ReadPuzzle<Puzzle> {
+/** {@link readPuzzle}'s puzzle, or, for a PuzzleError, the `invalid` record that says why it cannot be solved. */
+function readOrRecord(puzzle: string | Grid, alphabet: Alphabet | undefined): { puzzle: Puzzle } | { record: SolveRecord } {
   try {
     return { puzzle: readPuzzle(puzzle, alphabet) };
   } catch (error) {
@@ -646,42 +631,35 @@ export function writerOf(alphabet: Alphabet): SolutionWriter {
  */
 export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadBatch, options: CheckedOptions): SolvedBatch {
   const { limit, budget } = options;
-  if (batch.puzzles.length === 0) return { digits: solveDigits(engines, batch, options), puzzles: NONE };
-  const records = new Array<SolveRecord>(batch.puzzles.length);
+  const puzzles = batch.puzzles.length === 0 ? NONE : solvePuzzles(engines, batch.puzzles, limit, budget);
+  const { cells, digitCount } = batch;
+  const fill = (packed: Uint8Array) => packed.set(cells.subarray(0, digitCount * CELLS));
+  return { digits: digitCount === 0 ? null : solveGroup(engines.get(SHAPE_9.size)!.engine, CELLS, digitCount, fill, limit, budget), puzzles };
+}
+
+/** The records of `puzzles`, each group of one size and alphabet solved in one call. */
+function solvePuzzles(engines: ReadonlyMap<number, SizeEngine>, puzzles: Puzzle[], limit: number, budget: number | undefined): SolveRecord[] {
+  const records = new Array<SolveRecord>(puzzles.length);
   const groups = new Map<string, number[]>();
-  batch.puzzles.forEach((puzzle, k) => {
+  puzzles.forEach((puzzle, k) => {
     const key = `${puzzle.shape.size} ${puzzle.alphabet}`;
     const group = groups.get(key);
     if (group) group.push(k);
     else groups.set(key, [k]);
   });
   for (const members of groups.values()) {
-    const { shape, alphabet } = batch.puzzles[members[0]];
+    const { shape, alphabet } = puzzles[members[0]];
     const entry = engines.get(shape.size);
     if (!entry) {
       for (const k of members) records[k] = invalidRecord(`no solver for ${shapeName(shape)} puzzles in this Solver`);
       continue;
     }
-    const fill = (packed: Uint8Array) => members.forEach((k, i) => packed.set(batch.puzzles[k].grid, i * shape.cells));
+    const fill = (packed: Uint8Array) => members.forEach((k, i) => packed.set(puzzles[k].grid, i * shape.cells));
     const result = solveGroup(entry.engine, shape.cells, members.length, fill, limit, budget);
     const solved = batchRecords(result, members.length, { cells: shape.cells, writer: writerOf(alphabet), reportsGuesses: entry.reportsGuesses });
     members.forEach((k, i) => (records[k] = solved[i]));
   }
-  return { digits: solveDigits(engines, batch, options), puzzles: records };
-}
-
-/** The results of a batch's 9×9 lines of digits, in one call of the 9×9 engine; null when it has none. */
-function solveDigits(engines: ReadonlyMap<number, SizeEngine>, batch: ReadBatch, options: CheckedOptions): BatchResult | null {
-  const { cells, digitCount } = batch;
-  if (digitCount === 0) return null;
-  return solveGroup(
-    engines.get(SHAPE_9.size)!.engine,
-    CELLS,
-    digitCount,
-    (packed) => packed.set(cells.subarray(0, digitCount * CELLS)),
-    options.limit,
-    options.budget,
-  );
+  return records;
 }
 
 /** The record of digit line `k` of `cells` that the engine rejected (a repeated clue), read again from its cells, which says where. */
@@ -695,14 +673,6 @@ export function rejectedDigitRecords(cells: Uint8Array, digitCount: number, resu
   const rejected = new Map<number, SolveRecord>();
   for (let k = 0; k < digitCount; k++) if (result.counts[k] < 0) rejected.set(k, rejectedDigits(cells, k));
   return rejected;
-}
-
-/** The records of a solved batch, one per input, in input order; `reportsGuesses` is the 9×9 engine's. */
-export function batchRecordsInOrder(batch: ReadBatch, solved: SolvedBatch, reportsGuesses: boolean): SolveRecord[] {
-  const record = orderedRecords(batch, solved, reportsGuesses, writerOf(DIGITS));
-  const records = new Array<SolveRecord>(batch.count);
-  for (let i = 0; i < batch.count; i++) records[i] = record(i);
-  return records;
 }
 
 /**
@@ -761,19 +731,25 @@ export class Solver {
   /** Solves many puzzles of any mix of sizes; one record each, in input order, each size's puzzles in one engine call when it solves batches. */
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
     options ??= {}; // solve(p, null) reads like solve(p)
-    const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
-    const budget = options.budget === undefined ? undefined : checkBudget(options.budget);
-    const alphabet = options.alphabet === undefined ? undefined : checkAlphabetOption(options.alphabet);
-    const checked: CheckedOptions = { limit, budget, alphabet };
+    const checked: CheckedOptions = {
+      limit: checkLimit(options.limit ?? DEFAULT_LIMIT),
+      budget: options.budget === undefined ? undefined : checkBudget(options.budget),
+      alphabet: options.alphabet === undefined ? undefined : checkAlphabetOption(options.alphabet),
+    };
     const digits = readsDigitLines(this.engines, checked.alphabet) ? this.digitLines() : null;
     try {
-      const reportsGuesses = this.engines.get(SHAPE_9.size)?.reportsGuesses ?? false;
+      let read: ReadBatch, solved: SolvedBatch;
       if (digits !== null && Array.isArray(puzzles) && puzzles.length >= TEXT_LINES && linesText(puzzles, digits.textRoom(puzzles.length))) {
-        const { read, solved } = solveText(this.engines, digits.text, puzzles.length, checked, digits);
-        return batchRecordsInOrder(read, solved, reportsGuesses);
+        ({ read, solved } = solveText(this.engines, digits.text, puzzles.length, checked, digits));
+      } else {
+        read = readInputs(puzzles, checked.alphabet, digits);
+        solved = solveRead(this.engines, read, checked);
       }
-      const batch = readInputs(puzzles, checked.alphabet, digits);
-      return batchRecordsInOrder(batch, solveRead(this.engines, batch, checked), reportsGuesses);
+      const reportsGuesses = this.engines.get(SHAPE_9.size)?.reportsGuesses ?? false;
+      const record = orderedRecords(read, solved, reportsGuesses, writerOf(DIGITS));
+      const records = new Array<SolveRecord>(read.count);
+      for (let i = 0; i < records.length; i++) records[i] = record(i);
+      return records;
     } finally {
       digits?.release();
     }

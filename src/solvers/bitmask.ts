@@ -533,32 +533,17 @@ export class BitmaskEngine implements SolverEngine {
     let depth = 0;
     let st = 0;
     for (let nodes = 1; ; nodes++) {
-      let alive = this.propagate(st, nodes === 1);
-      if (alive) {
+      if (this.propagate(st, nodes === 1)) {
         if ((s[st + UNSOLVED] | s[st + UNSOLVED + 1] | s[st + UNSOLVED + 2]) === 0) {
           if (count === 0) this.writeSolution(st, solution);
           if (++count >= limit) break;
-          alive = false;
         } else {
           if (nodes >= nodeCap) {
             stats.timedOut = true;
             break;
           }
           if (!this.chooseConfiguration(st, depth)) this.chooseCell(st, depth);
-          const digits = this.frameDigits[depth];
-          this.dirty = 0;
-          this.changedSlots = 0;
-          if ((digits & (digits - 1)) === 0) {
-            this.applyAlternative(st, this.frameBand[depth], this.frameBit[depth], ctz(digits)); // forced: no guess
-            continue;
-          }
-          this.frameDigits[depth] = digits & (digits - 1);
-          s.copyWithin(st + STATE_WORDS, st, st + STATE_WORDS);
-          const frame = depth++;
-          st = depth * STATE_WORDS;
-          guesses++;
-          this.applyAlternative(st, this.frameBand[frame], this.frameBit[frame], ctz(digits));
-          continue;
+          depth++; // the new frame's first alternative is taken below as any frame's next is (one alone: in place, no guess)
         }
       }
       if (depth === 0) break;

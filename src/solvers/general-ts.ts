@@ -363,14 +363,7 @@ export class GeneralTsEngine implements SolverEngine {
           break;
         } else {
           this.chooseBranch(st, depth);
-          const symbol = this.takeSymbol(depth);
-          s.copyWithin(st + stride, st, st + stride);
-          const cell = this.frameCell[depth++];
-          st = depth * stride;
-          guesses++;
-          this.resetWork();
-          this.place(st, cell, symbol);
-          continue;
+          depth++; // the new frame's first symbol is taken below as any frame's next is
         }
       }
       if (depth === 0) break;

@@ -75,20 +75,15 @@ const BAND_SLOTS = 0x1249249;
 /** The cells of column 0 in a band mask; shift by 1 per column. */
 const COLUMN_CELLS = 0x40201;
 
-/** The branch's line score, as the kernel's (weights and measurements in assembly/index.ts). */
+/**
+ * The branch's line scores, as the kernel's (weights and measurements in assembly/index.ts): a
+ * digit adds 4 per configuration while it has several, 3 once fixed; digits first (the kernel's
+ * DIGITS_ROOT_ABOVE), 22 less its configurations while several, 3 once fixed.
+ */
 const CONFIGURATION_WEIGHT = 4;
 const FIXED_WEIGHT = 3;
+const DIGITS_FIRST_WEIGHT = 22;
 const ALL_FIXED_SCORE = 9 * FIXED_WEIGHT;
-/** A digit's part of its line's score: 4 per configuration while it has several, 3 once fixed. */
-function lineScore(configurations: number): number {
-  const count = popcnt(configurations);
-  return count > 1 ? count * CONFIGURATION_WEIGHT : FIXED_WEIGHT;
-}
-/** The digits-first score of the kernel's DIGITS_ROOT_ABOVE: 22 less the configurations while several, 3 once fixed. */
-function digitsFirstScore(configurations: number): number {
-  const count = popcnt(configurations);
-  return count > 1 ? 22 - count : FIXED_WEIGHT;
-}
 
 /** UNIT_PLACES[unit * 9 + k] = band << 5 | bit index of the unit's k-th cell (units in gridTables' order: rows, columns, boxes). */
 const UNIT_PLACES = gridTables(3).unitCells.map((cell) => (((cell / 27) | 0) << 5) | (cell % 27));
@@ -390,7 +385,7 @@ export class BitmaskEngine implements SolverEngine {
   /**
    * The kernel's branch (see chooseConfiguration in assembly/index.ts): of the lines (bands,
    * then stacks) with a digit not yet fixed to one configuration, the one with the lowest score
-   * ({@link lineScore}); in it the digit with the fewest configurations (the lowest on ties).
+   * (the first on ties); in it the digit with the fewest configurations (the lowest on ties).
    * Written as frame `depth`; false when every digit is fixed in every line.
    */
   private chooseConfiguration(st: number, depth: number): boolean {
@@ -398,17 +393,27 @@ export class BitmaskEngine implements SolverEngine {
     const configurationsOf = this.lineConfigurations;
     let bestLine = -1;
     let bestScore = 1000;
+    /** The same by the digits-first score. */
+    let digitsLine = -1;
+    let digitsScore = 1000;
     for (let line = 0; line < 6; line++) {
       let score = 0;
+      let digitsFirst = 0;
       for (let digit = 0; digit < 9; digit++) {
         const at = st + digit * 3;
         const configurations = CONFIGURATIONS[line < 3 ? triadsOf(s[at + line]) : stackMatrix(s, at, (line - 3) * 3)];
         configurationsOf[line * 9 + digit] = configurations;
-        score += lineScore(configurations);
+        const count = popcnt(configurations);
+        score += count > 1 ? count * CONFIGURATION_WEIGHT : FIXED_WEIGHT;
+        digitsFirst += count > 1 ? DIGITS_FIRST_WEIGHT - count : FIXED_WEIGHT;
       }
       if (score > ALL_FIXED_SCORE && score < bestScore) {
         bestScore = score;
         bestLine = line;
+      }
+      if (digitsFirst > ALL_FIXED_SCORE && digitsFirst < digitsScore) {
+        digitsScore = digitsFirst;
+        digitsLine = line;
       }
     }
     if (bestLine < 0) return false;
@@ -416,18 +421,7 @@ export class BitmaskEngine implements SolverEngine {
       this.branched = true;
       this.digitsSearch = bestScore > DIGITS_ROOT_ABOVE;
     }
-    if (this.digitsSearch) {
-      // the lowest digits-first score, over the same lines (bands first, then stacks, on ties)
-      bestScore = 1000;
-      for (let line = 0; line < 6; line++) {
-        let score = 0;
-        for (let digit = 0; digit < 9; digit++) score += digitsFirstScore(configurationsOf[line * 9 + digit]);
-        if (score > ALL_FIXED_SCORE && score < bestScore) {
-          bestScore = score;
-          bestLine = line;
-        }
-      }
-    }
+    if (this.digitsSearch) bestLine = digitsLine;
     let bestDigit = 0;
     let bestCount = 7;
     for (let digit = 0; digit < 9; digit++) {

@@ -6,7 +6,7 @@
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
-import { Backtracker, TABLES_9, candidateMasks } from "./units.js";
+import { Backtracker, TABLES_9, candidateMasks, popcnt } from "./units.js";
 
 const { peers: PEERS, peerCount: PEER_COUNT } = TABLES_9;
 
@@ -21,13 +21,8 @@ export class MrvEngine extends Backtracker {
   protected begin(puzzle: Grid): void {
     candidateMasks(TABLES_9, puzzle, this.masks);
     for (let cell = 0; cell < CELLS; cell++) {
-      let count = 0;
-      for (let digit = 1; digit <= 9; digit++) {
-        const flag = (this.masks[cell] >> digit) & 1;
-        this.allowed[cell * 9 + digit - 1] = flag;
-        count += flag;
-      }
-      this.candidateCount[cell] = count;
+      for (let digit = 1; digit <= 9; digit++) this.allowed[cell * 9 + digit - 1] = (this.masks[cell] >> digit) & 1;
+      this.candidateCount[cell] = popcnt(this.masks[cell]);
     }
     this.trailTop = 0;
   }

@@ -475,7 +475,7 @@ export interface CheckedOptions {
   alphabet: Alphabet | undefined;
 }
 
-// A batch: inputs ── readInputs ──► ReadBatch ── solveRead ──► SolvedBatch ── batchRecordsInOrder ──► records.
+// A batch: inputs ── readInputs ──► ReadBatch ── solveRead ──► SolvedBatch ── orderedRecords ──► records.
 // Solver.solveMany runs all three on one thread; the pool reads and writes on the main thread and solves on a worker.
 
 /** The inputs of one batch, read: 9×9 lines of digits as cell bytes, other puzzles read whole, unreadable inputs as records; each with its position. */

@@ -1,11 +1,11 @@
 // Text in and out for the CLI: the host hands 9×9 text to the kernel's batch and reads output
 // bytes back, and these entry points (exported by index.ts, the module's entry) do the work over a
 // whole batch or chunk, 16 bytes a step: reading lines byte for byte as the host's text reader
-// does (src/formats/input), and writing every record of `line`, `jsonl` and `csv` (src/formats/output
+// does (src/formats/input), and writing every record of every output format (src/formats/output
 // says what each format holds):
 //   cellsFromText   81 bytes of text per puzzle to cells, in place (and whether each was a digit or `.`)
 //   solutionsText   a solved batch's solutions as text, in place
-//   reserveRecords, writeRecords    every record of a batch in `line`, `jsonl` or `csv`
+//   reserveRecords, writeRecords    every record of a batch in `line`, `jsonl`, `csv` or `grid`
 //   reserveScan, scanLines          a chunk of input split into lines, the 9×9 lines' cells copied out
 // The batch's layout and the block it lives in are in batch.ts; nothing here solves.
 
@@ -62,8 +62,8 @@ export function solutionsText(base: usize, count: i32): i32 {
   return count;
 }
 
-// ── Records out: every record of a batch in `line`, `jsonl` or `csv` ────────────────────────
-// The one writer of those three formats (`grid` is the host's alone). A record is *fast*: a 9×9
+// ── Records out: every record of a batch in `line`, `jsonl`, `csv` or `grid` ─────────────────
+// The one writer of the four formats. A record is *fast*: a 9×9
 // puzzle of the solved batch at `base` (its results at its position there, its text as read in
 // the texts below), or *given*: a record the host solved or worded itself (another size, an
 // unreadable line, a failed batch), whose variable fields the host hands over as tokens already
@@ -72,13 +72,13 @@ export function solutionsText(base: usize, count: i32): i32 {
 //   records area (reserveRecords(bytes)), laid out by the host:
 //     texts fast×81 u8 │ (align 4) lines count×i32 │ sources count×i32 │ given G × GIVEN_FIELDS i32 │
 //     piece u8 │ arena u8 │ output
-//   lines: each record's line in its file (none for `line`, which prints none). sources: per record
+//   lines: each record's line in its file (none for `line` and `grid`, which print none). sources: per record
 //   its fast puzzle's position in the batch, or -1 - g for given record g (none: record k is fast
 //   puzzle k). given, per given record: its status (the host's order: solved, unsolvable,
 //   multiple, invalid, timeout, error), its count, and four tokens as (offset in the arena,
 //   length; offset -1: none, printed null or empty): puzzle, solution, guesses, error.
 //   piece: the file's name as the format writes it, with what stands around it
-//   (`,"file":NAME,"line":` or `,NAME,`; none for `line`).
+//   (`,"file":NAME,"line":` or `,NAME,`; none for `line` and `grid`).
 
 let recordsBase: usize = 0;
 let recordsRoom: i32 = 0;
@@ -208,6 +208,15 @@ function putNumber(to: usize, value: u64): usize {
   return to + CELLS;
 }
 
+/** Writes the 81 cells at `from` as their digits, nine to a row, a line end between rows; returns the end. */
+function putRows(to: usize, from: usize): usize {
+  for (let row: usize = 0; row < 9; row++) {
+    if (row > 0) store<u8>(to++, 10);
+    for (let column: usize = 0; column < 9; column++) store<u8>(to++, load<u8>(from + row * 9 + column) + 48);
+  }
+  return to;
+}
+
 /** Writes status word `status` (the host's order); returns the end. */
 @inline function putWord(to: usize, status: i32): usize {
   const word = WORDS + <usize>status * 12;
@@ -238,10 +247,10 @@ function putNumber(to: usize, value: u64): usize {
 
 /**
  * Writes the `count` records of a batch (the layout above) in `format` (0 `line`, 1 `jsonl`, 2
- * `csv`) at `output`: the fast ones from the `fast` puzzles of the solved batch at `base`, the
+ * `csv`, 3 `grid`) at `output`: the fast ones from the `fast` puzzles of the solved batch at `base`, the
  * `givens` others from the host's fields. Record k's index is `firstIndex + k × step`;
  * `withGuesses` 0 writes no guesses for fast records (null in jsonl, empty in csv). `lines` 0: no
- * line numbers (`line` only); `sources` 0: record k is fast puzzle k. Returns the bytes written,
+ * line numbers (`line` and `grid` only); `sources` 0: record k is fast puzzle k. Returns the bytes written,
  * or -1 when that is not the batch or the area reserved, an entry is out of range, or the output
  * could run past the area (nothing is written then). (Flags are i32, not bool, for the reason
  * given at reserveRecords.)
@@ -251,8 +260,8 @@ export function writeRecords(
   piece: usize, pieceLength: i32, arena: usize, arenaLength: i32, output: usize, firstIndex: f64, step: f64, withGuesses: i32,
 ): i32 {
   if (fast > 0 && outsideReservedBatch(base, fast)) return -1;
-  if (count < 0 || fast < 0 || givens < 0 || pieceLength < 0 || arenaLength < 0 || format < 0 || format > 2) return -1;
-  if ((lines == 0 && format != 0) || (sources == 0 && (fast != count || givens != 0))) return -1;
+  if (count < 0 || fast < 0 || givens < 0 || pieceLength < 0 || arenaLength < 0 || format < 0 || format > 3) return -1;
+  if ((lines == 0 && format != 0 && format != 3) || (sources == 0 && (fast != count || givens != 0))) return -1;
   // the parts in order, inside the area
   if (texts != recordsBase || <u64>texts + <u64>fast * CELLS > <u64>given) return -1;
   if (lines != 0 && (<u64>lines < <u64>texts + <u64>fast * CELLS || <u64>lines + <u64>count * 4 > <u64>given)) return -1;
@@ -291,12 +300,18 @@ export function writeRecords(
       found = load<i32>(row, COUNT << 2);
       status = load<i32>(row, STATUS << 2);
     }
-    if (format == 0) {
-      // `line`: the solution when there is exactly one, else the status word
-      if (source >= 0 && status == SOLVED) out = putGrid(out, solution, 48);
+    if (format == 0 || format == 3) {
+      // `line`: the solution when there is exactly one, else the status word (and an error the host gives); `grid` the same
+      // with the solution one row a line, then a blank line
+      const grid = format == 3;
+      if (source >= 0 && status == SOLVED) out = grid ? putRows(out, solution) : putGrid(out, solution, 48);
       else if (source < 0 && status == SOLVED && hasField(row, SOLUTION)) out = putField(out, arena, row, SOLUTION);
-      else out = putWord(out, status);
+      else {
+        out = putWord(out, status);
+        if (source < 0 && hasField(row, ERROR)) out = putField(out, arena, row, ERROR);
+      }
       store<u8>(out++, 10);
+      if (grid) store<u8>(out++, 10);
       continue;
     }
     const json = format == 1;

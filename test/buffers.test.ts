@@ -154,7 +154,7 @@ describe("batch buffers", () => {
     const task = build(true);
     expect(task.fastBytes.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(transferable(taskBuffers(task))).not.toContain(task.fastBytes.buffer); // a message shares it
-    const kept = copyTask(task, batchBuffers);
+    const kept = copyTask(task);
     expect(kept.fastBytes).toBe(task.fastBytes);
     expect(kept.lines.buffer).not.toBe(task.lines.buffer);
     const held = batchBuffers.heldBytes;

@@ -30,7 +30,7 @@ import { checkWhole, isWhole } from "../model/whole-number.js";
 export type { KernelSource, ResponseLike, UrlObject, WasmModule } from "./kernel-source.js";
 
 /** The `format` codes of the kernel's record writer (assembly/text.ts writeRecords). */
-const RECORD_FORMATS = { line: 0, jsonl: 1, csv: 2 } as const;
+const RECORD_FORMATS = { line: 0, jsonl: 1, csv: 2, grid: 3 } as const;
 /** i32 fields per given record (GIVEN_FIELDS in assembly/text.ts; {@link RecordsRequest.given}). */
 export const GIVEN_FIELDS = 10;
 /** The output bytes one record takes at most besides its file piece and its tokens (RECORD_ROOM in assembly/text.ts). */

@@ -156,29 +156,27 @@ export function giveBackCopy(copy: BatchTask): void {
   for (const buffer of transferable(taskBuffers(copy))) batchBuffers.give(buffer);
 }
 
-/** `source`'s elements in a typed array over a buffer from `pool`, or a copy of their own without one. */
-function copied<T extends Int32Array | Uint8Array>(source: T, pool: BufferPool | undefined): T {
-  if (pool === undefined) return source.slice() as T;
+/** `source`'s elements in a typed array over a buffer of this thread's pool. */
+function copied<T extends Int32Array | Uint8Array>(source: T): T {
   // The plain class, also for a Node Buffer (whose constructor is deprecated: DEP0005).
   const Kind = (source instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (buffer: ArrayBuffer, offset: number, length: number) => T;
-  const copy = new Kind(pool.take(source.byteLength), 0, source.length);
+  const copy = new Kind(batchBuffers.take(source.byteLength), 0, source.length);
   copy.set(source);
   return copy;
 }
 
-/** Output room for `task` from `pool` (none without a pool). */
-function pooledRoom(task: BatchTask, count: number, pool: BufferPool | undefined): Uint8Array | undefined {
-  if (pool === undefined) return undefined;
+/** Output room for `count` records of `task`, from this thread's pool. */
+function pooledRoom(task: BatchTask, count: number): Uint8Array {
   const bytes = outputRoom(task, count);
-  return new Uint8Array(pool.take(bytes), 0, bytes);
+  return new Uint8Array(batchBuffers.take(bytes), 0, bytes);
 }
 
-/** A copy of `task` with buffers of its own (from `pool` when given), without output room; shared cells are not copied (a worker only reads them). */
-export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
+/** A copy of `task` with buffers of its own (from this thread's pool), without output room; shared cells are not copied (a worker only reads them). */
+export function copyTask(task: BatchTask): BatchTask {
   return {
     ...task,
-    lines: copied(task.lines, pool),
-    fastBytes: isShared(task.fastBytes.buffer) ? task.fastBytes : copied(task.fastBytes, pool),
+    lines: copied(task.lines),
+    fastBytes: isShared(task.fastBytes.buffer) ? task.fastBytes : copied(task.fastBytes),
     textAt: task.textAt.slice(),
     texts: task.texts.slice(),
     readErrors: task.readErrors.slice(),
@@ -186,8 +184,8 @@ export function copyTask(task: BatchTask, pool?: BufferPool): BatchTask {
   };
 }
 
-/** Records `start` to `end` of `task` as a task of their own, with buffers of its own (from `pool` when given). */
-export function sliceTask(task: BatchTask, start: number, end: number, pool?: BufferPool): BatchTask {
+/** Records `start` to `end` of `task` as a task of their own, with buffers of its own (from this thread's pool). */
+export function sliceTask(task: BatchTask, start: number, end: number): BatchTask {
   let first = 0; // the first of textAt at or after `start`
   while (first < task.textAt.length && task.textAt[first] < start) first++;
   let last = first;
@@ -197,12 +195,12 @@ export function sliceTask(task: BatchTask, start: number, end: number, pool?: Bu
   return {
     ...task,
     firstIndex: task.firstIndex + start * (task.indexStep ?? 1),
-    lines: copied(task.lines.subarray(start, end), pool),
-    fastBytes: copied(task.fastBytes.subarray(fastStart * CELLS, fastEnd * CELLS), pool),
+    lines: copied(task.lines.subarray(start, end)),
+    fastBytes: copied(task.fastBytes.subarray(fastStart * CELLS, fastEnd * CELLS)),
     textAt: task.textAt.slice(first, last).map((at) => at - start),
     texts: task.texts.slice(first, last),
     readErrors: task.readErrors.filter(([at]) => at >= start && at < end).map(([at, message]) => [at - start, message]),
-    out: pooledRoom(task, end - start, pool),
+    out: pooledRoom(task, end - start),
   };
 }
 
@@ -405,13 +403,13 @@ export class BatchBuilder {
     const pieces = Math.max(1, Math.min(parts, count));
     if (pieces === 1) {
       // The batch takes the held buffers (they go to its worker); the next records get others of the same size.
-      this.ready.push({ ...whole, out: pooledRoom(whole, count, batchBuffers) });
+      this.ready.push({ ...whole, out: pooledRoom(whole, count) });
       this.lines = pooledLines(this.lines.length);
       this.fastBytes = pooledCells(this.fastBytes.length, this.sharedCells);
     } else {
       for (let piece = 0, start = 0; piece < pieces; piece++) {
         const end = Math.round(((piece + 1) * count) / pieces);
-        this.ready.push(sliceTask(whole, start, end, batchBuffers));
+        this.ready.push(sliceTask(whole, start, end));
         start = end;
       }
     }

@@ -12,7 +12,7 @@ import { type SolverInfo, solvers, solversBySize } from "../solvers/registry.js"
 /** The engines one thread solves on, by grid side N; each WASM engine has its own memory (or shares its instance's, see {@link ThreadEngines}). */
 export interface BatchEngines {
   get(size: number): SizeEngine | undefined;
-  /** What writes the thread's records in `line`, `jsonl` and `csv`: the 9×9 engine when it is the kernel, else a kernel instance for that alone. */
+  /** What writes the thread's records (every output format): the 9×9 engine when it is the kernel, else a kernel instance for that alone. */
   readonly writer: RecordsWriter;
   /** Present where engines load on first use: loads those of `sides` not loaded yet; null when every one is loaded already. */
   loadMissing?(sides: Iterable<number>): Promise<void> | null;

@@ -12,7 +12,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../kernel/paths.js";
 import type { LineScan, ScanKernel } from "../solvers/solver.js";
-import { type BatchOutcome, type BatchTask, batchBuffers, copyTask, giveBackCopy, joinOutcomes, sliceTask, taskBuffers, transferable } from "./batch.js";
+import { type BatchOutcome, type BatchTask, copyTask, giveBackCopy, joinOutcomes, sliceTask, taskBuffers, transferable } from "./batch.js";
 import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
 import { type BatchEngines, ThreadEngines } from "./engines.js";
 import { compiledKernels } from "../kernel/wasm.js";
@@ -73,12 +73,12 @@ export async function withRetry(
   retry: (attempt: BatchTask) => Promise<BatchOutcome> = run,
   transfers = true,
 ): Promise<BatchOutcome> {
-  const kept = transfers ? copyTask(task, batchBuffers) : task;
+  const kept = transfers ? copyTask(task) : task;
   try {
     return await run(task);
   } catch {
     try {
-      return await retry(transfers ? copyTask(kept, batchBuffers) : task);
+      return await retry(transfers ? copyTask(kept) : task);
     } catch (error) {
       return failedBatch(kept, error);
     }
@@ -267,7 +267,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
       warm = true;
       const shared = waiting.shift()!;
       const { task, at } = shared;
-      const part = workers.solve(at === 0 ? task : sliceTask(task, at, task.lines.length, batchBuffers));
+      const part = workers.solve(at === 0 ? task : sliceTask(task, at, task.lines.length));
       part.then(handOut, handOut); // its room is free again
       shared.parts.push(part);
       finish(shared);
@@ -289,7 +289,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
     const slice = options.sliceRecords ?? (mainRecords === 0 ? FIRST_SLICE : Math.max(1, Math.round((MAIN_SLICE_MS * mainRecords) / mainMs)));
     const end = Math.min(count, at + slice);
     const began = performance.now();
-    shared.parts.push(main.solve(at === 0 && end === count ? task : sliceTask(task, at, end, batchBuffers)));
+    shared.parts.push(main.solve(at === 0 && end === count ? task : sliceTask(task, at, end)));
     mainMs += performance.now() - began;
     mainRecords += end - at;
     shared.at = end;

@@ -19,10 +19,10 @@ import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js
 import { excerpt } from "../model/excerpt.js";
 import type { Alphabet } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../model/shape.js";
-import { type KernelFormat, type RecordWriter, ByteOutput, fillRecord, outputFormats, outputRecord, solutionDigits } from "../formats/output/format.js";
+import { type KernelFormat, ByteOutput, outputFormats, solutionDigits } from "../formats/output/format.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
 import { GIVEN_FIELDS } from "../kernel/wasm.js";
-import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./batch.js";
+import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, taskBuffers } from "./batch.js";
 import { type BatchEngines, type RecordsWriter, recordsWriter } from "./engines.js";
 import { canonTask } from "./canon-task.js";
 
@@ -38,6 +38,8 @@ export interface WorkerData {
 
 /** What a worker posts once its engines are loaded (piscina counts its first workers ready as soon as they exist). */
 export const ENGINES_LOADED = "sudoku-wasm: engines loaded";
+
+const latin1 = new TextDecoder("latin1");
 
 /** The kernels' count for a clue repeated in a row, column or box. */
 const REPEATED_CLUE = -2;
@@ -60,9 +62,7 @@ function readRecord(task: BatchTask, i: number, text: string, error: string | nu
 
 /** The text of fast record `k` of a task: its 81 cell bytes (ASCII). */
 function fastText(task: BatchTask, k: number): string {
-  let text = "";
-  for (let i = k * CELLS, end = i + CELLS; i < end; i++) text += String.fromCharCode(task.fastBytes[i]);
-  return text;
+  return latin1.decode(task.fastBytes.subarray(k * CELLS, (k + 1) * CELLS));
 }
 
 /**
@@ -144,7 +144,7 @@ function solveWithTexts(engines: BatchEngines, task: BatchTask, texts: TextRecor
   }
 
   const fastCount = count - task.texts.length;
-  const out = outcomeWriter(engines.writer, task, count);
+  const out = new OutcomeWriter(task, count, engines.writer);
   let fast: FastResults | null = null;
   if (fastCount > 0) {
     const entry = engines.get(SHAPE_9.size)!;
@@ -175,7 +175,7 @@ interface FastResults {
   /** True when the records' writer solved them (its last run): it reads their results itself. */
   inWriter: boolean;
   reportsGuesses: boolean;
-  /** Their solutions as digits, made at the first fast record the host writes (grid, or another engine's). */
+  /** Their solutions as digits, made at the first fast record the host words (another engine's). */
   digits: Uint8Array | null;
 }
 
@@ -204,24 +204,44 @@ function fastSolution(fast: FastResults, k: number): string {
   return latin1.decode(digitsOf(fast).subarray(k * CELLS, (k + 1) * CELLS));
 }
 
-const latin1 = new TextDecoder("latin1");
+/** Per-thread scratch of the kernel's records (grow-only): each record's source, the given records' fields and their tokens' bytes. */
+let sources: Int32Array = new Int32Array(0);
+let given: Int32Array = new Int32Array(0);
+const arena = new ByteOutput();
+const encoder = new TextEncoder();
+const NO_TOKEN = -1;
 
 /**
- * A batch's output as bytes, with its tally and first error messages, written record by record
- * in batch order: {@link record} for a record read as text (and a fast one the kernel rejected),
- * {@link fast} for fast record `k` at position `i`.
+ * A batch's output as the 9×9 kernel writes it (see {@link RecordsRequest}), with its tally and
+ * first error messages, record by record in batch order: {@link record} for a record read as text
+ * (and a fast one the kernel rejected), {@link fast} for fast record `k` at position `i`. The fast
+ * records come from the writer's last run; the others are given, their fields worded here.
  */
-abstract class OutcomeWriter {
+class OutcomeWriter {
   readonly tally = STATUSES.map(() => 0);
   readonly errors: string[] = [];
+  private readonly format: KernelFormat;
+  /** True once a record is not fast puzzle k at position k: {@link sources} says where each comes from. */
+  private sourced = false;
+  private givens = 0;
 
-  constructor(readonly task: BatchTask) {}
+  constructor(
+    readonly task: BatchTask,
+    private readonly count: number,
+    private readonly writer: RecordsWriter,
+  ) {
+    this.format = outputFormats[task.output].kernel;
+    arena.at = 0;
+  }
 
   /** Writes the record at position `i`, read as `read` and solved as `result`. */
   record(i: number, read: ReadRecord, result: SolveRecord): void {
     this.tally[STATUSES.indexOf(result.status)]++;
     if (result.error && this.errors.length < ERRORS_PER_BATCH) this.errors.push(`${result.status}: ${result.error}`);
-    this.write(i, read, result);
+    const format = this.format;
+    const solution = result.solution === null ? null : format.solution(result.solution);
+    const guesses = result.guesses === null ? null : format.guesses(result.guesses);
+    this.given(i, STATUSES.indexOf(result.status), result.count, format.puzzle(read.text), solution, guesses, result.error ? format.error(result.error) : null);
   }
 
   /** Writes fast record `k`, at position `i` of the batch. */
@@ -235,76 +255,24 @@ abstract class OutcomeWriter {
     }
     const status = fastStatus(found, result.nodes[k] < 0);
     this.tally[status]++;
-    this.writeFast(fast, i, k, status);
-  }
-
-  /** Writes fast records `k` to `k + n - 1`, at positions `i` to `i + n - 1`. */
-  fastRun(fast: FastResults, i: number, k: number, n: number): void {
-    for (let j = 0; j < n; j++) this.fast(fast, i + j, k + j);
-  }
-
-  protected abstract write(i: number, read: ReadRecord, result: SolveRecord): void;
-  protected abstract writeFast(fast: FastResults, i: number, k: number, status: number): void;
-  abstract outcome(fast: FastResults | null): Omit<BatchOutcome, "spent" | "solveMs">;
-}
-
-/** The writer of `task`'s format: the kernel's (line, jsonl, csv) or the host's (grid). */
-function outcomeWriter(writer: RecordsWriter | null, task: BatchTask, count: number): OutcomeWriter {
-  const format = outputFormats[task.output];
-  return format.kernel ? new KernelOutcome(task, count, format.kernel, writer!) : new HostOutcome(task, count, format.writer!);
-}
-
-/** Per-thread scratch of the kernel's records (grow-only): each record's source, the given records' fields and their tokens' bytes. */
-let sources: Int32Array = new Int32Array(0);
-let given: Int32Array = new Int32Array(0);
-const arena = new ByteOutput();
-const encoder = new TextEncoder();
-const NO_TOKEN = -1;
-
-/** The records of a batch as the 9×9 kernel writes them (see {@link RecordsRequest}): fast ones from its last run, the others given. */
-class KernelOutcome extends OutcomeWriter {
-  /** True once a record is not fast puzzle k at position k: {@link sources} says where each comes from. */
-  private sourced = false;
-  private givens = 0;
-
-  constructor(
-    task: BatchTask,
-    private readonly count: number,
-    private readonly format: KernelFormat,
-    private readonly writer: RecordsWriter,
-  ) {
-    super(task);
-    arena.at = 0;
-  }
-
-  /** While every record so far is fast puzzle k at position k, a run of them needs only its tally (no source, no field). */
-  override fastRun(fast: FastResults, i: number, k: number, n: number): void {
-    if (this.sourced || !fast.inWriter) return super.fastRun(fast, i, k, n);
-    const { counts, nodes } = fast.result;
-    for (let j = 0; j < n; j++) {
-      const found = counts[k + j];
-      if (found < 0) return super.fastRun(fast, i + j, k + j, n - j); // a rejected puzzle: given from here on
-      this.tally[fastStatus(found, nodes[k + j] < 0)]++;
-    }
-  }
-
-  protected write(i: number, read: ReadRecord, result: SolveRecord): void {
-    const format = this.format;
-    const solution = result.solution === null ? null : format.solution(result.solution);
-    const guesses = result.guesses === null ? null : format.guesses(result.guesses);
-    this.given(i, STATUSES.indexOf(result.status), result.count, format.puzzle(read.text), solution, guesses, result.error ? format.error(result.error) : null);
-  }
-
-  protected writeFast(fast: FastResults, i: number, k: number, status: number): void {
     if (fast.inWriter) {
       if (this.sourced) sources[i] = k;
       return;
     }
     // Another engine solved it: its fields are given.
     const format = this.format;
-    const found = fast.result.counts[k];
-    const guesses = fast.reportsGuesses ? format.guesses(fast.result.guesses[k]) : null;
+    const guesses = fast.reportsGuesses ? format.guesses(result.guesses[k]) : null;
     this.given(i, status, found, format.puzzle(fastText(this.task, k)), found > 0 ? format.solution(fastSolution(fast, k)) : null, guesses, null);
+  }
+
+  /** Writes fast records `k` to `k + n - 1`, at positions `i` to `i + n - 1`: while every record so far is fast puzzle k at position k, only their tally. */
+  fastRun(fast: FastResults, i: number, k: number, n: number): void {
+    let j = 0;
+    if (!this.sourced && fast.inWriter) {
+      const { counts, nodes } = fast.result;
+      for (; j < n && counts[k + j] >= 0; j++) this.tally[fastStatus(counts[k + j], nodes[k + j] < 0)]++;
+    }
+    for (; j < n; j++) this.fast(fast, i + j, k + j); // a rejected puzzle, and every record after it, one at a time
   }
 
   /** Record `i` as given record g, its tokens appended to the arena. */
@@ -329,13 +297,13 @@ class KernelOutcome extends OutcomeWriter {
 
   outcome(fast: FastResults | null): Omit<BatchOutcome, "spent" | "solveMs"> {
     const task = this.task;
-    const line = task.output === "line";
+    const numbered = task.output === "jsonl" || task.output === "csv"; // the others print no puzzle and no line
     const request: RecordsRequest = {
-      format: task.output as RecordsRequest["format"],
+      format: task.output,
       count: this.count,
       fast: fast?.inWriter ? fast.count : 0,
-      texts: line ? null : task.fastBytes,
-      lines: line ? null : task.lines,
+      texts: numbered ? task.fastBytes : null,
+      lines: numbered ? task.lines : null,
       sources: this.sourced ? sources : null,
       given,
       givens: this.givens,
@@ -366,41 +334,6 @@ function token(field: number, text: string | null): void {
   given[field + 1] = arena.at - at;
 }
 
-/** The records of a batch as the host's writer writes them (grid). */
-class HostOutcome extends OutcomeWriter {
-  private readonly output: ByteOutput;
-  /** The record being written, filled anew for each. */
-  private readonly current = outputRecord();
-
-  constructor(
-    task: BatchTask,
-    count: number,
-    private readonly writer: RecordWriter,
-  ) {
-    super(task);
-    const room = outputRoom(task, count);
-    this.output = new ByteOutput(task.out !== undefined && task.out.length >= room ? task.out : new Uint8Array(room));
-  }
-
-  protected write(_i: number, _read: ReadRecord, result: SolveRecord): void {
-    this.writer.write(this.output, fillRecord(this.current, result));
-  }
-
-  protected writeFast(fast: FastResults, _i: number, k: number, status: number): void {
-    const record = this.current;
-    record.status = STATUSES[status];
-    record.solution = null;
-    record.solutionBytes = fast.result.counts[k] > 0 ? digitsOf(fast) : null;
-    record.solutionAt = k * CELLS;
-    record.error = null;
-    this.writer.write(this.output, record);
-  }
-
-  outcome(): Omit<BatchOutcome, "spent" | "solveMs"> {
-    return { bytes: this.output.written(), tally: this.tally, errors: this.errors };
-  }
-}
-
 /** A kernel to write a failed batch's records where no engines are at hand (the main thread of a worker pool): made at the first. */
 let spareWriter: Promise<RecordsWriter> | null = null;
 
@@ -408,7 +341,7 @@ let spareWriter: Promise<RecordsWriter> | null = null;
 export async function failedBatch(task: BatchTask, failure: unknown): Promise<BatchOutcome> {
   const reason = failure instanceof Error ? failure.message : String(failure);
   const count = task.lines.length;
-  const out = outcomeWriter(outputFormats[task.output].kernel ? await (spareWriter ??= recordsWriter()) : null, task, count);
+  const out = new OutcomeWriter(task, count, await (spareWriter ??= recordsWriter()));
   for (let i = 0, t = 0, k = 0; i < count; i++) {
     const isText = t < task.textAt.length && task.textAt[t] === i;
     const text = isText ? task.texts[t++] : fastText(task, k++);

@@ -88,14 +88,14 @@ export interface LineScan {
  * result, its variable fields as tokens already encoded for the format).
  */
 export interface RecordsRequest {
-  format: "line" | "jsonl" | "csv";
+  format: "line" | "jsonl" | "csv" | "grid";
   /** The records, in batch order (record k's index is `firstIndex + k × step`). */
   count: number;
   /** The puzzles of the engine's last run the fast records come from (none rejected). */
   fast: number;
-  /** The fast puzzles' 81 cell bytes as read, one after another (null for `line`, which prints no puzzle). */
+  /** The fast puzzles' 81 cell bytes as read, one after another (null for `line` and `grid`, which print no puzzle). */
   texts: Uint8Array | null;
-  /** Each record's line in its file (null for `line`). */
+  /** Each record's line in its file (null for `line` and `grid`). */
   lines: Int32Array | null;
   /** Per record: its puzzle's position in the last run, or -1 - g for given record g; null: record k is puzzle k. */
   sources: Int32Array | null;
@@ -110,7 +110,7 @@ export interface RecordsRequest {
   arena: Uint8Array;
   firstIndex: number;
   step: number;
-  /** The file's name as the format writes it, with what stands around it: `,"file":NAME,"line":` (jsonl), `,NAME,` (csv), nothing (line). */
+  /** The file's name as the format writes it, with what stands around it: `,"file":NAME,"line":` (jsonl), `,NAME,` (csv), nothing (line, grid). */
   piece: Uint8Array;
   /** False: no guesses for the fast records (null in jsonl, an empty field in csv). */
   guesses: boolean;

@@ -1,9 +1,9 @@
 /**
  * The output formats (`--out`): what each writes, and the bytes they are written into. Records
  * are written as bytes, never to a stream, so workers write their own batches and the main thread
- * only concatenates: `line`, `jsonl` and `csv` by the 9×9 kernel (assembly/text.ts writeRecords),
- * from a batch's results and what each format's {@link KernelFormat} gives it for a file and for
- * a record the host words; `grid` by its {@link RecordWriter}, into a {@link ByteOutput}.
+ * only concatenates: every format by the 9×9 kernel (assembly/text.ts writeRecords), from a
+ * batch's results and what each format's {@link KernelFormat} gives it for a file and for a
+ * record the host words.
  *
  *   line   per record the N² symbols of the solution when there is exactly one, else the status
  *          word alone (with `--limit 1` a solution is printed without proof that it is unique)
@@ -19,18 +19,12 @@
  *          blank line, so a blank line always ends a record (`merge` and `--resume` count by them)
  */
 import { escapeText } from "../../model/excerpt.js";
-import { CELLS, SIZE } from "../../model/shape.js";
-import { STATUSES, type SolveRecord, type Status, grown } from "../../solvers/solver.js";
+import { CELLS } from "../../model/shape.js";
+import { grown } from "../../solvers/solver.js";
 
 /** Output format names for `--out`. */
 export const OUTPUT_FORMATS = ["line", "grid", "jsonl", "csv"] as const;
 export type OutputFormatName = (typeof OUTPUT_FORMATS)[number];
-
-/** Writes records in one format (`grid`). */
-export interface RecordWriter {
-  /** Writes `record` with its line end. */
-  write(out: ByteOutput, record: OutputRecord): void;
-}
 
 /**
  * What the kernel's writer is given for a format: the file's name as the format writes it, and
@@ -50,34 +44,8 @@ export interface KernelFormat {
 export interface OutputFormat {
   /** Written once before the first record ("" for none). */
   readonly header: string;
-  /** The kernel writes this format's records (line, jsonl, csv). */
-  readonly kernel?: KernelFormat;
-  /** The host's writer of its records (grid). */
-  readonly writer?: RecordWriter;
-}
-
-/** Fills `into` with a record solved as `result`; returns it. */
-export function fillRecord(into: OutputRecord, result: SolveRecord): OutputRecord {
-  into.status = result.status;
-  into.solution = result.solution;
-  into.solutionBytes = null;
-  into.error = result.error ?? null;
-  return into;
-}
-
-/** One record to write, filled anew for each. The solution is text, or bytes when the text is null (fast 9×9 records). */
-export interface OutputRecord {
-  status: Status;
-  /** The first solution found, as text, or null: its 81 digits in `solutionBytes` from `solutionAt`, or (that null too) none. */
-  solution: string | null;
-  solutionBytes: Uint8Array | null;
-  solutionAt: number;
-  /** Why the record is invalid or failed, or null. */
-  error: string | null;
-}
-
-export function outputRecord(): OutputRecord {
-  return { status: "solved", solution: null, solutionBytes: null, solutionAt: 0, error: null };
+  /** What the kernel's writer is given for this format. */
+  readonly kernel: KernelFormat;
 }
 
 /**
@@ -97,49 +65,24 @@ export function solutionDigits(cells: Uint8Array, count: number, into: Uint8Arra
 
 const encoder = new TextEncoder();
 
-/** Bytes written one piece after another into a buffer that grows as needed ({@link room} for a record's fixed-size pieces at once). */
+/** Text written one piece after another as UTF-8 into a buffer that grows as needed. */
 export class ByteOutput {
   /** Bytes written: `bytes[0 .. at)`. */
   at = 0;
 
   constructor(private buffer: Uint8Array = new Uint8Array(256)) {}
 
-  /** Room for `n` more bytes. */
-  room(n: number): void {
-    if (this.at + n > this.buffer.length) this.buffer = grown(this.buffer, this.at + n);
-  }
-
   /** The bytes written so far (a view). */
   written(): Uint8Array {
     return this.buffer.subarray(0, this.at);
   }
 
-  /** `bytes` (room made first). */
-  put(bytes: Uint8Array): void {
-    this.copy(bytes, 0, bytes.length);
-  }
-
-  /** One byte (room made first). */
-  byte(value: number): void {
-    this.buffer[this.at++] = value;
-  }
-
-  /** `length` bytes of `from` from `start` (room made first). */
-  copy(from: Uint8Array, start: number, length: number): void {
-    const buffer = this.buffer;
-    for (let i = 0; i < length; i++) buffer[this.at + i] = from[start + i];
-    this.at += length;
-  }
-
-  /** Text in UTF-8 (makes its own room). */
+  /** Text in UTF-8 (the buffer grows as needed). */
   text(text: string): void {
-    this.room(text.length * 3);
+    if (this.at + text.length * 3 > this.buffer.length) this.buffer = grown(this.buffer, this.at + text.length * 3);
     this.at += encoder.encodeInto(text, this.buffer.subarray(this.at)).written;
   }
 }
-
-/** The status words, in UTF-8. */
-export const STATUS_WORDS = Object.fromEntries(STATUSES.map((status) => [status, encoder.encode(status)])) as Readonly<Record<Status, Uint8Array>>;
 
 const none = (): null => null;
 
@@ -182,33 +125,18 @@ const csvOutput: OutputFormat = {
   },
 };
 
-const gridWriter: RecordWriter = {
-  write(out: ByteOutput, record: OutputRecord): void {
-    if (record.status !== "solved") {
-      out.room(16);
-      out.put(STATUS_WORDS[record.status]);
-      if (record.error) out.text(": " + escapeText(record.error));
-      out.room(1);
-      out.byte(10);
-    } else if (record.solutionBytes !== null) {
-      out.room(SIZE * (SIZE + 1)); // a 9×9 solution given as digits, one row a line
-      for (let row = 0; row < SIZE; row++) {
-        out.copy(record.solutionBytes, record.solutionAt + row * SIZE, SIZE);
-        out.byte(10);
-      }
-    } else {
-      const solution = record.solution!;
-      const size = Math.round(Math.sqrt(solution.length));
-      let text = "";
-      for (let row = 0; row < size; row++) text += solution.slice(row * size, (row + 1) * size) + "\n";
-      out.text(text);
-    }
-    out.room(1);
-    out.byte(10); // the blank line that ends every record
-  },
-};
+/** A solution's N² symbols as N rows, a line end between them (the kernel ends the last and adds the blank line). */
+function solutionRows(solution: string): string {
+  const size = Math.round(Math.sqrt(solution.length));
+  const rows: string[] = [];
+  for (let row = 0; row < size; row++) rows.push(solution.slice(row * size, (row + 1) * size));
+  return rows.join("\n");
+}
 
-const gridOutput: OutputFormat = { header: "", writer: gridWriter };
+const gridOutput: OutputFormat = {
+  header: "",
+  kernel: { piece: () => "", puzzle: none, solution: solutionRows, guesses: none, error: (error) => `: ${escapeText(error)}` },
+};
 
 export const outputFormats: Readonly<Record<OutputFormatName, OutputFormat>> = {
   line: lineOutput,

@@ -62,7 +62,6 @@ const afterInput = (cursor: JudgeCursor): JudgeLine => ({ text: "", line: cursor
 export type JudgePuzzle = Grid | string;
 
 export interface JudgeFormat {
-  readonly name: JudgeFormatName;
   /** Solutions to look for: 1 to find one, {@link EXACT_COUNT_LIMIT} to count them. */
   readonly limit: number;
   /** The symbols of its puzzles when they are not 9×9 digits (they are then lines of text). */
@@ -202,7 +201,6 @@ function readBoard(text: string, place: JudgeLine): Grid {
 }
 
 const leetcode37: JudgeFormat = {
-  name: "leetcode37",
   limit: 1,
   *reader(emit, cursor) {
     // One board: the whole input is its JSON text; errors name its first line.
@@ -222,7 +220,6 @@ const leetcode37: JudgeFormat = {
 };
 
 const hdu1426: JudgeFormat = {
-  name: "hdu1426",
   limit: 1,
   reader: (emit, cursor) => allGrids(SIZE, digitGrid("?"), emit, cursor),
   record: (result) => solutionBlock(result, " "),
@@ -230,21 +227,18 @@ const hdu1426: JudgeFormat = {
 };
 
 const poj2676: JudgeFormat = {
-  name: "poj2676",
   limit: 1,
   reader: (emit, cursor) => countedGrids("0", emit, cursor),
   record: (result) => solutionBlock(result),
 };
 
 const poj2918: JudgeFormat = {
-  name: "poj2918",
   limit: 1,
   reader: (emit, cursor) => countedGrids("0", emit, cursor),
   record: (result, i) => `Scenario #${i + 1}:\n${solutionBlock(result)}\n`,
 };
 
 const poj3074: JudgeFormat = {
-  name: "poj3074",
   limit: 1,
   *reader(emit) {
     for (let line = yield; line !== null; line = yield) {
@@ -262,7 +256,6 @@ const POJ3076_ALPHABET: Alphabet = "ABCDEFGHIJKLMNOP";
 const POJ3076_SIZE = POJ3076_ALPHABET.length;
 
 const poj3076: JudgeFormat = {
-  name: "poj3076",
   limit: 1,
   alphabet: POJ3076_ALPHABET,
   reader: (emit, cursor) =>
@@ -283,7 +276,6 @@ const poj3076: JudgeFormat = {
 };
 
 const sicily1317: JudgeFormat = {
-  name: "sicily1317",
   limit: EXACT_COUNT_LIMIT,
   reader: (emit, cursor) => countedGrids("_", emit, cursor),
   record(result, i) {

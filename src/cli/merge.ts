@@ -10,7 +10,7 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
-import { RecordEnds } from "../formats/output/split.js";
+import { RecordReader } from "../formats/output/split.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
@@ -41,30 +41,16 @@ export function mergeCommand(): Command {
     .action(async (files: string[], flags: MergeFlags) => runMerge(files, flags));
 }
 
-const CHUNK_BYTES = 1 << 20;
 /** Bytes merged before they are written out. */
 const WRITE_BYTES = 1 << 20;
 
-/**
- * The records of a shard output, read a chunk at a time (a csv header left out); a cut-off last
- * record is an error. Each is a view of a buffer that later reads replace rather than reuse.
- */
+/** The records of a shard output ({@link RecordReader.records}); a cut-off last record is an error. */
 function* shardRecords(path: string, format: OutputFormatName): Generator<Buffer, void, undefined> {
   const fd = openShard(path);
   try {
-    const ends = new RecordEnds(format);
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let [buffer, bufferStart, recordStart] = [Buffer.alloc(0), 0, -1]; // bufferStart: the file offset of buffer[0]
-    for (let read: number; (read = readSync(fd, chunk, 0, CHUNK_BYTES, bufferStart + buffer.length)) > 0; ) {
-      buffer = Buffer.concat([buffer, chunk.subarray(0, read)]);
-      for (const end of ends.scan(chunk.subarray(0, read))) {
-        if (recordStart < 0) recordStart = ends.headerEnd ?? 0;
-        yield buffer.subarray(recordStart - bufferStart, end - bufferStart);
-        recordStart = end;
-      }
-      if (recordStart >= 0) [buffer, bufferStart] = [buffer.subarray(recordStart - bufferStart), recordStart];
-    }
-    if (bufferStart + buffer.length > Math.max(recordStart, ends.headerEnd ?? 0)) throw cutOffError(path);
+    const reader = new RecordReader(format);
+    yield* reader.records(fd);
+    if (reader.size > reader.complete) throw cutOffError(path);
   } finally {
     closeSync(fd);
   }

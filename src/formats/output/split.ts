@@ -7,30 +7,48 @@
  *   grid          a record ends with an empty line (N rows or one status line, then "\n")
  *   csv           a header line, then one record per line end outside double quotes (RFC 4180)
  */
+import { readSync } from "node:fs";
 import type { OutputFormatName } from "./format.js";
 
 const NEWLINE = 10;
 const QUOTE = 34;
+const CHUNK_BYTES = 1 << 20;
 
-/** Finds the record ends of one output file, a chunk at a time. */
-export class RecordEnds {
-  /** Bytes scanned so far. */
-  private offset = 0;
+/** Reads the records of one output file, a chunk at a time. */
+export class RecordReader {
+  /** Bytes read so far. */
+  size = 0;
+  /** The offset just past the last complete record read, or past the csv header before any (0 before either). */
+  complete = 0;
   private quoted = false;
   private lineStart = true;
   private headerLeft: boolean;
-  /** Where the csv header ends, once it has (null before that, and for the other formats). */
-  headerEnd: number | null = null;
 
   constructor(private readonly format: OutputFormatName) {
     this.headerLeft = format === "csv";
   }
 
   /**
-   * The offsets (counted from the start of the file) just past each record that ends in `chunk`,
-   * in order. The csv header ends no record.
+   * The complete records of the open file `fd`, read from its start (a csv header left out): each
+   * a view of a buffer that later reads replace rather than reuse. Bytes past {@link complete} at
+   * the end are a cut-off record.
    */
-  scan(chunk: Uint8Array): number[] {
+  *records(fd: number): Generator<Buffer, void, undefined> {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let rest = Buffer.alloc(0); // the bytes read past `complete`
+    for (let read: number; (read = readSync(fd, chunk, 0, CHUNK_BYTES, this.size)) > 0; ) {
+      const from = this.size - rest.length; // the file offset of buffer[0]
+      const buffer = Buffer.concat([rest, chunk.subarray(0, read)]);
+      for (const end of this.scan(chunk.subarray(0, read))) {
+        yield buffer.subarray(this.complete - from, end - from);
+        this.complete = end;
+      }
+      rest = buffer.subarray(this.complete - from);
+    }
+  }
+
+  /** The offsets just past each record that ends in `chunk`, the next bytes of the file, in order (the csv header ends none: it sets {@link complete}). */
+  private scan(chunk: Uint8Array): number[] {
     const ends: number[] = [];
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i];
@@ -40,16 +58,16 @@ export class RecordEnds {
         continue;
       }
       if (this.quoted) continue;
-      const end = this.offset + i + 1;
+      const end = this.size + i + 1;
       if (this.format === "grid") {
         if (this.lineStart) ends.push(end); // an empty line closes the grid
         this.lineStart = true;
       } else if (this.headerLeft) {
         this.headerLeft = false;
-        this.headerEnd = end;
+        this.complete = end;
       } else ends.push(end);
     }
-    this.offset += chunk.length;
+    this.size += chunk.length;
     return ends;
   }
 }

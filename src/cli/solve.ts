@@ -19,7 +19,7 @@ import { checkAlphabet } from "../model/puzzle.js";
 import { type BatchSolver, TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamTotals, solveStreams } from "../stream/pipeline.js";
 import type { SolveInput } from "../stream/input.js";
-import { InterruptWatch, ProgressDisplay, summaryLine } from "../cli-kit/progress.js";
+import { InterruptWatch, startProgress, summaryLine } from "../cli-kit/progress.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { solverHelpLines } from "../cli-kit/solver-help.js";
 import { checkOutputIsNoInput, regularFileOf } from "../cli-kit/same-file.js";
@@ -320,7 +320,7 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
   const solver = await openRunSolver(flags, flags.count ? EXACT_COUNT_LIMIT : flags.limit, totalBytes);
   const unregister = stopBeforeStreamExit(() => solver.close());
   const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
-  const progress = showProgress ? await ProgressDisplay.start(totalBytes) : null;
+  const progress = showProgress ? await startProgress(totalBytes) : null;
   const interrupts = new InterruptWatch();
   interrupts.onForcedExit(() => progress?.stop());
   try {

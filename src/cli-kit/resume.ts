@@ -7,7 +7,7 @@
 import { closeSync, existsSync, openSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
-import { RecordReader } from "../formats/output/split.js";
+import { RecordReader, recordPlace } from "../formats/output/split.js";
 import { isWhole } from "../model/whole-number.js";
 import type { OutputFormatName } from "../formats/output/format.js";
 
@@ -58,19 +58,11 @@ export function resumePoint(path: string, format: OutputFormatName): ResumePoint
 /** Throws unless the last jsonl or csv record carries `index`, this run's for record `point.records - 1` (line and grid carry none). */
 export function checkResumeIndex(path: string, format: OutputFormatName, point: ResumePoint, index: number): void {
   if (point.last === null || (format !== "jsonl" && format !== "csv")) return;
-  const found = format === "jsonl" ? jsonIndex(point.last) : Number(point.last.slice(0, point.last.indexOf(",")));
+  const found = recordPlace(point.last, format, { index: 0, file: 0, line: 0 }).index; // csv: solve's and canon's index is their first column
   if (found !== index) {
     throw new Error(
       `--resume: ${path} ends with record index ${found}, but this run's record ${point.records - 1} has index ${index}; was it written with other inputs or another --shard?`,
     );
-  }
-}
-
-function jsonIndex(text: string): number {
-  try {
-    return (JSON.parse(text) as { index: number }).index;
-  } catch {
-    return NaN;
   }
 }
 

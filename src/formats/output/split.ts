@@ -1,6 +1,6 @@
 /**
- * Where the records of an output file end, read back as bytes: what `--resume` counts and
- * `merge` interleaves. Every delimiter is ASCII, so bytes are scanned as they are (UTF-8 is
+ * Where the records of an output file end, read back as bytes, and the place a jsonl or csv record
+ * carries: what `--resume` counts and checks and `merge` interleaves and checks. Every delimiter is ASCII, so bytes are scanned as they are (UTF-8 is
  * never cut inside a character) and records are copied byte for byte.
  *
  *   line, jsonl   one record per line (JSON escapes its line ends)
@@ -9,6 +9,7 @@
  */
 import { readSync } from "node:fs";
 import type { OutputFormatName } from "./format.js";
+import type { RecordPlace } from "../record.js";
 
 const NEWLINE = 10;
 const QUOTE = 34;
@@ -70,4 +71,46 @@ export class RecordReader {
     this.size += chunk.length;
     return ends;
   }
+}
+
+/** Where a csv header puts the fields of a {@link RecordPlace}: column numbers, from 0. */
+export type PlaceColumns = Record<keyof RecordPlace, number>;
+
+/** The columns of `index`, `file` and `line` under csv header `header`. */
+export function placeColumns(header: string): PlaceColumns {
+  const names = header.trimEnd().split(",");
+  return { index: names.indexOf("index"), file: names.indexOf("file"), line: names.indexOf("line") };
+}
+
+/** The {@link RecordPlace} jsonl or csv record `text` carries (csv: in `columns`, a quoted file name as written); NaN and "" for what it lacks. */
+export function recordPlace(text: string, format: "jsonl" | "csv", columns: PlaceColumns): RecordPlace {
+  if (format === "csv") {
+    const fields = csvLeadingFields(text, Math.max(columns.index, columns.file, columns.line) + 1);
+    return { index: Number(fields[columns.index]), file: fields[columns.file], line: Number(fields[columns.line]) };
+  }
+  try {
+    const { index, file, line } = JSON.parse(text) as RecordPlace;
+    return { index, file: String(file), line };
+  } catch {
+    return { index: NaN, file: "", line: NaN };
+  }
+}
+
+/** The first `count` fields of csv row `text`, each as written (a quoted one with its quotes); "" for fields it lacks. */
+function csvLeadingFields(text: string, count: number): string[] {
+  const fields: string[] = [];
+  let at = 0;
+  while (fields.length < count) {
+    let end = at;
+    if (text[at] === '"') {
+      for (end = at + 1; end < text.length; end++) {
+        if (text[end] === '"' && text[++end] !== '"') break; // a closing quote; `""` is one quote inside
+      }
+    }
+    end = text.indexOf(",", end);
+    if (end < 0) end = text.length;
+    fields.push(text.slice(at, end));
+    at = end + 1;
+  }
+  return fields;
 }

@@ -15,7 +15,7 @@ import { STATUSES } from "../solvers/solver.js";
 import { compileWasmFile } from "../kernel/wasm.js";
 import { TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
 import { CANON_OUTPUTS } from "../pool/canon-task.js";
-import { canonCsvHeader } from "../formats/output/format.js";
+import { canonCsvHeader } from "../formats/output/canon-csv.js";
 import type { CanonRequest } from "../pool/batch.js";
 import { BATCH_TARGET_MS, solveStreams } from "../stream/pipeline.js";
 import { InterruptWatch, startProgress, summaryLine } from "../cli-kit/progress.js";

@@ -9,7 +9,7 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
-import { OUTPUT_FORMATS, type OutputFormatName, canonCsvHeader, outputFormats } from "../formats/output/format.js";
+import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import { RecordReader, placeColumns, recordPlace } from "../formats/output/split.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
@@ -17,6 +17,7 @@ import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
 import type { RecordPlace } from "../formats/record.js";
+import { canonCsvHeader } from "../formats/output/canon-csv.js";
 
 interface MergeFlags {
   output?: string;

@@ -21,7 +21,6 @@
 import { escapeText } from "../../model/excerpt.js";
 import { CELLS, SIZE } from "../../model/shape.js";
 import { STATUSES, type SolveRecord, type Status, grown } from "../../solvers/solver.js";
-import type { CanonRequest } from "../../pool/batch.js";
 
 /** Output format names for `--out`. */
 export const OUTPUT_FORMATS = ["line", "grid", "jsonl", "csv"] as const;
@@ -182,15 +181,6 @@ const csvOutput: OutputFormat = {
     error: csvField,
   },
 };
-
-/** The csv header of `sudoku-wasm canon`: `index,canon,puzzle,file,line`, then `automorphisms` and `minimal` when asked, then `error`. */
-export function canonCsvHeader(request: Pick<CanonRequest, "automorphisms" | "minimal">): string {
-  return (
-    ["index", "canon", "puzzle", "file", "line", ...(request.automorphisms ? ["automorphisms"] : []), ...(request.minimal ? ["minimal"] : []), "error"].join(
-      ",",
-    ) + "\n"
-  );
-}
 
 const gridWriter: RecordWriter = {
   write(out: ByteOutput, record: OutputRecord): void {

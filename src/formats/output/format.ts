@@ -114,11 +114,6 @@ export class ByteOutput {
     return this.buffer.subarray(0, this.at);
   }
 
-  /** `bytes` (room made first). */
-  put(bytes: Uint8Array): void {
-    this.copy(bytes, 0, bytes.length);
-  }
-
   /** One byte (room made first). */
   byte(value: number): void {
     this.buffer[this.at++] = value;
@@ -186,7 +181,8 @@ const gridWriter: RecordWriter = {
   write(out: ByteOutput, record: OutputRecord): void {
     if (record.status !== "solved") {
       out.room(16);
-      out.put(STATUS_WORDS[record.status]);
+      const word = STATUS_WORDS[record.status];
+      out.copy(word, 0, word.length);
       if (record.error) out.text(": " + escapeText(record.error));
       out.room(1);
       out.byte(10);

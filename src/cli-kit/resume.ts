@@ -48,7 +48,10 @@ export function resumePoint(path: string, format: OutputFormatName): ResumePoint
   try {
     const reader = new RecordReader(format);
     let [records, last]: [number, Buffer | null] = [0, null];
-    for (const record of reader.records(fd)) [records, last] = [records + 1, record];
+    for (const { buffer, bounds } of reader.chunks(fd)) {
+      records += bounds.length - 1;
+      last = buffer.subarray(bounds[bounds.length - 2], bounds[bounds.length - 1]);
+    }
     return { records, bytes: reader.complete, last: last?.toString("utf8") ?? null };
   } finally {
     closeSync(fd);

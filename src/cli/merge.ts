@@ -44,12 +44,14 @@ export function mergeCommand(): Command {
 /** Bytes merged before they are written out. */
 const WRITE_BYTES = 1 << 20;
 
-/** The records of a shard output ({@link RecordReader.records}); a cut-off last record is an error. */
+/** The records of a shard output, each a view of a buffer that later reads replace rather than reuse; a cut-off last record is an error. */
 function* shardRecords(path: string, format: OutputFormatName): Generator<Buffer, void, undefined> {
   const fd = openShard(path);
   try {
     const reader = new RecordReader(format);
-    yield* reader.records(fd);
+    for (const { buffer, bounds } of reader.chunks(fd)) {
+      for (let i = 1; i < bounds.length; i++) yield buffer.subarray(bounds[i - 1], bounds[i]);
+    }
     if (reader.size > reader.complete) throw cutOffError(path);
   } finally {
     closeSync(fd);

@@ -30,19 +30,20 @@ export class RecordReader {
   }
 
   /**
-   * The complete records of the open file `fd`, read from its start (a csv header left out): each
-   * a view of a buffer that later reads replace rather than reuse. Bytes past {@link complete} at
-   * the end are a cut-off record.
+   * The complete records of the open file `fd`, read from its start a chunk at a time (a csv header
+   * left out): per chunk that ends some, a buffer, new for each, and `bounds`, where in it the first
+   * record starts and each ends. Bytes past {@link complete} at the end are a cut-off record.
    */
-  *records(fd: number): Generator<Buffer, void, undefined> {
+  *chunks(fd: number): Generator<{ buffer: Buffer; bounds: number[] }, void, undefined> {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
     let rest = Buffer.alloc(0); // the bytes read past `complete`
     for (let read: number; (read = readSync(fd, chunk, 0, CHUNK_BYTES, this.size)) > 0; ) {
       const from = this.size - rest.length; // the file offset of buffer[0]
       const buffer = Buffer.concat([rest, chunk.subarray(0, read)]);
-      for (const end of this.scan(chunk.subarray(0, read))) {
-        yield buffer.subarray(this.complete - from, end - from);
-        this.complete = end;
+      const ends = this.scan(chunk.subarray(0, read));
+      if (ends.length > 0) {
+        yield { buffer, bounds: [this.complete, ...ends].map((offset) => offset - from) };
+        this.complete = ends[ends.length - 1];
       }
       rest = buffer.subarray(this.complete - from);
     }

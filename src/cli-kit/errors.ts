@@ -24,29 +24,19 @@ export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A failure of one file that cannot be read or written; the message names it (`cannot write 'out.txt': ENOSPC (…)`). */
-class FileError extends Error {
-  constructor(
-    readonly file: string,
-    verb: "read" | "write",
-    cause: unknown,
-  ) {
-    super(`cannot ${verb} '${file}': ${describeError(cause)}`, { cause });
-  }
-}
-
-/** A failure while an input was being read (not while it was checked or opened). */
-export class InputReadError extends FileError {
+/** A failure while an input was being read (not while it was checked or opened); the message names it (`cannot read 'in.txt': EIO (…)`). */
+export class InputReadError extends Error {
   override name = "InputReadError";
   constructor(input: string, cause: unknown) {
-    super(input, "read", cause);
+    super(`cannot read '${input}': ${describeError(cause)}`, { cause });
   }
 }
 
-export class OutputWriteError extends FileError {
+/** An output that cannot be opened or written; the message names it (`cannot write 'out.txt': ENOSPC (…)`). */
+export class OutputWriteError extends Error {
   override name = "OutputWriteError";
   constructor(output: string, cause: unknown) {
-    super(output, "write", cause);
+    super(`cannot write '${output}': ${describeError(cause)}`, { cause });
   }
 }
 

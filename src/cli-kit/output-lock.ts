@@ -65,19 +65,19 @@ export async function lockOutput(path: string | undefined, options: { takeOver?:
   const real = realpathSync(path);
   const owner = `${real}.lock.owner`;
   const held = new HeldLock(path, owner);
-  let release: () => Promise<void>;
-  let tookOver = false;
-  try {
-    release = await held.take();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw new OutputWriteError(`${path}.lock`, error);
+  // The lock's release, or undefined when another run holds it.
+  const take = () =>
+    held.take().catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ELOCKED") return undefined;
+      throw new OutputWriteError(`${path}.lock`, error);
+    });
+  let release = await take();
+  const tookOver = release === undefined;
+  if (release === undefined) {
     if (!options.takeOver) checkTakeOver(path, owner, `${real}.lock`);
     rmSync(`${real}.lock`, { recursive: true, force: true });
-    tookOver = true;
-    try {
-      release = await held.take();
-    } catch (again) {
-      if ((again as NodeJS.ErrnoException).code !== "ELOCKED") throw new OutputWriteError(`${path}.lock`, again);
+    release = await take();
+    if (release === undefined) {
       throw new Error(`'${path}' is being written by another run, which took its lock ${path}.lock a moment ago: one run per output file`);
     }
   }
@@ -91,7 +91,7 @@ export async function lockOutput(path: string | undefined, options: { takeOver?:
     replaceAtomically(owner, owner, (temporary) => writeFileSync(temporary, `${held.record}\n`));
   } catch (error) {
     await release().catch(() => {});
-    throw error instanceof OutputWriteError ? error : new OutputWriteError(owner, error);
+    throw error; // replaceAtomically's OutputWriteError
   }
   held.holds(real, release);
   return held;
@@ -151,7 +151,7 @@ class HeldLock implements OutputLock {
   private streams: NodeJS.WritableStream[] = [];
   private file: { real: string; dev: number; ino: number } | undefined;
   /** The lock folder this run made (its inode and birth time): a folder of the same name made by a run that took over is not this run's, whatever its mtime. */
-  private folder: { path: string; ino: number; birth: number } | undefined;
+  private folder: { ino: number; birth: number } | undefined;
   private releaseLock: (() => Promise<void>) | undefined;
   /** True once the lock is found taken by another run: nothing of it is touched any more. */
   private lost = false;
@@ -188,13 +188,13 @@ class HeldLock implements OutputLock {
     const { dev, ino } = statSync(real);
     this.file = { real, dev, ino };
     const folder = statSync(`${real}.lock`);
-    this.folder = { path: `${real}.lock`, ino: folder.ino, birth: folder.birthtimeMs };
+    this.folder = { ino: folder.ino, birth: folder.birthtimeMs };
     this.releaseLock = release;
   }
 
   /** False when `dir` is no longer the lock folder this run made (inode and birth time: a takeover within the second leaves the same mtime). */
   private ownFolder(dir: string): boolean {
-    if (this.folder === undefined || dir !== this.folder.path) return true;
+    if (this.folder === undefined) return true; // still taking it: proper-lockfile probes the folder's mtime precision
     try {
       const now = statSync(dir);
       return now.ino === this.folder.ino && now.birthtimeMs === this.folder.birth;

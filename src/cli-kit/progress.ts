@@ -1,11 +1,10 @@
 /**
- * What a long command shows and does on the way, for `solve` and the bench: {@link ProgressDisplay}
+ * What a long command shows and does on the way, for `solve` and the bench: {@link startProgress}
  * (a bar over the bytes read when the input size is known, else a running count; the cursor
  * always shown again, even on an early exit) and {@link InterruptWatch} (a clean stop on the
  * first SIGINT/SIGTERM with status 128 + its number, at once on a second).
  */
 import { constants } from "node:os";
-import type { SingleBar } from "cli-progress";
 import { exitAfterStopping } from "./errors.js";
 import { commaGrouped } from "../model/whole-number.js";
 
@@ -85,45 +84,33 @@ export function restoreCursorOnExit(hidden: () => boolean): () => void {
   return () => process.removeListener("exit", restore);
 }
 
-export class ProgressDisplay {
-  private readonly started = performance.now();
-  private running = true;
-  /** Stops the exit hook that shows the cursor if the process exits while the bar still hides it. */
-  private readonly releaseCursor: () => void;
-
-  /** Draws a bar at 0 of `totalBytes`, the input size, or a count when it is null (standard input). */
-  static async start(totalBytes: number | null): Promise<ProgressDisplay> {
-    const { Presets, SingleBar } = await import("cli-progress");
-    const format =
-      totalBytes === null
-        ? "solve | {done} puzzles | {rate} puzzles/s"
-        : "solve [{bar}] {percentage}% | {done} puzzles | {rate} puzzles/s | ETA {eta_formatted}";
-    const bar = new SingleBar({ format, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000, hideCursor: true, fps: 5 }, Presets.shades_classic);
-    return new ProgressDisplay(bar, totalBytes);
-  }
-
-  private constructor(
-    private readonly bar: SingleBar,
-    private readonly totalBytes: number | null,
-  ) {
-    this.releaseCursor = restoreCursorOnExit(() => this.running);
-    this.bar.start(totalBytes ?? 0, 0, { done: "0", rate: "0" });
-  }
-
-  /** Records written so far and input bytes read when the last of them was read. */
-  update(done: number, bytesRead: number): void {
-    const seconds = (performance.now() - this.started) / 1000;
-    const payload = { done: commaGrouped(done), rate: commaGrouped(Math.round(done / Math.max(seconds, 1e-3))) };
-    this.bar.update(this.totalBytes === null ? 0 : Math.min(bytesRead, this.totalBytes), payload);
-  }
-
-  /** Draws the last state, ends the line and shows the cursor again; a second call does nothing. */
-  stop(): void {
-    if (!this.running) return;
-    this.running = false;
-    this.bar.stop();
-    this.releaseCursor();
-  }
+/**
+ * Draws a bar at 0 of `totalBytes`, the input size, or a count when it is null (standard input).
+ * `update` takes the records written so far and the input bytes read when the last of them was
+ * read; `stop` draws the last state, ends the line and shows the cursor again (a second call does nothing).
+ */
+export async function startProgress(totalBytes: number | null) {
+  const { Presets, SingleBar } = await import("cli-progress");
+  const format =
+    totalBytes === null ? "solve | {done} puzzles | {rate} puzzles/s" : "solve [{bar}] {percentage}% | {done} puzzles | {rate} puzzles/s | ETA {eta_formatted}";
+  const bar = new SingleBar({ format, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000, hideCursor: true, fps: 5 }, Presets.shades_classic);
+  const started = performance.now();
+  let running = true;
+  const releaseCursor = restoreCursorOnExit(() => running); // should the process exit while the bar still hides the cursor
+  bar.start(totalBytes ?? 0, 0, { done: "0", rate: "0" });
+  return {
+    update(done: number, bytesRead: number): void {
+      const seconds = (performance.now() - started) / 1000;
+      const payload = { done: commaGrouped(done), rate: commaGrouped(Math.round(done / Math.max(seconds, 1e-3))) };
+      bar.update(totalBytes === null ? 0 : Math.min(bytesRead, totalBytes), payload);
+    },
+    stop(): void {
+      if (!running) return;
+      running = false;
+      bar.stop();
+      releaseCursor();
+    },
+  };
 }
 
 /**

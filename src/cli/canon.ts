@@ -18,7 +18,7 @@ import { CANON_OUTPUTS } from "../pool/canon-task.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 import type { CanonRequest } from "../pool/batch.js";
 import { BATCH_TARGET_MS, solveStreams } from "../stream/pipeline.js";
-import { InterruptWatch, ProgressDisplay, summaryLine } from "../cli-kit/progress.js";
+import { InterruptWatch, startProgress, summaryLine } from "../cli-kit/progress.js";
 import { type OptionRow, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { lockOutput } from "../cli-kit/output-lock.js";
@@ -201,7 +201,7 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
     const solver = await openBatchSolver(threads);
     const unregister = stopBeforeStreamExit(() => solver.close());
     const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
-    const progress = showProgress ? await ProgressDisplay.start(totalBytes) : null;
+    const progress = showProgress ? await startProgress(totalBytes) : null;
     const interrupts = new InterruptWatch();
     interrupts.onForcedExit(() => progress?.stop());
     try {

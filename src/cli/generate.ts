@@ -138,7 +138,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   await closeOutput(out);
   const summary = summariseCorpus(made);
   const grading = graders.length > 1 ? gradingSummary(graderIds, judge.referenceMeans(), costs) : undefined;
-  if (flags.manifest && flags.output) recordRun(flags.manifest, flags.output, flags, settings, { ...summary, kernel, ...(grading ? { grading } : {}) });
+  if (flags.manifest) recordRun(flags, settings, { ...summary, kernel, ...(grading ? { grading } : {}) }); // --manifest needs --output (checked above)
   if (!flags.quiet) {
     process.stderr.write(
       `generated ${summary.count} puzzles in ${seconds.toFixed(2)} s (${(summary.count / seconds).toFixed(1)}/s, ` +
@@ -241,16 +241,11 @@ export function readManifest(path: string): Manifest {
   return JSON.parse(readFileSync(path, "utf8")) as Manifest;
 }
 
-/** Adds or replaces the entry of `output` in the manifest at `manifestPath`. */
-function recordRun(
-  manifestPath: string,
-  output: string,
-  flags: GenerateFlags,
-  settings: GenerateSettings,
-  measured: CorpusSummary & { kernel: string | null; grading?: GradingSummary },
-): void {
+/** Adds or replaces the entry of the `--output` file in the `--manifest` (both given). */
+function recordRun(flags: GenerateFlags, settings: GenerateSettings, measured: CorpusSummary & { kernel: string | null; grading?: GradingSummary }): void {
+  const manifestPath = flags.manifest!;
   const manifest = readManifest(manifestPath);
-  const file = relative(dirname(resolve(manifestPath)), resolve(output));
+  const file = relative(dirname(resolve(manifestPath)), resolve(flags.output!));
   const entry: ManifestEntry = {
     file,
     command: commandLine(flags, settings),

@@ -19,7 +19,7 @@ import { checkAlphabet } from "../model/puzzle.js";
 import { type BatchSolver, TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamTotals, solveStreams } from "../stream/pipeline.js";
 import type { SolveInput } from "../stream/input.js";
-import { InterruptWatch, ProgressDisplay, summaryLine } from "../cli-kit/progress.js";
+import { InterruptWatch, startProgress, summaryLine } from "../cli-kit/progress.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { solverHelpLines } from "../cli-kit/solver-help.js";
 import { checkOutputIsNoInput, regularFileOf } from "../cli-kit/same-file.js";
@@ -63,14 +63,6 @@ function alphabetArgument(text: string): string {
   }
 }
 
-/** Options a judge format sets itself; giving one with `--format` is a usage error, not silently ignored. */
-const JUDGE_CONFLICTS = ["in", "out", "limit", "count", "budget", "alphabet"];
-
-/** A commander parser for `--budget`: a whole number of search nodes, or `none` for no cap (Infinity). */
-function budgetArgument(text: string): number {
-  return text.trim() === "none" ? Infinity : wholeNumber(1, 0x7fffffff)(text);
-}
-
 const SOLVE_OPTIONS: readonly OptionRow[] = [
   { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
   {
@@ -86,7 +78,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
     description:
       "a classic judge problem: read the input as one (several files are joined in order, errors name the file and line), write exactly its expected output, streaming in batches of --batch puzzles (its own input, output, limit and alphabet: not with --in, --out, --limit, --count, --budget, --alphabet)",
     choices: JUDGE_FORMATS,
-    conflicts: JUDGE_CONFLICTS,
+    conflicts: ["in", "out", "limit", "count", "budget", "alphabet"], // set by the judge: giving one is a usage error, not silently ignored
   },
   {
     flags: "--alphabet <symbols>",
@@ -102,7 +94,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   {
     flags: "--budget <nodes>",
     description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${commaGrouped(LARGE_GRID_BUDGET)} for the other sizes)`,
-    parse: budgetArgument,
+    parse: (text) => (text.trim() === "none" ? Infinity : wholeNumber(1, 0x7fffffff)(text)), // no cap: Infinity
   },
   {
     flags: "--solver <ids>",
@@ -320,7 +312,7 @@ async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFla
   const solver = await openRunSolver(flags, flags.count ? EXACT_COUNT_LIMIT : flags.limit, totalBytes);
   const unregister = stopBeforeStreamExit(() => solver.close());
   const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
-  const progress = showProgress ? await ProgressDisplay.start(totalBytes) : null;
+  const progress = showProgress ? await startProgress(totalBytes) : null;
   const interrupts = new InterruptWatch();
   interrupts.onForcedExit(() => progress?.stop());
   try {

@@ -62,7 +62,6 @@ const afterInput = (cursor: JudgeCursor): JudgeLine => ({ text: "", line: cursor
 export type JudgePuzzle = Grid | string;
 
 export interface JudgeFormat {
-  readonly name: JudgeFormatName;
   /** Solutions to look for: 1 to find one, {@link EXACT_COUNT_LIMIT} to count them. */
   readonly limit: number;
   /** The symbols of its puzzles when they are not 9×9 digits (they are then lines of text). */
@@ -170,21 +169,14 @@ function* countedGrids(empties: string, emit: (puzzle: Grid) => void, cursor: Ju
   }
 }
 
-/** The longest JSON board text read, in characters (a board is a few hundred). */
-const MAX_BOARD_TEXT = MAX_LINE_LENGTH;
-
-/** The JSON value of `text`, or a judge input error at `place` that says why it is not JSON. */
-function parseJson(text: string, place: JudgeLine): unknown {
+/** LeetCode 37's board (a JSON array of 9 rows of 9 one-character strings) as a grid; errors at `place`. */
+function readBoard(text: string, place: JudgeLine): Grid {
+  let board: unknown;
   try {
-    return JSON.parse(text);
+    board = JSON.parse(text);
   } catch (error) {
     throw new JudgeInputError(place, "character", `not a JSON board (${excerpt((error as Error).message, 200)})`);
   }
-}
-
-/** LeetCode 37's board (a JSON array of 9 rows of 9 one-character strings) as a grid; errors at `place`. */
-function readBoard(text: string, place: JudgeLine): Grid {
-  const board = parseJson(text, place);
   const valid = Array.isArray(board) && board.length === SIZE && board.every((row) => Array.isArray(row) && row.length === SIZE);
   if (!valid) throw new JudgeInputError(place, "length", `expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
   const cells = (board as unknown[][]).flat().map((cell, i) => {
@@ -202,7 +194,6 @@ function readBoard(text: string, place: JudgeLine): Grid {
 }
 
 const leetcode37: JudgeFormat = {
-  name: "leetcode37",
   limit: 1,
   *reader(emit, cursor) {
     // One board: the whole input is its JSON text; errors name its first line.
@@ -213,7 +204,8 @@ const leetcode37: JudgeFormat = {
       first ??= line;
       lines.push(line.text);
       length += line.text.length + 1;
-      if (length > MAX_BOARD_TEXT) throw new JudgeInputError(first, "length", `not a JSON board (over ${commaGrouped(MAX_BOARD_TEXT)} characters)`);
+      // A board is a few hundred characters: the text is read up to the longest line read whole.
+      if (length > MAX_LINE_LENGTH) throw new JudgeInputError(first, "length", `not a JSON board (over ${commaGrouped(MAX_LINE_LENGTH)} characters)`);
     }
     emit(readBoard(lines.join("\n"), first ?? afterInput(cursor)));
   },
@@ -222,7 +214,6 @@ const leetcode37: JudgeFormat = {
 };
 
 const hdu1426: JudgeFormat = {
-  name: "hdu1426",
   limit: 1,
   reader: (emit, cursor) => allGrids(SIZE, digitGrid("?"), emit, cursor),
   record: (result) => solutionBlock(result, " "),
@@ -230,21 +221,18 @@ const hdu1426: JudgeFormat = {
 };
 
 const poj2676: JudgeFormat = {
-  name: "poj2676",
   limit: 1,
   reader: (emit, cursor) => countedGrids("0", emit, cursor),
   record: (result) => solutionBlock(result),
 };
 
 const poj2918: JudgeFormat = {
-  name: "poj2918",
   limit: 1,
   reader: (emit, cursor) => countedGrids("0", emit, cursor),
   record: (result, i) => `Scenario #${i + 1}:\n${solutionBlock(result)}\n`,
 };
 
 const poj3074: JudgeFormat = {
-  name: "poj3074",
   limit: 1,
   *reader(emit) {
     for (let line = yield; line !== null; line = yield) {
@@ -261,29 +249,24 @@ const poj3074: JudgeFormat = {
 const POJ3076_ALPHABET: Alphabet = "ABCDEFGHIJKLMNOP";
 const POJ3076_SIZE = POJ3076_ALPHABET.length;
 
+/** POJ 3076's cells, checked (a PuzzleError names a bad cell); repeated givens are read (see {@link readingRepeats}). */
+const poj3076Cells = readingRepeats<string>(
+  (cells) => {
+    parseSymbols(cells, { alphabet: POJ3076_ALPHABET });
+    return cells;
+  },
+  (cells) => cells,
+);
+
 const poj3076: JudgeFormat = {
-  name: "poj3076",
   limit: 1,
   alphabet: POJ3076_ALPHABET,
-  reader: (emit, cursor) =>
-    allGrids(
-      POJ3076_SIZE,
-      readingRepeats(
-        (cells) => {
-          parseSymbols(cells, { alphabet: POJ3076_ALPHABET }); // throws, naming the cell, on a bad puzzle
-          return cells;
-        },
-        (cells) => cells,
-      ),
-      emit,
-      cursor,
-    ),
+  reader: (emit, cursor) => allGrids(POJ3076_SIZE, poj3076Cells, emit, cursor),
   record: (result) => solutionBlock(result),
   between: "\n",
 };
 
 const sicily1317: JudgeFormat = {
-  name: "sicily1317",
   limit: EXACT_COUNT_LIMIT,
   reader: (emit, cursor) => countedGrids("_", emit, cursor),
   record(result, i) {

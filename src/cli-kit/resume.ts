@@ -7,7 +7,7 @@
 import { closeSync, existsSync, openSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
-import { RecordReader, recordPlace } from "../formats/output/split.js";
+import { OutputRecordReader, recordPlace } from "../formats/output/split.js";
 import { isWhole } from "../model/whole-number.js";
 import type { OutputFormatName } from "../formats/output/format.js";
 
@@ -46,7 +46,7 @@ export function resumePoint(path: string, format: OutputFormatName): ResumePoint
   if (!statSync(path).isFile()) throw new Error(`--resume: ${path} is not a regular file`);
   const fd = openSync(path, "r");
   try {
-    const reader = new RecordReader(format);
+    const reader = new OutputRecordReader(format);
     let [records, last]: [number, Buffer | null] = [0, null];
     for (const { buffer, bounds } of reader.chunks(fd)) {
       records += bounds.length - 1;

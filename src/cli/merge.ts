@@ -10,7 +10,7 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
-import { RecordReader, placeColumns, recordPlace } from "../formats/output/split.js";
+import { OutputRecordReader, placeColumns, recordPlace } from "../formats/output/split.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
@@ -48,7 +48,7 @@ const WRITE_BYTES = 1 << 20;
 function* shardRecords(path: string, format: OutputFormatName): Generator<Buffer, void, undefined> {
   const fd = openShard(path);
   try {
-    const reader = new RecordReader(format);
+    const reader = new OutputRecordReader(format);
     for (const { buffer, bounds } of reader.chunks(fd)) {
       for (let i = 1; i < bounds.length; i++) yield buffer.subarray(bounds[i - 1], bounds[i]);
     }

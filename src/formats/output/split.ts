@@ -16,7 +16,7 @@ const QUOTE = 34;
 const CHUNK_BYTES = 1 << 20;
 
 /** Reads the records of one output file, a chunk at a time. */
-export class RecordReader {
+export class OutputRecordReader {
   /** Bytes read so far. */
   size = 0;
   /** The offset just past the last complete record read, or past the csv header before any (0 before either). */

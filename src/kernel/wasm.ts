@@ -58,43 +58,9 @@ export function variantBuild(name: string): KernelBuild {
   return name === "" ? "release" : `variants/${name}`;
 }
 
-/** What both kernel files export (see the header), and the 9×9 kernel's byte path besides. */
-interface KernelExports {
-  memory: WebAssembly.Memory;
-  reserve(count: number, box: number): number;
-  solveBatch(base: number, count: number, limit: number, budget: number): number;
-  /** The 9×9 kernel only: 9×9 text to cells, in place. */
-  cellsFromText?(base: number, count: number): number;
-  /** The 9×9 kernel only: a solved batch's solutions as text, in place. */
-  solutionsText?(base: number, count: number): number;
-  /** The 9×9 kernel only: room for a batch's records ({@link WasmKernel.writeRecords}). */
-  reserveRecords?(bytes: number): number;
-  /** The 9×9 kernel only: the line scan ({@link ScanKernel}). */
-  reserveScan?(room: number): number;
-  scanLines?(base: number, start: number, length: number): number;
-  scanTable?(): number;
-  scanCells?(): number;
-  /** The 9×9 kernel only: a batch's records in `line`, `jsonl` or `csv`. */
-  writeRecords?(
-    base: number,
-    fast: number,
-    count: number,
-    format: number,
-    texts: number,
-    lines: number,
-    sources: number,
-    given: number,
-    givens: number,
-    piece: number,
-    pieceLength: number,
-    arena: number,
-    arenaLength: number,
-    output: number,
-    firstIndex: number,
-    step: number,
-    withGuesses: number,
-  ): number;
-}
+/** What the 9×9 kernel exports (its asc bindings, build/release.d.ts): the N×N kernel has only the first three, as the header says. */
+type KernelExports = Pick<SudokuExports, "memory" | "reserve" | "solveBatch"> & Partial<SudokuExports>;
+type SudokuExports = Awaited<ReturnType<typeof instantiateSudokuKernel>>;
 
 /** Where build/<stem>.wasm is; the two default kernels as literal `new URL(…, import.meta.url)` so that bundlers copy them. */
 export function kernelUrl(stem: string): UrlObject {

@@ -29,10 +29,7 @@ import { median } from "../model/quantile.js";
  */
 
 /** The family of a registry id: the part before any ':' (`wasm:first` → `wasm`). */
-export function familyOf(id: string): string {
-  const colon = id.indexOf(":");
-  return colon < 0 ? id : id.slice(0, colon);
-}
+export const familyOf = (id: string): string => id.split(":")[0];
 
 /** Each grader's weight: families weigh the same, and a family's graders share its weight. Sums to 1. */
 export function graderWeights(ids: readonly string[]): number[] {
@@ -175,11 +172,7 @@ export function symmetryOrbits(symmetry: Symmetry): number[][] {
   return orbits;
 }
 
-export function countClues(grid: Grid): number {
-  let clues = 0;
-  for (let cell = 0; cell < CELLS; cell++) if (grid[cell] !== 0) clues++;
-  return clues;
-}
+export const countClues = (grid: Grid): number => grid.reduce((clues, digit) => clues + (digit === 0 ? 0 : 1), 0);
 
 /** Orbits of `puzzle` that hold clues (`filled`) or are empty (`!filled`). */
 function orbitsWhere(puzzle: Grid, orbits: readonly number[][], filled: boolean): number[][] {
@@ -259,10 +252,7 @@ export function mutate(puzzle: Grid, solution: Grid, orbits: readonly number[][]
 }
 
 /** Result of a climb: where it ended, and the engine's guesses for that puzzle as written. */
-export interface Climb {
-  puzzle: Grid;
-  guesses: number;
-}
+export type Climb = Pick<GeneratedPuzzle, "puzzle" | "guesses">;
 
 /**
  * Hill-climbs `steps` moves, keeping a candidate that needs at least as many guesses. With

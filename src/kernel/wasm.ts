@@ -39,14 +39,8 @@ const RECORD_ROOM = 2 * CELLS + 160;
 /** A kernel build, file build/<build>.wasm: the 9×9 kernel's `release`, `debug`, `variants/<name>`; the N×N kernel's `general`, `general-debug`. */
 export type KernelBuild = "release" | "debug" | `variants/${string}` | "general" | "general-debug";
 
-/** One compile-time variant of the kernel, as listed in assembly/variants.json. */
-export interface KernelVariant {
-  /** "" for the default kernel, else the suffix of its registry id `wasm:<name>`. */
-  name: string;
-  /** The asc `--use` constants that make it. */
-  use: Record<string, number>;
-  description: string;
-}
+/** One compile-time variant of the kernel (assembly/variants.json): its `name` ("" for the default kernel, else the suffix of its registry id `wasm:<name>`), the asc `--use` constants that make it, and a description. */
+export type KernelVariant = (typeof buildFacts.variants)[number];
 
 /** The kernel variants, the default first (recorded at build time from assembly/variants.json). */
 export function kernelVariants(): KernelVariant[] {

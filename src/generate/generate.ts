@@ -267,22 +267,17 @@ export function harden(start: Grid, solution: Grid, orbits: readonly number[][],
     const views = Array.from({ length: presentations - 1 }, () => randomPresentation(random));
     const candidateGuesses = requireGuesses(judge, candidate);
     const bar = views.reduce((sum, view) => sum + requireGuesses(judge, present(current, view)), currentGuesses);
-    if (reaches(judge, candidate, views, candidateGuesses, bar)) {
+    let sum = candidateGuesses;
+    for (const view of views) {
+      if (sum >= bar) break; // grades are never negative: a sum that reaches the bar stays there, so the views left need no search
+      sum += requireGuesses(judge, present(candidate, view));
+    }
+    if (sum >= bar) {
       current = candidate;
       currentGuesses = candidateGuesses;
     }
   }
   return { puzzle: current, guesses: currentGuesses };
-}
-
-/** True when `asWritten` plus `puzzle`'s guesses on each view reach `bar`; grades are never negative, so views stop once the sum does. */
-function reaches(judge: PuzzleJudge, puzzle: Grid, views: readonly Presentation[], asWritten: number, bar: number): boolean {
-  let sum = asWritten;
-  for (const view of views) {
-    if (sum >= bar) return true;
-    sum += requireGuesses(judge, present(puzzle, view));
-  }
-  return sum >= bar;
 }
 
 /** The judge's guesses for `puzzle`, or an error when its engine cannot report them. */

@@ -80,11 +80,8 @@ export function compileWasmFile(stem: string): Promise<WasmModule> {
 export async function compiledKernels(): Promise<Record<string, WasmModule>> {
   const modules: Record<string, WasmModule> = {};
   for (const [stem, module] of compiled) {
-    try {
-      modules[stem] = await module;
-    } catch {
-      // a build that failed to load is not passed on: the worker reports its own error
-    }
+    const loaded = await module.catch(() => null); // a build that failed to load is not passed on: the worker reports its own error
+    if (loaded !== null) modules[stem] = loaded;
   }
   return modules;
 }

@@ -136,25 +136,18 @@ const { rowOf, columnOf, boxOf } = gridTables(SHAPE_9.box);
 /** A random complete valid grid: cells filled in row-major order, each trying its free digits in random order, backtracking on a dead end. */
 export function randomSolution(random: Random): Grid {
   const grid = new Uint8Array(CELLS);
-  const rowUsed = new Uint16Array(SIZE),
-    columnUsed = new Uint16Array(SIZE),
-    boxUsed = new Uint16Array(SIZE);
+  const used = new Uint16Array(3 * SIZE); // each unit's digits: rows, then columns, then boxes
   const fillFrom = (cell: number): boolean => {
     if (cell === CELLS) return true;
-    const [row, column, box] = [rowOf[cell], columnOf[cell], boxOf[cell]];
-    const free = ALL_DIGITS & ~(rowUsed[row] | columnUsed[column] | boxUsed[box]);
+    const units = [rowOf[cell], SIZE + columnOf[cell], 2 * SIZE + boxOf[cell]];
+    const free = ALL_DIGITS & ~(used[units[0]] | used[units[1]] | used[units[2]]);
     const digits: number[] = [];
     for (let digit = 1; digit <= SIZE; digit++) if (free & (1 << digit)) digits.push(digit);
     for (const digit of random.shuffle(digits)) {
-      const bit = 1 << digit;
       grid[cell] = digit;
-      rowUsed[row] |= bit;
-      columnUsed[column] |= bit;
-      boxUsed[box] |= bit;
+      for (const unit of units) used[unit] ^= 1 << digit; // sets the bit (the digit is free in all three units); the same line below clears it
       if (fillFrom(cell + 1)) return true;
-      rowUsed[row] &= ~bit;
-      columnUsed[column] &= ~bit;
-      boxUsed[box] &= ~bit;
+      for (const unit of units) used[unit] ^= 1 << digit;
     }
     grid[cell] = 0;
     return false;

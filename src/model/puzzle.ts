@@ -45,9 +45,7 @@ export interface Conflict {
 /** A puzzle read: its shape, the alphabet its solution is written in, and its grid. */
 export interface Puzzle {
   shape: Shape;
-  /** The alphabet read (or given); solutions are written in it. */
   alphabet: Alphabet;
-  /** N² bytes: 0 empty, 1..N. */
   grid: Grid;
 }
 

@@ -23,11 +23,11 @@ export interface CreateSolverOptions {
   kernels?: { wasm?: KernelSource; general?: KernelSource };
 }
 
-/** The load of one size's engine: the engine, or why it failed. */
+/** One size's engine as loaded; when its load failed, `failure` holds the error, which each call of the engine throws. */
 interface SizeLoad {
   size: number;
-  info: SolverInfo;
-  load: PromiseSettledResult<SizeEngine>;
+  engine: SizeEngine;
+  failure?: { reason: unknown };
 }
 
 /**
@@ -36,26 +36,22 @@ interface SizeLoad {
  */
 async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: CreateSolverOptions["kernels"] = {}): Promise<SizeLoad[]> {
   const kernel = info.id === "wasm" ? kernels.wasm : info.id === "general-wasm" ? kernels.general : undefined;
+  const loaded = (engine: SolverEngine): SizeEngine => ({ id: info.id, engine, reportsGuesses: info.capabilities.guesses });
   const loads: SizeLoad[] = [];
   let first: SolverEngine | null = null;
   for (const size of sizes) {
     try {
       const engine: SolverEngine = first?.forBox?.(shapeOfSide(size)!.box) ?? (await info.load(size, { kernel }));
       first ??= engine;
-      loads.push({ size, info, load: { status: "fulfilled", value: { id: info.id, engine, reportsGuesses: info.capabilities.guesses } } });
+      loads.push({ size, engine: loaded(engine) });
     } catch (reason) {
-      loads.push({ size, info, load: { status: "rejected", reason } });
+      const fail = (): never => {
+        throw reason;
+      };
+      loads.push({ size, engine: loaded({ countSolutions: fail, solveBatch: fail }), failure: { reason } });
     }
   }
   return loads;
-}
-
-/** The engine of a size whose load failed: each call throws the load's error (see {@link createSolver}). */
-function failedEngine(info: SolverInfo, error: unknown): SizeEngine {
-  const fail = (): never => {
-    throw error;
-  };
-  return { id: info.id, engine: { countSolutions: fail, solveBatch: fail }, reportsGuesses: info.capabilities.guesses };
 }
 
 /**
@@ -74,12 +70,11 @@ export async function createSolver(options: CreateSolverOptions = {}): Promise<S
   const sizesOf = (info: SolverInfo) => [...bySize.keys()].filter((size) => bySize.get(size) === info);
   const rows = [...new Set(bySize.values())].map((info) => rowEngines(info, sizesOf(info), options.kernels));
   const loads = (await Promise.all(rows)).flat();
-  const failures = loads.flatMap(({ info, load }) => (load.status === "rejected" ? [{ id: info.id, reason: load.reason as unknown }] : []));
-  const named = failures.find((failure) => ids.includes(failure.id));
-  if (named) throw named.reason; // a solver asked for by name must load
-  if (failures.length > 0 && failures.length === loads.length) throw failures[0].reason;
-  const engine = ({ info, load }: SizeLoad): SizeEngine => (load.status === "fulfilled" ? load.value : failedEngine(info, load.reason));
-  return new Solver(new Map([...bySize.keys()].map((size) => [size, engine(loads.find((load) => load.size === size)!)])));
+  const failures = loads.filter((load) => load.failure);
+  const named = failures.find((load) => ids.includes(load.engine.id));
+  if (named) throw named.failure!.reason; // a solver asked for by name must load
+  if (failures.length > 0 && failures.length === loads.length) throw failures[0].failure!.reason;
+  return new Solver(new Map([...bySize.keys()].map((size) => [size, loads.find((load) => load.size === size)!.engine])));
 }
 
 export {

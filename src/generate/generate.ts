@@ -29,10 +29,7 @@ import { median } from "../model/quantile.js";
  */
 
 /** The family of a registry id: the part before any ':' (`wasm:first` → `wasm`). */
-export function familyOf(id: string): string {
-  const colon = id.indexOf(":");
-  return colon < 0 ? id : id.slice(0, colon);
-}
+export const familyOf = (id: string): string => id.split(":")[0];
 
 /** Each grader's weight: families weigh the same, and a family's graders share its weight. Sums to 1. */
 export function graderWeights(ids: readonly string[]): number[] {
@@ -139,25 +136,18 @@ const { rowOf, columnOf, boxOf } = gridTables(SHAPE_9.box);
 /** A random complete valid grid: cells filled in row-major order, each trying its free digits in random order, backtracking on a dead end. */
 export function randomSolution(random: Random): Grid {
   const grid = new Uint8Array(CELLS);
-  const rowUsed = new Uint16Array(SIZE),
-    columnUsed = new Uint16Array(SIZE),
-    boxUsed = new Uint16Array(SIZE);
+  const used = new Uint16Array(3 * SIZE); // each unit's digits: rows, then columns, then boxes
   const fillFrom = (cell: number): boolean => {
     if (cell === CELLS) return true;
-    const [row, column, box] = [rowOf[cell], columnOf[cell], boxOf[cell]];
-    const free = ALL_DIGITS & ~(rowUsed[row] | columnUsed[column] | boxUsed[box]);
+    const units = [rowOf[cell], SIZE + columnOf[cell], 2 * SIZE + boxOf[cell]];
+    const free = ALL_DIGITS & ~(used[units[0]] | used[units[1]] | used[units[2]]);
     const digits: number[] = [];
     for (let digit = 1; digit <= SIZE; digit++) if (free & (1 << digit)) digits.push(digit);
     for (const digit of random.shuffle(digits)) {
-      const bit = 1 << digit;
       grid[cell] = digit;
-      rowUsed[row] |= bit;
-      columnUsed[column] |= bit;
-      boxUsed[box] |= bit;
+      for (const unit of units) used[unit] ^= 1 << digit; // sets the bit (the digit is free in all three units); the same line below clears it
       if (fillFrom(cell + 1)) return true;
-      rowUsed[row] &= ~bit;
-      columnUsed[column] &= ~bit;
-      boxUsed[box] &= ~bit;
+      for (const unit of units) used[unit] ^= 1 << digit;
     }
     grid[cell] = 0;
     return false;
@@ -175,11 +165,7 @@ export function symmetryOrbits(symmetry: Symmetry): number[][] {
   return orbits;
 }
 
-export function countClues(grid: Grid): number {
-  let clues = 0;
-  for (let cell = 0; cell < CELLS; cell++) if (grid[cell] !== 0) clues++;
-  return clues;
-}
+export const countClues = (grid: Grid): number => grid.reduce((clues, digit) => clues + (digit === 0 ? 0 : 1), 0);
 
 /** Orbits of `puzzle` that hold clues (`filled`) or are empty (`!filled`). */
 function orbitsWhere(puzzle: Grid, orbits: readonly number[][], filled: boolean): number[][] {
@@ -259,10 +245,7 @@ export function mutate(puzzle: Grid, solution: Grid, orbits: readonly number[][]
 }
 
 /** Result of a climb: where it ended, and the engine's guesses for that puzzle as written. */
-export interface Climb {
-  puzzle: Grid;
-  guesses: number;
-}
+export type Climb = Pick<GeneratedPuzzle, "puzzle" | "guesses">;
 
 /**
  * Hill-climbs `steps` moves, keeping a candidate that needs at least as many guesses. With
@@ -277,22 +260,17 @@ export function harden(start: Grid, solution: Grid, orbits: readonly number[][],
     const views = Array.from({ length: presentations - 1 }, () => randomPresentation(random));
     const candidateGuesses = requireGuesses(judge, candidate);
     const bar = views.reduce((sum, view) => sum + requireGuesses(judge, present(current, view)), currentGuesses);
-    if (reaches(judge, candidate, views, candidateGuesses, bar)) {
+    let sum = candidateGuesses;
+    for (const view of views) {
+      if (sum >= bar) break; // grades are never negative: a sum that reaches the bar stays there, so the views left need no search
+      sum += requireGuesses(judge, present(candidate, view));
+    }
+    if (sum >= bar) {
       current = candidate;
       currentGuesses = candidateGuesses;
     }
   }
   return { puzzle: current, guesses: currentGuesses };
-}
-
-/** True when `asWritten` plus `puzzle`'s guesses on each view reach `bar`; grades are never negative, so views stop once the sum does. */
-function reaches(judge: PuzzleJudge, puzzle: Grid, views: readonly Presentation[], asWritten: number, bar: number): boolean {
-  let sum = asWritten;
-  for (const view of views) {
-    if (sum >= bar) return true;
-    sum += requireGuesses(judge, present(puzzle, view));
-  }
-  return sum >= bar;
 }
 
 /** The judge's guesses for `puzzle`, or an error when its engine cannot report them. */

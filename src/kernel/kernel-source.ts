@@ -37,25 +37,26 @@ export async function compileSource(source: KernelSource): Promise<WasmModule> {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source as BufferSource);
   if (typeof source === "string" || source instanceof URL) return compileUrl(new URL(source));
-  if (isPromiseLike(source)) return compileResponse(await source);
-  if (isResponseLike(source)) return compileResponse(source);
+  if (typeof (source as PromiseLike<unknown>).then === "function") return compileResponse(await (source as PromiseLike<ResponseLike>));
+  if (typeof (source as ResponseLike).arrayBuffer === "function") return compileResponse(source as ResponseLike);
   throw new TypeError("sudoku-wasm: a kernel source is a WebAssembly.Module, bytes, a Response or a URL");
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<ResponseLike> {
-  return typeof (value as PromiseLike<unknown>).then === "function";
-}
-
-function isResponseLike(value: unknown): value is ResponseLike {
-  return typeof (value as ResponseLike).arrayBuffer === "function";
 }
 
 /** Reads a file: URL with Node's fs, or fetches any other URL. */
 async function compileUrl(url: URL): Promise<WebAssembly.Module> {
   if (url.protocol === "file:") {
-    const fs = nodeFs();
-    if (fs) return WebAssembly.compile((await readKernelFile(fs, url)) as Uint8Array<ArrayBuffer>);
-    // Deno and Bun fetch file: URLs; a browser refuses, and the error below says which URL.
+    // fs/promises on Node (20.16+ has process.getBuiltinModule); Deno and Bun fetch file: URLs; a browser refuses, and the error below says which URL.
+    const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const fs = process?.getBuiltinModule?.("node:fs/promises") as typeof import("node:fs/promises") | undefined;
+    if (fs) {
+      const bytes = await fs.readFile(url).catch((error: { code?: string }) => {
+        const missing = error.code === "ENOENT";
+        throw new Error(`sudoku-wasm: ${missing ? "missing kernel" : "cannot read the kernel"} ${url.href}${missing ? `; ${MISSING_FILE}` : ""}`, {
+          cause: error,
+        });
+      });
+      return WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
+    }
   }
   let response: ResponseLike;
   try {
@@ -64,21 +65,6 @@ async function compileUrl(url: URL): Promise<WebAssembly.Module> {
     throw new Error(`sudoku-wasm: cannot fetch the kernel ${url.href} (${(error as Error).message}); ${PASS_KERNELS}`);
   }
   return compileResponse(response);
-}
-
-/** fs/promises when this runs on Node (20.16+ has process.getBuiltinModule), else undefined. */
-function nodeFs(): typeof import("node:fs/promises") | undefined {
-  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  return process?.getBuiltinModule?.("node:fs/promises") as typeof import("node:fs/promises") | undefined;
-}
-
-async function readKernelFile(fs: typeof import("node:fs/promises"), url: URL): Promise<Uint8Array> {
-  try {
-    return await fs.readFile(url);
-  } catch (error) {
-    const missing = (error as { code?: string }).code === "ENOENT";
-    throw new Error(`sudoku-wasm: ${missing ? "missing kernel" : "cannot read the kernel"} ${url.href}${missing ? `; ${MISSING_FILE}` : ""}`, { cause: error });
-  }
 }
 
 /** Streams a fetched kernel into the compiler, or compiles its bytes when streaming cannot be used. */

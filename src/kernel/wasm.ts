@@ -39,14 +39,8 @@ const RECORD_ROOM = 2 * CELLS + 160;
 /** A kernel build, file build/<build>.wasm: the 9×9 kernel's `release`, `debug`, `variants/<name>`; the N×N kernel's `general`, `general-debug`. */
 export type KernelBuild = "release" | "debug" | `variants/${string}` | "general" | "general-debug";
 
-/** One compile-time variant of the kernel, as listed in assembly/variants.json. */
-export interface KernelVariant {
-  /** "" for the default kernel, else the suffix of its registry id `wasm:<name>`. */
-  name: string;
-  /** The asc `--use` constants that make it. */
-  use: Record<string, number>;
-  description: string;
-}
+/** One compile-time variant of the kernel (assembly/variants.json): its `name` ("" for the default kernel, else the suffix of its registry id `wasm:<name>`), the asc `--use` constants that make it, and a description. */
+export type KernelVariant = (typeof buildFacts.variants)[number];
 
 /** The kernel variants, the default first (recorded at build time from assembly/variants.json). */
 export function kernelVariants(): KernelVariant[] {
@@ -58,43 +52,9 @@ export function variantBuild(name: string): KernelBuild {
   return name === "" ? "release" : `variants/${name}`;
 }
 
-/** What both kernel files export (see the header), and the 9×9 kernel's byte path besides. */
-interface KernelExports {
-  memory: WebAssembly.Memory;
-  reserve(count: number, box: number): number;
-  solveBatch(base: number, count: number, limit: number, budget: number): number;
-  /** The 9×9 kernel only: 9×9 text to cells, in place. */
-  cellsFromText?(base: number, count: number): number;
-  /** The 9×9 kernel only: a solved batch's solutions as text, in place. */
-  solutionsText?(base: number, count: number): number;
-  /** The 9×9 kernel only: room for a batch's records ({@link WasmKernel.writeRecords}). */
-  reserveRecords?(bytes: number): number;
-  /** The 9×9 kernel only: the line scan ({@link ScanKernel}). */
-  reserveScan?(room: number): number;
-  scanLines?(base: number, start: number, length: number): number;
-  scanTable?(): number;
-  scanCells?(): number;
-  /** The 9×9 kernel only: a batch's records in `line`, `jsonl` or `csv`. */
-  writeRecords?(
-    base: number,
-    fast: number,
-    count: number,
-    format: number,
-    texts: number,
-    lines: number,
-    sources: number,
-    given: number,
-    givens: number,
-    piece: number,
-    pieceLength: number,
-    arena: number,
-    arenaLength: number,
-    output: number,
-    firstIndex: number,
-    step: number,
-    withGuesses: number,
-  ): number;
-}
+/** What the 9×9 kernel exports (its asc bindings, build/release.d.ts): the N×N kernel has only the first three, as the header says. */
+type KernelExports = Pick<SudokuExports, "memory" | "reserve" | "solveBatch"> & Partial<SudokuExports>;
+type SudokuExports = Awaited<ReturnType<typeof instantiateSudokuKernel>>;
 
 /** Where build/<stem>.wasm is; the two default kernels as literal `new URL(…, import.meta.url)` so that bundlers copy them. */
 export function kernelUrl(stem: string): UrlObject {
@@ -120,11 +80,8 @@ export function compileWasmFile(stem: string): Promise<WasmModule> {
 export async function compiledKernels(): Promise<Record<string, WasmModule>> {
   const modules: Record<string, WasmModule> = {};
   for (const [stem, module] of compiled) {
-    try {
-      modules[stem] = await module;
-    } catch {
-      // a build that failed to load is not passed on: the worker reports its own error
-    }
+    const loaded = await module.catch(() => null); // a build that failed to load is not passed on: the worker reports its own error
+    if (loaded !== null) modules[stem] = loaded;
   }
   return modules;
 }
@@ -159,17 +116,6 @@ export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: numbe
   };
 }
 
-/**
- * Checks a kernel call's arguments before the kernel reads them as i32 (where a limit of 0, NaN or
- * 2^32+1 would become some other limit): a RangeError naming the argument and the value.
- */
-export function checkRunArguments(count: number, limit: number, budget: number): void {
-  checkWhole("count", count, 0);
-  checkLimit(limit);
-  if (typeof budget !== "number")
-    throw new RangeError(`budget must be a number of search nodes (0, NaN or Infinity: no cap), got the ${typeof budget} ${String(budget)}`);
-}
-
 /** `bytes` when it is a Uint8Array of exactly `cells` bytes (a shorter one would leave the kernel reading a stale byte); else a RangeError. */
 export function checkGridBytes(name: string, bytes: Uint8Array, cells: number, atLeast = false): Uint8Array {
   const length = (bytes as { length?: unknown } | null)?.length;
@@ -189,82 +135,21 @@ export function checkGridBytes(name: string, bytes: Uint8Array, cells: number, a
 /** The largest batch in bytes (all regions): one heap block of the kernels' stub runtime, 2^30 minus its header. */
 export const MAX_BATCH_BYTES = 2 ** 30 - 64;
 
-/** The bytes of a batch of `count` puzzles of `cells` cells, or a RangeError naming the limit. */
-export function checkedBatchBytes(count: number, cells: number): number {
-  if (!isWhole(count, 0)) throw new RangeError(`a batch holds a whole number of puzzles from 0, got ${count}`);
-  const bytes = batchBytes(count, cells);
-  if (bytes > MAX_BATCH_BYTES) {
-    const most = Math.floor((MAX_BATCH_BYTES - 3) / (2 * cells + 12));
-    throw new RangeError(
-      `a batch of ${count} puzzles of ${cells} cells needs ${bytes} bytes, over the limit of ${MAX_BATCH_BYTES} bytes (2^30 - 64): at most ${most} such puzzles a batch`,
-    );
-  }
-  return bytes;
+/** Throws when the kernel refused a batch (`solveBatch` and the byte path return a negative number). */
+function checkSolved(returned: number, call: string): void {
+  if (returned < 0) throw new RangeError(`${call}: the kernel refused the batch (not the batch last reserved, or past it)`);
 }
 
-/** The batch region of one kernel instance: where it starts and how many bytes it holds. */
-export class BatchRoom {
-  private base = 0;
-  private capacityBytes = 0;
+/** The batch region of one kernel instance, shared by every WasmKernel over it ({@link WasmKernel.forBox}), and the views last made of it. */
+interface BatchRoom {
+  base: number;
+  bytes: number;
   /** The box size of the batch last reserved (0: none or unknown): the N×N kernel reserves anew for another size even when it fits. */
-  private box = 0;
-
-  constructor(private readonly memory: { readonly buffer: ArrayBuffer }) {}
-
-  /**
-   * The base of a batch of `count` puzzles, calling `reserve` (which may grow memory) when it needs
-   * more room or another box size; a RangeError over {@link MAX_BATCH_BYTES} (the kernel checks the same).
-   */
-  make(count: number, cells: number, reserve: () => number, box: number): number {
-    const bytes = checkedBatchBytes(count, cells);
-    if (bytes > this.capacityBytes || box !== this.box) {
-      const base = reserve();
-      if (base === 0)
-        throw new RangeError(`the kernel could not reserve a batch of ${count} puzzles (${bytes} bytes; at most ${MAX_BATCH_BYTES} bytes a batch)`);
-      this.base = base;
-      this.capacityBytes = bytes;
-      this.box = box;
-    }
-    return this.base;
-  }
-
-  /** The kernel reserved a batch behind this room's back (a probe of another box size): the next {@link make} reserves anew. */
-  forget(): void {
-    this.capacityBytes = 0;
-    this.box = 0;
-  }
-
-  /** Throws when the kernel refused to solve a batch (`solveBatch` returned a negative number). */
-  static checkSolved(returned: number, call: string): void {
-    if (returned < 0) throw new RangeError(`${call}: the kernel refused the batch (not the batch last reserved, or past it)`);
-  }
-
-  /** The base of the batch last made, or a RangeError when it holds fewer than `count` puzzles of `cells` cells, or another box size than `box`. */
-  check(count: number, cells: number, call: string, box = SHAPE_9.box): number {
-    if (batchBytes(count, cells) > this.capacityBytes || box !== this.box) throw new RangeError(`${call} without a matching input() first`);
-    return this.base;
-  }
-
-  /** The views last made: made again only for another batch or once memory has grown (detached views have length 0). */
-  private puzzleView: Uint8Array | null = null;
-  private resultViews: KernelResult | null = null;
-  private resultsBase = 0;
-
-  /** A view of the puzzle bytes of the batch at `base` (valid until memory grows). */
-  puzzles(base: number, count: number, cells: number): Uint8Array {
-    const view = this.puzzleView;
-    const bytes = count * cells;
-    if (view !== null && bytes > 0 && view.length === bytes && view.byteOffset === base) return view;
-    return (this.puzzleView = new Uint8Array(this.memory.buffer, base, bytes));
-  }
-
-  /** Views of the results of the batch at `base`. */
-  results(base: number, count: number, cells: number): KernelResult {
-    const views = this.resultViews;
-    if (views !== null && count > 0 && views.counts.length === count && views.solutions.length === count * cells && this.resultsBase === base) return views;
-    this.resultsBase = base;
-    return (this.resultViews = batchViews(this.memory, base, count, cells));
-  }
+  box: number;
+  /** Made again only for another batch or once memory has grown (detached views have length 0). */
+  puzzles: Uint8Array | null;
+  results: KernelResult | null;
+  resultsBase: number;
 }
 
 /**
@@ -280,7 +165,7 @@ export class WasmKernel implements SolverEngine {
     /** The grids it solves. */
     readonly shape: Shape,
     /** The instance's batch region, shared by every WasmKernel over the instance. */
-    private readonly room = new BatchRoom(exports.memory),
+    private readonly room: BatchRoom = { base: 0, bytes: 0, box: 0, puzzles: null, results: null, resultsBase: 0 },
   ) {
     this.cells = shape.cells;
     this.box = shape.box;
@@ -312,7 +197,7 @@ export class WasmKernel implements SolverEngine {
     if (box === this.box) return this;
     const shape = shapeOf(box);
     const takes = this.exports.reserve(1, box) !== 0;
-    this.room.forget();
+    this.room.bytes = this.room.box = 0; // the kernel reserved a batch behind the room's back: the next input() reserves anew
     return takes ? new WasmKernel(this.exports, shape, this.room) : null;
   }
 
@@ -321,18 +206,51 @@ export class WasmKernel implements SolverEngine {
     return other instanceof WasmKernel && other.exports === this.exports;
   }
 
-  /** Makes room for `count` puzzles; returns a view to write them into (valid until the next call). */
+  /**
+   * Makes room for `count` puzzles, reserving (which may grow memory) when the batch needs more room
+   * or another box size; returns a view to write them into (valid until the next call).
+   */
   input(count: number): Uint8Array {
-    const base = this.room.make(count, this.cells, () => this.exports.reserve(count, this.box), this.box);
-    return this.room.puzzles(base, count, this.cells);
+    const { room, cells } = this;
+    if (!isWhole(count, 0)) throw new RangeError(`a batch holds a whole number of puzzles from 0, got ${count}`);
+    const bytes = batchBytes(count, cells);
+    if (bytes > MAX_BATCH_BYTES) {
+      const most = Math.floor((MAX_BATCH_BYTES - 3) / (2 * cells + 12));
+      throw new RangeError(
+        `a batch of ${count} puzzles of ${cells} cells needs ${bytes} bytes, over the limit of ${MAX_BATCH_BYTES} bytes (2^30 - 64): at most ${most} such puzzles a batch`,
+      );
+    }
+    if (bytes > room.bytes || this.box !== room.box) {
+      const base = this.exports.reserve(count, this.box);
+      if (base === 0)
+        throw new RangeError(`the kernel could not reserve a batch of ${count} puzzles (${bytes} bytes; at most ${MAX_BATCH_BYTES} bytes a batch)`);
+      [room.base, room.bytes, room.box] = [base, bytes, this.box];
+    }
+    const view = room.puzzles;
+    if (view !== null && count > 0 && view.length === count * cells && view.byteOffset === room.base) return view;
+    return (room.puzzles = new Uint8Array(this.exports.memory.buffer, room.base, count * cells));
+  }
+
+  /** The base of the batch last reserved, or a RangeError when it holds fewer than `count` puzzles, or another box size than this kernel's. */
+  private batchBase(count: number, call: string): number {
+    if (batchBytes(count, this.cells) > this.room.bytes || this.box !== this.room.box) throw new RangeError(`${call} without a matching input() first`);
+    return this.room.base;
   }
 
   /** Solves the `count` puzzles last written into {@link input}; the results are views into linear memory, read them before the next call. */
   run(count: number, limit: number, budget = Infinity): KernelResult {
-    checkRunArguments(count, limit, budget);
-    const base = this.room.check(count, this.cells, `run(${count})`, this.box);
-    BatchRoom.checkSolved(this.exports.solveBatch(base, count, limit, kernelBudget(budget)), `run(${count})`);
-    return this.room.results(base, count, this.cells);
+    // Checked before the kernel reads them as i32, where a limit of 0, NaN or 2^32+1 would become some other limit.
+    checkWhole("count", count, 0);
+    checkLimit(limit);
+    if (typeof budget !== "number")
+      throw new RangeError(`budget must be a number of search nodes (0, NaN or Infinity: no cap), got the ${typeof budget} ${String(budget)}`);
+    const base = this.batchBase(count, `run(${count})`);
+    checkSolved(this.exports.solveBatch(base, count, limit, kernelBudget(budget)), `run(${count})`);
+    const { room, cells } = this;
+    const views = room.results;
+    if (views !== null && count > 0 && views.counts.length === count && views.solutions.length === count * cells && room.resultsBase === base) return views;
+    room.resultsBase = base;
+    return (room.results = batchViews(this.exports.memory, base, count, cells));
   }
 
   /**
@@ -346,8 +264,8 @@ export class WasmKernel implements SolverEngine {
     const cellsFromText = this.exports.cellsFromText;
     if (!cellsFromText) return writeTextCells(text, input);
     input.set(text.subarray(0, count * CELLS));
-    const read = cellsFromText(this.room.check(count, CELLS, `inputText(${count})`), count);
-    if (read === -1) BatchRoom.checkSolved(read, `inputText(${count})`);
+    const read = cellsFromText(this.batchBase(count, `inputText(${count})`), count);
+    if (read === -1) checkSolved(read, `inputText(${count})`);
     return read >= 0;
   }
 
@@ -358,7 +276,7 @@ export class WasmKernel implements SolverEngine {
   solutionsText(count: number): boolean {
     const solutionsText = this.exports.solutionsText;
     if (!solutionsText || this.cells !== CELLS) return false;
-    BatchRoom.checkSolved(solutionsText(this.room.check(count, CELLS, `solutionsText(${count})`), count), `solutionsText(${count})`);
+    checkSolved(solutionsText(this.batchBase(count, `solutionsText(${count})`), count), `solutionsText(${count})`);
     return true;
   }
 
@@ -381,7 +299,7 @@ export class WasmKernel implements SolverEngine {
     const reserveRecords = this.exports.reserveRecords!;
     const writeRecords = this.exports.writeRecords!;
     const { fast, count, lines, sources, given, givens, piece, arena } = request;
-    const base = fast > 0 ? this.room.check(fast, CELLS, `writeRecords(${fast})`) : 0;
+    const base = fast > 0 ? this.batchBase(fast, `writeRecords(${fast})`) : 0;
     // The area's parts (assembly/text.ts), each from its offset.
     const linesAt = Math.ceil((fast * CELLS) / 4) * 4;
     const sourcesAt = linesAt + (lines === null ? 0 : count * 4);

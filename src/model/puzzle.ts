@@ -45,9 +45,7 @@ export interface Conflict {
 /** A puzzle read: its shape, the alphabet its solution is written in, and its grid. */
 export interface Puzzle {
   shape: Shape;
-  /** The alphabet read (or given); solutions are written in it. */
   alphabet: Alphabet;
-  /** N² bytes: 0 empty, 1..N. */
   grid: Grid;
 }
 
@@ -93,37 +91,6 @@ export function checkAlphabet(alphabet: Alphabet): Shape {
   const mark = [...EMPTY_MARKS.symbols].find((ch) => alphabet.includes(ch));
   if (mark) throw new RangeError(`alphabet '${excerpt(alphabet)}' uses '${mark}', which marks an empty cell`);
   return shape;
-}
-
-/** The first cell (0-based) whose character is neither empty nor in `alphabet`, or -1. */
-function firstForeignCell(line: string, alphabet: Alphabet): number {
-  for (let cell = 0; cell < line.length; cell++) {
-    const ch = line[cell];
-    if (!isEmptySymbol(ch, alphabet) && !alphabet.includes(ch)) return cell;
-  }
-  return -1;
-}
-
-/** The first known alphabet of `size` holding every character of `line`; else a "character" PuzzleError where the best fitting one fails. */
-export function detectAlphabet(line: string, size: number): Alphabet {
-  const candidates = KNOWN_ALPHABETS.get(size) ?? [];
-  let best = candidates[0];
-  let bestCell = -1;
-  for (const alphabet of candidates) {
-    const cell = firstForeignCell(line, alphabet);
-    if (cell < 0) return alphabet;
-    if (cell > bestCell) [best, bestCell] = [alphabet, cell];
-  }
-  throw foreignCharacter(line, bestCell, size, candidates.length > 1 ? candidates : [best]);
-}
-
-function foreignCharacter(line: string, cell: number, size: number, alphabets: readonly Alphabet[]): PuzzleError {
-  const allowed = alphabets.map(alphabetName).join(" or ");
-  return new PuzzleError(
-    "character",
-    `${describeCell(cell, size)} contains invalid character ${quoteCharacter(line[cell])} (symbols ${allowed}, empty ${[...EMPTY_MARKS.symbols].join(" ")})`,
-    cell,
-  );
 }
 
 // ── reading ─────────────────────────────────────────────────────────────────────────────────
@@ -255,22 +222,40 @@ function shapeForLength(length: number, expected?: Shape): Shape {
   throw new PuzzleError("length", `expected ${accepted.length > 1 ? "one of " : ""}${list} characters, got ${length}`);
 }
 
-/** Parses one line of N² symbols of the alphabet, `.` or `-` (or `0` when the alphabet lacks it) empty; throws a {@link PuzzleError}. */
+/**
+ * Parses one line of N² symbols of the alphabet, `.` or `-` (or `0` when the alphabet lacks it) empty; without one, in the first
+ * known alphabet of its size that holds every character. Throws a {@link PuzzleError}: a foreign character where the best fitting alphabet fails.
+ */
 export function parseSymbols(text: string, options: ParseOptions = {}): Puzzle {
   const line = text.trim();
   const given = options.alphabet === undefined ? undefined : checkAlphabet(options.alphabet);
   const shape = shapeForLength(line.length, given);
-  const alphabet = options.alphabet ?? detectAlphabet(line, shape.size);
+  const alphabets = options.alphabet === undefined ? KNOWN_ALPHABETS.get(shape.size)! : [options.alphabet];
   const grid = new Uint8Array(shape.cells);
-  for (let cell = 0; cell < shape.cells; cell++) {
+  let bestCell = -1; // where the alphabet that fits longest fails
+  for (const alphabet of alphabets) {
+    const cell = readSymbols(line, alphabet, grid);
+    if (cell < 0) {
+      checkClues(grid, shape, alphabet);
+      return { shape, alphabet, grid };
+    }
+    bestCell = Math.max(bestCell, cell);
+  }
+  const allowed = alphabets.map(alphabetName).join(" or ");
+  const empty = [...EMPTY_MARKS.symbols].join(" ");
+  const message = `${describeCell(bestCell, shape.size)} contains invalid character ${quoteCharacter(line[bestCell])} (symbols ${allowed}, empty ${empty})`;
+  throw new PuzzleError("character", message, bestCell);
+}
+
+/** Reads `line` in `alphabet` into every cell of `grid`: -1, or the first cell whose character is neither empty nor in it (the cells from it on not written). */
+function readSymbols(line: string, alphabet: Alphabet, grid: Grid): number {
+  for (let cell = 0; cell < grid.length; cell++) {
     const ch = line[cell];
-    if (isEmptySymbol(ch, alphabet)) continue;
-    const symbol = alphabet.indexOf(ch) + 1;
-    if (symbol === 0) throw foreignCharacter(line, cell, shape.size, [alphabet]);
+    const symbol = alphabet.indexOf(ch) + 1; // 0 for an empty mark: no alphabet holds one
+    if (symbol === 0 && !isEmptySymbol(ch, alphabet)) return cell;
     grid[cell] = symbol;
   }
-  checkClues(grid, shape, alphabet);
-  return { shape, alphabet, grid };
+  return -1;
 }
 
 /** What the library accepts besides text: N² cell values, as a Uint8Array or any array of numbers. */

@@ -50,12 +50,9 @@ export function shapeOfCells(cells: number): Shape | undefined {
 }
 
 /** "4, 9, 16 or 25": the symbol counts of the shapes, for messages. */
-export const SYMBOL_COUNTS =
-  SHAPES.slice(0, -1)
-    .map((shape) => shape.size)
-    .join(", ") +
-  " or " +
-  LARGEST_SHAPE.size;
+export const SYMBOL_COUNTS = `${SHAPES.slice(0, -1)
+  .map((shape) => shape.size)
+  .join(", ")} or ${LARGEST_SHAPE.size}`;
 
 /** "16×16" for a shape. */
 export const shapeName = (shape: Shape): string => `${shape.size}×${shape.size}`;

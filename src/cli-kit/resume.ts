@@ -4,10 +4,10 @@
  * ({@link resumePoint}; a cut-off last one is removed), skips as many and appends, the last jsonl or
  * csv record carrying the index expected; {@link resumeCommand} is the command that goes on.
  */
-import { closeSync, existsSync, openSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
-import { OutputRecordReader, recordPlace } from "../formats/output/split.js";
+import { RecordEnds } from "../formats/output/split.js";
 import { isWhole } from "../model/whole-number.js";
 import type { OutputFormatName } from "../formats/output/format.js";
 
@@ -40,19 +40,41 @@ export interface ResumePoint {
   last: string | null;
 }
 
+const CHUNK_BYTES = 1 << 20;
+
+/** What a scan of an output file finds: its complete records, where the last one starts and ends, where the csv header ends, its size. */
+export interface RecordScan {
+  records: number;
+  lastStart: number;
+  lastEnd: number;
+  headerEnd: number;
+  size: number;
+}
+
+/** Scans the open output file `fd` in `format` for its record ends, a chunk at a time, keeping none. */
+export function scanRecords(fd: number, format: OutputFormatName): RecordScan {
+  const ends = new RecordEnds(format);
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let [records, lastStart, lastEnd, size] = [0, 0, 0, 0];
+  for (let read: number; (read = readSync(fd, buffer, 0, CHUNK_BYTES, size)) > 0; size += read) {
+    for (const end of ends.scan(buffer.subarray(0, read))) {
+      [lastStart, lastEnd] = [records === 0 ? (ends.headerEnd ?? 0) : lastEnd, end];
+      records++;
+    }
+  }
+  return { records, lastStart, lastEnd, headerEnd: ends.headerEnd ?? 0, size };
+}
+
 /** The complete records of output file `path` in `format` (none when it is missing). */
 export function resumePoint(path: string, format: OutputFormatName): ResumePoint {
   if (!existsSync(path)) return { records: 0, bytes: 0, last: null };
   if (!statSync(path).isFile()) throw new Error(`--resume: ${path} is not a regular file`);
   const fd = openSync(path, "r");
   try {
-    const reader = new OutputRecordReader(format);
-    let [records, last]: [number, Buffer | null] = [0, null];
-    for (const { buffer, bounds } of reader.chunks(fd)) {
-      records += bounds.length - 1;
-      last = buffer.subarray(bounds[bounds.length - 2], bounds[bounds.length - 1]);
-    }
-    return { records, bytes: reader.complete, last: last?.toString("utf8") ?? null };
+    const { records, lastStart, lastEnd, headerEnd } = scanRecords(fd, format);
+    const last = records === 0 ? null : Buffer.alloc(lastEnd - lastStart);
+    if (last) readSync(fd, last, 0, last.length, lastStart);
+    return { records, bytes: records > 0 ? lastEnd : headerEnd, last: last?.toString("utf8") ?? null };
   } finally {
     closeSync(fd);
   }
@@ -61,11 +83,19 @@ export function resumePoint(path: string, format: OutputFormatName): ResumePoint
 /** Throws unless the last jsonl or csv record carries `index`, this run's for record `point.records - 1` (line and grid carry none). */
 export function checkResumeIndex(path: string, format: OutputFormatName, point: ResumePoint, index: number): void {
   if (point.last === null || (format !== "jsonl" && format !== "csv")) return;
-  const found = recordPlace(point.last, format, { index: 0, file: 0, line: 0 }).index; // csv: solve's and canon's index is their first column
+  const found = format === "jsonl" ? jsonIndex(point.last) : Number(point.last.slice(0, point.last.indexOf(",")));
   if (found !== index) {
     throw new Error(
       `--resume: ${path} ends with record index ${found}, but this run's record ${point.records - 1} has index ${index}; was it written with other inputs or another --shard?`,
     );
+  }
+}
+
+function jsonIndex(text: string): number {
+  try {
+    return (JSON.parse(text) as { index: number }).index;
+  } catch {
+    return NaN;
   }
 }
 

@@ -10,7 +10,7 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
-import { OutputRecordReader, placeColumns, recordPlace } from "../formats/output/split.js";
+import { RecordEnds } from "../formats/output/split.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
@@ -41,18 +41,30 @@ export function mergeCommand(): Command {
     .action(async (files: string[], flags: MergeFlags) => runMerge(files, flags));
 }
 
+const CHUNK_BYTES = 1 << 20;
 /** Bytes merged before they are written out. */
 const WRITE_BYTES = 1 << 20;
 
-/** The records of a shard output, each a view of a buffer that later reads replace rather than reuse; a cut-off last record is an error. */
+/**
+ * The records of a shard output, read a chunk at a time (a csv header left out); a cut-off last
+ * record is an error. Each is a view of a buffer that later reads replace rather than reuse.
+ */
 function* shardRecords(path: string, format: OutputFormatName): Generator<Buffer, void, undefined> {
   const fd = openShard(path);
   try {
-    const reader = new OutputRecordReader(format);
-    for (const { buffer, bounds } of reader.chunks(fd)) {
-      for (let i = 1; i < bounds.length; i++) yield buffer.subarray(bounds[i - 1], bounds[i]);
+    const ends = new RecordEnds(format);
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let [buffer, bufferStart, recordStart] = [Buffer.alloc(0), 0, -1]; // bufferStart: the file offset of buffer[0]
+    for (let read: number; (read = readSync(fd, chunk, 0, CHUNK_BYTES, bufferStart + buffer.length)) > 0; ) {
+      buffer = Buffer.concat([buffer, chunk.subarray(0, read)]);
+      for (const end of ends.scan(chunk.subarray(0, read))) {
+        if (recordStart < 0) recordStart = ends.headerEnd ?? 0;
+        yield buffer.subarray(recordStart - bufferStart, end - bufferStart);
+        recordStart = end;
+      }
+      if (recordStart >= 0) [buffer, bufferStart] = [buffer.subarray(recordStart - bufferStart), recordStart];
     }
-    if (reader.size > reader.complete) throw cutOffError(path);
+    if (bufferStart + buffer.length > Math.max(recordStart, ends.headerEnd ?? 0)) throw cutOffError(path);
   } finally {
     closeSync(fd);
   }
@@ -125,31 +137,77 @@ export function shardFormat(paths: readonly string[], given: OutputFormatName | 
   return { format, header: header ?? outputFormats.csv.header };
 }
 
+/** Where a csv header puts the fields of a {@link RecordPlace}: column numbers, from 0. */
+type PlaceColumns = Record<keyof RecordPlace, number>;
+
+/** The columns of `index`, `file` and `line` under csv header `header`. */
+function placeColumns(header: string): PlaceColumns {
+  const names = header.trimEnd().split(",");
+  return { index: names.indexOf("index"), file: names.indexOf("file"), line: names.indexOf("line") };
+}
+
+/** The {@link RecordPlace} a jsonl or csv record carries (csv: in `columns`, a quoted file name as written); NaN and "" for what it lacks. */
+function recordPlace(record: Buffer, format: "jsonl" | "csv", columns: PlaceColumns): RecordPlace {
+  const text = record.toString("utf8");
+  if (format === "csv") {
+    const fields = csvLeadingFields(text, Math.max(columns.index, columns.file, columns.line) + 1);
+    return { index: Number(fields[columns.index]), file: fields[columns.file], line: Number(fields[columns.line]) };
+  }
+  try {
+    const { index, file, line } = JSON.parse(text) as RecordPlace;
+    return { index, file: String(file), line };
+  } catch {
+    return { index: NaN, file: "", line: NaN };
+  }
+}
+
+/** The first `count` fields of csv row `text`, each as written (a quoted one with its quotes); "" for fields it lacks. */
+function csvLeadingFields(text: string, count: number): string[] {
+  const fields: string[] = [];
+  let at = 0;
+  while (fields.length < count) {
+    let end = at;
+    if (text[at] === '"') {
+      for (end = at + 1; end < text.length; end++) {
+        if (text[end] === '"' && text[++end] !== '"') break; // a closing quote; `""` is one quote inside
+      }
+    }
+    end = text.indexOf(",", end);
+    if (end < 0) end = text.length;
+    fields.push(text.slice(at, end));
+    at = end + 1;
+  }
+  return fields;
+}
+
 /**
- * The check, in merged order, that jsonl or csv records are one run's: it throws, naming the shard
- * and its record, unless `place` carries the `index` expected and follows the record before in its
- * input (a later line) or starts a reading of an input.
+ * Checks, in merged order, that jsonl or csv records are one run's: each carries the index expected
+ * and follows the one before in its input (a later line) or starts a reading of an input.
  */
-function runOrder(paths: readonly string[]): (place: RecordPlace, index: number) => void {
-  let previous: RecordPlace | undefined;
+class RunOrder {
+  private previous: RecordPlace | undefined;
   /** The first line of each input seen. */
-  const firstLines = new Map<string, number>();
-  return (place, index) => {
-    const n = paths.length;
-    const where = () => `${paths[index % n]}: record ${Math.floor(index / n) + 1}`; // made only for an error
+  private readonly firstLines = new Map<string, number>();
+
+  constructor(private readonly paths: readonly string[]) {}
+
+  /** Throws, naming the shard and its record, unless `place` is the record at `index` of the run the records so far come from. */
+  check(place: RecordPlace, index: number): void {
+    const n = this.paths.length;
+    const where = () => `${this.paths[index % n]}: record ${Math.floor(index / n) + 1}`; // made only for an error
     const advice = "give the N shards of one run, shard 0 first";
     if (place.index !== index) throw new Error(`${where()} has index ${place.index}, expected ${index}: ${advice}`);
-    const before = previous;
-    previous = place;
-    if (before !== undefined && place.file === before.file && place.line > before.line) return;
-    const first = firstLines.get(place.file);
-    if (first === undefined) return void firstLines.set(place.file, place.line);
+    const { previous } = this;
+    this.previous = place;
+    if (previous !== undefined && place.file === previous.file && place.line > previous.line) return;
+    const first = this.firstLines.get(place.file);
+    if (first === undefined) return void this.firstLines.set(place.file, place.line);
     if (place.line === first) return;
     throw new Error(
-      `${where()} (index ${index}) is line ${place.line} of input ${place.file}, but the record before it is line ${before!.line} of ${before!.file}: ` +
+      `${where()} (index ${index}) is line ${place.line} of input ${place.file}, but the record before it is line ${previous!.line} of ${previous!.file}: ` +
         `not one run's records (shards of runs over other inputs?); ${advice}`,
     );
-  };
+  }
 }
 
 /** Merges the shard outputs `paths` (shard 0 first) into `out`; csv shards share `header` (see {@link shardFormat}). */
@@ -159,7 +217,7 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
   const pieces: Buffer[] = [Buffer.from(header)];
   let pending = 0;
   let index = 0;
-  const checkOrder = runOrder(paths);
+  const order = new RunOrder(paths);
   const flush = async (): Promise<void> => {
     const text = Buffer.concat(pieces);
     pieces.length = 0;
@@ -169,7 +227,7 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
   try {
     for (let next: IteratorResult<Buffer>; !(next = files[index % files.length].next()).done; index++) {
       const record: Buffer = next.value;
-      if (format === "jsonl" || format === "csv") checkOrder(recordPlace(record.toString("utf8"), format, columns), index);
+      if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format, columns), index);
       pieces.push(record);
       pending += record.length;
       if (pending >= WRITE_BYTES) await flush();

@@ -301,8 +301,8 @@ export function writeRecords(
       status = load<i32>(row, STATUS << 2);
     }
     if (format == 0 || format == 3) {
-      // `line`: the solution when there is exactly one, else the status word (and an error the host gives); `grid` the same
-      // with the solution one row a line, then a blank line
+      // `line`: the solution when there is exactly one, else the status word; `grid` the same with the solution one row a
+      // line and the host's error after the word, then a blank line
       const grid = format == 3;
       if (source >= 0 && status == SOLVED) out = grid ? putRows(out, solution) : putGrid(out, solution, 48);
       else if (source < 0 && status == SOLVED && hasField(row, SOLUTION)) out = putField(out, arena, row, SOLUTION);

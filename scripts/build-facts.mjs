@@ -60,7 +60,13 @@ export declare const buildFacts: {
   /** asc flags per asconfig.json target (release, debug, general, general-debug). */
   flags: Record<string, string>;
   /** assembly/variants.json's variants, the default first. */
-  variants: { name: string; use: Record<string, number>; description: string }[];
+  variants: {
+    /** "" for the default kernel, else the suffix of its registry id \`wasm:<name>\`. */
+    name: string;
+    /** The asc \`--use\` constants that make it. */
+    use: Record<string, number>;
+    description: string;
+  }[];
 };
 `,
 );

@@ -12,7 +12,8 @@ import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { openBatchSolver } from "../src/pool/pool.js";
 import { solveStreams, type StreamSettings } from "../src/stream/pipeline.js";
-import { type OutputFormatName, ByteOutput } from "../src/formats/output/format.js";
+import type { OutputFormatName } from "../src/formats/output/format.js";
+import { ByteOutput } from "../src/pool/solve-task.js";
 import { byteCollector } from "./sink.js";
 import { written } from "./written.js";
 

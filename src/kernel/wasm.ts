@@ -39,7 +39,7 @@ const RECORD_ROOM = 2 * CELLS + 160;
 /** A kernel build, file build/<build>.wasm: the 9×9 kernel's `release`, `debug`, `variants/<name>`; the N×N kernel's `general`, `general-debug`. */
 export type KernelBuild = "release" | "debug" | `variants/${string}` | "general" | "general-debug";
 
-/** One compile-time variant of the kernel (assembly/variants.json): its `name` ("" for the default kernel, else the suffix of its registry id `wasm:<name>`), the asc `--use` constants that make it, and a description. */
+/** One compile-time variant of the kernel, as assembly/variants.json lists it (the build facts say what each field holds). */
 export type KernelVariant = (typeof buildFacts.variants)[number];
 
 /** The kernel variants, the default first (recorded at build time from assembly/variants.json). */
@@ -146,7 +146,7 @@ interface BatchRoom {
   bytes: number;
   /** The box size of the batch last reserved (0: none or unknown): the N×N kernel reserves anew for another size even when it fits. */
   box: number;
-  /** Made again only for another batch or once memory has grown (detached views have length 0). */
+  /** The views of the batch's puzzles and results (at `resultsBase`): made again only for another batch or once memory has grown (detached views have length 0). */
   puzzles: Uint8Array | null;
   results: KernelResult | null;
   resultsBase: number;

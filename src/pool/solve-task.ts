@@ -19,7 +19,7 @@ import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js
 import { excerpt } from "../model/excerpt.js";
 import type { Alphabet } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../model/shape.js";
-import { type KernelFormat, ByteOutput, outputFormats, solutionDigits } from "../formats/output/format.js";
+import { type KernelFormat, outputFormats } from "../formats/output/format.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
 import { GIVEN_FIELDS } from "../kernel/wasm.js";
 import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, taskBuffers } from "./batch.js";
@@ -204,6 +204,40 @@ function fastSolution(fast: FastResults, k: number): string {
   return latin1.decode(digitsOf(fast).subarray(k * CELLS, (k + 1) * CELLS));
 }
 
+/**
+ * The `count` 9×9 solutions of `cells` (81 cells each, 1–9) as their digits, in `into` when it
+ * has room (else in a new array, returned): four cells at a time.
+ */
+function solutionDigits(cells: Uint8Array, count: number, into: Uint8Array): Uint8Array {
+  const length = count * CELLS;
+  const room = Math.ceil(length / 4) * 4;
+  const digits = into.length >= room && into.byteOffset % 4 === 0 ? into : new Uint8Array(room);
+  digits.set(cells.subarray(0, length));
+  // Each byte masked to 4 bits first (a cell is at most 9; the bytes of a puzzle without a solution are undefined): no carry.
+  const words = new Uint32Array(digits.buffer, digits.byteOffset, room / 4);
+  for (let w = 0; w < words.length; w++) words[w] = ((words[w] & 0x0f0f0f0f) + 0x30303030) >>> 0;
+  return digits;
+}
+
+/** Text written one piece after another as UTF-8 into a buffer that grows as needed. */
+export class ByteOutput {
+  /** Bytes written: `bytes[0 .. at)`. */
+  at = 0;
+
+  constructor(private buffer: Uint8Array = new Uint8Array(256)) {}
+
+  /** The bytes written so far (a view). */
+  written(): Uint8Array {
+    return this.buffer.subarray(0, this.at);
+  }
+
+  /** Text in UTF-8 (the buffer grows as needed). */
+  text(text: string): void {
+    if (this.at + text.length * 3 > this.buffer.length) this.buffer = grown(this.buffer, this.at + text.length * 3);
+    this.at += encoder.encodeInto(text, this.buffer.subarray(this.at)).written;
+  }
+}
+
 /** Per-thread scratch of the kernel's records (grow-only): each record's source, the given records' fields and their tokens' bytes. */
 let sources: Int32Array = new Int32Array(0);
 let given: Int32Array = new Int32Array(0);
@@ -221,6 +255,8 @@ class OutcomeWriter {
   readonly tally = STATUSES.map(() => 0);
   readonly errors: string[] = [];
   private readonly format: KernelFormat;
+  /** The format prints each record's puzzle and line, and a solution whatever the count (jsonl, csv); line and grid print a solution only when it is the one. */
+  private readonly numbered: boolean;
   /** True once a record is not fast puzzle k at position k: {@link sources} says where each comes from. */
   private sourced = false;
   private givens = 0;
@@ -231,6 +267,7 @@ class OutcomeWriter {
     private readonly writer: RecordsWriter,
   ) {
     this.format = outputFormats[task.output].kernel;
+    this.numbered = task.output === "jsonl" || task.output === "csv";
     arena.at = 0;
   }
 
@@ -261,8 +298,10 @@ class OutcomeWriter {
     }
     // Another engine solved it: its fields are given.
     const format = this.format;
+    const puzzle = this.numbered ? format.puzzle(fastText(this.task, k)) : null;
+    const solution = found > 0 && (this.numbered || status === SOLVED) ? format.solution(fastSolution(fast, k)) : null;
     const guesses = fast.reportsGuesses ? format.guesses(result.guesses[k]) : null;
-    this.given(i, status, found, format.puzzle(fastText(this.task, k)), found > 0 ? format.solution(fastSolution(fast, k)) : null, guesses, null);
+    this.given(i, status, found, puzzle, solution, guesses, null);
   }
 
   /** Writes fast records `k` to `k + n - 1`, at positions `i` to `i + n - 1`: while every record so far is fast puzzle k at position k, only their tally. */
@@ -297,13 +336,12 @@ class OutcomeWriter {
 
   outcome(fast: FastResults | null): Omit<BatchOutcome, "spent" | "solveMs"> {
     const task = this.task;
-    const numbered = task.output === "jsonl" || task.output === "csv"; // the others print no puzzle and no line
     const request: RecordsRequest = {
       format: task.output,
       count: this.count,
       fast: fast?.inWriter ? fast.count : 0,
-      texts: numbered ? task.fastBytes : null,
-      lines: numbered ? task.lines : null,
+      texts: this.numbered ? task.fastBytes : null,
+      lines: this.numbered ? task.lines : null,
       sources: this.sourced ? sources : null,
       given,
       givens: this.givens,

@@ -1,7 +1,7 @@
 /**
- * The output formats (`--out`): what each writes, and the bytes they are written into. Records
- * are written as bytes, never to a stream, so workers write their own batches and the main thread
- * only concatenates: every format by the 9×9 kernel (assembly/text.ts writeRecords), from a
+ * The output formats (`--out`): what each writes. Records are written as bytes, never to a
+ * stream, so workers write their own batches and the main thread only concatenates: every format
+ * by the 9×9 kernel (assembly/text.ts writeRecords, called from pool/solve-task.ts), from a
  * batch's results and what each format's {@link KernelFormat} gives it for a file and for a
  * record the host words.
  *
@@ -15,12 +15,10 @@
  *          spreadsheet would evaluate as a formula (starting `=`, `+`, `-`, `@`, tab, CR) gets a
  *          leading `'` and quotes (OWASP's CSV-injection advice)
  *   grid   the solution as N lines of N symbols, then a blank line; without exactly one
- *          solution, the status word (for `invalid`, the reason, escaped) on one line, then the
+ *          solution, the status word (for `invalid` and `error`, the reason, escaped) on one line, then the
  *          blank line, so a blank line always ends a record (`merge` and `--resume` count by them)
  */
 import { escapeText } from "../../model/excerpt.js";
-import { CELLS } from "../../model/shape.js";
-import { grown } from "../../solvers/solver.js";
 
 /** Output format names for `--out`. */
 export const OUTPUT_FORMATS = ["line", "grid", "jsonl", "csv"] as const;
@@ -46,42 +44,6 @@ export interface OutputFormat {
   readonly header: string;
   /** What the kernel's writer is given for this format. */
   readonly kernel: KernelFormat;
-}
-
-/**
- * The `count` 9×9 solutions of `cells` (81 cells each, 1–9) as their digits, in `into` when it
- * has room (else in a new array, returned): four cells at a time.
- */
-export function solutionDigits(cells: Uint8Array, count: number, into: Uint8Array): Uint8Array {
-  const length = count * CELLS;
-  const room = Math.ceil(length / 4) * 4;
-  const digits = into.length >= room && into.byteOffset % 4 === 0 ? into : new Uint8Array(room);
-  digits.set(cells.subarray(0, length));
-  // Each byte masked to 4 bits first (a cell is at most 9; the bytes of a puzzle without a solution are undefined): no carry.
-  const words = new Uint32Array(digits.buffer, digits.byteOffset, room / 4);
-  for (let w = 0; w < words.length; w++) words[w] = ((words[w] & 0x0f0f0f0f) + 0x30303030) >>> 0;
-  return digits;
-}
-
-const encoder = new TextEncoder();
-
-/** Text written one piece after another as UTF-8 into a buffer that grows as needed. */
-export class ByteOutput {
-  /** Bytes written: `bytes[0 .. at)`. */
-  at = 0;
-
-  constructor(private buffer: Uint8Array = new Uint8Array(256)) {}
-
-  /** The bytes written so far (a view). */
-  written(): Uint8Array {
-    return this.buffer.subarray(0, this.at);
-  }
-
-  /** Text in UTF-8 (the buffer grows as needed). */
-  text(text: string): void {
-    if (this.at + text.length * 3 > this.buffer.length) this.buffer = grown(this.buffer, this.at + text.length * 3);
-    this.at += encoder.encodeInto(text, this.buffer.subarray(this.at)).written;
-  }
 }
 
 const none = (): null => null;

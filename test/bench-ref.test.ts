@@ -136,7 +136,9 @@ describe("runPaired", () => {
       ["bitmask", true],
     ]);
     expect(changes[0].roundRatios).toHaveLength(3);
-    expect(changes[0].puzzles).toBe(12);
+    // The whole draw of 12, or (when a call of it takes over a quarter of a round: a loaded machine) a sample of at least 10.
+    expect(changes[0].puzzles).toBeGreaterThanOrEqual(10);
+    expect(changes[0].puzzles).toBeLessThanOrEqual(12);
     expect(changes[0].estimate!.method).toBe("paired");
   });
 

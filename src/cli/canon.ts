@@ -7,36 +7,21 @@
  * makes both the help text and the defaults.
  */
 import { availableParallelism } from "node:os";
-import { Transform, type Writable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { Transform } from "node:stream";
 import type { Command } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
 import { STATUSES } from "../solvers/solver.js";
 import { compileWasmFile } from "../kernel/wasm.js";
-import { TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
+import { openBatchSolver } from "../pool/pool.js";
 import { CANON_OUTPUTS } from "../pool/canon-task.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 import type { CanonRequest } from "../pool/batch.js";
-import { BATCH_TARGET_MS, solveStreams } from "../stream/pipeline.js";
-import { InterruptWatch, startProgress, summaryLine } from "../cli-kit/progress.js";
+import { BATCH_TARGET_MS } from "../stream/pipeline.js";
 import { type OptionRow, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
-import { lockOutput } from "../cli-kit/output-lock.js";
-import { closeOutput, openOutput } from "../cli-kit/output.js";
-import { stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { commaGrouped } from "../model/whole-number.js";
-import { type Shard, WHOLE_RUN, shardArgument } from "../cli-kit/resume.js";
-import {
-  FAILED_RECORDS_STATUS,
-  SMALL_INPUT_BYTES,
-  errorLines,
-  findResumePoint,
-  hintTerminalInput,
-  inputBytes,
-  inputNames,
-  interruptedLine,
-  openInputs,
-} from "./solve.js";
+import { type Shard, shardArgument } from "../cli-kit/resume.js";
+import { SMALL_INPUT_BYTES, inputNames, runStream } from "./solve.js";
 
 /** Parsed flags of the canon command. */
 export interface CanonFlags {
@@ -185,76 +170,17 @@ export function firstOfEachForm(format: CanonFlags["out"]): Transform {
 /** Runs `canon` with parsed flags (exit status as {@link CANON_HELP} says; usage and I/O errors throw, status 2). */
 export async function runCanon(files: string[], flags: CanonFlags): Promise<void> {
   checkOutputIsNoInput(inputNames(files), flags.output);
-  const inputs = openInputs(files);
-  hintTerminalInput(files, flags.quiet);
-  const shard = flags.shard ?? WHOLE_RUN;
-  const lock = await lockOutput(flags.output, { keep: flags.resume }); // before the resume point is read: a second writer is refused here
-  try {
-    const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
-    const out = await openOutput(flags.output, resume);
-    lock.guard(out);
-    const request: CanonRequest = { automorphisms: flags.automorphisms === true, minimal: flags.minimal === true };
-    const started = performance.now();
-    const totalBytes = inputBytes(files);
-    await compileWasmFile("canon"); // before the pool opens: its workers adopt the compiled module
-    const threads = flags.threads ?? (totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES ? 0 : availableParallelism());
-    const solver = await openBatchSolver(threads);
-    const unregister = stopBeforeStreamExit(() => solver.close());
-    const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
-    const progress = showProgress ? await startProgress(totalBytes) : null;
-    const interrupts = new InterruptWatch();
-    interrupts.onForcedExit(() => progress?.stop());
-    try {
-      const header = (resume?.bytes ?? 0) === 0 && flags.out === "csv" ? canonCsvHeader(request) : "";
-      let sink: Writable = out;
-      let filtered: Promise<void> | null = null;
-      if (flags.unique) {
-        const firsts = firstOfEachForm(flags.out);
-        filtered = pipeline(firsts, out, { end: false });
-        sink = firsts;
-      }
-      if (header !== "") sink.write(header);
-      const totals = await solveStreams(
-        inputs,
-        sink,
-        solver,
-        {
-          input: flags.in,
-          output: flags.out,
-          limit: 2,
-          batchSize: flags.batch,
-          workers: solver.threads,
-          totalBytes,
-          maxInFlight: solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2,
-          shard,
-          skip: resume?.records ?? 0,
-          header: false,
-          canon: request,
-          stop: interrupts.aborted,
-        },
-        (done, bytes) => progress?.update(done, bytes),
-      );
-      if (filtered !== null) {
-        sink.end();
-        await filtered;
-      }
-      await closeOutput(out);
-      lock.verify(); // no success over bytes another run may have written
-      progress?.stop();
-      process.stderr.write(errorLines(totals));
-      const invalid = totals.tally[STATUSES.indexOf("invalid")] + totals.tally[STATUSES.indexOf("error")];
-      const forms = `${commaGrouped(totals.tally.reduce((sum, n) => sum + n, 0) - invalid)} forms, ${commaGrouped(invalid)} invalid`;
-      if (!flags.quiet)
-        process.stderr.write(`${summaryLine(totals.tally, forms, (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.())}\n`);
-      if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
-      process.exitCode = interrupts.exitStatus ?? (invalid > 0 ? FAILED_RECORDS_STATUS : 0);
-    } finally {
-      interrupts.close();
-      progress?.stop();
-      unregister();
-      await solver.close();
-    }
-  } finally {
-    await lock.release();
-  }
+  const request: CanonRequest = { automorphisms: flags.automorphisms === true, minimal: flags.minimal === true };
+  const invalid = (tally: number[]) => tally[STATUSES.indexOf("invalid")] + tally[STATUSES.indexOf("error")];
+  await runStream(files, flags, {
+    async openSolver(totalBytes) {
+      await compileWasmFile("canon"); // before the pool opens: its workers adopt the compiled module
+      return openBatchSolver(flags.threads ?? (totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES ? 0 : availableParallelism()));
+    },
+    settings: { input: flags.in, output: flags.out, limit: 2, batchSize: flags.batch, canon: request },
+    header: flags.out === "csv" ? canonCsvHeader(request) : "",
+    filter: flags.unique ? firstOfEachForm(flags.out) : undefined,
+    counts: (tally) => `${commaGrouped(tally.reduce((sum, n) => sum + n, 0) - invalid(tally))} forms, ${commaGrouped(invalid(tally))} invalid`,
+    failed: invalid,
+  });
 }

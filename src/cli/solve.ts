@@ -7,7 +7,8 @@
 import { type Stats, accessSync, closeSync, constants, createReadStream, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
-import type { Writable } from "node:stream";
+import type { Transform, Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { type Command, InvalidArgumentError } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
 import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/format.js";
@@ -17,13 +18,13 @@ import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES, type Solver } from "../solvers/solver.js";
 import { checkAlphabet } from "../model/puzzle.js";
 import { type BatchSolver, TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
-import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamTotals, solveStreams } from "../stream/pipeline.js";
+import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamSettings, type StreamTotals, solveStreams } from "../stream/pipeline.js";
 import type { SolveInput } from "../stream/input.js";
 import { InterruptWatch, startProgress, summaryLine } from "../cli-kit/progress.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { solverHelpLines } from "../cli-kit/solver-help.js";
 import { checkOutputIsNoInput, regularFileOf } from "../cli-kit/same-file.js";
-import { type OutputLock, lockOutput } from "../cli-kit/output-lock.js";
+import { lockOutput } from "../cli-kit/output-lock.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { escapeText, excerpt } from "../model/excerpt.js";
@@ -227,12 +228,12 @@ export const TERMINAL_INPUT_HINT =
   "or give files (`sudoku-wasm solve puzzles.txt`) or a pipe (`cat puzzles.txt | sudoku-wasm solve`); --help lists the formats\n";
 
 /** Says how to give input when standard input, named or implied, is a terminal (unless --quiet). */
-export function hintTerminalInput(files: readonly string[], quiet: boolean | undefined): void {
+function hintTerminalInput(files: readonly string[], quiet: boolean | undefined): void {
   if (!quiet && process.stdin.isTTY && inputNames(files).includes("-")) process.stderr.write(TERMINAL_INPUT_HINT);
 }
 
 /** The inputs named on the command line (standard input for none or `-`), each checked before any is read. */
-export function openInputs(files: readonly string[]): SolveInput[] {
+function openInputs(files: readonly string[]): SolveInput[] {
   return inputNames(files).map((name) => {
     // Standard input redirected from a regular file (`solve < puzzles.txt`) is read through one buffer, as a named file is.
     if (name === "-") return { name: "<stdin>", open: () => process.stdin, file: regularFileOf(0) ? 0 : undefined };
@@ -242,13 +243,13 @@ export function openInputs(files: readonly string[]): SolveInput[] {
 }
 
 /** The total size of the input files, or null when standard input is among them. */
-export function inputBytes(files: readonly string[]): number | null {
+function inputBytes(files: readonly string[]): number | null {
   if (files.length === 0 || files.includes("-")) return null;
   return files.reduce((sum, file) => sum + statSync(file).size, 0);
 }
 
 /** The exit status of a run whose records include an `invalid` or a `timeout` one. */
-export const FAILED_RECORDS_STATUS = 1;
+const FAILED_RECORDS_STATUS = 1;
 
 /**
  * Runs `solve` with parsed flags; the exit status is 0, {@link FAILED_RECORDS_STATUS} when a record
@@ -258,16 +259,23 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
   checkStandardInput(inputNames(files));
   checkOutputIsNoInput(inputNames(files), flags.output);
   if (flags.format) return runJudge(files, flags.format, flags.output, flags);
-  const inputs = openInputs(files);
-  hintTerminalInput(files, flags.quiet);
-  const shard = flags.shard ?? WHOLE_RUN;
-  if (flags.takeLock && flags.output === undefined) throw new Error("--take-lock needs -o FILE: the output whose lock to take");
-  const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
-  try {
-    await solveToOutput(inputs, shard, flags, files, lock);
-  } finally {
-    await lock.release();
-  }
+  const limit = flags.count ? EXACT_COUNT_LIMIT : flags.limit;
+  await runStream(files, flags, {
+    openSolver: (totalBytes) => openRunSolver(flags, limit, totalBytes),
+    settings: {
+      input: flags.in,
+      output: flags.out,
+      limit,
+      batchSize: flags.batch,
+      maxInFlight: flags.inFlight,
+      alphabet: flags.alphabet,
+      budget: flags.budget,
+    },
+    counts: (tally) => STATUSES.map((status, i) => `${commaGrouped(tally[i])} ${status}`).join(", "), // 9,990 solved, 0 unsolvable, …
+    // Records that got no answer: invalid ones, those over the budget, and those the solver failed on (`error`).
+    failed: (tally) => (["invalid", "timeout", "error"] as const).reduce((sum, status) => sum + tally[STATUSES.indexOf(status)], 0),
+    saysComplete: true,
+  });
 }
 
 /** A limit past which one puzzle can count for minutes (an empty 9×9 grid has billions of solutions). */
@@ -302,69 +310,100 @@ async function judgeSolver(flags: SolveFlags, limit: number): Promise<{ solve: S
   }
 }
 
-/** The streaming run of {@link runSolve} once its output is locked. */
-async function solveToOutput(inputs: SolveInput[], shard: Shard, flags: SolveFlags, files: string[], lock: OutputLock): Promise<void> {
-  const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
-  const out = await openOutput(flags.output, resume);
-  lock.guard(out);
-  const started = performance.now();
-  const totalBytes = inputBytes(files);
-  const solver = await openRunSolver(flags, flags.count ? EXACT_COUNT_LIMIT : flags.limit, totalBytes);
-  const unregister = stopBeforeStreamExit(() => solver.close());
-  const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
-  const progress = showProgress ? await startProgress(totalBytes) : null;
-  const interrupts = new InterruptWatch();
-  interrupts.onForcedExit(() => progress?.stop());
+/** The flags of `solve` that `canon` shares, all that {@link runStream} reads. */
+type StreamFlags = Pick<SolveFlags, "output" | "out" | "shard" | "resume" | "takeLock" | "progress" | "quiet">;
+
+/** What `solve` and `canon` each bring to {@link runStream}. */
+export interface StreamCommand {
+  /** The batch solver, for inputs of `totalBytes` in all (null: standard input is among them). */
+  openSolver(totalBytes: number | null): Promise<BatchSolver>;
+  /** The stream settings the command's flags give; `maxInFlight` absent: what the workers hold, and 2. */
+  settings: Pick<StreamSettings, "input" | "output" | "limit" | "batchSize" | "alphabet" | "budget" | "canon"> & { maxInFlight?: number };
+  /** Written before the records of a new output instead of the stream's own header. */
+  header?: string;
+  /** A transform the records go through on their way to the output (canon's `--unique`). */
+  filter?: Transform;
+  /** The summary's counts of `tally` (records per status). */
+  counts(tally: number[]): string;
+  /** The records of `tally` that make the exit status {@link FAILED_RECORDS_STATUS}. */
+  failed(tally: number[]): number;
+  /** A resumed output that was already complete says so instead of the summary. */
+  saysComplete?: boolean;
+}
+
+/**
+ * The run of `solve` and `canon` around the streaming core: lock the output, find the `--resume`
+ * point, open the output and the solver, stream the inputs with progress and the signals watched,
+ * close, print the summary; the exit status is 0, {@link FAILED_RECORDS_STATUS}, or 130/143 on SIGINT/SIGTERM.
+ */
+export async function runStream(files: string[], flags: StreamFlags, command: StreamCommand): Promise<void> {
+  const inputs = openInputs(files);
+  hintTerminalInput(files, flags.quiet);
+  const shard = flags.shard ?? WHOLE_RUN;
+  if (flags.takeLock && flags.output === undefined) throw new Error("--take-lock needs -o FILE: the output whose lock to take");
+  const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
   try {
-    const totals = await solveStreams(
-      inputs,
-      out,
-      solver,
-      {
-        input: flags.in,
-        output: flags.out,
-        limit: flags.count ? EXACT_COUNT_LIMIT : flags.limit,
-        batchSize: flags.batch,
-        workers: solver.threads,
-        totalBytes,
-        // Workers hold TASKS_PER_WORKER batches each; the rest wait, for the main thread to take when it solves beside them.
-        maxInFlight: flags.inFlight ?? (solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2),
-        alphabet: flags.alphabet,
-        budget: flags.budget,
-        shard,
-        skip: resume?.records ?? 0,
-        header: (resume?.bytes ?? 0) === 0,
-        stop: interrupts.aborted,
-      },
-      (done, bytes) => progress?.update(done, bytes),
-    );
-    await closeOutput(out);
-    lock.verify(); // no success over bytes another run may have written
-    progress?.stop();
-    process.stderr.write(errorLines(totals));
-    const complete = resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
-    const counts = STATUSES.map((status, i) => `${commaGrouped(totals.tally[i])} ${status}`).join(", "); // 9,990 solved, 0 unsolvable, …
-    const closing = complete
-      ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
-      : summaryLine(totals.tally, counts, (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
-    if (!flags.quiet) process.stderr.write(`${closing}\n`);
-    if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
-    process.exitCode = interrupts.exitStatus ?? (failedRecords(totals) > 0 ? FAILED_RECORDS_STATUS : 0);
+    const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
+    const out = await openOutput(flags.output, resume);
+    lock.guard(out);
+    const fresh = (resume?.bytes ?? 0) === 0;
+    const started = performance.now();
+    const totalBytes = inputBytes(files);
+    const solver = await command.openSolver(totalBytes);
+    const unregister = stopBeforeStreamExit(() => solver.close());
+    const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
+    const progress = showProgress ? await startProgress(totalBytes) : null;
+    const interrupts = new InterruptWatch();
+    interrupts.onForcedExit(() => progress?.stop());
+    try {
+      const sink = command.filter ?? out;
+      const filtered = command.filter ? pipeline(command.filter, out, { end: false }) : null;
+      if (fresh && command.header) sink.write(command.header);
+      const totals = await solveStreams(
+        inputs,
+        sink,
+        solver,
+        {
+          ...command.settings,
+          workers: solver.threads,
+          totalBytes,
+          // Workers hold TASKS_PER_WORKER batches each; the rest wait, for the main thread to take when it solves beside them.
+          maxInFlight: command.settings.maxInFlight ?? (solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2),
+          shard,
+          skip: resume?.records ?? 0,
+          header: fresh && command.header === undefined,
+          stop: interrupts.aborted,
+        },
+        (done, bytes) => progress?.update(done, bytes),
+      );
+      if (filtered !== null) {
+        sink.end();
+        await filtered;
+      }
+      await closeOutput(out);
+      lock.verify(); // no success over bytes another run may have written
+      progress?.stop();
+      process.stderr.write(errorLines(totals));
+      const complete = command.saysComplete && resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
+      const closing = complete
+        ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
+        : summaryLine(totals.tally, command.counts(totals.tally), (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
+      if (!flags.quiet) process.stderr.write(`${closing}\n`);
+      if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
+      process.exitCode = interrupts.exitStatus ?? (command.failed(totals.tally) > 0 ? FAILED_RECORDS_STATUS : 0);
+    } finally {
+      interrupts.close();
+      progress?.stop();
+      unregister();
+      await solver.close();
+    }
   } finally {
-    interrupts.close();
-    progress?.stop();
-    unregister();
-    await solver.close();
+    await lock.release();
   }
 }
 
-/** Records that got no answer: invalid ones, those over the budget, and those the solver failed on (`error`). */
-function failedRecords(totals: StreamTotals): number {
-  return (["invalid", "timeout", "error"] as const).reduce((sum, status) => sum + totals.tally[STATUSES.indexOf(status)], 0);
-}
-
 /** The point a `--resume` run starts from: the complete records of its `-o` file, checked against the run when they carry an index. */
-export function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard): ResumePoint {
+function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard): ResumePoint {
   if (flags.output === undefined) throw new Error("--resume needs -o FILE: the output of the run to go on with");
   const point = resumePoint(flags.output, flags.out);
   checkResumeIndex(flags.output, flags.out, point, shard.index + (point.records - 1) * shard.count);
@@ -372,7 +411,7 @@ export function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard
 }
 
 /** What an interrupted run says last: the signal, the records written (whole, in order) and how to go on. */
-export function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number): string {
+function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number): string {
   const written = commaGrouped(before + totals.tally.reduce((sum, n) => sum + n, 0));
   const where = output ?? "standard output";
   const next = output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`;
@@ -380,7 +419,7 @@ export function interruptedLine(signal: string, totals: StreamTotals, output: st
 }
 
 /** The first error messages of a run, and how many more there were. */
-export function errorLines(totals: StreamTotals): string {
+function errorLines(totals: StreamTotals): string {
   const failed = totals.tally[STATUSES.indexOf("invalid")] + totals.tally[STATUSES.indexOf("error")];
   const more = failed - totals.errors.length;
   const lines = totals.errors.map((error) => `${escapeText(error)}\n`); // each starts with its status: `invalid: …`, `error: …`

@@ -223,7 +223,7 @@ function checkStandardInput(names: readonly string[]): void {
 }
 
 /** What `solve` says when it would wait on a terminal for input that nobody may be typing. */
-export const TERMINAL_INPUT_HINT =
+const TERMINAL_INPUT_HINT =
   "sudoku-wasm: reading puzzles from the terminal: type or paste them, one per line (or N rows of a grid), then Ctrl-D; " +
   "or give files (`sudoku-wasm solve puzzles.txt`) or a pipe (`cat puzzles.txt | sudoku-wasm solve`); --help lists the formats\n";
 
@@ -279,7 +279,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
 }
 
 /** A limit past which one puzzle can count for minutes (an empty 9×9 grid has billions of solutions). */
-export const LONG_COUNT_LIMIT = 10_000;
+const LONG_COUNT_LIMIT = 10_000;
 
 /** Input files up to this size are solved on the main thread: starting workers would take longer than they save. */
 export const SMALL_INPUT_BYTES = 256 * 1024;

@@ -47,24 +47,31 @@ const WRITE_BYTES = 1 << 20;
 
 /**
  * The records of a shard output, read a chunk at a time (a csv header left out); a cut-off last
- * record is an error. Each is a view of a buffer that later reads replace rather than reuse.
+ * record is an error. Each is a view of a chunk read for it, never reused, or, for a record
+ * that spans chunks, of its own bytes, joined once when it ends.
  */
 function* shardRecords(path: string, format: OutputFormatName): Generator<Buffer, void, undefined> {
   const fd = openShard(path);
   try {
     const ends = new RecordEnds(format);
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let [buffer, bufferStart, recordStart] = [Buffer.alloc(0), 0, -1]; // bufferStart: the file offset of buffer[0]
-    for (let read: number; (read = readSync(fd, chunk, 0, CHUNK_BYTES, bufferStart + buffer.length)) > 0; ) {
-      buffer = Buffer.concat([buffer, chunk.subarray(0, read)]);
-      for (const end of ends.scan(chunk.subarray(0, read))) {
+    let position = 0; // the file offset of the chunk being read
+    let recordStart = -1; // the file offset of the record in progress (-1: none ended yet)
+    let held: Buffer[] = []; // its bytes, or before the first record all bytes, read in earlier chunks, from `heldStart`
+    let heldStart = 0;
+    for (let read: number, chunk: Buffer; (read = readSync(fd, (chunk = Buffer.allocUnsafe(CHUNK_BYTES)), 0, CHUNK_BYTES, position)) > 0; position += read) {
+      const bytes = chunk.subarray(0, read);
+      for (const end of ends.scan(bytes)) {
         if (recordStart < 0) recordStart = ends.headerEnd ?? 0;
-        yield buffer.subarray(recordStart - bufferStart, end - bufferStart);
+        if (recordStart >= position) yield bytes.subarray(recordStart - position, end - position);
+        else yield Buffer.concat([...held, bytes.subarray(0, end - position)]).subarray(recordStart - heldStart);
+        held = [];
         recordStart = end;
       }
-      if (recordStart >= 0) [buffer, bufferStart] = [buffer.subarray(recordStart - bufferStart), recordStart];
+      if (recordStart >= position) [held, heldStart] = [[bytes.subarray(recordStart - position)], recordStart];
+      else if (held.length === 0) [held, heldStart] = [[bytes], position];
+      else held.push(bytes);
     }
-    if (bufferStart + buffer.length > Math.max(recordStart, ends.headerEnd ?? 0)) throw cutOffError(path);
+    if (position > Math.max(recordStart, ends.headerEnd ?? 0)) throw cutOffError(path);
   } finally {
     closeSync(fd);
   }

@@ -319,7 +319,7 @@ export interface StreamCommand {
   openSolver(totalBytes: number | null): Promise<BatchSolver>;
   /** The stream settings the command's flags give; `maxInFlight` absent: what the workers hold, and 2. */
   settings: Pick<StreamSettings, "input" | "output" | "limit" | "batchSize" | "alphabet" | "budget" | "canon"> & { maxInFlight?: number };
-  /** Written before the records of a new output instead of the stream's own header. */
+  /** What a new output starts with, when not its format's header (canon's csv columns). */
   header?: string;
   /** A transform the records go through on their way to the output (canon's `--unique`). */
   filter?: Transform;
@@ -346,7 +346,6 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
     const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
     const out = await openOutput(flags.output, resume);
     lock.guard(out);
-    const fresh = (resume?.bytes ?? 0) === 0;
     const started = performance.now();
     const totalBytes = inputBytes(files);
     const solver = await command.openSolver(totalBytes);
@@ -358,7 +357,6 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
     try {
       const sink = command.filter ?? out;
       const filtered = command.filter ? pipeline(command.filter, out, { end: false }) : null;
-      if (fresh && command.header) sink.write(command.header);
       const totals = await solveStreams(
         inputs,
         sink,
@@ -371,7 +369,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
           maxInFlight: command.settings.maxInFlight ?? (solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2),
           shard,
           skip: resume?.records ?? 0,
-          header: fresh && command.header === undefined,
+          header: (resume?.bytes ?? 0) === 0 ? command.header : "", // a resumed output has its header
           stop: interrupts.aborted,
         },
         (done, bytes) => progress?.update(done, bytes),

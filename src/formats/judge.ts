@@ -27,6 +27,7 @@ import { excerpt } from "../model/excerpt.js";
 import { rowCells } from "./input/grid.js";
 import { MAX_LINE_LENGTH } from "../stream/input.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
+import { solutionRows } from "./output/format.js";
 import { commaGrouped, isWhole } from "../model/whole-number.js";
 
 export const JUDGE_FORMATS = ["leetcode37", "hdu1426", "poj2676", "poj2918", "poj3074", "poj3076", "sicily1317"] as const;
@@ -75,12 +76,6 @@ export interface JudgeFormat {
 }
 
 const NO_SOLUTION = "no solution";
-
-/** The N rows of a solution of N² symbols, each row's symbols joined by `separator`. */
-function solutionRows(solution: string, separator = ""): string[] {
-  const size = Math.round(Math.sqrt(solution.length));
-  return Array.from({ length: size }, (_, row) => [...solution.slice(row * size, (row + 1) * size)].join(separator));
-}
 
 /** The solution's rows as lines, or the `no solution` line. */
 function solutionBlock(result: SolveRecord, separator = ""): string {

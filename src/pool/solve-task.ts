@@ -9,6 +9,7 @@ import {
   type SolveRecord,
   REJECTED,
   STATUSES,
+  SolutionWriter,
   batchRecords,
   grown,
   invalidRecord,
@@ -17,7 +18,7 @@ import {
 } from "../solvers/solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
 import { excerpt } from "../model/excerpt.js";
-import type { Alphabet } from "../model/puzzle.js";
+import { type Alphabet, DIGITS } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../model/shape.js";
 import { type KernelFormat, outputFormats } from "../formats/output/format.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
@@ -150,7 +151,7 @@ function solveWithTexts(engines: BatchEngines, task: BatchTask, texts: TextRecor
     const entry = engines.get(SHAPE_9.size)!;
     const result = solveGroup(entry.engine, CELLS, fastCount, { text: task.fastBytes }, task.limit, task.budget);
     const inWriter = entry.engine === engines.writer;
-    fast = { result, count: fastCount, inWriter, reportsGuesses: entry.reportsGuesses, digits: null };
+    fast = { result, count: fastCount, inWriter, reportsGuesses: entry.reportsGuesses, loaded: false };
   }
   for (let i = 0, t = 0, k = 0; i < count; ) {
     if (t < task.textAt.length && task.textAt[t] === i) {
@@ -175,8 +176,8 @@ interface FastResults {
   /** True when the records' writer solved them (its last run): it reads their results itself. */
   inWriter: boolean;
   reportsGuesses: boolean;
-  /** Their solutions as digits, made at the first fast record the host words (another engine's). */
-  digits: Uint8Array | null;
+  /** Their solutions are in {@link fastSolutions}, loaded at the first fast record the host words (another engine's). */
+  loaded: boolean;
 }
 
 /** Positions in {@link STATUSES}, for the tally of fast records. */
@@ -190,33 +191,14 @@ function fastStatus(found: number, timedOut: boolean): number {
   return timedOut ? TIMEOUT : found === 0 ? UNSOLVABLE : found === 1 ? SOLVED : MULTIPLE;
 }
 
-/** The digits of the fast records' solutions (grown once, kept between batches). */
-let fastDigits: Uint8Array = new Uint8Array(0);
-
-/** The digits of the fast records' solutions, made at the first call for the batch. */
-function digitsOf(fast: FastResults): Uint8Array {
-  if (fast.digits === null) fast.digits = fastDigits = solutionDigits(fast.result.solutions, fast.count, fastDigits);
-  return fast.digits;
-}
+/** The text of the fast records' solutions, when the host words them (this thread's, reused by each batch). */
+const fastSolutions = new SolutionWriter(DIGITS);
 
 /** The solution of fast record `k` as text (its digits). */
 function fastSolution(fast: FastResults, k: number): string {
-  return latin1.decode(digitsOf(fast).subarray(k * CELLS, (k + 1) * CELLS));
-}
-
-/**
- * The `count` 9×9 solutions of `cells` (81 cells each, 1–9) as their digits, in `into` when it
- * has room (else in a new array, returned): four cells at a time.
- */
-function solutionDigits(cells: Uint8Array, count: number, into: Uint8Array): Uint8Array {
-  const length = count * CELLS;
-  const room = Math.ceil(length / 4) * 4;
-  const digits = into.length >= room && into.byteOffset % 4 === 0 ? into : new Uint8Array(room);
-  digits.set(cells.subarray(0, length));
-  // Each byte masked to 4 bits first (a cell is at most 9; the bytes of a puzzle without a solution are undefined): no carry.
-  const words = new Uint32Array(digits.buffer, digits.byteOffset, room / 4);
-  for (let w = 0; w < words.length; w++) words[w] = ((words[w] & 0x0f0f0f0f) + 0x30303030) >>> 0;
-  return digits;
+  if (!fast.loaded) fastSolutions.load(fast.result.solutions, fast.count, CELLS);
+  fast.loaded = true;
+  return fastSolutions.text(k);
 }
 
 /** Text written one piece after another as UTF-8 into a buffer that grows as needed. */

@@ -51,8 +51,8 @@ export interface StreamSettings {
   shard?: Shard;
   /** Records of this run (of its shard) already written by an earlier one (`--resume`): read, not solved. @default 0 */
   skip?: number;
-  /** False when the output already has its header (`--resume`). @default true */
-  header?: boolean;
+  /** Written before the first record: "" when the output already has its header (`--resume`). @default the output format's header */
+  header?: string;
   /** Aborted: stop reading, write the batches already sent (whole records, in order), and return. */
   stop?: AbortSignal;
   /** False: every record is read as text (the path the fast one must match byte for byte). @default true */
@@ -297,7 +297,7 @@ export async function solveStreams(
     await send();
   };
 
-  if (settings.header ?? true) await output.write(outputFormats[settings.output].header);
+  await output.write(settings.header ?? outputFormats[settings.output].header);
   let bytesBefore = 0;
   for (const input of inputs) {
     batches.startFile(input.name);

@@ -87,17 +87,21 @@ const csvOutput: OutputFormat = {
   },
 };
 
-/** A solution's N² symbols as N rows, a line end between them (the kernel ends the last and adds the blank line). */
-function solutionRows(solution: string): string {
+/** The N rows of a solution of N² symbols, each row's symbols joined by `separator`. */
+export function solutionRows(solution: string, separator = ""): string[] {
   const size = Math.round(Math.sqrt(solution.length));
-  const rows: string[] = [];
-  for (let row = 0; row < size; row++) rows.push(solution.slice(row * size, (row + 1) * size));
-  return rows.join("\n");
+  return Array.from({ length: size }, (_, row) => [...solution.slice(row * size, (row + 1) * size)].join(separator));
 }
 
 const gridOutput: OutputFormat = {
   header: "",
-  kernel: { piece: () => "", puzzle: none, solution: solutionRows, guesses: none, error: (error) => `: ${escapeText(error)}` },
+  kernel: {
+    piece: () => "",
+    puzzle: none,
+    solution: (solution) => solutionRows(solution).join("\n"), // the kernel ends the last row and adds the blank line
+    guesses: none,
+    error: (error) => `: ${escapeText(error)}`,
+  },
 };
 
 export const outputFormats: Readonly<Record<OutputFormatName, OutputFormat>> = {

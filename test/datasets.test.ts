@@ -1,6 +1,5 @@
 /** The puzzle-file reader and the bundled corpora in datasets/ (counts, clue ranges, uniqueness of a sample). */
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSolver, type Solver } from "../src/index.js";
@@ -8,13 +7,16 @@ import { bundledDatasets, datasetsFolder, loadDatasetList, loadDatasets } from "
 import { readManifest } from "../src/cli/generate.js";
 import { parsePuzzle } from "../src/model/puzzle.js";
 import { countClues } from "../src/generate/generate.js";
+import { scratchFolder } from "./cli-run.js";
 
 const PUZZLE_A = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4.";
 const PUZZLE_B = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..";
 
-/** A fresh temporary folder holding the given files. */
+const scratch = scratchFolder("sudoku-datasets-");
+
+/** A fresh folder (in the file's scratch folder) holding the given files. */
 function folderWith(files: Record<string, string>): string {
-  const folder = mkdtempSync(join(tmpdir(), "datasets-"));
+  const folder = mkdtempSync(join(scratch.dir, "case-"));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
   return folder;
 }

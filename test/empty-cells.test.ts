@@ -12,6 +12,8 @@ import { loadFixture } from "./fixture.js";
 /** Every printable ASCII character that is no 9×9 digit: the candidates for an empty mark. */
 const CANDIDATES = Array.from({ length: 0x7e - 0x20 }, (_, i) => String.fromCharCode(0x21 + i)).filter((ch) => !/[1-9]/.test(ch));
 
+const { file } = scratchFolder("sudoku-empty-cells-");
+
 const NINE = loadFixture().find((c) => c.count === 1 && c.puzzle.includes("."))!.puzzle;
 const FOUR = loadFixture(4).find((c) => c.count === 1 && c.puzzle.includes("."))!.puzzle;
 
@@ -44,7 +46,6 @@ describe("empty cells", () => {
   });
 
   it("the CLI's batch fast path takes the same marks as its records (one run over every candidate)", () => {
-    const { file } = scratchFolder("empty-cells-");
     const input = file("marks.txt", CANDIDATES.map((mark) => marked(NINE, mark)).join("\n") + "\n");
     const { stdout, status } = runCli(["solve", "--threads", "0", "--out", "jsonl", input]);
     expect(status).toBe(1); // the candidates that are no empty mark

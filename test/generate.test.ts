@@ -1,6 +1,5 @@
 /** The seeded generator: PRNG, solution grids, uniqueness, minimality, symmetry, hardening, the CLI and the manifest. */
 import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSolver } from "../src/index.js";
@@ -35,12 +34,14 @@ function hasSymmetry(puzzle: Grid, symmetry: Parameters<typeof symmetryOrbits>[0
 import { datasetsFolder } from "../src/datasets/read.js";
 import { combineGrades, familyOf, graderWeights } from "../src/generate/generate.js";
 import type { SolverEngine } from "../src/solvers/solver.js";
+import { scratchFolder } from "./cli-run.js";
 
 let judge: PuzzleJudge;
 beforeAll(async () => {
   judge = new PuzzleJudge((await createSolver()).engine);
 });
 
+const scratch = scratchFolder("sudoku-generate-");
 const generate = (options: GenerateOptions): GeneratedPuzzle[] => [...generatePuzzles(judge, options)];
 const lines = (puzzles: GeneratedPuzzle[]) => puzzles.map((p) => formatPuzzle(p.puzzle));
 
@@ -281,7 +282,7 @@ describe("summaries", () => {
 
 describe("sudoku-wasm generate", () => {
   it("writes the puzzles and records the run in a manifest whose command remakes the file", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "generate-"));
+    const folder = mkdtempSync(join(scratch.dir, "generate-"));
     const output = join(folder, "tiny.txt");
     const manifest = join(folder, "manifest.json");
     await runCli(["--count", "6", "--seed", "17", "--symmetry", "rotational", "--output", output, "--manifest", manifest, "--quiet"]);
@@ -299,7 +300,7 @@ describe("sudoku-wasm generate", () => {
     const entries = readManifest(join(datasetsFolder(), "manifest.json")).files.filter((e) => !e.dependsOnGuesses);
     expect(entries.length).toBeGreaterThan(0);
     const smallest = entries.reduce((a, b) => (b.count < a.count ? b : a));
-    const output = join(mkdtempSync(join(tmpdir(), "regenerate-")), smallest.file);
+    const output = join(mkdtempSync(join(scratch.dir, "regenerate-")), smallest.file);
     await runCli([...commandArguments(smallest.command, output), "--quiet"]);
     expect(readFileSync(output, "utf8")).toBe(readFileSync(join(datasetsFolder(), smallest.file), "utf8"));
   });
@@ -405,7 +406,7 @@ describe("grading by several engines", () => {
   });
 
   it("records the graders, their guesses and reference means in the command and the manifest", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "graders-"));
+    const folder = mkdtempSync(join(scratch.dir, "graders-"));
     const output = join(folder, "graded.txt");
     const manifest = join(folder, "manifest.json");
     const args = [

@@ -97,6 +97,8 @@
 //   CONFIG_MATCHING  0 none (default) │ 1 per line, the nine digits' configurations together: each
 //                even permutation taken by 3 - t digits, each odd one by t (rule 4 on all nine
 //                triads at once), at the fixed point of rules 1–4
+//   WEIGHTED_LINES  0 none (default) │ k: a line's score divided by k plus the contradictions
+//                found in it so far in the puzzle's search (weighted degree)
 // Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
 // Switches that changed only the speed, with the same guesses and nodes on every puzzle, were
 // retired once their faster side was the default; c20795f still has them: LAYOUT (digit-major
@@ -366,6 +368,22 @@ const LANES_HIGH = i32x4(4, 5, 6, 7);
 const CONTRADICTION: u32 = 0x80000000;
 
 /**
+ * WEIGHTED_LINES (0 none, default) | k: each line (band 0–2, stack 3–5) counts the contradictions
+ * found in it during a puzzle's search, and the branch choice divides a line's score by k plus
+ * that count (the weighted-degree rule of constraint solvers: lines that fail often are branched
+ * on first). Rules 1, 2 and 4 and the naked singles blame their band, rule 3 the stack it failed in.
+ */
+const WEIGHTED: bool = isDefined(WEIGHTED_LINES) ? WEIGHTED_LINES != 0 : false;
+const LINE_WEIGHTS: usize = WEIGHTED ? memory.data(6 * 4, 16) : 0;
+@inline function blame(line: u32): void {
+  if (WEIGHTED) store<u32>(LINE_WEIGHTS + (<usize>line << 2), load<u32>(LINE_WEIGHTS + (<usize>line << 2)) + 1);
+}
+/** A line's score divided by WEIGHTED_LINES plus its contradictions, in 1/4096ths (the score itself when not weighted). */
+@inline function weighed(score: u32, line: u32): u32 {
+  return WEIGHTED ? (score << 12) / (<u32>WEIGHTED_LINES + load<u32>(LINE_WEIGHTS + (<usize>line << 2))) : score;
+}
+
+/**
  * Applies rules 1 and 2 to one slot (of `digit`, passed in: the caller has it); returns the slots
  * it changed, or CONTRADICTION. `atRoot` as in propagateAt.
  */
@@ -382,12 +400,18 @@ const CONTRADICTION: u32 = 0x80000000;
   // 1.5–2.2% faster on 17_clue and kaggle_bryanpark_10k, as each set spends its time).
   if (atRoot) {
     cells &= load<u32>(PERMUTATION + (matrix << 2));
-    if (cells == 0) return CONTRADICTION;
+    if (cells == 0) {
+      if (WEIGHTED) blame(band);
+      return CONTRADICTION;
+    }
     store<u16>(st + TRIADS_OFFSET + (<usize>slot << 1), load<u16>(MATCHED + (matrix << 1)));
   } else {
     const both = load<u64>(PERMUTATION_MATCHED + (matrix << 3));
     cells &= <u32>both;
-    if (cells == 0) return CONTRADICTION;
+    if (cells == 0) {
+      if (WEIGHTED) blame(band);
+      return CONTRADICTION;
+    }
     store<u16>(st + TRIADS_OFFSET + (<usize>slot << 1), <u16>(both >> 32));
   }
   // 2. rows with a single candidate are placed
@@ -438,7 +462,10 @@ const CONTRADICTION: u32 = 0x80000000;
   const matched0 = stackMatched(columns0, columns1, columns2, 0);
   const matched1 = stackMatched(columns0, columns1, columns2, 3);
   const matched2 = stackMatched(columns0, columns1, columns2, 6);
-  if (!matched0 || !matched1 || !matched2) return CONTRADICTION;
+  if (!matched0 || !matched1 || !matched2) {
+    if (WEIGHTED) blame(!matched0 ? 3 : !matched1 ? 4 : 5);
+    return CONTRADICTION;
+  }
   const keep0 = (matched0 & 7) | ((matched1 & 7) << 3) | ((matched2 & 7) << 6);
   const keep1 = ((matched0 >> 3) & 7) | (matched1 & 0x38) | ((matched2 & 0x38) << 3);
   const keep2 = (matched0 >> 6) | ((matched1 >> 3) & 0x38) | (matched2 & 0x1c0);
@@ -575,7 +602,10 @@ function reviseTriads(st: usize, changed: u32): u32 {
     }
     // every triad takes three digits: some can go to each, no four must
     const all = (TRIAD & 1 ? <u32>0x1ff : 0) | (TRIAD & 2 ? <u32>0x1ff << 16 : 0);
-    if (((thrice & all) ^ all) | mustMore) return CONTRADICTION;
+    if (((thrice & all) ^ all) | mustMore) {
+      if (WEIGHTED) blame(band);
+      return CONTRADICTION;
+    }
     // three can go, not yet three must; three must, and a fourth still can (else nothing to clear)
     const onlyThree = thrice & ~more & ~mustThrice;
     const full = mustThrice & ~mustMore & more;
@@ -1317,7 +1347,10 @@ function propagateSearch(st: usize, dirty: u32): bool {
       once = <u32>i32x4.extract_lane(ones, 0);
       twice = <u32>i32x4.extract_lane(twos, 0) | (once & last);
       once |= last;
-      if (open & ~once) return false;
+      if (open & ~once) {
+        if (WEIGHTED) blame(band);
+        return false;
+      }
       if (LEVEL == 0) continue;
       let singles = open & ~twice;
       while (singles) {
@@ -1328,7 +1361,10 @@ function propagateSearch(st: usize, dirty: u32): bool {
         const holders = <u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base), bits), zero)) |
           (<u32>i32x4.bitmask(i32x4.ne(v128.and(v128.load(base, 16), bits), zero)) << 4) | ((load<u32>(base, 32) & bit) ? <u32>0x100 : 0);
         const digit = ctz(holders); // 32 when none
-        if (digit >= 9) return false; // an earlier single took its last candidate
+        if (digit >= 9) {
+          if (WEIGHTED) blame(band);
+          return false; // an earlier single took its last candidate
+        }
         dirty |= place(st, digit, band, bit);
         placedAny = true;
       }
@@ -1580,7 +1616,7 @@ let digitsSearch = false;
 function lowestLine(st: usize, table: usize): i32 {
   const stacks = stackScores4(st, 0, table) + stackScores4(st, 16, table) + stackScores(st, 32, table);
   let bestLine: i32 = -1;
-  let bestScore: u32 = 1000;
+  let bestScore: u32 = WEIGHTED ? 0xffffffff : 1000;
   for (let line: u32 = 0; line < 6; line++) {
     let score: u32 = 0;
     if (line < 3) {
@@ -1588,8 +1624,8 @@ function lowestLine(st: usize, table: usize): i32 {
     } else {
       score = (stacks >> ((line - 3) * 10)) & 0x3ff;
     }
-    if (score > ALL_FIXED_SCORE && score < bestScore) {
-      bestScore = score;
+    if (score > ALL_FIXED_SCORE && weighed(score, line) < bestScore) {
+      bestScore = weighed(score, line);
       bestLine = <i32>line;
     }
   }
@@ -1628,28 +1664,35 @@ function chooseConfiguration(st: usize, depth: i32): bool {
   // the lowest score of a line with a digit not yet fixed; bands first, then stacks, on ties
   let bestLine: i32 = -1;
   let bestScore: u32 = 1000;
-  if (score0 > ALL_FIXED_SCORE && score0 < bestScore) {
+  let bestWeighed: u32 = WEIGHTED ? 0xffffffff : 1000;
+  if (score0 > ALL_FIXED_SCORE && weighed(score0, 0) < bestWeighed) {
     bestScore = score0;
+    bestWeighed = weighed(score0, 0);
     bestLine = 0;
   }
-  if (score1 > ALL_FIXED_SCORE && score1 < bestScore) {
+  if (score1 > ALL_FIXED_SCORE && weighed(score1, 1) < bestWeighed) {
     bestScore = score1;
+    bestWeighed = weighed(score1, 1);
     bestLine = 1;
   }
-  if (score2 > ALL_FIXED_SCORE && score2 < bestScore) {
+  if (score2 > ALL_FIXED_SCORE && weighed(score2, 2) < bestWeighed) {
     bestScore = score2;
+    bestWeighed = weighed(score2, 2);
     bestLine = 2;
   }
-  if (score3 > ALL_FIXED_SCORE && score3 < bestScore) {
+  if (score3 > ALL_FIXED_SCORE && weighed(score3, 3) < bestWeighed) {
     bestScore = score3;
+    bestWeighed = weighed(score3, 3);
     bestLine = 3;
   }
-  if (score4 > ALL_FIXED_SCORE && score4 < bestScore) {
+  if (score4 > ALL_FIXED_SCORE && weighed(score4, 4) < bestWeighed) {
     bestScore = score4;
+    bestWeighed = weighed(score4, 4);
     bestLine = 4;
   }
-  if (score5 > ALL_FIXED_SCORE && score5 < bestScore) {
+  if (score5 > ALL_FIXED_SCORE && weighed(score5, 5) < bestWeighed) {
     bestScore = score5;
+    bestWeighed = weighed(score5, 5);
     bestLine = 5;
   }
   if (bestLine < 0) return false;
@@ -2363,6 +2406,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
   guesses = 0;
   nodes = 0;
   branches = 0;
+  if (WEIGHTED) memory.fill(LINE_WEIGHTS, 0, 24);
   if (PAIRS != 0 || PAIRS_AT_ROOT) store<u32>(PAIRS_CLEAN, 0);
   digitsSearch = false;
   const loaded = loadPuzzle(puzzle);

@@ -18,3 +18,4 @@ declare const LOOKAHEAD: i32;
 declare const PROBE_KEEP: i32;
 declare const CONFIG_MATCHING: i32;
 declare const PROBE_ONCE_PER_PATH: i32;
+declare const WEIGHTED_LINES: i32;

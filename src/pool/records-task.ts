@@ -29,7 +29,6 @@ import {
   type SizeEngine,
   type SolveRecord,
   DigitLines,
-  rejectedDigitRecords,
   solveRead,
   solveText,
 } from "../solvers/solver.js";
@@ -151,10 +150,10 @@ function solveRecords(engines: ReadonlyMap<number, SizeEngine>, task: RecordsTas
   if (task.textCount > 0) {
     const count = task.textCount;
     const { read, solved } = solveText(engines, textOf(task.memory, room, count), count, task.options, digitLines);
-    const rejected = solved.rejected ?? (solved.digits === null ? undefined : rejectedDigitRecords(read.cells, read.digitCount, solved.digits));
-    if (solved.digits !== null) keep(solved.digits, resultOf(task.memory, room, read.digitCount));
+    const { digits, puzzles, rejected, solutionsText } = solved;
+    if (digits !== null) keep(digits, resultOf(task.memory, room, read.digitCount));
     const digitSlots = read.digitCount === count ? NO_SLOTS : read.digitSlots.slice();
-    return { puzzles: solved.puzzles, read: { ...read, puzzles: [], cells: NO_CELLS, digitSlots }, rejected, solutionsText: solved.solutionsText };
+    return { puzzles, read: { ...read, puzzles: [], cells: NO_CELLS, digitSlots }, rejected, solutionsText };
   }
   const batch: ReadBatch = {
     count: task.digitCount + task.puzzles.length,

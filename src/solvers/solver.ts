@@ -572,7 +572,10 @@ export function solveText(
     return { read, solved: { digits: result, puzzles: NONE, rejected, solutionsText: nine.solutionsText?.(count) ?? false } };
   }
   const read = readTextLines(text, count, options.alphabet, digits);
-  return { read, solved: solveRead(engines, read, options) };
+  const solved = solveRead(engines, read, options);
+  // As for the kernel's text: a pool's main thread has the lines' text, not these cells.
+  if (solved.digits !== null) solved.rejected = rejectedDigitRecords(read.cells, read.digitCount, solved.digits);
+  return { read, solved };
 }
 
 /** The cells of `count` lines of text. */
@@ -669,7 +672,7 @@ function rejectedDigits(cells: Uint8Array, k: number): SolveRecord {
 }
 
 /** The records of the `digitCount` digit lines of `cells` that the engine rejected in `result` (a count below 0), by index among them. */
-export function rejectedDigitRecords(cells: Uint8Array, digitCount: number, result: BatchResult): Map<number, SolveRecord> {
+function rejectedDigitRecords(cells: Uint8Array, digitCount: number, result: BatchResult): Map<number, SolveRecord> {
   const rejected = new Map<number, SolveRecord>();
   for (let k = 0; k < digitCount; k++) if (result.counts[k] < 0) rejected.set(k, rejectedDigits(cells, k));
   return rejected;

@@ -108,7 +108,7 @@ export interface RecordsOutcome {
    * digit lines' slots transferred, and left out when every line is one); null otherwise.
    */
   read: ReadBatch | null;
-  /** For a task of text: the records of the digit lines the kernel rejected (a repeated clue), by index among them. */
+  /** The records of the digit lines the kernel rejected (a repeated clue), by index among them. */
   rejected?: ReadonlyMap<number, SolveRecord>;
   /** True when the digit lines' solutions in the memory are text (`1`–`9`), not cells. */
   solutionsText?: boolean;
@@ -167,7 +167,7 @@ function solveRecords(engines: ReadonlyMap<number, SizeEngine>, task: RecordsTas
   };
   const solved = solveRead(engines, batch, task.options);
   if (solved.digits !== null) keep(solved.digits, resultOf(task.memory, room, task.digitCount));
-  return { puzzles: solved.puzzles, read: null };
+  return { puzzles: solved.puzzles, read: null, rejected: solved.rejected };
 }
 
 const NO_CELLS = new Uint8Array(0);

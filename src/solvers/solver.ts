@@ -498,7 +498,7 @@ export interface ReadBatch {
 export interface SolvedBatch {
   digits: BatchResult | null;
   puzzles: SolveRecord[];
-  /** The records of the digit lines the engine rejected, by index among them, made where their cells were (a pool's worker; {@link rejectedDigitRecords}); absent: made from the batch's cells. */
+  /** The records of the digit lines the engine rejected, by index among them, made where their cells were (a pool's worker; {@link rejectedDigitRecords}); absent: none. */
   rejected?: ReadonlyMap<number, SolveRecord>;
   /** True when the digit lines' solutions are text (`1`–`9`) already ({@link SolverEngine.solutionsText}), not cells. */
   solutionsText?: boolean;
@@ -572,10 +572,7 @@ export function solveText(
     return { read, solved: { digits: result, puzzles: NONE, rejected, solutionsText: nine.solutionsText?.(count) ?? false } };
   }
   const read = readTextLines(text, count, options.alphabet, digits);
-  const solved = solveRead(engines, read, options);
-  // As for the kernel's text: a pool's main thread has the lines' text, not these cells.
-  if (solved.digits !== null) solved.rejected = rejectedDigitRecords(read.cells, read.digitCount, solved.digits);
-  return { read, solved };
+  return { read, solved: solveRead(engines, read, options) };
 }
 
 /** The cells of `count` lines of text. */
@@ -637,7 +634,8 @@ export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadB
   const puzzles = batch.puzzles.length === 0 ? NONE : solvePuzzles(engines, batch.puzzles, limit, budget);
   const { cells, digitCount } = batch;
   const fill = (packed: Uint8Array) => packed.set(cells.subarray(0, digitCount * CELLS));
-  return { digits: digitCount === 0 ? null : solveGroup(engines.get(SHAPE_9.size)!.engine, CELLS, digitCount, fill, limit, budget), puzzles };
+  const digits = digitCount === 0 ? null : solveGroup(engines.get(SHAPE_9.size)!.engine, CELLS, digitCount, fill, limit, budget);
+  return { digits, puzzles, rejected: digits === null ? undefined : rejectedDigitRecords(cells, digitCount, digits) };
 }
 
 /** The records of `puzzles`, each group of one size and alphabet solved in one call. */
@@ -665,16 +663,14 @@ function solvePuzzles(engines: ReadonlyMap<number, SizeEngine>, puzzles: Puzzle[
   return records;
 }
 
-/** The record of digit line `k` of `cells` that the engine rejected (a repeated clue), read again from its cells, which says where. */
-function rejectedDigits(cells: Uint8Array, k: number): SolveRecord {
-  const read = readOrRecord(cells.slice(k * CELLS, (k + 1) * CELLS), undefined);
-  return "record" in read ? read.record : invalidRecord(REJECTED);
-}
-
-/** The records of the `digitCount` digit lines of `cells` that the engine rejected in `result` (a count below 0), by index among them. */
-function rejectedDigitRecords(cells: Uint8Array, digitCount: number, result: BatchResult): Map<number, SolveRecord> {
-  const rejected = new Map<number, SolveRecord>();
-  for (let k = 0; k < digitCount; k++) if (result.counts[k] < 0) rejected.set(k, rejectedDigits(cells, k));
+/** The records of the digit lines of `cells` the engine rejected (a repeated clue), by index, each read again from its cells, which says where; undefined: none. */
+function rejectedDigitRecords(cells: Uint8Array, digitCount: number, result: BatchResult): Map<number, SolveRecord> | undefined {
+  let rejected: Map<number, SolveRecord> | undefined;
+  for (let k = 0; k < digitCount; k++) {
+    if (result.counts[k] >= 0) continue;
+    const read = readOrRecord(cells.slice(k * CELLS, (k + 1) * CELLS), undefined);
+    (rejected ??= new Map()).set(k, "record" in read ? read.record : invalidRecord(REJECTED));
+  }
   return rejected;
 }
 
@@ -684,9 +680,9 @@ function rejectedDigitRecords(cells: Uint8Array, digitCount: number, result: Bat
  * one at a time; `writer` holds the batch's solutions until it loads another batch's.
  */
 export function orderedRecords(batch: ReadBatch, solved: SolvedBatch, reportsGuesses: boolean, writer: SolutionWriter): (i: number) => SolveRecord {
-  const { cells, digitCount, digitSlots } = batch;
+  const { digitCount, digitSlots } = batch;
   const digits = solved.digits;
-  const style: RecordStyle = { cells: CELLS, writer, reportsGuesses, rejected: (k) => solved.rejected?.get(k) ?? rejectedDigits(cells, k) };
+  const style: RecordStyle = { cells: CELLS, writer, reportsGuesses, rejected: (k) => solved.rejected?.get(k) ?? invalidRecord(REJECTED) };
   if (digits !== null && solved.solutionsText) writer.loadText(digits.solutions, digitCount, CELLS);
   else if (digits !== null) writer.load(digits.solutions, digitCount, CELLS);
   if (digits !== null && digitCount === batch.count) return (i) => resultRecord(digits, i, style);

@@ -566,20 +566,12 @@ export function solveText(
   const nine = engines.get(SHAPE_9.size)?.engine;
   if (nine !== undefined && solvesInPlace(nine) && nine.inputText?.(text, count)) {
     const result = nine.run(count, options.limit, budgetFor(CELLS, options.budget));
-    // A line the kernel rejected (a repeated clue) is read again from its text, which words why.
-    const rejected = result.counts.some((found) => found < 0) ? rejectedDigitRecords(textCells(text, count), count, result) : undefined;
+    const rejected = rejectedDigitRecords(result, count, (k) => latin1.decode(text.subarray(k * CELLS, (k + 1) * CELLS)));
     const read: ReadBatch = { ...emptyBatch(), count, digitCount: count };
     return { read, solved: { digits: result, puzzles: NONE, rejected, solutionsText: nine.solutionsText?.(count) ?? false } };
   }
   const read = readTextLines(text, count, options.alphabet, digits);
   return { read, solved: solveRead(engines, read, options) };
-}
-
-/** The cells of `count` lines of text. */
-function textCells(text: Uint8Array, count: number): Uint8Array {
-  const cells = new Uint8Array(count * CELLS);
-  writeTextCells(text, cells);
-  return cells;
 }
 
 /** A batch with no input read yet. Its lists of the other inputs are made at the first such input (most batches have none: a solve loop makes no lists). */
@@ -635,7 +627,7 @@ export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadB
   const { cells, digitCount } = batch;
   const fill = (packed: Uint8Array) => packed.set(cells.subarray(0, digitCount * CELLS));
   const digits = digitCount === 0 ? null : solveGroup(engines.get(SHAPE_9.size)!.engine, CELLS, digitCount, fill, limit, budget);
-  return { digits, puzzles, rejected: digits === null ? undefined : rejectedDigitRecords(cells, digitCount, digits) };
+  return { digits, puzzles, rejected: digits === null ? undefined : rejectedDigitRecords(digits, digitCount, (k) => cells.slice(k * CELLS, (k + 1) * CELLS)) };
 }
 
 /** The records of `puzzles`, each group of one size and alphabet solved in one call. */
@@ -663,12 +655,12 @@ function solvePuzzles(engines: ReadonlyMap<number, SizeEngine>, puzzles: Puzzle[
   return records;
 }
 
-/** The records of the digit lines of `cells` the engine rejected (a repeated clue), by index, each read again from its cells, which says where; undefined: none. */
-function rejectedDigitRecords(cells: Uint8Array, digitCount: number, result: BatchResult): Map<number, SolveRecord> | undefined {
+/** The records of the `count` digit lines the engine rejected in `result` (a repeated clue), by index, each read again from its `line` (text or cells), which says where; undefined: none. */
+function rejectedDigitRecords(result: BatchResult, count: number, line: (k: number) => string | Grid): Map<number, SolveRecord> | undefined {
   let rejected: Map<number, SolveRecord> | undefined;
-  for (let k = 0; k < digitCount; k++) {
+  for (let k = 0; k < count; k++) {
     if (result.counts[k] >= 0) continue;
-    const read = readOrRecord(cells.slice(k * CELLS, (k + 1) * CELLS), undefined);
+    const read = readOrRecord(line(k), undefined);
     (rejected ??= new Map()).set(k, "record" in read ? read.record : invalidRecord(REJECTED));
   }
   return rejected;

@@ -633,12 +633,11 @@ export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadB
 /** The records of `puzzles`, each group of one size and alphabet solved in one call. */
 function solvePuzzles(engines: ReadonlyMap<number, SizeEngine>, puzzles: Puzzle[], limit: number, budget: number | undefined): SolveRecord[] {
   const records = new Array<SolveRecord>(puzzles.length);
-  const groups = new Map<string, number[]>();
+  const groups = new Map<Alphabet, number[]>(); // an alphabet has as many symbols as its grids' side: one size each
   puzzles.forEach((puzzle, k) => {
-    const key = `${puzzle.shape.size} ${puzzle.alphabet}`;
-    const group = groups.get(key);
+    const group = groups.get(puzzle.alphabet);
     if (group) group.push(k);
-    else groups.set(key, [k]);
+    else groups.set(puzzle.alphabet, [k]);
   });
   for (const members of groups.values()) {
     const { shape, alphabet } = puzzles[members[0]];

@@ -11,7 +11,7 @@ import { buildFacts } from "../build/facts.js";
 import { packageRoot } from "../src/kernel/paths.js";
 import { calibrationIdentity } from "./calibration.js";
 import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets/read.js";
-import { datasetShape } from "../src/model/puzzle.js";
+import { datasetShape } from "./measure/draw.js";
 import { type Expectation, expectationOf } from "./verify.js";
 import { vectorUnits } from "./tool.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";

@@ -17,12 +17,12 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Grid, datasetShape } from "../src/model/puzzle.js";
+import type { Grid } from "../src/model/puzzle.js";
 import type { SolverInfo } from "../src/solvers/registry.js";
 import { type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
 import { type MeasurePlan, measureRows, silentProgress } from "./measure/rows.js";
 import { answerChecker, checkAnswers, checkSameAnswers, sameAsChecked } from "./measure/check.js";
-import { type Draw, drawPuzzles, seededSample } from "./measure/draw.js";
+import { type Draw, datasetShape, drawPuzzles, seededSample } from "./measure/draw.js";
 import { timeInterleaved } from "./measure/interleaved.js";
 import { builtWorktree, resolveCommit } from "./measure/reference.js";
 import type { BenchOptions } from "./options.js";

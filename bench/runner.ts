@@ -19,7 +19,7 @@
  */
 import { inspect } from "node:util";
 import type { Dataset } from "../src/datasets/read.js";
-import { type Grid, datasetShape } from "../src/model/puzzle.js";
+import type { Grid } from "../src/model/puzzle.js";
 import { shapeName } from "../src/model/shape.js";
 import { type SolverInfo, sizeNames, takesSize } from "../src/solvers/registry.js";
 import { type BatchResult, type SearchStats, type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
@@ -39,7 +39,7 @@ import {
   sameAsChecked,
   summarizeGuesses,
 } from "./measure/check.js";
-import { type Draw, drawPuzzles, pack, seededSample } from "./measure/draw.js";
+import { type Draw, datasetShape, drawPuzzles, pack, seededSample } from "./measure/draw.js";
 import { type TimedElsewhere, TimingAborted, eventLoopTurns, yieldToEventLoop } from "./measure/batches.js";
 import { SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, sumOf } from "./measure/timing.js";
 import { type MeasurePlan, type MeasureProgress, measureRows, silentProgress } from "./measure/rows.js";

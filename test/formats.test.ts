@@ -21,7 +21,7 @@ function readRecords(text: string, format: InputFormatName = "auto", file = "in.
   const reader = new RecordReader(
     (line, cells, error) => records.push(parseRecord({ index: records.length, line, file, text: cells, error }, alphabet)),
     format,
-    { alphabet },
+    alphabet,
   );
   for (const line of splitLines(text)) reader.line(line);
   reader.end();

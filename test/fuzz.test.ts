@@ -32,7 +32,7 @@ const puzzleish = fc
 /** Every record of `pieces` read as the CLI reads a file: the lines of each chunk, then the end. */
 async function readAll(pieces: (string | Uint8Array)[], alphabet?: string) {
   const records: { line: number; text: string; error: string | null }[] = [];
-  const reader = new RecordReader((line, text, error) => records.push({ line, text, error }), "auto", { alphabet });
+  const reader = new RecordReader((line, text, error) => records.push({ line, text, error }), "auto", alphabet);
   let lines = 0;
   for await (const chunk of readLineChunks(Readable.from(pieces.map((p) => (typeof p === "string" ? p : Buffer.from(p)))))) {
     chunk.lines.forEach((text, i) => reader.line(text, chunk.longLines?.find((long) => long.at === i)?.length));

@@ -228,7 +228,7 @@ describe("judge input streams: puzzles are solved and written batch by batch as 
         yield Buffer.from(`${line}\n`);
       }
     }
-    await streamJudge(judgeFormats[name], [{ name: "in.txt", open: () => Readable.from(source()) }], solver, 4, async (text) => {
+    await streamJudge(judgeFormats[name], [{ name: "in.txt", open: () => Readable.from(source()) }], solver.solveMany.bind(solver), 4, async (text) => {
       writes.push({ text, linesRead });
     });
     expect(writes).toHaveLength(3); // 12 puzzles in batches of 4
@@ -246,7 +246,7 @@ describe("judge input streams: puzzles are solved and written batch by batch as 
       }
     }
     let output = "";
-    await streamJudge(judgeFormats.poj3074, [{ open: () => Readable.from(source()) }], solver, 4, async (text) => void (output += text));
+    await streamJudge(judgeFormats.poj3074, [{ open: () => Readable.from(source()) }], solver.solveMany.bind(solver), 4, async (text) => void (output += text));
     expect(output).toBe(`${first.solution}\n`);
     expect(pulled).toBeLessThan(1000);
   });
@@ -255,7 +255,13 @@ describe("judge input streams: puzzles are solved and written batch by batch as 
     const lines = Array.from({ length: 10 }, (_, i) => (i === 8 ? "x" : (i % 2 === 0 ? first : second).puzzle));
     const writes: string[] = [];
     const oneLineChunks = () => Readable.from(lines.map((line) => Buffer.from(`${line}\n`)));
-    const failing = streamJudge(judgeFormats.poj3074, [{ name: "big.txt", open: oneLineChunks }], solver, 4, async (text) => void writes.push(text));
+    const failing = streamJudge(
+      judgeFormats.poj3074,
+      [{ name: "big.txt", open: oneLineChunks }],
+      solver.solveMany.bind(solver),
+      4,
+      async (text) => void writes.push(text),
+    );
     await expect(failing).rejects.toThrow("big.txt:9: expected 81 characters, got 1");
     expect(writes.join("")).toBe(`${first.solution}\n${second.solution}\n`.repeat(4));
   });

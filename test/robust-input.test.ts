@@ -20,7 +20,7 @@ const rowsOf = (puzzle: string) => Array.from({ length: 9 }, (_, r) => puzzle.sl
 /** The records of a stream of `pieces`, as the CLI reads them: chunks through readLineChunks into a RecordReader. */
 async function streamRecords(pieces: (string | Buffer)[], alphabet?: string) {
   const records: { line: number; text: string; error: string | null }[] = [];
-  const reader = new RecordReader((line, text, error) => records.push({ line, text, error }), "auto", { alphabet });
+  const reader = new RecordReader((line, text, error) => records.push({ line, text, error }), "auto", alphabet);
   for await (const chunk of readLineChunks(Readable.from(pieces)))
     chunk.lines.forEach((text, i) => reader.line(text, chunk.longLines?.find((long) => long.at === i)?.length));
   reader.end();

@@ -5,8 +5,8 @@
  * seeded order, so a sampled row's puzzles are a subset of every faster row's.
  */
 import type { Dataset } from "../../src/datasets/read.js";
-import { type Grid, PuzzleError, datasetShape, readPuzzle } from "../../src/model/puzzle.js";
-import type { Shape } from "../../src/model/shape.js";
+import { type Grid, PuzzleError, readPuzzle } from "../../src/model/puzzle.js";
+import { type Shape, SHAPES, shapeOfCells } from "../../src/model/shape.js";
 import { Random } from "../../src/model/prng.js";
 import { CountConsensus, type Expectation, expectationOf } from "../verify.js";
 import type { CheckedPuzzles } from "./check.js";
@@ -29,6 +29,13 @@ export function drawPuzzles(dataset: Dataset, picked: readonly number[], expecta
   const grids = picked.map((i) => gridOf(dataset, i));
   const shape = datasetShape(dataset.puzzles, dataset.path);
   return { dataset, shape, grids, lines, packed: pack(grids), expectation, consensus: new CountConsensus() };
+}
+
+/** The shape of a file's puzzle lines (all of one size, judged by the first); an Error naming the file otherwise. */
+export function datasetShape(puzzles: readonly string[], path: string): Shape {
+  const shape = shapeOfCells(puzzles[0]?.length ?? 0);
+  if (!shape) throw new Error(`${path}: the first puzzle has ${puzzles[0]?.length ?? 0} characters, not one of ${SHAPES.map((s) => s.cells).join(", ")}`);
+  return shape;
 }
 
 /** Puzzle `index` of the dataset as a grid; a bad line throws naming the file and the line. */

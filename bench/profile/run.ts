@@ -7,7 +7,7 @@
 import { Command } from "commander";
 import { Session } from "node:inspector/promises";
 import { join, resolve } from "node:path";
-import { datasetShape } from "../../src/model/puzzle.js";
+import { datasetShape } from "../measure/draw.js";
 import { CELLS } from "../../src/model/shape.js";
 import { type SolverInfo, findSolver, solvers } from "../../src/solvers/registry.js";
 import { WasmKernel } from "../../src/kernel/wasm.js";

@@ -6,21 +6,20 @@
  */
 import type { Readable } from "node:stream";
 import { type JudgeFormat, type JudgePuzzle, JudgeInputError, JudgeRun } from "../formats/judge.js";
-import { type Alphabet, formatPuzzle } from "../model/puzzle.js";
+import { formatPuzzle } from "../model/puzzle.js";
 import type { SolveRecord } from "../solvers/solver.js";
 import { textTask } from "../pool/batch.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { EXCERPT_LENGTH, escapeText } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
-import type { Solver } from "../solvers/solver.js";
 import { MAX_LINE_LENGTH, namedChunks } from "../stream/input.js";
 
-/** Solves a judge's puzzles, one record each in order, under the judge's limit and alphabet: on the CLI's batch solver ({@link batchJudgeSolver}). */
-export type JudgeSolve = (puzzles: readonly JudgePuzzle[], limit: number, alphabet: Alphabet | undefined) => Promise<SolveRecord[]>;
+/** Solves a judge's puzzles, one record each in order, under the judge's limit and alphabet: on the CLI's batch solver ({@link batchJudgeSolver}), or a library Solver's solveMany. */
+export type JudgeSolve = (puzzles: readonly JudgePuzzle[], judge: Pick<JudgeFormat, "limit" | "alphabet">) => SolveRecord[] | Promise<SolveRecord[]>;
 
 /** Judge puzzles solved on the CLI's batch solver, a part per thread, through the batch core in `jsonl` read back as records. */
 export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
-  return async (puzzles, limit, alphabet) => {
+  return async (puzzles, { limit, alphabet }) => {
     const texts = puzzles.map((puzzle) => (typeof puzzle === "string" ? puzzle : formatPuzzle(puzzle)));
     const parts = Math.max(1, Math.min(solver.threads, texts.length));
     const tasks = Array.from({ length: parts }, (_, part) => {
@@ -54,7 +53,7 @@ export interface JudgeSource {
 export async function streamJudge(
   judge: JudgeFormat,
   inputs: readonly JudgeSource[],
-  solver: Solver | JudgeSolve,
+  solve: JudgeSolve,
   batchSize: number,
   /** Takes the next piece of output, in order; resolves when more may be written. */
   write: (text: string) => Promise<void>,
@@ -62,9 +61,7 @@ export async function streamJudge(
   const run = new JudgeRun(judge, inputs[0]?.name);
   const solveBatches = async (whole: boolean): Promise<void> => {
     while (run.puzzles.length >= batchSize || (whole && run.puzzles.length > 0)) {
-      const puzzles = run.take(batchSize);
-      const { limit, alphabet } = judge;
-      await write(run.output(typeof solver === "function" ? await solver(puzzles, limit, alphabet) : solver.solveMany(puzzles, { limit, alphabet })));
+      await write(run.output(await solve(run.take(batchSize), judge)));
     }
   };
   let wanted = true;

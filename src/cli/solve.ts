@@ -15,7 +15,7 @@ import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/format.
 import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../formats/judge.js";
 import type { JudgeSolve, JudgeSource } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
-import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES, type Solver } from "../solvers/solver.js";
+import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES } from "../solvers/solver.js";
 import { checkAlphabet } from "../model/puzzle.js";
 import { type BatchSolver, TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamSettings, type StreamTotals, solveStreams } from "../stream/pipeline.js";
@@ -298,7 +298,7 @@ function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">,
 }
 
 /** What judge mode solves on: the CLI's batch solver, or a library Solver on the main thread for a one-puzzle-per-call `--solver`. */
-async function judgeSolver(flags: SolveFlags, limit: number): Promise<{ solve: Solver | JudgeSolve; close(): Promise<void> }> {
+async function judgeSolver(flags: SolveFlags, limit: number): Promise<{ solve: JudgeSolve; close(): Promise<void> }> {
   const { batchJudgeSolver } = await import("./judge.js");
   try {
     const solver = await openRunSolver(flags, limit);
@@ -306,7 +306,8 @@ async function judgeSolver(flags: SolveFlags, limit: number): Promise<{ solve: S
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     const { createSolver } = await import("../index.js");
-    return { solve: await createSolver({ solver: flags.solver }), close: async () => {} }; // an unknown id throws here again
+    const solver = await createSolver({ solver: flags.solver }); // an unknown id throws here again
+    return { solve: solver.solveMany.bind(solver), close: async () => {} };
   }
 }
 

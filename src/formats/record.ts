@@ -6,12 +6,6 @@
 import { EMPTY_MARKS } from "../model/empty-cells.js";
 import { type Alphabet, type Grid, DIGITS, PuzzleError, readPuzzle } from "../model/puzzle.js";
 
-/** What the readers know beyond the text: the `--alphabet` given, if any. */
-export interface ReadHints {
-  /** The symbols of the grids with as many symbols (e.g. 16 for `A`–`P`); settles a 16-character line (4×4 or a 16×16 row). */
-  alphabet?: Alphabet;
-}
-
 /** The cap under which solution counts are exact (`--count`, sicily1317). */
 export const EXACT_COUNT_LIMIT = 1_000_000;
 

@@ -305,13 +305,6 @@ function readBytes(values: CellValues): Puzzle {
   return { shape, alphabet, grid };
 }
 
-/** The shape of a file's puzzle lines (all of one size, judged by the first); an Error naming the file otherwise. */
-export function datasetShape(puzzles: readonly string[], path: string): Shape {
-  const shape = shapeOfCells(puzzles[0]?.length ?? 0);
-  if (!shape) throw new Error(`${path}: the first puzzle has ${puzzles[0]?.length ?? 0} characters, not one of ${SHAPES.map((s) => s.cells).join(", ")}`);
-  return shape;
-}
-
 // ── units and conflicts ─────────────────────────────────────────────────────────────────────
 
 const UNIT_KINDS: readonly UnitKind[] = ["row", "column", "box"];

@@ -29,7 +29,6 @@ import {
   type SizeEngine,
   type SolveRecord,
   DigitLines,
-  rejectedDigitRecords,
   solveRead,
   solveText,
 } from "../solvers/solver.js";
@@ -109,7 +108,7 @@ export interface RecordsOutcome {
    * digit lines' slots transferred, and left out when every line is one); null otherwise.
    */
   read: ReadBatch | null;
-  /** For a task of text: the records of the digit lines the kernel rejected (a repeated clue), by index among them. */
+  /** The records of the digit lines the kernel rejected (a repeated clue), by index among them. */
   rejected?: ReadonlyMap<number, SolveRecord>;
   /** True when the digit lines' solutions in the memory are text (`1`–`9`), not cells. */
   solutionsText?: boolean;
@@ -151,10 +150,10 @@ function solveRecords(engines: ReadonlyMap<number, SizeEngine>, task: RecordsTas
   if (task.textCount > 0) {
     const count = task.textCount;
     const { read, solved } = solveText(engines, textOf(task.memory, room, count), count, task.options, digitLines);
-    const rejected = solved.rejected ?? (solved.digits === null ? undefined : rejectedDigitRecords(read.cells, read.digitCount, solved.digits));
-    if (solved.digits !== null) keep(solved.digits, resultOf(task.memory, room, read.digitCount));
+    const { digits, puzzles, rejected, solutionsText } = solved;
+    if (digits !== null) keep(digits, resultOf(task.memory, room, read.digitCount));
     const digitSlots = read.digitCount === count ? NO_SLOTS : read.digitSlots.slice();
-    return { puzzles: solved.puzzles, read: { ...read, puzzles: [], cells: NO_CELLS, digitSlots }, rejected, solutionsText: solved.solutionsText };
+    return { puzzles, read: { ...read, puzzles: [], cells: NO_CELLS, digitSlots }, rejected, solutionsText };
   }
   const batch: ReadBatch = {
     count: task.digitCount + task.puzzles.length,
@@ -168,7 +167,7 @@ function solveRecords(engines: ReadonlyMap<number, SizeEngine>, task: RecordsTas
   };
   const solved = solveRead(engines, batch, task.options);
   if (solved.digits !== null) keep(solved.digits, resultOf(task.memory, room, task.digitCount));
-  return { puzzles: solved.puzzles, read: null };
+  return { puzzles: solved.puzzles, read: null, rejected: solved.rejected };
 }
 
 const NO_CELLS = new Uint8Array(0);

@@ -393,9 +393,10 @@ export class BitmaskEngine implements SolverEngine {
     const configurationsOf = this.lineConfigurations;
     let bestLine = -1;
     let bestScore = 1000;
-    /** The same by the digits-first score. */
+    /** The same by the digits-first score, computed only when it may be used: at the search's first branch, or in a digits-first search. */
     let digitsLine = -1;
     let digitsScore = 1000;
+    const scoreDigits = this.digitsSearch || !this.branched;
     for (let line = 0; line < 6; line++) {
       let score = 0;
       let digitsFirst = 0;
@@ -405,7 +406,7 @@ export class BitmaskEngine implements SolverEngine {
         configurationsOf[line * 9 + digit] = configurations;
         const count = popcnt(configurations);
         score += count > 1 ? count * CONFIGURATION_WEIGHT : FIXED_WEIGHT;
-        digitsFirst += count > 1 ? DIGITS_FIRST_WEIGHT - count : FIXED_WEIGHT;
+        if (scoreDigits) digitsFirst += count > 1 ? DIGITS_FIRST_WEIGHT - count : FIXED_WEIGHT;
       }
       if (score > ALL_FIXED_SCORE && score < bestScore) {
         bestScore = score;

@@ -498,7 +498,7 @@ export interface ReadBatch {
 export interface SolvedBatch {
   digits: BatchResult | null;
   puzzles: SolveRecord[];
-  /** The records of the digit lines the engine rejected, by index among them, made where their cells were (a pool's worker; {@link rejectedDigitRecords}); absent: made from the batch's cells. */
+  /** The records of the digit lines the engine rejected, by index among them, made where their cells were (a pool's worker; {@link rejectedDigitRecords}); absent: none. */
   rejected?: ReadonlyMap<number, SolveRecord>;
   /** True when the digit lines' solutions are text (`1`–`9`) already ({@link SolverEngine.solutionsText}), not cells. */
   solutionsText?: boolean;
@@ -566,20 +566,12 @@ export function solveText(
   const nine = engines.get(SHAPE_9.size)?.engine;
   if (nine !== undefined && solvesInPlace(nine) && nine.inputText?.(text, count)) {
     const result = nine.run(count, options.limit, budgetFor(CELLS, options.budget));
-    // A line the kernel rejected (a repeated clue) is read again from its text, which words why.
-    const rejected = result.counts.some((found) => found < 0) ? rejectedDigitRecords(textCells(text, count), count, result) : undefined;
+    const rejected = rejectedDigitRecords(result, count, (k) => latin1.decode(text.subarray(k * CELLS, (k + 1) * CELLS)));
     const read: ReadBatch = { ...emptyBatch(), count, digitCount: count };
     return { read, solved: { digits: result, puzzles: NONE, rejected, solutionsText: nine.solutionsText?.(count) ?? false } };
   }
   const read = readTextLines(text, count, options.alphabet, digits);
   return { read, solved: solveRead(engines, read, options) };
-}
-
-/** The cells of `count` lines of text. */
-function textCells(text: Uint8Array, count: number): Uint8Array {
-  const cells = new Uint8Array(count * CELLS);
-  writeTextCells(text, cells);
-  return cells;
 }
 
 /** A batch with no input read yet. Its lists of the other inputs are made at the first such input (most batches have none: a solve loop makes no lists). */
@@ -634,18 +626,18 @@ export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadB
   const puzzles = batch.puzzles.length === 0 ? NONE : solvePuzzles(engines, batch.puzzles, limit, budget);
   const { cells, digitCount } = batch;
   const fill = (packed: Uint8Array) => packed.set(cells.subarray(0, digitCount * CELLS));
-  return { digits: digitCount === 0 ? null : solveGroup(engines.get(SHAPE_9.size)!.engine, CELLS, digitCount, fill, limit, budget), puzzles };
+  const digits = digitCount === 0 ? null : solveGroup(engines.get(SHAPE_9.size)!.engine, CELLS, digitCount, fill, limit, budget);
+  return { digits, puzzles, rejected: digits === null ? undefined : rejectedDigitRecords(digits, digitCount, (k) => cells.slice(k * CELLS, (k + 1) * CELLS)) };
 }
 
 /** The records of `puzzles`, each group of one size and alphabet solved in one call. */
 function solvePuzzles(engines: ReadonlyMap<number, SizeEngine>, puzzles: Puzzle[], limit: number, budget: number | undefined): SolveRecord[] {
   const records = new Array<SolveRecord>(puzzles.length);
-  const groups = new Map<string, number[]>();
+  const groups = new Map<Alphabet, number[]>(); // an alphabet has as many symbols as its grids' side: one size each
   puzzles.forEach((puzzle, k) => {
-    const key = `${puzzle.shape.size} ${puzzle.alphabet}`;
-    const group = groups.get(key);
+    const group = groups.get(puzzle.alphabet);
     if (group) group.push(k);
-    else groups.set(key, [k]);
+    else groups.set(puzzle.alphabet, [k]);
   });
   for (const members of groups.values()) {
     const { shape, alphabet } = puzzles[members[0]];
@@ -662,16 +654,14 @@ function solvePuzzles(engines: ReadonlyMap<number, SizeEngine>, puzzles: Puzzle[
   return records;
 }
 
-/** The record of digit line `k` of `cells` that the engine rejected (a repeated clue), read again from its cells, which says where. */
-function rejectedDigits(cells: Uint8Array, k: number): SolveRecord {
-  const read = readOrRecord(cells.slice(k * CELLS, (k + 1) * CELLS), undefined);
-  return "record" in read ? read.record : invalidRecord(REJECTED);
-}
-
-/** The records of the `digitCount` digit lines of `cells` that the engine rejected in `result` (a count below 0), by index among them. */
-export function rejectedDigitRecords(cells: Uint8Array, digitCount: number, result: BatchResult): Map<number, SolveRecord> {
-  const rejected = new Map<number, SolveRecord>();
-  for (let k = 0; k < digitCount; k++) if (result.counts[k] < 0) rejected.set(k, rejectedDigits(cells, k));
+/** The records of the `count` digit lines the engine rejected in `result` (a repeated clue), by index, each read again from its `line` (text or cells), which says where; undefined: none. */
+function rejectedDigitRecords(result: BatchResult, count: number, line: (k: number) => string | Grid): Map<number, SolveRecord> | undefined {
+  let rejected: Map<number, SolveRecord> | undefined;
+  for (let k = 0; k < count; k++) {
+    if (result.counts[k] >= 0) continue;
+    const read = readOrRecord(line(k), undefined);
+    (rejected ??= new Map()).set(k, "record" in read ? read.record : invalidRecord(REJECTED));
+  }
   return rejected;
 }
 
@@ -681,9 +671,9 @@ export function rejectedDigitRecords(cells: Uint8Array, digitCount: number, resu
  * one at a time; `writer` holds the batch's solutions until it loads another batch's.
  */
 export function orderedRecords(batch: ReadBatch, solved: SolvedBatch, reportsGuesses: boolean, writer: SolutionWriter): (i: number) => SolveRecord {
-  const { cells, digitCount, digitSlots } = batch;
+  const { digitCount, digitSlots } = batch;
   const digits = solved.digits;
-  const style: RecordStyle = { cells: CELLS, writer, reportsGuesses, rejected: (k) => solved.rejected?.get(k) ?? rejectedDigits(cells, k) };
+  const style: RecordStyle = { cells: CELLS, writer, reportsGuesses, rejected: (k) => solved.rejected?.get(k) ?? invalidRecord(REJECTED) };
   if (digits !== null && solved.solutionsText) writer.loadText(digits.solutions, digitCount, CELLS);
   else if (digits !== null) writer.load(digits.solutions, digitCount, CELLS);
   if (digits !== null && digitCount === batch.count) return (i) => resultRecord(digits, i, style);

@@ -34,8 +34,8 @@ import { promisify } from "node:util";
 import { StringDecoder } from "node:string_decoder";
 import { InputReadError } from "../cli-kit/errors.js";
 import type { LineScan, ScanKernel } from "../solvers/solver.js";
-import type { EmitRecord, ReadHints } from "../formats/record.js";
-import { readsNineByNineAsDigits } from "../model/puzzle.js";
+import type { EmitRecord } from "../formats/record.js";
+import { type Alphabet, readsNineByNineAsDigits } from "../model/puzzle.js";
 import { shapeOfSide } from "../model/shape.js";
 import { EXCERPT_LENGTH, escapeText } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
@@ -467,19 +467,19 @@ export class RecordReader implements LineSink {
   private readonly forced: InputFormat | null;
   private readonly alphabet: string;
 
-  /** `emitCells`, when given, takes the fast-path records; without it every record goes to `emit`. */
+  /** `alphabet`: the `--alphabet`, if given. `emitCells`, when given, takes the fast-path records; without it every record goes to `emit`. */
   constructor(
     private readonly emit: EmitRecord,
     format: InputFormatName = "auto",
-    hints: ReadHints = {},
+    alphabet?: Alphabet,
     emitCells: EmitCells | null = null,
   ) {
     this.emitCells = emitCells;
-    this.fastFormat = emitCells !== null && (format === "auto" || format === "line") && readsNineByNineAsDigits(hints.alphabet);
-    this.fallback = lineFormat(hints);
-    this.alphabet = hints.alphabet ?? "";
+    this.fastFormat = emitCells !== null && (format === "auto" || format === "line") && readsNineByNineAsDigits(alphabet);
+    this.fallback = lineFormat(alphabet);
+    this.alphabet = alphabet ?? "";
     // Detection reads a run of 4×4-looking 16-character lines as 4×4 puzzles unless the alphabet says 16×16.
-    this.grid = gridFormat(format === "auto" && hints.alphabet?.length !== 16);
+    this.grid = gridFormat(format === "auto" && alphabet?.length !== 16);
     this.formats = [this.fallback, colonFormat(), csvFormat(), this.grid];
     this.forced = format === "auto" ? null : this.formats.find((f) => f.name === format)!;
   }

@@ -303,12 +303,7 @@ export async function solveStreams(
     batches.startFile(input.name);
     batches.capacity = capacity();
     // The reader hands each record straight to the builder, which keeps the run's share.
-    const reader = new RecordReader(
-      batches.add.bind(batches),
-      settings.input,
-      { alphabet: settings.alphabet },
-      fastPath ? batches.addCells.bind(batches) : null,
-    );
+    const reader = new RecordReader(batches.add.bind(batches), settings.input, settings.alphabet, fastPath ? batches.addCells.bind(batches) : null);
     const lines = new LineSplitter(reader, scanner);
     const stream = input.file === undefined ? input.open() : null;
     const stopReading = () => stream?.destroy();

@@ -4,7 +4,8 @@
  * is a 4×4 puzzle only with a 4-symbol `--alphabet`; otherwise it goes to the grid reader.
  */
 import { type Shape, SHAPE_9, SHAPES } from "../../model/shape.js";
-import type { EmitRecord, ReadHints } from "../record.js";
+import type { Alphabet } from "../../model/puzzle.js";
+import type { EmitRecord } from "../record.js";
 import type { InputFormat } from "./format.js";
 
 /** True when `line` is N² characters, or N² characters then white space. */
@@ -15,9 +16,9 @@ function isOneLine(line: string, cells: number): boolean {
   return next === 32 || next === 9;
 }
 
-/** The one-line reader. Lines of any other length read as one invalid record each. */
-export function lineFormat(hints: ReadHints): InputFormat {
-  const fourByFour = hints.alphabet?.length === 4;
+/** The one-line reader (`alphabet`: the `--alphabet` given, if any). Lines of any other length read as one invalid record each. */
+export function lineFormat(alphabet?: Alphabet): InputFormat {
+  const fourByFour = alphabet?.length === 4;
   // 9×9 first: the common case is settled by the first test.
   const shapes: readonly Shape[] = SHAPES.filter((shape) => shape.size !== 4 || fourByFour).sort((a, b) => Number(b === SHAPE_9) - Number(a === SHAPE_9));
   const shapeOf = (line: string) => shapes.find((shape) => isOneLine(line, shape.cells));

@@ -212,7 +212,7 @@ export class SolverPool {
     const done = () => memory.release();
     try {
       const outcome = await this.workers.solve(task, retry);
-      const read = batch === null ? outcome.read! : { ...batch, cells: retry.cells };
+      const read = batch ?? outcome.read!;
       const reportsGuesses = this.reportsGuesses();
       const solved = {
         digits: read.digitCount > 0 ? memory.result(read.digitCount) : null,

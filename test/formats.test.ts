@@ -64,6 +64,14 @@ describe("one-line format", () => {
     expect(records[2].grid && formatPuzzle(records[2].grid)).toBe(SECOND);
   });
 
+  it("names a character outside the BMP (two UTF-16 units) in a line of 81 characters, not the length", () => {
+    const line = `${UNIQUE.slice(0, 40)}\u{1F600}${UNIQUE.slice(41)}`;
+    expect(line.length).toBe(82);
+    const [record] = readRecords(`${line}\n`);
+    expect(record.error).toBe("in.txt:1: cell 41 (row 5, column 5) contains invalid character '\u{1F600}'");
+    expect(readRecords(`${line.slice(0, 79)}\n`)[0].error).toBe("in.txt:1: expected 81 characters, got 78"); // 79 UTF-16 units
+  });
+
   it("names the file, the line, the cell and the reason of a bad character or a repeated clue", () => {
     const badCharacter = UNIQUE.slice(0, 9) + "z" + UNIQUE.slice(10);
     const repeated = "55" + UNIQUE.slice(2);

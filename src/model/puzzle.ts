@@ -132,7 +132,11 @@ export function controlCharacterNote(line: string): string {
 export function parsePuzzle(text: string, empties: string = ONE_LINE_EMPTY): Grid {
   const line = text.trim();
   if (line.length !== CELLS) {
-    throw new PuzzleError("length", `expected ${CELLS} characters, got ${line.length}${controlCharacterNote(line)}`);
+    // 81 characters of which some lie outside the BMP (an emoji is two UTF-16 units): the first such is the fault, not the length
+    const characters = [...line];
+    const cell = characters.length === CELLS ? characters.findIndex((ch) => ch.length > 1) : -1;
+    if (cell >= 0) throw new PuzzleError("character", `${describeCell(cell)} contains invalid character ${quoteCharacter(characters[cell])}`, cell);
+    throw new PuzzleError("length", `expected ${CELLS} characters, got ${characters.length}${controlCharacterNote(line)}`);
   }
   const grid = new Uint8Array(CELLS);
   const cell = readDigits(line, grid, 0, empties);

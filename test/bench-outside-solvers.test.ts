@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { threadTicks, workerThreadBusy } from "./busy-thread.js";
 
 const BENCH = new URL("../dist/bench/bench.js", import.meta.url).pathname;
 const EXAMPLE = pathToFileURL(new URL("../examples/my-solver.mjs", import.meta.url).pathname).href;
@@ -257,8 +258,12 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
       exited: new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("exit", (code, signal) => resolve([code, signal]))),
     };
     child.stdout!.on("data", (data) => (run.stdout += data));
-    while (!/\n {2}wasm \(1 call\/puzzle\) +[\d,]+ /.test(run.stdout)) await new Promise((resolve) => setTimeout(resolve, 50));
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the looping row has begun
+    while (!/\n {2}wasm \(1 call\/puzzle\) +[\d,]+ /.test(run.stdout)) {
+      if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}:\n${run.stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // The looping row has begun once its worker thread has spun 200 ms of CPU since the row before it ended.
+    await workerThreadBusy(child, 20, 300, threadTicks(child.pid!));
     return run;
   }
 

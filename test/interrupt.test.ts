@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { writePuzzles } from "../bench/corpus.js";
 import { signalExitStatus } from "../src/cli-kit/progress.js";
+import { workerThreadBusy } from "./busy-thread.js";
 import { BIN } from "./cli-run.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sudoku-interrupt-"));
@@ -105,7 +106,7 @@ describe("solve: clean interrupts", () => {
     const child = spawn(process.execPath, [BIN, "solve", "--threads", "0", "--limit", "2147483647", endless], { stdio: ["ignore", "ignore", "pipe"] });
     onTestFinished(() => void child.kill("SIGKILL"));
     const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // well into the count (start-up takes a fraction of that)
+    await workerThreadBusy(child, 30, 2000); // well into the count: a worker thread has counted for 300 ms of CPU
     process.kill(child.pid!, "SIGINT");
     process.kill(child.pid!, "SIGTERM");
     expect(await ended).toBeOneOf(["SIGINT", "SIGTERM"]);

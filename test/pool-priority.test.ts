@@ -30,7 +30,7 @@ function threadNices(pid: number): Map<number, number> {
 /**
  * How long a test waits for the workers to lower their priority before it looks at what it has: a
  * worker lowers it once its engines have loaded, and a child at nice 17 gets a few percent of a
- * core that processes at nice 0 keep busy (its workers took 20 s to start beside two of them).
+ * core that processes at nice 0 keep busy (beside two of them and the suite, the test took 46 s).
  */
 const LOWERED_WAIT_MS = 240_000;
 /** The tests' time limit: the wait above and some. */

@@ -22,9 +22,9 @@ const PUZZLES = 10_000;
 const corpus = writePuzzles(join(dir, "corpus.txt"), PUZZLES, 7);
 const expected = spawnSync(process.execPath, [BIN, "solve", "--no-progress", "--threads", "0", corpus], { encoding: "utf8", maxBuffer: 1 << 26 }).stdout;
 
-/** Resolves once `path` holds some records. */
-async function outputStarted(path: string, child: ChildProcess): Promise<void> {
-  while (!(existsSync(path) && statSync(path).size > 0)) {
+/** Resolves once `path` holds at least `bytes` bytes (by default some records). */
+async function outputStarted(path: string, child: ChildProcess, bytes = 1): Promise<void> {
+  while (!(existsSync(path) && statSync(path).size >= bytes)) {
     if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -93,7 +93,11 @@ describe("solve: clean interrupts", () => {
     expectWholeRecords(out, terminal(), "SIGINT");
   });
 
-  /** After the corpus, an empty grid counted to 2^31 - 1 solutions: a batch of many minutes, which a first signal waits for. */
+  /**
+   * After the corpus, an empty grid counted to 2^31 - 1 solutions: a batch of many minutes, which a first signal waits for.
+   * A new file starts a new batch, so the run is stuck in that one once the corpus's records are all written; before that, a
+   * second signal may end it in the middle of writing a batch (a record cut off, as any kill mid-write can leave one).
+   */
   const stuckArgs = (out: string, threads = "1"): string[] => {
     const endless = join(dir, "endless.txt");
     writeFileSync(endless, ".".repeat(81) + "\n");
@@ -121,7 +125,7 @@ describe("solve: clean interrupts", () => {
       let stderr = "";
       child.stderr!.on("data", (data) => (stderr += data));
       const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-      await outputStarted(out, child);
+      await outputStarted(out, child, expected.length); // stuck in the endless batch
       process.kill(child.pid!, "SIGINT");
       process.kill(child.pid!, "SIGTERM"); // another kind: two of one kind may arrive as one
       expect(await ended).toBeOneOf(["SIGINT", "SIGTERM"]);
@@ -141,7 +145,7 @@ describe("solve: clean interrupts", () => {
       .join(" ")}`;
     const { child, terminal, pid } = inTerminal(command);
     onTestFinished(() => void child.kill("SIGKILL"));
-    await outputStarted(out, child);
+    await outputStarted(out, child, expected.length); // stuck in the endless batch
     process.kill(pid(), "SIGINT");
     process.kill(pid(), "SIGTERM");
     expect(await exited(child)).toBeOneOf([130, 143]);

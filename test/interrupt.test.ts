@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { writePuzzles } from "../bench/corpus.js";
 import { signalExitStatus } from "../src/cli-kit/progress.js";
-import { workerThreadBusy } from "./busy-thread.js";
+import { threadTicks, workerThreadBusy } from "./busy-thread.js";
 import { BIN } from "./cli-run.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sudoku-interrupt-"));
@@ -22,10 +22,28 @@ const PUZZLES = 10_000;
 const corpus = writePuzzles(join(dir, "corpus.txt"), PUZZLES, 7);
 const expected = spawnSync(process.execPath, [BIN, "solve", "--no-progress", "--threads", "0", corpus], { encoding: "utf8", maxBuffer: 1 << 26 }).stdout;
 
-/** Resolves once `path` holds at least `bytes` bytes (by default some records). */
-async function outputStarted(path: string, child: ChildProcess, bytes = 1): Promise<void> {
-  while (!(existsSync(path) && statSync(path).size >= bytes)) {
+/** Resolves once `path` holds some records. */
+async function outputStarted(path: string, child: ChildProcess): Promise<void> {
+  while (!(existsSync(path) && statSync(path).size > 0)) {
     if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Resolves once the run `child` writing `path` is stuck in a batch: a worker thread of its process
+ * (`pid`) has run 300 ms of CPU time since the output last grew, which no batch of the corpus takes.
+ * Nothing is being written then, so a signal cannot cut a record off mid-write.
+ */
+async function stuckInBatch(path: string, child: ChildProcess, pid: number): Promise<void> {
+  await outputStarted(path, child);
+  let size = -1;
+  let since = new Map<number, number>();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}`);
+    const now = statSync(path).size;
+    if (now !== size) [size, since] = [now, threadTicks(pid)];
+    else if ([...threadTicks(pid)].some(([tid, ticks]) => tid !== pid && ticks - (since.get(tid) ?? 0) >= 30)) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -95,8 +113,8 @@ describe("solve: clean interrupts", () => {
 
   /**
    * After the corpus, an empty grid counted to 2^31 - 1 solutions: a batch of many minutes, which a first signal waits for.
-   * A new file starts a new batch, so the run is stuck in that one once the corpus's records are all written; before that, a
-   * second signal may end it in the middle of writing a batch (a record cut off, as any kill mid-write can leave one).
+   * The two signals come once the run is stuck in it: before that, a second signal may end the run in the middle of writing
+   * a batch (a record cut off, as any kill mid-write can leave one).
    */
   const stuckArgs = (out: string, threads = "1"): string[] => {
     const endless = join(dir, "endless.txt");
@@ -125,7 +143,7 @@ describe("solve: clean interrupts", () => {
       let stderr = "";
       child.stderr!.on("data", (data) => (stderr += data));
       const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-      await outputStarted(out, child, expected.length); // stuck in the endless batch
+      await stuckInBatch(out, child, child.pid!);
       process.kill(child.pid!, "SIGINT");
       process.kill(child.pid!, "SIGTERM"); // another kind: two of one kind may arrive as one
       expect(await ended).toBeOneOf(["SIGINT", "SIGTERM"]);
@@ -145,7 +163,8 @@ describe("solve: clean interrupts", () => {
       .join(" ")}`;
     const { child, terminal, pid } = inTerminal(command);
     onTestFinished(() => void child.kill("SIGKILL"));
-    await outputStarted(out, child, expected.length); // stuck in the endless batch
+    await outputStarted(out, child); // the terminal has shown the CLI's pid
+    await stuckInBatch(out, child, pid());
     process.kill(pid(), "SIGINT");
     process.kill(pid(), "SIGTERM");
     expect(await exited(child)).toBeOneOf([130, 143]);

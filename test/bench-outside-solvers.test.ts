@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { threadTicks, workerThreadBusy } from "./busy-thread.js";
 
 const BENCH = new URL("../dist/bench/bench.js", import.meta.url).pathname;
 const EXAMPLE = pathToFileURL(new URL("../examples/my-solver.mjs", import.meta.url).pathname).href;
@@ -29,7 +30,8 @@ function bench(solvers: string, ...more: string[]) {
   const datasets = more.includes("--datasets") ? [] : ["--datasets", "easy"];
   const threads = more.includes("--threads") ? [] : ["--threads", "0"];
   const args = [BENCH, "--solvers", solvers, ...datasets, "--puzzles", "20", "--time", "100", ...threads, ...more];
-  return spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
+  // The limit kills a run that hangs, inside the tests' 120 s: one of these runs took 52 s on two loaded cores.
+  return spawnSync(process.execPath, args, { encoding: "utf8", timeout: 110_000 });
 }
 
 describe("bench: only checked answers are timed", () => {
@@ -257,8 +259,12 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
       exited: new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("exit", (code, signal) => resolve([code, signal]))),
     };
     child.stdout!.on("data", (data) => (run.stdout += data));
-    while (!/\n {2}wasm \(1 call\/puzzle\) +[\d,]+ /.test(run.stdout)) await new Promise((resolve) => setTimeout(resolve, 50));
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the looping row has begun
+    while (!/\n {2}wasm \(1 call\/puzzle\) +[\d,]+ /.test(run.stdout)) {
+      if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}:\n${run.stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // The looping row has begun once its worker thread has spun 200 ms of CPU since the row before it ended.
+    await workerThreadBusy(child, 20, 300, threadTicks(child.pid!));
     return run;
   }
 
@@ -268,7 +274,7 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
       run.child.kill("SIGINT");
       expect(await run.exited).toEqual([130, null]);
       expect(run.stdout).toContain("interrupted by SIGINT: 2 of 3 rows finished");
-    }, 30_000);
+    }, 120_000);
   }
 
   it("a second signal ends the process at once, by the first signal, while a solver loops", async () => {
@@ -280,7 +286,7 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
     expect(code).toBeNull();
     expect(signal).toBeOneOf(["SIGINT", "SIGTERM"]);
     expect(run.stdout).not.toMatch(/interrupted by SIG/);
-  }, 30_000);
+  }, 120_000);
 });
 
 describe("bench --fresh-rounds: each timing round in a worker thread of its own", () => {
@@ -312,7 +318,7 @@ export default honest;
     expect(written.settings.freshRounds).toBe(true);
     for (const record of written.records) expect(record.roundCpuMicros).toHaveLength(3);
     expect(written.records.map((r: { row: string }) => r.row)).toEqual(["noting", "bitmask"]);
-  }, 60_000);
+  }, 240_000); // three rounds of two rows, each round in a fresh worker: 52 s on two loaded cores
 
   it("is refused with --ref, which times both commits in one process", () => {
     const run = bench("bitmask", "--fresh-rounds", "--ref", "HEAD");

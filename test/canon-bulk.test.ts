@@ -47,7 +47,7 @@ describe("sudoku-wasm canon in bulk", () => {
     const resumed = runCli(["canon", "--out", "jsonl", "--resume", "-o", cut, input]);
     expect(resumed.status, resumed.stderr).toBe(1);
     expect(readFileSync(cut, "utf8")).toBe(whole);
-  });
+  }, 300_000); // two dozen CLI runs: 47 s on two loaded cores
 
   it("stops on SIGINT with the records of the batches sent written whole, in order, and exits 130", async () => {
     const block = relabelledPuzzleBytes(20_000, 7);

@@ -19,16 +19,33 @@ const { stopBeforeStreamExit } = await import("${dist("errors.js")}");
 const { writeSync } = await import("node:fs");
 stopBeforeStreamExit(() => new Promise((resolve) => setTimeout(() => { writeSync(2, "pool stopped\\n"); resolve(); }, 200)));
 new InterruptWatch();
-process.on("SIGINT", () => {}); // a library's listener: the watch's own kill then does not end the process
+// A library's listener (the watch's own kill then does not end the process); it says when a SIGINT has been handled.
+process.on("SIGINT", () => writeSync(1, "SIGINT handled\\n"));
 setInterval(() => {}, 1000); // a run stuck in a batch
 writeSync(1, "ready\\n");`;
     writeFileSync(join(dir, "stuck.mjs"), script);
     const child = spawn(process.execPath, [join(dir, "stuck.mjs")], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
     let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
-    await new Promise((resolve) => child.stdout.once("data", resolve));
+    /** Resolves once standard output holds `text`; rejects if the child ends first. */
+    const said = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!stdout.includes(text)) return;
+          child.stdout.off("data", check).off("end", ended);
+          resolve();
+        };
+        const ended = () =>
+          reject(new Error(`the child ended without saying ${JSON.stringify(text)}; stdout ${JSON.stringify(stdout)}, stderr ${JSON.stringify(stderr)}`));
+        child.stdout.on("data", check).on("end", ended);
+        check();
+      });
+    await said("ready\n");
     child.kill("SIGINT");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The second only once the first was handled: two of one kind sent while the child waits for a core arrive as one.
+    await said("SIGINT handled\n");
     child.kill("SIGINT");
     const status = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     expect(stderr).toBe("pool stopped\n");

@@ -127,9 +127,10 @@ export const BASELINE_IDS: ReadonlySet<string> = new Set(["scan", "tables", "que
 export function describeRows(rows: Row[]): void {
   describe.each(rows)("%s on the shared fixture", (_name, info, id, kernels) => {
     let solver: Solver;
+    // The tests' time limit, not Vitest's 10 s for a hook: a row's first load (its modules, its kernels) took longer on a loaded machine.
     beforeAll(async () => {
       solver = await createSolver({ solver: id, kernels: await kernels() });
-    });
+    }, 120_000);
 
     it("runs on every size it takes, on its own engine", () => {
       for (const size of info.sizes) expect(solver.engines.get(size)?.id, `${size}×${size}`).toBe(id);

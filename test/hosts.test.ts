@@ -73,7 +73,7 @@ describe("solve --resume after SIGKILL", () => {
     const said = solveTo(["solve", "--no-progress", "--resume", "-o", killed, input]);
     expect(said).toContain(`${(1_000_000 - Math.floor(cut / 82)).toLocaleString("en-US")} puzzles: `);
     expect(await sha256(killed), `seed ${seed}, killed at byte ${killedAt} of ${size}, torn at ${cut}`).toBe(await sha256(whole));
-  });
+  }, 300_000); // a million puzzles solved, then again in a killed run and its resumption: 52 s on two loaded cores
 });
 
 describe("solve --resume after SIGKILL of a whole session", () => {

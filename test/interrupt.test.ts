@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { writePuzzles } from "../bench/corpus.js";
 import { signalExitStatus } from "../src/cli-kit/progress.js";
+import { threadTicks, workerThreadBusy } from "./busy-thread.js";
 import { BIN } from "./cli-run.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sudoku-interrupt-"));
@@ -25,6 +26,24 @@ const expected = spawnSync(process.execPath, [BIN, "solve", "--no-progress", "--
 async function outputStarted(path: string, child: ChildProcess): Promise<void> {
   while (!(existsSync(path) && statSync(path).size > 0)) {
     if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Resolves once the run `child` writing `path` is stuck in a batch: a worker thread of its process
+ * (`pid`) has run 300 ms of CPU time since the output last grew, which no batch of the corpus takes.
+ * Nothing is being written then, so a signal cannot cut a record off mid-write.
+ */
+async function stuckInBatch(path: string, child: ChildProcess, pid: number): Promise<void> {
+  await outputStarted(path, child);
+  let size = -1;
+  let since = new Map<number, number>();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}`);
+    const now = statSync(path).size;
+    if (now !== size) [size, since] = [now, threadTicks(pid)];
+    else if ([...threadTicks(pid)].some(([tid, ticks]) => tid !== pid && ticks - (since.get(tid) ?? 0) >= 30)) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -92,7 +111,11 @@ describe("solve: clean interrupts", () => {
     expectWholeRecords(out, terminal(), "SIGINT");
   });
 
-  /** After the corpus, an empty grid counted to 2^31 - 1 solutions: a batch of many minutes, which a first signal waits for. */
+  /**
+   * After the corpus, an empty grid counted to 2^31 - 1 solutions: a batch of many minutes, which a first signal waits for.
+   * The two signals come once the run is stuck in it: before that, a second signal may end the run in the middle of writing
+   * a batch (a record cut off, as any kill mid-write can leave one).
+   */
   const stuckArgs = (out: string, threads = "1"): string[] => {
     const endless = join(dir, "endless.txt");
     writeFileSync(endless, ".".repeat(81) + "\n");
@@ -105,7 +128,7 @@ describe("solve: clean interrupts", () => {
     const child = spawn(process.execPath, [BIN, "solve", "--threads", "0", "--limit", "2147483647", endless], { stdio: ["ignore", "ignore", "pipe"] });
     onTestFinished(() => void child.kill("SIGKILL"));
     const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // well into the count (start-up takes a fraction of that)
+    await workerThreadBusy(child, 30, 2000); // well into the count: a worker thread has counted for 300 ms of CPU
     process.kill(child.pid!, "SIGINT");
     process.kill(child.pid!, "SIGTERM");
     expect(await ended).toBeOneOf(["SIGINT", "SIGTERM"]);
@@ -120,7 +143,7 @@ describe("solve: clean interrupts", () => {
       let stderr = "";
       child.stderr!.on("data", (data) => (stderr += data));
       const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-      await outputStarted(out, child);
+      await stuckInBatch(out, child, child.pid!);
       process.kill(child.pid!, "SIGINT");
       process.kill(child.pid!, "SIGTERM"); // another kind: two of one kind may arrive as one
       expect(await ended).toBeOneOf(["SIGINT", "SIGTERM"]);
@@ -140,7 +163,8 @@ describe("solve: clean interrupts", () => {
       .join(" ")}`;
     const { child, terminal, pid } = inTerminal(command);
     onTestFinished(() => void child.kill("SIGKILL"));
-    await outputStarted(out, child);
+    await outputStarted(out, child); // the terminal has shown the CLI's pid
+    await stuckInBatch(out, child, pid());
     process.kill(pid(), "SIGINT");
     process.kill(pid(), "SIGTERM");
     expect(await exited(child)).toBeOneOf([130, 143]);

@@ -21,9 +21,10 @@ const shards = (n: number, format = "line", stem = "m"): string[] => solveShards
 
 /** Three line shards of PUZZLES, solved once for the tests that merge them (none changes them). */
 let lineShards: string[];
+// Three CLI runs: the tests' time limit, not Vitest's 10 s for a hook, which a loaded machine can outlast.
 beforeAll(() => {
   lineShards = shards(3);
-});
+}, 120_000);
 
 /** One `sudoku-wasm: …` line and nothing else (no stack trace). */
 const ONE_ERROR_LINE = /^sudoku-wasm: [^\n]+\n$/;

@@ -57,9 +57,10 @@ async function kernelFigures(variant: string) {
   return { guesses: mean(guesses), nodes: mean(nodes) };
 }
 
+// Three variants timed for at least 300 ms each, and checked: more than Vitest's 10 s hook limit on a loaded machine can allow.
 beforeAll(async () => {
   run = { environment, records: await profileVariants(plan()) };
-});
+}, 120_000);
 
 describe("profileVariants", () => {
   it("returns one record per variant × dataset with every field, its guesses and nodes those of the variant's own kernel", async () => {

@@ -1,6 +1,6 @@
 /**
  * Shards over real hosts: two OpenSSH servers, each in its own network namespace joined to
- * this one by a veth pair (10.x.1.2 "alpha", 10.x.2.2 "beta"), with keys made here. GNU
+ * this one by a veth pair (10.x.y.2 "alpha", 10.x.y+1.2 "beta"), with keys made here. GNU
  * parallel runs 4 `solve --resume --shard K/4` jobs over ssh on them, one at a time each; alpha
  * is killed in the middle (every process in its namespace: sshd and the solve it runs, SIGKILL),
  * so its job stops with a partial shard and its next job cannot connect. `parallel
@@ -55,8 +55,26 @@ interface Host {
 }
 
 const tag = process.pid % 100_000;
-const subnet = 200 + (process.pid % 50);
-const hosts: Host[] = ["alpha", "beta"].map((name, k) => ({ name, namespace: `sudoku-${tag}-${name}`, address: `10.${subnet}.${k + 1}.2` }));
+
+/**
+ * The second octet and the first of two third octets of the hosts' networks (10.S.T.0/24 and
+ * 10.S.T+1.0/24, S 200–249): from this process's pid, past any that an address here already
+ * uses, so that the same test run beside this one (another checkout's suite) gets networks of
+ * its own; two veths in one /24 would route one run's ssh to the other's host.
+ */
+function freeNetworks(): [number, number] {
+  const used = spawnSync("ip", ["-o", "-4", "addr", "show"], { encoding: "utf8" }).stdout ?? "";
+  const slots = 50 * 127;
+  for (let n = 0; n < slots; n++) {
+    const slot = (process.pid + n) % slots;
+    const [second, third] = [200 + (slot % 50), 2 * Math.floor(slot / 50) + 1];
+    if (![third, third + 1].some((t) => used.includes(` 10.${second}.${t}.`))) return [second, third];
+  }
+  return [200 + (process.pid % 50), 1];
+}
+const [subnet, firstNetwork] = freeNetworks();
+const network = (k: number) => `10.${subnet}.${firstNetwork + k}`;
+const hosts: Host[] = ["alpha", "beta"].map((name, k) => ({ name, namespace: `sudoku-${tag}-${name}`, address: `${network(k)}.2` }));
 
 /** Makes the host's namespace, its veth pair and its sshd (keys and configuration in `dir`). */
 function startHost(host: Host, k: number): void {
@@ -64,7 +82,7 @@ function startHost(host: Host, k: number): void {
   sh("ip", ["netns", "add", host.namespace]);
   sh("ip", ["link", "add", outside, "type", "veth", "peer", "name", inside]);
   sh("ip", ["link", "set", inside, "netns", host.namespace]);
-  sh("ip", ["addr", "add", `10.${subnet}.${k + 1}.1/24`, "dev", outside]);
+  sh("ip", ["addr", "add", `${network(k)}.1/24`, "dev", outside]);
   sh("ip", ["link", "set", outside, "up"]);
   const inNamespace = (...args: string[]) => sh("ip", ["netns", "exec", host.namespace, ...args]);
   inNamespace("ip", "addr", "add", `${host.address}/24`, "dev", inside);
@@ -141,7 +159,7 @@ describe("GNU parallel over real ssh, a host killed in the middle", () => {
       console.log(transcript.join("\n"));
       hosts.forEach(removeHost);
     }
-  });
+  }, 300_000); // 400,000 puzzles solved here, then twice over the hosts: 85 s on two loaded cores
 });
 
 /** The multi-host run of the test above; `note` takes each line of its transcript. */

@@ -59,11 +59,12 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
   let server: PreviewServer;
   let url: string;
 
+  // A Vite build: the tests' time limit, not Vitest's 10 s for a hook, which a loaded machine can outlast.
   beforeAll(async () => {
     await build({ configFile: CONFIG, logLevel: "warn" });
     server = await preview({ configFile: CONFIG, logLevel: "warn", preview: { port: 0, host: "127.0.0.1" } });
     url = server.resolvedUrls!.local[0];
-  });
+  }, 120_000);
   afterAll(async () => server?.close());
 
   it.for(BROWSERS)(

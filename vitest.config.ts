@@ -77,6 +77,9 @@ class SlowFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     testTimeout: 120_000,
+    // A setup hook gets a test's limit, not Vitest's 10 s: the hooks that load baselines, kernels
+    // or a browser take longer than that on two cores busy with other work.
+    hookTimeout: 120_000,
     // Vitest's default in a run is one test file fewer than the cores: on 2 cores one file at a
     // time. Most files wait on child processes, so more at a time finish sooner there: with two
     // at a time the files kept about 1.35 of 2 cores busy, and three at a time took `npm test`'s

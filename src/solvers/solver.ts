@@ -498,7 +498,7 @@ export interface ReadBatch {
 export interface SolvedBatch {
   digits: BatchResult | null;
   puzzles: SolveRecord[];
-  /** The records of the digit lines the engine rejected, by index among them, made where their cells were (a pool's worker; {@link rejectedDigitRecords}); absent: none. */
+  /** The records of the digit lines the engine rejected (a repeated clue), by index among them, made where the lines were solved ({@link rejectedDigitRecords}); absent: none. */
   rejected?: ReadonlyMap<number, SolveRecord>;
   /** True when the digit lines' solutions are text (`1`–`9`) already ({@link SolverEngine.solutionsText}), not cells. */
   solutionsText?: boolean;

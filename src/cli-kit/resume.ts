@@ -43,7 +43,7 @@ export interface ResumePoint {
 const CHUNK_BYTES = 1 << 20;
 
 /** What a scan of an output file finds: its complete records, where the last one starts and ends, where the csv header ends, its size. */
-export interface RecordScan {
+interface RecordScan {
   records: number;
   lastStart: number;
   lastEnd: number;
@@ -52,7 +52,7 @@ export interface RecordScan {
 }
 
 /** Scans the open output file `fd` in `format` for its record ends, a chunk at a time, keeping none. */
-export function scanRecords(fd: number, format: OutputFormatName): RecordScan {
+function scanRecords(fd: number, format: OutputFormatName): RecordScan {
   const ends = new RecordEnds(format);
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   let [records, lastStart, lastEnd, size] = [0, 0, 0, 0];

@@ -109,7 +109,7 @@ export class SolverPool {
     let at = 0;
     // Every record is kept, so each batch's solutions are one string (a slice each): at the default batch size too large for
     // V8's young generation, so the collector never copies it.
-    for await (const batch of this.batches(puzzles, options, this.batchSize)) for (let i = 0; i < batch.count; i++) records[at++] = batch.record(i);
+    for await (const batch of this.batches(puzzles, options, true)) for (let i = 0; i < batch.count; i++) records[at++] = batch.record(i);
     records.length = at; // (an array the caller shortened meanwhile gave fewer)
     return records;
   }
@@ -122,7 +122,7 @@ export class SolverPool {
   solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
     // Each record from the batch in hand, made as it is taken (so the garbage collector finds at most one alive), without a
     // generator's delegation per record (yield* costs several promises each).
-    const batches = this.batches(puzzles, options);
+    const batches = this.batches(puzzles, options, false);
     let batch = NO_BATCH;
     let at = 0;
     const next = async (): Promise<IteratorResult<SolveRecord, undefined>> => {
@@ -166,14 +166,15 @@ export class SolverPool {
    * (records-task.ts BatchMemory), and a batch of 9×9 lines makes each record when it is asked
    * for. So the records of a stream die young, one at a time: the garbage collector neither
    * copies nor promotes them, and the old generation does not grow for the full collections that
-   * pause the event loop. `solutionsPerString`: how the solutions' text is made (see
-   * {@link SolutionWriter}'s constructor).
+   * pause the event loop. `kept`: the caller keeps every record (solveMany): each batch's
+   * solutions are one string ({@link SolutionWriter}'s constructor), and the records are not made
+   * as a stream's are (solver.ts passingRecord).
    */
-  private async *batches(puzzles: PoolInputs, options: SolveOptions | null, solutionsPerString?: number): AsyncGenerator<TakenBatch, void, undefined> {
+  private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
     const checked = this.check(options);
     const most = this.threads * TASKS_PER_WORKER;
-    const writer = new SolutionWriter(DIGITS, solutionsPerString); // this call's own: it holds the batch being taken's solutions
+    const writer = new SolutionWriter(DIGITS, kept ? this.batchSize : undefined); // this call's own: it holds the batch being taken's solutions
     const sent: Promise<Answer>[] = [];
     let taken: TakenBatch | null = null;
     // The batch taken before is done with (its records were all asked for) once the next is wanted: its memory goes back.
@@ -182,7 +183,7 @@ export class SolverPool {
       taken = null;
       const next = await answer;
       if (this.closed) throw new Error(CLOSED);
-      return (taken = next(writer));
+      return (taken = next(writer, !kept));
     };
     try {
       for await (const inputs of inBatches(puzzles, this.batchSize)) {
@@ -220,7 +221,7 @@ export class SolverPool {
         rejected: outcome.rejected,
         solutionsText: outcome.solutionsText,
       };
-      return (writer) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer), done });
+      return (writer, passing) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer, passing), done });
     } catch (error) {
       done();
       return () => {
@@ -235,8 +236,8 @@ export class SolverPool {
   }
 }
 
-/** A batch the workers answered: takes it, with `writer` for its solutions (called once, when the batch is taken). */
-type Answer = (writer: SolutionWriter) => TakenBatch;
+/** A batch the workers answered: takes it, with `writer` for its solutions (called once, when the batch is taken); `passing`: see orderedRecords. */
+type Answer = (writer: SolutionWriter, passing: boolean) => TakenBatch;
 
 /** A batch taken: its `count` records, one per input in input order, record(i) for i from 0 up (each asked for once); done() once they are. */
 interface TakenBatch {

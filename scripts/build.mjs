@@ -3,15 +3,17 @@
  * `npm run build` (and so `npm test`'s pretest and `npm pack`'s prepack): runs each build step
  * whose inputs changed since it last succeeded, or any of whose outputs is missing (every file
  * the step writes, e.g. a deleted dist/src/pool/pool.js makes the host due); `--all` runs
- * every step; `--dry-run` prints the steps with inputs that are due, one a line, and runs
- * nothing. Each step's inputs are hashed (path and bytes, scripts/build-stamp.mjs) and the
+ * every step; `--no-variants` leaves out the kernel's variants (the CLI, the library and the
+ * bench's main rows load none; scripts/run-built.mjs asks for them only where they are used);
+ * `--dry-run` prints the steps with inputs that are due, one a line, and runs nothing. Each step's inputs are hashed (path and bytes, scripts/build-stamp.mjs) and the
  * hash of its last success is kept in build/.steps.json, so a change to a test builds nothing,
  * a change under src/ only the host, and a change to one kernel only that kernel (and the host,
  * whose types read the kernels' bindings).
  *
  *   step      runs                                         inputs
- *   kernel    asbuild:debug, asbuild:release,              assembly/ but general.ts and canon.ts, asconfig.json,
- *             asbuild:variants                             scripts/build-variants.mjs, package-lock.json
+ *   kernel    asbuild:debug, asbuild:release               assembly/ but general.ts and canon.ts, asconfig.json,
+ *                                                          package-lock.json
+ *   variants  asbuild:variants                             the kernel's inputs and scripts/build-variants.mjs
  *   general   asbuild:general                              assembly/ but the 9×9 kernel's files (index.ts,
  *                                                          batch.ts, text.ts, variants.*) and canon.ts,
  *                                                          asconfig.json, package-lock.json
@@ -42,17 +44,21 @@ const debugBuild = (stem) => [...releaseBuild(stem), ...[".wat", ".wasm.map"].ma
  * The build steps, in order (see the table above); a step without `inputs` runs every time.
  * `outputs` lists every file the step writes: one missing makes the step due.
  */
+/** The 9×9 kernel's sources: assembly/ but the other kernels, the compiler's settings and the lock file (its version). */
+const kernelInputs = () => filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](general|canon)\.ts$/.test(file));
+
 const STEPS = [
   {
     name: "kernel",
-    scripts: ["asbuild:debug", "asbuild:release", "asbuild:variants"],
-    inputs: () =>
-      filesIn(root, ["assembly"], ["asconfig.json", "scripts/build-variants.mjs", ...LOCK]).filter((file) => !/^assembly[/\\](general|canon)\.ts$/.test(file)),
-    outputs: () => [
-      ...debugBuild("debug"),
-      ...releaseBuild("release"),
-      ...variants.flatMap((v) => [...releaseBuild(`variants/${v.name}`), ...debugBuild(`variants-debug/${v.name}`)]),
-    ],
+    scripts: ["asbuild:debug", "asbuild:release"],
+    inputs: kernelInputs,
+    outputs: () => [...debugBuild("debug"), ...releaseBuild("release")],
+  },
+  {
+    name: "variants",
+    scripts: ["asbuild:variants"],
+    inputs: () => [...kernelInputs(), "scripts/build-variants.mjs"],
+    outputs: () => variants.flatMap((v) => [...releaseBuild(`variants/${v.name}`), ...debugBuild(`variants-debug/${v.name}`)]),
   },
   {
     name: "general",
@@ -99,8 +105,9 @@ function run(command, args) {
 
 const all = process.argv.includes("--all");
 const dryRun = process.argv.includes("--dry-run");
+const left = process.argv.includes("--no-variants") ? new Set(["variants"]) : new Set();
 const record = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, "utf8")) : {};
-for (const step of STEPS) {
+for (const step of STEPS.filter(({ name }) => !left.has(name))) {
   const hash = step.inputs ? filesHash(root, step.inputs()) : null;
   const current = !all && hash !== null && record[step.name] === hash && step.outputs().every((file) => existsSync(join(root, file)));
   if (dryRun) {

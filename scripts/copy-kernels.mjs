@@ -6,7 +6,7 @@
 // of them, see src/kernel/wasm.ts; canon.js, the minlex kernel's, serves both its builds) and the build
 // facts. No source maps (their sources are not shipped), no .wat, no other bindings, nothing
 // else asc or the bench put in build/ (ref/, examples).
-import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 
 const from = new URL("../build/", import.meta.url);
 const to = new URL("../dist/build/", import.meta.url);
@@ -22,7 +22,8 @@ const FILES = [
   "facts.js",
   "facts.d.ts",
 ];
-const variants = readdirSync(new URL("variants/", from)).filter((file) => file.endsWith(".wasm"));
+// None when the build left them out (`npm run bench`'s, see scripts/build.mjs --no-variants).
+const variants = existsSync(new URL("variants/", from)) ? readdirSync(new URL("variants/", from)).filter((file) => file.endsWith(".wasm")) : [];
 
 rmSync(to, { recursive: true, force: true });
 mkdirSync(new URL("variants/", to), { recursive: true });

@@ -1,7 +1,7 @@
 /**
  * No needless rebuild: the sources hash that decides whether `npm run bench` builds,
  * `--help` answering from dist/ without a build, and the build steps `npm run build` (so
- * `npm test`) takes again after a change (scripts/build.mjs).
+ * `npm test`) takes again after a change (scripts/build.mjs), the kernel's variants left out on request.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -76,8 +76,8 @@ describe("npm run build", () => {
   }
 
   /** The steps scripts/build.mjs would take in `at`. */
-  const due = (at: string): string[] =>
-    execFileSync(process.execPath, ["scripts/build.mjs", "--dry-run"], { cwd: at, encoding: "utf8" }).split("\n").filter(Boolean);
+  const due = (at: string, ...options: string[]): string[] =>
+    execFileSync(process.execPath, ["scripts/build.mjs", "--dry-run", ...options], { cwd: at, encoding: "utf8" }).split("\n").filter(Boolean);
 
   it("takes again only the steps whose inputs changed or whose outputs are gone", () => {
     const copy = copyOfThisBuild();
@@ -90,13 +90,16 @@ describe("npm run build", () => {
     appendFileSync(join(copy, "assembly/general.ts"), "\n");
     expect(due(copy)).toEqual(["general", "host"]);
     appendFileSync(join(copy, "assembly/index.ts"), "\n");
-    expect(due(copy)).toEqual(["kernel", "general", "host"]);
+    expect(due(copy)).toEqual(["kernel", "variants", "general", "host"]);
     cpSync(join(root, "src/solvers/solver.ts"), join(copy, "src/solvers/solver.ts"));
     cpSync(join(root, "assembly/general.ts"), join(copy, "assembly/general.ts"));
     cpSync(join(root, "assembly/index.ts"), join(copy, "assembly/index.ts"));
     expect(due(copy)).toEqual([]);
     rmSync(join(copy, "build/variants/first.wasm"));
-    expect(due(copy)).toEqual(["kernel"]);
+    expect(due(copy)).toEqual(["variants"]);
+    expect(due(copy, "--no-variants")).toEqual([]); // npm run bench's build: the variants are left out
+    appendFileSync(join(copy, "scripts/build-variants.mjs"), "\n");
+    expect(due(copy)).toEqual(["variants"]);
   });
 
   it("takes a step again when any file it writes is gone, not only the first", () => {
@@ -112,6 +115,8 @@ describe("npm run build", () => {
     expect(due(copy)).toEqual(["general"]);
     cpSync(join(root, "build/general-debug.js"), join(copy, "build/general-debug.js"));
     rmSync(join(copy, "build/variants/first.js"));
-    expect(due(copy)).toEqual(["kernel"]);
+    expect(due(copy)).toEqual(["variants"]);
+    rmSync(join(copy, "build/debug.wasm"));
+    expect(due(copy)).toEqual(["kernel", "variants"]);
   });
 });

@@ -77,7 +77,9 @@ describe("npm run build", () => {
 
   /** The steps scripts/build.mjs would take in `at`. */
   const due = (at: string, ...options: string[]): string[] =>
-    execFileSync(process.execPath, ["scripts/build.mjs", "--dry-run", ...options], { cwd: at, encoding: "utf8" }).split("\n").filter(Boolean);
+    execFileSync(process.execPath, ["scripts/build.mjs", "--dry-run", ...options], { cwd: at, encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean);
 
   it("takes again only the steps whose inputs changed or whose outputs are gone", () => {
     const copy = copyOfThisBuild();

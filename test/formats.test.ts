@@ -70,6 +70,12 @@ describe("one-line format", () => {
     const [record] = readRecords(`${line}\n`);
     expect(record.error).toBe("in.txt:1: cell 41 (row 5, column 5) contains invalid character '\u{1F600}'");
     expect(readRecords(`${line.slice(0, 79)}\n`)[0].error).toBe("in.txt:1: expected 81 characters, got 78"); // 79 UTF-16 units
+    // 80 characters in 81 units: the emoji is the cell found, named whole; a lone half of a pair is named as its escape
+    const eightyOne = `${UNIQUE.slice(0, 40)}\u{1F600}${UNIQUE.slice(41, 80)}`;
+    expect(eightyOne.length).toBe(81);
+    expect(readRecords(`${eightyOne}\n`)[0].error).toBe("in.txt:1: cell 41 (row 5, column 5) contains invalid character '\u{1F600}'");
+    const half = `${UNIQUE.slice(0, 40)}\ud83d${UNIQUE.slice(41)}`;
+    expect(readRecords(`${half}\n`)[0].error).toBe("in.txt:1: cell 41 (row 5, column 5) contains invalid character '\\ud83d'");
   });
 
   it("names the file, the line, the cell and the reason of a bad character or a repeated clue", () => {

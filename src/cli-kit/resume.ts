@@ -9,6 +9,7 @@ import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { RecordEnds } from "../formats/output/split.js";
 import { isWhole } from "../model/whole-number.js";
+import { FILE_CHUNK_BYTES } from "../stream/input.js";
 import type { OutputFormatName } from "../formats/output/format.js";
 
 /** A run's share of the records: index mod `count` = `index`. */
@@ -40,8 +41,6 @@ export interface ResumePoint {
   last: string | null;
 }
 
-const CHUNK_BYTES = 1 << 20;
-
 /** What a scan of an output file finds: its complete records, where the last one starts and ends, where the csv header ends, its size. */
 interface RecordScan {
   records: number;
@@ -54,9 +53,9 @@ interface RecordScan {
 /** Scans the open output file `fd` in `format` for its record ends, a chunk at a time, keeping none. */
 function scanRecords(fd: number, format: OutputFormatName): RecordScan {
   const ends = new RecordEnds(format);
-  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  const buffer = Buffer.allocUnsafe(FILE_CHUNK_BYTES);
   let [records, lastStart, lastEnd, size] = [0, 0, 0, 0];
-  for (let read: number; (read = readSync(fd, buffer, 0, CHUNK_BYTES, size)) > 0; size += read) {
+  for (let read: number; (read = readSync(fd, buffer, 0, FILE_CHUNK_BYTES, size)) > 0; size += read) {
     for (const end of ends.scan(buffer.subarray(0, read))) {
       [lastStart, lastEnd] = [records === 0 ? (ends.headerEnd ?? 0) : lastEnd, end];
       records++;

@@ -16,6 +16,7 @@ import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
+import { FILE_CHUNK_BYTES } from "../stream/input.js";
 import type { RecordPlace } from "../formats/record.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 
@@ -41,7 +42,6 @@ export function mergeCommand(): Command {
     .action(async (files: string[], flags: MergeFlags) => runMerge(files, flags));
 }
 
-const CHUNK_BYTES = 1 << 20;
 /** Bytes merged before they are written out. */
 const WRITE_BYTES = 1 << 20;
 
@@ -58,7 +58,11 @@ function* shardRecords(path: string, format: OutputFormatName): Generator<Buffer
     let recordStart = -1; // the file offset of the record in progress (-1: none ended yet)
     let held: Buffer[] = []; // its bytes, or before the first record all bytes, read in earlier chunks, from `heldStart`
     let heldStart = 0;
-    for (let read: number, chunk: Buffer; (read = readSync(fd, (chunk = Buffer.allocUnsafe(CHUNK_BYTES)), 0, CHUNK_BYTES, position)) > 0; position += read) {
+    for (
+      let read: number, chunk: Buffer;
+      (read = readSync(fd, (chunk = Buffer.allocUnsafe(FILE_CHUNK_BYTES)), 0, FILE_CHUNK_BYTES, position)) > 0;
+      position += read
+    ) {
       const bytes = chunk.subarray(0, read);
       for (const end of ends.scan(bytes)) {
         if (recordStart < 0) recordStart = ends.headerEnd ?? 0;

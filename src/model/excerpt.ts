@@ -40,3 +40,8 @@ export function excerpt(text: string, max = EXCERPT_LENGTH): string {
 export function quoteCharacter(ch: string): string {
   return `'${escapeText(ch)}'`;
 }
+
+/** The character of `text` that starts at UTF-16 unit `at`, quoted: both units of a pair (an emoji), not its first half. */
+export function quoteCharacterAt(text: string, at: number): string {
+  return quoteCharacter(String.fromCodePoint(text.codePointAt(at)!));
+}

@@ -6,7 +6,7 @@
  * or a PuzzleError names the cell and the reason. A *unit* is a row, a column or a box.
  */
 import { EMPTY_MARKS, isEmptySymbol } from "./empty-cells.js";
-import { excerpt, quoteCharacter } from "./excerpt.js";
+import { excerpt, quoteCharacter, quoteCharacterAt } from "./excerpt.js";
 import { type Shape, CELLS, SHAPES, SHAPE_9, SYMBOL_COUNTS, describeCell, shapeName, shapeOfCells, shapeOfSide, gridTables } from "./shape.js";
 import { isWhole } from "./whole-number.js";
 
@@ -140,7 +140,7 @@ export function parsePuzzle(text: string, empties: string = ONE_LINE_EMPTY): Gri
   }
   const grid = new Uint8Array(CELLS);
   const cell = readDigits(line, grid, 0, empties);
-  if (cell >= 0) throw new PuzzleError("character", `${describeCell(cell)} contains invalid character ${quoteCharacter(line[cell])}`, cell);
+  if (cell >= 0) throw new PuzzleError("character", `${describeCell(cell)} contains invalid character ${quoteCharacterAt(line, cell)}`, cell);
   checkClues(grid);
   return grid;
 }
@@ -247,7 +247,7 @@ export function parseSymbols(text: string, options: ParseOptions = {}): Puzzle {
   }
   const allowed = alphabets.map(alphabetName).join(" or ");
   const empty = [...EMPTY_MARKS.symbols].join(" ");
-  const message = `${describeCell(bestCell, shape.size)} contains invalid character ${quoteCharacter(line[bestCell])} (symbols ${allowed}, empty ${empty})`;
+  const message = `${describeCell(bestCell, shape.size)} contains invalid character ${quoteCharacterAt(line, bestCell)} (symbols ${allowed}, empty ${empty})`;
   throw new PuzzleError("character", message, bestCell);
 }
 

@@ -61,6 +61,25 @@ export function builtHash() {
   return existsSync(STAMP) ? readFileSync(STAMP, "utf8").trim() : null;
 }
 
+/** Bench scripts that load no kernel variant unless their arguments ask for one (paths from the package root). */
+const WITHOUT_VARIANTS = ["bench", "bulk", "library", "canon"].map((name) => `dist/bench/${name}.js`);
+
+/**
+ * Whether `script` (a path under the package root) run with `args` may load a kernel variant: every
+ * script but the benches above, and the bench when the arguments ask for the variants' rows (its
+ * main preset loads none; `--preset variants`, `--preset all`, `--all`, `--quick`, whose default is
+ * all's rows, and a `wasm:` id do). scripts/run-built.mjs builds them only then.
+ */
+export function usesVariants(script, args) {
+  return !WITHOUT_VARIANTS.includes(script.replaceAll("\\", "/")) || args.some((arg) => /variants|wasm:|^(--)?all$|^--preset=all$|^--quick$/.test(arg));
+}
+
+/** True when every variant of assembly/variants.json has its build in build/variants/ (a build may leave them out). */
+export function variantsBuilt(folder = root) {
+  const { variants } = JSON.parse(readFileSync(join(folder, "assembly", "variants.json"), "utf8"));
+  return variants.filter((variant) => variant.name !== "").every((variant) => existsSync(join(folder, "build", "variants", `${variant.name}.wasm`)));
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const step = process.argv[2];
   mkdirSync(dirname(STAMP), { recursive: true });

@@ -3,17 +3,17 @@
  * `npm run bench` and `npm run profile`: runs a compiled script of dist/ with the arguments
  * given, after `npm run build` only when a source changed since the last successful build
  * (scripts/build-stamp.mjs). `--help` / `-h` answers from dist/ without building when it exists.
- * The kernel's variants are built only for a script that may load one: the profile, kernel-vs,
- * and the bench's rows when the arguments name variants (`--preset variants`, `--all`, a
- * `wasm:` id); a first `npm run bench` on a fresh clone skips their minute of compiling.
+ * The kernel's variants are built only for a script that may load one (build-stamp.mjs
+ * usesVariants: not the bench's main rows), so a first `npm run bench` on a fresh clone skips
+ * their minute of compiling.
  *
  *   node scripts/run-built.mjs dist/bench/bench.js [arguments…]
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { builtHash, root, sourcesHash } from "./build-stamp.mjs";
+import { builtHash, root, sourcesHash, usesVariants, variantsBuilt } from "./build-stamp.mjs";
 
 const [script, ...args] = process.argv.slice(2);
 if (!script) {
@@ -22,15 +22,8 @@ if (!script) {
 }
 const target = resolve(root, script);
 const asksForHelp = args.some((arg) => arg === "--help" || arg === "-h");
-/** Scripts that load no kernel variant unless their arguments name one. */
-const WITHOUT_VARIANTS = ["bench", "bulk", "library", "canon"].map((name) => resolve(root, "dist", "bench", `${name}.js`));
-const usesVariants = !WITHOUT_VARIANTS.includes(target) || args.some((arg) => /variants|wasm:|^--all$/.test(arg));
-/** True when every variant of assembly/variants.json has its build (an earlier build may have left them out). */
-const variantsBuilt = () =>
-  JSON.parse(readFileSync(join(root, "assembly", "variants.json"), "utf8"))
-    .variants.filter((variant) => variant.name !== "")
-    .every((variant) => existsSync(join(root, "build", "variants", `${variant.name}.wasm`)));
-const current = existsSync(target) && existsSync(join(root, "build", "release.wasm")) && builtHash() === sourcesHash() && (!usesVariants || variantsBuilt());
+const variants = usesVariants(relative(root, target), args);
+const current = existsSync(target) && existsSync(join(root, "build", "release.wasm")) && builtHash() === sourcesHash() && (!variants || variantsBuilt());
 if (!existsSync(target) || (!asksForHelp && !current)) {
   const why =
     builtHash() === null || !existsSync(target)
@@ -39,7 +32,7 @@ if (!existsSync(target) || (!asksForHelp && !current)) {
         ? "sources changed since the last build"
         : "the kernel's variants are not built yet";
   process.stderr.write(`${why}: npm run build\n`);
-  const steps = usesVariants ? [] : ["--", "--no-variants"];
+  const steps = variants ? [] : ["--", "--no-variants"];
   const build = spawnSync("npm", ["run", "build", "--silent", ...steps], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],

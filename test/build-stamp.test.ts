@@ -43,6 +43,18 @@ describe("build stamp", () => {
     expect(hashOf(folder)).not.toBe(second);
   });
 
+  it("asks for the kernel's variants only where a script may load one: not for the bench's main rows", async () => {
+    const { usesVariants } = (await import(join(root, "scripts/build-stamp.mjs"))) as { usesVariants(script: string, args: string[]): boolean };
+    expect(usesVariants("dist/bench/bench.js", [])).toBe(false);
+    expect(usesVariants("dist/bench/bench.js", ["--datasets", "hard", "--rounds", "3"])).toBe(false);
+    expect(usesVariants("dist/bench/bulk.js", ["--records", "1000000"])).toBe(false);
+    expect(usesVariants("dist/bench/library.js", [])).toBe(false);
+    for (const args of [["--quick"], ["--all"], ["--preset", "all"], ["--preset=all"], ["--preset", "variants"], ["--solvers", "wasm,wasm:weighted"]])
+      expect(usesVariants("dist/bench/bench.js", args), args.join(" ")).toBe(true);
+    expect(usesVariants("dist/bench/profile.js", [])).toBe(true);
+    expect(usesVariants("dist/bench/kernel-vs.js", ["--ref", "HEAD"])).toBe(true);
+  });
+
   it("answers --help from dist/ without building", () => {
     const result = spawnSync(process.execPath, ["scripts/run-built.mjs", "dist/bench/bench.js", "--help"], { cwd: root, encoding: "utf8" });
     expect(result.status).toBe(0);

@@ -5,10 +5,11 @@
  * the step writes, e.g. a deleted dist/src/pool/pool.js makes the host due); `--all` runs
  * every step; `--no-variants` leaves out the kernel's variants (the CLI, the library and the
  * bench's main rows load none; scripts/run-built.mjs asks for them only where they are used);
- * `--dry-run` prints the steps with inputs that are due, one a line, and runs nothing. Each step's inputs are hashed (path and bytes, scripts/build-stamp.mjs) and the
- * hash of its last success is kept in build/.steps.json, so a change to a test builds nothing,
- * a change under src/ only the host, and a change to one kernel only that kernel (and the host,
- * whose types read the kernels' bindings).
+ * `--dry-run` prints the steps with inputs that are due, one a line, and runs nothing. Each
+ * step's inputs are hashed (path and bytes, scripts/build-stamp.mjs) and the hash of its last
+ * success is kept in build/.steps.json, so a change to a test builds nothing, a change under src/
+ * only the host, and a change to one kernel only that kernel (and the host, whose types read the
+ * kernels' bindings).
  *
  *   step      runs                                         inputs
  *   kernel    asbuild:debug, asbuild:release               assembly/ but general.ts and canon.ts, asconfig.json,
@@ -40,13 +41,13 @@ const releaseBuild = (stem) => [".wasm", ".js", ".d.ts"].map((end) => join("buil
 /** The files asc writes for a debug build (asconfig's debug targets): a release build's, its text and its source map. */
 const debugBuild = (stem) => [...releaseBuild(stem), ...[".wat", ".wasm.map"].map((end) => join("build", stem + end))];
 
+/** The 9×9 kernel's sources: assembly/ but the other kernels, the compiler's settings and the lock file (its version). */
+const kernelInputs = () => filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](general|canon)\.ts$/.test(file));
+
 /**
  * The build steps, in order (see the table above); a step without `inputs` runs every time.
  * `outputs` lists every file the step writes: one missing makes the step due.
  */
-/** The 9×9 kernel's sources: assembly/ but the other kernels, the compiler's settings and the lock file (its version). */
-const kernelInputs = () => filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](general|canon)\.ts$/.test(file));
-
 const STEPS = [
   {
     name: "kernel",
@@ -105,9 +106,9 @@ function run(command, args) {
 
 const all = process.argv.includes("--all");
 const dryRun = process.argv.includes("--dry-run");
-const left = process.argv.includes("--no-variants") ? new Set(["variants"]) : new Set();
+const noVariants = process.argv.includes("--no-variants");
 const record = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, "utf8")) : {};
-for (const step of STEPS.filter(({ name }) => !left.has(name))) {
+for (const step of STEPS.filter(({ name }) => !(noVariants && name === "variants"))) {
   const hash = step.inputs ? filesHash(root, step.inputs()) : null;
   const current = !all && hash !== null && record[step.name] === hash && step.outputs().every((file) => existsSync(join(root, file)));
   if (dryRun) {

@@ -358,9 +358,9 @@ export function resultRecord(result: BatchResult, i: number, style: RecordStyle)
 /**
  * A record that is let go once read, made at an object literal of its own. V8 decides for each
  * literal whether to make its objects in the old generation, once most of them outlive a young
- * collection, as the records a solveMany returns do; made at {@link resultRecord}'s literal, a
- * stream's records, which die young, were made there too after any solveMany had run, and
- * `pool.solveStream` went at about 0.6 of its rate.
+ * collection, as the records a solveMany returns do. Made at {@link resultRecord}'s literal, a
+ * stream's records, which die young, were made there too after a large solveMany, and
+ * `pool.solveStream` went at about 0.6 of its rate (test/solver-pool.test.ts asks V8 where they are).
  */
 function passingRecord(status: Status, count: number, solution: string | null, guesses: number | null): SolveRecord {
   return { status, count, solution, guesses };
@@ -680,7 +680,8 @@ function rejectedDigitRecords(result: BatchResult, count: number, line: (k: numb
 /**
  * The records of a solved batch as a function of the input's position. When every input is a 9×9
  * line of digits, each record is made when asked for, so a caller taking them one at a time holds
- * one at a time; `writer` holds the batch's solutions until it loads another batch's. `passing`: the caller lets each record go once read (see {@link passingRecord}).
+ * one at a time; `writer` holds the batch's solutions until it loads another batch's. `passing`:
+ * the caller lets each record go once read (see {@link passingRecord}).
  */
 export function orderedRecords(
   batch: ReadBatch,

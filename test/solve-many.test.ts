@@ -85,6 +85,15 @@ describe("solveMany on 9×9 lines of digits", () => {
     expect(new Set(inner.map((r) => r.solution))).toEqual(new Set([solver.solve(UNIQUE).solution]));
   });
 
+  it("solves one 9×9 line straight in the kernel with the record solveMany gives it, under any limit and budget", () => {
+    const lines = nine.map((c) => c.puzzle);
+    for (const options of [{}, { limit: 1 }, { limit: 1000 }, { budget: 5 }, { limit: 2, budget: 40 }, { budget: Infinity }])
+      expect(lines.map((line) => solver.solve(line, options))).toEqual(lines.map((line) => solver.solveMany([line], options)[0]));
+    expect(solver.solve(REPEATED)).toEqual(solver.solveMany([REPEATED])[0]); // the kernel rejects it: solveMany words why
+    expect(solver.solve(REPEATED).error).toBe(parseError(REPEATED));
+    expect(() => solver.solve(UNIQUE, { limit: "2" as never })).toThrow('limit must be a whole number from 1 to 2^31-1, got the string "2"');
+  });
+
   it("reads an array of many 81-character lines as text in the kernel (digits, `.` and `0` only, a repeated clue among them) or line by line (any other character): the records of each line alone", () => {
     const lines = nine.map((c) => c.puzzle);
     while (lines.length < 100) lines.push(...nine.map((c) => c.puzzle));

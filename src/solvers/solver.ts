@@ -729,12 +729,34 @@ export class Solver {
 
   /** Solve one puzzle (a line of text, or N² bytes). Bad input gives an `invalid` record, never a throw. */
   solve(puzzle: string | Grid, options: SolveOptions | null = {}): SolveRecord {
+    const record = typeof puzzle === "string" ? this.solveLine(puzzle, options ?? {}) : null;
+    if (record !== null) return record;
     this.one[0] = puzzle;
     try {
       return this.solveMany(this.one, options)[0];
     } finally {
       this.one[0] = "";
     }
+  }
+
+  /**
+   * {@link solve} of a 9×9 line of digits on a kernel that solves in place, straight into its
+   * memory: no batch of one, and none of solveMany's code, whose state (V8's feedback on its
+   * large batches) would slow a loop of these. Null for any other line or option (solveMany takes
+   * it), and for a puzzle the kernel rejects (solveMany words why).
+   */
+  private solveLine(line: string, options: SolveOptions): SolveRecord | null {
+    const entry = this.engines.get(SHAPE_9.size);
+    if (line.length !== CELLS || options.alphabet !== undefined || entry === undefined || !solvesInPlace(entry.engine)) return null;
+    const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
+    const budget = options.budget === undefined ? undefined : checkBudget(options.budget);
+    const { engine } = entry;
+    if (readDigits(line, engine.input(1), 0) >= 0) return null;
+    const result = engine.run(1, limit, budgetFor(CELLS, budget));
+    if (result.counts[0] < 0) return null;
+    const writer = writerOf(DIGITS);
+    writer.load(result.solutions, 1, CELLS);
+    return resultRecord(result, 0, { cells: CELLS, writer, reportsGuesses: entry.reportsGuesses });
   }
 
   /** Solves many puzzles of any mix of sizes; one record each, in input order, each size's puzzles in one engine call when it solves batches. */

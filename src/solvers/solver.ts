@@ -740,10 +740,10 @@ export class Solver {
   }
 
   /**
-   * {@link solve} of a 9×9 line of digits on a kernel that solves in place, straight into its
-   * memory: no batch of one, and none of solveMany's code, whose state (V8's feedback on its
-   * large batches) would slow a loop of these. Null for any other line or option (solveMany takes
-   * it), and for a puzzle the kernel rejects (solveMany words why).
+   * {@link solve} of a 9×9 line of digits on a kernel that solves in place: its digits straight
+   * into the kernel's memory, not through solveMany's reading and records, whose state (V8's
+   * feedback from large batches) would slow a loop of these. Null for any other line or option
+   * (solveMany takes it), and for a puzzle the kernel rejects (solveMany words why).
    */
   private solveLine(line: string, options: SolveOptions): SolveRecord | null {
     const entry = this.engines.get(SHAPE_9.size);

@@ -2,7 +2,7 @@
  * `npm run library-bench -- [options]`: what each path of the library costs, against the
  * kernel's own rate (K: WasmKernel batches of 4,096, the puzzles already cells) on the same
  * puzzles in the same process: solveMany, a solve loop, and a pool's solveMany (every record kept)
- * and solveStream (each record let go).
+ * and solveStream (each record let go), of an array of lines and of a file's lines through readline.
  *
  * Each pool call runs beside a 10 ms interval timer (its worst lateness is the event loop's); the
  * cores kept busy tell a pool held back by a loaded machine from one held back by its own work,
@@ -15,7 +15,10 @@
  * range, per CPU second for one thread's paths, per wall second for the pool. The puzzles: the
  * bundled easy tier relabelled per line. Figures, no verdicts.
  */
-import { availableParallelism, cpus } from "node:os";
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
 import { loadAverage, machineLine, quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
@@ -143,7 +146,17 @@ async function main(argv = process.argv): Promise<void> {
       for await (const _record of pool.solveStream(lines, { limit: LIMIT })) records++;
       return records;
     }),
+    // The same lines read from a file through node:readline, as README's example reads a corpus: the reading's cost on the calling thread.
+    poolCall("pool.solveStream over readline", "the same lines from a file, each record let go", async () => {
+      let records = 0;
+      for await (const _record of pool.solveStream(createInterface({ input: createReadStream(linesFile) }), { limit: LIMIT })) records++;
+      return records;
+    }),
   ];
+  const scratch = mkdtempSync(join(tmpdir(), "sudoku-library-bench-"));
+  process.once("exit", () => rmSync(scratch, { recursive: true, force: true }));
+  const linesFile = join(scratch, "lines.txt");
+  writeFileSync(linesFile, `${lines.join("\n")}\n`);
   const k: Rate[] = [];
   const single = { solveMany: [] as Rate[], "solve loop": [] as Rate[] };
   const alone: Rate[] = [];

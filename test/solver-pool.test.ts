@@ -5,9 +5,11 @@
  * `npm run library-bench` (no timed assertions here).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Solver, type SolveRecord, createSolver } from "../src/index.js";
 import { type SolverPool, createPool, usePoolWorker } from "../src/pool/solver-pool.js";
@@ -155,6 +157,16 @@ describe("createPool", () => {
     expect(await pool.solveMany(lines, options)).toEqual(solver.solveMany(lines, options));
     await expect(pool.solveMany(lines, { limit: 0 })).rejects.toThrow(/limit/);
     await expect(createPool({ threads: 0 })).rejects.toThrow(/threads/);
+  });
+
+  it("refuses a stream of bytes (its chunks are not lines), and takes a stream of lines in object mode", async () => {
+    const file = join(work, "lines.txt");
+    writeFileSync(file, `${fixture.slice(0, 20).join("\n")}\n`);
+    await expect(pool.solveMany(createReadStream(file))).rejects.toThrow("a pool takes lines or grids, not a stream of bytes");
+    const stream = pool.solveStream(createReadStream(file, "utf8")); // decoded to strings, still chunks
+    await expect(stream.next()).rejects.toThrow(/read it line by line, e\.g\. createInterface/);
+    expect(await pool.solveMany(Readable.from(fixture.slice(0, 20)))).toEqual(solver.solveMany(fixture.slice(0, 20)));
+    expect(await pool.solveMany(createInterface({ input: createReadStream(file) }))).toEqual(solver.solveMany(fixture.slice(0, 20)));
   });
 
   it("stops reading its input when the loop over the stream ends early", async () => {

@@ -172,6 +172,7 @@ export class SolverPool {
    */
   private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
+    checkNotByteStream(puzzles);
     const checked = this.check(options);
     const most = this.threads * TASKS_PER_WORKER;
     const writer = new SolutionWriter(DIGITS, kept ? this.batchSize : undefined); // this call's own: it holds the batch being taken's solutions
@@ -254,6 +255,20 @@ const NO_BATCH: TakenBatch = {
     throw new RangeError("an empty batch has no records");
   },
 };
+
+/**
+ * Refuses a stream of bytes (`fs.createReadStream(file)`, `process.stdin`): its chunks are not
+ * lines, and each would be one `invalid` record of the wrong size. A stream in object mode (of
+ * lines, `Readable.from(lines)`) is taken.
+ */
+function checkNotByteStream(puzzles: PoolInputs): void {
+  const stream = puzzles as { pipe?: unknown; readableObjectMode?: unknown };
+  if (typeof stream.pipe === "function" && stream.readableObjectMode === false) {
+    throw new TypeError(
+      "sudoku-wasm: a pool takes lines or grids, not a stream of bytes (its chunks are not lines): read it line by line, e.g. createInterface({ input: stream }) from node:readline",
+    );
+  }
+}
 
 /**
  * The inputs of `puzzles` in batches of `size`: an array or any other synchronous iterable read

@@ -127,7 +127,12 @@ async function main(argv = process.argv): Promise<void> {
 
   const kernelRun = () => solveInBatches(kernel, cells, LIMIT);
   const recordsRun = recordsAlone(kernel, cells, lines.length);
-  // The pool's two calls (`run` gives the records it made; `kept`: what becomes of them), with what each round measured; each round runs both, in turn first.
+  // The pool's lines as a file too, for the readline row.
+  const scratch = mkdtempSync(join(tmpdir(), "sudoku-library-bench-"));
+  process.once("exit", () => rmSync(scratch, { recursive: true, force: true }));
+  const linesFile = join(scratch, "lines.txt");
+  writeFileSync(linesFile, `${lines.join("\n")}\n`);
+  // The pool's calls (`run` gives the records it made; `kept`: what becomes of them), with what each round measured; each round runs them all, in order or reversed.
   const poolCall = (name: string, kept: string, run: () => Promise<number>) => ({
     name,
     kept,
@@ -153,10 +158,6 @@ async function main(argv = process.argv): Promise<void> {
       return records;
     }),
   ];
-  const scratch = mkdtempSync(join(tmpdir(), "sudoku-library-bench-"));
-  process.once("exit", () => rmSync(scratch, { recursive: true, force: true }));
-  const linesFile = join(scratch, "lines.txt");
-  writeFileSync(linesFile, `${lines.join("\n")}\n`);
   const k: Rate[] = [];
   const single = { solveMany: [] as Rate[], "solve loop": [] as Rate[] };
   const alone: Rate[] = [];

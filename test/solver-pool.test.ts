@@ -216,14 +216,23 @@ describe("createPool", () => {
   });
 });
 
+/** Runs `source` (an ES module importing the built package through {@link DIST}) in a child Node with `flags`; the JSON it prints. */
+function runScript(name: string, source: string, flags: string[]): Record<string, number> {
+  const script = join(work, name);
+  writeFileSync(script, source);
+  const run = spawnSync(process.execPath, [...flags, script], { encoding: "utf8", timeout: 240_000 });
+  expect(run.stderr).toBe("");
+  return JSON.parse(run.stdout.trim());
+}
+
+/** The import line of `names` from the built module at `path` under dist/. */
+const importFrom = (names: string, path: string) => `import { ${names} } from ${JSON.stringify(new URL(path, DIST).href)};`;
+
 describe("a stream of 3,000,000 lines under a capped heap", () => {
   it("holds a few batches, whatever the input's length (child process, --max-old-space-size=48)", () => {
-    const script = join(work, "stream.mjs");
-    writeFileSync(
-      script,
-      `import { createPool } from ${JSON.stringify(new URL("src/pool/solver-pool.js", DIST).href)};
-import { relabelledPuzzles } from ${JSON.stringify(new URL("bench/corpus.js", DIST).href)};
-import { isValidSolution, parsePuzzle } from ${JSON.stringify(new URL("src/model/puzzle.js", DIST).href)};
+    const source = `${importFrom("createPool", "src/pool/solver-pool.js")}
+${importFrom("relabelledPuzzles", "bench/corpus.js")}
+${importFrom("isValidSolution, parsePuzzle", "src/model/puzzle.js")}
 const block = relabelledPuzzles(10_000).split("\\n").slice(0, 10_000);
 async function* lines() { for (let i = 0; i < 3_000_000; i++) yield block[i % block.length]; }
 const pool = await createPool({ threads: 2 });
@@ -235,11 +244,8 @@ for await (const record of pool.solveStream(lines())) {
 }
 await pool.close();
 console.log(JSON.stringify({ count, wrong, heapMB: heap / 2 ** 20 }));
-`,
-    );
-    const run = spawnSync(process.execPath, ["--max-old-space-size=48", script], { encoding: "utf8", timeout: 240_000 });
-    expect(run.stderr).toBe("");
-    const result = JSON.parse(run.stdout.trim());
+`;
+    const result = runScript("stream.mjs", source, ["--max-old-space-size=48"]);
     expect(result).toMatchObject({ count: 3_000_000, wrong: 0 });
     expect(result.heapMB).toBeLessThan(48);
   }, 300_000);
@@ -254,11 +260,8 @@ describe("a stream's records after a solveMany", () => {
    * (--allow-natives-syntax: %InYoungGeneration), the kept records as the control.
    */
   it("are made in the young generation while solveMany's kept records are made in the old one", () => {
-    const script = join(work, "generations.mjs");
-    writeFileSync(
-      script,
-      `import { createPool } from ${JSON.stringify(new URL("src/pool/solver-pool.js", DIST).href)};
-import { relabelledPuzzles } from ${JSON.stringify(new URL("bench/corpus.js", DIST).href)};
+    const source = `${importFrom("createPool", "src/pool/solver-pool.js")}
+${importFrom("relabelledPuzzles", "bench/corpus.js")}
 const lines = relabelledPuzzles(100_000).split("\\n").slice(0, 100_000);
 const pool = await createPool({ threads: 1 });
 const kept = [];
@@ -272,11 +275,8 @@ for await (const record of pool.solveStream(lines.slice(0, 2000))) {
 }
 await pool.close();
 console.log(JSON.stringify({ keptYoung, streamed, streamedYoung, keptRecords: kept.flat().length }));
-`,
-    );
-    const run = spawnSync(process.execPath, ["--allow-natives-syntax", script], { encoding: "utf8", timeout: 240_000 });
-    expect(run.stderr).toBe("");
-    const result = JSON.parse(run.stdout.trim());
+`;
+    const result = runScript("generations.mjs", source, ["--allow-natives-syntax"]);
     expect(result).toMatchObject({ streamed: 2000, streamedYoung: 2000, keptRecords: 300_000 });
     expect(result.keptYoung).toBeLessThan(2000); // the control: V8 made solveMany's records in the old generation (all of them on Node 20)
   }, 300_000);

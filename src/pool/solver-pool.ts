@@ -21,7 +21,7 @@ import {
   type ReadBatch,
   type SolveOptions,
   type SolveRecord,
-  DEFAULT_LIMIT,
+  checkOptions,
   DigitLines,
   SolutionWriter,
   Solver,
@@ -88,7 +88,7 @@ export class SolverPool {
   /** @internal use {@link createPool} */
   constructor(
     private readonly workers: RecordsSolver,
-    /** A solver of the same engines on this thread: it checks options, and says whether 9×9 lines are read as digits. */
+    /** A solver of the same engines on this thread: its engines say whether 9×9 lines are read as digits and whether guesses are reported. */
     private readonly main: Solver,
     private readonly batchSize: number,
   ) {}
@@ -152,13 +152,6 @@ export class SolverPool {
     await this.workers.close();
   }
 
-  /** Options as `Solver.solveMany` checks them (a RangeError naming a bad one). */
-  private check(options: SolveOptions | null): CheckedOptions {
-    this.main.solveMany([], options); // checks them: one rule, the Solver's, for both
-    const given = options ?? {};
-    return { limit: given.limit ?? DEFAULT_LIMIT, budget: given.budget, alphabet: given.alphabet };
-  }
-
   /**
    * The batches of `puzzles`, in order, with at most TASKS_PER_WORKER batches per worker in
    * flight. A batch's records are made when they are taken, not when its worker answers: the
@@ -173,7 +166,7 @@ export class SolverPool {
   private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
     checkNotByteStream(puzzles);
-    const checked = this.check(options);
+    const checked = checkOptions(options); // the Solver's rule: a RangeError naming a bad option
     const most = this.threads * TASKS_PER_WORKER;
     const writer = new SolutionWriter(DIGITS, kept ? this.batchSize : undefined); // this call's own: it holds the batch being taken's solutions
     const sent: Promise<Answer>[] = [];

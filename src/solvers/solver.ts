@@ -487,6 +487,16 @@ export interface CheckedOptions {
   alphabet: Alphabet | undefined;
 }
 
+/** `options` of solve and solveMany (a pool's too) checked, the limit's default filled in; a RangeError naming a bad one. */
+export function checkOptions(options: SolveOptions | null): CheckedOptions {
+  const given = options ?? {}; // solve(p, null) reads like solve(p)
+  return {
+    limit: checkLimit(given.limit ?? DEFAULT_LIMIT),
+    budget: given.budget === undefined ? undefined : checkBudget(given.budget),
+    alphabet: given.alphabet === undefined ? undefined : checkAlphabetOption(given.alphabet),
+  };
+}
+
 // A batch: inputs ── readInputs ──► ReadBatch ── solveRead ──► SolvedBatch ── orderedRecords ──► records.
 // Solver.solveMany runs all three on one thread; the pool reads and writes on the main thread and solves on a worker.
 
@@ -748,8 +758,7 @@ export class Solver {
   private solveLine(line: string, options: SolveOptions): SolveRecord | null {
     const entry = this.engines.get(SHAPE_9.size);
     if (line.length !== CELLS || options.alphabet !== undefined || entry === undefined || !solvesInPlace(entry.engine)) return null;
-    const limit = checkLimit(options.limit ?? DEFAULT_LIMIT);
-    const budget = options.budget === undefined ? undefined : checkBudget(options.budget);
+    const { limit, budget } = checkOptions(options);
     const { engine } = entry;
     if (readDigits(line, engine.input(1), 0) >= 0) return null;
     const result = engine.run(1, limit, budgetFor(CELLS, budget));
@@ -761,12 +770,7 @@ export class Solver {
 
   /** Solves many puzzles of any mix of sizes; one record each, in input order, each size's puzzles in one engine call when it solves batches. */
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
-    options ??= {}; // solve(p, null) reads like solve(p)
-    const checked: CheckedOptions = {
-      limit: checkLimit(options.limit ?? DEFAULT_LIMIT),
-      budget: options.budget === undefined ? undefined : checkBudget(options.budget),
-      alphabet: options.alphabet === undefined ? undefined : checkAlphabetOption(options.alphabet),
-    };
+    const checked = checkOptions(options);
     const digits = readsDigitLines(this.engines, checked.alphabet) ? this.digitLines() : null;
     try {
       let read: ReadBatch, solved: SolvedBatch;

@@ -2,7 +2,7 @@
  * `npm run library-bench -- [options]`: what each path of the library costs, against the
  * kernel's own rate (K: WasmKernel batches of 4,096, the puzzles already cells) on the same
  * puzzles in the same process: solveMany, a solve loop, and a pool's solveMany (every record kept)
- * and solveStream (each record let go), of an array of lines and of a file's lines through readline.
+ * and solveStream (each record let go), of an array of lines and of a file's lines (its bytes, and through readline).
  *
  * Each pool call runs beside a 10 ms interval timer (its worst lateness is the event loop's); the
  * cores kept busy tell a pool held back by a loaded machine from one held back by its own work,
@@ -127,7 +127,7 @@ async function main(argv = process.argv): Promise<void> {
 
   const kernelRun = () => solveInBatches(kernel, cells, LIMIT);
   const recordsRun = recordsAlone(kernel, cells, lines.length);
-  // The pool's lines as a file too, for the readline row.
+  // The pool's lines as a file too, for the rows that read a file.
   const scratch = mkdtempSync(join(tmpdir(), "sudoku-library-bench-"));
   process.once("exit", () => rmSync(scratch, { recursive: true, force: true }));
   const linesFile = join(scratch, "lines.txt");
@@ -151,7 +151,12 @@ async function main(argv = process.argv): Promise<void> {
       for await (const _record of pool.solveStream(lines, { limit: LIMIT })) records++;
       return records;
     }),
-    // The same lines read from a file through node:readline, as README's example reads a corpus: the reading's cost on the calling thread.
+    // The same lines read from a file: as a stream of bytes, as README's example reads a corpus, and through node:readline.
+    poolCall("pool.solveStream over a file stream", "the same lines from a file's bytes, each record let go", async () => {
+      let records = 0;
+      for await (const _record of pool.solveStream(createReadStream(linesFile), { limit: LIMIT })) records++;
+      return records;
+    }),
     poolCall("pool.solveStream over readline", "the same lines from a file, each record let go", async () => {
       let records = 0;
       for await (const _record of pool.solveStream(createInterface({ input: createReadStream(linesFile) }), { limit: LIMIT })) records++;

@@ -118,7 +118,7 @@ describe("bench: nothing but the report on its streams", () => {
 });
 
 describe("library-bench: a short run", () => {
-  it("prints a row for each path (the pool's stream of an array and of a file through readline too), K on the pool's threads at once and the records alone among them, with ratios to K and to that ceiling, and solveMany's ceiling", () => {
+  it("prints a row for each path (the pool's stream of an array and of a file, its bytes and through readline, too), K on the pool's threads at once and the records alone among them, with ratios to K and to that ceiling, and solveMany's ceiling", () => {
     const tool = new URL("../dist/bench/library.js", import.meta.url).pathname;
     const args = ["--records", "2000", "--sample", "200", "--rounds", "1", "--seconds", "0.05", "--threads", "2"];
     const run = spawnSync(process.execPath, [tool, ...args], { encoding: "utf8" });
@@ -127,7 +127,12 @@ describe("library-bench: a short run", () => {
     expect(row("K on 2 threads at once")).toMatch(/^K on 2 threads at once \(a kernel each, no pool\)\s+[\d,]+\s+[\d.]+ \([\d.–]+\) of K's wall rate\s+1$/);
     expect(row("records alone")).toMatch(/^records alone \(pool\.solveMany's main thread[^)]*\)\s+[\d,]+\s+[\d,]+\s+[\d.]+ \([\d.–]+\)$/);
     expect(row("pool.solveMany can reach at most")).toMatch(/^pool\.solveMany can reach at most [\d.]+ \([\d.–]+\) K here/);
-    for (const path of ["pool.solveMany, 2 threads", "pool.solveStream, 2 threads", "pool.solveStream over readline, 2 threads"]) {
+    for (const path of [
+      "pool.solveMany, 2 threads",
+      "pool.solveStream, 2 threads",
+      "pool.solveStream over a file stream, 2 threads",
+      "pool.solveStream over readline, 2 threads",
+    ]) {
       expect(row(path)).toMatch(/of K's wall rate\s+[\d.]+ \([\d.–]+\)$/);
       expect(row(path.split(",")[0] + ":")).toMatch(/the main thread was busy [01]\.\d\d \([\d.–]+\) of the wall time$/);
     }

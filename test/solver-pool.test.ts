@@ -16,6 +16,7 @@ import { type SolverPool, createPool, usePoolWorker } from "../src/pool/solver-p
 import { BatchMemory, linesTask, solveRecordsHere } from "../src/pool/records-task.js";
 import { loadBatchEngines } from "../src/pool/engines.js";
 import { linesText } from "../src/solvers/solver.js";
+import { MAX_LINE_LENGTH } from "../src/stream/input.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { loadFixture } from "./fixture.js";
 
@@ -159,14 +160,76 @@ describe("createPool", () => {
     await expect(createPool({ threads: 0 })).rejects.toThrow(/threads/);
   });
 
-  it("refuses a stream of bytes (its chunks are not lines), and takes a stream of lines in object mode", async () => {
+  it("reads a stream of bytes as lines, one input per line as readline gives them, cut anywhere", async () => {
+    // Runs of 9×9 lines longer than a batch (written as text while read), then lines that turn a batch into strings: a blank,
+    // a comment, a 4×4 line, a character over 127, trailing blanks, and empty marks the CLI takes but solveMany does not (x).
+    const nine = fixture.filter((line) => line.length === 81);
+    const lines = [
+      ...nine.slice(0, 16),
+      "",
+      "# not a puzzle",
+      "..C..D.BB...D..A",
+      `é${nine[0].slice(1)}`,
+      `${nine[1]} \t`,
+      nine[2].replaceAll(".", "x"),
+      ...nine.slice(3, 20),
+      "",
+    ];
+    const text = `${lines.slice(0, 6).join("\n")}\r\n${lines.slice(6, 10).join("\r\n")}\r${lines.slice(10).join("\n")}${fixture[2]}`;
+    const bytes = Buffer.from(text);
+    const byReadline = async (pieces: Buffer[]) => {
+      const read: string[] = [];
+      for await (const line of createInterface({ input: Readable.from(pieces, { objectMode: false }), crlfDelay: Infinity })) read.push(line);
+      return read;
+    };
+    const expected = solver.solveMany(await byReadline([bytes]));
+    expect(expected).toHaveLength(lines.length);
+    for (const cut of [1, 2, 80, 81, 82, 1000, bytes.indexOf(0xc3) + 1, bytes.indexOf(13) + 1]) {
+      const pieces = [bytes.subarray(0, cut), bytes.subarray(cut)];
+      expect(await byReadline(pieces)).toEqual(await byReadline([bytes]));
+      expect(await pool.solveMany(Readable.from(pieces, { objectMode: false }))).toEqual(expected);
+    }
+    const streamed: SolveRecord[] = [];
+    for await (const record of pool.solveStream(Readable.from([bytes], { objectMode: false }))) streamed.push(record);
+    expect(streamed).toEqual(expected);
+  });
+
+  it("reads two streams of bytes at once, both scanned on this thread's one kernel", async () => {
+    const nine = fixture.filter((line) => line.length === 81);
+    const lines = Array.from({ length: 14_000 }, (_, i) => nine[i % nine.length]);
+    const text = Buffer.from(`${lines.join("\n")}\n`); // 1.1 MB: scanned in a room of a mebibyte, where the pieces below need 64 KiB
+    async function* trickle() {
+      for (let at = 0; at < text.length; at += 10_000) {
+        yield text.subarray(at, at + 10_000);
+        await new Promise(setImmediate);
+      }
+    }
+    async function* late() {
+      await new Promise((resolve) => setTimeout(resolve, 20)); // once the trickle is under way
+      yield text;
+    }
+    const both = await Promise.all([
+      pool.solveMany(Readable.from(trickle(), { objectMode: false })),
+      pool.solveMany(Readable.from(late(), { objectMode: false })),
+    ]);
+    const expected = solver.solveMany(lines);
+    expect(both).toEqual([expected, expected]);
+  });
+
+  it("reads a file stream, decoded or not, drops a byte order mark, refuses UTF-16 and names a line over a mebibyte by its length", async () => {
     const file = join(work, "lines.txt");
-    writeFileSync(file, `${fixture.slice(0, 20).join("\n")}\n`);
-    await expect(pool.solveMany(createReadStream(file))).rejects.toThrow("a pool takes lines or grids, not a stream of bytes");
-    const stream = pool.solveStream(createReadStream(file, "utf8")); // decoded to strings, still chunks
-    await expect(stream.next()).rejects.toThrow(/read it line by line, e\.g\. createInterface/);
-    expect(await pool.solveMany(Readable.from(fixture.slice(0, 20)))).toEqual(solver.solveMany(fixture.slice(0, 20)));
-    expect(await pool.solveMany(createInterface({ input: createReadStream(file) }))).toEqual(solver.solveMany(fixture.slice(0, 20)));
+    writeFileSync(file, `\uFEFF${fixture.slice(0, 20).join("\n")}\n`);
+    expect(await pool.solveMany(createReadStream(file))).toEqual(solver.solveMany(fixture.slice(0, 20)));
+    expect(await pool.solveMany(createReadStream(file, "utf8"))).toEqual(solver.solveMany(fixture.slice(0, 20)));
+    expect(await pool.solveMany(Readable.from(fixture.slice(0, 20)))).toEqual(solver.solveMany(fixture.slice(0, 20))); // object mode: lines
+    writeFileSync(file, Buffer.concat([Buffer.of(0xff, 0xfe), Buffer.from(fixture[0], "utf16le")]));
+    await expect(pool.solveMany(createReadStream(file))).rejects.toThrow(/UTF-16/);
+    const long = "1".repeat(2 * MAX_LINE_LENGTH);
+    writeFileSync(file, `${fixture[0]}\n${long}\n${fixture[1]}`); // read in chunks of 64 KiB: the long line is not kept whole
+    const records = await pool.solveMany(createReadStream(file));
+    expect([records[0], records[2]]).toEqual(solver.solveMany(fixture.slice(0, 2)));
+    expect(records[1].status).toBe("invalid");
+    expect(records[1].error).toBe(`the line is 2,097,152 characters long, over the limit of 1,048,576 for one record (it starts '${"1".repeat(40)}…')`);
   });
 
   it("stops reading its input when the loop over the stream ends early", async () => {
@@ -184,6 +247,8 @@ describe("createPool", () => {
     try {
       const lines = fixture.filter((line) => line.length === 81);
       expect(await dying.solveMany(lines, { limit: 3 })).toEqual(solver.solveMany(lines, { limit: 3 }));
+      const bytes = Readable.from([`${lines.join("\n")}\n`], { objectMode: false }); // batches written as text while read
+      expect(await dying.solveMany(bytes, { limit: 3 })).toEqual(solver.solveMany(lines, { limit: 3 }));
     } finally {
       await dying.close();
       usePoolWorker(undefined);
@@ -198,6 +263,9 @@ describe("createPool", () => {
       const records = await dying.solveMany(lines, { limit: 3 });
       expect(records.map((r) => r.status)).toEqual(["error", "error", "error", "invalid"]);
       expect(records[0].error).toMatch(/^the solver failed on this puzzle's batch \(twice\): /);
+      const nine = fixture.filter((line) => line.length === 81).slice(0, 4);
+      const bytes = Readable.from([`${nine.join("\n")}\n`], { objectMode: false }); // one batch written as text while read
+      expect((await dying.solveMany(bytes, { limit: 3 })).map((r) => r.status)).toEqual(["error", "error", "error", "error"]);
       expect(await dying.solveMany(lines)).toEqual(solver.solveMany(lines)); // the pool goes on
     } finally {
       await dying.close();
@@ -229,15 +297,22 @@ function runScript(name: string, source: string, flags: string[]): Record<string
 const importFrom = (names: string, path: string) => `import { ${names} } from ${JSON.stringify(new URL(path, DIST).href)};`;
 
 describe("a stream of 3,000,000 lines under a capped heap", () => {
-  it("holds a few batches, whatever the input's length (child process, --max-old-space-size=48)", () => {
-    const source = `${importFrom("createPool", "src/pool/solver-pool.js")}
+  // The same 3,000,000 lines as strings from an async generator, and as bytes from a byte stream (one 820 kB buffer 300 times).
+  const inputs = {
+    lines: `(async function* () { for (let i = 0; i < 3_000_000; i++) yield block[i % block.length]; })()`,
+    bytes: `Readable.from((function* () { const bytes = Buffer.from(block.join("\\n") + "\\n"); for (let i = 0; i < 300; i++) yield bytes; })(), { objectMode: false })`,
+  };
+  it.each(Object.keys(inputs) as (keyof typeof inputs)[])(
+    "holds a few batches of %s, whatever the input's length (child process, --max-old-space-size=48)",
+    (kind) => {
+      const source = `${importFrom("createPool", "src/pool/solver-pool.js")}
 ${importFrom("relabelledPuzzles", "bench/corpus.js")}
 ${importFrom("isValidSolution, parsePuzzle", "src/model/puzzle.js")}
+import { Readable } from "node:stream";
 const block = relabelledPuzzles(10_000).split("\\n").slice(0, 10_000);
-async function* lines() { for (let i = 0; i < 3_000_000; i++) yield block[i % block.length]; }
 const pool = await createPool({ threads: 2 });
 let count = 0, wrong = 0, heap = 0;
-for await (const record of pool.solveStream(lines())) {
+for await (const record of pool.solveStream(${inputs[kind]})) {
   if (record.status !== "solved") wrong++;
   else if (count % 997 === 0 && !isValidSolution(parsePuzzle(block[count % block.length]), parsePuzzle(record.solution))) wrong++;
   if (++count % 100_000 === 0) heap = Math.max(heap, process.memoryUsage().heapUsed);
@@ -245,10 +320,12 @@ for await (const record of pool.solveStream(lines())) {
 await pool.close();
 console.log(JSON.stringify({ count, wrong, heapMB: heap / 2 ** 20 }));
 `;
-    const result = runScript("stream.mjs", source, ["--max-old-space-size=48"]);
-    expect(result).toMatchObject({ count: 3_000_000, wrong: 0 });
-    expect(result.heapMB).toBeLessThan(48);
-  }, 300_000);
+      const result = runScript(`stream-${kind}.mjs`, source, ["--max-old-space-size=48"]);
+      expect(result).toMatchObject({ count: 3_000_000, wrong: 0 });
+      expect(result.heapMB).toBeLessThan(48);
+    },
+    300_000,
+  );
 });
 
 describe("a stream's records after a solveMany", () => {

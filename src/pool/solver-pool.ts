@@ -3,21 +3,25 @@
  * its own engines, over the CLI's worker pool (pool/pool.ts, piscina) and its batch core:
  *
  *   const pool = await createPool({ threads: 4 });
- *   const records = await pool.solveMany(lines);                    // one record per line, in order
- *   for await (const record of pool.solveStream(readLines(file))) … // in order, bounded memory
+ *   const records = await pool.solveMany(lines);                   // one record per line, in order
+ *   for await (const record of pool.solveStream(createReadStream(file))) … // in order, bounded memory
  *   await pool.close();
  *
  * The main thread writes each batch of 9×9 lines as bytes in a few native calls (solver.ts
- * linesText; any other batch it reads itself, readInputs), a worker reads and solves it
+ * linesText; a stream of bytes: the kernel's line scan finds them, {@link byteBatches}; any
+ * other batch it reads itself, readInputs), a worker reads and solves it
  * (records-task.ts), and the main thread makes the records from the results; between batches
  * the event loop runs, so a service stays responsive while a pool solves. What this module
  * needs of the worker pool is one function, {@link openRecordsSolver}.
  */
 import { availableParallelism } from "node:os";
+import type { Readable } from "node:stream";
 import { type Grid, DIGITS } from "../model/puzzle.js";
 import type { SolverId } from "../solvers/registry.js";
 import {
+  type BatchInput,
   type CheckedOptions,
+  type LineScan,
   type ReadBatch,
   type SolveOptions,
   type SolveRecord,
@@ -25,12 +29,13 @@ import {
   DigitLines,
   SolutionWriter,
   Solver,
+  UnreadInput,
   linesText,
   orderedRecords,
   readInputs,
   readsDigitLines,
 } from "../solvers/solver.js";
-import { SHAPE_9 } from "../model/shape.js";
+import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { excerpt } from "../model/excerpt.js";
 import { TASKS_PER_WORKER, openWorkerPool, workerFile } from "./pool.js";
 import type { WorkerData } from "./solve-task.js";
@@ -38,6 +43,7 @@ import { loadBatchEngines } from "./engines.js";
 import { WORKER_NICE } from "./priority.js";
 import { type RecordsOutcome, type RecordsTask, BatchMemory, linesTask, recordsTask } from "./records-task.js";
 import { compiledKernels } from "../kernel/wasm.js";
+import { LineSplitter, longLineReason, utf8Chunks } from "../stream/input.js";
 
 export interface PoolOptions {
   /** Worker threads. @default the machine's available parallelism (os.availableParallelism()) */
@@ -51,8 +57,12 @@ export interface PoolOptions {
 /** The default {@link PoolOptions.batchSize}. */
 export const POOL_BATCH_SIZE = 4096;
 
-/** A pool's inputs: an array or any iterable, sync or async (a readline interface, a generator). */
-export type PoolInputs = Iterable<string | Grid> | AsyncIterable<string | Grid>;
+/**
+ * A pool's inputs: an array or any iterable of lines or grids, sync or async (a readline
+ * interface, a generator), or a stream of bytes (`fs.createReadStream(file)`, `process.stdin`),
+ * read as lines: see {@link SolverPool.solveStream}.
+ */
+export type PoolInputs = Iterable<string | Grid> | AsyncIterable<string | Grid> | Readable;
 
 /** The error a pool's calls reject with once it is closed. */
 const CLOSED = "sudoku-wasm: the pool is closed";
@@ -118,6 +128,12 @@ export class SolverPool {
    * The records of `puzzles`, one per input, in input order, as they are solved: the inputs are
    * read a batch at a time, and at most two batches per worker (and one being read) are held at
    * once, whatever the input's length. Ending the loop early stops reading the input.
+   *
+   * A stream of bytes (a Node Readable not in object mode) is read as UTF-8 lines, one input per
+   * line, as `node:readline` gives them (`\n`, `\r\n` or `\r` ends a line; the last needs none;
+   * a blank line is an input, and its record `invalid`), but without a promise per line; a
+   * leading byte order mark is dropped, UTF-16 or UTF-32 input rejects, and a line over a mebibyte
+   * gets an `invalid` record that gives its length.
    */
   solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
     // Each record from the batch in hand, made as it is taken (so the garbage collector finds at most one alive), without a
@@ -165,7 +181,6 @@ export class SolverPool {
    */
   private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
-    checkNotByteStream(puzzles);
     const checked = checkOptions(options); // the Solver's rule: a RangeError naming a bad option
     const most = this.threads * TASKS_PER_WORKER;
     const writer = new SolutionWriter(DIGITS, kept ? this.batchSize : undefined); // this call's own: it holds the batch being taken's solutions
@@ -180,7 +195,8 @@ export class SolverPool {
       return (taken = next(writer, !kept));
     };
     try {
-      for await (const inputs of inBatches(puzzles, this.batchSize)) {
+      const scanner = isByteStream(puzzles) && readsDigitLines(this.main.engines, checked.alphabet) ? this.scanner() : null;
+      for await (const inputs of inBatches(puzzles, this.batchSize, scanner)) {
         sent.push(this.solveBatch(inputs, checked));
         await new Promise(setImmediate); // the event loop runs between batches, however fast the input comes
         if (this.closed) throw new Error(CLOSED);
@@ -194,14 +210,17 @@ export class SolverPool {
 
   /**
    * Solves a batch on a worker; never rejects (a failure gives `error` records). A batch of 9×9
-   * lines goes as their text, which the worker reads; any other is read here.
+   * lines goes as their text, which the worker reads (written here, or already by a stream's
+   * reading); any other is read here.
    */
-  private async solveBatch(inputs: (string | Grid)[], options: CheckedOptions): Promise<Answer> {
-    const memory = new BatchMemory(inputs.length);
+  private async solveBatch(inputs: PoolBatch, options: CheckedOptions): Promise<Answer> {
+    const written = Array.isArray(inputs) ? null : inputs;
+    const count = written?.count ?? (inputs as BatchInput[]).length;
+    const memory = written?.memory ?? new BatchMemory(count);
     const digitLines = readsDigitLines(this.main.engines, options.alphabet);
-    const text = digitLines && linesText(inputs, memory.text(inputs.length));
-    const batch = text ? null : readInputs(inputs, options.alphabet, digitLines ? new DigitLines(inputs.length) : null);
-    const task = batch === null ? linesTask(memory, inputs.length, options) : recordsTask(memory, batch, options);
+    const text = written !== null || (digitLines && linesText(inputs as BatchInput[], memory.text(count)));
+    const batch = text ? null : readInputs(inputs as BatchInput[], options.alphabet, digitLines ? new DigitLines(count) : null);
+    const task = batch === null ? linesTask(memory, count, options) : recordsTask(memory, batch, options);
     // The cells go to the worker (transferred): the retry gets a copy. The text stays in the memory, so the task serves again.
     const retry = batch === null ? task : { ...task, cells: task.cells.slice() };
     const done = () => memory.release();
@@ -217,12 +236,19 @@ export class SolverPool {
       };
       return (writer, passing) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer, passing), done });
     } catch (error) {
+      const failed = batch ?? readInputs(written !== null ? writtenLines(written) : (inputs as BatchInput[]), options.alphabet, null);
       done();
       return () => {
-        const records = failedRecords(batch ?? readInputs(inputs, options.alphabet, null), error);
+        const records = failedRecords(failed, error);
         return { count: records.length, record: (i) => records[i], done: () => {} };
       };
     }
+  }
+
+  /** The line scan of this thread's 9×9 kernel (a stream of bytes is read with it), or null when the engines have none. */
+  private scanner(): LineScan | null {
+    const kernel = this.main.engines.get(SHAPE_9.size)?.engine.lineScanner?.() ?? null;
+    return kernel === null ? null : { kernel };
   }
 
   private reportsGuesses(): boolean {
@@ -250,29 +276,35 @@ const NO_BATCH: TakenBatch = {
 };
 
 /**
- * Refuses a stream of bytes (`fs.createReadStream(file)`, `process.stdin`): its chunks are not
- * lines, and each would be one `invalid` record of the wrong size. A stream in object mode (of
- * lines, `Readable.from(lines)`) is taken.
+ * A batch as the pool's reading gives it: its inputs, or the 9×9 lines a line scan found in a
+ * stream of bytes, written as text (81 bytes each) into the memory their worker reads.
  */
-function checkNotByteStream(puzzles: PoolInputs): void {
-  const stream = puzzles as { pipe?: unknown; readableObjectMode?: unknown };
-  if (typeof stream.pipe === "function" && stream.readableObjectMode === false) {
-    throw new TypeError(
-      "sudoku-wasm: a pool takes lines or grids, not a stream of bytes (its chunks are not lines): read it line by line, e.g. createInterface({ input: stream }) from node:readline",
-    );
-  }
+type PoolBatch = BatchInput[] | WrittenLines;
+
+interface WrittenLines {
+  memory: BatchMemory;
+  count: number;
+}
+
+/** The lines of `written` as strings (a batch that turns out to hold other lines too, or fails). */
+function writtenLines(written: WrittenLines): string[] {
+  const view = written.memory.text(written.count);
+  const text = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+  return Array.from({ length: written.count }, (_, k) => text.toString("latin1", k * CELLS, (k + 1) * CELLS));
 }
 
 /**
  * The inputs of `puzzles` in batches of `size`: an array or any other synchronous iterable read
- * a batch at a time without a promise per input; an asynchronous one an input at a time.
+ * a batch at a time without a promise per input, a stream of bytes a chunk at a time
+ * ({@link byteBatches}), any other asynchronous iterable an input at a time.
  */
-async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<(string | Grid)[], void, undefined> {
+async function* inBatches(puzzles: PoolInputs, size: number, scanner: LineScan | null): AsyncGenerator<PoolBatch, void, undefined> {
   if (Array.isArray(puzzles)) {
     for (let first = 0; first < puzzles.length; first += size) yield puzzles.slice(first, first + size);
     return;
   }
-  let batch: (string | Grid)[] = [];
+  if (isByteStream(puzzles)) return yield* byteBatches(puzzles, size, scanner);
+  let batch: BatchInput[] = [];
   if (Symbol.iterator in puzzles) {
     for (const input of puzzles) {
       batch.push(input);
@@ -289,6 +321,66 @@ async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<(st
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+/**
+ * The lines of a stream of bytes in batches of `size`, split by the streaming core's line
+ * splitter. With a `scanner` (the 9×9 kernel's line scan), a batch whose lines are all 9×9 lines
+ * it found is written as their text straight into the memory the worker reads, no line ever a
+ * string; a batch with any other line (a blank, a comment, another size) is a batch of strings.
+ */
+async function* byteBatches(stream: Readable, size: number, scanner: LineScan | null): AsyncGenerator<PoolBatch, void, undefined> {
+  const ready: PoolBatch[] = [];
+  let written: WrittenLines | null = null; // the batch so far, while each of its lines was found by the scan
+  let inputs: BatchInput[] = []; // the batch so far, once one of its lines was not
+  const splitter = new LineSplitter(
+    {
+      line(text, length) {
+        if (written !== null) {
+          inputs = writtenLines(written);
+          written.memory.release();
+          written = null;
+        }
+        inputs.push(length === undefined ? text : new UnreadInput(longLineReason(text, length)));
+        if (inputs.length < size) return;
+        ready.push(inputs);
+        inputs = [];
+      },
+      fastLines(cells, start, count) {
+        if (inputs.length > 0) return 0; // the batch is strings already: these lines come to line() too
+        written ??= { memory: new BatchMemory(size), count: 0 };
+        const taken = Math.min(count, size - written.count);
+        written.memory.text(size).set(cells.subarray(start, start + taken * CELLS), written.count * CELLS);
+        written.count += taken;
+        if (written.count === size) {
+          ready.push(written);
+          written = null;
+        }
+        return taken;
+      },
+    },
+    scanner,
+  );
+  try {
+    for await (const chunk of utf8Chunks(stream)) {
+      splitter.push(chunk);
+      while (ready.length > 0) yield ready.shift()!;
+    }
+    splitter.end();
+    if (written !== null) ready.push(written);
+    if (inputs.length > 0) ready.push(inputs);
+    written = null;
+    while (ready.length > 0) yield ready.shift()!;
+  } finally {
+    // Ended early (the loop over the stream left, an error): the memory of the batches not sent goes back.
+    for (const batch of [...ready, ...(written === null ? [] : [written])]) if (!Array.isArray(batch)) batch.memory.release();
+  }
+}
+
+/** True for a stream of bytes (`fs.createReadStream(file)`, `process.stdin`): a Node Readable not in object mode. */
+function isByteStream(puzzles: PoolInputs): puzzles is Readable {
+  const stream = puzzles as { pipe?: unknown; readableObjectMode?: unknown };
+  return typeof stream.pipe === "function" && stream.readableObjectMode === false;
 }
 
 /** The records of a batch the workers failed on twice: `error` for each input solved, each other input's own (`invalid`) record. */

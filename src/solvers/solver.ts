@@ -460,8 +460,20 @@ export interface SizeEngine {
   reportsGuesses: boolean;
 }
 
-/** {@link readPuzzle}'s puzzle, or, for a PuzzleError, the `invalid` record that says why it cannot be solved. */
-function readOrRecord(puzzle: string | Grid, alphabet: Alphabet | undefined): { puzzle: Puzzle } | { record: SolveRecord } {
+/**
+ * An input found unreadable before it became a string: a line of a byte stream too long to keep
+ * (the pool's reading). Its `invalid` record gives `reason`.
+ */
+export class UnreadInput {
+  constructor(readonly reason: string) {}
+}
+
+/** What a batch reads: a puzzle as a string or a grid, or an {@link UnreadInput}. */
+export type BatchInput = string | Grid | UnreadInput;
+
+/** {@link readPuzzle}'s puzzle, or, for a PuzzleError or an {@link UnreadInput}, the `invalid` record that says why it cannot be solved. */
+function readOrRecord(puzzle: BatchInput, alphabet: Alphabet | undefined): { puzzle: Puzzle } | { record: SolveRecord } {
+  if (puzzle instanceof UnreadInput) return { record: invalidRecord(puzzle.reason) };
   try {
     return { puzzle: readPuzzle(puzzle, alphabet) };
   } catch (error) {
@@ -530,7 +542,7 @@ export interface SolvedBatch {
  * Writes `inputs` into `text`, 81 bytes per line, when each is a string of 81 ASCII characters,
  * a run of lines per native call; false otherwise, or without Buffer (`text` then partly written).
  */
-export function linesText(inputs: readonly (string | Grid)[], text: Uint8Array): boolean {
+export function linesText(inputs: readonly BatchInput[], text: Uint8Array): boolean {
   if (NodeBuffer === undefined || text.length < inputs.length * CELLS) return false;
   for (const input of inputs) if (typeof input !== "string" || input.length !== CELLS) return false;
   const bytes = NodeBuffer.from(text.buffer, text.byteOffset, text.length);
@@ -552,7 +564,7 @@ const TEXT_LINES = 64;
  * Reads `inputs` into a batch: with `digits` (a 9×9 batch engine, which rejects a repeated clue
  * itself) each 9×9 line of digits as cell bytes; every other input with {@link readPuzzle}.
  */
-export function readInputs(inputs: Iterable<string | Grid>, alphabet: Alphabet | undefined, digits: DigitLines | null): ReadBatch {
+export function readInputs(inputs: Iterable<BatchInput>, alphabet: Alphabet | undefined, digits: DigitLines | null): ReadBatch {
   const batch = emptyBatch();
   if (digits !== null && Array.isArray(inputs)) digits.reserve(inputs.length);
   let count = 0;
@@ -602,7 +614,7 @@ function emptyBatch(): ReadBatch {
 }
 
 /** Reads an input that is not a 9×9 line of digits into `batch`, at position `slot`: its puzzle, or its `invalid` record. */
-function readOther(batch: ReadBatch, input: string | Grid, slot: number, alphabet: Alphabet | undefined): void {
+function readOther(batch: ReadBatch, input: BatchInput, slot: number, alphabet: Alphabet | undefined): void {
   const item = readOrRecord(input, alphabet);
   if (batch.records === NONE) Object.assign(batch, { puzzles: [], puzzleSlots: [], records: [], recordSlots: [] });
   if ("record" in item) {

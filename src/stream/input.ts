@@ -33,7 +33,7 @@ import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { StringDecoder } from "node:string_decoder";
 import { InputReadError } from "../cli-kit/errors.js";
-import type { LineScan, ScanKernel } from "../solvers/solver.js";
+import type { LineScan } from "../solvers/solver.js";
 import type { EmitRecord } from "../formats/record.js";
 import { type Alphabet, readsNineByNineAsDigits } from "../model/puzzle.js";
 import { shapeOfSide } from "../model/shape.js";
@@ -212,6 +212,12 @@ export interface LineSink {
   fastLines?(cells: Uint8Array, start: number, count: number): number;
 }
 
+/** Why a line over {@link MAX_LINE_LENGTH} is no record: its length, the limit, and its `start` (as a {@link LineSink} was given it). */
+export function longLineReason(start: string, length: number): string {
+  const limit = commaGrouped(MAX_LINE_LENGTH);
+  return `the line is ${commaGrouped(length)} characters long, over the limit of ${limit} for one record (it starts '${escapeText(start.trim().slice(0, EXCERPT_LENGTH))}…')`;
+}
+
 /** Collects a line too long to keep in bytes, as text: its first characters and its length. */
 class LongLineText {
   private readonly decoder = new StringDecoder("utf8");
@@ -254,10 +260,6 @@ export class LineSplitter {
   private afterCarriageReturn = false;
   /** Bytes given so far. */
   bytesRead = 0;
-  /** The kernel instance whose scan room {@link scanRoom} bytes at {@link scanBase} hold each chunk scanned (null: none reserved yet). */
-  private scanKernel: ScanKernel | null = null;
-  private scanBase = 0;
-  private scanRoom = 0;
 
   /** With a `scanner`, the lines of each chunk are found by its kernel (the sink takes runs of fast lines, {@link LineSink.fastLines}). */
   constructor(
@@ -337,25 +339,21 @@ export class LineSplitter {
 
   /**
    * Scans the complete lines of `bytes` from `start` on the scanner's kernel: copies them into its
-   * scan room (reserved for the largest chunk, again on a fresh instance) and gives views of what
-   * it found, valid until the next scan.
+   * scan room and gives views of what it found, valid until the next scan. The room is asked for
+   * at each scan (the kernel's answer for a room it has is one call): another splitter on the same
+   * instance (a pool's streams side by side) may have grown it meanwhile, which moves it.
    */
   private scan(bytes: Uint8Array, start: number): { count: number; table: Int32Array; cells: Uint8Array } {
     const kernel = this.scanner!.kernel;
-    if (kernel !== this.scanKernel || bytes.length > this.scanRoom) {
-      // The kernel never frees a smaller room, so the first chunks (the largest) set it.
-      const room = Math.max(bytes.length, 1 << 16);
-      const base = kernel.reserveScan(room);
-      if (base === 0) throw new RangeError(`the kernel could not reserve a scan of ${room} bytes (at most 2^24)`);
-      this.scanKernel = kernel;
-      this.scanBase = base;
-      this.scanRoom = room;
-    }
+    // The kernel never frees a smaller room, so the first chunks (the largest) set it.
+    const room = Math.max(bytes.length, 1 << 16);
+    const base = kernel.reserveScan(room);
+    if (base === 0) throw new RangeError(`the kernel could not reserve a scan of ${room} bytes (at most 2^24)`);
     const buffer = kernel.memory.buffer;
-    new Uint8Array(buffer, this.scanBase, bytes.length).set(bytes);
-    const count = kernel.scanLines(this.scanBase, start, bytes.length);
+    new Uint8Array(buffer, base, bytes.length).set(bytes);
+    const count = kernel.scanLines(base, start, bytes.length);
     if (count < 0) throw new RangeError("scanLines: the kernel refused the chunk");
-    return { count, table: new Int32Array(buffer, kernel.scanTable(), count * 3), cells: new Uint8Array(buffer, kernel.scanCells(), this.scanRoom) };
+    return { count, table: new Int32Array(buffer, kernel.scanTable(), count * 3), cells: new Uint8Array(buffer, kernel.scanCells(), room) };
   }
 
   /** The end of the stream: the last line, if it had no line end. */
@@ -538,12 +536,7 @@ export class RecordReader implements LineSink {
     const lineNumber = ++this.lineNumber;
     this.releaseHeld();
     this.grid.flush(this.emit);
-    const limit = commaGrouped(MAX_LINE_LENGTH);
-    this.emit(
-      lineNumber,
-      start.trim(),
-      `the line is ${commaGrouped(length)} characters long, over the limit of ${limit} for one record (it starts '${escapeText(start.trim().slice(0, EXCERPT_LENGTH))}…')`,
-    );
+    this.emit(lineNumber, start.trim(), longLineReason(start, length));
   }
 
   /** True for a line that could be a header: no grid is open and the line has a word in it. */

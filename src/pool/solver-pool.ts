@@ -22,6 +22,7 @@ import {
   type BatchInput,
   type CheckedOptions,
   type LineScan,
+  type RecordSite,
   type ReadBatch,
   type SolveOptions,
   type SolveRecord,
@@ -176,8 +177,8 @@ export class SolverPool {
    * for. So the records of a stream die young, one at a time: the garbage collector neither
    * copies nor promotes them, and the old generation does not grow for the full collections that
    * pause the event loop. `kept`: the caller keeps every record (solveMany): each batch's
-   * solutions are one string ({@link SolutionWriter}'s constructor), and the records are not made
-   * as a stream's are (solver.ts passingRecord).
+   * solutions are one string ({@link SolutionWriter}'s constructor), and the records are made at
+   * a literal of their own, not a stream's nor a Solver's (solver.ts RecordSite).
    */
   private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
@@ -192,7 +193,7 @@ export class SolverPool {
       taken = null;
       const next = await answer;
       if (this.closed) throw new Error(CLOSED);
-      return (taken = next(writer, !kept));
+      return (taken = next(writer, kept ? "pool" : "stream"));
     };
     try {
       const scanner = isByteStream(puzzles) && readsDigitLines(this.main.engines, checked.alphabet) ? this.scanner() : null;
@@ -234,7 +235,7 @@ export class SolverPool {
         rejected: outcome.rejected,
         solutionsText: outcome.solutionsText,
       };
-      return (writer, passing) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer, passing), done });
+      return (writer, site) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer, site), done });
     } catch (error) {
       const failed = batch ?? readInputs(written !== null ? writtenLines(written) : (inputs as BatchInput[]), options.alphabet, null);
       done();
@@ -256,8 +257,8 @@ export class SolverPool {
   }
 }
 
-/** A batch the workers answered: takes it, with `writer` for its solutions (called once, when the batch is taken); `passing`: see orderedRecords. */
-type Answer = (writer: SolutionWriter, passing: boolean) => TakenBatch;
+/** A batch the workers answered: takes it, with `writer` for its solutions (called once, when the batch is taken); `site`: see orderedRecords. */
+type Answer = (writer: SolutionWriter, site: RecordSite) => TakenBatch;
 
 /** A batch taken: its `count` records, one per input in input order, record(i) for i from 0 up (each asked for once); done() once they are. */
 interface TakenBatch {

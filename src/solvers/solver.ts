@@ -331,9 +331,22 @@ export interface RecordStyle {
   reportsGuesses: boolean;
   /** The record of puzzle i when the engine rejected it (count < 0). @default an `invalid` record saying so */
   rejected?(i: number, count: number): SolveRecord;
-  /** The records are handed out one at a time and let go (a pool's stream), not kept: see {@link passingRecord}. @default false */
-  passing?: boolean;
+  /** Who the records are for, so each kind is made at an object literal of its own ({@link RecordSite}). @default "solver" */
+  site?: RecordSite;
 }
+
+/**
+ * Who a batch's records are for: a Solver on this thread (`solveMany`, `solve`), a pool's
+ * `solveMany` (a million kept at once) or a pool's stream (each let go once read); each kind is
+ * made at an object literal of its own. V8 decides for each literal whether to make its objects
+ * in the old generation, once most of them outlive a young collection, so one literal for all
+ * let one caller's records decide for another's: after a pool's solveMany, a stream's records
+ * were made in the old generation (the stream went at about 0.6 of its rate), and after a
+ * million records made and kept at a Solver's literal, the way a pool's solveMany makes them,
+ * a Solver's solveMany in the same process went at 0.5–0.6 of the kernel's rate (0.8 with V8's
+ * `--no-allocation-site-pretenuring`). test/solver-pool.test.ts asks V8 where each kind is made.
+ */
+export type RecordSite = "solver" | "pool" | "stream";
 
 /** The one function that turns kernel output into records (`nodes[i]` negative: the budget stopped it). */
 export function batchRecords(result: BatchResult, count: number, style: RecordStyle): SolveRecord[] {
@@ -351,18 +364,18 @@ export function resultRecord(result: BatchResult, i: number, style: RecordStyle)
   const status = statusOf(found, result.nodes[i] < 0);
   const solution = found > 0 ? style.writer.text(i) : null;
   const reported = style.reportsGuesses && !Number.isNaN(guesses) ? smallInteger(guesses) : null;
-  if (style.passing) return passingRecord(status, found, solution, reported);
+  if (style.site === "stream") return streamRecord(status, found, solution, reported);
+  if (style.site === "pool") return poolRecord(status, found, solution, reported);
   return { status, count: found, solution, guesses: reported };
 }
 
-/**
- * A record that is let go once read, made at an object literal of its own. V8 decides for each
- * literal whether to make its objects in the old generation, once most of them outlive a young
- * collection, as the records a solveMany returns do. Made at {@link resultRecord}'s literal, a
- * stream's records, which die young, were made there too after a large solveMany, and
- * `pool.solveStream` went at about 0.6 of its rate (test/solver-pool.test.ts asks V8 where they are).
- */
-function passingRecord(status: Status, count: number, solution: string | null, guesses: number | null): SolveRecord {
+/** A record of a pool's stream, at its own literal (see {@link RecordSite}). */
+function streamRecord(status: Status, count: number, solution: string | null, guesses: number | null): SolveRecord {
+  return { status, count, solution, guesses };
+}
+
+/** A record of a pool's solveMany, at its own literal (see {@link RecordSite}). */
+function poolRecord(status: Status, count: number, solution: string | null, guesses: number | null): SolveRecord {
   return { status, count, solution, guesses };
 }
 
@@ -702,19 +715,19 @@ function rejectedDigitRecords(result: BatchResult, count: number, line: (k: numb
 /**
  * The records of a solved batch as a function of the input's position. When every input is a 9×9
  * line of digits, each record is made when asked for, so a caller taking them one at a time holds
- * one at a time; `writer` holds the batch's solutions until it loads another batch's. `passing`:
- * the caller lets each record go once read (see {@link passingRecord}).
+ * one at a time; `writer` holds the batch's solutions until it loads another batch's. `site`:
+ * who the records are for (see {@link RecordSite}).
  */
 export function orderedRecords(
   batch: ReadBatch,
   solved: SolvedBatch,
   reportsGuesses: boolean,
   writer: SolutionWriter,
-  passing = false,
+  site: RecordSite = "solver",
 ): (i: number) => SolveRecord {
   const { digitCount, digitSlots } = batch;
   const digits = solved.digits;
-  const style: RecordStyle = { cells: CELLS, writer, reportsGuesses, passing, rejected: (k) => solved.rejected?.get(k) ?? invalidRecord(REJECTED) };
+  const style: RecordStyle = { cells: CELLS, writer, reportsGuesses, site, rejected: (k) => solved.rejected?.get(k) ?? invalidRecord(REJECTED) };
   if (digits !== null && solved.solutionsText) writer.loadText(digits.solutions, digitCount, CELLS);
   else if (digits !== null) writer.load(digits.solutions, digitCount, CELLS);
   if (digits !== null && digitCount === batch.count) return (i) => resultRecord(digits, i, style);

@@ -340,12 +340,12 @@ export class LineSplitter {
   /**
    * Scans the complete lines of `bytes` from `start` on the scanner's kernel: copies them into its
    * scan room and gives views of what it found, valid until the next scan. The room is asked for
-   * at each scan (the kernel's answer for a room it has is one call): another splitter on the same
-   * instance (a pool's streams side by side) may have grown it meanwhile, which moves it.
+   * at each scan (one call when the kernel has it already): another splitter on the same instance
+   * (a pool's streams side by side) may have grown it since, which moves it. The kernel never
+   * frees a smaller room, so the first chunks (the largest) set it.
    */
   private scan(bytes: Uint8Array, start: number): { count: number; table: Int32Array; cells: Uint8Array } {
     const kernel = this.scanner!.kernel;
-    // The kernel never frees a smaller room, so the first chunks (the largest) set it.
     const room = Math.max(bytes.length, 1 << 16);
     const base = kernel.reserveScan(room);
     if (base === 0) throw new RangeError(`the kernel could not reserve a scan of ${room} bytes (at most 2^24)`);

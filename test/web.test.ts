@@ -251,14 +251,18 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
             }
             (document.getElementById("puzzles") as HTMLTextAreaElement).value = lines.join("\n");
             await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))); // the box laid out with the paste
-            // A heartbeat from the click on: the longest time the page's thread went without running it.
-            const beat = window as { longestGap?: number };
+            // A heartbeat from the click on: how often the page's thread ran it before the solve's last status, and the
+            // longest time it went without running it (printed, not asserted: a figure of this machine's speed).
+            const beat = window as { longestGap?: number; beatsWhileSolving?: number };
             beat.longestGap = 0;
+            beat.beatsWhileSolving = 0;
+            const status = document.getElementById("solve-status")!;
             let last = performance.now();
             setInterval(() => {
               const now = performance.now();
               beat.longestGap = Math.max(beat.longestGap!, now - last);
               last = now;
+              if (!/^[\d,]+ puzzles in/.test(status.textContent!)) beat.beatsWhileSolving!++;
             }, 20);
           },
           EASY,
@@ -336,10 +340,14 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         });
         expect(top).toBe("50001");
 
-        // The page kept running throughout (the old one went minutes without running the heartbeat).
-        const longestGap = await page.evaluate(() => (window as { longestGap?: number }).longestGap!);
+        // The page's thread ran other work while the worker solved and it took the results (the old one ran nothing until
+        // it had built a row for each of them).
+        const { longestGap, beatsWhileSolving } = await page.evaluate(() => {
+          const beat = window as { longestGap?: number; beatsWhileSolving?: number };
+          return { longestGap: beat.longestGap!, beatsWhileSolving: beat.beatsWhileSolving! };
+        });
         console.log(`100,000-line paste: the page's longest pause was ${Math.round(longestGap)} ms`);
-        expect(longestGap).toBeLessThan(10_000);
+        expect(beatsWhileSolving).toBeGreaterThan(0);
       });
     } finally {
       rmSync(folder, { recursive: true, force: true });

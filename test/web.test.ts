@@ -340,8 +340,8 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         });
         expect(top).toBe("50001");
 
-        // The page's thread ran other work while the worker solved and it took the results (the old one ran nothing until
-        // it had built a row for each of them).
+        // The page's thread ran other work while the worker solved (a solve on that thread would be one long task), and the
+        // rows above are those in view only (the old page ran nothing until it had built a row for each result).
         const { longestGap, beatsWhileSolving } = await page.evaluate(() => {
           const beat = window as { longestGap?: number; beatsWhileSolving?: number };
           return { longestGap: beat.longestGap!, beatsWhileSolving: beat.beatsWhileSolving! };

@@ -194,6 +194,18 @@ describe("createPool", () => {
     expect(streamed).toEqual(expected);
   });
 
+  it("reads a web stream of bytes (a fetch response's body) as lines, and any other web stream as its chunks", async () => {
+    const lines = [...fixture.slice(0, 20), "", "..C..D.BB...D..A"];
+    expect(await pool.solveMany(new Response(lines.join("\r\n")).body!)).toEqual(solver.solveMany(lines));
+    const chunks = new ReadableStream<string>({
+      start(controller) {
+        for (const line of lines) controller.enqueue(line);
+        controller.close();
+      },
+    });
+    expect(await pool.solveMany(chunks)).toEqual(solver.solveMany(lines));
+  });
+
   it("reads two streams of bytes at once, both scanned on this thread's one kernel", async () => {
     const nine = fixture.filter((line) => line.length === 81);
     const lines = Array.from({ length: 14_000 }, (_, i) => nine[i % nine.length]);

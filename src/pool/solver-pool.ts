@@ -15,7 +15,8 @@
  * needs of the worker pool is one function, {@link openRecordsSolver}.
  */
 import { availableParallelism } from "node:os";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
+import { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { type Grid, DIGITS } from "../model/puzzle.js";
 import type { SolverId } from "../solvers/registry.js";
 import {
@@ -60,10 +61,10 @@ export const POOL_BATCH_SIZE = 4096;
 
 /**
  * A pool's inputs: an array or any iterable of lines or grids, sync or async (a readline
- * interface, a generator), or a stream of bytes (`fs.createReadStream(file)`, `process.stdin`),
- * read as lines: see {@link SolverPool.solveStream}.
+ * interface, a generator, a web ReadableStream), or a stream of bytes (`fs.createReadStream(file)`,
+ * `process.stdin`, a `fetch` response's body), read as lines: see {@link SolverPool.solveStream}.
  */
-export type PoolInputs = Iterable<string | Grid> | AsyncIterable<string | Grid> | Readable;
+export type PoolInputs = Iterable<string | Grid> | AsyncIterable<string | Grid> | Readable | ReadableStream<string | Grid>;
 
 /** The error a pool's calls reject with once it is closed. */
 const CLOSED = "sudoku-wasm: the pool is closed";
@@ -130,11 +131,12 @@ export class SolverPool {
    * read a batch at a time, and at most two batches per worker (and one being read) are held at
    * once, whatever the input's length. Ending the loop early stops reading the input.
    *
-   * A stream of bytes (a Node Readable not in object mode) is read as UTF-8 lines, one input per
-   * line, as `node:readline` gives them (`\n`, `\r\n` or `\r` ends a line; the last needs none;
-   * a blank line is an input, and its record `invalid`), but without a promise per line; a
-   * leading byte order mark is dropped, UTF-16 or UTF-32 input rejects, and a line over a mebibyte
-   * gets an `invalid` record that gives its length.
+   * A stream of bytes (a Node Readable not in object mode, or a web ReadableStream of a byte
+   * source, as a `fetch` response's body) is read as UTF-8 lines, one input per line, as
+   * `node:readline` gives them (`\n`, `\r\n` or `\r` ends a line; the last needs none; a blank
+   * line is an input, and its record `invalid`), but without a promise per line; a leading byte
+   * order mark is dropped, UTF-16 or UTF-32 input rejects, and a line over a mebibyte gets an
+   * `invalid` record that gives its length.
    */
   solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
     // Each record from the batch in hand, made as it is taken (so the garbage collector finds at most one alive), without a
@@ -196,8 +198,9 @@ export class SolverPool {
       return (taken = next(writer, kept ? "pool" : "stream"));
     };
     try {
-      const scanner = isByteStream(puzzles) && readsDigitLines(this.main.engines, checked.alphabet) ? this.scanner() : null;
-      for await (const inputs of inBatches(puzzles, this.batchSize, scanner)) {
+      const bytes = byteStream(puzzles);
+      const scanner = bytes !== null && readsDigitLines(this.main.engines, checked.alphabet) ? this.scanner() : null;
+      for await (const inputs of inBatches(bytes ?? puzzles, this.batchSize, scanner)) {
         sent.push(this.solveBatch(inputs, checked));
         await new Promise(setImmediate); // the event loop runs between batches, however fast the input comes
         if (this.closed) throw new Error(CLOSED);
@@ -314,7 +317,7 @@ async function* inBatches(puzzles: PoolInputs, size: number, scanner: LineScan |
       batch = [];
     }
   } else {
-    for await (const input of puzzles) {
+    for await (const input of puzzles as AsyncIterable<string | Grid>) {
       batch.push(input);
       if (batch.length < size) continue;
       yield batch;
@@ -382,6 +385,22 @@ async function* byteBatches(stream: Readable, size: number, scanner: LineScan | 
 function isByteStream(puzzles: PoolInputs): puzzles is Readable {
   const stream = puzzles as { pipe?: unknown; readableObjectMode?: unknown };
   return typeof stream.pipe === "function" && stream.readableObjectMode === false;
+}
+
+/**
+ * `puzzles` as a Node stream of bytes when it is one: a Node Readable not in object mode, or a
+ * web ReadableStream with a byte source (a `fetch` response's body: one that gives a reader in
+ * "byob" mode). Any other ReadableStream is an async iterable of its chunks, lines or grids.
+ */
+function byteStream(puzzles: PoolInputs): Readable | null {
+  if (isByteStream(puzzles)) return puzzles;
+  if (!(puzzles instanceof NodeReadableStream)) return null; // (the global ReadableStream)
+  try {
+    puzzles.getReader({ mode: "byob" }).releaseLock();
+  } catch {
+    return null; // not a byte source (or locked: reading it then fails as it would have)
+  }
+  return Readable.fromWeb(puzzles);
 }
 
 /** The records of a batch the workers failed on twice: `error` for each input solved, each other input's own (`invalid`) record. */

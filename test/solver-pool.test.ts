@@ -206,6 +206,16 @@ describe("createPool", () => {
     expect(await pool.solveMany(chunks)).toEqual(solver.solveMany(lines));
   });
 
+  it("rejects with a stream's own error (a missing file, a failure mid-stream) and goes on with the next call", async () => {
+    await expect(pool.solveMany(createReadStream(join(work, "missing.txt")))).rejects.toThrow(/ENOENT/);
+    async function* failing() {
+      yield Buffer.from(`${fixture.slice(0, 30).join("\n")}\n`);
+      throw new Error("the disk went away");
+    }
+    await expect(pool.solveMany(Readable.from(failing(), { objectMode: false }))).rejects.toThrow("the disk went away");
+    expect(await pool.solveMany(fixture.slice(0, 20))).toEqual(solver.solveMany(fixture.slice(0, 20)));
+  });
+
   it("reads two streams of bytes at once, both scanned on this thread's one kernel", async () => {
     const nine = fixture.filter((line) => line.length === 81);
     const lines = Array.from({ length: 14_000 }, (_, i) => nine[i % nine.length]);

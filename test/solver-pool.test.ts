@@ -17,6 +17,7 @@ import { BatchMemory, linesTask, solveRecordsHere } from "../src/pool/records-ta
 import { loadBatchEngines } from "../src/pool/engines.js";
 import { linesText } from "../src/solvers/solver.js";
 import { MAX_LINE_LENGTH } from "../src/stream/input.js";
+import { batchBuffers } from "../src/pool/batch.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { loadFixture } from "./fixture.js";
 
@@ -186,12 +187,13 @@ describe("createPool", () => {
     expect(expected).toHaveLength(lines.length);
     for (const cut of [1, 2, 80, 81, 82, 1000, bytes.indexOf(0xc3) + 1, bytes.indexOf(13) + 1]) {
       const pieces = [bytes.subarray(0, cut), bytes.subarray(cut)];
-      expect(await byReadline(pieces)).toEqual(await byReadline([bytes]));
       expect(await pool.solveMany(Readable.from(pieces, { objectMode: false }))).toEqual(expected);
     }
     const streamed: SolveRecord[] = [];
     for await (const record of pool.solveStream(Readable.from([bytes], { objectMode: false }))) streamed.push(record);
     expect(streamed).toEqual(expected);
+    const byteAtATime = Array.from(bytes, (byte) => Buffer.of(byte)); // every line and line end cut
+    expect(await pool.solveMany(Readable.from(byteAtATime, { objectMode: false }))).toEqual(expected);
   });
 
   it("reads a web stream of bytes (a fetch response's body) as lines, and any other web stream as its chunks", async () => {
@@ -214,6 +216,21 @@ describe("createPool", () => {
     }
     await expect(pool.solveMany(Readable.from(failing(), { objectMode: false }))).rejects.toThrow("the disk went away");
     expect(await pool.solveMany(fixture.slice(0, 20))).toEqual(solver.solveMany(fixture.slice(0, 20)));
+  });
+
+  it("holds a few batches' memory however large a stream's chunks are, and reads an empty stream, a blank, a lone BOM, an alphabet", async () => {
+    const nine = fixture.filter((line) => line.length === 81);
+    const lines = Array.from({ length: 14_000 }, (_, i) => nine[i % nine.length]);
+    const made = batchBuffers.made;
+    const records = await pool.solveMany(Readable.from([Buffer.from(`${lines.join("\n")}\n`)], { objectMode: false })); // one chunk of 2,000 batches
+    expect(records).toEqual(solver.solveMany(lines));
+    expect(batchBuffers.made - made).toBeLessThan(50); // made at once for the batches in flight and those read ahead, not one per batch
+    const bytes = (text: string | Buffer) => Readable.from([text], { objectMode: false });
+    expect(await pool.solveMany(Readable.from([], { objectMode: false }))).toEqual([]);
+    expect(await pool.solveMany(bytes("\n"))).toEqual(solver.solveMany([""]));
+    expect(await pool.solveMany(bytes(Buffer.of(0xef, 0xbb, 0xbf)))).toEqual([]);
+    const lettered = ["..C..D.BB...D..A", "AB", "", "..C..D.BB...D..A"];
+    expect(await pool.solveMany(bytes(lettered.join("\n")), { alphabet: "ABCD" })).toEqual(solver.solveMany(lettered, { alphabet: "ABCD" }));
   });
 
   it("reads two streams of bytes at once, both scanned on this thread's one kernel", async () => {

@@ -128,15 +128,15 @@ export class SolverPool {
 
   /**
    * The records of `puzzles`, one per input, in input order, as they are solved: the inputs are
-   * read a batch at a time, and at most two batches per worker (and one being read) are held at
+   * read a batch at a time, and at most two batches per worker (and what is being read) are held at
    * once, whatever the input's length. Ending the loop early stops reading the input.
    *
    * A stream of bytes (a Node Readable not in object mode, or a web ReadableStream of a byte
    * source, as a `fetch` response's body) is read as UTF-8 lines, one input per line, as
-   * `node:readline` gives them (`\n`, `\r\n` or `\r` ends a line; the last needs none; a blank
-   * line is an input, and its record `invalid`), but without a promise per line; a leading byte
-   * order mark is dropped, UTF-16 or UTF-32 input rejects, and a line over a mebibyte gets an
-   * `invalid` record that gives its length.
+   * `node:readline` gives them with `crlfDelay: Infinity` (`\n`, `\r\n` or `\r` ends a line; the
+   * last needs none; a blank line is an input, and its record `invalid`), but without a promise
+   * per line; a leading byte order mark is dropped, UTF-16 or UTF-32 bytes reject, and a line
+   * over a mebibyte gets an `invalid` record that gives its length.
    */
   solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
     // Each record from the batch in hand, made as it is taken (so the garbage collector finds at most one alive), without a
@@ -365,10 +365,15 @@ async function* byteBatches(stream: Readable, size: number, scanner: LineScan | 
     },
     scanner,
   );
+  // A chunk is split a piece at a time, each piece's batches handed on before the next: a large chunk (a stream's
+  // choice) would otherwise fill a batch's memory for each of its batches at once.
+  const piece = Math.max(1 << 12, size * (CELLS + 1));
   try {
     for await (const chunk of utf8Chunks(stream)) {
-      splitter.push(chunk);
-      while (ready.length > 0) yield ready.shift()!;
+      for (let at = 0; at < chunk.length; at += piece) {
+        splitter.push(chunk.subarray(at, at + piece));
+        while (ready.length > 0) yield ready.shift()!;
+      }
     }
     splitter.end();
     if (written !== null) ready.push(written);

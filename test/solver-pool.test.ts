@@ -280,6 +280,18 @@ describe("createPool", () => {
     expect(read).toBeLessThan(200); // a few batches of 7, not the 10,000
   });
 
+  it("gives back the memory of the batches still with the workers when a loop over the stream ends early", async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => fixture[i % fixture.length]);
+    const breakEarly = async () => {
+      for await (const record of pool.solveStream(lines)) if (record) break;
+      for (let k = 0; k < 3; k++) await pool.solveMany(fixture.slice(0, 7)); // batches after those left in flight: they are answered by now
+    };
+    await breakEarly(); // the buffers for a call's batches in flight made once
+    const made = batchBuffers.made;
+    for (let round = 0; round < 10; round++) await breakEarly();
+    expect(batchBuffers.made - made).toBeLessThan(15); // four batches in flight left behind per round: 40 buffers made anew
+  });
+
   it("solves a batch again on a fresh worker when its worker dies mid-batch: nothing lost, nothing out of order", async () => {
     usePoolWorker(dyingWorker("once", true));
     const dying = await createPool({ threads: 2, batchSize: 5 });

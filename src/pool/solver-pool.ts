@@ -194,8 +194,11 @@ export class SolverPool {
       taken?.done();
       taken = null;
       const next = await answer;
-      if (this.closed) throw new Error(CLOSED);
-      return (taken = next(writer, kept ? "pool" : "stream"));
+      if (this.closed) {
+        next.release();
+        throw new Error(CLOSED);
+      }
+      return (taken = next.take(writer, kept ? "pool" : "stream"));
     };
     try {
       const bytes = byteStream(puzzles);
@@ -209,6 +212,8 @@ export class SolverPool {
       while (sent.length > 0) yield await take(sent.shift()!);
     } finally {
       (taken as TakenBatch | null)?.done(); // (assigned in `take`, which TypeScript's narrowing does not follow)
+      // Ended early (the loop left, an input's error): the batches still with the workers give their memory back when answered.
+      for (const answer of sent.splice(0)) void answer.then((left) => left.release());
     }
   }
 
@@ -238,14 +243,15 @@ export class SolverPool {
         rejected: outcome.rejected,
         solutionsText: outcome.solutionsText,
       };
-      return (writer, site) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer, site), done });
+      return { take: (writer, site) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer, site), done }), release: done };
     } catch (error) {
       const failed = batch ?? readInputs(written !== null ? writtenLines(written) : (inputs as BatchInput[]), options.alphabet, null);
       done();
-      return () => {
+      const take = () => {
         const records = failedRecords(failed, error);
-        return { count: records.length, record: (i) => records[i], done: () => {} };
+        return { count: records.length, record: (i: number) => records[i], done: () => {} };
       };
+      return { take, release: () => {} };
     }
   }
 
@@ -260,8 +266,14 @@ export class SolverPool {
   }
 }
 
-/** A batch the workers answered: takes it, with `writer` for its solutions (called once, when the batch is taken); `site`: see orderedRecords. */
-type Answer = (writer: SolutionWriter, site: RecordSite) => TakenBatch;
+/**
+ * A batch the workers answered: `take` it (once, with `writer` for its solutions; `site`: see
+ * orderedRecords), or, when the call ends before it is taken, `release` its memory.
+ */
+interface Answer {
+  take(writer: SolutionWriter, site: RecordSite): TakenBatch;
+  release(): void;
+}
 
 /** A batch taken: its `count` records, one per input in input order, record(i) for i from 0 up (each asked for once); done() once they are. */
 interface TakenBatch {

@@ -236,23 +236,25 @@ describe("createPool", () => {
   it("reads two streams of bytes at once, both scanned on this thread's one kernel", async () => {
     const nine = fixture.filter((line) => line.length === 81);
     const lines = Array.from({ length: 14_000 }, (_, i) => nine[i % nine.length]);
-    const text = Buffer.from(`${lines.join("\n")}\n`); // 1.1 MB: scanned in a room of a mebibyte, where the pieces below need 64 KiB
+    const text = Buffer.from(`${lines.join("\n")}\n`);
     async function* trickle() {
       for (let at = 0; at < text.length; at += 10_000) {
         yield text.subarray(at, at + 10_000);
         await new Promise(setImmediate);
       }
     }
+    // A line of 200,000 characters, scanned whole once its end comes: the kernel's scan room grows past the 64 KiB the
+    // trickle's pieces need, which moves it under the other stream's reading.
+    const withLong = [...lines.slice(0, 7000), "1".repeat(200_000), ...lines.slice(7000)];
     async function* late() {
       await new Promise((resolve) => setTimeout(resolve, 20)); // once the trickle is under way
-      yield text;
+      yield Buffer.from(`${withLong.join("\n")}\n`);
     }
     const both = await Promise.all([
       pool.solveMany(Readable.from(trickle(), { objectMode: false })),
       pool.solveMany(Readable.from(late(), { objectMode: false })),
     ]);
-    const expected = solver.solveMany(lines);
-    expect(both).toEqual([expected, expected]);
+    expect(both).toEqual([solver.solveMany(lines), solver.solveMany(withLong)]);
   });
 
   it("reads a file stream, decoded or not, drops a byte order mark, refuses UTF-16 and names a line over a mebibyte by its length", async () => {

@@ -37,6 +37,12 @@ afterAll(async () => {
 });
 
 const fixture = loadFixture("all").map((c) => c.puzzle);
+/** The fixture's 9×9 lines of 81 characters. */
+const NINE = fixture.filter((line) => line.length === 81);
+
+/** A stream of bytes (a Node Readable not in object mode, as a file's) of `chunks`, or of what `chunks` yields. */
+const byteStream = (chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>) => Readable.from(chunks, { objectMode: false });
+
 /** Every fixture line, bad input among them: lines of the wrong length, another character, a grid, a 4×4 line. */
 const MIXED: (string | Uint8Array)[] = [
   ...fixture,
@@ -88,7 +94,7 @@ describe("createPool", () => {
   });
 
   it("gives one record per input it read, and no gap, when the caller's array grows or shrinks during the call", async () => {
-    const lines = fixture.filter((line) => line.length === 81).slice(0, 20); // 3 batches of 7
+    const lines = NINE.slice(0, 20); // 3 batches of 7
     expect(lines.length).toBe(20);
     const shrinking = [...lines];
     const shrunk = pool.solveMany(shrinking); // takes its first batch before it returns
@@ -115,7 +121,7 @@ describe("createPool", () => {
       unique.replace(/[1-9]/g, (digit) => "ABCDEFGHI"[Number(digit) - 1]), // letters: a 9×9 puzzle only with an alphabet
       unique.replace(".", "\u00e9"), // a character over 127
       unique.replace(".", "\u0131"), // a character over 255 (its low byte is "1")
-      ...fixture.filter((line) => line.length === 81),
+      ...NINE,
     ];
     const alone = lines.map((line) => solver.solve(line)); // each read by itself, on this thread
     expect(solver.solveMany(lines)).toEqual(alone);
@@ -164,36 +170,35 @@ describe("createPool", () => {
   it("reads a stream of bytes as lines, one input per line as readline gives them, cut anywhere", async () => {
     // Runs of 9×9 lines longer than a batch (written as text while read), then lines that turn a batch into strings: a blank,
     // a comment, a 4×4 line, a character over 127, trailing blanks, and empty marks the CLI takes but solveMany does not (x).
-    const nine = fixture.filter((line) => line.length === 81);
     const lines = [
-      ...nine.slice(0, 16),
+      ...NINE.slice(0, 16),
       "",
       "# not a puzzle",
       "..C..D.BB...D..A",
-      `é${nine[0].slice(1)}`,
-      `${nine[1]} \t`,
-      nine[2].replaceAll(".", "x"),
-      ...nine.slice(3, 20),
+      `é${NINE[0].slice(1)}`,
+      `${NINE[1]} \t`,
+      NINE[2].replaceAll(".", "x"),
+      ...NINE.slice(3, 20),
       "",
     ];
     const text = `${lines.slice(0, 6).join("\n")}\r\n${lines.slice(6, 10).join("\r\n")}\r${lines.slice(10).join("\n")}${fixture[2]}`;
     const bytes = Buffer.from(text);
     const byReadline = async (pieces: Buffer[]) => {
       const read: string[] = [];
-      for await (const line of createInterface({ input: Readable.from(pieces, { objectMode: false }), crlfDelay: Infinity })) read.push(line);
+      for await (const line of createInterface({ input: byteStream(pieces), crlfDelay: Infinity })) read.push(line);
       return read;
     };
     const expected = solver.solveMany(await byReadline([bytes]));
     expect(expected).toHaveLength(lines.length);
     for (const cut of [1, 2, 80, 81, 82, 1000, bytes.indexOf(0xc3) + 1, bytes.indexOf(13) + 1]) {
       const pieces = [bytes.subarray(0, cut), bytes.subarray(cut)];
-      expect(await pool.solveMany(Readable.from(pieces, { objectMode: false }))).toEqual(expected);
+      expect(await pool.solveMany(byteStream(pieces))).toEqual(expected);
     }
     const streamed: SolveRecord[] = [];
-    for await (const record of pool.solveStream(Readable.from([bytes], { objectMode: false }))) streamed.push(record);
+    for await (const record of pool.solveStream(byteStream([bytes]))) streamed.push(record);
     expect(streamed).toEqual(expected);
     const byteAtATime = Array.from(bytes, (byte) => Buffer.of(byte)); // every line and line end cut
-    expect(await pool.solveMany(Readable.from(byteAtATime, { objectMode: false }))).toEqual(expected);
+    expect(await pool.solveMany(byteStream(byteAtATime))).toEqual(expected);
   });
 
   it("reads a web stream of bytes (a fetch response's body) as lines, and any other web stream as its chunks", async () => {
@@ -214,28 +219,25 @@ describe("createPool", () => {
       yield Buffer.from(`${fixture.slice(0, 30).join("\n")}\n`);
       throw new Error("the disk went away");
     }
-    await expect(pool.solveMany(Readable.from(failing(), { objectMode: false }))).rejects.toThrow("the disk went away");
+    await expect(pool.solveMany(byteStream(failing()))).rejects.toThrow("the disk went away");
     expect(await pool.solveMany(fixture.slice(0, 20))).toEqual(solver.solveMany(fixture.slice(0, 20)));
   });
 
   it("holds a few batches' memory however large a stream's chunks are, and reads an empty stream, a blank, a lone BOM, an alphabet", async () => {
-    const nine = fixture.filter((line) => line.length === 81);
-    const lines = Array.from({ length: 14_000 }, (_, i) => nine[i % nine.length]);
+    const lines = Array.from({ length: 14_000 }, (_, i) => NINE[i % NINE.length]);
     const made = batchBuffers.made;
-    const records = await pool.solveMany(Readable.from([Buffer.from(`${lines.join("\n")}\n`)], { objectMode: false })); // one chunk of 2,000 batches
+    const records = await pool.solveMany(byteStream([Buffer.from(`${lines.join("\n")}\n`)])); // one chunk of 2,000 batches
     expect(records).toEqual(solver.solveMany(lines));
     expect(batchBuffers.made - made).toBeLessThan(50); // made at once for the batches in flight and those read ahead, not one per batch
-    const bytes = (text: string | Buffer) => Readable.from([text], { objectMode: false });
-    expect(await pool.solveMany(Readable.from([], { objectMode: false }))).toEqual([]);
-    expect(await pool.solveMany(bytes("\n"))).toEqual(solver.solveMany([""]));
-    expect(await pool.solveMany(bytes(Buffer.of(0xef, 0xbb, 0xbf)))).toEqual([]);
+    expect(await pool.solveMany(byteStream([]))).toEqual([]);
+    expect(await pool.solveMany(byteStream(["\n"]))).toEqual(solver.solveMany([""]));
+    expect(await pool.solveMany(byteStream([Buffer.of(0xef, 0xbb, 0xbf)]))).toEqual([]);
     const lettered = ["..C..D.BB...D..A", "AB", "", "..C..D.BB...D..A"];
-    expect(await pool.solveMany(bytes(lettered.join("\n")), { alphabet: "ABCD" })).toEqual(solver.solveMany(lettered, { alphabet: "ABCD" }));
+    expect(await pool.solveMany(byteStream([lettered.join("\n")]), { alphabet: "ABCD" })).toEqual(solver.solveMany(lettered, { alphabet: "ABCD" }));
   });
 
   it("reads two streams of bytes at once, both scanned on this thread's one kernel", async () => {
-    const nine = fixture.filter((line) => line.length === 81);
-    const lines = Array.from({ length: 14_000 }, (_, i) => nine[i % nine.length]);
+    const lines = Array.from({ length: 14_000 }, (_, i) => NINE[i % NINE.length]);
     const text = Buffer.from(`${lines.join("\n")}\n`);
     async function* trickle() {
       for (let at = 0; at < text.length; at += 10_000) {
@@ -250,10 +252,7 @@ describe("createPool", () => {
       await new Promise((resolve) => setTimeout(resolve, 20)); // once the trickle is under way
       yield Buffer.from(`${withLong.join("\n")}\n`);
     }
-    const both = await Promise.all([
-      pool.solveMany(Readable.from(trickle(), { objectMode: false })),
-      pool.solveMany(Readable.from(late(), { objectMode: false })),
-    ]);
+    const both = await Promise.all([pool.solveMany(byteStream(trickle())), pool.solveMany(byteStream(late()))]);
     expect(both).toEqual([solver.solveMany(lines), solver.solveMany(withLong)]);
   });
 
@@ -298,9 +297,9 @@ describe("createPool", () => {
     usePoolWorker(dyingWorker("once", true));
     const dying = await createPool({ threads: 2, batchSize: 5 });
     try {
-      const lines = fixture.filter((line) => line.length === 81);
+      const lines = NINE;
       expect(await dying.solveMany(lines, { limit: 3 })).toEqual(solver.solveMany(lines, { limit: 3 }));
-      const bytes = Readable.from([`${lines.join("\n")}\n`], { objectMode: false }); // batches written as text while read
+      const bytes = byteStream([`${lines.join("\n")}\n`]); // batches written as text while read
       expect(await dying.solveMany(bytes, { limit: 3 })).toEqual(solver.solveMany(lines, { limit: 3 }));
     } finally {
       await dying.close();
@@ -316,8 +315,8 @@ describe("createPool", () => {
       const records = await dying.solveMany(lines, { limit: 3 });
       expect(records.map((r) => r.status)).toEqual(["error", "error", "error", "invalid"]);
       expect(records[0].error).toMatch(/^the solver failed on this puzzle's batch \(twice\): /);
-      const nine = fixture.filter((line) => line.length === 81).slice(0, 4);
-      const bytes = Readable.from([`${nine.join("\n")}\n`], { objectMode: false }); // one batch written as text while read
+      const nine = NINE.slice(0, 4);
+      const bytes = byteStream([`${nine.join("\n")}\n`]); // one batch written as text while read
       expect((await dying.solveMany(bytes, { limit: 3 })).map((r) => r.status)).toEqual(["error", "error", "error", "error"]);
       expect(await dying.solveMany(lines)).toEqual(solver.solveMany(lines)); // the pool goes on
     } finally {

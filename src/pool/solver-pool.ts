@@ -187,6 +187,7 @@ export class SolverPool {
     const checked = checkOptions(options); // the Solver's rule: a RangeError naming a bad option
     const most = this.threads * TASKS_PER_WORKER;
     const writer = new SolutionWriter(DIGITS, kept ? this.batchSize : undefined); // this call's own: it holds the batch being taken's solutions
+    const site = kept ? "pool" : "stream";
     const sent: Promise<Answer>[] = [];
     let taken: TakenBatch | null = null;
     // The batch taken before is done with (its records were all asked for) once the next is wanted: its memory goes back.
@@ -198,12 +199,12 @@ export class SolverPool {
         next.release();
         throw new Error(CLOSED);
       }
-      return (taken = next.take(writer, kept ? "pool" : "stream"));
+      return (taken = next.take(writer, site));
     };
     try {
       const bytes = byteStream(puzzles);
       const scanner = bytes !== null && readsDigitLines(this.main.engines, checked.alphabet) ? this.scanner() : null;
-      for await (const inputs of inBatches(bytes ?? puzzles, this.batchSize, scanner)) {
+      for await (const inputs of bytes !== null ? byteBatches(bytes, this.batchSize, scanner) : inBatches(puzzles, this.batchSize)) {
         sent.push(this.solveBatch(inputs, checked));
         await new Promise(setImmediate); // the event loop runs between batches, however fast the input comes
         if (this.closed) throw new Error(CLOSED);
@@ -224,11 +225,12 @@ export class SolverPool {
    */
   private async solveBatch(inputs: PoolBatch, options: CheckedOptions): Promise<Answer> {
     const written = Array.isArray(inputs) ? null : inputs;
-    const count = written?.count ?? (inputs as BatchInput[]).length;
+    const given = written === null ? (inputs as BatchInput[]) : [];
+    const count = written?.count ?? given.length;
     const memory = written?.memory ?? new BatchMemory(count);
     const digitLines = readsDigitLines(this.main.engines, options.alphabet);
-    const text = written !== null || (digitLines && linesText(inputs as BatchInput[], memory.text(count)));
-    const batch = text ? null : readInputs(inputs as BatchInput[], options.alphabet, digitLines ? new DigitLines(count) : null);
+    const text = written !== null || (digitLines && linesText(given, memory.text(count)));
+    const batch = text ? null : readInputs(given, options.alphabet, digitLines ? new DigitLines(count) : null);
     const task = batch === null ? linesTask(memory, count, options) : recordsTask(memory, batch, options);
     // The cells go to the worker (transferred): the retry gets a copy. The text stays in the memory, so the task serves again.
     const retry = batch === null ? task : { ...task, cells: task.cells.slice() };
@@ -245,7 +247,7 @@ export class SolverPool {
       };
       return { take: (writer, site) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer, site), done }), release: done };
     } catch (error) {
-      const failed = batch ?? readInputs(written !== null ? writtenLines(written) : (inputs as BatchInput[]), options.alphabet, null);
+      const failed = batch ?? readInputs(written !== null ? writtenLines(written) : given, options.alphabet, null);
       done();
       const take = () => {
         const records = failedRecords(failed, error);
@@ -311,15 +313,14 @@ function writtenLines(written: WrittenLines): string[] {
 
 /**
  * The inputs of `puzzles` in batches of `size`: an array or any other synchronous iterable read
- * a batch at a time without a promise per input, a stream of bytes a chunk at a time
- * ({@link byteBatches}), any other asynchronous iterable an input at a time.
+ * a batch at a time without a promise per input, an asynchronous one an input at a time (a
+ * stream of bytes is read by {@link byteBatches}).
  */
-async function* inBatches(puzzles: PoolInputs, size: number, scanner: LineScan | null): AsyncGenerator<PoolBatch, void, undefined> {
+async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<PoolBatch, void, undefined> {
   if (Array.isArray(puzzles)) {
     for (let first = 0; first < puzzles.length; first += size) yield puzzles.slice(first, first + size);
     return;
   }
-  if (isByteStream(puzzles)) return yield* byteBatches(puzzles, size, scanner);
   let batch: BatchInput[] = [];
   if (Symbol.iterator in puzzles) {
     for (const input of puzzles) {
@@ -398,19 +399,14 @@ async function* byteBatches(stream: Readable, size: number, scanner: LineScan | 
   }
 }
 
-/** True for a stream of bytes (`fs.createReadStream(file)`, `process.stdin`): a Node Readable not in object mode. */
-function isByteStream(puzzles: PoolInputs): puzzles is Readable {
-  const stream = puzzles as { pipe?: unknown; readableObjectMode?: unknown };
-  return typeof stream.pipe === "function" && stream.readableObjectMode === false;
-}
-
 /**
  * `puzzles` as a Node stream of bytes when it is one: a Node Readable not in object mode, or a
  * web ReadableStream with a byte source (a `fetch` response's body: one that gives a reader in
  * "byob" mode). Any other ReadableStream is an async iterable of its chunks, lines or grids.
  */
 function byteStream(puzzles: PoolInputs): Readable | null {
-  if (isByteStream(puzzles)) return puzzles;
+  const node = puzzles as { pipe?: unknown; readableObjectMode?: unknown };
+  if (typeof node.pipe === "function" && node.readableObjectMode === false) return puzzles as Readable;
   if (!(puzzles instanceof NodeReadableStream)) return null; // (the global ReadableStream)
   try {
     puzzles.getReader({ mode: "byob" }).releaseLock();

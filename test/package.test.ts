@@ -6,7 +6,7 @@
  * all work, and the tarball must hold nothing that needs a devDependency.
  */
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -268,7 +268,7 @@ console.log(JSON.stringify({ rows, error }));`,
     expect(error).toContain("npm install dancing-links@4.3.10");
   });
 
-  it("type-checks under --strict with plain --lib es2022 (no Node or DOM types), with --types node, and with the DOM lib, without skipLibCheck", async () => {
+  it("type-checks under --strict with plain --lib es2022 (no Node or DOM types), with --types node, and with the DOM lib (the pool too), without skipLibCheck", async () => {
     writeFileSync(
       join(app, "check.mts"),
       `import { createSolver, solvers, compileKernel, WasmKernel, type SolverId, type SolveRecord, type KernelSource } from "sudoku-wasm";
@@ -292,7 +292,7 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
     const node = ["--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types"), "--module", "nodenext", "--moduleResolution", "nodenext"];
     // A browser project: the DOM lib and no Node types at all (`types: []` needs a tsconfig).
     const browser = { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], types: [], module: "esnext", moduleResolution: "bundler" };
-    writeFileSync(join(app, "tsconfig.browser.json"), JSON.stringify({ compilerOptions: browser, files: ["check.mts"] }));
+    writeFileSync(join(app, "tsconfig.browser.json"), JSON.stringify({ compilerOptions: browser, files: ["check.mts", "check-pool.mts"] }));
     // Plain ES2022: neither Node's types nor the DOM's; the declarations must not need their URL.
     writeFileSync(
       join(app, "plain.mts"),
@@ -300,7 +300,7 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
     );
     const plain = { strict: true, noEmit: true, target: "es2022", lib: ["es2022"], types: [], module: "nodenext", moduleResolution: "nodenext" };
     writeFileSync(join(app, "tsconfig.plain.json"), JSON.stringify({ compilerOptions: plain, files: ["plain.mts"] }));
-    // The pool (Node only): with Node's types.
+    // The pool: with Node's types, and in the browser project above (its declarations need no Node type).
     writeFileSync(
       join(app, "check-pool.mts"),
       `import type { SolveRecord } from "sudoku-wasm";
@@ -412,13 +412,71 @@ console.log(records, streamed);
     },
     60_000,
   );
+
+  it.skipIf(!hasChromium && !chromiumRequired)(
+    "sudoku-wasm/pool bundled by Vite without configuration or warning: Solver.solveMany's records from Web Workers in Chromium, memory shared or not",
+    async () => {
+      const root = join(app, "vite-pool");
+      mkdirSync(root);
+      writeFileSync(join(root, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
+      writeFileSync(join(root, "main.js"), POOL_PAGE);
+      const warnings: string[] = [];
+      const logger = {
+        info() {},
+        warn: (message: string) => warnings.push(message),
+        warnOnce: (message: string) => warnings.push(message),
+        error: (message: string) => warnings.push(message),
+        clearScreen() {},
+        hasErrorLogged: () => false,
+        hasWarned: false,
+      };
+      await viteBuild({ root, configFile: false, logLevel: "warn", customLogger: logger, build: { outDir: "dist", target: "es2022" } });
+      expect(warnings).toEqual([]);
+      expect(readdirSync(join(root, "dist", "assets")).some((file) => /^web-pool-worker.*\.js$/.test(file))).toBe(true);
+      for (const isolated of [false, true]) {
+        const result = JSON.parse(await resultInBrowser(join(root, "dist"), "chromium", isolated));
+        expect(result).toEqual({
+          isolated,
+          threads: 2,
+          records: 600,
+          statuses: ["invalid", "multiple", "solved", "unsolvable"],
+          many: true,
+          streamed: true,
+          bytes: "TypeError",
+          closed: true,
+        });
+      }
+    },
+    120_000,
+  );
 });
+
+/** A page that solves 600 lines on a pool of two Web Workers and on one thread, and leaves what it found in `globalThis.result`. */
+const POOL_PAGE = `import { createPool } from "sudoku-wasm/pool";
+import { createSolver } from "sudoku-wasm";
+const nine = ${JSON.stringify(PUZZLE)};
+const lines = Array.from({ length: 600 }, (_, i) =>
+  i % 97 === 5 ? "bad line" : i % 101 === 7 ? ${JSON.stringify(FOUR)} : i % 89 === 3 ? nine.slice(0, 40) + "." + nine.slice(41).replace("1", ".") : nine.slice(i % 7) + nine.slice(0, i % 7));
+const expected = JSON.stringify((await createSolver()).solveMany(lines, { limit: 2 }));
+const pool = await createPool({ threads: 2, batchSize: 50 });
+const many = await pool.solveMany(lines, { limit: 2 });
+const streamed = [];
+for await (const record of pool.solveStream(new ReadableStream({ start(c) { lines.forEach((line) => c.enqueue(line)); c.close(); } }), { limit: 2 })) streamed.push(record);
+const bytes = await pool.solveMany(new Response(lines.join("\\n")).body).then(() => "read", (error) => error.constructor.name);
+await pool.close();
+const closed = await pool.solveMany(lines).then(() => false, (error) => /closed/.test(error.message));
+globalThis.result = { isolated: globalThis.crossOriginIsolated, threads: pool.threads, records: many.length,
+  statuses: [...new Set(many.map((r) => r.status))].sort(), many: JSON.stringify(many) === expected, streamed: JSON.stringify(streamed) === expected, bytes, closed };
+`;
 
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
 
-/** What `folder`/index.html, served over HTTP, leaves in `globalThis.result`, as JSON (from the headless browser named). */
-async function resultInBrowser(folder: string, name: BrowserName): Promise<string> {
-  const server = await serve(folder);
+/**
+ * What `folder`/index.html, served over HTTP, leaves in `globalThis.result`, as JSON (from the
+ * headless browser named); `isolated`: served cross-origin isolated (its page may share memory).
+ */
+async function resultInBrowser(folder: string, name: BrowserName, isolated = false): Promise<string> {
+  const server = await serve(folder, isolated);
   try {
     return await withPage(
       `http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`,
@@ -433,14 +491,15 @@ async function resultInBrowser(folder: string, name: BrowserName): Promise<strin
   }
 }
 
-/** A static file server on a free port of 127.0.0.1. */
-function serve(folder: string): Promise<Server> {
+/** A static file server on a free port of 127.0.0.1; `isolated`: with the headers that make its pages cross-origin isolated. */
+function serve(folder: string, isolated = false): Promise<Server> {
+  const isolation = isolated ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
   const server = createServer((request, response) => {
     try {
       const path = join(folder, decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname));
       if (!path.startsWith(folder + sep)) throw new Error("outside");
       const body = readFileSync(path);
-      response.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
+      response.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream", ...isolation }).end(body);
     } catch {
       response.writeHead(404).end();
     }

@@ -39,54 +39,65 @@ import {
  * {@link release}): the lines' text the main thread writes (81 bytes each) and the digit lines'
  * results the worker writes. Nothing is allocated or transferred per batch, so the main thread's
  * heap sees no new external memory per batch (whose growth would start full garbage collections
- * that pause its event loop).
+ * that pause its event loop). Where no memory can be shared (a browser page that is not
+ * cross-origin isolated), it is an ArrayBuffer that goes to the worker and comes back with the
+ * results ({@link adopt}).
  *
  *   guesses  f64 × room │ nodes  f64 × room │ counts  i32 × room │ text  81 × room │ solutions  81 × room
  */
 export class BatchMemory {
-  readonly shared: SharedArrayBuffer;
+  /** The memory, or (not shared) the buffer it came back in. */
+  buffer: ArrayBufferLike;
 
   constructor(readonly room: number) {
-    this.shared = batchBuffers.take(room * BYTES_PER_INPUT, true) as SharedArrayBuffer;
+    this.buffer = batchBuffers.take(room * BYTES_PER_INPUT, SHARED_MEMORY);
+  }
+
+  /** The memory as it came back from the worker, when it crossed rather than being shared. */
+  adopt(buffer: ArrayBuffer): void {
+    this.buffer = buffer;
   }
 
   /** Gives the memory back for a later batch; neither thread reads or writes it any more. */
   release(): void {
-    batchBuffers.give(this.shared);
+    batchBuffers.give(this.buffer);
   }
 
   /** The text of `count` lines, 81 bytes each. */
   text(count: number): Uint8Array {
-    return textOf(this.shared, this.room, count);
+    return textOf(this.buffer, this.room, count);
   }
 
   /** The results of the first `count` digit lines, as the worker wrote them. */
   result(count: number): BatchResult {
-    return resultOf(this.shared, this.room, count);
+    return resultOf(this.buffer, this.room, count);
   }
 }
+
+/** Whether this thread can share memory with its workers: not in a browser page without cross-origin isolation. */
+const SHARED_MEMORY = typeof SharedArrayBuffer !== "undefined" && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
 
 /** Bytes of a {@link BatchMemory} per input. */
 const BYTES_PER_INPUT = 8 + 8 + 4 + CELLS + CELLS;
 
-function textOf(shared: SharedArrayBuffer, room: number, count: number): Uint8Array {
-  return new Uint8Array(shared, room * 20, count * CELLS);
+function textOf(memory: ArrayBufferLike, room: number, count: number): Uint8Array {
+  return new Uint8Array(memory, room * 20, count * CELLS);
 }
 
-function resultOf(shared: SharedArrayBuffer, room: number, count: number): BatchResult {
+function resultOf(memory: ArrayBufferLike, room: number, count: number): BatchResult {
   return {
-    guesses: new Float64Array(shared, 0, count),
-    nodes: new Float64Array(shared, room * 8, count),
-    counts: new Int32Array(shared, room * 16, count),
-    solutions: new Uint8Array(shared, room * (20 + CELLS), count * CELLS),
+    guesses: new Float64Array(memory, 0, count),
+    nodes: new Float64Array(memory, room * 8, count),
+    counts: new Int32Array(memory, room * 16, count),
+    solutions: new Uint8Array(memory, room * (20 + CELLS), count * CELLS),
   };
 }
 
 /** A batch as it crosses to a worker: its lines' text in its memory, or what {@link solveRead} needs of it read. */
 export interface RecordsTask {
   kind: "records";
-  /** The batch's {@link BatchMemory} (shared, not copied): the worker writes the digit lines' results there. */
-  memory: SharedArrayBuffer;
+  /** The batch's {@link BatchMemory} (shared, or transferred and sent back: not copied): the worker writes the digit lines' results there. */
+  memory: ArrayBufferLike;
   /** The inputs its layout has room for ({@link BatchMemory.room}). */
   room: number;
   /** Lines of text in the memory, 81 bytes each (the task serves for a retry too); 0 when the main thread read the batch. */
@@ -112,13 +123,15 @@ export interface RecordsOutcome {
   rejected?: ReadonlyMap<number, SolveRecord>;
   /** True when the digit lines' solutions in the memory are text (`1`–`9`), not cells. */
   solutionsText?: boolean;
+  /** The task's memory, back from the worker, when it was transferred rather than shared (a browser's pool). */
+  memory?: ArrayBuffer;
 }
 
 /** The task of a batch the main thread read (its cells are transferred with it: the caller keeps a copy if it needs one). */
 export function recordsTask(memory: BatchMemory, batch: ReadBatch, options: CheckedOptions): RecordsTask {
   return {
     kind: "records",
-    memory: memory.shared,
+    memory: memory.buffer,
     room: memory.room,
     textCount: 0,
     cells: batch.cells,
@@ -130,7 +143,7 @@ export function recordsTask(memory: BatchMemory, batch: ReadBatch, options: Chec
 
 /** The task of a batch of `count` lines written as text in `memory` (solver.ts linesText). */
 export function linesTask(memory: BatchMemory, count: number, options: CheckedOptions): RecordsTask {
-  return { kind: "records", memory: memory.shared, room: memory.room, textCount: count, cells: NO_CELLS, digitCount: 0, puzzles: [], options };
+  return { kind: "records", memory: memory.buffer, room: memory.room, textCount: count, cells: NO_CELLS, digitCount: 0, puzzles: [], options };
 }
 
 /** The digit lines of this thread's tasks, read from text (one task at a time). */

@@ -1,84 +1,35 @@
 /**
- * sudoku-wasm/pool: the library on every core (Node only). A pool of worker threads, each with
- * its own engines, over the CLI's worker pool (pool/pool.ts, piscina) and its batch core:
- *
- *   const pool = await createPool({ threads: 4 });
- *   const records = await pool.solveMany(lines);                   // one record per line, in order
- *   for await (const record of pool.solveStream(createReadStream(file))) … // in order, bounded memory
- *   await pool.close();
- *
- * The main thread writes each batch of 9×9 lines as bytes in a few native calls (solver.ts
- * linesText; a stream of bytes: the kernel's line scan finds them, {@link byteBatches}; any
- * other batch it reads itself, readInputs), a worker reads and solves it
- * (records-task.ts), and the main thread makes the records from the results; between batches
- * the event loop runs, so a service stays responsive while a pool solves. What this module
- * needs of the worker pool is one function, {@link openRecordsSolver}.
+ * sudoku-wasm/pool in Node: the library on every core. A pool ({@link SolverPool}, pool-core.ts)
+ * of worker threads, each with its own engines, over the CLI's worker pool (pool/pool.ts,
+ * piscina) and its batch core; a stream of bytes (a file, stdin, a `fetch` body) is read as
+ * lines by the streaming core's line splitter ({@link byteBatches}). What the pool needs of the
+ * worker pool is one function, {@link openRecordsSolver}. A browser's bundler takes web-pool.ts
+ * instead (package.json's "browser" condition): the same interface over Web Workers.
  */
 import { availableParallelism } from "node:os";
 import { Readable } from "node:stream";
 import { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { type Grid, DIGITS } from "../model/puzzle.js";
-import type { SolverId } from "../solvers/registry.js";
-import {
-  type BatchInput,
-  type CheckedOptions,
-  type LineScan,
-  type RecordSite,
-  type ReadBatch,
-  type SolveOptions,
-  type SolveRecord,
-  checkOptions,
-  DigitLines,
-  SolutionWriter,
-  Solver,
-  UnreadInput,
-  linesText,
-  orderedRecords,
-  readInputs,
-  readsDigitLines,
-} from "../solvers/solver.js";
-import { CELLS, SHAPE_9 } from "../model/shape.js";
-import { excerpt } from "../model/excerpt.js";
-import { TASKS_PER_WORKER, openWorkerPool, workerFile } from "./pool.js";
+import { type BatchInput, type LineScan, Solver, UnreadInput } from "../solvers/solver.js";
+import { CELLS } from "../model/shape.js";
+import { openWorkerPool, workerFile } from "./pool.js";
 import type { WorkerData } from "./solve-task.js";
 import { loadBatchEngines } from "./engines.js";
 import { WORKER_NICE } from "./priority.js";
-import { type RecordsOutcome, type RecordsTask, BatchMemory, linesTask, recordsTask } from "./records-task.js";
+import { BatchMemory } from "./records-task.js";
 import { compiledKernels } from "../kernel/wasm.js";
 import { LineSplitter, longLineReason, utf8Chunks } from "../stream/input.js";
+import {
+  type PoolBatch,
+  type PoolInputs,
+  type PoolOptions,
+  type RecordsSolver,
+  type WrittenLines,
+  SolverPool,
+  checkPoolOptions,
+  writtenLines,
+} from "./pool-core.js";
 
-export interface PoolOptions {
-  /** Worker threads. @default the machine's available parallelism (os.availableParallelism()) */
-  threads?: number;
-  /** A registry id, or several, as for createSolver: each grid size on the first listed that takes it (each must solve batches). @default each size's default */
-  solver?: SolverId | readonly SolverId[];
-  /** Inputs per batch sent to a worker: larger batches cost less per puzzle, smaller ones answer sooner. @default 4096 */
-  batchSize?: number;
-}
-
-/** The default {@link PoolOptions.batchSize}. */
-export const POOL_BATCH_SIZE = 4096;
-
-/**
- * A pool's inputs: an array or any iterable of lines or grids, sync or async (a readline
- * interface, a generator, a web ReadableStream), or a stream of bytes (`fs.createReadStream(file)`,
- * `process.stdin`, a `fetch` response's body), read as lines: see {@link SolverPool.solveStream}.
- */
-export type PoolInputs = Iterable<string | Grid> | AsyncIterable<string | Grid> | Readable | ReadableStream<string | Grid>;
-
-/** The error a pool's calls reject with once it is closed. */
-const CLOSED = "sudoku-wasm: the pool is closed";
-
-/**
- * What the pool needs of the worker threads (the seam to pool/pool.ts): the threads in use, a
- * batch solved on one of them (retried once on a fresh worker when its worker fails; rejects when
- * that fails too), and the end of all of them.
- */
-interface RecordsSolver {
-  readonly threads: number;
-  solve(task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome>;
-  close(): Promise<void>;
-}
+export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "./pool-core.js";
 
 /**
  * The worker threads of a pool: `threads` piscina workers of the CLI's worker module, on the
@@ -93,252 +44,11 @@ async function openRecordsSolver(threads: number, solverIds: readonly string[], 
   return { solver: { threads, solve: (task, retry) => workers.solveRecords!(task, retry), close: () => workers.close() }, main: new Solver(engines) };
 }
 
-/** A pool of worker threads solving puzzles; see {@link createPool}. */
-export class SolverPool {
-  private closed = false;
-
-  /** @internal use {@link createPool} */
-  constructor(
-    private readonly workers: RecordsSolver,
-    /** A solver of the same engines on this thread: its engines say whether 9×9 lines are read as digits and whether guesses are reported. */
-    private readonly main: Solver,
-    private readonly batchSize: number,
-  ) {}
-
-  /** Worker threads in use. */
-  get threads(): number {
-    return this.workers.threads;
-  }
-
-  /**
-   * Solves every input (as `Solver.solveMany` does, with the same options and records), on the
-   * workers; one record per input, in input order. Bad options reject with a RangeError; a bad
-   * puzzle gives an `invalid` record; a batch whose worker failed twice gives `error` records.
-   */
-  async solveMany(puzzles: PoolInputs, options: SolveOptions | null = {}): Promise<SolveRecord[]> {
-    // An array's records are as many as its inputs: made to length at once, the array is not copied as it grows.
-    const records: SolveRecord[] = Array.isArray(puzzles) ? new Array(puzzles.length) : [];
-    let at = 0;
-    // Every record is kept, so each batch's solutions are one string (a slice each): at the default batch size too large for
-    // V8's young generation, so the collector never copies it.
-    for await (const batch of this.batches(puzzles, options, true)) for (let i = 0; i < batch.count; i++) records[at++] = batch.record(i);
-    records.length = at; // (an array the caller shortened meanwhile gave fewer)
-    return records;
-  }
-
-  /**
-   * The records of `puzzles`, one per input, in input order, as they are solved: the inputs are
-   * read a batch at a time, and at most two batches per worker (and what is being read) are held at
-   * once, whatever the input's length. Ending the loop early stops reading the input.
-   *
-   * A stream of bytes (a Node Readable not in object mode, or a web ReadableStream of a byte
-   * source, as a `fetch` response's body) is read as UTF-8 lines, one input per line, as
-   * `node:readline` gives them with `crlfDelay: Infinity` (`\n`, `\r\n` or `\r` ends a line; the
-   * last needs none; a blank line is an input, and its record `invalid`), but without a promise
-   * per line; a leading byte order mark is dropped, UTF-16 or UTF-32 bytes reject, and a line
-   * over a mebibyte gets an `invalid` record that gives its length.
-   */
-  solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
-    // Each record from the batch in hand, made as it is taken (so the garbage collector finds at most one alive), without a
-    // generator's delegation per record (yield* costs several promises each).
-    const batches = this.batches(puzzles, options, false);
-    let batch = NO_BATCH;
-    let at = 0;
-    const next = async (): Promise<IteratorResult<SolveRecord, undefined>> => {
-      while (at === batch.count) {
-        const step = await batches.next();
-        if (step.done) return { done: true, value: undefined };
-        batch = step.value;
-        at = 0;
-      }
-      return { done: false, value: batch.record(at++) };
-    };
-    return {
-      next: () => (at < batch.count ? Promise.resolve({ done: false, value: batch.record(at++) }) : next()),
-      return: async () => {
-        await batches.return();
-        return { done: true, value: undefined };
-      },
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-    };
-  }
-
-  /** Ends the workers. Calls in progress reject (a batch in flight is not waited for), and so does every later call. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.workers.close();
-  }
-
-  /**
-   * The batches of `puzzles`, in order, with at most TASKS_PER_WORKER batches per worker in
-   * flight. A batch's records are made when they are taken, not when its worker answers: the
-   * batches answered ahead of it wait as the results their workers wrote into their memory
-   * (records-task.ts BatchMemory), and a batch of 9×9 lines makes each record when it is asked
-   * for. So the records of a stream die young, one at a time: the garbage collector neither
-   * copies nor promotes them, and the old generation does not grow for the full collections that
-   * pause the event loop. `kept`: the caller keeps every record (solveMany): each batch's
-   * solutions are one string ({@link SolutionWriter}'s constructor), and the records are made at
-   * a literal of their own, not a stream's nor a Solver's (solver.ts RecordSite).
-   */
-  private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean): AsyncGenerator<TakenBatch, void, undefined> {
-    if (this.closed) throw new Error(CLOSED);
-    const checked = checkOptions(options); // the Solver's rule: a RangeError naming a bad option
-    const most = this.threads * TASKS_PER_WORKER;
-    const writer = new SolutionWriter(DIGITS, kept ? this.batchSize : undefined); // this call's own: it holds the batch being taken's solutions
-    const site = kept ? "pool" : "stream";
-    const sent: Promise<Answer>[] = [];
-    let taken: TakenBatch | null = null;
-    // The batch taken before is done with (its records were all asked for) once the next is wanted: its memory goes back.
-    const take = async (answer: Promise<Answer>) => {
-      taken?.done();
-      taken = null;
-      const next = await answer;
-      if (this.closed) {
-        next.release();
-        throw new Error(CLOSED);
-      }
-      return (taken = next.take(writer, site));
-    };
-    try {
-      const bytes = byteStream(puzzles);
-      const scanner = bytes !== null && readsDigitLines(this.main.engines, checked.alphabet) ? this.scanner() : null;
-      for await (const inputs of bytes !== null ? byteBatches(bytes, this.batchSize, scanner) : inBatches(puzzles, this.batchSize)) {
-        sent.push(this.solveBatch(inputs, checked));
-        await new Promise(setImmediate); // the event loop runs between batches, however fast the input comes
-        if (this.closed) throw new Error(CLOSED);
-        while (sent.length >= most) yield await take(sent.shift()!);
-      }
-      while (sent.length > 0) yield await take(sent.shift()!);
-    } finally {
-      (taken as TakenBatch | null)?.done(); // (assigned in `take`, which TypeScript's narrowing does not follow)
-      // Ended early (the loop left, an input's error): the batches still with the workers give their memory back when answered.
-      for (const answer of sent.splice(0)) void answer.then((left) => left.release());
-    }
-  }
-
-  /**
-   * Solves a batch on a worker; never rejects (a failure gives `error` records). A batch of 9×9
-   * lines goes as their text, which the worker reads (written here, or already by a stream's
-   * reading); any other is read here.
-   */
-  private async solveBatch(inputs: PoolBatch, options: CheckedOptions): Promise<Answer> {
-    const written = Array.isArray(inputs) ? null : inputs;
-    const given = written === null ? (inputs as BatchInput[]) : [];
-    const count = written?.count ?? given.length;
-    const memory = written?.memory ?? new BatchMemory(count);
-    const digitLines = readsDigitLines(this.main.engines, options.alphabet);
-    const text = written !== null || (digitLines && linesText(given, memory.text(count)));
-    const batch = text ? null : readInputs(given, options.alphabet, digitLines ? new DigitLines(count) : null);
-    const task = batch === null ? linesTask(memory, count, options) : recordsTask(memory, batch, options);
-    // The cells go to the worker (transferred): the retry gets a copy. The text stays in the memory, so the task serves again.
-    const retry = batch === null ? task : { ...task, cells: task.cells.slice() };
-    const done = () => memory.release();
-    try {
-      const outcome = await this.workers.solve(task, retry);
-      const read = batch ?? outcome.read!;
-      const reportsGuesses = this.reportsGuesses();
-      const solved = {
-        digits: read.digitCount > 0 ? memory.result(read.digitCount) : null,
-        puzzles: outcome.puzzles,
-        rejected: outcome.rejected,
-        solutionsText: outcome.solutionsText,
-      };
-      return { take: (writer, site) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer, site), done }), release: done };
-    } catch (error) {
-      const failed = batch ?? readInputs(written !== null ? writtenLines(written) : given, options.alphabet, null);
-      done();
-      const take = () => {
-        const records = failedRecords(failed, error);
-        return { count: records.length, record: (i: number) => records[i], done: () => {} };
-      };
-      return { take, release: () => {} };
-    }
-  }
-
-  /** The line scan of this thread's 9×9 kernel (a stream of bytes is read with it), or null when the engines have none. */
-  private scanner(): LineScan | null {
-    const kernel = this.main.engines.get(SHAPE_9.size)?.engine.lineScanner?.() ?? null;
-    return kernel === null ? null : { kernel };
-  }
-
-  private reportsGuesses(): boolean {
-    return this.main.engines.get(SHAPE_9.size)?.reportsGuesses ?? false;
-  }
-}
-
-/**
- * A batch the workers answered: `take` it (once, with `writer` for its solutions; `site`: see
- * orderedRecords), or, when the call ends before it is taken, `release` its memory.
- */
-interface Answer {
-  take(writer: SolutionWriter, site: RecordSite): TakenBatch;
-  release(): void;
-}
-
-/** A batch taken: its `count` records, one per input in input order, record(i) for i from 0 up (each asked for once); done() once they are. */
-interface TakenBatch {
-  readonly count: number;
-  record(i: number): SolveRecord;
-  done(): void;
-}
-
-/** The batch a stream holds before its first. */
-const NO_BATCH: TakenBatch = {
-  count: 0,
-  done: () => {},
-  record: () => {
-    throw new RangeError("an empty batch has no records");
-  },
+/** The batches of a stream of bytes ({@link byteStream}), read as lines by {@link byteBatches}; null for any other input. */
+const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null): AsyncIterable<PoolBatch> | null => {
+  const bytes = byteStream(puzzles);
+  return bytes === null ? null : byteBatches(bytes, size, scanner());
 };
-
-/**
- * A batch as the pool's reading gives it: its inputs, or the 9×9 lines a line scan found in a
- * stream of bytes, written as text (81 bytes each) into the memory their worker reads.
- */
-type PoolBatch = BatchInput[] | WrittenLines;
-
-interface WrittenLines {
-  memory: BatchMemory;
-  count: number;
-}
-
-/** The lines of `written` as strings (a batch that turns out to hold other lines too, or fails). */
-function writtenLines(written: WrittenLines): string[] {
-  const view = written.memory.text(written.count);
-  const text = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
-  return Array.from({ length: written.count }, (_, k) => text.toString("latin1", k * CELLS, (k + 1) * CELLS));
-}
-
-/**
- * The inputs of `puzzles` in batches of `size`: an array or any other synchronous iterable read
- * a batch at a time without a promise per input, an asynchronous one an input at a time (a
- * stream of bytes is read by {@link byteBatches}).
- */
-async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<PoolBatch, void, undefined> {
-  if (Array.isArray(puzzles)) {
-    for (let first = 0; first < puzzles.length; first += size) yield puzzles.slice(first, first + size);
-    return;
-  }
-  let batch: BatchInput[] = [];
-  if (Symbol.iterator in puzzles) {
-    for (const input of puzzles) {
-      batch.push(input);
-      if (batch.length < size) continue;
-      yield batch;
-      batch = [];
-    }
-  } else {
-    for await (const input of puzzles as AsyncIterable<string | Grid>) {
-      batch.push(input);
-      if (batch.length < size) continue;
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
-}
 
 /**
  * The lines of a stream of bytes in batches of `size`, split by the streaming core's line
@@ -416,29 +126,14 @@ function byteStream(puzzles: PoolInputs): Readable | null {
   return Readable.fromWeb(puzzles);
 }
 
-/** The records of a batch the workers failed on twice: `error` for each input solved, each other input's own (`invalid`) record. */
-function failedRecords(batch: ReadBatch, failure: unknown): SolveRecord[] {
-  const reason = failure instanceof Error ? failure.message : String(failure);
-  const error = `the solver failed on this puzzle's batch (twice): ${excerpt(reason, 200)}`;
-  const records = new Array<SolveRecord>(batch.count);
-  for (let i = 0; i < batch.count; i++) records[i] = { status: "error", count: 0, solution: null, guesses: null, error };
-  batch.recordSlots.forEach((slot, k) => (records[slot] = batch.records[k]));
-  return records;
-}
-
 /**
  * A pool of `threads` worker threads, each with its own engines (the fastest of each grid size,
- * or those `solver` names), ready once its engines have loaded here. Node only: in a browser,
- * use createSolver (in a Web Worker of your own to keep the page responsive).
+ * or those `solver` names), ready once its engines have loaded here.
  */
 export async function createPool(options: PoolOptions = {}): Promise<SolverPool> {
-  const threads = options.threads ?? availableParallelism();
-  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a whole number from 1, got ${String(threads)}`);
-  const batchSize = options.batchSize ?? POOL_BATCH_SIZE;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a whole number from 1, got ${String(batchSize)}`);
-  const ids = options.solver === undefined ? [] : typeof options.solver === "string" ? [options.solver] : [...options.solver];
+  const { threads, batchSize, ids } = checkPoolOptions(options, availableParallelism());
   const { solver, main } = await openRecordsSolver(threads, ids, poolWorkerFile);
-  return new SolverPool(solver, main, batchSize);
+  return new SolverPool(solver, main, batchSize, readNodeBytes);
 }
 
 /** The worker module of the pools made from now on; undefined: the CLI's (tests replace it, see {@link usePoolWorker}). */

@@ -36,15 +36,23 @@ export function peerFields(peer: PeerPackage): { peer: PeerPackage; unavailable?
   return peerInstalled(peer) ? { peer } : { peer, unavailable: missingPeerMessage(peer) };
 }
 
-/** True when `peer` resolves from this package; true too where the runtime cannot tell before importing (the import then fails). */
+/**
+ * True when `peer` is installed where this package's imports look (a node_modules folder beside
+ * one of its parent folders); true too where the runtime cannot tell before importing (a browser,
+ * a bundle: the import then fails). Only `import.meta.url` is read: a bundler building a worker as
+ * a classic script warns of any other use of `import.meta`.
+ */
 function peerInstalled(peer: PeerPackage): boolean {
-  const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
-  if (typeof resolve !== "function") return true;
-  try {
-    resolve(peer.name);
-    return true;
-  } catch {
-    return false;
+  const fs = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:fs") as
+    | { existsSync(path: URL): boolean }
+    | undefined;
+  const here = import.meta.url; // (not inside `new URL(…)`, which bundlers take for an asset to copy)
+  if (fs === undefined || !here.startsWith("file:")) return true;
+  for (let folder = new URL(".", here); ; ) {
+    if (fs.existsSync(new URL(`node_modules/${peer.name}/package.json`, folder))) return true;
+    const parent = new URL("..", folder);
+    if (parent.href === folder.href) return false;
+    folder = parent;
   }
 }
 

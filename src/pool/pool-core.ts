@@ -1,0 +1,369 @@
+/**
+ * The library's pool, whatever runs its workers: a {@link SolverPool} sends batches of inputs to
+ * a {@link RecordsSolver} (Node's worker threads in solver-pool.ts, a browser's Web Workers in
+ * web-pool.ts) and makes the records from their results, in input order:
+ *
+ *   const pool = await createPool({ threads: 4 });
+ *   const records = await pool.solveMany(lines);                   // one record per line, in order
+ *   for await (const record of pool.solveStream(lines)) …          // in order, bounded memory
+ *   await pool.close();
+ *
+ * The main thread writes each batch of 9×9 lines as bytes in a few native calls (solver.ts
+ * linesText; a stream of bytes: the entry's {@link ByteReader}; any other batch it reads itself,
+ * readInputs), a worker reads and solves it (records-task.ts), and the main thread makes the
+ * records from the results; between batches the event loop runs, so a service or a page stays
+ * responsive while a pool solves.
+ */
+import type { Grid } from "../model/puzzle.js";
+import { DIGITS } from "../model/puzzle.js";
+import type { SolverId } from "../solvers/registry.js";
+import {
+  type BatchInput,
+  type CheckedOptions,
+  type LineScan,
+  type RecordSite,
+  type ReadBatch,
+  type SolveOptions,
+  type SolveRecord,
+  checkOptions,
+  DigitLines,
+  type Solver,
+  SolutionWriter,
+  linesText,
+  orderedRecords,
+  readInputs,
+  readsDigitLines,
+} from "../solvers/solver.js";
+import { CELLS, SHAPE_9 } from "../model/shape.js";
+import { excerpt } from "../model/excerpt.js";
+import { type RecordsOutcome, type RecordsTask, BatchMemory, linesTask, recordsTask } from "./records-task.js";
+
+/**
+ * Waits for the event loop's next turn: setImmediate in Node, a MessageChannel's message in a
+ * browser (a timer there waits at least 4 ms once timers nest).
+ */
+const nextTurn: () => Promise<void> = typeof setImmediate === "function" ? () => new Promise((resolve) => setImmediate(resolve)) : messageTurns();
+
+function messageTurns(): () => Promise<void> {
+  const channel = new MessageChannel();
+  const waiting: (() => void)[] = [];
+  channel.port1.onmessage = () => waiting.shift()?.();
+  return () =>
+    new Promise((resolve) => {
+      waiting.push(resolve);
+      channel.port2.postMessage(null);
+    });
+}
+
+/** Batches a worker holds at once: the one it solves and the next (pool.ts's TASKS_PER_WORKER). */
+const TASKS_PER_WORKER = 2;
+
+export interface PoolOptions {
+  /** Worker threads. @default the machine's available parallelism (Node: os.availableParallelism(); a browser: navigator.hardwareConcurrency) */
+  threads?: number;
+  /** A registry id, or several, as for createSolver: each grid size on the first listed that takes it (each must solve batches). @default each size's default */
+  solver?: SolverId | readonly SolverId[];
+  /** Inputs per batch sent to a worker: larger batches cost less per puzzle, smaller ones answer sooner. @default 4096 */
+  batchSize?: number;
+}
+
+/** The default {@link PoolOptions.batchSize}. */
+export const POOL_BATCH_SIZE = 4096;
+
+/**
+ * A pool's inputs: an array or any iterable of lines or grids, sync or async (a readline
+ * interface, a generator, a web ReadableStream), or in Node a stream of bytes
+ * (`fs.createReadStream(file)`, `process.stdin`, a `fetch` response's body), read as lines: see
+ * {@link SolverPool.solveStream}. (A Node Readable is an async iterable.)
+ */
+export type PoolInputs = Iterable<string | Grid> | AsyncIterable<string | Grid> | ReadableStream<string | Grid>;
+
+/** The error a pool's calls reject with once it is closed. */
+export const CLOSED = "sudoku-wasm: the pool is closed";
+
+/**
+ * What the pool needs of its workers (Node's in solver-pool.ts, a browser's in web-pool.ts): the
+ * threads in use, a batch solved on one of them (retried once on a fresh worker when its worker
+ * fails; rejects when that fails too), and the end of all of them. A batch's memory that crossed
+ * to the worker rather than being shared comes back with its outcome ({@link RecordsOutcome.memory}).
+ */
+export interface RecordsSolver {
+  readonly threads: number;
+  solve(task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome>;
+  close(): Promise<void>;
+}
+
+/**
+ * How an entry reads a stream of bytes as lines: the batches of `puzzles` when they are a stream of
+ * bytes it reads (`scanner`: the 9×9 kernel's line scan, when 9×9 lines are read as digits), else null.
+ */
+export type ByteReader = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null) => AsyncIterable<PoolBatch> | null;
+
+/** `threads` and `batchSize` of {@link PoolOptions} checked (a RangeError naming a bad one), and the solver ids. */
+export function checkPoolOptions(options: PoolOptions, defaultThreads: number): { threads: number; batchSize: number; ids: string[] } {
+  const threads = options.threads ?? defaultThreads;
+  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a whole number from 1, got ${String(threads)}`);
+  const batchSize = options.batchSize ?? POOL_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a whole number from 1, got ${String(batchSize)}`);
+  const ids = options.solver === undefined ? [] : typeof options.solver === "string" ? [options.solver] : [...options.solver];
+  return { threads, batchSize, ids };
+}
+
+/** A pool of worker threads solving puzzles; see {@link createPool}. */
+export class SolverPool {
+  private closed = false;
+
+  /** @internal use {@link createPool} */
+  constructor(
+    private readonly workers: RecordsSolver,
+    /** A solver of the same engines on this thread: its engines say whether 9×9 lines are read as digits and whether guesses are reported. */
+    private readonly main: Solver,
+    private readonly batchSize: number,
+    /** Reads a stream of bytes as lines, in the entry's way. */
+    private readonly readBytes: ByteReader,
+  ) {}
+
+  /** Worker threads in use. */
+  get threads(): number {
+    return this.workers.threads;
+  }
+
+  /**
+   * Solves every input (as `Solver.solveMany` does, with the same options and records), on the
+   * workers; one record per input, in input order. Bad options reject with a RangeError; a bad
+   * puzzle gives an `invalid` record; a batch whose worker failed twice gives `error` records.
+   */
+  async solveMany(puzzles: PoolInputs, options: SolveOptions | null = {}): Promise<SolveRecord[]> {
+    // An array's records are as many as its inputs: made to length at once, the array is not copied as it grows.
+    const records: SolveRecord[] = Array.isArray(puzzles) ? new Array(puzzles.length) : [];
+    let at = 0;
+    // Every record is kept, so each batch's solutions are one string (a slice each): at the default batch size too large for
+    // V8's young generation, so the collector never copies it.
+    for await (const batch of this.batches(puzzles, options, true)) for (let i = 0; i < batch.count; i++) records[at++] = batch.record(i);
+    records.length = at; // (an array the caller shortened meanwhile gave fewer)
+    return records;
+  }
+
+  /**
+   * The records of `puzzles`, one per input, in input order, as they are solved: the inputs are
+   * read a batch at a time, and at most two batches per worker (and what is being read) are held at
+   * once, whatever the input's length. Ending the loop early stops reading the input.
+   *
+   * In Node, a stream of bytes (a Readable not in object mode, or a web ReadableStream of a byte
+   * source, as a `fetch` response's body) is read as UTF-8 lines, one input per line, as
+   * `node:readline` gives them with `crlfDelay: Infinity` (`\n`, `\r\n` or `\r` ends a line; the
+   * last needs none; a blank line is an input, and its record `invalid`), but without a promise
+   * per line; a leading byte order mark is dropped, UTF-16 or UTF-32 bytes reject, and a line
+   * over a mebibyte gets an `invalid` record that gives its length. A browser's pool refuses a
+   * stream of bytes (a TypeError): give it the stream's lines.
+   */
+  solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
+    // Each record from the batch in hand, made as it is taken (so the garbage collector finds at most one alive), without a
+    // generator's delegation per record (yield* costs several promises each).
+    const batches = this.batches(puzzles, options, false);
+    let batch = NO_BATCH;
+    let at = 0;
+    const next = async (): Promise<IteratorResult<SolveRecord, undefined>> => {
+      while (at === batch.count) {
+        const step = await batches.next();
+        if (step.done) return { done: true, value: undefined };
+        batch = step.value;
+        at = 0;
+      }
+      return { done: false, value: batch.record(at++) };
+    };
+    return {
+      next: () => (at < batch.count ? Promise.resolve({ done: false, value: batch.record(at++) }) : next()),
+      return: async () => {
+        await batches.return();
+        return { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  /** Ends the workers. Calls in progress reject (a batch in flight is not waited for), and so does every later call. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.workers.close();
+  }
+
+  /**
+   * The batches of `puzzles`, in order, with at most TASKS_PER_WORKER batches per worker in
+   * flight. A batch's records are made when they are taken, not when its worker answers: the
+   * batches answered ahead of it wait as the results their workers wrote into their memory
+   * (records-task.ts BatchMemory), and a batch of 9×9 lines makes each record when it is asked
+   * for. So the records of a stream die young, one at a time: the garbage collector neither
+   * copies nor promotes them, and the old generation does not grow for the full collections that
+   * pause the event loop. `kept`: the caller keeps every record (solveMany): each batch's
+   * solutions are one string ({@link SolutionWriter}'s constructor), and the records are made at
+   * a literal of their own, not a stream's nor a Solver's (solver.ts RecordSite).
+   */
+  private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean): AsyncGenerator<TakenBatch, void, undefined> {
+    if (this.closed) throw new Error(CLOSED);
+    const checked = checkOptions(options); // the Solver's rule: a RangeError naming a bad option
+    const most = this.threads * TASKS_PER_WORKER;
+    const writer = new SolutionWriter(DIGITS, kept ? this.batchSize : undefined); // this call's own: it holds the batch being taken's solutions
+    const site = kept ? "pool" : "stream";
+    const sent: Promise<Answer>[] = [];
+    let taken: TakenBatch | null = null;
+    // The batch taken before is done with (its records were all asked for) once the next is wanted: its memory goes back.
+    const take = async (answer: Promise<Answer>) => {
+      taken?.done();
+      taken = null;
+      const next = await answer;
+      if (this.closed) {
+        next.release();
+        throw new Error(CLOSED);
+      }
+      return (taken = next.take(writer, site));
+    };
+    try {
+      const scanner = () => (readsDigitLines(this.main.engines, checked.alphabet) ? this.scanner() : null);
+      for await (const inputs of this.readBytes(puzzles, this.batchSize, scanner) ?? inBatches(puzzles, this.batchSize)) {
+        sent.push(this.solveBatch(inputs, checked));
+        await nextTurn(); // the event loop runs between batches, however fast the input comes
+        if (this.closed) throw new Error(CLOSED);
+        while (sent.length >= most) yield await take(sent.shift()!);
+      }
+      while (sent.length > 0) yield await take(sent.shift()!);
+    } finally {
+      (taken as TakenBatch | null)?.done(); // (assigned in `take`, which TypeScript's narrowing does not follow)
+      // Ended early (the loop left, an input's error): the batches still with the workers give their memory back when answered.
+      for (const answer of sent.splice(0)) void answer.then((left) => left.release());
+    }
+  }
+
+  /**
+   * Solves a batch on a worker; never rejects (a failure gives `error` records). A batch of 9×9
+   * lines goes as their text, which the worker reads (written here, or already by a stream's
+   * reading); any other is read here.
+   */
+  private async solveBatch(inputs: PoolBatch, options: CheckedOptions): Promise<Answer> {
+    const written = Array.isArray(inputs) ? null : inputs;
+    const given = written === null ? (inputs as BatchInput[]) : [];
+    const count = written?.count ?? given.length;
+    const memory = written?.memory ?? new BatchMemory(count);
+    const digitLines = readsDigitLines(this.main.engines, options.alphabet);
+    const text = written !== null || (digitLines && linesText(given, memory.text(count)));
+    const batch = text ? null : readInputs(given, options.alphabet, digitLines ? new DigitLines(count) : null);
+    const task = batch === null ? linesTask(memory, count, options) : recordsTask(memory, batch, options);
+    // The cells go to the worker (transferred): the retry gets a copy. The text stays in the memory, so the task serves again.
+    const retry = batch === null ? task : { ...task, cells: task.cells.slice() };
+    const done = () => memory.release();
+    try {
+      const outcome = await this.workers.solve(task, retry);
+      if (outcome.memory !== undefined) memory.adopt(outcome.memory); // it crossed to the worker and back
+      const read = batch ?? outcome.read!;
+      const reportsGuesses = this.reportsGuesses();
+      const solved = {
+        digits: read.digitCount > 0 ? memory.result(read.digitCount) : null,
+        puzzles: outcome.puzzles,
+        rejected: outcome.rejected,
+        solutionsText: outcome.solutionsText,
+      };
+      return { take: (writer, site) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer, site), done }), release: done };
+    } catch (error) {
+      const failed = batch ?? readInputs(written !== null ? writtenLines(written) : given, options.alphabet, null);
+      done();
+      const take = () => {
+        const records = failedRecords(failed, error);
+        return { count: records.length, record: (i: number) => records[i], done: () => {} };
+      };
+      return { take, release: () => {} };
+    }
+  }
+
+  /** The line scan of this thread's 9×9 kernel (a stream of bytes is read with it), or null when the engines have none. */
+  private scanner(): LineScan | null {
+    const kernel = this.main.engines.get(SHAPE_9.size)?.engine.lineScanner?.() ?? null;
+    return kernel === null ? null : { kernel };
+  }
+
+  private reportsGuesses(): boolean {
+    return this.main.engines.get(SHAPE_9.size)?.reportsGuesses ?? false;
+  }
+}
+
+/**
+ * A batch the workers answered: `take` it (once, with `writer` for its solutions; `site`: see
+ * orderedRecords), or, when the call ends before it is taken, `release` its memory.
+ */
+interface Answer {
+  take(writer: SolutionWriter, site: RecordSite): TakenBatch;
+  release(): void;
+}
+
+/** A batch taken: its `count` records, one per input in input order, record(i) for i from 0 up (each asked for once); done() once they are. */
+interface TakenBatch {
+  readonly count: number;
+  record(i: number): SolveRecord;
+  done(): void;
+}
+
+/** The batch a stream holds before its first. */
+const NO_BATCH: TakenBatch = {
+  count: 0,
+  done: () => {},
+  record: () => {
+    throw new RangeError("an empty batch has no records");
+  },
+};
+
+/**
+ * A batch as the pool's reading gives it: its inputs, or the 9×9 lines a line scan found in a
+ * stream of bytes, written as text (81 bytes each) into the memory their worker reads.
+ */
+export type PoolBatch = BatchInput[] | WrittenLines;
+
+export interface WrittenLines {
+  memory: BatchMemory;
+  count: number;
+}
+
+/** The lines of `written` as strings (a batch that turns out to hold other lines too, or fails). */
+export function writtenLines(written: WrittenLines): string[] {
+  const text = new TextDecoder("latin1").decode(written.memory.text(written.count).slice()); // (a copy: no decoder takes shared memory in a browser)
+  return Array.from({ length: written.count }, (_, k) => text.slice(k * CELLS, (k + 1) * CELLS));
+}
+
+/**
+ * The inputs of `puzzles` in batches of `size`: an array or any other synchronous iterable read
+ * a batch at a time without a promise per input, an asynchronous one an input at a time (a
+ * stream of bytes is read by the entry's {@link ByteReader}).
+ */
+export async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<PoolBatch, void, undefined> {
+  if (Array.isArray(puzzles)) {
+    for (let first = 0; first < puzzles.length; first += size) yield puzzles.slice(first, first + size);
+    return;
+  }
+  let batch: BatchInput[] = [];
+  if (Symbol.iterator in puzzles) {
+    for (const input of puzzles) {
+      batch.push(input);
+      if (batch.length < size) continue;
+      yield batch;
+      batch = [];
+    }
+  } else {
+    for await (const input of puzzles as AsyncIterable<string | Grid>) {
+      batch.push(input);
+      if (batch.length < size) continue;
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** The records of a batch the workers failed on twice: `error` for each input solved, each other input's own (`invalid`) record. */
+function failedRecords(batch: ReadBatch, failure: unknown): SolveRecord[] {
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  const error = `the solver failed on this puzzle's batch (twice): ${excerpt(reason, 200)}`;
+  const records = new Array<SolveRecord>(batch.count);
+  for (let i = 0; i < batch.count; i++) records[i] = { status: "error", count: 0, solution: null, guesses: null, error };
+  batch.recordSlots.forEach((slot, k) => (records[slot] = batch.records[k]));
+  return records;
+}

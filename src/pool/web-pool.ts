@@ -1,0 +1,211 @@
+/**
+ * sudoku-wasm/pool in a browser (package.json's "browser" condition, which bundlers take): the
+ * same pool as Node's ({@link SolverPool}, pool-core.ts), its workers Web Workers
+ * (web-pool-worker.ts) on the kernels this page compiled. A batch's memory is shared with its
+ * worker where the page is cross-origin isolated, and otherwise goes to the worker and comes back
+ * with the results (records-task.ts BatchMemory). A batch whose worker fails is solved once more
+ * on a worker started for it, and the failed worker is replaced; a second failure gives `error`
+ * records. A stream of bytes is refused: give the pool its lines.
+ */
+import { Solver } from "../solvers/solver.js";
+import { compiledKernels } from "../kernel/wasm.js";
+import { loadBatchEngines } from "./engines.js";
+import type { RecordsOutcome, RecordsTask } from "./records-task.js";
+import type { FromWorker, ToWorker } from "./web-pool-worker.js";
+import { type PoolBatch, type PoolInputs, type PoolOptions, type RecordsSolver, CLOSED, SolverPool, checkPoolOptions, inBatches } from "./pool-core.js";
+
+export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "./pool-core.js";
+
+/**
+ * A pool of `threads` Web Workers (default: navigator.hardwareConcurrency), each with its own
+ * engines (the fastest of each grid size, or those `solver` names), ready once every worker has
+ * loaded them; rejects with the reason when one cannot.
+ */
+export async function createPool(options: PoolOptions = {}): Promise<SolverPool> {
+  const { threads, batchSize, ids } = checkPoolOptions(options, globalThis.navigator?.hardwareConcurrency || 1);
+  const engines = await loadBatchEngines(ids); // a bad id rejects here, before any worker starts
+  const start: ToWorker = { kind: "start", kernels: await compiledKernels(), solvers: ids };
+  const workers = await openWebWorkers(threads, start);
+  return new SolverPool(workers, new Solver(engines), batchSize, readWebStream);
+}
+
+/** A batch sent to a worker, waiting for its answer. */
+interface Pending {
+  resolve(outcome: RecordsOutcome): void;
+  reject(error: WorkerFailure): void;
+}
+
+/** A batch's failure on a worker, with the batch's memory when it came back (not shared). */
+type WorkerFailure = Error & { memory?: ArrayBuffer };
+
+/** One Web Worker of a pool and the batches it holds. */
+class PoolWorker {
+  readonly pending = new Map<number, Pending>();
+  /** Replaced after a failure: it takes no more batches, and ends once those it holds are answered. */
+  private retired = false;
+  private readonly worker: Worker;
+  private readonly ready: Promise<void>;
+
+  constructor(start: ToWorker) {
+    // This expression, whole, is what bundlers recognise as a worker module to build and ship.
+    this.worker = new Worker(new URL("./web-pool-worker.js", import.meta.url), { type: "module" });
+    let loaded: (error?: Error) => void = () => {};
+    this.ready = new Promise((resolve, reject) => (loaded = (error) => (error ? reject(error) : resolve())));
+    this.ready.catch(() => {}); // (a replacement worker's start is awaited by its first batch, or by nobody)
+    this.worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {
+      if (data.kind === "ready")
+        return loaded(data.error === undefined ? undefined : new Error(`sudoku-wasm: a pool worker could not load its engines: ${data.error}`));
+      const waiting = this.pending.get(data.id);
+      this.pending.delete(data.id);
+      if (data.kind === "solved") waiting?.resolve(data.outcome);
+      else waiting?.reject(Object.assign(new Error(data.error), { memory: data.memory }));
+      if (this.retired && this.pending.size === 0) this.worker.terminate();
+    };
+    // The module did not load, or the worker died: every batch it holds fails (the pool retries each on a fresh worker).
+    this.worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      const error = new Error(`sudoku-wasm: a pool worker failed: ${event.message || "its module did not load"}`);
+      loaded(error);
+      this.fail(error);
+    };
+    this.worker.postMessage(start);
+  }
+
+  /** Resolves once the worker's engines have loaded. */
+  started(): Promise<void> {
+    return this.ready;
+  }
+
+  /**
+   * Solves `task` on this worker once it has started (it counts among the worker's batches from
+   * now); its memory (when not shared) and cells go to it, not copied.
+   */
+  solve(id: number, task: RecordsTask): Promise<RecordsOutcome> {
+    const answer = new Promise<RecordsOutcome>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    this.ready.then(
+      () => {
+        if (!this.pending.has(id)) return; // failed meanwhile
+        const transfer: Transferable[] = task.memory instanceof ArrayBuffer ? [task.memory] : [];
+        if (task.cells.byteLength > 0) transfer.push(task.cells.buffer as ArrayBuffer);
+        const message: ToWorker = { kind: "batch", id, task };
+        try {
+          this.worker.postMessage(message, transfer);
+        } catch (error) {
+          this.pending.get(id)?.reject(error as Error); // (a buffer already gone with a worker that died)
+          this.pending.delete(id);
+        }
+      },
+      (error: Error) => this.fail(error),
+    );
+    return answer;
+  }
+
+  /** Takes no more batches, and ends once those it holds are answered. */
+  retire(): void {
+    this.retired = true;
+    if (this.pending.size === 0) this.worker.terminate();
+  }
+
+  /** Fails every batch it holds with `error`. */
+  fail(error: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+
+  end(): void {
+    this.fail(new Error(CLOSED));
+    this.worker.terminate();
+  }
+}
+
+/** `threads` Web Workers, once each has loaded its engines (the first that cannot rejects, and all end). */
+async function openWebWorkers(threads: number, start: ToWorker): Promise<RecordsSolver> {
+  const workers = Array.from({ length: threads }, () => new PoolWorker(start));
+  try {
+    await Promise.all(workers.map((worker) => worker.started()));
+  } catch (error) {
+    for (const worker of workers) worker.end();
+    throw error;
+  }
+  const fresh = new Set<PoolWorker>(); // workers started for a retry
+  let closed = false;
+  let ids = 0;
+
+  /** Solves `task` on a worker started for it, which then ends. */
+  const onFresh = async (task: RecordsTask): Promise<RecordsOutcome> => {
+    if (closed) throw new Error(CLOSED);
+    const worker = new PoolWorker(start);
+    fresh.add(worker);
+    try {
+      await worker.started();
+      return await worker.solve(ids++, task);
+    } finally {
+      fresh.delete(worker);
+      worker.end();
+    }
+  };
+
+  const solve = async (task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome> => {
+    if (closed) throw new Error(CLOSED);
+    // The worker holding the fewest batches (the pool sends at most two per worker).
+    const at = workers.reduce((best, worker, k) => (worker.pending.size < workers[best].pending.size ? k : best), 0);
+    const worker = workers[at];
+    try {
+      return await worker.solve(ids++, task);
+    } catch (error) {
+      if (closed) throw error;
+      if (workers[at] === worker) {
+        worker.retire(); // its kernel may be in any state: a new worker takes its place
+        workers[at] = new PoolWorker(start);
+      }
+      // A failure's memory (when not shared) came back with it: the retry reads its text and writes its results there.
+      const { memory } = error as WorkerFailure;
+      return onFresh(memory === undefined ? retry : { ...retry, memory });
+    }
+  };
+
+  return {
+    threads,
+    solve,
+    close: async () => {
+      closed = true;
+      for (const worker of [...workers, ...fresh]) worker.end();
+    },
+  };
+}
+
+/**
+ * The batches of a web ReadableStream, read with its reader (not every browser iterates one), or
+ * a TypeError for a stream of bytes; null for any other input.
+ */
+function readWebStream(puzzles: PoolInputs, size: number): AsyncIterable<PoolBatch> | null {
+  if (typeof ReadableStream === "undefined" || !(puzzles instanceof ReadableStream)) return null;
+  try {
+    puzzles.getReader({ mode: "byob" }).releaseLock();
+  } catch {
+    return inBatches(chunksOf(puzzles), size); // not a byte source: its chunks are lines or grids
+  }
+  throw new TypeError(
+    "sudoku-wasm: a pool in a browser reads lines, not a stream of bytes: give it the lines " +
+      "(e.g. (await response.text()).split(/\\r?\\n/)), or solve the stream's lines as they come",
+  );
+}
+
+/** The chunks of `stream`, read with its reader; ending early cancels the stream. */
+async function* chunksOf<T>(stream: ReadableStream<T>): AsyncGenerator<T, void, undefined> {
+  const reader = stream.getReader();
+  let done = false;
+  try {
+    while (true) {
+      const step = await reader.read();
+      if (step.done) {
+        done = true;
+        return;
+      }
+      yield step.value;
+    }
+  } finally {
+    if (!done) await reader.cancel();
+    reader.releaseLock();
+  }
+}

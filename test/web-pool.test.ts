@@ -1,0 +1,195 @@
+/**
+ * The browser's pool (src/pool/web-pool.ts) run in Node over a stand-in for the browser's
+ * `Worker`: each stand-in answers the worker module's protocol (web-pool-worker.ts) with the real
+ * batch solving (records-task.ts) on engines of its own, and every message crosses as a browser
+ * sends it, through a structured clone that detaches what is transferred. The page is not
+ * cross-origin isolated, so no memory is shared: a batch's memory goes to its worker and back.
+ * Workers that fail a batch or die are driven from here. test/package.test.ts runs the real
+ * module in Chromium, bundled by Vite.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Solver, SolveRecord } from "../src/index.js";
+import type { SolverPool } from "../src/pool/pool-core.js";
+import type { RecordsOutcome, RecordsTask } from "../src/pool/records-task.js";
+import type { SizeEngine } from "../src/solvers/solver.js";
+import type { FromWorker, ToWorker } from "../src/pool/web-pool-worker.js";
+import { relabelledPuzzles } from "../bench/corpus.js";
+import { loadFixture } from "./fixture.js";
+
+/** What the stand-in workers do with a batch solved under `limit: 3`: solve it, fail it (an error answered), or die (no answer). */
+let onLimitThree: "solve" | "fail once" | "fail" | "die once" | "die" = "solve";
+/** Set: a worker dies as it starts, with this message. */
+let startFailure: string | null = null;
+const started: StandInWorker[] = [];
+/** Whether each batch's memory reached its worker as an ArrayBuffer of its own (transferred), by batch. */
+const transferred: boolean[] = [];
+
+let solveHere: (engines: ReadonlyMap<number, SizeEngine>, task: RecordsTask) => RecordsOutcome;
+let outcomeBuffers: (outcome: RecordsOutcome) => ArrayBuffer[];
+let loadEngines: (ids: string[]) => Promise<ReadonlyMap<number, SizeEngine>>;
+
+/** The browser's Worker, for web-pool.ts: answers as web-pool-worker.ts does, a macrotask later. */
+class StandInWorker {
+  onmessage: ((event: { data: FromWorker }) => void) | null = null;
+  onerror: ((event: { message: string; preventDefault(): void }) => void) | null = null;
+  terminated = false;
+  private engines: ReadonlyMap<number, SizeEngine> | null = null;
+
+  constructor(
+    readonly url: URL,
+    readonly options: { type?: string },
+  ) {
+    started.push(this);
+  }
+
+  postMessage(message: ToWorker, transfer: Transferable[] = []): void {
+    const received = structuredClone(message, { transfer }); // a transferred buffer is detached here, as in a browser
+    setImmediate(() => void this.receive(received));
+  }
+
+  terminate(): void {
+    this.terminated = true;
+  }
+
+  private answer(message: FromWorker, transfer: Transferable[] = []): void {
+    const received = structuredClone(message, { transfer });
+    setImmediate(() => !this.terminated && this.onmessage?.({ data: received }));
+  }
+
+  private die(message: string): void {
+    this.terminated = true;
+    this.onerror?.({ message, preventDefault: () => {} });
+  }
+
+  private async receive(message: ToWorker): Promise<void> {
+    if (this.terminated) return;
+    if (message.kind === "start") {
+      if (startFailure !== null) return this.die(startFailure);
+      this.engines = await loadEngines(message.solvers);
+      return this.answer({ kind: "ready" });
+    }
+    const { id, task } = message;
+    const memory = task.memory instanceof ArrayBuffer ? task.memory : undefined;
+    transferred.push(memory !== undefined);
+    if (task.options.limit === 3 && onLimitThree !== "solve") {
+      const mode = onLimitThree;
+      if (mode.endsWith("once")) onLimitThree = "solve";
+      if (mode.startsWith("die")) return this.die("killed");
+      return this.answer({ kind: "failed", id, error: "a failure", memory }, memory ? [memory] : []);
+    }
+    let outcome: RecordsOutcome;
+    try {
+      outcome = solveHere(this.engines!, task);
+    } catch (error) {
+      return this.answer({ kind: "failed", id, error: String(error), memory }, memory ? [memory] : []);
+    }
+    this.answer({ kind: "solved", id, outcome: { ...outcome, memory } }, [...(memory ? [memory] : []), ...outcomeBuffers(outcome)]);
+  }
+}
+
+let createPool: (options?: { threads?: number; batchSize?: number; solver?: string }) => Promise<SolverPool>;
+let solver: Solver;
+let pool: SolverPool;
+
+beforeAll(async () => {
+  // Before the package's modules load: a page that is not cross-origin isolated, with the stand-in for its Worker.
+  Object.assign(globalThis, { crossOriginIsolated: false, Worker: StandInWorker });
+  const records = await import("../src/pool/records-task.js");
+  solveHere = records.solveRecordsHere;
+  outcomeBuffers = records.recordsOutcomeBuffers;
+  loadEngines = (await import("../src/pool/engines.js")).loadBatchEngines as typeof loadEngines;
+  createPool = (await import("../src/pool/web-pool.js")).createPool;
+  solver = await (await import("../src/index.js")).createSolver();
+  pool = await createPool({ threads: 2, batchSize: 7 });
+});
+afterAll(async () => {
+  await pool?.close();
+  Object.assign(globalThis, { crossOriginIsolated: undefined, Worker: undefined });
+});
+
+const fixture = loadFixture("all").map((c) => c.puzzle);
+const MIXED = [...fixture, "bad", "..3..4.22...4..1", fixture[0].replace(/\./, "x"), ...relabelledPuzzles(40).split("\n").slice(0, 40)];
+
+const collect = async (records: AsyncIterable<SolveRecord>) => {
+  const all: SolveRecord[] = [];
+  for await (const record of records) all.push(record);
+  return all;
+};
+
+describe("the browser's pool, over stand-in Web Workers", () => {
+  it("starts its workers as module workers of web-pool-worker.js", () => {
+    expect(started.length).toBe(2);
+    expect(started.every((worker) => worker.options.type === "module" && /web-pool-worker\.js$/.test(worker.url.pathname))).toBe(true);
+  });
+
+  it("gives Solver.solveMany's records in input order, each batch's memory transferred to its worker and back", async () => {
+    const expected = solver.solveMany(MIXED, { limit: 2 });
+    transferred.length = 0;
+    expect(await pool.solveMany(MIXED, { limit: 2 })).toEqual(expected);
+    expect(transferred.length).toBeGreaterThan(MIXED.length / 7 - 1);
+    expect(transferred.every(Boolean)).toBe(true);
+    async function* lines() {
+      yield* MIXED;
+    }
+    expect(await collect(pool.solveStream(lines(), { limit: 2 }))).toEqual(expected);
+    // A web stream of lines, read with its reader.
+    const web = new ReadableStream<string>({
+      start(controller) {
+        for (const line of MIXED) controller.enqueue(line);
+        controller.close();
+      },
+    });
+    expect(await collect(pool.solveStream(web, { limit: 2 }))).toEqual(expected);
+  });
+
+  it("refuses a stream of bytes with a TypeError that says to give it lines", async () => {
+    await expect(pool.solveMany(new Response(MIXED.join("\n")).body!)).rejects.toThrow(/a pool in a browser reads lines, not a stream of bytes/);
+    expect(await pool.solveMany(MIXED.slice(0, 3))).toEqual(solver.solveMany(MIXED.slice(0, 3)));
+  });
+
+  it("solves a batch again on a fresh worker when its worker answers with a failure, and replaces that worker", async () => {
+    const expected = solver.solveMany(MIXED, { limit: 3 });
+    const before = started.length;
+    onLimitThree = "fail once";
+    expect(await pool.solveMany(MIXED, { limit: 3 })).toEqual(expected);
+    expect(started.length).toBe(before + 2); // the retry's worker, and the failed one's replacement
+    expect(started.filter((worker) => !worker.terminated).length).toBe(2);
+  });
+
+  it("gives `error` records for the batches of a worker that fails twice or dies, keeps the other records, and goes on", async () => {
+    const lines = MIXED.slice(0, 21);
+    const expected = solver.solveMany(lines, { limit: 3 });
+    for (const mode of ["fail", "die"] as const) {
+      onLimitThree = mode;
+      const records = await pool.solveMany(lines, { limit: 3 });
+      onLimitThree = "solve";
+      expect(records.length).toBe(lines.length);
+      records.forEach((record, i) => {
+        if (expected[i].status === "invalid") expect(record).toEqual(expected[i]);
+        else expect(record).toMatchObject({ status: "error", error: expect.stringContaining("the solver failed on this puzzle's batch (twice)") });
+      });
+      expect(await pool.solveMany(lines, { limit: 2 })).toEqual(solver.solveMany(lines, { limit: 2 }));
+    }
+    expect(started.filter((worker) => !worker.terminated).length).toBe(2);
+  });
+
+  it("closes while busy: the call in progress and every later one reject, and every worker ends", async () => {
+    const closing = await createPool({ threads: 2, batchSize: 50 });
+    const mine = started.slice(-2);
+    const busy = closing.solveMany(relabelledPuzzles(5_000).split("\n").slice(0, 5_000));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await closing.close();
+    await expect(busy).rejects.toThrow("the pool is closed");
+    await expect(closing.solveMany(["x"])).rejects.toThrow("the pool is closed");
+    expect(mine.every((worker) => worker.terminated)).toBe(true);
+  });
+
+  it("rejects createPool with the reason when a worker cannot start, and leaves no worker running", async () => {
+    startFailure = "the module did not load";
+    const before = started.length;
+    await expect(createPool({ threads: 3 })).rejects.toThrow("a pool worker failed: the module did not load");
+    startFailure = null;
+    expect(started.slice(before).every((worker) => worker.terminated)).toBe(true);
+    await expect(createPool({ threads: 0 })).rejects.toThrow(RangeError);
+  });
+});

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { threadTicks, workerThreadBusy } from "./busy-thread.js";
+import { CHROMIUM_PATH, chromiumRequired, hasChromium } from "./browser.js";
 
 const BENCH = new URL("../dist/bench/bench.js", import.meta.url).pathname;
 const EXAMPLE = pathToFileURL(new URL("../examples/my-solver.mjs", import.meta.url).pathname).href;
@@ -139,6 +140,34 @@ describe("library-bench: a short run", () => {
   });
 });
 
+describe.skipIf(!hasChromium && !chromiumRequired)("web-pool-bench: a short run in Chromium", () => {
+  it("prints K, solveMany and the pool's two calls for a page without and with cross-origin isolation, each with its ratio to K", () => {
+    const tool = new URL("../dist/bench/web-pool.js", import.meta.url).pathname;
+    const args = ["--records", "3000", "--sample", "200", "--rounds", "1", "--seconds", "0.05", "--threads", "2"];
+    const run = spawnSync(process.execPath, [tool, ...args], { encoding: "utf8", env: { ...process.env, CHROMIUM: CHROMIUM_PATH } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^web-pool-bench: .+ cores, Node v/m);
+    for (const page of ["not isolated: memory sent", "isolated: memory shared"]) {
+      const rows = run.stdout.split("\n").filter((line) => line.startsWith(page));
+      expect(
+        rows.map(
+          (row) =>
+            row
+              .slice(page.length)
+              .trim()
+              .split(/\s{2,}/)[0],
+        ),
+      ).toEqual([
+        "K (kernel batch, on the page's thread)",
+        "solver.solveMany, on the page's thread",
+        "pool.solveMany, 2 workers",
+        "pool.solveStream, 2 workers",
+      ]);
+      for (const row of rows.slice(2)) expect(row).toMatch(/[\d,]+\s+[\d.]+ \([\d.–]+\)\s+[\d.]+ \/ [\d.]+$/);
+    }
+  }, 120_000);
+});
+
 describe("bench tools: usage errors", () => {
   for (const [file, tool] of [
     ["bench", "bench"],
@@ -146,6 +175,7 @@ describe("bench tools: usage errors", () => {
     ["kernel-vs", "kernel-vs"],
     ["canon", "canon-bench"],
     ["library", "library-bench"],
+    ["web-pool", "web-pool-bench"],
     ["bulk", "bulk-bench"],
     ["verdict-rates", "verdict-rates"],
     ["docs-tables", "docs:tables"],

@@ -215,14 +215,43 @@ interface Latin1Text {
   latin1Slice?(start: number, end: number): string;
 }
 interface NodeBufferClass {
-  from(buffer: ArrayBufferLike, offset: number, length: number): Latin1Text & { write(text: string, offset: number, encoding: "latin1"): number };
-  byteLength(text: string, encoding: "utf8"): number;
+  from(buffer: ArrayBufferLike, offset: number, length: number): Latin1Text;
 }
 const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
 const latin1 = new TextDecoder("latin1");
 
-/** The default {@link SolutionWriter} run: one native call's cost shared by 16 solutions, at most 16 solutions' text kept alive per solution kept. */
-const SOLUTIONS_PER_STRING = 16;
+const isSharedView = (bytes: Uint8Array) => typeof SharedArrayBuffer !== "undefined" && bytes.buffer instanceof SharedArrayBuffer;
+
+/** Whether `use` takes a view of shared memory: Node's TextEncoder and TextDecoder do, browsers' refuse it. */
+function takesShared(use: (bytes: Uint8Array) => unknown): boolean {
+  if (typeof SharedArrayBuffer === "undefined") return false;
+  try {
+    use(new Uint8Array(new SharedArrayBuffer(1)));
+    return true;
+  } catch {
+    return false;
+  }
+}
+const decodesShared = takesShared((bytes) => latin1.decode(bytes));
+
+/** Where {@link latin1Of} copies shared memory to decode it (a fresh copy's allocation, `slice()`, costs 20 times as much). */
+let decodeScratch = new Uint8Array(0);
+
+/** The Latin-1 text of `bytes` from `from` to `to` (copied out first where they are shared memory that the decoder does not read). */
+function latin1Of(bytes: Uint8Array, from: number, to: number): string {
+  if (decodesShared || !isSharedView(bytes)) return latin1.decode(bytes.subarray(from, to));
+  if (decodeScratch.length < to - from) decodeScratch = new Uint8Array(to - from);
+  decodeScratch.set(bytes.subarray(from, to));
+  return latin1.decode(decodeScratch.subarray(0, to - from));
+}
+
+/**
+ * The default {@link SolutionWriter} run: one native call's cost shared by 16 solutions, at most
+ * 16 solutions' text kept alive per solution kept; 256 without Node's Buffer, where a call to
+ * TextDecoder costs some microseconds (in Chromium, 16 solutions a call took the page's thread
+ * longer than making their records).
+ */
+const SOLUTIONS_PER_STRING = NodeBuffer ? 16 : 256;
 
 /** Writes a batch's solutions (N² bytes each) as text in one alphabet, the whole batch in one pass; one per alphabet, reused. */
 export class SolutionWriter {
@@ -313,8 +342,7 @@ export class SolutionWriter {
       const from = run * per * this.cells;
       const to = Math.min(from + per * this.cells, this.count * this.cells);
       const text = this.textReader;
-      this.runText =
-        text === null ? latin1.decode(this.textBytes.subarray(from, to)) : text.latin1Slice ? text.latin1Slice(from, to) : text.toString("latin1", from, to);
+      this.runText = text === null ? latin1Of(this.textBytes, from, to) : text.latin1Slice ? text.latin1Slice(from, to) : text.toString("latin1", from, to);
     }
     const at = start - run * per * this.cells;
     return this.runText.slice(at, at + this.cells);
@@ -553,19 +581,25 @@ export interface SolvedBatch {
 
 /**
  * Writes `inputs` into `text`, 81 bytes per line, when each is a string of 81 ASCII characters,
- * a run of lines per native call; false otherwise, or without Buffer (`text` then partly written).
+ * a run of lines per native call; false otherwise (`text` then partly written).
  */
 export function linesText(inputs: readonly BatchInput[], text: Uint8Array): boolean {
-  if (NodeBuffer === undefined || text.length < inputs.length * CELLS) return false;
+  if (text.length < inputs.length * CELLS) return false;
   for (const input of inputs) if (typeof input !== "string" || input.length !== CELLS) return false;
-  const bytes = NodeBuffer.from(text.buffer, text.byteOffset, text.length);
+  const direct = encodesShared || !isSharedView(text);
   for (let first = 0; first < inputs.length; first += TEXT_RUN) {
     const joined = inputs.slice(first, first + TEXT_RUN).join("");
-    if (NodeBuffer.byteLength(joined, "utf8") !== joined.length) return false; // a character over 127: read line by line, which names it
-    bytes.write(joined, first * CELLS, "latin1");
+    const { read, written } = utf8.encodeInto(joined, direct ? text.subarray(first * CELLS) : (textScratch ??= new Uint8Array(TEXT_RUN * CELLS)));
+    if (read !== joined.length || written !== joined.length) return false; // a character over 127: read line by line, which names it
+    if (!direct) text.set(textScratch!.subarray(0, written), first * CELLS);
   }
   return true;
 }
+
+const utf8 = new TextEncoder();
+/** Where {@link linesText} encodes a run of lines for shared memory where TextEncoder writes none (browsers). */
+let textScratch: Uint8Array | undefined;
+const encodesShared = takesShared((bytes) => utf8.encodeInto("", bytes));
 
 /** Lines joined per write in {@link linesText}: 81 kB, under V8's large-object size, so each joined string dies young. */
 const TEXT_RUN = 1000;
@@ -592,8 +626,7 @@ export function readInputs(inputs: Iterable<BatchInput>, alphabet: Alphabet | un
 function readTextLines(text: Uint8Array, count: number, alphabet: Alphabet | undefined, digits: DigitLines): ReadBatch {
   const batch = emptyBatch();
   digits.reserve(count);
-  for (let k = 0; k < count; k++)
-    if (!digits.addBytes(text, k * CELLS, k)) readOther(batch, latin1.decode(text.subarray(k * CELLS, (k + 1) * CELLS)), k, alphabet);
+  for (let k = 0; k < count; k++) if (!digits.addBytes(text, k * CELLS, k)) readOther(batch, latin1Of(text, k * CELLS, (k + 1) * CELLS), k, alphabet);
   return readDone(batch, count, digits);
 }
 
@@ -613,7 +646,7 @@ export function solveText(
   const nine = engines.get(SHAPE_9.size)?.engine;
   if (nine !== undefined && solvesInPlace(nine) && nine.inputText?.(text, count)) {
     const result = nine.run(count, options.limit, budgetFor(CELLS, options.budget));
-    const rejected = rejectedDigitRecords(result, count, (k) => latin1.decode(text.subarray(k * CELLS, (k + 1) * CELLS)));
+    const rejected = rejectedDigitRecords(result, count, (k) => latin1Of(text, k * CELLS, (k + 1) * CELLS));
     const read: ReadBatch = { ...emptyBatch(), count, digitCount: count };
     return { read, solved: { digits: result, puzzles: NONE, rejected, solutionsText: nine.solutionsText?.(count) ?? false } };
   }

@@ -1,0 +1,212 @@
+/**
+ * `npm run web-pool-bench -- [options]`: the browser's pool (sudoku-wasm/pool over Web Workers)
+ * against the kernel's own rate on the page's thread (K: WasmKernel batches of 4,096, the
+ * puzzles already cells), in headless Chromium, on a page served without and with cross-origin
+ * isolation (the batches' memory transferred to each worker and back, or shared). The page is
+ * built by Vite from the package as a user's would be (its `browser` condition); the puzzles are
+ * the bundled easy tier relabelled per line. Each pool call runs beside a 10 ms interval timer on
+ * the page (its worst lateness: how long the page's event loop was held). The rounds alternate K
+ * and the pool's calls; each ratio is the median of the per-round ratios with its range. Needs
+ * Chromium (`apt-get install chromium`, or $CHROMIUM). Figures, no verdicts.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { type Server, createServer } from "node:http";
+import { availableParallelism, tmpdir } from "node:os";
+import { extname, join, sep } from "node:path";
+import { Command } from "commander";
+import puppeteer from "puppeteer-core";
+import { build } from "vite";
+import { loadAverage, machineLine, quietUsage, runTool } from "./tool.js";
+import { relabelledPuzzles } from "./corpus.js";
+import { figure, ratioCell } from "./bulk-table.js";
+import { alignRows } from "./report/format.js";
+import { median } from "./statistics.js";
+import { packageRoot } from "../src/kernel/paths.js";
+import { wholeNumber } from "../src/cli-kit/options.js";
+
+interface Options {
+  records: number;
+  sample: number;
+  rounds: number;
+  seconds: number;
+  threads: number;
+}
+
+/** What the page measured: per round, K (puzzles/s on the page's thread), each pool call's rate and its timer's worst lateness. */
+interface PageResult {
+  isolated: boolean;
+  cores: number;
+  k: number[];
+  /** createSolver()'s solveMany on the page's thread. */
+  solveMany: number[];
+  calls: { name: string; rates: number[]; lateness: number[] }[];
+}
+
+/** The page: fetches its plan and lines, measures, and leaves a {@link PageResult} in `globalThis.result`. */
+const PAGE = `import { createPool } from "sudoku-wasm/pool";
+import { WasmKernel, compileKernel, createSolver } from "sudoku-wasm";
+const plan = await (await fetch("./plan.json")).json();
+const lines = (await (await fetch("./lines.txt")).text()).split("\\n").slice(0, plan.records);
+const sample = lines.slice(0, plan.sample);
+const cells = new Uint8Array(sample.length * 81);
+sample.forEach((line, i) => {
+  for (let c = 0; c < 81; c++) {
+    const digit = line.charCodeAt(c) - 48;
+    cells[i * 81 + c] = digit >= 1 && digit <= 9 ? digit : 0;
+  }
+});
+const kernel = await WasmKernel.create(await compileKernel());
+const kernelRun = () => {
+  for (let at = 0; at < sample.length; at += 4096) {
+    const n = Math.min(4096, sample.length - at);
+    kernel.input(n).set(cells.subarray(at * 81, (at + n) * 81));
+    kernel.run(n, 2);
+  }
+};
+/** Puzzles per second of \`run\` (of \`count\` puzzles), run until \`seconds\` have passed, and the worst lateness of a 10 ms timer meanwhile. */
+const timed = async (count, run, seconds) => {
+  let worst = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last - 10);
+    last = now;
+  }, 10);
+  let done = 0;
+  const start = performance.now();
+  do {
+    const records = await run();
+    if (records !== undefined && records !== count) throw new Error("gave " + records + " records for " + count + " lines");
+    done += count;
+  } while (performance.now() - start < seconds * 1000);
+  const elapsed = performance.now() - start;
+  clearInterval(timer);
+  return { rate: done / (elapsed / 1000), lateness: Math.max(worst, performance.now() - last - 10) };
+};
+const solver = await createSolver();
+const pool = await createPool({ threads: plan.threads });
+await pool.solveMany(lines); // the workers' kernels and the page's code compiled at their best tier before any round
+const calls = [
+  { name: "pool.solveMany", run: async () => (await pool.solveMany(lines, { limit: 2 })).length },
+  { name: "pool.solveStream", run: async () => { let n = 0; for await (const _ of pool.solveStream(lines, { limit: 2 })) n++; return n; } },
+].map((call) => ({ ...call, rates: [], lateness: [] }));
+const k = [];
+const one = [];
+for (let round = 0; round < plan.rounds; round++) {
+  k.push((await timed(sample.length, kernelRun, plan.seconds)).rate);
+  one.push((await timed(sample.length, () => solver.solveMany(sample, { limit: 2 }).length, plan.seconds)).rate);
+  for (const call of round % 2 === 0 ? calls : [...calls].reverse()) {
+    const { rate, lateness } = await timed(lines.length, call.run, 0);
+    call.rates.push(rate);
+    call.lateness.push(lateness);
+  }
+}
+await pool.close();
+globalThis.result = { isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency, k, solveMany: one, calls: calls.map(({ name, rates, lateness }) => ({ name, rates, lateness })) };
+`;
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".txt": "text/plain",
+};
+
+/** A static server of `folder` on a free port of 127.0.0.1, with the headers of cross-origin isolation when `isolated`. */
+function serve(folder: string, isolated: boolean): Promise<Server> {
+  const isolation = isolated ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
+  const server = createServer((request, response) => {
+    const path = join(folder, decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname));
+    if (!path.startsWith(folder + sep) || !existsSync(path)) return void response.writeHead(404).end();
+    response.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream", ...isolation }).end(readFileSync(path));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+async function main(argv = process.argv): Promise<void> {
+  const program = quietUsage(new Command("web-pool-bench"))
+    .description("the browser's pool (Web Workers) against the kernel's own rate on the page, in headless Chromium")
+    .option("--records <n>", "lines of each pool call", wholeNumber(1000, 10_000_000), 500_000)
+    .option("--sample <n>", "lines of the K runs", wholeNumber(100, 10_000_000), 10_000)
+    .option("--rounds <n>", "rounds", wholeNumber(1, 100), 3)
+    .option("--seconds <s>", "least wall time of K per round", Number, 0.5)
+    .option("--threads <n>", "the pool's workers", wholeNumber(1, 1024), availableParallelism())
+    .parse(argv);
+  const options = program.opts<Options>();
+  const chromium = process.env.CHROMIUM ?? "/usr/bin/chromium";
+  if (!existsSync(chromium)) throw new Error(`web-pool-bench needs Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM)`);
+
+  // A page built as a user's: the package through node_modules, bundled by Vite for the browser.
+  const scratch = mkdtempSync(join(tmpdir(), "sudoku-web-pool-bench-"));
+  process.once("exit", () => rmSync(scratch, { recursive: true, force: true }));
+  mkdirSync(join(scratch, "node_modules"));
+  symlinkSync(packageRoot(), join(scratch, "node_modules", "sudoku-wasm"), "dir");
+  writeFileSync(join(scratch, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
+  writeFileSync(join(scratch, "main.js"), PAGE);
+  const out = join(scratch, "dist");
+  await build({ root: scratch, configFile: false, logLevel: "error", build: { outDir: out, target: "es2022" } });
+  const source = relabelledPuzzles(options.records, 5).split("\n").slice(0, -1);
+  writeFileSync(join(out, "lines.txt"), `${Array.from({ length: options.records }, (_, i) => source[i % source.length]).join("\n")}\n`);
+  writeFileSync(join(out, "plan.json"), JSON.stringify(options));
+
+  const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+  const results: PageResult[] = [];
+  try {
+    for (const isolated of [false, true]) {
+      const server = await serve(out, isolated);
+      try {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on("pageerror", (error) => errors.push(error instanceof Error ? error.message : String(error)));
+        await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`);
+        await page.waitForFunction(() => "result" in globalThis || document.title === "failed", { timeout: 0, polling: 500 });
+        if (errors.length > 0) throw new Error(`the page threw: ${errors.join("; ")}`);
+        results.push(await page.evaluate(() => (globalThis as unknown as { result: PageResult }).result));
+        await page.close();
+      } finally {
+        server.close();
+      }
+    }
+    console.log(machineLine("web-pool-bench"));
+    console.log(`${await browser.version()} (headless), ${results[0].cores} cores as the page sees them`);
+  } finally {
+    await browser.close();
+  }
+  console.log(
+    `generated easy puzzles (the bundled easy tier, relabelled): ${figure(options.sample)} lines for K, ${figure(options.records)} for each pool call (${options.threads} workers); limit 2; ${options.rounds} rounds; rates per wall second`,
+  );
+  const rows: string[][] = [];
+  console.log(`load average now ${loadAverage()}`);
+  for (const result of results) {
+    const page = result.isolated ? "isolated: memory shared" : "not isolated: memory sent";
+    rows.push([page, "K (kernel batch, on the page's thread)", figure(median(result.k)), "1", ""]);
+    rows.push([
+      page,
+      "solver.solveMany, on the page's thread",
+      figure(median(result.solveMany)),
+      ratioCell(result.solveMany.map((rate, i) => rate / result.k[i])),
+      "",
+    ]);
+    for (const call of result.calls) {
+      const late = `${median(call.lateness).toFixed(1)} / ${Math.max(...call.lateness).toFixed(1)}`;
+      rows.push([
+        page,
+        `${call.name}, ${options.threads} workers`,
+        figure(median(call.rates)),
+        ratioCell(call.rates.map((rate, i) => rate / result.k[i])),
+        late,
+      ]);
+    }
+  }
+  const columns = [
+    { header: "page", align: "left" as const },
+    { header: "path", align: "left" as const },
+    { header: "puzzles/s", align: "right" as const },
+    { header: "÷ K (range)", align: "left" as const },
+    { header: "10 ms timer's worst lateness, ms (median / worst round)", align: "left" as const },
+  ];
+  for (const line of alignRows(columns, rows)) console.log(line);
+}
+
+await runTool("web-pool-bench", main);

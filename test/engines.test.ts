@@ -8,7 +8,7 @@ import { ThreadEngines, loadBatchEngines } from "../src/pool/engines.js";
 import { runTask } from "../src/pool/solve-task.js";
 import { type BatchOutcome, type BatchTask, textTask } from "../src/pool/batch.js";
 import { mainThreadSolver } from "../src/pool/pool.js";
-import { LineSplitter } from "../src/stream/input.js";
+import { LineSplitter } from "../src/stream/lines.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
 import { STATUSES } from "../src/solvers/solver.js";
 import { loadFixture } from "./fixture.js";

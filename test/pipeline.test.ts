@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { type BatchSolver, openBatchSolver, sharedWithMain, withRetry } from "../src/pool/pool.js";
 import { type BatchOutcome, type BatchTask, BatchBuilder, textTask } from "../src/pool/batch.js";
-import { LineSplitter } from "../src/stream/input.js";
+import { LineSplitter } from "../src/stream/lines.js";
 import { BATCH_TARGET_MS, FIRST_BATCH, INPUT_PAUSE_MS, MIN_BATCH, batchCapacity, recordsToCome, solveStreams } from "../src/stream/pipeline.js";
 
 const inner = await openBatchSolver(0);

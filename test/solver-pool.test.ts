@@ -16,7 +16,7 @@ import { type SolverPool, createPool, usePoolWorker } from "../src/pool/solver-p
 import { BatchMemory, linesTask, solveRecordsHere } from "../src/pool/records-task.js";
 import { loadBatchEngines } from "../src/pool/engines.js";
 import { linesText } from "../src/solvers/solver.js";
-import { MAX_LINE_LENGTH } from "../src/stream/input.js";
+import { MAX_LINE_LENGTH } from "../src/stream/lines.js";
 import { batchBuffers } from "../src/pool/batch.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { loadFixture } from "./fixture.js";

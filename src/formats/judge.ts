@@ -25,7 +25,7 @@ import { SIZE } from "../model/shape.js";
 import type { SolveRecord } from "../solvers/solver.js";
 import { excerpt } from "../model/excerpt.js";
 import { rowCells } from "./input/grid.js";
-import { MAX_LINE_LENGTH } from "../stream/input.js";
+import { MAX_LINE_LENGTH } from "../stream/lines.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
 import { solutionRows } from "./output/format.js";
 import { commaGrouped, isWhole } from "../model/whole-number.js";

@@ -29,6 +29,7 @@ import {
   DigitLines,
   type Solver,
   SolutionWriter,
+  UnreadInput,
   linesText,
   orderedRecords,
   readInputs,
@@ -37,6 +38,7 @@ import {
 import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { excerpt } from "../model/excerpt.js";
 import { type RecordsOutcome, type RecordsTask, BatchMemory, linesTask, recordsTask } from "./records-task.js";
+import { LineSplitter, longLineReason } from "../stream/lines.js";
 
 /**
  * Waits for the event loop's next turn: setImmediate in Node, a MessageChannel's message in a
@@ -72,9 +74,9 @@ export const POOL_BATCH_SIZE = 4096;
 
 /**
  * A pool's inputs: an array or any iterable of lines or grids, sync or async (a readline
- * interface, a generator, a web ReadableStream), or in Node a stream of bytes
- * (`fs.createReadStream(file)`, `process.stdin`, a `fetch` response's body), read as lines: see
- * {@link SolverPool.solveStream}. (A Node Readable is an async iterable.)
+ * interface, a generator, a web ReadableStream), or a stream of bytes (`fs.createReadStream(file)`,
+ * `process.stdin`, a `fetch` response's body), read as lines: see {@link SolverPool.solveStream}.
+ * (A Node Readable is an async iterable.)
  */
 export type PoolInputs = Iterable<string | Grid> | AsyncIterable<string | Grid> | ReadableStream<string | Grid>;
 
@@ -149,13 +151,13 @@ export class SolverPool {
    * read a batch at a time, and at most two batches per worker (and what is being read) are held at
    * once, whatever the input's length. Ending the loop early stops reading the input.
    *
-   * In Node, a stream of bytes (a Readable not in object mode, or a web ReadableStream of a byte
+   * A stream of bytes (in Node a Readable not in object mode; a web ReadableStream of a byte
    * source, as a `fetch` response's body) is read as UTF-8 lines, one input per line, as
    * `node:readline` gives them with `crlfDelay: Infinity` (`\n`, `\r\n` or `\r` ends a line; the
    * last needs none; a blank line is an input, and its record `invalid`), but without a promise
    * per line; a leading byte order mark is dropped, UTF-16 or UTF-32 bytes reject, and a line
-   * over a mebibyte gets an `invalid` record that gives its length. A browser's pool refuses a
-   * stream of bytes (a TypeError): give it the stream's lines.
+   * over a mebibyte gets an `invalid` record that gives its length. In a browser, a web
+   * ReadableStream of a byte source is read the same way.
    */
   solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
     // Each record from the batch in hand, made as it is taken (so the garbage collector finds at most one alive), without a
@@ -327,6 +329,65 @@ export interface WrittenLines {
 export function writtenLines(written: WrittenLines): string[] {
   const text = new TextDecoder("latin1").decode(written.memory.text(written.count).slice()); // (a copy: no decoder takes shared memory in a browser)
   return Array.from({ length: written.count }, (_, k) => text.slice(k * CELLS, (k + 1) * CELLS));
+}
+
+/**
+ * The lines of a stream of bytes (its `chunks`, checked to be UTF-8: lines.ts utf8Chunks) in
+ * batches of `size`, split by the streaming core's line splitter. With a `scanner` (the 9×9 kernel's line scan), a batch whose lines are all 9×9 lines
+ * it found is written as their text straight into the memory the worker reads, no line ever a
+ * string; a batch with any other line (a blank, a comment, another size) is a batch of strings.
+ */
+export async function* byteBatches(chunks: AsyncIterable<Uint8Array>, size: number, scanner: LineScan | null): AsyncGenerator<PoolBatch, void, undefined> {
+  const ready: PoolBatch[] = [];
+  let written: WrittenLines | null = null; // the batch so far, while each of its lines was found by the scan
+  let inputs: BatchInput[] = []; // the batch so far, once one of its lines was not
+  const splitter = new LineSplitter(
+    {
+      line(text, length) {
+        if (written !== null) {
+          inputs = writtenLines(written);
+          written.memory.release();
+          written = null;
+        }
+        inputs.push(length === undefined ? text : new UnreadInput(longLineReason(text, length)));
+        if (inputs.length < size) return;
+        ready.push(inputs);
+        inputs = [];
+      },
+      fastLines(cells, start, count) {
+        if (inputs.length > 0) return 0; // the batch is strings already: these lines come to line() too
+        written ??= { memory: new BatchMemory(size), count: 0 };
+        const taken = Math.min(count, size - written.count);
+        written.memory.text(size).set(cells.subarray(start, start + taken * CELLS), written.count * CELLS);
+        written.count += taken;
+        if (written.count === size) {
+          ready.push(written);
+          written = null;
+        }
+        return taken;
+      },
+    },
+    scanner,
+  );
+  // A chunk is split a piece at a time, each piece's batches handed on before the next: a large chunk (a stream's
+  // choice) would otherwise fill a batch's memory for each of its batches at once.
+  const piece = Math.max(1 << 12, size * (CELLS + 1));
+  try {
+    for await (const chunk of chunks) {
+      for (let at = 0; at < chunk.length; at += piece) {
+        splitter.push(chunk.subarray(at, at + piece));
+        while (ready.length > 0) yield ready.shift()!;
+      }
+    }
+    splitter.end();
+    if (written !== null) ready.push(written);
+    if (inputs.length > 0) ready.push(inputs);
+    written = null;
+    while (ready.length > 0) yield ready.shift()!;
+  } finally {
+    // Ended early (the loop over the stream left, an error): the memory of the batches not sent goes back.
+    for (const batch of [...ready, ...(written === null ? [] : [written])]) if (!Array.isArray(batch)) batch.memory.release();
+  }
 }
 
 /**

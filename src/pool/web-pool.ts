@@ -5,14 +5,26 @@
  * worker where the page is cross-origin isolated, and otherwise goes to the worker and comes back
  * with the results (records-task.ts BatchMemory). A batch whose worker fails is solved once more
  * on a worker started for it, and the failed worker is replaced; a second failure gives `error`
- * records. A stream of bytes is refused: give the pool its lines.
+ * records. A stream of bytes (a `fetch` body) is read as lines with the page's 9×9 kernel scan, as
+ * in Node.
  */
-import { Solver } from "../solvers/solver.js";
+import { type LineScan, Solver } from "../solvers/solver.js";
 import { compiledKernels } from "../kernel/wasm.js";
 import { loadBatchEngines } from "./engines.js";
 import type { RecordsOutcome, RecordsTask } from "./records-task.js";
 import type { FromWorker, ToWorker } from "./web-pool-worker.js";
-import { type PoolBatch, type PoolInputs, type PoolOptions, type RecordsSolver, CLOSED, SolverPool, checkPoolOptions, inBatches } from "./pool-core.js";
+import {
+  type PoolBatch,
+  type PoolInputs,
+  type PoolOptions,
+  type RecordsSolver,
+  CLOSED,
+  SolverPool,
+  byteBatches,
+  checkPoolOptions,
+  inBatches,
+} from "./pool-core.js";
+import { utf8Chunks } from "../stream/lines.js";
 
 export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "./pool-core.js";
 
@@ -175,20 +187,18 @@ async function openWebWorkers(threads: number, start: ToWorker): Promise<Records
 }
 
 /**
- * The batches of a web ReadableStream, read with its reader (not every browser iterates one), or
- * a TypeError for a stream of bytes; null for any other input.
+ * The batches of a web ReadableStream, read with its reader (not every browser iterates one): a
+ * byte source (a `fetch` response's body) as UTF-8 lines, split as Node's pool splits them
+ * ({@link byteBatches}), any other as its chunks, lines or grids; null for any other input.
  */
-function readWebStream(puzzles: PoolInputs, size: number): AsyncIterable<PoolBatch> | null {
+function readWebStream(puzzles: PoolInputs, size: number, scanner: () => LineScan | null): AsyncIterable<PoolBatch> | null {
   if (typeof ReadableStream === "undefined" || !(puzzles instanceof ReadableStream)) return null;
   try {
     puzzles.getReader({ mode: "byob" }).releaseLock();
   } catch {
-    return inBatches(chunksOf(puzzles), size); // not a byte source: its chunks are lines or grids
+    return inBatches(chunksOf(puzzles), size); // not a byte source
   }
-  throw new TypeError(
-    "sudoku-wasm: a pool in a browser reads lines, not a stream of bytes: give it the lines " +
-      "(e.g. (await response.text()).split(/\\r?\\n/)), or solve the stream's lines as they come",
-  );
+  return byteBatches(utf8Chunks(chunksOf(puzzles as ReadableStream<Uint8Array>)), size, scanner());
 }
 
 /** The chunks of `stream`, read with its reader; ending early cancels the stream. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { RecordReader } from "../src/stream/input.js";
 import type { InputFormatName } from "../src/formats/input/format.js";
 import { splitLines } from "./judge-text.js";
-import { fileChunks, readLineChunks } from "../src/stream/input.js";
+import { fileChunks, readLineChunks } from "../src/stream/lines.js";
 import { type PuzzleRecord, parseRecord } from "../src/formats/record.js";
 import { outputFormats } from "../src/formats/output/format.js";
 import { formatPuzzle } from "../src/model/puzzle.js";

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Solver, STATUSES, createSolver } from "../src/index.js";
 import { RecordReader } from "../src/stream/input.js";
-import { readLineChunks } from "../src/stream/input.js";
+import { readLineChunks } from "../src/stream/lines.js";
 import { parseRecord } from "../src/formats/record.js";
 import { loadFixture } from "./fixture.js";
 

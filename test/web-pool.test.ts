@@ -58,6 +58,11 @@ class StandInWorker {
 
   private die(message: string): void {
     this.terminated = true;
+    this.fail(message);
+  }
+
+  /** An error event, as a browser fires for an error the worker did not catch (here it goes on answering, unless it died). */
+  fail(message: string): void {
     this.onerror?.({ message, preventDefault: () => {} });
   }
 
@@ -172,6 +177,15 @@ describe("the browser's pool, over stand-in Web Workers", () => {
       });
       expect(await pool.solveMany(lines, { limit: 2 })).toEqual(solver.solveMany(lines, { limit: 2 }));
     }
+    expect(started.filter((worker) => !worker.terminated).length).toBe(2);
+  });
+
+  it("replaces a worker that fails while it holds no batch (an error event): the next batches go to a new one", async () => {
+    const lines = MIXED.slice(0, 30);
+    const live = started.filter((worker) => !worker.terminated);
+    live[0].fail("an uncaught error");
+    expect(await pool.solveMany(lines, { limit: 2 })).toEqual(solver.solveMany(lines, { limit: 2 }));
+    expect(live[0].terminated).toBe(true);
     expect(started.filter((worker) => !worker.terminated).length).toBe(2);
   });
 

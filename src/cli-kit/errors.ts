@@ -5,8 +5,10 @@
  * have stopped (status 1 would say "every record written"); a closed pipe (`| head`) on standard
  * output or error ends the run at once with status 0; every other error is {@link errorLine}, status 2.
  */
-import { CommanderError } from "commander";
 import { escapeText } from "../model/excerpt.js";
+
+/** True for commander's own errors (a CommanderError: its `code` is `commander.…`), told by their code so that this module imports nothing of commander's (the stream's reading, which browsers bundle, imports it). */
+const fromCommander = (error: unknown): boolean => error instanceof Error && String((error as { code?: unknown }).code).startsWith("commander.");
 
 /** The exit status of every error: bad options, bad arguments, unreadable inputs, unwritable outputs. */
 export const USAGE_ERROR_STATUS = 2;
@@ -47,7 +49,7 @@ export class OutputWriteError extends Error {
 export function errorLine(error: unknown): string {
   const message = describeError(error).replace(/^(?:error|sudoku-wasm): /, ""); // the library's errors name it already
   const cut = message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
-  const lines = error instanceof CommanderError ? cut.split("\n") : [cut];
+  const lines = fromCommander(error) ? cut.split("\n") : [cut];
   return `sudoku-wasm: ${lines.map(escapeText).join("\n")}\n`;
 }
 

@@ -9,7 +9,7 @@ import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { RecordEnds } from "../formats/output/split.js";
 import { isWhole } from "../model/whole-number.js";
-import { FILE_CHUNK_BYTES } from "../stream/input.js";
+import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import type { OutputFormatName } from "../formats/output/format.js";
 
 /** A run's share of the records: index mod `count` = `index`. */

@@ -12,8 +12,7 @@ import { textTask } from "../pool/batch.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { EXCERPT_LENGTH, escapeText } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
-import { namedChunks } from "../stream/input.js";
-import { MAX_LINE_LENGTH } from "../stream/lines.js";
+import { MAX_LINE_LENGTH, namedChunks } from "../stream/lines.js";
 
 /** Solves a judge's puzzles, one record each in order, under the judge's limit and alphabet: on the CLI's batch solver ({@link batchJudgeSolver}), or a library Solver's solveMany. */
 export type JudgeSolve = (puzzles: readonly JudgePuzzle[], judge: Pick<JudgeFormat, "limit" | "alphabet">) => SolveRecord[] | Promise<SolveRecord[]>;

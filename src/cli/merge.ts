@@ -16,7 +16,7 @@ import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
-import { FILE_CHUNK_BYTES } from "../stream/input.js";
+import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import type { RecordPlace } from "../formats/record.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 

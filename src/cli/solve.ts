@@ -19,7 +19,7 @@ import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES } from "../solvers/solver.js
 import { checkAlphabet } from "../model/puzzle.js";
 import { type BatchSolver, TASKS_PER_WORKER, openBatchSolver } from "../pool/pool.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamSettings, type StreamTotals, solveStreams } from "../stream/pipeline.js";
-import type { SolveInput } from "../stream/input.js";
+import type { SolveInput } from "../stream/lines.js";
 import { InterruptWatch, startProgress, summaryLine } from "../cli-kit/progress.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { solverHelpLines } from "../cli-kit/solver-help.js";

@@ -55,6 +55,8 @@ class PoolWorker {
   readonly pending = new Map<number, Pending>();
   /** Replaced after a failure: it takes no more batches, and ends once those it holds are answered. */
   private retired = false;
+  /** Why the worker failed (its module, an uncaught error): every batch given it from then on fails at once, so that it is replaced. */
+  private broken: Error | null = null;
   private readonly worker: Worker;
   private readonly ready: Promise<void>;
 
@@ -77,6 +79,7 @@ class PoolWorker {
     this.worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       const error = new Error(`sudoku-wasm: a pool worker failed: ${event.message || "its module did not load"}`);
+      this.broken = error;
       loaded(error);
       this.fail(error);
     };
@@ -93,6 +96,7 @@ class PoolWorker {
    * now); its memory (when not shared) and cells go to it, not copied.
    */
   solve(id: number, task: RecordsTask): Promise<RecordsOutcome> {
+    if (this.broken !== null) return Promise.reject(this.broken);
     const answer = new Promise<RecordsOutcome>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.ready.then(
       () => {

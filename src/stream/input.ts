@@ -1,10 +1,5 @@
 /**
- * The input side of the streaming core: one input of a run as bytes, chunk by chunk, then as
- * lines (lines.ts), then as records.
- *
- * Chunks: a file through two reused buffers ({@link fileChunks}), a stream as it comes; an input
- * in UTF-16 or UTF-32 is refused before any of it is read (lines.ts utf8Chunks), and a failure
- * while reading is an {@link InputReadError} naming the input ({@link inputChunks}).
+ * The records of the streaming core, from the lines of lines.ts.
  *
  * Records ({@link RecordReader}, the line sink of a run): format detection, one format per record
  * (the formats themselves are in src/formats/input/). Lines are trimmed; blank lines end a grid
@@ -18,142 +13,15 @@
  * line format would make, so they go to {@link EmitCells} from the bytes without ever becoming
  * strings.
  */
-import { read } from "node:fs";
-import { open } from "node:fs/promises";
-import type { Readable } from "node:stream";
-import { promisify } from "node:util";
-import { InputReadError } from "../cli-kit/errors.js";
 import type { EmitRecord } from "../formats/record.js";
 import { type Alphabet, readsNineByNineAsDigits } from "../model/puzzle.js";
 import { shapeOfSide } from "../model/shape.js";
-import { type LineSink, LineSplitter, longLineReason, utf8Chunks } from "./lines.js";
+import { type LineSink, longLineReason } from "./lines.js";
 import { colonFormat } from "../formats/input/colon.js";
 import { csvFormat } from "../formats/input/csv.js";
 import type { InputFormat, InputFormatName } from "../formats/input/format.js";
 import { gridFormat, isSeparatorRow, rowCells } from "../formats/input/grid.js";
 import { lineFormat } from "../formats/input/line.js";
-
-/** One input of a run. */
-export interface SolveInput {
-  /** The name records and errors carry (the path, or `<stdin>`). */
-  name: string;
-  open(): Readable;
-  /** A regular file's path, or descriptor (standard input redirected from a file): read through {@link fileChunks}, not `open()`. */
-  file?: string | number;
-}
-
-/** The bytes of `input`, chunk by chunk (its file's, else `stream`'s); a read failure or UTF-16/32 input is an {@link InputReadError} naming it. */
-export function inputChunks(input: SolveInput, stream: Readable | null, chunkBytes?: number): AsyncGenerator<Uint8Array> {
-  return named(input.name, utf8Chunks(stream ?? fileChunks(input.file!, chunkBytes)));
-}
-
-/** The line chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */
-export function namedChunks(name: string, stream: Readable): AsyncGenerator<LineChunk> {
-  return named(name, readLineChunks(stream));
-}
-
-async function* named<T>(name: string, source: AsyncGenerator<T>): AsyncGenerator<T> {
-  const chunks = source[Symbol.asyncIterator]();
-  let next: IteratorResult<T>;
-  try {
-    for (;;) {
-      try {
-        next = await chunks.next();
-      } catch (error) {
-        throw new InputReadError(name, error);
-      }
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    await chunks.return(undefined); // a source left early closes its file
-  }
-}
-
-/** Bytes a file is read in at a time: each chunk costs a round of the event loop and a read on libuv's thread pool. */
-export const FILE_CHUNK_BYTES = 1 << 20;
-
-/**
- * The bytes of the file at `path`, read into two reused buffers in turn: the next
- * chunk is read while the consumer takes this one, which must be done with it by the next request
- * (LineSplitter.push copies what it keeps). A file stream's buffer per chunk would be garbage held
- * until a full collection.
- */
-export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
-  // A number is a descriptor that stays open, read from where it stands.
-  const handle = typeof path === "number" ? null : await open(path, "r");
-  const fd = handle?.fd ?? (path as number);
-  let position = handle === null ? null : 0;
-  const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
-  let reading: Promise<{ bytesRead: number }> | null = null;
-  try {
-    let which = 0;
-    reading = readAhead(fd, buffers[which], chunkBytes, position);
-    for (;;) {
-      const { bytesRead } = await reading;
-      reading = null;
-      if (bytesRead === 0) return;
-      const chunk = buffers[which].subarray(0, bytesRead);
-      which ^= 1;
-      if (position !== null) position += bytesRead;
-      reading = readAhead(fd, buffers[which], chunkBytes, position); // the next chunk, while this one is taken
-      yield chunk;
-    }
-  } finally {
-    await reading?.catch(() => {}); // a read ahead still under way: done before the file closes
-    await handle?.close();
-  }
-}
-
-/** fs.read as a promise: reads from `position`, or from the descriptor's current position for null. */
-const readAt = promisify(read);
-
-/** Starts reading the next `bytes` of `fd` into `buffer`; its failure is handled at once (thrown where awaited), never an unhandled rejection. */
-function readAhead(fd: number, buffer: Buffer, bytes: number, position: number | null): Promise<{ bytesRead: number }> {
-  const reading = readAt(fd, buffer, 0, bytes, position);
-  reading.catch(() => {});
-  return reading;
-}
-
-/** Yields the lines of `stream` in order as text, chunk by chunk (judge mode, tests); UTF-16 and UTF-32 input throws (see {@link utf8Chunks}). */
-export async function* readLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<LineChunk> {
-  let lines: string[] = [];
-  let longLines: LongLine[] = [];
-  const splitter = new LineSplitter({
-    line(text, length) {
-      if (length !== undefined) longLines.push({ at: lines.length, length });
-      lines.push(text);
-    },
-  });
-  const take = (): LineChunk => {
-    const chunk: LineChunk = { lines, bytesRead: splitter.bytesRead };
-    if (longLines.length > 0) chunk.longLines = longLines;
-    lines = [];
-    longLines = [];
-    return chunk;
-  };
-  for await (const chunk of utf8Chunks(stream)) {
-    splitter.push(chunk);
-    if (lines.length > 0) yield take();
-  }
-  splitter.end();
-  if (lines.length > 0) yield take();
-}
-
-/** A line over {@link MAX_LINE_LENGTH}: its position in {@link LineChunk.lines} and its full length in characters. */
-export interface LongLine {
-  at: number;
-  length: number;
-}
-
-/** The complete lines of one chunk and the bytes read so far. */
-export interface LineChunk {
-  /** The lines, without line ends; an over-long line holds only its first characters. */
-  lines: string[];
-  bytesRead: number;
-  /** The lines of `lines` that were over {@link MAX_LINE_LENGTH} (absent when none). */
-  longLines?: LongLine[];
-}
 
 // ── records ─────────────────────────────────────────────────────────────────────────────────
 

@@ -1,9 +1,15 @@
 /**
- * Lines from bytes, wherever JavaScript runs (Node and browsers: no Node module here): the line
- * splitter of the streaming core, which the CLI's reader (input.ts) and the library's pool
- * (pool-core.ts) share, and the check that input bytes are UTF-8.
+ * Input bytes to lines, the first part of the streaming core, wherever JavaScript runs (no Node
+ * module is imported here: a file's bytes are read through Node's fs reached at run time): one
+ * input of a run as bytes, chunk by chunk, then as lines, which the CLI's records (input.ts) and
+ * the library's pools (pool-core.ts) read.
  *
- * A line is decoded only when its reader needs a string. Line ends are `\n`, `\r\n` or a lone
+ * Chunks: a file through two reused buffers ({@link fileChunks}), a stream as it comes; an input
+ * in UTF-16 or UTF-32 is refused before any of it is read ({@link utf8Chunks}), and a failure
+ * while reading is an {@link InputReadError} naming the input ({@link inputChunks}).
+ *
+ * Lines ({@link LineSplitter}):
+ * a line is decoded only when its reader needs a string. Line ends are `\n`, `\r\n` or a lone
  * `\r` (all ASCII, so UTF-8 is never cut inside a character); the last line needs none; a leading
  * UTF-8 byte order mark is dropped. With a {@link LineScan} (the kernel's scan, the one place 9×9
  * lines are recognised) runs of them go to `sink.fastLines` as packed cells; every other line, and
@@ -12,7 +18,9 @@
  * length, so one endless line cannot exhaust memory. In Node the bytes are Buffers (their UTF-8
  * decoding and joining are native calls); elsewhere plain Uint8Arrays and a TextDecoder.
  */
+import type { Readable } from "node:stream";
 import type { LineScan } from "../solvers/solver.js";
+import { InputReadError } from "../cli-kit/errors.js";
 import { EXCERPT_LENGTH, escapeText } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
 
@@ -44,6 +52,138 @@ function joinBytes(pieces: readonly Uint8Array[]): Uint8Array {
 /** The UTF-8 text of `bytes` (from {@link ownBytes} or {@link joinBytes}) from `start` to `end`. */
 function utf8Text(bytes: Uint8Array, start: number, end: number): string {
   return NodeBuffer ? (bytes as Buffer).toString("utf8", start, end) : utf8Decoder.decode(bytes.subarray(start, end));
+}
+
+/** One input of a run. */
+export interface SolveInput {
+  /** The name records and errors carry (the path, or `<stdin>`). */
+  name: string;
+  open(): Readable;
+  /** A regular file's path, or descriptor (standard input redirected from a file): read through {@link fileChunks}, not `open()`. */
+  file?: string | number;
+}
+
+/** The bytes of `input`, chunk by chunk (its file's, else `stream`'s); a read failure or UTF-16/32 input is an {@link InputReadError} naming it. */
+export function inputChunks(input: SolveInput, stream: Readable | null, chunkBytes?: number): AsyncGenerator<Uint8Array> {
+  return named(input.name, utf8Chunks(stream ?? fileChunks(input.file!, chunkBytes)));
+}
+
+/** The line chunks of one input; a failure while reading it is an {@link InputReadError} naming it. */
+export function namedChunks(name: string, stream: Readable): AsyncGenerator<LineChunk> {
+  return named(name, readLineChunks(stream));
+}
+
+async function* named<T>(name: string, source: AsyncGenerator<T>): AsyncGenerator<T> {
+  const chunks = source[Symbol.asyncIterator]();
+  let next: IteratorResult<T>;
+  try {
+    for (;;) {
+      try {
+        next = await chunks.next();
+      } catch (error) {
+        throw new InputReadError(name, error);
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await chunks.return(undefined); // a source left early closes its file
+  }
+}
+
+/** Bytes a file is read in at a time: each chunk costs a round of the event loop and a read on libuv's thread pool. */
+export const FILE_CHUNK_BYTES = 1 << 20;
+
+/**
+ * The bytes of the file at `path`, read into two reused buffers in turn: the next
+ * chunk is read while the consumer takes this one, which must be done with it by the next request
+ * (LineSplitter.push copies what it keeps). A file stream's buffer per chunk would be garbage held
+ * until a full collection.
+ */
+export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+  const fs = nodeFs();
+  // A number is a descriptor that stays open, read from where it stands.
+  const handle = typeof path === "number" ? null : await fs.promises.open(path, "r");
+  const fd = handle?.fd ?? (path as number);
+  let position = handle === null ? null : 0;
+  const buffers = [new Uint8Array(chunkBytes), new Uint8Array(chunkBytes)];
+  let reading: Promise<{ bytesRead: number }> | null = null;
+  try {
+    let which = 0;
+    reading = readAhead(fd, buffers[which], chunkBytes, position);
+    for (;;) {
+      const { bytesRead } = await reading;
+      reading = null;
+      if (bytesRead === 0) return;
+      const chunk = buffers[which].subarray(0, bytesRead);
+      which ^= 1;
+      if (position !== null) position += bytesRead;
+      reading = readAhead(fd, buffers[which], chunkBytes, position); // the next chunk, while this one is taken
+      yield chunk;
+    }
+  } finally {
+    await reading?.catch(() => {}); // a read ahead still under way: done before the file closes
+    await handle?.close();
+  }
+}
+
+/** Node's fs, reached when a file is read (so that no bundler meets a Node import in this module). */
+function nodeFs(): typeof import("node:fs") {
+  const fs = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:fs");
+  if (fs === undefined) throw new Error("sudoku-wasm: reading a file by its path needs Node");
+  return fs as typeof import("node:fs");
+}
+
+/**
+ * Starts reading the next `bytes` of `fd` into `buffer` from `position` (null: where the
+ * descriptor stands); its failure is handled at once (thrown where awaited), never an unhandled rejection.
+ */
+function readAhead(fd: number, buffer: Uint8Array, bytes: number, position: number | null): Promise<{ bytesRead: number }> {
+  const reading = new Promise<{ bytesRead: number }>((resolve, reject) =>
+    nodeFs().read(fd, buffer, 0, bytes, position, (error, bytesRead) => (error ? reject(error) : resolve({ bytesRead }))),
+  );
+  reading.catch(() => {});
+  return reading;
+}
+
+/** Yields the lines of `stream` in order as text, chunk by chunk (judge mode, tests); UTF-16 and UTF-32 input throws (see {@link utf8Chunks}). */
+export async function* readLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<LineChunk> {
+  let lines: string[] = [];
+  let longLines: LongLine[] = [];
+  const splitter = new LineSplitter({
+    line(text, length) {
+      if (length !== undefined) longLines.push({ at: lines.length, length });
+      lines.push(text);
+    },
+  });
+  const take = (): LineChunk => {
+    const chunk: LineChunk = { lines, bytesRead: splitter.bytesRead };
+    if (longLines.length > 0) chunk.longLines = longLines;
+    lines = [];
+    longLines = [];
+    return chunk;
+  };
+  for await (const chunk of utf8Chunks(stream)) {
+    splitter.push(chunk);
+    if (lines.length > 0) yield take();
+  }
+  splitter.end();
+  if (lines.length > 0) yield take();
+}
+
+/** A line over {@link MAX_LINE_LENGTH}: its position in {@link LineChunk.lines} and its full length in characters. */
+export interface LongLine {
+  at: number;
+  length: number;
+}
+
+/** The complete lines of one chunk and the bytes read so far. */
+export interface LineChunk {
+  /** The lines, without line ends; an over-long line holds only its first characters. */
+  lines: string[];
+  bytesRead: number;
+  /** The lines of `lines` that were over {@link MAX_LINE_LENGTH} (absent when none). */
+  longLines?: LongLine[];
 }
 
 /** Byte order marks of other encodings, longest first: read as UTF-8, such a file would give one garbled record per line. */

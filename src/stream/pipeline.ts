@@ -18,8 +18,8 @@
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { type SolveInput, RecordReader, inputChunks } from "./input.js";
-import { LineSplitter } from "./lines.js";
+import { RecordReader } from "./input.js";
+import { type SolveInput, LineSplitter, inputChunks } from "./lines.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/format.js";

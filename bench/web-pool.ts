@@ -1,7 +1,9 @@
 /**
  * `npm run web-pool-bench -- [options]`: the browser's pool (sudoku-wasm/pool over Web Workers)
- * against the kernel's own rate on the page's thread (K: WasmKernel batches of 4,096, the
- * puzzles already cells), in headless Chromium, on a page served without and with cross-origin
+ * in headless Chromium, against the kernel's own rate on the page's thread (K: WasmKernel batches
+ * of 4,096, the puzzles already cells) and against a kernel in each of as many Web Workers at
+ * once without a pool (measured just before each pool call: what the cores give together), with
+ * `solveMany` on the page's thread beside them, on a page served without and with cross-origin
  * isolation (the batches' memory transferred to each worker and back, or shared). The page is
  * built by Vite from the package as a user's would be (its `browser` condition); the puzzles are
  * the bundled easy tier relabelled per line. Each pool call runs beside a 10 ms interval timer on
@@ -39,8 +41,28 @@ interface PageResult {
   k: number[];
   /** createSolver()'s solveMany on the page's thread. */
   solveMany: number[];
-  calls: { name: string; rates: number[]; lateness: number[] }[];
+  calls: { name: string; rates: number[]; lateness: number[]; ceilings: number[] }[];
 }
+
+/** A Web Worker of the page that solves the cells it is sent on its own kernel for the seconds it is told, and answers its rate: no pool. */
+const KERNEL_WORKER = `import { WasmKernel, compileKernel } from "sudoku-wasm";
+let kernel;
+self.onmessage = async ({ data: { cells, seconds } }) => {
+  kernel ??= await WasmKernel.create(await compileKernel());
+  const count = cells.length / 81;
+  let done = 0;
+  const start = performance.now();
+  do {
+    for (let at = 0; at < count; at += 4096) {
+      const n = Math.min(4096, count - at);
+      kernel.input(n).set(cells.subarray(at * 81, (at + n) * 81));
+      kernel.run(n, 2);
+    }
+    done += count;
+  } while (performance.now() - start < seconds * 1000);
+  self.postMessage(done / ((performance.now() - start) / 1000));
+};
+`;
 
 /** The page: fetches its plan and lines, measures, and leaves a {@link PageResult} in `globalThis.result`. */
 const PAGE = `import { createPool } from "sudoku-wasm/pool";
@@ -84,25 +106,37 @@ const timed = async (count, run, seconds) => {
   return { rate: done / (elapsed / 1000), lateness: Math.max(worst, performance.now() - last - 10) };
 };
 const solver = await createSolver();
+// A kernel on each of the pool's threads at once, each in a Web Worker of its own, no pool: what the cores give together.
+const kernelWorkers = Array.from({ length: plan.threads }, () => new Worker(new URL("./kernel-worker.js", import.meta.url), { type: "module" }));
+const atOnce = async () => {
+  const rates = await Promise.all(kernelWorkers.map((worker) => new Promise((resolve) => {
+    worker.onmessage = ({ data }) => resolve(data);
+    worker.postMessage({ cells, seconds: Math.max(plan.seconds, 1) });
+  })));
+  return rates.reduce((sum, rate) => sum + rate, 0);
+};
+await atOnce(); // their kernels compiled and warm
 const pool = await createPool({ threads: plan.threads });
 await pool.solveMany(lines); // the workers' kernels and the page's code compiled at their best tier before any round
 const calls = [
   { name: "pool.solveMany", run: async () => (await pool.solveMany(lines, { limit: 2 })).length },
   { name: "pool.solveStream", run: async () => { let n = 0; for await (const _ of pool.solveStream(lines, { limit: 2 })) n++; return n; } },
-].map((call) => ({ ...call, rates: [], lateness: [] }));
+].map((call) => ({ ...call, rates: [], lateness: [], ceilings: [] }));
 const k = [];
 const one = [];
 for (let round = 0; round < plan.rounds; round++) {
   k.push((await timed(sample.length, kernelRun, plan.seconds)).rate);
   one.push((await timed(sample.length, () => solver.solveMany(sample, { limit: 2 }).length, plan.seconds)).rate);
   for (const call of round % 2 === 0 ? calls : [...calls].reverse()) {
+    call.ceilings.push(await atOnce()); // just before each call: the host's speed moves from one second to the next
     const { rate, lateness } = await timed(lines.length, call.run, 0);
     call.rates.push(rate);
     call.lateness.push(lateness);
   }
 }
 await pool.close();
-globalThis.result = { isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency, k, solveMany: one, calls: calls.map(({ name, rates, lateness }) => ({ name, rates, lateness })) };
+for (const worker of kernelWorkers) worker.terminate();
+globalThis.result = { isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency, k, solveMany: one, calls: calls.map(({ name, rates, lateness, ceilings }) => ({ name, rates, lateness, ceilings })) };
 `;
 
 const TYPES: Record<string, string> = {
@@ -144,6 +178,7 @@ async function main(argv = process.argv): Promise<void> {
   symlinkSync(packageRoot(), join(scratch, "node_modules", "sudoku-wasm"), "dir");
   writeFileSync(join(scratch, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
   writeFileSync(join(scratch, "main.js"), PAGE);
+  writeFileSync(join(scratch, "kernel-worker.js"), KERNEL_WORKER);
   const out = join(scratch, "dist");
   await build({ root: scratch, configFile: false, logLevel: "error", build: { outDir: out, target: "es2022" } });
   const source = relabelledPuzzles(options.records, 5).split("\n").slice(0, -1);
@@ -180,23 +215,16 @@ async function main(argv = process.argv): Promise<void> {
   console.log(`load average now ${loadAverage()}`);
   for (const result of results) {
     const page = result.isolated ? "isolated: memory shared" : "not isolated: memory sent";
-    rows.push([page, "K (kernel batch, on the page's thread)", figure(median(result.k)), "1", ""]);
-    rows.push([
-      page,
-      "solver.solveMany, on the page's thread",
-      figure(median(result.solveMany)),
-      ratioCell(result.solveMany.map((rate, i) => rate / result.k[i])),
-      "",
-    ]);
+    const perK = (rates: number[]) => ratioCell(rates.map((rate, i) => rate / result.k[i]));
+    const ceilings = result.calls.flatMap((call) => call.ceilings);
+    rows.push([page, "K (kernel batch, on the page's thread)", figure(median(result.k)), "1", "", ""]);
+    const atOnce = `K in ${options.threads} Web Workers at once (a kernel each, no pool)`;
+    rows.push([page, atOnce, figure(median(ceilings)), ratioCell(result.calls.flatMap((call) => call.ceilings.map((rate, i) => rate / result.k[i]))), "1", ""]);
+    rows.push([page, "solver.solveMany, on the page's thread", figure(median(result.solveMany)), perK(result.solveMany), "", ""]);
     for (const call of result.calls) {
       const late = `${median(call.lateness).toFixed(1)} / ${Math.max(...call.lateness).toFixed(1)}`;
-      rows.push([
-        page,
-        `${call.name}, ${options.threads} workers`,
-        figure(median(call.rates)),
-        ratioCell(call.rates.map((rate, i) => rate / result.k[i])),
-        late,
-      ]);
+      const perCeiling = ratioCell(call.rates.map((rate, i) => rate / call.ceilings[i]));
+      rows.push([page, `${call.name}, ${options.threads} workers`, figure(median(call.rates)), perK(call.rates), perCeiling, late]);
     }
   }
   const columns = [
@@ -204,6 +232,7 @@ async function main(argv = process.argv): Promise<void> {
     { header: "path", align: "left" as const },
     { header: "puzzles/s", align: "right" as const },
     { header: "÷ K (range)", align: "left" as const },
+    { header: "÷ K at once", align: "left" as const },
     { header: "10 ms timer's worst lateness, ms (median / worst round)", align: "left" as const },
   ];
   for (const line of alignRows(columns, rows)) console.log(line);

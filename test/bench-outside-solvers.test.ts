@@ -141,7 +141,7 @@ describe("library-bench: a short run", () => {
 });
 
 describe.skipIf(!hasChromium && !chromiumRequired)("web-pool-bench: a short run in Chromium", () => {
-  it("prints K, solveMany and the pool's two calls for a page without and with cross-origin isolation, each with its ratio to K", () => {
+  it("prints K, K in Web Workers at once, solveMany and the pool's two calls for a page without and with cross-origin isolation, with their ratios", () => {
     const tool = new URL("../dist/bench/web-pool.js", import.meta.url).pathname;
     const args = ["--records", "3000", "--sample", "200", "--rounds", "1", "--seconds", "0.05", "--threads", "2"];
     const run = spawnSync(process.execPath, [tool, ...args], { encoding: "utf8", env: { ...process.env, CHROMIUM: CHROMIUM_PATH } });
@@ -159,11 +159,12 @@ describe.skipIf(!hasChromium && !chromiumRequired)("web-pool-bench: a short run 
         ),
       ).toEqual([
         "K (kernel batch, on the page's thread)",
+        "K in 2 Web Workers at once (a kernel each, no pool)",
         "solver.solveMany, on the page's thread",
         "pool.solveMany, 2 workers",
         "pool.solveStream, 2 workers",
       ]);
-      for (const row of rows.slice(2)) expect(row).toMatch(/[\d,]+\s+[\d.]+ \([\d.–]+\)\s+[\d.]+ \/ [\d.]+$/);
+      for (const row of rows.slice(3)) expect(row).toMatch(/[\d,]+\s+[\d.]+ \([\d.–]+\)\s+[\d.]+ \([\d.–]+\)\s+[\d.]+ \/ [\d.]+$/);
     }
   }, 120_000);
 });

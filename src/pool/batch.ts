@@ -28,6 +28,9 @@ import { STATUSES } from "../solvers/solver.js";
 
 const MIN_BYTES = 1 << 10;
 
+/** Batches a worker holds at once (a CLI worker or a library pool's): the one it solves and the next, so it starts the next without waiting for the main thread. */
+export const TASKS_PER_WORKER = 2;
+
 /** Buffers kept per size, at most (more than a run has in use at once; the pool holds no more than that). */
 const KEPT_PER_SIZE = 64;
 

@@ -38,6 +38,7 @@ import {
 import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { excerpt } from "../model/excerpt.js";
 import { type RecordsOutcome, type RecordsTask, BatchMemory, linesTask, recordsTask } from "./records-task.js";
+import { TASKS_PER_WORKER } from "./batch.js";
 import { LineSplitter, longLineReason } from "../stream/lines.js";
 
 /**
@@ -56,9 +57,6 @@ function messageTurns(): () => Promise<void> {
       channel.port2.postMessage(null);
     });
 }
-
-/** Batches a worker holds at once: the one it solves and the next (pool.ts's TASKS_PER_WORKER). */
-const TASKS_PER_WORKER = 2;
 
 export interface PoolOptions {
   /** Worker threads. @default the machine's available parallelism (Node: os.availableParallelism(); a browser: navigator.hardwareConcurrency) */

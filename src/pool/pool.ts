@@ -12,7 +12,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../kernel/paths.js";
 import type { LineScan, ScanKernel } from "../solvers/solver.js";
-import { type BatchOutcome, type BatchTask, copyTask, giveBackCopy, joinOutcomes, sliceTask, taskBuffers, transferable } from "./batch.js";
+import { type BatchOutcome, type BatchTask, TASKS_PER_WORKER, copyTask, giveBackCopy, joinOutcomes, sliceTask, taskBuffers, transferable } from "./batch.js";
 import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
 import { type BatchEngines, ThreadEngines } from "./engines.js";
 import { compiledKernels } from "../kernel/wasm.js";
@@ -39,9 +39,6 @@ export interface BatchSolver {
   /** Stops the workers. */
   close(): Promise<void>;
 }
-
-/** Batches a worker holds at once: the one it solves and the next, so it starts the next without waiting for the main thread. */
-export const TASKS_PER_WORKER = 2;
 
 const requireCommonJs = createRequire(import.meta.url);
 let piscina: typeof import("piscina") | undefined;

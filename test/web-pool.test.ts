@@ -17,7 +17,7 @@ import { relabelledPuzzles } from "../bench/corpus.js";
 import { loadFixture } from "./fixture.js";
 
 /** What the stand-in workers do with a batch solved under `limit: 3`: solve it, fail it (an error answered), or die (no answer). */
-let onLimitThree: "solve" | "fail once" | "fail" | "die once" | "die" = "solve";
+let onLimitThree: "solve" | "fail once" | "fail" | "die" = "solve";
 /** Set: a worker dies as it starts, with this message. */
 let startFailure: string | null = null;
 const started: StandInWorker[] = [];

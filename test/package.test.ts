@@ -413,9 +413,10 @@ console.log(records, streamed);
     60_000,
   );
 
-  it.skipIf(!hasChromium && !chromiumRequired)(
-    "sudoku-wasm/pool bundled by Vite without configuration or warning: Solver.solveMany's records from Web Workers in Chromium, memory shared or not",
-    async () => {
+  /** The pool page (POOL_PAGE) built by Vite without configuration, once; the warnings the build printed. */
+  let poolApp: Promise<{ dist: string; warnings: string[] }> | undefined;
+  const buildPoolApp = () =>
+    (poolApp ??= (async () => {
       const root = join(app, "vite-pool");
       mkdirSync(root);
       writeFileSync(join(root, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
@@ -431,24 +432,42 @@ console.log(records, streamed);
         hasWarned: false,
       };
       await viteBuild({ root, configFile: false, logLevel: "warn", customLogger: logger, build: { outDir: "dist", target: "es2022" } });
+      return { dist: join(root, "dist"), warnings };
+    })());
+
+  /** What the pool page found in `name`, served without and with cross-origin isolation. */
+  async function expectPoolPage(name: BrowserName): Promise<void> {
+    const { dist } = await buildPoolApp();
+    for (const isolated of [false, true]) {
+      const result = JSON.parse(await resultInBrowser(dist, name, isolated));
+      expect(result).toEqual({
+        isolated,
+        threads: 2,
+        records: 600,
+        statuses: ["invalid", "multiple", "solved", "unsolvable"],
+        many: true,
+        streamed: true,
+        bytes: true,
+        closed: true,
+      });
+    }
+  }
+
+  it.skipIf(!hasChromium && !chromiumRequired)(
+    "sudoku-wasm/pool bundled by Vite without configuration or warning: Solver.solveMany's records from Web Workers in Chromium, memory shared or not",
+    async () => {
+      const { dist, warnings } = await buildPoolApp();
       expect(warnings).toEqual([]);
-      expect(readdirSync(join(root, "dist", "assets")).some((file) => /^web-pool-worker.*\.js$/.test(file))).toBe(true);
-      for (const isolated of [false, true]) {
-        const result = JSON.parse(await resultInBrowser(join(root, "dist"), "chromium", isolated));
-        expect(result).toEqual({
-          isolated,
-          threads: 2,
-          records: 600,
-          statuses: ["invalid", "multiple", "solved", "unsolvable"],
-          many: true,
-          streamed: true,
-          bytes: true,
-          closed: true,
-        });
-      }
+      expect(readdirSync(join(dist, "assets")).some((file) => /^web-pool-worker.*\.js$/.test(file))).toBe(true);
+      await expectPoolPage("chromium");
     },
     120_000,
   );
+
+  it("sudoku-wasm/pool in Firefox ESR too, memory shared or not", async (context) => {
+    if (!hasFirefox) context.skip(`no Firefox ESR at ${FIREFOX_PATH} (apt-get install firefox-esr)`);
+    await expectPoolPage("firefox");
+  }, 120_000);
 });
 
 /** A page that solves 600 lines on a pool of two Web Workers and on one thread, and leaves what it found in `globalThis.result`. */

@@ -17,7 +17,7 @@ import { relabelledPuzzles } from "../bench/corpus.js";
 import { loadFixture } from "./fixture.js";
 
 /** What the stand-in workers do with a batch solved under `limit: 3`: solve it, fail it (an error answered), or die (no answer). */
-let onLimitThree: "solve" | "fail once" | "fail" | "die" = "solve";
+let onLimitThree: "solve" | "fail once" | "fail" | "die once" | "die" = "solve";
 /** Set: a worker dies as it starts, with this message. */
 let startFailure: string | null = null;
 const started: StandInWorker[] = [];
@@ -43,6 +43,9 @@ class StandInWorker {
   }
 
   postMessage(message: ToWorker, transfer: Transferable[] = []): void {
+    // A browser refuses to send a buffer already sent (Node's structuredClone sends it empty).
+    if (transfer.some((buffer) => buffer instanceof ArrayBuffer && buffer.byteLength === 0))
+      throw new DOMException("An ArrayBuffer is detached", "DataCloneError");
     const received = structuredClone(message, { transfer }); // a transferred buffer is detached here, as in a browser
     setImmediate(() => void this.receive(received));
   }
@@ -178,6 +181,44 @@ describe("the browser's pool, over stand-in Web Workers", () => {
       expect(await pool.solveMany(lines, { limit: 2 })).toEqual(solver.solveMany(lines, { limit: 2 }));
     }
     expect(started.filter((worker) => !worker.terminated).length).toBe(2);
+  });
+
+  it("solves again a batch whose worker died with its memory (not shared), from an array and from a stream of bytes", async () => {
+    const lines = MIXED.slice(0, 30);
+    const expected = solver.solveMany(lines, { limit: 3 });
+    for (const input of [() => lines, () => new Response(lines.join("\n")).body!]) {
+      onLimitThree = "die once";
+      expect(await pool.solveMany(input(), { limit: 3 })).toEqual(expected);
+      expect(onLimitThree).toBe("solve"); // a worker did die
+    }
+  });
+
+  it("gives a stream of bytes' lines `error` records, one each in order, when their worker fails twice or dies twice, and goes on", async () => {
+    const lines = MIXED.slice(0, 21);
+    const expected = solver.solveMany(lines, { limit: 3 });
+    for (const mode of ["fail", "die"] as const) {
+      onLimitThree = mode;
+      const records = await pool.solveMany(new Response(lines.join("\n")).body!, { limit: 3 });
+      onLimitThree = "solve";
+      expect(records.length).toBe(lines.length);
+      records.forEach((record, i) => {
+        if (expected[i].status === "invalid") expect(record).toEqual(expected[i]);
+        else expect(record).toMatchObject({ status: "error", error: expect.stringContaining("the solver failed on this puzzle's batch (twice)") });
+      });
+    }
+    expect(await pool.solveMany(new Response(lines.join("\n")).body!, { limit: 2 })).toEqual(solver.solveMany(lines, { limit: 2 }));
+  });
+
+  it("closes while a retry's worker is starting: the call rejects, nothing waits on the start", async () => {
+    const closing = await createPool({ threads: 1, batchSize: 10 });
+    const before = started.length;
+    onLimitThree = "fail once";
+    const busy = closing.solveMany(MIXED.slice(0, 30), { limit: 3 });
+    while (started.length < before + 2) await new Promise(setImmediate); // the replacement and the retry's worker, starting
+    await closing.close();
+    onLimitThree = "solve";
+    await expect(busy).rejects.toThrow("the pool is closed");
+    expect(started.slice(before - 1).every((worker) => worker.terminated)).toBe(true);
   });
 
   it("replaces a worker that fails while it holds no batch (an error event): the next batches go to a new one", async () => {

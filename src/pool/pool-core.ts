@@ -232,7 +232,11 @@ export class SolverPool {
     } finally {
       (taken as TakenBatch | null)?.done(); // (assigned in `take`, which TypeScript's narrowing does not follow)
       // Ended early (the loop left, an input's error): the batches still with the workers give their memory back when answered.
-      for (const answer of sent.splice(0)) void answer.then((left) => left.release());
+      for (const answer of sent.splice(0))
+        void answer.then(
+          (left) => left.release(),
+          () => {},
+        );
     }
   }
 
@@ -266,7 +270,15 @@ export class SolverPool {
       };
       return { take: (writer, site) => ({ count: read.count, record: orderedRecords(read, solved, reportsGuesses, writer, site), done }), release: done };
     } catch (error) {
-      const failed = batch ?? readInputs(written !== null ? writtenLines(written) : given, options.alphabet, null);
+      // A memory that went to the worker (not shared) comes back with the failure, for the records of the written lines.
+      const back = (error as { memory?: ArrayBuffer }).memory;
+      if (back !== undefined) memory.adopt(back);
+      let failed: FailedBatch = { count, recordSlots: [], records: [] }; // every input an `error` record, when the lines cannot be read back
+      try {
+        failed = batch ?? readInputs(written !== null ? writtenLines(written) : given, options.alphabet, null);
+      } catch {
+        // the written lines went with a worker that died: their records are `error` records
+      }
       done();
       const take = () => {
         const records = failedRecords(failed, error);
@@ -417,8 +429,11 @@ export async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenera
   if (batch.length > 0) yield batch;
 }
 
+/** What {@link failedRecords} needs of a batch: its inputs' count and the records of those it could not read. */
+type FailedBatch = Pick<ReadBatch, "count" | "recordSlots" | "records">;
+
 /** The records of a batch the workers failed on twice: `error` for each input solved, each other input's own (`invalid`) record. */
-function failedRecords(batch: ReadBatch, failure: unknown): SolveRecord[] {
+function failedRecords(batch: FailedBatch, failure: unknown): SolveRecord[] {
   const reason = failure instanceof Error ? failure.message : String(failure);
   const error = `the solver failed on this puzzle's batch (twice): ${excerpt(reason, 200)}`;
   const records = new Array<SolveRecord>(batch.count);

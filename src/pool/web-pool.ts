@@ -59,16 +59,17 @@ class PoolWorker {
   private broken: Error | null = null;
   private readonly worker: Worker;
   private readonly ready: Promise<void>;
+  /** Settles {@link ready}: once, with the engines loaded or the error that stopped the worker (a later call does nothing). */
+  private loaded: (error?: Error) => void = () => {};
 
   constructor(start: ToWorker) {
     // This expression, whole, is what bundlers recognise as a worker module to build and ship.
     this.worker = new Worker(new URL("./web-pool-worker.js", import.meta.url), { type: "module" });
-    let loaded: (error?: Error) => void = () => {};
-    this.ready = new Promise((resolve, reject) => (loaded = (error) => (error ? reject(error) : resolve())));
+    this.ready = new Promise((resolve, reject) => (this.loaded = (error) => (error ? reject(error) : resolve())));
     this.ready.catch(() => {}); // (a replacement worker's start is awaited by its first batch, or by nobody)
     this.worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {
       if (data.kind === "ready")
-        return loaded(data.error === undefined ? undefined : new Error(`sudoku-wasm: a pool worker could not load its engines: ${data.error}`));
+        return this.loaded(data.error === undefined ? undefined : new Error(`sudoku-wasm: a pool worker could not load its engines: ${data.error}`));
       const waiting = this.pending.get(data.id);
       this.pending.delete(data.id);
       if (data.kind === "solved") waiting?.resolve(data.outcome);
@@ -80,7 +81,7 @@ class PoolWorker {
       event.preventDefault();
       const error = new Error(`sudoku-wasm: a pool worker failed: ${event.message || "its module did not load"}`);
       this.broken = error;
-      loaded(error);
+      this.loaded(error);
       this.fail(error);
     };
     this.worker.postMessage(start);
@@ -129,7 +130,9 @@ class PoolWorker {
   }
 
   end(): void {
-    this.fail(new Error(CLOSED));
+    const closed = new Error(CLOSED);
+    this.loaded(closed); // a start still under way is awaited by nobody then
+    this.fail(closed);
     this.worker.terminate();
   }
 }
@@ -144,8 +147,24 @@ async function openWebWorkers(threads: number, start: ToWorker): Promise<Records
     throw error;
   }
   const fresh = new Set<PoolWorker>(); // workers started for a retry
+  const retired = new Set<PoolWorker>(); // workers replaced after a failure, ending once their batches are answered
   let closed = false;
   let ids = 0;
+
+  /**
+   * Solves `task` on `worker`. A memory that goes to the worker (not shared) is copied first: a
+   * failure hands back the memory the worker returned, or else that copy (the worker died with
+   * it), so a retry has the batch's lines, and so do the records of a batch that failed twice.
+   */
+  const attempt = async (worker: PoolWorker, task: RecordsTask): Promise<RecordsOutcome> => {
+    const copy = task.memory instanceof ArrayBuffer ? task.memory.slice(0) : undefined;
+    try {
+      return await worker.solve(ids++, task);
+    } catch (error) {
+      const failure = error as WorkerFailure;
+      throw Object.assign(new Error(failure.message, { cause: failure }), { memory: failure.memory ?? copy });
+    }
+  };
 
   /** Solves `task` on a worker started for it, which then ends. */
   const onFresh = async (task: RecordsTask): Promise<RecordsOutcome> => {
@@ -154,7 +173,7 @@ async function openWebWorkers(threads: number, start: ToWorker): Promise<Records
     fresh.add(worker);
     try {
       await worker.started();
-      return await worker.solve(ids++, task);
+      return await attempt(worker, task);
     } finally {
       fresh.delete(worker);
       worker.end();
@@ -167,14 +186,15 @@ async function openWebWorkers(threads: number, start: ToWorker): Promise<Records
     const at = workers.reduce((best, worker, k) => (worker.pending.size < workers[best].pending.size ? k : best), 0);
     const worker = workers[at];
     try {
-      return await worker.solve(ids++, task);
+      return await attempt(worker, task);
     } catch (error) {
       if (closed) throw error;
       if (workers[at] === worker) {
         worker.retire(); // its kernel may be in any state: a new worker takes its place
+        retired.add(worker);
         workers[at] = new PoolWorker(start);
       }
-      // A failure's memory (when not shared) came back with it: the retry reads its text and writes its results there.
+      // The batch's memory (when not shared) came back with the failure: the retry reads its text and writes its results there.
       const { memory } = error as WorkerFailure;
       return onFresh(memory === undefined ? retry : { ...retry, memory });
     }
@@ -185,7 +205,7 @@ async function openWebWorkers(threads: number, start: ToWorker): Promise<Records
     solve,
     close: async () => {
       closed = true;
-      for (const worker of [...workers, ...fresh]) worker.end();
+      for (const worker of [...workers, ...fresh, ...retired]) worker.end();
     },
   };
 }

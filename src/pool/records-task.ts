@@ -127,6 +127,18 @@ export interface RecordsOutcome {
   memory?: ArrayBuffer;
 }
 
+/**
+ * What a retry needs of a task's memory (its lines' text, when it has any) copied into a buffer of
+ * the same size from {@link batchBuffers}: kept while the memory is with a worker that it is
+ * transferred to (not shared), in case the worker dies with it. Give it back when it is not used.
+ */
+export function retryMemory(task: RecordsTask): ArrayBuffer {
+  const copy = batchBuffers.take(task.memory.byteLength);
+  const text = textOf(task.memory, task.room, task.textCount);
+  new Uint8Array(copy, text.byteOffset, text.length).set(text);
+  return copy;
+}
+
 /** The task of a batch the main thread read (its cells are transferred with it: the caller keeps a copy if it needs one). */
 export function recordsTask(memory: BatchMemory, batch: ReadBatch, options: CheckedOptions): RecordsTask {
   return {

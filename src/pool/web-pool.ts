@@ -11,7 +11,8 @@
 import { type LineScan, Solver } from "../solvers/solver.js";
 import { compiledKernels } from "../kernel/wasm.js";
 import { loadBatchEngines } from "./engines.js";
-import type { RecordsOutcome, RecordsTask } from "./records-task.js";
+import { type RecordsOutcome, type RecordsTask, retryMemory } from "./records-task.js";
+import { batchBuffers } from "./batch.js";
 import type { FromWorker, ToWorker } from "./web-pool-worker.js";
 import {
   type PoolBatch,
@@ -152,16 +153,20 @@ async function openWebWorkers(threads: number, start: ToWorker): Promise<Records
   let ids = 0;
 
   /**
-   * Solves `task` on `worker`. A memory that goes to the worker (not shared) is copied first: a
-   * failure hands back the memory the worker returned, or else that copy (the worker died with
-   * it), so a retry has the batch's lines, and so do the records of a batch that failed twice.
+   * Solves `task` on `worker`. The lines of a memory that goes to the worker (not shared) are
+   * copied first (into a reused buffer): a failure hands back the memory the worker returned, or
+   * else that copy (the worker died with it), so a retry has the batch's lines, and so do the
+   * records of a batch that failed twice.
    */
   const attempt = async (worker: PoolWorker, task: RecordsTask): Promise<RecordsOutcome> => {
-    const copy = task.memory instanceof ArrayBuffer ? task.memory.slice(0) : undefined;
+    const copy = task.memory instanceof ArrayBuffer ? retryMemory(task) : undefined;
     try {
-      return await worker.solve(ids++, task);
+      const outcome = await worker.solve(ids++, task);
+      if (copy !== undefined) batchBuffers.give(copy);
+      return outcome;
     } catch (error) {
       const failure = error as WorkerFailure;
+      if (failure.memory !== undefined && copy !== undefined) batchBuffers.give(copy);
       throw Object.assign(new Error(failure.message, { cause: failure }), { memory: failure.memory ?? copy });
     }
   };

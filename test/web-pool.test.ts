@@ -230,15 +230,18 @@ describe("the browser's pool, over stand-in Web Workers", () => {
     expect(started.filter((worker) => !worker.terminated).length).toBe(2);
   });
 
-  it("closes while busy: the call in progress and every later one reject, and every worker ends", async () => {
+  it("closes while busy: the call in progress and every later one reject, every worker ends, and no batch's memory is reused", async () => {
+    const { batchBuffers } = await import("../src/pool/batch.js");
     const closing = await createPool({ threads: 2, batchSize: 50 });
     const mine = started.slice(-2);
     const busy = closing.solveMany(relabelledPuzzles(5_000).split("\n").slice(0, 5_000));
     await new Promise((resolve) => setTimeout(resolve, 5));
+    const held = batchBuffers.heldBytes;
     await closing.close();
     await expect(busy).rejects.toThrow("the pool is closed");
     await expect(closing.solveMany(["x"])).rejects.toThrow("the pool is closed");
     expect(mine.every((worker) => worker.terminated)).toBe(true);
+    expect(batchBuffers.heldBytes).toBe(held); // a worker being ended may still write into a batch's memory: none goes back for reuse
   });
 
   it("rejects createPool with the reason when a worker cannot start, and leaves no worker running", async () => {

@@ -256,7 +256,8 @@ export class SolverPool {
     const task = batch === null ? linesTask(memory, count, options) : recordsTask(memory, batch, options);
     // The cells go to the worker (transferred): the retry gets a copy. The text stays in the memory, so the task serves again.
     const retry = batch === null ? task : { ...task, cells: task.cells.slice() };
-    const done = () => memory.release();
+    // Once the pool is closed, a batch's memory is not reused: a worker being ended may still write its results there.
+    const done = () => this.closed || memory.release();
     try {
       const outcome = await this.workers.solve(task, retry);
       if (outcome.memory !== undefined) memory.adopt(outcome.memory); // it crossed to the worker and back

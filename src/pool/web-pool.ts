@@ -177,7 +177,10 @@ async function openWebWorkers(threads: number, start: ToWorker): Promise<Records
     const worker = new PoolWorker(start);
     fresh.add(worker);
     try {
-      await worker.started();
+      await worker.started().catch((error: Error) => {
+        // (the batch's memory, when not shared, is still here: the records of its lines are read from it)
+        throw Object.assign(new Error(error.message, { cause: error }), { memory: task.memory instanceof ArrayBuffer ? task.memory : undefined });
+      });
       return await attempt(worker, task);
     } finally {
       fresh.delete(worker);

@@ -11,10 +11,9 @@
  * and the pool's calls; each ratio is the median of the per-round ratios with its range. Needs
  * Chromium (`apt-get install chromium`, or $CHROMIUM). Figures, no verdicts.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { type Server, createServer } from "node:http";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { extname, join, sep } from "node:path";
+import { join } from "node:path";
 import { Command } from "commander";
 import puppeteer from "puppeteer-core";
 import { build } from "vite";
@@ -23,6 +22,7 @@ import { relabelledPuzzles } from "./corpus.js";
 import { figure, ratioCell } from "./bulk-table.js";
 import { alignRows } from "./report/format.js";
 import { median } from "./statistics.js";
+import { serveFolder, servedUrl } from "./static-server.js";
 import { packageRoot } from "../src/kernel/paths.js";
 import { wholeNumber } from "../src/cli-kit/options.js";
 
@@ -139,25 +139,6 @@ for (const worker of kernelWorkers) worker.terminate();
 globalThis.result = { isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency, k, solveMany: one, calls: calls.map(({ name, rates, lateness, ceilings }) => ({ name, rates, lateness, ceilings })) };
 `;
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html",
-  ".js": "text/javascript",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".txt": "text/plain",
-};
-
-/** A static server of `folder` on a free port of 127.0.0.1, with the headers of cross-origin isolation when `isolated`. */
-function serve(folder: string, isolated: boolean): Promise<Server> {
-  const isolation = isolated ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
-  const server = createServer((request, response) => {
-    const path = join(folder, decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname));
-    if (!path.startsWith(folder + sep) || !existsSync(path)) return void response.writeHead(404).end();
-    response.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream", ...isolation }).end(readFileSync(path));
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
-
 async function main(argv = process.argv): Promise<void> {
   const program = quietUsage(new Command("web-pool-bench"))
     .description("the browser's pool (Web Workers) against the kernel's own rate on the page, in headless Chromium")
@@ -189,12 +170,12 @@ async function main(argv = process.argv): Promise<void> {
   const results: PageResult[] = [];
   try {
     for (const isolated of [false, true]) {
-      const server = await serve(out, isolated);
+      const server = await serveFolder(out, isolated);
       try {
         const page = await browser.newPage();
         const errors: string[] = [];
         page.on("pageerror", (error) => errors.push(error instanceof Error ? error.message : String(error)));
-        await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`);
+        await page.goto(servedUrl(server, "index.html"));
         await page.waitForFunction(() => "result" in globalThis || document.title === "failed", { timeout: 0, polling: 500 });
         if (errors.length > 0) throw new Error(`the page threw: ${errors.join("; ")}`);
         results.push(await page.evaluate(() => (globalThis as unknown as { result: PageResult }).result));

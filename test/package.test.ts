@@ -7,16 +7,16 @@
  */
 import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { extname, join, posix, sep } from "node:path";
+import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import { build as viteBuild } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isValidSolution, parsePuzzle } from "../src/model/puzzle.js";
+import { serveFolder, servedUrl } from "../bench/static-server.js";
 import { type BrowserName, FIREFOX_PATH, chromiumRequired, hasChromium, hasFirefox, withPage } from "./browser.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -491,17 +491,15 @@ globalThis.result = { isolated: globalThis.crossOriginIsolated, threads: pool.th
   statuses: [...new Set(many.map((r) => r.status))].sort(), many: JSON.stringify(many) === expected, streamed: JSON.stringify(streamed) === expected, bytes, closed };
 `;
 
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
-
 /**
  * What `folder`/index.html, served over HTTP, leaves in `globalThis.result`, as JSON (from the
  * headless browser named); `isolated`: served cross-origin isolated (its page may share memory).
  */
 async function resultInBrowser(folder: string, name: BrowserName, isolated = false): Promise<string> {
-  const server = await serve(folder, isolated);
+  const server = await serveFolder(folder, isolated);
   try {
     return await withPage(
-      `http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`,
+      servedUrl(server, "index.html"),
       async (page) => {
         await page.waitForFunction(() => (globalThis as { result?: unknown }).result !== undefined, { timeout: 30_000 });
         return JSON.stringify(await page.evaluate(() => (globalThis as { result?: unknown }).result));
@@ -511,20 +509,4 @@ async function resultInBrowser(folder: string, name: BrowserName, isolated = fal
   } finally {
     server.close();
   }
-}
-
-/** A static file server on a free port of 127.0.0.1; `isolated`: with the headers that make its pages cross-origin isolated. */
-function serve(folder: string, isolated = false): Promise<Server> {
-  const isolation = isolated ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
-  const server = createServer((request, response) => {
-    try {
-      const path = join(folder, decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname));
-      if (!path.startsWith(folder + sep)) throw new Error("outside");
-      const body = readFileSync(path);
-      response.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream", ...isolation }).end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }

@@ -15,7 +15,7 @@
 import type { Alphabet } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import type { OutputFormatName } from "../formats/output/format.js";
-import { STATUSES } from "../solvers/solver.js";
+import { STATUSES, isSharedMemory } from "../solvers/solver.js";
 
 // ── buffers ─────────────────────────────────────────────────────────────────────────────────
 
@@ -56,7 +56,7 @@ export class BufferPool {
   /** Takes `buffer` back for reuse; the caller no longer reads or writes it. */
   give(buffer: ArrayBufferLike): void {
     const size = buffer.byteLength;
-    const shared = isShared(buffer);
+    const shared = isSharedMemory(buffer);
     if ((!shared && !(buffer instanceof ArrayBuffer)) || size < MIN_BYTES || (size & (size - 1)) !== 0) return; // detached (0), or not ours
     const key = shared ? -size : size;
     let list = this.free.get(key);
@@ -70,11 +70,6 @@ export class BufferPool {
     for (const [key, list] of this.free) bytes += Math.abs(key) * list.length;
     return bytes;
   }
-}
-
-/** True for a SharedArrayBuffer (absent where the host does not offer one). */
-function isShared(buffer: ArrayBufferLike): boolean {
-  return typeof SharedArrayBuffer !== "undefined" && buffer instanceof SharedArrayBuffer;
 }
 
 export const batchBuffers = new BufferPool();
@@ -146,7 +141,7 @@ export function outcomeBuffers(outcome: BatchOutcome): ArrayBufferLike[] {
 
 /** The buffers of `buffers` that are transferred (a transfer list): all but the shared ones, which a message shares. */
 export function transferable(buffers: readonly ArrayBufferLike[]): ArrayBuffer[] {
-  return buffers.filter((buffer): buffer is ArrayBuffer => !isShared(buffer));
+  return buffers.filter((buffer): buffer is ArrayBuffer => !isSharedMemory(buffer));
 }
 
 /** Gives the buffers of a written outcome, and of its task, back to this thread's pool. */
@@ -179,7 +174,7 @@ export function copyTask(task: BatchTask): BatchTask {
   return {
     ...task,
     lines: copied(task.lines),
-    fastBytes: isShared(task.fastBytes.buffer) ? task.fastBytes : copied(task.fastBytes),
+    fastBytes: isSharedMemory(task.fastBytes.buffer) ? task.fastBytes : copied(task.fastBytes),
     textAt: task.textAt.slice(),
     texts: task.texts.slice(),
     readErrors: task.readErrors.slice(),

@@ -39,7 +39,7 @@ import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { excerpt } from "../model/excerpt.js";
 import { type RecordsOutcome, type RecordsTask, BatchMemory, linesTask, recordsTask } from "./records-task.js";
 import { TASKS_PER_WORKER } from "./batch.js";
-import { LineSplitter, longLineReason } from "../stream/lines.js";
+import { LineSplitter, longLineReason, utf8Chunks } from "../stream/lines.js";
 
 /**
  * Waits for the event loop's next turn: setImmediate in Node, a MessageChannel's message in a
@@ -406,7 +406,7 @@ export async function* byteBatches(chunks: AsyncIterable<Uint8Array>, size: numb
  * a batch at a time without a promise per input, an asynchronous one an input at a time (a
  * stream of bytes is read by the entry's {@link ByteReader}).
  */
-export async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<PoolBatch, void, undefined> {
+async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<PoolBatch, void, undefined> {
   if (Array.isArray(puzzles)) {
     for (let first = 0; first < puzzles.length; first += size) yield puzzles.slice(first, first + size);
     return;
@@ -428,6 +428,41 @@ export async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenera
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+/**
+ * The batches of a web ReadableStream, read with its reader (not every browser iterates one): a
+ * byte source (a `fetch` response's body: one that gives a reader in "byob" mode) as UTF-8 lines
+ * ({@link byteBatches}), any other as its chunks, lines or grids; null for any other input. Both
+ * entries' {@link ByteReader}s read web streams with it.
+ */
+export function webStreamBatches(puzzles: PoolInputs, size: number, scanner: () => LineScan | null): AsyncIterable<PoolBatch> | null {
+  if (typeof ReadableStream === "undefined" || !(puzzles instanceof ReadableStream)) return null;
+  try {
+    puzzles.getReader({ mode: "byob" }).releaseLock();
+  } catch {
+    return inBatches(chunksOf(puzzles), size); // not a byte source
+  }
+  return byteBatches(utf8Chunks(chunksOf(puzzles as ReadableStream<Uint8Array>)), size, scanner());
+}
+
+/** The chunks of `stream`, read with its reader; ending early cancels the stream. */
+async function* chunksOf<T>(stream: ReadableStream<T>): AsyncGenerator<T, void, undefined> {
+  const reader = stream.getReader();
+  let done = false;
+  try {
+    while (true) {
+      const step = await reader.read();
+      if (step.done) {
+        done = true;
+        return;
+      }
+      yield step.value;
+    }
+  } finally {
+    if (!done) await reader.cancel();
+    reader.releaseLock();
+  }
 }
 
 /** What {@link failedRecords} needs of a batch: its inputs' count and the records of those it could not read. */

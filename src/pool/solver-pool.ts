@@ -7,8 +7,7 @@
  * instead (package.json's "browser" condition): the same interface over Web Workers.
  */
 import { availableParallelism } from "node:os";
-import { Readable } from "node:stream";
-import { ReadableStream as NodeReadableStream } from "node:stream/web";
+import type { Readable } from "node:stream";
 import { type LineScan, Solver } from "../solvers/solver.js";
 import { openWorkerPool, workerFile } from "./pool.js";
 import type { WorkerData } from "./solve-task.js";
@@ -16,7 +15,16 @@ import { loadBatchEngines } from "./engines.js";
 import { WORKER_NICE } from "./priority.js";
 import { compiledKernels } from "../kernel/wasm.js";
 import { utf8Chunks } from "../stream/lines.js";
-import { type PoolBatch, type PoolInputs, type PoolOptions, type RecordsSolver, SolverPool, byteBatches, checkPoolOptions } from "./pool-core.js";
+import {
+  type PoolBatch,
+  type PoolInputs,
+  type PoolOptions,
+  type RecordsSolver,
+  SolverPool,
+  byteBatches,
+  checkPoolOptions,
+  webStreamBatches,
+} from "./pool-core.js";
 
 export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "./pool-core.js";
 
@@ -33,28 +41,16 @@ async function openRecordsSolver(threads: number, solverIds: readonly string[], 
   return { solver: { threads, solve: (task, retry) => workers.solveRecords!(task, retry), close: () => workers.close() }, main: new Solver(engines) };
 }
 
-/** The batches of a stream of bytes ({@link byteStream}), read as lines by {@link byteBatches}; null for any other input. */
-const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null): AsyncIterable<PoolBatch> | null => {
-  const bytes = byteStream(puzzles);
-  return bytes === null ? null : byteBatches(utf8Chunks(bytes), size, scanner());
-};
-
 /**
- * `puzzles` as a Node stream of bytes when it is one: a Node Readable not in object mode, or a
- * web ReadableStream with a byte source (a `fetch` response's body: one that gives a reader in
- * "byob" mode). Any other ReadableStream is an async iterable of its chunks, lines or grids.
+ * The batches of a stream of bytes: a Node Readable not in object mode (a file's, stdin) read as
+ * lines by {@link byteBatches}, or a web ReadableStream as the browser's pool reads it
+ * ({@link webStreamBatches}); null for any other input.
  */
-function byteStream(puzzles: PoolInputs): Readable | null {
+const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null): AsyncIterable<PoolBatch> | null => {
   const node = puzzles as { pipe?: unknown; readableObjectMode?: unknown };
-  if (typeof node.pipe === "function" && node.readableObjectMode === false) return puzzles as Readable;
-  if (!(puzzles instanceof NodeReadableStream)) return null; // (the global ReadableStream)
-  try {
-    puzzles.getReader({ mode: "byob" }).releaseLock();
-  } catch {
-    return null; // not a byte source (or locked: reading it then fails as it would have)
-  }
-  return Readable.fromWeb(puzzles);
-}
+  if (typeof node.pipe === "function" && node.readableObjectMode === false) return byteBatches(utf8Chunks(puzzles as Readable), size, scanner());
+  return webStreamBatches(puzzles, size, scanner);
+};
 
 /**
  * A pool of `threads` worker threads, each with its own engines (the fastest of each grid size,

@@ -8,24 +8,13 @@
  * records. A stream of bytes (a `fetch` body) is read as lines with the page's 9×9 kernel scan, as
  * in Node.
  */
-import { type LineScan, Solver } from "../solvers/solver.js";
+import { Solver } from "../solvers/solver.js";
 import { compiledKernels } from "../kernel/wasm.js";
 import { loadBatchEngines } from "./engines.js";
 import { type RecordsOutcome, type RecordsTask, retryMemory } from "./records-task.js";
 import { batchBuffers } from "./batch.js";
 import type { FromWorker, ToWorker } from "./web-pool-worker.js";
-import {
-  type PoolBatch,
-  type PoolInputs,
-  type PoolOptions,
-  type RecordsSolver,
-  CLOSED,
-  SolverPool,
-  byteBatches,
-  checkPoolOptions,
-  inBatches,
-} from "./pool-core.js";
-import { utf8Chunks } from "../stream/lines.js";
+import { type PoolOptions, type RecordsSolver, CLOSED, SolverPool, checkPoolOptions, webStreamBatches } from "./pool-core.js";
 
 export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "./pool-core.js";
 
@@ -39,7 +28,7 @@ export async function createPool(options: PoolOptions = {}): Promise<SolverPool>
   const engines = await loadBatchEngines(ids); // a bad id rejects here, before any worker starts
   const start: ToWorker = { kind: "start", kernels: await compiledKernels(), solvers: ids };
   const workers = await openWebWorkers(threads, start);
-  return new SolverPool(workers, new Solver(engines), batchSize, readWebStream);
+  return new SolverPool(workers, new Solver(engines), batchSize, webStreamBatches);
 }
 
 /** A batch sent to a worker, waiting for its answer. */
@@ -216,38 +205,4 @@ async function openWebWorkers(threads: number, start: ToWorker): Promise<Records
       for (const worker of [...workers, ...fresh, ...retired]) worker.end();
     },
   };
-}
-
-/**
- * The batches of a web ReadableStream, read with its reader (not every browser iterates one): a
- * byte source (a `fetch` response's body) as UTF-8 lines, split as Node's pool splits them
- * ({@link byteBatches}), any other as its chunks, lines or grids; null for any other input.
- */
-function readWebStream(puzzles: PoolInputs, size: number, scanner: () => LineScan | null): AsyncIterable<PoolBatch> | null {
-  if (typeof ReadableStream === "undefined" || !(puzzles instanceof ReadableStream)) return null;
-  try {
-    puzzles.getReader({ mode: "byob" }).releaseLock();
-  } catch {
-    return inBatches(chunksOf(puzzles), size); // not a byte source
-  }
-  return byteBatches(utf8Chunks(chunksOf(puzzles as ReadableStream<Uint8Array>)), size, scanner());
-}
-
-/** The chunks of `stream`, read with its reader; ending early cancels the stream. */
-async function* chunksOf<T>(stream: ReadableStream<T>): AsyncGenerator<T, void, undefined> {
-  const reader = stream.getReader();
-  let done = false;
-  try {
-    while (true) {
-      const step = await reader.read();
-      if (step.done) {
-        done = true;
-        return;
-      }
-      yield step.value;
-    }
-  } finally {
-    if (!done) await reader.cancel();
-    reader.releaseLock();
-  }
 }

@@ -220,7 +220,10 @@ interface NodeBufferClass {
 const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
 const latin1 = new TextDecoder("latin1");
 
-const isSharedView = (bytes: Uint8Array) => typeof SharedArrayBuffer !== "undefined" && bytes.buffer instanceof SharedArrayBuffer;
+/** True for a SharedArrayBuffer (absent where the host does not offer one). */
+export function isSharedMemory(buffer: ArrayBufferLike): boolean {
+  return typeof SharedArrayBuffer !== "undefined" && buffer instanceof SharedArrayBuffer;
+}
 
 /** Whether `use` takes a view of shared memory: Node's TextEncoder and TextDecoder do, browsers' refuse it. */
 function takesShared(use: (bytes: Uint8Array) => unknown): boolean {
@@ -239,7 +242,7 @@ let decodeScratch = new Uint8Array(0);
 
 /** The Latin-1 text of `bytes` from `from` to `to` (copied out first where they are shared memory that the decoder does not read). */
 function latin1Of(bytes: Uint8Array, from: number, to: number): string {
-  if (decodesShared || !isSharedView(bytes)) return latin1.decode(bytes.subarray(from, to));
+  if (decodesShared || !isSharedMemory(bytes.buffer)) return latin1.decode(bytes.subarray(from, to));
   if (decodeScratch.length < to - from) decodeScratch = new Uint8Array(to - from);
   decodeScratch.set(bytes.subarray(from, to));
   return latin1.decode(decodeScratch.subarray(0, to - from));
@@ -586,7 +589,7 @@ export interface SolvedBatch {
 export function linesText(inputs: readonly BatchInput[], text: Uint8Array): boolean {
   if (text.length < inputs.length * CELLS) return false;
   for (const input of inputs) if (typeof input !== "string" || input.length !== CELLS) return false;
-  const direct = encodesShared || !isSharedView(text);
+  const direct = encodesShared || !isSharedMemory(text.buffer);
   for (let first = 0; first < inputs.length; first += TEXT_RUN) {
     const joined = inputs.slice(first, first + TEXT_RUN).join("");
     const { read, written } = utf8.encodeInto(joined, direct ? text.subarray(first * CELLS) : (textScratch ??= new Uint8Array(TEXT_RUN * CELLS)));

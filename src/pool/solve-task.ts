@@ -10,16 +10,15 @@ import {
   REJECTED,
   STATUSES,
   SolutionWriter,
-  batchRecords,
   grown,
   invalidRecord,
   solveGroup,
-  writerOf,
+  solvePuzzles,
 } from "../solvers/solver.js";
 import { type ReadRecord, parseRecord, placeMessage } from "../formats/record.js";
 import { excerpt } from "../model/excerpt.js";
-import { type Alphabet, DIGITS } from "../model/puzzle.js";
-import { type Shape, CELLS, SHAPE_9, shapeOfSide } from "../model/shape.js";
+import { type Puzzle, DIGITS } from "../model/puzzle.js";
+import { CELLS, SHAPE_9, shapeOfSide } from "../model/shape.js";
 import { type KernelFormat, outputFormats } from "../formats/output/format.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
 import { GIVEN_FIELDS } from "../kernel/wasm.js";
@@ -45,17 +44,6 @@ const latin1 = new TextDecoder("latin1");
 /** The kernels' count for a clue repeated in a row, column or box. */
 const REPEATED_CLUE = -2;
 
-/** The readable records of one size and alphabet: their positions in the batch and their packed grids. */
-class Group {
-  readonly positions: number[] = [];
-  readonly grids: Uint8Array[] = [];
-
-  constructor(
-    readonly shape: Shape,
-    readonly alphabet: Alphabet,
-  ) {}
-}
-
 /** The ReadRecord of position `i` of a task, its text given. */
 function readRecord(task: BatchTask, i: number, text: string, error: string | null): ReadRecord {
   return { index: task.firstIndex + i * (task.indexStep ?? 1), line: task.lines[i], file: task.file, text, error };
@@ -74,47 +62,36 @@ function fastText(task: BatchTask, k: number): string {
 export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {
   if (task.canon) return canonTask(engines, task);
   const texts = readTexts(task);
-  const loading = texts.groups.size > 0 ? engines.loadMissing?.(texts.sides()) : null;
+  const loading = texts.puzzles.length > 0 ? engines.loadMissing?.(new Set(texts.puzzles.map((puzzle) => puzzle.shape.size))) : null;
   if (loading) return loading.then(() => solveWithTexts(engines, task, texts));
   return solveWithTexts(engines, task, texts);
 }
 
-/** The records of a batch read as text: the unreadable ones' records, and the others by size and alphabet. */
-class TextRecords {
+/** The text records of a batch: the unreadable ones' records, and the others as puzzles to solve. */
+interface TextRecords {
   /** Per text record: its record when it could not be read (the others get theirs once solved). */
-  readonly records: SolveRecord[];
-  readonly groups = new Map<string, Group>();
+  records: SolveRecord[];
+  puzzles: Puzzle[];
+  /** Per puzzle: its position among the text records. */
+  at: number[];
   /** Milliseconds the reading took (a part of the batch's solving time, BatchOutcome.solveMs). */
-  readMs = 0;
-
-  constructor(count: number) {
-    this.records = new Array<SolveRecord>(count);
-  }
-
-  /** The grid sides the readable records have. */
-  *sides(): Generator<number> {
-    for (const group of this.groups.values()) yield group.shape.size;
-  }
+  readMs: number;
 }
 
-/** Reads the text records of `task` (parseRecord gives the unreadable ones their error), grouped by size and alphabet. */
+/** Reads the text records of `task` (parseRecord gives the unreadable ones their error). */
 function readTexts(task: BatchTask): TextRecords {
   const began = performance.now();
   const alphabet = task.alphabet ?? undefined;
   const readErrors = task.readErrors.length === 0 ? null : new Map(task.readErrors);
-  const texts = new TextRecords(task.texts.length);
+  const texts: TextRecords = { records: new Array<SolveRecord>(task.texts.length), puzzles: [], at: [], readMs: 0 };
   task.texts.forEach((text, t) => {
     const parsed = parseRecord(readRecord(task, task.textAt[t], text, readErrors?.get(task.textAt[t]) ?? null), alphabet);
     if (parsed.grid === null) {
       texts.records[t] = invalidRecord(parsed.error!);
       return;
     }
-    const shape = shapeOfSide(parsed.box * parsed.box)!;
-    const key = `${shape.size} ${parsed.alphabet}`;
-    let group = texts.groups.get(key);
-    if (!group) texts.groups.set(key, (group = new Group(shape, parsed.alphabet)));
-    group.positions.push(t);
-    group.grids.push(parsed.grid);
+    texts.puzzles.push({ shape: shapeOfSide(parsed.box * parsed.box)!, alphabet: parsed.alphabet, grid: parsed.grid });
+    texts.at.push(t);
   });
   texts.readMs = performance.now() - began;
   return texts;
@@ -128,21 +105,10 @@ function readTexts(task: BatchTask): TextRecords {
 function solveWithTexts(engines: BatchEngines, task: BatchTask, texts: TextRecords): BatchOutcome {
   const began = performance.now() - texts.readMs;
   const count = task.lines.length;
-  const alphabet = task.alphabet ?? undefined;
   // The other records first: their results become records now, before the fast group's call reuses the 9×9 engine's memory.
   const textRecords = texts.records;
-  for (const group of texts.groups.values()) {
-    const { cells } = group.shape;
-    const entry = engines.get(group.shape.size)!;
-    const fill = (packed: Uint8Array) => group.grids.forEach((grid, k) => packed.set(grid, k * cells));
-    const output = solveGroup(entry.engine, cells, group.grids.length, fill, task.limit, task.budget);
-    const rejected = (k: number, found: number): SolveRecord => {
-      const t = group.positions[k];
-      return invalidRecord(found === REPEATED_CLUE ? parseRecord(readRecord(task, task.textAt[t], task.texts[t], null), alphabet).error! : REJECTED);
-    };
-    const records = batchRecords(output, group.grids.length, { cells, writer: writerOf(group.alphabet), reportsGuesses: entry.reportsGuesses, rejected });
-    group.positions.forEach((t, k) => (textRecords[t] = records[k]));
-  }
+  const solved = solvePuzzles(engines, texts.puzzles, task.limit, task.budget);
+  texts.at.forEach((t, k) => (textRecords[t] = solved[k]));
 
   const fastCount = count - task.texts.length;
   const out = new OutcomeWriter(task, count, engines.writer);

@@ -714,7 +714,12 @@ export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadB
 }
 
 /** The records of `puzzles`, each group of one size and alphabet solved in one call. */
-function solvePuzzles(engines: ReadonlyMap<number, SizeEngine>, puzzles: Puzzle[], limit: number, budget: number | undefined): SolveRecord[] {
+export function solvePuzzles(
+  engines: Pick<ReadonlyMap<number, SizeEngine>, "get">,
+  puzzles: Puzzle[],
+  limit: number,
+  budget: number | undefined,
+): SolveRecord[] {
   const records = new Array<SolveRecord>(puzzles.length);
   const groups = new Map<Alphabet, number[]>(); // an alphabet has as many symbols as its grids' side: one size each
   puzzles.forEach((puzzle, k) => {

@@ -278,6 +278,15 @@ describe("summaries", () => {
       guesses: { mean: 4, median: 4, min: 1, max: 7 },
     });
   });
+
+  it("summarises a corpus of a million puzzles (the ranges of a long list)", () => {
+    const puzzles = Array.from({ length: 1_000_000 }, (_, i) => ({ clues: 17 + (i % 20), guesses: i % 1000 === 999 ? 5000 : i % 2 }));
+    expect(summariseCorpus(puzzles)).toEqual({
+      count: 1_000_000,
+      clues: { min: 17, max: 36 },
+      guesses: { mean: 5.5, median: 0.5, min: 0, max: 5000 }, // (1,000 × 5000 + 499,000 ones) ÷ 1M = 5.499
+    });
+  });
 });
 
 describe("sudoku-wasm generate", () => {

@@ -409,8 +409,14 @@ export interface CorpusSummary {
 
 /** Summarises clue counts and guesses of a non-empty list of puzzles. */
 export function summariseCorpus(puzzles: readonly { clues: number; guesses: number }[]): CorpusSummary {
-  const clues = puzzles.map((p) => p.clues);
-  return { count: puzzles.length, clues: { min: Math.min(...clues), max: Math.max(...clues) }, guesses: guessFigures(puzzles.map((p) => p.guesses)) };
+  return { count: puzzles.length, clues: range(puzzles.map((p) => p.clues)), guesses: guessFigures(puzzles.map((p) => p.guesses)) };
+}
+
+/** The least and most of a list, by a loop: spreading a long list into Math.min exceeds the call stack (from about 120,000 values). */
+function range(values: readonly number[]): { min: number; max: number } {
+  let [min, max] = [Infinity, -Infinity];
+  for (const value of values) [min, max] = [Math.min(min, value), Math.max(max, value)];
+  return { min, max };
 }
 
 /** Rounded to 2 decimals: grades of several graders are fractions. */
@@ -419,5 +425,6 @@ export const round2 = (value: number): number => Math.round(value * 100) / 100;
 /** The mean, median, least and most of a list of guesses (or grades), each {@link round2}ed. */
 export function guessFigures(guesses: readonly number[]): CorpusSummary["guesses"] {
   const mean = guesses.reduce((sum, g) => sum + g, 0) / Math.max(1, guesses.length);
-  return { mean: round2(mean), median: round2(median(guesses)), min: round2(Math.min(...guesses)), max: round2(Math.max(...guesses)) };
+  const { min, max } = range(guesses);
+  return { mean: round2(mean), median: round2(median(guesses)), min: round2(min), max: round2(max) };
 }

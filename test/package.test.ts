@@ -268,6 +268,24 @@ console.log(JSON.stringify({ rows, error }));`,
     expect(error).toContain("npm install dancing-links@4.3.10");
   });
 
+  it("lists the kernel variants (not shipped) as unavailable, and says why when one is asked for; the default kernel loads", () => {
+    writeFileSync(
+      join(app, "variants.mjs"),
+      `import { createSolver, solvers } from "sudoku-wasm";
+const rows = solvers.filter((s) => s.id.startsWith("wasm")).map((s) => ({ id: s.id, unavailable: s.unavailable }));
+let error = null;
+try { await createSolver({ solver: "wasm:naked" }); } catch (e) { error = e.message; }
+const status = (await createSolver({ solver: "wasm" })).solve("${PUZZLE}").status;
+console.log(JSON.stringify({ rows, error, status }));`,
+    );
+    const { rows, error, status } = JSON.parse(run("node", ["variants.mjs"]));
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows[0]).toEqual({ id: "wasm" });
+    for (const row of rows.slice(1)) expect(row.unavailable).toContain("the npm package ships the default kernels only");
+    expect(error).toMatch(/^solver 'wasm:naked' cannot load: its kernel file is not here: .*`npm run build`/);
+    expect(status).toBe("solved");
+  });
+
   it("type-checks under --strict with plain --lib es2022 (no Node or DOM types), with --types node, and with the DOM lib (the pool too), without skipLibCheck", async () => {
     writeFileSync(
       join(app, "check.mts"),
@@ -337,7 +355,8 @@ console.log(records, streamed);
 
   it("refuses `solve --solver mrv` for what it is, not for an optional package that is missing", () => {
     const error = runFailure("npm", ["exec", "--offline", "sudoku-wasm", "--", "solve", "--solver", "mrv"], `${PUZZLE}\n`);
-    expect(error).toContain("solver 'mrv' solves one puzzle per call; --solver takes one that solves batches: wasm,");
+    expect(error).toContain("solver 'mrv' solves one puzzle per call; a pool of workers takes a solver that solves batches: wasm, general-wasm");
+    expect(error).not.toMatch(/wasm:[a-z<]/); // the variants are not in the package
     expect(error).not.toContain("optional package");
   }, 60_000);
 

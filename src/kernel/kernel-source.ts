@@ -32,6 +32,11 @@ const MISSING_FILE =
   "copy it there from the package (sudoku-wasm/kernels/<kernel>.wasm) or pass it yourself (a URL, bytes, a Response or a WebAssembly.Module): " +
   "createSolver({ kernels: { wasm, general } }) or WasmKernel.create(source); in a clone of sudoku-wasm, `npm run build` makes it";
 
+/** A Node built-in module (`node:fs`), reached at run time so that no bundler meets a Node import; undefined outside Node (20.16+ has process.getBuiltinModule). */
+export function nodeBuiltin<Module>(id: string): Module | undefined {
+  return (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id) as Module | undefined;
+}
+
 /** Compiles a kernel from any {@link KernelSource}; errors name the source. */
 export async function compileSource(source: KernelSource): Promise<WasmModule> {
   if (source instanceof WebAssembly.Module) return source;
@@ -45,9 +50,8 @@ export async function compileSource(source: KernelSource): Promise<WasmModule> {
 /** Reads a file: URL with Node's fs, or fetches any other URL. */
 async function compileUrl(url: URL): Promise<WebAssembly.Module> {
   if (url.protocol === "file:") {
-    // fs/promises on Node (20.16+ has process.getBuiltinModule); Deno and Bun fetch file: URLs; a browser refuses, and the error below says which URL.
-    const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    const fs = process?.getBuiltinModule?.("node:fs/promises") as typeof import("node:fs/promises") | undefined;
+    // fs/promises on Node; Deno and Bun fetch file: URLs; a browser refuses, and the error below says which URL.
+    const fs = nodeBuiltin<typeof import("node:fs/promises")>("node:fs/promises");
     if (fs) {
       const bytes = await fs.readFile(url).catch((error: { code?: string }) => {
         const missing = error.code === "ENOENT";

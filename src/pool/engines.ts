@@ -92,7 +92,11 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
       this.made++;
       if (!solvesBatches(engine)) {
         const batchIds = await batchSolverIds();
-        throw new RangeError(`solver '${info.id}' solves one puzzle per call; --solver takes one that solves batches: ${batchIds.join(", ")}`);
+        const named = [
+          ...batchIds.filter((id) => !id.startsWith("wasm:")),
+          ...(batchIds.some((id) => id.startsWith("wasm:")) ? ["a kernel variant (wasm:<name>)"] : []),
+        ];
+        throw new RangeError(`solver '${info.id}' solves one puzzle per call; a pool of workers takes a solver that solves batches: ${named.join(", ")}`);
       }
     }
     return { id: info.id, engine, reportsGuesses: info.capabilities.guesses };

@@ -11,6 +11,7 @@
  * whose `solve()` stops at the first solution, so it counts at most 1 and cannot prove uniqueness.
  */
 import type { Grid } from "../model/puzzle.js";
+import { nodeBuiltin } from "../kernel/kernel-source.js";
 import { gridTables } from "../model/shape.js";
 import type { SearchStats, SolverEngine } from "./solver.js";
 import { candidateMasks, coverColumns } from "./units.js";
@@ -43,9 +44,7 @@ export function peerFields(peer: PeerPackage): { peer: PeerPackage; unavailable?
  * a classic script warns of any other use of `import.meta`.
  */
 function peerInstalled(peer: PeerPackage): boolean {
-  const fs = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:fs") as
-    | { existsSync(path: URL): boolean }
-    | undefined;
+  const fs = nodeBuiltin<{ existsSync(path: URL): boolean }>("node:fs");
   const here = import.meta.url; // (not inside `new URL(…)`, which bundlers take for an asset to copy)
   if (fs === undefined || !here.startsWith("file:")) return true;
   for (let folder = new URL(".", here); ; ) {

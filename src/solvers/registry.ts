@@ -2,11 +2,11 @@
  * The solver registry: every solver the library, the bench and the CLI can reach, listed once.
  * Adding a solver is one engine file and one row here; a size's default is the first row taking it.
  */
-import type { KernelSource } from "../kernel/kernel-source.js";
+import { type KernelSource, nodeBuiltin } from "../kernel/kernel-source.js";
 import { SHAPES, SHAPE_9, shapeOfSide } from "../model/shape.js";
 import type { SolverEngine } from "./solver.js";
 import { ALGORITHM_TS_PEER, DANCING_LINKS_PEER, type PeerPackage, algorithmTsEngine, dancingLinksEngine, peerFields } from "./peer.js";
-import { type KernelBuild, WasmKernel, compileKernel, kernelVariants, variantBuild } from "../kernel/wasm.js";
+import { type KernelBuild, WasmKernel, compileKernel, kernelUrl, kernelVariants, variantBuild } from "../kernel/wasm.js";
 
 /** The ids of the solvers this package registers (`wasm:<variant>` for each kernel variant). */
 export type BuiltinSolverId =
@@ -90,16 +90,35 @@ function boxOf(size: number): number {
 /** The registry id of a 9×9 kernel variant: `wasm`, or `wasm:<name>`. */
 export const variantId = (name: string): string => (name === "" ? "wasm" : `wasm:${name}`);
 
-/** This project's solvers: each reports guesses and honours a budget. */
-const OWN_SOLVERS: readonly Omit<SolverInfo, "external" | "capabilities">[] = [
-  ...kernelVariants().map((variant) => ({
-    id: variantId(variant.name),
+/** Why a kernel variant (not the default) cannot load here: its file is not in this install. Undefined when it is, and where the runtime cannot tell (a browser: the load then fails). */
+function missingVariant(name: string): string | undefined {
+  const fs = nodeBuiltin<{ existsSync(path: URL): boolean }>("node:fs");
+  const url = kernelUrl(variantBuild(name));
+  if (name === "" || fs === undefined || url.protocol !== "file:" || fs.existsSync(url)) return undefined;
+  return "its kernel file is not here: the kernel variants are for profiling in a clone of sudoku-wasm, where `npm run build` makes them (the npm package ships the default kernels only)";
+}
+
+/** A row of the 9×9 kernel: the default (`wasm`) or one of its variants. */
+function kernelRow(variant: { name: string; description: string }): Omit<SolverInfo, "external" | "capabilities"> {
+  const id = variantId(variant.name);
+  const missing = missingVariant(variant.name);
+  return {
+    id,
     description: variant.description + " (AssemblyScript → WASM)",
     source: variant.name === "" ? "this project; band layout after JCZSolve" : "this project: a compile-time variant of the wasm kernel",
     sizes: NINE,
     kernelBuild: variantBuild(variant.name),
-    load: (_size: number, options?: LoadOptions) => WasmKernel.create(variant.name === "" ? options?.kernel : undefined, variantBuild(variant.name)),
-  })),
+    ...(missing === undefined ? {} : { unavailable: missing }),
+    load: (_size: number, options?: LoadOptions) =>
+      missing === undefined
+        ? WasmKernel.create(variant.name === "" ? options?.kernel : undefined, variantBuild(variant.name))
+        : Promise.reject(new Error(`solver '${id}' cannot load: ${missing}`)),
+  };
+}
+
+/** This project's solvers: each reports guesses and honours a budget. */
+const OWN_SOLVERS: readonly Omit<SolverInfo, "external" | "capabilities">[] = [
+  ...kernelVariants().map(kernelRow),
   {
     id: "general-wasm",
     description: "general N×N WASM kernel: u32 masks, naked/hidden singles, locked candidates, triads, fewest-candidates branching (ties: busiest units)",

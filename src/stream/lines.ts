@@ -21,6 +21,7 @@
 import type { Readable } from "node:stream";
 import type { LineScan } from "../solvers/solver.js";
 import { InputReadError } from "../cli-kit/errors.js";
+import { nodeBuiltin } from "../kernel/kernel-source.js";
 import { EXCERPT_LENGTH, escapeText } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
 
@@ -129,9 +130,9 @@ export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK
 
 /** Node's fs, reached when a file is read (so that no bundler meets a Node import in this module). */
 function nodeFs(): typeof import("node:fs") {
-  const fs = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:fs");
+  const fs = nodeBuiltin<typeof import("node:fs")>("node:fs");
   if (fs === undefined) throw new Error("sudoku-wasm: reading a file by its path needs Node");
-  return fs as typeof import("node:fs");
+  return fs;
 }
 
 /**

@@ -411,7 +411,11 @@ describe("N×N puzzle lines", () => {
 
   it("names the cell and the reason for bad input", async () => {
     const solver = await createGeneralSolver();
-    expect(solver.solve("1".repeat(200)).error).toBe("expected 81 characters, got 200"); // no size has 200 cells: the 9×9 reader says so
+    expect(solver.solve("1".repeat(200)).error).toBe("expected 81 characters, got 200; a 16×16 puzzle has 256"); // no size has 200 cells: the 9×9 reader says so, and names the size nearer
+    expect(solver.solve("1".repeat(255)).error).toBe("expected 81 characters, got 255; a 16×16 puzzle has 256");
+    expect(solver.solve("1".repeat(600)).error).toBe("expected 81 characters, got 600; a 25×25 puzzle has 625");
+    expect(solver.solve("1".repeat(160)).error).toBe("expected 81 characters, got 160"); // nearer 81 than 256
+    expect(solver.solve("1".repeat(15)).error).toBe("expected 81 characters, got 15"); // shorter: most likely a cut 9×9 line
     const badCharacter = ".".repeat(17) + "Z" + ".".repeat(238);
     expect(solver.solve(badCharacter)).toMatchObject({ status: "invalid", count: 0, solution: null });
     expect(solver.solve(badCharacter).error).toMatch(/^cell 18 \(row 2, column 2\) contains invalid character 'Z'/);

@@ -114,8 +114,19 @@ export function readPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: 
   if (typeof puzzle !== "string") return readBytes(asCellValues(puzzle));
   if (puzzle.length === CELLS && alphabet === undefined) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
   const cells = puzzle.trim().length;
-  if (!readsAsSymbols(cells, alphabet)) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
+  if (!readsAsSymbols(cells, alphabet)) return { shape: SHAPE_9, alphabet: DIGITS, grid: parseNine(puzzle, empties, cells) };
   return parseSymbols(puzzle, { alphabet: alphabet?.length === Math.sqrt(cells) ? alphabet : undefined }); // for lines of as many symbols
+}
+
+/** {@link parsePuzzle}, whose length error for a line longer than 9×9's also names the larger size it is nearer to (255: a 16×16 puzzle has 256). */
+function parseNine(puzzle: string, empties: string, cells: number): Grid {
+  try {
+    return parsePuzzle(puzzle, empties);
+  } catch (error) {
+    const near = SHAPES.reduce((best, shape) => (Math.abs(shape.cells - cells) < Math.abs(best.cells - cells) ? shape : best), SHAPE_9);
+    if (!(error instanceof PuzzleError) || error.reason !== "length" || near === SHAPE_9 || cells < CELLS) throw error;
+    throw new PuzzleError("length", `${error.message}; a ${shapeName(near)} puzzle has ${near.cells}`);
+  }
 }
 
 /** Characters that mean "empty" in the one-line 9×9 format: the library's set of empty-cells.ts. */

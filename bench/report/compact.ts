@@ -122,7 +122,7 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
   }
   const withOutliers = records.filter((r) => r.batchMs && tukeyOutliers(r.batchMs).severe > 0).length;
   if (withOutliers > 0) {
-    const note = `  K outliers (notes, ${withOutliers} row${withOutliers === 1 ? "" : "s"}): timed batches more than 3 IQR beyond the quartiles (Tukey's fences; mild ones, beyond 1.5 IQR, are in the JSON), most likely disturbed by another process; many of them: rerun on a quieter machine.`;
+    const note = `  Outliers ("K outliers" in notes, ${withOutliers} row${withOutliers === 1 ? "" : "s"}): K timed batches more than 3 IQR beyond the quartiles (Tukey's fences; mild ones, beyond 1.5 IQR, are in the JSON), most likely disturbed by another process; many of them: rerun on a quieter machine.`;
     lines.push(...wrap(note, width, "     "));
   }
   return lines;

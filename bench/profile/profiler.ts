@@ -8,11 +8,15 @@
  *   2. check          one untimed run(n) on all puzzles, its answers checked.
  *   3. batch timing   tinybench times run(n) on all puzzles, written in again before each call;
  *                     puzzles/s comes from the median call.
- *   4. per puzzle     hrtime around run(1) on each puzzle alone; short puzzles and spikes get
- *                     more passes, the fastest kept. Alone, each puzzle must give the batch's
- *                     count, guesses and nodes.
+ *   4. per puzzle     WARMUP_CALLS untimed run(1) calls on the first puzzles, then hrtime
+ *                     around run(1) on each puzzle alone; short puzzles and spikes get more
+ *                     passes, the fastest kept. Alone, each puzzle must give the batch's count,
+ *                     guesses and nodes.
  *
- * A wrong or inconsistent answer throws rather than report figures of a broken variant.
+ * The first variant on the first dataset is measured twice and its first measurement dropped:
+ * V8 compiles the measuring code meanwhile, on the same cores (its µs p50 came out ~20% above
+ * the same variant's measured later). A wrong or inconsistent answer throws rather than report
+ * figures of a broken variant.
  */
 import type { Grid } from "../../src/model/puzzle.js";
 import { CELLS } from "../../src/model/shape.js";
@@ -25,8 +29,10 @@ import { type MeasurePlan, type MeasureProgress, measureRows, silentProgress } f
 import { quantile } from "../../src/model/quantile.js";
 import type { HardPuzzle, PerPuzzle, ProfileRecord } from "../records.js";
 
-/** Puzzles in the warm-up batch. */
+/** Puzzles in the warm-up batch and in the untimed calls on puzzles alone. */
 const WARMUP_PUZZLES = 64;
+/** Untimed run(1) calls before a variant's per-puzzle timing ({@link warmUpAlone}). */
+const WARMUP_CALLS = 4096;
 /** Timed whole-batch calls per variant × dataset: at least MIN_BATCH_CALLS and MIN_BATCH_MS in all… */
 const MIN_BATCH_CALLS = 3;
 const MIN_BATCH_MS = 300;
@@ -57,7 +63,7 @@ export interface ProfilePlan extends MeasurePlan {
 export async function profileVariants(plan: ProfilePlan, progress: MeasureProgress<ProfileRecord> = silentProgress): Promise<ProfileRecord[]> {
   const kernels = new Map<string, BatchKernel>();
   for (const variant of plan.variants) kernels.set(variant.id, await variant.load());
-  let warmed = false;
+  let primed = false;
   return measureRows(
     plan.datasets.map((dataset) => [dataset, plan.variants] as const),
     (variant) => variant.id,
@@ -65,12 +71,14 @@ export async function profileVariants(plan: ProfilePlan, progress: MeasureProgre
       const size = dataset.puzzles.length;
       const all = plan.sample === undefined || plan.sample >= size;
       const picked = all ? Array.from({ length: size }, (_, i) => i) : seededSample(size, plan.sample!, plan.seed).sort((a, b) => a - b);
-      const draw = drawPuzzles(dataset, picked, plan.expectationOf?.(dataset)); // all, or a seeded sample put back in file order
-      if (!warmed) warmUpTimingCode(kernels, draw, plan);
-      warmed = true;
-      return draw;
+      return drawPuzzles(dataset, picked, plan.expectationOf?.(dataset)); // all, or a seeded sample put back in file order
     },
-    async (variant, draw) => summarise(variant, draw, plan, await measureVariant(kernels.get(variant.id)!, variant.id, draw, plan)),
+    async (variant, draw) => {
+      const kernel = kernels.get(variant.id)!;
+      if (!primed) await measureVariant(kernel, variant.id, draw, plan); // see the file comment
+      primed = true;
+      return summarise(variant, draw, plan, await measureVariant(kernel, variant.id, draw, plan));
+    },
     progress,
     plan.signal,
   );
@@ -91,10 +99,17 @@ interface Measured {
   micros: Float64Array;
 }
 
-/** Runs the per-puzzle timing once over a few puzzles with every kernel, so the first variant timed does not pay for compiling it. */
-function warmUpTimingCode(kernels: ReadonlyMap<string, BatchKernel>, draw: Draw, plan: ProfilePlan): void {
-  const grids = draw.grids.slice(0, Math.min(draw.grids.length, WARMUP_PUZZLES));
-  for (const kernel of kernels.values()) timeEachPuzzle(kernel, grids, plan, new Int32Array(grids.length).fill(1), () => {});
+/**
+ * {@link WARMUP_CALLS} untimed run(1) calls on the first puzzles, in turn: V8 re-optimises the
+ * calling code for each new kernel instance, and with 256 such calls a variant's µs p50 still
+ * came out 10–20% above its own figure measured again later.
+ */
+function warmUpAlone(kernel: BatchKernel, draw: Draw, plan: ProfilePlan): void {
+  const puzzles = Math.min(draw.grids.length, WARMUP_PUZZLES);
+  for (let call = 0; call < WARMUP_CALLS; call++) {
+    kernel.input(1).set(draw.grids[call % puzzles]);
+    kernel.run(1, plan.limit, plan.budget);
+  }
 }
 
 async function measureVariant(kernel: BatchKernel, variant: string, draw: Draw, plan: ProfilePlan): Promise<Measured> {
@@ -103,6 +118,7 @@ async function measureVariant(kernel: BatchKernel, variant: string, draw: Draw, 
   kernel.input(warmup).set(draw.packed.subarray(0, warmup * CELLS));
   kernel.run(warmup, plan.limit, plan.budget);
   const batch = await timeBatch(kernel, variant, draw, plan);
+  warmUpAlone(kernel, draw, plan);
   const micros = timeEachPuzzle(kernel, draw.grids, plan, batch.nodes, (index, alone) => {
     const inBatch = [batch.counts[index], batch.guesses[index], batch.nodes[index]];
     if (alone.some((value, k) => value !== inBatch[k])) {

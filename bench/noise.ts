@@ -7,7 +7,7 @@ import type { BenchRecord } from "./records.js";
 
 /** What the checks read from one row (a BenchRecord, or the web page's row, which has no per-puzzle pass). */
 export type RowFigures = Pick<BenchRecord, "rmePercent" | "meanMicros" | "passMeanMicros" | "cpuPerWall" | "threads"> &
-  Partial<Pick<BenchRecord, "p99Micros" | "batchCall">>;
+  Partial<Pick<BenchRecord, "p99Micros" | "batchCall" | "puzzles" | "timeouts">>;
 
 /** A row's margin of error above this (percent) marks it noisy. */
 export const NOISY_MARGIN_PERCENT = 5;
@@ -16,7 +16,7 @@ export const PASS_RATIO_LIMIT = 1.5;
 /** CPU/wall below this share of the threads used marks the row pre-empted. */
 export const PREEMPTED_SHARE = 0.85;
 
-export type NoiseFlag = "noisy" | "disagree" | "preempted";
+export type NoiseFlag = "noisy" | "disagree" | "preempted" | "timeouts";
 
 /** Each flag's mark in the table and what the reader should do about it. */
 export const FLAG_NOTES: Readonly<Record<NoiseFlag, { mark: string; note: string }>> = {
@@ -37,16 +37,24 @@ export const FLAG_NOTES: Readonly<Record<NoiseFlag, { mark: string; note: string
       `pre-empted: CPU time / wall time while timing was below ${PREEMPTED_SHARE} per thread, so another process had the core; ` +
       "use a quieter machine or pin (taskset -c 1)",
   },
+  timeouts: {
+    mark: "T",
+    note:
+      "timed out: more than half its puzzles hit --budget, so its puzzles/s says how fast it gives up, not how fast it solves " +
+      "(its passes are not compared either: the budget cuts them alike); raise --budget to time its solving",
+  },
 };
 
 /** The flags a row earns, in the order of FLAG_NOTES. */
 export function noiseFlags(row: RowFigures): NoiseFlag[] {
   const flags: NoiseFlag[] = [];
   if (row.rmePercent > NOISY_MARGIN_PERCENT) flags.push("noisy");
-  if (passesDisagree(row)) flags.push("disagree");
+  const timedOut = row.timeouts !== undefined && row.puzzles !== undefined && row.timeouts * 2 > row.puzzles;
+  if (passesDisagree(row) && !timedOut) flags.push("disagree");
   if (row.cpuPerWall !== null && Number.isFinite(row.cpuPerWall) && row.cpuPerWall < PREEMPTED_SHARE * (row.threads ?? 1)) {
     flags.push("preempted");
   }
+  if (timedOut) flags.push("timeouts");
   return flags;
 }
 

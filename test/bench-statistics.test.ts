@@ -171,6 +171,14 @@ describe("noise flags", () => {
     expect(noiseFlags({ ...row, threads: 2, cpuPerWall: 1.9 })).toEqual([]);
     expect(noiseFlags({ ...row, threads: 2, cpuPerWall: 1.0 })).toEqual(["preempted"]);
   });
+
+  it("marks a row most of whose puzzles hit the budget, whose passes it then does not compare", () => {
+    const row = measured("hardest", "tables", samplesAround(5, 0.02, 40));
+    expect(noiseFlags({ ...row, puzzles: 23, timeouts: 22, passMeanMicros: row.meanMicros / 3 })).toEqual(["timeouts"]);
+    expect(flagMarks(noiseFlags({ ...row, puzzles: 23, timeouts: 22 }))).toBe("T");
+    expect(noiseFlags({ ...row, puzzles: 24, timeouts: 12 })).toEqual([]); // half: not more than half
+    expect(noiseFlags({ ...row, puzzles: 24, timeouts: 12, passMeanMicros: row.meanMicros / 3 })).toEqual(["disagree"]);
+  });
 });
 
 describe("--compare", () => {

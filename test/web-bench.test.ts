@@ -97,6 +97,16 @@ describe("the web page's bench", () => {
     expect(doneLine(rows, 3, 100_000)).toBe("done: 4 rows in 3 s, every answer checked (80 solves); 2 of them noisy (N, see below the table)");
     expect(doneLine(rows.slice(2), 3, 100_000)).toBe("done: 2 rows in 3 s, every answer checked (40 solves)");
   });
+
+  it("flags a row most of whose puzzles went over the budget as T, and says below the table what its puzzles/s means", () => {
+    const flags = BENCH_COLUMNS.indexOf("flags");
+    const rows = [
+      measuredRow({ solver: "mrv", puzzles: 20, verified: 5, timeouts: 15 }),
+      measuredRow({ solver: "dlx", puzzles: 20, verified: 10, timeouts: 10 }),
+    ];
+    expect(rows.map((row) => benchCells(row, undefined)[flags])).toEqual(["T", ""]);
+    expect(flagNotes(rows)).toEqual([expect.stringMatching(/^T timed out \(1 row\): more than half its puzzles went over the budget/)]);
+  });
 });
 
 /** A measured row with `overrides`: 20 puzzles, all checked, ± 1%. */

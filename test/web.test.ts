@@ -115,9 +115,10 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
           let overBudget = 0;
           for (const row of rows) {
             expect(row.pps).toBeGreaterThan(0);
-            expect(row.flags, `${row.dataset} ${row.solver} ± ${row.margin}`).toBe(row.rme > 5 ? "N" : ""); // the bench's rule
-            expect(Math.abs(Number.parseFloat(row.margin.replaceAll(",", "")) - row.rme)).toBeLessThanOrEqual(0.05 + 1e-9); // shown to one decimal
             const [, verified, over] = /^(\d+)\/20(?: \((\d+) over budget, not checked\))?$/.exec(row.checked)!;
+            const marks = [row.rme > 5 ? "N" : "", Number(over ?? 0) * 2 > 20 ? "T" : ""].filter(Boolean).join(" "); // the bench's rules
+            expect(row.flags, `${row.dataset} ${row.solver} ± ${row.margin}, ${row.checked}`).toBe(marks);
+            expect(Math.abs(Number.parseFloat(row.margin.replaceAll(",", "")) - row.rme)).toBeLessThanOrEqual(0.05 + 1e-9); // shown to one decimal
             expect(Number(verified) + Number(over ?? 0)).toBe(20);
             overBudget += Number(over ?? 0);
           }
@@ -127,11 +128,14 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
           expect(status).toMatch(
             new RegExp(`^done: 8 rows in \\d+ s; ${160 - overBudget} of 160 answers checked: ${overBudget} solves went over the budget of 300 nodes`),
           );
-          const noisy = rows.filter((row) => row.flags === "N").length;
+          const noisy = rows.filter((row) => row.flags.includes("N")).length;
+          const timedOut = rows.filter((row) => row.flags.includes("T")).length;
           if (noisy > 0) {
             expect(status).toContain(`; ${noisy} of them noisy (N, see below the table)`);
             expect(await text(page, "#bench-notes")).toMatch(new RegExp(`^N noisy \\(${noisy} rows?\\): the ± of the mean is above 5%`));
-          } else expect(await page.$eval("#bench-notes", (notes) => (notes as HTMLElement).hidden)).toBe(true);
+          }
+          if (timedOut > 0) expect(await text(page, "#bench-notes")).toMatch(new RegExp(`T timed out \\(${timedOut} rows?\\): more than half its puzzles`));
+          if (noisy + timedOut === 0) expect(await page.$eval("#bench-notes", (notes) => (notes as HTMLElement).hidden)).toBe(true);
           expect(await page.$eval("#bench-progress", (bar) => [(bar as HTMLProgressElement).value, (bar as HTMLProgressElement).max])).toEqual([8, 8]);
           expect(await page.$$eval("#bench-svg rect.bar", (bars) => bars.length)).toBe(rows.length);
           expect(await page.$$eval("#bench-svg path.error-bar", (bars) => bars.length)).toBe(rows.length);

@@ -35,13 +35,23 @@ export function benchCells(row: WebBenchRow, wasm: WebBenchRow | undefined): str
 
 /** What each flag on the page means and what to do about it: one line per flag some row has, in the bench's order. */
 export function flagNotes(rows: readonly WebBenchRow[]): string[] {
-  const noisy = rows.filter((row) => rowFlags(row).includes("noisy")).length;
-  if (noisy === 0) return [];
-  return [
-    `${FLAG_NOTES.noisy.mark} noisy (${noisy} row${noisy === 1 ? "" : "s"}): ` +
-      `the ± of the mean is above ${NOISY_MARGIN_PERCENT}%, so the figure is not to be trusted as it stands; ` +
-      "give each row more time (ms per row), close other tabs and programs, and run again",
-  ];
+  const count = (flag: NoiseFlag) => rows.filter((row) => rowFlags(row).includes(flag)).length;
+  const rowsOf = (n: number) => `${n} row${n === 1 ? "" : "s"}`;
+  const [noisy, timedOut] = [count("noisy"), count("timeouts")];
+  const notes: string[] = [];
+  if (noisy > 0) {
+    notes.push(
+      `${FLAG_NOTES.noisy.mark} noisy (${rowsOf(noisy)}): the ± of the mean is above ${NOISY_MARGIN_PERCENT}%, so the figure is not to be ` +
+        "trusted as it stands; give each row more time (ms per row), close other tabs and programs, and run again",
+    );
+  }
+  if (timedOut > 0) {
+    notes.push(
+      `${FLAG_NOTES.timeouts.mark} timed out (${rowsOf(timedOut)}): more than half its puzzles went over the budget, so its puzzles/s ` +
+        "says how fast it gives up, not how fast it solves; raise the budget to time its solving",
+    );
+  }
+  return notes;
 }
 
 /** "1 min 05 s", "12 s". */

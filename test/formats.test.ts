@@ -145,11 +145,13 @@ describe("grid format", () => {
     expect(records[1].grid && formatPuzzle(records[1].grid)).toBe(SECOND);
   });
 
-  it("names the cell of a bad character inside a grid", () => {
+  it("names the cell of a bad character inside a grid, and the line of its row", () => {
     const broken = [...rows];
     broken[4] = "?" + broken[4].slice(1, 8) + "k";
     const [record] = readRecords(broken.join("\n"));
-    expect(record.error).toBe("in.txt:1: cell 45 (row 5, column 9) contains invalid character 'k'");
+    expect(record.error).toBe("in.txt:1: cell 45 (row 5, column 9) contains invalid character 'k' (line 5)");
+    const banded = [...broken.slice(0, 3), "------+-------+------", ...broken.slice(3)]; // a separator line before row 4
+    expect(readRecords(`# a comment\n${banded.join("\n")}`)[0].error).toBe("in.txt:2: cell 45 (row 5, column 9) contains invalid character 'k' (line 7)");
   });
 
   it("reads a stray short line as one invalid record", () => {

@@ -52,7 +52,7 @@ export class RecordReader implements LineSink {
     this.fallback = lineFormat(alphabet);
     this.alphabet = alphabet ?? "";
     // Detection reads a run of 4×4-looking 16-character lines as 4×4 puzzles unless the alphabet says 16×16.
-    this.grid = gridFormat(format === "auto" && alphabet?.length !== 16);
+    this.grid = gridFormat(format === "auto" && alphabet?.length !== 16, alphabet);
     this.formats = [this.fallback, colonFormat(), csvFormat(), this.grid];
     this.forced = format === "auto" ? null : this.formats.find((f) => f.name === format)!;
   }

@@ -8,9 +8,9 @@
  * is one 16×16 grid only when it has at least 2 rows, more than half using a symbol outside `1`–`4`
  * (real 16×16 rows almost always do); otherwise each row is its own 4×4 record.
  */
-import { KNOWN_ALPHABETS } from "../../model/puzzle.js";
+import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, readPuzzle } from "../../model/puzzle.js";
 import { type Shape, SHAPE_9, shapeOfSide } from "../../model/shape.js";
-import { symbolEmpties } from "../../model/empty-cells.js";
+import { EMPTY_MARKS, symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
 import type { InputFormat } from "./format.js";
 
@@ -47,8 +47,11 @@ function isRunOfFourByFourLines(rows: readonly string[]): boolean {
   return rows.length < 2 || foreignRows * 2 <= rows.length;
 }
 
-/** The grid reader: collects N rows, then emits one record whose text is the rows joined. */
-export function gridFormat(lineRuns: boolean): InputFormat {
+/**
+ * The grid reader: collects N rows, then emits one record whose text is the rows joined, at the
+ * line of its first row; a bad character's error also names the line its row is on.
+ */
+export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): InputFormat {
   const rows: string[] = [];
   const rowLines: number[] = [];
   let shape: Shape = SHAPE_9;
@@ -58,8 +61,9 @@ export function gridFormat(lineRuns: boolean): InputFormat {
     if (lineRuns && shape.size === 16 && isRunOfFourByFourLines(rows)) {
       rows.forEach((row, i) => emit(rowLines[i], row, null));
     } else {
-      const error = rows.length < shape.size ? shortGridMessage(rows, shape) : widthError;
-      emit(rowLines[0], rows.join(""), error);
+      const text = rows.join("");
+      const error = rows.length < shape.size ? shortGridMessage(rows, shape) : (widthError ?? characterError(text, shape, rowLines, alphabet));
+      emit(rowLines[0], text, error);
     }
     rows.length = 0;
     rowLines.length = 0;
@@ -90,6 +94,17 @@ export function gridFormat(lineRuns: boolean): InputFormat {
       if (rows.length > 0) emitGrid(emit);
     },
   };
+}
+
+/** The reading's error for a grid's bad character, naming the line of its row; null when the grid has none (its reading reports any other fault). */
+function characterError(text: string, shape: Shape, rowLines: readonly number[], alphabet: Alphabet | undefined): string | null {
+  try {
+    readPuzzle(text, alphabet, EMPTY_MARKS.records);
+    return null;
+  } catch (error) {
+    if (!(error instanceof PuzzleError) || error.reason !== "character" || error.cell < 0) return null;
+    return `${error.message} (line ${rowLines[Math.floor(error.cell / shape.size)]})`;
+  }
 }
 
 function shortGridMessage(rows: readonly string[], shape: Shape): string {

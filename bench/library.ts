@@ -93,7 +93,7 @@ function recordsAlone(kernel: WasmKernel, cells: Uint8Array, count: number): () 
   return () => {
     const records = new Array<SolveRecord>(count);
     for (let first = 0; first < count; first += size) {
-      const record = orderedRecords(read, solved, true, writer, "pool"); // at pool.solveMany's literal: at a Solver's, V8 then made the Solver rows' records in the old generation
+      const record = orderedRecords(read, solved, true, writer, "pool"); // at pool.solveMany's literal (solver.ts RecordSite)
       for (let i = 0; i < size && first + i < count; i++) records[first + i] = record(i);
     }
     return records.length;

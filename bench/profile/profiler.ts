@@ -14,9 +14,8 @@
  *                     guesses and nodes.
  *
  * The first variant on the first dataset is measured twice and its first measurement dropped:
- * V8 compiles the measuring code meanwhile, on the same cores (its µs p50 came out ~20% above
- * the same variant's measured later). A wrong or inconsistent answer throws rather than report
- * figures of a broken variant.
+ * V8 compiles the measuring code meanwhile, on the same cores. A wrong or inconsistent answer
+ * throws rather than report figures of a broken variant.
  */
 import type { Grid } from "../../src/model/puzzle.js";
 import { CELLS } from "../../src/model/shape.js";
@@ -101,8 +100,7 @@ interface Measured {
 
 /**
  * {@link WARMUP_CALLS} untimed run(1) calls on the first puzzles, in turn: V8 re-optimises the
- * calling code for each new kernel instance, and with 256 such calls a variant's µs p50 still
- * came out 10–20% above its own figure measured again later.
+ * calling code for each new kernel instance, over some thousands of calls.
  */
 function warmUpAlone(kernel: BatchKernel, draw: Draw, plan: ProfilePlan): void {
   const puzzles = Math.min(draw.grids.length, WARMUP_PUZZLES);

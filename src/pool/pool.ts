@@ -205,9 +205,8 @@ export const START_WORKERS_AFTER_MS = 50;
 
 /**
  * What starting the workers costs the run, in ms of the main thread's solving: they pay only when
- * the solving they take off it is more. Measured with 2 workers on 2 cores (AMD EPYC, 2026-12-05):
- * `--threads 2` and `--threads 0` took the same time on inputs of about 0.3 s of solving, easy or
- * hard, and about 1.3× as long with workers on 0.1 s of it.
+ * the solving they take off it is more (`--threads 2` and `--threads 0` take about as long on
+ * inputs of about twice this much solving; `npm run bulk-bench` measures the small-file case).
  */
 export const WORKER_START_MS = 150;
 

@@ -251,8 +251,7 @@ function latin1Of(bytes: Uint8Array, from: number, to: number): string {
 /**
  * The default {@link SolutionWriter} run: one native call's cost shared by 16 solutions, at most
  * 16 solutions' text kept alive per solution kept; 256 without Node's Buffer, where a call to
- * TextDecoder costs some microseconds (in Chromium, 16 solutions a call took the page's thread
- * longer than making their records).
+ * TextDecoder costs some microseconds (in Chromium, more than making the 16 records).
  */
 const SOLUTIONS_PER_STRING = NodeBuffer ? 16 : 256;
 
@@ -371,11 +370,9 @@ export interface RecordStyle {
  * `solveMany` (a million kept at once) or a pool's stream (each let go once read); each kind is
  * made at an object literal of its own. V8 decides for each literal whether to make its objects
  * in the old generation, once most of them outlive a young collection, so one literal for all
- * let one caller's records decide for another's: after a pool's solveMany, a stream's records
- * were made in the old generation (the stream went at about 0.6 of its rate), and after a
- * million records made and kept at a Solver's literal, the way a pool's solveMany makes them,
- * a Solver's solveMany in the same process went at 0.5–0.6 of the kernel's rate (0.8 with V8's
- * `--no-allocation-site-pretenuring`). test/solver-pool.test.ts asks V8 where each kind is made.
+ * would let one caller's records decide for another's: a pool's kept records would have a
+ * stream's, or a Solver's, made in the old generation, where each record costs a full
+ * collection's work. test/solver-pool.test.ts asks V8 where each kind is made.
  */
 export type RecordSite = "solver" | "pool" | "stream";
 

@@ -3,8 +3,9 @@
 // byte path (text.ts, which reads and writes it) both reach a batch through what is here;
 // index.ts exports `reserve` as the module's entry point.
 //
-// Batch layout (see src/kernel/wasm.ts), n puzzles from `base`:
-//   puzzles n×81 u8 │ solutions n×81 u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
+// Batch layout (see src/kernel/wasm.ts), n puzzles of C cells (81 here; N² in the N×N kernel,
+// assembly/general.ts, which takes its offsets from here too) from `base`:
+//   puzzles n×C u8 │ solutions n×C u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
 //   counts is -1 for a byte over 9 and -2 for a clue repeated in a unit.
 //   nodes counts the states propagated; it is negative when the search hit the node budget.
 
@@ -23,20 +24,20 @@ let batchRoom: i32 = 0;
   return base != batchBase || count < 0 || count > batchCapacity;
 }
 
-/** Byte offsets of a batch of `count` puzzles: solutions, then 4-byte aligned counts and guesses. */
-@inline export function solutionsAt(base: usize, count: i32): usize {
-  return base + <usize>count * CELLS;
+/** Byte offsets of a batch of `count` puzzles of `cells` cells: solutions, then 4-byte aligned counts and guesses. */
+@inline export function solutionsAt(base: usize, count: i32, cells: i32 = CELLS): usize {
+  return base + <usize>count * <usize>cells;
 }
-@inline export function countsAt(base: usize, count: i32): usize {
-  return (solutionsAt(base, count) + <usize>count * CELLS + 3) & ~(<usize>3);
+@inline export function countsAt(base: usize, count: i32, cells: i32 = CELLS): usize {
+  return (solutionsAt(base, count, cells) + <usize>count * <usize>cells + 3) & ~(<usize>3);
 }
 
 /** The largest batch in bytes: one heap block of the stub runtime (2^30 minus its header). */
 export const MAX_BATCH_BYTES: u64 = (1 << 30) - 64;
 
-/** The bytes of a batch of `count` puzzles (the layout above), in 64 bits. */
-@inline function batchBytes(count: i32): u64 {
-  return ((<u64>count * (2 * CELLS) + 3) & ~(<u64>3)) + <u64>count * 12;
+/** The bytes of a batch of `count` puzzles of `cells` cells (the layout above), in 64 bits. */
+@inline export function batchBytes(count: i32, cells: i32 = CELLS): u64 {
+  return ((<u64>count * <u64>(2 * cells) + 3) & ~(<u64>3)) + <u64>count * 12;
 }
 
 /** A block's room for `count` items: the power of two at or above it, from 64 (so that a block grows a few times, not once per batch). */

@@ -41,12 +41,13 @@
 // symbols from the lowest, on an explicit stack of states: no recursion, no allocation during
 // search.
 //
-// Batch layout in linear memory (see src/kernel/wasm.ts), n puzzles of C = N² bytes from `base`:
-//   puzzles n×C u8 │ solutions n×C u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
+// Batch layout in linear memory: the 9×9 kernel's (assembly/batch.ts), n puzzles of C = N² bytes.
 // A puzzle byte is 0 (empty) or a symbol 1..N; a byte over N gives count -1 for that puzzle and a
 // clue repeated in a row, column or box count -2 (the 9×9 kernel's codes, assembly/index.ts).
 // nodes counts the states propagated; it is negative when the search hit the node budget
 // (the count is then the solutions found before it stopped).
+
+import { MAX_BATCH_BYTES, batchBytes, countsAt, solutionsAt } from "./batch";
 
 const MIN_BOX: i32 = 2;
 const MAX_BOX: i32 = 5;
@@ -682,32 +683,15 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
 // ── exports ─────────────────────────────────────────────────────────────────────────────────
 
 let batchBase: usize = 0;
-let batchBytes: usize = 0;
+let reservedBytes: usize = 0;
 /** The box size of the batch last reserved: what solveBatch solves it as. */
 let batchBox: i32 = 0;
-
-/** Byte offset of the solutions of a batch of `count` puzzles of `cellCount` cells. */
-@inline function solutionsAt(base: usize, count: i32, cellCount: i32): usize {
-  return base + <usize>count * <usize>cellCount;
-}
-
-/** Byte offset of the counts (4-byte aligned); the guesses and then the nodes follow them. */
-@inline function countsAt(base: usize, count: i32, cellCount: i32): usize {
-  return (solutionsAt(base, count, cellCount) + <usize>count * <usize>cellCount + 3) & ~(<usize>3);
-}
 
 /** True for a supported box size (2–5). */
 @inline function supportedBox(b: i32): bool {
   return b >= MIN_BOX && b <= MAX_BOX;
 }
 
-/** The largest batch in bytes: one heap block of the stub runtime (2^30 minus its header). */
-const MAX_BATCH_BYTES: u64 = (1 << 30) - 64;
-
-/** The bytes of a batch of `count` puzzles of `cellCount` cells (the layout above), in 64 bits. */
-@inline function batchBytesOf(count: i32, cellCount: i32): u64 {
-  return ((<u64>count * <u64>(2 * cellCount) + 3) & ~(<u64>3)) + <u64>count * 12;
-}
 
 /**
  * Room for a batch of `count` puzzles of box size `b`, which {@link solveBatch} then solves as
@@ -719,12 +703,12 @@ const MAX_BATCH_BYTES: u64 = (1 << 30) - 64;
 export function reserve(count: i32, b: i32): usize {
   if (!supportedBox(b) || count < 0) return 0;
   const cellCount = b * b * b * b;
-  const bytes = batchBytesOf(count, cellCount); // 64 bits: nothing wraps
+  const bytes = batchBytes(count, cellCount); // 64 bits: nothing wraps
   if (bytes > MAX_BATCH_BYTES) return 0;
-  if (<usize>bytes > batchBytes) {
+  if (<usize>bytes > reservedBytes) {
     if (batchBase != 0) heap.free(batchBase); // the last block on the heap: its memory is reused
     batchBase = heap.alloc(<usize>bytes);
-    batchBytes = <usize>bytes;
+    reservedBytes = <usize>bytes;
   }
   batchBox = b;
   return batchBase;
@@ -737,7 +721,7 @@ export function reserve(count: i32, b: i32): usize {
  */
 export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i32 {
   const b = batchBox;
-  if (!supportedBox(b) || base != batchBase || count < 0 || batchBytesOf(count, b * b * b * b) > <u64>batchBytes) return -1; // only the reserved batch, never past it
+  if (!supportedBox(b) || base != batchBase || count < 0 || batchBytes(count, b * b * b * b) > <u64>reservedBytes) return -1; // only the reserved batch, never past it
   configure(b);
   const solutions = solutionsAt(base, count, cells);
   const counts = countsAt(base, count, cells);

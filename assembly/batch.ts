@@ -1,4 +1,5 @@
-// The 9×9 kernel's batch in linear memory: its layout, and the one block `reserve` hands out.
+// The 9×9 kernel's batch in linear memory: its layout (the N×N kernel's too), and the one block
+// `reserve` hands out.
 // The kernel (index.ts, whose solveBatch fills the batch) and the text in and out of the CLI's
 // byte path (text.ts, which reads and writes it) both reach a batch through what is here;
 // index.ts exports `reserve` as the module's entry point.
@@ -6,7 +7,7 @@
 // Batch layout (see src/kernel/wasm.ts), n puzzles of C cells (81 here; N² in the N×N kernel,
 // assembly/general.ts, which takes its offsets from here too) from `base`:
 //   puzzles n×C u8 │ solutions n×C u8 │ (align 4) counts n×i32 │ guesses n×i32 │ nodes n×i32
-//   counts is -1 for a byte over 9 and -2 for a clue repeated in a unit.
+//   counts is -1 for a byte over 9 (over N) and -2 for a clue repeated in a unit.
 //   nodes counts the states propagated; it is negative when the search hit the node budget.
 
 /** The cells of a 9×9 puzzle: the bytes of one puzzle, or of one solution, in a batch. */

@@ -7,7 +7,7 @@
  * Options: options.ts (`--help`).
  */
 import { InterruptWatch } from "../src/cli-kit/progress.js";
-import { type SolverInfo, findSolver, solvers } from "../src/solvers/registry.js";
+import { type SolverInfo, VARIANT_NOT_HERE, findSolver, solvers } from "../src/solvers/registry.js";
 import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
 import { isolatedRow, openWorkerRow } from "./isolated.js";
 import { benchDatasets, collectEnvironment, datasetExpectation, datasetIdentity } from "./env.js";
@@ -26,7 +26,9 @@ import { poolRow } from "./threads.js";
 
 /** The selected solvers (registry ids, module paths, wasm-abi: modules; else the preset's, a skipped one said on stderr); the reference must be one of them. */
 async function selectSolvers(options: BenchOptions, preset: Preset): Promise<readonly SolverInfo[]> {
-  for (const info of options.solvers ? [] : solvers) if (info.unavailable) process.stderr.write(`skipping ${info.id}: ${info.unavailable}\n`);
+  for (const info of options.solvers ? [] : solvers) {
+    if (info.unavailable && info.unavailable !== VARIANT_NOT_HERE) process.stderr.write(`skipping ${info.id}: ${info.unavailable}\n`);
+  }
   const selected = options.solvers
     ? await resolveSolvers(options.solvers)
     : solvers.filter((info) => !info.unavailable && info.sizes.some((size) => preset.takes(info, size)));

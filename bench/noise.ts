@@ -41,7 +41,7 @@ export const FLAG_NOTES: Readonly<Record<NoiseFlag, { mark: string; note: string
     mark: "T",
     note:
       "timed out: more than half its puzzles hit --budget, so its puzzles/s says how fast it gives up, not how fast it solves " +
-      "(its passes are not compared either: the budget cuts them alike); raise --budget to time its solving",
+      "(its passes are not compared, and --compare does not judge it); raise --budget to time its solving",
   },
 };
 

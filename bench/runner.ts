@@ -330,6 +330,7 @@ async function measureRow(
       throw error;
     }
     total = checkAnswers(checked, grids.length, check);
+    for (let i = 0; i < grids.length; i++) if (checked.timedOut(i)) timeouts++;
     batchCall = row.extra.threads !== null;
   } else {
     const key = `${row.info.id} ${draw.shape.size}`; // each engine loaded once per run

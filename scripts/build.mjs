@@ -15,9 +15,9 @@
  *   kernel    asbuild:debug, asbuild:release               assembly/ but general.ts and canon.ts, asconfig.json,
  *                                                          package-lock.json
  *   variants  asbuild:variants                             the kernel's inputs and scripts/build-variants.mjs
- *   general   asbuild:general                              assembly/ but the 9×9 kernel's files (index.ts,
- *                                                          batch.ts, text.ts, variants.*) and canon.ts,
- *                                                          asconfig.json, package-lock.json
+ *   general   asbuild:general                              assembly/ but the 9×9 kernel's own files (index.ts,
+ *                                                          text.ts, variants.*; batch.ts is shared) and
+ *                                                          canon.ts, asconfig.json, package-lock.json
  *   canon     asbuild:canon                                assembly/canon.ts, asconfig.json, package-lock.json
  *   facts     scripts/build-facts.mjs (every build: it records the commit)
  *   host      scripts/clean-dist.mjs, tsc                  src/, bench/, the tsconfigs, package.json,
@@ -65,7 +65,7 @@ const STEPS = [
     name: "general",
     scripts: ["asbuild:general"],
     inputs: () =>
-      filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](index\.ts|batch\.ts|text\.ts|canon\.ts|variants\.)/.test(file)),
+      filesIn(root, ["assembly"], ["asconfig.json", ...LOCK]).filter((file) => !/^assembly[/\\](index\.ts|text\.ts|canon\.ts|variants\.)/.test(file)),
     outputs: () => [...releaseBuild("general"), ...debugBuild("general-debug")],
   },
   {

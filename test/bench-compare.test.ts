@@ -81,6 +81,14 @@ describe("--compare verdicts", () => {
     expect(c).toMatchObject({ verdict: "slower", flags: { before: [], after: ["preempted"] } });
   });
 
+  it("a row most of whose puzzles hit the budget (T) in either run is not judged: its rate is how fast it gives up", () => {
+    const before = runOf([steadyRecord("a", 10), steadyRecord("b", 10), steadyRecord("c", 10), steadyRecord("d", 10)]);
+    const after = runOf([steadyRecord("a", 20, { timeouts: 51 }), steadyRecord("b", 20, { timeouts: 50 }), steadyRecord("c", 10), steadyRecord("d", 10)]); // of 100 puzzles: 51 is more than half
+    const [a, b] = compareRuns(before, after);
+    expect(a).toMatchObject({ verdict: "not judged", flags: { before: [], after: ["timeouts"] } });
+    expect(b).toMatchObject({ verdict: "slower", flags: { before: [], after: [] } });
+  });
+
   it("a verdict needs the whole interval beyond the threshold, not only the ratio", () => {
     expect(verdictOf({ ratio: 0.97, low: 0.96, high: 0.985, method: "bootstrap" })).toBe("no change"); // 3% slower, but the interval reaches 1.5%
     expect(verdictOf({ ratio: 0.95, low: 0.94, high: 0.97, method: "bootstrap" })).toBe("slower");

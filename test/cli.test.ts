@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { benchCommand, parseOptions } from "../bench/options.js";
 import { commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { HELP_COLUMNS, solverHelpLines } from "../src/cli-kit/solver-help.js";
-import { solvers } from "../src/solvers/registry.js";
+import { VARIANT_NOT_HERE, solvers } from "../src/solvers/registry.js";
 import { runCli, scratchFolder } from "./cli-run.js";
 import { loadFixture } from "./fixture.js";
 
@@ -365,6 +365,16 @@ describe("the shared options helper", () => {
     }
     // Piped (not a terminal): every line of the help fits HELP_COLUMNS.
     for (const line of solveHelp().stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(HELP_COLUMNS);
+  });
+
+  it("lists the kernel variants missing from an install (the npm package ships none) as one row", () => {
+    const missing = solvers.map((info) => (info.id.startsWith("wasm:") ? { ...info, unavailable: VARIANT_NOT_HERE } : info));
+    const ids = solverHelpLines(missing, HELP_COLUMNS).flatMap((line) => (line.startsWith("  ") && !line.startsWith("   ") ? [line.trim().split(" ")[0]] : []));
+    const variants = solvers.filter((info) => info.id.startsWith("wasm:")).length;
+    expect(ids).toEqual(["wasm", "wasm:<variant>", ...solvers.filter((info) => !info.id.startsWith("wasm")).map((info) => info.id)]);
+    expect(solverHelpLines(missing, HELP_COLUMNS).join(" ")).toMatch(
+      new RegExp(`\\(unavailable: its kernel file is not here: .*\\) +${variants} compile-time variants`),
+    );
   });
 
   it("splits comma lists, trimming and dropping empty items", () => {

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { createContext, runInContext } from "node:vm";
 import { build } from "esbuild";
 import { build as viteBuild } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -355,7 +356,7 @@ console.log(records, streamed);
 
   it("refuses `solve --solver mrv` for what it is, not for an optional package that is missing", () => {
     const error = runFailure("npm", ["exec", "--offline", "sudoku-wasm", "--", "solve", "--solver", "mrv"], `${PUZZLE}\n`);
-    expect(error).toContain("solver 'mrv' solves one puzzle per call; a pool of workers takes a solver that solves batches: wasm, general-wasm");
+    expect(error).toContain("solver 'mrv' solves one puzzle per call; `solve --solver` and a pool take a solver that solves batches: wasm, general-wasm");
     expect(error).not.toMatch(/wasm:[a-z<]/); // the variants are not in the package
     expect(error).not.toContain("optional package");
   }, 60_000);
@@ -411,6 +412,17 @@ console.log(records, streamed);
       },
       60_000,
     );
+
+    it("as a classic script (an IIFE bundle: no import.meta), loads and lists its solvers, with Node's process and without", async () => {
+      writeFileSync(join(app, "classic.mjs"), `import { solvers } from "sudoku-wasm";\nglobalThis.ids = solvers.map((s) => s.id);`);
+      const outfile = join(out, "classic.js");
+      await build({ absWorkingDir: app, entryPoints: ["classic.mjs"], bundle: true, platform: "browser", format: "iife", outfile, logLevel: "silent" });
+      for (const node of [{}, { process }]) {
+        const page: { ids?: string[] } = createContext({ ...node, URL, TextDecoder, TextEncoder, WebAssembly });
+        runInContext(readFileSync(outfile, "utf8"), page);
+        expect(page.ids).toEqual(expect.arrayContaining(["wasm", "general-wasm", "wasm:naked"]));
+      }
+    });
 
     it("for the browser: solves in Firefox ESR too", async (context) => {
       if (!hasFirefox) context.skip(`no Firefox ESR at ${FIREFOX_PATH} (apt-get install firefox-esr)`);

@@ -254,7 +254,7 @@ for (const column of BENCH_COLUMNS) {
   const th = document.createElement("th");
   th.textContent = column;
   if (column === "±") th.title = "the 95% margin of error of the mean pass time";
-  if (column === "flags") th.title = "N: noisy (± above 5%), explained below the table";
+  if (column === "flags") th.title = "N: noisy (± above 5%); T: timed out (most puzzles over the budget); explained below the table";
   $<HTMLTableElement>("bench-table").tHead!.rows[0].append(th);
 }
 $<HTMLTextAreaElement>("puzzles").value = SAMPLE_PUZZLES;

@@ -136,8 +136,12 @@ export function workDifference(before: BenchRecord, after: BenchRecord): string 
   return differences.length > 0 ? differences.join(", ") : null;
 }
 
-/** The flags that keep a row from being judged: its wall-clock batches or its two passes were disturbed. Pre-empted is not one: CPU time leaves it out. */
-const JUDGING_FLAGS: readonly NoiseFlag[] = ["noisy", "disagree"];
+/**
+ * The flags that keep a row from being judged: its wall-clock batches or its two passes were
+ * disturbed, or most of its puzzles hit the budget (its rate is how fast it gives up). Pre-empted
+ * is not one: CPU time leaves it out.
+ */
+const JUDGING_FLAGS: readonly NoiseFlag[] = ["noisy", "disagree", "timeouts"];
 
 /** The verdict between runs: {@link verdictOf}, but "not judged" where half the interval's width is over `floor` (such a change could not be told). */
 export function betweenRunsVerdict(estimate: RatioEstimate, floor: number): "faster" | "slower" | "no change" | "not judged" {
@@ -274,7 +278,7 @@ function compareHeading(before: BenchRun, noiseThreshold: number): string[] {
     "the change is the ratio of each row's rounds in CPU time relative to the calibration work timed between its calls " +
       `(what slowed the whole machine drops out), ± its 95% interval; faster or slower only when the whole interval lies beyond ` +
       `${formatNumber(noiseThreshold * 100)}%, else "no change"`,
-    `"not judged": an interval too wide to tell ${formatNumber(noiseThreshold * 100)}%, a noisy (N) or disagree (D) flag in either run, ` +
+    `"not judged": an interval too wide to tell ${formatNumber(noiseThreshold * 100)}%, a noisy (N), disagree (D) or timed-out (T) flag in either run, ` +
       "rows that timed different work, a run without calibrated rounds (the web page's export), or every solver moved alike; " +
       "--ref COMMIT times both commits interleaved in one run, the verdict for CI",
   ];

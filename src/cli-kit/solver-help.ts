@@ -3,16 +3,25 @@
  * commander lays out the options.
  */
 import { Help } from "commander";
-import { type SolverInfo, sizeNames, solvers } from "../solvers/registry.js";
+import { type SolverInfo, VARIANT_NOT_HERE, sizeNames, solvers } from "../solvers/registry.js";
 
 /** The width the solver lists in --help wrap to when standard output is not a terminal. */
 export const HELP_COLUMNS = 100;
 
-/** Registry rows as help lines: id, sizes, and the description wrapped to `width` under its own column, as commander lays out options. */
+/**
+ * Registry rows as help lines: id, sizes, and the description wrapped to `width` under its own
+ * column, as commander lays out options. The kernel variants missing from an install (the npm
+ * package ships none) are one row.
+ */
 export function solverHelpLines(
-  rows: readonly SolverInfo[] = solvers,
+  all: readonly SolverInfo[] = solvers,
   width = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : HELP_COLUMNS,
 ): string[] {
+  const missing = all.filter((info) => info.unavailable === VARIANT_NOT_HERE);
+  const rows = all.filter((info) => !missing.includes(info));
+  const after = rows.findIndex((info) => info.id === "wasm") + 1;
+  if (missing.length > 0)
+    rows.splice(after, 0, { ...missing[0], id: "wasm:<variant>", description: `${missing.length} compile-time variants of the wasm kernel` });
   const help = new Help();
   help.helpWidth = width;
   help.minWidthToWrap = 30; // commander's 40 would leave the lines unwrapped in an 80-column terminal

@@ -96,7 +96,9 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
           ...batchIds.filter((id) => !id.startsWith("wasm:")),
           ...(batchIds.some((id) => id.startsWith("wasm:")) ? ["a kernel variant (wasm:<name>)"] : []),
         ];
-        throw new RangeError(`solver '${info.id}' solves one puzzle per call; a pool of workers takes a solver that solves batches: ${named.join(", ")}`);
+        throw new RangeError(
+          `solver '${info.id}' solves one puzzle per call; \`solve --solver\` and a pool take a solver that solves batches: ${named.join(", ")}`,
+        );
       }
     }
     return { id: info.id, engine, reportsGuesses: info.capabilities.guesses };

@@ -45,8 +45,8 @@ export function peerFields(peer: PeerPackage): { peer: PeerPackage; unavailable?
  */
 function peerInstalled(peer: PeerPackage): boolean {
   const fs = nodeBuiltin<{ existsSync(path: URL): boolean }>("node:fs");
-  const here = import.meta.url; // (not inside `new URL(…)`, which bundlers take for an asset to copy)
-  if (fs === undefined || !here.startsWith("file:")) return true;
+  const here: string | undefined = import.meta.url; // (not inside `new URL(…)`, which bundlers take for an asset to copy); none in a classic-script or CommonJS bundle
+  if (fs === undefined || typeof here !== "string" || !here.startsWith("file:")) return true;
   for (let folder = new URL(".", here); ; ) {
     if (fs.existsSync(new URL(`node_modules/${peer.name}/package.json`, folder))) return true;
     const parent = new URL("..", folder);

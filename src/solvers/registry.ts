@@ -93,10 +93,19 @@ export const variantId = (name: string): string => (name === "" ? "wasm" : `wasm
 /** Why a kernel variant (not the default) cannot load here: its file is not in this install. Undefined when it is, and where the runtime cannot tell (a browser: the load then fails). */
 function missingVariant(name: string): string | undefined {
   const fs = nodeBuiltin<{ existsSync(path: URL): boolean }>("node:fs");
-  const url = kernelUrl(variantBuild(name));
-  if (name === "" || fs === undefined || url.protocol !== "file:" || fs.existsSync(url)) return undefined;
-  return "its kernel file is not here: the kernel variants are for profiling in a clone of sudoku-wasm, where `npm run build` makes them (the npm package ships the default kernels only)";
+  if (name === "" || fs === undefined) return undefined;
+  try {
+    const url = kernelUrl(variantBuild(name)); // throws where there is no import.meta.url (a classic-script bundle)
+    if (url.protocol !== "file:" || fs.existsSync(url)) return undefined;
+  } catch {
+    return undefined;
+  }
+  return VARIANT_NOT_HERE;
 }
+
+/** Why a kernel variant's file is missing (see {@link missingVariant}); the help and the bench name the variants missing once with it. */
+export const VARIANT_NOT_HERE =
+  "its kernel file is not here: the kernel variants are for profiling in a clone of sudoku-wasm, where `npm run build` makes them (the npm package ships the default kernels only)";
 
 /** A row of the 9×9 kernel: the default (`wasm`) or one of its variants. */
 function kernelRow(variant: { name: string; description: string }): Omit<SolverInfo, "external" | "capabilities"> {

@@ -276,9 +276,10 @@ export class SolutionWriter {
 
   /**
    * @param perString solutions whose text one native call makes, each solution a slice of it
-   * ({@link text}). A run of a whole large batch is one string too big for V8's young generation,
-   * so the collector never copies it: the choice of a caller that keeps every record (a pool's
-   * solveMany), not of one that may keep a few (any solution kept holds its run's text alive).
+   * ({@link text}; any solution kept holds its run's text alive). A run of a whole large batch is
+   * one string too big for V8's young generation, so the collector never copies it: the choice of
+   * a caller that keeps every record (a pool's solveMany), and the default where a native call
+   * costs most (browsers, {@link SOLUTIONS_PER_STRING}).
    */
   constructor(
     readonly alphabet: Alphabet,

@@ -50,7 +50,7 @@ function chunkTasks(grids: readonly Grid[], limit: number, budget: number, chunk
 
 const LF = 10;
 
-/** Solutions a `line` output stands for: a solution line is 1, `multiple` (m) is the limit, `unsolvable` (u) 0. */
+/** Solutions a `line` output stands for: a solution line is 1, `multiple` (m) is the limit, `unsolvable` (u) and `timeout` (t: what the budget-stopped search found is not in the line) 0. */
 export function countFromLineOutput(output: Uint8Array, limit: number): number {
   let total = 0;
   for (let start = 0; start < output.length; ) {
@@ -58,7 +58,7 @@ export function countFromLineOutput(output: Uint8Array, limit: number): number {
     if (end < 0) end = output.length;
     const first = output[start];
     if (first === 109 /* m */) total += limit;
-    else if (first !== 117 /* u */) total += first >= 49 && first <= 57 && end - start === CELLS ? 1 : NaN;
+    else if (first !== 117 /* u */ && first !== 116 /* t */) total += first >= 49 && first <= 57 && end - start === CELLS ? 1 : NaN;
     start = end + 1;
   }
   return total;
@@ -90,13 +90,18 @@ async function openPoolRunner(threads: number, grids: readonly Grid[], limit: nu
   const tasks = chunkTasks(grids, limit, budget, threads * CHUNKS_PER_THREAD);
   // The pool transfers each task's buffers, so every submission gets its own copy.
   const submit = (output: BatchTask["output"]) => Promise.all(tasks.map((task) => pool.solve({ ...copyTask(task), output })));
+  let stoppedFound = 0; // solutions the budget-stopped puzzles found in the checked pass, which their `timeout` lines do not carry
   return {
-    answers: async () =>
-      parseJsonlAnswers(
+    answers: async () => {
+      const answers = parseJsonlAnswers(
         (await submit("jsonl")).map((outcome) => outcome.bytes),
         grids.length,
-      ),
-    solve: async () => (await submit("line")).reduce((total, outcome) => total + countFromLineOutput(outcome.bytes, limit), 0),
+      );
+      stoppedFound = 0;
+      for (let i = 0; i < grids.length; i++) if (answers.timedOut(i)) stoppedFound += answers.counts[i];
+      return answers;
+    },
+    solve: async () => (await submit("line")).reduce((total, outcome) => total + countFromLineOutput(outcome.bytes, limit), stoppedFound),
     close: () => pool.close(),
   };
 }

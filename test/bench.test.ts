@@ -13,6 +13,7 @@ import { formatSvg } from "../bench/report/svg.js";
 import { CSV_FIELDS, describeEnvironment, formatCsv, formatMarkdown, formatTables } from "../bench/report/format.js";
 import { applyReference, runBench } from "../bench/runner.js";
 import { poolRow } from "../bench/threads.js";
+import { noiseFlags } from "../bench/noise.js";
 import { seededSample } from "../bench/measure/draw.js";
 import { createSolver } from "../src/index.js";
 import { WrongAnswerError } from "../bench/verify.js";
@@ -193,6 +194,14 @@ describe("runner", () => {
     expect(dlx.p99Micros!).toBeGreaterThanOrEqual(dlx.p50Micros!);
     expect(dancing.guessesPerPuzzle).toBeNull();
     expect(dancing.noGuessPercent).toBeNull();
+  });
+
+  it("times the pool's row under a budget that stops most puzzles, with the kernel's timeouts, and flags both rows T", async () => {
+    const records = await runBench({ ...plan, budget: 5, solvers: [findSolver("wasm")], extraRows: [poolRow(1)] });
+    const [wasm, , threads] = records;
+    expect(wasm.timeouts).toBeGreaterThan(wasm.puzzles / 2);
+    expect(threads).toMatchObject({ row: "wasm (1 thread)", puzzles: wasm.puzzles, timeouts: wasm.timeouts });
+    for (const record of [wasm, threads]) expect(noiseFlags(record)).toContain("timeouts");
   });
 
   /**

@@ -692,7 +692,6 @@ let batchBox: i32 = 0;
   return b >= MIN_BOX && b <= MAX_BOX;
 }
 
-
 /**
  * Room for a batch of `count` puzzles of box size `b`, which {@link solveBatch} then solves as
  * puzzles of that size; returns its base, or 0 for an unsupported box size, a negative count or a

@@ -413,6 +413,21 @@ console.log(records, streamed);
       60_000,
     );
 
+    it("for Node as CommonJS (no import.meta): builds and solves with the kernels passed", async () => {
+      const kernels = `{ kernels: { wasm: require("node:fs").readFileSync(${JSON.stringify(join(out, "release.wasm"))}), general: require("node:fs").readFileSync(${JSON.stringify(join(out, "general.wasm"))}) } }`;
+      writeFileSync(join(app, "bundled.cjs"), `const { createSolver } = require("sudoku-wasm");\n(async () => {${SOLVE_BODY.replace("KERNELS", kernels)}})();`);
+      await build({
+        absWorkingDir: app,
+        entryPoints: ["bundled.cjs"],
+        bundle: true,
+        platform: "node",
+        format: "cjs",
+        outfile: join(out, "node.cjs"),
+        logLevel: "silent",
+      });
+      expectSolved(run("node", [join(out, "node.cjs")]));
+    });
+
     it("as a classic script (an IIFE bundle: no import.meta), loads and lists its solvers, with Node's process and without", async () => {
       writeFileSync(join(app, "classic.mjs"), `import { solvers } from "sudoku-wasm";\nglobalThis.ids = solvers.map((s) => s.id);`);
       const outfile = join(out, "classic.js");

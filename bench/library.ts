@@ -16,19 +16,17 @@
  * bundled easy tier relabelled per line. Figures, no verdicts.
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus, tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
-import { loadAverage, machineLine, quietUsage, runTool } from "./tool.js";
-import { Command } from "commander";
+import { type PoolBenchOptions, loadAverage, machineLine, parseToolOptions, poolBenchRows, runTool } from "./tool.js";
 import { createSolver } from "../src/index.js";
 import { CELLS } from "../src/model/shape.js";
 import { POOL_BATCH_SIZE, createPool } from "../src/pool/solver-pool.js";
 import { type ReadBatch, type SolveRecord, SolutionWriter, orderedRecords } from "../src/solvers/solver.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
 import { DIGITS, readDigits } from "../src/model/puzzle.js";
-import { wholeNumber } from "../src/cli-kit/options.js";
 import { relabelledPuzzles } from "./corpus.js";
 import { solveInBatches } from "./measure/kernel.js";
 import { kernelsAtOnce } from "./measure/kernels-at-once.js";
@@ -39,14 +37,6 @@ import { median } from "./statistics.js";
 
 const LIMIT = 2;
 const TIMER_MS = 10;
-
-interface Options {
-  records: number;
-  sample: number;
-  rounds: number;
-  seconds: number;
-  threads: number;
-}
 
 /** What a path did in a round: puzzles per second of wall time and per CPU second of the process. */
 type Rate = Awaited<ReturnType<typeof rate>>;
@@ -100,16 +90,20 @@ function recordsAlone(kernel: WasmKernel, cells: Uint8Array, count: number): () 
   };
 }
 
-async function main(argv = process.argv): Promise<void> {
-  const program = quietUsage(new Command("library-bench"))
-    .description("the library's paths (solveMany, a solve loop, the pool) against the kernel's own rate on the same puzzles")
-    .option("--records <n>", "lines of the pool's run", wholeNumber(1000, 50_000_000), 1_000_000)
-    .option("--sample <n>", "lines of the kernel, solveMany and solve-loop runs", wholeNumber(100, 10_000_000), 10_000)
-    .option("--rounds <n>", "rounds", wholeNumber(1, 100), 5)
-    .option("--seconds <s>", "least wall time of each of K, solveMany and the solve loop per round", Number, 0.5)
-    .option("--threads <n>", "the pool's worker threads", wholeNumber(1, 1024), availableParallelism())
-    .parse(argv);
-  const options = program.opts<Options>();
+async function main(): Promise<void> {
+  const options = parseToolOptions<PoolBenchOptions>(
+    "library-bench",
+    "the library's paths (solveMany, a solve loop, the pool) against the kernel's own rate on the same puzzles",
+    poolBenchRows({
+      records: "lines of the pool's run",
+      recordsDefault: 1_000_000,
+      recordsMost: 50_000_000,
+      sample: "lines of the kernel, solveMany and solve-loop runs",
+      rounds: 5,
+      seconds: "least wall time of each of K, solveMany and the solve loop per round",
+      threads: "the pool's worker threads",
+    }),
+  );
   const source = relabelledPuzzles(Math.max(options.records, options.sample), 5).split("\n").slice(0, -1);
   const lines = Array.from({ length: options.records }, (_, i) => source[i % source.length]);
   const sample = Array.from({ length: options.sample }, (_, i) => source[i % source.length]);

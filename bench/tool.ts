@@ -5,9 +5,9 @@
  * errors instead of printing them, so that they reach {@link runTool} as one line.
  */
 import { Command, CommanderError, type OptionValues } from "commander";
-import { type OptionRow, toOption } from "../src/cli-kit/options.js";
+import { type OptionRow, toOption, wholeNumber } from "../src/cli-kit/options.js";
 import { readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
+import { availableParallelism, cpus, loadavg } from "node:os";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { DatasetSpecError } from "../src/datasets/read.js";
 import { terminalSafe } from "./report/format.js";
@@ -28,6 +28,34 @@ export function parseToolOptions<T extends OptionValues>(
   const command = quietUsage(new Command(name).description(description));
   for (const row of rows) command.addOption(toOption(row));
   return command.parse([...argv], { from: "user" }).opts<T>();
+}
+
+/** The options of the pool benches (library-bench, web-pool-bench). */
+export interface PoolBenchOptions {
+  records: number;
+  sample: number;
+  rounds: number;
+  seconds: number;
+  threads: number;
+}
+
+/** A pool bench's option rows, in its own words and defaults: the pool calls' lines, K's lines, rounds, K's least wall time a round, the pool's threads. */
+export function poolBenchRows(words: {
+  records: string;
+  recordsDefault: number;
+  recordsMost: number;
+  sample: string;
+  rounds: number;
+  seconds: string;
+  threads: string;
+}): OptionRow[] {
+  return [
+    { flags: "--records <n>", description: words.records, default: words.recordsDefault, parse: wholeNumber(1000, words.recordsMost) },
+    { flags: "--sample <n>", description: words.sample, default: 10_000, parse: wholeNumber(100, 10_000_000) },
+    { flags: "--rounds <n>", description: "rounds", default: words.rounds, parse: wholeNumber(1, 100) },
+    { flags: "--seconds <s>", description: words.seconds, default: 0.5, parse: Number },
+    { flags: "--threads <n>", description: words.threads, default: availableParallelism(), parse: wholeNumber(1, 1024) },
+  ];
 }
 
 /** The three load averages, "0.4 0.7 0.9". */

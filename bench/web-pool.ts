@@ -12,27 +12,17 @@
  * Chromium (`apt-get install chromium`, or $CHROMIUM). Figures, no verdicts.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Command } from "commander";
 import puppeteer from "puppeteer-core";
 import { build } from "vite";
-import { loadAverage, machineLine, quietUsage, runTool } from "./tool.js";
+import { type PoolBenchOptions, loadAverage, machineLine, parseToolOptions, poolBenchRows, runTool } from "./tool.js";
 import { relabelledPuzzles } from "./corpus.js";
 import { figure, ratioCell } from "./bulk-table.js";
 import { alignRows } from "./report/format.js";
 import { median } from "./statistics.js";
 import { serveFolder, servedUrl } from "./static-server.js";
 import { packageRoot } from "../src/kernel/paths.js";
-import { wholeNumber } from "../src/cli-kit/options.js";
-
-interface Options {
-  records: number;
-  sample: number;
-  rounds: number;
-  seconds: number;
-  threads: number;
-}
 
 /** What the page measured: per round, K (puzzles/s on the page's thread), each pool call's rate and its timer's worst lateness. */
 interface PageResult {
@@ -139,16 +129,20 @@ for (const worker of kernelWorkers) worker.terminate();
 globalThis.result = { isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency, k, solveMany: one, calls: calls.map(({ name, rates, lateness, ceilings }) => ({ name, rates, lateness, ceilings })) };
 `;
 
-async function main(argv = process.argv): Promise<void> {
-  const program = quietUsage(new Command("web-pool-bench"))
-    .description("the browser's pool (Web Workers) against the kernel's own rate on the page, in headless Chromium")
-    .option("--records <n>", "lines of each pool call", wholeNumber(1000, 10_000_000), 500_000)
-    .option("--sample <n>", "lines of the K runs", wholeNumber(100, 10_000_000), 10_000)
-    .option("--rounds <n>", "rounds", wholeNumber(1, 100), 3)
-    .option("--seconds <s>", "least wall time of K per round", Number, 0.5)
-    .option("--threads <n>", "the pool's workers", wholeNumber(1, 1024), availableParallelism())
-    .parse(argv);
-  const options = program.opts<Options>();
+async function main(): Promise<void> {
+  const options = parseToolOptions<PoolBenchOptions>(
+    "web-pool-bench",
+    "the browser's pool (Web Workers) against the kernel's own rate on the page, in headless Chromium",
+    poolBenchRows({
+      records: "lines of each pool call",
+      recordsDefault: 500_000,
+      recordsMost: 10_000_000,
+      sample: "lines of the K runs",
+      rounds: 3,
+      seconds: "least wall time of K per round",
+      threads: "the pool's workers",
+    }),
+  );
   const chromium = process.env.CHROMIUM ?? "/usr/bin/chromium";
   if (!existsSync(chromium)) throw new Error(`web-pool-bench needs Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM)`);
 

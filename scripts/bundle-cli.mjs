@@ -47,6 +47,10 @@ const shared = { bundle: true, format: "esm", platform: "node", target: "node20"
 await build({
   entryPoints: [dist("src/cli/main.js")],
   outdir,
+  // Names from dist/, so that the library's entry (src/index.js), which a command imports lazily, is the chunk "src-…"
+  // (from dist/src/cli/ esbuild would name it ".-…", a dot file).
+  outbase: distRoot,
+  entryNames: "[name]",
   outExtension: { ".js": ".mjs" },
   splitting: true,
   ...shared,

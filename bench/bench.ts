@@ -156,7 +156,7 @@ async function main(argv: readonly string[]): Promise<void> {
     out.push("", `interrupted by ${watch.signal}: ${records.length} of ${live.totalRows} rows finished; the exports below hold them, marked incomplete`);
   }
   if (options.wide) out.push(...formatTables(records, options.seed));
-  const flagNotes = formatFlagNotes(records, width, options.time);
+  const flagNotes = formatFlagNotes(records, width, options.time, !options.wide);
   if (flagNotes.length > 0) out.push("", "Flags:", ...flagNotes);
   const infos = new Map(selected.map((info) => [info.id, info]));
   if (records.length > 0) out.push("", ...formatSummary(records, (r) => isPureTsBaseline(r, infos.get(r.solver)), width));

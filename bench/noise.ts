@@ -1,13 +1,15 @@
 /**
  * Noise and consistency flags: pure checks over one row's figures that say when its numbers
  * should not be trusted as they stand. The reporters print the flag's mark beside the row and
- * its note (FLAG_NOTES) once below the table.
+ * its note (FLAG_NOTES) once below the table. One figure they read is set over the whole run
+ * ({@link markSpeedShifts}): how fast the machine ran while the row was timed.
  */
+import { median } from "../src/model/quantile.js";
 import type { BenchRecord } from "./records.js";
 
 /** What the checks read from one row (a BenchRecord, or the web page's row, which has no per-puzzle pass). */
 export type RowFigures = Pick<BenchRecord, "rmePercent" | "meanMicros" | "passMeanMicros" | "cpuPerWall" | "threads"> &
-  Partial<Pick<BenchRecord, "p99Micros" | "batchCall" | "puzzles" | "timeouts">>;
+  Partial<Pick<BenchRecord, "p99Micros" | "batchCall" | "puzzles" | "timeouts" | "speedShift">>;
 
 /** A row's margin of error above this (percent) marks it noisy. */
 export const NOISY_MARGIN_PERCENT = 5;
@@ -15,8 +17,12 @@ export const NOISY_MARGIN_PERCENT = 5;
 export const PASS_RATIO_LIMIT = 1.5;
 /** CPU/wall below this share of the threads used marks the row pre-empted. */
 export const PREEMPTED_SHARE = 0.85;
+/** A row whose calibration ran more than this factor slower or faster than the run's marks it (see {@link markSpeedShifts}). */
+export const SPEED_SHIFT_LIMIT = 1.2;
+/** One-thread rows with a calibration a run needs before any is marked for its speed. */
+export const SPEED_SHIFT_ROWS = 3;
 
-export type NoiseFlag = "noisy" | "disagree" | "preempted" | "timeouts";
+export type NoiseFlag = "noisy" | "disagree" | "preempted" | "timeouts" | "speed";
 
 /** Each flag's mark in the table and what the reader should do about it. */
 export const FLAG_NOTES: Readonly<Record<NoiseFlag, { mark: string; note: string }>> = {
@@ -43,6 +49,14 @@ export const FLAG_NOTES: Readonly<Record<NoiseFlag, { mark: string; note: string
       "timed out: more than half its puzzles hit --budget, so its puzzles/s says how fast it gives up, not how fast it solves " +
       "(its passes are not compared, and --compare does not judge it); raise --budget to time its solving",
   },
+  speed: {
+    mark: "S",
+    note:
+      `speed changed: the calibration work timed between the row's calls ran more than ${SPEED_SHIFT_LIMIT}× slower or faster than ` +
+      "over the run's other rows: the machine itself ran at another speed while the row was timed (a virtual machine's CPU " +
+      "can, for seconds at a time), so its puzzles/s does not compare with theirs; rerun it (--compare is not misled: it " +
+      "judges each row relative to its calibration)",
+  },
 };
 
 /** The flags a row earns, in the order of FLAG_NOTES. */
@@ -55,7 +69,27 @@ export function noiseFlags(row: RowFigures): NoiseFlag[] {
     flags.push("preempted");
   }
   if (timedOut) flags.push("timeouts");
+  const shift = row.speedShift;
+  if (typeof shift === "number" && shift > 0 && (shift > SPEED_SHIFT_LIMIT || shift < 1 / SPEED_SHIFT_LIMIT)) flags.push("speed");
   return flags;
+}
+
+/**
+ * Sets each one-thread row's `speedShift`: the median CPU µs per unit of the calibration work
+ * timed between its calls, over the median of that over the run's one-thread rows (above 1: the
+ * machine ran slower while the row was timed). A row timed on several threads has none (its
+ * calibration shares the process's CPU time with its workers'), nor does any row of a run with
+ * fewer than {@link SPEED_SHIFT_ROWS} one-thread rows calibrated. Returns `records`.
+ */
+export function markSpeedShifts<R extends Pick<BenchRecord, "threads" | "calibrationMicros" | "speedShift">>(records: R[]): R[] {
+  const calibrated = records.filter((r) => r.threads === null && r.calibrationMicros !== undefined && r.calibrationMicros.length > 0);
+  const own = new Map(calibrated.map((r) => [r, median(r.calibrationMicros!)]));
+  const run = median([...own.values()]);
+  for (const r of records) {
+    const mine = own.get(r);
+    r.speedShift = mine !== undefined && own.size >= SPEED_SHIFT_ROWS && run > 0 ? mine / run : null;
+  }
+  return records;
 }
 
 /** The batch and per-puzzle means differ beyond PASS_RATIO_LIMIT, or the batch mean lies above the pass's p99, each widened by the batch margin. */

@@ -42,6 +42,7 @@ export interface BenchRecord {
   roundMicros?: number[];
   roundCpuMicros?: number[];
   calibrationMicros?: number[];
+  speedShift?: number | null;
   passMeanMicros?: number | null;
   peakRssMb?: number;
   speedupInterval?: { low: number; high: number; method: RatioEstimate["method"] } | null;

@@ -47,6 +47,7 @@ import type { BenchRecord, RowMode } from "./records.js";
 import { quantile } from "../src/model/quantile.js";
 import { speedRatio } from "./statistics.js";
 import { WrongAnswerError } from "./verify.js";
+import { markSpeedShifts } from "./noise.js";
 import { DEFAULT_ROUNDS, FRESH_WARMUP_MS, type RoundTiming, calibratedFields, timeRounds } from "./rounds.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
@@ -130,7 +131,7 @@ export async function runBench(plan: BenchPlan, progress: MeasureProgress<BenchR
     progress,
     plan.signal,
   );
-  return applyReference(records, plan.solvers, plan.reference, micros);
+  return markSpeedShifts(applyReference(records, plan.solvers, plan.reference, micros));
 }
 
 /** A row that failed for another reason than a wrong answer: names the row and what was thrown. */

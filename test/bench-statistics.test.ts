@@ -10,7 +10,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../src/model/prng.js";
 import { quantile } from "../src/model/quantile.js";
-import { noiseFlags, flagMarks } from "../bench/noise.js";
+import { SPEED_SHIFT_LIMIT, markSpeedShifts, noiseFlags, flagMarks } from "../bench/noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.js";
 import { compareRuns, formatComparison, settingDifferences, verdictOf } from "../bench/report/compare.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
@@ -179,6 +179,41 @@ describe("noise flags", () => {
     expect(noiseFlags({ ...row, puzzles: 24, timeouts: 12 })).toEqual([]); // half: not more than half
     expect(noiseFlags({ ...row, puzzles: 24, timeouts: 12, passMeanMicros: row.meanMicros / 3 })).toEqual(["disagree"]);
   });
+
+  it("marks a row timed while the machine ran at another speed than over the run, by the calibration beside each row", () => {
+    const row = (name: string, calibrationMicros: number[] | undefined, threads: number | null = null) =>
+      measured("hardest", name, samplesAround(5, 0.02, 40), { calibrationMicros, threads, cpuPerWall: threads === null ? 0.99 : 1.9 });
+    // The machine's slow spell during "slowed" (its calibration 1.4× the run's), a fast one during "hurried"; a pool row's
+    // calibration shares the process's CPU time with its workers', so it is left out, whatever it reads.
+    const records = markSpeedShifts([
+      row("a", [35, 36, 35, 34, 35]),
+      row("b", [36, 35, 35, 35, 36]),
+      row("c", [34, 35, 36, 35, 35]),
+      row("slowed", [49, 50, 48, 49, 50]),
+      row("hurried", [25, 25, 26, 24, 25]),
+      row("pool", [300, 70, 55, 50, 47], 2),
+      row("web", undefined),
+    ]);
+    const shift = (name: string) => records.find((r) => r.row === name)!.speedShift;
+    expect(shift("a")).toBeCloseTo(1, 5);
+    expect(shift("slowed")).toBeCloseTo(49 / 35, 5);
+    expect(shift("hurried")).toBeCloseTo(25 / 35, 5);
+    expect(shift("pool")).toBeNull();
+    expect(shift("web")).toBeNull();
+    expect(records.map((r) => flagMarks(noiseFlags(r)))).toEqual(["", "", "", "S", "S", "", ""]);
+    // Within the limit either way: no flag.
+    expect(noiseFlags({ ...records[0], speedShift: SPEED_SHIFT_LIMIT * 0.99 })).toEqual([]);
+    expect(noiseFlags({ ...records[0], speedShift: 1 / (SPEED_SHIFT_LIMIT * 0.99) })).toEqual([]);
+    // Too few calibrated one-thread rows to tell the run's speed: none is marked.
+    expect(markSpeedShifts([row("a", [35]), row("slowed", [50])]).map((r) => r.speedShift)).toEqual([null, null]);
+    // A flagged row's note says how much slower or faster, and that the rows printed live do not show S.
+    const notes = formatFlagNotes(records, 100, undefined, true).join("\n");
+    expect(notes).toMatch(/S {2}speed changed: the calibration work/);
+    expect(notes).toContain("hardest · slowed (1.4× slower)");
+    expect(notes).toContain("hardest · hurried (1.4× faster)");
+    expect(notes.replace(/\s+/g, " ")).toContain("the rows above, printed as they finished, do not show it");
+    expect(formatFlagNotes(records, 100).join(" ").replace(/\s+/g, " ")).not.toContain("do not show it");
+  });
 });
 
 describe("--compare", () => {
@@ -257,6 +292,10 @@ describe("JSON export", () => {
     expect(written.records[0].batchMs).toHaveLength(20);
     expect(written.records[0].perPuzzleMicros).toMatchObject({ n: 20, min: expect.any(Number), max: expect.any(Number), p99: expect.any(Number) });
     expect(written.records[0].flags).toContain("noisy");
+    // A speed shift and its flag are in the schema too.
+    const shifted = JSON.parse(formatJson({ ...run, records: run.records.map((r) => ({ ...r, speedShift: 1.4 })) }));
+    expect(shifted.records[0].flags).toContain("speed");
+    expect(validate(shifted), JSON.stringify(validate.errors)).toBe(true);
     // The schema is not a rubber stamp: a record without its flags fails.
     delete written.records[0].flags;
     expect(validate(written)).toBe(false);

@@ -106,16 +106,18 @@ function wrapPhrases(phrases: readonly string[], width: number): string[] {
   return wrap(phrases.map((phrase) => phrase.replaceAll(" ", NO_BREAK)).join(", "), width).map((line) => line.replaceAll(NO_BREAK, " "));
 }
 
-/** The notes of the flags raised, each with the rows it marks; empty when none was. */
-export function formatFlagNotes(records: readonly BenchRecord[], width: number = COMPACT_WIDTH.unknown, timeMs?: number): string[] {
+/** The notes of the flags raised, each with the rows it marks; empty when none was. `liveRows`: the rows were printed as they finished (without S). */
+export function formatFlagNotes(records: readonly BenchRecord[], width: number = COMPACT_WIDTH.unknown, timeMs?: number, liveRows = false): string[] {
   const lines: string[] = [];
   for (const flag of Object.keys(FLAG_NOTES) as NoiseFlag[]) {
     const marked = records.filter((r) => noiseFlags(r).includes(flag));
     if (marked.length === 0) continue;
     const { mark } = FLAG_NOTES[flag];
-    const note = timeMs === undefined ? FLAG_NOTES[flag].note : FLAG_NOTES[flag].note.replace("--time 2000", `--time ${moreTime(timeMs)}`);
+    let note = timeMs === undefined ? FLAG_NOTES[flag].note : FLAG_NOTES[flag].note.replace("--time 2000", `--time ${moreTime(timeMs)}`);
+    // The run's speed is known once every row is timed, after the rows were printed as they finished.
+    if (flag === "speed" && liveRows) note += ". It is known once every row is timed: the rows above, printed as they finished, do not show it";
     lines.push(...wrap(`  ${mark}  ${note}.`, width, "     "));
-    const rows = marked.map((r) => `${r.dataset} · ${r.row}${flag === "preempted" ? ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})` : ""}`);
+    const rows = marked.map((r) => `${r.dataset} · ${r.row}${flagDetail(flag, r)}`);
     const shown = rows.length > 6 ? [...rows.slice(0, 6), `${rows.length - 6} more`] : rows;
     const head = `${marked.length} row${marked.length === 1 ? "" : "s"}: `;
     lines.push(...wrapPhrases([head + shown[0], ...shown.slice(1)], width - 5).map((line) => `     ${line}`));
@@ -126,6 +128,15 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
     lines.push(...wrap(note, width, "     "));
   }
   return lines;
+}
+
+/** What a flagged row's entry in its note adds: the CPU share of a pre-empted row, how much slower or faster a row of another speed ran. */
+function flagDetail(flag: NoiseFlag, r: BenchRecord): string {
+  if (flag === "preempted") return ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})`;
+  if (flag === "speed" && typeof r.speedShift === "number") {
+    return r.speedShift >= 1 ? ` (${formatNumber(r.speedShift, 2)}× slower)` : ` (${formatNumber(1 / r.speedShift, 2)}× faster)`;
+  }
+  return "";
 }
 
 /** The --time to advise a run of `timeMs` per row: 2000, or four times what it had when that was 2000 or more already. */

@@ -13,7 +13,7 @@ import { calibrationIdentity } from "./calibration.js";
 import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets/read.js";
 import { datasetShape } from "./measure/draw.js";
 import { type Expectation, expectationOf } from "./verify.js";
-import { vectorUnits } from "./tool.js";
+import { cpuFamily, vectorUnits } from "./tool.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";
 
 /** The settings of a run that the environment repeats. */
@@ -22,9 +22,11 @@ export type RunSettings = Pick<BenchEnvironment, "seed" | "limit" | "timeMs" | "
 /** Describes this machine and build; `now` fixes the date (tests). */
 export function collectEnvironment(settings: RunSettings, now = new Date()): BenchEnvironment {
   const vector = vectorUnits();
+  const family = cpuFamily();
   return {
     cpu: cpus()[0]?.model.trim() || "unknown",
     ...(vector === undefined ? {} : { vectorUnits: vector }),
+    ...(family === undefined ? {} : { cpuFamily: family }),
     cores: availableParallelism(),
     node: process.version,
     v8: process.versions.v8,

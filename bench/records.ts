@@ -61,6 +61,8 @@ export interface BenchEnvironment {
   cpu: string;
   /** The widest vector instructions the CPU reports (bench/tool.ts vectorUnits), where it can be told. */
   vectorUnits?: string;
+  /** The CPU's family and model numbers (bench/tool.ts cpuFamily), where they can be told. */
+  cpuFamily?: string;
   cores: number;
   node: string;
   v8: string;

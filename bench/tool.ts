@@ -65,10 +65,11 @@ export function loadAverage(): string {
     .join(" ");
 }
 
-/** The line a tool's report opens with: "NAME: CPU, N cores, Node vX, load average A B C" (figures from a shared machine are marked by its load). */
+/** The line a tool's report opens with: "NAME: CPU (vector unit, family and model), N cores, Node vX, load average A B C" (figures from a shared machine are marked by its load). */
 export function machineLine(name: string): string {
-  const vector = vectorUnits();
-  return `${name}: ${cpus()[0]?.model.trim() ?? "unknown CPU"}${vector ? ` (${vector})` : ""}, ${cpus().length} cores, Node ${process.version}, load average ${loadAverage()}`;
+  const details = [vectorUnits(), cpuFamily()].filter((detail) => detail !== undefined);
+  const cpu = `${cpus()[0]?.model.trim() ?? "unknown CPU"}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
+  return `${name}: ${cpu}, ${cpus().length} cores, Node ${process.version}, load average ${loadAverage()}`;
 }
 
 /**
@@ -85,6 +86,20 @@ export function vectorUnits(cpuinfo = readCpuinfo()): string | undefined {
     ["sve", "SVE"],
     ["asimd", "NEON"],
   ].find(([flag]) => flags.has(flag))?.[1];
+}
+
+/**
+ * The CPU's family and model numbers from Linux's /proc/cpuinfo ("family 26 model 2" on x86;
+ * "implementer 0x41 part 0xd0c" on Arm), undefined where it cannot tell. They name the
+ * microarchitecture that a bare model name leaves out: one "AMD EPYC" with AVX-512 is Zen 4
+ * (family 25) on one host and Zen 5 (family 26) on another, and kernels' ratios differ between them.
+ */
+export function cpuFamily(cpuinfo = readCpuinfo()): string | undefined {
+  const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(\\S+)`, "m").exec(cpuinfo)?.[1];
+  const [family, model] = [field("cpu family"), field("model")];
+  if (family !== undefined && model !== undefined) return `family ${family} model ${model}`;
+  const [implementer, part] = [field("CPU implementer"), field("CPU part")];
+  return implementer !== undefined && part !== undefined ? `implementer ${implementer} part ${part}` : undefined;
 }
 
 function readCpuinfo(): string {

@@ -21,7 +21,7 @@ import {
   verdictOf,
 } from "../bench/report/compare.js";
 import { Random } from "../src/model/prng.js";
-import { vectorUnits } from "../bench/tool.js";
+import { cpuFamily, vectorUnits } from "../bench/tool.js";
 import { tukeyOutliers } from "../bench/statistics.js";
 
 /** Five round means around `micros`, spread ±`spread` (a share) from it. */
@@ -305,6 +305,32 @@ describe("--compare verdicts", () => {
     expect(vectorUnits("processor\t: 0\nFeatures\t: fp asimd evtstrm aes sve\n")).toBe("SVE");
     expect(vectorUnits("processor\t: 0\nFeatures\t: fp asimd evtstrm\n")).toBe("NEON");
     expect(vectorUnits("")).toBeUndefined();
+  });
+
+  it("reads the CPU's family and model numbers from /proc/cpuinfo's text (not the model name's line), and warns when two runs' differ", () => {
+    const zen5 = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nmodel name\t: AMD EPYC\nstepping\t: 1\n";
+    expect(cpuFamily(zen5)).toBe("family 26 model 2");
+    expect(cpuFamily("processor\t: 0\nmodel name\t: AMD EPYC\n")).toBeUndefined();
+    expect(cpuFamily("processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU part\t: 0xd0c\n")).toBe(
+      "implementer 0x41 part 0xd0c",
+    );
+    expect(cpuFamily("")).toBeUndefined();
+    const settings = (family?: string) => ({
+      limit: 2,
+      budget: 1,
+      seed: 1,
+      buildFlags: "",
+      cpu: "AMD EPYC",
+      vectorUnits: "AVX-512",
+      cpuFamily: family,
+      cores: 2,
+      node: "",
+      datasets: [],
+    });
+    expect(settingDifferences(settings("family 25 model 17"), settings("family 26 model 2"))).toEqual([
+      { setting: "CPU's family and model", before: "family 25 model 17", after: "family 26 model 2", severity: "warn" },
+    ]);
+    expect(settingDifferences(settings(undefined), settings("family 26 model 2"))).toEqual([]);
   });
 
   it("refuses to compare runs whose calibration work differs: their calibrated figures are in different units", () => {

@@ -34,7 +34,7 @@ export const REF_THRESHOLD = 0.03;
 /** What a run was asked to measure, as far as comparing two runs needs it (the bench and the web page record every dataset's draw and hash). */
 type ComparedSettings = Pick<
   BenchEnvironment,
-  "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "vectorUnits" | "cores" | "node" | "calibration" | "freshRounds" | "datasets"
+  "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "vectorUnits" | "cpuFamily" | "cores" | "node" | "calibration" | "freshRounds" | "datasets"
 >;
 
 export interface SettingDifference {
@@ -65,6 +65,7 @@ export function settingDifferences(before: ComparedSettings, after: ComparedSett
   check("WASM build flags", before.buildFlags, after.buildFlags, "warn");
   check("CPU", before.cpu, after.cpu, "warn");
   check("CPU's vector instructions", before.vectorUnits, after.vectorUnits, "warn");
+  check("CPU's family and model", before.cpuFamily, after.cpuFamily, "warn");
   check("cores", before.cores, after.cores, "warn");
   check("Node", before.node, after.node, "warn");
   const fresh = (settings: ComparedSettings) => (settings.freshRounds ? "each in a fresh worker thread" : "in the bench's process");

@@ -115,8 +115,9 @@ export function describeDataset(first: BenchRecord, seed: number): string {
   return `${first.dataset}: ${drawn}, limit ${first.limit}`;
 }
 
-/** "AMD EPYC, AVX-512": the CPU's model name, and its vector instructions where the run could tell them. */
-export const cpuName = (env: Pick<BenchEnvironment, "cpu" | "vectorUnits">): string => (env.vectorUnits ? `${env.cpu}, ${env.vectorUnits}` : env.cpu);
+/** "AMD EPYC, AVX-512, family 26 model 2": the CPU's model name, and its vector instructions and family and model numbers where the run could tell them. */
+export const cpuName = (env: Pick<BenchEnvironment, "cpu" | "vectorUnits" | "cpuFamily">): string =>
+  [env.cpu, env.vectorUnits, env.cpuFamily].filter((part) => part !== undefined).join(", ");
 
 /** The machine and build part of the environment (CPU, Node/V8, WASM flags, commit, date, seed) as lines. */
 export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" | "budget">): string[] {

@@ -209,10 +209,15 @@ describe("noise flags", () => {
     // A flagged row's note says how much slower or faster, and that the rows printed live do not show S.
     const notes = formatFlagNotes(records, 100, undefined, true).join("\n");
     expect(notes).toMatch(/S {2}speed changed: the calibration work/);
-    expect(notes).toContain("hardest · slowed (1.4× slower)");
-    expect(notes).toContain("hardest · hurried (1.4× faster)");
+    expect(notes).toContain("hardest · hurried (1.4× faster: about");
     expect(notes.replace(/\s+/g, " ")).toContain("the rows above, printed as they finished, do not show it");
     expect(formatFlagNotes(records, 100).join(" ").replace(/\s+/g, " ")).not.toContain("do not show it");
+    expect(notes).toMatch(/hardest · slowed \(1\.4× slower: about [\d,]+\/s at the run's speed\)/);
+    // The summary's ratio is qualified when a row it sets side by side was marked.
+    const summary = (rows: BenchRecord[]) => formatSummary(rows, (r) => r.row === "b", 200).join("\n");
+    const fastest = { ...records[3], puzzlesPerSecond: 1e9 }; // "slowed", made the fastest
+    expect(summary([records[0], records[1], fastest])).toContain("(S: the machine changed speed");
+    expect(summary([records[0], records[1], { ...fastest, speedShift: 1 }])).not.toContain("(S:");
   });
 });
 

@@ -134,7 +134,9 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
 function flagDetail(flag: NoiseFlag, r: BenchRecord): string {
   if (flag === "preempted") return ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})`;
   if (flag === "speed" && typeof r.speedShift === "number") {
-    return r.speedShift >= 1 ? ` (${formatNumber(r.speedShift, 2)}× slower)` : ` (${formatNumber(1 / r.speedShift, 2)}× faster)`;
+    // What the row would have given at the run's speed: its rate scaled by how much slower or faster the machine ran.
+    const atRunSpeed = `about ${formatNumber(r.puzzlesPerSecond * r.speedShift)}/s at the run's speed`;
+    return r.speedShift >= 1 ? ` (${formatNumber(r.speedShift, 2)}× slower: ${atRunSpeed})` : ` (${formatNumber(1 / r.speedShift, 2)}× faster: ${atRunSpeed})`;
   }
   return "";
 }
@@ -203,7 +205,9 @@ export function formatSummary(records: readonly BenchRecord[], isPureTs: (record
     if (reference) parts.push(against(reference.row, reference === pureTs ? "reference, the fastest pure TS" : "reference", reference));
     if (pureTs && pureTs !== reference) parts.push(against(pureTs.row, "the fastest pure TS", pureTs));
     if (parts.length === 0) unreferenced.push(dataset);
-    const comparisons = parts.length > 0 ? `; ${parts.join("; ")}` : "";
+    const shifted = [fastest, reference, pureTs].some((r) => r && parts.length > 0 && noiseFlags(r).includes("speed"));
+    const caution = shifted ? ` (S: the machine changed speed while one of these rows was timed; rerun before quoting it)` : "";
+    const comparisons = parts.length > 0 ? `; ${parts.join("; ")}${caution}` : "";
     lines.push(
       ...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s${describeTies(fastest, rows)}${comparisons}`, width, "      "),
     );

@@ -53,9 +53,10 @@ export const FLAG_NOTES: Readonly<Record<NoiseFlag, { mark: string; note: string
     mark: "S",
     note:
       `speed changed: the calibration work timed between the row's calls ran more than ${SPEED_SHIFT_LIMIT}× slower or faster than ` +
-      "over the run's other rows: the machine itself ran at another speed while the row was timed (a virtual machine's CPU " +
-      "can, for seconds at a time), so its puzzles/s does not compare with theirs; rerun it (--compare is not misled: it " +
-      "judges each row relative to its calibration)",
+      "in the run's median row, so the machine ran at another speed while the row was timed than through most of the run (a " +
+      "virtual machine's CPU can, for seconds at a time; when the run was slowed throughout, the rows marked faster are the " +
+      "ones timed at its usual speed) and its puzzles/s does not compare with the other rows'; rerun (--compare is not " +
+      "misled: it judges each row relative to its calibration)",
   },
 };
 
@@ -75,15 +76,19 @@ export function noiseFlags(row: RowFigures): NoiseFlag[] {
 }
 
 /**
- * Sets each one-thread row's `speedShift`: the median CPU µs per unit of the calibration work
- * timed between its calls, over the median of that over the run's one-thread rows (above 1: the
- * machine ran slower while the row was timed). A row timed on several threads has none (its
- * calibration shares the process's CPU time with its workers'), nor does any row of a run with
- * fewer than {@link SPEED_SHIFT_ROWS} one-thread rows calibrated. Returns `records`.
+ * Sets each one-thread row's `speedShift`: the mean CPU µs per unit of the calibration work timed
+ * between its calls, over the median of that over the run's one-thread rows (above 1: the machine
+ * ran slower while the row was timed than through most of the run). The mean, as the row's rate
+ * pools all its rounds: a spell over two of five rounds moves both. A worker pool's row (`threads`
+ * set) has none (its calibration shares the process's CPU time with its workers'), nor does any
+ * row of a run with fewer than {@link SPEED_SHIFT_ROWS} one-thread rows calibrated. Returns `records`.
  */
 export function markSpeedShifts<R extends Pick<BenchRecord, "threads" | "calibrationMicros" | "speedShift">>(records: R[]): R[] {
-  const calibrated = records.filter((r) => r.threads === null && r.calibrationMicros !== undefined && r.calibrationMicros.length > 0);
-  const own = new Map(calibrated.map((r) => [r, median(r.calibrationMicros!)]));
+  const own = new Map<R, number>();
+  for (const r of records) {
+    const rounds = r.threads === null ? (r.calibrationMicros ?? []).filter((micros) => Number.isFinite(micros) && micros > 0) : [];
+    if (rounds.length > 0) own.set(r, rounds.reduce((sum, micros) => sum + micros, 0) / rounds.length);
+  }
   const run = median([...own.values()]);
   for (const r of records) {
     const mine = own.get(r);

@@ -67,7 +67,7 @@ export function loadAverage(): string {
 
 /** The line a tool's report opens with: "NAME: CPU (vector unit, family and model), N cores, Node vX, load average A B C" (figures from a shared machine are marked by its load). */
 export function machineLine(name: string): string {
-  const details = [vectorUnits(), cpuFamily()].filter((detail) => detail !== undefined);
+  const details = [vectorUnits(), cpuFamily()].filter(Boolean);
   const cpu = `${cpus()[0]?.model.trim() ?? "unknown CPU"}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
   return `${name}: ${cpu}, ${cpus().length} cores, Node ${process.version}, load average ${loadAverage()}`;
 }

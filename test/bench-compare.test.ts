@@ -22,6 +22,7 @@ import {
 } from "../bench/report/compare.js";
 import { Random } from "../src/model/prng.js";
 import { cpuFamily, vectorUnits } from "../bench/tool.js";
+import { cpuName } from "../bench/report/format.js";
 import { tukeyOutliers } from "../bench/statistics.js";
 
 /** Five round means around `micros`, spread ±`spread` (a share) from it. */
@@ -331,6 +332,8 @@ describe("--compare verdicts", () => {
       { setting: "CPU's family and model", before: "family 25 model 17", after: "family 26 model 2", severity: "warn" },
     ]);
     expect(settingDifferences(settings(undefined), settings("family 26 model 2"))).toEqual([]);
+    expect(cpuName({ cpu: "AMD EPYC", vectorUnits: "AVX-512", cpuFamily: "family 26 model 2" })).toBe("AMD EPYC, AVX-512, family 26 model 2");
+    expect(cpuName({ cpu: "AMD EPYC", vectorUnits: "", cpuFamily: undefined })).toBe("AMD EPYC");
   });
 
   it("refuses to compare runs whose calibration work differs: their calibrated figures are in different units", () => {

@@ -187,20 +187,24 @@ describe("noise flags", () => {
     // calibration shares the process's CPU time with its workers', so it is left out, whatever it reads.
     const records = markSpeedShifts([
       row("a", [35, 36, 35, 34, 35]),
-      row("b", [36, 35, 35, 35, 36]),
+      row("b", [36, 35, 34, 35, 35]),
       row("c", [34, 35, 36, 35, 35]),
       row("slowed", [49, 50, 48, 49, 50]),
       row("hurried", [25, 25, 26, 24, 25]),
+      row("spell", [35, 35, 35, 60, 60]), // slowed for two rounds of five: its median is the run's, its rate is not
       row("pool", [300, 70, 55, 50, 47], 2),
       row("web", undefined),
     ]);
     const shift = (name: string) => records.find((r) => r.row === name)!.speedShift;
     expect(shift("a")).toBeCloseTo(1, 5);
-    expect(shift("slowed")).toBeCloseTo(49 / 35, 5);
+    expect(shift("slowed")).toBeCloseTo(49.2 / 35, 5);
     expect(shift("hurried")).toBeCloseTo(25 / 35, 5);
+    expect(shift("spell")).toBeCloseTo(45 / 35, 5);
     expect(shift("pool")).toBeNull();
     expect(shift("web")).toBeNull();
-    expect(records.map((r) => flagMarks(noiseFlags(r)))).toEqual(["", "", "", "S", "S", "", ""]);
+    expect(records.map((r) => flagMarks(noiseFlags(r)))).toEqual(["", "", "", "S", "S", "S", "", ""]);
+    // A round whose calibration did not run (NaN) is left out of the row's mean.
+    expect(markSpeedShifts([row("a", [35, Number.NaN]), row("b", [35]), row("c", [35])])[0].speedShift).toBeCloseTo(1, 5);
     // Within the limit either way: no flag.
     expect(noiseFlags({ ...records[0], speedShift: SPEED_SHIFT_LIMIT * 0.99 })).toEqual([]);
     expect(noiseFlags({ ...records[0], speedShift: 1 / (SPEED_SHIFT_LIMIT * 0.99) })).toEqual([]);
@@ -209,15 +213,20 @@ describe("noise flags", () => {
     // A flagged row's note says how much slower or faster, and that the rows printed live do not show S.
     const notes = formatFlagNotes(records, 100, undefined, true).join("\n");
     expect(notes).toMatch(/S {2}speed changed: the calibration work/);
-    expect(notes).toContain("hardest · hurried (1.4× faster: about");
+    expect(notes.replace(/\s+/g, " ")).toContain("hardest · hurried (1.4× faster, ~");
     expect(notes.replace(/\s+/g, " ")).toContain("the rows above, printed as they finished, do not show it");
     expect(formatFlagNotes(records, 100).join(" ").replace(/\s+/g, " ")).not.toContain("do not show it");
-    expect(notes).toMatch(/hardest · slowed \(1\.4× slower: about [\d,]+\/s at the run's speed\)/);
+    expect(notes.replace(/\s+/g, " ")).toMatch(/hardest · slowed \(1\.4× slower, ~[\d,]+\/s at the run's speed\)/);
+    for (const line of formatFlagNotes(records, 80, undefined, true)) expect(line.length, line).toBeLessThanOrEqual(80);
     // The summary's ratio is qualified when a row it sets side by side was marked.
     const summary = (rows: BenchRecord[]) => formatSummary(rows, (r) => r.row === "b", 200).join("\n");
     const fastest = { ...records[3], puzzlesPerSecond: 1e9 }; // "slowed", made the fastest
     expect(summary([records[0], records[1], fastest])).toContain("(S: the machine changed speed");
     expect(summary([records[0], records[1], { ...fastest, speedShift: 1 }])).not.toContain("(S:");
+    // A marked row that is not the fastest, but would have been at the run's speed, qualifies the ratio too.
+    const slowest = { ...records[3], puzzlesPerSecond: records[0].puzzlesPerSecond * 0.8, speedShift: 1.4 };
+    expect(summary([records[0], records[1], slowest])).toContain("(S:");
+    expect(summary([records[0], records[1], { ...slowest, puzzlesPerSecond: records[0].puzzlesPerSecond * 0.3 }])).not.toContain("(S:");
   });
 });
 
@@ -301,6 +310,9 @@ describe("JSON export", () => {
     const shifted = JSON.parse(formatJson({ ...run, records: run.records.map((r) => ({ ...r, speedShift: 1.4 })) }));
     expect(shifted.records[0].flags).toContain("speed");
     expect(validate(shifted), JSON.stringify(validate.errors)).toBe(true);
+    const withShift = (speedShift: number | null) => JSON.parse(formatJson({ ...run, records: run.records.map((r) => ({ ...r, speedShift })) }));
+    expect(validate(withShift(null))).toBe(true);
+    expect(validate(withShift(0))).toBe(false);
     // The schema is not a rubber stamp: a record without its flags fails.
     delete written.records[0].flags;
     expect(validate(written)).toBe(false);

@@ -117,10 +117,11 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
     // The run's speed is known once every row is timed, after the rows were printed as they finished.
     if (flag === "speed" && liveRows) note += ". It is known once every row is timed: the rows above, printed as they finished, do not show it";
     lines.push(...wrap(`  ${mark}  ${note}.`, width, "     "));
-    const rows = marked.map((r) => `${r.dataset} · ${r.row}${flagDetail(flag, r)}`);
+    // A row's name stays on one line; its detail may wrap.
+    const rows = marked.map((r) => `${r.dataset} · ${r.row}`.replaceAll(" ", NO_BREAK) + flagDetail(flag, r));
     const shown = rows.length > 6 ? [...rows.slice(0, 6), `${rows.length - 6} more`] : rows;
-    const head = `${marked.length} row${marked.length === 1 ? "" : "s"}: `;
-    lines.push(...wrapPhrases([head + shown[0], ...shown.slice(1)], width - 5).map((line) => `     ${line}`));
+    const list = `${marked.length} row${marked.length === 1 ? "" : "s"}: ${shown.join(", ")}`;
+    lines.push(...wrap(list, width - 5).map((line) => `     ${line.replaceAll(NO_BREAK, " ")}`));
   }
   const withOutliers = records.filter((r) => r.batchMs && tukeyOutliers(r.batchMs).severe > 0).length;
   if (withOutliers > 0) {
@@ -135,8 +136,8 @@ function flagDetail(flag: NoiseFlag, r: BenchRecord): string {
   if (flag === "preempted") return ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})`;
   if (flag === "speed" && typeof r.speedShift === "number") {
     // What the row would have given at the run's speed: its rate scaled by how much slower or faster the machine ran.
-    const atRunSpeed = `about ${formatNumber(r.puzzlesPerSecond * r.speedShift)}/s at the run's speed`;
-    return r.speedShift >= 1 ? ` (${formatNumber(r.speedShift, 2)}× slower: ${atRunSpeed})` : ` (${formatNumber(1 / r.speedShift, 2)}× faster: ${atRunSpeed})`;
+    const atRunSpeed = `~${formatNumber(r.puzzlesPerSecond * r.speedShift)}/s at the run's speed`;
+    return r.speedShift >= 1 ? ` (${formatNumber(r.speedShift, 2)}× slower, ${atRunSpeed})` : ` (${formatNumber(1 / r.speedShift, 2)}× faster, ${atRunSpeed})`;
   }
   return "";
 }
@@ -205,7 +206,10 @@ export function formatSummary(records: readonly BenchRecord[], isPureTs: (record
     if (reference) parts.push(against(reference.row, reference === pureTs ? "reference, the fastest pure TS" : "reference", reference));
     if (pureTs && pureTs !== reference) parts.push(against(pureTs.row, "the fastest pure TS", pureTs));
     if (parts.length === 0) unreferenced.push(dataset);
-    const shifted = [fastest, reference, pureTs].some((r) => r && parts.length > 0 && noiseFlags(r).includes("speed"));
+    // A marked row among those compared, or one that at the run's speed could have been (about) the fastest.
+    const marked = (r: BenchRecord | null | undefined) => r != null && noiseFlags(r).includes("speed");
+    const contender = (r: BenchRecord) => marked(r) && r.puzzlesPerSecond * (r.speedShift ?? 1) >= 0.9 * fastest.puzzlesPerSecond;
+    const shifted = parts.length > 0 && ([fastest, reference, pureTs].some(marked) || rows.some(contender));
     const caution = shifted ? ` (S: the machine changed speed while one of these rows was timed; rerun before quoting it)` : "";
     const comparisons = parts.length > 0 ? `; ${parts.join("; ")}${caution}` : "";
     lines.push(

@@ -117,7 +117,7 @@ export function describeDataset(first: BenchRecord, seed: number): string {
 
 /** "AMD EPYC, AVX-512, family 26 model 2": the CPU's model name, and its vector instructions and family and model numbers where the run could tell them. */
 export const cpuName = (env: Pick<BenchEnvironment, "cpu" | "vectorUnits" | "cpuFamily">): string =>
-  [env.cpu, env.vectorUnits, env.cpuFamily].filter((part) => part !== undefined).join(", ");
+  [env.cpu, env.vectorUnits, env.cpuFamily].filter(Boolean).join(", ");
 
 /** The machine and build part of the environment (CPU, Node/V8, WASM flags, commit, date, seed) as lines. */
 export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" | "budget">): string[] {

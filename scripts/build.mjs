@@ -21,7 +21,9 @@
  *   canon     asbuild:canon                                assembly/canon.ts, asconfig.json, package-lock.json
  *   facts     scripts/build-facts.mjs (every build: it records the commit)
  *   host      scripts/clean-dist.mjs, tsc                  src/, bench/, the tsconfigs, package.json,
- *                                                          package-lock.json, the kernels' bindings
+ *                                                          package-lock.json, the kernels' bindings; also
+ *                                                          due when its outputs' bytes changed since (a
+ *                                                          `tsc` run by hand wrote dist/)
  *   copy      scripts/copy-kernels.mjs (every build)
  *   bundle    scripts/bundle-cli.mjs (every build): the CLI's main thread from dist/src/ as
  *             dist/cli/*.mjs, which bin/sudoku-wasm.mjs runs, and the worker module as
@@ -93,6 +95,8 @@ const STEPS = [
       filesIn(root, ["src", "bench"], [])
         .filter((file) => file.endsWith(".ts"))
         .flatMap((file) => [".js", ".d.ts"].map((end) => join("dist", file.slice(0, -3) + end))),
+    // Its outputs are small (about 2 MB): their hash is kept too, so that dist/ written by hand since is built again.
+    hashOutputs: true,
   },
   { name: "copy", commands: [["node", "scripts/copy-kernels.mjs"]] },
   { name: "bundle", commands: [["node", "scripts/bundle-cli.mjs"]] },
@@ -108,19 +112,33 @@ const all = process.argv.includes("--all");
 const dryRun = process.argv.includes("--dry-run");
 const noVariants = process.argv.includes("--no-variants");
 const record = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, "utf8")) : {};
+/** The hash of a step's outputs as its last run left them (`hashOutputs` steps; absent in a record from before they were kept). */
+const outputsRecord = (record.outputs ??= {});
+const save = () => writeFileSync(RECORD, JSON.stringify(record, null, 2) + "\n");
 for (const step of STEPS.filter(({ name }) => !(noVariants && name === "variants"))) {
   const hash = step.inputs ? filesHash(root, step.inputs()) : null;
-  const current = !all && hash !== null && record[step.name] === hash && step.outputs().every((file) => existsSync(join(root, file)));
+  const outputs = step.outputs?.() ?? [];
+  const present = outputs.every((file) => existsSync(join(root, file)));
+  const written = step.hashOutputs && present ? filesHash(root, outputs) : null;
+  const untouched = written === null || outputsRecord[step.name] === undefined || outputsRecord[step.name] === written;
+  const current = !all && hash !== null && record[step.name] === hash && present && untouched;
   if (dryRun) {
     if (hash !== null && !current) process.stdout.write(step.name + "\n");
     continue;
   }
-  if (current) continue;
+  if (current) {
+    if (written !== null && outputsRecord[step.name] === undefined) {
+      outputsRecord[step.name] = written; // a record from before outputs were hashed: these outputs are taken as they are
+      save();
+    }
+    continue;
+  }
   if (hash !== null) process.stderr.write(`build: ${step.name} (${record[step.name] === undefined ? "no earlier build" : "its inputs or outputs changed"})\n`);
   for (const script of step.scripts ?? []) run("npm", ["run", "--silent", script]);
   for (const [command, ...args] of step.commands ?? []) run(command, args);
   if (hash !== null) {
     record[step.name] = hash;
-    writeFileSync(RECORD, JSON.stringify(record, null, 2) + "\n"); // after each step: a later failure keeps what succeeded
+    if (step.hashOutputs) outputsRecord[step.name] = filesHash(root, step.outputs());
+    save(); // after each step: a later failure keeps what succeeded
   }
 }

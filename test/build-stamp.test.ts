@@ -4,7 +4,7 @@
  * `npm test`) takes again after a change (scripts/build.mjs), the kernel's variants left out on request.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -114,6 +114,22 @@ describe("npm run build", () => {
     expect(due(copy, "--no-variants")).toEqual([]); // npm run bench's build: the variants are left out
     appendFileSync(join(copy, "scripts/build-variants.mjs"), "\n");
     expect(due(copy)).toEqual(["variants"]);
+  });
+
+  it("takes the host again when dist/ was written since its last build (a tsc run by hand), and not when it was copied as it was", () => {
+    const copy = copyOfThisBuild();
+    expect(due(copy)).toEqual([]); // copied byte for byte: its outputs' hash is the record's
+    appendFileSync(join(copy, "dist/bench/rounds.js"), "// written by hand\n");
+    expect(due(copy)).toEqual(["host"]);
+    cpSync(join(root, "dist/bench/rounds.js"), join(copy, "dist/bench/rounds.js"));
+    expect(due(copy)).toEqual([]);
+    // A record from before outputs were hashed trusts the outputs it finds.
+    const recordFile = join(copy, "build/.steps.json");
+    const record = JSON.parse(readFileSync(recordFile, "utf8"));
+    delete record.outputs;
+    writeFileSync(recordFile, JSON.stringify(record));
+    appendFileSync(join(copy, "dist/bench/rounds.js"), "// written by hand\n");
+    expect(due(copy)).toEqual([]);
   });
 
   it("takes a step again when any file it writes is gone, not only the first", () => {

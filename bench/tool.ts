@@ -92,7 +92,8 @@ export function vectorUnits(cpuinfo = readCpuinfo()): string | undefined {
  * The CPU's family and model numbers from Linux's /proc/cpuinfo ("family 26 model 2" on x86;
  * "implementer 0x41 part 0xd0c" on Arm), undefined where it cannot tell. They name the
  * microarchitecture that a bare model name leaves out: one "AMD EPYC" with AVX-512 is Zen 4
- * (family 25) on one host and Zen 5 (family 26) on another, and kernels' ratios differ between them.
+ * (family 25) on one host and Zen 5 (family 26) on another, and two kernels' ratio need not be
+ * the same on both.
  */
 export function cpuFamily(cpuinfo = readCpuinfo()): string | undefined {
   const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(\\S+)`, "m").exec(cpuinfo)?.[1];

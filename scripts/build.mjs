@@ -119,7 +119,8 @@ for (const step of STEPS.filter(({ name }) => !(noVariants && name === "variants
   const hash = step.inputs ? filesHash(root, step.inputs()) : null;
   const outputs = step.outputs?.() ?? [];
   const present = outputs.every((file) => existsSync(join(root, file)));
-  const written = step.hashOutputs && present ? filesHash(root, outputs) : null;
+  // Hashed only when nothing else makes the step due.
+  const written = step.hashOutputs && present && record[step.name] === hash ? filesHash(root, outputs) : null;
   const untouched = written === null || outputsRecord[step.name] === undefined || outputsRecord[step.name] === written;
   const current = !all && hash !== null && record[step.name] === hash && present && untouched;
   if (dryRun) {

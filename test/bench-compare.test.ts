@@ -278,18 +278,11 @@ describe("--compare verdicts", () => {
     expect(slowed.faster).toBe(0);
   });
 
+  /** The settings a comparison reads of a run, each test varying one. */
+  const runSettings = { limit: 2, budget: 1, seed: 1, buildFlags: "", cpu: "AMD EPYC", cores: 2, node: "", datasets: [] };
+
   it('warns when the CPUs\' vector instructions differ (two machines may both report only "AMD EPYC"), and not when a run could not tell them', () => {
-    const settings = (vectorUnits?: string) => ({
-      limit: 2,
-      budget: 1,
-      seed: 1,
-      buildFlags: "",
-      cpu: "AMD EPYC",
-      vectorUnits,
-      cores: 2,
-      node: "",
-      datasets: [],
-    });
+    const settings = (vectorUnits?: string) => ({ ...runSettings, vectorUnits });
     expect(settingDifferences(settings("AVX2"), settings("AVX-512"))).toEqual([
       { setting: "CPU's vector instructions", before: "AVX2", after: "AVX-512", severity: "warn" },
     ]);
@@ -316,18 +309,7 @@ describe("--compare verdicts", () => {
       "implementer 0x41 part 0xd0c",
     );
     expect(cpuFamily("")).toBeUndefined();
-    const settings = (family?: string) => ({
-      limit: 2,
-      budget: 1,
-      seed: 1,
-      buildFlags: "",
-      cpu: "AMD EPYC",
-      vectorUnits: "AVX-512",
-      cpuFamily: family,
-      cores: 2,
-      node: "",
-      datasets: [],
-    });
+    const settings = (family?: string) => ({ ...runSettings, vectorUnits: "AVX-512", cpuFamily: family });
     expect(settingDifferences(settings("family 25 model 17"), settings("family 26 model 2"))).toEqual([
       { setting: "CPU's family and model", before: "family 25 model 17", after: "family 26 model 2", severity: "warn" },
     ]);
@@ -337,7 +319,7 @@ describe("--compare verdicts", () => {
   });
 
   it("refuses to compare runs whose calibration work differs: their calibrated figures are in different units", () => {
-    const settings = (calibration: string) => ({ limit: 2, budget: 1, seed: 1, buildFlags: "", cpu: "", cores: 2, node: "", calibration, datasets: [] });
+    const settings = (calibration: string) => ({ ...runSettings, calibration });
     expect(settingDifferences(settings("masks-v1 aaaa"), settings("masks-v2 bbbb"))).toEqual([
       { setting: "calibration work (bench/calibration.ts)", before: "masks-v1 aaaa", after: "masks-v2 bbbb", severity: "refuse" },
     ]);

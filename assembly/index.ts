@@ -2265,12 +2265,6 @@ function writeSolution(st: usize, out: usize): void {
 
 /** Digits seen in each row, column and box while checking clues in order (27 × u16). */
 const SEEN_IN_UNIT: usize = memory.data(27 * 2, 2);
-/** While loading: the clue cells of each slot (27 × u32). */
-const CLUE_CELLS: usize = memory.data(27 * 4, 4);
-/** CELL_PLACE[cell] = band << 5 | the cell's bit index in its band. */
-const CELL_PLACE: usize = memory.data(81);
-for (let cell: u32 = 0; cell < <u32>CELLS; cell++) store<u8>(CELL_PLACE + cell, <u8>(((cell / 27) << 5) | (cell % 27)));
-
 /** The first fault of the 81 puzzle bytes in cell order: -1 a byte over 9, -2 a repeated clue; 1 none. */
 function firstFault(puzzle: usize): i32 {
   memory.fill(SEEN_IN_UNIT, 0, 27 * 2);
@@ -2292,15 +2286,6 @@ function firstFault(puzzle: usize): i32 {
   return 1;
 }
 
-/** While loading: per digit, the units that hold one of its clues (DIGIT_UNITS, bit layout of CELL_UNITS). */
-const DIGIT_UNITS: usize = memory.data(9 * 4, 4);
-/** CELL_UNITS[cell] = its units as bits: row (0–8), 9 + column, 18 + box. */
-const CELL_UNITS: usize = memory.data(CELLS * 4, 4);
-for (let cell: u32 = 0; cell < <u32>CELLS; cell++) {
-  const row = cell / 9;
-  const column = cell % 9;
-  store<u32>(CELL_UNITS + (<usize>cell << 2), (<u32>1 << row) | (<u32>1 << (9 + column)) | (<u32>1 << (18 + row / 3 * 3 + column / 3)));
-}
 /** ROW_CELLS[3 bits] = the cells of those rows of a band; BOX_CELLS_OF[3 bits] = the cells of those boxes. */
 const ROW_CELLS: usize = memory.data(8 * 4, 4);
 const BOX_CELLS_OF: usize = memory.data(8 * 4, 4);
@@ -2317,82 +2302,79 @@ for (let bits: u32 = 0; bits < 8; bits++) {
   store<u32>(BOX_CELLS_OF + (<usize>bits << 2), boxes);
 }
 
-/**
- * Adds the clue at `cell` (byte value 1–9: any other would write past CLUE_CELLS) to CLUE_CELLS
- * and DIGIT_UNITS; returns the units where it repeats a clue of its digit (0: none).
- */
-@inline function addClue(puzzle: usize, cell: usize): u32 {
-  const value = <u32>load<u8>(puzzle + cell);
-  if (!ASC_NO_ASSERT) assert(value - 1 < 9, "a clue byte outside 1-9");
-  const place = <u32>load<u8>(CELL_PLACE + cell);
-  const at = CLUE_CELLS + (<usize>((value - 1) * 3 + (place >> 5)) << 2);
-  store<u32>(at, load<u32>(at) | (<u32>1 << (place & 31)));
-  const units = load<u32>(CELL_UNITS + (cell << 2));
-  const seenAt = DIGIT_UNITS + (<usize>(value - 1) << 2);
-  const seen = load<u32>(seenAt);
-  store<u32>(seenAt, seen | units);
-  return seen & units;
+/** The rows (3 bits) of a band mask that hold a cell. */
+@inline function rowsOf(cells: u32): u32 {
+  return <u32>((cells & 0x1ff) != 0) | (<u32>((cells & 0x3fe00) != 0) << 1) | (<u32>((cells >> 18) != 0) << 2);
 }
 
-/** Adds the clues of the cells from `first` that `clues` marks (bit i: cell first + i); returns addClue's repeats. */
-@inline function addClues(puzzle: usize, first: usize, clues: u64): u32 {
-  let repeated: u32 = 0;
-  while (clues) {
-    repeated |= addClue(puzzle, first + <usize>ctz(clues));
-    clues &= clues - 1;
-  }
+/** loadPuzzle's clues of one digit (see there): writes its three slots; returns nonzero when a clue of it repeats. */
+@inline function loadDigit(st: usize, digit: u32, c0: v128, c1: v128, c2: v128, c3: v128, c4: v128, byte80: u32, clued0: u32, clued1: u32, clued2: u32): u32 {
+  const value = i8x16.splat(<i8>(digit + 1));
+  const bits0 = <u32>i8x16.bitmask(i8x16.eq(c0, value));
+  const bits1 = <u32>i8x16.bitmask(i8x16.eq(c1, value));
+  const bits2 = <u32>i8x16.bitmask(i8x16.eq(c2, value));
+  const bits3 = <u32>i8x16.bitmask(i8x16.eq(c3, value));
+  const bits4 = <u32>i8x16.bitmask(i8x16.eq(c4, value));
+  const clues0 = bits0 | ((bits1 & 0x7ff) << 16);
+  const clues1 = (bits1 >> 11) | (bits2 << 5) | ((bits3 & 0x3f) << 21);
+  const clues2 = (bits3 >> 6) | (bits4 << 10) | (<u32>(byte80 == digit + 1) << 26);
+  const columns0 = columnsOf(clues0);
+  const columns1 = columnsOf(clues1);
+  const columns2 = columnsOf(clues2);
+  const rows0 = rowsOf(clues0);
+  const rows1 = rowsOf(clues1);
+  const rows2 = rowsOf(clues2);
+  const boxes0 = <u32>load<u8>(ROW_BOXES + columns0);
+  const boxes1 = <u32>load<u8>(ROW_BOXES + columns1);
+  const boxes2 = <u32>load<u8>(ROW_BOXES + columns2);
+  const columns = columns0 | columns1 | columns2;
+  // each clue takes one row, one box and one column: fewer of any means two clues share it
+  const clues = popcnt(clues0) + popcnt(clues1) + popcnt(clues2);
+  const repeated = (popcnt(rows0 | (rows1 << 3) | (rows2 << 6)) + popcnt(boxes0 | (boxes1 << 3) | (boxes2 << 6)) + popcnt(columns)) ^ (3 * clues);
+  const spread = spreadColumns(columns);
+  const out0 = load<u32>(ROW_CELLS + (<usize>rows0 << 2)) | load<u32>(BOX_CELLS_OF + (<usize>boxes0 << 2)) | spread;
+  const out1 = load<u32>(ROW_CELLS + (<usize>rows1 << 2)) | load<u32>(BOX_CELLS_OF + (<usize>boxes1 << 2)) | spread;
+  const out2 = load<u32>(ROW_CELLS + (<usize>rows2 << 2)) | load<u32>(BOX_CELLS_OF + (<usize>boxes2 << 2)) | spread;
+  store<u32>(st + (<usize>slotOf(digit, 0) << 2), (BAND_CELLS & ~(out0 | clued0)) | clues0);
+  store<u32>(st + (<usize>slotOf(digit, 1) << 2), (BAND_CELLS & ~(out1 | clued1)) | clues1);
+  store<u32>(st + (<usize>slotOf(digit, 2) << 2), (BAND_CELLS & ~(out2 | clued2)) | clues2);
   return repeated;
 }
 
 /**
  * Loads 81 puzzle bytes into the root state: 1, or -1 for a byte over 9, -2 for a repeated clue.
- * Every byte is checked before any table is touched (a byte over 9 would index CLUE_CELLS past
- * its end, into the tables after it, which nothing rebuilds). The clues are gathered per slot
- * (16 bytes at a time), a repeat seen as a unit that already holds a clue of the digit, and each
- * slot loses at once the rows, boxes and columns of its digit's clues and the other clues' cells:
- * the masks that placing the clues one by one gives.
+ * Every byte is checked first. Then, digit by digit and without a branch, its clues are found 16
+ * bytes at a time (as three band masks), a repeat seen as fewer rows, boxes or columns holding
+ * them than there are clues, and each slot loses at once the rows, boxes and columns of its
+ * digit's clues and the other clues' cells: the masks that placing the clues one by one gives.
  */
 function loadPuzzle(puzzle: usize): i32 {
+  const c0 = v128.load(puzzle);
+  const c1 = v128.load(puzzle, 16);
+  const c2 = v128.load(puzzle, 32);
+  const c3 = v128.load(puzzle, 48);
+  const c4 = v128.load(puzzle, 64);
+  const byte80 = <u32>load<u8>(puzzle + 80);
   const nine = i8x16.splat(9);
-  const over = v128.or(
-    v128.or(i8x16.gt_u(v128.load(puzzle), nine), i8x16.gt_u(v128.load(puzzle, 16), nine)),
-    v128.or(v128.or(i8x16.gt_u(v128.load(puzzle, 32), nine), i8x16.gt_u(v128.load(puzzle, 48), nine)), i8x16.gt_u(v128.load(puzzle, 64), nine)),
-  );
-  if (v128.any_true(over) || load<u8>(puzzle + 80) > 9) return firstFault(puzzle);
-  memory.fill(CLUE_CELLS, 0, 27 * 4);
-  memory.fill(DIGIT_UNITS, 0, 9 * 4);
-  const zero = i8x16.splat(0);
-  let repeated: u32 = 0;
+  const over = v128.or(v128.or(i8x16.gt_u(c0, nine), i8x16.gt_u(c1, nine)), v128.or(v128.or(i8x16.gt_u(c2, nine), i8x16.gt_u(c3, nine)), i8x16.gt_u(c4, nine)));
+  if (v128.any_true(over) || byte80 > 9) return firstFault(puzzle);
   // the clue cells, 16 at a time, then as band masks (cells 0–26, 27–53, 54–80)
-  const chunk0 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle), zero));
-  const chunk1 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 16), zero));
-  const chunk2 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 32), zero));
-  const chunk3 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 48), zero));
-  const chunk4 = <u32>i8x16.bitmask(i8x16.ne(v128.load(puzzle, 64), zero));
-  const clue80 = <u32>(load<u8>(puzzle + 80) != 0);
-  // cells 0–63 in one loop, 64–80 in another (a loop's end is the branch it mispredicts)
-  repeated |= addClues(puzzle, 0, <u64>chunk0 | (<u64>chunk1 << 16) | (<u64>chunk2 << 32) | (<u64>chunk3 << 48));
-  repeated |= addClues(puzzle, 64, <u64>(chunk4 | (clue80 << 16)));
-  if (repeated) return -2;
+  const zero = i8x16.splat(0);
+  const chunk0 = <u32>i8x16.bitmask(i8x16.ne(c0, zero));
+  const chunk1 = <u32>i8x16.bitmask(i8x16.ne(c1, zero));
+  const chunk2 = <u32>i8x16.bitmask(i8x16.ne(c2, zero));
+  const chunk3 = <u32>i8x16.bitmask(i8x16.ne(c3, zero));
+  const chunk4 = <u32>i8x16.bitmask(i8x16.ne(c4, zero));
   const clued0 = chunk0 | ((chunk1 & 0x7ff) << 16);
   const clued1 = (chunk1 >> 11) | (chunk2 << 5) | ((chunk3 & 0x3f) << 21);
-  const clued2 = (chunk3 >> 6) | (chunk4 << 10) | (clue80 << 26);
+  const clued2 = (chunk3 >> 6) | (chunk4 << 10) | (<u32>(byte80 != 0) << 26);
   const st = stateAt(0);
   setUnsolved(st, 0, BAND_CELLS & ~clued0);
   setUnsolved(st, 1, BAND_CELLS & ~clued1);
   setUnsolved(st, 2, BAND_CELLS & ~clued2);
-  for (let digit: u32 = 0; digit < 9; digit++) {
-    const at = CLUE_CELLS + <usize>digit * 12;
-    const units = load<u32>(DIGIT_UNITS + (<usize>digit << 2));
-    const columns = spreadColumns((units >> 9) & 0x1ff);
-    const out0 = load<u32>(ROW_CELLS + (<usize>(units & 7) << 2)) | load<u32>(BOX_CELLS_OF + (<usize>((units >> 18) & 7) << 2));
-    const out1 = load<u32>(ROW_CELLS + (<usize>((units >> 3) & 7) << 2)) | load<u32>(BOX_CELLS_OF + (<usize>((units >> 21) & 7) << 2));
-    const out2 = load<u32>(ROW_CELLS + (<usize>((units >> 6) & 7) << 2)) | load<u32>(BOX_CELLS_OF + (<usize>(units >> 24) << 2));
-    store<u32>(st + (<usize>slotOf(digit, 0) << 2), (BAND_CELLS & ~(out0 | columns | clued0)) | load<u32>(at));
-    store<u32>(st + (<usize>slotOf(digit, 1) << 2), (BAND_CELLS & ~(out1 | columns | clued1)) | load<u32>(at, 4));
-    store<u32>(st + (<usize>slotOf(digit, 2) << 2), (BAND_CELLS & ~(out2 | columns | clued2)) | load<u32>(at, 8));
-  }
-  return 1;
+  let repeated: u32 = 0;
+  for (let digit: u32 = 0; digit < 9; digit++) repeated |= loadDigit(st, digit, c0, c1, c2, c3, c4, byte80, clued0, clued1, clued2);
+  return repeated ? -2 : 1;
 }
 
 /**

@@ -75,6 +75,56 @@ describe.each(builds)("WASM kernel, %s build", (build) => {
     expect(Array.from(result.counts)).toEqual([1, -1, -1]);
   });
 
+  it("gives -2 exactly when a row, column or box repeats a clue (any cells, any digits)", async () => {
+    const kernel = await WasmKernel.create(undefined, build);
+    // A valid grid with half its cells or more emptied and up to two cells set to any digit: some repeat a digit in a
+    // row, some in a column, some only in a box, some nowhere.
+    const puzzles = fc.sample(
+      fc
+        .tuple(
+          randomGrid,
+          fc.array(fc.integer({ min: 0, max: 80 }), { minLength: 40, maxLength: 75 }),
+          fc.array(fc.tuple(fc.integer({ min: 0, max: 80 }), fc.integer({ min: 1, max: 9 })), { maxLength: 2 }),
+        )
+        .map(([grid, holes, changes]) => {
+          const puzzle = grid.slice();
+          for (const cell of holes) puzzle[cell] = 0;
+          for (const [cell, digit] of changes) puzzle[cell] = digit;
+          return puzzle;
+        }),
+      { numRuns: 600, seed: 32 },
+    );
+    /** The kinds of unit in which `puzzle` repeats a digit ("row", "column", "box"). */
+    const repeatsIn = (puzzle: Uint8Array): Set<string> => {
+      const seen = new Set<string>();
+      const kinds = new Set<string>();
+      for (let cell = 0; cell < 81; cell++) {
+        const digit = puzzle[cell];
+        if (digit === 0) continue;
+        const [row, column] = [Math.floor(cell / 9), cell % 9];
+        const units: [string, number][] = [
+          ["row", row],
+          ["column", column],
+          ["box", Math.floor(row / 3) * 3 + Math.floor(column / 3)],
+        ];
+        for (const [kind, unit] of units) {
+          const key = `${kind}${unit}:${digit}`;
+          if (seen.has(key)) kinds.add(kind);
+          seen.add(key);
+        }
+      }
+      return kinds;
+    };
+    const batch = new Uint8Array(81 * puzzles.length);
+    puzzles.forEach((puzzle, i) => batch.set(puzzle, i * 81));
+    const counts = Array.from(kernel.solveBatch(batch, puzzles.length, 2, 2000).counts);
+    const kinds = puzzles.map(repeatsIn);
+    // every kind is drawn: a repeat only in a box, only in a row, only in a column, and none
+    for (const only of ["box", "row", "column"]) expect(kinds.filter((k) => k.size === 1 && k.has(only)).length, only).toBeGreaterThan(5);
+    expect(kinds.filter((k) => k.size === 0).length).toBeGreaterThan(50);
+    expect(counts.map((count) => count === -2)).toEqual(kinds.map((k) => k.size > 0));
+  });
+
   it("solves a batch that grows memory, with views re-created", async () => {
     const kernel = await WasmKernel.create(undefined, build);
     const small = kernel.solveBatch(parsePuzzle(solvable[0].puzzle), 1, 2);

@@ -2286,25 +2286,27 @@ function firstFault(puzzle: usize): i32 {
   return 1;
 }
 
-/** ROW_CELLS[3 bits] = the cells of those rows of a band; BOX_CELLS_OF[3 bits] = the cells of those boxes. */
-const ROW_CELLS: usize = memory.data(8 * 4, 4);
-const BOX_CELLS_OF: usize = memory.data(8 * 4, 4);
-for (let bits: u32 = 0; bits < 8; bits++) {
-  let rows: u32 = 0;
-  let boxes: u32 = 0;
+/**
+ * For a band's row×box matrix (9 bits, bit row * 3 + box, as triadsOf gives): MATRIX_OUT, the
+ * cells of every row and box it touches; MATRIX_UNITS, how many rows plus how many boxes it touches.
+ */
+const MATRIX_OUT: usize = memory.data(512 * 4, 4);
+const MATRIX_UNITS: usize = memory.data(512);
+for (let matrix: u32 = 0; matrix < 512; matrix++) {
+  let cells: u32 = 0;
+  let units: u32 = 0;
   for (let i: u32 = 0; i < 3; i++) {
-    if ((bits >> i) & 1) {
-      rows |= <u32>0x1ff << (i * 9);
-      boxes |= BOX_CELLS << (i * 3);
+    if ((matrix >> (i * 3)) & 7) {
+      cells |= <u32>0x1ff << (i * 9); // row i
+      units++;
+    }
+    if ((matrix >> i) & 0x49) {
+      cells |= BOX_CELLS << (i * 3); // box i
+      units++;
     }
   }
-  store<u32>(ROW_CELLS + (<usize>bits << 2), rows);
-  store<u32>(BOX_CELLS_OF + (<usize>bits << 2), boxes);
-}
-
-/** The rows (3 bits) of a band mask that hold a cell. */
-@inline function rowsOf(cells: u32): u32 {
-  return <u32>((cells & 0x1ff) != 0) | (<u32>((cells & 0x3fe00) != 0) << 1) | (<u32>((cells >> 18) != 0) << 2);
+  store<u32>(MATRIX_OUT + (<usize>matrix << 2), cells);
+  store<u8>(MATRIX_UNITS + matrix, <u8>units);
 }
 
 /** loadPuzzle's clues of one digit (see there): writes its three slots; returns nonzero when a clue of it repeats. */
@@ -2318,23 +2320,18 @@ for (let bits: u32 = 0; bits < 8; bits++) {
   const clues0 = bits0 | ((bits1 & 0x7ff) << 16);
   const clues1 = (bits1 >> 11) | (bits2 << 5) | ((bits3 & 0x3f) << 21);
   const clues2 = (bits3 >> 6) | (bits4 << 10) | (<u32>(byte80 == digit + 1) << 26);
-  const columns0 = columnsOf(clues0);
-  const columns1 = columnsOf(clues1);
-  const columns2 = columnsOf(clues2);
-  const rows0 = rowsOf(clues0);
-  const rows1 = rowsOf(clues1);
-  const rows2 = rowsOf(clues2);
-  const boxes0 = <u32>load<u8>(ROW_BOXES + columns0);
-  const boxes1 = <u32>load<u8>(ROW_BOXES + columns1);
-  const boxes2 = <u32>load<u8>(ROW_BOXES + columns2);
-  const columns = columns0 | columns1 | columns2;
+  const matrix0 = triadsOf(clues0);
+  const matrix1 = triadsOf(clues1);
+  const matrix2 = triadsOf(clues2);
+  const columns = columnsOf(clues0 | clues1 | clues2);
   // each clue takes one row, one box and one column: fewer of any means two clues share it
   const clues = popcnt(clues0) + popcnt(clues1) + popcnt(clues2);
-  const repeated = (popcnt(rows0 | (rows1 << 3) | (rows2 << 6)) + popcnt(boxes0 | (boxes1 << 3) | (boxes2 << 6)) + popcnt(columns)) ^ (3 * clues);
+  const units = <u32>load<u8>(MATRIX_UNITS + matrix0) + <u32>load<u8>(MATRIX_UNITS + matrix1) + <u32>load<u8>(MATRIX_UNITS + matrix2);
+  const repeated = (units + popcnt(columns)) ^ (3 * clues);
   const spread = spreadColumns(columns);
-  const out0 = load<u32>(ROW_CELLS + (<usize>rows0 << 2)) | load<u32>(BOX_CELLS_OF + (<usize>boxes0 << 2)) | spread;
-  const out1 = load<u32>(ROW_CELLS + (<usize>rows1 << 2)) | load<u32>(BOX_CELLS_OF + (<usize>boxes1 << 2)) | spread;
-  const out2 = load<u32>(ROW_CELLS + (<usize>rows2 << 2)) | load<u32>(BOX_CELLS_OF + (<usize>boxes2 << 2)) | spread;
+  const out0 = load<u32>(MATRIX_OUT + (<usize>matrix0 << 2)) | spread;
+  const out1 = load<u32>(MATRIX_OUT + (<usize>matrix1 << 2)) | spread;
+  const out2 = load<u32>(MATRIX_OUT + (<usize>matrix2 << 2)) | spread;
   store<u32>(st + (<usize>slotOf(digit, 0) << 2), (BAND_CELLS & ~(out0 | clued0)) | clues0);
   store<u32>(st + (<usize>slotOf(digit, 1) << 2), (BAND_CELLS & ~(out1 | clued1)) | clues1);
   store<u32>(st + (<usize>slotOf(digit, 2) << 2), (BAND_CELLS & ~(out2 | clued2)) | clues2);

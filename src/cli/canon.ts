@@ -6,13 +6,12 @@
  * first record of each form (in memory: every distinct form seen). The options table below
  * makes both the help text and the defaults.
  */
-import { availableParallelism } from "node:os";
 import { Transform } from "node:stream";
 import type { Command } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
 import { STATUSES } from "../solvers/solver.js";
 import { compileWasmFile } from "../kernel/wasm.js";
-import { openBatchSolver } from "../pool/pool.js";
+import { defaultWorkers, openBatchSolver } from "../pool/pool.js";
 import { CANON_OUTPUTS } from "../pool/canon-task.js";
 import { canonCsvHeader } from "../formats/output/canon-csv.js";
 import type { CanonRequest } from "../pool/batch.js";
@@ -73,7 +72,7 @@ const CANON_OPTIONS: readonly OptionRow[] = [
   {
     flags: "-t, --threads <n>",
     description: "worker threads, at most (they start as for solve: when the work left pays for their start); 0 works on the main thread",
-    defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`,
+    defaultText: `${defaultWorkers()}, one fewer than the cores, the main thread solving beside them; the main thread alone for an input file of up to 256 KiB`,
     parse: wholeNumber(0, 256),
   },
   {
@@ -175,7 +174,7 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
   await runStream(files, flags, {
     async openSolver(totalBytes) {
       await compileWasmFile("canon"); // before the pool opens: its workers adopt the compiled module
-      return openBatchSolver(flags.threads ?? (totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES ? 0 : availableParallelism()));
+      return openBatchSolver(flags.threads ?? (totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES ? 0 : defaultWorkers()));
     },
     settings: { input: flags.in, output: flags.out, limit: 2, batchSize: flags.batch, canon: request },
     header: flags.out === "csv" ? canonCsvHeader(request) : "",

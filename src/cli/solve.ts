@@ -17,7 +17,7 @@ import type { JudgeSolve, JudgeSource } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES } from "../solvers/solver.js";
 import { checkAlphabet } from "../model/puzzle.js";
-import { type BatchSolver, openBatchSolver } from "../pool/pool.js";
+import { type BatchSolver, defaultWorkers, openBatchSolver } from "../pool/pool.js";
 import { TASKS_PER_WORKER } from "../pool/batch.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamSettings, type StreamTotals, solveStreams } from "../stream/pipeline.js";
 import type { SolveInput } from "../stream/lines.js";
@@ -39,7 +39,7 @@ export interface SolveFlags {
   format?: JudgeFormatName;
   limit: number;
   count?: boolean;
-  /** Absent: every core, or the main thread for a small input file (see openRunSolver). */
+  /** Absent: every core (one fewer workers, the main thread solving beside them), or the main thread for a small input file (see openRunSolver). */
   threads?: number;
   batch: number;
   inFlight?: number;
@@ -114,7 +114,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
     flags: "-t, --threads <n>",
     description:
       "worker threads, at most: they start once the main thread has solved for 50 ms, and only if the solving left would take it longer than their start; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)",
-    defaultText: `${availableParallelism()}, every core; the main thread for an input file of up to 256 KiB`,
+    defaultText: `${defaultWorkers()}, one fewer than the cores, the main thread solving beside them; the main thread alone for an input file of up to 256 KiB`,
     parse: wholeNumber(0, 256),
   },
   {
@@ -286,14 +286,16 @@ const LONG_COUNT_LIMIT = 10_000;
 export const SMALL_INPUT_BYTES = 256 * 1024;
 
 /**
- * The batch solver of a run: `--threads` workers (default: every core, or the main thread for a
- * small input file); but one worker, and no main-thread solving, when one puzzle can take minutes
+ * The batch solver of a run: `--threads` workers (default: one fewer than the cores, the main thread
+ * solving beside them; the main thread alone for a small input file); but at least one worker (by
+ * default one per core), and no main-thread solving, when one puzzle can take minutes
  * ({@link LONG_COUNT_LIMIT}, `--count`, `--budget none`): a worker's kernel call can be stopped by a signal.
  */
 function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">, limit: number, totalBytes: number | null = null): Promise<BatchSolver> {
   const long = limit > LONG_COUNT_LIMIT || flags.budget === Infinity;
   const small = totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES;
-  const chosen = flags.threads ?? (small ? 0 : availableParallelism());
+  // a long count keeps the main thread free for signals: every core gets a worker
+  const chosen = flags.threads ?? (small ? 0 : long ? availableParallelism() : defaultWorkers());
   const threads = long ? Math.max(1, chosen) : chosen;
   return openBatchSolver(threads, flags.solver, { warmUp: !long });
 }

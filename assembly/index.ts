@@ -1268,7 +1268,10 @@ function reviseHiddenPairs(st: usize): u32 {
  * carries the other's choices nor their registers.
  */
 function propagate(st: usize, dirty: u32): bool {
-  return ++nodes == 1 ? propagateRoot(st, dirty) : propagateSearch(st, dirty);
+  if (++nodes != 1) return propagateSearch(st, dirty);
+  const alive = propagateRoot(st, dirty);
+  if (alive && rankedRoot) unrankDigits(st);
+  return alive;
 }
 
 /** propagateAt for the root of a search. */
@@ -1295,7 +1298,8 @@ function propagateSearch(st: usize, dirty: u32): bool {
       // search a round takes every dirty slot (1.06–1.10× on the hard sets, measured at
       // 9e2e484); at the root, where all 27 start dirty, the slots of the lowest digit with one
       // dirty (at 43902f6 a whole-board round there revised ~20% more slots on 17_clue, and
-      // taking the digit of the lowest dirty slot, band 0's first, 14% more). Rule 3 runs as
+      // taking the digit of the lowest dirty slot, band 0's first, 14% more), and on a puzzle of
+      // fewer than RANKED_BELOW clues the digits are named by their clues for it, the most first. Rule 3 runs as
       // soon as the round has none of the digit's slots left (rather than after every slot:
       // kaggle 1.10×, 17_clue 1.14× at fb88f7a).
       while (dirty) {
@@ -2309,6 +2313,68 @@ for (let matrix: u32 = 0; matrix < 512; matrix++) {
   store<u8>(MATRIX_UNITS + matrix, <u8>units);
 }
 
+/**
+ * The root's digits by their clues. The root revises the slots of the lowest digit with one to
+ * revise first (see propagateAt), and that order matters on a sparse puzzle: 17_clue's digits are
+ * numbered by how many clues each has, the most first, and the same puzzles with their digits
+ * renamed at random took 1.26× as long. So a puzzle with fewer than RANKED_BELOW clues is loaded
+ * with its digits renamed by their clues, the most first (the lower digit on ties), and its root
+ * propagated so; the state gets its own digits back before the search (or the solution) reads it.
+ * The root's fixed point does not depend on the order, so the search and its guesses are the same.
+ */
+const RANKED_BELOW: u32 = 30;
+/** Per digit (u8): its clues, as loadPuzzle counted them (lanes 9–15 stay 0). */
+const CLUE_COUNTS: usize = memory.data(16, 16);
+/** Per digit (u8): its name in a ranked root (0: the most clues). */
+const RANK: usize = memory.data(16, 16);
+/** A ranked root's slots before renaming (27 × u32), and a state's masks and triads while they are renamed back. */
+const RANKING: usize = memory.data(27 * 4 + 27 * 2, 16);
+/** Lane d: 15 - d, the tie-break of rankDigits's keys. */
+const LOWER_FIRST = i8x16(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+/** Whether this puzzle's root runs ranked (see RANKED_BELOW). */
+let rankedRoot = false;
+
+/** The rank of `digit` (see rankDigits): how many keys beat its own. */
+@inline function rankOf(keys: v128, key: u32): u32 {
+  return popcnt(<u32>i8x16.bitmask(i8x16.gt_u(keys, i8x16.splat(<i8>key))));
+}
+
+/** Ranks the digits by CLUE_COUNTS and moves the slots loaded at RANKING into `st` under their ranks. */
+function rankDigits(st: usize): void {
+  // key: clues × 16 + 15 - digit (unique; the lanes past digit 8 are lower than any digit's)
+  const keys = i8x16.add(i8x16.shl(v128.load(CLUE_COUNTS), 4), LOWER_FIRST);
+  store<u8>(RANK + 0, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 0)));
+  store<u8>(RANK + 1, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 1)));
+  store<u8>(RANK + 2, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 2)));
+  store<u8>(RANK + 3, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 3)));
+  store<u8>(RANK + 4, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 4)));
+  store<u8>(RANK + 5, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 5)));
+  store<u8>(RANK + 6, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 6)));
+  store<u8>(RANK + 7, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 7)));
+  store<u8>(RANK + 8, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 8)));
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    const rank = <u32>load<u8>(RANK + digit);
+    store<u32>(st + (<usize>slotOf(rank, 0) << 2), load<u32>(RANKING + (<usize>slotOf(digit, 0) << 2)));
+    store<u32>(st + (<usize>slotOf(rank, 1) << 2), load<u32>(RANKING + (<usize>slotOf(digit, 1) << 2)));
+    store<u32>(st + (<usize>slotOf(rank, 2) << 2), load<u32>(RANKING + (<usize>slotOf(digit, 2) << 2)));
+  }
+}
+
+/** Gives a ranked root's state its own digits back: each slot's mask and triads from its rank's. */
+function unrankDigits(st: usize): void {
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    const rank = <u32>load<u8>(RANK + digit);
+    for (let band: u32 = 0; band < 3; band++) {
+      const from = <usize>slotOf(rank, band);
+      const to = <usize>slotOf(digit, band);
+      store<u32>(RANKING + (to << 2), load<u32>(st + (from << 2)));
+      store<u16>(RANKING + 108 + (to << 1), load<u16>(st + TRIADS_OFFSET + (from << 1)));
+    }
+  }
+  memory.copy(st, RANKING, 27 * 4);
+  memory.copy(st + TRIADS_OFFSET, RANKING + 108, 27 * 2);
+}
+
 /** loadPuzzle's clues of one digit (see there): writes its three slots; returns nonzero when a clue of it repeats. */
 @inline function loadDigit(st: usize, digit: u32, c0: v128, c1: v128, c2: v128, c3: v128, c4: v128, byte80: u32, clued0: u32, clued1: u32, clued2: u32): u32 {
   const value = i8x16.splat(<i8>(digit + 1));
@@ -2328,6 +2394,7 @@ for (let matrix: u32 = 0; matrix < 512; matrix++) {
   const clues = popcnt(clues0) + popcnt(clues1) + popcnt(clues2);
   const units = <u32>load<u8>(MATRIX_UNITS + matrix0) + <u32>load<u8>(MATRIX_UNITS + matrix1) + <u32>load<u8>(MATRIX_UNITS + matrix2);
   const repeated = (units + popcnt(columns)) ^ (3 * clues);
+  store<u8>(CLUE_COUNTS + digit, <u8>clues);
   const spread = spreadColumns(columns);
   const out0 = load<u32>(MATRIX_OUT + (<usize>matrix0 << 2)) | spread;
   const out1 = load<u32>(MATRIX_OUT + (<usize>matrix1 << 2)) | spread;
@@ -2369,9 +2436,13 @@ function loadPuzzle(puzzle: usize): i32 {
   setUnsolved(st, 0, BAND_CELLS & ~clued0);
   setUnsolved(st, 1, BAND_CELLS & ~clued1);
   setUnsolved(st, 2, BAND_CELLS & ~clued2);
+  rankedRoot = popcnt(clued0) + popcnt(clued1) + popcnt(clued2) < RANKED_BELOW;
+  const slots = rankedRoot ? RANKING : st;
   let repeated: u32 = 0;
-  for (let digit: u32 = 0; digit < 9; digit++) repeated |= loadDigit(st, digit, c0, c1, c2, c3, c4, byte80, clued0, clued1, clued2);
-  return repeated ? -2 : 1;
+  for (let digit: u32 = 0; digit < 9; digit++) repeated |= loadDigit(slots, digit, c0, c1, c2, c3, c4, byte80, clued0, clued1, clued2);
+  if (repeated) return -2;
+  if (rankedRoot) rankDigits(st);
+  return 1;
 }
 
 /**

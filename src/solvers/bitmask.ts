@@ -108,6 +108,8 @@ function unitPlaces(s: Uint32Array, at: number, unit: number): number {
   return bits;
 }
 
+/** The kernel's RANKED_BELOW: a puzzle with fewer clues has its root's digits taken by their clues, the most first. */
+const RANKED_BELOW = 30;
 /** The default kernel's DIGITS_ROOT_ABOVE: a search whose first branch has its lowest line score above this scores every line digits first. */
 const DIGITS_ROOT_ABOVE = 85;
 
@@ -144,6 +146,8 @@ export class BitmaskEngine implements SolverEngine {
   private readonly settledColumns = new Uint32Array(9).fill(0xffffffff);
   /** Slots to revisit, one bit per slot. */
   private dirty = 0;
+  /** The digits in the order a sparse puzzle's root revises them ({@link rootDigit}); null: lowest first. */
+  private rootOrder: number[] | null = null;
   /** DIGITS_ROOT_ABOVE: whether the current search has chosen a branch yet, and whether it scores its lines digits first. */
   private branched = false;
   private digitsSearch = false;
@@ -235,7 +239,7 @@ export class BitmaskEngine implements SolverEngine {
    */
   private reviseDirty(st: number, root: boolean): boolean {
     while (this.dirty) {
-      let round = root ? this.dirty & (7 << (((ctz(this.dirty) / 3) | 0) * 3)) : this.dirty;
+      let round = root ? this.dirty & (7 << (this.rootDigit() * 3)) : this.dirty;
       this.dirty &= ~round;
       while (round) {
         const slot = ctz(round);
@@ -494,12 +498,29 @@ export class BitmaskEngine implements SolverEngine {
     }
   }
 
+  /**
+   * The digit whose dirty slots the root revises next: the lowest with one, or, on a puzzle of
+   * fewer than {@link RANKED_BELOW} clues, the first with one in {@link rootOrder} (the kernel's
+   * order: it renames such a puzzle's digits by their clues for its root).
+   */
+  private rootDigit(): number {
+    const digits = this.dirty | (this.dirty >> 1) | (this.dirty >> 2);
+    if (this.rootOrder === null) return (ctz(this.dirty) / 3) | 0;
+    for (const digit of this.rootOrder) if ((digits >> (digit * 3)) & 1) return digit;
+    return 0;
+  }
+
   /** Loads the clues into state 0: -1 for a byte over 9, 0 for clashing clues, 1 ok. */
   private loadPuzzle(puzzle: Grid): number {
     const s = this.states;
     s.fill(BAND_CELLS, 0, SLOTS + 3);
     this.dirty = 0;
     for (let cell = 0; cell < CELLS; cell++) if (puzzle[cell] > 9) return -1;
+    const clues = new Array<number>(9).fill(0);
+    for (let cell = 0; cell < CELLS; cell++) if (puzzle[cell] > 0) clues[puzzle[cell] - 1]++;
+    const total = clues.reduce((sum, n) => sum + n, 0);
+    // the most clues first, the lower digit on ties
+    this.rootOrder = total < RANKED_BELOW ? [0, 1, 2, 3, 4, 5, 6, 7, 8].sort((a, b) => clues[b] - clues[a] || a - b) : null;
     for (let cell = 0; cell < CELLS; cell++) {
       const value = puzzle[cell];
       if (value === 0) continue;

@@ -77,8 +77,8 @@ describe.each(builds)("WASM kernel, %s build", (build) => {
 
   it("gives -2 exactly when a row, column or box repeats a clue (any cells, any digits)", async () => {
     const kernel = await WasmKernel.create(undefined, build);
-    // A valid grid with half its cells or more emptied and up to two cells set to any digit: some repeat a digit in a
-    // row, some in a column, some only in a box, some nowhere.
+    // A valid grid with 32–49 cells emptied (40–75 drawn, some twice) and up to two cells set to any digit: some repeat
+    // a digit in a row, some in a column, some only in a box, some nowhere.
     const puzzles = fc.sample(
       fc
         .tuple(

@@ -20,7 +20,7 @@ import { type OptionRow, tableCommand, wholeNumber } from "../cli-kit/options.js
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { type Shard, shardArgument } from "../cli-kit/resume.js";
-import { SMALL_INPUT_BYTES, inputNames, runStream } from "./solve.js";
+import { SMALL_INPUT_BYTES, defaultThreadsText, inputNames, runStream } from "./solve.js";
 
 /** Parsed flags of the canon command. */
 export interface CanonFlags {
@@ -72,7 +72,7 @@ const CANON_OPTIONS: readonly OptionRow[] = [
   {
     flags: "-t, --threads <n>",
     description: "worker threads, at most (they start as for solve: when the work left pays for their start); 0 works on the main thread",
-    defaultText: `${defaultWorkers()}, one fewer than the cores, the main thread solving beside them; the main thread alone for an input file of up to 256 KiB`,
+    defaultText: `${defaultThreadsText()}; the main thread alone for an input file of up to 256 KiB`,
     parse: wholeNumber(0, 256),
   },
   {

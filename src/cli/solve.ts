@@ -114,7 +114,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
     flags: "-t, --threads <n>",
     description:
       "worker threads, at most: they start once the main thread has solved for 50 ms, and only if the solving left would take it longer than their start; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)",
-    defaultText: `${defaultWorkers()}, one fewer than the cores, the main thread solving beside them; the main thread alone for an input file of up to 256 KiB`,
+    defaultText: `${defaultThreadsText()}; the main thread alone for an input file of up to 256 KiB; a worker per core for a run where one puzzle can take minutes`,
     parse: wholeNumber(0, 256),
   },
   {
@@ -282,13 +282,18 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
 /** A limit past which one puzzle can count for minutes (an empty 9×9 grid has billions of solutions). */
 const LONG_COUNT_LIMIT = 10_000;
 
+/** `--threads`'s default in the help: {@link defaultWorkers}, and why. */
+export function defaultThreadsText(): string {
+  return availableParallelism() > 1 ? `${defaultWorkers()}, one fewer than the cores, the main thread solving beside them` : "1";
+}
+
 /** Input files up to this size are solved on the main thread: starting workers would take longer than they save. */
 export const SMALL_INPUT_BYTES = 256 * 1024;
 
 /**
  * The batch solver of a run: `--threads` workers (default: one fewer than the cores, the main thread
  * solving beside them; the main thread alone for a small input file); but at least one worker (by
- * default one per core), and no main-thread solving, when one puzzle can take minutes
+ * default one per core, one for a small input file), and no main-thread solving, when one puzzle can take minutes
  * ({@link LONG_COUNT_LIMIT}, `--count`, `--budget none`): a worker's kernel call can be stopped by a signal.
  */
 function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">, limit: number, totalBytes: number | null = null): Promise<BatchSolver> {

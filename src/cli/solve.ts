@@ -39,7 +39,7 @@ export interface SolveFlags {
   format?: JudgeFormatName;
   limit: number;
   count?: boolean;
-  /** Absent: every core (one fewer workers, the main thread solving beside them), or the main thread for a small input file (see openRunSolver). */
+  /** Absent: one worker fewer than the cores with the main thread solving beside them, or the main thread for a small input file (see openRunSolver). */
   threads?: number;
   batch: number;
   inFlight?: number;

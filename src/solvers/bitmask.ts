@@ -504,8 +504,8 @@ export class BitmaskEngine implements SolverEngine {
    * order: it renames such a puzzle's digits by their clues for its root).
    */
   private rootDigit(): number {
-    const digits = this.dirty | (this.dirty >> 1) | (this.dirty >> 2);
     if (this.rootOrder === null) return (ctz(this.dirty) / 3) | 0;
+    const digits = this.dirty | (this.dirty >> 1) | (this.dirty >> 2); // bit digit * 3: the digit has a dirty slot
     for (const digit of this.rootOrder) if ((digits >> (digit * 3)) & 1) return digit;
     return 0;
   }

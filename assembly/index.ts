@@ -1299,9 +1299,9 @@ function propagateSearch(st: usize, dirty: u32): bool {
       // 9e2e484); at the root, where all 27 start dirty, the slots of the lowest digit with one
       // dirty (at 43902f6 a whole-board round there revised ~20% more slots on 17_clue, and
       // taking the digit of the lowest dirty slot, band 0's first, 14% more), and on a puzzle of
-      // fewer than RANKED_BELOW clues the digits are named by their clues for it, the most first. Rule 3 runs as
-      // soon as the round has none of the digit's slots left (rather than after every slot:
-      // kaggle 1.10×, 17_clue 1.14× at fb88f7a).
+      // fewer than RANKED_BELOW clues the digits are named by their clues for it, the most first
+      // (rankDigits). Rule 3 runs as soon as the round has none of the digit's slots left
+      // (rather than after every slot: kaggle 1.10×, 17_clue 1.14× at fb88f7a).
       while (dirty) {
         let round = atRoot ? dirty & digitSlots(lowestDigit(dirty)) : dirty;
         dirty &= ~round;
@@ -2317,9 +2317,10 @@ for (let matrix: u32 = 0; matrix < 512; matrix++) {
  * The root's digits by their clues. The root revises the slots of the lowest digit with one to
  * revise first (see propagateAt), and that order matters on a sparse puzzle: 17_clue's digits are
  * numbered by first appearance, so mostly the most clues first (digit 1 has the most in 72% of
- * them), and the same puzzles with their digits renamed at random took 1.26× as long. So a puzzle with fewer than RANKED_BELOW clues is loaded
- * with its digits renamed by their clues, the most first (the lower digit on ties), and its root
- * propagated so; the state gets its own digits back before the search (or the solution) reads it.
+ * them), and the same puzzles with their digits renamed at random took 1.26× as long. So a puzzle
+ * with fewer than RANKED_BELOW clues is loaded with its digits renamed by their clues, the most
+ * first (the lower digit on ties), and its root propagated so; the state gets its own digits back
+ * before the search (or the solution) reads it.
  * The root's fixed point does not depend on the order, so the search and its guesses are the same.
  */
 const RANKED_BELOW: u32 = 30;
@@ -2327,14 +2328,15 @@ const RANKED_BELOW: u32 = 30;
 const CLUE_COUNTS: usize = memory.data(16, 16);
 /** Per digit (u8): its name in a ranked root (0: the most clues). */
 const RANK: usize = memory.data(16, 16);
-/** A ranked root's slots before renaming (27 × u32), and a state's masks and triads while they are renamed back. */
+/** A ranked root's slots before renaming (27 × u32), and a state's masks while they are renamed back; then its triads (27 × u16). */
 const RANKING: usize = memory.data(27 * 4 + 27 * 2, 16);
+const RANKING_TRIADS: usize = RANKING + 27 * 4;
 /** Lane d: 15 - d, the tie-break of rankDigits's keys. */
 const LOWER_FIRST = i8x16(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
 /** Whether this puzzle's root runs ranked (see RANKED_BELOW). */
 let rankedRoot = false;
 
-/** The rank of `digit` (see rankDigits): how many keys beat its own. */
+/** The rank of the digit whose key is `key` (see rankDigits): how many keys beat it. */
 @inline function rankOf(keys: v128, key: u32): u32 {
   return popcnt(<u32>i8x16.bitmask(i8x16.gt_u(keys, i8x16.splat(<i8>key))));
 }
@@ -2368,11 +2370,11 @@ function unrankDigits(st: usize): void {
       const from = <usize>slotOf(rank, band);
       const to = <usize>slotOf(digit, band);
       store<u32>(RANKING + (to << 2), load<u32>(st + (from << 2)));
-      store<u16>(RANKING + 108 + (to << 1), load<u16>(st + TRIADS_OFFSET + (from << 1)));
+      store<u16>(RANKING_TRIADS + (to << 1), load<u16>(st + TRIADS_OFFSET + (from << 1)));
     }
   }
   memory.copy(st, RANKING, 27 * 4);
-  memory.copy(st + TRIADS_OFFSET, RANKING + 108, 27 * 2);
+  memory.copy(st + TRIADS_OFFSET, RANKING_TRIADS, 27 * 2);
 }
 
 /** loadPuzzle's clues of one digit (see there): writes its three slots; returns nonzero when a clue of it repeats. */

@@ -148,6 +148,8 @@ export class BitmaskEngine implements SolverEngine {
   private dirty = 0;
   /** The digits in the order a sparse puzzle's root revises them ({@link rootDigit}); null: lowest first. */
   private rootOrder: number[] | null = null;
+  private readonly digitOrder = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+  private readonly clueCounts = new Int32Array(9);
   /** DIGITS_ROOT_ABOVE: whether the current search has chosen a branch yet, and whether it scores its lines digits first. */
   private branched = false;
   private digitsSearch = false;
@@ -516,11 +518,15 @@ export class BitmaskEngine implements SolverEngine {
     s.fill(BAND_CELLS, 0, SLOTS + 3);
     this.dirty = 0;
     for (let cell = 0; cell < CELLS; cell++) if (puzzle[cell] > 9) return -1;
-    const clues = new Array<number>(9).fill(0);
-    for (let cell = 0; cell < CELLS; cell++) if (puzzle[cell] > 0) clues[puzzle[cell] - 1]++;
-    const total = clues.reduce((sum, n) => sum + n, 0);
+    const clues = this.clueCounts.fill(0);
+    let total = 0;
+    for (let cell = 0; cell < CELLS; cell++) {
+      if (puzzle[cell] === 0) continue;
+      clues[puzzle[cell] - 1]++;
+      total++;
+    }
     // the most clues first, the lower digit on ties
-    this.rootOrder = total < RANKED_BELOW ? [0, 1, 2, 3, 4, 5, 6, 7, 8].sort((a, b) => clues[b] - clues[a] || a - b) : null;
+    this.rootOrder = total < RANKED_BELOW ? this.digitOrder.sort((a, b) => clues[b] - clues[a] || a - b) : null;
     for (let cell = 0; cell < CELLS; cell++) {
       const value = puzzle[cell];
       if (value === 0) continue;

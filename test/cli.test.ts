@@ -3,6 +3,7 @@
  * `npm run build`, which `pretest` runs) with the WASM kernel in build/.
  */
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { benchCommand, parseOptions } from "../bench/options.js";
@@ -365,6 +366,13 @@ describe("the shared options helper", () => {
     }
     // Piped (not a terminal): every line of the help fits HELP_COLUMNS.
     for (const line of solveHelp().stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(HELP_COLUMNS);
+  });
+
+  it("gives --threads's default as one worker fewer than the cores (at least one)", () => {
+    const help = solveHelp().stdout.replace(/\s+/g, " ");
+    const shown = /-t, --threads <n> .*?\(default: (\d+)/.exec(help);
+    expect(shown, help).not.toBeNull();
+    expect(Number(shown![1])).toBe(Math.max(1, availableParallelism() - 1));
   });
 
   it("lists the kernel variants missing from an install (the npm package ships none) as one row", () => {

@@ -2377,6 +2377,17 @@ function unrankDigits(st: usize): void {
   memory.copy(st + TRIADS_OFFSET, RANKING_TRIADS, 27 * 2);
 }
 
+/**
+ * Band `band`'s mask (cells 0–26, 27–53 or 54–80) of the cells marked in five 16-cell bitmasks
+ * (cells 0–79, as i8x16.bitmask gives them) and `bit80` (cell 80). `band` is a constant at every
+ * call, so only its own line is compiled.
+ */
+@inline function bandBits(band: i32, bits0: u32, bits1: u32, bits2: u32, bits3: u32, bits4: u32, bit80: u32): u32 {
+  if (band == 0) return bits0 | ((bits1 & 0x7ff) << 16);
+  if (band == 1) return (bits1 >> 11) | (bits2 << 5) | ((bits3 & 0x3f) << 21);
+  return (bits3 >> 6) | (bits4 << 10) | (bit80 << 26);
+}
+
 /** loadPuzzle's clues of one digit (see there): writes its three slots; returns nonzero when a clue of it repeats. */
 @inline function loadDigit(st: usize, digit: u32, c0: v128, c1: v128, c2: v128, c3: v128, c4: v128, byte80: u32, clued0: u32, clued1: u32, clued2: u32): u32 {
   const value = i8x16.splat(<i8>(digit + 1));
@@ -2385,9 +2396,10 @@ function unrankDigits(st: usize): void {
   const bits2 = <u32>i8x16.bitmask(i8x16.eq(c2, value));
   const bits3 = <u32>i8x16.bitmask(i8x16.eq(c3, value));
   const bits4 = <u32>i8x16.bitmask(i8x16.eq(c4, value));
-  const clues0 = bits0 | ((bits1 & 0x7ff) << 16);
-  const clues1 = (bits1 >> 11) | (bits2 << 5) | ((bits3 & 0x3f) << 21);
-  const clues2 = (bits3 >> 6) | (bits4 << 10) | (<u32>(byte80 == digit + 1) << 26);
+  const bit80 = <u32>(byte80 == digit + 1);
+  const clues0 = bandBits(0, bits0, bits1, bits2, bits3, bits4, bit80);
+  const clues1 = bandBits(1, bits0, bits1, bits2, bits3, bits4, bit80);
+  const clues2 = bandBits(2, bits0, bits1, bits2, bits3, bits4, bit80);
   const matrix0 = triadsOf(clues0);
   const matrix1 = triadsOf(clues1);
   const matrix2 = triadsOf(clues2);
@@ -2431,9 +2443,10 @@ function loadPuzzle(puzzle: usize): i32 {
   const chunk2 = <u32>i8x16.bitmask(i8x16.ne(c2, zero));
   const chunk3 = <u32>i8x16.bitmask(i8x16.ne(c3, zero));
   const chunk4 = <u32>i8x16.bitmask(i8x16.ne(c4, zero));
-  const clued0 = chunk0 | ((chunk1 & 0x7ff) << 16);
-  const clued1 = (chunk1 >> 11) | (chunk2 << 5) | ((chunk3 & 0x3f) << 21);
-  const clued2 = (chunk3 >> 6) | (chunk4 << 10) | (<u32>(byte80 != 0) << 26);
+  const clue80 = <u32>(byte80 != 0);
+  const clued0 = bandBits(0, chunk0, chunk1, chunk2, chunk3, chunk4, clue80);
+  const clued1 = bandBits(1, chunk0, chunk1, chunk2, chunk3, chunk4, clue80);
+  const clued2 = bandBits(2, chunk0, chunk1, chunk2, chunk3, chunk4, clue80);
   const st = stateAt(0);
   setUnsolved(st, 0, BAND_CELLS & ~clued0);
   setUnsolved(st, 1, BAND_CELLS & ~clued1);

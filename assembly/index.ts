@@ -99,6 +99,8 @@
 //                triads at once), at the fixed point of rules 1–4
 //   WEIGHTED_LINES  0 none (default) │ k: a line's score divided by k plus the contradictions
 //                found in it so far in the puzzle's search (weighted degree)
+//   DIGIT_TIES   0 the lowest digit (default) │ 1 the fewest candidate cells │ 2 the fewest clues:
+//                the branch's digit among the chosen line's digits with the fewest configurations
 // Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
 // Switches that changed only the speed, with the same guesses and nodes on every puzzle, were
 // retired once their faster side was the default; c20795f still has them: LAYOUT (digit-major
@@ -1741,13 +1743,28 @@ function chooseConfiguration(st: usize, depth: i32): bool {
 }
 
 /**
- * The digit of `line` with the fewest configurations, two or more (the lowest on ties): digit | its
- * configurations << 8. Right after the stacks of `st` were scored (STACK_MATRICES).
+ * DIGIT_TIES: which digit of the chosen line a branch takes among those with the fewest
+ * configurations: 0 the lowest (default) │ 1 the one with the fewest candidate cells in the grid
+ * (the most constrained) │ 2 the one with the fewest clues (the lowest on further ties). The
+ * digits' names are the puzzle's own, so the default's choice among equal digits is arbitrary.
+ */
+const TIES: i32 = isDefined(DIGIT_TIES) ? DIGIT_TIES : 0;
+/** The DIGIT_TIES key of `digit` (the lower wins). */
+@inline function tieKey(st: usize, digit: u32): u32 {
+  if (TIES == 2) return <u32>load<u8>(CLUE_COUNTS + digit);
+  return popcnt(candidates(st, slotOf(digit, 0))) + popcnt(candidates(st, slotOf(digit, 1))) + popcnt(candidates(st, slotOf(digit, 2)));
+}
+
+/**
+ * The digit of `line` with the fewest configurations, two or more (the lowest on ties, or as
+ * DIGIT_TIES says): digit | its configurations << 8. Right after the stacks of `st` were scored
+ * (STACK_MATRICES).
  */
 function fewestDigit(st: usize, line: u32): u32 {
   let bestDigit: u32 = 0;
   let bestCount: u32 = 7;
   let bestConfigurations: u32 = 0;
+  let bestKey: u32 = 0;
   // a band's matrices from rule 1's cache (u16 each), a stack's from its scoring (u32 each)
   const matrices = line < 3 ? st + TRIADS_OFFSET + (<usize>slotOf(0, line) << 1) : STACK_MATRICES + <usize>(line - 3) * 48;
   const shift: u32 = line < 3 ? 1 : 2;
@@ -1755,6 +1772,16 @@ function fewestDigit(st: usize, line: u32): u32 {
     const matrix = load<u32>(matrices + (<usize>digit << shift)) & 0x1ff; // a band's u16 and the next, or a stack's u32
     const configurations = <u32>load<u8>(CONFIGURATIONS + matrix);
     const count = popcnt(configurations);
+    if (TIES != 0) {
+      if (count < 2 || count > bestCount) continue;
+      const key = tieKey(st, digit);
+      if (count == bestCount && key >= bestKey) continue;
+      bestKey = key;
+      bestCount = count;
+      bestDigit = digit;
+      bestConfigurations = configurations;
+      continue;
+    }
     if (count >= 2 && count < bestCount) {
       bestCount = count;
       bestDigit = digit;

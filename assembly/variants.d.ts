@@ -19,3 +19,4 @@ declare const PROBE_KEEP: i32;
 declare const CONFIG_MATCHING: i32;
 declare const PROBE_ONCE_PER_PATH: i32;
 declare const WEIGHTED_LINES: i32;
+declare const DIGIT_TIES: i32;

@@ -53,6 +53,49 @@ describe("a header line before each grid is a title, not a record", () => {
     ]);
   });
 
+  it("never takes a puzzle line with a note after it for a header: a grid after it is a record of its own", async () => {
+    const grid = rowsOf(UNIQUE[1]);
+    // a 9×9 line then a note; a colon line whose note has a word; each followed at once by a grid (9×9, or a 4×4 line)
+    for (const first of [`${UNIQUE[0]}  from a note`, `${UNIQUE[0]}\tsolved ok`, `${UNIQUE[0]}:unique`]) {
+      for (const next of [grid, ["12..34.........."]]) {
+        const records = await streamRecords([[first, ...next].join("\n") + "\n"]);
+        expect(
+          records.map((r) => [r.line, r.text]),
+          first,
+        ).toEqual([
+          [1, UNIQUE[0]],
+          [2, next.join("")],
+        ]);
+        expect(records[0].parsed.error).toBeNull();
+      }
+    }
+  });
+
+  it("reads each of two note lines that no grid follows as a record of its own, never as rows of one grid", async () => {
+    const records = await streamRecords(["garbage\nnonsense\n"]);
+    expect(records.map((r) => [r.line, r.text, r.parsed.error === null])).toEqual([
+      [1, "garbage", false],
+      [2, "nonsense", false],
+    ]);
+    // a title that a blank line parts from its grid is still one invalid record, and the grid is read
+    const parted = await streamRecords([["Grid 01", "", ...rowsOf(UNIQUE[0])].join("\n")]);
+    expect(parted.map((r) => [r.line, r.parsed.error === null])).toEqual([
+      [1, false],
+      [3, true],
+    ]);
+  });
+
+  it("ends a run of 4×4 lines at a row of another grid's width: each 4×4 line and the grid after them is a record", async () => {
+    const four = ["12..34..........", "....1..2........"];
+    for (const lines of [[four[0]], four]) {
+      const records = await streamRecords([[...lines, ...rowsOf(UNIQUE[0])].join("\n") + "\n"]);
+      expect(records.map((r) => [r.line, r.text, r.parsed.error === null])).toEqual([
+        ...lines.map((line, i) => [i + 1, line, true]),
+        [lines.length + 1, UNIQUE[0], true],
+      ]);
+    }
+  });
+
   it("never takes a row with a typo for a header: later grids keep their places", async () => {
     const [a, b] = [rowsOf(UNIQUE[0]), rowsOf(UNIQUE[1])];
     const records = await streamRecords([[a[0].slice(1), ...a.slice(1), ...b].join("\n")]);

@@ -8,7 +8,7 @@
  * line nobody claims is one invalid record, except a *header*: a line with a word (two lowercase
  * letters, not both `x` or of the `--alphabet`) directly followed by a grid's first row is a
  * title and skipped (Project Euler 96's `Grid 01`); rows hold no words, so a typo never shifts
- * later grids. `--in FMT` gives every line to that format's reader. The fast path: a run of 9×9
+ * later grids, and a line that holds a whole puzzle (a note after it or not) is never a title. `--in FMT` gives every line to that format's reader. The fast path: a run of 9×9
  * lines the scan found, read while no grid is open and no header is held, are the records the
  * line format would make, so they go to {@link EmitCells} from the bytes without ever becoming
  * strings.
@@ -101,9 +101,20 @@ export class RecordReader implements LineSink {
       if (this.grid.claims(line)) return this.grid.read(line, lineNumber, this.emit);
       this.grid.flush(this.emit);
     }
-    const reader = this.formats.find((format) => format.claims(line)) ?? this.fallback;
-    if ((reader === this.grid || reader === this.fallback || reader.name === "colon") && this.mayBeHeader(line)) return void (this.held = { line, lineNumber });
-    reader.read(line, lineNumber, this.emit);
+    const claimer = this.formats.find((format) => format.claims(line));
+    const title = this.titleText(claimer, line);
+    if (title !== null && this.mayBeHeader(title)) return void (this.held = { line, lineNumber });
+    (claimer ?? this.fallback).read(line, lineNumber, this.emit);
+  }
+
+  /**
+   * The text of `line` that would be a title, by the format that claims it: a grid's row or a
+   * line no format claims, whole; a colon line's part before the colon. Null for a line that is
+   * a puzzle as written (N² cells, then anything) or a CSV row: never a title.
+   */
+  private titleText(claimer: InputFormat | undefined, line: string): string | null {
+    if (claimer === undefined || claimer === this.grid) return line;
+    return claimer.name === "colon" ? line.slice(0, line.indexOf(":")) : null;
   }
 
   /** A line over the maximum length: one invalid record (it ends a grid in progress). */
@@ -126,13 +137,17 @@ export class RecordReader implements LineSink {
     return claimed === this.grid && shapeOfSide(rowCells(line).length) !== undefined;
   }
 
-  /** Reads a held line as an ordinary line after all: it was no header. */
+  /**
+   * Reads a held line as an ordinary line after all: it was no header. It is a record of its own:
+   * a grid's reader would take it as the first row of a grid, and the lines after it as more rows.
+   */
   private releaseHeld(): void {
     if (this.held === null) return;
     const { line, lineNumber } = this.held;
     this.held = null;
     const reader = this.forced ?? this.formats.find((format) => format.claims(line)) ?? this.fallback;
     reader.read(line, lineNumber, this.emit);
+    if (reader === this.grid && this.forced === null) this.grid.flush(this.emit); // a grid of this one line
   }
 }
 

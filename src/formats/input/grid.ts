@@ -6,7 +6,8 @@
  *
  * A 16-character line is a 16×16 row or a whole 4×4 puzzle. With `lineRuns`, a run of 16-cell rows
  * is one 16×16 grid only when it has at least 2 rows, more than half using a symbol outside `1`–`4`
- * (real 16×16 rows almost always do); otherwise each row is its own 4×4 record.
+ * (real 16×16 rows almost always do); otherwise each row is its own 4×4 record. A row of another
+ * grid's width after such a run ends it and starts that grid.
  */
 import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, readPuzzle } from "../../model/puzzle.js";
 import { type Shape, SHAPE_9, shapeOfSide } from "../../model/shape.js";
@@ -77,7 +78,13 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): InputFormat 
     },
     claims(line) {
       const size = rows.length > 0 ? shape.size : undefined;
-      return isSeparatorRow(line, size) || isRowLike(line, size);
+      if (isSeparatorRow(line, size)) return true;
+      // A row of another grid's width after a run of 4×4 lines starts that grid: the run ends.
+      if (lineRuns && size === 16 && rows.every((row) => FOUR_BY_FOUR_CELLS.test(row))) {
+        const width = rowCells(line).length;
+        if (width !== 16 && shapeOfSide(width) !== undefined) return false;
+      }
+      return isRowLike(line, size);
     },
     read(line, lineNumber, emit) {
       if (isSeparatorRow(line, rows.length > 0 ? shape.size : undefined)) return;

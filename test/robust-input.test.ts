@@ -165,6 +165,22 @@ describe("line reading is linear, with a maximum record length", () => {
     expect(records[1].parsed.error).toMatch(/in\.txt:2: the line is 1,048,581 characters long, over the limit of 1,048,576/);
     expect(records[2].parsed.error).toBeNull();
   });
+
+  it("makes a line of one character over the maximum such a record too, however its end arrives", async () => {
+    const line = "7".repeat(MAX_LINE_LENGTH + 1);
+    const layouts = [
+      [UNIQUE[0] + "\n" + line + "\n" + UNIQUE[1]], // one chunk holds the whole line
+      [UNIQUE[0] + "\n", line.slice(0, -1), "7\n" + UNIQUE[1]], // the line's end comes with its last character
+      [UNIQUE[0] + "\n", ...(line.match(/[\s\S]{1,65536}/g) ?? []), "\n", UNIQUE[1]],
+    ];
+    for (const pieces of layouts) {
+      const records = await streamRecords(pieces);
+      expect(records.map((r) => r.line)).toEqual([1, 2, 3]);
+      expect(records[1].text.length).toBeLessThan(100);
+      expect(records[1].parsed.error).toMatch(/in\.txt:2: the line is 1,048,577 characters long, over the limit of 1,048,576/);
+      expect(records[2].parsed.error).toBeNull();
+    }
+  });
 });
 
 describe("text from the input is data in every message", () => {

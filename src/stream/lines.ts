@@ -334,14 +334,21 @@ export class LineSplitter {
       this.finishCarried(bytes, start, lineEnd);
       start = this.skipLineEnd(bytes, lineEnd, end);
     }
-    const sink = this.sink;
     if (this.scans && start < end) return this.pushScanned(bytes, start, end);
     while (start < end) {
       const lineEnd = findLineEnd(bytes, start, end, hasCarriageReturns);
       if (lineEnd < 0) return this.keep(bytes, start, end);
-      sink.line(utf8Text(bytes, start, lineEnd));
+      this.textLine(bytes, start, lineEnd);
       start = this.skipLineEnd(bytes, lineEnd, end);
     }
+  }
+
+  /** Gives the sink the line `bytes[start..end)`, as text; one of over {@link MAX_LINE_LENGTH} characters as its start and length. */
+  private textLine(bytes: Uint8Array, start: number, end: number): void {
+    if (end - start <= MAX_LINE_LENGTH) return this.sink.line(utf8Text(bytes, start, end)); // (never more characters than bytes)
+    const long = new LongLineText();
+    long.add(bytes.subarray(start, end));
+    long.end(this.sink);
   }
 
   /** True when runs of 9×9 lines are found by the scanner and taken by the sink. */
@@ -364,7 +371,7 @@ export class LineSplitter {
           continue;
         }
       }
-      sink.line(utf8Text(bytes, table[3 * i], table[3 * i + 1]));
+      this.textLine(bytes, table[3 * i], table[3 * i + 1]);
       i++;
     }
     const next = count === 0 ? start : this.skipLineEnd(bytes, table[3 * count - 2], end);
@@ -434,11 +441,12 @@ export class LineSplitter {
 
   /** One whole line with its line end (its last byte), pieced together from chunks: scanned like the rest. */
   private oneLine(line: Uint8Array): void {
+    if (line.length - 1 > MAX_LINE_LENGTH) return this.textLine(line, 0, line.length - 1); // its end came before the carry outgrew the limit
     if (this.scans) {
       const { count, table, cells } = this.scan(line, 0);
       if (count === 1 && table[2] >= 0 && this.sink.fastLines!(cells, table[2] * 81, 1) > 0) return;
     }
-    this.sink.line(utf8Text(line, 0, line.length - 1));
+    this.textLine(line, 0, line.length - 1);
   }
 
   /** The position after the line end at `lineEnd` (`\r\n` is one; a `\r` at the chunk's end may be followed by the next chunk's `\n`). */

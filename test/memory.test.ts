@@ -208,6 +208,34 @@ describe(`solve in ${HEAP_MB} MB of heap`, () => {
   }, 300_000);
 });
 
+describe("long lines: a batch holds at most a mebibyte of text", () => {
+  /**
+   * Peak RSS of 100 lines of 1,000,000 control characters each (jsonl escapes each as six bytes),
+   * at most: 2,060 MB with batches of 64 records whatever their length and a line's pieces
+   * joined again with every chunk; 410–500 MB now, and as much with 300 lines (AMD EPYC, Node 20).
+   */
+  const LONG_LINES_RSS_MB = 800;
+
+  it("100 lines of a million characters, --out jsonl, 2 threads: one invalid record each, in bounded memory", async () => {
+    const path = `${dir}/long-lines.txt`;
+    const line = Buffer.from(`${"\x01".repeat(1_000_000)}\n`, "latin1");
+    const sink = createWriteStream(path);
+    for (let i = 0; i < 100; i++) sink.write(line);
+    sink.end();
+    await once(sink, "finish");
+    const run = await cappedRun(["solve", "--threads", "2", "--out", "jsonl", path], null);
+    console.log(
+      `solve --out jsonl (100 lines of 1,000,000 characters, --threads 2): max RSS ${run.maxRssMb.toFixed(0)} MB under --max-old-space-size=${HEAP_MB}`,
+    );
+    expect(run.status, run.stderr.slice(-2000)).toBe(1); // every record invalid
+    expect(run.stderr).toContain("100 puzzles: 0 solved, 0 unsolvable, 0 multiple, 100 invalid");
+    expect(run.lines).toBe(100);
+    expect(run.lastLine).toMatch(/"status":"invalid",.*:100: expected 81 characters, got 1000000/); // (the tail of a six-megabyte record)
+    expect(run.maxRssMb).toBeLessThanOrEqual(LONG_LINES_RSS_MB);
+    rmSync(path);
+  }, 300_000);
+});
+
 describe("judge mode holds a batch, not its whole input", () => {
   /** The heap the judge runs get: the 100,000-line input's text alone takes 8.2 MB of it (holding every record took 545 MB at 300,000 lines). */
   const HEAP_MB = 32;

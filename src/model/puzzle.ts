@@ -139,15 +139,32 @@ export function controlCharacterNote(line: string): string {
   return ` (character ${at + 1} is ${quoteCharacter(line[at])}${line.charCodeAt(at) === 0 ? ", a NUL" : ", a control character"})`;
 }
 
+/** The characters (code points) of `text`, without making an array of them (a line may be a mebibyte). */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
 /** Parses the one-line 9×9 format: 81 characters, `1`–`9` clues, any of `empties` empty, white space around ignored. */
 export function parsePuzzle(text: string, empties: string = ONE_LINE_EMPTY): Grid {
   const line = text.trim();
   if (line.length !== CELLS) {
     // 81 characters of which some lie outside the BMP (an emoji is two UTF-16 units): the first such is the fault, not the length
-    const characters = [...line];
-    const cell = characters.length === CELLS ? characters.findIndex((ch) => ch.length > 1) : -1;
+    const count = codePoints(line);
+    const characters = count === CELLS ? [...line] : [];
+    const cell = characters.findIndex((ch) => ch.length > 1);
     if (cell >= 0) throw new PuzzleError("character", `${describeCell(cell)} contains invalid character ${quoteCharacter(characters[cell])}`, cell);
-    throw new PuzzleError("length", `expected ${CELLS} characters, got ${characters.length}${controlCharacterNote(line)}`);
+    throw new PuzzleError("length", `expected ${CELLS} characters, got ${count}${controlCharacterNote(line)}`);
   }
   const grid = new Uint8Array(CELLS);
   const cell = readDigits(line, grid, 0, empties);

@@ -256,6 +256,13 @@ const pooledCells = (length: number, shared: boolean): Uint8Array => new Uint8Ar
 /** Line numbers over a buffer of this thread's pool, at least `length` of them (the whole buffer). */
 const pooledLines = (length: number): Int32Array => new Int32Array(batchBuffers.take(4 * length));
 
+/**
+ * The text a batch holds at most, in characters of its text records: a run of long lines (up to
+ * 1,048,576 characters each) is sealed in batches of a few records, so the batches held and in
+ * flight stay small whatever the lines' length. Lines of 81 characters reach it after 12,945.
+ */
+export const BATCH_TEXT_CHARS = 1 << 20;
+
 /** Collects the records the reader gives into batches of at most `size`, keeping only the run's share ({@link select}); a batch never spans two files. */
 export class BatchBuilder {
   private file = "";
@@ -275,6 +282,8 @@ export class BatchBuilder {
   private fastCount = 0;
   private textAt: number[] = [];
   private texts: string[] = [];
+  /** Characters of the held text records (see {@link BATCH_TEXT_CHARS}). */
+  private textChars = 0;
   private readErrors: [number, string][] = [];
   private ready: BatchTask[] = [];
   /** When the oldest record not yet in a sealed batch was added (performance.now()), or null when none is. */
@@ -319,7 +328,9 @@ export class BatchBuilder {
     if (error !== null) this.readErrors.push([this.count, error]);
     this.textAt.push(this.count);
     this.texts.push(text);
-    this.addLine(line);
+    this.textChars += text.length;
+    this.addLine(line); // (seals the batch when it is full)
+    if (this.textChars >= BATCH_TEXT_CHARS) this.seal();
   }
 
   /** Adds the fast records the run takes of `count` lines from `line` on: 81 cell bytes each from `start` of `bytes`. */
@@ -417,6 +428,7 @@ export class BatchBuilder {
     this.fastCount = 0;
     this.textAt = [];
     this.texts = [];
+    this.textChars = 0;
     this.readErrors = [];
   }
 

@@ -285,8 +285,10 @@ class LongLineText {
 
 /** Splits the chunks it is given into lines for one {@link LineSink}. */
 export class LineSplitter {
-  /** The bytes of a line begun in an earlier chunk (empty when none). */
+  /** The bytes of a line begun in an earlier chunk (empty when none); once kept over a chunk's end, a view of {@link carryRoom}. */
   private carry: Uint8Array = NO_BYTES;
+  /** Where {@link keep} gathers a line's pieces: it grows by doubling, so a line over many chunks is copied a few times, not once per chunk. */
+  private carryRoom = new Uint8Array(0);
   /** The line in progress when it outgrew the bytes kept (see {@link MAX_LINE_LENGTH}). */
   private long: LongLineText | null = null;
   private atStart = true;
@@ -417,7 +419,16 @@ export class LineSplitter {
   /** Keeps the bytes of a line that goes on in the next chunk. */
   private keep(bytes: Uint8Array, start: number, end: number): void {
     if (this.long !== null) return this.long.add(bytes.subarray(start, end));
-    this.carry = joinBytes([this.carry, bytes.subarray(start, end)]);
+    const kept = this.carry.length;
+    const length = kept + end - start;
+    const inRoom = this.carry.buffer === this.carryRoom.buffer && this.carry.byteOffset === this.carryRoom.byteOffset;
+    if (length > this.carryRoom.length) {
+      const room = new Uint8Array(Math.max(length, 2 * this.carryRoom.length, 1024));
+      room.set(this.carry);
+      this.carryRoom = room;
+    } else if (!inRoom) this.carryRoom.set(this.carry);
+    this.carryRoom.set(bytes.subarray(start, end), kept);
+    this.carry = this.carryRoom.subarray(0, length);
     if (this.carry.length > MAX_LINE_LENGTH) {
       // Past the longest line kept: from here on it is read as text (its start and its length).
       this.long = new LongLineText();

@@ -293,6 +293,32 @@ describe("createPool", () => {
     expect(batchBuffers.made - made).toBeLessThan(15); // four batches in flight left behind per round: 40 buffers made anew
   });
 
+  it("is done at every call after return(), even once the memory of the batch it had in hand serves another call", async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => NINE[i % NINE.length]);
+    const stream = pool.solveStream(lines);
+    expect((await stream.next()).done).toBe(false); // a batch of 7 in hand, 6 of its records not yet taken
+    expect(await stream.return!()).toEqual({ done: true, value: undefined });
+    await pool.solveMany(lines.slice().reverse()); // its batches take the memory given back
+    for (let k = 0; k < 8; k++) expect(await stream.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("answers calls made before the last is answered in turn, as a generator does: every record, in input order", async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => MIXED[i % MIXED.length]);
+    const stream = pool.solveStream(lines);
+    const answers = await Promise.all([...lines, "one more"].map(() => stream.next()));
+    expect(answers.slice(0, -1).map((answer) => answer.value)).toEqual(solver.solveMany(lines));
+    expect(answers.at(-1)).toEqual({ done: true, value: undefined });
+    // an error ends the stream as it ends a generator: the call that meets it rejects, later calls are done
+    async function* failing() {
+      yield NINE[0];
+      throw new Error("the input failed");
+    }
+    const broken = pool.solveStream(failing());
+    const [first, second, third] = await Promise.allSettled([broken.next(), broken.next(), broken.next()]);
+    expect(first).toMatchObject({ status: "rejected", reason: { message: "the input failed" } });
+    expect([second, third]).toEqual([1, 2].map(() => ({ status: "fulfilled", value: { done: true, value: undefined } })));
+  });
+
   it("solves a batch again on a fresh worker when its worker dies mid-batch: nothing lost, nothing out of order", async () => {
     usePoolWorker(dyingWorker("once", true));
     const dying = await createPool({ threads: 2, batchSize: 5 });

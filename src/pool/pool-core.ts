@@ -159,22 +159,47 @@ export class SolverPool {
    */
   solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
     // Each record from the batch in hand, made as it is taken (so the garbage collector finds at most one alive), without a
-    // generator's delegation per record (yield* costs several promises each).
+    // generator's delegation per record (yield* costs several promises each). As a generator's: calls made before the
+    // last is answered are answered in turn, and once the stream ends (its end, an error, return()) every call is done.
     const batches = this.batches(puzzles, options, false);
     let batch = NO_BATCH;
     let at = 0;
-    const next = async (): Promise<IteratorResult<SolveRecord, undefined>> => {
-      while (at === batch.count) {
-        const step = await batches.next();
-        if (step.done) return { done: true, value: undefined };
-        batch = step.value;
-        at = 0;
-      }
-      return { done: false, value: batch.record(at++) };
+    let ended = false;
+    const end = (): IteratorResult<SolveRecord, undefined> => {
+      ended = true;
+      batch = NO_BATCH; // its memory may be another call's now
+      at = 0;
+      return { done: true, value: undefined };
     };
+    const take = async (): Promise<IteratorResult<SolveRecord, undefined>> => {
+      try {
+        while (!ended && at === batch.count) {
+          const step = await batches.next();
+          if (ended || step.done) return end();
+          batch = step.value;
+          at = 0;
+        }
+        return ended ? end() : { done: false, value: batch.record(at++) };
+      } catch (error) {
+        end();
+        throw error;
+      }
+    };
+    /** The last call still waiting for its answer, if any: a later call waits for it. */
+    let waiting: Promise<unknown> | null = null;
     return {
-      next: () => (at < batch.count ? Promise.resolve({ done: false, value: batch.record(at++) }) : next()),
+      next: () => {
+        if (waiting === null && at < batch.count) return Promise.resolve({ done: false, value: batch.record(at++) });
+        const answer = waiting === null ? take() : waiting.then(take, take);
+        waiting = answer;
+        const settled = () => {
+          if (waiting === answer) waiting = null;
+        };
+        answer.then(settled, settled);
+        return answer;
+      },
       return: async () => {
+        end();
         await batches.return();
         return { done: true, value: undefined };
       },

@@ -165,6 +165,11 @@ describe("createPool", () => {
     expect(await pool.solveMany(lines, options)).toEqual(solver.solveMany(lines, options));
     await expect(pool.solveMany(lines, { limit: 0 })).rejects.toThrow(/limit/);
     await expect(createPool({ threads: 0 })).rejects.toThrow(/threads/);
+    // past what a machine can use: refused at once, before any worker starts (2^31 threads ran the process out of memory)
+    await expect(createPool({ threads: 2 ** 31 })).rejects.toThrow("threads must be a whole number from 1 to 1024, got 2147483648");
+    await expect(createPool({ batchSize: 2 ** 31 })).rejects.toThrow("batchSize must be a whole number from 1 to 65536, got 2147483648");
+    await expect(createPool({ threads: 1025 })).rejects.toThrow(RangeError);
+    await expect(createPool({ batchSize: 65_537 })).rejects.toThrow(RangeError);
   });
 
   it("reads a stream of bytes as lines, one input per line as readline gives them, cut anywhere", async () => {

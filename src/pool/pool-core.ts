@@ -59,16 +59,20 @@ function messageTurns(): () => Promise<void> {
 }
 
 export interface PoolOptions {
-  /** Worker threads. @default the machine's available parallelism (Node: os.availableParallelism(); a browser: navigator.hardwareConcurrency) */
+  /** Worker threads, 1 to 1,024. @default the machine's available parallelism (Node: os.availableParallelism(); a browser: navigator.hardwareConcurrency) */
   threads?: number;
   /** A registry id, or several, as for createSolver: each grid size on the first listed that takes it (each must solve batches). @default each size's default */
   solver?: SolverId | readonly SolverId[];
-  /** Inputs per batch sent to a worker: larger batches cost less per puzzle, smaller ones answer sooner. @default 4096 */
+  /** Inputs per batch sent to a worker, 1 to 65,536: larger batches cost less per puzzle, smaller ones answer sooner. @default 4096 */
   batchSize?: number;
 }
 
 /** The default {@link PoolOptions.batchSize}. */
 export const POOL_BATCH_SIZE = 4096;
+/** The largest {@link PoolOptions.batchSize}: 16 times the default, a batch of 25×25 puzzles well within a kernel's memory. */
+export const MAX_BATCH_SIZE = 65_536;
+/** The most {@link PoolOptions.threads}: each worker holds its own engines (some MB), so more is a mistake, not a machine. */
+export const MAX_THREADS = 1024;
 
 /**
  * A pool's inputs: an array or any iterable of lines or grids, sync or async (a readline
@@ -102,9 +106,11 @@ export type ByteReader = (puzzles: PoolInputs, size: number, scanner: () => Line
 /** `threads` and `batchSize` of {@link PoolOptions} checked (a RangeError naming a bad one), and the solver ids. */
 export function checkPoolOptions(options: PoolOptions, defaultThreads: number): { threads: number; batchSize: number; ids: string[] } {
   const threads = options.threads ?? defaultThreads;
-  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a whole number from 1, got ${String(threads)}`);
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
+    throw new RangeError(`threads must be a whole number from 1 to ${MAX_THREADS}, got ${String(threads)}`);
   const batchSize = options.batchSize ?? POOL_BATCH_SIZE;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a whole number from 1, got ${String(batchSize)}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE)
+    throw new RangeError(`batchSize must be a whole number from 1 to ${MAX_BATCH_SIZE}, got ${String(batchSize)}`);
   const ids = options.solver === undefined ? [] : typeof options.solver === "string" ? [options.solver] : [...options.solver];
   return { threads, batchSize, ids };
 }

@@ -6,7 +6,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Solver, type SolveRecord, PuzzleError, createSolver, parsePuzzle, readDigits } from "../src/index.js";
 import { DIGITS, readDigitBytes } from "../src/model/puzzle.js";
-import { SolutionWriter, batchRecords } from "../src/solvers/solver.js";
+import { SOLVE_MANY_PIECE, SolutionWriter, batchRecords } from "../src/solvers/solver.js";
+import { relabelledPuzzles } from "../bench/corpus.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
 import { loadFixture } from "./fixture.js";
 
@@ -127,6 +128,21 @@ describe("solveMany on 9×9 lines of digits", () => {
     const records = solver.solveMany(many);
     records.forEach((record, i) => expect(record.count).toBe(nine[i % nine.length].count));
     expect(solver.solveMany([UNIQUE])[0].status).toBe("solved");
+  });
+
+  it("solves more puzzles than an engine's call takes in pieces: one record per input, in order, from an array and from a generator", () => {
+    const easy = relabelledPuzzles(1000, 3).split("\n").slice(0, -1);
+    const count = SOLVE_MANY_PIECE + 3;
+    const lines = Array.from({ length: count }, (_, i) => (i === SOLVE_MANY_PIECE ? REPEATED : easy[i % easy.length]));
+    function* generated() {
+      yield* lines;
+    }
+    const alone = (i: number) => solver.solve(lines[i]);
+    for (const records of [solver.solveMany(lines), solver.solveMany(generated())]) {
+      expect(records).toHaveLength(count);
+      for (const i of [0, 1, SOLVE_MANY_PIECE - 1, SOLVE_MANY_PIECE, SOLVE_MANY_PIECE + 1, count - 1]) expect(records[i], `record ${i}`).toEqual(alone(i));
+      expect(records.filter((record) => record.status === "solved")).toHaveLength(count - 1); // all but the repeated clue's
+    }
   });
 
   it("keeps every guess count exactly, small or beyond 32 bits, and the solutions of runs long and short", () => {

@@ -783,6 +783,13 @@ export function readsDigitLines(engines: ReadonlyMap<number, SizeEngine>, alphab
   return nine !== undefined && solvesBatches(nine.engine) && readsNineByNineAsDigits(alphabet);
 }
 
+/**
+ * Puzzles per engine call at most in {@link Solver.solveMany}: a larger call (or one given an
+ * iterable, not an array) is solved in pieces of this many, each well within an engine's batch
+ * (262,144 25×25 puzzles take 330 MB of the kernel's memory; its limit is 1 GiB).
+ */
+export const SOLVE_MANY_PIECE = 1 << 18;
+
 /** The user-facing solver: one engine per grid side; a size without one gives an `invalid` record saying so. */
 export class Solver {
   /** The one-puzzle input of {@link solve}, reused. */
@@ -835,6 +842,7 @@ export class Solver {
   /** Solves many puzzles of any mix of sizes; one record each, in input order, each size's puzzles in one engine call when it solves batches. */
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
     const checked = checkOptions(options);
+    if (!Array.isArray(puzzles) || puzzles.length > SOLVE_MANY_PIECE) return this.solveInPieces(puzzles, options);
     const digits = readsDigitLines(this.engines, checked.alphabet) ? this.digitLines() : null;
     try {
       let read: ReadBatch, solved: SolvedBatch;
@@ -852,6 +860,22 @@ export class Solver {
     } finally {
       digits?.release();
     }
+  }
+
+  /** {@link solveMany} of `puzzles` (options checked), {@link SOLVE_MANY_PIECE} at a time: an engine's batch has a size limit, a call has none. */
+  private solveInPieces(puzzles: Iterable<string | Grid>, options: SolveOptions | null): SolveRecord[] {
+    const records: SolveRecord[] = [];
+    let piece: (string | Grid)[] = [];
+    const solvePiece = () => {
+      for (const record of this.solveMany(piece, options)) records.push(record);
+      piece = [];
+    };
+    for (const puzzle of puzzles) {
+      piece.push(puzzle);
+      if (piece.length === SOLVE_MANY_PIECE) solvePiece();
+    }
+    if (piece.length > 0) solvePiece();
+    return records;
   }
 
   /** This solver's buffer of 9×9 digit lines, empty; a buffer of its own for a call made while it is in use (from an engine or an input iterator). */

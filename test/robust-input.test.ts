@@ -113,6 +113,11 @@ describe("comment syntax never collides with an alphabet symbol", () => {
     // `#` is refused by the CLI's --alphabet parser (robust-cli.test.ts); the library has no comments.
     expect(checkAlphabet("#12345678").size).toBe(9);
   });
+
+  it("names a symbol of two UTF-16 units in an alphabet, which would be counted as two symbols", () => {
+    const emoji = Array.from({ length: 9 }, (_, i) => String.fromCodePoint(0x1f600 + i)).join("");
+    expect(() => checkAlphabet(emoji)).toThrow(/holds '😀', a character of two UTF-16 units: each symbol must be one/);
+  });
 });
 
 describe("CR, LF and CRLF all end lines", () => {

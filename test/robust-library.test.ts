@@ -191,6 +191,17 @@ describe("kernel memory is reused between batches, and sizes are checked in host
     expect(() => kernel.writeRecords!({ ...request, fast: 3 })).toThrow(/without a matching input\(\) first/); // past the batch solved
   });
 
+  it("runs no more puzzles than the last input() took, whatever batch was reserved before", async () => {
+    const kernel = await WasmKernel.create();
+    const many = kernel.input(100);
+    for (let i = 0; i < 100; i++) many.set(GRID, i * 81);
+    expect(Array.from(kernel.run(100, 2).counts.slice(0, 3))).toEqual([1, 1, 1]);
+    kernel.input(3).set(new Uint8Array(3 * 81)); // three empty grids in the larger room
+    expect(() => kernel.run(100, 2)).toThrow(/run\(100\) without a matching input\(\) first \(the last took 3 puzzles\)/);
+    expect(Array.from(kernel.run(3, 2).counts)).toEqual([2, 2, 2]);
+    expect(kernel.run(2, 1).counts).toHaveLength(2); // fewer than it took: its first two
+  });
+
   it("refuses a batch that cannot fit with a RangeError naming the limit, before touching memory", async () => {
     const kernel = await WasmKernel.create();
     const before = raw(kernel).memory.buffer.byteLength;

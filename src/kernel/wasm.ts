@@ -146,6 +146,8 @@ interface BatchRoom {
   bytes: number;
   /** The box size of the batch last reserved (0: none or unknown): the N×N kernel reserves anew for another size even when it fits. */
   box: number;
+  /** The puzzles the last input() took: run() and the rest read no more. */
+  count: number;
   /** The views of the batch's puzzles and results (at `resultsBase`): made again only for another batch or once memory has grown (detached views have length 0). */
   puzzles: Uint8Array | null;
   results: KernelResult | null;
@@ -165,7 +167,7 @@ export class WasmKernel implements SolverEngine {
     /** The grids it solves. */
     readonly shape: Shape,
     /** The instance's batch region, shared by every WasmKernel over the instance. */
-    private readonly room: BatchRoom = { base: 0, bytes: 0, box: 0, puzzles: null, results: null, resultsBase: 0 },
+    private readonly room: BatchRoom = { base: 0, bytes: 0, box: 0, count: 0, puzzles: null, results: null, resultsBase: 0 },
   ) {
     this.cells = shape.cells;
     this.box = shape.box;
@@ -226,14 +228,17 @@ export class WasmKernel implements SolverEngine {
         throw new RangeError(`the kernel could not reserve a batch of ${count} puzzles (${bytes} bytes; at most ${MAX_BATCH_BYTES} bytes a batch)`);
       [room.base, room.bytes, room.box] = [base, bytes, this.box];
     }
+    room.count = count;
     const view = room.puzzles;
     if (view !== null && count > 0 && view.length === count * cells && view.byteOffset === room.base) return view;
     return (room.puzzles = new Uint8Array(this.exports.memory.buffer, room.base, count * cells));
   }
 
-  /** The base of the batch last reserved, or a RangeError when it holds fewer than `count` puzzles, or another box size than this kernel's. */
+  /** The base of the batch last reserved, or a RangeError when the last input() took fewer than `count` puzzles, or was of another box size than this kernel's. */
   private batchBase(count: number, call: string): number {
-    if (batchBytes(count, this.cells) > this.room.bytes || this.box !== this.room.box) throw new RangeError(`${call} without a matching input() first`);
+    const { room } = this;
+    if (count > room.count || batchBytes(count, this.cells) > room.bytes || this.box !== room.box)
+      throw new RangeError(`${call} without a matching input() first (the last took ${room.box === this.box ? room.count : 0} puzzles)`);
     return this.room.base;
   }
 

@@ -84,6 +84,10 @@ export function alphabetName(alphabet: Alphabet): string {
 /** Checks an explicit alphabet: N distinct characters for a supported N, none of them an empty mark. */
 export function checkAlphabet(alphabet: Alphabet): Shape {
   const shape = shapeOfSide(alphabet.length);
+  // a symbol is one UTF-16 unit, as a cell of a line is: an emoji (two) would be counted twice
+  const wide = [...alphabet].find((ch) => ch.length > 1);
+  if (wide !== undefined)
+    throw new RangeError(`alphabet '${excerpt(alphabet)}' holds ${quoteCharacter(wide)}, a character of two UTF-16 units: each symbol must be one`);
   if (!shape) throw new RangeError(`an alphabet needs ${SYMBOL_COUNTS} symbols, got ${alphabet.length} ('${excerpt(alphabet)}')`);
   const space = [...alphabet].find((ch) => /\s/.test(ch));
   if (space !== undefined) throw new RangeError(`alphabet '${excerpt(alphabet)}' holds white space (${quoteCharacter(space)}), which separates cells`);

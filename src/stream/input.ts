@@ -8,10 +8,10 @@
  * line nobody claims is one invalid record, except a *header*: a line with a word (two lowercase
  * letters, not both `x` or of the `--alphabet`) directly followed by a grid's first row is a
  * title and skipped (Project Euler 96's `Grid 01`); rows hold no words, so a typo never shifts
- * later grids, and a line that holds a whole puzzle (a note after it or not) is never a title. `--in FMT` gives every line to that format's reader. The fast path: a run of 9×9
- * lines the scan found, read while no grid is open and no header is held, are the records the
- * line format would make, so they go to {@link EmitCells} from the bytes without ever becoming
- * strings.
+ * later grids, and a line that holds a whole puzzle (a note after it or not) is never a title.
+ * `--in FMT` gives every line to that format's reader. The fast path: a run of 9×9 lines the scan
+ * found, read while no grid is open and no header is held, are the records the line format would
+ * make, so they go to {@link EmitCells} from the bytes without ever becoming strings.
  */
 import type { EmitRecord } from "../formats/record.js";
 import { type Alphabet, readsNineByNineAsDigits } from "../model/puzzle.js";

@@ -71,3 +71,20 @@ export function reserve(count: i32, box: i32): usize {
   if (count > batchCapacity) batchCapacity = count;
   return batchBase;
 }
+
+/**
+ * Where a search without a budget moves its i32 guess and node counts into i64 totals and goes on
+ * (the search loop's one check against its node limit does it): 2^31 - 2^20 nodes, well before an
+ * i32 count would wrap negative and read as stopped by a budget. CARRY_AT sets it for a test.
+ */
+const CARRY_NODES: i32 = isDefined(CARRY_AT) ? CARRY_AT : 0x7ff00000;
+
+/** A search's node limit: its budget, or CARRY_NODES without one. */
+@inline export function nodeLimit(budget: i32): i32 {
+  return budget > 0 ? budget : CARRY_NODES;
+}
+
+/** A search's guesses or nodes (its i64 total) as a result's i32: past 2^31 - 1 (minutes of searching), 2^31 - 1. */
+@inline export function resultCount(count: i64): i32 {
+  return <i32>(count > <i64>i32.MAX_VALUE ? <i64>i32.MAX_VALUE : count);
+}

@@ -47,7 +47,7 @@
 // nodes counts the states propagated; it is negative when the search hit the node budget
 // (the count is then the solutions found before it stopped).
 
-import { MAX_BATCH_BYTES, batchBytes, countsAt, solutionsAt } from "./batch";
+import { MAX_BATCH_BYTES, batchBytes, countsAt, nodeLimit, resultCount, solutionsAt } from "./batch";
 
 const MIN_BOX: i32 = 2;
 const MAX_BOX: i32 = 5;
@@ -143,6 +143,19 @@ let queueTail: i32 = 0;
 let guesses: i32 = 0;
 /** States propagated by the current search; negated when the budget stopped it. */
 let nodes: i32 = 0;
+/** What a search without a budget has moved out of `guesses` and `nodes` at its node limit (see spent). */
+let carriedGuesses: i64 = 0;
+let carriedNodes: i64 = 0;
+
+/** At a search's node limit (nodeLimit): true when that is its budget; without one, false, once the counts have moved to their i64 totals. */
+function spent(budget: i32): bool {
+  if (budget > 0) return true;
+  carriedNodes += <i64>nodes - 2;
+  nodes = 2;
+  carriedGuesses += <i64>guesses;
+  guesses = 0;
+  return false;
+}
 
 @inline function stateAt(depth: i32): usize {
   return STATES + <usize>depth * STATE_BYTES;
@@ -631,6 +644,9 @@ function loadPuzzle(puzzle: usize): i32 {
 function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
   nodes = 0;
+  carriedGuesses = 0;
+  carriedNodes = 0;
+  const stopAt = nodeLimit(budget);
   const loaded = loadPuzzle(puzzle);
   if (loaded < 0) return loaded;
   if (loaded == 0) {
@@ -646,7 +662,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
       if (unplaced(st) == 0) {
         if (count == 0) writeSolution(st, solution);
         if (++count >= limit) return count;
-      } else if (budget > 0 && nodes >= budget) {
+      } else if (nodes >= stopAt && spent(budget)) {
         nodes = -nodes;
         return count;
       } else {
@@ -730,8 +746,8 @@ export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i3
     const offset = <usize>i * <usize>cells;
     const found = countSolutions(base + offset, solutions + offset, limit, budget);
     store<i32>(counts + (<usize>i << 2), found);
-    store<i32>(guessCounts + (<usize>i << 2), guesses);
-    store<i32>(nodeCounts + (<usize>i << 2), nodes);
+    store<i32>(guessCounts + (<usize>i << 2), resultCount(carriedGuesses + <i64>guesses));
+    store<i32>(nodeCounts + (<usize>i << 2), nodes < 0 ? nodes : resultCount(carriedNodes + <i64>nodes)); // (a stopped search carried nothing)
   }
   return count;
 }

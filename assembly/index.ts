@@ -110,7 +110,7 @@
 // The module's entry: it exports reserve (batch.ts: the batch's layout in linear memory and its
 // block), solveBatch (below) and the text in and out of the CLI's byte path (text.ts).
 
-import { CELLS, countsAt, outsideReservedBatch, solutionsAt } from "./batch";
+import { CELLS, countsAt, nodeLimit, outsideReservedBatch, resultCount, solutionsAt } from "./batch";
 
 const SLOTS: i32 = 27;
 const BAND_CELLS: u32 = 0x7ffffff;
@@ -269,6 +269,23 @@ memory.fill(SETTLED_COLUMNS, 0xff, 9 * 4); // no column set is settled yet
 let guesses: i32 = 0;
 /** States propagated by the current search. */
 let nodes: i32 = 0;
+/** What a search without a budget has moved out of `guesses` and `nodes` at its node limit (see spent). */
+let carriedGuesses: i64 = 0;
+let carriedNodes: i64 = 0;
+
+/**
+ * At a search's node limit (nodeLimit): true when that is its budget (the search stops); without
+ * one, false, once the counts have moved to their i64 totals (the search goes on; `nodes` stays
+ * above 1, where the root's checks look).
+ */
+function spent(budget: i32): bool {
+  if (budget > 0) return true;
+  carriedNodes += <i64>nodes - 2;
+  nodes = 2;
+  carriedGuesses += <i64>guesses;
+  guesses = 0;
+  return false;
+}
 
 /** The candidate mask of `slot` in state `st`. */
 @inline function candidates(st: usize, slot: u32): u32 {
@@ -2176,6 +2193,7 @@ function probeAlternatives(st: usize, depth: i32, held: u32, alternatives: u32, 
  * taken (bits of its level's pool, and HOME_BIT).
  */
 function searchAhead(solution: usize, limit: i32, budget: i32): i32 {
+  const stopAt = nodeLimit(budget);
   let count = 0;
   let depth = 0;
   let st = stateAt(0);
@@ -2190,7 +2208,7 @@ function searchAhead(solution: usize, limit: i32, budget: i32): i32 {
       if ((unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2)) == 0) {
         if (count == 0) writeSolution(st, solution);
         if (++count >= limit) return count;
-      } else if (budget > 0 && nodes >= budget) {
+      } else if (nodes >= stopAt && spent(budget)) {
         nodes = -nodes;
         return count;
       } else {
@@ -2497,6 +2515,8 @@ function loadPuzzle(puzzle: usize): i32 {
 function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
   nodes = 0;
+  carriedGuesses = 0;
+  carriedNodes = 0;
   branches = 0;
   if (WEIGHTED) memory.fill(LINE_WEIGHTS, 0, 24);
   if (PAIRS != 0 || PAIRS_AT_ROOT) store<u32>(PAIRS_CLEAN, 0);
@@ -2505,6 +2525,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
   if (loaded < 0) return loaded;
   if (PROBE_ONCE) store<u64>(stateAt(0) + PROBED_OFFSET, 0);
   if (LOOK != 0 && limit > 1) return searchAhead(solution, limit, budget); // (a search to its first solution has the default's)
+  const stopAt = nodeLimit(budget);
   let count = 0;
   let depth = 0;
   let st = stateAt(0);
@@ -2524,7 +2545,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         if (count == 0) writeSolution(st, solution);
         if (++count >= limit) return count;
         alive = false;
-      } else if (budget > 0 && nodes >= budget) {
+      } else if (nodes >= stopAt && spent(budget)) {
         nodes = -nodes;
         return count;
       } else {
@@ -2646,8 +2667,8 @@ export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i3
     const offset = <usize>i * CELLS;
     const found = countSolutions(base + offset, solutions + offset, limit, budget);
     store<i32>(counts + (<usize>i << 2), found);
-    store<i32>(guessCounts + (<usize>i << 2), guesses);
-    store<i32>(nodeCounts + (<usize>i << 2), nodes);
+    store<i32>(guessCounts + (<usize>i << 2), resultCount(carriedGuesses + <i64>guesses));
+    store<i32>(nodeCounts + (<usize>i << 2), nodes < 0 ? nodes : resultCount(carriedNodes + <i64>nodes)); // (a stopped search carried nothing)
     if (!ASC_NO_ASSERT) assert(found >= -2 && guesses >= 0 && (nodes >= 0 || budget > 0), "a result out of range");
   }
   return count;

@@ -4,6 +4,10 @@
  * every grid size.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import asc from "assemblyscript/asc";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Solver, WasmKernel, createSolver } from "../src/index.js";
 import { loadFixture } from "./fixture.js";
@@ -190,6 +194,40 @@ describe("kernel memory is reused between batches, and sizes are checked in host
     expect(() => kernel.writeRecords!({ ...request, count: 2, fast: 2, sources: null, givens: 0, lines: Int32Array.of(1, 2) })).toThrow(refused); // the rejected puzzle as fast
     expect(() => kernel.writeRecords!({ ...request, fast: 3 })).toThrow(/without a matching input\(\) first/); // past the batch solved
   });
+
+  it("counts guesses and nodes past an i32 without a budget: builds that carry them at 500 nodes give the default's totals", async () => {
+    // The kernels count in i32 and move the counts to i64 totals at a node limit (2^31 - 2^20 nodes; CARRY_AT here), where a
+    // search of minutes without a budget wrapped them negative and read as stopped by the budget.
+    const folder = mkdtempSync(join(tmpdir(), "sudoku-carry-"));
+    try {
+      const built = async (entry: string, target: string) => {
+        const wasm = join(folder, `${target}.wasm`);
+        const { error, stderr } = await asc.main([entry, "--target", target, "-o", wasm, "--textFile", join(folder, `${target}.wat`), "--use", "CARRY_AT=500"]);
+        expect(error, stderr.toString()).toBeNull();
+        return readFileSync(wasm);
+      };
+      const totals = (kernel: WasmKernel, puzzles: Uint8Array, count: number, limit: number, budget?: number) => {
+        const { counts, guesses, nodes } = kernel.solveBatch(puzzles, count, limit, budget);
+        return { counts: Array.from(counts), guesses: Array.from(guesses!), nodes: Array.from(nodes!) };
+      };
+      const nine = new Uint8Array(2 * 81); // an empty grid, and the fixture's puzzle
+      nine.set(GRID, 81);
+      const carried = await WasmKernel.create(await built("assembly/index.ts", "debug"));
+      const release = await WasmKernel.create();
+      const many = totals(release, nine, 2, 3000);
+      expect(many.nodes[0]).toBeGreaterThan(3000); // carried several times
+      expect(totals(carried, nine, 2, 3000)).toEqual(many);
+      expect(totals(carried, nine, 2, 3000, 400)).toEqual(totals(release, nine, 2, 3000, 400)); // a budget below the limit still stops it
+      const sixteen = new Uint8Array(256); // an empty 16×16 grid
+      const general = await WasmKernel.create(await built("assembly/general.ts", "general-debug"), undefined, 4);
+      const generalRelease = await WasmKernel.create(undefined, "general", 4);
+      const wide = totals(generalRelease, sixteen, 1, 2000);
+      expect(wide.nodes[0]).toBeGreaterThan(1000);
+      expect(totals(general, sixteen, 1, 2000)).toEqual(wide);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("runs no more puzzles than the last input() took, whatever batch was reserved before", async () => {
     const kernel = await WasmKernel.create();

@@ -342,13 +342,15 @@ describe("createPool", () => {
     usePoolWorker(dyingWorker("always", false));
     const dying = await createPool({ threads: 1, batchSize: 4 });
     try {
-      const lines = [...fixture.slice(0, 3), "bad"];
+      const repeated = `11${".".repeat(79)}`; // a clue repeated in row 1: invalid however its batch is read
+      const lines = [...fixture.slice(0, 2), repeated, "bad"];
       const records = await dying.solveMany(lines, { limit: 3 });
-      expect(records.map((r) => r.status)).toEqual(["error", "error", "error", "invalid"]);
+      expect(records.map((r) => r.status)).toEqual(["error", "error", "invalid", "invalid"]);
       expect(records[0].error).toMatch(/^the solver failed on this puzzle's batch \(twice\): /);
-      const nine = NINE.slice(0, 4);
+      const nine = [NINE[0], repeated, ...NINE.slice(1, 3)];
       const bytes = byteStream([`${nine.join("\n")}\n`]); // one batch written as text while read
-      expect((await dying.solveMany(bytes, { limit: 3 })).map((r) => r.status)).toEqual(["error", "error", "error", "error"]);
+      expect((await dying.solveMany(bytes, { limit: 3 })).map((r) => r.status)).toEqual(["error", "invalid", "error", "error"]);
+      expect((await dying.solveMany(nine, { limit: 3 })).map((r) => r.status)).toEqual(["error", "invalid", "error", "error"]);
       expect(await dying.solveMany(lines)).toEqual(solver.solveMany(lines)); // the pool goes on
     } finally {
       await dying.close();

@@ -307,7 +307,9 @@ export class SolverPool {
       if (back !== undefined) memory.adopt(back);
       let failed: FailedBatch = { count, recordSlots: [], records: [] }; // every input an `error` record, when the lines cannot be read back
       try {
-        failed = batch ?? readInputs(written !== null ? writtenLines(written) : given, options.alphabet, null);
+        // read again line by line (not as digit lines, whose repeated clues the kernel would have found): a bad line's record is
+        // `invalid` however its batch was read
+        failed = readInputs(written !== null ? writtenLines(written) : given, options.alphabet, null);
       } catch {
         // the written lines went with a worker that died: their records are `error` records
       }

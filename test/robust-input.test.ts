@@ -114,6 +114,14 @@ describe("comment syntax never collides with an alphabet symbol", () => {
     expect(checkAlphabet("#12345678").size).toBe(9);
   });
 
+  it("names a NUL or control character in a short line read as a one-row grid", async () => {
+    const records = await streamRecords(["\u0000\n\n\u0007x\n"]);
+    expect(records.map((r) => r.parsed.error)).toEqual([
+      "in.txt:1: expected 81 cells on one line or a grid of 9 rows, got one line of 1 cells (character 1 is '\\x00', a NUL)",
+      "in.txt:3: expected 81 cells on one line or a grid of 9 rows, got one line of 2 cells (character 1 is '\\x07', a control character)",
+    ]);
+  });
+
   it("names a symbol of two UTF-16 units in an alphabet, which would be counted as two symbols", () => {
     const emoji = Array.from({ length: 9 }, (_, i) => String.fromCodePoint(0x1f600 + i)).join("");
     expect(() => checkAlphabet(emoji)).toThrow(/holds '😀', a character of two UTF-16 units: each symbol must be one/);

@@ -9,7 +9,7 @@
  * (real 16×16 rows almost always do); otherwise each row is its own 4×4 record. A row of another
  * grid's width after such a run ends it and starts that grid.
  */
-import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, readPuzzle } from "../../model/puzzle.js";
+import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, controlCharacterNote, readPuzzle } from "../../model/puzzle.js";
 import { type Shape, SHAPE_9, shapeOfSide } from "../../model/shape.js";
 import { EMPTY_MARKS, symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
@@ -116,7 +116,7 @@ function characterError(text: string, shape: Shape, rowLines: readonly number[],
 
 function shortGridMessage(rows: readonly string[], shape: Shape): string {
   if (rows.length === 1 && rows[0].length !== shape.cells) {
-    return `expected ${shape.cells} cells on one line or a grid of ${shape.size} rows, got one line of ${rows[0].length} cells`;
+    return `expected ${shape.cells} cells on one line or a grid of ${shape.size} rows, got one line of ${rows[0].length} cells${controlCharacterNote(rows[0])}`;
   }
   return `the grid ends after ${rows.length} row${rows.length === 1 ? "" : "s"}, expected ${shape.size}`;
 }

@@ -79,9 +79,17 @@ export function reserve(count: i32, box: i32): usize {
  */
 const CARRY_NODES: i32 = isDefined(CARRY_AT) ? CARRY_AT : 0x7ff00000;
 
+/**
+ * True when `budget` caps a search: a budget from 1 to CARRY_NODES. A larger one (over two billion
+ * states, minutes of searching) is no cap: an i32 count could not reach it without wrapping.
+ */
+@inline export function capped(budget: i32): bool {
+  return budget > 0 && budget <= CARRY_NODES;
+}
+
 /** A search's node limit: its budget, or CARRY_NODES without one. */
 @inline export function nodeLimit(budget: i32): i32 {
-  return budget > 0 ? budget : CARRY_NODES;
+  return capped(budget) ? budget : CARRY_NODES;
 }
 
 /** A search's guesses or nodes (its i64 total) as a result's i32: past 2^31 - 1 (minutes of searching), 2^31 - 1. */

@@ -47,7 +47,7 @@
 // nodes counts the states propagated; it is negative when the search hit the node budget
 // (the count is then the solutions found before it stopped).
 
-import { MAX_BATCH_BYTES, batchBytes, countsAt, nodeLimit, resultCount, solutionsAt } from "./batch";
+import { MAX_BATCH_BYTES, batchBytes, capped, countsAt, nodeLimit, resultCount, solutionsAt } from "./batch";
 
 const MIN_BOX: i32 = 2;
 const MAX_BOX: i32 = 5;
@@ -147,9 +147,9 @@ let nodes: i32 = 0;
 let carriedGuesses: i64 = 0;
 let carriedNodes: i64 = 0;
 
-/** At a search's node limit (nodeLimit): true when that is its budget; without one, false, once the counts have moved to their i64 totals. */
+/** At a search's node limit (nodeLimit): true when that is its budget; without one (see capped), false, once the counts have moved to their i64 totals. */
 function spent(budget: i32): bool {
-  if (budget > 0) return true;
+  if (capped(budget)) return true;
   carriedNodes += <i64>nodes - 2;
   nodes = 2;
   carriedGuesses += <i64>guesses;

@@ -110,7 +110,7 @@
 // The module's entry: it exports reserve (batch.ts: the batch's layout in linear memory and its
 // block), solveBatch (below) and the text in and out of the CLI's byte path (text.ts).
 
-import { CELLS, countsAt, nodeLimit, outsideReservedBatch, resultCount, solutionsAt } from "./batch";
+import { CELLS, capped, countsAt, nodeLimit, outsideReservedBatch, resultCount, solutionsAt } from "./batch";
 
 const SLOTS: i32 = 27;
 const BAND_CELLS: u32 = 0x7ffffff;
@@ -275,11 +275,11 @@ let carriedNodes: i64 = 0;
 
 /**
  * At a search's node limit (nodeLimit): true when that is its budget (the search stops); without
- * one, false, once the counts have moved to their i64 totals (the search goes on; `nodes` stays
- * above 1, where the root's checks look).
+ * one (or past two billion states, see capped), false, once the counts have moved to their i64
+ * totals (the search goes on; `nodes` stays above 1, where the root's checks look).
  */
 function spent(budget: i32): bool {
-  if (budget > 0) return true;
+  if (capped(budget)) return true;
   carriedNodes += <i64>nodes - 2;
   nodes = 2;
   carriedGuesses += <i64>guesses;

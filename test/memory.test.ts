@@ -212,7 +212,7 @@ describe("long lines: a batch holds at most a mebibyte of text", () => {
   /**
    * Peak RSS of 100 lines of 1,000,000 control characters each (jsonl escapes each as six bytes),
    * at most: 2,060 MB with batches of 64 records whatever their length and a line's pieces
-   * joined again with every chunk; 410–500 MB now, and as much with 300 lines (AMD EPYC, Node 20).
+   * joined again with every chunk; 410–520 MB now, and as much with 300 lines (AMD EPYC, Node 20).
    */
   const LONG_LINES_RSS_MB = 800;
 

@@ -57,6 +57,7 @@ describe("a header line before each grid is a title, not a record", () => {
     const grid = rowsOf(UNIQUE[1]);
     // a 9×9 line then a note; a colon line whose note has a word; each followed at once by a grid (9×9, or a 4×4 line)
     for (const first of [`${UNIQUE[0]}  from a note`, `${UNIQUE[0]}\tsolved ok`, `${UNIQUE[0]}:unique`]) {
+      // (a title with a colon is still one: below)
       for (const next of [grid, ["12..34.........."]]) {
         const records = await streamRecords([[first, ...next].join("\n") + "\n"]);
         expect(
@@ -68,6 +69,16 @@ describe("a header line before each grid is a title, not a record", () => {
         ]);
         expect(records[0].parsed.error).toBeNull();
       }
+    }
+  });
+
+  it("skips a title with a colon before a grid, its word before or after the colon", async () => {
+    for (const title of ["2024-01-05: daily puzzle", "Puzzle 3: hard", "1: easy"]) {
+      const records = await streamRecords([[title, ...rowsOf(UNIQUE[0])].join("\n") + "\n"]);
+      expect(
+        records.map((r) => [r.line, r.parsed.error === null]),
+        title,
+      ).toEqual([[2, true]]);
     }
   });
 
@@ -87,10 +98,11 @@ describe("a header line before each grid is a title, not a record", () => {
 
   it("ends a run of 4×4 lines at a row of another grid's width: each 4×4 line and the grid after them is a record", async () => {
     const four = ["12..34..........", "....1..2........"];
-    for (const lines of [[four[0]], four]) {
+    // a run as the grid reader reads it: a 4×4 line with a symbol over 4 among them (or alone) is still one
+    for (const lines of [[four[0]], four, ["12..34.....5...."], [four[0], "12..34.....5....", four[1]]]) {
       const records = await streamRecords([[...lines, ...rowsOf(UNIQUE[0])].join("\n") + "\n"]);
       expect(records.map((r) => [r.line, r.text, r.parsed.error === null])).toEqual([
-        ...lines.map((line, i) => [i + 1, line, true]),
+        ...lines.map((line, i) => [i + 1, line, !line.includes("5")]), // (5 is no 4×4 symbol: that line is invalid, alone)
         [lines.length + 1, UNIQUE[0], true],
       ]);
     }

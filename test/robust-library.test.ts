@@ -218,6 +218,7 @@ describe("kernel memory is reused between batches, and sizes are checked in host
       expect(many.nodes[0]).toBeGreaterThan(3000); // carried several times
       expect(totals(carried, nine, 2, 3000)).toEqual(many);
       expect(totals(carried, nine, 2, 3000, 400)).toEqual(totals(release, nine, 2, 3000, 400)); // a budget below the limit still stops it
+      expect(totals(carried, nine, 2, 3000, 600)).toEqual(many); // one above it is no cap (past two billion states in a release build)
       const sixteen = new Uint8Array(256); // an empty 16×16 grid
       const general = await WasmKernel.create(await built("assembly/general.ts", "general-debug"), undefined, 4);
       const generalRelease = await WasmKernel.create(undefined, "general", 4);

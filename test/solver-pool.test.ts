@@ -13,6 +13,7 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Solver, type SolveRecord, createSolver } from "../src/index.js";
 import { type SolverPool, createPool, usePoolWorker } from "../src/pool/solver-pool.js";
+import { checkPoolOptions } from "../src/pool/pool-core.js";
 import { BatchMemory, linesTask, solveRecordsHere } from "../src/pool/records-task.js";
 import { loadBatchEngines } from "../src/pool/engines.js";
 import { linesText } from "../src/solvers/solver.js";
@@ -169,6 +170,7 @@ describe("createPool", () => {
     await expect(createPool({ threads: 2 ** 31 })).rejects.toThrow("threads must be a whole number from 1 to 1024, got 2147483648");
     await expect(createPool({ batchSize: 2 ** 31 })).rejects.toThrow("batchSize must be a whole number from 1 to 65536, got 2147483648");
     await expect(createPool({ threads: 1025 })).rejects.toThrow(RangeError);
+    expect(checkPoolOptions({}, 1536).threads).toBe(1024); // a machine of more cores than that, the default not given: the most
     await expect(createPool({ batchSize: 65_537 })).rejects.toThrow(RangeError);
   });
 

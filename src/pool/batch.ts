@@ -259,7 +259,7 @@ const pooledLines = (length: number): Int32Array => new Int32Array(batchBuffers.
 /**
  * The text a batch holds at most, in characters of its text records: a run of long lines (up to
  * 1,048,576 characters each) is sealed in batches of a few records, so the batches held and in
- * flight stay small whatever the lines' length. Lines of 81 characters reach it after 12,945.
+ * flight stay small whatever the lines' length. Lines of 81 characters reach it at the 12,946th.
  */
 export const BATCH_TEXT_CHARS = 1 << 20;
 

@@ -105,7 +105,7 @@ export type ByteReader = (puzzles: PoolInputs, size: number, scanner: () => Line
 
 /** `threads` and `batchSize` of {@link PoolOptions} checked (a RangeError naming a bad one), and the solver ids. */
 export function checkPoolOptions(options: PoolOptions, defaultThreads: number): { threads: number; batchSize: number; ids: string[] } {
-  const threads = options.threads ?? defaultThreads;
+  const threads = options.threads ?? Math.min(defaultThreads, MAX_THREADS);
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
     throw new RangeError(`threads must be a whole number from 1 to ${MAX_THREADS}, got ${String(threads)}`);
   const batchSize = options.batchSize ?? POOL_BATCH_SIZE;
@@ -165,8 +165,9 @@ export class SolverPool {
    */
   solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
     // Each record from the batch in hand, made as it is taken (so the garbage collector finds at most one alive), without a
-    // generator's delegation per record (yield* costs several promises each). As a generator's: calls made before the
-    // last is answered are answered in turn, and once the stream ends (its end, an error, return()) every call is done.
+    // generator's delegation per record (yield* costs several promises each). Calls made before the last is answered are
+    // answered in turn, as a generator's; once the stream ends (its end, an error, return()) every call is done, those
+    // still waiting at return() too.
     const batches = this.batches(puzzles, options, false);
     let batch = NO_BATCH;
     let at = 0;

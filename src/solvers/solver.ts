@@ -839,7 +839,7 @@ export class Solver {
     return resultRecord(result, 0, { cells: CELLS, writer, reportsGuesses: entry.reportsGuesses });
   }
 
-  /** Solves many puzzles of any mix of sizes; one record each, in input order, each size's puzzles in one engine call when it solves batches. */
+  /** Solves many puzzles of any mix of sizes; one record each, in input order, each size's puzzles in one engine call when it solves batches (one per {@link SOLVE_MANY_PIECE} inputs). */
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
     const checked = checkOptions(options);
     if (!Array.isArray(puzzles) || puzzles.length > SOLVE_MANY_PIECE) return this.solveInPieces(puzzles, options);

@@ -15,7 +15,7 @@
  */
 import type { EmitRecord } from "../formats/record.js";
 import { type Alphabet, readsNineByNineAsDigits } from "../model/puzzle.js";
-import { shapeOfSide } from "../model/shape.js";
+import { SHAPES, shapeOfSide } from "../model/shape.js";
 import { type LineSink, longLineReason } from "./lines.js";
 import { colonFormat } from "../formats/input/colon.js";
 import { csvFormat } from "../formats/input/csv.js";
@@ -108,13 +108,16 @@ export class RecordReader implements LineSink {
   }
 
   /**
-   * The text of `line` that would be a title, by the format that claims it: a grid's row or a
-   * line no format claims, whole; a colon line's part before the colon. Null for a line that is
-   * a puzzle as written (N² cells, then anything) or a CSV row: never a title.
+   * The text of `line` that would be a title, by the format that claims it: a grid's row, a line
+   * no format claims, or a colon line (`2024-01-05: daily puzzle`), whole. Null for a line that
+   * holds a puzzle as written (N² cells, then anything; a colon line's puzzle before its colon) or
+   * a CSV row: never a title.
    */
   private titleText(claimer: InputFormat | undefined, line: string): string | null {
     if (claimer === undefined || claimer === this.grid) return line;
-    return claimer.name === "colon" ? line.slice(0, line.indexOf(":")) : null;
+    if (claimer.name !== "colon") return null;
+    const before = line.slice(0, line.indexOf(":")).trim().length;
+    return SHAPES.some((shape) => shape.cells === before) ? null : line;
   }
 
   /** A line over the maximum length: one invalid record (it ends a grid in progress). */
@@ -138,8 +141,9 @@ export class RecordReader implements LineSink {
   }
 
   /**
-   * Reads a held line as an ordinary line after all: it was no header. It is a record of its own:
-   * a grid's reader would take it as the first row of a grid, and the lines after it as more rows.
+   * Reads a held line as an ordinary line after all: it was no header. Detected, it is a record of
+   * its own (a grid's reader would take it as the first row of a grid, and the lines after it as
+   * more rows); with `--in grid` it is a row, as every line is.
    */
   private releaseHeld(): void {
     if (this.held === null) return;

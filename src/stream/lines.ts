@@ -237,6 +237,9 @@ const LF = 10;
 const CR = 13;
 const LINE_END = Uint8Array.of(LF);
 
+/** The room for a line's pieces kept between lines (a longer line's is let go once it ends). */
+const CARRY_ROOM_KEPT = 1 << 16;
+
 /** The largest piece of a chunk given to a {@link LineScan} at once. */
 const SCAN_PIECE = 1 << 20;
 
@@ -287,8 +290,8 @@ class LongLineText {
 export class LineSplitter {
   /** The bytes of a line begun in an earlier chunk (empty when none); once kept over a chunk's end, a view of {@link carryRoom}. */
   private carry: Uint8Array = NO_BYTES;
-  /** Where {@link keep} gathers a line's pieces: it grows by doubling, so a line over many chunks is copied a few times, not once per chunk. */
-  private carryRoom = new Uint8Array(0);
+  /** Where {@link keep} gathers a line's pieces (a Buffer in Node): it grows by doubling, so a line over many chunks is copied a few times, not once per chunk. */
+  private carryRoom: Uint8Array = NO_BYTES;
   /** The line in progress when it outgrew the bytes kept (see {@link MAX_LINE_LENGTH}). */
   private long: LongLineText | null = null;
   private atStart = true;
@@ -423,7 +426,8 @@ export class LineSplitter {
     const length = kept + end - start;
     const inRoom = this.carry.buffer === this.carryRoom.buffer && this.carry.byteOffset === this.carryRoom.byteOffset;
     if (length > this.carryRoom.length) {
-      const room = new Uint8Array(Math.max(length, 2 * this.carryRoom.length, 1024));
+      const size = Math.max(length, 2 * this.carryRoom.length, 1024);
+      const room = NodeBuffer ? NodeBuffer.allocUnsafeSlow(size) : new Uint8Array(size); // (not from Node's pool: the room is compared by its buffer)
       room.set(this.carry);
       this.carryRoom = room;
     } else if (!inRoom) this.carryRoom.set(this.carry);
@@ -447,6 +451,7 @@ export class LineSplitter {
     }
     const line = joinBytes([this.carry, bytes.subarray(start, lineEnd + 1)]);
     this.carry = NO_BYTES;
+    if (this.carryRoom.length > CARRY_ROOM_KEPT) this.carryRoom = NO_BYTES; // a long line's room is not held for the rest of the input
     this.oneLine(line);
   }
 

@@ -80,7 +80,7 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): InputFormat 
       const size = rows.length > 0 ? shape.size : undefined;
       if (isSeparatorRow(line, size)) return true;
       // A row of another grid's width after a run of 4×4 lines starts that grid: the run ends.
-      if (lineRuns && size === 16 && rows.every((row) => FOUR_BY_FOUR_CELLS.test(row))) {
+      if (lineRuns && size === 16 && isRunOfFourByFourLines(rows)) {
         const width = rowCells(line).length;
         if (width !== 16 && shapeOfSide(width) !== undefined) return false;
       }

@@ -93,6 +93,28 @@ const CARRY_NODES: i32 = isDefined(CARRY_AT) ? CARRY_AT : 0x7ff00000;
 }
 
 /** A search's guesses or nodes (its i64 total) as a result's i32: past 2^31 - 1 (minutes of searching), 2^31 - 1. */
-@inline export function resultCount(count: i64): i32 {
+@inline function resultCount(count: i64): i32 {
   return <i32>(count > <i64>i32.MAX_VALUE ? <i64>i32.MAX_VALUE : count);
+}
+
+/** What the current search without a budget has moved out of its kernel's i32 guess and node counts (carryCounts). */
+let carriedGuesses: i64 = 0;
+let carriedNodes: i64 = 0;
+
+/** A new search: nothing carried yet. */
+@inline export function startCounts(): void {
+  carriedGuesses = 0;
+  carriedNodes = 0;
+}
+
+/** At the node limit of a search without a budget: its `guesses` and all but 2 of its `nodes` move to the totals (the kernel goes on from 0 and 2). */
+@inline export function carryCounts(guesses: i32, nodes: i32): void {
+  carriedGuesses += <i64>guesses;
+  carriedNodes += <i64>nodes - 2;
+}
+
+/** Stores result `i`'s guesses and nodes, the carried totals added (a stopped search, `nodes` negative, carried nothing). */
+@inline export function storeCounts(guessCounts: usize, nodeCounts: usize, i: i32, guesses: i32, nodes: i32): void {
+  store<i32>(guessCounts + (<usize>i << 2), resultCount(carriedGuesses + <i64>guesses));
+  store<i32>(nodeCounts + (<usize>i << 2), nodes < 0 ? nodes : resultCount(carriedNodes + <i64>nodes));
 }

@@ -47,7 +47,7 @@
 // nodes counts the states propagated; it is negative when the search hit the node budget
 // (the count is then the solutions found before it stopped).
 
-import { MAX_BATCH_BYTES, batchBytes, capped, countsAt, nodeLimit, resultCount, solutionsAt } from "./batch";
+import { MAX_BATCH_BYTES, batchBytes, capped, carryCounts, countsAt, nodeLimit, solutionsAt, startCounts, storeCounts } from "./batch";
 
 const MIN_BOX: i32 = 2;
 const MAX_BOX: i32 = 5;
@@ -143,16 +143,12 @@ let queueTail: i32 = 0;
 let guesses: i32 = 0;
 /** States propagated by the current search; negated when the budget stopped it. */
 let nodes: i32 = 0;
-/** What a search without a budget has moved out of `guesses` and `nodes` at its node limit (see spent). */
-let carriedGuesses: i64 = 0;
-let carriedNodes: i64 = 0;
 
 /** At a search's node limit (nodeLimit): true when that is its budget; without one (see capped), false, once the counts have moved to their i64 totals. */
 function spent(budget: i32): bool {
   if (capped(budget)) return true;
-  carriedNodes += <i64>nodes - 2;
+  carryCounts(guesses, nodes);
   nodes = 2;
-  carriedGuesses += <i64>guesses;
   guesses = 0;
   return false;
 }
@@ -644,8 +640,7 @@ function loadPuzzle(puzzle: usize): i32 {
 function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
   nodes = 0;
-  carriedGuesses = 0;
-  carriedNodes = 0;
+  startCounts();
   const stopAt = nodeLimit(budget);
   const loaded = loadPuzzle(puzzle);
   if (loaded < 0) return loaded;
@@ -746,8 +741,7 @@ export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i3
     const offset = <usize>i * <usize>cells;
     const found = countSolutions(base + offset, solutions + offset, limit, budget);
     store<i32>(counts + (<usize>i << 2), found);
-    store<i32>(guessCounts + (<usize>i << 2), resultCount(carriedGuesses + <i64>guesses));
-    store<i32>(nodeCounts + (<usize>i << 2), nodes < 0 ? nodes : resultCount(carriedNodes + <i64>nodes)); // (a stopped search carried nothing)
+    storeCounts(guessCounts, nodeCounts, i, guesses, nodes);
   }
   return count;
 }

@@ -110,7 +110,7 @@
 // The module's entry: it exports reserve (batch.ts: the batch's layout in linear memory and its
 // block), solveBatch (below) and the text in and out of the CLI's byte path (text.ts).
 
-import { CELLS, capped, countsAt, nodeLimit, outsideReservedBatch, resultCount, solutionsAt } from "./batch";
+import { CELLS, capped, carryCounts, countsAt, nodeLimit, outsideReservedBatch, solutionsAt, startCounts, storeCounts } from "./batch";
 
 const SLOTS: i32 = 27;
 const BAND_CELLS: u32 = 0x7ffffff;
@@ -269,9 +269,6 @@ memory.fill(SETTLED_COLUMNS, 0xff, 9 * 4); // no column set is settled yet
 let guesses: i32 = 0;
 /** States propagated by the current search. */
 let nodes: i32 = 0;
-/** What a search without a budget has moved out of `guesses` and `nodes` at its node limit (see spent). */
-let carriedGuesses: i64 = 0;
-let carriedNodes: i64 = 0;
 
 /**
  * At a search's node limit (nodeLimit): true when that is its budget (the search stops); without
@@ -280,9 +277,8 @@ let carriedNodes: i64 = 0;
  */
 function spent(budget: i32): bool {
   if (capped(budget)) return true;
-  carriedNodes += <i64>nodes - 2;
+  carryCounts(guesses, nodes);
   nodes = 2;
-  carriedGuesses += <i64>guesses;
   guesses = 0;
   return false;
 }
@@ -2515,8 +2511,7 @@ function loadPuzzle(puzzle: usize): i32 {
 function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32): i32 {
   guesses = 0;
   nodes = 0;
-  carriedGuesses = 0;
-  carriedNodes = 0;
+  startCounts();
   branches = 0;
   if (WEIGHTED) memory.fill(LINE_WEIGHTS, 0, 24);
   if (PAIRS != 0 || PAIRS_AT_ROOT) store<u32>(PAIRS_CLEAN, 0);
@@ -2667,8 +2662,7 @@ export function solveBatch(base: usize, count: i32, limit: i32, budget: i32): i3
     const offset = <usize>i * CELLS;
     const found = countSolutions(base + offset, solutions + offset, limit, budget);
     store<i32>(counts + (<usize>i << 2), found);
-    store<i32>(guessCounts + (<usize>i << 2), resultCount(carriedGuesses + <i64>guesses));
-    store<i32>(nodeCounts + (<usize>i << 2), nodes < 0 ? nodes : resultCount(carriedNodes + <i64>nodes)); // (a stopped search carried nothing)
+    storeCounts(guessCounts, nodeCounts, i, guesses, nodes);
     if (!ASC_NO_ASSERT) assert(found >= -2 && guesses >= 0 && (nodes >= 0 || budget > 0), "a result out of range");
   }
   return count;

@@ -15,9 +15,9 @@
  */
 import type { EmitRecord } from "../formats/record.js";
 import { type Alphabet, readsNineByNineAsDigits } from "../model/puzzle.js";
-import { SHAPES, shapeOfSide } from "../model/shape.js";
+import { shapeOfSide } from "../model/shape.js";
 import { type LineSink, longLineReason } from "./lines.js";
-import { colonFormat } from "../formats/input/colon.js";
+import { colonFormat, holdsColonPuzzle } from "../formats/input/colon.js";
 import { csvFormat } from "../formats/input/csv.js";
 import type { InputFormat, InputFormatName } from "../formats/input/format.js";
 import { gridFormat, isSeparatorRow, rowCells } from "../formats/input/grid.js";
@@ -115,9 +115,7 @@ export class RecordReader implements LineSink {
    */
   private titleText(claimer: InputFormat | undefined, line: string): string | null {
     if (claimer === undefined || claimer === this.grid) return line;
-    if (claimer.name !== "colon") return null;
-    const before = line.slice(0, line.indexOf(":")).trim().length;
-    return SHAPES.some((shape) => shape.cells === before) ? null : line;
+    return claimer.name === "colon" && !holdsColonPuzzle(line) ? line : null;
   }
 
   /** A line over the maximum length: one invalid record (it ends a grid in progress). */

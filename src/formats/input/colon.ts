@@ -6,13 +6,16 @@
 import { SHAPES } from "../../model/shape.js";
 import type { InputFormat } from "./format.js";
 
-/** True for a line with a colon and no comma, or whose text before the first colon is N² characters (N = 4, 9, 16, 25) without a comma. */
-function isColonLine(line: string): boolean {
-  const end = line.indexOf(":");
-  if (end < 0) return false;
-  if (!line.includes(",")) return true;
-  const puzzle = line.slice(0, end).trim();
+/** True when the text of `line` before its first colon is N² characters (N = 4, 9, 16, 25) without a comma: a puzzle as written. */
+export function holdsColonPuzzle(line: string): boolean {
+  const puzzle = line.slice(0, line.indexOf(":")).trim();
   return !puzzle.includes(",") && SHAPES.some((shape) => shape.cells === puzzle.length);
+}
+
+/** True for a line with a colon and no comma, or that holds a puzzle before its first colon. */
+function isColonLine(line: string): boolean {
+  if (!line.includes(":")) return false;
+  return !line.includes(",") || holdsColonPuzzle(line);
 }
 
 export function colonFormat(): InputFormat {

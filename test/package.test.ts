@@ -310,8 +310,25 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
     const common = ["--strict", "--noEmit", "--target", "es2022", "check.mts"];
     const node = ["--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types"), "--module", "nodenext", "--moduleResolution", "nodenext"];
     // A browser project: the DOM lib and no Node types at all (`types: []` needs a tsconfig).
-    const browser = { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], types: [], module: "esnext", moduleResolution: "bundler" };
-    writeFileSync(join(app, "tsconfig.browser.json"), JSON.stringify({ compilerOptions: browser, files: ["check.mts", "check-pool.mts"] }));
+    // With the "browser" condition, as a bundler resolves the package for a page: the pool's declarations are the browser pool's.
+    const browser = {
+      strict: true,
+      noEmit: true,
+      target: "es2022",
+      lib: ["es2022", "dom"],
+      types: [],
+      module: "esnext",
+      moduleResolution: "bundler",
+      customConditions: ["browser"],
+    };
+    writeFileSync(
+      join(app, "tsconfig.browser.json"),
+      JSON.stringify({ compilerOptions: browser, files: ["check.mts", "check-pool.mts", "check-web-pool.mts"] }),
+    );
+    writeFileSync(
+      join(app, "check-web-pool.mts"),
+      `// @ts-expect-error the browser's pool has no hook for a worker file (Node's test hook)\nimport { usePoolWorker } from "sudoku-wasm/pool";\nconsole.log(usePoolWorker);\n`,
+    );
     // Plain ES2022: neither Node's types nor the DOM's; the declarations must not need their URL.
     writeFileSync(
       join(app, "plain.mts"),

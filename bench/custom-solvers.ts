@@ -7,7 +7,7 @@ import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type SolverCapabilities, type SolverInfo, findSolver } from "../src/solvers/registry.js";
 import type { SolverEngine } from "../src/solvers/solver.js";
-import { loadAbiSolver } from "../src/solvers/wasm-abi.js";
+import { loadAbiSolver } from "./wasm-abi.js";
 
 const ABI_PREFIX = "wasm-abi:";
 

@@ -15,7 +15,7 @@ import { formatPuzzle, parsePuzzle } from "../src/model/puzzle.js";
 import { CELLS } from "../src/model/shape.js";
 import { findSolver } from "../src/solvers/registry.js";
 import { type SearchStats, type SolverEngine, Solver, solvePacked } from "../src/solvers/solver.js";
-import { WasmAbiEngine, instantiateAbiSolver } from "../src/solvers/wasm-abi.js";
+import { WasmAbiEngine, instantiateAbiSolver } from "../bench/wasm-abi.js";
 import { loadFixture } from "./fixture.js";
 
 const folder = mkdtempSync(join(tmpdir(), "sudoku-abi-"));

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parsePuzzle } from "../src/model/puzzle.js";
 import { CELLS } from "../src/model/shape.js";
-import { instantiateAbiSolver } from "../src/solvers/wasm-abi.js";
+import { instantiateAbiSolver } from "../bench/wasm-abi.js";
 
 const folder = mkdtempSync(join(tmpdir(), "sudoku-abi-errors-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -12,9 +12,9 @@
  * one message naming the module's file and what it did.
  */
 import { readFile } from "node:fs/promises";
-import type { Grid } from "../model/puzzle.js";
-import { CELLS } from "../model/shape.js";
-import type { SearchStats, SolverEngine } from "./solver.js";
+import type { Grid } from "../src/model/puzzle.js";
+import { CELLS } from "../src/model/shape.js";
+import type { SearchStats, SolverEngine } from "../src/solvers/solver.js";
 
 interface AbiExports {
   memory: WebAssembly.Memory;

@@ -3,7 +3,7 @@
  * each `solve` run against the kernel's own rate (K) and `--threads 0`; and sizing (--sizing).
  */
 import type { Column } from "./report/format.js";
-import { median } from "./statistics.js";
+import { median } from "../src/model/quantile.js";
 
 /** One run's medians over the rounds (null: not measured for this run). */
 export interface BulkRow {

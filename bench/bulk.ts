@@ -34,7 +34,7 @@ import { solveInBatches } from "./measure/kernel.js";
 import { kernelsAtOnce } from "./measure/kernels-at-once.js";
 import { rate } from "./measure/reference.js";
 import { BULK_COLUMNS, type BulkRow, SIZING_COLUMNS, figure, ratioCell } from "./bulk-table.js";
-import { median } from "./statistics.js";
+import { median } from "../src/model/quantile.js";
 
 const HARD_SET = "forum_hardest_1905_11plus";
 

@@ -33,7 +33,7 @@ import { kernelsAtOnce } from "./measure/kernels-at-once.js";
 import { rate } from "./measure/reference.js";
 import { figure, ratioCell } from "./bulk-table.js";
 import { alignRows } from "./report/format.js";
-import { median } from "./statistics.js";
+import { median } from "../src/model/quantile.js";
 
 const LIMIT = 2;
 const TIMER_MS = 10;

@@ -46,10 +46,6 @@ export function summarize(samples: ArrayLike<number>): SampleSummary {
   };
 }
 
-export function median(values: ArrayLike<number>): number {
-  return quantile(Float64Array.from(values).sort(), 0.5);
-}
-
 /** Two-sided 97.5% quantiles of Student's t for 1–30 degrees of freedom. */
 const T95 = [
   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,

@@ -9,7 +9,7 @@ import { type KernelBuild, WasmKernel } from "../src/kernel/wasm.js";
 import { answerChecker, batchAnswers, checkAnswers, summarizeGuesses } from "./measure/check.js";
 import { type Draw, drawPuzzles } from "./measure/draw.js";
 import { type RoundRatio, roundRatio, timeInterleaved } from "./measure/interleaved.js";
-import { median } from "./statistics.js";
+import { median } from "../src/model/quantile.js";
 import { type BatchKernel, kernelAtBox } from "./measure/kernel.js";
 import { buildKernelAtCommit } from "./measure/reference.js";
 import { type Column, formatNumber, markdownTable } from "./report/format.js";

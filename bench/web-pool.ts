@@ -20,7 +20,7 @@ import { type PoolBenchOptions, loadAverage, machineLine, parseToolOptions, pool
 import { relabelledPuzzles } from "./corpus.js";
 import { figure, ratioCell } from "./bulk-table.js";
 import { alignRows } from "./report/format.js";
-import { median } from "./statistics.js";
+import { median } from "../src/model/quantile.js";
 import { serveFolder, servedUrl } from "./static-server.js";
 import { packageRoot } from "../src/kernel/paths.js";
 

@@ -4,7 +4,7 @@
  * (who goes first alternating) until each has run `runSeconds`. Turns of a few milliseconds see the
  * same moments of the machine, so what slows it moves both sides of each round's ratio alike.
  */
-import { median } from "../statistics.js";
+import { median } from "../../src/model/quantile.js";
 import { cpuSeconds } from "./reference.js";
 
 export interface InterleavedOptions {

@@ -10,9 +10,6 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
 }
 
 /** The median of a list of numbers in any order (mean of the two middle values for an even count). */
-export function median(values: readonly number[]): number {
-  return quantile(
-    [...values].sort((a, b) => a - b),
-    0.5,
-  );
+export function median(values: ArrayLike<number>): number {
+  return quantile(Float64Array.from(values).sort(), 0.5);
 }

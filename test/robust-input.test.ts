@@ -96,6 +96,27 @@ describe("a header line before each grid is a title, not a record", () => {
     ]);
   });
 
+  it("reads each line of a run of word lines of a grid's width as a record of its own; the last before a grid is its title", async () => {
+    // 4, 9 and 16 characters: each could be a grid's row by its width, but holds a word, which no row does
+    for (const words of [
+      ["Easy", "Hard"],
+      ["abcd", "efgh", "ijkl", "mnop", "qrst"],
+      ["Difficult", "Impossibl"],
+      ["sixteen-letters!", "another-sixteen."],
+    ]) {
+      const alone = await streamRecords([words.join("\n") + "\n"]);
+      expect(
+        alone.map((r) => [r.line, r.text, r.parsed.error === null]),
+        words[0],
+      ).toEqual(words.map((word, i) => [i + 1, word, false]));
+      const titled = await streamRecords([[...words, ...rowsOf(UNIQUE[0])].join("\n") + "\n"]);
+      expect(
+        titled.map((r) => [r.line, r.parsed.error === null]),
+        words[0],
+      ).toEqual([...words.slice(0, -1).map((_, i) => [i + 1, false]), [words.length + 1, true]]);
+    }
+  });
+
   it("ends a run of 4×4 lines at a row of another grid's width: each 4×4 line and the grid after them is a record", async () => {
     const four = ["12..34..........", "....1..2........"];
     // a run as the grid reader reads it: a 4×4 line with a symbol over 4 among them (or alone) is still one

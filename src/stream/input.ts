@@ -89,7 +89,9 @@ export class RecordReader implements LineSink {
     }
     if (line.charCodeAt(0) === 35 /* # */) return;
     if (this.held !== null) {
-      if (this.startsGrid(line))
+      // A grid's first row holds no word: a line with one after a held line is no row, so the held line was no header (detected;
+      // with --in grid every line is a row or a title, and titles go)
+      if (this.startsGrid(line) && (this.forced !== null || !hasWord(line, this.alphabet)))
         this.held = null; // it was a header
       else this.releaseHeld();
     }

@@ -70,6 +70,36 @@ describe("an output file that fails is one line naming it, status 2", () => {
     expect([merged.status, merged.stderr]).toEqual([2, full]);
   });
 
+  it("canon --unique (its records through a filter) to /dev/full, as -o and as standard output: status 2, one line; into a pipe closed early: status 0, quiet", () => {
+    expect(runCli(["canon", "--no-progress", "--unique", PUZZLES, "-o", "/dev/full"])).toMatchObject({ status: 2, stderr: full });
+    const fd = openSync("/dev/full", "w");
+    try {
+      expect(runCli(["canon", "--no-progress", "--unique", PUZZLES], { stdio: ["pipe", fd, "pipe"] })).toMatchObject({
+        status: 2,
+        stderr: "sudoku-wasm: cannot write to standard output: ENOSPC (no space left on device)\n",
+      });
+    } finally {
+      closeSync(fd);
+    }
+    const errors = join(dir, "unique-pipe.err");
+    const piped = spawnSync(
+      "bash",
+      [
+        "-c",
+        `"$@" 2> '${errors}' | head -c 1 > /dev/null; echo "\${PIPESTATUS[0]}"`,
+        "bash",
+        process.execPath,
+        BIN,
+        "canon",
+        "--no-progress",
+        "--unique",
+        PUZZLES,
+      ],
+      { encoding: "utf8" },
+    );
+    expect([piped.stdout, readFileSync(errors, "utf8")]).toEqual(["0\n", ""]);
+  });
+
   it("names the file for a missing folder (ENOENT), a folder (EISDIR) and an unwritable --manifest", () => {
     const missing = join(dir, "no-such-folder", "out.txt");
     expect(runCli(["solve", "--no-progress", PUZZLES, "-o", missing])).toMatchObject({

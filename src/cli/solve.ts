@@ -8,7 +8,6 @@ import { type Stats, accessSync, closeSync, constants, createReadStream, fstatSy
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import type { Transform, Writable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { type Command, InvalidArgumentError } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
 import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/format.js";
@@ -364,8 +363,11 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
     const interrupts = new InterruptWatch();
     interrupts.onForcedExit(() => progress?.stop());
     try {
-      const sink = command.filter ?? out;
-      const filtered = command.filter ? pipeline(command.filter, out, { end: false }) : null;
+      // The records reach the output through the filter by pipe, not pipeline: a failing output (a closed pipe, a full disk)
+      // is then its own guard's one line and exit, not an error of the filter's that nothing catches.
+      const filter = command.filter;
+      filter?.pipe(out, { end: false });
+      const sink = filter ?? out;
       const totals = await solveStreams(
         inputs,
         sink,
@@ -383,9 +385,10 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
         },
         (done, bytes) => progress?.update(done, bytes),
       );
-      if (filtered !== null) {
-        sink.end();
-        await filtered;
+      if (filter !== undefined) {
+        const drained = once(filter, "end"); // all it holds handed to the output
+        filter.end();
+        await drained;
       }
       await closeOutput(out);
       lock.verify(); // no success over bytes another run may have written

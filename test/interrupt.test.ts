@@ -97,6 +97,23 @@ describe("solve: clean interrupts", () => {
     });
   }
 
+  it("canon --unique, which cannot resume: says to run it again, not a --resume command that would be refused", async () => {
+    const out = join(dir, "unique.txt");
+    const child = spawn(process.execPath, [BIN, "canon", "--no-progress", "--unique", "--batch", "1000", "-o", out, corpus, "-"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (data) => (stderr += data));
+    await outputStarted(out, child);
+    child.kill("SIGINT");
+    expect(await exited(child)).toBe(130);
+    expect(stderr).toMatch(
+      /stopped by SIGINT: the first [\d,]+ records written whole to .*; --unique cannot go on with --resume \(the forms seen before the stop are not kept\): run it again\n$/,
+    );
+    expect(stderr).not.toContain("--resume\n");
+    child.stdin!.destroy();
+  });
+
   const script = spawnSync("script", ["--version"]).status === 0;
   it.skipIf(!script)("in a terminal: the bar hides the cursor and Ctrl-C shows it again (util-linux script gives the pseudo-terminal)", async () => {
     const out = join(dir, "tty.txt");

@@ -337,6 +337,8 @@ export interface StreamCommand {
   failed(tally: number[]): number;
   /** A resumed output that was already complete says so instead of the summary. */
   saysComplete?: boolean;
+  /** Why this run cannot go on with --resume after a stop (canon's `--unique`), said instead of the command to go on with. */
+  noResume?: string;
 }
 
 /**
@@ -399,7 +401,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
         ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
         : summaryLine(totals.tally, command.counts(totals.tally), (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
       if (!flags.quiet) process.stderr.write(`${closing}\n`);
-      if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0));
+      if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0, command.noResume));
       process.exitCode = interrupts.exitStatus ?? (command.failed(totals.tally) > 0 ? FAILED_RECORDS_STATUS : 0);
     } finally {
       interrupts.close();
@@ -421,10 +423,10 @@ function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard
 }
 
 /** What an interrupted run says last: the signal, the records written (whole, in order) and how to go on. */
-function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number): string {
+function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number, noResume?: string): string {
   const written = commaGrouped(before + totals.tally.reduce((sum, n) => sum + n, 0));
   const where = output ?? "standard output";
-  const next = output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`;
+  const next = noResume ?? (output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`);
   return `sudoku-wasm: stopped by ${signal}: the first ${written} records written whole to ${where}; ${next}\n`;
 }
 

@@ -166,7 +166,9 @@ describe("generatePuzzles", () => {
     expect(() => resolveGenerateOptions({ count: 1, clues: 16 })).toThrow(/clues/);
     expect(() => resolveGenerateOptions({ count: 1, symmetry: "diagonal" as never })).toThrow(/symmetry/);
     expect(() => resolveGenerateOptions({ count: 1, minGuesses: 5, maxGuesses: 4 })).toThrow(/empty/);
-    expect(() => resolveGenerateOptions({ count: 1, clues: 30, hardenSteps: 5 })).toThrow(/minimal/);
+    // a clue target and hardening, minimal or not: the climb's moves change the clue count
+    expect(() => resolveGenerateOptions({ count: 1, clues: 30, hardenSteps: 5 })).toThrow(/no clue target/);
+    expect(() => resolveGenerateOptions({ count: 1, clues: 26, minimal: true, hardenSteps: 5 })).toThrow(/no clue target/);
     expect(dependsOnGuesses(resolveGenerateOptions({ count: 1, clues: 30 }))).toBe(false);
     expect(dependsOnGuesses(resolveGenerateOptions({ count: 1, hardenSteps: 3 }))).toBe(true);
   });

@@ -52,7 +52,8 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
   { flags: "--symmetry <kind>", description: "symmetry of the clue pattern", default: GENERATE_DEFAULTS.symmetry, choices: SYMMETRIES },
   {
     flags: "--minimal",
-    description: "remove clues until none can go (the default without --clues); with --clues, keep minimal puzzles of exactly that many clues",
+    description:
+      "remove clues until none can go (the default without --clues; with --symmetry, until no symmetric pair or orbit can go: a single clue still may); with --clues, keep minimal puzzles of exactly that many clues",
   },
   { flags: "--clues <n>", description: "stop removing clues at this many", parse: wholeNumber(17) },
   {

@@ -349,7 +349,10 @@ export function resolveGenerateOptions(options: GenerateOptions): GenerateSettin
   if (!(settings.minGuesses >= 0) || !(settings.maxGuesses >= settings.minGuesses)) {
     throw new RangeError(`guess range ${settings.minGuesses}..${settings.maxGuesses} is empty`);
   }
-  if (settings.hardenSteps > 0 && !settings.minimal) throw new RangeError("hardening works on minimal puzzles; drop the clue target or add minimal");
+  // Each hardening move adds clues and carves back to minimal, so the count it ends at is not the target's.
+  if (settings.hardenSteps > 0 && settings.clues !== undefined)
+    throw new RangeError("hardening (--harden) changes the clue count, so it takes no clue target (--clues): drop one of them");
+  if (settings.hardenSteps > 0 && !settings.minimal) throw new RangeError("hardening works on minimal puzzles");
   return settings;
 }
 

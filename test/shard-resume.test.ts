@@ -133,4 +133,32 @@ describe("solve --resume", () => {
     expect(other.status).toBe(2);
     expect(other.stderr).toContain(`--resume: ${path} ends with record index 332, but this run's record 332 has index 665`);
   });
+
+  it("refuses an output of another format, or csv of other columns, naming both, and leaves it as it was", async () => {
+    const csv = await output(["--out", "csv", part2]);
+    const jsonl = await output(["--out", "jsonl", part2]);
+    const canonCsv = cli(["canon", "--no-progress", "--out", "csv", "--automorphisms", part2]).stdout;
+    const header = "index,file,line,puzzle,status,solution,count,guesses,error";
+    const cases = [
+      { text: csv, args: ["solve", "--out", "line"], says: `holds the csv header "${header}", but this run writes line records` },
+      { text: csv, args: ["solve", "--out", "jsonl"], says: `holds the csv header "${header}", but this run writes jsonl records` },
+      { text: jsonl, args: ["solve", "--out", "csv"], says: `holds jsonl records, but this run writes the csv header "${header}"` },
+      { text: jsonl, args: ["solve", "--out", "grid"], says: "holds jsonl records, but this run writes grid records" },
+      {
+        text: canonCsv,
+        args: ["canon", "--out", "csv"],
+        says: 'holds the csv header "index,canon,puzzle,file,line,automorphisms,error", but this run writes the csv header "index,canon,puzzle,file,line,error"',
+      },
+    ];
+    for (const { text, args, says } of cases) {
+      const path = join(dir, "other-run.out");
+      writeFileSync(path, text.slice(0, Math.floor(text.length / 2)));
+      const resumed = cli([...args, "--no-progress", "--threads", "0", "--resume", "-o", path, part2]);
+      expect([resumed.status, resumed.stderr], args.join(" ")).toEqual([
+        2,
+        `sudoku-wasm: --resume: ${path} ${says}: go on with the --out and options of the run that wrote it\n`,
+      ]);
+      expect(readFileSync(path, "utf8")).toBe(text.slice(0, Math.floor(text.length / 2)));
+    }
+  });
 });

@@ -7,7 +7,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
-import { RecordEnds } from "../formats/output/split.js";
+import { RecordEnds, outputFormatOf } from "../formats/output/split.js";
 import { isWhole } from "../model/whole-number.js";
 import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import type { OutputFormatName } from "../formats/output/format.js";
@@ -77,6 +77,34 @@ export function resumePoint(path: string, format: OutputFormatName): ResumePoint
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Throws unless output file `path` holds records of `format`, and in csv under this run's `header`: a
+ * resumed run appends its own format and columns, which another's would have mixed into one file
+ * (a header read as a record, rows of two widths). Line and grid are told apart by their records'
+ * ends alone, so either passes for the other here; a missing or empty file passes.
+ */
+export function checkResumeFormat(path: string, format: OutputFormatName, header: string): void {
+  if (!existsSync(path) || !statSync(path).isFile()) return;
+  const fd = openSync(path, "r");
+  let head: string;
+  try {
+    const bytes = Buffer.alloc(1 << 16);
+    head = bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+  if (head === "") return;
+  const found = outputFormatOf(head);
+  const firstLine = head.slice(0, head.includes("\n") ? head.indexOf("\n") : head.length);
+  // (a csv header cut off by a stop before its line end is this run's, begun)
+  const same =
+    format === "csv" ? head.startsWith(header) || header.startsWith(head) : format === "jsonl" ? found === "jsonl" : found === "line" || found === "grid";
+  if (same) return;
+  const holds = found === "csv" ? `the csv header ${JSON.stringify(firstLine)}` : `${found} records`;
+  const writes = format === "csv" ? `the csv header ${JSON.stringify(header.trimEnd())}` : `${format} records`;
+  throw new Error(`--resume: ${path} holds ${holds}, but this run writes ${writes}: go on with the --out and options of the run that wrote it`);
 }
 
 /** Throws unless the last jsonl or csv record carries `index`, this run's for record `point.records - 1` (line and grid carry none). */

@@ -10,7 +10,7 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
-import { RecordEnds } from "../formats/output/split.js";
+import { KNOWN_CSV_HEADERS, RecordEnds, outputFormatOf } from "../formats/output/split.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
@@ -18,7 +18,6 @@ import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import type { RecordPlace } from "../formats/record.js";
-import { canonCsvHeader } from "../formats/output/canon-csv.js";
 
 interface MergeFlags {
   output?: string;
@@ -101,20 +100,6 @@ function headOf(path: string): string {
   }
 }
 
-/** The csv headers merge knows: solve's, and canon's with and without each optional column. */
-const CSV_HEADERS: readonly string[] = [
-  outputFormats.csv.header,
-  ...[false, true].flatMap((automorphisms) => [false, true].map((minimal) => canonCsvHeader({ automorphisms, minimal }))),
-];
-
-/** The format of a shard output told from `text`, its first bytes (csv when it starts with a header merge knows). */
-function formatOf(text: string): OutputFormatName {
-  if (CSV_HEADERS.some((header) => text.startsWith(header))) return "csv";
-  if (text.startsWith("{")) return "jsonl";
-  const lines = text.split("\n");
-  return lines.slice(0, 27).some((line, i) => line === "" && i < lines.length - 1) ? "grid" : "line";
-}
-
 /**
  * The one format of the shards and their header: `given` (unless auto) and the first bytes of each
  * non-empty shard must agree, and csv shards start with the same header; an Error naming the first that differs.
@@ -125,7 +110,7 @@ export function shardFormat(paths: readonly string[], given: OutputFormatName | 
   let from = "--out";
   for (const [i, text] of heads.entries()) {
     if (text === "") continue;
-    const found = formatOf(text);
+    const found = outputFormatOf(text);
     if (format !== null && found !== format) {
       throw new Error(
         `${paths[i]} holds ${found} records, but ${from === "--out" ? "--out says" : `${from} holds`} ${format}: give the N shards of one run, all written with the same --out`,
@@ -136,7 +121,7 @@ export function shardFormat(paths: readonly string[], given: OutputFormatName | 
   if (format !== "csv") return { format: format ?? "line", header: outputFormats[format ?? "line"].header };
   let header: string | undefined;
   for (const [i, text] of heads.entries()) {
-    const found = CSV_HEADERS.find((known) => text.startsWith(known)); // none for an empty shard: every other one is csv
+    const found = KNOWN_CSV_HEADERS.find((known) => text.startsWith(known)); // none for an empty shard: every other one is csv
     if (found === undefined) continue;
     if (header !== undefined && found !== header) {
       throw new Error(

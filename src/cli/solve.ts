@@ -10,7 +10,7 @@ import { once } from "node:events";
 import type { Transform, Writable } from "node:stream";
 import { type Command, InvalidArgumentError } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
-import { OUTPUT_FORMATS, type OutputFormatName } from "../formats/output/format.js";
+import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../formats/judge.js";
 import type { JudgeSolve, JudgeSource } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
@@ -29,7 +29,7 @@ import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { escapeText, excerpt } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
-import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "../cli-kit/resume.js";
+import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeFormat, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "../cli-kit/resume.js";
 
 export interface SolveFlags {
   output?: string;
@@ -353,7 +353,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   if (flags.takeLock && flags.output === undefined) throw new Error("--take-lock needs -o FILE: the output whose lock to take");
   const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
   try {
-    const resume = flags.resume ? findResumePoint(flags, shard) : undefined;
+    const resume = flags.resume ? findResumePoint(flags, shard, command.header ?? outputFormats[flags.out].header) : undefined;
     const out = await openOutput(flags.output, resume);
     lock.guard(out);
     const started = performance.now();
@@ -415,8 +415,9 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
 }
 
 /** The point a `--resume` run starts from: the complete records of its `-o` file, checked against the run when they carry an index. */
-function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard): ResumePoint {
+function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard, header: string): ResumePoint {
   if (flags.output === undefined) throw new Error("--resume needs -o FILE: the output of the run to go on with");
+  checkResumeFormat(flags.output, flags.out, header);
   const point = resumePoint(flags.output, flags.out);
   checkResumeIndex(flags.output, flags.out, point, shard.index + (point.records - 1) * shard.count);
   return point;

@@ -7,7 +7,8 @@
  *   grid          a record ends with an empty line (N rows or one status line, then "\n")
  *   csv           a header line, then one record per line end outside double quotes (RFC 4180)
  */
-import type { OutputFormatName } from "./format.js";
+import { type OutputFormatName, outputFormats } from "./format.js";
+import { canonCsvHeader } from "./canon-csv.js";
 
 const NEWLINE = 10;
 const QUOTE = 34;
@@ -52,4 +53,18 @@ export class RecordEnds {
     this.offset += chunk.length;
     return ends;
   }
+}
+
+/** The csv headers the CLI writes: solve's, and canon's with and without each optional column. */
+export const KNOWN_CSV_HEADERS: readonly string[] = [
+  outputFormats.csv.header,
+  ...[false, true].flatMap((automorphisms) => [false, true].map((minimal) => canonCsvHeader({ automorphisms, minimal }))),
+];
+
+/** The format of an output file told from `text`, its first bytes: csv when it starts with a header of {@link KNOWN_CSV_HEADERS}, jsonl by '{', grid by an empty line among its first rows, else line. */
+export function outputFormatOf(text: string): OutputFormatName {
+  if (KNOWN_CSV_HEADERS.some((header) => text.startsWith(header))) return "csv";
+  if (text.startsWith("{")) return "jsonl";
+  const lines = text.split("\n");
+  return lines.slice(0, 27).some((line, i) => line === "" && i < lines.length - 1) ? "grid" : "line";
 }

@@ -190,6 +190,20 @@ describe("datasets fetch against a local server", () => {
     expect(filesIn(cache).sort()).toEqual(["notes.md", "plain.txt"]);
   });
 
+  it("a datasets folder that is a file: fetch (before any download) and verify exit 2 naming it, and the file is left alone", async () => {
+    const file = join(dir, "a-file-not-a-folder");
+    writeFileSync(file, "mine");
+    const said = `sudoku-wasm: the datasets folder '${file}' is not a folder ($SUDOKU_WASM_DATASETS names it): point SUDOKU_WASM_DATASETS at a folder, or remove the file\n`;
+    for (const args of [
+      ["fetch", "plain", "--catalog", catalogPath],
+      ["verify", "--catalog", catalogPath],
+    ]) {
+      const run = await datasets(args, file);
+      expect([run.status, run.stdout, run.stderr], args[0]).toEqual([2, "", said]);
+    }
+    expect(readFileSync(file, "utf8")).toBe("mine");
+  });
+
   it("usage errors exit 2: an unknown name, no names, a set that cannot be fetched is named by list", async () => {
     const cache = freshCache();
     const unknown = await datasets(["fetch", "nope", "--catalog", catalogPath], cache);

@@ -14,7 +14,7 @@ import { existsSync } from "node:fs";
 import { Command, InvalidArgumentError } from "commander";
 import type { SingleBar } from "cli-progress";
 import { type CatalogSet, CATALOG_VARIABLE, catalog } from "../datasets/catalog.js";
-import { CACHE_VARIABLE, cacheFolder, cachedFileProblem, cachedPath, fetchCommand, isCached } from "../datasets/cache.js";
+import { CACHE_VARIABLE, cacheFolder, cachedFileProblem, checkCacheFolder, cachedPath, fetchCommand, isCached } from "../datasets/cache.js";
 import { DEFAULT_TIMEOUT_MS, type DownloadProgress, FetchError, fetchSet } from "../datasets/fetch.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { errorLine, writeStderr } from "../cli-kit/errors.js";
@@ -143,6 +143,7 @@ async function fetchAction(names: string[], flags: FetchFlags): Promise<void> {
   if (!flags.all && names.length === 0) throw new InvalidArgumentError("name the sets to fetch, or give --all (the names: npx sudoku-wasm datasets list)");
   const chosen = flags.all ? sets.filter((set) => set.unavailable === undefined) : pick(sets, names);
   const folder = cacheFolder();
+  checkCacheFolder(folder); // before any download
   const reporter = await downloadReporter();
   const downloads = new Map<string, Promise<Uint8Array>>();
   let failed = 0;
@@ -175,6 +176,7 @@ async function fetchAction(names: string[], flags: FetchFlags): Promise<void> {
 function verifyAction(names: string[], options: { catalog?: string }): void {
   const sets = catalogOf(options);
   const folder = cacheFolder();
+  checkCacheFolder(folder);
   const chosen = names.length > 0 ? pick(sets, names) : sets.filter((set) => set.unavailable === undefined);
   let failed = 0;
   let checked = 0;

@@ -8,7 +8,7 @@
  * and how a file there is checked against its catalog entry (line count and SHA-256).
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CatalogSet } from "./catalog.js";
@@ -21,6 +21,13 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string {
   if (env[CACHE_VARIABLE]) return env[CACHE_VARIABLE];
   const cacheHome = env.XDG_CACHE_HOME || join(homedir(), ".cache");
   return join(cacheHome, "sudoku-wasm", "datasets");
+}
+
+/** Throws when the cache folder is there but is not a folder (a file, say): nothing could be read from it or written to it. */
+export function checkCacheFolder(folder: string = cacheFolder(), env: NodeJS.ProcessEnv = process.env): void {
+  if (!existsSync(folder) || statSync(folder).isDirectory()) return;
+  const named = env[CACHE_VARIABLE] ? `$${CACHE_VARIABLE} names it` : "it is where the cache goes";
+  throw new Error(`the datasets folder '${folder}' is not a folder (${named}): point ${CACHE_VARIABLE} at a folder, or remove the file`);
 }
 
 /** The path a set's file has in the cache folder (whether or not it is there). */

@@ -1,5 +1,5 @@
 /** The seeded generator: PRNG, solution grids, uniqueness, minimality, symmetry, hardening, the CLI and the manifest. */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSolver } from "../src/index.js";
@@ -448,6 +448,25 @@ describe("grading by several engines", () => {
     const again = join(folder, "again.txt");
     await runCli([...commandArguments(entry.command, again), "--quiet"]);
     expect(readFileSync(again, "utf8")).toBe(written);
+  });
+});
+
+describe("--manifest checks, before the puzzles are written", () => {
+  it("refuses a manifest that is the output, is no JSON, or holds an entry without its guesses, naming it, and writes no puzzles", async () => {
+    const folder = mkdtempSync(join(scratch.dir, "manifest-"));
+    const output = join(folder, "out.txt");
+    const notJson = join(folder, "notes.json");
+    writeFileSync(notJson, "not json\n");
+    const partial = join(folder, "partial.json");
+    writeFileSync(partial, JSON.stringify({ files: [{ file: "other.txt", seed: 9 }] }));
+    await expect(runCli(["--count", "2", "--quiet", "-o", output, "--manifest", output])).rejects.toThrow(/--manifest and --output name the same file/);
+    await expect(runCli(["--count", "2", "--quiet", "-o", output, "--manifest", notJson])).rejects.toThrow(
+      `--manifest '${notJson}' cannot be read as a manifest`,
+    );
+    await expect(runCli(["--count", "2", "--quiet", "-o", output, "--manifest", partial])).rejects.toThrow(
+      `--manifest '${partial}' is not a manifest of sudoku-wasm generate: its entry 1 has no file or no guesses`,
+    );
+    expect(existsSync(output)).toBe(false);
   });
 });
 

@@ -111,6 +111,8 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
     return command.error(`error: ${error.message}`);
   }
   if (flags.manifest && !flags.output) return command.error("error: --manifest needs --output (the manifest records a file)");
+  if (flags.manifest && resolve(flags.manifest) === resolve(flags.output!)) return command.error("error: --manifest and --output name the same file");
+  if (flags.manifest) readManifest(flags.manifest); // a file that is no manifest fails now, before the puzzles are written
   const graderIds = flags.graders?.split(",").map((id) => id.trim()) ?? [flags.solver];
   if (findSolver(flags.solver).capabilities.uniqueness === false) {
     return command.error(`error: ${flags.solver} stops at the first solution, so it cannot prove a puzzle unique`);
@@ -236,10 +238,23 @@ function kernelFingerprint(solver: string): string | null {
   return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }
 
-/** Reads a manifest, or an empty one when the file does not exist yet. */
+/** Reads a manifest, or an empty one when the file does not exist yet; an Error naming the file when it is not one (not JSON, or an entry without its file or guesses). */
 export function readManifest(path: string): Manifest {
   if (!existsSync(path)) return { description: MANIFEST_DESCRIPTION, files: [] };
-  return JSON.parse(readFileSync(path, "utf8")) as Manifest;
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(path, "utf8")) as Manifest;
+  } catch (error) {
+    throw new Error(`--manifest '${path}' cannot be read as a manifest: ${(error as Error).message}`);
+  }
+  const bad = Array.isArray(manifest?.files)
+    ? manifest.files.findIndex((entry) => typeof entry?.file !== "string" || typeof entry.guesses?.mean !== "number")
+    : -2;
+  if (bad !== -1) {
+    const why = bad === -2 ? "it has no list of files" : `its entry ${bad + 1} has no file or no guesses`;
+    throw new Error(`--manifest '${path}' is not a manifest of sudoku-wasm generate: ${why}`);
+  }
+  return manifest;
 }
 
 /** Adds or replaces the entry of the `--output` file in the `--manifest` (both given). */

@@ -144,6 +144,7 @@ describe("solve --resume", () => {
       { text: csv, args: ["solve", "--out", "jsonl"], says: `holds the csv header "${header}", but this run writes jsonl records` },
       { text: jsonl, args: ["solve", "--out", "csv"], says: `holds jsonl records, but this run writes the csv header "${header}"` },
       { text: jsonl, args: ["solve", "--out", "grid"], says: "holds jsonl records, but this run writes grid records" },
+      { text: await output(["--out", "grid", part2]), args: ["solve", "--out", "line"], says: "holds grid records, but this run writes line records" },
       {
         text: canonCsv,
         args: ["canon", "--out", "csv"],

@@ -82,8 +82,8 @@ export function resumePoint(path: string, format: OutputFormatName): ResumePoint
 /**
  * Throws unless output file `path` holds records of `format`, and in csv under this run's `header`: a
  * resumed run appends its own format and columns, which another's would have mixed into one file
- * (a header read as a record, rows of two widths). Line and grid are told apart by their records'
- * ends alone, so either passes for the other here; a missing or empty file passes.
+ * (a header read as a record, rows of two widths, grid records counted as lines). A missing or
+ * empty file passes.
  */
 export function checkResumeFormat(path: string, format: OutputFormatName, header: string): void {
   if (!existsSync(path) || !statSync(path).isFile()) return;
@@ -99,8 +99,9 @@ export function checkResumeFormat(path: string, format: OutputFormatName, header
   const found = outputFormatOf(head);
   const firstLine = head.slice(0, head.includes("\n") ? head.indexOf("\n") : head.length);
   // (a csv header cut off by a stop before its line end is this run's, begun)
+  // (grid records show their empty line from the first whole one on, so a grid file cut inside its first may look like line)
   const same =
-    format === "csv" ? head.startsWith(header) || header.startsWith(head) : format === "jsonl" ? found === "jsonl" : found === "line" || found === "grid";
+    format === "csv" ? head.startsWith(header) || header.startsWith(head) : format === "grid" ? found === "grid" || found === "line" : found === format;
   if (same) return;
   const holds = found === "csv" ? `the csv header ${JSON.stringify(firstLine)}` : `${found} records`;
   const writes = format === "csv" ? `the csv header ${JSON.stringify(header.trimEnd())}` : `${format} records`;

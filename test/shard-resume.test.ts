@@ -134,6 +134,34 @@ describe("solve --resume", () => {
     expect(other.stderr).toContain(`--resume: ${path} ends with record index 332, but this run's record 332 has index 665`);
   });
 
+  it("refuses a jsonl or csv output of another input of as many records: its last record's file and line are not this run's", async () => {
+    const other = file("other.txt", relabelledPuzzles(333, 5));
+    for (const out of ["jsonl", "csv"]) {
+      for (const [input, args] of [
+        [other, []],
+        [part2, ["--shard", "1/2"]],
+      ] as const) {
+        const whole = await output(["--out", out, ...args, part2]);
+        const lines = whole.split("\n");
+        const cut = lines.slice(0, lines.length - 3).join("\n") + "\n"; // the last two records gone
+        const path = join(dir, `other-input.${out}`);
+        writeFileSync(path, cut);
+        const resumed = cli(["solve", "--no-progress", "--threads", "0", "--out", out, ...args, "--resume", "-o", path, input === other ? other : part2]);
+        if (input === part2) {
+          expect(resumed.status, resumed.stderr).toBe(0); // its own input: finished
+          expect(readFileSync(path, "utf8")).toBe(whole);
+          continue;
+        }
+        const records = lines.length - 3 - (out === "csv" ? 1 : 0);
+        expect([resumed.status, resumed.stderr], out).toEqual([
+          2,
+          `sudoku-wasm: --resume: ${path} ends with line ${records} of ${part2}, but this run's record ${records - 1} is line ${records} of ${other}: was it written with other inputs?\n`,
+        ]);
+        expect(readFileSync(path, "utf8")).toBe(cut);
+      }
+    }
+  });
+
   it("refuses an output of another format, or csv of other columns, naming both, and leaves it as it was", async () => {
     const csv = await output(["--out", "csv", part2]);
     const jsonl = await output(["--out", "jsonl", part2]);

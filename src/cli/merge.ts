@@ -10,7 +10,7 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
-import { KNOWN_CSV_HEADERS, RecordEnds, outputFormatOf } from "../formats/output/split.js";
+import { KNOWN_CSV_HEADERS, RecordEnds, outputFormatOf, placeColumns, recordPlace } from "../formats/output/split.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
@@ -131,49 +131,6 @@ export function shardFormat(paths: readonly string[], given: OutputFormatName | 
     if (header === undefined) [header, from] = [found, paths[i]];
   }
   return { format, header: header ?? outputFormats.csv.header };
-}
-
-/** Where a csv header puts the fields of a {@link RecordPlace}: column numbers, from 0. */
-type PlaceColumns = Record<keyof RecordPlace, number>;
-
-/** The columns of `index`, `file` and `line` under csv header `header`. */
-function placeColumns(header: string): PlaceColumns {
-  const names = header.trimEnd().split(",");
-  return { index: names.indexOf("index"), file: names.indexOf("file"), line: names.indexOf("line") };
-}
-
-/** The {@link RecordPlace} a jsonl or csv record carries (csv: in `columns`, a quoted file name as written); NaN and "" for what it lacks. */
-function recordPlace(record: Buffer, format: "jsonl" | "csv", columns: PlaceColumns): RecordPlace {
-  const text = record.toString("utf8");
-  if (format === "csv") {
-    const fields = csvLeadingFields(text, Math.max(columns.index, columns.file, columns.line) + 1);
-    return { index: Number(fields[columns.index]), file: fields[columns.file], line: Number(fields[columns.line]) };
-  }
-  try {
-    const { index, file, line } = JSON.parse(text) as RecordPlace;
-    return { index, file: String(file), line };
-  } catch {
-    return { index: NaN, file: "", line: NaN };
-  }
-}
-
-/** The first `count` fields of csv row `text`, each as written (a quoted one with its quotes); "" for fields it lacks. */
-function csvLeadingFields(text: string, count: number): string[] {
-  const fields: string[] = [];
-  let at = 0;
-  while (fields.length < count) {
-    let end = at;
-    if (text[at] === '"') {
-      for (end = at + 1; end < text.length; end++) {
-        if (text[end] === '"' && text[++end] !== '"') break; // a closing quote; `""` is one quote inside
-      }
-    }
-    end = text.indexOf(",", end);
-    if (end < 0) end = text.length;
-    fields.push(text.slice(at, end));
-    at = end + 1;
-  }
-  return fields;
 }
 
 /**

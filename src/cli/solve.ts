@@ -10,14 +10,15 @@ import { once } from "node:events";
 import type { Transform, Writable } from "node:stream";
 import { type Command, InvalidArgumentError } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
-import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
+import { OUTPUT_FORMATS, type OutputFormatName, csvField, outputFormats } from "../formats/output/format.js";
+import { placeColumns, recordPlace } from "../formats/output/split.js";
 import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../formats/judge.js";
 import type { JudgeSolve, JudgeSource } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES } from "../solvers/solver.js";
 import { checkAlphabet } from "../model/puzzle.js";
 import { type BatchSolver, defaultWorkers, openBatchSolver } from "../pool/pool.js";
-import { TASKS_PER_WORKER } from "../pool/batch.js";
+import { type RecordCheck, TASKS_PER_WORKER } from "../pool/batch.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamSettings, type StreamTotals, solveStreams } from "../stream/pipeline.js";
 import type { SolveInput } from "../stream/lines.js";
 import { InterruptWatch, startProgress, summaryLine } from "../cli-kit/progress.js";
@@ -353,7 +354,8 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   if (flags.takeLock && flags.output === undefined) throw new Error("--take-lock needs -o FILE: the output whose lock to take");
   const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
   try {
-    const resume = flags.resume ? findResumePoint(flags, shard, command.header ?? outputFormats[flags.out].header) : undefined;
+    const header = command.header ?? outputFormats[flags.out].header;
+    const resume = flags.resume ? findResumePoint(flags, shard, header) : undefined;
     const out = await openOutput(flags.output, resume);
     lock.guard(out);
     const started = performance.now();
@@ -382,6 +384,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
           maxInFlight: command.settings.maxInFlight ?? (solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2),
           shard,
           skip: resume?.records ?? 0,
+          resumed: resume === undefined ? undefined : lastRecordCheck(flags, shard, resume, header),
           header: (resume?.bytes ?? 0) === 0 ? command.header : "", // a resumed output has its header
           stop: interrupts.aborted,
         },
@@ -421,6 +424,27 @@ function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard
   const point = resumePoint(flags.output, flags.out);
   checkResumeIndex(flags.output, flags.out, point, shard.index + (point.records - 1) * shard.count);
   return point;
+}
+
+/**
+ * The check that the record a resumed jsonl or csv output ends with is this run's record at its
+ * index, by the file and line it carries: an output of another input of as many records is refused.
+ */
+function lastRecordCheck(flags: Pick<SolveFlags, "output" | "out">, shard: Shard, point: ResumePoint, header: string): RecordCheck | undefined {
+  const format = flags.out;
+  if (point.last === null || (format !== "jsonl" && format !== "csv")) return undefined;
+  const last = recordPlace(Buffer.from(point.last), format, placeColumns(header));
+  const index = shard.index + (point.records - 1) * shard.count;
+  return {
+    index,
+    check(file, line) {
+      const written = format === "csv" ? csvField(file) : file;
+      if (written === last.file && line === last.line) return;
+      throw new Error(
+        `--resume: ${flags.output} ends with line ${last.line} of ${last.file}, but this run's record ${index} is line ${line} of ${written}: was it written with other inputs?`,
+      );
+    },
+  };
 }
 
 /** What an interrupted run says last: the signal, the records written (whole, in order) and how to go on. */

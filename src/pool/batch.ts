@@ -264,6 +264,12 @@ const pooledLines = (length: number): Int32Array => new Int32Array(batchBuffers.
 export const BATCH_TEXT_CHARS = 1 << 20;
 
 /** Collects the records the reader gives into batches of at most `size`, keeping only the run's share ({@link select}); a batch never spans two files. */
+/** A check of the record at `index` of a run, by its file and line (see {@link BatchBuilder.expect}). */
+export interface RecordCheck {
+  index: number;
+  check(file: string, line: number): void;
+}
+
 export class BatchBuilder {
   private file = "";
   /** The index of the first record of the batch in progress. */
@@ -310,9 +316,18 @@ export class BatchBuilder {
     this.firstIndex = this.firstTaken = shard + skip * shards;
   }
 
-  /** Counts the next record read; true when it is one the run takes. */
-  private take(): boolean {
+  /** The record an earlier run wrote last, checked when it is read (`--resume`; see {@link expect}). */
+  private expected: RecordCheck | null = null;
+
+  /** Has `check` see the file and line of the record at `check.index` when it is read (it throws when they are not what it expects). */
+  expect(check: RecordCheck): void {
+    this.expected = check;
+  }
+
+  /** Counts the next record read (at `line` of the file); true when it is one the run takes. */
+  private take(line: number): boolean {
     const index = this.recordsRead++;
+    if (index === this.expected?.index) this.expected.check(this.file, line);
     return index >= this.firstTaken && index % this.indexStep === this.shardIndex;
   }
 
@@ -324,7 +339,7 @@ export class BatchBuilder {
 
   /** Adds one record read as text, when the run takes it (an {@link EmitRecord} callback). */
   add(line: number, text: string, error: string | null): void {
-    if (!this.take()) return;
+    if (!this.take(line)) return;
     if (error !== null) this.readErrors.push([this.count, error]);
     this.textAt.push(this.count);
     this.texts.push(text);
@@ -339,7 +354,7 @@ export class BatchBuilder {
       this.recordsRead += count;
       this.collectCells(line, bytes, start, count);
     } else {
-      for (let k = 0; k < count; k++) if (this.take()) this.collectCells(line + k, bytes, start + k * CELLS, 1);
+      for (let k = 0; k < count; k++) if (this.take(line + k)) this.collectCells(line + k, bytes, start + k * CELLS, 1);
     }
   }
 

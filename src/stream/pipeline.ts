@@ -24,7 +24,7 @@ import { InputReadError } from "../cli-kit/errors.js";
 import type { InputFormatName } from "../formats/input/format.js";
 import { type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import type { Alphabet } from "../model/puzzle.js";
-import { type BatchOutcome, type CanonRequest, BatchBuilder, giveBack } from "../pool/batch.js";
+import { type BatchOutcome, type CanonRequest, type RecordCheck, BatchBuilder, giveBack } from "../pool/batch.js";
 import { STATUSES } from "../solvers/solver.js";
 import type { BatchSolver } from "../pool/pool.js";
 import { type Shard, WHOLE_RUN } from "../cli-kit/resume.js";
@@ -52,6 +52,8 @@ export interface StreamSettings {
   shard?: Shard;
   /** Records of this run (of its shard) already written by an earlier one (`--resume`): read, not solved. @default 0 */
   skip?: number;
+  /** The record an earlier run wrote last, checked by its file and line as it is read (`--resume`). */
+  resumed?: RecordCheck;
   /** Written before the first record: "" when the output already has its header (`--resume`). @default the output format's header */
   header?: string;
   /** Aborted: stop reading, write the batches already sent (whole records, in order), and return. */
@@ -263,6 +265,7 @@ export async function solveStreams(
   );
   const shard = settings.shard ?? WHOLE_RUN;
   batches.select(shard.index, shard.count, settings.skip ?? 0);
+  if (settings.resumed !== undefined) batches.expect(settings.resumed);
   const read: ReadSoFar = {
     get records() {
       return batches.recordsRead;

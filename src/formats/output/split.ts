@@ -8,6 +8,7 @@
  *   csv           a header line, then one record per line end outside double quotes (RFC 4180)
  */
 import { type OutputFormatName, outputFormats } from "./format.js";
+import type { RecordPlace } from "../record.js";
 import { canonCsvHeader } from "./canon-csv.js";
 
 const NEWLINE = 10;
@@ -67,4 +68,47 @@ export function outputFormatOf(text: string): OutputFormatName {
   if (text.startsWith("{")) return "jsonl";
   const lines = text.split("\n");
   return lines.slice(0, 27).some((line, i) => line === "" && i < lines.length - 1) ? "grid" : "line";
+}
+
+/** Where a csv header puts the fields of a {@link RecordPlace}: column numbers, from 0. */
+export type PlaceColumns = Record<keyof RecordPlace, number>;
+
+/** The columns of `index`, `file` and `line` under csv header `header`. */
+export function placeColumns(header: string): PlaceColumns {
+  const names = header.trimEnd().split(",");
+  return { index: names.indexOf("index"), file: names.indexOf("file"), line: names.indexOf("line") };
+}
+
+/** The {@link RecordPlace} a jsonl or csv record carries (csv: in `columns`, a quoted file name as written); NaN and "" for what it lacks. */
+export function recordPlace(record: Buffer, format: "jsonl" | "csv", columns: PlaceColumns): RecordPlace {
+  const text = record.toString("utf8");
+  if (format === "csv") {
+    const fields = csvLeadingFields(text, Math.max(columns.index, columns.file, columns.line) + 1);
+    return { index: Number(fields[columns.index]), file: fields[columns.file], line: Number(fields[columns.line]) };
+  }
+  try {
+    const { index, file, line } = JSON.parse(text) as RecordPlace;
+    return { index, file: String(file), line };
+  } catch {
+    return { index: NaN, file: "", line: NaN };
+  }
+}
+
+/** The first `count` fields of csv row `text`, each as written (a quoted one with its quotes); "" for fields it lacks. */
+function csvLeadingFields(text: string, count: number): string[] {
+  const fields: string[] = [];
+  let at = 0;
+  while (fields.length < count) {
+    let end = at;
+    if (text[at] === '"') {
+      for (end = at + 1; end < text.length; end++) {
+        if (text[end] === '"' && text[++end] !== '"') break; // a closing quote; `""` is one quote inside
+      }
+    }
+    end = text.indexOf(",", end);
+    if (end < 0) end = text.length;
+    fields.push(text.slice(at, end));
+    at = end + 1;
+  }
+  return fields;
 }

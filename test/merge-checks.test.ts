@@ -77,6 +77,31 @@ describe("merge checks every shard's format and the counts of shards without an 
 });
 
 describe("merge checks that jsonl and csv shards are one run's", () => {
+  it("jsonl: refuses shards whose records have other fields (solve's and canon's; canon's with and without its columns), before writing", () => {
+    const canon = (k: number, extra: string[], name: string) => {
+      const out = join(dir, name);
+      expect(runCli(["canon", "--no-progress", "--out", "jsonl", ...extra, "--shard", `${k}/2`, "-o", out, A]).status).toBe(0);
+      return out;
+    };
+    const solved = shard([A], 0, 2, "jsonl", "fields-solve0.jsonl");
+    const plain = canon(1, [], "fields-canon1.jsonl");
+    const withColumns = canon(0, ["--automorphisms", "--minimal"], "fields-canon0.jsonl");
+    const solveFields = "index,file,line,puzzle,status,solution,count,guesses,error";
+    const canonFields = "index,canon,puzzle,file,line,error";
+    const out = join(dir, "fields.jsonl");
+    for (const [first, second, found, held] of [
+      [solved, plain, canonFields, solveFields],
+      [withColumns, plain, canonFields, "index,canon,puzzle,file,line,automorphisms,minimal,error"],
+    ]) {
+      const run = runCli(["merge", "-o", out, first, second]);
+      expect([run.status, run.stderr]).toEqual([
+        2,
+        `sudoku-wasm: ${second} holds jsonl records of the fields ${found}, but ${first} holds ${held}: give the N shards of one run, all written with the same options\n`,
+      ]);
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
   for (const format of ["jsonl", "csv"]) {
     it(`${format}: refuses shards of runs over other inputs whose counts and indexes fit, naming the shard and the record`, () => {
       const paths = [shard([A], 0, 2, format, `a0.${format}`), shard([B], 1, 2, format, `b1.${format}`)];

@@ -174,6 +174,16 @@ describe("solve --resume", () => {
       { text: jsonl, args: ["solve", "--out", "grid"], says: "holds jsonl records, but this run writes grid records" },
       { text: await output(["--out", "grid", part2]), args: ["solve", "--out", "line"], says: "holds grid records, but this run writes line records" },
       {
+        text: cli(["canon", "--no-progress", "--out", "jsonl", "--automorphisms", part2]).stdout,
+        args: ["canon", "--out", "jsonl"],
+        says: "holds jsonl records of the fields index,canon,puzzle,file,line,automorphisms,error, but this run writes the fields index,canon,puzzle,file,line,error",
+      },
+      {
+        text: jsonl,
+        args: ["canon", "--out", "jsonl"],
+        says: "holds jsonl records of the fields index,file,line,puzzle,status,solution,count,guesses,error, but this run writes the fields index,canon,puzzle,file,line,error",
+      },
+      {
         text: canonCsv,
         args: ["canon", "--out", "csv"],
         says: 'holds the csv header "index,canon,puzzle,file,line,automorphisms,error", but this run writes the csv header "index,canon,puzzle,file,line,error"',

@@ -7,7 +7,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
-import { RecordEnds, outputFormatOf } from "../formats/output/split.js";
+import { RecordEnds, jsonlFields, outputFormatOf } from "../formats/output/split.js";
 import { isWhole } from "../model/whole-number.js";
 import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import type { OutputFormatName } from "../formats/output/format.js";
@@ -82,10 +82,10 @@ export function resumePoint(path: string, format: OutputFormatName): ResumePoint
 /**
  * Throws unless output file `path` holds records of `format`, and in csv under this run's `header`: a
  * resumed run appends its own format and columns, which another's would have mixed into one file
- * (a header read as a record, rows of two widths, grid records counted as lines). A missing or
- * empty file passes.
+ * (a header read as a record, rows of two widths, grid records counted as lines); jsonl records
+ * must have this run's `fields` (its csv header's names). A missing or empty file passes.
  */
-export function checkResumeFormat(path: string, format: OutputFormatName, header: string): void {
+export function checkResumeFormat(path: string, format: OutputFormatName, header: string, fields: string): void {
   if (!existsSync(path) || !statSync(path).isFile()) return;
   const fd = openSync(path, "r");
   let head: string;
@@ -102,9 +102,12 @@ export function checkResumeFormat(path: string, format: OutputFormatName, header
   // (grid records show their empty line from the first whole one on, so a grid file cut inside its first may look like line)
   const same =
     format === "csv" ? head.startsWith(header) || header.startsWith(head) : format === "grid" ? found === "grid" || found === "line" : found === format;
-  if (same) return;
-  const holds = found === "csv" ? `the csv header ${JSON.stringify(firstLine)}` : `${found} records`;
-  const writes = format === "csv" ? `the csv header ${JSON.stringify(header.trimEnd())}` : `${format} records`;
+  // jsonl: the fields of its first record are this run's (solve's and canon's differ, and canon's by its options)
+  const foundFields = format === "jsonl" && same ? jsonlFields(head) : null;
+  if (same && (foundFields === null || foundFields === fields)) return;
+  const holds =
+    found === "csv" ? `the csv header ${JSON.stringify(firstLine)}` : foundFields !== null ? `jsonl records of the fields ${foundFields}` : `${found} records`;
+  const writes = format === "csv" ? `the csv header ${JSON.stringify(header.trimEnd())}` : foundFields !== null ? `the fields ${fields}` : `${format} records`;
   throw new Error(`--resume: ${path} holds ${holds}, but this run writes ${writes}: go on with the --out and options of the run that wrote it`);
 }
 

@@ -178,6 +178,7 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
     },
     settings: { input: flags.in, output: flags.out, limit: 2, batchSize: flags.batch, canon: request },
     header: flags.out === "csv" ? canonCsvHeader(request) : "",
+    fields: canonCsvHeader(request),
     filter: flags.unique ? firstOfEachForm(flags.out) : undefined,
     noResume: flags.unique ? "--unique cannot go on with --resume (the forms seen before the stop are not kept): run it again" : undefined,
     counts: (tally) => `${commaGrouped(tally.reduce((sum, n) => sum + n, 0) - invalid(tally))} forms, ${commaGrouped(invalid(tally))} invalid`,

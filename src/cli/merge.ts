@@ -10,7 +10,7 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
-import { KNOWN_CSV_HEADERS, RecordEnds, outputFormatOf, placeColumns, recordPlace } from "../formats/output/split.js";
+import { KNOWN_CSV_HEADERS, RecordEnds, jsonlFields, outputFormatOf, placeColumns, recordPlace } from "../formats/output/split.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
@@ -117,6 +117,20 @@ export function shardFormat(paths: readonly string[], given: OutputFormatName | 
       );
     }
     if (format === null) [format, from] = [found, paths[i]];
+  }
+  if (format === "jsonl") {
+    // one run's records have one set of fields: solve's and canon's differ, and canon's by its options
+    let fields: string | null = null;
+    for (const [i, text] of heads.entries()) {
+      const found = jsonlFields(text);
+      if (found === null) continue;
+      if (fields !== null && found !== fields) {
+        throw new Error(
+          `${paths[i]} holds jsonl records of the fields ${found}, but ${from} holds ${fields}: give the N shards of one run, all written with the same options`,
+        );
+      }
+      if (fields === null) [fields, from] = [found, paths[i]];
+    }
   }
   if (format !== "csv") return { format: format ?? "line", header: outputFormats[format ?? "line"].header };
   let header: string | undefined;

@@ -330,6 +330,8 @@ export interface StreamCommand {
   settings: Pick<StreamSettings, "input" | "output" | "limit" | "batchSize" | "alphabet" | "budget" | "canon"> & { maxInFlight?: number };
   /** What a new output starts with, when not its format's header (canon's csv columns). */
   header?: string;
+  /** The fields of its records, as a csv header names them (whatever the output format). @default solve's csv header */
+  fields?: string;
   /** A transform the records go through on their way to the output (canon's `--unique`). */
   filter?: Transform;
   /** The summary's counts of `tally` (records per status). */
@@ -355,7 +357,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
   try {
     const header = command.header ?? outputFormats[flags.out].header;
-    const resume = flags.resume ? findResumePoint(flags, shard, header) : undefined;
+    const resume = flags.resume ? findResumePoint(flags, shard, header, (command.fields ?? outputFormats.csv.header).trimEnd()) : undefined;
     const out = await openOutput(flags.output, resume);
     lock.guard(out);
     const started = performance.now();
@@ -418,9 +420,9 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
 }
 
 /** The point a `--resume` run starts from: the complete records of its `-o` file, checked against the run when they carry an index. */
-function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard, header: string): ResumePoint {
+function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard, header: string, fields: string): ResumePoint {
   if (flags.output === undefined) throw new Error("--resume needs -o FILE: the output of the run to go on with");
-  checkResumeFormat(flags.output, flags.out, header);
+  checkResumeFormat(flags.output, flags.out, header, fields);
   const point = resumePoint(flags.output, flags.out);
   checkResumeIndex(flags.output, flags.out, point, shard.index + (point.records - 1) * shard.count);
   return point;

@@ -112,3 +112,14 @@ function csvLeadingFields(text: string, count: number): string[] {
   }
   return fields;
 }
+
+/** The field names of the jsonl record on the first line of `text`, joined by commas (a csv header's form); null when that line is no whole record. */
+export function jsonlFields(text: string): string | null {
+  const end = text.indexOf("\n");
+  if (end < 0) return null;
+  try {
+    return Object.keys(JSON.parse(text.slice(0, end)) as object).join(",");
+  } catch {
+    return null;
+  }
+}

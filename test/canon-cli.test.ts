@@ -46,6 +46,14 @@ describe("sudoku-wasm canon", () => {
     expect(recordForm("csv", csv[3])).toBe(records[0].canon);
     const plain = runCli(["canon", "--out", "jsonl", input]).stdout.split("\n")[0];
     expect(Object.keys(JSON.parse(plain))).toEqual(["index", "canon", "puzzle", "file", "line", "error"]);
+    // line output (the default) has no columns: asking for one is refused, not ignored
+    for (const column of ["--automorphisms", "--minimal"]) {
+      expect(runCli(["canon", column, input])).toMatchObject({
+        status: 2,
+        stdout: "",
+        stderr: `sudoku-wasm: ${column} adds a column to jsonl and csv output; --out line has none (use --out jsonl or csv)\n`,
+      });
+    }
   });
 
   it("tells a minimal puzzle from one with a clue to spare", () => {

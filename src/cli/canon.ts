@@ -168,6 +168,8 @@ export function firstOfEachForm(format: CanonFlags["out"]): Transform {
 
 /** Runs `canon` with parsed flags (exit status as {@link CANON_HELP} says; usage and I/O errors throw, status 2). */
 export async function runCanon(files: string[], flags: CanonFlags): Promise<void> {
+  const column = flags.automorphisms ? "--automorphisms" : flags.minimal ? "--minimal" : null;
+  if (column !== null && flags.out === "line") throw new Error(`${column} adds a column to jsonl and csv output; --out line has none (use --out jsonl or csv)`);
   checkOutputIsNoInput(inputNames(files), flags.output);
   const request: CanonRequest = { automorphisms: flags.automorphisms === true, minimal: flags.minimal === true };
   const invalid = (tally: number[]) => tally[STATUSES.indexOf("invalid")] + tally[STATUSES.indexOf("error")];

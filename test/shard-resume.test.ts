@@ -134,6 +134,26 @@ describe("solve --resume", () => {
     expect(other.stderr).toContain(`--resume: ${path} ends with record index 332, but this run's record 332 has index 665`);
   });
 
+  it("refuses an output that holds more records than its input gives, in every format, and adds nothing", async () => {
+    const fewer = file("fewer.txt", relabelledPuzzles(333, 4).split("\n").slice(0, 100).join("\n") + "\n");
+    for (const out of FORMATS) {
+      const path = join(dir, `more-records.${out}`);
+      const whole = await output(["--out", out, part2]);
+      writeFileSync(path, whole);
+      const resumed = cli(["solve", "--no-progress", "--threads", "0", "--out", out, "--resume", "-o", path, fewer]);
+      expect([resumed.status, resumed.stderr], out).toEqual([
+        2,
+        `sudoku-wasm: --resume: ${path} holds 333 records of this run, more than its input gives (100 records in all): was it written with other inputs?\n`,
+      ]);
+      expect(readFileSync(path, "utf8")).toBe(whole);
+    }
+    // one that holds them all says so, and adds nothing
+    const path = join(dir, "complete.line");
+    writeFileSync(path, await output(["--out", "line", part2]));
+    const complete = cli(["solve", "--no-progress", "--threads", "0", "--out", "line", "--resume", "-o", path, part2]);
+    expect([complete.status, complete.stderr]).toEqual([0, `'${path}' was already complete: its 333 records leave no input record to solve; nothing added\n`]);
+  });
+
   it("refuses a jsonl or csv output of another input of as many records: its last record's file and line are not this run's", async () => {
     const other = file("other.txt", relabelledPuzzles(333, 5));
     for (const out of ["jsonl", "csv"]) {

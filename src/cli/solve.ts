@@ -399,6 +399,12 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
       }
       await closeOutput(out);
       lock.verify(); // no success over bytes another run may have written
+      if (resume !== undefined && resume.records > 0 && !totals.stopped && totals.recordsRead <= shard.index + (resume.records - 1) * shard.count) {
+        // (nothing was added: every record this run read was one the output holds already)
+        throw new Error(
+          `--resume: ${flags.output} holds ${commaGrouped(resume.records)} records of this run, more than its input gives (${commaGrouped(totals.recordsRead)} records in all${shard.count > 1 ? `, shard ${shard.index}/${shard.count}` : ""}): was it written with other inputs?`,
+        );
+      }
       progress?.stop();
       process.stderr.write(errorLines(totals));
       const complete = command.saysComplete && resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);

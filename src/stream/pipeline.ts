@@ -71,6 +71,8 @@ export interface StreamTotals {
   errors: string[];
   /** True when `stop` ended the run before the end of its input. */
   stopped: boolean;
+  /** Records read from the inputs (every shard's, and those an earlier run wrote, too). */
+  recordsRead: number;
 }
 
 /** Error messages kept for the summary. */
@@ -95,7 +97,7 @@ class OrderedOutput {
   /** Records solved so far, and the solving time they took on their threads (see {@link msPerRecord}). */
   private solvedRecords = 0;
   private solvingMs = 0;
-  readonly totals: StreamTotals = { tally: STATUSES.map(() => 0), errors: [], stopped: false };
+  readonly totals: StreamTotals = { tally: STATUSES.map(() => 0), errors: [], stopped: false, recordsRead: 0 };
 
   constructor(
     private readonly out: Writable,
@@ -363,5 +365,6 @@ export async function solveStreams(
     bytesBefore = read.bytes;
   }
   await output.finish();
+  output.totals.recordsRead = batches.recordsRead;
   return output.totals;
 }

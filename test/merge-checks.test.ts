@@ -77,6 +77,17 @@ describe("merge checks every shard's format and the counts of shards without an 
 });
 
 describe("merge checks that jsonl and csv shards are one run's", () => {
+  it("refuses shards converted to CRLF line ends (and --resume an output so converted), saying so, before writing", () => {
+    const paths = [shard([A], 0, 2, "csv", "crlf0.csv"), shard([A], 1, 2, "csv", "crlf1.csv")];
+    for (const path of paths) writeFileSync(path, readFileSync(path, "utf8").replaceAll("\n", "\r\n"));
+    const out = join(dir, "crlf.csv");
+    const said = "has CRLF line ends (\\r\\n), not the \\n sudoku-wasm writes: convert it back first (e.g. dos2unix)";
+    expect(runCli(["merge", "-o", out, ...paths])).toMatchObject({ status: 2, stderr: `sudoku-wasm: ${paths[0]} ${said}\n` });
+    expect(existsSync(out)).toBe(false);
+    const resumed = runCli(["solve", "--no-progress", "--out", "csv", "--shard", "0/2", "--resume", "-o", paths[0], A]);
+    expect(resumed).toMatchObject({ status: 2, stderr: `sudoku-wasm: --resume: ${paths[0]} ${said}\n` });
+  });
+
   it("jsonl: refuses shards whose records have other fields (solve's and canon's; canon's with and without its columns), before writing", () => {
     const canon = (k: number, extra: string[], name: string) => {
       const out = join(dir, name);

@@ -7,7 +7,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
-import { RecordEnds, jsonlFields, outputFormatOf } from "../formats/output/split.js";
+import { RecordEnds, foreignLineEnds, jsonlFields, outputFormatOf } from "../formats/output/split.js";
 import { isWhole } from "../model/whole-number.js";
 import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import type { OutputFormatName } from "../formats/output/format.js";
@@ -96,6 +96,8 @@ export function checkResumeFormat(path: string, format: OutputFormatName, header
     closeSync(fd);
   }
   if (head === "") return;
+  const foreign = foreignLineEnds(head);
+  if (foreign !== null) throw new Error(`--resume: ${path} ${foreign}`);
   const found = outputFormatOf(head);
   const firstLine = head.slice(0, head.includes("\n") ? head.indexOf("\n") : head.length);
   // (a csv header cut off by a stop before its line end is this run's, begun)

@@ -10,7 +10,7 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
-import { KNOWN_CSV_HEADERS, RecordEnds, jsonlFields, outputFormatOf, placeColumns, recordPlace } from "../formats/output/split.js";
+import { KNOWN_CSV_HEADERS, RecordEnds, foreignLineEnds, jsonlFields, outputFormatOf, placeColumns, recordPlace } from "../formats/output/split.js";
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
@@ -110,6 +110,8 @@ export function shardFormat(paths: readonly string[], given: OutputFormatName | 
   let from = "--out";
   for (const [i, text] of heads.entries()) {
     if (text === "") continue;
+    const foreign = foreignLineEnds(text);
+    if (foreign !== null) throw new Error(`${paths[i]} ${foreign}`);
     const found = outputFormatOf(text);
     if (format !== null && found !== format) {
       throw new Error(

@@ -123,3 +123,9 @@ export function jsonlFields(text: string): string | null {
     return null;
   }
 }
+
+/** Why an output file whose first bytes are `text` cannot be read as this CLI's output (its first line ends with `\r\n`: converted for Windows), or null. */
+export function foreignLineEnds(text: string): string | null {
+  const end = text.indexOf("\n");
+  return end > 0 && text[end - 1] === "\r" ? "has CRLF line ends (\\r\\n), not the \\n sudoku-wasm writes: convert it back first (e.g. dos2unix)" : null;
+}

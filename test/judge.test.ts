@@ -3,7 +3,9 @@ import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../src/formats/judge.js";
 import { solveJudge, solveJudgeInputs } from "./judge-text.js";
-import { streamJudge } from "../src/cli/judge.js";
+import { batchJudgeSolver, streamJudge } from "../src/cli/judge.js";
+import type { BatchTask } from "../src/pool/batch.js";
+import type { BatchSolver } from "../src/pool/pool.js";
 import { createSolver } from "../src/index.js";
 import { PuzzleError } from "../src/model/puzzle.js";
 import type { Solver } from "../src/solvers/solver.js";
@@ -159,6 +161,26 @@ describe("poj3076", () => {
     const repeated = "AA" + poj3076Puzzle.slice(2);
     const input = [...rows16(poj3076Puzzle), "", ...rows16(repeated), "", ...rows16(poj3076Puzzle)].join("\n");
     expect(run("poj3076", input)).toBe([...rows16(poj3076Solution), "", "no solution", "", ...rows16(poj3076Solution), ""].join("\n"));
+  });
+});
+
+describe("a judge's puzzles are solved without a node budget: one given up on would be written as 'no solution'", () => {
+  it("the CLI's batch solver gets tasks with no cap (Infinity), 16×16 ones too", async () => {
+    const tasks: BatchTask[] = [];
+    const solver = {
+      threads: 2,
+      solve: async (task: BatchTask) => {
+        tasks.push(task);
+        return {
+          bytes: new TextEncoder().encode(task.texts.map(() => '{"status":"solved","count":1,"solution":null,"guesses":0,"error":null}\n').join("")),
+          tally: [],
+          errors: [],
+        };
+      },
+    } as unknown as BatchSolver;
+    const records = await batchJudgeSolver(solver)([poj3076Puzzle, poj3076Puzzle, poj3076Puzzle], judgeFormats.poj3076);
+    expect(records).toHaveLength(3);
+    expect(tasks.map((task) => task.budget)).toEqual([Infinity, Infinity]);
   });
 });
 

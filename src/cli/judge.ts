@@ -17,7 +17,10 @@ import { MAX_LINE_LENGTH, namedChunks } from "../stream/lines.js";
 /** Solves a judge's puzzles, one record each in order, under the judge's limit and alphabet: on the CLI's batch solver ({@link batchJudgeSolver}), or a library Solver's solveMany. */
 export type JudgeSolve = (puzzles: readonly JudgePuzzle[], judge: Pick<JudgeFormat, "limit" | "alphabet">) => SolveRecord[] | Promise<SolveRecord[]>;
 
-/** Judge puzzles solved on the CLI's batch solver, a part per thread, through the batch core in `jsonl` read back as records. */
+/**
+ * Judge puzzles solved on the CLI's batch solver, a part per thread, through the batch core in `jsonl` read back as records.
+ * No node budget: a judge's puzzles all have an answer, and one given up on would be written as "no solution", a wrong answer.
+ */
 export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
   return async (puzzles, { limit, alphabet }) => {
     const texts = puzzles.map((puzzle) => (typeof puzzle === "string" ? puzzle : formatPuzzle(puzzle)));
@@ -25,7 +28,15 @@ export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
     const tasks = Array.from({ length: parts }, (_, part) => {
       const start = Math.round((part * texts.length) / parts);
       const end = Math.round(((part + 1) * texts.length) / parts);
-      return textTask({ file: "judge", firstIndex: start, texts: texts.slice(start, end), limit, output: "jsonl", alphabet: alphabet ?? null });
+      return textTask({
+        file: "judge",
+        firstIndex: start,
+        texts: texts.slice(start, end),
+        limit,
+        budget: Infinity,
+        output: "jsonl",
+        alphabet: alphabet ?? null,
+      });
     });
     const outcomes = await Promise.all(tasks.map((task) => solver.solve(task)));
     return outcomes.flatMap(

@@ -12,7 +12,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
 import { OUTPUT_FORMATS, type OutputFormatName, csvField, outputFormats } from "../formats/output/format.js";
 import { placeColumns, recordPlace } from "../formats/output/split.js";
-import { JUDGE_FORMATS, type JudgeFormatName, judgeFormats } from "../formats/judge.js";
+import { JUDGE_FORMATS, type JudgeFormat, type JudgeFormatName, judgeFormats } from "../formats/judge.js";
 import type { JudgeSolve, JudgeSource } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES } from "../solvers/solver.js";
@@ -306,16 +306,17 @@ function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">,
 }
 
 /** What judge mode solves on: the CLI's batch solver, or a library Solver on the main thread for a one-puzzle-per-call `--solver`. */
-async function judgeSolver(flags: SolveFlags, limit: number): Promise<{ solve: JudgeSolve; close(): Promise<void> }> {
+async function judgeSolver(flags: SolveFlags, judge: JudgeFormat): Promise<{ solve: JudgeSolve; close(): Promise<void> }> {
   const { batchJudgeSolver } = await import("./judge.js");
   try {
-    const solver = await openRunSolver(flags, limit);
+    // Solved without a node budget (batchJudgeSolver): a 16×16 judge's search may then be long, so it runs where a signal stops it.
+    const solver = await openRunSolver(judge.alphabet === undefined ? flags : { ...flags, budget: Infinity }, judge.limit);
     return { solve: batchJudgeSolver(solver), close: () => solver.close() };
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     const { createSolver } = await import("../index.js");
     const solver = await createSolver({ solver: flags.solver }); // an unknown id throws here again
-    return { solve: solver.solveMany.bind(solver), close: async () => {} };
+    return { solve: (puzzles, options) => solver.solveMany(puzzles, { ...options, budget: Infinity }), close: async () => {} };
   }
 }
 
@@ -490,7 +491,7 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   hintTerminalInput(files, flags.quiet);
   const { streamJudge } = await import("./judge.js");
   const judge = judgeFormats[name];
-  const solver = await judgeSolver(flags, judge.limit);
+  const solver = await judgeSolver(flags, judge);
   const unregister = stopBeforeStreamExit(() => solver.close());
   let out: Writable | undefined;
   try {

@@ -257,6 +257,15 @@ describe("one run per output file", () => {
     expect(existsSync(`${out}.lock`)).toBe(false);
   });
 
+  it("takes over a lock without an owner record once none has appeared for 2 s (a run killed as it took the lock), however fresh", () => {
+    const out = file("ownerless.txt", "");
+    mkdirSync(`${out}.lock`);
+    const resumed = runCli(["solve", "--no-progress", "--resume", "-o", out, threeHundred]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(readFileSync(out, "utf8").split("\n")).toHaveLength(301);
+    expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
+  });
+
   it("takes over a lock whose owner it cannot check (another host's) once it is stale, 30 s without a refresh", () => {
     const out = file("elsewhere.txt", "");
     mkdirSync(`${out}.lock`);

@@ -7,7 +7,9 @@
  * `FILE.lock.owner` names the holder ({@link ownerRecord}). A second run takes the lock over at
  * once when that owner is provably gone (a pid of this boot and pid namespace that no longer runs,
  * is a zombie, or is another process now), never while it is provably alive (stopped included),
- * and otherwise (another machine or namespace, no record) only once the lock is stale ({@link staleMs}).
+ * and otherwise (another machine or namespace) only once the lock is stale ({@link staleMs}). A
+ * holder writes its record as soon as it has the lock, so a lock whose record has not appeared
+ * 2 s after it is found was left by a run killed in between, and is taken over then.
  *
  * `--take-lock` takes it whatever its owner. A takeover first puts a copy of FILE in its place, so
  * a previous holder still running writes into a file no name reaches; a holder that finds its lock
@@ -74,7 +76,10 @@ export async function lockOutput(path: string | undefined, options: { takeOver?:
   let release = await take();
   const tookOver = release === undefined;
   if (release === undefined) {
-    if (!options.takeOver) checkTakeOver(path, owner, `${real}.lock`);
+    // A run writes its owner record as soon as it holds the lock: a lock whose record does not appear within
+    // OWNER_RECORD_WAIT_MS is one a run left that was killed between the two, taken over as a gone owner's.
+    const ownerless = !options.takeOver && !existsSync(owner) && !(await appears(owner, OWNER_RECORD_WAIT_MS));
+    if (!options.takeOver && !ownerless) checkTakeOver(path, owner, `${real}.lock`);
     rmSync(`${real}.lock`, { recursive: true, force: true });
     release = await take();
     if (release === undefined) {
@@ -82,19 +87,29 @@ export async function lockOutput(path: string | undefined, options: { takeOver?:
     }
   }
   try {
+    const leftBehind = tookOver || existsSync(owner);
+    replaceAtomically(owner, owner, (temporary) => writeFileSync(temporary, `${held.record}\n`)); // first: the lock is never long without it
     // A lock or record left behind: a new file (a copy with `keep`, else empty) in place of the output, so the old holder's
     // file descriptor writes where no name reaches, never into the new holder's bytes.
-    if (tookOver || existsSync(owner))
+    if (leftBehind)
       replaceAtomically(real, path, (temporary) =>
         options.keep ? copyFileSync(real, temporary) : writeFileSync(temporary, "", { mode: statSync(real).mode & 0o777 }),
       );
-    replaceAtomically(owner, owner, (temporary) => writeFileSync(temporary, `${held.record}\n`));
   } catch (error) {
     await release().catch(() => {});
     throw error; // replaceAtomically's OutputWriteError
   }
   held.holds(real, release);
   return held;
+}
+
+/** How long a run waits for the owner record of a lock that has none yet, in ms (a holder writes it at once: see {@link lockOutput}). */
+const OWNER_RECORD_WAIT_MS = 2000;
+
+/** Resolves true once `path` exists, false when it has not within `ms`. */
+async function appears(path: string, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 25))) if (existsSync(path)) return true;
+  return existsSync(path);
 }
 
 /** Throws the refusal unless the lock may be taken over: its owner provably gone, or unknown and the lock stale. */

@@ -36,6 +36,12 @@ describe("standard input named twice", () => {
       "",
       "sudoku-wasm: standard input ('-') is named 2 times: it can be read once; name it once\n",
     ]);
+    // canon reads its inputs as solve does
+    expect(runCli(["canon", "--no-progress", A, "-", "-"], { input: all })).toMatchObject({
+      status: 2,
+      stdout: "",
+      stderr: "sudoku-wasm: standard input ('-') is named 2 times: it can be read once; name it once\n",
+    });
   });
 });
 

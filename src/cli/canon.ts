@@ -20,7 +20,7 @@ import { type OptionRow, tableCommand, wholeNumber } from "../cli-kit/options.js
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { type Shard, shardArgument } from "../cli-kit/resume.js";
-import { SMALL_INPUT_BYTES, defaultThreadsText, inputNames, runStream } from "./solve.js";
+import { SMALL_INPUT_BYTES, checkStandardInput, defaultThreadsText, inputNames, runStream } from "./solve.js";
 
 /** Parsed flags of the canon command. */
 export interface CanonFlags {
@@ -170,6 +170,7 @@ export function firstOfEachForm(format: CanonFlags["out"]): Transform {
 export async function runCanon(files: string[], flags: CanonFlags): Promise<void> {
   const column = flags.automorphisms ? "--automorphisms" : flags.minimal ? "--minimal" : null;
   if (column !== null && flags.out === "line") throw new Error(`${column} adds a column to jsonl and csv output; --out line has none (use --out jsonl or csv)`);
+  checkStandardInput(inputNames(files));
   checkOutputIsNoInput(inputNames(files), flags.output);
   const request: CanonRequest = { automorphisms: flags.automorphisms === true, minimal: flags.minimal === true };
   const invalid = (tally: number[]) => tally[STATUSES.indexOf("invalid")] + tally[STATUSES.indexOf("error")];

@@ -210,7 +210,7 @@ function checkNotBinary(name: string): void {
 }
 
 /** Throws a one-line reason when standard input is named twice (it can be read once) or is a directory. */
-function checkStandardInput(names: readonly string[]): void {
+export function checkStandardInput(names: readonly string[]): void {
   const named = names.filter((name) => name === "-").length;
   if (named > 1) throw new Error(`standard input ('-') is named ${named} times: it can be read once; name it once`);
   if (named === 0) return;

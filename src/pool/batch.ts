@@ -263,13 +263,13 @@ const pooledLines = (length: number): Int32Array => new Int32Array(batchBuffers.
  */
 export const BATCH_TEXT_CHARS = 1 << 20;
 
-/** Collects the records the reader gives into batches of at most `size`, keeping only the run's share ({@link select}); a batch never spans two files. */
 /** A check of the record at `index` of a run, by its file and line (see {@link BatchBuilder.expect}). */
 export interface RecordCheck {
   index: number;
   check(file: string, line: number): void;
 }
 
+/** Collects the records the reader gives into batches of at most `size`, keeping only the run's share ({@link select}); a batch never spans two files. */
 export class BatchBuilder {
   private file = "";
   /** The index of the first record of the batch in progress. */

@@ -34,6 +34,18 @@ async function allLines(pieces: (string | Buffer)[]): Promise<LineChunk[]> {
   return chunks;
 }
 
+describe("a malformed CSV row", () => {
+  it("is one invalid record named by its own line, without the CSV parser's line of one", async () => {
+    const records = await streamRecords([`${UNIQUE[0]}\n${UNIQUE[1]}\nx,"a\n`]);
+    expect(records.map((r) => [r.line, r.parsed.error === null])).toEqual([
+      [1, true],
+      [2, true],
+      [3, false],
+    ]);
+    expect(records[2].error).toBe("not a CSV row: Quote Not Closed: the parsing is finished with an opening quote");
+  });
+});
+
 describe("a header line before each grid is a title, not a record", () => {
   it("reads the Project Euler 96 layout (`Grid 01` then 9 rows, 50 times) as 50 puzzles, all readable", async () => {
     const puzzles = Array.from({ length: 50 }, (_, i) => UNIQUE[i % UNIQUE.length]);

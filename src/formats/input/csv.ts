@@ -51,7 +51,8 @@ export function csvFormat(): InputFormat {
       try {
         fields = csvFields(line);
       } catch (error) {
-        emit(lineNumber, line, `not a CSV row: ${excerpt((error as Error).message, 200)}`);
+        // (the parser reads the row alone, so its "at line 1" is not the file's line, which the record names)
+        emit(lineNumber, line, `not a CSV row: ${excerpt((error as Error).message.replace(/ at line \d+/g, ""), 200)}`);
         return;
       }
       const named = isHeaderRow(fields);

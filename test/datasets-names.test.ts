@@ -6,6 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DatasetSpecError, loadDatasets } from "../src/datasets/read.js";
@@ -50,6 +51,7 @@ describe("--datasets names", () => {
     expect(cacheFolder({ SUDOKU_WASM_DATASETS: "/sets", XDG_CACHE_HOME: "/xdg" })).toBe("/sets");
     expect(cacheFolder({ XDG_CACHE_HOME: "/xdg" })).toBe("/xdg/sudoku-wasm/datasets");
     expect(cacheFolder({ HOME: "/home/someone" })).toMatch(/\.cache\/sudoku-wasm\/datasets$/);
+    expect(cacheFolder({ XDG_CACHE_HOME: "relative/cache" })).toBe(join(homedir(), ".cache", "sudoku-wasm", "datasets")); // invalid by the spec: ignored
   });
 
   for (const tool of ["kernel-vs", "profile"]) {

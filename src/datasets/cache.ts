@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { CatalogSet } from "./catalog.js";
 
 /** The environment variable that names the folder of the fetched sets. */
@@ -19,7 +19,8 @@ export const CACHE_VARIABLE = "SUDOKU_WASM_DATASETS";
 /** The folder of the fetched sets (see the file comment for the order). */
 export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string {
   if (env[CACHE_VARIABLE]) return env[CACHE_VARIABLE];
-  const cacheHome = env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  // (the XDG base directory spec: a relative XDG_CACHE_HOME is invalid and ignored)
+  const cacheHome = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), ".cache");
   return join(cacheHome, "sudoku-wasm", "datasets");
 }
 

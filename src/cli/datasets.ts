@@ -224,14 +224,14 @@ export function datasetsCommand(): Command {
   const command = new Command("datasets")
     .description("the public benchmark sets by name: list them, fetch them into a cache, verify them, find them")
     .usage("<command> [options]")
-    .argument("[command]", "list, fetch, verify or where")
+    .argument("[command...]", "list, fetch, verify or where (an unknown one is named, whatever follows it)")
     .addHelpText(
       "after",
       `\nThe cache folder: $${CACHE_VARIABLE} if set, else $XDG_CACHE_HOME/sudoku-wasm/datasets, else ~/.cache/sudoku-wasm/datasets.\n` +
         "The bench tools read a fetched set by its name (--datasets of npm run bench, profile, kernel-vs and verdict-rates; canon-bench's arguments).\n" +
         "Exit status: 0 done; 1 a set failed to fetch or verify; 2 a usage error.",
     )
-    .action((name: string | undefined) => {
+    .action(([name]: string[]) => {
       const known = "one of list, fetch, verify, where";
       throw new InvalidArgumentError(name === undefined ? `datasets: missing command (${known})` : `datasets: unknown command '${name}' (${known})`);
     });

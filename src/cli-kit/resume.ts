@@ -7,10 +7,11 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
-import { RecordEnds, foreignLineEnds, jsonlFields, outputFormatOf } from "../formats/output/split.js";
+import { RecordEnds, foreignLineEnds, jsonlFields, outputFormatOf, placeColumns, recordPlace } from "../formats/output/split.js";
 import { isWhole } from "../model/whole-number.js";
 import { FILE_CHUNK_BYTES } from "../stream/lines.js";
-import type { OutputFormatName } from "../formats/output/format.js";
+import { type OutputFormatName, csvField } from "../formats/output/format.js";
+import type { RecordCheck } from "../pool/batch.js";
 
 /** A run's share of the records: index mod `count` = `index`. */
 export interface Shard {
@@ -90,8 +91,7 @@ export function checkResumeFormat(path: string, format: OutputFormatName, header
   const fd = openSync(path, "r");
   let head: string;
   try {
-    const bytes = Buffer.alloc(1 << 16);
-    head = bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)).toString("utf8");
+    head = headOf(fd);
   } finally {
     closeSync(fd);
   }
@@ -113,23 +113,36 @@ export function checkResumeFormat(path: string, format: OutputFormatName, header
   throw new Error(`--resume: ${path} holds ${holds}, but this run writes ${writes}: go on with the --out and options of the run that wrote it`);
 }
 
-/** Throws unless the last jsonl or csv record carries `index`, this run's for record `point.records - 1` (line and grid carry none). */
-export function checkResumeIndex(path: string, format: OutputFormatName, point: ResumePoint, index: number): void {
-  if (point.last === null || (format !== "jsonl" && format !== "csv")) return;
-  const found = format === "jsonl" ? jsonIndex(point.last) : Number(point.last.slice(0, point.last.indexOf(",")));
-  if (found !== index) {
+/**
+ * Checks the last record of a jsonl or csv output (line and grid records carry no place) against
+ * this run's record `index`, the run's for the output's record `point.records - 1`: throws unless
+ * it carries that index (another input or shard); returns the check of the file and line it
+ * carries, made as the run reads that record (another input of as many records).
+ */
+export function checkLastRecord(path: string, format: OutputFormatName, point: ResumePoint, header: string, index: number): RecordCheck | undefined {
+  if (point.last === null || (format !== "jsonl" && format !== "csv")) return undefined;
+  const last = recordPlace(Buffer.from(point.last), format, placeColumns(header));
+  if (last.index !== index) {
     throw new Error(
-      `--resume: ${path} ends with record index ${found}, but this run's record ${point.records - 1} has index ${index}; was it written with other inputs or another --shard?`,
+      `--resume: ${path} ends with record index ${last.index}, but this run's record ${point.records - 1} has index ${index}; was it written with other inputs or another --shard?`,
     );
   }
+  return {
+    index,
+    check(file, line) {
+      const written = format === "csv" ? csvField(file) : file;
+      if (written === last.file && line === last.line) return;
+      throw new Error(
+        `--resume: ${path} ends with line ${last.line} of ${last.file}, but this run's record ${index} is line ${line} of ${written}: was it written with other inputs?`,
+      );
+    },
+  };
 }
 
-function jsonIndex(text: string): number {
-  try {
-    return (JSON.parse(text) as { index: number }).index;
-  } catch {
-    return NaN;
-  }
+/** The first 64 KiB of the open file `fd`, as text: enough to tell an output's format, header and first record. */
+export function headOf(fd: number): string {
+  const bytes = Buffer.alloc(1 << 16);
+  return bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)).toString("utf8");
 }
 
 /** A word as a POSIX shell reads it back: bare when it is safe, else in single quotes. */

@@ -173,6 +173,7 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
   checkStandardInput(inputNames(files));
   checkOutputIsNoInput(inputNames(files), flags.output);
   const request: CanonRequest = { automorphisms: flags.automorphisms === true, minimal: flags.minimal === true };
+  const columns = canonCsvHeader(request);
   const invalid = (tally: number[]) => tally[STATUSES.indexOf("invalid")] + tally[STATUSES.indexOf("error")];
   await runStream(files, flags, {
     async openSolver(totalBytes) {
@@ -180,8 +181,8 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
       return openBatchSolver(flags.threads ?? (totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES ? 0 : defaultWorkers()));
     },
     settings: { input: flags.in, output: flags.out, limit: 2, batchSize: flags.batch, canon: request },
-    header: flags.out === "csv" ? canonCsvHeader(request) : "",
-    fields: canonCsvHeader(request),
+    header: flags.out === "csv" ? columns : "",
+    fields: columns,
     filter: flags.unique ? firstOfEachForm(flags.out) : undefined,
     noResume: flags.unique ? "--unique cannot go on with --resume (the forms seen before the stop are not kept): run it again" : undefined,
     counts: (tally) => `${commaGrouped(tally.reduce((sum, n) => sum + n, 0) - invalid(tally))} forms, ${commaGrouped(invalid(tally))} invalid`,

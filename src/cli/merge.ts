@@ -15,6 +15,7 @@ import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
+import { headOf } from "../cli-kit/resume.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import type { RecordPlace } from "../formats/record.js";
@@ -90,11 +91,10 @@ function openShard(path: string): number {
 }
 
 /** The first 64 KiB of a shard output, as text. */
-function headOf(path: string): string {
+function shardHead(path: string): string {
   const fd = openShard(path);
   try {
-    const head = Buffer.alloc(1 << 16);
-    return head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
+    return headOf(fd);
   } finally {
     closeSync(fd);
   }
@@ -105,7 +105,7 @@ function headOf(path: string): string {
  * non-empty shard must agree, and csv shards start with the same header; an Error naming the first that differs.
  */
 export function shardFormat(paths: readonly string[], given: OutputFormatName | "auto"): { format: OutputFormatName; header: string } {
-  const heads = paths.map(headOf);
+  const heads = paths.map(shardHead);
   let format: OutputFormatName | null = given === "auto" ? null : given;
   let from = "--out";
   for (const [i, text] of heads.entries()) {

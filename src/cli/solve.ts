@@ -10,8 +10,7 @@ import { once } from "node:events";
 import type { Transform, Writable } from "node:stream";
 import { type Command, InvalidArgumentError } from "commander";
 import { INPUT_FORMATS, type InputFormatName } from "../formats/input/format.js";
-import { OUTPUT_FORMATS, type OutputFormatName, csvField, outputFormats } from "../formats/output/format.js";
-import { placeColumns, recordPlace } from "../formats/output/split.js";
+import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import { JUDGE_FORMATS, type JudgeFormat, type JudgeFormatName, judgeFormats } from "../formats/judge.js";
 import type { JudgeSolve, JudgeSource } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
@@ -30,7 +29,7 @@ import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { escapeText, excerpt } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
-import { type ResumePoint, type Shard, WHOLE_RUN, checkResumeFormat, checkResumeIndex, resumeCommand, resumePoint, shardArgument } from "../cli-kit/resume.js";
+import { type ResumePoint, type Shard, WHOLE_RUN, checkLastRecord, checkResumeFormat, resumeCommand, resumePoint, shardArgument } from "../cli-kit/resume.js";
 
 export interface SolveFlags {
   output?: string;
@@ -387,7 +386,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
           maxInFlight: command.settings.maxInFlight ?? (solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2),
           shard,
           skip: resume?.records ?? 0,
-          resumed: resume === undefined ? undefined : lastRecordCheck(flags, shard, resume, header),
+          resumed: resume?.lastRecord,
           header: (resume?.bytes ?? 0) === 0 ? command.header : "", // a resumed output has its header
           stop: interrupts.aborted,
         },
@@ -426,34 +425,15 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   }
 }
 
-/** The point a `--resume` run starts from: the complete records of its `-o` file, checked against the run when they carry an index. */
-function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard, header: string, fields: string): ResumePoint {
+/**
+ * The point a `--resume` run starts from: the complete records of its `-o` file, the file checked
+ * to be this run's, and the check of its last record's place when it carries one (jsonl, csv).
+ */
+function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard, header: string, fields: string): ResumePoint & { lastRecord?: RecordCheck } {
   if (flags.output === undefined) throw new Error("--resume needs -o FILE: the output of the run to go on with");
   checkResumeFormat(flags.output, flags.out, header, fields);
   const point = resumePoint(flags.output, flags.out);
-  checkResumeIndex(flags.output, flags.out, point, shard.index + (point.records - 1) * shard.count);
-  return point;
-}
-
-/**
- * The check that the record a resumed jsonl or csv output ends with is this run's record at its
- * index, by the file and line it carries: an output of another input of as many records is refused.
- */
-function lastRecordCheck(flags: Pick<SolveFlags, "output" | "out">, shard: Shard, point: ResumePoint, header: string): RecordCheck | undefined {
-  const format = flags.out;
-  if (point.last === null || (format !== "jsonl" && format !== "csv")) return undefined;
-  const last = recordPlace(Buffer.from(point.last), format, placeColumns(header));
-  const index = shard.index + (point.records - 1) * shard.count;
-  return {
-    index,
-    check(file, line) {
-      const written = format === "csv" ? csvField(file) : file;
-      if (written === last.file && line === last.line) return;
-      throw new Error(
-        `--resume: ${flags.output} ends with line ${last.line} of ${last.file}, but this run's record ${index} is line ${line} of ${written}: was it written with other inputs?`,
-      );
-    },
-  };
+  return { ...point, lastRecord: checkLastRecord(flags.output, flags.out, point, header, shard.index + (point.records - 1) * shard.count) };
 }
 
 /** What an interrupted run says last: the signal, the records written (whole, in order) and how to go on. */

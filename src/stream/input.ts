@@ -104,20 +104,18 @@ export class RecordReader implements LineSink {
       this.grid.flush(this.emit);
     }
     const claimer = this.formats.find((format) => format.claims(line));
-    const title = this.titleText(claimer, line);
-    if (title !== null && this.mayBeHeader(title)) return void (this.held = { line, lineNumber });
+    if (this.mayBeTitle(claimer, line) && this.mayBeHeader(line)) return void (this.held = { line, lineNumber });
     (claimer ?? this.fallback).read(line, lineNumber, this.emit);
   }
 
   /**
-   * The text of `line` that would be a title, by the format that claims it: a grid's row, a line
-   * no format claims, or a colon line (`2024-01-05: daily puzzle`), whole. Null for a line that
-   * holds a puzzle as written (N² cells, then anything; a colon line's puzzle before its colon) or
-   * a CSV row: never a title.
+   * Whether `line` could be a title, by the format that claims it: a grid's row, a line no format
+   * claims, or a colon line (`2024-01-05: daily puzzle`). Not a line that holds a puzzle as written
+   * (N² cells, then anything; a colon line's puzzle before its colon) nor a CSV row.
    */
-  private titleText(claimer: InputFormat | undefined, line: string): string | null {
-    if (claimer === undefined || claimer === this.grid) return line;
-    return claimer.name === "colon" && !holdsColonPuzzle(line) ? line : null;
+  private mayBeTitle(claimer: InputFormat | undefined, line: string): boolean {
+    if (claimer === undefined || claimer === this.grid) return true;
+    return claimer.name === "colon" && !holdsColonPuzzle(line);
   }
 
   /** A line over the maximum length: one invalid record (it ends a grid in progress). */

@@ -74,6 +74,21 @@ describe("merge checks every shard's format and the counts of shards without an 
       );
     }
   });
+  it("refuses a shard with an empty line no record ends with, in every format, naming it and the line, before writing", () => {
+    for (const format of ["line", "grid", "jsonl", "csv"]) {
+      const paths = shards(2, format, `empty-${format}-`);
+      writeFileSync(paths[1], readFileSync(paths[1], "utf8") + "\n");
+      const lines = readFileSync(paths[1], "utf8").split("\n").length - 1;
+      const merged = join(dir, `empty.${format}`);
+      const run = runCli(["merge", "-o", merged, ...paths]);
+      const what = format === "grid" ? "an empty line after no rows" : "an empty line";
+      expect([run.status, run.stderr], format).toEqual([
+        2,
+        `sudoku-wasm: ${paths[1]} line ${lines} is ${what}, which no ${format} output of sudoku-wasm holds: was the file edited? Remove that line and run again\n`,
+      ]);
+      expect(existsSync(merged), format).toBe(false);
+    }
+  });
 });
 
 describe("merge checks that jsonl and csv shards are one run's", () => {

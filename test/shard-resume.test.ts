@@ -5,7 +5,7 @@
  * cut off, and `--resume` finishing an output cut anywhere into the uninterrupted one. Most runs
  * are in this process (the CLI's src/, on the main thread); a few spawn bin/sudoku-wasm.mjs.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, runCliInProcess as run, scratchFolder } from "./cli-run.js";
@@ -78,6 +78,7 @@ describe("solve --shard K/N and merge", () => {
     const swapped = cli(["merge", "-o", merged, shards[1], shards[0], shards[2]]);
     expect(swapped.status).toBe(2);
     expect(swapped.stderr).toMatch(/^sudoku-wasm: .*order-1\.jsonl: record 1 has index 1, expected 0: give the N shards of one run, shard 0 first\n$/);
+    expect(existsSync(merged)).toBe(false); // no half-merged file left
     expect((await run(["merge", "-o", merged, shards[0], shards[2]])).status).toBe(2);
     for (const order of [
       [shards[0], join(dir, "absent.jsonl")],
@@ -178,6 +179,29 @@ describe("solve --resume", () => {
           `sudoku-wasm: --resume: ${path} ends with line ${records} of ${part2}, but this run's record ${records - 1} is line ${records} of ${other}: was it written with other inputs?\n`,
         ]);
         expect(readFileSync(path, "utf8")).toBe(cut);
+      }
+    }
+  });
+
+  it("refuses an output with an empty line no record ends with, in every format, naming the line, and leaves it as it was", async () => {
+    for (const out of FORMATS) {
+      const whole = await output(["--out", out, part2]);
+      const lines = whole.split("\n");
+      // after the first 10 records' lines (and csv's header) an empty line, where a record would begin
+      const at = out === "grid" ? 100 : out === "csv" ? 11 : 10;
+      for (const [text, line] of [
+        [[...lines.slice(0, at), "", ...lines.slice(at)].join("\n"), at + 1],
+        [lines.slice(0, at).join("\n") + "\n\n", at + 1], // a stray empty line at the end
+      ] as const) {
+        const path = join(dir, `empty-line.${out}`);
+        writeFileSync(path, text);
+        const resumed = cli(["solve", "--no-progress", "--threads", "0", "--out", out, "--resume", "-o", path, part2]);
+        const what = out === "grid" ? "an empty line after no rows" : "an empty line";
+        expect([resumed.status, resumed.stderr], out).toEqual([
+          2,
+          `sudoku-wasm: --resume: ${path} line ${line} is ${what}, which no ${out} output of sudoku-wasm holds: was the file edited? Remove that line and run again\n`,
+        ]);
+        expect(readFileSync(path, "utf8")).toBe(text);
       }
     }
   });

@@ -52,8 +52,8 @@ interface RecordScan {
 }
 
 /** Scans the open output file `fd` in `format` for its record ends, a chunk at a time, keeping none. */
-function scanRecords(fd: number, format: OutputFormatName): RecordScan {
-  const ends = new RecordEnds(format);
+function scanRecords(fd: number, format: OutputFormatName, path: string): RecordScan {
+  const ends = new RecordEnds(format, `--resume: ${path}`);
   const buffer = Buffer.allocUnsafe(FILE_CHUNK_BYTES);
   let [records, lastStart, lastEnd, size] = [0, 0, 0, 0];
   for (let read: number; (read = readSync(fd, buffer, 0, FILE_CHUNK_BYTES, size)) > 0; size += read) {
@@ -71,7 +71,7 @@ export function resumePoint(path: string, format: OutputFormatName): ResumePoint
   if (!statSync(path).isFile()) throw new Error(`--resume: ${path} is not a regular file`);
   const fd = openSync(path, "r");
   try {
-    const { records, lastStart, lastEnd, headerEnd } = scanRecords(fd, format);
+    const { records, lastStart, lastEnd, headerEnd } = scanRecords(fd, format, path);
     const last = records === 0 ? null : Buffer.alloc(lastEnd - lastStart);
     if (last) readSync(fd, last, 0, last.length, lastStart);
     return { records, bytes: records > 0 ? lastEnd : headerEnd, last: last?.toString("utf8") ?? null };

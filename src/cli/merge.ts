@@ -6,7 +6,7 @@
  * index expected. Line and grid records carry none: their counts are checked (shard K of T records
  * holds ⌈(T−K)/N⌉), which finds a shard cut short but not one missing or reordered when the counts fit.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
@@ -53,7 +53,7 @@ const WRITE_BYTES = 1 << 20;
 function* shardRecords(path: string, format: OutputFormatName): Generator<Buffer, void, undefined> {
   const fd = openShard(path);
   try {
-    const ends = new RecordEnds(format);
+    const ends = new RecordEnds(format, path);
     let position = 0; // the file offset of the chunk being read
     let recordStart = -1; // the file offset of the record in progress (-1: none ended yet)
     let held: Buffer[] = []; // its bytes, or before the first record all bytes, read in earlier chunks, from `heldStart`
@@ -263,7 +263,17 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   const indexless = format === "line" || format === "grid";
   if (indexless) checkRoundRobinCounts(files, format);
   const out = await openOutput(flags.output);
-  const records = await mergeShards(files, out, format, header);
+  let records: number;
+  try {
+    records = await mergeShards(files, out, format, header);
+  } catch (error) {
+    // a shard refused while merging (jsonl and csv are checked record by record) leaves no half-merged file
+    if (flags.output !== undefined) {
+      out.destroy();
+      rmSync(flags.output, { force: true });
+    }
+    throw error;
+  }
   await closeOutput(out);
   process.stderr.write(`merged ${commaGrouped(records)} ${format} records from ${files.length} shards\n`);
   if (indexless && files.length > 1) {

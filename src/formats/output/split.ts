@@ -6,6 +6,9 @@
  *   line, jsonl   one record per line (JSON escapes its line ends)
  *   grid          a record ends with an empty line (N rows or one status line, then "\n")
  *   csv           a header line, then one record per line end outside double quotes (RFC 4180)
+ *
+ * No record is empty, so an empty line where a record would begin (in a grid file, one after no
+ * rows) was not written by the CLI: the scan stops there with an error naming the line.
  */
 import { type OutputFormatName, outputFormats } from "./format.js";
 import type { RecordPlace } from "../record.js";
@@ -20,17 +23,25 @@ export class RecordEnds {
   private offset = 0;
   private quoted = false;
   private lineStart = true;
+  /** Line ends seen, inside csv quotes too: the file's line number of the last one. */
+  private lines = 0;
+  /** Rows of the grid record in progress. */
+  private rows = 0;
   private headerLeft: boolean;
   /** Where the csv header ends, once it has (null before that, and for the other formats). */
   headerEnd: number | null = null;
 
-  constructor(private readonly format: OutputFormatName) {
+  /** `name` introduces the file in an error (its path, or what the command says before it). */
+  constructor(
+    private readonly format: OutputFormatName,
+    private readonly name: string,
+  ) {
     this.headerLeft = format === "csv";
   }
 
   /**
    * The offsets (counted from the start of the file) just past each record that ends in `chunk`,
-   * in order. The csv header ends no record.
+   * in order. The csv header ends no record. Throws at an empty line where a record would begin.
    */
   scan(chunk: Uint8Array): number[] {
     const ends: number[] = [];
@@ -41,11 +52,21 @@ export class RecordEnds {
         this.lineStart = false;
         continue;
       }
+      this.lines++;
       if (this.quoted) continue;
       const end = this.offset + i + 1;
+      const empty = this.lineStart;
+      this.lineStart = true;
       if (this.format === "grid") {
-        if (this.lineStart) ends.push(end); // an empty line closes the grid
-        this.lineStart = true;
+        if (!empty) {
+          this.rows++;
+          continue;
+        }
+        if (this.rows === 0) throw this.emptyLine("an empty line after no rows");
+        ends.push(end); // an empty line closes the grid
+        this.rows = 0;
+      } else if (empty) {
+        throw this.emptyLine("an empty line");
       } else if (this.headerLeft) {
         this.headerLeft = false;
         this.headerEnd = end;
@@ -53,6 +74,12 @@ export class RecordEnds {
     }
     this.offset += chunk.length;
     return ends;
+  }
+
+  private emptyLine(what: string): Error {
+    return new Error(
+      `${this.name} line ${this.lines} is ${what}, which no ${this.format} output of sudoku-wasm holds: was the file edited? Remove that line and run again`,
+    );
   }
 }
 
@@ -62,12 +89,24 @@ export const KNOWN_CSV_HEADERS: readonly string[] = [
   ...[false, true].flatMap((automorphisms) => [false, true].map((minimal) => canonCsvHeader({ automorphisms, minimal }))),
 ];
 
-/** The format of an output file told from `text`, its first bytes: csv when it starts with a header of {@link KNOWN_CSV_HEADERS}, jsonl by '{', grid by an empty line among its first rows, else line. */
+/**
+ * The format of an output file told from `text`, its first bytes: csv when it starts with a header
+ * of {@link KNOWN_CSV_HEADERS}, jsonl by '{', grid when the lines before its first empty line are a
+ * grid record (N rows of N symbols, or one status line), else line.
+ */
 export function outputFormatOf(text: string): OutputFormatName {
   if (KNOWN_CSV_HEADERS.some((header) => text.startsWith(header))) return "csv";
   if (text.startsWith("{")) return "jsonl";
   const lines = text.split("\n");
-  return lines.slice(0, 27).some((line, i) => line === "" && i < lines.length - 1) ? "grid" : "line";
+  const empty = lines.slice(0, 27).findIndex((line, i) => line === "" && i < lines.length - 1);
+  return empty > 0 && isGridRecord(lines.slice(0, empty)) ? "grid" : "line";
+}
+
+/** Whether `rows` (one or more lines) are one grid record: N ≥ 4 rows of N symbols, or a status line (not the N² symbols of a line record). */
+function isGridRecord(rows: readonly string[]): boolean {
+  if (rows.length > 1) return rows.length >= 4 && rows.every((row) => row.length === rows.length);
+  const side = Math.sqrt(rows[0].length);
+  return !(Number.isInteger(side) && side >= 4 && !/\s/.test(rows[0]));
 }
 
 /** Where a csv header puts the fields of a {@link RecordPlace}: column numbers, from 0. */

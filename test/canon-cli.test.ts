@@ -23,7 +23,7 @@ describe("sudoku-wasm canon", () => {
       expect(run.stdout).toBe(expected.map((result) => (result.form ?? "invalid") + "\n").join(""));
       expect(run.stderr).toMatch(/corpus\.txt:2: expected 81 cells/);
       expect(run.stderr).toMatch(/corpus\.txt:4: .*repeated/);
-      expect(run.stderr).toContain("6 puzzles: 4 forms, 2 invalid");
+      expect(run.stderr).toContain("6 puzzles: 4 with a form, 2 invalid"); // two of them the same form
     }
     expect(expected[0].form).toBe(expected[2].form);
   });
@@ -78,6 +78,7 @@ describe("sudoku-wasm canon", () => {
         .split("\n")
         .slice(out === "csv" ? 1 : 0);
       expect(lines.length, out).toBe(5); // MOVED is a duplicate of SEVENTEEN
+      expect(run.stderr, out).toContain("6 puzzles: 4 with a form (1 repeated, left out), 2 invalid");
       if (out === "jsonl") expect(lines.map((line) => JSON.parse(line).index)).toEqual([0, 1, 3, 4, 5]);
     }
     expect(runCli(["canon", "--unique", "--resume", "-o", `${dir}/u.txt`, input]).status).toBe(2);

@@ -138,10 +138,10 @@ function formKey(form: string): string {
 }
 
 /**
- * Keeps the first record of each form, and every record without one (see {@link recordForm}).
- * Every distinct form is kept in memory, 41 characters each: about 100 bytes a form in V8's heap.
+ * Keeps the first record of each form, and every record without one (see {@link recordForm}),
+ * counting the records it leaves out in `left.repeats`. Every distinct form is kept in memory, 41 characters each: about 100 bytes a form in V8's heap.
  */
-export function firstOfEachForm(format: CanonFlags["out"]): Transform {
+export function firstOfEachForm(format: CanonFlags["out"], left: { repeats: number } = { repeats: 0 }): Transform {
   const seen = new Set<string>();
   let rest = "";
   return new Transform({
@@ -153,7 +153,10 @@ export function firstOfEachForm(format: CanonFlags["out"]): Transform {
         const form = recordForm(format, line);
         if (form !== null) {
           const key = formKey(form);
-          if (seen.has(key)) continue;
+          if (seen.has(key)) {
+            left.repeats++;
+            continue;
+          }
           seen.add(key);
         }
         kept += line + "\n";
@@ -175,6 +178,7 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
   const request: CanonRequest = { automorphisms: flags.automorphisms === true, minimal: flags.minimal === true };
   const columns = canonCsvHeader(request);
   const invalid = (tally: number[]) => tally[STATUSES.indexOf("invalid")] + tally[STATUSES.indexOf("error")];
+  const left = { repeats: 0 };
   await runStream(files, flags, {
     async openSolver(totalBytes) {
       await compileWasmFile("canon"); // before the pool opens: its workers adopt the compiled module
@@ -183,9 +187,13 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
     settings: { input: flags.in, output: flags.out, limit: 2, batchSize: flags.batch, canon: request },
     header: flags.out === "csv" ? columns : "",
     fields: columns,
-    filter: flags.unique ? firstOfEachForm(flags.out) : undefined,
+    filter: flags.unique ? firstOfEachForm(flags.out, left) : undefined,
     noResume: flags.unique ? "--unique cannot go on with --resume (the forms seen before the stop are not kept): run it again" : undefined,
-    counts: (tally) => `${commaGrouped(tally.reduce((sum, n) => sum + n, 0) - invalid(tally))} forms, ${commaGrouped(invalid(tally))} invalid`,
+    counts: (tally) => {
+      const formed = tally.reduce((sum, n) => sum + n, 0) - invalid(tally);
+      const repeats = flags.unique ? ` (${commaGrouped(left.repeats)} repeated, left out)` : "";
+      return `${commaGrouped(formed)} with a form${repeats}, ${commaGrouped(invalid(tally))} invalid`;
+    },
     failed: invalid,
   });
 }

@@ -6,12 +6,13 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { buildFacts } from "../build/facts.js";
 import { packageRoot } from "../src/kernel/paths.js";
 import { calibrationIdentity } from "./calibration.js";
-import { type Dataset, bundledDatasets, loadDatasetList } from "../src/datasets/read.js";
-import { datasetShape } from "./measure/draw.js";
+import { type Dataset, DatasetSpecError, bundledDatasets, datasetsFolder, loadDatasetList } from "../src/datasets/read.js";
+import { cachedPath } from "../src/datasets/cache.js";
+import { checkedShape } from "./measure/draw.js";
 import { type Expectation, expectationOf } from "./verify.js";
 import { cpuFamily, vectorUnits } from "./tool.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";
@@ -68,13 +69,21 @@ export function datasetIdentity(dataset: Dataset, maxPuzzles: number): DatasetId
 /** The datasets `specs` name (every bundled one when none), refused before anything runs when there are none or one holds no puzzle of a grid size. */
 export function benchDatasets(specs: string[] | undefined): Dataset[] {
   const datasets = loadDatasetList(specs ?? bundledDatasets());
-  if (datasets.length === 0) throw new Error("no datasets: none are bundled in datasets/; pass --datasets FILE");
+  if (datasets.length === 0)
+    throw new DatasetSpecError(specs === undefined ? "no datasets: none are bundled in datasets/; pass --datasets FILE" : "no datasets: --datasets names none");
   for (const dataset of datasets) {
-    if (dataset.puzzles.length === 0) throw new Error(`${dataset.path}: holds no puzzles`);
-    datasetShape(dataset.puzzles, dataset.path); // names the file when its first puzzle is of no size
+    if (dataset.puzzles.length === 0) throw new DatasetSpecError(`${dataset.path}: holds no puzzles`);
+    checkedShape(dataset); // names the file when its first puzzle is of no size, or the first line of another size
   }
   return datasets;
 }
 
-/** What a dataset's solution counts must be (verify.ts), its name read against the bundled sets'. */
-export const datasetExpectation = (dataset: { name: string }): Expectation => expectationOf(dataset.name, new Set(bundledDatasets()));
+/**
+ * What a dataset's solution counts must be (verify.ts): a public set's or a bundled tier's only when
+ * the file is that set's (its cached file, or the bundled one); any other file, whatever its name,
+ * is "unknown" (its counts are checked for agreement between rows).
+ */
+export function datasetExpectation(dataset: Pick<Dataset, "name" | "path">): Expectation {
+  const own = [cachedPath(dataset.name), join(datasetsFolder(), `${dataset.name}.txt`)].some((path) => resolve(path) === resolve(dataset.path));
+  return own ? expectationOf(dataset.name, new Set(bundledDatasets())) : "unknown";
+}

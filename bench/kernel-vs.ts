@@ -7,11 +7,11 @@
  * this checkout's release settings into build/ref/ (built once, only for the sizes needed). How
  * both are checked and timed: bench/versus.ts.
  */
-import { loadDatasetList } from "../src/datasets/read.js";
 import type { KernelBuild } from "../src/kernel/wasm.js";
 import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { type VersusRecord, firstPuzzles, kernelPairs, versus, versusTable } from "./versus.js";
 import { parseToolOptions, runTool } from "./tool.js";
+import { benchDatasets } from "./env.js";
 
 /** The default old kernel: the 9×9 kernel before band-major masks. */
 const DEFAULT_REF = "3c51558";
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   );
   const kernelsFor = kernelPairs(options.ref, options.build);
   const records: VersusRecord[] = [];
-  for (const dataset of loadDatasetList(options.datasets)) {
+  for (const dataset of benchDatasets(options.datasets)) {
     const draw = firstPuzzles(dataset, options.puzzles);
     const record = versus(await kernelsFor(draw.shape), [options.ref, "today's kernel"], draw, options);
     records.push(record);

@@ -4,8 +4,8 @@
  *
  * Expected counts: the public sets (src/datasets/catalog.ts records each one's) are all unique
  * puzzles except serg_benchmark, whose puzzles all have two or more solutions; the bundled
- * slices of them are unique. Other files are "unknown": their counts are only checked for
- * agreement between solvers.
+ * slices of them are unique. Other files, whatever their name (bench/env.ts datasetExpectation),
+ * are "unknown": their counts are only checked for agreement between solvers.
  */
 import { PUBLIC_SETS } from "../src/datasets/catalog.js";
 import { type Grid, formatGrid, isValidSolution } from "../src/model/puzzle.js";

@@ -8,13 +8,15 @@
  * (each row takes at least --time), so no timing guess decides the outcome.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { signalExitStatus } from "../src/cli-kit/progress.js";
+import { fixtureAnswers } from "./fixture.js";
 
 const BENCH = new URL("../dist/bench/bench.js", import.meta.url).pathname;
+const PROFILE = new URL("../dist/bench/profile.js", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "sudoku-bench-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -165,6 +167,52 @@ describe("bench: --compare", () => {
     expect(anyway.status, anyway.stderr).toBe(0);
     expect(anyway.stdout).toContain("WARNING, different experiment: limit 1 → 2");
     expect(anyway.stdout).toMatch(/wasm +[\d,]+ +[\d,]+ +(no change|not judged|[\d.]+.*(faster|slower))/);
+  });
+});
+
+describe("bench: datasets", () => {
+  const { solved, multiple } = fixtureAnswers();
+  const quick = ["--quick", "--solvers", "wasm", "--threads", "0", "--time", "20"];
+  const folder = (name: string, files: Record<string, string>): string[] => {
+    mkdirSync(join(dir, name), { recursive: true });
+    return Object.entries(files).map(([file, text]) => {
+      writeFileSync(join(dir, name, file), text);
+      return join(dir, name, file);
+    });
+  };
+
+  it("refuses two datasets of one name before measuring: results are told apart by name", () => {
+    const [one] = folder("one", { "puzzles.txt": `${solved}\n` });
+    const [two] = folder("two", { "puzzles.txt": `${multiple}\n` });
+    for (const [datasets, says] of [
+      [`${one},${two}`, `two datasets are named 'puzzles' (${one} and ${two}): results are told apart by file name, so rename one`],
+      [`${one},${one}`, `dataset 'puzzles' (${one}) is given twice: give each once`],
+    ]) {
+      const run = spawnSync(process.execPath, [BENCH, ...quick, "--datasets", datasets], { encoding: "utf8" });
+      expect([run.status, run.stderr]).toEqual([2, `bench: ${says}\n`]);
+    }
+  });
+
+  it("expects a bundled or public set's solution counts of that set's own file only, not of a file of its name", () => {
+    // puzzles of two solutions in a file named like the bundled tier of unique ones: counts unknown, checked for agreement
+    const [hard] = folder("named-alike", { "hard.txt": `${multiple}\n${multiple}\n` });
+    const run = spawnSync(process.execPath, [BENCH, ...quick, "--solvers", "wasm,bitmask", "--datasets", hard], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/\n {2}wasm +[\d,]+ /);
+  });
+
+  it("refuses a file with a line of another size before measuring, naming the first one, whichever lines are drawn", () => {
+    const lines = Array.from({ length: 40 }, () => solved);
+    lines.splice(25, 0, "12345");
+    const [bad] = folder("bad-size", { "mixed.txt": `# a comment\n${lines.join("\n")}\n` });
+    const says = `${bad} line 27: 5 characters, where the file's first puzzle has 81 (every puzzle of a dataset is of one size, one a line)\n`;
+    for (const [tool, args] of [
+      ["bench", [BENCH, ...quick, "--puzzles", "5", "--datasets", bad]],
+      ["profile", [PROFILE, "--variants", "wasm", "--datasets", bad]],
+    ] as const) {
+      const run = spawnSync(process.execPath, args, { encoding: "utf8" });
+      expect([run.status, run.stderr], tool).toEqual([2, `${tool}: ${says}`]);
+    }
   });
 });
 

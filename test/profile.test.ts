@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InvalidArgumentError } from "commander";
 import { HARDEST_COUNT, type ProfilePlan, profileVariants } from "../bench/profile/profiler.js";
 import type { BatchKernel } from "../bench/measure/kernel.js";
 import type { ProfileRecord, ProfileRun } from "../bench/records.js";
@@ -154,9 +155,15 @@ describe("profileVariants", () => {
     await expect(profileVariants(plan({ datasets: [bad] }))).rejects.toThrow(/line 7: .*cell 1/);
   });
 
-  it("refuses an id that is not a kernel variant", () => {
-    expect(() => selectVariants(["mrv"])).toThrow(/not a WASM kernel variant/);
-    expect(() => selectVariants(["nope"])).toThrow(/unknown solver/);
+  it("refuses an id that is not a kernel variant, and none, as usage errors (status 2)", () => {
+    for (const [ids, says] of [
+      [["mrv"], /not a WASM kernel variant/],
+      [["nope"], /unknown solver/],
+      [[], /no variants: --variants names none/],
+    ] as const) {
+      expect(() => selectVariants(ids)).toThrow(says);
+      expect(() => selectVariants(ids)).toThrow(InvalidArgumentError); // runTool's usage error
+    }
   });
 });
 

@@ -5,6 +5,7 @@
  * seeded order, so a sampled row's puzzles are a subset of every faster row's.
  */
 import type { Dataset } from "../../src/datasets/read.js";
+import { DatasetSpecError } from "../../src/datasets/spec-error.js";
 import { type Grid, PuzzleError, readPuzzle } from "../../src/model/puzzle.js";
 import { type Shape, SHAPES, shapeOfCells } from "../../src/model/shape.js";
 import { Random } from "../../src/model/prng.js";
@@ -25,17 +26,32 @@ export interface Draw extends CheckedPuzzles {
 /** The puzzles `picked` (indices into the dataset, in the order to solve them) of `dataset`; their counts must meet `expectation`. */
 export function drawPuzzles(dataset: Dataset, picked: readonly number[], expectation: Expectation = expectationOf(dataset.name)): Draw {
   if (picked.length === 0) throw new Error(`${dataset.path}: no puzzles`);
+  const shape = checkedShape(dataset);
   const lines = picked.map((i) => dataset.lines[i] ?? i + 1);
   const grids = picked.map((i) => gridOf(dataset, i));
-  const shape = datasetShape(dataset.puzzles, dataset.path);
   return { dataset, shape, grids, lines, packed: pack(grids), expectation, consensus: new CountConsensus() };
 }
 
 /** The shape of a file's puzzle lines (all of one size, judged by the first); an Error naming the file otherwise. */
 export function datasetShape(puzzles: readonly string[], path: string): Shape {
   const shape = shapeOfCells(puzzles[0]?.length ?? 0);
-  if (!shape) throw new Error(`${path}: the first puzzle has ${puzzles[0]?.length ?? 0} characters, not one of ${SHAPES.map((s) => s.cells).join(", ")}`);
+  if (!shape)
+    throw new DatasetSpecError(`${path}: the first puzzle has ${puzzles[0]?.length ?? 0} characters, not one of ${SHAPES.map((s) => s.cells).join(", ")}`);
   return shape;
+}
+
+/**
+ * The shape of every puzzle line of the dataset; throws, naming the first line of another length:
+ * drawn, it would shift the packed grids after it, and not drawn, it would still be counted among
+ * the file's puzzles. (Only the drawn lines are parsed.)
+ */
+export function checkedShape(dataset: Dataset): Shape {
+  const shape = datasetShape(dataset.puzzles, dataset.path);
+  const bad = dataset.puzzles.findIndex((puzzle) => puzzle.length !== shape.cells);
+  if (bad < 0) return shape;
+  throw new DatasetSpecError(
+    `${dataset.path} line ${dataset.lines[bad] ?? bad + 1}: ${dataset.puzzles[bad].length} characters, where the file's first puzzle has ${shape.cells} (every puzzle of a dataset is of one size, one a line)`,
+  );
 }
 
 /** Puzzle `index` of the dataset as a grid; a bad line throws naming the file and the line. */

@@ -4,7 +4,7 @@
  * CPU profiler with --cpu-prof), then print the table and write to `--out`, named by the run's
  * start time: profile-<stamp>.json (a bare --json) and profile-<stamp>.cpuprofile (--cpu-prof).
  */
-import { Command } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { Session } from "node:inspector/promises";
 import { join, resolve } from "node:path";
 import { datasetShape } from "../measure/draw.js";
@@ -16,7 +16,7 @@ import { benchDatasets, collectEnvironment, datasetExpectation } from "../env.js
 import { LiveReport } from "../progress.js";
 import { stringifyCompact } from "../report/json.js";
 import { outputPath, resultsFolder, timestamp, writeText } from "../report/output.js";
-import { bundledDatasets } from "../../src/datasets/read.js";
+import { DatasetSpecError, bundledDatasets } from "../../src/datasets/read.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../../src/cli-kit/options.js";
 import { solverHelpLines } from "../../src/cli-kit/solver-help.js";
 import { type ProfileVariant, profileVariants } from "./profiler.js";
@@ -45,10 +45,18 @@ export function kernelVariantInfos(): SolverInfo[] {
 
 /** The variants `ids` names (every kernel variant when undefined); an id that is not one throws, listing them. */
 export function selectVariants(ids?: readonly string[]): ProfileVariant[] {
-  const infos = ids ? ids.map(findSolver) : kernelVariantInfos();
+  if (ids?.length === 0) throw new InvalidArgumentError("no variants: --variants names none");
+  const known = (id: string) => {
+    try {
+      return findSolver(id);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message); // a usage error, as commander's
+    }
+  };
+  const infos = ids ? ids.map(known) : kernelVariantInfos();
   const other = infos.find((info) => info.kernelBuild === undefined);
   if (other) {
-    throw new Error(
+    throw new InvalidArgumentError(
       `'${other.id}' is not a WASM kernel variant; profile one of: ${kernelVariantInfos()
         .map((i) => i.id)
         .join(", ")}`,
@@ -95,7 +103,7 @@ export async function runProfile(
   for (const dataset of datasets) {
     const shape = datasetShape(dataset.puzzles, dataset.path);
     if (shape.cells !== CELLS) {
-      throw new Error(
+      throw new DatasetSpecError(
         `${dataset.path} holds ${shape.size}×${shape.size} puzzles, but the profiler runs the 9×9 kernel's variants only (npm run bench measures every size)`,
       );
     }

@@ -17,6 +17,9 @@ import { basename, extname, join, resolve } from "node:path";
 import { packageRoot } from "../kernel/paths.js";
 import { catalog } from "./catalog.js";
 import { cachedPath, fetchCommand } from "./cache.js";
+import { DatasetSpecError } from "./spec-error.js";
+
+export { DatasetSpecError };
 
 /** The puzzles of one file. */
 export interface Dataset {
@@ -88,15 +91,6 @@ function readFolder(folder: string): Dataset[] {
 }
 
 /**
- * A `--datasets` name that names nothing to read: a public set not fetched yet (the message gives
- * the command that fetches it), or neither a public set, a bundled name nor a path. A usage error:
- * the bench tools exit with status 2 on it.
- */
-export class DatasetSpecError extends Error {
-  override name = "DatasetSpecError";
-}
-
-/**
  * The datasets a spec names: a public set's name (`forum_hardest_1905_11plus`, from the cache
  * folder), a bundled name (`hard`), a file path, or a folder path (every .txt in it, sorted). A
  * public set not fetched yet, or an unknown spec, throws a {@link DatasetSpecError}: the first
@@ -118,7 +112,23 @@ export function loadDatasets(spec: string): Dataset[] {
   );
 }
 
-/** The datasets of several specs, in the order given. */
+/**
+ * The datasets of several specs, in the order given. Runs tell datasets apart by name, so two of
+ * one name (a file given twice, or two files named alike in other folders) are a {@link DatasetSpecError}.
+ */
 export function loadDatasetList(specs: string[]): Dataset[] {
-  return specs.flatMap(loadDatasets);
+  const datasets = specs.flatMap(loadDatasets);
+  const byName = new Map<string, Dataset>();
+  for (const dataset of datasets) {
+    const before = byName.get(dataset.name);
+    if (before !== undefined) {
+      throw new DatasetSpecError(
+        before.path === dataset.path
+          ? `dataset '${dataset.name}' (${dataset.path}) is given twice: give each once`
+          : `two datasets are named '${dataset.name}' (${before.path} and ${dataset.path}): results are told apart by file name, so rename one`,
+      );
+    }
+    byName.set(dataset.name, dataset);
+  }
+  return datasets;
 }

@@ -60,11 +60,15 @@ export const FLAG_NOTES: Readonly<Record<NoiseFlag, { mark: string; note: string
   },
 };
 
+/** Whether more than half of a row's puzzles hit the budget (flag T): its puzzles/s is how fast it gives up. */
+export const mostlyTimedOut = (row: Pick<RowFigures, "timeouts" | "puzzles">): boolean =>
+  row.timeouts !== undefined && row.puzzles !== undefined && row.timeouts * 2 > row.puzzles;
+
 /** The flags a row earns, in the order of FLAG_NOTES. */
 export function noiseFlags(row: RowFigures): NoiseFlag[] {
   const flags: NoiseFlag[] = [];
   if (row.rmePercent > NOISY_MARGIN_PERCENT) flags.push("noisy");
-  const timedOut = row.timeouts !== undefined && row.puzzles !== undefined && row.timeouts * 2 > row.puzzles;
+  const timedOut = mostlyTimedOut(row);
   if (passesDisagree(row) && !timedOut) flags.push("disagree");
   if (row.cpuPerWall !== null && Number.isFinite(row.cpuPerWall) && row.cpuPerWall < PREEMPTED_SHARE * (row.threads ?? 1)) {
     flags.push("preempted");

@@ -47,7 +47,7 @@ import type { BenchRecord, RowMode } from "./records.js";
 import { quantile } from "../src/model/quantile.js";
 import { speedRatio } from "./statistics.js";
 import { WrongAnswerError } from "./verify.js";
-import { markSpeedShifts } from "./noise.js";
+import { markSpeedShifts, mostlyTimedOut } from "./noise.js";
 import { DEFAULT_ROUNDS, FRESH_WARMUP_MS, type RoundTiming, calibratedFields, timeRounds } from "./rounds.js";
 
 /** Minimum timed batches per row (tinybench `iterations`). */
@@ -480,7 +480,7 @@ function meanMicrosOver(record: BenchRecord, shared: number, micros?: Float64Arr
 
 /**
  * Fills the reference fields of every record: against the `reference` solver's row in the same
- * dataset, or the fastest pure-TS baseline there, on the puzzles both solved (every row solves a
+ * dataset, or the fastest pure-TS baseline there that did not mostly time out, on the puzzles both solved (every row solves a
  * prefix of the same seeded order); `micros` rescales a sampled pair.
  */
 export function applyReference(
@@ -492,7 +492,10 @@ export function applyReference(
   const infos = new Map(solvers.map((info) => [info.id, info]));
   for (const dataset of new Set(records.map((r) => r.dataset))) {
     const rows = records.filter((r) => r.dataset === dataset);
-    const candidates = rows.filter((r) => r.mode === "engine" && (reference ? r.solver === reference : isPureTsBaseline(r, infos.get(r.solver))));
+    // chosen here, the reference is a row that solved its puzzles: not one that mostly gave up (flag T)
+    const candidates = rows.filter(
+      (r) => r.mode === "engine" && (reference ? r.solver === reference : isPureTsBaseline(r, infos.get(r.solver)) && !mostlyTimedOut(r)),
+    );
     const best = candidates.reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);
     for (const r of rows) {
       if (!best) continue;

@@ -423,6 +423,19 @@ describe("compact view", () => {
     expect(other).toMatch(/faster than bitmask \(reference\); [\d.]+× \([\d.]+–[\d.]+\) faster than wasm-abi:\S+ \(the fastest pure TS\)/);
   });
 
+  it("never names a row that mostly timed out (flag T) the fastest; says when every row did", () => {
+    const gaveUp = (r: BenchRecord): BenchRecord => ({ ...r, puzzles: 10, timeouts: 9 });
+    const quick = { ...gaveUp(rows[2]), row: "scan", puzzlesPerSecond: rows[0].puzzlesPerSecond * 10, reference: null };
+    const [summary] = formatSummary([...rows, quick], (r) => r.row === "bitmask" || r.row === "scan", 200).slice(1);
+    expect(summary).toMatch(/^ {2}easy: wasm, [\d,]+\/s; 5\.00 ± 0\.10× faster than bitmask \(reference, the fastest pure TS\)$/);
+    expect(formatSummary(rows.map(gaveUp), () => true, 200)[1]).toBe(
+      "  easy: every row gave up on most puzzles (T), so none is the fastest; a larger --budget lets them solve",
+    );
+    const alone = formatSummary([rows[2]], () => true, 200)[1];
+    expect(alone).toContain("the fastest is the fastest pure TS");
+    expect(alone).not.toContain("the the");
+  });
+
   it("names the rows the fastest is tied with (interval holding 1×), and none when it stands alone", () => {
     const close = [
       measured("hard", "wasm", samplesAround(1, 0.3, 40, 4)),

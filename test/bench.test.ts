@@ -142,6 +142,14 @@ describe("reference", () => {
     expect(records[1].speedup).toBeCloseTo(0.8);
   });
 
+  it("never chooses as the reference a baseline that mostly timed out (it gave up fast, flag T), unless named", () => {
+    const records = [record("d", "wasm", 100_000, { batchCall: true }), record("d", "mrv", 20_000), record("d", "dlx", 500_000, { puzzles: 20, timeouts: 20 })];
+    applyReference(records, infos(["wasm", "mrv", "dlx"]));
+    expect(records.map((r) => r.reference)).toEqual(["mrv", "mrv", "mrv"]);
+    applyReference(records, infos(["wasm", "mrv", "dlx"]), "dlx");
+    expect(records.map((r) => r.reference)).toEqual(["dlx", "dlx", "dlx"]);
+  });
+
   it("compares on the puzzles both rows solved when one was sampled", () => {
     const fast = record("d", "wasm", 1000, { puzzles: 4, meanMicros: 1000 });
     const slow = record("d", "mrv", 100, { puzzles: 2, meanMicros: 10_000 });

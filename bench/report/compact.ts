@@ -8,7 +8,7 @@
  *     solver               puzzles/s      ±  µs mean  µs p50  µs p99  guesses  flags  notes
  *     wasm                   240,598   1.0%     4.16    3.41    9.02     0.03         1 call/batch
  */
-import { FLAG_NOTES, type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
+import { FLAG_NOTES, type NoiseFlag, flagMarks, mostlyTimedOut, noiseFlags } from "../noise.js";
 import type { BenchRecord } from "../records.js";
 import { type RatioEstimate, speedRatio, tukeyOutliers } from "../statistics.js";
 import { verdictOf } from "./compare.js";
@@ -195,11 +195,17 @@ export function formatSummary(records: readonly BenchRecord[], isPureTs: (record
   const lines = wrap("Summary: per dataset, the fastest row and any tied with it; ratios of mean µs/puzzle, 95% intervals", width, "  ");
   const unreferenced: string[] = [];
   for (const [dataset, rows] of groupByDataset(records)) {
-    const fastest = rows.reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
-    const pureTs = rows.filter(isPureTs).reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);
+    // a row that mostly timed out (flag T) gave up fast rather than solved: never the fastest
+    const solving = rows.filter((r) => !mostlyTimedOut(r));
+    if (solving.length === 0) {
+      lines.push(...wrap(`  ${dataset}: every row gave up on most puzzles (T), so none is the fastest; a larger --budget lets them solve`, width, "      "));
+      continue;
+    }
+    const fastest = solving.reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
+    const pureTs = solving.filter(isPureTs).reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);
     const parts: string[] = [];
     const against = (label: string, what: string, record: BenchRecord) => {
-      if (record === fastest) return `the fastest is the ${what}`;
+      if (record === fastest) return `the fastest is the ${what.replace(/^the /, "")}`;
       return `${ratioText(fastest, record)} than ${label} (${what})`;
     };
     const reference = rows.find((r) => r.row === fastest.reference);

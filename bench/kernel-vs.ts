@@ -10,7 +10,7 @@
 import type { KernelBuild } from "../src/kernel/wasm.js";
 import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { type VersusRecord, firstPuzzles, kernelPairs, versus, versusTable } from "./versus.js";
-import { parseToolOptions, runTool } from "./tool.js";
+import { machineLine, parseToolOptions, runTool } from "./tool.js";
 import { benchDatasets } from "./env.js";
 
 /** The default old kernel: the 9×9 kernel before band-major masks. */
@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     "today's WASM kernels against the kernels of an earlier commit, same process, same puzzles, every grid size",
     OPTIONS,
   );
+  process.stderr.write(`${machineLine("kernel-vs")}\n`); // the table goes to standard output alone
   const kernelsFor = kernelPairs(options.ref, options.build);
   const records: VersusRecord[] = [];
   for (const dataset of benchDatasets(options.datasets)) {

@@ -17,6 +17,7 @@ import { fixtureAnswers } from "./fixture.js";
 
 const BENCH = new URL("../dist/bench/bench.js", import.meta.url).pathname;
 const PROFILE = new URL("../dist/bench/profile.js", import.meta.url).pathname;
+const KERNEL_VS = new URL("../dist/bench/kernel-vs.js", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "sudoku-bench-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -213,6 +214,19 @@ describe("bench: datasets", () => {
       const run = spawnSync(process.execPath, args, { encoding: "utf8" });
       expect([run.status, run.stderr], tool).toEqual([2, `${tool}: ${says}`]);
     }
+  });
+});
+
+describe("bench tools name the CPU beside the tables they print alone", () => {
+  it("profile --markdown and kernel-vs: the table alone on standard output, the machine on standard error", () => {
+    const profile = spawnSync(process.execPath, [PROFILE, "--variants", "wasm", "--datasets", "easy", "--sample", "5", "--markdown"], { encoding: "utf8" });
+    expect(profile.status, profile.stderr).toBe(0);
+    expect(profile.stdout).toMatch(/^\| variant \|/);
+    expect(profile.stderr).toMatch(/^CPU: .+ \(\d+ cores?\)\n/);
+    expect(profile.stderr).toContain("\ndatasets: easy\n");
+    const kernelVs = spawnSync(process.execPath, [KERNEL_VS, "--datasets", ","], { encoding: "utf8" });
+    expect(kernelVs.status).toBe(2);
+    expect(kernelVs.stderr).toMatch(/^kernel-vs: .+, \d+ cores, Node v[\d.]+, load average [\d. ]+\nkernel-vs: no datasets: --datasets names none\n$/);
   });
 });
 

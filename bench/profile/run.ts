@@ -21,7 +21,7 @@ import { type OptionRow, commaList, toOption, wholeNumber } from "../../src/cli-
 import { solverHelpLines } from "../../src/cli-kit/solver-help.js";
 import { type ProfileVariant, profileVariants } from "./profiler.js";
 import type { ProfileRun } from "../records.js";
-import { formatProfileMarkdown, formatProfileTable } from "./table.js";
+import { describeProfileEnvironment, formatProfileMarkdown, formatProfileTable } from "./table.js";
 
 /** The parsed options of one profile run, each described in {@link PROFILE_OPTIONS}. */
 export interface ProfileOptions {
@@ -136,6 +136,11 @@ export async function runProfile(
     const planned = variants.length * datasets.length;
     process.stderr.write(`interrupted by ${watch.signal}: ${records.length} of ${planned} variant rows finished; what follows holds them\n`);
     process.exitCode = watch.exitStatus!;
+  }
+  if (options.markdown) {
+    // the table alone on standard output (docs:tables takes it whole); what it was measured on beside it
+    const datasetsLine = `datasets: ${datasets.map((dataset) => dataset.name).join(", ")}`;
+    process.stderr.write([...describeProfileEnvironment(run.environment), datasetsLine].join("\n") + "\n");
   }
   print(options.markdown ? formatProfileMarkdown(run) : formatProfileTable(run, process.stdout.isTTY ? process.stdout.columns : undefined));
   const json =

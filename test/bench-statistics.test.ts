@@ -445,6 +445,13 @@ describe("compact view", () => {
     const fastest = close.reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
     const tied = close.find((r) => r !== fastest && r.row !== "bitmask")!;
     expect(tiedWithFastest(fastest, close).map((t) => t.record)).toEqual([tied]);
+    // a row timed on fewer of the puzzles (sampled) is not compared by its plain mean
+    expect(
+      tiedWithFastest(
+        fastest,
+        close.map((r) => (r === tied ? { ...r, puzzles: r.puzzles - 1 } : r)),
+      ),
+    ).toEqual([]);
     const [line] = formatSummary(close, (r) => r.row === "bitmask", 300).slice(-1);
     expect(line).toMatch(
       new RegExp(`^  hard: ${escapeRegExp(fastest.row)}, [\\d,]+/s, tied within noise with ${escapeRegExp(tied.row)} at 1\\.\\d\\d ± 0\\.\\d\\d×; `),

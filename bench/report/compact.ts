@@ -170,11 +170,14 @@ const TIES_SHOWN = 3;
 /** Rows slower than the fastest by more than this factor are not checked for a tie. */
 const TIE_SEARCH_RATIO = 2;
 
-/** The rows the fastest is not told apart from (their ratio "no change" by {@link verdictOf}), nearest first. */
+/**
+ * The rows the fastest is not told apart from (their ratio "no change" by {@link verdictOf}), nearest
+ * first. Only rows timed on the same puzzles are compared: a sampled row's mean is over fewer.
+ */
 export function tiedWithFastest(fastest: BenchRecord, rows: readonly BenchRecord[]): { record: BenchRecord; estimate: RatioEstimate }[] {
   const ties: { record: BenchRecord; estimate: RatioEstimate }[] = [];
   for (const record of rows) {
-    if (record === fastest || record.puzzlesPerSecond * TIE_SEARCH_RATIO < fastest.puzzlesPerSecond) continue;
+    if (record === fastest || record.puzzles !== fastest.puzzles || record.puzzlesPerSecond * TIE_SEARCH_RATIO < fastest.puzzlesPerSecond) continue;
     const estimate = speedRatio(record, fastest);
     if (estimate && verdictOf(estimate) === "no change") ties.push({ record, estimate });
   }

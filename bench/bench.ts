@@ -17,7 +17,15 @@ import type { BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
 import { describeEnvironment, formatTables, terminalSafe } from "./report/format.js";
 import { quietUsage, runTool } from "./tool.js";
-import { type SettingDifference, compareRuns, defaultThreshold, formatComparison, regressionLine, settingDifferences } from "./report/compare.js";
+import {
+  type SettingDifference,
+  compareHeading,
+  compareRuns,
+  defaultThreshold,
+  formatComparison,
+  regressionLine,
+  settingDifferences,
+} from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
@@ -65,8 +73,8 @@ function checkedDifferences(earlier: BenchRun, later: BenchRun, options: BenchOp
 /** Prints the comparison of `later` with `earlier`; with --fail-on-regression, a row judged slower by more than that sets exit status 1. */
 function judge(earlier: BenchRun, later: BenchRun, differences: readonly SettingDifference[], options: BenchOptions, report: (text: string) => void): void {
   const threshold = options.threshold === undefined ? defaultThreshold(earlier, later) : options.threshold / 100;
-  const changes = compareRuns(earlier, later, threshold);
-  report(formatComparison(earlier, changes, differences, threshold));
+  const changes = compareRuns(earlier, later, threshold, { acrossCpus: options.compareAnyway });
+  report(formatComparison(earlier, changes, differences, threshold, compareHeading(earlier, threshold, later)));
   const failAt = options.failOnRegression === true ? threshold * 100 : options.failOnRegression;
   const line = failAt === undefined ? null : regressionLine(changes, failAt);
   if (line === null) return;

@@ -188,7 +188,11 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
     default: false,
   },
   { flags: "--against <new.json>", description: "with --compare: judge this --json file (a CLI run or the web page's export) instead of measuring" },
-  { flags: "--compare-anyway", description: "compare even when the runs' settings differ (limit, budget, seed, puzzles, dataset content)", default: false },
+  {
+    flags: "--compare-anyway",
+    description: "compare even when the runs' settings differ (limit, budget, seed, puzzles, dataset content), and judge runs made on different CPUs",
+    default: false,
+  },
   {
     flags: "--threshold <pct>",
     description: "--compare, --ref: a change is judged only when its whole 95% interval lies beyond this many percent",

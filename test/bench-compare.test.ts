@@ -11,9 +11,11 @@ import type { BenchRecord, BenchRun } from "../bench/records.js";
 import {
   BETWEEN_RUNS_THRESHOLD,
   FRESH_ROUNDS_THRESHOLD,
+  OTHER_CPU_REASON,
   type Verdict,
   betweenRunsVerdict,
   calibratedRounds,
+  compareHeading,
   compareRuns,
   formatComparison,
   regressions,
@@ -114,6 +116,25 @@ describe("--compare verdicts", () => {
     // Twice as slow by the clock, but a run without calibration cannot tell the code from the machine.
     expect(uncalibrated).toMatchObject({ verdict: "not judged", reason: "no calibrated rounds in the later run" });
     expect(uncalibrated.estimate!.method).toBe("welch");
+  });
+
+  it("runs on different CPUs are not judged, with the reason, unless asked (--compare-anyway); the heading names both CPUs", () => {
+    const on = (records: BenchRecord[], cpuFamily: string): BenchRun => {
+      const run = runOf(records);
+      return { ...run, environment: { ...run.environment, cpu: "AMD EPYC", vectorUnits: "AVX-512", cpuFamily } };
+    };
+    const before = on([steadyRecord("ten", 10), steadyRecord("same", 10)], "family 25 model 17");
+    const after = on([steadyRecord("ten", 11), steadyRecord("same", 10)], "family 26 model 2");
+    expect(compareRuns(before, after).map((c) => [c.verdict, c.reason])).toEqual([
+      ["not judged", OTHER_CPU_REASON],
+      ["not judged", OTHER_CPU_REASON],
+    ]);
+    expect(regressions(compareRuns(before, after), 5)).toEqual([]); // --fail-on-regression does not fail on another CPU
+    expect(compareRuns(before, after, undefined, { acrossCpus: true }).map((c) => c.verdict)).toEqual(["slower", "no change"]);
+    expect(compareRuns(before, on(after.records, "family 25 model 17")).map((c) => c.verdict)).toEqual(["slower", "no change"]);
+    expect(compareHeading(before, 0.05, after)[0]).toBe(
+      "Compared with 2026-12-01 (commit x; AMD EPYC (AVX-512, family 25 model 17)): puzzles/s before → now, now 2026-12-01 (commit x; AMD EPYC (AVX-512, family 26 model 2))",
+    );
   });
 
   it("a drift of the whole machine drops out: the row and its calibration 1.4× slower is no change; the row alone 1.4× slower is slower", () => {

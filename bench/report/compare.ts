@@ -221,8 +221,29 @@ function unjudgedRounds(before: BenchRecord, after: BenchRecord): string {
   return `${Math.min(a.length, b.length)} rounds a side, fewer than the ${MIN_JUDGED_ROUNDS} a judgement needs`;
 }
 
-/** The changes from `before` to `after`: rows of `after` in order, then rows only `before` had. */
-export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = defaultThreshold(before, after)): Change[] {
+/** The reason on every row of two runs made on different CPUs ({@link otherCpu}), which are not judged unless asked. */
+export const OTHER_CPU_REASON = "measured on another CPU";
+
+/** How `after`'s CPU differs from `before`'s (model name, vector instructions, family and model), or null when it is the same as far as both runs tell. */
+export function otherCpu(before: ComparedSettings, after: ComparedSettings): string | null {
+  const differ = (["cpu", "vectorUnits", "cpuFamily"] as const).filter(
+    (key) => before[key] !== undefined && after[key] !== undefined && before[key] !== after[key],
+  );
+  return differ.length === 0 ? null : `${cpuText(before)} → ${cpuText(after)}`;
+}
+
+/** "AMD EPYC (AVX-512, family 26 model 2)": a run's CPU as far as it was recorded. */
+export function cpuText(env: Pick<BenchEnvironment, "cpu" | "vectorUnits" | "cpuFamily">): string {
+  const details = [env.vectorUnits, env.cpuFamily].filter(Boolean);
+  return `${env.cpu ?? "unknown CPU"}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
+}
+
+/**
+ * The changes from `before` to `after`: rows of `after` in order, then rows only `before` had.
+ * Runs on different CPUs are not judged (a kernel's ratio to the calibration work need not carry
+ * from one microarchitecture to another) unless `acrossCpus`.
+ */
+export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = defaultThreshold(before, after), { acrossCpus = false } = {}): Change[] {
   const old = new Map(before.records.map((r) => [keyOf(r), r]));
   const solvers = new Map(after.records.map((r) => [keyOf(r), r.solver]));
   const change = (earlier: BenchRecord | undefined, later: BenchRecord | undefined, verdict: Verdict): Change => ({
@@ -252,6 +273,13 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     return judged;
   });
   setAsideCommonMoves(changes, (c) => solvers.get(keyOf(c)) ?? c.row, noiseThreshold);
+  if (!acrossCpus && otherCpu(before.environment, after.environment) !== null) {
+    for (const change of changes) {
+      if (change.verdict !== "faster" && change.verdict !== "slower" && change.verdict !== "no change") continue;
+      change.verdict = "not judged";
+      change.reason = OTHER_CPU_REASON;
+    }
+  }
   for (const r of old.values()) changes.push(change(r, undefined, "not run now"));
   return changes;
 }
@@ -272,15 +300,17 @@ function describeChange(change: Change): string {
   return `${formatRatio(change.estimate)} ${change.verdict}`;
 }
 
-/** The opening lines of --compare's report: what is compared and how it is judged. */
-function compareHeading(before: BenchRun, noiseThreshold: number): string[] {
+/** The opening lines of --compare's report: what is compared (each run's date, commit and CPU; `after`'s when given) and how it is judged. */
+export function compareHeading(before: BenchRun, noiseThreshold: number, after?: BenchRun): string[] {
+  const side = ({ environment }: BenchRun) => `${environment.date} (commit ${environment.commit}; ${cpuText(environment)})`;
   return [
-    `Compared with ${before.environment.date} (commit ${before.environment.commit}): puzzles/s before → now`,
+    `Compared with ${side(before)}: puzzles/s before → now${after ? `, now ${side(after)}` : ""}`,
     "the change is the ratio of each row's rounds in CPU time relative to the calibration work timed between its calls " +
       `(what slowed the whole machine drops out), ± its 95% interval; faster or slower only when the whole interval lies beyond ` +
       `${formatNumber(noiseThreshold * 100)}%, else "no change"`,
     `"not judged": an interval too wide to tell ${formatNumber(noiseThreshold * 100)}%, a noisy (N), disagree (D) or timed-out (T) flag in either run, ` +
-      "rows that timed different work, a run without calibrated rounds (the web page's export), or every solver moved alike; " +
+      "rows that timed different work, a run without calibrated rounds (the web page's export), every solver moved alike, " +
+      "or runs on different CPUs (unless --compare-anyway); " +
       "--ref COMMIT times both commits interleaved in one run, the verdict for CI",
   ];
 }

@@ -4,7 +4,7 @@
  * `--help` prints its usage and exits 0; a standard output closed early (`… | head`) exits 0 quietly. `quietUsage` makes a commander program throw its usage
  * errors instead of printing them, so that they reach {@link runTool} as one line.
  */
-import { Command, CommanderError, type OptionValues } from "commander";
+import { Command, CommanderError, InvalidArgumentError, type OptionValues } from "commander";
 import { type OptionRow, toOption, wholeNumber } from "../src/cli-kit/options.js";
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
@@ -39,6 +39,15 @@ export interface PoolBenchOptions {
   threads: number;
 }
 
+/** A parser of a time to measure for, in seconds, from 0.1 (less is one cold call: no rate) to an hour; decimal digits only. */
+export function seconds(text: string): number {
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || value < 0.1 || value > 3600) {
+    throw new InvalidArgumentError(`expected seconds from 0.1 to 3600 (a shorter time is one cold call, not a rate), got '${text}'`);
+  }
+  return value;
+}
+
 /** A pool bench's option rows, in its own words and defaults: the pool calls' lines, K's lines, rounds, K's least wall time a round, the pool's threads. */
 export function poolBenchRows(words: {
   records: string;
@@ -53,7 +62,7 @@ export function poolBenchRows(words: {
     { flags: "--records <n>", description: words.records, default: words.recordsDefault, parse: wholeNumber(1000, words.recordsMost) },
     { flags: "--sample <n>", description: words.sample, default: 10_000, parse: wholeNumber(100, 10_000_000) },
     { flags: "--rounds <n>", description: "rounds", default: words.rounds, parse: wholeNumber(1, 100) },
-    { flags: "--seconds <s>", description: words.seconds, default: 0.5, parse: Number },
+    { flags: "--seconds <s>", description: words.seconds, default: 0.5, parse: seconds },
     { flags: "--threads <n>", description: words.threads, default: availableParallelism(), parse: wholeNumber(1, 1024) },
   ];
 }

@@ -230,6 +230,34 @@ describe("bench tools name the CPU beside the tables they print alone", () => {
   });
 });
 
+describe("canon-bench and the pool benches", () => {
+  const tool = (name: string) => new URL(`../dist/bench/${name}.js`, import.meta.url).pathname;
+
+  it("canon-bench times each set for --seconds, says what it left out, and measures nothing of a set without 9×9 lines", () => {
+    const { solved } = fixtureAnswers();
+    mkdirSync(join(dir, "canon"), { recursive: true });
+    const mixed = join(dir, "canon", "mixed.txt");
+    writeFileSync(mixed, `${solved}\n${"1".repeat(256)}\n${solved}\n`);
+    const empty = join(dir, "canon", "none.txt");
+    writeFileSync(empty, "# no puzzle\n");
+    const run = spawnSync(process.execPath, [tool("canon"), "--seconds", "0.1", mixed, empty], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/\nmixed +2 +[\d.]+ +[\d,]+ +[\d,]+ {2}\(1 line not of 81 characters left out\)\n/);
+    expect(run.stdout).toMatch(/\nnone +no 9×9 puzzles to measure\n/);
+  });
+
+  it("refuse a measuring time that would be one cold call (status 2)", () => {
+    for (const [name, value] of [
+      ["canon", "0"],
+      ["library", "abc"],
+      ["library", "-1"],
+    ]) {
+      const run = spawnSync(process.execPath, [tool(name), "--seconds", value], { encoding: "utf8" });
+      expect([run.status, run.stderr], `${name} ${value}`).toEqual([2, expect.stringContaining(`expected seconds from 0.1 to 3600`)]);
+    }
+  });
+});
+
 describe("bench: presets", () => {
   const rowsOf = (args: string[]) => {
     const run = spawnSync(process.execPath, [BENCH, "--datasets", "easy", "--time", "10", "--puzzles", "10", "--json", "-", ...args], { encoding: "utf8" });

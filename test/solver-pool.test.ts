@@ -326,6 +326,75 @@ describe("createPool", () => {
     expect([second, third]).toEqual([1, 2].map(() => ({ status: "fulfilled", value: { done: true, value: undefined } })));
   });
 
+  it("hands out the records solved so far while its input waits, even a batch short of the workers' share", async () => {
+    for (const threads of [1, 2]) {
+      const trickle = await createPool({ threads, batchSize: 1 });
+      let go!: () => void;
+      const resume = new Promise<void>((resolve) => (go = resolve));
+      async function* tenThenWait() {
+        yield* NINE.slice(0, 10);
+        await resume; // a user's input, or a slow download, that keeps the pool waiting
+        yield NINE[10];
+      }
+      const stream = trickle.solveStream(tenThenWait());
+      const records: SolveRecord[] = [];
+      for (let k = 0; k < 10; k++) records.push((await stream.next()).value as SolveRecord); // all ten before the input goes on
+      expect(records, `threads ${threads}`).toEqual(solver.solveMany(NINE.slice(0, 10)));
+      go();
+      expect((await stream.next()).value).toEqual(solver.solveMany([NINE[10]])[0]);
+      expect((await stream.next()).done).toBe(true);
+      await trickle.close();
+    }
+  });
+
+  it("ends at once a call whose input keeps it waiting: return() cancels a stream of bytes, close() rejects the calls", async () => {
+    const never = new Promise<never>(() => {});
+    async function* stalled() {
+      yield* NINE.slice(0, 3);
+      await never;
+    }
+    // return(): answered, and the stalled stream of bytes cancelled (a web stream) or destroyed (a Node stream)
+    let cancelled = false;
+    const web = new ReadableStream({
+      type: "bytes",
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(NINE.slice(0, 3).join("\n") + "\n"));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const node = new Readable({ read() {} });
+    node.push(NINE.slice(0, 3).join("\n") + "\n");
+    const single = await createPool({ threads: 1, batchSize: 1 }); // (a batch of more would wait for its last line)
+    for (const [name, input] of [
+      ["async generator", stalled()],
+      ["web stream", web],
+      ["Node stream", node],
+    ] as const) {
+      const stream = single.solveStream(input);
+      expect((await stream.next()).done, name).toBe(false);
+      for (let k = 0; k < 2; k++) await stream.next();
+      const waiting = stream.next(); // the input has nothing more, and does not end
+      expect(await stream.return!(), name).toEqual({ done: true, value: undefined });
+      expect(await waiting, name).toEqual({ done: true, value: undefined });
+    }
+    expect(cancelled).toBe(true);
+    expect(node.destroyed).toBe(true);
+    await single.close();
+    // close(): every call in progress rejects, those waiting on their input too
+    const closing = await createPool({ threads: 1, batchSize: 2 });
+    const many = closing.solveMany(stalled());
+    many.catch(() => {}); // asserted below
+    const stream = closing.solveStream(stalled());
+    const [first, second, third] = [stream.next(), stream.next(), stream.next()];
+    third.catch(() => {}); // asserted below
+    expect([(await first).done, (await second).done]).toEqual([false, false]); // the first batch of two, handed out while the input waits
+    await closing.close();
+    await expect(third).rejects.toThrow(/the pool is closed/); // it waited on the input
+    await expect(many).rejects.toThrow(/the pool is closed/);
+  });
+
   it("solves a batch again on a fresh worker when its worker dies mid-batch: nothing lost, nothing out of order", async () => {
     usePoolWorker(dyingWorker("once", true));
     const dying = await createPool({ threads: 2, batchSize: 5 });

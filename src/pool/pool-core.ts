@@ -99,9 +99,11 @@ export interface RecordsSolver {
 
 /**
  * How an entry reads a stream of bytes as lines: the batches of `puzzles` when they are a stream of
- * bytes it reads (`scanner`: the 9×9 kernel's line scan, when 9×9 lines are read as digits), else null.
+ * bytes it reads (`scanner`: the 9×9 kernel's line scan, when 9×9 lines are read as digits), else
+ * null. When `ended` aborts (the call ended early, or the pool closed), the stream is cancelled,
+ * a read waiting on it too.
  */
-export type ByteReader = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null) => AsyncIterable<PoolBatch> | null;
+export type ByteReader = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: AbortSignal) => AsyncIterable<PoolBatch> | null;
 
 /** `threads` and `batchSize` of {@link PoolOptions} checked (a RangeError naming a bad one), and the solver ids. */
 export function checkPoolOptions(options: PoolOptions, defaultThreads: number): { threads: number; batchSize: number; ids: string[] } {
@@ -118,6 +120,8 @@ export function checkPoolOptions(options: PoolOptions, defaultThreads: number): 
 /** A pool of worker threads solving puzzles; see {@link createPool}. */
 export class SolverPool {
   private closed = false;
+  /** The calls in progress: close() ends each, a call waiting on its input too. */
+  private readonly calls = new Set<AbortController>();
 
   /** @internal use {@link createPool} */
   constructor(
@@ -145,7 +149,7 @@ export class SolverPool {
     let at = 0;
     // Every record is kept, so each batch's solutions are one string (a slice each): at the default batch size too large for
     // V8's young generation, so the collector never copies it.
-    for await (const batch of this.batches(puzzles, options, true)) for (let i = 0; i < batch.count; i++) records[at++] = batch.record(i);
+    for await (const batch of this.batches(puzzles, options, true, new AbortController())) for (let i = 0; i < batch.count; i++) records[at++] = batch.record(i);
     records.length = at; // (an array the caller shortened meanwhile gave fewer)
     return records;
   }
@@ -153,7 +157,9 @@ export class SolverPool {
   /**
    * The records of `puzzles`, one per input, in input order, as they are solved: the inputs are
    * read a batch at a time, and at most two batches per worker (and what is being read) are held at
-   * once, whatever the input's length. Ending the loop early stops reading the input.
+   * once, whatever the input's length; while the input keeps the pool waiting, the batches solved
+   * so far are handed out. Ending the loop early (or `close()`) stops reading the input, at once
+   * even while a read waits: a stream of bytes is cancelled, and an iterable is asked to `return()`.
    *
    * A stream of bytes (in Node a Readable not in object mode; a web ReadableStream of a byte
    * source, as a `fetch` response's body) is read as UTF-8 lines, one input per line, as
@@ -168,7 +174,8 @@ export class SolverPool {
     // generator's delegation per record (yield* costs several promises each). Calls made before the last is answered are
     // answered in turn, as a generator's; once the stream ends (its end, an error, return()) every call is done, those
     // still waiting at return() too.
-    const batches = this.batches(puzzles, options, false);
+    const call = new AbortController();
+    const batches = this.batches(puzzles, options, false, call);
     let batch = NO_BATCH;
     let at = 0;
     let ended = false;
@@ -207,6 +214,7 @@ export class SolverPool {
       },
       return: async () => {
         end();
+        call.abort(); // a batches() waiting on the input wakes and ends, so its return() is answered
         await batches.return();
         return { done: true, value: undefined };
       },
@@ -219,6 +227,7 @@ export class SolverPool {
   /** Ends the workers. Calls in progress reject (a batch in flight is not waited for), and so does every later call. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const call of this.calls) call.abort();
     await this.workers.close();
   }
 
@@ -231,9 +240,11 @@ export class SolverPool {
    * copies nor promotes them, and the old generation does not grow for the full collections that
    * pause the event loop. `kept`: the caller keeps every record (solveMany): each batch's
    * solutions are one string ({@link SolutionWriter}'s constructor), and the records are made at
-   * a literal of their own, not a stream's nor a Solver's (solver.ts RecordSite).
+   * a literal of their own, not a stream's nor a Solver's (solver.ts RecordSite). While the input
+   * keeps it waiting (for an event loop's turn or more), the oldest batch answered is handed out.
+   * `call` aborted (the caller's return(), or close()) ends it at once, even mid-read.
    */
-  private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean): AsyncGenerator<TakenBatch, void, undefined> {
+  private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean, call: AbortController): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
     const checked = checkOptions(options); // the Solver's rule: a RangeError naming a bad option
     const most = this.threads * TASKS_PER_WORKER;
@@ -252,16 +263,44 @@ export class SolverPool {
       }
       return (taken = next.take(writer, site));
     };
+    this.calls.add(call);
+    const ended = new Promise<"ended">((resolve) => call.signal.addEventListener("abort", () => resolve("ended"), { once: true }));
+    const scanner = () => (readsDigitLines(this.main.engines, checked.alphabet) ? this.scanner() : null);
+    const input = (this.readBytes(puzzles, this.batchSize, scanner, call.signal) ?? inBatches(puzzles, this.batchSize))[Symbol.asyncIterator]();
+    let reading: Promise<IteratorResult<PoolBatch, void>> | null = null;
+    let finished = false;
     try {
-      const scanner = () => (readsDigitLines(this.main.engines, checked.alphabet) ? this.scanner() : null);
-      for await (const inputs of this.readBytes(puzzles, this.batchSize, scanner) ?? inBatches(puzzles, this.batchSize)) {
-        sent.push(this.solveBatch(inputs, checked));
+      for (;;) {
+        reading ??= input.next();
+        // An answer counts only after an event loop's turn, so an input that is ready (an array, a busy stream) keeps the workers fed.
+        const answered = sent.length > 0 ? [sent[0].then(nextTurn).then(() => "answered" as const)] : [];
+        const first = await Promise.race([reading.then(() => "read" as const), ...answered, ended]);
+        if (this.closed) throw new Error(CLOSED);
+        if (first === "ended") return;
+        if (first === "answered") {
+          yield await take(sent.shift()!);
+          continue;
+        }
+        const step = await reading;
+        reading = null;
+        if (step.done) break;
+        sent.push(this.solveBatch(step.value, checked));
         await nextTurn(); // the event loop runs between batches, however fast the input comes
         if (this.closed) throw new Error(CLOSED);
         while (sent.length >= most) yield await take(sent.shift()!);
       }
+      finished = true;
       while (sent.length > 0) yield await take(sent.shift()!);
     } finally {
+      this.calls.delete(call);
+      if (!finished) {
+        // Ended early: the input is asked to stop, not waited for (an iterable waiting on its own input answers return() only once it
+        // goes on; a stream of bytes is cancelled at once, by the signal).
+        call.abort();
+        void Promise.resolve()
+          .then(() => input.return?.())
+          .catch(() => {});
+      }
       (taken as TakenBatch | null)?.done(); // (assigned in `take`, which TypeScript's narrowing does not follow)
       // Ended early (the loop left, an input's error): the batches still with the workers give their memory back when answered.
       for (const answer of sent.splice(0))
@@ -470,20 +509,22 @@ async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<Poo
  * ({@link byteBatches}), any other as its chunks, lines or grids; null for any other input. Both
  * entries' {@link ByteReader}s read web streams with it.
  */
-export function webStreamBatches(puzzles: PoolInputs, size: number, scanner: () => LineScan | null): AsyncIterable<PoolBatch> | null {
+export function webStreamBatches(puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: AbortSignal): AsyncIterable<PoolBatch> | null {
   if (typeof ReadableStream === "undefined" || !(puzzles instanceof ReadableStream)) return null;
   try {
     puzzles.getReader({ mode: "byob" }).releaseLock();
   } catch {
-    return inBatches(chunksOf(puzzles), size); // not a byte source
+    return inBatches(chunksOf(puzzles, ended), size); // not a byte source
   }
-  return byteBatches(utf8Chunks(chunksOf(puzzles as ReadableStream<Uint8Array>)), size, scanner());
+  return byteBatches(utf8Chunks(chunksOf(puzzles as ReadableStream<Uint8Array>, ended)), size, scanner());
 }
 
-/** The chunks of `stream`, read with its reader; ending early cancels the stream. */
-async function* chunksOf<T>(stream: ReadableStream<T>): AsyncGenerator<T, void, undefined> {
+/** The chunks of `stream`, read with its reader; ending early, or `ended` aborting (a read waiting then ends), cancels the stream. */
+async function* chunksOf<T>(stream: ReadableStream<T>, ended: AbortSignal): AsyncGenerator<T, void, undefined> {
   const reader = stream.getReader();
   let done = false;
+  const cancel = () => void reader.cancel().catch(() => {}); // (released already: nothing left to cancel)
+  ended.addEventListener("abort", cancel, { once: true });
   try {
     while (true) {
       const step = await reader.read();
@@ -494,6 +535,7 @@ async function* chunksOf<T>(stream: ReadableStream<T>): AsyncGenerator<T, void, 
       yield step.value;
     }
   } finally {
+    ended.removeEventListener("abort", cancel);
     if (!done) await reader.cancel();
     reader.releaseLock();
   }

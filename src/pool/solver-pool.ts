@@ -46,10 +46,12 @@ async function openRecordsSolver(threads: number, solverIds: readonly string[], 
  * lines by {@link byteBatches}, or a web ReadableStream as the browser's pool reads it
  * ({@link webStreamBatches}); null for any other input.
  */
-const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null): AsyncIterable<PoolBatch> | null => {
+const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: AbortSignal): AsyncIterable<PoolBatch> | null => {
   const node = puzzles as { pipe?: unknown; readableObjectMode?: unknown };
-  if (typeof node.pipe === "function" && node.readableObjectMode === false) return byteBatches(utf8Chunks(puzzles as Readable), size, scanner());
-  return webStreamBatches(puzzles, size, scanner);
+  if (typeof node.pipe !== "function" || node.readableObjectMode !== false) return webStreamBatches(puzzles, size, scanner, ended);
+  // ended early, the stream is destroyed, as leaving a for await loop over it does, a read waiting on it too
+  ended.addEventListener("abort", () => (puzzles as Readable).destroy(), { once: true });
+  return byteBatches(utf8Chunks(puzzles as Readable), size, scanner());
 };
 
 /**

@@ -57,8 +57,8 @@ async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: C
 /**
  * A ready {@link Solver}: each grid size on the engine `solver` names for it, by default the
  * fastest. A size whose default engine cannot load (a bundle shipping only the 9×9 kernel) does
- * not fail the others: its first puzzle throws that error. Rejects when a named solver cannot
- * load, or no size's engine can.
+ * not fail the others: its first puzzle throws that error. Rejects when a named solver or a
+ * kernel given in `kernels` cannot load, or no size's engine can.
  */
 export async function createSolver(options: CreateSolverOptions = {}): Promise<Solver> {
   const ids = typeof options.solver === "string" ? [options.solver] : [...(options.solver ?? [])];
@@ -71,8 +71,10 @@ export async function createSolver(options: CreateSolverOptions = {}): Promise<S
   const rows = [...new Set(bySize.values())].map((info) => rowEngines(info, sizesOf(info), options.kernels));
   const loads = (await Promise.all(rows)).flat();
   const failures = loads.filter((load) => load.failure);
-  const named = failures.find((load) => ids.includes(load.engine.id));
-  if (named) throw named.failure!.reason; // a solver asked for by name must load
+  // a solver asked for by name must load, and so must a kernel given
+  const given = (id: string) => (id === "wasm" && options.kernels?.wasm !== undefined) || (id === "general-wasm" && options.kernels?.general !== undefined);
+  const named = failures.find((load) => ids.includes(load.engine.id) || given(load.engine.id));
+  if (named) throw named.failure!.reason;
   if (failures.length > 0 && failures.length === loads.length) throw failures[0].failure!.reason;
   return new Solver(new Map([...bySize.keys()].map((size) => [size, loads.find((load) => load.size === size)!.engine])));
 }

@@ -85,10 +85,22 @@ describe("kernel modules passed between threads", () => {
 describe("createSolver with a kernel missing", () => {
   const missing = new URL("./no-such-general.wasm", url);
 
-  it("solves 9×9 puzzles without the N×N kernel; the first N×N puzzle throws how to pass it", async () => {
-    const solver = await createSolver({ kernels: { general: missing } });
-    expect(solver.solve(PUZZLE).status).toBe("solved");
-    expect(() => solver.solve("..3..4.22...4..1")).toThrow(/missing kernel file:.*no-such-general\.wasm; .*createSolver\(\{ kernels/);
+  it("rejects when a kernel given cannot load, naming it (not at the first puzzle of its size)", async () => {
+    await expect(createSolver({ kernels: { general: missing } })).rejects.toThrow(/missing kernel file:.*no-such-general\.wasm; .*createSolver\(\{ kernels/);
+    await expect(createSolver({ kernels: { wasm: new Uint8Array([0, 97, 115, 109]) } })).rejects.toThrow(WebAssembly.CompileError);
+  });
+
+  it("takes a URL relative to the page in a browser; elsewhere a relative one is a TypeError naming it", async () => {
+    await expect(createSolver({ kernels: { wasm: "./assets/release.wasm" } })).rejects.toThrow(
+      "sudoku-wasm: the kernel source './assets/release.wasm' is not a URL (an absolute one, or one relative to a page)",
+    );
+    const page = globalThis as { document?: { baseURI: string } };
+    page.document = { baseURI: new URL("../build/", import.meta.url).href }; // a page at build/
+    try {
+      expect((await createSolver({ kernels: { wasm: "./release.wasm" } })).solve(PUZZLE).status).toBe("solved");
+    } finally {
+      delete page.document;
+    }
   });
 
   it("rejects when no size's engine loads", async () => {

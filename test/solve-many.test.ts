@@ -178,6 +178,25 @@ describe("solveMany on 9×9 lines of digits", () => {
   });
 });
 
+describe("solveMany's input", () => {
+  it("is an iterable of puzzles: one string (a whole text), null or a number is a TypeError saying so", () => {
+    const text = loadFixture("all")
+      .map((c) => c.puzzle)
+      .join("\n");
+    expect(() => solver.solveMany(text as unknown as string[])).toThrow(
+      /^sudoku-wasm: solveMany takes an array or other iterable of puzzles, not one string: split a text into its lines first \(text\.split\("\\n"\)\)$/,
+    );
+    for (const bad of [null, 42, {}]) expect(() => solver.solveMany(bad as unknown as string[])).toThrow(TypeError);
+    expect(solver.solveMany(new Set(text.split("\n").slice(0, 3)))).toHaveLength(3);
+  });
+
+  it("reads an option given as null as one not given, as it reads null options", () => {
+    const lines = loadFixture("all").map((c) => c.puzzle);
+    const nulls = { limit: null, budget: null, alphabet: null } as unknown as Parameters<Solver["solveMany"]>[1];
+    expect(solver.solveMany(lines, nulls)).toEqual(solver.solveMany(lines, null));
+  });
+});
+
 describe("readDigits", () => {
   it("writes 1–9 and 0 for the empty marks at the offset, and returns the first cell of another character", () => {
     const cells = new Uint8Array(90).fill(7);

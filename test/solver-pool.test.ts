@@ -5,13 +5,13 @@
  * `npm run library-bench` (no timed assertions here).
  */
 import { spawnSync } from "node:child_process";
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Solver, type SolveRecord, createSolver } from "../src/index.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Solver, type SolveRecord, createSolver, solvers } from "../src/index.js";
 import { type SolverPool, createPool, usePoolWorker } from "../src/pool/solver-pool.js";
 import { checkPoolOptions } from "../src/pool/pool-core.js";
 import { BatchMemory, linesTask, solveRecordsHere } from "../src/pool/records-task.js";
@@ -427,6 +427,35 @@ describe("createPool", () => {
       await dying.close();
       usePoolWorker(undefined);
     }
+  });
+
+  it("rejects one string (a whole text) or a non-iterable as solveMany does, and goes on", async () => {
+    await expect(pool.solveMany(NINE.join("\n") as unknown as string[])).rejects.toThrow(/not one string: split a text into its lines first/);
+    await expect(pool.solveStream(null as unknown as string[]).next()).rejects.toThrow(
+      "sudoku-wasm: solveMany takes an array, an iterable or an async iterable (a stream) of puzzles, got null",
+    );
+    expect(await pool.solveMany(NINE)).toEqual(solver.solveMany(NINE));
+  });
+
+  it("refuses a solver of one puzzle per call naming those that solve batches, without loading every kernel variant to find them", async () => {
+    const variants = solvers.filter((row) => row.id.startsWith("wasm:"));
+    const loads = variants.map((row) => vi.spyOn(row, "load"));
+    await expect(createPool({ threads: 1, solver: "bitmask" })).rejects.toThrow(
+      "solver 'bitmask' solves one puzzle per call; `solve --solver` and a pool take a solver that solves batches: wasm, general-wasm, a kernel variant (wasm:<name>)",
+    );
+    expect(loads.filter((load) => load.mock.calls.length > 0)).toEqual([]); // (in a browser, each a fetch)
+    for (const load of loads) load.mockRestore();
+  });
+
+  it("takes the kernels given (a bundle that does not copy them), and rejects, naming it, one that cannot load", async () => {
+    const bytes = (stem: string) => readFileSync(new URL(`../build/${stem}.wasm`, import.meta.url));
+    const given = await createPool({ threads: 1, kernels: { wasm: bytes("release"), general: bytes("general") } });
+    expect(await given.solveMany(MIXED)).toEqual(solver.solveMany(MIXED));
+    await given.close();
+    await expect(createPool({ threads: 1, kernels: { wasm: new Uint8Array([0, 97, 115, 109]) } })).rejects.toThrow(WebAssembly.CompileError);
+    await expect(createPool({ threads: 1, kernels: { general: new URL("./no-such-general.wasm", import.meta.url) } })).rejects.toThrow(
+      /missing kernel file:.*no-such-general\.wasm/,
+    );
   });
 
   it("closes while busy: the call in progress and every later one reject, and close resolves", async () => {

@@ -25,12 +25,12 @@ export type KernelSource = WasmModule | ArrayBuffer | ArrayBufferView | Response
 
 /** What to do when a kernel is not where the package looks (a bundler that does not copy it, e.g. esbuild). */
 const PASS_KERNELS =
-  "serve the kernel at that URL, or pass it yourself (a URL, bytes, a Response or a WebAssembly.Module): createSolver({ kernels: { wasm, general } }) or WasmKernel.create(source)";
+  "serve the kernel at that URL, or pass it yourself (a URL, bytes, a Response or a WebAssembly.Module): createSolver({ kernels: { wasm, general } }), createPool({ kernels }) or WasmKernel.create(source)";
 
 /** What to do when a kernel file is not where the package looks in Node (a bundle, or dist/ without build/). */
 const MISSING_FILE =
   "copy it there from the package (sudoku-wasm/kernels/<kernel>.wasm) or pass it yourself (a URL, bytes, a Response or a WebAssembly.Module): " +
-  "createSolver({ kernels: { wasm, general } }) or WasmKernel.create(source); in a clone of sudoku-wasm, `npm run build` makes it";
+  "createSolver({ kernels: { wasm, general } }), createPool({ kernels }) or WasmKernel.create(source); in a clone of sudoku-wasm, `npm run build` makes it";
 
 /** A Node built-in module (`node:fs`), reached at run time so that no bundler meets a Node import; undefined outside Node (20.16+ has process.getBuiltinModule). */
 export function nodeBuiltin<Module>(id: string): Module | undefined {
@@ -41,10 +41,23 @@ export function nodeBuiltin<Module>(id: string): Module | undefined {
 export async function compileSource(source: KernelSource): Promise<WasmModule> {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source as BufferSource);
-  if (typeof source === "string" || source instanceof URL) return compileUrl(new URL(source));
+  if (typeof source === "string" || source instanceof URL) return compileUrl(kernelUrlOf(source));
   if (typeof (source as PromiseLike<unknown>).then === "function") return compileResponse(await (source as PromiseLike<ResponseLike>));
   if (typeof (source as ResponseLike).arrayBuffer === "function") return compileResponse(source as ResponseLike);
   throw new TypeError("sudoku-wasm: a kernel source is a WebAssembly.Module, bytes, a Response or a URL");
+}
+
+/**
+ * The URL a kernel source names: relative to the page's base in a browser (as `fetch` reads it); a
+ * relative string outside a page is a TypeError naming it.
+ */
+function kernelUrlOf(source: string | URL): URL {
+  const base = (globalThis as { document?: { baseURI?: string } }).document?.baseURI ?? (globalThis as { location?: { href?: string } }).location?.href;
+  try {
+    return new URL(source, base);
+  } catch {
+    throw new TypeError(`sudoku-wasm: the kernel source '${String(source)}' is not a URL (an absolute one, or one relative to a page)`);
+  }
 }
 
 /** Reads a file: URL with Node's fs, or fetches any other URL. */

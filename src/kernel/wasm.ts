@@ -91,6 +91,16 @@ export function adoptKernels(modules: Readonly<Record<string, WasmModule>>): voi
   for (const [stem, module] of Object.entries(modules)) compiled.set(stem, Promise.resolve(module));
 }
 
+/**
+ * Compiles the kernels given (a pool's `kernels`: `wasm` the 9×9 release build, `general` the N×N
+ * one) and uses them for those builds from now on, on this thread and the workers it starts
+ * ({@link compiledKernels}); rejects, naming the source, when one cannot be compiled.
+ */
+export async function adoptGivenKernels(kernels: { wasm?: KernelSource; general?: KernelSource }): Promise<void> {
+  const given = Object.entries({ release: kernels.wasm, general: kernels.general }).filter(([, source]) => source !== undefined);
+  adoptKernels(Object.fromEntries(await Promise.all(given.map(async ([stem, source]) => [stem, await compileSource(source!)] as const))));
+}
+
 /** Compiles a kernel build once (see {@link compileWasmFile}); a RangeError for a build name of neither kernel. */
 export function compileKernel(build: KernelBuild = "release"): Promise<WasmModule> {
   if (!/^(release|debug|general|general-debug|variants\/[\w-]+)$/.test(build)) {

@@ -92,10 +92,8 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
       this.made++;
       if (!solvesBatches(engine)) {
         const batchIds = await batchSolverIds();
-        const named = [
-          ...batchIds.filter((id) => !id.startsWith("wasm:")),
-          ...(batchIds.some((id) => id.startsWith("wasm:")) ? ["a kernel variant (wasm:<name>)"] : []),
-        ];
+        const variants = batchIds.includes("wasm") && solvers.some((row) => row.kernelBuild !== undefined && row.id !== "wasm" && !row.unavailable);
+        const named = [...batchIds, ...(variants ? ["a kernel variant (wasm:<name>)"] : [])];
         throw new RangeError(
           `solver '${info.id}' solves one puzzle per call; \`solve --solver\` and a pool take a solver that solves batches: ${named.join(", ")}`,
         );
@@ -117,11 +115,15 @@ export async function loadBatchEngines(ids: readonly string[] = []): Promise<Rea
   return (await ThreadEngines.open(ids)).all();
 }
 
-/** The registry ids whose engines solve batches (rows missing their package, or failing to load, left out). */
+/**
+ * The registry ids whose engines solve batches (rows missing their package, or failing to load, left
+ * out), but the kernel's variants: each solves batches as the kernel does, and loading them all
+ * would fetch every variant's file in a browser.
+ */
 async function batchSolverIds(): Promise<string[]> {
   const ids: string[] = [];
   for (const info of solvers) {
-    if (info.unavailable) continue;
+    if (info.unavailable || (info.kernelBuild !== undefined && info.id !== "wasm")) continue;
     try {
       if (solvesBatches(await info.load(info.sizes[0]))) ids.push(info.id);
     } catch {

@@ -15,6 +15,7 @@
  * responsive while a pool solves.
  */
 import type { Grid } from "../model/puzzle.js";
+import type { KernelSource } from "../kernel/kernel-source.js";
 import { DIGITS } from "../model/puzzle.js";
 import type { SolverId } from "../solvers/registry.js";
 import {
@@ -26,6 +27,7 @@ import {
   type SolveOptions,
   type SolveRecord,
   checkOptions,
+  checkPuzzles,
   DigitLines,
   type Solver,
   SolutionWriter,
@@ -65,6 +67,13 @@ export interface PoolOptions {
   solver?: SolverId | readonly SolverId[];
   /** Inputs per batch sent to a worker, 1 to 65,536: larger batches cost less per puzzle, smaller ones answer sooner. @default 4096 */
   batchSize?: number;
+  /**
+   * The WASM kernels, as createSolver takes them (a URL, bytes, a fetch Response or a compiled
+   * Module; `wasm`: 9×9, `general`: N×N), when not from the files beside this package (a bundle
+   * that does not copy them): compiled once, they are this thread's kernels from then on, and its
+   * workers'. @default {}
+   */
+  kernels?: { wasm?: KernelSource; general?: KernelSource };
 }
 
 /** The default {@link PoolOptions.batchSize}. */
@@ -149,7 +158,8 @@ export class SolverPool {
     let at = 0;
     // Every record is kept, so each batch's solutions are one string (a slice each): at the default batch size too large for
     // V8's young generation, so the collector never copies it.
-    for await (const batch of this.batches(puzzles, options, true, new AbortController())) for (let i = 0; i < batch.count; i++) records[at++] = batch.record(i);
+    for await (const batch of this.batches(puzzles, options, true, new AbortController()))
+      for (let i = 0; i < batch.count; i++) records[at++] = batch.record(i);
     records.length = at; // (an array the caller shortened meanwhile gave fewer)
     return records;
   }
@@ -246,6 +256,7 @@ export class SolverPool {
    */
   private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean, call: AbortController): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
+    if (typeof ReadableStream === "undefined" || !(puzzles instanceof ReadableStream)) checkPuzzles(puzzles, true); // (not every browser iterates one)
     const checked = checkOptions(options); // the Solver's rule: a RangeError naming a bad option
     const most = this.threads * TASKS_PER_WORKER;
     const writer = new SolutionWriter(DIGITS, kept ? this.batchSize : undefined); // this call's own: it holds the batch being taken's solutions

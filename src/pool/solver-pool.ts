@@ -13,7 +13,7 @@ import { openWorkerPool, workerFile } from "./pool.js";
 import type { WorkerData } from "./solve-task.js";
 import { loadBatchEngines } from "./engines.js";
 import { WORKER_NICE } from "./priority.js";
-import { compiledKernels } from "../kernel/wasm.js";
+import { adoptGivenKernels, compiledKernels } from "../kernel/wasm.js";
 import { utf8Chunks } from "../stream/lines.js";
 import {
   type PoolBatch,
@@ -60,6 +60,7 @@ const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineSca
  */
 export async function createPool(options: PoolOptions = {}): Promise<SolverPool> {
   const { threads, batchSize, ids } = checkPoolOptions(options, availableParallelism());
+  if (options.kernels !== undefined) await adoptGivenKernels(options.kernels);
   const { solver, main } = await openRecordsSolver(threads, ids, poolWorkerFile);
   return new SolverPool(solver, main, batchSize, readNodeBytes);
 }

@@ -9,7 +9,7 @@
  * in Node.
  */
 import { Solver } from "../solvers/solver.js";
-import { compiledKernels } from "../kernel/wasm.js";
+import { adoptGivenKernels, compiledKernels } from "../kernel/wasm.js";
 import { loadBatchEngines } from "./engines.js";
 import { type RecordsOutcome, type RecordsTask, retryMemory } from "./records-task.js";
 import { batchBuffers } from "./batch.js";
@@ -25,6 +25,7 @@ export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "
  */
 export async function createPool(options: PoolOptions = {}): Promise<SolverPool> {
   const { threads, batchSize, ids } = checkPoolOptions(options, globalThis.navigator?.hardwareConcurrency || 1);
+  if (options.kernels !== undefined) await adoptGivenKernels(options.kernels);
   const engines = await loadBatchEngines(ids); // a bad id rejects here, before any worker starts
   const start: ToWorker = { kind: "start", kernels: await compiledKernels(), solvers: ids };
   const workers = await openWebWorkers(threads, start);

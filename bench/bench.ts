@@ -74,7 +74,7 @@ function checkedDifferences(earlier: BenchRun, later: BenchRun, options: BenchOp
 function judge(earlier: BenchRun, later: BenchRun, differences: readonly SettingDifference[], options: BenchOptions, report: (text: string) => void): void {
   const threshold = options.threshold === undefined ? defaultThreshold(earlier, later) : options.threshold / 100;
   const changes = compareRuns(earlier, later, threshold, { acrossCpus: options.compareAnyway });
-  report(formatComparison(earlier, changes, differences, threshold, compareHeading(earlier, threshold, later)));
+  report(formatComparison(earlier, changes, differences, threshold, compareHeading(earlier, threshold, later), later));
   const failAt = options.failOnRegression === true ? threshold * 100 : options.failOnRegression;
   const line = failAt === undefined ? null : regressionLine(changes, failAt);
   if (line === null) return;
@@ -105,6 +105,12 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   if (options.against) {
     if (!earlier) throw new Error("--against needs --compare OLD.json: the run to judge it against");
+    const exports = (["json", "markdown", "csv"] as const).filter((key) => options[key] !== undefined);
+    if (exports.length > 0) {
+      throw new Error(
+        `--against compares two saved runs and measures nothing, so it writes no files: leave out ${exports.map((key) => `--${key}`).join(", ")}`,
+      );
+    }
     const later = readResultFile(options.against, "--against");
     const differences = checkedDifferences(earlier, later, options);
     judge(earlier, later, differences, options, report);

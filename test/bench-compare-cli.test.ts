@@ -64,6 +64,27 @@ describe("bench --compare OLD --against NEW", () => {
     expect(run.stdout).toMatch(/0 faster, 0 slower, 1 no change, 0 not judged/);
   });
 
+  it("says when a run was interrupted, when no row was run in both, and another --time; refuses exports, since it measures nothing", () => {
+    const before = steady("whole.json", 1);
+    const cut = JSON.parse(readFileSync(before, "utf8"));
+    Object.assign(cut, { incomplete: { signal: "SIGINT", rowsPlanned: 3 } });
+    cut.settings.timeMs = 99_999; // (the file keeps the run's settings apart from its machine)
+    const interrupted = join(dir, "interrupted.json");
+    writeFileSync(interrupted, JSON.stringify(cut));
+    const run = bench(["--compare", before, "--against", interrupted]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('note: the later run was interrupted by SIGINT (1 of 3 rows): the rest are "not run" on its side');
+    expect(run.stdout).toMatch(/note: time per row \(--time, ms\) \d+ → 99999/);
+    const other = variant("other-solver.json", (r) => (r.row = r.solver = "mrv"));
+    const apart = bench(["--compare", before, "--against", other]);
+    expect(apart.stdout).toContain("WARNING, no row was run in both runs (other solvers or datasets): nothing is compared");
+    const exports = bench(["--compare", before, "--against", before, "--json", join(dir, "x.json"), "--csv", "-"]);
+    expect([exports.status, exports.stderr]).toEqual([
+      2,
+      "bench: --against compares two saved runs and measures nothing, so it writes no files: leave out --json, --csv\n",
+    ]);
+  });
+
   it("twice as slow: judged slower, and --fail-on-regression exits 1 naming the row", () => {
     const before = steady("before.json", 1);
     const after = steady("slower.json", 2);

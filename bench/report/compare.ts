@@ -35,7 +35,8 @@ export const REF_THRESHOLD = 0.03;
 type ComparedSettings = Pick<
   BenchEnvironment,
   "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "vectorUnits" | "cpuFamily" | "cores" | "node" | "calibration" | "freshRounds" | "datasets"
->;
+> &
+  Partial<Pick<BenchEnvironment, "timeMs">>;
 
 export interface SettingDifference {
   setting: string;
@@ -70,6 +71,7 @@ export function settingDifferences(before: ComparedSettings, after: ComparedSett
   check("Node", before.node, after.node, "warn");
   const fresh = (settings: ComparedSettings) => (settings.freshRounds ? "each in a fresh worker thread" : "in the bench's process");
   check("timing rounds (--fresh-rounds)", fresh(before), fresh(after), "warn");
+  check("time per row (--time, ms)", before.timeMs, after.timeMs, "warn");
   return differences;
 }
 
@@ -330,9 +332,21 @@ export function formatComparison(
   differences: readonly SettingDifference[] = [],
   noiseThreshold = BETWEEN_RUNS_THRESHOLD,
   heading = compareHeading(before, noiseThreshold),
+  after?: BenchRun,
 ): string {
   const out = [...heading];
   for (const d of differences) out.push(`${d.severity === "refuse" ? "WARNING, different experiment" : "note"}: ${d.setting} ${d.before} → ${d.after}`);
+  for (const [side, run] of [
+    ["earlier", before],
+    ["later", after],
+  ] as const) {
+    const cut = run?.incomplete;
+    if (cut)
+      out.push(`note: the ${side} run was interrupted by ${cut.signal} (${run.records.length} of ${cut.rowsPlanned} rows): the rest are "not run" on its side`);
+  }
+  if (changes.length > 0 && changes.every((c) => c.before === null || c.after === null)) {
+    out.push("WARNING, no row was run in both runs (other solvers or datasets): nothing is compared");
+  }
   const different = changes.filter((c) => c.mismatch);
   if (different.length > 0) {
     out.push(`WARNING, rows that timed different work are not judged: ${different.map((c) => `${c.dataset} · ${c.row} (${c.mismatch})`).join("; ")}`);

@@ -224,6 +224,15 @@ describe("bench tools name the CPU beside the tables they print alone", () => {
     expect(profile.stdout).toMatch(/^\| variant \|/);
     expect(profile.stderr).toMatch(/^CPU: .+ \(\d+ cores?\)\n/);
     expect(profile.stderr).toContain("\ndatasets: easy\n");
+    // --json -: the JSON alone on standard output; --out that is a file is refused before measuring
+    const json = spawnSync(process.execPath, [PROFILE, "--variants", "wasm", "--datasets", "easy", "--sample", "5", "--json", "-"], { encoding: "utf8" });
+    expect(json.status, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).records.map((r: { variant: string }) => r.variant)).toEqual(["wasm"]);
+    expect(json.stderr).toMatch(/^CPU: /);
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    const out = spawnSync(process.execPath, [PROFILE, "--variants", "wasm", "--datasets", "easy", "--out", file, "--json"], { encoding: "utf8" });
+    expect([out.status, out.stderr]).toEqual([2, `profile: --out ${file} is a file, not a folder: name a folder (made when missing)\n`]);
     const kernelVs = spawnSync(process.execPath, [KERNEL_VS, "--datasets", ","], { encoding: "utf8" });
     expect(kernelVs.status).toBe(2);
     expect(kernelVs.stderr).toMatch(/^kernel-vs: .+, \d+ cores, Node v[\d.]+, load average [\d. ]+\nkernel-vs: no datasets: --datasets names none\n$/);

@@ -6,6 +6,7 @@
  */
 import { Command, InvalidArgumentError } from "commander";
 import { Session } from "node:inspector/promises";
+import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { datasetShape } from "../measure/draw.js";
 import { CELLS } from "../../src/model/shape.js";
@@ -99,6 +100,13 @@ export async function runProfile(
   options: ProfileOptions,
   print: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<{ run: ProfileRun; written: string[] }> {
+  const out = resolve(options.out);
+  if (existsSync(out) && !statSync(out).isDirectory())
+    throw new InvalidArgumentError(`--out ${options.out} is a file, not a folder: name a folder (made when missing)`);
+  // `--json -`: the JSON alone on standard output, the report on standard error (as the bench does)
+  const jsonToStdout = options.json === "-";
+  if (jsonToStdout && options.markdown) throw new InvalidArgumentError("--json - and --markdown both write to standard output: give --json a file");
+  const report = jsonToStdout ? (text: string) => void process.stderr.write(text) : print;
   const datasets = benchDatasets(options.datasets);
   for (const dataset of datasets) {
     const shape = datasetShape(dataset.puzzles, dataset.path);
@@ -142,11 +150,11 @@ export async function runProfile(
     const datasetsLine = `datasets: ${datasets.map((dataset) => dataset.name).join(", ")}`;
     process.stderr.write([...describeProfileEnvironment(run.environment), datasetsLine].join("\n") + "\n");
   }
-  print(options.markdown ? formatProfileMarkdown(run) : formatProfileTable(run, process.stdout.isTTY ? process.stdout.columns : undefined));
-  const json =
-    options.json === undefined ? [] : [writeText(outputPath(options.json, "json", `profile-${stamp}`, resolve(options.out)), formatProfileJson(run))];
+  report(options.markdown ? formatProfileMarkdown(run) : formatProfileTable(run, process.stdout.isTTY ? process.stdout.columns : undefined));
+  if (jsonToStdout) process.stdout.write(formatProfileJson(run));
+  const json = options.json === undefined || jsonToStdout ? [] : [writeText(outputPath(options.json, "json", `profile-${stamp}`, out), formatProfileJson(run))];
   const written = [...json, ...(cpuProfile ? [cpuProfile] : [])];
-  const note = options.markdown ? (text: string) => process.stderr.write(text) : print;
+  const note = options.markdown ? (text: string) => process.stderr.write(text) : report;
   for (const path of written) note(`wrote ${path}\n`);
   return { run, written };
 }
@@ -173,7 +181,11 @@ const PROFILE_OPTIONS: readonly OptionRow[] = [
     parse: wholeNumber(1),
   },
   { flags: "--seed <n>", description: "seed of the --sample draw", default: 1, parse: wholeNumber(0, 0xffffffff) },
-  { flags: "--json [file]", description: "write every record (per-puzzle arrays included) as JSON (bare flag: <out>/profile-<time>.json)" },
+  {
+    flags: "--json [file]",
+    description:
+      "write every record (per-puzzle arrays included) as JSON (bare flag: <out>/profile-<time>.json; -: standard output, the report then on standard error)",
+  },
   { flags: "--markdown", description: "print each dataset's variant table as Markdown (every column) instead of the terminal report", default: false },
   {
     flags: "--out <dir>",

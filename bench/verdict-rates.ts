@@ -165,7 +165,13 @@ async function main(argv: readonly string[]): Promise<void> {
         `(${found} in 10); ${planted["no change"]} no change, ${planted["not judged"] + planted.undecided} not judged, ${planted.faster} faster; ` +
         `the slowdown as measured: median ${measured} [load ${loadBefore} → ${loadAverage()}]`,
     );
-    goals.push(`${percent(same.faster + same.slower, same.rows)} false verdicts per 100 rows ${condition} (goal: at most 1)`);
+    // a run that judged no row (every one noisy or moved together) found no false verdict, and measured nothing either
+    const judged = same.faster + same.slower + same["no change"];
+    goals.push(
+      judged === 0
+        ? `no row judged ${condition} (all ${same.rows} not judged): the false verdict rate is not measured; rerun on a quieter machine`
+        : `${percent(same.faster + same.slower, same.rows)} false verdicts per 100 rows ${condition} (goal: at most 1)`,
+    );
     if (condition === "idle") goals.push(`planted ${Math.round(options.slowdown * 100)}% found in ${found} of 10 pairs idle (goal: at least 9)`);
   };
 

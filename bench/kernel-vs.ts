@@ -7,9 +7,11 @@
  * this checkout's release settings into build/ref/ (built once, only for the sizes needed). How
  * both are checked and timed: bench/versus.ts.
  */
-import type { KernelBuild } from "../src/kernel/wasm.js";
 import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { type VersusRecord, firstPuzzles, kernelPairs, versus, versusTable } from "./versus.js";
+import { InvalidArgumentError } from "commander";
+import { type KernelBuild, compileKernel } from "../src/kernel/wasm.js";
+import { resolveCommit } from "./measure/reference.js";
 import { machineLine, parseToolOptions, runTool } from "./tool.js";
 import { benchDatasets } from "./env.js";
 
@@ -49,6 +51,15 @@ async function main(): Promise<void> {
     OPTIONS,
   );
   process.stderr.write(`${machineLine("kernel-vs")}\n`); // the table goes to standard output alone
+  // both sides checked before any is built: a commit git does not know, a build that does not exist (usage errors)
+  const usage = (check: () => unknown) =>
+    Promise.resolve()
+      .then(check)
+      .catch((error: Error) => {
+        throw new InvalidArgumentError(error.message);
+      });
+  await usage(() => resolveCommit(options.ref));
+  await usage(() => compileKernel(options.build));
   const kernelsFor = kernelPairs(options.ref, options.build);
   const records: VersusRecord[] = [];
   for (const dataset of benchDatasets(options.datasets)) {

@@ -236,6 +236,13 @@ describe("bench tools name the CPU beside the tables they print alone", () => {
     const kernelVs = spawnSync(process.execPath, [KERNEL_VS, "--datasets", ","], { encoding: "utf8" });
     expect(kernelVs.status).toBe(2);
     expect(kernelVs.stderr).toMatch(/^kernel-vs: .+, \d+ cores, Node v[\d.]+, load average [\d. ]+\nkernel-vs: no datasets: --datasets names none\n$/);
+    for (const [option, says] of [
+      ["--ref=no-such-commit", "--ref no-such-commit: no such commit"],
+      ["--build=bogus", "a kernel build is release, debug, variants/<name>, general or general-debug, not 'bogus'"],
+    ]) {
+      const refused = spawnSync(process.execPath, [KERNEL_VS, option, "--datasets", "easy"], { encoding: "utf8" });
+      expect([refused.status, refused.stderr.split("\n")[1]], option).toEqual([2, expect.stringContaining(says)]);
+    }
   });
 });
 

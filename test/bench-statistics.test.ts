@@ -431,6 +431,9 @@ describe("compact view", () => {
     expect(formatSummary(rows.map(gaveUp), () => true, 200)[1]).toBe(
       "  easy: every row gave up on most puzzles (T), so none is the fastest; a larger --budget lets them solve",
     );
+    // a row timed on fewer of the puzzles (sampled) is never the fastest by its plain rate
+    const sampled = { ...rows[2], row: "mrv", puzzles: rows[0].puzzles - 1, puzzlesPerSecond: rows[0].puzzlesPerSecond * 10, reference: null };
+    expect(formatSummary([...rows, sampled], (r) => r.row === "bitmask", 200)[1]).toMatch(/^ {2}easy: wasm, /);
     const alone = formatSummary([rows[2]], () => true, 200)[1];
     expect(alone).toContain("the fastest is the fastest pure TS");
     expect(alone).not.toContain("the the");

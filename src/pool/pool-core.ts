@@ -311,6 +311,11 @@ export class SolverPool {
         void Promise.resolve()
           .then(() => input.return?.())
           .catch(() => {});
+        // a batch read after the end (a read under way while batches were handed out) gives its memory back
+        void reading?.then(
+          (step) => step.done || Array.isArray(step.value) || step.value.memory.release(),
+          () => {},
+        );
       }
       (taken as TakenBatch | null)?.done(); // (assigned in `take`, which TypeScript's narrowing does not follow)
       // Ended early (the loop left, an input's error): the batches still with the workers give their memory back when answered.

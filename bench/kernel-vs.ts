@@ -50,8 +50,8 @@ async function main(): Promise<void> {
     "today's WASM kernels against the kernels of an earlier commit, same process, same puzzles, every grid size",
     OPTIONS,
   );
-  process.stderr.write(`${machineLine("kernel-vs")}\n`); // the table goes to standard output alone
-  // both sides checked before any is built: a commit git does not know, a build that does not exist (usage errors)
+  // the datasets and both sides checked before any is built: a commit git does not know, a build that does not exist (usage errors)
+  const datasets = benchDatasets(options.datasets);
   const usage = (check: () => unknown) =>
     Promise.resolve()
       .then(check)
@@ -60,9 +60,10 @@ async function main(): Promise<void> {
       });
   await usage(() => resolveCommit(options.ref));
   await usage(() => compileKernel(options.build));
+  process.stderr.write(`${machineLine("kernel-vs")}\n`); // the table goes to standard output alone
   const kernelsFor = kernelPairs(options.ref, options.build);
   const records: VersusRecord[] = [];
-  for (const dataset of benchDatasets(options.datasets)) {
+  for (const dataset of datasets) {
     const draw = firstPuzzles(dataset, options.puzzles);
     const record = versus(await kernelsFor(draw.shape), [options.ref, "today's kernel"], draw, options);
     records.push(record);

@@ -39,11 +39,11 @@ export interface PoolBenchOptions {
   threads: number;
 }
 
-/** A parser of a time to measure for, in seconds, from 0.1 (less is one cold call: no rate) to an hour; decimal digits only. */
+/** A parser of a time to measure for, in seconds, from 0.01 (0 is one cold call: no rate) to an hour; decimal digits only. */
 export function seconds(text: string): number {
   const value = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text.trim()) || value < 0.1 || value > 3600) {
-    throw new InvalidArgumentError(`expected seconds from 0.1 to 3600 (a shorter time is one cold call, not a rate), got '${text}'`);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || value < 0.01 || value > 3600) {
+    throw new InvalidArgumentError(`expected seconds from 0.01 to 3600 (0 is one cold call, not a rate), got '${text}'`);
   }
   return value;
 }

@@ -218,7 +218,7 @@ describe("bench: datasets", () => {
 });
 
 describe("bench tools name the CPU beside the tables they print alone", () => {
-  it("profile --markdown and kernel-vs: the table alone on standard output, the machine on standard error", () => {
+  it("profile --markdown: the table alone on standard output, the machine on standard error; profile and kernel-vs refuse what they cannot measure", () => {
     const profile = spawnSync(process.execPath, [PROFILE, "--variants", "wasm", "--datasets", "easy", "--sample", "5", "--markdown"], { encoding: "utf8" });
     expect(profile.status, profile.stderr).toBe(0);
     expect(profile.stdout).toMatch(/^\| variant \|/);
@@ -235,13 +235,13 @@ describe("bench tools name the CPU beside the tables they print alone", () => {
     expect([out.status, out.stderr]).toEqual([2, `profile: --out ${file} is a file, not a folder: name a folder (made when missing)\n`]);
     const kernelVs = spawnSync(process.execPath, [KERNEL_VS, "--datasets", ","], { encoding: "utf8" });
     expect(kernelVs.status).toBe(2);
-    expect(kernelVs.stderr).toMatch(/^kernel-vs: .+, \d+ cores, Node v[\d.]+, load average [\d. ]+\nkernel-vs: no datasets: --datasets names none\n$/);
+    expect([kernelVs.status, kernelVs.stderr]).toEqual([2, "kernel-vs: no datasets: --datasets names none\n"]); // (the machine heads a measurement)
     for (const [option, says] of [
       ["--ref=no-such-commit", "--ref no-such-commit: no such commit"],
       ["--build=bogus", "a kernel build is release, debug, variants/<name>, general or general-debug, not 'bogus'"],
     ]) {
       const refused = spawnSync(process.execPath, [KERNEL_VS, option, "--datasets", "easy"], { encoding: "utf8" });
-      expect([refused.status, refused.stderr.split("\n")[1]], option).toEqual([2, expect.stringContaining(says)]);
+      expect([refused.status, refused.stderr], option).toEqual([2, expect.stringContaining(says)]);
     }
   });
 });
@@ -269,7 +269,7 @@ describe("canon-bench and the pool benches", () => {
       ["library", "-1"],
     ]) {
       const run = spawnSync(process.execPath, [tool(name), "--seconds", value], { encoding: "utf8" });
-      expect([run.status, run.stderr], `${name} ${value}`).toEqual([2, expect.stringContaining(`expected seconds from 0.1 to 3600`)]);
+      expect([run.status, run.stderr], `${name} ${value}`).toEqual([2, expect.stringContaining(`expected seconds from 0.01 to 3600`)]);
     }
   });
 });

@@ -6,7 +6,7 @@
  *   solver.solveMany(lines, { limit: 2 });            // records in input order, one batch per size
  *   solver.solve(line256, { alphabet: "ABCDEFGHIJKLMNOP" }); // 4×4, 16×16, 25×25 too
  */
-import type { KernelSource } from "./kernel/kernel-source.js";
+import { type KernelSource, givenKernelError } from "./kernel/kernel-source.js";
 import { type SolverId, type SolverInfo, findSolver, solversBySize } from "./solvers/registry.js";
 import { type SizeEngine, type SolverEngine, Solver } from "./solvers/solver.js";
 import { shapeOfSide } from "./model/shape.js";
@@ -74,7 +74,7 @@ export async function createSolver(options: CreateSolverOptions = {}): Promise<S
   // a solver asked for by name must load, and so must a kernel given
   const given = (id: string) => (id === "wasm" && options.kernels?.wasm !== undefined) || (id === "general-wasm" && options.kernels?.general !== undefined);
   const named = failures.find((load) => ids.includes(load.engine.id) || given(load.engine.id));
-  if (named) throw named.failure!.reason;
+  if (named) throw given(named.engine.id) ? givenKernelError(named.engine.id === "wasm" ? "wasm" : "general", named.failure!.reason) : named.failure!.reason;
   if (failures.length > 0 && failures.length === loads.length) throw failures[0].failure!.reason;
   return new Solver(new Map([...bySize.keys()].map((size) => [size, loads.find((load) => load.size === size)!.engine])));
 }

@@ -133,7 +133,7 @@ describe("--compare verdicts", () => {
     expect(compareRuns(before, after, undefined, { acrossCpus: true }).map((c) => c.verdict)).toEqual(["slower", "no change"]);
     expect(compareRuns(before, on(after.records, "family 25 model 17")).map((c) => c.verdict)).toEqual(["slower", "no change"]);
     expect(compareHeading(before, 0.05, after)[0]).toBe(
-      "Compared with 2026-12-01 (commit x; AMD EPYC (AVX-512, family 25 model 17)): puzzles/s before → now, now 2026-12-01 (commit x; AMD EPYC (AVX-512, family 26 model 2))",
+      "Compared with 2026-12-01 (commit x; AMD EPYC, AVX-512, family 25 model 17): puzzles/s before → now, now 2026-12-01 (commit x; AMD EPYC, AVX-512, family 26 model 2)",
     );
   });
 

@@ -8,11 +8,12 @@
  * (dist/, built by `pretest`).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder, solveShards } from "./cli-run.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
+import { outputFormatOf } from "../src/formats/output/split.js";
 
 const { dir, file } = scratchFolder("sudoku-merge-checks-");
 const PUZZLES = file("puzzles.txt", relabelledPuzzles(300, 23));
@@ -87,6 +88,43 @@ describe("merge checks every shard's format and the counts of shards without an 
         `sudoku-wasm: ${paths[1]} line ${lines} is ${what}, which no ${format} output of sudoku-wasm holds: was the file edited? Remove that line and run again\n`,
       ]);
       expect(existsSync(merged), format).toBe(false);
+    }
+    // -o a link (or a device, a pipe): left where it is, not removed
+    const paths = shards(2, "jsonl", "empty-link-");
+    writeFileSync(paths[1], readFileSync(paths[1], "utf8") + "\n");
+    const link = join(dir, "merged-link.jsonl");
+    symlinkSync(join(dir, "link-target.jsonl"), link);
+    expect(runCli(["merge", "-o", link, ...paths]).status).toBe(2);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe("an output's format, told from its first bytes", () => {
+  it("is grid when its empty lines end grid records (N rows of N, or a status line), line with a stray empty line", () => {
+    const grid = (side: number) => Array.from({ length: side }, () => "1".repeat(side)).join("\n");
+    const solution = "1".repeat(81);
+    for (const text of [
+      `${grid(9)}\n\n${grid(9)}\n\n`,
+      `${grid(4)}\n\n`,
+      `${grid(25)}\n\n${grid(25).slice(0, 100)}`,
+      `unsolvable\n\n${grid(9)}\n\n`,
+      "invalid: a.txt:1: bad\n\n",
+      "multiple\n\ntimeout\n\n",
+      `${grid(9)}\n\n1111\n11`,
+    ]) {
+      expect(outputFormatOf(text), text.slice(0, 40)).toBe("grid");
+    }
+    for (const text of [
+      `${solution}\n${solution}\n\n`,
+      `${solution}\n\n${solution}\n`,
+      `unsolvable\n\n${solution}\n${solution}\n`,
+      "invalid\n".repeat(7) + "\n",
+      "error\n".repeat(5) + "\n",
+      "invalid\n\ninvalid\n",
+      "1234341221434321\n".repeat(3) + "\n",
+      "111111111\n1111",
+    ]) {
+      expect(outputFormatOf(text), text.slice(0, 40)).toBe("line");
     }
   });
 });

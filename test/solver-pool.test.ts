@@ -16,6 +16,7 @@ import { type SolverPool, createPool, usePoolWorker } from "../src/pool/solver-p
 import { checkPoolOptions } from "../src/pool/pool-core.js";
 import { BatchMemory, linesTask, solveRecordsHere } from "../src/pool/records-task.js";
 import { loadBatchEngines } from "../src/pool/engines.js";
+import { compiledKernels } from "../src/kernel/wasm.js";
 import { linesText } from "../src/solvers/solver.js";
 import { MAX_LINE_LENGTH } from "../src/stream/lines.js";
 import { batchBuffers } from "../src/pool/batch.js";
@@ -366,11 +367,29 @@ describe("createPool", () => {
     });
     const node = new Readable({ read() {} });
     node.push(NINE.slice(0, 3).join("\n") + "\n");
+    const objects = new Readable({ objectMode: true, read() {} });
+    for (const line of NINE.slice(0, 3)) objects.push(line);
+    // an async iterable not a generator: its return() is called at once, though a next() waits
+    let returned = false;
+    const iterable = {
+      [Symbol.asyncIterator]: () => {
+        let k = 0;
+        return {
+          next: () => (k < 3 ? Promise.resolve({ done: false, value: NINE[k++] }) : never),
+          return: () => {
+            returned = true;
+            return Promise.resolve({ done: true as const, value: undefined });
+          },
+        };
+      },
+    };
     const single = await createPool({ threads: 1, batchSize: 1 }); // (a batch of more would wait for its last line)
     for (const [name, input] of [
       ["async generator", stalled()],
       ["web stream", web],
       ["Node stream", node],
+      ["object-mode Node stream", objects],
+      ["async iterable", iterable],
     ] as const) {
       const stream = single.solveStream(input);
       expect((await stream.next()).done, name).toBe(false);
@@ -380,7 +399,7 @@ describe("createPool", () => {
       expect(await waiting, name).toEqual({ done: true, value: undefined });
     }
     expect(cancelled).toBe(true);
-    expect(node.destroyed).toBe(true);
+    expect([node.destroyed, objects.destroyed, returned]).toEqual([true, true, true]);
     await single.close();
     // close(): every call in progress rejects, those waiting on their input too
     const closing = await createPool({ threads: 1, batchSize: 2 });
@@ -432,7 +451,7 @@ describe("createPool", () => {
   it("rejects one string (a whole text) or a non-iterable as solveMany does, and goes on", async () => {
     await expect(pool.solveMany(NINE.join("\n") as unknown as string[])).rejects.toThrow(/not one string: split a text into its lines first/);
     await expect(pool.solveStream(null as unknown as string[]).next()).rejects.toThrow(
-      "sudoku-wasm: solveMany takes an array, an iterable or an async iterable (a stream) of puzzles, got null",
+      "sudoku-wasm: solveStream takes an array, an iterable or an async iterable (a stream) of puzzles, got null",
     );
     expect(await pool.solveMany(NINE)).toEqual(solver.solveMany(NINE));
   });
@@ -449,10 +468,16 @@ describe("createPool", () => {
 
   it("takes the kernels given (a bundle that does not copy them), and rejects, naming it, one that cannot load", async () => {
     const bytes = (stem: string) => readFileSync(new URL(`../build/${stem}.wasm`, import.meta.url));
-    const given = await createPool({ threads: 1, kernels: { wasm: bytes("release"), general: bytes("general") } });
+    const [wasm, general] = [new WebAssembly.Module(bytes("release")), new WebAssembly.Module(bytes("general"))];
+    const given = await createPool({ threads: 1, kernels: { wasm, general } });
     expect(await given.solveMany(MIXED)).toEqual(solver.solveMany(MIXED));
+    const posted = await compiledKernels(); // what this thread's workers are given
+    expect([posted.release, posted.general]).toEqual([wasm, general]);
+    expect(posted.release).toBe(wasm);
     await given.close();
-    await expect(createPool({ threads: 1, kernels: { wasm: new Uint8Array([0, 97, 115, 109]) } })).rejects.toThrow(WebAssembly.CompileError);
+    await expect(createPool({ threads: 1, kernels: { wasm: new Uint8Array([0, 97, 115, 109]) } })).rejects.toThrow(
+      /^sudoku-wasm: the kernel given as kernels\.wasm could not be loaded: WebAssembly\.compile\(\)/,
+    );
     await expect(createPool({ threads: 1, kernels: { general: new URL("./no-such-general.wasm", import.meta.url) } })).rejects.toThrow(
       /missing kernel file:.*no-such-general\.wasm/,
     );

@@ -224,7 +224,7 @@ export function formatSummary(records: readonly BenchRecord[], isPureTs: (record
     const caution = shifted ? ` (S: the machine changed speed while one of these rows was timed; rerun before quoting it)` : "";
     const comparisons = parts.length > 0 ? `; ${parts.join("; ")}${caution}` : "";
     lines.push(
-      ...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s${describeTies(fastest, rows)}${comparisons}`, width, "      "),
+      ...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s${describeTies(fastest, solving)}${comparisons}`, width, "      "),
     );
   }
   if (unreferenced.length > 0) {

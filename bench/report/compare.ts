@@ -12,7 +12,7 @@
 import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { type RatioEstimate, rankRatio, speedRatio, summarize, welchRatio } from "../statistics.js";
-import { alignRows, formatNumber, formatRatio, groupByDataset } from "./format.js";
+import { alignRows, cpuName, formatNumber, formatRatio, groupByDataset } from "./format.js";
 
 /** Within one run: changes smaller than this share (2%) are "no change" even when the interval excludes 1× (compact.ts's ties). */
 export const NOISE_THRESHOLD = 0.02;
@@ -231,13 +231,7 @@ export function otherCpu(before: ComparedSettings, after: ComparedSettings): str
   const differ = (["cpu", "vectorUnits", "cpuFamily"] as const).filter(
     (key) => before[key] !== undefined && after[key] !== undefined && before[key] !== after[key],
   );
-  return differ.length === 0 ? null : `${cpuText(before)} → ${cpuText(after)}`;
-}
-
-/** "AMD EPYC (AVX-512, family 26 model 2)": a run's CPU as far as it was recorded. */
-export function cpuText(env: Pick<BenchEnvironment, "cpu" | "vectorUnits" | "cpuFamily">): string {
-  const details = [env.vectorUnits, env.cpuFamily].filter(Boolean);
-  return `${env.cpu ?? "unknown CPU"}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
+  return differ.length === 0 ? null : `${cpuName(before)} → ${cpuName(after)}`;
 }
 
 /**
@@ -304,7 +298,7 @@ function describeChange(change: Change): string {
 
 /** The opening lines of --compare's report: what is compared (each run's date, commit and CPU; `after`'s when given) and how it is judged. */
 export function compareHeading(before: BenchRun, noiseThreshold: number, after?: BenchRun): string[] {
-  const side = ({ environment }: BenchRun) => `${environment.date} (commit ${environment.commit}; ${cpuText(environment)})`;
+  const side = ({ environment }: BenchRun) => `${environment.date} (commit ${environment.commit}; ${cpuName(environment)})`;
   return [
     `Compared with ${side(before)}: puzzles/s before → now${after ? `, now ${side(after)}` : ""}`,
     "the change is the ratio of each row's rounds in CPU time relative to the calibration work timed between its calls " +

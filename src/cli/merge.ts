@@ -6,7 +6,7 @@
  * index expected. Line and grid records carry none: their counts are checked (shard K of T records
  * holds ⌈(T−K)/N⌉), which finds a shard cut short but not one missing or reordered when the counts fit.
  */
-import { closeSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
@@ -262,15 +262,17 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   const { format, header } = shardFormat(files, flags.out);
   const indexless = format === "line" || format === "grid";
   if (indexless) checkRoundRobinCounts(files, format);
+  // a shard refused while merging (jsonl and csv are checked record by record) leaves no half-merged file: a regular file
+  // (or none) at -o is removed then; a device, a pipe or a link is left as it is
+  const removable = flags.output !== undefined && (lstatSync(flags.output, { throwIfNoEntry: false })?.isFile() ?? true);
   const out = await openOutput(flags.output);
   let records: number;
   try {
     records = await mergeShards(files, out, format, header);
   } catch (error) {
-    // a shard refused while merging (jsonl and csv are checked record by record) leaves no half-merged file
-    if (flags.output !== undefined) {
+    if (removable) {
       out.destroy();
-      rmSync(flags.output, { force: true });
+      rmSync(flags.output!, { force: true });
     }
     throw error;
   }

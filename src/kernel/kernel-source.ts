@@ -60,6 +60,12 @@ function kernelUrlOf(source: string | URL): URL {
   }
 }
 
+/** The error of a kernel given as `kernels.<key>` that could not be loaded, naming it where the error does not name its source (a CompileError of bad bytes). */
+export function givenKernelError(key: "wasm" | "general", error: unknown): unknown {
+  if (!(error instanceof Error) || error.message.startsWith("sudoku-wasm:")) return error;
+  return new Error(`sudoku-wasm: the kernel given as kernels.${key} could not be loaded: ${error.message}`, { cause: error });
+}
+
 /** Reads a file: URL with Node's fs, or fetches any other URL. */
 async function compileUrl(url: URL): Promise<WebAssembly.Module> {
   if (url.protocol === "file:") {

@@ -12,7 +12,7 @@
  */
 import { buildFacts } from "../../build/facts.js";
 import { instantiate as instantiateSudokuKernel } from "../../build/release.js";
-import { type KernelSource, type UrlObject, type WasmModule, compileSource } from "./kernel-source.js";
+import { type KernelSource, type UrlObject, type WasmModule, compileSource, givenKernelError } from "./kernel-source.js";
 import type { Grid } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeName, shapeOf } from "../model/shape.js";
 import {
@@ -97,8 +97,13 @@ export function adoptKernels(modules: Readonly<Record<string, WasmModule>>): voi
  * ({@link compiledKernels}); rejects, naming the source, when one cannot be compiled.
  */
 export async function adoptGivenKernels(kernels: { wasm?: KernelSource; general?: KernelSource }): Promise<void> {
-  const given = Object.entries({ release: kernels.wasm, general: kernels.general }).filter(([, source]) => source !== undefined);
-  adoptKernels(Object.fromEntries(await Promise.all(given.map(async ([stem, source]) => [stem, await compileSource(source!)] as const))));
+  const given = (["wasm", "general"] as const).filter((key) => kernels[key] !== undefined);
+  const compile = (key: "wasm" | "general") =>
+    compileSource(kernels[key]!).then(
+      (module) => [key === "wasm" ? "release" : "general", module] as const,
+      (error) => Promise.reject(givenKernelError(key, error)),
+    );
+  adoptKernels(Object.fromEntries(await Promise.all(given.map(compile))));
 }
 
 /** Compiles a kernel build once (see {@link compileWasmFile}); a RangeError for a build name of neither kernel. */

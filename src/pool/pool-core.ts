@@ -256,7 +256,7 @@ export class SolverPool {
    */
   private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean, call: AbortController): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
-    if (typeof ReadableStream === "undefined" || !(puzzles instanceof ReadableStream)) checkPuzzles(puzzles, true); // (not every browser iterates one)
+    if (typeof ReadableStream === "undefined" || !(puzzles instanceof ReadableStream)) checkPuzzles(puzzles, kept ? "pool's solveMany" : "solveStream"); // (not every browser iterates one)
     const checked = checkOptions(options); // the Solver's rule: a RangeError naming a bad option
     const most = this.threads * TASKS_PER_WORKER;
     const writer = new SolutionWriter(DIGITS, kept ? this.batchSize : undefined); // this call's own: it holds the batch being taken's solutions
@@ -275,9 +275,11 @@ export class SolverPool {
       return (taken = next.take(writer, site));
     };
     this.calls.add(call);
-    const ended = new Promise<"ended">((resolve) => call.signal.addEventListener("abort", () => resolve("ended"), { once: true }));
+    // The call's end wakes the race below: a promise of each turn's own (one for the whole call would gather a reaction a turn).
+    let wake: ((end: "ended") => void) | null = null;
+    call.signal.addEventListener("abort", () => wake?.("ended"), { once: true });
     const scanner = () => (readsDigitLines(this.main.engines, checked.alphabet) ? this.scanner() : null);
-    const input = (this.readBytes(puzzles, this.batchSize, scanner, call.signal) ?? inBatches(puzzles, this.batchSize))[Symbol.asyncIterator]();
+    const input = (this.readBytes(puzzles, this.batchSize, scanner, call.signal) ?? inBatches(puzzles, this.batchSize, call.signal))[Symbol.asyncIterator]();
     let reading: Promise<IteratorResult<PoolBatch, void>> | null = null;
     let finished = false;
     try {
@@ -285,7 +287,9 @@ export class SolverPool {
         reading ??= input.next();
         // An answer counts only after an event loop's turn, so an input that is ready (an array, a busy stream) keeps the workers fed.
         const answered = sent.length > 0 ? [sent[0].then(nextTurn).then(() => "answered" as const)] : [];
+        const ended = call.signal.aborted ? Promise.resolve("ended" as const) : new Promise<"ended">((resolve) => (wake = resolve));
         const first = await Promise.race([reading.then(() => "read" as const), ...answered, ended]);
+        wake = null;
         if (this.closed) throw new Error(CLOSED);
         if (first === "ended") return;
         if (first === "answered") {
@@ -493,9 +497,11 @@ export async function* byteBatches(chunks: AsyncIterable<Uint8Array>, size: numb
 /**
  * The inputs of `puzzles` in batches of `size`: an array or any other synchronous iterable read
  * a batch at a time without a promise per input, an asynchronous one an input at a time (a
- * stream of bytes is read by the entry's {@link ByteReader}).
+ * stream of bytes is read by the entry's {@link ByteReader}). When `ended` aborts, an
+ * asynchronous one is asked to `return()` at once, not after a read waiting on it (as leaving a
+ * `for await` would), and a Node stream destroyed.
  */
-async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<PoolBatch, void, undefined> {
+async function* inBatches(puzzles: PoolInputs, size: number, ended?: AbortSignal): AsyncGenerator<PoolBatch, void, undefined> {
   if (Array.isArray(puzzles)) {
     for (let first = 0; first < puzzles.length; first += size) yield puzzles.slice(first, first + size);
     return;
@@ -509,11 +515,24 @@ async function* inBatches(puzzles: PoolInputs, size: number): AsyncGenerator<Poo
       batch = [];
     }
   } else {
-    for await (const input of puzzles as AsyncIterable<string | Grid>) {
-      batch.push(input);
-      if (batch.length < size) continue;
-      yield batch;
-      batch = [];
+    const inputs = (puzzles as AsyncIterable<string | Grid>)[Symbol.asyncIterator]();
+    const node = puzzles as { pipe?: unknown; destroy?: () => void };
+    const stop = () => {
+      void Promise.resolve()
+        .then(() => inputs.return?.())
+        .catch(() => {});
+      if (typeof node.pipe === "function") node.destroy?.();
+    };
+    ended?.addEventListener("abort", stop, { once: true });
+    try {
+      for (let step = await inputs.next(); !step.done; step = await inputs.next()) {
+        batch.push(step.value);
+        if (batch.length < size) continue;
+        yield batch;
+        batch = [];
+      }
+    } finally {
+      ended?.removeEventListener("abort", stop);
     }
   }
   if (batch.length > 0) yield batch;

@@ -791,17 +791,18 @@ export function readsDigitLines(engines: ReadonlyMap<number, SizeEngine>, alphab
 export const SOLVE_MANY_PIECE = 1 << 18;
 
 /**
- * Throws a TypeError unless `puzzles` is an iterable of puzzles (an async one too when `async`):
- * not one string (whose characters would each be an input: split a text into its lines first),
- * nor anything else.
+ * Throws a TypeError unless `puzzles` is what `method` takes: an iterable of puzzles (the pool's
+ * calls, an async one too), not one string (whose characters would each be an input: split a text
+ * into its lines first), nor anything else.
  */
-export function checkPuzzles(puzzles: unknown, async: boolean): void {
+export function checkPuzzles(puzzles: unknown, method: "solveMany" | "pool's solveMany" | "solveStream"): void {
+  const async = method !== "solveMany";
   const what = async ? "an array, an iterable or an async iterable (a stream) of puzzles" : "an array or other iterable of puzzles";
-  if (typeof puzzles === "string")
-    throw new TypeError(`sudoku-wasm: solveMany takes ${what}, not one string: split a text into its lines first (text.split("\\n"))`);
+  const takes = `sudoku-wasm: ${method === "pool's solveMany" ? "solveMany" : method} takes ${what}`;
+  if (typeof puzzles === "string") throw new TypeError(`${takes}, not one string: split a text into its lines first (text.split("\\n"))`);
   const given = puzzles as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown } | null | undefined;
   if (typeof given?.[Symbol.iterator] === "function" || (async && typeof given?.[Symbol.asyncIterator] === "function")) return;
-  throw new TypeError(`sudoku-wasm: solveMany takes ${what}, got ${puzzles === null ? "null" : typeof puzzles}`);
+  throw new TypeError(`${takes}, got ${puzzles === null ? "null" : typeof puzzles}`);
 }
 
 /** The user-facing solver: one engine per grid side; a size without one gives an `invalid` record saying so. */
@@ -855,7 +856,7 @@ export class Solver {
 
   /** Solves many puzzles of any mix of sizes; one record each, in input order, each size's puzzles in one engine call when it solves batches (one per {@link SOLVE_MANY_PIECE} inputs). */
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
-    checkPuzzles(puzzles, false);
+    checkPuzzles(puzzles, "solveMany");
     const checked = checkOptions(options);
     if (!Array.isArray(puzzles) || puzzles.length > SOLVE_MANY_PIECE) return this.solveInPieces(puzzles, options);
     const digits = readsDigitLines(this.engines, checked.alphabet) ? this.digitLines() : null;

@@ -13,6 +13,7 @@
 import { type OutputFormatName, outputFormats } from "./format.js";
 import type { RecordPlace } from "../record.js";
 import { canonCsvHeader } from "./canon-csv.js";
+import { shapeOfCells, shapeOfSide } from "../../model/shape.js";
 
 const NEWLINE = 10;
 const QUOTE = 34;
@@ -91,22 +92,36 @@ export const KNOWN_CSV_HEADERS: readonly string[] = [
 
 /**
  * The format of an output file told from `text`, its first bytes: csv when it starts with a header
- * of {@link KNOWN_CSV_HEADERS}, jsonl by '{', grid when the lines before its first empty line are a
- * grid record (N rows of N symbols, or one status line), else line.
+ * of {@link KNOWN_CSV_HEADERS}, jsonl by '{', grid when its empty lines end grid records (each block
+ * before one is N rows of N symbols, or one status line) and what follows the last is a grid begun,
+ * else line (a line output with a stray empty line too).
  */
 export function outputFormatOf(text: string): OutputFormatName {
   if (KNOWN_CSV_HEADERS.some((header) => text.startsWith(header))) return "csv";
   if (text.startsWith("{")) return "jsonl";
   const lines = text.split("\n");
-  const empty = lines.slice(0, 27).findIndex((line, i) => line === "" && i < lines.length - 1);
-  return empty > 0 && isGridRecord(lines.slice(0, empty)) ? "grid" : "line";
+  lines.pop(); // after the last line end: a line cut off, or nothing
+  const blocks: string[][] = [[]];
+  for (const line of lines) {
+    if (line === "") blocks.push([]);
+    else blocks.at(-1)!.push(line);
+  }
+  const rest = blocks.pop()!; // the record begun after the last empty line
+  const records = blocks.filter((block) => block.length > 0); // (an empty line after another is an edit, named when the records are counted)
+  if (records.length === 0 || !records.every(isGridRecord)) return "line";
+  const begun = shapeOfSide(rest[0]?.length ?? 0) !== undefined && rest.every((row) => row.length === rest[0].length) && rest.length < rest[0].length;
+  return rest.length === 0 || begun || (rest.length === 1 && isGridRecord(rest)) ? "grid" : "line";
 }
 
-/** Whether `rows` (one or more lines) are one grid record: N ≥ 4 rows of N symbols, or a status line (not the N² symbols of a line record). */
+/**
+ * Whether `rows` (one or more lines) are one grid record: N rows of N symbols (a grid size's side),
+ * or a status line: not the N² symbols of a line record, nor `invalid` or `error` alone (a line
+ * record's; a grid record gives the reason after a colon).
+ */
 function isGridRecord(rows: readonly string[]): boolean {
-  if (rows.length > 1) return rows.length >= 4 && rows.every((row) => row.length === rows.length);
-  const side = Math.sqrt(rows[0].length);
-  return !(Number.isInteger(side) && side >= 4 && !/\s/.test(rows[0]));
+  if (rows.length > 1) return shapeOfSide(rows.length) !== undefined && rows.every((row) => row.length === rows.length);
+  const [line] = rows;
+  return (shapeOfCells(line.length) === undefined || /\s/.test(line)) && line !== "invalid" && line !== "error";
 }
 
 /** Where a csv header puts the fields of a {@link RecordPlace}: column numbers, from 0. */

@@ -326,11 +326,11 @@ async function measureRow(
     runner = opened;
     try {
       checked = await opened.answers();
+      total = checkAnswers(checked, grids.length, check); // a wrong answer ends the row's worker too (it would keep the process alive)
     } catch (error) {
       await opened.close();
       throw error;
     }
-    total = checkAnswers(checked, grids.length, check);
     for (let i = 0; i < grids.length; i++) if (checked.timedOut(i)) timeouts++;
     batchCall = row.extra.threads !== null;
   } else {

@@ -67,6 +67,15 @@ export default {
   });
 });
 
+describe("bench: a solver module wrong from its first answer", () => {
+  it("ends the run with status 1 at its checked pass (its worker thread ended too, not left to hold the process)", () => {
+    const wrong = solverModule("wrong.mjs", "export default { countSolutions(puzzle, limit, solution) { solution.fill(1); return 1; } };\n");
+    const run = bench(`wasm,${wrong}`);
+    expect(run.status, run.stdout + run.stderr).toBe(1); // (null: it hung until the spawn's limit)
+    expect(run.stderr).toMatch(/^bench: \S*wrong\.mjs on easy line \d+: solution 1{81} is not a valid grid that keeps the clues\n/);
+  });
+});
+
 describe("bench: a solver that throws what is not an Error", () => {
   for (const [thrown, shown] of [
     ['"x"', '"x"'],

@@ -7,7 +7,7 @@
  *   solver.solve(line256, { alphabet: "ABCDEFGHIJKLMNOP" }); // 4×4, 16×16, 25×25 too
  */
 import { type KernelSource, givenKernelError } from "./kernel/kernel-source.js";
-import { type SolverId, type SolverInfo, findSolver, solversBySize } from "./solvers/registry.js";
+import { type SolverId, type SolverInfo, findSolver, solversBySize, takesSize } from "./solvers/registry.js";
 import { type SizeEngine, type SolverEngine, Solver } from "./solvers/solver.js";
 import { shapeOfSide } from "./model/shape.js";
 
@@ -63,10 +63,12 @@ async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: C
 export async function createSolver(options: CreateSolverOptions = {}): Promise<Solver> {
   const ids = typeof options.solver === "string" ? [options.solver] : [...(options.solver ?? [])];
   for (const id of ids) findSolver(id); // an unknown id fails here, naming the known ones
-  if (options.general === "ts") ids.push("general-ts");
-  else if (options.general !== undefined && options.general !== "wasm")
+  if (options.general !== undefined && options.general !== "wasm" && options.general !== "ts")
     throw new RangeError(`general must be 'wasm' or 'ts', got '${options.general as string}'`);
-  const bySize = solversBySize(ids);
+  // general: "ts" puts the sizes no listed solver takes on general-ts, but 9×9, which keeps its default
+  const nine = ids.some((id) => takesSize(findSolver(id), 9)) ? [] : [solversBySize().get(9)!.id];
+  if (options.general === "ts") ids.push("general-ts");
+  const bySize = solversBySize(options.general === "ts" ? [...ids.slice(0, -1), ...nine, "general-ts"] : ids);
   const sizesOf = (info: SolverInfo) => [...bySize.keys()].filter((size) => bySize.get(size) === info);
   const rows = [...new Set(bySize.values())].map((info) => rowEngines(info, sizesOf(info), options.kernels));
   const loads = (await Promise.all(rows)).flat();

@@ -144,6 +144,9 @@ describe("createSolver().solveMany", () => {
       expect(twin.engines.get(9)!.id).toBe("bitmask");
       expect(twin.solveMany([SIXTEEN, NINE.puzzle]).map((r) => r.solution)).toEqual([SIXTEEN_SOLUTION, NINE.solution]);
     }
+    // general alone moves only the other sizes: 9×9 keeps its default
+    const general = await createSolver({ general: "ts" });
+    expect([4, 9, 16, 25].map((size) => general.engines.get(size)!.id)).toEqual(["general-ts", "wasm", "general-ts", "general-ts"]);
   });
 
   it("puts every size on one N×N solver when it is the only one named", async () => {

@@ -148,7 +148,8 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
 const EXIT_STATUS_HELP = `
 Exit status:
   0    every record solved, unsolvable or multiple (those are answers)
-  1    some record invalid or over its --budget (timeout); every record is still written
+  1    some record invalid, over its --budget (timeout) or failed (error); every record
+       is still written
   2    a usage or I/O error (bad option, unreadable input, unwritable output)
   130  stopped by SIGINT (Ctrl-C), 143 by SIGTERM: the records of the batches already sent
        are written whole, in order, and their count is printed`;

@@ -274,12 +274,12 @@ export class SolverPool {
       }
       return (taken = next.take(writer, site));
     };
-    this.calls.add(call);
     // The call's end wakes the race below: a promise of each turn's own (one for the whole call would gather a reaction a turn).
     let wake: ((end: "ended") => void) | null = null;
     call.signal.addEventListener("abort", () => wake?.("ended"), { once: true });
     const scanner = () => (readsDigitLines(this.main.engines, checked.alphabet) ? this.scanner() : null);
     const input = (this.readBytes(puzzles, this.batchSize, scanner, call.signal) ?? inBatches(puzzles, this.batchSize, call.signal))[Symbol.asyncIterator]();
+    this.calls.add(call); // (once nothing before the loop can throw: the loop's end takes it out)
     let reading: Promise<IteratorResult<PoolBatch, void>> | null = null;
     let finished = false;
     try {

@@ -52,14 +52,12 @@ async function main(): Promise<void> {
   );
   // the datasets and both sides checked before any is built: a commit git does not know, a build that does not exist (usage errors)
   const datasets = benchDatasets(options.datasets);
-  const usage = (check: () => unknown) =>
-    Promise.resolve()
-      .then(check)
-      .catch((error: Error) => {
-        throw new InvalidArgumentError(error.message);
-      });
-  await usage(() => resolveCommit(options.ref));
-  await usage(() => compileKernel(options.build));
+  try {
+    resolveCommit(options.ref);
+    await compileKernel(options.build);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
   process.stderr.write(`${machineLine("kernel-vs")}\n`); // the table goes to standard output alone
   const kernelsFor = kernelPairs(options.ref, options.build);
   const records: VersusRecord[] = [];

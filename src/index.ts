@@ -23,11 +23,14 @@ export interface CreateSolverOptions {
   kernels?: { wasm?: KernelSource; general?: KernelSource };
 }
 
-/** One size's engine as loaded; when its load failed, `failure` holds the error, which each call of the engine throws. */
+/**
+ * One size's engine as loaded; when its load failed, `failure` holds the error, which each call of
+ * the engine throws, and whether it ran a kernel given in `kernels` (then createSolver rejects).
+ */
 interface SizeLoad {
   size: number;
   engine: SizeEngine;
-  failure?: { reason: unknown };
+  failure?: { reason: unknown; given: boolean };
 }
 
 /**
@@ -35,7 +38,8 @@ interface SizeLoad {
  * instance where it serves it ({@link SolverEngine.forBox}), else loaded on its own.
  */
 async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: CreateSolverOptions["kernels"] = {}): Promise<SizeLoad[]> {
-  const kernel = info.id === "wasm" ? kernels.wasm : info.id === "general-wasm" ? kernels.general : undefined;
+  const key = info.id === "wasm" ? "wasm" : info.id === "general-wasm" ? "general" : undefined;
+  const kernel = key === undefined ? undefined : kernels[key];
   const loaded = (engine: SolverEngine): SizeEngine => ({ id: info.id, engine, reportsGuesses: info.capabilities.guesses });
   const loads: SizeLoad[] = [];
   let first: SolverEngine | null = null;
@@ -44,11 +48,13 @@ async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: C
       const engine: SolverEngine = first?.forBox?.(shapeOfSide(size)!.box) ?? (await info.load(size, { kernel }));
       first ??= engine;
       loads.push({ size, engine: loaded(engine) });
-    } catch (reason) {
+    } catch (error) {
+      const given = kernel !== undefined;
+      const reason = given ? givenKernelError(key!, error) : error;
       const fail = (): never => {
         throw reason;
       };
-      loads.push({ size, engine: loaded({ countSolutions: fail, solveBatch: fail }), failure: { reason } });
+      loads.push({ size, engine: loaded({ countSolutions: fail, solveBatch: fail }), failure: { reason, given } });
     }
   }
   return loads;
@@ -65,18 +71,17 @@ export async function createSolver(options: CreateSolverOptions = {}): Promise<S
   for (const id of ids) findSolver(id); // an unknown id fails here, naming the known ones
   if (options.general !== undefined && options.general !== "wasm" && options.general !== "ts")
     throw new RangeError(`general must be 'wasm' or 'ts', got '${options.general as string}'`);
-  // general: "ts" puts the sizes no listed solver takes on general-ts, but 9×9, which keeps its default
-  const nine = ids.some((id) => takesSize(findSolver(id), 9)) ? [] : [solversBySize().get(9)!.id];
   if (options.general === "ts") ids.push("general-ts");
-  const bySize = solversBySize(options.general === "ts" ? [...ids.slice(0, -1), ...nine, "general-ts"] : ids);
+  // general: "ts" puts the sizes no listed solver takes on general-ts, but 9×9, which keeps its default
+  const nine = options.general === "ts" && !ids.some((id) => id !== "general-ts" && takesSize(findSolver(id), 9)) ? [solversBySize().get(9)!.id] : [];
+  const bySize = solversBySize([...nine, ...ids]);
   const sizesOf = (info: SolverInfo) => [...bySize.keys()].filter((size) => bySize.get(size) === info);
   const rows = [...new Set(bySize.values())].map((info) => rowEngines(info, sizesOf(info), options.kernels));
   const loads = (await Promise.all(rows)).flat();
   const failures = loads.filter((load) => load.failure);
   // a solver asked for by name must load, and so must a kernel given
-  const given = (id: string) => (id === "wasm" && options.kernels?.wasm !== undefined) || (id === "general-wasm" && options.kernels?.general !== undefined);
-  const named = failures.find((load) => ids.includes(load.engine.id) || given(load.engine.id));
-  if (named) throw given(named.engine.id) ? givenKernelError(named.engine.id === "wasm" ? "wasm" : "general", named.failure!.reason) : named.failure!.reason;
+  const named = failures.find((load) => ids.includes(load.engine.id) || load.failure!.given);
+  if (named) throw named.failure!.reason;
   if (failures.length > 0 && failures.length === loads.length) throw failures[0].failure!.reason;
   return new Solver(new Map([...bySize.keys()].map((size) => [size, loads.find((load) => load.size === size)!.engine])));
 }

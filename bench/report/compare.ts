@@ -198,15 +198,17 @@ export function movedTogether(
   return slower || faster ? medianRatio(rows.map((c) => c.estimate!.ratio)) : null;
 }
 
+/** Sets aside as "not judged", with `reason`, the rows of `rows` that had a verdict. */
+function setAside(rows: readonly Change[], reason: string): void {
+  for (const change of rows) {
+    if (change.verdict !== "faster" && change.verdict !== "slower" && change.verdict !== "no change") continue;
+    change.verdict = "not judged";
+    change.reason = reason;
+  }
+}
+
 /** Sets aside as "not judged" the rows that moved together: the whole run's, else each dataset's of DATASET_SOLVERS solvers or more. */
 function setAsideCommonMoves(changes: Change[], solverOf: (change: Change) => string, floor: number): void {
-  const setAside = (rows: readonly Change[], reason: string) => {
-    for (const change of rows) {
-      if (change.verdict !== "faster" && change.verdict !== "slower" && change.verdict !== "no change") continue;
-      change.verdict = "not judged";
-      change.reason = reason;
-    }
-  };
   const whole = movedTogether(changes, solverOf, floor);
   if (whole !== null) return setAside(changes, `${WHOLE_RUN_REASON}, median ${formatNumber(whole)}×`);
   for (const [dataset, rows] of groupByDataset(changes)) {
@@ -223,15 +225,12 @@ function unjudgedRounds(before: BenchRecord, after: BenchRecord): string {
   return `${Math.min(a.length, b.length)} rounds a side, fewer than the ${MIN_JUDGED_ROUNDS} a judgement needs`;
 }
 
-/** The reason on every row of two runs made on different CPUs ({@link otherCpu}), which are not judged unless asked. */
+/** The reason on every row of two runs made on different CPUs ({@link otherCpus}), which are not judged unless asked. */
 export const OTHER_CPU_REASON = "measured on another CPU";
 
-/** How `after`'s CPU differs from `before`'s (model name, vector instructions, family and model), or null when it is the same as far as both runs tell. */
-export function otherCpu(before: ComparedSettings, after: ComparedSettings): string | null {
-  const differ = (["cpu", "vectorUnits", "cpuFamily"] as const).filter(
-    (key) => before[key] !== undefined && after[key] !== undefined && before[key] !== after[key],
-  );
-  return differ.length === 0 ? null : `${cpuName(before)} → ${cpuName(after)}`;
+/** Whether two runs' CPUs differ (model name, vector instructions, or family and model), as far as both runs tell. */
+function otherCpus(before: ComparedSettings, after: ComparedSettings): boolean {
+  return (["cpu", "vectorUnits", "cpuFamily"] as const).some((key) => before[key] !== undefined && after[key] !== undefined && before[key] !== after[key]);
 }
 
 /**
@@ -269,13 +268,7 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     return judged;
   });
   setAsideCommonMoves(changes, (c) => solvers.get(keyOf(c)) ?? c.row, noiseThreshold);
-  if (!acrossCpus && otherCpu(before.environment, after.environment) !== null) {
-    for (const change of changes) {
-      if (change.verdict !== "faster" && change.verdict !== "slower" && change.verdict !== "no change") continue;
-      change.verdict = "not judged";
-      change.reason = OTHER_CPU_REASON;
-    }
-  }
+  if (!acrossCpus && otherCpus(before.environment, after.environment)) setAside(changes, OTHER_CPU_REASON);
   for (const r of old.values()) changes.push(change(r, undefined, "not run now"));
   return changes;
 }

@@ -791,14 +791,13 @@ export function readsDigitLines(engines: ReadonlyMap<number, SizeEngine>, alphab
 export const SOLVE_MANY_PIECE = 1 << 18;
 
 /**
- * Throws a TypeError unless `puzzles` is what `method` takes: an iterable of puzzles (the pool's
- * calls, an async one too), not one string (whose characters would each be an input: split a text
- * into its lines first), nor anything else.
+ * Throws a TypeError unless `puzzles` is what `method` takes: an iterable of puzzles (an async one
+ * too when `async`: the pool's calls), not one string (whose characters would each be an input:
+ * split a text into its lines first), nor anything else.
  */
-export function checkPuzzles(puzzles: unknown, method: "solveMany" | "pool's solveMany" | "solveStream"): void {
-  const async = method !== "solveMany";
+export function checkPuzzles(puzzles: unknown, method: "solveMany" | "solveStream", async: boolean): void {
   const what = async ? "an array, an iterable or an async iterable (a stream) of puzzles" : "an array or other iterable of puzzles";
-  const takes = `sudoku-wasm: ${method === "pool's solveMany" ? "solveMany" : method} takes ${what}`;
+  const takes = `sudoku-wasm: ${method} takes ${what}`;
   if (typeof puzzles === "string") throw new TypeError(`${takes}, not one string: split a text into its lines first (text.split("\\n"))`);
   const given = puzzles as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown } | null | undefined;
   if (typeof given?.[Symbol.iterator] === "function" || (async && typeof given?.[Symbol.asyncIterator] === "function")) return;
@@ -856,7 +855,7 @@ export class Solver {
 
   /** Solves many puzzles of any mix of sizes; one record each, in input order, each size's puzzles in one engine call when it solves batches (one per {@link SOLVE_MANY_PIECE} inputs). */
   solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
-    checkPuzzles(puzzles, "solveMany");
+    checkPuzzles(puzzles, "solveMany", false);
     const checked = checkOptions(options);
     if (!Array.isArray(puzzles) || puzzles.length > SOLVE_MANY_PIECE) return this.solveInPieces(puzzles, options);
     const digits = readsDigitLines(this.engines, checked.alphabet) ? this.digitLines() : null;

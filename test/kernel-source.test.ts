@@ -92,6 +92,16 @@ describe("createSolver with a kernel missing", () => {
     );
   });
 
+  it("rejects a module that is not a kernel, naming what it lacks, where each call would have failed", async () => {
+    const canon = readFileSync(new URL("../build/canon.wasm", import.meta.url)); // a module of this package, not a solver
+    await expect(createSolver({ kernels: { wasm: canon } })).rejects.toThrow(
+      "sudoku-wasm: the kernel given as kernels.wasm could not be loaded: the module is not a sudoku-wasm kernel: it does not export solveBatch",
+    );
+    await expect(WasmKernel.create(canon)).rejects.toThrow(new TypeError("the module is not a sudoku-wasm kernel: it does not export solveBatch"));
+    const general = readFileSync(new URL("../build/general.wasm", import.meta.url)); // a kernel: the N×N one solves 9×9 too
+    expect((await createSolver({ kernels: { wasm: general } })).solve(PUZZLE).status).toBe("solved");
+  });
+
   it("takes a URL relative to the page in a browser; elsewhere a relative one is a TypeError naming it", async () => {
     await expect(createSolver({ kernels: { wasm: "./assets/release.wasm" } })).rejects.toThrow(
       "sudoku-wasm: the kernel source './assets/release.wasm' is not a URL (an absolute one, or one relative to a page)",

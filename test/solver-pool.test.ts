@@ -481,6 +481,10 @@ describe("createPool", () => {
     await expect(createPool({ threads: 1, kernels: { general: new URL("./no-such-general.wasm", import.meta.url) } })).rejects.toThrow(
       /missing kernel file:.*no-such-general\.wasm/,
     );
+    // The N×N kernel as the 9×9 one: it solves, but has none of the text the pool's workers write records with.
+    await expect(createPool({ threads: 1, kernels: { wasm: general } })).rejects.toThrow(
+      "sudoku-wasm: the kernel given as kernels.wasm could not be loaded: the module is not the 9×9 kernel build: it does not export cellsFromText, solutionsText, reserveRecords, writeRecords, reserveScan, scanLines, scanTable, scanCells",
+    );
   });
 
   it("closes while busy: the call in progress and every later one reject, and close resolves", async () => {

@@ -91,18 +91,37 @@ export function adoptKernels(modules: Readonly<Record<string, WasmModule>>): voi
   for (const [stem, module] of Object.entries(modules)) compiled.set(stem, Promise.resolve(module));
 }
 
+/** What every kernel build exports, and what the 9×9 builds add: their text in and out (assembly/text.ts), which pools and the CLI need. */
+const KERNEL_EXPORTS = ["memory", "reserve", "solveBatch"] as const;
+const NINE_TEXT_EXPORTS = ["cellsFromText", "solutionsText", "reserveRecords", "writeRecords", "reserveScan", "scanLines", "scanTable", "scanCells"] as const;
+
+/**
+ * Throws when `module` lacks what a kernel of this package exports (with `nine`, the 9×9 build's
+ * text in and out too), naming what is missing: another module would load, and each call fail.
+ */
+export function checkKernelModule(module: WasmModule, nine = false): void {
+  const exported = new Set(WebAssembly.Module.exports(module as WebAssembly.Module).map((entry) => entry.name));
+  const missing = [...KERNEL_EXPORTS, ...(nine ? NINE_TEXT_EXPORTS : [])].filter((name) => !exported.has(name));
+  if (missing.length === 0) return;
+  const which = KERNEL_EXPORTS.some((name) => missing.includes(name)) ? "a sudoku-wasm kernel" : "the 9×9 kernel build";
+  throw new TypeError(`the module is not ${which}: it does not export ${missing.join(", ")}`);
+}
+
 /**
  * Compiles the kernels given (a pool's `kernels`: `wasm` the 9×9 release build, `general` the N×N
  * one) and uses them for those builds from now on, on this thread and the workers it starts
- * ({@link compiledKernels}); rejects, naming the source, when one cannot be compiled.
+ * ({@link compiledKernels}); rejects, naming the source, when one cannot be compiled or is not
+ * that kernel.
  */
 export async function adoptGivenKernels(kernels: { wasm?: KernelSource; general?: KernelSource }): Promise<void> {
   const given = (["wasm", "general"] as const).filter((key) => kernels[key] !== undefined);
   const compile = (key: "wasm" | "general") =>
-    compileSource(kernels[key]!).then(
-      (module) => [key === "wasm" ? "release" : "general", module] as const,
-      (error) => Promise.reject(givenKernelError(key, error)),
-    );
+    compileSource(kernels[key]!)
+      .then((module) => {
+        checkKernelModule(module, key === "wasm");
+        return [key === "wasm" ? "release" : "general", module] as const;
+      })
+      .catch((error) => Promise.reject(givenKernelError(key, error)));
   adoptKernels(Object.fromEntries(await Promise.all(given.map(compile))));
 }
 
@@ -196,6 +215,7 @@ export class WasmKernel implements SolverEngine {
   static async create(source?: KernelSource, build: KernelBuild = "release", box = SHAPE_9.box): Promise<WasmKernel> {
     const shape = shapeOf(box);
     const module = source === undefined ? await compileKernel(build) : await compileSource(source);
+    checkKernelModule(module);
     // Both kernel files export the same entry points, so the 9×9 release bindings instantiate every build.
     const exports = (await instantiateSudokuKernel(module, { env: {} })) as KernelExports;
     if (exports.reserve(1, box) === 0) {

@@ -49,6 +49,22 @@ describe("leetcode37", () => {
     board[2][4] = "10";
     expect(() => run("leetcode37", JSON.stringify(board))).toThrow('line 1: board[2][4] is "10", expected one character');
   });
+
+  it("names the line of the fault in a board written over several lines", () => {
+    const board = rows(first.puzzle).map((row) => row.split(""));
+    const text = (cells: string[][]) => `[\n${cells.map((row) => JSON.stringify(row)).join(",\n")}\n]\n`; // row r on line r + 2
+    board[4][2] = "10";
+    expect(() => run("leetcode37", text(board))).toThrow('line 6: board[4][2] is "10", expected one character');
+    board[4][2] = ".";
+    board[6][3] = "x";
+    expect(() => run("leetcode37", text(board))).toThrow("line 8: cell 58 (row 7, column 4) contains invalid character 'x'");
+    board[6][3] = ".";
+    const lines = text(board).split("\n");
+    lines[5] = lines[5].replace(",", ",,"); // a fault V8 gives no position for
+    expect(() => run("leetcode37", lines.join("\n"))).toThrow(/^line 6: not a JSON board \(Unexpected token ','/);
+    lines[5] = lines[5].replace(",,", ",").replace('",', '" '); // one it gives a position for
+    expect(() => run("leetcode37", lines.join("\n"))).toThrow(/^line 6: not a JSON board \(Expected ',' or '\]' after array element in JSON at position/);
+  });
 });
 
 describe("hdu1426", () => {

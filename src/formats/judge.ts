@@ -165,19 +165,74 @@ function* countedGrids(empties: string, emit: (puzzle: Grid) => void, cursor: Ju
 }
 
 /** LeetCode 37's board (a JSON array of 9 rows of 9 one-character strings) as a grid; errors at `place`. */
-function readBoard(text: string, place: JudgeLine): Grid {
+/**
+ * Where each value inside the rows of a board's JSON text starts, in order (a valid board's 81
+ * cells): the offsets its errors name a cell's line by.
+ */
+function cellOffsets(text: string): number[] {
+  const offsets: number[] = [];
+  let depth = 0;
+  let awaiting = false; // a row's value starts at the next character that is not blank
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === " " || ch === "\t" || ch === "\n" || ch === "\r") continue;
+    if (awaiting) offsets.push(i);
+    awaiting = false;
+    if (ch === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (ch === "[" || ch === "{") {
+      awaiting = ++depth === 2;
+    } else if (ch === "]" || ch === "}") {
+      depth--;
+    } else if (ch === "," && depth === 2) {
+      awaiting = true;
+    }
+  }
+  return offsets;
+}
+
+/**
+ * Where the fault of a JSON text that does not parse lies, when the parser does not say: the end of
+ * its first line through which the text already fails for another reason than ending early.
+ */
+function faultEnd(text: string): number {
+  const ends = [...text.matchAll(/\n/g)].map((match) => match.index).concat(text.length);
+  const failsThrough = (end: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, end));
+      return false;
+    } catch (error) {
+      return !(error as Error).message.startsWith("Unexpected end of JSON input");
+    }
+  };
+  // Failing so is kept by every longer prefix: the first such line, by halves.
+  let [low, high] = [0, ends.length - 1];
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (failsThrough(ends[middle])) high = middle;
+    else low = middle + 1;
+  }
+  return ends[low];
+}
+
+/** A board from its JSON text; `placeOf(offset)` is the line of a character of the text, which an error names. */
+function readBoard(text: string, placeOf: (offset: number) => JudgeLine): Grid {
   let board: unknown;
   try {
     board = JSON.parse(text);
   } catch (error) {
-    throw new JudgeInputError(place, "character", `not a JSON board (${excerpt((error as Error).message, 200)})`);
+    const message = (error as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    throw new JudgeInputError(placeOf(position ? Number(position[1]) : faultEnd(text)), "character", `not a JSON board (${excerpt(message, 200)})`);
   }
   const valid = Array.isArray(board) && board.length === SIZE && board.every((row) => Array.isArray(row) && row.length === SIZE);
-  if (!valid) throw new JudgeInputError(place, "length", `expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
+  if (!valid) throw new JudgeInputError(placeOf(0), "length", `expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
+  const offsets = cellOffsets(text);
+  const cellPlace = (cell: number): JudgeLine => placeOf(offsets[cell] ?? 0);
   const cells = (board as unknown[][]).flat().map((cell, i) => {
     if (typeof cell !== "string" || cell.length !== 1) {
       throw new JudgeInputError(
-        place,
+        cellPlace(i),
         "character",
         `board[${Math.floor(i / SIZE)}][${i % SIZE}] is ${excerpt(JSON.stringify(cell) ?? String(cell))}, expected one character`,
         i,
@@ -185,24 +240,34 @@ function readBoard(text: string, place: JudgeLine): Grid {
     }
     return cell;
   });
-  return parseAt(digitGrid("."), cells.join(""), place);
+  return parseAt(
+    digitGrid("."),
+    cells.join(""),
+    Array.from({ length: SIZE * SIZE }, (_, cell) => cellPlace(cell)),
+    1,
+  );
 }
 
 const leetcode37: JudgeFormat = {
   limit: 1,
   *reader(emit, cursor) {
-    // One board: the whole input is its JSON text; errors name its first line.
-    const lines: string[] = [];
-    let first: JudgeLine | undefined;
+    // One board: the whole input is its JSON text, over as many lines as it likes; an error names the line of the cell or character at fault.
+    const lines: JudgeLine[] = [];
     let length = 0;
     for (let line = yield; line !== null; line = yield) {
-      first ??= line;
-      lines.push(line.text);
+      lines.push(line);
       length += line.text.length + 1;
       // A board is a few hundred characters: the text is read up to the longest line read whole.
-      if (length > MAX_LINE_LENGTH) throw new JudgeInputError(first, "length", `not a JSON board (over ${commaGrouped(MAX_LINE_LENGTH)} characters)`);
+      if (length > MAX_LINE_LENGTH) throw new JudgeInputError(lines[0], "length", `not a JSON board (over ${commaGrouped(MAX_LINE_LENGTH)} characters)`);
     }
-    emit(readBoard(lines.join("\n"), first ?? afterInput(cursor)));
+    const placeOf = (offset: number): JudgeLine => {
+      for (const line of lines) {
+        if (offset <= line.text.length) return line;
+        offset -= line.text.length + 1; // the lines are joined by "\n"
+      }
+      return lines.at(-1) ?? afterInput(cursor);
+    };
+    emit(readBoard(lines.map((line) => line.text).join("\n"), placeOf));
   },
   record: (result) =>
     (result.solution === null ? JSON.stringify(NO_SOLUTION) : JSON.stringify(solutionRows(result.solution).map((row) => row.split("")))) + "\n",

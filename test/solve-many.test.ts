@@ -190,6 +190,21 @@ describe("solveMany's input", () => {
     expect(solver.solveMany(new Set(text.split("\n").slice(0, 3)))).toHaveLength(3);
   });
 
+  it("takes grids from a generator that yields one array again and again, each as it was when yielded", () => {
+    const lines = loadFixture("all")
+      .map((c) => c.puzzle)
+      .filter((line) => /^[0-9.]{81}$/.test(line))
+      .slice(0, 5);
+    function* reused(grid: Uint8Array) {
+      for (const line of lines) {
+        for (let i = 0; i < 81; i++) grid[i] = line[i] === "." || line[i] === "0" ? 0 : Number(line[i]);
+        yield grid;
+      }
+    }
+    const alone = lines.map((line) => solver.solve(line));
+    expect(solver.solveMany(reused(new Uint8Array(81)))).toEqual(alone);
+  });
+
   it("reads an option given as null as one not given, as it reads null options", () => {
     const lines = loadFixture("all").map((c) => c.puzzle);
     const nulls = { limit: null, budget: null, alphabet: null } as unknown as Parameters<Solver["solveMany"]>[1];

@@ -481,10 +481,36 @@ describe("createPool", () => {
     await expect(createPool({ threads: 1, kernels: { general: new URL("./no-such-general.wasm", import.meta.url) } })).rejects.toThrow(
       /missing kernel file:.*no-such-general\.wasm/,
     );
+    // A kernel the pool then cannot start with (it refuses a one-puzzle solver after taking the kernels) is not kept.
+    const before = (await compiledKernels()).release;
+    const debug = new WebAssembly.Module(bytes("debug"));
+    await expect(createPool({ threads: 1, solver: "bitmask", kernels: { wasm: debug } })).rejects.toThrow(/solver 'bitmask' solves one puzzle per call/);
+    expect((await compiledKernels()).release).toBe(before);
     // The N×N kernel as the 9×9 one: it solves, but has none of the text the pool's workers write records with.
     await expect(createPool({ threads: 1, kernels: { wasm: general } })).rejects.toThrow(
       "sudoku-wasm: the kernel given as kernels.wasm could not be loaded: the module is not the 9×9 kernel build: it does not export cellsFromText, solutionsText, reserveRecords, writeRecords, reserveScan, scanLines, scanTable, scanCells",
     );
+  });
+
+  it("takes grids from a generator that yields one array again and again, each as it was when yielded", async () => {
+    const lines = fixture.filter((line) => /^[0-9.]{81}$/.test(line)).slice(0, 40);
+    function* reused() {
+      const grid = new Uint8Array(81);
+      for (const line of lines) {
+        for (let i = 0; i < 81; i++) grid[i] = line[i] === "." || line[i] === "0" ? 0 : Number(line[i]);
+        yield grid;
+      }
+    }
+    const alone = lines.map((line) => solver.solve(line));
+    const small = await createPool({ threads: 1, batchSize: 16 });
+    try {
+      expect(await small.solveMany(reused())).toEqual(alone);
+      const streamed: SolveRecord[] = [];
+      for await (const record of small.solveStream(reused())) streamed.push(record);
+      expect(streamed).toEqual(alone);
+    } finally {
+      await small.close();
+    }
   });
 
   it("closes while busy: the call in progress and every later one reject, and close resolves", async () => {

@@ -111,9 +111,9 @@ export function checkKernelModule(module: WasmModule, nine = false): void {
  * Compiles the kernels given (a pool's `kernels`: `wasm` the 9×9 release build, `general` the N×N
  * one) and uses them for those builds from now on, on this thread and the workers it starts
  * ({@link compiledKernels}); rejects, naming the source, when one cannot be compiled or is not
- * that kernel.
+ * that kernel. Returns what puts the kernels back as they were, for a pool that then fails to start.
  */
-export async function adoptGivenKernels(kernels: { wasm?: KernelSource; general?: KernelSource }): Promise<void> {
+export async function adoptGivenKernels(kernels: { wasm?: KernelSource; general?: KernelSource }): Promise<() => void> {
   const given = (["wasm", "general"] as const).filter((key) => kernels[key] !== undefined);
   const compile = (key: "wasm" | "general") =>
     compileSource(kernels[key]!)
@@ -122,7 +122,15 @@ export async function adoptGivenKernels(kernels: { wasm?: KernelSource; general?
         return [key === "wasm" ? "release" : "general", module] as const;
       })
       .catch((error) => Promise.reject(givenKernelError(key, error)));
-  adoptKernels(Object.fromEntries(await Promise.all(given.map(compile))));
+  const modules = Object.fromEntries(await Promise.all(given.map(compile)));
+  const before = Object.keys(modules).map((stem) => [stem, compiled.get(stem)] as const);
+  adoptKernels(modules);
+  return () => {
+    for (const [stem, module] of before) {
+      if (module === undefined) compiled.delete(stem);
+      else compiled.set(stem, module);
+    }
+  };
 }
 
 /** Compiles a kernel build once (see {@link compileWasmFile}); a RangeError for a build name of neither kernel. */
@@ -287,6 +295,8 @@ export class WasmKernel implements SolverEngine {
     const base = this.batchBase(count, `run(${count})`);
     checkSolved(this.exports.solveBatch(base, count, limit, kernelBudget(budget)), `run(${count})`);
     const { room, cells } = this;
+    // The results of `count` puzzles start right after them: a run of fewer than input() took wrote over the rest.
+    if (count < room.count) room.count = count;
     const views = room.results;
     if (views !== null && count > 0 && views.counts.length === count && views.solutions.length === count * cells && room.resultsBase === base) return views;
     room.resultsBase = base;

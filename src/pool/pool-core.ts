@@ -36,6 +36,7 @@ import {
   orderedRecords,
   readInputs,
   readsDigitLines,
+  takenInput,
 } from "../solvers/solver.js";
 import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { excerpt } from "../model/excerpt.js";
@@ -509,7 +510,7 @@ async function* inBatches(puzzles: PoolInputs, size: number, ended?: AbortSignal
   let batch: BatchInput[] = [];
   if (Symbol.iterator in puzzles) {
     for (const input of puzzles) {
-      batch.push(input);
+      batch.push(takenInput(input));
       if (batch.length < size) continue;
       yield batch;
       batch = [];
@@ -526,7 +527,7 @@ async function* inBatches(puzzles: PoolInputs, size: number, ended?: AbortSignal
     ended?.addEventListener("abort", stop, { once: true });
     try {
       for (let step = await inputs.next(); !step.done; step = await inputs.next()) {
-        batch.push(step.value);
+        batch.push(takenInput(step.value));
         if (batch.length < size) continue;
         yield batch;
         batch = [];

@@ -60,9 +60,14 @@ const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineSca
  */
 export async function createPool(options: PoolOptions = {}): Promise<SolverPool> {
   const { threads, batchSize, ids } = checkPoolOptions(options, availableParallelism());
-  if (options.kernels !== undefined) await adoptGivenKernels(options.kernels);
-  const { solver, main } = await openRecordsSolver(threads, ids, poolWorkerFile);
-  return new SolverPool(solver, main, batchSize, readNodeBytes);
+  const restore = options.kernels === undefined ? () => {} : await adoptGivenKernels(options.kernels);
+  try {
+    const { solver, main } = await openRecordsSolver(threads, ids, poolWorkerFile);
+    return new SolverPool(solver, main, batchSize, readNodeBytes);
+  } catch (error) {
+    restore();
+    throw error;
+  }
 }
 
 /** The worker module of the pools made from now on; undefined: the CLI's (tests replace it, see {@link usePoolWorker}). */

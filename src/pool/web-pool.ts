@@ -25,11 +25,16 @@ export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "
  */
 export async function createPool(options: PoolOptions = {}): Promise<SolverPool> {
   const { threads, batchSize, ids } = checkPoolOptions(options, globalThis.navigator?.hardwareConcurrency || 1);
-  if (options.kernels !== undefined) await adoptGivenKernels(options.kernels);
-  const engines = await loadBatchEngines(ids); // a bad id rejects here, before any worker starts
-  const start: ToWorker = { kind: "start", kernels: await compiledKernels(), solvers: ids };
-  const workers = await openWebWorkers(threads, start);
-  return new SolverPool(workers, new Solver(engines), batchSize, webStreamBatches);
+  const restore = options.kernels === undefined ? () => {} : await adoptGivenKernels(options.kernels);
+  try {
+    const engines = await loadBatchEngines(ids); // a bad id rejects here, before any worker starts
+    const start: ToWorker = { kind: "start", kernels: await compiledKernels(), solvers: ids };
+    const workers = await openWebWorkers(threads, start);
+    return new SolverPool(workers, new Solver(engines), batchSize, webStreamBatches);
+  } catch (error) {
+    restore();
+    throw error;
+  }
 }
 
 /** A batch sent to a worker, waiting for its answer. */

@@ -804,6 +804,15 @@ export function checkPuzzles(puzzles: unknown, method: "solveMany" | "solveStrea
   throw new TypeError(`${takes}, got ${puzzles === null ? "null" : typeof puzzles}`);
 }
 
+/**
+ * An input as taken from an iterator: a grid (a typed array or an array of cells) copied, since the
+ * batch is read after the iterator goes on, and a producer may reuse one array for every grid it yields.
+ */
+export function takenInput<T>(input: T): T {
+  if (ArrayBuffer.isView(input) && !(input instanceof DataView)) return (input as unknown as Uint8Array).slice() as unknown as T;
+  return Array.isArray(input) ? (input.slice() as T) : input;
+}
+
 /** The user-facing solver: one engine per grid side; a size without one gives an `invalid` record saying so. */
 export class Solver {
   /** The one-puzzle input of {@link solve}, reused. */
@@ -886,7 +895,7 @@ export class Solver {
       piece = [];
     };
     for (const puzzle of puzzles) {
-      piece.push(puzzle);
+      piece.push(Array.isArray(puzzles) ? puzzle : takenInput(puzzle));
       if (piece.length === SOLVE_MANY_PIECE) solvePiece();
     }
     if (piece.length > 0) solvePiece();

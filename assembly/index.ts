@@ -99,6 +99,8 @@
 //                triads at once), at the fixed point of rules 1–4
 //   WEIGHTED_LINES  0 none (default) │ k: a line's score divided by k plus the contradictions
 //                found in it so far in the puzzle's search (weighted degree)
+//   NAKED_PAIRS  0 none (default) │ 1 naked pairs (two cells of a row, column or box with the same
+//                two candidates take them) at the fixed point of rules 1–4 in the root state │ 2 in every state
 //   DIGIT_TIES   0 the lowest digit (default) │ 1 the fewest candidate cells │ 2 the fewest clues:
 //                the branch's digit among the chosen line's digits with the fewest configurations
 // Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
@@ -955,6 +957,125 @@ const UNIT_CELLS: usize = PAIRS != 0 || PAIRS_AT_ROOT ? memory.data(9 * 4, 4) : 
 const PAIRS_SEEN: usize = PAIRS != 0 || PAIRS_AT_ROOT ? memory.data(116, 16) : 0;
 const PAIRS_CLEAN: usize = PAIRS_SEEN + 112;
 
+/**
+ * NAKED_PAIRS (0 none, default) | 1 in the root state only (its first propagation) | 2 in every
+ * state: naked pairs in rows, columns and boxes at the fixed point of rules 1–4 (after hidden
+ * pairs, where they run). Two cells of a unit with the same two candidates take those two digits,
+ * which leave the unit's other cells. Rules 1–4 and hidden pairs do not see them: in a unit of k
+ * open cells a naked pair is a hidden set of k - 2 digits.
+ */
+const NAKED: i32 = isDefined(NAKED_PAIRS) ? NAKED_PAIRS : 0;
+/** Per cell (band * 27 + bit, u16): its two candidates (9 bits), written for the cells with two; scratch. */
+const NAKED_KEYS: usize = NAKED != 0 ? memory.data(81 * 2, 4) : 0;
+
+/** The digits of `key` leave `cells` of `band`; returns the slots changed. */
+function nakedLeave(st: usize, band: u32, cells: u32, key: u32): u32 {
+  let changed: u32 = 0;
+  while (key) {
+    const digit = ctz(key);
+    key &= key - 1;
+    changed |= narrow(st, slotOf(digit, band), ~cells);
+  }
+  return changed;
+}
+
+/** The two candidates of the cell `bit` of `band` (from NAKED_KEYS). */
+@inline function nakedKey(band: u32, bit: u32): u32 {
+  return <u32>load<u16>(NAKED_KEYS + ((<usize>band * 27 + bit) << 1));
+}
+
+/**
+ * The naked pairs among the two-candidate cells `pairs` of one unit of `band` (`unit` its cells):
+ * the two digits of each two cells alike leave the unit's other cells. Returns the slots changed.
+ */
+function unitNakedPairs(st: usize, band: u32, pairs: u32, unit: u32): u32 {
+  let changed: u32 = 0;
+  while (pairs) {
+    const first = ctz(pairs);
+    pairs &= pairs - 1;
+    const key = nakedKey(band, first);
+    let rest = pairs;
+    while (rest) {
+      const second = ctz(rest);
+      rest &= rest - 1;
+      if (nakedKey(band, second) == key) changed |= nakedLeave(st, band, unit & ~((<u32>1 << first) | (<u32>1 << second)), key);
+    }
+  }
+  return changed;
+}
+
+/** The rows of a band's cells in column 0 (bits 0, 9, 18) as three bits. */
+@inline function columnRows(cells: u32): u32 {
+  return (cells & 1) | ((cells >> 8) & 2) | ((cells >> 16) & 4);
+}
+
+/** Naked pairs (see NAKED_PAIRS); returns the slots changed. */
+function reviseNakedPairs(st: usize): u32 {
+  let changed: u32 = 0;
+  let twos0: u32 = 0, twos1: u32 = 0, twos2: u32 = 0;
+  const zero = i32x4.splat(0);
+  for (let band: u32 = 0; band < 3; band++) {
+    // the band's nine masks: digits 0–3, 4–7, and 8 (the other three lanes zero)
+    const base = st + (<usize>slotOf(0, band) << 2);
+    const low = v128.load(base);
+    const high = v128.load(base, 16);
+    const last = v128.load32_zero(base, 32);
+    const pairs = atLeastTwo(low, high, last) & ~atLeastThree(low, high, last);
+    if (band == 0) twos0 = pairs;
+    else if (band == 1) twos1 = pairs;
+    else twos2 = pairs;
+    if (!pairs) continue;
+    // each cell's two digits: the lanes that hold it
+    const eight = <u32>i32x4.extract_lane(last, 0);
+    let cells = pairs;
+    while (cells) {
+      const bit = cells & (0 - cells);
+      cells ^= bit;
+      const bits = i32x4.splat(bit);
+      const key = <u32>i32x4.bitmask(i32x4.ne(v128.and(low, bits), zero)) | (<u32>i32x4.bitmask(i32x4.ne(v128.and(high, bits), zero)) << 4) |
+        (eight & bit ? <u32>0x100 : 0);
+      store<u16>(NAKED_KEYS + ((<usize>band * 27 + ctz(bit)) << 1), <u16>key);
+    }
+    for (let row: u32 = 0; row < 3; row++) {
+      const unit = <u32>0x1ff << (row * 9);
+      const held = pairs & unit;
+      if (held & (held - 1)) changed |= unitNakedPairs(st, band, held, unit);
+    }
+    for (let box: u32 = 0; box < 3; box++) {
+      const unit = BOX_CELLS << (box * 3);
+      const held = pairs & unit;
+      if (held & (held - 1)) changed |= unitNakedPairs(st, band, held, unit);
+    }
+  }
+  if (changed) return changed;
+  // columns: the column's two-candidate cells over the three bands
+  for (let column: u32 = 0; column < 9; column++) {
+    const unit = COLUMN_CELLS << column;
+    const held0 = twos0 & unit, held1 = twos1 & unit, held2 = twos2 & unit;
+    if (popcnt(held0) + popcnt(held1) + popcnt(held2) < 2) continue;
+    // the column as 9 bits, band * 3 + row
+    let all = columnRows(held0 >> column) | (columnRows(held1 >> column) << 3) | (columnRows(held2 >> column) << 6);
+    while (all) {
+      const first = ctz(all);
+      all &= all - 1;
+      const key = nakedKey(first / 3, (first % 3) * 9 + column);
+      let rest = all;
+      while (rest) {
+        const second = ctz(rest);
+        rest &= rest - 1;
+        if (nakedKey(second / 3, (second % 3) * 9 + column) != key) continue;
+        for (let band: u32 = 0; band < 3; band++) {
+          let cells = unit;
+          if (first / 3 == band) cells &= ~(<u32>1 << ((first % 3) * 9 + column));
+          if (second / 3 == band) cells &= ~(<u32>1 << ((second % 3) * 9 + column));
+          changed |= nakedLeave(st, band, cells, key);
+        }
+      }
+    }
+  }
+  return changed;
+}
+
 /** The digits but `first` and `second` leave `cells` of `band`; returns the slots changed. */
 function pairKeeps(st: usize, band: u32, cells: u32, first: u32, second: u32): u32 {
   let changed: u32 = 0;
@@ -1414,6 +1535,11 @@ function propagateSearch(st: usize, dirty: u32): bool {
     const pairsHere = (PAIRS != 0 && st < PAIRS_END) || (PAIRS_AT_ROOT && atRoot);
     if (pairsHere && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
       dirty = reviseHiddenPairs(st);
+      placedAny = dirty != 0;
+    }
+    const nakedHere = NAKED == 2 || (NAKED == 1 && atRoot);
+    if (nakedHere && !placedAny && (unsolved(st, 0) | unsolved(st, 1) | unsolved(st, 2))) {
+      dirty = reviseNakedPairs(st);
       placedAny = dirty != 0;
     }
     if (!placedAny) return true;

@@ -20,4 +20,5 @@ declare const CONFIG_MATCHING: i32;
 declare const PROBE_ONCE_PER_PATH: i32;
 declare const WEIGHTED_LINES: i32;
 declare const DIGIT_TIES: i32;
+declare const NAKED_PAIRS: i32;
 declare const CARRY_AT: i32;

@@ -4,12 +4,14 @@
  * one, stops the run with the bench's WrongAnswerError, naming the solver and the line) and its
  * batch timing (tinybench's passes, each giving the checked answers). The page itself, in Chromium and Firefox: test/web.test.ts.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { WrongAnswerError } from "../bench/verify.js";
 import { findSolver } from "../src/solvers/registry.js";
 import { type WebBenchPlan, type WebBenchRow, runWebBench } from "../web/bench.js";
 import { BENCH_COLUMNS, benchCells, doneLine, flagNotes } from "../web/bench-table.js";
+import { contentHash } from "../web/export.js";
 import { loadFixture } from "./fixture.js";
 
 const HARD = readFileSync(new URL("../datasets/hard.txt", import.meta.url), "utf8");
@@ -128,3 +130,18 @@ function measuredRow(overrides: Partial<WebBenchRow>): WebBenchRow {
     ...overrides,
   };
 }
+
+describe("the web page's dataset hash", () => {
+  it("is the bench's (the first 16 hex digits of the SHA-256), also where crypto.subtle is missing (a page served over plain http from another host)", async () => {
+    const bytes = readFileSync(new URL("../datasets/hard.txt", import.meta.url));
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const expected = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
+    expect(await contentHash(buffer)).toBe(expected);
+    vi.stubGlobal("crypto", {});
+    try {
+      expect(await contentHash(buffer)).toBe(expected);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ElementHandle } from "puppeteer-core";
 import type { PreviewServer } from "vite";
-import { build, preview } from "vite";
+import { build, createServer, preview } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_FIELDS } from "../bench/report/format.js";
 import { parseJson } from "../bench/report/json.js";
@@ -179,6 +179,23 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
     },
   );
 
+  it("chromium: the page of the dev server (npm run web) starts its worker and solves", { timeout: 120_000 }, async (context) => {
+    if (BROWSERS[0].skip) context.skip(BROWSERS[0].skip);
+    const dev = await createServer({ configFile: CONFIG, logLevel: "warn", server: { port: 0, host: "127.0.0.1" } });
+    try {
+      await dev.listen();
+      await withPage(dev.resolvedUrls!.local[0], async (page) => {
+        await page.waitForSelector("#solve:not([disabled])", { timeout: 60_000 });
+        await fill(page, "#puzzles", HARD_9);
+        await page.click("#solve");
+        await page.waitForSelector("#solve-results:not([hidden]) tbody tr");
+        expect(await text(page, "#solve-status")).toMatch(/^1 puzzle in .* ms: 1 solved$/);
+      });
+    } finally {
+      await dev.close();
+    }
+  });
+
   const LARGE_TEST = "chromium: a 100,000-line paste shows every result in order while the page stays responsive; the header, empty states and escaping";
   it(LARGE_TEST, { timeout: 120_000 }, async (context) => {
     if (BROWSERS[0].skip) context.skip(BROWSERS[0].skip);
@@ -219,6 +236,15 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         await page.click("#run-bench");
         expect(await text(page, "#bench-status")).toBe("nothing to run: tick at least one solver");
         await page.click('#bench-solvers input[value="wasm"]');
+        // A setting that is not a whole number in its range is refused, named, before anything runs (the CLI refuses them too).
+        await fill(page, "#bench-puzzles", "-5");
+        await page.click("#run-bench");
+        expect(await text(page, "#bench-status")).toBe("puzzles per dataset must be a whole number from 1 to 2,147,483,647, got '-5'");
+        await fill(page, "#bench-puzzles", "3");
+        await fill(page, "#bench-budget", "");
+        await page.click("#run-bench");
+        expect(await text(page, "#bench-status")).toBe("budget must be a whole number from 1 to 2,147,483,647, got ''");
+        await fill(page, "#bench-budget", "100000");
         await untick("#bench-datasets");
         await page.click("#run-bench");
         expect(await text(page, "#bench-status")).toBe("nothing to run: tick a dataset or drop a puzzle file");

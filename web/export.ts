@@ -4,6 +4,7 @@
  * its CSV. What a browser cannot measure is recorded as such: no per-puzzle pass (p50/p99 and
  * the pass mean are null), no CPU time (cpuPerWall null, so no row is flagged pre-empted).
  */
+import { sha256 } from "@noble/hashes/sha2.js";
 import { buildFacts } from "../build/facts.js";
 import type { BenchEnvironment, BenchRecord, BenchRun, DatasetIdentity } from "../bench/records.js";
 import { formatCsv } from "../bench/report/format.js";
@@ -70,7 +71,7 @@ export function pageRun(rows: readonly WebBenchRow[], plan: WebBenchPlan, page: 
     limit: plan.limit,
     timeMs: plan.timeMs,
     budget: plan.budget,
-    tinybench: "none (the page's own timing loop: web/bench.ts)",
+    tinybench: "bundled (bench/measure/batches.ts, in the page's worker)",
     puzzles: plan.puzzles,
     datasets: page.datasets.map((d) => ({ ...d, drawn: Math.min(plan.puzzles, d.size) })),
   };
@@ -84,7 +85,8 @@ export const pageCsv = (run: BenchRun): string => formatCsv(run.records);
 
 /** The first 16 hex digits of the SHA-256 of `bytes`, as the bench records a dataset (bench/env.ts). */
 export async function contentHash(bytes: ArrayBuffer): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  // crypto.subtle exists only in a secure context (https, or localhost): a page served over plain http from another host has none.
+  const digest = globalThis.crypto?.subtle ? new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)) : sha256(new Uint8Array(bytes));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0"))
     .join("")
     .slice(0, 16);

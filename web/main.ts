@@ -93,8 +93,12 @@ function showSolved(records: SolveRecord[], lines: number[], puzzles: string[], 
   $("solve-status").textContent = `${count} puzzle${records.length === 1 ? "" : "s"} in ${number(milliseconds, 2)} ms: ${statusCounts(records)}`;
 }
 
+/** The latest solve asked for: the answer to an earlier one (the box emptied or solved again since) is not shown. */
+let solveId = 0;
+
 /** Empties the results and says why in the status line. */
 function clearSolved(why: string): void {
+  solveId++;
   results.show([]);
   $("solve-find").hidden = true;
   showResult(undefined);
@@ -203,6 +207,12 @@ async function takeFile(file: File): Promise<void> {
   $("dropped").textContent = `${file.name} added (answers checked for validity and agreement between solvers)`;
 }
 
+worker.addEventListener("error", (event) => {
+  // a worker that fails to start (a module that cannot load, a kernel that cannot compile) would otherwise leave the page at "loading the kernel…"
+  $("kernel").textContent = `The page's worker failed to start: ${event.message || "see the browser console"}`;
+  $("solve-status").textContent = "the solver could not start (Technical details says why)";
+  $("solve-status").className = "error";
+});
 worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
   const message = event.data;
   switch (message.type) {
@@ -213,6 +223,7 @@ worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
       $<HTMLButtonElement>("run-bench").disabled = false;
       break;
     case "solved":
+      if (message.id !== solveId) break; // an earlier solve, overtaken
       showSolved(message.records, message.lines, message.puzzles, message.milliseconds);
       break;
     case "progress":
@@ -229,8 +240,6 @@ worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
       $<HTMLButtonElement>("run-bench").disabled = false;
       break;
     case "error": {
-      $("bench-status").textContent = "";
-      $("solve-status").textContent = "";
       const target = $(benchRunning ? "bench-status" : "solve-status");
       target.textContent = message.message;
       target.className = "error";
@@ -248,8 +257,8 @@ const cores = navigator.hardwareConcurrency;
 $("env").textContent = `Running in ${browser}, on one thread${cores ? ` of this machine's ${cores} logical cores` : ""}.`;
 $("timer").textContent = self.crossOriginIsolated
   ? `Timer: fine (the page is cross-origin isolated). Platform: ${navigator.platform}.`
-  : "Timer: coarse (the page is not cross-origin isolated, so the browser rounds its clock; each timed pass covers every drawn puzzle, " +
-    `so the rounding is a small share of it). Platform: ${navigator.platform}.`;
+  : "Timer: coarse (the page is not cross-origin isolated, so the browser rounds its clock, to as much as 1 ms: a timed pass of a fast row " +
+    `can read as 0; serve the page with the headers of docs/bench.md). Platform: ${navigator.platform}.`;
 for (const column of BENCH_COLUMNS) {
   const th = document.createElement("th");
   th.textContent = column;
@@ -268,10 +277,10 @@ $("solve").addEventListener("click", () => {
     return;
   }
   $("solve-status").textContent = "solving…";
-  send({ type: "solve", text, limit: Number($<HTMLSelectElement>("solve-limit").value) });
+  send({ type: "solve", text, id: ++solveId, limit: Number($<HTMLSelectElement>("solve-limit").value) });
 });
 $("solve-line").addEventListener("change", () => {
-  const line = Number.parseInt($<HTMLInputElement>("solve-line").value, 10);
+  const line = Math.floor($<HTMLInputElement>("solve-line").valueAsNumber);
   if (Number.isFinite(line)) showResult(results.scrollToLine(line));
 });
 /** Why the form describes nothing to run, or null when it does. */
@@ -279,6 +288,20 @@ function nothingToRun(): string | null {
   const ticked = (container: string) => $(container).querySelectorAll("input[type=checkbox]:checked").length;
   if (ticked("bench-solvers") === 0) return "nothing to run: tick at least one solver";
   if (ticked("bench-datasets") === 0 && !droppedFile) return "nothing to run: tick a dataset or drop a puzzle file";
+  const tiers = [...$("bench-datasets").querySelectorAll<HTMLInputElement>("input[type=checkbox]:checked")].map((box) => box.value);
+  if (droppedFile && tiers.includes(droppedFile.dataset.name))
+    return `two datasets are named '${droppedFile.dataset.name}' (the bundled tier and the dropped file): results are told apart by name, so untick the tier or rename the file`;
+  const fields: [string, string, number][] = [
+    ["bench-puzzles", "puzzles per dataset", 1],
+    ["bench-time", "ms per row", 1],
+    ["bench-seed", "seed", 0],
+    ["bench-budget", "budget", 1],
+  ];
+  for (const [id, label, least] of fields) {
+    const text = $<HTMLInputElement>(id).value.trim();
+    if (!/^\d+$/.test(text) || Number(text) < least || Number(text) > 2 ** 31 - 1)
+      return `${label} must be a whole number from ${least} to 2,147,483,647, got '${text}'`;
+  }
   return null;
 }
 $("run-bench").addEventListener("click", async () => {
@@ -300,9 +323,16 @@ $("run-bench").addEventListener("click", async () => {
   delete $("bench-status").dataset.done;
   $<HTMLButtonElement>("run-bench").disabled = true;
   const started = new Date();
-  const { plan, identities } = await benchPlan();
-  benchRun = { plan, page: { browser, cores: navigator.hardwareConcurrency ?? 0, started, datasets: identities }, started: performance.now() };
-  send({ type: "bench", plan });
+  try {
+    const { plan, identities } = await benchPlan();
+    benchRun = { plan, page: { browser, cores: navigator.hardwareConcurrency ?? 0, started, datasets: identities }, started: performance.now() };
+    send({ type: "bench", plan });
+  } catch (error) {
+    benchRunning = false;
+    $("bench-status").className = "error";
+    $("bench-status").textContent = `could not read the datasets: ${error instanceof Error ? error.message : String(error)}`;
+    $<HTMLButtonElement>("run-bench").disabled = false;
+  }
 });
 $("chart-scale").addEventListener("change", drawChart);
 let chartWidth = $("bench-chart").clientWidth;
@@ -312,7 +342,7 @@ window.addEventListener("resize", () => {
 });
 $<HTMLInputElement>("bench-file").addEventListener("change", (event) => {
   const file = (event.target as HTMLInputElement).files?.[0];
-  if (file) void takeFile(file);
+  if (file) takeFile(file).catch((error: unknown) => ($("dropped").textContent = `${file.name} could not be read: ${String(error)}`));
 });
 const zone = $("drop-zone");
 zone.addEventListener("dragover", (event) => {
@@ -324,5 +354,5 @@ zone.addEventListener("drop", (event) => {
   event.preventDefault();
   zone.classList.remove("over");
   const file = event.dataTransfer?.files[0];
-  if (file) void takeFile(file);
+  if (file) takeFile(file).catch((error: unknown) => ($("dropped").textContent = `${file.name} could not be read: ${String(error)}`));
 });

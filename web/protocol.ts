@@ -2,11 +2,11 @@
 import type { SolveRecord } from "../src/index.js";
 import type { WebBenchPlan, WebBenchProgress, WebBenchRow } from "./bench.js";
 
-export type ToWorker = { type: "solve"; text: string; limit: number } | { type: "bench"; plan: WebBenchPlan };
+export type ToWorker = { type: "solve"; text: string; limit: number; id: number } | { type: "bench"; plan: WebBenchPlan };
 
 export type FromWorker =
   | { type: "ready"; kernel: string; solvers: { id: string; description: string }[] }
-  | { type: "solved"; records: SolveRecord[]; lines: number[]; puzzles: string[]; milliseconds: number }
+  | { type: "solved"; id: number; records: SolveRecord[]; lines: number[]; puzzles: string[]; milliseconds: number }
   | ({ type: "progress" } & WebBenchProgress)
   | { type: "row"; row: WebBenchRow }
   | { type: "benchDone"; rows: WebBenchRow[] }

@@ -43,7 +43,14 @@ async function handle(message: ToWorker): Promise<void> {
       puzzles.map((p) => p.line),
       message.limit,
     );
-    post({ type: "solved", records, lines: puzzles.map((p) => p.number), puzzles: puzzles.map((p) => p.line), milliseconds: performance.now() - start });
+    post({
+      type: "solved",
+      id: message.id,
+      records,
+      lines: puzzles.map((p) => p.number),
+      puzzles: puzzles.map((p) => p.line),
+      milliseconds: performance.now() - start,
+    });
   } else {
     const rows = await runWebBench(
       message.plan,

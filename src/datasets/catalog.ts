@@ -9,7 +9,7 @@
  * A catalog of the same shape can be given as a JSON file (`{ "sets": [ … ] }`) through
  * `--catalog FILE` or SUDOKU_WASM_DATASETS_CATALOG, for a mirror or a private set.
  */
-import { readFileSync } from "node:fs";
+import { nodeBuiltin } from "../kernel/kernel-source.js";
 import { ALPHABETS, type SourceFormat, decodeLineNumbers } from "./normalise.js";
 
 /** One file a set is made from. */
@@ -438,7 +438,10 @@ function setProblem(set: unknown): string | null {
 export function readCatalogFile(path: string): CatalogSet[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
+    // node:fs reached at run time: bench/verify.ts imports this module into the web page's worker, where a static Node import breaks `npm run web`
+    const fs = nodeBuiltin<typeof import("node:fs")>("node:fs");
+    if (!fs) throw new Error("reading a catalog file needs Node");
+    parsed = JSON.parse(fs.readFileSync(path, "utf8"));
   } catch (error) {
     throw new CatalogError(`catalog '${path}': ${(error as Error).message}`);
   }

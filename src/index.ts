@@ -7,7 +7,7 @@
  *   solver.solve(line256, { alphabet: "ABCDEFGHIJKLMNOP" }); // 4×4, 16×16, 25×25 too
  */
 import { type KernelSource, givenKernelError } from "./kernel/kernel-source.js";
-import { type SolverId, type SolverInfo, findSolver, solversBySize, takesSize } from "./solvers/registry.js";
+import { type SolverId, type SolverInfo, findSolver, solverIds, solversBySize, takesSize } from "./solvers/registry.js";
 import { type SizeEngine, type SolverEngine, Solver } from "./solvers/solver.js";
 import { shapeOfSide } from "./model/shape.js";
 
@@ -39,7 +39,7 @@ interface SizeLoad {
  */
 async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: CreateSolverOptions["kernels"] = {}): Promise<SizeLoad[]> {
   const key = info.id === "wasm" ? "wasm" : info.id === "general-wasm" ? "general" : undefined;
-  const kernel = key === undefined ? undefined : kernels[key];
+  const kernel = key === undefined ? undefined : (kernels[key] ?? undefined); // null: not given
   const loaded = (engine: SolverEngine): SizeEngine => ({ id: info.id, engine, reportsGuesses: info.capabilities.guesses });
   const loads: SizeLoad[] = [];
   let first: SolverEngine | null = null;
@@ -66,17 +66,18 @@ async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: C
  * not fail the others: its first puzzle throws that error. Rejects when a named solver or a
  * kernel given in `kernels` cannot load, or no size's engine can.
  */
-export async function createSolver(options: CreateSolverOptions = {}): Promise<Solver> {
-  const ids = typeof options.solver === "string" ? [options.solver] : [...(options.solver ?? [])];
+export async function createSolver(given: CreateSolverOptions | null = {}): Promise<Solver> {
+  const options = given ?? {}; // null options, and null values in them, read as not given
+  const ids = solverIds(options.solver);
   for (const id of ids) findSolver(id); // an unknown id fails here, naming the known ones
-  if (options.general !== undefined && options.general !== "wasm" && options.general !== "ts")
+  if (options.general != null && options.general !== "wasm" && options.general !== "ts")
     throw new RangeError(`general must be 'wasm' or 'ts', got '${options.general as string}'`);
   if (options.general === "ts") ids.push("general-ts");
   // general: "ts" puts the sizes no listed solver takes on general-ts, but 9×9, which keeps its default
   const nine = options.general === "ts" && !ids.some((id) => id !== "general-ts" && takesSize(findSolver(id), 9)) ? [solversBySize().get(9)!.id] : [];
   const bySize = solversBySize([...nine, ...ids]);
   const sizesOf = (info: SolverInfo) => [...bySize.keys()].filter((size) => bySize.get(size) === info);
-  const rows = [...new Set(bySize.values())].map((info) => rowEngines(info, sizesOf(info), options.kernels));
+  const rows = [...new Set(bySize.values())].map((info) => rowEngines(info, sizesOf(info), options.kernels ?? {}));
   const loads = (await Promise.all(rows)).flat();
   const failures = loads.filter((load) => load.failure);
   // a solver asked for by name must load, and so must a kernel given

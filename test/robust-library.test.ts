@@ -241,6 +241,7 @@ describe("kernel memory is reused between batches, and sizes are checked in host
     expect(kernel.run(2, 1).counts).toHaveLength(2); // fewer than it took: its first two
     // ... whose results were written where the third puzzle's cells were: a later run of all three is refused, not answered from them
     expect(() => kernel.run(3, 2)).toThrow(/run\(3\) without a matching input\(\) first \(the last took 2 puzzles\)/);
+    expect(() => kernel.input("3" as unknown as number)).toThrow('a batch holds a whole number of puzzles from 0, got the string "3"');
   });
 
   it("refuses a batch that cannot fit with a RangeError naming the limit, before touching memory", async () => {

@@ -205,10 +205,17 @@ describe("solveMany's input", () => {
     expect(solver.solveMany(reused(new Uint8Array(81)))).toEqual(alone);
   });
 
-  it("reads an option given as null as one not given, as it reads null options", () => {
+  it("reads an option given as null as one not given, as it reads null options", async () => {
     const lines = loadFixture("all").map((c) => c.puzzle);
     const nulls = { limit: null, budget: null, alphabet: null } as unknown as Parameters<Solver["solveMany"]>[1];
     expect(solver.solveMany(lines, nulls)).toEqual(solver.solveMany(lines, null));
+    // createSolver's too: null options, a null solver, general or kernel
+    for (const options of [null, { solver: null, general: null, kernels: { wasm: null, general: null } }] as unknown as Parameters<typeof createSolver>[0][]) {
+      expect((await createSolver(options)).solveMany(lines)).toEqual(solver.solveMany(lines));
+    }
+    await expect(createSolver({ solver: 5 as unknown as string })).rejects.toThrow(
+      new TypeError("solver must be a solver's id (see solvers) or an array of them, got 5"),
+    );
   });
 });
 

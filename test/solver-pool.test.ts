@@ -13,7 +13,7 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Solver, type SolveRecord, createSolver, solvers } from "../src/index.js";
 import { type SolverPool, createPool, usePoolWorker } from "../src/pool/solver-pool.js";
-import { checkPoolOptions } from "../src/pool/pool-core.js";
+import { type PoolOptions, checkPoolOptions } from "../src/pool/pool-core.js";
 import { BatchMemory, linesTask, solveRecordsHere } from "../src/pool/records-task.js";
 import { loadBatchEngines } from "../src/pool/engines.js";
 import { compiledKernels } from "../src/kernel/wasm.js";
@@ -173,6 +173,12 @@ describe("createPool", () => {
     await expect(createPool({ threads: 1025 })).rejects.toThrow(RangeError);
     expect(checkPoolOptions({}, 1536).threads).toBe(1024); // a machine of more cores than that, the default not given: the most
     await expect(createPool({ batchSize: 65_537 })).rejects.toThrow(RangeError);
+    // a string is named as one (it is not the number it reads as), a solver that is no id a TypeError saying what it takes
+    await expect(createPool({ threads: "2" as unknown as number })).rejects.toThrow('threads must be a whole number from 1 to 1024, got the string "2"');
+    await expect(createPool({ solver: 5 as unknown as string })).rejects.toThrow(
+      new TypeError("solver must be a solver's id (see solvers) or an array of them, got 5"),
+    );
+    expect(checkPoolOptions({ threads: null, batchSize: null, solver: null } as unknown as PoolOptions, 3)).toEqual(checkPoolOptions({}, 3)); // null: not given
   });
 
   it("reads a stream of bytes as lines, one input per line as readline gives them, cut anywhere", async () => {

@@ -22,6 +22,7 @@ import {
   type SearchStats,
   type SolverEngine,
   checkLimit,
+  described,
   kernelBudget,
   writeTextCells,
 } from "../solvers/solver.js";
@@ -114,7 +115,7 @@ export function checkKernelModule(module: WasmModule, nine = false): void {
  * that kernel. Returns what puts the kernels back as they were, for a pool that then fails to start.
  */
 export async function adoptGivenKernels(kernels: { wasm?: KernelSource; general?: KernelSource }): Promise<() => void> {
-  const given = (["wasm", "general"] as const).filter((key) => kernels[key] !== undefined);
+  const given = (["wasm", "general"] as const).filter((key) => kernels[key] != null); // null: not given
   const compile = (key: "wasm" | "general") =>
     compileSource(kernels[key]!)
       .then((module) => {
@@ -222,7 +223,7 @@ export class WasmKernel implements SolverEngine {
    */
   static async create(source?: KernelSource, build: KernelBuild = "release", box = SHAPE_9.box): Promise<WasmKernel> {
     const shape = shapeOf(box);
-    const module = source === undefined ? await compileKernel(build) : await compileSource(source);
+    const module = source == null ? await compileKernel(build) : await compileSource(source);
     checkKernelModule(module);
     // Both kernel files export the same entry points, so the 9×9 release bindings instantiate every build.
     const exports = (await instantiateSudokuKernel(module, { env: {} })) as KernelExports;
@@ -257,7 +258,7 @@ export class WasmKernel implements SolverEngine {
    */
   input(count: number): Uint8Array {
     const { room, cells } = this;
-    if (!isWhole(count, 0)) throw new RangeError(`a batch holds a whole number of puzzles from 0, got ${count}`);
+    if (!isWhole(count, 0)) throw new RangeError(`a batch holds a whole number of puzzles from 0, got ${described(count)}`);
     const bytes = batchBytes(count, cells);
     if (bytes > MAX_BATCH_BYTES) {
       const most = Math.floor((MAX_BATCH_BYTES - 3) / (2 * cells + 12));

@@ -17,7 +17,7 @@
 import type { Grid } from "../model/puzzle.js";
 import type { KernelSource } from "../kernel/kernel-source.js";
 import { DIGITS } from "../model/puzzle.js";
-import type { SolverId } from "../solvers/registry.js";
+import { type SolverId, solverIds } from "../solvers/registry.js";
 import {
   type BatchInput,
   type CheckedOptions,
@@ -28,6 +28,7 @@ import {
   type SolveRecord,
   checkOptions,
   checkPuzzles,
+  described,
   DigitLines,
   type Solver,
   SolutionWriter,
@@ -119,12 +120,11 @@ export type ByteReader = (puzzles: PoolInputs, size: number, scanner: () => Line
 export function checkPoolOptions(options: PoolOptions, defaultThreads: number): { threads: number; batchSize: number; ids: string[] } {
   const threads = options.threads ?? Math.min(defaultThreads, MAX_THREADS);
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
-    throw new RangeError(`threads must be a whole number from 1 to ${MAX_THREADS}, got ${String(threads)}`);
+    throw new RangeError(`threads must be a whole number from 1 to ${MAX_THREADS}, got ${described(threads)}`);
   const batchSize = options.batchSize ?? POOL_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE)
-    throw new RangeError(`batchSize must be a whole number from 1 to ${MAX_BATCH_SIZE}, got ${String(batchSize)}`);
-  const ids = options.solver === undefined ? [] : typeof options.solver === "string" ? [options.solver] : [...options.solver];
-  return { threads, batchSize, ids };
+    throw new RangeError(`batchSize must be a whole number from 1 to ${MAX_BATCH_SIZE}, got ${described(batchSize)}`);
+  return { threads, batchSize, ids: solverIds(options.solver) };
 }
 
 /** A pool of worker threads solving puzzles; see {@link createPool}. */

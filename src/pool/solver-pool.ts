@@ -58,9 +58,10 @@ const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineSca
  * A pool of `threads` worker threads, each with its own engines (the fastest of each grid size,
  * or those `solver` names), ready once its engines have loaded here.
  */
-export async function createPool(options: PoolOptions = {}): Promise<SolverPool> {
+export async function createPool(given: PoolOptions | null = {}): Promise<SolverPool> {
+  const options = given ?? {}; // null options, and null values in them, read as not given
   const { threads, batchSize, ids } = checkPoolOptions(options, availableParallelism());
-  const restore = options.kernels === undefined ? () => {} : await adoptGivenKernels(options.kernels);
+  const restore = options.kernels == null ? () => {} : await adoptGivenKernels(options.kernels);
   try {
     const { solver, main } = await openRecordsSolver(threads, ids, poolWorkerFile);
     return new SolverPool(solver, main, batchSize, readNodeBytes);

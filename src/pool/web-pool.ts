@@ -23,9 +23,10 @@ export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "
  * engines (the fastest of each grid size, or those `solver` names), ready once every worker has
  * loaded them; rejects with the reason when one cannot.
  */
-export async function createPool(options: PoolOptions = {}): Promise<SolverPool> {
+export async function createPool(given: PoolOptions | null = {}): Promise<SolverPool> {
+  const options = given ?? {}; // null options, and null values in them, read as not given
   const { threads, batchSize, ids } = checkPoolOptions(options, globalThis.navigator?.hardwareConcurrency || 1);
-  const restore = options.kernels === undefined ? () => {} : await adoptGivenKernels(options.kernels);
+  const restore = options.kernels == null ? () => {} : await adoptGivenKernels(options.kernels);
   try {
     const engines = await loadBatchEngines(ids); // a bad id rejects here, before any worker starts
     const start: ToWorker = { kind: "start", kernels: await compiledKernels(), solvers: ids };

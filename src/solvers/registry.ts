@@ -4,7 +4,7 @@
  */
 import { type KernelSource, nodeBuiltin } from "../kernel/kernel-source.js";
 import { SHAPES, SHAPE_9, shapeOfSide } from "../model/shape.js";
-import type { SolverEngine } from "./solver.js";
+import { type SolverEngine, described } from "./solver.js";
 import { ALGORITHM_TS_PEER, DANCING_LINKS_PEER, type PeerPackage, algorithmTsEngine, dancingLinksEngine, peerFields } from "./peer.js";
 import { type KernelBuild, WasmKernel, compileKernel, kernelUrl, kernelVariants, variantBuild } from "../kernel/wasm.js";
 
@@ -212,6 +212,17 @@ export const solvers: readonly SolverInfo[] = [
     load: (size) => algorithmTsEngine("npm:algorithm.ts", boxOf(size)), // imports the package itself
   },
 ];
+
+/** The ids a `solver` option names: none (undefined or null), one (a string) or several (an iterable of strings); a TypeError for anything else. */
+export function solverIds(solver: unknown): SolverId[] {
+  if (solver === undefined || solver === null) return [];
+  if (typeof solver === "string") return [solver];
+  if (typeof solver === "object" && Symbol.iterator in solver) {
+    const ids = [...(solver as Iterable<unknown>)];
+    if (ids.every((id) => typeof id === "string")) return ids;
+  }
+  throw new TypeError(`solver must be a solver's id (see solvers) or an array of them, got ${described(solver)}`);
+}
 
 /** The registry entry for `id`, or a RangeError that lists the known ids. */
 export function findSolver(id: SolverId): SolverInfo {

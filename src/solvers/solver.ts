@@ -191,7 +191,7 @@ export function checkBudget(budget: number): number {
 }
 
 /** A value as an error message shows it: a number as itself, anything else with its type (a string "2" is not the number 2). */
-function described(value: unknown): string {
+export function described(value: unknown): string {
   if (typeof value === "number") return String(value);
   if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
   return `${/^[aeiou]/.test(typeof value) ? "an" : "a"} ${typeof value} (${String(value)})`;

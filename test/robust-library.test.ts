@@ -46,6 +46,9 @@ describe("the library never throws for a bad puzzle value or type", () => {
       [-1e10, "-10000000000"],
       [NaN, "NaN"],
       [10, "10"],
+      [null, "null"],
+      [{}, "an object"],
+      [new Map(), "a Map"],
     ] as const) {
       const cells: unknown[] = Array.from(GRID);
       cells[3] = value;
@@ -56,6 +59,11 @@ describe("the library never throws for a bad puzzle value or type", () => {
     const signed = Int8Array.from(GRID);
     signed[0] = -1;
     expect(solver.solve(signed as never).error).toMatch(/^cell 1 .* holds -1/);
+    // a text's bytes (a Buffer read from a file) are told as such
+    expect(solver.solve(new TextEncoder().encode(P.replaceAll(".", "0")) as never).error).toMatch(
+      /^cell 1 \(row 1, column 1\) holds \d+, not 0-9 \(the byte of '\d': for text, give the puzzle as a string\)$/,
+    );
+    expect(solver.solve(new ArrayBuffer(81) as never).error).toBe("expected a puzzle as text or an array of cell values, got an ArrayBuffer");
     expect(solver.solve(Array.from(GRID) as never).status).toBe("solved");
   });
 

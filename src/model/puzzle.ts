@@ -314,7 +314,7 @@ function describeValue(value: unknown): string {
   if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return `the ${typeof value} ${String(value)}`;
   if (typeof value !== "object") return `a ${typeof value}`;
   const name = (value as object).constructor?.name;
-  return name && name !== "Object" ? `a ${name}` : "an object";
+  return name && name !== "Object" ? `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name}` : "an object";
 }
 
 /** N² whole cell values 0..N as a puzzle, no clue repeated; the grid is the caller's when it is a Uint8Array, else a copy. */
@@ -331,8 +331,11 @@ function readBytes(values: CellValues): Puzzle {
             ? String(value)
             : typeof value === "bigint"
               ? `the bigint ${value}n`
-              : typeof value;
-      throw new PuzzleError("character", `${describeCell(cell, shape.size)} holds ${shown}, not 0-${shape.size}`, cell);
+              : describeValue(value);
+      // A byte of a digit or `.` in bytes: most likely a text's bytes, which the library takes as a string.
+      const text = ArrayBuffer.isView(values) && typeof value === "number" && /^[0-9.]$/.test(String.fromCharCode(value));
+      const hint = text ? ` (the byte of '${String.fromCharCode(value as number)}': for text, give the puzzle as a string)` : "";
+      throw new PuzzleError("character", `${describeCell(cell, shape.size)} holds ${shown}, not 0-${shape.size}${hint}`, cell);
     }
   }
   const grid = values instanceof Uint8Array ? values : Uint8Array.from(values as ArrayLike<number>);

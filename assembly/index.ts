@@ -1004,6 +1004,14 @@ function unitNakedPairs(st: usize, band: u32, pairs: u32, unit: u32): u32 {
   return changed;
 }
 
+/** The digits (9 bits) whose masks hold the cell `bit`, of a band's masks of digits 0–3 (`low`), 4–7 (`high`) and 8 (`eight`). */
+@inline function cellDigits(low: v128, high: v128, eight: u32, bit: u32): u32 {
+  const bits = i32x4.splat(bit);
+  const zero = i32x4.splat(0);
+  return <u32>i32x4.bitmask(i32x4.ne(v128.and(low, bits), zero)) | (<u32>i32x4.bitmask(i32x4.ne(v128.and(high, bits), zero)) << 4) |
+    (eight & bit ? <u32>0x100 : 0);
+}
+
 /** The rows of a band's cells in column 0 (bits 0, 9, 18) as three bits. */
 @inline function columnRows(cells: u32): u32 {
   return (cells & 1) | ((cells >> 8) & 2) | ((cells >> 16) & 4);
@@ -1013,7 +1021,6 @@ function unitNakedPairs(st: usize, band: u32, pairs: u32, unit: u32): u32 {
 function reviseNakedPairs(st: usize): u32 {
   let changed: u32 = 0;
   let twos0: u32 = 0, twos1: u32 = 0, twos2: u32 = 0;
-  const zero = i32x4.splat(0);
   for (let band: u32 = 0; band < 3; band++) {
     // the band's nine masks: digits 0–3, 4–7, and 8 (the other three lanes zero)
     const base = st + (<usize>slotOf(0, band) << 2);
@@ -1025,16 +1032,13 @@ function reviseNakedPairs(st: usize): u32 {
     else if (band == 1) twos1 = pairs;
     else twos2 = pairs;
     if (!pairs) continue;
-    // each cell's two digits: the lanes that hold it
+    // each cell's two digits
     const eight = <u32>i32x4.extract_lane(last, 0);
     let cells = pairs;
     while (cells) {
       const bit = cells & (0 - cells);
       cells ^= bit;
-      const bits = i32x4.splat(bit);
-      const key = <u32>i32x4.bitmask(i32x4.ne(v128.and(low, bits), zero)) | (<u32>i32x4.bitmask(i32x4.ne(v128.and(high, bits), zero)) << 4) |
-        (eight & bit ? <u32>0x100 : 0);
-      store<u16>(NAKED_KEYS + ((<usize>band * 27 + ctz(bit)) << 1), <u16>key);
+      store<u16>(NAKED_KEYS + ((<usize>band * 27 + ctz(bit)) << 1), <u16>cellDigits(low, high, eight, bit));
     }
     for (let row: u32 = 0; row < 3; row++) {
       const unit = <u32>0x1ff << (row * 9);
@@ -1133,7 +1137,7 @@ function columnPairs(st: usize, column: u32): u32 {
     let rows: u32 = 0;
     for (let band: u32 = 0; band < 3; band++) {
       const cells = candidates(st, slotOf(digit, band)) >> column;
-      rows |= ((cells & 1) | ((cells >> 8) & 2) | ((cells >> 16) & 4)) << (band * 3);
+      rows |= columnRows(cells) << (band * 3);
     }
     store<u32>(UNIT_CELLS + (<usize>digit << 2), rows);
     if (popcnt(rows) == 2) twos |= <u32>1 << digit;

@@ -416,6 +416,22 @@ describe("kernel variants", () => {
     expect((await searchOf("variants-debug/matching", puzzles)).nodes).toEqual(matching.nodes);
   });
 
+  it("with naked pairs (naked-pairs, both-pairs, their debug builds too), propagate fewer states than the default on the bundled hard sets", async () => {
+    const puzzles = ["hard", "hardest"].flatMap((name) =>
+      readFileSync(new URL(`../datasets/${name}.txt`, import.meta.url), "utf8")
+        .split("\n")
+        .filter((line) => line.length >= 81),
+    );
+    const plain = await searchOf("release", puzzles);
+    const naked = await searchOf(variantBuild("naked-pairs"), puzzles);
+    const both = await searchOf(variantBuild("both-pairs"), puzzles);
+    expect(naked.counts).toEqual(plain.counts);
+    expect(total(naked.nodes)).toBeLessThan(total(plain.nodes));
+    expect(total(both.nodes)).toBeLessThan(total(naked.nodes)); // hidden pairs everywhere take more
+    expect((await searchOf("variants-debug/naked-pairs", puzzles)).nodes).toEqual(naked.nodes);
+    expect((await searchOf("variants-debug/both-pairs", puzzles)).nodes).toEqual(both.nodes);
+  });
+
   it("stop at the node budget and say so", async () => {
     const kernel = await WasmKernel.create(undefined, variantBuild("none"));
     const hard = parsePuzzle(solvable[0].puzzle);

@@ -203,6 +203,7 @@ describe("solveMany's input", () => {
     }
     const alone = lines.map((line) => solver.solve(line));
     expect(solver.solveMany(reused(new Uint8Array(81)))).toEqual(alone);
+    expect(solver.solveMany(reused(Buffer.alloc(81)))).toEqual(alone); // (a Buffer's slice is a view, not a copy)
   });
 
   it("reads an option given as null as one not given, as it reads null options", async () => {

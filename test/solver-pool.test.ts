@@ -500,8 +500,7 @@ describe("createPool", () => {
 
   it("takes grids from a generator that yields one array again and again, each as it was when yielded", async () => {
     const lines = fixture.filter((line) => /^[0-9.]{81}$/.test(line)).slice(0, 40);
-    function* reused() {
-      const grid = new Uint8Array(81);
+    function* reused(grid: Uint8Array) {
       for (const line of lines) {
         for (let i = 0; i < 81; i++) grid[i] = line[i] === "." || line[i] === "0" ? 0 : Number(line[i]);
         yield grid;
@@ -510,10 +509,12 @@ describe("createPool", () => {
     const alone = lines.map((line) => solver.solve(line));
     const small = await createPool({ threads: 1, batchSize: 16 });
     try {
-      expect(await small.solveMany(reused())).toEqual(alone);
-      const streamed: SolveRecord[] = [];
-      for await (const record of small.solveStream(reused())) streamed.push(record);
-      expect(streamed).toEqual(alone);
+      for (const grid of [new Uint8Array(81), Buffer.alloc(81)]) {
+        expect(await small.solveMany(reused(grid))).toEqual(alone);
+        const streamed: SolveRecord[] = [];
+        for await (const record of small.solveStream(reused(grid))) streamed.push(record);
+        expect(streamed).toEqual(alone);
+      }
     } finally {
       await small.close();
     }

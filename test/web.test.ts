@@ -239,11 +239,11 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         // A setting that is not a whole number in its range is refused, named, before anything runs (the CLI refuses them too).
         await fill(page, "#bench-puzzles", "-5");
         await page.click("#run-bench");
-        expect(await text(page, "#bench-status")).toBe("puzzles per dataset must be a whole number from 1 to 2,147,483,647, got '-5'");
+        expect(await text(page, "#bench-status")).toBe("puzzles per dataset must be a whole number from 1 up, got '-5'");
         await fill(page, "#bench-puzzles", "3");
         await fill(page, "#bench-budget", "");
         await page.click("#run-bench");
-        expect(await text(page, "#bench-status")).toBe("budget must be a whole number from 1 to 2,147,483,647, got ''");
+        expect(await text(page, "#bench-status")).toBe("budget must be a whole number from 1 up, got ''");
         await fill(page, "#bench-budget", "100000");
         await untick("#bench-datasets");
         await page.click("#run-bench");

@@ -14,6 +14,7 @@ import { type PageEnvironment, contentHash, pageCsv, pageJson, pageRun } from ".
 import { gridHtml } from "./grid.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
 import { type Result, ResultsTable } from "./results.js";
+import { isWhole } from "../src/model/whole-number.js";
 
 const TIERS: Record<string, string> = { easy: easyUrl, medium: mediumUrl, hard: hardUrl, hardest: hardestUrl };
 /** The rows ticked at first: the kernel, its TS twin and the fastest pure-TS baselines. */
@@ -239,18 +240,21 @@ worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
       offerExports();
       $<HTMLButtonElement>("run-bench").disabled = false;
       break;
-    case "error": {
-      const target = $(benchRunning ? "bench-status" : "solve-status");
-      target.textContent = message.message;
-      target.className = "error";
+    case "error":
+      if (message.id !== undefined) {
+        // a solve's: shown unless a later solve has overtaken it
+        if (message.id !== solveId) break;
+        $("solve-status").textContent = message.message;
+        $("solve-status").className = "error";
+        break;
+      }
+      $("bench-status").textContent = message.message;
+      $("bench-status").className = "error";
       $("bench-progress").hidden = true;
       $<HTMLButtonElement>("run-bench").disabled = false;
       break;
-    }
   }
-  if (message.type === "benchDone" || message.type === "error") benchRunning = false;
 });
-let benchRunning = false;
 
 const browser = await browserLine();
 const cores = navigator.hardwareConcurrency;
@@ -283,36 +287,36 @@ $("solve-line").addEventListener("change", () => {
   const line = Math.floor($<HTMLInputElement>("solve-line").valueAsNumber);
   if (Number.isFinite(line)) showResult(results.scrollToLine(line));
 });
-/** Why the form describes nothing to run, or null when it does. */
-function nothingToRun(): string | null {
+/** Why the form cannot run (nothing to run, two datasets of one name, a setting out of its range), or null when it can. */
+function formRefusal(): string | null {
   const ticked = (container: string) => $(container).querySelectorAll("input[type=checkbox]:checked").length;
   if (ticked("bench-solvers") === 0) return "nothing to run: tick at least one solver";
   if (ticked("bench-datasets") === 0 && !droppedFile) return "nothing to run: tick a dataset or drop a puzzle file";
   const tiers = [...$("bench-datasets").querySelectorAll<HTMLInputElement>("input[type=checkbox]:checked")].map((box) => box.value);
   if (droppedFile && tiers.includes(droppedFile.dataset.name))
     return `two datasets are named '${droppedFile.dataset.name}' (the bundled tier and the dropped file): results are told apart by name, so untick the tier or rename the file`;
-  const fields: [string, string, number][] = [
-    ["bench-puzzles", "puzzles per dataset", 1],
-    ["bench-time", "ms per row", 1],
-    ["bench-seed", "seed", 0],
-    ["bench-budget", "budget", 1],
+  // the ranges of the command line's --puzzles, --time, --seed and --budget (bench/options.ts)
+  const fields: [string, string, number, number][] = [
+    ["bench-puzzles", "puzzles per dataset", 1, Number.MAX_SAFE_INTEGER],
+    ["bench-time", "ms per row", 1, Number.MAX_SAFE_INTEGER],
+    ["bench-seed", "seed", 0, 0xffffffff],
+    ["bench-budget", "budget", 1, Number.MAX_SAFE_INTEGER],
   ];
-  for (const [id, label, least] of fields) {
+  for (const [id, label, least, most] of fields) {
     const text = $<HTMLInputElement>(id).value.trim();
-    if (!/^\d+$/.test(text) || Number(text) < least || Number(text) > 2 ** 31 - 1)
-      return `${label} must be a whole number from ${least} to 2,147,483,647, got '${text}'`;
+    if (!/^\d+$/.test(text) || !isWhole(Number(text), least, most))
+      return `${label} must be a whole number ${most === Number.MAX_SAFE_INTEGER ? `from ${least} up` : `from ${least} to ${most}`}, got '${text}'`;
   }
   return null;
 }
 $("run-bench").addEventListener("click", async () => {
-  const nothing = nothingToRun();
+  const nothing = formRefusal();
   if (nothing) {
     $("bench-status").className = "error";
     $("bench-status").textContent = nothing;
     delete $("bench-status").dataset.done;
     return;
   }
-  benchRunning = true;
   benchRows = [];
   $<HTMLTableElement>("bench-table").tBodies[0].replaceChildren();
   $("bench-notes").hidden = true;
@@ -328,7 +332,6 @@ $("run-bench").addEventListener("click", async () => {
     benchRun = { plan, page: { browser, cores: navigator.hardwareConcurrency ?? 0, started, datasets: identities }, started: performance.now() };
     send({ type: "bench", plan });
   } catch (error) {
-    benchRunning = false;
     $("bench-status").className = "error";
     $("bench-status").textContent = `could not read the datasets: ${error instanceof Error ? error.message : String(error)}`;
     $<HTMLButtonElement>("run-bench").disabled = false;

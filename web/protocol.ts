@@ -10,4 +10,5 @@ export type FromWorker =
   | ({ type: "progress" } & WebBenchProgress)
   | { type: "row"; row: WebBenchRow }
   | { type: "benchDone"; rows: WebBenchRow[] }
-  | { type: "error"; message: string };
+  /** A request failed: a solve's (its id) or the bench's (no id). */
+  | { type: "error"; message: string; id?: number };

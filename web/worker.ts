@@ -62,7 +62,10 @@ async function handle(message: ToWorker): Promise<void> {
 }
 
 self.addEventListener("message", (event: MessageEvent<ToWorker>) => {
-  handle(event.data).catch((error: unknown) => post({ type: "error", message: error instanceof Error ? error.message : String(error) }));
+  const message = event.data;
+  handle(message).catch((error: unknown) =>
+    post({ type: "error", message: error instanceof Error ? error.message : String(error), ...(message.type === "solve" ? { id: message.id } : {}) }),
+  );
 });
 
 post({

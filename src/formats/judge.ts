@@ -89,13 +89,16 @@ export class JudgeInputError extends PuzzleError {
   }
 }
 
-/** `parse(cells)`; its PuzzleError restated at the line of the cell's row (`rowPlaces`: a line per row of `size` cells, or one for all). */
-function parseAt<T>(parse: CellParser<T>, cells: string, rowPlaces: JudgeLine | readonly JudgeLine[], size = SIZE): T {
+/**
+ * `parse(cells)`; its PuzzleError restated at the line of its cell: `places` holds a line per
+ * `size` cells (a grid's rows; with size 1, a line per cell), or is one line for all.
+ */
+function parseAt<T>(parse: CellParser<T>, cells: string, places: JudgeLine | readonly JudgeLine[], size = SIZE): T {
   try {
     return parse(cells);
   } catch (error) {
     if (!(error instanceof PuzzleError)) throw error;
-    const place = Array.isArray(rowPlaces) ? rowPlaces[error.cell >= 0 ? Math.floor(error.cell / size) : 0] : (rowPlaces as JudgeLine);
+    const place = Array.isArray(places) ? places[error.cell >= 0 ? Math.floor(error.cell / size) : 0] : (places as JudgeLine);
     throw new JudgeInputError(place, error.reason, error.message, error.cell);
   }
 }
@@ -164,7 +167,6 @@ function* countedGrids(empties: string, emit: (puzzle: Grid) => void, cursor: Ju
   }
 }
 
-/** LeetCode 37's board (a JSON array of 9 rows of 9 one-character strings) as a grid; errors at `place`. */
 /**
  * Where each value inside the rows of a board's JSON text starts, in order (a valid board's 81
  * cells): the offsets its errors name a cell's line by.
@@ -193,7 +195,8 @@ function cellOffsets(text: string): number[] {
 
 /**
  * Where the fault of a JSON text that does not parse lies, when the parser does not say: the end of
- * its first line through which the text already fails for another reason than ending early.
+ * its first line through which the text already fails for another reason than ending early (as
+ * V8 words that reason: "Unexpected end of JSON input").
  */
 function faultEnd(text: string): number {
   const ends = [...text.matchAll(/\n/g)].map((match) => match.index).concat(text.length);
@@ -215,14 +218,17 @@ function faultEnd(text: string): number {
   return ends[low];
 }
 
-/** A board from its JSON text; `placeOf(offset)` is the line of a character of the text, which an error names. */
+/**
+ * LeetCode 37's board (a JSON array of 9 rows of 9 one-character strings) as a grid, from its JSON
+ * text; `placeOf(offset)` is the line of a character of the text, which an error names.
+ */
 function readBoard(text: string, placeOf: (offset: number) => JudgeLine): Grid {
   let board: unknown;
   try {
     board = JSON.parse(text);
   } catch (error) {
     const message = (error as Error).message;
-    const position = /at position (\d+)/.exec(message);
+    const position = / in JSON at position (\d+)/.exec(message); // (an "Unexpected token" message quotes the text, which may hold the words)
     throw new JudgeInputError(placeOf(position ? Number(position[1]) : faultEnd(text)), "character", `not a JSON board (${excerpt(message, 200)})`);
   }
   const valid = Array.isArray(board) && board.length === SIZE && board.every((row) => Array.isArray(row) && row.length === SIZE);

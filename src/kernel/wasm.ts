@@ -126,8 +126,10 @@ export async function adoptGivenKernels(kernels: { wasm?: KernelSource; general?
   const modules = Object.fromEntries(await Promise.all(given.map(compile)));
   const before = Object.keys(modules).map((stem) => [stem, compiled.get(stem)] as const);
   adoptKernels(modules);
+  const adopted = new Map(before.map(([stem]) => [stem, compiled.get(stem)]));
   return () => {
     for (const [stem, module] of before) {
+      if (compiled.get(stem) !== adopted.get(stem)) continue; // another pool's kernels since: theirs stay
       if (module === undefined) compiled.delete(stem);
       else compiled.set(stem, module);
     }
@@ -229,7 +231,7 @@ export class WasmKernel implements SolverEngine {
     const exports = (await instantiateSudokuKernel(module, { env: {} })) as KernelExports;
     if (exports.reserve(1, box) === 0) {
       throw new RangeError(
-        `${source === undefined ? `the kernel build '${build}'` : "this kernel"} does not take ${shapeName(shape)} grids (box size ${box}); the general builds take every size`,
+        `${source == null ? `the kernel build '${build}'` : "this kernel"} does not take ${shapeName(shape)} grids (box size ${box}); the general builds take every size`,
       );
     }
     return new WasmKernel(exports, shape);

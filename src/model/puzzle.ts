@@ -308,13 +308,13 @@ function asCellValues(puzzle: unknown): CellValues {
   return puzzle as CellValues;
 }
 
-/** "undefined", "null", "the number 5", "an object", "a Map": what a value that is no puzzle is, for a message. */
-function describeValue(value: unknown): string {
+/** "undefined", "null", "the number 5", "an object", "a Map", "a Uint8Array": what a value is, for a message. */
+export function describeValue(value: unknown): string {
   if (value === undefined || value === null) return String(value);
   if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return `the ${typeof value} ${String(value)}`;
   if (typeof value !== "object") return `a ${typeof value}`;
   const name = (value as object).constructor?.name;
-  return name && name !== "Object" ? `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name}` : "an object";
+  return name && name !== "Object" ? `${/^[AEIO]/.test(name) ? "an" : "a"} ${name}` : "an object"; // "a Uint8Array", "a URL"
 }
 
 /** N² whole cell values 0..N as a puzzle, no clue repeated; the grid is the caller's when it is a Uint8Array, else a copy. */
@@ -333,7 +333,7 @@ function readBytes(values: CellValues): Puzzle {
               ? `the bigint ${value}n`
               : describeValue(value);
       // A byte of a digit or `.` in bytes: most likely a text's bytes, which the library takes as a string.
-      const text = ArrayBuffer.isView(values) && typeof value === "number" && /^[0-9.]$/.test(String.fromCharCode(value));
+      const text = ArrayBuffer.isView(values) && typeof value === "number" && Number.isInteger(value) && /^[0-9.]$/.test(String.fromCharCode(value));
       const hint = text ? ` (the byte of '${String.fromCharCode(value as number)}': for text, give the puzzle as a string)` : "";
       throw new PuzzleError("character", `${describeCell(cell, shape.size)} holds ${shown}, not 0-${shape.size}${hint}`, cell);
     }

@@ -9,6 +9,7 @@ import {
   type Puzzle,
   DIGITS,
   checkAlphabet,
+  describeValue,
   PuzzleError,
   readDigitBytes,
   readDigits,
@@ -190,11 +191,11 @@ export function checkBudget(budget: number): number {
   return budget;
 }
 
-/** A value as an error message shows it: a number as itself, anything else with its type (a string "2" is not the number 2). */
+/** An option's value as an error message shows it: a number as itself, a string as one (the string "2" is not the number 2), else as describeValue says. */
 export function described(value: unknown): string {
   if (typeof value === "number") return String(value);
   if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
-  return `${/^[aeiou]/.test(typeof value) ? "an" : "a"} ${typeof value} (${String(value)})`;
+  return describeValue(value);
 }
 
 /** `limit` when it is a whole number from 1 to 2^31-1; a RangeError otherwise. */
@@ -809,9 +810,11 @@ export function checkPuzzles(puzzles: unknown, method: "solveMany" | "solveStrea
  * batch is read after the iterator goes on, and a producer may reuse one array for every grid it yields.
  */
 export function takenInput<T>(input: T): T {
-  if (ArrayBuffer.isView(input) && !(input instanceof DataView)) return (input as unknown as Uint8Array).slice() as unknown as T;
+  // the typed arrays' own slice, a copy (a Node Buffer's slice is a view of the same memory)
+  if (ArrayBuffer.isView(input) && !(input instanceof DataView)) return typedArraySlice.call(input) as T;
   return Array.isArray(input) ? (input.slice() as T) : input;
 }
+const typedArraySlice = Object.getPrototypeOf(Uint8Array.prototype).slice as (this: ArrayBufferView) => ArrayBufferView;
 
 /** The user-facing solver: one engine per grid side; a size without one gives an `invalid` record saying so. */
 export class Solver {

@@ -62,6 +62,9 @@ describe("leetcode37", () => {
     const lines = text(board).split("\n");
     lines[5] = lines[5].replace(",", ",,"); // a fault V8 gives no position for
     expect(() => run("leetcode37", lines.join("\n"))).toThrow(/^line 6: not a JSON board \(Unexpected token ','/);
+    const short = board.map((row, r) => (r === 5 ? row.slice(0, 8) : row)); // a row of 8: named at its line
+    expect(() => run("leetcode37", text(short))).toThrow("line 7: expected a JSON array of 9 rows of 9 strings: row 6 has 8 values");
+    expect(() => run("leetcode37", text(board.slice(0, 4)))).toThrow("line 6: expected a JSON array of 9 rows of 9 strings: it has 4 rows"); // at its end
     lines[5] = lines[5].replace(",,", ",").replace('",', '" '); // one it gives a position for
     expect(() => run("leetcode37", lines.join("\n"))).toThrow(/^line 6: not a JSON board \(Expected ',' or '\]' after array element in JSON at position/);
   });

@@ -168,13 +168,13 @@ function* countedGrids(empties: string, emit: (puzzle: Grid) => void, cursor: Ju
 }
 
 /**
- * Where each value inside the rows of a board's JSON text starts, in order (a valid board's 81
- * cells): the offsets its errors name a cell's line by.
+ * Where each value `depth` arrays deep in a JSON text starts, in order: a board's rows (depth 1)
+ * or, in a valid board, its 81 cells (depth 2); the offsets its errors name a line by.
  */
-function cellOffsets(text: string): number[] {
+function valueOffsets(text: string, depth: number): number[] {
   const offsets: number[] = [];
-  let depth = 0;
-  let awaiting = false; // a row's value starts at the next character that is not blank
+  let level = 0;
+  let awaiting = false; // a value starts at the next character that is not blank
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (ch === " " || ch === "\t" || ch === "\n" || ch === "\r") continue;
@@ -183,10 +183,10 @@ function cellOffsets(text: string): number[] {
     if (ch === '"') {
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
     } else if (ch === "[" || ch === "{") {
-      awaiting = ++depth === 2;
+      awaiting = ++level === depth && ch === "[";
     } else if (ch === "]" || ch === "}") {
-      depth--;
-    } else if (ch === "," && depth === 2) {
+      level--;
+    } else if (ch === "," && level === depth) {
       awaiting = true;
     }
   }
@@ -231,9 +231,21 @@ function readBoard(text: string, placeOf: (offset: number) => JudgeLine): Grid {
     const position = / in JSON at position (\d+)/.exec(message); // (an "Unexpected token" message quotes the text, which may hold the words)
     throw new JudgeInputError(placeOf(position ? Number(position[1]) : faultEnd(text)), "character", `not a JSON board (${excerpt(message, 200)})`);
   }
-  const valid = Array.isArray(board) && board.length === SIZE && board.every((row) => Array.isArray(row) && row.length === SIZE);
-  if (!valid) throw new JudgeInputError(placeOf(0), "length", `expected a JSON array of ${SIZE} rows of ${SIZE} strings`);
-  const offsets = cellOffsets(text);
+  const expected = `expected a JSON array of ${SIZE} rows of ${SIZE} strings`;
+  if (!Array.isArray(board)) throw new JudgeInputError(placeOf(0), "length", expected);
+  // named at the first row that is not an array of 9, or the row past the ninth, or (fewer rows) the board's end
+  const bad = board.findIndex((row, i) => i >= SIZE || !Array.isArray(row) || row.length !== SIZE);
+  if (bad >= 0 || board.length < SIZE) {
+    const row: unknown = board[bad];
+    const [at, what] =
+      bad < 0
+        ? [text.trimEnd().length - 1, `it has ${board.length} rows`]
+        : bad >= SIZE
+          ? [valueOffsets(text, 1)[bad] ?? 0, `it has ${board.length} rows`]
+          : [valueOffsets(text, 1)[bad] ?? 0, `row ${bad + 1} ${Array.isArray(row) ? `has ${row.length} values` : "is not an array"}`];
+    throw new JudgeInputError(placeOf(at), "length", `${expected}: ${what}`);
+  }
+  const offsets = valueOffsets(text, 2);
   const cellPlace = (cell: number): JudgeLine => placeOf(offsets[cell] ?? 0);
   const cells = (board as unknown[][]).flat().map((cell, i) => {
     if (typeof cell !== "string" || cell.length !== 1) {

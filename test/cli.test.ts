@@ -2,7 +2,7 @@
  * `sudoku-wasm solve` end to end: spawns bin/sudoku-wasm.mjs, which runs dist/ (built by
  * `npm run build`, which `pretest` runs) with the WASM kernel in build/.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -274,6 +274,15 @@ describe("usage errors: exit status 2 and one line naming the problem", () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("a count of 1,000,000 means at least that many");
     expect(cli(["--help"]).status).toBe(0);
+  });
+
+  it("takes -o - as standard output, as - as an input is standard input (solve, generate): no file named '-'", () => {
+    const input = file("dash-out.txt", `${unique[0].puzzle}\n`);
+    const solved = runCli(["solve", "--no-progress", input, "-o", "-"], { cwd: dir });
+    expect(solved.status).toBe(0);
+    expect(solved.stdout).toBe(cli(["solve", "--no-progress", input]).stdout);
+    expect(runCli(["generate", "--count", "2", "--quiet", "-o", "-"], { cwd: dir }).stdout.trimEnd().split("\n")).toHaveLength(2);
+    expect(existsSync(join(dir, "-"))).toBe(false);
   });
 
   it("names a directory given as input and reads nothing", () => {

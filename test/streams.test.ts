@@ -1,7 +1,7 @@
 /**
  * Failing and closed standard streams: a full disk on standard output is one `sudoku-wasm: …` line
- * and status 2, with the worker pools stopped before the exit; a closed standard error ends the
- * run quietly; `generate` stops at once when its reader goes away. Spawns bin/sudoku-wasm.mjs and
+ * and status 2, with the worker pools stopped before the exit; a closed standard error is
+ * silenced and the run goes on; `generate` stops at once when its reader goes away. Spawns bin/sudoku-wasm.mjs and
  * the CLI's stream guard (dist/, built by `pretest`) under `sh`.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -25,6 +25,18 @@ const UNIQUE = loadFixture()
 const PUZZLES = Array.from({ length: 200 }, (_, i) => UNIQUE[i % UNIQUE.length]).join("\n") + "\n";
 
 describe("a failing or closed standard stream is one line, or quiet", () => {
+  it("solve -o FILE with standard error closed early writes every record and keeps its status (1: an invalid line)", () => {
+    const lines = PUZZLES.trimEnd().split("\n");
+    lines.splice(100, 0, "not a puzzle");
+    const input = file("stderr-closed.txt", lines.join("\n") + "\n");
+    // the progress and the closing lines go to a pipe that takes one byte and closes
+    const run = shell(`exec 3>&1; { $CLI solve --progress --threads 2 -o out.txt ${input} 2>&1; echo "status $?" >&3; } | head -c 1 > /dev/null`);
+    expect(run.stdout).toBe("status 1\n");
+    const records = readFileSync(join(dir, "out.txt"), "utf8").trimEnd().split("\n");
+    expect(records).toHaveLength(lines.length);
+    expect(records.filter((record) => record.startsWith("invalid"))).toHaveLength(1);
+  });
+
   it.runIf(existsSync("/dev/full"))("reports a full disk on standard output as one line with status 2, for solve and generate", () => {
     const input = file("full.txt", PUZZLES.replaceAll("\n", "\r\n"));
     for (const command of [`$CLI solve --no-progress ${input} > /dev/full`, "$CLI generate --count 3 --quiet > /dev/full"]) {
@@ -46,14 +58,17 @@ process.stdout.write("x"); setInterval(() => {}, 1000);`;
     expect(run.status).toBe(2);
   });
 
-  it("ends quietly with status 0 when standard error is a closed pipe (no `node:events` trace, no endless run)", () => {
-    // A command that keeps writing to stderr, as a long run's progress does, behind the CLI's stream guard.
+  it("goes on quietly when standard error is a closed pipe: its records still reach the output and its status stands (no `node:events` trace)", () => {
+    // A command that keeps writing to stderr, as a long run's progress does, behind the CLI's stream guard, then ends as a run with invalid records does.
     const errors = new URL("../dist/src/cli-kit/errors.js", import.meta.url).href;
-    const script = `const { guardStandardStreams } = await import("${errors}"); guardStandardStreams(); setInterval(() => process.stderr.write("progress ".repeat(100)), 1);`;
+    const script = `const { guardStandardStreams } = await import("${errors}"); guardStandardStreams();
+const timer = setInterval(() => process.stderr.write("progress ".repeat(100)), 1);
+setTimeout(() => { clearInterval(timer); process.stdout.write("all records\\n"); process.stderr.write("summary\\n"); process.exitCode = 1; }, 300);`;
     writeFileSync(join(dir, "noisy.mjs"), script);
-    const run = shell(`exec 3>&1; { ${process.execPath} noisy.mjs 2>&1 >/dev/null; echo "status $?" >&3; } | head -c 1 > /dev/null`);
-    expect(run.stdout).toBe("status 0\n");
+    const run = shell(`exec 3>&1; { ${process.execPath} noisy.mjs 2>&1 >out.txt; echo "status $?" >&3; } | head -c 1 > /dev/null`);
+    expect(run.stdout).toBe("status 1\n");
     expect(run.stderr).toBe("");
+    expect(readFileSync(join(dir, "out.txt"), "utf8")).toBe("all records\n");
   });
 });
 

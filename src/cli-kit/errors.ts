@@ -67,8 +67,9 @@ let guarded = false;
 let programName = "sudoku-wasm";
 
 /**
- * Turns a failing standard stream into one line and an exit: EPIPE exits 0 at once; any other
- * standard output failure prints `PROGRAM: cannot write to standard output: …` and exits 2.
+ * Turns a failing standard stream into one line and an exit: EPIPE on standard output exits 0 at once; any other
+ * standard output failure prints `PROGRAM: cannot write to standard output: …` and exits 2. A failing standard error
+ * is silenced and the run goes on (see {@link failedStandardStream}).
  */
 export function guardStandardStreams(program = "sudoku-wasm"): void {
   programName = program;
@@ -81,6 +82,12 @@ export function guardStandardStreams(program = "sudoku-wasm"): void {
 /** What to do when standard output or standard error fails: report it (standard output, not EPIPE) and exit. */
 export function failedStandardStream(stream: "output" | "error", error: NodeJS.ErrnoException): void {
   if (exiting) return; // a later failure of a stream that already failed
+  if (stream === "error") {
+    // Standard error is diagnostics only: once it is gone (a closed pipe, a failing log), the run goes on without it, so
+    // that the records still reach their output (-o FILE, or a redirected standard output) and the exit status still tells.
+    process.stderr.write = () => true;
+    return;
+  }
   if (error.code === "EPIPE") return exitAfterStopping(0);
   if (stream === "output") writeStderr(`${programName}: cannot write to standard output: ${describeError(error)}\n`);
   exitAfterStopping(USAGE_ERROR_STATUS);

@@ -33,10 +33,15 @@ export function toOption(row: OptionRow): Option {
   return option;
 }
 
-/** The command `name` with its description and the options of `rows`, in order. */
+/** The command `name` with its description and the options of `rows`, in order; `-o -` is standard output (as `-` as an input is standard input). */
 export function tableCommand(name: string, description: string, rows: readonly OptionRow[]): Command {
   const command = new Command(name).description(description);
   for (const row of rows) command.addOption(toOption(row));
+  if (rows.some((row) => row.flags.includes("--output <file>"))) {
+    command.hook("preAction", (run) => {
+      if (run.getOptionValue("output") === "-") run.setOptionValue("output", undefined); // (a parser cannot give undefined)
+    });
+  }
   return command;
 }
 

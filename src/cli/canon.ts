@@ -40,7 +40,7 @@ export interface CanonFlags {
 
 /** The options of `canon`: one row each, the source of the help text and the defaults. */
 const CANON_OPTIONS: readonly OptionRow[] = [
-  { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
+  { flags: "-o, --output <file>", description: "write to FILE instead of standard output ('-o -' means standard output too)" },
   {
     flags: "--in <format>",
     description: "input format; auto detects it per record (line = 81 cells, grid = 9 rows, csv, colon = puzzle:count[:solution]); 9×9 only",

@@ -88,7 +88,7 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
     description:
       "comma-separated registry solvers whose guesses grade difficulty (hardening, guess filters, the summary): each relative to its mean on fixed reference puzzles, every family (id before ':') weighing the same, in the first one's guesses; e.g. wasm,wasm:cells,wasm:first,dlx (the bundled tiers); default: the --solver",
   },
-  { flags: "-o, --output <file>", description: "write the puzzles to this file instead of standard output" },
+  { flags: "-o, --output <file>", description: "write the puzzles to this file instead of standard output ('-o -' means standard output too)" },
   { flags: "--manifest <file>", description: "record the run (command, seed, count, clue range, guesses) in this JSON manifest; needs --output" },
   { flags: "--progress", description: "show a progress bar on standard error (default: when it is a terminal and --output is given)" },
   { flags: "-q, --quiet", description: "print no summary on standard error" },

@@ -26,7 +26,7 @@ interface MergeFlags {
 }
 
 const MERGE_OPTIONS: readonly OptionRow[] = [
-  { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
+  { flags: "-o, --output <file>", description: "write to FILE instead of standard output ('-o -' means standard output too)" },
   {
     flags: "--out <format>",
     description: "the --out format the shards were written in; auto tells csv by its header, jsonl by '{', grid by its empty lines, else line",

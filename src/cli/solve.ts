@@ -65,7 +65,7 @@ function alphabetArgument(text: string): string {
 }
 
 const SOLVE_OPTIONS: readonly OptionRow[] = [
-  { flags: "-o, --output <file>", description: "write to FILE instead of standard output" },
+  { flags: "-o, --output <file>", description: "write to FILE instead of standard output ('-o -' means standard output too)" },
   {
     flags: "--in <format>",
     description:

@@ -79,7 +79,7 @@ export function guardStandardStreams(program = "sudoku-wasm"): void {
   process.stderr.on("error", (error: NodeJS.ErrnoException) => failedStandardStream("error", error));
 }
 
-/** What to do when standard output or standard error fails: report it (standard output, not EPIPE) and exit. */
+/** What to do when standard output or standard error fails: standard error is silenced; standard output is reported (not EPIPE) and the run exits. */
 export function failedStandardStream(stream: "output" | "error", error: NodeJS.ErrnoException): void {
   if (exiting) return; // a later failure of a stream that already failed
   if (stream === "error") {

@@ -261,7 +261,7 @@ describe("usage errors: exit status 2 and one line naming the problem", () => {
       [["solve", "--in", "xml"], "sudoku-wasm: option '--in <format>' argument 'xml' is invalid. Allowed choices are auto, line, grid, csv, colon."],
       [["solve", "--bogus"], "sudoku-wasm: unknown option '--bogus'"],
       [["generate", "--count", "0"], "sudoku-wasm: option '-n, --count <n>' argument '0' is invalid. expected a whole number from 1 up, got '0'"],
-      [["generate", "--manifest", join(dir, "m.json")], "sudoku-wasm: --manifest needs --output (the manifest records a file)"],
+      [["generate", "--manifest", join(dir, "m.json")], "sudoku-wasm: --manifest needs --output FILE (a file, not standard output: the manifest records it)"],
       [["bogus"], "sudoku-wasm: unknown command 'bogus'"],
       [["datasets", "find", "17_clue"], "sudoku-wasm: datasets: unknown command 'find' (one of list, fetch, verify, where)"],
       [["datasets", "where", "17_clue", "extra"], "sudoku-wasm: too many arguments for 'where'. Expected 1 argument but got 2."],

@@ -213,7 +213,7 @@ describe("the output lock on a full disk", () => {
 it("--take-lock without -o is a usage error", () => {
   expect(runCli(["solve", "--take-lock", join(dir, "puzzles.txt")])).toMatchObject({
     status: 2,
-    stderr: "sudoku-wasm: --take-lock needs -o FILE: the output whose lock to take\n",
+    stderr: "sudoku-wasm: --take-lock needs -o FILE (a file, not standard output): the output whose lock to take\n",
   });
 });
 

@@ -26,15 +26,19 @@ const PUZZLES = Array.from({ length: 200 }, (_, i) => UNIQUE[i % UNIQUE.length])
 
 describe("a failing or closed standard stream is one line, or quiet", () => {
   it("solve -o FILE with standard error closed early writes every record and keeps its status (1: an invalid line)", () => {
-    const lines = PUZZLES.trimEnd().split("\n");
+    // over 256 KiB, so that workers start and hold batches when the pipe closes (their pools were closed under them)
+    const lines = Array.from({ length: 40 }, () => PUZZLES.trimEnd())
+      .join("\n")
+      .split("\n");
     lines.splice(100, 0, "not a puzzle");
     const input = file("stderr-closed.txt", lines.join("\n") + "\n");
     // the progress and the closing lines go to a pipe that takes one byte and closes
-    const run = shell(`exec 3>&1; { $CLI solve --progress --threads 2 -o out.txt ${input} 2>&1; echo "status $?" >&3; } | head -c 1 > /dev/null`);
+    const run = shell(`exec 3>&1; { $CLI solve --progress --threads 2 --batch 64 -o out.txt ${input} 2>&1; echo "status $?" >&3; } | head -c 1 > /dev/null`);
     expect(run.stdout).toBe("status 1\n");
     const records = readFileSync(join(dir, "out.txt"), "utf8").trimEnd().split("\n");
     expect(records).toHaveLength(lines.length);
     expect(records.filter((record) => record.startsWith("invalid"))).toHaveLength(1);
+    expect(records.filter((record) => record.startsWith("error"))).toEqual([]);
   });
 
   it.runIf(existsSync("/dev/full"))("reports a full disk on standard output as one line with status 2, for solve and generate", () => {

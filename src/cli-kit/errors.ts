@@ -3,7 +3,8 @@
  * an {@link InputReadError} (the records before it are still written); an output that fails to
  * open or write (ENOSPC, ENOENT, EISDIR) prints one line naming it and exits 2 once the workers
  * have stopped (status 1 would say "every record written"); a closed pipe (`| head`) on standard
- * output or error ends the run at once with status 0; every other error is {@link errorLine}, status 2.
+ * output ends the run at once with status 0, a failing standard error is silenced and the run goes
+ * on; every other error is {@link errorLine}, status 2.
  */
 import { escapeText } from "../model/excerpt.js";
 

@@ -110,7 +110,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
     if (!(error instanceof RangeError)) throw error;
     return command.error(`error: ${error.message}`);
   }
-  if (flags.manifest && !flags.output) return command.error("error: --manifest needs --output (the manifest records a file)");
+  if (flags.manifest && !flags.output) return command.error("error: --manifest needs --output FILE (a file, not standard output: the manifest records it)");
   if (flags.manifest && resolve(flags.manifest) === resolve(flags.output!)) return command.error("error: --manifest and --output name the same file");
   if (flags.manifest) readManifest(flags.manifest); // a file that is no manifest fails now, before the puzzles are written
   const graderIds = flags.graders?.split(",").map((id) => id.trim()) ?? [flags.solver];

@@ -354,7 +354,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   const inputs = openInputs(files);
   hintTerminalInput(files, flags.quiet);
   const shard = flags.shard ?? WHOLE_RUN;
-  if (flags.takeLock && flags.output === undefined) throw new Error("--take-lock needs -o FILE: the output whose lock to take");
+  if (flags.takeLock && flags.output === undefined) throw new Error("--take-lock needs -o FILE (a file, not standard output): the output whose lock to take");
   const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
   try {
     const header = command.header ?? outputFormats[flags.out].header;
@@ -431,7 +431,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
  * to be this run's, and the check of its last record's place when it carries one (jsonl, csv).
  */
 function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard, header: string, fields: string): ResumePoint & { lastRecord?: RecordCheck } {
-  if (flags.output === undefined) throw new Error("--resume needs -o FILE: the output of the run to go on with");
+  if (flags.output === undefined) throw new Error("--resume needs -o FILE (a file, not standard output): the output of the run to go on with");
   checkResumeFormat(flags.output, flags.out, header, fields);
   const point = resumePoint(flags.output, flags.out);
   return { ...point, lastRecord: checkLastRecord(flags.output, flags.out, point, header, shard.index + (point.records - 1) * shard.count) };

@@ -109,12 +109,24 @@ export function checkKernelModule(module: WasmModule, nine = false): void {
 }
 
 /**
- * Compiles the kernels given (a pool's `kernels`: `wasm` the 9×9 release build, `general` the N×N
- * one) and uses them for those builds from now on, on this thread and the workers it starts
- * ({@link compiledKernels}); rejects, naming the source, when one cannot be compiled or is not
- * that kernel. Returns what puts the kernels back as they were, for a pool that then fails to start.
+ * Starts a pool with the kernels given (a pool's `kernels`: `wasm` the 9×9 release build, `general`
+ * the N×N one; none when null): compiled, they serve those builds from then on, on this thread and
+ * the workers it starts ({@link compiledKernels}); rejects, naming the source, when one cannot be
+ * compiled or is not that kernel. When `start` fails, the kernels are put back as they were.
  */
-export async function adoptGivenKernels(kernels: { wasm?: KernelSource; general?: KernelSource }): Promise<() => void> {
+export async function withGivenKernels<T>(kernels: { wasm?: KernelSource; general?: KernelSource } | null | undefined, start: () => Promise<T>): Promise<T> {
+  if (kernels == null) return start();
+  const restore = await adoptGivenKernels(kernels);
+  try {
+    return await start();
+  } catch (error) {
+    restore();
+    throw error;
+  }
+}
+
+/** Compiles and adopts the kernels given (see {@link withGivenKernels}); returns what puts the kernels before them back. */
+async function adoptGivenKernels(kernels: { wasm?: KernelSource; general?: KernelSource }): Promise<() => void> {
   const given = (["wasm", "general"] as const).filter((key) => kernels[key] != null); // null: not given
   const compile = (key: "wasm" | "general") =>
     compileSource(kernels[key]!)

@@ -13,7 +13,7 @@ import { openWorkerPool, workerFile } from "./pool.js";
 import type { WorkerData } from "./solve-task.js";
 import { loadBatchEngines } from "./engines.js";
 import { WORKER_NICE } from "./priority.js";
-import { adoptGivenKernels, compiledKernels } from "../kernel/wasm.js";
+import { compiledKernels, withGivenKernels } from "../kernel/wasm.js";
 import { utf8Chunks } from "../stream/lines.js";
 import {
   type PoolBatch,
@@ -61,14 +61,10 @@ const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineSca
 export async function createPool(given: PoolOptions | null = {}): Promise<SolverPool> {
   const options = given ?? {}; // null options, and null values in them, read as not given
   const { threads, batchSize, ids } = checkPoolOptions(options, availableParallelism());
-  const restore = options.kernels == null ? () => {} : await adoptGivenKernels(options.kernels);
-  try {
+  return withGivenKernels(options.kernels, async () => {
     const { solver, main } = await openRecordsSolver(threads, ids, poolWorkerFile);
     return new SolverPool(solver, main, batchSize, readNodeBytes);
-  } catch (error) {
-    restore();
-    throw error;
-  }
+  });
 }
 
 /** The worker module of the pools made from now on; undefined: the CLI's (tests replace it, see {@link usePoolWorker}). */

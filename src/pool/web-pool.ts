@@ -9,7 +9,7 @@
  * in Node.
  */
 import { Solver } from "../solvers/solver.js";
-import { adoptGivenKernels, compiledKernels } from "../kernel/wasm.js";
+import { compiledKernels, withGivenKernels } from "../kernel/wasm.js";
 import { loadBatchEngines } from "./engines.js";
 import { type RecordsOutcome, type RecordsTask, retryMemory } from "./records-task.js";
 import { batchBuffers } from "./batch.js";
@@ -26,16 +26,12 @@ export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "
 export async function createPool(given: PoolOptions | null = {}): Promise<SolverPool> {
   const options = given ?? {}; // null options, and null values in them, read as not given
   const { threads, batchSize, ids } = checkPoolOptions(options, globalThis.navigator?.hardwareConcurrency || 1);
-  const restore = options.kernels == null ? () => {} : await adoptGivenKernels(options.kernels);
-  try {
+  return withGivenKernels(options.kernels, async () => {
     const engines = await loadBatchEngines(ids); // a bad id rejects here, before any worker starts
     const start: ToWorker = { kind: "start", kernels: await compiledKernels(), solvers: ids };
     const workers = await openWebWorkers(threads, start);
     return new SolverPool(workers, new Solver(engines), batchSize, webStreamBatches);
-  } catch (error) {
-    restore();
-    throw error;
-  }
+  });
 }
 
 /** A batch sent to a worker, waiting for its answer. */

@@ -17,7 +17,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * profiler, the docs' tables, a bench against a second checkout (`--ref`) and bench result files
  * compared through the bench command, the command-line runs that check failure paths (an output
  * that cannot be written, retried batches, refusals, exit statuses, a new user's first commands),
- * and `canon`'s and the generator's. `npm test` runs them with the rest.
+ * `canon`'s and the generator's, and the pool workers' nice values (a child at nice 17 beside the
+ * busy suite waits many seconds for a core). `npm test` runs them with the rest.
  */
 const SLOW = [
   "test/memory.test.ts",
@@ -56,6 +57,7 @@ const SLOW = [
   "test/newcomer.test.ts",
   "test/cli-refusals.test.ts",
   "test/exit-status.test.ts",
+  "test/pool-priority.test.ts",
 ];
 
 /**

@@ -173,6 +173,28 @@ describe("solve: clean interrupts", () => {
     },
   );
 
+  it("a signal once the last record was read lets the run finish, says so, and exits 130", async () => {
+    const out = join(dir, "late.txt");
+    const slow = join(dir, "slow.txt");
+    writeFileSync(slow, ".".repeat(81) + "\n"); // counted to 20 million: seconds in its batch, after the input has all been read
+    const child = spawn(
+      process.execPath,
+      [BIN, "solve", "--threads", "1", "--batch", "1000", "--limit", "20000000", "--budget", "none", "-o", out, corpus, slow],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+    onTestFinished(() => void child.kill("SIGKILL"));
+    let stderr = "";
+    child.stderr!.on("data", (data) => (stderr += data));
+    await stuckInBatch(out, child, child.pid!);
+    process.kill(child.pid!, "SIGINT");
+    expect(await exited(child)).toBe(130);
+    expect(stderr).toContain(`sudoku-wasm: SIGINT came after the last record was read, so the run finished: all 10,001 records written whole to ${out}\n`);
+    expect(stderr).not.toContain("stopped by");
+    expect(readFileSync(out, "utf8")).toBe(`${expected}multiple\n`);
+  });
+
   it.skipIf(!script)("in a terminal, a second signal shows the cursor again too (status 130 or 143 to the shell)", async () => {
     const out = join(dir, "forced-tty.txt");
     const command = `echo PID $$; exec "${process.execPath}" "${BIN}" ${stuckArgs(out)

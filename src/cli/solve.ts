@@ -152,7 +152,8 @@ Exit status:
        is still written
   2    a usage or I/O error (bad option, unreadable input, unwritable output)
   130  stopped by SIGINT (Ctrl-C), 143 by SIGTERM: the records of the batches already sent
-       are written whole, in order, and their count is printed`;
+       are written whole, in order, and their count is printed (all of them when the signal
+       came after the last record was read)`;
 
 export function solveCommand(): Command {
   return tableCommand("solve", "solve puzzles from files or standard input, streaming, on every core", SOLVE_OPTIONS)
@@ -414,6 +415,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
         : summaryLine(totals.tally, command.counts(totals.tally), (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
       if (!flags.quiet) process.stderr.write(`${closing}\n`);
       if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0, command.noResume));
+      else if (interrupts.signal !== null) process.stderr.write(lateSignalLine(interrupts.signal, totals, flags.output, resume?.records ?? 0));
       process.exitCode = interrupts.exitStatus ?? (command.failed(totals.tally) > 0 ? FAILED_RECORDS_STATUS : 0);
     } finally {
       interrupts.close();
@@ -439,10 +441,20 @@ function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard
 
 /** What an interrupted run says last: the signal, the records written (whole, in order) and how to go on. */
 function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number, noResume?: string): string {
-  const written = commaGrouped(before + totals.tally.reduce((sum, n) => sum + n, 0));
+  const written = writtenCount(totals, before);
   const where = output ?? "standard output";
   const next = noResume ?? (output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`);
   return `sudoku-wasm: stopped by ${signal}: the first ${written} records written whole to ${where}; ${next}\n`;
+}
+
+/** What a run says of a signal that came once every input record was read and sent: the run finished, nothing is left to resume. */
+function lateSignalLine(signal: string, totals: StreamTotals, output: string | undefined, before: number): string {
+  return `sudoku-wasm: ${signal} came after the last record was read, so the run finished: all ${writtenCount(totals, before)} records written whole to ${output ?? "standard output"}\n`;
+}
+
+/** The records in the output: `before` (a resumed output's) and this run's, comma-grouped. */
+function writtenCount(totals: StreamTotals, before: number): string {
+  return commaGrouped(before + totals.tally.reduce((sum, n) => sum + n, 0));
 }
 
 /** The first error messages of a run, and how many more there were. */

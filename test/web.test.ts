@@ -196,6 +196,54 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
     }
   });
 
+  it("chromium: Stop ends a running bench, keeps its rows, and a new run works; a dropped file can be removed", { timeout: 120_000 }, async (context) => {
+    if (BROWSERS[0].skip) context.skip(BROWSERS[0].skip);
+    const folder = mkdtempSync(join(tmpdir(), "sudoku-wasm-web-"));
+    const dropped = join(folder, "mine.txt");
+    writeFileSync(dropped, `${EASY.slice(0, 3).join("\n")}\n`);
+    try {
+      await withPage(url, async (page) => {
+        await page.waitForSelector("#run-bench:not([disabled])");
+        const solvers = await page.$$eval("#bench-solvers input", (boxes) => boxes.map((box) => (box as HTMLInputElement).value));
+        expect(await page.$eval("#stop-bench", (button) => (button as HTMLElement).hidden)).toBe(true);
+        await fill(page, "#bench-time", "3000"); // 8 rows of 3 s each: the stop comes long before the end
+        await page.click("#run-bench");
+        await page.waitForSelector("#bench-table tbody tr");
+        await page.click("#stop-bench");
+        const status = (await text(page, "#bench-status"))!;
+        const [, shown] = /^stopped: (\d+) rows? measured before the stop \(shown, not exported\)$/.exec(status) ?? [status, "none"];
+        expect(Number(shown)).toBeGreaterThan(0);
+        expect(Number(shown)).toBeLessThan(8);
+        expect(await page.$$eval("#bench-table tbody tr", (rows) => rows.length)).toBe(Number(shown));
+        const hidden = (selector: string) => page.$eval(selector, (element) => (element as HTMLElement).hidden);
+        expect([await hidden("#stop-bench"), await hidden("#bench-progress"), await hidden("#exports")]).toEqual([true, true, true]);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(await page.$$eval("#bench-table tbody tr", (rows) => rows.length)).toBe(Number(shown)); // nothing more came from the old worker
+
+        // The new worker runs the next bench (its solvers listed once); a file dropped and removed is not among its datasets.
+        await page.waitForSelector("#run-bench:not([disabled])");
+        expect(await page.$$eval("#bench-solvers input", (boxes) => boxes.map((box) => (box as HTMLInputElement).value))).toEqual(solvers);
+        await ((await page.$("#bench-file")) as ElementHandle<HTMLInputElement>).uploadFile(dropped);
+        await page.waitForFunction(() => document.getElementById("dropped")!.textContent !== "");
+        await page.click("#drop-remove");
+        expect([await text(page, "#dropped"), await hidden("#drop-remove")]).toEqual(["", true]);
+        await page.$$eval("#bench-solvers input", (boxes) =>
+          boxes.forEach((box) => void ((box as HTMLInputElement).checked = (box as HTMLInputElement).value === "wasm")),
+        );
+        await fill(page, "#bench-puzzles", "3");
+        await fill(page, "#bench-time", "20");
+        await page.click("#run-bench");
+        await page.waitForFunction(() => document.getElementById("bench-status")!.textContent!.startsWith("done: "), { timeout: 60_000 });
+        const rows = await page.$$eval("#bench-table tbody tr", (trs) =>
+          trs.map((tr) => `${tr.getAttribute("data-dataset")} ${tr.getAttribute("data-solver")}`),
+        );
+        expect(rows).toEqual(["easy wasm", "hard wasm"]);
+      });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   const LARGE_TEST = "chromium: a 100,000-line paste shows every result in order while the page stays responsive; the header, empty states and escaping";
   it(LARGE_TEST, { timeout: 120_000 }, async (context) => {
     if (BROWSERS[0].skip) context.skip(BROWSERS[0].skip);

@@ -51,7 +51,7 @@ async function browserLine(): Promise<string> {
   return chromium ? described.replace(/[\d.]+ \(V8\)$/, `${chromium.version} (V8)`) : described;
 }
 
-const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+let worker = startWorker();
 const send = (message: ToWorker) => worker.postMessage(message);
 let droppedFile: { dataset: WebDataset; sha256: string } | null = null;
 let benchRows: WebBenchRow[] = [];
@@ -206,22 +206,38 @@ async function takeFile(file: File): Promise<void> {
     sha256: await contentHash(bytes),
   };
   $("dropped").textContent = `${file.name} added (answers checked for validity and agreement between solvers)`;
+  $("drop-remove").hidden = false;
 }
 
-worker.addEventListener("error", (event) => {
-  // a worker that fails to start (a module that cannot load, a kernel that cannot compile) would otherwise leave the page at "loading the kernel…"
-  $("kernel").textContent = `The page's worker failed to start: ${event.message || "see the browser console"}`;
-  $("solve-status").textContent = "the solver could not start (Technical details says why)";
-  $("solve-status").className = "error";
-});
-worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
-  const message = event.data;
+/** The page's worker, listened to; made again when a bench is stopped (its worker is ended). */
+function startWorker(): Worker {
+  const started = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+  started.addEventListener("error", (event) => {
+    // a worker that fails to start (a module that cannot load, a kernel that cannot compile) would otherwise leave the page at "loading the kernel…"
+    $("kernel").textContent = `The page's worker failed to start: ${event.message || "see the browser console"}`;
+    $("solve-status").textContent = "the solver could not start (Technical details says why)";
+    $("solve-status").className = "error";
+  });
+  started.addEventListener("message", (event: MessageEvent<FromWorker>) => fromWorker(event.data));
+  return started;
+}
+
+/** Shows the bench as running (Stop offered) or not (Run offered). */
+function benchRunning(running: boolean): void {
+  $<HTMLButtonElement>("run-bench").disabled = running;
+  $("stop-bench").hidden = !running;
+}
+
+function fromWorker(message: FromWorker): void {
   switch (message.type) {
     case "ready":
       $("kernel").textContent = `Build: ${message.kernel}`;
-      for (const solver of message.solvers) checkbox("bench-solvers", solver.id, solver.description, DEFAULT_SOLVERS.has(solver.id));
+      if ($("bench-solvers").querySelector("input") === null) {
+        // (a worker made again after a stop keeps the ticks as they are)
+        for (const solver of message.solvers) checkbox("bench-solvers", solver.id, solver.description, DEFAULT_SOLVERS.has(solver.id));
+      }
       $<HTMLButtonElement>("solve").disabled = false;
-      $<HTMLButtonElement>("run-bench").disabled = false;
+      benchRunning(false);
       break;
     case "solved":
       if (message.id !== solveId) break; // an earlier solve, overtaken
@@ -238,7 +254,7 @@ worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
       $("bench-status").textContent = doneLine(message.rows, benchRun ? (performance.now() - benchRun.started) / 1000 : null, benchRun?.plan.budget ?? 0);
       $("bench-status").dataset.done = "true";
       offerExports();
-      $<HTMLButtonElement>("run-bench").disabled = false;
+      benchRunning(false);
       break;
     case "error":
       if (message.id !== undefined) {
@@ -251,10 +267,10 @@ worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
       $("bench-status").textContent = message.message;
       $("bench-status").className = "error";
       $("bench-progress").hidden = true;
-      $<HTMLButtonElement>("run-bench").disabled = false;
+      benchRunning(false);
       break;
   }
-});
+}
 
 const browser = await browserLine();
 const cores = navigator.hardwareConcurrency;
@@ -325,7 +341,7 @@ $("run-bench").addEventListener("click", async () => {
   $("bench-status").textContent = "reading the datasets…";
   $("exports").hidden = true;
   delete $("bench-status").dataset.done;
-  $<HTMLButtonElement>("run-bench").disabled = true;
+  benchRunning(true);
   const started = new Date();
   try {
     const { plan, identities } = await benchPlan();
@@ -334,8 +350,21 @@ $("run-bench").addEventListener("click", async () => {
   } catch (error) {
     $("bench-status").className = "error";
     $("bench-status").textContent = `could not read the datasets: ${error instanceof Error ? error.message : String(error)}`;
-    $<HTMLButtonElement>("run-bench").disabled = false;
+    benchRunning(false);
   }
+});
+// A bench cannot be told to stop between its awaits without a check in every solver's loop: its worker is ended and a new one
+// made (the kernels load again); the rows measured stay on screen, not offered for export as a run.
+$("stop-bench").addEventListener("click", () => {
+  worker.terminate();
+  $("stop-bench").hidden = true;
+  $("bench-progress").hidden = true;
+  const rows = benchRows.length;
+  $("bench-status").textContent = `stopped: ${rows} row${rows === 1 ? "" : "s"} measured before the stop (shown, not exported)`;
+  $("bench-status").dataset.done = "stopped";
+  if ($("solve-status").textContent === "solving…") $("solve-status").textContent = "stopped with the benchmark: solve again";
+  $<HTMLButtonElement>("solve").disabled = true; // until the new worker is ready
+  worker = startWorker();
 });
 $("chart-scale").addEventListener("change", drawChart);
 let chartWidth = $("bench-chart").clientWidth;
@@ -346,6 +375,12 @@ window.addEventListener("resize", () => {
 $<HTMLInputElement>("bench-file").addEventListener("change", (event) => {
   const file = (event.target as HTMLInputElement).files?.[0];
   if (file) takeFile(file).catch((error: unknown) => ($("dropped").textContent = `${file.name} could not be read: ${String(error)}`));
+});
+$("drop-remove").addEventListener("click", () => {
+  droppedFile = null;
+  $("dropped").textContent = "";
+  $("drop-remove").hidden = true;
+  $<HTMLInputElement>("bench-file").value = ""; // the same file chosen again is a change again
 });
 const zone = $("drop-zone");
 zone.addEventListener("dragover", (event) => {

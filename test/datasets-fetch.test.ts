@@ -8,7 +8,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -101,10 +101,10 @@ afterAll(async () => {
 });
 
 /** Runs the CLI without blocking this process (the server answers from it); returns status and output. */
-function datasets(args: string[], cache: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function datasets(args: string[], cache: string, as: { uid?: number; gid?: number } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, SUDOKU_WASM_DATASETS: cache, SUDOKU_WASM_DATASETS_CATALOG: "" };
-    const child = spawn(process.execPath, [BIN, "datasets", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "datasets", ...args], { env, stdio: ["ignore", "pipe", "pipe"], ...as });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -155,7 +155,9 @@ describe("datasets fetch against a local server", () => {
     writeFileSync(join(cache, "plain.txt"), PLAIN_NORMALISED + A + "\n");
     const verify = await datasets(["verify", "plain", "--catalog", catalogPath], cache);
     expect(verify.status).toBe(1);
-    expect(verify.stderr).toMatch(/^sudoku-wasm: datasets verify: plain: .*plain\.txt: 4 puzzles with sha256 \w+; the catalog expects 3 with \w+\n$/);
+    expect(verify.stderr).toMatch(
+      /^sudoku-wasm: datasets verify: plain: .*plain\.txt: 4 puzzles with sha256 \w+; the catalog expects 3 with \w+ \(fetch it again: npx sudoku-wasm datasets fetch plain\)\n$/,
+    );
     const fetch = await datasets(["fetch", "plain", "--catalog", catalogPath], cache);
     expect(fetch.status).toBe(0);
     expect(readFileSync(join(cache, "plain.txt"), "latin1")).toBe(PLAIN_NORMALISED);
@@ -176,10 +178,51 @@ describe("datasets fetch against a local server", () => {
       const lines = run.stderr.trimEnd().split("\n");
       expect(lines[0]).toMatch(new RegExp(`^sudoku-wasm: datasets fetch: ${name}: ${base}${path}: `));
       expect(lines[0]).toMatch(reason);
-      expect(lines.slice(1)).toEqual(["sudoku-wasm: datasets fetch: 1 of 1 sets failed; nothing of them was written"]);
+      expect(lines[1]).toBe("sudoku-wasm: datasets fetch: 1 of 1 sets failed; nothing of them was written");
+      // a host that never answers may be no network at all: say how to get the sets without it
+      expect(lines.slice(2)).toEqual(
+        name === "hanging" ? [expect.stringMatching(/could not be reached \(no network\?\)\. Without it: copy .* into .*--catalog FILE$/)] : [],
+      );
       expect(filesIn(cache)).toEqual([]);
     });
   }
+
+  it("no connection: the failure says how to get the sets without one", async () => {
+    const refusing = createServer();
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const port = (refusing.address() as AddressInfo).port;
+    await new Promise((resolve) => refusing.close(resolve)); // a port nothing listens on: ECONNREFUSED, as with no network
+    const catalog = join(dir, "offline-catalog.json");
+    const set = JSON.parse(readFileSync(catalogPath, "utf8")).sets[0];
+    writeFileSync(catalog, JSON.stringify({ sets: [{ ...set, sources: [{ ...set.sources[0], url: `http://127.0.0.1:${port}/plain.txt` }] }] }));
+    const cache = freshCache();
+    const run = await datasets(["fetch", "plain", "--catalog", catalog], cache);
+    expect(run.status).toBe(1);
+    expect(run.stderr.trimEnd().split("\n")).toEqual([
+      expect.stringMatching(/^sudoku-wasm: datasets fetch: plain: http:.*: cannot connect: ECONNREFUSED/),
+      "sudoku-wasm: datasets fetch: 1 of 1 sets failed; nothing of them was written",
+      `sudoku-wasm: datasets fetch: the source could not be reached (no network?). Without it: copy the sets' files (NAME.txt) from a machine that has them into ${cache}, ` +
+        "or point SUDOKU_WASM_DATASETS at such a copy, then run npx sudoku-wasm datasets verify; or fetch from a mirror with --catalog FILE",
+    ]);
+  });
+
+  it("a datasets folder that cannot be written: exit 2 naming it, before any download", async () => {
+    // (as root, run as nobody: root writes into a read-only folder)
+    const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const readOnly = join(dir, "read-only");
+    mkdirSync(readOnly);
+    chmodSync(readOnly, 0o555);
+    chmodSync(dir, 0o755);
+    chmodSync(catalogPath, 0o644);
+    for (const cache of [readOnly, join(readOnly, "sub", "folder")]) {
+      const run = await datasets(["fetch", "plain", "--catalog", catalogPath], cache, as);
+      expect([run.status, run.stdout]).toEqual([2, ""]); // no "downloading" line
+      expect(run.stderr).toBe(
+        `sudoku-wasm: cannot write to the datasets folder '${cache}' ($SUDOKU_WASM_DATASETS names it): EACCES (permission denied): point SUDOKU_WASM_DATASETS at a folder you can write\n`,
+      );
+    }
+    expect(filesIn(readOnly)).toEqual([]);
+  });
 
   it("a failure leaves the other sets of the run and the files already cached alone", async () => {
     const cache = freshCache();
@@ -190,13 +233,14 @@ describe("datasets fetch against a local server", () => {
     expect(filesIn(cache).sort()).toEqual(["notes.md", "plain.txt"]);
   });
 
-  it("a datasets folder that is a file: fetch (before any download) and verify exit 2 naming it, and the file is left alone", async () => {
+  it("a datasets folder that is a file: fetch (before any download), verify and list exit 2 naming it, and the file is left alone", async () => {
     const file = join(dir, "a-file-not-a-folder");
     writeFileSync(file, "mine");
     const said = `sudoku-wasm: the datasets folder '${file}' is not a folder ($SUDOKU_WASM_DATASETS names it): point SUDOKU_WASM_DATASETS at a folder, or remove the file\n`;
     for (const args of [
       ["fetch", "plain", "--catalog", catalogPath],
       ["verify", "--catalog", catalogPath],
+      ["list", "--catalog", catalogPath],
     ]) {
       const run = await datasets(args, file);
       expect([run.status, run.stdout, run.stderr], args[0]).toEqual([2, "", said]);
@@ -210,6 +254,12 @@ describe("datasets fetch against a local server", () => {
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/^sudoku-wasm: unknown dataset 'nope' \(one of: plain, zipped, .*\)\n$/);
     expect((await datasets(["fetch", "--catalog", catalogPath], cache)).status).toBe(2);
+    // a time limit past what a timer holds (2^31-1 ms) would fire at once
+    const endless = await datasets(["fetch", "plain", "--timeout", "2147484", "--catalog", catalogPath], cache);
+    expect([endless.status, endless.stderr]).toEqual([
+      2,
+      "sudoku-wasm: option '--timeout <seconds>' argument '2147484' is invalid. expected a positive number of seconds up to 2147483 (24 days), got '2147484'\n",
+    ]);
     const gone = await datasets(["fetch", "gone", "--catalog", catalogPath], cache);
     expect(gone.stderr).toBe(
       "sudoku-wasm: datasets fetch: gone: cannot be fetched: no public copy is known\nsudoku-wasm: datasets fetch: 1 of 1 sets failed; nothing of them was written\n",

@@ -5,13 +5,13 @@
  * `datasets verify` on the shared copy of the sets (CI points SUDOKU_WASM_DATASETS at it).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DatasetSpecError, loadDatasets } from "../src/datasets/read.js";
 import { PUBLIC_SETS, readCatalogFile } from "../src/datasets/catalog.js";
-import { cacheFolder } from "../src/datasets/cache.js";
+import { cacheFolder, sha256 } from "../src/datasets/cache.js";
 import { NormaliseError, decodeLineNumbers, normalise } from "../src/datasets/normalise.js";
 import { BIN, scratchFolder } from "./cli-run.js";
 import { PUBLIC_DATASETS_FOLDER, describeWithPublicDatasets } from "./public-datasets.js";
@@ -25,16 +25,46 @@ afterEach(() => {
 });
 
 describe("--datasets names", () => {
-  it("a fetched public set resolves from the cache folder, before bundled names and paths", () => {
-    const cache = join(dir, "cache");
+  /** A cache folder holding `text` as forum_hardest_1106, and a catalog whose entry for it expects `${A}\n${B}\n`. */
+  const cacheHolding = (folder: string, text: string) => {
+    const cache = join(dir, folder);
     mkdirSync(cache, { recursive: true });
-    writeFileSync(join(cache, "forum_hardest_1106.txt"), `${A}\n${B}\n`);
+    writeFileSync(join(cache, "forum_hardest_1106.txt"), text);
+    const expected = `${A}\n${B}\n`;
+    const set = PUBLIC_SETS.find((entry) => entry.name === "forum_hardest_1106")!;
+    const catalogFile = file(`${folder}-catalog.json`, JSON.stringify({ sets: [{ ...set, count: 2, sha256: sha256(expected) }] }));
     vi.stubEnv("SUDOKU_WASM_DATASETS", cache);
-    vi.stubEnv("SUDOKU_WASM_DATASETS_CATALOG", "");
+    vi.stubEnv("SUDOKU_WASM_DATASETS_CATALOG", catalogFile);
+    return cache;
+  };
+
+  it("a fetched public set resolves from the cache folder, before bundled names and paths", () => {
+    const cache = cacheHolding("cache", `${A}\n${B}\n`);
     const [dataset] = loadDatasets("forum_hardest_1106");
     expect(dataset.path).toBe(join(cache, "forum_hardest_1106.txt"));
     expect(dataset.puzzles).toEqual([A, B]);
     expect(loadDatasets("hard")[0].name).toBe("hard"); // bundled names still resolve
+  });
+
+  it("a cached public set that does not match the catalog (cut, CRLF, empty) throws one line with the command that fetches it again", () => {
+    for (const [folder, text] of [
+      ["cut", `${A}\n${B.slice(0, 40)}`],
+      ["crlf", `${A}\r\n${B}\r\n`],
+      ["empty", ""],
+    ]) {
+      const cache = cacheHolding(folder, text);
+      const load = () => loadDatasets("forum_hardest_1106");
+      expect(load).toThrow(DatasetSpecError);
+      expect(load).toThrow(
+        `dataset 'forum_hardest_1106': the cached file ${join(cache, "forum_hardest_1106.txt")} does not match the catalog (` +
+          `${text.split("\n").length - 1} puzzles with sha256 ${sha256(text)}; the catalog expects 2 with ${sha256(`${A}\n${B}\n`)}): ` +
+          "run npx sudoku-wasm datasets fetch forum_hardest_1106, which fetches it again",
+      );
+    }
+    const cache = cacheHolding("folder", "");
+    rmSync(join(cache, "forum_hardest_1106.txt"));
+    mkdirSync(join(cache, "forum_hardest_1106.txt")); // a folder in the file's place
+    expect(() => loadDatasets("forum_hardest_1106")).toThrow(/the cached file .* does not match the catalog \(it is not a file\): run npx/);
   });
 
   it("a public set not fetched yet throws one line with the command that fetches it", () => {

@@ -1,4 +1,5 @@
 /** The seeded generator: PRNG, solution grids, uniqueness, minimality, symmetry, hardening, the CLI and the manifest. */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -34,7 +35,7 @@ function hasSymmetry(puzzle: Grid, symmetry: Parameters<typeof symmetryOrbits>[0
 import { datasetsFolder } from "../src/datasets/read.js";
 import { combineGrades, familyOf, graderWeights } from "../src/generate/generate.js";
 import type { SolverEngine } from "../src/solvers/solver.js";
-import { scratchFolder } from "./cli-run.js";
+import { BIN, scratchFolder } from "./cli-run.js";
 
 let judge: PuzzleJudge;
 beforeAll(async () => {
@@ -171,6 +172,11 @@ describe("generatePuzzles", () => {
     expect(() => resolveGenerateOptions({ count: 1, clues: 26, minimal: true, hardenSteps: 5 })).toThrow(/no clue target/);
     expect(dependsOnGuesses(resolveGenerateOptions({ count: 1, clues: 30 }))).toBe(false);
     expect(dependsOnGuesses(resolveGenerateOptions({ count: 1, hardenSteps: 3 }))).toBe(true);
+  });
+
+  it("takes any whole count: the default attempt limit stays a whole number however many are asked", () => {
+    expect(resolveGenerateOptions({ count: 99_999_999_999_999 }).maxAttempts).toBe(Number.MAX_SAFE_INTEGER);
+    expect(resolveGenerateOptions({ count: Number.MAX_SAFE_INTEGER }).maxAttempts).toBe(Number.MAX_SAFE_INTEGER);
   });
 });
 
@@ -429,7 +435,7 @@ describe("grading by several engines", () => {
       "--min-guesses",
       "1",
       "--graders",
-      "wasm,wasm:first,dlx",
+      "wasm, wasm:first,dlx,", // as typed: the command records one word, so that it remakes the file
       "--output",
       output,
       "--manifest",
@@ -468,6 +474,48 @@ describe("--manifest checks, before the puzzles are written", () => {
     );
     expect(existsSync(output)).toBe(false);
   });
+
+  it("refuses a manifest that cannot be written (its folder is missing), naming it, and writes no puzzles", async () => {
+    const folder = mkdtempSync(join(scratch.dir, "manifest-"));
+    const output = join(folder, "out.txt");
+    const nowhere = join(folder, "missing", "manifest.json");
+    await expect(runCli(["--count", "2", "--quiet", "-o", output, "--manifest", nowhere])).rejects.toThrow(`cannot write '${nowhere}': ENOENT`);
+    expect(existsSync(output)).toBe(false);
+  });
+});
+
+describe("--progress", () => {
+  it("shows the bar on standard error when asked, also when it is no terminal (a log)", () => {
+    const output = join(mkdtempSync(join(scratch.dir, "progress-")), "out.txt");
+    const run = spawnSync(process.execPath, [BIN, "generate", "--count", "3", "--progress", "--quiet", "-o", output], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^generate \[.*\] 3\/3 puzzles/m);
+  });
+});
+
+describe("option ranges, as the options name them", () => {
+  it("refuses a seed past 2^32-1 and a clue target past 81 as bad arguments of --seed and --clues", async () => {
+    await expect(runCli(["--count", "1", "--seed", "4294967296", "--quiet"])).rejects.toThrow(
+      "option '-s, --seed <seed>' argument '4294967296' is invalid. expected a whole number from 0 to 4294967295",
+    );
+    await expect(runCli(["--count", "1", "--clues", "82", "--quiet"])).rejects.toThrow(
+      "option '--clues <n>' argument '82' is invalid. expected a whole number from 17 to 81",
+    );
+  });
+});
+
+describe("a manifest of a solver without guesses", () => {
+  it("records its guesses as n/a (null), and takes further runs after it", async () => {
+    const folder = mkdtempSync(join(scratch.dir, "blind-"));
+    const manifest = join(folder, "manifest.json");
+    await runCli(["--count", "2", "--solver", "npm:dancing-links", "--quiet", "-o", join(folder, "blind.txt"), "--manifest", manifest]);
+    await runCli(["--count", "2", "--quiet", "-o", join(folder, "seen.txt"), "--manifest", manifest]);
+    const files = readManifest(manifest).files;
+    expect(files.map((entry) => [entry.file, entry.guesses.mean])).toEqual([
+      ["seen.txt", expect.any(Number)],
+      ["blind.txt", null],
+    ]);
+  });
 });
 
 describe("solver checks", () => {
@@ -476,6 +524,8 @@ describe("solver checks", () => {
     await expect(runCli(["--count", "1", "--min-guesses", "1", "--graders", "wasm,npm:dancing-links", "--quiet"])).rejects.toThrow(
       /npm:dancing-links reports no guesses/,
     );
+    // --graders only grade: one that reports no guesses grades nothing (every grade would be NaN)
+    await expect(runCli(["--count", "1", "--graders", "wasm,npm:dancing-links", "--quiet"])).rejects.toThrow(/npm:dancing-links reports no guesses/);
     await expect(runCli(["--count", "1", "--solver", "nope", "--quiet"])).rejects.toThrow(/unknown solver 'nope'/);
   });
 });

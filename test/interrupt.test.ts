@@ -210,3 +210,28 @@ describe("solve: clean interrupts", () => {
     expectCursorShownAgain(terminal());
   });
 });
+
+describe("generate: clean interrupts", () => {
+  /** Options that make a puzzle in about a tenth of a second: a run of many takes minutes. */
+  const SLOW = ["generate", "--count", "100000", "--seed", "4", "--harden", "200", "--quiet"];
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    it(`${signal}: stops after the puzzle being made, writes every puzzle made whole, says how many, exits ${signalExitStatus(signal)}`, async () => {
+      const out = join(dir, `generate-${signal}.txt`);
+      const child = spawn(process.execPath, [BIN, ...SLOW, "-o", out], { stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr!.on("data", (chunk) => (stderr += chunk));
+      await outputStarted(out, child); // the first puzzle reaches the file at once; the next ones wait in the stream's buffer
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      child.kill(signal);
+      const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
+      expect(status, stderr).toBe(signalExitStatus(signal));
+      const said = new RegExp(`^sudoku-wasm: stopped by ${signal}: the first (\\d+) puzzles written whole to ${out} `).exec(stderr);
+      expect(said, stderr).not.toBeNull();
+      const written = readFileSync(out, "utf8");
+      const count = Number(said![1]);
+      expect(written.split("\n")).toHaveLength(count + 1);
+      const again = spawnSync(process.execPath, [BIN, ...SLOW.slice(0, 2), String(count), ...SLOW.slice(3)], { encoding: "utf8" });
+      expect(written).toBe(again.stdout); // the same options make them first again
+    });
+  }
+});

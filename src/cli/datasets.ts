@@ -14,7 +14,7 @@ import { existsSync } from "node:fs";
 import { Command, InvalidArgumentError } from "commander";
 import type { SingleBar } from "cli-progress";
 import { type CatalogSet, CATALOG_VARIABLE, catalog } from "../datasets/catalog.js";
-import { CACHE_VARIABLE, cacheFolder, cachedFileProblem, checkCacheFolder, cachedPath, fetchCommand, isCached } from "../datasets/cache.js";
+import { CACHE_VARIABLE, cacheFolder, cachedFileProblem, checkCacheFolder, checkCacheWritable, cachedPath, fetchCommand, isCached } from "../datasets/cache.js";
 import { DEFAULT_TIMEOUT_MS, type DownloadProgress, FetchError, fetchSet } from "../datasets/fetch.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { errorLine, writeStderr } from "../cli-kit/errors.js";
@@ -23,10 +23,15 @@ import { type OptionRow, toOption } from "../cli-kit/options.js";
 /** The status of a run in which a set failed to fetch or verify. */
 const FAILED_STATUS = 1;
 
-/** A positive number of seconds, as ms. */
+/** The longest time limit, in seconds: a timer of more than 2^31-1 ms fires at once (Node's TimeoutOverflowWarning). */
+const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** A positive number of seconds up to {@link MAX_TIMEOUT_SECONDS}, as ms. */
 function seconds(text: string): number {
   const value = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(value > 0)) throw new InvalidArgumentError(`expected a positive number of seconds, got '${text}'`);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(value > 0) || value > MAX_TIMEOUT_SECONDS) {
+    throw new InvalidArgumentError(`expected a positive number of seconds up to ${MAX_TIMEOUT_SECONDS} (24 days), got '${text}'`);
+  }
   return value * 1000;
 }
 
@@ -74,6 +79,7 @@ function table(rows: readonly string[][], right: ReadonlySet<number>): string {
 function listAction(options: { catalog?: string; json?: boolean }): void {
   const sets = catalogOf(options);
   const folder = cacheFolder();
+  checkCacheFolder(folder); // else every set would read "not fetched", with no word why
   const rows = [["name", "puzzles", "grid", "source", "licence", "fetched"]];
   for (const set of sets) {
     const source = set.sources.length === 0 ? "-" : [...new Set(set.sources.map((source) => shortSource(source.url)))].join(" + ");
@@ -144,9 +150,11 @@ async function fetchAction(names: string[], flags: FetchFlags): Promise<void> {
   const chosen = flags.all ? sets.filter((set) => set.unavailable === undefined) : pick(sets, names);
   const folder = cacheFolder();
   checkCacheFolder(folder); // before any download
+  checkCacheWritable(folder); // before any download, too
   const reporter = await downloadReporter();
   const downloads = new Map<string, Promise<Uint8Array>>();
   let failed = 0;
+  let unreachable = 0;
   for (const set of chosen) {
     try {
       if (!flags.force && set.unavailable === undefined && isCached(set.name, folder)) {
@@ -164,13 +172,24 @@ async function fetchAction(names: string[], flags: FetchFlags): Promise<void> {
       reporter.stop();
       if (!(error instanceof FetchError)) throw error;
       failed++;
+      if (error.unreachable) unreachable++;
       writeStderr(errorLine(`datasets fetch: ${error.message}`));
     }
   }
   if (failed > 0) {
     writeStderr(`sudoku-wasm: datasets fetch: ${failed} of ${chosen.length} sets failed; nothing of them was written\n`);
+    if (unreachable > 0) writeStderr(offlineHint(folder));
     process.exitCode = FAILED_STATUS;
   }
+}
+
+/** What to do when a source's host cannot be reached (no network, a firewall): the ways to the sets without it. */
+function offlineHint(folder: string): string {
+  return (
+    `sudoku-wasm: datasets fetch: the source could not be reached (no network?). Without it: copy the sets' files (NAME.txt) ` +
+    `from a machine that has them into ${folder}, or point ${CACHE_VARIABLE} at such a copy, then run npx sudoku-wasm datasets verify; ` +
+    `or fetch from a mirror with --catalog FILE\n`
+  );
 }
 
 function verifyAction(names: string[], options: { catalog?: string }): void {
@@ -196,7 +215,7 @@ function verifyAction(names: string[], options: { catalog?: string }): void {
       process.stdout.write(`${set.name}: ok, ${commaGrouped(set.count)} puzzles, sha256 ${set.sha256.slice(0, 12)}…\n`);
     } else {
       failed++;
-      writeStderr(errorLine(`datasets verify: ${set.name}: ${cachedPath(set.name, folder)}: ${problem}`));
+      writeStderr(errorLine(`datasets verify: ${set.name}: ${cachedPath(set.name, folder)}: ${problem} (fetch it again: ${fetchCommand(set.name)})`));
     }
   }
   process.stdout.write(`${checked} checked, ${failed} failed (${folder})\n`);

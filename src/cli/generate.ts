@@ -3,17 +3,18 @@
  * in a JSON manifest: the command that remakes the file, its seed, count, clue range and guesses.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../model/puzzle.js";
 import { packageRoot } from "../kernel/paths.js";
 import { solvers } from "../solvers/registry.js";
 import { kernelUrl } from "../kernel/wasm.js";
-import { OutputWriteError, writePaced } from "../cli-kit/errors.js";
+import { OutputWriteError, writePaced, writeStderr } from "../cli-kit/errors.js";
+import { InterruptWatch } from "../cli-kit/progress.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
-import { type OptionRow, tableCommand, wholeNumber } from "../cli-kit/options.js";
+import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import {
   GENERATE_DEFAULTS,
   GRADING_REFERENCE,
@@ -34,12 +35,20 @@ import {
 type GenerateFlags = Omit<GenerateOptions, "hardenSteps"> & {
   harden: number;
   solver: string;
-  graders?: string;
+  /** The --graders list, trimmed, empty items dropped. */
+  graders?: string[];
   output?: string;
   manifest?: string;
   progress?: boolean;
   quiet?: boolean;
 };
+
+/** The --graders list: comma-separated ids, trimmed, empty items dropped; at least one. */
+function graderList(text: string): string[] {
+  const ids = commaList(text);
+  if (ids.length === 0) throw new InvalidArgumentError(`expected registry solver ids separated by commas, got '${text}'`);
+  return ids;
+}
 
 const GENERATE_OPTIONS: readonly OptionRow[] = [
   { flags: "-n, --count <n>", description: "puzzles to make", default: 100, parse: wholeNumber(1) },
@@ -47,7 +56,7 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
     flags: "-s, --seed <seed>",
     description: "PRNG seed, 0 to 2^32-1 (same seed and options, same output)",
     default: GENERATE_DEFAULTS.seed,
-    parse: wholeNumber(0),
+    parse: wholeNumber(0, 0xffffffff),
   },
   { flags: "--symmetry <kind>", description: "symmetry of the clue pattern", default: GENERATE_DEFAULTS.symmetry, choices: SYMMETRIES },
   {
@@ -55,7 +64,7 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
     description:
       "remove clues until none can go (the default without --clues; with --symmetry, until no symmetric pair or orbit can go: a single clue still may); with --clues, keep minimal puzzles of exactly that many clues",
   },
-  { flags: "--clues <n>", description: "stop removing clues at this many", parse: wholeNumber(17) },
+  { flags: "--clues <n>", description: "stop removing clues at this many", parse: wholeNumber(17, 81) },
   {
     flags: "--harden <steps>",
     description: "hill-climbing moves per climb toward more guesses (0: none)",
@@ -87,6 +96,7 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
     flags: "--graders <ids>",
     description:
       "comma-separated registry solvers whose guesses grade difficulty (hardening, guess filters, the summary): each relative to its mean on fixed reference puzzles, every family (id before ':') weighing the same, in the first one's guesses; e.g. wasm,wasm:cells,wasm:first,dlx (the bundled tiers); default: the --solver",
+    parse: graderList,
   },
   { flags: "-o, --output <file>", description: "write the puzzles to this file instead of standard output ('-o -' means standard output too)" },
   { flags: "--manifest <file>", description: "record the run (command, seed, count, clue range, guesses) in this JSON manifest; needs --output" },
@@ -100,6 +110,9 @@ export function generateCommand(): Command {
   return command.action(async (flags: GenerateFlags) => runGenerate(flags, command));
 }
 
+/** The longest the generator runs without a turn of the event loop, in ms: how late a Ctrl-C may be heard between puzzles. */
+const TURN_MS = 50;
+
 /** Generates, writes, and (with --manifest) records one run. */
 async function runGenerate(flags: GenerateFlags, command: Command): Promise<void> {
   const options: GenerateOptions = { ...flags, hardenSteps: flags.harden };
@@ -112,33 +125,55 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   }
   if (flags.manifest && !flags.output) return command.error("error: --manifest needs --output FILE (a file, not standard output: the manifest records it)");
   if (flags.manifest && resolve(flags.manifest) === resolve(flags.output!)) return command.error("error: --manifest and --output name the same file");
-  if (flags.manifest) readManifest(flags.manifest); // a file that is no manifest fails now, before the puzzles are written
-  const graderIds = flags.graders?.split(",").map((id) => id.trim()) ?? [flags.solver];
+  if (flags.manifest) checkManifest(flags.manifest); // a file that is no manifest, or cannot be written, fails now, before the puzzles are written
+  const graderIds = flags.graders ?? [flags.solver];
   if (findSolver(flags.solver).capabilities.uniqueness === false) {
     return command.error(`error: ${flags.solver} stops at the first solution, so it cannot prove a puzzle unique`);
   }
   const blind = graderIds.find((id) => !findSolver(id).capabilities.guesses);
-  if (blind && dependsOnGuesses(settings)) return command.error(`error: ${blind} reports no guesses, which hardening and guess filters grade by`);
+  if (blind && (flags.graders !== undefined || dependsOnGuesses(settings))) {
+    return command.error(`error: ${blind} reports no guesses, which --graders, hardening and guess filters grade by`);
+  }
   const kernel = kernelFingerprint(flags.solver); // of the binary about to be loaded, before a rebuild can replace it
   const engine = (await createSolver({ solver: flags.solver })).engine;
   const graders = await Promise.all(graderIds.map(async (id) => ({ id, engine: id === flags.solver ? engine : (await createSolver({ solver: id })).engine })));
   const judge = new PuzzleJudge(engine, graders);
   const out = await openOutput(flags.output);
   const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
-  const bar = showProgress ? new (await import("cli-progress")).SingleBar({ format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}" }) : null;
+  const barOptions = { format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}", noTTYOutput: true, notTTYSchedule: 2000 }; // --progress to a log too, as solve
+  const bar = showProgress ? new (await import("cli-progress")).SingleBar(barOptions) : null;
   bar?.start(settings.count, 0);
   const made: { clues: number; guesses: number }[] = [];
   const costs: number[][] = graders.map(() => []);
   const started = performance.now();
+  // Ctrl-C or SIGTERM stops after the puzzle being made, and what was made is written whole (a hardening run's hours).
+  const interrupts = new InterruptWatch();
+  interrupts.onForcedExit(() => bar?.stop());
+  let turn = performance.now();
   for (const generated of generatePuzzles(judge, options)) {
     await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
     made.push({ clues: generated.clues, guesses: generated.guesses });
     if (graders.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
     bar?.increment();
+    if (performance.now() - turn >= TURN_MS) {
+      await new Promise((resolve) => setImmediate(resolve)); // a signal is heard only in a turn of the event loop
+      turn = performance.now();
+    }
+    if (interrupts.signal !== null) break;
   }
   const seconds = (performance.now() - started) / 1000;
   bar?.stop();
   await closeOutput(out);
+  interrupts.close();
+  if (interrupts.signal !== null) {
+    const where = flags.output ?? "standard output";
+    const manifest = flags.manifest ? `; ${flags.manifest} is not updated` : "";
+    writeStderr(
+      `sudoku-wasm: stopped by ${interrupts.signal}: the first ${made.length} puzzles written whole to ${where} (the same options make them first again)${manifest}\n`,
+    );
+    process.exitCode = interrupts.exitStatus!;
+    return;
+  }
   const summary = summariseCorpus(made);
   const grading = graders.length > 1 ? gradingSummary(graderIds, judge.referenceMeans(), costs) : undefined;
   if (flags.manifest) recordRun(flags, settings, { ...summary, kernel, ...(grading ? { grading } : {}) }); // --manifest needs --output (checked above)
@@ -224,7 +259,7 @@ function commandLine(flags: GenerateFlags, settings: GenerateSettings): string {
   if (settings.maxGuesses !== Infinity) parts.push(`--max-guesses ${settings.maxGuesses}`);
   if (flags.maxAttempts !== undefined) parts.push(`--max-attempts ${flags.maxAttempts}`);
   if (flags.solver !== "wasm") parts.push(`--solver ${flags.solver}`);
-  if (flags.graders) parts.push(`--graders ${flags.graders}`);
+  if (flags.graders) parts.push(`--graders ${flags.graders.join(",")}`); // one word: `--graders "wasm, dlx"` would not remake the file
   if (flags.output) parts.push(`--output ${commandPath(flags.output)}`);
   if (flags.manifest) parts.push(`--manifest ${commandPath(flags.manifest)}`);
   return parts.join(" ");
@@ -238,7 +273,10 @@ function kernelFingerprint(solver: string): string | null {
   return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }
 
-/** Reads a manifest, or an empty one when the file does not exist yet; an Error naming the file when it is not one (not JSON, or an entry without its file or guesses). */
+/**
+ * Reads a manifest, or an empty one when the file does not exist yet; an Error naming the file when it is not one (not JSON, or an
+ * entry without its file or guesses). A solver that reports no guesses records them as null (n/a): such an entry is one.
+ */
 export function readManifest(path: string): Manifest {
   if (!existsSync(path)) return { description: MANIFEST_DESCRIPTION, files: [] };
   let manifest: Manifest;
@@ -248,13 +286,23 @@ export function readManifest(path: string): Manifest {
     throw new Error(`--manifest '${path}' cannot be read as a manifest: ${(error as Error).message}`);
   }
   const bad = Array.isArray(manifest?.files)
-    ? manifest.files.findIndex((entry) => typeof entry?.file !== "string" || typeof entry.guesses?.mean !== "number")
+    ? manifest.files.findIndex((entry) => typeof entry?.file !== "string" || !(typeof entry.guesses?.mean === "number" || entry.guesses?.mean === null))
     : -2;
   if (bad !== -1) {
     const why = bad === -2 ? "it has no list of files" : `its entry ${bad + 1} has no file or no guesses`;
     throw new Error(`--manifest '${path}' is not a manifest of sudoku-wasm generate: ${why}`);
   }
   return manifest;
+}
+
+/** Throws when `path` is no manifest, or when it (or, while it does not exist, its folder) cannot be written: a long run should not end there. */
+function checkManifest(path: string): void {
+  readManifest(path);
+  try {
+    accessSync(existsSync(path) ? path : dirname(resolve(path)), constants.W_OK);
+  } catch (error) {
+    throw new OutputWriteError(path, error);
+  }
 }
 
 /** Adds or replaces the entry of the `--output` file in the `--manifest` (both given). */
@@ -268,10 +316,11 @@ function recordRun(flags: GenerateFlags, settings: GenerateSettings, measured: C
     seed: settings.seed,
     ...measured,
     solver: flags.solver,
-    ...(flags.graders ? { graders: flags.graders.split(",").map((id) => id.trim()) } : {}),
+    ...(flags.graders ? { graders: flags.graders } : {}),
     dependsOnGuesses: dependsOnGuesses(settings),
   };
-  manifest.files = [...manifest.files.filter((e) => e.file !== file), entry].sort((a, b) => a.guesses.mean - b.guesses.mean);
+  const difficulty = (e: ManifestEntry) => (Number.isFinite(e.guesses.mean) ? e.guesses.mean : Infinity); // n/a (NaN, null as read) last
+  manifest.files = [...manifest.files.filter((e) => e.file !== file), entry].sort((a, b) => difficulty(a) - difficulty(b) || 0);
   try {
     writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + "\n");
   } catch (error) {

@@ -8,10 +8,11 @@
  * and how a file there is checked against its catalog entry (line count and SHA-256).
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { CatalogSet } from "./catalog.js";
+import { describeError } from "../cli-kit/errors.js";
 
 /** The environment variable that names the folder of the fetched sets. */
 export const CACHE_VARIABLE = "SUDOKU_WASM_DATASETS";
@@ -29,6 +30,18 @@ export function checkCacheFolder(folder: string = cacheFolder(), env: NodeJS.Pro
   if (!existsSync(folder) || statSync(folder).isDirectory()) return;
   const named = env[CACHE_VARIABLE] ? `$${CACHE_VARIABLE} names it` : "it is where the cache goes";
   throw new Error(`the datasets folder '${folder}' is not a folder (${named}): point ${CACHE_VARIABLE} at a folder, or remove the file`);
+}
+
+/** Throws when the cache folder (or, while it does not exist, the folder it would be made in) cannot be written: nothing fetched could be kept. */
+export function checkCacheWritable(folder: string = cacheFolder(), env: NodeJS.ProcessEnv = process.env): void {
+  let existing = resolve(folder);
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  try {
+    accessSync(existing, constants.W_OK);
+  } catch (error) {
+    const named = env[CACHE_VARIABLE] ? `$${CACHE_VARIABLE} names it` : "it is where the cache goes";
+    throw new Error(`cannot write to the datasets folder '${folder}' (${named}): ${describeError(error)}: point ${CACHE_VARIABLE} at a folder you can write`);
+  }
 }
 
 /** The path a set's file has in the cache folder (whether or not it is there). */
@@ -66,7 +79,8 @@ export function fileProblem(set: CatalogSet, bytes: Uint8Array): string | null {
   return `${count} puzzles with sha256 ${digest}; the catalog expects ${set.count} with ${set.sha256}`;
 }
 
-/** Why the cached file of a set differs from its catalog entry, or null when it matches. */
+/** Why the cached file of a set differs from its catalog entry (a folder in its place, say), or null when it matches. */
 export function cachedFileProblem(set: CatalogSet, folder: string = cacheFolder()): string | null {
-  return fileProblem(set, readFileSync(cachedPath(set.name, folder)));
+  const path = cachedPath(set.name, folder);
+  return statSync(path).isFile() ? fileProblem(set, readFileSync(path)) : "it is not a file";
 }

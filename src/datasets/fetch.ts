@@ -11,6 +11,7 @@ import { unzipSync } from "fflate";
 import type { CatalogSet, CatalogSource } from "./catalog.js";
 import { cachedPath, fileProblem, sha256 } from "./cache.js";
 import { NormaliseError, normalise } from "./normalise.js";
+import { describeError } from "../cli-kit/errors.js";
 
 /** The default time a download may go without receiving a byte (connecting, waiting for the answer, or mid-body), in ms. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -22,10 +23,15 @@ export class FetchError extends Error {
     readonly set: string,
     readonly url: string | null,
     reason: string,
+    /** True when the host could not be reached (no connection, or no answer): no network, or a firewall. */
+    readonly unreachable = false,
   ) {
     super(`${set}: ${url === null ? "" : `${url}: `}${reason}`);
   }
 }
+
+/** A download that reached no server: it could not connect, or no answer came. */
+class UnreachableError extends Error {}
 
 /** What a download reports as it goes: bytes so far, and the total when the server said it. */
 export type DownloadProgress = (received: number, total: number | undefined) => void;
@@ -60,8 +66,8 @@ export async function download(url: string, timeoutMs: number, progress?: Downlo
     try {
       response = await fetch(url, { signal: controller.signal, headers: { "accept-encoding": "identity" } });
     } catch (error) {
-      if (controller.signal.reason instanceof SilenceTimeout) throw new Error(`no answer within ${seconds} (timed out)`);
-      throw new Error(`cannot connect: ${networkReason(error)}`);
+      if (controller.signal.reason instanceof SilenceTimeout) throw new UnreachableError(`no answer within ${seconds} (timed out)`);
+      throw new UnreachableError(`cannot connect: ${networkReason(error)}`);
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
@@ -148,7 +154,7 @@ export async function fetchSet(set: CatalogSet, folder: string, options: FetchSe
     try {
       bytes = await pending;
     } catch (error) {
-      throw new FetchError(set.name, source.url, (error as Error).message);
+      throw new FetchError(set.name, source.url, (error as Error).message, error instanceof UnreachableError);
     }
     texts.push(sourceText(set, source, bytes));
   }
@@ -178,8 +184,7 @@ function writeAtomically(name: string, folder: string, bytes: Uint8Array): strin
     renameSync(temporary, target);
   } catch (error) {
     rmSync(temporary, { force: true });
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new FetchError(name, null, `cannot write '${target}': ${code ?? message}`);
+    throw new FetchError(name, null, `cannot write '${target}': ${describeError(error)}`);
   }
   return target;
 }

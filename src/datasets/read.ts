@@ -10,13 +10,15 @@
  *
  * A name given to `--datasets` is looked up in this order: a public set of the catalog
  * (src/datasets/catalog.ts), read from the cache folder where `sudoku-wasm datasets fetch` put it;
- * a bundled tier (easy, medium, hard, hardest); a file or folder path.
+ * a bundled tier (easy, medium, hard, hardest); a file or folder path. A public set's cached file
+ * must match its catalog entry (line count and SHA-256): a cut or altered copy is refused with the
+ * command that fetches it again.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import { packageRoot } from "../kernel/paths.js";
 import { catalog } from "./catalog.js";
-import { cachedPath, fetchCommand } from "./cache.js";
+import { cachedFileProblem, cachedPath, fetchCommand } from "./cache.js";
 import { DatasetSpecError } from "./spec-error.js";
 
 export { DatasetSpecError };
@@ -100,7 +102,14 @@ export function loadDatasets(spec: string): Dataset[] {
   const publicSet = catalog().find((set) => set.name === spec);
   if (publicSet !== undefined) {
     const path = cachedPath(publicSet.name);
-    if (existsSync(path)) return [readDataset(path)];
+    if (existsSync(path)) {
+      // A cut or altered copy would be measured under the set's name and checked against its known counts, blaming the solver.
+      const problem = cachedFileProblem(publicSet);
+      if (problem === null) return [readDataset(path)];
+      throw new DatasetSpecError(
+        `dataset '${spec}': the cached file ${path} does not match the catalog (${problem}): ` + `run ${fetchCommand(publicSet.name)}, which fetches it again`,
+      );
+    }
     const how = publicSet.unavailable === undefined ? `run ${fetchCommand(publicSet.name)}` : `it cannot be fetched: ${publicSet.unavailable}`;
     throw new DatasetSpecError(`dataset '${spec}' is not fetched yet (no ${path}): ${how}`);
   }

@@ -304,7 +304,7 @@ export interface GenerateOptions {
   minGuesses?: number;
   /** Keep only puzzles that need at most this many guesses. @default Infinity */
   maxGuesses?: number;
-  /** Attempts allowed before giving up with an error. @default 1000 + 100 × count */
+  /** Attempts allowed before giving up with an error. @default 1000 + 100 × count (at most 2^53-1) */
   maxAttempts?: number;
 }
 
@@ -336,7 +336,12 @@ export interface GeneratedPuzzle {
 /** Fills in the defaults of {@link GenerateOptions} and rejects bad or contradictory values. */
 export function resolveGenerateOptions(options: GenerateOptions): GenerateSettings {
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const defaults = { ...GENERATE_DEFAULTS, minimal: options.clues === undefined, clues: undefined, maxAttempts: 1000 + 100 * options.count };
+  const defaults = {
+    ...GENERATE_DEFAULTS,
+    minimal: options.clues === undefined,
+    clues: undefined,
+    maxAttempts: Math.min(1000 + 100 * options.count, Number.MAX_SAFE_INTEGER),
+  };
   const settings: GenerateSettings = { ...defaults, ...given, count: options.count };
   checkWhole("count", settings.count, 1);
   checkSeed(settings.seed);

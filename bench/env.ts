@@ -11,7 +11,8 @@ import { buildFacts } from "../build/facts.js";
 import { packageRoot } from "../src/kernel/paths.js";
 import { calibrationIdentity } from "./calibration.js";
 import { type Dataset, DatasetSpecError, bundledDatasets, datasetsFolder, loadDatasetList } from "../src/datasets/read.js";
-import { cachedPath } from "../src/datasets/cache.js";
+import { cachedFileProblem, cachedPath } from "../src/datasets/cache.js";
+import { catalog } from "../src/datasets/catalog.js";
 import { checkedShape } from "./measure/draw.js";
 import { type Expectation, expectationOf } from "./verify.js";
 import { cpuFamily, vectorUnits } from "./tool.js";
@@ -80,10 +81,14 @@ export function benchDatasets(specs: string[] | undefined): Dataset[] {
 
 /**
  * What a dataset's solution counts must be (verify.ts): a public set's or a bundled tier's only when
- * the file is that set's (its cached file, or the bundled one); any other file, whatever its name,
- * is "unknown" (its counts are checked for agreement between rows).
+ * the file is that set's (its cached file as the catalog has it, or the bundled one); any other
+ * file, whatever its name, is "unknown" (its counts are checked for agreement between rows), and so
+ * is a cached file that no longer matches the catalog, given by its path (by name it is refused).
  */
 export function datasetExpectation(dataset: Pick<Dataset, "name" | "path">): Expectation {
-  const own = [cachedPath(dataset.name), join(datasetsFolder(), `${dataset.name}.txt`)].some((path) => resolve(path) === resolve(dataset.path));
+  const at = resolve(dataset.path);
+  const set = catalog().find((entry) => entry.name === dataset.name);
+  const cached = set !== undefined && resolve(cachedPath(dataset.name)) === at && cachedFileProblem(set) === null;
+  const own = cached || resolve(join(datasetsFolder(), `${dataset.name}.txt`)) === at;
   return own ? expectationOf(dataset.name, new Set(bundledDatasets())) : "unknown";
 }

@@ -144,3 +144,20 @@ describe("unclear messages made clear", () => {
     expect(stderr).toContain(`; to go on: npx sudoku-wasm solve --no-progress -o ${out} - --resume\n`);
   });
 });
+
+describe("a judge that counts, on a solver that stops at its first solution", () => {
+  const blank = "_________\n".repeat(9);
+  it("sicily1317 refuses npm:algorithm.ts (it would say 'solution is' of a grid with millions) and takes one that counts", () => {
+    const refused = runCli(["solve", "--format", "sicily1317", "--solver", "npm:algorithm.ts"], { input: `1\n${blank}` });
+    expect([refused.status, refused.stdout]).toEqual([2, ""]);
+    expect(refused.stderr).toMatch(ONE_ERROR_LINE);
+    expect(refused.stderr).toContain("--format sicily1317 counts each puzzle's solutions, but solver 'npm:algorithm.ts' stops at the first one");
+    // the first listed solver of the size judges: a counting one before it is taken
+    const eight = "8596124377.38541.91.43795.8.86147.52.75268.14241593786432981675.1742.893.9873.241".replaceAll(".", "_").match(/.{9}/g)!.join("\n");
+    const counted = runCli(["solve", "--format", "sicily1317", "--solver", "dlx,npm:algorithm.ts"], { input: `1\n${eight}\n` });
+    expect([counted.status, counted.stdout]).toEqual([0, "Puzzle 1 has 8 solutions\n"]);
+    // a judge that finds one solution takes it
+    const found = runCli(["solve", "--format", "poj3074", "--solver", "npm:algorithm.ts"], { input: `${".".repeat(81)}\nend\n` });
+    expect([found.status, found.stdout.length]).toEqual([0, 82]);
+  });
+});

@@ -187,7 +187,7 @@ describe("solve: 4×4, 16×16 and 25×25", () => {
       .split("\n")
       .map((line) => JSON.parse(line));
     expect(records.map((r) => r.status)).toEqual(["solved", "invalid", "invalid"]);
-    expect(records[1].error).toBe(`${bad}:2: cell 18 (row 2, column 2) contains invalid character 'Z' (symbols 1-9A-G or A-P, empty . -)`);
+    expect(records[1].error).toBe(`${bad}:2: cell 18 (row 2, column 2) contains invalid character 'Z' (symbols 1-9A-G or A-P, empty . - 0)`);
     expect(records[2].error).toBe(`${bad}:3: the grid ends after 5 rows, expected 16`);
     expect(stderr).toContain(`invalid: ${bad}:2: cell 18 (row 2, column 2)`);
   });
@@ -325,7 +325,7 @@ describe("solve reads every file given: byte order marks, CSV fields with colons
         .slice(3)
         .filter((r) => r.status !== "solved")
         .map((r) => r.error),
-    ).toEqual([`${run}:6: cell 10 (row 3, column 2) contains invalid character '5' (symbols 1-4, empty . -)`]);
+    ).toEqual([`${run}:6: cell 10 (row 3, column 2) contains invalid character '5' (symbols 1-4, empty . - 0)`]);
   });
 
   it("judge mode joins several files, each ending with a line end, and names the file of an error", () => {

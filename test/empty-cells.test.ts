@@ -64,4 +64,9 @@ describe("empty cells", () => {
     expect(accepted((mark) => mark !== "0" && reads(() => parseSymbols(marked(withZero, mark), { alphabet: "0123" })))).toBe("-.");
     expect(parseSymbols(withZero, { alphabet: "0123" }).grid).toEqual(parseSymbols(FOUR).grid); // there 0 is a symbol
   });
+
+  it("an N×N character error lists the empty marks it takes: 0 too, unless the alphabet uses it", () => {
+    expect(() => parseSymbols(marked(FOUR, "_"))).toThrow(/contains invalid character '_' \(symbols 1-4, empty \. - 0\)$/);
+    expect(() => parseSymbols(marked(FOUR, "_"), { alphabet: "0123" })).toThrow(/contains invalid character '_' \(symbols 0-3, empty \. -\)$/);
+  });
 });

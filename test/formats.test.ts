@@ -137,6 +137,15 @@ describe("grid format", () => {
     expect(gridText(records.slice(1))).toEqual([UNIQUE]);
   });
 
+  it("says a square grid of a size no solver takes is one (6 rows of 6), and reads on", () => {
+    const six = ["1 . . | . . .", ". . . | . 2 .", ". 3 . | . . .", ". . . | 4 . .", ". . 5 | . . .", ". . . | . . 6"];
+    const records = readRecords([...six, "", UNIQUE, ""].join("\n"));
+    expect(records.map((r) => r.error)).toEqual([
+      "in.txt:1: the grid ends after 6 rows, expected 9: a 6×6 grid, which no solver here takes (4×4, 9×9, 16×16, 25×25)",
+      null,
+    ]);
+  });
+
   it("counts a row of the wrong width, names its line, and keeps the next grid aligned", () => {
     const broken = [...rows];
     broken[2] = broken[2].slice(0, 8);
@@ -424,7 +433,7 @@ describe("larger grids", () => {
     const rows = rowsN(SIXTEEN, 16);
     const records = readRecords([badLine, ...rows.slice(0, 3), "", "1D" + SIXTEEN.slice(2)].join("\n"), "auto", "big.txt");
     expect(records.map((r) => r.error)).toEqual([
-      "big.txt:1: cell 18 (row 2, column 2) contains invalid character 'Z' (symbols 1-9A-G or A-P, empty . -)",
+      "big.txt:1: cell 18 (row 2, column 2) contains invalid character 'Z' (symbols 1-9A-G or A-P, empty . - 0)",
       "big.txt:2: the grid ends after 3 rows, expected 16",
       "big.txt:6: cell 3 (row 1, column 3): symbol 'D' is repeated in row 1 (also at cell 2 (row 1, column 2))",
     ]);
@@ -445,7 +454,7 @@ describe("detection: one record per 4×4 line, one 16×16 grid per 16 rows, even
     expect(records).toHaveLength(20);
     expect(records.map((r) => r.line)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(records.filter((r) => r.error !== null).map((r) => r.error)).toEqual([
-      "in.txt:6: cell 10 (row 3, column 2) contains invalid character '5' (symbols 1-4, empty . -)",
+      "in.txt:6: cell 10 (row 3, column 2) contains invalid character '5' (symbols 1-4, empty . - 0)",
     ]);
     expect(records.every((r) => r.error !== null || r.box === 2)).toBe(true);
   });

@@ -16,6 +16,7 @@ import type { JudgeSolve, JudgeSource } from "./judge.js";
 import { EXACT_COUNT_LIMIT } from "../formats/record.js";
 import { DEFAULT_LIMIT, LARGE_GRID_BUDGET, STATUSES } from "../solvers/solver.js";
 import { checkAlphabet } from "../model/puzzle.js";
+import { SIZE } from "../model/shape.js";
 import { type BatchSolver, defaultWorkers, openBatchSolver } from "../pool/pool.js";
 import { type RecordCheck, TASKS_PER_WORKER } from "../pool/batch.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamSettings, type StreamTotals, solveStreams } from "../stream/pipeline.js";
@@ -484,6 +485,11 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   hintTerminalInput(files, flags.quiet);
   const { streamJudge } = await import("./judge.js");
   const judge = judgeFormats[name];
+  // a judge that counts (sicily1317) needs a solver that counts past its first solution
+  const { solversBySize } = await import("../solvers/registry.js");
+  const counter = solversBySize(flags.solver).get(judge.alphabet?.length ?? SIZE)!;
+  if (judge.limit > 1 && counter.capabilities.uniqueness === false)
+    throw new Error(`--format ${name} counts each puzzle's solutions, but solver '${counter.id}' stops at the first one`);
   const solver = await judgeSolver(flags, judge);
   const unregister = stopBeforeStreamExit(() => solver.close());
   let out: Writable | undefined;

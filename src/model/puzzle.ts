@@ -5,7 +5,7 @@
  * 9×9 digits, parseSymbols for an alphabet, readBytes for cell values; each ending in checkClues),
  * or a PuzzleError names the cell and the reason. A *unit* is a row, a column or a box.
  */
-import { EMPTY_MARKS, isEmptySymbol } from "./empty-cells.js";
+import { EMPTY_MARKS, isEmptySymbol, symbolEmpties } from "./empty-cells.js";
 import { excerpt, quoteCharacter, quoteCharacterAt } from "./excerpt.js";
 import { type Shape, CELLS, SHAPES, SHAPE_9, SYMBOL_COUNTS, describeCell, shapeName, shapeOfCells, shapeOfSide, gridTables } from "./shape.js";
 import { isWhole } from "./whole-number.js";
@@ -122,13 +122,25 @@ export function readPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: 
   return parseSymbols(puzzle, { alphabet: alphabet?.length === Math.sqrt(cells) ? alphabet : undefined }); // for lines of as many symbols
 }
 
-/** {@link parsePuzzle}, whose length error for a line longer than 9×9's also names the larger size it is nearer to (255: a 16×16 puzzle has 256). */
+/** `: a 6×6 grid, which no solver here takes (…)` for a grid of side `side` that no shape has, from 5 up (smaller squares are rows or scraps); "" otherwise. */
+export function untakenGridNote(side: number): string {
+  if (!Number.isInteger(side) || side < 5 || shapeOfSide(side) !== undefined) return "";
+  return `: a ${side}×${side} grid, which no solver here takes (${SHAPES.map(shapeName).join(", ")})`;
+}
+
+/**
+ * {@link parsePuzzle}, whose length error for a line of N² cells of a size no solver takes says so (36: a 6×6 grid),
+ * and for another line longer than 9×9's names the larger size it is nearer to (255: a 16×16 puzzle has 256).
+ */
 function parseNine(puzzle: string, empties: string, cells: number): Grid {
   try {
     return parsePuzzle(puzzle, empties);
   } catch (error) {
+    if (!(error instanceof PuzzleError) || error.reason !== "length") throw error;
+    const untaken = untakenGridNote(Math.sqrt(cells));
+    if (untaken !== "") throw new PuzzleError("length", `${error.message}${untaken}`);
     const near = SHAPES.reduce((best, shape) => (Math.abs(shape.cells - cells) < Math.abs(best.cells - cells) ? shape : best), SHAPE_9);
-    if (!(error instanceof PuzzleError) || error.reason !== "length" || near === SHAPE_9 || cells < CELLS) throw error;
+    if (near === SHAPE_9 || cells < CELLS) throw error;
     throw new PuzzleError("length", `${error.message}; a ${shapeName(near)} puzzle has ${near.cells}`);
   }
 }
@@ -278,7 +290,7 @@ export function parseSymbols(text: string, options: ParseOptions = {}): Puzzle {
     bestCell = Math.max(bestCell, cell);
   }
   const allowed = alphabets.map(alphabetName).join(" or ");
-  const empty = [...EMPTY_MARKS.symbols].join(" ");
+  const empty = [...symbolEmpties(alphabets.join(""))].join(" "); // `0` too when no alphabet tried holds it
   const message = `${describeCell(bestCell, shape.size)} contains invalid character ${quoteCharacterAt(line, bestCell)} (symbols ${allowed}, empty ${empty})`;
   throw new PuzzleError("character", message, bestCell);
 }

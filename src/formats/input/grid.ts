@@ -9,7 +9,7 @@
  * (real 16×16 rows almost always do); otherwise each row is its own 4×4 record. A row of another
  * grid's width after such a run ends it and starts that grid.
  */
-import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, controlCharacterNote, readPuzzle } from "../../model/puzzle.js";
+import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, controlCharacterNote, readPuzzle, untakenGridNote } from "../../model/puzzle.js";
 import { type Shape, SHAPE_9, shapeOfSide } from "../../model/shape.js";
 import { EMPTY_MARKS, symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
@@ -118,5 +118,6 @@ function shortGridMessage(rows: readonly string[], shape: Shape): string {
   if (rows.length === 1 && rows[0].length !== shape.cells) {
     return `expected ${shape.cells} cells on one line or a grid of ${shape.size} rows, got one line of ${rows[0].length} cells${controlCharacterNote(rows[0])}`;
   }
-  return `the grid ends after ${rows.length} row${rows.length === 1 ? "" : "s"}, expected ${shape.size}`;
+  const square = rows.every((row) => row.length === rows.length); // 6 rows of 6: a grid of a size no solver takes
+  return `the grid ends after ${rows.length} row${rows.length === 1 ? "" : "s"}, expected ${shape.size}${square ? untakenGridNote(rows.length) : ""}`;
 }

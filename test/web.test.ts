@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ElementHandle } from "puppeteer-core";
+import type { ElementHandle, HTTPRequest } from "puppeteer-core";
 import type { PreviewServer } from "vite";
 import { build, createServer, preview } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -219,6 +219,25 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         expect([await hidden("#stop-bench"), await hidden("#bench-progress"), await hidden("#exports")]).toEqual([true, true, true]);
         await new Promise((resolve) => setTimeout(resolve, 500));
         expect(await page.$$eval("#bench-table tbody tr", (rows) => rows.length)).toBe(Number(shown)); // nothing more came from the old worker
+
+        // Stopped while its datasets are still being read (their requests held): the run never reaches the new worker.
+        await page.waitForSelector("#run-bench:not([disabled])");
+        await page.setRequestInterception(true);
+        const held: HTTPRequest[] = [];
+        let stopped = false;
+        const hold = (request: HTTPRequest) => void (!stopped && request.url().endsWith(".txt") ? held.push(request) : request.continue());
+        page.on("request", hold);
+        await page.click("#run-bench");
+        await page.waitForFunction(() => document.getElementById("bench-status")!.textContent === "reading the datasets…");
+        await page.click("#stop-bench");
+        stopped = true;
+        for (const request of held) await request.continue();
+        await page.waitForSelector("#run-bench:not([disabled])");
+        await new Promise((resolve) => setTimeout(resolve, 1000)); // the datasets read by now, and nothing sent
+        page.off("request", hold);
+        await page.setRequestInterception(false);
+        expect(await text(page, "#bench-status")).toBe("stopped: 0 rows measured before the stop (shown, not exported)");
+        expect([await page.$$eval("#bench-table tbody tr", (rows) => rows.length), await hidden("#bench-progress")]).toEqual([0, true]);
 
         // The new worker runs the next bench (its solvers listed once); a file dropped and removed is not among its datasets.
         await page.waitForSelector("#run-bench:not([disabled])");

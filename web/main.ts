@@ -55,6 +55,8 @@ let worker = startWorker();
 const send = (message: ToWorker) => worker.postMessage(message);
 let droppedFile: { dataset: WebDataset; sha256: string } | null = null;
 let benchRows: WebBenchRow[] = [];
+/** The bench run started last: a run stopped while its datasets were read is not sent to the worker made since. */
+let benchRunId = 0;
 /** The plan and page facts of the run on screen, for its exports. */
 let benchRun: { plan: WebBenchPlan; page: PageEnvironment; started: number } | null = null;
 
@@ -343,11 +345,14 @@ $("run-bench").addEventListener("click", async () => {
   delete $("bench-status").dataset.done;
   benchRunning(true);
   const started = new Date();
+  const run = ++benchRunId;
   try {
     const { plan, identities } = await benchPlan();
+    if (run !== benchRunId) return; // stopped while the datasets were read
     benchRun = { plan, page: { browser, cores: navigator.hardwareConcurrency ?? 0, started, datasets: identities }, started: performance.now() };
     send({ type: "bench", plan });
   } catch (error) {
+    if (run !== benchRunId) return;
     $("bench-status").className = "error";
     $("bench-status").textContent = `could not read the datasets: ${error instanceof Error ? error.message : String(error)}`;
     benchRunning(false);
@@ -356,6 +361,7 @@ $("run-bench").addEventListener("click", async () => {
 // A bench cannot be told to stop between its awaits without a check in every solver's loop: its worker is ended and a new one
 // made (the kernels load again); the rows measured stay on screen, not offered for export as a run.
 $("stop-bench").addEventListener("click", () => {
+  benchRunId++;
   worker.terminate();
   $("stop-bench").hidden = true;
   $("bench-progress").hidden = true;

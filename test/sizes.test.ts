@@ -94,6 +94,22 @@ describe("createSolver().solve", () => {
     expect(record.solution).toBe(translate(SIXTEEN_SOLUTION, HEX_LIKE, POJ));
   });
 
+  it("writes the solution of cell values (bytes) in a given alphabet of their size, in solve, solveMany and a pool", async () => {
+    const bytes = readPuzzle(SIXTEEN).grid; // values 0..16
+    const nine = readPuzzle(NINE.puzzle).grid;
+    const inPoj = translate(SIXTEEN_SOLUTION, HEX_LIKE, POJ);
+    expect(solver.solve(bytes, { alphabet: POJ }).solution).toBe(inPoj);
+    expect(solver.solveMany([bytes, nine], { alphabet: POJ }).map((r) => r.solution)).toEqual([inPoj, NINE.solution]); // 9×9 keeps its digits
+    expect(solver.solve(bytes).solution).toBe(SIXTEEN_SOLUTION);
+    const { createPool } = await import("../src/pool/solver-pool.js");
+    const pool = await createPool({ threads: 1 });
+    try {
+      expect((await pool.solveMany([bytes, nine], { alphabet: POJ })).map((r) => r.solution)).toEqual([inPoj, NINE.solution]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("names the cell and the reason of a bad 16×16 line", () => {
     const bad = SIXTEEN.slice(0, 20) + "Z" + SIXTEEN.slice(21);
     const record = solver.solve(bad);

@@ -110,12 +110,16 @@ export const readsNineByNineAsDigits = (alphabet: Alphabet | undefined): boolean
 
 /**
  * Reads one puzzle of any supported size: a 9×9 line with {@link parsePuzzle}, other lines with
- * {@link parseSymbols} (`alphabet` applying to lines with as many symbols), bytes with readBytes.
+ * {@link parseSymbols} (`alphabet` applying to lines with as many symbols), bytes with readBytes
+ * (`alphabet`, when of their size, the symbols their solution is written in).
  * Throws a {@link PuzzleError}.
  */
 export function readPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: string = EMPTY_MARKS.digits): Puzzle {
   if (puzzle instanceof String) puzzle = puzzle.valueOf(); // new String(line)
-  if (typeof puzzle !== "string") return readBytes(asCellValues(puzzle));
+  if (typeof puzzle !== "string") {
+    const read = readBytes(asCellValues(puzzle));
+    return alphabet?.length === read.shape.size ? { ...read, alphabet } : read; // cell values carry no symbols: `alphabet` names them
+  }
   if (puzzle.length === CELLS && alphabet === undefined) return { shape: SHAPE_9, alphabet: DIGITS, grid: parsePuzzle(puzzle, empties) };
   const cells = puzzle.trim().length;
   if (!readsAsSymbols(cells, alphabet)) return { shape: SHAPE_9, alphabet: DIGITS, grid: parseNine(puzzle, empties, cells) };

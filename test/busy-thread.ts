@@ -47,3 +47,19 @@ export async function workerThreadBusy(child: ChildProcess, ticks: number, fallb
     await sleep(20);
   }
 }
+
+/**
+ * Resolves once the main thread of `child` has run `ticks` clock ticks of CPU (start-up included):
+ * for a command that works on its main thread. Rejects if the child ends first; where /proc does
+ * not show thread times, it waits `fallbackMs` instead.
+ */
+export async function mainThreadBusy(child: ChildProcess, ticks: number, fallbackMs: number): Promise<void> {
+  if (!threadTimesShown) return void (await sleep(fallbackMs));
+  const pid = child.pid!;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the child ended (status ${child.exitCode ?? child.signalCode}) before it was busy`);
+    if ((threadTicks(pid).get(pid) ?? 0) >= ticks) return;
+    await sleep(20);
+  }
+}

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { writePuzzles } from "../bench/corpus.js";
 import { signalExitStatus } from "../src/cli-kit/progress.js";
-import { threadTicks, workerThreadBusy } from "./busy-thread.js";
+import { mainThreadBusy, threadTicks, workerThreadBusy } from "./busy-thread.js";
 import { BIN } from "./cli-run.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sudoku-interrupt-"));
@@ -215,7 +215,7 @@ describe("generate: clean interrupts", () => {
   /** Options that make a puzzle in about a tenth of a second: a run of many takes minutes. */
   const SLOW = ["generate", "--count", "100000", "--seed", "4", "--harden", "200", "--quiet"];
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    it(`${signal}: stops after the puzzle being made, writes every puzzle made whole, says how many, exits ${signalExitStatus(signal)}`, async () => {
+    it(`${signal}: stops at the end of the attempt under way, writes every puzzle made whole, says how many, exits ${signalExitStatus(signal)}`, async () => {
       const out = join(dir, `generate-${signal}.txt`);
       const child = spawn(process.execPath, [BIN, ...SLOW, "-o", out], { stdio: ["ignore", "ignore", "pipe"] });
       let stderr = "";
@@ -234,4 +234,34 @@ describe("generate: clean interrupts", () => {
       expect(written).toBe(again.stdout); // the same options make them first again
     });
   }
+
+  it("a signal is heard between attempts that make no puzzle (a guess range few puzzles fit): it stops with none made", async () => {
+    const out = join(dir, "generate-rare.txt");
+    const args = ["generate", "--count", "5", "--min-guesses", "400", "--max-attempts", "100000000", "--quiet", "-o", out];
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    onTestFinished(() => void child.kill("SIGKILL"));
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    await mainThreadBusy(child, 60, 2000); // well into its attempts: the main thread has run 600 ms of CPU, start-up included
+    child.kill("SIGINT");
+    expect(await exited(child)).toBe(130); // (the run ignored the signal until an attempt kept a puzzle, for minutes here)
+    expect(stderr).toBe(`sudoku-wasm: stopped by SIGINT: the first 0 puzzles written whole to ${out} (the same options make them first again)\n`);
+  });
+
+  it("a signal during the last puzzle's attempt lets the run finish: the manifest is written and the run says so", async () => {
+    const out = join(dir, "generate-last.txt");
+    const manifest = join(dir, "generate-last.json");
+    const args = ["generate", "--count", "1", "--seed", "4", "--harden", "20000", "-o", out, "--manifest", manifest];
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    onTestFinished(() => void child.kill("SIGKILL"));
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    await mainThreadBusy(child, 60, 2000); // in its one attempt (seconds of hill climbing)
+    child.kill("SIGINT");
+    expect(await exited(child)).toBe(130);
+    expect(stderr).toMatch(/^generated 1 puzzles in /);
+    expect(stderr).toContain(`\nsudoku-wasm: SIGINT came after the last puzzle was made, so the run finished: 1 puzzle written whole to ${out}\n`);
+    expect(readFileSync(out, "utf8").split("\n")).toHaveLength(2);
+    expect(JSON.parse(readFileSync(manifest, "utf8")).files.map((entry: { file: string }) => entry.file)).toEqual(["generate-last.txt"]);
+  });
 });

@@ -9,7 +9,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../model/puzzle.js";
 import { packageRoot } from "../kernel/paths.js";
-import { solvers } from "../solvers/registry.js";
+import { countsSolutions, solvers } from "../solvers/registry.js";
 import { kernelUrl } from "../kernel/wasm.js";
 import { OutputWriteError, writePaced, writeStderr } from "../cli-kit/errors.js";
 import { InterruptWatch } from "../cli-kit/progress.js";
@@ -21,7 +21,7 @@ import {
   PuzzleJudge,
   SYMMETRIES,
   dependsOnGuesses,
-  generatePuzzles,
+  generateAttempts,
   guessFigures,
   round2,
   resolveGenerateOptions,
@@ -110,7 +110,7 @@ export function generateCommand(): Command {
   return command.action(async (flags: GenerateFlags) => runGenerate(flags, command));
 }
 
-/** The longest the generator runs without a turn of the event loop, in ms: how late a Ctrl-C may be heard between puzzles. */
+/** How often the generator lets the event loop turn, in ms, between attempts: a signal is heard only in a turn. */
 const TURN_MS = 50;
 
 /** Generates, writes, and (with --manifest) records one run. */
@@ -127,7 +127,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   if (flags.manifest && resolve(flags.manifest) === resolve(flags.output!)) return command.error("error: --manifest and --output name the same file");
   if (flags.manifest) checkManifest(flags.manifest); // a file that is no manifest, or cannot be written, fails now, before the puzzles are written
   const graderIds = flags.graders ?? [flags.solver];
-  if (findSolver(flags.solver).capabilities.uniqueness === false) {
+  if (!countsSolutions(findSolver(flags.solver))) {
     return command.error(`error: ${flags.solver} stops at the first solution, so it cannot prove a puzzle unique`);
   }
   const blind = graderIds.find((id) => !findSolver(id).capabilities.guesses);
@@ -146,28 +146,35 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   const made: { clues: number; guesses: number }[] = [];
   const costs: number[][] = graders.map(() => []);
   const started = performance.now();
-  // Ctrl-C or SIGTERM stops after the puzzle being made, and what was made is written whole (a hardening run's hours).
+  // Ctrl-C or SIGTERM stops between attempts (an attempt of a long --harden climb is not cut), and every puzzle made is
+  // written whole: a hardening run's hours are not lost. A second signal ends the process at once.
   const interrupts = new InterruptWatch();
   interrupts.onForcedExit(() => bar?.stop());
-  let turn = performance.now();
-  for (const generated of generatePuzzles(judge, options)) {
-    await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
-    made.push({ clues: generated.clues, guesses: generated.guesses });
-    if (graders.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
-    bar?.increment();
-    if (performance.now() - turn >= TURN_MS) {
-      await new Promise((resolve) => setImmediate(resolve)); // a signal is heard only in a turn of the event loop
-      turn = performance.now();
+  try {
+    let turn = performance.now();
+    for (const generated of generateAttempts(judge, options)) {
+      if (generated !== null) {
+        await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
+        made.push({ clues: generated.clues, guesses: generated.guesses });
+        if (graders.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
+        bar?.increment();
+      }
+      if (performance.now() - turn >= TURN_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turn = performance.now();
+      }
+      if (interrupts.signal !== null) break;
     }
-    if (interrupts.signal !== null) break;
+    bar?.stop();
+    await closeOutput(out);
+  } finally {
+    bar?.stop();
+    interrupts.close();
   }
   const seconds = (performance.now() - started) / 1000;
-  bar?.stop();
-  await closeOutput(out);
-  interrupts.close();
-  if (interrupts.signal !== null) {
+  if (interrupts.signal !== null && made.length < settings.count) {
     const where = flags.output ?? "standard output";
-    const manifest = flags.manifest ? `; ${flags.manifest} is not updated` : "";
+    const manifest = flags.manifest ? `; ${flags.manifest} is not updated, so its entry for ${flags.output}, if any, no longer describes it` : "";
     writeStderr(
       `sudoku-wasm: stopped by ${interrupts.signal}: the first ${made.length} puzzles written whole to ${where} (the same options make them first again)${manifest}\n`,
     );
@@ -189,6 +196,13 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
       const each = Object.entries(grading.graders).map(([id, g]) => `${id} ${g.mean} (median ${g.median}, reference ${g.reference})`);
       process.stderr.write(`guesses per grader, mean: ${each.join("; ")}\n`);
     }
+  }
+  if (interrupts.signal !== null) {
+    const puzzles = `${made.length} puzzle${made.length === 1 ? "" : "s"}`;
+    writeStderr(
+      `sudoku-wasm: ${interrupts.signal} came after the last puzzle was made, so the run finished: ${puzzles} written whole to ${flags.output ?? "standard output"}\n`,
+    );
+    process.exitCode = interrupts.exitStatus!;
   }
 }
 

@@ -486,10 +486,10 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   const { streamJudge } = await import("./judge.js");
   const judge = judgeFormats[name];
   // a judge that counts (sicily1317) needs a solver that counts past its first solution
-  const { solversBySize } = await import("../solvers/registry.js");
+  const { countsSolutions, solversBySize } = await import("../solvers/registry.js");
   const counter = solversBySize(flags.solver).get(judge.alphabet?.length ?? SIZE)!;
-  if (judge.limit > 1 && counter.capabilities.uniqueness === false)
-    throw new Error(`--format ${name} counts each puzzle's solutions, but solver '${counter.id}' stops at the first one`);
+  if (judge.limit > 1 && !countsSolutions(counter))
+    throw new Error(`--format ${name} counts each puzzle's solutions, but solver '${counter.id}' stops at the first one (wasm and dlx count)`);
   const solver = await judgeSolver(flags, judge);
   const unregister = stopBeforeStreamExit(() => solver.close());
   let out: Writable | undefined;

@@ -391,6 +391,14 @@ export function attemptPuzzle(judge: PuzzleJudge, settings: GenerateSettings, at
 
 /** Generates `count` distinct unique puzzles, in attempt order (deterministic for equal options); throws after `maxAttempts` attempts. */
 export function* generatePuzzles(judge: PuzzleJudge, options: GenerateOptions): Generator<GeneratedPuzzle> {
+  for (const generated of generateAttempts(judge, options)) if (generated !== null) yield generated;
+}
+
+/**
+ * {@link generatePuzzles}, with a null for each attempt that made no puzzle it keeps (none found, out of the guess
+ * range, or one made before): a caller can stop between attempts, however many it takes to find the next puzzle.
+ */
+export function* generateAttempts(judge: PuzzleJudge, options: GenerateOptions): Generator<GeneratedPuzzle | null> {
   const settings = resolveGenerateOptions(options);
   const seen = new Set<string>();
   let made = 0;
@@ -399,10 +407,12 @@ export function* generatePuzzles(judge: PuzzleJudge, options: GenerateOptions): 
       throw new Error(`made ${made} of ${settings.count} puzzles in ${attempt} attempts; loosen the clue target or guess range`);
     }
     const generated = attemptPuzzle(judge, settings, attempt);
-    if (!generated || generated.guesses < settings.minGuesses || generated.guesses > settings.maxGuesses) continue;
-    const key = generated.puzzle.join("");
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const key = generated?.puzzle.join("");
+    if (!generated || generated.guesses < settings.minGuesses || generated.guesses > settings.maxGuesses || seen.has(key!)) {
+      yield null;
+      continue;
+    }
+    seen.add(key!);
     made++;
     yield generated;
   }

@@ -231,6 +231,9 @@ export function findSolver(id: SolverId): SolverInfo {
   return info;
 }
 
+/** True when the row counts solutions past its first (it can prove a puzzle unique); see {@link SolverCapabilities.uniqueness}. */
+export const countsSolutions = (info: SolverInfo): boolean => info.capabilities.uniqueness !== false;
+
 /** True when the row takes grids of side `size`. */
 export const takesSize = (info: SolverInfo, size: number): boolean => info.sizes.includes(size);
 

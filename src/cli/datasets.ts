@@ -150,7 +150,7 @@ async function fetchAction(names: string[], flags: FetchFlags): Promise<void> {
   const chosen = flags.all ? sets.filter((set) => set.unavailable === undefined) : pick(sets, names);
   const folder = cacheFolder();
   checkCacheFolder(folder); // before any download
-  checkCacheWritable(folder); // before any download, too
+  let writable = false; // checked before the first download: a folder that cannot be written still answers for the sets it holds
   const reporter = await downloadReporter();
   const downloads = new Map<string, Promise<Uint8Array>>();
   let failed = 0;
@@ -165,6 +165,10 @@ async function fetchAction(names: string[], flags: FetchFlags): Promise<void> {
         }
         process.stdout.write(`${set.name}: the cached file does not verify (${problem}); fetching it again\n`);
       }
+      if (!writable && set.unavailable === undefined) {
+        checkCacheWritable(folder);
+        writable = true;
+      }
       const path = await fetchSet(set, folder, { timeoutMs: flags.timeout, downloads, onDownload: (entry, url) => reporter.start(entry, url) });
       reporter.stop();
       process.stdout.write(`${set.name}: ${commaGrouped(set.count)} puzzles, sha256 ${set.sha256.slice(0, 12)}… verified, written to ${path}\n`);
@@ -178,17 +182,18 @@ async function fetchAction(names: string[], flags: FetchFlags): Promise<void> {
   }
   if (failed > 0) {
     writeStderr(`sudoku-wasm: datasets fetch: ${failed} of ${chosen.length} sets failed; nothing of them was written\n`);
-    if (unreachable > 0) writeStderr(offlineHint(folder));
+    if (unreachable > 0) writeStderr(offlineHint(folder, unreachable, flags.catalog));
     process.exitCode = FAILED_STATUS;
   }
 }
 
-/** What to do when a source's host cannot be reached (no network, a firewall): the ways to the sets without it. */
-function offlineHint(folder: string): string {
+/** What to do when `count` sources' hosts could not be connected to (no network, a firewall): the ways to the sets without them. */
+function offlineHint(folder: string, count: number, catalogFile: string | undefined): string {
+  const sources = count === 1 ? "a source could not be connected to" : `${count} sources could not be connected to`;
+  const mirror = catalogFile === undefined ? "; or fetch from a mirror with --catalog FILE" : "";
   return (
-    `sudoku-wasm: datasets fetch: the source could not be reached (no network?). Without it: copy the sets' files (NAME.txt) ` +
-    `from a machine that has them into ${folder}, or point ${CACHE_VARIABLE} at such a copy, then run npx sudoku-wasm datasets verify; ` +
-    `or fetch from a mirror with --catalog FILE\n`
+    `sudoku-wasm: datasets fetch: ${sources} (no network?). Without it: copy the sets' files (NAME.txt) ` +
+    `from a machine that has them into ${folder}, or point ${CACHE_VARIABLE} at such a copy, then run npx sudoku-wasm datasets verify${mirror}\n`
   );
 }
 
@@ -206,7 +211,7 @@ function verifyAction(names: string[], options: { catalog?: string }): void {
         continue;
       }
       failed++;
-      writeStderr(errorLine(`datasets verify: ${set.name}: not fetched (${set.unavailable ?? `fetch it: ${fetchCommand(set.name)}`})`));
+      writeStderr(errorLine(`datasets verify: ${set.name}: not fetched (${set.unavailable ?? `fetch it: ${fetchCommand(set.name, options.catalog)}`})`));
       continue;
     }
     checked++;
@@ -215,7 +220,9 @@ function verifyAction(names: string[], options: { catalog?: string }): void {
       process.stdout.write(`${set.name}: ok, ${commaGrouped(set.count)} puzzles, sha256 ${set.sha256.slice(0, 12)}…\n`);
     } else {
       failed++;
-      writeStderr(errorLine(`datasets verify: ${set.name}: ${cachedPath(set.name, folder)}: ${problem} (fetch it again: ${fetchCommand(set.name)})`));
+      writeStderr(
+        errorLine(`datasets verify: ${set.name}: ${cachedPath(set.name, folder)}: ${problem} (fetch it again: ${fetchCommand(set.name, options.catalog)})`),
+      );
     }
   }
   process.stdout.write(`${checked} checked, ${failed} failed (${folder})\n`);
@@ -231,7 +238,7 @@ function whereAction(name: string | undefined, options: { catalog?: string }): v
   const [set] = pick(catalogOf(options), [name]);
   const path = cachedPath(set.name, folder);
   if (!existsSync(path)) {
-    writeStderr(errorLine(`datasets where: ${set.name} is not fetched yet: run ${fetchCommand(set.name)}`));
+    writeStderr(errorLine(`datasets where: ${set.name} is not fetched yet: run ${fetchCommand(set.name, options.catalog)}`));
     process.exitCode = FAILED_STATUS;
     return;
   }

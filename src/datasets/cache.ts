@@ -55,8 +55,8 @@ export function isCached(name: string, folder: string = cacheFolder()): boolean 
 }
 
 /** The one command that fetches a set. */
-export function fetchCommand(name: string): string {
-  return `npx sudoku-wasm datasets fetch ${name}`;
+export function fetchCommand(name: string, catalogFile?: string): string {
+  return `npx sudoku-wasm datasets fetch ${name}${catalogFile === undefined ? "" : ` --catalog ${catalogFile}`}`;
 }
 
 /** The SHA-256 of bytes, as hex. */

@@ -23,14 +23,14 @@ export class FetchError extends Error {
     readonly set: string,
     readonly url: string | null,
     reason: string,
-    /** True when the host could not be reached (no connection, or no answer): no network, or a firewall. */
+    /** True when the host could not be connected to: no network, or a firewall. */
     readonly unreachable = false,
   ) {
     super(`${set}: ${url === null ? "" : `${url}: `}${reason}`);
   }
 }
 
-/** A download that reached no server: it could not connect, or no answer came. */
+/** A download that reached no server: it could not connect. */
 class UnreachableError extends Error {}
 
 /** What a download reports as it goes: bytes so far, and the total when the server said it. */
@@ -66,7 +66,7 @@ export async function download(url: string, timeoutMs: number, progress?: Downlo
     try {
       response = await fetch(url, { signal: controller.signal, headers: { "accept-encoding": "identity" } });
     } catch (error) {
-      if (controller.signal.reason instanceof SilenceTimeout) throw new UnreachableError(`no answer within ${seconds} (timed out)`);
+      if (controller.signal.reason instanceof SilenceTimeout) throw new Error(`no answer within ${seconds} (timed out)`); // connected: reached
       throw new UnreachableError(`cannot connect: ${networkReason(error)}`);
     }
     if (!response.ok) {

@@ -416,9 +416,11 @@ describe("N×N puzzle lines", () => {
     expect(solver.solve("1".repeat(600)).error).toBe("expected 81 characters, got 600; a 25×25 puzzle has 625");
     expect(solver.solve("1".repeat(160)).error).toBe("expected 81 characters, got 160"); // nearer 81 than 256
     expect(solver.solve("1".repeat(15)).error).toBe("expected 81 characters, got 15"); // shorter: most likely a cut 9×9 line
-    // N² cells of a size no solver takes: said so, not taken for a 9×9 line cut short (or a 25×25 one)
+    // More than 81 cells, N² of a size no solver takes: said so (a shorter line is most likely a 9×9 one cut short)
     const untaken = "(4×4, 9×9, 16×16, 25×25)";
-    expect(solver.solve(".".repeat(36)).error).toBe(`expected 81 characters, got 36: a 6×6 grid, which no solver here takes ${untaken}`);
+    expect(solver.solve(".".repeat(36)).error).toBe("expected 81 characters, got 36");
+    expect(solver.solve(".".repeat(64)).error).toBe("expected 81 characters, got 64");
+    expect(solver.solve(".".repeat(121)).error).toBe(`expected 81 characters, got 121: an 11×11 grid, which no solver here takes ${untaken}`);
     expect(solver.solve(".".repeat(144)).error).toBe(`expected 81 characters, got 144: a 12×12 grid, which no solver here takes ${untaken}`);
     expect(solver.solve(".".repeat(1296)).error).toBe(`expected 81 characters, got 1296: a 36×36 grid, which no solver here takes ${untaken}`);
     expect(solver.solve(".".repeat(9)).error).toBe("expected 81 characters, got 9"); // a row, not a 3×3 grid

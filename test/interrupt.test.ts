@@ -97,9 +97,16 @@ describe("solve: clean interrupts", () => {
     });
   }
 
-  it("canon --unique, which cannot resume: says to run it again, not a --resume command that would be refused", async () => {
+  it("canon --unique, which cannot resume: says to run it again, not a --resume command that would be refused; counts the records written, not the repeats left out", async () => {
     const out = join(dir, "unique.txt");
-    const child = spawn(process.execPath, [BIN, "canon", "--no-progress", "--unique", "--batch", "1000", "-o", out, corpus, "-"], {
+    const twice = join(dir, "twice.txt"); // each puzzle twice in a row: half the records are repeats, left out
+    writeFileSync(
+      twice,
+      readFileSync(corpus, "utf8")
+        .replace(/^(.*)$/gm, "$1\n$1")
+        .replace(/\n\n$/, "\n"),
+    );
+    const child = spawn(process.execPath, [BIN, "canon", "--no-progress", "--unique", "--batch", "1000", "-o", out, twice, "-"], {
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stderr = "";
@@ -107,9 +114,12 @@ describe("solve: clean interrupts", () => {
     await outputStarted(out, child);
     child.kill("SIGINT");
     expect(await exited(child)).toBe(130);
-    expect(stderr).toMatch(
-      /stopped by SIGINT: the first [\d,]+ records written whole to .*; --unique cannot go on with --resume \(the forms seen before the stop are not kept\): run it again\n$/,
-    );
+    const said =
+      /stopped by SIGINT: the first ([\d,]+) records written whole to .*; --unique cannot go on with --resume \(the forms seen before the stop are not kept\): run it again\n$/.exec(
+        stderr,
+      );
+    expect(said, stderr).not.toBeNull();
+    expect(Number(said![1].replaceAll(",", ""))).toBe(readFileSync(out, "utf8").split("\n").length - 1);
     expect(stderr).not.toContain("--resume\n");
     child.stdin!.destroy();
   });

@@ -231,9 +231,14 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
         await page.waitForFunction(() => document.getElementById("bench-status")!.textContent === "reading the datasets…");
         await page.click("#stop-bench");
         stopped = true;
+        let answers = 0;
+        const tiersRead = new Promise<void>((resolve) =>
+          page.on("response", (response) => void (response.url().endsWith(".txt") && ++answers === 2 && resolve())),
+        );
         for (const request of held) await request.continue();
+        await tiersRead; // both ticked tiers (easy, hard) of the stopped run are read now
         await page.waitForSelector("#run-bench:not([disabled])");
-        await new Promise((resolve) => setTimeout(resolve, 1000)); // the datasets read by now, and nothing sent
+        await new Promise((resolve) => setTimeout(resolve, 500)); // what the run would do next, given time
         page.off("request", hold);
         await page.setRequestInterception(false);
         expect(await text(page, "#bench-status")).toBe("stopped: 0 rows measured before the stop (shown, not exported)");

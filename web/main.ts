@@ -215,12 +215,15 @@ async function takeFile(file: File): Promise<void> {
 function startWorker(): Worker {
   const started = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
   started.addEventListener("error", (event) => {
+    if (started !== worker) return; // a worker ended by Stop
     // a worker that fails to start (a module that cannot load, a kernel that cannot compile) would otherwise leave the page at "loading the kernel…"
     $("kernel").textContent = `The page's worker failed to start: ${event.message || "see the browser console"}`;
     $("solve-status").textContent = "the solver could not start (Technical details says why)";
     $("solve-status").className = "error";
   });
-  started.addEventListener("message", (event: MessageEvent<FromWorker>) => fromWorker(event.data));
+  started.addEventListener("message", (event: MessageEvent<FromWorker>) => {
+    if (started === worker) fromWorker(event.data); // not a message a worker ended by Stop had already sent
+  });
   return started;
 }
 
@@ -378,9 +381,17 @@ window.addEventListener("resize", () => {
   if ($("bench-chart").clientWidth !== chartWidth) drawChart(); // laid out anew at the page's width
   chartWidth = $("bench-chart").clientWidth;
 });
+/** Takes a chosen or dropped file; one that cannot be read leaves none taken (not the one before it), and says why. */
+function offerFile(file: File): void {
+  takeFile(file).catch((error: unknown) => {
+    droppedFile = null;
+    $("drop-remove").hidden = true;
+    $("dropped").textContent = `${file.name} could not be read: ${String(error)}`;
+  });
+}
 $<HTMLInputElement>("bench-file").addEventListener("change", (event) => {
   const file = (event.target as HTMLInputElement).files?.[0];
-  if (file) takeFile(file).catch((error: unknown) => ($("dropped").textContent = `${file.name} could not be read: ${String(error)}`));
+  if (file) offerFile(file);
 });
 $("drop-remove").addEventListener("click", () => {
   droppedFile = null;
@@ -398,5 +409,5 @@ zone.addEventListener("drop", (event) => {
   event.preventDefault();
   zone.classList.remove("over");
   const file = event.dataTransfer?.files[0];
-  if (file) takeFile(file).catch((error: unknown) => ($("dropped").textContent = `${file.name} could not be read: ${String(error)}`));
+  if (file) offerFile(file);
 });

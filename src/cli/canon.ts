@@ -110,7 +110,8 @@ Exit status:
   0    every record has a form
   1    some record is invalid (not a 9×9 puzzle, or a digit repeated in a unit); every record is still written
   2    a usage or I/O error
-  130  stopped by SIGINT (Ctrl-C), 143 by SIGTERM: the records of the batches already sent are written whole, in order`;
+  130  stopped by SIGINT (Ctrl-C), 143 by SIGTERM: the records of the batches already sent are written whole, in order
+       (all of them when the signal came after the last record was read)`;
 
 /** The `canon` subcommand. */
 export function canonCommand(): Command {
@@ -189,6 +190,7 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
     fields: columns,
     filter: flags.unique ? firstOfEachForm(flags.out, left) : undefined,
     noResume: flags.unique ? "--unique cannot go on with --resume (the forms seen before the stop are not kept): run it again" : undefined,
+    written: (tally) => tally.reduce((total, n) => total + n, 0) - left.repeats,
     counts: (tally) => {
       const formed = tally.reduce((sum, n) => sum + n, 0) - invalid(tally);
       const repeats = flags.unique ? ` (${commaGrouped(left.repeats)} repeated, left out)` : "";

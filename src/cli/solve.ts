@@ -345,6 +345,8 @@ export interface StreamCommand {
   saysComplete?: boolean;
   /** Why this run cannot go on with --resume after a stop (canon's `--unique`), said instead of the command to go on with. */
   noResume?: string;
+  /** The records of `tally` that reach the output, when the filter leaves some out (canon's `--unique`). @default all of them */
+  written?(tally: number[]): number;
 }
 
 /**
@@ -415,8 +417,9 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
         ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
         : summaryLine(totals.tally, command.counts(totals.tally), (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
       if (!flags.quiet) process.stderr.write(`${closing}\n`);
-      if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, totals, flags.output, resume?.records ?? 0, command.noResume));
-      else if (interrupts.signal !== null) process.stderr.write(lateSignalLine(interrupts.signal, totals, flags.output, resume?.records ?? 0));
+      const written = commaGrouped((resume?.records ?? 0) + (command.written?.(totals.tally) ?? sum(totals.tally)));
+      if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, written, flags.output, command.noResume));
+      else if (interrupts.signal !== null) process.stderr.write(lateSignalLine(interrupts.signal, written, flags.output));
       process.exitCode = interrupts.exitStatus ?? (command.failed(totals.tally) > 0 ? FAILED_RECORDS_STATUS : 0);
     } finally {
       interrupts.close();
@@ -440,23 +443,19 @@ function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard
   return { ...point, lastRecord: checkLastRecord(flags.output, flags.out, point, header, shard.index + (point.records - 1) * shard.count) };
 }
 
-/** What an interrupted run says last: the signal, the records written (whole, in order) and how to go on. */
-function interruptedLine(signal: string, totals: StreamTotals, output: string | undefined, before: number, noResume?: string): string {
-  const written = writtenCount(totals, before);
+/** What an interrupted run says last: the signal, the records `written` (whole, in order) and how to go on. */
+function interruptedLine(signal: string, written: string, output: string | undefined, noResume?: string): string {
   const where = output ?? "standard output";
   const next = noResume ?? (output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`);
   return `sudoku-wasm: stopped by ${signal}: the first ${written} records written whole to ${where}; ${next}\n`;
 }
 
 /** What a run says of a signal that came once every input record was read and sent: the run finished, nothing is left to resume. */
-function lateSignalLine(signal: string, totals: StreamTotals, output: string | undefined, before: number): string {
-  return `sudoku-wasm: ${signal} came after the last record was read, so the run finished: all ${writtenCount(totals, before)} records written whole to ${output ?? "standard output"}\n`;
+function lateSignalLine(signal: string, written: string, output: string | undefined): string {
+  return `sudoku-wasm: ${signal} came after the last record was read, so the run finished: all ${written} records written whole to ${output ?? "standard output"}\n`;
 }
 
-/** The records in the output: `before` (a resumed output's) and this run's, comma-grouped. */
-function writtenCount(totals: StreamTotals, before: number): string {
-  return commaGrouped(before + totals.tally.reduce((sum, n) => sum + n, 0));
-}
+const sum = (counts: readonly number[]): number => counts.reduce((total, n) => total + n, 0);
 
 /** The first error messages of a run, and how many more there were. */
 function errorLines(totals: StreamTotals): string {

@@ -129,11 +129,12 @@ export function readPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: 
 /** `: a 6×6 grid, which no solver here takes (…)` for a grid of side `side` that no shape has, from 5 up (smaller squares are rows or scraps); "" otherwise. */
 export function untakenGridNote(side: number): string {
   if (!Number.isInteger(side) || side < 5 || shapeOfSide(side) !== undefined) return "";
-  return `: a ${side}×${side} grid, which no solver here takes (${SHAPES.map(shapeName).join(", ")})`;
+  const article = side === 8 || side === 11 || side === 18 || (side >= 80 && side < 90) ? "an" : "a"; // an eight, an eleven…
+  return `: ${article} ${side}×${side} grid, which no solver here takes (${SHAPES.map(shapeName).join(", ")})`;
 }
 
 /**
- * {@link parsePuzzle}, whose length error for a line of N² cells of a size no solver takes says so (36: a 6×6 grid),
+ * {@link parsePuzzle}, whose length error for a line longer than 81 of N² cells of a size no solver takes says so (100: a 10×10 grid),
  * and for another line longer than 9×9's names the larger size it is nearer to (255: a 16×16 puzzle has 256).
  */
 function parseNine(puzzle: string, empties: string, cells: number): Grid {
@@ -141,7 +142,7 @@ function parseNine(puzzle: string, empties: string, cells: number): Grid {
     return parsePuzzle(puzzle, empties);
   } catch (error) {
     if (!(error instanceof PuzzleError) || error.reason !== "length") throw error;
-    const untaken = untakenGridNote(Math.sqrt(cells));
+    const untaken = cells > CELLS ? untakenGridNote(Math.sqrt(cells)) : ""; // a shorter line is most likely a 9×9 one cut short
     if (untaken !== "") throw new PuzzleError("length", `${error.message}${untaken}`);
     const near = SHAPES.reduce((best, shape) => (Math.abs(shape.cells - cells) < Math.abs(best.cells - cells) ? shape : best), SHAPE_9);
     if (near === SHAPE_9 || cells < CELLS) throw error;

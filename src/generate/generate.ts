@@ -352,7 +352,7 @@ export function resolveGenerateOptions(options: GenerateOptions): GenerateSettin
   checkWhole("presentations", settings.presentations, 1);
   checkWhole("maxAttempts", settings.maxAttempts, 1);
   if (!(settings.minGuesses >= 0) || !(settings.maxGuesses >= settings.minGuesses)) {
-    throw new RangeError(`guess range ${settings.minGuesses}..${settings.maxGuesses} is empty`);
+    throw new RangeError(`minGuesses (${settings.minGuesses}) is above maxGuesses (${settings.maxGuesses}): the guess range is empty`);
   }
   // Each hardening move adds clues and carves back to minimal, so the count it ends at is not the target's.
   if (settings.hardenSteps > 0 && settings.clues !== undefined)

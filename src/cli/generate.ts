@@ -147,7 +147,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   const costs: number[][] = graders.map(() => []);
   const started = performance.now();
   // Ctrl-C or SIGTERM stops between attempts (an attempt of a long --harden climb is not cut), and every puzzle made is
-  // written whole: a hardening run's hours are not lost. A second signal ends the process at once.
+  // written whole: a hardening run's hours are not lost. A second signal ends the process (after the attempt under way).
   const interrupts = new InterruptWatch();
   interrupts.onForcedExit(() => bar?.stop());
   try {

@@ -166,7 +166,9 @@ describe("generatePuzzles", () => {
     expect(() => resolveGenerateOptions({ count: 0 })).toThrow(/count/);
     expect(() => resolveGenerateOptions({ count: 1, clues: 16 })).toThrow(/clues/);
     expect(() => resolveGenerateOptions({ count: 1, symmetry: "diagonal" as never })).toThrow(/symmetry/);
-    expect(() => resolveGenerateOptions({ count: 1, minGuesses: 5, maxGuesses: 4 })).toThrow("minGuesses (5) is above maxGuesses (4): the guess range is empty");
+    expect(() => resolveGenerateOptions({ count: 1, minGuesses: 5, maxGuesses: 4 })).toThrow(
+      "minGuesses (5) is above maxGuesses (4): the guess range is empty",
+    );
     // a clue target and hardening, minimal or not: the climb's moves change the clue count
     expect(() => resolveGenerateOptions({ count: 1, clues: 30, hardenSteps: 5 })).toThrow(/no clue target/);
     expect(() => resolveGenerateOptions({ count: 1, clues: 26, minimal: true, hardenSteps: 5 })).toThrow(/no clue target/);

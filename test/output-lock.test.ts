@@ -240,6 +240,32 @@ describe("one run per output file", () => {
     expect(existsSync(`${out}.lock`)).toBe(false);
   });
 
+  it("merge -o and generate -o refuse an output another run is writing (they wrote over it, and that run reported success); merge refuses a locked shard", async () => {
+    const puzzles = relabelledPuzzles(20_000, 11);
+    const out = join(dir, "held.txt");
+    const first = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "1", "-o", out, "-"], { stdio: ["pipe", "ignore", "pipe"] });
+    const exited = new Promise<number | null>((resolve) => first.on("exit", resolve));
+    first.stdin.write(puzzles.slice(0, 82 * 1000));
+    await until(() => existsSync(`${out}.lock`) && ownerRecord(out) !== undefined);
+    const shard = file("shard.txt", "1".repeat(81) + "\n");
+    const refusal = `sudoku-wasm: '${out}' is being written by another run (pid ${first.pid}): one run per output file\n`; // (no --take-lock to offer)
+    for (const args of [
+      ["merge", shard, "-o", out],
+      ["generate", "-n", "3", "-o", out],
+    ]) {
+      const run = runCli(args);
+      expect([run.status, run.stderr], args[0]).toEqual([2, refusal]);
+    }
+    const merged = runCli(["merge", out, shard]); // the output being written, as a shard
+    expect([merged.status, merged.stderr]).toEqual([
+      2,
+      `sudoku-wasm: shard '${out}' is locked (${out}.lock): its run is still writing it, or was stopped or killed before its end; let it finish, or go on with --resume, then merge\n`,
+    ]);
+    first.stdin.end(puzzles.slice(82 * 1000));
+    expect(await exited).toBe(0);
+    expect(readFileSync(out, "utf8")).toBe(runCli(["solve", "--no-progress", "--threads", "0", "-"], { input: puzzles }).stdout);
+  });
+
   it("takes over at once the lock of a killed run of this host, and resumes to the one-run output", async () => {
     const input = file("stale-input.txt", relabelledPuzzles(100_000, 10));
     const whole = join(dir, "stale-whole.txt");

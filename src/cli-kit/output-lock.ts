@@ -53,7 +53,10 @@ const TAKE_OVER_HINT = "to take it over anyway (that run then stops, writing not
  * file), or throws a one-line reason when another run holds it (`takeOver`: whatever its owner).
  * Standard output and non-regular files are not locked. `keep`: a takeover keeps the file's bytes.
  */
-export async function lockOutput(path: string | undefined, options: { takeOver?: boolean; keep?: boolean } = {}): Promise<OutputLock> {
+export async function lockOutput(
+  path: string | undefined,
+  options: { takeOver?: boolean; keep?: boolean /** False for a command without --take-lock: its refusals do not offer it. */; offersTakeOver?: boolean } = {},
+): Promise<OutputLock> {
   if (path === undefined) return NO_LOCK;
   try {
     if (!statSync(path).isFile()) return NO_LOCK;
@@ -79,7 +82,7 @@ export async function lockOutput(path: string | undefined, options: { takeOver?:
     // A run writes its owner record as soon as it holds the lock: a lock whose record does not appear within
     // OWNER_RECORD_WAIT_MS is one a run left that was killed between the two, taken over as a gone owner's.
     const ownerless = !options.takeOver && !existsSync(owner) && !(await appears(owner, OWNER_RECORD_WAIT_MS));
-    if (!options.takeOver && !ownerless) checkTakeOver(path, owner, `${real}.lock`);
+    if (!options.takeOver && !ownerless) checkTakeOver(path, owner, `${real}.lock`, options.offersTakeOver === false ? "" : TAKE_OVER_HINT);
     rmSync(`${real}.lock`, { recursive: true, force: true });
     release = await take();
     if (release === undefined) {
@@ -112,8 +115,8 @@ async function appears(path: string, ms: number): Promise<boolean> {
   return existsSync(path);
 }
 
-/** Throws the refusal unless the lock may be taken over: its owner provably gone, or unknown and the lock stale. */
-function checkTakeOver(path: string, owner: string, lock: string): void {
+/** Throws the refusal unless the lock may be taken over: its owner provably gone, or unknown and the lock stale; `hint` ends it ("": none). */
+function checkTakeOver(path: string, owner: string, lock: string, hint: string): void {
   let text: string | undefined;
   try {
     text = readFileSync(owner, "utf8");
@@ -126,10 +129,10 @@ function checkTakeOver(path: string, owner: string, lock: string): void {
   if (state === "stopped") {
     throw new Error(
       `'${path}' is being written by another run (pid ${pid}), which is stopped (Ctrl-Z, SIGSTOP) and keeps its lock ${path}.lock: ` +
-        `continue it (fg, or kill -CONT ${pid}) or end it; or, ${TAKE_OVER_HINT}`,
+        `continue it (fg, or kill -CONT ${pid}) or end it${hint && `; or, ${hint}`}`,
     );
   }
-  if (state === "alive") throw new Error(`'${path}' is being written by another run (pid ${pid}): one run per output file; ${TAKE_OVER_HINT}`);
+  if (state === "alive") throw new Error(`'${path}' is being written by another run (pid ${pid}): one run per output file${hint && `; ${hint}`}`);
   let age: number;
   try {
     age = Date.now() - statSync(lock).mtimeMs;
@@ -140,7 +143,7 @@ function checkTakeOver(path: string, owner: string, lock: string): void {
   if (age > stale) return;
   throw new Error(
     `'${path}' is being written by another run (its lock ${path}.lock is fresh): one run per output file. ` +
-      `If no run is writing it, the lock goes stale ${stale / 1000} s after that run stopped, and the next run takes it over; ${TAKE_OVER_HINT}`,
+      `If no run is writing it, the lock goes stale ${stale / 1000} s after that run stopped, and the next run takes it over${hint && `; ${hint}`}`,
   );
 }
 

@@ -14,6 +14,7 @@ import { kernelUrl } from "../kernel/wasm.js";
 import { OutputWriteError, writePaced, writeStderr } from "../cli-kit/errors.js";
 import { InterruptWatch } from "../cli-kit/progress.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
+import { type OutputLock, lockOutput } from "../cli-kit/output-lock.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import {
   GENERATE_DEFAULTS,
@@ -138,7 +139,27 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   const engine = (await createSolver({ solver: flags.solver })).engine;
   const graders = await Promise.all(graderIds.map(async (id) => ({ id, engine: id === flags.solver ? engine : (await createSolver({ solver: id })).engine })));
   const judge = new PuzzleJudge(engine, graders);
+  const lock = await lockOutput(flags.output, { offersTakeOver: false }); // one writer per output file, as solve and canon take it
+  try {
+    await generateInto(flags, settings, options, judge, graders, graderIds, kernel, lock);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** {@link runGenerate} from the output's opening on, its lock held. */
+async function generateInto(
+  flags: GenerateFlags,
+  settings: GenerateSettings,
+  options: GenerateOptions,
+  judge: PuzzleJudge,
+  graders: { id: string }[],
+  graderIds: string[],
+  kernel: string | null,
+  lock: OutputLock,
+): Promise<void> {
   const out = await openOutput(flags.output);
+  lock.guard(out);
   const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
   const barOptions = { format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}", noTTYOutput: true, notTTYSchedule: 2000 }; // --progress to a log too, as solve
   const bar = showProgress ? new (await import("cli-progress")).SingleBar(barOptions) : null;
@@ -167,6 +188,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
     }
     bar?.stop();
     await closeOutput(out);
+    lock.verify(); // no success over bytes another run may have written
   } finally {
     bar?.stop();
     interrupts.close();

@@ -6,7 +6,7 @@
  * index expected. Line and grid records carry none: their counts are checked (shard K of T records
  * holds ⌈(T−K)/N⌉), which finds a shard cut short but not one missing or reordered when the counts fit.
  */
-import { closeSync, lstatSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readSync, realpathSync, rmSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
@@ -14,6 +14,7 @@ import { KNOWN_CSV_HEADERS, RecordEnds, foreignLineEnds, jsonlFields, outputForm
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
+import { lockOutput } from "../cli-kit/output-lock.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { headOf } from "../cli-kit/resume.js";
 import { commaGrouped } from "../model/whole-number.js";
@@ -237,6 +238,23 @@ const cutOffError = (path: string): Error => new Error(`${path} ends with a cut-
 /** The record count of shard `k` of `n` in a run of `total` records: ⌈(total − k) / n⌉. */
 export const shardCount = (total: number, k: number, n: number): number => Math.max(0, Math.ceil((total - k) / n));
 
+/** Refuses a shard whose output lock is still there: its run is still writing it, or was killed (its records end early). */
+function checkShardsUnlocked(files: readonly string[]): void {
+  for (const file of files) {
+    let real: string;
+    try {
+      real = realpathSync(file);
+    } catch {
+      continue; // (a missing shard is refused where it is read)
+    }
+    if (existsSync(`${real}.lock`)) {
+      throw new Error(
+        `shard '${file}' is locked (${file}.lock): its run is still writing it, or was stopped or killed before its end; let it finish, or go on with --resume, then merge`,
+      );
+    }
+  }
+}
+
 /** Throws, before anything is written, unless the counts of line or grid shards are those of N shards of one run, naming them. */
 function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatName): void {
   const counts = paths.map((path) => {
@@ -259,24 +277,33 @@ function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatNam
 async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   checkOutputIsNoInput(files, flags.output); // before the output is opened (and emptied)
   checkDistinctShards(files);
+  checkShardsUnlocked(files);
   const { format, header } = shardFormat(files, flags.out);
   const indexless = format === "line" || format === "grid";
   if (indexless) checkRoundRobinCounts(files, format);
   // a shard refused while merging (jsonl and csv are checked record by record) leaves no half-merged file: a regular file
   // (or none) at -o is removed then; a device, a pipe or a link is left as it is
   const removable = flags.output !== undefined && (lstatSync(flags.output, { throwIfNoEntry: false })?.isFile() ?? true);
-  const out = await openOutput(flags.output);
+  const lock = await lockOutput(flags.output, { offersTakeOver: false }); // one writer per output file, as solve and canon take it
   let records: number;
   try {
-    records = await mergeShards(files, out, format, header);
-  } catch (error) {
-    if (removable) {
-      out.destroy();
-      rmSync(flags.output!, { force: true });
+    const out = await openOutput(flags.output);
+    lock.guard(out);
+    try {
+      records = await mergeShards(files, out, format, header);
+    } catch (error) {
+      if (removable) {
+        out.destroy();
+        await lock.release(); // while the output is still the file it locked
+        rmSync(flags.output!, { force: true });
+      }
+      throw error;
     }
-    throw error;
+    await closeOutput(out);
+    lock.verify();
+  } finally {
+    await lock.release();
   }
-  await closeOutput(out);
   process.stderr.write(`merged ${commaGrouped(records)} ${format} records from ${files.length} shards\n`);
   if (indexless && files.length > 1) {
     process.stderr.write(

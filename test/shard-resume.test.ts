@@ -217,6 +217,8 @@ describe("solve --resume", () => {
       { text: jsonl, args: ["solve", "--out", "csv"], says: `holds jsonl records, but this run writes the csv header "${header}"` },
       { text: jsonl, args: ["solve", "--out", "grid"], says: "holds jsonl records, but this run writes grid records" },
       { text: await output(["--out", "grid", part2]), args: ["solve", "--out", "line"], says: "holds grid records, but this run writes line records" },
+      // line records are not a grid cut inside its first one (they were taken as one, and the file rewritten as grid)
+      { text: await output(["--out", "line", part2]), args: ["solve", "--out", "grid"], says: "holds line records, but this run writes grid records" },
       {
         text: cli(["canon", "--no-progress", "--out", "jsonl", "--automorphisms", part2]).stdout,
         args: ["canon", "--out", "jsonl"],

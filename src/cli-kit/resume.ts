@@ -9,6 +9,7 @@ import { basename } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { RecordEnds, foreignLineEnds, jsonlFields, outputFormatOf, placeColumns, recordPlace } from "../formats/output/split.js";
 import { isWhole } from "../model/whole-number.js";
+import { SHAPES } from "../model/shape.js";
 import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import { type OutputFormatName, csvField } from "../formats/output/format.js";
 import type { RecordCheck } from "../pool/batch.js";
@@ -103,7 +104,11 @@ export function checkResumeFormat(path: string, format: OutputFormatName, header
   // (a csv header cut off by a stop before its line end is this run's, begun)
   // (grid records show their empty line from the first whole one on, so a grid file cut inside its first may look like line)
   const same =
-    format === "csv" ? head.startsWith(header) || header.startsWith(head) : format === "grid" ? found === "grid" || found === "line" : found === format;
+    format === "csv"
+      ? head.startsWith(header) || header.startsWith(head)
+      : format === "grid"
+        ? found === "grid" || (found === "line" && mayBeGrid(head, statSync(path).size))
+        : found === format;
   // jsonl: the fields of its first record are this run's (solve's and canon's differ, and canon's by its options)
   const foundFields = format === "jsonl" && same ? jsonlFields(head) : null;
   if (same && (foundFields === null || foundFields === fields)) return;
@@ -111,6 +116,19 @@ export function checkResumeFormat(path: string, format: OutputFormatName, header
     found === "csv" ? `the csv header ${JSON.stringify(firstLine)}` : foundFields !== null ? `jsonl records of the fields ${foundFields}` : `${found} records`;
   const writes = format === "csv" ? `the csv header ${JSON.stringify(header.trimEnd())}` : foundFields !== null ? `the fields ${fields}` : `${format} records`;
   throw new Error(`--resume: ${path} holds ${holds}, but this run writes ${writes}: go on with the --out and options of the run that wrote it`);
+}
+
+/**
+ * Whether an output read as line records may be a grid output: it has an empty line (grid records
+ * end with one; line records are never empty), or it is all in `head` (`size` bytes) and cut inside
+ * its first grid: at most one whole line, or whole lines of one grid width, fewer than the width.
+ */
+function mayBeGrid(head: string, size: number): boolean {
+  if (head.includes("\n\n")) return true;
+  if (Buffer.byteLength(head) < size) return false;
+  const rows = head.split("\n").slice(0, -1); // whole lines only
+  const width = rows[0]?.length ?? 0;
+  return rows.length <= 1 || (rows.every((row) => row.length === width) && SHAPES.some((shape) => shape.size === width) && rows.length < width);
 }
 
 /**

@@ -106,6 +106,15 @@ export async function lockOutput(
   return held;
 }
 
+/** True when the lock of the output at `path` is there: a run is writing it, or stopped or was killed before its end. */
+export function isLocked(path: string): boolean {
+  try {
+    return existsSync(`${realpathSync(path)}.lock`);
+  } catch {
+    return false; // no such file
+  }
+}
+
 /** How long a run waits for the owner record of a lock that has none yet, in ms (a holder writes it at once: see {@link lockOutput}). */
 const OWNER_RECORD_WAIT_MS = 2000;
 

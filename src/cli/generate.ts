@@ -141,7 +141,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   const judge = new PuzzleJudge(engine, graders);
   const lock = await lockOutput(flags.output, { offersTakeOver: false }); // one writer per output file, as solve and canon take it
   try {
-    await generateInto(flags, settings, options, judge, graders, graderIds, kernel, lock);
+    await generateInto(flags, settings, options, judge, graderIds, kernel, lock);
   } finally {
     await lock.release();
   }
@@ -153,7 +153,6 @@ async function generateInto(
   settings: GenerateSettings,
   options: GenerateOptions,
   judge: PuzzleJudge,
-  graders: { id: string }[],
   graderIds: string[],
   kernel: string | null,
   lock: OutputLock,
@@ -165,7 +164,7 @@ async function generateInto(
   const bar = showProgress ? new (await import("cli-progress")).SingleBar(barOptions) : null;
   bar?.start(settings.count, 0);
   const made: { clues: number; guesses: number }[] = [];
-  const costs: number[][] = graders.map(() => []);
+  const costs: number[][] = graderIds.map(() => []);
   const started = performance.now();
   // Ctrl-C or SIGTERM stops between attempts (an attempt of a long --harden climb is not cut), and every puzzle made is
   // written whole: a hardening run's hours are not lost. A second signal ends the process (after the attempt under way).
@@ -177,7 +176,7 @@ async function generateInto(
       if (generated !== null) {
         await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
         made.push({ clues: generated.clues, guesses: generated.guesses });
-        if (graders.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
+        if (graderIds.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
         bar?.increment();
       }
       if (performance.now() - turn >= TURN_MS) {
@@ -186,7 +185,6 @@ async function generateInto(
       }
       if (interrupts.signal !== null) break;
     }
-    bar?.stop();
     await closeOutput(out);
     lock.verify(); // no success over bytes another run may have written
   } finally {
@@ -204,7 +202,7 @@ async function generateInto(
     return;
   }
   const summary = summariseCorpus(made);
-  const grading = graders.length > 1 ? gradingSummary(graderIds, judge.referenceMeans(), costs) : undefined;
+  const grading = graderIds.length > 1 ? gradingSummary(graderIds, judge.referenceMeans(), costs) : undefined;
   if (flags.manifest) recordRun(flags, settings, { ...summary, kernel, ...(grading ? { grading } : {}) }); // --manifest needs --output (checked above)
   if (!flags.quiet) {
     process.stderr.write(

@@ -6,7 +6,7 @@
  * index expected. Line and grid records carry none: their counts are checked (shard K of T records
  * holds ⌈(T−K)/N⌉), which finds a shard cut short but not one missing or reordered when the counts fit.
  */
-import { closeSync, existsSync, lstatSync, openSync, readSync, realpathSync, rmSync, statSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
@@ -14,7 +14,7 @@ import { KNOWN_CSV_HEADERS, RecordEnds, foreignLineEnds, jsonlFields, outputForm
 import { InputReadError } from "../cli-kit/errors.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
-import { lockOutput } from "../cli-kit/output-lock.js";
+import { isLocked, lockOutput } from "../cli-kit/output-lock.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { headOf } from "../cli-kit/resume.js";
 import { commaGrouped } from "../model/whole-number.js";
@@ -240,18 +240,11 @@ export const shardCount = (total: number, k: number, n: number): number => Math.
 
 /** Refuses a shard whose output lock is still there: its run is still writing it, or was killed (its records end early). */
 function checkShardsUnlocked(files: readonly string[]): void {
-  for (const file of files) {
-    let real: string;
-    try {
-      real = realpathSync(file);
-    } catch {
-      continue; // (a missing shard is refused where it is read)
-    }
-    if (existsSync(`${real}.lock`)) {
-      throw new Error(
-        `shard '${file}' is locked (${file}.lock): its run is still writing it, or was stopped or killed before its end; let it finish, or go on with --resume, then merge`,
-      );
-    }
+  const locked = files.find(isLocked);
+  if (locked !== undefined) {
+    throw new Error(
+      `shard '${locked}' is locked (${locked}.lock): its run is still writing it, or was stopped or killed before its end; let it finish, or go on with --resume, then merge`,
+    );
   }
 }
 

@@ -5,10 +5,11 @@
  * cut off, and `--resume` finishing an output cut anywhere into the uninterrupted one. Most runs
  * are in this process (the CLI's src/, on the main thread); a few spawn bin/sudoku-wasm.mjs.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, runCliInProcess as run, scratchFolder } from "./cli-run.js";
+import { BIN, runCli, runCliInProcess as run, scratchFolder } from "./cli-run.js";
 import { fixtureAnswers } from "./fixture.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { Random } from "../src/model/prng.js";
@@ -245,5 +246,57 @@ describe("solve --resume", () => {
       ]);
       expect(readFileSync(path, "utf8")).toBe(text.slice(0, Math.floor(text.length / 2)));
     }
+  });
+
+  it("an unfinished run's record: --resume refuses another command line, naming what differs, before writing; merge refuses the shard; the record goes once the run finishes", async () => {
+    const input = file("unfinished-input.txt", readFileSync(part1, "utf8"));
+    const path = join(dir, "unfinished.line");
+    const record = `${path}.run.json`;
+    const args = ["--out", "line", "--limit", "3", "--threads", "0", "--batch", "64", "--shard", "1/2", "-o", path, input, "-"];
+    // stopped by SIGINT while it waits on standard input (held open, never written), after some records of the file
+    const child = spawn(process.execPath, [BIN, "solve", "--no-progress", ...args], { stdio: ["pipe", "ignore", "ignore"] });
+    const ended = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    while (!(existsSync(path) && statSync(path).size > 0)) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill("SIGINT");
+    expect(await ended).toBe(130);
+    expect(existsSync(record)).toBe(true);
+    const cut = readFileSync(path, "utf8");
+    const recorded = readFileSync(record, "utf8");
+    const refusals: [string[], string][] = [
+      [["solve", ...args.map((arg, i) => (i === 3 ? "2" : arg))], "was begun with --limit 3; this run has --limit 2"],
+      [["solve", ...args.slice(0, 8), ...args.slice(10)], "was begun with --shard 1/2; this run has no --shard"],
+      [["solve", ...args.map((arg, i) => (i === 9 ? "0/2" : arg))], "was begun with --shard 1/2; this run has --shard 0/2"], // line records carry no index to tell it
+      [["solve", ...args, part2], `was begun on the inputs '${input} -'; this run reads '${input} - ${part2}'`],
+      [["solve", "--solver", "dlx", ...args], "was begun with --solver (default); this run has --solver dlx"],
+      [["canon", ...args.slice(0, 2), ...args.slice(4)], "was begun by 'solve', not 'canon'"],
+    ];
+    for (const [command, says] of refusals) {
+      const refused = cli([...command, "--no-progress", "--resume"], "");
+      expect([refused.status, refused.stderr], command.join(" ")).toEqual([
+        2,
+        `sudoku-wasm: --resume: ${path} ${says}: resume with the command that began it (${record} records it), or start again without --resume\n`,
+      ]);
+    }
+    // the input changed in place: its last byte, then a line added
+    const text = readFileSync(input, "utf8");
+    writeFileSync(input, text.slice(0, -2) + (text.at(-2) === "1" ? "2" : "1") + "\n");
+    expect(cli(["solve", ...args, "--no-progress", "--resume"], "").stderr).toContain(
+      `was begun on '${input}' with other bytes (the same size, another start or end)`,
+    );
+    appendFileSync(input, solved + "\n");
+    expect(cli(["solve", ...args, "--no-progress", "--resume"], "").stderr).toContain(
+      `was begun on '${input}' of ${text.length.toLocaleString("en-US")} bytes; it has`,
+    );
+    writeFileSync(input, text);
+    expect([readFileSync(path, "utf8"), readFileSync(record, "utf8")]).toEqual([cut, recorded]); // nothing written by the refused runs
+    const merge = cli(["merge", "-o", join(dir, "unfinished-merged"), path]);
+    expect([merge.status, merge.stderr]).toEqual([
+      2,
+      `sudoku-wasm: shard '${path}' is unfinished (${record} is there): its run stopped before its last record; go on with --resume, then merge\n`,
+    ]);
+    const resumed = cli(["solve", ...args, "--no-progress", "--resume"], "");
+    expect([0, 1], resumed.stderr).toContain(resumed.status); // 1 when the records it solved include invalid ones
+    expect(readFileSync(path, "utf8")).toBe(await output(["--out", "line", "--limit", "3", "--shard", "1/2", input]));
+    expect(existsSync(record)).toBe(false);
   });
 });

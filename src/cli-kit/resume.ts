@@ -14,6 +14,9 @@ import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import { type OutputFormatName, csvField } from "../formats/output/format.js";
 import type { RecordCheck } from "../pool/batch.js";
 
+/** A `--resume` refused once the run is under way: the output's records are another run's (see {@link checkLastRecord}). */
+export class ResumeRefused extends Error {}
+
 /** A run's share of the records: index mod `count` = `index`. */
 export interface Shard {
   index: number;
@@ -150,7 +153,7 @@ export function checkLastRecord(path: string, format: OutputFormatName, point: R
     check(file, line) {
       const written = format === "csv" ? csvField(file) : file;
       if (written === last.file && line === last.line) return;
-      throw new Error(
+      throw new ResumeRefused(
         `--resume: ${path} ends with line ${last.line} of ${last.file}, but this run's record ${index} is line ${line} of ${written}: was it written with other inputs?`,
       );
     },

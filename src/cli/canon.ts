@@ -186,6 +186,12 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
       return openBatchSolver(flags.threads ?? (totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES ? 0 : defaultWorkers()));
     },
     settings: { input: flags.in, output: flags.out, limit: 2, batchSize: flags.batch, canon: request },
+    name: "canon",
+    recorded: {
+      "--in": flags.in,
+      "--out": flags.out,
+      ...Object.fromEntries((["automorphisms", "minimal", "unique"] as const).map((flag) => [`--${flag}`, flags[flag] ? "on" : "off"])),
+    },
     header: flags.out === "csv" ? columns : "",
     fields: columns,
     filter: flags.unique ? firstOfEachForm(flags.out, left) : undefined,

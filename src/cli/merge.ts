@@ -17,6 +17,7 @@ import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { isLocked, lockOutput } from "../cli-kit/output-lock.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { headOf } from "../cli-kit/resume.js";
+import { readRunRecord, shownRunRecordPath } from "../cli-kit/run-record.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import type { RecordPlace } from "../formats/record.js";
@@ -238,12 +239,18 @@ const cutOffError = (path: string): Error => new Error(`${path} ends with a cut-
 /** The record count of shard `k` of `n` in a run of `total` records: ⌈(total − k) / n⌉. */
 export const shardCount = (total: number, k: number, n: number): number => Math.max(0, Math.ceil((total - k) / n));
 
-/** Refuses a shard whose output lock is still there: its run is still writing it, or was killed (its records end early). */
-function checkShardsUnlocked(files: readonly string[]): void {
+/** Refuses a shard whose output lock or run record is still there: its run is still writing it, or stopped before its end (its records end early). */
+function checkShardsFinished(files: readonly string[]): void {
   const locked = files.find(isLocked);
   if (locked !== undefined) {
     throw new Error(
       `shard '${locked}' is locked (${locked}.lock): its run is still writing it, or was stopped or killed before its end; let it finish, or go on with --resume, then merge`,
+    );
+  }
+  const unfinished = files.find((file) => readRunRecord(file) !== null);
+  if (unfinished !== undefined) {
+    throw new Error(
+      `shard '${unfinished}' is unfinished (${shownRunRecordPath(unfinished)} is there): its run stopped before its last record; go on with --resume, then merge`,
     );
   }
 }
@@ -270,7 +277,7 @@ function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatNam
 async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   checkOutputIsNoInput(files, flags.output); // before the output is opened (and emptied)
   checkDistinctShards(files);
-  checkShardsUnlocked(files);
+  checkShardsFinished(files);
   const { format, header } = shardFormat(files, flags.out);
   const indexless = format === "line" || format === "grid";
   if (indexless) checkRoundRobinCounts(files, format);

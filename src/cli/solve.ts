@@ -30,7 +30,18 @@ import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { escapeText, excerpt } from "../model/excerpt.js";
 import { commaGrouped } from "../model/whole-number.js";
-import { type ResumePoint, type Shard, WHOLE_RUN, checkLastRecord, checkResumeFormat, resumeCommand, resumePoint, shardArgument } from "../cli-kit/resume.js";
+import {
+  type ResumePoint,
+  ResumeRefused,
+  type Shard,
+  WHOLE_RUN,
+  checkLastRecord,
+  checkResumeFormat,
+  resumeCommand,
+  resumePoint,
+  shardArgument,
+} from "../cli-kit/resume.js";
+import { checkRunRecord, readRunRecord, removeRunRecord, runRecordOf, writeRunRecord } from "../cli-kit/run-record.js";
 
 export interface SolveFlags {
   output?: string;
@@ -274,6 +285,16 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
       alphabet: flags.alphabet,
       budget: flags.budget,
     },
+    name: "solve",
+    recorded: {
+      "--in": flags.in,
+      "--out": flags.out,
+      "--limit": String(flags.limit),
+      "--count": flags.count ? "on" : "off",
+      "--budget": flags.budget === undefined ? "(default)" : flags.budget === Infinity ? "none" : String(flags.budget),
+      "--solver": flags.solver?.join(",") ?? "(default)",
+      "--alphabet": flags.alphabet ?? "(default)",
+    },
     counts: (tally) => STATUSES.map((status, i) => `${commaGrouped(tally[i])} ${status}`).join(", "), // 9,990 solved, 0 unsolvable, …
     // Records that got no answer: invalid ones, those over the budget, and those the solver failed on (`error`).
     failed: (tally) => (["invalid", "timeout", "error"] as const).reduce((sum, status) => sum + tally[STATUSES.indexOf(status)], 0),
@@ -327,6 +348,9 @@ type StreamFlags = Pick<SolveFlags, "output" | "out" | "shard" | "resume" | "tak
 
 /** What `solve` and `canon` each bring to {@link runStream}. */
 export interface StreamCommand {
+  /** The command's name, and the options that shape its records (flag to value as typed), for the output's run record (see run-record.ts). */
+  name: string;
+  recorded: Record<string, string>;
   /** The batch solver, for inputs of `totalBytes` in all (null: standard input is among them). */
   openSolver(totalBytes: number | null): Promise<BatchSolver>;
   /** The stream settings the command's flags give; `maxInFlight` absent: what the workers hold, and 2. */
@@ -362,70 +386,83 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
   try {
     const header = command.header ?? outputFormats[flags.out].header;
+    // A file output's run record: checked against the one there on --resume, in place until every record is written.
+    const output = flags.output !== undefined && statSync(flags.output).isFile() ? flags.output : undefined; // (the lock made it)
+    const run = output === undefined ? null : runRecordOf(command.name, command.recorded, shard, inputNames(files));
+    const begun = flags.resume && output !== undefined ? readRunRecord(output) : null;
+    if (begun !== null && output !== undefined && run !== null) checkRunRecord(output, begun, run);
     const resume = flags.resume ? findResumePoint(flags, shard, header, (command.fields ?? outputFormats.csv.header).trimEnd()) : undefined;
-    const out = await openOutput(flags.output, resume);
-    lock.guard(out);
-    const started = performance.now();
-    const totalBytes = inputBytes(files);
-    const solver = await command.openSolver(totalBytes);
-    const unregister = stopBeforeStreamExit(() => solver.close());
-    const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
-    const progress = showProgress ? await startProgress(totalBytes) : null;
-    const interrupts = new InterruptWatch();
-    interrupts.onForcedExit(() => progress?.stop());
+    if (output !== undefined && run !== null) writeRunRecord(output, run);
     try {
-      // The records reach the output through the filter by pipe, not pipeline: a failing output (a closed pipe, a full disk)
-      // is then its own guard's one line and exit, not an error of the filter's that nothing catches.
-      const filter = command.filter;
-      filter?.pipe(out, { end: false });
-      const sink = filter ?? out;
-      const totals = await solveStreams(
-        inputs,
-        sink,
-        solver,
-        {
-          ...command.settings,
-          workers: solver.threads,
-          totalBytes,
-          // Workers hold TASKS_PER_WORKER batches each; the rest wait, for the main thread to take when it solves beside them.
-          maxInFlight: command.settings.maxInFlight ?? (solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2),
-          shard,
-          skip: resume?.records ?? 0,
-          resumed: resume?.lastRecord,
-          header: (resume?.bytes ?? 0) === 0 ? command.header : "", // a resumed output has its header
-          stop: interrupts.aborted,
-        },
-        (done, bytes) => progress?.update(done, bytes),
-      );
-      if (filter !== undefined) {
-        const drained = once(filter, "end"); // all it holds handed to the output
-        filter.end();
-        await drained;
-      }
-      await closeOutput(out);
-      lock.verify(); // no success over bytes another run may have written
-      if (resume !== undefined && resume.records > 0 && !totals.stopped && totals.recordsRead <= shard.index + (resume.records - 1) * shard.count) {
-        // (nothing was added: every record this run read was one the output holds already)
-        throw new Error(
-          `--resume: ${flags.output} holds ${commaGrouped(resume.records)} records of this run, more than its input gives (${commaGrouped(totals.recordsRead)} records in all${shard.count > 1 ? `, shard ${shard.index}/${shard.count}` : ""}): was it written with other inputs?`,
+      const out = await openOutput(flags.output, resume);
+      lock.guard(out);
+      const started = performance.now();
+      const totalBytes = inputBytes(files);
+      const solver = await command.openSolver(totalBytes);
+      const unregister = stopBeforeStreamExit(() => solver.close());
+      const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
+      const progress = showProgress ? await startProgress(totalBytes) : null;
+      const interrupts = new InterruptWatch();
+      interrupts.onForcedExit(() => progress?.stop());
+      try {
+        // The records reach the output through the filter by pipe, not pipeline: a failing output (a closed pipe, a full disk)
+        // is then its own guard's one line and exit, not an error of the filter's that nothing catches.
+        const filter = command.filter;
+        filter?.pipe(out, { end: false });
+        const sink = filter ?? out;
+        const totals = await solveStreams(
+          inputs,
+          sink,
+          solver,
+          {
+            ...command.settings,
+            workers: solver.threads,
+            totalBytes,
+            // Workers hold TASKS_PER_WORKER batches each; the rest wait, for the main thread to take when it solves beside them.
+            maxInFlight: command.settings.maxInFlight ?? (solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2),
+            shard,
+            skip: resume?.records ?? 0,
+            resumed: resume?.lastRecord,
+            header: (resume?.bytes ?? 0) === 0 ? command.header : "", // a resumed output has its header
+            stop: interrupts.aborted,
+          },
+          (done, bytes) => progress?.update(done, bytes),
         );
+        if (filter !== undefined) {
+          const drained = once(filter, "end"); // all it holds handed to the output
+          filter.end();
+          await drained;
+        }
+        await closeOutput(out);
+        lock.verify(); // no success over bytes another run may have written
+        if (resume !== undefined && resume.records > 0 && !totals.stopped && totals.recordsRead <= shard.index + (resume.records - 1) * shard.count) {
+          // (nothing was added: every record this run read was one the output holds already)
+          throw new ResumeRefused(
+            `--resume: ${flags.output} holds ${commaGrouped(resume.records)} records of this run, more than its input gives (${commaGrouped(totals.recordsRead)} records in all${shard.count > 1 ? `, shard ${shard.index}/${shard.count}` : ""}): was it written with other inputs?`,
+          );
+        }
+        if (output !== undefined && !totals.stopped) removeRunRecord(output); // every record written
+        progress?.stop();
+        process.stderr.write(errorLines(totals));
+        const complete = command.saysComplete && resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
+        const closing = complete
+          ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
+          : summaryLine(totals.tally, command.counts(totals.tally), (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
+        if (!flags.quiet) process.stderr.write(`${closing}\n`);
+        const written = commaGrouped((resume?.records ?? 0) + (command.written?.(totals.tally) ?? sum(totals.tally)));
+        if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, written, flags.output, command.noResume));
+        else if (interrupts.signal !== null) process.stderr.write(lateSignalLine(interrupts.signal, written, flags.output));
+        process.exitCode = interrupts.exitStatus ?? (command.failed(totals.tally) > 0 ? FAILED_RECORDS_STATUS : 0);
+      } finally {
+        interrupts.close();
+        progress?.stop();
+        unregister();
+        await solver.close();
       }
-      progress?.stop();
-      process.stderr.write(errorLines(totals));
-      const complete = command.saysComplete && resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
-      const closing = complete
-        ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
-        : summaryLine(totals.tally, command.counts(totals.tally), (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
-      if (!flags.quiet) process.stderr.write(`${closing}\n`);
-      const written = commaGrouped((resume?.records ?? 0) + (command.written?.(totals.tally) ?? sum(totals.tally)));
-      if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, written, flags.output, command.noResume));
-      else if (interrupts.signal !== null) process.stderr.write(lateSignalLine(interrupts.signal, written, flags.output));
-      process.exitCode = interrupts.exitStatus ?? (command.failed(totals.tally) > 0 ? FAILED_RECORDS_STATUS : 0);
-    } finally {
-      interrupts.close();
-      progress?.stop();
-      unregister();
-      await solver.close();
+    } catch (error) {
+      // a resume refused under way leaves no record of its own beside records of a run that left none
+      if (error instanceof ResumeRefused && output !== undefined && begun === null) removeRunRecord(output);
+      throw error;
     }
   } finally {
     await lock.release();

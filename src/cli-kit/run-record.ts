@@ -1,0 +1,124 @@
+/**
+ * What a `solve` or `canon` run writing `-o FILE` records beside it until it finishes: the file
+ * `FILE.run.json`, naming the command, the options that shape its records, its shard and its
+ * inputs (each name with its size and a hash of its first and last 64 KiB). `--resume` checks it
+ * against its own run before writing anything, so records of two runs are never mixed in one file;
+ * `merge` refuses a shard that still has one (its run did not finish). The run removes it once every
+ * record is written.
+ */
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { normalize, resolve } from "node:path";
+import { commaGrouped } from "../model/whole-number.js";
+import { OutputWriteError } from "./errors.js";
+import type { Shard } from "./resume.js";
+
+/** One input as a run saw it: its name as given (`-` for standard input), and for a regular file its size and sample hash. */
+interface InputMark {
+  name: string;
+  bytes?: number;
+  sample?: string;
+}
+
+/** What `FILE.run.json` holds. */
+export interface RunRecord {
+  command: string;
+  /** The options that shape the records, flag to value as they would be typed (`off` for an absent switch). */
+  options: Record<string, string>;
+  shard: string;
+  inputs: InputMark[];
+}
+
+/** The run record of the output at `path` (beside its real file, as its lock is). */
+export function runRecordPath(path: string): string {
+  return `${realpathSync(path)}.run.json`;
+}
+
+/** {@link runRecordPath} as a message shows it: as `path` spells it, unless `path` is a link. */
+export function shownRunRecordPath(path: string): string {
+  return realpathSync(path) === resolve(path) ? `${path}.run.json` : runRecordPath(path);
+}
+
+/** Bytes read from each end of an input for its sample hash. */
+const SAMPLE_BYTES = 1 << 16;
+
+/** The mark of input `name`: a regular file's size and the SHA-256 of its first and last {@link SAMPLE_BYTES}. */
+function markOf(name: string): InputMark {
+  const fd = name === "-" ? 0 : openSync(name, "r");
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { name };
+    const hash = createHash("sha256");
+    const buffer = Buffer.alloc(SAMPLE_BYTES);
+    const ends = [0, Math.max(0, stats.size - SAMPLE_BYTES)]; // its first and last bytes (all of a file of up to twice SAMPLE_BYTES)
+    for (const at of ends) hash.update(buffer.subarray(0, readSync(fd, buffer, 0, SAMPLE_BYTES, at))); // positioned reads: standard input's offset stays
+    return { name, bytes: stats.size, sample: hash.digest("hex") };
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+}
+
+/** The run record of a run of `command` with `options` over `inputs` (names as given; `-` is standard input) as `shard`. */
+export function runRecordOf(command: string, options: Record<string, string>, shard: Shard, inputs: readonly string[]): RunRecord {
+  return { command, options, shard: `${shard.index}/${shard.count}`, inputs: inputs.map((name) => markOf(name === "-" ? name : normalize(name))) };
+}
+
+/** Writes `record` beside output `path`, replacing any (through a temporary file: never half written). */
+export function writeRunRecord(path: string, record: RunRecord): void {
+  const target = runRecordPath(path);
+  const temporary = `${target}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`);
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new OutputWriteError(target, error);
+  }
+}
+
+/** Removes the run record of output `path`: its run has written every record. */
+export function removeRunRecord(path: string): void {
+  rmSync(runRecordPath(path), { force: true });
+}
+
+/** The run record beside output `path`, or null when there is none (a finished run, or no run of this tool). */
+export function readRunRecord(path: string): RunRecord | null {
+  if (!existsSync(path)) return null;
+  const file = runRecordPath(path);
+  if (!existsSync(file)) return null;
+  const shown = shownRunRecordPath(path);
+  try {
+    const record = JSON.parse(readFileSync(file, "utf8")) as RunRecord;
+    if (typeof record.command === "string" && typeof record.shard === "string" && Array.isArray(record.inputs) && typeof record.options === "object")
+      return record;
+  } catch {}
+  throw new Error(`${shown} is not a run record this tool wrote: remove it to go on without the checks it gives`);
+}
+
+/**
+ * Throws unless `now`, the run about to resume output `path`, is the run that `then` recorded: the
+ * same command, shard, options and inputs (names, sizes and sample hashes), naming what differs.
+ */
+export function checkRunRecord(path: string, then: RunRecord, now: RunRecord): void {
+  const file = shownRunRecordPath(path);
+  const refuse = (what: string) => {
+    throw new Error(`--resume: ${path} ${what}: resume with the command that began it (${file} records it), or start again without --resume`);
+  };
+  if (then.command !== now.command) refuse(`was begun by '${then.command}', not '${now.command}'`);
+  const shard = (text: string) => (text === "0/1" ? "no --shard" : `--shard ${text}`);
+  if (then.shard !== now.shard) refuse(`was begun with ${shard(then.shard)}; this run has ${shard(now.shard)}`);
+  const flags = [...new Set([...Object.keys(then.options), ...Object.keys(now.options)])].filter((flag) => then.options[flag] !== now.options[flag]);
+  if (flags.length > 0) {
+    const said = (options: Record<string, string>) => flags.map((flag) => `${flag} ${options[flag] ?? "(none)"}`).join(", ");
+    refuse(`was begun with ${said(then.options)}; this run has ${said(now.options)}`);
+  }
+  const names = (inputs: InputMark[]) => inputs.map((input) => input.name).join(" ");
+  if (names(then.inputs) !== names(now.inputs)) refuse(`was begun on the inputs '${names(then.inputs)}'; this run reads '${names(now.inputs)}'`);
+  then.inputs.forEach((input, i) => {
+    const current = now.inputs[i];
+    if (input.bytes === undefined || current.bytes === undefined) return; // a pipe: its bytes cannot be checked
+    const shown = input.name === "-" ? "standard input" : `'${input.name}'`;
+    if (input.bytes !== current.bytes) refuse(`was begun on ${shown} of ${commaGrouped(input.bytes)} bytes; it has ${commaGrouped(current.bytes)} now`);
+    if (input.sample !== current.sample) refuse(`was begun on ${shown} with other bytes (the same size, another start or end)`);
+  });
+}

@@ -6,7 +6,7 @@
  * are in this process (the CLI's src/, on the main thread); a few spawn bin/sudoku-wasm.mjs.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, runCliInProcess as run, scratchFolder } from "./cli-run.js";
@@ -80,6 +80,15 @@ describe("solve --shard K/N and merge", () => {
     expect(swapped.status).toBe(2);
     expect(swapped.stderr).toMatch(/^sudoku-wasm: .*order-1\.jsonl: record 1 has index 1, expected 0: give the N shards of one run, shard 0 first\n$/);
     expect(existsSync(merged)).toBe(false); // no half-merged file left
+    // an output that was there is replaced whole or not at all: refused, it is left as it was (it was removed), no temporary file beside it
+    const kept = file("kept.jsonl", "an earlier merge\n");
+    chmodSync(kept, 0o640);
+    expect(cli(["merge", "-o", kept, shards[1], shards[0], shards[2]]).status).toBe(2);
+    expect(readFileSync(kept, "utf8")).toBe("an earlier merge\n");
+    expect(readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect(cli(["merge", "-o", kept, ...shards]).status).toBe(0);
+    expect(readFileSync(kept, "utf8")).toBe(await output(["--out", "jsonl", part2]));
+    expect(statSync(kept).mode & 0o777).toBe(0o640);
     expect((await run(["merge", "-o", merged, shards[0], shards[2]])).status).toBe(2);
     for (const order of [
       [shards[0], join(dir, "absent.jsonl")],

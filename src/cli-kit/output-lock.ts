@@ -41,9 +41,18 @@ export interface OutputLock {
   verify(): void;
   /** Releases the lock, unless another run has taken it; a second call does nothing. */
   release(): Promise<void>;
+  /** Verifies, then puts the file `temporary` (beside the output) in the output's place, and holds that file from now on. */
+  replaceWith(temporary: string): void;
 }
 
-const NO_LOCK: OutputLock = { guard: () => {}, verify: () => {}, release: async () => {} };
+const NO_LOCK: OutputLock = {
+  guard: () => {},
+  verify: () => {},
+  release: async () => {},
+  replaceWith: () => {
+    throw new Error("no output file is locked: nothing to replace");
+  },
+};
 
 /** How a second run can take over on purpose, as its refusal says. */
 const TAKE_OVER_HINT = "to take it over anyway (that run then stops, writing nothing more to it), add --take-lock";
@@ -239,6 +248,14 @@ class HeldLock implements OutputLock {
     if (reason === undefined) return;
     this.lost = true;
     throw this.lostError(reason);
+  }
+
+  replaceWith(temporary: string): void {
+    this.verify();
+    const real = this.file!.real;
+    renameSync(temporary, real);
+    const { dev, ino } = statSync(real);
+    this.file = { real, dev, ino };
   }
 
   async release(): Promise<void> {

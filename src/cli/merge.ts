@@ -6,7 +6,7 @@
  * index expected. Line and grid records carry none: their counts are checked (shard K of T records
  * holds ⌈(T−K)/N⌉), which finds a shard cut short but not one missing or reordered when the counts fit.
  */
-import { closeSync, lstatSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, readSync, realpathSync, rmSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
@@ -281,27 +281,33 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   const { format, header } = shardFormat(files, flags.out);
   const indexless = format === "line" || format === "grid";
   if (indexless) checkRoundRobinCounts(files, format);
-  // a shard refused while merging (jsonl and csv are checked record by record) leaves no half-merged file: a regular file
-  // (or none) at -o is removed then; a device, a pipe or a link is left as it is
-  const removable = flags.output !== undefined && (lstatSync(flags.output, { throwIfNoEntry: false })?.isFile() ?? true);
+  const existed = flags.output !== undefined && existsSync(flags.output);
   const lock = await lockOutput(flags.output, { offersTakeOver: false }); // one writer per output file, as solve and canon take it
+  // A regular file at -o is replaced whole or not at all: the merge is written to a temporary file beside it, put in its
+  // place once every shard is merged, so a shard refused while merging (jsonl and csv are checked record by record) leaves
+  // the file as it was. Standard output, a device or a pipe is written as the merge goes.
+  const real = flags.output !== undefined && statSync(flags.output).isFile() ? realpathSync(flags.output) : undefined;
+  const temporary = real === undefined ? undefined : `${real}.merge-${process.pid}.tmp`;
   let records: number;
   try {
-    const out = await openOutput(flags.output);
+    const out = await openOutput(temporary ?? flags.output);
+    if (temporary !== undefined && real !== undefined) chmodSync(temporary, statSync(real).mode & 0o777);
     lock.guard(out);
     try {
       records = await mergeShards(files, out, format, header);
+      await closeOutput(out);
     } catch (error) {
-      if (removable) {
-        out.destroy();
-        await lock.release(); // while the output is still the file it locked
-        rmSync(flags.output!, { force: true });
+      out.destroy();
+      if (!existed && real !== undefined) {
+        await lock.release(); // while the output is still the empty file it locked
+        rmSync(real, { force: true });
       }
       throw error;
     }
-    await closeOutput(out);
-    lock.verify();
+    if (temporary !== undefined) lock.replaceWith(temporary);
+    else lock.verify();
   } finally {
+    if (temporary !== undefined) rmSync(temporary, { force: true }); // (gone once it took the output's place)
     await lock.release();
   }
   process.stderr.write(`merged ${commaGrouped(records)} ${format} records from ${files.length} shards\n`);

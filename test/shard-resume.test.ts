@@ -90,6 +90,9 @@ describe("solve --shard K/N and merge", () => {
     expect(readFileSync(kept, "utf8")).toBe(await output(["--out", "jsonl", part2]));
     expect(statSync(kept).mode & 0o777).toBe(0o640);
     expect((await run(["merge", "-o", merged, shards[0], shards[2]])).status).toBe(2);
+    // a shard cut short at a record's end is named as the one that ran out, not the one after it
+    const short = file("short-1.jsonl", readFileSync(shards[1], "utf8").split("\n").slice(0, 100).join("\n") + "\n");
+    expect((await run(["merge", "-o", merged, shards[0], short, shards[2]])).stderr).toContain(`${short} ends after 100 records, but ${shards[0]} has more`);
     for (const order of [
       [shards[0], join(dir, "absent.jsonl")],
       [join(dir, "absent.jsonl"), shards[0]],

@@ -203,8 +203,15 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
       pending += record.length;
       if (pending >= WRITE_BYTES) await flush();
     }
+    // shard `ended` ran out: a shard with a record left holds more than its place beside it allows (or `ended` was cut short)
+    const ended = index % files.length;
     const longer = files.findIndex((file) => !file.next().done);
-    if (longer >= 0) throw new Error(`${paths[longer]} has more records than its place allows: give the N shards of one run, shard 0 first`);
+    if (longer >= 0) {
+      throw new Error(
+        `${paths[ended]} ends after ${commaGrouped(Math.floor(index / files.length))} records, but ${paths[longer]} has more than its place beside it allows ` +
+          `(shard K of N holds ⌈(T−K)/N⌉ of T records): one was cut short, or these are not the N shards of one run; give the N shards of one run, shard 0 first`,
+      );
+    }
     await flush();
     return index;
   } finally {

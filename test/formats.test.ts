@@ -140,10 +140,36 @@ describe("grid format", () => {
   it("says a square grid of a size no solver takes is one (6 rows of 6), and reads on", () => {
     const six = ["1 . . | . . .", ". . . | . 2 .", ". 3 . | . . .", ". . . | 4 . .", ". . 5 | . . .", ". . . | . . 6"];
     const records = readRecords([...six, "", UNIQUE, ""].join("\n"));
-    expect(records.map((r) => r.error)).toEqual([
-      "in.txt:1: the grid ends after 6 rows, expected 9: a 6×6 grid, which no solver here takes (4×4, 9×9, 16×16, 25×25)",
+    expect(records.map((r) => r.error)).toEqual(["in.txt:1: a 6×6 grid, which no solver here takes (4×4, 9×9, 16×16, 25×25)", null]);
+  });
+
+  it("reads a 12×12 grid as one invalid record that says so, with or without a blank line after it (it was cut into 9 rows and 3)", () => {
+    const twelve = Array.from({ length: 12 }, (_, r) => Array.from({ length: 12 }, (_, c) => ((r * 5 + c * 7) % 13 === 0 ? "A" : ".")).join(""));
+    const untaken = "a 12×12 grid, which no solver here takes (4×4, 9×9, 16×16, 25×25)";
+    for (const gap of [[], [""]]) {
+      const records = readRecords([...twelve, ...gap, ...rows, UNIQUE, ""].join("\n"));
+      expect(records.map((r) => [r.line, r.error])).toEqual([
+        [1, `in.txt:1: ${untaken}`],
+        [13 + gap.length, null],
+        [22 + gap.length, null],
+      ]);
+    }
+    // cut short, or a row of another width: named, and the grid still takes its 12 rows
+    expect(readRecords([...twelve.slice(0, 7), "", UNIQUE].join("\n")).map((r) => r.error)).toEqual([
+      `in.txt:1: the grid ends after 7 rows, expected 12: ${untaken}`,
       null,
     ]);
+    const narrow = twelve.map((row, i) => (i === 4 ? row.slice(0, 11) : row));
+    expect(readRecords([...narrow, UNIQUE].join("\n")).map((r) => r.error)).toEqual([
+      `in.txt:1: row 5 of the grid (line 5) has 11 cells, expected 12: ${untaken}`,
+      null,
+    ]);
+  });
+
+  it("keeps a 9×9 grid whose first row is cut to 8 cells nine rows long: only two first rows of one untaken width make such a grid", () => {
+    const broken = [rows[0].slice(0, 8), ...rows.slice(1)];
+    const records = readRecords([...broken, ...rowsOf(SECOND)].join("\n"));
+    expect(records.map((r) => r.error)).toEqual(["in.txt:1: row 1 of the grid (line 1) has 8 cells, expected 9", null]);
   });
 
   it("counts a row of the wrong width, names its line, and keeps the next grid aligned", () => {

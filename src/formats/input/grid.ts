@@ -56,6 +56,8 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): InputFormat 
   const rows: string[] = [];
   const rowLines: number[] = [];
   let shape: Shape = SHAPE_9;
+  /** The rows this grid takes: its shape's, or W for two first rows of W cells, a width no solver takes (one invalid record). */
+  let side = shape.size;
   let widthError: string | null = null;
 
   function emitGrid(emit: EmitRecord): void {
@@ -63,7 +65,12 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): InputFormat 
       rows.forEach((row, i) => emit(rowLines[i], row, null));
     } else {
       const text = rows.join("");
-      const error = rows.length < shape.size ? shortGridMessage(rows, shape) : (widthError ?? characterError(text, shape, rowLines, alphabet));
+      const error =
+        side !== shape.size
+          ? untakenGridMessage(rows, rowLines, side)
+          : rows.length < shape.size
+            ? shortGridMessage(rows, shape)
+            : (widthError ?? characterError(text, shape, rowLines, alphabet));
       emit(rowLines[0], text, error);
     }
     rows.length = 0;
@@ -89,13 +96,18 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): InputFormat 
     read(line, lineNumber, emit) {
       if (isSeparatorRow(line, rows.length > 0 ? shape.size : undefined)) return;
       const cells = rowCells(line);
-      if (rows.length === 0) shape = shapeOfSide(cells.length) ?? SHAPE_9;
+      if (rows.length === 0) {
+        shape = shapeOfSide(cells.length) ?? SHAPE_9;
+        side = shape.size;
+      }
+      if (rows.length === 1 && cells.length === rows[0].length && cells.length >= MIN_UNTAKEN_SIDE && shapeOfSide(cells.length) === undefined)
+        side = cells.length;
       if (cells.length !== shape.size && widthError === null) {
         widthError = `row ${rows.length + 1} of the grid (line ${lineNumber}) has ${cells.length} cells, expected ${shape.size}`;
       }
       rows.push(cells);
       rowLines.push(lineNumber);
-      if (rows.length === shape.size) emitGrid(emit);
+      if (rows.length === side) emitGrid(emit);
     },
     flush(emit) {
       if (rows.length > 0) emitGrid(emit);
@@ -112,6 +124,17 @@ function characterError(text: string, shape: Shape, rowLines: readonly number[],
     if (!(error instanceof PuzzleError) || error.reason !== "character" || error.cell < 0) return null;
     return `${error.message} (line ${rowLines[Math.floor(error.cell / shape.size)]})`;
   }
+}
+
+/** The narrowest grid read as a size no solver takes (narrower rows are cut lines of a grid of a known size). */
+const MIN_UNTAKEN_SIDE = 5;
+
+/** The error of a grid whose first two rows have `side` cells, a width no solver takes: it says so, and names a row of another width. */
+function untakenGridMessage(rows: readonly string[], rowLines: readonly number[], side: number): string {
+  const wrong = rows.findIndex((row) => row.length !== side);
+  if (wrong >= 0) return `row ${wrong + 1} of the grid (line ${rowLines[wrong]}) has ${rows[wrong].length} cells, expected ${side}${untakenGridNote(side)}`;
+  if (rows.length < side) return `the grid ends after ${rows.length} rows, expected ${side}${untakenGridNote(side)}`;
+  return untakenGridNote(side).slice(2); // "a 12×12 grid, which no solver here takes (…)"
 }
 
 function shortGridMessage(rows: readonly string[], shape: Shape): string {

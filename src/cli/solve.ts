@@ -384,6 +384,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   const shard = flags.shard ?? WHOLE_RUN;
   if (flags.takeLock && flags.output === undefined) throw new Error("--take-lock needs -o FILE (a file, not standard output): the output whose lock to take");
   const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
+  let newRecord: string | undefined; // the output beside which this run wrote a run record where there was none
   try {
     const header = command.header ?? outputFormats[flags.out].header;
     // A file output's run record: checked against the one there on --resume, in place until every record is written.
@@ -392,78 +393,79 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
     const begun = flags.resume && output !== undefined ? readRunRecord(output) : null;
     if (begun !== null && output !== undefined && run !== null) checkRunRecord(output, begun, run);
     const resume = flags.resume ? findResumePoint(flags, shard, header, (command.fields ?? outputFormats.csv.header).trimEnd()) : undefined;
-    if (output !== undefined && run !== null) writeRunRecord(output, run);
-    try {
-      const out = await openOutput(flags.output, resume);
-      lock.guard(out);
-      const started = performance.now();
-      const totalBytes = inputBytes(files);
-      const solver = await command.openSolver(totalBytes);
-      const unregister = stopBeforeStreamExit(() => solver.close());
-      const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
-      const progress = showProgress ? await startProgress(totalBytes) : null;
-      const interrupts = new InterruptWatch();
-      interrupts.onForcedExit(() => progress?.stop());
-      try {
-        // The records reach the output through the filter by pipe, not pipeline: a failing output (a closed pipe, a full disk)
-        // is then its own guard's one line and exit, not an error of the filter's that nothing catches.
-        const filter = command.filter;
-        filter?.pipe(out, { end: false });
-        const sink = filter ?? out;
-        const totals = await solveStreams(
-          inputs,
-          sink,
-          solver,
-          {
-            ...command.settings,
-            workers: solver.threads,
-            totalBytes,
-            // Workers hold TASKS_PER_WORKER batches each; the rest wait, for the main thread to take when it solves beside them.
-            maxInFlight: command.settings.maxInFlight ?? (solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2),
-            shard,
-            skip: resume?.records ?? 0,
-            resumed: resume?.lastRecord,
-            header: (resume?.bytes ?? 0) === 0 ? command.header : "", // a resumed output has its header
-            stop: interrupts.aborted,
-          },
-          (done, bytes) => progress?.update(done, bytes),
-        );
-        if (filter !== undefined) {
-          const drained = once(filter, "end"); // all it holds handed to the output
-          filter.end();
-          await drained;
-        }
-        await closeOutput(out);
-        lock.verify(); // no success over bytes another run may have written
-        if (resume !== undefined && resume.records > 0 && !totals.stopped && totals.recordsRead <= shard.index + (resume.records - 1) * shard.count) {
-          // (nothing was added: every record this run read was one the output holds already)
-          throw new ResumeRefused(
-            `--resume: ${flags.output} holds ${commaGrouped(resume.records)} records of this run, more than its input gives (${commaGrouped(totals.recordsRead)} records in all${shard.count > 1 ? `, shard ${shard.index}/${shard.count}` : ""}): was it written with other inputs?`,
-          );
-        }
-        if (output !== undefined && !totals.stopped) removeRunRecord(output); // every record written
-        progress?.stop();
-        process.stderr.write(errorLines(totals));
-        const complete = command.saysComplete && resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
-        const closing = complete
-          ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
-          : summaryLine(totals.tally, command.counts(totals.tally), (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
-        if (!flags.quiet) process.stderr.write(`${closing}\n`);
-        const written = commaGrouped((resume?.records ?? 0) + (command.written?.(totals.tally) ?? sum(totals.tally)));
-        if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, written, flags.output, command.noResume));
-        else if (interrupts.signal !== null) process.stderr.write(lateSignalLine(interrupts.signal, written, flags.output));
-        process.exitCode = interrupts.exitStatus ?? (command.failed(totals.tally) > 0 ? FAILED_RECORDS_STATUS : 0);
-      } finally {
-        interrupts.close();
-        progress?.stop();
-        unregister();
-        await solver.close();
-      }
-    } catch (error) {
-      // a resume refused under way leaves no record of its own beside records of a run that left none
-      if (error instanceof ResumeRefused && output !== undefined && begun === null) removeRunRecord(output);
-      throw error;
+    if (output !== undefined && run !== null) {
+      writeRunRecord(output, run);
+      if (begun === null) newRecord = output;
     }
+    const out = await openOutput(flags.output, resume);
+    lock.guard(out);
+    const started = performance.now();
+    const totalBytes = inputBytes(files);
+    const solver = await command.openSolver(totalBytes);
+    const unregister = stopBeforeStreamExit(() => solver.close());
+    const showProgress = !flags.quiet && (flags.progress ?? process.stderr.isTTY === true);
+    const progress = showProgress ? await startProgress(totalBytes) : null;
+    const interrupts = new InterruptWatch();
+    interrupts.onForcedExit(() => progress?.stop());
+    try {
+      // The records reach the output through the filter by pipe, not pipeline: a failing output (a closed pipe, a full disk)
+      // is then its own guard's one line and exit, not an error of the filter's that nothing catches.
+      const filter = command.filter;
+      filter?.pipe(out, { end: false });
+      const sink = filter ?? out;
+      const totals = await solveStreams(
+        inputs,
+        sink,
+        solver,
+        {
+          ...command.settings,
+          workers: solver.threads,
+          totalBytes,
+          // Workers hold TASKS_PER_WORKER batches each; the rest wait, for the main thread to take when it solves beside them.
+          maxInFlight: command.settings.maxInFlight ?? (solver.threads === 0 ? 1 : (TASKS_PER_WORKER + 1) * solver.threads + 2),
+          shard,
+          skip: resume?.records ?? 0,
+          resumed: resume?.lastRecord,
+          header: (resume?.bytes ?? 0) === 0 ? command.header : "", // a resumed output has its header
+          stop: interrupts.aborted,
+        },
+        (done, bytes) => progress?.update(done, bytes),
+      );
+      if (filter !== undefined) {
+        const drained = once(filter, "end"); // all it holds handed to the output
+        filter.end();
+        await drained;
+      }
+      await closeOutput(out);
+      lock.verify(); // no success over bytes another run may have written
+      if (resume !== undefined && resume.records > 0 && !totals.stopped && totals.recordsRead <= shard.index + (resume.records - 1) * shard.count) {
+        // (nothing was added: every record this run read was one the output holds already)
+        throw new ResumeRefused(
+          `--resume: ${flags.output} holds ${commaGrouped(resume.records)} records of this run, more than its input gives (${commaGrouped(totals.recordsRead)} records in all${shard.count > 1 ? `, shard ${shard.index}/${shard.count}` : ""}): was it written with other inputs?`,
+        );
+      }
+      if (output !== undefined && !totals.stopped) removeRunRecord(output); // every record written
+      progress?.stop();
+      process.stderr.write(errorLines(totals));
+      const complete = command.saysComplete && resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
+      const closing = complete
+        ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
+        : summaryLine(totals.tally, command.counts(totals.tally), (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
+      if (!flags.quiet) process.stderr.write(`${closing}\n`);
+      const written = commaGrouped((resume?.records ?? 0) + (command.written?.(totals.tally) ?? sum(totals.tally)));
+      if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, written, flags.output, command.noResume));
+      else if (interrupts.signal !== null) process.stderr.write(lateSignalLine(interrupts.signal, written, flags.output));
+      process.exitCode = interrupts.exitStatus ?? (command.failed(totals.tally) > 0 ? FAILED_RECORDS_STATUS : 0);
+    } finally {
+      interrupts.close();
+      progress?.stop();
+      unregister();
+      await solver.close();
+    }
+  } catch (error) {
+    // a resume refused under way leaves no run record of its own beside records of a run that left none
+    if (error instanceof ResumeRefused && newRecord !== undefined) removeRunRecord(newRecord);
+    throw error;
   } finally {
     await lock.release();
   }

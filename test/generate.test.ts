@@ -14,6 +14,7 @@ import {
   carve,
   countClues,
   dependsOnGuesses,
+  GaveUp,
   generatePuzzles,
   harden,
   mutate,
@@ -492,6 +493,27 @@ describe("--progress", () => {
     const run = spawnSync(process.execPath, [BIN, "generate", "--count", "3", "--progress", "--quiet", "-o", output], { encoding: "utf8" });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^generate \[.*\] 3\/3 puzzles/m);
+  });
+});
+
+describe("giving up after --max-attempts", () => {
+  it("writes the puzzles made whole, says how many of how many, leaves the manifest alone, and exits 1 (it exited 2, as for a usage error)", () => {
+    const folder = mkdtempSync(join(scratch.dir, "gave-up-"));
+    const [output, manifest] = [join(folder, "out.txt"), join(folder, "manifest.json")];
+    const args = ["--count", "20", "--seed", "3", "--min-guesses", "1", "--max-attempts", "30"];
+    const run = spawnSync(process.execPath, [BIN, "generate", ...args, "-o", output, "--manifest", manifest], { encoding: "utf8" });
+    const made: GeneratedPuzzle[] = [];
+    expect(() => {
+      for (const puzzle of generatePuzzles(judge, { count: 20, seed: 3, minGuesses: 1, maxAttempts: 30 })) made.push(puzzle);
+    }).toThrow(GaveUp);
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.length).toBeLessThan(20);
+    expect([run.status, run.stderr]).toEqual([
+      1,
+      `sudoku-wasm: gave up after 30 attempts (--max-attempts): ${made.length} of 20 puzzles made, written whole to ${output}; loosen the clue target or guess range\n`,
+    ]);
+    expect(readFileSync(output, "utf8")).toBe(lines(made).join("\n") + "\n");
+    expect(existsSync(manifest)).toBe(false);
   });
 });
 

@@ -18,6 +18,7 @@ import { type OutputLock, lockOutput } from "../cli-kit/output-lock.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import {
   GENERATE_DEFAULTS,
+  GaveUp,
   GRADING_REFERENCE,
   PuzzleJudge,
   SYMMETRIES,
@@ -29,6 +30,7 @@ import {
   summariseCorpus,
   type CorpusSummary,
   type GenerateOptions,
+  type GeneratedPuzzle,
   type GenerateSettings,
 } from "../generate/generate.js";
 
@@ -147,6 +149,19 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   }
 }
 
+/** The exit status of a run that gave up after --max-attempts: fewer puzzles than asked, as solve's 1 for records without an answer. */
+const GAVE_UP_STATUS = 1;
+
+/** {@link generateAttempts}, ending (after `onGaveUp`) where it would throw {@link GaveUp}. */
+function* attemptsUntilGivenUp(judge: PuzzleJudge, options: GenerateOptions, onGaveUp: (error: GaveUp) => void): Generator<GeneratedPuzzle | null> {
+  try {
+    yield* generateAttempts(judge, options);
+  } catch (error) {
+    if (!(error instanceof GaveUp)) throw error;
+    onGaveUp(error);
+  }
+}
+
 /** {@link runGenerate} from the output's opening on, its lock held. */
 async function generateInto(
   flags: GenerateFlags,
@@ -170,9 +185,10 @@ async function generateInto(
   // written whole: a hardening run's hours are not lost. A second signal ends the process (after the attempt under way).
   const interrupts = new InterruptWatch();
   interrupts.onForcedExit(() => bar?.stop());
+  let gaveUp: GaveUp | undefined;
   try {
     let turn = performance.now();
-    for (const generated of generateAttempts(judge, options)) {
+    for (const generated of attemptsUntilGivenUp(judge, options, (error) => (gaveUp = error))) {
       if (generated !== null) {
         await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
         made.push({ clues: generated.clues, guesses: generated.guesses });
@@ -192,6 +208,15 @@ async function generateInto(
     interrupts.close();
   }
   const seconds = (performance.now() - started) / 1000;
+  if (gaveUp !== undefined) {
+    // the puzzles made are written whole; the manifest is left as it was
+    const { count, attempts } = gaveUp;
+    writeStderr(
+      `sudoku-wasm: gave up after ${attempts} attempts (--max-attempts): ${made.length} of ${count} puzzles made, written whole to ${flags.output ?? "standard output"}; loosen the clue target or guess range\n`,
+    );
+    process.exitCode = GAVE_UP_STATUS;
+    return;
+  }
   if (interrupts.signal !== null && made.length < settings.count) {
     const where = flags.output ?? "standard output";
     const manifest = flags.manifest ? `; ${flags.manifest} is not updated, so its entry for ${flags.output}, if any, no longer describes it` : "";

@@ -389,6 +389,17 @@ export function attemptPuzzle(judge: PuzzleJudge, settings: GenerateSettings, at
   return best;
 }
 
+/** What {@link generateAttempts} throws once `maxAttempts` attempts have not made `count` puzzles. */
+export class GaveUp extends Error {
+  constructor(
+    readonly made: number,
+    readonly count: number,
+    readonly attempts: number,
+  ) {
+    super(`made ${made} of ${count} puzzles in ${attempts} attempts; loosen the clue target or guess range`);
+  }
+}
+
 /** Generates `count` distinct unique puzzles, in attempt order (deterministic for equal options); throws after `maxAttempts` attempts. */
 export function* generatePuzzles(judge: PuzzleJudge, options: GenerateOptions): Generator<GeneratedPuzzle> {
   for (const generated of generateAttempts(judge, options)) if (generated !== null) yield generated;
@@ -404,7 +415,7 @@ export function* generateAttempts(judge: PuzzleJudge, options: GenerateOptions):
   let made = 0;
   for (let attempt = 0; made < settings.count; attempt++) {
     if (attempt >= settings.maxAttempts) {
-      throw new Error(`made ${made} of ${settings.count} puzzles in ${attempt} attempts; loosen the clue target or guess range`);
+      throw new GaveUp(made, settings.count, attempt);
     }
     const generated = attemptPuzzle(judge, settings, attempt);
     const key = generated?.puzzle.join("");

@@ -158,6 +158,12 @@ describe("datasets fetch against a local server", () => {
     expect(verify.stderr).toMatch(
       /^sudoku-wasm: datasets verify: plain: .*plain\.txt: 4 puzzles with sha256 \w+; the catalog expects 3 with \w+ \(fetch it again: npx sudoku-wasm datasets fetch plain --catalog .*\)\n$/, // the catalog it was verified against
     );
+    // a copy with Windows line ends: the same puzzles, and the message says what differs
+    writeFileSync(join(cache, "plain.txt"), PLAIN_NORMALISED.replaceAll("\n", "\r\n"));
+    const crlf = await datasets(["verify", "plain", "--catalog", catalogPath], cache);
+    expect(crlf.stderr).toMatch(
+      /: 3 puzzles with sha256 \w+; the catalog expects 3 with \w+: its lines end in \\r\\n \(a copy converted to Windows line ends\?\) \(fetch it again/,
+    );
     const fetch = await datasets(["fetch", "plain", "--catalog", catalogPath], cache);
     expect(fetch.status).toBe(0);
     expect(readFileSync(join(cache, "plain.txt"), "latin1")).toBe(PLAIN_NORMALISED);

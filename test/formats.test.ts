@@ -166,6 +166,16 @@ describe("grid format", () => {
     ]);
   });
 
+  it("says that numbers between spaces are not cells when a line or a grid row has a two-digit one (a 16×16 written as 1–16)", () => {
+    const note = "(the numbers between spaces, such as '16', are not cells: write each cell as one symbol, 1–9 then A–G in a 16×16, or give --alphabet)";
+    const numbers = Array.from({ length: 16 }, (_, i) => String(i % 3 === 0 ? 16 - i : 0)).join(" ");
+    expect(readRecords(`${numbers}\n`)[0].error).toBe(`in.txt:1: expected 81 characters, got ${numbers.length} ${note}`);
+    const spaced = rows.map((row) => [...row].join(" "));
+    spaced[2] = spaced[2].replace(/^\S/, "16");
+    expect(readRecords(spaced.join("\n"))[0].error).toBe(`in.txt:1: row 3 of the grid (line 3) has 10 cells, expected 9 ${note}`);
+    expect(readRecords(rows.map((row) => [...row].join(" ")).join("\n"))[0].error).toBeNull(); // one-digit numbers between spaces are cells
+  });
+
   it("keeps a 9×9 grid whose first row is cut to 8 cells nine rows long: only two first rows of one untaken width make such a grid", () => {
     const broken = [rows[0].slice(0, 8), ...rows.slice(1)];
     const records = readRecords([...broken, ...rowsOf(SECOND)].join("\n"));

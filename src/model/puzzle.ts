@@ -160,6 +160,14 @@ export function controlCharacterNote(line: string): string {
   return ` (character ${at + 1} is ${quoteCharacter(line[at])}${line.charCodeAt(at) === 0 ? ", a NUL" : ", a control character"})`;
 }
 
+/** What a line of cells written as numbers with spaces between them (`10 2 0 16 …`) gets in its error: a cell is one symbol. */
+export function numberedCellsNote(line: string): string {
+  // tokens of one or two digits, or one other symbol (an empty mark), at least one of two digits
+  const number = /^\s*(?:\d\d?|\S)(?:\s+(?:\d\d?|\S))+\s*$/.test(line) ? /(?:^|\s)(\d\d)(?=\s|$)/.exec(line) : null;
+  if (number === null) return "";
+  return ` (the numbers between spaces, such as '${number[1]}', are not cells: write each cell as one symbol, 1–9 then A–G in a 16×16, or give --alphabet)`;
+}
+
 /** The characters (code points) of `text`, without making an array of them (a line may be a mebibyte). */
 function codePoints(text: string): number {
   let count = text.length;
@@ -185,7 +193,7 @@ export function parsePuzzle(text: string, empties: string = ONE_LINE_EMPTY): Gri
     const characters = count === CELLS ? [...line] : [];
     const cell = characters.findIndex((ch) => ch.length > 1);
     if (cell >= 0) throw new PuzzleError("character", `${describeCell(cell)} contains invalid character ${quoteCharacter(characters[cell])}`, cell);
-    throw new PuzzleError("length", `expected ${CELLS} characters, got ${count}${controlCharacterNote(line)}`);
+    throw new PuzzleError("length", `expected ${CELLS} characters, got ${count}${controlCharacterNote(line)}${numberedCellsNote(line)}`);
   }
   const grid = new Uint8Array(CELLS);
   const cell = readDigits(line, grid, 0, empties);

@@ -9,7 +9,7 @@
  * (real 16×16 rows almost always do); otherwise each row is its own 4×4 record. A row of another
  * grid's width after such a run ends it and starts that grid.
  */
-import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, controlCharacterNote, readPuzzle, untakenGridNote } from "../../model/puzzle.js";
+import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, controlCharacterNote, numberedCellsNote, readPuzzle, untakenGridNote } from "../../model/puzzle.js";
 import { type Shape, SHAPE_9, shapeOfSide } from "../../model/shape.js";
 import { EMPTY_MARKS, symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
@@ -103,7 +103,7 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): InputFormat 
       if (rows.length === 1 && cells.length === rows[0].length && cells.length >= MIN_UNTAKEN_SIDE && shapeOfSide(cells.length) === undefined)
         side = cells.length;
       if (cells.length !== shape.size && widthError === null) {
-        widthError = `row ${rows.length + 1} of the grid (line ${lineNumber}) has ${cells.length} cells, expected ${shape.size}`;
+        widthError = `row ${rows.length + 1} of the grid (line ${lineNumber}) has ${cells.length} cells, expected ${shape.size}${numberedCellsNote(line)}`;
       }
       rows.push(cells);
       rowLines.push(lineNumber);

@@ -167,7 +167,7 @@ describe("grid format", () => {
   });
 
   it("says that numbers between spaces are not cells when a line or a grid row has a two-digit one (a 16×16 written as 1–16)", () => {
-    const note = "(the numbers between spaces, such as '16', are not cells: write each cell as one symbol, 1–9 then A–G in a 16×16, or give --alphabet)";
+    const note = "(the numbers between spaces, such as '16', are not cells: write each cell as one symbol, 1–9 then A–G in a 16×16, or give an alphabet)";
     const numbers = Array.from({ length: 16 }, (_, i) => String(i % 3 === 0 ? 16 - i : 0)).join(" ");
     expect(readRecords(`${numbers}\n`)[0].error).toBe(`in.txt:1: expected 81 characters, got ${numbers.length} ${note}`);
     const spaced = rows.map((row) => [...row].join(" "));

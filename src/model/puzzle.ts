@@ -165,7 +165,7 @@ export function numberedCellsNote(line: string): string {
   // tokens of one or two digits, or one other symbol (an empty mark), at least one of two digits
   const number = /^\s*(?:\d\d?|\S)(?:\s+(?:\d\d?|\S))+\s*$/.test(line) ? /(?:^|\s)(\d\d)(?=\s|$)/.exec(line) : null;
   if (number === null) return "";
-  return ` (the numbers between spaces, such as '${number[1]}', are not cells: write each cell as one symbol, 1–9 then A–G in a 16×16, or give --alphabet)`;
+  return ` (the numbers between spaces, such as '${number[1]}', are not cells: write each cell as one symbol, 1–9 then A–G in a 16×16, or give an alphabet)`;
 }
 
 /** The characters (code points) of `text`, without making an array of them (a line may be a mebibyte). */

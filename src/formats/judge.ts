@@ -40,11 +40,7 @@ export interface JudgeLine {
   input?: string;
 }
 
-/**
- * A judge's reader, a coroutine fed one line at a time (null at the end of input): it hands each
- * puzzle to its `emit` once the puzzle's last line is read, throws a {@link JudgeInputError} naming
- * a bad line, and returns when it needs no more input (poj3074's `end`).
- */
+/** A judge's reader, fed one line at a time (null at the end): emits each puzzle once read, throws a {@link JudgeInputError}, returns when done. */
 export type JudgeReader = Generator<void, void, JudgeLine | null>;
 
 /** Where a reader is: the last line fed to it, and the input being read with its lines so far. */
@@ -89,10 +85,7 @@ export class JudgeInputError extends PuzzleError {
   }
 }
 
-/**
- * `parse(cells)`; its PuzzleError restated at the line of its cell: `places` holds a line per
- * `size` cells (a grid's rows; with size 1, a line per cell), or is one line for all.
- */
+/** `parse(cells)`, its PuzzleError restated at the line of its cell: `places` holds a line per `size` cells, or is one line for all. */
 function parseAt<T>(parse: CellParser<T>, cells: string, places: JudgeLine | readonly JudgeLine[], size = SIZE): T {
   try {
     return parse(cells);
@@ -167,10 +160,7 @@ function* countedGrids(empties: string, emit: (puzzle: Grid) => void, cursor: Ju
   }
 }
 
-/**
- * Where each value `depth` arrays deep in a JSON text starts, in order: a board's rows (depth 1)
- * or, in a valid board, its 81 cells (depth 2); the offsets its errors name a line by.
- */
+/** Where each value `depth` arrays deep in a JSON text starts: a board's rows (depth 1) or cells (depth 2), for errors to name a line by. */
 function valueOffsets(text: string, depth: number): number[] {
   const offsets: number[] = [];
   let level = 0;
@@ -218,10 +208,7 @@ function faultEnd(text: string): number {
   return ends[low];
 }
 
-/**
- * LeetCode 37's board (a JSON array of 9 rows of 9 one-character strings) as a grid, from its JSON
- * text; `placeOf(offset)` is the line of a character of the text, which an error names.
- */
+/** LeetCode 37's board (a JSON array of 9 rows of 9 one-character strings) as a grid; `placeOf(offset)` gives the line an error names. */
 function readBoard(text: string, placeOf: (offset: number) => JudgeLine): Grid {
   let board: unknown;
   try {
@@ -275,7 +262,6 @@ const leetcode37: JudgeFormat = {
     for (let line = yield; line !== null; line = yield) {
       lines.push(line);
       length += line.text.length + 1;
-      // A board is a few hundred characters: the text is read up to the longest line read whole.
       if (length > MAX_LINE_LENGTH) throw new JudgeInputError(lines[0], "length", `not a JSON board (over ${commaGrouped(MAX_LINE_LENGTH)} characters)`);
     }
     const placeOf = (offset: number): JudgeLine => {
@@ -357,11 +343,7 @@ const sicily1317: JudgeFormat = {
 
 export const judgeFormats: Readonly<Record<JudgeFormatName, JudgeFormat>> = { leetcode37, hdu1426, poj2676, poj2918, poj3074, poj3076, sicily1317 };
 
-/**
- * One pass of a judge over its input: lines go in ({@link read}, then {@link end}), puzzles wait
- * in {@link puzzles} until taken, solved and written ({@link output}, which numbers them and puts
- * the judge's separator between them).
- */
+/** One pass of a judge over its input: lines go in ({@link read}, then {@link end}), puzzles wait in {@link puzzles} until taken. */
 export class JudgeRun {
   /** Puzzles read and not yet taken, in input order. */
   readonly puzzles: JudgePuzzle[] = [];
@@ -401,7 +383,7 @@ export class JudgeRun {
     this.finished = true;
   }
 
-  /** The first `count` puzzles read (all of them by default), no longer held. */
+  /** Removes and returns the first `count` puzzles read (all by default). */
   take(count = this.puzzles.length): JudgePuzzle[] {
     return this.puzzles.splice(0, count);
   }

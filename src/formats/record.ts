@@ -41,10 +41,7 @@ export function placeMessage(file: string, line: number, reason: string): string
   return `${file}:${line}: ${reason}`;
 }
 
-/**
- * Parses a record's text: 9×9 with {@link parsePuzzle} (the CLI's empty marks), other sizes (or
- * 9×9 in another alphabet) with {@link parseSymbols}; a PuzzleError becomes the record's error, prefixed with its place.
- */
+/** Parses a record's text through puzzle.ts; a PuzzleError becomes the record's error, prefixed with its place. */
 export function parseRecord(record: ReadRecord, alphabet?: Alphabet): PuzzleRecord {
   const { index, line, file, text } = record;
   const invalid = (reason: string): PuzzleRecord => ({

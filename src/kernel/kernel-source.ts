@@ -47,10 +47,7 @@ export async function compileSource(source: KernelSource): Promise<WasmModule> {
   throw new TypeError("sudoku-wasm: a kernel source is a WebAssembly.Module, bytes, a Response or a URL");
 }
 
-/**
- * The URL a kernel source names: relative to the page's base in a browser (as `fetch` reads it); a
- * relative string outside a page is a TypeError naming it.
- */
+/** The URL a kernel source names: relative to the page's base in a browser; a relative string outside a page is a TypeError. */
 function kernelUrlOf(source: string | URL): URL {
   const base = (globalThis as { document?: { baseURI?: string } }).document?.baseURI ?? (globalThis as { location?: { href?: string } }).location?.href;
   try {

@@ -96,10 +96,7 @@ export function adoptKernels(modules: Readonly<Record<string, WasmModule>>): voi
 const KERNEL_EXPORTS = ["memory", "reserve", "solveBatch"] as const;
 const NINE_TEXT_EXPORTS = ["cellsFromText", "solutionsText", "reserveRecords", "writeRecords", "reserveScan", "scanLines", "scanTable", "scanCells"] as const;
 
-/**
- * Throws when `module` lacks what a kernel of this package exports (with `nine`, the 9×9 build's
- * text in and out too), naming what is missing: another module would load, and each call fail.
- */
+/** Throws, naming what is missing, when `module` lacks a kernel's exports (with `nine`, the 9×9 build's text ones too). */
 export function checkKernelModule(module: WasmModule, nine = false): void {
   const exported = new Set(WebAssembly.Module.exports(module as WebAssembly.Module).map((entry) => entry.name));
   const missing = [...KERNEL_EXPORTS, ...(nine ? NINE_TEXT_EXPORTS : [])].filter((name) => !exported.has(name));
@@ -109,10 +106,8 @@ export function checkKernelModule(module: WasmModule, nine = false): void {
 }
 
 /**
- * Starts a pool with the kernels given (a pool's `kernels`: `wasm` the 9×9 release build, `general`
- * the N×N one; none when null): compiled, they serve those builds from then on, on this thread and
- * the workers it starts ({@link compiledKernels}); rejects, naming the source, when one cannot be
- * compiled or is not that kernel. When `start` fails, the kernels are put back as they were.
+ * Runs `start` (a pool's) with the kernels given adopted for this thread and its workers (`wasm`: the 9×9 release build,
+ * `general`: the N×N one); rejects, naming the source, when one is not that kernel. When `start` fails, the old ones return.
  */
 export async function withGivenKernels<T>(kernels: { wasm?: KernelSource; general?: KernelSource } | null | undefined, start: () => Promise<T>): Promise<T> {
   if (kernels == null) return start();
@@ -211,10 +206,7 @@ interface BatchRoom {
   resultsBase: number;
 }
 
-/**
- * An instance of a WASM kernel with its own linear memory, solving grids of one box size: the
- * engine of the `wasm`, `wasm:<variant>` and `general-wasm` rows. Not thread-safe; one per worker.
- */
+/** A WASM kernel instance solving grids of one box size: the engine of the `wasm`, `wasm:<variant>` and `general-wasm` rows. One per thread. */
 export class WasmKernel implements SolverEngine {
   private readonly cells: number;
   private readonly box: number;
@@ -231,10 +223,7 @@ export class WasmKernel implements SolverEngine {
     if (exports.reserveRecords && exports.writeRecords && this.cells === CELLS) this.writeRecords = (request) => this.writeAll(request);
   }
 
-  /**
-   * Instantiates a kernel for box size `box` from `source` (a compiled module, bytes, a Response or a
-   * URL), or else `build`'s file beside this package; a RangeError when the build does not take that size.
-   */
+  /** Instantiates a kernel for box size `box` from `source`, or else `build`'s file; a RangeError when it does not take that size. */
   static async create(source?: KernelSource, build: KernelBuild = "release", box = SHAPE_9.box): Promise<WasmKernel> {
     const shape = shapeOf(box);
     const module = source == null ? await compileKernel(build) : await compileSource(source);
@@ -249,10 +238,7 @@ export class WasmKernel implements SolverEngine {
     return new WasmKernel(exports, shape);
   }
 
-  /**
-   * This instance solving grids of box size `box`, over the same memory and batch region (so read a
-   * batch before making one of another size); null when the build does not take it. Ends a batch in progress.
-   */
+  /** This instance solving grids of box size `box`, over the same memory and batch region; null when it does not take it. Ends a batch in progress. */
   forBox(box: number): WasmKernel | null {
     if (box === this.box) return this;
     const shape = shapeOf(box);
@@ -266,10 +252,7 @@ export class WasmKernel implements SolverEngine {
     return other instanceof WasmKernel && other.exports === this.exports;
   }
 
-  /**
-   * Makes room for `count` puzzles, reserving (which may grow memory) when the batch needs more room
-   * or another box size; returns a view to write them into (valid until the next call).
-   */
+  /** Makes room for `count` puzzles (which may grow memory); returns a view to write them into, valid until the next call. */
   input(count: number): Uint8Array {
     const { room, cells } = this;
     if (!isWhole(count, 0)) throw new RangeError(`a batch holds a whole number of puzzles from 0, got ${described(count)}`);
@@ -318,11 +301,7 @@ export class WasmKernel implements SolverEngine {
     return (room.results = batchViews(this.exports.memory, base, count, cells));
   }
 
-  /**
-   * Makes room for `count` 9×9 puzzles and reads them from `text` (81 bytes each, `1`–`9` a clue,
-   * any other byte empty), converted in the kernel. Then {@link run}. True when every byte was a
-   * digit or `.` (the puzzles as a strict reader reads them).
-   */
+  /** Makes room for `count` 9×9 puzzles and reads them from `text` in the kernel (see {@link SolverEngine.inputText}); then {@link run}. */
   inputText(text: Uint8Array, count: number): boolean {
     if (this.cells !== CELLS) throw new RangeError(`inputText reads 9×9 text; this kernel solves ${shapeName(this.shape)} grids`);
     const input = this.input(count);
@@ -334,10 +313,7 @@ export class WasmKernel implements SolverEngine {
     return read >= 0;
   }
 
-  /**
-   * Writes the solutions of the last {@link run} of `count` 9×9 puzzles as text over them (`1`–`9`
-   * per cell: its results' `solutions` then hold text); false on a build without it (nothing written).
-   */
+  /** Writes the solutions of the last {@link run} as text over them (see {@link SolverEngine.solutionsText}). */
   solutionsText(count: number): boolean {
     const solutionsText = this.exports.solutionsText;
     if (!solutionsText || this.cells !== CELLS) return false;
@@ -353,10 +329,8 @@ export class WasmKernel implements SolverEngine {
   }
 
   /**
-   * The records of a batch in `line`, `jsonl` or `csv`, written by the kernel (the layout in
-   * assembly/text.ts): `request.fast` of them from the puzzles of the last {@link run} (none
-   * rejected), the rest given by the host. A view of the bytes, valid until the next call. Absent
-   * on a kernel without the writer (the N×N one). May grow memory: read the last run's results first.
+   * The records of a batch, written by the kernel (assembly/text.ts): a view valid until the next call. Absent without the
+   * writer (the N×N kernel). May grow memory: read the last run's results first.
    */
   readonly writeRecords?: (request: RecordsRequest) => Uint8Array;
 
@@ -365,7 +339,6 @@ export class WasmKernel implements SolverEngine {
     const writeRecords = this.exports.writeRecords!;
     const { fast, count, lines, sources, given, givens, piece, arena } = request;
     const base = fast > 0 ? this.batchBase(fast, `writeRecords(${fast})`) : 0;
-    // The area's parts (assembly/text.ts), each from its offset.
     const linesAt = Math.ceil((fast * CELLS) / 4) * 4;
     const sourcesAt = linesAt + (lines === null ? 0 : count * 4);
     const givenAt = sourcesAt + (sources === null ? 0 : count * 4);

@@ -108,12 +108,7 @@ function readsAsSymbols(cells: number, alphabet: Alphabet | undefined): boolean 
 /** True when 81-character lines are read with digits (the CLI's fast path applies). */
 export const readsNineByNineAsDigits = (alphabet: Alphabet | undefined): boolean => !readsAsSymbols(CELLS, alphabet);
 
-/**
- * Reads one puzzle of any supported size: a 9×9 line with {@link parsePuzzle}, other lines with
- * {@link parseSymbols} (`alphabet` applying to lines with as many symbols), bytes with readBytes
- * (`alphabet`, when of their size, the symbols their solution is written in).
- * Throws a {@link PuzzleError}.
- */
+/** Reads one puzzle of any supported size (`alphabet` applies to puzzles with as many symbols); throws a {@link PuzzleError}. */
 export function readPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: string = EMPTY_MARKS.digits): Puzzle {
   if (puzzle instanceof String) puzzle = puzzle.valueOf(); // new String(line)
   if (typeof puzzle !== "string") {
@@ -133,10 +128,7 @@ export function untakenGridNote(side: number): string {
   return `: ${article} ${side}×${side} grid, which no solver here takes (${SHAPES.map(shapeName).join(", ")})`;
 }
 
-/**
- * {@link parsePuzzle}, whose length error for a line longer than 81 of N² cells of a size no solver takes says so (100: a 10×10 grid),
- * and for another line longer than 9×9's names the larger size it is nearer to (255: a 16×16 puzzle has 256).
- */
+/** {@link parsePuzzle}, whose length error for a longer line names the grid size it is, or is nearest to (100: 10×10; 255: 16×16 has 256). */
 function parseNine(puzzle: string, empties: string, cells: number): Grid {
   try {
     return parsePuzzle(puzzle, empties);
@@ -232,14 +224,11 @@ interface LineBytes extends Uint8Array {
 /** The UTF-8 bytes of the line {@link readDigits} reads (Node only). */
 const lineBytes = NodeBuffer?.alloc(CELLS);
 
-/**
- * Reads the first 81 characters of `line` as 9×9 cells into `cells` from `at`: -1, or the first
- * cell holding another character (the cells from it on not all written).
- */
+/** Reads the first 81 characters of `line` as 9×9 cells into `cells` from `at`: -1, or the first cell holding another character. */
 export function readDigits(line: string, cells: Uint8Array, at: number, empties: string = ONE_LINE_EMPTY): number {
   const table = empties === ONE_LINE_EMPTY ? ONE_LINE_TABLE : digitTable(empties);
   if (lineBytes !== undefined && table[ASCII_MARKS] === 1 && line.length >= CELLS) {
-    // In Node, the line's UTF-8 bytes, written natively, then looked up: twice as fast as charCodeAt per character. A character
+    // In Node, the line's UTF-8 bytes are written natively, then looked up (cheaper than charCodeAt per character). A character
     // over 127 is bytes over 127, none of them a cell; the bytes up to it are the characters up to it, one each.
     const written = lineBytes.utf8Write ? lineBytes.utf8Write(line, 0, CELLS) : lineBytes.write(line, 0, CELLS, "utf8");
     const bad = readCellBytes(lineBytes, 0, written, cells, at, table);
@@ -284,8 +273,8 @@ function shapeForLength(length: number, expected?: Shape): Shape {
 }
 
 /**
- * Parses one line of N² symbols of the alphabet, `.` or `-` (or `0` when the alphabet lacks it) empty; without one, in the first
- * known alphabet of its size that holds every character. Throws a {@link PuzzleError}: a foreign character where the best fitting alphabet fails.
+ * Parses one line of N² symbols, `.` or `-` (or `0` outside the alphabet) empty; without an alphabet, in the first known one
+ * of its size that holds every character. Throws a {@link PuzzleError}.
  */
 export function parseSymbols(text: string, options: ParseOptions = {}): Puzzle {
   const line = text.trim();
@@ -426,7 +415,7 @@ export function formatGrid(grid: Grid, alphabet?: Alphabet, empty = "."): string
     if (!shape) return Array.from(grid).join(",");
     alphabet = defaultAlphabet(shape);
   }
-  // One array joined once: a flat string (`+=` per cell builds a rope of N² pieces, ~20× the memory when kept).
+  // One array joined once: a flat string (`+=` per cell builds a rope of N² pieces, far larger when kept).
   const symbols = new Array<string>(grid.length);
   for (let cell = 0; cell < grid.length; cell++) symbols[cell] = grid[cell] === 0 ? empty : alphabet[grid[cell] - 1];
   return symbols.join("");

@@ -20,10 +20,8 @@ import { STATUSES, isSharedMemory } from "../solvers/solver.js";
 // ── buffers ─────────────────────────────────────────────────────────────────────────────────
 
 /*
- * Batch buffers are reused, one pool per thread: a buffer in flight lives long enough to reach
- * V8's old generation, where only a full collection frees it, so buffers made anew per batch
- * float at tens of MB per thread; reused, they are a few MB whatever the input size. Sizes are
- * powers of two; a buffer given back detached (it went to a worker) is left to the collector.
+ * Batch buffers are reused, one pool per thread: a buffer in flight lives long enough to reach V8's old generation, where
+ * only a full collection frees it. Sizes are powers of two; a buffer given back detached (it went to a worker) is dropped.
  */
 
 const MIN_BYTES = 1 << 10;
@@ -53,7 +51,7 @@ export class BufferPool {
     return shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
   }
 
-  /** Takes `buffer` back for reuse; the caller no longer reads or writes it. */
+  /** Takes `buffer` back for reuse; the caller must not touch it again. */
   give(buffer: ArrayBufferLike): void {
     const size = buffer.byteLength;
     const shared = isSharedMemory(buffer);
@@ -156,7 +154,6 @@ export function giveBackCopy(copy: BatchTask): void {
 
 /** `source`'s elements in a typed array over a buffer of this thread's pool. */
 function copied<T extends Int32Array | Uint8Array>(source: T): T {
-  // The plain class, also for a Node Buffer (whose constructor is deprecated: DEP0005).
   const Kind = (source instanceof Int32Array ? Int32Array : Uint8Array) as unknown as new (buffer: ArrayBuffer, offset: number, length: number) => T;
   const copy = new Kind(batchBuffers.take(source.byteLength), 0, source.length);
   copy.set(source);
@@ -256,11 +253,7 @@ const pooledCells = (length: number, shared: boolean): Uint8Array => new Uint8Ar
 /** Line numbers over a buffer of this thread's pool, at least `length` of them (the whole buffer). */
 const pooledLines = (length: number): Int32Array => new Int32Array(batchBuffers.take(4 * length));
 
-/**
- * The text a batch holds at most, in characters of its text records: a run of long lines (up to
- * 1,048,576 characters each) is sealed in batches of a few records, so the batches held and in
- * flight stay small whatever the lines' length. Lines of 81 characters reach it at the 12,946th.
- */
+/** The text a batch holds at most, in characters of its text records, so batches of long lines stay small. */
 export const BATCH_TEXT_CHARS = 1 << 20;
 
 /** A check of the record at `index` of a run, by its file and line (see {@link BatchBuilder.expect}). */

@@ -1,7 +1,6 @@
 /**
- * The canon side of batching (`sudoku-wasm canon`), on whichever thread solves: a
- * {@link BatchTask} whose `canon` is set goes to the minlex kernel (../canon.ts) instead of
- * the solver, and comes back as its output bytes, one record per input record, in order.
+ * The canon side of batching (`sudoku-wasm canon`): a {@link BatchTask} whose `canon` is set goes to the minlex kernel
+ * instead of the solver, and comes back as its output bytes, one record per input record, in order.
  *
  *   fast records (81 cell bytes)  ─┐
  *   other records: parseRecord,    ├─► minlex kernel: forms, automorphisms ─► records in --out
@@ -52,10 +51,8 @@ function fastText(task: BatchTask, k: number): string {
 }
 
 /**
- * The minimality of each puzzle of `grids` (cells 0–9): true when it has one solution and
- * every puzzle with one clue removed has more; false when it has one and some removal keeps it
- * unique; null when it has none or several (not a proper puzzle). Every puzzle and its removals
- * are counted to 2 in one call of the 9×9 engine.
+ * The minimality of each puzzle: true when it is unique and every removal of one clue is not; false when some removal stays
+ * unique; null when it is not unique itself. Every puzzle and its removals are counted to 2 in one engine call.
  */
 function minimality(engines: BatchEngines, grids: readonly Uint8Array[]): (boolean | null)[] {
   const starts: number[] = [];
@@ -87,11 +84,7 @@ function minimality(engines: BatchEngines, grids: readonly Uint8Array[]): (boole
   });
 }
 
-/**
- * Does a canon batch: the forms of its 9×9 records in one call of the minlex kernel (fast
- * records from their cell bytes, the others parsed), minimality when asked, then every record
- * in order in the task's output format, as bytes.
- */
+/** Does a canon batch: the forms of its 9×9 records in one minlex kernel call, minimality when asked, then every record as output bytes. */
 export async function canonTask(engines: BatchEngines, task: BatchTask): Promise<BatchOutcome> {
   const kernel = await canonKernel();
   const began = performance.now();

@@ -1,8 +1,6 @@
 /**
- * The engines one thread solves on, by grid side N: each size's engine (registry ids, `solve
- * --solver`) loaded when the first record of its size comes, one kernel instance serving every
- * size its build takes. By default 9×9 is the 9×9 kernel, loaded at once (it also scans the CLI's
- * lines); 4×4, 16×16 and 25×25 share one N×N kernel instance (WasmKernel.forBox).
+ * The engines one thread solves on, by grid side N, each loaded when the first record of its size comes. By default 9×9 is
+ * the 9×9 kernel, loaded at once (it also scans the CLI's lines); the other sizes share one N×N kernel instance (forBox).
  */
 import { SHAPE_9, shapeOfSide } from "../model/shape.js";
 import { type SizeEngine, type SolverEngine, solvesBatches, writesRecords } from "../solvers/solver.js";
@@ -37,9 +35,8 @@ export class ThreadEngines extends Map<number, SizeEngine> implements BatchEngin
   }
 
   /**
-   * The engines of `solve --solver ids`, with the 9×9 one and the first size of each id loaded and
-   * the rest readied (SolverInfo.prepare), so a bad id or missing kernel fails now; a RangeError
-   * names the batch solvers when an engine solves one puzzle per call.
+   * The engines of `solve --solver ids`: 9×9 and each id's first size loaded, the rest readied, so a bad id or missing kernel
+   * fails now; a RangeError names the batch solvers when an engine solves one puzzle per call.
    */
   static async open(ids: readonly string[] = []): Promise<ThreadEngines> {
     const engines = new ThreadEngines(solversBySize(ids));
@@ -115,11 +112,7 @@ export async function loadBatchEngines(ids: readonly string[] = []): Promise<Rea
   return (await ThreadEngines.open(ids)).all();
 }
 
-/**
- * The registry ids whose engines solve batches (rows missing their package, or failing to load, left
- * out), but the kernel's variants: each solves batches as the kernel does, and loading them all
- * would fetch every variant's file in a browser.
- */
+/** The loadable registry ids whose engines solve batches, less the kernel's variants (loading them all would fetch every variant's file). */
 async function batchSolverIds(): Promise<string[]> {
   const ids: string[] = [];
   for (const info of solvers) {

@@ -8,11 +8,8 @@
  *   for await (const record of pool.solveStream(lines)) …          // in order, bounded memory
  *   await pool.close();
  *
- * The main thread writes each batch of 9×9 lines as bytes in a few native calls (solver.ts
- * linesText; a stream of bytes: the entry's {@link ByteReader}; any other batch it reads itself,
- * readInputs), a worker reads and solves it (records-task.ts), and the main thread makes the
- * records from the results; between batches the event loop runs, so a service or a page stays
- * responsive while a pool solves.
+ * The main thread writes or reads each batch, a worker solves it (records-task.ts), and the main
+ * thread makes the records; the event loop runs between batches, so the caller stays responsive.
  */
 import type { Grid } from "../model/puzzle.js";
 import type { KernelSource } from "../kernel/kernel-source.js";
@@ -45,10 +42,7 @@ import { type RecordsOutcome, type RecordsTask, BatchMemory, linesTask, recordsT
 import { TASKS_PER_WORKER } from "./batch.js";
 import { LineSplitter, longLineReason, utf8Chunks } from "../stream/lines.js";
 
-/**
- * Waits for the event loop's next turn: setImmediate in Node, a MessageChannel's message in a
- * browser (a timer there waits at least 4 ms once timers nest).
- */
+/** Waits for the event loop's next turn: setImmediate in Node, a MessageChannel's message in a browser (nested timers are clamped there). */
 const nextTurn: () => Promise<void> = typeof setImmediate === "function" ? () => new Promise((resolve) => setImmediate(resolve)) : messageTurns();
 
 function messageTurns(): () => Promise<void> {
@@ -70,10 +64,8 @@ export interface PoolOptions {
   /** Inputs per batch sent to a worker, 1 to 65,536: larger batches cost less per puzzle, smaller ones answer sooner. @default 4096 */
   batchSize?: number;
   /**
-   * The WASM kernels, as createSolver takes them (a URL, bytes, a fetch Response or a compiled
-   * Module; `wasm`: 9×9, `general`: N×N), when not from the files beside this package (a bundle
-   * that does not copy them): compiled once, they are this thread's kernels from then on, and its
-   * workers'. @default {}
+   * The WASM kernels (`wasm`: 9×9, `general`: N×N) as createSolver takes them, for a bundle that does not copy the files beside
+   * this package; compiled once, they become this thread's and its workers' kernels. @default {}
    */
   kernels?: { wasm?: KernelSource; general?: KernelSource };
 }
@@ -86,10 +78,8 @@ export const MAX_BATCH_SIZE = 65_536;
 export const MAX_THREADS = 1024;
 
 /**
- * A pool's inputs: an array or any iterable of lines or grids, sync or async (a readline
- * interface, a generator, a web ReadableStream), or a stream of bytes (`fs.createReadStream(file)`,
- * `process.stdin`, a `fetch` response's body), read as lines: see {@link SolverPool.solveStream}.
- * (A Node Readable is an async iterable.)
+ * A pool's inputs: any iterable of lines or grids, sync or async (a Node Readable, a generator, a web ReadableStream), or a
+ * stream of bytes (`process.stdin`, a `fetch` body) read as lines: see {@link SolverPool.solveStream}.
  */
 export type PoolInputs = Iterable<string | Grid> | AsyncIterable<string | Grid> | ReadableStream<string | Grid>;
 
@@ -97,10 +87,8 @@ export type PoolInputs = Iterable<string | Grid> | AsyncIterable<string | Grid> 
 export const CLOSED = "sudoku-wasm: the pool is closed";
 
 /**
- * What the pool needs of its workers (Node's in solver-pool.ts, a browser's in web-pool.ts): the
- * threads in use, a batch solved on one of them (retried once on a fresh worker when its worker
- * fails; rejects when that fails too), and the end of all of them. A batch's memory that crossed
- * to the worker rather than being shared comes back with its outcome ({@link RecordsOutcome.memory}).
+ * What the pool needs of its workers: `solve` retries a batch once on a fresh worker and rejects when that fails too; memory
+ * transferred to the worker rather than shared comes back with the outcome ({@link RecordsOutcome.memory}).
  */
 export interface RecordsSolver {
   readonly threads: number;
@@ -109,10 +97,8 @@ export interface RecordsSolver {
 }
 
 /**
- * How an entry reads a stream of bytes as lines: the batches of `puzzles` when they are a stream of
- * bytes it reads (`scanner`: the 9×9 kernel's line scan, when 9×9 lines are read as digits), else
- * null. When `ended` aborts (the call ended early, or the pool closed), the stream is cancelled,
- * a read waiting on it too.
+ * How an entry reads a stream of bytes as lines: its batches, or null when `puzzles` is no such stream. `scanner`: the 9×9
+ * kernel's line scan, when 9×9 lines are read as digits. `ended` aborting cancels the stream, a pending read too.
  */
 export type ByteReader = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: AbortSignal) => AsyncIterable<PoolBatch> | null;
 
@@ -149,16 +135,13 @@ export class SolverPool {
   }
 
   /**
-   * Solves every input (as `Solver.solveMany` does, with the same options and records), on the
-   * workers; one record per input, in input order. Bad options reject with a RangeError; a bad
-   * puzzle gives an `invalid` record; a batch whose worker failed twice gives `error` records.
+   * `Solver.solveMany` on the workers: one record per input, in order. Bad options reject with a RangeError; a bad puzzle gives
+   * an `invalid` record; a batch whose worker failed twice gives `error` records.
    */
   async solveMany(puzzles: PoolInputs, options: SolveOptions | null = {}): Promise<SolveRecord[]> {
     // An array's records are as many as its inputs: made to length at once, the array is not copied as it grows.
     const records: SolveRecord[] = Array.isArray(puzzles) ? new Array(puzzles.length) : [];
     let at = 0;
-    // Every record is kept, so each batch's solutions are one string (a slice each): at the default batch size too large for
-    // V8's young generation, so the collector never copies it.
     for await (const batch of this.batches(puzzles, options, true, new AbortController()))
       for (let i = 0; i < batch.count; i++) records[at++] = batch.record(i);
     records.length = at; // (an array the caller shortened meanwhile gave fewer)
@@ -166,25 +149,17 @@ export class SolverPool {
   }
 
   /**
-   * The records of `puzzles`, one per input, in input order, as they are solved: the inputs are
-   * read a batch at a time, and at most two batches per worker (and what is being read) are held at
-   * once, whatever the input's length; while the input keeps the pool waiting, the batches solved
-   * so far are handed out. Ending the loop early (or `close()`) stops reading the input, at once
-   * even while a read waits: a stream of bytes is cancelled, and an iterable is asked to `return()`.
+   * The records of `puzzles`, one per input, in input order, as they are solved. At most two batches per worker (and the one
+   * being read) are held, whatever the input's length. Ending the loop early (or `close()`) stops reading at once, even
+   * mid-read: a stream of bytes is cancelled, an iterable asked to `return()`.
    *
-   * A stream of bytes (in Node a Readable not in object mode; a web ReadableStream of a byte
-   * source, as a `fetch` response's body) is read as UTF-8 lines, one input per line, as
-   * `node:readline` gives them with `crlfDelay: Infinity` (`\n`, `\r\n` or `\r` ends a line; the
-   * last needs none; a blank line is an input, and its record `invalid`), but without a promise
-   * per line; a leading byte order mark is dropped, UTF-16 or UTF-32 bytes reject, and a line
-   * over a mebibyte gets an `invalid` record that gives its length. In a browser, a web
-   * ReadableStream of a byte source is read the same way.
+   * A stream of bytes (a Node Readable not in object mode, a web ReadableStream of a byte source) is read as UTF-8 lines as
+   * `node:readline` gives them with `crlfDelay: Infinity` (a blank line is an input, its record `invalid`); a leading byte
+   * order mark is dropped, UTF-16 or UTF-32 bytes reject, and a line over a mebibyte gets an `invalid` record.
    */
   solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
-    // Each record from the batch in hand, made as it is taken (so the garbage collector finds at most one alive), without a
-    // generator's delegation per record (yield* costs several promises each). Calls made before the last is answered are
-    // answered in turn, as a generator's; once the stream ends (its end, an error, return()) every call is done, those
-    // still waiting at return() too.
+    // Not a generator: yield* would cost several promises per record. Each record is made as it is taken; calls made before
+    // the last is answered are answered in turn, and once the stream ends every call is done, those waiting at return() too.
     const call = new AbortController();
     const batches = this.batches(puzzles, options, false, call);
     let batch = NO_BATCH;
@@ -243,17 +218,10 @@ export class SolverPool {
   }
 
   /**
-   * The batches of `puzzles`, in order, with at most TASKS_PER_WORKER batches per worker in
-   * flight. A batch's records are made when they are taken, not when its worker answers: the
-   * batches answered ahead of it wait as the results their workers wrote into their memory
-   * (records-task.ts BatchMemory), and a batch of 9×9 lines makes each record when it is asked
-   * for. So the records of a stream die young, one at a time: the garbage collector neither
-   * copies nor promotes them, and the old generation does not grow for the full collections that
-   * pause the event loop. `kept`: the caller keeps every record (solveMany): each batch's
-   * solutions are one string ({@link SolutionWriter}'s constructor), and the records are made at
-   * a literal of their own, not a stream's nor a Solver's (solver.ts RecordSite). While the input
-   * keeps it waiting (for an event loop's turn or more), the oldest batch answered is handed out.
-   * `call` aborted (the caller's return(), or close()) ends it at once, even mid-read.
+   * The batches of `puzzles`, in order, at most TASKS_PER_WORKER per worker in flight. Records are made when taken, not when
+   * a worker answers (answered batches wait as results in their BatchMemory), so a stream's records die young, one at a time,
+   * and never grow the old generation. `kept`: the caller keeps every record (solveMany; see solver.ts RecordSite). While the
+   * input keeps it waiting, the oldest answered batch is handed out. `call` aborting ends it at once, even mid-read.
    */
   private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean, call: AbortController): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
@@ -310,8 +278,7 @@ export class SolverPool {
     } finally {
       this.calls.delete(call);
       if (!finished) {
-        // Ended early: the input is asked to stop, not waited for (an iterable waiting on its own input answers return() only once it
-        // goes on; a stream of bytes is cancelled at once, by the signal).
+        // Ended early: the input is asked to stop, not waited for (an iterable waiting on its input answers return() only later).
         call.abort();
         void Promise.resolve()
           .then(() => input.return?.())
@@ -332,11 +299,7 @@ export class SolverPool {
     }
   }
 
-  /**
-   * Solves a batch on a worker; never rejects (a failure gives `error` records). A batch of 9×9
-   * lines goes as their text, which the worker reads (written here, or already by a stream's
-   * reading); any other is read here.
-   */
+  /** Solves a batch on a worker; never rejects (a failure gives `error` records). 9×9 lines go as text for the worker to read. */
   private async solveBatch(inputs: PoolBatch, options: CheckedOptions): Promise<Answer> {
     const written = Array.isArray(inputs) ? null : inputs;
     const given = written === null ? (inputs as BatchInput[]) : [];
@@ -394,10 +357,7 @@ export class SolverPool {
   }
 }
 
-/**
- * A batch the workers answered: `take` it (once, with `writer` for its solutions; `site`: see
- * orderedRecords), or, when the call ends before it is taken, `release` its memory.
- */
+/** A batch the workers answered: `take` it once, or `release` its memory when the call ends before it is taken. */
 interface Answer {
   take(writer: SolutionWriter, site: RecordSite): TakenBatch;
   release(): void;
@@ -419,10 +379,7 @@ const NO_BATCH: TakenBatch = {
   },
 };
 
-/**
- * A batch as the pool's reading gives it: its inputs, or the 9×9 lines a line scan found in a
- * stream of bytes, written as text (81 bytes each) into the memory their worker reads.
- */
+/** A batch as read: its inputs, or the 9×9 lines a line scan found, written as text (81 bytes each) into the worker's memory. */
 export type PoolBatch = BatchInput[] | WrittenLines;
 
 export interface WrittenLines {
@@ -437,10 +394,8 @@ export function writtenLines(written: WrittenLines): string[] {
 }
 
 /**
- * The lines of a stream of bytes (its `chunks`, checked to be UTF-8: lines.ts utf8Chunks) in
- * batches of `size`, split by the streaming core's line splitter. With a `scanner` (the 9×9 kernel's line scan), a batch whose lines are all 9×9 lines
- * it found is written as their text straight into the memory the worker reads, no line ever a
- * string; a batch with any other line (a blank, a comment, another size) is a batch of strings.
+ * The lines of UTF-8 `chunks` in batches of `size`. With a `scanner`, a batch whose lines are all 9×9 lines it found is
+ * written straight into the worker's memory, no line ever a string; a batch with any other line is a batch of strings.
  */
 export async function* byteBatches(chunks: AsyncIterable<Uint8Array>, size: number, scanner: LineScan | null): AsyncGenerator<PoolBatch, void, undefined> {
   const ready: PoolBatch[] = [];
@@ -496,11 +451,8 @@ export async function* byteBatches(chunks: AsyncIterable<Uint8Array>, size: numb
 }
 
 /**
- * The inputs of `puzzles` in batches of `size`: an array or any other synchronous iterable read
- * a batch at a time without a promise per input, an asynchronous one an input at a time (a
- * stream of bytes is read by the entry's {@link ByteReader}). When `ended` aborts, an
- * asynchronous one is asked to `return()` at once, not after a read waiting on it (as leaving a
- * `for await` would), and a Node stream destroyed.
+ * The inputs of `puzzles` in batches of `size`; a synchronous iterable without a promise per input. When `ended` aborts, an
+ * asynchronous one is asked to `return()` at once (leaving a `for await` would wait for the pending read), a Node stream destroyed.
  */
 async function* inBatches(puzzles: PoolInputs, size: number, ended?: AbortSignal): AsyncGenerator<PoolBatch, void, undefined> {
   if (Array.isArray(puzzles)) {
@@ -540,10 +492,8 @@ async function* inBatches(puzzles: PoolInputs, size: number, ended?: AbortSignal
 }
 
 /**
- * The batches of a web ReadableStream, read with its reader (not every browser iterates one): a
- * byte source (a `fetch` response's body: one that gives a reader in "byob" mode) as UTF-8 lines
- * ({@link byteBatches}), any other as its chunks, lines or grids; null for any other input. Both
- * entries' {@link ByteReader}s read web streams with it.
+ * The batches of a web ReadableStream, read with its reader (not every browser iterates one): a byte source (one that gives a
+ * "byob" reader) as UTF-8 lines, any other as its items; null for any other input.
  */
 export function webStreamBatches(puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: AbortSignal): AsyncIterable<PoolBatch> | null {
   if (typeof ReadableStream === "undefined" || !(puzzles instanceof ReadableStream)) return null;

@@ -1,7 +1,6 @@
 /**
- * The batch solvers the CLI can use: N piscina worker threads, each with engines of its own
- * (engines.ts), or the main thread's (0 threads). Both run {@link runTask}, so their output is
- * the same byte for byte; the engines load here first, so a bad id fails before any worker starts.
+ * The batch solvers the CLI can use: N piscina worker threads, each with engines of its own (engines.ts), or the main
+ * thread's (0 threads). Both run {@link runTask}, so their output is the same byte for byte.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -25,10 +24,7 @@ export interface BatchSolver {
   readonly threads: number;
   /** Batches it would start on at once now ({@link TASKS_PER_WORKER} per loaded worker, minus those out); Infinity when it takes any number. */
   room(): number;
-  /**
-   * Solves a batch; `recordsToCome`: the records the run expects after it, when it can tell (an
-   * input of known size), which a solver that starts its workers late weighs against their start.
-   */
+  /** Solves a batch; `recordsToCome`, when known, lets a solver that starts its workers late weigh them against their start. */
   solve(task: BatchTask, recordsToCome?: number | null): Promise<BatchOutcome>;
   /** Worker threads started so far, when it starts them late ({@link sharedWithMain}); else {@link threads}. */
   threadsStarted?(): number;
@@ -36,7 +32,6 @@ export interface BatchSolver {
   readonly scanner?: LineScan | null;
   /** Solves a library pool batch (records-task.ts) on a worker, and on failure once more with `retry` on a fresh one. Only on a pool of workers. */
   solveRecords?(task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome>;
-  /** Stops the workers. */
   close(): Promise<void>;
 }
 
@@ -60,9 +55,8 @@ export function workerFile(): string {
 }
 
 /**
- * Runs a batch; when it throws or its worker dies, once more with `retry` (a fresh worker), and
- * when that fails too every record gets status `error` naming its line: no batch is lost. With
- * `transfers` (the task's buffers go to a worker) each attempt gets its own copy of them.
+ * Runs a batch, on failure once more with `retry` (a fresh worker), and when that fails too every record gets status `error`:
+ * no batch is lost. With `transfers` (the buffers go to a worker) each attempt gets its own copy.
  */
 export async function withRetry(
   task: BatchTask,
@@ -89,19 +83,14 @@ export interface WorkerSpec {
   workerData: unknown;
 }
 
-/**
- * A pool of `threads` piscina workers running `worker`. A failed batch is retried on a worker
- * started for that retry alone; the worker that failed ends itself (retire.ts) and is replaced.
- */
+/** A pool of `threads` piscina workers. A failed batch is retried on a worker of its own; the failed worker ends itself (retire.ts). */
 export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver {
-  // No garbage collection of WebAssembly code, process-wide, once a pool starts: it posts a task to every isolate with
-  // WebAssembly code, and one that piscina is terminating then aborts the process (`NodePlatform::ForIsolate … Assertion
-  // failed`; see nodejs/node#31795). What it would free is the kernels' replaced baseline code, some hundreds of KB.
+  // No garbage collection of WebAssembly code, process-wide: it posts a task to every isolate with WebAssembly code, and one
+  // that piscina is terminating then aborts the process (`NodePlatform::ForIsolate … Assertion failed`). Little is lost.
   setFlagsFromString("--no-wasm-code-gc");
   const settings = {
     ...worker,
     idleTimeout: 60_000,
-    // A small young generation keeps each worker's heap (and the run's RSS) flat: a batch's garbage is short-lived.
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   };
   let closing = false;
@@ -171,11 +160,7 @@ function scannerOf(engines: BatchEngines): ScanKernel | null {
   return engines.get(SHAPE_9.size)?.engine.lineScanner?.() ?? engines.writer.lineScanner?.() ?? null;
 }
 
-/**
- * Solves on the main thread; a failed batch is retried on engines freshly made by `load`, which
- * then replace the failed ones. The reader scans on the kernel of the engines in use, and then on
- * the fresh one.
- */
+/** Solves on the main thread; a failed batch is retried on fresh engines from `load`, which replace the failed ones (the scanner too). */
 export function mainThreadSolver(engines: BatchEngines, load: () => Promise<BatchEngines>): BatchSolver {
   let current = engines;
   const first = scannerOf(engines);
@@ -200,14 +185,10 @@ export const MAIN_SLICE_MS = 5;
 /** Records in the main thread's first slice, before it knows their solving time. */
 export const FIRST_SLICE = 64;
 
-/** Main-thread solving time after which the workers start: more than a thousand easy puzzles take cold, less than a worker's start. */
+/** Main-thread solving time after which the workers start: a small input never starts one. */
 export const START_WORKERS_AFTER_MS = 50;
 
-/**
- * What starting the workers costs the run, in ms of the main thread's solving: they pay only when
- * the solving they take off it is more (`--threads 2` and `--threads 0` take about as long on
- * inputs of about twice this much solving; `npm run bulk-bench` measures the small-file case).
- */
+/** What starting the workers costs the run, in ms of the main thread's solving: they start only when they take more off it. */
 export const WORKER_START_MS = 150;
 
 /** When {@link sharedWithMain} starts the workers, and how much the main thread takes at a time. */
@@ -229,13 +210,9 @@ interface Shared {
 }
 
 /**
- * The workers, with the main thread solving beside them whenever they have no room: a batch goes
- * to the workers whole while they have room, else the main thread solves it a slice (about
- * {@link MAIN_SLICE_MS}) at a time and the workers take the rest once they have room. The workers
- * start only after `startAfterMs` of main-thread solving, so a small input never starts one, and
- * only once the solving the run has left (the records to come that the last batch said, at the
- * main thread's rate so far) pays for their start ({@link WORKER_START_MS}); when it cannot tell,
- * at once. A batch's parts are joined in order.
+ * The workers, with the main thread solving a slice (about {@link MAIN_SLICE_MS}) at a time whenever they have no room. The
+ * workers start after `startAfterMs` of main-thread solving, once the solving left (at the main thread's rate) pays for
+ * their start ({@link WORKER_START_MS}); at once when that cannot be told. A batch's parts are joined in order.
  */
 export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, threads: number, options: SharingOptions = {}): BatchSolver {
   const startAfterMs = options.startAfterMs ?? START_WORKERS_AFTER_MS;
@@ -324,20 +301,14 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
   };
 }
 
-/**
- * The workers a CLI run starts when `--threads` is not given: one fewer than the cores (at least
- * one), as the main thread, which reads and writes, solves beside them. On 2 cores that was as
- * fast as two workers on a million easy lines and faster on 10,000 hard ones, where two workers
- * and the main thread shared the cores.
- */
+/** The workers a CLI run starts when `--threads` is not given: one fewer than the cores (at least one), as the main thread solves beside them. */
 export function defaultWorkers(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 
 /**
- * A pool of `threads` workers, or the main thread when `threads` is 0, on the engines `solverIds`
- * name. The main thread solves beside the workers ({@link sharedWithMain}) unless `warmUp` is false
- * (puzzles that can take minutes: the main thread stays free for signals).
+ * A pool of `threads` workers, or the main thread when `threads` is 0. The main thread solves beside the workers unless
+ * `warmUp` is false (puzzles that can take minutes: the main thread stays free for signals).
  */
 export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean } = {}): Promise<BatchSolver> {
   const filename = threads === 0 ? "" : workerFile(); // a missing worker module fails here, not when the workers start mid-run
@@ -348,7 +319,6 @@ export async function openBatchSolver(threads: number, solverIds: readonly strin
   // The workers instantiate the modules the main thread compiled: no compiling, and V8's optimised code is shared.
   const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
   const start = () => openWorkerPool(threads, { filename, workerData });
-  // The main thread solves beside the workers only when a core is left for it.
   if (options.warmUp === false) return { ...start(), scanner: main.scanner }; // the main thread's engines only scan
   return sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });
 }

@@ -4,13 +4,10 @@
  */
 import { getPriority, setPriority } from "node:os";
 
-/** Nice levels a library pool's worker runs below its maker (Linux): a few are enough; at 19 the pool fell behind on a busy machine. */
+/** Nice levels a library pool's worker runs below its maker (Linux): a few are enough; the lowest priority starves the pool on a busy machine. */
 export const WORKER_NICE = 5;
 
-/**
- * Lowers the calling thread's priority by `steps` nice levels, capped at 19, never raising it.
- * Linux only (elsewhere it would change the whole process); a priority it may not set is left.
- */
+/** Lowers the calling thread's priority by `steps` nice levels (at most 19). Linux only: elsewhere it would change the whole process. */
 export function lowerThreadPriority(steps: number): void {
   if (process.platform !== "linux" || !(steps > 0)) return;
   try {

@@ -1,8 +1,6 @@
 /**
- * The library's batches (solver-pool.ts): a batch of inputs solved on a worker, whose results
- * come back as columns, not records. A batch of 9×9 lines (strings of 81 ASCII characters, the
- * common case) crosses as their text, which the worker reads; any other batch the main thread
- * reads first (solver.ts readInputs). Each batch has a {@link BatchMemory} that both threads see.
+ * The library pool's batches: solved on a worker, their results come back as columns in a {@link BatchMemory}, and the main
+ * thread makes the records (cloning record objects across threads would cost more than solving their puzzles).
  *
  *   main thread                                       worker
  *   the lines' text into the memory,                  solveRecordsHere(engines, task)
@@ -15,9 +13,6 @@
  *   orderedRecords ◄────────────── RecordsOutcome ─ the other puzzles' records, where the lines
  *     one record per input, in order, each            read from text went
  *     made when it is taken
- *
- * The records are made on the main thread from the columns: a record object cloned across
- * threads costs more than solving its puzzle.
  */
 import type { Puzzle } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
@@ -34,14 +29,9 @@ import {
 } from "../solvers/solver.js";
 
 /**
- * A batch's memory, shared by the main thread and the worker that solves it, and reused from batch
- * to batch (a SharedArrayBuffer of this thread's {@link batchBuffers}, given back by
- * {@link release}): the lines' text the main thread writes (81 bytes each) and the digit lines'
- * results the worker writes. Nothing is allocated or transferred per batch, so the main thread's
- * heap sees no new external memory per batch (whose growth would start full garbage collections
- * that pause its event loop). Where no memory can be shared (a browser page that is not
- * cross-origin isolated), it is an ArrayBuffer that goes to the worker and comes back with the
- * results ({@link adopt}).
+ * A batch's memory, shared by the main thread and its worker and reused from batch to batch (from {@link batchBuffers}), so
+ * no external memory is allocated per batch to trigger full collections. Where nothing can be shared (a page without
+ * cross-origin isolation) it is an ArrayBuffer that goes to the worker and comes back ({@link adopt}).
  *
  *   guesses  f64 × room │ nodes  f64 × room │ counts  i32 × room │ text  81 × room │ solutions  81 × room
  */
@@ -114,10 +104,7 @@ export interface RecordsTask {
 export interface RecordsOutcome {
   /** The records of the other puzzles, in order. */
   puzzles: SolveRecord[];
-  /**
-   * For a task of text: the batch as the worker read it, without its puzzles or cells (the
-   * digit lines' slots transferred, and left out when every line is one); null otherwise.
-   */
+  /** For a task of text: the batch as the worker read it, without its puzzles or cells (digit slots left out when every line is one); else null. */
   read: ReadBatch | null;
   /** The records of the digit lines the kernel rejected (a repeated clue), by index among them. */
   rejected?: ReadonlyMap<number, SolveRecord>;
@@ -127,11 +114,7 @@ export interface RecordsOutcome {
   memory?: ArrayBuffer;
 }
 
-/**
- * What a retry needs of a task's memory (its lines' text, when it has any) copied into a buffer of
- * the same size from {@link batchBuffers}: kept while the memory is with a worker that it is
- * transferred to (not shared), in case the worker dies with it. Give it back when it is not used.
- */
+/** A copy of a task's lines' text, kept for a retry while transferred memory is with a worker that may die with it. Give it back when unused. */
 export function retryMemory(task: RecordsTask): ArrayBuffer {
   const copy = batchBuffers.take(task.memory.byteLength);
   const text = textOf(task.memory, task.room, task.textCount);

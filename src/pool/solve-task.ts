@@ -54,11 +54,7 @@ function fastText(task: BatchTask, k: number): string {
   return latin1.decode(task.fastBytes.subarray(k * CELLS, (k + 1) * CELLS));
 }
 
-/**
- * Does a batch's work on `engines`: its solutions, or its minlex forms for a canon batch. A batch
- * with a size whose engine is not loaded yet ({@link BatchEngines.loadMissing}) is solved once it
- * is: a promise then.
- */
+/** Does a batch's work on `engines`: its solutions, or its minlex forms for a canon batch; a promise when an engine must load first. */
 export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {
   if (task.canon) return canonTask(engines, task);
   const texts = readTexts(task);
@@ -97,11 +93,7 @@ function readTexts(task: BatchTask): TextRecords {
   return texts;
 }
 
-/**
- * Solves one batch: the fast records in one {@link solveGroup} call from their cell bytes, the
- * text records (read by {@link readTexts}) one call per size and alphabet; then every record, in
- * order, in the task's output format, as bytes.
- */
+/** Solves one batch (the fast records in one {@link solveGroup} call, the text records one call per size and alphabet) into output bytes. */
 function solveWithTexts(engines: BatchEngines, task: BatchTask, texts: TextRecords): BatchOutcome {
   const began = performance.now() - texts.readMs;
   const count = task.lines.length;
@@ -194,10 +186,8 @@ const encoder = new TextEncoder();
 const NO_TOKEN = -1;
 
 /**
- * A batch's output as the 9×9 kernel writes it (see {@link RecordsRequest}), with its tally and
- * first error messages, record by record in batch order: {@link record} for a record read as text
- * (and a fast one the kernel rejected), {@link fast} for fast record `k` at position `i`. The fast
- * records come from the writer's last run; the others are given, their fields worded here.
+ * A batch's output as the 9×9 kernel writes it ({@link RecordsRequest}), with its tally and first errors, record by record
+ * in batch order: fast records from the writer's last run, the others given, their fields worded here.
  */
 class OutcomeWriter {
   readonly tally = STATUSES.map(() => 0);

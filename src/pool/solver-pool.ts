@@ -1,10 +1,6 @@
 /**
- * sudoku-wasm/pool in Node: the library on every core. A pool ({@link SolverPool}, pool-core.ts)
- * of worker threads, each with its own engines, over the CLI's worker pool (pool/pool.ts,
- * piscina) and its batch core; a stream of bytes (a file, stdin, a `fetch` body) is read as
- * lines by the streaming core's line splitter (pool-core.ts byteBatches). What the pool needs of the
- * worker pool is one function, {@link openRecordsSolver}. A browser's bundler takes web-pool.ts
- * instead (package.json's "browser" condition): the same interface over Web Workers.
+ * sudoku-wasm/pool in Node: a {@link SolverPool} over the CLI's piscina worker pool (pool.ts), each worker with its own
+ * engines. A browser's bundler takes web-pool.ts instead: the same interface over Web Workers.
  */
 import { availableParallelism } from "node:os";
 import type { Readable } from "node:stream";
@@ -29,10 +25,8 @@ import {
 export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "./pool-core.js";
 
 /**
- * The worker threads of a pool: `threads` piscina workers of the CLI's worker module, on the
- * engines `solverIds` name, which load here first (a bad id, or an engine that cannot solve
- * batches, rejects before any worker starts) and are compiled once for all the workers.
- * `filename` replaces the worker module (tests).
+ * `threads` piscina workers of the CLI's worker module on the engines `solverIds` name, loaded here first (a bad id rejects
+ * before any worker starts). `filename` replaces the worker module (tests).
  */
 async function openRecordsSolver(threads: number, solverIds: readonly string[], filename = workerFile()): Promise<{ solver: RecordsSolver; main: Solver }> {
   const engines = await loadBatchEngines(solverIds);
@@ -41,11 +35,7 @@ async function openRecordsSolver(threads: number, solverIds: readonly string[], 
   return { solver: { threads, solve: (task, retry) => workers.solveRecords!(task, retry), close: () => workers.close() }, main: new Solver(engines) };
 }
 
-/**
- * The batches of a stream of bytes: a Node Readable not in object mode (a file's, stdin) read as
- * lines by {@link byteBatches}, or a web ReadableStream as the browser's pool reads it
- * ({@link webStreamBatches}); null for any other input.
- */
+/** The batches of a stream of bytes (a Node Readable not in object mode, or a web ReadableStream); null for any other input. */
 const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: AbortSignal): AsyncIterable<PoolBatch> | null => {
   const node = puzzles as { pipe?: unknown; readableObjectMode?: unknown };
   if (typeof node.pipe !== "function" || node.readableObjectMode !== false) return webStreamBatches(puzzles, size, scanner, ended);
@@ -54,10 +44,7 @@ const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineSca
   return byteBatches(utf8Chunks(puzzles as Readable), size, scanner());
 };
 
-/**
- * A pool of `threads` worker threads, each with its own engines (the fastest of each grid size,
- * or those `solver` names), ready once its engines have loaded here.
- */
+/** A pool of `threads` worker threads, each with its own engines (each size's default, or those `solver` names). */
 export async function createPool(given: PoolOptions | null = {}): Promise<SolverPool> {
   const options = given ?? {}; // null options, and null values in them, read as not given
   const { threads, batchSize, ids } = checkPoolOptions(options, availableParallelism());

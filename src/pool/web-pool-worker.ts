@@ -1,10 +1,7 @@
 /**
- * A browser pool's Web Worker (web-pool.ts): its first message gives it the kernels the page
- * compiled and the solver ids, and it answers {@link READY} once its engines have loaded (or the
- * error that stopped them); each later message is a batch (records-task.ts), answered with its
- * outcome under the batch's id. A batch's memory that came as a transfer (a page without
- * cross-origin isolation shares none) goes back with the answer, a failure's too, so a retry can
- * use it.
+ * A browser pool's Web Worker (web-pool.ts): the first message brings the kernels and solver ids, answered "ready" once the
+ * engines have loaded; each later message is a batch, answered under its id. Transferred memory goes back with the answer,
+ * a failure's too, so a retry can use it.
  */
 import type { WasmModule } from "../kernel/kernel-source.js";
 import { adoptKernels } from "../kernel/wasm.js";

@@ -1,12 +1,7 @@
 /**
- * sudoku-wasm/pool in a browser (package.json's "browser" condition, which bundlers take): the
- * same pool as Node's ({@link SolverPool}, pool-core.ts), its workers Web Workers
- * (web-pool-worker.ts) on the kernels this page compiled. A batch's memory is shared with its
- * worker where the page is cross-origin isolated, and otherwise goes to the worker and comes back
- * with the results (records-task.ts BatchMemory). A batch whose worker fails is solved once more
- * on a worker started for it, and the failed worker is replaced; a second failure gives `error`
- * records. A stream of bytes (a `fetch` body) is read as lines with the page's 9×9 kernel scan, as
- * in Node.
+ * sudoku-wasm/pool in a browser (package.json's "browser" condition): the same {@link SolverPool} as Node's, its workers Web
+ * Workers (web-pool-worker.ts) on the kernels this page compiled. A batch whose worker fails is solved once more on a fresh
+ * worker, and the failed one is replaced; a second failure gives `error` records.
  */
 import { Solver } from "../solvers/solver.js";
 import { compiledKernels, withGivenKernels } from "../kernel/wasm.js";
@@ -18,11 +13,7 @@ import { type PoolOptions, type RecordsSolver, CLOSED, SolverPool, checkPoolOpti
 
 export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "./pool-core.js";
 
-/**
- * A pool of `threads` Web Workers (default: navigator.hardwareConcurrency), each with its own
- * engines (the fastest of each grid size, or those `solver` names), ready once every worker has
- * loaded them; rejects with the reason when one cannot.
- */
+/** A pool of `threads` Web Workers (default: navigator.hardwareConcurrency), ready once every worker has loaded its engines; rejects if one cannot. */
 export async function createPool(given: PoolOptions | null = {}): Promise<SolverPool> {
   const options = given ?? {}; // null options, and null values in them, read as not given
   const { threads, batchSize, ids } = checkPoolOptions(options, globalThis.navigator?.hardwareConcurrency || 1);
@@ -85,10 +76,7 @@ class PoolWorker {
     return this.ready;
   }
 
-  /**
-   * Solves `task` on this worker once it has started (it counts among the worker's batches from
-   * now); its memory (when not shared) and cells go to it, not copied.
-   */
+  /** Solves `task` on this worker once it has started; its memory (when not shared) and cells are transferred, not copied. */
   solve(id: number, task: RecordsTask): Promise<RecordsOutcome> {
     if (this.broken !== null) return Promise.reject(this.broken);
     const answer = new Promise<RecordsOutcome>((resolve, reject) => this.pending.set(id, { resolve, reject }));
@@ -116,7 +104,6 @@ class PoolWorker {
     if (this.pending.size === 0) this.worker.terminate();
   }
 
-  /** Fails every batch it holds with `error`. */
   fail(error: Error): void {
     for (const waiting of this.pending.values()) waiting.reject(error);
     this.pending.clear();
@@ -145,10 +132,8 @@ async function openWebWorkers(threads: number, start: ToWorker): Promise<Records
   let ids = 0;
 
   /**
-   * Solves `task` on `worker`. The lines of a memory that goes to the worker (not shared) are
-   * copied first (into a reused buffer): a failure hands back the memory the worker returned, or
-   * else that copy (the worker died with it), so a retry has the batch's lines, and so do the
-   * records of a batch that failed twice.
+   * Solves `task` on `worker`. Memory that goes to the worker is copied first: a failure hands back the memory the worker
+   * returned, or else that copy (the worker died with it), so a retry, or the failed batch's records, still have the lines.
    */
   const attempt = async (worker: PoolWorker, task: RecordsTask): Promise<RecordsOutcome> => {
     const copy = task.memory instanceof ArrayBuffer ? retryMemory(task) : undefined;

@@ -5,17 +5,10 @@
  * instantiated module"). piscina awaits the default export (the handler) before taking tasks.
  */
 
-/**
- * The worker module (worker.ts) as `npm run build` bundles it, one file (scripts/bundle-cli.mjs):
- * a worker loads it faster than the modules it is built from. A name in a variable: tsc does not
- * resolve it (the file exists only in dist/).
- */
+/** The worker module as `npm run build` bundles it into one file (quicker to load); a variable, so tsc does not resolve it. */
 const bundled = "../../cli/worker.mjs";
 
-/**
- * When the module or its engines fail to load, a handler that throws that error: piscina would
- * otherwise reject every task with "No handler function exported", the cause lost.
- */
+/** When the module or its engines fail to load, a handler that throws that error (piscina would otherwise lose the cause). */
 export default import(bundled)
   .then((module: { default: unknown }) => module.default)
   .catch((error: unknown) => () => {

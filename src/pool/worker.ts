@@ -17,10 +17,7 @@ import { type RecordsOutcome, type RecordsTask, recordsOutcomeBuffers, solveReco
 const { solvers, kernels, nice } = workerData as WorkerData;
 adoptKernels(kernels ?? {});
 
-/**
- * `outcome` with `buffers` transferred to the main thread, not copied: a batch's output bytes and
- * the task's buffers it hands back (batch.ts), or a library batch's result columns (records-task.ts).
- */
+/** `outcome` with `buffers` transferred to the main thread, not copied. */
 function transferred<Outcome extends object>(outcome: Outcome, buffers: readonly ArrayBuffer[]): Outcome {
   return move({
     get [transferableSymbol]() {
@@ -35,10 +32,7 @@ function transferred<Outcome extends object>(outcome: Outcome, buffers: readonly
 const transferredBatch = (outcome: BatchOutcome): BatchOutcome => transferred(outcome, transferable(outcomeBuffers(outcome)));
 const transferredRecords = (outcome: RecordsOutcome): RecordsOutcome => transferred(outcome, recordsOutcomeBuffers(outcome));
 
-/**
- * The handler that does one batch (solve or canon) or library batch with `engines` (piscina calls
- * it once per task). A library batch may hold records of any size: the first loads every size's engine.
- */
+/** The handler piscina calls once per task. A library batch may hold records of any size: the first loads every size's engine. */
 function handler(engines: ThreadEngines) {
   return retiringOnFailure((task: BatchTask | RecordsTask) => {
     if ("kind" in task) {
@@ -55,7 +49,7 @@ function handler(engines: ThreadEngines) {
  * on Node 20.20 a worker terminated while such a module is evaluated aborts the process.
  */
 export default ThreadEngines.open(solvers).then((engines) => {
-  lowerThreadPriority(nice ?? 0); // only now: its engines load at full priority, so that it starts no later than before
+  lowerThreadPriority(nice ?? 0); // only now: its engines load at full priority
   parentPort?.postMessage(ENGINES_LOADED);
   return handler(engines);
 });

@@ -1,12 +1,9 @@
 /**
- * The TS twin: the WASM kernel's algorithm (assembly/index.ts) in plain TypeScript over typed
- * arrays, step for step, so the bench shows what WebAssembly itself buys. It takes the same
- * guesses as the kernel on every puzzle (a test checks it).
+ * The TS twin: the WASM kernel's algorithm (assembly/index.ts, which holds the glossary, the layout and the rules) in plain
+ * TypeScript, so the bench shows what WebAssembly itself buys; a test holds it to the kernel's guesses on every puzzle.
  *
- * See assembly/index.ts for the glossary, the band bitboard layout, the four rules and the
- * branching on configurations. Here a
- * state is 32 words of one Uint32Array: words 0–26 the slot masks (slot = digit * 3 + band),
- * words 27–29 the unsolved cells of each band. State `depth` starts at word `depth * 32`.
+ * A state is 32 words of one Uint32Array: words 0–26 the slot masks (slot = digit * 3 + band), words 27–29 the unsolved
+ * cells of each band. State `depth` starts at word `depth * 32`.
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS, gridTables } from "../model/shape.js";
@@ -75,11 +72,7 @@ const BAND_SLOTS = 0x1249249;
 /** The cells of column 0 in a band mask; shift by 1 per column. */
 const COLUMN_CELLS = 0x40201;
 
-/**
- * The branch's line scores, as the kernel's (weights and measurements in assembly/index.ts): a
- * digit adds 4 per configuration while it has several, 3 once fixed; digits first (the kernel's
- * DIGITS_ROOT_ABOVE), 22 less its configurations while several, 3 once fixed.
- */
+/** The branch's line scores, as the kernel's: a digit adds 4 per configuration while it has several, 3 once fixed; digits first, 22 less those. */
 const CONFIGURATION_WEIGHT = 4;
 const FIXED_WEIGHT = 3;
 const DIGITS_FIRST_WEIGHT = 22;
@@ -88,11 +81,7 @@ const ALL_FIXED_SCORE = 9 * FIXED_WEIGHT;
 /** UNIT_PLACES[unit * 9 + k] = band << 5 | bit index of the unit's k-th cell (units in gridTables' order: rows, columns, boxes). */
 const UNIT_PLACES = gridTables(3).unitCells.map((cell) => (((cell / 27) | 0) << 5) | (cell % 27));
 
-/**
- * The places of one digit in `unit` (rows 0–8, columns 9–17, boxes 18–26), from its three band
- * masks at `at` of `s`: bit k for the unit's k-th cell, in {@link UNIT_PLACES}' order, read
- * from the masks a row or three at a time rather than cell by cell.
- */
+/** The places of one digit in `unit` (rows, columns, boxes) from its band masks at `at` of `s`: bit k for the unit's k-th cell ({@link UNIT_PLACES}). */
 function unitPlaces(s: Uint32Array, at: number, unit: number): number {
   const i = unit % 9;
   if (unit < 9) return (s[at + ((i / 3) | 0)] >>> ((i % 3) * 9)) & 0x1ff;
@@ -161,7 +150,7 @@ export class BitmaskEngine implements SolverEngine {
     }
   }
 
-  /** Places `digit` on cell `bit` of `band`. False when the digit was no longer a candidate there. */
+  /** Places `digit` on cell `bit` of `band`. False when the digit is not a candidate there. */
   private place(st: number, digit: number, band: number, bit: number): boolean {
     const s = this.states;
     const slot = digit * 3 + band;
@@ -228,13 +217,9 @@ export class BitmaskEngine implements SolverEngine {
   }
 
   /**
-   * Revises the dirty slots (rules 1–2) in rounds, and a digit (rule 3) as soon as its round has
-   * none of its slots left, until nothing is left (the kernel's order: a round is every dirty slot,
-   * or at the root one digit's, the lowest; a slot changed again while still in its round is revised
-   * once). The kernel's root takes a sparse puzzle's digits by their clues instead (RANKED_BELOW in
-   * assembly/index.ts): the same fixed point, so the same search; here that order was 6% slower on
-   * 17_clue and 1% faster with its digits renamed at random, so the twin keeps the lowest first.
-   * False on a contradiction.
+   * Revises the dirty slots (rules 1–2) in rounds, and a digit (rule 3) as soon as its round has none of its slots left, until
+   * nothing is left. A round is every dirty slot, or at the root the lowest digit's. (The kernel's root may order digits by
+   * their clues, RANKED_BELOW: the same fixed point, so the same search.) False on a contradiction.
    */
   private reviseDirty(st: number, root: boolean): boolean {
     while (this.dirty) {
@@ -308,11 +293,7 @@ export class BitmaskEngine implements SolverEngine {
     return true;
   }
 
-  /**
-   * Hidden pairs (the kernel's ROOT_PAIRS): in each row, column and box, two digits whose only
-   * places there are the same two cells take them, and the other digits leave both. Marks the
-   * slots it changed dirty.
-   */
+  /** Hidden pairs (the kernel's ROOT_PAIRS): two digits whose only places in a unit are the same two cells take them. Marks changed slots dirty. */
   private reviseHiddenPairs(st: number): void {
     const s = this.states;
     const places = this.unitPlaces;
@@ -338,11 +319,7 @@ export class BitmaskEngine implements SolverEngine {
     }
   }
 
-  /**
-   * Propagates to a fixed point: slot and digit rules, naked singles, then the triad rule (and at
-   * the root, hidden pairs). False on a contradiction. `root`: the puzzle's first
-   * state (see reviseDirty).
-   */
+  /** Propagates to a fixed point: slot and digit rules, naked singles, the triad rule, and at the `root` hidden pairs. False on a contradiction. */
   private propagate(st: number, root: boolean): boolean {
     const s = this.states;
     for (;;) {
@@ -386,10 +363,8 @@ export class BitmaskEngine implements SolverEngine {
   }
 
   /**
-   * The kernel's branch (see chooseConfiguration in assembly/index.ts): of the lines (bands,
-   * then stacks) with a digit not yet fixed to one configuration, the one with the lowest score
-   * (the first on ties); in it the digit with the fewest configurations (the lowest on ties).
-   * Written as frame `depth`; false when every digit is fixed in every line.
+   * The kernel's branch (chooseConfiguration): the unfixed line with the lowest score, and in it the digit with the fewest
+   * configurations (first on ties). Written as frame `depth`; false when every digit is fixed in every line.
    */
   private chooseConfiguration(st: number, depth: number): boolean {
     const s = this.states;
@@ -513,10 +488,7 @@ export class BitmaskEngine implements SolverEngine {
     return 1;
   }
 
-  /**
-   * Counts solutions up to `limit`; `budget` caps the search nodes (states propagated) as the
-   * kernel does: the search stops before branching once it has spent them, with `timedOut`.
-   */
+  /** Counts solutions up to `limit`; past `budget` search nodes (states propagated) it stops before branching, with `timedOut`. */
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget = Infinity): number {
     stats.guesses = 0;
     stats.timedOut = false;

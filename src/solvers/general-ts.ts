@@ -1,14 +1,10 @@
 /**
- * The general kernel's TS twin: assembly/general.ts step for step in plain TypeScript over
- * typed arrays (box sizes 2–5), so the bench shows what WebAssembly buys on N×N grids. It
- * takes the same guesses and finds the same first solution as the kernel (a test checks it),
- * and counts search nodes (states propagated) against the same budget, so the same puzzles
- * time out at a given budget.
+ * The general kernel's TS twin: assembly/general.ts (glossary and rules there) step for step in plain TypeScript (box sizes
+ * 2–5), so the bench shows what WebAssembly buys on N×N grids. A test holds it to the kernel's guesses, first solution and
+ * node count, so the same puzzles time out at a given budget.
  *
- * See assembly/general.ts for the glossary and the rules. Here a state is `cells + 1 + 4N` words
- * of one Uint32Array, laid out as the kernel's: the candidate mask of each cell (bit s-1 for
- * symbol s), the count of unplaced cells, then the locked symbols of each unit orientation.
- * State `depth` starts at word `depth * stride`.
+ * A state is `cells + 1 + 4N` words of one Uint32Array, as the kernel's: each cell's candidate mask (bit s-1 for symbol s),
+ * the count of unplaced cells, then the locked symbols of each unit orientation. State `depth` starts at `depth * stride`.
  */
 import { type GridTables, LARGEST_SHAPE, gridTables } from "../model/shape.js";
 import { type SearchStats, type SolverEngine, kernelBudget } from "./solver.js";
@@ -303,10 +299,7 @@ export class GeneralTsEngine implements SolverEngine {
     return symbols & -symbols;
   }
 
-  /**
-   * Loads the puzzle into state 0 (see the kernel's loadPuzzle): -1 for a byte over N, -2 when
-   * two clues of a unit share a symbol, 0 when a cell has none left, 1 otherwise.
-   */
+  /** Loads the puzzle into state 0 (the kernel's loadPuzzle): -1 a byte over N, -2 a repeated clue, 0 a cell with no candidate, 1 otherwise. */
   private loadPuzzle(puzzle: Uint8Array): number {
     const { size, cells } = this.tables;
     for (let cell = 0; cell < cells; cell++) if (puzzle[cell] > size) return -1;
@@ -333,10 +326,8 @@ export class GeneralTsEngine implements SolverEngine {
   }
 
   /**
-   * Counts the solutions of `puzzle` (N² bytes, 0 empty, 1..N, of the engine's box size) up to `limit`,
-   * writes the first into `solution` and the guesses into `stats`. -1 when a byte is over N, -2
-   * when a clue is repeated in a row, column or box (the kernel's codes).
-   * Stops before branching once `budget` nodes are spent (Infinity: no cap), with `stats.timedOut`.
+   * {@link SolverEngine.countSolutions}, with the kernel's codes: -1 when a byte is over N, -2 when a clue is repeated in a
+   * unit. Stops before branching once `budget` nodes are spent, with `stats.timedOut`.
    */
   countSolutions(puzzle: Uint8Array, limit: number, solution: Uint8Array, stats: SearchStats, budget = Infinity): number {
     stats.guesses = 0;

@@ -1,5 +1,5 @@
 /**
- * `mrv`: the fast Sicily 1317 solver of seed 004. Per-cell candidate flags and counts; each level
+ * `mrv`: the fast Sicily 1317 solver. Per-cell candidate flags and counts; each level
  * takes the empty cell with the fewest candidates (the first in row-major order; none: back at
  * once), tries each, clears it from the peers and recurses; a trail undoes the flags on backtrack.
  * A guess is a chosen cell with two or more candidates.

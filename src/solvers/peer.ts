@@ -38,10 +38,8 @@ export function peerFields(peer: PeerPackage): { peer: PeerPackage; unavailable?
 }
 
 /**
- * True when `peer` is installed where this package's imports look (a node_modules folder beside
- * one of its parent folders); true too where the runtime cannot tell before importing (a browser,
- * a bundle: the import then fails). Only `import.meta.url` is read: a bundler building a worker as
- * a classic script warns of any other use of `import.meta`.
+ * True when `peer` is in a node_modules folder beside one of this package's parent folders, or when the runtime cannot tell
+ * before importing (a browser, a bundle). Only `import.meta.url` is read: bundlers warn of other uses in classic workers.
  */
 function peerInstalled(peer: PeerPackage): boolean {
   const fs = nodeBuiltin<{ existsSync(path: URL): boolean }>("node:fs");

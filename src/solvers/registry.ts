@@ -23,10 +23,7 @@ export type BuiltinSolverId =
   | "npm:dancing-links"
   | "npm:algorithm.ts";
 
-/**
- * A registry id: one of {@link BuiltinSolverId} (editors complete them), or any other string
- * for a solver registered elsewhere (checked at run time by {@link findSolver}).
- */
+/** A registry id: one of {@link BuiltinSolverId} (editors complete them), or any string, checked at run time by {@link findSolver}. */
 export type SolverId = BuiltinSolverId | (string & Record<never, never>);
 
 /** How to load an engine. */
@@ -40,10 +37,7 @@ export interface SolverCapabilities {
   guesses: boolean;
   /** Honours a work budget (a puzzle over it reports `timeout`). */
   budget: boolean;
-  /**
-   * False when the engine stops at the first solution, so it never counts past 1 whatever
-   * the limit and cannot prove uniqueness (`multiple` shows as `solved`). @default true
-   */
+  /** False when the engine stops at the first solution, so it cannot prove uniqueness (`multiple` shows as `solved`). @default true */
   uniqueness?: boolean;
 }
 
@@ -67,12 +61,7 @@ export interface SolverInfo {
   readonly unavailable?: string;
   /** Builds a ready engine for grids of side `size` (one of {@link sizes}): loads WASM, imports a package, ... */
   load(size: number, options?: LoadOptions): Promise<SolverEngine>;
-  /**
-   * Readies what {@link load} needs without making an engine: compiles a WASM row's kernel (once
-   * per process, and worker threads get the module), so that a missing file fails before a run
-   * starts even when the engine itself is made only once a puzzle of its size comes.
-   * @default nothing to ready
-   */
+  /** Readies what {@link load} needs (compiles a WASM row's kernel), so a missing file fails before a run starts. @default nothing to ready */
   prepare?(): Promise<unknown>;
 }
 
@@ -243,10 +232,7 @@ export const sizeNames = (info: SolverInfo): string => info.sizes.map((size) => 
 /** Every grid side some row takes, ascending. */
 export const gridSides = (): number[] => [...new Set(solvers.flatMap((info) => info.sizes))].sort((a, b) => a - b);
 
-/**
- * The row for each of the {@link gridSides}: the first of `ids` that takes it, else the side's
- * default, the first row of the registry that takes it. Every id must exist.
- */
+/** The row for each of the {@link gridSides}: the first of `ids` that takes it, else the first row of the registry that does. */
 export function solversBySize(ids: readonly string[] = []): Map<number, SolverInfo> {
   const rows = [...ids.map(findSolver), ...solvers];
   return new Map(gridSides().map((size) => [size, rows.find((info) => takesSize(info, size))!]));

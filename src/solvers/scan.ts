@@ -1,7 +1,6 @@
 /**
- * The scanning backtrackers: `scan`, LeetCode 37's of seed 001, fills the first empty cell found by
- * scanning the grid; `queue`, HDU 1426's of seed 002, fills the cells of a list of the empty ones
- * built before the search. Both accept a digit after scanning its row, column and box for it (no tables).
+ * The scanning backtrackers: `scan` (LeetCode 37) fills the first empty cell found by scanning the grid; `queue` (HDU 1426)
+ * fills the cells of a list of the empty ones built first. Both check a digit by scanning its row, column and box.
  */
 import type { Grid } from "../model/puzzle.js";
 import { CELLS, SIZE } from "../model/shape.js";
@@ -25,10 +24,8 @@ function fitsByScanning(grid: Grid, cell: number, digit: number): boolean {
 }
 
 /**
- * The scanning backtrackers (`scan`, `queue`; they differ only in which cell a level fills): a
- * depth-first search over one working grid (0 = empty) that fills one empty cell per level with
- * each digit 1–9 {@link fitsByScanning} allows there, in turn. A guess is counted when a second
- * digit passes at the same visit of a cell; a node is a placement.
+ * Depth-first over one working grid, one empty cell per level (which cell is all `scan` and `queue` differ in), each digit
+ * {@link fitsByScanning} allows in turn. A guess is a second digit passing at the same visit of a cell; a node a placement.
  */
 abstract class ScanningBacktracker extends Backtracker {
   /** The cell level `level` fills (the grid holds the placements of the levels before), or CELLS when none is empty. */

@@ -40,7 +40,7 @@ export interface SolverEngine {
    */
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number;
 
-  /** Solves `count` packed puzzles in one call (the WASM kernels); its presence is the batch capability ({@link solvesBatches}). */
+  /** Solves `count` packed puzzles in one call (the WASM kernels); its presence is the batch capability. */
   solveBatch?(puzzles: Uint8Array, count: number, limit: number, budget: number): BatchResult;
 
   // The capabilities of an engine that solves in its own memory (wasm.ts's WasmKernel); callers test for each, never for a class.
@@ -61,11 +61,7 @@ export interface SolverEngine {
   writeRecords?(request: RecordsRequest): Uint8Array;
 }
 
-/**
- * What a line scan uses of a 9×9 kernel instance ({@link SolverEngine.lineScanner}; assembly/text.ts):
- * the CLI's reader copies a chunk into the scan room and the kernel finds its complete lines, and
- * the cells of the 9×9 ones (81 of `1`–`9` and `.0_?-*xX`, maybe trailing blanks).
- */
+/** A 9×9 kernel's line scan (assembly/text.ts): the reader copies a chunk into the scan room; the kernel finds its lines and the 9×9 ones' cells. */
 export interface ScanKernel {
   memory: { readonly buffer: ArrayBuffer };
   /** Room for chunks of up to `room` bytes (grow-only); the chunk's base, or 0 when out of range. */
@@ -84,9 +80,8 @@ export interface LineScan {
 }
 
 /**
- * What the 9×9 kernel writes a batch's records from ({@link SolverEngine.writeRecords}; the layout
- * in assembly/text.ts). A record is fast (a puzzle of the engine's last run) or given (the host's
- * result, its variable fields as tokens already encoded for the format).
+ * What the 9×9 kernel writes a batch's records from (layout in assembly/text.ts). A record is fast (a puzzle of the engine's
+ * last run) or given (the host's result, its fields as tokens already encoded for the format).
  */
 export interface RecordsRequest {
   format: "line" | "jsonl" | "csv" | "grid";
@@ -209,10 +204,10 @@ export function checkLimit(limit: number): number {
 /** The record of a puzzle the engine rejected (a negative count: a byte over N, a repeated clue). */
 export const REJECTED = "the kernel rejected the puzzle's bytes";
 
-/** Latin-1 text of bytes: Node's Buffer where there is one (faster per call), else a TextDecoder. */
+/** Latin-1 text of bytes: Node's Buffer where there is one (cheaper per call), else a TextDecoder. */
 interface Latin1Text {
   toString(encoding: "latin1", start: number, end: number): string;
-  /** Node's own latin1 reader behind toString("latin1"), without its argument handling: a third of a record's cost saved. */
+  /** Node's own latin1 reader behind toString("latin1"), skipping its argument handling. */
   latin1Slice?(start: number, end: number): string;
 }
 interface NodeBufferClass {
@@ -238,7 +233,7 @@ function takesShared(use: (bytes: Uint8Array) => unknown): boolean {
 }
 const decodesShared = takesShared((bytes) => latin1.decode(bytes));
 
-/** Where {@link latin1Of} copies shared memory to decode it (a fresh copy's allocation, `slice()`, costs 20 times as much). */
+/** Where {@link latin1Of} copies shared memory to decode it (reused: allocating a copy per call costs far more). */
 let decodeScratch = new Uint8Array(0);
 
 /** The Latin-1 text of `bytes` from `from` to `to` (copied out first where they are shared memory that the decoder does not read). */
@@ -249,11 +244,7 @@ function latin1Of(bytes: Uint8Array, from: number, to: number): string {
   return latin1.decode(decodeScratch.subarray(0, to - from));
 }
 
-/**
- * The default {@link SolutionWriter} run: one native call's cost shared by 16 solutions, at most
- * 16 solutions' text kept alive per solution kept; 4,096 (a pool's batch) without Node's Buffer,
- * where each TextDecoder call costs tens of microseconds on a page's thread in Chromium.
- */
+/** Solutions per native text call: few with Node's Buffer (a kept solution keeps its run alive), a pool's batch where TextDecoder calls are dear (browsers). */
 const SOLUTIONS_PER_STRING = NodeBuffer ? 16 : 4096;
 
 /** Writes a batch's solutions (N² bytes each) as text in one alphabet, the whole batch in one pass; one per alphabet, reused. */
@@ -276,11 +267,8 @@ export class SolutionWriter {
   private textReader: Latin1Text | null = null;
 
   /**
-   * @param perString solutions whose text one native call makes, each solution a slice of it
-   * ({@link text}; any solution kept holds its run's text alive). A run of a whole large batch is
-   * one string too big for V8's young generation, so the collector never copies it: the choice of
-   * a caller that keeps every record (a pool's solveMany), and the default where a native call
-   * costs most (browsers, {@link SOLUTIONS_PER_STRING}).
+   * @param perString solutions whose text one native call makes, each a slice of it. A whole large batch's run is too big for
+   * V8's young generation, so the collector never copies it: right for a caller that keeps every record (a pool's solveMany).
    */
   constructor(
     readonly alphabet: Alphabet,
@@ -308,8 +296,8 @@ export class SolutionWriter {
     if (codes !== null && this.offset < 0) {
       for (let i = 0; i < bytes; i++) scratch[i] = codes[solutions[i]];
     } else if (codes !== null) {
-      // Consecutive symbols (digits, A–Y): one addition per four cells. Each byte is masked to 5 bits first (a cell is at most
-      // N ≤ 25; the bytes of a puzzle without a solution are undefined), so no byte carries into the next.
+      // Consecutive symbols: one addition per four cells. Masking each byte to 5 bits (cells ≤ 25; an unsolved puzzle's bytes
+      // are undefined) keeps any byte from carrying into the next.
       scratch.set(solutions.subarray(0, bytes));
       const words = this.words;
       const add = this.offset * 0x01010101;
@@ -340,8 +328,7 @@ export class SolutionWriter {
     const per = this.perString;
     const run = Math.floor(i / per);
     if (run !== this.run) {
-      // One native call makes the text of a run of solutions; each solution's string is a slice of it (V8 keeps a slice as a
-      // view, so the run's text lives while any of its solutions does).
+      // One native call per run; each solution is a slice (a view in V8: the run's text lives while any of its solutions does).
       this.run = run;
       const from = run * per * this.cells;
       const to = Math.min(from + per * this.cells, this.count * this.cells);
@@ -368,13 +355,9 @@ export interface RecordStyle {
 }
 
 /**
- * Who a batch's records are for: a Solver on this thread (`solveMany`, `solve`), a pool's
- * `solveMany` (a million kept at once) or a pool's stream (each let go once read); each kind is
- * made at an object literal of its own. V8 decides for each literal whether to make its objects
- * in the old generation, once most of them outlive a young collection, so one literal for all
- * would let one caller's records decide for another's: a pool's kept records would have a
- * stream's, or a Solver's, made in the old generation, where each record costs a full
- * collection's work. test/solver-pool.test.ts asks V8 where each kind is made.
+ * Who a batch's records are for: a Solver on this thread, a pool's `solveMany` (all kept) or a pool's stream (each let go
+ * once read). Each kind is made at an object literal of its own because V8 pretenures per literal: a pool's kept records
+ * would otherwise have a stream's made in the old generation too. test/solver-pool.test.ts checks where each kind is made.
  */
 export type RecordSite = "solver" | "pool" | "stream";
 
@@ -409,19 +392,12 @@ function poolRecord(status: Status, count: number, solution: string | null, gues
   return { status, count, solution, guesses };
 }
 
-/**
- * `n` (a whole number) as V8's small integer where it fits: a number read from a Float64Array is a
- * heap object of its own, and one stored in a record makes every record of that shape box its
- * guesses (16 bytes and an object more each for the garbage collector).
- */
+/** `n` (a whole number) as V8's small integer where it fits: a double stored in a record makes every record of that shape box it. */
 function smallInteger(n: number): number {
   return n <= 0x3fffffff && n >= -0x40000000 ? n | 0 : n;
 }
 
-/**
- * Solves packed `puzzles` on `engine`: one solveBatch call, or one countSolutions call per puzzle
- * into arrays of the same layout (nodes not counted: NaN, or -Infinity where the budget stopped it).
- */
+/** Solves packed `puzzles` on `engine`: one solveBatch call, or one countSolutions call per puzzle (nodes: NaN, or -Infinity on timeout). */
 export function solvePacked(engine: SolverEngine, puzzles: Uint8Array, count: number, cells: number, limit: number, budget: number): BatchResult {
   if (solvesBatches(engine)) return engine.solveBatch(puzzles, count, limit, budget);
   const result: BatchResult = {
@@ -475,8 +451,7 @@ export function solvesInPlace(engine: SolverEngine): engine is SolverEngine & Re
 }
 
 /**
- * The batch function every solving path ends in: `count` puzzles solved on `engine` under `limit`
- * and the budget of their size. An engine that solves in place gets them written into its memory;
+ * The batch function every solving path ends in. An engine that solves in place gets the puzzles written into its memory;
  * the results are then views into it, valid until the engine's next call.
  */
 export function solveGroup(engine: SolverEngine, cells: number, count: number, puzzles: GroupPuzzles, limit: number, budget?: number): BatchResult {
@@ -496,17 +471,13 @@ export function solveGroup(engine: SolverEngine, cells: number, count: number, p
 
 /** The engine a {@link Solver} uses for one grid size. */
 export interface SizeEngine {
-  /** Registry id of the solver. */
   id: string;
   engine: SolverEngine;
   /** False when the engine reports no guesses (they show as null). */
   reportsGuesses: boolean;
 }
 
-/**
- * An input found unreadable before it became a string: a line of a byte stream too long to keep
- * (the pool's reading). Its `invalid` record gives `reason`.
- */
+/** An input found unreadable before it became a string (a byte stream's line too long to keep); its `invalid` record gives `reason`. */
 export class UnreadInput {
   constructor(readonly reason: string) {}
 }
@@ -544,7 +515,7 @@ export interface CheckedOptions {
 
 /** `options` of solve and solveMany (a pool's too) checked, the limit's default filled in; a RangeError naming a bad one. */
 export function checkOptions(options: SolveOptions | null): CheckedOptions {
-  const given = options ?? {}; // solve(p, null) reads like solve(p), and an option null like one not given
+  const given = options ?? {}; // null options, or a null option, read as not given
   return {
     limit: checkLimit(given.limit ?? DEFAULT_LIMIT),
     budget: given.budget == null ? undefined : checkBudget(given.budget),
@@ -581,10 +552,7 @@ export interface SolvedBatch {
   solutionsText?: boolean;
 }
 
-/**
- * Writes `inputs` into `text`, 81 bytes per line, when each is a string of 81 ASCII characters,
- * a run of lines per native call; false otherwise (`text` then partly written).
- */
+/** Writes `inputs` into `text`, 81 bytes each, when each is a string of 81 ASCII characters; false otherwise (`text` then partly written). */
 export function linesText(inputs: readonly BatchInput[], text: Uint8Array): boolean {
   if (text.length < inputs.length * CELLS) return false;
   for (const input of inputs) if (typeof input !== "string" || input.length !== CELLS) return false;
@@ -603,16 +571,13 @@ const utf8 = new TextEncoder();
 let textScratch: Uint8Array | undefined;
 const encodesShared = takesShared((bytes) => utf8.encodeInto("", bytes));
 
-/** Lines joined per write in {@link linesText}: 81 kB, under V8's large-object size, so each joined string dies young. */
+/** Lines joined per write in {@link linesText}: under V8's large-object size, so each joined string dies young. */
 const TEXT_RUN = 1000;
 
-/** Arrays of at least this many inputs are read through {@link linesText} (a shorter one, a solve() call, line by line: cheaper for a few). */
+/** Arrays of at least this many inputs are read through {@link linesText}; fewer are cheaper line by line. */
 const TEXT_LINES = 64;
 
-/**
- * Reads `inputs` into a batch: with `digits` (a 9×9 batch engine, which rejects a repeated clue
- * itself) each 9×9 line of digits as cell bytes; every other input with {@link readPuzzle}.
- */
+/** Reads `inputs` into a batch: with `digits`, each 9×9 line of digits as cell bytes (the engine rejects repeated clues); the rest with {@link readPuzzle}. */
 export function readInputs(inputs: Iterable<BatchInput>, alphabet: Alphabet | undefined, digits: DigitLines | null): ReadBatch {
   const batch = emptyBatch();
   if (digits !== null && Array.isArray(inputs)) digits.reserve(inputs.length);
@@ -633,10 +598,8 @@ function readTextLines(text: Uint8Array, count: number, alphabet: Alphabet | und
 }
 
 /**
- * Reads and solves `count` 9×9 lines written as text (81 bytes each, {@link linesText}): in the
- * 9×9 kernel's memory when every byte is a digit or `.` (the kernel reads the text, 16 bytes a
- * step, and writes the solutions back as text); otherwise line by line ({@link readTextLines}
- * into `digits`), then {@link solveRead}.
+ * Reads and solves `count` 9×9 lines written as text ({@link linesText}): in the 9×9 kernel when every byte is a digit or
+ * `.` (it reads the text and writes solutions back as text); otherwise line by line into `digits`, then {@link solveRead}.
  */
 export function solveText(
   engines: ReadonlyMap<number, SizeEngine>,
@@ -699,10 +662,7 @@ export function writerOf(alphabet: Alphabet): SolutionWriter {
   return writer;
 }
 
-/**
- * Solves a read batch on `engines` (one per side): the other puzzles grouped by size and alphabet,
- * then the digit lines in one call, last, so that its results (views into the kernel) stay valid.
- */
+/** Solves a read batch: the other puzzles by size and alphabet, then the digit lines last, so their results (views into the kernel) stay valid. */
 export function solveRead(engines: ReadonlyMap<number, SizeEngine>, batch: ReadBatch, options: CheckedOptions): SolvedBatch {
   const { limit, budget } = options;
   const puzzles = batch.puzzles.length === 0 ? NONE : solvePuzzles(engines, batch.puzzles, limit, budget);
@@ -753,10 +713,8 @@ function rejectedDigitRecords(result: BatchResult, count: number, line: (k: numb
 }
 
 /**
- * The records of a solved batch as a function of the input's position. When every input is a 9×9
- * line of digits, each record is made when asked for, so a caller taking them one at a time holds
- * one at a time; `writer` holds the batch's solutions until it loads another batch's. `site`:
- * who the records are for (see {@link RecordSite}).
+ * The records of a solved batch by input position. When every input is a 9×9 line of digits, each record is made when asked
+ * for, so a caller taking them one at a time holds one at a time; `writer` holds the solutions until it loads another batch.
  */
 export function orderedRecords(
   batch: ReadBatch,
@@ -784,18 +742,10 @@ export function readsDigitLines(engines: ReadonlyMap<number, SizeEngine>, alphab
   return nine !== undefined && solvesBatches(nine.engine) && readsNineByNineAsDigits(alphabet);
 }
 
-/**
- * Puzzles per engine call at most in {@link Solver.solveMany}: a larger call (or one given an
- * iterable, not an array) is solved in pieces of this many, each well within an engine's batch
- * (262,144 25×25 puzzles take 330 MB of the kernel's memory; its limit is 1 GiB).
- */
+/** Puzzles per engine call at most in {@link Solver.solveMany} (an iterable too is solved in such pieces): well within a kernel's memory at 25×25. */
 export const SOLVE_MANY_PIECE = 1 << 18;
 
-/**
- * Throws a TypeError unless `puzzles` is what `method` takes: an iterable of puzzles (an async one
- * too when `async`: the pool's calls), not one string (whose characters would each be an input:
- * split a text into its lines first), nor anything else.
- */
+/** Throws a TypeError unless `puzzles` is an iterable of puzzles (async too when `async`), and not one string (each character an input). */
 export function checkPuzzles(puzzles: unknown, method: "solveMany" | "solveStream", async: boolean): void {
   const what = async ? "an array, an iterable or an async iterable (a stream) of puzzles" : "an array or other iterable of puzzles";
   const takes = `sudoku-wasm: ${method} takes ${what}`;
@@ -805,10 +755,7 @@ export function checkPuzzles(puzzles: unknown, method: "solveMany" | "solveStrea
   throw new TypeError(`${takes}, got ${puzzles === null ? "null" : typeof puzzles}`);
 }
 
-/**
- * An input as taken from an iterator: a grid (a typed array or an array of cells) copied, since the
- * batch is read after the iterator goes on, and a producer may reuse one array for every grid it yields.
- */
+/** An input as taken from an iterator: a grid is copied, since the batch is read later and a producer may reuse one array. */
 export function takenInput<T>(input: T): T {
   // the typed arrays' own slice, a copy (a Node Buffer's slice is a view of the same memory)
   if (ArrayBuffer.isView(input) && !(input instanceof DataView)) return typedArraySlice.call(input) as T;
@@ -847,10 +794,8 @@ export class Solver {
   }
 
   /**
-   * {@link solve} of a 9×9 line of digits on a kernel that solves in place: its digits straight
-   * into the kernel's memory, not through solveMany's reading and records, whose state (V8's
-   * feedback from large batches) would slow a loop of these. Null for any other line or option
-   * (solveMany takes it), and for a puzzle the kernel rejects (solveMany words why).
+   * {@link solve} of a 9×9 line of digits, written straight into an in-place kernel (solveMany's paths, tuned by V8 on large
+   * batches, would slow a loop of these). Null for any other line or option, or a rejected puzzle: solveMany takes those.
    */
   private solveLine(line: string, options: SolveOptions): SolveRecord | null {
     const entry = this.engines.get(SHAPE_9.size);
@@ -950,7 +895,6 @@ export class DigitLines {
     return true;
   }
 
-  /** Room for `count` puzzles in all. */
   reserve(count: number): void {
     if (count <= this.slots.length) return;
     this.slots = grown(this.slots, count);

@@ -1,5 +1,5 @@
 /**
- * `tables`: the row/column/box table backtracker of seeds 000 and 003 (POJ 2676): cells in
+ * `tables`: the row/column/box table backtracker (POJ 2676): cells in
  * row-major order, clues skipped, each digit whose three table entries are clear placed in turn.
  * A guess is counted when a second digit passes at the same visit of a cell.
  */

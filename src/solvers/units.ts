@@ -20,10 +20,7 @@ export function popcnt(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/**
- * Writes the 4 exact-cover columns (ascending, from `first`) that placing `digit` in `cell`
- * satisfies: N² "cell filled" columns, then row-digit, column-digit and box-digit, N² each.
- */
+/** Writes the 4 exact-cover columns (ascending, from `first`) that `digit` in `cell` satisfies: cell filled, row-, column-, box-digit (N² each). */
 export function coverColumns(t: GridTables, cell: number, digit: number, out: { [index: number]: number }, first = 0): void {
   out[0] = first + cell;
   out[1] = first + t.cells + t.rowOf[cell] * t.size + digit - 1;
@@ -34,10 +31,7 @@ export function coverColumns(t: GridTables, cell: number, digit: number, out: { 
 /** Symbols used by the clues of each unit; scratch for {@link candidateMasks}. */
 const usedInUnit = new Uint32Array(75);
 
-/**
- * Fills `masks` with each cell's candidates given the clues only: bit d set when digit d is in none
- * of the cell's units; 0 for clue cells. False when a clue is repeated in a unit.
- */
+/** Fills `masks` with each cell's candidates from the clues alone (0 for clue cells). False when a clue is repeated in a unit. */
 export function candidateMasks(t: GridTables, puzzle: Grid, masks: Uint16Array | Uint32Array): boolean {
   const { size, rowOf, columnOf, boxOf } = t;
   usedInUnit.fill(0);
@@ -58,10 +52,8 @@ export function candidateMasks(t: GridTables, puzzle: Grid, masks: Uint16Array |
 }
 
 /**
- * A backtracking baseline: {@link countSolutions} copies the puzzle into {@link grid}, lets the
- * engine {@link begin}, then runs its {@link search}, which calls {@link placed} before each
- * placement and {@link solved} on each complete grid, and unwinds as soon as {@link stopped} is
- * true: every baseline stops and reports alike, solutions against the limit and nodes against the budget.
+ * A backtracking baseline: its {@link search} calls {@link placed} before each placement and {@link solved} on each complete
+ * grid, and unwinds once {@link stopped}, so every baseline counts solutions and nodes against the limit and budget alike.
  */
 export abstract class Backtracker implements SolverEngine {
   /** The working grid (0 = empty). */

@@ -1,8 +1,6 @@
 /**
- * The records of the streaming core, from the lines of lines.ts.
- *
- * Records ({@link RecordReader}, the line sink of a run): format detection, one format per record
- * (the formats themselves are in src/formats/input/). Lines are trimmed; blank lines end a grid
+ * The records of the streaming core, from the lines of lines.ts ({@link RecordReader}): format detection, one format per
+ * record (the formats themselves are in src/formats/input/). Lines are trimmed; blank lines end a grid
  * in progress and are skipped, as are `#` comment lines. The first format that claims a line
  * reads it: line (N² cells) → colon → csv (a comma) → grid (a row or separator); sizes may mix. A
  * line nobody claims is one invalid record, except a *header*: a line with a word (two lowercase
@@ -22,8 +20,6 @@ import { csvFormat } from "../formats/input/csv.js";
 import type { InputFormat, InputFormatName } from "../formats/input/format.js";
 import { gridFormat, isSeparatorRow, rowCells } from "../formats/input/grid.js";
 import { lineFormat } from "../formats/input/line.js";
-
-// ── records ─────────────────────────────────────────────────────────────────────────────────
 
 /** Receives `count` fast-path records of the lines from `line` on: 81 cell bytes each from `start` of `bytes` (read them before returning). */
 export type EmitCells = (line: number, bytes: Uint8Array, start: number, count: number) => void;
@@ -139,9 +135,8 @@ export class RecordReader implements LineSink {
   }
 
   /**
-   * Reads a held line as an ordinary line after all: it was no header. Detected, it is a record of
-   * its own (a grid's reader would take it as the first row of a grid, and the lines after it as
-   * more rows); with `--in grid` it is a row, as every line is.
+   * Reads a held line as an ordinary line after all. Detected, it is a record of its own (as a grid's first row it would
+   * shift the rows after it); with `--in grid` it is a row, as every line is.
    */
   private releaseHeld(): void {
     if (this.held === null) return;

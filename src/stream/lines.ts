@@ -1,22 +1,11 @@
 /**
- * Input bytes to lines, the first part of the streaming core, wherever JavaScript runs (no Node
- * module is imported here: a file's bytes are read through Node's fs reached at run time): one
- * input of a run as bytes, chunk by chunk, then as lines, which the CLI's records (input.ts) and
- * the library's pools (pool-core.ts) read.
+ * Input bytes to lines, for the CLI's records (input.ts) and the library's pools (pool-core.ts). No Node module is imported
+ * here (the browser pool uses it too): a file is read through Node's fs reached at run time.
  *
- * Chunks: a file through two reused buffers ({@link fileChunks}), a stream as it comes; an input
- * in UTF-16 or UTF-32 is refused before any of it is read ({@link utf8Chunks}), and a failure
- * while reading is an {@link InputReadError} naming the input ({@link inputChunks}).
- *
- * Lines ({@link LineSplitter}):
- * a line is decoded only when its reader needs a string. Line ends are `\n`, `\r\n` or a lone
- * `\r` (all ASCII, so UTF-8 is never cut inside a character); the last line needs none; a leading
- * UTF-8 byte order mark is dropped. With a {@link LineScan} (the kernel's scan, the one place 9×9
- * lines are recognised) runs of them go to `sink.fastLines` as packed cells; every other line, and
- * every line without a scanner, is given as text to `sink.line`. Each byte is scanned once; a line
- * over {@link MAX_LINE_LENGTH} keeps only its first {@link LONG_LINE_EXCERPT} characters and its
- * length, so one endless line cannot exhaust memory. In Node the bytes are Buffers (their UTF-8
- * decoding and joining are native calls); elsewhere plain Uint8Arrays and a TextDecoder.
+ * Line ends are `\n`, `\r\n` or a lone `\r` (all ASCII, so UTF-8 is never cut inside a character); a leading UTF-8 byte
+ * order mark is dropped. With a {@link LineScan} (the kernel's scan, the one place 9×9 lines are recognised) runs of them go
+ * to `sink.fastLines` as packed cells; every other line goes as text to `sink.line`, decoded only then. A line over
+ * {@link MAX_LINE_LENGTH} keeps only its start and its length, so one endless line cannot exhaust memory.
  */
 import type { Readable } from "node:stream";
 import type { LineScan } from "../solvers/solver.js";
@@ -96,10 +85,8 @@ async function* named<T>(name: string, source: AsyncGenerator<T>): AsyncGenerato
 export const FILE_CHUNK_BYTES = 1 << 20;
 
 /**
- * The bytes of the file at `path`, read into two reused buffers in turn: the next
- * chunk is read while the consumer takes this one, which must be done with it by the next request
- * (LineSplitter.push copies what it keeps). A file stream's buffer per chunk would be garbage held
- * until a full collection.
+ * The bytes of the file at `path`, read into two reused buffers in turn (the next is read while this one is taken): the
+ * consumer must be done with a chunk by its next request. A fresh buffer per chunk would be garbage until a full collection.
  */
 export async function* fileChunks(path: string | number, chunkBytes = FILE_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
   const fs = nodeFs();
@@ -135,10 +122,7 @@ function nodeFs(): typeof import("node:fs") {
   return fs;
 }
 
-/**
- * Starts reading the next `bytes` of `fd` into `buffer` from `position` (null: where the
- * descriptor stands); its failure is handled at once (thrown where awaited), never an unhandled rejection.
- */
+/** Starts reading `bytes` of `fd` into `buffer` from `position` (null: where it stands); a failure is thrown where awaited, never unhandled. */
 function readAhead(fd: number, buffer: Uint8Array, bytes: number, position: number | null): Promise<{ bytesRead: number }> {
   const reading = new Promise<{ bytesRead: number }>((resolve, reject) =>
     nodeFs().read(fd, buffer, 0, bytes, position, (error, bytesRead) => (error ? reject(error) : resolve({ bytesRead }))),
@@ -333,7 +317,6 @@ export class LineSplitter {
     const end = bytes.length;
     const hasCarriageReturns = bytes.indexOf(CR, start) >= 0;
     if (this.long !== null || this.carry.length > 0) {
-      // The line begun earlier: finish it first, on its own.
       const lineEnd = findLineEnd(bytes, start, end, hasCarriageReturns);
       if (lineEnd < 0) return this.keep(bytes, start, end);
       this.finishCarried(bytes, start, lineEnd);
@@ -384,11 +367,8 @@ export class LineSplitter {
   }
 
   /**
-   * Scans the complete lines of `bytes` from `start` on the scanner's kernel: copies them into its
-   * scan room and gives views of what it found, valid until the next scan. The room is asked for
-   * at each scan (one call when the kernel has it already): another splitter on the same instance
-   * (a pool's streams side by side) may have grown it since, which moves it. The kernel never
-   * frees a smaller room, so the first chunks (the largest) set it.
+   * Scans the complete lines of `bytes` from `start` on the scanner's kernel; the views it gives are valid until the next scan.
+   * The room is asked for at each scan: another splitter on the same instance may have grown, and so moved, it.
    */
   private scan(bytes: Uint8Array, start: number): { count: number; table: Int32Array; cells: Uint8Array } {
     const kernel = this.scanner!.kernel;

@@ -6,15 +6,9 @@
  *        └──── waits while maxInFlight batches are out ◄──────── OrderedOutput: oldest first,
  *                                                                 waits for the stream's 'drain'
  *
- * A 9×9 line of digits goes from the chunk's bytes into the batch's cell bytes and comes back as
- * output bytes; only the other records are read as strings. At most `maxInFlight` batches are
- * out and no chunk is read while the oldest waits to be written, so memory stays constant; output
- * follows input order whatever order the workers finish in.
- *
- * Batches are sized by {@link batchCapacity}: a (2 × workers)th of the records still to come, and
- * for workers about {@link BATCH_TARGET_MS} of solving, so hard puzzles keep every core busy to the
- * end. At the end of an input, or when a record has waited {@link INPUT_PAUSE_MS} unsent (a slow
- * producer on a pipe), the records read are sent at once, split over the idle workers.
+ * At most `maxInFlight` batches are out and no chunk is read while the oldest waits to be written, so memory stays
+ * constant whatever the input's size. Batches are sized by {@link batchCapacity}; at the end of an input, or when a record
+ * has waited {@link INPUT_PAUSE_MS} unsent (a slow producer on a pipe), the records read are sent at once.
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
@@ -174,10 +168,7 @@ const noop = (): void => {};
 export const INPUT_PAUSE_MS = 50;
 /** The smallest batch sized to the work (a batch sent at a pause or at the end may be smaller). */
 export const MIN_BATCH = 64;
-/**
- * Bytes of a chunk split into lines at a time: the batches of a whole 1 MiB chunk, sealed at
- * once, would be held beside those in flight and raise the peak memory.
- */
+/** Bytes of a chunk split into lines at a time: a whole chunk's batches, sealed at once, would be held beside those in flight. */
 const FEED_BYTES = 1 << 16;
 /** Bytes per record assumed before the first chunk is read: one 9×9 line. */
 const BYTES_PER_RECORD_GUESS = 82;
@@ -192,8 +183,8 @@ export interface ReadSoFar {
 }
 
 /**
- * Records per batch for the records still to come (bytes left at the bytes per record so far; for
- * standard input as many as were read): a (2 × workers)th of them per shard, from {@link MIN_BATCH} to `batchSize`.
+ * Records per batch: a (2 × workers)th of the records still to come per shard (standard input: as many as were read), for
+ * workers about {@link BATCH_TARGET_MS} of solving, so hard puzzles keep every core busy to the end; from {@link MIN_BATCH} to `batchSize`.
  */
 export function batchCapacity(read: ReadSoFar, batchSize: number, workers: number, shards = 1, msPerRecord?: number | null): number {
   const toCome = recordsToCome(read) ?? read.records;
@@ -210,7 +201,7 @@ export function recordsToCome(read: ReadSoFar): number | null {
 
 /** Solving time a worker batch is sized to: short, so a slow batch holds back the ordered output briefly; long next to a send's cost. */
 export const BATCH_TARGET_MS = 25;
-/** Records per batch for the workers before any batch is solved: hard puzzles take 40 times as long as easy ones. */
+/** Records per batch for the workers before any batch is solved, small because hard puzzles take far longer than easy ones. */
 export const FIRST_BATCH = 256;
 
 /** The records that take {@link BATCH_TARGET_MS} at `msPerRecord` (null: {@link FIRST_BATCH}; undefined: no cap, the main thread alone). */
@@ -285,9 +276,8 @@ export async function solveStreams(
   /** True when the oldest record held (read, not yet sent) was read INPUT_PAUSE_MS ago or more. */
   const heldTooLong = (): boolean => batches.heldSince !== null && performance.now() - batches.heldSince >= INPUT_PAUSE_MS;
   /**
-   * Settles with "pause" when the records held will have waited INPUT_PAUSE_MS, at once when they
-   * have and a worker is idle; never when none are held or every worker is busy. One clock reading
-   * decides (with two, the wait could pass between them and leave the records unsent).
+   * Settles with "pause" when the records held will have waited INPUT_PAUSE_MS, at once when they have and a worker is idle;
+   * never when none are held or every worker is busy. One clock reading decides (two could leave the records unsent).
    */
   const heldTimer = (): [Promise<"pause">, () => void] => {
     if (batches.heldSince === null) return [new Promise(noop), noop];
@@ -308,7 +298,6 @@ export async function solveStreams(
   for (const input of inputs) {
     batches.startFile(input.name);
     batches.capacity = capacity();
-    // The reader hands each record straight to the builder, which keeps the run's share.
     const reader = new RecordReader(batches.add.bind(batches), settings.input, settings.alphabet, fastPath ? batches.addCells.bind(batches) : null);
     const lines = new LineSplitter(reader, scanner);
     const stream = input.file === undefined ? input.open() : null;

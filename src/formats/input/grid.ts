@@ -48,10 +48,7 @@ function isRunOfFourByFourLines(rows: readonly string[]): boolean {
   return rows.length < 2 || foreignRows * 2 <= rows.length;
 }
 
-/**
- * The grid reader: collects N rows, then emits one record whose text is the rows joined, at the
- * line of its first row; a bad character's error also names the line its row is on.
- */
+/** The grid reader: collects N rows, then emits one record of the rows joined at its first row's line (an error names the row's line). */
 export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): InputFormat {
   const rows: string[] = [];
   const rowLines: number[] = [];

@@ -1,9 +1,6 @@
 /**
- * The output formats (`--out`): what each writes. Records are written as bytes, never to a
- * stream, so workers write their own batches and the main thread only concatenates: every format
- * by the 9×9 kernel (assembly/text.ts writeRecords, called from pool/solve-task.ts), from a
- * batch's results and what each format's {@link KernelFormat} gives it for a file and for a
- * record the host words.
+ * The output formats (`--out`): what each writes. Records are written as bytes by the 9×9 kernel (assembly/text.ts
+ * writeRecords) on the thread that solved them, so the main thread only concatenates.
  *
  *   line   per record the N² symbols of the solution when there is exactly one, else the status
  *          word alone (with `--limit 1` a solution is printed without proof that it is unique)
@@ -24,11 +21,7 @@ import { escapeText } from "../../model/excerpt.js";
 export const OUTPUT_FORMATS = ["line", "grid", "jsonl", "csv"] as const;
 export type OutputFormatName = (typeof OUTPUT_FORMATS)[number];
 
-/**
- * What the kernel's writer is given for a format: the file's name as the format writes it, and
- * the variable fields of a record the host solved or worded, encoded as the format prints them
- * (null: none, printed `null` in jsonl, an empty field in csv).
- */
+/** What the kernel's writer is given for a format: the file's name and a host-worded record's fields, encoded as the format prints them. */
 export interface KernelFormat {
   /** The file's name with what stands around it, between a record's index and its line. */
   piece(file: string): string;

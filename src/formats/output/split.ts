@@ -40,10 +40,7 @@ export class RecordEnds {
     this.headerLeft = format === "csv";
   }
 
-  /**
-   * The offsets (counted from the start of the file) just past each record that ends in `chunk`,
-   * in order. The csv header ends no record. Throws at an empty line where a record would begin.
-   */
+  /** The file offsets just past each record that ends in `chunk`, in order. Throws at an empty line where a record would begin. */
   scan(chunk: Uint8Array): number[] {
     const ends: number[] = [];
     for (let i = 0; i < chunk.length; i++) {
@@ -91,10 +88,8 @@ export const KNOWN_CSV_HEADERS: readonly string[] = [
 ];
 
 /**
- * The format of an output file told from `text`, its first bytes: csv when it starts with a header
- * of {@link KNOWN_CSV_HEADERS}, jsonl by '{', grid when its empty lines end grid records (each block
- * before one is N rows of N symbols, or one status line) and what follows the last is a grid begun,
- * else line (a line output with a stray empty line too).
+ * The format of an output file told from its first bytes: csv by a known header, jsonl by '{', grid when its empty lines end
+ * grid records and what follows the last is a grid begun, else line.
  */
 export function outputFormatOf(text: string): OutputFormatName {
   if (KNOWN_CSV_HEADERS.some((header) => text.startsWith(header))) return "csv";
@@ -113,11 +108,7 @@ export function outputFormatOf(text: string): OutputFormatName {
   return rest.length === 0 || begun || (rest.length === 1 && isGridRecord(rest)) ? "grid" : "line";
 }
 
-/**
- * Whether `rows` (one or more lines) are one grid record: N rows of N symbols (a grid size's side),
- * or a status line: not the N² symbols of a line record, nor `invalid` or `error` alone (a line
- * record's; a grid record gives the reason after a colon).
- */
+/** Whether `rows` are one grid record: N rows of N symbols, or a status line (not a line record's solution, nor `invalid` or `error` alone). */
 function isGridRecord(rows: readonly string[]): boolean {
   if (rows.length > 1) return shapeOfSide(rows.length) !== undefined && rows.every((row) => row.length === rows.length);
   const [line] = rows;

@@ -57,7 +57,8 @@ describe("--datasets names", () => {
       expect(load).toThrow(DatasetSpecError);
       expect(load).toThrow(
         `dataset 'forum_hardest_1106': the cached file ${join(cache, "forum_hardest_1106.txt")} does not match the catalog (` +
-          `${text.split("\n").length - 1} puzzles with sha256 ${sha256(text)}; the catalog expects 2 with ${sha256(`${A}\n${B}\n`)}): ` +
+          `${text.split("\n").length - 1} puzzles with sha256 ${sha256(text)}; the catalog expects 2 with ${sha256(`${A}\n${B}\n`)}` +
+          `${folder === "crlf" ? ": its lines end in \\r\\n (a copy converted to Windows line ends?)" : ""}): ` +
           "run npx sudoku-wasm datasets fetch forum_hardest_1106, which fetches it again",
       );
     }

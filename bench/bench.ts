@@ -1,11 +1,4 @@
-/**
- * `npm run bench`: every registered solver (or the modules given) across the bundled datasets
- * (or those given), timed by tinybench, answers checked outside the timed region. Prints the
- * table, writes the exports asked for, and with --compare judges each row against an earlier
- * run; with --ref COMMIT it times each row of that commit and of this checkout interleaved and
- * judges each pair instead (paired.ts). Progress on stderr. A wrong answer exits non-zero.
- * Options: options.ts (`--help`).
- */
+/** `npm run bench` (docs/bench.md): measures the plan (runner.ts), prints and writes the report; --compare and --ref (paired.ts) judge. */
 import { InterruptWatch } from "../src/cli-kit/progress.js";
 import { type SolverInfo, VARIANT_NOT_HERE, findSolver, solvers } from "../src/solvers/registry.js";
 import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
@@ -32,7 +25,7 @@ import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeRep
 import { type BenchPlan, isPureTsBaseline, planRows, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
 
-/** The selected solvers (registry ids, module paths, wasm-abi: modules; else the preset's, a skipped one said on stderr); the reference must be one of them. */
+/** The selected solvers (`--solvers`, else the preset's, a skipped one said on stderr); the reference must be one of them. */
 async function selectSolvers(options: BenchOptions, preset: Preset): Promise<readonly SolverInfo[]> {
   for (const info of options.solvers ? [] : solvers) {
     if (info.unavailable && info.unavailable !== VARIANT_NOT_HERE) process.stderr.write(`skipping ${info.id}: ${info.unavailable}\n`);
@@ -47,12 +40,7 @@ async function selectSolvers(options: BenchOptions, preset: Preset): Promise<rea
   return selected;
 }
 
-/**
- * Exit status: 0 when every row ran; {@link FAILED_STATUS} when a row failed while measuring (a
- * wrong answer) or, with --fail-on-regression, a row is judged slower; 2, as in the CLI, for
- * everything refused before measuring (a bad option, an unreadable dataset or
- * --compare file, runs of different experiments); 130/143 on SIGINT/SIGTERM.
- */
+/** Exit status of a row that failed while measuring, or of a judged regression; what is refused before measuring is a usage error (2). */
 const FAILED_STATUS = 1;
 /** True once measuring began: an error from then on is a failed run, not a usage error. */
 let measuring = false;
@@ -88,7 +76,6 @@ async function main(argv: readonly string[]): Promise<void> {
   const toStderr = usesStdout(options);
   const stream = toStderr ? process.stderr : process.stdout;
   const report = (text: string) => stream.write(terminalSafe(text));
-  // The report's terminal's width, when it is a terminal that gives one.
   const width = Math.min(stream.isTTY && stream.columns > 0 ? stream.columns : COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
   if (options.failOnRegression !== undefined && !options.compare && !options.ref) {
     throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
@@ -117,7 +104,7 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const differences = earlier ? checkedDifferences(earlier, { environment, records: [] }, options) : [];
-  // --solvers picks the rows itself, with the kernel's once-per-puzzle and threads rows as before presets.
+  // --solvers picks the rows itself, with the kernel's once-per-puzzle and threads rows.
   const preset = options.solvers ? { ...findPreset("all"), name: "--solvers" } : findPreset(options.preset);
   const selected = await selectSolvers(options, preset);
   const threadsRow = options.threads > 0 && (preset.threadsRow || options.threadsGiven);

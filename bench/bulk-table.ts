@@ -1,7 +1,4 @@
-/**
- * The two tables of `npm run bulk-bench` (docs/where-it-stands.md holds both): speed (--markdown),
- * each `solve` run against the kernel's own rate (K) and `--threads 0`; and sizing (--sizing).
- */
+/** The two tables of `npm run bulk-bench`: speed (each `solve` run against K and `--threads 0`) and sizing. */
 import type { Column } from "./report/format.js";
 import { median } from "../src/model/quantile.js";
 
@@ -17,7 +14,6 @@ export interface BulkRow {
   rssMb: number | null;
 }
 
-/** A whole figure with thousands separators. */
 export const figure = (n: number): string => Math.round(n).toLocaleString("en-US");
 /** The median of per-round ratios with their range, or empty. */
 export const ratioCell = (values: number[] | null): string =>

@@ -1,20 +1,10 @@
 /**
- * `npm run bulk-bench -- [options]`: how close `sudoku-wasm solve` comes to the kernel on a large
- * corpus, and what memory it takes, in one run.
- *
- * K is the kernel's own rate on the same puzzles: `WasmKernel` `input(n)` / `run(n, limit)` in
- * this process, one thread, batches of 4,096, the puzzles already in memory as cells. Each CLI
- * run is a child process (`bin/sudoku-wasm.mjs solve FILE > /dev/null`), timed wall to wall,
- * start-up included, with its peak RSS and CPU time reported by the child itself as it exits.
- * The rounds alternate K and the CLI runs; the figures are medians over rounds, each ratio the
- * median of the per-round ratios (with its range). Each round also runs K on 2 threads at once
- * (a bare kernel on each, side by side, just before the `--threads 2` run): what two threads can
- * reach on this machine then, which virtual cores that share a physical one put well below 2 K.
- *
- * The corpora: `--records` generated easy puzzles (the bundled easy set, digits relabelled per
- * line; written to a scratch file), and the first `--hard` puzzles of the public set
- * forum_hardest_1905_11plus (`npx sudoku-wasm datasets fetch forum_hardest_1905_11plus`) for the
- * threads ratio on hard puzzles. Figures and ratios, no verdicts.
+ * `npm run bulk-bench`: how close `sudoku-wasm solve` comes to the kernel on a large corpus, and what memory it takes.
+ * K is the kernel's own rate on the same puzzles (one thread, batches of 4,096, puzzles already cells); each CLI run
+ * is a child process timed wall to wall, start-up included, reporting its own peak RSS and CPU time as it exits.
+ * Rounds alternate K and the CLI runs so both see the same moments of the machine; each ratio is the median of the
+ * per-round ratios, with its range. K on 2 threads at once, just before `--threads 2`, is what two threads can reach
+ * then: virtual cores that share a physical one put it well below 2 K. Figures, no verdicts.
  */
 import { markdownTable, tableLines } from "./report/format.js";
 import { spawn } from "node:child_process";
@@ -55,9 +45,8 @@ interface CliRun {
 }
 
 /**
- * Writes the peak RSS (KB) and CPU time of the process it is imported into to fd 3 as it exits.
- * The peak is Linux's VmHWM, of this program alone: getrusage's maxRSS also counts the parent's
- * pages the child had between fork and exec (this bench holds hundreds of MB).
+ * Writes the peak RSS (KB) and CPU time of the process it is imported into to fd 3 as it exits. The peak is Linux's
+ * VmHWM: getrusage's maxRSS also counts the parent's pages the child had between fork and exec (hundreds of MB here).
  */
 const REPORTER = `import { readFileSync, writeSync } from "node:fs";
 process.on("exit", () => {
@@ -153,20 +142,18 @@ async function measure(options: Options, scratch: string): Promise<void> {
     `${figure(options.records)} generated easy records; ${hardLines ? `${figure(hardGrids!.length / CELLS)} of ${HARD_SET}` : "no hard set"}; ${options.rounds} rounds; limit ${limit}`,
   );
 
-  // The runs of `solve` by their options, each with its runs of every round.
   const runsOf = (...names: string[]) => new Map(names.map((name) => [name, [] as CliRun[]]));
   const cli = runsOf("--threads 0", "--threads 1", "--threads 2", "--threads 0 --out jsonl");
   const hardRuns = runsOf("--threads 0", "--threads 1", "--threads 2");
   const [cliZero, hardZero] = [cli.get("--threads 0")!, hardRuns.get("--threads 0")!];
   const k: number[] = [];
   const kCpu: number[] = [];
-  const kTwo: number[] = []; // K on 2 threads at once: the most --threads 2 could reach on this machine at the time of its run
+  const kTwo: number[] = [];
   const twoSample = easyGrids.subarray(0, Math.min(easyGrids.length, 20_000 * CELLS));
   const kHard: number[] = [];
   const smallRuns: { zero: CliRun[]; auto: CliRun[] } = { zero: [], auto: [] };
   const startUps: CliRun[] = [];
   for (let round = 0; round < options.rounds; round++) {
-    // K: the kernel's rate on the same puzzles, one thread.
     const kernelRate = await rate(easyGrids.length / CELLS, 0, () => solveInBatches(kernel, easyGrids, limit));
     k.push(kernelRate.wall);
     kCpu.push(kernelRate.cpu);
@@ -204,13 +191,11 @@ async function measure(options: Options, scratch: string): Promise<void> {
   }
   console.log("");
   console.log(`K (kernel in process, one thread): ${figure(median(k))} puzzles/s wall, ${figure(median(kCpu))} per CPU-second`);
-  // Virtual cores that share a physical one, or a host that gives a busy machine less, put two kernels side by side below 2 K.
   const two = cli.get("--threads 2")!.map((run) => options.records / run.wallSeconds);
   console.log(
     `K on 2 threads at once (a kernel each, no pool; the first ${figure(twoSample.length / CELLS)} easy records): ${figure(median(kTwo))} puzzles/s, ${ratioCell(kTwo.map((r, i) => r / k[i]))} of K; \`solve --threads 2\` ÷ that: ${ratioCell(two.map((r, i) => r / kTwo[i]))}`,
   );
   console.log("");
-  // As text, the same table without its Markdown's code marks.
   const plain = (text: string) => text.replace(/`/g, "");
   const textColumns = BULK_COLUMNS.map((column) => ({ ...column, header: plain(column.header), cell: (row: BulkRow) => plain(column.cell(row, rows[0])) }));
   for (const line of options.markdown ? markdownTable(BULK_COLUMNS, rows) : tableLines(textColumns, rows)) console.log(line);
@@ -225,8 +210,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
         `hard, ${name} ÷ --threads 0 with the start-up (${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s, a 1-record run) taken off both: ${ratioCell(solving)}; ${ratioCell(busy)} cores busy (CPU s ÷ wall s)`,
       );
     }
-    // What two threads could give at most, start-up included: --threads 0's solving (its wall
-    // time less the start-up) halved, with no start-up of the workers' own.
+    // The most two threads could give, start-up included: --threads 0's solving halved, no worker start-up added.
     const ceiling = hardZero.map((run, i) => run.wallSeconds / (startUps[i].wallSeconds + (run.wallSeconds - startUps[i].wallSeconds) / 2));
     console.log(`hard, the most 2 threads could give over --threads 0, start-up included (the solving halved, nothing added): ${ratioCell(ceiling)}`);
   }
@@ -273,10 +257,8 @@ const SIZING_TIERS: readonly { name: string; path: string; records: number }[] =
 ];
 
 /**
- * The sizing table: per tier, puzzles per CPU-second of `solve --threads 0` (the whole CLI: read,
- * parse, solve, format, write) with a 1-record run's CPU time taken off, and puzzles per second
- * of wall time with `--threads 2` (start-up taken off), the rate of one 2-core machine; then what
- * 10⁹ such puzzles take. Medians over the rounds.
+ * The sizing table: per tier, puzzles per CPU-second of the whole `solve --threads 0` and per wall second of `--threads 2`
+ * (one 2-core machine), a 1-record run's start-up taken off each; then what 10⁹ such puzzles take. Medians over rounds.
  */
 async function sizing(options: Options, scratch: string): Promise<void> {
   const reporter = join(scratch, "report.mjs");

@@ -1,11 +1,7 @@
 /**
- * The calibration workload: a fixed piece of work timed between the calls of every row, so that
- * `--compare` judges each row relative to it. What slows the whole machine between two runs slows
- * the row and the calibration beside it alike; the ratio keeps what the code changed.
- *
- * The work is a frozen miniature of a solver's inner loop (candidate masks, pseudo-random
- * placements, popcounts, data-dependent branches). A run records its identity, and `--compare`
- * refuses two runs whose calibrations differ: their figures are then in different units.
+ * The calibration work, timed between the calls of every row so that `--compare` judges each row relative to it: what
+ * slows the whole machine slows the row and the calibration beside it alike. A frozen miniature of a solver's inner
+ * loop; `--compare` refuses two runs whose calibrations differ, since their figures are then in different units.
  */
 import { createHash } from "node:crypto";
 
@@ -65,7 +61,6 @@ function warmUp(): void {
   warm = true;
 }
 
-/** Calibration work done: its process CPU ms and the units it ran. */
 export interface CalibrationWork {
   cpuMs: number;
   units: number;

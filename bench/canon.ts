@@ -1,9 +1,6 @@
 /**
- * `npm run canon-bench [-- FILE...]`: the minlex kernel's rate on one core, per set (default: the
- * bundled sets): every 9×9 line canonicalised in batches of {@link BATCH} after a warm-up batch,
- * pass after pass for at least `--seconds`; puzzles per second of kernel time (the copy in
- * included), by the wall clock and by the process's CPU time (steadier on a shared machine; it
- * counts every thread of the process, so a collector running beside the kernel lowers it).
+ * `npm run canon-bench [-- FILE...]`: the minlex kernel's rate on one core, per set: puzzles per second of kernel time,
+ * by the wall clock and by process CPU time (steadier on a shared machine, but a collector running beside it lowers it).
  */
 import { Command } from "commander";
 import { CanonKernel } from "../src/canon/canon.js";
@@ -12,7 +9,6 @@ import { rate } from "./measure/reference.js";
 import { figure } from "./bulk-table.js";
 import { machineLine, quietUsage, runTool, seconds } from "./tool.js";
 
-/** Puzzles per kernel call. */
 const BATCH = 4096;
 
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 /**
- * Large corpora made on the spot (tests, bulk bench): the bundled easy puzzles with their digits
- * relabelled per line by a seeded permutation, so a lost, doubled or shifted record changes the output.
+ * Large corpora made on the spot: the bundled easy puzzles, digits relabelled per line by a seeded permutation, so a
+ * lost, doubled or shifted record changes the output.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,7 +1,6 @@
 /**
- * Bring your own solver (the contract: docs/bench.md): the items of `--solvers` that are not
- * registry ids: a JavaScript module (any path with a slash, or ending .mjs/.js/.cjs) or
- * `wasm-abi:PATH`. Each becomes a SolverInfo marked external (never the default reference).
+ * Bring your own solver (docs/bench.md): the `--solvers` items that are not registry ids, a JavaScript module or
+ * `wasm-abi:PATH`. Each becomes a SolverInfo marked external, so never the default reference.
  */
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,7 +13,7 @@ const ABI_PREFIX = "wasm-abi:";
 /** The solvers this file made (modules and wasm-abi: files), as opposed to the registry's. */
 const outside = new WeakSet<SolverInfo>();
 
-/** True for a solver from a --solvers module or wasm-abi: file (the bench runs those in a worker thread: isolated.ts). */
+/** True for a solver from a --solvers module or wasm-abi: file. */
 export function isOutsideSolver(info: SolverInfo): boolean {
   return outside.has(info);
 }

@@ -1,8 +1,4 @@
-/**
- * `npm run docs:tables -- --section NAME [--from FILE]`: rewrites one marked region of README.md
- * or docs/*.md (bench/report/regions.ts) from the output of the command its marker names, run
- * here, or read from FILE (`-`: standard input) for a run taken earlier or elsewhere.
- */
+/** `npm run docs:tables -- --section NAME [--from FILE]`: rewrites one marked region of the docs (regions.ts) from its command's output. */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

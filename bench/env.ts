@@ -1,7 +1,4 @@
-/**
- * The environment recorded with every run: CPU, cores, Node and V8, the WASM release
- * build's flags (from asconfig.json), the git commit and the date.
- */
+/** The environment recorded with every run (machine, build, commit, date), and the datasets' identities and expected counts. */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -18,7 +15,6 @@ import { type Expectation, expectationOf } from "./verify.js";
 import { cpuFamily, vectorUnits } from "./tool.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";
 
-/** The settings of a run that the environment repeats. */
 export type RunSettings = Pick<BenchEnvironment, "seed" | "limit" | "timeMs" | "budget">;
 
 /** Describes this machine and build; `now` fixes the date (tests). */
@@ -32,7 +28,7 @@ export function collectEnvironment(settings: RunSettings, now = new Date()): Ben
     cores: availableParallelism(),
     node: process.version,
     v8: process.versions.v8,
-    buildFlags: buildFacts.flags.release ?? "unknown", // recorded when the kernel was built (scripts/build-facts.mjs)
+    buildFlags: buildFacts.flags.release ?? "unknown", // recorded by scripts/build-facts.mjs
     commit: gitCommit(),
     date: now.toISOString(),
     ...settings,
@@ -61,7 +57,7 @@ function packageVersion(name: string): string {
   }
 }
 
-/** A dataset's name, content hash (first 16 hex digits of the SHA-256 of its file) and size, with the puzzles drawn from it. */
+/** A dataset's name, content hash (SHA-256 prefix) and size, with the puzzles drawn from it. */
 export function datasetIdentity(dataset: Dataset, maxPuzzles: number): DatasetIdentity {
   const sha256 = createHash("sha256").update(readFileSync(dataset.path)).digest("hex").slice(0, 16);
   return { name: dataset.name, sha256, size: dataset.puzzles.length, drawn: Math.min(maxPuzzles, dataset.puzzles.length) };
@@ -74,16 +70,14 @@ export function benchDatasets(specs: string[] | undefined): Dataset[] {
     throw new DatasetSpecError(specs === undefined ? "no datasets: none are bundled in datasets/; pass --datasets FILE" : "no datasets: --datasets names none");
   for (const dataset of datasets) {
     if (dataset.puzzles.length === 0) throw new DatasetSpecError(`${dataset.path}: holds no puzzles`);
-    checkedShape(dataset); // names the file when its first puzzle is of no size, or the first line of another size
+    checkedShape(dataset);
   }
   return datasets;
 }
 
 /**
- * What a dataset's solution counts must be (verify.ts): a public set's or a bundled tier's only when
- * the file is that set's (its cached file as the catalog has it, or the bundled one); any other
- * file, whatever its name, is "unknown" (its counts are checked for agreement between rows), and so
- * is a cached file that no longer matches the catalog, given by its path (by name it is refused).
+ * What a dataset's solution counts must be (verify.ts): a public set's or bundled tier's only when the file is that
+ * set's (cached as the catalog has it, or bundled); any other file, whatever its name, is "unknown".
  */
 export function datasetExpectation(dataset: Pick<Dataset, "name" | "path">): Expectation {
   const at = resolve(dataset.path);

@@ -1,8 +1,6 @@
 /**
- * Outside solvers (files of --solvers) are measured in a worker thread that the bench can end: a
- * countSolutions call over --solver-timeout fails the row, and Ctrl-C stops it at once, whatever
- * the solver does. Such a row has no per-puzzle pass (p50 and p99 n/a). With `--fresh-rounds`,
- * every timing round of every row runs in a worker thread of its own ({@link openWorkerRow}).
+ * Outside solvers (files of --solvers) run in a worker thread the bench can end, so a call over --solver-timeout or
+ * Ctrl-C stops them whatever they do; such a row has no per-puzzle pass. `--fresh-rounds` uses the same workers.
  */
 import { Worker } from "node:worker_threads";
 import type { Grid } from "../src/model/puzzle.js";
@@ -28,7 +26,7 @@ export interface WorkerRowOptions {
   signal?: AbortSignal;
 }
 
-/** The row of outside solver `info`, run in a worker thread with a time limit of `options.timeoutMs` per call; `options.signal` stops it. */
+/** The row of outside solver `info`, run in a worker thread. */
 export function isolatedRow(info: SolverInfo, options: WorkerRowOptions): ExtraRow {
   return {
     solver: info.id,
@@ -39,10 +37,7 @@ export function isolatedRow(info: SolverInfo, options: WorkerRowOptions): ExtraR
   };
 }
 
-/**
- * Prepares `grids` in a worker thread running `info`. With `freshRounds`, a new worker before
- * each round, so the rounds see what differs between fresh instances of the code, as two runs would.
- */
+/** Prepares `grids` in a worker thread running `info`; with `freshRounds`, a new worker each round, as two runs would see the code. */
 export async function openWorkerRow(
   info: SolverInfo,
   grids: readonly Grid[],
@@ -69,7 +64,6 @@ export async function openWorkerRow(
   let current = await start();
   let rounds = 0;
   let last: BatchAnswers | null = null;
-  /** One batch in the worker: its answers (kept as the last call's) and how long it took there. */
   const solve = async (): Promise<TimedElsewhere> => {
     const solved = (await current.ask({ kind: "solve", calibrationShare: CALIBRATION_SHARE })) as Extract<WorkerReply, { kind: "solved" }>;
     last = { counts: solved.counts, solutions: solved.solutions, guesses: solved.guesses, timedOut: (i) => solved.timedOut[i] === 1 };

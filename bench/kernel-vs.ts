@@ -1,11 +1,6 @@
 /**
- * `npm run kernel-vs -- [options]`: today's WASM kernels against the kernels of an earlier
- * commit, in one process, on the same puzzles: a 9×9 file goes to the 9×9 kernel (release, or the
- * variant `--build` names), other sizes to the N×N kernel (build/general.wasm).
- *
- * The old kernel is `assembly/index.ts` (or `general.ts`) as it was at `<commit>`, compiled with
- * this checkout's release settings into build/ref/ (built once, only for the sizes needed). How
- * both are checked and timed: bench/versus.ts.
+ * `npm run kernel-vs`: this checkout's WASM kernels against another commit's, compiled with this checkout's release
+ * settings, in one process on the same puzzles (versus.ts). A 9×9 file goes to the 9×9 kernel, other sizes to the N×N one.
  */
 import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { type VersusRecord, firstPuzzles, kernelPairs, versus, versusTable } from "./versus.js";
@@ -17,7 +12,7 @@ import { benchDatasets } from "./env.js";
 
 /** The default old kernel: the 9×9 kernel before band-major masks. */
 const DEFAULT_REF = "3c51558";
-/** The default datasets: five public 9×9 sets by name (`npx sudoku-wasm datasets fetch NAME` fetches each). */
+/** The default datasets: five public 9×9 sets. */
 const DEFAULT_DATASETS = ["forum_hardest_1905_11plus", "forum_hardest_1106", "magictour_top1465", "17_clue", "kaggle_bryanpark_10k"];
 
 interface VersusOptions {

@@ -1,19 +1,11 @@
 /**
- * `npm run library-bench -- [options]`: what each path of the library costs, against the
- * kernel's own rate (K: WasmKernel batches of 4,096, the puzzles already cells) on the same
- * puzzles in the same process: solveMany, a solve loop, and a pool's solveMany (every record kept)
- * and solveStream (each record let go), of an array of lines and of a file's lines (its bytes, and through readline).
- *
- * Each pool call runs beside a 10 ms interval timer (its worst lateness is the event loop's); the
- * cores kept busy tell a pool held back by a loaded machine from one held back by its own work,
- * the main thread's busy share (its event loop's utilization) one held back by the records it
- * makes there (the records alone, made as it makes them but without solving, bound it on few
- * cores); and K on every thread at once (a kernel on each of the pool's threads, side by side,
- * no pool, measured just before each pool call) is what the machine's cores can give together:
- * the pool's ceiling, which virtual cores that share a physical one put well below threads × K.
- * The rounds alternate the paths; each ratio is the median of the per-round ratios with its
- * range, per CPU second for one thread's paths, per wall second for the pool. The puzzles: the
- * bundled easy tier relabelled per line. Figures, no verdicts.
+ * `npm run library-bench`: what each path of the library (solveMany, a solve loop, a pool's solveMany and solveStream)
+ * costs against the kernel's own rate K (batches of 4,096, puzzles already cells) on the same puzzles, in one process.
+ * Beside each pool call: a 10 ms timer's worst lateness (the event loop held), the cores kept busy (a loaded machine
+ * against the pool's own work), the main thread's busy share (the records it makes), and K on every thread at once just
+ * before it: the pool's ceiling, which virtual cores that share a physical one put well below threads × K. Rounds alternate
+ * the paths; each ratio is the median of per-round ratios with its range, per CPU second for one thread's paths (the
+ * machine's other load left out), per wall second for the pool. Figures, no verdicts.
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -59,10 +51,8 @@ async function withTimer(run: () => Promise<unknown>): Promise<number> {
 }
 
 /**
- * What `pool.solveMany` asks of the main thread alone: a record made and kept for each of `count`
- * lines by the library's own record code (solver.ts orderedRecords), a batch at a time as the pool
- * takes them, from a batch of `cells` the kernel solved once: no solving, no workers. Returns the
- * run, which gives the records it made.
+ * What `pool.solveMany` asks of the main thread alone: a record made and kept per line by the library's own record code,
+ * a batch at a time, from one batch the kernel solved once (no solving, no workers). The run returns the records made.
  */
 function recordsAlone(kernel: WasmKernel, cells: Uint8Array, count: number): () => number {
   const size = Math.min(POOL_BATCH_SIZE, cells.length / CELLS);
@@ -79,7 +69,7 @@ function recordsAlone(kernel: WasmKernel, cells: Uint8Array, count: number): () 
     records: [],
     recordSlots: [],
   };
-  const writer = new SolutionWriter(DIGITS, size); // as solveMany's: a string per batch of solutions
+  const writer = new SolutionWriter(DIGITS, size); // as solveMany's
   return () => {
     const records = new Array<SolveRecord>(count);
     for (let first = 0; first < count; first += size) {
@@ -121,21 +111,19 @@ async function main(): Promise<void> {
 
   const kernelRun = () => solveInBatches(kernel, cells, LIMIT);
   const recordsRun = recordsAlone(kernel, cells, lines.length);
-  // The pool's lines as a file too, for the rows that read a file.
   const scratch = mkdtempSync(join(tmpdir(), "sudoku-library-bench-"));
   process.once("exit", () => rmSync(scratch, { recursive: true, force: true }));
   const linesFile = join(scratch, "lines.txt");
   writeFileSync(linesFile, `${lines.join("\n")}\n`);
-  // The pool's calls (`run` gives the records it made; `kept`: what becomes of them), with what each round measured; each round runs them all, in order or reversed.
   const poolCall = (name: string, kept: string, run: () => Promise<number>) => ({
     name,
     kept,
     run,
     rates: [] as Rate[],
     lateness: [] as number[],
-    /** The share of the wall time the main thread's event loop was busy (making records, feeding the workers, collecting garbage). */
+    /** The share of the wall time the main thread's event loop was busy. */
     mainBusy: [] as number[],
-    /** K on every thread at once, measured just before each of this call's runs (the host's speed can change from one second to the next). */
+    /** K on every thread at once, just before each run: the host's speed can change from one second to the next. */
     ceilings: [] as number[],
   });
   const poolCalls = [
@@ -145,7 +133,6 @@ async function main(): Promise<void> {
       for await (const _record of pool.solveStream(lines, { limit: LIMIT })) records++;
       return records;
     }),
-    // The same lines read from a file: as a stream of bytes, as README's example reads a corpus, and through node:readline.
     poolCall("pool.solveStream over a file stream", "the same lines from a file's bytes, each record let go", async () => {
       let records = 0;
       for await (const _record of pool.solveStream(createReadStream(linesFile), { limit: LIMIT })) records++;
@@ -179,7 +166,6 @@ async function main(): Promise<void> {
   }
   await pool.close();
 
-  // One thread's paths against K per CPU second (what the machine's other load takes does not count), the pool per wall second.
   const perK = (rates: Rate[], by: "wall" | "cpu") => ratioCell(rates.map((r, i) => r[by] / k[i][by]));
   const threads = `${options.threads} ${options.threads === 1 ? "thread" : "threads"}`;
   const rows = [
@@ -221,7 +207,6 @@ async function main(): Promise<void> {
     { header: "÷ K at once", align: "left" as const },
   ];
   for (const line of alignRows(columns, rows)) console.log(line);
-  // On a loaded machine, the share of the cores the process gets bounds the pool against K, whatever the pool does.
   const busy = (rates: Rate[]) => ratioCell(rates.map((r) => r.wall / r.cpu));
   console.log(`K: ${(1e6 / median(k.map((r) => r.cpu))).toFixed(2)} CPU s per 1M lines; its run kept ${busy(k)} cores busy`);
   for (const call of poolCalls) {
@@ -232,7 +217,7 @@ async function main(): Promise<void> {
   // The records and the workers' solving share the machine's cores: per line, 1/K of a core's second to solve and 1/R to make the record.
   const cores = cpus().length;
   const ceiling = alone.map((r, i) => {
-    const records = r.cpu / k[i].cpu; // records alone ÷ K
+    const records = r.cpu / k[i].cpu;
     return Math.min(options.threads, records, cores / (1 + 1 / records));
   });
   console.log(

@@ -1,8 +1,6 @@
 /**
- * Noise and consistency flags: pure checks over one row's figures that say when its numbers
- * should not be trusted as they stand. The reporters print the flag's mark beside the row and
- * its note (FLAG_NOTES) once below the table. One figure they read is set over the whole run
- * ({@link markSpeedShifts}): how fast the machine ran while the row was timed.
+ * Noise and consistency flags: pure checks over one row's figures that say when its numbers should not be trusted as
+ * they stand. Reporters print a flag's mark beside the row and its note (FLAG_NOTES) once below the table.
  */
 import { median } from "../src/model/quantile.js";
 import type { BenchRecord } from "./records.js";
@@ -24,7 +22,6 @@ export const SPEED_SHIFT_ROWS = 3;
 
 export type NoiseFlag = "noisy" | "disagree" | "preempted" | "timeouts" | "speed";
 
-/** Each flag's mark in the table and what the reader should do about it. */
 export const FLAG_NOTES: Readonly<Record<NoiseFlag, { mark: string; note: string }>> = {
   noisy: {
     mark: "N",
@@ -64,7 +61,6 @@ export const FLAG_NOTES: Readonly<Record<NoiseFlag, { mark: string; note: string
 export const mostlyTimedOut = (row: Pick<RowFigures, "timeouts" | "puzzles">): boolean =>
   row.timeouts !== undefined && row.puzzles !== undefined && row.timeouts * 2 > row.puzzles;
 
-/** The flags a row earns, in the order of FLAG_NOTES. */
 export function noiseFlags(row: RowFigures): NoiseFlag[] {
   const flags: NoiseFlag[] = [];
   if (row.rmePercent > NOISY_MARGIN_PERCENT) flags.push("noisy");
@@ -80,12 +76,9 @@ export function noiseFlags(row: RowFigures): NoiseFlag[] {
 }
 
 /**
- * Sets each one-thread row's `speedShift`: the mean CPU µs per unit of the calibration work timed
- * between its calls, over the median of that over the run's one-thread rows (above 1: the machine
- * ran slower while the row was timed than through most of the run). The mean, as the row's rate
- * pools all its rounds: a spell over two of five rounds moves both. A worker pool's row (`threads`
- * set) has none (its calibration shares the process's CPU time with its workers'), nor does any
- * row of a run with fewer than {@link SPEED_SHIFT_ROWS} one-thread rows calibrated. Returns `records`.
+ * Sets each one-thread row's `speedShift`: its mean calibration CPU µs per unit over the run's median row's (above 1:
+ * the machine ran slower while the row was timed). The mean, as the row's rate pools all its rounds. A worker pool's
+ * row has none: its calibration shares the process's CPU time with its workers'.
  */
 export function markSpeedShifts<R extends Pick<BenchRecord, "threads" | "calibrationMicros" | "speedShift">>(records: R[]): R[] {
   const own = new Map<R, number>();
@@ -115,7 +108,7 @@ export function passesDisagree(row: RowFigures): boolean {
   return ratio > allowed || passSlower || aboveP99;
 }
 
-/** The marks of `flags` as a short cell ("N P"), empty when there are none. */
+/** "N P", or "" with no flags. */
 export function flagMarks(flags: readonly NoiseFlag[]): string {
   return flags.map((flag) => FLAG_NOTES[flag].mark).join(" ");
 }

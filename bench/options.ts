@@ -1,12 +1,6 @@
 /**
- * `npm run bench -- [options]`: one table of options makes both the help text and the
- * defaults. A `quick` entry is the value `--quick` uses when the option is not given.
- *
- * The presets name selections of the bench's rows (`--preset NAME`, `--all`). The default, `main`,
- * answers the bench's question in well under a minute: per grid size, the WASM kernel against its
- * TypeScript twin, the pure-TS baselines and the npm peers. The kernel's compile-time variants,
- * its once-per-puzzle and worker-thread rows are the other presets' (`--all` is every row).
- * `--solvers` picks rows itself and overrides the preset's solvers.
+ * The bench's options: one table makes both the help text and the defaults. The presets name selections of rows;
+ * the default, `main`, answers the bench's question in well under a minute.
  */
 import { Command, InvalidArgumentError } from "commander";
 import { availableParallelism } from "node:os";
@@ -20,9 +14,7 @@ import type { OutputRequests } from "./report/output.js";
 
 export interface Preset {
   name: string;
-  /** One line for --help. */
   description: string;
-  /** Whether the preset measures `info` on grids of side `size`. */
   takes(info: SolverInfo, size: number): boolean;
   /** Adds the default kernel's once-per-puzzle row (what a boundary crossing costs). */
   boundaryRow: boolean;
@@ -30,10 +22,10 @@ export interface Preset {
   threadsRow: boolean;
 }
 
-/** The 9×9 kernel and its twin, and the N×N kernel and its twin. */
+/** Each kernel and its TS twin: the 9×9 one, and the N×N one for other sizes. */
 const KERNEL_AND_TWIN: Readonly<Record<number, readonly string[]>> = { 9: ["wasm", "bitmask"] };
 const GENERAL_AND_TWIN = ["general-wasm", "general-ts"];
-/** This project's pure-TS baselines (9×9). */
+/** The pure-TS baselines (9×9). */
 const BASELINES = ["scan", "tables", "queue", "mrv", "dlx"];
 
 export const PRESETS: readonly Preset[] = [
@@ -48,7 +40,7 @@ export const PRESETS: readonly Preset[] = [
   {
     name: "variants",
     description: "the 9×9 kernel's compile-time variants against the kernel, its TS twin and its once-per-puzzle row",
-    takes: (info) => info.kernelBuild !== undefined || info.id === "bitmask", // the kernel with its variants
+    takes: (info) => info.kernelBuild !== undefined || info.id === "bitmask",
     boundaryRow: true,
     threadsRow: false,
   },
@@ -61,14 +53,13 @@ export const PRESETS: readonly Preset[] = [
   },
 ];
 
-/** The preset named `name`, or an Error listing the names. */
 export function findPreset(name: string): Preset {
   const preset = PRESETS.find((p) => p.name === name);
   if (!preset) throw new Error(`unknown preset '${name}'; known: ${PRESETS.map((p) => p.name).join(", ")}`);
   return preset;
 }
 
-/** The parsed options of one run: each is described once, in {@link OPTION_TABLE} (the exports as output.ts reads them). */
+/** The parsed options of one run: each is described once, in {@link OPTION_TABLE}. */
 export interface BenchOptions extends OutputRequests {
   solvers?: string[];
   datasets?: string[];
@@ -97,7 +88,6 @@ export interface BenchOptions extends OutputRequests {
   failOnRegression?: number | true;
 }
 
-/** A row of the bench's table: a shared option row, and the value `--quick` gives it. */
 interface BenchOptionRow extends OptionRow {
   /** The value --quick gives this option when it is not set explicitly. */
   quick?: unknown;
@@ -206,7 +196,6 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
   },
 ];
 
-/** A parser of a percentage: a number from 0 up to 100 (decimals allowed). */
 function percentArgument(text: string): number {
   const value = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(value >= 0 && value < 100))
@@ -214,10 +203,9 @@ function percentArgument(text: string): number {
   return value;
 }
 
-/** The bench's command line: the options table, and the solvers and datasets in the help. */
+/** The bench's command line, with the solvers and datasets in its help. */
 export function benchCommand(): Command {
   const command = new Command("bench").description("Compare every registered solver across puzzle datasets (tinybench).");
-  // --help shows each option's --quick value beside its default.
   for (const row of OPTION_TABLE) {
     command.addOption(
       toOption(row.quick === undefined ? row : { ...row, defaultText: `${row.defaultText ?? String(row.default)}; --quick: ${String(row.quick)}` }),

@@ -1,18 +1,9 @@
 /**
- * `npm run bench -- --ref COMMIT`: each row of an earlier commit (built in a git worktree,
- * measure/reference.ts) and of this checkout timed interleaved in one process, and judged there.
- *
- * Per dataset, the bench's seeded draw; per row whose solver both commits have:
- *
- *   1. check      one call on each side, every answer checked
- *   2. sample     a row whose slower side takes more than BATCH_SHARE of a round per batch
- *                 solves a prefix of the draw, the same on both sides
- *   3. rounds     both sides timed in process CPU time in turns of a few ms (measure/interleaved.ts);
- *                 every timed call's answers held to the checked ones outside its timing
- *   4. verdict    each round's old ÷ new ms; Student's t over their logs, so load that changes
- *                 between rounds drops out; judged as `--compare` judges, at REF_THRESHOLD
- *
- * The once-per-puzzle and threads rows are not paired.
+ * `--ref COMMIT`: each row of an earlier commit (built in a git worktree) and of this checkout, timed interleaved in one
+ * process on the bench's draw: one checked call a side; a prefix of the draw, the same on both sides, when a batch of the
+ * slower side takes over BATCH_SHARE of a round; rounds in turns of a few ms of CPU time (measure/interleaved.ts). Each
+ * round's old ÷ new time is one sample, so load that changes between rounds drops out; Student's t over their logs. The
+ * once-per-puzzle and threads rows are not paired.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -38,15 +29,15 @@ const MIN_PUZZLES = 10;
 const BATCH_SHARE = 1 / 4;
 
 export interface PairedPlan extends MeasurePlan {
-  /** This checkout's solvers (the "now" side), in row order. */
+  /** This checkout's solvers, in row order. */
   solvers: readonly SolverInfo[];
-  /** The earlier commit's solvers by id (the "before" side). */
+  /** The earlier commit's solvers by id. */
   before: ReadonlyMap<string, Pick<SolverInfo, "id" | "sizes" | "load">>;
   maxPuzzles: number;
   /** tinybench time per side per row, shared by the rounds. */
   timeMs: number;
   rounds: number;
-  /** The least change judged (a share). */
+  /** The least change judged, as a share. */
   threshold: number;
   /** Whether a solver is measured on grids of side `size` (the preset); default: every size it takes. */
   takes?(info: SolverInfo, size: number): boolean;
@@ -133,7 +124,6 @@ async function timePair(
   const engines = [await engineOf("before", old, draw.shape.size), await engineOf("now", info, draw.shape.size)];
   const labels = ["--ref", "now"].map((side) => `${info.id} (${side})`);
   let grids: Grid[] = draw.grids;
-  // Each side over `grids`, its answers checked once here.
   const prepare = () =>
     engines.map((engine, k) => {
       const runner = localRunner(engine, grids, limit, budget, solvesBatches(engine));

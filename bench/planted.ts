@@ -1,8 +1,6 @@
 /**
- * A planted slowdown, for bench/verdict-rates.ts: a solver module that wraps the `wasm` kernel and
- * makes the share SUDOKU_WASM_PLANTED_SLOWDOWN of its calls twice (0.1: 10% slower; unset or 0:
- * none), so the row does that much more of the same work and nothing else changes. Two runs, one
- * with it and one without, form a pair whose verdict must be "slower".
+ * A planted slowdown for verdict-rates.ts: a solver module wrapping the `wasm` kernel that makes the share
+ * SUDOKU_WASM_PLANTED_SLOWDOWN of its calls twice, so the row does that much more of the same work and nothing else changes.
  */
 import { findSolver } from "../src/solvers/registry.js";
 import type { Grid } from "../src/model/puzzle.js";
@@ -23,9 +21,8 @@ export function plantedShare(text = process.env.SUDOKU_WASM_PLANTED_SLOWDOWN): n
 }
 
 /**
- * How many times to repeat each call for `share`: its whole part, and once more with the
- * probability of its fraction, drawn from a fixed seed so every run repeats the same calls. Drawn,
- * not every tenth call, so the repeats fall evenly on the puzzles whatever each costs.
+ * How many times to repeat each call for `share`: its whole part, and once more with the probability of its fraction,
+ * from a fixed seed. Drawn, not every tenth call, so the repeats fall evenly on the puzzles whatever each costs.
  */
 export function repeater(share: number): () => number {
   const whole = Math.floor(share);

@@ -1,8 +1,4 @@
-/**
- * `npm run profile -- [options]`: the kernel variants puzzle by puzzle (options, help and the run in
- * bench/profile/run.ts, the work beside it in bench/profile/).
- * Prints the tables on stdout, progress on stderr; a wrong or disagreeing count exits non-zero.
- */
+/** `npm run profile`: the kernel variants puzzle by puzzle (bench/profile/). A wrong or disagreeing count exits non-zero. */
 import { profileCommand } from "./profile/run.js";
 import { quietUsage, runTool } from "./tool.js";
 

@@ -1,9 +1,6 @@
 /**
- * What the bench shows while it runs: a progress line on stderr (rows done of all, elapsed
- * time, ETA, the row being measured; a cli-progress bar, drawn only on a terminal) and, when
- * asked, each row's compact line on the report stream as soon as the row finishes, under its
- * dataset's heading. The bar hides the cursor while it draws and always shows it again: on
- * `end`, and on any exit of the process before that. The profiler shows the progress line alone.
+ * What the bench shows while it runs: a progress line on stderr (drawn only on a terminal) and, when asked, each row's
+ * compact line as soon as it finishes. The bar hides the cursor while it draws and shows it again on `end` or any exit.
  */
 import cliProgress from "cli-progress";
 import { restoreCursorOnExit } from "../src/cli-kit/progress.js";
@@ -15,7 +12,7 @@ import type { MeasureProgress } from "./measure/rows.js";
 export interface RowPrinting {
   /** Writes report text (stdout, or stderr when an export takes stdout). */
   write(text: string): void;
-  /** Row labels the run will print (for the label column's width). */
+  /** Row labels the run will print, for the label column's width. */
   labels: readonly string[];
   /** Terminal width of the report stream, undefined when it is not a terminal. */
   columns: number | undefined;
@@ -37,11 +34,7 @@ const COLUMN_LEGEND = "  (µs mean: the timed batches, as puzzles/s; µs p50, p9
 /** How often the elapsed time and ETA are refreshed while a row runs. */
 const REFRESH_MS = 1000;
 
-/**
- * The bench's live view, as the runner's progress callbacks. The bar is stopped around every row
- * printed and started again below it (cli-progress returns the cursor to where it started), so
- * elapsed time and ETA are kept here, across those restarts.
- */
+/** The bench's live view. The bar is stopped around every row printed and started below it, so elapsed time and ETA are kept here. */
 export class LiveReport implements MeasureProgress<unknown> {
   private readonly bar: cliProgress.SingleBar;
   private readonly layout: CompactLayout | null;
@@ -50,7 +43,6 @@ export class LiveReport implements MeasureProgress<unknown> {
   private running = false;
   private finished = 0;
   private label = "";
-  /** Rows the run planned (set by `begin`). */
   totalRows = 0;
   private dataset: string | null = null;
   private releaseCursor: () => void = () => {};
@@ -72,7 +64,6 @@ export class LiveReport implements MeasureProgress<unknown> {
     );
   }
 
-  /** The payload of the progress line: elapsed time, ETA and the row being measured. */
   private payload(): { spent: string; left: string; row: string } {
     const seconds = (performance.now() - this.started) / 1000;
     const eta = this.finished === 0 ? NaN : (seconds / this.finished) * (this.totalRows - this.finished);

@@ -1,15 +1,8 @@
-/**
- * What a benchmark run returns: data only, no formatting; every writer in bench/report/ turns it
- * into one output. Each field of a record, of the environment and of the settings is described
- * once, in docs/bench-result.schema.json (the JSON export's schema).
- */
+/** What a benchmark run returns: data only, each writer in bench/report/ turns it into one output. Fields: docs/bench-result.schema.json. */
 
 import type { RatioEstimate } from "./statistics.js";
 
-/**
- * How a row drives its solver: "engine" (solveBatch when it has one, else countSolutions in a
- * loop), "per-puzzle" (countSolutions once per puzzle on an engine that also batches) or "threads".
- */
+/** "engine": solveBatch when it has one, else countSolutions in a loop; "per-puzzle": countSolutions on an engine that also batches. */
 export type RowMode = "engine" | "per-puzzle" | "threads";
 
 /** One measured row: a solver, driven one way, on one dataset. */
@@ -48,7 +41,7 @@ export interface BenchRecord {
   speedupInterval?: { low: number; high: number; method: RatioEstimate["method"] } | null;
 }
 
-/** Which file a dataset's puzzles came from (its first 16 hex digits of SHA-256), so that two runs can tell they read the same puzzles. */
+/** Which file a dataset's puzzles came from (SHA-256 prefix), so that two runs can tell they read the same puzzles. */
 export interface DatasetIdentity {
   name: string;
   sha256: string;
@@ -56,7 +49,6 @@ export interface DatasetIdentity {
   drawn: number;
 }
 
-/** Where and how a run was made; recorded with every result. */
 export interface BenchEnvironment {
   cpu: string;
   /** The widest vector instructions the CPU reports (bench/tool.ts vectorUnits), where it can be told. */
@@ -86,13 +78,13 @@ export interface BenchRun {
   incomplete?: { signal: string; rowsPlanned: number };
 }
 
-// ─── The profiler's (npm run profile): one record per dataset × kernel variant, datasets outermost ───
+// ─── The profiler's: one record per dataset × kernel variant ───
 
 /** One puzzle of a hardest-puzzles list. */
 export interface HardPuzzle {
   /** 1-based line of the puzzle in its dataset file. */
   line: number;
-  /** Time to solve it alone, in µs. */
+  /** µs to solve it alone. */
   micros: number;
   guesses: number;
   /** Search nodes (states propagated), as a positive number even when the budget stopped it. */
@@ -107,7 +99,6 @@ export interface PerPuzzle {
   lines: number[];
   /** µs to solve the puzzle alone (run(1) after a warm-up; fastest of several passes when short). */
   micros: number[];
-  /** Solutions counted, up to the limit. */
   counts: number[];
   guesses: number[];
   /** Search nodes, negative where the node budget stopped the search (as the kernel reports them). */
@@ -118,17 +109,14 @@ export interface PerPuzzle {
 export interface ProfileRecord extends Pick<BenchRecord, "dataset" | "datasetSize" | "limit"> {
   /** Registry id of the variant: `wasm` or `wasm:<name>`. */
   variant: string;
-  /** The variant's idea in one line (from the registry). */
+  /** The variant's idea in one line. */
   description: string;
   /** Puzzles profiled (all of them, or a seeded sample in file order). */
   puzzles: number;
-  /** Node budget per puzzle. */
   budget: number;
-  /** Whole-batch run(n) calls timed; puzzles/s comes from their median. */
+  /** Whole-batch run(n) calls timed; `batchMs` and puzzles/s come from their median. */
   batchCalls: number;
-  /** Median ms of one whole-batch run(n) call. */
   batchMs: number;
-  /** Puzzles per second: puzzles / median batch time. */
   puzzlesPerSecond: number;
   /** Mean guesses per puzzle (timed-out puzzles count the guesses made before the budget ran out). */
   guessesPerPuzzle: number;
@@ -138,9 +126,7 @@ export interface ProfileRecord extends Pick<BenchRecord, "dataset" | "datasetSiz
   noGuessPercent: number;
   /** Puzzles the node budget stopped; their counts are not checked, never dropped. */
   timeouts: number;
-  /** Per-puzzle µs: median, 90th and 99th percentiles, and the slowest. */
   micros: { p50: number; p90: number; p99: number; max: number };
-  /** The slowest puzzles, slowest first. */
   hardestByTime: HardPuzzle[];
   /** The puzzles with the most guesses (ties: more nodes, then slower), most first. */
   hardestByGuesses: HardPuzzle[];

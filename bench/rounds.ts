@@ -1,22 +1,18 @@
 /**
- * A row timed in rounds: its time split into `rounds` tinybench runs one after another, each
- * round's mean recorded. Batches next to each other are alike; rounds catch more of what moves a
- * row between runs, so `--compare` judges with them (an interval from batches alone is far too
- * narrow between two runs). Another process's compiled code they see only with `--fresh-rounds`.
+ * A row timed in rounds, each round's mean recorded. Batches next to each other are alike; rounds catch more of what
+ * moves a row between runs, so `--compare` judges with them (an interval from batches alone is far too narrow).
  */
 import { CalibrationMeter } from "./calibration.js";
 import { type BatchTiming, type BatchTimingOptions, type TimedElsewhere, TimingAborted, timeBatches } from "./measure/batches.js";
 import { summarize } from "./statistics.js";
 
-/** Rounds per row unless `--rounds` says otherwise. */
 export const DEFAULT_ROUNDS = 5;
 
 /** After every timed call, the calibration runs for this share of that call's wall time, on the thread that made the call. */
 export const CALIBRATION_SHARE = 0.25;
 
-/** A row's timing over all its rounds, and each round's mean ms per batch. */
 export interface RoundTiming extends BatchTiming {
-  /** Mean ms per batch of each round, in the order they ran. */
+  /** Mean ms per batch of each round, in order. */
   roundMs: number[];
   /** Each round's process CPU ms per batch, taken around each call; absent where there is no CPU clock. */
   roundCpuMs?: number[];
@@ -24,7 +20,6 @@ export interface RoundTiming extends BatchTiming {
   calibrationMs?: number[];
 }
 
-/** How to time a row in rounds: the batch options for the whole row, and the rounds to split it into. */
 export interface RoundOptions extends BatchTimingOptions {
   rounds: number;
   /** Runs before each round, outside its timing (a fresh worker thread); every round then warms up, at least FRESH_WARMUP_MS. */
@@ -34,10 +29,7 @@ export interface RoundOptions extends BatchTimingOptions {
 /** The least warm-up of a round in a fresh worker thread, in ms: its code is compiled anew. */
 export const FRESH_WARMUP_MS = 200;
 
-/**
- * Times `solveBatch` in `options.rounds` tinybench runs of `timeMs / rounds` each. The calibration
- * work runs after every timed call, so the row and the calibration see the same moments of the machine.
- */
+/** Times `solveBatch` in rounds; the calibration runs after every timed call, so both see the same moments of the machine. */
 export async function timeRounds(
   name: string,
   solveBatch: () => number | TimedElsewhere | Promise<number | TimedElsewhere>,

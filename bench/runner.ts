@@ -1,21 +1,15 @@
 /**
- * The measuring core: solvers × datasets → records. Nothing here prints.
+ * The measuring core: solvers × datasets → records; nothing here prints. Per row (a solver driven
+ * one way) on a dataset's seeded draw:
  *
- * Per dataset, `maxPuzzles` puzzles are drawn in one seeded order. Per row (a solver driven
- * one way) on that dataset:
+ *   1. verification pass   countSolutions per puzzle, each answer checked; a slow row stops after
+ *                          PASS_SHARE of `timeMs` and is "sampled" on the prefix it finished
+ *   2. batch check         engines with solveBatch: one checked batch call on that prefix
+ *   3. tinybench           the batch timed in `rounds` rounds sharing `timeMs` (rounds.ts)
+ *   4. per-puzzle pass     hrtime around each call, short puzzles retimed: the percentiles
  *
- *   1. verification pass   countSolutions once per puzzle, each answer checked; it stops once
- *                          the solver has spent PASS_SHARE of the time budget, and the row is
- *                          "sampled" on the prefix it finished.
- *   2. batch check         engines with solveBatch: one checked batch call on that prefix.
- *   3. tinybench           times the batch in `rounds` rounds sharing `timeMs` (rounds.ts).
- *   4. per-puzzle pass     hrtime around each countSolutions call (puzzles under 1 ms get 2 more
- *                          passes, the fastest kept): the µs/puzzle percentiles.
- *
- * Answers are checked only outside the timed region, in every pass and after every timed batch;
- * a wrong one throws WrongAnswerError. With a signal, the event loop gets a turn between rows
- * and within one, so Ctrl-C is seen; the row in progress is then dropped. A dataset's rows are
- * the selected solvers that take its grid size.
+ * Answers are checked only outside the timed region, after every timed batch too. With a signal,
+ * the event loop gets a turn between and within rows, so Ctrl-C is seen.
  */
 import { inspect } from "node:util";
 import type { Dataset } from "../src/datasets/read.js";
@@ -65,7 +59,6 @@ export interface BenchPlan extends MeasurePlan {
   timeMs: number;
   /** Rounds each row's timing is split into (rounds.ts), for --compare's between-round spread. @default DEFAULT_ROUNDS */
   rounds?: number;
-  /** Puzzles drawn per dataset. */
   maxPuzzles: number;
   /** Solver id every row is compared with; default: the fastest pure-TS baseline of each dataset. */
   reference?: string;
@@ -83,7 +76,7 @@ export interface BenchPlan extends MeasurePlan {
 
 /** A row driven by something other than one engine in this thread (e.g. a worker pool). */
 export interface ExtraRow {
-  /** Registry id of the solver whose answers it gives (the row follows that solver's rows). */
+  /** Registry id of the solver whose answers it gives; the row follows that solver's rows. */
   solver: string;
   mode: RowMode;
   label: string;
@@ -95,7 +88,7 @@ export interface ExtraRow {
 
 /** Solves one prepared batch per call; `close` frees what `open` took. */
 export interface BatchRunner {
-  /** One call that returns every answer, for checking (untimed). */
+  /** One untimed call that returns every answer, for checking. */
   answers(): BatchAnswers | Promise<BatchAnswers>;
   /** One timed call; returns the total solution count (and, when timed where it ran, the ms it took there). */
   solve(): number | TimedElsewhere | Promise<number | TimedElsewhere>;
@@ -196,8 +189,6 @@ function effectiveLimit(info: SolverInfo, limit: number): number {
   return info.capabilities.uniqueness === false ? 1 : limit;
 }
 
-// ─── Puzzles ─────────────────────────────────────────────────────────────────
-
 /** The puzzles of one dataset that every row solves (a prefix of them when sampled). */
 interface PuzzleDraw extends Draw {
   /** Puzzles each solver's first row kept (the prefix every later row of that solver uses). */
@@ -234,7 +225,7 @@ async function perPuzzlePass(
   const answers = passAnswers(grids.length, grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   const micros = new Float64Array(grids.length);
-  if (grids.length > 0) engine.countSolutions(grids[0], limit, new Uint8Array(grids[0].length), stats, budget); // warm-up: compiles lazily compiled code
+  if (grids.length > 0) engine.countSolutions(grids[0], limit, new Uint8Array(grids[0].length), stats, budget); // warm-up
   let spentMicros = 0;
   let timeouts = 0;
   let solved = 0;
@@ -326,7 +317,7 @@ async function measureRow(
     runner = opened;
     try {
       checked = await opened.answers();
-      total = checkAnswers(checked, grids.length, check); // a wrong answer ends the row's worker too (it would keep the process alive)
+      total = checkAnswers(checked, grids.length, check); // a wrong answer must close the row's worker too, or it keeps the process alive
     } catch (error) {
       await opened.close();
       throw error;
@@ -334,7 +325,7 @@ async function measureRow(
     for (let i = 0; i < grids.length; i++) if (checked.timedOut(i)) timeouts++;
     batchCall = row.extra.threads !== null;
   } else {
-    const key = `${row.info.id} ${draw.shape.size}`; // each engine loaded once per run
+    const key = `${row.info.id} ${draw.shape.size}`;
     if (!engines.has(key)) engines.set(key, await row.info.load(draw.shape.size));
     const engine = engines.get(key)!;
     const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
@@ -479,9 +470,8 @@ function meanMicrosOver(record: BenchRecord, shared: number, micros?: Float64Arr
 }
 
 /**
- * Fills the reference fields of every record: against the `reference` solver's row in the same
- * dataset, or the fastest pure-TS baseline there that did not mostly time out, on the puzzles both solved (every row solves a
- * prefix of the same seeded order); `micros` rescales a sampled pair.
+ * Fills every record's reference fields: against the `reference` solver's row in its dataset, or the fastest pure-TS baseline
+ * there that did not mostly time out (flag T), on the puzzles both solved; `micros` rescales a sampled pair.
  */
 export function applyReference(
   records: BenchRecord[],
@@ -492,7 +482,6 @@ export function applyReference(
   const infos = new Map(solvers.map((info) => [info.id, info]));
   for (const dataset of new Set(records.map((r) => r.dataset))) {
     const rows = records.filter((r) => r.dataset === dataset);
-    // chosen here, the reference is a row that solved its puzzles: not one that mostly gave up (flag T)
     const candidates = rows.filter(
       (r) => r.mode === "engine" && (reference ? r.solver === reference : isPureTsBaseline(r, infos.get(r.solver)) && !mostlyTimedOut(r)),
     );

@@ -1,8 +1,6 @@
 /**
- * The worker thread a row runs in when the bench must be able to stop it (isolated.ts). It loads
- * the solver and takes the puzzles once, then answers each `solve` with every answer, the ms and
- * CPU ms the batch took here, and the calibration run after it. Each countSolutions call is
- * counted in `calls` (shared memory) first, by which the bench sees one that runs too long.
+ * The worker thread of isolated.ts: answers each `solve` with every answer, the ms and CPU ms the batch took here,
+ * and the calibration run after it. Each call is counted in shared `calls` first, so the bench sees one that hangs.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { Grid } from "../src/model/puzzle.js";
@@ -15,7 +13,6 @@ import { describeThrown } from "./runner.js";
 
 export type WorkerRequest = { kind: "open"; grids: Grid[]; limit: number; budget: number; batch?: boolean } | { kind: "solve"; calibrationShare: number };
 
-/** What this thread answers: ready once loaded, each batch's answers, or what the solver threw. */
 export type WorkerReply =
   | { kind: "ready" }
   | { kind: "opened" }
@@ -43,7 +40,6 @@ let budget = Infinity;
 let packed: Uint8Array | null = null;
 let meter: CalibrationMeter | undefined;
 
-/** The engine, each countSolutions call counted in `calls` first. */
 const counted: Pick<SolverEngine, "countSolutions"> = {
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
     Atomics.add(calls, 0, 1);
@@ -51,7 +47,7 @@ const counted: Pick<SolverEngine, "countSolutions"> = {
   },
 };
 
-/** Solves every puzzle once, as one solveBatch call or a countSolutions loop; returns the answers and the wall and process CPU ms the solving took. */
+/** Solves every puzzle once; returns the answers and the wall and process CPU ms the solving took. */
 function solveAll(): Extract<WorkerReply, { kind: "solved" }> {
   const batchEngine = packed && solvesBatches(engine) ? engine : null;
   const loop = batchEngine ? null : countingLoop(counted, grids, limit, budget); // its buffers made before the timing
@@ -78,7 +74,6 @@ port.on("message", (request: WorkerRequest) => {
       reply({ kind: "opened" });
     } else {
       const solved = solveAll();
-      // The calibration beside this batch, on this thread (rounds.ts), outside its timing.
       if (request.calibrationShare > 0) solved.calibration = (meter ??= new CalibrationMeter()).pulse(solved.ms * request.calibrationShare);
       reply(solved, [solved.counts.buffer, solved.solutions.buffer, solved.guesses.buffer, solved.timedOut.buffer] as ArrayBuffer[]);
     }

@@ -1,8 +1,4 @@
-/**
- * A static server of a built page's folder on a free port of 127.0.0.1, for running it in a
- * headless browser (web-pool-bench; the package tests' bundled pages), served plain or with the
- * headers that make its pages cross-origin isolated (a page that may share memory with its workers).
- */
+/** A static server of a built page's folder on a free port of 127.0.0.1, for a headless browser; plain or cross-origin isolated. */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { type Server, createServer } from "node:http";
 import { extname, join, sep } from "node:path";

@@ -1,13 +1,8 @@
-/**
- * Summaries of timing samples and 95% confidence intervals on the ratio of two means (for
- * latencies, how many times faster the denominator's row is). Pure functions; nothing here measures.
- */
+/** Summaries of timing samples and 95% confidence intervals on ratios. Pure functions; nothing here measures. */
 import { quantile } from "../src/model/quantile.js";
 
-/** Confidence level of every interval here. */
 const CONFIDENCE = 0.95;
 
-/** What a set of samples says, in the samples' unit. */
 export interface SampleSummary {
   n: number;
   mean: number;
@@ -65,11 +60,10 @@ export interface RatioEstimate {
   ratio: number;
   low: number;
   high: number;
-  /** "bootstrap": a percentile bootstrap, as result files written by earlier versions carry. */
+  /** "bootstrap" (a percentile bootstrap) is found only in older result files. */
   method: "bootstrap" | "welch" | "paired" | "calibrated";
 }
 
-/** Sample count, mean and standard deviation: what a summary-only result still carries. */
 export type MeanAndSpread = Pick<SampleSummary, "n" | "mean" | "sd">;
 
 /** The ratio of means with the delta method on log(ratio), Welch–Satterthwaite degrees of freedom and Student's t; n ≥ 2 a side. */
@@ -84,10 +78,7 @@ export function welchRatio(numerator: MeanAndSpread, denominator: MeanAndSpread)
   return { ratio, low: ratio * Math.exp(-spread), high: ratio * Math.exp(spread), method: "welch" };
 }
 
-/**
- * The largest c with P(U ≤ c) ≤ 2.5% for Mann–Whitney's U with `n` and `m` values from one
- * distribution (−1 when even U = 0 is likelier); exact up to 50 a side, the normal approximation beyond.
- */
+/** The largest c with P(U ≤ c) ≤ 2.5% for Mann–Whitney's U over `n` and `m` values (−1 if none); exact up to 50 a side, normal beyond. */
 export function mannWhitneyCount(n: number, m: number): number {
   const tail = (1 - CONFIDENCE) / 2;
   if (n > 50 || m > 50) return Math.floor((n * m) / 2 - 1.959964 * Math.sqrt((n * m * (n + m + 1)) / 12) - 0.5);
@@ -114,9 +105,8 @@ export function mannWhitneyCount(n: number, m: number): number {
 }
 
 /**
- * numerator / denominator for values that move by factors: the Hodges–Lehmann median of the
- * pairwise ratios with Mann–Whitney's interval. Ranks, not means, so one stalled round moves it by
- * one pair. Null when the sides are too small (fewer than 4 values a side).
+ * numerator / denominator: the Hodges–Lehmann median of the pairwise ratios with Mann–Whitney's interval. Ranks, not
+ * means, so one stalled round moves it by one pair. Null under 4 values a side.
  */
 export function rankRatio(numerator: readonly number[], denominator: readonly number[]): RatioEstimate | null {
   const count = mannWhitneyCount(numerator.length, denominator.length);
@@ -137,7 +127,6 @@ export function spreadFromMargin(n: number, mean: number, rmePercent: number): M
 
 /** Samples outside Tukey's fences, as Criterion.rs counts them: mild beyond 1.5 IQR from the quartiles, severe beyond 3 IQR. */
 export interface OutlierCount {
-  /** Beyond 1.5 IQR but within 3 IQR. */
   mild: number;
   /** Beyond 3 IQR: a batch that another process very likely disturbed. */
   severe: number;
@@ -159,7 +148,7 @@ export function tukeyOutliers(samples: ArrayLike<number>): OutlierCount {
   return count;
 }
 
-/** What {@link speedRatio} reads of a row (a BenchRecord): its timed batches, or failing those its n, mean and margin. */
+/** What {@link speedRatio} reads of a row: its timed batches, or failing those its n, mean and margin. */
 export interface RowTiming {
   batchMs?: number[];
   puzzles: number;
@@ -174,12 +163,7 @@ function perPuzzleSamples(row: RowTiming): number[] | null {
   return row.batchMs.map((ms) => (ms * 1000) / row.puzzles);
 }
 
-/**
- * How many times faster `faster` is than `slower` in mean µs/puzzle, with its 95% interval (for
- * "1.55 ± 0.04× faster than bitmask", the summary and `--compare`): from both rows' timed batches
- * Welch's, each row's spread from its timed batches when it carries them, else from its n, mean and
- * margin; null under two samples a side.
- */
+/** How many times faster `faster` is than `slower` in mean µs/puzzle, Welch's 95% interval over their batches; null under two a side. */
 export function speedRatio(slower: RowTiming, faster: RowTiming): RatioEstimate | null {
   if (slower.samples < 2 || faster.samples < 2) return null;
   const spread = (row: RowTiming) => {

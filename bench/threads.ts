@@ -1,7 +1,6 @@
 /**
- * The threads row: the WASM kernel on N worker threads through the CLI's pool, its puzzles split
- * into CHUNKS_PER_THREAD × N batches of cell bytes in, `line` output bytes out, all submitted at
- * once: end-to-end throughput. Answers are checked once, untimed, from the pool's `jsonl` output.
+ * The threads row: the WASM kernel on N worker threads through the CLI's pool, text in and out, every batch submitted
+ * at once: end-to-end throughput. Answers are checked once, untimed, from the pool's `jsonl` output.
  */
 import { type BatchTask, copyTask } from "../src/pool/batch.js";
 import { openBatchSolver } from "../src/pool/pool.js";
@@ -12,10 +11,8 @@ import type { BatchRunner, ExtraRow } from "./runner.js";
 
 /** Batches per worker thread per pass, so that a slow batch does not leave the others idle. */
 const CHUNKS_PER_THREAD = 4;
-/** The registry id of the solver the pool runs. */
 const POOL_SOLVER = "wasm";
 
-/** The `wasm (N threads)` row. */
 export function poolRow(threads: number): ExtraRow {
   return {
     solver: POOL_SOLVER,

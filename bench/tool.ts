@@ -1,8 +1,6 @@
 /**
- * How every bench tool ends: a usage error (an unknown option, a bad value, a dataset that does
- * not resolve) is one line naming the tool, status 2; any other failure one line, status 1;
- * `--help` prints its usage and exits 0; a standard output closed early (`… | head`) exits 0 quietly. `quietUsage` makes a commander program throw its usage
- * errors instead of printing them, so that they reach {@link runTool} as one line.
+ * What every bench tool shares: option parsing, the machine line, and how it ends: a usage error is one line naming the
+ * tool, status 2; any other failure one line, status 1; a standard output closed early (`… | head`) exits 0 quietly.
  */
 import { Command, CommanderError, InvalidArgumentError, type OptionValues } from "commander";
 import { type OptionRow, toOption, wholeNumber } from "../src/cli-kit/options.js";
@@ -30,7 +28,6 @@ export function parseToolOptions<T extends OptionValues>(
   return command.parse([...argv], { from: "user" }).opts<T>();
 }
 
-/** The options of the pool benches (library-bench, web-pool-bench). */
 export interface PoolBenchOptions {
   records: number;
   sample: number;
@@ -48,7 +45,7 @@ export function seconds(text: string): number {
   return value;
 }
 
-/** A pool bench's option rows, in its own words and defaults: the pool calls' lines, K's lines, rounds, K's least wall time a round, the pool's threads. */
+/** A pool bench's option rows (library-bench, web-pool-bench), in its own words and defaults. */
 export function poolBenchRows(words: {
   records: string;
   recordsDefault: number;
@@ -74,18 +71,14 @@ export function loadAverage(): string {
     .join(" ");
 }
 
-/** The line a tool's report opens with: "NAME: CPU (vector unit, family and model), N cores, Node vX, load average A B C" (figures from a shared machine are marked by its load). */
+/** The line a tool's report opens with: its name, the CPU, cores, Node and the load average (figures from a shared machine are marked by its load). */
 export function machineLine(name: string): string {
   const details = [vectorUnits(), cpuFamily()].filter(Boolean);
   const cpu = `${cpus()[0]?.model.trim() ?? "unknown CPU"}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
   return `${name}: ${cpu}, ${cpus().length} cores, Node ${process.version}, load average ${loadAverage()}`;
 }
 
-/**
- * The widest vector instructions the CPU reports (Linux's /proc/cpuinfo: AVX-512, AVX2, SSE4.2;
- * SVE, NEON), undefined where it cannot tell. A virtual machine often reports a model name as
- * bare as "AMD EPYC" for CPUs generations apart: this tells many of them apart.
- */
+/** The widest vector instructions in /proc/cpuinfo: a VM often reports a model name as bare as "AMD EPYC" for CPUs generations apart. */
 export function vectorUnits(cpuinfo = readCpuinfo()): string | undefined {
   const flags = new Set(/^(?:flags|Features)\s*:(.*)$/m.exec(cpuinfo)?.[1].trim().split(/\s+/));
   return [
@@ -98,11 +91,8 @@ export function vectorUnits(cpuinfo = readCpuinfo()): string | undefined {
 }
 
 /**
- * The CPU's family and model numbers from Linux's /proc/cpuinfo ("family 26 model 2" on x86;
- * "implementer 0x41 part 0xd0c" on Arm), undefined where it cannot tell. They name the
- * microarchitecture that a bare model name leaves out: one "AMD EPYC" with AVX-512 is Zen 4
- * (family 25) on one host and Zen 5 (family 26) on another, and two kernels' ratio need not be
- * the same on both.
+ * The CPU's family and model from /proc/cpuinfo ("family 26 model 2"; "implementer 0x41 part 0xd0c" on Arm): the
+ * microarchitecture a bare model name leaves out, on which two kernels' ratio depends.
  */
 export function cpuFamily(cpuinfo = readCpuinfo()): string | undefined {
   const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(\\S+)`, "m").exec(cpuinfo)?.[1];
@@ -120,10 +110,7 @@ function readCpuinfo(): string {
   }
 }
 
-/**
- * Runs a tool's `main`, ending as the module comment says; `usageError` tells which failures are
- * usage errors (default: commander's and a dataset that does not resolve).
- */
+/** Runs a tool's `main`, ending as the module comment says; `usageError` tells which failures are usage errors. */
 export async function runTool(
   name: string,
   main: () => unknown,

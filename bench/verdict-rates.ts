@@ -1,16 +1,9 @@
 /**
- * `npm run verdict-rates`: how far `--compare`'s verdicts can be trusted on this machine
- * (docs/bench.md, "How far the verdicts hold"). It runs the bench in pairs of separate processes
- * and judges each pair as `--compare` does. Every run times the rows of `--solvers` and the
- * planted module's row (bench/planted.ts); in the second run of a pair the planted row makes the
- * share `--slowdown` of its calls twice, and nothing else changes:
- *
- *   idle      `--planted-pairs` pairs (at least `--pairs`): every "faster" or "slower" on a row of
- *             `--solvers` is false; the share of planted rows judged "slower" is the detection rate
- *   busy      `--pairs` pairs with the other core kept busy by a spinning child: the same two rates
- *
- * The goal: at most 1 false verdict per 100 rows, idle and busy; a 10% slowdown found in at least
- * 9 of 10 pairs idle. `--ref-pairs N` adds N runs of `--ref HEAD` and their false verdicts.
+ * `npm run verdict-rates`: how far `--compare`'s verdicts hold on this machine (docs/bench.md). Pairs of bench runs in
+ * separate processes, judged as `--compare` does; the second run of a pair plants a slowdown in one row (planted.ts) and
+ * changes nothing else, so any other "faster" or "slower" is false, and the planted row's "slower" is a detection. Pairs
+ * run idle and with the other core kept busy. The goal: at most 1 false verdict per 100 rows; a 10% slowdown found in
+ * 9 of 10 idle pairs.
  */
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";

@@ -1,11 +1,6 @@
 /**
- * Checking answers outside the timed region. A wrong answer is an error that names the
- * row, the dataset line and the reason, and it fails the run.
- *
- * Expected counts: the public sets (src/datasets/catalog.ts records each one's) are all unique
- * puzzles except serg_benchmark, whose puzzles all have two or more solutions; the bundled
- * slices of them are unique. Other files, whatever their name (bench/env.ts datasetExpectation),
- * are "unknown": their counts are only checked for agreement between solvers.
+ * What a right answer is: the count a dataset promises (the catalog records each public set's; bundled sets are unique;
+ * any other file is "unknown", checked only for agreement between solvers) and a valid solution that keeps the clues.
  */
 import { PUBLIC_SETS } from "../src/datasets/catalog.js";
 import { type Grid, formatGrid, isValidSolution } from "../src/model/puzzle.js";
@@ -31,7 +26,6 @@ export function expectedCount(expectation: Expectation, limit: number): number |
   return null;
 }
 
-/** One solver answer for one puzzle. */
 export interface Answer {
   count: number;
   /** The first solution (N² bytes); read only when count > 0. */
@@ -61,10 +55,7 @@ export class WrongAnswerError extends Error {
   }
 }
 
-/**
- * The counts that rows report for each puzzle of one dataset, so that solvers must agree
- * even where no expectation is known. Counts are compared after capping at each row's limit.
- */
+/** The counts rows report for each puzzle, so that solvers must agree where no expectation is known; compared capped at each row's limit. */
 export class CountConsensus {
   private readonly seen = new Map<number, { count: number; limit: number; row: string }>();
 

@@ -1,8 +1,4 @@
-/**
- * Today's WASM kernels against an earlier commit's (`npm run kernel-vs`): both through the
- * measuring core (the draw, the answer check, both kernels agreeing on every count, and
- * interleaved rounds in process CPU time), the table through the bench's Markdown writer.
- */
+/** This checkout's WASM kernels against another commit's (`npm run kernel-vs`), through the measuring core: interleaved rounds of CPU time. */
 import type { Dataset } from "../src/datasets/read.js";
 import type { Shape } from "../src/model/shape.js";
 import { type KernelBuild, WasmKernel } from "../src/kernel/wasm.js";
@@ -36,10 +32,7 @@ export interface VersusRecord {
   speedup: RoundRatio;
 }
 
-/**
- * The old (`ref`) and today's kernel for puzzles of a shape, each pair built and loaded when a
- * dataset of its size first needs it; `build` is today's 9×9 build (release or variants/<name>).
- */
+/** The old (`ref`) and this checkout's kernel for puzzles of a shape, built and loaded when first needed; `build` is this side's 9×9 build. */
 export function kernelPairs(ref: string, build: KernelBuild): (shape: Shape) => Promise<[BatchKernel, BatchKernel]> {
   const pairs = new Map<number, Promise<[BatchKernel, BatchKernel]>>();
   return async (shape) => {
@@ -116,7 +109,6 @@ function versusColumns(ref: string): Column<VersusRecord>[] {
   ];
 }
 
-/** A Markdown table of the records (the bench's Markdown writer). */
 export function versusTable(records: readonly VersusRecord[], ref: string): string {
   return markdownTable(versusColumns(ref), records).join("\n");
 }

@@ -3,13 +3,11 @@
  *
  *   size_t solve(const char *puzzle, size_t limit, uint32_t flags, char *solution, size_t *guesses)
  *
- * `puzzle` is 81 ASCII bytes ('1'–'9', '.') and a NUL; `flags` is 0; `solution` gets the first
- * solution's 81 digits; `guesses` left at 0xFFFFFFFF means "cannot tell"; it returns the solutions
- * found, at most `limit`. The arguments go where the module's `malloc` (or `alloc`) puts them, else
- * in a 64 KiB page the loader grows memory by (an allocator bumping through all of memory, as
- * AssemblyScript's stub runtime, must export `malloc`). Imports are stubbed, each an error naming
- * it when called, but for random bytes; a WASI reactor's `_initialize` runs first. Every failure is
- * one message naming the module's file and what it did.
+ * `puzzle` is 81 ASCII bytes ('1'–'9', '.') and a NUL; `flags` is 0; `solution` gets the first solution's 81 digits;
+ * `guesses` left at 0xFFFFFFFF means "cannot tell"; it returns the solutions found, at most `limit`. The arguments go
+ * where the module's `malloc` (or `alloc`) puts them, else in a page the loader grows memory by (so an allocator that
+ * bumps through all of memory, as AssemblyScript's stub runtime, must export `malloc`). Imports other than random bytes
+ * are stubs that throw, naming themselves.
  */
 import { readFile } from "node:fs/promises";
 import type { Grid } from "../src/model/puzzle.js";
@@ -57,7 +55,6 @@ function stubImports(module: WebAssembly.Module, source: string, memory: () => W
   return imports;
 }
 
-/** Checks the exports against the ABI; returns them typed. */
 function abiExports(instance: WebAssembly.Instance, source: string): AbiExports {
   const exports = instance.exports as Partial<AbiExports>;
   if (!(exports.memory instanceof WebAssembly.Memory)) throw new Error(`${source}: exports no memory (the wasm-abi needs \`memory\`)`);
@@ -98,14 +95,14 @@ export class WasmAbiEngine implements SolverEngine {
       }
     }
     this.puzzleAt = base;
-    this.solutionAt = base + CELLS + 1; // after the puzzle's NUL
+    this.solutionAt = base + CELLS + 1;
     this.guessesAt = ((this.solutionAt + CELLS + 3) & ~3) >>> 0; // unsigned: memory may reach past 2^31
   }
 
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, _budget: number): number {
     let bytes = new Uint8Array(this.exports.memory.buffer);
     for (let cell = 0; cell < CELLS; cell++) bytes[this.puzzleAt + cell] = puzzle[cell] === 0 ? DOT : ZERO + puzzle[cell];
-    bytes[this.puzzleAt + CELLS] = 0; // the string's end (the module may have written there)
+    bytes[this.puzzleAt + CELLS] = 0; // the module may have written there
     new DataView(this.exports.memory.buffer).setUint32(this.guessesAt, NO_GUESSES, true);
     const returned: unknown = call(this.source, "solve", () => this.exports.solve(this.puzzleAt, limit, 0, this.solutionAt, this.guessesAt));
     if (typeof returned !== "number") {

@@ -1,15 +1,9 @@
 /**
- * `npm run web-pool-bench -- [options]`: the browser's pool (sudoku-wasm/pool over Web Workers)
- * in headless Chromium, against the kernel's own rate on the page's thread (K: WasmKernel batches
- * of 4,096, the puzzles already cells) and against a kernel in each of as many Web Workers at
- * once without a pool (measured just before each pool call: what the cores give together), with
- * `solveMany` on the page's thread beside them, on a page served without and with cross-origin
- * isolation (the batches' memory transferred to each worker and back, or shared). The page is
- * built by Vite from the package as a user's would be (its `browser` condition); the puzzles are
- * the bundled easy tier relabelled per line. Each pool call runs beside a 10 ms interval timer on
- * the page (its worst lateness: how long the page's event loop was held). The rounds alternate K
- * and the pool's calls; each ratio is the median of the per-round ratios with its range. Needs
- * Chromium (`apt-get install chromium`, or $CHROMIUM). Figures, no verdicts.
+ * `npm run web-pool-bench`: the browser's pool in headless Chromium against the kernel's own rate K on the page's
+ * thread and against a bare kernel in each of as many Web Workers at once (just before each pool call: what the cores
+ * give together), on a page served without and with cross-origin isolation. The page is built by Vite from the package
+ * as a user's would be. Each pool call runs beside a 10 ms timer (its worst lateness: the page's event loop held); rounds
+ * alternate K and the pool, each ratio the median of per-round ratios with its range. Needs Chromium. Figures, no verdicts.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

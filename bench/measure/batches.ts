@@ -1,8 +1,4 @@
-/**
- * Timing whole batches (the bench's rows, the web page's, the profiler's variants): tinybench
- * calls one batch function at least `minCalls` times and for `timeMs`, and every timed call's
- * total count must equal the checked total. CPU time is taken where there is a process CPU clock.
- */
+/** Timing whole batches with tinybench; every timed call's total count must equal the checked total. CPU time where there is a CPU clock. */
 import { Bench } from "tinybench";
 import type { CalibrationWork } from "../calibration.js";
 
@@ -44,9 +40,7 @@ export function eventLoopTurns(everyMs = YIELD_EVERY_MS): () => Promise<void> | 
 }
 
 export interface BatchTiming {
-  /** Mean ms per call. */
   meanMs: number;
-  /** Median ms per call. */
   medianMs: number;
   /** Relative margin of error of the mean, in percent. */
   rmePercent: number;
@@ -59,10 +53,9 @@ export interface BatchTiming {
   cpuMs: number | null;
 }
 
-/** Node's process CPU clock, when there is one. */
+/** Node's process CPU clock; none in a browser. */
 const cpuClock = (globalThis as { process?: { cpuUsage(since?: { user: number; system: number }): { user: number; system: number } } }).process;
 
-/** Thrown by {@link timeBatches} when its signal aborts the timing. */
 export class TimingAborted extends Error {}
 
 /** A batch timed where it ran (a worker thread): its ms and CPU ms there stand for the call's, leaving out the trip between threads. */

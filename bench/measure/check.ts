@@ -1,13 +1,10 @@
-/**
- * How every answer a run measures is checked (bench, profiler, kernel-vs, web page), after its
- * timing, never inside it. Nothing here reads a file, so the page's worker runs it as it is.
- */
+/** How every answer a run measures is checked, after its timing, never inside it. It reads no file, so the web page's worker runs it too. */
 import type { Grid } from "../../src/model/puzzle.js";
 import { quantile } from "../../src/model/quantile.js";
 import type { BatchResult, SearchStats, SolverEngine } from "../../src/solvers/solver.js";
 import { type Answer, type CountConsensus, type Expectation, WrongAnswerError, answerProblem } from "../verify.js";
 
-/** The puzzles answers are checked against (a run's draw of one dataset). */
+/** A run's draw of one dataset, as answers are checked against it. */
 export interface CheckedPuzzles {
   dataset: { name: string };
   grids: readonly Grid[];
@@ -50,7 +47,7 @@ export function batchAnswers(batch: BatchResult, count = batch.counts.length): P
   return answers;
 }
 
-/** Checks the first `count` answers; returns their total count. */
+/** Checks the first `count` answers; returns their total solution count. */
 export function checkAnswers(answers: BatchAnswers, count: number, check: AnswerCheck): number {
   const cells = answers.solutions.length / Math.max(answers.counts.length, 1);
   let total = 0;
@@ -61,7 +58,7 @@ export function checkAnswers(answers: BatchAnswers, count: number, check: Answer
   return total;
 }
 
-/** Answers kept to hold later calls against: per puzzle its count, first solution and whether the budget stopped it. */
+/** Answers kept to hold later calls against. */
 export type KeptAnswers = Pick<BatchAnswers, "counts" | "solutions" | "timedOut">;
 
 /** A batch's answers as kept views of its result (valid until the engine's next call): nothing copied. */
@@ -79,7 +76,6 @@ export interface PassAnswers extends KeptAnswers {
   views: Uint8Array[];
 }
 
-/** Buffers for the answers of `count` puzzles of `cells` cells each. */
 export function passAnswers(count: number, cells: number): PassAnswers {
   const stopped = new Uint8Array(count);
   const solutions = new Uint8Array(count * cells);
@@ -127,13 +123,10 @@ export function countingLoop(
   return { call, answers };
 }
 
-/** Holds answer `index` of a later call (named `call`, e.g. "timed call 3") against the checked one of the same puzzle. */
+/** Holds answer `index` of a later call (`call`: "timed call 3") against the checked one of the same puzzle. */
 export type SameAnswerCheck = (index: number, answer: Answer, call: string) => void;
 
-/**
- * The check that every later answer of a row is the one its checked call gave: the same count and
- * budget stop, and the same solution (or another the row's check accepts). A difference throws.
- */
+/** Every later answer of a row must be its checked call's: the same count and budget stop, and the same solution or another valid one. */
 export function sameAsChecked(puzzles: CheckedPuzzles, label: string, limit: number, checked: KeptAnswers): SameAnswerCheck {
   const cells = puzzles.grids[0]?.length ?? 0;
   return (index, answer, call) => {
@@ -159,17 +152,12 @@ export function checkSameAnswers(answers: KeptAnswers, count: number, same: Same
   }
 }
 
-/** Whether `grid` equals the `grid.length` bytes of `all` from `offset`. */
 function sameBytes(grid: ArrayLike<number>, all: Uint8Array, offset: number): boolean {
   for (let i = 0; i < grid.length; i++) if (grid[i] !== all[offset + i]) return false;
   return true;
 }
 
-/*
- * The one guess summary of the bench, the profiler and kernel-vs. A puzzle the budget stopped
- * counts in the mean and median with the guesses it made before it stopped (a lower bound), and
- * never as solved without a guess.
- */
+/* The one guess summary of every tool: a puzzle the budget stopped counts with the guesses it made, never as solved without a guess. */
 export interface GuessSummary {
   mean: number;
   median: number;
@@ -177,10 +165,7 @@ export interface GuessSummary {
   noGuessPercent: number;
 }
 
-/**
- * The summary of per-puzzle `guesses`; null when there are none or any is unknown (NaN: a
- * solver that cannot count them). `timedOut(i)` tells whether the budget stopped puzzle i.
- */
+/** The summary of per-puzzle `guesses`; null when there are none or any is NaN (a solver that cannot count them). */
 export function summarizeGuesses(guesses: ArrayLike<number>, timedOut: (index: number) => boolean = () => false): GuessSummary | null {
   if (guesses.length === 0) return null;
   let sum = 0;

@@ -1,8 +1,6 @@
 /**
- * The puzzles a run measures, drawn once per dataset (bench, profiler, kernel-vs, web page). It
- * reads no file (the dataset's lines are given), so the page's worker runs it too. The same seed
- * draws the same puzzles on every machine, and every row of a dataset solves a prefix of one
- * seeded order, so a sampled row's puzzles are a subset of every faster row's.
+ * The puzzles a run measures, drawn once per dataset; it reads no file, so the web page's worker runs it too. Every row
+ * of a dataset solves a prefix of one seeded order, so a sampled row's puzzles are a subset of every faster row's.
  */
 import type { Dataset } from "../../src/datasets/read.js";
 import { DatasetSpecError } from "../../src/datasets/spec-error.js";
@@ -15,7 +13,6 @@ import type { CheckedPuzzles } from "./check.js";
 /** The parsed puzzles of one dataset that every row (or variant) solves, and what their counts must be. */
 export interface Draw extends CheckedPuzzles {
   dataset: Dataset;
-  /** The grid size of every puzzle of the dataset. */
   shape: Shape;
   grids: Grid[];
   lines: number[];
@@ -40,11 +37,7 @@ export function datasetShape(puzzles: readonly string[], path: string): Shape {
   return shape;
 }
 
-/**
- * The shape of every puzzle line of the dataset; throws, naming the first line of another length:
- * drawn, it would shift the packed grids after it, and not drawn, it would still be counted among
- * the file's puzzles. (Only the drawn lines are parsed.)
- */
+/** The shape of every puzzle line of the dataset; throws naming the first line of another length, drawn or not (it would shift the packed grids). */
 export function checkedShape(dataset: Dataset): Shape {
   const shape = datasetShape(dataset.puzzles, dataset.path);
   const bad = dataset.puzzles.findIndex((puzzle) => puzzle.length !== shape.cells);
@@ -64,7 +57,6 @@ function gridOf(dataset: Dataset, index: number): Grid {
   }
 }
 
-/** Grids back to back, N² bytes each. */
 export function pack(grids: readonly Grid[]): Uint8Array {
   const cells = grids[0]?.length ?? 0;
   const packed = new Uint8Array(grids.length * cells);

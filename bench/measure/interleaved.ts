@@ -1,20 +1,18 @@
 /**
- * Timing contenders against each other in one process (kernel-vs, `--ref`): a warm-up in turns,
- * then rounds in which the contenders take turns of about PIECE_SECONDS of this process's CPU time
- * (who goes first alternating) until each has run `runSeconds`. Turns of a few milliseconds see the
- * same moments of the machine, so what slows it moves both sides of each round's ratio alike.
+ * Timing contenders against each other in one process (kernel-vs, `--ref`): rounds in which they take turns of about
+ * PIECE_SECONDS of CPU time, who goes first alternating. Turns of a few milliseconds see the same moments of the
+ * machine, so what slows it moves both sides of each round's ratio alike.
  */
 import { median } from "../../src/model/quantile.js";
 import { cpuSeconds } from "./reference.js";
 
 export interface InterleavedOptions {
-  /** Timed rounds of each contender. */
   rounds: number;
   /** CPU seconds each contender should run per round (calls are repeated). */
   runSeconds: number;
   /** The clock, in seconds: this process's CPU time unless given (a test's own clock). */
   clock?: () => number;
-  /** Runs after every timed call of contender `k`, outside its timing (each call is then timed on its own). */
+  /** Runs after every timed call of contender `k`, outside its timing. */
   afterCall?(k: number): void;
 }
 
@@ -39,7 +37,6 @@ export function timeInterleaved(calls: readonly (() => unknown)[], options: Inte
       warmCalls[k]++;
     });
   }
-  // Each contender's piece: the calls that last about PIECE_SECONDS, by its last warm call.
   const piece = lastCall.map((seconds) => Math.max(1, Math.round(PIECE_SECONDS / Math.max(seconds, 1e-7))));
   const seconds = calls.map((): number[] => []);
   for (let round = 0; round < options.rounds; round++) {
@@ -69,7 +66,7 @@ export function timeInterleaved(calls: readonly (() => unknown)[], options: Inte
   return seconds;
 }
 
-/** A speed ratio over rounds: the median of the per-round ratios, and their range. */
+/** The median of the per-round ratios, and their range. */
 export interface RoundRatio {
   ratio: number;
   min: number;

@@ -1,8 +1,4 @@
-/**
- * One thread of {@link kernelsAtOnce} (kernels-at-once.ts): a WasmKernel of its own, which solves
- * the shared cells again and again, from when the main thread says go until it says stop, and
- * answers with the puzzles it solved and the milliseconds they took.
- */
+/** One thread of kernels-at-once.ts: its own kernel solves the shared cells from go until stop, and answers the puzzles and ms. */
 import { parentPort, workerData } from "node:worker_threads";
 import { WasmKernel } from "../../src/kernel/wasm.js";
 import { solveInBatches } from "./kernel.js";
@@ -25,7 +21,7 @@ const { cells: shared, limit, signals: signalBuffer } = workerData as KernelWork
 const cells = new Uint8Array(shared);
 const signals = new Int32Array(signalBuffer);
 const kernel = await WasmKernel.create();
-solveInBatches(kernel, cells, limit); // compiled and warm before the timing
+solveInBatches(kernel, cells, limit); // warm-up
 parentPort!.postMessage("ready");
 Atomics.wait(signals, 0, 0);
 const start = performance.now();

@@ -1,9 +1,7 @@
 /**
- * K on every thread at once: `threads` worker threads, each with a WasmKernel of its own, solve the
- * same puzzles side by side for the same wall time, started together; their rates summed. It is
- * the most a pool of that many threads could reach on this machine at that time, and it can be far
- * below threads × K: virtual cores that share a physical core, or a host that gives a busy
- * machine less, slow every thread when all of them run.
+ * K on every thread at once: `threads` bare kernels side by side, started together, their rates summed. The most a pool
+ * of that many threads could reach here and now, which can be far below threads × K: virtual cores that share a physical
+ * core, or a host that gives a busy machine less, slow every thread when all of them run.
  */
 import { once } from "node:events";
 import { Worker } from "node:worker_threads";

@@ -1,18 +1,11 @@
-/**
- * Code as it was at an earlier commit, built once under build/ref/ by the commit's hash: one
- * kernel (kernel-vs's old side) or the whole package in a git worktree (`--ref`'s). Also the
- * process CPU clock the interleaved rounds and the tools' rates time with.
- */
+/** Another commit's code, built once under build/ref/: one kernel (kernel-vs) or the whole package in a git worktree (`--ref`). And the CPU clock. */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/kernel/paths.js";
 
-/**
- * Compiles `entry` as it was at `commit`, with the files beside it then, using this checkout's
- * asconfig `target`, into build/ref/<prefix><commit>.wasm unless it is there; returns its URL.
- */
+/** Compiles `entry` and the files beside it at `commit` with this checkout's asconfig `target`, unless built already; returns its URL. */
 export async function buildKernelAtCommit(commit: string, entry: string, target: string, prefix = ""): Promise<URL> {
   const root = packageRoot();
   const hash = resolveCommit(commit);
@@ -45,14 +38,11 @@ export function resolveCommit(commit: string): string {
 /** The environment variable naming the folder of the worktrees (default build/ref/trees). */
 export const REF_TREES_VARIABLE = "SUDOKU_WASM_REF_TREES";
 
-/** The file a built worktree holds once its build succeeded. */
 const BUILT_MARK = ".ref-built";
 
 /**
- * The package as it was at `commit`, in a detached git worktree under build/ref/trees (or
- * $SUDOKU_WASM_REF_TREES) and built, unless done before; returns its folder. Its node_modules links
- * to this checkout's when the lockfiles are the same, else `npm ci`. A failed step throws naming
- * the commit, the step and its last lines, and the next call takes up from that step.
+ * The package at `commit`, in a detached git worktree built once; returns its folder. Its node_modules links to this
+ * checkout's when the lockfiles are the same, else `npm ci`. After a failed step, the next call takes up from that step.
  */
 export function builtWorktree(commit: string, log: (line: string) => void = () => {}): string {
   const root = packageRoot();
@@ -89,13 +79,13 @@ export function builtWorktree(commit: string, log: (line: string) => void = () =
   return tree;
 }
 
-/** User plus system CPU time of this process, in seconds. */
+/** Process CPU seconds, user and system. */
 export function cpuSeconds(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 }
 
-/** Runs `run` (which solves `count` puzzles) again and again for at least `seconds` of wall time (once for 0); puzzles per second of wall time and of this process's CPU time. */
+/** Runs `run` (`count` puzzles) for at least `seconds` of wall time (once for 0); puzzles per second of wall time and of process CPU time. */
 export async function rate(count: number, seconds: number, run: () => unknown): Promise<{ wall: number; cpu: number }> {
   const cpu = cpuSeconds();
   const started = performance.now();

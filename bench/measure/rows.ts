@@ -1,4 +1,3 @@
-/** The loop of a measuring run (bench, profiler): what it is given, and how it reports its progress. */
 import type { Dataset } from "../../src/datasets/read.js";
 import type { Expectation } from "../verify.js";
 import { TimingAborted, yieldToEventLoop } from "./batches.js";
@@ -6,11 +5,9 @@ import { TimingAborted, yieldToEventLoop } from "./batches.js";
 /** What every measuring run (bench, profiler, --ref) is given. */
 export interface MeasurePlan {
   datasets: readonly Dataset[];
-  /** Count solutions up to this (1 or 2). */
   limit: number;
   /** Work cap per puzzle for solvers that honour one (engine-defined nodes). */
   budget: number;
-  /** Seed of the puzzle draw. */
   seed: number;
   /** Expected solution counts of a dataset; default: verify.ts's expectationOf its name. */
   expectationOf?(dataset: Dataset): Expectation;
@@ -18,22 +15,17 @@ export interface MeasurePlan {
   signal?: AbortSignal;
 }
 
-/** Progress callbacks of a measuring run: the number of rows, each row as it starts (and as it finishes), the end. */
+/** Progress callbacks of a measuring run. */
 export interface MeasureProgress<R> {
   begin(totalRows: number): void;
   row(label: string): void;
-  /** A row's record as soon as it is measured. */
   done?(record: R): void;
   end(): void;
 }
 
 export const silentProgress: MeasureProgress<never> = { begin() {}, row() {}, end() {} };
 
-/**
- * The loop of a measuring run (bench, profiler): per dataset, `prepare` once, then `measure` its
- * rows in order, `progress` told of each. With a signal, the event loop gets a turn before each
- * row; once it aborts, the row being measured is dropped and the records finished are returned.
- */
+/** The loop of a measuring run: per dataset, `prepare` once, then `measure` its rows in order; an abort drops the row being measured. */
 export async function measureRows<D extends { name: string }, Row, Prepared, R extends object>(
   rows: readonly (readonly [D, readonly Row[]])[],
   label: (row: Row) => string,
@@ -48,7 +40,7 @@ export async function measureRows<D extends { name: string }, Row, Prepared, R e
     for (const [dataset, list] of rows) {
       const prepared = prepare(dataset);
       for (const row of list) {
-        if (signal) await yieldToEventLoop(); // lets a signal that came during the last row be seen
+        if (signal) await yieldToEventLoop(); // so a signal that came during the last row is seen
         if (signal?.aborted) return records;
         progress.row(`${dataset.name} · ${label(row)}`);
         const record = await measure(row, prepared).catch((error: unknown) => {

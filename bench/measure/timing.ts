@@ -1,8 +1,4 @@
-/**
- * Timing one puzzle at a time, for the bench and the profiler: process.hrtime around each call,
- * and later passes that retime the puzzles a scheduler pause could have spoiled, keeping each
- * puzzle's fastest time. Whole passes, so that no puzzle runs twice in a row.
- */
+/** Timing one puzzle at a time; later passes retime the short puzzles, keeping each one's fastest. Whole passes, so no puzzle runs twice in a row. */
 
 /** Passes of a per-puzzle timing: puzzles under SHORT_PUZZLE_MICROS are retimed, since a scheduler pause would dominate a 10 µs sample. */
 export const TIMING_PASSES = 3;
@@ -11,10 +7,7 @@ export const SHORT_PUZZLE_MICROS = 1000;
 /** µs since `start` (a process.hrtime.bigint() reading). */
 export const microsSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1000;
 
-/**
- * Retimes, in `passes - 1` more whole passes, each puzzle `retime` accepts, keeping its fastest time
- * in `micros` (the first pass's, updated in place); `afterOne` runs after each call's timing.
- */
+/** Retimes in `passes - 1` more passes each puzzle `retime` accepts, keeping its fastest in `micros` (in place); `afterOne` runs outside the timing. */
 export function retimeFastest(
   micros: Float64Array,
   passes: number,
@@ -34,7 +27,6 @@ export function retimeFastest(
   return micros;
 }
 
-/** Sum of the first `count` values (all by default). */
 export function sumOf(values: ArrayLike<number>, count = values.length): number {
   let total = 0;
   for (let i = 0; i < count; i++) total += values[i];

@@ -1,21 +1,14 @@
 /**
- * The profiling core: kernel variants × datasets → records. Nothing here prints.
+ * The profiling core: kernel variants × datasets → records; nothing here prints. Per variant on a dataset:
  *
- * Per dataset, the puzzles (all, or a seeded sample kept in file order) are parsed once. Per
- * variant on that dataset:
+ *   1. warm-up        one untimed run() on the first WARMUP_PUZZLES puzzles
+ *   2. check          one untimed run(n) on all puzzles, its answers checked
+ *   3. batch timing   tinybench times run(n), puzzles written in again before each call; puzzles/s from the median call
+ *   4. per puzzle     hrtime around run(1) on each puzzle alone after WARMUP_CALLS untimed calls; short puzzles and
+ *                     spikes retimed, the fastest kept; alone, each puzzle must give the batch's count, guesses and nodes
  *
- *   1. warm-up        one untimed run() on the first WARMUP_PUZZLES puzzles.
- *   2. check          one untimed run(n) on all puzzles, its answers checked.
- *   3. batch timing   tinybench times run(n) on all puzzles, written in again before each call;
- *                     puzzles/s comes from the median call.
- *   4. per puzzle     WARMUP_CALLS untimed run(1) calls on the first puzzles, then hrtime
- *                     around run(1) on each puzzle alone; short puzzles and spikes get more
- *                     passes, the fastest kept. Alone, each puzzle must give the batch's count,
- *                     guesses and nodes.
- *
- * The first variant on the first dataset is measured twice and its first measurement dropped:
- * V8 compiles the measuring code meanwhile, on the same cores. A wrong or inconsistent answer
- * throws rather than report figures of a broken variant.
+ * The first variant on the first dataset is measured twice and its first measurement dropped: V8 compiles the
+ * measuring code meanwhile, on the same cores.
  */
 import type { Grid } from "../../src/model/puzzle.js";
 import { CELLS } from "../../src/model/shape.js";
@@ -37,10 +30,7 @@ const MIN_BATCH_CALLS = 3;
 const MIN_BATCH_MS = 300;
 /** …but fewer calls when MIN_BATCH_CALLS of them would take over BATCH_TIME_CAP_MS (at least one). */
 const BATCH_TIME_CAP_MS = 2000;
-/**
- * Slower puzzles are retimed when their µs per search node is over this many times the
- * variant's median: nodes are exact, so such a time is a pause of the machine, not a hard puzzle.
- */
+/** Puzzles whose µs per search node is over this many times the median are retimed: nodes are exact, so that is a pause, not a hard puzzle. */
 const SPIKE_FACTOR = 4;
 export const HARDEST_COUNT = 10;
 
@@ -70,7 +60,7 @@ export async function profileVariants(plan: ProfilePlan, progress: MeasureProgre
       const size = dataset.puzzles.length;
       const all = plan.sample === undefined || plan.sample >= size;
       const picked = all ? Array.from({ length: size }, (_, i) => i) : seededSample(size, plan.sample!, plan.seed).sort((a, b) => a - b);
-      return drawPuzzles(dataset, picked, plan.expectationOf?.(dataset)); // all, or a seeded sample put back in file order
+      return drawPuzzles(dataset, picked, plan.expectationOf?.(dataset));
     },
     async (variant, draw) => {
       const kernel = kernels.get(variant.id)!;
@@ -89,19 +79,14 @@ export async function profileVariants(plan: ProfilePlan, progress: MeasureProgre
 interface Measured {
   /** ms of each timed whole-batch call, ascending. */
   batchMs: number[];
-  /** Their median (tinybench's). */
   medianMs: number;
   counts: Int32Array;
   guesses: Int32Array;
   nodes: Int32Array;
-  /** µs of each puzzle alone. */
   micros: Float64Array;
 }
 
-/**
- * {@link WARMUP_CALLS} untimed run(1) calls on the first puzzles, in turn: V8 re-optimises the
- * calling code for each new kernel instance, over some thousands of calls.
- */
+/** Untimed run(1) calls on the first puzzles: V8 re-optimises the calling code for each new kernel instance, over some thousands of calls. */
 function warmUpAlone(kernel: BatchKernel, draw: Draw, plan: ProfilePlan): void {
   const puzzles = Math.min(draw.grids.length, WARMUP_PUZZLES);
   for (let call = 0; call < WARMUP_CALLS; call++) {
@@ -129,7 +114,7 @@ async function measureVariant(kernel: BatchKernel, variant: string, draw: Draw, 
   return { ...batch, micros };
 }
 
-/** Checks one whole-batch run(n) call, then times more (see the file comment); returns their ms and the checked answers. */
+/** Checks one whole-batch run(n) call, then times more; returns their ms and the checked answers. */
 async function timeBatch(kernel: BatchKernel, variant: string, draw: Draw, plan: ProfilePlan): Promise<Omit<Measured, "micros">> {
   const count = draw.grids.length;
   // run(1) below and earlier variants' calls overwrite the input region
@@ -219,7 +204,6 @@ function summarise(variant: ProfileVariant, draw: Draw, plan: ProfilePlan, measu
   };
 }
 
-/** The first HARDEST_COUNT puzzles in `order`. */
 function hardest(perPuzzle: PerPuzzle, order: (a: number, b: number) => number): HardPuzzle[] {
   const indices = perPuzzle.lines
     .map((_, i) => i)

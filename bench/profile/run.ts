@@ -1,8 +1,6 @@
 /**
- * `npm run profile`: every WASM kernel variant on every dataset, puzzle by puzzle: what each
- * propagation level and cell order buys, down to the hardest puzzle. One run: pick the kernel variants and datasets, measure (under the
- * CPU profiler with --cpu-prof), then print the table and write to `--out`, named by the run's
- * start time: profile-<stamp>.json (a bare --json) and profile-<stamp>.cpuprofile (--cpu-prof).
+ * `npm run profile`: every WASM kernel variant on every dataset, puzzle by puzzle: what each propagation level and cell
+ * order buys, down to the hardest puzzle. Options, help and the run; the measuring is profiler.ts's.
  */
 import { Command, InvalidArgumentError } from "commander";
 import { Session } from "node:inspector/promises";
@@ -39,7 +37,7 @@ export interface ProfileOptions {
   out: string;
 }
 
-/** The registry entries of every 9×9 WASM kernel variant (those with a kernel build: `wasm`, `wasm:<name>`), the default first. */
+/** Every 9×9 WASM kernel variant in the registry, the default first. */
 export function kernelVariantInfos(): SolverInfo[] {
   return solvers.filter((info) => info.kernelBuild !== undefined);
 }
@@ -146,7 +144,7 @@ export async function runProfile(
     process.exitCode = watch.exitStatus!;
   }
   if (options.markdown) {
-    // the table alone on standard output (docs:tables takes it whole); what it was measured on beside it
+    // the table alone on standard output (docs:tables takes it whole)
     const datasetsLine = `datasets: ${datasets.map((dataset) => dataset.name).join(", ")}`;
     process.stderr.write([...describeProfileEnvironment(run.environment), datasetsLine].join("\n") + "\n");
   }

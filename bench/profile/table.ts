@@ -1,9 +1,4 @@
-/**
- * The terminal writer of a profile: the environment header (the bench's), then per dataset
- * one row per variant, and the 10 hardest puzzles of each variant by time and by guesses
- * as file lines (a rank per row, a variant per column); and the variant tables alone as Markdown
- * (`--markdown`, through the bench's one Markdown writer).
- */
+/** The profile's writers: for a terminal (per dataset a row per variant, then each variant's hardest puzzles), and Markdown. */
 import {
   type Column,
   alignRows,
@@ -131,10 +126,7 @@ function datasetSection(records: readonly ProfileRecord[], width: number): strin
   ];
 }
 
-/**
- * The whole profile as text for a terminal of `width` columns: the method wrapped, the variants'
- * table without its less-read columns and the hardest-puzzle tables split by variant as it takes.
- */
+/** The whole profile as text for a terminal of `width` columns. */
 export function formatProfileTable(run: ProfileRun, width = PIPED_WIDTH): string {
   const out = describeProfileEnvironment(run.environment, width);
   for (const [, records] of groupByDataset(run.records)) out.push(...datasetSection(records, width));

@@ -1,12 +1,6 @@
 /**
- * The compact terminal view: one line per row, printed as the row finishes, in columns that
- * fit the terminal (up to 100 columns unless it is wider; 80 is the smallest it plans for),
- * then the flags' notes and a closing summary per dataset. `--wide` and `--markdown` give
- * the full table instead (format.ts).
- *
- *   easy: 300 of 1,000 puzzles (seed 1), limit 2
- *     solver               puzzles/s      ±  µs mean  µs p50  µs p99  guesses  flags  notes
- *     wasm                   240,598   1.0%     4.16    3.41    9.02     0.03         1 call/batch
+ * The compact terminal view: one line per row as it finishes, in fixed columns that fit the terminal (lower-priority
+ * columns dropped first), then the flags' notes and a closing summary per dataset. The full table is format.ts's.
  */
 import { FLAG_NOTES, type NoiseFlag, flagMarks, mostlyTimedOut, noiseFlags } from "../noise.js";
 import type { BenchRecord } from "../records.js";
@@ -14,7 +8,7 @@ import { type RatioEstimate, speedRatio, tukeyOutliers } from "../statistics.js"
 import { verdictOf } from "./compare.js";
 import { formatNumber, formatPercent, formatRatio, groupByDataset, rowNotes } from "./format.js";
 
-/** One column of the compact view: fixed width, so that lines align while they stream. */
+/** Fixed width, so that lines align while they stream. */
 interface CompactColumn {
   header: string;
   width: number;
@@ -73,7 +67,6 @@ export class CompactLayout {
     const GAP = this.gap;
     const used = (list: readonly CompactColumn[]) => INDENT.length + this.labelWidth + list.reduce((sum, c) => sum + GAP.length + c.width, 0);
     const kept = [...COLUMNS];
-    // Drop the least important columns until the line fits, keeping room for the notes.
     while (used(kept) + GAP.length + NOTES_ROOM > width && kept.length > 1) {
       const lowest = kept.reduce((a, c) => (c.priority < a.priority ? c : a));
       kept.splice(kept.indexOf(lowest), 1);
@@ -82,7 +75,6 @@ export class CompactLayout {
     this.notesWidth = Math.max(0, width - used(kept) - GAP.length);
   }
 
-  /** The header line of a dataset's block. */
   header(): string {
     const cells = this.columns.map((c) => (c.header === "flags" ? c.header.padEnd(c.width) : c.header.padStart(c.width)));
     return (INDENT + ["solver".padEnd(this.labelWidth), ...cells, this.notesWidth > 0 ? "notes" : ""].join(this.gap)).trimEnd();
@@ -114,10 +106,8 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
     if (marked.length === 0) continue;
     const { mark } = FLAG_NOTES[flag];
     let note = timeMs === undefined ? FLAG_NOTES[flag].note : FLAG_NOTES[flag].note.replace("--time 2000", `--time ${moreTime(timeMs)}`);
-    // The run's speed is known once every row is timed, after the rows were printed as they finished.
     if (flag === "speed" && liveRows) note += ". It is known once every row is timed: the rows above, printed as they finished, do not show it";
     lines.push(...wrap(`  ${mark}  ${note}.`, width, "     "));
-    // A row's name stays on one line; its detail may wrap.
     const rows = marked.map((r) => `${r.dataset} · ${r.row}`.replaceAll(" ", NO_BREAK) + flagDetail(flag, r));
     const shown = rows.length > 6 ? [...rows.slice(0, 6), `${rows.length - 6} more`] : rows;
     const list = `${marked.length} row${marked.length === 1 ? "" : "s"}: ${shown.join(", ")}`;
@@ -135,7 +125,6 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
 function flagDetail(flag: NoiseFlag, r: BenchRecord): string {
   if (flag === "preempted") return ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})`;
   if (flag === "speed" && typeof r.speedShift === "number") {
-    // What the row would have given at the run's speed: its rate scaled by how much slower or faster the machine ran.
     const atRunSpeed = `~${formatNumber(r.puzzlesPerSecond * r.speedShift)}/s at the run's speed`;
     return r.speedShift >= 1 ? ` (${formatNumber(r.speedShift, 2)}× slower, ${atRunSpeed})` : ` (${formatNumber(1 / r.speedShift, 2)}× faster, ${atRunSpeed})`;
   }
@@ -170,10 +159,7 @@ const TIES_SHOWN = 3;
 /** Rows slower than the fastest by more than this factor are not checked for a tie. */
 const TIE_SEARCH_RATIO = 2;
 
-/**
- * The rows the fastest is not told apart from (their ratio "no change" by {@link verdictOf}), nearest
- * first. Only rows timed on the same puzzles are compared: a sampled row's mean is over fewer.
- */
+/** The rows the fastest is not told apart from ({@link verdictOf} "no change"), nearest first; only rows timed on the same puzzles. */
 export function tiedWithFastest(fastest: BenchRecord, rows: readonly BenchRecord[]): { record: BenchRecord; estimate: RatioEstimate }[] {
   const ties: { record: BenchRecord; estimate: RatioEstimate }[] = [];
   for (const record of rows) {
@@ -198,13 +184,12 @@ export function formatSummary(records: readonly BenchRecord[], isPureTs: (record
   const lines = wrap("Summary: per dataset, the fastest row and any tied with it; ratios of mean µs/puzzle, 95% intervals", width, "  ");
   const unreferenced: string[] = [];
   for (const [dataset, rows] of groupByDataset(records)) {
-    // a row that mostly timed out (flag T) gave up fast rather than solved: never the fastest
+    // a row that mostly timed out (flag T) gave up fast rather than solved: never the fastest; nor is a sampled row, by its plain rate
     const solving = rows.filter((r) => !mostlyTimedOut(r));
     if (solving.length === 0) {
       lines.push(...wrap(`  ${dataset}: every row gave up on most puzzles (T), so none is the fastest; a larger --budget lets them solve`, width, "      "));
       continue;
     }
-    // and one timed on fewer of the puzzles (sampled: a prefix of the draw) is not weighed against the rest by its plain rate
     const most = Math.max(...solving.map((r) => r.puzzles));
     const fastest = solving.filter((r) => r.puzzles === most).reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
     const pureTs = solving.filter(isPureTs).reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);
@@ -217,7 +202,7 @@ export function formatSummary(records: readonly BenchRecord[], isPureTs: (record
     if (reference) parts.push(against(reference.row, reference === pureTs ? "reference, the fastest pure TS" : "reference", reference));
     if (pureTs && pureTs !== reference) parts.push(against(pureTs.row, "the fastest pure TS", pureTs));
     if (parts.length === 0) unreferenced.push(dataset);
-    // A marked row among those compared, or one that at the run's speed could have been (about) the fastest.
+    // an S row among those compared, or one that at the run's speed could have been (about) the fastest
     const marked = (r: BenchRecord | null | undefined) => r != null && noiseFlags(r).includes("speed");
     const contender = (r: BenchRecord) => marked(r) && r.puzzlesPerSecond * (r.speedShift ?? 1) >= 0.9 * fastest.puzzlesPerSecond;
     const shifted = parts.length > 0 && ([fastest, reference, pureTs].some(marked) || rows.some(contender));

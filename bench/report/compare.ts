@@ -1,13 +1,8 @@
 /**
- * `--compare OLD.json`: is each row faster, slower or unchanged against an earlier run? (The
- * method for users: docs/bench.md, "Is it faster or slower?".)
- *
- * Runs that drew other puzzles or asked another question are refused; another build, CPU or Node
- * is a warning. Rows are matched by dataset and label, and judged on their calibrated rounds
- * (each round's CPU µs per puzzle ÷ the calibration work's beside it, so what slowed the whole
- * machine drops out) by rankRatio's interval: "faster" or "slower" only when all of it lies beyond
- * the threshold. Rows that timed different work, are flagged, lack calibrated rounds, or moved
- * with every other solver ({@link movedTogether}: the machine, not one solver) are not judged.
+ * `--compare OLD.json`: is each row faster, slower or unchanged against an earlier run (method: docs/bench.md)?
+ * Rows are judged on calibrated rounds (each round's CPU µs per puzzle ÷ the calibration work's beside it, so what
+ * slowed the whole machine drops out) by rankRatio's interval, which is ranks, not means: one stalled round cannot
+ * widen it past a verdict. Rows that moved with every other solver ({@link movedTogether}) are not judged.
  */
 import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
@@ -31,7 +26,7 @@ export function defaultThreshold(before: BenchRun, after: BenchRun): number {
 /** With `--ref`: two commits timed interleaved in one process, where the load moves both sides of each ratio alike. */
 export const REF_THRESHOLD = 0.03;
 
-/** What a run was asked to measure, as far as comparing two runs needs it (the bench and the web page record every dataset's draw and hash). */
+/** What a run was asked to measure, as far as comparing two runs needs it. */
 type ComparedSettings = Pick<
   BenchEnvironment,
   "limit" | "budget" | "seed" | "buildFlags" | "cpu" | "vectorUnits" | "cpuFamily" | "cores" | "node" | "calibration" | "freshRounds" | "datasets"
@@ -81,7 +76,7 @@ export type Verdict = "faster" | "slower" | "no change" | "not judged" | "undeci
 export interface Change {
   dataset: string;
   row: string;
-  /** puzzles/s before and now; null on the side that did not run the row. */
+  /** puzzles/s; null on the side that did not run the row. */
   before: number | null;
   after: number | null;
   /** now / before puzzles/s with its interval (above 1: faster now); null when a side is missing. */
@@ -113,11 +108,7 @@ export function calibratedRounds(record: CalibratedFigures): number[] | null {
 /** The least calibrated rounds a side for a 95% rank interval when both sides have as many. */
 export const MIN_JUDGED_ROUNDS = 4;
 
-/**
- * now / before speed with a 95% interval: from both sides' calibrated rounds (rankRatio) when both
- * have enough of them, the estimate judged; else, for display only, Welch's on the round means
- * (two a side or more), or the batches' interval.
- */
+/** now / before speed with a 95% interval: rankRatio on calibrated rounds (the one judged); else, for display, Welch's on round means or batches. */
 export function changeEstimate(before: BenchRecord, after: BenchRecord): RatioEstimate | null {
   const [a, b] = [calibratedRounds(before), calibratedRounds(after)];
   const ranked = a && b ? rankRatio(a, b) : null;
@@ -139,11 +130,7 @@ export function workDifference(before: BenchRecord, after: BenchRecord): string 
   return differences.length > 0 ? differences.join(", ") : null;
 }
 
-/**
- * The flags that keep a row from being judged: its wall-clock batches or its two passes were
- * disturbed, or most of its puzzles hit the budget (its rate is how fast it gives up). Pre-empted
- * is not one: CPU time leaves it out.
- */
+/** The flags that keep a row from being judged; pre-empted is not one, since CPU time leaves pre-emption out. */
 const JUDGING_FLAGS: readonly NoiseFlag[] = ["noisy", "disagree", "timeouts"];
 
 /** The verdict between runs: {@link verdictOf}, but "not judged" where half the interval's width is over `floor` (such a change could not be told). */
@@ -178,9 +165,8 @@ function medianRatio(ratios: readonly number[]): number {
 }
 
 /**
- * The median change of `changes` when they moved together: at least `minRows` calibrated rows of
- * `minSolvers` solvers or more, every solver's median ratio beyond half of `floor` on one side.
- * That is what a different machine state does, not a change to one solver; null otherwise.
+ * The median change when `changes` moved together (at least `minRows` calibrated rows of `minSolvers` solvers or more,
+ * every solver's median ratio beyond half of `floor` on one side): the machine's state, not one solver's change; else null.
  */
 export function movedTogether(
   changes: readonly Change[],
@@ -234,9 +220,8 @@ function otherCpus(before: ComparedSettings, after: ComparedSettings): boolean {
 }
 
 /**
- * The changes from `before` to `after`: rows of `after` in order, then rows only `before` had.
- * Runs on different CPUs are not judged (a kernel's ratio to the calibration work need not carry
- * from one microarchitecture to another) unless `acrossCpus`.
+ * The changes from `before` to `after`: rows of `after` in order, then rows only `before` had. Runs on different CPUs
+ * are not judged unless `acrossCpus`: a kernel's ratio to the calibration work need not carry across microarchitectures.
  */
 export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = defaultThreshold(before, after), { acrossCpus = false } = {}): Change[] {
   const old = new Map(before.records.map((r) => [keyOf(r), r]));

@@ -1,10 +1,6 @@
 /**
- * The table's columns (each a header, an alignment and a cell formatter over one record; missing
- * capabilities show as `n/a`, never as a made-up zero) and the two table writers every tool's
- * tables go through: aligned for a terminal (the --wide view), and Markdown (--markdown). And the
- * CSV writer: a header of every record field, then one line per record with raw numbers (empty
- * cells for n/a), RFC 4180 quoting; text a spreadsheet would read as a formula (a dataset named
- * `=x.txt`) is defused as in the CLI's `csv` output.
+ * The table's columns (a capability a solver lacks shows as `n/a`, never a made-up zero), the two table writers every
+ * tool's tables go through (aligned for a terminal, Markdown), and the CSV writer (the CLI's `csv` field quoting).
  */
 import { flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
@@ -12,7 +8,7 @@ import { escapeText } from "../../src/model/excerpt.js";
 import { csvField } from "../../src/formats/output/format.js";
 import type { RatioEstimate } from "../statistics.js";
 
-/** One column of a table of records (the bench's by default; the profiler's too): header, alignment, cell. */
+/** One column of a table of records (the bench's by default; the profiler's too). */
 export interface Column<R = BenchRecord> {
   header: string;
   align: "left" | "right";
@@ -20,10 +16,7 @@ export interface Column<R = BenchRecord> {
   cell(record: R, first: R): string;
 }
 
-/**
- * Report text fit for a terminal: the control characters of every line escaped (`\x1b`), line
- * breaks kept. Dataset names come from file names, which may hold a terminal's escape sequences.
- */
+/** Report text with every control character but line breaks escaped: dataset names come from file names, which may hold escape sequences. */
 export function terminalSafe(text: string): string {
   return text.split("\n").map(escapeText).join("\n");
 }
@@ -68,10 +61,7 @@ export function formatSpeedup(record: BenchRecord): string {
   return `${formatRatio({ ratio: record.speedup, ...record.speedupInterval })} ${direction} than ${record.reference}`;
 }
 
-/**
- * What the reader must know about a row's figures (sampling, timeouts, threads), each a whole
- * phrase; `short`: the compact view's wording (the full one is in --wide and the exports).
- */
+/** What the reader must know about a row's figures (sampling, timeouts, threads), each a whole phrase; `short`: the compact view's wording. */
 export function rowNotes(record: BenchRecord, short = false): string[] {
   const notes: string[] = [];
   const { threads } = record;
@@ -80,7 +70,6 @@ export function rowNotes(record: BenchRecord, short = false): string[] {
   if (record.effectiveLimit < record.limit) notes.push(short ? "stops at 1st" : "stops at 1st solution");
   if (threads !== null)
     notes.push(`${short ? "" : `${threads} thread${threads === 1 ? "" : "s"} via src/pool (text in/out), `}CPU/wall ${formatNumber(record.cpuPerWall, 2)}`);
-  // A threads row's batch so small that handing it to the threads, not solving, sets its speed.
   if (threads !== null && (record.puzzles / Math.max(threads, 1) < 100 || record.meanMicros * record.puzzles < 2000))
     notes.push(
       short ? "hand-off bound" : `a batch of ${record.puzzles} puzzles is too small to split: handing it to the threads, not solving, sets this speed`,
@@ -90,7 +79,6 @@ export function rowNotes(record: BenchRecord, short = false): string[] {
   return notes;
 }
 
-/** The notes cell of the full table: {@link rowNotes} in a line. */
 export const formatNotes = (record: BenchRecord): string => rowNotes(record).join(", ");
 
 export const COLUMNS: readonly Column[] = [
@@ -115,11 +103,11 @@ export function describeDataset(first: BenchRecord, seed: number): string {
   return `${first.dataset}: ${drawn}, limit ${first.limit}`;
 }
 
-/** "AMD EPYC, AVX-512, family 26 model 2": the CPU's model name, and its vector instructions and family and model numbers where the run could tell them. */
+/** "AMD EPYC, AVX-512, family 26 model 2": the model name, vector instructions, family and model, as far as the run could tell them. */
 export const cpuName = (env: Pick<BenchEnvironment, "cpu" | "vectorUnits" | "cpuFamily">): string =>
   [env.cpu, env.vectorUnits, env.cpuFamily].filter(Boolean).join(", ");
 
-/** The machine and build part of the environment (CPU, Node/V8, WASM flags, commit, date, seed) as lines. */
+/** The machine and build part of the environment, as lines. */
 export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" | "budget">): string[] {
   return [
     `CPU: ${cpuName(env)} (${env.cores} cores)`,
@@ -175,7 +163,6 @@ export function formatTables(records: readonly BenchRecord[], seed: number): str
   return out;
 }
 
-/** The columns of the bench's Markdown table: the dataset and its puzzles, then the terminal table's. */
 export const MARKDOWN_COLUMNS: readonly Column[] = [
   { header: "dataset", align: "left", cell: (r) => r.dataset },
   { header: "puzzles", align: "right", cell: (r) => `${r.puzzles}` },
@@ -186,14 +173,13 @@ function escapeCell(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|");
 }
 
-/** A Markdown table of `records`: the header, the alignment rule, one line per record. */
+/** A Markdown table of `records`, one line per record. */
 export function markdownTable<R>(columns: readonly Column<R>[], records: readonly R[]): string[] {
   const header = `| ${columns.map((c) => escapeCell(c.header)).join(" | ")} |`;
   const rule = `|${columns.map((c) => (c.align === "right" ? "---:" : ":---")).join("|")}|`;
   return [header, rule, ...records.map((record) => `| ${columns.map((c) => escapeCell(c.cell(record, records[0]))).join(" | ")} |`)];
 }
 
-/** The whole run as a Markdown document. */
 export function formatMarkdown(run: BenchRun): string {
   const environment = describeEnvironment(run.environment).map((line) => `- ${line}`);
   const incomplete = run.incomplete
@@ -231,7 +217,6 @@ export const CSV_FIELDS: readonly (keyof BenchRecord)[] = [
 ];
 
 export function formatCsv(records: readonly BenchRecord[]): string {
-  // Each cell as the CLI's `csv` output writes a field: null (or absent) empty, other values as text.
   const cell = (value: BenchRecord[keyof BenchRecord]) =>
     csvField(value === undefined || value === null || typeof value === "number" ? (value ?? null) : String(value));
   return [CSV_FIELDS.join(","), ...records.map((record) => CSV_FIELDS.map((field) => cell(record[field])).join(","))].join("\n") + "\n";

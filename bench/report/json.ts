@@ -1,14 +1,10 @@
-/**
- * The JSON writer and reader. Schema: docs/bench-result.schema.json. `--compare` reads through
- * report/read-result.ts, which checks a file against the schema first.
- */
+/** The JSON writer and reader (docs/bench-result.schema.json); `--compare` reads through read-result.ts, which checks the schema first. */
 import { noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { summarize, tukeyOutliers } from "../statistics.js";
 
 const FORMAT = "sudoku-wasm-bench";
 const VERSION = 3;
-/** Where the schema lives, relative to the package root. */
 export const SCHEMA_PATH = "docs/bench-result.schema.json";
 
 /** The environment fields that are settings of the run rather than facts about the machine. */
@@ -32,7 +28,6 @@ function exportRecord(record: BenchRecord): Record<string, unknown> {
   return { ...record, perPuzzleMicros: perPuzzle, outliers: record.batchMs ? tukeyOutliers(record.batchMs) : null, flags: noiseFlags(record) };
 }
 
-/** The run as JSON (schema version 3). */
 export function formatJson(run: BenchRun): string {
   const settings: Record<string, unknown> = {};
   const environment: Record<string, unknown> = { ...run.environment };

@@ -1,9 +1,4 @@
-/**
- * Where the exports go: a given path, `-` (or a path naming standard output) for standard output,
- * or bench/results/<timestamp>.<ext> for a bare flag. The chart goes to --chart, else beside the
- * first export written to a regular file (.svg, or .chart.svg when that is an export's name).
- * {@link checkOutputRequests} refuses two outputs on one path before the bench runs.
- */
+/** Where the exports go: a given path, `-` (or a path naming standard output), or bench/results/<timestamp>.<ext> for a bare flag. */
 import { formatCsv, formatMarkdown } from "./format.js";
 import { fstatSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
@@ -20,13 +15,9 @@ export interface OutputRequests {
   chart?: string | false;
 }
 
-/** The value that sends an export to standard output. */
 export const STDOUT = "-";
 
-/**
- * The default folder of result files: bench/results/ under the working folder (in the repo,
- * where npm scripts run, the gitignored one), never inside an installed package.
- */
+/** bench/results/ under the working folder (in the repo, the gitignored one), never inside an installed package. */
 export function resultsFolder(): string {
   return resolve("bench", "results");
 }
@@ -91,17 +82,13 @@ export function checkOutputRequests(requests: OutputRequests): void {
   }
 }
 
-/** Writes `text` to `path`, making its folder; returns the path. */
 export function writeText(path: string, text: string): string {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
   return path;
 }
 
-/**
- * Writes every requested export and the chart; returns the paths written, in order (`-` for
- * standard output, written through `stdout`).
- */
+/** Writes every requested export and the chart; returns the paths written, in order (`-` for standard output). */
 export function writeReports(
   run: BenchRun,
   requests: OutputRequests,

@@ -1,9 +1,6 @@
 /**
- * Reading a result file that `--compare` or `--against` names: the file read, parsed as JSON,
- * checked against the documented schema (docs/bench-result.schema.json, with ajv) and turned into
- * a run (json.ts). Whatever is wrong is one line naming the file and the first problem, e.g.
- * "--compare old.json: not a bench result as docs/bench-result.schema.json describes: records[3].row must be string".
- * Kept apart from json.ts so that the web page, which writes with json.ts, does not bundle ajv.
+ * Reading the result file `--compare` or `--against` names, checked against docs/bench-result.schema.json (ajv); what is
+ * wrong is one line naming the file and the first problem. Apart from json.ts so that the web page does not bundle ajv.
  */
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";

@@ -17,12 +17,11 @@ export interface Region {
   name: string;
   /** The command whose output fills it, or null for a table no script prints. */
   command: string | null;
-  /** Why no script prints it (null when one does). */
+  /** Why no script prints it. */
   reason: string | null;
   /** 0-based line indexes of the opening and the closing marker. */
   from: number;
   to: number;
-  /** The lines between the markers. */
   body: string[];
 }
 

@@ -1,9 +1,4 @@
-/**
- * The pictures, as hand-written SVG strings. The bench's chart: puzzles/s per row and dataset as
- * grouped bars on a log scale, one group per dataset; every record is one `<rect class="bar">` with
- * a `<title>` tooltip and a `<path class="error-bar">` (the 95% margin of its mean); each row label
- * has its own colour; the footer names the machine, build, commit and date.
- */
+/** The bench's chart as a hand-written SVG string: puzzles/s per row as grouped bars on a log scale, one group per dataset. */
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { cpuName, formatNumber, groupByDataset } from "./format.js";
 
@@ -16,9 +11,8 @@ const MARGIN = { top: 48, right: 230, bottom: 84, left: 64 };
 const CHAR_WIDTH = 7;
 const CAP_WIDTH = 8;
 /**
- * Series colours, far apart to the eye: Tableau 10 up to ten series; beyond, thirty-six picked once
- * by a greedy max–min CIEDE2000 distance from an sRGB grid of lightness 25–80 (no bar fades into
- * the white page or black), repeating past thirty-six (`--preset variants` has over thirty rows).
+ * Series colours, far apart to the eye: Tableau 10 up to ten series; beyond, thirty-six picked by a greedy max–min
+ * CIEDE2000 distance from an sRGB grid of lightness 25–80 (no bar fades into the white page or black).
  */
 const TABLEAU = "4e79a7 f28e2b e15759 76b7b2 59a14f edc948 b07aa1 ff9da7 9c755f bab0ac";
 const MANY =
@@ -30,21 +24,16 @@ export function seriesColours(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `#${palette[i % palette.length]}`);
 }
 
-/** Escapes text for XML content and attribute values. */
 export function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
-/**
- * The range of puzzles/s a record's mean is known to: its margin of error is on the mean batch
- * time, so the rate lies between rate / (1 + rme) and rate / (1 − rme).
- */
+/** The range of puzzles/s a record's mean is known to: the margin is on the mean batch time, so rate / (1 ± rme). */
 export function rateInterval(record: Pick<BenchRecord, "rmePercent" | "puzzlesPerSecond">): { low: number; high: number } {
   const margin = Number.isFinite(record.rmePercent) ? Math.min(record.rmePercent / 100, 0.99) : 0;
   return { low: record.puzzlesPerSecond / (1 + margin), high: record.puzzlesPerSecond / (1 - margin) };
 }
 
-/** The footer lines: machine, build, commit, date and the run's settings. */
 function footerLines(env: BenchEnvironment, incomplete: boolean): string[] {
   return [
     `${cpuName(env)} (${env.cores} cores) · Node ${env.node} · WASM ${env.buildFlags}`,
@@ -123,7 +112,6 @@ export function formatSvg(run: BenchRun, title = "Puzzles per second (log scale)
   return parts.join("\n") + "\n";
 }
 
-/** A vertical error bar with caps from `top` to `bottom` at `x`. */
 function errorBar(x: number, top: number, bottom: number): string {
   const half = CAP_WIDTH / 2;
   const d = `M${(x - half).toFixed(1)} ${top.toFixed(1)}h${CAP_WIDTH}M${x.toFixed(1)} ${top.toFixed(1)}V${bottom.toFixed(1)}M${(x - half).toFixed(1)} ${bottom.toFixed(1)}h${CAP_WIDTH}`;

@@ -2,7 +2,8 @@
  * Where a command writes: standard output, or the `-o` file, opened before any work (so a bad
  * path fails first) and closed once flushed. Shared by `solve`, `merge` and `generate`.
  */
-import { createWriteStream, existsSync, truncateSync } from "node:fs";
+import { createWriteStream, existsSync, statSync, truncateSync } from "node:fs";
+import { removeRunRecord } from "./run-record.js";
 import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import type { Writable } from "node:stream";
@@ -16,6 +17,7 @@ export async function openOutput(path: string | undefined, resume?: ResumePoint)
     if (resume && existsSync(path)) truncateSync(path, resume.bytes);
     const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
     await once(stream, "open");
+    if (!resume && statSync(path).isFile()) removeRunRecord(path); // emptied: a run record left beside it no longer tells of its bytes
     return guardOutputFile(stream, path); // a failing write (a full disk) ends the run with one line, status 2
   } catch (error) {
     throw new OutputWriteError(path, error); // ENOENT, EISDIR, EACCES: one line naming the file

@@ -6,7 +6,7 @@
  * `merge` refuses a shard that still has one (its run did not finish). The run removes it once every
  * record is written.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { normalize, resolve } from "node:path";
 import { commaGrouped } from "../model/whole-number.js";
@@ -44,6 +44,8 @@ const SAMPLE_BYTES = 1 << 16;
 
 /** The mark of input `name`: a regular file's size and the SHA-256 of its first and last {@link SAMPLE_BYTES}. */
 function markOf(name: string): InputMark {
+  // A named pipe is not opened here: a reader that opened and closed it would end its writer (SIGPIPE) before the run reads it.
+  if (name !== "-" && !statSync(name).isFile()) return { name };
   const fd = name === "-" ? 0 : openSync(name, "r");
   try {
     const stats = fstatSync(fd);
@@ -89,7 +91,13 @@ export function readRunRecord(path: string): RunRecord | null {
   const shown = shownRunRecordPath(path);
   try {
     const record = JSON.parse(readFileSync(file, "utf8")) as RunRecord;
-    if (typeof record.command === "string" && typeof record.shard === "string" && Array.isArray(record.inputs) && typeof record.options === "object")
+    if (
+      typeof record.command === "string" &&
+      typeof record.shard === "string" &&
+      Array.isArray(record.inputs) &&
+      typeof record.options === "object" &&
+      record.options !== null
+    )
       return record;
   } catch {}
   throw new Error(`${shown} is not a run record this tool wrote: remove it to go on without the checks it gives`);
@@ -109,7 +117,7 @@ export function checkRunRecord(path: string, then: RunRecord, now: RunRecord): v
   if (then.shard !== now.shard) refuse(`was begun with ${shard(then.shard)}; this run has ${shard(now.shard)}`);
   const flags = [...new Set([...Object.keys(then.options), ...Object.keys(now.options)])].filter((flag) => then.options[flag] !== now.options[flag]);
   if (flags.length > 0) {
-    const said = (options: Record<string, string>) => flags.map((flag) => `${flag} ${options[flag] ?? "(none)"}`).join(", ");
+    const said = (options: Record<string, string>) => flags.map((flag) => (options[flag] === undefined ? `no ${flag}` : `${flag} ${options[flag]}`)).join(", ");
     refuse(`was begun with ${said(then.options)}; this run has ${said(now.options)}`);
   }
   const names = (inputs: InputMark[]) => inputs.map((input) => input.name).join(" ");

@@ -17,7 +17,7 @@ import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { isLocked, lockOutput } from "../cli-kit/output-lock.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { headOf } from "../cli-kit/resume.js";
-import { readRunRecord, shownRunRecordPath } from "../cli-kit/run-record.js";
+import { readRunRecord, removeRunRecord, shownRunRecordPath } from "../cli-kit/run-record.js";
 import { commaGrouped } from "../model/whole-number.js";
 import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import type { RecordPlace } from "../formats/record.js";
@@ -311,8 +311,10 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
       }
       throw error;
     }
-    if (temporary !== undefined) lock.replaceWith(temporary);
-    else lock.verify();
+    if (real !== undefined && temporary !== undefined) {
+      lock.replaceWith(temporary);
+      removeRunRecord(real); // (a record left beside it by a stopped run no longer tells of its bytes)
+    } else lock.verify();
   } finally {
     if (temporary !== undefined) rmSync(temporary, { force: true }); // (gone once it took the output's place)
     await lock.release();

@@ -4,7 +4,7 @@
  * format, in constant memory; or, with `--format NAME`, a judge's exact expected output. Every
  * named input is checked before anything is read. The options table makes the help and the defaults.
  */
-import { type Stats, accessSync, closeSync, constants, createReadStream, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { type Stats, accessSync, closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import type { Transform, Writable } from "node:stream";
@@ -41,7 +41,7 @@ import {
   resumePoint,
   shardArgument,
 } from "../cli-kit/resume.js";
-import { checkRunRecord, readRunRecord, removeRunRecord, runRecordOf, writeRunRecord } from "../cli-kit/run-record.js";
+import { type RunRecord, checkRunRecord, readRunRecord, removeRunRecord, runRecordOf, writeRunRecord } from "../cli-kit/run-record.js";
 
 export interface SolveFlags {
   output?: string;
@@ -383,22 +383,26 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   hintTerminalInput(files, flags.quiet);
   const shard = flags.shard ?? WHOLE_RUN;
   if (flags.takeLock && flags.output === undefined) throw new Error("--take-lock needs -o FILE (a file, not standard output): the output whose lock to take");
+  const runRecord = () => runRecordOf(command.name, command.recorded, shard, inputNames(files));
+  const isFile = (path: string | undefined): path is string => path !== undefined && existsSync(path) && statSync(path).isFile();
+  // a takeover stops the run that holds the lock: a resume its run record refuses is refused before that
+  if (flags.takeLock && flags.resume && isFile(flags.output)) checkBegun(flags.output, runRecord());
   const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
   let newRecord: string | undefined; // the output beside which this run wrote a run record where there was none
   try {
     const header = command.header ?? outputFormats[flags.out].header;
     // A file output's run record: checked against the one there on --resume, in place until every record is written.
-    const output = flags.output !== undefined && statSync(flags.output).isFile() ? flags.output : undefined; // (the lock made it)
-    const run = output === undefined ? null : runRecordOf(command.name, command.recorded, shard, inputNames(files));
-    const begun = flags.resume && output !== undefined ? readRunRecord(output) : null;
-    if (begun !== null && output !== undefined && run !== null) checkRunRecord(output, begun, run);
+    const output = isFile(flags.output) ? flags.output : undefined; // (the lock made it)
+    const run = output === undefined ? null : runRecord();
+    const begun = flags.resume && output !== undefined && run !== null ? checkBegun(output, run) : null;
     const resume = flags.resume ? findResumePoint(flags, shard, header, (command.fields ?? outputFormats.csv.header).trimEnd()) : undefined;
+    const out = await openOutput(flags.output, resume); // (a new output's emptying removes a record left beside it)
+    lock.guard(out);
+    // Written once the output is emptied or cut to its resume point: a run stopped before then leaves no record of its own beside another run's bytes.
     if (output !== undefined && run !== null) {
       writeRunRecord(output, run);
       if (begun === null) newRecord = output;
     }
-    const out = await openOutput(flags.output, resume);
-    lock.guard(out);
     const started = performance.now();
     const totalBytes = inputBytes(files);
     const solver = await command.openSolver(totalBytes);
@@ -471,6 +475,13 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   }
 }
 
+/** The run record beside `output` (null when there is none), checked against this run's `run`: throws naming what differs. */
+function checkBegun(output: string, run: RunRecord): RunRecord | null {
+  const begun = readRunRecord(output);
+  if (begun !== null) checkRunRecord(output, begun, run);
+  return begun;
+}
+
 /**
  * The point a `--resume` run starts from: the complete records of its `-o` file, the file checked
  * to be this run's, and the check of its last record's place when it carries one (jsonl, csv).
@@ -528,18 +539,31 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   const counter = solversBySize(flags.solver).get(judge.alphabet?.length ?? SIZE)!;
   if (judge.limit > 1 && !countsSolutions(counter))
     throw new Error(`--format ${name} counts each puzzle's solutions, but solver '${counter.id}' stops at the first one (wasm and dlx count)`);
-  const solver = await judgeSolver(flags, judge);
-  const unregister = stopBeforeStreamExit(() => solver.close());
-  let out: Writable | undefined;
+  const lock = await lockOutput(output, { takeOver: flags.takeLock }); // one writer per output file, as the streaming runs take it
   try {
-    await streamJudge(judge, inputs, solver.solve, flags.batch, async (text) => {
-      out ??= await openOutput(output);
-      if (!out.write(text)) await once(out, "drain");
-    });
-    out ??= await openOutput(output); // no puzzles: the output is empty, and still made
+    const solver = await judgeSolver(flags, judge);
+    const unregister = stopBeforeStreamExit(() => solver.close());
+    let out: Writable | undefined;
+    const open = async (): Promise<Writable> => {
+      const opened = await openOutput(output);
+      lock.guard(opened);
+      return opened;
+    };
+    try {
+      await streamJudge(judge, inputs, solver.solve, flags.batch, async (text) => {
+        out ??= await open();
+        if (!out.write(text)) await once(out, "drain");
+      });
+      const written = out ?? (await open()); // no puzzles: the output is empty, and still made
+      out = undefined;
+      await closeOutput(written);
+      lock.verify(); // no success over bytes another run may have written
+    } finally {
+      if (out) await closeOutput(out);
+      unregister();
+      await solver.close();
+    }
   } finally {
-    if (out) await closeOutput(out);
-    unregister();
-    await solver.close();
+    await lock.release();
   }
 }

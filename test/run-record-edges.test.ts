@@ -1,0 +1,93 @@
+/**
+ * Edges of the run record `FILE.run.json` (src/cli-kit/run-record.ts) found by an adversarial run:
+ * a named pipe as input (its writer must not be ended by the record's sample read), a run stopped
+ * right after writing its record (the record must never sit beside another run's bytes), commands
+ * that rewrite FILE whole (a record left beside it is no longer its content's), and judge mode's
+ * `-o FILE`, which now takes the output's lock as the streaming runs do.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, runCli, scratchFolder } from "./cli-run.js";
+import { relabelledPuzzles } from "../bench/corpus.js";
+
+const { dir, file } = scratchFolder("sudoku-run-record-edges-");
+const small = file("small.txt", relabelledPuzzles(300, 5));
+const other = file("other.txt", relabelledPuzzles(700, 6));
+const solved = (input: string) => runCli(["solve", "--no-progress", input]).stdout;
+
+describe("run record edges", () => {
+  it.skipIf(process.platform === "win32")(
+    "a named pipe as input: its writer is not ended, every record is solved, no record is left",
+    async () => {
+      const fifo = join(dir, "in.fifo");
+      expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+      const path = join(dir, "fifo.out");
+      const writer = spawn("sh", ["-c", `cat '${small}' > '${fifo}'`]);
+      const wrote = new Promise<number | null>((resolve) => writer.on("exit", (code) => resolve(code)));
+      const solve = spawn(process.execPath, [BIN, "solve", "--no-progress", "-o", path, fifo], { stdio: "ignore" });
+      const ended = new Promise<number | null>((resolve) => solve.on("exit", (code) => resolve(code)));
+      const timer = setTimeout(() => solve.kill("SIGKILL"), 20_000);
+      expect(await wrote).toBe(0); // not 141 (SIGPIPE)
+      expect(await ended).toBe(0);
+      clearTimeout(timer);
+      expect(readFileSync(path, "utf8")).toBe(solved(small));
+      expect(existsSync(`${path}.run.json`)).toBe(false);
+    },
+    30_000,
+  );
+
+  it("a run killed right after writing its record leaves it beside no other run's bytes: --resume finishes its own output", () => {
+    const path = join(dir, "killed.out");
+    expect(runCli(["solve", "--no-progress", "-o", path, small]).status).toBe(0);
+    // SIGKILL once the record is renamed into place, as a kill -9 at that moment would
+    const inject = file(
+      "inject.cjs",
+      `const fs=require("fs"),r=fs.renameSync;fs.renameSync=function(a,b){r.apply(this,arguments);if(String(b).endsWith(".run.json"))process.kill(process.pid,"SIGKILL")};`,
+    );
+    const killed = spawnSync(process.execPath, ["--require", inject, BIN, "solve", "--no-progress", "-o", path, other]);
+    expect(killed.signal).toBe("SIGKILL");
+    const resumed = runCli(["solve", "--no-progress", "--resume", "-o", path, other]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(solved(other)); // not small's records, then other's from record 301
+    expect(existsSync(`${path}.run.json`)).toBe(false);
+  });
+
+  it("generate, merge and judge mode writing FILE whole remove a run record left beside it", () => {
+    const inject = file(
+      "inject2.cjs",
+      `const fs=require("fs"),r=fs.renameSync;fs.renameSync=function(a,b){r.apply(this,arguments);if(String(b).endsWith(".run.json"))process.kill(process.pid,"SIGKILL")};`,
+    );
+    const shard = join(dir, "whole.line");
+    expect(runCli(["solve", "--no-progress", "-o", shard, small]).status).toBe(0);
+    for (const [i, command] of [
+      ["generate", "--count", "3"],
+      ["merge", shard],
+      ["solve", "--format", "poj3074", small],
+    ].entries()) {
+      const path = join(dir, `rewritten-${i}.out`);
+      spawnSync(process.execPath, ["--require", inject, BIN, "solve", "--no-progress", "-o", path, other]); // leaves path.run.json
+      expect(existsSync(`${path}.run.json`)).toBe(true);
+      const run = runCli([...command, "-o", path]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(existsSync(`${path}.run.json`), command.join(" ")).toBe(false);
+      // so a --resume of the killed run gets no false assurance, and merge does not call the file unfinished
+      expect(runCli(["merge", "-o", join(dir, "merged.out"), path]).stderr).not.toContain("unfinished");
+    }
+  });
+
+  it("judge mode's -o FILE is refused while another run writes FILE", async () => {
+    const big = file("big.txt", relabelledPuzzles(60_000, 7));
+    const path = join(dir, "locked.out");
+    const solve = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "0", "-o", path, big], { stdio: "ignore" });
+    const ended = new Promise<number | null>((resolve) => solve.on("exit", (code) => resolve(code)));
+    while (!(existsSync(path) && statSync(path).size > 0)) await new Promise((resolve) => setTimeout(resolve, 20));
+    solve.kill("SIGSTOP"); // a stopped run keeps its lock: the judge run meets it whatever the timing
+    const judge = runCli(["solve", "--format", "poj3074", "-o", path, small]);
+    solve.kill("SIGCONT");
+    expect([judge.status, judge.stderr]).toEqual([2, expect.stringContaining("is being written by another run")]);
+    expect(await ended).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(solved(big));
+  }, 60_000);
+});

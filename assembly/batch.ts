@@ -1,8 +1,6 @@
 // The 9×9 kernel's batch in linear memory: its layout (the N×N kernel's too), and the one block
-// `reserve` hands out.
-// The kernel (index.ts, whose solveBatch fills the batch) and the text in and out of the CLI's
-// byte path (text.ts, which reads and writes it) both reach a batch through what is here;
-// index.ts exports `reserve` as the module's entry point.
+// `reserve` hands out. The solver (index.ts) and the CLI's text in and out (text.ts) both reach a
+// batch through what is here.
 //
 // Batch layout (see src/kernel/wasm.ts), n puzzles of C cells (81 here; N² in the N×N kernel,
 // assembly/general.ts, which takes its offsets from here too) from `base`:

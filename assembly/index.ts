@@ -25,7 +25,7 @@
 //
 //   state (192 bytes):  candidates[27] u32 │ unsolved[3] u32 │ pad │ triads[27] u16 │ pad
 //   (triads: each slot's row×box matrix as rule 1 last left it, read by the triad rule and the
-//   branch choice instead of recomputing it: 2–4% faster on the hard sets, measured at 6ae448f)
+//   branch choice instead of recomputing it)
 //
 // Propagation for a slot whose mask changed (the rules are exact, never heuristic):
 //   1. row/box permutation: the digit takes one cell in each row and in each box of the band,
@@ -46,8 +46,8 @@
 // follow (in a stack, band→column). Of the six lines (bands, then stacks) with a digit not yet
 // fixed, the one with the fewest configurations over its digits, a fixed digit counting ¾ of
 // one (lineScore); in it the digit with the fewest (two when it can); each configuration is one
-// alternative. A guess is every alternative but the last. (Close to the choice of tdoku's DPLL
-// triad solver, which counts a fixed digit as one; written anew here.) The search decides once,
+// alternative. A guess is every alternative but the last. (Close to tdoku's DPLL triad solver,
+// which counts a fixed digit as one.) The search decides once,
 // at its first branch, how it scores lines: when the lowest score there is above 85 (about two
 // and a half configurations per digit), that branch and every later one take instead the line
 // with the fewest digits not yet fixed, the most configurations on ties (the digits-first score,
@@ -103,14 +103,11 @@
 //                two candidates take them) at the fixed point of rules 1–4 in the root state │ 2 in every state
 //   DIGIT_TIES   0 the lowest digit (default) │ 1 the fewest candidate cells │ 2 the fewest clues:
 //                the branch's digit among the chosen line's digits with the fewest configurations
-// Each variant changes what the search does (its rules, or its branch: its guesses and nodes).
-// Switches that changed only the speed, with the same guesses and nodes on every puzzle, were
-// retired once their faster side was the default; c20795f still has them: LAYOUT (digit-major
-// or scalar slots), ROUND_ORDER (rounds digit by digit), PLACE_BRANCH (rule 2 asking whether it
-// placed a cell before clearing it) and TRIAD_EXIT_EARLY (the triad rule over every changed band).
+// Each variant changes what the search does (its rules, or its branch: its guesses and nodes);
+// a choice that changes only the speed is no variant: the faster side is the code.
 //
-// The module's entry: it exports reserve (batch.ts: the batch's layout in linear memory and its
-// block), solveBatch (below) and the text in and out of the CLI's byte path (text.ts).
+// The module exports reserve (batch.ts: the batch's layout and block), solveBatch (below) and
+// the text in and out of the CLI's byte path (text.ts).
 
 import { CELLS, capped, carryCounts, countsAt, nodeLimit, outsideReservedBatch, solutionsAt, startCounts, storeCounts } from "./batch";
 
@@ -293,8 +290,7 @@ function spent(budget: i32): bool {
 /**
  * Narrows the mask of `slot` to `mask` bits; returns the slot's bit when it changed (the slot is
  * then dirty: to revisit), else 0. Dirty sets are passed around in locals, never kept in a global:
- * a wasm global costs a memory access on every use (keeping them local made the kernel 9–16%
- * faster, measured at 111d507).
+ * a wasm global costs a memory access on every use.
  */
 @inline function narrow(st: usize, slot: u32, mask: u32): u32 {
   const at = st + (<usize>slot << 2);
@@ -385,10 +381,8 @@ const LANES_HIGH = i32x4(4, 5, 6, 7);
 const CONTRADICTION: u32 = 0x80000000;
 
 /**
- * WEIGHTED_LINES (0 none, default) | k: each line (band 0–2, stack 3–5) counts the contradictions
- * found in it during a puzzle's search, and the branch choice divides a line's score by k plus
- * that count (the weighted-degree rule of constraint solvers: lines that fail often are branched
- * on first). Rules 1, 2 and 4 and the naked singles blame their band, rule 3 the stack it failed in.
+ * WEIGHTED_LINES (see the header): per line (band 0–2, stack 3–5), the contradictions found in it
+ * in this puzzle's search. Rules 1, 2 and 4 and the naked singles blame their band, rule 3 its stack.
  */
 const WEIGHTED: bool = isDefined(WEIGHTED_LINES) ? WEIGHTED_LINES != 0 : false;
 const LINE_WEIGHTS: usize = WEIGHTED ? memory.data(6 * 4, 16) : 0;
@@ -413,8 +407,7 @@ const LINE_WEIGHTS: usize = WEIGHTED ? memory.data(6 * 4, 16) : 0;
     (<u32>load<u8>(ROW_BOXES + ((cells >> 9) & 0x1ff)) << 3) |
     (<u32>load<u8>(ROW_BOXES + (cells >> 18)) << 6);
   // The search reads the surviving cells and the triads from one table of both, the root from
-  // two (measured at ad9849e: one load 1.2–2.1% faster on the hard sets, two at the root
-  // 1.5–2.2% faster on 17_clue and kaggle_bryanpark_10k, as each set spends its time).
+  // two: each is the faster where it runs (one load on the hard sets, two on the easy ones).
   if (atRoot) {
     cells &= load<u32>(PERMUTATION + (matrix << 2));
     if (cells == 0) {
@@ -439,8 +432,7 @@ const LINE_WEIGHTS: usize = WEIGHTED ? memory.data(6 * 4, 16) : 0;
   const open = unsolved(st, band);
   const placed = singles & open;
   // Not asked first whether it placed any: that branch goes either way about as often, and
-  // mispredicted it costs more than the v128 pass (measured at 9992c8f: asking took 6% more
-  // instructions on magictour and 1.04–1.10× the time on magictour, kaggle, forum_hardest_1905).
+  // mispredicted it costs more than the v128 pass.
   setUnsolved(st, band, open & ~placed);
   return othersLeave(st, band, digit, cells, placed); // nothing leaves when nothing is placed
 }
@@ -828,8 +820,7 @@ if (MATCHING_RULE != 0) {
  * Hall's theorem: for a t, the nine digits can be assigned iff no set K of configurations holds more
  * digits (those whose configurations all lie in K) than it takes; and a digit's configuration p is
  * on some assignment iff no set K that holds exactly as many as it takes (tight) has p in it without
- * holding the digit. (A walk over the count states, forward and backward, found the same supports
- * on forum_hardest_1106, magictour_top1465 and 1,000 of forum_hardest_1905_11plus.)
+ * holding the digit.
  */
 function lineSupport(): bool {
   memory.fill(MATCH_INSIDE, 0, 64);
@@ -934,17 +925,13 @@ function reviseMatching(st: usize): u32 {
 }
 
 /**
- * HIDDEN_PAIRS (0 none, default): n hidden pairs in rows, columns and boxes, run when rules 1–4 are
- * at their fixed point, in the states of the search stack's first n levels (its slots 0 to n - 1:
- * 1 the root and the states that take the last alternative of a branch of it, and so on).
+ * HIDDEN_PAIRS (see the header): in the search stack's slots 0 to n - 1 (1: the root and the
+ * states that take the last alternative of a branch of it, and so on).
  */
 const PAIRS: i32 = isDefined(HIDDEN_PAIRS) ? HIDDEN_PAIRS : 0;
 /** The first state of the search stack where hidden pairs no longer run. */
 const PAIRS_END: usize = STATES + <usize>(PAIRS < MAX_DEPTH ? PAIRS : MAX_DEPTH) * STATE_BYTES;
-/**
- * ROOT_PAIRS (1, default): the same hidden pairs in the search's root state only, its first
- * propagation (not the states that later take the last alternative of a branch at level 0); 0 none.
- */
+/** ROOT_PAIRS (see the header): not in the states that later take slot 0 (a level-0 branch's last alternative). */
 const PAIRS_AT_ROOT: bool = isDefined(ROOT_PAIRS) ? ROOT_PAIRS != 0 : true;
 /** Per digit, its cells in the unit reviseHiddenPairs is looking at (9 bits): scratch. */
 const UNIT_CELLS: usize = PAIRS != 0 || PAIRS_AT_ROOT ? memory.data(9 * 4, 4) : 0;
@@ -1326,8 +1313,7 @@ function reviseHiddenPairs(st: usize): u32 {
   const fat2 = atLeastThree(low2, high2, last2);
   if (!(fat0 | fat1 | fat2)) return 0;
   // rows and boxes: one band at a time, but not a band the last pass found clean and that has
-  // not changed since (in the passes after one that changed a unit: on magictour_top1465, 1.6
-  // passes per puzzle at bd2b444, and this skips a fifth of the bands of the passes after the first)
+  // not changed since
   const clean = load<u32>(PAIRS_CLEAN);
   // the masks as stored, seven v128s (bytes 0–35 band 0, 36–71 band 1, 72–107 band 2; the last
   // four bytes are band 0's unsolved cells, not compared); the first two are low0 and high0
@@ -1435,19 +1421,17 @@ function propagateSearch(st: usize, dirty: u32): bool {
       // revises a set of slots fixed at its start (a slot changed again before its turn is
       // revised once, with its latest mask; one changed after its turn waits for the next
       // round), so which slot comes next never waits for what the last one changed. In the
-      // search a round takes every dirty slot (1.06–1.10× on the hard sets, measured at
-      // 9e2e484); at the root, where all 27 start dirty, the slots of the lowest digit with one
-      // dirty (at 43902f6 a whole-board round there revised ~20% more slots on 17_clue, and
-      // taking the digit of the lowest dirty slot, band 0's first, 14% more), and on a puzzle of
-      // fewer than RANKED_BELOW clues the digits are named by their clues for it, the most first
-      // (rankDigits). Rule 3 runs as soon as the round has none of the digit's slots left
-      // (rather than after every slot: kaggle 1.10×, 17_clue 1.14× at fb88f7a).
+      // search a round takes every dirty slot, faster on the hard sets; at the root, where all 27
+      // start dirty, the slots of the lowest digit with one dirty, which revises fewer slots than
+      // a whole-board round (on a puzzle of fewer than RANKED_BELOW clues the digits are named by
+      // their clues for it, the most first: rankDigits). Rule 3 runs as soon as the round has
+      // none of the digit's slots left, which is faster than after every slot.
       while (dirty) {
         let round = atRoot ? dirty & digitSlots(lowestDigit(dirty)) : dirty;
         dirty &= ~round;
         // every slot of the round is revised in it (or the state fails): the root notes them all
-        // at once; the search slot by slot, as noting the round there made it slower (0.94× on
-        // the hard sets, measured at 848049b, as V8 then kept other values of the loop in memory)
+        // at once; the search slot by slot, as noting the round there is slower (V8 then keeps
+        // other values of the loop in memory)
         if (atRoot) revised |= round;
         while (round) {
           // the lowest slot: band by band
@@ -1704,14 +1688,12 @@ const STACK_MATRICES: usize = memory.data(3 * 48, 16);
 
 /**
  * A line's score counts its digits' configurations, a fixed digit (one configuration left) as ¾ of
- * one: 4 per configuration of a digit not yet fixed, 3 per fixed digit. Measured at d0432ba,
- * guesses/puzzle (forum_hardest_1905 first 10k, forum_hardest_1106, magictour, 17_clue first
- * 10k): fixed digits not counted 62.2, 107.8, 8.97, 0.401; counted as one configuration each
- * (tdoku's count) 64.2, 110.8, 8.87, 0.381; weighed ¾ 63.3, 109.3, 8.95, 0.384 (any weight from
- * 0.7 to 0.86 gives about the same).
+ * one: 4 per configuration of a digit not yet fixed, 3 per fixed digit. In guesses it lies between
+ * not counting fixed digits (fewer on the hardest sets) and tdoku's count of one (fewer on the
+ * easier ones); any weight from 0.7 to 0.86 does about as well.
  */
 const CONFIGURATION_WEIGHT: u32 = 4;
-/** 3 by default; the `unweighted` variant sets 0: fixed digits not counted (the score before). */
+/** 3 by default; the `unweighted` variant sets 0: fixed digits not counted. */
 const FIXED_WEIGHT: u32 = isDefined(FIXED_DIGIT_WEIGHT) ? FIXED_DIGIT_WEIGHT : 3;
 /**
  * CONFIGURATION_SCORE 1: a digit not yet fixed scores 8, 12, 14, 16, 17 for two to six
@@ -1744,16 +1726,9 @@ const PAIR_FIRST: bool = isDefined(CONFIGURATION_CHOICE) ? CONFIGURATION_CHOICE 
   return count > 1 ? count * CONFIGURATION_WEIGHT : FIXED_WEIGHT;
 }
 
-/**
- * DIGITS_ABOVE (0 none, default): where the lowest line score is above it, the line is chosen
- * again by the digits-first score (CONFIGURATION_SCORE 2: its digits not yet fixed first, the
- * most configurations on ties), its digit as ever the one with the fewest configurations.
- */
+/** DIGITS_ABOVE (see the header); the digit is as ever the one with the fewest configurations. */
 const DIGITS_OVER: u32 = isDefined(DIGITS_ABOVE) ? <u32>DIGITS_ABOVE : 0;
-/**
- * DIGITS_ROOT_ABOVE (85, default): where the lowest line score of the search's first branch is
- * above it, every branch of that search chooses its line by the digits-first score; 0 never.
- */
+/** DIGITS_ROOT_ABOVE (see the header). */
 const DIGITS_ROOT: u32 = isDefined(DIGITS_ROOT_ABOVE) ? <u32>DIGITS_ROOT_ABOVE : 85;
 /** DIGITS_ROOT_ABOVE: whether the current search chooses its lines by the digits-first score. */
 let digitsSearch = false;
@@ -1945,11 +1920,8 @@ function chooseDigit(st: usize, depth: i32, line: u32): bool {
 }
 
 /**
- * PROBING (0 none, default): before branching, failed-literal probing of the binary choices: each
- * digit with two configurations in a line (1: the line the branch choice picked, 2: every line)
- * has each of its two configurations propagated in a scratch state (the search stack's next
- * slot); when one fails, the other is taken in the working state, with no guess. Each probe is a
- * propagated state: it counts in `nodes`, not in `guesses`.
+ * PROBING (see the header): each probe is propagated in a scratch state (the search stack's next
+ * slot); when one fails, the other configuration is taken in the working state, with no guess.
  */
 const PROBE: i32 = isDefined(PROBING) ? PROBING : 0;
 /** Set in what probeBinaries returns when it fixed something: the state is then propagated again from the slots in the lower bits. */
@@ -2191,8 +2163,8 @@ function chooseAhead(st: usize, depth: i32): bool {
 
 /**
  * Records the root's order: its unsolved cells by candidate count, then by the places their
- * candidates have left in the cell's row, column and box, most first (9% fewer guesses on
- * forum_hardest_1905 than by count alone, measured at e28de52), then by index. Insertion-sorted
+ * candidates have left in the cell's row, column and box, most first (fewer guesses on the hard
+ * sets than by count alone), then by index. Insertion-sorted
  * on a packed score: count << 16 | (255 - places) << 8 | cell (places ≤ 9 × 27).
  */
 function computeCellOrder(st: usize): void {
@@ -2262,7 +2234,7 @@ function computeCellOrder(st: usize): void {
  * states propagated are those of the default's search, which propagates each alternative in turn
  * too, so the nodes are the same whenever the search runs to its end; when it stops at its limit,
  * live alternatives it never took were propagated all the same. So a search for one solution
- * (limit 1), where that costs 6–17% more states on the hard sets, is the default's.
+ * (limit 1), where that costs more states, is the default's.
  */
 const LOOK: i32 = isDefined(LOOKAHEAD) ? LOOKAHEAD : 0;
 /**
@@ -2486,9 +2458,9 @@ for (let matrix: u32 = 0; matrix < 512; matrix++) {
 
 /**
  * The root's digits by their clues. The root revises the slots of the lowest digit with one to
- * revise first (see propagateAt), and that order matters on a sparse puzzle: 17_clue's digits are
- * numbered by first appearance, so mostly the most clues first (digit 1 has the most in 72% of
- * them), and the same puzzles with their digits renamed at random took 1.26× as long. So a puzzle
+ * revise first (see propagateAt), and that order matters on a sparse puzzle: those whose digits
+ * happen to be named most clues first (17_clue's, numbered by first appearance) are solved
+ * faster than the same puzzles with their digits renamed at random. So a puzzle
  * with fewer than RANKED_BELOW clues is loaded with its digits renamed by their clues, the most
  * first (the lower digit on ties), and its root propagated so; the state gets its own digits back
  * before the search (or the solution) reads it.

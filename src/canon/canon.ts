@@ -1,14 +1,8 @@
 /**
- * The host of the minlex kernel (assembly/canon.ts): batches of 9×9 puzzles go into its linear
- * memory as bytes, one call writes every form and automorphism count, and they are read back
- * from the regions beside the puzzles.
+ * The host of the minlex kernel (assembly/canon.ts, which defines the form): batches of 9×9
+ * puzzles go into its linear memory as bytes, one call writes every form and automorphism count.
  *
  *   base ─► puzzles n×81 u8 │ forms n×81 u8 (`0`–`9`) │ (align 4) automorphisms n×i32
- *
- * The minlex form is the lexicographically smallest 81-character string (givens as digits, empty
- * cells as 0) over every transformation of the puzzle: transposition, band, row-in-band, stack
- * and column-in-stack permutations (2 × 6^8 maps) and relabelling of the digits. Two puzzles are
- * the same up to symmetry exactly when their forms are equal. The form needs no solution.
  */
 import { instantiate as instantiateCanonKernel } from "../../build/canon.js";
 import { compileWasmFile } from "../kernel/wasm.js";

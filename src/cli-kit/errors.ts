@@ -1,10 +1,7 @@
 /**
- * Failures of the command line as one `sudoku-wasm: …` line each: an input failing while read is
- * an {@link InputReadError} (the records before it are still written); an output that fails to
- * open or write (ENOSPC, ENOENT, EISDIR) prints one line naming it and exits 2 once the workers
- * have stopped (status 1 would say "every record written"); a closed pipe (`| head`) on standard
- * output ends the run at once with status 0, a failing standard error is silenced and the run goes
- * on; every other error is {@link errorLine}, status 2.
+ * Failures of the command line, one `sudoku-wasm: …` line each. A failing output exits 2 once the
+ * workers have stopped (status 1 would say "every record written"); a closed pipe (`| head`) on
+ * standard output exits 0 at once; a failing standard error is silenced and the run goes on.
  */
 import { escapeText } from "../model/excerpt.js";
 

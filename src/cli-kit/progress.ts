@@ -66,8 +66,8 @@ export class InterruptWatch {
       return;
     }
     for (const cleanup of this.cleanups) cleanup();
-    // Die of the first signal as if uncaught: process.exit()'s teardown can hang or abort while workers are busy
-    // (nodejs/node#54918). Should the signal not end the process, exit as a failed stream does.
+    // Die of the first signal as if uncaught: process.exit()'s teardown can hang or abort while workers are busy.
+    // Should the signal not end the process, exit as a failed stream does.
     const first = this.signal;
     this.close();
     process.kill(process.pid, first);

@@ -1,10 +1,6 @@
 /**
- * `sudoku-wasm canon [FILE...]`: the minlex canonical form of every 9×9 puzzle of a corpus,
- * streaming, on every core: the same reading, batching, pool, order, shards and resume as
- * `solve` (pipeline.ts), with each batch's work done by the minlex kernel (../pool/canon-task.ts).
- * `--automorphisms` and `--minimal` add a column each to jsonl and csv; `--unique` keeps the
- * first record of each form (in memory: every distinct form seen). The options table below
- * makes both the help text and the defaults.
+ * `sudoku-wasm canon [FILE...]`: the minlex form of every 9×9 puzzle of a corpus, on `solve`'s
+ * streaming path (runStream), each batch done by the minlex kernel (../pool/canon-task.ts).
  */
 import { Transform } from "node:stream";
 import type { Command } from "commander";
@@ -38,7 +34,7 @@ export interface CanonFlags {
   quiet?: boolean;
 }
 
-/** The options of `canon`: one row each, the source of the help text and the defaults. */
+/** The options of `canon`. */
 const CANON_OPTIONS: readonly OptionRow[] = [
   { flags: "-o, --output <file>", description: "write to FILE instead of standard output ('-o -' means standard output too)" },
   {

@@ -1,14 +1,6 @@
 /**
- * `sudoku-wasm datasets`: the public benchmark sets by name (the catalog: src/datasets/catalog.ts).
- *
- *   list             the sets: name, puzzles, grid, source, licence, whether fetched
- *   fetch NAME…      download, normalise, check and cache them (--all: every one)
- *   verify [NAME…]   check fetched files against the catalog (count and SHA-256)
- *   where [NAME]     the cache folder, or a fetched file's path
- *
- * Exit status: 0 when all went well; 1 when a set could not be fetched or a file does not
- * verify (each one `sudoku-wasm: …` line naming the set, and the URL where one was read); 2 for
- * a usage error (an unknown name, a bad option, an unreadable catalog).
+ * `sudoku-wasm datasets list | fetch | verify | where`: the public benchmark sets of the catalog
+ * (src/datasets/catalog.ts). Exit status 1 when a set could not be fetched or does not verify.
  */
 import { existsSync } from "node:fs";
 import { Command, InvalidArgumentError } from "commander";

@@ -1,9 +1,7 @@
 /**
- * The `sudoku-wasm` command line: one commander program, one subcommand per module, imported only
- * when named (start-up is most of a small run, and most of start-up is reading modules);
- * bin/sudoku-wasm.mjs runs its bundle (dist/cli/main.mjs). Exit status: 0 on success and `--help`,
- * 2 for every error (one `sudoku-wasm: …` line); `solve` and `canon` also exit 1 (invalid records) and
- * 130/143 (SIGINT/SIGTERM), `generate` 130/143, `datasets fetch`/`verify` 1 (a set that failed).
+ * The `sudoku-wasm` command line (bin/sudoku-wasm.mjs runs its bundle, dist/cli/main.mjs): one
+ * subcommand per module, imported only when named, as reading modules is most of a small run's
+ * start-up. Every error is one `sudoku-wasm: …` line and status 2.
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";

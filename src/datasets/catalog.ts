@@ -3,8 +3,8 @@
  * result must be (count and SHA-256), so that `sudoku-wasm datasets fetch` makes the same bytes
  * on every machine. Every URL is a raw file of a public repository at a pinned commit.
  *
- * tdoku (t-dillon/tdoku) ships most of the 9×9 sets in its data.zip; that zip's bytes could not be
- * checked here, so the sets come from repositories that copied its files, whose bytes were.
+ * Most 9×9 sets are tdoku's (its data.zip); they come from repositories that copied its files,
+ * whose bytes could be checked.
  *
  * A catalog of the same shape can be given as a JSON file (`{ "sets": [ … ] }`) through
  * `--catalog FILE` or SUDOKU_WASM_DATASETS_CATALOG, for a mirror or a private set.

@@ -1,18 +1,7 @@
 /**
- * Reading puzzle files for the bench, the profiler and kernel-vs (the CLI reads its input
- * through src/stream/input.ts instead, record by record).
- *
- * A puzzle file is text with one puzzle per line (the one-line format of puzzle.ts);
- * blank lines and lines starting with `#` are skipped. Lines are not parsed here: a bad
- * line reaches the solver, whose record names the cell and the reason, and `lines` says
- * where it came from. The corpora bundled in datasets/ are listed in datasets/manifest.json,
- * whose recorded mean guesses order them easiest first.
- *
- * A name given to `--datasets` is looked up in this order: a public set of the catalog
- * (src/datasets/catalog.ts), read from the cache folder where `sudoku-wasm datasets fetch` put it;
- * a bundled tier (easy, medium, hard, hardest); a file or folder path. A public set's cached file
- * must match its catalog entry (line count and SHA-256): a cut or altered copy is refused with the
- * command that fetches it again.
+ * Reading puzzle files for the bench, the profiler and kernel-vs (the CLI reads its input through
+ * src/stream/input.ts). Lines are not parsed here: a bad line reaches the solver, whose record
+ * names the cell and the reason, and `lines` says where it came from.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";

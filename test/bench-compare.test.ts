@@ -247,6 +247,19 @@ describe("--compare verdicts", () => {
     expect(few).toMatchObject({ verdict: "not judged", reason: "3 rounds a side, fewer than the 4 a judgement needs" });
   });
 
+  it("a side with fewer than 4 rounds is not judged when the other side has more (3 against 5, 2 against 10)", () => {
+    const rounds = (micros: number, n: number) => ({
+      roundCpuMicros: Array.from({ length: n }, (_, i) => micros * (1 + ((i % 5) - 2) / 400)),
+      calibrationMicros: Array.from({ length: n }, () => 80),
+    });
+    // Twice as slow, rounds within ±0.5%: rankRatio alone gives both pairs an interval wholly beyond 5%.
+    const [threeFive] = compareRuns(runOf([steadyRecord("a", 10, rounds(100, 5))]), runOf([steadyRecord("a", 20, rounds(200, 3))]));
+    expect(threeFive).toMatchObject({ verdict: "not judged", reason: "3 rounds in the later run, fewer than the 4 a judgement needs" });
+    const [twoTen] = compareRuns(runOf([steadyRecord("a", 10, rounds(100, 2))]), runOf([steadyRecord("a", 20, rounds(200, 10))]));
+    expect(twoTen).toMatchObject({ verdict: "not judged", reason: "2 rounds in the earlier run, fewer than the 4 a judgement needs" });
+    expect(regressions([threeFive, twoTen], 5)).toEqual([]);
+  });
+
   it("runs that both timed fresh rounds are judged against 4%, others against 5%", () => {
     const fresh = (records: BenchRecord[]): BenchRun => ({ ...runOf(records), environment: { ...runOf(records).environment, freshRounds: true } });
     // 4.5% slower, rounds within ±0.1%.

@@ -14,7 +14,7 @@ import { SPEED_SHIFT_LIMIT, markSpeedShifts, noiseFlags, flagMarks } from "../be
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.js";
 import { compareRuns, formatComparison, settingDifferences, verdictOf } from "../bench/report/compare.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
-import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeReports } from "../bench/report/output.js";
+import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeReports, writeText } from "../bench/report/output.js";
 import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
 import { formatSvg, seriesColours } from "../bench/report/svg.js";
 import { colourDifference, toLab } from "./colour.js";
@@ -495,6 +495,19 @@ describe("exports", () => {
     expect(readFileSync(chart, "utf8")).toContain("<svg");
     // A device is no place for a chart beside it (`--json /dev/stdout` once wrote /dev/stdout.svg).
     expect(writeReports(run, { markdown: "/dev/null" }, "e", folder)).toEqual(["/dev/null"]);
+  });
+
+  it("refuses before the run an export that cannot be written, naming the flag, the path and why; a failed write names its file", () => {
+    const file = join(folder, "a-file.txt");
+    writeFileSync(file, "");
+    expect(() => checkOutputRequests({ json: join(file, "x.json") })).toThrow(`--json ${join(file, "x.json")}: cannot write it (${file} is not a folder)`);
+    expect(() => checkOutputRequests({ csv: folder })).toThrow(`--csv ${folder}: cannot write it (a folder, not a file)`);
+    expect(() => checkOutputRequests({ markdown: join(folder, "new", "deeper", "x.md"), chart: "/dev/null" })).not.toThrow();
+    expect(() => writeReports(run, { json: join(file, "y.json"), chart: false }, "f", folder, undefined)).toThrow(
+      new RegExp(`^--json ${escapeRegExp(join(file, "y.json"))}: cannot write it`),
+    );
+    // mkdir's code (EEXIST here), but always the file's name, which a bare "EEXIST (file already exists)" left out.
+    expect(() => writeText(join(file, "z.json"), "{}")).toThrow(new RegExp(`^cannot write '${escapeRegExp(join(file, "z.json"))}': E[A-Z]+ `));
   });
 
   it("takes a path naming standard output (its device, or the file it is redirected to) for '-'", () => {

@@ -111,7 +111,8 @@ export const MIN_JUDGED_ROUNDS = 4;
 /** now / before speed with a 95% interval: rankRatio on calibrated rounds (the one judged); else, for display, Welch's on round means or batches. */
 export function changeEstimate(before: BenchRecord, after: BenchRecord): RatioEstimate | null {
   const [a, b] = [calibratedRounds(before), calibratedRounds(after)];
-  const ranked = a && b ? rankRatio(a, b) : null;
+  // Judged only with MIN_JUDGED_ROUNDS a side: rankRatio alone would give 2 rounds against 100 (or 3 against 5) an interval.
+  const ranked = a && b && Math.min(a.length, b.length) >= MIN_JUDGED_ROUNDS ? rankRatio(a, b) : null;
   if (ranked) return ranked;
   const [ra, rb] = [before.roundMicros, after.roundMicros];
   return ra && rb && ra.length >= 2 && rb.length >= 2 ? welchRatio(summarize(ra), summarize(rb)) : speedRatio(before, after);
@@ -208,7 +209,9 @@ function unjudgedRounds(before: BenchRecord, after: BenchRecord): string {
   const a = calibratedRounds(before);
   const b = calibratedRounds(after);
   if (!a || !b) return `no calibrated rounds in the ${a ? "later" : "earlier"} run`;
-  return `${Math.min(a.length, b.length)} rounds a side, fewer than the ${MIN_JUDGED_ROUNDS} a judgement needs`;
+  const fewer =
+    a.length === b.length ? `${a.length} rounds a side` : `${Math.min(a.length, b.length)} rounds in the ${a.length < b.length ? "earlier" : "later"} run`;
+  return `${fewer}, fewer than the ${MIN_JUDGED_ROUNDS} a judgement needs`;
 }
 
 /** The reason on every row of two runs made on different CPUs ({@link otherCpus}), which are not judged unless asked. */

@@ -1,6 +1,7 @@
 /** Where the exports go: a given path, `-` (or a path naming standard output), or bench/results/<timestamp>.<ext> for a bare flag. */
 import { formatCsv, formatMarkdown } from "./format.js";
-import { fstatSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, fstatSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { OutputWriteError } from "../../src/cli-kit/errors.js";
 import { dirname, extname, join, resolve } from "node:path";
 import type { BenchRun } from "../records.js";
 import { formatJson } from "./json.js";
@@ -79,12 +80,40 @@ export function checkOutputRequests(requests: OutputRequests): void {
     const earlier = flagOf.get(resolve(value));
     if (earlier !== undefined) throw new Error(`--${earlier} and --${flag} would both write ${resolve(value)}; give them different files`);
     flagOf.set(resolve(value), flag);
+    const unwritable = whyUnwritable(resolve(value));
+    if (unwritable) throw new Error(`--${flag} ${value}: cannot write it (${unwritable})`);
   }
 }
 
+/** Why `path` cannot be written, found before a run rather than after it; null when it looks writable. */
+export function whyUnwritable(path: string): string | null {
+  // undefined where nothing is (ENOENT), or where a file stands in the way (ENOTDIR: found on the walk up).
+  const stat = (at: string) => {
+    try {
+      return statSync(at);
+    } catch {
+      return undefined;
+    }
+  };
+  if (stat(path)?.isDirectory()) return "a folder, not a file";
+  let folder = dirname(path);
+  while (!stat(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  if (!stat(folder)?.isDirectory()) return `${folder} is not a folder`;
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    return `${folder} is not writable`;
+  }
+  return null;
+}
+
 export function writeText(path: string, text: string): string {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new OutputWriteError(path, error);
+  }
   return path;
 }
 

@@ -1,4 +1,5 @@
 /** `npm run bench` (docs/bench.md): measures the plan (runner.ts), prints and writes the report; --compare and --ref (paired.ts) judge. */
+import { resolve } from "node:path";
 import { InterruptWatch } from "../src/cli-kit/progress.js";
 import { type SolverInfo, VARIANT_NOT_HERE, findSolver, solvers } from "../src/solvers/registry.js";
 import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
@@ -81,6 +82,12 @@ async function main(argv: readonly string[]): Promise<void> {
     throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
   }
   checkRefRequest(options);
+  for (const flag of ["json", "markdown", "csv"] as const) {
+    const path = options[flag];
+    if (options.compare !== undefined && typeof path === "string" && resolve(path) === resolve(options.compare)) {
+      throw new Error(`--${flag} ${path} would write over the run that --compare reads: give the export another file`);
+    }
+  }
   const earlier = options.compare ? readResultFile(options.compare, "--compare") : null;
   const datasets = benchDatasets(options.datasets);
   const started = new Date();

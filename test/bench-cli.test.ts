@@ -160,6 +160,15 @@ describe("bench: --compare", () => {
       /--compare .*limit1\.json: the runs measure different experiments \(limit: 1 → 2\); run with the same settings, or add --compare-anyway/,
     );
     expect(second.stdout).not.toMatch(/ {2}wasm +[\d,]+ /); // nothing was measured
+    // an export on the file --compare reads would replace the saved run with this one
+    const over = spawnSync(
+      process.execPath,
+      [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--limit", "1", "--compare", json, "--json", json],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect([over.status, over.stderr]).toEqual([2, `bench: --json ${json} would write over the run that --compare reads: give the export another file\n`]);
     const anyway = spawnSync(
       process.execPath,
       [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--compare", json, "--compare-anyway"],

@@ -28,6 +28,7 @@ import { poolRow } from "./threads.js";
 
 /** The selected solvers (`--solvers`, else the preset's, a skipped one said on stderr); the reference must be one of them. */
 async function selectSolvers(options: BenchOptions, preset: Preset): Promise<readonly SolverInfo[]> {
+  if (options.solvers?.length === 0) throw new Error("--solvers names none: give registry ids, solver modules or wasm-abi: files");
   for (const info of options.solvers ? [] : solvers) {
     if (info.unavailable && info.unavailable !== VARIANT_NOT_HERE) process.stderr.write(`skipping ${info.id}: ${info.unavailable}\n`);
   }

@@ -145,6 +145,15 @@ describe("bench: exports", () => {
   });
 });
 
+describe("bench: usage", () => {
+  it("refuses a --solvers that names none as a usage error, before measuring (it failed after the header, with status 1)", () => {
+    for (const empty of [",,", ""]) {
+      const run = spawnSync(process.execPath, [BENCH, "--solvers", empty, "--datasets", "easy"], { encoding: "utf8" });
+      expect([run.status, run.stderr, run.stdout]).toEqual([2, "bench: --solvers names none: give registry ids, solver modules or wasm-abi: files\n", ""]);
+    }
+  });
+});
+
 describe("bench: --compare", () => {
   it("refuses, before measuring, to compare with a run of another limit, naming the difference", () => {
     const json = join(dir, "limit1.json");

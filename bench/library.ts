@@ -8,7 +8,7 @@
  * machine's other load left out), per wall second for the pool. Figures, no verdicts.
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
@@ -211,11 +211,11 @@ async function main(): Promise<void> {
   console.log(`K: ${(1e6 / median(k.map((r) => r.cpu))).toFixed(2)} CPU s per 1M lines; its run kept ${busy(k)} cores busy`);
   for (const call of poolCalls) {
     console.log(
-      `${call.name}: a ${TIMER_MS} ms timer's worst lateness ${median(call.lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...call.lateness).toFixed(1)} ms); the process kept ${busy(call.rates)} cores busy (CPU s ÷ wall s; of ${cpus().length}); the main thread was busy ${ratioCell(call.mainBusy)} of the wall time`,
+      `${call.name}: a ${TIMER_MS} ms timer's worst lateness ${median(call.lateness).toFixed(1)} ms (median of rounds; worst ${Math.max(...call.lateness).toFixed(1)} ms); the process kept ${busy(call.rates)} cores busy (CPU s ÷ wall s; of ${availableParallelism()}); the main thread was busy ${ratioCell(call.mainBusy)} of the wall time`,
     );
   }
   // The records and the workers' solving share the machine's cores: per line, 1/K of a core's second to solve and 1/R to make the record.
-  const cores = cpus().length;
+  const cores = availableParallelism();
   const ceiling = alone.map((r, i) => {
     const records = r.cpu / k[i].cpu;
     return Math.min(options.threads, records, cores / (1 + 1 / records));

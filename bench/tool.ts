@@ -75,7 +75,7 @@ export function loadAverage(): string {
 export function machineLine(name: string): string {
   const details = [vectorUnits(), cpuFamily()].filter(Boolean);
   const cpu = `${cpus()[0]?.model.trim() ?? "unknown CPU"}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
-  return `${name}: ${cpu}, ${cpus().length} cores, Node ${process.version}, load average ${loadAverage()}`;
+  return `${name}: ${cpu}, ${availableParallelism()} cores, Node ${process.version}, load average ${loadAverage()}`; // the cores this process may run on (taskset)
 }
 
 /** The widest vector instructions in /proc/cpuinfo: a VM often reports a model name as bare as "AMD EPYC" for CPUs generations apart. */

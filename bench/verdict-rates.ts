@@ -8,7 +8,7 @@
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadAverage, parseToolOptions, runTool } from "./tool.js";
 import { InvalidArgumentError } from "commander";
@@ -111,7 +111,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const started = performance.now();
   let runs = 0;
   const out = (line: string) => process.stdout.write(line + "\n");
-  out(`verdict-rates: ${cpuName(environment)} (${cpus().length} cores), Node ${environment.node}, commit ${environment.commit}`);
+  out(`verdict-rates: ${cpuName(environment)} (${availableParallelism()} cores), Node ${environment.node}, commit ${environment.commit}`);
   out(
     `  rows: ${options.solvers.join(",")} and planted on ${options.datasets.join(",")}, --time ${options.time}, --rounds ${options.rounds}, ` +
       `--puzzles ${options.puzzles}${benchOptions.length > 0 ? ` ${benchOptions.join(" ")}` : ""}; --compare's defaults [load ${loadAverage()}]`,

@@ -110,7 +110,7 @@ export const cpuName = (env: Pick<BenchEnvironment, "cpu" | "vectorUnits" | "cpu
 /** The machine and build part of the environment, as lines. */
 export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" | "budget">): string[] {
   return [
-    `CPU: ${cpuName(env)} (${env.cores} cores)`,
+    `CPU: ${cpuName(env)} (${env.cores} core${env.cores === 1 ? "" : "s"})`,
     `Node ${env.node}, V8 ${env.v8}, tinybench ${env.tinybench}`,
     `WASM build: ${env.buildFlags}`,
     `commit ${env.commit}, ${env.date}, seed ${env.seed}`,

@@ -36,7 +36,7 @@ export function rateInterval(record: Pick<BenchRecord, "rmePercent" | "puzzlesPe
 
 function footerLines(env: BenchEnvironment, incomplete: boolean): string[] {
   return [
-    `${cpuName(env)} (${env.cores} cores) · Node ${env.node} · WASM ${env.buildFlags}`,
+    `${cpuName(env)} (${env.cores} core${env.cores === 1 ? "" : "s"}) · Node ${env.node} · WASM ${env.buildFlags}`,
     `commit ${env.commit} · ${env.date} · seed ${env.seed} · limit ${env.limit} · ${env.timeMs} ms per row · error bars: 95% margin of the mean` +
       (incomplete ? " · INCOMPLETE (interrupted)" : ""),
   ];

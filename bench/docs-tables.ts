@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseToolOptions, runTool } from "./tool.js";
 import type { OptionRow } from "../src/cli-kit/options.js";
+import { InputReadError } from "../src/cli-kit/errors.js";
 import { packageRoot } from "../src/kernel/paths.js";
 import { allRegions, replaceRegion } from "./report/regions.js";
 
@@ -32,8 +33,13 @@ function main(): void {
   if (!region) throw new Error(`no region '${options.section}' (--list names them)`);
   if (region.command === null) throw new Error(`region '${region.name}' is a table no script prints (${region.reason}): edit it by hand`);
   let output: string;
-  if (options.from !== undefined) output = readFileSync(options.from === "-" ? 0 : options.from, "utf8");
-  else {
+  if (options.from !== undefined) {
+    try {
+      output = readFileSync(options.from === "-" ? 0 : options.from, "utf8");
+    } catch (error) {
+      throw new InputReadError(options.from, error); // names the file
+    }
+  } else {
     process.stderr.write(`docs:tables: ${region.command}\n`);
     const run = spawnSync(region.command.replace(/^npm run /, "npm run --silent "), {
       cwd: packageRoot(),

@@ -133,7 +133,7 @@ describe("npm run docs:tables", () => {
   const doc = [
     "intro",
     "<!-- table speed: npm run kernel-vs -- --ref abc -->",
-    "| old | table |",
+    "| dataset | x |",
     "|:---|---:|",
     "| 1 | 2 |",
     "<!-- /table -->",
@@ -160,7 +160,7 @@ describe("npm run docs:tables", () => {
       "| a | 3 |",
       "<!-- /table -->",
     ]);
-    expect(next.replace("| dataset | x |\n|:---|---:|\n| a | 3 |", "| old | table |\n|:---|---:|\n| 1 | 2 |")).toBe(doc);
+    expect(next.replace("| a | 3 |", "| 1 | 2 |")).toBe(doc);
   });
 
   it("puts the whole output in an output region, fenced", () => {
@@ -173,6 +173,10 @@ describe("npm run docs:tables", () => {
     expect(() => replaceRegion(doc, "speed", "| a |\n|---|\n\n| b |\n|---|\n")).toThrow("printed 2 Markdown tables");
     expect(() => replaceRegion(doc, "by-hand", "| a |\n")).toThrow("no script prints (not ours): edit it by hand");
     expect(() => replaceRegion(doc, "nope", "")).toThrow("has no region 'nope'");
+    // a table of other columns: another command's output (a --from file mixed up), not put in the region
+    expect(() => replaceRegion(doc, "speed", "| set | old puzzles/s |\n|:---|---:|\n| a | 3 |\n")).toThrow(
+      "region 'speed' has the columns | dataset | x |, the output | set | old puzzles/s |: is it the output of 'npm run kernel-vs -- --ref abc'?",
+    );
   });
 
   it("refuses a region left open or opened inside another, naming the line", () => {

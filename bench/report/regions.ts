@@ -83,6 +83,14 @@ export function replaceRegion(text: string, name: string, output: string, file =
   if (!region) throw new Error(`${file} has no region '${name}'`);
   if (region.command === null) throw new Error(`region '${name}' is a table no script prints (${region.reason}): edit it by hand`);
   const lines = text.split("\n");
-  lines.splice(region.from + 1, region.to - region.from - 1, ...regionBody(region.kind, output));
+  const body = regionBody(region.kind, output);
+  // a table of other columns is another command's output (a --from file mixed up): refused, not put in its place
+  const header = lines.slice(region.from + 1, region.to).find((line) => line.startsWith("|"));
+  if (region.kind === "table" && header !== undefined && header !== body[0]) {
+    throw new Error(
+      `region '${name}' has the columns ${header}, the output ${body[0]}: is it the output of '${region.command}'? (If that script's columns changed, edit the region's header row first.)`,
+    );
+  }
+  lines.splice(region.from + 1, region.to - region.from - 1, ...body);
   return lines.join("\n");
 }

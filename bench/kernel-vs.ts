@@ -53,7 +53,8 @@ async function main(): Promise<void> {
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message);
   }
-  process.stderr.write(`${machineLine("kernel-vs")}\n`); // the table goes to standard output alone
+  const machine = machineLine("kernel-vs");
+  process.stderr.write(`${machine}\n`); // and with the table: a file of it names its CPU
   const kernelsFor = kernelPairs(options.ref, options.build);
   const records: VersusRecord[] = [];
   for (const dataset of datasets) {
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     records.push(record);
     process.stderr.write(`${dataset.name}: ${record.speedup.ratio.toFixed(2)}×\n`);
   }
-  process.stdout.write(versusTable(records, options.ref) + "\n");
+  process.stdout.write(`${machine}\n\n${versusTable(records, options.ref)}\n`);
 }
 
 await runTool("kernel-vs", main);

@@ -161,6 +161,10 @@ describe("--compare verdicts", () => {
     expect(everyone[0].reason).toBe("every solver moved, median 0.909×");
     expect(formatComparison(before, everyone)).toContain("WARNING, every solver's rows moved the same way");
     expect(formatComparison(before, compareRuns(before, before))).not.toContain("WARNING");
+    // a run against itself: a ratio of 1.00 is said as no change, neither faster nor slower
+    const itself = formatComparison(before, compareRuns(before, before));
+    expect(itself).toMatch(/no change: 1\.00 ± [\d.]+×\n/);
+    expect(itself).not.toMatch(/1\.00[^\n]*(faster|slower)/);
 
     const oneSolver = compareRuns(
       before,

@@ -269,11 +269,12 @@ export function regressions(changes: readonly Change[], percent: number): Change
 /** The change cell: "1.50 ± 0.03× faster", "no change: 1.01 ± 0.02× faster", "not judged (flags N P → none): …", "not run now". */
 function describeChange(change: Change): string {
   if (!change.estimate) return change.verdict === "undecided" ? "undecided (under 2 timed batches)" : change.verdict;
-  const direction = change.estimate.ratio >= 1 ? "faster" : "slower";
+  const shown = formatRatio(change.estimate);
+  const direction = shown.startsWith("1.00") ? "" : change.estimate.ratio >= 1 ? " faster" : " slower"; // "1.00 ± 0.01×" is neither
   const marks = (list: readonly NoiseFlag[]) => flagMarks(list) || "none";
   const why = change.reason ?? `flags ${marks(change.flags.before)} → ${marks(change.flags.after)}`;
-  if (change.verdict === "not judged") return `not judged (${why}): ${formatRatio(change.estimate)} ${direction}`;
-  if (change.verdict === "no change") return `no change: ${formatRatio(change.estimate)} ${direction}`;
+  if (change.verdict === "not judged") return `not judged (${why}): ${shown}${direction}`;
+  if (change.verdict === "no change") return `no change: ${shown}${direction}`;
   return `${formatRatio(change.estimate)} ${change.verdict}`;
 }
 

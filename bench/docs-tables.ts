@@ -1,5 +1,6 @@
 /** `npm run docs:tables -- --section NAME [--from FILE]`: rewrites one marked region of the docs (regions.ts) from its command's output. */
 import { spawnSync } from "node:child_process";
+import { InvalidArgumentError } from "commander";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseToolOptions, runTool } from "./tool.js";
@@ -28,10 +29,10 @@ function main(): void {
     for (const r of regions) process.stdout.write(`${r.name}\t${r.file}\t${r.command ?? `no script: ${r.reason}`}\n`);
     return;
   }
-  if (options.section === undefined) throw new Error("name a region with --section (--list names them)");
+  if (options.section === undefined) throw new InvalidArgumentError("name a region with --section (--list names them)");
   const region = regions.find((r) => r.name === options.section);
-  if (!region) throw new Error(`no region '${options.section}' (--list names them)`);
-  if (region.command === null) throw new Error(`region '${region.name}' is a table no script prints (${region.reason}): edit it by hand`);
+  if (!region) throw new InvalidArgumentError(`no region '${options.section}' (--list names them)`);
+  if (region.command === null) throw new InvalidArgumentError(`region '${region.name}' is a table no script prints (${region.reason}): edit it by hand`);
   let output: string;
   if (options.from !== undefined) {
     try {

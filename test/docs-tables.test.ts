@@ -173,6 +173,12 @@ describe("npm run docs:tables", () => {
     expect(() => replaceRegion(doc, "speed", "| a |\n|---|\n\n| b |\n|---|\n")).toThrow("printed 2 Markdown tables");
     expect(() => replaceRegion(doc, "by-hand", "| a |\n")).toThrow("no script prints (not ours): edit it by hand");
     expect(() => replaceRegion(doc, "nope", "")).toThrow("has no region 'nope'");
+    // the tool: a region it does not know, or none named, is a usage error (status 2), and a --from file it cannot read is named
+    const tool = (args: string[]) => spawnSync(process.execPath, [join(root, "dist/bench/docs-tables.js"), ...args], { encoding: "utf8" });
+    expect([tool(["--section", "nope"]).status, tool([]).status]).toEqual([2, 2]);
+    expect(tool(["--section", regions.find((r) => r.command !== null)!.name, "--from", "/no/such/file"]).stderr).toContain(
+      "cannot read '/no/such/file': ENOENT",
+    );
     // a table of other columns: another command's output (a --from file mixed up), not put in the region
     expect(() => replaceRegion(doc, "speed", "| set | old puzzles/s |\n|:---|---:|\n| a | 3 |\n")).toThrow(
       "region 'speed' has the columns | dataset | x |, the output | set | old puzzles/s |: is it the output of 'npm run kernel-vs -- --ref abc'?",
@@ -190,7 +196,7 @@ describe("npm run docs:tables", () => {
     expect(list.status).toBe(0);
     expect(list.stdout).toContain("sizing\tdocs/where-it-stands.md\tnpm run bulk-bench -- --sizing");
     const refused = spawnSync(process.execPath, ["dist/bench/docs-tables.js", "--section", "tdoku"], { cwd: root, encoding: "utf8" });
-    expect(refused.status).toBe(1);
+    expect(refused.status).toBe(2); // a usage error, as in the other tools
     expect(refused.stderr).toContain("edit it by hand");
   });
 });

@@ -318,8 +318,14 @@ describe("JSON export", () => {
     expect(validate(written)).toBe(false);
   });
 
-  it("round-trips through the reader", () => {
+  it("round-trips through the reader, and refuses a file with a row twice on one dataset (the second replaced the first in a comparison)", () => {
     expect(parseJson(formatJson(run))).toEqual(run);
+    const twice = JSON.parse(formatJson(run));
+    twice.records.push(twice.records[0]);
+    const [{ dataset, row }] = run.records;
+    expect(() => parseJson(twice, "x.json")).toThrow(
+      `x.json: the row '${row}' on '${dataset}' appears twice; a result file has one record per row and dataset`,
+    );
   });
 
   it("marks an interrupted run in the Markdown too", () => {

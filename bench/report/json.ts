@@ -66,6 +66,13 @@ export function parseJson(text: string | object, source = "JSON"): BenchRun {
     throw new Error(`${source}: not a ${FORMAT} v${VERSION} result file`);
   }
   const records = data.records.map((record) => Object.fromEntries(Object.entries(record).filter(([key]) => !DERIVED.has(key))) as unknown as BenchRecord);
+  const seen = new Set<string>();
+  for (const { dataset, row } of records) {
+    // one record per dataset and row: a second would silently replace the first in a comparison
+    if (seen.has(`${dataset}\u0000${row}`))
+      throw new Error(`${source}: the row '${row}' on '${dataset}' appears twice; a result file has one record per row and dataset`);
+    seen.add(`${dataset}\u0000${row}`);
+  }
   const run: BenchRun = { environment: { ...data.environment, ...data.settings }, records };
   if (data.incomplete) run.incomplete = data.incomplete;
   return run;

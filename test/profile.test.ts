@@ -155,11 +155,12 @@ describe("profileVariants", () => {
     await expect(profileVariants(plan({ datasets: [bad] }))).rejects.toThrow(/line 7: .*cell 1/);
   });
 
-  it("refuses an id that is not a kernel variant, and none, as usage errors (status 2)", () => {
+  it("refuses an id that is not a kernel variant, none, and one given twice, as usage errors (status 2)", () => {
     for (const [ids, says] of [
       [["mrv"], /not a WASM kernel variant/],
       [["nope"], /unknown solver/],
       [[], /no variants: --variants names none/],
+      [["wasm", "wasm:first", "wasm"], /--variants: 'wasm' is given twice/], // it ran twice, where the bench refuses a solver given twice
     ] as const) {
       expect(() => selectVariants(ids)).toThrow(says);
       expect(() => selectVariants(ids)).toThrow(InvalidArgumentError); // runTool's usage error

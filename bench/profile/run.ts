@@ -45,6 +45,8 @@ export function kernelVariantInfos(): SolverInfo[] {
 /** The variants `ids` names (every kernel variant when undefined); an id that is not one throws, listing them. */
 export function selectVariants(ids?: readonly string[]): ProfileVariant[] {
   if (ids?.length === 0) throw new InvalidArgumentError("no variants: --variants names none");
+  const twice = ids?.find((id, i) => ids.indexOf(id) !== i);
+  if (twice !== undefined) throw new InvalidArgumentError(`--variants: '${twice}' is given twice`);
   const known = (id: string) => {
     try {
       return findSolver(id);

@@ -176,10 +176,17 @@ describe("grid format", () => {
     expect(readRecords(rows.map((row) => [...row].join(" ")).join("\n"))[0].error).toBeNull(); // one-digit numbers between spaces are cells
   });
 
-  it("keeps a 9×9 grid whose first row is cut to 8 cells nine rows long: only two first rows of one untaken width make such a grid", () => {
-    const broken = [rows[0].slice(0, 8), ...rows.slice(1)];
-    const records = readRecords([...broken, ...rowsOf(SECOND)].join("\n"));
-    expect(records.map((r) => r.error)).toEqual(["in.txt:1: row 1 of the grid (line 1) has 8 cells, expected 9", null]);
+  it("keeps a 9×9 grid whose first rows are cut (or too long) nine rows long, and the grids after it aligned", () => {
+    for (const broken of [
+      [rows[0].slice(0, 8), ...rows.slice(1)],
+      [rows[0].slice(0, 8), rows[1].slice(0, 8), ...rows.slice(2)], // two first rows of one untaken width, then a row of 9
+      [`${rows[0]}1`, `${rows[1]}1`, ...rows.slice(2)],
+    ]) {
+      const records = readRecords([...broken, ...rowsOf(SECOND), ...rows].join("\n"));
+      expect(records.map((r) => r.error)).toEqual([`in.txt:1: row 1 of the grid (line 1) has ${broken[0].length} cells, expected 9`, null, null]);
+    }
+    // lines of 81 cells read as grid rows are no 81×81 grid: 9 of them make one (invalid) record
+    expect(readRecords(Array(18).fill(UNIQUE).join("\n"), "grid")).toHaveLength(2);
   });
 
   it("counts a row of the wrong width, names its line, and keeps the next grid aligned", () => {

@@ -97,8 +97,10 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): InputFormat 
         shape = shapeOfSide(cells.length) ?? SHAPE_9;
         side = shape.size;
       }
-      if (rows.length === 1 && cells.length === rows[0].length && cells.length >= MIN_UNTAKEN_SIDE && shapeOfSide(cells.length) === undefined)
-        side = cells.length;
+      const untaken = cells.length >= MIN_UNTAKEN_SIDE && cells.length <= MAX_UNTAKEN_SIDE && shapeOfSide(cells.length) === undefined;
+      if (rows.length === 1 && cells.length === rows[0].length && untaken) side = cells.length;
+      // a later row of the shape's own width: a grid of that shape whose first rows are cut (or too long), not a W×W grid
+      else if (side !== shape.size && cells.length === shape.size && rows.length < shape.size) side = shape.size;
       if (cells.length !== shape.size && widthError === null) {
         widthError = `row ${rows.length + 1} of the grid (line ${lineNumber}) has ${cells.length} cells, expected ${shape.size}${numberedCellsNote(line)}`;
       }
@@ -123,8 +125,9 @@ function characterError(text: string, shape: Shape, rowLines: readonly number[],
   }
 }
 
-/** The narrowest grid read as a size no solver takes (narrower rows are cut lines of a grid of a known size). */
+/** The narrowest and widest grid read as a size no solver takes (other rows are cut or joined lines of a grid of a known size). */
 const MIN_UNTAKEN_SIDE = 5;
+const MAX_UNTAKEN_SIDE = 36;
 
 /** The error of a grid whose first two rows have `side` cells, a width no solver takes: it says so, and names a row of another width. */
 function untakenGridMessage(rows: readonly string[], rowLines: readonly number[], side: number): string {

@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { appendFileSync, chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, runCliInProcess as run, scratchFolder } from "./cli-run.js";
 import { fixtureAnswers } from "./fixture.js";
@@ -306,7 +306,9 @@ describe("solve --resume", () => {
       2,
       `sudoku-wasm: shard '${path}' is unfinished (${record} is there): its run stopped before its last record; go on with --resume, then merge\n`,
     ]);
-    const resumed = cli(["solve", ...args, "--no-progress", "--resume"], "");
+    // the same input named from another working folder (a restarted job's): the same file, resumed
+    const fromDir = args.map((arg) => (arg === input ? basename(input) : arg));
+    const resumed = runCli(["solve", ...fromDir, "--no-progress", "--resume"], { input: "", cwd: dir });
     expect([0, 1], resumed.stderr).toContain(resumed.status); // 1 when the records it solved include invalid ones
     expect(readFileSync(path, "utf8")).toBe(await output(["--out", "line", "--limit", "3", "--shard", "1/2", input]));
     expect(existsSync(record)).toBe(false);

@@ -1,21 +1,27 @@
 /**
- * What a `solve` or `canon` run writing `-o FILE` records beside it until it finishes: the file
- * `FILE.run.json`, naming the command, the options that shape its records, its shard and its
- * inputs (each name with its size and a hash of its first and last 64 KiB). `--resume` checks it
- * against its own run before writing anything, so records of two runs are never mixed in one file;
- * `merge` refuses a shard that still has one (its run did not finish). The run removes it once every
- * record is written.
+ * The run record `FILE.run.json` of a `solve` or `canon` run writing `-o FILE`: the command, the
+ * options that shape its records, its shard and its inputs (each name as given, its real path,
+ * size and a hash of its first and last 64 KiB). Who does what with it:
+ *   - runStream (cli/solve.ts) writes it once FILE is emptied or cut to its resume point, and
+ *     removes it once every record is written; on `--resume` it checks the one there first
+ *     ({@link checkRunRecord}), so records of two runs are never mixed in one file;
+ *   - openOutput (output.ts) removes it whenever it empties FILE (solve, canon, generate, judge
+ *     mode, merge): a record left beside other bytes would vouch for them;
+ *   - merge refuses a shard that still has one (its run stopped before its end).
+ * It lives beside FILE's real file, as its lock does; FILE must exist when it is written or removed.
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { normalize, resolve } from "node:path";
 import { commaGrouped } from "../model/whole-number.js";
-import { OutputWriteError } from "./errors.js";
+import { InputReadError, OutputWriteError } from "./errors.js";
 import type { Shard } from "./resume.js";
 
-/** One input as a run saw it: its name as given (`-` for standard input), and for a regular file its size and sample hash. */
+/** One input as a run saw it: its name as given (`-` for standard input), and for a regular file its real path, size and sample hash. */
 interface InputMark {
   name: string;
+  /** The file whatever the name (another working folder, an absolute path, a link): the same input. */
+  real?: string;
   bytes?: number;
   sample?: string;
 }
@@ -54,7 +60,7 @@ function markOf(name: string): InputMark {
     const buffer = Buffer.alloc(SAMPLE_BYTES);
     const ends = [0, Math.max(0, stats.size - SAMPLE_BYTES)]; // its first and last bytes (all of a file of up to twice SAMPLE_BYTES)
     for (const at of ends) hash.update(buffer.subarray(0, readSync(fd, buffer, 0, SAMPLE_BYTES, at))); // positioned reads: standard input's offset stays
-    return { name, bytes: stats.size, sample: hash.digest("hex") };
+    return { name, real: name === "-" ? undefined : realpathSync(name), bytes: stats.size, sample: hash.digest("hex") };
   } finally {
     if (fd !== 0) closeSync(fd);
   }
@@ -89,8 +95,14 @@ export function readRunRecord(path: string): RunRecord | null {
   const file = runRecordPath(path);
   if (!existsSync(file)) return null;
   const shown = shownRunRecordPath(path);
+  let text: string;
   try {
-    const record = JSON.parse(readFileSync(file, "utf8")) as RunRecord;
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new InputReadError(shown, error); // a folder in its place, no permission: said as such
+  }
+  try {
+    const record = JSON.parse(text) as RunRecord;
     if (
       typeof record.command === "string" &&
       typeof record.shard === "string" &&
@@ -100,7 +112,7 @@ export function readRunRecord(path: string): RunRecord | null {
     )
       return record;
   } catch {}
-  throw new Error(`${shown} is not a run record this tool wrote: remove it to go on without the checks it gives`);
+  throw new Error(`${shown} is not a run record this tool wrote: remove it (a resume of its output then goes on without the checks it gives)`);
 }
 
 /**
@@ -121,7 +133,11 @@ export function checkRunRecord(path: string, then: RunRecord, now: RunRecord): v
     refuse(`was begun with ${said(then.options)}; this run has ${said(now.options)}`);
   }
   const names = (inputs: InputMark[]) => inputs.map((input) => input.name).join(" ");
-  if (names(then.inputs) !== names(now.inputs)) refuse(`was begun on the inputs '${names(then.inputs)}'; this run reads '${names(now.inputs)}'`);
+  const same = (a: InputMark, b: InputMark | undefined) =>
+    b !== undefined && (a.real !== undefined && b.real !== undefined ? a.real === b.real : a.name === b.name);
+  if (then.inputs.length !== now.inputs.length || !then.inputs.every((input, i) => same(input, now.inputs[i]))) {
+    refuse(`was begun on the inputs '${names(then.inputs)}'; this run reads '${names(now.inputs)}'`);
+  }
   then.inputs.forEach((input, i) => {
     const current = now.inputs[i];
     if (input.bytes === undefined || current.bytes === undefined) return; // a pipe: its bytes cannot be checked

@@ -1,4 +1,5 @@
 /** `npm run bench` (docs/bench.md): measures the plan (runner.ts), prints and writes the report; --compare and --ref (paired.ts) judge. */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { InterruptWatch } from "../src/cli-kit/progress.js";
 import { type SolverInfo, VARIANT_NOT_HERE, findSolver, solvers } from "../src/solvers/registry.js";
@@ -42,6 +43,12 @@ async function selectSolvers(options: BenchOptions, preset: Preset): Promise<rea
   return selected;
 }
 
+/** True when paths `a` and `b` name one file: the same path, or (through a link) the same device and inode. */
+function sameFile(a: string, b: string): boolean {
+  const [x, y] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
+  return resolve(a) === resolve(b) || (x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino);
+}
+
 /** Exit status of a row that failed while measuring, or of a judged regression; what is refused before measuring is a usage error (2). */
 const FAILED_STATUS = 1;
 /** True once measuring began: an error from then on is a failed run, not a usage error. */
@@ -83,9 +90,9 @@ async function main(argv: readonly string[]): Promise<void> {
     throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
   }
   checkRefRequest(options);
-  for (const flag of ["json", "markdown", "csv"] as const) {
+  for (const flag of ["json", "markdown", "csv", "chart"] as const) {
     const path = options[flag];
-    if (options.compare !== undefined && typeof path === "string" && resolve(path) === resolve(options.compare)) {
+    if (options.compare !== undefined && typeof path === "string" && sameFile(path, options.compare)) {
       throw new Error(`--${flag} ${path} would write over the run that --compare reads: give the export another file`);
     }
   }

@@ -18,7 +18,7 @@ import { collectEnvironment } from "./env.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
 import { type Verdict, compareRuns } from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
-import { cpuName } from "./report/format.js";
+import { coresText, cpuName } from "./report/format.js";
 
 interface RateOptions {
   pairs: number;
@@ -111,7 +111,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const started = performance.now();
   let runs = 0;
   const out = (line: string) => process.stdout.write(line + "\n");
-  out(`verdict-rates: ${cpuName(environment)} (${availableParallelism()} cores), Node ${environment.node}, commit ${environment.commit}`);
+  out(`verdict-rates: ${cpuName(environment)} (${coresText(availableParallelism())}), Node ${environment.node}, commit ${environment.commit}`);
   out(
     `  rows: ${options.solvers.join(",")} and planted on ${options.datasets.join(",")}, --time ${options.time}, --rounds ${options.rounds}, ` +
       `--puzzles ${options.puzzles}${benchOptions.length > 0 ? ` ${benchOptions.join(" ")}` : ""}; --compare's defaults [load ${loadAverage()}]`,

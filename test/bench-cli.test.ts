@@ -8,7 +8,7 @@
  * (each row takes at least --time), so no timing guess decides the outcome.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -178,6 +178,22 @@ describe("bench: --compare", () => {
       },
     );
     expect([over.status, over.stderr]).toEqual([2, `bench: --json ${json} would write over the run that --compare reads: give the export another file\n`]);
+    // through a link, or as the chart, too
+    const link = join(dir, "limit1-link.json");
+    symlinkSync(json, link);
+    for (const [flag, path] of [
+      ["--csv", link],
+      ["--chart", json],
+    ]) {
+      const run = spawnSync(
+        process.execPath,
+        [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--limit", "1", "--compare", json, flag, path],
+        {
+          encoding: "utf8",
+        },
+      );
+      expect([run.status, run.stderr]).toEqual([2, `bench: ${flag} ${path} would write over the run that --compare reads: give the export another file\n`]);
+    }
     const anyway = spawnSync(
       process.execPath,
       [BENCH, "--quick", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--compare", json, "--compare-anyway"],

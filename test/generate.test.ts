@@ -510,7 +510,7 @@ describe("giving up after --max-attempts", () => {
     expect(made.length).toBeLessThan(20);
     expect([run.status, run.stderr]).toEqual([
       1,
-      `sudoku-wasm: gave up after 30 attempts (--max-attempts): ${made.length} of 20 puzzles made, written whole to ${output}; loosen the clue target or guess range\n`,
+      `sudoku-wasm: gave up after 30 attempts (--max-attempts): ${made.length} of 20 puzzles made, written whole to ${output}; loosen the clue target or guess range; ${manifest} is not updated, so its entry for ${output}, if any, no longer describes it\n`,
     ]);
     expect(readFileSync(output, "utf8")).toBe(lines(made).join("\n") + "\n");
     expect(existsSync(manifest)).toBe(false);

@@ -16,6 +16,11 @@ const { dir, file } = scratchFolder("sudoku-run-record-edges-");
 const small = file("small.txt", relabelledPuzzles(300, 5));
 const other = file("other.txt", relabelledPuzzles(700, 6));
 const solved = (input: string) => runCli(["solve", "--no-progress", input]).stdout;
+/** A module that, required by a run, kills it (SIGKILL) once its run record is renamed into place, as a kill -9 at that moment would. */
+const inject = file(
+  "inject.cjs",
+  `const fs=require("fs"),r=fs.renameSync;fs.renameSync=function(a,b){r.apply(this,arguments);if(String(b).endsWith(".run.json"))process.kill(process.pid,"SIGKILL")};`,
+);
 
 describe("run record edges", () => {
   it.skipIf(process.platform === "win32")(
@@ -41,11 +46,6 @@ describe("run record edges", () => {
   it("a run killed right after writing its record leaves it beside no other run's bytes: --resume finishes its own output", () => {
     const path = join(dir, "killed.out");
     expect(runCli(["solve", "--no-progress", "-o", path, small]).status).toBe(0);
-    // SIGKILL once the record is renamed into place, as a kill -9 at that moment would
-    const inject = file(
-      "inject.cjs",
-      `const fs=require("fs"),r=fs.renameSync;fs.renameSync=function(a,b){r.apply(this,arguments);if(String(b).endsWith(".run.json"))process.kill(process.pid,"SIGKILL")};`,
-    );
     const killed = spawnSync(process.execPath, ["--require", inject, BIN, "solve", "--no-progress", "-o", path, other]);
     expect(killed.signal).toBe("SIGKILL");
     const resumed = runCli(["solve", "--no-progress", "--resume", "-o", path, other]);
@@ -55,10 +55,6 @@ describe("run record edges", () => {
   });
 
   it("generate, merge and judge mode writing FILE whole remove a run record left beside it", () => {
-    const inject = file(
-      "inject2.cjs",
-      `const fs=require("fs"),r=fs.renameSync;fs.renameSync=function(a,b){r.apply(this,arguments);if(String(b).endsWith(".run.json"))process.kill(process.pid,"SIGKILL")};`,
-    );
     const shard = join(dir, "whole.line");
     expect(runCli(["solve", "--no-progress", "-o", shard, small]).status).toBe(0);
     for (const [i, command] of [
@@ -73,8 +69,16 @@ describe("run record edges", () => {
       expect(run.status, run.stderr).toBe(0);
       expect(existsSync(`${path}.run.json`), command.join(" ")).toBe(false);
       // so a --resume of the killed run gets no false assurance, and merge does not call the file unfinished
-      expect(runCli(["merge", "-o", join(dir, "merged.out"), path]).stderr).not.toContain("unfinished");
+      const merged = runCli(["merge", "-o", join(dir, "merged.out"), path]);
+      expect(merged.status, merged.stderr).toBe(0);
     }
+  });
+
+  it("judge mode refused before its first output leaves no -o file where there was none (the lock made one)", () => {
+    const path = join(dir, "judge-refused.out");
+    const refused = runCli(["solve", "--format", "poj3074", "-o", path, file("garbage.txt", "garbage\n")]);
+    expect(refused.status).toBe(2);
+    expect(existsSync(path)).toBe(false);
   });
 
   it("judge mode's -o FILE is refused while another run writes FILE", async () => {

@@ -45,6 +45,9 @@ export function formatRatio(estimate: RatioEstimate): string {
   return `${shown.ratio.toFixed(digits)} ± ${spread.toFixed(spread > 0 && spread < 10 ** -digits ? digits + 1 : digits)}×`;
 }
 
+/** "1 core", "2 cores". */
+export const coresText = (cores: number): string => `${cores} core${cores === 1 ? "" : "s"}`;
+
 /** A speed ratio in words, never below 1×: "5.20× faster", "1.30× slower"; 2 decimals under 10, 1 under 100. */
 export function formatTimes(ratio: number, above = "faster", below = "slower"): string {
   const shown = ratio >= 1 ? ratio : 1 / ratio;
@@ -110,7 +113,7 @@ export const cpuName = (env: Pick<BenchEnvironment, "cpu" | "vectorUnits" | "cpu
 /** The machine and build part of the environment, as lines. */
 export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" | "budget">): string[] {
   return [
-    `CPU: ${cpuName(env)} (${env.cores} core${env.cores === 1 ? "" : "s"})`,
+    `CPU: ${cpuName(env)} (${coresText(env.cores)})`,
     `Node ${env.node}, V8 ${env.v8}, tinybench ${env.tinybench}`,
     `WASM build: ${env.buildFlags}`,
     `commit ${env.commit}, ${env.date}, seed ${env.seed}`,

@@ -149,6 +149,11 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   }
 }
 
+/** What a run that ends without all its puzzles says of its --manifest, which it leaves as it was. */
+function staleManifest(flags: GenerateFlags): string {
+  return flags.manifest ? `; ${flags.manifest} is not updated, so its entry for ${flags.output}, if any, no longer describes it` : "";
+}
+
 /** The exit status of a run that gave up after --max-attempts: fewer puzzles than asked, as solve's 1 for records without an answer. */
 const GAVE_UP_STATUS = 1;
 
@@ -212,16 +217,15 @@ async function generateInto(
     // the puzzles made are written whole; the manifest is left as it was
     const { count, attempts } = gaveUp;
     writeStderr(
-      `sudoku-wasm: gave up after ${attempts} attempts (--max-attempts): ${made.length} of ${count} puzzles made, written whole to ${flags.output ?? "standard output"}; loosen the clue target or guess range\n`,
+      `sudoku-wasm: gave up after ${attempts} attempts (--max-attempts): ${made.length} of ${count} puzzles made, written whole to ${flags.output ?? "standard output"}; loosen the clue target or guess range${staleManifest(flags)}\n`,
     );
     process.exitCode = GAVE_UP_STATUS;
     return;
   }
   if (interrupts.signal !== null && made.length < settings.count) {
     const where = flags.output ?? "standard output";
-    const manifest = flags.manifest ? `; ${flags.manifest} is not updated, so its entry for ${flags.output}, if any, no longer describes it` : "";
     writeStderr(
-      `sudoku-wasm: stopped by ${interrupts.signal}: the first ${made.length} puzzles written whole to ${where} (the same options make them first again)${manifest}\n`,
+      `sudoku-wasm: stopped by ${interrupts.signal}: the first ${made.length} puzzles written whole to ${where} (the same options make them first again)${staleManifest(flags)}\n`,
     );
     process.exitCode = interrupts.exitStatus!;
     return;

@@ -4,7 +4,7 @@
  * format, in constant memory; or, with `--format NAME`, a judge's exact expected output. Every
  * named input is checked before anything is read. The options table makes the help and the defaults.
  */
-import { type Stats, accessSync, closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { type Stats, accessSync, closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import type { Transform, Writable } from "node:stream";
@@ -539,15 +539,18 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   const counter = solversBySize(flags.solver).get(judge.alphabet?.length ?? SIZE)!;
   if (judge.limit > 1 && !countsSolutions(counter))
     throw new Error(`--format ${name} counts each puzzle's solutions, but solver '${counter.id}' stops at the first one (wasm and dlx count)`);
+  const existed = output !== undefined && existsSync(output);
   const lock = await lockOutput(output, { takeOver: flags.takeLock }); // one writer per output file, as the streaming runs take it
+  let opened = false;
   try {
     const solver = await judgeSolver(flags, judge);
     const unregister = stopBeforeStreamExit(() => solver.close());
     let out: Writable | undefined;
     const open = async (): Promise<Writable> => {
-      const opened = await openOutput(output);
-      lock.guard(opened);
-      return opened;
+      const stream = await openOutput(output);
+      lock.guard(stream);
+      opened = true;
+      return stream;
     };
     try {
       await streamJudge(judge, inputs, solver.solve, flags.batch, async (text) => {
@@ -563,6 +566,13 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
       unregister();
       await solver.close();
     }
+  } catch (error) {
+    // refused before its first output (a bad first puzzle): no empty file left where there was none
+    if (!existed && !opened && output !== undefined) {
+      await lock.release();
+      rmSync(output, { force: true });
+    }
+    throw error;
   } finally {
     await lock.release();
   }

@@ -76,7 +76,9 @@ export function fileProblem(set: CatalogSet, bytes: Uint8Array): string | null {
   const count = lineCount(bytes);
   const digest = sha256(bytes);
   if (count === set.count && digest === set.sha256) return null;
-  const crlf = bytes.includes(13) ? ": its lines end in \\r\\n (a copy converted to Windows line ends?)" : "";
+  const crlf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes("\r\n")
+    ? ": its lines end in \\r\\n (a copy converted to Windows line ends?)"
+    : "";
   return `${count} puzzles with sha256 ${digest}; the catalog expects ${set.count} with ${set.sha256}${crlf}`;
 }
 

@@ -6,7 +6,7 @@
  * `-o FILE`, which now takes the output's lock as the streaming runs do.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
@@ -93,5 +93,28 @@ describe("run record edges", () => {
     expect([judge.status, judge.stderr]).toEqual([2, expect.stringContaining("is being written by another run")]);
     expect(await ended).toBe(0);
     expect(readFileSync(path, "utf8")).toBe(solved(big));
+  }, 60_000);
+
+  it("merge stopped by SIGINT leaves an earlier -o file as it was and no temporary file beside it", async () => {
+    // two shards of one run's jsonl records (index, file and line are what merge checks), large enough to be mid-merge when the signal comes
+    const record = (i: number) =>
+      `{"index":${i},"file":"in.txt","line":${i + 1},"puzzle":"${".".repeat(81)}","status":"invalid","solution":null,"count":0,"guesses":null,"error":"x"}\n`;
+    const shards = [0, 1].map((k) => {
+      const lines: string[] = [];
+      for (let i = k; i < 600_000; i += 2) lines.push(record(i));
+      return file(`big-${k}.jsonl`, lines.join(""));
+    });
+    const path = file("merged-before.jsonl", "an earlier merge\n");
+    const merge = spawn(process.execPath, [BIN, "merge", "-o", path, ...shards], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    merge.stderr.on("data", (chunk) => (stderr += chunk));
+    const ended = new Promise<number | null>((resolve) => merge.on("exit", (code) => resolve(code)));
+    const temporary = () => readdirSync(dir).find((name) => name.startsWith("merged-before.jsonl.merge-"));
+    for (let t = 0; temporary() === undefined && t < 2000; t++) await new Promise((resolve) => setTimeout(resolve, 5));
+    merge.kill("SIGINT");
+    expect(await ended).toBe(130);
+    expect(stderr).toBe(`sudoku-wasm: merge stopped by SIGINT; ${path} is left as it was\n`);
+    expect(readFileSync(path, "utf8")).toBe("an earlier merge\n");
+    expect(temporary()).toBeUndefined();
   }, 60_000);
 });

@@ -12,6 +12,7 @@ import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import { KNOWN_CSV_HEADERS, RecordEnds, foreignLineEnds, jsonlFields, outputFormatOf, placeColumns, recordPlace } from "../formats/output/split.js";
 import { InputReadError } from "../cli-kit/errors.js";
+import { InterruptWatch } from "../cli-kit/progress.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { isLocked, lockOutput } from "../cli-kit/output-lock.js";
@@ -181,8 +182,11 @@ class RunOrder {
   }
 }
 
+/** What {@link mergeShards} throws when its `stop` signal aborts (SIGINT or SIGTERM). */
+class MergeStopped extends Error {}
+
 /** Merges the shard outputs `paths` (shard 0 first) into `out`; csv shards share `header` (see {@link shardFormat}). */
-export async function mergeShards(paths: readonly string[], out: Writable, format: OutputFormatName, header: string): Promise<number> {
+export async function mergeShards(paths: readonly string[], out: Writable, format: OutputFormatName, header: string, stop?: AbortSignal): Promise<number> {
   const files = paths.map((path) => shardRecords(path, format));
   const columns = placeColumns(header);
   const pieces: Buffer[] = [Buffer.from(header)];
@@ -197,6 +201,7 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
   };
   try {
     for (let next: IteratorResult<Buffer>; !(next = files[index % files.length].next()).done; index++) {
+      if (stop?.aborted) throw new MergeStopped();
       const record: Buffer = next.value;
       if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format, columns), index);
       pieces.push(record);
@@ -295,13 +300,15 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   // the file as it was. Standard output, a device or a pipe is written as the merge goes.
   const real = flags.output !== undefined && statSync(flags.output).isFile() ? realpathSync(flags.output) : undefined;
   const temporary = real === undefined ? undefined : `${real}.merge-${process.pid}.tmp`;
-  let records: number;
+  let records = 0;
+  let stopped = false;
+  const interrupts = new InterruptWatch(); // Ctrl-C or SIGTERM stops the merge: a file at -o is left as it was
   try {
     const out = await openOutput(temporary ?? flags.output);
     if (temporary !== undefined && real !== undefined) chmodSync(temporary, statSync(real).mode & 0o777);
     lock.guard(out);
     try {
-      records = await mergeShards(files, out, format, header);
+      records = await mergeShards(files, out, format, header, interrupts.aborted);
       await closeOutput(out);
     } catch (error) {
       out.destroy();
@@ -309,15 +316,23 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
         await lock.release(); // while the output is still the empty file it locked
         rmSync(real, { force: true });
       }
-      throw error;
+      if (!(error instanceof MergeStopped)) throw error;
+      stopped = true;
     }
-    if (real !== undefined && temporary !== undefined) {
+    if (!stopped && real !== undefined && temporary !== undefined) {
       lock.replaceWith(temporary);
       removeRunRecord(real); // (a record left beside it by a stopped run no longer tells of its bytes)
-    } else lock.verify();
+    } else if (!stopped) lock.verify();
   } finally {
+    interrupts.close();
     if (temporary !== undefined) rmSync(temporary, { force: true }); // (gone once it took the output's place)
     await lock.release();
+  }
+  if (interrupts.signal !== null) process.exitCode = interrupts.exitStatus!; // (a signal after the last record: the merge is done, the shell still sees it)
+  if (stopped) {
+    const left = real === undefined ? "" : existed ? `; ${flags.output} is left as it was` : `; no ${flags.output} is made`;
+    process.stderr.write(`sudoku-wasm: merge stopped by ${interrupts.signal}${left}\n`);
+    return;
   }
   process.stderr.write(`merged ${commaGrouped(records)} ${format} records from ${files.length} shards\n`);
   if (indexless && files.length > 1) {

@@ -388,20 +388,19 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   // a takeover stops the run that holds the lock: a resume its run record refuses is refused before that
   if (flags.takeLock && flags.resume && isFile(flags.output)) checkBegun(flags.output, runRecord());
   const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
-  let newRecord: string | undefined; // the output beside which this run wrote a run record where there was none
+  let recordedWhereNone: string | undefined; // the output beside which this run wrote a run record where there was none
   try {
     const header = command.header ?? outputFormats[flags.out].header;
     // A file output's run record: checked against the one there on --resume, in place until every record is written.
-    const output = isFile(flags.output) ? flags.output : undefined; // (the lock made it)
-    const run = output === undefined ? null : runRecord();
-    const begun = flags.resume && output !== undefined && run !== null ? checkBegun(output, run) : null;
+    const run = isFile(flags.output) ? { output: flags.output, record: runRecord() } : null; // (the lock made the file)
+    const begun = flags.resume && run !== null ? checkBegun(run.output, run.record) : null;
     const resume = flags.resume ? findResumePoint(flags, shard, header, (command.fields ?? outputFormats.csv.header).trimEnd()) : undefined;
     const out = await openOutput(flags.output, resume); // (a new output's emptying removes a record left beside it)
     lock.guard(out);
     // Written once the output is emptied or cut to its resume point: a run stopped before then leaves no record of its own beside another run's bytes.
-    if (output !== undefined && run !== null) {
-      writeRunRecord(output, run);
-      if (begun === null) newRecord = output;
+    if (run !== null) {
+      writeRunRecord(run.output, run.record);
+      if (begun === null) recordedWhereNone = run.output;
     }
     const started = performance.now();
     const totalBytes = inputBytes(files);
@@ -448,7 +447,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
           `--resume: ${flags.output} holds ${commaGrouped(resume.records)} records of this run, more than its input gives (${commaGrouped(totals.recordsRead)} records in all${shard.count > 1 ? `, shard ${shard.index}/${shard.count}` : ""}): was it written with other inputs?`,
         );
       }
-      if (output !== undefined && !totals.stopped) removeRunRecord(output); // every record written
+      if (run !== null && !totals.stopped) removeRunRecord(run.output); // every record written
       progress?.stop();
       process.stderr.write(errorLines(totals));
       const complete = command.saysComplete && resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
@@ -468,7 +467,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
     }
   } catch (error) {
     // a resume refused under way leaves no run record of its own beside records of a run that left none
-    if (error instanceof ResumeRefused && newRecord !== undefined) removeRunRecord(newRecord);
+    if (error instanceof ResumeRefused && recordedWhereNone !== undefined) removeRunRecord(recordedWhereNone);
     throw error;
   } finally {
     await lock.release();

@@ -311,7 +311,7 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
       records = await mergeShards(files, out, format, header, interrupts.aborted);
       await closeOutput(out);
     } catch (error) {
-      out.destroy();
+      if (real !== undefined) out.destroy(); // (the temporary file's stream; standard output, a pipe or a device is left to the exit)
       if (!existed && real !== undefined) {
         await lock.release(); // while the output is still the empty file it locked
         rmSync(real, { force: true });

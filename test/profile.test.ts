@@ -220,6 +220,17 @@ describe("profile command", () => {
     expect(help).toMatch(/Chrome DevTools/);
   });
 
+  it("refuses a --json path it cannot write before measuring (it failed after the whole run)", async () => {
+    const blocker = join(folder, "a-file.txt");
+    writeFileSync(blocker, "");
+    let printed = "";
+    const json = join(blocker, "x.json");
+    await expect(
+      runProfile({ variants: ["wasm"], datasets: ["hard"], json, limit: 2, budget: 1000, seed: 1, cpuProf: false, out: folder }, (text) => (printed += text)),
+    ).rejects.toThrow(`--json ${json}: cannot write it (${blocker} is not a folder)`);
+    expect(printed).toBe(""); // nothing measured
+  });
+
   it("writes the JSON and a parseable --cpu-prof profile", async () => {
     const file = join(folder, "tiny.txt");
     writeFileSync(file, ["# three fixture puzzles", ...cases.slice(0, 3).map((c) => c.puzzle)].join("\n") + "\n");

@@ -14,7 +14,7 @@ import { InterruptWatch } from "../../src/cli-kit/progress.js";
 import { benchDatasets, collectEnvironment, datasetExpectation } from "../env.js";
 import { LiveReport } from "../progress.js";
 import { stringifyCompact } from "../report/json.js";
-import { outputPath, resultsFolder, timestamp, writeText } from "../report/output.js";
+import { outputPath, resultsFolder, timestamp, whyUnwritable, writeText } from "../report/output.js";
 import { DatasetSpecError, bundledDatasets } from "../../src/datasets/read.js";
 import { type OptionRow, commaList, toOption, wholeNumber } from "../../src/cli-kit/options.js";
 import { solverHelpLines } from "../../src/cli-kit/solver-help.js";
@@ -106,6 +106,10 @@ export async function runProfile(
   // `--json -`: the JSON alone on standard output, the report on standard error (as the bench does)
   const jsonToStdout = options.json === "-";
   if (jsonToStdout && options.markdown) throw new InvalidArgumentError("--json - and --markdown both write to standard output: give --json a file");
+  if (typeof options.json === "string" && !jsonToStdout) {
+    const unwritable = whyUnwritable(resolve(options.json)); // before measuring, not after
+    if (unwritable) throw new InvalidArgumentError(`--json ${options.json}: cannot write it (${unwritable})`);
+  }
   const report = jsonToStdout ? (text: string) => void process.stderr.write(text) : print;
   const datasets = benchDatasets(options.datasets);
   for (const dataset of datasets) {

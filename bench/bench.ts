@@ -1,6 +1,5 @@
 /** `npm run bench` (docs/bench.md): measures the plan (runner.ts), prints and writes the report; --compare and --ref (paired.ts) judge. */
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { isSameFile } from "../src/cli-kit/same-file.js";
 import { InterruptWatch } from "../src/cli-kit/progress.js";
 import { type SolverInfo, VARIANT_NOT_HERE, findSolver, solvers } from "../src/solvers/registry.js";
 import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
@@ -41,12 +40,6 @@ async function selectSolvers(options: BenchOptions, preset: Preset): Promise<rea
     throw new Error(`--reference ${options.reference} is not among the selected solvers (${selected.map((s) => s.id).join(", ")})`);
   }
   return selected;
-}
-
-/** True when paths `a` and `b` name one file: the same path, or (through a link) the same device and inode. */
-function sameFile(a: string, b: string): boolean {
-  const [x, y] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
-  return resolve(a) === resolve(b) || (x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino);
 }
 
 /** Exit status of a row that failed while measuring, or of a judged regression; what is refused before measuring is a usage error (2). */
@@ -92,7 +85,7 @@ async function main(argv: readonly string[]): Promise<void> {
   checkRefRequest(options);
   for (const flag of ["json", "markdown", "csv", "chart"] as const) {
     const path = options[flag];
-    if (options.compare !== undefined && typeof path === "string" && sameFile(path, options.compare)) {
+    if (options.compare !== undefined && typeof path === "string" && isSameFile(path, options.compare)) {
       throw new Error(`--${flag} ${path} would write over the run that --compare reads: give the export another file`);
     }
   }

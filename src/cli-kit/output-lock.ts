@@ -43,6 +43,10 @@ export interface OutputLock {
   release(): Promise<void>;
   /** Verifies, then puts the file `temporary` (beside the output) in the output's place, and holds that file from now on. */
   replaceWith(temporary: string): void;
+  /** True when the lock made the output (it was missing): a run refused before writing it calls {@link abandon}. */
+  readonly made: boolean;
+  /** Releases the lock, and removes the output when the lock made it (nothing was there before the run). */
+  abandon(): Promise<void>;
 }
 
 const NO_LOCK: OutputLock = {
@@ -52,6 +56,8 @@ const NO_LOCK: OutputLock = {
   replaceWith: () => {
     throw new Error("no output file is locked: nothing to replace");
   },
+  made: false,
+  abandon: async () => {},
 };
 
 /** How a second run can take over on purpose, as its refusal says. */
@@ -67,11 +73,13 @@ export async function lockOutput(
   options: { takeOver?: boolean; keep?: boolean /** False for a command without --take-lock: its refusals do not offer it. */; offersTakeOver?: boolean } = {},
 ): Promise<OutputLock> {
   if (path === undefined) return NO_LOCK;
+  let made = false;
   try {
     if (!statSync(path).isFile()) return NO_LOCK;
   } catch {
     try {
       closeSync(openSync(path, "a"));
+      made = true;
     } catch (error) {
       throw new OutputWriteError(path, error);
     }
@@ -111,7 +119,7 @@ export async function lockOutput(
     await release().catch(() => {});
     throw error; // replaceAtomically's OutputWriteError
   }
-  held.holds(real, release);
+  held.holds(real, release, made);
   return held;
 }
 
@@ -189,6 +197,7 @@ class HeldLock implements OutputLock {
   /** The lock folder this run made (its inode and birth time): a folder of the same name made by a run that took over is not this run's, whatever its mtime. */
   private folder: { ino: number; birth: number } | undefined;
   private releaseLock: (() => Promise<void>) | undefined;
+  made = false;
   /** True once the lock is found taken by another run: nothing of it is touched any more. */
   private lost = false;
   private released = false;
@@ -220,7 +229,8 @@ class HeldLock implements OutputLock {
   }
 
   /** Marks the lock held: the output file's identity is remembered, to tell later whether it is still the file this run writes. */
-  holds(real: string, release: () => Promise<void>): void {
+  holds(real: string, release: () => Promise<void>, made: boolean): void {
+    this.made = made;
     const { dev, ino } = statSync(real);
     this.file = { real, dev, ino };
     const folder = statSync(`${real}.lock`);
@@ -256,6 +266,12 @@ class HeldLock implements OutputLock {
     renameSync(temporary, real);
     const { dev, ino } = statSync(real);
     this.file = { real, dev, ino };
+  }
+
+  async abandon(): Promise<void> {
+    const remove = this.made && !this.released && !this.lost && this.takenBecause() === undefined; // (a taken output is another run's)
+    await this.release();
+    if (remove) rmSync(this.file!.real, { force: true });
   }
 
   async release(): Promise<void> {

@@ -4,6 +4,7 @@
  * other spellings are caught.
  */
 import { type Stats, fstatSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 
 /** The file behind a path, or null when there is none yet (a new output file). */
 function statOf(path: string): Stats | null {
@@ -25,6 +26,12 @@ export function regularFileOf(fd: number): Stats | null {
 }
 
 const sameFile = (a: Stats, b: Stats): boolean => a.dev === b.dev && a.ino === b.ino;
+
+/** True when paths `a` and `b` name one file: by device and inode when it exists (a link, another spelling), else the same resolved path. */
+export function isSameFile(a: string, b: string): boolean {
+  const [x, y] = [statOf(a), statOf(b)];
+  return x !== null && y !== null ? sameFile(x, y) : resolve(a) === resolve(b);
+}
 
 /** Throws a one-line reason when `output` (the `-o` path; undefined: standard output) is one of `inputs` (`-`: standard input). */
 export function checkOutputIsNoInput(inputs: readonly string[], output: string | undefined): void {

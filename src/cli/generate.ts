@@ -30,7 +30,6 @@ import {
   summariseCorpus,
   type CorpusSummary,
   type GenerateOptions,
-  type GeneratedPuzzle,
   type GenerateSettings,
 } from "../generate/generate.js";
 
@@ -157,16 +156,6 @@ function staleManifest(flags: GenerateFlags): string {
 /** The exit status of a run that gave up after --max-attempts: fewer puzzles than asked, as solve's 1 for records without an answer. */
 const GAVE_UP_STATUS = 1;
 
-/** {@link generateAttempts}, ending (after `onGaveUp`) where it would throw {@link GaveUp}. */
-function* attemptsUntilGivenUp(judge: PuzzleJudge, options: GenerateOptions, onGaveUp: (error: GaveUp) => void): Generator<GeneratedPuzzle | null> {
-  try {
-    yield* generateAttempts(judge, options);
-  } catch (error) {
-    if (!(error instanceof GaveUp)) throw error;
-    onGaveUp(error);
-  }
-}
-
 /** {@link runGenerate} from the output's opening on, its lock held. */
 async function generateInto(
   flags: GenerateFlags,
@@ -193,18 +182,23 @@ async function generateInto(
   let gaveUp: GaveUp | undefined;
   try {
     let turn = performance.now();
-    for (const generated of attemptsUntilGivenUp(judge, options, (error) => (gaveUp = error))) {
-      if (generated !== null) {
-        await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
-        made.push({ clues: generated.clues, guesses: generated.guesses });
-        if (graderIds.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
-        bar?.increment();
+    try {
+      for (const generated of generateAttempts(judge, options)) {
+        if (generated !== null) {
+          await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
+          made.push({ clues: generated.clues, guesses: generated.guesses });
+          if (graderIds.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
+          bar?.increment();
+        }
+        if (performance.now() - turn >= TURN_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          turn = performance.now();
+        }
+        if (interrupts.signal !== null) break;
       }
-      if (performance.now() - turn >= TURN_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        turn = performance.now();
-      }
-      if (interrupts.signal !== null) break;
+    } catch (error) {
+      if (!(error instanceof GaveUp)) throw error;
+      gaveUp = error; // the puzzles made are written whole all the same
     }
     await closeOutput(out);
     lock.verify(); // no success over bytes another run may have written

@@ -6,7 +6,7 @@
  * index expected. Line and grid records carry none: their counts are checked (shard K of T records
  * holds ⌈(T−K)/N⌉), which finds a shard cut short but not one missing or reordered when the counts fit.
  */
-import { chmodSync, closeSync, existsSync, openSync, readSync, realpathSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, openSync, readSync, realpathSync, rmSync, statSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
@@ -293,7 +293,6 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   const { format, header } = shardFormat(files, flags.out);
   const indexless = format === "line" || format === "grid";
   if (indexless) checkRoundRobinCounts(files, format);
-  const existed = flags.output !== undefined && existsSync(flags.output);
   const lock = await lockOutput(flags.output, { offersTakeOver: false }); // one writer per output file, as solve and canon take it
   // A regular file at -o is replaced whole or not at all: the merge is written to a temporary file beside it, put in its
   // place once every shard is merged, so a shard refused while merging (jsonl and csv are checked record by record) leaves
@@ -312,10 +311,7 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
       await closeOutput(out);
     } catch (error) {
       if (real !== undefined) out.destroy(); // (the temporary file's stream; standard output, a pipe or a device is left to the exit)
-      if (!existed && real !== undefined) {
-        await lock.release(); // while the output is still the empty file it locked
-        rmSync(real, { force: true });
-      }
+      await lock.abandon(); // no empty output left where there was none
       if (!(error instanceof MergeStopped)) throw error;
       stopped = true;
     }
@@ -330,7 +326,7 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   }
   if (interrupts.signal !== null) process.exitCode = interrupts.exitStatus!; // (a signal after the last record: the merge is done, the shell still sees it)
   if (stopped) {
-    const left = real === undefined ? "" : existed ? `; ${flags.output} is left as it was` : `; no ${flags.output} is made`;
+    const left = real === undefined ? "" : lock.made ? `; no ${flags.output} is made` : `; ${flags.output} is left as it was`;
     process.stderr.write(`sudoku-wasm: merge stopped by ${interrupts.signal}${left}\n`);
     return;
   }

@@ -4,7 +4,7 @@
  * format, in constant memory; or, with `--format NAME`, a judge's exact expected output. Every
  * named input is checked before anything is read. The options table makes the help and the defaults.
  */
-import { type Stats, accessSync, closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { type Stats, accessSync, closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import type { Transform, Writable } from "node:stream";
@@ -538,7 +538,6 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   const counter = solversBySize(flags.solver).get(judge.alphabet?.length ?? SIZE)!;
   if (judge.limit > 1 && !countsSolutions(counter))
     throw new Error(`--format ${name} counts each puzzle's solutions, but solver '${counter.id}' stops at the first one (wasm and dlx count)`);
-  const existed = output !== undefined && existsSync(output);
   const lock = await lockOutput(output, { takeOver: flags.takeLock }); // one writer per output file, as the streaming runs take it
   let opened = false;
   try {
@@ -566,11 +565,7 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
       await solver.close();
     }
   } catch (error) {
-    // refused before its first output (a bad first puzzle): no empty file left where there was none
-    if (!existed && !opened && output !== undefined) {
-      await lock.release();
-      rmSync(output, { force: true });
-    }
+    if (!opened) await lock.abandon(); // refused before its first output (a bad first puzzle): no empty file left where there was none
     throw error;
   } finally {
     await lock.release();

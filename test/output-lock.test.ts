@@ -210,6 +210,40 @@ describe("the output lock on a full disk", () => {
   });
 });
 
+describe("a disk that fills during the run", () => {
+  let mount: string | undefined;
+  beforeAll(() => void (mount = smallDisk(96)));
+  afterAll(() => void (mount && spawnSync("umount", [mount])));
+  const shards = () => {
+    const puzzles = file("fills.txt", relabelledPuzzles(3000, 41)); // 246 KB of records: more than the disk holds
+    const paths = [0, 1].map((k) => join(dir, `fills-${k}.txt`));
+    for (const [k, path] of paths.entries()) expect(runCli(["solve", "--no-progress", "--shard", `${k}/2`, "-o", path, puzzles]).status).toBe(0);
+    return { puzzles, paths };
+  };
+
+  it("solve -o exits 2 naming the output, and leaves its records and run record (to go on with --resume) but no lock", (context) => {
+    if (mount === undefined) context.skip("mounting a tmpfs is refused here (not root): the full-disk case needs one");
+    const out = join(mount!, "out.txt");
+    const run = runCli(["solve", "--no-progress", "-o", out, shards().puzzles]);
+    expect([run.status, run.stderr]).toEqual([2, `sudoku-wasm: cannot write '${out}': ENOSPC (no space left on device)\n`]);
+    expect(readdirSync(mount!).sort()).toEqual(["out.txt", "out.txt.run.json"]);
+    spawnSync("rm", ["-f", out, `${out}.run.json`]);
+  });
+
+  it("merge -o exits 2 naming -o, not its temporary file, and leaves the disk as it was: no temporary file, no lock, no output it made", (context) => {
+    if (mount === undefined) context.skip("mounting a tmpfs is refused here (not root): the full-disk case needs one");
+    const { paths } = shards();
+    const out = join(mount!, "merged.txt");
+    for (const before of [undefined, "kept\n"]) {
+      if (before !== undefined) writeFileSync(out, before);
+      const run = runCli(["merge", "-o", out, ...paths]);
+      expect([run.status, run.stderr]).toEqual([2, `sudoku-wasm: cannot write '${out}': ENOSPC (no space left on device)\n`]);
+      expect(readdirSync(mount!)).toEqual(before === undefined ? [] : ["merged.txt"]);
+      if (before !== undefined) expect(readFileSync(out, "utf8")).toBe(before);
+    }
+  });
+});
+
 it("--take-lock without -o is a usage error", () => {
   expect(runCli(["solve", "--take-lock", join(dir, "puzzles.txt")])).toMatchObject({
     status: 2,

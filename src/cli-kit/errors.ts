@@ -104,14 +104,14 @@ export function failedOutput(error: Error): void {
   exitAfterStopping(USAGE_ERROR_STATUS);
 }
 
-/** What must stop before the process exits on a failed standard stream: worker pools (see {@link stopBeforeStreamExit}). */
+/** What must stop or be cleaned up before the process exits on a failed standard stream: worker pools, the output lock, temporary files (see {@link stopBeforeStreamExit}). */
 const stoppers = new Set<() => Promise<unknown>>();
 /** How long the stoppers get before the process exits anyway, in ms. */
 const STOP_WAIT_MS = 2000;
 let exiting = false;
 
 /**
- * Registers `stop` (a pool's close) to be waited for before a failed standard stream ends the
+ * Registers `stop` (a pool's close, a lock's release) to be waited for before a failed standard stream ends the
  * process (process.exit() while workers run or start can abort it: status 134); returns its remover.
  */
 export function stopBeforeStreamExit(stop: () => Promise<unknown>): () => void {
@@ -132,7 +132,8 @@ export function exitAfterStopping(status: number): void {
   exiting = true;
   process.exitCode = status;
   for (const stream of [process.stdout, process.stderr]) stream.write = () => false;
-  const stopped = Promise.allSettled([...stoppers].map((stop) => stop()));
+  // Last registered first, one at a time (a command's own clean-up before the output lock it holds is released)
+  const stopped = [...stoppers].reverse().reduce<Promise<unknown>>((done, stop) => done.then(stop).catch(() => {}), Promise.resolve());
   const waited = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref());
   void Promise.race([stopped, waited]).then(() => setTimeout(() => process.exit(status), EXIT_GRACE_MS));
 }

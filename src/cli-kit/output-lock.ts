@@ -19,7 +19,7 @@ import { closeSync, copyFileSync, existsSync, openSync, readFileSync, readlinkSy
 import * as fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { OutputWriteError, failedOutput } from "./errors.js";
+import { OutputWriteError, failedOutput, stopBeforeStreamExit } from "./errors.js";
 
 /** The environment variable that sets the stale time in ms (for tests: at least 2000). */
 export const STALE_MS_VARIABLE = "SUDOKU_WASM_LOCK_STALE_MS";
@@ -197,6 +197,8 @@ class HeldLock implements OutputLock {
   /** The lock folder this run made (its inode and birth time): a folder of the same name made by a run that took over is not this run's, whatever its mtime. */
   private folder: { ino: number; birth: number } | undefined;
   private releaseLock: (() => Promise<void>) | undefined;
+  /** Takes the release off the list of what a failed write's exit waits for (errors.ts). */
+  private unregister: () => void = () => {};
   made = false;
   /** True once the lock is found taken by another run: nothing of it is touched any more. */
   private lost = false;
@@ -236,6 +238,7 @@ class HeldLock implements OutputLock {
     const folder = statSync(`${real}.lock`);
     this.folder = { ino: folder.ino, birth: folder.birthtimeMs };
     this.releaseLock = release;
+    this.unregister = stopBeforeStreamExit(() => this.release()); // a failed write's exit releases it too: no lock left behind
   }
 
   /** False when `dir` is no longer the lock folder this run made (inode and birth time: a takeover within the second leaves the same mtime). */
@@ -277,6 +280,7 @@ class HeldLock implements OutputLock {
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
+    this.unregister();
     if (this.lost || this.takenBecause() !== undefined) {
       this.lost = true;
       return;

@@ -10,17 +10,20 @@ import type { Writable } from "node:stream";
 import { OutputWriteError, guardOutputFile } from "./errors.js";
 import type { ResumePoint } from "./resume.js";
 
-/** Standard output, or the `-o` file once open (a bad path fails here); with a resume point, cut to its complete records and written on. */
-export async function openOutput(path: string | undefined, resume?: ResumePoint): Promise<Writable> {
+/**
+ * Standard output, or the `-o` file once open (a bad path fails here); with a resume point, cut to its complete records and
+ * written on. Errors name the file `shown` (merge writes `-o` through a temporary file).
+ */
+export async function openOutput(path: string | undefined, resume?: ResumePoint, shown?: string): Promise<Writable> {
   if (path === undefined) return process.stdout;
   try {
     if (resume && existsSync(path)) truncateSync(path, resume.bytes);
     const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
     await once(stream, "open");
     if (!resume && statSync(path).isFile()) removeRunRecord(path); // emptied: a run record left beside it no longer tells of its bytes
-    return guardOutputFile(stream, path); // a failing write (a full disk) ends the run with one line, status 2
+    return guardOutputFile(stream, shown ?? path); // a failing write (a full disk) ends the run with one line, status 2
   } catch (error) {
-    throw new OutputWriteError(path, error); // ENOENT, EISDIR, EACCES: one line naming the file
+    throw new OutputWriteError(shown ?? path, error); // ENOENT, EISDIR, EACCES: one line naming the file
   }
 }
 

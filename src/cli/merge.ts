@@ -11,7 +11,7 @@ import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { OUTPUT_FORMATS, type OutputFormatName, outputFormats } from "../formats/output/format.js";
 import { KNOWN_CSV_HEADERS, RecordEnds, foreignLineEnds, jsonlFields, outputFormatOf, placeColumns, recordPlace } from "../formats/output/split.js";
-import { InputReadError } from "../cli-kit/errors.js";
+import { InputReadError, stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { InterruptWatch } from "../cli-kit/progress.js";
 import { type OptionRow, tableCommand } from "../cli-kit/options.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
@@ -302,8 +302,13 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   let records = 0;
   let stopped = false;
   const interrupts = new InterruptWatch(); // Ctrl-C or SIGTERM stops the merge: a file at -o is left as it was
+  // A write that fails (a full disk) ends the process from the output's guard: the temporary file goes first, and an output the lock made
+  const unregister = stopBeforeStreamExit(async () => {
+    if (temporary !== undefined) rmSync(temporary, { force: true });
+    await lock.abandon();
+  });
   try {
-    const out = await openOutput(temporary ?? flags.output);
+    const out = await openOutput(temporary ?? flags.output, undefined, flags.output);
     if (temporary !== undefined && real !== undefined) chmodSync(temporary, statSync(real).mode & 0o777);
     lock.guard(out);
     try {
@@ -320,6 +325,7 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
       removeRunRecord(real); // (a record left beside it by a stopped run no longer tells of its bytes)
     } else if (!stopped) lock.verify();
   } finally {
+    unregister();
     interrupts.close();
     if (temporary !== undefined) rmSync(temporary, { force: true }); // (gone once it took the output's place)
     await lock.release();

@@ -230,6 +230,15 @@ describe("a disk that fills during the run", () => {
     spawnSync("rm", ["-f", out, `${out}.run.json`]);
   });
 
+  it("generate -o exits 2 naming the output, and leaves the puzzles written but not its lock's owner file", (context) => {
+    if (mount === undefined) context.skip("mounting a tmpfs is refused here (not root): the full-disk case needs one");
+    const out = join(mount!, "generated.txt");
+    const run = runCli(["generate", "-n", "1500", "--seed", "5", "-o", out]);
+    expect([run.status, run.stderr]).toEqual([2, `sudoku-wasm: cannot write '${out}': ENOSPC (no space left on device)\n`]);
+    expect(readdirSync(mount!)).toEqual(["generated.txt"]);
+    spawnSync("rm", ["-f", out]);
+  });
+
   it("merge -o exits 2 naming -o, not its temporary file, and leaves the disk as it was: no temporary file, no lock, no output it made", (context) => {
     if (mount === undefined) context.skip("mounting a tmpfs is refused here (not root): the full-disk case needs one");
     const { paths } = shards();

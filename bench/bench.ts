@@ -23,7 +23,7 @@ import {
 import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
-import { type BenchPlan, isPureTsBaseline, planRows, runBench } from "./runner.js";
+import { type BenchPlan, checkPlan, isPureTsBaseline, planRows, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
 
 /** The selected solvers (`--solvers`, else the preset's, a skipped one said on stderr); the reference must be one of them. */
@@ -137,6 +137,7 @@ async function main(argv: readonly string[]): Promise<void> {
     boundaryRow: preset.boundaryRow,
     expectationOf: datasetExpectation,
   };
+  checkPlan(plan); // a dataset no selected solver takes is a usage error, said before the run
 
   const quick =
     `--quick: a smoke run (${options.puzzles} puzzles per dataset, ${options.time} ms per row) that shows every row works; ` +

@@ -173,6 +173,12 @@ export function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "bounda
   return rows;
 }
 
+/** Throws, before anything is measured, when a dataset of the plan has a grid size that none of its solvers takes. */
+export function checkPlan(plan: BenchPlan): void {
+  const rows = planRows(plan);
+  for (const dataset of plan.datasets) rowsForShape(rows, plan.solvers, dataset, plan.takes);
+}
+
 /** The rows whose solver takes the dataset's grid size (and that `chosen` keeps); an Error when none does. */
 function rowsForShape(rows: readonly Row[], solvers: readonly SolverInfo[], dataset: Dataset, chosen: BenchPlan["takes"] = () => true): Row[] {
   const shape = datasetShape(dataset.puzzles, dataset.path);

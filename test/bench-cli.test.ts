@@ -152,6 +152,13 @@ describe("bench: usage", () => {
       expect([run.status, run.stderr, run.stdout]).toEqual([2, "bench: --solvers names none: give registry ids, solver modules or wasm-abi: files\n", ""]);
     }
   });
+
+  it("refuses a dataset whose grid size no selected solver takes as a usage error, before the header (it failed with status 1)", () => {
+    const sixteen = join(dir, "sixteen.txt");
+    writeFileSync(sixteen, `${".".repeat(256)}\n`);
+    const run = spawnSync(process.execPath, [BENCH, "--quick", "--solvers", "dlx", "--datasets", sixteen], { encoding: "utf8" });
+    expect([run.status, run.stderr, run.stdout]).toEqual([2, "bench: sixteen holds 16×16 puzzles, which no selected solver takes (dlx takes 9×9)\n", ""]);
+  });
 });
 
 describe("bench: --compare", () => {

@@ -332,7 +332,7 @@ export function formatComparison(
     const where = changes.some((c) => c.reason?.startsWith(`${WHOLE_RUN_REASON},`)) ? "" : ` on ${together.join(", ")}`;
     out.push(
       `WARNING, every solver's rows${where} moved the same way: what moves every solver alike is the machine or code they share, ` +
-        `not one solver's change, so ${where ? "those rows are" : "no row is"} not judged; --ref COMMIT times both commits in one run and tells them apart`,
+        `not one solver's change, so ${where ? "those rows are not judged" : "no row is judged"}; --ref COMMIT times both commits in one run and tells them apart`,
     );
   }
   const columns = [

@@ -25,10 +25,13 @@ describe("kernel sources", () => {
   let server: Server;
   let base: string;
   beforeAll(async () => {
-    // /typed.wasm as application/wasm, /plain.wasm as octet-stream, anything else 404.
+    // /typed.wasm as application/wasm, /plain.wasm as octet-stream, /page.wasm a page in its place (a host that answers
+    // every path with its index.html), /broken.wasm cut short as application/wasm, anything else 404.
     server = createServer((request, response) => {
       const type = request.url === "/typed.wasm" ? "application/wasm" : request.url === "/plain.wasm" ? "application/octet-stream" : undefined;
       if (type) response.writeHead(200, { "content-type": type }).end(bytes);
+      else if (request.url === "/page.wasm") response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>app</title>");
+      else if (request.url === "/broken.wasm") response.writeHead(200, { "content-type": "application/wasm" }).end(bytes.subarray(0, 100));
       else response.writeHead(404).end();
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -63,6 +66,20 @@ describe("kernel sources", () => {
       /missing kernel file:.*no-such-kernel\.wasm; copy it there from the package \(sudoku-wasm\/kernels\/.*createSolver\(\{ kernels/,
     );
     await expect(compileSource(42 as never)).rejects.toThrow(/a kernel source is a WebAssembly.Module, bytes, a Response or a URL/);
+  });
+
+  it("names the kernel and what came instead when a URL answers with something that is not WebAssembly (a page in its place)", async () => {
+    // A host that answers a missing file with its index.html (an app's fallback route) gives 200 and a page, not a 404.
+    await expect(compileSource(`${base}/page.wasm`)).rejects.toThrow(
+      new RegExp(`^sudoku-wasm: the kernel ${base}/page\\.wasm is not WebAssembly \\(it came as text/html\\): .*magic word.*; .*createSolver\\(\\{ kernels`),
+    );
+    await expect(compileSource(`${base}/broken.wasm`)).rejects.toThrow(
+      new RegExp(`^sudoku-wasm: the kernel ${base}/broken\\.wasm is not WebAssembly \\(it came as application/wasm\\): `),
+    );
+    // a kernel given as a URL says the same (not wrapped again as "could not be loaded")
+    await expect(createSolver({ kernels: { wasm: `${base}/page.wasm` } })).rejects.toThrow(
+      new RegExp(`^sudoku-wasm: the kernel ${base}/page\\.wasm is not WebAssembly`),
+    );
   });
 });
 

@@ -87,12 +87,21 @@ async function compileUrl(url: URL): Promise<WebAssembly.Module> {
   return compileResponse(response);
 }
 
-/** Streams a fetched kernel into the compiler, or compiles its bytes when streaming cannot be used. */
+/**
+ * Streams a fetched kernel into the compiler, or compiles its bytes when streaming cannot be used. Bytes that are not
+ * WebAssembly (a host that answers a missing file with its index.html gives 200 and a page) are named with their URL and type.
+ */
 async function compileResponse(response: ResponseLike): Promise<WebAssembly.Module> {
   if (!response.ok) throw new Error(`sudoku-wasm: fetching the kernel ${response.url} gave HTTP ${response.status}; ${PASS_KERNELS}`);
-  const wasmType = response.headers.get("content-type")?.split(";")[0].trim() === "application/wasm";
-  if (wasmType && typeof WebAssembly.compileStreaming === "function" && typeof Response === "function" && response instanceof Response) {
-    return WebAssembly.compileStreaming(response);
+  const type = response.headers.get("content-type")?.split(";")[0].trim() || undefined;
+  try {
+    if (type === "application/wasm" && typeof WebAssembly.compileStreaming === "function" && typeof Response === "function" && response instanceof Response) {
+      return await WebAssembly.compileStreaming(response);
+    }
+    return await WebAssembly.compile(await response.arrayBuffer());
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== "CompileError") throw error;
+    const kernel = response.url ? `the kernel ${response.url}` : "the kernel's response";
+    throw new Error(`sudoku-wasm: ${kernel} is not WebAssembly${type ? ` (it came as ${type})` : ""}: ${error.message}; ${PASS_KERNELS}`, { cause: error });
   }
-  return WebAssembly.compile(await response.arrayBuffer());
 }

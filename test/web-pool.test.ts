@@ -252,4 +252,13 @@ describe("the browser's pool, over stand-in Web Workers", () => {
     expect(started.slice(before).every((worker) => worker.terminated)).toBe(true);
     await expect(createPool({ threads: 0 })).rejects.toThrow(RangeError);
   });
+
+  it("names the worker module and how to ship it when the browser gives no reason (a module that was not shipped)", async () => {
+    startFailure = ""; // a browser's error event for a module worker it could not load has no message
+    const before = started.length;
+    const failed = createPool({ threads: 2 });
+    await expect(failed).rejects.toThrow(/^sudoku-wasm: a pool worker failed: its module did not load \(.*\/web-pool-worker\.js\); .*esbuild.*second entry/);
+    startFailure = null;
+    expect(started.slice(before).every((worker) => worker.terminated)).toBe(true);
+  });
 });

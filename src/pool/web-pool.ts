@@ -63,7 +63,7 @@ class PoolWorker {
     // The module did not load, or the worker died: every batch it holds fails (the pool retries each on a fresh worker).
     this.worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
-      const error = new Error(`sudoku-wasm: a pool worker failed: ${event.message || "its module did not load"}`);
+      const error = new Error(`sudoku-wasm: a pool worker failed: ${event.message || notLoaded()}`);
       this.broken = error;
       this.loaded(error);
       this.fail(error);
@@ -115,6 +115,19 @@ class PoolWorker {
     this.fail(closed);
     this.worker.terminate();
   }
+}
+
+/**
+ * Why a worker failed when the browser gives no message: its module did not load (a bundle that did not ship it). Names the
+ * module's URL and how to ship it with a bundler that does not build `new Worker(new URL(…))` itself.
+ */
+function notLoaded(): string {
+  // (a string, not a URL made of a literal and import.meta.url: bundlers would take that for an asset and ship the file unbundled)
+  const url = import.meta.url.replace(/[^/]*$/, "web-pool-worker.js");
+  return (
+    `its module did not load (${url}); a bundler that does not build \`new Worker(new URL(…, import.meta.url))\` (esbuild) must ship ` +
+    "dist/src/pool/web-pool-worker.js of sudoku-wasm beside the page's bundle, as a second entry named web-pool-worker (docs/library.md)"
+  );
 }
 
 /** `threads` Web Workers, once each has loaded its engines (the first that cannot rejects, and all end). */

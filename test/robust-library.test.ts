@@ -63,6 +63,13 @@ describe("the library never throws for a bad puzzle value or type", () => {
     expect(solver.solve(new TextEncoder().encode(P.replaceAll(".", "0")) as never).error).toMatch(
       /^cell 1 \(row 1, column 1\) holds \d+, not 0-9 \(the byte of '\d': for text, give the puzzle as a string\)$/,
     );
+    // several lines' bytes (a chunk of a stream of bytes that was not read as lines: a DecompressionStream's, Readable.toWeb's)
+    const chunk = new TextEncoder().encode(`${P}\n${P}\r\n${P}`);
+    expect(solver.solve(chunk as never).error).toBe(
+      `expected 16, 81, 256, 625 cells, got ${chunk.length} (bytes of text with line breaks: a chunk of a stream? ` +
+        "give each line as a string, or the pool (sudoku-wasm/pool) the stream of bytes itself, which it reads as lines)",
+    );
+    expect(solver.solve(new Uint8Array(100) as never).error).toBe("expected 16, 81, 256, 625 cells, got 100"); // no text, no hint
     expect(solver.solve(new ArrayBuffer(81) as never).error).toBe("expected a puzzle as text or an array of cell values, got an ArrayBuffer");
     expect(solver.solve(Array.from(GRID) as never).status).toBe("solved");
   });

@@ -157,6 +157,21 @@ describe("the browser's pool, over stand-in Web Workers", () => {
     expect(await collect(pool.solveStream(new Response(text).body!, { limit: 2 }))).toEqual(expected);
   });
 
+  it("says what a chunk of bytes from a stream of items is (a web ReadableStream that is no byte source, as a DecompressionStream's)", async () => {
+    const text = new TextEncoder().encode(`${fixture[0]}\n${fixture[1]}\n`);
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(text);
+        controller.close();
+      },
+    });
+    const records = await pool.solveMany(chunks as never);
+    expect(records).toHaveLength(1); // one chunk, one input, as docs/library.md says
+    expect(records[0].error).toMatch(
+      /^expected 16, 81, 256, 625 cells, got 164 \(bytes of text with line breaks: a chunk of a stream\? .*stream of bytes itself, which it reads as lines\)$/,
+    );
+  });
+
   it("solves a batch again on a fresh worker when its worker answers with a failure, and replaces that worker", async () => {
     const expected = solver.solveMany(MIXED, { limit: 3 });
     const before = started.length;

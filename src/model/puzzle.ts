@@ -334,7 +334,14 @@ export function describeValue(value: unknown): string {
 /** N² whole cell values 0..N as a puzzle, no clue repeated; the grid is the caller's when it is a Uint8Array, else a copy. */
 function readBytes(values: CellValues): Puzzle {
   const shape = shapeOfCells(values.length);
-  if (!shape) throw new PuzzleError("length", `expected ${SHAPES.map((s) => s.cells).join(", ")} cells, got ${values.length}`);
+  if (!shape) {
+    // Bytes with line breaks: most likely a chunk of a stream of text that was not read as lines (a DecompressionStream's).
+    const lines = ArrayBuffer.isView(values) && ((values as Uint8Array).includes(10) || (values as Uint8Array).includes(13));
+    const hint = lines
+      ? " (bytes of text with line breaks: a chunk of a stream? give each line as a string, or the pool (sudoku-wasm/pool) the stream of bytes itself, which it reads as lines)"
+      : "";
+    throw new PuzzleError("length", `expected ${SHAPES.map((s) => s.cells).join(", ")} cells, got ${values.length}${hint}`);
+  }
   for (let cell = 0; cell < values.length; cell++) {
     const value = values[cell];
     if (typeof value !== "number" || !isWhole(value, 0, shape.size)) {

@@ -529,6 +529,15 @@ describe("createPool", () => {
     await expect(busy).rejects.toThrow(/the pool is closed/);
     await expect(closing.solveMany(fixture)).rejects.toThrow(/the pool is closed/);
   });
+
+  it("hands out no record after close(), not even those of the batch in hand (45 more came, then the rejection)", async () => {
+    const closing = await createPool({ threads: 1, batchSize: 50 });
+    const records = closing.solveStream(fixture.concat(fixture, fixture));
+    for (let i = 0; i < 5; i++) expect((await records.next()).done).toBe(false);
+    await closing.close();
+    await expect(records.next()).rejects.toThrow(/the pool is closed/);
+    expect(await records.next()).toEqual({ done: true, value: undefined }); // ended: later calls are done
+  });
 });
 
 /** Runs `source` (an ES module importing the built package through {@link DIST}) in a child Node with `flags`; the JSON it prints. */

@@ -173,6 +173,11 @@ export class SolverPool {
     };
     const take = async (): Promise<IteratorResult<SolveRecord, undefined>> => {
       try {
+        if (this.closed && !ended) {
+          // the records of a batch in hand are not handed out after close() either; the batches' end gives their memory back
+          void batches.return().catch(() => {});
+          throw new Error(CLOSED);
+        }
         while (!ended && at === batch.count) {
           const step = await batches.next();
           if (ended || step.done) return end();
@@ -189,7 +194,7 @@ export class SolverPool {
     let waiting: Promise<unknown> | null = null;
     return {
       next: () => {
-        if (waiting === null && at < batch.count) return Promise.resolve({ done: false, value: batch.record(at++) });
+        if (waiting === null && at < batch.count && !this.closed) return Promise.resolve({ done: false, value: batch.record(at++) });
         const answer = waiting === null ? take() : waiting.then(take, take);
         waiting = answer;
         const settled = () => {

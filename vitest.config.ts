@@ -58,6 +58,7 @@ const SLOW = [
   "test/cli-refusals.test.ts",
   "test/exit-status.test.ts",
   "test/pool-priority.test.ts",
+  "test/verdict-rates.test.ts",
 ];
 
 /**

@@ -5,8 +5,7 @@
  * run idle and with the other core kept busy. The goal: at most 1 false verdict per 100 rows; a 10% slowdown found in
  * 9 of 10 idle pairs.
  */
-import { execFile, spawn } from "node:child_process";
-import { promisify } from "node:util";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +18,7 @@ import { DEFAULT_ROUNDS } from "./rounds.js";
 import { type Verdict, compareRuns } from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
 import { coresText, cpuName } from "./report/format.js";
+import { INTERRUPT_SIGNALS, type InterruptSignal, signalExitStatus } from "../src/cli-kit/progress.js";
 
 interface RateOptions {
   pairs: number;
@@ -75,14 +75,27 @@ const SLOWDOWN_VARIABLE = "SUDOKU_WASM_PLANTED_SLOWDOWN";
 /** The planted module's row label (planted.ts `id`). */
 const PLANTED_ROW = "planted";
 
+/**
+ * The busy loop that keeps the other core busy, in slices of 20 ms: between them it sees its standard input, a pipe
+ * from this process, end when this process has gone (killed outright too, which leaves no chance to end it), and ends.
+ */
+const SPINNER =
+  "process.stdin.on('end', () => process.exit(0)).resume(); " +
+  "const spin = () => { for (const end = Date.now() + 20; Date.now() < end; ); setImmediate(spin); }; spin();";
+
+/** The child processes running now (a bench run, the spinner): a SIGINT or SIGTERM ends them with this tool. */
+const children = new Set<ChildProcess>();
+
 /** Runs the bench with `args` (and `env` added); its stdout, or an Error with the last line of its stderr. */
-async function runBench(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
-  try {
-    return (await promisify(execFile)(process.execPath, [BENCH, ...args], { env: { ...process.env, ...env }, maxBuffer: 1 << 26 })).stdout;
-  } catch (error) {
-    const { code, stderr } = error as { code?: number; stderr?: string };
-    throw new Error(`bench ${args.join(" ")} exited ${code}: ${(stderr ?? "").trim().split("\n").pop()}`);
-  }
+function runBench(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, [BENCH, ...args], { env: { ...process.env, ...env }, maxBuffer: 1 << 26 }, (error, stdout, stderr) => {
+      children.delete(child);
+      if (!error) return resolve(stdout);
+      reject(new Error(`bench ${args.join(" ")} exited ${(error as { code?: number }).code}: ${stderr.trim().split("\n").pop()}`));
+    });
+    children.add(child);
+  });
 }
 
 type Tally = Record<Verdict, number> & { rows: number };
@@ -104,6 +117,22 @@ async function main(argv: readonly string[]): Promise<void> {
   const description = "false verdicts of --compare on one commit, and the share of a planted slowdown it finds";
   const options = parseToolOptions<RateOptions>("npm run verdict-rates --", description, OPTIONS, argv);
   const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
+  // A signal ends the runs under way and the spinner, and removes the runs' files (unless --keep), rather than leave them.
+  const stop = (signal: InterruptSignal) => {
+    for (const child of children) child.kill();
+    if (!options.keep) rmSync(folder, { recursive: true, force: true });
+    process.exit(signalExitStatus(signal));
+  };
+  for (const signal of INTERRUPT_SIGNALS) process.once(signal, stop);
+  try {
+    await measure(options, folder);
+  } finally {
+    if (!options.keep) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** The pairs of runs, their rates and the goals, written to standard output; the runs' files go to `folder`. */
+async function measure(options: RateOptions, folder: string): Promise<void> {
   const environment = collectEnvironment({ seed: 1, limit: 2, timeMs: options.time, budget: 100_000 }, new Date());
   const common = ["--datasets", options.datasets.join(","), "--time", `${options.time}`, "--rounds", `${options.rounds}`, "--puzzles", `${options.puzzles}`];
   common.push("--threads", "0", "--no-chart");
@@ -122,7 +151,8 @@ async function main(argv: readonly string[]): Promise<void> {
   const part = async (condition: "idle" | "busy", pairs: number): Promise<void> => {
     const loadBefore = loadAverage();
     // the other core kept busy until killed
-    const busy = condition === "busy" ? spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }) : null;
+    const busy = condition === "busy" ? spawn(process.execPath, ["-e", SPINNER], { stdio: ["pipe", "ignore", "ignore"] }) : null;
+    if (busy) children.add(busy);
     const same = emptyTally();
     const planted = emptyTally();
     const ratios: number[] = [];
@@ -147,6 +177,7 @@ async function main(argv: readonly string[]): Promise<void> {
       }
     } finally {
       busy?.kill();
+      if (busy) children.delete(busy);
     }
     const what = `${condition}${busy ? " (the other core spinning)" : ""}, ${pairs} pairs`;
     out(`${what}: same code, ${describeSame(same)}`);
@@ -192,7 +223,6 @@ async function main(argv: readonly string[]): Promise<void> {
   out(`${runs} bench runs in ${seconds} s [load ${loadAverage()}]`);
   if (goals.length > 0) out(`rates: ${goals.join("; ")}`);
   if (options.keep) out(`runs kept in ${folder}`);
-  else rmSync(folder, { recursive: true, force: true });
 }
 
 /** Exit status: 0 when every run finished; 2 for a usage error; 1 when a run of the bench failed. */

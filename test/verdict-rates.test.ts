@@ -1,0 +1,76 @@
+/**
+ * `npm run verdict-rates` (bench/verdict-rates.ts) stopped part-way: what it started ends with it. Its busy pairs keep
+ * the other core busy with a spinning child process, which must not outlive the tool, killed by a signal or outright;
+ * nor may the runs' temporary folder stay behind.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { scratchFolder } from "./cli-run.js";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const SCRIPT = join(ROOT, "dist", "bench", "verdict-rates.js");
+const { dir } = scratchFolder("sudoku-verdict-rates-");
+/** One short idle pair, then the busy pair whose spinner the tests wait for. */
+const TINY = ["--pairs", "1", "--planted-pairs", "1", "--time", "20", "--rounds", "4", "--puzzles", "10", "--datasets", "easy", "--solvers", "wasm"];
+
+/** The processes whose parent is `pid`, with their command lines (from /proc). */
+function childrenOf(pid: number): { pid: number; command: string }[] {
+  const found: { pid: number; command: string }[] = [];
+  for (const name of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "latin1");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (parent === pid) found.push({ pid: Number(name), command: readFileSync(`/proc/${name}/cmdline`, "latin1").split("\0").join(" ") });
+    } catch {
+      // a process that ended between the listing and the read
+    }
+  }
+  return found;
+}
+
+const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
+
+/** Resolves with what `find` returns once it returns something, checking every 50 ms for up to `ms`; undefined after. */
+async function waitFor<T>(find: () => T | undefined, ms: number): Promise<T | undefined> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) {
+    const found = find();
+    if (found !== undefined) return found;
+  }
+  return find();
+}
+
+const started: number[] = [];
+afterEach(() => {
+  for (const pid of started.splice(0)) if (alive(pid)) process.kill(pid, "SIGKILL");
+});
+
+/** Starts verdict-rates (its temporary folder in `dir`) and resolves, with it and its spinner's pid, once the spinner runs. */
+async function untilSpinning(): Promise<{ tool: ChildProcess; spinner: number; exited: Promise<number | null> }> {
+  const tool = spawn(process.execPath, [SCRIPT, ...TINY], { env: { ...process.env, TMPDIR: dir }, stdio: "ignore" });
+  started.push(tool.pid!);
+  const exited = new Promise<number | null>((resolve) => tool.once("exit", (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  const spinner = await waitFor(() => childrenOf(tool.pid!).find((child) => child.command.includes(" -e "))?.pid, 60_000);
+  expect(spinner, "verdict-rates started no spinner").toBeDefined();
+  started.push(spinner!);
+  return { tool, spinner: spinner!, exited };
+}
+
+describe.runIf(existsSync("/proc/self/stat"))("verdict-rates stopped part-way", () => {
+  it("SIGTERM ends its spinner and removes its runs' folder, status 143", async () => {
+    const { tool, spinner, exited } = await untilSpinning();
+    tool.kill("SIGTERM");
+    expect(await exited).toBe(143);
+    expect(await waitFor(() => (alive(spinner) ? undefined : true), 5000), "the spinner outlived verdict-rates").toBe(true);
+    expect(readdirSync(dir).filter((name) => name.startsWith("verdict-rates-"))).toEqual([]);
+  }, 90_000);
+
+  it("killed outright (SIGKILL), its spinner still ends itself", async () => {
+    const { tool, spinner, exited } = await untilSpinning();
+    tool.kill("SIGKILL");
+    await exited;
+    expect(await waitFor(() => (alive(spinner) ? undefined : true), 5000), "the spinner outlived verdict-rates").toBe(true);
+  }, 90_000);
+});

@@ -59,6 +59,7 @@ const SLOW = [
   "test/exit-status.test.ts",
   "test/pool-priority.test.ts",
   "test/verdict-rates.test.ts",
+  "test/kernel-vs-cache.test.ts",
 ];
 
 /**

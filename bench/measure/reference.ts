@@ -1,16 +1,27 @@
 /** Another commit's code, built once under build/ref/: one kernel (kernel-vs) or the whole package in a git worktree (`--ref`). And the CPU clock. */
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/kernel/paths.js";
 
-/** Compiles `entry` and the files beside it at `commit` with this checkout's asconfig `target`, unless built already; returns its URL. */
-export async function buildKernelAtCommit(commit: string, entry: string, target: string, prefix = ""): Promise<URL> {
+/**
+ * Compiles `entry` and the files beside it at `commit` with the asconfig `target` of `config` (this checkout's), unless
+ * built already with the same settings and compiler; returns its URL. The file's name holds a hash of those settings, so
+ * a change to asconfig.json or to the compiler's version builds the old kernel again rather than reuse one built otherwise.
+ */
+export async function buildKernelAtCommit(
+  commit: string,
+  entry: string,
+  target: string,
+  prefix = "",
+  config = join(packageRoot(), "asconfig.json"),
+): Promise<URL> {
   const root = packageRoot();
   const hash = resolveCommit(commit);
   const folder = join(root, "build", "ref");
-  const wasm = join(folder, `${prefix}${hash}.wasm`);
+  const wasm = join(folder, `${prefix}${hash}-${settingsKey(config, target)}.wasm`);
   if (!existsSync(wasm)) {
     const tree = join(folder, `${prefix}${hash}`);
     const entryFolder = dirname(entry);
@@ -22,10 +33,24 @@ export async function buildKernelAtCommit(commit: string, entry: string, target:
     const source = join(tree, entry);
     // Loaded here: the compiler takes a third of a second to load, which every tool importing this module would pay.
     const { default: asc } = await import("assemblyscript/asc");
-    const { error, stderr } = await asc.main([source, "--config", join(root, "asconfig.json"), "--target", target, "-o", wasm]);
+    const { error, stderr } = await asc.main([source, "--config", config, "--target", target, "-o", wasm]);
     if (error) throw new Error(`building ${entry} of ${hash}: ${stderr.toString()}`);
   }
   return pathToFileURL(wasm);
+}
+
+/** 8 hex digits of a hash of the compiler's settings for `target` (the whole config file) and of the compiler's version. */
+function settingsKey(config: string, target: string): string {
+  let version = "unknown";
+  try {
+    version = (JSON.parse(readFileSync(join(packageRoot(), "node_modules", "assemblyscript", "package.json"), "utf8")) as { version: string }).version;
+  } catch {
+    // the settings alone then
+  }
+  return createHash("sha256")
+    .update(JSON.stringify([readFileSync(config, "utf8"), target, version]))
+    .digest("hex")
+    .slice(0, 8);
 }
 
 /** The 12-digit hash of `commit` (a hash, branch, tag or HEAD~2) in this checkout's repository; an Error naming it when git does not know it. */

@@ -1,0 +1,41 @@
+/**
+ * kernel-vs's old kernel (bench/measure/reference.ts buildKernelAtCommit) is compiled once and kept under build/ref/:
+ * kept for the compiler settings it was built with, so that a change to asconfig.json builds it again, as the docs say
+ * ("with this checkout's release settings"), rather than time today's kernel against one built with other settings.
+ * Built here at HEAD with the N×N kernel's target at low optimisation levels (quick to compile), under a prefix of its own.
+ */
+import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildKernelAtCommit } from "../bench/measure/reference.js";
+import { scratchFolder } from "./cli-run.js";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const PREFIX = "kernel-vs-cache-test-";
+const { dir } = scratchFolder("sudoku-kernel-vs-cache-");
+
+afterAll(() => {
+  const folder = join(ROOT, "build", "ref");
+  for (const name of readdirSync(folder).filter((entry) => entry.startsWith(PREFIX))) rmSync(join(folder, name), { recursive: true, force: true });
+});
+
+/** This checkout's asconfig.json with the `general` target at `optimizeLevel`, written to the scratch folder. */
+function settings(optimizeLevel: number): string {
+  const config = JSON.parse(readFileSync(join(ROOT, "asconfig.json"), "utf8"));
+  config.targets.general = { ...config.targets.general, optimizeLevel, shrinkLevel: 0, converge: false };
+  const path = join(dir, `asconfig-${optimizeLevel}.json`);
+  writeFileSync(path, JSON.stringify(config));
+  return path;
+}
+
+describe("kernel-vs's old kernel, kept under build/ref/", () => {
+  it("is built again when the compiler settings change, and reused while they do not", async () => {
+    const first = await buildKernelAtCommit("HEAD", "assembly/general.ts", "general", PREFIX, settings(0));
+    const again = await buildKernelAtCommit("HEAD", "assembly/general.ts", "general", PREFIX, settings(0));
+    const other = await buildKernelAtCommit("HEAD", "assembly/general.ts", "general", PREFIX, settings(1));
+    expect(again.href).toBe(first.href);
+    expect(other.href, "a kernel built with other settings was reused").not.toBe(first.href);
+    expect(readFileSync(fileURLToPath(other))).not.toEqual(readFileSync(fileURLToPath(first)));
+  }, 300_000);
+});

@@ -503,6 +503,13 @@ describe("exports", () => {
     expect(writeReports(run, { markdown: "/dev/null" }, "e", folder)).toEqual(["/dev/null"]);
   });
 
+  it("never writes a bare flag's file over one of another run started in the same second: the later run's name gets -2", () => {
+    const names = (stamp: string) => ["json", "csv", "svg"].map((extension) => join(folder, `${stamp}.${extension}`));
+    expect(writeReports(run, { json: true, csv: true }, "same", folder)).toEqual(names("same"));
+    expect(writeReports(run, { json: true, csv: true }, "same", folder)).toEqual(names("same-2"));
+    expect(writeReports(run, { csv: true }, "same", folder)).toEqual([join(folder, "same-3.csv"), join(folder, "same-3.svg")]);
+  });
+
   it("refuses before the run an export that cannot be written, naming the flag, the path and why; a failed write names its file", () => {
     const file = join(folder, "a-file.txt");
     writeFileSync(file, "");

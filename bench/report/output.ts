@@ -1,6 +1,6 @@
 /** Where the exports go: a given path, `-` (or a path naming standard output), or bench/results/<timestamp>.<ext> for a bare flag. */
 import { formatCsv, formatMarkdown } from "./format.js";
-import { accessSync, constants, fstatSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, fstatSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { OutputWriteError } from "../../src/cli-kit/errors.js";
 import { dirname, extname, join, resolve } from "node:path";
 import type { BenchRun } from "../records.js";
@@ -117,6 +117,21 @@ export function writeText(path: string, text: string): string {
   return path;
 }
 
+/**
+ * `stamp`, or `stamp-2`, `stamp-3`, … the first under which no file a bare flag of `requests` would write (nor its
+ * chart) exists in `folder`: two runs started in the same second each keep their own files, not the later run's alone.
+ */
+function unusedStamp(requests: OutputRequests, stamp: string, folder: string): string {
+  const extensions = exportsOf(requests)
+    .filter(({ value }) => value === true)
+    .map(({ extension }) => extension);
+  if (extensions.length === 0) return stamp;
+  const taken = (candidate: string) => [...extensions, "svg", "chart.svg"].some((extension) => existsSync(join(folder, `${candidate}.${extension}`)));
+  let candidate = stamp;
+  for (let n = 2; taken(candidate); n++) candidate = `${stamp}-${n}`;
+  return candidate;
+}
+
 /** Writes every requested export and the chart; returns the paths written, in order (`-` for standard output). */
 export function writeReports(
   run: BenchRun,
@@ -126,10 +141,11 @@ export function writeReports(
   stdout: (text: string) => void = (text) => process.stdout.write(text),
 ): string[] {
   checkOutputRequests(requests);
+  const free = unusedStamp(requests, stamp, folder);
   const written: string[] = [];
   const emit = (value: string | true, extension: string, text: string) => {
     if (value === STDOUT) stdout(text);
-    written.push(value === STDOUT ? STDOUT : writeText(outputPath(value, extension, stamp, folder), text));
+    written.push(value === STDOUT ? STDOUT : writeText(outputPath(value, extension, free, folder), text));
   };
   for (const { value, extension, write } of exportsOf(requests)) if (value !== undefined && value !== false) emit(value, extension, write(run));
   if (requests.chart !== undefined) return written;

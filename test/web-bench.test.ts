@@ -96,8 +96,10 @@ describe("the web page's bench", () => {
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatch(/^N noisy \(2 rows\): the ± of the mean is above 5%.*ms per row/);
     expect(flagNotes(rows.slice(2))).toEqual([]);
-    expect(doneLine(rows, 3, 100_000)).toBe("done: 4 rows in 3 s, every answer checked (80 solves); 2 of them noisy (N, see below the table)");
-    expect(doneLine(rows.slice(2), 3, 100_000)).toBe("done: 2 rows in 3 s, every answer checked (40 solves)");
+    expect(doneLine(rows, 3, 100_000)).toBe("done: 4 rows in 3.0 s, every answer checked (80 solves); 2 of them noisy (N, see below the table)");
+    expect(doneLine(rows.slice(2), 3, 100_000)).toBe("done: 2 rows in 3.0 s, every answer checked (40 solves)");
+    // one row of one puzzle, in a fifth of a second: not "1 rows in 0 s" nor "(1 solves)"
+    expect(doneLine([{ ...rows[3], puzzles: 1, verified: 1 }], 0.2, 100_000)).toBe("done: 1 row in 0.2 s, every answer checked (1 solve)");
   });
 
   it("flags a row most of whose puzzles went over the budget as T, and says below the table what its puzzles/s means", () => {

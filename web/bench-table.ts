@@ -54,10 +54,16 @@ export function flagNotes(rows: readonly WebBenchRow[]): string[] {
   return notes;
 }
 
-/** "1 min 05 s", "12 s". */
+/** "1 min 05 s", "12 s", "0.2 s" (tenths under 10 s: a short run is not "0 s"). */
 export function duration(seconds: number): string {
+  if (seconds < 9.95) return `${seconds.toFixed(1)} s`;
   const whole = Math.round(seconds);
   return whole < 60 ? `${whole} s` : `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, "0")} s`;
+}
+
+/** `count` and `noun`, the noun plural unless the count is 1: "1 row", "3 rows". */
+export function counted(count: number, noun: string): string {
+  return `${count.toLocaleString("en-US")} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 /**
@@ -71,11 +77,11 @@ export function doneLine(rows: readonly WebBenchRow[], seconds: number | null, b
   const elapsed = seconds === null ? "" : ` in ${duration(seconds)}`;
   const noisy = rows.filter((row) => rowFlags(row).includes("noisy")).length;
   const flagged = noisy ? `; ${noisy} of them noisy (${FLAG_NOTES.noisy.mark}, see below the table)` : "";
-  if (over.length === 0) return `done: ${rows.length} rows${elapsed}, every answer checked (${puzzles.toLocaleString("en-US")} solves)${flagged}`;
+  if (over.length === 0) return `done: ${counted(rows.length, "row")}${elapsed}, every answer checked (${counted(puzzles, "solve")})${flagged}`;
   const timeouts = over.reduce((sum, r) => sum + r.timeouts, 0);
   return (
-    `done: ${rows.length} rows${elapsed}; ${verified.toLocaleString("en-US")} of ${puzzles.toLocaleString("en-US")} answers checked: ` +
-    `${timeouts.toLocaleString("en-US")} solves went over the budget of ${budget.toLocaleString("en-US")} nodes ` +
+    `done: ${counted(rows.length, "row")}${elapsed}; ${verified.toLocaleString("en-US")} of ${counted(puzzles, "answer")} checked: ` +
+    `${counted(timeouts, "solve")} went over the budget of ${budget.toLocaleString("en-US")} nodes ` +
     `(${over.map((r) => `${r.dataset} · ${r.solver}`).join(", ")}) and have no answer to check` +
     flagged
   );

@@ -8,13 +8,14 @@ import hardUrl from "../datasets/hard.txt?url";
 import hardestUrl from "../datasets/hardest.txt?url";
 import type { SolveRecord } from "../src/index.js";
 import type { WebBenchPlan, WebBenchProgress, WebBenchRow, WebDataset } from "./bench.js";
-import { BENCH_COLUMNS, benchCells, doneLine, duration, flagNotes, number } from "./bench-table.js";
+import { BENCH_COLUMNS, benchCells, counted, doneLine, duration, flagNotes, number } from "./bench-table.js";
 import { type ChartScale, barChart } from "./chart.js";
 import { type PageEnvironment, contentHash, pageCsv, pageJson, pageRun } from "./export.js";
 import { gridHtml } from "./grid.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
 import { type Result, ResultsTable } from "./results.js";
 import { isWhole } from "../src/model/whole-number.js";
+import { checkUtf8Start } from "../src/stream/lines.js";
 
 const TIERS: Record<string, string> = { easy: easyUrl, medium: mediumUrl, hard: hardUrl, hardest: hardestUrl };
 /** The rows ticked at first: the kernel, its TS twin and the fastest pure-TS baselines. */
@@ -203,6 +204,7 @@ function checkbox(container: string, value: string, title: string, checked: bool
 
 async function takeFile(file: File): Promise<void> {
   const bytes = await file.arrayBuffer();
+  checkUtf8Start(new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength))); // UTF-16 or UTF-32 text: refused, naming it
   droppedFile = {
     dataset: { name: file.name.replace(/\.txt$/, ""), text: new TextDecoder().decode(bytes), expectation: "unknown" },
     sha256: await contentHash(bytes),
@@ -279,7 +281,7 @@ function fromWorker(message: FromWorker): void {
 
 const browser = await browserLine();
 const cores = navigator.hardwareConcurrency;
-$("env").textContent = `Running in ${browser}, on one thread${cores ? ` of this machine's ${cores} logical cores` : ""}.`;
+$("env").textContent = `Running in ${browser}, on one thread${cores ? ` of this machine's ${counted(cores, "logical core")}` : ""}.`;
 $("timer").textContent = self.crossOriginIsolated
   ? `Timer: fine (the page is cross-origin isolated). Platform: ${navigator.platform}.`
   : "Timer: coarse (the page is not cross-origin isolated, so the browser rounds its clock, to as much as 1 ms: a timed pass of a fast row " +
@@ -386,7 +388,7 @@ function offerFile(file: File): void {
   takeFile(file).catch((error: unknown) => {
     droppedFile = null;
     $("drop-remove").hidden = true;
-    $("dropped").textContent = `${file.name} could not be read: ${String(error)}`;
+    $("dropped").textContent = `${file.name} could not be read: ${error instanceof Error ? error.message : String(error)}`;
   });
 }
 $<HTMLInputElement>("bench-file").addEventListener("change", (event) => {

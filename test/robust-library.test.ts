@@ -70,6 +70,8 @@ describe("the library never throws for a bad puzzle value or type", () => {
         "give each line as a string, or the pool (sudoku-wasm/pool) the stream of bytes itself, which it reads as lines)",
     );
     expect(solver.solve(new Uint8Array(100) as never).error).toBe("expected 16, 81, 256, 625 cells, got 100"); // no text, no hint
+    // cell values of 10 and 13 (a 16×16 grid of values, one short) are no line breaks
+    expect(solver.solve(new Uint8Array(255).fill(10).fill(13, 0, 5) as never).error).toBe("expected 16, 81, 256, 625 cells, got 255");
     expect(solver.solve(new ArrayBuffer(81) as never).error).toBe("expected a puzzle as text or an array of cell values, got an ArrayBuffer");
     expect(solver.solve(Array.from(GRID) as never).status).toBe("solved");
   });

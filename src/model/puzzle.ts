@@ -335,8 +335,9 @@ export function describeValue(value: unknown): string {
 function readBytes(values: CellValues): Puzzle {
   const shape = shapeOfCells(values.length);
   if (!shape) {
-    // Bytes with line breaks: most likely a chunk of a stream of text that was not read as lines (a DecompressionStream's).
-    const lines = ArrayBuffer.isView(values) && ((values as Uint8Array).includes(10) || (values as Uint8Array).includes(13));
+    // Text with line breaks (a byte over 25 is no cell value): most likely a chunk of a stream of text not read as lines (a DecompressionStream's).
+    const bytes = values as Uint8Array;
+    const lines = ArrayBuffer.isView(values) && (bytes.includes(10) || bytes.includes(13)) && bytes.some((byte) => byte > 25);
     const hint = lines
       ? " (bytes of text with line breaks: a chunk of a stream? give each line as a string, or the pool (sudoku-wasm/pool) the stream of bytes itself, which it reads as lines)"
       : "";

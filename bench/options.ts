@@ -223,6 +223,14 @@ export function benchCommand(): Command {
 export function parseOptions(argv: readonly string[], command = benchCommand()): BenchOptions {
   command.parse([...argv], { from: "user" });
   const options = command.opts<Record<string, unknown>>();
+  // An empty value (an unset variable in CI: --ref "$BASE") would otherwise run a whole bench that judges nothing.
+  for (const [key, what] of [
+    ["ref", "a commit"],
+    ["compare", "an earlier --json file"],
+    ["against", "a --json file"],
+  ] as const) {
+    if (options[key] === "") throw new InvalidArgumentError(`--${key} is empty (an unset variable?): give ${what}, or leave --${key} out`);
+  }
   if (options.all) {
     if (command.getOptionValueSource("preset") === "cli" && options.preset !== "all")
       throw new InvalidArgumentError(`--all is --preset all, not --preset ${String(options.preset)}`);

@@ -153,6 +153,23 @@ describe("bench: usage", () => {
     }
   });
 
+  it("refuses an empty --ref, --compare or --against (an unset variable) as a usage error, before measuring (each ran a whole bench, exit 0)", () => {
+    for (const [option, what] of [
+      ["--ref", "a commit"],
+      ["--compare", "an earlier --json file"],
+      ["--against", "a --json file"],
+    ]) {
+      const run = spawnSync(process.execPath, [BENCH, option, "", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--time", "10"], {
+        encoding: "utf8",
+      });
+      expect([run.status, run.stderr, run.stdout], option).toEqual([
+        2,
+        `bench: ${option} is empty (an unset variable?): give ${what}, or leave ${option} out\n`,
+        "",
+      ]);
+    }
+  });
+
   it("refuses a dataset whose grid size no selected solver takes as a usage error, before the header (it failed with status 1)", () => {
     const sixteen = join(dir, "sixteen.txt");
     writeFileSync(sixteen, `${".".repeat(256)}\n`);

@@ -100,7 +100,9 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   if (options.against) {
     if (!earlier) throw new Error("--against needs --compare OLD.json: the run to judge it against");
-    const exports = (["json", "markdown", "csv"] as const).filter((key) => options[key] !== undefined);
+    const exports = (["json", "markdown", "csv", "chart"] as const).filter((key) =>
+      key === "chart" ? typeof options.chart === "string" : options[key] !== undefined,
+    );
     if (exports.length > 0) {
       throw new Error(
         `--against compares two saved runs and measures nothing, so it writes no files: leave out ${exports.map((key) => `--${key}`).join(", ")}`,

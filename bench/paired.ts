@@ -168,11 +168,13 @@ async function timePair(
   return change;
 }
 
-/** Throws the usage error of a --ref run asked for what it does not do (another comparison, exports) or naming no commit git knows. */
-export function checkRefRequest(options: Pick<BenchOptions, "ref" | "compare" | "against" | "json" | "markdown" | "csv">): void {
+/** Throws the usage error of a --ref run asked for what it does not do (another comparison, exports, a chart file) or naming no commit git knows. */
+export function checkRefRequest(options: Pick<BenchOptions, "ref" | "compare" | "against" | "json" | "markdown" | "csv" | "chart">): void {
   if (!options.ref) return;
   if (options.compare || options.against) throw new Error("--ref COMMIT judges against that commit: leave out --compare and --against");
-  const exports = (["json", "markdown", "csv"] as const).filter((key) => options[key] !== undefined);
+  const exports = (["json", "markdown", "csv", "chart"] as const).filter((key) =>
+    key === "chart" ? typeof options.chart === "string" : options[key] !== undefined,
+  );
   if (exports.length > 0) throw new Error(`--ref prints its verdicts and writes no files: leave out ${exports.map((key) => `--${key}`).join(", ")}`);
   resolveCommit(options.ref);
 }

@@ -83,6 +83,13 @@ describe("bench --compare OLD --against NEW", () => {
       2,
       "bench: --against compares two saved runs and measures nothing, so it writes no files: leave out --json, --csv\n",
     ]);
+    // --chart FILE was silently ignored; --no-chart asks for nothing
+    const chart = bench(["--compare", before, "--against", before, "--chart", join(dir, "x.svg")]);
+    expect([chart.status, chart.stderr]).toEqual([
+      2,
+      "bench: --against compares two saved runs and measures nothing, so it writes no files: leave out --chart\n",
+    ]);
+    expect(bench(["--compare", before, "--against", before, "--no-chart"]).status).toBe(0);
   });
 
   it("twice as slow: judged slower, and --fail-on-regression exits 1 naming the row", () => {

@@ -96,6 +96,9 @@ describe("bench --ref COMMIT", () => {
     expect([both.status, both.stderr]).toEqual([2, "bench: --ref COMMIT judges against that commit: leave out --compare and --against\n"]);
     const exports = bench(["--ref", "HEAD", "--json", join(dir, "x.json")]);
     expect([exports.status, exports.stderr]).toEqual([2, "bench: --ref prints its verdicts and writes no files: leave out --json\n"]);
+    // --chart FILE was silently ignored (--no-chart, which asks for nothing, is fine)
+    const chart = bench(["--ref", "HEAD", "--chart", join(dir, "x.svg"), "--solvers", "wasm", "--datasets", "easy"]);
+    expect([chart.status, chart.stderr, chart.stdout]).toEqual([2, "bench: --ref prints its verdicts and writes no files: leave out --chart\n", ""]);
   });
 });
 

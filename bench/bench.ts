@@ -60,6 +60,17 @@ function checkedDifferences(earlier: BenchRun, later: BenchRun, options: BenchOp
   return differences;
 }
 
+/** Throws when `earlier` holds none of this run's datasets: the run would measure everything and compare nothing. */
+function checkSharedDatasets(earlier: BenchRun, datasets: readonly { name: string }[], options: BenchOptions): void {
+  const before = [...new Set([...(earlier.environment.datasets ?? []).map((d) => d.name), ...earlier.records.map((r) => r.dataset)])];
+  const now = datasets.map((d) => d.name);
+  if (now.some((name) => before.includes(name))) return;
+  throw new Error(
+    `--compare ${options.compare}: none of this run's datasets (${now.join(", ")}) is in it (${before.join(", ") || "none"}), so nothing would be compared; ` +
+      "give --datasets of that run",
+  );
+}
+
 /** Prints the comparison of `later` with `earlier`; with --fail-on-regression, a row judged slower by more than that sets exit status 1. */
 function judge(earlier: BenchRun, later: BenchRun, differences: readonly SettingDifference[], options: BenchOptions, report: (text: string) => void): void {
   const threshold = options.threshold === undefined ? defaultThreshold(earlier, later) : options.threshold / 100;
@@ -113,6 +124,7 @@ async function main(argv: readonly string[]): Promise<void> {
     judge(earlier, later, differences, options, report);
     return;
   }
+  if (earlier) checkSharedDatasets(earlier, environment.datasets, options);
   const differences = earlier ? checkedDifferences(earlier, { environment, records: [] }, options) : [];
   // --solvers picks the rows itself, with the kernel's once-per-puzzle and threads rows.
   const preset = options.solvers ? { ...findPreset("all"), name: "--solvers" } : findPreset(options.preset);

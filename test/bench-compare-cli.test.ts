@@ -92,6 +92,15 @@ describe("bench --compare OLD --against NEW", () => {
     expect(bench(["--compare", before, "--against", before, "--no-chart"]).status).toBe(0);
   });
 
+  it("refuses, before measuring, a run that shares no dataset with OLD.json, naming both runs' datasets (it measured all and compared nothing, exit 0)", () => {
+    const run = bench(["--quick", "--solvers", "bitmask", "--datasets", "medium,hard", "--compare", measured, "--fail-on-regression"]);
+    expect([run.status, run.stderr, run.stdout]).toEqual([
+      2,
+      `bench: --compare ${measured}: none of this run's datasets (medium, hard) is in it (easy), so nothing would be compared; give --datasets of that run\n`,
+      "",
+    ]);
+  });
+
   it("twice as slow: judged slower, and --fail-on-regression exits 1 naming the row", () => {
     const before = steady("before.json", 1);
     const after = steady("slower.json", 2);

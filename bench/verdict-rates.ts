@@ -13,9 +13,10 @@ import { loadAverage, parseToolOptions, runTool } from "./tool.js";
 import { InvalidArgumentError } from "commander";
 import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { packagePath } from "../src/kernel/paths.js";
-import { collectEnvironment } from "./env.js";
+import { benchDatasets, collectEnvironment } from "./env.js";
+import { resolveSolvers } from "./custom-solvers.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
-import { type Verdict, compareRuns } from "./report/compare.js";
+import { MIN_JUDGED_ROUNDS, type Verdict, compareRuns } from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
 import { coresText, cpuName } from "./report/format.js";
 import { INTERRUPT_SIGNALS, type InterruptSignal, signalExitStatus } from "../src/cli-kit/progress.js";
@@ -41,7 +42,7 @@ const OPTIONS: readonly OptionRow[] = [
   { flags: "--ref-pairs <n>", description: "runs of --ref HEAD (same commit, interleaved in one process), idle", default: 0, parse: wholeNumber(0) },
   { flags: "--slowdown <share>", description: "the planted slowdown (0.1: one call in ten made twice)", default: 0.1, parse: shareArgument },
   { flags: "--time <ms>", description: "the bench's --time per row (its default)", default: 500, parse: wholeNumber(1) },
-  { flags: "--rounds <n>", description: "the bench's --rounds", default: DEFAULT_ROUNDS, parse: wholeNumber(2, 100) },
+  { flags: "--rounds <n>", description: "the bench's --rounds", default: DEFAULT_ROUNDS, parse: judgedRounds },
   { flags: "--puzzles <n>", description: "the bench's --puzzles", default: 100, parse: wholeNumber(1) },
   {
     flags: "--solvers <ids>",
@@ -61,6 +62,15 @@ const OPTIONS: readonly OptionRow[] = [
   { flags: "--bench-options <options>", description: 'more options for every run of the bench, e.g. "--fresh-rounds"', default: "" },
   { flags: "--keep", description: "keep the runs' JSON files (their folder is printed)", default: false },
 ];
+
+/** A parser of --rounds: from the rounds a judgement needs a side (fewer judge no row) to 100. */
+function judgedRounds(text: string): number {
+  try {
+    return wholeNumber(MIN_JUDGED_ROUNDS, 100)(text);
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as Error).message}: a verdict needs ${MIN_JUDGED_ROUNDS} rounds a side, so fewer would judge no row`);
+  }
+}
 
 /** A parser of a slowdown share: a number above 0 and below 10. */
 function shareArgument(text: string): number {
@@ -116,6 +126,10 @@ function describeSame(t: Tally): string {
 async function main(argv: readonly string[]): Promise<void> {
   const description = "false verdicts of --compare on one commit, and the share of a planted slowdown it finds";
   const options = parseToolOptions<RateOptions>("npm run verdict-rates --", description, OPTIONS, argv);
+  // The runs' datasets and solvers, checked up front: a bad one would fail only in the first bench run, after it had started.
+  benchDatasets(options.datasets);
+  await resolveSolvers(options.solvers);
+  measuring = true;
   const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
   // A signal ends the runs under way and the spinner, and removes the runs' files (unless --keep), rather than leave them.
   const stop = (signal: InterruptSignal) => {
@@ -225,5 +239,12 @@ async function measure(options: RateOptions, folder: string): Promise<void> {
   if (options.keep) out(`runs kept in ${folder}`);
 }
 
-/** Exit status: 0 when every run finished; 2 for a usage error; 1 when a run of the bench failed. */
-await runTool("verdict-rates", () => main(process.argv.slice(2)));
+/** True once the runs began: an error from then on is a failed run, not a usage error. */
+let measuring = false;
+
+/** Exit status: 0 when every run finished; 2 for a usage error (said before any run); 1 when a run of the bench failed. */
+await runTool(
+  "verdict-rates",
+  () => main(process.argv.slice(2)),
+  () => !measuring,
+);

@@ -3,7 +3,7 @@
  * the other core busy with a spinning child process, which must not outlive the tool, killed by a signal or outright;
  * nor may the runs' temporary folder stay behind.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -57,6 +57,34 @@ async function untilSpinning(): Promise<{ tool: ChildProcess; spinner: number; e
   started.push(spinner!);
   return { tool, spinner: spinner!, exited };
 }
+
+describe("verdict-rates: usage", () => {
+  const run = (args: string[]) => spawnSync(process.execPath, [SCRIPT, ...args], { encoding: "utf8", env: { ...process.env, TMPDIR: dir } });
+
+  it("refuses --rounds below the 4 a judgement needs a side (2 and 3 judged no row and blamed the machine), status 2", () => {
+    for (const rounds of ["2", "3"]) {
+      const refused = run([...TINY.filter((_, i) => i < 6), "--rounds", rounds]);
+      expect([refused.status, refused.stdout], rounds).toEqual([2, ""]);
+      expect(refused.stderr, rounds).toMatch(
+        new RegExp(
+          `^verdict-rates: .*--rounds.* expected a whole number from 4 to 100, got '${rounds}': a verdict needs 4 rounds a side, so fewer would judge no row\n$`,
+        ),
+      );
+    }
+  });
+
+  it("refuses a bad --datasets or --solvers before any run, status 2 (found by the first bench run, status 1)", () => {
+    for (const [option, value, says] of [
+      ["--datasets", "no-such-set-xyz", /no-such-set-xyz/],
+      ["--solvers", "no-such-solver-xyz", /no-such-solver-xyz/],
+    ] as const) {
+      const refused = run([...TINY, option, value]);
+      expect([refused.status, refused.stdout], option).toEqual([2, ""]);
+      expect(refused.stderr, option).toMatch(says);
+      expect(refused.stderr, option).not.toMatch(/exited/);
+    }
+  });
+});
 
 describe.runIf(existsSync("/proc/self/stat"))("verdict-rates stopped part-way", () => {
   it("SIGTERM ends its spinner and removes its runs' folder, status 143", async () => {

@@ -5,7 +5,7 @@
  * runs here: the headers come from the scripts' own column tables.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -183,6 +183,27 @@ describe("npm run docs:tables", () => {
     expect(() => replaceRegion(doc, "speed", "| set | old puzzles/s |\n|:---|---:|\n| a | 3 |\n")).toThrow(
       "region 'speed' has the columns | dataset | x |, the output | set | old puzzles/s |: is it the output of 'npm run kernel-vs -- --ref abc'?",
     );
+  });
+
+  it("refuses an empty output, in either kind of region, leaving the doc as it was (it became an empty fence, status 0)", () => {
+    for (const [name, empty] of [
+      ["run", ""],
+      ["run", "\n\n  \n"],
+      ["speed", ""],
+    ]) {
+      expect(() => replaceRegion(doc, name, empty), name).toThrow("the command printed nothing: the region is left as it was");
+    }
+    // the tool, on an output region of the docs, with nothing to read
+    const region = regions.find((r) => r.kind === "output" && r.command !== null)!;
+    const path = join(root, region.file);
+    const before = readFileSync(path, "utf8");
+    try {
+      const run = spawnSync(process.execPath, [join(root, "dist/bench/docs-tables.js"), "--section", region.name, "--from", "/dev/null"], { encoding: "utf8" });
+      expect([run.status, run.stderr]).toEqual([1, "docs:tables: the command printed nothing: the region is left as it was\n"]);
+      expect(readFileSync(path, "utf8")).toBe(before);
+    } finally {
+      writeFileSync(path, before);
+    }
   });
 
   it("refuses a region left open or opened inside another, naming the line", () => {

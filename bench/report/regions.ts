@@ -69,8 +69,10 @@ export function tablesOf(text: string): string[][] {
   return tables;
 }
 
-/** What a command's output puts in a region of `kind`: its one table (else an error), or all of it in a fence. */
+/** What a command's output puts in a region of `kind`: its one table (else an error), or all of it in a fence (none: an error). */
 export function regionBody(kind: Region["kind"], output: string): string[] {
+  // an empty output is a command that failed quietly or printed elsewhere (or --from /dev/null), not an empty table
+  if (output.trim() === "") throw new Error("the command printed nothing: the region is left as it was");
   if (kind === "output") return ["```", ...output.replace(/\n+$/, "").split("\n"), "```"];
   const tables = tablesOf(output);
   if (tables.length !== 1) throw new Error(`the command printed ${tables.length} Markdown tables, not one`);

@@ -5,11 +5,13 @@
  * round's old ÷ new time is one sample, so load that changes between rounds drops out; Student's t over their logs. The
  * once-per-puzzle and threads rows are not paired.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Grid } from "../src/model/puzzle.js";
 import type { SolverInfo } from "../src/solvers/registry.js";
+import { packageRoot } from "../src/kernel/paths.js";
 import { type SolverEngine, solvesBatches } from "../src/solvers/solver.js";
 import { type MeasurePlan, measureRows, silentProgress } from "./measure/rows.js";
 import { answerChecker, checkAnswers, checkSameAnswers, sameAsChecked } from "./measure/check.js";
@@ -46,6 +48,24 @@ export interface PairedPlan extends MeasurePlan {
 /** Where a built commit's registry is (the second in older commits). */
 const REGISTRY_FILES = ["dist/src/solvers/registry.js", "dist/src/registry.js"];
 
+/** The first commit whose registry gives each solver its grid sizes (`sizes`), by which --ref pairs the rows. */
+const SIZES_COMMIT = "79fd0ebc3f8381a3ab49c73816d6b952a7fe53c8";
+
+const tooOld = (commit: string, registry: string) =>
+  new Error(
+    `commit ${commit} is too old for --ref: ${registry} gives its solvers no grid sizes (they came in ${SIZES_COMMIT.slice(0, 12)}); give a later commit`,
+  );
+
+/**
+ * Throws when `commit` comes before the registry gave its solvers their sizes, so that it is refused before a build of
+ * minutes; a clone without that commit (shallow) is left to {@link solversIn}'s check after the build.
+ */
+export function checkRefAge(commit: string): void {
+  const hash = resolveCommit(commit);
+  const before = spawnSync("git", ["merge-base", "--is-ancestor", SIZES_COMMIT, hash], { cwd: packageRoot(), stdio: "ignore" });
+  if (before.status === 1) throw tooOld(commit, "its solver registry");
+}
+
 /** The solvers of the built worktree in `folder`, by id. */
 export async function solversIn(folder: string, commit: string): Promise<Map<string, Pick<SolverInfo, "id" | "sizes" | "load">>> {
   const file = REGISTRY_FILES.find((path) => existsSync(join(folder, path))) ?? REGISTRY_FILES[0];
@@ -54,6 +74,7 @@ export async function solversIn(folder: string, commit: string): Promise<Map<str
   if (!Array.isArray(list) || !list.every((s) => typeof s?.id === "string" && typeof s?.load === "function")) {
     throw new Error(`--ref ${commit}: its ${file} exports no list of solvers to time (too old for --ref)`);
   }
+  if (!list.every((s) => Array.isArray(s.sizes))) throw tooOld(commit, `its ${file}`);
   return new Map((list as SolverInfo[]).filter((info) => !info.unavailable).map((info) => [info.id, info]));
 }
 
@@ -176,7 +197,7 @@ export function checkRefRequest(options: Pick<BenchOptions, "ref" | "compare" | 
     key === "chart" ? typeof options.chart === "string" : options[key] !== undefined,
   );
   if (exports.length > 0) throw new Error(`--ref prints its verdicts and writes no files: leave out ${exports.map((key) => `--${key}`).join(", ")}`);
-  resolveCommit(options.ref);
+  checkRefAge(options.ref);
 }
 
 /** `--ref COMMIT`: builds the commit, times every row against it and reports the verdicts; false when --fail-on-regression found a row too slow. */

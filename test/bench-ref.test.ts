@@ -119,6 +119,30 @@ describe("solversIn", () => {
     expect([...before.keys()]).toEqual(["wasm", "bitmask"]);
   });
 
+  it("refuses a registry whose solvers have no grid sizes as too old (it crashed: Cannot read properties of undefined (reading 'includes'))", async () => {
+    const folder = join(dir, "layout-no-sizes");
+    mkdirSync(join(folder, "dist", "src"), { recursive: true });
+    writeFileSync(join(folder, "dist", "src", "registry.js"), "export const solvers = [{ id: 'wasm', load: async () => null }];\n");
+    await expect(solversIn(folder, "abc")).rejects.toThrow(
+      "commit abc is too old for --ref: its dist/src/registry.js gives its solvers no grid sizes (they came in 79fd0ebc3f83); give a later commit",
+    );
+  });
+
+  it("refuses a commit from before the registry's sizes before building it, status 2", () => {
+    // The first commit; its worktree made ready by hand with that commit's kind of registry, so that a run that went on would not build for minutes.
+    const old = spawnSync("git", ["rev-parse", "--short=12", "5ea1f3c"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
+    const trees = join(dir, "old-trees");
+    mkdirSync(join(trees, old, "dist", "src"), { recursive: true });
+    writeFileSync(join(trees, old, "dist", "src", "registry.js"), "export const solvers = [{ id: 'wasm', load: async () => null }];\n");
+    writeFileSync(join(trees, old, ".ref-built"), `${old}\n`);
+    const run = bench(["--ref", "5ea1f3c", "--solvers", "wasm", "--datasets", "easy", "--threads", "0", "--time", "10"], trees);
+    expect([run.status, run.stderr, run.stdout]).toEqual([
+      2,
+      "bench: commit 5ea1f3c is too old for --ref: its solver registry gives its solvers no grid sizes (they came in 79fd0ebc3f83); give a later commit\n",
+      "",
+    ]);
+  });
+
   it("refuses a registry that exports no list of solvers, naming its file", async () => {
     const folder = join(dir, "layout-no-list");
     mkdirSync(join(folder, "dist", "src"), { recursive: true });

@@ -6,11 +6,12 @@
  * check what is printed and how the rows are paired, checked and counted, never which verdict.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pairedRatio, runPaired, solversIn } from "../bench/paired.js";
 import { WrongAnswerError } from "../bench/verify.js";
+import { REF_TREES_VARIABLE, builtWorktree } from "../bench/measure/reference.js";
 import { findSolver } from "../src/solvers/registry.js";
 import type { SearchStats } from "../src/solvers/solver.js";
 import { loadDatasetList } from "../src/datasets/read.js";
@@ -99,6 +100,38 @@ describe("bench --ref COMMIT", () => {
     // --chart FILE was silently ignored (--no-chart, which asks for nothing, is fine)
     const chart = bench(["--ref", "HEAD", "--chart", join(dir, "x.svg"), "--solvers", "wasm", "--datasets", "easy"]);
     expect([chart.status, chart.stderr, chart.stdout]).toEqual([2, "bench: --ref prints its verdicts and writes no files: leave out --chart\n", ""]);
+  });
+});
+
+describe("builtWorktree", () => {
+  it("removes its own stale worktrees only, never the user's whose folder is missing (git worktree prune removed both)", () => {
+    const git = (...args: string[]) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
+    const trees = join(dir, "prune-trees");
+    const user = join(dir, "user-worktree"); // the user's, on a drive not mounted now
+    const own = join(trees, "0123456789ab"); // one of the tool's, its folder removed by hand
+    const tree = join(trees, head);
+    for (const folder of [user, own]) {
+      expect(git("worktree", "add", "--detach", folder, "HEAD").status).toBe(0);
+      rmSync(folder, { recursive: true, force: true });
+    }
+    const saved = process.env[REF_TREES_VARIABLE];
+    process.env[REF_TREES_VARIABLE] = trees;
+    try {
+      // stopped once checked out, before the minutes of its build
+      const stop = (line: string) => {
+        if (/^(installing|building) /.test(line)) throw new Error("stopped before the build");
+      };
+      expect(() => builtWorktree("HEAD", stop)).toThrow("stopped before the build");
+      const listed = git("worktree", "list", "--porcelain").stdout;
+      expect(listed).toContain(`worktree ${user}\n`);
+      expect(listed).not.toContain(`worktree ${own}\n`);
+      expect(listed).toContain(`worktree ${tree}\n`);
+    } finally {
+      if (saved === undefined) delete process.env[REF_TREES_VARIABLE];
+      else process.env[REF_TREES_VARIABLE] = saved;
+      if (existsSync(join(tree, "node_modules"))) unlinkSync(join(tree, "node_modules")); // a link to this checkout's
+      for (const folder of [user, own, tree]) git("worktree", "remove", "--force", folder);
+    }
   });
 });
 

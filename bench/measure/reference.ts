@@ -1,8 +1,8 @@
 /** Another commit's code, built once under build/ref/: one kernel (kernel-vs) or the whole package in a git worktree (`--ref`). And the CPU clock. */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/kernel/paths.js";
 
@@ -85,8 +85,9 @@ export function builtWorktree(commit: string, log: (line: string) => void = () =
   if (!existsSync(join(tree, "package.json"))) {
     log(`checking out ${hash} in ${tree}`);
     rmSync(tree, { recursive: true, force: true });
-    run("git worktree prune", "git", ["worktree", "prune"], root);
     mkdirSync(trees, { recursive: true });
+    // Only this tool's worktrees whose folders are gone: `git worktree prune` would also drop the user's own (on a drive not mounted now).
+    for (const stale of staleWorktrees(root, trees)) run("git worktree remove", "git", ["worktree", "remove", "--force", stale], root);
     run("git worktree add", "git", ["worktree", "add", "--detach", "--force", tree, hash], root);
   }
   if (!existsSync(join(tree, "node_modules"))) {
@@ -102,6 +103,15 @@ export function builtWorktree(commit: string, log: (line: string) => void = () =
   run("npm run build", "npm", ["run", "build", "--silent"], tree);
   writeFileSync(join(tree, BUILT_MARK), `${hash}\n`);
   return tree;
+}
+
+/** The worktrees of the repository at `root` registered under the folder `trees` whose folders are missing. */
+function staleWorktrees(root: string, trees: string): string[] {
+  const under = [realpathSync(trees), resolve(trees)].map((folder) => folder + sep);
+  const listed = execFileSync("git", ["worktree", "list", "--porcelain"], { cwd: root, encoding: "utf8" });
+  return [...listed.matchAll(/^worktree (.+)$/gm)]
+    .map((match) => match[1])
+    .filter((path) => under.some((folder) => path.startsWith(folder)) && !existsSync(path));
 }
 
 /** Process CPU seconds, user and system. */

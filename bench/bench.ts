@@ -161,10 +161,15 @@ async function main(argv: readonly string[]): Promise<void> {
   report(header.flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
   if (options.ref) {
     measuring = true;
-    if (!(await judgeAgainstCommit(options, { ...plan, signal: watch.aborted }, report))) process.exitCode = FAILED_STATUS;
+    const passed = await judgeAgainstCommit(options, { ...plan, signal: watch.aborted }, report);
+    if (passed === false) process.exitCode = FAILED_STATUS;
     watch.close();
     if (watch.signal) {
-      report(`interrupted by ${watch.signal}: the verdicts above are of the rows judged before it\n`);
+      report(
+        passed === null
+          ? `interrupted by ${watch.signal} while building --ref ${options.ref}: its build was stopped, nothing was judged\n`
+          : `interrupted by ${watch.signal}: the verdicts above are of the rows judged before it\n`,
+      );
       process.exitCode = watch.exitStatus!;
     }
     return;

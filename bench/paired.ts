@@ -17,7 +17,7 @@ import { type MeasurePlan, measureRows, silentProgress } from "./measure/rows.js
 import { answerChecker, checkAnswers, checkSameAnswers, sameAsChecked } from "./measure/check.js";
 import { type Draw, datasetShape, drawPuzzles, seededSample } from "./measure/draw.js";
 import { timeInterleaved } from "./measure/interleaved.js";
-import { builtWorktree, resolveCommit } from "./measure/reference.js";
+import { BuildInterrupted, builtWorktree, resolveCommit } from "./measure/reference.js";
 import type { BenchOptions } from "./options.js";
 import type { BenchRun } from "./records.js";
 import { localRunner } from "./runner.js";
@@ -200,16 +200,25 @@ export function checkRefRequest(options: Pick<BenchOptions, "ref" | "compare" | 
   checkRefAge(options.ref);
 }
 
-/** `--ref COMMIT`: builds the commit, times every row against it and reports the verdicts; false when --fail-on-regression found a row too slow. */
+/**
+ * `--ref COMMIT`: builds the commit, times every row against it and reports the verdicts; false when --fail-on-regression
+ * found a row too slow, null when the plan's signal stopped the build (nothing judged).
+ */
 export async function judgeAgainstCommit(
   options: Pick<BenchOptions, "ref" | "rounds" | "threshold" | "failOnRegression">,
   bench: Omit<PairedPlan, "before" | "rounds" | "threshold">,
   report: (text: string) => void,
-): Promise<boolean> {
+): Promise<boolean | null> {
   const ref = options.ref!;
   const percent = options.threshold ?? REF_THRESHOLD * 100;
   const plan = { ...bench, rounds: options.rounds, threshold: percent / 100 };
-  const tree = builtWorktree(ref, (line) => process.stderr.write(`--ref: ${line}\n`));
+  let tree: string;
+  try {
+    tree = await builtWorktree(ref, (line) => process.stderr.write(`--ref: ${line}\n`), bench.signal);
+  } catch (error) {
+    if (error instanceof BuildInterrupted) return null;
+    throw error;
+  }
   const commit = resolveCommit(ref);
   const before = await solversIn(tree, ref);
   const changes = await runPaired({ ...plan, before }, (c) => {

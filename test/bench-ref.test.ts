@@ -6,7 +6,8 @@
  * check what is printed and how the rows are paired, checked and counted, never which verdict.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pairedRatio, runPaired, solversIn } from "../bench/paired.js";
@@ -104,7 +105,7 @@ describe("bench --ref COMMIT", () => {
 });
 
 describe("builtWorktree", () => {
-  it("removes its own stale worktrees only, never the user's whose folder is missing (git worktree prune removed both)", () => {
+  it("removes its own stale worktrees only, never the user's whose folder is missing (git worktree prune removed both)", async () => {
     const git = (...args: string[]) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
     const trees = join(dir, "prune-trees");
     const user = join(dir, "user-worktree"); // the user's, on a drive not mounted now
@@ -121,7 +122,7 @@ describe("builtWorktree", () => {
       const stop = (line: string) => {
         if (/^(installing|building) /.test(line)) throw new Error("stopped before the build");
       };
-      expect(() => builtWorktree("HEAD", stop)).toThrow("stopped before the build");
+      await expect(builtWorktree("HEAD", stop)).rejects.toThrow("stopped before the build");
       const listed = git("worktree", "list", "--porcelain").stdout;
       expect(listed).toContain(`worktree ${user}\n`);
       expect(listed).not.toContain(`worktree ${own}\n`);
@@ -133,6 +134,53 @@ describe("builtWorktree", () => {
       for (const folder of [user, own, tree]) git("worktree", "remove", "--force", folder);
     }
   });
+});
+
+/** The processes whose working folder is `folder` or under it (from /proc). */
+function processesIn(folder: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const cwd = readlinkSync(`/proc/${pid}/cwd`);
+        return cwd === folder || cwd.startsWith(`${folder}/`);
+      } catch {
+        return false; // ended, or not ours to read
+      }
+    })
+    .map(Number);
+}
+
+describe.runIf(existsSync("/proc/self/cwd"))("bench --ref: a signal while the commit builds", () => {
+  it("SIGTERM stops the build with every process it started and exits 143 at once (it waited minutes for the build)", async () => {
+    const trees = join(dir, "build-trees");
+    const tree = join(trees, head);
+    const args = ["--ref", "HEAD", "--solvers", "wasm", "--datasets", "easy", "--threads", "0"];
+    const child = spawn(process.execPath, [BENCH, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SUDOKU_WASM_REF_TREES: trees } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (data) => (stdout += data));
+    child.stderr!.on("data", (data) => (stderr += data));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      while (!/^--ref: building /m.test(stderr)) {
+        if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}:\n${stderr}`);
+        await sleep(50);
+      }
+      await sleep(1500); // the build's processes under way (a whole build takes minutes)
+      expect(processesIn(tree).length, "no build running in the worktree").toBeGreaterThan(0);
+      child.kill("SIGTERM");
+      expect(await Promise.race([exited, sleep(15_000).then(() => "still running 15 s after SIGTERM")]), stderr).toBe(143);
+      expect(stdout).toContain("interrupted by SIGTERM while building --ref HEAD: its build was stopped, nothing was judged\n");
+      for (let waited = 0; processesIn(tree).length > 0 && waited < 5000; waited += 100) await sleep(100);
+      expect(processesIn(tree), "the build's processes outlived the bench").toEqual([]);
+    } finally {
+      child.kill("SIGKILL");
+      for (const pid of processesIn(tree)) process.kill(pid, "SIGKILL");
+      if (existsSync(join(tree, "node_modules"))) unlinkSync(join(tree, "node_modules")); // a link to this checkout's
+      spawnSync("git", ["worktree", "remove", "--force", tree], { cwd: ROOT });
+    }
+  }, 120_000);
 });
 
 describe("solversIn", () => {

@@ -1,5 +1,5 @@
 /** Another commit's code, built once under build/ref/: one kernel (kernel-vs) or the whole package in a git worktree (`--ref`). And the CPU clock. */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
@@ -65,20 +65,69 @@ export const REF_TREES_VARIABLE = "SUDOKU_WASM_REF_TREES";
 
 const BUILT_MARK = ".ref-built";
 
+/** How long the processes of a step stopped by a signal have, after SIGTERM, before SIGKILL. */
+const STOP_GRACE_MS = 2000;
+
+/** Thrown by {@link builtWorktree} when its `signal` aborted it: the step under way was stopped with its processes. */
+export class BuildInterrupted extends Error {}
+
+/**
+ * Runs one step of a build as a child process, in a process group of its own on POSIX: when `signal` aborts, the whole
+ * group (npm and every process it started) is sent SIGTERM (SIGKILL after STOP_GRACE_MS) and the promise rejects with
+ * {@link BuildInterrupted} once the step has ended. Its output is kept for the error of a failed step.
+ */
+function runStep(command: string, args: readonly string[], cwd: string, signal?: AbortSignal): Promise<{ status: number | null; output: string }> {
+  if (signal?.aborted) return Promise.reject(new BuildInterrupted(`interrupted by ${String(signal.reason)}`));
+  const posix = process.platform !== "win32";
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], shell: !posix, detached: posix });
+    let output = "";
+    child.stdout!.on("data", (data) => (output += data));
+    child.stderr!.on("data", (data) => (output += data));
+    const kill = (how: NodeJS.Signals) => {
+      try {
+        if (posix) process.kill(-child.pid!, how);
+        else child.kill(how);
+      } catch {
+        // the group has ended
+      }
+    };
+    let killer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      kill("SIGTERM");
+      killer = setTimeout(() => kill("SIGKILL"), STOP_GRACE_MS);
+    };
+    signal?.addEventListener("abort", stop, { once: true });
+    child.on("error", (error) => {
+      signal?.removeEventListener("abort", stop);
+      reject(error);
+    });
+    child.on("close", (status) => {
+      signal?.removeEventListener("abort", stop);
+      clearTimeout(killer);
+      if (signal?.aborted) {
+        kill("SIGKILL"); // whatever of the group outlived npm
+        reject(new BuildInterrupted(`interrupted by ${String(signal.reason)}`));
+      } else resolve({ status, output });
+    });
+  });
+}
+
 /**
  * The package at `commit`, in a detached git worktree built once; returns its folder. Its node_modules links to this
  * checkout's when the lockfiles are the same, else `npm ci`. After a failed step, the next call takes up from that step.
+ * When `signal` aborts (SIGINT, SIGTERM), the step under way stops with every process it started: {@link BuildInterrupted}.
  */
-export function builtWorktree(commit: string, log: (line: string) => void = () => {}): string {
+export async function builtWorktree(commit: string, log: (line: string) => void = () => {}, signal?: AbortSignal): Promise<string> {
   const root = packageRoot();
   const hash = resolveCommit(commit);
   const trees = process.env[REF_TREES_VARIABLE] || join(root, "build", "ref", "trees");
   const tree = join(trees, hash);
   if (existsSync(join(tree, BUILT_MARK))) return tree;
-  const run = (step: string, command: string, args: readonly string[], cwd: string) => {
-    const result = spawnSync(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", shell: process.platform === "win32" });
+  const run = async (step: string, command: string, args: readonly string[], cwd: string) => {
+    const result = await runStep(command, args, cwd, signal);
     if (result.status !== 0) {
-      const said = `${result.stderr ?? ""}${result.stdout ?? ""}`.trim().split("\n").slice(-5).join("\n");
+      const said = result.output.trim().split("\n").slice(-5).join("\n");
       throw new Error(`--ref ${commit}: ${step} failed in ${tree}${said ? `:\n${said}` : ""}`);
     }
   };
@@ -87,8 +136,8 @@ export function builtWorktree(commit: string, log: (line: string) => void = () =
     rmSync(tree, { recursive: true, force: true });
     mkdirSync(trees, { recursive: true });
     // Only this tool's worktrees whose folders are gone: `git worktree prune` would also drop the user's own (on a drive not mounted now).
-    for (const stale of staleWorktrees(root, trees)) run("git worktree remove", "git", ["worktree", "remove", "--force", stale], root);
-    run("git worktree add", "git", ["worktree", "add", "--detach", "--force", tree, hash], root);
+    for (const stale of staleWorktrees(root, trees)) await run("git worktree remove", "git", ["worktree", "remove", "--force", stale], root);
+    await run("git worktree add", "git", ["worktree", "add", "--detach", "--force", tree, hash], root);
   }
   if (!existsSync(join(tree, "node_modules"))) {
     const lock = (folder: string) => (existsSync(join(folder, "package-lock.json")) ? readFileSync(join(folder, "package-lock.json"), "utf8") : null);
@@ -96,11 +145,11 @@ export function builtWorktree(commit: string, log: (line: string) => void = () =
       symlinkSync(join(root, "node_modules"), join(tree, "node_modules"), "junction");
     } else {
       log(`installing ${hash}'s dependencies (npm ci)`);
-      run("npm ci", "npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], tree);
+      await run("npm ci", "npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], tree);
     }
   }
   log(`building ${hash} (npm run build)`);
-  run("npm run build", "npm", ["run", "build", "--silent"], tree);
+  await run("npm run build", "npm", ["run", "build", "--silent"], tree);
   writeFileSync(join(tree, BUILT_MARK), `${hash}\n`);
   return tree;
 }

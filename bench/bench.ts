@@ -22,7 +22,7 @@ import {
 } from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
-import { checkOutputRequests, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
+import { checkOutputRequests, fileExportFlags, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
 import { type BenchPlan, checkPlan, isPureTsBaseline, planRows, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
 
@@ -111,14 +111,8 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   if (options.against) {
     if (!earlier) throw new Error("--against needs --compare OLD.json: the run to judge it against");
-    const exports = (["json", "markdown", "csv", "chart"] as const).filter((key) =>
-      key === "chart" ? typeof options.chart === "string" : options[key] !== undefined,
-    );
-    if (exports.length > 0) {
-      throw new Error(
-        `--against compares two saved runs and measures nothing, so it writes no files: leave out ${exports.map((key) => `--${key}`).join(", ")}`,
-      );
-    }
+    const exports = fileExportFlags(options);
+    if (exports.length > 0) throw new Error(`--against compares two saved runs and measures nothing, so it writes no files: leave out ${exports.join(", ")}`);
     const later = readResultFile(options.against, "--against");
     const differences = checkedDifferences(earlier, later, options);
     judge(earlier, later, differences, options, report);

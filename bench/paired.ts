@@ -23,6 +23,7 @@ import type { BenchRun } from "./records.js";
 import { localRunner } from "./runner.js";
 import { type Change, REF_THRESHOLD, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
 import { formatNumber, formatRatio } from "./report/format.js";
+import { fileExportFlags } from "./report/output.js";
 import { type RatioEstimate, studentT95, summarize } from "./statistics.js";
 
 /** A sampled pair still solves at least this many puzzles (or the whole draw). */
@@ -193,10 +194,8 @@ async function timePair(
 export function checkRefRequest(options: Pick<BenchOptions, "ref" | "compare" | "against" | "json" | "markdown" | "csv" | "chart">): void {
   if (!options.ref) return;
   if (options.compare || options.against) throw new Error("--ref COMMIT judges against that commit: leave out --compare and --against");
-  const exports = (["json", "markdown", "csv", "chart"] as const).filter((key) =>
-    key === "chart" ? typeof options.chart === "string" : options[key] !== undefined,
-  );
-  if (exports.length > 0) throw new Error(`--ref prints its verdicts and writes no files: leave out ${exports.map((key) => `--${key}`).join(", ")}`);
+  const exports = fileExportFlags(options);
+  if (exports.length > 0) throw new Error(`--ref prints its verdicts and writes no files: leave out ${exports.join(", ")}`);
   checkRefAge(options.ref);
 }
 

@@ -64,6 +64,20 @@ export function resolveCommit(commit: string): string {
 export const REF_TREES_VARIABLE = "SUDOKU_WASM_REF_TREES";
 
 const BUILT_MARK = ".ref-built";
+/** Written once `npm ci` has finished: a stopped or failed install leaves a node_modules that is not whole. */
+const INSTALLED_MARK = ".ref-installed";
+
+/** The process groups of the build steps under way: ended with this process, however it ends (a second Ctrl-C included). */
+const runningGroups = new Set<number>();
+process.on("exit", () => {
+  for (const group of runningGroups) {
+    try {
+      process.kill(-group, "SIGKILL");
+    } catch {
+      // ended already
+    }
+  }
+});
 
 /** How long the processes of a step stopped by a signal have, after SIGTERM, before SIGKILL. */
 const STOP_GRACE_MS = 2000;
@@ -81,6 +95,7 @@ function runStep(command: string, args: readonly string[], cwd: string, signal?:
   const posix = process.platform !== "win32";
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], shell: !posix, detached: posix });
+    if (posix && child.pid !== undefined) runningGroups.add(child.pid);
     let output = "";
     child.stdout!.on("data", (data) => (output += data));
     child.stderr!.on("data", (data) => (output += data));
@@ -103,6 +118,7 @@ function runStep(command: string, args: readonly string[], cwd: string, signal?:
       reject(error);
     });
     child.on("close", (status) => {
+      if (child.pid !== undefined) runningGroups.delete(child.pid);
       signal?.removeEventListener("abort", stop);
       clearTimeout(killer);
       if (signal?.aborted) {
@@ -139,14 +155,16 @@ export async function builtWorktree(commit: string, log: (line: string) => void 
     for (const stale of staleWorktrees(root, trees)) await run("git worktree remove", "git", ["worktree", "remove", "--force", stale], root);
     await run("git worktree add", "git", ["worktree", "add", "--detach", "--force", tree, hash], root);
   }
-  if (!existsSync(join(tree, "node_modules"))) {
+  if (!existsSync(join(tree, INSTALLED_MARK))) {
     const lock = (folder: string) => (existsSync(join(folder, "package-lock.json")) ? readFileSync(join(folder, "package-lock.json"), "utf8") : null);
+    rmSync(join(tree, "node_modules"), { recursive: true, force: true }); // a link, or what a stopped or failed install left
     if (lock(tree) !== null && lock(tree) === lock(root) && existsSync(join(root, "node_modules"))) {
       symlinkSync(join(root, "node_modules"), join(tree, "node_modules"), "junction");
     } else {
       log(`installing ${hash}'s dependencies (npm ci)`);
       await run("npm ci", "npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], tree);
     }
+    writeFileSync(join(tree, INSTALLED_MARK), `${hash}\n`);
   }
   log(`building ${hash} (npm run build)`);
   await run("npm run build", "npm", ["run", "build", "--silent"], tree);

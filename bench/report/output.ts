@@ -18,6 +18,13 @@ export interface OutputRequests {
 
 export const STDOUT = "-";
 
+/** The export flags of `requests` that ask for files (`--chart FILE`, not `--no-chart`), as typed: `--json`, `--chart`, … */
+export function fileExportFlags(requests: OutputRequests): string[] {
+  return (["json", "markdown", "csv", "chart"] as const)
+    .filter((key) => (key === "chart" ? typeof requests.chart === "string" : requests[key] !== undefined))
+    .map((key) => `--${key}`);
+}
+
 /** bench/results/ under the working folder (in the repo, the gitignored one), never inside an installed package. */
 export function resultsFolder(): string {
   return resolve("bench", "results");
@@ -119,16 +126,27 @@ export function writeText(path: string, text: string): string {
 
 /**
  * `stamp`, or `stamp-2`, `stamp-3`, … the first under which no file a bare flag of `requests` would write (nor its
- * chart) exists in `folder`: two runs started in the same second each keep their own files, not the later run's alone.
+ * chart) exists in `folder`, claimed by making its first file (exclusively: of two runs started in the same second, and
+ * finishing together, each keeps its own files, not the later run's alone).
  */
 function unusedStamp(requests: OutputRequests, stamp: string, folder: string): string {
   const extensions = exportsOf(requests)
     .filter(({ value }) => value === true)
     .map(({ extension }) => extension);
   if (extensions.length === 0) return stamp;
-  const taken = (candidate: string) => [...extensions, "svg", "chart.svg"].some((extension) => existsSync(join(folder, `${candidate}.${extension}`)));
+  const claimed = (candidate: string) => {
+    if ([...extensions, "svg", "chart.svg"].some((extension) => existsSync(join(folder, `${candidate}.${extension}`)))) return false;
+    try {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, `${candidate}.${extensions[0]}`), "", { flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false; // another run took it a moment ago
+      // (any other failure is said when the export is written)
+    }
+    return true;
+  };
   let candidate = stamp;
-  for (let n = 2; taken(candidate); n++) candidate = `${stamp}-${n}`;
+  for (let n = 2; !claimed(candidate); n++) candidate = `${stamp}-${n}`;
   return candidate;
 }
 

@@ -106,7 +106,7 @@ export function failedOutput(error: Error): void {
 
 /** What must stop or be cleaned up before the process exits on a failed standard stream: worker pools, the output lock, temporary files (see {@link stopBeforeStreamExit}). */
 const stoppers = new Set<() => Promise<unknown>>();
-/** How long the stoppers get before the process exits anyway, in ms. */
+/** How long the stoppers get before the process exits anyway, in ms; each one at most half of it (a pool that will not close leaves time for the lock). */
 const STOP_WAIT_MS = 2000;
 let exiting = false;
 
@@ -133,7 +133,8 @@ export function exitAfterStopping(status: number): void {
   process.exitCode = status;
   for (const stream of [process.stdout, process.stderr]) stream.write = () => false;
   // Last registered first, one at a time (a command's own clean-up before the output lock it holds is released)
-  const stopped = [...stoppers].reverse().reduce<Promise<unknown>>((done, stop) => done.then(stop).catch(() => {}), Promise.resolve());
+  const capped = (stop: () => Promise<unknown>) => Promise.race([stop(), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS / 2).unref())]);
+  const stopped = [...stoppers].reverse().reduce<Promise<unknown>>((done, stop) => done.then(() => capped(stop)).catch(() => {}), Promise.resolve());
   const waited = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref());
   void Promise.race([stopped, waited]).then(() => setTimeout(() => process.exit(status), EXIT_GRACE_MS));
 }

@@ -336,8 +336,7 @@ function readBytes(values: CellValues): Puzzle {
   const shape = shapeOfCells(values.length);
   if (!shape) {
     // Text with line breaks (a byte over 25 is no cell value): most likely a chunk of a stream of text not read as lines (a DecompressionStream's).
-    const bytes = values as Uint8Array;
-    const lines = ArrayBuffer.isView(values) && (bytes.includes(10) || bytes.includes(13)) && bytes.some((byte) => byte > 25);
+    const lines = values instanceof Uint8Array && (values.includes(10) || values.includes(13)) && values.some((byte) => byte > 25);
     const hint = lines
       ? " (bytes of text with line breaks: a chunk of a stream? give each line as a string, or the pool (sudoku-wasm/pool) the stream of bytes itself, which it reads as lines)"
       : "";

@@ -126,7 +126,8 @@ function notLoaded(): string {
   const url = import.meta.url.replace(/[^/]*$/, "web-pool-worker.js");
   return (
     `its module did not load (${url}); a bundler that does not build \`new Worker(new URL(…, import.meta.url))\` (esbuild) must ship ` +
-    "dist/src/pool/web-pool-worker.js of sudoku-wasm beside the page's bundle, as a second entry named web-pool-worker (docs/library.md)"
+    "dist/src/pool/web-pool-worker.js of sudoku-wasm beside the page's bundle, as a second entry named web-pool-worker " +
+    "(esbuild page.js web-pool-worker=node_modules/sudoku-wasm/dist/src/pool/web-pool-worker.js --bundle --format=esm --outdir=out)"
   );
 }
 

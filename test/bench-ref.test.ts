@@ -5,7 +5,7 @@
  * checkout's, so HEAD is timed against itself. Verdicts depend on the machine's load, so the tests
  * check what is printed and how the rows are paired, checked and counted, never which verdict.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
@@ -31,6 +31,24 @@ function readyTrees(): string {
   symlinkSync(join(ROOT, "dist"), join(trees, head, "dist"), "junction");
   writeFileSync(join(trees, head, ".ref-built"), `${head}\n`);
   return trees;
+}
+
+/** A bench run of `args` started with its --ref trees in `trees`: the child, its output as it comes, and its exit status. */
+function startBench(args: string[], trees: string) {
+  const child = spawn(process.execPath, [BENCH, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, [REF_TREES_VARIABLE]: trees } });
+  const out = { stdout: "", stderr: "" };
+  child.stdout!.on("data", (data) => (out.stdout += data));
+  child.stderr!.on("data", (data) => (out.stderr += data));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, out, exited };
+}
+
+/** Waits until the run's standard error matches `pattern`; throws when it ends first. */
+async function outputShows(child: ChildProcess, out: { stderr: string }, pattern: RegExp): Promise<void> {
+  while (!pattern.test(out.stderr)) {
+    if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}:\n${out.stderr}`);
+    await sleep(50);
+  }
 }
 
 const bench = (args: string[], trees?: string) =>
@@ -71,18 +89,11 @@ describe("bench --ref COMMIT", () => {
       "--rounds",
       "3",
     ];
-    const child = spawn(process.execPath, [BENCH, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SUDOKU_WASM_REF_TREES: trees } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.on("data", (data) => (stdout += data));
-    child.stderr!.on("data", (data) => (stderr += data));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    while (!/^medium · wasm: /m.test(stderr)) {
-      if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}:\n${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const { child, out, exited } = startBench(args, trees);
+    await outputShows(child, out, /^medium · wasm: /m);
     child.kill("SIGTERM");
-    expect(await exited, stderr).toBe(143);
+    expect(await exited, out.stderr).toBe(143);
+    const stdout = out.stdout;
     expect(stdout).toMatch(/\ninterrupted by SIGTERM: the verdicts above are of the rows judged before it\n$/);
     const counts = /(\d+) faster, (\d+) slower, (\d+) no change, (\d+) not judged/.exec(stdout)!.slice(1).map(Number);
     const judged = counts.reduce((a, b) => a + b, 0);
@@ -156,22 +167,14 @@ describe.runIf(existsSync("/proc/self/cwd"))("bench --ref: a signal while the co
     const trees = join(dir, "build-trees");
     const tree = join(trees, head);
     const args = ["--ref", "HEAD", "--solvers", "wasm", "--datasets", "easy", "--threads", "0"];
-    const child = spawn(process.execPath, [BENCH, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SUDOKU_WASM_REF_TREES: trees } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.on("data", (data) => (stdout += data));
-    child.stderr!.on("data", (data) => (stderr += data));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const { child, out, exited } = startBench(args, trees);
     try {
-      while (!/^--ref: building /m.test(stderr)) {
-        if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}:\n${stderr}`);
-        await sleep(50);
-      }
+      await outputShows(child, out, /^--ref: building /m);
       await sleep(1500); // the build's processes under way (a whole build takes minutes)
       expect(processesIn(tree).length, "no build running in the worktree").toBeGreaterThan(0);
       child.kill("SIGTERM");
-      expect(await Promise.race([exited, sleep(15_000).then(() => "still running 15 s after SIGTERM")]), stderr).toBe(143);
-      expect(stdout).toContain("interrupted by SIGTERM while building --ref HEAD: its build was stopped, nothing was judged\n");
+      expect(await Promise.race([exited, sleep(15_000).then(() => "still running 15 s after SIGTERM")]), out.stderr).toBe(143);
+      expect(out.stdout).toContain("interrupted by SIGTERM while building --ref HEAD: its build was stopped, nothing was judged\n");
       for (let waited = 0; processesIn(tree).length > 0 && waited < 5000; waited += 100) await sleep(100);
       expect(processesIn(tree), "the build's processes outlived the bench").toEqual([]);
     } finally {

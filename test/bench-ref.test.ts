@@ -6,7 +6,7 @@
  * check what is printed and how the rows are paired, checked and counted, never which verdict.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -116,6 +116,34 @@ describe("bench --ref COMMIT", () => {
 });
 
 describe("builtWorktree", () => {
+  it("installs and builds again a tree that runs on this checkout's node_modules once the lockfiles differ (it timed the new dependencies on both sides)", async () => {
+    const trees = join(dir, "linked-trees");
+    const tree = join(trees, head);
+    mkdirSync(tree, { recursive: true });
+    for (const mark of [".ref-built", ".ref-installed"]) writeFileSync(join(tree, mark), `${head}\n`);
+    writeFileSync(join(tree, "package.json"), "{}\n");
+    symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"), "junction");
+    const saved = process.env[REF_TREES_VARIABLE];
+    process.env[REF_TREES_VARIABLE] = trees;
+    const steps: string[] = [];
+    const stop = (line: string) => {
+      steps.push(line.split(" ")[0]);
+      if (/^(installing|building) /.test(line)) throw new Error("stopped before the build");
+    };
+    try {
+      writeFileSync(join(tree, "package-lock.json"), readFileSync(join(ROOT, "package-lock.json"))); // the same: built, taken as it is
+      expect(await builtWorktree("HEAD", stop)).toBe(tree);
+      writeFileSync(join(tree, "package-lock.json"), "{}\n"); // this checkout's dependencies moved on
+      await expect(builtWorktree("HEAD", stop)).rejects.toThrow("stopped before the build");
+      expect(steps).toEqual(["installing"]);
+      expect(lstatSync(join(tree, "node_modules"), { throwIfNoEntry: false }), "the link to this checkout's node_modules").toBeUndefined();
+    } finally {
+      if (saved === undefined) delete process.env[REF_TREES_VARIABLE];
+      else process.env[REF_TREES_VARIABLE] = saved;
+      rmSync(trees, { recursive: true, force: true });
+    }
+  });
+
   it("removes its own stale worktrees only, never the user's whose folder is missing (git worktree prune removed both)", async () => {
     const git = (...args: string[]) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
     const trees = join(dir, "prune-trees");

@@ -1,7 +1,7 @@
 /** Another commit's code, built once under build/ref/: one kernel (kernel-vs) or the whole package in a git worktree (`--ref`). And the CPU clock. */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/kernel/paths.js";
@@ -131,7 +131,7 @@ function runStep(command: string, args: readonly string[], cwd: string, signal?:
 
 /**
  * The package at `commit`, in a detached git worktree built once; returns its folder. Its node_modules links to this
- * checkout's when the lockfiles are the same, else `npm ci`. After a failed step, the next call takes up from that step.
+ * checkout's when the lockfiles are the same, else `npm ci` (a linked tree installs its own once they differ). After a failed step, the next call takes up from that step.
  * When `signal` aborts (SIGINT, SIGTERM), the step under way stops with every process it started: {@link BuildInterrupted}.
  */
 export async function builtWorktree(commit: string, log: (line: string) => void = () => {}, signal?: AbortSignal): Promise<string> {
@@ -139,6 +139,12 @@ export async function builtWorktree(commit: string, log: (line: string) => void 
   const hash = resolveCommit(commit);
   const trees = process.env[REF_TREES_VARIABLE] || join(root, "build", "ref", "trees");
   const tree = join(trees, hash);
+  const lock = (folder: string) => (existsSync(join(folder, "package-lock.json")) ? readFileSync(join(folder, "package-lock.json"), "utf8") : null);
+  // A tree that runs on this checkout's node_modules (the same lockfile when it was built) once this checkout's dependencies
+  // changed would time the new ones on the old side too: it installs its own and builds again.
+  if (lstatSync(join(tree, "node_modules"), { throwIfNoEntry: false })?.isSymbolicLink() && lock(tree) !== lock(root)) {
+    for (const mark of [BUILT_MARK, INSTALLED_MARK]) rmSync(join(tree, mark), { force: true });
+  }
   if (existsSync(join(tree, BUILT_MARK))) return tree;
   const run = async (step: string, command: string, args: readonly string[], cwd: string) => {
     const result = await runStep(command, args, cwd, signal);
@@ -156,7 +162,6 @@ export async function builtWorktree(commit: string, log: (line: string) => void 
     await run("git worktree add", "git", ["worktree", "add", "--detach", "--force", tree, hash], root);
   }
   if (!existsSync(join(tree, INSTALLED_MARK))) {
-    const lock = (folder: string) => (existsSync(join(folder, "package-lock.json")) ? readFileSync(join(folder, "package-lock.json"), "utf8") : null);
     rmSync(join(tree, "node_modules"), { recursive: true, force: true }); // a link, or what a stopped or failed install left
     if (lock(tree) !== null && lock(tree) === lock(root) && existsSync(join(root, "node_modules"))) {
       symlinkSync(join(root, "node_modules"), join(tree, "node_modules"), "junction");

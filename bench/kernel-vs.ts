@@ -63,7 +63,9 @@ async function main(): Promise<void> {
     records.push(record);
     process.stderr.write(`${dataset.name}: ${record.speedup.ratio.toFixed(2)}×\n`);
   }
-  process.stdout.write(`${machine}\n\n${versusTable(records, options.ref)}\n`);
+  // the old kernel's column by its commit, also when given as a name (HEAD~3, a branch) that means another commit tomorrow
+  const named = resolveCommit(options.ref).startsWith(options.ref) ? options.ref : `${options.ref} (${resolveCommit(options.ref)})`;
+  process.stdout.write(`${machine}\n\n${versusTable(records, named)}\n`);
 }
 
 await runTool("kernel-vs", main);

@@ -95,7 +95,8 @@ export function firstPuzzles(dataset: Dataset, puzzles: number): Draw {
 
 /** The table's columns (the old kernel's named by its commit). */
 function versusColumns(ref: string): Column<VersusRecord>[] {
-  const ratio = ({ ratio: median, min, max }: RoundRatio) => `**${median.toFixed(2)}×** (${min.toFixed(2)}–${max.toFixed(2)})`;
+  // (one round, or rounds that all agree, has no range to show)
+  const ratio = ({ ratio: median, min, max }: RoundRatio) => `**${median.toFixed(2)}×**${min === max ? "" : ` (${min.toFixed(2)}–${max.toFixed(2)})`}`;
   const pair = (old: number, current: number, digits = 4) => `${formatNumber(old, digits)} → ${formatNumber(current, digits)}`;
   return [
     { header: "dataset", align: "left", cell: (r) => r.dataset },
@@ -105,7 +106,12 @@ function versusColumns(ref: string): Column<VersusRecord>[] {
     { header: "new ÷ old (range)", align: "left", cell: (r) => ratio(r.speedup) },
     { header: "guesses/puzzle old → new", align: "left", cell: (r) => pair(r.old.guessesMean, r.current.guessesMean) },
     { header: "median guesses old → new", align: "left", cell: (r) => pair(r.old.guessesMedian, r.current.guessesMedian) },
-    { header: "nodes/puzzle old → new", align: "left", cell: (r) => pair(r.old.nodesMean, r.current.nodesMean) },
+    // every search propagates at least one state: none counted is a kernel that does not count them
+    {
+      header: "nodes/puzzle old → new",
+      align: "left",
+      cell: (r) => (r.old.nodesMean === 0 ? "n/a → " + formatNumber(r.current.nodesMean, 4) : pair(r.old.nodesMean, r.current.nodesMean)),
+    },
   ];
 }
 

@@ -86,6 +86,12 @@ describe("kernel-vs", () => {
       "|:---|---:|---:|---:|:---|:---|:---|:---|",
       "| magic\\|tour | 1,465 | 12,346 | 12,346 | **1.23×** (1.10–1.50) | 8.954 → 8.9 | 6 → 6 | 18.91 → 18.91 |",
     ]);
+    // one round has no range; an old kernel that counts no nodes shows none, not 0
+    const uncounted = versusTable(
+      [{ dataset: "hard", puzzles: 5, old: { ...side, nodesMean: 0 }, current: side, speedup: { ratio: 1.16, min: 1.16, max: 1.16 } }],
+      "HEAD",
+    );
+    expect(uncounted.split("\n")[2]).toBe("| hard | 5 | 12,346 | 12,346 | **1.16×** | 8.954 → 8.954 | 6 → 6 | n/a → 18.91 |");
   });
 });
 

@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { DatasetSpecError } from "../src/datasets/read.js";
-import { coresText, terminalSafe } from "./report/format.js";
+import { terminalSafe } from "./report/format.js";
+import { counted } from "../src/model/whole-number.js";
 
 /** `program`, made to throw its usage errors (as CommanderError) rather than print them and exit. */
 export function quietUsage<C extends Command>(program: C): C {
@@ -75,7 +76,7 @@ export function loadAverage(): string {
 export function machineLine(name: string): string {
   const details = [vectorUnits(), cpuFamily()].filter(Boolean);
   const cpu = `${cpus()[0]?.model.trim() ?? "unknown CPU"}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
-  return `${name}: ${cpu}, ${coresText(availableParallelism())}, Node ${process.version}, load average ${loadAverage()}`; // the cores this process may run on (taskset)
+  return `${name}: ${cpu}, ${counted(availableParallelism(), "core")}, Node ${process.version}, load average ${loadAverage()}`; // the cores this process may run on (taskset)
 }
 
 /** The widest vector instructions in /proc/cpuinfo: a VM often reports a model name as bare as "AMD EPYC" for CPUs generations apart. */

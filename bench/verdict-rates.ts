@@ -18,7 +18,8 @@ import { resolveSolvers } from "./custom-solvers.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
 import { MIN_JUDGED_ROUNDS, type Verdict, compareRuns } from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
-import { coresText, cpuName } from "./report/format.js";
+import { cpuName } from "./report/format.js";
+import { counted } from "../src/model/whole-number.js";
 import { INTERRUPT_SIGNALS, type InterruptSignal, signalExitStatus } from "../src/cli-kit/progress.js";
 
 interface RateOptions {
@@ -154,7 +155,7 @@ async function measure(options: RateOptions, folder: string): Promise<void> {
   const started = performance.now();
   let runs = 0;
   const out = (line: string) => process.stdout.write(line + "\n");
-  out(`verdict-rates: ${cpuName(environment)} (${coresText(availableParallelism())}), Node ${environment.node}, commit ${environment.commit}`);
+  out(`verdict-rates: ${cpuName(environment)} (${counted(availableParallelism(), "core")}), Node ${environment.node}, commit ${environment.commit}`);
   out(
     `  rows: ${options.solvers.join(",")} and planted on ${options.datasets.join(",")}, --time ${options.time}, --rounds ${options.rounds}, ` +
       `--puzzles ${options.puzzles}${benchOptions.length > 0 ? ` ${benchOptions.join(" ")}` : ""}; --compare's defaults [load ${loadAverage()}]`,

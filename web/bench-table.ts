@@ -6,6 +6,7 @@
 import { FLAG_NOTES, NOISY_MARGIN_PERCENT, type NoiseFlag, flagMarks, noiseFlags } from "../bench/noise.js";
 import { formatTimes } from "../bench/report/format.js";
 import type { WebBenchRow } from "./bench.js";
+import { counted } from "../src/model/whole-number.js";
 
 /** "12,345" or "1.50": `value` with `digits` decimals and thousands separators. */
 export const number = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -59,11 +60,6 @@ export function duration(seconds: number): string {
   if (seconds < 9.95) return `${seconds.toFixed(1)} s`;
   const whole = Math.round(seconds);
   return whole < 60 ? `${whole} s` : `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, "0")} s`;
-}
-
-/** `count` and `noun`, the noun plural unless the count is 1: "1 row", "3 rows". */
-export function counted(count: number, noun: string): string {
-  return `${count.toLocaleString("en-US")} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 /**

@@ -8,13 +8,13 @@ import hardUrl from "../datasets/hard.txt?url";
 import hardestUrl from "../datasets/hardest.txt?url";
 import type { SolveRecord } from "../src/index.js";
 import type { WebBenchPlan, WebBenchProgress, WebBenchRow, WebDataset } from "./bench.js";
-import { BENCH_COLUMNS, benchCells, counted, doneLine, duration, flagNotes, number } from "./bench-table.js";
+import { BENCH_COLUMNS, benchCells, doneLine, duration, flagNotes, number } from "./bench-table.js";
 import { type ChartScale, barChart } from "./chart.js";
 import { type PageEnvironment, contentHash, pageCsv, pageJson, pageRun } from "./export.js";
 import { gridHtml } from "./grid.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
 import { type Result, ResultsTable } from "./results.js";
-import { isWhole } from "../src/model/whole-number.js";
+import { counted, isWhole } from "../src/model/whole-number.js";
 import { checkUtf8Start } from "../src/stream/lines.js";
 
 const TIERS: Record<string, string> = { easy: easyUrl, medium: mediumUrl, hard: hardUrl, hardest: hardestUrl };

@@ -6,6 +6,7 @@ import { flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { escapeText } from "../../src/model/excerpt.js";
 import { csvField } from "../../src/formats/output/format.js";
+import { counted } from "../../src/model/whole-number.js";
 import type { RatioEstimate } from "../statistics.js";
 
 /** One column of a table of records (the bench's by default; the profiler's too). */
@@ -44,9 +45,6 @@ export function formatRatio(estimate: RatioEstimate): string {
   if (spread > WIDE_INTERVAL * shown.ratio) return `${shown.ratio.toFixed(digits)}× (${shown.low.toFixed(digits)}–${shown.high.toFixed(digits)})`;
   return `${shown.ratio.toFixed(digits)} ± ${spread.toFixed(spread > 0 && spread < 10 ** -digits ? digits + 1 : digits)}×`;
 }
-
-/** "1 core", "2 cores". */
-export const coresText = (cores: number): string => `${cores} core${cores === 1 ? "" : "s"}`;
 
 /** A speed ratio in words, never below 1×: "5.20× faster", "1.30× slower"; 2 decimals under 10, 1 under 100. */
 export function formatTimes(ratio: number, above = "faster", below = "slower"): string {
@@ -113,7 +111,7 @@ export const cpuName = (env: Pick<BenchEnvironment, "cpu" | "vectorUnits" | "cpu
 /** The machine and build part of the environment, as lines. */
 export function describeMachine(env: Omit<BenchEnvironment, "timeMs" | "limit" | "budget">): string[] {
   return [
-    `CPU: ${cpuName(env)} (${coresText(env.cores)})`,
+    `CPU: ${cpuName(env)} (${counted(env.cores, "core")})`,
     `Node ${env.node}, V8 ${env.v8}, tinybench ${env.tinybench}`,
     `WASM build: ${env.buildFlags}`,
     `commit ${env.commit}, ${env.date}, seed ${env.seed}`,

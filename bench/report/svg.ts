@@ -1,6 +1,7 @@
 /** The bench's chart as a hand-written SVG string: puzzles/s per row as grouped bars on a log scale, one group per dataset. */
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
-import { coresText, cpuName, formatNumber, groupByDataset } from "./format.js";
+import { cpuName, formatNumber, groupByDataset } from "./format.js";
+import { counted } from "../../src/model/whole-number.js";
 
 const BAR_WIDTH = 14;
 const BAR_GAP = 2;
@@ -36,7 +37,7 @@ export function rateInterval(record: Pick<BenchRecord, "rmePercent" | "puzzlesPe
 
 function footerLines(env: BenchEnvironment, incomplete: boolean): string[] {
   return [
-    `${cpuName(env)} (${coresText(env.cores)}) · Node ${env.node} · WASM ${env.buildFlags}`,
+    `${cpuName(env)} (${counted(env.cores, "core")}) · Node ${env.node} · WASM ${env.buildFlags}`,
     `commit ${env.commit} · ${env.date} · seed ${env.seed} · limit ${env.limit} · ${env.timeMs} ms per row · error bars: 95% margin of the mean` +
       (incomplete ? " · INCOMPLETE (interrupted)" : ""),
   ];

@@ -6,7 +6,7 @@
  */
 import { constants } from "node:os";
 import { exitAfterStopping } from "./errors.js";
-import { commaGrouped } from "../model/whole-number.js";
+import { commaGrouped, counted } from "../model/whole-number.js";
 
 /** The escape sequence that shows the terminal's cursor (cli-progress hides it with `?25l`). */
 const SHOW_CURSOR = "\x1B[?25h";
@@ -122,5 +122,5 @@ export function summaryLine(tally: readonly number[], counts: string, seconds: n
   const rate = commaGrouped(Math.round(total / Math.max(seconds, 1e-6)));
   const where =
     threads === 0 ? "main thread" : started === 0 ? "main thread: workers would not have paid for their start" : `${started} thread${started === 1 ? "" : "s"}`;
-  return `${commaGrouped(total)} puzzle${total === 1 ? "" : "s"}: ${counts} in ${seconds.toFixed(2)} s (${rate} puzzles/s, ${where})`;
+  return `${counted(total, "puzzle")}: ${counts} in ${seconds.toFixed(2)} s (${rate} puzzles/s, ${where})`;
 }

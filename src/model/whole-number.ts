@@ -16,7 +16,8 @@ export function checkWhole(name: string, value: number, min: number, max = Numbe
 
 /** `count`, comma-grouped, and `noun`, plural unless the count is 1: "1 core", "2 cores", "1,000 solves". */
 export function counted(count: number, noun: string): string {
-  return `${commaGrouped(count)} ${noun}${count === 1 ? "" : "s"}`;
+  // (a count missing from an older result file reads "undefined cores", as before)
+  return `${typeof count === "number" ? commaGrouped(count) : count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 /** `value` with its digits in groups of three (`1,019,898`), as toLocaleString("en-US") writes a safe integer, without loading ICU's locale data (tens of ms). */

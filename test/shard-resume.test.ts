@@ -279,7 +279,12 @@ describe("solve --resume", () => {
       [["solve", ...args.slice(0, 8), ...args.slice(10)], "was begun with --shard 1/2; this run has no --shard"],
       [["solve", ...args.map((arg, i) => (i === 9 ? "0/2" : arg))], "was begun with --shard 1/2; this run has --shard 0/2"], // line records carry no index to tell it
       [["solve", ...args, part2], `was begun on the inputs '${input} -'; this run reads '${input} - ${part2}'`],
-      [["solve", "--solver", "dlx", ...args], "was begun with --solver (default); this run has --solver dlx"],
+      [
+        ["solve", "--solver", "dlx", ...args],
+        "was begun with --solver 9×9 wasm, 4×4/16×16/25×25 general-wasm; this run has --solver 9×9 dlx, 4×4/16×16/25×25 general-wasm",
+      ],
+      // the default solvers named are the default: a refusal would only be a nuisance
+      [["solve", "--solver", "wasm", ...args.map((arg, i) => (i === 3 ? "2" : arg))], "was begun with --limit 3; this run has --limit 2"],
       [["canon", ...args.slice(0, 2), ...args.slice(4)], "was begun by 'solve', not 'canon'"],
     ];
     for (const [command, says] of refusals) {

@@ -41,6 +41,7 @@ import {
   resumePoint,
   shardArgument,
 } from "../cli-kit/resume.js";
+import { type SolverInfo, countsSolutions, solversBySize } from "../solvers/registry.js";
 import { type RunRecord, checkRunRecord, readRunRecord, removeRunRecord, runRecordOf, writeRunRecord } from "../cli-kit/run-record.js";
 
 export interface SolveFlags {
@@ -292,7 +293,7 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
       "--limit": String(flags.limit),
       "--count": flags.count ? "on" : "off",
       "--budget": flags.budget === undefined ? "(default)" : flags.budget === Infinity ? "none" : String(flags.budget),
-      "--solver": flags.solver?.join(",") ?? "(default)",
+      "--solver": solversRecorded(flags.solver), // what each size runs on: `--solver wasm` is the default spelled out
       "--alphabet": flags.alphabet ?? "(default)",
     },
     counts: (tally) => STATUSES.map((status, i) => `${commaGrouped(tally[i])} ${status}`).join(", "), // 9,990 solved, 0 unsolvable, …
@@ -534,7 +535,6 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   const { streamJudge } = await import("./judge.js");
   const judge = judgeFormats[name];
   // a judge that counts (sicily1317) needs a solver that counts past its first solution
-  const { countsSolutions, solversBySize } = await import("../solvers/registry.js");
   const counter = solversBySize(flags.solver).get(judge.alphabet?.length ?? SIZE)!;
   if (judge.limit > 1 && !countsSolutions(counter))
     throw new Error(`--format ${name} counts each puzzle's solutions, but solver '${counter.id}' stops at the first one (wasm and dlx count)`);
@@ -570,4 +570,23 @@ async function runJudge(files: string[], name: JudgeFormatName, output: string |
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * The solver each grid size runs on under `--solver ids`, as a run record keeps it (`9×9 wasm, 4×4/16×16/25×25 general-wasm`):
+ * the same whether the default was given by name or not.
+ */
+function solversRecorded(ids: readonly string[] | undefined): string {
+  const bySize = solversBySize(ids);
+  const nine = bySize.get(SIZE);
+  const used = [...new Set(bySize.values())].sort((a, b) => Number(a !== nine) - Number(b !== nine));
+  const sizesOf = (info: SolverInfo) => [...bySize.keys()].filter((size) => bySize.get(size) === info);
+  return used
+    .map(
+      (info) =>
+        `${sizesOf(info)
+          .map((size) => `${size}×${size}`)
+          .join("/")} ${info.id}`,
+    )
+    .join(", ");
 }

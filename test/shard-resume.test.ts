@@ -148,18 +148,23 @@ describe("solve --resume", () => {
     expect(other.stderr).toContain(`--resume: ${path} ends with record index 332, but this run's record 332 has index 665`);
   });
 
-  it("refuses an output that holds more records than its input gives, in every format, and adds nothing", async () => {
+  it("refuses an output that holds more records than its input gives, in every format, and adds nothing (nor cuts its cut last record)", async () => {
     const fewer = file("fewer.txt", relabelledPuzzles(333, 4).split("\n").slice(0, 100).join("\n") + "\n");
     for (const out of FORMATS) {
       const path = join(dir, `more-records.${out}`);
       const whole = await output(["--out", out, part2]);
-      writeFileSync(path, whole);
-      const resumed = cli(["solve", "--no-progress", "--threads", "0", "--out", out, "--resume", "-o", path, fewer]);
-      expect([resumed.status, resumed.stderr], out).toEqual([
-        2,
-        `sudoku-wasm: --resume: ${path} holds 333 records of this run, more than its input gives (100 records in all): was it written with other inputs?\n`,
-      ]);
-      expect(readFileSync(path, "utf8")).toBe(whole);
+      for (const [text, records] of [
+        [whole, 333],
+        [whole.slice(0, -20), 332], // killed inside its last record
+      ] as const) {
+        writeFileSync(path, text);
+        const resumed = cli(["solve", "--no-progress", "--threads", "0", "--out", out, "--resume", "-o", path, fewer]);
+        expect([resumed.status, resumed.stderr], out).toEqual([
+          2,
+          `sudoku-wasm: --resume: ${path} holds ${records} records of this run, more than its input gives (100 records in all): was it written with other inputs?\n`,
+        ]);
+        expect(readFileSync(path, "utf8"), out).toBe(text);
+      }
     }
     // one that holds them all says so, and adds nothing
     const path = join(dir, "complete.line");

@@ -37,17 +37,26 @@ export function collectEnvironment(settings: RunSettings, now = new Date()): Ben
   };
 }
 
-/** The commit checked out at the package root; in an installed package (no .git of its own) the one recorded at build time. */
+/**
+ * The commit checked out at the package root, `-dirty` after it when a tracked file differs from it (the sources measured
+ * are not that commit's); in an installed package (no .git of its own) the one recorded at build time.
+ */
 export function gitCommit(root = packageRoot()): string {
-  if (!existsSync(join(root, ".git"))) return buildFacts.commit ?? "unknown";
-  try {
-    return execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
+  const built = buildFacts.commit === null ? "unknown" : `${buildFacts.commit}${buildFacts.dirty ? DIRTY : ""}`;
+  if (!existsSync(join(root, ".git"))) return built;
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
       .toString()
       .trim();
+  try {
+    return `${git("rev-parse", "--short=12", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") === "" ? "" : DIRTY}`;
   } catch {
-    return buildFacts.commit ?? "unknown";
+    return built;
   }
 }
+
+/** What {@link gitCommit} adds to a commit whose tracked files were changed. */
+const DIRTY = "-dirty";
 
 function packageVersion(name: string): string {
   try {

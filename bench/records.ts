@@ -59,6 +59,7 @@ export interface BenchEnvironment {
   node: string;
   v8: string;
   buildFlags: string;
+  /** The commit measured (12 hex digits), `-dirty` after it when tracked files differed from it (as `git describe --dirty` marks it). */
   commit: string;
   date: string;
   seed: number;

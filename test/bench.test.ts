@@ -262,3 +262,32 @@ describe("runner", () => {
     await expect(runBench({ ...plan, solvers: [countsTwo] })).rejects.toThrow(/expected 1 solution \(the dataset is unique\), got 2/);
   });
 });
+
+describe("environment", () => {
+  it("names the commit measured, -dirty when a tracked file differs from it (an untracked one does not count)", async () => {
+    const { gitCommit } = await import("../bench/env.js");
+    const { execFileSync } = await import("node:child_process");
+    const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "sudoku-wasm-commit-"));
+    try {
+      const git = (...args: string[]) =>
+        execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir })
+          .toString()
+          .trim();
+      git("init", "-q");
+      writeFileSync(join(dir, "a.txt"), "one\n");
+      git("add", "a.txt");
+      git("commit", "-q", "-m", "one");
+      const head = git("rev-parse", "--short=12", "HEAD");
+      expect(gitCommit(dir)).toBe(head);
+      writeFileSync(join(dir, "b.txt"), "untracked\n");
+      expect(gitCommit(dir)).toBe(head);
+      writeFileSync(join(dir, "a.txt"), "two\n");
+      expect(gitCommit(dir)).toBe(`${head}-dirty`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

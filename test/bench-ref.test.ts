@@ -144,6 +144,34 @@ describe("builtWorktree", () => {
     }
   });
 
+  it("waits while another run builds the same commit, then takes the tree it built (the two runs failed on each other's steps)", async () => {
+    const trees = join(dir, "waiting-trees");
+    const tree = join(trees, head);
+    mkdirSync(tree, { recursive: true });
+    const { default: lockfile } = await import("proper-lockfile");
+    const releaseOther = await lockfile.lock(tree, { realpath: false, lockfilePath: `${tree}.building` }); // the other run, building
+    const saved = process.env[REF_TREES_VARIABLE];
+    process.env[REF_TREES_VARIABLE] = trees;
+    try {
+      const said: string[] = [];
+      const built = builtWorktree("HEAD", (line) => said.push(line));
+      while (said.length === 0) await sleep(20);
+      expect(said).toEqual([`waiting for another run that is building ${head}`]);
+      // the other run's build ends
+      writeFileSync(join(tree, "package.json"), "{}\n");
+      writeFileSync(join(tree, "package-lock.json"), readFileSync(join(ROOT, "package-lock.json")));
+      for (const mark of [".ref-built", ".ref-installed"]) writeFileSync(join(tree, mark), `${head}\n`);
+      await releaseOther();
+      expect(await built).toBe(tree);
+      expect(said).toHaveLength(1); // nothing checked out, installed or built again
+      expect(existsSync(`${tree}.building`), "the lock, released").toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env[REF_TREES_VARIABLE];
+      else process.env[REF_TREES_VARIABLE] = saved;
+      rmSync(trees, { recursive: true, force: true });
+    }
+  });
+
   it("removes its own stale worktrees only, never the user's whose folder is missing (git worktree prune removed both)", async () => {
     const git = (...args: string[]) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
     const trees = join(dir, "prune-trees");

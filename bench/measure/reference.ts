@@ -137,8 +137,57 @@ function runStep(command: string, args: readonly string[], cwd: string, signal?:
 export async function builtWorktree(commit: string, log: (line: string) => void = () => {}, signal?: AbortSignal): Promise<string> {
   const root = packageRoot();
   const hash = resolveCommit(commit);
-  const trees = process.env[REF_TREES_VARIABLE] || join(root, "build", "ref", "trees");
+  const trees = resolve(process.env[REF_TREES_VARIABLE] || join(root, "build", "ref", "trees")); // (a relative one from the working folder)
   const tree = join(trees, hash);
+  mkdirSync(trees, { recursive: true });
+  // One run at a time checks out, installs and builds a commit: a second one waits for it, then finds the tree built.
+  const release = await buildLock(tree, hash, log, signal);
+  try {
+    return await buildTree(root, commit, hash, trees, tree, log, signal);
+  } finally {
+    await release();
+  }
+}
+
+/** How long a run waits for another that is building the same commit, in ms (a build takes minutes; an `npm ci` more). */
+const BUILD_WAIT_MS = 30 * 60_000;
+
+/**
+ * proper-lockfile's lock `TREE.building` on building `tree`: refreshed while held, taken over once a holder killed without
+ * releasing it has left it unrefreshed for a minute. Waits (saying so once) while another run holds it; an Error after
+ * {@link BUILD_WAIT_MS}, {@link BuildInterrupted} when `signal` aborts meanwhile.
+ */
+async function buildLock(tree: string, hash: string, log: (line: string) => void, signal?: AbortSignal): Promise<() => Promise<void>> {
+  const { default: lockfile } = await import("proper-lockfile");
+  // A lock found compromised (not refreshed for a minute: a machine asleep) is let be: this run goes on building, as it did before there was a lock.
+  const options = { realpath: false, lockfilePath: `${tree}.building`, stale: 60_000, update: 10_000, onCompromised: () => {} };
+  const waitUntil = Date.now() + BUILD_WAIT_MS;
+  let said = false;
+  for (;;) {
+    if (signal?.aborted) throw new BuildInterrupted(`interrupted by ${String(signal.reason)}`);
+    try {
+      return await lockfile.lock(tree, options);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ELOCKED") throw error;
+    }
+    if (Date.now() > waitUntil)
+      throw new Error(`--ref ${hash}: another run has been building it for over ${BUILD_WAIT_MS / 60_000} minutes (${tree}.building)`);
+    if (!said) log(`waiting for another run that is building ${hash}`);
+    said = true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** {@link builtWorktree}'s steps, under its lock: each skipped when a run before did it. */
+async function buildTree(
+  root: string,
+  commit: string,
+  hash: string,
+  trees: string,
+  tree: string,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<string> {
   const lock = (folder: string) => (existsSync(join(folder, "package-lock.json")) ? readFileSync(join(folder, "package-lock.json"), "utf8") : null);
   // A tree that runs on this checkout's node_modules (the same lockfile when it was built) once this checkout's dependencies
   // changed would time the new ones on the old side too: it installs its own and builds again.
@@ -156,7 +205,6 @@ export async function builtWorktree(commit: string, log: (line: string) => void 
   if (!existsSync(join(tree, "package.json"))) {
     log(`checking out ${hash} in ${tree}`);
     rmSync(tree, { recursive: true, force: true });
-    mkdirSync(trees, { recursive: true });
     // Only this tool's worktrees whose folders are gone: `git worktree prune` would also drop the user's own (on a drive not mounted now).
     for (const stale of staleWorktrees(root, trees)) await run("git worktree remove", "git", ["worktree", "remove", "--force", stale], root);
     await run("git worktree add", "git", ["worktree", "add", "--detach", "--force", tree, hash], root);

@@ -17,6 +17,7 @@ import { alignRows } from "./report/format.js";
 import { median } from "../src/model/quantile.js";
 import { serveFolder, servedUrl } from "./static-server.js";
 import { packageRoot } from "../src/kernel/paths.js";
+import { counted } from "../src/model/whole-number.js";
 
 /** What the page measured: per round, K (puzzles/s on the page's thread), each pool call's rate and its timer's worst lateness. */
 interface PageResult {
@@ -173,7 +174,7 @@ async function main(): Promise<void> {
       }
     }
     console.log(machineLine("web-pool-bench"));
-    console.log(`${await browser.version()} (headless), ${results[0].cores} cores as the page sees them`);
+    console.log(`${await browser.version()} (headless), ${counted(results[0].cores, "core")} as the page sees them`);
   } finally {
     await browser.close();
   }

@@ -221,7 +221,7 @@ async function measure(options: RateOptions, folder: string): Promise<void> {
     const loadBefore = loadAverage();
     const t = emptyTally();
     for (let i = 0; i < options.refPairs; i++) {
-      const text = await runBench(["--solvers", options.solvers.join(","), ...common, "--ref", "HEAD"]);
+      const text = await runBench(["--solvers", options.solvers.join(","), ...common, ...benchOptions, "--ref", "HEAD"]);
       runs++;
       const counts = /(\d+) faster, (\d+) slower, (\d+) no change, (\d+) not judged/.exec(text);
       if (!counts) throw new Error(`--ref HEAD printed no tally of verdicts:\n${text}`);

@@ -84,6 +84,13 @@ describe("verdict-rates: usage", () => {
       expect(refused.stderr, option).not.toMatch(/exited/);
     }
   });
+
+  it("passes --bench-options to the --ref-pairs runs too (they ran without them)", () => {
+    const options = ["--pairs", "0", "--planted-pairs", "0", "--ref-pairs", "1", ...TINY.slice(4), "--bench-options", "--no-such-bench-option"];
+    const failed = run(options);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toContain("--no-such-bench-option --ref HEAD exited 2: bench: unknown option '--no-such-bench-option'");
+  });
 });
 
 describe.runIf(existsSync("/proc/self/stat"))("verdict-rates stopped part-way", () => {

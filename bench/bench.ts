@@ -9,7 +9,7 @@ import { type BenchOptions, type Preset, benchCommand, findPreset, parseOptions 
 import { LiveReport } from "./progress.js";
 import type { BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
-import { describeEnvironment, formatTables, terminalSafe } from "./report/format.js";
+import { describeEnvironment, describeMachine, formatTables, terminalSafe } from "./report/format.js";
 import { quietUsage, runTool } from "./tool.js";
 import {
   type SettingDifference,
@@ -151,7 +151,8 @@ async function main(argv: readonly string[]): Promise<void> {
     `--quick: a smoke run (${options.puzzles} puzzles per dataset, ${options.time} ms per row) that shows every row works; ` +
     "its figures are rough and rows close in speed can swap places (wasm and its 1 call/puzzle row among them): " +
     "measure with the default settings, or --time 2000";
-  const header = [...describeEnvironment(environment), ...(options.quick ? [quick] : [])];
+  // (--ref times its rows its own way, which its verdicts' heading says: not the method line's tinybench batches and per-puzzle pass)
+  const header = [...(options.ref ? describeMachine(environment) : describeEnvironment(environment)), ...(options.quick ? [quick] : [])];
   report(header.flatMap((line) => wrap(line, width, "  ")).join("\n") + "\n");
   if (options.ref) {
     measuring = true;

@@ -62,6 +62,9 @@ describe("bench --ref COMMIT", () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain(`Compared with commit ${head} (--ref HEAD, built in ${join(trees, head)}), each row of both timed interleaved in this run`);
     expect(run.stdout).toMatch(/over 3 rounds/);
+    // the header names the machine and commit; its method line is the verdicts' heading (not the tinybench and p50/p99 passes of a plain run)
+    expect(run.stdout).toMatch(/^commit [0-9a-f]{12}(-dirty)?, /m);
+    expect(run.stdout).not.toMatch(/^method: /m);
     expect(run.stdout).toMatch(/\n {2}wasm +[\d,]+ +[\d,]+ +(no change|not judged|[\d.]+.*× (faster|slower))/);
     expect(run.stdout).toMatch(/\n {2}bitmask +[\d,]+ +[\d,]+ /);
     expect(run.stdout).toMatch(/(\d+) faster, (\d+) slower, (\d+) no change, (\d+) not judged, 0 undecided, 0 not run on one side\n$/);

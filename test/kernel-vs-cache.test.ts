@@ -38,4 +38,11 @@ describe("kernel-vs's old kernel, kept under build/ref/", () => {
     expect(other.href, "a kernel built with other settings was reused").not.toBe(first.href);
     expect(readFileSync(fileURLToPath(other))).not.toEqual(readFileSync(fileURLToPath(first)));
   }, 300_000);
+
+  it("names a commit that has no kernel of the size, with no folder left behind (it gave asc's error)", async () => {
+    await expect(buildKernelAtCommit("40d7095", "assembly/general.ts", "general", PREFIX)).rejects.toThrow(
+      "--ref 40d7095: commit 40d70959f139 has no assembly/general.ts, the kernel of this grid size",
+    );
+    expect(readdirSync(join(ROOT, "build", "ref")).filter((entry) => entry.startsWith(`${PREFIX}40d7095`))).toEqual([]);
+  });
 });

@@ -23,6 +23,8 @@ export async function buildKernelAtCommit(
   const folder = join(root, "build", "ref");
   const wasm = join(folder, `${prefix}${hash}-${settingsKey(config, target)}.wasm`);
   if (!existsSync(wasm)) {
+    if (spawnSync("git", ["cat-file", "-e", `${hash}:${entry}`], { cwd: root }).status !== 0)
+      throw new Error(`--ref ${commit}: commit ${hash} has no ${entry}, the kernel of this grid size`);
     const tree = join(folder, `${prefix}${hash}`);
     const entryFolder = dirname(entry);
     mkdirSync(join(tree, entryFolder), { recursive: true });

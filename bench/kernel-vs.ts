@@ -5,7 +5,7 @@
 import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { type VersusRecord, firstPuzzles, kernelPairs, versus, versusTable } from "./versus.js";
 import { InvalidArgumentError } from "commander";
-import { type KernelBuild, compileKernel } from "../src/kernel/wasm.js";
+import { type KernelBuild, compileKernel, kernelVariants, variantBuild } from "../src/kernel/wasm.js";
 import { resolveCommit } from "./measure/reference.js";
 import { machineLine, parseToolOptions, runTool } from "./tool.js";
 import { benchDatasets } from "./env.js";
@@ -47,6 +47,14 @@ async function main(): Promise<void> {
   );
   // the datasets and both sides checked before any is built: a commit git does not know, a build that does not exist (usage errors)
   const datasets = benchDatasets(options.datasets);
+  const builds = [
+    "release",
+    "debug",
+    ...kernelVariants()
+      .slice(1)
+      .map((variant) => variantBuild(variant.name)),
+  ];
+  if (!builds.includes(options.build)) throw new InvalidArgumentError(`--build ${options.build}: no such build of the 9×9 kernel; one of ${builds.join(", ")}`);
   try {
     resolveCommit(options.ref);
     await compileKernel(options.build);

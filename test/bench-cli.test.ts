@@ -305,7 +305,8 @@ describe("bench tools name the CPU beside the tables they print alone", () => {
     expect([kernelVs.status, kernelVs.stderr]).toEqual([2, "kernel-vs: no datasets: --datasets names none\n"]); // (the machine heads a measurement)
     for (const [option, says] of [
       ["--ref=no-such-commit", "--ref no-such-commit: no such commit"],
-      ["--build=bogus", "a kernel build is release, debug, variants/<name>, general or general-debug, not 'bogus'"],
+      ["--build=bogus", "--build bogus: no such build of the 9×9 kernel; one of release, debug, variants/unweighted, "],
+      ["--build=variants/nosuch", "--build variants/nosuch: no such build of the 9×9 kernel; one of release, debug, variants/unweighted, "], // (it gave the library's advice to copy the file)
     ]) {
       const refused = spawnSync(process.execPath, [KERNEL_VS, option, "--datasets", "easy"], { encoding: "utf8" });
       expect([refused.status, refused.stderr], option).toEqual([2, expect.stringContaining(says)]);

@@ -147,6 +147,32 @@ describe("builtWorktree", () => {
     }
   });
 
+  it("installs again a tree whose install did not finish (no mark), and goes straight to the build once it did", async () => {
+    const trees = join(dir, "install-trees");
+    const tree = join(trees, head);
+    mkdirSync(join(tree, "node_modules", "half-installed"), { recursive: true }); // what a stopped `npm ci` left
+    writeFileSync(join(tree, "package.json"), "{}\n");
+    writeFileSync(join(tree, "package-lock.json"), "{}\n"); // not this checkout's: installed, not linked
+    const saved = process.env[REF_TREES_VARIABLE];
+    process.env[REF_TREES_VARIABLE] = trees;
+    const steps: string[] = [];
+    const stop = (line: string) => {
+      steps.push(line.split(" ")[0]);
+      if (/^(installing|building) /.test(line)) throw new Error("stopped before the step");
+    };
+    try {
+      await expect(builtWorktree("HEAD", stop)).rejects.toThrow("stopped before the step");
+      expect(existsSync(join(tree, "node_modules", "half-installed")), "what the stopped install left").toBe(false);
+      writeFileSync(join(tree, ".ref-installed"), `${head}\n`); // an install that finished
+      await expect(builtWorktree("HEAD", stop)).rejects.toThrow("stopped before the step");
+      expect(steps).toEqual(["installing", "building"]);
+    } finally {
+      if (saved === undefined) delete process.env[REF_TREES_VARIABLE];
+      else process.env[REF_TREES_VARIABLE] = saved;
+      rmSync(trees, { recursive: true, force: true });
+    }
+  });
+
   it("waits while another run builds the same commit, then takes the tree it built (the two runs failed on each other's steps)", async () => {
     const trees = join(dir, "waiting-trees");
     const tree = join(trees, head);

@@ -138,6 +138,10 @@ describe("bench --compare OLD --against NEW", () => {
         /a version 2 result file, written before calibrated rounds \(CPU time relative to a calibration work\): it cannot be judged; measure the earlier commit again, or use --ref COMMIT$/,
       ],
       ["calibration-strings.json", (run) => (run.records[0].calibrationMicros = ["1"]), /records\[0\]\.calibrationMicros\[0\] must be number$/],
+      // text that would print as lines of the report's own, and rates no run measures (both were printed as they came)
+      ["cpu-newline.json", (run) => (run.environment.cpu = "AMD EPYC\n  bitmask  faster"), /environment\.cpu must match pattern/],
+      ["row-escape.json", (run) => (run.records[0].row = "wasm\u001b[2J"), /records\[0\]\.row must match pattern/],
+      ["negative-rate.json", (run) => (run.records[0].puzzlesPerSecond = -5), /records\[0\]\.puzzlesPerSecond must be >= 0$/],
     ];
     for (const [name, corrupt, reason] of cases) {
       const path = variant(name, () => {});

@@ -454,6 +454,36 @@ describe("createPool", () => {
     }
   });
 
+  it("settles when the workers started after a death end as they start: `error` records, no call waiting for good, and goes on", async () => {
+    const started = join(work, "ends-as-it-starts.died");
+    const file = join(work, "ends-as-it-starts.cjs");
+    writeFileSync(
+      file,
+      `const { existsSync, writeFileSync } = require("node:fs");
+if (existsSync(${JSON.stringify(started)})) process.exit(1); // a worker started after the first death ends before it is ready
+module.exports = import(${JSON.stringify(new URL("cli/worker.mjs", DIST).href)}).then((module) => module.default).then((solve) => (task) => {
+  if (task.kind === "records" && task.options.limit === 3) {
+    writeFileSync(${JSON.stringify(started)}, "");
+    process.exit(1); // ends this worker thread mid-batch
+  }
+  return solve(task);
+});
+`,
+    );
+    usePoolWorker(file);
+    const dying = await createPool({ threads: 1, batchSize: 4 });
+    try {
+      // piscina starts no worker again after one ended as it started: the retry's batch, and the next, waited for good
+      const lines = NINE.slice(0, 8);
+      expect((await dying.solveMany(lines, { limit: 3 })).map((r) => r.status)).toEqual(lines.map(() => "error"));
+      rmSync(started);
+      expect(await dying.solveMany(lines)).toEqual(solver.solveMany(lines)); // on workers of their own from now on
+    } finally {
+      await dying.close();
+      usePoolWorker(undefined);
+    }
+  });
+
   it("rejects one string (a whole text) or a non-iterable as solveMany does, and goes on", async () => {
     await expect(pool.solveMany(NINE.join("\n") as unknown as string[])).rejects.toThrow(/not one string: split a text into its lines first/);
     await expect(pool.solveStream(null as unknown as string[]).next()).rejects.toThrow(

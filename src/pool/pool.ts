@@ -105,7 +105,8 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   pool.on("message", (message) => {
     if (message === ENGINES_LOADED) loaded++;
   });
-  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) => on.run(attempt, { transferList: transferable(taskBuffers(attempt)) });
+  const runOn = (on: Piscina<BatchTask, BatchOutcome>, attempt: BatchTask) =>
+    unlessWorkersGone(on, on.run(attempt, { transferList: transferable(taskBuffers(attempt)) }));
   const retries = new Set<Piscina<BatchTask, BatchOutcome>>();
   /** Runs `run` on a worker started for it (none is kept: minThreads 0), then ends that worker. */
   const onFresh = async <Outcome>(run: (on: Piscina<BatchTask, BatchOutcome>) => Promise<Outcome>): Promise<Outcome> => {
@@ -125,9 +126,12 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
   const loadedWorkers = () => (loaded > 0 ? Math.min(loaded, threads) : pool.completed > 0 ? threads : 0);
   /** Runs a library batch on `on`, its cells transferred. */
   const runRecords = (on: Piscina<BatchTask, BatchOutcome>, task: RecordsTask) =>
-    on.run(task as unknown as BatchTask, {
-      transferList: task.cells.byteLength > 0 ? [task.cells.buffer as ArrayBuffer] : [],
-    }) as unknown as Promise<RecordsOutcome>;
+    unlessWorkersGone(
+      on,
+      on.run(task as unknown as BatchTask, {
+        transferList: task.cells.byteLength > 0 ? [task.cells.buffer as ArrayBuffer] : [],
+      }) as unknown as Promise<RecordsOutcome>,
+    );
   const solveRecords = async (task: RecordsTask, retry: RecordsTask): Promise<RecordsOutcome> => {
     try {
       return await runRecords(pool, task);
@@ -153,6 +157,24 @@ export function openWorkerPool(threads: number, worker: WorkerSpec): BatchSolver
       return (closed ??= Promise.all([pool, ...retries].map((each) => each.destroy())).then(() => {}));
     },
   };
+}
+
+/** How often a batch waiting on a pool checks that the pool still has a worker, in ms. */
+const WORKERS_CHECK_MS = 100;
+
+/**
+ * `task`, or a rejection once `on` has no worker left while it waits. piscina starts no worker again after one ended
+ * while it started (so as not to start failing workers for ever): a batch queued there then waits for good, and
+ * the call with it. Rejected, it is retried on a worker of its own, or becomes `error` records, as any failed batch.
+ */
+function unlessWorkersGone<T>(on: Piscina<BatchTask, BatchOutcome>, task: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const check = setInterval(() => {
+      if (on.threads.length === 0) reject(new Error("its worker thread ended as it started, and none is left to take the batch"));
+    }, WORKERS_CHECK_MS);
+    check.unref(); // (a batch keeps the process alive through its worker)
+    task.then(resolve, reject).finally(() => clearInterval(check));
+  });
 }
 
 /** The line scan of the 9×9 engine of `engines` when it is the kernel, else of the kernel that writes their records. */

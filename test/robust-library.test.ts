@@ -80,6 +80,18 @@ describe("the library never throws for a bad puzzle value or type", () => {
     // eslint-disable-next-line no-new-wrappers
     expect(solver.solve(new String(P) as never)).toEqual(solver.solve(P));
   });
+
+  it("solves a grid whose options' getter calls solve again (it answered the inner call's emptied input: invalid)", () => {
+    const inner: string[] = [];
+    const options = {
+      get limit() {
+        inner.push(solver.solve(new Uint8Array(16)).status);
+        return 2;
+      },
+    };
+    expect(solver.solve(GRID, options)).toEqual(solver.solve(GRID));
+    expect(inner.length).toBeGreaterThan(0);
+  });
 });
 
 describe("one budget and limit rule for every grid size", () => {

@@ -765,8 +765,6 @@ const typedArraySlice = Object.getPrototypeOf(Uint8Array.prototype).slice as (th
 
 /** The user-facing solver: one engine per grid side; a size without one gives an `invalid` record saying so. */
 export class Solver {
-  /** The one-puzzle input of {@link solve}, reused. */
-  private readonly one: (string | Grid)[] = [""];
   private readonly digits = new DigitLines();
 
   constructor(
@@ -785,12 +783,7 @@ export class Solver {
   solve(puzzle: string | Grid, options: SolveOptions | null = {}): SolveRecord {
     const record = typeof puzzle === "string" ? this.solveLine(puzzle, options ?? {}) : null;
     if (record !== null) return record;
-    this.one[0] = puzzle;
-    try {
-      return this.solveMany(this.one, options)[0];
-    } finally {
-      this.one[0] = "";
-    }
+    return this.solveMany([puzzle], options)[0]; // (an array of its own: an option's getter may call solve again)
   }
 
   /**

@@ -13,14 +13,14 @@ import { shapeOfSide } from "./model/shape.js";
 
 export interface CreateSolverOptions {
   /** A registry id (see `solvers`), or several: each size gets the first listed that takes it, the others their default. @default each size's default */
-  solver?: SolverId | readonly SolverId[];
+  solver?: SolverId | readonly SolverId[] | null;
   /**
    * Deprecated: the engine of 4×4, 16×16 and 25×25 puzzles when `solver` takes none of them;
    * `"ts"` is `solver: [..., "general-ts"]`. @default "wasm"
    */
-  general?: "wasm" | "ts";
+  general?: "wasm" | "ts" | null;
   /** The WASM kernels (a URL, bytes, a fetch Response or a compiled Module), when not from the files beside this package (`wasm`: 9×9; `general`: N×N). @default {} */
-  kernels?: { wasm?: KernelSource; general?: KernelSource };
+  kernels?: { wasm?: KernelSource | null; general?: KernelSource | null } | null;
 }
 
 /**
@@ -39,7 +39,7 @@ interface SizeLoad {
  */
 async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: CreateSolverOptions["kernels"] = {}): Promise<SizeLoad[]> {
   const key = info.id === "wasm" ? "wasm" : info.id === "general-wasm" ? "general" : undefined;
-  const kernel = key === undefined ? undefined : (kernels[key] ?? undefined); // null: not given
+  const kernel = key === undefined ? undefined : (kernels?.[key] ?? undefined); // null: not given
   const loaded = (engine: SolverEngine): SizeEngine => ({ id: info.id, engine, reportsGuesses: info.capabilities.guesses });
   const loads: SizeLoad[] = [];
   let first: SolverEngine | null = null;

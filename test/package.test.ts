@@ -303,6 +303,9 @@ kernel.input(1).fill(0);
 record.nope;
 // @ts-expect-error general is "wasm" or "ts"
 await createSolver({ general: "gpu" });
+// options given as null read as not given, as the docs say
+await createSolver({ solver: null, general: null, kernels: null });
+solver.solveMany(["${PUZZLE}"], { limit: null, budget: null, alphabet: null });
 console.log(status, unavailable, kernel.run(1, 2).counts[0]);
 `,
     );
@@ -346,6 +349,7 @@ const records: SolveRecord[] = await pool.solveMany(["${PUZZLE}"], { limit: 2 })
 const streamed: AsyncIterable<SolveRecord> = pool.solveStream((async function* () { yield "${PUZZLE}"; })());
 // @ts-expect-error threads is a number
 await createPool({ threads: "2" });
+await (await createPool({ threads: null, solver: null, batchSize: null, kernels: { wasm: null } })).close();
 await pool.close();
 console.log(records, streamed);
 `,

@@ -109,7 +109,7 @@ export function checkKernelModule(module: WasmModule, nine = false): void {
  * Runs `start` (a pool's) with the kernels given adopted for this thread and its workers (`wasm`: the 9×9 release build,
  * `general`: the N×N one); rejects, naming the source, when one is not that kernel. When `start` fails, the old ones return.
  */
-export async function withGivenKernels<T>(kernels: { wasm?: KernelSource; general?: KernelSource } | null | undefined, start: () => Promise<T>): Promise<T> {
+export async function withGivenKernels<T>(kernels: GivenKernels | null | undefined, start: () => Promise<T>): Promise<T> {
   if (kernels == null) return start();
   const restore = await adoptGivenKernels(kernels);
   try {
@@ -120,8 +120,14 @@ export async function withGivenKernels<T>(kernels: { wasm?: KernelSource; genera
   }
 }
 
+/** The kernels a caller gives (createSolver's and createPool's `kernels`); null or absent: the files beside this package. */
+export interface GivenKernels {
+  wasm?: KernelSource | null;
+  general?: KernelSource | null;
+}
+
 /** Compiles and adopts the kernels given (see {@link withGivenKernels}); returns what puts the kernels before them back. */
-async function adoptGivenKernels(kernels: { wasm?: KernelSource; general?: KernelSource }): Promise<() => void> {
+async function adoptGivenKernels(kernels: GivenKernels): Promise<() => void> {
   const given = (["wasm", "general"] as const).filter((key) => kernels[key] != null); // null: not given
   const compile = (key: "wasm" | "general") =>
     compileSource(kernels[key]!)

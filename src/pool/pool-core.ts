@@ -58,16 +58,16 @@ function messageTurns(): () => Promise<void> {
 
 export interface PoolOptions {
   /** Worker threads, 1 to 1,024. @default the machine's available parallelism (Node: os.availableParallelism(); a browser: navigator.hardwareConcurrency) */
-  threads?: number;
+  threads?: number | null;
   /** A registry id, or several, as for createSolver: each grid size on the first listed that takes it (each must solve batches). @default each size's default */
-  solver?: SolverId | readonly SolverId[];
+  solver?: SolverId | readonly SolverId[] | null;
   /** Inputs per batch sent to a worker, 1 to 65,536: larger batches cost less per puzzle, smaller ones answer sooner. @default 4096 */
-  batchSize?: number;
+  batchSize?: number | null;
   /**
    * The WASM kernels (`wasm`: 9×9, `general`: N×N) as createSolver takes them, for a bundle that does not copy the files beside
    * this package; compiled once, they become this thread's and its workers' kernels. @default {}
    */
-  kernels?: { wasm?: KernelSource; general?: KernelSource };
+  kernels?: { wasm?: KernelSource | null; general?: KernelSource | null } | null;
 }
 
 /** The default {@link PoolOptions.batchSize}. */

@@ -142,11 +142,11 @@ export interface KernelResult extends BatchResult {
 
 export interface SolveOptions {
   /** Stop counting at this many solutions: 1 finds one, 2 proves uniqueness. @default 2 */
-  limit?: number;
+  limit?: number | null;
   /** Work cap per puzzle in search nodes (Infinity: none); a puzzle over it reports `timeout`. @default none for 9×9, {@link LARGE_GRID_BUDGET} otherwise */
-  budget?: number;
+  budget?: number | null;
   /** The symbols of the puzzles of its size, e.g. "ABCDEFGHIJKLMNOP" for 16×16; detected when absent. @default undefined */
-  alphabet?: Alphabet;
+  alphabet?: Alphabet | null;
 }
 
 /** The result of solving one puzzle. */

@@ -1734,26 +1734,48 @@ const DIGITS_ROOT: u32 = isDefined(DIGITS_ROOT_ABOVE) ? <u32>DIGITS_ROOT_ABOVE :
 let digitsSearch = false;
 
 /**
+ * The six lines' scores from `table` (LINE_SCORE's layout), 10 bits apart: bands 0–2, then
+ * stacks 0–2 (the bands from the triad matrices rule 1 left: a fixed point, every slot revised).
+ */
+@inline function lineScores(st: usize, table: usize): u64 {
+  // the stacks of digits 0–3 and 4–7 four at a time, digit 8 alone; the three scores 10 bits apart
+  const stacks = stackScores4(st, 0, table) + stackScores4(st, 16, table) + stackScores(st, 32, table);
+  let score0: u32 = 0, score1: u32 = 0, score2: u32 = 0;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    score0 += <u32>load<u8>(table + triadsAt(st, slotOf(digit, 0), 0));
+    score1 += <u32>load<u8>(table + triadsAt(st, slotOf(digit, 1), 0));
+    score2 += <u32>load<u8>(table + triadsAt(st, slotOf(digit, 2), 0));
+  }
+  return <u64>(score0 | (score1 << 10) | (score2 << 20)) | (<u64>stacks << 30);
+}
+
+/** What lowestKey returns when every digit is fixed in every line. */
+const NO_LINE: u32 = 0xffffffff;
+
+/** A line's key in lowestKey: its (weighed) score, then the line; NO_LINE when its digits are all fixed. */
+@inline function lineKey(scores: u64, line: u32): u32 {
+  const score = <u32>(scores >> (line * 10)) & 0x3ff;
+  return score > ALL_FIXED_SCORE ? (weighed(score, line) << 3) | line : NO_LINE;
+}
+
+/**
+ * Of six line scores (lineScores), the lowest key of a line with a digit not yet fixed: its
+ * (weighed) score << 3 | the line (bands first, then stacks, on ties); NO_LINE when there is none.
+ * Six keys and no branch: which line wins is a coin toss to the CPU.
+ */
+@inline function lowestKey(scores: u64): u32 {
+  const low012 = min<u32>(min<u32>(lineKey(scores, 0), lineKey(scores, 1)), lineKey(scores, 2));
+  const low345 = min<u32>(min<u32>(lineKey(scores, 3), lineKey(scores, 4)), lineKey(scores, 5));
+  return min<u32>(low012, low345);
+}
+
+/**
  * The line (0–5) with the lowest score from `table` (LINE_SCORE's layout) that has a digit not
  * yet fixed (bands first, then stacks, on ties); -1 when there is none.
  */
 function lowestLine(st: usize, table: usize): i32 {
-  const stacks = stackScores4(st, 0, table) + stackScores4(st, 16, table) + stackScores(st, 32, table);
-  let bestLine: i32 = -1;
-  let bestScore: u32 = WEIGHTED ? 0xffffffff : 1000;
-  for (let line: u32 = 0; line < 6; line++) {
-    let score: u32 = 0;
-    if (line < 3) {
-      for (let digit: u32 = 0; digit < 9; digit++) score += <u32>load<u8>(table + triadsAt(st, slotOf(digit, line), 0));
-    } else {
-      score = (stacks >> ((line - 3) * 10)) & 0x3ff;
-    }
-    if (score > ALL_FIXED_SCORE && weighed(score, line) < bestScore) {
-      bestScore = weighed(score, line);
-      bestLine = <i32>line;
-    }
-  }
-  return bestLine;
+  const key = lowestKey(lineScores(st, table));
+  return key == NO_LINE ? -1 : <i32>(key & 7);
 }
 
 /**
@@ -1775,51 +1797,11 @@ function chooseConfiguration(st: usize, depth: i32): bool {
     const line = lowestLine(st, LINE_SCORE_DIGITS);
     return line < 0 ? false : chooseDigit(st, depth, <u32>line);
   }
-  let score0: u32 = 0, score1: u32 = 0, score2: u32 = 0; // the bands
-  // the stacks of digits 0–3 and 4–7 four at a time, digit 8 alone; the three scores 10 bits apart
-  const stacks = stackScores4(st, 0, LINE_SCORE) + stackScores4(st, 16, LINE_SCORE) + stackScores(st, 32, LINE_SCORE);
-  const score3 = stacks & 0x3ff, score4 = (stacks >> 10) & 0x3ff, score5 = stacks >> 20;
-  for (let digit: u32 = 0; digit < 9; digit++) {
-    // bands: the triad matrices rule 1 left (a fixed point: every slot revised)
-    score0 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 0), 0));
-    score1 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 1), 0));
-    score2 += <u32>load<u8>(LINE_SCORE + triadsAt(st, slotOf(digit, 2), 0));
-  }
-  // the lowest score of a line with a digit not yet fixed; bands first, then stacks, on ties
-  let bestLine: i32 = -1;
-  let bestScore: u32 = 1000;
-  let bestWeighed: u32 = WEIGHTED ? 0xffffffff : 1000;
-  if (score0 > ALL_FIXED_SCORE && weighed(score0, 0) < bestWeighed) {
-    bestScore = score0;
-    bestWeighed = weighed(score0, 0);
-    bestLine = 0;
-  }
-  if (score1 > ALL_FIXED_SCORE && weighed(score1, 1) < bestWeighed) {
-    bestScore = score1;
-    bestWeighed = weighed(score1, 1);
-    bestLine = 1;
-  }
-  if (score2 > ALL_FIXED_SCORE && weighed(score2, 2) < bestWeighed) {
-    bestScore = score2;
-    bestWeighed = weighed(score2, 2);
-    bestLine = 2;
-  }
-  if (score3 > ALL_FIXED_SCORE && weighed(score3, 3) < bestWeighed) {
-    bestScore = score3;
-    bestWeighed = weighed(score3, 3);
-    bestLine = 3;
-  }
-  if (score4 > ALL_FIXED_SCORE && weighed(score4, 4) < bestWeighed) {
-    bestScore = score4;
-    bestWeighed = weighed(score4, 4);
-    bestLine = 4;
-  }
-  if (score5 > ALL_FIXED_SCORE && weighed(score5, 5) < bestWeighed) {
-    bestScore = score5;
-    bestWeighed = weighed(score5, 5);
-    bestLine = 5;
-  }
-  if (bestLine < 0) return false;
+  const scores = lineScores(st, LINE_SCORE);
+  const key = lowestKey(scores);
+  if (key == NO_LINE) return false;
+  let bestLine = <i32>(key & 7);
+  const bestScore = <u32>(scores >> (<u32>bestLine * 10)) & 0x3ff;
   if (DIGITS_OVER != 0 && bestScore > DIGITS_OVER) bestLine = lowestLine(st, LINE_SCORE_DIGITS);
   if (DIGITS_ROOT != 0 && branches == 0) {
     // the search's first branch: the rest of the search scores its lines digits first when this is above DIGITS_ROOT
@@ -1831,7 +1813,6 @@ function chooseConfiguration(st: usize, depth: i32): bool {
   }
   if (PAIR_FIRST) {
     // the line with the lowest score that holds a digit with two configurations, if any
-    const scores = <u64>score0 | (<u64>score1 << 10) | (<u64>score2 << 20) | (<u64>score3 << 30) | (<u64>score4 << 40) | (<u64>score5 << 50);
     let tried: u32 = 0;
     while (true) {
       let line: i32 = -1;
@@ -1873,24 +1854,32 @@ const TIES: i32 = isDefined(DIGIT_TIES) ? DIGIT_TIES : 0;
   return popcnt(candidates(st, slotOf(digit, 0))) + popcnt(candidates(st, slotOf(digit, 1))) + popcnt(candidates(st, slotOf(digit, 2)));
 }
 
+/** fewestDigit's key of a line whose digits are all fixed. */
+const NO_DIGIT: u32 = 0xff;
+
+/** The configurations of `digit` from its line's matrices at `matrices`, `1 << shift` bytes apart (see fewestDigit). */
+@inline function digitConfigurations(matrices: usize, shift: u32, digit: u32): u32 {
+  const matrix = load<u32>(matrices + (<usize>digit << shift)) & 0x1ff; // a band's u16 and the next, or a stack's u32
+  return <u32>load<u8>(CONFIGURATIONS + matrix);
+}
+
 /**
  * The digit of `line` with the fewest configurations, two or more (the lowest on ties, or as
  * DIGIT_TIES says): digit | its configurations << 8. Right after the stacks of `st` were scored
  * (STACK_MATRICES).
  */
 function fewestDigit(st: usize, line: u32): u32 {
-  let bestDigit: u32 = 0;
-  let bestCount: u32 = 7;
-  let bestConfigurations: u32 = 0;
-  let bestKey: u32 = 0;
   // a band's matrices from rule 1's cache (u16 each), a stack's from its scoring (u32 each)
   const matrices = line < 3 ? st + TRIADS_OFFSET + (<usize>slotOf(0, line) << 1) : STACK_MATRICES + <usize>(line - 3) * 48;
   const shift: u32 = line < 3 ? 1 : 2;
-  for (let digit: u32 = 0; digit < 9; digit++) {
-    const matrix = load<u32>(matrices + (<usize>digit << shift)) & 0x1ff; // a band's u16 and the next, or a stack's u32
-    const configurations = <u32>load<u8>(CONFIGURATIONS + matrix);
-    const count = popcnt(configurations);
-    if (TIES != 0) {
+  if (TIES != 0) {
+    let bestDigit: u32 = 0;
+    let bestCount: u32 = 7;
+    let bestConfigurations: u32 = 0;
+    let bestKey: u32 = 0;
+    for (let digit: u32 = 0; digit < 9; digit++) {
+      const configurations = digitConfigurations(matrices, shift, digit);
+      const count = popcnt(configurations);
       if (count < 2 || count > bestCount) continue;
       const key = tieKey(st, digit);
       if (count == bestCount && key >= bestKey) continue;
@@ -1898,15 +1887,19 @@ function fewestDigit(st: usize, line: u32): u32 {
       bestCount = count;
       bestDigit = digit;
       bestConfigurations = configurations;
-      continue;
     }
-    if (count >= 2 && count < bestCount) {
-      bestCount = count;
-      bestDigit = digit;
-      bestConfigurations = configurations;
-    }
+    return bestDigit | (bestConfigurations << 8);
   }
-  return bestDigit | (bestConfigurations << 8);
+  // the lowest key count << 4 | digit of a digit with two configurations or more: no branch
+  // (which digit wins is a coin toss to the CPU)
+  let best: u32 = NO_DIGIT;
+  for (let digit: u32 = 0; digit < 9; digit++) {
+    const count = popcnt(digitConfigurations(matrices, shift, digit));
+    best = min<u32>(best, count >= 2 ? (count << 4) | digit : NO_DIGIT);
+  }
+  if (best == NO_DIGIT) return 0;
+  const digit = best & 0xf;
+  return digit | (digitConfigurations(matrices, shift, digit) << 8);
 }
 
 /** Writes as the frame at `depth` the branch on fewestDigit of `line`; true. */

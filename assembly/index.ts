@@ -315,34 +315,41 @@ function spent(budget: i32): bool {
   store<u32>(st + UNSOLVED_OFFSET + (<usize>band << 2), cells);
 }
 
-/** The lane numbers of a band's digits 0–3 and 4–7 (their v128s in othersLeave). */
-const LANES_LOW = i32x4(0, 1, 2, 3);
-const LANES_HIGH = i32x4(4, 5, 6, 7);
+/**
+ * DIGIT_LANES[digit] = two v128s, a band's digits 0–3 and 4–7 (othersLeave), all ones in the
+ * digit's lane and zero in the others (digit 8: zero in both).
+ */
+const DIGIT_LANES: usize = memory.data(9 * 32, 16);
+for (let digit: u32 = 0; digit < 9; digit++) {
+  for (let lane: u32 = 0; lane < 8; lane++) store<u32>(DIGIT_LANES + (<usize>digit << 5) + (<usize>lane << 2), lane == digit ? 0xffffffff : 0);
+}
 
 /**
  * The `cells` of `band` leave every digit's mask but that of `digit`, which becomes `own`. Returns
  * the slots changed, but the digit's. The nine masks without a loop (V8 checks the stack at each
  * loop head): digits 0–3 and 4–7 in a v128 each, then digit 8. The digit's mask is written in its
  * lane, not stored alone before or after: a v128 load over a u32 store still in flight waits for
- * it (the store cannot be forwarded), and the next slot's pass loads the band again at once.
+ * it (the store cannot be forwarded), and the next slot's pass loads the band again at once. The
+ * digit's lane is picked by a mask loaded from a table, and the masks that changed are those not
+ * equal (x64 has no compare for "not equal": V8 makes it an equal and two more instructions).
  */
 @inline function othersLeave(st: usize, band: u32, digit: u32, own: u32, cells: u32): u32 {
   const base = st + (<usize>slotOf(0, band) << 2);
+  const lanes = DIGIT_LANES + (<usize>digit << 5);
   const keep = ~cells;
   const keepAll = i32x4.splat(keep);
   const ownAll = i32x4.splat(own);
-  const digitAll = i32x4.splat(digit);
   const low = v128.load(base);
   const high = v128.load(base, 16);
   const last = load<u32>(base, 32);
-  const lowNext = v128.bitselect(ownAll, v128.and(low, keepAll), i32x4.eq(digitAll, LANES_LOW));
-  const highNext = v128.bitselect(ownAll, v128.and(high, keepAll), i32x4.eq(digitAll, LANES_HIGH));
+  const lowNext = v128.bitselect(ownAll, v128.and(low, keepAll), v128.load(lanes));
+  const highNext = v128.bitselect(ownAll, v128.and(high, keepAll), v128.load(lanes, 16));
   const lastNext = digit == 8 ? own : last & keep;
   v128.store(base, lowNext);
   v128.store(base, highNext, 16);
   store<u32>(base, lastNext, 32);
-  const changedBand = <u32>i32x4.bitmask(i32x4.ne(low, lowNext)) | (<u32>i32x4.bitmask(i32x4.ne(high, highNext)) << 4) | (<u32>(last != lastNext) << 8);
-  return (changedBand << (band * 9)) & ~(<u32>1 << slotOf(digit, band));
+  const sameBand = <u32>i32x4.bitmask(i32x4.eq(low, lowNext)) | (<u32>i32x4.bitmask(i32x4.eq(high, highNext)) << 4) | (<u32>(last == lastNext) << 8);
+  return ((sameBand | (<u32>1 << digit)) ^ BAND_SLOTS) << (band * 9);
 }
 
 /** The three rows of a band spread a 9-bit column set to all three rows. */

@@ -1422,34 +1422,54 @@ function propagateSearch(st: usize, dirty: u32): bool {
   let revised: u32 = 0; // slots revised since the last triad pass: the rule runs on their bands
   while (true) {
     if (LEVEL == 3) {
-      // rules 1–3: each dirty slot (rules 1–2), and a digit (rule 3) as soon as none of its
-      // slots is left to revise, until nothing is left. The order never changes the fixed point,
-      // only the work and how much of it the CPU overlaps. The slots are taken in rounds: a round
-      // revises a set of slots fixed at its start (a slot changed again before its turn is
-      // revised once, with its latest mask; one changed after its turn waits for the next
-      // round), so which slot comes next never waits for what the last one changed. In the
-      // search a round takes every dirty slot, faster on the hard sets; at the root, where all 27
-      // start dirty, the slots of the lowest digit with one dirty, which revises fewer slots than
-      // a whole-board round (on a puzzle of fewer than RANKED_BELOW clues the digits are named by
-      // their clues for it, the most first: rankDigits). Rule 3 runs as soon as the round has
-      // none of the digit's slots left, which is faster than after every slot.
-      while (dirty) {
-        let round = atRoot ? dirty & digitSlots(lowestDigit(dirty)) : dirty;
-        dirty &= ~round;
-        // every slot of the round is revised in it (or the state fails): the root notes them all
-        // at once; the search slot by slot, as noting the round there is slower (V8 then keeps
-        // other values of the loop in memory)
-        if (atRoot) revised |= round;
-        while (round) {
-          // the lowest slot: band by band
-          const slot = ctz(round);
-          const digit = digitOf(slot);
-          round &= ~(<u32>1 << slot);
-          const changed = reviseSlot(st, slot, digit, atRoot);
-          if (changed == CONTRADICTION) return false;
-          dirty |= changed & ~round;
-          if (!atRoot) revised |= <u32>1 << slot;
-          if (!(round & digitSlots(digit))) {
+      // rules 1–3: each dirty slot (rules 1–2), and each digit (rule 3), until nothing is left.
+      // The order never changes the fixed point, only the work and how much of it the CPU
+      // overlaps. The slots are taken in rounds: a round revises a set of slots fixed at its
+      // start (a slot changed again before its turn is revised once, with its latest mask; one
+      // changed after its turn waits for the next round), so which slot comes next never waits
+      // for what the last one changed. In the search a round takes every dirty slot, band by
+      // band, then rule 3 revises every digit with a slot in the round: its three masks were
+      // stored long before it reads them, and no slot waits on it (rule 3 as soon as the round
+      // has none of the digit's slots left reads a mask just stored, and the next slot waits for
+      // its branch). At the root, where all 27 start dirty, a round takes the slots of the lowest
+      // digit with one dirty, which revises fewer slots than a whole-board round (on a puzzle of
+      // fewer than RANKED_BELOW clues the digits are named by their clues for it, the most
+      // first: rankDigits), then rule 3 for that digit.
+      if (atRoot) {
+        while (dirty) {
+          let round = dirty & digitSlots(lowestDigit(dirty));
+          dirty &= ~round;
+          revised |= round; // every slot of the round is revised in it (or the state fails)
+          const digit = lowestDigit(round);
+          while (round) {
+            // the lowest slot: band by band
+            const slot = ctz(round);
+            round &= ~(<u32>1 << slot);
+            const changed = reviseSlot(st, slot, digit, atRoot);
+            if (changed == CONTRADICTION) return false;
+            dirty |= changed & ~round;
+          }
+          const more = reviseDigit(st, digit, atRoot);
+          if (more == CONTRADICTION) return false;
+          dirty |= more;
+        }
+      } else {
+        while (dirty) {
+          let round = dirty;
+          dirty = 0;
+          revised |= round; // every slot of the round is revised in it (or the state fails)
+          let digits = (round | (round >> 9) | (round >> 18)) & 0x1ff;
+          while (round) {
+            // the lowest slot: band by band
+            const slot = ctz(round);
+            round &= ~(<u32>1 << slot);
+            const changed = reviseSlot(st, slot, digitOf(slot), atRoot);
+            if (changed == CONTRADICTION) return false;
+            dirty |= changed & ~round;
+          }
+          while (digits) {
+            const digit = ctz(digits);
+            digits &= digits - 1;
             const more = reviseDigit(st, digit, atRoot);
             if (more == CONTRADICTION) return false;
             dirty |= more;

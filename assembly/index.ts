@@ -1431,11 +1431,12 @@ function propagateSearch(st: usize, dirty: u32): bool {
       // band, then rule 3 revises every digit with a slot in the round: its three masks were
       // stored long before it reads them, and no slot waits on it (rule 3 as soon as the round
       // has none of the digit's slots left reads a mask just stored, and the next slot waits for
-      // its branch). At the root, where all 27 start dirty, a round takes the slots of the lowest
-      // digit with one dirty, which revises fewer slots than a whole-board round (on a puzzle of
-      // fewer than RANKED_BELOW clues the digits are named by their clues for it, the most
-      // first: rankDigits), then rule 3 for that digit.
-      if (atRoot) {
+      // its branch). The root of a puzzle of RANKED_BELOW clues or more does the same. At the
+      // root of a sparser one, where all 27 start dirty, a round takes the slots of the lowest
+      // digit with one dirty, which revises fewer slots than a whole-board round there (its
+      // digits are named by their clues for it, the most first: rankDigits), then rule 3 for that
+      // digit.
+      if (atRoot && rankedRoot) {
         while (dirty) {
           let round = dirty & digitSlots(lowestDigit(dirty));
           dirty &= ~round;

@@ -582,6 +582,11 @@ function reviseTriads(st: usize, changed: u32): u32 {
     // counts per triad, bit-sliced, rows and columns of triads side by side in one word: the row
     // triads at bits 0–8 (bit row * 3 + box), the column triads at bits 16–24 (16 + column)
     let thrice: u32 = 0, more: u32 = 0, mustThrice: u32 = 0, mustMore: u32 = 0;
+    // per digit, the triads it may take but need not (four digits to a v128, then digit 8): those
+    // the rule can clear, so the loop below visits only the digits it changes (every digit after
+    // the count one at a time, which leaves them all set)
+    let freeLow = i32x4.splat(-1), freeHigh = i32x4.splat(-1);
+    let freeLast: u32 = 0xffffffff;
     if (TRIAD == 3 && !(dirty & bandSlots(band))) {
       // the same counts four digits to a v128 (digits 0–3 and 4–7 lane by lane, then the lanes
       // folded, then digit 8), the row triads from rule 1's cache, the lone ones computed
@@ -594,9 +599,15 @@ function reviseTriads(st: usize, changed: u32): u32 {
       const counts = atLeastThreeAndFour(low, high, last);
       thrice = <u32>counts;
       more = <u32>(counts >> 32);
-      const mustCounts = atLeastThreeAndFour(loneInGroups4(low), loneInGroups4(high), loneInGroups(last));
+      const loneLow = loneInGroups4(low);
+      const loneHigh = loneInGroups4(high);
+      const loneLast = loneInGroups(last);
+      const mustCounts = atLeastThreeAndFour(loneLow, loneHigh, loneLast);
       mustThrice = <u32>mustCounts;
       mustMore = <u32>(mustCounts >> 32);
+      freeLow = v128.andnot(low, loneLow);
+      freeHigh = v128.andnot(high, loneHigh);
+      freeLast = last & ~loneLast;
     } else {
       let once: u32 = 0, twice: u32 = 0;
       let must: u32 = 0, mustTwice: u32 = 0;
@@ -630,7 +641,14 @@ function reviseTriads(st: usize, changed: u32): u32 {
     const columnsOnlyThree = onlyThree >> 16;
     const columnsFull = full >> 16;
     if (!(rowsOnlyThree | rowsFull | columnsOnlyThree | columnsFull)) continue;
-    for (let digit: u32 = 0; digit < 9; digit++) {
+    const clear = onlyThree | full;
+    const clearAll = i32x4.splat(clear);
+    const zero = i32x4.splat(0);
+    let digits = <u32>i32x4.bitmask(i32x4.ne(v128.and(freeLow, clearAll), zero)) | (<u32>i32x4.bitmask(i32x4.ne(v128.and(freeHigh, clearAll), zero)) << 4) |
+      (freeLast & clear ? <u32>0x100 : 0);
+    while (digits) {
+      const digit = ctz(digits);
+      digits &= digits - 1;
       const slot = slotOf(digit, band);
       const cells = candidates(st, slot);
       if (TRIAD & 1) {

@@ -1414,29 +1414,39 @@ function reviseHiddenPairs(st: usize): u32 {
 /**
  * Propagates to a fixed point from the `dirty` slots: the slot rules, then naked singles (then
  * hidden singles at level 2, the triad rule at level 3), until nothing changes. False on a
- * contradiction. Counts the state in `nodes`. The search's first state (its root) and the others
- * each have a function of their own (propagateAt with `atRoot` a constant), so that neither
- * carries the other's choices nor their registers.
+ * contradiction. Counts the state in `nodes`. The search's first state (its root), of a sparse
+ * puzzle (its digits ranked: rankedRoot) or not, and the others each have a function of their
+ * own (propagateAt with `atRoot` and `byDigit` constants), so that none carries the others'
+ * choices nor their registers.
  */
 function propagate(st: usize, dirty: u32): bool {
   if (++nodes != 1) return propagateSearch(st, dirty);
-  const alive = propagateRoot(st, dirty);
-  if (alive && rankedRoot) unrankDigits(st);
+  if (!rankedRoot) return propagateRoot(st, dirty);
+  const alive = propagateSparseRoot(st, dirty);
+  if (alive) unrankDigits(st);
   return alive;
 }
 
-/** propagateAt for the root of a search. */
+/** propagateAt for the root of a search, a puzzle of RANKED_BELOW clues or more. */
 function propagateRoot(st: usize, dirty: u32): bool {
-  return propagateAt(st, dirty, true);
+  return propagateAt(st, dirty, true, false);
+}
+
+/** propagateAt for the root of a search, a puzzle of fewer than RANKED_BELOW clues (its digits ranked). */
+function propagateSparseRoot(st: usize, dirty: u32): bool {
+  return propagateAt(st, dirty, true, true);
 }
 
 /** propagateAt for a state of the search below its root. */
 function propagateSearch(st: usize, dirty: u32): bool {
-  return propagateAt(st, dirty, false);
+  return propagateAt(st, dirty, false, false);
 }
 
-/** propagate's body; `atRoot` (a constant in each caller) says whether the state is the root. */
-@inline function propagateAt(st: usize, dirty: u32, atRoot: bool): bool {
+/**
+ * propagate's body; `atRoot` (a constant in each caller) says whether the state is the root,
+ * `byDigit` (a constant too) whether its rounds take one digit at a time (a sparse puzzle's root).
+ */
+@inline function propagateAt(st: usize, dirty: u32, atRoot: bool, byDigit: bool): bool {
   let revised: u32 = 0; // slots revised since the last triad pass: the rule runs on their bands
   while (true) {
     if (LEVEL == 3) {
@@ -1449,12 +1459,12 @@ function propagateSearch(st: usize, dirty: u32): bool {
       // band, then rule 3 revises every digit with a slot in the round: its three masks were
       // stored long before it reads them, and no slot waits on it (rule 3 as soon as the round
       // has none of the digit's slots left reads a mask just stored, and the next slot waits for
-      // its branch). The root of a puzzle of RANKED_BELOW clues or more does the same. At the
-      // root of a sparser one, where all 27 start dirty, a round takes the slots of the lowest
-      // digit with one dirty, which revises fewer slots than a whole-board round there (its
-      // digits are named by their clues for it, the most first: rankDigits), then rule 3 for that
-      // digit.
-      if (atRoot && rankedRoot) {
+      // its branch). The root of a puzzle of RANKED_BELOW clues or more does the same, two slots
+      // of different bands at a time. At the root of a sparser one (`byDigit`), where all 27
+      // start dirty, a round takes the slots of the lowest digit with one dirty, which revises
+      // fewer slots than a whole-board round there (its digits are named by their clues for it,
+      // the most first: rankDigits), then rule 3 for that digit.
+      if (byDigit) {
         while (dirty) {
           let round = dirty & digitSlots(lowestDigit(dirty));
           dirty &= ~round;
@@ -1482,6 +1492,20 @@ function propagateSearch(st: usize, dirty: u32): bool {
             // the lowest slot: band by band
             const slot = ctz(round);
             round &= ~(<u32>1 << slot);
+            if (atRoot && !WEIGHTED) {
+              // at the root, the lowest slot of a later band beside it: the two share no mask, so
+              // the CPU overlaps their revisions (in the search this measured slower; with
+              // WEIGHTED_LINES, one at a time: a contradiction blames its band)
+              const later = round & (<u32>0xffffffff << ((bandOf(slot) + 1) * 9));
+              if (later) {
+                const other = ctz(later);
+                round &= ~(<u32>1 << other);
+                const changed = reviseSlot(st, slot, digitOf(slot), atRoot) | reviseSlot(st, other, digitOf(other), atRoot);
+                if (changed & CONTRADICTION) return false;
+                dirty |= changed & ~round;
+                continue;
+              }
+            }
             const changed = reviseSlot(st, slot, digitOf(slot), atRoot);
             if (changed == CONTRADICTION) return false;
             dirty |= changed & ~round;

@@ -1421,9 +1421,9 @@ function reviseHiddenPairs(st: usize): u32 {
  */
 function propagate(st: usize, dirty: u32): bool {
   if (++nodes != 1) return propagateSearch(st, dirty);
-  if (!rankedRoot) return propagateRoot(st, dirty);
-  const alive = propagateSparseRoot(st, dirty);
-  if (alive) unrankDigits(st);
+  if (!rankedRoot && !WEIGHTED) return propagateRoot(st, dirty);
+  const alive = propagateSparseRoot(st, dirty); // (WEIGHTED_LINES: every root, see propagateAt)
+  if (alive && rankedRoot) unrankDigits(st);
   return alive;
 }
 
@@ -1506,11 +1506,20 @@ function propagateSearch(st: usize, dirty: u32): bool {
                 continue;
               }
             }
-            const changed = reviseSlot(st, slot, digitOf(slot), atRoot);
+            const digit = digitOf(slot);
+            const changed = reviseSlot(st, slot, digit, atRoot);
             if (changed == CONTRADICTION) return false;
             dirty |= changed & ~round;
+            if (WEIGHTED && !(round & digitSlots(digit))) {
+              // WEIGHTED_LINES keeps the order its weights were measured in (a contradiction blames
+              // its line: the order picks which): rule 3 as soon as the round has none of the
+              // digit's slots left, and at every root one digit's rounds
+              const more = reviseDigit(st, digit, atRoot);
+              if (more == CONTRADICTION) return false;
+              dirty |= more;
+            }
           }
-          while (digits) {
+          while (!WEIGHTED && digits) {
             const digit = ctz(digits);
             digits &= digits - 1;
             const more = reviseDigit(st, digit, atRoot);

@@ -118,6 +118,29 @@ describe("bench --ref COMMIT", () => {
   });
 });
 
+/** Runs `body` with $SUDOKU_WASM_REF_TREES set to `trees` (put back after), then removes `trees`. */
+async function inTrees(trees: string, body: () => Promise<void>): Promise<void> {
+  const saved = process.env[REF_TREES_VARIABLE];
+  process.env[REF_TREES_VARIABLE] = trees;
+  try {
+    await body();
+  } finally {
+    if (saved === undefined) delete process.env[REF_TREES_VARIABLE];
+    else process.env[REF_TREES_VARIABLE] = saved;
+    rmSync(trees, { recursive: true, force: true });
+  }
+}
+
+/** A log for builtWorktree that keeps each line's first word and stops the build at its install or build step (minutes). */
+function stoppingLog(): { steps: string[]; stop: (line: string) => void } {
+  const steps: string[] = [];
+  const stop = (line: string) => {
+    steps.push(line.split(" ")[0]);
+    if (/^(installing|building) /.test(line)) throw new Error("stopped before the step");
+  };
+  return { steps, stop };
+}
+
 describe("builtWorktree", () => {
   it("installs and builds again a tree that runs on this checkout's node_modules once the lockfiles differ (it timed the new dependencies on both sides)", async () => {
     const trees = join(dir, "linked-trees");
@@ -126,25 +149,15 @@ describe("builtWorktree", () => {
     for (const mark of [".ref-built", ".ref-installed"]) writeFileSync(join(tree, mark), `${head}\n`);
     writeFileSync(join(tree, "package.json"), "{}\n");
     symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"), "junction");
-    const saved = process.env[REF_TREES_VARIABLE];
-    process.env[REF_TREES_VARIABLE] = trees;
-    const steps: string[] = [];
-    const stop = (line: string) => {
-      steps.push(line.split(" ")[0]);
-      if (/^(installing|building) /.test(line)) throw new Error("stopped before the build");
-    };
-    try {
+    const { steps, stop } = stoppingLog();
+    await inTrees(trees, async () => {
       writeFileSync(join(tree, "package-lock.json"), readFileSync(join(ROOT, "package-lock.json"))); // the same: built, taken as it is
       expect(await builtWorktree("HEAD", stop)).toBe(tree);
       writeFileSync(join(tree, "package-lock.json"), "{}\n"); // this checkout's dependencies moved on
-      await expect(builtWorktree("HEAD", stop)).rejects.toThrow("stopped before the build");
+      await expect(builtWorktree("HEAD", stop)).rejects.toThrow("stopped before the step");
       expect(steps).toEqual(["installing"]);
       expect(lstatSync(join(tree, "node_modules"), { throwIfNoEntry: false }), "the link to this checkout's node_modules").toBeUndefined();
-    } finally {
-      if (saved === undefined) delete process.env[REF_TREES_VARIABLE];
-      else process.env[REF_TREES_VARIABLE] = saved;
-      rmSync(trees, { recursive: true, force: true });
-    }
+    });
   });
 
   it("installs again a tree whose install did not finish (no mark), and goes straight to the build once it did", async () => {
@@ -153,24 +166,14 @@ describe("builtWorktree", () => {
     mkdirSync(join(tree, "node_modules", "half-installed"), { recursive: true }); // what a stopped `npm ci` left
     writeFileSync(join(tree, "package.json"), "{}\n");
     writeFileSync(join(tree, "package-lock.json"), "{}\n"); // not this checkout's: installed, not linked
-    const saved = process.env[REF_TREES_VARIABLE];
-    process.env[REF_TREES_VARIABLE] = trees;
-    const steps: string[] = [];
-    const stop = (line: string) => {
-      steps.push(line.split(" ")[0]);
-      if (/^(installing|building) /.test(line)) throw new Error("stopped before the step");
-    };
-    try {
+    const { steps, stop } = stoppingLog();
+    await inTrees(trees, async () => {
       await expect(builtWorktree("HEAD", stop)).rejects.toThrow("stopped before the step");
       expect(existsSync(join(tree, "node_modules", "half-installed")), "what the stopped install left").toBe(false);
       writeFileSync(join(tree, ".ref-installed"), `${head}\n`); // an install that finished
       await expect(builtWorktree("HEAD", stop)).rejects.toThrow("stopped before the step");
       expect(steps).toEqual(["installing", "building"]);
-    } finally {
-      if (saved === undefined) delete process.env[REF_TREES_VARIABLE];
-      else process.env[REF_TREES_VARIABLE] = saved;
-      rmSync(trees, { recursive: true, force: true });
-    }
+    });
   });
 
   it("waits while another run builds the same commit, then takes the tree it built (the two runs failed on each other's steps)", async () => {
@@ -179,9 +182,7 @@ describe("builtWorktree", () => {
     mkdirSync(tree, { recursive: true });
     const { default: lockfile } = await import("proper-lockfile");
     const releaseOther = await lockfile.lock(tree, { realpath: false, lockfilePath: `${tree}.building` }); // the other run, building
-    const saved = process.env[REF_TREES_VARIABLE];
-    process.env[REF_TREES_VARIABLE] = trees;
-    try {
+    await inTrees(trees, async () => {
       const said: string[] = [];
       const built = builtWorktree("HEAD", (line) => said.push(line));
       while (said.length === 0) await sleep(20);
@@ -194,11 +195,7 @@ describe("builtWorktree", () => {
       expect(await built).toBe(tree);
       expect(said).toHaveLength(1); // nothing checked out, installed or built again
       expect(existsSync(`${tree}.building`), "the lock, released").toBe(false);
-    } finally {
-      if (saved === undefined) delete process.env[REF_TREES_VARIABLE];
-      else process.env[REF_TREES_VARIABLE] = saved;
-      rmSync(trees, { recursive: true, force: true });
-    }
+    });
   });
 
   it("removes its own stale worktrees only, never the user's whose folder is missing (git worktree prune removed both)", async () => {
@@ -211,24 +208,19 @@ describe("builtWorktree", () => {
       expect(git("worktree", "add", "--detach", folder, "HEAD").status).toBe(0);
       rmSync(folder, { recursive: true, force: true });
     }
-    const saved = process.env[REF_TREES_VARIABLE];
-    process.env[REF_TREES_VARIABLE] = trees;
-    try {
-      // stopped once checked out, before the minutes of its build
-      const stop = (line: string) => {
-        if (/^(installing|building) /.test(line)) throw new Error("stopped before the build");
-      };
-      await expect(builtWorktree("HEAD", stop)).rejects.toThrow("stopped before the build");
-      const listed = git("worktree", "list", "--porcelain").stdout;
-      expect(listed).toContain(`worktree ${user}\n`);
-      expect(listed).not.toContain(`worktree ${own}\n`);
-      expect(listed).toContain(`worktree ${tree}\n`);
-    } finally {
-      if (saved === undefined) delete process.env[REF_TREES_VARIABLE];
-      else process.env[REF_TREES_VARIABLE] = saved;
-      if (existsSync(join(tree, "node_modules"))) unlinkSync(join(tree, "node_modules")); // a link to this checkout's
-      for (const folder of [user, own, tree]) git("worktree", "remove", "--force", folder);
-    }
+    await inTrees(trees, async () => {
+      try {
+        // stopped once checked out, before the minutes of its build
+        await expect(builtWorktree("HEAD", stoppingLog().stop)).rejects.toThrow("stopped before the step");
+        const listed = git("worktree", "list", "--porcelain").stdout;
+        expect(listed).toContain(`worktree ${user}\n`);
+        expect(listed).not.toContain(`worktree ${own}\n`);
+        expect(listed).toContain(`worktree ${tree}\n`);
+      } finally {
+        if (existsSync(join(tree, "node_modules"))) unlinkSync(join(tree, "node_modules")); // a link to this checkout's
+        for (const folder of [user, own, tree]) git("worktree", "remove", "--force", folder);
+      }
+    });
   });
 });
 

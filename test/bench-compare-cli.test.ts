@@ -142,6 +142,13 @@ describe("bench --compare OLD --against NEW", () => {
       ["cpu-newline.json", (run) => (run.environment.cpu = "AMD EPYC\n  bitmask  faster"), /environment\.cpu must match pattern/],
       ["row-escape.json", (run) => (run.records[0].row = "wasm\u001b[2J"), /records\[0\]\.row must match pattern/],
       ["negative-rate.json", (run) => (run.records[0].puzzlesPerSecond = -5), /records\[0\]\.puzzlesPerSecond must be >= 0$/],
+      [
+        "signal-forged.json",
+        (run) => (run.incomplete = { signal: "SIGINT\nforged line", rowsPlanned: 5 }),
+        /incomplete\.signal must be equal to one of the allowed values/,
+      ],
+      ["dataset-newline.json", (run) => (run.settings.datasets[0].name = "easy\nforged"), /settings\.datasets\[0\]\.name must match pattern/],
+      ["reference-newline.json", (run) => (run.records[0].reference = "bitmask\nforged"), /records\[0\]\.reference must match pattern/],
     ];
     for (const [name, corrupt, reason] of cases) {
       const path = variant(name, () => {});

@@ -273,7 +273,7 @@ describe("environment", () => {
     const dir = mkdtempSync(join(tmpdir(), "sudoku-wasm-commit-"));
     try {
       const git = (...args: string[]) =>
-        execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir })
+        execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd: dir })
           .toString()
           .trim();
       git("init", "-q");

@@ -147,7 +147,10 @@ export async function builtWorktree(commit: string, log: (line: string) => void 
   try {
     return await buildTree(root, commit, hash, trees, tree, log, signal);
   } finally {
-    await release();
+    // (a lock another run took over as stale is released already: proper-lockfile says ERELEASED)
+    await release().catch((error: { code?: string }) => {
+      if (error.code !== "ERELEASED") throw error;
+    });
   }
 }
 

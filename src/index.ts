@@ -6,7 +6,8 @@
  *   solver.solveMany(lines, { limit: 2 });            // records in input order, one batch per size
  *   solver.solve(line256, { alphabet: "ABCDEFGHIJKLMNOP" }); // 4×4, 16×16, 25×25 too
  */
-import { type KernelSource, givenKernelError } from "./kernel/kernel-source.js";
+import { givenKernelError } from "./kernel/kernel-source.js";
+import type { GivenKernels } from "./kernel/wasm.js";
 import { type SolverId, type SolverInfo, findSolver, solverIds, solversBySize, takesSize } from "./solvers/registry.js";
 import { type SizeEngine, type SolverEngine, Solver } from "./solvers/solver.js";
 import { shapeOfSide } from "./model/shape.js";
@@ -20,7 +21,7 @@ export interface CreateSolverOptions {
    */
   general?: "wasm" | "ts" | null;
   /** The WASM kernels (a URL, bytes, a fetch Response or a compiled Module), when not from the files beside this package (`wasm`: 9×9; `general`: N×N). @default {} */
-  kernels?: { wasm?: KernelSource | null; general?: KernelSource | null } | null;
+  kernels?: GivenKernels | null;
 }
 
 /**

@@ -12,7 +12,7 @@
  * thread makes the records; the event loop runs between batches, so the caller stays responsive.
  */
 import type { Grid } from "../model/puzzle.js";
-import type { KernelSource } from "../kernel/kernel-source.js";
+import type { GivenKernels } from "../kernel/wasm.js";
 import { DIGITS } from "../model/puzzle.js";
 import { type SolverId, solverIds } from "../solvers/registry.js";
 import {
@@ -67,7 +67,7 @@ export interface PoolOptions {
    * The WASM kernels (`wasm`: 9×9, `general`: N×N) as createSolver takes them, for a bundle that does not copy the files beside
    * this package; compiled once, they become this thread's and its workers' kernels. @default {}
    */
-  kernels?: { wasm?: KernelSource | null; general?: KernelSource | null } | null;
+  kernels?: GivenKernels | null;
 }
 
 /** The default {@link PoolOptions.batchSize}. */

@@ -2,7 +2,7 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/kernel/paths.js";
 
@@ -145,7 +145,7 @@ export async function builtWorktree(commit: string, log: (line: string) => void 
   // One run at a time checks out, installs and builds a commit: a second one waits for it, then finds the tree built.
   const release = await buildLock(tree, hash, log, signal);
   try {
-    return await buildTree(root, commit, hash, trees, tree, log, signal);
+    return await buildTree(commit, tree, log, signal);
   } finally {
     // (a lock another run took over as stale is released already: proper-lockfile says ERELEASED)
     await release().catch((error: { code?: string }) => {
@@ -183,16 +183,10 @@ async function buildLock(tree: string, hash: string, log: (line: string) => void
   }
 }
 
-/** {@link builtWorktree}'s steps, under its lock: each skipped when a run before did it. */
-async function buildTree(
-  root: string,
-  commit: string,
-  hash: string,
-  trees: string,
-  tree: string,
-  log: (line: string) => void,
-  signal?: AbortSignal,
-): Promise<string> {
+/** {@link builtWorktree}'s steps for `tree` (its folder named by the commit's hash), under its lock: each skipped when a run before did it. */
+async function buildTree(commit: string, tree: string, log: (line: string) => void, signal?: AbortSignal): Promise<string> {
+  const root = packageRoot();
+  const [trees, hash] = [dirname(tree), basename(tree)];
   const lock = (folder: string) => (existsSync(join(folder, "package-lock.json")) ? readFileSync(join(folder, "package-lock.json"), "utf8") : null);
   // A tree that runs on this checkout's node_modules (the same lockfile when it was built) once this checkout's dependencies
   // changed would time the new ones on the old side too: it installs its own and builds again.

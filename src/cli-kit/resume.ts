@@ -44,7 +44,15 @@ export interface ResumePoint {
   bytes: number;
   /** The last complete record's text, or null. */
   last: string | null;
+  /**
+   * The bytes after them (a last record cut short, or none), which the resumed run cuts away: kept to be put back should
+   * the resume be refused; null when over {@link CUT_KEPT} (no record is that long).
+   */
+  cut: Buffer | null;
 }
+
+/** The most bytes of a cut last record a {@link ResumePoint} keeps: a record is at most a line of a mebibyte, or a grid. */
+const CUT_KEPT = 1 << 22;
 
 /** What a scan of an output file finds: its complete records, where the last one starts and ends, where the csv header ends, its size. */
 interface RecordScan {
@@ -71,14 +79,17 @@ function scanRecords(fd: number, format: OutputFormatName, path: string): Record
 
 /** The complete records of output file `path` in `format` (none when it is missing). */
 export function resumePoint(path: string, format: OutputFormatName): ResumePoint {
-  if (!existsSync(path)) return { records: 0, bytes: 0, last: null };
+  if (!existsSync(path)) return { records: 0, bytes: 0, last: null, cut: null };
   if (!statSync(path).isFile()) throw new Error(`--resume: ${path} is not a regular file`);
   const fd = openSync(path, "r");
   try {
-    const { records, lastStart, lastEnd, headerEnd } = scanRecords(fd, format, path);
+    const { records, lastStart, lastEnd, headerEnd, size } = scanRecords(fd, format, path);
     const last = records === 0 ? null : Buffer.alloc(lastEnd - lastStart);
     if (last) readSync(fd, last, 0, last.length, lastStart);
-    return { records, bytes: records > 0 ? lastEnd : headerEnd, last: last?.toString("utf8") ?? null };
+    const bytes = records > 0 ? lastEnd : headerEnd;
+    const cut = size - bytes > CUT_KEPT ? null : Buffer.alloc(size - bytes);
+    if (cut) readSync(fd, cut, 0, cut.length, bytes);
+    return { records, bytes, last: last?.toString("utf8") ?? null, cut };
   } finally {
     closeSync(fd);
   }

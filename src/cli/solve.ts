@@ -390,15 +390,14 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   if (flags.takeLock && flags.resume && isFile(flags.output)) checkBegun(flags.output, runRecord());
   const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
   let recordedWhereNone: string | undefined; // the output beside which this run wrote a run record where there was none
-  let cutRecord: Buffer | null = null;
+  let cutRecord: Buffer | null = null; // the output's cut last record (ResumePoint.cut), put back should the resume be refused
   try {
     const header = command.header ?? outputFormats[flags.out].header;
     // A file output's run record: checked against the one there on --resume, in place until every record is written.
     const run = isFile(flags.output) ? { output: flags.output, record: runRecord() } : null; // (the lock made the file)
     const begun = flags.resume && run !== null ? checkBegun(run.output, run.record) : null;
     const resume = flags.resume ? findResumePoint(flags, shard, header, (command.fields ?? outputFormats.csv.header).trimEnd()) : undefined;
-    // the cut last record, which openOutput cuts away: put back should this resume be refused once the input is read
-    cutRecord = resume !== undefined && flags.output !== undefined ? tailOf(flags.output, resume.bytes) : null;
+    cutRecord = resume?.cut ?? null;
     const out = await openOutput(flags.output, resume); // (a new output's emptying removes a record left beside it)
     lock.guard(out);
     // Written once the output is emptied or cut to its resume point: a run stopped before then leaves no record of its own beside another run's bytes.
@@ -473,30 +472,13 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
     if (error instanceof ResumeRefused) {
       // a resume refused under way leaves the output as it found it: no run record of its own where there was none, its cut record back
       if (recordedWhereNone !== undefined) removeRunRecord(recordedWhereNone);
-      if (cutRecord !== null && cutRecord.length > 0) appendFileSync(flags.output!, cutRecord);
+      if (cutRecord !== null) appendFileSync(flags.output!, cutRecord);
     }
     throw error;
   } finally {
     await lock.release();
   }
 }
-
-/** The bytes of file `path` from `from` to its end (a resume point's cut record); null when there are more than a few MiB. */
-function tailOf(path: string, from: number): Buffer | null {
-  if (!existsSync(path)) return null;
-  const length = statSync(path).size - from;
-  if (length > CUT_RECORD_KEPT) return null;
-  const fd = openSync(path, "r");
-  try {
-    const tail = Buffer.alloc(Math.max(0, length));
-    return tail.subarray(0, readSync(fd, tail, 0, tail.length, from));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The most bytes of a cut last record kept to be put back: a record is at most a line of a mebibyte, or a grid. */
-const CUT_RECORD_KEPT = 1 << 22;
 
 /** The run record beside `output` (null when there is none), checked against this run's `run`: throws naming what differs. */
 function checkBegun(output: string, run: RunRecord): RunRecord | null {

@@ -65,15 +65,17 @@ async function* slowly<T>(items: readonly T[]): AsyncGenerator<T> {
 /**
  * A worker module (CommonJS, as the pool's own entry) that runs the real worker but ends its
  * thread on a batch solved under `limit: 3`: on the first such batch of the run (`once`, a marker
- * file shared by the workers), or on every one.
+ * file shared by the workers), or on every one; `endsAsItStartsAfter`: a worker started after the first death ends
+ * before it is ready.
  */
-function dyingWorker(name: string, once: boolean): string {
+function dyingWorker(name: string, once: boolean, endsAsItStartsAfter = false): string {
   const marker = join(work, `${name}.died`);
   const file = join(work, `${name}.cjs`);
+  const atStart = endsAsItStartsAfter ? `if (existsSync(${JSON.stringify(marker)})) process.exit(1);\n` : "";
   writeFileSync(
     file,
     `const { existsSync, writeFileSync } = require("node:fs");
-module.exports = import(${JSON.stringify(new URL("cli/worker.mjs", DIST).href)}).then((module) => module.default).then((solve) => (task) => {
+${atStart}module.exports = import(${JSON.stringify(new URL("cli/worker.mjs", DIST).href)}).then((module) => module.default).then((solve) => (task) => {
   if (task.kind === "records" && task.options.limit === 3 && (${!once} || !existsSync(${JSON.stringify(marker)}))) {
     writeFileSync(${JSON.stringify(marker)}, "");
     process.exit(1); // ends this worker thread mid-batch
@@ -455,28 +457,14 @@ describe("createPool", () => {
   });
 
   it("settles when the workers started after a death end as they start: `error` records, no call waiting for good, and goes on", async () => {
-    const started = join(work, "ends-as-it-starts.died");
-    const file = join(work, "ends-as-it-starts.cjs");
-    writeFileSync(
-      file,
-      `const { existsSync, writeFileSync } = require("node:fs");
-if (existsSync(${JSON.stringify(started)})) process.exit(1); // a worker started after the first death ends before it is ready
-module.exports = import(${JSON.stringify(new URL("cli/worker.mjs", DIST).href)}).then((module) => module.default).then((solve) => (task) => {
-  if (task.kind === "records" && task.options.limit === 3) {
-    writeFileSync(${JSON.stringify(started)}, "");
-    process.exit(1); // ends this worker thread mid-batch
-  }
-  return solve(task);
-});
-`,
-    );
+    const file = dyingWorker("ends-as-it-starts", false, true);
     usePoolWorker(file);
     const dying = await createPool({ threads: 1, batchSize: 4 });
     try {
       // piscina starts no worker again after one ended as it started: the retry's batch, and the next, waited for good
       const lines = NINE.slice(0, 8);
       expect((await dying.solveMany(lines, { limit: 3 })).map((r) => r.status)).toEqual(lines.map(() => "error"));
-      rmSync(started);
+      rmSync(join(work, "ends-as-it-starts.died"));
       expect(await dying.solveMany(lines)).toEqual(solver.solveMany(lines)); // on workers of their own from now on
     } finally {
       await dying.close();

@@ -9,7 +9,7 @@
 import { givenKernelError } from "./kernel/kernel-source.js";
 import type { GivenKernels } from "./kernel/wasm.js";
 import { type SolverId, type SolverInfo, findSolver, solverIds, solversBySize, takesSize } from "./solvers/registry.js";
-import { type SizeEngine, type SolverEngine, Solver } from "./solvers/solver.js";
+import { type SizeEngine, type SolverEngine, Solver, checkOptionNames } from "./solvers/solver.js";
 import { shapeOfSide } from "./model/shape.js";
 
 export interface CreateSolverOptions {
@@ -68,7 +68,7 @@ async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: C
  * kernel given in `kernels` cannot load, or no size's engine can.
  */
 export async function createSolver(given: CreateSolverOptions | null = {}): Promise<Solver> {
-  const options = given ?? {}; // null options, and null values in them, read as not given
+  const options = checkOptionNames("createSolver", given, ["solver", "general", "kernels"]) ?? {}; // null values read as not given
   const ids = solverIds(options.solver);
   for (const id of ids) findSolver(id); // an unknown id fails here, naming the known ones
   if (options.general != null && options.general !== "wasm" && options.general !== "ts")

@@ -218,6 +218,19 @@ describe("solveMany's input", () => {
       new TypeError("solver must be a solver's id (see solvers) or an array of them, got 5"),
     );
   });
+
+  it("refuses createSolver options it does not know, and options that are no object, naming them (a misspelt option is not ignored)", async () => {
+    const given = (options: unknown) => createSolver(options as Parameters<typeof createSolver>[0]);
+    await expect(given({ solvers: "dlx" })).rejects.toThrow(
+      new TypeError("sudoku-wasm: createSolver has no option 'solvers'; its options are solver, general, kernels"),
+    );
+    await expect(given({ solver: "dlx", limit: 2, budjet: 9 })).rejects.toThrow("createSolver has no option 'limit' or 'budjet'");
+    await expect(given("dlx")).rejects.toThrow(
+      new TypeError('sudoku-wasm: createSolver takes an options object (solver, general, kernels), got the string "dlx"'),
+    );
+    for (const bad of [2, ["dlx"], true]) await expect(given(bad)).rejects.toThrow(/createSolver takes an options object/);
+    expect((await given(undefined)).solve(UNIQUE)).toEqual(solver.solve(UNIQUE));
+  });
 });
 
 describe("readDigits", () => {

@@ -181,6 +181,14 @@ describe("createPool", () => {
       new TypeError("solver must be a solver's id (see solvers) or an array of them, got 5"),
     );
     expect(checkPoolOptions({ threads: null, batchSize: null, solver: null } as unknown as PoolOptions, 3)).toEqual(checkPoolOptions({}, 3)); // null: not given
+    // a name it does not know, or options that are no object, before any worker starts (a misspelt option is not ignored)
+    await expect(createPool({ thread: 2 } as unknown as PoolOptions)).rejects.toThrow(
+      new TypeError("sudoku-wasm: createPool has no option 'thread'; its options are threads, solver, batchSize, kernels"),
+    );
+    await expect(createPool(2 as unknown as PoolOptions)).rejects.toThrow(
+      new TypeError("sudoku-wasm: createPool takes an options object (threads, solver, batchSize, kernels), got 2"),
+    );
+    expect(checkPoolOptions(null, 3)).toEqual(checkPoolOptions({}, 3));
   });
 
   it("reads a stream of bytes as lines, one input per line as readline gives them, cut anywhere", async () => {

@@ -25,6 +25,7 @@ import {
   type SolveRecord,
   checkOptions,
   checkPuzzles,
+  checkOptionNames,
   described,
   DigitLines,
   type Solver,
@@ -102,15 +103,19 @@ export interface RecordsSolver {
  */
 export type ByteReader = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: AbortSignal) => AsyncIterable<PoolBatch> | null;
 
-/** `threads` and `batchSize` of {@link PoolOptions} checked (a RangeError naming a bad one), and the solver ids. */
-export function checkPoolOptions(options: PoolOptions, defaultThreads: number): { threads: number; batchSize: number; ids: string[] } {
+/** {@link PoolOptions} checked (a TypeError for an unknown name, a RangeError naming a bad value): `threads`, `batchSize`, the solver ids and the kernels. */
+export function checkPoolOptions(
+  given: PoolOptions | null,
+  defaultThreads: number,
+): { threads: number; batchSize: number; ids: string[]; kernels: PoolOptions["kernels"] } {
+  const options = checkOptionNames("createPool", given, ["threads", "solver", "batchSize", "kernels"]) ?? {}; // null values read as not given
   const threads = options.threads ?? Math.min(defaultThreads, MAX_THREADS);
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
     throw new RangeError(`threads must be a whole number from 1 to ${MAX_THREADS}, got ${described(threads)}`);
   const batchSize = options.batchSize ?? POOL_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE)
     throw new RangeError(`batchSize must be a whole number from 1 to ${MAX_BATCH_SIZE}, got ${described(batchSize)}`);
-  return { threads, batchSize, ids: solverIds(options.solver) };
+  return { threads, batchSize, ids: solverIds(options.solver), kernels: options.kernels };
 }
 
 /** A pool of worker threads solving puzzles; see {@link createPool}. */

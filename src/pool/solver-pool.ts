@@ -46,9 +46,8 @@ const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineSca
 
 /** A pool of `threads` worker threads, each with its own engines (each size's default, or those `solver` names). */
 export async function createPool(given: PoolOptions | null = {}): Promise<SolverPool> {
-  const options = given ?? {}; // null options, and null values in them, read as not given
-  const { threads, batchSize, ids } = checkPoolOptions(options, availableParallelism());
-  return withGivenKernels(options.kernels, async () => {
+  const { threads, batchSize, ids, kernels } = checkPoolOptions(given, availableParallelism());
+  return withGivenKernels(kernels, async () => {
     const { solver, main } = await openRecordsSolver(threads, ids, poolWorkerFile);
     return new SolverPool(solver, main, batchSize, readNodeBytes);
   });

@@ -15,9 +15,8 @@ export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "
 
 /** A pool of `threads` Web Workers (default: navigator.hardwareConcurrency), ready once every worker has loaded its engines; rejects if one cannot. */
 export async function createPool(given: PoolOptions | null = {}): Promise<SolverPool> {
-  const options = given ?? {}; // null options, and null values in them, read as not given
-  const { threads, batchSize, ids } = checkPoolOptions(options, globalThis.navigator?.hardwareConcurrency || 1);
-  return withGivenKernels(options.kernels, async () => {
+  const { threads, batchSize, ids, kernels } = checkPoolOptions(given, globalThis.navigator?.hardwareConcurrency || 1);
+  return withGivenKernels(kernels, async () => {
     const engines = await loadBatchEngines(ids); // a bad id rejects here, before any worker starts
     const start: ToWorker = { kind: "start", kernels: await compiledKernels(), solvers: ids };
     const workers = await openWebWorkers(threads, start);

@@ -193,6 +193,20 @@ export function described(value: unknown): string {
   return describeValue(value);
 }
 
+/**
+ * `given` when it is an options object (or null or undefined: none) whose names are all in `known`; a TypeError otherwise,
+ * naming the call, so that `createSolver("dlx")` or `{ solvers: "dlx" }` is not read as no options.
+ */
+export function checkOptionNames<T extends object>(call: string, given: T | null | undefined, known: readonly (keyof T & string)[]): T | null {
+  if (given === undefined || given === null) return null;
+  if (typeof given !== "object" || Array.isArray(given))
+    throw new TypeError(`sudoku-wasm: ${call} takes an options object (${known.join(", ")}), got ${described(given)}`);
+  const unknown = Object.keys(given).filter((name) => !(known as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new TypeError(`sudoku-wasm: ${call} has no option ${unknown.map((name) => `'${name}'`).join(" or ")}; its options are ${known.join(", ")}`);
+  return given;
+}
+
 /** `limit` when it is a whole number from 1 to 2^31-1; a RangeError otherwise. */
 export function checkLimit(limit: number): number {
   if (typeof limit !== "number") throw new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${described(limit)}`);

@@ -62,6 +62,23 @@ describe("bench: interrupts", () => {
     });
   }
 
+  // npm passes a SIGTERM to the shell that runs the script, and the shell ends without passing it on: the bench, run by
+  // scripts/run-built.mjs as npm runs it, must not run on orphaned. Here the shell is killed outright once the first row is out.
+  it("orphaned by the shell npm runs it in (npm passes SIGTERM to the shell alone), stops as on SIGTERM", async () => {
+    const json = join(dir, "orphan.json");
+    const runBuilt = new URL("../scripts/run-built.mjs", import.meta.url).pathname;
+    const command = `"${process.execPath}" "${runBuilt}" dist/bench/bench.js ${ARGS.join(" ")} --json "${json}"; :`; // (`; :`: no exec)
+    const shell = spawn("sh", ["-c", command], { cwd: new URL("..", import.meta.url).pathname, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    shell.stdout!.on("data", (data) => (stdout += data));
+    const closed = new Promise((resolve) => shell.stdout!.on("close", resolve)); // once the bench, which holds the pipe too, has ended
+    await waitFor(() => stdout, FIRST_ROW, shell);
+    shell.kill("SIGKILL");
+    await closed;
+    expect(stdout).toMatch(/interrupted by SIGTERM: [12] of 3 rows finished/);
+    expect(JSON.parse(readFileSync(json, "utf8")).incomplete).toEqual({ signal: "SIGTERM", rowsPlanned: 3 });
+  });
+
   const script = spawnSync("script", ["--version"]).status === 0;
   it.skipIf(!script)("in a terminal: the progress line hides the cursor and Ctrl-C shows it again (script gives the pseudo-terminal)", async () => {
     const command = `echo PID $$; exec "${process.execPath}" "${BENCH}" ${ARGS.join(" ")}`;

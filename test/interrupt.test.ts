@@ -4,9 +4,9 @@
  * the status is 130/143. The runs read a file and then standard input, which the test holds open
  * and never writes: the run is certain to be waiting when the signal comes, with no timing guess.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { constants as os, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { writePuzzles } from "../bench/corpus.js";
@@ -25,6 +25,21 @@ const expected = spawnSync(process.execPath, [BIN, "solve", "--no-progress", "--
 /** Resolves once `path` holds some records. */
 async function outputStarted(path: string, child: ChildProcess): Promise<void> {
   while (!(existsSync(path) && statSync(path).size > 0)) {
+    if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Resolves once the process `child` has `path` open (Linux's /proc). */
+async function readingFrom(path: string, child: ChildProcess): Promise<void> {
+  const opened = (): boolean => {
+    try {
+      return readdirSync(`/proc/${child.pid}/fd`).some((fd) => readlinkSync(`/proc/${child.pid}/fd/${fd}`) === path);
+    } catch {
+      return false;
+    }
+  };
+  while (!opened()) {
     if (child.exitCode !== null) throw new Error(`the run ended early with status ${child.exitCode}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -75,9 +90,9 @@ function expectCursorShownAgain(terminal: string): void {
   expect(terminal.indexOf("\x1B[?25h", hidden)).toBeGreaterThan(hidden);
 }
 
-/** The exit status of a child that exits. */
+/** The exit status of a child that exits, as a shell gives it: 128 + the signal's number when a signal ended it. */
 function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+  return new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal === null ? null : 128 + os.signals[signal]))));
 }
 
 describe("solve: clean interrupts", () => {
@@ -96,6 +111,43 @@ describe("solve: clean interrupts", () => {
       child.stdin!.destroy();
     });
   }
+
+  it("SIGTERM while a read waits on a pipe given by its path (a FIFO, `<(cmd)`), which no signal cancels: whole records, exits 143", async () => {
+    const out = join(dir, "fifo.txt");
+    const fifo = join(dir, "held.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const held = openSync(fifo, constants.O_RDWR); // open, never written
+    onTestFinished(() => closeSync(held));
+    const child = spawn(process.execPath, [BIN, "solve", "--no-progress", "--batch", "1000", "-o", out, corpus, fifo], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (data) => (stderr += data));
+    await readingFrom(fifo, child); // every record of the corpus written, a read waiting on the pipe
+    child.kill("SIGTERM");
+    expect(await exited(child)).toBe(143);
+    expectWholeRecords(out, stderr, "SIGTERM");
+  });
+
+  it("run by npm (npx, an npm script), orphaned by npm's shell (npm passes SIGTERM to the shell alone): stops as on SIGTERM", async () => {
+    const out = join(dir, "orphan.txt");
+    // After the file, a pipe held open here and never written (not the shell's standard input: Node closes that once the shell ends).
+    const fifo = join(dir, "orphan.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const held = openSync(fifo, constants.O_RDWR);
+    onTestFinished(() => closeSync(held));
+    // `; :` keeps the shell from becoming the CLI (exec), as npm's shell does not either
+    const shell = spawn("sh", ["-c", `"${process.execPath}" "${BIN}" solve --no-progress --batch 1000 -o "${out}" "${corpus}" "${fifo}"; :`], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, npm_command: "exec" },
+    });
+    let stderr = "";
+    shell.stderr!.on("data", (data) => (stderr += data));
+    const closed = new Promise((resolve) => shell.stderr!.on("close", resolve)); // once the CLI, which holds the pipe too, has ended
+    await outputStarted(out, shell);
+    shell.kill("SIGKILL");
+    await closed;
+    expectWholeRecords(out, stderr, "SIGTERM");
+    expect(existsSync(`${out}.run.json`)).toBe(true); // kept for --resume
+  });
 
   it("canon --unique, which cannot resume: says to run it again, not a --resume command that would be refused; counts the records written, not the repeats left out", async () => {
     const out = join(dir, "unique.txt");

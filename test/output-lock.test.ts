@@ -13,7 +13,7 @@
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, linkSync, openSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, runCli, scratchFolder } from "./cli-run.js";
@@ -281,6 +281,43 @@ describe("one run per output file", () => {
     );
     expect(readFileSync(out, "utf8").split("\n")).toHaveLength(20_001);
     expect(existsSync(`${out}.lock`)).toBe(false);
+  });
+
+  it("refuses an output of more than one name (a hard link): a run writing it by the other name would not meet the lock", () => {
+    const out = file("linked.txt", "kept\n");
+    const other = join(dir, "linked-too.txt");
+    linkSync(out, other);
+    for (const args of [
+      ["solve", "--no-progress", "-o", other, threeHundred],
+      ["generate", "-n", "1", "-o", other],
+    ]) {
+      const run = runCli(args);
+      expect([run.status, run.stderr], args[0]).toEqual([
+        2,
+        `sudoku-wasm: '${other}' has 2 names (hard links): a run writing it by another name would not meet this run's lock; write to a file of one name\n`,
+      ]);
+    }
+    expect(readFileSync(out, "utf8")).toBe("kept\n");
+    expect(existsSync(`${other}.lock`)).toBe(false);
+  });
+
+  it("refuses standard output redirected to a file another run is writing (`>> FILE` beside `-o FILE`), before writing to it", async () => {
+    const puzzles = relabelledPuzzles(4000, 13);
+    const out = join(dir, "redirected.txt");
+    const first = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "0", "-o", out, "-"], { stdio: ["pipe", "ignore", "pipe"] });
+    const exited = new Promise<number | null>((resolve) => first.on("exit", resolve));
+    first.stdin.write(puzzles.slice(0, 82 * 1000));
+    await until(() => existsSync(`${out}.lock`) && ownerRecord(out) !== undefined);
+    const appending = openSync(out, "a");
+    const second = spawnSync(process.execPath, [BIN, "solve", "--no-progress", threeHundred], { stdio: ["ignore", appending, "pipe"], encoding: "utf8" });
+    closeSync(appending);
+    expect([second.status, second.stderr]).toEqual([
+      2,
+      `sudoku-wasm: standard output is '${out}', whose lock ${out}.lock is there: another run is writing it, or was stopped or killed before its end; one run per output file\n`,
+    ]);
+    first.stdin.end(puzzles.slice(82 * 1000));
+    expect(await exited).toBe(0);
+    expect(readFileSync(out, "utf8")).toBe(runCli(["solve", "--no-progress", "--threads", "0", "-"], { input: puzzles }).stdout);
   });
 
   it("merge -o and generate -o refuse an output another run is writing (they wrote over it, and that run reported success); merge refuses a locked shard", async () => {

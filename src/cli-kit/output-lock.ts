@@ -70,13 +70,34 @@ const TAKE_OVER_HINT = "to take it over anyway (that run then stops, writing not
  */
 export async function lockOutput(
   path: string | undefined,
-  options: { takeOver?: boolean; keep?: boolean /** False for a command without --take-lock: its refusals do not offer it. */; offersTakeOver?: boolean } = {},
+  options: {
+    takeOver?: boolean;
+    keep?: boolean;
+    /** False for a command without --take-lock: its refusals do not offer it. */
+    offersTakeOver?: boolean;
+    /** True when the output is replaced by a rename (merge), not written in place: the file's other names keep their bytes. */
+    replaced?: boolean;
+  } = {},
 ): Promise<OutputLock> {
-  if (path === undefined) return NO_LOCK;
+  if (path === undefined) {
+    refuseLockedStandardOutput();
+    return NO_LOCK;
+  }
   let made = false;
+  let stats: fs.Stats | undefined;
   try {
-    if (!statSync(path).isFile()) return NO_LOCK;
+    stats = statSync(path);
   } catch {
+    stats = undefined;
+  }
+  if (stats !== undefined) {
+    if (!stats.isFile()) return NO_LOCK;
+    // The lock is by name: a run writing the file by another of its names would not meet it.
+    if (stats.nlink > 1 && !options.replaced)
+      throw new Error(
+        `'${path}' has ${stats.nlink} names (hard links): a run writing it by another name would not meet this run's lock; write to a file of one name`,
+      );
+  } else {
     try {
       closeSync(openSync(path, "a"));
       made = true;
@@ -121,6 +142,24 @@ export async function lockOutput(
   }
   held.holds(real, release, made);
   return held;
+}
+
+/**
+ * Throws when standard output is a file whose lock is there (`solve … >> FILE` beside `solve -o FILE`), which only its
+ * name tells: Linux's /proc gives it; elsewhere nothing is checked.
+ */
+function refuseLockedStandardOutput(): void {
+  let target: string;
+  try {
+    target = readlinkSync("/proc/self/fd/1");
+    if (!statSync(target).isFile()) return;
+  } catch {
+    return;
+  }
+  if (isLocked(target))
+    throw new Error(
+      `standard output is '${target}', whose lock ${target}.lock is there: another run is writing it, or was stopped or killed before its end; one run per output file`,
+    );
 }
 
 /** True when the lock of the output at `path` is there: a run is writing it, or stopped or was killed before its end. */

@@ -293,7 +293,7 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   const { format, header } = shardFormat(files, flags.out);
   const indexless = format === "line" || format === "grid";
   if (indexless) checkRoundRobinCounts(files, format);
-  const lock = await lockOutput(flags.output, { offersTakeOver: false }); // one writer per output file, as solve and canon take it
+  const lock = await lockOutput(flags.output, { offersTakeOver: false, replaced: true }); // one writer per output file, as solve and canon take it
   // A regular file at -o is replaced whole or not at all: the merge is written to a temporary file beside it, put in its
   // place once every shard is merged, so a shard refused while merging (jsonl and csv are checked record by record) leaves
   // the file as it was. Standard output, a device or a pipe is written as the merge goes.

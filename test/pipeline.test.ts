@@ -247,15 +247,18 @@ describe("the main thread solves beside the workers", () => {
     // The first slice takes all but the last record: the rule then weighs one record left at the rate those solved at, so
     // no stall of the main thread on a loaded machine (64 records taking 61 ms would have started the workers) sways it.
     const slice = 299;
-    for (const [recordsToCome, starts] of [
-      [0, 0], // 300 easy records in all: well under a millisecond of solving
-      [1e9, 1], // a billion to come
-      [null, 1], // an input of unknown size
+    for (const [recordsToCome, starts, threads, cores] of [
+      [0, 0, 2, 2], // 300 easy records in all: well under a millisecond of solving
+      [1e9, 1, 2, 2], // a billion to come
+      [null, 1, 2, 2], // an input of unknown size
+      [1e9, 0, 2, 1], // one core: threads solve no faster than the main thread alone
+      [3e5, 1, 2, 4], // 300,000 to come (under a second of solving), on enough cores
+      [3e5, 0, 256, 4], // the same for 256 threads on 4 cores: each start costs a core its time, 64 starts per core
     ] as const) {
       const { start, started } = stubWorkers(Infinity);
-      const solved = await sharedWithMain(start, inner, 2, { startAfterMs: 0, sliceRecords: slice }).solve(task(), recordsToCome);
+      const solved = await sharedWithMain(start, inner, threads, { startAfterMs: 0, sliceRecords: slice, cores }).solve(task(), recordsToCome);
       expect(text(solved)).toBe(whole);
-      expect(started.count, `records to come: ${recordsToCome}`).toBe(starts);
+      expect(started.count, `records to come: ${recordsToCome}, ${threads} threads on ${cores} cores`).toBe(starts);
     }
   });
 

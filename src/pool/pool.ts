@@ -221,6 +221,8 @@ export interface SharingOptions {
   sliceRecords?: number;
   /** The main thread also solves once the workers have started, when they have no room (worth it only with a core to spare). @default true */
   mainHelps?: boolean;
+  /** The cores the threads share. @default os.availableParallelism() */
+  cores?: number;
 }
 
 /** A batch not yet wholly given out: the records from `at` on are still to solve. */
@@ -245,6 +247,7 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
   let stepping = false;
   let warm = false; // the workers have had room
   const mainHelps = options.mainHelps ?? true;
+  const cores = options.cores ?? availableParallelism();
   let toCome: number | null = null; // the records the run expects after the batches handed here, when it can tell
 
   /** Whether the solving left, at the main thread's rate so far, takes off it more than the workers' start costs. */
@@ -252,8 +255,9 @@ export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, thre
     if (toCome === null) return true;
     if (mainRecords === 0) return false; // no rate yet: decided after the first slice
     const left = waiting.reduce((records, shared) => records + shared.task.lines.length - shared.at, toCome);
-    const solvers = threads + (mainHelps ? 1 : 0);
-    return ((left * mainMs) / mainRecords) * (1 - 1 / solvers) >= WORKER_START_MS;
+    // Threads beyond the cores solve no faster, and each starts on a core that would otherwise solve.
+    const solvers = Math.min(threads + (mainHelps ? 1 : 0), cores);
+    return ((left * mainMs) / mainRecords) * (1 - 1 / solvers) >= WORKER_START_MS * Math.ceil(threads / cores);
   };
 
   /** Gives waiting batches, oldest first, to the workers while they have room; else lets the main thread take a slice. */

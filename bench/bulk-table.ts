@@ -1,6 +1,7 @@
 /** The two tables of `npm run bulk-bench`: speed (each `solve` run against K and `--threads 0`) and sizing. */
 import type { Column } from "./report/format.js";
 import { median } from "../src/model/quantile.js";
+import { rate } from "./measure/reference.js";
 
 /** One run's medians over the rounds (null: not measured for this run). */
 export interface BulkRow {
@@ -47,3 +48,35 @@ export const SIZING_COLUMNS: readonly Column<SizingRow>[] = [
   { header: "10⁹ puzzles: machine-hours", align: "right", cell: (r) => machineHours(r).toFixed(machineHours(r) < 10 ? 2 : 1) },
   { header: "machines for 10⁹ in 1 hour", align: "right", cell: (r) => `${Math.ceil(machineHours(r))}` },
 ];
+
+/** A figure of per-round ratios, or why it was not measured. */
+export type Measured = { ratios: number[] } | { notMeasured: string };
+
+/** `measured`'s median and range, or "not measured (why)". */
+export const measuredCell = (measured: Measured): string => ("ratios" in measured ? ratioCell(measured.ratios) : `not measured (${measured.notMeasured})`);
+
+/**
+ * Per round, `zero`'s solving phase ÷ `run`'s, the round's start-up (a 1-record run's wall seconds) taken off both; not
+ * measured when a round's solving phase, run or zero, is shorter than its start-up: the difference of two times barely
+ * apart is mostly their noise (it gave 0.18 where the truth was near 1).
+ */
+export function solvingRatios(run: readonly number[], zero: readonly number[], startUps: readonly number[]): Measured {
+  const short = [...run, ...zero].some((wall, i) => wall - startUps[i % run.length] < startUps[i % run.length]);
+  if (short) {
+    const least = Math.min(...[...run, ...zero].map((wall, i) => wall - startUps[i % run.length]));
+    return { notMeasured: `a run's solving took ${Math.max(0, least).toFixed(3)} s, less than the start-up: give a larger --hard` };
+  }
+  return { ratios: run.map((wall, i) => (zero[i] - startUps[i]) / (wall - startUps[i])) };
+}
+
+/** Why K on 2 threads at once is not measured with `cores` available, or null: two kernels on one core share it. */
+export const twoAtOnceProblem = (cores: number): string | null => (cores < 2 ? `${cores} core available: two kernels would share it` : null);
+
+/**
+ * The rate of `count` puzzles over `seconds` or more of `run`, after `warmSeconds` or more of it untimed: a cold kernel
+ * (its code not yet optimised, cold caches) ran several times slower, and K is the base of every ratio.
+ */
+export async function warmRate(count: number, seconds: number, warmSeconds: number, run: () => unknown): Promise<{ wall: number; cpu: number }> {
+  await rate(count, warmSeconds, run);
+  return rate(count, seconds, run);
+}

@@ -9,7 +9,7 @@
 import { markdownTable, tableLines } from "./report/format.js";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { machineLine, quietUsage, runTool } from "./tool.js";
 import { Command } from "commander";
@@ -23,10 +23,12 @@ import { relabelledPuzzleBytes } from "./corpus.js";
 import { solveInBatches } from "./measure/kernel.js";
 import { kernelsAtOnce } from "./measure/kernels-at-once.js";
 import { rate } from "./measure/reference.js";
-import { BULK_COLUMNS, type BulkRow, SIZING_COLUMNS, figure, ratioCell } from "./bulk-table.js";
+import { BULK_COLUMNS, type BulkRow, SIZING_COLUMNS, figure, measuredCell, ratioCell, solvingRatios, twoAtOnceProblem, warmRate } from "./bulk-table.js";
 import { median } from "../src/model/quantile.js";
 
 const HARD_SET = "forum_hardest_1905_11plus";
+/** K is timed over this many seconds or more (whole passes over the set), after as many untimed in the first round. */
+const K_SECONDS = 0.25;
 
 interface Options {
   records: number;
@@ -136,6 +138,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const hardGrids = hardLines && cellsOf(hardLines);
   const kernel = await WasmKernel.create();
   const limit = 2;
+  const twoProblem = twoAtOnceProblem(availableParallelism());
 
   console.log(machineLine("bulk-bench"));
   console.log(
@@ -154,15 +157,19 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const smallRuns: { zero: CliRun[]; auto: CliRun[] } = { zero: [], auto: [] };
   const startUps: CliRun[] = [];
   for (let round = 0; round < options.rounds; round++) {
-    const kernelRate = await rate(easyGrids.length / CELLS, 0, () => solveInBatches(kernel, easyGrids, limit));
+    const timeK = (grids: Uint8Array) => {
+      const run = () => solveInBatches(kernel, grids, limit);
+      return round === 0 ? warmRate(grids.length / CELLS, K_SECONDS, K_SECONDS, run) : rate(grids.length / CELLS, K_SECONDS, run);
+    };
+    const kernelRate = await timeK(easyGrids);
     k.push(kernelRate.wall);
     kCpu.push(kernelRate.cpu);
     for (const [name, list] of cli) {
-      if (name === "--threads 2") kTwo.push(await kernelsAtOnce(2, twoSample, limit, 1)); // just before the run it bounds
+      if (name === "--threads 2" && twoProblem === null) kTwo.push(await kernelsAtOnce(2, twoSample, limit, 1)); // just before the run it bounds
       list.push(await runCli([...name.split(" "), easy], reporter));
     }
     if (hardGrids) {
-      kHard.push((await rate(hardGrids.length / CELLS, 0, () => solveInBatches(kernel, hardGrids, limit))).wall);
+      kHard.push((await timeK(hardGrids)).wall);
       for (const [name, list] of hardRuns) list.push(await runCli([...name.split(" "), hard], reporter));
     }
     startUps.push(await runCli(["--threads", "0", one], reporter));
@@ -172,7 +179,8 @@ async function measure(options: Options, scratch: string): Promise<void> {
   }
 
   const rows: BulkRow[] = [];
-  const wall = (list: CliRun[]) => median(list.map((run) => run.wallSeconds));
+  const walls = (list: CliRun[]) => list.map((run) => run.wallSeconds);
+  const wall = (list: CliRun[]) => median(walls(list));
   const cliRow = (run: string, list: CliRun[], count: number, kRates: number[], zero: CliRun[] | null): BulkRow => ({
     run,
     perSecond: count / wall(list),
@@ -193,7 +201,9 @@ async function measure(options: Options, scratch: string): Promise<void> {
   console.log(`K (kernel in process, one thread): ${figure(median(k))} puzzles/s wall, ${figure(median(kCpu))} per CPU-second`);
   const two = cli.get("--threads 2")!.map((run) => options.records / run.wallSeconds);
   console.log(
-    `K on 2 threads at once (a kernel each, no pool; the first ${figure(twoSample.length / CELLS)} easy records): ${figure(median(kTwo))} puzzles/s, ${ratioCell(kTwo.map((r, i) => r / k[i]))} of K; \`solve --threads 2\` ÷ that: ${ratioCell(two.map((r, i) => r / kTwo[i]))}`,
+    twoProblem === null
+      ? `K on 2 threads at once (a kernel each, no pool; the first ${figure(twoSample.length / CELLS)} easy records): ${figure(median(kTwo))} puzzles/s, ${ratioCell(kTwo.map((r, i) => r / k[i]))} of K; \`solve --threads 2\` ÷ that: ${ratioCell(two.map((r, i) => r / kTwo[i]))}`
+      : `K on 2 threads at once: not measured (${twoProblem})`,
   );
   console.log("");
   const plain = (text: string) => text.replace(/`/g, "");
@@ -204,15 +214,19 @@ async function measure(options: Options, scratch: string): Promise<void> {
     for (const [name, list] of hardRuns) {
       if (list === hardZero) continue;
       // Each round's start-up (a 1-record run) taken off both: the solving phases alone.
-      const solving = list.map((run, i) => (hardZero[i].wallSeconds - startUps[i].wallSeconds) / (run.wallSeconds - startUps[i].wallSeconds));
+      const solving = solvingRatios(walls(list), walls(hardZero), walls(startUps));
       const busy = list.map((run) => run.cpuSeconds / run.wallSeconds);
       console.log(
-        `hard, ${name} ÷ --threads 0 with the start-up (${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s, a 1-record run) taken off both: ${ratioCell(solving)}; ${ratioCell(busy)} cores busy (CPU s ÷ wall s)`,
+        `hard, ${name} ÷ --threads 0 with the start-up (${median(walls(startUps)).toFixed(3)} s, a 1-record run) taken off both: ${measuredCell(solving)}; ${ratioCell(busy)} cores busy (CPU s ÷ wall s)`,
       );
     }
     // The most two threads could give, start-up included: --threads 0's solving halved, no worker start-up added.
-    const ceiling = hardZero.map((run, i) => run.wallSeconds / (startUps[i].wallSeconds + (run.wallSeconds - startUps[i].wallSeconds) / 2));
-    console.log(`hard, the most 2 threads could give over --threads 0, start-up included (the solving halved, nothing added): ${ratioCell(ceiling)}`);
+    const ceiling = solvingRatios(walls(hardZero), walls(hardZero), walls(startUps));
+    const bound =
+      "ratios" in ceiling
+        ? { ratios: hardZero.map((run, i) => run.wallSeconds / (startUps[i].wallSeconds + (run.wallSeconds - startUps[i].wallSeconds) / 2)) }
+        : ceiling;
+    console.log(`hard, the most 2 threads could give over --threads 0, start-up included (the solving halved, nothing added): ${measuredCell(bound)}`);
   }
   const smallRatio = smallRuns.auto.map((auto, i) => auto.wallSeconds / smallRuns.zero[i].wallSeconds);
   console.log(
@@ -221,6 +235,12 @@ async function measure(options: Options, scratch: string): Promise<void> {
   console.log(
     `start-up (a 1-record run, --threads 0): ${median(startUps.map((r) => r.wallSeconds)).toFixed(3)} s wall, ${median(startUps.map((r) => r.cpuSeconds)).toFixed(3)} CPU s, peak RSS ${figure(median(startUps.map((r) => r.maxRssMb)))} MB`,
   );
+
+  const easyStartUp = median(walls(startUps)) / wall(cliZero);
+  if (easyStartUp > 0.5)
+    console.log(
+      `note: the start-up is ${(easyStartUp * 100).toFixed(0)}% of \`solve --threads 0\`'s wall time on the easy records: their ÷ K measures the start-up more than the solving; give more --records`,
+    );
 
   if (options.memory) {
     console.log("");

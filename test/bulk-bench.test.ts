@@ -1,0 +1,35 @@
+/**
+ * `npm run bulk-bench`'s figures that small sizes made impossible (bench/bulk-table.ts): K timed warm, the start-up-free
+ * ratios not measured when the runs are barely longer than the start-up, K on 2 threads at once not measured on one core.
+ */
+import { describe, expect, it } from "vitest";
+import { measuredCell, solvingRatios, twoAtOnceProblem, warmRate } from "../bench/bulk-table.js";
+
+describe("bulk-bench figures", () => {
+  it("times K only after an untimed warm-up", async () => {
+    const calls: string[] = [];
+    let phase = "warm";
+    await warmRate(10, 0, 0, () => {
+      calls.push(phase);
+      phase = "timed";
+    });
+    expect(calls).toEqual(["warm", "timed"]);
+  });
+
+  it("gives the start-up-free ratio when every solving phase is longer than the start-up", () => {
+    const measured = solvingRatios([3, 2], [5, 4], [1, 1]);
+    expect(measured).toEqual({ ratios: [2, 3] });
+    expect(measuredCell(measured)).toBe("2.50 (2.00–3.00)");
+  });
+
+  it("says the start-up-free ratio is not measured when a run is barely longer than the start-up", () => {
+    const measured = solvingRatios([0.3, 3], [0.36, 5], [0.25, 0.25]);
+    expect("ratios" in measured).toBe(false);
+    expect(measuredCell(measured)).toBe("not measured (a run's solving took 0.050 s, less than the start-up: give a larger --hard)");
+  });
+
+  it("does not measure two kernels at once on one core", () => {
+    expect(twoAtOnceProblem(1)).toBe("1 core available: two kernels would share it");
+    expect(twoAtOnceProblem(2)).toBeNull();
+  });
+});

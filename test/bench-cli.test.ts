@@ -299,6 +299,20 @@ describe("bench: datasets", () => {
       expect([run.status, run.stderr], tool).toEqual([2, `${tool}: ${says}`]);
     }
   });
+
+  it("refuses a file with a line of a bad character before measuring, naming its line and cell, whichever lines are drawn", () => {
+    const lines = Array.from({ length: 40 }, () => solved);
+    lines.splice(25, 0, `${solved.slice(0, 4)}X${solved.slice(5)}`);
+    const [bad] = folder("bad-character", { "marked.txt": `# a comment\n${lines.join("\n")}\n` });
+    const says = `${bad} line 27: cell 5 (row 1, column 5) contains invalid character 'X'\n`;
+    for (const [tool, args] of [
+      ["bench", [BENCH, ...quick, "--puzzles", "5", "--datasets", bad]],
+      ["profile", [PROFILE, "--variants", "wasm", "--datasets", bad]],
+    ] as const) {
+      const run = spawnSync(process.execPath, args, { encoding: "utf8" });
+      expect([run.status, run.stderr], tool).toEqual([2, `${tool}: ${says}`]);
+    }
+  });
 });
 
 describe("bench tools name the CPU beside the tables they print alone", () => {

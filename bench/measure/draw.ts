@@ -4,8 +4,8 @@
  */
 import type { Dataset } from "../../src/datasets/read.js";
 import { DatasetSpecError } from "../../src/datasets/spec-error.js";
-import { type Grid, PuzzleError, readPuzzle } from "../../src/model/puzzle.js";
-import { type Shape, SHAPES, shapeOfCells } from "../../src/model/shape.js";
+import { type Grid, ONE_LINE_EMPTY, PuzzleError, readPuzzle } from "../../src/model/puzzle.js";
+import { CELLS, type Shape, SHAPES, shapeOfCells } from "../../src/model/shape.js";
 import { Random } from "../../src/model/prng.js";
 import { CountConsensus, type Expectation, expectationOf } from "../verify.js";
 import type { CheckedPuzzles } from "./check.js";
@@ -37,15 +37,32 @@ export function datasetShape(puzzles: readonly string[], path: string): Shape {
   return shape;
 }
 
-/** The shape of every puzzle line of the dataset; throws naming the first line of another length, drawn or not (it would shift the packed grids). */
+/**
+ * The shape of every puzzle line of the dataset; throws naming the first line of another length (it would shift the
+ * packed grids) or that does not read as a puzzle (its cell and why), drawn or not: a run that draws it would fail
+ * mid-run, and one that does not would measure a file with a bad line.
+ */
 export function checkedShape(dataset: Dataset): Shape {
   const shape = datasetShape(dataset.puzzles, dataset.path);
   const bad = dataset.puzzles.findIndex((puzzle) => puzzle.length !== shape.cells);
-  if (bad < 0) return shape;
-  throw new DatasetSpecError(
-    `${dataset.path} line ${dataset.lines[bad] ?? bad + 1}: ${dataset.puzzles[bad].length} characters, where the file's first puzzle has ${shape.cells} (every puzzle of a dataset is of one size, one a line)`,
-  );
+  if (bad >= 0)
+    throw new DatasetSpecError(
+      `${dataset.path} line ${dataset.lines[bad] ?? bad + 1}: ${dataset.puzzles[bad].length} characters, where the file's first puzzle has ${shape.cells} (every puzzle of a dataset is of one size, one a line)`,
+    );
+  dataset.puzzles.forEach((puzzle, index) => {
+    if (shape.cells === CELLS && PLAIN_NINE.test(puzzle)) return; // the common line, without parsing it
+    try {
+      readPuzzle(puzzle);
+    } catch (error) {
+      if (error instanceof PuzzleError) throw new DatasetSpecError(`${dataset.path} line ${dataset.lines[index] ?? index + 1}: ${error.message}`);
+      throw error;
+    }
+  });
+  return shape;
 }
+
+/** A 9×9 line that reads as a puzzle: digits 1–9 and the one-line format's empty marks. */
+const PLAIN_NINE = new RegExp(`^[1-9${ONE_LINE_EMPTY.replace(/[\\\]^-]/g, "\\$&")}]{${CELLS}}$`);
 
 /** Puzzle `index` of the dataset as a grid; a bad line throws naming the file and the line. */
 function gridOf(dataset: Dataset, index: number): Grid {

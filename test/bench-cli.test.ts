@@ -338,9 +338,11 @@ describe("bench tools name the CPU beside the tables they print alone", () => {
       ["--ref=no-such-commit", "--ref no-such-commit: no such commit"],
       ["--build=bogus", "--build bogus: no such build of the 9×9 kernel; one of release, debug, variants/unweighted, "],
       ["--build=variants/nosuch", "--build variants/nosuch: no such build of the 9×9 kernel; one of release, debug, variants/unweighted, "], // (it gave the library's advice to copy the file)
+      ["--limit=99999999999", "option '--limit <n>' argument '99999999999' is invalid. expected a whole number from 1 to 2147483647"], // (it printed the header, then failed with status 1)
     ]) {
       const refused = spawnSync(process.execPath, [KERNEL_VS, option, "--datasets", "easy"], { encoding: "utf8" });
       expect([refused.status, refused.stderr], option).toEqual([2, expect.stringContaining(says)]);
+      expect(refused.stdout, option).toBe("");
     }
   });
 });

@@ -9,6 +9,7 @@ import { type KernelBuild, compileKernel, kernelVariants, variantBuild } from ".
 import { resolveCommit } from "./measure/reference.js";
 import { machineLine, parseToolOptions, runTool } from "./tool.js";
 import { benchDatasets } from "./env.js";
+import { counted } from "../src/model/whole-number.js";
 
 /** The default old kernel: the 9×9 kernel before band-major masks. */
 const DEFAULT_REF = "3c51558";
@@ -62,8 +63,8 @@ async function main(): Promise<void> {
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message);
   }
-  const machine = machineLine("kernel-vs");
-  process.stderr.write(`${machine}\n`); // and with the table: a file of it names its CPU
+  const machine = `${machineLine("kernel-vs")}\n--ref ${options.ref}, build ${options.build}, limit ${options.limit} (solutions counted up to it), ${counted(options.rounds, "round")}`;
+  process.stderr.write(`${machine}\n`); // and with the table: a file of it names its CPU, commit and limit
   const kernelsFor = kernelPairs(options.ref, options.build);
   const records: VersusRecord[] = [];
   for (const dataset of datasets) {

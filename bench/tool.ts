@@ -10,6 +10,7 @@ import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/
 import { DatasetSpecError } from "../src/datasets/read.js";
 import { terminalSafe } from "./report/format.js";
 import { counted } from "../src/model/whole-number.js";
+import { gitCommit } from "./env.js";
 
 /** `program`, made to throw its usage errors (as CommanderError) rather than print them and exit. */
 export function quietUsage<C extends Command>(program: C): C {
@@ -72,11 +73,14 @@ export function loadAverage(): string {
     .join(" ");
 }
 
-/** The line a tool's report opens with: its name, the CPU, cores, Node and the load average (figures from a shared machine are marked by its load). */
-export function machineLine(name: string): string {
+/**
+ * The line a tool's report opens with: its name, the CPU, cores, Node, the commit measured (`abc123-dirty` for a tree
+ * changed from it: env.ts's gitCommit) and the load average (figures from a shared machine are marked by its load).
+ */
+export function machineLine(name: string, commit = gitCommit()): string {
   const details = [vectorUnits(), cpuFamily()].filter(Boolean);
   const cpu = `${cpus()[0]?.model.trim() ?? "unknown CPU"}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
-  return `${name}: ${cpu}, ${counted(availableParallelism(), "core")}, Node ${process.version}, load average ${loadAverage()}`; // the cores this process may run on (taskset)
+  return `${name}: ${cpu}, ${counted(availableParallelism(), "core")}, Node ${process.version}, commit ${commit}, load average ${loadAverage()}`; // the cores this process may run on (taskset)
 }
 
 /** The widest vector instructions in /proc/cpuinfo: a VM often reports a model name as bare as "AMD EPYC" for CPUs generations apart. */

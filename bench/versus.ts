@@ -26,6 +26,8 @@ export interface KernelFigures {
 export interface VersusRecord {
   dataset: string;
   puzzles: number;
+  /** Solutions counted up to this (--limit). */
+  limit: number;
   old: KernelFigures;
   current: KernelFigures;
   /** new ÷ old puzzles/s: median of the rounds, and the range over rounds. */
@@ -77,6 +79,7 @@ export function versus(
   return {
     dataset: draw.dataset.name,
     puzzles: n,
+    limit: options.limit,
     old: { puzzlesPerSecond: n / median(oldSeconds), ...figures[0] },
     current: { puzzlesPerSecond: n / median(newSeconds), ...figures[1] },
     speedup: roundRatio(oldSeconds, newSeconds),
@@ -101,6 +104,7 @@ function versusColumns(ref: string): Column<VersusRecord>[] {
   return [
     { header: "dataset", align: "left", cell: (r) => r.dataset },
     { header: "puzzles", align: "right", cell: (r) => formatNumber(r.puzzles) },
+    { header: "limit", align: "right", cell: (r) => `${r.limit}` },
     { header: `${ref} puzzles/s`, align: "right", cell: (r) => formatNumber(r.old.puzzlesPerSecond) },
     { header: "new puzzles/s", align: "right", cell: (r) => formatNumber(r.current.puzzlesPerSecond) },
     { header: "new ÷ old (range)", align: "left", cell: (r) => ratio(r.speedup) },

@@ -361,6 +361,19 @@ describe("canon-bench and the pool benches", () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/\nmixed +2 +[\d.]+ +[\d,]+ +[\d,]+ {2}\(1 line not of 81 characters left out\)\n/);
     expect(run.stdout).toMatch(/\nnone +no 9×9 puzzles to measure\n/);
+    expect(run.stdout).toMatch(/^canon-bench: .+ cores?, Node v[\d.]+, commit [0-9a-f]{12}(-dirty)?, load average /);
+  });
+
+  it("kernel-vs heads its output with the commit measured and the limit it counts to, and gives the limit a column of its table", () => {
+    const run = spawnSync(process.execPath, [KERNEL_VS, "--ref", "HEAD", "--datasets", "easy", "--puzzles", "20", "--rounds", "1", "--limit", "1"], {
+      encoding: "utf8",
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const [machine, settings, , header, , row] = run.stdout.split("\n");
+    expect(machine).toMatch(/^kernel-vs: .+, commit [0-9a-f]{12}(-dirty)?, load average /);
+    expect(settings).toBe("--ref HEAD, build release, limit 1 (solutions counted up to it), 1 round");
+    expect(header).toMatch(/^\| dataset \| puzzles \| limit \| HEAD \(/);
+    expect(row).toMatch(/^\| easy \| 20 \| 1 \| /);
   });
 
   it("refuse a measuring time that would be one cold call (status 2)", () => {

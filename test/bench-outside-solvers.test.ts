@@ -133,6 +133,7 @@ describe("library-bench: a short run", () => {
     const args = ["--records", "2000", "--sample", "200", "--rounds", "1", "--seconds", "0.05", "--threads", "2"];
     const run = spawnSync(process.execPath, [tool, ...args], { encoding: "utf8" });
     expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^library-bench: .+ cores?, Node v[\d.]+, commit [0-9a-f]{12}(-dirty)?, load average /);
     const row = (path: string) => run.stdout.split("\n").find((line) => line.startsWith(path)) ?? "";
     expect(row("K on 2 threads at once")).toMatch(/^K on 2 threads at once \(a kernel each, no pool\)\s+[\d,]+\s+[\d.]+ \([\d.–]+\) of K's wall rate\s+1$/);
     expect(row("records alone")).toMatch(/^records alone \(pool\.solveMany's main thread[^)]*\)\s+[\d,]+\s+[\d,]+\s+[\d.]+ \([\d.–]+\)$/);

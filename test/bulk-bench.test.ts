@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { measuredCell, solvingRatios, twoAtOnceProblem, warmRate } from "../bench/bulk-table.js";
+import { machineLine } from "../bench/tool.js";
 
 describe("bulk-bench figures", () => {
   it("times K only after an untimed warm-up", async () => {
@@ -31,5 +32,9 @@ describe("bulk-bench figures", () => {
   it("does not measure two kernels at once on one core", () => {
     expect(twoAtOnceProblem(1)).toBe("1 core available: two kernels would share it");
     expect(twoAtOnceProblem(2)).toBeNull();
+  });
+
+  it("heads the report with the commit measured, as every tool's machine line does", () => {
+    expect(machineLine("bulk-bench", "0123456789ab-dirty")).toMatch(/^bulk-bench: .+ cores?, Node v[\d.]+, commit 0123456789ab-dirty, load average /);
   });
 });

@@ -78,20 +78,20 @@ describe("kernel-vs", () => {
   it("writes its table through the bench's Markdown writer: the old kernel's column named by its commit", () => {
     const side = { puzzlesPerSecond: 12_345.6, guessesMean: 8.9536, guessesMedian: 6, nodesMean: 18.91 };
     const table = versusTable(
-      [{ dataset: "magic|tour", puzzles: 1465, old: side, current: { ...side, guessesMean: 8.9 }, speedup: { ratio: 1.234, min: 1.1, max: 1.5 } }],
+      [{ dataset: "magic|tour", puzzles: 1465, limit: 2, old: side, current: { ...side, guessesMean: 8.9 }, speedup: { ratio: 1.234, min: 1.1, max: 1.5 } }],
       "0287653",
     );
     expect(table.split("\n")).toEqual([
-      "| dataset | puzzles | 0287653 puzzles/s | new puzzles/s | new ÷ old (range) | guesses/puzzle old → new | median guesses old → new | nodes/puzzle old → new |",
-      "|:---|---:|---:|---:|:---|:---|:---|:---|",
-      "| magic\\|tour | 1,465 | 12,346 | 12,346 | **1.23×** (1.10–1.50) | 8.954 → 8.9 | 6 → 6 | 18.91 → 18.91 |",
+      "| dataset | puzzles | limit | 0287653 puzzles/s | new puzzles/s | new ÷ old (range) | guesses/puzzle old → new | median guesses old → new | nodes/puzzle old → new |",
+      "|:---|---:|---:|---:|---:|:---|:---|:---|:---|",
+      "| magic\\|tour | 1,465 | 2 | 12,346 | 12,346 | **1.23×** (1.10–1.50) | 8.954 → 8.9 | 6 → 6 | 18.91 → 18.91 |",
     ]);
     // one round has no range; an old kernel that counts no nodes shows none, not 0
     const uncounted = versusTable(
-      [{ dataset: "hard", puzzles: 5, old: { ...side, nodesMean: 0 }, current: side, speedup: { ratio: 1.16, min: 1.16, max: 1.16 } }],
+      [{ dataset: "hard", puzzles: 5, limit: 1, old: { ...side, nodesMean: 0 }, current: side, speedup: { ratio: 1.16, min: 1.16, max: 1.16 } }],
       "HEAD",
     );
-    expect(uncounted.split("\n")[2]).toBe("| hard | 5 | 12,346 | 12,346 | **1.16×** | 8.954 → 8.954 | 6 → 6 | n/a → 18.91 |");
+    expect(uncounted.split("\n")[2]).toBe("| hard | 5 | 1 | 12,346 | 12,346 | **1.16×** | 8.954 → 8.954 | 6 → 6 | n/a → 18.91 |");
   });
 });
 

@@ -194,7 +194,7 @@ async function measure(options: RateOptions, folder: string): Promise<void> {
       busy?.kill();
       if (busy) children.delete(busy);
     }
-    const what = `${condition}${busy ? " (the other core spinning)" : ""}, ${pairs} pairs`;
+    const what = `${condition}${busy ? " (the other core spinning)" : ""}, ${counted(pairs, "pair")}`;
     out(`${what}: same code, ${describeSame(same)}`);
     const found = planted.rows === 0 ? "n/a" : ((10 * planted.slower) / planted.rows).toFixed(1);
     ratios.sort((a, b) => a - b);
@@ -216,7 +216,12 @@ async function measure(options: RateOptions, folder: string): Promise<void> {
 
   const idlePairs = Math.max(options.pairs, options.plantedPairs);
   if (idlePairs > 0) await part("idle", idlePairs);
-  if (options.busy && options.pairs > 0) await part("busy", options.pairs);
+  if (options.busy && options.pairs > 0) {
+    const cores = availableParallelism();
+    // one core (taskset, a 1-CPU machine): the spinner would share the bench's core, not keep another busy
+    if (cores < 2) out(`busy: not run: ${counted(cores, "core")} available, no other core for the spinner to keep busy (--no-busy skips it)`);
+    else await part("busy", options.pairs);
+  }
   if (options.refPairs > 0) {
     const loadBefore = loadAverage();
     const t = emptyTally();

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
@@ -93,7 +94,19 @@ describe("verdict-rates: usage", () => {
   });
 });
 
-describe.runIf(existsSync("/proc/self/stat"))("verdict-rates stopped part-way", () => {
+describe.runIf(existsSync("/usr/bin/taskset"))("verdict-rates on one core", () => {
+  it("skips the busy pairs, saying why, rather than spin on the bench's only core", () => {
+    const run = spawnSync("/usr/bin/taskset", ["-c", "0", process.execPath, SCRIPT, ...TINY], { encoding: "utf8", env: { ...process.env, TMPDIR: dir } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("(1 core)");
+    expect(run.stdout).toContain("\nbusy: not run: 1 core available, no other core for the spinner to keep busy (--no-busy skips it)\n");
+    expect(run.stdout).not.toMatch(/^busy \(the other core spinning\)/m);
+    expect(run.stdout).toMatch(/^idle, 1 pair: same code, /m);
+  });
+});
+
+// (on one core, as when the tests are pinned with taskset, verdict-rates starts no spinner: the test above)
+describe.runIf(existsSync("/proc/self/stat") && availableParallelism() >= 2)("verdict-rates stopped part-way", () => {
   it("SIGTERM ends its spinner and removes its runs' folder, status 143", async () => {
     const { tool, spinner, exited } = await untilSpinning();
     tool.kill("SIGTERM");

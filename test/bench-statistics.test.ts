@@ -3,11 +3,12 @@
  * verdicts), the JSON schema and the chart. All on hand-made samples: nothing here is timed.
  */
 import { formatMarkdown } from "../bench/report/format.js";
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Random } from "../src/model/prng.js";
 import { quantile } from "../src/model/quantile.js";
 import { SPEED_SHIFT_LIMIT, markSpeedShifts, noiseFlags, flagMarks } from "../bench/noise.js";
@@ -521,6 +522,36 @@ describe("exports", () => {
     );
     // mkdir's code (EEXIST here), but always the file's name, which a bare "EEXIST (file already exists)" left out.
     expect(() => writeText(join(file, "z.json"), "{}")).toThrow(new RegExp(`^cannot write '${escapeRegExp(join(file, "z.json"))}': E[A-Z]+ `));
+  });
+
+  describe("on a full disk", () => {
+    // a tmpfs mounted in a hook, as test/output-lock.test.ts does: none is left mounted by a run that filters this out
+    let mount: string | undefined;
+    beforeAll(() => {
+      const at = join(folder, "tmpfs");
+      mkdirSync(at);
+      mount = spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", at]).status === 0 ? at : undefined;
+    });
+    afterAll(() => void (mount && spawnSync("umount", [mount])));
+
+    it("leaves no cut file, keeps an earlier file whole, and names each export not written", (context) => {
+      if (mount === undefined) context.skip("mounting a tmpfs is refused here (not root): the full-disk case needs one");
+      const json = join(mount!, "run.json");
+      writeFileSync(json, "earlier");
+      spawnSync("sh", ["-c", `cat /dev/zero > '${mount}/fill'`]); // until ENOSPC
+      const csv = join(mount!, "run.csv");
+      expect(() => writeReports(run, { json, csv, chart: false }, "g", folder)).toThrow(
+        `cannot write '${json}': ENOSPC (no space left on device); cannot write '${csv}': ENOSPC (no space left on device); not written: --json, --csv`,
+      );
+      expect(readdirSync(mount!).sort()).toEqual(["fill", "run.json"]);
+      expect(readFileSync(json, "utf8")).toBe("earlier");
+      // one export written, one not: the error says which was
+      const md = join(folder, "beside.md");
+      expect(() => writeReports(run, { markdown: md, csv, chart: false }, "h", folder)).toThrow(
+        `cannot write '${csv}': ENOSPC (no space left on device); not written: --csv; written: ${md}`,
+      );
+      expect(readFileSync(md, "utf8")).toContain("wasm");
+    });
   });
 
   it("takes a path naming standard output (its device, or the file it is redirected to) for '-'", () => {

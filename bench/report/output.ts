@@ -1,8 +1,8 @@
 /** Where the exports go: a given path, `-` (or a path naming standard output), or bench/results/<timestamp>.<ext> for a bare flag. */
 import { formatCsv, formatMarkdown } from "./format.js";
-import { accessSync, constants, existsSync, fstatSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, fstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { OutputWriteError } from "../../src/cli-kit/errors.js";
-import { dirname, extname, join, resolve } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import type { BenchRun } from "../records.js";
 import { formatJson } from "./json.js";
 import { formatSvg } from "./svg.js";
@@ -114,10 +114,28 @@ export function whyUnwritable(path: string): string | null {
   return null;
 }
 
+/**
+ * Writes `text` to `path` whole or not at all: into a temporary file beside it, then renamed into place, so a failed
+ * write (a full disk) leaves no cut file there, and an earlier file stays as it was. A symbolic link is written through
+ * (its target replaced); a device or FIFO (/dev/null, `<(…)`) is written as it is.
+ */
 export function writeText(path: string, text: string): string {
   try {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, text);
+    const target = existsSync(path) ? realpathSync(path) : path;
+    const existing = statSync(target, { throwIfNoEntry: false });
+    if (existing && !existing.isFile()) {
+      writeFileSync(target, text);
+      return path;
+    }
+    const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+    try {
+      writeFileSync(temporary, text, existing ? { mode: existing.mode & 0o777 } : {});
+      renameSync(temporary, target);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
   } catch (error) {
     throw new OutputWriteError(path, error);
   }
@@ -150,7 +168,11 @@ function unusedStamp(requests: OutputRequests, stamp: string, folder: string): s
   return candidate;
 }
 
-/** Writes every requested export and the chart; returns the paths written, in order (`-` for standard output). */
+/**
+ * Writes every requested export and the chart; returns the paths written, in order (`-` for standard output). An export
+ * that cannot be written leaves no file (see {@link writeText}); the others are still written, then an Error names each
+ * export not written and why, and those written.
+ */
 export function writeReports(
   run: BenchRun,
   requests: OutputRequests,
@@ -161,17 +183,35 @@ export function writeReports(
   checkOutputRequests(requests);
   const free = unusedStamp(requests, stamp, folder);
   const written: string[] = [];
-  const emit = (value: string | true, extension: string, text: string) => {
-    if (value === STDOUT) stdout(text);
-    written.push(value === STDOUT ? STDOUT : writeText(outputPath(value, extension, free, folder), text));
+  const failed: { flag: string; error: unknown }[] = [];
+  const emit = (flag: string, value: string | true, extension: string, text: string) => {
+    if (value === STDOUT) {
+      stdout(text);
+      written.push(STDOUT);
+      return;
+    }
+    const path = outputPath(value, extension, free, folder);
+    try {
+      written.push(writeText(path, text));
+    } catch (error) {
+      failed.push({ flag, error });
+      // the empty file that claimed a bare flag's name (unusedStamp) goes too
+      if (value === true && statSync(path, { throwIfNoEntry: false })?.size === 0) rmSync(path, { force: true });
+    }
   };
-  for (const { value, extension, write } of exportsOf(requests)) if (value !== undefined && value !== false) emit(value, extension, write(run));
-  if (requests.chart !== undefined) return written;
-  // No --chart: beside the first export written to a regular file (not /dev/stdout, a pipe or a terminal), never over an export.
-  const file = written.find((path) => path !== STDOUT && statSync(path, { throwIfNoEntry: false })?.isFile());
-  if (file) {
-    const stem = file.slice(0, file.length - extname(file).length);
-    emit(written.includes(stem + ".svg") ? stem + ".chart.svg" : stem + ".svg", "svg", formatSvg(run));
+  for (const { flag, value, extension, write } of exportsOf(requests)) if (value !== undefined && value !== false) emit(flag, value, extension, write(run));
+  if (requests.chart === undefined) {
+    // No --chart: beside the first export written to a regular file (not /dev/stdout, a pipe or a terminal), never over an export.
+    const file = written.find((path) => path !== STDOUT && statSync(path, { throwIfNoEntry: false })?.isFile());
+    if (file) {
+      const stem = file.slice(0, file.length - extname(file).length);
+      emit("chart", written.includes(stem + ".svg") ? stem + ".chart.svg" : stem + ".svg", "svg", formatSvg(run));
+    }
   }
-  return written;
+  if (failed.length === 0) return written;
+  const files = written.filter((path) => path !== STDOUT);
+  throw new Error(
+    `${failed.map(({ error }) => (error as Error).message).join("; ")}; not written: ${failed.map(({ flag }) => `--${flag}`).join(", ")}` +
+      (files.length > 0 ? `; written: ${files.join(", ")}` : ""),
+  );
 }

@@ -23,7 +23,7 @@ import {
 import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, fileExportFlags, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
-import { type BenchPlan, checkPlan, isPureTsBaseline, planRows, runBench } from "./runner.js";
+import { type BenchPlan, checkPlan, isPureTsBaseline, planRows, plannedRows, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
 
 /** The selected solvers (`--solvers`, else the preset's, a skipped one said on stderr); the reference must be one of them. */
@@ -183,7 +183,19 @@ async function main(argv: readonly string[]): Promise<void> {
   const flagNotes = formatFlagNotes(records, width, options.time, !options.wide);
   if (flagNotes.length > 0) out.push("", "Flags:", ...flagNotes);
   const infos = new Map(selected.map((info) => [info.id, info]));
-  if (records.length > 0) out.push("", ...formatSummary(records, (r) => isPureTsBaseline(r, infos.get(r.solver)), width));
+  // a stopped run's datasets whose rows that could be the reference (--reference's, else a pure-TS engine row) were not measured
+  const couldRefer = (row: { info: SolverInfo; mode: string }) =>
+    options.reference ? row.info.id === options.reference : !row.info.external && row.mode === "engine";
+  const unfinished = new Set(
+    watch.signal
+      ? plan.datasets
+          .filter((dataset) =>
+            plannedRows(plan, dataset).some((row) => couldRefer(row) && !records.some((r) => r.dataset === dataset.name && r.row === row.label)),
+          )
+          .map((dataset) => dataset.name)
+      : [],
+  );
+  if (records.length > 0) out.push("", ...formatSummary(records, (r) => isPureTsBaseline(r, infos.get(r.solver)), width, unfinished));
   report(out.join("\n") + "\n");
   for (const path of writeReports(run, options, timestamp(started))) if (path !== "-") report(`wrote ${path}\n`);
   if (earlier) {

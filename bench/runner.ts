@@ -173,6 +173,11 @@ export function planRows(plan: Pick<BenchPlan, "solvers" | "extraRows" | "bounda
   return rows;
 }
 
+/** The rows of `plan` that run on `dataset` (its grid size). */
+export function plannedRows(plan: BenchPlan, dataset: Dataset): Row[] {
+  return rowsForShape(planRows(plan), plan.solvers, dataset, plan.takes);
+}
+
 /** Throws, before anything is measured, when a dataset of the plan has a grid size that none of its solvers takes. */
 export function checkPlan(plan: BenchPlan): void {
   const rows = planRows(plan);

@@ -472,6 +472,9 @@ describe("compact view", () => {
     expect(unreferenced.slice(1, 3).join("\n")).not.toContain("reference");
     expect(unreferenced[3]).toBe("  No reference: no pure-TS baseline was selected; --reference ID names one.");
     expect(formatSummary([...rows, ...close], () => false, 200)[3]).toBe("  No reference on hard: no pure-TS baseline was selected; --reference ID names one.");
+    // a run stopped (Ctrl-C) before the rows that could be the reference: they were selected, not measured
+    const stopped = formatSummary([...rows, ...close], () => false, 200, new Set(["hard"]));
+    expect(stopped.slice(3)).toEqual(["  No reference on hard: the run was stopped before its reference rows were measured."]);
   });
 
   it("wraps long lines at spaces, keeping their indent", () => {

@@ -180,7 +180,13 @@ function describeTies(fastest: BenchRecord, rows: readonly BenchRecord[]): strin
 }
 
 /** The closing summary: per dataset, the fastest row, its ties, and how it stands against the reference and the fastest pure-TS row. */
-export function formatSummary(records: readonly BenchRecord[], isPureTs: (record: BenchRecord) => boolean, width: number = COMPACT_WIDTH.unknown): string[] {
+export function formatSummary(
+  records: readonly BenchRecord[],
+  isPureTs: (record: BenchRecord) => boolean,
+  width: number = COMPACT_WIDTH.unknown,
+  /** The datasets whose rows that could be the reference (pure TS, or --reference's) a stopped run (Ctrl-C) did not measure. */
+  unfinished: ReadonlySet<string> = new Set(),
+): string[] {
   const lines = wrap("Summary: per dataset, the fastest row and any tied with it; ratios of mean µs/puzzle, 95% intervals", width, "  ");
   const unreferenced: string[] = [];
   for (const [dataset, rows] of groupByDataset(records)) {
@@ -212,10 +218,12 @@ export function formatSummary(records: readonly BenchRecord[], isPureTs: (record
       ...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s${describeTies(fastest, solving)}${comparisons}`, width, "      "),
     );
   }
-  if (unreferenced.length > 0) {
-    const where = unreferenced.length === groupByDataset(records).size ? "" : ` on ${unreferenced.join(", ")}`;
-    lines.push(...wrap(`  No reference${where}: no pure-TS baseline was selected; --reference ID names one.`, width, "      "));
-  }
+  const stopped = unreferenced.filter((dataset) => unfinished.has(dataset));
+  const unselected = unreferenced.filter((dataset) => !unfinished.has(dataset));
+  const where = (datasets: string[]) => (datasets.length === groupByDataset(records).size ? "" : ` on ${datasets.join(", ")}`);
+  if (stopped.length > 0) lines.push(...wrap(`  No reference${where(stopped)}: the run was stopped before its reference rows were measured.`, width, "      "));
+  if (unselected.length > 0)
+    lines.push(...wrap(`  No reference${where(unselected)}: no pure-TS baseline was selected; --reference ID names one.`, width, "      "));
   return lines;
 }
 

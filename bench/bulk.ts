@@ -25,6 +25,7 @@ import { kernelsAtOnce } from "./measure/kernels-at-once.js";
 import { rate } from "./measure/reference.js";
 import { BULK_COLUMNS, type BulkRow, SIZING_COLUMNS, figure, measuredCell, ratioCell, solvingRatios, twoAtOnceProblem, warmRate } from "./bulk-table.js";
 import { median } from "../src/model/quantile.js";
+import { counted } from "../src/model/whole-number.js";
 
 const HARD_SET = "forum_hardest_1905_11plus";
 /** K is timed over this many seconds or more (whole passes over the set), after as many untimed in the first round. */
@@ -142,7 +143,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
 
   console.log(machineLine("bulk-bench"));
   console.log(
-    `${figure(options.records)} generated easy records; ${hardLines ? `${figure(hardGrids!.length / CELLS)} of ${HARD_SET}` : "no hard set"}; ${options.rounds} rounds; limit ${limit}`,
+    `${figure(options.records)} generated easy records; ${hardLines ? `${figure(hardGrids!.length / CELLS)} of ${HARD_SET}` : "no hard set"}; ${counted(options.rounds, "round")}; limit ${limit}`,
   );
 
   const runsOf = (...names: string[]) => new Map(names.map((name) => [name, [] as CliRun[]]));
@@ -284,7 +285,7 @@ async function sizing(options: Options, scratch: string): Promise<void> {
   const reporter = join(scratch, "report.mjs");
   const one = join(scratch, "one.txt");
   console.log("");
-  console.log(`sizing (medians of ${options.rounds} rounds; start-up, a 1-record run, taken off each):`);
+  console.log(`sizing (medians of ${counted(options.rounds, "round")}; start-up, a 1-record run, taken off each):`);
   console.log("");
   const [header, rule] = markdownTable(SIZING_COLUMNS, []);
   console.log(header);

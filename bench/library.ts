@@ -26,6 +26,7 @@ import { rate } from "./measure/reference.js";
 import { figure, ratioCell } from "./bulk-table.js";
 import { alignRows } from "./report/format.js";
 import { median } from "../src/model/quantile.js";
+import { counted } from "../src/model/whole-number.js";
 
 const LIMIT = 2;
 const TIMER_MS = 10;
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
   await pool.solveMany(lines.slice(0, options.threads * POOL_BATCH_SIZE)); // its workers started and warm: their start is no round's CPU time
   console.log(machineLine("library-bench"));
   console.log(
-    `generated easy puzzles (the bundled easy tier, relabelled): ${figure(sample.length)} lines for K, solveMany and the solve loop; ${figure(lines.length)} for the pool (${options.threads} threads); limit ${LIMIT}; ${options.rounds} rounds`,
+    `generated easy puzzles (the bundled easy tier, relabelled): ${figure(sample.length)} lines for K, solveMany and the solve loop; ${figure(lines.length)} for the pool (${counted(options.threads, "thread")}); limit ${LIMIT}; ${counted(options.rounds, "round")}`,
   );
 
   const kernelRun = () => solveInBatches(kernel, cells, LIMIT);
@@ -221,7 +222,7 @@ async function main(): Promise<void> {
     return Math.min(options.threads, records, cores / (1 + 1 / records));
   });
   console.log(
-    `pool.solveMany can reach at most ${ratioCell(ceiling)} K here: its main thread makes the records while the workers solve, on ${cores} cores (the least of the threads, records alone ÷ K, and cores ÷ (1 + K ÷ records alone), per CPU second; feeding the workers left out)`,
+    `pool.solveMany can reach at most ${ratioCell(ceiling)} K here: its main thread makes the records while the workers solve, on ${counted(cores, "core")} (the least of the threads, records alone ÷ K, and cores ÷ (1 + K ÷ records alone), per CPU second; feeding the workers left out)`,
   );
   console.log(`load average now ${loadAverage()}`);
 }

@@ -25,6 +25,7 @@ import { type Change, REF_THRESHOLD, betweenRunsVerdict, formatComparison, regre
 import { formatNumber, formatRatio } from "./report/format.js";
 import { fileExportFlags } from "./report/output.js";
 import { type RatioEstimate, studentT95, summarize } from "./statistics.js";
+import { counted } from "../src/model/whole-number.js";
 
 /** A sampled pair still solves at least this many puzzles (or the whole draw). */
 const MIN_PUZZLES = 10;
@@ -227,7 +228,7 @@ export async function judgeAgainstCommit(
   const threshold = formatNumber(plan.threshold * 100);
   const heading = [
     `Compared with commit ${commit} (--ref ${ref}, built in ${tree}), each row of both timed interleaved in this run: puzzles/s before → now`,
-    `± is the 95% interval of the ratio over ${plan.rounds} rounds (Student's t on each round's ratio, the sides taking turns of about 2 ms); ` +
+    `± is the 95% interval of the ratio over ${counted(plan.rounds, "round")} (Student's t on each round's ratio, the sides taking turns of about 2 ms); ` +
       `faster or slower only when the whole interval lies beyond ${threshold}%, else "no change"; "not judged": an interval too wide to tell ${threshold}%`,
   ];
   const run = { environment: { date: new Date().toISOString(), commit } } as BenchRun;

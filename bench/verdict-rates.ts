@@ -237,7 +237,7 @@ async function measure(options: RateOptions, folder: string): Promise<void> {
       t["not judged"] += unjudged;
       t.rows += faster + slower + unchanged + unjudged;
     }
-    out(`--ref HEAD (same commit, one process), idle: ${options.refPairs} runs, ${describeSame(t)} [load ${loadBefore} → ${loadAverage()}]`);
+    out(`--ref HEAD (same commit, one process), idle: ${counted(options.refPairs, "run")}, ${describeSame(t)} [load ${loadBefore} → ${loadAverage()}]`);
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   out(`${runs} bench runs in ${seconds} s [load ${loadAverage()}]`);

@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     await browser.close();
   }
   console.log(
-    `generated easy puzzles (the bundled easy tier, relabelled): ${figure(options.sample)} lines for K, ${figure(options.records)} for each pool call (${options.threads} workers); limit 2; ${options.rounds} rounds; rates per wall second`,
+    `generated easy puzzles (the bundled easy tier, relabelled): ${figure(options.sample)} lines for K, ${figure(options.records)} for each pool call (${counted(options.threads, "worker")}); limit 2; ${counted(options.rounds, "round")}; rates per wall second`,
   );
   const rows: string[][] = [];
   console.log(`load average now ${loadAverage()}`);
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
     for (const call of result.calls) {
       const late = `${median(call.lateness).toFixed(1)} / ${Math.max(...call.lateness).toFixed(1)}`;
       const perCeiling = ratioCell(call.rates.map((rate, i) => rate / call.ceilings[i]));
-      rows.push([page, `${call.name}, ${options.threads} workers`, figure(median(call.rates)), perK(call.rates), perCeiling, late]);
+      rows.push([page, `${call.name}, ${counted(options.threads, "worker")}`, figure(median(call.rates)), perK(call.rates), perCeiling, late]);
     }
   }
   const columns = [

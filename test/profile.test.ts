@@ -189,6 +189,21 @@ describe("profile writers", () => {
     for (let i = 0; i < 15; i++) expect(text.match(new RegExp(`wasm:variant-${i}\\b`, "g"))!.length).toBeGreaterThanOrEqual(3); // its row and both hardest tables
   });
 
+  it("says the sample taken of a dataset smaller than --sample: all of it", () => {
+    const record = run.records[0];
+    const method = (sample: number | null) =>
+      formatProfileTable({ ...run, environment: { ...run.environment, sample } }, 1000)
+        .split("\n")
+        .find((line) => line.startsWith("method:"));
+    expect(method(record.datasetSize + 1)).toContain(
+      `method: a seeded sample of ${(record.datasetSize + 1).toLocaleString("en-US")} puzzles per dataset (seed ${run.environment.seed}), or every puzzle of a smaller one (${record.dataset}: ${record.datasetSize.toLocaleString("en-US")}), limit `,
+    );
+    expect(method(record.datasetSize)).toContain(
+      `method: a seeded sample of ${record.datasetSize.toLocaleString("en-US")} puzzles per dataset (seed ${run.environment.seed}), limit `,
+    );
+    expect(method(null)).toContain("method: every puzzle, limit ");
+  });
+
   it("prints a row per variant and the hardest puzzles by file line", () => {
     const text = formatProfileTable(run);
     expect(text).toContain("CPU: Test CPU (2 cores)");

@@ -152,7 +152,7 @@ export async function runProfile(
   if (options.markdown) {
     // the table alone on standard output (docs:tables takes it whole)
     const datasetsLine = `datasets: ${datasets.map((dataset) => dataset.name).join(", ")}`;
-    process.stderr.write([...describeProfileEnvironment(run.environment), datasetsLine].join("\n") + "\n");
+    process.stderr.write([...describeProfileEnvironment(run.environment, Infinity, run.records), datasetsLine].join("\n") + "\n");
   }
   report(options.markdown ? formatProfileMarkdown(run) : formatProfileTable(run, process.stdout.isTTY ? process.stdout.columns : undefined));
   if (jsonToStdout) process.stdout.write(formatProfileJson(run));

@@ -59,9 +59,13 @@ function variantTable(records: readonly ProfileRecord[], width: number): string[
   return lines;
 }
 
-/** The environment of a profile as lines: the bench's machine lines, then the method (wrapped to `width`). */
-export function describeProfileEnvironment(env: ProfileEnvironment, width = Infinity): string[] {
-  const sample = env.sample === null ? "every puzzle" : `a seeded sample of ${formatNumber(env.sample)} puzzles per dataset (seed ${env.seed})`;
+/** The environment of a profile as lines: the bench's machine lines, then the method (wrapped to `width`); `records` name the datasets smaller than the sample. */
+export function describeProfileEnvironment(env: ProfileEnvironment, width = Infinity, records: readonly ProfileRecord[] = []): string[] {
+  const sizes = new Map(records.map((record) => [record.dataset, record.datasetSize]));
+  const smaller = env.sample === null ? [] : [...sizes].filter(([, size]) => size < env.sample!);
+  const whole =
+    smaller.length === 0 ? "" : `, or every puzzle of a smaller one (${smaller.map(([name, size]) => `${name}: ${formatNumber(size)}`).join(", ")})`;
+  const sample = env.sample === null ? "every puzzle" : `a seeded sample of ${formatNumber(env.sample)} puzzles per dataset (seed ${env.seed})${whole}`;
   const method =
     `method: ${sample}, limit ${env.limit}, budget ${formatNumber(env.budget)} nodes/puzzle; puzzles/s from the median ` +
     "of tinybench's whole-batch run(n) calls after a checked one (3+ calls over 300+ ms; fewer when 3 would pass 2 s); µs per puzzle from hrtime around run(1) " +
@@ -128,7 +132,7 @@ function datasetSection(records: readonly ProfileRecord[], width: number): strin
 
 /** The whole profile as text for a terminal of `width` columns. */
 export function formatProfileTable(run: ProfileRun, width = PIPED_WIDTH): string {
-  const out = describeProfileEnvironment(run.environment, width);
+  const out = describeProfileEnvironment(run.environment, width, run.records);
   for (const [, records] of groupByDataset(run.records)) out.push(...datasetSection(records, width));
   return out.join("\n") + "\n";
 }

@@ -8,6 +8,7 @@ import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { type RatioEstimate, rankRatio, speedRatio, summarize, welchRatio } from "../statistics.js";
 import { alignRows, cpuName, formatNumber, formatRatio, groupByDataset } from "./format.js";
+import { counted } from "../../src/model/whole-number.js";
 
 /** Within one run: changes smaller than this share (2%) are "no change" even when the interval excludes 1× (compact.ts's ties). */
 export const NOISE_THRESHOLD = 0.02;
@@ -210,7 +211,9 @@ function unjudgedRounds(before: BenchRecord, after: BenchRecord): string {
   const b = calibratedRounds(after);
   if (!a || !b) return `no calibrated rounds in the ${a ? "later" : "earlier"} run`;
   const fewer =
-    a.length === b.length ? `${a.length} rounds a side` : `${Math.min(a.length, b.length)} rounds in the ${a.length < b.length ? "earlier" : "later"} run`;
+    a.length === b.length
+      ? `${counted(a.length, "round")} a side`
+      : `${counted(Math.min(a.length, b.length), "round")} in the ${a.length < b.length ? "earlier" : "later"} run`;
   return `${fewer}, fewer than the ${MIN_JUDGED_ROUNDS} a judgement needs`;
 }
 

@@ -69,6 +69,12 @@ export function solvingRatios(run: readonly number[], zero: readonly number[], s
   return { ratios: run.map((wall, i) => (zero[i] - startUps[i]) / (wall - startUps[i])) };
 }
 
+/** A note when the start-up is more than half of `solve --threads 0`'s wall time on `records` (`share`), or null: their ÷ K is true, start-up included, but says little of the solving. */
+export function startUpNote(share: number, records: string, option: string): string | null {
+  if (!(share > 0.5)) return null;
+  return `note: the start-up is ${(share * 100).toFixed(0)}% of \`solve --threads 0\`'s wall time on ${records}: their ÷ K measures the start-up more than the solving; give a larger ${option}`;
+}
+
 /** Why K on 2 threads at once is not measured with `cores` available, or null: two kernels on one core share it. */
 export const twoAtOnceProblem = (cores: number): string | null => (cores < 2 ? `${cores} core available: two kernels would share it` : null);
 

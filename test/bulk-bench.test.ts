@@ -3,7 +3,7 @@
  * ratios not measured when the runs are barely longer than the start-up, K on 2 threads at once not measured on one core.
  */
 import { describe, expect, it } from "vitest";
-import { measuredCell, solvingRatios, twoAtOnceProblem, warmRate } from "../bench/bulk-table.js";
+import { measuredCell, solvingRatios, startUpNote, twoAtOnceProblem, warmRate } from "../bench/bulk-table.js";
 import { machineLine } from "../bench/tool.js";
 
 describe("bulk-bench figures", () => {
@@ -27,6 +27,13 @@ describe("bulk-bench figures", () => {
     const measured = solvingRatios([0.3, 3], [0.36, 5], [0.25, 0.25]);
     expect("ratios" in measured).toBe(false);
     expect(measuredCell(measured)).toBe("not measured (a run's solving took 0.050 s, less than the start-up: give a larger --hard)");
+  });
+
+  it("notes runs that are mostly start-up, whose ÷ K says little of the solving", () => {
+    expect(startUpNote(0.81, "the easy records", "--records")).toBe(
+      "note: the start-up is 81% of `solve --threads 0`'s wall time on the easy records: their ÷ K measures the start-up more than the solving; give a larger --records",
+    );
+    expect(startUpNote(0.2, "the easy records", "--records")).toBeNull();
   });
 
   it("does not measure two kernels at once on one core", () => {

@@ -141,6 +141,25 @@ describe("a header line before each grid is a title, not a record", () => {
     }
   });
 
+  it("skips a title after a puzzle line of every size, a 4×4 line's run of one or more included: one record per puzzle", async () => {
+    const four = ["12..34..........", "....1..2........"];
+    for (const lines of [[four[0]], four, [UNIQUE[1]], [".".repeat(256)], [".".repeat(625)]]) {
+      for (const title of ["Grid 19", "sixteen-letters!"]) {
+        const records = await streamRecords([[...lines, title, ...rowsOf(UNIQUE[0])].join("\n") + "\n"]);
+        expect(
+          records.map((r) => [r.line, r.text, r.parsed.error === null]),
+          `${lines[0].length} ${title}`,
+        ).toEqual([...lines.map((line, i) => [i + 1, line, true]), [lines.length + 2, UNIQUE[0], true]]);
+      }
+    }
+    // a title before a 4×4 line is skipped too; one that nothing follows is a record of its own
+    const last = await streamRecords([["Grid 20", four[0], "Grid 21"].join("\n") + "\n"]);
+    expect(last.map((r) => [r.line, r.text, r.parsed.error === null])).toEqual([
+      [2, four[0], true],
+      [3, "Grid21", false], // (read as a one-row grid: its spaces go)
+    ]);
+  });
+
   it("never takes a row with a typo for a header: later grids keep their places", async () => {
     const [a, b] = [rowsOf(UNIQUE[0]), rowsOf(UNIQUE[1])];
     const records = await streamRecords([[a[0].slice(1), ...a.slice(1), ...b].join("\n")]);

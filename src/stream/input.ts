@@ -6,7 +6,8 @@
  * line nobody claims is one invalid record, except a *header*: a line with a word (two lowercase
  * letters, not both `x` or of the `--alphabet`) directly followed by a grid's first row is a
  * title and skipped (Project Euler 96's `Grid 01`); rows hold no words, so a typo never shifts
- * later grids, and a line that holds a whole puzzle (a note after it or not) is never a title.
+ * later grids, and a line that holds a whole puzzle (a note after it or not) is never a title. A
+ * line with a word ends a run of 4×4 lines (grid.ts) as it ends a 9×9 line: it may be a title.
  * `--in FMT` gives every line to that format's reader. The fast path: a run of 9×9 lines the scan
  * found, read while no grid is open and no header is held, are the records the line format would
  * make, so they go to {@link EmitCells} from the bytes without ever becoming strings.
@@ -18,7 +19,7 @@ import { type LineSink, longLineReason } from "./lines.js";
 import { colonFormat, holdsColonPuzzle } from "../formats/input/colon.js";
 import { csvFormat } from "../formats/input/csv.js";
 import type { InputFormat, InputFormatName } from "../formats/input/format.js";
-import { gridFormat, isSeparatorRow, rowCells } from "../formats/input/grid.js";
+import { type GridFormat, gridFormat, isSeparatorRow, rowCells } from "../formats/input/grid.js";
 import { lineFormat } from "../formats/input/line.js";
 
 /** Receives `count` fast-path records of the lines from `line` on: 81 cell bytes each from `start` of `bytes` (read them before returning). */
@@ -31,7 +32,7 @@ export class RecordReader implements LineSink {
   private readonly fastFormat: boolean;
   private readonly emitCells: EmitCells | null;
   private readonly formats: readonly InputFormat[];
-  private readonly grid: InputFormat;
+  private readonly grid: GridFormat;
   private readonly fallback: InputFormat;
   private readonly forced: InputFormat | null;
   private readonly alphabet: string;
@@ -96,7 +97,7 @@ export class RecordReader implements LineSink {
       return this.forced.read(line, lineNumber, this.emit);
     }
     if (this.grid.open) {
-      if (this.grid.claims(line)) return this.grid.read(line, lineNumber, this.emit);
+      if (this.grid.claims(line) && !this.endsLineRun(line)) return this.grid.read(line, lineNumber, this.emit);
       this.grid.flush(this.emit);
     }
     const claimer = this.formats.find((format) => format.claims(line));
@@ -120,6 +121,14 @@ export class RecordReader implements LineSink {
     this.releaseHeld();
     this.grid.flush(this.emit);
     this.emit(lineNumber, start.trim(), longLineReason(start, length));
+  }
+
+  /**
+   * True for a line with a word after a run of 4×4 lines (16-cell rows the grid reader would read as such): no row, so the run
+   * ends before it, and the line may be the title of a grid after it, as after a 9×9 line.
+   */
+  private endsLineRun(line: string): boolean {
+    return this.grid.lineRun && hasWord(line, this.alphabet);
   }
 
   /** True for a line that could be a header: no grid is open and the line has a word in it. */

@@ -48,8 +48,14 @@ function isRunOfFourByFourLines(rows: readonly string[]): boolean {
   return rows.length < 2 || foreignRows * 2 <= rows.length;
 }
 
+/** The grid format's reader, which also tells whether the rows read so far are a run of 4×4 lines. */
+export interface GridFormat extends InputFormat {
+  /** True while the rows read are 16-cell rows that, ended now, would be 4×4 lines each (with `lineRuns`; see the file comment). */
+  readonly lineRun: boolean;
+}
+
 /** The grid reader: collects N rows, then emits one record of the rows joined at its first row's line (an error names the row's line). */
-export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): InputFormat {
+export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): GridFormat {
   const rows: string[] = [];
   const rowLines: number[] = [];
   let shape: Shape = SHAPE_9;
@@ -79,6 +85,9 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): InputFormat 
     name: "grid",
     get open() {
       return rows.length > 0;
+    },
+    get lineRun() {
+      return lineRuns && rows.length > 0 && shape.size === 16 && isRunOfFourByFourLines(rows);
     },
     claims(line) {
       const size = rows.length > 0 ? shape.size : undefined;

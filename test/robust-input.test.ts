@@ -12,6 +12,7 @@ import { EXCERPT_LENGTH, escapeText, excerpt } from "../src/model/excerpt.js";
 import { checkAlphabet, parsePuzzle, parseSymbols, PuzzleError } from "../src/model/puzzle.js";
 import { loadFixture } from "./fixture.js";
 import { written } from "./written.js";
+import { outputFormats } from "../src/formats/output/format.js";
 
 const fixture = loadFixture();
 const UNIQUE = fixture.filter((c) => c.count === 1 && c.puzzle.includes(".")).map((c) => c.puzzle);
@@ -292,5 +293,17 @@ describe("CSV fields a spreadsheet would evaluate are defused (OWASP)", () => {
     for (const start of ["+", "-", "@", "\t", "\r"]) expect(row(`${start}1+2`)).toContain(`"'${start}1+2"`);
     expect(row("..3", "=cmd|' /C calc'!A0")).toMatch(/^0,"'=cmd\|' \/C calc'!A0",1,\.\.3,/);
     expect(row("123")).toBe("0,in.txt,1,123,invalid,,0,,in.txt:1: bad\n");
+  });
+
+  it("reads its own CSV back: a puzzle field's guard `'` is taken off, and only a guard's", async () => {
+    const texts = ["=", "+", "-", "@", "\t"].map((start) => start + UNIQUE[0].slice(1));
+    const csv = outputFormats.csv.header + written("csv", texts, { count: 0, solution: "", guesses: 0 }, { errors: texts.map((_, i) => [i, "bad"]) });
+    const records = await streamRecords([csv]);
+    expect(records.map((r) => r.text)).toEqual(texts);
+    // a `-` empty cell first reads as a puzzle again
+    expect(records[2].parsed.error).toBeNull();
+    // an apostrophe before anything else, or a second one, is the field's own
+    const kept = await streamRecords([["puzzle,n", `'5${UNIQUE[0].slice(1)},1`, `"''-${UNIQUE[0].slice(1)}",2`].join("\n") + "\n"]);
+    expect(kept.map((r) => r.text)).toEqual([`'5${UNIQUE[0].slice(1)}`, `''-${UNIQUE[0].slice(1)}`]);
   });
 });

@@ -4,9 +4,12 @@
  * names a puzzle column and every field is a column name ({@link isHeaderRow}). Fields follow RFC
  * 4180: quoted fields may hold commas and doubled quotes; a record stays on one line. A line that
  * is only a puzzle column's name is a one-column file's header, whatever format the rows are in.
+ * A puzzle field that the CSV output guarded against formula injection (`'` then `=`, `+`, `-`,
+ * `@`, a tab or a CR) is read without that `'`, so the CLI reads its own CSV back.
  */
 import { createRequire } from "node:module";
 import { excerpt } from "../../model/excerpt.js";
+import { FORMULA_START } from "../output/format.js";
 import { SHAPES } from "../../model/shape.js";
 import type { InputFormat } from "./format.js";
 
@@ -38,6 +41,11 @@ export function isHeaderRow(fields: readonly string[]): number {
   return named >= 0 && fields.every(isColumnName) ? named : -1;
 }
 
+/** A field without the `'` the CSV output puts before a text a spreadsheet would read as a formula (output/format.ts csvField). */
+export function unguarded(field: string): string {
+  return field.charCodeAt(0) === 39 /* ' */ && FORMULA_START.test(field.slice(1, 2)) ? field.slice(1) : field;
+}
+
 /** The CSV reader: remembers the puzzle column from the last header line. */
 export function csvFormat(): InputFormat {
   let column = 0;
@@ -63,7 +71,7 @@ export function csvFormat(): InputFormat {
       if (column >= fields.length) {
         emit(lineNumber, line, `expected a puzzle in CSV column ${column + 1}, the row has ${fields.length} columns`);
       } else {
-        emit(lineNumber, fields[column], null);
+        emit(lineNumber, unguarded(fields[column]), null);
       }
     },
     flush() {},

@@ -59,7 +59,7 @@ const jsonlOutput: OutputFormat = {
 
 const NEEDS_QUOTES = /[",\r\n]/;
 /** First characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+export const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** One CSV field; numbers are written as they are, text that could be a formula is defused. */
 export function csvField(value: string | number | null | undefined): string {

@@ -135,6 +135,27 @@ describe("solve --resume", () => {
     });
   }
 
+  it("grid: an output cut inside its first record at any line end, its last row's included, is finished (every size)", async () => {
+    const sixteen = // sudoku16_kr100.txt line 1
+      "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+    for (const [size, puzzles] of [
+      [4, ["1.3.3..2.1.34...", "12.434..2.4.4.21"]],
+      [9, [solved, multiple, solved]],
+      [16, [sixteen, sixteen]],
+    ] as const) {
+      const input = file(`first-grid-${size}.txt`, puzzles.join("\n") + "\n");
+      const whole = await output(["--out", "grid", input]);
+      expect(whole.indexOf("\n\n"), `${size}`).toBe(size * (size + 1) - 1); // the first record is solved: N rows, then the empty line
+      for (let rows = 0; rows <= size; rows++) {
+        const path = join(dir, "first-grid.out");
+        writeFileSync(path, whole.slice(0, rows * (size + 1)));
+        const resumed = await run(["solve", "--out", "grid", "--threads", "0", "--resume", "-o", path, input]);
+        expect(resumed.status, `${size}×${size} cut after ${rows} rows: ${resumed.stderr}`).toBe(0);
+        expect(readFileSync(path, "utf8"), `${size}×${size} cut after ${rows} rows`).toBe(whole);
+      }
+    }
+  });
+
   it("starts afresh without the file; needs -o; refuses a jsonl or csv output of another run", async () => {
     const path = join(dir, "fresh.jsonl");
     rmSync(path, { force: true });

@@ -135,14 +135,15 @@ export function checkResumeFormat(path: string, format: OutputFormatName, header
 /**
  * Whether an output read as line records may be a grid output: it has an empty line (grid records
  * end with one; line records are never empty), or it is all in `head` (`size` bytes) and cut inside
- * its first grid: at most one whole line, or whole lines of one grid width, fewer than the width.
+ * its first grid: at most one whole line, or whole lines of one grid width, no more than the width
+ * (all its rows, cut before the empty line that ends it).
  */
 function mayBeGrid(head: string, size: number): boolean {
   if (head.includes("\n\n")) return true;
   if (Buffer.byteLength(head) < size) return false;
   const rows = head.split("\n").slice(0, -1); // whole lines only
   const width = rows[0]?.length ?? 0;
-  return rows.length <= 1 || (rows.every((row) => row.length === width) && SHAPES.some((shape) => shape.size === width) && rows.length < width);
+  return rows.length <= 1 || (rows.every((row) => row.length === width) && SHAPES.some((shape) => shape.size === width) && rows.length <= width);
 }
 
 /**

@@ -107,10 +107,21 @@ describe("errors that say what is wrong", () => {
     }
   });
 
+  it("names standard input `<stdin>` in a judge's input error, as solve mode's records do", () => {
+    for (const [format, input, says] of [
+      ["leetcode37", '[["5","3"]]', "expected a JSON array of 9 rows of 9 strings: row 1 has 2 values"],
+      ["poj3074", "abc\n", "expected 81 characters, got 3"],
+      ["sicily1317", "abc\n", "expected the number of puzzles, got 'abc'"],
+    ]) {
+      const run = runCli(["solve", "--format", format, "-"], { input });
+      expect([run.status, run.stderr], format).toEqual([2, `sudoku-wasm: <stdin>:1: ${says}\n`]);
+    }
+  });
+
   it("refuses poj2676 counts written as 0x2, 1e3, 1.0 or +2, naming the line", () => {
     for (const count of ["0x2", "1e3", "1.0", "+2"]) {
       const run = runCli(["solve", "--format", "poj2676"], { input: `${count}\n${P1.replaceAll(".", "0")}\n` });
-      expect([run.status, run.stderr], count).toEqual([2, `sudoku-wasm: line 1: expected the number of puzzles, got '${count}'\n`]);
+      expect([run.status, run.stderr], count).toEqual([2, `sudoku-wasm: <stdin>:1: expected the number of puzzles, got '${count}'\n`]);
     }
   });
 });

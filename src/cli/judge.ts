@@ -51,7 +51,7 @@ export function batchJudgeSolver(solver: BatchSolver): JudgeSolve {
 }
 
 export interface JudgeSource {
-  /** The name errors carry; none for standard input read alone (errors then say `line N`). */
+  /** The name errors carry (the CLI gives `<stdin>` for standard input); without one, errors say `line N`. */
   name?: string;
   open(): Readable;
 }

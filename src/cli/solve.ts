@@ -521,11 +521,9 @@ function errorLines(totals: StreamTotals): string {
   return lines.join("");
 }
 
-/** The inputs of a judge run, {@link openInputs}'s; standard input alone carries no name (its errors say `line N`). */
+/** The inputs of a judge run, {@link openInputs}'s: errors name each as solve mode's records do (standard input `<stdin>`). */
 function judgeSources(files: readonly string[]): JudgeSource[] {
-  const names = inputNames(files);
-  const stdinAlone = names.length === 1 && names[0] === "-";
-  return openInputs(files).map(({ name, open }) => ({ name: stdinAlone ? undefined : name, open }));
+  return openInputs(files).map(({ name, open }) => ({ name, open }));
 }
 
 /**

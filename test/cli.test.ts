@@ -256,7 +256,10 @@ describe("usage errors: exit status 2 and one line naming the problem", () => {
   it("every usage error exits 2 with one `sudoku-wasm: …` line; --help exits 0", () => {
     const cases: [string[], string][] = [
       [["solve", "--limit", "0"], "sudoku-wasm: option '--limit <n>' argument '0' is invalid. expected a whole number from 1 to 2147483647, got '0'"],
-      [["solve", "--budget", "0"], "sudoku-wasm: option '--budget <nodes>' argument '0' is invalid. expected a whole number from 1 to 2147483647, got '0'"],
+      [
+        ["solve", "--budget", "0"],
+        "sudoku-wasm: option '--budget <nodes>' argument '0' is invalid. expected a whole number from 1 to 2147483647, or none, got '0'",
+      ],
       [["solve", "--count", "--limit", "5"], "sudoku-wasm: option '--count' cannot be used with option '--limit <n>'"],
       [["solve", "--in", "xml"], "sudoku-wasm: option '--in <format>' argument 'xml' is invalid. Allowed choices are auto, line, grid, csv, colon."],
       [["solve", "--bogus"], "sudoku-wasm: unknown option '--bogus'"],

@@ -117,6 +117,20 @@ describe("--format refuses the options it would ignore", () => {
   });
 });
 
+describe("messages name the options as typed and count one in the singular", () => {
+  it("generate names --min-guesses and --max-guesses in an empty guess range, and says '1 puzzle'", () => {
+    const empty = cli(["generate", "-n", "1", "--min-guesses", "5", "--max-guesses", "1"]);
+    expect([empty.status, empty.stdout, empty.stderr]).toEqual([
+      2,
+      "",
+      "sudoku-wasm: --min-guesses (5) is above --max-guesses (1): the guess range is empty\n",
+    ]);
+    const one = cli(["generate", "-n", "1", "--seed", "1"]);
+    expect([one.status, one.stdout.split("\n").length]).toEqual([0, 2]);
+    expect(one.stderr).toMatch(/^generated 1 puzzle in /);
+  });
+});
+
 describe("a default budget for 16×16 and 25×25, lifted with --budget none", () => {
   /** A batch engine that only records the budget each call gets (every puzzle: unsolvable). */
   function budgetSpy(cells: number, budgets: number[]): SolverEngine {
@@ -156,14 +170,16 @@ describe("a default budget for 16×16 and 25×25, lifted with --budget none", ()
     for (const size of [16, 25]) expect(seen.get(size)).toEqual([LARGE_GRID_BUDGET, Infinity, 500]);
   });
 
-  it("takes `none` for --budget (no cap) and refuses other words", () => {
+  it("takes `none` for --budget (no cap) and refuses other words, saying it takes none", () => {
     const input = file("none.txt", PUZZLES);
     const run = cli(["solve", "--no-progress", "--threads", "0", "--budget", "none", input]);
     expect(run.status).toBe(0);
     expect(run.stdout.trimEnd().split("\n")).toHaveLength(200);
     const bad = cli(["solve", "--budget", "lots", input]);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/expected a whole number from 1 to 2147483647, got 'lots'/);
+    expect(bad.stderr).toBe(
+      "sudoku-wasm: option '--budget <nodes>' argument 'lots' is invalid. expected a whole number from 1 to 2147483647, or none, got 'lots'\n",
+    );
   });
 });
 

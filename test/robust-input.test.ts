@@ -182,7 +182,7 @@ describe("comment syntax never collides with an alphabet symbol", () => {
   it("names a NUL or control character in a short line read as a one-row grid", async () => {
     const records = await streamRecords(["\u0000\n\n\u0007x\n"]);
     expect(records.map((r) => r.parsed.error)).toEqual([
-      "in.txt:1: expected 81 cells on one line or a grid of 9 rows, got one line of 1 cells (character 1 is '\\x00', a NUL)",
+      "in.txt:1: expected 81 cells on one line or a grid of 9 rows, got one line of 1 cell (character 1 is '\\x00', a NUL)",
       "in.txt:3: expected 81 cells on one line or a grid of 9 rows, got one line of 2 cells (character 1 is '\\x07', a control character)",
     ]);
   });

@@ -8,6 +8,7 @@ import { dirname, relative, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../model/puzzle.js";
+import { counted } from "../model/whole-number.js";
 import { packageRoot } from "../kernel/paths.js";
 import { countsSolutions, solvers } from "../solvers/registry.js";
 import { kernelUrl } from "../kernel/wasm.js";
@@ -118,6 +119,9 @@ const TURN_MS = 50;
 /** Generates, writes, and (with --manifest) records one run. */
 async function runGenerate(flags: GenerateFlags, command: Command): Promise<void> {
   const options: GenerateOptions = { ...flags, hardenSteps: flags.harden };
+  if (flags.maxGuesses !== undefined && (flags.minGuesses ?? 0) > flags.maxGuesses) {
+    return command.error(`error: --min-guesses (${flags.minGuesses}) is above --max-guesses (${flags.maxGuesses}): the guess range is empty`);
+  }
   let settings: GenerateSettings;
   try {
     settings = resolveGenerateOptions(options);
@@ -229,7 +233,7 @@ async function generateInto(
   if (flags.manifest) recordRun(flags, settings, { ...summary, kernel, ...(grading ? { grading } : {}) }); // --manifest needs --output (checked above)
   if (!flags.quiet) {
     process.stderr.write(
-      `generated ${summary.count} puzzles in ${seconds.toFixed(2)} s (${(summary.count / seconds).toFixed(1)}/s, ` +
+      `generated ${counted(summary.count, "puzzle")} in ${seconds.toFixed(2)} s (${(summary.count / seconds).toFixed(1)}/s, ` +
         `${judge.searches} searches); clues ${summary.clues.min}-${summary.clues.max}; ` +
         (Number.isNaN(summary.guesses.mean)
           ? "guesses n/a\n"

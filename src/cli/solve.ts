@@ -108,7 +108,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   {
     flags: "--budget <nodes>",
     description: `search nodes per puzzle (states propagated, both kernels), or none; a puzzle over it gets status timeout (default: none for 9×9, ${commaGrouped(LARGE_GRID_BUDGET)} for the other sizes)`,
-    parse: (text) => (text.trim() === "none" ? Infinity : wholeNumber(1, 0x7fffffff)(text)), // no cap: Infinity
+    parse: budgetArgument,
   },
   {
     flags: "--solver <ids>",
@@ -519,6 +519,16 @@ function errorLines(totals: StreamTotals): string {
   const lines = totals.errors.map((error) => `${escapeText(error)}\n`); // each starts with its status: `invalid: …`, `error: …`
   if (more > 0) lines.push(`… and ${commaGrouped(more)} more invalid or error records (--out jsonl gives every reason)\n`);
   return lines.join("");
+}
+
+/** A commander parser for `--budget`: a whole number of nodes, or `none` for no cap (Infinity). */
+function budgetArgument(text: string): number {
+  if (text.trim() === "none") return Infinity;
+  try {
+    return wholeNumber(1, 0x7fffffff)(text);
+  } catch {
+    throw new InvalidArgumentError(`expected a whole number from 1 to 2147483647, or none, got '${text}'`);
+  }
 }
 
 /** The inputs of a judge run, {@link openInputs}'s: errors name each as solve mode's records do (standard input `<stdin>`). */

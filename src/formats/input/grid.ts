@@ -13,6 +13,7 @@ import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, controlCharacterNote, numb
 import { type Shape, SHAPE_9, shapeOfSide } from "../../model/shape.js";
 import { EMPTY_MARKS, symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
+import { counted } from "../../model/whole-number.js";
 import type { InputFormat } from "./format.js";
 
 const WHITE_SPACE_AND_BARS = /[\s|]+/g;
@@ -148,7 +149,7 @@ function untakenGridMessage(rows: readonly string[], rowLines: readonly number[]
 
 function shortGridMessage(rows: readonly string[], shape: Shape): string {
   if (rows.length === 1 && rows[0].length !== shape.cells) {
-    return `expected ${shape.cells} cells on one line or a grid of ${shape.size} rows, got one line of ${rows[0].length} cells${controlCharacterNote(rows[0])}`;
+    return `expected ${shape.cells} cells on one line or a grid of ${shape.size} rows, got one line of ${counted(rows[0].length, "cell")}${controlCharacterNote(rows[0])}`;
   }
   const square = rows.every((row) => row.length === rows.length); // 6 rows of 6: a grid of a size no solver takes
   return `the grid ends after ${rows.length} row${rows.length === 1 ? "" : "s"}, expected ${shape.size}${square ? untakenGridNote(rows.length) : ""}`;

@@ -11,6 +11,12 @@ import { OutputWriteError, guardOutputFile } from "./errors.js";
 import type { ResumePoint } from "./resume.js";
 
 /**
+ * The output bytes a file stream holds before a write waits for it to drain: several batches, so a batch is solved while the
+ * last one is written on libuv's threads (at Node's default 16 KiB every batch waited for its own write).
+ */
+const OUTPUT_BUFFER_BYTES = 4 << 20;
+
+/**
  * Standard output, or the `-o` file once open (a bad path fails here); with a resume point, cut to its complete records and
  * written on. Errors name the file `shown` (merge writes `-o` through a temporary file).
  */
@@ -18,7 +24,7 @@ export async function openOutput(path: string | undefined, resume?: ResumePoint,
   if (path === undefined) return process.stdout;
   try {
     if (resume && existsSync(path)) truncateSync(path, resume.bytes);
-    const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
+    const stream = createWriteStream(path, { flags: resume ? "a" : "w", highWaterMark: OUTPUT_BUFFER_BYTES });
     await once(stream, "open");
     if (!resume && statSync(path).isFile()) removeRunRecord(path); // emptied: a run record left beside it no longer tells of its bytes
     return guardOutputFile(stream, shown ?? path); // a failing write (a full disk) ends the run with one line, status 2

@@ -40,13 +40,9 @@ if (!existsSync(target) || (!asksForHelp && !current)) {
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-// npm forwards a SIGTERM (from `kill`, `timeout`, a cancelled CI job) to the shell that runs this script, and the shell
-// ends without passing it on. Orphaned, this process would run on unseen: it takes the signal itself once its parent is gone.
-const parent = process.ppid;
-const watch = setInterval(() => {
-  if (process.ppid === parent) return;
-  clearInterval(watch); // once: a second signal would end the run at once
-  process.kill(process.pid, "SIGTERM");
-}, 250).unref();
+// npm passes a SIGTERM (`kill`, `timeout`, a cancelled CI job) to the shell that runs this script alone: orphaned, this
+// process takes it itself, as the CLI does (src/cli-kit/errors.ts).
+const errors = join(root, "dist", "src", "cli-kit", "errors.js");
+if (existsSync(errors)) (await import(pathToFileURL(errors).href)).stopWhenOrphanedByNpm();
 process.argv = [process.argv[0], target, ...args];
 await import(pathToFileURL(target).href);

@@ -286,33 +286,23 @@ describe("bench: datasets", () => {
     expect(run.stdout).toMatch(/\n {2}wasm +[\d,]+ /);
   });
 
-  it("refuses a file with a line of another size before measuring, naming the first one, whichever lines are drawn", () => {
-    const lines = Array.from({ length: 40 }, () => solved);
-    lines.splice(25, 0, "12345");
-    const [bad] = folder("bad-size", { "mixed.txt": `# a comment\n${lines.join("\n")}\n` });
-    const says = `${bad} line 27: 5 characters, where the file's first puzzle has 81 (every puzzle of a dataset is of one size, one a line)\n`;
-    for (const [tool, args] of [
-      ["bench", [BENCH, ...quick, "--puzzles", "5", "--datasets", bad]],
-      ["profile", [PROFILE, "--variants", "wasm", "--datasets", bad]],
-    ] as const) {
-      const run = spawnSync(process.execPath, args, { encoding: "utf8" });
-      expect([run.status, run.stderr], tool).toEqual([2, `${tool}: ${says}`]);
-    }
-  });
-
-  it("refuses a file with a line of a bad character before measuring, naming its line and cell, whichever lines are drawn", () => {
-    const lines = Array.from({ length: 40 }, () => solved);
-    lines.splice(25, 0, `${solved.slice(0, 4)}X${solved.slice(5)}`);
-    const [bad] = folder("bad-character", { "marked.txt": `# a comment\n${lines.join("\n")}\n` });
-    const says = `${bad} line 27: cell 5 (row 1, column 5) contains invalid character 'X'\n`;
-    for (const [tool, args] of [
-      ["bench", [BENCH, ...quick, "--puzzles", "5", "--datasets", bad]],
-      ["profile", [PROFILE, "--variants", "wasm", "--datasets", bad]],
-    ] as const) {
-      const run = spawnSync(process.execPath, args, { encoding: "utf8" });
-      expect([run.status, run.stderr], tool).toEqual([2, `${tool}: ${says}`]);
-    }
-  });
+  for (const [what, line, says] of [
+    ["of another size", "12345", "5 characters, where the file's first puzzle has 81 (every puzzle of a dataset is of one size, one a line)"],
+    ["of a bad character", `${solved.slice(0, 4)}X${solved.slice(5)}`, "cell 5 (row 1, column 5) contains invalid character 'X'"],
+  ] as const) {
+    it(`refuses a file with a line ${what} before measuring, naming its line, whichever lines are drawn`, () => {
+      const lines = Array.from({ length: 40 }, () => solved);
+      lines.splice(25, 0, line);
+      const [bad] = folder(`bad-${what.length}`, { "marked.txt": `# a comment\n${lines.join("\n")}\n` });
+      for (const [tool, args] of [
+        ["bench", [BENCH, ...quick, "--puzzles", "5", "--datasets", bad]],
+        ["profile", [PROFILE, "--variants", "wasm", "--datasets", bad]],
+      ] as const) {
+        const run = spawnSync(process.execPath, args, { encoding: "utf8" });
+        expect([run.status, run.stderr], tool).toEqual([2, `${tool}: ${bad} line 27: ${says}\n`]);
+      }
+    });
+  }
 });
 
 describe("bench tools name the CPU beside the tables they print alone", () => {

@@ -1,7 +1,6 @@
 /** The environment recorded with every run (machine, build, commit, date), and the datasets' identities and expected counts. */
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { buildFacts } from "../build/facts.js";
@@ -13,6 +12,7 @@ import { catalog } from "../src/datasets/catalog.js";
 import { checkedShape } from "./measure/draw.js";
 import { type Expectation, expectationOf } from "./verify.js";
 import { cpuFamily, vectorUnits } from "./tool.js";
+import { gitCommit } from "./commit.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";
 
 export type RunSettings = Pick<BenchEnvironment, "seed" | "limit" | "timeMs" | "budget">;
@@ -36,27 +36,6 @@ export function collectEnvironment(settings: RunSettings, now = new Date()): Ben
     calibration: calibrationIdentity(),
   };
 }
-
-/**
- * The commit checked out at the package root, `-dirty` after it when a tracked file differs from it (the sources measured
- * are not that commit's); in an installed package (no .git of its own) the one recorded at build time.
- */
-export function gitCommit(root = packageRoot()): string {
-  const built = buildFacts.commit === null ? "unknown" : `${buildFacts.commit}${buildFacts.dirty ? DIRTY : ""}`;
-  if (!existsSync(join(root, ".git"))) return built;
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
-      .toString()
-      .trim();
-  try {
-    return `${git("rev-parse", "--short=12", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") === "" ? "" : DIRTY}`;
-  } catch {
-    return built;
-  }
-}
-
-/** What {@link gitCommit} adds to a commit whose tracked files were changed. */
-const DIRTY = "-dirty";
 
 function packageVersion(name: string): string {
   try {

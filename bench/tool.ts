@@ -10,7 +10,7 @@ import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/
 import { DatasetSpecError } from "../src/datasets/read.js";
 import { terminalSafe } from "./report/format.js";
 import { counted } from "../src/model/whole-number.js";
-import { gitCommit } from "./env.js";
+import { gitCommit } from "./commit.js";
 
 /** `program`, made to throw its usage errors (as CommanderError) rather than print them and exit. */
 export function quietUsage<C extends Command>(program: C): C {
@@ -75,7 +75,7 @@ export function loadAverage(): string {
 
 /**
  * The line a tool's report opens with: its name, the CPU, cores, Node, the commit measured (`abc123-dirty` for a tree
- * changed from it: env.ts's gitCommit) and the load average (figures from a shared machine are marked by its load).
+ * changed from it: commit.ts's gitCommit) and the load average (figures from a shared machine are marked by its load).
  */
 export function machineLine(name: string, commit = gitCommit()): string {
   const details = [vectorUnits(), cpuFamily()].filter(Boolean);

@@ -37,6 +37,11 @@ describe("parsePuzzle", () => {
     expect(error.message).toBe("cell 17 (row 2, column 8) contains invalid character 'x'");
   });
 
+  it("says what '\uFFFD' stands for: bytes that were not UTF-8 where the text was read", () => {
+    const error = errorOf(`\uFFFD${unique.puzzle.slice(1)}`);
+    expect(error.message).toBe("cell 1 (row 1, column 1) contains invalid character '\uFFFD' (U+FFFD, which stands for bytes that are not UTF-8)");
+  });
+
   it.each([
     ["row", 0, "row 1"],
     ["column", 9, "column 1"],

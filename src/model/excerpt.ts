@@ -38,8 +38,11 @@ export function excerpt(text: string, max = EXCERPT_LENGTH): string {
 
 /** One character of the input, quoted for a message: `'x'`, `'\x00'`, `'\u200b'`. */
 export function quoteCharacter(ch: string): string {
-  return `'${escapeText(ch)}'`;
+  return ch === REPLACEMENT ? `'${REPLACEMENT}' (U+FFFD, which stands for bytes that are not UTF-8)` : `'${escapeText(ch)}'`;
 }
+
+/** The character a UTF-8 decoder puts for bytes that are not UTF-8 (the CLI reads its inputs as UTF-8). */
+const REPLACEMENT = "\uFFFD";
 
 /** The character of `text` that starts at UTF-16 unit `at`, quoted: both units of a pair (an emoji), not its first half. */
 export function quoteCharacterAt(text: string, at: number): string {

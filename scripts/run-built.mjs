@@ -41,8 +41,8 @@ if (!existsSync(target) || (!asksForHelp && !current)) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 // npm passes a SIGTERM (`kill`, `timeout`, a cancelled CI job) to the shell that runs this script alone: orphaned, this
-// process takes it itself, as the CLI does (src/cli-kit/errors.ts).
-const errors = join(root, "dist", "src", "cli-kit", "errors.js");
-if (existsSync(errors)) (await import(pathToFileURL(errors).href)).stopWhenOrphanedByNpm();
+// process takes it itself, as the CLI does (src/cli-kit/progress.ts).
+const signals = join(root, "dist", "src", "cli-kit", "progress.js");
+if (existsSync(signals)) (await import(pathToFileURL(signals).href)).stopWhenOrphanedByNpm();
 process.argv = [process.argv[0], target, ...args];
 await import(pathToFileURL(target).href);

@@ -104,20 +104,6 @@ export function failedOutput(error: Error): void {
   exitAfterStopping(USAGE_ERROR_STATUS);
 }
 
-/**
- * Run by npm (`npx sudoku-wasm`, an npm script), a SIGTERM (`timeout`, `kill`, a cancelled CI job) reaches npm's shell alone,
- * which ends without passing it on: the run, orphaned, takes the signal itself (its parent is another from then on).
- */
-export function stopWhenOrphanedByNpm(): void {
-  if (process.env.npm_command === undefined) return;
-  const parent = process.ppid;
-  const watch = setInterval(() => {
-    if (process.ppid === parent) return;
-    clearInterval(watch); // once: a second signal would end the run at once
-    process.kill(process.pid, "SIGTERM");
-  }, 250).unref();
-}
-
 /** What must stop or be cleaned up before the process exits on a failed standard stream: worker pools, the output lock, temporary files (see {@link stopBeforeStreamExit}). */
 const stoppers = new Set<() => Promise<unknown>>();
 /** How long the stoppers get before the process exits anyway, in ms; each one at most half of it (a pool that will not close leaves time for the lock). */

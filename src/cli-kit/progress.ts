@@ -2,7 +2,8 @@
  * What a long command shows and does on the way, for `solve` and the bench: {@link startProgress}
  * (a bar over the bytes read when the input size is known, else a running count; the cursor
  * always shown again, even on an early exit) and {@link InterruptWatch} (a clean stop on the
- * first SIGINT/SIGTERM with status 128 + its number, at once on a second).
+ * first SIGINT/SIGTERM with status 128 + its number, at once on a second); a run orphaned by npm
+ * takes the SIGTERM npm did not pass on, and a stopped run does not wait on a read no signal ends.
  */
 import { constants } from "node:os";
 import { exitAfterStopping } from "./errors.js";
@@ -73,6 +74,37 @@ export class InterruptWatch {
     process.kill(process.pid, first);
     setTimeout(() => exitAfterStopping(signalExitStatus(first)), FORCED_EXIT_FALLBACK_MS);
   }
+}
+
+/**
+ * Run by npm (`npx sudoku-wasm`, an npm script), a SIGTERM (`timeout`, `kill`, a cancelled CI job) reaches npm's shell alone,
+ * which ends without passing it on: the run, orphaned, takes the signal itself (its parent is another from then on).
+ */
+export function stopWhenOrphanedByNpm(): void {
+  if (process.env.npm_command === undefined) return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch); // once: a second signal would end the run at once
+    process.kill(process.pid, "SIGTERM");
+  }, 250).unref();
+}
+
+/**
+ * Once a command stopped by a signal (its exit status 128 + the signal's number) is done, dies of that signal, as if it
+ * had not been caught, once standard output has no bytes waiting: a read of an input that is a pipe (a FIFO, `<(cmd)`)
+ * may still wait on libuv's threads, which nothing can cancel and process.exit() would wait for. The timer is unref'd:
+ * a run that ends anyway ends at once.
+ */
+export function dieOnceStopped(): void {
+  const signal = INTERRUPT_SIGNALS.find((name) => process.exitCode === signalExitStatus(name));
+  if (signal !== undefined) setTimeout(() => dieOnceFlushed(signal), 200).unref();
+}
+
+function dieOnceFlushed(signal: InterruptSignal): void {
+  if (process.stdout.writableLength > 0) return void process.stdout.once("drain", () => dieOnceFlushed(signal));
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
 }
 
 /** Shows the cursor on stderr if the process exits while `hidden()`; returns the function that stops watching. */

@@ -7,8 +7,8 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { buildLine } from "../kernel/build-line.js";
-import { signalExitStatus } from "../cli-kit/progress.js";
-import { USAGE_ERROR_STATUS, errorLine, guardStandardStreams, stopWhenOrphanedByNpm, writeStderr } from "../cli-kit/errors.js";
+import { dieOnceStopped, stopWhenOrphanedByNpm } from "../cli-kit/progress.js";
+import { USAGE_ERROR_STATUS, errorLine, guardStandardStreams, writeStderr } from "../cli-kit/errors.js";
 
 /** The subcommands in help order, each built by its own module, imported when it is built. */
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
@@ -51,10 +51,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   const program = await buildProgram(commandsFor(argv));
   try {
     await program.parseAsync([...argv]);
-    // A run stopped by a signal may leave a read waiting on libuv's threads for an input that is a pipe (a FIFO, `<(cmd)`),
-    // which nothing can cancel: once the command is done, it dies of the signal (the timer is unref'd: a run that ends anyway ends at once).
-    const stoppedBy = process.exitCode === signalExitStatus("SIGINT") ? "SIGINT" : process.exitCode === signalExitStatus("SIGTERM") ? "SIGTERM" : null;
-    if (stoppedBy !== null) setTimeout(() => dieOnceFlushed(stoppedBy), 200).unref();
+    dieOnceStopped(); // (a read of a pipe no signal ends may still wait)
   } catch (error) {
     if (error instanceof CommanderError && error.exitCode === 0) return; // help or version, already printed
     // No command given: commander has put the help on stderr, and its message is only a placeholder.
@@ -63,16 +60,6 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     writeStderr(missingCommand ? `sudoku-wasm: missing command (one of ${commands})\n` : errorLine(error));
     process.exitCode = USAGE_ERROR_STATUS;
   }
-}
-
-/**
- * Dies of `signal`, as if it had not been caught, once standard output has no bytes waiting: process.exit() would wait for
- * libuv's threads, one of which may be blocked in that read. Its status, 128 + the signal's number, is the run's.
- */
-function dieOnceFlushed(signal: "SIGINT" | "SIGTERM"): void {
-  if (process.stdout.writableLength > 0) return void process.stdout.once("drain", () => dieOnceFlushed(signal));
-  process.removeAllListeners(signal);
-  process.kill(process.pid, signal);
 }
 
 /** True when node runs this file itself (`node dist/src/cli/main.js solve …`), not an importer. */

@@ -531,11 +531,6 @@ function budgetArgument(text: string): number {
   }
 }
 
-/** The inputs of a judge run, {@link openInputs}'s: errors name each as solve mode's records do (standard input `<stdin>`). */
-function judgeSources(files: readonly string[]): JudgeSource[] {
-  return openInputs(files).map(({ name, open }) => ({ name, open }));
-}
-
 /**
  * Judge mode: the judge's exact output, streaming in batches of `--batch` puzzles. The output is
  * opened when its first batch is ready, so an input error in the first batch leaves it untouched.
@@ -543,7 +538,7 @@ function judgeSources(files: readonly string[]): JudgeSource[] {
 async function runJudge(files: string[], name: JudgeFormatName, output: string | undefined, flags: SolveFlags): Promise<void> {
   if (flags.shard) throw new Error(`--shard does not apply to --format ${name}: a judge's output is one whole answer, not records to merge`);
   if (flags.resume) throw new Error(`--resume does not apply to --format ${name}: a judge's output is written at once`);
-  const inputs = judgeSources(files);
+  const inputs: JudgeSource[] = openInputs(files); // errors name each as solve mode's records do (standard input `<stdin>`)
   hintTerminalInput(files, flags.quiet);
   const { streamJudge } = await import("./judge.js");
   const judge = judgeFormats[name];

@@ -19,7 +19,8 @@ import { packagePath } from "../src/kernel/paths.js";
 import { CELLS } from "../src/model/shape.js";
 import { readDigits } from "../src/model/puzzle.js";
 import { WasmKernel } from "../src/kernel/wasm.js";
-import { wholeNumber } from "../src/cli-kit/options.js";
+import { toOption, wholeNumber } from "../src/cli-kit/options.js";
+import { type Pin, PIN_ROWS, choosePin, onPinnedCore, pinText, pinnedCommand } from "./measure/pin.js";
 import { relabelledPuzzleBytes } from "./corpus.js";
 import { solveInBatches } from "./measure/kernel.js";
 import { kernelsAtOnce } from "./measure/kernels-at-once.js";
@@ -44,6 +45,8 @@ const HARD_SET = "forum_hardest_1905_11plus";
 const K_SECONDS = 0.25;
 
 interface Options {
+  core?: number;
+  pin: boolean;
   records: number;
   small: number;
   hard: number;
@@ -72,13 +75,21 @@ process.on("exit", () => {
 });
 `;
 
-/** Runs `sudoku-wasm solve ...args` with output to /dev/null; rejects unless it exits 0. */
-function runCli(args: string[], reporter: string, heapMb?: number): Promise<CliRun> {
+/** Runs `sudoku-wasm solve ...args` with output to /dev/null (on the core of `pin` when given); rejects unless it exits 0. */
+function runCli(args: string[], reporter: string, { heapMb, pin }: { heapMb?: number; pin?: Pin } = {}): Promise<CliRun> {
   const node = heapMb ? [`--max-old-space-size=${heapMb}`] : [];
   const started = performance.now();
-  const child = spawn(process.execPath, [...node, "--import", reporter, packagePath("bin", "sudoku-wasm.mjs"), "solve", "--no-progress", ...args], {
-    stdio: ["ignore", "ignore", "pipe", "pipe"],
-  });
+  const [command, ...rest] = pinnedCommand(pin, [
+    process.execPath,
+    ...node,
+    "--import",
+    reporter,
+    packagePath("bin", "sudoku-wasm.mjs"),
+    "solve",
+    "--no-progress",
+    ...args,
+  ]);
+  const child = spawn(command, rest, { stdio: ["ignore", "ignore", "pipe", "pipe"] });
   let stderr = "";
   let report = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
@@ -121,20 +132,21 @@ async function main(argv = process.argv): Promise<void> {
     .option("--rounds <n>", "rounds", wholeNumber(1, 100), 3)
     .option("--no-memory", "skip the memory runs (1M records against the full count, and the capped heap)")
     .option("--markdown", "print the speed runs as one Markdown table (docs/where-it-stands.md's), not as text")
-    .option("--sizing", "also print the sizing table of docs/where-it-stands.md: each bundled tier's rate with --threads 0 and 2")
-    .parse(argv);
-  const options = program.opts<Options>();
+    .option("--sizing", "also print the sizing table of docs/where-it-stands.md: each bundled tier's rate with --threads 0 and 2");
+  for (const row of PIN_ROWS) program.addOption(toOption(row));
+  const options = program.parse(argv).opts<Options>();
+  const pin = choosePin(options.pin && options.core); // a core it may not use stops the run here
   if (options.hard > 0 || options.sizing) publicSetPath(HARD_SET); // a set not fetched stops the run before any measuring
   const scratch = mkdtempSync(join(tmpdir(), "sudoku-bulk-bench-"));
   try {
-    await measure(options, scratch);
+    await measure(options, scratch, pin);
     if (options.sizing) await sizing(options, scratch);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-async function measure(options: Options, scratch: string): Promise<void> {
+async function measure(options: Options, scratch: string, pin: Pin): Promise<void> {
   const reporter = join(scratch, "report.mjs");
   writeFileSync(reporter, REPORTER);
   const easyLines = relabelledPuzzleBytes(options.records, 3);
@@ -152,10 +164,12 @@ async function measure(options: Options, scratch: string): Promise<void> {
   const kernel = await WasmKernel.create();
   const limit = 2;
   const twoProblem = twoAtOnceProblem(availableParallelism());
+  /** A one-thread run: on K's core. */
+  const oneThread = (args: string[]) => runCli(args, reporter, { pin });
 
   console.log(machineLine("bulk-bench"));
   console.log(
-    `${figure(options.records)} generated easy records; ${hardLines ? `${figure(hardGrids!.length / CELLS)} of ${HARD_SET}` : "no hard set"}; ${counted(options.rounds, "round")}; limit ${limit}`,
+    `${figure(options.records)} generated easy records; ${hardLines ? `${figure(hardGrids!.length / CELLS)} of ${HARD_SET}` : "no hard set"}; ${counted(options.rounds, "round")}; limit ${limit}; ${pinText(pin)}`,
   );
 
   const runsOf = (...names: string[]) => new Map(names.map((name) => [name, [] as CliRun[]]));
@@ -172,20 +186,22 @@ async function measure(options: Options, scratch: string): Promise<void> {
   for (let round = 0; round < options.rounds; round++) {
     const timeK = (grids: Uint8Array) => {
       const run = () => solveInBatches(kernel, grids, limit);
-      return round === 0 ? warmRate(grids.length / CELLS, K_SECONDS, K_SECONDS, run) : rate(grids.length / CELLS, K_SECONDS, run);
+      return onPinnedCore(pin, () => (round === 0 ? warmRate(grids.length / CELLS, K_SECONDS, K_SECONDS, run) : rate(grids.length / CELLS, K_SECONDS, run)));
     };
     const kernelRate = await timeK(easyGrids);
     k.push(kernelRate.wall);
     kCpu.push(kernelRate.cpu);
     for (const [name, list] of cli) {
       if (name === "--threads 2" && twoProblem === null) kTwo.push(await kernelsAtOnce(2, twoSample, limit, 1)); // just before the run it bounds
-      list.push(await runCli([...name.split(" "), easy], reporter));
+      const args = [...name.split(" "), easy];
+      list.push(await (name.startsWith("--threads 0") ? oneThread(args) : runCli(args, reporter)));
     }
     if (hardGrids) {
       kHard.push((await timeK(hardGrids)).wall);
-      for (const [name, list] of hardRuns) list.push(await runCli([...name.split(" "), hard], reporter));
+      for (const [name, list] of hardRuns)
+        list.push(await (list === hardZero ? oneThread([...name.split(" "), hard]) : runCli([...name.split(" "), hard], reporter)));
     }
-    startUps.push(await runCli(["--threads", "0", one], reporter));
+    startUps.push(await oneThread(["--threads", "0", one]));
     smallRuns.zero.push(await runCli(["--threads", "0", small], reporter));
     smallRuns.auto.push(await runCli([small], reporter));
     process.stderr.write(`round ${round + 1} of ${options.rounds} done\n`);
@@ -268,7 +284,7 @@ async function measure(options: Options, scratch: string): Promise<void> {
       `peak RSS, --threads 2: ${figure(one.maxRssMb)} MB on ${figure(Math.min(options.records, 1_000_000))} records, ${figure(all)} MB on ${figure(options.records)} (${((all / one.maxRssMb - 1) * 100).toFixed(0)}% more)`,
     );
     for (const out of ["line", "jsonl", "csv"]) {
-      const capped = await runCli(["--threads", "2", "--out", out, easy], reporter, 64);
+      const capped = await runCli(["--threads", "2", "--out", out, easy], reporter, { heapMb: 64 });
       console.log(`--max-old-space-size=64, --out ${out}: ${figure(options.records)} records done, peak RSS ${figure(capped.maxRssMb)} MB`);
     }
   }

@@ -22,6 +22,7 @@ import { DIGITS, readDigits } from "../src/model/puzzle.js";
 import { relabelledPuzzles } from "./corpus.js";
 import { solveInBatches } from "./measure/kernel.js";
 import { kernelsAtOnce } from "./measure/kernels-at-once.js";
+import { PIN_ROWS, choosePin, onPinnedCore, pinText } from "./measure/pin.js";
 import { rate } from "./measure/reference.js";
 import { figure, ratioCell } from "./bulk-table.js";
 import { alignRows } from "./report/format.js";
@@ -82,7 +83,7 @@ function recordsAlone(kernel: WasmKernel, cells: Uint8Array, count: number): () 
 }
 
 async function main(): Promise<void> {
-  const options = parseToolOptions<PoolBenchOptions>(
+  const options = parseToolOptions<PoolBenchOptions & { core?: number; pin: boolean }>(
     "library-bench",
     "the library's paths (solveMany, a solve loop, the pool) against the kernel's own rate on the same puzzles",
     poolBenchRows({
@@ -93,8 +94,9 @@ async function main(): Promise<void> {
       rounds: 5,
       seconds: "least wall time of each of K, solveMany and the solve loop per round",
       threads: "the pool's worker threads",
-    }),
+    }).concat(PIN_ROWS),
   );
+  const pin = choosePin(options.pin && options.core);
   const source = relabelledPuzzles(Math.max(options.records, options.sample), 5).split("\n").slice(0, -1);
   const lines = Array.from({ length: options.records }, (_, i) => source[i % source.length]);
   const sample = Array.from({ length: options.sample }, (_, i) => source[i % source.length]);
@@ -107,7 +109,7 @@ async function main(): Promise<void> {
   await pool.solveMany(lines.slice(0, options.threads * POOL_BATCH_SIZE)); // its workers started and warm: their start is no round's CPU time
   console.log(machineLine("library-bench"));
   console.log(
-    `generated easy puzzles (the bundled easy tier, relabelled): ${figure(sample.length)} lines for K, solveMany and the solve loop; ${figure(lines.length)} for the pool (${counted(options.threads, "thread")}); limit ${LIMIT}; ${counted(options.rounds, "round")}`,
+    `generated easy puzzles (the bundled easy tier, relabelled): ${figure(sample.length)} lines for K, solveMany and the solve loop; ${figure(lines.length)} for the pool (${counted(options.threads, "thread")}); limit ${LIMIT}; ${counted(options.rounds, "round")}; ${pinText(pin)}`,
   );
 
   const kernelRun = () => solveInBatches(kernel, cells, LIMIT);
@@ -149,10 +151,13 @@ async function main(): Promise<void> {
   const single = { solveMany: [] as Rate[], "solve loop": [] as Rate[] };
   const alone: Rate[] = [];
   for (let round = 0; round < options.rounds; round++) {
-    k.push(await rate(sample.length, options.seconds, kernelRun));
-    single.solveMany.push(await rate(sample.length, options.seconds, () => solver.solveMany(sample, { limit: LIMIT })));
-    single["solve loop"].push(await rate(sample.length, options.seconds, () => sample.forEach((line) => solver.solve(line, { limit: LIMIT }))));
-    alone.push(await rate(lines.length, 0, recordsRun));
+    // The one-thread paths on K's core; the pool's on every core.
+    await onPinnedCore(pin, async () => {
+      k.push(await rate(sample.length, options.seconds, kernelRun));
+      single.solveMany.push(await rate(sample.length, options.seconds, () => solver.solveMany(sample, { limit: LIMIT })));
+      single["solve loop"].push(await rate(sample.length, options.seconds, () => sample.forEach((line) => solver.solve(line, { limit: LIMIT }))));
+      alone.push(await rate(lines.length, 0, recordsRun));
+    });
     for (const call of round % 2 === 0 ? poolCalls : [...poolCalls].reverse()) {
       let records = 0;
       let poolRate: Rate = { wall: 0, cpu: 0 };

@@ -134,7 +134,7 @@ describe("library-bench: a short run", () => {
     const run = spawnSync(process.execPath, [tool, ...args], { encoding: "utf8" });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^library-bench: .+ cores?, Node v[\d.]+, commit [0-9a-f]{12}(-dirty)?, load average /);
-    expect(run.stdout).toMatch(/ for the pool \(2 threads\); limit 2; 1 round\n/); // (it said "1 rounds")
+    expect(run.stdout).toMatch(/ for the pool \(2 threads\); limit 2; 1 round; one-thread runs (and K pinned to core \d+|not pinned \(.+\))\n/); // (it said "1 rounds")
     const row = (path: string) => run.stdout.split("\n").find((line) => line.startsWith(path)) ?? "";
     expect(row("K on 2 threads at once")).toMatch(/^K on 2 threads at once \(a kernel each, no pool\)\s+[\d,]+\s+[\d.]+ \([\d.–]+\) of K's wall rate\s+1$/);
     expect(row("records alone")).toMatch(/^records alone \(pool\.solveMany's main thread[^)]*\)\s+[\d,]+\s+[\d,]+\s+[\d.]+ \([\d.–]+\)$/);

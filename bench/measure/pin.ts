@@ -5,6 +5,7 @@
  * where it is missing, or with one core, nothing is pinned and the report says so.
  */
 import { execFileSync } from "node:child_process";
+import { InvalidArgumentError } from "commander";
 import { availableParallelism } from "node:os";
 import { type OptionRow, wholeNumber } from "../../src/cli-kit/options.js";
 
@@ -24,7 +25,7 @@ export type Pin = { core: number } | { unpinned: string };
 
 /**
  * The pin of `--core` (undefined: the first core this process may run on; false: `--no-pin`), or why nothing is pinned.
- * Throws when `core` is not one this process may run on.
+ * Throws (a usage error) when `core` is not one this process may run on.
  */
 export function choosePin(core: number | undefined | false): Pin {
   if (core === false) return { unpinned: "--no-pin" };
@@ -37,7 +38,7 @@ export function choosePin(core: number | undefined | false): Pin {
     return { unpinned: "no taskset (Linux's util-linux) here" };
   }
   if (core === undefined) return { core: cores[0] };
-  if (!cores.includes(core)) throw new Error(`--core ${core}: this process may run on core ${cores.join(", ")} only`);
+  if (!cores.includes(core)) throw new InvalidArgumentError(`--core ${core}: this process may run on core ${cores.join(", ")} only`);
   return { core };
 }
 

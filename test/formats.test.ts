@@ -560,4 +560,19 @@ describe("streamed input: byte order marks", () => {
     expect(gridText(records)).toEqual([UNIQUE, SECOND]);
     expect(splitLines(`${BOM}${UNIQUE}\n`)).toEqual([UNIQUE]);
   });
+
+  it("drops a byte order mark at the start of any line (files joined by cat), wherever chunk edges cut it", async () => {
+    const joined = Buffer.from(`${UNIQUE}\n${BOM}${SECOND}\n${BOM}# corpus\n${BOM}\n${BOM}Grid 01\n${rowsOf(UNIQUE).join("\n")}\n${BOM}${SECOND}`, "utf8");
+    const plain = Buffer.from(joined.toString("utf8").replaceAll(BOM, ""), "utf8");
+    const expected = (await readStreamRecords([plain])).map((r) => [r.line, r.text, r.error]);
+    expect(expected.map(([line]) => line)).toEqual([1, 2, 6, 15]);
+    for (const cut of [0, 83, 84, 85, 86, 100, 500]) {
+      const pieces = cut === 0 ? [joined] : [joined.subarray(0, cut), joined.subarray(cut, cut + 1), joined.subarray(cut + 1)];
+      const records = await readStreamRecords(pieces);
+      expect(
+        records.map((r) => [r.line, r.text, r.error]),
+        `cut at ${cut}`,
+      ).toEqual(expected);
+    }
+  });
 });

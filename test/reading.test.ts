@@ -93,6 +93,20 @@ describe("errors that say what is wrong", () => {
     }
   });
 
+  it("reads files joined with their UTF-8 byte order marks (cat a.txt b.txt) as without them: the marks never reach a record", () => {
+    const BOM = "\uFEFF";
+    const joined = `${P1}\n${BOM}${P2}\n${BOM}# second file\n${BOM}${P3}\n`;
+    const path = file("joined.txt", joined);
+    for (const args of [[], [path]]) {
+      const records = jsonlRecords(args.length === 0 ? joined : "", ...args);
+      expect(records.map((r) => [r.line, r.puzzle, r.solution])).toEqual([
+        [1, P1, S1],
+        [2, P2, S2],
+        [4, P3, S3],
+      ]);
+    }
+  });
+
   it("names a trailing NUL in a line of the wrong length", () => {
     const [record] = jsonlRecords(`${P1}\0\n`);
     expect(record.error).toBe("<stdin>:1: expected 81 characters, got 82 (character 82 is '\\x00', a NUL)");

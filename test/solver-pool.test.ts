@@ -286,6 +286,8 @@ describe("createPool", () => {
     expect(await pool.solveMany(createReadStream(file))).toEqual(solver.solveMany(fixture.slice(0, 20)));
     expect(await pool.solveMany(createReadStream(file, "utf8"))).toEqual(solver.solveMany(fixture.slice(0, 20)));
     expect(await pool.solveMany(Readable.from(fixture.slice(0, 20)))).toEqual(solver.solveMany(fixture.slice(0, 20))); // object mode: lines
+    writeFileSync(file, `${fixture.slice(0, 10).join("\n")}\n\uFEFF${fixture.slice(10, 20).join("\n")}\n`); // two files joined
+    expect(await pool.solveMany(createReadStream(file))).toEqual(solver.solveMany(fixture.slice(0, 20)));
     writeFileSync(file, Buffer.concat([Buffer.of(0xff, 0xfe), Buffer.from(fixture[0], "utf16le")]));
     await expect(pool.solveMany(createReadStream(file))).rejects.toThrow(/UTF-16/);
     const long = "1".repeat(2 * MAX_LINE_LENGTH);

@@ -159,8 +159,9 @@ export class SolverPool {
    * mid-read: a stream of bytes is cancelled, an iterable asked to `return()`.
    *
    * A stream of bytes (a Node Readable not in object mode, a web ReadableStream of a byte source) is read as UTF-8 lines as
-   * `node:readline` gives them with `crlfDelay: Infinity` (a blank line is an input, its record `invalid`); a leading byte
-   * order mark is dropped, UTF-16 or UTF-32 bytes reject, and a line over a mebibyte gets an `invalid` record.
+   * `node:readline` gives them with `crlfDelay: Infinity` (a blank line is an input, its record `invalid`); a UTF-8 byte
+   * order mark at the start of the stream or of any line is dropped, UTF-16 or UTF-32 bytes reject, and a line over a
+   * mebibyte gets an `invalid` record.
    */
   solveStream(puzzles: PoolInputs, options: SolveOptions | null = {}): AsyncIterableIterator<SolveRecord> {
     // Not a generator: yield* would cost several promises per record. Each record is made as it is taken; calls made before

@@ -2,8 +2,8 @@
  * Input bytes to lines, for the CLI's records (input.ts) and the library's pools (pool-core.ts). No Node module is imported
  * here (the browser pool uses it too): a file is read through Node's fs reached at run time.
  *
- * Line ends are `\n`, `\r\n` or a lone `\r` (all ASCII, so UTF-8 is never cut inside a character); a leading UTF-8 byte
- * order mark is dropped. With a {@link LineScan} (the kernel's scan, the one place 9×9 lines are recognised) runs of them go
+ * Line ends are `\n`, `\r\n` or a lone `\r` (all ASCII, so UTF-8 is never cut inside a character); a UTF-8 byte order
+ * mark at the start of the input or of any line is dropped (files joined by `cat` keep each file's). With a {@link LineScan} (the kernel's scan, the one place 9×9 lines are recognised) runs of them go
  * to `sink.fastLines` as packed cells; every other line goes as text to `sink.line`, decoded only then. A line over
  * {@link MAX_LINE_LENGTH} keeps only its start and its length, so one endless line cannot exhaust memory.
  */
@@ -307,7 +307,7 @@ export class LineSplitter {
       bytes = this.carry.length > 0 ? joinBytes([this.carry, bytes]) : bytes;
       this.carry = NO_BYTES;
       this.atStart = false;
-      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      if (hasByteOrderMark(bytes, 0, bytes.length)) bytes = bytes.subarray(3);
     }
     let start = 0;
     if (this.afterCarriageReturn && bytes.length > 0) {
@@ -333,6 +333,7 @@ export class LineSplitter {
 
   /** Gives the sink the line `bytes[start..end)`, as text; one of over {@link MAX_LINE_LENGTH} characters as its start and length. */
   private textLine(bytes: Uint8Array, start: number, end: number): void {
+    if (hasByteOrderMark(bytes, start, end)) start += 3; // a file's mark, met mid-stream where files were joined
     if (end - start <= MAX_LINE_LENGTH) return this.sink.line(utf8Text(bytes, start, end)); // (never more characters than bytes)
     const long = new LongLineText();
     long.add(bytes.subarray(start, end));
@@ -416,7 +417,7 @@ export class LineSplitter {
     if (this.carry.length > MAX_LINE_LENGTH) {
       // Past the longest line kept: from here on it is read as text (its start and its length).
       this.long = new LongLineText();
-      this.long.add(this.carry);
+      this.long.add(this.carry.subarray(hasByteOrderMark(this.carry, 0, this.carry.length) ? 3 : 0));
       this.carry = NO_BYTES;
     }
   }
@@ -462,6 +463,11 @@ function findLineEnd(bytes: Uint8Array, start: number, end: number, hasCarriageR
     if (byte === LF || byte === CR) return i;
   }
   return -1;
+}
+
+/** True when `bytes[start..end)` starts with a UTF-8 byte order mark (EF BB BF). */
+function hasByteOrderMark(bytes: Uint8Array, start: number, end: number): boolean {
+  return end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf;
 }
 
 /** True when `bytes` are the start of a UTF-8 byte order mark (EF BB BF). */

@@ -185,8 +185,10 @@ describe("grid format", () => {
       const records = readRecords([...broken, ...rowsOf(SECOND), ...rows].join("\n"));
       expect(records.map((r) => r.error)).toEqual([`in.txt:1: row 1 of the grid (line 1) has ${broken[0].length} cells, expected 9`, null, null]);
     }
-    // lines of 81 cells read as grid rows are no 81×81 grid: 9 of them make one (invalid) record
-    expect(readRecords(Array(18).fill(UNIQUE).join("\n"), "grid")).toHaveLength(2);
+    // a line of 81 cells is a whole puzzle, never a grid's row: 18 of them are 18 (invalid) records, not 2 grids of 9
+    const lines = readRecords(Array(18).fill(UNIQUE).join("\n"), "grid");
+    expect(lines.map((r) => [r.line, r.text])).toEqual(Array.from({ length: 18 }, (_, i) => [i + 1, UNIQUE]));
+    expect(lines.every((r) => r.error?.includes("a whole 9×9 puzzle"))).toBe(true);
   });
 
   it("counts a row of the wrong width, names its line, and keeps the next grid aligned", () => {
@@ -299,9 +301,22 @@ describe("detection", () => {
     expect(records[0].error).toBe("in.txt:1: expected 81 characters, got 9");
   });
 
-  it("--in grid reads an 81-character line as a row", () => {
+  it("--in grid reads an 81-character line as one invalid record that says the input looks like one puzzle per line", () => {
+    const whole = (line: number, cells = 81, side = 9) =>
+      `in.txt:${line}: the line has ${cells} cells, a whole ${side}×${side} puzzle, not a row of ${side}: the input looks like one puzzle per line (read it with --in line, or leave out --in to detect the format)`;
     const records = readRecords(`${UNIQUE}\n\n${rowsOf(UNIQUE).join("\n")}`, "grid");
-    expect(records.map((r) => r.error)).toEqual(["in.txt:1: the grid ends after 1 row, expected 9", null]);
+    expect(records.map((r) => r.error)).toEqual([whole(1), null]);
+    // one record per line, in order: a grid in progress ends before it (short), the lines after it are read on
+    const spaced = SECOND.split("").join(" ");
+    const mixed = readRecords([...rowsOf(UNIQUE).slice(0, 2), UNIQUE, spaced, SECOND, ...rowsOf(SECOND)].join("\n"), "grid");
+    expect(mixed.map((r) => [r.line, r.error])).toEqual([
+      [1, "in.txt:1: the grid ends after 2 rows, expected 9"],
+      [3, whole(3)],
+      [4, whole(4)],
+      [5, whole(5)],
+      [6, null],
+    ]);
+    expect(readRecords(`${"1".repeat(256)}\n`, "grid")[0].error).toBe(whole(1, 256, 16));
   });
 
   it("--in csv and --in colon read headerless lines", () => {

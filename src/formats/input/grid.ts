@@ -8,9 +8,12 @@
  * is one 16×16 grid only when it has at least 2 rows, more than half using a symbol outside `1`–`4`
  * (real 16×16 rows almost always do); otherwise each row is its own 4×4 record. A row of another
  * grid's width after such a run ends it and starts that grid.
+ *
+ * A line of 81, 256 or 625 cells is a whole puzzle, never a row: it ends a grid in progress and is one invalid record of its
+ * own that says so (`--in grid` given a file of one puzzle per line). 16 cells stay a 16×16 row.
  */
 import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, controlCharacterNote, numberedCellsNote, readPuzzle, untakenGridNote } from "../../model/puzzle.js";
-import { type Shape, SHAPE_9, shapeOfSide } from "../../model/shape.js";
+import { type Shape, SHAPE_9, shapeOfCells, shapeOfSide } from "../../model/shape.js";
 import { EMPTY_MARKS, symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
 import { counted } from "../../model/whole-number.js";
@@ -103,6 +106,12 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): GridFormat {
     read(line, lineNumber, emit) {
       if (isSeparatorRow(line, rows.length > 0 ? shape.size : undefined)) return;
       const cells = rowCells(line);
+      const whole = shapeOfSide(cells.length) === undefined ? shapeOfCells(cells.length) : undefined;
+      if (whole !== undefined) {
+        if (rows.length > 0) emitGrid(emit);
+        emit(lineNumber, cells, wholePuzzleMessage(whole));
+        return;
+      }
       if (rows.length === 0) {
         shape = shapeOfSide(cells.length) ?? SHAPE_9;
         side = shape.size;
@@ -145,6 +154,12 @@ function untakenGridMessage(rows: readonly string[], rowLines: readonly number[]
   if (wrong >= 0) return `row ${wrong + 1} of the grid (line ${rowLines[wrong]}) has ${rows[wrong].length} cells, expected ${side}${untakenGridNote(side)}`;
   if (rows.length < side) return `the grid ends after ${rows.length} rows, expected ${side}${untakenGridNote(side)}`;
   return untakenGridNote(side).slice(2); // "a 12×12 grid, which no solver here takes (…)"
+}
+
+/** The error of a line that holds a whole puzzle where a grid's row was expected. */
+function wholePuzzleMessage(shape: Shape): string {
+  const name = `${shape.size}×${shape.size}`;
+  return `the line has ${shape.cells} cells, a whole ${name} puzzle, not a row of ${shape.size}: the input looks like one puzzle per line (read it with --in line, or leave out --in to detect the format)`;
 }
 
 function shortGridMessage(rows: readonly string[], shape: Shape): string {

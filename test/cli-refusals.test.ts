@@ -1,7 +1,7 @@
 /**
  * Inputs and set-ups the command line must refuse with one clear line and status 2, or answer
  * plainly: standard input named twice; a package without its
- * worker module or its N×N kernel; standard input that is a directory;
+ * worker module or its N×N kernel; standard input that is a directory or closed; a character device named (read);
  * a binary file given to solve; a limit given as a string; `--resume` of a complete output; and
  * the command an interrupted run says to go on with, worded as the run was started.
  * Spawns bin/sudoku-wasm.mjs (dist/, built by `pretest`).
@@ -87,6 +87,36 @@ describe("unclear messages made clear", () => {
     const run = spawnSync("sh", ["-c", `exec "$@" < '${dir}'`, "sh", process.execPath, BIN, "solve", "--no-progress"], { encoding: "utf8" });
     expect([run.status, run.stdout, run.stderr]).toEqual([2, "", "sudoku-wasm: standard input is a directory, not a puzzle file\n"]);
   });
+
+  it("reads a character device or a FIFO named as a path as a stream, as standard input is; still refuses a directory", () => {
+    expect(runCli(["solve", "-q", "/dev/null"])).toMatchObject({ status: 0, stdout: "", stderr: "" });
+    const fromStdin = runCli(["solve", "-q", "-"], { input: readFileSync(A, "utf8") });
+    const piped = spawnSync("sh", ["-c", `cat '${A}' | "$@"`, "sh", process.execPath, BIN, "solve", "-q", "/dev/stdin"], { encoding: "utf8" });
+    expect([piped.status, piped.stdout, piped.stderr]).toEqual([fromStdin.status, fromStdin.stdout, ""]); // /dev/stdin is a pipe
+    const redirected = spawnSync("sh", ["-c", `exec "$@" < /dev/null`, "sh", process.execPath, BIN, "solve", "-q", "/dev/stdin"], { encoding: "utf8" });
+    expect([redirected.status, redirected.stdout, redirected.stderr]).toEqual([0, "", ""]); // /dev/stdin is /dev/null: a character device
+    expect(runCli(["solve", "-q", dir])).toMatchObject({ status: 2, stdout: "", stderr: `sudoku-wasm: ${dir} is a directory, not a puzzle file\n` });
+  });
+
+  it.runIf(process.platform === "linux")(
+    "refuses standard input that is closed (`<&-`), named or implied, not reading it as empty; `< /dev/null` is read",
+    () => {
+      const closed = "sudoku-wasm: standard input is closed, not readable: give input files, or a pipe or a redirect (`< /dev/null` for no puzzles)\n";
+      for (const [redirect, inputs, expected] of [
+        ["<&-", [], [2, "", closed]],
+        ["<&-", [A, "-"], [2, "", closed]],
+        ["< /dev/null", [], [0, "", ""]],
+      ] as const) {
+        for (const command of ["solve", "canon"]) {
+          const run = spawnSync("sh", ["-c", `exec "$@" ${redirect}`, "sh", process.execPath, BIN, command, "-q", ...inputs], { encoding: "utf8" });
+          expect([run.status, run.stdout, run.stderr], `${command} ${redirect} ${inputs.length}`).toEqual(expected);
+        }
+      }
+      // a closed standard input that is not named is not read: the files are
+      const files = spawnSync("sh", ["-c", `exec "$@" <&-`, "sh", process.execPath, BIN, "solve", "-q", A], { encoding: "utf8" });
+      expect([files.status, files.stderr]).toEqual([0, ""]);
+    },
+  );
 
   it("refuses a binary file (a NUL byte in its first 64 KiB) with one line, before any record", () => {
     const binary = join(dir, "program.bin");

@@ -4,7 +4,20 @@
  * format, in constant memory; or, with `--format NAME`, a judge's exact expected output. Every
  * named input is checked before anything is read. The options table makes the help and the defaults.
  */
-import { type Stats, accessSync, appendFileSync, closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import {
+  type Stats,
+  accessSync,
+  appendFileSync,
+  closeSync,
+  constants,
+  createReadStream,
+  existsSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import type { Transform, Writable } from "node:stream";
@@ -179,7 +192,11 @@ export function solveCommand(): Command {
 /** The input names of a run: the files, or `-` (standard input) for none. */
 export const inputNames = (files: readonly string[]): readonly string[] => (files.length === 0 ? ["-"] : files);
 
-/** Throws a one-line reason unless `name` is a readable file or pipe (a directory, a missing or unreadable path fails here, before any work); true for a regular file. */
+/**
+ * Throws a one-line reason unless `name` is a readable file, pipe or character device (`/dev/null`, `/dev/stdin` from a
+ * terminal: read as a stream, as standard input is); a directory, a missing or unreadable path fails here, before any
+ * work. True for a regular file.
+ */
 function checkInputFile(name: string): boolean {
   let stats: Stats;
   try {
@@ -189,7 +206,9 @@ function checkInputFile(name: string): boolean {
     throw new Error(`cannot read '${name}': ${code === "ENOENT" ? "no such file" : (code ?? String(error))}`);
   }
   if (stats.isDirectory()) throw new Error(`${name} is a directory, not a puzzle file`);
-  if (!stats.isFile() && !stats.isFIFO()) throw new Error(`${name} is not a regular file or a pipe, not a puzzle file`);
+  if (!stats.isFile() && !stats.isFIFO() && !stats.isCharacterDevice()) {
+    throw new Error(`${name} is not a regular file, a pipe or a character device, not a puzzle file`);
+  }
   try {
     accessSync(name, constants.R_OK);
   } catch {
@@ -223,11 +242,14 @@ function checkNotBinary(name: string): void {
   if (nul >= 0) throw new Error(`${name} is a binary file (a NUL byte at byte ${commaGrouped(nul + 1)}), not a puzzle file`);
 }
 
-/** Throws a one-line reason when standard input is named twice (it can be read once) or is a directory. */
+/** Throws a one-line reason when standard input is named twice (it can be read once), is closed or is a directory. */
 export function checkStandardInput(names: readonly string[]): void {
   const named = names.filter((name) => name === "-").length;
   if (named > 1) throw new Error(`standard input ('-') is named ${named} times: it can be read once; name it once`);
   if (named === 0) return;
+  if (standardInputClosed()) {
+    throw new Error("standard input is closed, not readable: give input files, or a pipe or a redirect (`< /dev/null` for no puzzles)");
+  }
   let directory = false;
   try {
     directory = fstatSync(0).isDirectory();
@@ -235,6 +257,22 @@ export function checkStandardInput(names: readonly string[]): void {
     // closed or unreadable: the reading says so
   }
   if (directory) throw new Error("standard input is a directory, not a puzzle file");
+}
+
+/**
+ * True when standard input was closed when the process started (`solve <&-`). Node puts `/dev/null`, opened read-write, in
+ * place of a closed descriptor 0, while a shell's `< /dev/null` opens it read-only: Linux shows the mode in
+ * /proc/self/fdinfo/0. Elsewhere a closed standard input reads as an empty one.
+ */
+function standardInputClosed(): boolean {
+  try {
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync("/proc/self/fdinfo/0", "utf8"));
+    if (flags === null || (Number.parseInt(flags[1], 8) & 3) !== constants.O_RDWR) return false;
+    const stdin = fstatSync(0);
+    return stdin.isCharacterDevice() && stdin.rdev === statSync("/dev/null").rdev;
+  } catch {
+    return false; // no /proc (not Linux)
+  }
 }
 
 /** What `solve` says when it would wait on a terminal for input that nobody may be typing. */

@@ -5,6 +5,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { RecordReader } from "../src/stream/input.js";
+import type { InputFormatName } from "../src/formats/input/format.js";
 import { splitLines } from "./judge-text.js";
 import { type LineChunk, MAX_LINE_LENGTH, readLineChunks } from "../src/stream/lines.js";
 import { parseRecord } from "../src/formats/record.js";
@@ -19,9 +20,9 @@ const UNIQUE = fixture.filter((c) => c.count === 1 && c.puzzle.includes(".")).ma
 const rowsOf = (puzzle: string) => Array.from({ length: 9 }, (_, r) => puzzle.slice(r * 9, r * 9 + 9));
 
 /** The records of a stream of `pieces`, as the CLI reads them: chunks through readLineChunks into a RecordReader. */
-async function streamRecords(pieces: (string | Buffer)[], alphabet?: string) {
+async function streamRecords(pieces: (string | Buffer)[], alphabet?: string, format: InputFormatName = "auto") {
   const records: { line: number; text: string; error: string | null }[] = [];
-  const reader = new RecordReader((line, text, error) => records.push({ line, text, error }), "auto", alphabet);
+  const reader = new RecordReader((line, text, error) => records.push({ line, text, error }), format, alphabet);
   for await (const chunk of readLineChunks(Readable.from(pieces)))
     chunk.lines.forEach((text, i) => reader.line(text, chunk.longLines?.find((long) => long.at === i)?.length));
   reader.end();
@@ -157,8 +158,22 @@ describe("a header line before each grid is a title, not a record", () => {
     const last = await streamRecords([["Grid 20", four[0], "Grid 21"].join("\n") + "\n"]);
     expect(last.map((r) => [r.line, r.text, r.parsed.error === null])).toEqual([
       [2, four[0], true],
-      [3, "Grid21", false], // (read as a one-row grid: its spaces go)
+      [3, "Grid 21", false],
     ]);
+  });
+
+  it("keeps a title that no grid follows as written, spaces and all, in its record, detected or with --in grid", async () => {
+    const title = "My   first  puzzle";
+    for (const format of ["auto", "grid"] as const) {
+      for (const after of ["", "\n", `\n${UNIQUE[1]}\n`]) {
+        const records = await streamRecords([`${UNIQUE[0]}\n  ${title} \n${after}`], undefined, format);
+        expect(records[1], `${format} ${JSON.stringify(after)}`).toMatchObject({
+          line: 2,
+          text: title,
+          error: "expected 81 cells on one line or a grid of 9 rows, got one line of 13 cells",
+        });
+      }
+    }
   });
 
   it("never takes a row with a typo for a header: later grids keep their places", async () => {

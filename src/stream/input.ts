@@ -90,7 +90,7 @@ export class RecordReader implements LineSink {
       // with --in grid every line is a row or a title, and titles go)
       if (this.startsGrid(line) && (this.forced !== null || !hasWord(line, this.alphabet)))
         this.held = null; // it was a header
-      else this.releaseHeld();
+      else this.releaseHeld(false);
     }
     if (this.forced) {
       if (this.forced === this.grid && this.mayBeHeader(line)) return void (this.held = { line, lineNumber });
@@ -145,15 +145,18 @@ export class RecordReader implements LineSink {
 
   /**
    * Reads a held line as an ordinary line after all. Detected, it is a record of its own (as a grid's first row it would
-   * shift the rows after it); with `--in grid` it is a row, as every line is.
+   * shift the rows after it); with `--in grid` it is a row, as every line is, unless the grid ends with it (`alone`: a
+   * blank line or the end follows). A grid of this one line keeps the line as written in its invalid record, spaces and all.
    */
-  private releaseHeld(): void {
+  private releaseHeld(alone = true): void {
     if (this.held === null) return;
     const { line, lineNumber } = this.held;
     this.held = null;
     const reader = this.forced ?? this.formats.find((format) => format.claims(line)) ?? this.fallback;
-    reader.read(line, lineNumber, this.emit);
-    if (reader === this.grid && this.forced === null) this.grid.flush(this.emit); // a grid of this one line
+    if (reader !== this.grid || (this.forced !== null && !alone)) return reader.read(line, lineNumber, this.emit);
+    const asWritten: EmitRecord = (at, text, error) => this.emit(at, error === null ? text : line, error);
+    this.grid.read(line, lineNumber, asWritten);
+    this.grid.flush(asWritten);
   }
 }
 

@@ -2,9 +2,12 @@
  * The exit status a script reads from `sudoku-wasm solve`: 0 when every record is an answer, 1
  * when any is invalid or over its budget, 2 for usage and I/O errors. Spawns bin/sudoku-wasm.mjs.
  */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, scratchFolder } from "./cli-run.js";
+import { writePuzzles } from "../bench/corpus.js";
+import { BIN, runCli, scratchFolder } from "./cli-run.js";
 import { fixtureAnswers } from "./fixture.js";
 
 const { dir, file } = scratchFolder("sudoku-exit-status-");
@@ -35,5 +38,17 @@ describe("solve: exit status", () => {
   it("2 for usage and I/O errors", () => {
     expect(cli(["solve", "--threads", "x"]).status).toBe(2);
     expect(cli(["solve", join(dir, "missing.txt")]).status).toBe(2);
+  });
+
+  it("0, quietly, when the reader goes away early: standard output into a pipe and an -o FIFO alike (no lock or run record left)", () => {
+    const big = writePuzzles(join(dir, "big.txt"), 20_000, 3); // far more than a pipe holds: the run is still writing when the reader goes
+    const fifo = join(dir, "out.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const bash = (script: string) => spawnSync("bash", ["-c", script, "bash", process.execPath, BIN, big, fifo], { encoding: "utf8" });
+    const piped = bash(`"$1" "$2" solve --no-progress "$3" | head -c 100 > /dev/null; echo "\${PIPESTATUS[0]}"`);
+    const fifoed = bash(`head -c 100 "$4" > /dev/null & "$1" "$2" solve --no-progress "$3" -o "$4"; echo "$?"; wait`);
+    expect([piped.stdout, piped.stderr]).toEqual(["0\n", ""]);
+    expect([fifoed.stdout, fifoed.stderr]).toEqual(["0\n", ""]);
+    expect([existsSync(`${fifo}.lock`), existsSync(`${fifo}.lock.owner`), existsSync(`${fifo}.run.json`)]).toEqual([false, false, false]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Failures of the command line, one `sudoku-wasm: …` line each. A failing output exits 2 once the
  * workers have stopped (status 1 would say "every record written"); a closed pipe (`| head`) on
- * standard output exits 0 at once; a failing standard error is silenced and the run goes on.
+ * standard output, or an `-o` FIFO whose reader went away, exits 0 at once; a failing standard error is silenced and the run goes on.
  */
 import { escapeText } from "../model/excerpt.js";
 
@@ -91,9 +91,15 @@ export function failedStandardStream(stream: "output" | "error", error: NodeJS.E
   exitAfterStopping(USAGE_ERROR_STATUS);
 }
 
-/** Watches output file `path`'s stream: a failed write prints `sudoku-wasm: cannot write 'PATH': …` and exits 2 once the workers have stopped. */
+/**
+ * Watches output file `path`'s stream: a failed write prints `sudoku-wasm: cannot write 'PATH': …` and exits 2 once the workers
+ * have stopped; a pipe (a FIFO) whose reader went away (EPIPE) exits 0 quietly, as a closed standard output does.
+ */
 export function guardOutputFile<S extends NodeJS.EventEmitter>(stream: S, path: string): S {
-  stream.on("error", (error: NodeJS.ErrnoException) => failedOutput(new OutputWriteError(path, error)));
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") failedOutput(new OutputWriteError(path, error));
+    else if (!exiting) exitAfterStopping(0);
+  });
   return stream;
 }
 

@@ -214,7 +214,7 @@ describe("solve: clean interrupts", () => {
   });
 
   it.each(["1", "0"])(
-    "a second signal ends a run stuck in a batch at once (--threads %s): it dies of the signal that came first, as if uncaught (no exit teardown to hang in)",
+    "a second signal ends a run stuck in a batch at once (--threads %s): it dies of the signal that came first, as if uncaught (no exit teardown to hang in), its output's lock and owner record gone",
     async (threads) => {
       const out = join(dir, `forced-${threads}.txt`);
       const child = spawn(process.execPath, [BIN, ...stuckArgs(out, threads), "--progress"], { stdio: ["ignore", "ignore", "pipe"] });
@@ -232,6 +232,7 @@ describe("solve: clean interrupts", () => {
       // Most often the second signal ends it before the first's stop is done; when the stop wins the
       // race (it does not wait for the stuck batch either), its line must tell the truth of the file.
       if (stderr.includes("records written whole")) expectWholeRecords(out, stderr, "SIGINT");
+      expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
     },
   );
 

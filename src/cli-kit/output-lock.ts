@@ -242,11 +242,21 @@ class HeldLock implements OutputLock {
   /** True once the lock is found taken by another run: nothing of it is touched any more. */
   private lost = false;
   private released = false;
-  /** proper-lockfile's file system: node's, except that a lost lock is never removed nor refreshed (it is another run's now). */
+  /**
+   * proper-lockfile's file system: node's, except that a lost lock is never removed nor refreshed (it is another run's now), and
+   * that a removal of the lock ({@link removeLock}) takes this run's owner record with it, in one step.
+   */
   private readonly fs = {
     ...fs,
-    rmdir: (dir: string, callback: (error: NodeJS.ErrnoException | null) => void) => (this.lost ? callback(null) : fs.rmdir(dir, callback)),
-    rmdirSync: (dir: string) => (this.lost ? undefined : fs.rmdirSync(dir)),
+    rmdir: (dir: string, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      try {
+        this.removeLock(dir);
+      } catch (error) {
+        return callback(error as NodeJS.ErrnoException);
+      }
+      callback(null);
+    },
+    rmdirSync: (dir: string) => this.removeLock(dir),
     utimes: (dir: string, atime: Date, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void) => {
       if (!this.lost && !this.ownFolder(dir)) this.lose("its lock folder was replaced by another run's");
       return this.lost ? callback(null) : fs.utimes(dir, atime, mtime, callback);
@@ -278,6 +288,17 @@ class HeldLock implements OutputLock {
     this.folder = { ino: folder.ino, birth: folder.birthtimeMs };
     this.releaseLock = release;
     this.unregister = stopBeforeStreamExit(() => this.release()); // a failed write's exit releases it too: no lock left behind
+  }
+
+  /**
+   * Removes this run's owner record, then the lock folder `dir`, synchronously: a signal that ends the run (a second Ctrl-C, during
+   * the release or before it: proper-lockfile's removal at exit) cannot come between and leave the record behind. A folder or record
+   * another run made is left alone.
+   */
+  private removeLock(dir: string): void {
+    if (this.lost || !this.ownFolder(dir)) return;
+    if (this.ownRecord()) rmSync(this.owner, { force: true });
+    fs.rmdirSync(dir);
   }
 
   /** False when `dir` is no longer the lock folder this run made (inode and birth time: a takeover within the second leaves the same mtime). */

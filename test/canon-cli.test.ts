@@ -4,6 +4,7 @@
  * runs (--shard and merge, --resume, SIGINT, a long run under a capped heap) are in
  * canon-bulk.test.ts.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runCli, scratchFolder } from "./cli-run.js";
 import { canonicalize } from "../src/canon/canon.js";
@@ -82,6 +83,21 @@ describe("sudoku-wasm canon", () => {
       if (out === "jsonl") expect(lines.map((line) => JSON.parse(line).index)).toEqual([0, 1, 3, 4, 5]);
     }
     expect(runCli(["canon", "--unique", "--resume", "-o", `${dir}/u.txt`, input]).status).toBe(2);
+  });
+
+  it("--resume of a complete output says it was complete and how many records it holds, as solve does, not '0 puzzles'", () => {
+    for (const [name, text, records] of [
+      ["complete.txt", CORPUS.join("\n") + "\n", "6 records"],
+      ["complete-one.txt", `${SEVENTEEN}\n`, "1 record"],
+    ]) {
+      const out = `${dir}/${name}`;
+      const source = file(`source-${name}`, text);
+      expect(runCli(["canon", "--no-progress", "-o", out, source]).status).toBeLessThan(2);
+      const before = readFileSync(out, "utf8");
+      const run = runCli(["canon", "--no-progress", "--resume", "-o", out, source]);
+      expect([run.status, run.stderr]).toEqual([0, `'${out}' was already complete (${records}): every input record is in it already; nothing added\n`]);
+      expect(readFileSync(out, "utf8")).toBe(before);
+    }
   });
 
   it("has its own --help, and a bad option is a usage error naming the tool", () => {

@@ -136,7 +136,7 @@ describe("unclear messages made clear", () => {
     expect(runCli(["solve", "--no-progress", "-o", out, A]).status).toBe(0);
     const before = readFileSync(out, "utf8");
     const run = runCli(["solve", "--no-progress", "--resume", "-o", out, A]);
-    expect([run.status, run.stderr]).toEqual([0, `'${out}' was already complete: its 40 records leave no input record to solve; nothing added\n`]);
+    expect([run.status, run.stderr]).toEqual([0, `'${out}' was already complete (40 records): every input record is in it already; nothing added\n`]);
     expect(readFileSync(out, "utf8")).toBe(before);
   });
 

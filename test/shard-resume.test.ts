@@ -191,7 +191,10 @@ describe("solve --resume", () => {
     const path = join(dir, "complete.line");
     writeFileSync(path, await output(["--out", "line", part2]));
     const complete = cli(["solve", "--no-progress", "--threads", "0", "--out", "line", "--resume", "-o", path, part2]);
-    expect([complete.status, complete.stderr]).toEqual([0, `'${path}' was already complete: its 333 records leave no input record to solve; nothing added\n`]);
+    expect([complete.status, complete.stderr]).toEqual([
+      0,
+      `'${path}' was already complete (333 records): every input record is in it already; nothing added\n`,
+    ]);
   });
 
   it("refuses a jsonl or csv output of another input of as many records: its last record's file and line are not this run's", async () => {

@@ -42,7 +42,7 @@ import { lockOutput } from "../cli-kit/output-lock.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { escapeText, excerpt } from "../model/excerpt.js";
-import { commaGrouped } from "../model/whole-number.js";
+import { commaGrouped, counted } from "../model/whole-number.js";
 import {
   type ResumePoint,
   ResumeRefused,
@@ -337,7 +337,6 @@ export async function runSolve(files: string[], flags: SolveFlags): Promise<void
     counts: (tally) => STATUSES.map((status, i) => `${commaGrouped(tally[i])} ${status}`).join(", "), // 9,990 solved, 0 unsolvable, …
     // Records that got no answer: invalid ones, those over the budget, and those the solver failed on (`error`).
     failed: (tally) => (["invalid", "timeout", "error"] as const).reduce((sum, status) => sum + tally[STATUSES.indexOf(status)], 0),
-    saysComplete: true,
   });
 }
 
@@ -404,8 +403,6 @@ export interface StreamCommand {
   counts(tally: number[]): string;
   /** The records of `tally` that make the exit status {@link FAILED_RECORDS_STATUS}. */
   failed(tally: number[]): number;
-  /** A resumed output that was already complete says so instead of the summary. */
-  saysComplete?: boolean;
   /** Why this run cannot go on with --resume after a stop (canon's `--unique`), said instead of the command to go on with. */
   noResume?: string;
   /** The records of `tally` that reach the output, when the filter leaves some out (canon's `--unique`). @default all of them */
@@ -491,9 +488,10 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
       if (run !== null && !totals.stopped) removeRunRecord(run.output); // every record written
       progress?.stop();
       process.stderr.write(errorLines(totals));
-      const complete = command.saysComplete && resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
+      // a resumed output that was already complete says so instead of the summary
+      const complete = resume !== undefined && resume.records > 0 && !totals.stopped && totals.tally.every((n) => n === 0);
       const closing = complete
-        ? `'${flags.output}' was already complete: its ${commaGrouped(resume.records)} records leave no input record to solve; nothing added`
+        ? `'${flags.output}' was already complete (${counted(resume.records, "record")}): every input record is in it already; nothing added`
         : summaryLine(totals.tally, command.counts(totals.tally), (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
       if (!flags.quiet) process.stderr.write(`${closing}\n`);
       const written = commaGrouped((resume?.records ?? 0) + (command.written?.(totals.tally) ?? sum(totals.tally)));

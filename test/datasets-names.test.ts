@@ -140,6 +140,13 @@ describe("the normaliser", () => {
     expect(() => lines(`${A}x\n`, { kind: "lines" })).toThrow(/^src line 1: 82 cells/);
   });
 
+  it("counts of one read '1 cell' and '1 row', not '1 cells'", () => {
+    expect(() => normalise([{ text: "A\n", format: { kind: "lines" }, label: "src" }], 9)).toThrow(new NormaliseError("src line 1: 1 cell, expected 81"));
+    const grid = (text: string) => normalise([{ text, format: { kind: "grid" }, label: "src" }], 9);
+    expect(() => grid("5\n")).toThrow(new NormaliseError("src line 1: 1 cell in the row, expected 9"));
+    expect(() => grid("1 2 3 4 5 6 7 8 9\n")).toThrow(new NormaliseError("src line 1: a puzzle of 1 row, expected 9"));
+  });
+
   it("set-aside line numbers decode from their delta encoding", () => {
     expect([...decodeLineNumbers("10,45,15")]).toEqual([10, 55, 70]);
     expect(() => decodeLineNumbers("3,0")).toThrow(/not a positive whole number/);

@@ -96,6 +96,15 @@ describe("poj2676", () => {
     expect(() => run("poj2676", short.join("\n"))).toThrow("line 5: expected a row of 9 cells, got 7");
     expect(() => run("poj2676", ["2", ...rowsWith(first.puzzle, "0")].join("\n"))).toThrow("the input ends inside a grid (0 of 9 rows)");
   });
+
+  it("says '1 puzzle', '1 row' and '1 value' for counts of one, not '1 puzzles'", () => {
+    const extra = ["1", ...rowsWith(first.puzzle, "0"), ...rowsWith(second.puzzle, "0")].join("\n");
+    expect(() => run("poj2676", extra)).toThrow(/^line 11: more input after the 1 puzzle$/);
+    const board = rows(first.puzzle).map((row) => row.split(""));
+    expect(() => run("leetcode37", JSON.stringify(board.slice(0, 1)))).toThrow(/: expected a JSON array of 9 rows of 9 strings: it has 1 row$/);
+    const single = board.map((row, r) => (r === 2 ? row.slice(0, 1) : row));
+    expect(() => run("leetcode37", JSON.stringify(single))).toThrow(/: expected a JSON array of 9 rows of 9 strings: row 3 has 1 value$/);
+  });
 });
 
 describe("poj2918", () => {

@@ -15,6 +15,7 @@
  * column or box), and a bad one is an error naming the source line and the reason; exact
  * duplicates are dropped after the first, across all the sources of a set.
  */
+import { counted } from "../model/whole-number.js";
 
 /** How the lines of one source file become puzzles. */
 export type SourceFormat =
@@ -65,7 +66,7 @@ export function decodeLineNumbers(deltas: string): Set<number> {
 export function puzzleProblem(puzzle: string, size: number): string | null {
   const alphabet = ALPHABETS[size];
   if (alphabet === undefined) return `unsupported grid size ${size}`;
-  if (puzzle.length !== size * size) return `${puzzle.length} cells, expected ${size * size}`;
+  if (puzzle.length !== size * size) return `${counted(puzzle.length, "cell")}, expected ${size * size}`;
   const box = Math.round(Math.sqrt(size));
   const seen = new Set<string>();
   for (let cell = 0; cell < puzzle.length; cell++) {
@@ -131,7 +132,7 @@ function gridPuzzles(lines: readonly string[], size: number, setAside: Set<numbe
     const line = index + 1;
     if (setAside.has(line) || isBlank(raw) || raw.trimStart().startsWith("#")) return;
     const cells = raw.includes(",") ? raw.split(",").map((cell) => cell.trim()) : raw.trim().split(/\s+/);
-    if (cells.length !== size) throw new NormaliseError(`line ${line}: ${cells.length} cells in the row, expected ${size}`);
+    if (cells.length !== size) throw new NormaliseError(`line ${line}: ${counted(cells.length, "cell")} in the row, expected ${size}`);
     const row = cells.map((cell) => {
       if (cell === "" || cell === "0" || cell === "." || cell === "_" || cell === "-") return ".";
       const value = Number(cell);
@@ -145,7 +146,7 @@ function gridPuzzles(lines: readonly string[], size: number, setAside: Set<numbe
       rows = [];
     }
   });
-  if (rows.length > 0) throw new NormaliseError(`line ${firstLine}: a puzzle of ${rows.length} rows, expected ${size}`);
+  if (rows.length > 0) throw new NormaliseError(`line ${firstLine}: a puzzle of ${counted(rows.length, "row")}, expected ${size}`);
   return puzzles;
 }
 

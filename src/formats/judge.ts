@@ -28,7 +28,7 @@ import { rowCells } from "./input/grid.js";
 import { MAX_LINE_LENGTH } from "../stream/lines.js";
 import { EXACT_COUNT_LIMIT } from "./record.js";
 import { solutionRows } from "./output/format.js";
-import { commaGrouped, isWhole } from "../model/whole-number.js";
+import { commaGrouped, counted, isWhole } from "../model/whole-number.js";
 
 export const JUDGE_FORMATS = ["leetcode37", "hdu1426", "poj2676", "poj2918", "poj3074", "poj3076", "sicily1317"] as const;
 export type JudgeFormatName = (typeof JUDGE_FORMATS)[number];
@@ -156,7 +156,7 @@ function* countedGrids(empties: string, emit: (puzzle: Grid) => void, cursor: Ju
   }
   for (let read = 0; read < count; read++) emit(yield* gridRows(SIZE, digitGrid(empties), cursor));
   for (line = yield; line !== null; line = yield) {
-    if (!isBlank(line)) throw new JudgeInputError(line, "length", `more input after the ${count} puzzles`);
+    if (!isBlank(line)) throw new JudgeInputError(line, "length", `more input after the ${counted(count, "puzzle")}`);
   }
 }
 
@@ -226,10 +226,10 @@ function readBoard(text: string, placeOf: (offset: number) => JudgeLine): Grid {
     const row: unknown = board[bad];
     const [at, what] =
       bad < 0
-        ? [text.trimEnd().length - 1, `it has ${board.length} rows`]
+        ? [text.trimEnd().length - 1, `it has ${counted(board.length, "row")}`]
         : bad >= SIZE
-          ? [valueOffsets(text, 1)[bad] ?? 0, `it has ${board.length} rows`]
-          : [valueOffsets(text, 1)[bad] ?? 0, `row ${bad + 1} ${Array.isArray(row) ? `has ${row.length} values` : "is not an array"}`];
+          ? [valueOffsets(text, 1)[bad] ?? 0, `it has ${counted(board.length, "row")}`]
+          : [valueOffsets(text, 1)[bad] ?? 0, `row ${bad + 1} ${Array.isArray(row) ? `has ${counted(row.length, "value")}` : "is not an array"}`];
     throw new JudgeInputError(placeOf(at), "length", `${expected}: ${what}`);
   }
   const offsets = valueOffsets(text, 2);

@@ -149,7 +149,7 @@ describe("solve: clean interrupts", () => {
     expect(existsSync(`${out}.run.json`)).toBe(true); // kept for --resume
   });
 
-  it("canon --unique, which cannot resume: says to run it again, not a --resume command that would be refused; counts the records written, not the repeats left out", async () => {
+  it("canon --unique, which cannot resume: says to run it again, not a --resume command that would be refused (and a --resume of its output says so too); counts the records written, not the repeats left out", async () => {
     const out = join(dir, "unique.txt");
     const twice = join(dir, "twice.txt"); // each puzzle twice in a row: half the records are repeats, left out
     writeFileSync(
@@ -174,6 +174,17 @@ describe("solve: clean interrupts", () => {
     expect(Number(said![1].replaceAll(",", ""))).toBe(readFileSync(out, "utf8").split("\n").length - 1);
     expect(stderr).not.toContain("--resume\n");
     child.stdin!.destroy();
+    // A --resume of its output is refused, and says what works: the run started again, not the refused `canon --unique --resume`.
+    const resumed = spawnSync(process.execPath, [BIN, "canon", "--no-progress", "--resume", "-o", out, twice, "-"], { input: "", encoding: "utf8" });
+    expect([resumed.status, resumed.stderr]).toEqual([
+      2,
+      `sudoku-wasm: --resume: ${out} was begun with --unique on; this run has --unique off: a run with --unique cannot be resumed (the forms seen before its stop are not kept): start it again without --resume (${out}.run.json records its options)\n`,
+    ]);
+    const again = spawnSync(process.execPath, [BIN, "canon", "--no-progress", "--unique", "--batch", "1000", "-o", out, twice, "-"], {
+      input: "",
+      encoding: "utf8",
+    });
+    expect([again.status, again.stderr]).toEqual([0, expect.stringMatching(/ with a form \(.* repeated, left out\), 0 invalid /)]);
   });
 
   const script = spawnSync("script", ["--version"]).status === 0;

@@ -121,8 +121,13 @@ export function readRunRecord(path: string): RunRecord | null {
  */
 export function checkRunRecord(path: string, then: RunRecord, now: RunRecord): void {
   const file = shownRunRecordPath(path);
+  // canon --unique cannot go on with --resume (the forms seen before its stop are not kept): the command that began it is refused too
+  const next =
+    then.options["--unique"] === "on"
+      ? `a run with --unique cannot be resumed (the forms seen before its stop are not kept): start it again without --resume (${file} records its options)`
+      : `resume with the command that began it (${file} records it), or start again without --resume`;
   const refuse = (what: string) => {
-    throw new Error(`--resume: ${path} ${what}: resume with the command that began it (${file} records it), or start again without --resume`);
+    throw new Error(`--resume: ${path} ${what}: ${next}`);
   };
   if (then.command !== now.command) refuse(`was begun by '${then.command}', not '${now.command}'`);
   const shard = (text: string) => (text === "0/1" ? "no --shard" : `--shard ${text}`);

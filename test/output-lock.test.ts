@@ -168,6 +168,31 @@ describe.skipIf(!existsSync("/proc/self/stat"))("the output lock of a stopped ru
     expect(readFileSync(out, "utf8") === REFERENCE, "the first run's later bytes reached the file").toBe(true);
     expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
   });
+
+  it("a run whose lock was taken over, ended by two signals once continued, leaves the lock and owner record of the run that holds it now", async () => {
+    const out = join(dir, "taken-then-signalled.txt");
+    // At the default stale time the first run looks at its lock every 5 s: continued, it mostly hears the signals before it finds the lock taken.
+    const first = await firstRun(out);
+    first.child.kill("SIGSTOP");
+    const taken = ownerRecord(out);
+    const second = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "1", "--take-lock", "--resume", "-o", out, "-"], {
+      stdio: ["pipe", "ignore", "pipe"],
+    });
+    let secondErrors = "";
+    second.stderr!.on("data", (chunk) => (secondErrors += chunk));
+    const secondExited = new Promise<number | null>((resolve) => second.on("exit", resolve));
+    second.stdin!.write(PUZZLES.slice(0, FIRST)); // it holds the lock, waiting for the rest
+    await until(() => second.exitCode !== null || (ownerRecord(out) !== undefined && ownerRecord(out) !== taken));
+    const holder = ownerRecord(out);
+    const firstExited = new Promise<unknown>((resolve) => first.child.on("exit", resolve));
+    for (const signal of ["SIGINT", "SIGTERM", "SIGCONT"] as const) first.child.kill(signal); // two signals, heard once it runs again
+    await firstExited;
+    expect([existsSync(`${out}.lock`), ownerRecord(out)]).toEqual([true, holder]);
+    second.stdin!.end(PUZZLES.slice(FIRST));
+    expect(await secondExited, secondErrors).toBe(0);
+    expect(readFileSync(out, "utf8") === REFERENCE).toBe(true);
+    expect([existsSync(`${out}.lock`), existsSync(`${out}.lock.owner`)]).toEqual([false, false]);
+  });
 });
 
 describe("the output lock taken from a run that goes on", () => {

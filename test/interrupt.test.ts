@@ -285,6 +285,22 @@ describe("solve: clean interrupts", () => {
   });
 });
 
+describe("solve: the stop line counts one record as one", () => {
+  it("says 'the first 1 record' when one record was written before the stop", async () => {
+    const out = join(dir, "one-record.txt");
+    const child = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "0", "-o", out], { stdio: ["pipe", "ignore", "pipe"] });
+    onTestFinished(() => void child.kill("SIGKILL"));
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    child.stdin!.write(`${readFileSync(corpus, "utf8").split("\n")[0]}\n`); // one line, standard input held open after it
+    await outputStarted(out, child); // sent after 50 ms unsent, solved and written
+    child.kill("SIGINT");
+    expect(await new Promise((resolve) => child.on("close", resolve))).toBe(130);
+    expect(stderr).toMatch(/^sudoku-wasm: stopped by SIGINT: the first 1 record written whole to /m);
+    expect(readFileSync(out, "utf8").split("\n")).toHaveLength(2);
+  });
+});
+
 describe("generate: clean interrupts", () => {
   /** Options that make a puzzle in about a tenth of a second: a run of many takes minutes. */
   const SLOW = ["generate", "--count", "100000", "--seed", "4", "--harden", "200", "--quiet"];

@@ -494,7 +494,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
         ? `'${flags.output}' was already complete (${counted(resume.records, "record")}): every input record is in it already; nothing added`
         : summaryLine(totals.tally, command.counts(totals.tally), (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
       if (!flags.quiet) process.stderr.write(`${closing}\n`);
-      const written = commaGrouped((resume?.records ?? 0) + (command.written?.(totals.tally) ?? sum(totals.tally)));
+      const written = (resume?.records ?? 0) + (command.written?.(totals.tally) ?? sum(totals.tally));
       if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, written, flags.output, command.noResume));
       else if (interrupts.signal !== null) process.stderr.write(lateSignalLine(interrupts.signal, written, flags.output));
       process.exitCode = interrupts.exitStatus ?? (command.failed(totals.tally) > 0 ? FAILED_RECORDS_STATUS : 0);
@@ -535,15 +535,16 @@ function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard
 }
 
 /** What an interrupted run says last: the signal, the records `written` (whole, in order) and how to go on. */
-function interruptedLine(signal: string, written: string, output: string | undefined, noResume?: string): string {
+function interruptedLine(signal: string, written: number, output: string | undefined, noResume?: string): string {
   const where = output ?? "standard output";
   const next = noResume ?? (output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`);
-  return `sudoku-wasm: stopped by ${signal}: the first ${written} records written whole to ${where}; ${next}\n`;
+  return `sudoku-wasm: stopped by ${signal}: the first ${counted(written, "record")} written whole to ${where}; ${next}\n`;
 }
 
 /** What a run says of a signal that came once every input record was read and sent: the run finished, nothing is left to resume. */
-function lateSignalLine(signal: string, written: string, output: string | undefined): string {
-  return `sudoku-wasm: ${signal} came after the last record was read, so the run finished: all ${written} records written whole to ${output ?? "standard output"}\n`;
+function lateSignalLine(signal: string, written: number, output: string | undefined): string {
+  const all = written === 1 ? "its 1 record" : `all ${counted(written, "record")}`;
+  return `sudoku-wasm: ${signal} came after the last record was read, so the run finished: ${all} written whole to ${output ?? "standard output"}\n`;
 }
 
 const sum = (counts: readonly number[]): number => counts.reduce((total, n) => total + n, 0);
@@ -553,7 +554,7 @@ function errorLines(totals: StreamTotals): string {
   const failed = totals.tally[STATUSES.indexOf("invalid")] + totals.tally[STATUSES.indexOf("error")];
   const more = failed - totals.errors.length;
   const lines = totals.errors.map((error) => `${escapeText(error)}\n`); // each starts with its status: `invalid: …`, `error: …`
-  if (more > 0) lines.push(`… and ${commaGrouped(more)} more invalid or error records (--out jsonl gives every reason)\n`);
+  if (more > 0) lines.push(`… and ${commaGrouped(more)} more invalid or error ${more === 1 ? "record" : "records"} (--out jsonl gives every reason)\n`);
   return lines.join("");
 }
 

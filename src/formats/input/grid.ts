@@ -152,7 +152,7 @@ const MAX_UNTAKEN_SIDE = 36;
 function untakenGridMessage(rows: readonly string[], rowLines: readonly number[], side: number): string {
   const wrong = rows.findIndex((row) => row.length !== side);
   if (wrong >= 0) return `row ${wrong + 1} of the grid (line ${rowLines[wrong]}) has ${rows[wrong].length} cells, expected ${side}${untakenGridNote(side)}`;
-  if (rows.length < side) return `the grid ends after ${rows.length} rows, expected ${side}${untakenGridNote(side)}`;
+  if (rows.length < side) return `the grid ends after ${counted(rows.length, "row")}, expected ${side}${untakenGridNote(side)}`;
   return untakenGridNote(side).slice(2); // "a 12×12 grid, which no solver here takes (…)"
 }
 

@@ -3,9 +3,10 @@
  * here (the browser pool uses it too): a file is read through Node's fs reached at run time.
  *
  * Line ends are `\n`, `\r\n` or a lone `\r` (all ASCII, so UTF-8 is never cut inside a character); a UTF-8 byte order
- * mark at the start of the input or of any line is dropped (files joined by `cat` keep each file's). With a {@link LineScan} (the kernel's scan, the one place 9×9 lines are recognised) runs of them go
- * to `sink.fastLines` as packed cells; every other line goes as text to `sink.line`, decoded only then. A line over
- * {@link MAX_LINE_LENGTH} keeps only its start and its length, so one endless line cannot exhaust memory.
+ * mark at the start of the input or of any line is dropped (files joined by `cat` keep each file's). With a
+ * {@link LineScan} (the kernel's scan, the one place 9×9 lines are recognised) runs of them go to `sink.fastLines` as
+ * packed cells; every other line goes as text to `sink.line`, decoded only then. A line over {@link MAX_LINE_LENGTH}
+ * keeps only its start and its length, so one endless line cannot exhaust memory.
  */
 import type { Readable } from "node:stream";
 import type { LineScan } from "../solvers/solver.js";

@@ -32,22 +32,41 @@ export const BULK_COLUMNS: readonly Column<BulkRow>[] = [
 export interface SizingRow {
   tier: string;
   puzzles: number;
-  /** Puzzles per CPU-second of `solve --threads 0`, start-up taken off. */
-  perCpuSecond: number;
-  /** Puzzles per wall second of `solve --threads 2`, start-up taken off. */
-  perMachineSecond: number;
+  /** Puzzles per CPU-second of `solve --threads 0`, start-up taken off (a string: why not measured). */
+  perCpuSecond: number | string;
+  /** Puzzles per wall second of `solve --threads 2`, start-up taken off (a string: why not measured). */
+  perMachineSecond: number | string;
 }
 
-const machineHours = (row: SizingRow) => 1e9 / row.perMachineSecond / 3600;
+const rateCell = (rate: number | string) => (typeof rate === "string" ? `not measured (${rate})` : figure(rate));
+/** `cell` of the machine-hours 10⁹ puzzles take, or empty when the rate is not measured. */
+const hoursCell = (row: SizingRow, cell: (hours: number) => string) =>
+  typeof row.perMachineSecond === "string" ? "" : cell(1e9 / row.perMachineSecond / 3600);
 
 export const SIZING_COLUMNS: readonly Column<SizingRow>[] = [
   { header: "tier", align: "left", cell: (r) => r.tier },
   { header: "puzzles", align: "right", cell: (r) => figure(r.puzzles) },
-  { header: "puzzles per CPU-second, `--threads 0`", align: "right", cell: (r) => figure(r.perCpuSecond) },
-  { header: "puzzles/s, `--threads 2` (one 2-core machine)", align: "right", cell: (r) => figure(r.perMachineSecond) },
-  { header: "10⁹ puzzles: machine-hours", align: "right", cell: (r) => machineHours(r).toFixed(machineHours(r) < 10 ? 2 : 1) },
-  { header: "machines for 10⁹ in 1 hour", align: "right", cell: (r) => `${Math.ceil(machineHours(r))}` },
+  { header: "puzzles per CPU-second, `--threads 0`", align: "right", cell: (r) => rateCell(r.perCpuSecond) },
+  { header: "puzzles/s, `--threads 2` (one 2-core machine)", align: "right", cell: (r) => rateCell(r.perMachineSecond) },
+  { header: "10⁹ puzzles: machine-hours", align: "right", cell: (r) => hoursCell(r, (hours) => hours.toFixed(hours < 10 ? 2 : 1)) },
+  { header: "machines for 10⁹ in 1 hour", align: "right", cell: (r) => hoursCell(r, (hours) => `${Math.ceil(hours)}`) },
 ];
+
+/**
+ * A tier's sizing row from its rounds: medians of `puzzles` per CPU-second of `zero` and per wall second of `two`, each
+ * round's start-up (`start`, a 1-record run) taken off; a rate is not measured when a run is barely longer than the start-up.
+ */
+export function sizingRow(
+  tier: string,
+  puzzles: number,
+  rounds: readonly Record<"start" | "zero" | "two", { wallSeconds: number; cpuSeconds: number }>[],
+): SizingRow {
+  const rate = (run: "zero" | "two", clock: "cpuSeconds" | "wallSeconds") => {
+    const [runs, startUps] = [rounds.map((round) => round[run][clock]), rounds.map((round) => round.start[clock])];
+    return shortRun(runs, startUps) ?? median(runs.map((seconds, i) => puzzles / (seconds - startUps[i])));
+  };
+  return { tier, puzzles, perCpuSecond: rate("zero", "cpuSeconds"), perMachineSecond: rate("two", "wallSeconds") };
+}
 
 /** A figure of per-round ratios, or why it was not measured. */
 export type Measured = { ratios: number[] } | { notMeasured: string };
@@ -56,16 +75,20 @@ export type Measured = { ratios: number[] } | { notMeasured: string };
 export const measuredCell = (measured: Measured): string => ("ratios" in measured ? ratioCell(measured.ratios) : `not measured (${measured.notMeasured})`);
 
 /**
- * Per round, `zero`'s solving phase ÷ `run`'s, the round's start-up (a 1-record run's wall seconds) taken off both; not
- * measured when a round's solving phase, run or zero, is shorter than its start-up: the difference of two times barely
- * apart is mostly their noise (it gave 0.18 where the truth was near 1).
+ * Why a start-up-free figure of `runs` (round i's start-up `startUps[i % rounds]` taken off) is not measured, or null:
+ * some run's solving phase is shorter than its start-up, and the difference of two times barely apart is mostly their
+ * noise (it gave 0.18 where the truth was near 1).
  */
+export function shortRun(runs: readonly number[], startUps: readonly number[]): string | null {
+  const solving = runs.map((run, i) => run - startUps[i % startUps.length]);
+  if (solving.every((phase, i) => phase >= startUps[i % startUps.length])) return null;
+  return `a run's solving took ${Math.max(0, Math.min(...solving)).toFixed(3)} s, less than the start-up`;
+}
+
+/** Per round, `zero`'s solving phase ÷ `run`'s, the round's start-up (a 1-record run's wall seconds) taken off both, unless {@link shortRun}. */
 export function solvingRatios(run: readonly number[], zero: readonly number[], startUps: readonly number[]): Measured {
-  const short = [...run, ...zero].some((wall, i) => wall - startUps[i % run.length] < startUps[i % run.length]);
-  if (short) {
-    const least = Math.min(...[...run, ...zero].map((wall, i) => wall - startUps[i % run.length]));
-    return { notMeasured: `a run's solving took ${Math.max(0, least).toFixed(3)} s, less than the start-up: give a larger --hard` };
-  }
+  const short = shortRun([...run, ...zero], startUps);
+  if (short) return { notMeasured: `${short}: give a larger --hard` };
   return { ratios: run.map((wall, i) => (zero[i] - startUps[i]) / (wall - startUps[i])) };
 }
 

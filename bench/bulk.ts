@@ -5,7 +5,7 @@
  * Rounds alternate K and the CLI runs so both see the same moments of the machine; each ratio is the median of the
  * per-round ratios, with its range. K on 2 threads at once, just before `--threads 2`, is what two threads can reach
  * then: virtual cores that share a physical one put it well below 2 K. Figures, no verdicts; one that cannot be trusted
- * (two kernels on one core, a start-up-free ratio of runs barely longer than the start-up) prints as "not measured" and why.
+ * (two kernels on one core, a start-up-free figure of runs barely longer than the start-up) prints as "not measured" and why.
  */
 import { markdownTable, tableLines } from "./report/format.js";
 import { spawn } from "node:child_process";
@@ -32,6 +32,7 @@ import {
   figure,
   measuredCell,
   ratioCell,
+  sizingRow,
   solvingRatios,
   startUpNote,
   twoAtOnceProblem,
@@ -327,17 +328,13 @@ async function sizing(options: Options, scratch: string): Promise<void> {
     const copies = Math.ceil(tier.records / have);
     const path = join(scratch, "tier.txt");
     writeFileSync(path, Buffer.concat(Array.from({ length: copies }, () => lines)).subarray(0, tier.records * (CELLS + 1)));
-    const perCpu: number[] = [];
-    const perMachine: number[] = [];
+    const rounds = [];
     for (let round = 0; round < options.rounds; round++) {
       const start = await runCli(["--threads", "0", one], reporter);
       const zero = await runCli(["--threads", "0", path], reporter);
-      const two = await runCli(["--threads", "2", path], reporter);
-      perCpu.push(tier.records / (zero.cpuSeconds - start.cpuSeconds));
-      perMachine.push(tier.records / (two.wallSeconds - start.wallSeconds));
+      rounds.push({ start, zero, two: await runCli(["--threads", "2", path], reporter) });
     }
-    const row = { tier: tier.name, puzzles: tier.records, perCpuSecond: median(perCpu), perMachineSecond: median(perMachine) };
-    console.log(markdownTable(SIZING_COLUMNS, [row])[2]);
+    console.log(markdownTable(SIZING_COLUMNS, [sizingRow(tier.name, tier.records, rounds)])[2]);
   }
 }
 

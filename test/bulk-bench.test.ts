@@ -3,7 +3,8 @@
  * ratios not measured when the runs are barely longer than the start-up, K on 2 threads at once not measured on one core.
  */
 import { describe, expect, it } from "vitest";
-import { measuredCell, solvingRatios, startUpNote, twoAtOnceProblem, warmRate } from "../bench/bulk-table.js";
+import { SIZING_COLUMNS, measuredCell, sizingRow, solvingRatios, startUpNote, twoAtOnceProblem, warmRate } from "../bench/bulk-table.js";
+import { markdownTable } from "../bench/report/format.js";
 import { machineLine } from "../bench/tool.js";
 
 describe("bulk-bench figures", () => {
@@ -27,6 +28,20 @@ describe("bulk-bench figures", () => {
     const measured = solvingRatios([0.3, 3], [0.36, 5], [0.25, 0.25]);
     expect("ratios" in measured).toBe(false);
     expect(measuredCell(measured)).toBe("not measured (a run's solving took 0.050 s, less than the start-up: give a larger --hard)");
+  });
+
+  it("gives --sizing's rates not measured when a run is barely longer than the start-up, each for its own reason", () => {
+    const run = (wallSeconds: number, cpuSeconds: number) => ({ wallSeconds, cpuSeconds });
+    const start = run(0.25, 0.3);
+    const cells = (two: number, zeroCpu: number) =>
+      markdownTable(SIZING_COLUMNS, [sizingRow("easy", 1000, [{ start, zero: run(9, zeroCpu), two: run(two, 9) }])])[2]
+        .split("|")
+        .map((cell) => cell.trim());
+    expect(cells(2.25, 1.3)).toEqual(["", "easy", "1,000", "1,000", "500", "555.6", "556", ""]);
+    const [, , , cpu, machine, hours, machines] = cells(0.3, 0.5);
+    expect(cpu).toBe("not measured (a run's solving took 0.200 s, less than the start-up)");
+    expect(machine).toBe("not measured (a run's solving took 0.050 s, less than the start-up)");
+    expect([hours, machines]).toEqual(["", ""]);
   });
 
   it("notes runs that are mostly start-up, whose ÷ K says little of the solving", () => {

@@ -35,8 +35,8 @@ const OPTIONS: readonly OptionRow[] = [
     defaultText: DEFAULT_DATASETS.join(","),
     parse: commaList,
   },
-  { flags: "--puzzles <n>", description: "the first n puzzles of each file (0: all)", default: 10000, parse: wholeNumber(0) },
-  { flags: "--rounds <n>", description: "timed rounds per dataset, the kernels taking turns of about 2 ms in each", default: 5, parse: wholeNumber(1) },
+  { flags: "--puzzles <n>", description: "the first n puzzles of each file (0: all)", default: 10000, parse: wholeNumber(0, 10_000_000) },
+  { flags: "--rounds <n>", description: "timed rounds per dataset, the kernels taking turns of about 2 ms in each", default: 5, parse: wholeNumber(1, 100) },
   // (the kernels take the limit as an i32: src/solvers/solver.ts checks it to 2^31-1, after the header had printed)
   { flags: "--limit <n>", description: "count solutions up to this", default: 2, parse: wholeNumber(1, 0x7fffffff) },
 ];

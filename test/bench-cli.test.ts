@@ -329,6 +329,8 @@ describe("bench tools name the CPU beside the tables they print alone", () => {
       ["--build=bogus", "--build bogus: no such build of the 9×9 kernel; one of release, debug, variants/unweighted, "],
       ["--build=variants/nosuch", "--build variants/nosuch: no such build of the 9×9 kernel; one of release, debug, variants/unweighted, "], // (it gave the library's advice to copy the file)
       ["--limit=99999999999", "option '--limit <n>' argument '99999999999' is invalid. expected a whole number from 1 to 2147483647"], // (it printed the header, then failed with status 1)
+      ["--rounds=5000000", "option '--rounds <n>' argument '5000000' is invalid. expected a whole number from 1 to 100"], // (it ran for days)
+      ["--puzzles=99999999999", "option '--puzzles <n>' argument '99999999999' is invalid. expected a whole number from 0 to 10000000"],
     ]) {
       const refused = spawnSync(process.execPath, [KERNEL_VS, option, "--datasets", "easy"], { encoding: "utf8" });
       expect([refused.status, refused.stderr], option).toEqual([2, expect.stringContaining(says)]);

@@ -183,9 +183,11 @@ async function main(argv: readonly string[]): Promise<void> {
   const flagNotes = formatFlagNotes(records, width, options.time, !options.wide);
   if (flagNotes.length > 0) out.push("", "Flags:", ...flagNotes);
   const infos = new Map(selected.map((info) => [info.id, info]));
-  // a stopped run's datasets whose rows that could be the reference (--reference's, else a pure-TS engine row) were not measured
+  // a stopped run's datasets whose rows that could be the reference (--reference's, else a pure-TS engine row) were not measured;
+  // a WASM kernel's own row solves batches, so is no pure-TS baseline (isPureTsBaseline)
+  const wasmKernel = (info: SolverInfo) => info.kernelBuild !== undefined || info.id === "general-wasm";
   const couldRefer = (row: { info: SolverInfo; mode: string }) =>
-    options.reference ? row.info.id === options.reference : !row.info.external && row.mode === "engine";
+    options.reference ? row.info.id === options.reference : !row.info.external && !wasmKernel(row.info) && row.mode === "engine";
   const unfinished = new Set(
     watch.signal
       ? plan.datasets

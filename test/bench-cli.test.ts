@@ -62,6 +62,18 @@ describe("bench: interrupts", () => {
     });
   }
 
+  it("stopped with WASM kernels alone unmeasured, says no pure-TS baseline was selected, not that the run stopped before it", async () => {
+    const args = ["--solvers", "wasm,wasm:naked-pairs", "--datasets", "easy", "--threads", "0", "--time", "1000", "--puzzles", "30"];
+    const child = spawn(process.execPath, [BENCH, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout!.on("data", (data) => (stdout += data));
+    await waitFor(() => stdout, FIRST_ROW, child);
+    child.kill("SIGINT");
+    expect(await exited(child)).toBe(130);
+    expect(stdout).toMatch(/interrupted by SIGINT: [12] of 3 rows finished/);
+    expect(stdout).toContain("\n  No reference: no pure-TS baseline was selected; --reference ID names one.\n");
+  });
+
   // npm passes a SIGTERM to the shell that runs the script, and the shell ends without passing it on: the bench, run by
   // scripts/run-built.mjs as npm runs it, must not run on orphaned. Here the shell is killed outright once the first row is out.
   it("orphaned by the shell npm runs it in (npm passes SIGTERM to the shell alone), stops as on SIGTERM", async () => {

@@ -475,6 +475,9 @@ describe("compact view", () => {
     // a run stopped (Ctrl-C) before the rows that could be the reference: they were selected, not measured
     const stopped = formatSummary([...rows, ...close], () => false, 200, new Set(["hard"]));
     expect(stopped.slice(3)).toEqual(["  No reference on hard: the run was stopped before its reference rows were measured."]);
+    // pure-TS rows measured, all of which gave up on most puzzles (T): selected, not usable as the reference
+    const gaveUp = formatSummary([...close, { ...close[2], row: "dlx", reference: null, timeouts: close[2].puzzles }], (r) => r.row === "dlx", 200);
+    expect(gaveUp.slice(-1)).toEqual(["  No reference: its pure-TS rows gave up on most puzzles (T); a larger --budget lets them solve."]);
   });
 
   it("wraps long lines at spaces, keeping their indent", () => {

@@ -189,6 +189,7 @@ export function formatSummary(
 ): string[] {
   const lines = wrap("Summary: per dataset, the fastest row and any tied with it; ratios of mean µs/puzzle, 95% intervals", width, "  ");
   const unreferenced: string[] = [];
+  const gaveUp: string[] = [];
   for (const [dataset, rows] of groupByDataset(records)) {
     // a row that mostly timed out (flag T) gave up fast rather than solved: never the fastest; nor is a sampled row, by its plain rate
     const solving = rows.filter((r) => !mostlyTimedOut(r));
@@ -207,7 +208,7 @@ export function formatSummary(
     const reference = rows.find((r) => r.row === fastest.reference);
     if (reference) parts.push(against(reference.row, reference === pureTs ? "reference, the fastest pure TS" : "reference", reference));
     if (pureTs && pureTs !== reference) parts.push(against(pureTs.row, "the fastest pure TS", pureTs));
-    if (parts.length === 0) unreferenced.push(dataset);
+    if (parts.length === 0) (rows.some(isPureTs) ? gaveUp : unreferenced).push(dataset); // (its pure-TS rows mostly timed out)
     // an S row among those compared, or one that at the run's speed could have been (about) the fastest
     const marked = (r: BenchRecord | null | undefined) => r != null && noiseFlags(r).includes("speed");
     const contender = (r: BenchRecord) => marked(r) && r.puzzlesPerSecond * (r.speedShift ?? 1) >= 0.9 * fastest.puzzlesPerSecond;
@@ -222,6 +223,8 @@ export function formatSummary(
   const unselected = unreferenced.filter((dataset) => !unfinished.has(dataset));
   const where = (datasets: string[]) => (datasets.length === groupByDataset(records).size ? "" : ` on ${datasets.join(", ")}`);
   if (stopped.length > 0) lines.push(...wrap(`  No reference${where(stopped)}: the run was stopped before its reference rows were measured.`, width, "      "));
+  if (gaveUp.length > 0)
+    lines.push(...wrap(`  No reference${where(gaveUp)}: its pure-TS rows gave up on most puzzles (T); a larger --budget lets them solve.`, width, "      "));
   if (unselected.length > 0)
     lines.push(...wrap(`  No reference${where(unselected)}: no pure-TS baseline was selected; --reference ID names one.`, width, "      "));
   return lines;

@@ -4,7 +4,20 @@
  */
 import { formatMarkdown } from "../bench/report/format.js";
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -528,6 +541,30 @@ describe("exports", () => {
     );
     // mkdir's code (EEXIST here), but always the file's name, which a bare "EEXIST (file already exists)" left out.
     expect(() => writeText(join(file, "z.json"), "{}")).toThrow(new RegExp(`^cannot write '${escapeRegExp(join(file, "z.json"))}': E[A-Z]+ `));
+  });
+
+  it("refuses to replace an export of more than one name (hard links), which would keep the old content, before the run and when writing", () => {
+    const json = join(folder, "linked.json");
+    const other = join(folder, "linked-other.json");
+    writeFileSync(json, "earlier");
+    linkSync(json, other);
+    const why = "it has 2 names (hard links), which would keep the old content: give a file of one name";
+    expect(() => checkOutputRequests({ json })).toThrow(`--json ${json}: cannot write it (${why})`);
+    expect(() => writeText(json, "{}")).toThrow(`cannot write '${json}': ${why}`);
+    expect([readFileSync(json, "utf8"), readFileSync(other, "utf8")]).toEqual(["earlier", "earlier"]);
+  });
+
+  it("keeps a replaced export's mode, and its owner where the process may (root)", (context) => {
+    const csv = join(folder, "owned.csv");
+    writeFileSync(csv, "earlier", { mode: 0o640 });
+    chmodSync(csv, 0o640);
+    writeText(csv, "new");
+    expect(statSync(csv).mode & 0o777).toBe(0o640);
+    if (process.getuid?.() !== 0) context.skip("giving a file to another owner takes root");
+    chownSync(csv, 4321, 4322);
+    writeText(csv, "newer");
+    expect(readFileSync(csv, "utf8")).toBe("newer");
+    expect([statSync(csv).uid, statSync(csv).gid]).toEqual([4321, 4322]);
   });
 
   describe("on a full disk", () => {

@@ -1,6 +1,6 @@
 /** Where the exports go: a given path, `-` (or a path naming standard output), or bench/results/<timestamp>.<ext> for a bare flag. */
 import { formatCsv, formatMarkdown } from "./format.js";
-import { accessSync, constants, existsSync, fstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, chownSync, constants, existsSync, fstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { OutputWriteError } from "../../src/cli-kit/errors.js";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { BenchRun } from "../records.js";
@@ -102,7 +102,9 @@ export function whyUnwritable(path: string): string | null {
       return undefined;
     }
   };
-  if (stat(path)?.isDirectory()) return "a folder, not a file";
+  const found = stat(path);
+  if (found?.isDirectory()) return "a folder, not a file";
+  if (found?.isFile() && found.nlink > 1) return manyNames(found.nlink);
   let folder = dirname(path);
   while (!stat(folder) && dirname(folder) !== folder) folder = dirname(folder);
   if (!stat(folder)?.isDirectory()) return `${folder} is not a folder`;
@@ -114,10 +116,14 @@ export function whyUnwritable(path: string): string | null {
   return null;
 }
 
+/** Why a file of `links` names is not replaced: the new file would have this name alone, the others the old content. */
+const manyNames = (links: number) => `it has ${links} names (hard links), which would keep the old content: give a file of one name`;
+
 /**
  * Writes `text` to `path` whole or not at all: into a temporary file beside it, then renamed into place, so a failed
- * write (a full disk) leaves no cut file there, and an earlier file stays as it was. A symbolic link is written through
- * (its target replaced); a device or FIFO (/dev/null, `<(…)`) is written as it is.
+ * write (a full disk) leaves no cut file there, and an earlier file stays as it was, as do its mode and, where the process
+ * may keep it (root), its owner; a file of more than one name (hard links) is refused. A symbolic link is written
+ * through (its target replaced); a device or FIFO (/dev/null, `<(…)`) is written as it is.
  */
 export function writeText(path: string, text: string): string {
   try {
@@ -128,9 +134,15 @@ export function writeText(path: string, text: string): string {
       writeFileSync(target, text);
       return path;
     }
+    if (existing && existing.nlink > 1) throw new Error(manyNames(existing.nlink));
     const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
     try {
       writeFileSync(temporary, text, existing ? { mode: existing.mode & 0o777 } : {});
+      try {
+        if (existing) chownSync(temporary, existing.uid, existing.gid);
+      } catch {
+        // not allowed (not root, another owner): the new file is the writer's
+      }
       renameSync(temporary, target);
     } catch (error) {
       rmSync(temporary, { force: true });

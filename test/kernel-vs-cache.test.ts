@@ -4,11 +4,11 @@
  * ("with this checkout's release settings"), rather than time today's kernel against one built with other settings.
  * Built here at HEAD with the N×N kernel's target at low optimisation levels (quick to compile), under a prefix of its own.
  */
-import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildKernelAtCommit } from "../bench/measure/reference.js";
+import { buildKernelAtCommit, pruneKernels } from "../bench/measure/reference.js";
 import { scratchFolder } from "./cli-run.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -37,7 +37,29 @@ describe("kernel-vs's old kernel, kept under build/ref/", () => {
     expect(again.href).toBe(first.href);
     expect(other.href, "a kernel built with other settings was reused").not.toBe(first.href);
     expect(readFileSync(fileURLToPath(other))).not.toEqual(readFileSync(fileURLToPath(first)));
+    // a reuse marks it used (the kernels used last are kept), and no source folder is left beside the kernels
+    utimesSync(fileURLToPath(first), new Date(2000, 0, 1), new Date(2000, 0, 1));
+    await buildKernelAtCommit("HEAD", "assembly/general.ts", "general", PREFIX, settings(0));
+    expect(statSync(fileURLToPath(first)).mtime.getFullYear()).toBeGreaterThan(2000);
+    const ours = readdirSync(join(ROOT, "build", "ref"), { withFileTypes: true }).filter((entry) => entry.name.startsWith(PREFIX));
+    expect(ours.filter((entry) => !entry.isFile()).map((entry) => entry.name)).toEqual([]);
   }, 300_000);
+
+  it("keeps the kernels used last, each with the files beside it, and nothing else of the folder is touched", () => {
+    const folder = join(dir, "prune");
+    mkdirSync(join(folder, "trees"), { recursive: true });
+    const stems = ["a-11111111", "general-b-22222222", "c-33333333", "d-44444444"];
+    stems.forEach((stem, age) => {
+      for (const extension of [".wasm", ".js", ".d.ts"]) {
+        writeFileSync(join(folder, stem + extension), "");
+        utimesSync(join(folder, stem + extension), new Date(2020 - age, 0, 1), new Date(2020 - age, 0, 1));
+      }
+    });
+    writeFileSync(join(folder, "notes.txt"), "");
+    pruneKernels(folder, 2);
+    const kept = ["a-11111111", "general-b-22222222"].flatMap((stem) => [".d.ts", ".js", ".wasm"].map((extension) => stem + extension));
+    expect(readdirSync(folder).sort()).toEqual([...kept, "notes.txt", "trees"].sort());
+  });
 
   it("names a commit that has no kernel of the size, with no folder left behind (it gave asc's error)", async () => {
     await expect(buildKernelAtCommit("40d7095", "assembly/general.ts", "general", PREFIX)).rejects.toThrow(

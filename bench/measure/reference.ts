@@ -1,7 +1,7 @@
 /** Another commit's code, built once under build/ref/: one kernel (kernel-vs) or the whole package in a git worktree (`--ref`). And the CPU clock. */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/kernel/paths.js";
@@ -25,20 +25,37 @@ export async function buildKernelAtCommit(
   if (!existsSync(wasm)) {
     if (spawnSync("git", ["cat-file", "-e", `${hash}:${entry}`], { cwd: root }).status !== 0)
       throw new Error(`--ref ${commit}: commit ${hash} has no ${entry}, the kernel of this grid size`);
-    const tree = join(folder, `${prefix}${hash}`);
+    const tree = join(folder, `${prefix}${hash}.${process.pid}.source`); // this run's: another may be building the same commit
     const entryFolder = dirname(entry);
     mkdirSync(join(tree, entryFolder), { recursive: true });
-    const files = execFileSync("git", ["ls-tree", "--name-only", `${hash}:${entryFolder}`], { cwd: root, encoding: "utf8" })
-      .split("\n")
-      .filter((name) => name.endsWith(".ts"));
-    for (const name of files) writeFileSync(join(tree, entryFolder, name), execFileSync("git", ["show", `${hash}:${entryFolder}/${name}`], { cwd: root }));
-    const source = join(tree, entry);
-    // Loaded here: the compiler takes a third of a second to load, which every tool importing this module would pay.
-    const { default: asc } = await import("assemblyscript/asc");
-    const { error, stderr } = await asc.main([source, "--config", config, "--target", target, "-o", wasm]);
-    if (error) throw new Error(`building ${entry} of ${hash}: ${stderr.toString()}`);
-  }
+    try {
+      const files = execFileSync("git", ["ls-tree", "--name-only", `${hash}:${entryFolder}`], { cwd: root, encoding: "utf8" })
+        .split("\n")
+        .filter((name) => name.endsWith(".ts"));
+      for (const name of files) writeFileSync(join(tree, entryFolder, name), execFileSync("git", ["show", `${hash}:${entryFolder}/${name}`], { cwd: root }));
+      const source = join(tree, entry);
+      // Loaded here: the compiler takes a third of a second to load, which every tool importing this module would pay.
+      const { default: asc } = await import("assemblyscript/asc");
+      const { error, stderr } = await asc.main([source, "--config", config, "--target", target, "-o", wasm]);
+      if (error) throw new Error(`building ${entry} of ${hash}: ${stderr.toString()}`);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  } else utimesSync(wasm, new Date(), new Date()); // used now: the kernels used last are the ones kept
+  pruneKernels(folder);
   return pathToFileURL(wasm);
+}
+
+/** How many old kernels build/ref/ keeps: the ones used last (each is a few files of tens of KB, built again in seconds). */
+export const KEPT_KERNELS = 16;
+
+/** Removes all but the `keep` kernels of `folder` used last (by their .wasm's mtime), each with the files asc wrote beside it. */
+export function pruneKernels(folder: string, keep = KEPT_KERNELS): void {
+  const names = readdirSync(folder);
+  const used = (stem: string) => statSync(join(folder, `${stem}.wasm`), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const stems = names.filter((name) => name.endsWith(".wasm")).map((name) => name.slice(0, -".wasm".length));
+  for (const stem of stems.sort((a, b) => used(b) - used(a)).slice(keep))
+    for (const name of names.filter((file) => file.startsWith(`${stem}.`))) rmSync(join(folder, name), { force: true });
 }
 
 /** 8 hex digits of a hash of the compiler's settings for `target` (the whole config file) and of the compiler's version. */

@@ -3,6 +3,7 @@
  * settings, in one process on the same puzzles (versus.ts). A 9×9 file goes to the 9×9 kernel, other sizes to the N×N one.
  */
 import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
+import { MOST_PUZZLES } from "./options.js";
 import { type VersusRecord, firstPuzzles, kernelPairs, versus, versusTable } from "./versus.js";
 import { InvalidArgumentError } from "commander";
 import { type KernelBuild, compileKernel, kernelVariants, variantBuild } from "../src/kernel/wasm.js";
@@ -35,7 +36,7 @@ const OPTIONS: readonly OptionRow[] = [
     defaultText: DEFAULT_DATASETS.join(","),
     parse: commaList,
   },
-  { flags: "--puzzles <n>", description: "the first n puzzles of each file (0: all)", default: 10000, parse: wholeNumber(0, 10_000_000) },
+  { flags: "--puzzles <n>", description: "the first n puzzles of each file (0: all)", default: 10000, parse: wholeNumber(0, MOST_PUZZLES) },
   { flags: "--rounds <n>", description: "timed rounds per dataset, the kernels taking turns of about 2 ms in each", default: 5, parse: wholeNumber(1, 100) },
   // (the kernels take the limit as an i32: src/solvers/solver.ts checks it to 2^31-1, after the header had printed)
   { flags: "--limit <n>", description: "count solutions up to this", default: 2, parse: wholeNumber(1, 0x7fffffff) },

@@ -28,6 +28,10 @@ const GENERAL_AND_TWIN = ["general-wasm", "general-ts"];
 /** The pure-TS baselines (9×9). */
 const BASELINES = ["scan", "tables", "queue", "mrv", "dlx"];
 
+/** The most a bench option takes: an hour of timing a row, ten million puzzles (a typo of more would run for days). */
+export const MOST_MS = 3_600_000;
+export const MOST_PUZZLES = 10_000_000;
+
 export const PRESETS: readonly Preset[] = [
   {
     name: "main",
@@ -107,13 +111,13 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
     defaultText: "all bundled",
     parse: commaList,
   },
-  { flags: "--time <ms>", description: "tinybench time per row (after warm-up)", default: 500, quick: 100, parse: wholeNumber(1) },
+  { flags: "--time <ms>", description: "tinybench time per row (after warm-up)", default: 500, quick: 100, parse: wholeNumber(1, MOST_MS) },
   {
     flags: "--puzzles <n>",
     description: "puzzles drawn per dataset (seeded); slow rows solve a prefix of them",
     default: 300,
     quick: 20,
-    parse: wholeNumber(1),
+    parse: wholeNumber(1, MOST_PUZZLES),
   },
   { flags: "--limit <n>", description: "count solutions up to 1 (find one) or 2 (prove uniqueness)", default: 2, parse: wholeNumber(1, 2) },
   {
@@ -133,7 +137,7 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
     flags: "--solver-timeout <ms>",
     description: "the longest one countSolutions call of a solver module or wasm-abi: file may run (they run in a worker thread the bench stops past it)",
     default: 10_000,
-    parse: wholeNumber(1),
+    parse: wholeNumber(1, MOST_MS),
   },
   { flags: "--reference <id>", description: "solver every row is compared with", defaultText: "the fastest pure-TS baseline of each dataset" },
   { flags: "--seed <n>", description: "seed of the puzzle draw", default: 1, parse: wholeNumber(0, 0xffffffff) },

@@ -16,6 +16,10 @@ import { packagePath } from "../src/kernel/paths.js";
 import { benchDatasets, collectEnvironment } from "./env.js";
 import { resolveSolvers } from "./custom-solvers.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
+import { MOST_MS, MOST_PUZZLES } from "./options.js";
+
+/** The most pairs of runs of a kind: each is two whole bench runs. */
+const MOST_PAIRS = 100;
 import { MIN_JUDGED_ROUNDS, type Verdict, compareRuns } from "./report/compare.js";
 import { readResultFile } from "./report/read-result.js";
 import { cpuName } from "./report/format.js";
@@ -38,13 +42,23 @@ interface RateOptions {
 }
 
 const OPTIONS: readonly OptionRow[] = [
-  { flags: "--pairs <n>", description: "pairs of runs with the other core busy, and the least pairs idle", default: 5, parse: wholeNumber(0) },
-  { flags: "--planted-pairs <n>", description: "pairs of runs idle, each with the planted slowdown in its second run", default: 10, parse: wholeNumber(0) },
-  { flags: "--ref-pairs <n>", description: "runs of --ref HEAD (same commit, interleaved in one process), idle", default: 0, parse: wholeNumber(0) },
+  { flags: "--pairs <n>", description: "pairs of runs with the other core busy, and the least pairs idle", default: 5, parse: wholeNumber(0, MOST_PAIRS) },
+  {
+    flags: "--planted-pairs <n>",
+    description: "pairs of runs idle, each with the planted slowdown in its second run",
+    default: 10,
+    parse: wholeNumber(0, MOST_PAIRS),
+  },
+  {
+    flags: "--ref-pairs <n>",
+    description: "runs of --ref HEAD (same commit, interleaved in one process), idle",
+    default: 0,
+    parse: wholeNumber(0, MOST_PAIRS),
+  },
   { flags: "--slowdown <share>", description: "the planted slowdown (0.1: one call in ten made twice)", default: 0.1, parse: shareArgument },
-  { flags: "--time <ms>", description: "the bench's --time per row (its default)", default: 500, parse: wholeNumber(1) },
+  { flags: "--time <ms>", description: "the bench's --time per row (its default)", default: 500, parse: wholeNumber(1, MOST_MS) },
   { flags: "--rounds <n>", description: "the bench's --rounds", default: DEFAULT_ROUNDS, parse: judgedRounds },
-  { flags: "--puzzles <n>", description: "the bench's --puzzles", default: 100, parse: wholeNumber(1) },
+  { flags: "--puzzles <n>", description: "the bench's --puzzles", default: 100, parse: wholeNumber(1, MOST_PUZZLES) },
   {
     flags: "--solvers <ids>",
     description: "the rows of the same-commit runs",

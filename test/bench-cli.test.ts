@@ -392,6 +392,21 @@ describe("canon-bench and the pool benches", () => {
   });
 });
 
+describe("bench tools: bounds", () => {
+  it("refuse a --time, --puzzles or count of pairs past their bound before measuring (status 2; --time 99999999 ran for days)", () => {
+    for (const [name, option, says] of [
+      ["bench", "--time=99999999", "option '--time <ms>' argument '99999999' is invalid. expected a whole number from 1 to 3600000"],
+      ["bench", "--puzzles=20000000", "expected a whole number from 1 to 10000000"],
+      ["bench", "--solver-timeout=99999999", "expected a whole number from 1 to 3600000"],
+      ["verdict-rates", "--planted-pairs=1000", "expected a whole number from 0 to 100"],
+      ["verdict-rates", "--time=99999999", "expected a whole number from 1 to 3600000"],
+    ]) {
+      const run = spawnSync(process.execPath, [new URL(`../dist/bench/${name}.js`, import.meta.url).pathname, option], { encoding: "utf8" });
+      expect([run.status, run.stderr, run.stdout], `${name} ${option}`).toEqual([2, expect.stringContaining(says), ""]);
+    }
+  });
+});
+
 describe("bench: presets", () => {
   const rowsOf = (args: string[]) => {
     const run = spawnSync(process.execPath, [BENCH, "--datasets", "easy", "--time", "10", "--puzzles", "10", "--json", "-", ...args], { encoding: "utf8" });

@@ -22,8 +22,10 @@ beforeAll(async () => {
 
 /** Limits the kernels read as i32 and once took as 1 (an empty grid then read as unique). */
 const BAD_LIMITS = [0, -1, NaN, 0.5, 2 ** 31, 2 ** 32 + 1];
-/** Budgets that are no number (0, NaN and Infinity are the engines' "no cap"; see test/baselines.test.ts). */
-const BAD_BUDGETS: unknown[] = ["10", null, {}];
+/** Budgets that are no number, NaN or negative (they read as no cap); 0 and Infinity are the engines' "no cap" (see test/baselines.test.ts). */
+const BAD_BUDGETS: unknown[] = ["10", null, {}, Number.NaN, -5, -0.5, -Infinity];
+const BUDGET_ERROR =
+  /^budget must be a number of search nodes from 0 up \(0 or Infinity: no cap\), got (the string "10"|null|an object|NaN|-5|-0\.5|-Infinity)$/;
 const stats = () => ({ guesses: 0, timedOut: false });
 
 describe("the kernel API refuses arguments it would coerce", () => {
@@ -32,10 +34,15 @@ describe("the kernel API refuses arguments it would coerce", () => {
       kernel.input(1).fill(0);
       expect(() => kernel.run(1, limit), `limit ${limit}`).toThrow(new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${limit}`));
     }
-    for (const budget of BAD_BUDGETS)
-      expect(() => kernel.run(1, 2, budget as number), `budget ${String(budget)}`).toThrow(
-        /^budget must be a number of search nodes \(0, NaN or Infinity: no cap\), got the (string 10|object null|object \[object Object\])$/,
-      );
+    for (const budget of BAD_BUDGETS) {
+      kernel.input(1).fill(0);
+      expect(() => kernel.run(1, 2, budget as number), `budget ${String(budget)}`).toThrow(BUDGET_ERROR);
+    }
+    expect(() => kernel.run(1, 2, -5)).toThrow(new RangeError("budget must be a number of search nodes from 0 up (0 or Infinity: no cap), got -5"));
+    for (const budget of [0, Infinity, undefined]) {
+      kernel.input(1).fill(0);
+      expect(kernel.run(1, 2, budget).counts[0], `budget ${budget}`).toBe(2); // no cap
+    }
     for (const count of [NaN, 0.5, -1])
       expect(() => kernel.run(count, 2), `count ${count}`).toThrow(`count must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${count}`);
     kernel.input(1).fill(0);
@@ -61,7 +68,7 @@ describe("the kernel API refuses arguments it would coerce", () => {
       general4.input(1).fill(0);
       expect(() => general4.run(1, limit), `limit ${limit}`).toThrow(new RangeError(`limit must be a whole number from 1 to 2^31-1, got ${limit}`));
     }
-    for (const budget of BAD_BUDGETS) expect(() => general4.run(1, 2, budget as number)).toThrow(/^budget must be a number of search nodes/);
+    for (const budget of BAD_BUDGETS) expect(() => general4.run(1, 2, budget as number), `budget ${String(budget)}`).toThrow(BUDGET_ERROR);
     expect(() => general16.countSolutions(new Uint8Array(255), 2, new Uint8Array(256), stats())).toThrow(
       new RangeError("puzzle must be a Uint8Array of 256 bytes, got 255 bytes"),
     );

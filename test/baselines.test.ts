@@ -163,15 +163,19 @@ describe.each([...BASELINES, ...PACKAGES])("engine hygiene: %s", (id) => {
 });
 
 describe("one budget rule for every engine", () => {
-  it("reads 0, NaN and Infinity as no cap, as the kernels do", async () => {
+  it("reads 0 and Infinity as no cap, as the kernels do, and refuses NaN and a negative budget, naming it", async () => {
     const grid = parsePuzzle(ONE_EMPTY);
     for (const info of solvers.filter((s) => s.capabilities.budget)) {
       const engine = await info.load(9);
-      for (const budget of [0, Number.NaN, Infinity]) {
+      for (const budget of [0, Infinity]) {
         const stats = { guesses: 0, timedOut: false };
         expect(engine.countSolutions(grid, 2, new Uint8Array(81), stats, budget), `${info.id}, budget ${budget}`).toBe(1);
         expect(stats.timedOut, `${info.id}, budget ${budget}`).toBe(false);
       }
+      for (const budget of [Number.NaN, -5])
+        expect(() => engine.countSolutions(grid, 2, new Uint8Array(81), { guesses: 0, timedOut: false }, budget), `${info.id}, budget ${budget}`).toThrow(
+          new RangeError(`budget must be a number of search nodes from 0 up (0 or Infinity: no cap), got ${budget}`),
+        );
     }
   });
 });

@@ -294,10 +294,9 @@ export class WasmKernel implements SolverEngine {
     // Checked before the kernel reads them as i32, where a limit of 0, NaN or 2^32+1 would become some other limit.
     checkWhole("count", count, 0);
     checkLimit(limit);
-    if (typeof budget !== "number")
-      throw new RangeError(`budget must be a number of search nodes (0, NaN or Infinity: no cap), got the ${typeof budget} ${String(budget)}`);
+    const nodes = kernelBudget(budget);
     const base = this.batchBase(count, `run(${count})`);
-    checkSolved(this.exports.solveBatch(base, count, limit, kernelBudget(budget)), `run(${count})`);
+    checkSolved(this.exports.solveBatch(base, count, limit, nodes), `run(${count})`);
     const { room, cells } = this;
     // The results of `count` puzzles start right after them: a run of fewer than input() took wrote over the rest.
     if (count < room.count) room.count = count;

@@ -174,9 +174,14 @@ export function invalidRecord(error: string): SolveRecord {
   return { status: "invalid", count: 0, solution: null, guesses: null, error };
 }
 
-/** The kernels' budget word: 0 (no cap) for Infinity, NaN or ≤ 0, else the budget rounded up, at most 2^31-1. */
+/**
+ * The kernels' budget word: 0 (no cap) for 0 or Infinity, else the budget rounded up, at most 2^31-1. A budget that is no
+ * number, NaN or negative is a RangeError naming it (it read as no cap), for every engine's countSolutions and a kernel's run.
+ */
 export function kernelBudget(budget: number): number {
-  if (!(budget > 0) || !Number.isFinite(budget)) return 0;
+  if (typeof budget !== "number" || !(budget >= 0))
+    throw new RangeError(`budget must be a number of search nodes from 0 up (0 or Infinity: no cap), got ${described(budget)}`);
+  if (budget === Infinity) return 0;
   return Math.min(Math.ceil(budget), 0x7fffffff);
 }
 

@@ -83,7 +83,7 @@ export abstract class Backtracker implements SolverEngine {
     this.begin(puzzle);
     [this.count, this.guesses, this.nodes, this.stopped, this.timedOut] = [0, 0, 0, false, false];
     this.limit = limit;
-    this.budget = kernelBudget(budget) || Infinity; // the kernels' rule: 0, NaN, Infinity: no cap
+    this.budget = kernelBudget(budget) || Infinity; // the kernels' rule: 0 or Infinity: no cap
     this.solution = solution;
     this.search(0);
     stats.guesses = this.guesses;

@@ -3,7 +3,10 @@
  * taken from src/model/empty-cells.ts, so that a change to what a reader accepts fails a test
  * instead of passing silently.
  */
+import { createReadStream } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { type SolveRecord, createSolver } from "../src/index.js";
+import { createPool } from "../src/pool/solver-pool.js";
 import { parseRecord } from "../src/formats/record.js";
 import { parsePuzzle, parseSymbols, readPuzzle } from "../src/model/puzzle.js";
 import { runCli, scratchFolder } from "./cli-run.js";
@@ -35,9 +38,31 @@ const reads = (read: () => unknown): boolean => {
 };
 
 describe("empty cells", () => {
-  it("the library's 9×9 text takes . and 0 only", () => {
-    expect(accepted((mark) => reads(() => parsePuzzle(marked(NINE, mark))))).toBe(".0");
-    expect(accepted((mark) => reads(() => readPuzzle(marked(NINE, mark))))).toBe(".0");
+  it("the library's 9×9 text takes the CLI's marks, . 0 _ ? - * x X", () => {
+    expect(accepted((mark) => reads(() => parsePuzzle(marked(NINE, mark))))).toBe("*-.0?X_x");
+    expect(accepted((mark) => reads(() => readPuzzle(marked(NINE, mark))))).toBe("*-.0?X_x");
+  });
+
+  it("the library's solve, solveMany and pool read each 9×9 line as the CLI does, its byte streams too", async () => {
+    const lines = CANDIDATES.map((mark) => marked(NINE, mark));
+    const input = file("library-marks.txt", lines.join("\n") + "\n");
+    const cli = runCli(["solve", "--threads", "0", "--out", "jsonl", input])
+      .stdout.trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).status as string);
+    expect(accepted((mark) => cli[CANDIDATES.indexOf(mark)] === "solved")).toBe("*-.0?X_x");
+    const solver = await createSolver();
+    const statuses = (records: SolveRecord[]) => records.map((r) => r.status);
+    expect(lines.map((line) => solver.solve(line).status)).toEqual(cli);
+    expect(statuses(solver.solveMany(lines))).toEqual(cli); // 64 lines and more are read as one text
+    expect(lines.flatMap((line) => statuses(solver.solveMany([line])))).toEqual(cli); // fewer, line by line
+    const pool = await createPool({ threads: 1, batchSize: 16 });
+    try {
+      expect(statuses(await pool.solveMany(lines))).toEqual(cli);
+      expect(statuses(await pool.solveMany(createReadStream(input)))).toEqual(cli); // bytes, scanned by the kernel
+    } finally {
+      await pool.close();
+    }
   });
 
   it("the CLI's 9×9 records take . 0 _ ? - * x X", () => {

@@ -318,7 +318,7 @@ describe("judge input streams: puzzles are solved and written batch by batch as 
 });
 
 describe("a puzzle whose givens repeat is answered as one without a solution, in every 9×9 judge", () => {
-  const unsolvable = fixture.find((c) => c.count === 0 && !c.puzzle.includes("x"))!.puzzle;
+  const unsolvable = fixture.find((c) => c.count === 0 && !c.puzzle.includes("y"))!.puzzle;
   /** The first puzzle with its first two cells set to 5 and 5: a repeated given in row 1. */
   const repeated = "55" + first.puzzle.slice(2);
   /** Each 9×9 judge's input of `puzzles`, as text. */

@@ -151,7 +151,7 @@ describe("profileVariants", () => {
   });
 
   it("names the file line and the cell of a bad puzzle", async () => {
-    const bad: Dataset = { ...fixture, puzzles: [fixture.puzzles[0], "x" + fixture.puzzles[0].slice(1)], lines: [3, 7] };
+    const bad: Dataset = { ...fixture, puzzles: [fixture.puzzles[0], "y" + fixture.puzzles[0].slice(1)], lines: [3, 7] };
     await expect(profileVariants(plan({ datasets: [bad] }))).rejects.toThrow(/line 7: .*cell 1/);
   });
 

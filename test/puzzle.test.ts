@@ -31,10 +31,10 @@ describe("parsePuzzle", () => {
   });
 
   it("names the cell of a bad character", () => {
-    const error = errorOf(unique.puzzle.slice(0, 16) + "x" + unique.puzzle.slice(17));
+    const error = errorOf(unique.puzzle.slice(0, 16) + "y" + unique.puzzle.slice(17));
     expect(error.reason).toBe("character");
     expect(error.cell).toBe(16);
-    expect(error.message).toBe("cell 17 (row 2, column 8) contains invalid character 'x'");
+    expect(error.message).toBe("cell 17 (row 2, column 8) contains invalid character 'y'");
   });
 
   it("says what '\uFFFD' stands for: bytes that were not UTF-8 where the text was read", () => {

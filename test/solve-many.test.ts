@@ -44,7 +44,7 @@ describe("solveMany on 9×9 lines of digits", () => {
       "..3..4.22...4..1",
       REPEATED,
       UNIQUE.replace(/\./g, "0"),
-      UNIQUE.replace(".", "x"),
+      UNIQUE.replace(".", "y"),
       ` ${UNIQUE}`,
       parsePuzzle(UNIQUE),
       undefined as never,
@@ -59,7 +59,7 @@ describe("solveMany on 9×9 lines of digits", () => {
     expect(records[1].solution).toBe("1234341221434321");
     expect(records[2]).toEqual({ status: "invalid", count: 0, solution: null, guesses: null, error: parseError(REPEATED) });
     expect(records[3]).toEqual(records[0]);
-    expect(records[4].error).toBe(parseError(UNIQUE.replace(".", "x")));
+    expect(records[4].error).toBe(parseError(UNIQUE.replace(".", "y")));
     expect(records[5]).toEqual(records[0]); // surrounding white space is trimmed (the slow way)
     expect(records[6]).toEqual(records[0]);
     expect(records.at(-1)!.error).toMatch(/contains invalid character/);
@@ -67,7 +67,7 @@ describe("solveMany on 9×9 lines of digits", () => {
   });
 
   it("gives the twin's records, which reads every line the slow way (its engine solves one puzzle per call)", () => {
-    const inputs = [...nine.map((c) => c.puzzle), REPEATED, UNIQUE.replace(".", "x")];
+    const inputs = [...nine.map((c) => c.puzzle), REPEATED, UNIQUE.replace(".", "y")];
     const strip = (records: SolveRecord[]) => records.map(({ guesses: _, ...rest }) => rest);
     expect(strip(solver.solveMany(inputs))).toEqual(strip(twin.solveMany(inputs)));
   });
@@ -95,7 +95,7 @@ describe("solveMany on 9×9 lines of digits", () => {
     expect(() => solver.solve(UNIQUE, { limit: "2" as never })).toThrow('limit must be a whole number from 1 to 2^31-1, got the string "2"');
   });
 
-  it("reads an array of many 81-character lines as text in the kernel (digits, `.` and `0` only, a repeated clue among them) or line by line (any other character): the records of each line alone", () => {
+  it("reads an array of many 81-character lines as text in the kernel (digits, `.` and `0` only, a repeated clue among them) or line by line (any other character, other empty marks too): the records of each line alone", () => {
     const lines = nine.map((c) => c.puzzle);
     while (lines.length < 100) lines.push(...nine.map((c) => c.puzzle));
     const alone = (inputs: string[]) => inputs.map((line) => solver.solve(line));
@@ -107,18 +107,20 @@ describe("solveMany on 9×9 lines of digits", () => {
     expect(read).toEqual(alone(digitsOnly));
     expect(read.slice(5, 7).map((r) => r.error ?? r.status)).toEqual([parseError(REPEATED), "solved"]);
     const bad = [...lines];
-    bad[7] = UNIQUE.replace(".", "x");
+    bad[7] = UNIQUE.replace(".", "y");
     bad[8] = REPEATED;
     bad[9] = UNIQUE.replace(".", "\u00e9");
     bad[10] = UNIQUE.replace(".", "\u0131");
     bad[11] = UNIQUE.replace(/\./g, "0");
+    bad[12] = UNIQUE.replace(/\./g, "_");
     const records = solver.solveMany(bad);
     expect(records).toEqual(alone(bad));
-    expect(records.slice(7, 12).map((r) => r.error ?? r.status)).toEqual([
+    expect(records.slice(7, 13).map((r) => r.error ?? r.status)).toEqual([
       parseError(bad[7]),
       parseError(bad[8]),
       parseError(bad[9]),
       parseError(bad[10]),
+      "solved",
       "solved",
     ]);
   });
@@ -239,7 +241,9 @@ describe("readDigits", () => {
     expect(readDigits(UNIQUE, cells, 9)).toBe(-1);
     expect(Array.from(cells.subarray(9))).toEqual(Array.from(parsePuzzle(UNIQUE)));
     expect(cells[8]).toBe(7);
-    expect(readDigits(UNIQUE.slice(0, 40) + "x" + UNIQUE.slice(41), cells, 0)).toBe(40);
+    expect(readDigits(UNIQUE.slice(0, 40) + "y" + UNIQUE.slice(41), cells, 0)).toBe(40);
+    expect(readDigits("._0?-*xX".repeat(11).slice(0, 81), cells, 0)).toBe(-1); // the CLI's marks
+    expect(Array.from(cells.subarray(0, 81))).toEqual(new Array(81).fill(0));
     expect(readDigits("_".repeat(81), cells, 0, "_")).toBe(-1);
     expect(readDigits("\u00b7".repeat(81), cells, 0, "\u00b7")).toBe(-1);
     expect(readDigits("\u0131".repeat(81), cells, 0)).toBe(0);
@@ -253,16 +257,17 @@ describe("the 9×9 kernel's text check and readDigitBytes (a batch of lines writ
   /** `lines` as bytes, 81 each. */
   const written = (lines: string[]) => new Uint8Array(lines.flatMap((line) => Array.from(line, (ch) => ch.charCodeAt(0))));
 
-  it("says false for any byte but a digit or `.`, wherever it is (WasmKernel.inputText), as readDigitBytes names its cell", async () => {
+  it("says false for any byte but a digit or `.`, wherever it is (WasmKernel.inputText); readDigitBytes takes the other empty marks too, and names the cell of any other byte", async () => {
     const kernel = await WasmKernel.create();
     const cells = new Uint8Array(3 * 81);
     for (let byte = 0; byte < 256; byte++) {
       const digitOrDot = byte === 46 || (byte >= 48 && byte <= 57);
+      const cell = digitOrDot || "_?-*xX".includes(String.fromCharCode(byte));
       for (const at of [0, 3, 80, 81 + 40, 3 * 81 - 1]) {
         const text = written([UNIQUE, UNIQUE, UNIQUE]);
         text[at] = byte;
         expect(kernel.inputText(text, 3)).toBe(digitOrDot);
-        expect(readDigitBytes(text, at - (at % 81), cells, 0)).toBe(digitOrDot ? -1 : at % 81);
+        expect(readDigitBytes(text, at - (at % 81), cells, 0)).toBe(cell ? -1 : at % 81);
       }
     }
     expect(readDigitBytes(written([UNIQUE]), 0, cells, 0)).toBe(-1);

@@ -120,7 +120,7 @@ describe("createPool", () => {
     const lines = [
       unique,
       unique.replace(/\./g, "0"),
-      unique.replace(".", "x"),
+      unique.replace(".", "y"),
       repeated,
       unique.replace(/[1-9]/g, (digit) => "ABCDEFGHI"[Number(digit) - 1]), // letters: a 9×9 puzzle only with an alphabet
       unique.replace(".", "\u00e9"), // a character over 127
@@ -143,7 +143,7 @@ describe("createPool", () => {
   it("reads each batch afresh on a worker's thread: a batch with a line that is not digits leaves nothing for the next to count", async () => {
     const engines = await loadBatchEngines();
     const line = fixture.find((each) => each.length === 81 && each.includes("."))!;
-    const lines = [line, line.replace(".", "x"), line];
+    const lines = [line, line.replace(".", "y"), line];
     const digitLines = () => {
       const memory = new BatchMemory(lines.length);
       expect(linesText(lines, memory.text(lines.length))).toBe(true);

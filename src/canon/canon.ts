@@ -75,8 +75,8 @@ let shared: Promise<CanonKernel> | undefined;
 
 /**
  * The minlex form and automorphism count of each puzzle (9×9, in any form `solve` reads one
- * line: digits, with `.` or `0` for an empty cell), in order. A puzzle that cannot be read, or
- * with a digit repeated in a row, column or box, gets `error` and no form.
+ * line: digits, any of `. 0 _ ? - * x X` for an empty cell), in order. A puzzle that cannot be
+ * read, or with a digit repeated in a row, column or box, gets `error` and no form.
  *
  *   const [{ form }] = await canonicalize(["..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."]);
  */

@@ -3,7 +3,6 @@
  * cells as written on one line, or an error); {@link parseRecord} makes it a PuzzleRecord (grid,
  * box, alphabet, or an error) through puzzle.ts, so the CLI and the library read alike.
  */
-import { EMPTY_MARKS } from "../model/empty-cells.js";
 import { type Alphabet, type Grid, DIGITS, PuzzleError, readPuzzle } from "../model/puzzle.js";
 
 /** The cap under which solution counts are exact (`--count`, sicily1317). */
@@ -56,7 +55,7 @@ export function parseRecord(record: ReadRecord, alphabet?: Alphabet): PuzzleReco
   });
   if (record.error !== null) return invalid(record.error);
   try {
-    const puzzle = readPuzzle(text, alphabet, EMPTY_MARKS.records);
+    const puzzle = readPuzzle(text, alphabet);
     return { index, line, file, text, grid: puzzle.grid, box: puzzle.shape.box, alphabet: puzzle.alphabet, error: null };
   } catch (error) {
     if (!(error instanceof PuzzleError)) throw error;

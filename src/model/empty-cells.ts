@@ -1,21 +1,20 @@
 /**
  * What marks an empty cell, for every reader of puzzle text, in one place (each reader names its set):
  *
- *   reader                                         empty cells                      set
- *   library 9×9 text (parsePuzzle, solve, …)       . 0                              digits
- *   CLI 9×9 records (solve, its fast path, merge)  . 0 _ ? - * x X                  records
- *   N×N text (other sizes, or other alphabets)     . -, and 0 when the alphabet     symbols (+ isEmptySymbol)
- *                                                  does not use it
+ *   reader                                          empty cells                      set
+ *   9×9 text: the library (parsePuzzle, solve, a    . 0 _ ? - * x X                  nine
+ *   pool's lines and byte streams) and the CLI
+ *   (solve, its fast path, merge)
+ *   N×N text (other sizes, or other alphabets)      . -, and 0 when the alphabet     symbols (+ isEmptySymbol)
+ *                                                   does not use it
  *
- * The library keeps the common one-line notation; the CLI reads the blanks puzzle collections use;
- * N×N alphabets use letters (`X` is a 25×25 symbol), so only marks no alphabet may hold are empty.
+ * 9×9 text takes the blanks puzzle collections use, wherever it is read (the 9×9 kernel's line scan, assembly/text.ts,
+ * takes the same); N×N alphabets use letters (`X` is a 25×25 symbol), so only marks no alphabet may hold are empty.
  */
 /** The characters that mark an empty cell, per reader (see the table above). */
 export const EMPTY_MARKS = {
-  /** The library's 9×9 one-line text. */
-  digits: ".0",
-  /** The CLI's 9×9 records. */
-  records: ".0_?-*xX",
+  /** 9×9 text in digits, the library's and the CLI's. */
+  nine: ".0_?-*xX",
   /** N×N text in any alphabet; `0` too when the alphabet does not use it ({@link isEmptySymbol}). */
   symbols: ".-",
 } as const;

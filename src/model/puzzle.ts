@@ -109,7 +109,7 @@ function readsAsSymbols(cells: number, alphabet: Alphabet | undefined): boolean 
 export const readsNineByNineAsDigits = (alphabet: Alphabet | undefined): boolean => !readsAsSymbols(CELLS, alphabet);
 
 /** Reads one puzzle of any supported size (`alphabet` applies to puzzles with as many symbols); throws a {@link PuzzleError}. */
-export function readPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: string = EMPTY_MARKS.digits): Puzzle {
+export function readPuzzle(puzzle: string | Grid, alphabet?: Alphabet, empties: string = EMPTY_MARKS.nine): Puzzle {
   if (puzzle instanceof String) puzzle = puzzle.valueOf(); // new String(line)
   if (typeof puzzle !== "string") {
     const read = readBytes(asCellValues(puzzle));
@@ -143,7 +143,7 @@ function parseNine(puzzle: string, empties: string, cells: number): Grid {
 }
 
 /** Characters that mean "empty" in the one-line 9×9 format: the library's set of empty-cells.ts. */
-export const ONE_LINE_EMPTY = EMPTY_MARKS.digits;
+export const ONE_LINE_EMPTY = EMPTY_MARKS.nine;
 
 /** For a line of the wrong length holding a control character: ` (character 82 is '\x00', a NUL)`, naming the first; "" otherwise. */
 export function controlCharacterNote(line: string): string {

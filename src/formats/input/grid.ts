@@ -14,7 +14,7 @@
  */
 import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, controlCharacterNote, numberedCellsNote, readPuzzle, untakenGridNote } from "../../model/puzzle.js";
 import { type Shape, SHAPE_9, shapeOfCells, shapeOfSide } from "../../model/shape.js";
-import { EMPTY_MARKS, symbolEmpties } from "../../model/empty-cells.js";
+import { symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
 import { counted } from "../../model/whole-number.js";
 import type { InputFormat } from "./format.js";
@@ -136,7 +136,7 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): GridFormat {
 /** The reading's error for a grid's bad character, naming the line of its row; null when the grid has none (its reading reports any other fault). */
 function characterError(text: string, shape: Shape, rowLines: readonly number[], alphabet: Alphabet | undefined): string | null {
   try {
-    readPuzzle(text, alphabet, EMPTY_MARKS.records);
+    readPuzzle(text, alphabet);
     return null;
   } catch (error) {
     if (!(error instanceof PuzzleError) || error.reason !== "character" || error.cell < 0) return null;

@@ -113,6 +113,8 @@ export {
   type SolveRecord,
   type Status,
   type BatchResult,
+  type Puzzles,
+  type NotOneString,
 } from "./solvers/solver.js";
 export {
   type Grid,

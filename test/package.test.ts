@@ -303,6 +303,8 @@ kernel.input(1).fill(0);
 record.nope;
 // @ts-expect-error general is "wasm" or "ts"
 await createSolver({ general: "gpu" });
+// @ts-expect-error one string is no list of puzzles (it iterates its characters)
+solver.solveMany("${PUZZLE}");
 // options given as null read as not given, as the docs say
 await createSolver({ solver: null, general: null, kernels: null });
 solver.solveMany(["${PUZZLE}"], { limit: null, budget: null, alphabet: null });
@@ -349,6 +351,8 @@ const records: SolveRecord[] = await pool.solveMany(["${PUZZLE}"], { limit: 2 })
 const streamed: AsyncIterable<SolveRecord> = pool.solveStream((async function* () { yield "${PUZZLE}"; })());
 // @ts-expect-error threads is a number
 await createPool({ threads: "2" });
+// @ts-expect-error one string is no list of puzzles, for the pool either
+await pool.solveMany("${PUZZLE}");
 await (await createPool({ threads: null, solver: null, batchSize: null, kernels: { wasm: null } })).close();
 await pool.close();
 console.log(records, streamed);

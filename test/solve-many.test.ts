@@ -186,8 +186,9 @@ describe("solveMany's input", () => {
       .map((c) => c.puzzle)
       .join("\n");
     expect(() => solver.solveMany(text as unknown as string[])).toThrow(
-      /^sudoku-wasm: solveMany takes an array or other iterable of puzzles, not one string: split a text into its lines first \(text\.split\("\\n"\)\)$/,
+      /^sudoku-wasm: solveMany takes an array or other iterable of puzzles, not one string: pass an array of lines \(text\.split\("\\n"\)\); one puzzle is \[line\], or solve\(line\) on a Solver$/,
     );
+    expect(() => solver.solveMany(new String(text) as unknown as string[])).toThrow(/not one string: pass an array of lines/);
     for (const bad of [null, 42, {}]) expect(() => solver.solveMany(bad as unknown as string[])).toThrow(TypeError);
     expect(solver.solveMany(new Set(text.split("\n").slice(0, 3)))).toHaveLength(3);
   });

@@ -483,7 +483,10 @@ describe("createPool", () => {
   });
 
   it("rejects one string (a whole text) or a non-iterable as solveMany does, and goes on", async () => {
-    await expect(pool.solveMany(NINE.join("\n") as unknown as string[])).rejects.toThrow(/not one string: split a text into its lines first/);
+    await expect(pool.solveMany(NINE.join("\n") as unknown as string[])).rejects.toThrow(/not one string: pass an array of lines \(text\.split/);
+    await expect(pool.solveStream(NINE[0] as unknown as string[]).next()).rejects.toThrow(
+      /^sudoku-wasm: solveStream takes .*, not one string: pass an array of lines/,
+    );
     await expect(pool.solveStream(null as unknown as string[]).next()).rejects.toThrow(
       "sudoku-wasm: solveStream takes an array, an iterable or an async iterable (a stream) of puzzles, got null",
     );

@@ -19,6 +19,7 @@ import {
   type BatchInput,
   type CheckedOptions,
   type LineScan,
+  type Puzzles,
   type RecordSite,
   type ReadBatch,
   type SolveOptions,
@@ -80,9 +81,10 @@ export const MAX_THREADS = 1024;
 
 /**
  * A pool's inputs: any iterable of lines or grids, sync or async (a Node Readable, a generator, a web ReadableStream), or a
- * stream of bytes (`process.stdin`, a `fetch` body) read as lines: see {@link SolverPool.solveStream}.
+ * stream of bytes (`process.stdin`, a `fetch` body) read as lines: see {@link SolverPool.solveStream}. Not one string (a
+ * type error, and a TypeError at run time), as for `Solver.solveMany`.
  */
-export type PoolInputs = Iterable<string | Grid> | AsyncIterable<string | Grid> | ReadableStream<string | Grid>;
+export type PoolInputs = Puzzles | AsyncIterable<string | Grid> | ReadableStream<string | Grid>;
 
 /** The error a pool's calls reject with once it is closed. */
 export const CLOSED = "sudoku-wasm: the pool is closed";

@@ -764,11 +764,22 @@ export function readsDigitLines(engines: ReadonlyMap<number, SizeEngine>, alphab
 /** Puzzles per engine call at most in {@link Solver.solveMany} (an iterable too is solved in such pieces): well within a kernel's memory at 25×25. */
 export const SOLVE_MANY_PIECE = 1 << 18;
 
+/**
+ * What solveMany takes: any iterable of puzzles (an array, a Set, a generator) but one string, which is an iterable of its
+ * characters: `solveMany(text)` is a type error (a string has `charAt`), and {@link checkPuzzles} refuses it at run time.
+ */
+export type Puzzles = Iterable<string | Grid> & NotOneString;
+/** Not a string: what {@link Puzzles} adds to an iterable, so that the type checker refuses one string. */
+export interface NotOneString {
+  readonly charAt?: never;
+}
+
 /** Throws a TypeError unless `puzzles` is an iterable of puzzles (async too when `async`), and not one string (each character an input). */
 export function checkPuzzles(puzzles: unknown, method: "solveMany" | "solveStream", async: boolean): void {
   const what = async ? "an array, an iterable or an async iterable (a stream) of puzzles" : "an array or other iterable of puzzles";
   const takes = `sudoku-wasm: ${method} takes ${what}`;
-  if (typeof puzzles === "string") throw new TypeError(`${takes}, not one string: split a text into its lines first (text.split("\\n"))`);
+  if (typeof puzzles === "string" || puzzles instanceof String)
+    throw new TypeError(`${takes}, not one string: pass an array of lines (text.split("\\n")); one puzzle is [line], or solve(line) on a Solver`);
   const given = puzzles as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown } | null | undefined;
   if (typeof given?.[Symbol.iterator] === "function" || (async && typeof given?.[Symbol.asyncIterator] === "function")) return;
   throw new TypeError(`${takes}, got ${puzzles === null ? "null" : typeof puzzles}`);
@@ -823,7 +834,7 @@ export class Solver {
   }
 
   /** Solves many puzzles of any mix of sizes; one record each, in input order, each size's puzzles in one engine call when it solves batches (one per {@link SOLVE_MANY_PIECE} inputs). */
-  solveMany(puzzles: Iterable<string | Grid>, options: SolveOptions | null = {}): SolveRecord[] {
+  solveMany(puzzles: Puzzles, options: SolveOptions | null = {}): SolveRecord[] {
     checkPuzzles(puzzles, "solveMany", false);
     const checked = checkOptions(options);
     if (!Array.isArray(puzzles) || puzzles.length > SOLVE_MANY_PIECE) return this.solveInPieces(puzzles, options);

@@ -396,7 +396,10 @@ console.log(records, streamed);
       const require = createRequire(join(app, "package.json"));
       for (const kernel of ["release", "general"]) copyFileSync(require.resolve(`sudoku-wasm/kernels/${kernel}.wasm`), join(out, `${kernel}.wasm`));
       const kernels = `{ kernels: { wasm: new URL("./release.wasm", import.meta.url), general: new URL("./general.wasm", import.meta.url) } }`;
-      writeFileSync(join(app, "bundled.mjs"), `import { createSolver } from "sudoku-wasm";\n${SOLVE_BODY.replace("KERNELS", kernels)}`);
+      writeFileSync(
+        join(app, "bundled.mjs"),
+        `import { createSolver, solvers } from "sudoku-wasm";\n${SOLVE_BODY.replace("KERNELS", kernels)}\nresult.ids = solvers.map((s) => s.id);\n`,
+      );
     });
 
     it("for Node: builds and solves", async () => {
@@ -429,11 +432,15 @@ console.log(records, streamed);
     }
 
     it.skipIf(!hasChromium && !chromiumRequired)(
-      "for the browser: builds with no Node module in it, and solves in Chromium",
+      "for the browser: builds with no Node module in it, and solves in Chromium, listing the solvers a page can load (no kernel variant)",
       async () => {
         const inputs = await browserBundle();
         expect(inputs.filter((path) => path.startsWith("node:") || (!path.includes("node_modules/sudoku-wasm/") && path !== "bundled.mjs"))).toEqual([]);
-        expectSolved(await resultInBrowser(out, "chromium"));
+        const output = await resultInBrowser(out, "chromium");
+        expectSolved(output);
+        const { ids } = JSON.parse(output) as { ids: string[] };
+        expect(ids).toEqual(expect.arrayContaining(["wasm", "general-wasm", "bitmask"]));
+        expect(ids.filter((id) => id.startsWith("wasm:"))).toEqual([]); // the variants are in no package, and a page is served none
       },
       60_000,
     );
@@ -453,14 +460,15 @@ console.log(records, streamed);
       expectSolved(run("node", [join(out, "node.cjs")]));
     });
 
-    it("as a classic script (an IIFE bundle: no import.meta), loads and lists its solvers, with Node's process and without", async () => {
+    it("as a classic script (an IIFE bundle: no import.meta), loads and lists the solvers it can load (no kernel variant), with Node's process and without", async () => {
       writeFileSync(join(app, "classic.mjs"), `import { solvers } from "sudoku-wasm";\nglobalThis.ids = solvers.map((s) => s.id);`);
       const outfile = join(out, "classic.js");
       await build({ absWorkingDir: app, entryPoints: ["classic.mjs"], bundle: true, platform: "browser", format: "iife", outfile, logLevel: "silent" });
       for (const node of [{}, { process }]) {
         const page: { ids?: string[] } = createContext({ ...node, URL, TextDecoder, TextEncoder, WebAssembly });
         runInContext(readFileSync(outfile, "utf8"), page);
-        expect(page.ids).toEqual(expect.arrayContaining(["wasm", "general-wasm", "wasm:naked"]));
+        expect(page.ids).toEqual(expect.arrayContaining(["wasm", "general-wasm", "bitmask"]));
+        expect(page.ids!.filter((id) => id.startsWith("wasm:"))).toEqual([]); // no variant file is found without import.meta.url, nor served to a page
       }
     });
 

@@ -79,44 +79,52 @@ function boxOf(size: number): number {
 /** The registry id of a 9×9 kernel variant: `wasm`, or `wasm:<name>`. */
 export const variantId = (name: string): string => (name === "" ? "wasm" : `wasm:${name}`);
 
-/** Why a kernel variant (not the default) cannot load here: its file is not in this install. Undefined when it is, and where the runtime cannot tell (a browser: the load then fails). */
-function missingVariant(name: string): string | undefined {
+/**
+ * Why a kernel variant (not the default) cannot load here: its file is not in this install. Undefined when it is, or a
+ * URL the runtime cannot look up; null where no variant can load, so none is listed: a browser (no file system: a page
+ * is never served them, and the npm package ships none) or a bundle with no import.meta.url to find a kernel file by.
+ */
+function missingVariant(name: string): string | undefined | null {
+  if (name === "") return undefined;
   const fs = nodeBuiltin<{ existsSync(path: URL): boolean }>("node:fs");
-  if (name === "" || fs === undefined) return undefined;
+  if (fs === undefined) return null;
+  let url: URL;
   try {
-    const url = kernelUrl(variantBuild(name)); // throws where there is no import.meta.url (a classic-script bundle)
-    if (url.protocol !== "file:" || fs.existsSync(url)) return undefined;
+    url = kernelUrl(variantBuild(name)); // throws where there is no import.meta.url (a classic-script bundle)
   } catch {
-    return undefined;
+    return null;
   }
-  return VARIANT_NOT_HERE;
+  return url.protocol !== "file:" || fs.existsSync(url) ? undefined : VARIANT_NOT_HERE;
 }
 
 /** Why a kernel variant's file is missing (see {@link missingVariant}); the help and the bench name the variants missing once with it. */
 export const VARIANT_NOT_HERE =
   "its kernel file is not here: the kernel variants are for profiling in a clone of sudoku-wasm, where `npm run build` makes them (the npm package ships the default kernels only)";
 
-/** A row of the 9×9 kernel: the default (`wasm`) or one of its variants. */
-function kernelRow(variant: { name: string; description: string }): Omit<SolverInfo, "external" | "capabilities"> {
+/** A row of the 9×9 kernel: the default (`wasm`) or one of its variants; none for a variant that cannot load here ({@link missingVariant}). */
+function kernelRow(variant: { name: string; description: string }): Omit<SolverInfo, "external" | "capabilities">[] {
   const id = variantId(variant.name);
   const missing = missingVariant(variant.name);
-  return {
-    id,
-    description: variant.description + " (AssemblyScript → WASM)",
-    source: variant.name === "" ? "this project; band layout after JCZSolve" : "this project: a compile-time variant of the wasm kernel",
-    sizes: NINE,
-    kernelBuild: variantBuild(variant.name),
-    ...(missing === undefined ? {} : { unavailable: missing }),
-    load: (_size: number, options?: LoadOptions) =>
-      missing === undefined
-        ? WasmKernel.create(variant.name === "" ? options?.kernel : undefined, variantBuild(variant.name))
-        : Promise.reject(new Error(`solver '${id}' cannot load: ${missing}`)),
-  };
+  if (missing === null) return [];
+  return [
+    {
+      id,
+      description: variant.description + " (AssemblyScript → WASM)",
+      source: variant.name === "" ? "this project; band layout after JCZSolve" : "this project: a compile-time variant of the wasm kernel",
+      sizes: NINE,
+      kernelBuild: variantBuild(variant.name),
+      ...(missing === undefined ? {} : { unavailable: missing }),
+      load: (_size: number, options?: LoadOptions) =>
+        missing === undefined
+          ? WasmKernel.create(variant.name === "" ? options?.kernel : undefined, variantBuild(variant.name))
+          : Promise.reject(new Error(`solver '${id}' cannot load: ${missing}`)),
+    },
+  ];
 }
 
 /** This project's solvers: each reports guesses and honours a budget. */
 const OWN_SOLVERS: readonly Omit<SolverInfo, "external" | "capabilities">[] = [
-  ...kernelVariants().map(kernelRow),
+  ...kernelVariants().flatMap(kernelRow),
   {
     id: "general-wasm",
     description: "general N×N WASM kernel: u32 masks, naked/hidden singles, locked candidates, triads, fewest-candidates branching (ties: busiest units)",

@@ -482,6 +482,35 @@ describe("createPool", () => {
     }
   });
 
+  it("has a worker again after its only worker ended as it started: only the batch queued then goes to a fresh worker, not each later one", async () => {
+    const [starts, marker] = [join(work, "first-start.starts"), join(work, "first-start.died")];
+    const file = join(work, "first-start.cjs");
+    // Ends as it starts the first time (once per run, a marker file); counts every start.
+    writeFileSync(
+      file,
+      `const { appendFileSync, existsSync, writeFileSync } = require("node:fs");
+appendFileSync(${JSON.stringify(starts)}, "start\\n");
+if (!existsSync(${JSON.stringify(marker)})) {
+  writeFileSync(${JSON.stringify(marker)}, "");
+  process.exit(1);
+}
+module.exports = import(${JSON.stringify(new URL("cli/worker.mjs", DIST).href)}).then((module) => module.default);
+`,
+    );
+    usePoolWorker(file);
+    const lost = await createPool({ threads: 1, batchSize: 4 });
+    try {
+      const lines = NINE.slice(0, 4); // one batch a call
+      for (let call = 0; call < 4; call++) expect(await lost.solveMany(lines)).toEqual(solver.solveMany(lines));
+      // the worker that ended, the fresh worker of the batch queued on it, the one piscina starts for the next batch (run() fills
+      // the pool up to its threads); not a fresh worker, after a wait for the pool's workers to be gone, for each later batch
+      expect(readFileSync(starts, "utf8").split("\n").filter(Boolean)).toHaveLength(3);
+    } finally {
+      await lost.close();
+      usePoolWorker(undefined);
+    }
+  });
+
   it("rejects one string (a whole text) or a non-iterable as solveMany does, and goes on", async () => {
     await expect(pool.solveMany(NINE.join("\n") as unknown as string[])).rejects.toThrow(/not one string: pass an array of lines \(text\.split/);
     await expect(pool.solveStream(NINE[0] as unknown as string[]).next()).rejects.toThrow(

@@ -554,10 +554,10 @@ const POOL_PAGE = `import { createPool } from "sudoku-wasm/pool";
 import { createSolver } from "sudoku-wasm";
 const nine = ${JSON.stringify(PUZZLE)};
 // Batches of 50: some with a line of another length (read on the page), the others all of 81 characters (read by the
-// worker from their text: among them an \`x\`, which the library does not take for an empty cell, and a repeated clue).
+// worker from their text: among them a \`y\`, which no reader takes for an empty cell, and a repeated clue).
 const lines = Array.from({ length: 600 }, (_, i) =>
   i % 97 === 5 ? "bad line" : i % 101 === 7 ? ${JSON.stringify(FOUR)} : i % 89 === 3 ? nine.slice(0, 40) + "." + nine.slice(41).replace("1", ".")
-  : i % 83 === 11 ? "x" + nine.slice(1) : i % 79 === 20 ? nine[0] + nine[0] + nine.slice(2) : nine.slice(i % 7) + nine.slice(0, i % 7));
+  : i % 83 === 11 ? "y" + nine.slice(1) : i % 79 === 20 ? nine[0] + nine[0] + nine.slice(2) : nine.slice(i % 7) + nine.slice(0, i % 7));
 const expected = JSON.stringify((await createSolver()).solveMany(lines, { limit: 2 }));
 const pool = await createPool({ threads: 2, batchSize: 50 });
 const many = await pool.solveMany(lines, { limit: 2 });

@@ -543,6 +543,25 @@ console.log(records, streamed);
     120_000,
   );
 
+  it.skipIf(!hasChromium && !chromiumRequired)(
+    "sudoku-wasm/pool in Chromium: a batch whose Web Worker closes itself (no error event) settles, as `error` records once the retry's worker closes too, and the pool goes on",
+    async () => {
+      const root = join(app, "vite-pool-closing");
+      mkdirSync(root);
+      writeFileSync(join(root, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
+      writeFileSync(join(root, "main.js"), POOL_CLOSING_PAGE);
+      await viteBuild({ root, configFile: false, logLevel: "silent", build: { outDir: "dist", target: "es2022" } });
+      // The worker module as shipped, made to call self.close() on a batch solved under limit 3 (every worker: the retry's too).
+      const assets = join(root, "dist", "assets");
+      const worker = join(assets, readdirSync(assets).find((file) => /^web-pool-worker.*\.js$/.test(file))!);
+      const closes = `{ const solve = self.onmessage; self.onmessage = (event) => (event.data.kind === "batch" && event.data.task.options.limit === 3 ? self.close() : solve(event)); }`;
+      writeFileSync(worker, `${readFileSync(worker, "utf8")}\n${closes}\n`);
+      const result = JSON.parse(await resultInBrowser(join(root, "dist"), "chromium"));
+      expect(result).toEqual({ closing: ["error"], after: ["solved"] });
+    },
+    120_000,
+  );
+
   it("sudoku-wasm/pool in Firefox ESR too, memory shared or not", async (context) => {
     if (!hasFirefox) context.skip(`no Firefox ESR at ${FIREFOX_PATH} (apt-get install firefox-esr)`);
     await expectPoolPage("firefox");
@@ -568,6 +587,17 @@ await pool.close();
 const closed = await pool.solveMany(lines).then(() => false, (error) => /closed/.test(error.message));
 globalThis.result = { isolated: globalThis.crossOriginIsolated, threads: pool.threads, records: many.length,
   statuses: [...new Set(many.map((r) => r.status))].sort(), many: JSON.stringify(many) === expected, streamed: JSON.stringify(streamed) === expected, bytes, closed };
+`;
+
+/** A page whose pool solves a batch under limit 3 (its worker, patched, closes itself then) and then goes on (see its test). */
+const POOL_CLOSING_PAGE = `import { createPool } from "sudoku-wasm/pool";
+const lines = Array.from({ length: 10 }, () => ${JSON.stringify(PUZZLE)});
+const pool = await createPool({ threads: 2, batchSize: 5 });
+const closing = await pool.solveMany(lines, { limit: 3 });
+const after = await pool.solveMany(lines, { limit: 2 });
+await pool.close();
+console.log(closing[0].error);
+globalThis.result = { closing: [...new Set(closing.map((r) => r.status))], after: [...new Set(after.map((r) => r.status))] };
 `;
 
 /**

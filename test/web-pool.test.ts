@@ -4,8 +4,9 @@
  * batch solving (records-task.ts) on engines of its own, and every message crosses as a browser
  * sends it, through a structured clone that detaches what is transferred. The page is not
  * cross-origin isolated, so no memory is shared: a batch's memory goes to its worker and back.
- * Workers that fail a batch or die are driven from here. test/package.test.ts runs the real
- * module in Chromium, bundled by Vite.
+ * Workers that fail a batch, die or close themselves are driven from here; the page's Web Locks
+ * are a stand-in too, each worker holding its lock until it ends. test/package.test.ts runs the
+ * real module in Chromium, bundled by Vite.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Solver, SolveRecord } from "../src/index.js";
@@ -16,8 +17,11 @@ import type { FromWorker, ToWorker } from "../src/pool/web-pool-worker.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { loadFixture } from "./fixture.js";
 
-/** What the stand-in workers do with a batch solved under `limit: 3`: solve it, fail it (an error answered), or die (no answer). */
-let onLimitThree: "solve" | "fail once" | "fail" | "die once" | "die" = "solve";
+/**
+ * What the stand-in workers do with a batch solved under `limit: 3`: solve it, fail it (an error answered), die (an error
+ * event, no answer), or close (self.close(): no error event, no answer; only its lock is let go).
+ */
+let onLimitThree: "solve" | "fail once" | "fail" | "die once" | "die" | "close once" | "close" = "solve";
 /** Set: a worker dies as it starts, with this message. */
 let startFailure: string | null = null;
 const started: StandInWorker[] = [];
@@ -28,12 +32,41 @@ let solveHere: (engines: ReadonlyMap<number, SizeEngine>, task: RecordsTask) => 
 let outcomeBuffers: (outcome: RecordsOutcome) => ArrayBuffer[];
 let loadEngines: (ids: string[]) => Promise<ReadonlyMap<number, SizeEngine>>;
 
+/** The page's Web Locks (navigator.locks): a request is granted once no one holds the name, and holds it until its callback's promise settles. */
+class StandInLocks {
+  private readonly waiting = new Map<string, (() => void)[]>();
+
+  request(name: string, callback: () => unknown): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const grant = () =>
+        Promise.resolve()
+          .then(callback)
+          .then(resolve, reject)
+          .finally(() => this.next(name));
+      const queue = this.waiting.get(name);
+      if (queue === undefined) {
+        this.waiting.set(name, []);
+        grant();
+      } else queue.push(grant);
+    });
+  }
+
+  private next(name: string): void {
+    const grant = this.waiting.get(name)!.shift();
+    if (grant === undefined) this.waiting.delete(name);
+    else grant();
+  }
+}
+const locks = new StandInLocks();
+
 /** The browser's Worker, for web-pool.ts: answers as web-pool-worker.ts does, a macrotask later. */
 class StandInWorker {
   onmessage: ((event: { data: FromWorker }) => void) | null = null;
   onerror: ((event: { message: string; preventDefault(): void }) => void) | null = null;
   terminated = false;
   private engines: ReadonlyMap<number, SizeEngine> | null = null;
+  /** Lets go of the worker's lock, as a browser does when the worker ends. */
+  private letGo: () => void = () => {};
 
   constructor(
     readonly url: URL,
@@ -52,6 +85,7 @@ class StandInWorker {
 
   terminate(): void {
     this.terminated = true;
+    this.letGo();
   }
 
   private answer(message: FromWorker, transfer: Transferable[] = []): void {
@@ -60,7 +94,7 @@ class StandInWorker {
   }
 
   private die(message: string): void {
-    this.terminated = true;
+    this.terminate();
     this.fail(message);
   }
 
@@ -72,6 +106,19 @@ class StandInWorker {
   private async receive(message: ToWorker): Promise<void> {
     if (this.terminated) return;
     if (message.kind === "start") {
+      const { lock } = message;
+      if (lock !== undefined) {
+        const held = () => {
+          this.answer({ kind: "watch" });
+          return new Promise<void>((letGo) => (this.letGo = letGo));
+        };
+        await new Promise<void>((granted) => {
+          void locks.request(lock, () => {
+            granted();
+            return held();
+          });
+        });
+      }
       if (startFailure !== null) return this.die(startFailure);
       this.engines = await loadEngines(message.solvers);
       return this.answer({ kind: "ready" });
@@ -83,6 +130,7 @@ class StandInWorker {
       const mode = onLimitThree;
       if (mode.endsWith("once")) onLimitThree = "solve";
       if (mode.startsWith("die")) return this.die("killed");
+      if (mode.startsWith("close")) return this.terminate(); // self.close(): no error event, no answer
       return this.answer({ kind: "failed", id, error: "a failure", memory }, memory ? [memory] : []);
     }
     let outcome: RecordsOutcome;
@@ -96,12 +144,15 @@ class StandInWorker {
 }
 
 let createPool: (options?: { threads?: number; batchSize?: number; solver?: string }) => Promise<SolverPool>;
+/** Node's own navigator (Node 21 on), put back after the tests. */
+const navigator = Object.getOwnPropertyDescriptor(globalThis, "navigator");
 let solver: Solver;
 let pool: SolverPool;
 
 beforeAll(async () => {
-  // Before the package's modules load: a page that is not cross-origin isolated, with the stand-in for its Worker.
+  // Before the package's modules load: a page that is not cross-origin isolated, with the stand-ins for its Worker and Web Locks.
   Object.assign(globalThis, { crossOriginIsolated: false, Worker: StandInWorker });
+  Object.defineProperty(globalThis, "navigator", { value: { locks }, configurable: true, writable: true }); // (Node 21 on has a navigator of its own)
   const records = await import("../src/pool/records-task.js");
   solveHere = records.solveRecordsHere;
   outcomeBuffers = records.recordsOutcomeBuffers;
@@ -113,6 +164,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.close();
   Object.assign(globalThis, { crossOriginIsolated: undefined, Worker: undefined });
+  if (navigator === undefined) delete (globalThis as { navigator?: unknown }).navigator;
+  else Object.defineProperty(globalThis, "navigator", navigator);
 });
 
 const fixture = loadFixture("all").map((c) => c.puzzle);
@@ -181,10 +234,20 @@ describe("the browser's pool, over stand-in Web Workers", () => {
     expect(started.filter((worker) => !worker.terminated).length).toBe(2);
   });
 
-  it("gives `error` records for the batches of a worker that fails twice or dies, keeps the other records, and goes on", async () => {
+  it("solves a batch again on a fresh worker when its worker closes itself (no error event, no answer), and replaces that worker", async () => {
+    const expected = solver.solveMany(MIXED, { limit: 3 });
+    const before = started.length;
+    onLimitThree = "close once";
+    expect(await pool.solveMany(MIXED, { limit: 3 })).toEqual(expected);
+    expect(onLimitThree).toBe("solve"); // a worker did close
+    expect(started.length).toBe(before + 2); // the retry's worker, and the closed one's replacement
+    expect(started.filter((worker) => !worker.terminated).length).toBe(2);
+  });
+
+  it("gives `error` records for the batches of a worker that fails twice, dies or closes itself, keeps the other records, and goes on", async () => {
     const lines = MIXED.slice(0, 21);
     const expected = solver.solveMany(lines, { limit: 3 });
-    for (const mode of ["fail", "die"] as const) {
+    for (const mode of ["fail", "die", "close"] as const) {
       onLimitThree = mode;
       const records = await pool.solveMany(lines, { limit: 3 });
       onLimitThree = "solve";

@@ -1,14 +1,15 @@
 /**
  * sudoku-wasm/pool in a browser (package.json's "browser" condition): the same {@link SolverPool} as Node's, its workers Web
  * Workers (web-pool-worker.ts) on the kernels this page compiled. A batch whose worker fails is solved once more on a fresh
- * worker, and the failed one is replaced; a second failure gives `error` records.
+ * worker, and the failed one is replaced; a second failure gives `error` records. A worker that ends with no error event
+ * (self.close()) is found through a Web Lock it holds for its life, where the page has Web Locks (a secure context).
  */
 import { Solver } from "../solvers/solver.js";
 import { compiledKernels, withGivenKernels } from "../kernel/wasm.js";
 import { loadBatchEngines } from "./engines.js";
 import { type RecordsOutcome, type RecordsTask, retryMemory } from "./records-task.js";
 import { batchBuffers } from "./batch.js";
-import type { FromWorker, ToWorker } from "./web-pool-worker.js";
+import type { FromWorker, LockRequests, ToWorker } from "./web-pool-worker.js";
 import { type PoolOptions, type RecordsSolver, CLOSED, SolverPool, checkPoolOptions, webStreamBatches } from "./pool-core.js";
 
 export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "./pool-core.js";
@@ -23,6 +24,9 @@ export async function createPool(given: PoolOptions | null = {}): Promise<Solver
     return new SolverPool(workers, new Solver(engines), batchSize, webStreamBatches);
   });
 }
+
+/** Pool workers started on this page: a part of each one's lock name (Web Locks are shared by the origin's pages). */
+let lockCount = 0;
 
 /** A batch sent to a worker, waiting for its answer. */
 interface Pending {
@@ -50,7 +54,16 @@ class PoolWorker {
     this.worker = new Worker(new URL("./web-pool-worker.js", import.meta.url), { type: "module" });
     this.ready = new Promise((resolve, reject) => (this.loaded = (error) => (error ? reject(error) : resolve())));
     this.ready.catch(() => {}); // (a replacement worker's start is awaited by its first batch, or by nobody)
+    const locks = (globalThis as { navigator?: { locks?: LockRequests } }).navigator?.locks;
+    const lock = locks === undefined ? undefined : `sudoku-wasm pool worker ${Math.random().toString(36).slice(2)} ${++lockCount}`;
     this.worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {
+      // The worker holds its lock: granted to this request once the worker has ended. An end without an error event
+      // (self.close()) fails its batches as an error does; an end this side made (terminate) finds no batch.
+      if (data.kind === "watch") {
+        const ended = () => this.died(new Error("sudoku-wasm: a pool worker ended with no error event (it closed itself, or the browser ended it)"));
+        locks?.request(lock!, ended).catch(() => {});
+        return;
+      }
       if (data.kind === "ready")
         return this.loaded(data.error === undefined ? undefined : new Error(`sudoku-wasm: a pool worker could not load its engines: ${data.error}`));
       const waiting = this.pending.get(data.id);
@@ -62,12 +75,16 @@ class PoolWorker {
     // The module did not load, or the worker died: every batch it holds fails (the pool retries each on a fresh worker).
     this.worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
-      const error = new Error(`sudoku-wasm: a pool worker failed: ${event.message || notLoaded()}`);
-      this.broken = error;
-      this.loaded(error);
-      this.fail(error);
+      this.died(new Error(`sudoku-wasm: a pool worker failed: ${event.message || notLoaded()}`));
     };
-    this.worker.postMessage(start);
+    this.worker.postMessage(lock === undefined ? start : { ...start, lock });
+  }
+
+  /** The worker failed or ended: its start, every batch it holds and every batch given it from now on fail with `error`. */
+  private died(error: Error): void {
+    this.broken = error;
+    this.loaded(error);
+    this.fail(error);
   }
 
   /** Resolves once the worker's engines have loaded. */

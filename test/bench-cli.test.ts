@@ -300,7 +300,7 @@ describe("bench: datasets", () => {
 
   for (const [what, line, says] of [
     ["of another size", "12345", "5 characters, where the file's first puzzle has 81 (every puzzle of a dataset is of one size, one a line)"],
-    ["of a bad character", `${solved.slice(0, 4)}X${solved.slice(5)}`, "cell 5 (row 1, column 5) contains invalid character 'X'"],
+    ["of a bad character", `${solved.slice(0, 4)}Y${solved.slice(5)}`, "cell 5 (row 1, column 5) contains invalid character 'Y'"],
   ] as const) {
     it(`refuses a file with a line ${what} before measuring, naming its line, whichever lines are drawn`, () => {
       const lines = Array.from({ length: 40 }, () => solved);

@@ -85,6 +85,21 @@ describe("sudoku-wasm canon", () => {
     expect(runCli(["canon", "--unique", "--resume", "-o", `${dir}/u.txt`, input]).status).toBe(2);
   });
 
+  it("--unique --out csv keeps or leaves out a record whole when its file name holds a line end (it wrote the name's second line of each repeat)", () => {
+    const odd = file('we,ird\n"name.txt', CORPUS.join("\n") + "\n"); // every record of it repeats one of `input`, or is invalid
+    const records = (text: string) => text.replace(/\n$/, "").split(/\n(?=\d+,)/); // a line that does not start with an index continues a file name
+    const all = records(runCli(["canon", "--out", "csv", input, odd]).stdout);
+    const seen = new Set<string>();
+    const firsts = all.filter((record, i) => {
+      const form = i === 0 ? "" : record.split(",")[1];
+      if (form === "" || !seen.has(form)) return (seen.add(form), true);
+      return false;
+    });
+    const run = runCli(["canon", "--unique", "--out", "csv", input, odd]);
+    expect(run.stderr).toContain("12 puzzles: 8 with a form (5 repeated, left out), 4 invalid");
+    expect(records(run.stdout)).toEqual(firsts);
+  });
+
   it("--resume of a complete output says it was complete and how many records it holds, as solve does, not '0 puzzles'", () => {
     for (const [name, text, records] of [
       ["complete.txt", CORPUS.join("\n") + "\n", "6 records"],

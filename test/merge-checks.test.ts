@@ -141,6 +141,18 @@ describe("merge checks that jsonl and csv shards are one run's", () => {
     expect(resumed).toMatchObject({ status: 2, stderr: `sudoku-wasm: --resume: ${paths[0]} ${said}\n` });
   });
 
+  it("refuses a shard that starts with a byte order mark, in every format, saying so, before writing (it was merged into the output)", () => {
+    for (const format of ["line", "jsonl", "csv"]) {
+      const paths = [shard([A], 0, 2, format, `bom0.${format}`), shard([A], 1, 2, format, `bom1.${format}`)];
+      writeFileSync(paths[1], "\uFEFF" + readFileSync(paths[1], "utf8"));
+      const out = join(dir, `bom.${format}`);
+      expect([runCli(["merge", "-o", out, ...paths]).stderr, existsSync(out)]).toEqual([
+        `sudoku-wasm: ${paths[1]} starts with a byte order mark, which sudoku-wasm does not write: remove it first\n`,
+        false,
+      ]);
+    }
+  });
+
   it("jsonl: refuses shards whose records have other fields (solve's and canon's; canon's with and without its columns), before writing", () => {
     const canon = (k: number, extra: string[], name: string) => {
       const out = join(dir, name);
@@ -164,6 +176,25 @@ describe("merge checks that jsonl and csv shards are one run's", () => {
       ]);
     }
     expect(existsSync(out)).toBe(false);
+  });
+
+  it("refuses a jsonl or csv record that carries no index or no line, saying so (not 'index NaN' or 'line undefined of undefined')", () => {
+    for (const format of ["jsonl", "csv"]) {
+      const paths = [shard([A], 0, 2, format, `edited0.${format}`), shard([A], 1, 2, format, `edited1.${format}`)];
+      const text = readFileSync(paths[0], "utf8");
+      const out = join(dir, `edited.${format}`);
+      for (const stray of ["not a record", format === "jsonl" ? '{"index":2}' : "2"]) {
+        const lines = text.split("\n");
+        lines.splice(format === "csv" ? 2 : 1, 0, stray); // after the first record
+        writeFileSync(paths[0], lines.join("\n"));
+        const run = runCli(["merge", "-o", out, ...paths]);
+        expect([run.status, run.stderr], stray).toEqual([
+          2,
+          `sudoku-wasm: ${paths[0]}: record 2 is not a record sudoku-wasm writes (it carries no index, or no line of an input): was the file edited? give the N shards of one run, shard 0 first\n`,
+        ]);
+        expect(existsSync(out)).toBe(false);
+      }
+    }
   });
 
   for (const format of ["jsonl", "csv"]) {

@@ -141,7 +141,7 @@ describe("a grid record is framed by its blank line whatever its reason holds", 
     const text = readFileSync(whole, "utf8");
     expect(text).toContain(`invalid: ${input.replaceAll("\n", "\\n")}:5: `);
     expect(text.split("\n\n")).toHaveLength(10); // 9 records, each ending with a blank line
-    expect(runCli(["merge", "--out", "grid", "-o", join(dir, "one.grid"), whole]).stderr).toBe("merged 9 grid records from 1 shards\n");
+    expect(runCli(["merge", "--out", "grid", "-o", join(dir, "one.grid"), whole]).stderr).toBe("merged 9 grid records from 1 shard\n");
     const resumed = join(dir, "resumed.grid");
     writeFileSync(resumed, text.slice(0, text.indexOf("invalid")) + text.slice(text.indexOf("invalid"), text.indexOf("\n\n", text.indexOf("invalid")) + 2));
     expect(runCli(["solve", "--no-progress", "--out", "grid", "--resume", "-o", resumed, input]).status).toBe(0);

@@ -46,7 +46,7 @@ describe("solve --shard K/N and merge", () => {
           shards.push(path);
         }
         const merged = join(dir, `merged.${out}`);
-        expect((await run(["merge", "-o", merged, ...shards])).stderr).toContain(`${out} records from ${count} shards`);
+        expect((await run(["merge", "-o", merged, ...shards])).stderr).toContain(`${out} records from ${count} shard${count === 1 ? "" : "s"}\n`);
         expect(readFileSync(merged, "utf8")).toBe(whole);
         await run(["merge", "--out", out, "-o", merged, ...shards]);
         expect(readFileSync(merged, "utf8")).toBe(whole);

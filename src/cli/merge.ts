@@ -19,7 +19,7 @@ import { isLocked, lockOutput } from "../cli-kit/output-lock.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
 import { headOf } from "../cli-kit/resume.js";
 import { readRunRecord, removeRunRecord, shownRunRecordPath } from "../cli-kit/run-record.js";
-import { commaGrouped } from "../model/whole-number.js";
+import { commaGrouped, counted } from "../model/whole-number.js";
 import { FILE_CHUNK_BYTES } from "../stream/lines.js";
 import type { RecordPlace } from "../formats/record.js";
 
@@ -113,7 +113,7 @@ export function shardFormat(paths: readonly string[], given: OutputFormatName | 
   let from = "--out";
   for (const [i, text] of heads.entries()) {
     if (text === "") continue;
-    const foreign = foreignLineEnds(text);
+    const foreign = text.startsWith("\uFEFF") ? "starts with a byte order mark, which sudoku-wasm does not write: remove it first" : foreignLineEnds(text);
     if (foreign !== null) throw new Error(`${paths[i]} ${foreign}`);
     const found = outputFormatOf(text);
     if (format !== null && found !== format) {
@@ -168,6 +168,9 @@ class RunOrder {
     const n = this.paths.length;
     const where = () => `${this.paths[index % n]}: record ${Math.floor(index / n) + 1}`; // made only for an error
     const advice = "give the N shards of one run, shard 0 first";
+    if (!Number.isSafeInteger(place.index) || !Number.isSafeInteger(place.line) || place.line < 1) {
+      throw new Error(`${where()} is not a record sudoku-wasm writes (it carries no index, or no line of an input): was the file edited? ${advice}`);
+    }
     if (place.index !== index) throw new Error(`${where()} has index ${place.index}, expected ${index}: ${advice}`);
     const { previous } = this;
     this.previous = place;
@@ -336,7 +339,7 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
     process.stderr.write(`sudoku-wasm: merge stopped by ${interrupts.signal}${left}\n`);
     return;
   }
-  process.stderr.write(`merged ${commaGrouped(records)} ${format} records from ${files.length} shards\n`);
+  process.stderr.write(`merged ${commaGrouped(records)} ${format} records from ${counted(files.length, "shard")}\n`);
   if (indexless && files.length > 1) {
     process.stderr.write(
       `note: ${format} records carry no index, so merge checked only their counts: not that these are the ${files.length} shards of one run, each once, in shard order (jsonl and csv output are checked record by record)\n`,

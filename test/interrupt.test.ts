@@ -338,6 +338,21 @@ describe("generate: clean interrupts", () => {
     expect(stderr).toBe(`sudoku-wasm: stopped by SIGINT: the first 0 puzzles written whole to ${out} (the same options make them first again)\n`);
   });
 
+  it("a second signal ends a run at once within a long --harden climb (it waited for the climb's end, for hours here)", async () => {
+    const out = join(dir, "generate-climb.txt");
+    const args = ["generate", "--count", "1", "--seed", "4", "--harden", "100000000", "--quiet", "-o", out];
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    onTestFinished(() => void child.kill("SIGKILL"));
+    const status = exited(child);
+    await mainThreadBusy(child, 60, 2000); // in its one attempt
+    child.kill("SIGINT"); // heard at the next move; the run goes on to the climb's end
+    await mainThreadBusy(child, 120, 2000);
+    expect(child.exitCode).toBeNull();
+    child.kill("SIGINT");
+    expect(await status).toBe(130);
+    expect(readFileSync(out, "utf8")).toBe("");
+  });
+
   it("a signal during the last puzzle's attempt lets the run finish: the manifest is written and the run says so", async () => {
     const out = join(dir, "generate-last.txt");
     const manifest = join(dir, "generate-last.json");

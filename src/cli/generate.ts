@@ -180,7 +180,8 @@ async function generateInto(
   const costs: number[][] = graderIds.map(() => []);
   const started = performance.now();
   // Ctrl-C or SIGTERM stops between attempts (an attempt of a long --harden climb is not cut), and every puzzle made is
-  // written whole: a hardening run's hours are not lost. A second signal ends the process (after the attempt under way).
+  // written whole: a hardening run's hours are not lost. A second signal ends the process at once: the loop turns between
+  // a climb's moves too, so the signal is heard there.
   const interrupts = new InterruptWatch();
   interrupts.onForcedExit(() => bar?.stop());
   let gaveUp: GaveUp | undefined;
@@ -188,7 +189,7 @@ async function generateInto(
     let turn = performance.now();
     try {
       for (const generated of generateAttempts(judge, options)) {
-        if (generated !== null) {
+        if (generated) {
           await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
           made.push({ clues: generated.clues, guesses: generated.guesses });
           if (graderIds.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
@@ -198,7 +199,7 @@ async function generateInto(
           await new Promise((resolve) => setImmediate(resolve));
           turn = performance.now();
         }
-        if (interrupts.signal !== null) break;
+        if (interrupts.signal !== null && generated !== undefined) break; // (undefined: a move within an attempt)
       }
     } catch (error) {
       if (!(error instanceof GaveUp)) throw error;

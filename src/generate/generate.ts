@@ -253,6 +253,27 @@ export type Climb = Pick<GeneratedPuzzle, "puzzle" | "guesses">;
  * by exploiting the engine's tie-breaking order.
  */
 export function harden(start: Grid, solution: Grid, orbits: readonly number[][], random: Random, judge: PuzzleJudge, steps: number, presentations = 1): Climb {
+  return finish(hardenSteps(start, solution, orbits, random, judge, steps, presentations));
+}
+
+/** Runs a generator of {@link hardenSteps} or {@link attemptSteps} to its end; returns its result. */
+function finish<T>(steps: Generator<undefined, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** {@link harden}, yielding after each move: a caller can let its event loop turn (and hear a signal) within a long climb. */
+function* hardenSteps(
+  start: Grid,
+  solution: Grid,
+  orbits: readonly number[][],
+  random: Random,
+  judge: PuzzleJudge,
+  steps: number,
+  presentations: number,
+): Generator<undefined, Climb> {
   let current = start;
   let currentGuesses = requireGuesses(judge, current); // as written: the same puzzle every step, so graded once
   for (let step = 0; step < steps; step++) {
@@ -269,6 +290,7 @@ export function harden(start: Grid, solution: Grid, orbits: readonly number[][],
       current = candidate;
       currentGuesses = candidateGuesses;
     }
+    yield;
   }
   return { puzzle: current, guesses: currentGuesses };
 }
@@ -368,6 +390,11 @@ export function dependsOnGuesses(settings: GenerateSettings): boolean {
 
 /** One attempt: a carved (and, if asked, hardened) puzzle, or null when it misses the clue target. */
 export function attemptPuzzle(judge: PuzzleJudge, settings: GenerateSettings, attempt: number): GeneratedPuzzle | null {
+  return finish(attemptSteps(judge, settings, attempt));
+}
+
+/** {@link attemptPuzzle}, yielding after each hardening move. */
+function* attemptSteps(judge: PuzzleJudge, settings: GenerateSettings, attempt: number): Generator<undefined, GeneratedPuzzle | null> {
   const random = Random.forStream(settings.seed, attempt);
   const orbits = symmetryOrbits(settings.symmetry);
   let best: GeneratedPuzzle | null = null;
@@ -380,7 +407,7 @@ export function attemptPuzzle(judge: PuzzleJudge, settings: GenerateSettings, at
     if (settings.clues !== undefined && clues !== settings.clues) continue;
     const climbed =
       settings.hardenSteps > 0
-        ? harden(puzzle, solution, orbits, random, judge, settings.hardenSteps, settings.presentations)
+        ? yield* hardenSteps(puzzle, solution, orbits, random, judge, settings.hardenSteps, settings.presentations)
         : { puzzle, guesses: dependsOnGuesses(settings) ? requireGuesses(judge, puzzle) : judge.guesses(puzzle) };
     if (!best || climbed.guesses > best.guesses) {
       best = { puzzle: climbed.puzzle, solution, clues: countClues(climbed.puzzle), guesses: climbed.guesses, attempt };
@@ -402,14 +429,15 @@ export class GaveUp extends Error {
 
 /** Generates `count` distinct unique puzzles, in attempt order (deterministic for equal options); throws after `maxAttempts` attempts. */
 export function* generatePuzzles(judge: PuzzleJudge, options: GenerateOptions): Generator<GeneratedPuzzle> {
-  for (const generated of generateAttempts(judge, options)) if (generated !== null) yield generated;
+  for (const generated of generateAttempts(judge, options)) if (generated) yield generated;
 }
 
 /**
  * {@link generatePuzzles}, with a null for each attempt that made no puzzle it keeps (none found, out of the guess
  * range, or one made before): a caller can stop between attempts, however many it takes to find the next puzzle.
+ * Within an attempt, an undefined after each hardening move: a caller can let its event loop turn in a long climb.
  */
-export function* generateAttempts(judge: PuzzleJudge, options: GenerateOptions): Generator<GeneratedPuzzle | null> {
+export function* generateAttempts(judge: PuzzleJudge, options: GenerateOptions): Generator<GeneratedPuzzle | null | undefined> {
   const settings = resolveGenerateOptions(options);
   const seen = new Set<string>();
   let made = 0;
@@ -417,7 +445,7 @@ export function* generateAttempts(judge: PuzzleJudge, options: GenerateOptions):
     if (attempt >= settings.maxAttempts) {
       throw new GaveUp(made, settings.count, attempt);
     }
-    const generated = attemptPuzzle(judge, settings, attempt);
+    const generated = yield* attemptSteps(judge, settings, attempt);
     const key = generated?.puzzle.join("");
     if (!generated || generated.guesses < settings.minGuesses || generated.guesses > settings.maxGuesses || seen.has(key!)) {
       yield null;

@@ -316,6 +316,17 @@ describe("sudoku-wasm generate", () => {
     expect(readFileSync(again, "utf8")).toBe(written);
   });
 
+  it("quotes an output and a manifest whose names hold a space or a quote, so the command a shell reads names them (it wrote them bare)", async () => {
+    const folder = mkdtempSync(join(scratch.dir, "generate quoted-"));
+    const output = join(folder, "it's out.txt");
+    const manifest = join(folder, "the manifest.json");
+    await runCli(["--count", "2", "--output", output, "--manifest", manifest, "--quiet"]);
+    const [entry] = readManifest(manifest).files;
+    const words = spawnSync("sh", ["-c", `set -- ${entry.command}; printf '%s\\n' "$@"`], { encoding: "utf8" }).stdout.split("\n");
+    expect(words.slice(words.indexOf("--output") + 1, words.indexOf("--output") + 2)).toEqual([output]);
+    expect(words.slice(words.indexOf("--manifest") + 1, words.indexOf("--manifest") + 2)).toEqual([manifest]);
+  });
+
   it("regenerates a bundled file byte for byte from its manifest command", async () => {
     const entries = readManifest(join(datasetsFolder(), "manifest.json")).files.filter((e) => !e.dependsOnGuesses);
     expect(entries.length).toBeGreaterThan(0);

@@ -17,6 +17,7 @@ import { InterruptWatch } from "../cli-kit/progress.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { type OutputLock, lockOutput } from "../cli-kit/output-lock.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
+import { shellWord } from "../cli-kit/resume.js";
 import {
   GENERATE_DEFAULTS,
   GaveUp,
@@ -322,8 +323,8 @@ function commandLine(flags: GenerateFlags, settings: GenerateSettings): string {
   if (flags.maxAttempts !== undefined) parts.push(`--max-attempts ${flags.maxAttempts}`);
   if (flags.solver !== "wasm") parts.push(`--solver ${flags.solver}`);
   if (flags.graders) parts.push(`--graders ${flags.graders.join(",")}`); // one word: `--graders "wasm, dlx"` would not remake the file
-  if (flags.output) parts.push(`--output ${commandPath(flags.output)}`);
-  if (flags.manifest) parts.push(`--manifest ${commandPath(flags.manifest)}`);
+  if (flags.output) parts.push(`--output ${shellWord(commandPath(flags.output))}`); // a name with a space or a quote is one word
+  if (flags.manifest) parts.push(`--manifest ${shellWord(commandPath(flags.manifest))}`);
   return parts.join(" ");
 }
 

@@ -152,7 +152,7 @@ export function firstOfEachForm(format: CanonFlags["out"], left: { repeats: numb
         if (format === "csv") {
           line = open + line;
           open = "";
-          if (line.split('"').length % 2 === 0) {
+          if (line.includes('"') && line.split('"').length % 2 === 0) {
             open = line + "\n"; // an odd number of quotes: the line end is inside a field
             continue;
           }

@@ -415,6 +415,27 @@ console.log(records, streamed);
       expectSolved(run("node", [join(out, "node.mjs")]));
     });
 
+    it("the pool for Node: builds and solves, its workers running the installed package's files", async () => {
+      const kernels = `{ threads: 2, kernels: { wasm: new URL("./release.wasm", import.meta.url), general: new URL("./general.wasm", import.meta.url) } }`;
+      const script = `import { createPool } from "sudoku-wasm/pool";
+const pool = await createPool(${kernels});
+const print = (r) => ({ status: r.status, solution: r.solution });
+const [nine, four] = (await pool.solveMany([${JSON.stringify(PUZZLE)}, ${JSON.stringify(FOUR)}])).map(print);
+await pool.close();
+console.log(JSON.stringify({ nine, four }));`;
+      writeFileSync(join(app, "bundled-pool.mjs"), script);
+      await build({
+        absWorkingDir: app,
+        entryPoints: ["bundled-pool.mjs"],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        outfile: join(out, "pool.mjs"),
+        logLevel: "silent",
+      });
+      expectSolved(run("node", [join(out, "pool.mjs")]));
+    });
+
     /** Bundles bundled.mjs for the browser into out/browser.js with a page that loads it; returns the bundle's inputs. */
     async function browserBundle(): Promise<string[]> {
       const result = await build({

@@ -2,7 +2,7 @@
  * The batch solvers the CLI can use: N piscina worker threads, each with engines of its own (engines.ts), or the main
  * thread's (0 threads). Both run {@link runTask}, so their output is the same byte for byte.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
@@ -43,16 +43,35 @@ const PiscinaPool = (): typeof Piscina => (piscina ??= requireCommonJs("piscina"
 /** Young-generation cap per worker, in MB: a worker's garbage is short-lived, and a smaller young generation keeps its RSS down. */
 const WORKER_YOUNG_GENERATION_MB = 8;
 
-/** The worker's entry (worker-entry.cts) next to this file, or under dist/ when this runs from src/ or the bundled CLI. */
+/** The worker's entry (worker-entry.cts) next to this file, or under dist/ when this runs from src/ or the bundled CLI; from a bundle of this module, the installed package's. */
 export function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
-  const path = here.endsWith(".js") ? join(dirname(here), "worker-entry.cjs") : join(packageRoot(), "dist", "src", "pool", "worker-entry.cjs");
-  for (const file of [path, join(dirname(path), "..", "..", "cli", "worker.mjs")]) {
-    if (!existsSync(file))
-      throw new Error(`sudoku-wasm: ${file} is missing: the package is incomplete (in a clone of sudoku-wasm, \`npm run build\` makes it)`);
-  }
-  return path;
+  const root = attempt(packageRoot); // none above a bundle deployed alone
+  const beside = here.endsWith(".js") ? join(dirname(here), "worker-entry.cjs") : join(root ?? dirname(here), "dist", "src", "pool", "worker-entry.cjs");
+  const missing = (path: string) => [path, join(dirname(path), "..", "..", "cli", "worker.mjs")].find((file) => !existsSync(file));
+  const lacking = missing(beside);
+  if (lacking === undefined) return beside;
+  if (root !== undefined && isPackage(root))
+    throw new Error(`sudoku-wasm: ${lacking} is missing: the package is incomplete (in a clone of sudoku-wasm, \`npm run build\` makes it)`);
+  // A bundle of this module (esbuild, webpack for Node): the workers run the installed package's files, which a bundle does not hold.
+  const installed = attempt(() => join(dirname(requireCommonJs.resolve("sudoku-wasm/package.json")), "dist", "src", "pool", "worker-entry.cjs"));
+  if (installed !== undefined && missing(installed) === undefined) return installed;
+  throw new Error(
+    `sudoku-wasm: the pool's worker files are not beside ${here}, and no installed sudoku-wasm was found from there: the workers of a bundle of sudoku-wasm/pool for Node run the installed package's files (dist/src/pool/worker-entry.cjs and dist/cli/): install sudoku-wasm where the bundle runs, or leave it out of the bundle (esbuild --external:sudoku-wasm)`,
+  );
 }
+
+/** What `get` returns, or undefined when it throws. */
+function attempt<T>(get: () => T): T | undefined {
+  try {
+    return get();
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `folder` holds sudoku-wasm's own package.json. */
+const isPackage = (folder: string): boolean => attempt(() => JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).name) === "sudoku-wasm";
 
 /**
  * Runs a batch, on failure once more with `retry` (a fresh worker), and when that fails too every record gets status `error`:

@@ -366,6 +366,25 @@ console.log(records, streamed);
     ]);
   }, 300_000); // four tsc runs at once, which took 54 s on two loaded cores
 
+  it('type-checks both entries in a CommonJS project under "module": "commonjs" (TypeScript\'s node10 resolution, which reads no exports)', async () => {
+    writeFileSync(
+      join(app, "legacy.ts"),
+      `import { createSolver, type SolveRecord } from "sudoku-wasm";
+import { createPool, type SolverPool } from "sudoku-wasm/pool";
+async function main(): Promise<void> {
+  const record: SolveRecord = (await createSolver()).solve("${PUZZLE}");
+  const pool: SolverPool = await createPool({ threads: 1 });
+  console.log(record, await pool.solveMany(["${PUZZLE}"]));
+  await pool.close();
+}
+void main();
+`,
+    );
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    const types = ["--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types")];
+    await runAsync("node", [tsc, "--strict", "--noEmit", "--target", "es2022", "--module", "commonjs", ...types, "legacy.ts"]);
+  }, 120_000);
+
   it("runs `npm exec sudoku-wasm -- solve` on standard input", () => {
     const output = run("npm", ["exec", "--offline", "sudoku-wasm", "--", "solve", "--threads", "1"], { input: `${PUZZLE}\n${FOUR}\n` });
     const [nine, four] = output.trim().split("\n");

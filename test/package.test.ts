@@ -455,6 +455,29 @@ console.log(JSON.stringify({ nine, four }));`;
       expectSolved(run("node", [join(out, "pool.mjs")]));
     });
 
+    it("the pool for Node as CommonJS (no import.meta): builds and solves with the kernels passed", async () => {
+      const read = (kernel: string) => `require("node:fs").readFileSync(${JSON.stringify(join(out, `${kernel}.wasm`))})`;
+      const script = `const { createPool } = require("sudoku-wasm/pool");
+(async () => {
+  const pool = await createPool({ threads: 2, kernels: { wasm: ${read("release")}, general: ${read("general")} } });
+  const print = (r) => ({ status: r.status, solution: r.solution });
+  const [nine, four] = (await pool.solveMany([${JSON.stringify(PUZZLE)}, ${JSON.stringify(FOUR)}])).map(print);
+  await pool.close();
+  console.log(JSON.stringify({ nine, four }));
+})();`;
+      writeFileSync(join(app, "bundled-pool.cjs"), script);
+      await build({
+        absWorkingDir: app,
+        entryPoints: ["bundled-pool.cjs"],
+        bundle: true,
+        platform: "node",
+        format: "cjs",
+        outfile: join(out, "pool.cjs"),
+        logLevel: "silent",
+      });
+      expectSolved(run("node", [join(out, "pool.cjs")]));
+    });
+
     /** Bundles bundled.mjs for the browser into out/browser.js with a page that loads it; returns the bundle's inputs. */
     async function browserBundle(): Promise<string[]> {
       const result = await build({

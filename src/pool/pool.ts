@@ -35,18 +35,21 @@ export interface BatchSolver {
   close(): Promise<void>;
 }
 
-const requireCommonJs = createRequire(import.meta.url);
+/** This module's file; in a CommonJS bundle, which has no `import.meta.url`, the bundle's. */
+const moduleFile = (): string => (typeof import.meta.url === "string" ? fileURLToPath(import.meta.url) : __filename);
+let requireCommonJs: NodeRequire | undefined;
+const requireHere = (): NodeRequire => (requireCommonJs ??= createRequire(moduleFile()));
 let piscina: typeof import("piscina") | undefined;
 /** piscina's pool class, loaded when the first pool opens: a main-thread run never pays for it. */
-const PiscinaPool = (): typeof Piscina => (piscina ??= requireCommonJs("piscina") as typeof import("piscina")).Piscina;
+const PiscinaPool = (): typeof Piscina => (piscina ??= requireHere()("piscina") as typeof import("piscina")).Piscina;
 
 /** Young-generation cap per worker, in MB: a worker's garbage is short-lived, and a smaller young generation keeps its RSS down. */
 const WORKER_YOUNG_GENERATION_MB = 8;
 
 /** The worker's entry (worker-entry.cts) next to this file, or under dist/ when this runs from src/ or the bundled CLI; from a bundle of this module, the installed package's. */
 export function workerFile(): string {
-  const here = fileURLToPath(import.meta.url);
-  const root = attempt(packageRoot); // none above a bundle deployed alone
+  const here = moduleFile();
+  const root = attempt(packageRoot); // none above a bundle deployed alone, nor in a CommonJS bundle
   const beside = here.endsWith(".js") ? join(dirname(here), "worker-entry.cjs") : join(root ?? dirname(here), "dist", "src", "pool", "worker-entry.cjs");
   const missing = (path: string) => [path, join(dirname(path), "..", "..", "cli", "worker.mjs")].find((file) => !existsSync(file));
   const lacking = missing(beside);
@@ -54,7 +57,7 @@ export function workerFile(): string {
   if (root !== undefined && isPackage(root))
     throw new Error(`sudoku-wasm: ${lacking} is missing: the package is incomplete (in a clone of sudoku-wasm, \`npm run build\` makes it)`);
   // A bundle of this module (esbuild, webpack for Node): the workers run the installed package's files, which a bundle does not hold.
-  const installed = attempt(() => join(dirname(requireCommonJs.resolve("sudoku-wasm/package.json")), "dist", "src", "pool", "worker-entry.cjs"));
+  const installed = attempt(() => join(dirname(requireHere().resolve("sudoku-wasm/package.json")), "dist", "src", "pool", "worker-entry.cjs"));
   if (installed !== undefined && missing(installed) === undefined) return installed;
   throw new Error(
     `sudoku-wasm: the pool's worker files are not beside ${here}, and no installed sudoku-wasm was found from there: the workers of a bundle of sudoku-wasm/pool for Node run the installed package's files (dist/src/pool/worker-entry.cjs and dist/cli/): install sudoku-wasm where the bundle runs, or leave it out of the bundle (esbuild --external:sudoku-wasm)`,

@@ -523,6 +523,25 @@ console.log(JSON.stringify({ nine, four }));`;
       expectSolved(run("node", [join(out, "node.cjs")]));
     });
 
+    it("for Node as CommonJS without the kernels passed: createSolver rejects saying to pass them", async () => {
+      writeFileSync(
+        join(app, "unpassed.cjs"),
+        `require("sudoku-wasm").createSolver().then(() => console.log("loaded"), (error) => console.log(error.message));`,
+      );
+      await build({
+        absWorkingDir: app,
+        entryPoints: ["unpassed.cjs"],
+        bundle: true,
+        platform: "node",
+        format: "cjs",
+        outfile: join(out, "unpassed.cjs"),
+        logLevel: "silent",
+      });
+      expect(run("node", [join(out, "unpassed.cjs")])).toMatch(
+        /no import\.meta\.url .*pass the kernels yourself .*createSolver\(\{ kernels: \{ wasm, general \} \}\)/,
+      );
+    });
+
     it("as a classic script (an IIFE bundle: no import.meta), loads and lists the solvers it can load (no kernel variant), with Node's process and without", async () => {
       writeFileSync(join(app, "classic.mjs"), `import { solvers } from "sudoku-wasm";\nglobalThis.ids = solvers.map((s) => s.id);`);
       const outfile = join(out, "classic.js");

@@ -64,13 +64,23 @@ export function kernelUrl(stem: string): UrlObject {
   return new URL("../../build/" + stem + ".wasm", import.meta.url);
 }
 
+/** {@link kernelUrl}; where this code has no `import.meta.url` (a CommonJS or classic-script bundle), an Error that says to pass the kernels. */
+function kernelFileUrl(stem: string): UrlObject {
+  if (typeof import.meta.url !== "string")
+    throw new Error(
+      `sudoku-wasm: cannot find the kernel ${stem}.wasm: this bundle has no import.meta.url to find it from (a CommonJS or classic-script bundle); ` +
+        "pass the kernels yourself (a URL, bytes, a Response or a WebAssembly.Module): createSolver({ kernels: { wasm, general } }), createPool({ kernels }) or WasmKernel.create(source)",
+    );
+  return kernelUrl(stem);
+}
+
 const compiled = new Map<string, Promise<WasmModule>>();
 
 /** Compiles build/<stem>.wasm (once per process); the Module can be posted to worker threads and instantiated there. */
 export function compileWasmFile(stem: string): Promise<WasmModule> {
   let module = compiled.get(stem);
   if (!module) {
-    module = compileSource(kernelUrl(stem));
+    module = compileSource(kernelFileUrl(stem));
     module.catch(() => compiled.delete(stem)); // a failed load is not cached
     compiled.set(stem, module);
   }

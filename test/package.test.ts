@@ -16,6 +16,7 @@ import { createContext, runInContext } from "node:vm";
 import { build } from "esbuild";
 import { build as viteBuild } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { canonicalize } from "../src/canon/canon.js";
 import { isValidSolution, parsePuzzle } from "../src/model/puzzle.js";
 import { serveFolder, servedUrl } from "../bench/static-server.js";
 import { type BrowserName, FIREFOX_PATH, chromiumRequired, hasChromium, hasFirefox, withPage } from "./browser.js";
@@ -570,6 +571,22 @@ console.log(JSON.stringify({ nine, four }));`;
       writeFileSync(join(root, "main.js"), `import { createSolver } from "sudoku-wasm";\n${SOLVE_BODY.replace("KERNELS", "")}`);
       await viteBuild({ root, configFile: false, logLevel: "silent", build: { outDir: "dist", target: "es2022" } });
       expectSolved(await resultInBrowser(join(root, "dist"), "chromium"));
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium && !chromiumRequired)(
+    "canonicalize bundled by Vite without configuration: the minlex kernel is copied and loads in Chromium",
+    async () => {
+      const root = join(app, "vite-canon");
+      mkdirSync(root);
+      writeFileSync(join(root, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
+      writeFileSync(
+        join(root, "main.js"),
+        `import { canonicalize } from "sudoku-wasm";\nglobalThis.result = await canonicalize([${JSON.stringify(PUZZLE)}]).catch((error) => error.message);\n`,
+      );
+      await viteBuild({ root, configFile: false, logLevel: "silent", build: { outDir: "dist", target: "es2022" } });
+      expect(JSON.parse(await resultInBrowser(join(root, "dist"), "chromium"))).toEqual(await canonicalize([PUZZLE]));
     },
     60_000,
   );

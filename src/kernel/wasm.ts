@@ -57,10 +57,11 @@ export function variantBuild(name: string): KernelBuild {
 type KernelExports = Pick<SudokuExports, "memory" | "reserve" | "solveBatch"> & Partial<SudokuExports>;
 type SudokuExports = Awaited<ReturnType<typeof instantiateSudokuKernel>>;
 
-/** Where build/<stem>.wasm is; the two default kernels as literal `new URL(…, import.meta.url)` so that bundlers copy them. */
+/** Where build/<stem>.wasm is; the kernels the package ships as literal `new URL(…, import.meta.url)` so that bundlers copy them. */
 export function kernelUrl(stem: string): UrlObject {
   if (stem === "release") return new URL("../../build/release.wasm", import.meta.url);
   if (stem === "general") return new URL("../../build/general.wasm", import.meta.url);
+  if (stem === "canon") return new URL("../../build/canon.wasm", import.meta.url);
   return new URL("../../build/" + stem + ".wasm", import.meta.url);
 }
 

@@ -591,6 +591,24 @@ console.log(JSON.stringify({ nine, four }));`;
     60_000,
   );
 
+  it.skipIf(!hasChromium && !chromiumRequired)(
+    "an npm solver asked for in a page built by Vite, its optional package not mapped: the error names the solver, the package and what to do",
+    async () => {
+      const root = join(app, "vite-peer");
+      mkdirSync(root);
+      writeFileSync(join(root, "index.html"), `<!doctype html><script type="module" src="./main.js"></script>`);
+      writeFileSync(
+        join(root, "main.js"),
+        `import { createSolver } from "sudoku-wasm";\nglobalThis.result = await createSolver({ solver: "npm:dancing-links" }).then(() => "loaded", (error) => error.message);\n`,
+      );
+      await viteBuild({ root, configFile: false, logLevel: "silent", build: { outDir: "dist", target: "es2022" } });
+      expect(JSON.parse(await resultInBrowser(join(root, "dist"), "chromium"))).toMatch(
+        /^solver 'npm:dancing-links' could not import the optional package dancing-links, .*import map/,
+      );
+    },
+    60_000,
+  );
+
   /** The pool page (POOL_PAGE) built by Vite without configuration, once; the warnings the build printed. */
   let poolApp: Promise<{ dist: string; warnings: string[] }> | undefined;
   const buildPoolApp = () =>

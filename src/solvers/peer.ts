@@ -59,6 +59,11 @@ async function importPeer<Module>(solverId: string, peer: PeerPackage): Promise<
   try {
     return (await import(/* @vite-ignore */ /* webpackIgnore: true */ specifier)) as Module;
   } catch (error) {
+    if (nodeBuiltin("node:fs") === undefined)
+      throw new Error(
+        `solver '${solverId}' could not import the optional package ${peer.name}, which it imports when it loads, by name: outside Node the page must map that name (an import map) to the package's module (${error instanceof Error ? error.message : String(error)})`,
+        { cause: error },
+      );
     if (peerInstalled(peer)) throw error; // installed but broken: the real error says more
     throw new Error(`solver '${solverId}' ${missingPeerMessage(peer)}`, { cause: error });
   }

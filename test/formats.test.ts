@@ -208,6 +208,14 @@ describe("grid format", () => {
     expect(readRecords(`# a comment\n${banded.join("\n")}`)[0].error).toBe("in.txt:2: cell 45 (row 5, column 9) contains invalid character 'k' (line 7)");
   });
 
+  it("names the line of the row where a grid's clue is repeated, as for a bad character", () => {
+    const clash = [...rows];
+    clash[7] = "55......."; // row 8: a 5 twice, rows are checked before columns and boxes
+    const banded = [...clash.slice(0, 3), "------+-------+------", ...clash.slice(3)]; // a separator line before row 4
+    const [record] = readRecords(`# a comment\n${banded.join("\n")}`);
+    expect(record.error).toBe("in.txt:2: cell 65 (row 8, column 2): digit 5 is repeated in row 8 (also at cell 64 (row 8, column 1)) (line 10)");
+  });
+
   it("reads a stray short line as one invalid record", () => {
     const records = readRecords(`hello\n${UNIQUE}\n`);
     expect(records).toHaveLength(2);

@@ -12,7 +12,16 @@
  * A line of 81, 256 or 625 cells is a whole puzzle, never a row: it ends a grid in progress and is one invalid record of its
  * own that says so (`--in grid` given a file of one puzzle per line). 16 cells stay a 16×16 row.
  */
-import { type Alphabet, KNOWN_ALPHABETS, PuzzleError, controlCharacterNote, numberedCellsNote, readPuzzle, untakenGridNote } from "../../model/puzzle.js";
+import {
+  type Alphabet,
+  KNOWN_ALPHABETS,
+  PuzzleError,
+  checkClues,
+  controlCharacterNote,
+  numberedCellsNote,
+  readPuzzle,
+  untakenGridNote,
+} from "../../model/puzzle.js";
 import { type Shape, SHAPE_9, shapeOfCells, shapeOfSide } from "../../model/shape.js";
 import { symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
@@ -77,7 +86,7 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): GridFormat {
           ? untakenGridMessage(rows, rowLines, side)
           : rows.length < shape.size
             ? shortGridMessage(rows, shape)
-            : (widthError ?? characterError(text, shape, rowLines, alphabet));
+            : (widthError ?? cellError(text, shape, rowLines, alphabet));
       emit(rowLines[0], text, error);
     }
     rows.length = 0;
@@ -121,7 +130,7 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): GridFormat {
       // a later row of the shape's own width: a grid of that shape whose first rows are cut (or too long), not a W×W grid
       else if (side !== shape.size && cells.length === shape.size && rows.length < shape.size) side = shape.size;
       if (cells.length !== shape.size && widthError === null) {
-        widthError = `row ${rows.length + 1} of the grid (line ${lineNumber}) has ${cells.length} cells, expected ${shape.size}${numberedCellsNote(line)}`;
+        widthError = `row ${rows.length + 1} of the grid (line ${lineNumber}) has ${counted(cells.length, "cell")}, expected ${shape.size}${numberedCellsNote(line)}`;
       }
       rows.push(cells);
       rowLines.push(lineNumber);
@@ -133,13 +142,17 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): GridFormat {
   };
 }
 
-/** The reading's error for a grid's bad character, naming the line of its row; null when the grid has none (its reading reports any other fault). */
-function characterError(text: string, shape: Shape, rowLines: readonly number[], alphabet: Alphabet | undefined): string | null {
+/**
+ * The reading's error for a grid's bad character or repeated clue, naming the line of the cell's row (the record names
+ * the grid's first line); null when the grid has neither (its reading reports any other fault).
+ */
+function cellError(text: string, shape: Shape, rowLines: readonly number[], alphabet: Alphabet | undefined): string | null {
   try {
-    readPuzzle(text, alphabet);
+    const read = readPuzzle(text, alphabet);
+    checkClues(read.grid, read.shape, alphabet);
     return null;
   } catch (error) {
-    if (!(error instanceof PuzzleError) || error.reason !== "character" || error.cell < 0) return null;
+    if (!(error instanceof PuzzleError) || (error.reason !== "character" && error.reason !== "conflict") || error.cell < 0) return null;
     return `${error.message} (line ${rowLines[Math.floor(error.cell / shape.size)]})`;
   }
 }

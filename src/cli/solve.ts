@@ -554,7 +554,7 @@ function errorLines(totals: StreamTotals): string {
   const failed = totals.tally[STATUSES.indexOf("invalid")] + totals.tally[STATUSES.indexOf("error")];
   const more = failed - totals.errors.length;
   const lines = totals.errors.map((error) => `${escapeText(error)}\n`); // each starts with its status: `invalid: …`, `error: …`
-  if (more > 0) lines.push(`… and ${commaGrouped(more)} more invalid or error ${more === 1 ? "record" : "records"} (--out jsonl gives every reason)\n`);
+  if (more > 0) lines.push(`… and ${counted(more, "more invalid or error record")} (--out jsonl gives every reason)\n`);
   return lines.join("");
 }
 

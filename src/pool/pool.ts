@@ -50,19 +50,22 @@ const WORKER_YOUNG_GENERATION_MB = 8;
 export function workerFile(): string {
   const here = moduleFile();
   const root = attempt(packageRoot); // none above a bundle deployed alone, nor in a CommonJS bundle
-  const beside = here.endsWith(".js") ? join(dirname(here), "worker-entry.cjs") : join(root ?? dirname(here), "dist", "src", "pool", "worker-entry.cjs");
+  const beside = here.endsWith(".js") ? join(dirname(here), "worker-entry.cjs") : entryIn(root ?? dirname(here));
   const missing = (path: string) => [path, join(dirname(path), "..", "..", "cli", "worker.mjs")].find((file) => !existsSync(file));
   const lacking = missing(beside);
   if (lacking === undefined) return beside;
   if (root !== undefined && isPackage(root))
     throw new Error(`sudoku-wasm: ${lacking} is missing: the package is incomplete (in a clone of sudoku-wasm, \`npm run build\` makes it)`);
   // A bundle of this module (esbuild, webpack for Node): the workers run the installed package's files, which a bundle does not hold.
-  const installed = attempt(() => join(dirname(requireHere().resolve("sudoku-wasm/package.json")), "dist", "src", "pool", "worker-entry.cjs"));
+  const installed = attempt(() => entryIn(dirname(requireHere().resolve("sudoku-wasm/package.json"))));
   if (installed !== undefined && missing(installed) === undefined) return installed;
   throw new Error(
     `sudoku-wasm: the pool's worker files are not beside ${here}, and no installed sudoku-wasm was found from there: the workers of a bundle of sudoku-wasm/pool for Node run the installed package's files (dist/src/pool/worker-entry.cjs and dist/cli/): install sudoku-wasm where the bundle runs, or leave it out of the bundle (esbuild --external:sudoku-wasm)`,
   );
 }
+
+/** The worker's entry in the package at `root`. */
+const entryIn = (root: string): string => join(root, "dist", "src", "pool", "worker-entry.cjs");
 
 /** What `get` returns, or undefined when it throws. */
 function attempt<T>(get: () => T): T | undefined {

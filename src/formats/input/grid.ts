@@ -22,7 +22,7 @@ import {
   readPuzzle,
   untakenGridNote,
 } from "../../model/puzzle.js";
-import { type Shape, SHAPE_9, shapeOfCells, shapeOfSide } from "../../model/shape.js";
+import { type Shape, SHAPE_9, shapeName, shapeOfCells, shapeOfSide } from "../../model/shape.js";
 import { symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
 import { counted } from "../../model/whole-number.js";
@@ -164,15 +164,15 @@ const MAX_UNTAKEN_SIDE = 36;
 /** The error of a grid whose first two rows have `side` cells, a width no solver takes: it says so, and names a row of another width. */
 function untakenGridMessage(rows: readonly string[], rowLines: readonly number[], side: number): string {
   const wrong = rows.findIndex((row) => row.length !== side);
-  if (wrong >= 0) return `row ${wrong + 1} of the grid (line ${rowLines[wrong]}) has ${rows[wrong].length} cells, expected ${side}${untakenGridNote(side)}`;
+  if (wrong >= 0)
+    return `row ${wrong + 1} of the grid (line ${rowLines[wrong]}) has ${counted(rows[wrong].length, "cell")}, expected ${side}${untakenGridNote(side)}`;
   if (rows.length < side) return `the grid ends after ${counted(rows.length, "row")}, expected ${side}${untakenGridNote(side)}`;
   return untakenGridNote(side).slice(2); // "a 12×12 grid, which no solver here takes (…)"
 }
 
 /** The error of a line that holds a whole puzzle where a grid's row was expected. */
 function wholePuzzleMessage(shape: Shape): string {
-  const name = `${shape.size}×${shape.size}`;
-  return `the line has ${shape.cells} cells, a whole ${name} puzzle, not a row of ${shape.size}: the input looks like one puzzle per line (read it with --in line, or leave out --in to detect the format)`;
+  return `the line has ${shape.cells} cells, a whole ${shapeName(shape)} puzzle, not a row of ${shape.size}: the input looks like one puzzle per line (read it with --in line, or leave out --in to detect the format)`;
 }
 
 function shortGridMessage(rows: readonly string[], shape: Shape): string {
@@ -180,5 +180,5 @@ function shortGridMessage(rows: readonly string[], shape: Shape): string {
     return `expected ${shape.cells} cells on one line or a grid of ${shape.size} rows, got one line of ${counted(rows[0].length, "cell")}${controlCharacterNote(rows[0])}`;
   }
   const square = rows.every((row) => row.length === rows.length); // 6 rows of 6: a grid of a size no solver takes
-  return `the grid ends after ${rows.length} row${rows.length === 1 ? "" : "s"}, expected ${shape.size}${square ? untakenGridNote(rows.length) : ""}`;
+  return `the grid ends after ${counted(rows.length, "row")}, expected ${shape.size}${square ? untakenGridNote(rows.length) : ""}`;
 }

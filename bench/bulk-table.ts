@@ -61,11 +61,11 @@ export function sizingRow(
   puzzles: number,
   rounds: readonly Record<"start" | "zero" | "two", { wallSeconds: number; cpuSeconds: number }>[],
 ): SizingRow {
-  const rate = (run: "zero" | "two", clock: "cpuSeconds" | "wallSeconds") => {
+  const rateOf = (run: "zero" | "two", clock: "cpuSeconds" | "wallSeconds") => {
     const [runs, startUps] = [rounds.map((round) => round[run][clock]), rounds.map((round) => round.start[clock])];
     return shortRun(runs, startUps) ?? median(runs.map((seconds, i) => puzzles / (seconds - startUps[i])));
   };
-  return { tier, puzzles, perCpuSecond: rate("zero", "cpuSeconds"), perMachineSecond: rate("two", "wallSeconds") };
+  return { tier, puzzles, perCpuSecond: rateOf("zero", "cpuSeconds"), perMachineSecond: rateOf("two", "wallSeconds") };
 }
 
 /** A figure of per-round ratios, or why it was not measured. */

@@ -4,7 +4,7 @@
  * grids, other sizes and bad input surrounds them, and whatever the input's shape (array or iterable).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Solver, type SolveRecord, PuzzleError, createSolver, parsePuzzle, readDigits } from "../src/index.js";
+import { type SolveOptions, type Solver, type SolveRecord, PuzzleError, createSolver, parsePuzzle, readDigits } from "../src/index.js";
 import { DIGITS, readDigitBytes } from "../src/model/puzzle.js";
 import { SOLVE_MANY_PIECE, SolutionWriter, batchRecords } from "../src/solvers/solver.js";
 import { relabelledPuzzles } from "../bench/corpus.js";
@@ -233,6 +233,24 @@ describe("solveMany's input", () => {
     );
     for (const bad of [2, ["dlx"], true]) await expect(given(bad)).rejects.toThrow(/createSolver takes an options object/);
     expect((await given(undefined)).solve(UNIQUE)).toEqual(solver.solve(UNIQUE));
+  });
+});
+
+describe("solve and solveMany options", () => {
+  it("refuses option names they do not have, and options that are no object, naming the call (a misspelt limit is not ignored)", () => {
+    const options = (given: unknown) => given as SolveOptions;
+    expect(() => solver.solve(UNIQUE, options({ limt: 1 }))).toThrow(
+      new TypeError("sudoku-wasm: solve has no option 'limt'; its options are limit, budget, alphabet"),
+    );
+    expect(() => solver.solveMany([UNIQUE], options({ limit: 1, solver: "dlx", batch: 2 }))).toThrow(
+      new TypeError("sudoku-wasm: solveMany has no option 'solver' or 'batch'; its options are limit, budget, alphabet"),
+    );
+    // every path of solve: a 9×9 line, another line, a grid of bytes
+    for (const puzzle of [UNIQUE, `${UNIQUE} `, new Uint8Array(81)])
+      expect(() => solver.solve(puzzle, options({ budjet: 5 }))).toThrow("solve has no option 'budjet'");
+    expect(() => solver.solve(UNIQUE, options(2))).toThrow(new TypeError("sudoku-wasm: solve takes an options object (limit, budget, alphabet), got 2"));
+    expect(() => solver.solveMany([UNIQUE], options([1]))).toThrow(/solveMany takes an options object/);
+    expect(solver.solve(UNIQUE, { limit: 1, budget: null, alphabet: undefined })).toEqual(solver.solve(UNIQUE, { limit: 1 }));
   });
 });
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Solver, type SolveRecord, createSolver, solvers } from "../src/index.js";
+import { type SolveOptions, type Solver, type SolveRecord, createSolver, solvers } from "../src/index.js";
 import { type SolverPool, createPool, usePoolWorker } from "../src/pool/solver-pool.js";
 import { type PoolOptions, checkPoolOptions } from "../src/pool/pool-core.js";
 import { BatchMemory, linesTask, solveRecordsHere } from "../src/pool/records-task.js";
@@ -189,6 +189,12 @@ describe("createPool", () => {
       new TypeError("sudoku-wasm: createPool takes an options object (threads, solver, batchSize, kernels), got 2"),
     );
     expect(checkPoolOptions(null, 3)).toEqual(checkPoolOptions({}, 3));
+    // its calls' options too, named by the call
+    await expect(pool.solveMany(NINE.slice(0, 3), { limt: 1 } as unknown as SolveOptions)).rejects.toThrow(
+      new TypeError("sudoku-wasm: solveMany has no option 'limt'; its options are limit, budget, alphabet"),
+    );
+    await expect(pool.solveStream(NINE.slice(0, 3), { threads: 2 } as unknown as SolveOptions).next()).rejects.toThrow("solveStream has no option 'threads'");
+    expect(await pool.solveMany(NINE.slice(0, 3), { limit: 1 })).toEqual(solver.solveMany(NINE.slice(0, 3), { limit: 1 }));
   });
 
   it("reads a stream of bytes as lines, one input per line as readline gives them, cut anywhere", async () => {

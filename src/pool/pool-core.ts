@@ -239,7 +239,7 @@ export class SolverPool {
   private async *batches(puzzles: PoolInputs, options: SolveOptions | null, kept: boolean, call: AbortController): AsyncGenerator<TakenBatch, void, undefined> {
     if (this.closed) throw new Error(CLOSED);
     if (typeof ReadableStream === "undefined" || !(puzzles instanceof ReadableStream)) checkPuzzles(puzzles, kept ? "solveMany" : "solveStream", true); // (not every browser iterates one)
-    const checked = checkOptions(options); // the Solver's rule: a RangeError naming a bad option
+    const checked = checkOptions(options, kept ? "solveMany" : "solveStream"); // the Solver's rule: a RangeError naming a bad option
     const most = this.threads * TASKS_PER_WORKER;
     const writer = new SolutionWriter(DIGITS, kept ? this.batchSize : undefined); // this call's own: it holds the batch being taken's solutions
     const site = kept ? "pool" : "stream";

@@ -532,9 +532,17 @@ export interface CheckedOptions {
   alphabet: Alphabet | undefined;
 }
 
-/** `options` of solve and solveMany (a pool's too) checked, the limit's default filled in; a RangeError naming a bad one. */
-export function checkOptions(options: SolveOptions | null): CheckedOptions {
+/** The names {@link SolveOptions} has. */
+const SOLVE_OPTIONS: readonly (keyof SolveOptions)[] = ["limit", "budget", "alphabet"];
+
+/**
+ * `options` of `call` (solve and solveMany, a pool's too) checked, the limit's default filled in: a RangeError naming a bad
+ * value, a TypeError naming an option it does not have (a misspelt `limt` would otherwise solve with the default).
+ */
+export function checkOptions(options: SolveOptions | null, call: string): CheckedOptions {
   const given = options ?? {}; // null options, or a null option, read as not given
+  if (typeof given !== "object" || Array.isArray(given)) checkOptionNames(call, given, SOLVE_OPTIONS);
+  for (const name in given) if (name !== "limit" && name !== "budget" && name !== "alphabet") checkOptionNames(call, given, SOLVE_OPTIONS); // (a loop: solve's, per call, stays cheap)
   return {
     limit: checkLimit(given.limit ?? DEFAULT_LIMIT),
     budget: given.budget == null ? undefined : checkBudget(given.budget),
@@ -811,7 +819,8 @@ export class Solver {
 
   /** Solve one puzzle (a line of text, or N² bytes). Bad input gives an `invalid` record, never a throw. */
   solve(puzzle: string | Grid, options: SolveOptions | null = {}): SolveRecord {
-    const record = typeof puzzle === "string" ? this.solveLine(puzzle, options ?? {}) : null;
+    const checked = checkOptions(options, "solve");
+    const record = typeof puzzle === "string" ? this.solveLine(puzzle, checked) : null;
     if (record !== null) return record;
     return this.solveMany([puzzle], options)[0]; // (an array of its own: an option's getter may call solve again)
   }
@@ -820,10 +829,9 @@ export class Solver {
    * {@link solve} of a 9×9 line of digits, written straight into an in-place kernel (solveMany's paths, tuned by V8 on large
    * batches, would slow a loop of these). Null for any other line or option, or a rejected puzzle: solveMany takes those.
    */
-  private solveLine(line: string, options: SolveOptions): SolveRecord | null {
+  private solveLine(line: string, { limit, budget, alphabet }: CheckedOptions): SolveRecord | null {
     const entry = this.engines.get(SHAPE_9.size);
-    if (line.length !== CELLS || options.alphabet !== undefined || entry === undefined || !solvesInPlace(entry.engine)) return null;
-    const { limit, budget } = checkOptions(options);
+    if (line.length !== CELLS || alphabet !== undefined || entry === undefined || !solvesInPlace(entry.engine)) return null;
     const { engine } = entry;
     if (readDigits(line, engine.input(1), 0) >= 0) return null;
     const result = engine.run(1, limit, budgetFor(CELLS, budget));
@@ -836,7 +844,7 @@ export class Solver {
   /** Solves many puzzles of any mix of sizes; one record each, in input order, each size's puzzles in one engine call when it solves batches (one per {@link SOLVE_MANY_PIECE} inputs). */
   solveMany(puzzles: Puzzles, options: SolveOptions | null = {}): SolveRecord[] {
     checkPuzzles(puzzles, "solveMany", false);
-    const checked = checkOptions(options);
+    const checked = checkOptions(options, "solveMany");
     if (!Array.isArray(puzzles) || puzzles.length > SOLVE_MANY_PIECE) return this.solveInPieces(puzzles, options);
     const digits = readsDigitLines(this.engines, checked.alphabet) ? this.digitLines() : null;
     try {

@@ -120,6 +120,20 @@ describe("the packed tarball", () => {
     expect(shipped.filter((path) => path.startsWith("dist/bench/") && path.endsWith(".d.ts"))).toEqual([]);
   });
 
+  it("holds every file that README.md and the shipped docs link to (the links work in the installed package)", () => {
+    const markdown = shipped.filter((path) => path.endsWith(".md"));
+    expect(markdown).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md", "docs/cli.md", "docs/library.md"]));
+    const dead: string[] = [];
+    for (const file of markdown) {
+      for (const [, target] of readFileSync(join(ROOT, file), "utf8").matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue; // a URL
+        const path = posix.normalize(posix.join(posix.dirname(file), target));
+        if (!shipped.includes(path) && !shipped.some((shippedPath) => shippedPath.startsWith(`${path}/`))) dead.push(`${file} → ${target}`);
+      }
+    }
+    expect(dead).toEqual([]);
+  });
+
   it("holds what a user loads and not the repo's own profile kernels (debug builds, the variants)", () => {
     expect(shipped).toEqual(
       expect.arrayContaining([

@@ -354,8 +354,17 @@ console.log(status, unavailable, kernel.run(1, 2).counts[0]);
       join(app, "plain.mts"),
       `import { createSolver, type KernelSource } from "sudoku-wasm";\nconst source: KernelSource = "https://example.org/release.wasm";\nexport const count: number = (await createSolver({ kernels: { wasm: source } })).solve("${PUZZLE}").count;\n`,
     );
+    // The pool's too: its web streams and abort signals are declared in the package.
+    writeFileSync(
+      join(app, "plain-pool.mts"),
+      `import { createPool } from "sudoku-wasm/pool";
+const pool = await createPool({ threads: 1 });
+export const statuses: string[] = [];
+for await (const record of pool.solveStream(["${PUZZLE}"])) statuses.push(record.status);
+`,
+    );
     const plain = { strict: true, noEmit: true, target: "es2022", lib: ["es2022"], types: [], module: "nodenext", moduleResolution: "nodenext" };
-    writeFileSync(join(app, "tsconfig.plain.json"), JSON.stringify({ compilerOptions: plain, files: ["plain.mts"] }));
+    writeFileSync(join(app, "tsconfig.plain.json"), JSON.stringify({ compilerOptions: plain, files: ["plain.mts", "plain-pool.mts"] }));
     // The pool: with Node's types, and in the browser project above (its declarations need no Node type).
     writeFileSync(
       join(app, "check-pool.mts"),
@@ -364,13 +373,16 @@ import { createPool, type SolverPool } from "sudoku-wasm/pool";
 const pool: SolverPool = await createPool({ threads: 1, solver: "wasm", batchSize: 10 });
 const records: SolveRecord[] = await pool.solveMany(["${PUZZLE}"], { limit: 2 });
 const streamed: AsyncIterable<SolveRecord> = pool.solveStream((async function* () { yield "${PUZZLE}"; })());
+// a web ReadableStream (the DOM lib's, or Node's global one), of lines or of bytes
+const web: AsyncIterable<SolveRecord> = pool.solveStream(new ReadableStream<string>({ start: (c) => c.close() }));
+const bytes: AsyncIterable<SolveRecord> = pool.solveStream(new ReadableStream<Uint8Array>({ start: (c) => c.close() }));
 // @ts-expect-error threads is a number
 await createPool({ threads: "2" });
 // @ts-expect-error one string is no list of puzzles, for the pool either
 await pool.solveMany("${PUZZLE}");
 await (await createPool({ threads: null, solver: null, batchSize: null, kernels: { wasm: null } })).close();
 await pool.close();
-console.log(records, streamed);
+console.log(records, streamed, web, bytes);
 `,
     );
     await Promise.all([

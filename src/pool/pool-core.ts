@@ -84,7 +84,22 @@ export const MAX_THREADS = 1024;
  * stream of bytes (`process.stdin`, a `fetch` body) read as lines: see {@link SolverPool.solveStream}. Not one string (a
  * type error, and a TypeError at run time), as for `Solver.solveMany`.
  */
-export type PoolInputs = Puzzles | AsyncIterable<string | Grid> | ReadableStream<string | Grid>;
+export type PoolInputs = Puzzles | AsyncIterable<string | Grid> | WebStream<string | Grid>;
+
+/** A web `ReadableStream`, as much of it as the pool reads: the DOM lib's and Node's both are one, and the pool's types need neither. */
+export interface WebStream<T> {
+  getReader(): {
+    read(): Promise<{ done: false; value: T } | { done: true; value?: T }>;
+    cancel(reason?: unknown): Promise<void>;
+    releaseLock(): void;
+  };
+}
+
+/** An `AbortSignal`, as much of it as the pool's readers use (declared here for the same reason). */
+export interface EndSignal {
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
 
 /** The error a pool's calls reject with once it is closed. */
 export const CLOSED = "sudoku-wasm: the pool is closed";
@@ -103,7 +118,7 @@ export interface RecordsSolver {
  * How an entry reads a stream of bytes as lines: its batches, or null when `puzzles` is no such stream. `scanner`: the 9×9
  * kernel's line scan, when 9×9 lines are read as digits. `ended` aborting cancels the stream, a pending read too.
  */
-export type ByteReader = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: AbortSignal) => AsyncIterable<PoolBatch> | null;
+export type ByteReader = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: EndSignal) => AsyncIterable<PoolBatch> | null;
 
 /** {@link PoolOptions} checked (a TypeError for an unknown name, a RangeError naming a bad value): `threads`, `batchSize`, the solver ids and the kernels. */
 export function checkPoolOptions(
@@ -467,7 +482,7 @@ export async function* byteBatches(chunks: AsyncIterable<Uint8Array>, size: numb
  * The inputs of `puzzles` in batches of `size`; a synchronous iterable without a promise per input. When `ended` aborts, an
  * asynchronous one is asked to `return()` at once (leaving a `for await` would wait for the pending read), a Node stream destroyed.
  */
-async function* inBatches(puzzles: PoolInputs, size: number, ended?: AbortSignal): AsyncGenerator<PoolBatch, void, undefined> {
+async function* inBatches(puzzles: PoolInputs, size: number, ended?: EndSignal): AsyncGenerator<PoolBatch, void, undefined> {
   if (Array.isArray(puzzles)) {
     for (let first = 0; first < puzzles.length; first += size) yield puzzles.slice(first, first + size);
     return;
@@ -508,18 +523,18 @@ async function* inBatches(puzzles: PoolInputs, size: number, ended?: AbortSignal
  * The batches of a web ReadableStream, read with its reader (not every browser iterates one): a byte source (one that gives a
  * "byob" reader) as UTF-8 lines, any other as its items; null for any other input.
  */
-export function webStreamBatches(puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: AbortSignal): AsyncIterable<PoolBatch> | null {
+export function webStreamBatches(puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: EndSignal): AsyncIterable<PoolBatch> | null {
   if (typeof ReadableStream === "undefined" || !(puzzles instanceof ReadableStream)) return null;
   try {
     puzzles.getReader({ mode: "byob" }).releaseLock();
   } catch {
-    return inBatches(chunksOf(puzzles, ended), size); // not a byte source
+    return inBatches(chunksOf<string | Grid>(puzzles, ended), size); // not a byte source
   }
-  return byteBatches(utf8Chunks(chunksOf(puzzles as ReadableStream<Uint8Array>, ended)), size, scanner());
+  return byteBatches(utf8Chunks(chunksOf<Uint8Array>(puzzles, ended)), size, scanner());
 }
 
 /** The chunks of `stream`, read with its reader; ending early, or `ended` aborting (a read waiting then ends), cancels the stream. */
-async function* chunksOf<T>(stream: ReadableStream<T>, ended: AbortSignal): AsyncGenerator<T, void, undefined> {
+async function* chunksOf<T>(stream: WebStream<T>, ended: EndSignal): AsyncGenerator<T, void, undefined> {
   const reader = stream.getReader();
   let done = false;
   const cancel = () => void reader.cancel().catch(() => {}); // (released already: nothing left to cancel)

@@ -12,6 +12,7 @@ import { WORKER_NICE } from "./priority.js";
 import { compiledKernels, withGivenKernels } from "../kernel/wasm.js";
 import { utf8Chunks } from "../stream/lines.js";
 import {
+  type EndSignal,
   type PoolBatch,
   type PoolInputs,
   type PoolOptions,
@@ -22,7 +23,7 @@ import {
   webStreamBatches,
 } from "./pool-core.js";
 
-export { type PoolInputs, type PoolOptions, POOL_BATCH_SIZE, SolverPool } from "./pool-core.js";
+export { type PoolInputs, type PoolOptions, type WebStream, POOL_BATCH_SIZE, SolverPool } from "./pool-core.js";
 
 /**
  * `threads` piscina workers of the CLI's worker module on the engines `solverIds` name, loaded here first (a bad id rejects
@@ -36,7 +37,7 @@ async function openRecordsSolver(threads: number, solverIds: readonly string[], 
 }
 
 /** The batches of a stream of bytes (a Node Readable not in object mode, or a web ReadableStream); null for any other input. */
-const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: AbortSignal): AsyncIterable<PoolBatch> | null => {
+const readNodeBytes = (puzzles: PoolInputs, size: number, scanner: () => LineScan | null, ended: EndSignal): AsyncIterable<PoolBatch> | null => {
   const node = puzzles as { pipe?: unknown; readableObjectMode?: unknown };
   if (typeof node.pipe !== "function" || node.readableObjectMode !== false) return webStreamBatches(puzzles, size, scanner, ended);
   // ended early, the stream is destroyed, as leaving a for await loop over it does, a read waiting on it too

@@ -140,7 +140,7 @@ export {
 export { type Shape, SIZE, CELLS, UNITS, SHAPES, describeCell } from "./model/shape.js";
 
 // Canonical forms (minlex): duplicates up to symmetry, automorphism counts.
-export { canonicalize, CanonKernel, GEOMETRIC_MAPS, type Canonical, type CanonResult, type CanonBuild } from "./canon/canon.js";
+export { canonicalize, CanonKernel, GEOMETRIC_MAPS, type Canonical, type CanonicalizeOptions, type CanonResult, type CanonBuild } from "./canon/canon.js";
 
 // Lower level: the kernels themselves, for zero-copy batches and worker threads.
 export {

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { CanonKernel, REPEATED_CLUE } from "../src/canon/canon.js";
-import { GEOMETRIC_MAPS, canonicalize } from "../src/index.js"; // the package exports both
+import { type CanonicalizeOptions, GEOMETRIC_MAPS, canonicalize } from "../src/index.js"; // the package exports both
+import { readFileSync } from "node:fs";
+import { relabelledPuzzles } from "../bench/corpus.js";
 import { parsePuzzle } from "../src/model/puzzle.js";
 import { kernelForms, lineOrders, referenceMinlex } from "./canon-reference.js";
 import { describeWithPublicDatasets, publicNineByNine } from "./public-datasets.js";
@@ -138,6 +140,36 @@ describe("minlex kernel", () => {
     expect(results[2].error).toMatch(/repeated/);
     expect(results[3].error).toMatch(/9×9/);
     expect(results[1].form).toBeNull();
+  });
+
+  it("canonicalize takes the kernel given (kept for later calls), refuses a module that is not it, and keeps no failed load", async () => {
+    const puzzles = relabelledPuzzles(20).split("\n").slice(0, 20);
+    const expected = await canonicalize(puzzles);
+    const bytes = readFileSync(new URL("../build/canon.wasm", import.meta.url));
+    expect(await canonicalize(puzzles, { kernels: { canon: bytes } })).toEqual(expected);
+    expect(await canonicalize(puzzles, { kernels: { canon: await WebAssembly.compile(bytes) } })).toEqual(expected);
+    const release = readFileSync(new URL("../build/release.wasm", import.meta.url));
+    await expect(canonicalize(puzzles, { kernels: { canon: release } })).rejects.toThrow(
+      new TypeError("the module is not the minlex kernel: it does not export canonBatch"),
+    );
+    await expect(canonicalize(puzzles, { kernels: { canon: new Uint8Array([0, 97, 115, 109, 9, 9]) } })).rejects.toThrow(/kernels\.canon could not be loaded/);
+    expect(await canonicalize(puzzles, { kernels: null })).toEqual(expected);
+  });
+
+  it("canonicalize refuses options it does not have and puzzles that are no array, and answers past one kernel call's batch in order", async () => {
+    const given = (puzzles: unknown, options?: unknown) => canonicalize(puzzles as string[], options as CanonicalizeOptions);
+    await expect(given(["1"], { kernel: "x" })).rejects.toThrow(new TypeError("sudoku-wasm: canonicalize has no option 'kernel'; its options are kernels"));
+    await expect(given(".".repeat(81))).rejects.toThrow(/canonicalize takes an array of puzzles, not one string/);
+    await expect(given(new Set(["1"]))).rejects.toThrow("canonicalize takes an array of puzzles, got object");
+    // 65,536 puzzles a kernel call: the puzzles either side of that boundary keep their places
+    const lines = relabelledPuzzles(1000).split("\n").slice(0, 1000);
+    const many = Array.from({ length: 65_536 + 500 }, (_, i) => lines[i % 1000]);
+    many[65_535] = "bad";
+    const results = await canonicalize(many);
+    const forms = await canonicalize(lines);
+    expect(results.length).toBe(many.length);
+    expect(results[65_535].error).toMatch(/./);
+    for (const i of [0, 999, 65_534, 65_536, 65_536 + 499]) expect(results[i]).toEqual(forms[i % 1000]);
   });
 });
 

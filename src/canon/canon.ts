@@ -5,9 +5,11 @@
  *   base ─► puzzles n×81 u8 │ forms n×81 u8 (`0`–`9`) │ (align 4) automorphisms n×i32
  */
 import { instantiate as instantiateCanonKernel } from "../../build/canon.js";
-import { compileWasmFile } from "../kernel/wasm.js";
+import { type KernelSource, compileSource, givenKernelError } from "../kernel/kernel-source.js";
+import { adoptKernels, compileWasmFile } from "../kernel/wasm.js";
 import { CELLS } from "../model/shape.js";
 import { PuzzleError, readPuzzle } from "../model/puzzle.js";
+import { checkOptionNames } from "../solvers/solver.js";
 
 /** The kernel's count for a digit repeated in a row, column or box. */
 export const REPEATED_CLUE = -2;
@@ -42,6 +44,7 @@ export class CanonKernel {
   /** Instantiates the kernel (the module is compiled once per process, and adopted by workers from the main thread). */
   static async create(build: CanonBuild = "canon"): Promise<CanonKernel> {
     const module = await compileWasmFile(build);
+    checkCanonModule(module as WebAssembly.Module);
     return new CanonKernel((await instantiateCanonKernel(module as WebAssembly.Module, { env: {} })) as CanonExports);
   }
 
@@ -71,7 +74,39 @@ export class CanonKernel {
 /** One puzzle's canonical form, or why it has none. */
 export type Canonical = { form: string; automorphisms: number; error?: undefined } | { form: null; automorphisms: null; error: string };
 
+/** Throws, naming what is missing, when `module` is not the minlex kernel. */
+function checkCanonModule(module: WebAssembly.Module): void {
+  const exported = new Set(WebAssembly.Module.exports(module).map((entry) => entry.name));
+  const missing = ["memory", "reserve", "canonBatch"].filter((name) => !exported.has(name));
+  if (missing.length > 0) throw new TypeError(`the module is not the minlex kernel: it does not export ${missing.join(", ")}`);
+}
+
+/** The options of {@link canonicalize}. */
+export interface CanonicalizeOptions {
+  /** The minlex kernel (a URL, bytes, a fetch Response or a compiled Module), when not from the file beside this package; later calls keep it. @default {} */
+  kernels?: { canon?: KernelSource | null } | null;
+}
+
+/** The puzzles of one kernel call: a batch's memory is three bytes a cell and four a puzzle, about 11 MB at this size. */
+const CANON_PIECE = 65_536;
+
 let shared: Promise<CanonKernel> | undefined;
+
+/** The kernel {@link canonicalize} uses: made once, again after a kernel is given or after a failed load (which is not kept). */
+async function canonKernel(source: KernelSource | null | undefined): Promise<CanonKernel> {
+  if (source != null) {
+    const module = await compileSource(source).catch((error) => Promise.reject(givenKernelError("canon", error)));
+    checkCanonModule(module as WebAssembly.Module);
+    adoptKernels({ canon: module });
+    shared = undefined;
+  }
+  if (shared === undefined) {
+    const made = CanonKernel.create();
+    made.catch(() => shared === made && (shared = undefined));
+    shared = made;
+  }
+  return shared;
+}
 
 /**
  * The minlex form and automorphism count of each puzzle (9×9, in any form `solve` reads one
@@ -80,12 +115,24 @@ let shared: Promise<CanonKernel> | undefined;
  *
  *   const [{ form }] = await canonicalize(["..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."]);
  */
-export async function canonicalize(puzzles: readonly string[]): Promise<Canonical[]> {
-  const kernel = await (shared ??= CanonKernel.create());
+export async function canonicalize(puzzles: readonly string[], options: CanonicalizeOptions | null = {}): Promise<Canonical[]> {
+  if (!Array.isArray(puzzles))
+    throw new TypeError(
+      `sudoku-wasm: canonicalize takes an array of puzzles${typeof puzzles === "string" ? ', not one string: pass [line], or text.split("\\n")' : `, got ${puzzles === null ? "null" : typeof puzzles}`}`,
+    );
+  const given = checkOptionNames("canonicalize", options, ["kernels"]);
+  const kernel = await canonKernel(given?.kernels?.canon);
   const results = new Array<Canonical>(puzzles.length);
+  for (let from = 0; from < puzzles.length; from += CANON_PIECE) canonPiece(kernel, puzzles, from, Math.min(puzzles.length, from + CANON_PIECE), results);
+  return results;
+}
+
+/** The results of puzzles `from` to `to - 1`, in one kernel call. */
+function canonPiece(kernel: CanonKernel, puzzles: readonly string[], from: number, to: number, results: Canonical[]): void {
   const positions: number[] = [];
   const grids: Uint8Array[] = [];
-  puzzles.forEach((text, i) => {
+  for (let i = from; i < to; i++) {
+    const text = puzzles[i];
     try {
       const puzzle = readPuzzle(text);
       if (puzzle.grid.length !== CELLS) throw new PuzzleError("length", `a minlex form is for 9×9 puzzles; this one has ${puzzle.grid.length} cells`);
@@ -95,7 +142,7 @@ export async function canonicalize(puzzles: readonly string[]): Promise<Canonica
       if (!(error instanceof PuzzleError)) throw error;
       results[i] = { form: null, automorphisms: null, error: error.message };
     }
-  });
+  }
   const input = kernel.input(grids.length);
   grids.forEach((grid, k) => input.set(grid, k * CELLS));
   const { forms, automorphisms } = kernel.run(grids.length);
@@ -107,5 +154,4 @@ export async function canonicalize(puzzles: readonly string[]): Promise<Canonica
         ? { form: null, automorphisms: null, error: "a digit is repeated in a row, column or box" }
         : { form: decoder.decode(forms.subarray(k * CELLS, (k + 1) * CELLS)), automorphisms: count };
   });
-  return results;
 }

@@ -58,7 +58,7 @@ function kernelUrlOf(source: string | URL): URL {
 }
 
 /** The error of a kernel given as `kernels.<key>` that could not be loaded, naming it where the error does not name its source (a CompileError of bad bytes). */
-export function givenKernelError(key: "wasm" | "general", error: unknown): unknown {
+export function givenKernelError(key: "wasm" | "general" | "canon", error: unknown): unknown {
   if (!(error instanceof Error) || error.message.startsWith("sudoku-wasm:")) return error;
   return new Error(`sudoku-wasm: the kernel given as kernels.${key} could not be loaded: ${error.message}`, { cause: error });
 }

@@ -28,6 +28,7 @@ import {
   type GeneratedPuzzle,
 } from "../src/generate/generate.js";
 import { generateCommand, readManifest } from "../src/cli/generate.js";
+import { PuzzleSet } from "../src/generate/puzzle-set.js";
 
 /** True when every orbit of `symmetry` is all clues or all empty in `puzzle`. */
 function hasSymmetry(puzzle: Grid, symmetry: Parameters<typeof symmetryOrbits>[0]): boolean {
@@ -180,6 +181,25 @@ describe("generatePuzzles", () => {
   it("takes any whole count: the default attempt limit stays a whole number however many are asked", () => {
     expect(resolveGenerateOptions({ count: 99_999_999_999_999 }).maxAttempts).toBe(Number.MAX_SAFE_INTEGER);
     expect(resolveGenerateOptions({ count: Number.MAX_SAFE_INTEGER }).maxAttempts).toBe(Number.MAX_SAFE_INTEGER);
+  });
+});
+
+describe("the set of puzzles made, which tells a repeat", () => {
+  /** Puzzle `n`: its digits (base 10) in the last cells, one further digit changed in cell 0 by `variant`. */
+  const numbered = (n: number, variant = 0): Grid => {
+    const puzzle = new Uint8Array(CELLS);
+    for (let cell = CELLS - 1; n > 0; cell--, n = Math.floor(n / 10)) puzzle[cell] = n % 10;
+    puzzle[0] = variant;
+    return puzzle;
+  };
+
+  it("tells a repeat from a puzzle one cell apart, however small it starts", () => {
+    const seen = new PuzzleSet(1);
+    for (let n = 0; n < 5000; n++) expect(seen.add(numbered(n))).toBe(true);
+    for (let n = 0; n < 5000; n++) expect(seen.add(numbered(n))).toBe(false);
+    expect(seen.add(numbered(17, 9))).toBe(true);
+    expect(seen.add(numbered(17, 9))).toBe(false);
+    expect(seen.size).toBe(5001);
   });
 });
 

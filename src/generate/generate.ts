@@ -12,6 +12,7 @@ import { Random, checkSeed } from "../model/prng.js";
 import { checkWhole } from "../model/whole-number.js";
 import type { SearchStats, SolverEngine } from "../solvers/solver.js";
 import { median } from "../model/quantile.js";
+import { PuzzleSet } from "./puzzle-set.js";
 
 // ─── Counting through an engine ─────────────────────────────────────────────
 
@@ -439,19 +440,17 @@ export function* generatePuzzles(judge: PuzzleJudge, options: GenerateOptions): 
  */
 export function* generateAttempts(judge: PuzzleJudge, options: GenerateOptions): Generator<GeneratedPuzzle | null | undefined> {
   const settings = resolveGenerateOptions(options);
-  const seen = new Set<string>();
+  const seen = new PuzzleSet(); // not a Set of strings: that stops at 2^24 puzzles
   let made = 0;
   for (let attempt = 0; made < settings.count; attempt++) {
     if (attempt >= settings.maxAttempts) {
       throw new GaveUp(made, settings.count, attempt);
     }
     const generated = yield* attemptSteps(judge, settings, attempt);
-    const key = generated?.puzzle.join("");
-    if (!generated || generated.guesses < settings.minGuesses || generated.guesses > settings.maxGuesses || seen.has(key!)) {
+    if (!generated || generated.guesses < settings.minGuesses || generated.guesses > settings.maxGuesses || !seen.add(generated.puzzle)) {
       yield null;
       continue;
     }
-    seen.add(key!);
     made++;
     yield generated;
   }

@@ -1,0 +1,91 @@
+/**
+ * The set of 9×9 puzzles a generator run has made, to tell a repeat: exact (each puzzle is stored
+ * whole, packed nine digits to a 32-bit word), in typed arrays outside the JavaScript heap. A
+ * `Set` of puzzle strings stops at 2^24 entries ("Set maximum size exceeded") and costs some 125
+ * bytes a puzzle of the heap; this costs about 44 to 80 bytes a puzzle, and grows while memory lasts.
+ */
+import type { Grid } from "../model/puzzle.js";
+import { CELLS } from "../model/shape.js";
+
+/** 32-bit words per stored puzzle: nine digits (0-9) to a word, 10^9 < 2^32. */
+const WORDS = CELLS / 9;
+
+export class PuzzleSet {
+  /** The puzzles, {@link WORDS} words each, in the order added. */
+  private store: Uint32Array;
+  /** Open addressing: 1 + the index of a puzzle in {@link store}, or 0 for an empty slot; a power of two long, at most half full. */
+  private slots: Uint32Array;
+  private readonly packed = new Uint32Array(WORDS);
+  /** Puzzles held. */
+  size = 0;
+
+  /** `capacity`: puzzles held before the first growth (tests set it small). */
+  constructor(capacity = 1024) {
+    const slots = 2 ** Math.ceil(Math.log2(Math.max(2, capacity) * 2));
+    this.slots = new Uint32Array(slots);
+    this.store = new Uint32Array(WORDS * Math.max(1, capacity));
+  }
+
+  /** Adds `puzzle` (81 digits, 0 for an empty cell); false when it was there already. */
+  add(puzzle: Grid): boolean {
+    const packed = this.packed;
+    for (let word = 0, cell = 0; word < WORDS; word++) {
+      let value = 0;
+      for (let k = 0; k < 9; k++, cell++) value = value * 10 + puzzle[cell];
+      packed[word] = value;
+    }
+    const mask = this.slots.length - 1;
+    for (let slot = hash(packed, 0) & mask; ; slot = (slot + 1) & mask) {
+      const held = this.slots[slot];
+      if (held === 0) break;
+      if (this.equals(held - 1, packed)) return false;
+    }
+    if (this.size === this.store.length / WORDS) this.store = grown(this.store, 2 * this.store.length);
+    this.store.set(packed, this.size * WORDS);
+    this.size++;
+    if (this.size * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    else this.place(this.size - 1);
+    return true;
+  }
+
+  /** True when the puzzle stored at `index` is `packed`. */
+  private equals(index: number, packed: Uint32Array): boolean {
+    const at = index * WORDS;
+    for (let word = 0; word < WORDS; word++) if (this.store[at + word] !== packed[word]) return false;
+    return true;
+  }
+
+  /** Puts the stored puzzle `index` in the first empty slot from its hash on. */
+  private place(index: number): void {
+    const mask = this.slots.length - 1;
+    let slot = hash(this.store, index * WORDS) & mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.slots[slot] = index + 1;
+  }
+
+  /** Slots `length` long, every stored puzzle placed again. */
+  private rehash(length: number): void {
+    this.slots = new Uint32Array(length);
+    for (let index = 0; index < this.size; index++) this.place(index);
+  }
+}
+
+/** A copy of `words` in a longer array. */
+function grown(words: Uint32Array, length: number): Uint32Array {
+  const longer = new Uint32Array(length);
+  longer.set(words);
+  return longer;
+}
+
+/** A 32-bit hash of the packed puzzle at `at` in `words` (multiply-rotate mixing of each word, then a final avalanche). */
+function hash(words: Uint32Array, at: number): number {
+  let h = 0x9e3779b9;
+  for (let word = at; word < at + WORDS; word++) {
+    h = Math.imul(h ^ words[word], 0x85ebca6b);
+    h = (h << 13) | (h >>> 19);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  return h >>> 0;
+}

@@ -559,6 +559,27 @@ describe("option ranges, as the options name them", () => {
   });
 });
 
+describe("clue targets no minimal puzzle has", () => {
+  it("refuses --minimal with more than 72 clues at once, naming both options and why, and writes nothing (it ran every attempt)", () => {
+    const output = join(mkdtempSync(join(scratch.dir, "minimal-clues-")), "out.txt");
+    for (const [clues, symmetry] of [
+      ["81", "none"],
+      ["73", "rotational"],
+    ]) {
+      const run = spawnSync(process.execPath, [BIN, "generate", "--count", "5", "--minimal", "--clues", clues, "--symmetry", symmetry, "-o", output], {
+        encoding: "utf8",
+      });
+      expect([run.status, run.stderr]).toEqual([
+        2,
+        `sudoku-wasm: a minimal puzzle (--minimal) has at most 72 clues, so none has ${clues} (--clues): every row of one holds an empty cell (a clue it cannot lose has one in its row); drop --minimal, or ask for fewer clues\n`,
+      ]);
+      expect(existsSync(output)).toBe(false);
+    }
+    expect(() => resolveGenerateOptions({ count: 1, clues: 72, minimal: true })).not.toThrow();
+    expect(() => resolveGenerateOptions({ count: 1, clues: 81 })).not.toThrow(); // not minimal: the full grid
+  });
+});
+
 describe("a manifest of a solver without guesses", () => {
   it("records its guesses as n/a (null), and takes further runs after it", async () => {
     const folder = mkdtempSync(join(scratch.dir, "blind-"));

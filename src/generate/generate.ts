@@ -381,8 +381,22 @@ export function resolveGenerateOptions(options: GenerateOptions): GenerateSettin
   if (settings.hardenSteps > 0 && settings.clues !== undefined)
     throw new RangeError("hardening (--harden) changes the clue count, so it takes no clue target (--clues): drop one of them");
   if (settings.hardenSteps > 0 && !settings.minimal) throw new RangeError("hardening works on minimal puzzles");
+  if (settings.minimal && settings.clues !== undefined && settings.clues > MAX_MINIMAL_CLUES)
+    throw new RangeError(
+      `a minimal puzzle (--minimal) has at most ${MAX_MINIMAL_CLUES} clues, so none has ${settings.clues} (--clues): ` +
+        "every row of one holds an empty cell (a clue it cannot lose has one in its row); drop --minimal, or ask for fewer clues",
+    );
   return settings;
 }
+
+/**
+ * The most clues a minimal puzzle can have: 72. A clue the puzzle cannot lose has a second solution without it that differs
+ * from the first in that clue's cell and, as each row holds each digit once, in another cell of its row, which is no clue:
+ * so every row (also a row of no clue) holds an empty cell. Under rotational symmetry, where an orbit is a pair of cells in
+ * rows r and 8 - r, every row but the middle one holds one (the empty cells pair up), and the middle row too: it holds the
+ * empty centre, or the centre is a clue, whose row then holds an empty cell. (No minimal puzzle of more than 40 clues is known.)
+ */
+export const MAX_MINIMAL_CLUES = CELLS - SIZE;
 
 /** True when the settings make output that depends on the engine's guess counts (not only on uniqueness). */
 export function dependsOnGuesses(settings: GenerateSettings): boolean {

@@ -149,7 +149,7 @@ describe("solve: clean interrupts", () => {
     expect(existsSync(`${out}.run.json`)).toBe(true); // kept for --resume
   });
 
-  it("canon --unique, which cannot resume: says to run it again, not a --resume command that would be refused (and a --resume of its output says so too); counts the records written, not the repeats left out", async () => {
+  it("canon --unique, which cannot resume: says to run it again, not a --resume command that would be refused (and a --resume of its output says so too); counts the records written, not the repeats left out, and of how many input records", async () => {
     const out = join(dir, "unique.txt");
     const twice = join(dir, "twice.txt"); // each puzzle twice in a row: half the records are repeats, left out
     writeFileSync(
@@ -166,12 +166,15 @@ describe("solve: clean interrupts", () => {
     await outputStarted(out, child);
     child.kill("SIGINT");
     expect(await exited(child)).toBe(130);
+    // not "the first N records": those written are the first of each form among more input records (it said "the first N")
     const said =
-      /stopped by SIGINT: the first ([\d,]+) records written whole to .*; --unique cannot go on with --resume \(the forms seen before the stop are not kept\): run it again\n$/.exec(
+      /stopped by SIGINT: ([\d,]+) records \(of the first ([\d,]+) input records, the first of each form and every invalid one\) written whole to .*; --unique cannot go on with --resume \(the forms seen before the stop are not kept\): run it again\n$/.exec(
         stderr,
       );
     expect(said, stderr).not.toBeNull();
-    expect(Number(said![1].replaceAll(",", ""))).toBe(readFileSync(out, "utf8").split("\n").length - 1);
+    const [written, read] = [said![1], said![2]].map((count) => Number(count.replaceAll(",", "")));
+    expect(written).toBe(readFileSync(out, "utf8").split("\n").length - 1);
+    expect(written).toBe(Math.ceil(read / 2)); // each puzzle twice in a row
     expect(stderr).not.toContain("--resume\n");
     child.stdin!.destroy();
     // A --resume of its output is refused, and says what works: the run started again, not the refused `canon --unique --resume`.

@@ -14,7 +14,7 @@ import type { CanonRequest } from "../pool/batch.js";
 import { BATCH_TARGET_MS } from "../stream/pipeline.js";
 import { type OptionRow, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { checkOutputIsNoInput } from "../cli-kit/same-file.js";
-import { commaGrouped } from "../model/whole-number.js";
+import { commaGrouped, counted } from "../model/whole-number.js";
 import { type Shard, shardArgument } from "../cli-kit/resume.js";
 import { SMALL_INPUT_BYTES, checkStandardInput, defaultThreadsText, inputNames, runStream } from "./solve.js";
 
@@ -203,6 +203,14 @@ export async function runCanon(files: string[], flags: CanonFlags): Promise<void
     filter: flags.unique ? firstOfEachForm(flags.out, left) : undefined,
     noResume: flags.unique ? "--unique cannot go on with --resume (the forms seen before the stop are not kept): run it again" : undefined,
     written: (tally) => tally.reduce((total, n) => total + n, 0) - left.repeats,
+    // the records kept are not the first N inputs' records: the first of each form among more of them
+    stoppedWritten: flags.unique
+      ? (written, tally) =>
+          `${counted(written, "record")} (of the first ${counted(
+            tally.reduce((total, n) => total + n, 0),
+            "input record",
+          )}, the first of each form and every invalid one)`
+      : undefined,
     counts: (tally) => {
       const formed = tally.reduce((sum, n) => sum + n, 0) - invalid(tally);
       const repeats = flags.unique ? ` (${commaGrouped(left.repeats)} repeated, left out)` : "";

@@ -407,6 +407,8 @@ export interface StreamCommand {
   noResume?: string;
   /** The records of `tally` that reach the output, when the filter leaves some out (canon's `--unique`). @default all of them */
   written?(tally: number[]): number;
+  /** What a stopped run's line says it wrote, when not "the first N records" (canon's `--unique`: not the first N inputs' records). */
+  stoppedWritten?(written: number, tally: number[]): string;
 }
 
 /**
@@ -495,8 +497,10 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
         : summaryLine(totals.tally, command.counts(totals.tally), (performance.now() - started) / 1000, solver.threads, solver.threadsStarted?.());
       if (!flags.quiet) process.stderr.write(`${closing}\n`);
       const written = (resume?.records ?? 0) + (command.written?.(totals.tally) ?? sum(totals.tally));
-      if (totals.stopped) process.stderr.write(interruptedLine(interrupts.signal!, written, flags.output, command.noResume));
-      else if (interrupts.signal !== null) process.stderr.write(lateSignalLine(interrupts.signal, written, flags.output));
+      if (totals.stopped) {
+        const what = command.stoppedWritten?.(written, totals.tally) ?? `the first ${counted(written, "record")}`;
+        process.stderr.write(interruptedLine(interrupts.signal!, what, flags.output, command.noResume));
+      } else if (interrupts.signal !== null) process.stderr.write(lateSignalLine(interrupts.signal, written, flags.output));
       process.exitCode = interrupts.exitStatus ?? (command.failed(totals.tally) > 0 ? FAILED_RECORDS_STATUS : 0);
     } finally {
       interrupts.close();
@@ -534,11 +538,11 @@ function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard
   return { ...point, lastRecord: checkLastRecord(flags.output, flags.out, point, header, shard.index + (point.records - 1) * shard.count) };
 }
 
-/** What an interrupted run says last: the signal, the records `written` (whole, in order) and how to go on. */
-function interruptedLine(signal: string, written: number, output: string | undefined, noResume?: string): string {
+/** What an interrupted run says last: the signal, the records written (whole, in order: `written` says which) and how to go on. */
+function interruptedLine(signal: string, written: string, output: string | undefined, noResume?: string): string {
   const where = output ?? "standard output";
   const next = noResume ?? (output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`);
-  return `sudoku-wasm: stopped by ${signal}: the first ${counted(written, "record")} written whole to ${where}; ${next}\n`;
+  return `sudoku-wasm: stopped by ${signal}: ${written} written whole to ${where}; ${next}\n`;
 }
 
 /** What a run says of a signal that came once every input record was read and sent: the run finished, nothing is left to resume. */

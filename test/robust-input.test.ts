@@ -162,10 +162,11 @@ describe("a header line before each grid is a title, not a record", () => {
     ]);
   });
 
-  it("keeps a title that no grid follows as written, spaces and all, in its record, detected or with --in grid", async () => {
+  it("keeps a title that no grid follows as written, spaces and all, in its record, detected or with --in grid, also directly before a puzzle's line", async () => {
     const title = "My   first  puzzle";
     for (const format of ["auto", "grid"] as const) {
-      for (const after of ["", "\n", `\n${UNIQUE[1]}\n`]) {
+      // (directly before a puzzle's line, --in grid dropped its spaces)
+      for (const after of ["", "\n", `\n${UNIQUE[1]}\n`, `${UNIQUE[1]}\n`]) {
         const records = await streamRecords([`${UNIQUE[0]}\n  ${title} \n${after}`], undefined, format);
         expect(records[1], `${format} ${JSON.stringify(after)}`).toMatchObject({
           line: 2,

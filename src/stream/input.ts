@@ -19,7 +19,7 @@ import { type LineSink, longLineReason } from "./lines.js";
 import { colonFormat, holdsColonPuzzle } from "../formats/input/colon.js";
 import { csvFormat } from "../formats/input/csv.js";
 import type { InputFormat, InputFormatName } from "../formats/input/format.js";
-import { type GridFormat, gridFormat, isSeparatorRow, rowCells } from "../formats/input/grid.js";
+import { type GridFormat, gridFormat, holdsWholePuzzle, isSeparatorRow, rowCells } from "../formats/input/grid.js";
 import { lineFormat } from "../formats/input/line.js";
 
 /** Receives `count` fast-path records of the lines from `line` on: 81 cell bytes each from `start` of `bytes` (read them before returning). */
@@ -90,7 +90,7 @@ export class RecordReader implements LineSink {
       // with --in grid every line is a row or a title, and titles go)
       if (this.startsGrid(line) && (this.forced !== null || !hasWord(line, this.alphabet)))
         this.held = null; // it was a header
-      else this.releaseHeld(false);
+      else this.releaseHeld(this.forced === this.grid && holdsWholePuzzle(line)); // (with --in grid, a whole puzzle's line ends the held line's grid)
     }
     if (this.forced) {
       if (this.forced === this.grid && this.mayBeHeader(line)) return void (this.held = { line, lineNumber });
@@ -146,7 +146,7 @@ export class RecordReader implements LineSink {
   /**
    * Reads a held line as an ordinary line after all. Detected, it is a record of its own (as a grid's first row it would
    * shift the rows after it); with `--in grid` it is a row, as every line is, unless the grid ends with it (`alone`: a
-   * blank line or the end follows). A grid of this one line keeps the line as written in its invalid record, spaces and all.
+   * blank line, the end or a line of a whole puzzle follows). A grid of this one line keeps the line as written in its invalid record, spaces and all.
    */
   private releaseHeld(alone = true): void {
     if (this.held === null) return;

@@ -38,6 +38,16 @@ export function rowCells(line: string): string {
   return line.replace(WHITE_SPACE_AND_BARS, "");
 }
 
+/** The shape of a whole puzzle when `cells` (a line's {@link rowCells}) holds one, never a row (81, 256 or 625 cells); else undefined. */
+function wholePuzzleShape(cells: string): Shape | undefined {
+  return shapeOfSide(cells.length) === undefined ? shapeOfCells(cells.length) : undefined;
+}
+
+/** True for a line that holds a whole puzzle, never a row: the grid reader ends a grid in progress before it. */
+export function holdsWholePuzzle(line: string): boolean {
+  return wholePuzzleShape(rowCells(line)) !== undefined;
+}
+
 /** True for a line between bands: only `-+=|` and spaces, and not a row of N `-` empties. */
 export function isSeparatorRow(line: string, size?: number): boolean {
   if (!SEPARATOR_ONLY.test(line)) return false;
@@ -115,7 +125,7 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): GridFormat {
     read(line, lineNumber, emit) {
       if (isSeparatorRow(line, rows.length > 0 ? shape.size : undefined)) return;
       const cells = rowCells(line);
-      const whole = shapeOfSide(cells.length) === undefined ? shapeOfCells(cells.length) : undefined;
+      const whole = wholePuzzleShape(cells);
       if (whole !== undefined) {
         if (rows.length > 0) emitGrid(emit);
         emit(lineNumber, cells, wholePuzzleMessage(whole));

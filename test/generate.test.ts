@@ -1,5 +1,5 @@
 /** The seeded generator: PRNG, solution grids, uniqueness, minimality, symmetry, hardening, the CLI and the manifest. */
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -577,6 +577,55 @@ describe("clue targets no minimal puzzle has", () => {
     }
     expect(() => resolveGenerateOptions({ count: 1, clues: 72, minimal: true })).not.toThrow();
     expect(() => resolveGenerateOptions({ count: 1, clues: 81 })).not.toThrow(); // not minimal: the full grid
+  });
+});
+
+describe("runs sharing one --manifest", () => {
+  /** Resolves with the exit status and standard error of `child` once it has ended. */
+  const ended = (child: ChildProcess) =>
+    new Promise<[number | null, string]>((resolve) => {
+      let stderr = "";
+      child.stderr!.on("data", (data) => (stderr += data));
+      child.on("close", (status) => resolve([status, stderr]));
+    });
+
+  it("keeps every run's entry when two processes add theirs at once (a read, change and write without the manifest's lock lost some)", async () => {
+    const manifest = join(mkdtempSync(join(scratch.dir, "shared-manifest-")), "manifest.json");
+    const module = new URL("../dist/src/cli/generate.js", import.meta.url).href;
+    // each child adds 150 entries of its own, one at a time, as 150 runs would
+    const script = `
+      const [module, manifest, name] = process.argv.slice(1);
+      const { addToManifest } = await import(module);
+      for (let i = 0; i < 150; i++) {
+        const summary = { count: 1, clues: { min: 20, max: 20 }, guesses: { mean: i % 7, median: 0, min: 0, max: 0 } };
+        await addToManifest(manifest, { file: name + i + ".txt", command: "", seed: i, solver: "wasm", kernel: null, dependsOnGuesses: false, ...summary });
+      }`;
+    const writers = ["a", "b"].map((name) => ended(spawn(process.execPath, ["--input-type=module", "-e", script, module, manifest, name])));
+    expect(await Promise.all(writers)).toEqual([
+      [0, ""],
+      [0, ""],
+    ]);
+    const files = readManifest(manifest).files.map((entry) => entry.file);
+    expect(files.length).toBe(300);
+    expect(new Set(files).size).toBe(300);
+    expect(existsSync(`${manifest}.lock`)).toBe(false);
+  });
+
+  it("records both of two generate runs that end together", async () => {
+    const folder = mkdtempSync(join(scratch.dir, "shared-manifest-"));
+    const manifest = join(folder, "manifest.json");
+    const runs = ["one", "two"].map((name) =>
+      ended(spawn(process.execPath, [BIN, "generate", "--count", "20", "--quiet", "-o", join(folder, `${name}.txt`), "--manifest", manifest])),
+    );
+    expect(await Promise.all(runs)).toEqual([
+      [0, ""],
+      [0, ""],
+    ]);
+    expect(
+      readManifest(manifest)
+        .files.map((entry) => entry.file)
+        .sort(),
+    ).toEqual(["one.txt", "two.txt"]);
   });
 });
 

@@ -19,6 +19,7 @@ import { closeSync, copyFileSync, existsSync, openSync, readFileSync, readlinkSy
 import * as fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { resolve } from "node:path";
 import { OutputWriteError, failedOutput, stopBeforeStreamExit } from "./errors.js";
 
 /** The environment variable that sets the stale time in ms (for tests: at least 2000). */
@@ -212,11 +213,47 @@ function checkTakeOver(path: string, owner: string, lock: string, hint: string):
   );
 }
 
+/** How long a run waits for another run's lock on a shared file ({@link whileLocked}), in ms: past the 10 s after which a killed run's lock is stale. */
+const SHARED_WAIT_MS = 20_000;
+
+/**
+ * Runs `update`, a read, change and write of a small file that several runs share (generate's `--manifest`), while holding the
+ * lock `FILE.lock` of the file at `path`, which need not exist yet. A run that finds the lock held waits for it (each holds it
+ * a few ms), so no run's change is lost to another's read of the file before it; a lock whose holder was killed goes stale
+ * 10 s after it was last refreshed and is taken then. Past {@link SHARED_WAIT_MS}, a one-line reason naming the file.
+ */
+export async function whileLocked<T>(path: string, update: () => T): Promise<T> {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    real = resolve(path); // not made yet: every run names it so
+  }
+  const { default: lockfile } = await import("proper-lockfile");
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(real, {
+      realpath: false,
+      lockfilePath: `${real}.lock`,
+      retries: { retries: SHARED_WAIT_MS / 40, factor: 1, minTimeout: 25, maxTimeout: 50, randomize: true }, // 25-50 ms apart
+      onCompromised: () => {}, // (held for a few ms; the file is replaced whole by a rename, never half written)
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw new OutputWriteError(`${path}.lock`, error);
+    throw new Error(`'${path}' was locked by another run (its lock ${path}.lock) for more than ${SHARED_WAIT_MS / 1000} s: not updated`);
+  }
+  try {
+    return update();
+  } finally {
+    await release().catch(() => {});
+  }
+}
+
 /**
  * Puts the file `make` writes (given a temporary name beside `target`) at `target` by a rename: on a
  * failure (a full disk) nothing is left, half-written or empty; the error names `path`.
  */
-function replaceAtomically(target: string, path: string, make: (temporary: string) => void): void {
+export function replaceAtomically(target: string, path: string, make: (temporary: string) => void): void {
   const temporary = `${target}.${process.pid}.tmp`;
   try {
     make(temporary);

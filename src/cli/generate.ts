@@ -3,7 +3,7 @@
  * in a JSON manifest: the command that remakes the file, its seed, count, clue range and guesses.
  */
 import { createHash } from "node:crypto";
-import { accessSync, constants, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { createSolver, findSolver } from "../index.js";
@@ -15,7 +15,7 @@ import { kernelUrl } from "../kernel/wasm.js";
 import { OutputWriteError, writePaced, writeStderr } from "../cli-kit/errors.js";
 import { InterruptWatch } from "../cli-kit/progress.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
-import { type OutputLock, lockOutput } from "../cli-kit/output-lock.js";
+import { type OutputLock, lockOutput, replaceAtomically, whileLocked } from "../cli-kit/output-lock.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { shellWord } from "../cli-kit/resume.js";
 import {
@@ -232,7 +232,7 @@ async function generateInto(
   }
   const summary = summariseCorpus(made);
   const grading = graderIds.length > 1 ? gradingSummary(graderIds, judge.referenceMeans(), costs) : undefined;
-  if (flags.manifest) recordRun(flags, settings, { ...summary, kernel, ...(grading ? { grading } : {}) }); // --manifest needs --output (checked above)
+  if (flags.manifest) await recordRun(flags, settings, { ...summary, kernel, ...(grading ? { grading } : {}) }); // --manifest needs --output (checked above)
   if (!flags.quiet) {
     process.stderr.write(
       `generated ${counted(summary.count, "puzzle")} in ${seconds.toFixed(2)} s (${(summary.count / seconds).toFixed(1)}/s, ` +
@@ -369,9 +369,12 @@ function checkManifest(path: string): void {
 }
 
 /** Adds or replaces the entry of the `--output` file in the `--manifest` (both given). */
-function recordRun(flags: GenerateFlags, settings: GenerateSettings, measured: CorpusSummary & { kernel: string | null; grading?: GradingSummary }): void {
+async function recordRun(
+  flags: GenerateFlags,
+  settings: GenerateSettings,
+  measured: CorpusSummary & { kernel: string | null; grading?: GradingSummary },
+): Promise<void> {
   const manifestPath = flags.manifest!;
-  const manifest = readManifest(manifestPath);
   const file = relative(dirname(resolve(manifestPath)), resolve(flags.output!));
   const entry: ManifestEntry = {
     file,
@@ -382,11 +385,19 @@ function recordRun(flags: GenerateFlags, settings: GenerateSettings, measured: C
     ...(flags.graders ? { graders: flags.graders } : {}),
     dependsOnGuesses: dependsOnGuesses(settings),
   };
-  const difficulty = (e: ManifestEntry) => (Number.isFinite(e.guesses.mean) ? e.guesses.mean : Infinity); // n/a (NaN, null as read) last
-  manifest.files = [...manifest.files.filter((e) => e.file !== file), entry].sort((a, b) => difficulty(a) - difficulty(b) || 0);
-  try {
-    writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + "\n");
-  } catch (error) {
-    throw new OutputWriteError(manifestPath, error);
-  }
+  await addToManifest(manifestPath, entry);
+}
+
+/**
+ * Adds `entry` to the manifest at `path` (made when missing), in place of an entry of the same file. Runs that share the
+ * manifest take turns (its lock), so none loses another's entry; the manifest is replaced whole, never seen half written.
+ */
+export async function addToManifest(path: string, entry: ManifestEntry): Promise<void> {
+  await whileLocked(path, () => {
+    const manifest = readManifest(path); // as the last run to hold the lock left it
+    const difficulty = (e: ManifestEntry) => (Number.isFinite(e.guesses.mean) ? e.guesses.mean : Infinity); // n/a (NaN, null as read) last
+    manifest.files = [...manifest.files.filter((e) => e.file !== entry.file), entry].sort((a, b) => difficulty(a) - difficulty(b) || 0);
+    const real = existsSync(path) ? realpathSync(path) : path; // a link to the manifest stays one
+    replaceAtomically(real, path, (temporary) => writeFileSync(temporary, JSON.stringify(manifest, null, 2) + "\n"));
+  });
 }

@@ -66,7 +66,7 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
   {
     flags: "--minimal",
     description:
-      "remove clues until none can go (the default without --clues; with --symmetry, until no symmetric pair or orbit can go: a single clue still may); with --clues, keep minimal puzzles of exactly that many clues",
+      "remove clues until none can go (the default without --clues; with --symmetry, until no symmetric pair or orbit can go: a single clue still may); with --clues, keep minimal puzzles of exactly that many clues (at most 72: every row of a minimal puzzle holds an empty cell)",
   },
   { flags: "--clues <n>", description: "stop removing clues at this many", parse: wholeNumber(17, 81) },
   {

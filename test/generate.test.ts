@@ -28,7 +28,7 @@ import {
   type GeneratedPuzzle,
 } from "../src/generate/generate.js";
 import { generateCommand, readManifest } from "../src/cli/generate.js";
-import { PuzzleSet } from "../src/generate/puzzle-set.js";
+import { PuzzleSet } from "../src/model/puzzle-set.js";
 
 /** True when every orbit of `symmetry` is all clues or all empty in `puzzle`. */
 function hasSymmetry(puzzle: Grid, symmetry: Parameters<typeof symmetryOrbits>[0]): boolean {
@@ -200,6 +200,15 @@ describe("the set of puzzles made, which tells a repeat", () => {
     expect(seen.add(numbered(17, 9))).toBe(true);
     expect(seen.add(numbered(17, 9))).toBe(false);
     expect(seen.size).toBe(5001);
+  });
+
+  it("takes a puzzle as 81 digit characters (canon --unique's forms) as the same entry as its cells", () => {
+    const seen = new PuzzleSet(1);
+    const text = (puzzle: Grid) => puzzle.join("");
+    for (let n = 0; n < 300; n++) expect(seen.addDigits(text(numbered(n * 7919, n % 10)))).toBe(true);
+    for (let n = 0; n < 300; n++) expect(seen.add(numbered(n * 7919, n % 10))).toBe(false);
+    expect(seen.addDigits(text(numbered(1, 1)))).toBe(true);
+    expect(seen.add(numbered(1, 1))).toBe(false);
   });
 });
 

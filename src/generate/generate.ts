@@ -12,7 +12,7 @@ import { Random, checkSeed } from "../model/prng.js";
 import { checkWhole } from "../model/whole-number.js";
 import type { SearchStats, SolverEngine } from "../solvers/solver.js";
 import { median } from "../model/quantile.js";
-import { PuzzleSet } from "./puzzle-set.js";
+import { PuzzleSet } from "../model/puzzle-set.js";
 
 // ─── Counting through an engine ─────────────────────────────────────────────
 

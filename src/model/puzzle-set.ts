@@ -1,11 +1,12 @@
 /**
- * The set of 9×9 puzzles a generator run has made, to tell a repeat: exact (each puzzle is stored
- * whole, packed nine digits to a 32-bit word), in typed arrays outside the JavaScript heap. A
- * `Set` of puzzle strings stops at 2^24 entries ("Set maximum size exceeded") and costs some 125
- * bytes a puzzle of the heap; this costs about 44 to 80 bytes a puzzle, and grows while memory lasts.
+ * A set of 9×9 puzzles (the generator's puzzles made, canon --unique's forms seen), to tell a repeat:
+ * exact (each puzzle is stored whole, packed nine digits to a 32-bit word), in typed arrays outside
+ * the JavaScript heap. A `Set` of puzzle strings stops at 2^24 entries ("Set maximum size exceeded")
+ * and costs some 100 to 125 bytes a puzzle of the heap; this costs 44 to 88 bytes a puzzle, and grows
+ * while memory lasts.
  */
-import type { Grid } from "../model/puzzle.js";
-import { CELLS } from "../model/shape.js";
+import type { Grid } from "./puzzle.js";
+import { CELLS } from "./shape.js";
 
 /** 32-bit words per stored puzzle: nine digits (0-9) to a word, 10^9 < 2^32. */
 const WORDS = CELLS / 9;
@@ -34,6 +35,23 @@ export class PuzzleSet {
       for (let k = 0; k < 9; k++, cell++) value = value * 10 + puzzle[cell];
       packed[word] = value;
     }
+    return this.addPacked();
+  }
+
+  /** {@link add} for a puzzle written as 81 digit characters `0`-`9` (a minlex form). */
+  addDigits(text: string): boolean {
+    const packed = this.packed;
+    for (let word = 0, cell = 0; word < WORDS; word++) {
+      let value = 0;
+      for (let k = 0; k < 9; k++, cell++) value = value * 10 + (text.charCodeAt(cell) - 48);
+      packed[word] = value;
+    }
+    return this.addPacked();
+  }
+
+  /** Adds the puzzle in {@link packed}; false when it was there already. */
+  private addPacked(): boolean {
+    const packed = this.packed;
     const mask = this.slots.length - 1;
     for (let slot = hash(packed, 0) & mask; ; slot = (slot + 1) & mask) {
       const held = this.slots[slot];

@@ -193,13 +193,16 @@ describe("the set of puzzles made, which tells a repeat", () => {
     return puzzle;
   };
 
-  it("tells a repeat from a puzzle one cell apart, however small it starts", () => {
+  it("tells a repeat from a puzzle one cell apart, however small it starts, past a block of its store (65,536 puzzles)", () => {
     const seen = new PuzzleSet(1);
-    for (let n = 0; n < 5000; n++) expect(seen.add(numbered(n))).toBe(true);
-    for (let n = 0; n < 5000; n++) expect(seen.add(numbered(n))).toBe(false);
+    const count = 70_000;
+    let added = 0;
+    for (let n = 0; n < count; n++) added += seen.add(numbered(n)) ? 1 : 0;
+    expect(added).toBe(count);
+    for (let n = 0; n < count; n++) if (seen.add(numbered(n))) throw new Error(`puzzle ${n} added twice`);
     expect(seen.add(numbered(17, 9))).toBe(true);
     expect(seen.add(numbered(17, 9))).toBe(false);
-    expect(seen.size).toBe(5001);
+    expect(seen.size).toBe(count + 1);
   });
 
   it("takes a puzzle as 81 digit characters (canon --unique's forms) as the same entry as its cells", () => {

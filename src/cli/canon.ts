@@ -63,7 +63,7 @@ const CANON_OPTIONS: readonly OptionRow[] = [
   {
     flags: "--unique",
     description:
-      "write only the first record of each form (invalid records are all written); keeps every distinct form in memory, 44 to 88 MB per million distinct forms (not with --resume or --shard)",
+      "write only the first record of each form (invalid records are all written); keeps every distinct form in memory, about 50 MB per million distinct forms (not with --resume or --shard)",
     conflicts: ["resume", "shard"],
   },
   {

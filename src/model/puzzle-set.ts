@@ -2,8 +2,8 @@
  * A set of 9×9 puzzles (the generator's puzzles made, canon --unique's forms seen), to tell a repeat:
  * exact (each puzzle is stored whole, packed nine digits to a 32-bit word), in typed arrays outside
  * the JavaScript heap. A `Set` of puzzle strings stops at 2^24 entries ("Set maximum size exceeded")
- * and costs some 100 to 125 bytes a puzzle of the heap; this costs 44 to 88 bytes a puzzle, and grows
- * while memory lasts.
+ * and costs some 100 to 125 bytes a puzzle of the heap; this costs 44 to 52 bytes a puzzle (36 for
+ * the puzzle, 8 to 16 for its slot in a table at most half full), up to {@link MAX_PUZZLES}.
  */
 import type { Grid } from "./puzzle.js";
 import { CELLS } from "./shape.js";
@@ -11,20 +11,25 @@ import { CELLS } from "./shape.js";
 /** 32-bit words per stored puzzle: nine digits (0-9) to a word, 10^9 < 2^32. */
 const WORDS = CELLS / 9;
 
+/** Puzzles per block of the store (2.4 MB): the store grows a block at a time, never copied. */
+const BLOCK_BITS = 16;
+const BLOCK = 1 << BLOCK_BITS;
+
+/** The most puzzles a set holds: its table of 2^32 slots (a typed array's longest) at most half full; 77 GB of puzzles. */
+export const MAX_PUZZLES = 2 ** 31;
+
 export class PuzzleSet {
-  /** The puzzles, {@link WORDS} words each, in the order added. */
-  private store: Uint32Array;
-  /** Open addressing: 1 + the index of a puzzle in {@link store}, or 0 for an empty slot; a power of two long, at most half full. */
+  /** The puzzles in the order added, {@link BLOCK} to a block of {@link WORDS} words each. */
+  private readonly blocks: Uint32Array[] = [];
+  /** Open addressing: 1 + the index of a puzzle, or 0 for an empty slot; a power of two long, at most half full. */
   private slots: Uint32Array;
   private readonly packed = new Uint32Array(WORDS);
   /** Puzzles held. */
   size = 0;
 
-  /** `capacity`: puzzles held before the first growth (tests set it small). */
+  /** `capacity`: puzzles held before the table first grows (tests set it small). */
   constructor(capacity = 1024) {
-    const slots = 2 ** Math.ceil(Math.log2(Math.max(2, capacity) * 2));
-    this.slots = new Uint32Array(slots);
-    this.store = new Uint32Array(WORDS * Math.max(1, capacity));
+    this.slots = new Uint32Array(2 ** Math.ceil(Math.log2(Math.max(2, capacity) * 2)));
   }
 
   /** Adds `puzzle` (81 digits, 0 for an empty cell); false when it was there already. */
@@ -58,25 +63,28 @@ export class PuzzleSet {
       if (held === 0) break;
       if (this.equals(held - 1, packed)) return false;
     }
-    if (this.size === this.store.length / WORDS) this.store = grown(this.store, 2 * this.store.length);
-    this.store.set(packed, this.size * WORDS);
+    if (this.size === MAX_PUZZLES) throw new RangeError(`a set of puzzles holds at most 2^31 (${MAX_PUZZLES}) puzzles`);
+    const index = this.size;
+    if (index % BLOCK === 0) this.blocks.push(new Uint32Array(BLOCK * WORDS));
+    this.blocks[index >>> BLOCK_BITS].set(packed, (index % BLOCK) * WORDS);
     this.size++;
     if (this.size * 2 > this.slots.length) this.rehash(this.slots.length * 2);
-    else this.place(this.size - 1);
+    else this.place(index);
     return true;
   }
 
   /** True when the puzzle stored at `index` is `packed`. */
   private equals(index: number, packed: Uint32Array): boolean {
-    const at = index * WORDS;
-    for (let word = 0; word < WORDS; word++) if (this.store[at + word] !== packed[word]) return false;
+    const block = this.blocks[index >>> BLOCK_BITS];
+    const at = (index % BLOCK) * WORDS;
+    for (let word = 0; word < WORDS; word++) if (block[at + word] !== packed[word]) return false;
     return true;
   }
 
   /** Puts the stored puzzle `index` in the first empty slot from its hash on. */
   private place(index: number): void {
     const mask = this.slots.length - 1;
-    let slot = hash(this.store, index * WORDS) & mask;
+    let slot = hash(this.blocks[index >>> BLOCK_BITS], (index % BLOCK) * WORDS) & mask;
     while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
     this.slots[slot] = index + 1;
   }
@@ -86,13 +94,6 @@ export class PuzzleSet {
     this.slots = new Uint32Array(length);
     for (let index = 0; index < this.size; index++) this.place(index);
   }
-}
-
-/** A copy of `words` in a longer array. */
-function grown(words: Uint32Array, length: number): Uint32Array {
-  const longer = new Uint32Array(length);
-  longer.set(words);
-  return longer;
 }
 
 /** A 32-bit hash of the packed puzzle at `at` in `words` (multiply-rotate mixing of each word, then a final avalanche). */

@@ -560,6 +560,20 @@ describe("giving up after --max-attempts", () => {
   });
 });
 
+describe("giving up: the counts as the other messages write them", () => {
+  it("says '1 attempt' and '1,200 attempts', and 'of 1 puzzle' (it said '1 attempts' and '1200 attempts')", () => {
+    for (const [attempts, count, said] of [
+      ["1", "1", "gave up after 1 attempt (--max-attempts): 0 of 1 puzzle made"],
+      ["1200", "2", "gave up after 1,200 attempts (--max-attempts): 0 of 2 puzzles made"],
+    ]) {
+      const run = spawnSync(process.execPath, [BIN, "generate", "--count", count, "--clues", "17", "--max-attempts", attempts, "--quiet"], {
+        encoding: "utf8",
+      });
+      expect([run.status, run.stderr]).toEqual([1, `sudoku-wasm: ${said}, written whole to standard output; loosen the clue target or guess range\n`]);
+    }
+  });
+});
+
 describe("option ranges, as the options name them", () => {
   it("refuses a seed past 2^32-1 and a clue target past 81 as bad arguments of --seed and --clues", async () => {
     await expect(runCli(["--count", "1", "--seed", "4294967296", "--quiet"])).rejects.toThrow(

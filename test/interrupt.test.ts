@@ -318,10 +318,10 @@ describe("generate: clean interrupts", () => {
       child.kill(signal);
       const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
       expect(status, stderr).toBe(signalExitStatus(signal));
-      const said = new RegExp(`^sudoku-wasm: stopped by ${signal}: the first (\\d+) puzzles written whole to ${out} `).exec(stderr);
+      const said = new RegExp(`^sudoku-wasm: stopped by ${signal}: the first ([\\d,]+) puzzles? written whole to ${out} `).exec(stderr);
       expect(said, stderr).not.toBeNull();
       const written = readFileSync(out, "utf8");
-      const count = Number(said![1]);
+      const count = Number(said![1].replaceAll(",", ""));
       expect(written.split("\n")).toHaveLength(count + 1);
       const again = spawnSync(process.execPath, [BIN, ...SLOW.slice(0, 2), String(count), ...SLOW.slice(3)], { encoding: "utf8" });
       expect(written).toBe(again.stdout); // the same options make them first again

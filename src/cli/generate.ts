@@ -8,7 +8,7 @@ import { dirname, relative, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../model/puzzle.js";
-import { counted } from "../model/whole-number.js";
+import { commaGrouped, counted } from "../model/whole-number.js";
 import { packageRoot } from "../kernel/paths.js";
 import { countsSolutions, solvers } from "../solvers/registry.js";
 import { kernelUrl } from "../kernel/wasm.js";
@@ -217,7 +217,7 @@ async function generateInto(
     // the puzzles made are written whole; the manifest is left as it was
     const { count, attempts } = gaveUp;
     writeStderr(
-      `sudoku-wasm: gave up after ${attempts} attempts (--max-attempts): ${made.length} of ${count} puzzles made, written whole to ${flags.output ?? "standard output"}; loosen the clue target or guess range${staleManifest(flags)}\n`,
+      `sudoku-wasm: gave up after ${counted(attempts, "attempt")} (--max-attempts): ${commaGrouped(made.length)} of ${counted(count, "puzzle")} made, written whole to ${flags.output ?? "standard output"}; loosen the clue target or guess range${staleManifest(flags)}\n`,
     );
     process.exitCode = GAVE_UP_STATUS;
     return;
@@ -225,7 +225,7 @@ async function generateInto(
   if (interrupts.signal !== null && made.length < settings.count) {
     const where = flags.output ?? "standard output";
     writeStderr(
-      `sudoku-wasm: stopped by ${interrupts.signal}: the first ${made.length} puzzles written whole to ${where} (the same options make them first again)${staleManifest(flags)}\n`,
+      `sudoku-wasm: stopped by ${interrupts.signal}: the first ${counted(made.length, "puzzle")} written whole to ${where} (the same options make them first again)${staleManifest(flags)}\n`,
     );
     process.exitCode = interrupts.exitStatus!;
     return;
@@ -247,9 +247,8 @@ async function generateInto(
     }
   }
   if (interrupts.signal !== null) {
-    const puzzles = `${made.length} puzzle${made.length === 1 ? "" : "s"}`;
     writeStderr(
-      `sudoku-wasm: ${interrupts.signal} came after the last puzzle was made, so the run finished: ${puzzles} written whole to ${flags.output ?? "standard output"}\n`,
+      `sudoku-wasm: ${interrupts.signal} came after the last puzzle was made, so the run finished: ${counted(made.length, "puzzle")} written whole to ${flags.output ?? "standard output"}\n`,
     );
     process.exitCode = interrupts.exitStatus!;
   }

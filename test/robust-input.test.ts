@@ -58,6 +58,23 @@ describe("a header line before each grid is a title, not a record", () => {
     expect(records.map((r) => r.line)).toEqual(puzzles.map((_, i) => i * 10 + 2));
   });
 
+  it("skips a title before a grid with a top border, detected or with --in grid (the title was a record, or with --in grid the grid's first row)", async () => {
+    const border = "+-------+-------+-------+";
+    const bordered = (puzzle: string) =>
+      rowsOf(puzzle).flatMap((row, r) => [
+        ...(r % 3 === 0 ? [border] : []),
+        `| ${row.slice(0, 3).split("").join(" ")} | ${row.slice(3, 6).split("").join(" ")} | ${row.slice(6).split("").join(" ")} |`,
+      ]);
+    const text = [0, 1, 2].flatMap((i) => [`Grid ${i + 1}`, ...bordered(UNIQUE[i]), border, ""]).join("\n");
+    for (const format of ["auto", "grid"] as const) {
+      const records = await streamRecords([text], undefined, format);
+      expect(
+        records.map((r) => [r.line, r.text, r.error]),
+        format,
+      ).toEqual([0, 1, 2].map((i) => [i * 15 + 3, UNIQUE[i], null]));
+    }
+  });
+
   it("skips one note line before a grid, and keeps a note line that no grid follows as an invalid record", async () => {
     const records = await streamRecords([["a note on this one", ...rowsOf(UNIQUE[0]), "a stray note", "", UNIQUE[1]].join("\n")]);
     expect(records.map((r) => [r.line, r.parsed.error === null])).toEqual([

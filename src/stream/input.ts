@@ -4,9 +4,10 @@
  * in progress and are skipped, as are `#` comment lines. The first format that claims a line
  * reads it: line (N² cells) → colon → csv (a comma) → grid (a row or separator); sizes may mix. A
  * line nobody claims is one invalid record, except a *header*: a line with a word (two lowercase
- * letters, not both `x` or of the `--alphabet`) directly followed by a grid's first row is a
- * title and skipped (Project Euler 96's `Grid 01`); rows hold no words, so a typo never shifts
- * later grids, and a line that holds a whole puzzle (a note after it or not) is never a title. A
+ * letters, not both `x` or of the `--alphabet`) directly followed by a grid's first row, or by its
+ * top border (`+---+---+---+`), is a title and skipped (Project Euler 96's `Grid 01`); rows hold
+ * no words, so a typo never shifts later grids, and a line that holds a whole puzzle (a note after
+ * it or not) is never a title. A
  * line with a word ends a run of 4×4 lines (grid.ts) as it ends a 9×9 line: it may be a title.
  * `--in FMT` gives every line to that format's reader. The fast path: a run of 9×9 lines the scan
  * found, read while no grid is open and no header is held, are the records the line format would
@@ -85,6 +86,9 @@ export class RecordReader implements LineSink {
       return this.grid.flush(this.emit);
     }
     if (line.charCodeAt(0) === 35 /* # */) return;
+    // A grid's top border (`+---+---+---+`) between a title and the grid's first row: skipped as any band separator, the title
+    // still held (it made the title a record of its own, and with --in grid the grid's first row, shifting its rows)
+    if (this.held !== null && isSeparatorRow(line)) return;
     if (this.held !== null) {
       // A grid's first row holds no word: a line with one after a held line is no row, so the held line was no header (detected;
       // with --in grid every line is a row or a title, and titles go)

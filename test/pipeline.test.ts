@@ -253,7 +253,9 @@ describe("the main thread solves beside the workers", () => {
       [null, 1, 2, 2], // an input of unknown size
       [1e9, 0, 2, 1], // one core: threads solve no faster than the main thread alone
       [3e5, 1, 2, 4], // 300,000 to come (under a second of solving), on enough cores
-      [3e5, 0, 256, 4], // the same for 256 threads on 4 cores: each start costs a core its time, 64 starts per core
+      // 256 threads on 4 cores: each start costs a core its time, 64 starts per core (9.6 s); 30,000 records would need 430 µs
+      // each to pay for them (300,000 needed 43 µs, which a loaded machine's first slice reached)
+      [3e4, 0, 256, 4],
     ] as const) {
       const { start, started } = stubWorkers(Infinity);
       const solved = await sharedWithMain(start, inner, threads, { startAfterMs: 0, sliceRecords: slice, cores }).solve(task(), recordsToCome);

@@ -70,9 +70,10 @@ export async function streamJudge(
   write: (text: string) => Promise<void>,
 ): Promise<void> {
   const run = new JudgeRun(judge, inputs[0]?.name);
+  const options = { limit: judge.limit, alphabet: judge.alphabet }; // the solve options only: a Solver refuses the judge's other fields
   const solveBatches = async (whole: boolean): Promise<void> => {
     while (run.puzzles.length >= batchSize || (whole && run.puzzles.length > 0)) {
-      await write(run.output(await solve(run.take(batchSize), judge)));
+      await write(run.output(await solve(run.take(batchSize), options)));
     }
   };
   let wanted = true;

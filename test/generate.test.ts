@@ -1,6 +1,6 @@
 /** The seeded generator: PRNG, solution grids, uniqueness, minimality, symmetry, hardening, the CLI and the manifest. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSolver } from "../src/index.js";
@@ -635,6 +635,18 @@ describe("runs sharing one --manifest", () => {
     expect(files.length).toBe(300);
     expect(new Set(files).size).toBe(300);
     expect(existsSync(`${manifest}.lock`)).toBe(false);
+  });
+
+  it("keeps the manifest's permissions and a link to it, which it replaces whole", async () => {
+    const folder = mkdtempSync(join(scratch.dir, "manifest-mode-"));
+    const [manifest, link] = [join(folder, "manifest.json"), join(folder, "link.json")];
+    await runCli(["--count", "2", "--quiet", "-o", join(folder, "one.txt"), "--manifest", manifest]);
+    chmodSync(manifest, 0o640);
+    symlinkSync(manifest, link);
+    await runCli(["--count", "2", "--quiet", "-o", join(folder, "two.txt"), "--manifest", link]);
+    expect(statSync(manifest).mode & 0o777).toBe(0o640);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readManifest(manifest).files.map((entry) => entry.file)).toEqual(expect.arrayContaining(["one.txt", "two.txt"]));
   });
 
   it("records both of two generate runs that end together", async () => {

@@ -3,7 +3,7 @@
  * in a JSON manifest: the command that remakes the file, its seed, count, clue range and guesses.
  */
 import { createHash } from "node:crypto";
-import { accessSync, constants, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { accessSync, chmodSync, constants, existsSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { createSolver, findSolver } from "../index.js";
@@ -397,6 +397,10 @@ export async function addToManifest(path: string, entry: ManifestEntry): Promise
     const difficulty = (e: ManifestEntry) => (Number.isFinite(e.guesses.mean) ? e.guesses.mean : Infinity); // n/a (NaN, null as read) last
     manifest.files = [...manifest.files.filter((e) => e.file !== entry.file), entry].sort((a, b) => difficulty(a) - difficulty(b) || 0);
     const real = existsSync(path) ? realpathSync(path) : path; // a link to the manifest stays one
-    replaceAtomically(real, path, (temporary) => writeFileSync(temporary, JSON.stringify(manifest, null, 2) + "\n"));
+    const mode = existsSync(real) ? statSync(real).mode & 0o777 : undefined; // and the manifest keeps its permissions
+    replaceAtomically(real, path, (temporary) => {
+      writeFileSync(temporary, JSON.stringify(manifest, null, 2) + "\n");
+      if (mode !== undefined) chmodSync(temporary, mode);
+    });
   });
 }

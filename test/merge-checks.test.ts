@@ -52,6 +52,21 @@ describe("merge checks every shard's format and the counts of shards without an 
     expect(existsSync(merged)).toBe(false);
   });
 
+  it("writes a shard's count of 1 as '1 record' and counts of thousands grouped, as other messages (it said '1 records' and '1200')", () => {
+    const [first, second] = readFileSync(PUZZLES, "utf8").split("\n");
+    const merged = join(dir, "counts.txt");
+    const one = runCli(["merge", "-o", merged, file("one-0.txt", `${first}\n`), file("one-1.txt", `${first}\n${second}\n`)]);
+    expect([one.status, one.stderr]).toEqual([
+      2,
+      `sudoku-wasm: ${join(dir, "one-0.txt")} holds 1 record, fewer than its place needs (2): 2 shards of one run of 3 records hold 2, 1 (shard K of N: ⌈(T−K)/N⌉), these hold 1, 2; give the N shards of one run, shard 0 first, each whole\n`,
+    ]);
+    const lines = (n: number) => `${first}\n`.repeat(n);
+    const many = runCli(["merge", "-o", merged, file("many-0.txt", lines(1000)), file("many-1.txt", lines(1200))]);
+    expect(many.stderr).toBe(
+      `sudoku-wasm: ${join(dir, "many-0.txt")} holds 1,000 records, fewer than its place needs (1,100): 2 shards of one run of 2,200 records hold 1,100, 1,100 (shard K of N: ⌈(T−K)/N⌉), these hold 1,000, 1,200; give the N shards of one run, shard 0 first, each whole\n`,
+    );
+  });
+
   it("refuses a line or grid shard one record short or named twice, naming the counts, before writing; says what it cannot check", () => {
     for (const format of ["line", "grid"]) {
       const paths = shards(3, format, `short-${format}-`);

@@ -283,8 +283,8 @@ function checkRoundRobinCounts(paths: readonly string[], format: OutputFormatNam
   const expected = counts.map((_, k) => shardCount(total, k, paths.length));
   const [found, place] = [counts[wrong], expected[wrong]];
   throw new Error(
-    `${paths[wrong]} holds ${found} records, ${found > place ? "more than its place allows" : "fewer than its place needs"} (${place}): ` +
-      `${paths.length} shards of one run of ${total} records hold ${expected.join(", ")} (shard K of N: ⌈(T−K)/N⌉), these hold ${counts.join(", ")}; ` +
+    `${paths[wrong]} holds ${counted(found, "record")}, ${found > place ? "more than its place allows" : "fewer than its place needs"} (${commaGrouped(place)}): ` +
+      `${counted(paths.length, "shard")} of one run of ${counted(total, "record")} hold ${expected.map(commaGrouped).join(", ")} (shard K of N: ⌈(T−K)/N⌉), these hold ${counts.map(commaGrouped).join(", ")}; ` +
       `give the N shards of one run, shard 0 first, each whole`,
   );
 }

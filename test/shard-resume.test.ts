@@ -187,6 +187,16 @@ describe("solve --resume", () => {
         expect(readFileSync(path, "utf8"), out).toBe(text);
       }
     }
+    // one record, of an input of one: "1 record" (it said "1 records")
+    const single = join(dir, "single.line");
+    writeFileSync(single, (await output(["--out", "line", part2])).split("\n")[0] + "\n");
+    const one = cli(["solve", "--no-progress", "--threads", "0", "--out", "line", "--resume", "-o", single, file("one-record.txt", `${solved}\n`)]);
+    expect(one.stderr).toBe(`'${single}' was already complete (1 record): every input record is in it already; nothing added\n`);
+    const none = cli(["solve", "--no-progress", "--threads", "0", "--out", "line", "--resume", "-o", single, file("no-record.txt", "")]);
+    expect([none.status, none.stderr]).toEqual([
+      2,
+      `sudoku-wasm: --resume: ${single} holds 1 record of this run, more than its input gives (0 records in all): was it written with other inputs?\n`,
+    ]);
     // one that holds them all says so, and adds nothing
     const path = join(dir, "complete.line");
     writeFileSync(path, await output(["--out", "line", part2]));

@@ -484,7 +484,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
       if (resume !== undefined && resume.records > 0 && !totals.stopped && totals.recordsRead <= shard.index + (resume.records - 1) * shard.count) {
         // (nothing was added: every record this run read was one the output holds already)
         throw new ResumeRefused(
-          `--resume: ${flags.output} holds ${commaGrouped(resume.records)} records of this run, more than its input gives (${commaGrouped(totals.recordsRead)} records in all${shard.count > 1 ? `, shard ${shard.index}/${shard.count}` : ""}): was it written with other inputs?`,
+          `--resume: ${flags.output} holds ${counted(resume.records, "record")} of this run, more than its input gives (${counted(totals.recordsRead, "record")} in all${shard.count > 1 ? `, shard ${shard.index}/${shard.count}` : ""}): was it written with other inputs?`,
         );
       }
       if (run !== null && !totals.stopped) removeRunRecord(run.output); // every record written

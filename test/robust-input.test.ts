@@ -127,24 +127,27 @@ describe("a header line before each grid is a title, not a record", () => {
     ]);
   });
 
-  it("reads each line of a run of word lines of a grid's width as a record of its own; the last before a grid is its title", async () => {
+  it("reads each line of a run of word lines of a grid's width as a record of its own; the last before a grid is its title; detected or with --in grid (which lost each but the last)", async () => {
     // 4, 9 and 16 characters: each could be a grid's row by its width, but holds a word, which no row does
-    for (const words of [
-      ["Easy", "Hard"],
-      ["abcd", "efgh", "ijkl", "mnop", "qrst"],
-      ["Difficult", "Impossibl"],
-      ["sixteen-letters!", "another-sixteen."],
-    ]) {
-      const alone = await streamRecords([words.join("\n") + "\n"]);
-      expect(
-        alone.map((r) => [r.line, r.text, r.parsed.error === null]),
-        words[0],
-      ).toEqual(words.map((word, i) => [i + 1, word, false]));
-      const titled = await streamRecords([[...words, ...rowsOf(UNIQUE[0])].join("\n") + "\n"]);
-      expect(
-        titled.map((r) => [r.line, r.parsed.error === null]),
-        words[0],
-      ).toEqual([...words.slice(0, -1).map((_, i) => [i + 1, false]), [words.length + 1, true]]);
+    for (const format of ["auto", "grid"] as const) {
+      for (const words of [
+        ["Easy", "Hard"],
+        ["abcd", "efgh", "ijkl", "mnop", "qrst"],
+        ["Difficult", "Impossibl"],
+        ["A note on it", "My hard one"],
+        ["sixteen-letters!", "another-sixteen."],
+      ]) {
+        const alone = await streamRecords([words.join("\n") + "\n"], undefined, format);
+        expect(
+          alone.map((r) => [r.line, r.text, r.parsed.error === null]),
+          `${format} ${words[0]}`,
+        ).toEqual(words.map((word, i) => [i + 1, word, false]));
+        const titled = await streamRecords([[...words, ...rowsOf(UNIQUE[0])].join("\n") + "\n"], undefined, format);
+        expect(
+          titled.map((r) => [r.line, r.text, r.parsed.error === null]),
+          `${format} ${words[0]}`,
+        ).toEqual([...words.slice(0, -1).map((word, i) => [i + 1, word, false]), [words.length + 1, UNIQUE[0], true]]);
+      }
     }
   });
 

@@ -90,11 +90,13 @@ export class RecordReader implements LineSink {
     // still held (it made the title a record of its own, and with --in grid the grid's first row, shifting its rows)
     if (this.held !== null && isSeparatorRow(line)) return;
     if (this.held !== null) {
-      // A grid's first row holds no word: a line with one after a held line is no row, so the held line was no header (detected;
-      // with --in grid every line is a row or a title, and titles go)
-      if (this.startsGrid(line) && (this.forced !== null || !hasWord(line, this.alphabet)))
+      // A grid's first row holds no word: a line with one after a held line is no row (detected, it is a record or a title; with
+      // --in grid, a title: it is held in turn), so the held line was no header, and with --in grid its grid ends with it, as it
+      // does before a whole puzzle's line. (--in grid dropped it as the header of the grid the next line would start, then
+      // held that line as a title too: the held line was lost.)
+      if (this.startsGrid(line) && !hasWord(line, this.alphabet))
         this.held = null; // it was a header
-      else this.releaseHeld(this.forced === this.grid && holdsWholePuzzle(line)); // (with --in grid, a whole puzzle's line ends the held line's grid)
+      else this.releaseHeld(this.forced === this.grid && (hasWord(line, this.alphabet) || holdsWholePuzzle(line)));
     }
     if (this.forced) {
       if (this.forced === this.grid && this.mayBeHeader(line)) return void (this.held = { line, lineNumber });

@@ -449,45 +449,48 @@ const LINE_WEIGHTS: usize = WEIGHTED ? memory.data(6 * 4, 16) : 0;
   return (cells | (cells >> 9) | (cells >> 18)) & 0x1ff;
 }
 
-/** Rule 1's MATCHED for the stack of boxes at column `shift` (0, 3, 6): bands × its columns. */
-@inline function stackMatched(columns0: u32, columns1: u32, columns2: u32, shift: u32): u32 {
-  const matrix = ((columns0 >> shift) & 7) | (((columns1 >> shift) & 7) << 3) | (((columns2 >> shift) & 7) << 6);
-  return <u32>load<u16>(MATCHED + (matrix << 1));
-}
+/** Per group of three bits (18 groups: a u64), its lowest bit; its two lower; its highest; its two higher. */
+const GROUPS_LOW1: u64 = 0x9249249249249;
+const GROUPS_LOW2: u64 = GROUPS_LOW1 * 3;
+const GROUPS_HIGH1: u64 = GROUPS_LOW1 << 2;
+const GROUPS_HIGH2: u64 = GROUPS_LOW1 * 6;
 
 /**
  * 3. column/box permutation, the vertical twin of rule 1: in each stack of boxes the digit
  * takes one cell in each column and in each box, so for every stack only the (band, column)
  * pairs on some band→column permutation survive. This covers locked candidates along
  * columns and hidden singles in columns. Returns the slots it changed, or CONTRADICTION.
+ * A (band, column) pair is on a permutation when the other two bands can take the stack's other
+ * two columns, one each: the nine stacks' pairs at once, without a table, over the digit's columns
+ * (band b at bits 9b) written twice in a u64, so that shifting by 9 or 18 reads the next bands
+ * and turning each group of three bits reads the next columns of a stack.
  */
 @inline function reviseDigit(st: usize, digit: u32, atRoot: bool): u32 {
   // the three masks are read once: the narrowing below starts from them
   const cells0 = candidates(st, slotOf(digit, 0));
   const cells1 = candidates(st, slotOf(digit, 1));
   const cells2 = candidates(st, slotOf(digit, 2));
-  const columns0 = columnsOf(cells0);
-  const columns1 = columnsOf(cells1);
-  const columns2 = columnsOf(cells2);
+  const columns = columnsOf(cells0) | (columnsOf(cells1) << 9) | (columnsOf(cells2) << 18);
   // The rule reads only the columns, and its result is a fixed point of it: when they are
   // what it left last time for this digit (at any root), it has nothing to remove. Only the
   // root asks: there the answer is often yes; in the search the branch goes either way about
   // as often, and the rule costs less than the branch mispredicted.
   const settledAt = SETTLED_COLUMNS + (<usize>digit << 2);
-  if (atRoot && (columns0 | (columns1 << 9) | (columns2 << 18)) == load<u32>(settledAt)) return 0;
-  const matched0 = stackMatched(columns0, columns1, columns2, 0);
-  const matched1 = stackMatched(columns0, columns1, columns2, 3);
-  const matched2 = stackMatched(columns0, columns1, columns2, 6);
-  if (!matched0 || !matched1 || !matched2) {
-    if (WEIGHTED) blame(!matched0 ? 3 : !matched1 ? 4 : 5);
+  if (atRoot && columns == load<u32>(settledAt)) return 0;
+  const twice = <u64>columns | (<u64>columns << 27);
+  // each column's bit holds the next column of its stack, and the one after
+  const next1 = ((twice >> 1) & GROUPS_LOW2) | ((twice << 2) & GROUPS_HIGH1);
+  const next2 = ((twice >> 2) & GROUPS_LOW1) | ((twice << 1) & GROUPS_HIGH2);
+  const keep = columns & <u32>(((next1 >> 9) & (next2 >> 18)) | ((next2 >> 9) & (next1 >> 18)));
+  // a stack with a permutation keeps a column of band 0 (every permutation crosses it)
+  const stacks = (keep | (keep >> 1) | (keep >> 2)) & 0x49;
+  if (stacks != 0x49) {
+    if (WEIGHTED) blame(3 + ctz(~stacks & 0x49) / 3);
     return CONTRADICTION;
   }
-  const keep0 = (matched0 & 7) | ((matched1 & 7) << 3) | ((matched2 & 7) << 6);
-  const keep1 = ((matched0 >> 3) & 7) | (matched1 & 0x38) | ((matched2 & 0x38) << 3);
-  const keep2 = (matched0 >> 6) | ((matched1 >> 3) & 0x38) | (matched2 & 0x1c0);
-  if (atRoot) store<u32>(settledAt, keep0 | (keep1 << 9) | (keep2 << 18));
-  return narrowFrom(st, slotOf(digit, 0), cells0, spreadColumns(keep0)) | narrowFrom(st, slotOf(digit, 1), cells1, spreadColumns(keep1)) |
-    narrowFrom(st, slotOf(digit, 2), cells2, spreadColumns(keep2));
+  if (atRoot) store<u32>(settledAt, keep);
+  return narrowFrom(st, slotOf(digit, 0), cells0, spreadColumns(keep & 0x1ff)) | narrowFrom(st, slotOf(digit, 1), cells1, spreadColumns((keep >> 9) & 0x1ff)) |
+    narrowFrom(st, slotOf(digit, 2), cells2, spreadColumns(keep >> 18));
 }
 
 /**

@@ -139,16 +139,16 @@ const BRANCH: i32 = isDefined(BRANCHING) ? BRANCHING : TRIAD != 0 ? 0 : 1;
 const SLOT_BAND: usize = memory.data(32);
 const SLOT_DIGIT: usize = memory.data(32);
 for (let slot: u32 = 0; slot < 27; slot++) {
-  store<u8>(SLOT_BAND + slot, <u8>(slot / 9));
-  store<u8>(SLOT_DIGIT + slot, <u8>(slot % 9));
+  store<u8>(slot, <u8>(slot / 9), SLOT_BAND);
+  store<u8>(slot, <u8>(slot % 9), SLOT_DIGIT);
 }
 /** The band of a slot. */
 @inline function bandOf(slot: u32): u32 {
-  return <u32>load<u8>(SLOT_BAND + slot);
+  return <u32>load<u8>(slot, SLOT_BAND);
 }
 /** The digit of a slot. */
 @inline function digitOf(slot: u32): u32 {
-  return <u32>load<u8>(SLOT_DIGIT + slot);
+  return <u32>load<u8>(slot, SLOT_DIGIT);
 }
 /** The lowest digit with a slot in the set `slots` (not empty). */
 @inline function lowestDigit(slots: u32): u32 {
@@ -173,6 +173,9 @@ const BOX_CELLS: u32 = 0x1c0e07;
 const COLUMN_CELLS: u32 = 0x40201;
 
 // ── tables ──────────────────────────────────────────────────────────────────────────────────
+//
+// A table (and a state's fixed offset) is read as load<T>(index, TABLE): the table's address is
+// the load's constant offset, which V8 folds into the instruction; TABLE + index costs an add.
 
 /** ROW_BOXES[row bits] = which of the three boxes a 9-bit row touches (3 bits). */
 const ROW_BOXES: usize = memory.data(512);
@@ -217,7 +220,7 @@ function buildTables(): void {
   for (let row: u32 = 0; row < 512; row++) {
     let boxes: u32 = 0;
     for (let box: u32 = 0; box < 3; box++) if ((row >> (box * 3)) & 7) boxes |= <u32>1 << box;
-    store<u8>(ROW_BOXES + row, <u8>boxes);
+    store<u8>(row, <u8>boxes, ROW_BOXES);
   }
   // The six permutations of three rows onto three boxes, as box of row 0, 1, 2.
   const perms: StaticArray<u32> = [0, 1, 2, 0, 2, 1, 1, 0, 2, 1, 2, 0, 2, 0, 1, 2, 1, 0];
@@ -237,26 +240,26 @@ function buildTables(): void {
       const bits = (matrix >> group) & 7;
       if (bits && (bits & (bits - 1)) == 0) lone |= bits << group;
     }
-    store<u16>(LONE_IN_GROUP + (matrix << 1), <u16>lone);
-    store<u8>(CONFIGURATIONS + matrix, <u8>configurations);
+    store<u16>(matrix << 1, <u16>lone, LONE_IN_GROUP);
+    store<u8>(matrix, <u8>configurations, CONFIGURATIONS);
     let cells: u32 = 0;
     let entryCells: u32 = 0;
     for (let entry: u32 = 0; entry < 9; entry++) {
       if ((matched >> entry) & 1) cells |= <u32>7 << ((entry / 3) * 9 + (entry % 3) * 3);
       if ((matrix >> entry) & 1) entryCells |= <u32>7 << ((entry / 3) * 9 + (entry % 3) * 3);
     }
-    store<u32>(ENTRY_CELLS + (matrix << 2), entryCells);
-    store<u16>(MATCHED + (matrix << 1), <u16>matched);
-    store<u32>(PERMUTATION + (matrix << 2), cells);
-    store<u64>(PERMUTATION_MATCHED + (matrix << 3), <u64>cells | (<u64>matched << 32));
+    store<u32>(matrix << 2, entryCells, ENTRY_CELLS);
+    store<u16>(matrix << 1, <u16>matched, MATCHED);
+    store<u32>(matrix << 2, cells, PERMUTATION);
+    store<u64>(matrix << 3, <u64>cells | (<u64>matched << 32), PERMUTATION_MATCHED);
   }
   for (let p = 0; p < 6; p++) {
     let cells: u32 = 0;
     for (let row: u32 = 0; row < 3; row++) {
       cells |= <u32>7 << (row * 9 + perms[p * 3 + row] * 3);
-      store<u8>(CONFIGURATION_COLUMN + p * 3 + row, <u8>perms[p * 3 + row]);
+      store<u8>(p * 3 + row, <u8>perms[p * 3 + row], CONFIGURATION_COLUMN);
     }
-    store<u32>(CONFIGURATION_CELLS + (<usize>p << 2), cells);
+    store<u32>(<usize>p << 2, cells, CONFIGURATION_CELLS);
   }
 }
 buildTables();
@@ -308,11 +311,11 @@ function spent(budget: i32): bool {
 }
 
 @inline function unsolved(st: usize, band: u32): u32 {
-  return load<u32>(st + UNSOLVED_OFFSET + (<usize>band << 2));
+  return load<u32>(st + (<usize>band << 2), UNSOLVED_OFFSET);
 }
 
 @inline function setUnsolved(st: usize, band: u32, cells: u32): void {
-  store<u32>(st + UNSOLVED_OFFSET + (<usize>band << 2), cells);
+  store<u32>(st + (<usize>band << 2), cells, UNSOLVED_OFFSET);
 }
 
 /**
@@ -321,7 +324,7 @@ function spent(budget: i32): bool {
  */
 const DIGIT_LANES: usize = memory.data(9 * 32, 16);
 for (let digit: u32 = 0; digit < 9; digit++) {
-  for (let lane: u32 = 0; lane < 8; lane++) store<u32>(DIGIT_LANES + (<usize>digit << 5) + (<usize>lane << 2), lane == digit ? 0xffffffff : 0);
+  for (let lane: u32 = 0; lane < 8; lane++) store<u32>((<usize>digit << 5) + (<usize>lane << 2), lane == digit ? 0xffffffff : 0, DIGIT_LANES);
 }
 
 /**
@@ -335,15 +338,15 @@ for (let digit: u32 = 0; digit < 9; digit++) {
  */
 @inline function othersLeave(st: usize, band: u32, digit: u32, own: u32, cells: u32): u32 {
   const base = st + (<usize>slotOf(0, band) << 2);
-  const lanes = DIGIT_LANES + (<usize>digit << 5);
+  const lanes = <usize>digit << 5;
   const keep = ~cells;
   const keepAll = i32x4.splat(keep);
   const ownAll = i32x4.splat(own);
   const low = v128.load(base);
   const high = v128.load(base, 16);
   const last = load<u32>(base, 32);
-  const lowNext = v128.bitselect(ownAll, v128.and(low, keepAll), v128.load(lanes));
-  const highNext = v128.bitselect(ownAll, v128.and(high, keepAll), v128.load(lanes, 16));
+  const lowNext = v128.bitselect(ownAll, v128.and(low, keepAll), v128.load(lanes, DIGIT_LANES));
+  const highNext = v128.bitselect(ownAll, v128.and(high, keepAll), v128.load(lanes, DIGIT_LANES + 16));
   const lastNext = digit == 8 ? own : last & keep;
   v128.store(base, lowNext);
   v128.store(base, highNext, 16);
@@ -394,11 +397,11 @@ const CONTRADICTION: u32 = 0x80000000;
 const WEIGHTED: bool = isDefined(WEIGHTED_LINES) ? WEIGHTED_LINES != 0 : false;
 const LINE_WEIGHTS: usize = WEIGHTED ? memory.data(6 * 4, 16) : 0;
 @inline function blame(line: u32): void {
-  if (WEIGHTED) store<u32>(LINE_WEIGHTS + (<usize>line << 2), load<u32>(LINE_WEIGHTS + (<usize>line << 2)) + 1);
+  if (WEIGHTED) store<u32>(<usize>line << 2, load<u32>(<usize>line << 2, LINE_WEIGHTS) + 1, LINE_WEIGHTS);
 }
 /** A line's score divided by WEIGHTED_LINES plus its contradictions, in 1/4096ths (the score itself when not weighted). */
 @inline function weighed(score: u32, line: u32): u32 {
-  return WEIGHTED ? (score << 12) / (<u32>WEIGHTED_LINES + load<u32>(LINE_WEIGHTS + (<usize>line << 2))) : score;
+  return WEIGHTED ? (score << 12) / (<u32>WEIGHTED_LINES + load<u32>(<usize>line << 2, LINE_WEIGHTS)) : score;
 }
 
 /**
@@ -410,26 +413,26 @@ const LINE_WEIGHTS: usize = WEIGHTED ? memory.data(6 * 4, 16) : 0;
   let cells = candidates(st, slot);
   // 1. row/box permutation
   const matrix =
-    <u32>load<u8>(ROW_BOXES + (cells & 0x1ff)) |
-    (<u32>load<u8>(ROW_BOXES + ((cells >> 9) & 0x1ff)) << 3) |
-    (<u32>load<u8>(ROW_BOXES + (cells >> 18)) << 6);
+    <u32>load<u8>(cells & 0x1ff, ROW_BOXES) |
+    (<u32>load<u8>((cells >> 9) & 0x1ff, ROW_BOXES) << 3) |
+    (<u32>load<u8>(cells >> 18, ROW_BOXES) << 6);
   // The search reads the surviving cells and the triads from one table of both, the root from
   // two: each is the faster where it runs (one load on the hard sets, two on the easy ones).
   if (atRoot) {
-    cells &= load<u32>(PERMUTATION + (matrix << 2));
+    cells &= load<u32>(matrix << 2, PERMUTATION);
     if (cells == 0) {
       if (WEIGHTED) blame(band);
       return CONTRADICTION;
     }
-    store<u16>(st + TRIADS_OFFSET + (<usize>slot << 1), load<u16>(MATCHED + (matrix << 1)));
+    store<u16>(st + (<usize>slot << 1), load<u16>(matrix << 1, MATCHED), TRIADS_OFFSET);
   } else {
-    const both = load<u64>(PERMUTATION_MATCHED + (matrix << 3));
+    const both = load<u64>(matrix << 3, PERMUTATION_MATCHED);
     cells &= <u32>both;
     if (cells == 0) {
       if (WEIGHTED) blame(band);
       return CONTRADICTION;
     }
-    store<u16>(st + TRIADS_OFFSET + (<usize>slot << 1), <u16>(both >> 32));
+    store<u16>(st + (<usize>slot << 1), <u16>(both >> 32), TRIADS_OFFSET);
   }
   // 2. rows with a single candidate are placed
   const row0 = cells & 0x1ff;
@@ -499,15 +502,15 @@ const GROUPS_HIGH2: u64 = GROUPS_LOW1 * 6;
  * every slot not in `narrowed`).
  */
 @inline function triadsAt(st: usize, slot: u32, narrowed: u32): u32 {
-  return narrowed & (<u32>1 << slot) ? triadsOf(candidates(st, slot)) : <u32>load<u16>(st + TRIADS_OFFSET + (<usize>slot << 1));
+  return narrowed & (<u32>1 << slot) ? triadsOf(candidates(st, slot)) : <u32>load<u16>(st + (<usize>slot << 1), TRIADS_OFFSET);
 }
 
 /** The row×box matrix of a band mask: bit row * 3 + box is set when the triad holds a candidate. */
 @inline function triadsOf(cells: u32): u32 {
   return (
-    <u32>load<u8>(ROW_BOXES + (cells & 0x1ff)) |
-    (<u32>load<u8>(ROW_BOXES + ((cells >> 9) & 0x1ff)) << 3) |
-    (<u32>load<u8>(ROW_BOXES + (cells >> 18)) << 6)
+    <u32>load<u8>(cells & 0x1ff, ROW_BOXES) |
+    (<u32>load<u8>((cells >> 9) & 0x1ff, ROW_BOXES) << 3) |
+    (<u32>load<u8>(cells >> 18, ROW_BOXES) << 6)
   );
 }
 
@@ -619,7 +622,7 @@ function reviseTriads(st: usize, changed: u32): u32 {
         const rows = TRIAD & 1 ? triadsAt(st, slot, dirty) : 0;
         const columns = TRIAD & 2 ? columnsOf(candidates(st, slot)) : 0;
         const triads = rows | (columns << 16);
-        const required = <u32>load<u16>(LONE_IN_GROUP + (rows << 1)) | (<u32>load<u16>(LONE_IN_GROUP + (columns << 1)) << 16);
+        const required = <u32>load<u16>(rows << 1, LONE_IN_GROUP) | (<u32>load<u16>(columns << 1, LONE_IN_GROUP) << 16);
         more |= thrice & triads;
         thrice |= twice & triads;
         twice |= once & triads;
@@ -656,7 +659,7 @@ function reviseTriads(st: usize, changed: u32): u32 {
       const cells = candidates(st, slot);
       if (TRIAD & 1) {
         const rows = triadsAt(st, slot, dirty);
-        const required = <u32>load<u16>(LONE_IN_GROUP + (rows << 1));
+        const required = <u32>load<u16>(rows << 1, LONE_IN_GROUP);
         // a triad the digit must take (row r, box x) clears the rest of row r and of box x
         let keep = rows;
         let rest = rows & rowsOnlyThree & ~required;
@@ -666,11 +669,11 @@ function reviseTriads(st: usize, changed: u32): u32 {
           keep &= ~((<u32>7 << (entry / 3 * 3)) | (<u32>0x49 << (entry % 3))) | (<u32>1 << entry);
         }
         keep &= ~(rows & rowsFull & ~required);
-        if (keep != rows) dirty |= narrow(st, slot, load<u32>(ENTRY_CELLS + (<usize>keep << 2)));
+        if (keep != rows) dirty |= narrow(st, slot, load<u32>(<usize>keep << 2, ENTRY_CELLS));
       }
       if (TRIAD & 2) {
         const columns = columnsOf(cells);
-        const required = <u32>load<u16>(LONE_IN_GROUP + (columns << 1));
+        const required = <u32>load<u16>(columns << 1, LONE_IN_GROUP);
         let rest = columns & columnsOnlyThree & ~required;
         while (rest) {
           // a triad the digit must take (band b, column c) clears the rest of column c and of the box
@@ -747,7 +750,7 @@ function reviseFish(st: usize): u32 {
     for (let k: u32 = 0; k < 9; k++) {
       const cells = k < 3 ? c0 : k < 6 ? c1 : c2;
       const columns = (cells >> ((k % 3) * 9)) & 0x1ff;
-      store<u32>(FISH_LINES + (<usize>k << 2), columns);
+      store<u32>(<usize>k << 2, columns, FISH_LINES);
       if (popcnt(columns) == 2) pairs |= <u32>1 << k;
     }
     let remove0: u32 = 0, remove1: u32 = 0, remove2: u32 = 0;
@@ -755,12 +758,12 @@ function reviseFish(st: usize): u32 {
     while (rest) {
       const i = ctz(rest);
       rest &= rest - 1;
-      const columns = load<u32>(FISH_LINES + (<usize>i << 2));
+      const columns = load<u32>(<usize>i << 2, FISH_LINES);
       let others = rest;
       while (others) {
         const j = ctz(others);
         others &= others - 1;
-        if (load<u32>(FISH_LINES + (<usize>j << 2)) != columns) continue;
+        if (load<u32>(<usize>j << 2, FISH_LINES) != columns) continue;
         for (let k: u32 = 0; k < 9; k++) {
           if (k == i || k == j) continue;
           const bits = columns << ((k % 3) * 9);
@@ -776,19 +779,19 @@ function reviseFish(st: usize): u32 {
       const rows = ((c0 >> c) & 1) | ((c0 >> (c + 8)) & 2) | ((c0 >> (c + 16)) & 4) |
         (((c1 >> c) & 1) << 3) | (((c1 >> (c + 8)) & 2) << 3) | (((c1 >> (c + 16)) & 4) << 3) |
         (((c2 >> c) & 1) << 6) | (((c2 >> (c + 8)) & 2) << 6) | (((c2 >> (c + 16)) & 4) << 6);
-      store<u32>(FISH_LINES + (<usize>c << 2), rows);
+      store<u32>(<usize>c << 2, rows, FISH_LINES);
       if (popcnt(rows) == 2) pairs |= <u32>1 << c;
     }
     rest = pairs;
     while (rest) {
       const i = ctz(rest);
       rest &= rest - 1;
-      const rows = load<u32>(FISH_LINES + (<usize>i << 2));
+      const rows = load<u32>(<usize>i << 2, FISH_LINES);
       let others = rest;
       while (others) {
         const j = ctz(others);
         others &= others - 1;
-        if (load<u32>(FISH_LINES + (<usize>j << 2)) != rows) continue;
+        if (load<u32>(<usize>j << 2, FISH_LINES) != rows) continue;
         const columns = (<u32>0x1ff & ~((<u32>1 << i) | (<u32>1 << j)));
         // rows r of the pair lose the other columns
         let r = rows;
@@ -828,8 +831,8 @@ const CONFIGURATION_ENTRIES: usize = MATCHING_RULE != 0 ? memory.data(6 * 4, 4) 
 if (MATCHING_RULE != 0) {
   for (let q: u32 = 0; q < 6; q++) {
     let entries: u32 = 0;
-    for (let row: u32 = 0; row < 3; row++) entries |= <u32>1 << (row * 3 + <u32>load<u8>(CONFIGURATION_COLUMN + q * 3 + row));
-    store<u32>(CONFIGURATION_ENTRIES + (<usize>q << 2), entries);
+    for (let row: u32 = 0; row < 3; row++) entries |= <u32>1 << (row * 3 + <u32>load<u8>(q * 3 + row, CONFIGURATION_COLUMN));
+    store<u32>(<usize>q << 2, entries, CONFIGURATION_ENTRIES);
   }
 }
 
@@ -839,7 +842,7 @@ const MATCH_INSIDE: usize = MATCHING_RULE != 0 ? memory.data(64, 16) : 0;
 const MATCH_CAPACITY: usize = MATCHING_RULE != 0 ? memory.data(4 * 64, 16) : 0;
 if (MATCHING_RULE != 0) {
   for (let t: u32 = 0; t < 4; t++) {
-    for (let k: u32 = 0; k < 64; k++) store<u8>(MATCH_CAPACITY + t * 64 + k, <u8>((3 - t) * popcnt(k & EVEN_CONFIGURATIONS) + t * popcnt(k & ~EVEN_CONFIGURATIONS & 0x3f)));
+    for (let k: u32 = 0; k < 64; k++) store<u8>(t * 64 + k, <u8>((3 - t) * popcnt(k & EVEN_CONFIGURATIONS) + t * popcnt(k & ~EVEN_CONFIGURATIONS & 0x3f)), MATCH_CAPACITY);
   }
 }
 
@@ -853,18 +856,18 @@ if (MATCHING_RULE != 0) {
 function lineSupport(): bool {
   memory.fill(MATCH_INSIDE, 0, 64);
   for (let d: u32 = 0; d < 9; d++) {
-    const at = MATCH_INSIDE + <usize>load<u32>(MATCH_SETS + (<usize>d << 2));
+    const at = MATCH_INSIDE + <usize>load<u32>(<usize>d << 2, MATCH_SETS);
     store<u8>(at, load<u8>(at) + 1);
   }
   for (let bit: u32 = 1; bit < 64; bit <<= 1) {
-    for (let k: u32 = 0; k < 64; k++) if (k & bit) store<u8>(MATCH_INSIDE + k, load<u8>(MATCH_INSIDE + k) + load<u8>(MATCH_INSIDE + (k ^ bit)));
+    for (let k: u32 = 0; k < 64; k++) if (k & bit) store<u8>(k, load<u8>(k, MATCH_INSIDE) + load<u8>(k ^ bit, MATCH_INSIDE), MATCH_INSIDE);
   }
   const inside0 = v128.load(MATCH_INSIDE);
   const inside1 = v128.load(MATCH_INSIDE, 16);
   const inside2 = v128.load(MATCH_INSIDE, 32);
   const inside3 = v128.load(MATCH_INSIDE, 48);
   let any = false;
-  for (let d: u32 = 0; d < 9; d++) store<u32>(MATCH_SUPPORT + (<usize>d << 2), 0);
+  for (let d: u32 = 0; d < 9; d++) store<u32>(<usize>d << 2, 0, MATCH_SUPPORT);
   for (let t: u32 = 0; t < 4; t++) {
     const caps = MATCH_CAPACITY + t * 64;
     const over = v128.or(
@@ -914,7 +917,7 @@ function lineSupport(): bool {
 @inline function configurationEntries(set: u32): u32 {
   let entries: u32 = 0;
   while (set) {
-    entries |= load<u32>(CONFIGURATION_ENTRIES + (<usize>ctz(set) << 2));
+    entries |= load<u32>(<usize>ctz(set) << 2, CONFIGURATION_ENTRIES);
     set &= set - 1;
   }
   return entries;
@@ -926,19 +929,19 @@ function reviseMatching(st: usize): u32 {
   for (let line: u32 = 0; line < 6; line++) {
     let open = false;
     for (let d: u32 = 0; d < 9; d++) {
-      const set = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, line, d));
+      const set = <u32>load<u8>(lineMatrix(st, line, d), CONFIGURATIONS);
       if (set & (set - 1)) open = true;
-      store<u32>(MATCH_SETS + (<usize>d << 2), set);
+      store<u32>(<usize>d << 2, set, MATCH_SETS);
     }
     if (!open) continue;
     if (!lineSupport()) return CONTRADICTION;
     for (let d: u32 = 0; d < 9; d++) {
-      const set = load<u32>(MATCH_SETS + (<usize>d << 2));
-      const support = load<u32>(MATCH_SUPPORT + (<usize>d << 2));
+      const set = load<u32>(<usize>d << 2, MATCH_SETS);
+      const support = load<u32>(<usize>d << 2, MATCH_SUPPORT);
       if (support == set) continue;
       const entries = configurationEntries(support);
       if (line < 3) {
-        changed |= narrow(st, slotOf(d, line), load<u32>(ENTRY_CELLS + (<usize>entries << 2)));
+        changed |= narrow(st, slotOf(d, line), load<u32>(<usize>entries << 2, ENTRY_CELLS));
       } else {
         const shift = (line - 3) * 3;
         for (let band: u32 = 0; band < 3; band++) {
@@ -996,7 +999,7 @@ function nakedLeave(st: usize, band: u32, cells: u32, key: u32): u32 {
 
 /** The two candidates of the cell `bit` of `band` (from NAKED_KEYS). */
 @inline function nakedKey(band: u32, bit: u32): u32 {
-  return <u32>load<u16>(NAKED_KEYS + ((<usize>band * 27 + bit) << 1));
+  return <u32>load<u16>((<usize>band * 27 + bit) << 1, NAKED_KEYS);
 }
 
 /**
@@ -1053,7 +1056,7 @@ function reviseNakedPairs(st: usize): u32 {
     while (cells) {
       const bit = cells & (0 - cells);
       cells ^= bit;
-      store<u16>(NAKED_KEYS + ((<usize>band * 27 + ctz(bit)) << 1), <u16>cellDigits(low, high, eight, bit));
+      store<u16>((<usize>band * 27 + ctz(bit)) << 1, <u16>cellDigits(low, high, eight, bit), NAKED_KEYS);
     }
     for (let row: u32 = 0; row < 3; row++) {
       const unit = <u32>0x1ff << (row * 9);
@@ -1115,12 +1118,12 @@ function unitPairs(st: usize, twos: u32, band: u32, column: i32): u32 {
   while (twos) {
     const first = ctz(twos);
     twos &= twos - 1;
-    const cells = load<u32>(UNIT_CELLS + (<usize>first << 2));
+    const cells = load<u32>(<usize>first << 2, UNIT_CELLS);
     let rest = twos;
     while (rest) {
       const second = ctz(rest);
       rest &= rest - 1;
-      if (load<u32>(UNIT_CELLS + (<usize>second << 2)) != cells) continue;
+      if (load<u32>(<usize>second << 2, UNIT_CELLS) != cells) continue;
       if (column < 0) {
         changed |= pairKeeps(st, band, cells, first, second);
         continue;
@@ -1139,7 +1142,7 @@ function rowOrBoxPairs(st: usize, band: u32, unitCells: u32): u32 {
   let twos: u32 = 0;
   for (let digit: u32 = 0; digit < 9; digit++) {
     const cells = candidates(st, slotOf(digit, band)) & unitCells;
-    store<u32>(UNIT_CELLS + (<usize>digit << 2), cells);
+    store<u32>(<usize>digit << 2, cells, UNIT_CELLS);
     if (popcnt(cells) == 2) twos |= <u32>1 << digit;
   }
   return popcnt(twos) < 2 ? 0 : unitPairs(st, twos, band, -1);
@@ -1154,7 +1157,7 @@ function columnPairs(st: usize, column: u32): u32 {
       const cells = candidates(st, slotOf(digit, band)) >> column;
       rows |= columnRows(cells) << (band * 3);
     }
-    store<u32>(UNIT_CELLS + (<usize>digit << 2), rows);
+    store<u32>(<usize>digit << 2, rows, UNIT_CELLS);
     if (popcnt(rows) == 2) twos |= <u32>1 << digit;
   }
   return popcnt(twos) < 2 ? 0 : unitPairs(st, twos, 0, <i32>column);
@@ -1494,7 +1497,7 @@ function propagateSearch(st: usize, dirty: u32): bool {
           while (round) {
             // the lowest slot: band by band
             const slot = ctz(round);
-            round &= ~(<u32>1 << slot);
+            round &= round - 1;
             if (atRoot && !WEIGHTED) {
               // at the root, the lowest slot of a later band beside it: the two share no mask, so
               // the CPU overlaps their revisions (in the search this measured slower; with
@@ -1649,7 +1652,7 @@ function chooseCell(st: usize, depth: i32): void {
   let bestBit: u32 = 0;
   if (ORDER == 1) {
     for (let i = 0; i < cellOrderLength; i++) {
-      const entry = load<u32>(CELL_ORDER_ENTRIES + (<usize>i << 2));
+      const entry = load<u32>(<usize>i << 2, CELL_ORDER_ENTRIES);
       const bit = <u32>1 << (entry & 31);
       if (unsolved(st, entry >> 5) & bit) {
         bestBand = entry >> 5;
@@ -1663,7 +1666,7 @@ function chooseCell(st: usize, depth: i32): void {
     const pairs2 = branchCells(st, 2);
     if (ORDER == 0) {
       for (let i = 0; i < cellOrderLength; i++) {
-        const entry = load<u32>(CELL_ORDER_ENTRIES + (<usize>i << 2));
+        const entry = load<u32>(<usize>i << 2, CELL_ORDER_ENTRIES);
         const band = entry >> 5;
         const bit = <u32>1 << (entry & 31);
         if ((band == 0 ? pairs0 : band == 1 ? pairs1 : pairs2) & bit) {
@@ -1721,9 +1724,9 @@ function chooseCell(st: usize, depth: i32): void {
     if (candidates(st, slotOf(digit, bestBand)) & bestBit) digits |= <u32>1 << digit;
   }
   const at = <usize>depth << 2;
-  store<u32>(FRAME_BAND_OR_LINE + at, bestBand);
-  store<u32>(FRAME_CELL_OR_DIGIT + at, bestBit);
-  store<u32>(FRAME_ALTERNATIVES + at, digits);
+  store<u32>(at, bestBand, FRAME_BAND_OR_LINE);
+  store<u32>(at, bestBit, FRAME_CELL_OR_DIGIT);
+  store<u32>(at, digits, FRAME_ALTERNATIVES);
 }
 
 /** The matrix bands × columns of stack `shift / 3` from a digit's columns in the three bands side by side (band b at bit 9b). */
@@ -1745,9 +1748,9 @@ const STACK_MATRICES: usize = memory.data(3 * 48, 16);
   const stack0 = stackMatrix(columns, 0);
   const stack1 = stackMatrix(columns, 3);
   const stack2 = stackMatrix(columns, 6);
-  store<u32>(STACK_MATRICES + offset, stack0);
-  store<u32>(STACK_MATRICES + offset, stack1, 48);
-  store<u32>(STACK_MATRICES + offset, stack2, 96);
+  store<u32>(offset, stack0, STACK_MATRICES);
+  store<u32>(offset, stack1, STACK_MATRICES + 48);
+  store<u32>(offset, stack2, STACK_MATRICES + 96);
   return <u32>load<u8>(table + stack0) | (<u32>load<u8>(table + stack1) << 10) | (<u32>load<u8>(table + stack2) << 20);
 }
 /** stackScores summed over the four digits from byte `offset` of band 0, their columns computed four at a time. */
@@ -1756,9 +1759,9 @@ const STACK_MATRICES: usize = memory.data(3 * 48, 16);
   const stack0 = stackMatrix4(columns, 0);
   const stack1 = stackMatrix4(columns, 3);
   const stack2 = stackMatrix4(columns, 6);
-  v128.store(STACK_MATRICES + offset, stack0);
-  v128.store(STACK_MATRICES + offset, stack1, 48);
-  v128.store(STACK_MATRICES + offset, stack2, 96);
+  v128.store(offset, stack0, STACK_MATRICES);
+  v128.store(offset, stack1, STACK_MATRICES + 48);
+  v128.store(offset, stack2, STACK_MATRICES + 96);
   const score0 = <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 0)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 1)) +
     <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 2)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack0, 3));
   const score1 = <u32>load<u8>(table + <u32>i32x4.extract_lane(stack1, 0)) + <u32>load<u8>(table + <u32>i32x4.extract_lane(stack1, 1)) +
@@ -1790,7 +1793,7 @@ const LOG_SCORE: bool = isDefined(CONFIGURATION_SCORE) ? CONFIGURATION_SCORE == 
 const DIGITS_SCORE: i32 = isDefined(CONFIGURATION_SCORE) ? (CONFIGURATION_SCORE == 2 || CONFIGURATION_SCORE == 3 ? CONFIGURATION_SCORE : 0) : 0;
 /** LINE_SCORE[3×3 bit matrix] = a digit's part of its line's score, from the configurations inside it (lineScore). */
 const LINE_SCORE: usize = memory.data(512);
-for (let matrix: u32 = 0; matrix < 512; matrix++) store<u8>(LINE_SCORE + matrix, <u8>lineScore(<u32>load<u8>(CONFIGURATIONS + matrix)));
+for (let matrix: u32 = 0; matrix < 512; matrix++) store<u8>(matrix, <u8>lineScore(<u32>load<u8>(matrix, CONFIGURATIONS)), LINE_SCORE);
 /** The score of a line whose nine digits are all fixed: nothing to branch on there. */
 const ALL_FIXED_SCORE: u32 = 9 * FIXED_WEIGHT;
 
@@ -1909,12 +1912,12 @@ function chooseConfiguration(st: usize, depth: i32): bool {
       if (line < 0) break;
       tried |= <u32>1 << line;
       for (let digit: u32 = 0; digit < 9; digit++) {
-        const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, <u32>line, digit));
+        const configurations = <u32>load<u8>(lineMatrix(st, <u32>line, digit), CONFIGURATIONS);
         if (popcnt(configurations) == 2) {
           const at = <usize>depth << 2;
-          store<u32>(FRAME_BAND_OR_LINE + at, LINE_FRAME + line);
-          store<u32>(FRAME_CELL_OR_DIGIT + at, digit);
-          store<u32>(FRAME_ALTERNATIVES + at, configurations);
+          store<u32>(at, LINE_FRAME + line, FRAME_BAND_OR_LINE);
+          store<u32>(at, digit, FRAME_CELL_OR_DIGIT);
+          store<u32>(at, configurations, FRAME_ALTERNATIVES);
           return true;
         }
       }
@@ -1932,7 +1935,7 @@ function chooseConfiguration(st: usize, depth: i32): bool {
 const TIES: i32 = isDefined(DIGIT_TIES) ? DIGIT_TIES : 0;
 /** The DIGIT_TIES key of `digit` (the lower wins). */
 @inline function tieKey(st: usize, digit: u32): u32 {
-  if (TIES == 2) return <u32>load<u8>(CLUE_COUNTS + digit);
+  if (TIES == 2) return <u32>load<u8>(digit, CLUE_COUNTS);
   return popcnt(candidates(st, slotOf(digit, 0))) + popcnt(candidates(st, slotOf(digit, 1))) + popcnt(candidates(st, slotOf(digit, 2)));
 }
 
@@ -1942,7 +1945,7 @@ const NO_DIGIT: u32 = 0xff;
 /** The configurations of `digit` from its line's matrices at `matrices`, `1 << shift` bytes apart (see fewestDigit). */
 @inline function digitConfigurations(matrices: usize, shift: u32, digit: u32): u32 {
   const matrix = load<u32>(matrices + (<usize>digit << shift)) & 0x1ff; // a band's u16 and the next, or a stack's u32
-  return <u32>load<u8>(CONFIGURATIONS + matrix);
+  return <u32>load<u8>(matrix, CONFIGURATIONS);
 }
 
 /**
@@ -1988,9 +1991,9 @@ function fewestDigit(st: usize, line: u32): u32 {
 function chooseDigit(st: usize, depth: i32, line: u32): bool {
   const choice = fewestDigit(st, line);
   const at = <usize>depth << 2;
-  store<u32>(FRAME_BAND_OR_LINE + at, LINE_FRAME + line);
-  store<u32>(FRAME_CELL_OR_DIGIT + at, choice & 0xff);
-  store<u32>(FRAME_ALTERNATIVES + at, choice >> 8);
+  store<u32>(at, LINE_FRAME + line, FRAME_BAND_OR_LINE);
+  store<u32>(at, choice & 0xff, FRAME_CELL_OR_DIGIT);
+  store<u32>(at, choice >> 8, FRAME_ALTERNATIVES);
   return true;
 }
 
@@ -2068,15 +2071,15 @@ function probeKept(st: usize, first: usize, second: usize, line: u32, digit: u32
  */
 function probeBinariesKept(st: usize, depth: i32): u32 {
   const at = <usize>depth << 2;
-  const chosen = load<u32>(FRAME_BAND_OR_LINE + at) - LINE_FRAME;
-  const chosenDigit = load<u32>(FRAME_CELL_OR_DIGIT + at);
+  const chosen = load<u32>(at, FRAME_BAND_OR_LINE) - LINE_FRAME;
+  const chosenDigit = load<u32>(at, FRAME_CELL_OR_DIGIT);
   for (let line: u32 = 0; line < 6; line++) {
     if (PROBE == 1 && line != chosen) continue;
     for (let digit: u32 = 0; digit < 9; digit++) {
       const branch = line == chosen && digit == chosenDigit;
       const probedBit = <u64>1 << (line * 9 + digit);
       if (PROBE_ONCE && !branch && (load<u64>(st + PROBED_OFFSET) & probedBit)) continue;
-      const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, line, digit));
+      const configurations = <u32>load<u8>(lineMatrix(st, line, digit), CONFIGURATIONS);
       if (popcnt(configurations) != 2) continue;
       const fixed = branch
         ? probeKept(st, stateAt(depth + 1), readyAt(depth), line, digit, configurations)
@@ -2094,11 +2097,11 @@ function probeBinariesKept(st: usize, depth: i32): u32 {
 
 /** Probes the binary choices of the lines PROBE names; returns as probeChoice at the first that fixes something, else 0. */
 function probeBinaries(st: usize, scratch: usize, depth: i32): u32 {
-  const chosen = load<u32>(FRAME_BAND_OR_LINE + (<usize>depth << 2)) - LINE_FRAME;
+  const chosen = load<u32>(<usize>depth << 2, FRAME_BAND_OR_LINE) - LINE_FRAME;
   for (let line: u32 = 0; line < 6; line++) {
     if (PROBE == 1 && line != chosen) continue;
     for (let digit: u32 = 0; digit < 9; digit++) {
-      const configurations = <u32>load<u8>(CONFIGURATIONS + lineMatrix(st, line, digit));
+      const configurations = <u32>load<u8>(lineMatrix(st, line, digit), CONFIGURATIONS);
       if (popcnt(configurations) != 2) continue;
       const fixed = probeChoice(st, scratch, line, digit, configurations);
       if (fixed) return fixed;
@@ -2118,12 +2121,12 @@ function probeBinaries(st: usize, scratch: usize, depth: i32): u32 {
 
 /** Restricts `digit` to configuration `p` of `line` (0–2 a band, 3–5 a stack). */
 function applyConfiguration(st: usize, digit: u32, line: u32, p: u32): u32 {
-  if (line < 3) return narrow(st, slotOf(digit, line), load<u32>(CONFIGURATION_CELLS + (<usize>p << 2)));
+  if (line < 3) return narrow(st, slotOf(digit, line), load<u32>(<usize>p << 2, CONFIGURATION_CELLS));
   const shift = (line - 3) * 3;
   const others = ~spreadColumns(<u32>7 << shift);
   let changed: u32 = 0;
   for (let band: u32 = 0; band < 3; band++) {
-    const column = <u32>load<u8>(CONFIGURATION_COLUMN + p * 3 + band);
+    const column = <u32>load<u8>(p * 3 + band, CONFIGURATION_COLUMN);
     changed |= narrow(st, slotOf(digit, band), others | spreadColumns(<u32>1 << (shift + column)));
   }
   return changed;
@@ -2152,8 +2155,8 @@ let branches: i32 = 0;
 const LINE_SCORE_DIGITS: usize = AHEAD != 0 || DIGITS_OVER != 0 || DIGITS_ROOT != 0 ? memory.data(512) : 0;
 if (AHEAD != 0 || DIGITS_OVER != 0 || DIGITS_ROOT != 0) {
   for (let matrix: u32 = 0; matrix < 512; matrix++) {
-    const count = popcnt(<u32>load<u8>(CONFIGURATIONS + matrix));
-    store<u8>(LINE_SCORE_DIGITS + matrix, <u8>(count > 1 ? 22 - count : FIXED_WEIGHT));
+    const count = popcnt(<u32>load<u8>(matrix, CONFIGURATIONS));
+    store<u8>(matrix, <u8>(count > 1 ? 22 - count : FIXED_WEIGHT), LINE_SCORE_DIGITS);
   }
 }
 /**
@@ -2205,7 +2208,7 @@ function propagateAhead(st: usize, ahead: usize, branch: i32): u32 {
  * byte `at` of the frame arrays; false when that frame's configurations were not propagated ahead.
  */
 @inline function takeAhead(st: usize, at: usize, alternative: u32): bool {
-  const block = <usize>load<u32>(FRAME_AHEAD + at);
+  const block = <usize>load<u32>(at, FRAME_AHEAD);
   if (!block) return false;
   memory.copy(st, block + <usize>alternative * STATE_BYTES, STATE_BYTES);
   return true;
@@ -2227,12 +2230,12 @@ function chooseAhead(st: usize, depth: i32): bool {
     const takeOther = otherAlive < plainAlive || (otherAlive == plainAlive && otherAhead >> 8 < plainAhead >> 8);
     branch = takeOther ? other : plain;
     alternatives = (takeOther ? otherAhead : plainAhead) & 0xff;
-    store<u32>(FRAME_AHEAD + (<usize>depth << 2), <u32>(takeOther ? block + 6 * STATE_BYTES : block));
+    store<u32>(<usize>depth << 2, <u32>(takeOther ? block + 6 * STATE_BYTES : block), FRAME_AHEAD);
   }
   const at = <usize>depth << 2;
-  store<u32>(FRAME_BAND_OR_LINE + at, LINE_FRAME + (<u32>branch & 0xff));
-  store<u32>(FRAME_CELL_OR_DIGIT + at, (<u32>branch >> 8) & 0xff);
-  store<u32>(FRAME_ALTERNATIVES + at, alternatives);
+  store<u32>(at, LINE_FRAME + (<u32>branch & 0xff), FRAME_BAND_OR_LINE);
+  store<u32>(at, (<u32>branch >> 8) & 0xff, FRAME_CELL_OR_DIGIT);
+  store<u32>(at, alternatives, FRAME_ALTERNATIVES);
   return true;
 }
 
@@ -2265,13 +2268,13 @@ function computeCellOrder(st: usize): void {
       }
       const score = (count << 16) | ((255 - places) << 8) | (band * 27 + index);
       let at = cellOrderLength;
-      while (at > 0 && load<u32>(CELL_ORDER_SCORE + (<usize>(at - 1) << 2)) > score) {
-        store<u32>(CELL_ORDER_SCORE + (<usize>at << 2), load<u32>(CELL_ORDER_SCORE + (<usize>(at - 1) << 2)));
-        store<u32>(CELL_ORDER_ENTRIES + (<usize>at << 2), load<u32>(CELL_ORDER_ENTRIES + (<usize>(at - 1) << 2)));
+      while (at > 0 && load<u32>(<usize>(at - 1) << 2, CELL_ORDER_SCORE) > score) {
+        store<u32>(<usize>at << 2, load<u32>(<usize>(at - 1) << 2, CELL_ORDER_SCORE), CELL_ORDER_SCORE);
+        store<u32>(<usize>at << 2, load<u32>(<usize>(at - 1) << 2, CELL_ORDER_ENTRIES), CELL_ORDER_ENTRIES);
         at--;
       }
-      store<u32>(CELL_ORDER_SCORE + (<usize>at << 2), score);
-      store<u32>(CELL_ORDER_ENTRIES + (<usize>at << 2), (band << 5) | index);
+      store<u32>(<usize>at << 2, score, CELL_ORDER_SCORE);
+      store<u32>(<usize>at << 2, (band << 5) | index, CELL_ORDER_ENTRIES);
       cellOrderLength++;
     }
   }
@@ -2387,10 +2390,10 @@ function searchAhead(solution: usize, limit: i32, budget: i32): i32 {
       } else {
         if (!chooseConfiguration(st, depth)) chooseCell(st, depth); // (never: a digit fixed in every line is placed)
         const at = <usize>depth << 2;
-        const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
+        const alternatives = load<u32>(at, FRAME_ALTERNATIVES);
         if (!ASC_NO_ASSERT) assert(alternatives < 64, "more alternatives than configurations");
-        const bandOrLine = load<u32>(FRAME_BAND_OR_LINE + at);
-        const cellOrDigit = load<u32>(FRAME_CELL_OR_DIGIT + at);
+        const bandOrLine = load<u32>(at, FRAME_BAND_OR_LINE);
+        const cellOrDigit = load<u32>(at, FRAME_CELL_OR_DIGIT);
         const live = probeAlternatives(st, depth, held, alternatives, bandOrLine, cellOrDigit);
         if (live == <u32>1 << HOME_BIT) continue; // the only one alive, in place: no guess, no new level
         if (live && (live & (live - 1)) == 0) {
@@ -2400,8 +2403,8 @@ function searchAhead(solution: usize, limit: i32, budget: i32): i32 {
         }
         if (live) {
           const first = ctz(live);
-          store<u32>(FRAME_ALTERNATIVES + at, live & (live - 1));
-          store<u32>(FRAME_HOME + at, <u32>st);
+          store<u32>(at, live & (live - 1), FRAME_ALTERNATIVES);
+          store<u32>(at, <u32>st, FRAME_HOME);
           guesses++;
           st = childAt(depth, first);
           depth++;
@@ -2412,15 +2415,15 @@ function searchAhead(solution: usize, limit: i32, budget: i32): i32 {
       }
     }
     // Back to the deepest frame with a live alternative not yet taken.
-    while (depth > 0 && load<u32>(FRAME_ALTERNATIVES + (<usize>(depth - 1) << 2)) == 0) depth--;
+    while (depth > 0 && load<u32>(<usize>(depth - 1) << 2, FRAME_ALTERNATIVES) == 0) depth--;
     if (depth == 0) return count;
     const at = <usize>(depth - 1) << 2;
-    const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
+    const alternatives = load<u32>(at, FRAME_ALTERNATIVES);
     const rest = alternatives & (alternatives - 1);
-    store<u32>(FRAME_ALTERNATIVES + at, rest);
+    store<u32>(at, rest, FRAME_ALTERNATIVES);
     if (rest) guesses++; // the last live alternative is no guess
     const taken = ctz(alternatives);
-    st = taken == HOME_BIT ? <usize>load<u32>(FRAME_HOME + at) : childAt(depth - 1, taken);
+    st = taken == HOME_BIT ? <usize>load<u32>(at, FRAME_HOME) : childAt(depth - 1, taken);
     held = HOME_BIT;
     alive = true;
   }
@@ -2527,8 +2530,8 @@ for (let matrix: u32 = 0; matrix < 512; matrix++) {
       units++;
     }
   }
-  store<u32>(MATRIX_OUT + (<usize>matrix << 2), cells);
-  store<u8>(MATRIX_UNITS + matrix, <u8>units);
+  store<u32>(<usize>matrix << 2, cells, MATRIX_OUT);
+  store<u8>(matrix, <u8>units, MATRIX_UNITS);
 }
 
 /**
@@ -2563,32 +2566,32 @@ let rankedRoot = false;
 function rankDigits(st: usize): void {
   // key: clues × 16 + 15 - digit (unique; the lanes past digit 8 are lower than any digit's)
   const keys = i8x16.add(i8x16.shl(v128.load(CLUE_COUNTS), 4), LOWER_FIRST);
-  store<u8>(RANK + 0, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 0)));
-  store<u8>(RANK + 1, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 1)));
-  store<u8>(RANK + 2, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 2)));
-  store<u8>(RANK + 3, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 3)));
-  store<u8>(RANK + 4, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 4)));
-  store<u8>(RANK + 5, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 5)));
-  store<u8>(RANK + 6, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 6)));
-  store<u8>(RANK + 7, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 7)));
-  store<u8>(RANK + 8, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 8)));
+  store<u8>(0, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 0)), RANK);
+  store<u8>(1, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 1)), RANK);
+  store<u8>(2, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 2)), RANK);
+  store<u8>(3, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 3)), RANK);
+  store<u8>(4, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 4)), RANK);
+  store<u8>(5, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 5)), RANK);
+  store<u8>(6, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 6)), RANK);
+  store<u8>(7, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 7)), RANK);
+  store<u8>(8, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 8)), RANK);
   for (let digit: u32 = 0; digit < 9; digit++) {
-    const rank = <u32>load<u8>(RANK + digit);
-    store<u32>(st + (<usize>slotOf(rank, 0) << 2), load<u32>(RANKING + (<usize>slotOf(digit, 0) << 2)));
-    store<u32>(st + (<usize>slotOf(rank, 1) << 2), load<u32>(RANKING + (<usize>slotOf(digit, 1) << 2)));
-    store<u32>(st + (<usize>slotOf(rank, 2) << 2), load<u32>(RANKING + (<usize>slotOf(digit, 2) << 2)));
+    const rank = <u32>load<u8>(digit, RANK);
+    store<u32>(st + (<usize>slotOf(rank, 0) << 2), load<u32>(<usize>slotOf(digit, 0) << 2, RANKING));
+    store<u32>(st + (<usize>slotOf(rank, 1) << 2), load<u32>(<usize>slotOf(digit, 1) << 2, RANKING));
+    store<u32>(st + (<usize>slotOf(rank, 2) << 2), load<u32>(<usize>slotOf(digit, 2) << 2, RANKING));
   }
 }
 
 /** Gives a ranked root's state its own digits back: each slot's mask and triads from its rank's. */
 function unrankDigits(st: usize): void {
   for (let digit: u32 = 0; digit < 9; digit++) {
-    const rank = <u32>load<u8>(RANK + digit);
+    const rank = <u32>load<u8>(digit, RANK);
     for (let band: u32 = 0; band < 3; band++) {
       const from = <usize>slotOf(rank, band);
       const to = <usize>slotOf(digit, band);
-      store<u32>(RANKING + (to << 2), load<u32>(st + (from << 2)));
-      store<u16>(RANKING_TRIADS + (to << 1), load<u16>(st + TRIADS_OFFSET + (from << 1)));
+      store<u32>(to << 2, load<u32>(st + (from << 2)), RANKING);
+      store<u16>(to << 1, load<u16>(st + TRIADS_OFFSET + (from << 1)), RANKING_TRIADS);
     }
   }
   memory.copy(st, RANKING, 27 * 4);
@@ -2624,13 +2627,13 @@ function unrankDigits(st: usize): void {
   const columns = columnsOf(clues0 | clues1 | clues2);
   // each clue takes one row, one box and one column: fewer of any means two clues share it
   const clues = popcnt(clues0) + popcnt(clues1) + popcnt(clues2);
-  const units = <u32>load<u8>(MATRIX_UNITS + matrix0) + <u32>load<u8>(MATRIX_UNITS + matrix1) + <u32>load<u8>(MATRIX_UNITS + matrix2);
+  const units = <u32>load<u8>(matrix0, MATRIX_UNITS) + <u32>load<u8>(matrix1, MATRIX_UNITS) + <u32>load<u8>(matrix2, MATRIX_UNITS);
   const repeated = (units + popcnt(columns)) ^ (3 * clues);
-  store<u8>(CLUE_COUNTS + digit, <u8>clues);
+  store<u8>(digit, <u8>clues, CLUE_COUNTS);
   const spread = spreadColumns(columns);
-  const out0 = load<u32>(MATRIX_OUT + (<usize>matrix0 << 2)) | spread;
-  const out1 = load<u32>(MATRIX_OUT + (<usize>matrix1 << 2)) | spread;
-  const out2 = load<u32>(MATRIX_OUT + (<usize>matrix2 << 2)) | spread;
+  const out0 = load<u32>(<usize>matrix0 << 2, MATRIX_OUT) | spread;
+  const out1 = load<u32>(<usize>matrix1 << 2, MATRIX_OUT) | spread;
+  const out2 = load<u32>(<usize>matrix2 << 2, MATRIX_OUT) | spread;
   store<u32>(st + (<usize>slotOf(digit, 0) << 2), (BAND_CELLS & ~(out0 | clued0)) | clues0);
   store<u32>(st + (<usize>slotOf(digit, 1) << 2), (BAND_CELLS & ~(out1 | clued1)) | clues1);
   store<u32>(st + (<usize>slotOf(digit, 2) << 2), (BAND_CELLS & ~(out2 | clued2)) | clues2);
@@ -2721,15 +2724,15 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         nodes = -nodes;
         return count;
       } else {
-        if (AHEAD != 0) store<u32>(FRAME_AHEAD + (<usize>depth << 2), 0);
+        if (AHEAD != 0) store<u32>(<usize>depth << 2, 0, FRAME_AHEAD);
         if (BRANCH == 2) {
           // configurations, but a two-candidate cell where the chosen digit has more than two
           if (!chooseConfiguration(st, depth)) chooseCell(st, depth);
-          else if (popcnt(load<u32>(FRAME_ALTERNATIVES + (<usize>depth << 2))) > 2 && (branchCells(st, 0) | branchCells(st, 1) | branchCells(st, 2))) {
+          else if (popcnt(load<u32>(<usize>depth << 2, FRAME_ALTERNATIVES)) > 2 && (branchCells(st, 0) | branchCells(st, 1) | branchCells(st, 2))) {
             chooseCell(st, depth);
           }
         } else if (BRANCH != 0 || !chooseConfiguration(st, depth)) chooseCell(st, depth);
-        if (KEEP) store<u32>(FRAME_READY + (<usize>depth << 2), 0);
+        if (KEEP) store<u32>(<usize>depth << 2, 0, FRAME_READY);
         if (KEEP && depth + 1 < MAX_DEPTH) {
           const fixed = probeBinariesKept(st, depth);
           if (fixed == PROBE_TAKEN) {
@@ -2748,14 +2751,14 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
           }
         }
         const at = <usize>depth << 2;
-        const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
+        const alternatives = load<u32>(at, FRAME_ALTERNATIVES);
         const alternative = ctz(alternatives);
-        const bandOrLine = load<u32>(FRAME_BAND_OR_LINE + at);
-        const cellOrDigit = load<u32>(FRAME_CELL_OR_DIGIT + at);
+        const bandOrLine = load<u32>(at, FRAME_BAND_OR_LINE);
+        const cellOrDigit = load<u32>(at, FRAME_CELL_OR_DIGIT);
         if (KEEP && bandOrLine >= LINE_FRAME && popcnt(alternatives) == 2 && depth + 1 < MAX_DEPTH) {
           // both configurations were probed, alive: the first is the child state, the second waits in readyAt(depth)
-          store<u32>(FRAME_ALTERNATIVES + at, alternatives & (alternatives - 1));
-          store<u32>(FRAME_READY + at, 1);
+          store<u32>(at, alternatives & (alternatives - 1), FRAME_ALTERNATIVES);
+          store<u32>(at, 1, FRAME_READY);
           depth++;
           st = stateAt(depth);
           guesses++;
@@ -2774,7 +2777,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
           dirty = applyAlternative(st, bandOrLine, cellOrDigit, alternative); // forced: no guess, no new level
           continue;
         }
-        store<u32>(FRAME_ALTERNATIVES + at, alternatives & (alternatives - 1));
+        store<u32>(at, alternatives & (alternatives - 1), FRAME_ALTERNATIVES);
         if (!ASC_NO_ASSERT) assert(depth + 1 < MAX_DEPTH, "search stack overflow");
         copyState(stateAt(depth + 1), st);
         depth++;
@@ -2791,20 +2794,20 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
     // Backtrack to the deepest branch with an untried alternative.
     if (depth == 0) return count;
     const at = <usize>(depth - 1) << 2;
-    if (KEEP && load<u32>(FRAME_READY + at)) {
+    if (KEEP && load<u32>(at, FRAME_READY)) {
       // the branch's second configuration, probed alive: its state is ready (and the branch's last)
-      store<u32>(FRAME_ALTERNATIVES + at, 0);
+      store<u32>(at, 0, FRAME_ALTERNATIVES);
       depth--;
       st = stateAt(depth);
       copyState(st, readyAt(depth));
       ahead = 1;
       continue;
     }
-    const alternatives = load<u32>(FRAME_ALTERNATIVES + at);
+    const alternatives = load<u32>(at, FRAME_ALTERNATIVES);
     const alternative = ctz(alternatives);
     const rest = alternatives & (alternatives - 1);
     if (rest) {
-      store<u32>(FRAME_ALTERNATIVES + at, rest);
+      store<u32>(at, rest, FRAME_ALTERNATIVES);
       copyState(stateAt(depth), stateAt(depth - 1));
       guesses++;
     } else {
@@ -2815,7 +2818,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
       ahead = 1;
       continue;
     }
-    dirty = applyAlternative(st, load<u32>(FRAME_BAND_OR_LINE + at), load<u32>(FRAME_CELL_OR_DIGIT + at), alternative);
+    dirty = applyAlternative(st, load<u32>(at, FRAME_BAND_OR_LINE), load<u32>(at, FRAME_CELL_OR_DIGIT), alternative);
   }
   return count;
 }

@@ -13,7 +13,8 @@
 // State: one 27-bit mask per slot holds the cells of the band where the digit may still go
 // (the cell where it is placed stays set), plus one 27-bit mask per band of unsolved cells.
 // Where a band's nine masks are read or narrowed together (othersLeave, the naked-singles pass,
-// the triad rule's counts, the stack scores of the branch choice), four go to a v128.
+// the triad rule's counts, the stack scores of the branch choice), four go to a v128; rule 3
+// takes digits 0–7's columns eight to a v128.
 //
 //   slot mask, bit = row * 9 + column inside the band:
 //        box 0     box 1     box 2
@@ -494,6 +495,71 @@ const GROUPS_HIGH2: u64 = GROUPS_LOW1 * 6;
   if (atRoot) store<u32>(settledAt, keep);
   return narrowFrom(st, slotOf(digit, 0), cells0, spreadColumns(keep & 0x1ff)) | narrowFrom(st, slotOf(digit, 1), cells1, spreadColumns((keep >> 9) & 0x1ff)) |
     narrowFrom(st, slotOf(digit, 2), cells2, spreadColumns(keep >> 18));
+}
+
+/** Rule 3's next column of a stack (see reviseDigit), for eight digits' columns (9 bits a lane). */
+@inline function nextColumn8(columns: v128): v128 {
+  return v128.or(v128.and(i16x8.shr_u(columns, 1), i16x8.splat(0xdb)), v128.and(i16x8.shl(columns, 2), i16x8.splat(0x124)));
+}
+/** Rule 3's column after next of a stack, for eight digits' columns. */
+@inline function afterNextColumn8(columns: v128): v128 {
+  return v128.or(v128.and(i16x8.shr_u(columns, 2), i16x8.splat(0x49)), v128.and(i16x8.shl(columns, 1), i16x8.splat(0x1b6)));
+}
+/** Of a band's columns `own` (eight digits), those the two other bands' columns leave on a permutation of their stack. */
+@inline function keptColumns8(own: v128, other1: v128, other2: v128): v128 {
+  return v128.and(own, v128.or(v128.and(nextColumn8(other1), afterNextColumn8(other2)), v128.and(afterNextColumn8(other1), nextColumn8(other2))));
+}
+/** Narrows four digits' masks of a band (`cells`) to the columns `kept` (the low or high half of eight). */
+@inline function narrowColumns4(cells: v128, kept: v128): v128 {
+  return v128.and(cells, v128.or(v128.or(kept, i32x4.shl(kept, 9)), i32x4.shl(kept, 18)));
+}
+/** The slots of digits 0–7 (band-major) whose masks `before` and `after` the same; `low0`… the bands' digits 0–3 and 4–7. */
+@inline function sameMasks8(low0: v128, low0Next: v128, high0: v128, high0Next: v128, low1: v128, low1Next: v128, high1: v128, high1Next: v128, low2: v128, low2Next: v128, high2: v128, high2Next: v128): u32 {
+  const band0 = <u32>i32x4.bitmask(i32x4.eq(low0, low0Next)) | (<u32>i32x4.bitmask(i32x4.eq(high0, high0Next)) << 4);
+  const band1 = <u32>i32x4.bitmask(i32x4.eq(low1, low1Next)) | (<u32>i32x4.bitmask(i32x4.eq(high1, high1Next)) << 4);
+  const band2 = <u32>i32x4.bitmask(i32x4.eq(low2, low2Next)) | (<u32>i32x4.bitmask(i32x4.eq(high2, high2Next)) << 4);
+  return band0 | (band1 << 9) | (band2 << 18);
+}
+/** The slots of digits 0–7, one bit each (band-major). */
+const EIGHT_DIGITS_SLOTS: u32 = 0xff | (0xff << 9) | (0xff << 18);
+
+/**
+ * Rule 3 (reviseDigit) for digits 0–7 at once, their columns eight to a v128 (16 bits a digit):
+ * a round of the search, or of a root not taken digit by digit, runs it once whichever of digits
+ * 0–7 the round changed, rather than reviseDigit digit by digit (and without the root's settled
+ * check). The rule is exact, so revising a digit more often changes no fixed point (nor the
+ * search: the same guesses and nodes). Returns the slots it changed, or CONTRADICTION.
+ */
+@inline function reviseDigits8(st: usize): u32 {
+  const low0 = v128.load(st);
+  const high0 = v128.load(st, 16);
+  const low1 = v128.load(st, 36);
+  const high1 = v128.load(st, 52);
+  const low2 = v128.load(st, 72);
+  const high2 = v128.load(st, 88);
+  const columns0 = i16x8.narrow_i32x4_u(columnsOf4(low0), columnsOf4(high0));
+  const columns1 = i16x8.narrow_i32x4_u(columnsOf4(low1), columnsOf4(high1));
+  const columns2 = i16x8.narrow_i32x4_u(columnsOf4(low2), columnsOf4(high2));
+  const kept0 = keptColumns8(columns0, columns1, columns2);
+  const kept1 = keptColumns8(columns1, columns2, columns0);
+  const kept2 = keptColumns8(columns2, columns0, columns1);
+  // a stack with a permutation keeps a column of band 0 (every permutation crosses it)
+  const stacks = v128.and(v128.or(v128.or(kept0, i16x8.shr_u(kept0, 1)), i16x8.shr_u(kept0, 2)), i16x8.splat(0x49));
+  if (!i16x8.all_true(i16x8.eq(stacks, i16x8.splat(0x49)))) return CONTRADICTION;
+  const low0Next = narrowColumns4(low0, i32x4.extend_low_i16x8_u(kept0));
+  const high0Next = narrowColumns4(high0, i32x4.extend_high_i16x8_u(kept0));
+  const low1Next = narrowColumns4(low1, i32x4.extend_low_i16x8_u(kept1));
+  const high1Next = narrowColumns4(high1, i32x4.extend_high_i16x8_u(kept1));
+  const low2Next = narrowColumns4(low2, i32x4.extend_low_i16x8_u(kept2));
+  const high2Next = narrowColumns4(high2, i32x4.extend_high_i16x8_u(kept2));
+  v128.store(st, low0Next);
+  v128.store(st, high0Next, 16);
+  v128.store(st, low1Next, 36);
+  v128.store(st, high1Next, 52);
+  v128.store(st, low2Next, 72);
+  v128.store(st, high2Next, 88);
+  const same = sameMasks8(low0, low0Next, high0, high0Next, low1, low1Next, high1, high1Next, low2, low2Next, high2, high2Next);
+  return ~same & EIGHT_DIGITS_SLOTS;
 }
 
 /**
@@ -1462,11 +1528,12 @@ function propagateSearch(st: usize, dirty: u32): bool {
       // start (a slot changed again before its turn is revised once, with its latest mask; one
       // changed after its turn waits for the next round), so which slot comes next never waits
       // for what the last one changed. In the search a round takes every dirty slot, band by
-      // band, then rule 3 revises every digit with a slot in the round: its three masks were
-      // stored long before it reads them, and no slot waits on it (rule 3 as soon as the round
-      // has none of the digit's slots left reads a mask just stored, and the next slot waits for
-      // its branch). The root of a puzzle of RANKED_BELOW clues or more does the same, two slots
-      // of different bands at a time. At the root of a sparser one (`byDigit`), where all 27
+      // band, then rule 3 revises digits 0–7 at once (reviseDigits8, when the round has a slot of
+      // one of them) and digit 8 when it has one of its slots: their masks were stored long
+      // before it reads them, and no slot waits on it (rule 3 as soon as the round has none of a
+      // digit's slots left reads a mask just stored, and the next slot waits for its branch).
+      // The root of a puzzle of RANKED_BELOW clues or more does the same, two slots of different
+      // bands at a time. At the root of a sparser one (`byDigit`), where all 27
       // start dirty, a round takes the slots of the lowest digit with one dirty, which revises
       // fewer slots than a whole-board round there (its digits are named by their clues for it,
       // the most first: rankDigits), then rule 3 for that digit.
@@ -1524,6 +1591,15 @@ function propagateSearch(st: usize, dirty: u32): bool {
               if (more == CONTRADICTION) return false;
               dirty |= more;
             }
+          }
+          if (!WEIGHTED) {
+            // digits 0–7 at once, then digit 8 (WEIGHTED_LINES keeps its order, above)
+            if (digits & 0xff) {
+              const more = reviseDigits8(st);
+              if (more == CONTRADICTION) return false;
+              dirty |= more;
+            }
+            digits &= 0x100;
           }
           while (!WEIGHTED && digits) {
             const digit = ctz(digits);

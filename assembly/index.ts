@@ -1486,26 +1486,22 @@ function reviseHiddenPairs(st: usize): u32 {
 /**
  * Propagates to a fixed point from the `dirty` slots: the slot rules, then naked singles (then
  * hidden singles at level 2, the triad rule at level 3), until nothing changes. False on a
- * contradiction. Counts the state in `nodes`. The search's first state (its root), of a sparse
- * puzzle (its digits ranked: rankedRoot) or not, and the others each have a function of their
- * own (propagateAt with `atRoot` and `byDigit` constants), so that none carries the others'
- * choices nor their registers.
+ * contradiction. Counts the state in `nodes`. The search's first state (its root) and the others
+ * each have a function of their own (propagateAt with `atRoot` and `byDigit` constants), so that
+ * neither carries the other's choices nor its registers.
  */
 function propagate(st: usize, dirty: u32): bool {
   if (++nodes != 1) return propagateSearch(st, dirty);
-  if (!rankedRoot && !WEIGHTED) return propagateRoot(st, dirty);
-  const alive = propagateSparseRoot(st, dirty); // (WEIGHTED_LINES: every root, see propagateAt)
-  if (alive && rankedRoot) unrankDigits(st);
-  return alive;
+  return WEIGHTED ? propagateRootByDigit(st, dirty) : propagateRoot(st, dirty);
 }
 
-/** propagateAt for the root of a search, a puzzle of RANKED_BELOW clues or more. */
+/** propagateAt for the root of a search. */
 function propagateRoot(st: usize, dirty: u32): bool {
   return propagateAt(st, dirty, true, false);
 }
 
-/** propagateAt for the root of a search, a puzzle of fewer than RANKED_BELOW clues (its digits ranked). */
-function propagateSparseRoot(st: usize, dirty: u32): bool {
+/** propagateAt for the root of a search with WEIGHTED_LINES: one digit's slots a round (see propagateAt). */
+function propagateRootByDigit(st: usize, dirty: u32): bool {
   return propagateAt(st, dirty, true, true);
 }
 
@@ -1516,7 +1512,7 @@ function propagateSearch(st: usize, dirty: u32): bool {
 
 /**
  * propagate's body; `atRoot` (a constant in each caller) says whether the state is the root,
- * `byDigit` (a constant too) whether its rounds take one digit at a time (a sparse puzzle's root).
+ * `byDigit` (a constant too) whether its rounds take one digit at a time (WEIGHTED_LINES's root).
  */
 @inline function propagateAt(st: usize, dirty: u32, atRoot: bool, byDigit: bool): bool {
   let revised: u32 = 0; // slots revised since the last triad pass: the rule runs on their bands
@@ -1532,11 +1528,9 @@ function propagateSearch(st: usize, dirty: u32): bool {
       // one of them) and digit 8 when it has one of its slots: their masks were stored long
       // before it reads them, and no slot waits on it (rule 3 as soon as the round has none of a
       // digit's slots left reads a mask just stored, and the next slot waits for its branch).
-      // The root of a puzzle of RANKED_BELOW clues or more does the same, two slots of different
-      // bands at a time. At the root of a sparser one (`byDigit`), where all 27
-      // start dirty, a round takes the slots of the lowest digit with one dirty, which revises
-      // fewer slots than a whole-board round there (its digits are named by their clues for it,
-      // the most first: rankDigits), then rule 3 for that digit.
+      // The root does the same, two slots of different bands at a time. WEIGHTED_LINES's root
+      // (`byDigit`), where all 27 start dirty, keeps the order its weights were measured in: a
+      // round takes the slots of the lowest digit with one dirty, then rule 3 for that digit.
       if (byDigit) {
         while (dirty) {
           let round = dirty & digitSlots(lowestDigit(dirty));
@@ -2610,70 +2604,8 @@ for (let matrix: u32 = 0; matrix < 512; matrix++) {
   store<u8>(matrix, <u8>units, MATRIX_UNITS);
 }
 
-/**
- * The root's digits by their clues. The root revises the slots of the lowest digit with one to
- * revise first (see propagateAt), and that order matters on a sparse puzzle: those whose digits
- * happen to be named most clues first (17_clue's, numbered by first appearance) are solved
- * faster than the same puzzles with their digits renamed at random. So a puzzle
- * with fewer than RANKED_BELOW clues is loaded with its digits renamed by their clues, the most
- * first (the lower digit on ties), and its root propagated so; the state gets its own digits back
- * before the search (or the solution) reads it.
- * The root's fixed point does not depend on the order, so the search and its guesses are the same.
- */
-const RANKED_BELOW: u32 = 30;
-/** Per digit (u8): its clues, as loadPuzzle counted them (lanes 9–15 stay 0). */
+/** Per digit (u8): its clues, as loadPuzzle counted them (DIGIT_TIES 2 reads them). */
 const CLUE_COUNTS: usize = memory.data(16, 16);
-/** Per digit (u8): its name in a ranked root (0: the most clues). */
-const RANK: usize = memory.data(16, 16);
-/** A ranked root's slots before renaming (27 × u32), and a state's masks while they are renamed back; then its triads (27 × u16). */
-const RANKING: usize = memory.data(27 * 4 + 27 * 2, 16);
-const RANKING_TRIADS: usize = RANKING + 27 * 4;
-/** Lane d: 15 - d, the tie-break of rankDigits's keys. */
-const LOWER_FIRST = i8x16(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-/** Whether this puzzle's root runs ranked (see RANKED_BELOW). */
-let rankedRoot = false;
-
-/** The rank of the digit whose key is `key` (see rankDigits): how many keys beat it. */
-@inline function rankOf(keys: v128, key: u32): u32 {
-  return popcnt(<u32>i8x16.bitmask(i8x16.gt_u(keys, i8x16.splat(<i8>key))));
-}
-
-/** Ranks the digits by CLUE_COUNTS and moves the slots loaded at RANKING into `st` under their ranks. */
-function rankDigits(st: usize): void {
-  // key: clues × 16 + 15 - digit (unique; the lanes past digit 8 are lower than any digit's)
-  const keys = i8x16.add(i8x16.shl(v128.load(CLUE_COUNTS), 4), LOWER_FIRST);
-  store<u8>(0, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 0)), RANK);
-  store<u8>(1, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 1)), RANK);
-  store<u8>(2, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 2)), RANK);
-  store<u8>(3, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 3)), RANK);
-  store<u8>(4, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 4)), RANK);
-  store<u8>(5, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 5)), RANK);
-  store<u8>(6, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 6)), RANK);
-  store<u8>(7, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 7)), RANK);
-  store<u8>(8, <u8>rankOf(keys, <u32>i8x16.extract_lane_u(keys, 8)), RANK);
-  for (let digit: u32 = 0; digit < 9; digit++) {
-    const rank = <u32>load<u8>(digit, RANK);
-    store<u32>(st + (<usize>slotOf(rank, 0) << 2), load<u32>(<usize>slotOf(digit, 0) << 2, RANKING));
-    store<u32>(st + (<usize>slotOf(rank, 1) << 2), load<u32>(<usize>slotOf(digit, 1) << 2, RANKING));
-    store<u32>(st + (<usize>slotOf(rank, 2) << 2), load<u32>(<usize>slotOf(digit, 2) << 2, RANKING));
-  }
-}
-
-/** Gives a ranked root's state its own digits back: each slot's mask and triads from its rank's. */
-function unrankDigits(st: usize): void {
-  for (let digit: u32 = 0; digit < 9; digit++) {
-    const rank = <u32>load<u8>(digit, RANK);
-    for (let band: u32 = 0; band < 3; band++) {
-      const from = <usize>slotOf(rank, band);
-      const to = <usize>slotOf(digit, band);
-      store<u32>(to << 2, load<u32>(st + (from << 2)), RANKING);
-      store<u16>(to << 1, load<u16>(st + TRIADS_OFFSET + (from << 1)), RANKING_TRIADS);
-    }
-  }
-  memory.copy(st, RANKING, 27 * 4);
-  memory.copy(st + TRIADS_OFFSET, RANKING_TRIADS, 27 * 2);
-}
-
 /**
  * Band `band`'s mask (cells 0–26, 27–53 or 54–80) of the cells marked in five 16-cell bitmasks
  * (cells 0–79, as i8x16.bitmask gives them) and `bit80` (cell 80). `band` is a constant at every
@@ -2748,12 +2680,9 @@ function loadPuzzle(puzzle: usize): i32 {
   setUnsolved(st, 0, BAND_CELLS & ~clued0);
   setUnsolved(st, 1, BAND_CELLS & ~clued1);
   setUnsolved(st, 2, BAND_CELLS & ~clued2);
-  rankedRoot = popcnt(clued0) + popcnt(clued1) + popcnt(clued2) < RANKED_BELOW;
-  const slots = rankedRoot ? RANKING : st;
   let repeated: u32 = 0;
-  for (let digit: u32 = 0; digit < 9; digit++) repeated |= loadDigit(slots, digit, c0, c1, c2, c3, c4, byte80, clued0, clued1, clued2);
+  for (let digit: u32 = 0; digit < 9; digit++) repeated |= loadDigit(st, digit, c0, c1, c2, c3, c4, byte80, clued0, clued1, clued2);
   if (repeated) return -2;
-  if (rankedRoot) rankDigits(st);
   return 1;
 }
 

@@ -218,8 +218,8 @@ export class BitmaskEngine implements SolverEngine {
 
   /**
    * Revises the dirty slots (rules 1–2) in rounds, and a digit (rule 3) as soon as its round has none of its slots left, until
-   * nothing is left. A round is every dirty slot, or at the root the lowest digit's. (The kernel's root may order digits by
-   * their clues, RANKED_BELOW: the same fixed point, so the same search.) False on a contradiction.
+   * nothing is left. A round is every dirty slot, or at the root the lowest digit's. (The kernel's root takes every dirty
+   * slot a round: the same fixed point, so the same search.) False on a contradiction.
    */
   private reviseDirty(st: number, root: boolean): boolean {
     while (this.dirty) {

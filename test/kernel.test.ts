@@ -158,7 +158,7 @@ describe("WASM kernel and TS twin", () => {
     }
   });
 
-  it("agree on sparse puzzles whatever their digits are named (the kernel's root runs them renamed by their clues)", async () => {
+  it("agree on sparse puzzles whatever their digits are named (the kernel's root takes every dirty slot a round, in any naming)", async () => {
     const wasm = await createSolver();
     const twin = await createSolver({ solver: "bitmask" });
     const sparse = fixture.filter((c) => c.count !== "invalid" && c.puzzle.replace(/[.0]/g, "").length < 30);

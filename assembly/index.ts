@@ -440,12 +440,12 @@ const LINE_WEIGHTS: usize = WEIGHTED ? memory.data(6 * 4, 16) : 0;
   const row1 = cells & (0x1ff << 9);
   const row2 = cells & (0x1ff << 18);
   const singles = ((row0 & (row0 - 1)) == 0 ? row0 : 0) | ((row1 & (row1 - 1)) == 0 ? row1 : 0) | ((row2 & (row2 - 1)) == 0 ? row2 : 0);
-  const open = unsolved(st, band);
-  const placed = singles & open;
   // Not asked first whether it placed any: that branch goes either way about as often, and
-  // mispredicted it costs more than the v128 pass.
-  setUnsolved(st, band, open & ~placed);
-  return othersLeave(st, band, digit, cells, placed); // nothing leaves when nothing is placed
+  // mispredicted it costs more than the v128 pass. A single already placed is no different:
+  // no other digit holds its cell any more, so the other digits need not wait for the
+  // unsolved cells to be read.
+  setUnsolved(st, band, unsolved(st, band) & ~singles);
+  return othersLeave(st, band, digit, cells, singles); // nothing leaves when nothing is placed
 }
 
 /** The columns (9 bits) where a band mask has a candidate. */

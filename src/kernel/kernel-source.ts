@@ -23,14 +23,16 @@ export type UrlObject = typeof globalThis extends { URL: { prototype: infer U } 
 /** Where a kernel comes from: a compiled module, its bytes, a fetch response (or its promise), or a URL (object or absolute string). */
 export type KernelSource = WasmModule | ArrayBuffer | ArrayBufferView | ResponseLike | PromiseLike<ResponseLike> | UrlObject | string;
 
+/** What a kernel given may be, and every call that takes one (after "pass it yourself"). */
+export const GIVE_KERNELS =
+  "(a URL, bytes, a Response or a WebAssembly.Module): createSolver({ kernels: { wasm, general } }), createPool({ kernels }), " +
+  "canonicalize(puzzles, { kernels: { canon } }) or WasmKernel.create(source)";
+
 /** What to do when a kernel is not where the package looks (a bundler that does not copy it, e.g. esbuild). */
-const PASS_KERNELS =
-  "serve the kernel at that URL, or pass it yourself (a URL, bytes, a Response or a WebAssembly.Module): createSolver({ kernels: { wasm, general } }), createPool({ kernels }) or WasmKernel.create(source)";
+const PASS_KERNELS = `serve the kernel at that URL, or pass it yourself ${GIVE_KERNELS}`;
 
 /** What to do when a kernel file is not where the package looks in Node (a bundle, or dist/ without build/). */
-const MISSING_FILE =
-  "copy it there from the package (sudoku-wasm/kernels/<kernel>.wasm) or pass it yourself (a URL, bytes, a Response or a WebAssembly.Module): " +
-  "createSolver({ kernels: { wasm, general } }), createPool({ kernels }) or WasmKernel.create(source); in a clone of sudoku-wasm, `npm run build` makes it";
+const MISSING_FILE = `copy it there from the package (sudoku-wasm/kernels/<kernel>.wasm) or pass it yourself ${GIVE_KERNELS}; in a clone of sudoku-wasm, \`npm run build\` makes it`;
 
 /** A Node built-in module (`node:fs`), reached at run time so that no bundler meets a Node import; undefined outside Node (20.16+ has process.getBuiltinModule). */
 export function nodeBuiltin<Module>(id: string): Module | undefined {

@@ -12,7 +12,7 @@
  */
 import { buildFacts } from "../../build/facts.js";
 import { instantiate as instantiateSudokuKernel } from "../../build/release.js";
-import { type KernelSource, type UrlObject, type WasmModule, compileSource, givenKernelError } from "./kernel-source.js";
+import { type KernelSource, type UrlObject, type WasmModule, GIVE_KERNELS, compileSource, givenKernelError } from "./kernel-source.js";
 import type { Grid } from "../model/puzzle.js";
 import { type Shape, CELLS, SHAPE_9, shapeName, shapeOf } from "../model/shape.js";
 import {
@@ -69,8 +69,7 @@ export function kernelUrl(stem: string): UrlObject {
 function kernelFileUrl(stem: string): UrlObject {
   if (typeof import.meta.url !== "string")
     throw new Error(
-      `sudoku-wasm: cannot find the kernel ${stem}.wasm: this bundle has no import.meta.url to find it from (a CommonJS or classic-script bundle); ` +
-        "pass the kernels yourself (a URL, bytes, a Response or a WebAssembly.Module): createSolver({ kernels: { wasm, general } }), createPool({ kernels }) or WasmKernel.create(source)",
+      `sudoku-wasm: cannot find the kernel ${stem}.wasm: this bundle has no import.meta.url to find it from (a CommonJS or classic-script bundle); pass the kernels yourself ${GIVE_KERNELS}`,
     );
   return kernelUrl(stem);
 }

@@ -166,6 +166,20 @@ const WORDS = memory.data<u8>([
   return to + <usize>length;
 }
 
+/** The two digits of each number under 100 ("00" to "99"), two bytes each, so that a number is written two digits a step. */
+const DIGIT_PAIRS = memory.data(200);
+for (let n: u32 = 0; n < 100; n++) store<u16>(DIGIT_PAIRS + (<usize>n << 1), <u16>(48 + n / 10) | (<u16>(48 + n % 10) << 8));
+
+/** 10^k for k from 0 to 9. */
+const POWERS_OF_TEN = memory.data<u32>([1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000]);
+
+/** How many decimal digits `value` has (1 for 0): from its bit length (log10 2 ≈ 1233 / 4096), one comparison to settle it. */
+@inline function decimalDigits(value: u32): i32 {
+  const odd = value | 1; // (0 has one digit; no power of ten past 1 is odd, so the count is unchanged)
+  const guess = ((32 - <i32>clz(odd)) * 1233) >> 12;
+  return guess + 1 - <i32>(odd < load<u32>(POWERS_OF_TEN + (<usize>guess << 2)));
+}
+
 /** Writes `value` in decimal at `to`; returns the end. */
 function putNumber(to: usize, value: u64): usize {
   if (value > <u64>u32.MAX_VALUE) {
@@ -173,10 +187,18 @@ function putNumber(to: usize, value: u64): usize {
     const end = putNumber(to, high);
     return putDigits(end, <u32>(value - high * 1000000000), 9);
   }
-  const small = <u32>value;
-  let digits: i32 = 1;
-  for (let rest = small; rest >= 10; rest /= 10) digits++;
-  return putDigits(to, small, digits);
+  let rest = <u32>value;
+  const end = to + <usize>decimalDigits(rest);
+  let at = end;
+  while (rest >= 100) {
+    const hundredth = rest / 100;
+    at -= 2;
+    store<u16>(at, load<u16>(DIGIT_PAIRS + (<usize>(rest - hundredth * 100) << 1)));
+    rest = hundredth;
+  }
+  if (rest >= 10) store<u16>(at - 2, load<u16>(DIGIT_PAIRS + (<usize>rest << 1)));
+  else store<u8>(at - 1, <u8>(48 + rest));
+  return end;
 }
 
 /** Writes the last `digits` decimal digits of `value` at `to` (leading zeros included); returns the end. */

@@ -166,7 +166,8 @@ describe("each output format's bytes, for fast records and the others alike", ()
 
 describe("numbers in records", () => {
   it("writes an index, a line and guesses as String does, past 32 bits too", () => {
-    const indexes = [0, 7, 9, 10, 99, 100, 4096, 999_999_999, 1e9, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 5e15];
+    const powersOfTen = Array.from({ length: 11 }, (_, k) => [10 ** (k + 1) - 1, 10 ** (k + 1), 10 ** (k + 1) + 1]).flat(); // each digit count's ends
+    const indexes = [0, 7, 4096, 123_456_789, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 5e15, ...powersOfTen];
     for (const firstIndex of indexes) {
       const lines = Int32Array.of(1, 2 ** 31 - 1, -(2 ** 31), -5);
       const text = written("jsonl", [EASY, EASY, EASY, EASY], { count: 1, solution: EASY_SOLUTION, guesses: 2 ** 31 - 1 }, { firstIndex, indexStep: 3, lines });

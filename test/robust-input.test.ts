@@ -197,6 +197,32 @@ describe("a header line before each grid is a title, not a record", () => {
     }
   });
 
+  it("reads a 16×16 or 25×25 grid written in lowercase letters as one grid, its rows never titles; a title before it is still one", async () => {
+    // sudoku16_kr100.txt line 1 in `a`–`p`, and in `1`–`9` then `a`–`g`; a 25×25 of one clue per row in `a`–`y`
+    const sixteen =
+      "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F.....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C.5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E";
+    const letters = [...sixteen].map((ch) => (ch === "." ? ch : "abcdefghijklmnop"["123456789ABCDEFG".indexOf(ch)])).join("");
+    const twentyFive = Array.from({ length: 25 }, (_, r) => ".".repeat(r) + "abcdefghijklmnopqrstuvwxy"[r] + ".".repeat(24 - r)).join("");
+    for (const grid of [letters, sixteen.toLowerCase(), twentyFive]) {
+      const size = Math.sqrt(grid.length);
+      const rows = Array.from({ length: size }, (_, r) => grid.slice(r * size, r * size + size));
+      for (const format of ["auto", "grid"] as const) {
+        for (const title of [[], ["Puzzle 01"]]) {
+          const records = await streamRecords([[...title, ...rows].join("\n") + "\n"], undefined, format);
+          // one record from the first row on: the character no alphabet given holds is named, not a grid cut short
+          expect(
+            records.map((r) => [r.line, r.text, r.error]),
+            `${format} ${grid.slice(0, size)} ${title}`,
+          ).toEqual([[title.length + 1, grid, expect.stringMatching(/^cell \d+ \(row 1, column \d+\) contains invalid character '[a-y]'/)]]);
+          // given its alphabet, it is read
+          const alphabet = grid === letters ? "abcdefghijklmnop" : grid === twentyFive ? "abcdefghijklmnopqrstuvwxy" : "123456789abcdefg";
+          const read = await streamRecords([[...title, ...rows].join("\n") + "\n"], alphabet, format);
+          expect(read.map((r) => [r.line, r.text, r.parsed.error])).toEqual([[title.length + 1, grid, null]]);
+        }
+      }
+    }
+  });
+
   it("never takes a row with a typo for a header: later grids keep their places", async () => {
     const [a, b] = [rowsOf(UNIQUE[0]), rowsOf(UNIQUE[1])];
     const records = await streamRecords([[a[0].slice(1), ...a.slice(1), ...b].join("\n")]);

@@ -4,7 +4,8 @@
  * in progress and are skipped, as are `#` comment lines. The first format that claims a line
  * reads it: line (N² cells) → colon → csv (a comma) → grid (a row or separator); sizes may mix. A
  * line nobody claims is one invalid record, except a *header*: a line with a word (two lowercase
- * letters, not both `x` or of the `--alphabet`) directly followed by a grid's first row, or by its
+ * letters, not both `x` or of the `--alphabet`, nor a whole 16×16 or 25×25 row written in lowercase letters, `a`–`p` for
+ * 16×16) directly followed by a grid's first row, or by its
  * top border (`+---+---+---+`), is a title and skipped (Project Euler 96's `Grid 01`); rows hold
  * no words, so a typo never shifts later grids, and a line that holds a whole puzzle (a note after
  * it or not) is never a title. A
@@ -20,7 +21,7 @@ import { type LineSink, longLineReason } from "./lines.js";
 import { colonFormat, holdsColonPuzzle } from "../formats/input/colon.js";
 import { csvFormat } from "../formats/input/csv.js";
 import type { InputFormat, InputFormatName } from "../formats/input/format.js";
-import { type GridFormat, gridFormat, holdsWholePuzzle, isSeparatorRow, rowCells } from "../formats/input/grid.js";
+import { type GridFormat, gridFormat, holdsWholePuzzle, isLowercaseRow, isSeparatorRow, rowCells } from "../formats/input/grid.js";
 import { lineFormat } from "../formats/input/line.js";
 
 /** Receives `count` fast-path records of the lines from `line` on: 81 cell bytes each from `start` of `bytes` (read them before returning). */
@@ -171,8 +172,12 @@ function needsTrim(line: string): boolean {
   return line.length > 0 && (line.charCodeAt(0) <= 32 || line.charCodeAt(line.length - 1) <= 32);
 }
 
-/** True when `line` has two lowercase letters in a row, not both `x` (an empty mark) and not both symbols of `alphabet`. */
+/**
+ * True when `line` has two lowercase letters in a row, not both `x` (an empty mark) and not both symbols of `alphabet`. Without
+ * an alphabet, a 16×16 or 25×25 row written in lowercase letters ({@link isLowercaseRow}) has none: it is a row, not a title.
+ */
 export function hasWord(line: string, alphabet: string): boolean {
+  if (alphabet === "" && isLowercaseRow(line)) return false;
   for (let i = 1; i < line.length; i++) {
     const a = line.charCodeAt(i - 1);
     const b = line.charCodeAt(i);

@@ -23,7 +23,7 @@ import {
   untakenGridNote,
 } from "../../model/puzzle.js";
 import { type Shape, SHAPE_9, shapeName, shapeOfCells, shapeOfSide } from "../../model/shape.js";
-import { symbolEmpties } from "../../model/empty-cells.js";
+import { isEmptySymbol, symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
 import { counted } from "../../model/whole-number.js";
 import type { InputFormat } from "./format.js";
@@ -46,6 +46,21 @@ function wholePuzzleShape(cells: string): Shape | undefined {
 /** True for a line that holds a whole puzzle, never a row: the grid reader ends a grid in progress before it. */
 export function holdsWholePuzzle(line: string): boolean {
   return wholePuzzleShape(rowCells(line)) !== undefined;
+}
+
+/**
+ * True for a whole 16×16 or 25×25 row written in lowercase letters (a known alphabet of its size in lowercase, `a`–`p` or
+ * `1`–`9` then `a`–`g` for 16×16): its N cells are those symbols and empty marks. Such a row holds two letters in a row, as a
+ * title does, but it is a row (the grid then says which of its characters no alphabet given holds).
+ */
+export function isLowercaseRow(line: string): boolean {
+  const cells = rowCells(line);
+  return (KNOWN_ALPHABETS.get(cells.length) ?? []).some((alphabet) => {
+    const lower = alphabet.toLowerCase();
+    if (lower === alphabet) return false; // digits only: no letters, no word
+    for (const ch of cells) if (!lower.includes(ch) && !isEmptySymbol(ch, lower)) return false;
+    return true;
+  });
 }
 
 /** True for a line between bands: only `-+=|` and spaces, and not a row of N `-` empties. */

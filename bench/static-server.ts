@@ -6,6 +6,7 @@ import { extname, join, sep } from "node:path";
 const TYPES: Record<string, string> = {
   ".html": "text/html",
   ".js": "text/javascript",
+  ".mjs": "text/javascript",
   ".css": "text/css",
   ".wasm": "application/wasm",
   ".json": "application/json",

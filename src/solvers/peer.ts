@@ -32,14 +32,58 @@ function missingPeerMessage(peer: PeerPackage): string {
   return `needs the optional package ${peer.name}, which is not installed: ${installCommand(peer)}`;
 }
 
-/** The registry fields of a row over `peer`: `peer`, and `unavailable` when it is not installed. */
+/** The registry fields of a row over `peer`: `peer`, and `unavailable` when it is not installed (in a browser: not mapped). */
 export function peerFields(peer: PeerPackage): { peer: PeerPackage; unavailable?: string } {
+  const unmapped = unmappedPeerMessage(peer);
+  if (unmapped !== undefined) return { peer, unavailable: unmapped };
   return peerInstalled(peer) ? { peer } : { peer, unavailable: missingPeerMessage(peer) };
+}
+
+/** The parts of a page's globals read here (the library's types take no DOM lib). */
+interface PageGlobals {
+  document?: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> };
+  WorkerGlobalScope?: unknown;
+}
+
+/**
+ * Why `peer` cannot load in this browser, where a bare name resolves only through the page's import map: the page maps no
+ * such name, or this is a Web Worker, which takes no import map. Undefined outside a browser (Node decides by its
+ * node_modules folders), and on a page whose import map maps the name.
+ */
+function unmappedPeerMessage(peer: PeerPackage): string | undefined {
+  if (nodeBuiltin("node:fs") !== undefined) return undefined;
+  const page = globalThis as PageGlobals;
+  const byName = `needs the optional package ${peer.name}, which it imports by name`;
+  const mapIt = `import map that maps ${peer.name} to the package's module`;
+  if (page.document === undefined)
+    return page.WorkerGlobalScope === undefined
+      ? undefined
+      : `${byName}: a Web Worker cannot, as it takes no import map (use it on the page, with an ${mapIt})`;
+  return pageMaps(page.document, peer.name) ? undefined : `${byName}: this page cannot, as it has no ${mapIt}`;
+}
+
+/** True when one of the page's import maps (`<script type="importmap">`, in `imports` or a scope) maps `name`, or a prefix of it ending in `/`. */
+function pageMaps(document: NonNullable<PageGlobals["document"]>, name: string): boolean {
+  for (const script of Array.from(document.querySelectorAll('script[type="importmap"]'))) {
+    let map: { imports?: unknown; scopes?: unknown };
+    try {
+      map = JSON.parse(script.textContent ?? "") as typeof map;
+    } catch {
+      continue; // the browser ignores a map it cannot parse
+    }
+    const tables = [map?.imports, ...(map?.scopes !== null && typeof map?.scopes === "object" ? Object.values(map.scopes) : [])];
+    for (const table of tables) {
+      if (table === null || typeof table !== "object") continue;
+      if (Object.keys(table).some((key) => key === name || (key.endsWith("/") && name.startsWith(key)))) return true;
+    }
+  }
+  return false;
 }
 
 /**
  * True when `peer` is in a node_modules folder beside one of this package's parent folders, or when the runtime cannot tell
- * before importing (a browser, a bundle). Only `import.meta.url` is read: bundlers warn of other uses in classic workers.
+ * before importing (a bundle with no file URL; a browser is told by {@link unmappedPeerMessage}). Only `import.meta.url` is
+ * read: bundlers warn of other uses in classic workers (`import.meta.resolve` would tell a page's mapped names too).
  */
 function peerInstalled(peer: PeerPackage): boolean {
   const fs = nodeBuiltin<{ existsSync(path: URL): boolean }>("node:fs");

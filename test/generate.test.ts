@@ -24,6 +24,8 @@ import {
   resolveGenerateOptions,
   summariseCorpus,
   symmetryOrbits,
+  CorpusTally,
+  FigureTally,
   type GenerateOptions,
   type GeneratedPuzzle,
 } from "../src/generate/generate.js";
@@ -330,6 +332,87 @@ describe("summaries", () => {
       guesses: { mean: 5.5, median: 0.5, min: 0, max: 5000 }, // (1,000 × 5000 + 499,000 ones) ÷ 1M = 5.499
     });
   });
+});
+
+describe("the summary kept as the puzzles come (no list of them)", () => {
+  /** The figures of a whole list, as the summary took them from its list of every puzzle. */
+  const fromList = (values: number[]) => {
+    const sum = values.reduce((total, value) => total + value, 0);
+    let [min, max] = [Infinity, -Infinity];
+    for (const value of values) [min, max] = [Math.min(min, value), Math.max(max, value)];
+    const round = (value: number) => Math.round(value * 100) / 100;
+    return { mean: round(sum / Math.max(1, values.length)), median: round(median(values)), min: round(min), max: round(max) };
+  };
+
+  it("gives a list's mean, median, least and most to the last bit: whole guesses, grades of 6 decimals, odd and even counts, NaN", () => {
+    const random = new Random(31);
+    const lists: number[][] = [[0], [3, 1], [2, 2, 2, 9], [Number.NaN, Number.NaN], [0.1, 0.2, 0.3, 0.4, 0.5]];
+    for (let n = 1; n <= 400; n += 37) {
+      lists.push(Array.from({ length: n }, () => random.below(12)));
+      lists.push(Array.from({ length: n }, () => Math.round(random.below(3_000_000) / 7) / 1e6)); // grades: fractions, rounded to 6 decimals
+      lists.push(Array.from({ length: n + 1 }, () => random.below(5) * 0.1)); // sums that float arithmetic rounds
+    }
+    for (const values of lists) {
+      const tally = new FigureTally();
+      for (const value of values) tally.add(value);
+      expect(tally.figures(), values.slice(0, 8).join(" ")).toEqual(fromList(values));
+      expect(tally.count).toBe(values.length);
+    }
+  });
+
+  it("holds one entry per distinct value, not one per puzzle: a million puzzles of 21 guess counts keep 21", () => {
+    const tally = new CorpusTally();
+    const guesses = (i: number) => (i % 1000 === 999 ? 5000 : i % 20);
+    for (let i = 0; i < 1_000_000; i++) tally.add(17 + (i % 20), guesses(i));
+    expect(tally.summary()).toEqual(summariseCorpus(Array.from({ length: 1_000_000 }, (_, i) => ({ clues: 17 + (i % 20), guesses: guesses(i) }))));
+    const figures = new FigureTally();
+    for (let i = 0; i < 1_000_000; i++) figures.add(guesses(i));
+    expect(figures.distinct).toBe(21);
+  });
+
+  it("prints and records the summary a list of every puzzle gives, for fixed seeds: one grader, several (grades), hardening, no guesses", async () => {
+    const runs: { options: GenerateOptions; solver?: string; graders?: string[] }[] = [
+      { options: { count: 200, seed: 5 } },
+      { options: { count: 41, seed: 9 }, graders: ["wasm", "mrv", "dlx"] },
+      { options: { count: 60, seed: 11, hardenSteps: 3 }, graders: ["wasm", "wasm:first", "dlx"] },
+      { options: { count: 30, seed: 3 }, solver: "npm:dancing-links" },
+    ];
+    const folder = mkdtempSync(join(scratch.dir, "summary-"));
+    for (const [i, { options, solver = "wasm", graders = [solver] }] of runs.entries()) {
+      // the run in this process, its figures taken from lists of every puzzle, as the command took them
+      const engine = (await createSolver({ solver })).engine;
+      const graded = new PuzzleJudge(
+        engine,
+        await Promise.all(graders.map(async (id) => ({ id, engine: id === solver ? engine : (await createSolver({ solver: id })).engine }))),
+      );
+      const made = [...generatePuzzles(graded, options)];
+      const costs = made.map((p) => (graders.length > 1 ? graded.costs(p.puzzle) : []));
+      const clues = fromList(made.map((p) => p.clues));
+      const guesses = fromList(made.map((p) => p.guesses));
+      const grading =
+        graders.length > 1
+          ? graders.map((id, g) => ({ id, ...fromList(costs.map((c) => c[g])), reference: Math.round(graded.referenceMeans()[g] * 100) / 100 }))
+          : undefined;
+      const figures = Number.isNaN(guesses.mean) ? "guesses n/a" : `${grading ? "grade" : "guesses"} mean ${guesses.mean}, median ${guesses.median}`;
+      const printed =
+        `clues ${clues.min}-${clues.max}; ${figures}\n` +
+        (grading ? `guesses per grader, mean: ${grading.map((g) => `${g.id} ${g.mean} (median ${g.median}, reference ${g.reference})`).join("; ")}\n` : "");
+
+      const [output, manifest] = [join(folder, `${i}.txt`), join(folder, `${i}.json`)];
+      const args = ["--count", String(options.count), "--seed", String(options.seed), "--solver", solver];
+      if (graders.length > 1) args.push("--graders", graders.join(","));
+      if (options.hardenSteps) args.push("--harden", String(options.hardenSteps));
+      const run = spawnSync(process.execPath, [BIN, "generate", ...args, "-o", output, "--manifest", manifest], { encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+      expect(readFileSync(output, "utf8")).toBe(lines(made).join("\n") + "\n");
+      expect(run.stderr, args.join(" ")).toMatch(new RegExp(`^generated ${options.count} puzzles in \\d+\\.\\d\\d s \\(.*searches\\); `));
+      expect(run.stderr.slice(run.stderr.indexOf("searches); ") + "searches); ".length), args.join(" ")).toBe(printed);
+      const entry = readManifest(manifest).files[0];
+      const recorded = { count: made.length, clues: { min: clues.min, max: clues.max }, guesses };
+      expect({ count: entry.count, clues: entry.clues, guesses: entry.guesses }).toEqual(JSON.parse(JSON.stringify(recorded))); // NaN: null in JSON
+      if (grading) expect(Object.entries(entry.grading!.graders)).toEqual(grading.map(({ id, mean, median, reference }) => [id, { mean, median, reference }]));
+    }
+  }, 120_000);
 });
 
 describe("sudoku-wasm generate", () => {

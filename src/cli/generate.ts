@@ -26,10 +26,10 @@ import {
   SYMMETRIES,
   dependsOnGuesses,
   generateAttempts,
-  guessFigures,
   round2,
   resolveGenerateOptions,
-  summariseCorpus,
+  CorpusTally,
+  FigureTally,
   type CorpusSummary,
   type GenerateOptions,
   type GenerateSettings,
@@ -177,8 +177,9 @@ async function generateInto(
   const barOptions = { format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}", noTTYOutput: true, notTTYSchedule: 2000 }; // --progress to a log too, as solve
   const bar = showProgress ? new (await import("cli-progress")).SingleBar(barOptions) : null;
   bar?.start(settings.count, 0);
-  const made: { clues: number; guesses: number }[] = [];
-  const costs: number[][] = graderIds.map(() => []);
+  // the summary's figures, kept as the puzzles come: a run of any length holds no list of them
+  const made = new CorpusTally();
+  const costs = graderIds.map(() => new FigureTally());
   const started = performance.now();
   // Ctrl-C or SIGTERM stops between attempts (an attempt of a long --harden climb is not cut), and every puzzle made is
   // written whole: a hardening run's hours are not lost. A second signal ends the process at once: the loop turns between
@@ -192,8 +193,8 @@ async function generateInto(
       for (const generated of generateAttempts(judge, options)) {
         if (generated) {
           await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
-          made.push({ clues: generated.clues, guesses: generated.guesses });
-          if (graderIds.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].push(cost));
+          made.add(generated.clues, generated.guesses);
+          if (graderIds.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].add(cost));
           bar?.increment();
         }
         if (performance.now() - turn >= TURN_MS) {
@@ -217,20 +218,20 @@ async function generateInto(
     // the puzzles made are written whole; the manifest is left as it was
     const { count, attempts } = gaveUp;
     writeStderr(
-      `sudoku-wasm: gave up after ${counted(attempts, "attempt")} (--max-attempts): ${commaGrouped(made.length)} of ${counted(count, "puzzle")} made, written whole to ${flags.output ?? "standard output"}; loosen the clue target or guess range${staleManifest(flags)}\n`,
+      `sudoku-wasm: gave up after ${counted(attempts, "attempt")} (--max-attempts): ${commaGrouped(made.count)} of ${counted(count, "puzzle")} made, written whole to ${flags.output ?? "standard output"}; loosen the clue target or guess range${staleManifest(flags)}\n`,
     );
     process.exitCode = GAVE_UP_STATUS;
     return;
   }
-  if (interrupts.signal !== null && made.length < settings.count) {
+  if (interrupts.signal !== null && made.count < settings.count) {
     const where = flags.output ?? "standard output";
     writeStderr(
-      `sudoku-wasm: stopped by ${interrupts.signal}: the first ${counted(made.length, "puzzle")} written whole to ${where} (the same options make them first again)${staleManifest(flags)}\n`,
+      `sudoku-wasm: stopped by ${interrupts.signal}: the first ${counted(made.count, "puzzle")} written whole to ${where} (the same options make them first again)${staleManifest(flags)}\n`,
     );
     process.exitCode = interrupts.exitStatus!;
     return;
   }
-  const summary = summariseCorpus(made);
+  const summary = made.summary();
   const grading = graderIds.length > 1 ? gradingSummary(graderIds, judge.referenceMeans(), costs) : undefined;
   if (flags.manifest) await recordRun(flags, settings, { ...summary, kernel, ...(grading ? { grading } : {}) }); // --manifest needs --output (checked above)
   if (!flags.quiet) {
@@ -248,7 +249,7 @@ async function generateInto(
   }
   if (interrupts.signal !== null) {
     writeStderr(
-      `sudoku-wasm: ${interrupts.signal} came after the last puzzle was made, so the run finished: ${counted(made.length, "puzzle")} written whole to ${flags.output ?? "standard output"}\n`,
+      `sudoku-wasm: ${interrupts.signal} came after the last puzzle was made, so the run finished: ${counted(made.count, "puzzle")} written whole to ${flags.output ?? "standard output"}\n`,
     );
     process.exitCode = interrupts.exitStatus!;
   }
@@ -284,10 +285,10 @@ export interface GradingSummary {
 }
 
 /** Per-grader figures of a run graded by several graders. */
-function gradingSummary(ids: readonly string[], referenceMeans: readonly number[], costs: readonly number[][]): GradingSummary {
+function gradingSummary(ids: readonly string[], referenceMeans: readonly number[], costs: readonly FigureTally[]): GradingSummary {
   const graders: GradingSummary["graders"] = {};
   ids.forEach((id, g) => {
-    const { mean, median } = guessFigures(costs[g]);
+    const { mean, median } = costs[g].figures();
     graders[id] = { mean, median, reference: round2(referenceMeans[g]) };
   });
   return { reference: { ...GRADING_REFERENCE }, graders };

@@ -11,7 +11,6 @@ import { CELLS, SHAPE_9, SIZE, gridTables } from "../model/shape.js";
 import { Random, checkSeed } from "../model/prng.js";
 import { checkWhole } from "../model/whole-number.js";
 import type { SearchStats, SolverEngine } from "../solvers/solver.js";
-import { median } from "../model/quantile.js";
 import { PuzzleSet } from "../model/puzzle-set.js";
 
 // ─── Counting through an engine ─────────────────────────────────────────────
@@ -477,16 +476,89 @@ export interface CorpusSummary {
   guesses: { mean: number; median: number; min: number; max: number };
 }
 
-/** Summarises clue counts and guesses of a non-empty list of puzzles. */
+/** Summarises clue counts and guesses of a non-empty list of puzzles (a {@link CorpusTally} of them). */
 export function summariseCorpus(puzzles: readonly { clues: number; guesses: number }[]): CorpusSummary {
-  return { count: puzzles.length, clues: range(puzzles.map((p) => p.clues)), guesses: guessFigures(puzzles.map((p) => p.guesses)) };
+  const tally = new CorpusTally();
+  for (const puzzle of puzzles) tally.add(puzzle.clues, puzzle.guesses);
+  return tally.summary();
 }
 
-/** The least and most of a list, by a loop: spreading a long list into Math.min exceeds the call stack (from about 120,000 values). */
-function range(values: readonly number[]): { min: number; max: number } {
-  let [min, max] = [Infinity, -Infinity];
-  for (const value of values) [min, max] = [Math.min(min, value), Math.max(max, value)];
-  return { min, max };
+/** A {@link CorpusSummary} kept as the puzzles come, in memory that does not grow with their number (see {@link FigureTally}). */
+export class CorpusTally {
+  private readonly clues = new FigureTally();
+  private readonly guesses = new FigureTally();
+
+  /** The puzzles added so far. */
+  get count(): number {
+    return this.guesses.count;
+  }
+
+  add(clues: number, guesses: number): void {
+    this.clues.add(clues);
+    this.guesses.add(guesses);
+  }
+
+  summary(): CorpusSummary {
+    return { count: this.count, clues: this.clues.range(), guesses: this.guesses.figures() };
+  }
+}
+
+/**
+ * The mean, median, least and most of values added one at a time, without keeping the list: a running sum (added in the
+ * order the values come, so the mean is the list's to the last bit), the least and most, and how many times each distinct
+ * value came, from which the median is read. Its memory grows with the distinct values (guesses, or the grades their
+ * combinations make), not with the count.
+ */
+export class FigureTally {
+  /** The values added so far. */
+  count = 0;
+  private sum = 0;
+  private least = Infinity;
+  private most = -Infinity;
+  private readonly times = new Map<number, number>();
+
+  add(value: number): void {
+    this.count++;
+    this.sum += value;
+    [this.least, this.most] = [Math.min(this.least, value), Math.max(this.most, value)]; // NaN stays, as in a list's loop
+    this.times.set(value, (this.times.get(value) ?? 0) + 1);
+  }
+
+  /** The distinct values added so far: what the tally holds, whatever the count. */
+  get distinct(): number {
+    return this.times.size;
+  }
+
+  /** The least and most (Infinity and -Infinity for no value). */
+  range(): { min: number; max: number } {
+    return { min: this.least, max: this.most };
+  }
+
+  /** The median, as quantile.ts's `median` of the list would give it: the middle value, or the mean of the two middle values. */
+  median(): number {
+    if (this.count === 0) return NaN;
+    const values = Float64Array.from(this.times.keys()).sort(); // ascending, NaN last, as the list would sort
+    const at = (this.count - 1) * 0.5;
+    const low = Math.floor(at);
+    const high = Math.min(low + 1, this.count - 1);
+    let [lowValue, highValue] = [NaN, NaN];
+    let seen = 0; // values of the list below the one looked at
+    for (const value of values) {
+      const next = seen + this.times.get(value)!;
+      if (low >= seen && low < next) lowValue = value;
+      if (high >= seen && high < next) {
+        highValue = value;
+        break;
+      }
+      seen = next;
+    }
+    return lowValue + (highValue - lowValue) * (at - low); // (the arithmetic of quantile.ts)
+  }
+
+  /** Mean, median, least and most, each {@link round2}ed (the mean of no value is 0/1). */
+  figures(): CorpusSummary["guesses"] {
+    return { mean: round2(this.sum / Math.max(1, this.count)), median: round2(this.median()), min: round2(this.least), max: round2(this.most) };
+  }
 }
 
 /** Rounded to 2 decimals: grades of several graders are fractions. */
@@ -494,7 +566,7 @@ export const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 /** The mean, median, least and most of a list of guesses (or grades), each {@link round2}ed. */
 export function guessFigures(guesses: readonly number[]): CorpusSummary["guesses"] {
-  const mean = guesses.reduce((sum, g) => sum + g, 0) / Math.max(1, guesses.length);
-  const { min, max } = range(guesses);
-  return { mean: round2(mean), median: round2(median(guesses)), min: round2(min), max: round2(max) };
+  const tally = new FigureTally();
+  for (const value of guesses) tally.add(value);
+  return tally.figures();
 }

@@ -4,9 +4,9 @@
  * in progress and are skipped, as are `#` comment lines. The first format that claims a line
  * reads it: line (N² cells) → colon → csv (a comma) → grid (a row or separator); sizes may mix. A
  * line nobody claims is one invalid record, except a *header*: a line with a word (two lowercase
- * letters, not both `x` or of the `--alphabet`, nor a whole 16×16 or 25×25 row written in lowercase letters, `a`–`p` for
- * 16×16) directly followed by a grid's first row, or by its
- * top border (`+---+---+---+`), is a title and skipped (Project Euler 96's `Grid 01`); rows hold
+ * letters, not both `x` or of the `--alphabet`, and not a whole 16×16 or 25×25 row in lowercase
+ * letters such as `a`–`p`) directly followed by a grid's first row, or by its top border
+ * (`+---+---+---+`), is a title and skipped (Project Euler 96's `Grid 01`); rows hold
  * no words, so a typo never shifts later grids, and a line that holds a whole puzzle (a note after
  * it or not) is never a title. A
  * line with a word ends a run of 4×4 lines (grid.ts) as it ends a 9×9 line: it may be a title.

@@ -476,13 +476,6 @@ export interface CorpusSummary {
   guesses: { mean: number; median: number; min: number; max: number };
 }
 
-/** Summarises clue counts and guesses of a non-empty list of puzzles (a {@link CorpusTally} of them). */
-export function summariseCorpus(puzzles: readonly { clues: number; guesses: number }[]): CorpusSummary {
-  const tally = new CorpusTally();
-  for (const puzzle of puzzles) tally.add(puzzle.clues, puzzle.guesses);
-  return tally.summary();
-}
-
 /** A {@link CorpusSummary} kept as the puzzles come, in memory that does not grow with their number (see {@link FigureTally}). */
 export class CorpusTally {
   private readonly clues = new FigureTally();
@@ -563,10 +556,3 @@ export class FigureTally {
 
 /** Rounded to 2 decimals: grades of several graders are fractions. */
 export const round2 = (value: number): number => Math.round(value * 100) / 100;
-
-/** The mean, median, least and most of a list of guesses (or grades), each {@link round2}ed. */
-export function guessFigures(guesses: readonly number[]): CorpusSummary["guesses"] {
-  const tally = new FigureTally();
-  for (const value of guesses) tally.add(value);
-  return tally.figures();
-}

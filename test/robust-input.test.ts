@@ -197,6 +197,42 @@ describe("a header line before each grid is a title, not a record", () => {
     }
   });
 
+  it("keeps a title of 4, 16 or 25 characters without its spaces as written in a record of its own, not a 4×4 line nor a grid's row", async () => {
+    // (detected, `Title before a line` was read as the 4×4 line `Titlebeforealine`; with --in grid, and at 4 or 25 cells detected
+    // too, as a 4×4, 16×16 or 25×25 grid cut short)
+    for (const title of ["Easy", "Title before a line", "sixteen-letters!", "Puzzles from the Sunday paper"]) {
+      const cells = title.replaceAll(" ", "").length;
+      for (const format of ["auto", "grid"] as const) {
+        for (const after of ["", `${UNIQUE[1]}\n`, `\n${UNIQUE[1]}\n`]) {
+          const records = await streamRecords([`${UNIQUE[0]}\n${title}\n${after}`], undefined, format);
+          expect(records[1], `${format} ${title} ${JSON.stringify(after)}`).toMatchObject({
+            line: 2,
+            text: title,
+            error: `expected 81 cells on one line or a grid of 9 rows, got one line of ${cells} cells`,
+          });
+          if (after !== "") expect(records[2].text).toBe(UNIQUE[1]);
+        }
+      }
+    }
+    // a 4×4 puzzle's line, and a 16-cell line in an --alphabet of letters, are still read as such; a title before either is skipped
+    for (const [line, alphabet] of [
+      ["12 34 34 .. 0. 1. .. ..", undefined],
+      ["abcdponmbadcmnop", "abcdefghijklmnop"],
+    ] as const) {
+      for (const title of [[], ["Title before a line"]]) {
+        const records = await streamRecords([[UNIQUE[0], ...title, line].join("\n") + "\n"], alphabet);
+        expect(
+          records.map((r) => [r.line, r.text]),
+          `${line} ${title}`,
+        ).toEqual([
+          [1, UNIQUE[0]],
+          [title.length + 2, alphabet === undefined ? line.replaceAll(" ", "") : line],
+        ]);
+        if (alphabet === undefined) expect(records[1].parsed.error).toBeNull();
+      }
+    }
+  });
+
   it("reads a 16×16 or 25×25 grid written in lowercase letters as one grid, its rows never titles; a title before it is still one", async () => {
     // sudoku16_kr100.txt line 1 in `a`–`p`, and in `1`–`9` then `a`–`g`; a 25×25 of one clue per row in `a`–`y`
     const sixteen =

@@ -21,7 +21,7 @@ import { type LineSink, longLineReason } from "./lines.js";
 import { colonFormat, holdsColonPuzzle } from "../formats/input/colon.js";
 import { csvFormat } from "../formats/input/csv.js";
 import type { InputFormat, InputFormatName } from "../formats/input/format.js";
-import { type GridFormat, gridFormat, holdsWholePuzzle, isLowercaseRow, isSeparatorRow, rowCells } from "../formats/input/grid.js";
+import { type GridFormat, gridFormat, holdsWholePuzzle, isLowercaseRow, isSeparatorRow, rowCells, wordLineMessage } from "../formats/input/grid.js";
 import { lineFormat } from "../formats/input/line.js";
 
 /** Receives `count` fast-path records of the lines from `line` on: 81 cell bytes each from `start` of `bytes` (read them before returning). */
@@ -161,6 +161,9 @@ export class RecordReader implements LineSink {
     this.held = null;
     const reader = this.forced ?? this.formats.find((format) => format.claims(line)) ?? this.fallback;
     if (reader !== this.grid || (this.forced !== null && !alone)) return reader.read(line, lineNumber, this.emit);
+    // A line with a word is no row of any grid, whatever its width (as a grid of one row, 16 cells were a 4×4 puzzle's line when
+    // detected, and 4, 16 or 25 cells a 4×4, 16×16 or 25×25 grid cut short): one record of its own as written, saying so
+    if (!holdsWholePuzzle(line)) return this.emit(lineNumber, line, wordLineMessage(line));
     const asWritten: EmitRecord = (at, text, error) => this.emit(at, error === null ? text : line, error);
     this.grid.read(line, lineNumber, asWritten);
     this.grid.flush(asWritten);

@@ -200,6 +200,14 @@ function wholePuzzleMessage(shape: Shape): string {
   return `the line has ${shape.cells} cells, a whole ${shapeName(shape)} puzzle, not a row of ${shape.size}: the input looks like one puzzle per line (read it with --in line, or leave out --in to detect the format)`;
 }
 
+/**
+ * The error of a line with a word that no grid follows (a title before nothing, a blank line or a puzzle's line): no row of
+ * any grid, whatever its width, so it is the message of a line of 9×9 cells too short, as for any line nobody claims.
+ */
+export function wordLineMessage(line: string): string {
+  return shortGridMessage([rowCells(line)], SHAPE_9);
+}
+
 function shortGridMessage(rows: readonly string[], shape: Shape): string {
   if (rows.length === 1 && rows[0].length !== shape.cells) {
     return `expected ${shape.cells} cells on one line or a grid of ${shape.size} rows, got one line of ${counted(rows[0].length, "cell")}${controlCharacterNote(rows[0])}`;

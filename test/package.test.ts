@@ -635,6 +635,40 @@ console.log(JSON.stringify({ nine, four }));`;
     60_000,
   );
 
+  it("bundled into a Vite SSR build (ssr.noExternal): the kernels are not copied; kept external, or with the kernels copied and passed, it solves, canonicalize too", async () => {
+    // Vite rewrites `new URL(…, import.meta.url)` in client builds only: a server bundle looks for the kernels beside itself
+    const root = join(app, "vite-ssr");
+    mkdirSync(root);
+    writeFileSync(join(root, "package.json"), JSON.stringify({ name: "ssr-app", private: true, type: "module" }));
+    writeFileSync(join(root, "server.js"), `import { createSolver } from "sudoku-wasm";\n${SOLVE_BODY.replace("KERNELS", "")}`);
+    const kernel = 'const kernel = (name) => new URL("./" + name + ".wasm", import.meta.url);\n';
+    writeFileSync(
+      join(root, "server-kernels.js"),
+      `import { canonicalize, createSolver } from "sudoku-wasm";\n${kernel}${SOLVE_BODY.replace("KERNELS", '{ kernels: { wasm: kernel("release"), general: kernel("general") } }')}` +
+        `result.canon = await canonicalize([${JSON.stringify(PUZZLE)}], { kernels: { canon: kernel("canon") } });\nconsole.log(JSON.stringify(result));\n`,
+    );
+    const ssrBuild = (entry: string, outDir: string, ssr: { noExternal: true; external?: string[] }) =>
+      viteBuild({ root, configFile: false, logLevel: "silent", ssr, build: { ssr: entry, outDir, target: "node20" } });
+
+    await ssrBuild("server.js", "bundled", { noExternal: true });
+    expect(runFailure("node", [join(root, "bundled", "server.js")], "")).toMatch(/sudoku-wasm: missing kernel file:\S*\/build\/(release|general)\.wasm/);
+
+    // kept external (Vite's default; with noExternal: true, named in ssr.external): the installed package finds its kernels
+    await ssrBuild("server.js", "external", { noExternal: true, external: ["sudoku-wasm"] });
+    expect(readFileSync(join(root, "external", "server.js"), "utf8")).toMatch(/from "sudoku-wasm"/);
+    expectSolved(run("node", [join(root, "external", "server.js")]));
+
+    // bundled whole, the kernels copied beside the server and passed: it runs from a folder with no node_modules above it
+    const deployed = join(work, "ssr-deployed");
+    await ssrBuild("server-kernels.js", deployed, { noExternal: true });
+    const require = createRequire(join(app, "package.json"));
+    for (const name of ["release", "general", "canon"]) copyFileSync(require.resolve(`sudoku-wasm/kernels/${name}.wasm`), join(deployed, `${name}.wasm`));
+    writeFileSync(join(deployed, "package.json"), JSON.stringify({ type: "module" }));
+    const output = run("node", [join(deployed, "server-kernels.js")], { cwd: deployed });
+    expectSolved(output);
+    expect(JSON.parse(output.trim().split("\n").at(-1)!).canon).toEqual(await canonicalize([PUZZLE]));
+  }, 60_000);
+
   /** The pool page (POOL_PAGE) built by Vite without configuration, once; the warnings the build printed. */
   let poolApp: Promise<{ dist: string; warnings: string[] }> | undefined;
   const buildPoolApp = () =>

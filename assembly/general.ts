@@ -61,24 +61,28 @@ const STATE_BYTES: usize = 2912;
 const MAX_DEPTH: i32 = MAX_CELLS + 1;
 
 // ── tables and stacks (allocated once; the tables are rebuilt when the box size changes) ────
+//
+// The tables and scratch are static data, read as load<T>(index, TABLE): the table's address is
+// the load's constant offset, which V8 folds into the instruction (an address held in a global
+// costs a global read and an add per access). The stack of states, 1.8 MB, stays on the heap.
 
 /** PEERS[cell * MAX_PEERS + i], u16: the peers of each cell. */
-const PEERS: usize = heap.alloc(<usize>(MAX_CELLS * MAX_PEERS * 2));
+const PEERS: usize = memory.data(MAX_CELLS * MAX_PEERS * 2, 16);
 /** UNIT_CELLS[unit * MAX_SIZE + i], u16: rows 0..N-1, columns N..2N-1, boxes 2N..3N-1. */
-const UNIT_CELLS: usize = heap.alloc(<usize>(MAX_UNITS * MAX_SIZE * 2));
+const UNIT_CELLS: usize = memory.data(MAX_UNITS * MAX_SIZE * 2, 16);
 /** CELL_UNITS[cell], u32: row | column << 8 | box << 16. */
-const CELL_UNITS: usize = heap.alloc(<usize>(MAX_CELLS * 4));
+const CELL_UNITS: usize = memory.data(MAX_CELLS * 4, 16);
 /** The queue of placed cells whose symbol has not yet left their peers, u16. */
-const QUEUE: usize = heap.alloc(<usize>(MAX_CELLS * 2));
+const QUEUE: usize = memory.data(MAX_CELLS * 2, 16);
 /** Scratch for the unit being scanned: the candidates of its `box` segments (u32 each). */
-const ROW_SEGMENTS: usize = heap.alloc(<usize>(MAX_BOX * 4));
+const ROW_SEGMENTS: usize = memory.data(MAX_BOX * 4, 16);
 /** Scratch for a box being scanned: the candidates of each of its columns. */
-const BOX_COLUMN_SEGMENTS: usize = heap.alloc(<usize>(MAX_BOX * 4));
+const BOX_COLUMN_SEGMENTS: usize = memory.data(MAX_BOX * 4, 16);
 /** The search stack of states; state `depth` is the working state. */
 const STATES: usize = heap.alloc(STATE_BYTES * <usize>MAX_DEPTH);
 /** Per search level: the branch cell and its untried symbols. */
-const FRAME_CELL: usize = heap.alloc(<usize>(MAX_DEPTH * 4));
-const FRAME_SYMBOLS: usize = heap.alloc(<usize>(MAX_DEPTH * 4));
+const FRAME_CELL: usize = memory.data(MAX_DEPTH * 4, 16);
+const FRAME_SYMBOLS: usize = memory.data(MAX_DEPTH * 4, 16);
 
 /** The box size the tables hold (0 before the first batch). */
 let currentBox: i32 = 0;
@@ -100,7 +104,7 @@ function configure(b: i32): void {
     const row = cell / size;
     const column = cell % size;
     const boxIndex = (row / b) * b + column / b;
-    store<u32>(CELL_UNITS + (<usize>cell << 2), <u32>row | (<u32>column << 8) | (<u32>boxIndex << 16));
+    store<u32>(<usize>cell << 2, <u32>row | (<u32>column << 8) | (<u32>boxIndex << 16), CELL_UNITS);
     const rowBase = UNIT_CELLS + (<usize>(row * MAX_SIZE) << 1);
     const columnBase = UNIT_CELLS + (<usize>((size + column) * MAX_SIZE) << 1);
     const boxBase = UNIT_CELLS + (<usize>((2 * size + boxIndex) * MAX_SIZE) << 1);
@@ -185,7 +189,7 @@ function spent(budget: i32): bool {
 
 /** Marks the row, column and box of `cell` for a hidden-single scan. */
 @inline function markDirty(cell: i32): void {
-  const units = load<u32>(CELL_UNITS + (<usize>cell << 2));
+  const units = load<u32>(<usize>cell << 2, CELL_UNITS);
   dirtyRows |= <u32>1 << (units & 0xff);
   dirtyColumns |= <u32>1 << ((units >> 8) & 0xff);
   dirtyBoxes |= <u32>1 << (units >> 16);
@@ -198,7 +202,7 @@ function spent(budget: i32): bool {
   assert(queueTail < cells && (maskOf(st, cell) & symbol) != 0);
   setMask(st, cell, symbol);
   setUnplaced(st, unplaced(st) - 1);
-  store<u16>(QUEUE + (<usize>queueTail << 1), <u16>cell);
+  store<u16>(<usize>queueTail << 1, <u16>cell, QUEUE);
   queueTail++;
   markDirty(cell);
 }
@@ -229,7 +233,7 @@ function spent(budget: i32): bool {
   markDirty(cell);
   if (isSingle(mask)) {
     setUnplaced(st, unplaced(st) - 1);
-    store<u16>(QUEUE + (<usize>queueTail << 1), <u16>cell);
+    store<u16>(<usize>queueTail << 1, <u16>cell, QUEUE);
     queueTail++;
   }
   return true;
@@ -238,12 +242,12 @@ function spent(budget: i32): bool {
 /** Naked singles: each queued cell's symbol leaves its peers. False on a contradiction. */
 function drainQueue(st: usize): bool {
   while (queueHead < queueTail) {
-    const cell = <i32>load<u16>(QUEUE + (<usize>queueHead << 1));
+    const cell = <i32>load<u16>(<usize>queueHead << 1, QUEUE);
     queueHead++;
     const symbol = maskOf(st, cell);
-    const peers = PEERS + (<usize>(cell * MAX_PEERS) << 1);
+    const peers = <usize>(cell * MAX_PEERS) << 1;
     for (let i = 0; i < peerCount; i++) {
-      if (!eliminate(st, <i32>load<u16>(peers + (<usize>i << 1)), symbol)) return false;
+      if (!eliminate(st, <i32>load<u16>(peers + (<usize>i << 1), PEERS), symbol)) return false;
     }
   }
   return true;
@@ -269,9 +273,14 @@ function drainQueue(st: usize): bool {
   return -1;
 }
 
-/** The cell at position `i` of the unit whose cell list starts at `unitCells`. */
+/** The offset of the cell list of `unit` in UNIT_CELLS. */
+@inline function unitCellsOf(unit: i32): usize {
+  return <usize>(unit * MAX_SIZE) << 1;
+}
+
+/** The cell at position `i` of the unit whose cell list is at `unitCells` in UNIT_CELLS. */
 @inline function unitCell(unitCells: usize, i: i32): i32 {
-  return <i32>load<u16>(unitCells + (<usize>i << 1));
+  return <i32>load<u16>(unitCells + (<usize>i << 1), UNIT_CELLS);
 }
 
 /**
@@ -279,10 +288,10 @@ function drainQueue(st: usize): bool {
  * the CELL_UNITS field at `shift` (0 row, 8 column, 16 box), is `source`. False on a contradiction.
  */
 function eliminateOutside(st: usize, target: i32, symbols: u32, shift: u32, source: u32): bool {
-  const unitCells = UNIT_CELLS + (<usize>(target * MAX_SIZE) << 1);
+  const unitCells = unitCellsOf(target);
   for (let i = 0; i < size; i++) {
     const cell = unitCell(unitCells, i);
-    if (((load<u32>(CELL_UNITS + (<usize>cell << 2)) >> shift) & 0xff) == source) continue;
+    if (((load<u32>(<usize>cell << 2, CELL_UNITS) >> shift) & 0xff) == source) continue;
     if (!eliminate(st, cell, symbols)) return false;
   }
   return true;
@@ -368,7 +377,7 @@ function scanUnit(st: usize, unit: i32): bool {
   let once: u32 = 0;
   let twice: u32 = 0;
   let placed: u32 = 0;
-  if (isBox) for (let j = 0; j < b; j++) store<u32>(BOX_COLUMN_SEGMENTS + (<usize>j << 2), 0);
+  if (isBox) for (let j = 0; j < b; j++) store<u32>(<usize>j << 2, 0, BOX_COLUMN_SEGMENTS);
   for (let k = 0; k < b; k++) {
     let segment: u32 = 0;
     let cell = base + k * strideK;
@@ -380,11 +389,11 @@ function scanUnit(st: usize, unit: i32): bool {
       placed |= isSingle(mask) ? mask : 0;
       segment |= mask;
       if (isBox) {
-        const columnAt = BOX_COLUMN_SEGMENTS + (<usize>j << 2);
-        store<u32>(columnAt, load<u32>(columnAt) | mask);
+        const columnAt = <usize>j << 2;
+        store<u32>(columnAt, load<u32>(columnAt, BOX_COLUMN_SEGMENTS) | mask, BOX_COLUMN_SEGMENTS);
       }
     }
-    store<u32>(ROW_SEGMENTS + (<usize>k << 2), segment);
+    store<u32>(<usize>k << 2, segment, ROW_SEGMENTS);
   }
   if (once != allSymbols) return false;
   let hidden = once & ~twice & ~placed;
@@ -431,13 +440,13 @@ function scanTriads(st: usize, unit: i32, placed: u32): bool {
   // A cell of the line's band (rows) or stack (columns): (line', position) → cell.
   const bandStart = (line / b) * b;
   for (let k = 0; k < b; k++) {
-    const segment = load<u32>(ROW_SEGMENTS + (<usize>k << 2));
+    const segment = load<u32>(<usize>k << 2, ROW_SEGMENTS);
     const count = <i32>popcnt(segment);
     if (count < b) return false;
     if (count == b && (segment & ~placed) == 0) continue; // every cell placed
     let lineOthers: u32 = 0;
     for (let other = 0; other < b; other++) {
-      if (other != k) lineOthers |= load<u32>(ROW_SEGMENTS + (<usize>other << 2));
+      if (other != k) lineOthers |= load<u32>(<usize>other << 2, ROW_SEGMENTS);
     }
     let boxOthers: u32 = 0;
     for (let otherLine = bandStart; otherLine < bandStart + b; otherLine++) {
@@ -484,7 +493,7 @@ function scanTriads(st: usize, unit: i32, placed: u32): bool {
 
 /** Gathers a line's segment candidates at ROW_SEGMENTS and its placed symbols, then scans its triads. */
 function triadsOfLine(st: usize, unit: i32): bool {
-  const unitCells = UNIT_CELLS + (<usize>(unit * MAX_SIZE) << 1);
+  const unitCells = unitCellsOf(unit);
   let placed: u32 = 0;
   for (let k = 0; k < currentBox; k++) {
     let segment: u32 = 0;
@@ -493,7 +502,7 @@ function triadsOfLine(st: usize, unit: i32): bool {
       segment |= mask;
       placed |= isSingle(mask) ? mask : 0;
     }
-    store<u32>(ROW_SEGMENTS + (<usize>k << 2), segment);
+    store<u32>(<usize>k << 2, segment, ROW_SEGMENTS);
   }
   return scanTriads(st, unit, placed);
 }
@@ -522,43 +531,43 @@ function propagate(st: usize): bool {
 // ── search ──────────────────────────────────────────────────────────────────────────────────
 
 /** Scratch for branching: unplaced cells per unit (rows, columns, boxes), u8 each. */
-const UNIT_OPEN: usize = heap.alloc(<usize>MAX_UNITS);
+const UNIT_OPEN: usize = memory.data(MAX_UNITS, 16);
 
 /** Writes the frame at `depth`: the cell with the fewest candidates (≥ 2), ties to the most unplaced cells in its units. */
 function chooseBranch(st: usize, depth: i32): void {
   memory.fill(UNIT_OPEN, 0, <usize>(3 * size));
   for (let cell = 0; cell < cells; cell++) {
     if (isSingle(maskOf(st, cell))) continue;
-    const units = load<u32>(CELL_UNITS + (<usize>cell << 2));
-    const r = UNIT_OPEN + <usize>(units & 0xff);
-    const c = UNIT_OPEN + <usize>(size + ((units >> 8) & 0xff));
-    const b = UNIT_OPEN + <usize>(2 * size + (units >> 16));
-    store<u8>(r, load<u8>(r) + 1);
-    store<u8>(c, load<u8>(c) + 1);
-    store<u8>(b, load<u8>(b) + 1);
+    const units = load<u32>(<usize>cell << 2, CELL_UNITS);
+    const r = <usize>(units & 0xff);
+    const c = <usize>(size + ((units >> 8) & 0xff));
+    const b = <usize>(2 * size + (units >> 16));
+    store<u8>(r, load<u8>(r, UNIT_OPEN) + 1, UNIT_OPEN);
+    store<u8>(c, load<u8>(c, UNIT_OPEN) + 1, UNIT_OPEN);
+    store<u8>(b, load<u8>(b, UNIT_OPEN) + 1, UNIT_OPEN);
   }
   let bestCell = 0;
   let bestScore: i32 = 0x7fffffff;
   for (let cell = 0; cell < cells; cell++) {
     const mask = maskOf(st, cell);
     if (isSingle(mask)) continue;
-    const units = load<u32>(CELL_UNITS + (<usize>cell << 2));
-    const degree = <i32>load<u8>(UNIT_OPEN + <usize>(units & 0xff)) + <i32>load<u8>(UNIT_OPEN + <usize>(size + ((units >> 8) & 0xff))) + <i32>load<u8>(UNIT_OPEN + <usize>(2 * size + (units >> 16)));
+    const units = load<u32>(<usize>cell << 2, CELL_UNITS);
+    const degree = <i32>load<u8>(<usize>(units & 0xff), UNIT_OPEN) + <i32>load<u8>(<usize>(size + ((units >> 8) & 0xff)), UNIT_OPEN) + <i32>load<u8>(<usize>(2 * size + (units >> 16)), UNIT_OPEN);
     const score = <i32>popcnt(mask) * 256 - degree;
     if (score < bestScore) {
       bestScore = score;
       bestCell = cell;
     }
   }
-  store<i32>(FRAME_CELL + (<usize>depth << 2), bestCell);
-  store<u32>(FRAME_SYMBOLS + (<usize>depth << 2), maskOf(st, bestCell));
+  store<i32>(<usize>depth << 2, bestCell, FRAME_CELL);
+  store<u32>(<usize>depth << 2, maskOf(st, bestCell), FRAME_SYMBOLS);
 }
 
 /** Takes the lowest untried symbol of the frame at `depth` (one bit). */
 @inline function takeSymbol(depth: i32): u32 {
-  const at = FRAME_SYMBOLS + (<usize>depth << 2);
-  const symbols = load<u32>(at);
-  store<u32>(at, symbols & (symbols - 1));
+  const at = <usize>depth << 2;
+  const symbols = load<u32>(at, FRAME_SYMBOLS);
+  store<u32>(at, symbols & (symbols - 1), FRAME_SYMBOLS);
   return symbols & (0 - symbols);
 }
 
@@ -570,7 +579,7 @@ function writeSolution(st: usize, out: usize): void {
 }
 
 /** Scratch for loading a puzzle: the clue symbols of each unit (rows, columns, boxes), u32 each. */
-const UNIT_CLUES: usize = heap.alloc(<usize>(MAX_UNITS * 4));
+const UNIT_CLUES: usize = memory.data(MAX_UNITS * 4, 16);
 
 /**
  * Loads N² puzzle bytes into the root state: a clue's cell holds its symbol, every other cell
@@ -590,7 +599,7 @@ function loadPuzzle(puzzle: usize): i32 {
     const value = <u32>load<u8>(puzzle + <usize>cell);
     if (value == 0) continue;
     const symbol = <u32>1 << (value - 1);
-    const units = load<u32>(CELL_UNITS + (<usize>cell << 2));
+    const units = load<u32>(<usize>cell << 2, CELL_UNITS);
     const row = UNIT_CLUES + (<usize>(units & 0xff) << 2);
     const column = UNIT_CLUES + (<usize>(size + ((units >> 8) & 0xff)) << 2);
     const boxAt = UNIT_CLUES + (<usize>(2 * size + (units >> 16)) << 2);
@@ -606,16 +615,16 @@ function loadPuzzle(puzzle: usize): i32 {
       setMask(st, cell, <u32>1 << (value - 1));
       continue;
     }
-    const units = load<u32>(CELL_UNITS + (<usize>cell << 2));
+    const units = load<u32>(<usize>cell << 2, CELL_UNITS);
     const taken =
-      load<u32>(UNIT_CLUES + (<usize>(units & 0xff) << 2)) |
-      load<u32>(UNIT_CLUES + (<usize>(size + ((units >> 8) & 0xff)) << 2)) |
-      load<u32>(UNIT_CLUES + (<usize>(2 * size + (units >> 16)) << 2));
+      load<u32>(<usize>(units & 0xff) << 2, UNIT_CLUES) |
+      load<u32>(<usize>(size + ((units >> 8) & 0xff)) << 2, UNIT_CLUES) |
+      load<u32>(<usize>(2 * size + (units >> 16)) << 2, UNIT_CLUES);
     const mask = allSymbols & ~taken;
     if (mask == 0) return 0;
     setMask(st, cell, mask);
     if (isSingle(mask)) {
-      store<u16>(QUEUE + (<usize>queueTail << 1), <u16>cell);
+      store<u16>(<usize>queueTail << 1, <u16>cell, QUEUE);
       queueTail++;
     } else {
       open++;
@@ -665,7 +674,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
         const symbol = takeSymbol(depth);
         assert(depth + 1 < MAX_DEPTH);
         memory.copy(stateAt(depth + 1), st, copyBytes);
-        const cell = load<i32>(FRAME_CELL + (<usize>depth << 2));
+        const cell = load<i32>(<usize>depth << 2, FRAME_CELL);
         depth++;
         st = stateAt(depth);
         guesses++;
@@ -678,7 +687,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
     if (depth == 0) return count;
     const frame = depth - 1;
     const symbol = takeSymbol(frame);
-    if (load<u32>(FRAME_SYMBOLS + (<usize>frame << 2))) {
+    if (load<u32>(<usize>frame << 2, FRAME_SYMBOLS)) {
       memory.copy(stateAt(depth), stateAt(frame), copyBytes);
       guesses++;
     } else {
@@ -686,7 +695,7 @@ function countSolutions(puzzle: usize, solution: usize, limit: i32, budget: i32)
     }
     st = stateAt(depth);
     resetWork();
-    place(st, load<i32>(FRAME_CELL + (<usize>frame << 2)), symbol);
+    place(st, load<i32>(<usize>frame << 2, FRAME_CELL), symbol);
   }
   return count;
 }

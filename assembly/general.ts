@@ -560,11 +560,19 @@ function propagate(st: usize): bool {
 /** Scratch for branching: unplaced cells per unit (rows, columns, boxes), u8 each. */
 const UNIT_OPEN: usize = memory.data(MAX_UNITS, 16);
 
-/** Writes the frame at `depth`: the cell with the fewest candidates (≥ 2), ties to the most unplaced cells in its units. */
+/**
+ * Writes the frame at `depth`: the cell with the fewest candidates (≥ 2), ties to the most
+ * unplaced cells in its units (the first of those). A unit holds at most 25 cells, so the
+ * fewest candidates decide first: only the cells that have that many are weighed.
+ */
 function chooseBranch(st: usize, depth: i32): void {
   memory.fill(UNIT_OPEN, 0, <usize>(3 * size));
+  let fewest: u32 = 32;
   for (let cell = 0; cell < cells; cell++) {
-    if (isSingle(maskOf(st, cell))) continue;
+    const mask = maskOf(st, cell);
+    if (isSingle(mask)) continue;
+    const count = popcnt(mask);
+    if (count < fewest) fewest = count;
     const units = load<u32>(<usize>cell << 2, CELL_UNITS);
     const r = <usize>(units & 0xff);
     const c = <usize>(size + ((units >> 8) & 0xff));
@@ -574,15 +582,14 @@ function chooseBranch(st: usize, depth: i32): void {
     store<u8>(b, load<u8>(b, UNIT_OPEN) + 1, UNIT_OPEN);
   }
   let bestCell = 0;
-  let bestScore: i32 = 0x7fffffff;
+  let bestDegree: i32 = -1;
   for (let cell = 0; cell < cells; cell++) {
     const mask = maskOf(st, cell);
-    if (isSingle(mask)) continue;
+    if (popcnt(mask) != fewest) continue;
     const units = load<u32>(<usize>cell << 2, CELL_UNITS);
     const degree = <i32>load<u8>(<usize>(units & 0xff), UNIT_OPEN) + <i32>load<u8>(<usize>(size + ((units >> 8) & 0xff)), UNIT_OPEN) + <i32>load<u8>(<usize>(2 * size + (units >> 16)), UNIT_OPEN);
-    const score = <i32>popcnt(mask) * 256 - degree;
-    if (score < bestScore) {
-      bestScore = score;
+    if (degree > bestDegree) {
+      bestDegree = degree;
       bestCell = cell;
     }
   }

@@ -404,7 +404,6 @@ function scanUnit(st: usize, unit: i32): bool {
   let once: u32 = 0;
   let twice: u32 = 0;
   let placed: u32 = 0;
-  if (isBox) for (let j = 0; j < b; j++) store<u32>(<usize>j << 2, 0, BOX_COLUMN_SEGMENTS);
   for (let k = 0; k < b; k++) {
     let segment: u32 = 0;
     let cell = base + k * strideK;
@@ -415,10 +414,6 @@ function scanUnit(st: usize, unit: i32): bool {
       once |= mask;
       placed |= isSingle(mask) ? mask : 0;
       segment |= mask;
-      if (isBox) {
-        const columnAt = <usize>j << 2;
-        store<u32>(columnAt, load<u32>(columnAt, BOX_COLUMN_SEGMENTS) | mask, BOX_COLUMN_SEGMENTS);
-      }
     }
     store<u32>(<usize>k << 2, segment, ROW_SEGMENTS);
   }
@@ -436,7 +431,18 @@ function scanUnit(st: usize, unit: i32): bool {
   }
   const open = allSymbols & ~placed;
   if (!isBox) return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open);
-  return lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open) && lockSegments(st, unit, unit + size, BOX_COLUMN_SEGMENTS, b, open);
+  if (!lockSegments(st, unit, unit, ROW_SEGMENTS, 1, open)) return false;
+  // The box's columns, read only now: the rows' eliminations above left the box's cells alone.
+  for (let j = 0; j < b; j++) {
+    let segment: u32 = 0;
+    let cell = base + j;
+    for (let k = 0; k < b; k++) {
+      segment |= maskOf(st, cell);
+      cell += size;
+    }
+    store<u32>(<usize>j << 2, segment, BOX_COLUMN_SEGMENTS);
+  }
+  return lockSegments(st, unit, unit + size, BOX_COLUMN_SEGMENTS, b, open);
 }
 
 /** The first cell of a unit (laid out as in scanUnit) with `symbol` among its candidates, or -1. */

@@ -253,15 +253,17 @@ function drainQueue(st: usize): bool {
     queueHead++;
     const symbol = maskOf(st, cell);
     const keep = ~symbol;
-    const shift = <u64>ctz(symbol);
+    const shift = ctz(symbol);
     const peers = <usize>(cell * MAX_PEERS) << 1;
     let hits: u64 = 0;
     let emptied: u32 = 0;
-    for (let i = 0; i < peerCount; i++) {
-      const at = st + <usize>load<u16>(peers + (<usize>i << 1), PEERS);
+    // from the last peer to the first, each shifting the set up: bit i is peer i
+    for (let p = peers + (<usize>peerCount << 1); p > peers; ) {
+      p -= 2;
+      const at = st + <usize>load<u16>(p, PEERS);
       const mask = load<u32>(at);
       store<u32>(at, mask & keep);
-      hits |= ((<u64>mask >> shift) & 1) << <u64>i;
+      hits = (hits << 1) | <u64>((mask >> shift) & 1);
       emptied |= <u32>(mask == symbol);
     }
     if (emptied) return false;

@@ -472,8 +472,15 @@ function scanTriads(st: usize, unit: i32, placed: u32): bool {
   const isRow = unit < size;
   const line = isRow ? unit : unit - size;
   const lineShift: u32 = isRow ? 0 : 8;
-  // A cell of the line's band (rows) or stack (columns): (line', position) → cell.
+  // The line's band (rows) or stack (columns), from line bandStart.
   const bandStart = (line / b) * b;
+  // Byte steps in a state from a cell to the next line's (lineStep) and to the line's next cell (cellStep).
+  const lineStep: usize = isRow ? <usize>size << 2 : 4;
+  const cellStep: usize = isRow ? 4 : <usize>size << 2;
+  const bandAt = st + <usize>bandStart * lineStep;
+  const ownAt = st + <usize>line * lineStep;
+  const boxBase = isRow ? bandStart : line / b;
+  const boxStep = isRow ? 1 : b;
   for (let k = 0; k < b; k++) {
     const segment = load<u32>(<usize>k << 2, ROW_SEGMENTS);
     const count = <i32>popcnt(segment);
@@ -484,13 +491,20 @@ function scanTriads(st: usize, unit: i32, placed: u32): bool {
       if (other != k) lineOthers |= load<u32>(<usize>other << 2, ROW_SEGMENTS);
     }
     let boxOthers: u32 = 0;
-    for (let otherLine = bandStart; otherLine < bandStart + b; otherLine++) {
-      if (otherLine == line) continue;
-      for (let j = k * b; j < k * b + b; j++) {
-        boxOthers |= maskOf(st, isRow ? otherLine * size + j : j * size + otherLine);
+    const segmentAt = <usize>(k * b) * cellStep;
+    let lineAt = bandAt + segmentAt;
+    const ownSegmentAt = ownAt + segmentAt;
+    for (let otherLine = 0; otherLine < b; otherLine++) {
+      if (lineAt != ownSegmentAt) {
+        let at = lineAt;
+        for (let j = 0; j < b; j++) {
+          boxOthers |= load<u32>(at);
+          at += cellStep;
+        }
       }
+      lineAt += lineStep;
     }
-    const boxIndex = isRow ? (line / b) * b + k : k * b + line / b;
+    const boxIndex = boxBase + k * boxStep;
     if (count == b) {
       const outside = segment & (lineOthers | boxOthers);
       if (outside) {

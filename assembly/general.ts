@@ -315,13 +315,34 @@ function drainQueue(st: usize): bool {
 /**
  * Removes `symbols` from the cells of unit `target` that lie outside the unit whose index, in
  * the CELL_UNITS field at `shift` (0 row, 8 column, 16 box), is `source`. False on a contradiction.
+ * As drainQueue, without a branch per cell: every mask is rewritten and the cells that lost a
+ * symbol noted (from the last cell down, bit i for cell i), then those are marked and queued in
+ * the unit's order, as eliminate does.
  */
 function eliminateOutside(st: usize, target: i32, symbols: u32, shift: u32, source: u32): bool {
   const unitCells = unitCellsOf(target);
-  for (let i = 0; i < size; i++) {
+  let hits: u32 = 0;
+  let emptied: u32 = 0;
+  for (let i = size - 1; i >= 0; i--) {
     const cell = unitCell(unitCells, i);
-    if (((load<u32>(<usize>cell << 2, CELL_UNITS) >> shift) & 0xff) == source) continue;
-    if (!eliminate(st, cell, symbols)) return false;
+    const outside = ((load<u32>(<usize>cell << 2, CELL_UNITS) >> shift) & 0xff) != source;
+    const at = st + (<usize>cell << 2);
+    const mask = load<u32>(at);
+    const cut = outside ? mask & symbols : 0;
+    store<u32>(at, mask ^ cut);
+    hits = (hits << 1) | <u32>(cut != 0);
+    emptied |= <u32>(mask == cut);
+  }
+  if (emptied) return false;
+  while (hits) {
+    const cell = unitCell(unitCells, ctz(hits));
+    hits &= hits - 1;
+    markDirty(cell);
+    if (isSingle(maskOf(st, cell))) {
+      setUnplaced(st, unplaced(st) - 1);
+      store<u16>(<usize>queueTail << 1, <u16>cell, QUEUE);
+      queueTail++;
+    }
   }
   return true;
 }

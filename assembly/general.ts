@@ -427,18 +427,50 @@ function scanUnit(st: usize, unit: i32): bool {
   let once: u32 = 0;
   let twice: u32 = 0;
   let placed: u32 = 0;
-  for (let k = 0; k < b; k++) {
-    let segment: u32 = 0;
-    let cell = base + k * strideK;
-    for (let j = 0; j < b; j++) {
-      const mask = maskOf(st, cell);
-      cell += strideJ;
-      twice |= once & mask;
-      once |= mask;
-      placed |= isSingle(mask) ? mask : 0;
-      segment |= mask;
+  if (b == 4 && strideJ == 1) {
+    // 16×16, a row or a box: each segment is four adjacent masks, one vector.
+    const zero = i32x4.splat(0);
+    const one = i32x4.splat(1);
+    let onceLanes = zero;
+    let twiceLanes = zero;
+    let placedLanes = zero;
+    let at = st + (<usize>base << 2);
+    const step = <usize>strideK << 2;
+    for (let k = 0; k < 4; k++) {
+      const masks = v128.load(at);
+      at += step;
+      twiceLanes = v128.or(twiceLanes, v128.and(onceLanes, masks));
+      onceLanes = v128.or(onceLanes, masks);
+      placedLanes = v128.or(placedLanes, v128.and(masks, i32x4.eq(v128.and(masks, i32x4.sub(masks, one)), zero)));
+      const halves = v128.or(masks, i32x4.shuffle(masks, masks, 2, 3, 0, 1));
+      store<u32>(<usize>k << 2, i32x4.extract_lane(v128.or(halves, i32x4.shuffle(halves, halves, 1, 0, 3, 2)), 0), ROW_SEGMENTS);
     }
-    store<u32>(<usize>k << 2, segment, ROW_SEGMENTS);
+    // the four lanes' once and twice merged: lanes 0+2 and 1+3, then the two
+    let onceOther = i32x4.shuffle(onceLanes, onceLanes, 2, 3, 0, 1);
+    twiceLanes = v128.or(v128.or(twiceLanes, i32x4.shuffle(twiceLanes, twiceLanes, 2, 3, 0, 1)), v128.and(onceLanes, onceOther));
+    onceLanes = v128.or(onceLanes, onceOther);
+    onceOther = i32x4.shuffle(onceLanes, onceLanes, 1, 0, 3, 2);
+    twiceLanes = v128.or(v128.or(twiceLanes, i32x4.shuffle(twiceLanes, twiceLanes, 1, 0, 3, 2)), v128.and(onceLanes, onceOther));
+    onceLanes = v128.or(onceLanes, onceOther);
+    placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 2, 3, 0, 1));
+    placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 1, 0, 3, 2));
+    once = <u32>i32x4.extract_lane(onceLanes, 0);
+    twice = <u32>i32x4.extract_lane(twiceLanes, 0);
+    placed = <u32>i32x4.extract_lane(placedLanes, 0);
+  } else {
+    for (let k = 0; k < b; k++) {
+      let segment: u32 = 0;
+      let cell = base + k * strideK;
+      for (let j = 0; j < b; j++) {
+        const mask = maskOf(st, cell);
+        cell += strideJ;
+        twice |= once & mask;
+        once |= mask;
+        placed |= isSingle(mask) ? mask : 0;
+        segment |= mask;
+      }
+      store<u32>(<usize>k << 2, segment, ROW_SEGMENTS);
+    }
   }
   if (once != allSymbols) return false;
   let hidden = once & ~twice & ~placed;

@@ -397,6 +397,54 @@ function crossingUnit(unit: i32, k: i32, stride: i32): i32 {
   return size + (boxIndex % b) * b + k;
 }
 
+/** What scanWide found besides the candidates of the unit: the symbols in two cells or more, the placed symbols. */
+let wideTwice: u32 = 0;
+let widePlaced: u32 = 0;
+
+/**
+ * A 25×25 row or box for scanUnit, at `at` with `step` bytes from one segment to the next:
+ * each segment is four adjacent masks, one vector, and a fifth beside it, kept apart and merged
+ * at the end. Writes the segments' candidates at ROW_SEGMENTS, sets wideTwice and widePlaced
+ * and returns the unit's candidates. (Written apart from the 16×16 loop: sharing its code with
+ * it, with a test of the box size, cost 16×16 1%.)
+ */
+function scanWide(at: usize, step: usize): u32 {
+  const zero = i32x4.splat(0);
+  const one = i32x4.splat(1);
+  let onceLanes = zero;
+  let twiceLanes = zero;
+  let placedLanes = zero;
+  let once: u32 = 0;
+  let twice: u32 = 0;
+  let placed: u32 = 0;
+  for (let k = 0; k < 5; k++) {
+    const masks = v128.load(at);
+    const mask = load<u32>(at, 16);
+    at += step;
+    twiceLanes = v128.or(twiceLanes, v128.and(onceLanes, masks));
+    onceLanes = v128.or(onceLanes, masks);
+    placedLanes = v128.or(placedLanes, v128.and(masks, i32x4.eq(v128.and(masks, i32x4.sub(masks, one)), zero)));
+    twice |= once & mask;
+    once |= mask;
+    placed |= isSingle(mask) ? mask : 0;
+    const halves = v128.or(masks, i32x4.shuffle(masks, masks, 2, 3, 0, 1));
+    store<u32>(<usize>k << 2, <u32>i32x4.extract_lane(v128.or(halves, i32x4.shuffle(halves, halves, 1, 0, 3, 2)), 0) | mask, ROW_SEGMENTS);
+  }
+  // the four lanes merged as in scanUnit, then the fifth cell
+  let onceOther = i32x4.shuffle(onceLanes, onceLanes, 2, 3, 0, 1);
+  twiceLanes = v128.or(v128.or(twiceLanes, i32x4.shuffle(twiceLanes, twiceLanes, 2, 3, 0, 1)), v128.and(onceLanes, onceOther));
+  onceLanes = v128.or(onceLanes, onceOther);
+  onceOther = i32x4.shuffle(onceLanes, onceLanes, 1, 0, 3, 2);
+  twiceLanes = v128.or(v128.or(twiceLanes, i32x4.shuffle(twiceLanes, twiceLanes, 1, 0, 3, 2)), v128.and(onceLanes, onceOther));
+  onceLanes = v128.or(onceLanes, onceOther);
+  placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 2, 3, 0, 1));
+  placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 1, 0, 3, 2));
+  const onceAll = <u32>i32x4.extract_lane(onceLanes, 0);
+  wideTwice = twice | <u32>i32x4.extract_lane(twiceLanes, 0) | (once & onceAll);
+  widePlaced = placed | <u32>i32x4.extract_lane(placedLanes, 0);
+  return once | onceAll;
+}
+
 /**
  * Scans one unit. Hidden singles: places each symbol with one cell left (and returns, the unit
  * being dirty again). Otherwise locked candidates: a symbol confined to the unit's intersection
@@ -457,6 +505,10 @@ function scanUnit(st: usize, unit: i32): bool {
     once = <u32>i32x4.extract_lane(onceLanes, 0);
     twice = <u32>i32x4.extract_lane(twiceLanes, 0);
     placed = <u32>i32x4.extract_lane(placedLanes, 0);
+  } else if (b == 5 && strideJ == 1) {
+    once = scanWide(st + (<usize>base << 2), <usize>strideK << 2);
+    twice = wideTwice;
+    placed = widePlaced;
   } else {
     for (let k = 0; k < b; k++) {
       let segment: u32 = 0;

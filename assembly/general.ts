@@ -694,19 +694,37 @@ const UNIT_OPEN: usize = memory.data(MAX_UNITS, 16);
  */
 function chooseBranch(st: usize, depth: i32): void {
   memory.fill(UNIT_OPEN, 0, <usize>(3 * size));
+  // Row by row and segment by segment, without a branch per cell: a row's and a segment's
+  // unplaced cells are summed in locals, a column's in UNIT_OPEN.
   let fewest: u32 = 32;
-  for (let cell = 0; cell < cells; cell++) {
-    const mask = maskOf(st, cell);
-    if (isSingle(mask)) continue;
-    const count = popcnt(mask);
-    if (count < fewest) fewest = count;
-    const units = load<u32>(<usize>cell << 2, CELL_UNITS);
-    const r = <usize>(units & 0xff);
-    const c = <usize>(size + ((units >> 8) & 0xff));
-    const b = <usize>(2 * size + (units >> 16));
-    store<u8>(r, load<u8>(r, UNIT_OPEN) + 1, UNIT_OPEN);
-    store<u8>(c, load<u8>(c, UNIT_OPEN) + 1, UNIT_OPEN);
-    store<u8>(b, load<u8>(b, UNIT_OPEN) + 1, UNIT_OPEN);
+  const b = currentBox;
+  let at = st;
+  let boxes = <usize>(2 * size);
+  let bandRow = 0;
+  for (let row = 0; row < size; row++) {
+    let rowOpen: u32 = 0;
+    let column = <usize>size;
+    for (let k = 0; k < b; k++) {
+      let segmentOpen: u32 = 0;
+      for (let j = 0; j < b; j++) {
+        const mask = load<u32>(at);
+        at += 4;
+        const open = <u32>!isSingle(mask);
+        segmentOpen += open;
+        store<u8>(column, load<u8>(column, UNIT_OPEN) + <u8>open, UNIT_OPEN);
+        column++;
+        const count = open ? popcnt(mask) : 32;
+        fewest = count < fewest ? count : fewest;
+      }
+      rowOpen += segmentOpen;
+      const box = boxes + <usize>k;
+      store<u8>(box, load<u8>(box, UNIT_OPEN) + <u8>segmentOpen, UNIT_OPEN);
+    }
+    store<u8>(<usize>row, <u8>rowOpen, UNIT_OPEN);
+    if (++bandRow == b) {
+      bandRow = 0;
+      boxes += <usize>b;
+    }
   }
   let bestCell = 0;
   let bestDegree: i32 = -1;

@@ -647,16 +647,39 @@ function scanTriads(st: usize, unit: i32, placed: u32): bool {
 
 /** Gathers a line's segment candidates at ROW_SEGMENTS and its placed symbols, then scans its triads. */
 function triadsOfLine(st: usize, unit: i32): bool {
-  const unitCells = unitCellsOf(unit);
+  const b = currentBox;
   let placed: u32 = 0;
-  for (let k = 0; k < currentBox; k++) {
-    let segment: u32 = 0;
-    for (let j = 0; j < currentBox; j++) {
-      const mask = maskOf(st, unitCell(unitCells, k * currentBox + j));
-      segment |= mask;
-      placed |= isSingle(mask) ? mask : 0;
+  if (unit < size && b == 4) {
+    // a 16×16 row: each segment is four adjacent masks, one vector
+    const zero = i32x4.splat(0);
+    const one = i32x4.splat(1);
+    let placedLanes = zero;
+    let at = st + (<usize>(unit * size) << 2);
+    for (let k = 0; k < 4; k++) {
+      const masks = v128.load(at);
+      at += 16;
+      placedLanes = v128.or(placedLanes, v128.and(masks, i32x4.eq(v128.and(masks, i32x4.sub(masks, one)), zero)));
+      const halves = v128.or(masks, i32x4.shuffle(masks, masks, 2, 3, 0, 1));
+      store<u32>(<usize>k << 2, i32x4.extract_lane(v128.or(halves, i32x4.shuffle(halves, halves, 1, 0, 3, 2)), 0), ROW_SEGMENTS);
     }
-    store<u32>(<usize>k << 2, segment, ROW_SEGMENTS);
+    placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 2, 3, 0, 1));
+    placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 1, 0, 3, 2));
+    placed = <u32>i32x4.extract_lane(placedLanes, 0);
+  } else {
+    // a row's cells are 4 bytes apart in a state, a column's N × 4
+    const isRow = unit < size;
+    const step: usize = isRow ? 4 : <usize>size << 2;
+    let at = st + (isRow ? <usize>(unit * size) << 2 : <usize>(unit - size) << 2);
+    for (let k = 0; k < b; k++) {
+      let segment: u32 = 0;
+      for (let j = 0; j < b; j++) {
+        const mask = load<u32>(at);
+        at += step;
+        segment |= mask;
+        placed |= isSingle(mask) ? mask : 0;
+      }
+      store<u32>(<usize>k << 2, segment, ROW_SEGMENTS);
+    }
   }
   return scanTriads(st, unit, placed);
 }

@@ -13,8 +13,8 @@
 // State: one 27-bit mask per slot holds the cells of the band where the digit may still go
 // (the cell where it is placed stays set), plus one 27-bit mask per band of unsolved cells.
 // Where a band's nine masks are read or narrowed together (othersLeave, the naked-singles pass,
-// the triad rule's counts, the stack scores of the branch choice), four go to a v128; rule 3
-// takes digits 0–7's columns eight to a v128.
+// the triad rule's counts), four go to a v128; rule 3 takes digits 0–7's columns eight to a v128,
+// and the branch choice their configuration counts in each line.
 //
 //   slot mask, bit = row * 9 + column inside the band:
 //        box 0     box 1     box 2
@@ -497,13 +497,41 @@ const GROUPS_HIGH2: u64 = GROUPS_LOW1 * 6;
     narrowFrom(st, slotOf(digit, 2), cells2, spreadColumns(keep >> 18));
 }
 
+/**
+ * The v128 constants of rule 3 and the triad rule, 16 bytes each (offsets below), read with one
+ * load where V8 would build each, at every use, in three instructions. As u16 lanes, the bits of
+ * three groups of three: the two lower of each, the highest, the lowest, the two higher; as u32
+ * lanes the same for two 9-bit halves (loneInGroups4's GROUP_LOW | GROUP_LOW << 1, GROUP_LOW << 2,
+ * GROUP_LOW and GROUP_HIGH). Then u32 lanes of a 9-bit row, and of spreadColumns' multiplier.
+ */
+const V128_CONSTANTS: usize = memory.data<u32>(
+  [
+    0xdb00db, 0xdb00db, 0xdb00db, 0xdb00db,
+    0x1240124, 0x1240124, 0x1240124, 0x1240124,
+    0x490049, 0x490049, 0x490049, 0x490049,
+    0x1b601b6, 0x1b601b6, 0x1b601b6, 0x1b601b6,
+    0x1ff, 0x1ff, 0x1ff, 0x1ff,
+    0x40201, 0x40201, 0x40201, 0x40201,
+  ],
+  16,
+);
+const NEXT_LOW: u32 = 0;
+const NEXT_HIGH: u32 = 16;
+const GROUPS_LOW: u32 = 32;
+const GROUPS_HIGH: u32 = 48;
+const ROW_BITS: u32 = 64;
+const SPREAD: u32 = 80;
+/** The constant at `offset` of V128_CONSTANTS. */
+@inline function constant(offset: u32): v128 {
+  return v128.load(V128_CONSTANTS + <usize>offset);
+}
 /** Rule 3's next column of a stack (see reviseDigit), for eight digits' columns (9 bits a lane). */
 @inline function nextColumn8(columns: v128): v128 {
-  return v128.or(v128.and(i16x8.shr_u(columns, 1), i16x8.splat(0xdb)), v128.and(i16x8.shl(columns, 2), i16x8.splat(0x124)));
+  return v128.or(v128.and(i16x8.shr_u(columns, 1), constant(NEXT_LOW)), v128.and(i16x8.shl(columns, 2), constant(NEXT_HIGH)));
 }
 /** Rule 3's column after next of a stack, for eight digits' columns. */
 @inline function afterNextColumn8(columns: v128): v128 {
-  return v128.or(v128.and(i16x8.shr_u(columns, 2), i16x8.splat(0x49)), v128.and(i16x8.shl(columns, 1), i16x8.splat(0x1b6)));
+  return v128.or(v128.and(i16x8.shr_u(columns, 2), constant(GROUPS_LOW)), v128.and(i16x8.shl(columns, 1), constant(GROUPS_HIGH)));
 }
 /** Of a band's columns `own` (eight digits), those the two other bands' columns leave on a permutation of their stack. */
 @inline function keptColumns8(own: v128, other1: v128, other2: v128): v128 {
@@ -511,7 +539,7 @@ const GROUPS_HIGH2: u64 = GROUPS_LOW1 * 6;
 }
 /** Narrows four digits' masks of a band (`cells`) to the columns `kept` (the low or high half of eight). */
 @inline function narrowColumns4(cells: v128, kept: v128): v128 {
-  return v128.and(cells, v128.or(v128.or(kept, i32x4.shl(kept, 9)), i32x4.shl(kept, 18)));
+  return v128.and(cells, i32x4.mul(kept, constant(SPREAD))); // (spreadColumns)
 }
 /** The slots of digits 0–7 (band-major) whose masks `before` and `after` the same; `low0`… the bands' digits 0–3 and 4–7. */
 @inline function sameMasks8(low0: v128, low0Next: v128, high0: v128, high0Next: v128, low1: v128, low1Next: v128, high1: v128, high1Next: v128, low2: v128, low2Next: v128, high2: v128, high2Next: v128): u32 {
@@ -544,8 +572,9 @@ const EIGHT_DIGITS_SLOTS: u32 = 0xff | (0xff << 9) | (0xff << 18);
   const kept1 = keptColumns8(columns1, columns2, columns0);
   const kept2 = keptColumns8(columns2, columns0, columns1);
   // a stack with a permutation keeps a column of band 0 (every permutation crosses it)
-  const stacks = v128.and(v128.or(v128.or(kept0, i16x8.shr_u(kept0, 1)), i16x8.shr_u(kept0, 2)), i16x8.splat(0x49));
-  if (!i16x8.all_true(i16x8.eq(stacks, i16x8.splat(0x49)))) return CONTRADICTION;
+  const firsts = constant(GROUPS_LOW);
+  const stacks = v128.and(v128.or(v128.or(kept0, i16x8.shr_u(kept0, 1)), i16x8.shr_u(kept0, 2)), firsts);
+  if (!i16x8.all_true(i16x8.eq(stacks, firsts))) return CONTRADICTION;
   const low0Next = narrowColumns4(low0, i32x4.extend_low_i16x8_u(kept0));
   const high0Next = narrowColumns4(high0, i32x4.extend_high_i16x8_u(kept0));
   const low1Next = narrowColumns4(low1, i32x4.extend_low_i16x8_u(kept1));
@@ -583,7 +612,7 @@ const EIGHT_DIGITS_SLOTS: u32 = 0xff | (0xff << 9) | (0xff << 18);
 
 /** columnsOf for four band masks at once. */
 @inline function columnsOf4(cells: v128): v128 {
-  return v128.and(v128.or(v128.or(cells, i32x4.shr_u(cells, 9)), i32x4.shr_u(cells, 18)), i32x4.splat(0x1ff));
+  return v128.and(v128.or(v128.or(cells, i32x4.shr_u(cells, 9)), i32x4.shr_u(cells, 18)), constant(ROW_BITS));
 }
 
 /** Groups of three bits at 0–8 and 16–24: the lowest, and the two upper bits of each group. */
@@ -598,9 +627,9 @@ const GROUP_HIGH: u32 = 0x1b601b6;
 }
 /** loneInGroups for four words at once. */
 @inline function loneInGroups4(bits: v128): v128 {
-  const low = i32x4.splat(GROUP_LOW);
-  const turned1 = v128.or(v128.and(i32x4.shr_u(bits, 1), i32x4.splat(GROUP_LOW | (GROUP_LOW << 1))), v128.and(i32x4.shl(bits, 2), i32x4.splat(GROUP_LOW << 2)));
-  const turned2 = v128.or(v128.and(i32x4.shr_u(bits, 2), low), v128.and(i32x4.shl(bits, 1), i32x4.splat(GROUP_HIGH)));
+  // (the constants as loaded: GROUP_LOW | GROUP_LOW << 1, GROUP_LOW << 2, GROUP_LOW, GROUP_HIGH)
+  const turned1 = v128.or(v128.and(i32x4.shr_u(bits, 1), constant(NEXT_LOW)), v128.and(i32x4.shl(bits, 2), constant(NEXT_HIGH)));
+  const turned2 = v128.or(v128.and(i32x4.shr_u(bits, 2), constant(GROUPS_LOW)), v128.and(i32x4.shl(bits, 1), constant(GROUPS_HIGH)));
   return v128.andnot(bits, v128.or(turned1, turned2));
 }
 
@@ -1904,6 +1933,177 @@ let digitsSearch = false;
   return <u64>(score0 | (score1 << 10) | (score2 << 20)) | (<u64>stacks << 30);
 }
 
+/**
+ * Per line (16 bytes each, bands 0–2 then stacks 0–2), its digits 0–7's configuration counts
+ * (u16 each); then at 96, digit 8's in each line: written by lineCounts, read by linesKey and
+ * fewestCounted.
+ */
+const LINE_COUNTS: usize = memory.data(7 * 16, 16);
+/** Per stack (16 bytes each), digits 0–7's bands × columns matrices (u16); then at 48, digit 8's matrix in each line. */
+const LINE_MATRICES: usize = memory.data(4 * 16, 16);
+/**
+ * The branch choice's v128 constants, eight u16 lanes each (16 bytes, numbered below): read with
+ * one load where V8 would build each, at every use, in three instructions (see V128_CONSTANTS).
+ */
+const CHOICE_CONSTANTS: usize = memory.data<u16>(
+  [
+    // the entries (row * 3 + box) of permutations 0–5, as in buildTables
+    0x111, 0x111, 0x111, 0x111, 0x111, 0x111, 0x111, 0x111,
+    0xa1, 0xa1, 0xa1, 0xa1, 0xa1, 0xa1, 0xa1, 0xa1,
+    0x10a, 0x10a, 0x10a, 0x10a, 0x10a, 0x10a, 0x10a, 0x10a,
+    0x62, 0x62, 0x62, 0x62, 0x62, 0x62, 0x62, 0x62,
+    0x8c, 0x8c, 0x8c, 0x8c, 0x8c, 0x8c, 0x8c, 0x8c,
+    0x54, 0x54, 0x54, 0x54, 0x54, 0x54, 0x54, 0x54,
+    7, 7, 7, 7, 7, 7, 7, 7,
+    1, 1, 1, 1, 1, 1, 1, 1,
+    <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT,
+    <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT,
+    22, 22, 22, 22, 22, 22, 22, 22,
+    <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE,
+    0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0, 0,
+    0, 1, 2, 3, 4, 5, 6, 7,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+  ],
+  16,
+);
+/** CHOICE_CONSTANTS: 0–5 the permutations' entries, then these (lanes of 7, 1, CONFIGURATION_WEIGHT, FIXED_WEIGHT, 22, ALL_FIXED_SCORE, ones in lanes 0–5, each lane's number, NO_DIGIT). */
+const SEVENS: u32 = 6;
+const ONES: u32 = 7;
+const WEIGHTS: u32 = 8;
+const FIXED_WEIGHTS: u32 = 9;
+const TWENTY_TWOS: u32 = 10;
+const ALL_FIXED_SCORES: u32 = 11;
+const SIX_LINES: u32 = 12;
+const LANE_NUMBERS: u32 = 13;
+const NO_DIGITS: u32 = 14;
+/** The constant `index` of CHOICE_CONSTANTS. */
+@inline function choiceConstant(index: u32): v128 {
+  return v128.load(CHOICE_CONSTANTS + (<usize>index << 4));
+}
+/** The lanes where the matrices `m` (u16 each) hold every entry of `permutation` (0–5): all ones there. */
+@inline function holdsAll(m: v128, permutation: u32): v128 {
+  const all = choiceConstant(permutation);
+  return i16x8.eq(v128.and(m, all), all);
+}
+/** Per lane, the configurations inside a 3×3 matrix (u16 each): how many of the six permutations it holds. */
+@inline function configurationCounts8(m: v128): v128 {
+  // each permutation held counts -1
+  const held = i16x8.add(
+    i16x8.add(i16x8.add(holdsAll(m, 0), holdsAll(m, 1)), i16x8.add(holdsAll(m, 2), holdsAll(m, 3))),
+    i16x8.add(holdsAll(m, 4), holdsAll(m, 5)),
+  );
+  return i16x8.sub(i16x8.splat(0), held);
+}
+/** The bands × columns matrices of a stack (`shift` 0, 3, 6) from eight digits' columns in each band (9 bits a lane). */
+@inline function stackMatrix8(columns0: v128, columns1: v128, columns2: v128, shift: u32): v128 {
+  const seven = choiceConstant(SEVENS);
+  return v128.or(
+    v128.or(v128.and(i16x8.shr_u(columns0, shift), seven), i16x8.shl(v128.and(i16x8.shr_u(columns1, shift), seven), 3)),
+    i16x8.shl(v128.and(i16x8.shr_u(columns2, shift), seven), 6),
+  );
+}
+/** Writes LINE_COUNTS and LINE_MATRICES for a propagated state (the bands' matrices from rule 1's cache). */
+@inline function lineCounts(st: usize): void {
+  const triads = st + TRIADS_OFFSET;
+  v128.store(LINE_COUNTS, configurationCounts8(v128.load(triads)));
+  v128.store(LINE_COUNTS, configurationCounts8(v128.load(triads, 18)), 16);
+  v128.store(LINE_COUNTS, configurationCounts8(v128.load(triads, 36)), 32);
+  const columns0 = i16x8.narrow_i32x4_u(columnsOf4(v128.load(st)), columnsOf4(v128.load(st, 16)));
+  const columns1 = i16x8.narrow_i32x4_u(columnsOf4(v128.load(st, 36)), columnsOf4(v128.load(st, 52)));
+  const columns2 = i16x8.narrow_i32x4_u(columnsOf4(v128.load(st, 72)), columnsOf4(v128.load(st, 88)));
+  const stack0 = stackMatrix8(columns0, columns1, columns2, 0);
+  const stack1 = stackMatrix8(columns0, columns1, columns2, 3);
+  const stack2 = stackMatrix8(columns0, columns1, columns2, 6);
+  v128.store(LINE_MATRICES, stack0);
+  v128.store(LINE_MATRICES, stack1, 16);
+  v128.store(LINE_MATRICES, stack2, 32);
+  v128.store(LINE_COUNTS, configurationCounts8(stack0), 48);
+  v128.store(LINE_COUNTS, configurationCounts8(stack1), 64);
+  v128.store(LINE_COUNTS, configurationCounts8(stack2), 80);
+  // digit 8: its six lines' matrices in one v128, lane by line
+  const columns = columnsOf(load<u32>(st, 32)) | (columnsOf(load<u32>(st, 68)) << 9) | (columnsOf(load<u32>(st, 104)) << 18);
+  let eight = i16x8.splat(0);
+  eight = i16x8.replace_lane(eight, 0, load<u16>(triads, 16));
+  eight = i16x8.replace_lane(eight, 1, load<u16>(triads, 34));
+  eight = i16x8.replace_lane(eight, 2, load<u16>(triads, 52));
+  eight = i16x8.replace_lane(eight, 3, <u16>stackMatrix(columns, 0));
+  eight = i16x8.replace_lane(eight, 4, <u16>stackMatrix(columns, 3));
+  eight = i16x8.replace_lane(eight, 5, <u16>stackMatrix(columns, 6));
+  v128.store(LINE_MATRICES, eight, 48);
+  v128.store(LINE_COUNTS, configurationCounts8(eight), 96);
+}
+/** Per lane, a digit's part of its line's score from its configuration count: lineScore, or the digits-first score (LINE_SCORE_DIGITS). */
+@inline function countScores8(counts: v128, digitsFirst: bool): v128 {
+  const open = i16x8.gt_s(counts, choiceConstant(ONES));
+  const score = digitsFirst ? i16x8.sub(choiceConstant(TWENTY_TWOS), counts) : i16x8.mul(counts, choiceConstant(WEIGHTS));
+  return v128.bitselect(score, choiceConstant(FIXED_WEIGHTS), open);
+}
+/** Of two v128s of eight u16s, lane by lane: a's lanes 0+1, 2+3, 4+5, 6+7, then b's. */
+@inline function pairSums(a: v128, b: v128): v128 {
+  return i16x8.add(
+    i8x16.shuffle(a, b, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29),
+    i8x16.shuffle(a, b, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31),
+  );
+}
+/** The lowest of eight u16 lanes, in every lane. */
+@inline function lowestLane(v: v128): v128 {
+  let low = i16x8.min_u(v, i8x16.shuffle(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  low = i16x8.min_u(low, i8x16.shuffle(low, low, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
+  return i16x8.min_u(low, i8x16.shuffle(low, low, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
+}
+/** What linesKey returns when every digit is fixed in every line. */
+const NO_LINE_KEY: u32 = 0xffff;
+/** lowestKey of the scores from LINE_COUNTS (the default's, or the digits-first one): score << 3 | line, or NO_LINE_KEY. */
+@inline function linesKey(digitsFirst: bool): u32 {
+  const band01 = pairSums(countScores8(v128.load(LINE_COUNTS), digitsFirst), countScores8(v128.load(LINE_COUNTS, 16), digitsFirst));
+  const band2Stack0 = pairSums(countScores8(v128.load(LINE_COUNTS, 32), digitsFirst), countScores8(v128.load(LINE_COUNTS, 48), digitsFirst));
+  const stacks12 = pairSums(countScores8(v128.load(LINE_COUNTS, 64), digitsFirst), countScores8(v128.load(LINE_COUNTS, 80), digitsFirst));
+  const lines0123 = pairSums(band01, band2Stack0);
+  const lines45 = pairSums(stacks12, stacks12);
+  // lanes 0–5 the six lines' scores (6 and 7 repeat 4 and 5), digit 8's added
+  const scores = i16x8.add(pairSums(lines0123, lines45), countScores8(v128.load(LINE_COUNTS, 96), digitsFirst));
+  const open = v128.and(i16x8.gt_s(scores, choiceConstant(ALL_FIXED_SCORES)), choiceConstant(SIX_LINES));
+  const keys = v128.bitselect(v128.or(i16x8.shl(scores, 3), choiceConstant(LANE_NUMBERS)), i16x8.splat(-1), open);
+  return <u32>i16x8.extract_lane_u(lowestLane(keys), 0);
+}
+/** fewestDigit from LINE_COUNTS and LINE_MATRICES (lineCounts of `st`): digit | its configurations << 8. */
+@inline function fewestCounted(st: usize, line: u32): u32 {
+  const counts = v128.load(LINE_COUNTS + (<usize>line << 4));
+  const keys = v128.bitselect(v128.or(i16x8.shl(counts, 4), choiceConstant(LANE_NUMBERS)), choiceConstant(NO_DIGITS), i16x8.gt_s(counts, choiceConstant(ONES)));
+  const count8 = <u32>load<u16>(LINE_COUNTS + (<usize>line << 1), 96);
+  const best = min<u32>(<u32>i16x8.extract_lane_u(lowestLane(keys), 0), count8 >= 2 ? (count8 << 4) | 8 : NO_DIGIT);
+  if (best == NO_DIGIT) return 0;
+  const digit = best & 0xf;
+  const matrix =
+    digit == 8
+      ? <u32>load<u16>(LINE_MATRICES + (<usize>line << 1), 48)
+      : line < 3
+        ? <u32>load<u16>(st + (<usize>slotOf(digit, line) << 1), TRIADS_OFFSET)
+        : <u32>load<u16>(LINE_MATRICES + (<usize>(line - 3) << 4) + (<usize>digit << 1));
+  return digit | (<u32>load<u8>(matrix & 0x1ff, CONFIGURATIONS) << 8);
+}
+/** chooseConfiguration on SIMD_CHOICE's path. */
+function chooseCounted(st: usize, depth: i32): bool {
+  lineCounts(st);
+  let key = linesKey(DIGITS_ROOT != 0 && digitsSearch);
+  if (key == NO_LINE_KEY) return false;
+  if (DIGITS_ROOT != 0 && branches == 0) {
+    // the search's first branch: the rest of the search scores its lines digits first when this is above DIGITS_ROOT
+    branches = 1;
+    if (key >> 3 > DIGITS_ROOT) {
+      digitsSearch = true;
+      key = linesKey(true);
+    }
+  }
+  const line = key & 7;
+  const choice = fewestCounted(st, line);
+  const at = <usize>depth << 2;
+  store<u32>(at, LINE_FRAME + line, FRAME_BAND_OR_LINE);
+  store<u32>(at, choice & 0xff, FRAME_CELL_OR_DIGIT);
+  store<u32>(at, choice >> 8, FRAME_ALTERNATIVES);
+  return true;
+}
+
 /** What lowestKey returns when every digit is fixed in every line. */
 const NO_LINE: u32 = 0xffffffff;
 
@@ -1948,6 +2148,7 @@ function chooseConfiguration(st: usize, depth: i32): bool {
     branches++;
     return chooseAhead(st, depth);
   }
+  if (SIMD_CHOICE) return chooseCounted(st, depth);
   if (DIGITS_ROOT != 0 && digitsSearch) {
     const line = lowestLine(st, LINE_SCORE_DIGITS);
     return line < 0 ? false : chooseDigit(st, depth, <u32>line);
@@ -2219,6 +2420,13 @@ function applyConfiguration(st: usize, digit: u32, line: u32, p: u32): u32 {
  * ones kept and later taken as they are, not propagated again. Each probe counts as a node.
  */
 const AHEAD: i32 = isDefined(AHEAD_BRANCHES) ? AHEAD_BRANCHES : 0;
+/**
+ * The branch choice of the default scores (and of the digits-first one) without tables: each
+ * line's digits' configurations counted eight digits to a v128 (16 bits a digit), from the
+ * entries of each of the six permutations (chooseCounted); the variants that score, weigh or
+ * break ties otherwise keep the tables (lineScores, fewestDigit).
+ */
+const SIMD_CHOICE: bool = !LOG_SCORE && DIGITS_SCORE == 0 && !WEIGHTED && TIES == 0 && !PAIR_FIRST && AHEAD == 0 && DIGITS_OVER == 0;
 /** Branches chosen so far by the current search (counted up to AHEAD_BRANCHES, or to 1 for DIGITS_ROOT_ABOVE). */
 let branches: i32 = 0;
 /** LINE_SCORE_DIGITS[3×3 bit matrix] = a digit's part of its line's digits-first score (22 less its configurations; fixed: FIXED_WEIGHT). */

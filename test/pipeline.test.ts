@@ -242,16 +242,6 @@ describe("the main thread solves beside the workers", () => {
     expect(tasks).toHaveLength(0);
   });
 
-  it("starts the workers as it opens when told the input is large, before any solving, and only then", async () => {
-    const { start, tasks, started } = stubWorkers(Infinity); // none loads: the main thread solves the batch
-    const whole = text(await inner.solve(task()));
-    const solver = sharedWithMain(start, inner, 2, { startAfterMs: Infinity, startAtOnce: true });
-    expect(started.count).toBe(1);
-    expect(text(await solver.solve(task(), 0))).toBe(whole);
-    expect(started.count).toBe(1);
-    expect(tasks).toHaveLength(0);
-  });
-
   it("starts the workers only when the solving the run says it has left pays for their start; when it cannot tell, at once", async () => {
     const whole = text(await inner.solve(task()));
     // The first slice takes all but the last record: the rule then weighs one record left at the rate those solved at, so

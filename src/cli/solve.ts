@@ -138,7 +138,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
   {
     flags: "-t, --threads <n>",
     description:
-      "worker threads, at most: they start once the main thread has solved for 50 ms, and only if the solving left would take it longer than their start (at once for input files of 64 MiB or more); 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)",
+      "worker threads, at most: they start once the main thread has solved for 50 ms, and only if the solving left would take it longer than their start; 0 solves on the main thread (a run where one puzzle can take minutes, --budget none or a --limit over 10,000, solves on one worker, so that a signal stops it)",
     defaultText: `${defaultThreadsText()}; the main thread alone for an input file of up to 256 KiB; a worker per core for a run where one puzzle can take minutes`,
     parse: wholeNumber(0, 256),
   },
@@ -352,12 +352,6 @@ export function defaultThreadsText(): string {
 export const SMALL_INPUT_BYTES = 256 * 1024;
 
 /**
- * Inputs of at least this size start their workers as the run opens, while the main thread loads and starts solving:
- * 64 MiB of 9×9 lines take the main thread well over the 0.3 s of solving from which workers pay, even at its fastest.
- */
-export const LARGE_INPUT_BYTES = 64 * 1024 * 1024;
-
-/**
  * The batch solver of a run: `--threads` workers (default: one fewer than the cores, the main thread
  * solving beside them; the main thread alone for a small input file); but at least one worker (by
  * default one per core, one for a small input file), and no main-thread solving, when one puzzle can take minutes
@@ -369,7 +363,7 @@ function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">,
   // a long count keeps the main thread free for signals: every core gets a worker
   const chosen = flags.threads ?? (small ? 0 : long ? availableParallelism() : defaultWorkers());
   const threads = long ? Math.max(1, chosen) : chosen;
-  return openBatchSolver(threads, flags.solver, { warmUp: !long, startAtOnce: totalBytes !== null && totalBytes >= LARGE_INPUT_BYTES });
+  return openBatchSolver(threads, flags.solver, { warmUp: !long });
 }
 
 /** What judge mode solves on: the CLI's batch solver, or a library Solver on the main thread for a one-puzzle-per-call `--solver`. */

@@ -248,8 +248,6 @@ export interface SharingOptions {
   mainHelps?: boolean;
   /** The cores the threads share. @default os.availableParallelism() */
   cores?: number;
-  /** Start the workers at once, before any solving: the caller knows the input is large enough to pay for them. @default false */
-  startAtOnce?: boolean;
 }
 
 /** A batch not yet wholly given out: the records from `at` on are still to solve. */
@@ -267,7 +265,7 @@ interface Shared {
  */
 export function sharedWithMain(start: () => BatchSolver, main: BatchSolver, threads: number, options: SharingOptions = {}): BatchSolver {
   const startAfterMs = options.startAfterMs ?? START_WORKERS_AFTER_MS;
-  let workers: BatchSolver | null = options.startAtOnce ? start() : null;
+  let workers: BatchSolver | null = null;
   const waiting: Shared[] = [];
   let mainMs = 0;
   let mainRecords = 0;
@@ -361,14 +359,9 @@ export function defaultWorkers(): number {
 
 /**
  * A pool of `threads` workers, or the main thread when `threads` is 0. The main thread solves beside the workers unless
- * `warmUp` is false (puzzles that can take minutes: the main thread stays free for signals). The workers start when the
- * solving pays for them ({@link sharedWithMain}), or with `startAtOnce` as the solver opens (an input known to be large).
+ * `warmUp` is false (puzzles that can take minutes: the main thread stays free for signals).
  */
-export async function openBatchSolver(
-  threads: number,
-  solverIds: readonly string[] = [],
-  options: { warmUp?: boolean; startAtOnce?: boolean } = {},
-): Promise<BatchSolver> {
+export async function openBatchSolver(threads: number, solverIds: readonly string[] = [], options: { warmUp?: boolean } = {}): Promise<BatchSolver> {
   const filename = threads === 0 ? "" : workerFile(); // a missing worker module fails here, not when the workers start mid-run
   const load = () => ThreadEngines.open(solverIds);
   const engines = await load(); // a bad id fails here, before any worker starts
@@ -378,5 +371,5 @@ export async function openBatchSolver(
   const workerData: WorkerData = { solvers: [...solverIds], kernels: await compiledKernels() };
   const start = () => openWorkerPool(threads, { filename, workerData });
   if (options.warmUp === false) return { ...start(), scanner: main.scanner }; // the main thread's engines only scan
-  return sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism(), startAtOnce: options.startAtOnce });
+  return sharedWithMain(start, main, threads, { mainHelps: threads < availableParallelism() });
 }

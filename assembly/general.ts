@@ -397,6 +397,29 @@ function crossingUnit(unit: i32, k: i32, stride: i32): i32 {
   return size + (boxIndex % b) * b + k;
 }
 
+/** The union of a vector's four masks. */
+@inline function laneUnion(masks: v128): u32 {
+  const halves = v128.or(masks, i32x4.shuffle(masks, masks, 2, 3, 0, 1));
+  return <u32>i32x4.extract_lane(v128.or(halves, i32x4.shuffle(halves, halves, 1, 0, 3, 2)), 0);
+}
+
+/**
+ * A vector scan's lanes folded into one, lane by lane, for the four columns of masks it kept
+ * apart (`once`: symbols seen, `twice`: seen in two cells or more, `placed`: placed): lanes 0+2
+ * and 1+3, then the two. Returns [once, twice, placed, placed].
+ */
+@inline function foldLanes(onceLanes: v128, twiceLanes: v128, placedLanes: v128): v128 {
+  let onceOther = i32x4.shuffle(onceLanes, onceLanes, 2, 3, 0, 1);
+  twiceLanes = v128.or(v128.or(twiceLanes, i32x4.shuffle(twiceLanes, twiceLanes, 2, 3, 0, 1)), v128.and(onceLanes, onceOther));
+  onceLanes = v128.or(onceLanes, onceOther);
+  onceOther = i32x4.shuffle(onceLanes, onceLanes, 1, 0, 3, 2);
+  twiceLanes = v128.or(v128.or(twiceLanes, i32x4.shuffle(twiceLanes, twiceLanes, 1, 0, 3, 2)), v128.and(onceLanes, onceOther));
+  onceLanes = v128.or(onceLanes, onceOther);
+  placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 2, 3, 0, 1));
+  placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 1, 0, 3, 2));
+  return i32x4.shuffle(i32x4.shuffle(onceLanes, twiceLanes, 0, 4, 0, 4), placedLanes, 0, 1, 4, 4);
+}
+
 /** What scanWide found besides the candidates of the unit: the symbols in two cells or more, the placed symbols. */
 let wideTwice: u32 = 0;
 let widePlaced: u32 = 0;
@@ -427,21 +450,13 @@ function scanWide(at: usize, step: usize): u32 {
     twice |= once & mask;
     once |= mask;
     placed |= isSingle(mask) ? mask : 0;
-    const halves = v128.or(masks, i32x4.shuffle(masks, masks, 2, 3, 0, 1));
-    store<u32>(<usize>k << 2, <u32>i32x4.extract_lane(v128.or(halves, i32x4.shuffle(halves, halves, 1, 0, 3, 2)), 0) | mask, ROW_SEGMENTS);
+    store<u32>(<usize>k << 2, laneUnion(masks) | mask, ROW_SEGMENTS);
   }
-  // the four lanes merged as in scanUnit, then the fifth cell
-  let onceOther = i32x4.shuffle(onceLanes, onceLanes, 2, 3, 0, 1);
-  twiceLanes = v128.or(v128.or(twiceLanes, i32x4.shuffle(twiceLanes, twiceLanes, 2, 3, 0, 1)), v128.and(onceLanes, onceOther));
-  onceLanes = v128.or(onceLanes, onceOther);
-  onceOther = i32x4.shuffle(onceLanes, onceLanes, 1, 0, 3, 2);
-  twiceLanes = v128.or(v128.or(twiceLanes, i32x4.shuffle(twiceLanes, twiceLanes, 1, 0, 3, 2)), v128.and(onceLanes, onceOther));
-  onceLanes = v128.or(onceLanes, onceOther);
-  placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 2, 3, 0, 1));
-  placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 1, 0, 3, 2));
-  const onceAll = <u32>i32x4.extract_lane(onceLanes, 0);
-  wideTwice = twice | <u32>i32x4.extract_lane(twiceLanes, 0) | (once & onceAll);
-  widePlaced = placed | <u32>i32x4.extract_lane(placedLanes, 0);
+  // the four lanes folded, then the fifth cell's column
+  const lanes = foldLanes(onceLanes, twiceLanes, placedLanes);
+  const onceAll = <u32>i32x4.extract_lane(lanes, 0);
+  wideTwice = twice | <u32>i32x4.extract_lane(lanes, 1) | (once & onceAll);
+  widePlaced = placed | <u32>i32x4.extract_lane(lanes, 2);
   return once | onceAll;
 }
 
@@ -490,21 +505,12 @@ function scanUnit(st: usize, unit: i32): bool {
       twiceLanes = v128.or(twiceLanes, v128.and(onceLanes, masks));
       onceLanes = v128.or(onceLanes, masks);
       placedLanes = v128.or(placedLanes, v128.and(masks, i32x4.eq(v128.and(masks, i32x4.sub(masks, one)), zero)));
-      const halves = v128.or(masks, i32x4.shuffle(masks, masks, 2, 3, 0, 1));
-      store<u32>(<usize>k << 2, i32x4.extract_lane(v128.or(halves, i32x4.shuffle(halves, halves, 1, 0, 3, 2)), 0), ROW_SEGMENTS);
+      store<u32>(<usize>k << 2, laneUnion(masks), ROW_SEGMENTS);
     }
-    // the four lanes' once and twice merged: lanes 0+2 and 1+3, then the two
-    let onceOther = i32x4.shuffle(onceLanes, onceLanes, 2, 3, 0, 1);
-    twiceLanes = v128.or(v128.or(twiceLanes, i32x4.shuffle(twiceLanes, twiceLanes, 2, 3, 0, 1)), v128.and(onceLanes, onceOther));
-    onceLanes = v128.or(onceLanes, onceOther);
-    onceOther = i32x4.shuffle(onceLanes, onceLanes, 1, 0, 3, 2);
-    twiceLanes = v128.or(v128.or(twiceLanes, i32x4.shuffle(twiceLanes, twiceLanes, 1, 0, 3, 2)), v128.and(onceLanes, onceOther));
-    onceLanes = v128.or(onceLanes, onceOther);
-    placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 2, 3, 0, 1));
-    placedLanes = v128.or(placedLanes, i32x4.shuffle(placedLanes, placedLanes, 1, 0, 3, 2));
-    once = <u32>i32x4.extract_lane(onceLanes, 0);
-    twice = <u32>i32x4.extract_lane(twiceLanes, 0);
-    placed = <u32>i32x4.extract_lane(placedLanes, 0);
+    const lanes = foldLanes(onceLanes, twiceLanes, placedLanes);
+    once = <u32>i32x4.extract_lane(lanes, 0);
+    twice = <u32>i32x4.extract_lane(lanes, 1);
+    placed = <u32>i32x4.extract_lane(lanes, 2);
   } else if (b == 5 && strideJ == 1) {
     once = scanWide(st + (<usize>base << 2), <usize>strideK << 2);
     twice = wideTwice;

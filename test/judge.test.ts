@@ -94,7 +94,10 @@ describe("poj2676", () => {
     const short = ["1", ...rowsWith(first.puzzle, "0")];
     short[4] = short[4].slice(0, 7);
     expect(() => run("poj2676", short.join("\n"))).toThrow("line 5: expected a row of 9 cells, got 7");
-    expect(() => run("poj2676", ["2", ...rowsWith(first.puzzle, "0")].join("\n"))).toThrow("the input ends inside a grid (0 of 9 rows)");
+    // the input ends after a whole grid: told at the line after its last, not inside the grid before
+    expect(() => run("poj2676", ["2", ...rowsWith(first.puzzle, "0")].join("\n"))).toThrow(
+      /^line 11: the input ends before puzzle 2 of the 2 its count line announces$/,
+    );
   });
 
   it("says '1 puzzle', '1 row' and '1 value' for counts of one, not '1 puzzles'", () => {

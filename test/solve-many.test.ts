@@ -190,6 +190,10 @@ describe("solveMany's input", () => {
     );
     expect(() => solver.solveMany(new String(text) as unknown as string[])).toThrow(/not one string: pass an array of lines/);
     for (const bad of [null, 42, {}]) expect(() => solver.solveMany(bad as unknown as string[])).toThrow(TypeError);
+    // one grid of cell values is an iterable of numbers too: refused, not read as 81 inputs
+    const grid = parsePuzzle(nine[0].puzzle);
+    expect(() => solver.solveMany(grid as unknown as string[])).toThrow(/^sudoku-wasm: solveMany takes .*, not one typed array .*: one grid is \[grid\]$/);
+    expect(solver.solveMany([grid])).toHaveLength(1);
     expect(solver.solveMany(new Set(text.split("\n").slice(0, 3)))).toHaveLength(3);
   });
 

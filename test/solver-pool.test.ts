@@ -522,6 +522,9 @@ module.exports = import(${JSON.stringify(new URL("cli/worker.mjs", DIST).href)})
     await expect(pool.solveStream(NINE[0] as unknown as string[]).next()).rejects.toThrow(
       /^sudoku-wasm: solveStream takes .*, not one string: pass an array of lines/,
     );
+    await expect(pool.solveStream(new Uint8Array(81) as unknown as string[]).next()).rejects.toThrow(
+      /not one typed array .*: one grid is \[grid\]; text as bytes/,
+    );
     await expect(pool.solveStream(null as unknown as string[]).next()).rejects.toThrow(
       "sudoku-wasm: solveStream takes an array, an iterable or an async iterable (a stream) of puzzles, got null",
     );

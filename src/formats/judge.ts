@@ -119,12 +119,16 @@ const digitGrid = (empties: string): CellParser<Grid> => readingRepeats((cells) 
 
 const isBlank = (line: JudgeLine): boolean => line.text.trim() === "";
 
-/** Reads `size` rows as one grid, from `first` on (or the next line), skipping lines without cells (blank, or only `|`). */
-function* gridRows<T>(size: number, parse: CellParser<T>, cursor: JudgeCursor, first?: JudgeLine): Generator<void, T, JudgeLine | null> {
+/**
+ * Reads `size` rows as one grid, from `first` on (or the next line), skipping lines without cells (blank, or only `|`).
+ * An input that ends before the grid's first row is told at the line after its last, as before `which` (`puzzle 2 of …`).
+ */
+function* gridRows<T>(size: number, parse: CellParser<T>, cursor: JudgeCursor, first?: JudgeLine, which = "a grid"): Generator<void, T, JudgeLine | null> {
   const rows: string[] = [];
   const rowPlaces: JudgeLine[] = [];
   let line = first ?? (yield);
   for (;;) {
+    if (line === null && rows.length === 0) throw new JudgeInputError(afterInput(cursor), "length", `the input ends before ${which}`);
     if (line === null) throw new JudgeInputError(cursor.last, "length", `the input ends inside a grid (${rows.length} of ${size} rows)`);
     const cells = rowCells(line.text);
     if (cells.length > 0) {
@@ -154,7 +158,9 @@ function* countedGrids(empties: string, emit: (puzzle: Grid) => void, cursor: Ju
   if (!isWhole(count, 0)) {
     throw new JudgeInputError(line ?? afterInput(cursor), "length", `expected the number of puzzles, got '${excerpt(text)}'`);
   }
-  for (let read = 0; read < count; read++) emit(yield* gridRows(SIZE, digitGrid(empties), cursor));
+  for (let read = 0; read < count; read++) {
+    emit(yield* gridRows(SIZE, digitGrid(empties), cursor, undefined, `puzzle ${read + 1} of the ${count} its count line announces`));
+  }
   for (line = yield; line !== null; line = yield) {
     if (!isBlank(line)) throw new JudgeInputError(line, "length", `more input after the ${counted(count, "puzzle")}`);
   }

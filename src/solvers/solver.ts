@@ -782,12 +782,16 @@ export interface NotOneString {
   readonly charAt?: never;
 }
 
-/** Throws a TypeError unless `puzzles` is an iterable of puzzles (async too when `async`), and not one string (each character an input). */
+/** Throws a TypeError unless `puzzles` is an iterable of puzzles (async too when `async`), and not one string or typed array (each character or number an input). */
 export function checkPuzzles(puzzles: unknown, method: "solveMany" | "solveStream", async: boolean): void {
   const what = async ? "an array, an iterable or an async iterable (a stream) of puzzles" : "an array or other iterable of puzzles";
   const takes = `sudoku-wasm: ${method} takes ${what}`;
   if (typeof puzzles === "string" || puzzles instanceof String)
     throw new TypeError(`${takes}, not one string: pass an array of lines (text.split("\\n")); one puzzle is [line], or solve(line) on a Solver`);
+  if (ArrayBuffer.isView(puzzles)) {
+    const bytes = async ? "; text as bytes is read from a stream of chunks (a Node Readable, a fetch body)" : "";
+    throw new TypeError(`${takes}, not one typed array (each of its numbers would be an input): one grid is [grid]${bytes}`);
+  }
   const given = puzzles as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown } | null | undefined;
   if (typeof given?.[Symbol.iterator] === "function" || (async && typeof given?.[Symbol.asyncIterator] === "function")) return;
   throw new TypeError(`${takes}, got ${puzzles === null ? "null" : typeof puzzles}`);

@@ -48,6 +48,42 @@ describe("a malformed CSV row", () => {
   });
 });
 
+describe("a line before a grid that is no row of it (a title in capitals, a count, a number)", () => {
+  const lines = (puzzles: string[], heading: (i: number) => string[]) => puzzles.flatMap((p, i) => [...heading(i), ...rowsOf(p)]).join("\n") + "\n";
+
+  it("is a record of its own, and every grid after it takes its own rows, back to back or with blank lines", async () => {
+    const puzzles = [UNIQUE[0], UNIQUE[1], UNIQUE[2]];
+    for (const [lead, blank] of [
+      [(i: number) => (i === 0 ? ["3"] : []), false], // a judge's count line, read without --format
+      [(i: number) => [`GRID 0${i + 1}`], false],
+      [(i: number) => [`PUZZLE ${i + 1}`], true],
+      [(i: number) => [`(${i + 1})`], false],
+      [(i: number) => [`${i + 1}.`], true],
+    ] as const) {
+      const text = lines(puzzles, (i) => [...(blank && i > 0 ? [""] : []), ...lead(i)]);
+      for (const format of ["auto", "grid"] as const) {
+        const records = await streamRecords([text], undefined, format);
+        const grids = records.filter((r) => r.text.length === 81);
+        expect(grids.map((r) => r.parsed.error)).toEqual([null, null, null]);
+        expect(grids.map((r) => r.text)).toEqual(puzzles);
+        const strays = records.filter((r) => r.text.length !== 81);
+        expect(strays.length).toBe(lead(1).length === 0 ? 1 : 3);
+        for (const stray of strays) expect(stray.error).toMatch(/^expected 81 cells on one line or a grid of 9 rows, got one line of \d cells?$/);
+        expect(records.map((r) => r.line)).toEqual([...records.map((r) => r.line)].sort((a, b) => a - b));
+      }
+    }
+  });
+
+  it("stays the first row of its grid when it may be one cut short (digits and empty marks): one invalid record, the next grid in place", async () => {
+    const cut = rowsOf(UNIQUE[0]);
+    cut[0] = cut[0].slice(0, 7);
+    const records = await streamRecords([[...cut, ...rowsOf(UNIQUE[1])].join("\n")]);
+    expect(records).toHaveLength(2);
+    expect(records[0].error).toMatch(/^row 1 of the grid \(line 1\) has 7 cells, expected 9/);
+    expect([records[1].line, records[1].text, records[1].parsed.error]).toEqual([10, UNIQUE[1], null]);
+  });
+});
+
 describe("a header line before each grid is a title, not a record", () => {
   it("reads the Project Euler 96 layout (`Grid 01` then 9 rows, 50 times) as 50 puzzles, all readable", async () => {
     const puzzles = Array.from({ length: 50 }, (_, i) => UNIQUE[i % UNIQUE.length]);

@@ -23,7 +23,7 @@ import {
   untakenGridNote,
 } from "../../model/puzzle.js";
 import { type Shape, SHAPE_9, shapeName, shapeOfCells, shapeOfSide } from "../../model/shape.js";
-import { isEmptySymbol, symbolEmpties } from "../../model/empty-cells.js";
+import { EMPTY_MARKS, isEmptySymbol, symbolEmpties } from "../../model/empty-cells.js";
 import type { EmitRecord } from "../record.js";
 import { counted } from "../../model/whole-number.js";
 import type { InputFormat } from "./format.js";
@@ -77,6 +77,9 @@ function isRowLike(line: string, size?: number): boolean {
   return width <= ROW_SLACK * (size ?? SHAPE_9.size) || (size === undefined && shapeOfSide(width) !== undefined);
 }
 
+/** A row whose cells are all 9×9 digits or empty marks. */
+const NINE_CELLS = new RegExp(`^[0-9${EMPTY_MARKS.nine.replace("-", "\\-")}]*$`);
+
 /** A row whose cells are all 4×4 symbols (`1`–`4`) or empty marks. */
 const FOUR_BY_FOUR_CELLS = new RegExp(`^[${KNOWN_ALPHABETS.get(4)![0]}${symbolEmpties(KNOWN_ALPHABETS.get(4)![0]).replace("-", "\\-")}]*$`);
 
@@ -100,6 +103,18 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): GridFormat {
   /** The rows this grid takes: its shape's, or W for two first rows of W cells, a width no solver takes (one invalid record). */
   let side = shape.size;
   let widthError: string | null = null;
+  /** The grid's first line as written. */
+  let firstLine = "";
+
+  /**
+   * Whether a first line of `cells`, a width no grid has, may be the cut or overlong first row of a grid of `side` (its
+   * error then names the row, and the grid still takes its own rows): within a quarter of the side, and for 9×9 digits,
+   * three or more cells that are all digits or empty marks.
+   */
+  function mayBeRowOf(cells: string, side: number): boolean {
+    if (Math.abs(cells.length - side) > side / 4) return false;
+    return side !== SHAPE_9.size || (alphabet !== undefined && alphabet.length === side) || (cells.length >= 3 && NINE_CELLS.test(cells));
+  }
 
   function emitGrid(emit: EmitRecord): void {
     if (lineRuns && shape.size === 16 && isRunOfFourByFourLines(rows)) {
@@ -146,9 +161,18 @@ export function gridFormat(lineRuns: boolean, alphabet?: Alphabet): GridFormat {
         emit(lineNumber, cells, wholePuzzleMessage(whole));
         return;
       }
+      if (rows.length === 1 && shapeOfSide(rows[0].length) === undefined && shapeOfSide(cells.length) !== undefined && !mayBeRowOf(rows[0], cells.length)) {
+        // The line before was no row of the grid this line starts (a title in capitals, a count, a number): a record of its own,
+        // so that this grid, and every grid after it, takes its own rows
+        emit(rowLines[0], firstLine, wordLineMessage(firstLine));
+        rows.length = 0;
+        rowLines.length = 0;
+        widthError = null;
+      }
       if (rows.length === 0) {
         shape = shapeOfSide(cells.length) ?? SHAPE_9;
         side = shape.size;
+        firstLine = line;
       }
       const untaken = cells.length >= MIN_UNTAKEN_SIDE && cells.length <= MAX_UNTAKEN_SIDE && shapeOfSide(cells.length) === undefined;
       if (rows.length === 1 && cells.length === rows[0].length && untaken) side = cells.length;

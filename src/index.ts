@@ -6,7 +6,7 @@
  *   solver.solveMany(lines, { limit: 2 });            // records in input order, one batch per size
  *   solver.solve(line256, { alphabet: "ABCDEFGHIJKLMNOP" }); // 4×4, 16×16, 25×25 too
  */
-import { givenKernelError } from "./kernel/kernel-source.js";
+import { KERNEL_NAMES, givenKernelError } from "./kernel/kernel-source.js";
 import type { GivenKernels } from "./kernel/wasm.js";
 import { type SolverId, type SolverInfo, findSolver, solverIds, solversBySize, takesSize } from "./solvers/registry.js";
 import { type SizeEngine, type SolverEngine, Solver, checkOptionNames } from "./solvers/solver.js";
@@ -69,6 +69,7 @@ async function rowEngines(info: SolverInfo, sizes: readonly number[], kernels: C
  */
 export async function createSolver(given: CreateSolverOptions | null = {}): Promise<Solver> {
   const options = checkOptionNames("createSolver", given, ["solver", "general", "kernels"]) ?? {}; // null values read as not given
+  checkOptionNames("createSolver's kernels", options.kernels, KERNEL_NAMES);
   const ids = solverIds(options.solver);
   for (const id of ids) findSolver(id); // an unknown id fails here, naming the known ones
   if (options.general != null && options.general !== "wasm" && options.general !== "ts")

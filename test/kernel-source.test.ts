@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WasmKernel, compileSource, createSolver, kernelUrl } from "../src/index.js";
+import { WasmKernel, canonicalize, compileSource, createSolver, kernelUrl } from "../src/index.js";
+import { createPool } from "../src/pool/solver-pool.js";
 import { adoptKernels, compileKernel, compiledKernels } from "../src/kernel/wasm.js";
 
 const PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -117,6 +118,20 @@ describe("createSolver with a kernel missing", () => {
     await expect(WasmKernel.create(canon)).rejects.toThrow(new TypeError("the module is not a sudoku-wasm kernel: it does not export solveBatch"));
     const general = readFileSync(new URL("../build/general.wasm", import.meta.url)); // a kernel: the N×N one solves 9×9 too
     expect((await createSolver({ kernels: { wasm: general } })).solve(PUZZLE).status).toBe("solved");
+  });
+
+  it("refuses a kernels option of another name or no object (a misspelt kernel would load the file), and leaves canon to canonicalize", async () => {
+    await expect(createSolver({ kernels: { release: url } as never })).rejects.toThrow(
+      new TypeError("sudoku-wasm: createSolver's kernels has no option 'release'; its options are wasm, general, canon"),
+    );
+    await expect(createSolver({ kernels: 5 as never })).rejects.toThrow(
+      /^sudoku-wasm: createSolver's kernels takes an options object \(wasm, general, canon\), got 5$/,
+    );
+    await expect(createPool({ threads: 1, kernels: { wasm: url, genral: url } as never })).rejects.toThrow(/createPool's kernels has no option 'genral'/);
+    await expect(canonicalize([PUZZLE], { kernels: { minlex: url } as never })).rejects.toThrow(/canonicalize's kernels has no option 'minlex'/);
+    const kernels = { wasm: url, general: new URL("../build/general.wasm", import.meta.url), canon: new URL("../build/canon.wasm", import.meta.url) };
+    expect((await createSolver({ kernels })).solve(PUZZLE).status).toBe("solved"); // one object for all three calls
+    expect((await canonicalize([PUZZLE], { kernels }))[0].form).toHaveLength(81);
   });
 
   it("takes a URL relative to the page in a browser; elsewhere a relative one is a TypeError naming it", async () => {

@@ -5,8 +5,8 @@
  *   base ─► puzzles n×81 u8 │ forms n×81 u8 (`0`–`9`) │ (align 4) automorphisms n×i32
  */
 import { instantiate as instantiateCanonKernel } from "../../build/canon.js";
-import { type KernelSource, compileSource, givenKernelError } from "../kernel/kernel-source.js";
-import { adoptKernels, compileWasmFile } from "../kernel/wasm.js";
+import { type KernelSource, KERNEL_NAMES, compileSource, givenKernelError } from "../kernel/kernel-source.js";
+import { type GivenKernels, adoptKernels, compileWasmFile } from "../kernel/wasm.js";
 import { CELLS } from "../model/shape.js";
 import { PuzzleError, readPuzzle } from "../model/puzzle.js";
 import { checkOptionNames } from "../solvers/solver.js";
@@ -84,7 +84,7 @@ function checkCanonModule(module: WebAssembly.Module): void {
 /** The options of {@link canonicalize}. */
 export interface CanonicalizeOptions {
   /** The minlex kernel (a URL, bytes, a fetch Response or a compiled Module), when not from the file beside this package; later calls keep it. @default {} */
-  kernels?: { canon?: KernelSource | null } | null;
+  kernels?: GivenKernels | null;
 }
 
 /** The puzzles of one kernel call: a batch's memory is three bytes a cell and four a puzzle, about 11 MB at this size. */
@@ -121,6 +121,7 @@ export async function canonicalize(puzzles: readonly string[], options: Canonica
       `sudoku-wasm: canonicalize takes an array of puzzles${typeof puzzles === "string" ? ', not one string: pass [line], or text.split("\\n")' : `, got ${puzzles === null ? "null" : typeof puzzles}`}`,
     );
   const given = checkOptionNames("canonicalize", options, ["kernels"]);
+  checkOptionNames("canonicalize's kernels", given?.kernels, KERNEL_NAMES);
   const kernel = await canonKernel(given?.kernels?.canon);
   const results = new Array<Canonical>(puzzles.length);
   for (let from = 0; from < puzzles.length; from += CANON_PIECE) canonPiece(kernel, puzzles, from, Math.min(puzzles.length, from + CANON_PIECE), results);

@@ -23,6 +23,12 @@ export type UrlObject = typeof globalThis extends { URL: { prototype: infer U } 
 /** Where a kernel comes from: a compiled module, its bytes, a fetch response (or its promise), or a URL (object or absolute string). */
 export type KernelSource = WasmModule | ArrayBuffer | ArrayBufferView | ResponseLike | PromiseLike<ResponseLike> | UrlObject | string;
 
+/**
+ * The names a `kernels` option may hold: createSolver and createPool load `wasm` and `general`, canonicalize `canon`; each
+ * leaves the others alone, so one object can carry all three, and refuses any other name (a misspelt one would load the file).
+ */
+export const KERNEL_NAMES = ["wasm", "general", "canon"] as const;
+
 /** What a kernel given may be, and every call that takes one (after "pass it yourself"). */
 export const GIVE_KERNELS =
   "(a URL, bytes, a Response or a WebAssembly.Module): createSolver({ kernels: { wasm, general } }), createPool({ kernels }), " +

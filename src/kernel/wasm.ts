@@ -130,10 +130,12 @@ export async function withGivenKernels<T>(kernels: GivenKernels | null | undefin
   }
 }
 
-/** The kernels a caller gives (createSolver's and createPool's `kernels`); null or absent: the files beside this package. */
+/** The kernels a caller gives (the `kernels` of createSolver, createPool and canonicalize); null or absent: the files beside this package. */
 export interface GivenKernels {
   wasm?: KernelSource | null;
   general?: KernelSource | null;
+  /** canonicalize's minlex kernel (createSolver and createPool leave it alone, so one object serves all three). */
+  canon?: KernelSource | null;
 }
 
 /** Compiles and adopts the kernels given (see {@link withGivenKernels}); returns what puts the kernels before them back. */

@@ -13,6 +13,7 @@
  */
 import type { Grid } from "../model/puzzle.js";
 import type { GivenKernels } from "../kernel/wasm.js";
+import { KERNEL_NAMES } from "../kernel/kernel-source.js";
 import { DIGITS } from "../model/puzzle.js";
 import { type SolverId, solverIds } from "../solvers/registry.js";
 import {
@@ -126,6 +127,7 @@ export function checkPoolOptions(
   defaultThreads: number,
 ): { threads: number; batchSize: number; ids: string[]; kernels: PoolOptions["kernels"] } {
   const options = checkOptionNames("createPool", given, ["threads", "solver", "batchSize", "kernels"]) ?? {}; // null values read as not given
+  checkOptionNames("createPool's kernels", options.kernels, KERNEL_NAMES);
   const threads = options.threads ?? Math.min(defaultThreads, MAX_THREADS);
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
     throw new RangeError(`threads must be a whole number from 1 to ${MAX_THREADS}, got ${described(threads)}`);

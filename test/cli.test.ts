@@ -399,7 +399,11 @@ describe("the shared options helper", () => {
     );
   });
 
-  it("splits comma lists, trimming and dropping empty items", () => {
+  it("splits comma lists, trimming and dropping empty items; a list of none is refused, not read as the default", () => {
     expect(commaList(" a, b ,,c, ")).toEqual(["a", "b", "c"]);
+    for (const none of ["", " , ", ","]) expect(() => commaList(none)).toThrow(`expected one item or more, separated by commas, got '${none}'`);
+    const empty = cli(["solve", "--solver", ""], "\n");
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toMatch(/^sudoku-wasm: option '--solver <ids>' argument '' is invalid\. expected one item or more, separated by commas/);
   });
 });

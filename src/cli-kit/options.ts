@@ -57,10 +57,12 @@ export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (text: 
   };
 }
 
-/** A parser of comma-separated items, trimmed, empty ones dropped (`a, b,` → `["a", "b"]`). */
+/** A parser of comma-separated items, trimmed, empty ones dropped (`a, b,` → `["a", "b"]`); at least one (`""` or `,` is no list). */
 export function commaList(text: string): string[] {
-  return text
+  const items = text
     .split(",")
     .map((item) => item.trim())
     .filter((item) => item !== "");
+  if (items.length === 0) throw new InvalidArgumentError(`expected one item or more, separated by commas, got '${text}'`);
+  return items;
 }

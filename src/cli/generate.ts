@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { accessSync, chmodSync, constants, existsSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { createSolver, findSolver } from "../index.js";
 import { formatPuzzle } from "../model/puzzle.js";
 import { commaGrouped, counted } from "../model/whole-number.js";
@@ -46,13 +46,6 @@ type GenerateFlags = Omit<GenerateOptions, "hardenSteps"> & {
   progress?: boolean;
   quiet?: boolean;
 };
-
-/** The --graders list: comma-separated ids, trimmed, empty items dropped; at least one. */
-function graderList(text: string): string[] {
-  const ids = commaList(text);
-  if (ids.length === 0) throw new InvalidArgumentError(`expected registry solver ids separated by commas, got '${text}'`);
-  return ids;
-}
 
 const GENERATE_OPTIONS: readonly OptionRow[] = [
   { flags: "-n, --count <n>", description: "puzzles to make", default: 100, parse: wholeNumber(1) },
@@ -100,7 +93,7 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
     flags: "--graders <ids>",
     description:
       "comma-separated registry solvers whose guesses grade difficulty (hardening, guess filters, the summary): each relative to its mean on fixed reference puzzles, every family (id before ':') weighing the same, in the first one's guesses; e.g. wasm,wasm:cells,wasm:first,dlx (the bundled tiers); default: the --solver",
-    parse: graderList,
+    parse: commaList,
   },
   { flags: "-o, --output <file>", description: "write the puzzles to this file instead of standard output ('-o -' means standard output too)" },
   { flags: "--manifest <file>", description: "record the run (command, seed, count, clue range, guesses) in this JSON manifest; needs --output" },

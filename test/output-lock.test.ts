@@ -278,6 +278,26 @@ describe("a disk that fills during the run", () => {
   });
 });
 
+it("canon offers --take-lock when it refuses a locked output, and takes the lock with it", async () => {
+  const puzzles = relabelledPuzzles(2000, 31);
+  const input = join(dir, "canon-in.txt");
+  writeFileSync(input, puzzles);
+  const out = join(dir, "canon-locked.txt");
+  const first = spawn(process.execPath, [BIN, "canon", "--no-progress", "-o", out, "-"], { stdio: ["pipe", "ignore", "pipe"] });
+  const exited = new Promise<number | null>((resolve) => first.on("exit", resolve));
+  first.stdin.write(puzzles.slice(0, 82 * 100)); // it holds the lock while its standard input stays open
+  await until(() => existsSync(`${out}.lock.owner`));
+  const refused = runCli(["canon", "-q", "-o", out, input]);
+  expect(refused.status).toBe(2);
+  expect(refused.stderr).toMatch(/is being written by another run \(pid \d+\).*add --take-lock\n$/);
+  const taken = runCli(["canon", "-q", "--take-lock", "-o", out, input]);
+  expect([taken.status, taken.stderr]).toEqual([0, ""]);
+  expect(readFileSync(out, "utf8").split("\n")).toHaveLength(2001);
+  first.stdin.end(puzzles.slice(82 * 100));
+  expect(await exited).toBe(2); // it found its lock taken and wrote nothing more
+  expect(readFileSync(out, "utf8").split("\n")).toHaveLength(2001);
+});
+
 it("--take-lock without -o is a usage error", () => {
   expect(runCli(["solve", "--take-lock", join(dir, "puzzles.txt")])).toMatchObject({
     status: 2,

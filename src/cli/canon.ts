@@ -31,6 +31,7 @@ export interface CanonFlags {
   batch: number;
   shard?: Shard;
   resume?: boolean;
+  takeLock?: boolean;
   progress?: boolean;
   quiet?: boolean;
 }
@@ -86,6 +87,11 @@ const CANON_OPTIONS: readonly OptionRow[] = [
   {
     flags: "--resume",
     description: "go on with -o FILE where an earlier run of the same command stopped: keep its complete records, skip as many inputs, append",
+  },
+  {
+    flags: "--take-lock",
+    description:
+      "take the lock of -o FILE even from a run that holds it (one that is stopped, or of another machine or container): that run then stops, writing nothing more to FILE",
   },
   { flags: "--progress", description: "show progress on stderr (default: when stderr is a terminal)" },
   { flags: "--no-progress", description: "never show progress" },

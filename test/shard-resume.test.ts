@@ -113,6 +113,11 @@ describe("solve --shard K/N and merge", () => {
     const judge = cli(["solve", "--format", "poj2676", "--shard", "0/2"], "1\n" + solved.replaceAll(".", "0").match(/.{9}/g)!.join("\n") + "\n");
     expect(judge.status).toBe(2);
     expect(judge.stderr).toContain("--shard does not apply to --format poj2676");
+    const resumed = cli(["solve", "--format", "poj2676", "--resume", "-o", join(dir, "judge.txt")], "0\n");
+    expect([resumed.status, resumed.stderr]).toEqual([
+      2,
+      "sudoku-wasm: --resume does not apply to --format poj2676: a judge's output is its own text, with no records to count where to go on; run it again whole\n",
+    ]);
   });
 });
 

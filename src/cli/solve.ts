@@ -578,7 +578,10 @@ function budgetArgument(text: string): number {
  */
 async function runJudge(files: string[], name: JudgeFormatName, output: string | undefined, flags: SolveFlags): Promise<void> {
   if (flags.shard) throw new Error(`--shard does not apply to --format ${name}: a judge's output is one whole answer, not records to merge`);
-  if (flags.resume) throw new Error(`--resume does not apply to --format ${name}: a judge's output is written at once`);
+  if (flags.resume)
+    throw new Error(
+      `--resume does not apply to --format ${name}: a judge's output is its own text, with no records to count where to go on; run it again whole`,
+    );
   const inputs: JudgeSource[] = openInputs(files); // errors name each as solve mode's records do (standard input `<stdin>`)
   hintTerminalInput(files, flags.quiet);
   const { streamJudge } = await import("./judge.js");

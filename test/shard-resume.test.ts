@@ -5,7 +5,7 @@
  * cut off, and `--resume` finishing an output cut anywhere into the uninterrupted one. Most runs
  * are in this process (the CLI's src/, on the main thread); a few spawn bin/sudoku-wasm.mjs.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -301,6 +301,31 @@ describe("solve --resume", () => {
         `sudoku-wasm: --resume: ${path} ${says}: go on with the --out and options of the run that wrote it\n`,
       ]);
       expect(readFileSync(path, "utf8")).toBe(text.slice(0, Math.floor(text.length / 2)));
+    }
+  });
+
+  it("jsonl and csv: an input named another way (./, an absolute path from another folder) goes on under the name the run was begun with", async () => {
+    file("named.txt", readFileSync(part1, "utf8"));
+    for (const [out, again, cwd] of [
+      ["jsonl", "./named.txt", dir],
+      ["csv", join(dir, "named.txt"), "/"],
+    ] as const) {
+      const path = join(dir, `named.${out}`);
+      const args = ["--no-progress", "--out", out, "--threads", "0", "--batch", "64", "-o", path];
+      const whole = spawnSync(process.execPath, [BIN, "solve", "--no-progress", "--out", out, "named.txt", "-"], {
+        cwd: dir,
+        input: "",
+        encoding: "utf8",
+      }).stdout;
+      // begun as 'named.txt' from its folder, stopped by SIGINT while it waits on standard input, after some of the file's records
+      const child = spawn(process.execPath, [BIN, "solve", ...args, "named.txt", "-"], { cwd: dir, stdio: ["pipe", "ignore", "ignore"] });
+      const ended = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      while (!(existsSync(path) && statSync(path).size > 0)) await new Promise((resolve) => setTimeout(resolve, 50));
+      child.kill("SIGINT");
+      expect(await ended).toBe(130);
+      const resumed = spawnSync(process.execPath, [BIN, "solve", ...args, "--resume", again, "-"], { cwd, input: "", encoding: "utf8" });
+      expect([0, 1], resumed.stderr).toContain(resumed.status);
+      expect(readFileSync(path, "utf8"), out).toBe(whole);
     }
   });
 

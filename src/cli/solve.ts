@@ -433,6 +433,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
     // A file output's run record: checked against the one there on --resume, in place until every record is written.
     const run = isFile(flags.output) ? { output: flags.output, record: runRecord() } : null; // (the lock made the file)
     const begun = flags.resume && run !== null ? checkBegun(run.output, run.record) : null;
+    const named = begun === null ? inputs : begunNames(inputs, begun, run!.record);
     const resume = flags.resume ? findResumePoint(flags, shard, header, (command.fields ?? outputFormats.csv.header).trimEnd()) : undefined;
     cutRecord = resume?.cut ?? null;
     const out = await openOutput(flags.output, resume); // (a new output's emptying removes a record left beside it)
@@ -457,7 +458,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
       filter?.pipe(out, { end: false });
       const sink = filter ?? out;
       const totals = await solveStreams(
-        inputs,
+        named,
         sink,
         solver,
         {
@@ -518,6 +519,19 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * The inputs of a resumed run named as the run was begun: the same files (their real paths matched), perhaps named another
+ * way, so that its records and errors name them as the records before them do, and so does the run record it writes.
+ */
+function begunNames(inputs: SolveInput[], begun: RunRecord, record: RunRecord): SolveInput[] {
+  return inputs.map((input, i) => {
+    const name = begun.inputs[i].name;
+    if (name === "-" || record.inputs[i].name === "-") return input;
+    record.inputs[i].name = name;
+    return { ...input, name };
+  });
 }
 
 /** The run record beside `output` (null when there is none), checked against this run's `run`: throws naming what differs. */

@@ -292,6 +292,27 @@ describe("solve: clean interrupts", () => {
   });
 });
 
+describe("solve: a signal on the main thread waits for one short batch", () => {
+  it("--threads 0, puzzles of a few ms each: batches are sized by their solving time, so the run stops within a batch or two of the signal, not after half the input", async () => {
+    // a 16-clue puzzle with over 20,000 solutions, counted to 5,000: milliseconds each, as a whole batch of them was seconds
+    const many = ".".repeat(6) + "8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    const input = join(dir, "counted.txt");
+    writeFileSync(input, `${many}\n`.repeat(1000));
+    const out = join(dir, "counted-out.txt");
+    const child = spawn(process.execPath, [BIN, "solve", "--no-progress", "--threads", "0", "--limit", "5000", "-o", out, input], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    onTestFinished(() => void child.kill("SIGKILL"));
+    await outputStarted(out, child);
+    process.kill(child.pid!, "SIGINT");
+    expect(await exited(child)).toBe(130);
+    const records = readFileSync(out, "utf8").split("\n");
+    expect(records.pop()).toBe(""); // whole records
+    expect(new Set(records)).toEqual(new Set(["multiple"]));
+    expect(records.length).toBeLessThan(500); // the first batch was half the input: nothing was written before 500 records
+  });
+});
+
 describe("solve: the stop line counts one record as one", () => {
   it("says 'the first 1 record' when one record was written before the stop", async () => {
     const out = join(dir, "one-record.txt");

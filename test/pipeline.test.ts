@@ -72,6 +72,11 @@ describe("batches sized to the work in flight", () => {
     const stdin = (records: number) => ({ records, bytes: records * 82, totalBytes: null });
     expect([0, 1000, 10_000, 100_000].map((n) => batchCapacity(stdin(n), 4096, 2))).toEqual([MIN_BATCH, 250, 2500, 4096]);
     expect(batchCapacity(stdin(0), 10, 2)).toBe(10);
+    // about BATCH_TARGET_MS of solving, on workers and on the main thread alone; before any is solved, FIRST_BATCH for workers and
+    // MIN_BATCH on the main thread (a signal waits for the batches of a chunk sealed)
+    expect([2, 0].map((workers) => batchCapacity(file(0, 0), 4096, workers, 1, null))).toEqual([FIRST_BATCH, MIN_BATCH]);
+    expect([2, 0].map((workers) => batchCapacity(file(0, 0), 4096, workers, 1, BATCH_TARGET_MS / 500))).toEqual([500, 500]);
+    expect(batchCapacity(file(0, 0), 4096, 0, 1, 0.0001)).toBe(4096);
   });
 
   it("tells the solver, with each batch, the records its run has still to read: a share of them with --shard; none for an input of unknown size", async () => {

@@ -183,13 +183,14 @@ export interface ReadSoFar {
 }
 
 /**
- * Records per batch: a (2 × workers)th of the records still to come per shard (standard input: as many as were read), for
- * workers about {@link BATCH_TARGET_MS} of solving, so hard puzzles keep every core busy to the end; from {@link MIN_BATCH} to `batchSize`.
+ * Records per batch: a (2 × workers)th of the records still to come per shard (standard input: as many as were read), and
+ * about {@link BATCH_TARGET_MS} of solving, so hard puzzles keep every core busy to the end and a signal is not kept
+ * waiting by a long batch on the main thread (no JavaScript runs during a kernel call); from {@link MIN_BATCH} to `batchSize`.
  */
 export function batchCapacity(read: ReadSoFar, batchSize: number, workers: number, shards = 1, msPerRecord?: number | null): number {
   const toCome = recordsToCome(read) ?? read.records;
   const share = Math.ceil(toCome / shards / (2 * Math.max(1, workers)));
-  return Math.max(Math.min(MIN_BATCH, batchSize), Math.min(batchSize, share, timedBatch(msPerRecord)));
+  return Math.max(Math.min(MIN_BATCH, batchSize), Math.min(batchSize, share, timedBatch(msPerRecord, workers)));
 }
 
 /** The records still to read (bytes left at the bytes per record so far); null when the size of the input is unknown. */
@@ -199,15 +200,18 @@ export function recordsToCome(read: ReadSoFar): number | null {
   return Math.max(0, read.totalBytes - read.bytes) / bytesPerRecord;
 }
 
-/** Solving time a worker batch is sized to: short, so a slow batch holds back the ordered output briefly; long next to a send's cost. */
+/** Solving time a batch is sized to: short, so a slow batch holds back the ordered output and a signal briefly; long next to a send's cost. */
 export const BATCH_TARGET_MS = 25;
-/** Records per batch for the workers before any batch is solved, small because hard puzzles take far longer than easy ones. */
+/** Records per batch before any batch is solved, small because hard puzzles take far longer than easy ones. */
 export const FIRST_BATCH = 256;
 
-/** The records that take {@link BATCH_TARGET_MS} at `msPerRecord` (null: {@link FIRST_BATCH}; undefined: no cap, the main thread alone). */
-function timedBatch(msPerRecord: number | null | undefined): number {
+/**
+ * The records that take {@link BATCH_TARGET_MS} at `msPerRecord` (undefined: no cap). Before any is solved (null): {@link FIRST_BATCH}
+ * for workers, {@link MIN_BATCH} on the main thread alone, where a signal waits for every batch of the first chunk sealed.
+ */
+function timedBatch(msPerRecord: number | null | undefined, workers: number): number {
   if (msPerRecord === undefined) return Infinity;
-  if (msPerRecord === null) return FIRST_BATCH;
+  if (msPerRecord === null) return workers === 0 ? MIN_BATCH : FIRST_BATCH;
   return Math.max(1, Math.floor(BATCH_TARGET_MS / msPerRecord));
 }
 
@@ -266,12 +270,21 @@ export async function solveStreams(
     bytes: 0,
     totalBytes: settings.totalBytes ?? null,
   };
-  /** Records per batch from here on: a share of what is left, and for workers about BATCH_TARGET_MS of solving. */
-  const capacity = () => batchCapacity(read, settings.batchSize, workers, shard.count, workers === 0 ? undefined : output.msPerRecord);
-  /** Sends the batches sealed so far. */
-  const send = async (): Promise<void> => {
+  /** Records per batch from here on: a share of what is left, and about BATCH_TARGET_MS of solving (a signal waits for the batch on the main thread). */
+  const capacity = () => batchCapacity(read, settings.batchSize, workers, shard.count, output.msPerRecord);
+  /**
+   * Sends the batches sealed so far. `stoppable` (while the input is read, solving on the main thread): the event loop takes a
+   * turn before each, in which a signal's handler runs (none runs during a kernel call), and none is sent once the run stops.
+   */
+  const send = async (stoppable = false): Promise<void> => {
     const toCome = recordsToCome(read);
-    for (const task of batches.takeReady()) await output.submit(solver.solve(task, toCome === null ? null : toCome / shard.count), read.bytes);
+    for (const task of batches.takeReady()) {
+      if (stoppable) {
+        await new Promise(setImmediate);
+        if (settings.stop?.aborted) return; // dropped, as the records not yet read: the run resumes from the last record written
+      }
+      await output.submit(solver.solve(task, toCome === null ? null : toCome / shard.count), read.bytes);
+    }
   };
   /** True when the oldest record held (read, not yet sent) was read INPUT_PAUSE_MS ago or more. */
   const heldTooLong = (): boolean => batches.heldSince !== null && performance.now() - batches.heldSince >= INPUT_PAUSE_MS;
@@ -326,7 +339,7 @@ export async function solveStreams(
         for (let at = 0; at < chunk.length && !settings.stop?.aborted; at += FEED_BYTES) {
           lines.push(chunk.subarray(at, at + FEED_BYTES));
           read.bytes = bytesBefore + lines.bytesRead;
-          await send();
+          await send(workers === 0);
           batches.capacity = capacity();
         }
       }

@@ -5,7 +5,10 @@
  * main-thread one, wrapped to record the batches it gets; the test decides when input comes.
  */
 import { PassThrough, Readable, Writable } from "node:stream";
-import { afterAll, describe, expect, it } from "vitest";
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { relabelledPuzzles } from "../bench/corpus.js";
 import { type BatchSolver, openBatchSolver, sharedWithMain, withRetry } from "../src/pool/pool.js";
 import { type BatchOutcome, type BatchTask, BatchBuilder, textTask } from "../src/pool/batch.js";
@@ -419,5 +422,60 @@ describe("the batch builder keeps the run's share of the records it is given", (
     expect(task.firstIndex).toBe(3);
     expect([...task.lines]).toEqual([4, 5, 6]);
     expect(task.fastBytes[0]).toBe(49 + 3);
+  });
+});
+
+describe("a stop", () => {
+  it("once a file's last record was read lets the run finish (nothing stopped); before, it stops the run and sends no more batches", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sudoku-pipeline-stop-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "ended.txt");
+    writeFileSync(path, relabelledPuzzles(300, 8)); // one chunk: five batches of 60, none held
+    for (const abortAfter of [5, 1]) {
+      const stop = new AbortController();
+      let batches = 0;
+      const solver: BatchSolver = {
+        ...inner,
+        threads: 0,
+        solve: (task) => {
+          const solved = inner.solve(task);
+          if (++batches === abortAfter) stop.abort(); // the signal, as the batch is solved
+          return solved;
+        },
+      };
+      const out = collector();
+      const input = { name: "ended.txt", open: () => createReadStream(path), file: path };
+      const totals = await solveStreams([input], out, solver, { ...settings, batchSize: 60, workers: 0, stop: stop.signal });
+      expect([totals.stopped, out.text.split("\n").length - 1, batches], `abort after batch ${abortAfter}`).toEqual(
+        abortAfter === 5 ? [false, 300, 5] : [true, 60, 1],
+      );
+    }
+  });
+});
+
+describe("a stop between the batches of a chunk", () => {
+  it("sends none after the first it drops, the records held too: the output ends before it, with no gap", async () => {
+    const text = relabelledPuzzles(300, 9); // one chunk: four batches of 64 sealed at once, 44 records held
+    const stop = new AbortController();
+    const solver: BatchSolver = {
+      ...inner,
+      threads: 0,
+      solve: (task) => {
+        const solved = inner.solve(task);
+        const until = performance.now() + INPUT_PAUSE_MS + 10; // the held records wait long enough to be sent at the next pause
+        while (performance.now() < until);
+        stop.abort(); // the signal, as the first batch is solved
+        return solved;
+      },
+    };
+    const out = collector();
+    const input = { name: "stopped.txt", open: () => Readable.from([Buffer.from(text)]) };
+    const totals = await solveStreams([input], out, solver, { ...settings, output: "jsonl", batchSize: 64, workers: 0, stop: stop.signal });
+    expect(totals.stopped).toBe(true);
+    const indices = out.text
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { index: number }).index);
+    expect(indices).toEqual(Array.from({ length: 64 }, (_, i) => i));
   });
 });

@@ -272,17 +272,21 @@ export async function solveStreams(
   };
   /** Records per batch from here on: a share of what is left, and about BATCH_TARGET_MS of solving (a signal waits for the batch on the main thread). */
   const capacity = () => batchCapacity(read, settings.batchSize, workers, shard.count, output.msPerRecord);
+  /** True once records read were left unsent by the stop (a batch dropped, or part of a chunk not split into lines). */
+  let unsent = false;
   /**
    * Sends the batches sealed so far. `stoppable` (while the input is read, solving on the main thread): the event loop takes a
    * turn before each, in which a signal's handler runs (none runs during a kernel call), and none is sent once the run stops.
+   * Once a batch is dropped so, none is ever sent after it (the records held neither): the output ends before its first record.
    */
   const send = async (stoppable = false): Promise<void> => {
     const toCome = recordsToCome(read);
     for (const task of batches.takeReady()) {
       if (stoppable) {
         await new Promise(setImmediate);
-        if (settings.stop?.aborted) return; // dropped, as the records not yet read: the run resumes from the last record written
+        if (settings.stop?.aborted) unsent = true;
       }
+      if (unsent) return; // dropped, as the records not yet read: the run resumes from the last record written
       await output.submit(solver.solve(task, toCome === null ? null : toCome / shard.count), read.bytes);
     }
   };
@@ -308,7 +312,7 @@ export async function solveStreams(
 
   await output.write(settings.header ?? outputFormats[settings.output].header);
   let bytesBefore = 0;
-  for (const input of inputs) {
+  for (const [k, input] of inputs.entries()) {
     batches.startFile(input.name);
     batches.capacity = capacity();
     const reader = new RecordReader(batches.add.bind(batches), settings.input, settings.alphabet, fastPath ? batches.addCells.bind(batches) : null);
@@ -317,6 +321,7 @@ export async function solveStreams(
     const stopReading = () => stream?.destroy();
     settings.stop?.addEventListener("abort", stopReading, { once: true });
     const chunks = inputChunks(input, stream, settings.readBytes);
+    let ended = false; // the input's end was read
     try {
       for (;;) {
         const next = chunks.next();
@@ -333,10 +338,23 @@ export async function solveStreams(
           if (step === "solved") await output.writeSolved();
           else if (step !== "pause") break;
         }
-        if (step === "stop" || step.done) break;
+        if (step === "stop" && !unsent && input.file !== undefined && k === inputs.length - 1) {
+          // A file's read goes on after the stop: when the last input had ended, every record was read, and the run finishes
+          const rest = await next.catch(() => undefined);
+          if (rest?.done) step = rest;
+        }
+        if (step === "stop") break;
+        if (step.done) {
+          ended = true;
+          break;
+        }
         // FEED_BYTES at a time: a piece's batches are sent (waiting for room in flight) before the next piece is split.
         const chunk = step.value;
-        for (let at = 0; at < chunk.length && !settings.stop?.aborted; at += FEED_BYTES) {
+        for (let at = 0; at < chunk.length; at += FEED_BYTES) {
+          if (settings.stop?.aborted) {
+            unsent = true;
+            break;
+          }
           lines.push(chunk.subarray(at, at + FEED_BYTES));
           read.bytes = bytesBefore + lines.bytesRead;
           await send(workers === 0);
@@ -356,7 +374,7 @@ export async function solveStreams(
       settings.stop?.removeEventListener("abort", stopReading);
       if (stream === null) chunks.return(undefined).catch(noop); // closes the file (after a read in progress)
     }
-    if (settings.stop?.aborted) {
+    if (settings.stop?.aborted && !(ended && k === inputs.length - 1)) {
       stream?.destroy();
       output.totals.stopped = true; // records read but not sent are dropped: the run resumes from the last record written
       break;

@@ -3,7 +3,7 @@ import { isSameFile } from "../src/cli-kit/same-file.js";
 import { InterruptWatch } from "../src/cli-kit/progress.js";
 import { type SolverInfo, VARIANT_NOT_HERE, findSolver, solvers } from "../src/solvers/registry.js";
 import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
-import { isolatedRow, openWorkerRow } from "./isolated.js";
+import { openWorkerRow } from "./isolated.js";
 import { benchDatasets, collectEnvironment, datasetExpectation, datasetIdentity } from "./env.js";
 import { type BenchOptions, type Preset, benchCommand, findPreset, parseOptions } from "./options.js";
 import { LiveReport } from "./progress.js";
@@ -23,7 +23,7 @@ import {
 import { readResultFile } from "./report/read-result.js";
 import { checkRefRequest, judgeAgainstCommit } from "./paired.js";
 import { checkOutputRequests, fileExportFlags, timestamp, usesStdout, withStdoutAliases, writeReports } from "./report/output.js";
-import { type BenchPlan, checkPlan, isPureTsBaseline, planRows, plannedRows, runBench } from "./runner.js";
+import { type BenchPlan, isPureTsBaseline, planRows, plannedRows, runBench } from "./runner.js";
 import { poolRow } from "./threads.js";
 
 /** The selected solvers (`--solvers`, else the preset's, a skipped one said on stderr); the reference must be one of them. */
@@ -137,7 +137,11 @@ async function main(argv: readonly string[]): Promise<void> {
     maxPuzzles: options.puzzles,
     reference: options.reference,
     extraRows: threadsRow ? [poolRow(options.threads)] : [],
-    isolate: (info: SolverInfo) => (isOutsideSolver(info) ? isolatedRow(info, workerRows) : undefined),
+    // an outside solver's row runs in a worker thread
+    isolate: (info: SolverInfo) =>
+      isOutsideSolver(info)
+        ? { solver: info.id, mode: "engine", label: info.id, threads: null, open: (...args) => openWorkerRow(info, ...args, workerRows) }
+        : undefined,
     ...(options.freshRounds
       ? { timeElsewhere: (info: SolverInfo, batch: boolean) => (grids, limit, budget) => openWorkerRow(info, grids, limit, budget, { ...workerRows, batch }) }
       : {}),
@@ -145,7 +149,7 @@ async function main(argv: readonly string[]): Promise<void> {
     boundaryRow: preset.boundaryRow,
     expectationOf: datasetExpectation,
   };
-  checkPlan(plan); // a dataset no selected solver takes is a usage error, said before the run
+  for (const dataset of datasets) plannedRows(plan, dataset); // a dataset no selected solver takes is a usage error, said before the run
 
   const quick =
     `--quick: a smoke run (${options.puzzles} puzzles per dataset, ${options.time} ms per row) that shows every row works; ` +

@@ -148,25 +148,21 @@ async function main(argv = process.argv): Promise<void> {
 }
 
 async function measure(options: Options, scratch: string, pin: Pin): Promise<void> {
-  const reporter = join(scratch, "report.mjs");
-  writeFileSync(reporter, REPORTER);
+  const file = (name: string, bytes: string | Uint8Array) => (writeFileSync(join(scratch, name), bytes), join(scratch, name));
+  const reporter = file("report.mjs", REPORTER);
   const easyLines = relabelledPuzzleBytes(options.records, 3);
-  const easy = join(scratch, "easy.txt");
-  writeFileSync(easy, easyLines);
-  const one = join(scratch, "one.txt");
-  writeFileSync(one, easyLines.subarray(0, CELLS + 1));
-  const small = join(scratch, "small.txt");
-  writeFileSync(small, easyLines.subarray(0, options.small * (CELLS + 1)));
+  const easy = file("easy.txt", easyLines);
+  const one = file("one.txt", easyLines.subarray(0, CELLS + 1));
+  const small = file("small.txt", easyLines.subarray(0, options.small * (CELLS + 1)));
   const easyGrids = cellsOf(easyLines);
   const hardLines = options.hard > 0 ? datasetLines(publicSetPath(HARD_SET), options.hard) : null;
-  const hard = join(scratch, "hard.txt");
-  if (hardLines) writeFileSync(hard, hardLines);
+  const hard = hardLines && file("hard.txt", hardLines);
   const hardGrids = hardLines && cellsOf(hardLines);
   const kernel = await WasmKernel.create();
   const limit = 2;
   const twoProblem = twoAtOnceProblem(availableParallelism());
-  /** A one-thread run: on K's core. */
-  const oneThread = (args: string[]) => runCli(args, reporter, { pin });
+  /** `solve NAME… file`; a `--threads 0` run on K's core. */
+  const solve = (name: string, path: string) => runCli([...name.split(" "), path], reporter, name.startsWith("--threads 0") ? { pin } : {});
 
   console.log(machineLine("bulk-bench"));
   console.log(
@@ -194,15 +190,13 @@ async function measure(options: Options, scratch: string, pin: Pin): Promise<voi
     kCpu.push(kernelRate.cpu);
     for (const [name, list] of cli) {
       if (name === "--threads 2" && twoProblem === null) kTwo.push(await kernelsAtOnce(2, twoSample, limit, 1)); // just before the run it bounds
-      const args = [...name.split(" "), easy];
-      list.push(await (name.startsWith("--threads 0") ? oneThread(args) : runCli(args, reporter)));
+      list.push(await solve(name, easy));
     }
     if (hardGrids) {
       kHard.push((await timeK(hardGrids)).wall);
-      for (const [name, list] of hardRuns)
-        list.push(await (list === hardZero ? oneThread([...name.split(" "), hard]) : runCli([...name.split(" "), hard], reporter)));
+      for (const [name, list] of hardRuns) list.push(await solve(name, hard!));
     }
-    startUps.push(await oneThread(["--threads", "0", one]));
+    startUps.push(await solve("--threads 0", one));
     smallRuns.zero.push(await runCli(["--threads", "0", small], reporter));
     smallRuns.auto.push(await runCli([small], reporter));
     process.stderr.write(`round ${round + 1} of ${options.rounds} done\n`);
@@ -277,8 +271,7 @@ async function measure(options: Options, scratch: string, pin: Pin): Promise<voi
 
   if (options.memory) {
     console.log("");
-    const million = join(scratch, "million.txt");
-    writeFileSync(million, easyLines.subarray(0, Math.min(options.records, 1_000_000) * (CELLS + 1)));
+    const million = file("million.txt", easyLines.subarray(0, Math.min(options.records, 1_000_000) * (CELLS + 1)));
     const one = await runCli(["--threads", "2", million], reporter);
     const all = median(cli.get("--threads 2")!.map((run) => run.maxRssMb));
     console.log(

@@ -4,12 +4,12 @@ import { readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { buildFacts } from "../build/facts.js";
-import { packageRoot } from "../src/kernel/paths.js";
 import { calibrationIdentity } from "./calibration.js";
 import { type Dataset, DatasetSpecError, bundledDatasets, datasetsFolder, loadDatasetList } from "../src/datasets/read.js";
 import { cachedFileProblem, cachedPath } from "../src/datasets/cache.js";
 import { catalog } from "../src/datasets/catalog.js";
 import { checkedShape } from "./measure/draw.js";
+import { packageVersion } from "./measure/reference.js";
 import { type Expectation, expectationOf } from "./verify.js";
 import { cpuFamily, vectorUnits } from "./tool.js";
 import { gitCommit } from "./commit.js";
@@ -35,14 +35,6 @@ export function collectEnvironment(settings: RunSettings, now = new Date()): Ben
     tinybench: packageVersion("tinybench"),
     calibration: calibrationIdentity(),
   };
-}
-
-function packageVersion(name: string): string {
-  try {
-    return JSON.parse(readFileSync(join(packageRoot(), "node_modules", name, "package.json"), "utf8")).version;
-  } catch {
-    return "unknown";
-  }
 }
 
 /** A dataset's name, content hash (SHA-256 prefix) and size, with the puzzles drawn from it. */

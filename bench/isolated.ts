@@ -10,7 +10,7 @@ import { TimingAborted, type TimedElsewhere } from "./measure/batches.js";
 import { sumOf } from "./measure/timing.js";
 import type { BatchAnswers } from "./measure/check.js";
 import { CALIBRATION_SHARE } from "./rounds.js";
-import type { BatchRunner, ExtraRow } from "./runner.js";
+import type { BatchRunner } from "./runner.js";
 import type { WorkerReply, WorkerRequest } from "./solver-worker.js";
 
 /** How often a waiting call checks the time limit and the signal, in ms. */
@@ -24,17 +24,6 @@ export interface WorkerRowOptions {
   /** One solveBatch call per batch rather than a countSolutions loop (engines that have it). */
   batch?: boolean;
   signal?: AbortSignal;
-}
-
-/** The row of outside solver `info`, run in a worker thread. */
-export function isolatedRow(info: SolverInfo, options: WorkerRowOptions): ExtraRow {
-  return {
-    solver: info.id,
-    mode: "engine",
-    label: info.id,
-    threads: null,
-    open: (grids, limit, budget) => openWorkerRow(info, grids, limit, budget, options),
-  };
 }
 
 /** Prepares `grids` in a worker thread running `info`; with `freshRounds`, a new worker each round, as two runs would see the code. */

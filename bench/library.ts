@@ -25,7 +25,7 @@ import { kernelsAtOnce } from "./measure/kernels-at-once.js";
 import { PIN_ROWS, choosePin, onPinnedCore, pinText } from "./measure/pin.js";
 import { rate } from "./measure/reference.js";
 import { figure, ratioCell } from "./bulk-table.js";
-import { alignRows } from "./report/format.js";
+import { alignRows, column } from "./report/format.js";
 import { median } from "../src/model/quantile.js";
 import { counted } from "../src/model/whole-number.js";
 
@@ -98,8 +98,7 @@ async function main(): Promise<void> {
   );
   const pin = choosePin(options.pin && options.core);
   const source = relabelledPuzzles(Math.max(options.records, options.sample), 5).split("\n").slice(0, -1);
-  const lines = Array.from({ length: options.records }, (_, i) => source[i % source.length]);
-  const sample = Array.from({ length: options.sample }, (_, i) => source[i % source.length]);
+  const [lines, sample] = [source.slice(0, options.records), source.slice(0, options.sample)];
   const cells = new Uint8Array(sample.length * CELLS);
   sample.forEach((line, i) => readDigits(line, cells, i * CELLS));
 
@@ -118,6 +117,12 @@ async function main(): Promise<void> {
   process.once("exit", () => rmSync(scratch, { recursive: true, force: true }));
   const linesFile = join(scratch, "lines.txt");
   writeFileSync(linesFile, `${lines.join("\n")}\n`);
+  /** The records pool.solveStream gives for `source`, each read and let go. */
+  const streamed = async (source: Parameters<typeof pool.solveStream>[0]) => {
+    let records = 0;
+    for await (const _record of pool.solveStream(source, { limit: LIMIT })) records++;
+    return records;
+  };
   const poolCall = (name: string, kept: string, run: () => Promise<number>) => ({
     name,
     kept,
@@ -131,21 +136,11 @@ async function main(): Promise<void> {
   });
   const poolCalls = [
     poolCall("pool.solveMany", "every record kept", async () => (await pool.solveMany(lines, { limit: LIMIT })).length),
-    poolCall("pool.solveStream", "each record read and let go", async () => {
-      let records = 0;
-      for await (const _record of pool.solveStream(lines, { limit: LIMIT })) records++;
-      return records;
-    }),
-    poolCall("pool.solveStream over a file stream", "the same lines from a file's bytes, each record let go", async () => {
-      let records = 0;
-      for await (const _record of pool.solveStream(createReadStream(linesFile), { limit: LIMIT })) records++;
-      return records;
-    }),
-    poolCall("pool.solveStream over readline", "the same lines from a file, each record let go", async () => {
-      let records = 0;
-      for await (const _record of pool.solveStream(createInterface({ input: createReadStream(linesFile) }), { limit: LIMIT })) records++;
-      return records;
-    }),
+    poolCall("pool.solveStream", "each record read and let go", () => streamed(lines)),
+    poolCall("pool.solveStream over a file stream", "the same lines from a file's bytes, each record let go", () => streamed(createReadStream(linesFile))),
+    poolCall("pool.solveStream over readline", "the same lines from a file, each record let go", () =>
+      streamed(createInterface({ input: createReadStream(linesFile) })),
+    ),
   ];
   const k: Rate[] = [];
   const single = { solveMany: [] as Rate[], "solve loop": [] as Rate[] };
@@ -173,45 +168,29 @@ async function main(): Promise<void> {
   await pool.close();
 
   const perK = (rates: Rate[], by: "wall" | "cpu") => ratioCell(rates.map((r, i) => r[by] / k[i][by]));
-  const threads = `${options.threads} ${options.threads === 1 ? "thread" : "threads"}`;
+  /** A row's puzzles/s and per CPU s cells: the medians of `rates`. */
+  const rateCells = (rates: Rate[]) => [figure(median(rates.map((r) => r.wall))), figure(median(rates.map((r) => r.cpu)))];
+  const threads = counted(options.threads, "thread");
+  const ceilings = poolCalls.flatMap((call) => call.ceilings);
   const rows = [
-    ["K (kernel batch)", figure(median(k.map((r) => r.wall))), figure(median(k.map((r) => r.cpu))), "1", ""],
+    ["K (kernel batch)", ...rateCells(k), "1", ""],
     [
       `K on ${threads} at once (a kernel each, no pool)`,
-      figure(median(poolCalls.flatMap((call) => call.ceilings))),
+      figure(median(ceilings)),
       "",
       `${ratioCell(poolCalls.flatMap((call) => call.ceilings.map((r, i) => r / k[i].wall)))} of K's wall rate`,
       "1",
     ],
-    ...Object.entries(single).map(([name, rates]) => [
-      name,
-      figure(median(rates.map((r) => r.wall))),
-      figure(median(rates.map((r) => r.cpu))),
-      perK(rates, "cpu"),
-      "",
-    ]),
-    [
-      "records alone (pool.solveMany's main thread: a record made and kept per line, no solving)",
-      figure(median(alone.map((r) => r.wall))),
-      figure(median(alone.map((r) => r.cpu))),
-      perK(alone, "cpu"),
-      "",
-    ],
+    ...Object.entries(single).map(([name, rates]) => [name, ...rateCells(rates), perK(rates, "cpu"), ""]),
+    ["records alone (pool.solveMany's main thread: a record made and kept per line, no solving)", ...rateCells(alone), perK(alone, "cpu"), ""],
     ...poolCalls.map((call) => [
       `${call.name}, ${threads} (${call.kept})`,
-      figure(median(call.rates.map((r) => r.wall))),
-      figure(median(call.rates.map((r) => r.cpu))),
+      ...rateCells(call.rates),
       `${perK(call.rates, "wall")} of K's wall rate`,
       ratioCell(call.rates.map((r, i) => r.wall / call.ceilings[i])),
     ]),
   ];
-  const columns = [
-    { header: "path", align: "left" as const },
-    { header: "puzzles/s", align: "right" as const },
-    { header: "per CPU s", align: "right" as const },
-    { header: "÷ K (range)", align: "left" as const },
-    { header: "÷ K at once", align: "left" as const },
-  ];
+  const columns = [column("path"), column("puzzles/s", "right"), column("per CPU s", "right"), column("÷ K (range)"), column("÷ K at once")];
   for (const line of alignRows(columns, rows)) console.log(line);
   const busy = (rates: Rate[]) => ratioCell(rates.map((r) => r.wall / r.cpu));
   console.log(`K: ${(1e6 / median(k.map((r) => r.cpu))).toFixed(2)} CPU s per 1M lines; its run kept ${busy(k)} cores busy`);

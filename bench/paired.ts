@@ -20,7 +20,7 @@ import { timeInterleaved } from "./measure/interleaved.js";
 import { BuildInterrupted, builtWorktree, resolveCommit } from "./measure/reference.js";
 import type { BenchOptions } from "./options.js";
 import type { BenchRun } from "./records.js";
-import { localRunner } from "./runner.js";
+import { effectiveLimit, localRunner } from "./runner.js";
 import { type Change, REF_THRESHOLD, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
 import { formatNumber, formatRatio } from "./report/format.js";
 import { fileExportFlags } from "./report/output.js";
@@ -142,7 +142,7 @@ async function timePair(
   engineOf: (side: string, info: Pick<SolverInfo, "id" | "load">, size: number) => Promise<SolverEngine>,
   base: Pick<PairedChange, "dataset" | "row" | "flags" | "roundRatios">,
 ): Promise<PairedChange> {
-  const limit = info.capabilities.uniqueness === false ? 1 : plan.limit;
+  const limit = effectiveLimit(info, plan.limit);
   const budget = info.capabilities.budget ? plan.budget : Infinity;
   const engines = [await engineOf("before", old, draw.shape.size), await engineOf("now", info, draw.shape.size)];
   const labels = ["--ref", "now"].map((side) => `${info.id} (${side})`);

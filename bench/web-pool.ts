@@ -13,7 +13,7 @@ import { build } from "vite";
 import { type PoolBenchOptions, loadAverage, machineLine, parseToolOptions, poolBenchRows, runTool } from "./tool.js";
 import { relabelledPuzzles } from "./corpus.js";
 import { figure, ratioCell } from "./bulk-table.js";
-import { alignRows } from "./report/format.js";
+import { alignRows, column } from "./report/format.js";
 import { median } from "../src/model/quantile.js";
 import { serveFolder, servedUrl } from "./static-server.js";
 import { packageRoot } from "../src/kernel/paths.js";
@@ -151,8 +151,7 @@ async function main(): Promise<void> {
   writeFileSync(join(scratch, "kernel-worker.js"), KERNEL_WORKER);
   const out = join(scratch, "dist");
   await build({ root: scratch, configFile: false, logLevel: "error", build: { outDir: out, target: "es2022" } });
-  const source = relabelledPuzzles(options.records, 5).split("\n").slice(0, -1);
-  writeFileSync(join(out, "lines.txt"), `${Array.from({ length: options.records }, (_, i) => source[i % source.length]).join("\n")}\n`);
+  writeFileSync(join(out, "lines.txt"), relabelledPuzzles(options.records, 5));
   writeFileSync(join(out, "plan.json"), JSON.stringify(options));
 
   const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu"] });
@@ -197,14 +196,8 @@ async function main(): Promise<void> {
       rows.push([page, `${call.name}, ${counted(options.threads, "worker")}`, figure(median(call.rates)), perK(call.rates), perCeiling, late]);
     }
   }
-  const columns = [
-    { header: "page", align: "left" as const },
-    { header: "path", align: "left" as const },
-    { header: "puzzles/s", align: "right" as const },
-    { header: "÷ K (range)", align: "left" as const },
-    { header: "÷ K at once", align: "left" as const },
-    { header: "10 ms timer's worst lateness, ms (median / worst round)", align: "left" as const },
-  ];
+  const lateness = "10 ms timer's worst lateness, ms (median / worst round)";
+  const columns = [column("page"), column("path"), column("puzzles/s", "right"), column("÷ K (range)"), column("÷ K at once"), column(lateness)];
   for (const line of alignRows(columns, rows)) console.log(line);
 }
 

@@ -60,16 +60,19 @@ export function pruneKernels(folder: string, keep = KEPT_KERNELS): void {
 
 /** 8 hex digits of a hash of the compiler's settings for `target` (the whole config file) and of the compiler's version. */
 function settingsKey(config: string, target: string): string {
-  let version = "unknown";
-  try {
-    version = (JSON.parse(readFileSync(join(packageRoot(), "node_modules", "assemblyscript", "package.json"), "utf8")) as { version: string }).version;
-  } catch {
-    // the settings alone then
-  }
   return createHash("sha256")
-    .update(JSON.stringify([readFileSync(config, "utf8"), target, version]))
+    .update(JSON.stringify([readFileSync(config, "utf8"), target, packageVersion("assemblyscript")]))
     .digest("hex")
     .slice(0, 8);
+}
+
+/** The version of the installed package `name`, or "unknown". */
+export function packageVersion(name: string): string {
+  try {
+    return JSON.parse(readFileSync(join(packageRoot(), "node_modules", name, "package.json"), "utf8")).version;
+  } catch {
+    return "unknown";
+  }
 }
 
 /** The 12-digit hash of `commit` (a hash, branch, tag or HEAD~2) in this checkout's repository; an Error naming it when git does not know it. */

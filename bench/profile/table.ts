@@ -2,6 +2,7 @@
 import {
   type Column,
   alignRows,
+  column,
   describeMachine,
   formatNumber,
   formatPercent,
@@ -53,7 +54,7 @@ function variantTable(records: readonly ProfileRecord[], width: number): string[
   let lines = tableLines(columns, records);
   for (const header of DROPPED_WHEN_NARROW) {
     if (Math.max(...lines.map((line) => line.length)) <= width) break;
-    columns = columns.filter((column) => column.header !== header);
+    columns = columns.filter((c) => c.header !== header);
     lines = tableLines(columns, records);
   }
   return lines;
@@ -81,7 +82,7 @@ function hardCell(puzzle: HardPuzzle | undefined, value: (p: HardPuzzle) => numb
 
 /** A rank × variant table of one hardest-puzzles list. */
 function hardestTable(records: readonly ProfileRecord[], list: (r: ProfileRecord) => HardPuzzle[], value: (p: HardPuzzle) => number): string[] {
-  const columns = [{ header: "#", align: "right" as const }, ...records.map((r) => ({ header: r.variant, align: "left" as const }))];
+  const columns = [column("#", "right"), ...records.map((r) => column(r.variant))];
   const ranks = Math.max(...records.map((r) => list(r).length));
   const rows = Array.from({ length: ranks }, (_, rank) => [`${rank + 1}`, ...records.map((r) => hardCell(list(r)[rank], value))]);
   return alignRows(columns, rows);

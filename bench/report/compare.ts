@@ -7,7 +7,7 @@
 import { type NoiseFlag, flagMarks, noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { type RatioEstimate, rankRatio, speedRatio, summarize, welchRatio } from "../statistics.js";
-import { alignRows, cpuName, formatNumber, formatRatio, groupByDataset } from "./format.js";
+import { alignRows, column, cpuName, formatNumber, formatRatio, groupByDataset } from "./format.js";
 import { counted } from "../../src/model/whole-number.js";
 
 /** Within one run: changes smaller than this share (2%) are "no change" even when the interval excludes 1× (compact.ts's ties). */
@@ -338,12 +338,7 @@ export function formatComparison(
         `not one solver's change, so ${where ? "those rows are not judged" : "no row is judged"}; --ref COMMIT times both commits in one run and tells them apart`,
     );
   }
-  const columns = [
-    { header: "solver", align: "left" as const },
-    { header: "before", align: "right" as const },
-    { header: "now", align: "right" as const },
-    { header: "change", align: "left" as const },
-  ];
+  const columns = [column("solver"), column("before", "right"), column("now", "right"), column("change")];
   for (const [dataset, group] of groupByDataset(changes)) {
     out.push("", dataset);
     const rows = group.map((c) => [c.row, formatNumber(c.before), formatNumber(c.after), describeChange(c)]);

@@ -139,6 +139,9 @@ export function groupByDataset<R extends { dataset: string } = BenchRecord>(reco
   return groups;
 }
 
+/** A column of {@link alignRows}: its header and alignment. */
+export const column = (header: string, align: Column["align"] = "left"): Pick<Column, "header" | "align"> => ({ header, align });
+
 /** Pads every cell of a column to the column's widest cell; the first line is the headers. */
 export function alignRows(columns: readonly Pick<Column, "header" | "align">[], rows: string[][]): string[] {
   const widths = columns.map((column, i) => Math.max(column.header.length, ...rows.map((row) => row[i].length)));

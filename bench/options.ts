@@ -2,10 +2,10 @@
  * The bench's options: one table makes both the help text and the defaults. The presets name selections of rows;
  * the default, `main`, answers the bench's question in well under a minute.
  */
-import { Command, InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { availableParallelism } from "node:os";
 import { bundledDatasets } from "../src/datasets/read.js";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../src/cli-kit/options.js";
+import { type OptionRow, commaList, tableCommand, wholeNumber } from "../src/cli-kit/options.js";
 import { solverHelpLines } from "../src/cli-kit/solver-help.js";
 import type { SolverInfo } from "../src/solvers/registry.js";
 import { BETWEEN_RUNS_THRESHOLD, FRESH_ROUNDS_THRESHOLD, REF_THRESHOLD } from "./report/compare.js";
@@ -209,18 +209,12 @@ function percentArgument(text: string): number {
 
 /** The bench's command line, with the solvers and datasets in its help. */
 export function benchCommand(): Command {
-  const command = new Command("bench").description("Compare every registered solver across puzzle datasets (tinybench).");
-  for (const row of OPTION_TABLE) {
-    command.addOption(
-      toOption(row.quick === undefined ? row : { ...row, defaultText: `${row.defaultText ?? String(row.default)}; --quick: ${String(row.quick)}` }),
-    );
-  }
-  command.addHelpText("after", () =>
-    ["", "Solvers (id, grid sizes, algorithm):", ...solverHelpLines(), "", `Bundled datasets (easiest first): ${bundledDatasets().join(", ") || "none"}`].join(
-      "\n",
-    ),
+  const rows = OPTION_TABLE.map((row) =>
+    row.quick === undefined ? row : { ...row, defaultText: `${row.defaultText ?? String(row.default)}; --quick: ${String(row.quick)}` },
   );
-  return command;
+  const datasets = () => `Bundled datasets (easiest first): ${bundledDatasets().join(", ") || "none"}`;
+  const help = () => ["", "Solvers (id, grid sizes, algorithm):", ...solverHelpLines(), "", datasets()].join("\n");
+  return tableCommand("bench", "Compare every registered solver across puzzle datasets (tinybench).", rows).addHelpText("after", help);
 }
 
 /** Parses `argv` (without node and script); --quick fills the options that were not given. */

@@ -2,8 +2,8 @@
  * What every bench tool shares: option parsing, the machine line, and how it ends: a usage error is one line naming the
  * tool, status 2; any other failure one line, status 1; a standard output closed early (`… | head`) exits 0 quietly.
  */
-import { Command, CommanderError, InvalidArgumentError, type OptionValues } from "commander";
-import { type OptionRow, toOption, wholeNumber } from "../src/cli-kit/options.js";
+import { type Command, CommanderError, InvalidArgumentError, type OptionValues } from "commander";
+import { type OptionRow, tableCommand, wholeNumber } from "../src/cli-kit/options.js";
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
@@ -25,9 +25,9 @@ export function parseToolOptions<T extends OptionValues>(
   rows: readonly OptionRow[],
   argv: readonly string[] = process.argv.slice(2),
 ): T {
-  const command = quietUsage(new Command(name).description(description));
-  for (const row of rows) command.addOption(toOption(row));
-  return command.parse([...argv], { from: "user" }).opts<T>();
+  return quietUsage(tableCommand(name, description, rows))
+    .parse([...argv], { from: "user" })
+    .opts<T>();
 }
 
 export interface PoolBenchOptions {

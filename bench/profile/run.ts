@@ -2,7 +2,7 @@
  * `npm run profile`: every WASM kernel variant on every dataset, puzzle by puzzle: what each propagation level and cell
  * order buys, down to the hardest puzzle. Options, help and the run; the measuring is profiler.ts's.
  */
-import { Command, InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { Session } from "node:inspector/promises";
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -16,7 +16,7 @@ import { LiveReport } from "../progress.js";
 import { stringifyCompact } from "../report/json.js";
 import { outputPath, resultsFolder, timestamp, whyUnwritable, writeText } from "../report/output.js";
 import { DatasetSpecError, bundledDatasets } from "../../src/datasets/read.js";
-import { type OptionRow, commaList, toOption, wholeNumber } from "../../src/cli-kit/options.js";
+import { type OptionRow, commaList, tableCommand, wholeNumber } from "../../src/cli-kit/options.js";
 import { solverHelpLines } from "../../src/cli-kit/solver-help.js";
 import { type ProfileVariant, profileVariants } from "./profiler.js";
 import type { ProfileRun } from "../records.js";
@@ -221,11 +221,8 @@ function helpAfter(): string {
 
 /** The `profile` subcommand, ready to be added to the main program. */
 export function profileCommand(): Command {
-  const command = new Command("profile").description(
-    "profile the WASM kernel variants per dataset and per puzzle: speed, guesses, search nodes, hardest puzzles",
-  );
-  PROFILE_OPTIONS.forEach((row) => command.addOption(toOption(row)));
-  command.addHelpText("after", helpAfter);
+  const description = "profile the WASM kernel variants per dataset and per puzzle: speed, guesses, search nodes, hardest puzzles";
+  const command = tableCommand("profile", description, PROFILE_OPTIONS).addHelpText("after", helpAfter);
   return command.action(async (options: ProfileOptions) => {
     await runProfile(options);
   });

@@ -11,8 +11,7 @@ import { catalog } from "../src/datasets/catalog.js";
 import { checkedShape } from "./measure/draw.js";
 import { packageVersion } from "./measure/reference.js";
 import { type Expectation, expectationOf } from "./verify.js";
-import { cpuFamily, vectorUnits } from "./tool.js";
-import { gitCommit } from "./commit.js";
+import { cpuFamily, gitCommit, vectorUnits } from "./tool.js";
 import type { BenchEnvironment, DatasetIdentity } from "./records.js";
 
 export type RunSettings = Pick<BenchEnvironment, "seed" | "limit" | "timeMs" | "budget">;

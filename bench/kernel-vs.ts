@@ -50,13 +50,8 @@ async function main(): Promise<void> {
   );
   // the datasets and both sides checked before any is built: a commit git does not know, a build that does not exist (usage errors)
   const datasets = benchDatasets(options.datasets);
-  const builds = [
-    "release",
-    "debug",
-    ...kernelVariants()
-      .slice(1)
-      .map((variant) => variantBuild(variant.name)),
-  ];
+  const variants = kernelVariants().slice(1); // the first is the default, built as "release"
+  const builds = ["release", "debug", ...variants.map((variant) => variantBuild(variant.name))];
   if (!builds.includes(options.build)) throw new InvalidArgumentError(`--build ${options.build}: no such build of the 9×9 kernel; one of ${builds.join(", ")}`);
   try {
     resolveCommit(options.ref);

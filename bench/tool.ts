@@ -1,16 +1,19 @@
 /**
- * What every bench tool shares: option parsing, the machine line, and how it ends: a usage error is one line naming the
+ * What every bench tool shares: option parsing, the machine line (and the commit measured), and how it ends: a usage error is one line naming the
  * tool, status 2; any other failure one line, status 1; a standard output closed early (`… | head`) exits 0 quietly.
  */
 import { type Command, CommanderError, InvalidArgumentError, type OptionValues } from "commander";
 import { type OptionRow, tableCommand, wholeNumber } from "../src/cli-kit/options.js";
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildFacts } from "../build/facts.js";
+import { packageRoot } from "../src/kernel/paths.js";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { DatasetSpecError } from "../src/datasets/read.js";
 import { terminalSafe } from "./report/format.js";
 import { counted } from "../src/model/whole-number.js";
-import { gitCommit } from "./commit.js";
 
 /** `program`, made to throw its usage errors (as CommanderError) rather than print them and exit. */
 export function quietUsage<C extends Command>(program: C): C {
@@ -75,7 +78,7 @@ export function loadAverage(): string {
 
 /**
  * The line a tool's report opens with: its name, the CPU, cores, Node, the commit measured (`abc123-dirty` for a tree
- * changed from it: commit.ts's gitCommit) and the load average (figures from a shared machine are marked by its load).
+ * changed from it: {@link gitCommit}) and the load average (figures from a shared machine are marked by its load).
  */
 export function machineLine(name: string, commit = gitCommit()): string {
   const details = [vectorUnits(), cpuFamily()].filter(Boolean);
@@ -114,6 +117,24 @@ function readCpuinfo(): string {
     return "";
   }
 }
+
+/**
+ * The commit checked out at the package root, `-dirty` after it when a tracked file differs from it (the sources measured
+ * are not that commit's); in an installed package (no .git of its own) the one recorded at build time.
+ */
+export function gitCommit(root = packageRoot()): string {
+  const built = buildFacts.commit === null ? "unknown" : `${buildFacts.commit}${buildFacts.dirty ? DIRTY : ""}`;
+  if (!existsSync(join(root, ".git"))) return built;
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  try {
+    return `${git("rev-parse", "--short=12", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") === "" ? "" : DIRTY}`;
+  } catch {
+    return built;
+  }
+}
+
+/** What {@link gitCommit} adds to a commit whose tracked files were changed. */
+const DIRTY = "-dirty";
 
 /** Runs a tool's `main`, ending as the module comment says; `usageError` tells which failures are usage errors. */
 export async function runTool(

@@ -244,12 +244,10 @@ async function measure(options: RateOptions, folder: string): Promise<void> {
       runs++;
       const counts = /(\d+) faster, (\d+) slower, (\d+) no change, (\d+) not judged/.exec(text);
       if (!counts) throw new Error(`--ref HEAD printed no tally of verdicts:\n${text}`);
-      const [faster, slower, unchanged, unjudged] = counts.slice(1).map(Number);
-      t.faster += faster;
-      t.slower += slower;
-      t["no change"] += unchanged;
-      t["not judged"] += unjudged;
-      t.rows += faster + slower + unchanged + unjudged;
+      (["faster", "slower", "no change", "not judged"] as const).forEach((verdict, k) => {
+        t[verdict] += Number(counts[k + 1]);
+        t.rows += Number(counts[k + 1]);
+      });
     }
     out(`--ref HEAD (same commit, one process), idle: ${counted(options.refPairs, "run")}, ${describeSame(t)} [load ${loadBefore} → ${loadAverage()}]`);
   }

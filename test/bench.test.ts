@@ -265,7 +265,7 @@ describe("runner", () => {
 
 describe("environment", () => {
   it("names the commit measured, -dirty when a tracked file differs from it (an untracked one does not count)", async () => {
-    const { gitCommit } = await import("../bench/commit.js");
+    const { gitCommit } = await import("../bench/tool.js");
     const { execFileSync } = await import("node:child_process");
     const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");

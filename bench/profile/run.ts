@@ -56,13 +56,8 @@ export function selectVariants(ids?: readonly string[]): ProfileVariant[] {
   };
   const infos = ids ? ids.map(known) : kernelVariantInfos();
   const other = infos.find((info) => info.kernelBuild === undefined);
-  if (other) {
-    throw new InvalidArgumentError(
-      `'${other.id}' is not a WASM kernel variant; profile one of: ${kernelVariantInfos()
-        .map((i) => i.id)
-        .join(", ")}`,
-    );
-  }
+  const variants = kernelVariantInfos().map((i) => i.id);
+  if (other) throw new InvalidArgumentError(`'${other.id}' is not a WASM kernel variant; profile one of: ${variants.join(", ")}`);
   const load = async (info: SolverInfo) => {
     const engine = await info.load(9);
     if (!(engine instanceof WasmKernel)) throw new Error(`${info.id}: the registry did not load a WASM kernel`);

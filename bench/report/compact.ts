@@ -222,11 +222,13 @@ export function formatSummary(
   const stopped = unreferenced.filter((dataset) => unfinished.has(dataset));
   const unselected = unreferenced.filter((dataset) => !unfinished.has(dataset));
   const where = (datasets: string[]) => (datasets.length === groupByDataset(records).size ? "" : ` on ${datasets.join(", ")}`);
-  if (stopped.length > 0) lines.push(...wrap(`  No reference${where(stopped)}: the run was stopped before its reference rows were measured.`, width, "      "));
-  if (gaveUp.length > 0)
-    lines.push(...wrap(`  No reference${where(gaveUp)}: its pure-TS rows gave up on most puzzles (T); a larger --budget lets them solve.`, width, "      "));
-  if (unselected.length > 0)
-    lines.push(...wrap(`  No reference${where(unselected)}: no pure-TS baseline was selected; --reference ID names one.`, width, "      "));
+  for (const [datasets, why] of [
+    [stopped, "the run was stopped before its reference rows were measured."],
+    [gaveUp, "its pure-TS rows gave up on most puzzles (T); a larger --budget lets them solve."],
+    [unselected, "no pure-TS baseline was selected; --reference ID names one."],
+  ] as const) {
+    if (datasets.length > 0) lines.push(...wrap(`  No reference${where(datasets)}: ${why}`, width, "      "));
+  }
   return lines;
 }
 

@@ -229,7 +229,7 @@ function otherCpus(before: ComparedSettings, after: ComparedSettings): boolean {
  * The changes from `before` to `after`: rows of `after` in order, then rows only `before` had. Runs on different CPUs
  * are not judged unless `acrossCpus`: a kernel's ratio to the calibration work need not carry across microarchitectures.
  */
-export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = defaultThreshold(before, after), { acrossCpus = false } = {}): Change[] {
+export function compareRuns(before: BenchRun, after: BenchRun, floor = defaultThreshold(before, after), { acrossCpus = false } = {}): Change[] {
   const old = new Map(before.records.map((r) => [keyOf(r), r]));
   const solvers = new Map(after.records.map((r) => [keyOf(r), r.solver]));
   const change = (earlier: BenchRecord | undefined, later: BenchRecord | undefined, verdict: Verdict): Change => ({
@@ -241,7 +241,6 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     verdict,
     flags: { before: earlier ? noiseFlags(earlier) : [], after: later ? noiseFlags(later) : [] },
   });
-  const floor = noiseThreshold;
   const changes: Change[] = after.records.map((r) => {
     const earlier = old.get(keyOf(r));
     old.delete(keyOf(r));
@@ -258,7 +257,7 @@ export function compareRuns(before: BenchRun, after: BenchRun, noiseThreshold = 
     if (judged.verdict === "not judged" && !judged.reason && !flagged) judged.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
     return judged;
   });
-  setAsideCommonMoves(changes, (c) => solvers.get(keyOf(c)) ?? c.row, noiseThreshold);
+  setAsideCommonMoves(changes, (c) => solvers.get(keyOf(c)) ?? c.row, floor);
   if (!acrossCpus && otherCpus(before.environment, after.environment)) setAside(changes, OTHER_CPU_REASON);
   for (const r of old.values()) changes.push(change(r, undefined, "not run now"));
   return changes;
@@ -278,7 +277,7 @@ function describeChange(change: Change): string {
   const why = change.reason ?? `flags ${marks(change.flags.before)} → ${marks(change.flags.after)}`;
   if (change.verdict === "not judged") return `not judged (${why}): ${shown}${direction}`;
   if (change.verdict === "no change") return `no change: ${shown}${direction}`;
-  return `${formatRatio(change.estimate)} ${change.verdict}`;
+  return `${shown} ${change.verdict}`;
 }
 
 /** The opening lines of --compare's report: what is compared (each run's date, commit and CPU; `after`'s when given) and how it is judged. */

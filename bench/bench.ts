@@ -1,5 +1,6 @@
 /** `npm run bench` (docs/bench.md): measures the plan (runner.ts), prints and writes the report; --compare and --ref (paired.ts) judge. */
 import { isSameFile } from "../src/cli-kit/same-file.js";
+import type { Dataset } from "../src/datasets/read.js";
 import { InterruptWatch } from "../src/cli-kit/progress.js";
 import { type SolverInfo, VARIANT_NOT_HERE, findSolver, solvers } from "../src/solvers/registry.js";
 import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
@@ -192,15 +193,9 @@ async function main(argv: readonly string[]): Promise<void> {
   const wasmKernel = (info: SolverInfo) => info.kernelBuild !== undefined || info.id === "general-wasm";
   const couldRefer = (row: { info: SolverInfo; mode: string }) =>
     options.reference ? row.info.id === options.reference : !row.info.external && !wasmKernel(row.info) && row.mode === "engine";
-  const unfinished = new Set(
-    watch.signal
-      ? plan.datasets
-          .filter((dataset) =>
-            plannedRows(plan, dataset).some((row) => couldRefer(row) && !records.some((r) => r.dataset === dataset.name && r.row === row.label)),
-          )
-          .map((dataset) => dataset.name)
-      : [],
-  );
+  const measured = (dataset: string, row: string) => records.some((r) => r.dataset === dataset && r.row === row);
+  const stopped = (dataset: Dataset) => plannedRows(plan, dataset).some((row) => couldRefer(row) && !measured(dataset.name, row.label));
+  const unfinished = new Set(watch.signal ? datasets.filter(stopped).map((dataset) => dataset.name) : []);
   if (records.length > 0) out.push("", ...formatSummary(records, (r) => isPureTsBaseline(r, infos.get(r.solver)), width, unfinished));
   report(out.join("\n") + "\n");
   for (const path of writeReports(run, options, timestamp(started))) if (path !== "-") report(`wrote ${path}\n`);

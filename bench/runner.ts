@@ -318,13 +318,12 @@ async function measureRow(
   let timeouts = 0;
   let timePuzzles = async (): Promise<Float64Array | null> => null;
   if (row.extra) {
-    const opened = await row.extra.open(grids, limit, budget);
-    runner = opened;
+    runner = await row.extra.open(grids, limit, budget);
     try {
-      checked = await opened.answers();
+      checked = await runner.answers();
       total = checkAnswers(checked, grids.length, check); // a wrong answer must close the row's worker too, or it keeps the process alive
     } catch (error) {
-      await opened.close();
+      await runner.close();
       throw error;
     }
     for (let i = 0; i < grids.length; i++) if (checked.timedOut(i)) timeouts++;

@@ -107,13 +107,10 @@ export async function runProfile(
   }
   const report = jsonToStdout ? (text: string) => void process.stderr.write(text) : print;
   const datasets = benchDatasets(options.datasets);
-  for (const dataset of datasets) {
-    const shape = datasetShape(dataset.puzzles, dataset.path);
-    if (shape.cells !== CELLS) {
-      throw new DatasetSpecError(
-        `${dataset.path} holds ${shape.size}×${shape.size} puzzles, but the profiler runs the 9×9 kernel's variants only (npm run bench measures every size)`,
-      );
-    }
+  for (const { puzzles, path } of datasets) {
+    const { size, cells } = datasetShape(puzzles, path);
+    const why = "the profiler runs the 9×9 kernel's variants only (npm run bench measures every size)";
+    if (cells !== CELLS) throw new DatasetSpecError(`${path} holds ${size}×${size} puzzles, but ${why}`);
   }
   const variants = selectVariants(options.variants);
   const started = new Date();

@@ -148,7 +148,11 @@ async function main(argv = process.argv): Promise<void> {
 }
 
 async function measure(options: Options, scratch: string, pin: Pin): Promise<void> {
-  const file = (name: string, bytes: string | Uint8Array) => (writeFileSync(join(scratch, name), bytes), join(scratch, name));
+  /** Writes `bytes` to `name` in the scratch folder; returns its path. */
+  const file = (name: string, bytes: string | Uint8Array) => {
+    writeFileSync(join(scratch, name), bytes);
+    return join(scratch, name);
+  };
   const reporter = file("report.mjs", REPORTER);
   const easyLines = relabelledPuzzleBytes(options.records, 3);
   const easy = file("easy.txt", easyLines);

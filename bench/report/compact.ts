@@ -64,15 +64,15 @@ export class CompactLayout {
     const width = Math.min(Math.max(columns ?? COMPACT_WIDTH.unknown, COMPACT_WIDTH.min), COMPACT_WIDTH.max);
     this.labelWidth = Math.min(Math.max(LABEL_WIDTH.min, ...labels.map((label) => label.length)), LABEL_WIDTH.max);
     this.gap = width < WIDE_GAP_FROM ? " " : "  ";
-    const GAP = this.gap;
-    const used = (list: readonly CompactColumn[]) => INDENT.length + this.labelWidth + list.reduce((sum, c) => sum + GAP.length + c.width, 0);
+    const gap = this.gap.length;
+    const used = (list: readonly CompactColumn[]) => INDENT.length + this.labelWidth + list.reduce((sum, c) => sum + gap + c.width, 0);
     const kept = [...COLUMNS];
-    while (used(kept) + GAP.length + NOTES_ROOM > width && kept.length > 1) {
+    while (used(kept) + gap + NOTES_ROOM > width && kept.length > 1) {
       const lowest = kept.reduce((a, c) => (c.priority < a.priority ? c : a));
       kept.splice(kept.indexOf(lowest), 1);
     }
     this.columns = kept;
-    this.notesWidth = Math.max(0, width - used(kept) - GAP.length);
+    this.notesWidth = Math.max(0, width - used(kept) - gap);
   }
 
   header(): string {

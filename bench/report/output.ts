@@ -20,9 +20,9 @@ export const STDOUT = "-";
 
 /** The export flags of `requests` that ask for files (`--chart FILE`, not `--no-chart`), as typed: `--json`, `--chart`, … */
 export function fileExportFlags(requests: OutputRequests): string[] {
-  return (["json", "markdown", "csv", "chart"] as const)
-    .filter((key) => (key === "chart" ? typeof requests.chart === "string" : requests[key] !== undefined))
-    .map((key) => `--${key}`);
+  return exportsOf(requests)
+    .filter(({ flag, value }) => (flag === "chart" ? typeof value === "string" : value !== undefined))
+    .map(({ flag }) => `--${flag}`);
 }
 
 /** bench/results/ under the working folder (in the repo, the gitignored one), never inside an installed package. */
@@ -63,9 +63,8 @@ export function namesStandardOutput(path: string, fd = 1): boolean {
 /** The requests with every path that {@link namesStandardOutput} replaced by `-`, which sends the report to stderr. */
 export function withStdoutAliases<R extends OutputRequests>(requests: R, fd = 1): R {
   const aliased: OutputRequests = { ...requests };
-  for (const key of ["json", "markdown", "csv", "chart"] as const) {
-    const value = requests[key];
-    if (typeof value === "string" && value !== STDOUT && namesStandardOutput(value, fd)) aliased[key] = STDOUT;
+  for (const { flag, value } of exportsOf(requests)) {
+    if (typeof value === "string" && value !== STDOUT && namesStandardOutput(value, fd)) aliased[flag] = STDOUT;
   }
   return aliased as R;
 }

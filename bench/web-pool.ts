@@ -51,17 +51,12 @@ self.onmessage = async ({ data: { cells, seconds } }) => {
 
 /** The page: fetches its plan and lines, measures, and leaves a {@link PageResult} in `globalThis.result`. */
 const PAGE = `import { createPool } from "sudoku-wasm/pool";
-import { WasmKernel, compileKernel, createSolver } from "sudoku-wasm";
+import { WasmKernel, compileKernel, createSolver, readDigits } from "sudoku-wasm";
 const plan = await (await fetch("./plan.json")).json();
 const lines = (await (await fetch("./lines.txt")).text()).split("\\n").slice(0, plan.records);
 const sample = lines.slice(0, plan.sample);
 const cells = new Uint8Array(sample.length * 81);
-sample.forEach((line, i) => {
-  for (let c = 0; c < 81; c++) {
-    const digit = line.charCodeAt(c) - 48;
-    cells[i * 81 + c] = digit >= 1 && digit <= 9 ? digit : 0;
-  }
-});
+sample.forEach((line, i) => readDigits(line, cells, i * 81));
 const kernel = await WasmKernel.create(await compileKernel());
 const kernelRun = () => {
   for (let at = 0; at < sample.length; at += 4096) {

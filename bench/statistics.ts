@@ -114,9 +114,7 @@ export function rankRatio(numerator: readonly number[], denominator: readonly nu
   const logs: number[] = [];
   for (const a of numerator) for (const b of denominator) logs.push(Math.log(a) - Math.log(b));
   logs.sort((a, b) => a - b);
-  const middle = logs.length / 2;
-  const median = logs.length % 2 === 1 ? logs[Math.floor(middle)] : (logs[middle - 1] + logs[middle]) / 2;
-  return { ratio: Math.exp(median), low: Math.exp(logs[count]), high: Math.exp(logs[logs.length - 1 - count]), method: "calibrated" };
+  return { ratio: Math.exp(quantile(logs, 0.5)), low: Math.exp(logs[count]), high: Math.exp(logs[logs.length - 1 - count]), method: "calibrated" };
 }
 
 /** n, mean and σ from a tinybench-style summary (n, mean, relative margin of error in percent). */

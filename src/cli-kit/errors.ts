@@ -51,13 +51,18 @@ export function errorLine(error: unknown): string {
   return `sudoku-wasm: ${lines.map(escapeText).join("\n")}\n`;
 }
 
-/** Writes to standard error, ignoring a closed or failing standard error (there is nowhere else to report). */
-export function writeStderr(text: string): void {
+/** What `get` returns, or undefined when it throws. */
+export function attempt<T>(get: () => T): T | undefined {
   try {
-    process.stderr.write(text);
+    return get();
   } catch {
-    // stderr is gone; the exit status still tells
+    return undefined;
   }
+}
+
+/** Writes to standard error, ignoring a closed or failing standard error (there is nowhere else to report; the exit status still tells). */
+export function writeStderr(text: string): void {
+  attempt(() => process.stderr.write(text));
 }
 
 let guarded = false;

@@ -20,7 +20,8 @@ import * as fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
-import { OutputWriteError, failedOutput, stopBeforeStreamExit } from "./errors.js";
+import { OutputWriteError, attempt, failedOutput, stopBeforeStreamExit } from "./errors.js";
+import { statOf } from "./same-file.js";
 
 /** The environment variable that sets the stale time in ms (for tests: at least 2000). */
 export const STALE_MS_VARIABLE = "SUDOKU_WASM_LOCK_STALE_MS";
@@ -85,13 +86,8 @@ export async function lockOutput(
     return NO_LOCK;
   }
   let made = false;
-  let stats: fs.Stats | undefined;
-  try {
-    stats = statSync(path);
-  } catch {
-    stats = undefined;
-  }
-  if (stats !== undefined) {
+  const stats = statOf(path);
+  if (stats !== null) {
     if (!stats.isFile()) return NO_LOCK;
     // The lock is by name: a run writing the file by another of its names would not meet it.
     if (stats.nlink > 1 && !options.replaced)
@@ -150,14 +146,8 @@ export async function lockOutput(
  * name tells: Linux's /proc gives it; elsewhere nothing is checked.
  */
 function refuseLockedStandardOutput(): void {
-  let target: string;
-  try {
-    target = readlinkSync("/proc/self/fd/1");
-    if (!statSync(target).isFile()) return;
-  } catch {
-    return;
-  }
-  if (isLocked(target))
+  const target = attempt(() => readlinkSync("/proc/self/fd/1"));
+  if (target !== undefined && statOf(target)?.isFile() && isLocked(target))
     throw new Error(
       `standard output is '${target}', whose lock ${target}.lock is there: another run is writing it, or was stopped or killed before its end; one run per output file`,
     );
@@ -165,11 +155,7 @@ function refuseLockedStandardOutput(): void {
 
 /** True when the lock of the output at `path` is there: a run is writing it, or stopped or was killed before its end. */
 export function isLocked(path: string): boolean {
-  try {
-    return existsSync(`${realpathSync(path)}.lock`);
-  } catch {
-    return false; // no such file
-  }
+  return attempt(() => existsSync(`${realpathSync(path)}.lock`)) ?? false; // (false: no such file)
 }
 
 /** How long a run waits for the owner record of a lock that has none yet, in ms (a holder writes it at once: see {@link lockOutput}). */
@@ -183,12 +169,7 @@ async function appears(path: string, ms: number): Promise<boolean> {
 
 /** Throws the refusal unless the lock may be taken over: its owner provably gone, or unknown and the lock stale; `hint` ends it ("": none). */
 function checkTakeOver(path: string, owner: string, lock: string, hint: string): void {
-  let text: string | undefined;
-  try {
-    text = readFileSync(owner, "utf8");
-  } catch {
-    text = undefined; // no record (yet): the mtime decides
-  }
+  const text = attempt(() => readFileSync(owner, "utf8")); // undefined: no record (yet), the mtime decides
   const state = text === undefined ? "unknown" : ownerState(text);
   if (state === "gone") return;
   const pid = text?.split(" ")[1];
@@ -199,14 +180,9 @@ function checkTakeOver(path: string, owner: string, lock: string, hint: string):
     );
   }
   if (state === "alive") throw new Error(`'${path}' is being written by another run (pid ${pid}): one run per output file${hint && `; ${hint}`}`);
-  let age: number;
-  try {
-    age = Date.now() - statSync(lock).mtimeMs;
-  } catch {
-    return; // released meanwhile
-  }
+  const changed = attempt(() => statSync(lock).mtimeMs);
   const stale = staleMs();
-  if (age > stale) return;
+  if (changed === undefined || Date.now() - changed > stale) return; // (undefined: released meanwhile)
   throw new Error(
     `'${path}' is being written by another run (its lock ${path}.lock is fresh): one run per output file. ` +
       `If no run is writing it, the lock goes stale ${stale / 1000} s after that run stopped, and the next run takes it over${hint && `; ${hint}`}`,
@@ -223,12 +199,7 @@ const SHARED_WAIT_MS = 20_000;
  * 10 s after it was last refreshed and is taken then. Past {@link SHARED_WAIT_MS}, a one-line reason naming the file.
  */
 export async function whileLocked<T>(path: string, update: () => T): Promise<T> {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    real = resolve(path); // not made yet: every run names it so
-  }
+  const real = attempt(() => realpathSync(path)) ?? resolve(path); // (not made yet: every run names it so)
   const { default: lockfile } = await import("proper-lockfile");
   let release: () => Promise<void>;
   try {
@@ -341,12 +312,8 @@ class HeldLock implements OutputLock {
   /** False when `dir` is no longer the lock folder this run made (inode and birth time: a takeover within the second leaves the same mtime). */
   private ownFolder(dir: string): boolean {
     if (this.folder === undefined) return true; // still taking it: proper-lockfile probes the folder's mtime precision
-    try {
-      const now = statSync(dir);
-      return now.ino === this.folder.ino && now.birthtimeMs === this.folder.birth;
-    } catch {
-      return false;
-    }
+    const now = attempt(() => statSync(dir));
+    return now?.ino === this.folder.ino && now.birthtimeMs === this.folder.birth;
   }
 
   guard(stream: NodeJS.WritableStream): void {
@@ -390,22 +357,15 @@ class HeldLock implements OutputLock {
   private takenBecause(): string | undefined {
     if (this.lost) return "another run took it";
     if (!this.ownRecord()) return `${this.owner} names another run`;
-    try {
-      const { dev, ino } = statSync(this.file!.real);
-      if (dev !== this.file!.dev || ino !== this.file!.ino) return "the file was replaced";
-    } catch {
-      return "the file was removed";
-    }
+    const now = attempt(() => statSync(this.file!.real));
+    if (now === undefined) return "the file was removed";
+    if (now.dev !== this.file!.dev || now.ino !== this.file!.ino) return "the file was replaced";
     return undefined;
   }
 
   /** True when the owner file still holds this run's record. */
   private ownRecord(): boolean {
-    try {
-      return readFileSync(this.owner, "utf8") === `${this.record}\n`;
-    } catch {
-      return false;
-    }
+    return attempt(() => readFileSync(this.owner, "utf8")) === `${this.record}\n`;
   }
 
   private lostError(reason: string): Error {
@@ -425,13 +385,9 @@ class HeldLock implements OutputLock {
  * /proc/self/ns/pid, right even through another namespace's /proc); `-` where it does not tell.
  */
 function processSpace(): string {
-  try {
-    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-    const namespace = /^pid:\[(\d+)\]$/.exec(readlinkSync("/proc/self/ns/pid"))?.[1];
-    return boot !== "" && namespace !== undefined ? `${boot}/${namespace}` : "-";
-  } catch {
-    return "-";
-  }
+  const boot = attempt(() => readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim());
+  const namespace = attempt(() => /^pid:\[(\d+)\]$/.exec(readlinkSync("/proc/self/ns/pid"))?.[1]);
+  return boot && namespace !== undefined ? `${boot}/${namespace}` : "-";
 }
 
 /** True when /proc is this pid namespace's (`unshare -p` without `--mount-proc` leaves the parent's): its /proc/PID/stat are this namespace's pids. */
@@ -450,12 +406,8 @@ function ownerRecord(): string {
 
 /** The pid, state letter (`R`, `S`, `T` when stopped, `Z` for a zombie …) and start time of a process, from /proc/PID/stat; undefined when there is none. */
 function procStat(pid: number | "self"): { pid: number; state: string; start: string } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
+  const text = attempt(() => readFileSync(`/proc/${pid}/stat`, "utf8"));
+  if (text === undefined) return undefined;
   // `PID (COMMAND) STATE PPID …`, the start time 19 fields after the state; COMMAND may hold spaces and parentheses.
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
   return { pid: Number.parseInt(text, 10), state: fields[0], start: fields[19] };

@@ -103,13 +103,7 @@ export function resumePoint(path: string, format: OutputFormatName): ResumePoint
  */
 export function checkResumeFormat(path: string, format: OutputFormatName, header: string, fields: string): void {
   if (!existsSync(path) || !statSync(path).isFile()) return;
-  const fd = openSync(path, "r");
-  let head: string;
-  try {
-    head = headOf(fd);
-  } finally {
-    closeSync(fd);
-  }
+  const head = headOf(path).toString("utf8");
   if (head === "") return;
   const foreign = foreignLineEnds(head);
   if (foreign !== null) throw new Error(`--resume: ${path} ${foreign}`);
@@ -172,10 +166,15 @@ export function checkLastRecord(path: string, format: OutputFormatName, point: R
   };
 }
 
-/** The first 64 KiB of the open file `fd`, as text: enough to tell an output's format, header and first record. */
-export function headOf(fd: number): string {
-  const bytes = Buffer.alloc(1 << 16);
-  return bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)).toString("utf8");
+/** The first 64 KiB of the file at `path`: enough to tell an output's format, header and first record, or a binary file. */
+export function headOf(path: string): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const bytes = Buffer.alloc(1 << 16);
+    return bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A word as a POSIX shell reads it back: bare when it is safe, else in single quotes. */

@@ -10,11 +10,12 @@
  *   - merge refuses a shard that still has one (its run stopped before its end).
  * It lives beside FILE's real file, as its lock does; FILE must exist when it is written or removed.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { normalize, resolve } from "node:path";
 import { commaGrouped } from "../model/whole-number.js";
-import { InputReadError, OutputWriteError } from "./errors.js";
+import { InputReadError, attempt } from "./errors.js";
+import { replaceAtomically } from "./output-lock.js";
 import type { Shard } from "./resume.js";
 
 /** One input as a run saw it: its name as given (`-` for standard input), and for a regular file its real path, size and sample hash. */
@@ -74,14 +75,7 @@ export function runRecordOf(command: string, options: Record<string, string>, sh
 /** Writes `record` beside output `path`, replacing any (through a temporary file: never half written). */
 export function writeRunRecord(path: string, record: RunRecord): void {
   const target = runRecordPath(path);
-  const temporary = `${target}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`);
-    renameSync(temporary, target);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw new OutputWriteError(target, error);
-  }
+  replaceAtomically(target, target, (temporary) => writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`));
 }
 
 /** Removes the run record of output `path`: its run has written every record. */
@@ -101,17 +95,9 @@ export function readRunRecord(path: string): RunRecord | null {
   } catch (error) {
     throw new InputReadError(shown, error); // a folder in its place, no permission: said as such
   }
-  try {
-    const record = JSON.parse(text) as RunRecord;
-    if (
-      typeof record.command === "string" &&
-      typeof record.shard === "string" &&
-      Array.isArray(record.inputs) &&
-      typeof record.options === "object" &&
-      record.options !== null
-    )
-      return record;
-  } catch {}
+  const record = attempt(() => JSON.parse(text) as RunRecord | null);
+  const named = typeof record?.command === "string" && typeof record.shard === "string" && Array.isArray(record.inputs);
+  if (named && typeof record.options === "object" && record.options !== null) return record;
   throw new Error(`${shown} is not a run record this tool wrote: remove it (a resume of its output then goes on without the checks it gives)`);
 }
 

@@ -5,24 +5,15 @@
  */
 import { type Stats, fstatSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { attempt } from "./errors.js";
 
 /** The file behind a path, or null when there is none yet (a new output file). */
-function statOf(path: string): Stats | null {
-  try {
-    return statSync(path);
-  } catch {
-    return null;
-  }
-}
+export const statOf = (path: string): Stats | null => attempt(() => statSync(path)) ?? null;
 
 /** The file behind an open descriptor, or null when it is not a regular file (a terminal, a pipe). */
 export function regularFileOf(fd: number): Stats | null {
-  try {
-    const stats = fstatSync(fd);
-    return stats.isFile() ? stats : null;
-  } catch {
-    return null;
-  }
+  const stats = attempt(() => fstatSync(fd));
+  return stats?.isFile() ? stats : null;
 }
 
 const sameFile = (a: Stats, b: Stats): boolean => a.dev === b.dev && a.ino === b.ino;

@@ -15,7 +15,7 @@ import { kernelUrl } from "../kernel/wasm.js";
 import { OutputWriteError, writePaced, writeStderr } from "../cli-kit/errors.js";
 import { InterruptWatch } from "../cli-kit/progress.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
-import { type OutputLock, lockOutput, replaceAtomically, whileLocked } from "../cli-kit/output-lock.js";
+import { lockOutput, replaceAtomically, whileLocked } from "../cli-kit/output-lock.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { shellWord } from "../cli-kit/resume.js";
 import {
@@ -140,7 +140,101 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   const judge = new PuzzleJudge(engine, graders);
   const lock = await lockOutput(flags.output, { offersTakeOver: false }); // one writer per output file, as solve and canon take it
   try {
-    await generateInto(flags, settings, options, judge, graderIds, kernel, lock);
+    const out = await openOutput(flags.output);
+    lock.guard(out);
+    const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
+    const barOptions = { format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}", noTTYOutput: true, notTTYSchedule: 2000 }; // --progress to a log too, as solve
+    const bar = showProgress ? new (await import("cli-progress")).SingleBar(barOptions) : null;
+    bar?.start(settings.count, 0);
+    // the summary's figures, kept as the puzzles come: a run of any length holds no list of them
+    const made = new CorpusTally();
+    const costs = graderIds.map(() => new FigureTally());
+    const started = performance.now();
+    // Ctrl-C or SIGTERM stops between attempts (an attempt of a long --harden climb is not cut), and every puzzle made is
+    // written whole: a hardening run's hours are not lost. A second signal ends the process at once: the loop turns between
+    // a climb's moves too, so the signal is heard there.
+    const interrupts = new InterruptWatch();
+    interrupts.onForcedExit(() => bar?.stop());
+    let gaveUp: GaveUp | undefined;
+    try {
+      let turn = performance.now();
+      try {
+        for (const generated of generateAttempts(judge, options)) {
+          if (generated) {
+            await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
+            made.add(generated.clues, generated.guesses);
+            if (graderIds.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].add(cost));
+            bar?.increment();
+          }
+          if (performance.now() - turn >= TURN_MS) {
+            await new Promise((resolve) => setImmediate(resolve));
+            turn = performance.now();
+          }
+          if (interrupts.signal !== null && generated !== undefined) break; // (undefined: a move within an attempt)
+        }
+      } catch (error) {
+        if (!(error instanceof GaveUp)) throw error;
+        gaveUp = error; // the puzzles made are written whole all the same
+      }
+      await closeOutput(out);
+      lock.verify(); // no success over bytes another run may have written
+    } finally {
+      bar?.stop();
+      interrupts.close();
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (gaveUp !== undefined) {
+      // the puzzles made are written whole; the manifest is left as it was
+      const { count, attempts } = gaveUp;
+      writeStderr(
+        `sudoku-wasm: gave up after ${counted(attempts, "attempt")} (--max-attempts): ${commaGrouped(made.count)} of ${counted(count, "puzzle")} made, written whole to ${flags.output ?? "standard output"}; loosen the clue target or guess range${staleManifest(flags)}\n`,
+      );
+      process.exitCode = GAVE_UP_STATUS;
+      return;
+    }
+    if (interrupts.signal !== null && made.count < settings.count) {
+      const where = flags.output ?? "standard output";
+      writeStderr(
+        `sudoku-wasm: stopped by ${interrupts.signal}: the first ${counted(made.count, "puzzle")} written whole to ${where} (the same options make them first again)${staleManifest(flags)}\n`,
+      );
+      process.exitCode = interrupts.exitStatus!;
+      return;
+    }
+    const summary = made.summary();
+    const grading = graderIds.length > 1 ? gradingSummary(graderIds, judge.referenceMeans(), costs) : undefined;
+    if (flags.manifest) {
+      // the --output file's entry (--manifest needs --output, checked above)
+      await addToManifest(flags.manifest, {
+        file: relative(dirname(resolve(flags.manifest)), resolve(flags.output!)),
+        command: commandLine(flags, settings),
+        seed: settings.seed,
+        ...summary,
+        kernel,
+        ...(grading ? { grading } : {}),
+        solver: flags.solver,
+        ...(flags.graders ? { graders: flags.graders } : {}),
+        dependsOnGuesses: dependsOnGuesses(settings),
+      });
+    }
+    if (!flags.quiet) {
+      process.stderr.write(
+        `generated ${counted(summary.count, "puzzle")} in ${seconds.toFixed(2)} s (${(summary.count / seconds).toFixed(1)}/s, ` +
+          `${judge.searches} searches); clues ${summary.clues.min}-${summary.clues.max}; ` +
+          (Number.isNaN(summary.guesses.mean)
+            ? "guesses n/a\n"
+            : `${grading ? "grade" : "guesses"} mean ${summary.guesses.mean}, median ${summary.guesses.median}\n`),
+      );
+      if (grading) {
+        const each = Object.entries(grading.graders).map(([id, g]) => `${id} ${g.mean} (median ${g.median}, reference ${g.reference})`);
+        process.stderr.write(`guesses per grader, mean: ${each.join("; ")}\n`);
+      }
+    }
+    if (interrupts.signal !== null) {
+      writeStderr(
+        `sudoku-wasm: ${interrupts.signal} came after the last puzzle was made, so the run finished: ${counted(made.count, "puzzle")} written whole to ${flags.output ?? "standard output"}\n`,
+      );
+      process.exitCode = interrupts.exitStatus!;
+    }
   } finally {
     await lock.release();
   }
@@ -153,100 +247,6 @@ function staleManifest(flags: GenerateFlags): string {
 
 /** The exit status of a run that gave up after --max-attempts: fewer puzzles than asked, as solve's 1 for records without an answer. */
 const GAVE_UP_STATUS = 1;
-
-/** {@link runGenerate} from the output's opening on, its lock held. */
-async function generateInto(
-  flags: GenerateFlags,
-  settings: GenerateSettings,
-  options: GenerateOptions,
-  judge: PuzzleJudge,
-  graderIds: string[],
-  kernel: string | null,
-  lock: OutputLock,
-): Promise<void> {
-  const out = await openOutput(flags.output);
-  lock.guard(out);
-  const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
-  const barOptions = { format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}", noTTYOutput: true, notTTYSchedule: 2000 }; // --progress to a log too, as solve
-  const bar = showProgress ? new (await import("cli-progress")).SingleBar(barOptions) : null;
-  bar?.start(settings.count, 0);
-  // the summary's figures, kept as the puzzles come: a run of any length holds no list of them
-  const made = new CorpusTally();
-  const costs = graderIds.map(() => new FigureTally());
-  const started = performance.now();
-  // Ctrl-C or SIGTERM stops between attempts (an attempt of a long --harden climb is not cut), and every puzzle made is
-  // written whole: a hardening run's hours are not lost. A second signal ends the process at once: the loop turns between
-  // a climb's moves too, so the signal is heard there.
-  const interrupts = new InterruptWatch();
-  interrupts.onForcedExit(() => bar?.stop());
-  let gaveUp: GaveUp | undefined;
-  try {
-    let turn = performance.now();
-    try {
-      for (const generated of generateAttempts(judge, options)) {
-        if (generated) {
-          await writePaced(out, formatPuzzle(generated.puzzle) + "\n"); // stops at once when the reader has gone (`| head`)
-          made.add(generated.clues, generated.guesses);
-          if (graderIds.length > 1) judge.costs(generated.puzzle).forEach((cost, g) => costs[g].add(cost));
-          bar?.increment();
-        }
-        if (performance.now() - turn >= TURN_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          turn = performance.now();
-        }
-        if (interrupts.signal !== null && generated !== undefined) break; // (undefined: a move within an attempt)
-      }
-    } catch (error) {
-      if (!(error instanceof GaveUp)) throw error;
-      gaveUp = error; // the puzzles made are written whole all the same
-    }
-    await closeOutput(out);
-    lock.verify(); // no success over bytes another run may have written
-  } finally {
-    bar?.stop();
-    interrupts.close();
-  }
-  const seconds = (performance.now() - started) / 1000;
-  if (gaveUp !== undefined) {
-    // the puzzles made are written whole; the manifest is left as it was
-    const { count, attempts } = gaveUp;
-    writeStderr(
-      `sudoku-wasm: gave up after ${counted(attempts, "attempt")} (--max-attempts): ${commaGrouped(made.count)} of ${counted(count, "puzzle")} made, written whole to ${flags.output ?? "standard output"}; loosen the clue target or guess range${staleManifest(flags)}\n`,
-    );
-    process.exitCode = GAVE_UP_STATUS;
-    return;
-  }
-  if (interrupts.signal !== null && made.count < settings.count) {
-    const where = flags.output ?? "standard output";
-    writeStderr(
-      `sudoku-wasm: stopped by ${interrupts.signal}: the first ${counted(made.count, "puzzle")} written whole to ${where} (the same options make them first again)${staleManifest(flags)}\n`,
-    );
-    process.exitCode = interrupts.exitStatus!;
-    return;
-  }
-  const summary = made.summary();
-  const grading = graderIds.length > 1 ? gradingSummary(graderIds, judge.referenceMeans(), costs) : undefined;
-  if (flags.manifest) await recordRun(flags, settings, { ...summary, kernel, ...(grading ? { grading } : {}) }); // --manifest needs --output (checked above)
-  if (!flags.quiet) {
-    process.stderr.write(
-      `generated ${counted(summary.count, "puzzle")} in ${seconds.toFixed(2)} s (${(summary.count / seconds).toFixed(1)}/s, ` +
-        `${judge.searches} searches); clues ${summary.clues.min}-${summary.clues.max}; ` +
-        (Number.isNaN(summary.guesses.mean)
-          ? "guesses n/a\n"
-          : `${grading ? "grade" : "guesses"} mean ${summary.guesses.mean}, median ${summary.guesses.median}\n`),
-    );
-    if (grading) {
-      const each = Object.entries(grading.graders).map(([id, g]) => `${id} ${g.mean} (median ${g.median}, reference ${g.reference})`);
-      process.stderr.write(`guesses per grader, mean: ${each.join("; ")}\n`);
-    }
-  }
-  if (interrupts.signal !== null) {
-    writeStderr(
-      `sudoku-wasm: ${interrupts.signal} came after the last puzzle was made, so the run finished: ${counted(made.count, "puzzle")} written whole to ${flags.output ?? "standard output"}\n`,
-    );
-    process.exitCode = interrupts.exitStatus!;
-  }
-}
 
 // ─── The manifest ───────────────────────────────────────────────────────────
 
@@ -359,26 +359,6 @@ function checkManifest(path: string): void {
   } catch (error) {
     throw new OutputWriteError(path, error);
   }
-}
-
-/** Adds or replaces the entry of the `--output` file in the `--manifest` (both given). */
-async function recordRun(
-  flags: GenerateFlags,
-  settings: GenerateSettings,
-  measured: CorpusSummary & { kernel: string | null; grading?: GradingSummary },
-): Promise<void> {
-  const manifestPath = flags.manifest!;
-  const file = relative(dirname(resolve(manifestPath)), resolve(flags.output!));
-  const entry: ManifestEntry = {
-    file,
-    command: commandLine(flags, settings),
-    seed: settings.seed,
-    ...measured,
-    solver: flags.solver,
-    ...(flags.graders ? { graders: flags.graders } : {}),
-    dependsOnGuesses: dependsOnGuesses(settings),
-  };
-  await addToManifest(manifestPath, entry);
 }
 
 /**

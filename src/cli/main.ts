@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { buildLine } from "../kernel/build-line.js";
 import { dieOnceStopped, stopWhenOrphanedByNpm } from "../cli-kit/progress.js";
-import { USAGE_ERROR_STATUS, errorLine, guardStandardStreams, writeStderr } from "../cli-kit/errors.js";
+import { USAGE_ERROR_STATUS, attempt, errorLine, guardStandardStreams, writeStderr } from "../cli-kit/errors.js";
 
 /** The subcommands in help order, each built by its own module, imported when it is built. */
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
@@ -64,11 +64,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
 
 /** True when node runs this file itself (`node dist/src/cli/main.js solve …`), not an importer. */
 function isEntryPoint(): boolean {
-  try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
+  return attempt(() => process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) ?? false;
 }
 
 if (isEntryPoint()) await main();

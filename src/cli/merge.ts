@@ -93,13 +93,12 @@ function openShard(path: string): number {
   }
 }
 
-/** The first 64 KiB of a shard output, as text. */
+/** The first 64 KiB of a shard output, as text; a failure names the file. */
 function shardHead(path: string): string {
-  const fd = openShard(path);
   try {
-    return headOf(fd);
-  } finally {
-    closeSync(fd);
+    return headOf(path).toString("utf8");
+  } catch (error) {
+    throw new InputReadError(path, error);
   }
 }
 

@@ -4,20 +4,7 @@
  * format, in constant memory; or, with `--format NAME`, a judge's exact expected output. Every
  * named input is checked before anything is read. The options table makes the help and the defaults.
  */
-import {
-  type Stats,
-  accessSync,
-  appendFileSync,
-  closeSync,
-  constants,
-  createReadStream,
-  existsSync,
-  fstatSync,
-  openSync,
-  readFileSync,
-  readSync,
-  statSync,
-} from "node:fs";
+import { type Stats, accessSync, appendFileSync, constants, createReadStream, fstatSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { once } from "node:events";
 import type { Transform, Writable } from "node:stream";
@@ -37,10 +24,10 @@ import type { SolveInput } from "../stream/lines.js";
 import { InterruptWatch, startProgress, summaryLine } from "../cli-kit/progress.js";
 import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { solverHelpLines } from "../cli-kit/solver-help.js";
-import { checkOutputIsNoInput, regularFileOf } from "../cli-kit/same-file.js";
+import { checkOutputIsNoInput, regularFileOf, statOf } from "../cli-kit/same-file.js";
 import { lockOutput } from "../cli-kit/output-lock.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
-import { stopBeforeStreamExit } from "../cli-kit/errors.js";
+import { attempt, stopBeforeStreamExit } from "../cli-kit/errors.js";
 import { escapeText, excerpt } from "../model/excerpt.js";
 import { commaGrouped, counted } from "../model/whole-number.js";
 import {
@@ -50,6 +37,7 @@ import {
   WHOLE_RUN,
   checkLastRecord,
   checkResumeFormat,
+  headOf,
   resumeCommand,
   resumePoint,
   shardArgument,
@@ -218,27 +206,14 @@ function checkInputFile(name: string): boolean {
   return stats.isFile();
 }
 
-/** How much of a file is looked at for a NUL byte, the mark of a binary file (as grep and git tell one). */
-const BINARY_PROBE_BYTES = 1 << 16;
-
-/** Throws a one-line reason when the start of file `name` holds a NUL byte (and no UTF-16/32 byte order mark): a binary file (a program, an archive), not puzzles. */
+/** Throws a one-line reason when the first 64 KiB of file `name` hold a NUL byte (and no UTF-16/32 byte order mark): a binary file (a program, an archive), not puzzles, as grep and git tell one. */
 function checkNotBinary(name: string): void {
-  const head = Buffer.alloc(BINARY_PROBE_BYTES);
-  let read = 0;
-  try {
-    const fd = openSync(name, "r");
-    try {
-      read = readSync(fd, head, 0, head.length, 0);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return; // the reading reports it, naming the file
-  }
+  const head = attempt(() => headOf(name));
+  if (head === undefined) return; // the reading reports it, naming the file
   const [b0, b1, b2, b3] = head;
   const wideText = (b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff) || (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff);
   if (wideText) return; // UTF-16 or UTF-32 text (its byte order mark): the reading names the encoding
-  const nul = head.subarray(0, read).indexOf(0);
+  const nul = head.indexOf(0);
   if (nul >= 0) throw new Error(`${name} is a binary file (a NUL byte at byte ${commaGrouped(nul + 1)}), not a puzzle file`);
 }
 
@@ -250,13 +225,7 @@ export function checkStandardInput(names: readonly string[]): void {
   if (standardInputClosed()) {
     throw new Error("standard input is closed, not readable: give input files, or a pipe or a redirect (`< /dev/null` for no puzzles)");
   }
-  let directory = false;
-  try {
-    directory = fstatSync(0).isDirectory();
-  } catch {
-    // closed or unreadable: the reading says so
-  }
-  if (directory) throw new Error("standard input is a directory, not a puzzle file");
+  if (attempt(() => fstatSync(0).isDirectory())) throw new Error("standard input is a directory, not a puzzle file");
 }
 
 /**
@@ -265,14 +234,10 @@ export function checkStandardInput(names: readonly string[]): void {
  * /proc/self/fdinfo/0. Elsewhere a closed standard input reads as an empty one.
  */
 function standardInputClosed(): boolean {
-  try {
-    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync("/proc/self/fdinfo/0", "utf8"));
-    if (flags === null || (Number.parseInt(flags[1], 8) & 3) !== constants.O_RDWR) return false;
-    const stdin = fstatSync(0);
-    return stdin.isCharacterDevice() && stdin.rdev === statSync("/dev/null").rdev;
-  } catch {
-    return false; // no /proc (not Linux)
-  }
+  const flags = attempt(() => /^flags:\s*([0-7]+)$/m.exec(readFileSync("/proc/self/fdinfo/0", "utf8"))); // undefined: no /proc (not Linux)
+  if (!flags || (Number.parseInt(flags[1], 8) & 3) !== constants.O_RDWR) return false;
+  const stdin = attempt(() => fstatSync(0));
+  return stdin?.isCharacterDevice() === true && stdin.rdev === statOf("/dev/null")?.rdev;
 }
 
 /** What `solve` says when it would wait on a terminal for input that nobody may be typing. */
@@ -422,7 +387,7 @@ export async function runStream(files: string[], flags: StreamFlags, command: St
   const shard = flags.shard ?? WHOLE_RUN;
   if (flags.takeLock && flags.output === undefined) throw new Error("--take-lock needs -o FILE (a file, not standard output): the output whose lock to take");
   const runRecord = () => runRecordOf(command.name, command.recorded, shard, inputNames(files));
-  const isFile = (path: string | undefined): path is string => path !== undefined && existsSync(path) && statSync(path).isFile();
+  const isFile = (path: string | undefined): path is string => path !== undefined && statOf(path)?.isFile() === true;
   // a takeover stops the run that holds the lock: a resume its run record refuses is refused before that
   if (flags.takeLock && flags.resume && isFile(flags.output)) checkBegun(flags.output, runRecord());
   const lock = await lockOutput(flags.output, { takeOver: flags.takeLock, keep: flags.resume }); // before the resume point is read: a second writer is refused here
@@ -646,13 +611,10 @@ function solversRecorded(ids: readonly string[] | undefined): string {
   const bySize = solversBySize(ids);
   const nine = bySize.get(SIZE);
   const used = [...new Set(bySize.values())].sort((a, b) => Number(a !== nine) - Number(b !== nine));
-  const sizesOf = (info: SolverInfo) => [...bySize.keys()].filter((size) => bySize.get(size) === info);
-  return used
-    .map(
-      (info) =>
-        `${sizesOf(info)
-          .map((size) => `${size}×${size}`)
-          .join("/")} ${info.id}`,
-    )
-    .join(", ");
+  const sizesOf = (info: SolverInfo) =>
+    [...bySize.keys()]
+      .filter((size) => bySize.get(size) === info)
+      .map((size) => `${size}×${size}`)
+      .join("/");
+  return used.map((info) => `${sizesOf(info)} ${info.id}`).join(", ");
 }

@@ -15,6 +15,7 @@
 import type { Alphabet } from "../model/puzzle.js";
 import { CELLS } from "../model/shape.js";
 import type { OutputFormatName } from "../formats/output/format.js";
+import type { ReadRecord } from "../formats/record.js";
 import { STATUSES, isSharedMemory } from "../solvers/solver.js";
 
 // ── buffers ─────────────────────────────────────────────────────────────────────────────────
@@ -109,6 +110,18 @@ export interface BatchTask {
   out?: Uint8Array;
   /** Set: the batch's work is `canon` (minlex forms, canon-task.ts), not solving. */
   canon?: CanonRequest;
+}
+
+/** The ReadRecord of position `i` of a task, its text given. */
+export function readRecord(task: BatchTask, i: number, text: string, error: string | null = null): ReadRecord {
+  return { index: task.firstIndex + i * (task.indexStep ?? 1), line: task.lines[i], file: task.file, text, error };
+}
+
+const latin1 = new TextDecoder("latin1");
+
+/** The text of fast record `k` of a task: its 81 cell bytes (ASCII). */
+export function fastText(task: BatchTask, k: number): string {
+  return latin1.decode(task.fastBytes.subarray(k * CELLS, (k + 1) * CELLS));
 }
 
 /** The output bytes a batch of `count` records usually fits in (a record that does not fit grows the buffer). */

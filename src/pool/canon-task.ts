@@ -13,11 +13,11 @@
  * the second field, what `sort -t, -k2,2 -u` keys on).
  */
 import { CanonKernel, REPEATED_CLUE } from "../canon/canon.js";
-import { type ReadRecord, parseRecord } from "../formats/record.js";
+import { parseRecord } from "../formats/record.js";
 import { csvField } from "../formats/output/format.js";
 import { CELLS, SHAPE_9 } from "../model/shape.js";
 import { STATUSES, solveGroup } from "../solvers/solver.js";
-import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, outputRoom, taskBuffers } from "./batch.js";
+import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, fastText, outputRoom, readRecord, taskBuffers } from "./batch.js";
 import type { BatchEngines } from "./engines.js";
 
 /** The `--out` formats of canon. */
@@ -38,16 +38,6 @@ interface CanonAnswer {
   automorphisms: number | null;
   minimal: boolean | null;
   error: string | null;
-}
-
-/** The ReadRecord of position `i` of a task, its text given. */
-function readRecord(task: BatchTask, i: number, text: string): ReadRecord {
-  return { index: task.firstIndex + i * (task.indexStep ?? 1), line: task.lines[i], file: task.file, text, error: null };
-}
-
-/** The text of fast record `k`: its 81 cell bytes (ASCII). */
-function fastText(task: BatchTask, k: number): string {
-  return String.fromCharCode(...task.fastBytes.subarray(k * CELLS, (k + 1) * CELLS));
 }
 
 /**
@@ -99,7 +89,7 @@ export async function canonTask(engines: BatchEngines, task: BatchTask): Promise
     if (t < task.textAt.length && task.textAt[t] === i) {
       const text = task.texts[t++];
       texts[i] = text;
-      const read = { ...readRecord(task, i, text), error: readErrors.get(i) ?? null };
+      const read = readRecord(task, i, text, readErrors.get(i) ?? null);
       const parsed = parseRecord(read, task.alphabet ?? undefined);
       if (parsed.grid === null) answers[i] = invalid(parsed.error!);
       else if (parsed.box !== SHAPE_9.box)

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Piscina } from "piscina";
 import { packageRoot } from "../kernel/paths.js";
+import { attempt } from "../cli-kit/errors.js";
 import type { LineScan, ScanKernel } from "../solvers/solver.js";
 import { type BatchOutcome, type BatchTask, TASKS_PER_WORKER, copyTask, giveBackCopy, joinOutcomes, sliceTask, taskBuffers, transferable } from "./batch.js";
 import { type WorkerData, ENGINES_LOADED, failedBatch, runTask } from "./solve-task.js";
@@ -66,15 +67,6 @@ export function workerFile(): string {
 
 /** The worker's entry in the package at `root`. */
 const entryIn = (root: string): string => join(root, "dist", "src", "pool", "worker-entry.cjs");
-
-/** What `get` returns, or undefined when it throws. */
-function attempt<T>(get: () => T): T | undefined {
-  try {
-    return get();
-  } catch {
-    return undefined;
-  }
-}
 
 /** True when `folder` holds sudoku-wasm's own package.json. */
 const isPackage = (folder: string): boolean => attempt(() => JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).name) === "sudoku-wasm";

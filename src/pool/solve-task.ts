@@ -22,7 +22,7 @@ import { CELLS, SHAPE_9, shapeOfSide } from "../model/shape.js";
 import { type KernelFormat, outputFormats } from "../formats/output/format.js";
 import type { WasmModule } from "../kernel/kernel-source.js";
 import { GIVEN_FIELDS } from "../kernel/wasm.js";
-import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, taskBuffers } from "./batch.js";
+import { type BatchOutcome, type BatchTask, ERRORS_PER_BATCH, fastText, readRecord, taskBuffers } from "./batch.js";
 import { type BatchEngines, type RecordsWriter, recordsWriter } from "./engines.js";
 import { canonTask } from "./canon-task.js";
 
@@ -39,20 +39,8 @@ export interface WorkerData {
 /** What a worker posts once its engines are loaded (piscina counts its first workers ready as soon as they exist). */
 export const ENGINES_LOADED = "sudoku-wasm: engines loaded";
 
-const latin1 = new TextDecoder("latin1");
-
 /** The kernels' count for a clue repeated in a row, column or box. */
 const REPEATED_CLUE = -2;
-
-/** The ReadRecord of position `i` of a task, its text given. */
-function readRecord(task: BatchTask, i: number, text: string, error: string | null): ReadRecord {
-  return { index: task.firstIndex + i * (task.indexStep ?? 1), line: task.lines[i], file: task.file, text, error };
-}
-
-/** The text of fast record `k` of a task: its 81 cell bytes (ASCII). */
-function fastText(task: BatchTask, k: number): string {
-  return latin1.decode(task.fastBytes.subarray(k * CELLS, (k + 1) * CELLS));
-}
 
 /** Does a batch's work on `engines`: its solutions, or its minlex forms for a canon batch; a promise when an engine must load first. */
 export function runTask(engines: BatchEngines, task: BatchTask): BatchOutcome | Promise<BatchOutcome> {

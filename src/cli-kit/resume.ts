@@ -54,39 +54,25 @@ export interface ResumePoint {
 /** The most bytes of a cut last record a {@link ResumePoint} keeps: a record is at most a line of a mebibyte, or a grid. */
 const CUT_KEPT = 1 << 22;
 
-/** What a scan of an output file finds: its complete records, where the last one starts and ends, where the csv header ends, its size. */
-interface RecordScan {
-  records: number;
-  lastStart: number;
-  lastEnd: number;
-  headerEnd: number;
-  size: number;
-}
-
-/** Scans the open output file `fd` in `format` for its record ends, a chunk at a time, keeping none. */
-function scanRecords(fd: number, format: OutputFormatName, path: string): RecordScan {
-  const ends = new RecordEnds(format, `--resume: ${path}`);
-  const buffer = Buffer.allocUnsafe(FILE_CHUNK_BYTES);
-  let [records, lastStart, lastEnd, size] = [0, 0, 0, 0];
-  for (let read: number; (read = readSync(fd, buffer, 0, FILE_CHUNK_BYTES, size)) > 0; size += read) {
-    for (const end of ends.scan(buffer.subarray(0, read))) {
-      [lastStart, lastEnd] = [records === 0 ? (ends.headerEnd ?? 0) : lastEnd, end];
-      records++;
-    }
-  }
-  return { records, lastStart, lastEnd, headerEnd: ends.headerEnd ?? 0, size };
-}
-
 /** The complete records of output file `path` in `format` (none when it is missing). */
 export function resumePoint(path: string, format: OutputFormatName): ResumePoint {
   if (!existsSync(path)) return { records: 0, bytes: 0, last: null, cut: null };
   if (!statSync(path).isFile()) throw new Error(`--resume: ${path} is not a regular file`);
   const fd = openSync(path, "r");
   try {
-    const { records, lastStart, lastEnd, headerEnd, size } = scanRecords(fd, format, path);
+    // its record ends, read a chunk at a time, keeping none
+    const ends = new RecordEnds(format, `--resume: ${path}`);
+    const buffer = Buffer.allocUnsafe(FILE_CHUNK_BYTES);
+    let [records, lastStart, lastEnd, size] = [0, 0, 0, 0];
+    for (let read: number; (read = readSync(fd, buffer, 0, FILE_CHUNK_BYTES, size)) > 0; size += read) {
+      for (const end of ends.scan(buffer.subarray(0, read))) {
+        [lastStart, lastEnd] = [records === 0 ? (ends.headerEnd ?? 0) : lastEnd, end];
+        records++;
+      }
+    }
     const last = records === 0 ? null : Buffer.alloc(lastEnd - lastStart);
     if (last) readSync(fd, last, 0, last.length, lastStart);
-    const bytes = records > 0 ? lastEnd : headerEnd;
+    const bytes = records > 0 ? lastEnd : (ends.headerEnd ?? 0);
     const cut = size - bytes > CUT_KEPT ? null : Buffer.alloc(size - bytes);
     if (cut) readSync(fd, cut, 0, cut.length, bytes);
     return { records, bytes, last: last?.toString("utf8") ?? null, cut };

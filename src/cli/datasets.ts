@@ -9,7 +9,7 @@ import { type CatalogSet, CATALOG_VARIABLE, catalog } from "../datasets/catalog.
 import { CACHE_VARIABLE, cacheFolder, cachedFileProblem, checkCacheFolder, checkCacheWritable, cachedPath, fetchCommand, isCached } from "../datasets/cache.js";
 import { DEFAULT_TIMEOUT_MS, type DownloadProgress, FetchError, fetchSet } from "../datasets/fetch.js";
 import { commaGrouped } from "../model/whole-number.js";
-import { errorLine, writeStderr } from "../cli-kit/errors.js";
+import { attempt, errorLine, writeStderr } from "../cli-kit/errors.js";
 import { type OptionRow, toOption } from "../cli-kit/options.js";
 
 /** The status of a run in which a set failed to fetch or verify. */
@@ -50,11 +50,7 @@ function pick(sets: readonly CatalogSet[], names: readonly string[]): CatalogSet
 function shortSource(url: string): string {
   const raw = /^https:\/\/raw\.githubusercontent\.com\/([^/]+\/[^/]+)\/([0-9a-f]{7})[0-9a-f]*\//.exec(url);
   if (raw) return `${raw[1]}@${raw[2]}`;
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
+  return attempt(() => new URL(url).host) ?? url;
 }
 
 /** Rows of cells as text columns, left-aligned but for the columns in `right`. */

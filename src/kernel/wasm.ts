@@ -186,20 +186,17 @@ export function batchViews(memory: { readonly buffer: ArrayBuffer }, base: numbe
   };
 }
 
-/** `bytes` when it is a Uint8Array of exactly `cells` bytes (a shorter one would leave the kernel reading a stale byte); else a RangeError. */
-export function checkGridBytes(name: string, bytes: Uint8Array, cells: number, atLeast = false): Uint8Array {
+/** A RangeError unless `bytes` is a Uint8Array of exactly `cells` bytes (`atLeast`: or more; a shorter one would leave the kernel reading a stale byte). */
+export function checkGridBytes(name: string, bytes: Uint8Array, cells: number, atLeast = false): void {
   const length = (bytes as { length?: unknown } | null)?.length;
-  const fits = bytes instanceof Uint8Array && (atLeast ? bytes.length >= cells : bytes.length === cells);
-  if (!fits) {
-    const what =
-      bytes instanceof Uint8Array
-        ? `${length} bytes`
-        : typeof length === "number"
-          ? `a ${(bytes as object).constructor?.name ?? "value"} of ${length}`
-          : String(bytes);
-    throw new RangeError(`${name} must be a Uint8Array of ${atLeast ? "at least " : ""}${cells} bytes, got ${what}`);
-  }
-  return bytes;
+  if (bytes instanceof Uint8Array && (atLeast ? bytes.length >= cells : bytes.length === cells)) return;
+  const what =
+    bytes instanceof Uint8Array
+      ? `${length} bytes`
+      : typeof length === "number"
+        ? `a ${(bytes as object).constructor?.name ?? "value"} of ${length}`
+        : String(bytes);
+  throw new RangeError(`${name} must be a Uint8Array of ${atLeast ? "at least " : ""}${cells} bytes, got ${what}`);
 }
 
 /** The largest batch in bytes (all regions): one heap block of the kernels' stub runtime, 2^30 minus its header. */

@@ -1,18 +1,14 @@
 /**
  * The records of the streaming core, from the lines of lines.ts ({@link RecordReader}): format detection, one format per
- * record (the formats themselves are in src/formats/input/). Lines are trimmed; blank lines end a grid
- * in progress and are skipped, as are `#` comment lines. The first format that claims a line
- * reads it: line (N² cells) → colon → csv (a comma) → grid (a row or separator); sizes may mix. A
- * line nobody claims is one invalid record, except a *header*: a line with a word (two lowercase
- * letters, not both `x` or of the `--alphabet`, and not a whole 16×16 or 25×25 row in lowercase
- * letters such as `a`–`p`) directly followed by a grid's first row, or by its top border
- * (`+---+---+---+`), is a title and skipped (Project Euler 96's `Grid 01`); rows hold
- * no words, so a typo never shifts later grids, and a line that holds a whole puzzle (a note after
- * it or not) is never a title. A
- * line with a word ends a run of 4×4 lines (grid.ts) as it ends a 9×9 line: it may be a title.
- * `--in FMT` gives every line to that format's reader. The fast path: a run of 9×9 lines the scan
- * found, read while no grid is open and no header is held, are the records the line format would
- * make, so they go to {@link EmitCells} from the bytes without ever becoming strings.
+ * record (the formats are in src/formats/input/). Lines are trimmed; blank lines end a grid in progress and are skipped, as
+ * are `#` comment lines. The first format that claims a line reads it: line (N² cells) → colon → csv (a comma) → grid (a row
+ * or separator); sizes may mix. A line nobody claims is one invalid record, except a *header*: a line with a word
+ * ({@link hasWord}) directly followed by a grid's first row, or by its top border (`+---+---+---+`), is a title and skipped
+ * (Project Euler 96's `Grid 01`). Rows hold no words, so a typo never shifts later grids; a line that holds a whole puzzle (a
+ * note after it or not) is never a title; a line with a word ends a run of 4×4 lines (grid.ts) as it ends a 9×9 line.
+ * `--in FMT` gives every line to that format's reader. The fast path: a run of 9×9 lines the scan found, read while no grid
+ * is open and no header is held, are the records the line format would make, so they go to {@link EmitCells} from the
+ * bytes without ever becoming strings.
  */
 import type { EmitRecord } from "../formats/record.js";
 import { type Alphabet, readsNineByNineAsDigits } from "../model/puzzle.js";

@@ -473,7 +473,5 @@ function hasByteOrderMark(bytes: Uint8Array, start: number, end: number): boolea
 
 /** True when `bytes` are the start of a UTF-8 byte order mark (EF BB BF). */
 function isByteOrderMarkStart(bytes: Uint8Array): boolean {
-  const mark = [0xef, 0xbb, 0xbf];
-  for (let i = 0; i < bytes.length && i < 3; i++) if (bytes[i] !== mark[i]) return false;
-  return true;
+  return bytes.subarray(0, 3).every((byte, i) => byte === [0xef, 0xbb, 0xbf][i]);
 }

@@ -150,10 +150,7 @@ class OrderedOutput {
 
   private async writeOldest(): Promise<void> {
     const { outcome, bytesRead } = this.pending.shift()!;
-    await this.writeSettled(await outcome, bytesRead);
-  }
-
-  private async writeSettled(batch: BatchOutcome, bytesRead: number): Promise<void> {
+    const batch = await outcome;
     await this.write(batch.bytes, () => giveBack(batch)); // its buffers serve later batches (batch.ts)
     batch.tally.forEach((n, i) => (this.totals.tally[i] += n));
     this.done += recordsIn(batch);

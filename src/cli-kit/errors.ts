@@ -71,29 +71,23 @@ let programName = "sudoku-wasm";
 
 /**
  * Turns a failing standard stream into one line and an exit: EPIPE on standard output exits 0 at once; any other
- * standard output failure prints `PROGRAM: cannot write to standard output: …` and exits 2. A failing standard error
- * is silenced and the run goes on (see {@link failedStandardStream}).
+ * standard output failure prints `PROGRAM: cannot write to standard output: …` and exits 2. Standard error is diagnostics
+ * only: once it fails (a closed pipe, a failing log) it is silenced and the run goes on, so that the records still reach
+ * their output (-o FILE, or a redirected standard output) and the exit status still tells.
  */
 export function guardStandardStreams(program = "sudoku-wasm"): void {
   programName = program;
   if (guarded) return;
   guarded = true;
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => failedStandardStream("output", error));
-  process.stderr.on("error", (error: NodeJS.ErrnoException) => failedStandardStream("error", error));
-}
-
-/** What to do when standard output or standard error fails: standard error is silenced; standard output is reported (not EPIPE) and the run exits. */
-export function failedStandardStream(stream: "output" | "error", error: NodeJS.ErrnoException): void {
-  if (exiting) return; // a later failure of a stream that already failed
-  if (stream === "error") {
-    // Standard error is diagnostics only: once it is gone (a closed pipe, a failing log), the run goes on without it, so
-    // that the records still reach their output (-o FILE, or a redirected standard output) and the exit status still tells.
-    process.stderr.write = () => true;
-    return;
-  }
-  if (error.code === "EPIPE") return exitAfterStopping(0);
-  if (stream === "output") writeStderr(`${programName}: cannot write to standard output: ${describeError(error)}\n`);
-  exitAfterStopping(USAGE_ERROR_STATUS);
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (exiting) return; // a later failure of a stream that already failed
+    if (error.code === "EPIPE") return exitAfterStopping(0);
+    writeStderr(`${programName}: cannot write to standard output: ${describeError(error)}\n`);
+    exitAfterStopping(USAGE_ERROR_STATUS);
+  });
+  process.stderr.on("error", () => {
+    if (!exiting) process.stderr.write = () => true;
+  });
 }
 
 /**

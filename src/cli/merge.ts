@@ -78,7 +78,8 @@ function* shardRecords(path: string, format: OutputFormatName): Generator<Buffer
       else if (held.length === 0) [held, heldStart] = [[bytes], position];
       else held.push(bytes);
     }
-    if (position > Math.max(recordStart, ends.headerEnd ?? 0)) throw cutOffError(path);
+    if (position > Math.max(recordStart, ends.headerEnd ?? 0))
+      throw new Error(`${path} ends with a cut-off record: finish that shard (solve --resume) before merging`);
   } finally {
     closeSync(fd);
   }
@@ -247,8 +248,6 @@ function checkDistinctShards(paths: readonly string[]): void {
     seen.set(key, path);
   }
 }
-
-const cutOffError = (path: string): Error => new Error(`${path} ends with a cut-off record: finish that shard (solve --resume) before merging`);
 
 /** The record count of shard `k` of `n` in a run of `total` records: ⌈(total − k) / n⌉. */
 export const shardCount = (total: number, k: number, n: number): number => Math.max(0, Math.ceil((total - k) / n));

@@ -121,25 +121,6 @@ export function checkKernelModule(module: WasmModule, nine = false): void {
  */
 export async function withGivenKernels<T>(kernels: GivenKernels | null | undefined, start: () => Promise<T>): Promise<T> {
   if (kernels == null) return start();
-  const restore = await adoptGivenKernels(kernels);
-  try {
-    return await start();
-  } catch (error) {
-    restore();
-    throw error;
-  }
-}
-
-/** The kernels a caller gives (the `kernels` of createSolver, createPool and canonicalize); null or absent: the files beside this package. */
-export interface GivenKernels {
-  wasm?: KernelSource | null;
-  general?: KernelSource | null;
-  /** canonicalize's minlex kernel (createSolver and createPool leave it alone, so one object serves all three). */
-  canon?: KernelSource | null;
-}
-
-/** Compiles and adopts the kernels given (see {@link withGivenKernels}); returns what puts the kernels before them back. */
-async function adoptGivenKernels(kernels: GivenKernels): Promise<() => void> {
   const given = (["wasm", "general"] as const).filter((key) => kernels[key] != null); // null: not given
   const compile = (key: "wasm" | "general") =>
     compileSource(kernels[key]!)
@@ -152,13 +133,24 @@ async function adoptGivenKernels(kernels: GivenKernels): Promise<() => void> {
   const before = Object.keys(modules).map((stem) => [stem, compiled.get(stem)] as const);
   adoptKernels(modules);
   const adopted = new Map(before.map(([stem]) => [stem, compiled.get(stem)]));
-  return () => {
+  try {
+    return await start();
+  } catch (error) {
     for (const [stem, module] of before) {
       if (compiled.get(stem) !== adopted.get(stem)) continue; // another pool's kernels since: theirs stay
       if (module === undefined) compiled.delete(stem);
       else compiled.set(stem, module);
     }
-  };
+    throw error;
+  }
+}
+
+/** The kernels a caller gives (the `kernels` of createSolver, createPool and canonicalize); null or absent: the files beside this package. */
+export interface GivenKernels {
+  wasm?: KernelSource | null;
+  general?: KernelSource | null;
+  /** canonicalize's minlex kernel (createSolver and createPool leave it alone, so one object serves all three). */
+  canon?: KernelSource | null;
 }
 
 /** Compiles a kernel build once (see {@link compileWasmFile}); a RangeError for a build name of neither kernel. */

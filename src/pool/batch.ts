@@ -369,11 +369,12 @@ export class BatchBuilder {
     while (count > 0) {
       const n = Math.min(count, Math.max(1, this.size - this.count)); // up to where the batch seals
       const at = this.fastCount * CELLS;
-      if (at + n * CELLS > this.fastBytes.length) this.fastBytes = this.grownCells(at + n * CELLS, at);
+      if (at + n * CELLS > this.fastBytes.length)
+        this.fastBytes = this.grown(this.fastBytes, at, at + n * CELLS, (length) => pooledCells(length, this.sharedCells));
       this.fastBytes.set(bytes.subarray(start, start + n * CELLS), at);
       this.fastCount += n;
       if (this.count === 0) this.heldSince = performance.now();
-      if (this.count + n > this.lines.length) this.lines = this.grownLines(this.count + n);
+      if (this.count + n > this.lines.length) this.lines = this.grown(this.lines, this.count, this.count + n, pooledLines);
       for (let k = 0; k < n; k++) this.lines[this.count++] = line + k;
       if (this.count >= this.size) this.seal();
       line += n;
@@ -384,24 +385,16 @@ export class BatchBuilder {
 
   private addLine(line: number): void {
     if (this.count === 0) this.heldSince = performance.now();
-    if (this.count === this.lines.length) this.lines = this.grownLines(this.count + 1);
+    if (this.count === this.lines.length) this.lines = this.grown(this.lines, this.count, this.count + 1, pooledLines);
     this.lines[this.count++] = line;
     if (this.count >= this.size) this.seal();
   }
 
-  /** A buffer with room for `least` bytes, the first `used` of {@link fastBytes} copied; the old buffer goes back to the pool. */
-  private grownCells(least: number, used: number): Uint8Array {
-    const bigger = pooledCells(Math.max(least, 2 * this.fastBytes.length), this.sharedCells);
-    bigger.set(this.fastBytes.subarray(0, used));
-    batchBuffers.give(this.fastBytes.buffer);
-    return bigger;
-  }
-
-  /** Line numbers with room for `least`, those held copied; the old buffer goes back to the pool. */
-  private grownLines(least: number): Int32Array {
-    const bigger = pooledLines(Math.max(least, 2 * this.lines.length));
-    bigger.set(this.lines.subarray(0, this.count));
-    batchBuffers.give(this.lines.buffer);
+  /** `held`'s first `used` elements in a buffer of `make`'s with room for `least` (at least twice `held`'s); `held`'s buffer goes back to the pool. */
+  private grown<T extends Uint8Array | Int32Array>(held: T, used: number, least: number, make: (length: number) => T): T {
+    const bigger = make(Math.max(least, 2 * held.length));
+    bigger.set(held.subarray(0, used));
+    batchBuffers.give(held.buffer);
     return bigger;
   }
 

@@ -134,27 +134,24 @@ function readAhead(fd: number, buffer: Uint8Array, bytes: number, position: numb
 
 /** Yields the lines of `stream` in order as text, chunk by chunk (judge mode, tests); UTF-16 and UTF-32 input throws (see {@link utf8Chunks}). */
 export async function* readLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<LineChunk> {
-  let lines: string[] = [];
-  let longLines: LongLine[] = [];
+  let chunk: LineChunk = { lines: [], bytesRead: 0 };
   const splitter = new LineSplitter({
     line(text, length) {
-      if (length !== undefined) longLines.push({ at: lines.length, length });
-      lines.push(text);
+      if (length !== undefined) (chunk.longLines ??= []).push({ at: chunk.lines.length, length });
+      chunk.lines.push(text);
     },
   });
   const take = (): LineChunk => {
-    const chunk: LineChunk = { lines, bytesRead: splitter.bytesRead };
-    if (longLines.length > 0) chunk.longLines = longLines;
-    lines = [];
-    longLines = [];
-    return chunk;
+    const taken = { ...chunk, bytesRead: splitter.bytesRead };
+    chunk = { lines: [], bytesRead: 0 };
+    return taken;
   };
-  for await (const chunk of utf8Chunks(stream)) {
-    splitter.push(chunk);
-    if (lines.length > 0) yield take();
+  for await (const bytes of utf8Chunks(stream)) {
+    splitter.push(bytes);
+    if (chunk.lines.length > 0) yield take();
   }
   splitter.end();
-  if (lines.length > 0) yield take();
+  if (chunk.lines.length > 0) yield take();
 }
 
 /** A line over {@link MAX_LINE_LENGTH}: its position in {@link LineChunk.lines} and its full length in characters. */

@@ -83,14 +83,12 @@ export class RecordReader implements LineSink {
       return this.grid.flush(this.emit);
     }
     if (line.charCodeAt(0) === 35 /* # */) return;
-    // A grid's top border (`+---+---+---+`) between a title and the grid's first row: skipped as any band separator, the title
-    // still held (it made the title a record of its own, and with --in grid the grid's first row, shifting its rows)
+    // A grid's top border (`+---+---+---+`) between a title and the grid's first row: skipped as any band separator, the title still held
     if (this.held !== null && isSeparatorRow(line)) return;
     if (this.held !== null) {
       // A grid's first row holds no word: a line with one after a held line is no row (detected, it is a record or a title; with
       // --in grid, a title: it is held in turn), so the held line was no header, and with --in grid its grid ends with it, as it
-      // does before a whole puzzle's line. (--in grid dropped it as the header of the grid the next line would start, then
-      // held that line as a title too: the held line was lost.)
+      // does before a whole puzzle's line.
       if (this.startsGrid(line) && !hasWord(line, this.alphabet))
         this.held = null; // it was a header
       else this.releaseHeld(this.forced === this.grid && (hasWord(line, this.alphabet) || holdsWholePuzzle(line)));

@@ -65,20 +65,10 @@ export function namedChunks(name: string, stream: Readable): AsyncGenerator<Line
 }
 
 async function* named<T>(name: string, source: AsyncGenerator<T>): AsyncGenerator<T> {
-  const chunks = source[Symbol.asyncIterator]();
-  let next: IteratorResult<T>;
   try {
-    for (;;) {
-      try {
-        next = await chunks.next();
-      } catch (error) {
-        throw new InputReadError(name, error);
-      }
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    await chunks.return(undefined); // a source left early closes its file
+    yield* source; // (a source left early is returned, and closes its file)
+  } catch (error) {
+    throw new InputReadError(name, error);
   }
 }
 

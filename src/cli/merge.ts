@@ -153,36 +153,32 @@ export function shardFormat(paths: readonly string[], given: OutputFormatName | 
 }
 
 /**
- * Checks, in merged order, that jsonl or csv records are one run's: each carries the index expected
- * and follows the one before in its input (a later line) or starts a reading of an input.
+ * The check, in merged order, that jsonl or csv records are one run's: each carries the index expected and follows the one
+ * before in its input (a later line) or starts a reading of an input. It throws, naming the shard and its record, unless
+ * `place` is the record at `index` of the run the records so far come from.
  */
-class RunOrder {
-  private previous: RecordPlace | undefined;
-  /** The first line of each input seen. */
-  private readonly firstLines = new Map<string, number>();
-
-  constructor(private readonly paths: readonly string[]) {}
-
-  /** Throws, naming the shard and its record, unless `place` is the record at `index` of the run the records so far come from. */
-  check(place: RecordPlace, index: number): void {
-    const n = this.paths.length;
-    const where = () => `${this.paths[index % n]}: record ${Math.floor(index / n) + 1}`; // made only for an error
+function runOrder(paths: readonly string[]): (place: RecordPlace, index: number) => void {
+  let previous: RecordPlace | undefined;
+  const firstLines = new Map<string, number>(); // the first line of each input seen
+  return (place, index) => {
+    const n = paths.length;
+    const where = () => `${paths[index % n]}: record ${Math.floor(index / n) + 1}`; // made only for an error
     const advice = "give the N shards of one run, shard 0 first";
     if (!Number.isSafeInteger(place.index) || !Number.isSafeInteger(place.line) || place.line < 1) {
       throw new Error(`${where()} is not a record sudoku-wasm writes (it carries no index, or no line of an input): was the file edited? ${advice}`);
     }
     if (place.index !== index) throw new Error(`${where()} has index ${place.index}, expected ${index}: ${advice}`);
-    const { previous } = this;
-    this.previous = place;
-    if (previous !== undefined && place.file === previous.file && place.line > previous.line) return;
-    const first = this.firstLines.get(place.file);
-    if (first === undefined) return void this.firstLines.set(place.file, place.line);
+    const before = previous;
+    previous = place;
+    if (before !== undefined && place.file === before.file && place.line > before.line) return;
+    const first = firstLines.get(place.file);
+    if (first === undefined) return void firstLines.set(place.file, place.line);
     if (place.line === first) return;
     throw new Error(
-      `${where()} (index ${index}) is line ${place.line} of input ${place.file}, but the record before it is line ${previous!.line} of ${previous!.file}: ` +
+      `${where()} (index ${index}) is line ${place.line} of input ${place.file}, but the record before it is line ${before!.line} of ${before!.file}: ` +
         `not one run's records (shards of runs over other inputs?); ${advice}`,
     );
-  }
+  };
 }
 
 /** What {@link mergeShards} throws when its `stop` signal aborts (SIGINT or SIGTERM). */
@@ -195,7 +191,7 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
   const pieces: Buffer[] = [Buffer.from(header)];
   let pending = 0;
   let index = 0;
-  const order = new RunOrder(paths);
+  const checkOrder = runOrder(paths);
   const flush = async (): Promise<void> => {
     const text = Buffer.concat(pieces);
     pieces.length = 0;
@@ -206,7 +202,7 @@ export async function mergeShards(paths: readonly string[], out: Writable, forma
     for (let next: IteratorResult<Buffer>; !(next = files[index % files.length].next()).done; index++) {
       if (stop?.aborted) throw new MergeStopped();
       const record: Buffer = next.value;
-      if (format === "jsonl" || format === "csv") order.check(recordPlace(record, format, columns), index);
+      if (format === "jsonl" || format === "csv") checkOrder(recordPlace(record, format, columns), index);
       pieces.push(record);
       pending += record.length;
       if (pending >= WRITE_BYTES) await flush();

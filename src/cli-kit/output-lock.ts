@@ -105,13 +105,7 @@ export async function lockOutput(
   const real = realpathSync(path);
   const owner = `${real}.lock.owner`;
   const held = new HeldLock(path, owner);
-  // The lock's release, or undefined when another run holds it.
-  const take = () =>
-    held.take().catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ELOCKED") return undefined;
-      throw new OutputWriteError(`${path}.lock`, error);
-    });
-  let release = await take();
+  let release = await held.take();
   const tookOver = release === undefined;
   if (release === undefined) {
     // A run writes its owner record as soon as it holds the lock: a lock whose record does not appear within
@@ -119,7 +113,7 @@ export async function lockOutput(
     const ownerless = !options.takeOver && !existsSync(owner) && !(await appears(owner, OWNER_RECORD_WAIT_MS));
     if (!options.takeOver && !ownerless) checkTakeOver(path, owner, `${real}.lock`, options.offersTakeOver === false ? "" : TAKE_OVER_HINT);
     rmSync(`${real}.lock`, { recursive: true, force: true });
-    release = await take();
+    release = await held.take();
     if (release === undefined) {
       throw new Error(`'${path}' is being written by another run, which took its lock ${path}.lock a moment ago: one run per output file`);
     }
@@ -276,15 +270,20 @@ class HeldLock implements OutputLock {
     private readonly owner: string,
   ) {}
 
-  /** proper-lockfile's lock on the output (imported here: only a run with `-o` locks); it never takes over a lock itself. */
-  async take(): Promise<() => Promise<void>> {
-    const { default: lockfile } = await import("proper-lockfile");
-    return lockfile.lock(this.path, {
-      stale: 0x7fffffff, // the takeover rule is checkTakeOver's; proper-lockfile's would take a stopped owner's lock
-      update: refreshMs(),
-      fs: this.fs,
-      onCompromised: () => this.lose("its lock folder was removed or replaced"),
-    });
+  /** proper-lockfile's lock on the output (imported here: only a run with `-o` locks), its release; undefined when another run holds it (it never takes one over itself). */
+  async take(): Promise<(() => Promise<void>) | undefined> {
+    try {
+      const { default: lockfile } = await import("proper-lockfile");
+      return await lockfile.lock(this.path, {
+        stale: 0x7fffffff, // the takeover rule is checkTakeOver's; proper-lockfile's would take a stopped owner's lock
+        update: refreshMs(),
+        fs: this.fs,
+        onCompromised: () => this.lose("its lock folder was removed or replaced"),
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ELOCKED") return undefined;
+      throw new OutputWriteError(`${this.path}.lock`, error);
+    }
   }
 
   /** Marks the lock held: the output file's identity is remembered, to tell later whether it is still the file this run writes. */

@@ -52,7 +52,6 @@ export interface SolveFlags {
   format?: JudgeFormatName;
   limit: number;
   count?: boolean;
-  /** Absent: one worker fewer than the cores with the main thread solving beside them, or the main thread for a small input file (see openRunSolver). */
   threads?: number;
   batch: number;
   inFlight?: number;
@@ -325,7 +324,6 @@ export const SMALL_INPUT_BYTES = 256 * 1024;
 function openRunSolver(flags: Pick<SolveFlags, "threads" | "budget" | "solver">, limit: number, totalBytes: number | null = null): Promise<BatchSolver> {
   const long = limit > LONG_COUNT_LIMIT || flags.budget === Infinity;
   const small = totalBytes !== null && totalBytes <= SMALL_INPUT_BYTES;
-  // a long count keeps the main thread free for signals: every core gets a worker
   const chosen = flags.threads ?? (small ? 0 : long ? availableParallelism() : defaultWorkers());
   const threads = long ? Math.max(1, chosen) : chosen;
   return openBatchSolver(threads, flags.solver, { warmUp: !long });

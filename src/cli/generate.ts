@@ -142,6 +142,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
   try {
     const out = await openOutput(flags.output);
     lock.guard(out);
+    const where = flags.output ?? "standard output";
     const showProgress = flags.progress ?? (Boolean(flags.output) && process.stderr.isTTY === true);
     const barOptions = { format: "generate [{bar}] {value}/{total} puzzles | {duration_formatted}", noTTYOutput: true, notTTYSchedule: 2000 }; // --progress to a log too, as solve
     const bar = showProgress ? new (await import("cli-progress")).SingleBar(barOptions) : null;
@@ -187,13 +188,12 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
       // the puzzles made are written whole; the manifest is left as it was
       const { count, attempts } = gaveUp;
       writeStderr(
-        `sudoku-wasm: gave up after ${counted(attempts, "attempt")} (--max-attempts): ${commaGrouped(made.count)} of ${counted(count, "puzzle")} made, written whole to ${flags.output ?? "standard output"}; loosen the clue target or guess range${staleManifest(flags)}\n`,
+        `sudoku-wasm: gave up after ${counted(attempts, "attempt")} (--max-attempts): ${commaGrouped(made.count)} of ${counted(count, "puzzle")} made, written whole to ${where}; loosen the clue target or guess range${staleManifest(flags)}\n`,
       );
       process.exitCode = GAVE_UP_STATUS;
       return;
     }
     if (interrupts.signal !== null && made.count < settings.count) {
-      const where = flags.output ?? "standard output";
       writeStderr(
         `sudoku-wasm: stopped by ${interrupts.signal}: the first ${counted(made.count, "puzzle")} written whole to ${where} (the same options make them first again)${staleManifest(flags)}\n`,
       );
@@ -231,7 +231,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
     }
     if (interrupts.signal !== null) {
       writeStderr(
-        `sudoku-wasm: ${interrupts.signal} came after the last puzzle was made, so the run finished: ${counted(made.count, "puzzle")} written whole to ${flags.output ?? "standard output"}\n`,
+        `sudoku-wasm: ${interrupts.signal} came after the last puzzle was made, so the run finished: ${counted(made.count, "puzzle")} written whole to ${where}\n`,
       );
       process.exitCode = interrupts.exitStatus!;
     }

@@ -517,9 +517,8 @@ function findResumePoint(flags: Pick<SolveFlags, "output" | "out">, shard: Shard
 
 /** What an interrupted run says last: the signal, the records written (whole, in order: `written` says which) and how to go on. */
 function interruptedLine(signal: string, written: string, output: string | undefined, noResume?: string): string {
-  const where = output ?? "standard output";
   const next = noResume ?? (output === undefined ? "(with -o FILE, --resume goes on from there)" : `to go on: ${resumeCommand(process.argv.slice(2))}`);
-  return `sudoku-wasm: stopped by ${signal}: ${written} written whole to ${where}; ${next}\n`;
+  return `sudoku-wasm: stopped by ${signal}: ${written} written whole to ${output ?? "standard output"}; ${next}\n`;
 }
 
 /** What a run says of a signal that came once every input record was read and sent: the run finished, nothing is left to resume. */

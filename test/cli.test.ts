@@ -7,7 +7,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { benchCommand, parseOptions } from "../bench/options.js";
-import { commaList, wholeNumber } from "../src/cli-kit/options.js";
+import { commaList, solverIdList, wholeNumber } from "../src/cli-kit/options.js";
 import { HELP_COLUMNS, solverHelpLines } from "../src/cli-kit/solver-help.js";
 import { VARIANT_NOT_HERE, solvers } from "../src/solvers/registry.js";
 import { runCli, scratchFolder } from "./cli-run.js";
@@ -399,11 +399,18 @@ describe("the shared options helper", () => {
     );
   });
 
-  it("splits comma lists, trimming and dropping empty items; a list of none is refused, not read as the default", () => {
+  it("splits comma lists, trimming and dropping empty items; a list of solver ids that names none is refused, not read as the default", () => {
     expect(commaList(" a, b ,,c, ")).toEqual(["a", "b", "c"]);
-    for (const none of ["", " , ", ","]) expect(() => commaList(none)).toThrow(`expected one item or more, separated by commas, got '${none}'`);
-    const empty = cli(["solve", "--solver", ""], "\n");
-    expect(empty.status).toBe(2);
-    expect(empty.stderr).toMatch(/^sudoku-wasm: option '--solver <ids>' argument '' is invalid\. expected one item or more, separated by commas/);
+    for (const none of ["", " , ", ","]) expect(() => solverIdList(none)).toThrow(`expected registry solver ids separated by commas, got '${none}'`);
+    for (const command of [
+      ["solve", "--solver", ""],
+      ["generate", "--graders", ","],
+    ]) {
+      const empty = cli(command, "\n");
+      expect(empty.status).toBe(2);
+      expect(empty.stderr).toMatch(
+        /^sudoku-wasm: option '--(solver|graders) <ids>' argument ',?' is invalid\. expected registry solver ids separated by commas/,
+      );
+    }
   });
 });

@@ -57,12 +57,17 @@ export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (text: 
   };
 }
 
-/** A parser of comma-separated items, trimmed, empty ones dropped (`a, b,` → `["a", "b"]`); at least one (`""` or `,` is no list). */
+/** A parser of comma-separated items, trimmed, empty ones dropped (`a, b,` → `["a", "b"]`). */
 export function commaList(text: string): string[] {
-  const items = text
+  return text
     .split(",")
     .map((item) => item.trim())
     .filter((item) => item !== "");
-  if (items.length === 0) throw new InvalidArgumentError(`expected one item or more, separated by commas, got '${text}'`);
-  return items;
+}
+
+/** A parser of comma-separated registry solver ids ({@link commaList}): one or more (`""` or `,` names none, not the default). */
+export function solverIdList(text: string): string[] {
+  const ids = commaList(text);
+  if (ids.length === 0) throw new InvalidArgumentError(`expected registry solver ids separated by commas, got '${text}'`);
+  return ids;
 }

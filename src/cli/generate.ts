@@ -16,7 +16,7 @@ import { OutputWriteError, writePaced, writeStderr } from "../cli-kit/errors.js"
 import { InterruptWatch } from "../cli-kit/progress.js";
 import { closeOutput, openOutput } from "../cli-kit/output.js";
 import { lockOutput, replaceAtomically, whileLocked } from "../cli-kit/output-lock.js";
-import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
+import { type OptionRow, solverIdList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { shellWord } from "../cli-kit/resume.js";
 import {
   GENERATE_DEFAULTS,
@@ -93,7 +93,7 @@ const GENERATE_OPTIONS: readonly OptionRow[] = [
     flags: "--graders <ids>",
     description:
       "comma-separated registry solvers whose guesses grade difficulty (hardening, guess filters, the summary): each relative to its mean on fixed reference puzzles, every family (id before ':') weighing the same, in the first one's guesses; e.g. wasm,wasm:cells,wasm:first,dlx (the bundled tiers); default: the --solver",
-    parse: commaList,
+    parse: solverIdList,
   },
   { flags: "-o, --output <file>", description: "write the puzzles to this file instead of standard output ('-o -' means standard output too)" },
   { flags: "--manifest <file>", description: "record the run (command, seed, count, clue range, guesses) in this JSON manifest; needs --output" },

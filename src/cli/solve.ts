@@ -22,7 +22,7 @@ import { type RecordCheck, TASKS_PER_WORKER } from "../pool/batch.js";
 import { BATCH_TARGET_MS, INPUT_PAUSE_MS, type StreamSettings, type StreamTotals, solveStreams } from "../stream/pipeline.js";
 import type { SolveInput } from "../stream/lines.js";
 import { InterruptWatch, startProgress, summaryLine } from "../cli-kit/progress.js";
-import { type OptionRow, commaList, tableCommand, wholeNumber } from "../cli-kit/options.js";
+import { type OptionRow, solverIdList, tableCommand, wholeNumber } from "../cli-kit/options.js";
 import { solverHelpLines } from "../cli-kit/solver-help.js";
 import { checkOutputIsNoInput, regularFileOf, statOf } from "../cli-kit/same-file.js";
 import { lockOutput } from "../cli-kit/output-lock.js";
@@ -115,7 +115,7 @@ const SOLVE_OPTIONS: readonly OptionRow[] = [
     description:
       "registry solvers (listed below), comma-separated: each grid size goes to the first that takes it, the rest to the fastest of their size; a solver that takes one puzzle per call is refused (judge mode takes any)",
     defaultText: "the fastest of each size",
-    parse: commaList,
+    parse: solverIdList,
   },
   {
     flags: "--count",

@@ -371,7 +371,8 @@ export async function solveStreams(
       settings.stop?.removeEventListener("abort", stopReading);
       if (stream === null) chunks.return(undefined).catch(noop); // closes the file (after a read in progress)
     }
-    if (settings.stop?.aborted && !(ended && k === inputs.length - 1)) {
+    // Stopped, unless the signal came once the last input had ended with every record read and none dropped: the run finishes
+    if (settings.stop?.aborted && (unsent || !ended || k < inputs.length - 1)) {
       stream?.destroy();
       output.totals.stopped = true; // records read but not sent are dropped: the run resumes from the last record written
       break;

@@ -313,11 +313,12 @@ describe("comment syntax never collides with an alphabet symbol", () => {
     expect(checkAlphabet("#12345678").size).toBe(9);
   });
 
-  it("names a NUL or control character in a short line read as a one-row grid", async () => {
-    const records = await streamRecords(["\u0000\n\n\u0007x\n"]);
+  it("names a NUL, control or invisible character in a short line read as a one-row grid", async () => {
+    const records = await streamRecords(["\u0000\n\n\u0007x\n\n\u200b\u200b\u200b\n"]);
     expect(records.map((r) => r.parsed.error)).toEqual([
       "in.txt:1: expected 81 cells on one line or a grid of 9 rows, got one line of 1 cell (character 1 is '\\x00', a NUL)",
       "in.txt:3: expected 81 cells on one line or a grid of 9 rows, got one line of 2 cells (character 1 is '\\x07', a control character)",
+      "in.txt:5: expected 81 cells on one line or a grid of 9 rows, got one line of 3 cells (character 1 is '\\u200b', an invisible character)",
     ]);
   });
 

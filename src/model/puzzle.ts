@@ -145,11 +145,15 @@ function parseNine(puzzle: string, empties: string, cells: number): Grid {
 /** Characters that mean "empty" in the one-line 9×9 format: the library's set of empty-cells.ts. */
 export const ONE_LINE_EMPTY = EMPTY_MARKS.nine;
 
-/** For a line of the wrong length holding a control character: ` (character 82 is '\x00', a NUL)`, naming the first; "" otherwise. */
+/**
+ * For a line of the wrong length holding a control character or an invisible one (a zero-width space or joiner, a direction
+ * mark, a byte order mark inside the line): ` (character 82 is '\x00', a NUL)`, naming the first; "" otherwise.
+ */
 export function controlCharacterNote(line: string): string {
-  const at = line.search(/[\u0000-\u001f\u007f]/);
+  const at = line.search(/[\u0000-\u001f\u007f\u200b-\u200f\u2060\ufeff]/);
   if (at < 0) return "";
-  return ` (character ${at + 1} is ${quoteCharacter(line[at])}${line.charCodeAt(at) === 0 ? ", a NUL" : ", a control character"})`;
+  const code = line.charCodeAt(at);
+  return ` (character ${at + 1} is ${quoteCharacter(line[at])}, ${code === 0 ? "a NUL" : code < 0x80 ? "a control character" : "an invisible character"})`;
 }
 
 /** What a line of cells written as numbers with spaces between them (`10 2 0 16 …`) gets in its error: a cell is one symbol. */

@@ -61,14 +61,14 @@ function checkedDifferences(earlier: BenchRun, later: BenchRun, options: BenchOp
   return differences;
 }
 
-/** Throws when `earlier` holds none of this run's datasets: the run would measure everything and compare nothing. */
-function checkSharedDatasets(earlier: BenchRun, datasets: readonly { name: string }[], options: BenchOptions): void {
+/** Throws when `earlier` holds none of `datasets` (this run's, or `--against`'s): nothing would be compared. */
+function checkSharedDatasets(earlier: BenchRun, datasets: readonly { name: string }[], options: BenchOptions, whose = "this run's"): void {
   const before = [...new Set([...(earlier.environment.datasets ?? []).map((d) => d.name), ...earlier.records.map((r) => r.dataset)])];
   const now = datasets.map((d) => d.name);
   if (now.some((name) => before.includes(name))) return;
   throw new Error(
-    `--compare ${options.compare}: none of this run's datasets (${now.join(", ")}) is in it (${before.join(", ") || "none"}), so nothing would be compared; ` +
-      "give --datasets of that run",
+    `--compare ${options.compare}: none of ${whose} datasets (${now.join(", ")}) is in it (${before.join(", ") || "none"}), so nothing would be compared; ` +
+      (whose === "this run's" ? "give --datasets of that run" : "judge two runs of the same datasets"),
   );
 }
 
@@ -115,6 +115,13 @@ async function main(argv: readonly string[]): Promise<void> {
     const exports = fileExportFlags(options);
     if (exports.length > 0) throw new Error(`--against compares two saved runs and measures nothing, so it writes no files: leave out ${exports.join(", ")}`);
     const later = readResultFile(options.against, "--against");
+    const laterDatasets = new Set([...(later.environment.datasets ?? []).map((d) => d.name), ...later.records.map((r) => r.dataset)]);
+    checkSharedDatasets(
+      earlier,
+      [...laterDatasets].map((name) => ({ name })),
+      options,
+      "--against's",
+    );
     const differences = checkedDifferences(earlier, later, options);
     judge(earlier, later, differences, options, report);
     return;

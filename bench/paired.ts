@@ -21,7 +21,7 @@ import { BuildInterrupted, builtWorktree, resolveCommit } from "./measure/refere
 import type { BenchOptions } from "./options.js";
 import type { BenchRun } from "./records.js";
 import { effectiveLimit, localRunner } from "./runner.js";
-import { type Change, REF_THRESHOLD, betweenRunsVerdict, formatComparison, regressionLine } from "./report/compare.js";
+import { type Change, REF_THRESHOLD, betweenRunsVerdict, formatComparison, notJudgedReason, regressionLine } from "./report/compare.js";
 import { formatNumber, formatRatio } from "./report/format.js";
 import { fileExportFlags } from "./report/output.js";
 import { type RatioEstimate, studentT95, summarize } from "./statistics.js";
@@ -187,7 +187,7 @@ async function timePair(
     puzzles: grids.length,
     roundRatios: ratios,
   };
-  if (verdict === "not judged") change.reason = `± wider than the ${+(plan.threshold * 100).toFixed(2)}% it would judge`;
+  if (verdict === "not judged") change.reason = notJudgedReason(estimate, plan.threshold, String(+(plan.threshold * 100).toFixed(2)));
   return change;
 }
 

@@ -78,6 +78,17 @@ describe("bench --compare OLD --against NEW", () => {
     const other = variant("other-solver.json", (r) => (r.row = r.solver = "mrv"));
     const apart = bench(["--compare", before, "--against", other]);
     expect(apart.stdout).toContain("WARNING, no row was run in both runs (other solvers or datasets): nothing is compared");
+    // no dataset in common: a usage error (status 2), as when measuring, not a comparison of nothing that passes a CI gate
+    const elsewhere = join(dir, "other-dataset.json");
+    const moved = JSON.parse(readFileSync(before, "utf8"));
+    moved.settings.datasets = moved.settings.datasets.map((d: { name: string }) => ({ ...d, name: "elsewhere" }));
+    for (const record of moved.records) record.dataset = "elsewhere";
+    writeFileSync(elsewhere, JSON.stringify(moved));
+    const none = bench(["--compare", before, "--against", elsewhere, "--fail-on-regression", "5"]);
+    expect([none.status, none.stdout]).toEqual([2, ""]);
+    expect(none.stderr).toMatch(
+      /^bench: --compare .*: none of --against's datasets \(elsewhere\) is in it \(easy\), so nothing would be compared; judge two runs of the same datasets\n$/,
+    );
     const exports = bench(["--compare", before, "--against", before, "--json", join(dir, "x.json"), "--csv", "-"]);
     expect([exports.status, exports.stderr]).toEqual([
       2,

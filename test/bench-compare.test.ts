@@ -14,6 +14,7 @@ import {
   OTHER_CPU_REASON,
   type Verdict,
   betweenRunsVerdict,
+  notJudgedReason,
   calibratedRounds,
   compareHeading,
   compareRuns,
@@ -232,6 +233,16 @@ describe("--compare verdicts", () => {
     expect(a).toMatchObject({ verdict: "not judged", reason: "± wider than the 5% it would judge" });
     expect(betweenRunsVerdict({ ratio: 0.9, low: 0.7, high: 1.15, method: "calibrated" }, 0.05)).toBe("not judged");
     expect(betweenRunsVerdict({ ratio: 1.0, low: 0.98, high: 1.02, method: "calibrated" }, 0.05)).toBe("no change");
+    // narrow, but crossing the threshold: a 6% change may be there, so not "no change" (nor a verdict: it does not lie wholly beyond)
+    for (const [low, high] of [
+      [1.037, 1.072],
+      [0.93, 0.965],
+    ]) {
+      const crossing = { ratio: Math.sqrt(low * high), low, high, method: "calibrated" } as const;
+      expect(betweenRunsVerdict(crossing, 0.05)).toBe("not judged");
+      expect(notJudgedReason(crossing, 0.05, "5")).toBe("its interval crosses the 5% it would judge");
+    }
+    expect(notJudgedReason({ ratio: 0.9, low: 0.7, high: 1.15, method: "calibrated" }, 0.05, "5")).toBe("± wider than the 5% it would judge");
     expect(calibratedRounds({ roundCpuMicros: [10, 20], calibrationMicros: [5, 10] })).toEqual([2, 2]);
     expect(calibratedRounds({ roundCpuMicros: [10, 20], calibrationMicros: [5] })).toBeNull();
     expect(calibratedRounds({ roundCpuMicros: [10], calibrationMicros: [5] })).toBeNull();

@@ -135,12 +135,20 @@ export function workDifference(before: BenchRecord, after: BenchRecord): string 
 /** The flags that keep a row from being judged; pre-empted is not one, since CPU time leaves pre-emption out. */
 const JUDGING_FLAGS: readonly NoiseFlag[] = ["noisy", "disagree", "timeouts"];
 
-/** The verdict between runs: {@link verdictOf}, but "not judged" where half the interval's width is over `floor` (such a change could not be told). */
+/**
+ * The verdict between runs: {@link verdictOf}'s faster or slower, "no change" only where the whole interval lies within `floor`
+ * on both sides, else "not judged" (the interval too wide to tell a change of that size, or crossing it: 1.04–1.07 against 5%).
+ */
 export function betweenRunsVerdict(estimate: RatioEstimate, floor: number): "faster" | "slower" | "no change" | "not judged" {
   const judged = verdictOf(estimate, floor);
   if (judged !== "no change") return judged;
+  return estimate.low >= 1 - floor && estimate.high <= 1 + floor ? "no change" : "not judged";
+}
+
+/** Why {@link betweenRunsVerdict} did not judge `estimate`: its interval is wider than `floor`, or crosses it. */
+export function notJudgedReason(estimate: RatioEstimate, floor: number, percent: string): string {
   const relativeHalfWidth = (estimate.high - estimate.low) / 2 / estimate.ratio;
-  return relativeHalfWidth > floor ? "not judged" : "no change";
+  return relativeHalfWidth > floor ? `± wider than the ${percent}% it would judge` : `its interval crosses the ${percent}% it would judge`;
 }
 
 /** "faster" or "slower" when the whole interval lies beyond the noise threshold on that side, else "no change". */
@@ -254,7 +262,7 @@ export function compareRuns(before: BenchRun, after: BenchRun, floor = defaultTh
     else if (flagged) judged.verdict = "not judged";
     else if (estimate.method !== "calibrated") judged.reason = unjudgedRounds(earlier, r);
     else judged.verdict = betweenRunsVerdict(estimate, floor);
-    if (judged.verdict === "not judged" && !judged.reason && !flagged) judged.reason = `± wider than the ${formatNumber(floor * 100)}% it would judge`;
+    if (judged.verdict === "not judged" && !judged.reason && !flagged) judged.reason = notJudgedReason(estimate!, floor, formatNumber(floor * 100));
     return judged;
   });
   setAsideCommonMoves(changes, (c) => solvers.get(keyOf(c)) ?? c.row, floor);

@@ -9,10 +9,10 @@
  */
 import { markdownTable, tableLines } from "./report/format.js";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { machineLine, quietUsage, runTool } from "./tool.js";
+import { machineLine, quietUsage, runTool, scratchFolder } from "./tool.js";
 import { Command } from "commander";
 import { DatasetSpecError, loadDatasets } from "../src/datasets/read.js";
 import { packagePath } from "../src/kernel/paths.js";
@@ -138,13 +138,9 @@ async function main(argv = process.argv): Promise<void> {
   const options = program.parse(argv).opts<Options>();
   const pin = choosePin(options.pin && options.core); // a core it may not use stops the run here
   if (options.hard > 0 || options.sizing) publicSetPath(HARD_SET); // a set not fetched stops the run before any measuring
-  const scratch = mkdtempSync(join(tmpdir(), "sudoku-bulk-bench-"));
-  try {
-    await measure(options, scratch, pin);
-    if (options.sizing) await sizing(options, scratch);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  const scratch = scratchFolder("sudoku-bulk-bench-");
+  await measure(options, scratch, pin);
+  if (options.sizing) await sizing(options, scratch);
 }
 
 async function measure(options: Options, scratch: string, pin: Pin): Promise<void> {

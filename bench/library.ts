@@ -7,12 +7,12 @@
  * the paths; each ratio is the median of per-round ratios with its range, per CPU second for one thread's paths (the
  * machine's other load left out), per wall second for the pool. Figures, no verdicts.
  */
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { createReadStream, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
-import { type PoolBenchOptions, loadAverage, machineLine, parseToolOptions, poolBenchRows, runTool } from "./tool.js";
+import { type PoolBenchOptions, loadAverage, machineLine, parseToolOptions, poolBenchRows, runTool, scratchFolder } from "./tool.js";
 import { createSolver } from "../src/index.js";
 import { CELLS } from "../src/model/shape.js";
 import { POOL_BATCH_SIZE, createPool } from "../src/pool/solver-pool.js";
@@ -113,8 +113,7 @@ async function main(): Promise<void> {
 
   const kernelRun = () => solveInBatches(kernel, cells, LIMIT);
   const recordsRun = recordsAlone(kernel, cells, lines.length);
-  const scratch = mkdtempSync(join(tmpdir(), "sudoku-library-bench-"));
-  process.once("exit", () => rmSync(scratch, { recursive: true, force: true }));
+  const scratch = scratchFolder("sudoku-library-bench-");
   const linesFile = join(scratch, "lines.txt");
   writeFileSync(linesFile, `${lines.join("\n")}\n`);
   /** The records pool.solveStream gives for `source`, each read and let go. */

@@ -5,11 +5,11 @@
 import { type Command, CommanderError, InvalidArgumentError, type OptionValues } from "commander";
 import { type OptionRow, tableCommand, wholeNumber } from "../src/cli-kit/options.js";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildFacts } from "../build/facts.js";
 import { packageRoot } from "../src/kernel/paths.js";
-import { availableParallelism, cpus, loadavg } from "node:os";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/cli-kit/errors.js";
 import { DatasetSpecError } from "../src/datasets/read.js";
 import { terminalSafe } from "./report/format.js";
@@ -150,4 +150,24 @@ export async function runTool(
     process.stderr.write(`${name}: ${terminalSafe(describeError(error).replace(/^error: /, ""))}\n`);
     process.exitCode = usageError(error) ? USAGE_ERROR_STATUS : 1;
   }
+}
+
+/**
+ * A folder in the temporary directory for a tool's scratch files (hundreds of MB for bulk-bench), removed when the process
+ * exits, a SIGINT or SIGTERM included: the tool then exits 130 or 143 (a signal's default ending would leave the folder).
+ */
+export function scratchFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  const remove = () => rmSync(folder, { recursive: true, force: true });
+  process.once("exit", remove);
+  for (const [signal, status] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.once(signal, () => {
+      remove();
+      process.exit(status);
+    });
+  }
+  return folder;
 }

@@ -8,7 +8,7 @@
  * (each row takes at least --time), so no timing guess decides the outcome.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -424,4 +424,24 @@ describe("bench: presets", () => {
     expect(rows.filter((row: string) => row.startsWith("wasm:")).length).toBeGreaterThan(5);
     expect(rows.at(-1)).toBe("bitmask");
   }, 120_000);
+});
+
+describe("bench tools with scratch files", () => {
+  it("bulk-bench, stopped by SIGINT or SIGTERM, removes its scratch folder (its easy file is hundreds of MB at the defaults) and exits 130 or 143", async () => {
+    const BULK = new URL("../dist/bench/bulk.js", import.meta.url).pathname;
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      const temporary = mkdtempSync(join(dir, "tmp-"));
+      const child = spawn(process.execPath, [BULK, "--records", "300000", "--hard", "0", "--no-memory", "--rounds", "2", "--no-pin"], {
+        env: { ...process.env, TMPDIR: temporary },
+        stdio: "ignore",
+      });
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      const scratch = () => readdirSync(temporary).filter((name) => name.startsWith("sudoku-bulk-bench-"));
+      while (scratch().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 200)); // writing its files, or measuring
+      child.kill(signal);
+      expect(await exited).toBe(signalExitStatus(signal));
+      expect(scratch()).toEqual([]);
+    }
+  });
 });

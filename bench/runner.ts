@@ -35,10 +35,10 @@ import {
 } from "./measure/check.js";
 import { type Draw, datasetShape, drawPuzzles, pack, seededSample } from "./measure/draw.js";
 import { type TimedElsewhere, TimingAborted, eventLoopTurns, yieldToEventLoop } from "./measure/batches.js";
-import { SHORT_PUZZLE_MICROS, TIMING_PASSES, microsSince, retimeFastest, sumOf } from "./measure/timing.js";
+import { TIMING_PASSES, microsSince, retimeFastest, retimes, sumOf } from "./measure/timing.js";
 import { type MeasurePlan, type MeasureProgress, measureRows, silentProgress } from "./measure/rows.js";
 import type { BenchRecord, RowMode } from "./records.js";
-import { quantile } from "../src/model/quantile.js";
+import { median, quantile } from "../src/model/quantile.js";
 import { speedRatio } from "./statistics.js";
 import { WrongAnswerError } from "./verify.js";
 import { markSpeedShifts, mostlyTimedOut } from "./noise.js";
@@ -269,7 +269,7 @@ async function warmPerPuzzle(name: string, engine: SolverEngine, grids: readonly
   }
 }
 
-/** Per-puzzle µs for the percentiles: one checked pass, then more passes over the short puzzles, each puzzle's fastest kept. */
+/** Per-puzzle µs for the percentiles: one checked pass, then more passes over the short puzzles and the spikes ({@link retimes}), each puzzle's fastest kept. */
 async function timePerPuzzle(
   engine: SolverEngine,
   grids: readonly Grid[],
@@ -284,10 +284,11 @@ async function timePerPuzzle(
   const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   let count = 0;
+  const firstMedian = median(micros);
   return retimeFastest(
     micros,
     TIMING_PASSES,
-    (_, time) => time < SHORT_PUZZLE_MICROS,
+    (_, time) => retimes(time, firstMedian),
     (i) => void (count = engine.countSolutions(grids[i], limit, solution, stats, budget)),
     (i, pass) => {
       same(i, { count, solution, timedOut: stats.timedOut }, `retiming pass ${pass + 1}`);

@@ -3,6 +3,13 @@
 /** Passes of a per-puzzle timing: puzzles under SHORT_PUZZLE_MICROS are retimed, since a scheduler pause would dominate a 10 µs sample. */
 export const TIMING_PASSES = 3;
 export const SHORT_PUZZLE_MICROS = 1000;
+/** A puzzle timed at more than this many times its pass's median is retimed too: a pause of the process (a collection, a page fault) can make a 1 µs puzzle take 2 ms. */
+export const SPIKE_OVER_MEDIAN = 50;
+
+/** Whether a puzzle timed at `micros` in a first pass whose median is `median` µs is timed again ({@link retimeFastest}): short, or a spike. */
+export function retimes(micros: number, median: number): boolean {
+  return micros < SHORT_PUZZLE_MICROS || micros > SPIKE_OVER_MEDIAN * median;
+}
 
 /** µs since `start` (a process.hrtime.bigint() reading). */
 export const microsSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1000;

@@ -91,8 +91,12 @@ async function main(argv: readonly string[]): Promise<void> {
   const stream = toStderr ? process.stderr : process.stdout;
   const report = (text: string) => stream.write(terminalSafe(text));
   const width = Math.min(stream.isTTY && stream.columns > 0 ? stream.columns : COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
-  if (options.failOnRegression !== undefined && !options.compare && !options.ref) {
-    throw new Error("--fail-on-regression needs --compare OLD.json or --ref COMMIT: what to judge against");
+  for (const [given, flag] of [
+    [options.failOnRegression !== undefined, "--fail-on-regression"],
+    [options.threshold !== undefined, "--threshold"],
+    [options.compareAnyway, "--compare-anyway"],
+  ] as const) {
+    if (given && !options.compare && !options.ref) throw new Error(`${flag} needs --compare OLD.json or --ref COMMIT: what to judge against`);
   }
   checkRefRequest(options);
   for (const flag of ["json", "markdown", "csv", "chart"] as const) {

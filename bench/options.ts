@@ -203,7 +203,7 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
 function percentArgument(text: string): number {
   const value = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(value >= 0 && value < 100))
-    throw new InvalidArgumentError(`expected a percentage from 0 up to 100, got '${text}'`);
+    throw new InvalidArgumentError(`expected a percentage from 0 to below 100, got '${text}'`);
   return value;
 }
 

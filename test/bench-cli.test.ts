@@ -182,6 +182,22 @@ describe("bench: usage", () => {
     }
   });
 
+  it("refuses the options of a comparison without --compare or --ref, before measuring (--threshold and --compare-anyway were ignored, the bench ran)", () => {
+    for (const [flags, flag] of [
+      [["--fail-on-regression"], "--fail-on-regression"],
+      [["--threshold", "3"], "--threshold"],
+      [["--compare-anyway"], "--compare-anyway"],
+    ] as const) {
+      const run = spawnSync(process.execPath, [BENCH, ...flags, "--datasets", "easy", "--solvers", "wasm"], { encoding: "utf8" });
+      expect([run.status, run.stderr, run.stdout]).toEqual([2, `bench: ${flag} needs --compare OLD.json or --ref COMMIT: what to judge against\n`, ""]);
+    }
+    const hundred = spawnSync(process.execPath, [BENCH, "--threshold", "100"], { encoding: "utf8" });
+    expect([hundred.status, hundred.stderr]).toEqual([
+      2,
+      "bench: option '--threshold <pct>' argument '100' is invalid. expected a percentage from 0 to below 100, got '100'\n",
+    ]);
+  });
+
   it("refuses an empty --ref, --compare or --against (an unset variable) as a usage error, before measuring (each ran a whole bench, exit 0)", () => {
     for (const [option, what] of [
       ["--ref", "a commit"],

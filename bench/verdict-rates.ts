@@ -110,12 +110,15 @@ const SPINNER =
 
 /** The child processes running now (a bench run, the spinner): a SIGINT or SIGTERM ends them with this tool. */
 const children = new Set<ChildProcess>();
+/** True once a signal is ending this tool. */
+let stopping = false;
 
 /** Runs the bench with `args` (and `env` added); its stdout, or an Error with the last line of its stderr. */
 function runBench(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, [BENCH, ...args], { env: { ...process.env, ...env }, maxBuffer: 1 << 26 }, (error, stdout, stderr) => {
       children.delete(child);
+      if (stopping) return; // ended by a signal of this tool's: the tool exits, not this run's error
       if (!error) return resolve(stdout);
       reject(new Error(`bench ${args.join(" ")} exited ${(error as { code?: number }).code}: ${stderr.trim().split("\n").pop()}`));
     });
@@ -146,11 +149,18 @@ async function main(argv: readonly string[]): Promise<void> {
   await resolveSolvers(options.solvers);
   measuring = true;
   const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
-  // A signal ends the runs under way and the spinner, and removes the runs' files (unless --keep), rather than leave them.
+  // A signal ends the runs under way and the spinner, and removes the runs' files (unless --keep), rather than leave them: once
+  // the runs have ended (5 s at most), since a bench run stops on SIGTERM by writing its incomplete export into the folder.
   const stop = (signal: InterruptSignal) => {
+    stopping = true;
+    const ended = [...children].map(
+      (child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve))),
+    );
     for (const child of children) child.kill();
-    if (!options.keep) rmSync(folder, { recursive: true, force: true });
-    process.exit(signalExitStatus(signal));
+    void Promise.race([Promise.all(ended), new Promise((resolve) => setTimeout(resolve, 5000))]).then(() => {
+      if (!options.keep) rmSync(folder, { recursive: true, force: true });
+      process.exit(signalExitStatus(signal));
+    });
   };
   for (const signal of INTERRUPT_SIGNALS) process.once(signal, stop);
   try {

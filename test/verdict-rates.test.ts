@@ -33,6 +33,17 @@ function childrenOf(pid: number): { pid: number; command: string }[] {
 
 const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
 
+/** The CPU time process `pid` has used, in clock ticks (utime + stime of /proc/PID/stat); 0 once it is gone. */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
 /** Resolves with what `find` returns once it returns something, checking every 50 ms for up to `ms`; undefined after. */
 async function waitFor<T>(find: () => T | undefined, ms: number): Promise<T | undefined> {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) {
@@ -116,9 +127,14 @@ describe.runIf(existsSync("/usr/bin/taskset"))("verdict-rates on one core", () =
 describe.runIf(existsSync("/proc/self/stat"))("verdict-rates stopped part-way", () => {
   it("SIGTERM ends its spinner and removes its runs' folder, status 143", async () => {
     const { tool, spinner, exited } = await untilSpinning();
+    const bench = await waitFor(() => childrenOf(tool.pid!).find((child) => child.command.includes("bench.js"))?.pid, 60_000);
+    expect(bench, "verdict-rates started no bench run").toBeDefined();
+    await waitFor(() => (cpuTicks(bench!) >= 50 ? true : undefined), 30_000); // half a second of CPU: measuring, its signal handlers set
     tool.kill("SIGTERM");
     expect(await exited).toBe(143);
     expect(await waitFor(() => (alive(spinner) ? undefined : true), 5000), "the spinner outlived verdict-rates").toBe(true);
+    // the bench run, stopping on its SIGTERM, writes its incomplete export: the folder goes after it (it was made again)
+    expect(await waitFor(() => (alive(bench!) ? undefined : true), 5000), "the bench run outlived verdict-rates").toBe(true);
     expect(readdirSync(dir).filter((name) => name.startsWith("verdict-rates-"))).toEqual([]);
   }, 90_000);
 

@@ -1890,6 +1890,8 @@ const LOG_SCORE: bool = isDefined(CONFIGURATION_SCORE) ? CONFIGURATION_SCORE == 
  * configurations), 3 the fewest (14 plus them).
  */
 const DIGITS_SCORE: i32 = isDefined(CONFIGURATION_SCORE) ? (CONFIGURATION_SCORE == 2 || CONFIGURATION_SCORE == 3 ? CONFIGURATION_SCORE : 0) : 0;
+/** A digit's part of a line's digits-first score is this less its configurations (CONFIGURATION_SCORE 2, and the default's digits-first lines; the twin's DIGITS_FIRST_WEIGHT). */
+const DIGITS_FIRST_WEIGHT: u32 = 22;
 /** LINE_SCORE[3×3 bit matrix] = a digit's part of its line's score, from the configurations inside it (lineScore). */
 const LINE_SCORE: usize = memory.data(512);
 for (let matrix: u32 = 0; matrix < 512; matrix++) store<u8>(matrix, <u8>lineScore(<u32>load<u8>(matrix, CONFIGURATIONS)), LINE_SCORE);
@@ -1905,7 +1907,7 @@ const PAIR_FIRST: bool = isDefined(CONFIGURATION_CHOICE) ? CONFIGURATION_CHOICE 
 /** A digit's part of its line's score, from its configurations (6 bits). */
 @inline function lineScore(configurations: u32): u32 {
   const count = popcnt(configurations);
-  if (DIGITS_SCORE != 0 && count > 1) return DIGITS_SCORE == 2 ? 22 - count : 14 + count;
+  if (DIGITS_SCORE != 0 && count > 1) return DIGITS_SCORE == 2 ? DIGITS_FIRST_WEIGHT - count : 14 + count;
   if (LOG_SCORE) return count == 1 ? FIXED_WEIGHT : count == 2 ? 8 : count == 3 ? 12 : count == 4 ? 14 : count == 5 ? 16 : 17;
   return count > 1 ? count * CONFIGURATION_WEIGHT : FIXED_WEIGHT;
 }
@@ -1958,7 +1960,7 @@ const CHOICE_CONSTANTS: usize = memory.data<u16>(
     1, 1, 1, 1, 1, 1, 1, 1,
     <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT, <u16>CONFIGURATION_WEIGHT,
     <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT, <u16>FIXED_WEIGHT,
-    22, 22, 22, 22, 22, 22, 22, 22,
+    <u16>DIGITS_FIRST_WEIGHT, <u16>DIGITS_FIRST_WEIGHT, <u16>DIGITS_FIRST_WEIGHT, <u16>DIGITS_FIRST_WEIGHT, <u16>DIGITS_FIRST_WEIGHT, <u16>DIGITS_FIRST_WEIGHT, <u16>DIGITS_FIRST_WEIGHT, <u16>DIGITS_FIRST_WEIGHT,
     <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE, <u16>ALL_FIXED_SCORE,
     0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0, 0,
     0, 1, 2, 3, 4, 5, 6, 7,
@@ -1966,12 +1968,12 @@ const CHOICE_CONSTANTS: usize = memory.data<u16>(
   ],
   16,
 );
-/** CHOICE_CONSTANTS: 0–5 the permutations' entries, then these (lanes of 7, 1, CONFIGURATION_WEIGHT, FIXED_WEIGHT, 22, ALL_FIXED_SCORE, ones in lanes 0–5, each lane's number, NO_DIGIT). */
+/** CHOICE_CONSTANTS: 0–5 the permutations' entries, then these (lanes of 7, 1, CONFIGURATION_WEIGHT, FIXED_WEIGHT, DIGITS_FIRST_WEIGHT, ALL_FIXED_SCORE, ones in lanes 0–5, each lane's number, NO_DIGIT). */
 const SEVENS: u32 = 6;
 const ONES: u32 = 7;
 const WEIGHTS: u32 = 8;
 const FIXED_WEIGHTS: u32 = 9;
-const TWENTY_TWOS: u32 = 10;
+const DIGITS_FIRST_WEIGHTS: u32 = 10;
 const ALL_FIXED_SCORES: u32 = 11;
 const SIX_LINES: u32 = 12;
 const LANE_NUMBERS: u32 = 13;
@@ -2035,7 +2037,7 @@ const NO_DIGITS: u32 = 14;
 /** Per lane, a digit's part of its line's score from its configuration count: lineScore, or the digits-first score (LINE_SCORE_DIGITS). */
 @inline function countScores8(counts: v128, digitsFirst: bool): v128 {
   const open = i16x8.gt_s(counts, choiceConstant(ONES));
-  const score = digitsFirst ? i16x8.sub(choiceConstant(TWENTY_TWOS), counts) : i16x8.mul(counts, choiceConstant(WEIGHTS));
+  const score = digitsFirst ? i16x8.sub(choiceConstant(DIGITS_FIRST_WEIGHTS), counts) : i16x8.mul(counts, choiceConstant(WEIGHTS));
   return v128.bitselect(score, choiceConstant(FIXED_WEIGHTS), open);
 }
 /** Of two v128s of eight u16s, lane by lane: a's lanes 0+1, 2+3, 4+5, 6+7, then b's. */
@@ -2434,7 +2436,7 @@ const LINE_SCORE_DIGITS: usize = AHEAD != 0 || DIGITS_OVER != 0 || DIGITS_ROOT !
 if (AHEAD != 0 || DIGITS_OVER != 0 || DIGITS_ROOT != 0) {
   for (let matrix: u32 = 0; matrix < 512; matrix++) {
     const count = popcnt(<u32>load<u8>(matrix, CONFIGURATIONS));
-    store<u8>(matrix, <u8>(count > 1 ? 22 - count : FIXED_WEIGHT), LINE_SCORE_DIGITS);
+    store<u8>(matrix, <u8>(count > 1 ? DIGITS_FIRST_WEIGHT - count : FIXED_WEIGHT), LINE_SCORE_DIGITS);
   }
 }
 /**

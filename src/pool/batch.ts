@@ -2,7 +2,7 @@
  * Batches: the unit of work that crosses to a worker thread, how the main thread fills one, and
  * the reused buffers they travel in.
  *
- *   main thread                                    worker (or the main thread with --threads 0)
+ *   main thread                                    worker (or the main thread, beside them or alone)
  *   BatchBuilder ── BatchTask ────────────────────► runTask(engines, task) (solve-task.ts)
  *     fastBytes  81 bytes per 9×9 digit line         fast records: bytes → kernel memory → output bytes
  *     lines, textAt, texts, readErrors, out          other records: parsed, one solveGroup call per size

@@ -4,7 +4,7 @@
  */
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type SolverCapabilities, type SolverInfo, findSolver } from "../src/solvers/registry.js";
+import { type SolverCapabilities, type SolverInfo, findSolver, solvers } from "../src/solvers/registry.js";
 import type { SolverEngine } from "../src/solvers/solver.js";
 import { loadAbiSolver } from "./wasm-abi.js";
 
@@ -32,15 +32,41 @@ export async function resolveSolver(spec: string): Promise<SolverInfo> {
   return info;
 }
 
-/** Every --solvers item resolved, in order; a duplicate id is an error. */
+/**
+ * Every --solvers item resolved, in order; a duplicate id is an error. Each module and wasm-abi: file is loaded once here
+ * (and dropped), so that one that cannot give an engine is refused before anything is measured, naming the item.
+ */
 export async function resolveSolvers(specs: readonly string[]): Promise<SolverInfo[]> {
   const infos: SolverInfo[] = [];
   for (const spec of specs) {
     const info = await resolveSolver(spec);
-    if (infos.some((other) => other.id === info.id)) throw new Error(`--solvers: '${info.id}' is given twice`);
+    const other = infos.find((earlier) => earlier.id === info.id);
+    if (other) {
+      const from = (item: SolverInfo) => (item.source === undefined ? "" : ` (${item.source})`);
+      throw new Error(
+        other.source === info.source
+          ? `--solvers: '${info.id}' is given twice`
+          : `--solvers: two items have the id '${info.id}'${from(other)}${from(info)}: give each solver module an id of its own`,
+      );
+    }
+    if (isOutsideSolver(info)) await checkOutsideSolver(spec, info);
     infos.push(info);
   }
   return infos;
+}
+
+/** Loads an outside solver at each size it takes; what fails is one line naming the --solvers item (the file) and what is wrong. */
+async function checkOutsideSolver(spec: string, info: SolverInfo): Promise<void> {
+  for (const size of info.sizes) {
+    try {
+      await info.load(size);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      // the loaders' messages open with the file's absolute path, or the item: the item as given says it once
+      const reason = [`${info.source}: `, `${spec}: `].reduce((text, prefix) => (text.startsWith(prefix) ? text.slice(prefix.length) : text), message);
+      throw new Error(`--solvers ${spec}: ${reason.replace(/\s*\n\s*/g, " ")}`);
+    }
+  }
 }
 
 function abiSolver(spec: string, path: string): SolverInfo {
@@ -88,10 +114,17 @@ async function moduleSolver(spec: string): Promise<SolverInfo> {
     const reason = code === "ERR_MODULE_NOT_FOUND" ? "no such module" : (error as Error).message;
     throw new Error(`--solvers ${spec}: cannot load it (${reason})`);
   }
-  if (module.default === undefined) throw new Error(`${spec}: has no default export; see ${README_SECTION}`);
+  if (module.default === undefined) throw new Error(`--solvers ${spec}: has no default export; see ${README_SECTION}`);
+  const id = typeof module.id === "string" && module.id !== "" ? module.id : spec;
+  if (solvers.some((builtIn) => builtIn.id === id)) {
+    throw new Error(
+      `--solvers ${spec}: its id '${id}' is a built-in solver's; rename it (export const id = "my-${id}"), ` +
+        "or export no id (its row is then named by its path)",
+    );
+  }
   const declared = module.capabilities ?? {};
   return {
-    id: typeof module.id === "string" && module.id !== "" ? module.id : spec,
+    id,
     description: typeof module.description === "string" ? module.description : `a solver module (${basename(spec)})`,
     source: absolute,
     external: true,

@@ -43,9 +43,22 @@ let meter: CalibrationMeter | undefined;
 const counted: Pick<SolverEngine, "countSolutions"> = {
   countSolutions(puzzle: Grid, limit: number, solution: Grid, stats: SearchStats, budget: number): number {
     Atomics.add(calls, 0, 1);
-    return engine.countSolutions(puzzle, limit, solution, stats, budget);
+    const count: unknown = engine.countSolutions(puzzle, limit, solution, stats, budget);
+    if (typeof count !== "number") throw notACount(count);
+    return count;
   },
 };
+
+/** The error of a countSolutions call that returned no number: a promise (an async countSolutions) is said as such. */
+function notACount(returned: unknown): Error {
+  const then = (returned as { then?: unknown } | null)?.then;
+  if (typeof then === "function") {
+    (then as (ok: unknown, failed: unknown) => void).call(returned, undefined, () => {}); // its rejection is not this process's to end
+    return new Error("countSolutions returned a promise (is it async?): it must be synchronous and return the number of solutions found");
+  }
+  const what = returned === null ? "null" : typeof returned;
+  return new Error(`countSolutions returned ${what}, not a number: it must be synchronous and return the number of solutions found`);
+}
 
 /** Solves every puzzle once; returns the answers and the wall and process CPU ms the solving took. */
 function solveAll(): Extract<WorkerReply, { kind: "solved" }> {

@@ -228,6 +228,44 @@ describe("bench tools: usage errors", () => {
   });
 });
 
+describe("bench: a solver module or wasm-abi: file that cannot give an engine", () => {
+  it("is a usage error said before the header: one line naming the file and what is wrong, status 2 (it failed at its row, status 1)", () => {
+    const junk = join(dir, "junk.wasm");
+    writeFileSync(junk, "not wasm");
+    const notEngine = solverModule("not-engine.mjs", "export default { solve() {} };\n");
+    for (const [solvers, says] of [
+      [`wasm-abi:${junk}`, `bench: --solvers wasm-abi:${junk}: not a WebAssembly module (`],
+      [`wasm,${notEngine}`, `bench: --solvers ${notEngine}: the default export is not a solver engine (`],
+    ]) {
+      const run = bench(solvers);
+      expect([run.status, run.stdout], solvers).toEqual([2, ""]);
+      expect(run.stderr, solvers).toMatch(/^[^\n]+\n$/);
+      expect(run.stderr.startsWith(says), run.stderr).toBe(true);
+    }
+  });
+
+  it("a module whose id is a built-in solver's is refused, saying so (it read 'given twice'), status 2", () => {
+    const taken = solverModule("taken.mjs", `export { default } from ${JSON.stringify(EXAMPLE)};\nexport const id = "wasm";\n`);
+    const run = bench(`wasm,${taken}`);
+    expect([run.status, run.stdout]).toEqual([2, ""]);
+    expect(run.stderr).toBe(
+      `bench: --solvers ${taken}: its id 'wasm' is a built-in solver's; rename it (export const id = "my-wasm"), or export no id (its row is then named by its path)\n`,
+    );
+  });
+
+  it("an async countSolutions fails its row saying that it must be synchronous (it read 'expected 1 solution, got 0')", () => {
+    const later = solverModule(
+      "later.mjs",
+      `import honest from ${JSON.stringify(EXAMPLE)};\nexport const id = "later";\nexport default { async countSolutions(...args) { return honest.countSolutions(...args); } };\n`,
+    );
+    const run = bench(later);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      "bench: easy · later: countSolutions returned a promise (is it async?): it must be synchronous and return the number of solutions found\n",
+    );
+  });
+});
+
 describe("bench: a solver that never returns", () => {
   const loopingJs = solverModule("loop.mjs", `export const id = "loop";\nexport default { countSolutions() { for (;;); } };\n`);
   let loopingWasm = "";

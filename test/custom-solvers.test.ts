@@ -143,6 +143,15 @@ export function solve(puzzle: usize, limit: u32, flags: u32, solution: usize, gu
     await expect(instantiateAbiSolver(memoryOnly, "empty.wasm")).rejects.toThrow(/empty\.wasm: exports no function solve\(puzzle_ptr/);
     await expect((await resolveSolver("wasm-abi:./missing.wasm")).load(9)).rejects.toThrow(/missing\.wasm: cannot read the wasm-abi solver \(ENOENT\)/);
   });
+
+  it("is loaded once when the bench's solvers are resolved, so that a file that is no module is refused before measuring, naming it", async () => {
+    const junk = join(folder, "junk.wasm");
+    writeFileSync(junk, "not wasm");
+    await expect(resolveSolvers(["wasm", `wasm-abi:${junk}`])).rejects.toThrow(
+      new RegExp(`^--solvers wasm-abi:${junk.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not a WebAssembly module \\([^\n]+\\)$`),
+    );
+    await expect(resolveSolvers(["wasm-abi:./missing.wasm"])).rejects.toThrow("--solvers wasm-abi:./missing.wasm: cannot read the wasm-abi solver (ENOENT)");
+  });
 });
 
 describe("solver modules", () => {
@@ -164,9 +173,29 @@ describe("solver modules", () => {
     const path = join(folder, "not-an-engine.mjs");
     writeFileSync(path, "export default { solve() {} };\n");
     await expect((await resolveSolver(path)).load(9)).rejects.toThrow(/not a solver engine \(an object with countSolutions/);
+    // the bench's solvers, resolved before measuring: one line naming the item
+    await expect(resolveSolvers(["wasm", path])).rejects.toThrow(`--solvers ${path}: the default export is not a solver engine (an object with countSolutions`);
+    const factory = join(folder, "factory-of-nothing.mjs");
+    writeFileSync(factory, "export default async (size) => null;\n");
+    await expect(resolveSolvers([factory])).rejects.toThrow(`--solvers ${factory}: the default export is not a solver engine`);
     await expect(resolveSolver("./nowhere/solver.mjs")).rejects.toThrow(/--solvers \.\/nowhere\/solver\.mjs: cannot load it \(no such module\)/);
     await expect(resolveSolvers(["wasm", "wasm"])).rejects.toThrow(/'wasm' is given twice/);
     expect((await resolveSolver("bitmask")).id).toBe("bitmask");
+  });
+
+  it("refuses a module whose id is a built-in solver's, saying so and how to rename it (it read 'given twice', or took the built-in row's place)", async () => {
+    for (const id of ["wasm", "bitmask", "wasm:first"]) {
+      const path = join(folder, `${id.replace(":", "-")}-id.mjs`);
+      writeFileSync(path, `export { default } from ${JSON.stringify(resolvePath("examples/my-solver.mjs"))};\nexport const id = ${JSON.stringify(id)};\n`);
+      const refusal = `--solvers ${path}: its id '${id}' is a built-in solver's; rename it (export const id = "my-${id}"), or export no id (its row is then named by its path)`;
+      await expect(resolveSolvers([path]), id).rejects.toThrow(refusal);
+      await expect(resolveSolvers(["wasm", path]), id).rejects.toThrow(refusal);
+    }
+    // two modules of one id: neither is given twice
+    const [a, b] = ["a.mjs", "b.mjs"].map((name) => join(folder, name));
+    for (const path of [a, b])
+      writeFileSync(path, `export { default } from ${JSON.stringify(resolvePath("examples/my-solver.mjs"))};\nexport const id = "mine";\n`);
+    await expect(resolveSolvers([a, b])).rejects.toThrow(`--solvers: two items have the id 'mine' (${a}) (${b}): give each solver module an id of its own`);
   });
 
   it("benches the kernel, a module and a wasm-abi module side by side, verified", async () => {

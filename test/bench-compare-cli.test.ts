@@ -179,6 +179,12 @@ describe("bench --compare OLD --against NEW", () => {
     const truncated = join(dir, "truncated.json");
     writeFileSync(truncated, readFileSync(measured, "utf8").slice(0, 200));
     expect(() => readResultFile(truncated, "--compare")).toThrow(/^--compare .*truncated\.json: not JSON \(.+\)$/);
+    // a text file: V8's message quotes its start, line break and all, which made the error two lines
+    const notes = join(dir, "notes.json");
+    writeFileSync(notes, "not json\nat all\n");
+    const refused = bench(["--compare", notes, "--datasets", "easy"]);
+    expect([refused.status, refused.stdout]).toEqual([2, ""]);
+    expect(refused.stderr).toMatch(/^bench: --compare \S*notes\.json: not JSON \([^\n]*"not json\\n[^\n]*\)\n$/);
     expect(() => readResultFile(join(dir, "nowhere.json"), "--compare")).toThrow(`--compare ${join(dir, "nowhere.json")}: cannot read it (no such file)`);
     expect(() => readResultFile(dir, "--compare")).toThrow(`--compare ${dir}: cannot read it (a folder, not a file)`);
   });

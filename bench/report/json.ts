@@ -1,4 +1,5 @@
 /** The JSON writer and reader (docs/bench-result.schema.json); `--compare` reads through read-result.ts, which checks the schema first. */
+import { escapeText } from "../../src/model/excerpt.js";
 import { noiseFlags } from "../noise.js";
 import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { summarize, tukeyOutliers } from "../statistics.js";
@@ -51,7 +52,8 @@ export function readJson(text: string, source: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new Error(`${source}: not JSON (${(error as Error).message})`);
+    // V8's message quotes the start of the text, line breaks and all: escaped, so that the error is one line
+    throw new Error(`${source}: not JSON (${escapeText((error as Error).message)})`);
   }
 }
 

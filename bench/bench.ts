@@ -6,7 +6,7 @@ import { type SolverInfo, VARIANT_NOT_HERE, findSolver, solvers } from "../src/s
 import { isOutsideSolver, resolveSolvers } from "./custom-solvers.js";
 import { openWorkerRow } from "./isolated.js";
 import { benchDatasets, collectEnvironment, datasetExpectation, datasetIdentity } from "./env.js";
-import { type BenchOptions, type Preset, benchCommand, findPreset, parseOptions } from "./options.js";
+import { type BenchOptions, type Preset, benchCommand, checkJudgeFlags, findPreset, parseOptions } from "./options.js";
 import { LiveReport } from "./progress.js";
 import type { BenchRun } from "./records.js";
 import { COMPACT_WIDTH, formatFlagNotes, formatSummary, wrap } from "./report/compact.js";
@@ -91,13 +91,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const stream = toStderr ? process.stderr : process.stdout;
   const report = (text: string) => stream.write(terminalSafe(text));
   const width = Math.min(stream.isTTY && stream.columns > 0 ? stream.columns : COMPACT_WIDTH.unknown, COMPACT_WIDTH.max);
-  for (const [given, flag] of [
-    [options.failOnRegression !== undefined, "--fail-on-regression"],
-    [options.threshold !== undefined, "--threshold"],
-    [options.compareAnyway, "--compare-anyway"],
-  ] as const) {
-    if (given && !options.compare && !options.ref) throw new Error(`${flag} needs --compare OLD.json or --ref COMMIT: what to judge against`);
-  }
+  checkJudgeFlags(options);
   checkRefRequest(options);
   for (const flag of ["json", "markdown", "csv", "chart"] as const) {
     const path = options[flag];

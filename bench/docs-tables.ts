@@ -18,7 +18,7 @@ interface Options {
 const OPTIONS: readonly OptionRow[] = [
   { flags: "--section <name>", description: "the region to rewrite (--list names them)" },
   { flags: "--from <file>", description: "take the command's output from this file (-: standard input) instead of running it" },
-  { flags: "--list", description: "list every region: name, file, command", default: false },
+  { flags: "--list", description: "list every region: name, file, command (with neither --section nor --from)", default: false },
 ];
 
 function main(): void {
@@ -26,6 +26,8 @@ function main(): void {
   const options = parseToolOptions<Options>("npm run docs:tables --", description, OPTIONS);
   const regions = allRegions();
   if (options.list) {
+    const others = [options.section !== undefined && "--section", options.from !== undefined && "--from"].filter(Boolean);
+    if (others.length > 0) throw new InvalidArgumentError(`--list names the regions and rewrites none: leave out ${others.join(" and ")}`);
     for (const r of regions) process.stdout.write(`${r.name}\t${r.file}\t${r.command ?? `no script: ${r.reason}`}\n`);
     return;
   }

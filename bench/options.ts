@@ -158,7 +158,7 @@ export const OPTION_TABLE: readonly BenchOptionRow[] = [
   { flags: "--markdown [file]", description: "write the results as a Markdown table (bare flag: bench/results/; -: standard output)" },
   { flags: "--csv [file]", description: "write the results as CSV (bare flag: bench/results/; -: standard output)" },
   { flags: "--chart <file>", description: "write the chart (SVG) here", defaultText: "beside the first file --json/--markdown/--csv writes; none without one" },
-  { flags: "--no-chart", description: "write no chart" },
+  { flags: "--no-chart", description: "write no chart (refused beside --chart)" },
   {
     flags: "--compare <old.json>",
     description:
@@ -219,8 +219,13 @@ export function benchCommand(): Command {
 
 /** Parses `argv` (without node and script); --quick fills the options that were not given. */
 export function parseOptions(argv: readonly string[], command = benchCommand()): BenchOptions {
+  // --chart FILE and --no-chart set one option, the later winning: given together, one of them would be dropped unsaid
+  const chartFlags = new Set<string>();
+  command.on("option:chart", () => chartFlags.add("--chart"));
+  command.on("option:no-chart", () => chartFlags.add("--no-chart"));
   command.parse([...argv], { from: "user" });
   const options = command.opts<Record<string, unknown>>();
+  if (chartFlags.size > 1) throw new InvalidArgumentError("--chart FILE and --no-chart ask for a chart and for none: give one of them");
   // An empty value (an unset variable in CI: --ref "$BASE") would otherwise run a whole bench that judges nothing.
   for (const [key, what] of [
     ["ref", "a commit"],
@@ -245,4 +250,15 @@ export function parseOptions(argv: readonly string[], command = benchCommand()):
   }
   options.threadsGiven = command.getOptionValueSource("threads") === "cli";
   return options as unknown as BenchOptions;
+}
+
+/** Throws when a flag that judges (--fail-on-regression, --threshold, --compare-anyway) has nothing to judge against. */
+export function checkJudgeFlags(options: BenchOptions): void {
+  for (const [given, flag] of [
+    [options.failOnRegression !== undefined, "--fail-on-regression"],
+    [options.threshold !== undefined, "--threshold"],
+    [options.compareAnyway, "--compare-anyway"],
+  ] as const) {
+    if (given && !options.compare && !options.ref) throw new Error(`${flag} needs --compare OLD.json or --ref COMMIT: what to judge against`);
+  }
 }

@@ -9,14 +9,16 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadAverage, parseToolOptions, runTool } from "./tool.js";
+import { loadAverage, parseToolOptions, quietUsage, runTool } from "./tool.js";
 import { InvalidArgumentError } from "commander";
 import { type OptionRow, commaList, wholeNumber } from "../src/cli-kit/options.js";
 import { packagePath } from "../src/kernel/paths.js";
 import { benchDatasets, collectEnvironment } from "./env.js";
 import { resolveSolvers } from "./custom-solvers.js";
 import { DEFAULT_ROUNDS } from "./rounds.js";
-import { MOST_MS, MOST_PUZZLES } from "./options.js";
+import { MOST_MS, MOST_PUZZLES, benchCommand, checkJudgeFlags, parseOptions as parseBenchOptions } from "./options.js";
+import { checkRefRequest } from "./paired.js";
+import { checkOutputRequests } from "./report/output.js";
 
 /** The most pairs of runs of a kind: each is two whole bench runs. */
 const MOST_PAIRS = 100;
@@ -74,7 +76,11 @@ const OPTIONS: readonly OptionRow[] = [
     parse: commaList,
   },
   { flags: "--no-busy", description: "skip the runs with the other core busy" },
-  { flags: "--bench-options <options>", description: 'more options for every run of the bench, e.g. "--fresh-rounds"', default: "" },
+  {
+    flags: "--bench-options <options>",
+    description: 'more options for every run of the bench, e.g. "--fresh-rounds" (checked as the bench checks them, before the first run)',
+    default: "",
+  },
   { flags: "--keep", description: "keep the runs' JSON files (their folder is printed)", default: false },
 ];
 
@@ -147,6 +153,7 @@ async function main(argv: readonly string[]): Promise<void> {
   // The runs' datasets and solvers, checked up front: a bad one would fail only in the first bench run, after it had started.
   benchDatasets(options.datasets);
   await resolveSolvers(options.solvers);
+  await checkBenchOptions(options);
   measuring = true;
   const folder = mkdtempSync(join(tmpdir(), "verdict-rates-"));
   // A signal ends the runs under way and the spinner, and removes the runs' files (unless --keep), rather than leave them: once
@@ -170,12 +177,45 @@ async function main(argv: readonly string[]): Promise<void> {
   }
 }
 
+/** The options every bench run gets: the datasets, time, rounds and puzzles of `options`, no threads row and no chart. */
+function commonArgs(options: RateOptions): string[] {
+  const common = ["--datasets", options.datasets.join(","), "--time", `${options.time}`, "--rounds", `${options.rounds}`, "--puzzles", `${options.puzzles}`];
+  return [...common, "--threads", "0", "--no-chart"];
+}
+
+/** --bench-options as words. */
+const benchWords = (options: RateOptions): string[] => options.benchOptions.split(" ").filter((word) => word !== "");
+
+/**
+ * Throws, before any run, where the bench would refuse a run's options (--bench-options with a typo, or an option that
+ * the runs' own contradict): the bench's parser and its checks made before measuring, on each kind of run's command line.
+ */
+async function checkBenchOptions(options: RateOptions): Promise<void> {
+  const words = benchWords(options);
+  if (words.length === 0) return;
+  const head = ["--solvers", options.solvers.join(","), ...commonArgs(options), ...words];
+  const runs = [[...head, "--json", join(tmpdir(), "verdict-rates-check.json")], ...(options.refPairs > 0 ? [[...head, "--ref", "HEAD"]] : [])];
+  for (const args of runs) {
+    try {
+      const parsed = parseBenchOptions(args, quietUsage(benchCommand()));
+      checkJudgeFlags(parsed);
+      if (parsed.ref) checkRefRequest(parsed);
+      else checkOutputRequests(parsed);
+      // --datasets or --solvers among them take the place of the runs' own
+      benchDatasets(parsed.datasets);
+      await resolveSolvers(parsed.solvers ?? []);
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/^error: /, "");
+      throw new InvalidArgumentError(`--bench-options "${options.benchOptions}": ${reason.replace(/\s*\n\s*/g, " ")}`);
+    }
+  }
+}
+
 /** The pairs of runs, their rates and the goals, written to standard output; the runs' files go to `folder`. */
 async function measure(options: RateOptions, folder: string): Promise<void> {
   const environment = collectEnvironment({ seed: 1, limit: 2, timeMs: options.time, budget: 100_000 }, new Date());
-  const common = ["--datasets", options.datasets.join(","), "--time", `${options.time}`, "--rounds", `${options.rounds}`, "--puzzles", `${options.puzzles}`];
-  common.push("--threads", "0", "--no-chart");
-  const benchOptions = options.benchOptions.split(" ").filter((word) => word !== "");
+  const common = commonArgs(options);
+  const benchOptions = benchWords(options);
   const started = performance.now();
   let runs = 0;
   const out = (line: string) => process.stdout.write(line + "\n");

@@ -182,6 +182,24 @@ describe("bench: usage", () => {
     }
   });
 
+  it("refuses --chart FILE with --no-chart, either way round, before measuring (the later one was taken, the other dropped unsaid)", () => {
+    const svg = join(dir, "both.svg");
+    for (const flags of [
+      ["--chart", svg, "--no-chart"],
+      ["--no-chart", "--chart", svg],
+      [`--chart=${svg}`, "--no-chart"],
+    ]) {
+      const run = spawnSync(process.execPath, [BENCH, ...flags, "--json", join(dir, "both.json"), "--datasets", "easy", "--solvers", "wasm"], {
+        encoding: "utf8",
+      });
+      expect([run.status, run.stderr, run.stdout], flags.join(" ")).toEqual([
+        2,
+        "bench: --chart FILE and --no-chart ask for a chart and for none: give one of them\n",
+        "",
+      ]);
+    }
+  });
+
   it("refuses the options of a comparison without --compare or --ref, before measuring (--threshold and --compare-anyway were ignored, the bench ran)", () => {
     for (const [flags, flag] of [
       [["--fail-on-regression"], "--fail-on-regression"],

@@ -219,5 +219,14 @@ describe("npm run docs:tables", () => {
     const refused = spawnSync(process.execPath, ["dist/bench/docs-tables.js", "--section", "tdoku"], { cwd: root, encoding: "utf8" });
     expect(refused.status).toBe(2); // a usage error, as in the other tools
     expect(refused.stderr).toContain("edit it by hand");
+    // --list rewrites nothing: --section or --from beside it is refused (it listed, and the section was left as it was, unsaid)
+    for (const [others, names] of [
+      [["--section", "tdoku"], "--section"],
+      [["--from", "/dev/null"], "--from"],
+      [["--section", "tdoku", "--from", "/dev/null"], "--section and --from"],
+    ] as const) {
+      const both = spawnSync(process.execPath, ["dist/bench/docs-tables.js", "--list", ...others], { cwd: root, encoding: "utf8" });
+      expect([both.status, both.stdout, both.stderr]).toEqual([2, "", `docs:tables: --list names the regions and rewrites none: leave out ${names}\n`]);
+    }
   });
 });

@@ -104,11 +104,20 @@ describe("verdict-rates: usage", () => {
     }
   });
 
-  it("passes --bench-options to the --ref-pairs runs too (they ran without them)", () => {
-    const options = ["--pairs", "0", "--planted-pairs", "0", "--ref-pairs", "1", ...TINY.slice(4), "--bench-options", "--no-such-bench-option"];
-    const failed = run(options);
-    expect(failed.status).toBe(1);
-    expect(failed.stderr).toContain("--no-such-bench-option --ref HEAD exited 2: bench: unknown option '--no-such-bench-option'");
+  it("checks --bench-options as the bench would, before any run, status 2 (a typo failed the first run, status 1, after it had started)", () => {
+    for (const [more, says] of [
+      [["--bench-options", "--fresh-round"], `--bench-options "--fresh-round": unknown option '--fresh-round' (Did you mean --fresh-rounds?)`],
+      [["--bench-options", "--time 0"], `--bench-options "--time 0": option '--time <ms>' argument '0' is invalid.`],
+      [["--bench-options", "--threshold 3"], `--bench-options "--threshold 3": --threshold needs --compare OLD.json or --ref COMMIT`],
+      [["--bench-options", "--datasets no-such-set-xyz"], `--bench-options "--datasets no-such-set-xyz": no dataset 'no-such-set-xyz'`],
+      // the --ref-pairs runs get them too: --fresh-rounds is refused with --ref
+      [["--ref-pairs", "1", "--bench-options", "--fresh-rounds"], `--bench-options "--fresh-rounds": --fresh-rounds is for runs judged later with --compare`],
+    ] as const) {
+      const refused = run([...TINY, ...more]);
+      expect([refused.status, refused.stdout], more.join(" ")).toEqual([2, ""]);
+      expect(refused.stderr, more.join(" ")).toMatch(/^verdict-rates: [^\n]+\n$/);
+      expect(refused.stderr, more.join(" ")).toContain(`verdict-rates: ${says}`);
+    }
   });
 });
 

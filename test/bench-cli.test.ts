@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { signalExitStatus } from "../src/cli-kit/progress.js";
@@ -43,7 +43,8 @@ describe("bench: interrupts", () => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     it(`${signal} mid-run prints the finished rows, writes them marked incomplete and exits ${signalExitStatus(signal)}`, async () => {
       const json = join(dir, `${signal}.json`);
-      const child = spawn(process.execPath, [BENCH, ...ARGS, "--json", json], { stdio: ["ignore", "pipe", "pipe"] });
+      const csv = join(dir, `${signal}.csv`);
+      const child = spawn(process.execPath, [BENCH, ...ARGS, "--json", json, "--csv", csv], { stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
       child.stdout!.on("data", (data) => (stdout += data));
       await waitFor(() => stdout, FIRST_ROW, child);
@@ -59,6 +60,11 @@ describe("bench: interrupts", () => {
       expect(written.records[0]).toMatchObject({ row: "wasm", dataset: "easy" });
       expect(written.records[0].batchMs.length).toBe(written.records[0].samples);
       expect(readFileSync(json.replace(/\.json$/, ".svg"), "utf8")).toContain("incomplete");
+      // the CSV marks each line as the JSON marks the run (it carried no mark), with the CPU and commit
+      const [header, ...lines] = readFileSync(csv, "utf8").trimEnd().split("\n");
+      expect(header).toMatch(/,cpu,commit,incomplete$/);
+      expect(lines).toHaveLength(written.records.length);
+      for (const line of lines) expect(line.endsWith(`,${written.environment.commit},${signal}: ${written.records.length} of 3 rows`), line).toBe(true);
     });
   }
 
@@ -352,10 +358,18 @@ describe("bench: datasets", () => {
 });
 
 describe("bench tools name the CPU beside the tables they print alone", () => {
-  it("profile --markdown: the table alone on standard output, the machine on standard error; profile and kernel-vs refuse what they cannot measure", () => {
+  it("profile --markdown: a line naming the CPU, commit and dataset, then the table, on standard output, the machine on standard error; profile and kernel-vs refuse what they cannot measure", () => {
     const profile = spawnSync(process.execPath, [PROFILE, "--variants", "wasm", "--datasets", "easy", "--sample", "5", "--markdown"], { encoding: "utf8" });
     expect(profile.status, profile.stderr).toBe(0);
-    expect(profile.stdout).toMatch(/^\| variant \|/);
+    // `profile --markdown > f` kept no CPU nor dataset in f
+    const model = cpus()[0].model.trim();
+    const [about, blank, ...table] = profile.stdout.split("\n");
+    expect(about.startsWith(`CPU: ${model}`), about).toBe(true);
+    expect(about).toMatch(
+      /\(\d+ cores?\), Node v[\d.]+, commit [0-9a-f]{12}(-dirty)?, \d{4}-\d\d-\d\d; dataset easy: a seeded sample of 5 puzzles \(seed 1\), limit 2, budget /,
+    );
+    expect(blank).toBe("");
+    expect(table[0]).toMatch(/^\| variant \|/);
     expect(profile.stderr).toMatch(/^CPU: .+ \(\d+ cores?\)\n/);
     expect(profile.stderr).toContain("\ndatasets: easy\n");
     // --json -: the JSON alone on standard output; --out that is a file is refused before measuring

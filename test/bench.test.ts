@@ -21,6 +21,8 @@ import { createSolver } from "../src/index.js";
 import { WrongAnswerError } from "../bench/verify.js";
 import { benchRecord } from "./bench-record.js";
 import { checkWellFormed } from "./xml.js";
+import { RUN_CSV_FIELDS, formatRunCsv } from "../bench/report/run-csv.js";
+import { csvField } from "../src/formats/output/format.js";
 
 const record = benchRecord;
 
@@ -80,6 +82,23 @@ describe("report writers", () => {
     expect(Number(first[CSV_FIELDS.indexOf("puzzlesPerSecond")])).toBe(200_000);
     expect(lines[3].split(",")[CSV_FIELDS.indexOf("guessesPerPuzzle")]).toBe(""); // null → empty, never 0
     expect(lines[6]).toMatch(/^"hard, ""quoted""",mrv,/);
+  });
+
+  it("--csv's file gives every line the run's CPU, commit and incomplete mark, as the JSON holds them once (the CSV had none)", () => {
+    const cpu = [handMade.environment.cpu, handMade.environment.vectorUnits, handMade.environment.cpuFamily].filter(Boolean).join(", ");
+    const whole = formatRunCsv(handMade).trimEnd().split("\n");
+    expect(whole[0]).toBe([...CSV_FIELDS, ...RUN_CSV_FIELDS].join(","));
+    expect(whole).toHaveLength(handMade.records.length + 1);
+    const records = formatCsv(handMade.records).trimEnd().split("\n").slice(1);
+    whole.slice(1).forEach((line, i) => expect(line).toBe(`${records[i]},${csvField(cpu)},${handMade.environment.commit},`)); // a whole run: no mark
+    const stopped = formatRunCsv({ ...handMade, incomplete: { signal: "SIGINT", rowsPlanned: 9 } })
+      .trimEnd()
+      .split("\n");
+    for (const line of stopped.slice(1)) expect(line.endsWith(`,${handMade.environment.commit},SIGINT: ${handMade.records.length} of 9 rows`), line).toBe(true);
+    // a record whose quoted field holds a line break keeps the columns after it
+    const broken = formatRunCsv({ ...handMade, records: [{ ...handMade.records[0], dataset: "two\nlines" }] });
+    expect(broken.startsWith(`${whole[0]}\n"two\nlines",`)).toBe(true);
+    expect(broken.endsWith(`,${handMade.environment.commit},\n`)).toBe(true);
   });
 
   it("defuses a CSV cell a spreadsheet would read as a formula, as the CLI's csv output does", () => {

@@ -27,7 +27,7 @@ export interface ProfileOptions {
   variants?: string[];
   datasets?: string[];
   json?: string | true;
-  /** Print the variants' tables as Markdown instead of the terminal report (the paths written go to stderr). */
+  /** Print the variants' tables as Markdown, under a line naming the CPU, commit and datasets, instead of the terminal report (the paths written go to stderr). */
   markdown?: boolean;
   limit: number;
   budget: number;
@@ -142,11 +142,12 @@ export async function runProfile(
     process.exitCode = watch.exitStatus!;
   }
   if (options.markdown) {
-    // the table alone on standard output (docs:tables takes it whole)
+    // standard output holds the tables under one line naming the CPU, commit and datasets (docs:tables takes the table lines); the whole environment goes here
     const datasetsLine = `datasets: ${datasets.map((dataset) => dataset.name).join(", ")}`;
     process.stderr.write([...describeProfileEnvironment(run.environment, Infinity, run.records), datasetsLine].join("\n") + "\n");
   }
-  report(options.markdown ? formatProfileMarkdown(run) : formatProfileTable(run, process.stdout.isTTY ? process.stdout.columns : undefined));
+  const names = datasets.map((dataset) => dataset.name);
+  report(options.markdown ? formatProfileMarkdown(run, names) : formatProfileTable(run, process.stdout.isTTY ? process.stdout.columns : undefined));
   if (jsonToStdout) process.stdout.write(formatProfileJson(run));
   const json = options.json === undefined || jsonToStdout ? [] : [writeText(outputPath(options.json, "json", `profile-${stamp}`, out), formatProfileJson(run))];
   const written = [...json, ...(cpuProfile ? [cpuProfile] : [])];
@@ -182,7 +183,12 @@ const PROFILE_OPTIONS: readonly OptionRow[] = [
     description:
       "write every record (per-puzzle arrays included) as JSON (bare flag: <out>/profile-<time>.json; -: standard output, the report then on standard error)",
   },
-  { flags: "--markdown", description: "print each dataset's variant table as Markdown (every column) instead of the terminal report", default: false },
+  {
+    flags: "--markdown",
+    description:
+      "print each dataset's variant table as Markdown (every column), under a line naming the CPU, commit and datasets, instead of the terminal report",
+    default: false,
+  },
   {
     flags: "--out <dir>",
     description: "folder of a bare --json's file and the CPU profile",

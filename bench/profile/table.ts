@@ -3,6 +3,7 @@ import {
   type Column,
   alignRows,
   column,
+  cpuName,
   describeMachine,
   formatNumber,
   formatPercent,
@@ -12,6 +13,7 @@ import {
   tableLines,
 } from "../report/format.js";
 import { wrap } from "../report/compact.js";
+import { counted } from "../../src/model/whole-number.js";
 import type { HardPuzzle, ProfileEnvironment, ProfileRecord, ProfileRun } from "../records.js";
 
 /** The width the profile is written for when standard output is no terminal. */
@@ -37,11 +39,19 @@ export const PROFILE_COLUMNS: readonly Column<ProfileRecord>[] = [
   { header: "timeouts", align: "right", cell: (r) => `${r.timeouts}` },
 ];
 
-/** Each dataset's variant table as Markdown, every column (the dataset's name above each when there are several). */
-export function formatProfileMarkdown(run: ProfileRun): string {
+/**
+ * Each dataset's variant table as Markdown, every column (the dataset's name above each when there are several), under a
+ * line naming the CPU, the commit and the datasets (`datasets`, else those of the records), which every figure needs.
+ */
+export function formatProfileMarkdown(run: ProfileRun, datasets: readonly string[] = [...groupByDataset<ProfileRecord>(run.records).keys()]): string {
+  const env = run.environment;
+  const sample = env.sample === null ? "every puzzle" : `a seeded sample of ${formatNumber(env.sample)} puzzles (seed ${env.seed})`;
+  const about =
+    `CPU: ${cpuName(env)} (${counted(env.cores, "core")}), Node ${env.node}, commit ${env.commit}, ${env.date.slice(0, 10)}; ` +
+    `${datasets.length === 1 ? "dataset" : "datasets"} ${datasets.join(", ") || "none"}: ${sample}, limit ${env.limit}, budget ${formatNumber(env.budget)} nodes/puzzle`;
   const groups = [...groupByDataset<ProfileRecord>(run.records)];
-  return groups
-    .flatMap(([dataset, records]) => [...(groups.length > 1 ? [`**${dataset}**`, ""] : []), ...markdownTable(PROFILE_COLUMNS, records), ""])
+  return [about, ""]
+    .concat(groups.flatMap(([dataset, records]) => [...(groups.length > 1 ? [`**${dataset}**`, ""] : []), ...markdownTable(PROFILE_COLUMNS, records), ""]))
     .join("\n");
 }
 

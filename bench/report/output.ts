@@ -1,5 +1,6 @@
 /** Where the exports go: a given path, `-` (or a path naming standard output), or bench/results/<timestamp>.<ext> for a bare flag. */
-import { formatCsv, formatMarkdown } from "./format.js";
+import { formatMarkdown } from "./format.js";
+import { formatRunCsv } from "./run-csv.js";
 import { accessSync, chownSync, constants, existsSync, fstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { OutputWriteError } from "../../src/cli-kit/errors.js";
 import { basename, dirname, extname, join, resolve } from "node:path";
@@ -45,7 +46,7 @@ const exportsOf = (requests: OutputRequests) =>
   [
     { flag: "json", value: requests.json, extension: "json", write: formatJson },
     { flag: "markdown", value: requests.markdown, extension: "md", write: formatMarkdown },
-    { flag: "csv", value: requests.csv, extension: "csv", write: (run: BenchRun) => formatCsv(run.records) },
+    { flag: "csv", value: requests.csv, extension: "csv", write: formatRunCsv },
     { flag: "chart", value: requests.chart, extension: "svg", write: formatSvg },
   ] as const;
 

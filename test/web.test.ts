@@ -19,6 +19,7 @@ import type { PreviewServer } from "vite";
 import { build, createServer, preview } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_FIELDS } from "../bench/report/format.js";
+import { RUN_CSV_FIELDS } from "../bench/report/run-csv.js";
 import { parseJson } from "../bench/report/json.js";
 import { isValidSolution, parsePuzzle } from "../src/model/puzzle.js";
 import { type BrowserName, type Page, FIREFOX_PATH, chromiumRequired, hasChromium, hasFirefox, withPage } from "./browser.js";
@@ -155,8 +156,10 @@ describe.skipIf(BROWSERS.every((browser) => browser.skip))("the web page in head
           expect(judged.status, judged.stderr).toBe(0);
           expect(judged.stdout).toMatch(/0 faster, 0 slower, \d+ no change, \d+ not judged, 0 undecided, 0 not run on one side/);
           const csv = (await download(page, "#export-csv")).trim().split("\n");
-          expect(csv[0]).toBe(CSV_FIELDS.join(","));
+          expect(csv[0]).toBe([...CSV_FIELDS, ...RUN_CSV_FIELDS].join(","));
           expect(csv.length).toBe(rows.length + 1);
+          // every row ends with the run's CPU (quoted: it may hold commas), commit and an empty incomplete mark
+          for (const line of csv.slice(1)) expect(line.endsWith(`,${run.environment.commit ?? ""},`), line).toBe(true);
 
           await page.select("#chart-scale", "linear");
           expect(await page.$eval("#bench-svg", (svg) => svg.getAttribute("data-scale"))).toBe("linear");

@@ -7,7 +7,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { buildFacts } from "../build/facts.js";
 import type { BenchEnvironment, BenchRecord, BenchRun, DatasetIdentity } from "../bench/records.js";
-import { formatCsv } from "../bench/report/format.js";
+import { formatRunCsv } from "../bench/report/run-csv.js";
 import { formatJson } from "../bench/report/json.js";
 import { findSolver } from "../src/solvers/registry.js";
 import type { WebBenchPlan, WebBenchRow } from "./bench.js";
@@ -81,7 +81,7 @@ export function pageRun(rows: readonly WebBenchRow[], plan: WebBenchPlan, page: 
 /** The run as the bench's JSON file (`--json`). */
 export const pageJson = (run: BenchRun): string => formatJson(run);
 /** The run as the bench's CSV file (`--csv`). */
-export const pageCsv = (run: BenchRun): string => formatCsv(run.records);
+export const pageCsv = (run: BenchRun): string => formatRunCsv(run);
 
 /** The first 16 hex digits of the SHA-256 of `bytes`, as the bench records a dataset (bench/env.ts). */
 export async function contentHash(bytes: ArrayBuffer): Promise<string> {

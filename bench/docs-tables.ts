@@ -7,7 +7,7 @@ import { parseToolOptions, runTool } from "./tool.js";
 import type { OptionRow } from "../src/cli-kit/options.js";
 import { InputReadError } from "../src/cli-kit/errors.js";
 import { packageRoot } from "../src/kernel/paths.js";
-import { allRegions, replaceRegion } from "./report/regions.js";
+import { allRegions, linesBesideTable, replaceRegion } from "./report/regions.js";
 
 interface Options {
   section?: string;
@@ -57,6 +57,13 @@ function main(): void {
   const path = join(packageRoot(), region.file);
   writeFileSync(path, replaceRegion(readFileSync(path, "utf8"), region.name, output, region.file));
   process.stderr.write(`docs:tables: ${region.file}: region '${region.name}' rewritten\n`);
+  const beside = region.kind === "table" ? linesBesideTable(output) : [];
+  if (beside.length > 0) {
+    // the text above the table names its CPU, commit and date by hand: these lines say what they now are
+    process.stderr.write(
+      `docs:tables: the output's lines beside its table, which the text around the region should agree with:\n${beside.map((line) => `  ${line}\n`).join("")}`,
+    );
+  }
 }
 
 await runTool("docs:tables", main);

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COLUMNS, MARKDOWN_COLUMNS, markdownTable } from "../bench/report/format.js";
 import { PROFILE_COLUMNS } from "../bench/profile/table.js";
-import { type Region, allRegions, regionsOf, replaceRegion, tablesOf } from "../bench/report/regions.js";
+import { type Region, allRegions, linesBesideTable, regionsOf, replaceRegion, tablesOf } from "../bench/report/regions.js";
 import { BULK_COLUMNS, SIZING_COLUMNS } from "../bench/bulk-table.js";
 import { versusTable } from "../bench/versus.js";
 
@@ -161,6 +161,8 @@ describe("npm run docs:tables", () => {
       "<!-- /table -->",
     ]);
     expect(next.replace("| a | 3 |", "| 1 | 2 |")).toBe(doc);
+    // what the region leaves out, which the tool prints for the text around the region (its CPU, commit, date)
+    expect(linesBesideTable(output)).toEqual(["progress 1 of 2", "done"]);
   });
 
   it("puts the whole output in an output region, fenced", () => {

@@ -79,6 +79,14 @@ export function regionBody(kind: Region["kind"], output: string): string[] {
   return tables[0];
 }
 
+/**
+ * The lines of a command's `output` that a table region leaves out: every line not blank and not of its table (the CPU,
+ * commit, date and notes most tools print around it), which the text around the region should agree with.
+ */
+export function linesBesideTable(output: string): string[] {
+  return output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("|"));
+}
+
 /** `text` with the body of its region `name` made from a command's `output`; the rest is kept byte for byte. */
 export function replaceRegion(text: string, name: string, output: string, file = "text"): string {
   const region = regionsOf(text, file).find((r) => r.name === name);

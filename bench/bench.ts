@@ -190,7 +190,7 @@ async function main(argv: readonly string[]): Promise<void> {
     out.push("", `interrupted by ${watch.signal}: ${records.length} of ${live.totalRows} rows finished; the exports below hold them, marked incomplete`);
   }
   if (options.wide) out.push(...formatTables(records, options.seed));
-  const flagNotes = formatFlagNotes(records, width, options.time, !options.wide);
+  const flagNotes = formatFlagNotes(records, width, options.time, !options.wide, environment.cores);
   if (flagNotes.length > 0) out.push("", "Flags:", ...flagNotes);
   const infos = new Map(selected.map((info) => [info.id, info]));
   // a stopped run's datasets whose rows that could be the reference (--reference's, else a pure-TS engine row) were not measured;

@@ -228,7 +228,7 @@ export async function judgeAgainstCommit(
   const threshold = formatNumber(plan.threshold * 100);
   const heading = [
     `Compared with commit ${commit} (--ref ${ref}, built in ${tree}), each row of both timed interleaved in this run: puzzles/s before → now`,
-    `± is the 95% interval of the ratio over ${counted(plan.rounds, "round")} (Student's t on each round's ratio, the sides taking turns of about 2 ms); ` +
+    `the bracketed range is the 95% interval of the ratio over ${counted(plan.rounds, "round")} (Student's t on each round's ratio, the sides taking turns of about 2 ms); ` +
       `faster or slower only when the whole interval lies beyond ${threshold}%, else "no change"; "not judged": an interval too wide to tell ${threshold}%`,
   ];
   const run = { environment: { date: new Date().toISOString(), commit } } as BenchRun;

@@ -2,7 +2,7 @@
  * The bench's judgement: summaries and ratio intervals, noise flags, `--compare` (settings and
  * verdicts), the JSON schema and the chart. All on hand-made samples: nothing here is timed.
  */
-import { formatMarkdown } from "../bench/report/format.js";
+import { formatMarkdown, formatRatio, formatSpeedup } from "../bench/report/format.js";
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
@@ -273,8 +273,10 @@ describe("--compare", () => {
     expect(changes[0].estimate!.method).toBe("calibrated");
     expect(changes[1].estimate!.ratio).toBeCloseTo(2, 1);
     const text = formatComparison(before, changes);
-    expect(text).toMatch(/wasm\s+[\d,]+\s+[\d,]+\s+(no change|not judged \(± wider than the [\d.]+% it would judge\)): 1\.\d\d ± 0\.\d\d× (faster|slower)/);
-    expect(text).toMatch(/bitmask\s+[\d,]+\s+[\d,]+\s+(1\.9\d|2\.0\d) ± 0\.\d\d× faster/);
+    expect(text).toMatch(
+      /wasm\s+[\d,]+\s+[\d,]+\s+(no change|not judged \(± wider than the [\d.]+% it would judge\)): 1\.\d\d× \([\d.]+–[\d.]+\) (faster|slower)/,
+    );
+    expect(text).toMatch(/bitmask\s+[\d,]+\s+[\d,]+\s+(1\.9\d|2\.0\d)× \([\d.]+–[\d.]+\) faster/);
     expect(text).toMatch(/scan\s+[\d,]+\s+n\/a\s+not run now/);
     expect(text).not.toContain("gone");
     expect(text).toContain("calibrated rounds");
@@ -436,18 +438,54 @@ describe("compact view", () => {
     expect(formatFlagNotes(rows.slice(0, 2))).toEqual([]);
   });
 
+  it("says a threads row's P comes from its own threads when they outnumber the cores the process may use, not from another process", () => {
+    const pool = measured("easy", "wasm (2 threads)", samplesAround(1, 0.02, 40, 7), { threads: 2, cpuPerWall: 0.98 });
+    expect(flagMarks(noiseFlags(pool))).toBe("P");
+    const own = formatFlagNotes([pool], 400, undefined, false, 1).join("\n");
+    expect(own).toMatch(
+      /P {2}pre-empted: .* because the row's threads outnumber the 1 core this process may use .*took turns on it, not because another process/,
+    );
+    expect(own).not.toContain("so another process had the core");
+    expect(own).toContain("easy · wasm (2 threads) (CPU/wall 0.98, 2 threads on 1 core)");
+    // with a row that another process slowed too, both are said
+    const both = formatFlagNotes([pool, rows[2]], 400, undefined, false, 1).join("\n");
+    expect(both).toContain("so another process had the core");
+    expect(both).toContain('a row whose entry says "K threads on N cores" was slowed by its own threads instead');
+    expect(both).toContain("(CPU/wall 0.4)");
+    // on as many cores as threads, a P is another process's
+    const enough = formatFlagNotes([{ ...pool, cpuPerWall: 1.2 }], 200, undefined, false, 2).join("\n");
+    expect(enough).toContain("so another process had the core");
+    expect(enough).toContain("(CPU/wall 1.2)");
+  });
+
   it("closes with the fastest row per dataset against the reference and the fastest pure-TS row", () => {
     const [summary] = formatSummary(rows, (r) => r.row === "bitmask", 200).slice(1);
-    expect(summary).toMatch(/^ {2}easy: wasm, [\d,]+\/s; 5\.00 ± 0\.10× faster than bitmask \(reference, the fastest pure TS\)$/);
+    expect(summary).toMatch(/^ {2}easy: wasm, [\d,]+\/s; 5\.00× \(4\.9\d–5\.1\d\) faster than bitmask \(reference, the fastest pure TS\)$/);
     const other = formatSummary(rows, (r) => r.row.startsWith("wasm-abi"), 200)[1];
     expect(other).toMatch(/faster than bitmask \(reference\); [\d.]+× \([\d.]+–[\d.]+\) faster than wasm-abi:\S+ \(the fastest pure TS\)/);
+  });
+
+  it("prints a ratio's interval as its two ends, which need not lie evenly around it", () => {
+    expect(formatRatio({ ratio: 1.12, low: 1.013, high: 1.159, method: "welch" })).toBe("1.12× (1.01–1.16)");
+    // below 1, the inverse (read "slower"), its ends swapped
+    expect(formatRatio({ ratio: 0.5, low: 0.45, high: 0.6, method: "welch" })).toBe("2.00× (1.67–2.22)");
+    // ends that would read the same get a digit more
+    expect(formatRatio({ ratio: 4.24, low: 4.238, high: 4.2421, method: "welch" })).toBe("4.24× (4.238–4.242)");
+    expect(formatRatio({ ratio: 24.7, low: 23.9, high: 25.5, method: "welch" })).toBe("24.7× (23.9–25.5)");
+    expect(formatSpeedup(rows[0])).toBe("5.00× (4.90–5.10) faster than bitmask");
+  });
+
+  it("says a ratio below 1 against the reference inverted, as 'slower', where no interval is known", () => {
+    const [summary] = formatSummary([{ ...rows[0], speedup: 0.769, speedupInterval: null }, rows[1]], (r) => r.row === "bitmask", 200).slice(1);
+    expect(summary).toMatch(/; 1\.30× slower than bitmask \(reference, the fastest pure TS\)$/);
+    expect(summary).not.toContain("0.769");
   });
 
   it("never names a row that mostly timed out (flag T) the fastest; says when every row did", () => {
     const gaveUp = (r: BenchRecord): BenchRecord => ({ ...r, timeouts: Math.ceil(r.puzzles * 0.6) }); // on the same puzzles as the rest
     const quick = { ...gaveUp(rows[2]), row: "scan", puzzlesPerSecond: rows[0].puzzlesPerSecond * 10, reference: null };
     const [summary] = formatSummary([...rows, quick], (r) => r.row === "bitmask" || r.row === "scan", 200).slice(1);
-    expect(summary).toMatch(/^ {2}easy: wasm, [\d,]+\/s; 5\.00 ± 0\.10× faster than bitmask \(reference, the fastest pure TS\)$/);
+    expect(summary).toMatch(/^ {2}easy: wasm, [\d,]+\/s; 5\.00× \(4\.9\d–5\.1\d\) faster than bitmask \(reference, the fastest pure TS\)$/);
     expect(formatSummary(rows.map(gaveUp), () => true, 200)[1]).toBe(
       "  easy: every row gave up on most puzzles (T), so none is the fastest; a larger --budget lets them solve",
     );
@@ -477,7 +515,7 @@ describe("compact view", () => {
     ).toEqual([]);
     const [line] = formatSummary(close, (r) => r.row === "bitmask", 300).slice(-1);
     expect(line).toMatch(
-      new RegExp(`^  hard: ${escapeRegExp(fastest.row)}, [\\d,]+/s, tied within noise with ${escapeRegExp(tied.row)} at 1\\.\\d\\d ± 0\\.\\d\\d×; `),
+      new RegExp(`^  hard: ${escapeRegExp(fastest.row)}, [\\d,]+/s, tied within noise with ${escapeRegExp(tied.row)} at 1\\.\\d\\d× \\([\\d.]+–[\\d.]+\\); `),
     );
     expect(formatSummary(rows, (r) => r.row === "bitmask", 200)[1]).not.toContain("tied");
     // Without a reference, the summary says so once, not on every dataset's line.

@@ -2,11 +2,12 @@
  * The compact terminal view: one line per row as it finishes, in fixed columns that fit the terminal (lower-priority
  * columns dropped first), then the flags' notes and a closing summary per dataset. The full table is format.ts's.
  */
-import { FLAG_NOTES, type NoiseFlag, flagMarks, mostlyTimedOut, noiseFlags } from "../noise.js";
+import { FLAG_NOTES, type NoiseFlag, PREEMPTED_SHARE, flagMarks, mostlyTimedOut, noiseFlags } from "../noise.js";
+import { counted } from "../../src/model/whole-number.js";
 import type { BenchRecord } from "../records.js";
 import { type RatioEstimate, speedRatio, tukeyOutliers } from "../statistics.js";
 import { verdictOf } from "./compare.js";
-import { formatNumber, formatPercent, formatRatio, groupByDataset, rowNotes } from "./format.js";
+import { formatNumber, formatPercent, formatRatio, formatTimes, groupByDataset, rowNotes } from "./format.js";
 
 /** Fixed width, so that lines align while they stream. */
 interface CompactColumn {
@@ -98,17 +99,44 @@ function wrapPhrases(phrases: readonly string[], width: number): string[] {
   return wrap(phrases.map((phrase) => phrase.replaceAll(" ", NO_BREAK)).join(", "), width).map((line) => line.replaceAll(NO_BREAK, " "));
 }
 
-/** The notes of the flags raised, each with the rows it marks; empty when none was. `liveRows`: the rows were printed as they finished (without S). */
-export function formatFlagNotes(records: readonly BenchRecord[], width: number = COMPACT_WIDTH.unknown, timeMs?: number, liveRows = false): string[] {
+/** Whether a row ran more worker threads than the `cores` the process may use: its threads took turns on them, and its CPU/wall stays below its thread count. */
+const outnumbered = (r: BenchRecord, cores: number | undefined): cores is number => cores !== undefined && cores > 0 && r.threads !== null && r.threads > cores;
+
+/** Flag P's note: another process had the core, or, for rows of more threads than the `cores` the process may use, the rows' own threads shared them. */
+function preemptedNote(marked: readonly BenchRecord[], cores: number | undefined): string {
+  const own = marked.filter((r) => outnumbered(r, cores)).length;
+  if (own === 0) return FLAG_NOTES.preempted.note;
+  const those = `the row's threads outnumber the ${counted(cores!, "core")} this process may use (taskset, or the machine), so they took turns on ${cores === 1 ? "it" : "them"}`;
+  if (own === marked.length) {
+    return (
+      `pre-empted: CPU time / wall time while timing was below ${PREEMPTED_SHARE} per thread because ${those}, ` +
+      `not because another process had the core; give the bench as many cores as threads, or --threads ${cores}`
+    );
+  }
+  return `${FLAG_NOTES.preempted.note}; a row whose entry says "K threads on N cores" was slowed by its own threads instead: ${those}`;
+}
+
+/**
+ * The notes of the flags raised, each with the rows it marks; empty when none was. `liveRows`: the rows were printed as they finished (without S);
+ * `cores`: the cores the process may use, for flag P's rows of more threads than that.
+ */
+export function formatFlagNotes(
+  records: readonly BenchRecord[],
+  width: number = COMPACT_WIDTH.unknown,
+  timeMs?: number,
+  liveRows = false,
+  cores?: number,
+): string[] {
   const lines: string[] = [];
   for (const flag of Object.keys(FLAG_NOTES) as NoiseFlag[]) {
     const marked = records.filter((r) => noiseFlags(r).includes(flag));
     if (marked.length === 0) continue;
     const { mark } = FLAG_NOTES[flag];
-    let note = timeMs === undefined ? FLAG_NOTES[flag].note : FLAG_NOTES[flag].note.replace("--time 2000", `--time ${moreTime(timeMs)}`);
+    let note = flag === "preempted" ? preemptedNote(marked, cores) : FLAG_NOTES[flag].note;
+    if (timeMs !== undefined) note = note.replace("--time 2000", `--time ${moreTime(timeMs)}`);
     if (flag === "speed" && liveRows) note += ". It is known once every row is timed: the rows above, printed as they finished, do not show it";
     lines.push(...wrap(`  ${mark}  ${note}.`, width, "     "));
-    const rows = marked.map((r) => `${r.dataset} · ${r.row}`.replaceAll(" ", NO_BREAK) + flagDetail(flag, r));
+    const rows = marked.map((r) => `${r.dataset} · ${r.row}`.replaceAll(" ", NO_BREAK) + flagDetail(flag, r, cores));
     const shown = rows.length > 6 ? [...rows.slice(0, 6), `${rows.length - 6} more`] : rows;
     const list = `${marked.length} row${marked.length === 1 ? "" : "s"}: ${shown.join(", ")}`;
     lines.push(...wrap(list, width - 5).map((line) => `     ${line.replaceAll(NO_BREAK, " ")}`));
@@ -121,9 +149,12 @@ export function formatFlagNotes(records: readonly BenchRecord[], width: number =
   return lines;
 }
 
-/** What a flagged row's entry in its note adds: the CPU share of a pre-empted row, how much slower or faster a row of another speed ran. */
-function flagDetail(flag: NoiseFlag, r: BenchRecord): string {
-  if (flag === "preempted") return ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)})`;
+/** What a flagged row's entry in its note adds: the CPU share of a pre-empted row (and its threads and cores, when they outnumber the cores), how much slower or faster a row of another speed ran. */
+function flagDetail(flag: NoiseFlag, r: BenchRecord, cores?: number): string {
+  if (flag === "preempted") {
+    const shared = outnumbered(r, cores) ? `, ${r.threads} threads on ${counted(cores, "core")}` : "";
+    return ` (CPU/wall ${formatNumber(r.cpuPerWall, 2)}${shared})`.replaceAll(" ", NO_BREAK);
+  }
   if (flag === "speed" && typeof r.speedShift === "number") {
     const atRunSpeed = `~${formatNumber(r.puzzlesPerSecond * r.speedShift)}/s at the run's speed`;
     return r.speedShift >= 1 ? ` (${formatNumber(r.speedShift, 2)}× slower, ${atRunSpeed})` : ` (${formatNumber(1 / r.speedShift, 2)}× faster, ${atRunSpeed})`;
@@ -170,7 +201,7 @@ export function tiedWithFastest(fastest: BenchRecord, rows: readonly BenchRecord
   return ties.sort((a, b) => a.estimate.ratio - b.estimate.ratio);
 }
 
-/** ", tied within noise with wasm at 1.01 ± 0.03×, …", or "" when the fastest stands alone. */
+/** ", tied within noise with wasm at 1.01× (0.98–1.04), …", or "" when the fastest stands alone. */
 function describeTies(fastest: BenchRecord, rows: readonly BenchRecord[]): string {
   const ties = tiedWithFastest(fastest, rows);
   if (ties.length === 0) return "";
@@ -232,15 +263,15 @@ export function formatSummary(
   return lines;
 }
 
-/** "1.55 ± 0.04× faster" for the fastest row against `other`, from its recorded speedup when `other` is its reference. */
+/** "1.55× (1.51–1.59) faster" (or "0.77× slower" as "1.30× slower") for the fastest row against `other`, from its recorded speedup when `other` is its reference. */
 function ratioText(fastest: BenchRecord, other: BenchRecord): string {
   if (fastest.reference === other.row && fastest.speedup !== null) {
     const ratio = fastest.speedup;
     const interval = fastest.speedupInterval;
-    const text = interval ? formatRatio({ ratio, ...interval }) : `${formatNumber(ratio, 3)}×`;
-    return `${text} ${ratio >= 1 ? "faster" : "slower"}`;
+    if (!interval) return formatTimes(ratio);
+    return `${formatRatio({ ratio, ...interval })} ${ratio >= 1 ? "faster" : "slower"}`;
   }
   const estimate = speedRatio(other, fastest);
-  if (!estimate) return `${formatNumber(other.meanMicros / fastest.meanMicros, 3)}× faster`;
+  if (!estimate) return formatTimes(other.meanMicros / fastest.meanMicros);
   return `${formatRatio(estimate)} ${estimate.ratio >= 1 ? "faster" : "slower"}`;
 }

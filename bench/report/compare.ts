@@ -276,11 +276,11 @@ export function regressions(changes: readonly Change[], percent: number): Change
   return changes.filter((c) => c.verdict === "slower" && c.estimate !== null && c.estimate.high < 1 - percent / 100);
 }
 
-/** The change cell: "1.50 ± 0.03× faster", "no change: 1.01 ± 0.02× faster", "not judged (flags N P → none): …", "not run now". */
+/** The change cell: "1.50× (1.47–1.53) faster", "no change: 1.01× (0.99–1.03) faster", "not judged (flags N P → none): …", "not run now". */
 function describeChange(change: Change): string {
   if (!change.estimate) return change.verdict === "undecided" ? "undecided (under 2 timed batches)" : change.verdict;
   const shown = formatRatio(change.estimate);
-  const direction = shown.startsWith("1.00") ? "" : change.estimate.ratio >= 1 ? " faster" : " slower"; // "1.00 ± 0.01×" is neither
+  const direction = shown.startsWith("1.00") ? "" : change.estimate.ratio >= 1 ? " faster" : " slower"; // "1.00× (0.99–1.01)" is neither
   const marks = (list: readonly NoiseFlag[]) => flagMarks(list) || "none";
   const why = change.reason ?? `flags ${marks(change.flags.before)} → ${marks(change.flags.after)}`;
   if (change.verdict === "not judged") return `not judged (${why}): ${shown}${direction}`;
@@ -294,7 +294,7 @@ export function compareHeading(before: BenchRun, noiseThreshold: number, after?:
   return [
     `Compared with ${side(before)}: puzzles/s before → now${after ? `, now ${side(after)}` : ""}`,
     "the change is the ratio of each row's rounds in CPU time relative to the calibration work timed between its calls " +
-      `(what slowed the whole machine drops out), ± its 95% interval; faster or slower only when the whole interval lies beyond ` +
+      `(what slowed the whole machine drops out), its 95% interval in brackets; faster or slower only when the whole interval lies beyond ` +
       `${formatNumber(noiseThreshold * 100)}%, else "no change"`,
     `"not judged": an interval too wide to tell ${formatNumber(noiseThreshold * 100)}%, a noisy (N), disagree (D) or timed-out (T) flag in either run, ` +
       "rows that timed different work, a run without calibrated rounds (the web page's export), every solver moved alike, " +

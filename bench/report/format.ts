@@ -34,16 +34,16 @@ export function formatPercent(value: number | null, digits = 1): string {
   return value === null || !Number.isFinite(value) ? "n/a" : `${value.toFixed(digits)}%`;
 }
 
-/** Intervals wider than this share of the ratio read as a range rather than as "±". */
-const WIDE_INTERVAL = 0.2;
-
-/** "1.50 ± 0.03×" (below 1 the inverse, read "slower"); an interval wider than ±20% reads as its range: "4.05× (1.20–9.30)". */
+/**
+ * "1.12× (1.01–1.16)": the ratio (below 1 its inverse, read "slower") and its 95% interval, which need not be centred on
+ * it; the bounds get a digit more (two at most) where they would read the same.
+ */
 export function formatRatio(estimate: RatioEstimate): string {
   const shown = estimate.ratio >= 1 ? estimate : { ratio: 1 / estimate.ratio, low: 1 / estimate.high, high: 1 / estimate.low };
   const digits = shown.ratio < 10 ? 2 : shown.ratio < 100 ? 1 : 0;
-  const spread = (shown.high - shown.low) / 2;
-  if (spread > WIDE_INTERVAL * shown.ratio) return `${shown.ratio.toFixed(digits)}× (${shown.low.toFixed(digits)}–${shown.high.toFixed(digits)})`;
-  return `${shown.ratio.toFixed(digits)} ± ${spread.toFixed(spread > 0 && spread < 10 ** -digits ? digits + 1 : digits)}×`;
+  let bounds = digits;
+  while (bounds < digits + 2 && shown.high > shown.low && shown.low.toFixed(bounds) === shown.high.toFixed(bounds)) bounds++;
+  return `${shown.ratio.toFixed(digits)}× (${shown.low.toFixed(bounds)}–${shown.high.toFixed(bounds)})`;
 }
 
 /** A speed ratio in words, never below 1×: "5.20× faster", "1.30× slower"; 2 decimals under 10, 1 under 100. */
@@ -53,7 +53,7 @@ export function formatTimes(ratio: number, above = "faster", below = "slower"): 
   return `${shown.toFixed(digits)}× ${ratio >= 1 ? above : below}`;
 }
 
-/** "5.20 ± 0.11× faster than bitmask", "1.30× slower than bitmask" (no interval known), "reference", or "n/a". */
+/** "5.20× (5.09–5.31) faster than bitmask", "1.30× slower than bitmask" (no interval known), "reference", or "n/a". */
 export function formatSpeedup(record: BenchRecord): string {
   if (record.speedup === null || record.reference === null) return "n/a";
   if (record.reference === record.row) return "reference";

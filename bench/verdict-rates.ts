@@ -26,6 +26,7 @@ import { MIN_JUDGED_ROUNDS, type Verdict, compareRuns } from "./report/compare.j
 import { readResultFile } from "./report/read-result.js";
 import { cpuName } from "./report/format.js";
 import { counted } from "../src/model/whole-number.js";
+import { median } from "../src/model/quantile.js";
 import { INTERRUPT_SIGNALS, type InterruptSignal, signalExitStatus } from "../src/cli-kit/progress.js";
 
 interface RateOptions {
@@ -261,8 +262,7 @@ async function measure(options: RateOptions, folder: string): Promise<void> {
     const what = `${condition}${busy ? " (the other core spinning)" : ""}, ${counted(pairs, "pair")}`;
     out(`${what}: same code, ${describeSame(same)}`);
     const found = planted.rows === 0 ? "n/a" : ((10 * planted.slower) / planted.rows).toFixed(1);
-    ratios.sort((a, b) => a - b);
-    const measured = ratios.length === 0 ? "n/a" : `${((1 / ratios[Math.floor(ratios.length / 2)] - 1) * 100).toFixed(1)}%`;
+    const measured = ratios.length === 0 ? "n/a" : `${((1 / median(ratios) - 1) * 100).toFixed(1)}%`;
     out(
       `${what}: planted ${Math.round(options.slowdown * 100)}% slowdown judged slower in ${planted.slower} of ${planted.rows} pairs of rows ` +
         `(${found} in 10); ${planted["no change"]} no change, ${planted["not judged"] + planted.undecided} not judged, ${planted.faster} faster; ` +

@@ -4,11 +4,13 @@
  * nor may the runs' temporary folder stay behind.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { scratchFolder } from "./cli-run.js";
+import { compareRuns } from "../bench/report/compare.js";
+import { readResultFile } from "../bench/report/read-result.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const SCRIPT = join(ROOT, "dist", "bench", "verdict-rates.js");
@@ -118,6 +120,26 @@ describe("verdict-rates: usage", () => {
       expect(refused.stderr, more.join(" ")).toMatch(/^verdict-rates: [^\n]+\n$/);
       expect(refused.stderr, more.join(" ")).toContain(`verdict-rates: ${says}`);
     }
+  });
+});
+
+describe("verdict-rates: the planted slowdown as measured", () => {
+  it("is the median of the pairs' ratios, the mean of the two middle ones for an even count (it took the upper one)", () => {
+    const args = ["--pairs", "0", "--planted-pairs", "2", "--no-busy", "--keep", ...TINY.slice(4)];
+    const run = spawnSync(process.execPath, [SCRIPT, ...args], { encoding: "utf8", env: { ...process.env, TMPDIR: dir } });
+    expect(run.status, run.stderr).toBe(0);
+    const kept = /^runs kept in (.+)$/m.exec(run.stdout)?.[1];
+    expect(kept, run.stdout).toBeDefined();
+    // each pair judged as the tool judges it, from the files it kept
+    const ratios = [0, 1].flatMap((i) =>
+      compareRuns(readResultFile(join(kept!, `idle-${i}-a.json`), "--compare"), readResultFile(join(kept!, `idle-${i}-b.json`), "--against"))
+        .filter((change) => change.row === "planted" && change.estimate)
+        .map((change) => change.estimate!.ratio),
+    );
+    rmSync(kept!, { recursive: true, force: true }); // the tests below look for the runs' folder left behind
+    expect(ratios).toHaveLength(2);
+    const percent = (ratio: number) => `${((1 / ratio - 1) * 100).toFixed(1)}%`;
+    expect(run.stdout).toContain(`the slowdown as measured: median ${percent((ratios[0] + ratios[1]) / 2)} [`);
   });
 });
 

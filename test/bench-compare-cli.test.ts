@@ -117,7 +117,7 @@ describe("bench --compare OLD --against NEW", () => {
     const after = steady("slower.json", 2);
     const plain = bench(["--compare", before, "--against", after]);
     expect(plain.status, plain.stderr).toBe(0);
-    expect(plain.stdout).toMatch(/bitmask +[\d,.]+ +[\d,.]+ +2\.\d+.*× slower/);
+    expect(plain.stdout).toMatch(/bitmask +[\d,.]+ +[\d,.]+ +2\.\d+× \([\d.]+–[\d.]+\) slower/);
     const ci = bench(["--compare", before, "--against", after, "--fail-on-regression", "10"]);
     expect(ci.status).toBe(1);
     expect(ci.stdout).toContain("--fail-on-regression 10: 1 row judged slower by more than 10%: easy · bitmask");

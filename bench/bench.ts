@@ -154,6 +154,10 @@ async function main(argv: readonly string[]): Promise<void> {
     takes: preset.takes,
     boundaryRow: preset.boundaryRow,
     expectationOf: datasetExpectation,
+    // a row on the edge of sampling times the puzzles it timed in the run it is compared with
+    ...(earlier
+      ? { sampledBefore: (dataset: string, solver: string) => earlier.records.find((r) => r.dataset === dataset && r.solver === solver)?.puzzles }
+      : {}),
   };
   for (const dataset of datasets) plannedRows(plan, dataset); // a dataset no selected solver takes is a usage error, said before the run
 

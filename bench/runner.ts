@@ -2,8 +2,9 @@
  * The measuring core: solvers × datasets → records; nothing here prints. Per row (a solver driven
  * one way) on a dataset's seeded draw:
  *
- *   1. verification pass   countSolutions per puzzle, each answer checked; a slow row stops after
- *                          PASS_SHARE of `timeMs` and is "sampled" on the prefix it finished
+ *   1. verification pass   countSolutions per puzzle, each answer checked; a solver's first row, warmed
+ *                          up first, keeps the longest prefix of 10, 20, 40, … puzzles (or all) whose
+ *                          calls took at most PASS_SHARE of `timeMs`: fewer, it is "sampled"
  *   2. batch check         engines with solveBatch: one checked batch call on that prefix
  *   3. tinybench           the batch timed in `rounds` rounds sharing `timeMs` (rounds.ts)
  *   4. per-puzzle pass     hrtime around each call, short puzzles retimed: the percentiles
@@ -46,8 +47,14 @@ import { DEFAULT_ROUNDS, FRESH_WARMUP_MS, type RoundTiming, calibratedFields, ti
 
 /** Minimum timed batches per row (tinybench `iterations`). */
 const MIN_SAMPLES = 5;
-/** Share of `timeMs` a verification pass may spend before the row is sampled; keeps ≥ MIN_SAMPLES batches in budget. */
+/** Share of `timeMs` a row's puzzles may take, solved once warm, before the row is sampled; keeps ≥ MIN_SAMPLES batches in budget. */
 const PASS_SHARE = 1 / MIN_SAMPLES;
+/** The longest warm-up on the first puzzles before the sampling decision (see warmUp); a solver whose passes over them steady sooner stops sooner. */
+const SAMPLING_WARMUP_MS = 100;
+/** How far past (or within) the budget a row's time must be now to leave the prefix an earlier run kept (see samplingRule). */
+const SAMPLING_HYSTERESIS = 1.5;
+/** A warm-up pass within this factor of the fastest counts as steady. */
+const WARM_SPREAD = 1.25;
 /** Share of `timeMs` spent warming up before timing. */
 const WARMUP_SHARE = 0.2;
 /** A sampled row still solves at least this many puzzles (or the whole selection). */
@@ -72,6 +79,8 @@ export interface BenchPlan extends MeasurePlan {
   takes?(info: SolverInfo, size: number): boolean;
   /** Adds the default kernel's once-per-puzzle row. @default true */
   boundaryRow?: boolean;
+  /** The puzzles an earlier run (--compare's) timed a solver's rows on in a dataset: a row near the sampling budget keeps them (samplingRule). */
+  sampledBefore?(dataset: string, solver: string): number | undefined;
 }
 
 /** A row driven by something other than one engine in this thread (e.g. a worker pool). */
@@ -213,19 +222,23 @@ interface PassResult {
 }
 
 /**
+ * Whether a pass goes on after `solved` puzzles, given the µs their calls took by the clock and the
+ * µs of CPU time the pass has used; it is asked before each puzzle and once after the last.
+ */
+type GoOn = (solved: number, spentMicros: number, cpuMicros: () => number) => boolean;
+
+/**
  * Calls countSolutions once per puzzle, timing each call alone; each answer goes to `check` after
- * its timing. Stops after `stopAfterMs` of solver time once `minPuzzles` are done: by the clock
- * and then by this process's CPU time too, so a busy machine does not get a row sampled.
+ * its timing. Stops when `goOn` says so (by default, after every puzzle); `solved` is then what `goOn` kept.
  */
 async function perPuzzlePass(
   engine: SolverEngine,
   grids: readonly Grid[],
   limit: number,
   budget: number,
-  stopAfterMs: number,
-  minPuzzles: number,
   check: AnswerCheck,
   signal?: AbortSignal,
+  goOn?: GoOn & { kept(): number },
 ): Promise<PassResult> {
   const answers = passAnswers(grids.length, grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
@@ -235,18 +248,22 @@ async function perPuzzlePass(
   let timeouts = 0;
   let solved = 0;
   const cpuStart = process.cpuUsage();
-  const withinBudget = (): boolean => {
-    if (spentMicros < stopAfterMs * 1000) return true;
+  const cpuMicros = (): number => {
     const { user, system } = process.cpuUsage(cpuStart);
-    return user + system < stopAfterMs * 1000;
+    return user + system;
   };
+  // the sampling decision's retimes (withoutSpike): their answers go to scratch buffers, the checked ones stay
+  const recent: number[] = [];
+  const scratch = new Uint8Array(grids[0]?.length ?? 0);
+  const scratchStats: SearchStats = { guesses: 0, timedOut: false };
   const turn = eventLoopTurns();
-  while (solved < grids.length && (solved < minPuzzles || withinBudget())) {
+  while (solved < grids.length && (!goOn || goOn(solved, spentMicros, cpuMicros))) {
     if (signal) await turn();
     if (signal?.aborted) throw new TimingAborted("per-puzzle pass");
     const start = process.hrtime.bigint();
     const count = engine.countSolutions(grids[solved], limit, answers.views[solved], stats, budget);
     micros[solved] = microsSince(start); // before the answer is stored: only the call is timed
+    if (goOn) micros[solved] = withoutSpike(micros[solved], recent, () => engine.countSolutions(grids[solved], limit, scratch, scratchStats, budget));
     answers.counts[solved] = count;
     answers.guesses[solved] = stats.guesses;
     answers.stopped[solved] = stats.timedOut ? 1 : 0;
@@ -255,7 +272,104 @@ async function perPuzzlePass(
     check(solved, { count, solution: answers.views[solved], timedOut: stats.timedOut });
     solved++;
   }
-  return { solved, micros: micros.subarray(0, solved), answers, timeouts };
+  if (goOn && solved === grids.length) goOn(solved, spentMicros, cpuMicros);
+  const kept = goOn ? goOn.kept() : solved;
+  for (let i = kept; i < solved; i++) if (answers.stopped[i]) timeouts--;
+  return { solved: kept, micros: micros.subarray(0, kept), answers, timeouts };
+}
+
+/** A call this many times the median of the calls before it, and over SPIKE_FLOOR_MICROS, is made again (see {@link withoutSpike}). */
+const SPIKE_FACTOR = 4;
+const SPIKE_FLOOR_MICROS = 50;
+/** The calls before it whose median a call is held against. */
+const SPIKE_WINDOW = 9;
+
+/**
+ * A call's µs for the sampling decision: when it took over SPIKE_FACTOR× the median of the `recent` calls, the fastest
+ * of it and two more calls of the same puzzle; a single call stalled by a collection, or by the compiler's thread on the
+ * one core the process has, then does not decide the sample. Adds the result to `recent`.
+ */
+function withoutSpike(micros: number, recent: number[], again: () => void): number {
+  let fastest = micros;
+  if (recent.length > 0 && micros > SPIKE_FLOOR_MICROS && micros > SPIKE_FACTOR * median(recent)) {
+    for (let i = 0; i < 2; i++) {
+      const start = process.hrtime.bigint();
+      again();
+      fastest = Math.min(fastest, microsSince(start));
+    }
+  }
+  recent.push(fastest);
+  if (recent.length > SPIKE_WINDOW) recent.shift();
+  return fastest;
+}
+
+/** The prefixes a solver's first row may keep: MIN_SAMPLED_PUZZLES, doubled while below `count`, then all `count`. */
+export function samplingSteps(count: number): number[] {
+  const steps: number[] = [];
+  for (let step = MIN_SAMPLED_PUZZLES; step < count; step *= 2) steps.push(step);
+  steps.push(count);
+  return steps;
+}
+
+/**
+ * The rule that samples a solver's first row: the pass stops at the first step of {@link samplingSteps}
+ * whose puzzles took more than `budgetMs`, by the clock and by this process's CPU time alike (a busy
+ * machine does not sample a row that a quiet one would not), and keeps the step before it (the first
+ * is always kept); it also stops where the next step, at the mean so far, would not fit. The steps are
+ * the same puzzles in every run, and the solver is warm (see {@link warmUp}), so a row sampled in one
+ * run is sampled to the same prefix in the next, unless its time lies within noise of the budget.
+ * `before`: the prefix an earlier run kept (--compare's), which is kept again unless this run's time is
+ * more than SAMPLING_HYSTERESIS× past the budget or within it by as much (hysteresis: a row on a step's
+ * edge stays on the earlier run's side, so the two runs time the same puzzles).
+ */
+export function samplingRule(count: number, budgetMs: number, before?: number): GoOn & { kept(): number } {
+  const steps = samplingSteps(count);
+  const hint = before !== undefined && steps.includes(before) ? before : undefined;
+  const budget = budgetMs * 1000;
+  // up to the earlier run's prefix, a step fits in the budget widened; past it, the next step needs it narrowed
+  const fitsAt = (step: number) => (hint !== undefined && step <= hint ? budget * SAMPLING_HYSTERESIS : budget);
+  let next = 0;
+  let kept = Math.min(count, steps[0]);
+  let stopped = false;
+  const rule = (solved: number, spentMicros: number, cpuMicros: () => number): boolean => {
+    if (stopped) return false;
+    if (solved < steps[next]) return true;
+    const taken = Math.min(spentMicros, cpuMicros());
+    if (next > 0 && taken > fitsAt(solved)) return !(stopped = true);
+    kept = solved;
+    next++;
+    if (next === steps.length) return false;
+    const projected = (taken / solved) * steps[next];
+    return !(stopped = projected > (solved === hint ? budget / SAMPLING_HYSTERESIS : fitsAt(steps[next])));
+  };
+  return Object.assign(rule, { kept: () => kept });
+}
+
+/**
+ * Solves the first puzzles of `grids` over and over, unchecked, so that the sampling decision times compiled code: until
+ * two passes over them in a row each took within WARM_SPREAD× of the fastest before (neither faster: still compiling,
+ * nor slower: stalled), or for `ms` (at least one call).
+ */
+async function warmUp(engine: SolverEngine, grids: readonly Grid[], limit: number, budget: number, ms: number, signal?: AbortSignal): Promise<void> {
+  const first = grids.slice(0, MIN_SAMPLED_PUZZLES);
+  const solution = new Uint8Array(grids[0]?.length ?? 0);
+  const stats: SearchStats = { guesses: 0, timedOut: false };
+  const start = performance.now();
+  const turn = eventLoopTurns();
+  let fastest = Infinity;
+  let steady = 0;
+  while (first.length > 0 && steady < 2) {
+    const pass = performance.now();
+    for (const grid of first) {
+      engine.countSolutions(grid, limit, solution, stats, budget);
+      if (signal) await turn();
+      if (signal?.aborted) throw new TimingAborted("warm-up");
+      if (performance.now() - start >= ms) return;
+    }
+    const took = performance.now() - pass;
+    steady = took >= fastest / WARM_SPREAD && took <= fastest * WARM_SPREAD ? steady + 1 : 0; // neither faster nor slower than the best so far
+    fastest = Math.min(fastest, took);
+  }
 }
 
 /** Runs the timed loop over `grids` here for FRESH_WARMUP_MS, so the per-puzzle pass after rounds timed elsewhere times compiled code. */
@@ -280,7 +394,7 @@ async function timePerPuzzle(
   signal?: AbortSignal,
 ): Promise<Float64Array> {
   const first = (i: number, answer: Parameters<AnswerCheck>[1]) => (check(i, answer), same(i, answer, "the per-puzzle timing pass"));
-  const micros = (await perPuzzlePass(engine, grids, limit, budget, Infinity, 0, first, signal)).micros;
+  const micros = (await perPuzzlePass(engine, grids, limit, budget, first, signal)).micros;
   const solution = new Uint8Array(grids[0]?.length ?? 0);
   const stats: SearchStats = { guesses: 0, timedOut: false };
   let count = 0;
@@ -333,8 +447,13 @@ async function measureRow(
     const key = `${row.info.id} ${draw.shape.size}`;
     if (!engines.has(key)) engines.set(key, await row.info.load(draw.shape.size));
     const engine = engines.get(key)!;
-    const stopAfterMs = decided === undefined ? plan.timeMs * PASS_SHARE : Infinity;
-    const pass = await perPuzzlePass(engine, grids, limit, budget, stopAfterMs, MIN_SAMPLED_PUZZLES, check, plan.signal);
+    let rule: ReturnType<typeof samplingRule> | undefined;
+    if (decided === undefined) {
+      const passMs = plan.timeMs * PASS_SHARE;
+      await warmUp(engine, grids, limit, budget, SAMPLING_WARMUP_MS, plan.signal);
+      rule = samplingRule(grids.length, passMs, plan.sampledBefore?.(draw.dataset.name, row.info.id));
+    }
+    const pass = await perPuzzlePass(engine, grids, limit, budget, check, plan.signal, rule);
     grids = grids.slice(0, pass.solved);
     timeouts = pass.timeouts;
     batchCall = row.mode === "engine" && solvesBatches(engine);

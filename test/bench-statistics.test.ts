@@ -29,7 +29,7 @@ import type { BenchEnvironment, BenchRecord, BenchRun } from "../bench/records.j
 import { compareRuns, formatComparison, settingDifferences, verdictOf } from "../bench/report/compare.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
 import { checkOutputRequests, namesStandardOutput, withStdoutAliases, writeReports, writeText } from "../bench/report/output.js";
-import { CompactLayout, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
+import { CompactLayout, fastestRow, formatFlagNotes, formatSummary, tiedWithFastest, wrap } from "../bench/report/compact.js";
 import { formatSvg, seriesColours } from "../bench/report/svg.js";
 import { colourDifference, toLab } from "./colour.js";
 import { mannWhitneyCount, rankRatio, studentT95, summarize, welchRatio, spreadFromMargin } from "../bench/statistics.js";
@@ -476,7 +476,9 @@ describe("compact view", () => {
   });
 
   it("says a ratio below 1 against the reference inverted, as 'slower', where no interval is known", () => {
-    const [summary] = formatSummary([{ ...rows[0], speedup: 0.769, speedupInterval: null }, rows[1]], (r) => r.row === "bitmask", 200).slice(1);
+    // (a row without the reference, as a run stopped part-way leaves, ranks the rows by their plain rate)
+    const unreferenced = { ...rows[2], puzzles: 50, reference: null };
+    const [summary] = formatSummary([{ ...rows[0], speedup: 0.769, speedupInterval: null }, rows[1], unreferenced], (r) => r.row === "bitmask", 200).slice(1);
     expect(summary).toMatch(/; 1\.30× slower than bitmask \(reference, the fastest pure TS\)$/);
     expect(summary).not.toContain("0.769");
   });
@@ -492,6 +494,13 @@ describe("compact view", () => {
     // a row timed on fewer of the puzzles (sampled) is never the fastest by its plain rate
     const sampled = { ...rows[2], row: "mrv", puzzles: rows[0].puzzles - 1, puzzlesPerSecond: rows[0].puzzlesPerSecond * 10, reference: null };
     expect(formatSummary([...rows, sampled], (r) => r.row === "bitmask", 200)[1]).toMatch(/^ {2}easy: wasm, /);
+    // with a reference, every row is ranked by its ratio to it on the puzzles both solved, a sampled row too
+    const prefix = { ...rows[1], row: "mrv", solver: "mrv", puzzles: 10, comparedOn: 10, puzzlesPerSecond: rows[0].puzzlesPerSecond * 10 };
+    const slower = formatSummary([rows[0], rows[1], { ...prefix, speedup: 3 }], (r) => r.row === "bitmask", 300)[1];
+    expect(slower).toMatch(/^ {2}easy: wasm, [\d,]+\/s; 5\.00× /);
+    const faster = formatSummary([rows[0], rows[1], { ...prefix, speedup: 8 }], (r) => r.row === "bitmask", 300)[1];
+    expect(faster).toMatch(/^ {2}easy: mrv, [\d,]+\/s on its first 10 puzzles \(sampled\); 8\.00× faster than bitmask \(reference, the fastest pure TS\)$/);
+    expect(fastestRow([rows[0], rows[1], { ...prefix, speedup: 8 }]).row).toBe("mrv");
     const alone = formatSummary([rows[2]], () => true, 200)[1];
     expect(alone).toContain("the fastest is the fastest pure TS");
     expect(alone).not.toContain("the the");

@@ -11,7 +11,7 @@ import { compareRuns, formatComparison } from "../bench/report/compare.js";
 import { formatJson, parseJson } from "../bench/report/json.js";
 import { formatSvg } from "../bench/report/svg.js";
 import { CSV_FIELDS, describeEnvironment, formatCsv, formatMarkdown, formatTables } from "../bench/report/format.js";
-import { applyReference, runBench } from "../bench/runner.js";
+import { applyReference, runBench, samplingRule, samplingSteps } from "../bench/runner.js";
 import { retimeFastest, retimes } from "../bench/measure/timing.js";
 import { median } from "../src/model/quantile.js";
 import { poolRow } from "../bench/threads.js";
@@ -295,6 +295,63 @@ describe("runner", () => {
     // alone stopped it after about 15); its CPU time, about 20 µs a puzzle, is far from it
     const [record] = await runBench({ ...plan, timeMs: 400, maxPuzzles: 20, solvers: [waits] });
     expect(record).toMatchObject({ row: "waits", selected: 20, puzzles: 20 });
+  });
+
+  it("does not sample a row because its first calls were slow (a solver still being compiled): the decision times it warm", async () => {
+    // the kernel, its first 15 calls each also spinning 2 ms of CPU time, as code not yet compiled runs
+    let calls = 0;
+    const cold = wrappedSolver("wasm", "cold", (solve) => {
+      if (calls++ < 15) for (const end = performance.now() + 2; performance.now() < end; ); // busy, so CPU time too
+      return solve();
+    });
+    // 15 × 2 ms is past the pass's 1/5 of 100 ms, in CPU time too: the first pass alone stopped after about 10 puzzles
+    const [record] = await runBench({ ...plan, timeMs: 100, maxPuzzles: 20, solvers: [cold] });
+    expect(record).toMatchObject({ row: "cold", selected: 20, puzzles: 20 });
+  });
+
+  it("keeps the prefix the run it is compared with timed, for a row on the edge of sampling (--compare's sampledBefore)", async () => {
+    // the kernel, every call also busy for 1.2 ms of CPU time: 20 puzzles would take 24 ms of the pass's 1/5 of 100 ms
+    const busy = wrappedSolver("wasm", "busy", (solve) => {
+      for (const start = process.cpuUsage(); ; ) {
+        const { user, system } = process.cpuUsage(start);
+        if (user + system >= 1200) break;
+      }
+      return solve();
+    });
+    const run = (sampledBefore?: () => number) =>
+      runBench({ ...plan, timeMs: 100, maxPuzzles: 40, solvers: [busy], ...(sampledBefore ? { sampledBefore } : {}) });
+    expect((await run())[0]).toMatchObject({ selected: 40, puzzles: 10 });
+    expect((await run(() => 20))[0]).toMatchObject({ selected: 40, puzzles: 20 });
+  });
+
+  it("samples a row to one of the prefixes 10, 20, 40, … (or all), by the time its puzzles took warm", () => {
+    expect(samplingSteps(100)).toEqual([10, 20, 40, 80, 100]);
+    expect(samplingSteps(10)).toEqual([10]);
+    expect(samplingSteps(7)).toEqual([7]);
+    // asked before each puzzle with the µs the calls took so far (and the pass's CPU µs), until it says stop
+    const kept = (count: number, budgetMs: number, microsEach: (i: number) => number, cpu = Infinity, before?: number) => {
+      const rule = samplingRule(count, budgetMs, before);
+      let spent = 0;
+      let solved = 0;
+      while (solved < count && rule(solved, spent, () => cpu)) spent += microsEach(solved++);
+      if (solved === count) rule(solved, spent, () => cpu);
+      return rule.kept();
+    };
+    expect(kept(100, 10, () => 30)).toBe(100);
+    // every rate between two steps keeps the same prefix: 40 puzzles fit 10 ms, 80 would not
+    for (const micros of [126, 150, 200, 240]) expect(kept(100, 10, () => micros)).toBe(40);
+    expect(kept(100, 10, () => 2000)).toBe(10); // the first step, always
+    // a slow puzzle past a step that fitted: the step before it is kept
+    expect(kept(100, 10, (i) => (i === 30 ? 20_000 : 50))).toBe(20);
+    // the clock ran while the process waited: its CPU time decides
+    expect(kept(100, 10, () => 5000, 2000)).toBe(100);
+    // near a step's edge, the prefix an earlier run kept (--compare's) is kept again, on either side of it
+    expect([kept(100, 10, () => 250), kept(100, 10, () => 250, Infinity, 20)]).toEqual([40, 20]);
+    expect([kept(100, 10, () => 270), kept(100, 10, () => 270, Infinity, 40)]).toEqual([20, 40]);
+    // far from it, or a prefix that is no step (an older run's), it is not
+    expect(kept(100, 10, () => 100, Infinity, 20)).toBe(100);
+    expect(kept(100, 10, () => 2000, Infinity, 80)).toBe(10);
+    expect(kept(100, 10, () => 270, Infinity, 28)).toBe(20);
   });
 
   it("throws when a solver's count is wrong", async () => {

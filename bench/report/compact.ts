@@ -222,14 +222,13 @@ export function formatSummary(
   const unreferenced: string[] = [];
   const gaveUp: string[] = [];
   for (const [dataset, rows] of groupByDataset(records)) {
-    // a row that mostly timed out (flag T) gave up fast rather than solved: never the fastest; nor is a sampled row, by its plain rate
+    // a row that mostly timed out (flag T) gave up fast rather than solved: never the fastest
     const solving = rows.filter((r) => !mostlyTimedOut(r));
     if (solving.length === 0) {
       lines.push(...wrap(`  ${dataset}: every row gave up on most puzzles (T), so none is the fastest; a larger --budget lets them solve`, width, "      "));
       continue;
     }
-    const most = Math.max(...solving.map((r) => r.puzzles));
-    const fastest = solving.filter((r) => r.puzzles === most).reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
+    const fastest = fastestRow(solving);
     const pureTs = solving.filter(isPureTs).reduce<BenchRecord | null>((a, r) => (!a || r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a), null);
     const parts: string[] = [];
     const against = (label: string, what: string, record: BenchRecord) => {
@@ -246,8 +245,13 @@ export function formatSummary(
     const shifted = parts.length > 0 && ([fastest, reference, pureTs].some(marked) || rows.some(contender));
     const caution = shifted ? ` (S: the machine changed speed while one of these rows was timed; rerun before quoting it)` : "";
     const comparisons = parts.length > 0 ? `; ${parts.join("; ")}${caution}` : "";
+    const sampled = fastest.puzzles < fastest.selected ? ` on its first ${fastest.puzzles} puzzles (sampled)` : "";
     lines.push(
-      ...wrap(`  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s${describeTies(fastest, solving)}${comparisons}`, width, "      "),
+      ...wrap(
+        `  ${dataset}: ${fastest.row}, ${formatNumber(fastest.puzzlesPerSecond)}/s${sampled}${describeTies(fastest, solving)}${comparisons}`,
+        width,
+        "      ",
+      ),
     );
   }
   const stopped = unreferenced.filter((dataset) => unfinished.has(dataset));
@@ -263,6 +267,20 @@ export function formatSummary(
   return lines;
 }
 
+/**
+ * The fastest of a dataset's rows. Rows compared with one reference are ranked by that ratio (`speedup`), which
+ * holds each row against the reference on the puzzles both solved: a sampled row's puzzles/s is of its first puzzles
+ * only, which may be easier or harder than the draw, so puzzles/s ranks only rows timed on as many puzzles (and ranks
+ * every row when there is no reference).
+ */
+export function fastestRow(rows: readonly BenchRecord[]): BenchRecord {
+  const reference = rows[0].reference;
+  const referenced = reference !== null && rows.every((r) => r.reference === reference && r.speedup !== null && Number.isFinite(r.speedup));
+  if (referenced) return rows.reduce((a, r) => (r.speedup! > a.speedup! || (r.speedup === a.speedup && r.puzzlesPerSecond > a.puzzlesPerSecond) ? r : a));
+  const most = Math.max(...rows.map((r) => r.puzzles));
+  return rows.filter((r) => r.puzzles === most).reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
+}
+
 /** "1.55× (1.51–1.59) faster" (or "0.77× slower" as "1.30× slower") for the fastest row against `other`, from its recorded speedup when `other` is its reference. */
 function ratioText(fastest: BenchRecord, other: BenchRecord): string {
   if (fastest.reference === other.row && fastest.speedup !== null) {
@@ -270,6 +288,10 @@ function ratioText(fastest: BenchRecord, other: BenchRecord): string {
     const interval = fastest.speedupInterval;
     if (!interval) return formatTimes(ratio);
     return `${formatRatio({ ratio, ...interval })} ${ratio >= 1 ? "faster" : "slower"}`;
+  }
+  // rows timed on different puzzles (one sampled): through their ratios to the reference, each on the puzzles it shares with it
+  if (other.puzzles !== fastest.puzzles && fastest.speedup !== null && other.speedup !== null && fastest.reference === other.reference) {
+    return formatTimes(fastest.speedup / other.speedup);
   }
   const estimate = speedRatio(other, fastest);
   if (!estimate) return formatTimes(other.meanMicros / fastest.meanMicros);

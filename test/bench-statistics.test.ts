@@ -501,6 +501,9 @@ describe("compact view", () => {
     const faster = formatSummary([rows[0], rows[1], { ...prefix, speedup: 8 }], (r) => r.row === "bitmask", 300)[1];
     expect(faster).toMatch(/^ {2}easy: mrv, [\d,]+\/s on its first 10 puzzles \(sampled\); 8\.00× faster than bitmask \(reference, the fastest pure TS\)$/);
     expect(fastestRow([rows[0], rows[1], { ...prefix, speedup: 8 }]).row).toBe("mrv");
+    // two rows timed on the same puzzles: by puzzles/s, whatever the rescaled ratios say
+    const twin = { ...rows[0], row: "wasm (1 call/puzzle)", puzzlesPerSecond: rows[0].puzzlesPerSecond * 1.1, speedup: 4.9 };
+    expect(fastestRow([rows[0], rows[1], twin]).row).toBe("wasm (1 call/puzzle)");
     const alone = formatSummary([rows[2]], () => true, 200)[1];
     expect(alone).toContain("the fastest is the fastest pure TS");
     expect(alone).not.toContain("the the");

@@ -310,16 +310,16 @@ describe("runner", () => {
   });
 
   it("keeps the prefix the run it is compared with timed, for a row on the edge of sampling (--compare's sampledBefore)", async () => {
-    // the kernel, every call also busy for 1.2 ms of CPU time: 20 puzzles would take 24 ms of the pass's 1/5 of 100 ms
+    // the kernel, every call also busy for 6 ms of CPU time: 20 puzzles would take 120 ms of the pass's 1/5 of 500 ms
     const busy = wrappedSolver("wasm", "busy", (solve) => {
       for (const start = process.cpuUsage(); ; ) {
         const { user, system } = process.cpuUsage(start);
-        if (user + system >= 1200) break;
+        if (user + system >= 6000) break;
       }
       return solve();
     });
     const run = (sampledBefore?: () => number) =>
-      runBench({ ...plan, timeMs: 100, maxPuzzles: 40, solvers: [busy], ...(sampledBefore ? { sampledBefore } : {}) });
+      runBench({ ...plan, timeMs: 500, rounds: 1, maxPuzzles: 40, solvers: [busy], ...(sampledBefore ? { sampledBefore } : {}) });
     expect((await run())[0]).toMatchObject({ selected: 40, puzzles: 10 });
     expect((await run(() => 20))[0]).toMatchObject({ selected: 40, puzzles: 20 });
   });

@@ -268,17 +268,17 @@ export function formatSummary(
 }
 
 /**
- * The fastest of a dataset's rows. Rows compared with one reference are ranked by that ratio (`speedup`), which
- * holds each row against the reference on the puzzles both solved: a sampled row's puzzles/s is of its first puzzles
- * only, which may be easier or harder than the draw, so puzzles/s ranks only rows timed on as many puzzles (and ranks
- * every row when there is no reference).
+ * The fastest of a dataset's rows. Two rows timed on the same puzzles are ranked by puzzles/s; two timed on different
+ * puzzles (one sampled) by their ratios to the reference (`speedup`), each on the puzzles it shares with the reference:
+ * a sampled row's puzzles/s is of its first puzzles only, which may be easier or harder than the draw. Without a
+ * reference, only the rows timed on the most puzzles are ranked.
  */
 export function fastestRow(rows: readonly BenchRecord[]): BenchRecord {
   const reference = rows[0].reference;
   const referenced = reference !== null && rows.every((r) => r.reference === reference && r.speedup !== null && Number.isFinite(r.speedup));
-  if (referenced) return rows.reduce((a, r) => (r.speedup! > a.speedup! || (r.speedup === a.speedup && r.puzzlesPerSecond > a.puzzlesPerSecond) ? r : a));
   const most = Math.max(...rows.map((r) => r.puzzles));
-  return rows.filter((r) => r.puzzles === most).reduce((a, r) => (r.puzzlesPerSecond > a.puzzlesPerSecond ? r : a));
+  const faster = (r: BenchRecord, than: BenchRecord) => (r.puzzles === than.puzzles ? r.puzzlesPerSecond > than.puzzlesPerSecond : r.speedup! > than.speedup!);
+  return (referenced ? rows : rows.filter((r) => r.puzzles === most)).reduce((a, r) => (faster(r, a) ? r : a));
 }
 
 /** "1.55× (1.51–1.59) faster" (or "0.77× slower" as "1.30× slower") for the fastest row against `other`, from its recorded speedup when `other` is its reference. */

@@ -43,4 +43,13 @@ describe("bench report: advice and notes that fit the run", () => {
     expect(formatNotes({ ...short, puzzlesPerSecond: 9_937, meanMicros: 101 })).toContain("too small to split"); // 20 puzzles, 2.02 ms
     expect(formatNotes(long)).not.toContain("handing");
   });
+
+  it("a row with batches beyond Tukey's far fences says how many in every view (the flags' notes explain \"K outliers\" in any view)", () => {
+    const batchMs = [10, 10.1, 9.9, 10, 10.2, 9.8, 10, 10.1, 30]; // one batch 3 IQR beyond the quartiles
+    const row = record("wasm", 400_000, { batchMs, samples: batchMs.length });
+    expect(formatNotes(row)).toContain("1 outlier"); // --wide and Markdown
+    expect(new CompactLayout(["wasm"], 140).line(row)).toContain("1 outlier");
+    expect(formatFlagNotes([row], 140).join("\n")).toContain('Outliers ("K outliers" in notes, 1 row)');
+    expect(formatNotes(record("wasm", 400_000, { batchMs: batchMs.slice(0, -1) }))).not.toContain("outlier");
+  });
 });

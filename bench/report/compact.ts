@@ -39,14 +39,6 @@ const COLUMNS: readonly CompactColumn[] = [
   { header: "flags", width: 5, priority: 10, cell: (r) => flagMarks(noiseFlags(r)) },
 ];
 
-/** The notes of the compact view: the short notes, and the batches' outliers. */
-function compactNotes(record: BenchRecord): string[] {
-  const notes = rowNotes(record, true);
-  const severe = record.batchMs ? tukeyOutliers(record.batchMs).severe : 0;
-  if (severe > 0) notes.push(`${severe} outlier${severe === 1 ? "" : "s"}`);
-  return notes;
-}
-
 /** Fits `text` in `width` characters, eliding its middle (labels keep their start and end). */
 export function elideMiddle(text: string, width: number): string {
   if (text.length <= width) return text;
@@ -86,7 +78,7 @@ export class CompactLayout {
     const cells = this.columns.map((c) => (c.header === "flags" ? c.cell(record).padEnd(c.width) : c.cell(record).padStart(c.width)));
     const first = INDENT + [elideMiddle(record.row, this.labelWidth).padEnd(this.labelWidth), ...cells].join(this.gap) + this.gap;
     if (this.notesWidth === 0) return first.trimEnd();
-    const notes = wrapPhrases(compactNotes(record), this.notesWidth);
+    const notes = wrapPhrases(rowNotes(record, true), this.notesWidth);
     const pad = " ".repeat(first.length);
     return notes.length === 0 ? first.trimEnd() : notes.map((note, i) => (i === 0 ? first : pad) + note).join("\n");
   }

@@ -7,7 +7,7 @@ import type { BenchEnvironment, BenchRecord, BenchRun } from "../records.js";
 import { escapeText } from "../../src/model/excerpt.js";
 import { csvField } from "../../src/formats/output/format.js";
 import { counted } from "../../src/model/whole-number.js";
-import type { RatioEstimate } from "../statistics.js";
+import { type RatioEstimate, tukeyOutliers } from "../statistics.js";
 
 /** One column of a table of records (the bench's by default; the profiler's too). */
 export interface Column<R = BenchRecord> {
@@ -76,6 +76,8 @@ export function rowNotes(record: BenchRecord, short = false): string[] {
       short ? "hand-off bound" : `a batch of ${record.puzzles} puzzles is too small to split: handing it to the threads, not solving, sets this speed`,
     );
   if (record.mode === "engine" && record.batchCall) notes.push("1 call/batch");
+  const outliers = record.batchMs ? tukeyOutliers(record.batchMs).severe : 0; // (the flags' notes say what they are)
+  if (outliers > 0) notes.push(counted(outliers, "outlier"));
   if (!short && record.comparedOn !== null && record.comparedOn < record.puzzles) notes.push(`compared on ${record.comparedOn}`);
   return notes;
 }

@@ -222,8 +222,14 @@ export const CSV_FIELDS: readonly (keyof BenchRecord)[] = [
   "peakRssMb",
 ];
 
-export function formatCsv(records: readonly BenchRecord[]): string {
+/** The records as CSV (CSV_FIELDS), each line ending with `extra`'s values under its fields (the run's, the same on every line). */
+export function formatCsv(
+  records: readonly BenchRecord[],
+  extra: { fields: readonly string[]; values: readonly (string | null)[] } = { fields: [], values: [] },
+): string {
   const cell = (value: BenchRecord[keyof BenchRecord]) =>
     csvField(value === undefined || value === null || typeof value === "number" ? (value ?? null) : String(value));
-  return [CSV_FIELDS.join(","), ...records.map((record) => CSV_FIELDS.map((field) => cell(record[field])).join(","))].join("\n") + "\n";
+  const after = extra.values.map((value) => csvField(value));
+  const header = [...CSV_FIELDS, ...extra.fields].join(",");
+  return [header, ...records.map((record) => [...CSV_FIELDS.map((field) => cell(record[field])), ...after].join(","))].join("\n") + "\n";
 }

@@ -3,7 +3,6 @@
  * for the run: the CPU, the commit measured, and whether the run was stopped before its end. A spreadsheet or CSV
  * reader then keeps them with each row, with no line that is not a record.
  */
-import { csvField } from "../../src/formats/output/format.js";
 import type { BenchRun } from "../records.js";
 import { cpuName, formatCsv } from "./format.js";
 
@@ -17,14 +16,6 @@ export function incompleteMark(run: BenchRun): string {
 
 /** The run as CSV: a header, then one line a record, each ending with the run's CPU, commit and incomplete mark. */
 export function formatRunCsv(run: BenchRun): string {
-  const header = formatCsv([]).replace(/\n$/, "");
-  const extra = "," + [cpuName(run.environment), run.environment.commit, incompleteMark(run)].map((value) => csvField(value === "" ? null : value)).join(",");
-  // each record alone, so that a quoted field holding a line break stays whole: its line is what follows the header
-  const lines = run.records.map(
-    (record) =>
-      formatCsv([record])
-        .slice(header.length + 1)
-        .replace(/\n$/, "") + extra,
-  );
-  return [`${header},${RUN_CSV_FIELDS.join(",")}`, ...lines].join("\n") + "\n";
+  const values = [cpuName(run.environment), run.environment.commit, incompleteMark(run)].map((value) => (value === "" ? null : value));
+  return formatCsv(run.records, { fields: RUN_CSV_FIELDS, values });
 }

@@ -22,7 +22,7 @@ import type { BenchOptions } from "./options.js";
 import type { BenchRun } from "./records.js";
 import { effectiveLimit, localRunner } from "./runner.js";
 import { type Change, REF_THRESHOLD, betweenRunsVerdict, formatComparison, notJudgedReason, regressionLine } from "./report/compare.js";
-import { formatNumber, formatRatio } from "./report/format.js";
+import { formatNumber, formatRatioWords } from "./report/format.js";
 import { fileExportFlags } from "./report/output.js";
 import { type RatioEstimate, studentT95, summarize } from "./statistics.js";
 import { counted } from "../src/model/whole-number.js";
@@ -222,7 +222,7 @@ export async function judgeAgainstCommit(
   const commit = resolveCommit(ref);
   const before = await solversIn(tree, ref);
   const changes = await runPaired({ ...plan, before }, (c) => {
-    const said = c.estimate ? `${formatRatio(c.estimate)} ${c.estimate.ratio >= 1 ? "faster" : "slower"} (${c.verdict})` : c.verdict;
+    const said = c.estimate ? `${formatRatioWords(c.estimate)} (${c.verdict})` : c.verdict;
     process.stderr.write(`${c.dataset} · ${c.row}: ${said}\n`);
   });
   const threshold = formatNumber(plan.threshold * 100);

@@ -14,6 +14,7 @@ import { USAGE_ERROR_STATUS, describeError, guardStandardStreams } from "../src/
 import { DatasetSpecError } from "../src/datasets/read.js";
 import { terminalSafe } from "./report/format.js";
 import { counted } from "../src/model/whole-number.js";
+import { INTERRUPT_SIGNALS, signalExitStatus } from "../src/cli-kit/progress.js";
 
 /** `program`, made to throw its usage errors (as CommanderError) rather than print them and exit. */
 export function quietUsage<C extends Command>(program: C): C {
@@ -160,13 +161,10 @@ export function scratchFolder(prefix: string): string {
   const folder = mkdtempSync(join(tmpdir(), prefix));
   const remove = () => rmSync(folder, { recursive: true, force: true });
   process.once("exit", remove);
-  for (const [signal, status] of [
-    ["SIGINT", 130],
-    ["SIGTERM", 143],
-  ] as const) {
+  for (const signal of INTERRUPT_SIGNALS) {
     process.once(signal, () => {
       remove();
-      process.exit(status);
+      process.exit(signalExitStatus(signal));
     });
   }
   return folder;

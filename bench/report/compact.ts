@@ -7,7 +7,7 @@ import { counted } from "../../src/model/whole-number.js";
 import type { BenchRecord } from "../records.js";
 import { type RatioEstimate, speedRatio, tukeyOutliers } from "../statistics.js";
 import { verdictOf } from "./compare.js";
-import { formatNumber, formatPercent, formatRatio, formatTimes, groupByDataset, rowNotes } from "./format.js";
+import { formatNumber, formatPercent, formatRatio, formatRatioWords, formatTimes, groupByDataset, rowNotes } from "./format.js";
 
 /** Fixed width, so that lines align while they stream. */
 interface CompactColumn {
@@ -279,7 +279,7 @@ function ratioText(fastest: BenchRecord, other: BenchRecord): string {
     const ratio = fastest.speedup;
     const interval = fastest.speedupInterval;
     if (!interval) return formatTimes(ratio);
-    return `${formatRatio({ ratio, ...interval })} ${ratio >= 1 ? "faster" : "slower"}`;
+    return formatRatioWords({ ratio, ...interval });
   }
   // rows timed on different puzzles (one sampled): through their ratios to the reference, each on the puzzles it shares with it
   if (other.puzzles !== fastest.puzzles && fastest.speedup !== null && other.speedup !== null && fastest.reference === other.reference) {
@@ -287,5 +287,5 @@ function ratioText(fastest: BenchRecord, other: BenchRecord): string {
   }
   const estimate = speedRatio(other, fastest);
   if (!estimate) return formatTimes(other.meanMicros / fastest.meanMicros);
-  return `${formatRatio(estimate)} ${estimate.ratio >= 1 ? "faster" : "slower"}`;
+  return formatRatioWords(estimate);
 }

@@ -46,6 +46,11 @@ export function formatRatio(estimate: RatioEstimate): string {
   return `${shown.ratio.toFixed(digits)}× (${shown.low.toFixed(bounds)}–${shown.high.toFixed(bounds)})`;
 }
 
+/** {@link formatRatio} with the word for its direction: "1.55× (1.51–1.59) faster", "1.30× (1.27–1.33) slower". */
+export function formatRatioWords(estimate: RatioEstimate): string {
+  return `${formatRatio(estimate)} ${estimate.ratio >= 1 ? "faster" : "slower"}`;
+}
+
 /** A speed ratio in words, never below 1×: "5.20× faster", "1.30× slower"; 2 decimals under 10, 1 under 100. */
 export function formatTimes(ratio: number, above = "faster", below = "slower"): string {
   const shown = ratio >= 1 ? ratio : 1 / ratio;
@@ -58,8 +63,7 @@ export function formatSpeedup(record: BenchRecord): string {
   if (record.speedup === null || record.reference === null) return "n/a";
   if (record.reference === record.row) return "reference";
   if (!record.speedupInterval) return `${formatTimes(record.speedup)} than ${record.reference}`;
-  const direction = record.speedup >= 1 ? "faster" : "slower";
-  return `${formatRatio({ ratio: record.speedup, ...record.speedupInterval })} ${direction} than ${record.reference}`;
+  return `${formatRatioWords({ ratio: record.speedup, ...record.speedupInterval })} than ${record.reference}`;
 }
 
 /** What the reader must know about a row's figures (sampling, timeouts, threads), each a whole phrase; `short`: the compact view's wording. */

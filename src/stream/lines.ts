@@ -458,7 +458,10 @@ function hasByteOrderMark(bytes: Uint8Array, start: number, end: number): boolea
   return end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf;
 }
 
+/** UTF-8's byte order mark. */
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
+
 /** True when `bytes` are the start of a UTF-8 byte order mark (EF BB BF). */
 function isByteOrderMarkStart(bytes: Uint8Array): boolean {
-  return bytes.subarray(0, 3).every((byte, i) => byte === [0xef, 0xbb, 0xbf][i]);
+  return bytes.subarray(0, 3).every((byte, i) => byte === BYTE_ORDER_MARK[i]);
 }
